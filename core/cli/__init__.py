@@ -1,0 +1,63 @@
+"""The ``rollbridge`` command line.
+
+Each sub-command lives in its own module and adds itself to the parser with
+``add_parser(subparsers)``; the handler it sets returns the exit status.
+Errors are one line on stderr and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from rollbridge import __version__
+from rollbridge.cli import connect, offline, serve, tables
+from rollbridge.exceptions import RollbridgeError
+
+__all__ = ["build_parser", "main"]
+
+#: Modules that contribute sub-commands, in help order.
+COMMAND_MODULES = (serve, tables, connect, offline)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors are one line plus a hint, exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser."""
+    parser = _Parser(
+        prog="rollbridge",
+        description="A bridge between virtual tabletops and game rules.",
+    )
+    parser.add_argument("--version", action="version", version=f"rollbridge {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+    for module in COMMAND_MODULES:
+        module.add_parsers(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except RollbridgeError as exc:
+        sys.stderr.write(f"rollbridge: error: {exc.code}: {exc.message}\n")
+        return 1
+    except KeyboardInterrupt:
+        sys.stderr.write("rollbridge: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,110 @@
+"""``rollbridge serve``: the live server on an embedded SQLite file.
+
+With no arguments it listens on 127.0.0.1:8765 with its state in the user's
+data directory. On first start with an empty database it creates a demo table
+(ruleset sr2, two sample actors) and prints once how to join it. SIGTERM or
+SIGINT stops accepting, closes clients with 1001, flushes the store, exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from pathlib import Path
+
+from rollbridge.engine.model import Principal
+from rollbridge.engine.service import TableService
+from rollbridge.engine.store import DEFAULT_RETAIN, Store
+from rollbridge.host import PluginHost
+from rollbridge.server.app import DEFAULT_HOST, DEFAULT_PORT, Server
+
+__all__ = ["add_parsers", "create_demo_table", "join_url"]
+
+log = logging.getLogger("rollbridge.serve")
+
+DEMO_RULESET = "sr2"
+
+
+def add_parsers(commands: argparse._SubParsersAction) -> None:
+    """Add ``serve``."""
+    serve = commands.add_parser("serve", help="run the live WebSocket server")
+    serve.add_argument("--host", default=DEFAULT_HOST, help="interface (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (default 8765)")
+    serve.add_argument("--db", type=Path, help="SQLite file (default: the user data directory)")
+    serve.add_argument(
+        "--retain",
+        type=int,
+        default=DEFAULT_RETAIN,
+        help=f"events kept per table for resume and undo (default {DEFAULT_RETAIN})",
+    )
+    serve.add_argument("--no-demo", action="store_true", help="do not create the demo table")
+    serve.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING (default INFO)")
+    serve.set_defaults(handler=_serve)
+
+
+def join_url(address: str, port: int, table_id: str) -> str:
+    """The URL a client joins a table with (``connect`` reads the table from its path)."""
+    return f"ws://{address}:{port}/tables/{table_id}"
+
+
+def create_demo_table(store: Store, host: PluginHost) -> tuple[str, dict[str, str]] | None:
+    """Create the demo table: sr2, the player's character and an NPC. None if sr2
+    is not loaded."""
+    if DEMO_RULESET not in host.rulesets:
+        return None
+    ruleset = host.rulesets[DEMO_RULESET]
+    service = TableService(store, host)
+    info, tokens = service.create_table(f"Demo ({DEMO_RULESET})", DEMO_RULESET)
+    gm = Principal("gm", "gm", "demo")
+    sheets = list(ruleset.example_sheets.items())[:2]
+    for index, (name, sheet) in enumerate(sheets):
+        actor = {"name": name, "sheet": dict(sheet)}
+        if index == 0:
+            actor["controllers"] = ["player"]
+        service.handle(info.id, {"type": "actor.create", "id": f"demo-{index}", "actor": actor}, gm)
+    return info.id, tokens
+
+
+def _serve(args: argparse.Namespace) -> int:
+    logging.basicConfig(
+        level=getattr(logging, str(args.log_level).upper(), logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    from rollbridge.paths import default_db_path  # the store loads only for serving
+    from rollbridge.stores.sqlite import SQLiteStore
+
+    db = args.db or default_db_path()
+    store = SQLiteStore(db, retain=args.retain)
+    host = PluginHost()
+    fresh = not store.tables()
+    if fresh and not args.no_demo:
+        demo = create_demo_table(store, host)
+        if demo is not None:
+            table_id, tokens = demo
+            url = join_url(args.host, args.port, table_id)
+            sys.stdout.write(
+                "A demo table was created (shown once; keep the tokens):\n"
+                f"  table    {table_id}\n  url      {url}\n"
+                + "".join(f"  {role:<8} {token}\n" for role, token in tokens.items())
+                + f"Join it:  rollbridge connect {url} --token {tokens['gm']}\n"
+            )
+    server = Server(store, host, address=args.host, port=args.port)
+    sys.stdout.write(
+        f"rollbridge serving {len(store.tables())} table(s) on ws://{args.host}:{args.port}/ "
+        f"(db {db}); Ctrl-C stops\n"
+    )
+    sys.stdout.flush()
+    asyncio.run(_run(server))
+    sys.stdout.write("rollbridge stopped\n")
+    return 0
+
+
+async def _run(server: Server) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    await server.serve_forever(stop)

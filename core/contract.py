@@ -1,0 +1,370 @@
+"""The ruleset contract: what a ruleset plugin implements and what it gets.
+
+A ruleset is an object (usually one instance of a :class:`Ruleset` subclass)
+that a plugin hands to the host through the ``register_rulesets`` hook. A table
+has exactly one ruleset and calls it directly. Rulesets are pure: they read
+the :class:`ActionContext` they are given, draw dice only from the
+:class:`~rollbridge.dice.DiceSource` they are given, and return new state in a
+:class:`Resolution`; they never do I/O, read a clock or use a global random
+generator. docs/plugins.md walks through writing one.
+
+All data crossing this contract is plain JSON-compatible data (dicts, lists,
+strings, numbers, booleans, None): sheets, states, parameters, outcomes.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from rollbridge.dice.records import DiceGroup
+from rollbridge.dice.sources import DiceSource
+from rollbridge.exceptions import InvalidSheet, RuleViolation
+from rollbridge.schema import validate
+
+__all__ = [
+    "STATUSES",
+    "ActionContext",
+    "ActionSpec",
+    "Actor",
+    "CommonState",
+    "PlayerView",
+    "Resolution",
+    "Ruleset",
+    "Status",
+    "Track",
+    "TurnContext",
+    "describe_actions",
+    "major_version",
+]
+
+Status = Literal["ok", "impaired", "down", "dying", "dead"]
+#: The common statuses, from best to worst.
+STATUSES: tuple[Status, ...] = ("ok", "impaired", "down", "dying", "dead")
+
+JSON = dict[str, Any]
+
+
+def major_version(version: str) -> int:
+    """The major number of a ``MAJOR.MINOR.PATCH`` version string (``"2.1.0"`` → 2)."""
+    head = version.split(".", 1)[0]
+    return int(head) if head.isdigit() else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """One row of boxes any client can draw: a condition monitor, wound slots."""
+
+    key: str
+    label: str
+    value: int
+    max: int
+
+    def to_dict(self) -> JSON:
+        return {"key": self.key, "label": self.label, "value": self.value, "max": self.max}
+
+
+@dataclass(frozen=True, slots=True)
+class CommonState:
+    """An actor's damage state in the shape every client understands.
+
+    :param status: ``ok``, ``impaired``, ``down``, ``dying`` or ``dead``.
+    :param tracks: the actor's box rows, in the order to draw them.
+    :param conditions: named conditions (``Shaken``, ``Heavily wounded``,
+        ``Serious wound``), human-readable.
+    :param modifier: the number the ruleset applies to this actor's rolls
+        because of its damage, signed as the ruleset applies it.
+    :param modifier_note: how the modifier applies, human-readable (``+3 TN``,
+        ``−2 to trait rolls``, ``disadvantage``); empty when there is none.
+    """
+
+    status: Status = "ok"
+    tracks: tuple[Track, ...] = ()
+    conditions: tuple[str, ...] = ()
+    modifier: int = 0
+    modifier_note: str = ""
+
+    def to_dict(self) -> JSON:
+        return {
+            "status": self.status,
+            "tracks": [t.to_dict() for t in self.tracks],
+            "conditions": list(self.conditions),
+            "modifier": self.modifier,
+            "modifier_note": self.modifier_note,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """What a ruleset sees of an actor: id, name, sheet and its own state."""
+
+    id: str
+    name: str
+    sheet: Mapping[str, Any]
+    state: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """An action a ruleset offers.
+
+    :param name: the action's id, unique in its ruleset (``attack``).
+    :param summary: one line for help screens.
+    :param params: the parameter schema (see :mod:`rollbridge.schema`).
+    :param actor: whether the request names an acting actor: ``required``,
+        ``optional`` or ``none``.
+    :param min_targets: fewest target actors the request must name.
+    :param max_targets: most target actors (``None``: no limit).
+    :param every_actor: the engine passes every actor of the table as the
+        targets (a new combat turn that refills every pool); the request names none.
+    :param gm_only: only the GM may ask for it (healing, awarding chips).
+    :param example: example parameters, shown in docs and ``rollbridge rulesets``.
+    """
+
+    name: str
+    summary: str
+    params: Mapping[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
+    actor: Literal["required", "optional", "none"] = "required"
+    min_targets: int = 0
+    max_targets: int | None = 0
+    every_actor: bool = False
+    gm_only: bool = False
+    example: Mapping[str, Any] | None = None
+
+    def to_dict(self) -> JSON:
+        return {
+            "name": self.name,
+            "summary": self.summary,
+            "params": self.params,
+            "actor": self.actor,
+            "min_targets": self.min_targets,
+            "max_targets": self.max_targets,
+            "every_actor": self.every_actor,
+            "gm_only": self.gm_only,
+            "example": self.example,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ActionContext:
+    """Everything a ruleset needs to resolve one action.
+
+    :param action: the action's name.
+    :param params: the parameters, validated against the action's schema with
+        defaults filled in.
+    :param actor: the acting actor, or None.
+    :param targets: the target actors, in the order the request named them.
+    :param settings: the table's settings for this ruleset, defaults filled in.
+    :param request_id: the request's id; unique at the table, usable as a
+        reference to this roll later (a chip reroll names it).
+    :param by_gm: whether the GM asked (True) or a player.
+    """
+
+    action: str
+    params: Mapping[str, Any]
+    actor: Actor | None = None
+    targets: tuple[Actor, ...] = ()
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    request_id: str | None = None
+    by_gm: bool = True
+
+    def actor_by_id(self, actor_id: str) -> Actor | None:
+        """The actor or target with this id, if the request involves it."""
+        for candidate in (self.actor, *self.targets):
+            if candidate is not None and candidate.id == actor_id:
+                return candidate
+        return None
+
+
+@dataclass(slots=True)
+class Resolution:
+    """What resolving an action produced.
+
+    :param narration: one human line (``Ana hits the guard: Deadly, 1 overflow``).
+    :param outcome: structured facts of the result (successes, level, boxes…),
+        JSON-compatible, documented per ruleset.
+    :param dice: every die rolled, grouped by test, explosion steps included.
+    :param states: the new ruleset state of each actor touched, by actor id.
+        Actors not listed are unchanged.
+    :param steps: how the result was built, one human line each (``TN 5 =
+        medium range 5 + recoil 0``).
+    """
+
+    narration: str
+    outcome: JSON = field(default_factory=dict)
+    dice: list[DiceGroup] = field(default_factory=list)
+    states: dict[str, JSON] = field(default_factory=dict)
+    steps: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> JSON:
+        return {
+            "narration": self.narration,
+            "outcome": self.outcome,
+            "dice": [g.to_dict() for g in self.dice],
+            "states": self.states,
+            "steps": list(self.steps),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TurnContext:
+    """Where an encounter stands when a turn hook is called.
+
+    :param round: the round number, from 1.
+    :param actor: whose turn starts or ends (None in round hooks).
+    :param participants: every actor in the encounter, in turn order.
+    :param settings: the table's settings for this ruleset.
+    :param dice_supplied: whether the dice source holds results the player
+        supplied (WD-9's recovery roll may be supplied).
+    """
+
+    round: int
+    actor: Actor | None
+    participants: tuple[Actor, ...]
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    dice_supplied: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """What players and observers may see of an actor that no player controls.
+
+    :param common: the common state as players see it (a ruleset may drop
+        tracks and keep only the status, say).
+    :param sheet: the parts of the sheet players may see, or None.
+    :param state: the parts of the ruleset state players may see, or None.
+    """
+
+    common: CommonState
+    sheet: Mapping[str, Any] | None = None
+    state: Mapping[str, Any] | None = None
+
+    def to_dict(self) -> JSON:
+        return {"common": self.common.to_dict(), "sheet": self.sheet, "state": self.state}
+
+
+class Ruleset(ABC):
+    """Base class of every ruleset. Subclass it, set the class attributes,
+    implement the three abstract methods, and register an instance.
+
+    Required class attributes: ``id`` (short, lowercase, unique among loaded
+    rulesets), ``name``, ``version`` (``MAJOR.MINOR.PATCH``; tables created
+    under one major version refuse to open under another) and ``actions``.
+    """
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    version: ClassVar[str]
+    #: One paragraph for ``rollbridge rulesets`` and the docs.
+    summary: ClassVar[str] = ""
+    #: The actions, by name.
+    actions: ClassVar[Mapping[str, ActionSpec]]
+    #: Schema of a character sheet (see :mod:`rollbridge.schema`).
+    sheet_schema: ClassVar[Mapping[str, Any]] = {"type": "object", "additionalProperties": True}
+    #: Schema of the table settings this ruleset reads, defaults included.
+    settings_schema: ClassVar[Mapping[str, Any]] = {"type": "object", "properties": {}}
+    #: Sample character sheets by name: shown in docs, used by the CLI's
+    #: ``resolve`` when no actors are given, and by the conformance suite.
+    example_sheets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+
+    # -- required ---------------------------------------------------------
+
+    @abstractmethod
+    def initial_state(self, sheet: Mapping[str, Any]) -> JSON:
+        """The state of a fresh, unhurt actor with this (validated) sheet.
+
+        :raises InvalidSheet: for sheet problems the schema cannot express.
+        """
+
+    @abstractmethod
+    def resolve(self, context: ActionContext, dice: DiceSource) -> Resolution:
+        """Resolve ``context.action`` drawing every die from ``dice``.
+
+        :raises RuleViolation: (with a specific ``code``) when the rules refuse
+            the action; :class:`~rollbridge.exceptions.InvalidParams` for
+            parameter problems the schema cannot express.
+        """
+
+    @abstractmethod
+    def common_state(self, actor: Actor) -> CommonState:
+        """Describe ``actor``'s state in the common damage shape."""
+
+    # -- provided, may be overridden ----------------------------------------
+
+    def validate_sheet(self, sheet: Mapping[str, Any]) -> JSON:
+        """Check a sheet against :attr:`sheet_schema`; return it with defaults."""
+        return validate(self.sheet_schema, sheet, where="sheet", error=InvalidSheet)
+
+    def adjust(self, actor: Actor, track: str, delta: int) -> JSON:
+        """A GM's direct damage (``delta`` > 0) or healing (< 0) on the track
+        ``track`` of the common state, bypassing the dice. Returns the new state.
+
+        The default refuses; rulesets whose tracks map onto boxes override it.
+        """
+        raise RuleViolation(
+            f"ruleset {self.id!r} does not support direct adjustment of tracks",
+            code="adjust_unsupported",
+        )
+
+    def player_view(self, actor: Actor, settings: Mapping[str, Any]) -> PlayerView:
+        """What players and observers see of an actor no player controls.
+
+        The default shows the common state and hides the sheet and state.
+        """
+        return PlayerView(common=self.common_state(actor))
+
+    def player_resolution(
+        self, data: Mapping[str, Any], hidden: frozenset[str], settings: Mapping[str, Any]
+    ) -> JSON:
+        """What players and observers see of a resolution that touched NPCs.
+
+        :param data: the resolution as the GM sees it (``action``, ``params``,
+            ``narration``, ``outcome``, ``dice``, ``steps``, ``actor``, ``targets``).
+        :param hidden: ids of the NPCs involved (actors no player controls).
+        :param settings: the table's settings for this ruleset.
+
+        The default shows everything: the dice are rolled in the open. Override
+        it to drop details players should not learn (an NPC's armour TL, its
+        exact boxes) from ``outcome`` and ``steps``.
+        """
+        return dict(data)
+
+    # -- optional turn structure: return a Resolution to change state --------
+
+    def on_round_start(self, context: TurnContext, dice: DiceSource) -> Resolution | None:
+        """A new round of an encounter begins (also round 1)."""
+        return None
+
+    def on_round_end(self, context: TurnContext, dice: DiceSource) -> Resolution | None:
+        """The last turn of a round has ended."""
+        return None
+
+    def on_turn_start(self, context: TurnContext, dice: DiceSource) -> Resolution | None:
+        """``context.actor``'s turn begins."""
+        return None
+
+    def on_turn_end(self, context: TurnContext, dice: DiceSource) -> Resolution | None:
+        """``context.actor``'s turn ends."""
+        return None
+
+    # -- description --------------------------------------------------------
+
+    def describe(self) -> JSON:
+        """Metadata of the ruleset as plain data (for clients and the CLI)."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "version": self.version,
+            "summary": self.summary,
+            "actions": {name: spec.to_dict() for name, spec in self.actions.items()},
+            "sheet_schema": self.sheet_schema,
+            "settings_schema": self.settings_schema,
+            "example_sheets": self.example_sheets,
+        }
+
+
+def describe_actions(actions: Sequence[ActionSpec]) -> dict[str, ActionSpec]:
+    """Build a ruleset's ``actions`` mapping from a list of specs."""
+    return {spec.name: spec for spec in actions}

@@ -1,0 +1,108 @@
+"""The record of every die rolled, as resolutions carry it and clients show it.
+
+A :class:`Die` is one physical die on the table: the faces, every roll it made
+(a compounding die that shows 6, 6, 3 has three rolls and counts 15), the value
+it finally counts for, whether it is kept, and tags that say what happened to
+it. A :class:`DiceGroup` is the dice of one test (an attack test, a resistance
+test, a wild die) with its label, formula, total, target number and successes.
+
+Tags used by the core (rulesets may add their own):
+
+``exploded``   this die's roll triggered one more die (Foundry's ``x``)
+``explosion``  this die was added by an explosion
+``compounded`` this die rolled again on its maximum and added (``rolls`` holds each step)
+``dropped``    not counted (keep/drop, the lower of best-of-two)
+``rerolled``   replaced by a reroll; the replacement follows it
+``reroll``     the replacement of a rerolled die
+``success`` / ``failure``  met / missed the target number
+``min`` / ``max``  value clamped by a min/max modifier
+``wild``       a wild die
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["DiceGroup", "Die"]
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """One die: its faces, each roll it made, the value it counts for."""
+
+    faces: int
+    rolls: tuple[int, ...]
+    value: int
+    kept: bool = True
+    tags: tuple[str, ...] = ()
+
+    @classmethod
+    def single(cls, faces: int, result: int) -> Die:
+        """A die that was rolled once and counts its face."""
+        return cls(faces, (result,), result)
+
+    def tagged(self, *tags: str, kept: bool | None = None) -> Die:
+        """A copy with ``tags`` added (kept unchanged unless given)."""
+        new_tags = self.tags + tuple(t for t in tags if t not in self.tags)
+        still_kept = self.kept if kept is None else kept
+        return Die(self.faces, self.rolls, self.value, still_kept, new_tags)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The die as plain data (JSON and msgpack)."""
+        data: dict[str, Any] = {"faces": self.faces, "rolls": list(self.rolls), "value": self.value}
+        if not self.kept:
+            data["kept"] = False
+        if self.tags:
+            data["tags"] = list(self.tags)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Die:
+        """Rebuild a die from :meth:`to_dict` output."""
+        return cls(
+            faces=int(data["faces"]),
+            rolls=tuple(int(r) for r in data["rolls"]),
+            value=int(data["value"]),
+            kept=bool(data.get("kept", True)),
+            tags=tuple(data.get("tags", ())),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DiceGroup:
+    """The dice of one test, with what they were rolled against and what they gave."""
+
+    label: str
+    dice: tuple[Die, ...]
+    formula: str = ""
+    total: int | None = None
+    target: int | None = None
+    successes: int | None = None
+    note: str = ""
+    tags: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The group as plain data; absent facts are left out."""
+        data: dict[str, Any] = {"label": self.label, "dice": [d.to_dict() for d in self.dice]}
+        for key in ("formula", "total", "target", "successes", "note"):
+            value = getattr(self, key)
+            if value not in (None, ""):
+                data[key] = value
+        if self.tags:
+            data["tags"] = list(self.tags)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DiceGroup:
+        """Rebuild a group from :meth:`to_dict` output."""
+        return cls(
+            label=str(data["label"]),
+            dice=tuple(Die.from_dict(d) for d in data.get("dice", ())),
+            formula=str(data.get("formula", "")),
+            total=data.get("total"),
+            target=data.get("target"),
+            successes=data.get("successes"),
+            note=str(data.get("note", "")),
+            tags=tuple(data.get("tags", ())),
+        )

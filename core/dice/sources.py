@@ -1,0 +1,162 @@
+"""Where dice results come from.
+
+Every roll in rollbridge draws from a :class:`DiceSource` handed in by the
+caller; nothing reads a global random generator. Three sources:
+
+* :class:`SeededDice` — a seeded generator: tests and replays.
+* :class:`SecureDice` — the operating system's generator: the server's default.
+* :class:`ScriptedDice` — results supplied by the caller in order (a table
+  that rolls physical dice, a test that needs exact values); each is checked
+  against the die it is used for.
+
+Every source counts the results it hands out and refuses to pass
+``limit`` (10,000 by default) in one request, so an exploding d1 or a
+hostile formula ends with :class:`~rollbridge.exceptions.DiceLimitExceeded`
+at once instead of a hang.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable
+
+from rollbridge.exceptions import (
+    DiceLimitExceeded,
+    DiceScriptError,
+    DiceScriptExhausted,
+    DiceScriptUnused,
+    InvalidRequest,
+)
+
+__all__ = [
+    "MAX_FACES",
+    "MAX_RESULTS_PER_REQUEST",
+    "DiceSource",
+    "ScriptedDice",
+    "SecureDice",
+    "SeededDice",
+]
+
+#: Results one request may draw, explosions included.
+MAX_RESULTS_PER_REQUEST = 10_000
+#: The largest die any source rolls.
+MAX_FACES = 1_000_000
+
+
+class DiceSource:
+    """Base of all dice sources: counts draws and enforces the per-request limit.
+
+    Subclasses implement :meth:`_draw`. :meth:`roll` is the only method
+    rulesets and the dice engine call.
+    """
+
+    def __init__(self, *, limit: int = MAX_RESULTS_PER_REQUEST) -> None:
+        self.limit = limit
+        self.drawn = 0
+
+    def roll(self, faces: int) -> int:
+        """One result of a die with ``faces`` faces, from 1 to ``faces``."""
+        if faces < 1 or faces > MAX_FACES:
+            raise InvalidRequest(
+                f"a die must have 1 to {MAX_FACES} faces, not {faces}", details={"faces": faces}
+            )
+        if self.drawn >= self.limit:
+            raise DiceLimitExceeded(
+                f"this request rolled more than {self.limit} dice (explosions included)",
+                details={"limit": self.limit},
+            )
+        value = self._draw(faces)
+        self.drawn += 1  # after the draw: a refused draw (scripted dice) hands out nothing
+        return value
+
+    def _draw(self, faces: int) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def finish(self) -> None:
+        """Called when a request is done with the source; scripted dice check leftovers."""
+
+    @property
+    def supplied(self) -> bool:
+        """True when the results came from the caller rather than a generator."""
+        return False
+
+
+class SeededDice(DiceSource):
+    """A reproducible source: the same seed gives the same results."""
+
+    def __init__(self, seed: int | str | None = 0, *, limit: int = MAX_RESULTS_PER_REQUEST) -> None:
+        super().__init__(limit=limit)
+        self.seed = seed
+        self._random = random.Random(seed).random
+
+    def _draw(self, faces: int) -> int:
+        return int(self._random() * faces) + 1
+
+
+class SecureDice(DiceSource):
+    """The operating system's cryptographic generator; what a live table rolls with."""
+
+    def _draw(self, faces: int) -> int:
+        return secrets.randbelow(faces) + 1
+
+
+class ScriptedDice(DiceSource):
+    """Results supplied in order by the caller, each checked against its die.
+
+    :param results: the die results, in the order the roll will use them.
+    :raises DiceScriptError: when a result cannot be shown by the die it is
+        used for (a 7 on a d6).
+    :raises DiceScriptExhausted: when the roll needs more results than supplied.
+    :raises DiceScriptUnused: from :meth:`finish`, when results are left over.
+    """
+
+    def __init__(self, results: Iterable[int], *, limit: int = MAX_RESULTS_PER_REQUEST) -> None:
+        super().__init__(limit=limit)
+        values = list(results)
+        for index, value in enumerate(values):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise DiceScriptError(
+                    f"supplied die #{index + 1} is {value!r}, not a whole number",
+                    details={"index": index},
+                )
+        if len(values) > limit:
+            raise DiceLimitExceeded(
+                f"{len(values)} dice were supplied; at most {limit} are allowed",
+                details={"limit": limit},
+            )
+        self.results = values
+        self.position = 0
+
+    @property
+    def supplied(self) -> bool:
+        return True
+
+    @property
+    def remaining(self) -> int:
+        """How many supplied results have not been used yet."""
+        return len(self.results) - self.position
+
+    def _draw(self, faces: int) -> int:
+        if self.position >= len(self.results):
+            raise DiceScriptExhausted(
+                f"the roll needs more dice than the {len(self.results)} supplied "
+                f"(next: a d{faces})",
+                details={"supplied": len(self.results), "faces": faces},
+            )
+        value = self.results[self.position]
+        if not 1 <= value <= faces:
+            raise DiceScriptError(
+                f"supplied die #{self.position + 1} is {value}, which a d{faces} cannot show",
+                details={"index": self.position, "value": value, "faces": faces},
+            )
+        self.position += 1
+        return value
+
+    def finish(self) -> None:
+        if self.remaining:
+            raise DiceScriptUnused(
+                f"{self.remaining} of the {len(self.results)} supplied dice were not used "
+                f"(the roll used {self.position})",
+                details={"supplied": len(self.results), "used": self.position},
+            )

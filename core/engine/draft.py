@@ -1,0 +1,107 @@
+"""A request's changes under construction, applied only once every check passed.
+
+Handlers never touch a :class:`~rollbridge.engine.table.Table` directly: they
+read through a :class:`Draft` (which sees its own pending changes first) and
+record events on it. If a handler raises, the draft is dropped and the table
+is exactly as before.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from rollbridge.engine.model import ActorRecord, Event
+
+if TYPE_CHECKING:
+    from rollbridge.engine.table import Table
+
+__all__ = ["Draft", "record_dict"]
+
+JSON = dict[str, Any]
+
+
+def record_dict(actor: ActorRecord) -> JSON:
+    """An actor record as events carry it (shares data; records are never mutated)."""
+    return {
+        "id": actor.id,
+        "name": actor.name,
+        "sheet": actor.sheet,
+        "state": actor.state,
+        "controllers": actor.controllers,
+    }
+
+
+class Draft:
+    """Changes being built for one request, applied only once all checks pass."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.actors: dict[str, ActorRecord | None] = {}
+        self.events: list[Event] = []
+        self.table_fields: JSON = {}
+        self.undo: list[int] | None = None
+        self.redo: list[int] | None = None
+        self.replies: dict[str, JSON] = {}
+
+    def actor(self, actor_id: str) -> ActorRecord | None:
+        """The actor as the request has left it so far (None: absent or removed)."""
+        if actor_id in self.actors:
+            return self.actors[actor_id]
+        return self.table.actors.get(actor_id)
+
+    def field(self, name: str) -> Any:
+        """A table field (settings, encounter, pending) as the request has left it."""
+        if name in self.table_fields:
+            return self.table_fields[name]
+        return self.table.table_field(name)
+
+    def add_event(
+        self,
+        kind: str,
+        data: JSON,
+        *,
+        actors: Mapping[str, ActorRecord | None] | None = None,
+        table: Mapping[str, Any] | None = None,
+        gm_only: bool = False,
+        undoable: bool = False,
+        request: str | None = None,
+        by: str | None = None,
+    ) -> Event:
+        """Record an event: the actors it changes (None removes one), the table
+        fields it sets, and its flags. Seqs follow the table's latest."""
+        changes = []
+        for actor_id, after in (actors or {}).items():
+            before = self.actor(actor_id)
+            changes.append(
+                {
+                    "actor": actor_id,
+                    "before": record_dict(before) if before is not None else None,
+                    "after": record_dict(after) if after is not None else None,
+                }
+            )
+            self.actors[actor_id] = after
+        table_change = None
+        if table:
+            table_change = {
+                "before": {k: copy.deepcopy(self.field(k)) for k in table},
+                "after": {k: copy.deepcopy(v) for k, v in table.items()},
+            }
+            self.table_fields.update(table)
+        info = self.table.info
+        event = Event(
+            table=info.id,
+            epoch=info.epoch,
+            seq=info.seq + len(self.events) + 1,
+            kind=kind,
+            data=data,
+            changes=changes,
+            table_change=table_change,
+            gm_only=gm_only,
+            undoable=undoable and bool(changes or table_change),
+            request=request,
+            by=by,
+        )
+        self.events.append(event)
+        return event

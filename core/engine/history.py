@@ -1,0 +1,94 @@
+"""Undo, redo and table settings: changes reversed or set table-wide."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rollbridge.dice.sources import DiceSource
+from rollbridge.engine.draft import Draft
+from rollbridge.engine.model import ActorRecord, Event, Principal
+from rollbridge.engine.requests import Request
+from rollbridge.engine.settings import default_settings
+from rollbridge.exceptions import NothingToRedo, NothingToUndo
+
+if TYPE_CHECKING:
+    from rollbridge.engine.table import Table
+
+JSON = dict[str, Any]
+
+
+def reverse(original: Event, *, to_before: bool) -> tuple[dict[str, ActorRecord | None], JSON]:
+    """The actor records and table fields that take ``original`` back (its
+    ``before`` side) or forward again (its ``after`` side)."""
+    side = "before" if to_before else "after"
+    actors: dict[str, ActorRecord | None] = {}
+    for change in original.changes:
+        target = change[side]
+        actors[change["actor"]] = ActorRecord.from_dict(target) if target else None
+    fields: JSON = {}
+    if original.table_change:
+        for key, value in original.table_change[side].items():
+            if key in ("settings", "encounter"):
+                fields[key] = value
+    return actors, fields
+
+
+def undo(table: Table, draft: Draft, request: Request, who: Principal, dice: DiceSource) -> JSON:
+    """Take back the latest undoable event: its actors and table fields go back
+    to their before side, in a new ``undo`` event."""
+    if not table.undo_stack:
+        raise NothingToUndo("there is nothing to undo")
+    seq = table.undo_stack[-1]
+    draft.undo = table.undo_stack[:-1]
+    draft.redo = [*table.redo_stack, seq]
+    return _replay(table, draft, request, who, seq, backwards=True)
+
+
+def redo(table: Table, draft: Draft, request: Request, who: Principal, dice: DiceSource) -> JSON:
+    """Re-apply the latest undone event's after side, in a new ``redo`` event."""
+    if not table.redo_stack:
+        raise NothingToRedo("there is nothing to redo")
+    seq = table.redo_stack[-1]
+    draft.undo = [*table.undo_stack, seq]
+    draft.redo = table.redo_stack[:-1]
+    return _replay(table, draft, request, who, seq, backwards=False)
+
+
+def _replay(
+    table: Table, draft: Draft, request: Request, who: Principal, seq: int, *, backwards: bool
+) -> JSON:
+    original = table.history_event(seq)
+    actors, fields = reverse(original, to_before=backwards)
+    kind, key = ("undo", "undoes") if backwards else ("redo", "redoes")
+    event = draft.add_event(
+        kind,
+        {key: seq, "kind": original.kind},
+        actors=actors,
+        table=fields,
+        request=request.id,
+        by=who.label(),
+    )
+    return table.reply_for(event, who)
+
+
+def settings(
+    table: Table, draft: Draft, request: Request, who: Principal, dice: DiceSource
+) -> JSON:
+    """``settings``: a partial update of the table settings, validated whole."""
+    change = request.fields["settings"]
+    current = table.info.settings
+    merged = {**current, **{k: v for k, v in change.items() if k != "ruleset"}}
+    merged["ruleset"] = {**current.get("ruleset", {}), **(change.get("ruleset") or {})}
+    settings = default_settings(table.ruleset, merged)
+    event = draft.add_event(
+        "settings",
+        {"changed": sorted(change)},
+        table={"settings": settings},
+        undoable=True,
+        request=request.id,
+        by=who.label(),
+    )
+    return table.reply_for(event, who)
+
+
+# -- encounters --------------------------------------------------------------

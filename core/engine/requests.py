@@ -1,0 +1,208 @@
+"""The requests a table engine accepts: their fields and who may send them.
+
+Each request type has a schema (the :mod:`rollbridge.schema` subset) for its
+fields besides ``type`` and ``id``, the lowest role that may send it, and
+whether it writes (writes are idempotent by request id and go to the store).
+docs/protocol.md is written from this table; tests check they agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rollbridge.engine.model import Role
+from rollbridge.exceptions import InvalidRequest, UnknownMessageType
+from rollbridge.schema import validate
+
+__all__ = ["REQUESTS", "Request", "RequestType", "parse_request"]
+
+_ID = {"type": "string", "minLength": 1, "maxLength": 64}
+_DICE = {"type": "array", "items": {"type": "integer"}, "maxItems": 10_000}
+_ACTOR_FIELDS = {
+    "id": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": r"[A-Za-z0-9_.:-]+"},
+    "name": {"type": "string", "minLength": 1, "maxLength": 200},
+    "sheet": {"type": "object", "additionalProperties": True},
+    "state": {"type": "object", "additionalProperties": True},
+    "controllers": {"type": "array", "items": _ID, "maxItems": 64},
+}
+
+
+def _obj(required: tuple[str, ...] = (), **properties: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": list(required)}
+
+
+@dataclass(frozen=True, slots=True)
+class RequestType:
+    """One request type.
+
+    :param name: the ``type`` field.
+    :param schema: the schema of its other fields.
+    :param role: the lowest role allowed (``observer`` < ``player`` < ``gm``).
+    :param writes: whether it may change the table (idempotent by id).
+    :param summary: one line for the docs.
+    """
+
+    name: str
+    schema: Mapping[str, Any]
+    role: Role
+    writes: bool
+    summary: str
+
+
+REQUESTS: dict[str, RequestType] = {
+    spec.name: spec
+    for spec in (
+        RequestType(
+            "roll",
+            _obj(
+                ("formula",),
+                formula={"type": "string", "minLength": 1, "maxLength": 256},
+                actor=_ID,
+                secret={"type": "boolean", "default": False},
+                dice=_DICE,
+                label={"type": "string", "maxLength": 200},
+            ),
+            "player",
+            True,
+            "Roll dice notation (``4d6kh3+2``), optionally for an actor, secret, or with "
+            "supplied dice.",
+        ),
+        RequestType(
+            "resolve",
+            _obj(
+                ("action",),
+                action={"type": "string", "minLength": 1, "maxLength": 64},
+                actor=_ID,
+                targets={"type": "array", "items": _ID, "maxItems": 64, "default": []},
+                params={"type": "object", "additionalProperties": True, "default": {}},
+                secret={"type": "boolean", "default": False},
+                dice=_DICE,
+            ),
+            "player",
+            True,
+            "Resolve a ruleset action for an actor against targets.",
+        ),
+        RequestType(
+            "actor.create",
+            _obj(
+                ("actor",),
+                actor={**_obj(("name", "sheet"), **_ACTOR_FIELDS)},
+            ),
+            "gm",
+            True,
+            "Create an actor from a character sheet (its id is made from the name if absent).",
+        ),
+        RequestType(
+            "actor.update",
+            _obj(
+                ("actor",),
+                **{"actor": _ID},
+                **{k: v for k, v in _ACTOR_FIELDS.items() if k != "id"},
+            ),
+            "gm",
+            True,
+            "Change an actor's name, sheet, state or controlling players.",
+        ),
+        RequestType("actor.remove", _obj(("actor",), actor=_ID), "gm", True, "Remove an actor."),
+        RequestType(
+            "adjust",
+            _obj(
+                ("actor", "track", "delta"),
+                actor=_ID,
+                track={"type": "string", "minLength": 1, "maxLength": 64},
+                delta={"type": "integer", "minimum": -1000, "maximum": 1000},
+            ),
+            "gm",
+            True,
+            "Apply damage (delta > 0) or healing (delta < 0) to a track directly.",
+        ),
+        RequestType("undo", _obj(), "gm", True, "Undo the latest undoable event."),
+        RequestType("redo", _obj(), "gm", True, "Redo the latest undone event."),
+        RequestType(
+            "settings",
+            _obj(("settings",), settings={"type": "object", "additionalProperties": True}),
+            "gm",
+            True,
+            "Change table settings (``approval``, ``player_dice``, ``ruleset``…).",
+        ),
+        RequestType(
+            "encounter.start",
+            _obj(
+                ("order",),
+                order={"type": "array", "items": _ID, "minItems": 1, "maxItems": 256},
+                dice=_DICE,
+            ),
+            "gm",
+            True,
+            "Start an encounter with actors in turn order; runs the round and turn hooks.",
+        ),
+        RequestType(
+            "encounter.next",
+            _obj(dice=_DICE),
+            "player",
+            True,
+            "End the current turn and start the next (GM, or the current actor's player).",
+        ),
+        RequestType("encounter.end", _obj(), "gm", True, "End the encounter."),
+        RequestType(
+            "approve",
+            _obj(("request",), request=_ID, dice=_DICE),
+            "gm",
+            True,
+            "Approve a player's pending request: it is resolved and applied now.",
+        ),
+        RequestType(
+            "reject",
+            _obj(("request",), request=_ID, reason={"type": "string", "maxLength": 500}),
+            "gm",
+            True,
+            "Reject a player's pending request: nothing is applied.",
+        ),
+        RequestType(
+            "state",
+            _obj(at={"type": "integer", "minimum": 0}),
+            "observer",
+            False,
+            "The table's state as the caller may see it, now or at an earlier seq.",
+        ),
+    )
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A validated request: its type, id and fields (defaults filled in)."""
+
+    type: str
+    id: str
+    fields: Mapping[str, Any]
+
+    @property
+    def spec(self) -> RequestType:
+        return REQUESTS[self.type]
+
+
+def parse_request(message: Mapping[str, Any]) -> Request:
+    """Validate a decoded message as an engine request.
+
+    :raises UnknownMessageType: for a ``type`` the engine does not know.
+    :raises InvalidRequest: naming the missing or ill-typed field.
+    """
+    kind = message.get("type")
+    if not isinstance(kind, str):
+        raise InvalidRequest("type: is required and must be a string", details={"field": "type"})
+    spec = REQUESTS.get(kind)
+    if spec is None:
+        raise UnknownMessageType(f"unknown request type {kind!r}", details={"type": kind})
+    request_id = message.get("id")
+    if isinstance(request_id, int) and not isinstance(request_id, bool):
+        request_id = str(request_id)
+    if not isinstance(request_id, str) or not 1 <= len(request_id) <= 64:
+        raise InvalidRequest(
+            "id: every request needs an id, a string of 1-64 characters", details={"field": "id"}
+        )
+    body = {k: v for k, v in message.items() if k not in ("type", "id")}
+    fields = validate(spec.schema, body, where=kind, error=InvalidRequest)
+    return Request(type=kind, id=request_id, fields=fields)

@@ -1,0 +1,303 @@
+"""Every error rollbridge raises, in one tree.
+
+Each class carries a stable ``code`` that travels over the wire in error
+replies (``{"type": "error", "code": ..., "message": ...}``) and is printed by
+the CLI. Codes never change once released; messages may. A request that raises
+any of these changes nothing.
+
+.. code-block:: text
+
+    RollbridgeError                      code
+    ├── InvalidRequest                   invalid_request
+    │   ├── InvalidParams                invalid_params
+    │   ├── InvalidSheet                 invalid_sheet
+    │   ├── InvalidSettings              invalid_settings
+    │   ├── NotationError                invalid_notation
+    │   └── DiceLimitExceeded            dice_limit
+    ├── DiceScriptError                  dice_mismatch
+    │   ├── DiceScriptExhausted          dice_exhausted
+    │   └── DiceScriptUnused             dice_unused
+    ├── NotFound                         not_found
+    │   ├── UnknownTable                 unknown_table
+    │   ├── UnknownRuleset               unknown_ruleset
+    │   ├── UnknownAction                unknown_action
+    │   ├── UnknownActor                 unknown_actor
+    │   └── UnknownRequest               unknown_request
+    ├── RuleViolation                    rule_violation (rulesets pass their own code)
+    ├── Conflict                         conflict
+    │   ├── NothingToUndo                nothing_to_undo
+    │   ├── NothingToRedo                nothing_to_redo
+    │   └── EncounterState               encounter_state
+    ├── Forbidden                        forbidden
+    │   └── AuthenticationFailed         unauthorized
+    ├── RulesetUnavailable               ruleset_unavailable
+    ├── PluginError                      plugin_error
+    │   ├── PluginLoadError              plugin_load_failed
+    │   └── DuplicateRegistration        duplicate_registration
+    ├── ProtocolError                    protocol_error
+    │   ├── UndecodableFrame             undecodable
+    │   └── UnknownMessageType           unknown_type
+    ├── StoreError                       store_error
+    └── InternalError                    internal
+
+Rulesets refuse an action the rules do not allow with :class:`RuleViolation`
+and a code of their own (``pool_exhausted``, ``layer_occupied``, …), which
+their docs list; the base code is ``rule_violation``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+__all__ = [
+    "AuthenticationFailed",
+    "Conflict",
+    "DiceLimitExceeded",
+    "DiceScriptError",
+    "DiceScriptExhausted",
+    "DiceScriptUnused",
+    "DuplicateRegistration",
+    "EncounterState",
+    "Forbidden",
+    "InternalError",
+    "InvalidParams",
+    "InvalidRequest",
+    "InvalidSettings",
+    "InvalidSheet",
+    "NotFound",
+    "NotationError",
+    "NothingToRedo",
+    "NothingToUndo",
+    "PluginError",
+    "PluginLoadError",
+    "ProtocolError",
+    "RollbridgeError",
+    "RuleViolation",
+    "RulesetUnavailable",
+    "StoreError",
+    "UndecodableFrame",
+    "UnknownAction",
+    "UnknownActor",
+    "UnknownMessageType",
+    "UnknownRequest",
+    "UnknownRuleset",
+    "UnknownTable",
+]
+
+
+class RollbridgeError(Exception):
+    """Base of every rollbridge error.
+
+    :param message: what went wrong, naming the offending input.
+    :param code: overrides the class's stable code (rulesets use this with
+        :class:`RuleViolation` to give each refusal its own code).
+    :param details: JSON-serialisable facts a client may use (a field path,
+        a limit, the value received).
+    """
+
+    code: ClassVar[str] = "error"
+
+    def __init__(
+        self, message: str, *, code: str | None = None, details: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code  # type: ignore[misc]  # instance override of the class code
+        self.details: dict[str, Any] = dict(details or {})
+
+    def to_dict(self) -> dict[str, Any]:
+        """The error as it travels over the wire."""
+        data: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.details:
+            data["details"] = self.details
+        return data
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InvalidRequest(RollbridgeError):
+    """A request is malformed: a field missing, ill-typed or out of range."""
+
+    code = "invalid_request"
+
+
+class InvalidParams(InvalidRequest):
+    """An action's parameters fail its schema."""
+
+    code = "invalid_params"
+
+
+class InvalidSheet(InvalidRequest):
+    """A character sheet fails its ruleset's checks."""
+
+    code = "invalid_sheet"
+
+
+class InvalidSettings(InvalidRequest):
+    """Table settings fail the ruleset's settings schema."""
+
+    code = "invalid_settings"
+
+
+class NotationError(InvalidRequest):
+    """Dice notation that cannot be parsed or makes no sense (``3d``, ``1d6x>=1``)."""
+
+    code = "invalid_notation"
+
+
+class DiceLimitExceeded(InvalidRequest):
+    """A roll would pass a limit: dice per term, results per request, formula length."""
+
+    code = "dice_limit"
+
+
+class DiceScriptError(RollbridgeError):
+    """A supplied (scripted) die result does not fit the die it is used for."""
+
+    code = "dice_mismatch"
+
+
+class DiceScriptExhausted(DiceScriptError):
+    """More dice were rolled than results were supplied."""
+
+    code = "dice_exhausted"
+
+
+class DiceScriptUnused(DiceScriptError):
+    """Supplied results were left over after the roll."""
+
+    code = "dice_unused"
+
+
+class NotFound(RollbridgeError):
+    """Something named by a request does not exist."""
+
+    code = "not_found"
+
+
+class UnknownTable(NotFound):
+    """No table has this id (or it was deleted)."""
+
+    code = "unknown_table"
+
+
+class UnknownRuleset(NotFound):
+    """No loaded plugin registered a ruleset with this id."""
+
+    code = "unknown_ruleset"
+
+
+class UnknownAction(NotFound):
+    """The ruleset has no action of this name."""
+
+    code = "unknown_action"
+
+
+class UnknownActor(NotFound):
+    """The table has no actor with this id."""
+
+    code = "unknown_actor"
+
+
+class UnknownRequest(NotFound):
+    """A request id named by the request (a pending approval, an earlier roll) is unknown."""
+
+    code = "unknown_request"
+
+
+class RuleViolation(RollbridgeError):
+    """The rules do not allow this (spending dice one does not have, a second chip)."""
+
+    code = "rule_violation"
+
+
+class Conflict(RollbridgeError):
+    """The table is not in a state where this request makes sense."""
+
+    code = "conflict"
+
+
+class NothingToUndo(Conflict):
+    """Undo was asked for but no undoable event remains."""
+
+    code = "nothing_to_undo"
+
+
+class NothingToRedo(Conflict):
+    """Redo was asked for but nothing was undone since the last change."""
+
+    code = "nothing_to_redo"
+
+
+class EncounterState(Conflict):
+    """Turn control that does not fit the encounter (next turn with none running)."""
+
+    code = "encounter_state"
+
+
+class Forbidden(RollbridgeError):
+    """The caller's role does not allow this request."""
+
+    code = "forbidden"
+
+
+class AuthenticationFailed(Forbidden):
+    """The token opens no table, or not this one."""
+
+    code = "unauthorized"
+
+
+class RulesetUnavailable(RollbridgeError):
+    """A table's ruleset is not installed, or only at an incompatible major version."""
+
+    code = "ruleset_unavailable"
+
+
+class PluginError(RollbridgeError):
+    """A plugin could not be loaded or registered."""
+
+    code = "plugin_error"
+
+
+class PluginLoadError(PluginError):
+    """A plugin failed to import or to run its registration hook."""
+
+    code = "plugin_load_failed"
+
+
+class DuplicateRegistration(PluginError):
+    """Two plugins registered a ruleset (or adapter) under the same id."""
+
+    code = "duplicate_registration"
+
+
+class ProtocolError(RollbridgeError):
+    """A message breaks the wire protocol."""
+
+    code = "protocol_error"
+
+
+class UndecodableFrame(ProtocolError):
+    """A frame is neither valid msgpack nor valid JSON, or not a map."""
+
+    code = "undecodable"
+
+
+class UnknownMessageType(ProtocolError):
+    """A message's ``type`` is not part of the protocol."""
+
+    code = "unknown_type"
+
+
+class StoreError(RollbridgeError):
+    """The store failed to read or write; nothing was acknowledged."""
+
+    code = "store_error"
+
+
+class InternalError(RollbridgeError):
+    """Something failed that is not the caller's fault (a ruleset raised)."""
+
+    code = "internal"

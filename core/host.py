@@ -1,0 +1,326 @@
+"""The plugin host: loads plugins, collects their rulesets and adapters.
+
+Plugins come from three places, in this order:
+
+1. the built-ins listed in ``rollbridge.plugins.DEFAULT_PLUGINS`` and
+   ``rollbridge.adapters.DEFAULT_PLUGINS``;
+2. installed packages that declare an entry point in the group ``rollbridge``
+   (skipped when autoload is disabled);
+3. objects passed to :class:`PluginHost` directly (tests, embedding).
+
+Operators control loading through the environment:
+
+``ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD=1``
+    do not load entry-point plugins; built-ins and explicit ones still load.
+``ROLLBRIDGE_PLUGINS=sr2,my-ruleset``
+    allow-list: load only the plugins with these names (built-ins included).
+``ROLLBRIDGE_BLOCK_PLUGINS=bandits``
+    block-list: never load the plugins with these names.
+
+A plugin that fails to import or to register, or that registers an id
+already taken, stops startup with a :class:`~rollbridge.exceptions.PluginError`
+naming the plugin and the cause.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Any
+
+import pluggy
+
+from rollbridge import hookspecs
+from rollbridge.adapter import Adapter
+from rollbridge.contract import Ruleset
+from rollbridge.exceptions import (
+    DuplicateRegistration,
+    PluginError,
+    PluginLoadError,
+    UnknownRuleset,
+)
+from rollbridge.schema import check_schema
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "ENV_ALLOW",
+    "ENV_BLOCK",
+    "ENV_DISABLE_AUTOLOAD",
+    "PluginHost",
+    "PluginInfo",
+]
+
+log = logging.getLogger("rollbridge.host")
+
+ENTRY_POINT_GROUP = "rollbridge"
+ENV_DISABLE_AUTOLOAD = "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD"
+ENV_ALLOW = "ROLLBRIDGE_PLUGINS"
+ENV_BLOCK = "ROLLBRIDGE_BLOCK_PLUGINS"
+
+_ID = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+_VERSION = re.compile(r"\d+\.\d+(\.\d+)?([.+-].*)?")
+
+
+@dataclass(slots=True)
+class PluginInfo:
+    """A loaded plugin: its name, where it came from, what it registered."""
+
+    name: str
+    version: str
+    source: str  # "builtin", "entry point (dist)", "explicit"
+    rulesets: list[str] = field(default_factory=list)
+    adapters: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "version": self.version,
+            "source": self.source,
+            "rulesets": list(self.rulesets),
+            "adapters": list(self.adapters),
+        }
+
+
+def _names_from_env(environ: Mapping[str, str], key: str) -> set[str] | None:
+    raw = environ.get(key)
+    if raw is None or not raw.strip():
+        return None
+    return {part.strip() for part in raw.split(",") if part.strip()}
+
+
+def _truthy(value: str | None) -> bool:
+    return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+class PluginHost:
+    """Loads plugins and holds the rulesets and adapters they registered.
+
+    :param plugins: extra plugin objects to register (name → module/object).
+    :param builtins: load the built-in plugins (default True).
+    :param environ: where operator controls are read (default ``os.environ``).
+    """
+
+    def __init__(
+        self,
+        plugins: Mapping[str, object] | None = None,
+        *,
+        builtins: bool = True,
+        environ: Mapping[str, str] | None = None,
+    ) -> None:
+        env = os.environ if environ is None else environ
+        self.manager = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+        self.manager.add_hookspecs(hookspecs)
+        self.rulesets: dict[str, Ruleset] = {}
+        self.adapters: dict[str, Adapter] = {}
+        self.plugins: dict[str, PluginInfo] = {}
+        self._owner: dict[tuple[str, str], str] = {}
+        self.allow = _names_from_env(env, ENV_ALLOW)
+        self.block = _names_from_env(env, ENV_BLOCK) or set()
+        self.autoload = not _truthy(env.get(ENV_DISABLE_AUTOLOAD))
+
+        if builtins:
+            self._load_builtins()
+        if self.autoload:
+            self._load_entry_points()
+        for name, plugin in (plugins or {}).items():
+            self._add(
+                name, plugin, version=getattr(plugin, "__version__", "0.0.0"), source="explicit"
+            )
+        self._collect()
+
+    # -- loading --------------------------------------------------------------
+
+    def _wanted(self, name: str) -> bool:
+        if name in self.block:
+            log.info("plugin %s is blocked by %s", name, ENV_BLOCK)
+            return False
+        if self.allow is not None and name not in self.allow:
+            log.info("plugin %s is not in %s", name, ENV_ALLOW)
+            return False
+        return True
+
+    def _load_builtins(self) -> None:
+        from rollbridge import __version__
+        from rollbridge.adapters import DEFAULT_PLUGINS as adapter_plugins
+        from rollbridge.plugins import DEFAULT_PLUGINS as ruleset_plugins
+
+        for module_name in (*ruleset_plugins, *adapter_plugins):
+            name = module_name.rsplit(".", 1)[-1]
+            if not self._wanted(name):
+                continue
+            try:
+                module = importlib.import_module(module_name)
+            except Exception as exc:
+                raise PluginLoadError(
+                    f"built-in plugin {name!r} failed to import: {type(exc).__name__}: {exc}",
+                    details={"plugin": name},
+                ) from exc
+            self._add(name, module, version=__version__, source="builtin")
+
+    def _load_entry_points(self) -> None:
+        for entry_point in metadata.entry_points(group=ENTRY_POINT_GROUP):
+            name = entry_point.name
+            if not self._wanted(name):
+                continue
+            dist = entry_point.dist
+            dist_name = dist.metadata["Name"] if dist is not None else "?"
+            version = dist.version if dist is not None else "0.0.0"
+            try:
+                plugin = entry_point.load()
+            except Exception as exc:
+                raise PluginLoadError(
+                    f"plugin {name!r} (package {dist_name}) failed to import: "
+                    f"{type(exc).__name__}: {exc}",
+                    details={"plugin": name},
+                ) from exc
+            self._add(name, plugin, version=version, source=f"entry point ({dist_name})")
+
+    def _add(self, name: str, plugin: object, *, version: str, source: str) -> None:
+        if name in self.plugins:
+            raise DuplicateRegistration(
+                f"two plugins are named {name!r} ({self.plugins[name].source} and {source})",
+                details={"plugin": name},
+            )
+        try:
+            self.manager.register(plugin, name=name)
+        except Exception as exc:
+            raise PluginLoadError(
+                f"plugin {name!r} could not be registered: {exc}", details={"plugin": name}
+            ) from exc
+        self.plugins[name] = PluginInfo(name=name, version=str(version), source=source)
+
+    def _collect(self) -> None:
+        self._call_registration("register_rulesets", self._register_ruleset)
+        self._call_registration("register_adapters", self._register_adapter)
+
+    def _call_registration(self, hook_name: str, accept: Callable[[str, Any], None]) -> None:
+        caller = getattr(self.manager.hook, hook_name)
+        for impl in caller.get_hookimpls():
+            plugin_name = impl.plugin_name
+
+            def register(obj: Any, _plugin: str = plugin_name) -> None:
+                accept(_plugin, obj)
+
+            try:
+                impl.function(register=register)
+            except PluginError:
+                raise
+            except Exception as exc:
+                raise PluginLoadError(
+                    f"plugin {plugin_name!r} failed in {hook_name}: {type(exc).__name__}: {exc}",
+                    details={"plugin": plugin_name},
+                ) from exc
+
+    def _register_ruleset(self, plugin: str, ruleset: Any) -> None:
+        if not isinstance(ruleset, Ruleset):
+            raise PluginError(
+                f"plugin {plugin!r} registered {ruleset!r}, which is not a Ruleset",
+                details={"plugin": plugin},
+            )
+        check_ruleset(ruleset, plugin)
+        self._claim("ruleset", ruleset.id, plugin)
+        self.rulesets[ruleset.id] = ruleset
+        self.plugins[plugin].rulesets.append(ruleset.id)
+
+    def _register_adapter(self, plugin: str, adapter: Any) -> None:
+        if not isinstance(adapter, Adapter):
+            raise PluginError(
+                f"plugin {plugin!r} registered {adapter!r}, which is not an Adapter",
+                details={"plugin": plugin},
+            )
+        if not _ID.fullmatch(str(getattr(adapter, "id", ""))):
+            raise PluginError(f"plugin {plugin!r} registered an adapter with a bad id")
+        self._claim("adapter", adapter.id, plugin)
+        self.adapters[adapter.id] = adapter
+        self.plugins[plugin].adapters.append(adapter.id)
+
+    def _claim(self, kind: str, ident: str, plugin: str) -> None:
+        owner = self._owner.get((kind, ident))
+        if owner is not None:
+            raise DuplicateRegistration(
+                f"plugin {plugin!r} registers {kind} id {ident!r}, "
+                f"already registered by plugin {owner!r}",
+                details={"plugin": plugin, "id": ident, "owner": owner},
+            )
+        self._owner[(kind, ident)] = plugin
+
+    # -- use ------------------------------------------------------------------
+
+    def ruleset(self, ruleset_id: str) -> Ruleset:
+        """The ruleset with this id.
+
+        :raises UnknownRuleset: naming the rulesets that are loaded.
+        """
+        try:
+            return self.rulesets[ruleset_id]
+        except KeyError:
+            known = ", ".join(sorted(self.rulesets)) or "none"
+            raise UnknownRuleset(
+                f"no ruleset {ruleset_id!r} is loaded (loaded: {known})",
+                details={"ruleset": ruleset_id},
+            ) from None
+
+    def notify(self, hook_name: str, **kwargs: Any) -> None:
+        """Call an observer hook on every plugin that implements it.
+
+        Each implementation gets the keyword arguments it names; one that
+        raises is logged with its plugin's name and the others still run.
+        """
+        caller = getattr(self.manager.hook, hook_name)
+        for impl in caller.get_hookimpls():
+            try:
+                impl.function(**{arg: kwargs[arg] for arg in impl.argnames})
+            except Exception:
+                log.exception("plugin %s raised in %s; ignored", impl.plugin_name, hook_name)
+
+    def implements(self, hook_name: str) -> bool:
+        """Whether any loaded plugin implements the hook (skip building arguments if not)."""
+        return bool(getattr(self.manager.hook, hook_name).get_hookimpls())
+
+    def describe_plugins(self) -> list[dict[str, Any]]:
+        """Every loaded plugin as plain data, in load order."""
+        return [info.to_dict() for info in self.plugins.values()]
+
+
+def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
+    """Raise :class:`PluginError` if ``ruleset`` does not satisfy the contract."""
+
+    def fail(problem: str) -> PluginError:
+        return PluginError(
+            f"plugin {plugin!r}: ruleset {getattr(ruleset, 'id', '?')!r} {problem}",
+            details={"plugin": plugin},
+        )
+
+    ident = getattr(ruleset, "id", None)
+    if not isinstance(ident, str) or not _ID.fullmatch(ident):
+        raise fail("needs an id of 1-32 lowercase letters, digits, '-' or '_'")
+    if not isinstance(getattr(ruleset, "name", None), str):
+        raise fail("needs a name")
+    if not isinstance(getattr(ruleset, "version", None), str) or not _VERSION.fullmatch(
+        ruleset.version
+    ):
+        raise fail("needs a version like 1.0.0")
+    actions = getattr(ruleset, "actions", None)
+    if not isinstance(actions, Mapping) or not actions:
+        raise fail("needs at least one action")
+    try:
+        check_schema(ruleset.sheet_schema, "sheet_schema")
+        check_schema(ruleset.settings_schema, "settings_schema")
+        for key, spec in actions.items():
+            if key != spec.name:
+                raise fail(f"lists action {spec.name!r} under the key {key!r}")
+            check_schema(spec.params, f"action {key!r} params")
+    except PluginError as exc:
+        if exc.message.startswith(f"plugin {plugin!r}"):
+            raise
+        raise fail(exc.message) from None
+
+
+def loaded_ruleset_ids(host: PluginHost) -> Iterable[str]:
+    """The ids of every loaded ruleset, sorted."""
+    return sorted(host.rulesets)

@@ -1,0 +1,161 @@
+"""The WebSocket server: many tables in one process, on one store.
+
+A thin layer around the sans-I/O engine: websockets' asyncio server accepts
+connections (:class:`~rollbridge.server.client.Client`), tables are opened from
+the store on first use (:class:`~rollbridge.server.session.TableSession`), and
+one :class:`~rollbridge.server.writer.CommitWriter` thread makes every change
+durable before it is acknowledged.
+
+Limits: frames up to 64 KiB (larger closes with 1009), 256 queued frames per
+client (more disconnects it with 1013), pings every 20 s, compression off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection, serve
+
+from rollbridge.dice.sources import DiceSource, SecureDice
+from rollbridge.engine.store import Store
+from rollbridge.engine.table import Table
+from rollbridge.host import PluginHost
+from rollbridge.server.client import Client
+from rollbridge.server.codec import MAX_FRAME
+from rollbridge.server.session import TableSession
+from rollbridge.server.writer import CommitWriter
+
+__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "QUEUE_LIMIT", "Server"]
+
+log = logging.getLogger("rollbridge.server")
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+#: Frames queued for one client before it is disconnected as too slow.
+QUEUE_LIMIT = 256
+#: Seconds between keepalive pings, and to wait for the pong.
+PING_INTERVAL = 20.0
+
+
+class Server:
+    """rollbridge's live server.
+
+    :param store: where tables live (SQLite by default, see ``rollbridge serve``).
+    :param host: the plugin host.
+    :param address: interface to listen on.
+    :param port: port to listen on (0: any free port; see :attr:`port`).
+    :param dice: makes the dice source of each request.
+    :param queue_limit: frames queued per client before it is disconnected.
+    :param ping_interval: keepalive ping interval in seconds (None: off).
+    :param compression: ``"deflate"`` to enable permessage-deflate (off by default).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        host: PluginHost,
+        *,
+        address: str = DEFAULT_HOST,
+        port: int = DEFAULT_PORT,
+        dice: Callable[[], DiceSource] = SecureDice,
+        queue_limit: int = QUEUE_LIMIT,
+        ping_interval: float | None = PING_INTERVAL,
+        compression: str | None = None,
+    ) -> None:
+        self.store = store
+        self.host = host
+        self.address = address
+        self.requested_port = port
+        self.dice = dice
+        self.queue_limit = queue_limit
+        self.ping_interval = ping_interval
+        self.compression = compression
+        self.sessions: dict[str, TableSession] = {}
+        self.clients: set[Client] = set()
+        self.writer: CommitWriter | None = None
+        self._server: Any = None
+
+    # -- lifecycle ----------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start the writer and listen."""
+        loop = asyncio.get_running_loop()
+        self.writer = CommitWriter(self.store, loop)
+        self._server = await serve(
+            self._handle,
+            self.address,
+            self.requested_port,
+            max_size=MAX_FRAME,
+            max_queue=8,
+            write_limit=32 * 1024,
+            compression=self.compression,
+            ping_interval=self.ping_interval,
+            ping_timeout=self.ping_interval,
+            close_timeout=5,
+        )
+        log.info("listening on %s", self.url)
+
+    @property
+    def port(self) -> int:
+        """The port actually listened on."""
+        sockets = self._server.sockets if self._server is not None else ()
+        return sockets[0].getsockname()[1] if sockets else self.requested_port
+
+    @property
+    def url(self) -> str:
+        """The WebSocket URL clients connect to."""
+        return f"ws://{self.address}:{self.port}/"
+
+    async def stop(self) -> None:
+        """Stop accepting, close every client with 1001, flush the store."""
+        if self._server is not None:
+            self._server.close(close_connections=True)
+            await self._server.wait_closed()
+            self._server = None
+        if self.writer is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self.writer.close)
+            self.writer = None
+        self.store.close()
+
+    async def serve_forever(self, stop: asyncio.Event) -> None:
+        """Run until ``stop`` is set (by a signal handler), then shut down cleanly."""
+        await self.start()
+        try:
+            await stop.wait()
+        finally:
+            await self.stop()
+
+    # -- tables ---------------------------------------------------------------------
+
+    def session(self, table_id: str) -> TableSession:
+        """The live session of a table, opened from the store on first use.
+
+        :raises UnknownTable: RulesetUnavailable:
+        """
+        session = self.sessions.get(table_id)
+        if session is None:
+            snapshot, history = self.store.load(table_id)
+            ruleset = Table.check_ruleset(snapshot.info, self.host.rulesets)
+            assert self.writer is not None, "the server is not started"
+            session = TableSession(
+                Table(snapshot, ruleset, history),
+                store=self.store,
+                writer=self.writer,
+                host=self.host,
+                dice=self.dice,
+            )
+            self.sessions[table_id] = session
+        return session
+
+    # -- connections ------------------------------------------------------------------
+
+    async def _handle(self, connection: ServerConnection) -> None:
+        client = Client(connection, self)
+        self.clients.add(client)
+        try:
+            await client.run()
+        finally:
+            self.clients.discard(client)

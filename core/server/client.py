@@ -1,0 +1,234 @@
+"""One WebSocket connection: authentication, requests, and a bounded outbox.
+
+A client reads frames in order and handles each at once: ``hello`` first
+(table and token), then requests, which go to the table's session. Every
+frame to the client — replies and events alike — goes through one bounded
+queue drained by a sender task, so a slow client never holds up its table:
+when its queue is full it is disconnected (1013) and can resume.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from rollbridge.adapter import Adapter
+from rollbridge.engine.model import Principal
+from rollbridge.exceptions import (
+    AuthenticationFailed,
+    InternalError,
+    InvalidRequest,
+    RollbridgeError,
+    UndecodableFrame,
+    UnknownTable,
+)
+from rollbridge.schema import validate
+from rollbridge.server.codec import Kind, decode, encode
+from rollbridge.tokens import hash_token
+
+if TYPE_CHECKING:
+    from rollbridge.server.app import Server
+    from rollbridge.server.session import TableSession
+
+__all__ = ["HELLO_SCHEMA", "Client"]
+
+log = logging.getLogger("rollbridge.client")
+
+JSON = dict[str, Any]
+
+HELLO_SCHEMA: JSON = {
+    "type": "object",
+    "properties": {
+        "table": {"type": "string", "minLength": 1, "maxLength": 100},
+        "token": {"type": "string", "minLength": 1, "maxLength": 200},
+        "resume": {
+            "type": "object",
+            "properties": {
+                "epoch": {"type": "integer", "minimum": 0},
+                "seq": {"type": "integer", "minimum": 0},
+            },
+            "required": ["epoch", "seq"],
+        },
+        "dialect": {"type": "string", "maxLength": 32, "default": "rollbridge"},
+        "client": {"type": "string", "maxLength": 100},
+    },
+    "required": ["table", "token"],
+}
+
+CLOSE_AUTH = 1008
+CLOSE_BEHIND = 1013
+
+
+class Client:
+    """A connected client; see the module docstring."""
+
+    def __init__(self, connection: ServerConnection, server: Server) -> None:
+        self.connection = connection
+        self.server = server
+        self.session: TableSession | None = None
+        self.principal = Principal("observer", "?", "")
+        self.kind: Kind = "json"
+        self.adapter: Adapter | None = None
+        self.dialect = "rollbridge"
+        self.outbox: asyncio.Queue[bytes | str] = asyncio.Queue(maxsize=server.queue_limit)
+        self.closing = False
+        self._tasks: set[asyncio.Task] = set()
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- sending ---------------------------------------------------------------
+
+    def encode(self, message: JSON, kind: Kind | None = None) -> bytes | str:
+        """A message as a frame for this client (through its dialect adapter)."""
+        if self.adapter is not None:
+            message = self.adapter.outbound(message)
+        return encode(message, kind or self.kind)
+
+    def enqueue(self, frame: bytes | str) -> None:
+        """Queue a frame; a client too far behind is disconnected (1013)."""
+        if self.closing:
+            return
+        try:
+            self.outbox.put_nowait(frame)
+        except asyncio.QueueFull:
+            self.closing = True
+            log.warning(
+                "client %s fell %d frames behind; disconnecting",
+                self.principal.label(),
+                self.outbox.qsize(),
+            )
+            self._spawn(self.connection.close(CLOSE_BEHIND, "too far behind; reconnect and resume"))
+
+    def send(self, message: JSON, kind: Kind | None = None) -> None:
+        self.enqueue(self.encode(message, kind))
+
+    def send_error(self, request_id: Any, error: RollbridgeError, kind: Kind | None = None) -> None:
+        self.send({"type": "error", "id": request_id, **error.to_dict()}, kind)
+
+    async def _drain(self) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                frame = await self.outbox.get()
+                await self.connection.send(frame)
+
+    # -- receiving -------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Serve the connection until it closes."""
+        sender = asyncio.create_task(self._drain())
+        try:
+            async for frame in self.connection:
+                self._receive(frame)
+                if self.closing:
+                    break
+            # let queued replies go out before the handler returns and closes
+            while not self.outbox.empty() and not self.closing:
+                await asyncio.sleep(0)
+        except ConnectionClosed:
+            pass
+        finally:
+            if self.session is not None:
+                self.session.leave(self)
+            if self.outbox.empty() or self.closing:
+                sender.cancel()
+            else:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(sender, timeout=1)
+            sender.cancel()
+
+    def _receive(self, frame: bytes | str) -> None:
+        kind: Kind = "json" if isinstance(frame, str) else "msgpack"
+        try:
+            message, kind = decode(frame)
+        except UndecodableFrame as exc:
+            self.send_error(None, exc, kind)
+            return
+        request_id = message.get("id")
+        kind_name = message.get("type")
+        try:
+            if kind_name == "ping":
+                self.send({"type": "pong", "id": request_id}, kind)
+            elif kind_name == "hello":
+                self._hello(message, kind)
+            elif self.session is None:
+                raise AuthenticationFailed("say hello with a table and a token first")
+            else:
+                self._request(message, kind)
+        except AuthenticationFailed as exc:
+            self.send_error(request_id, exc, kind)
+            if kind_name == "hello":
+                self.closing = True
+                self._spawn(self._close_after_flush(CLOSE_AUTH, exc.code))
+        except RollbridgeError as exc:
+            self.send_error(request_id, exc, kind)
+        except Exception as exc:
+            log.exception("request %r failed", request_id)
+            self.send_error(
+                request_id, InternalError(f"the server failed: {type(exc).__name__}"), kind
+            )
+
+    async def _close_after_flush(self, code: int, reason: str) -> None:
+        while not self.outbox.empty():
+            await asyncio.sleep(0.01)
+        await self.connection.close(code, reason)
+
+    def _hello(self, message: Mapping[str, Any], kind: Kind) -> None:
+        if self.session is not None:
+            raise InvalidRequest("this connection has already joined a table")
+        body = {k: v for k, v in message.items() if k not in ("type", "id")}
+        hello = validate(HELLO_SCHEMA, body, where="hello", error=InvalidRequest)
+        try:
+            session = self.server.session(hello["table"])
+        except UnknownTable:
+            raise AuthenticationFailed(f"no table {hello['table']!r} here") from None
+        record = self.server.store.find_token(session.id, hash_token(hello["token"]))
+        if record is None:
+            raise AuthenticationFailed("this token does not open that table")
+        dialect = hello["dialect"]
+        if dialect != "rollbridge":
+            adapter = self.server.host.adapters.get(dialect)
+            if adapter is None:
+                known = ", ".join(["rollbridge", *sorted(self.server.host.adapters)])
+                raise InvalidRequest(f"hello.dialect: unknown dialect {dialect!r} (known: {known})")
+            self.adapter = adapter
+        self.dialect = dialect
+        self.kind = kind
+        self.principal = record.principal()
+        welcome, missed = session.join(self, hello.get("resume"))
+        self.session = session
+        self.send({"type": "welcome", "id": message.get("id"), "protocol": 1, **welcome})
+        for event in missed:
+            view = session.table.view_event(event, gm=self.principal.is_gm)
+            self.send({"type": "event", "table": session.id, **view})
+        log.info("%s joined table %s", self.principal.label(), session.id)
+
+    def _request(self, message: Mapping[str, Any], kind: Kind) -> None:
+        assert self.session is not None
+        request_id = message.get("id")
+        if self.adapter is not None:
+            message = self.adapter.inbound(message)
+        reply = self.session.submit(message, self.principal)
+        if isinstance(reply, asyncio.Future):
+            reply.add_done_callback(lambda done: self._finish(request_id, kind, done))
+        else:
+            self.send({"type": "result", "id": request_id, **reply}, kind)
+
+    def _finish(self, request_id: Any, kind: Kind, done: asyncio.Future) -> None:
+        if done.cancelled():
+            return
+        error = done.exception()
+        if error is None:
+            self.send({"type": "result", "id": request_id, **done.result()}, kind)
+        elif isinstance(error, RollbridgeError):
+            self.send_error(request_id, error, kind)
+        else:
+            self.send_error(request_id, InternalError("the server failed to commit"), kind)

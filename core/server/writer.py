@@ -1,0 +1,136 @@
+"""The one writer: a thread that commits to the store, grouping what queued up.
+
+The event loop executes requests (fast, in memory) and hands each commit to
+:meth:`CommitWriter.submit` with a callback. The writer thread takes every
+commit waiting in its queue, writes them in one transaction
+(:meth:`Store.commit_many` — group commit: one fsync for many requests), and
+then calls the callbacks in the loop thread, in submission order, with
+``None`` or the exception. Replies and broadcasts leave from those callbacks,
+so nothing is acknowledged before it is durable.
+
+If a transaction fails, every table in it is *poisoned*: commits of that table
+still queued behind the failed one were built on state that was never stored,
+so they fail too, until the loop has reloaded the table and called
+:meth:`CommitWriter.reset`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rollbridge.engine.model import Commit
+from rollbridge.engine.store import Store
+from rollbridge.exceptions import StoreError
+
+__all__ = ["MAX_BATCH", "CommitWriter"]
+
+log = logging.getLogger("rollbridge.writer")
+
+#: Most commits written in one transaction.
+MAX_BATCH = 256
+
+Done = Callable[[BaseException | None], None]
+
+
+@dataclass(slots=True)
+class _Item:
+    table_id: str
+    commit: Commit | None  # None: a reset marker
+    done: Done | None
+
+
+_STOP = object()
+
+
+class CommitWriter:
+    """Commits on a thread of its own; see the module docstring.
+
+    :param store: the store; only this thread writes to it.
+    :param loop: the event loop callbacks run in.
+    """
+
+    def __init__(self, store: Store, loop: asyncio.AbstractEventLoop) -> None:
+        self.store = store
+        self.loop = loop
+        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._poisoned: set[str] = set()
+        self.batches = 0
+        self.commits = 0
+        self._thread = threading.Thread(target=self._run, name="rollbridge-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, table_id: str, commit: Commit, done: Done) -> None:
+        """Queue a commit; ``done`` runs in the loop once it is durable (or failed)."""
+        self._queue.put(_Item(table_id, commit, done))
+
+    def reset(self, table_id: str) -> None:
+        """The loop reloaded ``table_id`` after a failure: accept its commits again."""
+        self._queue.put(_Item(table_id, None, None))
+
+    def close(self) -> None:
+        """Write everything queued, then stop the thread (blocks until done)."""
+        self._queue.put(_STOP)
+        self._thread.join()
+
+    def _run(self) -> None:
+        stopping = False
+        while not stopping:
+            first = self._queue.get()
+            if first is _STOP:
+                break
+            batch = [first]
+            while len(batch) < MAX_BATCH:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is _STOP:
+                    stopping = True
+                    break
+                batch.append(item)
+            self._write(batch)  # type: ignore[arg-type]
+
+    def _write(self, batch: list[_Item]) -> None:
+        results: list[tuple[_Item, BaseException | None]] = []
+        writable: list[_Item] = []
+        for item in batch:
+            if item.commit is None:
+                self._poisoned.discard(item.table_id)
+            elif item.table_id in self._poisoned:
+                results.append((item, StoreError("an earlier commit of this table failed")))
+            else:
+                writable.append(item)
+        if writable:
+            try:
+                self.store.commit_many([(i.table_id, i.commit) for i in writable])  # type: ignore[misc]
+            except BaseException as exc:
+                log.error("commit of %d request(s) failed: %s", len(writable), exc)
+                error = (
+                    exc
+                    if isinstance(exc, StoreError)
+                    else StoreError(f"the store failed to commit: {type(exc).__name__}: {exc}")
+                )
+                self._poisoned.update(i.table_id for i in writable)
+                results.extend((i, error) for i in writable)
+            else:
+                self.batches += 1
+                self.commits += len(writable)
+                results.extend((i, None) for i in writable)
+        order = {id(item): n for n, item in enumerate(batch)}
+        results.sort(key=lambda pair: order[id(pair[0])])
+        callbacks = [(i.done, err) for i, err in results if i.done is not None]
+        if callbacks:
+            self.loop.call_soon_threadsafe(_run_callbacks, callbacks)
+
+
+def _run_callbacks(callbacks: list[tuple[Done, BaseException | None]]) -> None:
+    for done, error in callbacks:
+        try:
+            done(error)
+        except Exception:
+            log.exception("a commit callback failed")

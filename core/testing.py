@@ -1,0 +1,332 @@
+"""A pytest plugin for ruleset authors: drive a ruleset through the real engine.
+
+Installed with rollbridge (entry point ``pytest11``), so any project that
+depends on rollbridge gets it. Two tools:
+
+**The harness.** :class:`RulesetHarness` (fixture ``ruleset_harness``) puts one
+ruleset on a real table — the real table engine, the real request validation
+and an in-memory store — with GM and player principals, and lets a test add
+actors and resolve actions with supplied or seeded dice::
+
+    def test_attack(ruleset_harness):
+        table = ruleset_harness(MyRuleset())
+        table.add_actor("Ana", {"body": 4}, player=True)
+        table.add_actor("Guard", {"body": 3})
+        event = table.resolve("attack", actor="ana", targets=["guard"],
+                              params={"weapon": "pistol"}, dice=[6, 5, 2, 1])
+        assert table.actor("guard")["common"]["status"] == "impaired"
+
+**The conformance suite.** Subclass :class:`RulesetConformance` in a test
+module and set ``ruleset``; pytest collects its tests, which every ruleset must
+pass: a valid contract, example sheets that validate, JSON-safe states, a
+well-formed common state, pure and reproducible resolutions that never mutate
+their input, only typed errors, turn hooks that touch only participants::
+
+    class TestMyRulesetConforms(RulesetConformance):
+        ruleset = MyRuleset()
+
+The suite needs :attr:`~rollbridge.contract.Ruleset.example_sheets` (at least
+one) and an ``example`` on each action to exercise it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
+
+import pytest
+
+from rollbridge.contract import (
+    STATUSES,
+    ActionContext,
+    Actor,
+    CommonState,
+    PlayerView,
+    Resolution,
+    Ruleset,
+)
+from rollbridge.contract import TurnContext as _TurnContext
+from rollbridge.dice.sources import DiceSource, ScriptedDice, SeededDice
+from rollbridge.engine.model import Principal
+from rollbridge.engine.service import TableService
+from rollbridge.engine.store import MemoryStore
+from rollbridge.exceptions import RollbridgeError, RuleViolation
+from rollbridge.hookspecs import hookimpl
+from rollbridge.host import PluginHost, check_ruleset
+from rollbridge.schema import validate
+
+__all__ = [
+    "GM",
+    "OBSERVER",
+    "PLAYER",
+    "RulesetConformance",
+    "RulesetHarness",
+    "host_with",
+    "ruleset_harness",
+]
+
+JSON = dict[str, Any]
+
+GM = Principal("gm", "gm", "gm-token")
+PLAYER = Principal("player", "player", "player-token")
+OBSERVER = Principal("observer", "observer", "observer-token")
+
+
+def host_with(*rulesets: Ruleset, builtins: bool = False) -> PluginHost:
+    """A plugin host holding ``rulesets`` (registered through the real hook),
+    without entry-point plugins and, by default, without the built-ins."""
+
+    class _Plugin:
+        @hookimpl
+        def register_rulesets(self, register: Callable[[Ruleset], None]) -> None:
+            for ruleset in rulesets:
+                register(ruleset)
+
+    return PluginHost(
+        {"under-test": _Plugin()},
+        builtins=builtins,
+        environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"},
+    )
+
+
+class RulesetHarness:
+    """One table running ``ruleset`` on the real engine and an in-memory store.
+
+    :param ruleset: the ruleset under test.
+    :param settings: table settings (``{"ruleset": {...}}`` for the ruleset's own).
+    :param seed: seed of the dice used when a call supplies none.
+    """
+
+    def __init__(
+        self, ruleset: Ruleset, *, settings: Mapping[str, Any] | None = None, seed: int = 0
+    ) -> None:
+        self.ruleset = ruleset
+        self.host = host_with(ruleset)
+        self.seed = seed
+        self._rolls = 0
+        self.service = TableService(MemoryStore(), self.host, dice=self._next_dice)
+        info, self.tokens = self.service.create_table(
+            "harness", ruleset.id, settings=settings, table_id="harness"
+        )
+        self.table_id = info.id
+        self._ids = 0
+        self.last_reply: JSON | None = None
+
+    def _next_dice(self) -> DiceSource:
+        self._rolls += 1
+        return SeededDice(f"{self.seed}:{self._rolls}")
+
+    def _id(self) -> str:
+        self._ids += 1
+        return f"h{self._ids}"
+
+    @property
+    def table(self):  # -> rollbridge.engine.table.Table
+        """The engine's table object."""
+        return self.service.table(self.table_id)
+
+    def request(
+        self, message: Mapping[str, Any], *, who: Principal = GM, dice: DiceSource | None = None
+    ) -> JSON:
+        """Send a raw request (a request id is added if absent) and return the reply."""
+        body = dict(message)
+        body.setdefault("id", self._id())
+        self.last_reply = self.service.handle(self.table_id, body, who, dice)
+        return self.last_reply
+
+    def add_actor(
+        self,
+        name: str,
+        sheet: Mapping[str, Any],
+        *,
+        actor_id: str | None = None,
+        player: bool = False,
+        state: Mapping[str, Any] | None = None,
+    ) -> str:
+        """Create an actor (controlled by the harness's player when ``player``); its id."""
+        actor: JSON = {"name": name, "sheet": dict(sheet)}
+        if actor_id:
+            actor["id"] = actor_id
+        if player:
+            actor["controllers"] = [PLAYER.name]
+        if state is not None:
+            actor["state"] = dict(state)
+        return self.request({"type": "actor.create", "actor": actor})["actor"]
+
+    def resolve(
+        self,
+        action: str,
+        *,
+        actor: str | None = None,
+        targets: Sequence[str] = (),
+        params: Mapping[str, Any] | None = None,
+        dice: Sequence[int] | None = None,
+        who: Principal = GM,
+    ) -> JSON:
+        """Resolve an action; ``dice`` are supplied results (every one must be
+        used). Returns the event as ``who`` sees it."""
+        message: JSON = {
+            "type": "resolve",
+            "action": action,
+            "params": dict(params or {}),
+            "targets": list(targets),
+        }
+        if actor is not None:
+            message["actor"] = actor
+        source = ScriptedDice(dice) if dice is not None else None
+        reply = self.request(message, who=who, dice=source)
+        return reply.get("event", reply)
+
+    def actor(self, actor_id: str, *, gm: bool = True) -> JSON:
+        """An actor as the GM (or, with ``gm=False``, a player) sees it."""
+        return self.table.view_actor(actor_id, gm=gm)
+
+    def state(self, actor_id: str) -> JSON:
+        """An actor's ruleset state."""
+        return copy.deepcopy(self.table.actors[actor_id].state)
+
+
+@pytest.fixture
+def ruleset_harness() -> Callable[..., RulesetHarness]:
+    """A factory: ``ruleset_harness(MyRuleset(), settings=..., seed=...)``."""
+    return RulesetHarness
+
+
+def _json_roundtrip(value: Any, what: str) -> None:
+    try:
+        again = json.loads(json.dumps(value))
+    except (TypeError, ValueError) as exc:
+        raise AssertionError(f"{what} is not JSON data: {exc}") from None
+    assert again == value, f"{what} does not survive a JSON round trip: {value!r}"
+
+
+def _check_common(common: CommonState, what: str) -> None:
+    assert isinstance(common, CommonState), f"{what}: common_state must return a CommonState"
+    assert common.status in STATUSES, f"{what}: status {common.status!r} is not one of {STATUSES}"
+    for track in common.tracks:
+        assert 0 <= track.value <= track.max, (
+            f"{what}: track {track.key!r} has value {track.value} outside 0..{track.max}"
+        )
+    _json_roundtrip(common.to_dict(), f"{what}: common state")
+
+
+class RulesetConformance:
+    """Tests every ruleset must pass. Subclass it and set ``ruleset``."""
+
+    #: The ruleset under test.
+    ruleset: ClassVar[Ruleset]
+    #: Seeds each action is resolved with.
+    seeds: ClassVar[Sequence[int]] = tuple(range(12))
+
+    def _actors(self) -> list[Actor]:
+        actors = []
+        for index, (name, sheet) in enumerate(self.ruleset.example_sheets.items()):
+            valid = self.ruleset.validate_sheet(sheet)
+            actors.append(Actor(f"a{index}", name, valid, self.ruleset.initial_state(valid)))
+        return actors
+
+    def test_contract_is_valid(self) -> None:
+        check_ruleset(self.ruleset, "under-test")
+        _json_roundtrip(self.ruleset.describe(), "describe()")
+
+    def test_example_sheets_validate_and_states_are_json(self) -> None:
+        assert self.ruleset.example_sheets, "the ruleset needs at least one example sheet"
+        for actor in self._actors():
+            _json_roundtrip(dict(actor.sheet), f"sheet {actor.name!r}")
+            _json_roundtrip(dict(actor.state), f"initial state of {actor.name!r}")
+            _check_common(self.ruleset.common_state(actor), f"actor {actor.name!r}")
+            view = self.ruleset.player_view(actor, {})
+            assert isinstance(view, PlayerView), "player_view must return a PlayerView"
+            _check_common(view.common, f"player view of {actor.name!r}")
+
+    def test_every_action_has_an_example(self) -> None:
+        missing = [n for n, spec in self.ruleset.actions.items() if spec.example is None]
+        assert not missing, f"actions without an example: {missing}"
+
+    def _cases(self) -> list[tuple[str, JSON]]:
+        return [
+            (name, {"params": dict(spec.example or {})})
+            for name, spec in self.ruleset.actions.items()
+            if spec.example is not None
+        ]
+
+    def _harness(self, seed: int) -> tuple[RulesetHarness, list[str]]:
+        harness = RulesetHarness(self.ruleset, seed=seed)
+        ids = [
+            harness.add_actor(name, sheet, actor_id=f"a{i}")
+            for i, (name, sheet) in enumerate(self.ruleset.example_sheets.items())
+        ]
+        return harness, ids
+
+    def _request_for(self, name: str, ids: list[str]) -> JSON:
+        spec = self.ruleset.actions[name]
+        actor = ids[0] if spec.actor != "none" else None
+        others = [i for i in ids if i != actor] or ids
+        wanted = spec.min_targets or (1 if (spec.max_targets or 0) >= 1 else 0)
+        targets = [] if spec.every_actor else others[:wanted]
+        return {"actor": actor, "targets": targets}
+
+    def test_actions_resolve_through_the_engine(self) -> None:
+        resolved = 0
+        for seed in self.seeds:
+            harness, ids = self._harness(seed)
+            for name, case in self._cases():
+                where = self._request_for(name, ids)
+                before = {i: harness.state(i) for i in ids}
+                try:
+                    event = harness.resolve(name, params=case["params"], **where)
+                except RuleViolation:
+                    after = {i: harness.state(i) for i in ids}
+                    assert after == before, f"{name}: a refused action changed state"
+                    continue
+                except RollbridgeError as exc:
+                    raise AssertionError(
+                        f"action {name!r} with its example failed: {exc.code}: {exc}"
+                    ) from exc
+                resolved += 1
+                _json_roundtrip(event["data"], f"{name}: resolution")
+                assert event["data"]["narration"], f"{name}: the narration is empty"
+                for actor_id in ids:
+                    _json_roundtrip(harness.state(actor_id), f"{name}: new state of {actor_id}")
+                    common = harness.actor(actor_id)["common"]
+                    assert common["status"] in STATUSES
+                    for track in common["tracks"]:
+                        assert 0 <= track["value"] <= track["max"], (
+                            f"{name}: track {track['key']} of {actor_id} out of bounds"
+                        )
+        assert resolved, "no action example resolved with any seed"
+
+    def test_resolution_is_pure_and_reproducible(self) -> None:
+        actors = self._actors()
+        for name, case in self._cases():
+            spec = self.ruleset.actions[name]
+            params = validate(spec.params, case["params"])
+            actor = actors[0] if spec.actor != "none" else None
+            others = [a for a in actors if a is not actor] or actors
+            wanted = spec.min_targets or (1 if (spec.max_targets or 0) >= 1 else 0)
+            targets = tuple(actors if spec.every_actor else others[:wanted])
+            context = ActionContext(name, params, actor, targets, {}, "r1", True)
+            frozen = copy.deepcopy((actor, targets, params))
+            results = []
+            for _ in range(2):
+                try:
+                    result = self.ruleset.resolve(context, SeededDice(7))
+                except RuleViolation:
+                    result = None
+                results.append(result.to_dict() if isinstance(result, Resolution) else None)
+                assert (actor, targets, params) == frozen, f"{name}: resolve mutated its input"
+            assert results[0] == results[1], f"{name}: the same dice gave different results"
+
+    def test_turn_hooks_touch_only_participants(self) -> None:
+        actors = tuple(self._actors())
+        for hook in ("on_round_start", "on_turn_start", "on_turn_end", "on_round_end"):
+            context = _TurnContext(1, actors[0] if "turn" in hook else None, actors, {})
+            result = getattr(self.ruleset, hook)(context, SeededDice(3))
+            if result is None:
+                continue
+            assert isinstance(result, Resolution), f"{hook} must return a Resolution or None"
+            assert set(result.states) <= {a.id for a in actors}, f"{hook} touched a stranger"
+            for state in result.states.values():
+                _json_roundtrip(state, f"{hook}: new state")

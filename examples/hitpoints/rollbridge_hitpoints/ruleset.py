@@ -1,0 +1,128 @@
+"""The ``hitpoints`` ruleset: d20 + bonus against armour class, damage dice, hit points."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rollbridge import ActionContext, ActionSpec, Actor, CommonState, Resolution, Ruleset, Track
+from rollbridge.dice import DiceGroup, DiceSource, roll_die, roll_formula
+from rollbridge.exceptions import RuleViolation
+
+SHEET = {
+    "type": "object",
+    "properties": {
+        "hp": {"type": "integer", "minimum": 1, "maximum": 999},
+        "ac": {"type": "integer", "minimum": 0, "maximum": 40, "default": 10},
+        "attack_bonus": {"type": "integer", "minimum": -10, "maximum": 30, "default": 0},
+        "damage": {"type": "string", "maxLength": 40, "default": "1d4"},
+    },
+    "required": ["hp"],
+}
+
+
+class HitPoints(Ruleset):
+    """d20 attacks against armour class; damage comes off hit points."""
+
+    id = "hitpoints"
+    name = "Hit points (example plugin)"
+    version = "1.0.0"
+    summary = "Roll 1d20 + attack bonus against the target's AC; on a hit, roll damage."
+    sheet_schema = SHEET
+    example_sheets = {
+        "Fighter": {"hp": 12, "ac": 16, "attack_bonus": 5, "damage": "1d8+3"},
+        "Goblin": {"hp": 7, "ac": 13, "attack_bonus": 4, "damage": "1d6+2"},
+    }
+    actions = {
+        "attack": ActionSpec(
+            "attack",
+            "1d20 + attack bonus against the target's AC; damage on a hit.",
+            params={
+                "type": "object",
+                "properties": {
+                    "modifier": {"type": "integer", "minimum": -20, "maximum": 20, "default": 0}
+                },
+            },
+            min_targets=1,
+            max_targets=1,
+            example={"modifier": 0},
+        ),
+        "heal": ActionSpec(
+            "heal",
+            "Restore hit points to one target.",
+            params={
+                "type": "object",
+                "properties": {"amount": {"type": "integer", "minimum": 1, "maximum": 999}},
+                "required": ["amount"],
+            },
+            actor="none",
+            min_targets=1,
+            max_targets=1,
+            gm_only=True,
+            example={"amount": 3},
+        ),
+    }
+
+    def initial_state(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
+        return {"lost": 0}
+
+    def resolve(self, context: ActionContext, dice: DiceSource) -> Resolution:
+        target = context.targets[0]
+        if context.action == "heal":
+            return self._heal(target, context.params["amount"])
+        attacker = context.actor
+        assert attacker is not None  # the engine enforces actor="required"
+        d20 = roll_die(dice, 20)
+        bonus = attacker.sheet["attack_bonus"] + context.params["modifier"]
+        total = d20.value + bonus
+        ac = target.sheet["ac"]
+        critical = d20.value == 20
+        hit = critical or (d20.value != 1 and total >= ac)
+        attack = DiceGroup("attack", (d20,), formula=f"1d20{bonus:+d}", total=total, target=ac)
+        steps = [f"attack {d20.value} {bonus:+d} = {total} against AC {ac}"]
+        if not hit:
+            return Resolution(
+                f"{attacker.name} misses {target.name}",
+                {"hit": False, "total": total},
+                dice=[attack],
+                steps=steps,
+            )
+        formula = attacker.sheet["damage"]
+        if critical:
+            formula = f"({formula})+({formula.split('+')[0]})"
+            steps.append("a natural 20: the damage dice are rolled twice")
+        damage = roll_formula(formula, dice)
+        amount = max(0, int(damage.total))
+        lost = min(target.sheet["hp"], target.state["lost"] + amount)
+        steps.append(f"damage {damage.describe()}")
+        return Resolution(
+            f"{attacker.name} hits {target.name} for {amount}",
+            {"hit": True, "critical": critical, "total": total, "damage": amount, "lost": lost},
+            dice=[attack, *damage.groups],
+            states={target.id: {**target.state, "lost": lost}},
+            steps=steps,
+        )
+
+    def _heal(self, target: Actor, amount: int) -> Resolution:
+        lost = target.state["lost"]
+        if lost == 0:
+            raise RuleViolation(f"{target.name} has lost no hit points", code="not_hurt")
+        now = max(0, lost - amount)
+        return Resolution(
+            f"{target.name} regains {lost - now} hit points",
+            {"healed": lost - now, "lost": now},
+            states={target.id: {**target.state, "lost": now}},
+        )
+
+    def common_state(self, actor: Actor) -> CommonState:
+        hp, lost = actor.sheet["hp"], actor.state["lost"]
+        status = "down" if lost >= hp else "impaired" if lost * 2 >= hp else "ok"
+        return CommonState(status, (Track("hp", "HP lost", lost, hp),))
+
+    def adjust(self, actor: Actor, track: str, delta: int) -> dict[str, Any]:
+        if track != "hp":
+            raise RuleViolation(
+                f"{self.id} has no track {track!r} (only 'hp')", code="unknown_track"
+            )
+        lost = max(0, min(actor.sheet["hp"], actor.state["lost"] + delta))
+        return {**actor.state, "lost": lost}

@@ -1,0 +1,51 @@
+"""Tests of the example ruleset, written with rollbridge's own pytest harness."""
+
+import pytest
+from rollbridge_hitpoints.ruleset import HitPoints
+
+from rollbridge.exceptions import Forbidden, RuleViolation
+from rollbridge.testing import PLAYER, RulesetConformance
+
+
+class TestHitPointsConforms(RulesetConformance):
+    """The conformance suite every ruleset must pass."""
+
+    ruleset = HitPoints()
+
+
+@pytest.fixture
+def table(ruleset_harness):
+    harness = ruleset_harness(HitPoints())
+    harness.add_actor("Fighter", HitPoints.example_sheets["Fighter"], actor_id="f", player=True)
+    harness.add_actor("Goblin", HitPoints.example_sheets["Goblin"], actor_id="g")
+    return harness
+
+
+def test_a_hit_rolls_damage_and_takes_hit_points(table):
+    # d20 = 9, +5 = 14 >= AC 13: a hit; damage 1d8+3 with a 4 = 7
+    event = table.resolve("attack", actor="f", targets=["g"], dice=[9, 4])
+    assert event["data"]["outcome"]["hit"] is True
+    assert table.state("g")["lost"] == 7
+    assert table.actor("g")["common"]["status"] == "down"
+
+
+def test_a_miss_changes_nothing(table):
+    event = table.resolve("attack", actor="f", targets=["g"], dice=[7])  # 12 < 13
+    assert event["data"]["outcome"]["hit"] is False
+    assert table.state("g")["lost"] == 0
+
+
+def test_a_natural_20_doubles_the_damage_dice(table):
+    table.resolve("attack", actor="g", targets=["f"], dice=[20, 1, 2])  # 1 + 2 + 2 = 5
+    assert table.state("f")["lost"] == 5
+
+
+def test_healing_is_for_the_gm(table):
+    table.resolve("attack", actor="f", targets=["g"], dice=[15, 1])
+    with pytest.raises(Forbidden):
+        table.resolve("heal", targets=["g"], params={"amount": 2}, who=PLAYER)
+    table.resolve("heal", targets=["g"], params={"amount": 2})
+    assert table.state("g")["lost"] == 2
+    table.resolve("heal", targets=["g"], params={"amount": 9})
+    with pytest.raises(RuleViolation, match="lost no hit points"):
+        table.resolve("heal", targets=["g"], params={"amount": 1})

@@ -1,0 +1,154 @@
+"""The ``bandits`` ruleset: PbtA-style 2d6 moves, a harm table and wound statuses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from rollbridge.contract import (
+    ActionContext,
+    ActionSpec,
+    Actor,
+    CommonState,
+    PlayerView,
+    Resolution,
+    Ruleset,
+    TurnContext,
+)
+from rollbridge.dice import DiceSource
+from rollbridge.exceptions import InvalidParams, RuleViolation, UnknownAction
+
+from . import sheet as sheets
+from .actions import ACTIONS
+from .actors import state_of
+from .care import resolve_medpack, resolve_stabilise
+from .harm import resolve_harm
+from .moves import resolve_move
+from .state import common_state, fresh_state, marked, with_marked
+from .turns import resolve_end_of_raid, resolve_end_of_turn, turn_ended, turn_started
+from .wounds import hit_bandit, hit_extra
+
+__all__ = ["BanditsRuleset"]
+
+Resolver = Callable[[ActionContext, DiceSource], Resolution]
+
+RESOLVERS: dict[str, Resolver] = {
+    "move": resolve_move,
+    "harm": resolve_harm,
+    "medpack": resolve_medpack,
+    "stabilise": resolve_stabilise,
+    "end_of_turn": resolve_end_of_turn,
+    "end_of_raid": resolve_end_of_raid,
+}
+
+
+class BanditsRuleset(Ruleset):
+    """Bandits (BD-1..BD-11): see docs/rulesets/bandits.md."""
+
+    id: ClassVar[str] = "bandits"
+    name: ClassVar[str] = "Bandits (2d6, harm table, wound statuses)"
+    version: ClassVar[str] = "1.0.0"
+    summary: ClassVar[str] = (
+        "PbtA-style moves on 2d6 + stat (modifiers clamped to ±4, advantage on 3d6), a harm "
+        "roll read on a table of wounds, four status slots for bandits (lightly, seriously, "
+        "heavily wounded, dying) and two wounds for extras; medpacks, stabilising, the end "
+        "of a raid."
+    )
+    actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
+    example_sheets: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "Ana": {
+            "kind": "bandit",
+            "stats": {"cool": 2, "hard": 1, "sharp": 0, "steady": 1},
+            "armour": 1,
+            "pierce": 2,
+            "two_light_weapons": True,
+        },
+        "Boris": {
+            "kind": "bandit",
+            "stats": {"cool": 0, "hard": 2, "sharp": -1, "steady": 2},
+            "armour": 2,
+            "pierce": 1,
+        },
+        "Guard": {"kind": "extra", "armour": 1, "pierce": 1},
+    }
+    sheet_schema: ClassVar[Mapping[str, Any]] = sheets.SHEET_SCHEMA
+    settings_schema: ClassVar[Mapping[str, Any]] = {
+        "type": "object",
+        "properties": {
+            "show_npc_details": {
+                "type": "boolean",
+                "default": False,
+                "description": "players also see the sheet and state of actors they do not control",
+            },
+            "dying_can_act": {
+                "type": "boolean",
+                "default": False,
+                "description": "an unstabilised dying bandit may still make moves and deal "
+                "harm (Decision on BD-8)",
+            },
+        },
+    }
+
+    # -- contract -----------------------------------------------------------------
+
+    def validate_sheet(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
+        return sheets.validate_sheet(sheet)
+
+    def initial_state(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
+        return fresh_state(sheets.kind(sheet))
+
+    def resolve(self, context: ActionContext, dice: DiceSource) -> Resolution:
+        resolver = RESOLVERS.get(context.action)
+        if resolver is None:
+            raise UnknownAction(f"the bandits ruleset has no action {context.action!r}")
+        return resolver(context, dice)
+
+    def common_state(self, actor: Actor) -> CommonState:
+        return common_state(state_of(actor))
+
+    def player_view(self, actor: Actor, settings: Mapping[str, Any]) -> PlayerView:
+        """Players see an extra's state (wounded / out) but never its sheet; with
+        ``show_npc_details`` they see every sheet and state."""
+        state = state_of(actor)
+        if settings.get("show_npc_details"):
+            return PlayerView(common_state(state), sheet=dict(actor.sheet), state=state)
+        if state["kind"] == "extra":
+            return PlayerView(
+                common_state(state), state={"wounded": state["wounded"], "out": state["out"]}
+            )
+        return PlayerView(common_state(state))
+
+    def adjust(self, actor: Actor, track: str, delta: int) -> dict[str, Any]:
+        """``wounds`` track. Bandit: +n is a hit of n wounds (BD-6); −n clears the n
+        most serious marked slots (slot 4 included). Extra: moves along the
+        unhurt → wounded → out track."""
+        if track != "wounds":
+            raise RuleViolation(
+                f"the bandits ruleset has one track, 'wounds', not {track!r}",
+                code="unknown_track",
+                details={"field": "track"},
+            )
+        if isinstance(delta, bool) or not isinstance(delta, int):
+            raise InvalidParams("delta: must be a whole number", details={"field": "delta"})
+        state = state_of(actor)
+        if delta == 0:
+            return state
+        if state["kind"] == "extra":
+            if delta > 0:
+                return hit_extra(state, 1 if delta == 1 else 2)[0]
+            value = (2 if state["out"] else 1 if state["wounded"] else 0) + delta
+            value = max(0, value)
+            return {**state, "wounded": value >= 1, "out": value >= 2}
+        if state["dead"]:
+            raise RuleViolation(f"{actor.name} is dead", code="actor_dead")
+        if delta > 0:
+            return hit_bandit(state, delta)[0]
+        current = marked(state)
+        keep = sorted(current)[: max(0, len(current) + delta)]
+        return with_marked(state, keep)
+
+    def on_turn_start(self, context: TurnContext, dice: DiceSource) -> Resolution | None:
+        return turn_started(context)
+
+    def on_turn_end(self, context: TurnContext, dice: DiceSource) -> Resolution | None:
+        return turn_ended(context)

@@ -1,0 +1,147 @@
+"""The ruleset state of bandits and extras, and its common (client-drawable) shape.
+
+A bandit's state::
+
+    {"kind": "bandit",
+     "slots": {"lightly": false, "seriously": false, "heavily": false, "dying": false},
+     "dying": false,              # slot 4 marked and not dead (BD-8)
+     "stabilised": false,         # a doc or a special item helped (BD-8)
+     "dead": false,
+     "dying_turn_started": false, # one of its own turns began while dying (BD-8 countdown)
+     "dual_wield": null}          # this turn's BD-4 choice: "pierce", "armour" or null
+
+An extra's state::
+
+    {"kind": "extra", "wounded": false, "out": false, "dual_wield": null}
+
+Every function here is pure: it reads a mapping and returns a new dict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from rollbridge.contract import CommonState, Status, Track
+
+__all__ = [
+    "SLOT_LABELS",
+    "SLOT_NAMES",
+    "can_act",
+    "common_state",
+    "fresh_state",
+    "is_heavily_wounded",
+    "marked",
+    "normalise",
+    "with_marked",
+]
+
+#: Slot number → key in ``state["slots"]``.
+SLOT_NAMES: dict[int, str] = {1: "lightly", 2: "seriously", 3: "heavily", 4: "dying"}
+#: Slot number → human label.
+SLOT_LABELS: dict[int, str] = {
+    1: "lightly wounded",
+    2: "seriously wounded",
+    3: "heavily wounded",
+    4: "dying",
+}
+
+
+def fresh_state(kind: str) -> dict[str, Any]:
+    """The state of an unhurt bandit or extra."""
+    if kind == "extra":
+        return {"kind": "extra", "wounded": False, "out": False, "dual_wield": None}
+    return {
+        "kind": "bandit",
+        "slots": {name: False for name in SLOT_NAMES.values()},
+        "dying": False,
+        "stabilised": False,
+        "dead": False,
+        "dying_turn_started": False,
+        "dual_wield": None,
+    }
+
+
+def normalise(state: Mapping[str, Any], kind: str) -> dict[str, Any]:
+    """A fresh copy of ``state`` with any missing field filled from a fresh state."""
+    out = fresh_state(kind)
+    for key, value in state.items():
+        if key == "slots" and isinstance(value, Mapping):
+            out["slots"] = {name: bool(value.get(name, False)) for name in SLOT_NAMES.values()}
+        elif key in out and key != "kind":
+            out[key] = value
+    return out
+
+
+def marked(state: Mapping[str, Any]) -> list[int]:
+    """The marked slot numbers of a bandit, ascending."""
+    slots = state.get("slots") or {}
+    return [n for n, name in SLOT_NAMES.items() if slots.get(name)]
+
+
+def with_marked(state: Mapping[str, Any], slots: Iterable[int]) -> dict[str, Any]:
+    """A copy of a bandit's state with exactly ``slots`` marked; the dying flag follows
+    slot 4 (and is off once dead). Leaving slot 4 clears stabilised and the countdown."""
+    wanted = set(slots)
+    out = normalise(state, "bandit")
+    out["slots"] = {name: n in wanted for n, name in SLOT_NAMES.items()}
+    out["dying"] = 4 in wanted and not out["dead"]
+    if 4 not in wanted:
+        out["stabilised"] = False
+        out["dying_turn_started"] = False
+    return out
+
+
+def is_heavily_wounded(state: Mapping[str, Any]) -> bool:
+    """BD-7: slot 3 is marked (a living bandit)."""
+    return state.get("kind", "bandit") == "bandit" and 3 in marked(state)
+
+
+def can_act(state: Mapping[str, Any], *, dying_can_act: bool = False) -> tuple[bool, str]:
+    """Whether the actor may make a move or deal harm, and why not."""
+    if state.get("kind") == "extra":
+        return (False, "is out") if state.get("out") else (True, "")
+    if state.get("dead"):
+        return False, "is dead"
+    if state.get("stabilised"):
+        return False, "is stabilised and can no longer act (BD-8)"
+    if state.get("dying") and not dying_can_act:
+        return False, "is dying and cannot act (BD-8)"
+    return True, ""
+
+
+def common_state(state: Mapping[str, Any]) -> CommonState:
+    """The common damage shape of a bandit or an extra."""
+    if state.get("kind") == "extra":
+        value = 2 if state.get("out") else 1 if state.get("wounded") else 0
+        status: Status = "down" if value == 2 else "impaired" if value == 1 else "ok"
+        conditions = ("Out",) if value == 2 else ("Wounded",) if value == 1 else ()
+        return CommonState(
+            status=status,
+            tracks=(Track("wounds", "Wounds (extra)", value, 2),),
+            conditions=conditions,
+        )
+    slots = marked(state)
+    names = [SLOT_LABELS[n].capitalize() for n in slots]
+    heavy = 3 in slots and not state.get("dead")
+    if state.get("dead"):
+        status = "dead"
+        names = ["Dead"]
+    elif state.get("stabilised"):
+        status = "down"
+        names.append("Stabilised")
+    elif state.get("dying"):
+        status = "dying"
+    elif heavy:
+        status = "impaired"
+    else:
+        status = "ok"
+    if heavy and not state.get("dead"):
+        names.append("Disadvantage on moves")
+    return CommonState(
+        status=status,
+        tracks=(Track("wounds", "Wound slots", len(slots), 4),),
+        conditions=tuple(names),
+        modifier=0,
+        modifier_note="disadvantage on move rolls (heavily wounded)" if heavy else "",
+    )

@@ -1,0 +1,159 @@
+"""What wounds do: BD-6 (a bandit's slots), BD-8 (dying), BD-9 (extras),
+BD-10 (medpacks) and BD-11 (the end of a raid). Pure functions on state dicts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rollbridge.exceptions import RuleViolation
+
+from .state import SLOT_LABELS, SLOT_NAMES, marked, normalise, with_marked
+
+__all__ = ["die", "end_raid", "hit_bandit", "hit_extra", "medpack", "stabilise"]
+
+Info = dict[str, Any]
+
+
+def _n(wounds: int) -> str:
+    return "1 wound" if wounds == 1 else f"{wounds} wounds"
+
+
+def _dead(state: Mapping[str, Any]) -> dict[str, Any]:
+    out = normalise(state, "bandit")
+    out.update(dead=True, dying=False, stabilised=False, dying_turn_started=False)
+    out["dual_wield"] = None
+    return out
+
+
+def hit_bandit(state: Mapping[str, Any], wounds: int) -> tuple[dict[str, Any], Info]:
+    """BD-6: a hit of ``wounds`` marks slot ``wounds`` if free, else the nearest
+    free slot above it; 5+ wounds, or no free slot up to 4, is death."""
+    current = marked(state)
+    info: Info = {"slot": None, "slot_name": None}
+    if wounds <= 0:
+        info.update(result="unhurt", reason="no wounds: no slot is marked")
+        return normalise(state, "bandit"), info
+    if wounds >= 5:
+        info.update(result="dead", reason=f"{wounds} wounds: more than 4 is death (BD-6)")
+        return _dead(state), info
+    free = [s for s in range(wounds, 5) if s not in current]
+    if not free:
+        taken = ", ".join(str(s) for s in range(wounds, 5))
+        info.update(
+            result="dead",
+            reason=f"{_n(wounds)} but slots {taken} are all marked: no free slot "
+            f"from {wounds} to 4 is death (BD-6)",
+        )
+        return _dead(state), info
+    slot = free[0]
+    if slot == wounds:
+        reason = f"{_n(wounds)}: slot {slot} ({SLOT_LABELS[slot]}) was free and is marked (BD-6)"
+    else:
+        skipped = ", ".join(str(s) for s in range(wounds, slot))
+        reason = (
+            f"{_n(wounds)}: slot {skipped} already marked, so the nearest free slot "
+            f"above, {slot} ({SLOT_LABELS[slot]}), is marked (BD-6)"
+        )
+    new = with_marked(state, [*current, slot])
+    info.update(
+        slot=slot,
+        slot_name=SLOT_NAMES[slot],
+        result="dying" if slot == 4 else "marked",
+        reason=reason + ("; dying (BD-8)" if slot == 4 else ""),
+    )
+    return new, info
+
+
+def hit_extra(state: Mapping[str, Any], wounds: int) -> tuple[dict[str, Any], Info]:
+    """BD-9: one wound leaves an extra wounded, or out if it already was; two or
+    more in one hit take it out."""
+    out = normalise(state, "extra")
+    if wounds <= 0:
+        return out, {"result": "unhurt", "reason": "no wounds: the extra is not even wounded"}
+    if wounds >= 2:
+        out.update(wounded=True, out=True)
+        return out, {"result": "out", "reason": f"{wounds} wounds in one hit: out (BD-9)"}
+    if out["wounded"]:
+        out["out"] = True
+        return out, {"result": "out", "reason": "1 wound on an already wounded extra: out (BD-9)"}
+    out["wounded"] = True
+    return out, {"result": "wounded", "reason": "1 wound: wounded (BD-9)"}
+
+
+def die(state: Mapping[str, Any]) -> dict[str, Any]:
+    """BD-8: a dying bandit nobody stabilised dies."""
+    return _dead(state)
+
+
+def stabilise(state: Mapping[str, Any]) -> dict[str, Any]:
+    """BD-8: a dying bandit is stabilised (alive, cannot act)."""
+    if state.get("dead"):
+        raise RuleViolation("a dead bandit cannot be stabilised", code="target_dead")
+    if not state.get("dying"):
+        raise RuleViolation("only a dying bandit can be stabilised", code="not_dying")
+    if state.get("stabilised"):
+        raise RuleViolation("this bandit is already stabilised", code="already_stabilised")
+    out = normalise(state, "bandit")
+    out.update(stabilised=True, dying_turn_started=False)
+    return out
+
+
+def medpack(state: Mapping[str, Any], n: int) -> tuple[dict[str, Any], Info]:
+    """BD-10: a medpack-``n`` clears the most serious marked slot ≤ n, or else moves
+    the most serious marked slot s > n whose slot s − n is free down to s − n.
+    Slot 4 (dying) is never touched (Decision)."""
+    if state.get("dead"):
+        raise RuleViolation("a medpack cannot help a dead bandit", code="target_dead")
+    current = marked(state)
+    healable = [s for s in current if s <= 3]
+    if not healable:
+        if 4 in current:
+            raise RuleViolation(
+                "the only marked slot is dying (4): a medpack never clears or moves it; "
+                "stabilise the bandit instead (BD-10 Decision)",
+                code="medpack_cannot_help",
+            )
+        raise RuleViolation("this bandit has no wound to heal", code="no_wounds")
+    clearable = [s for s in healable if s <= n]
+    if clearable:
+        slot = max(clearable)
+        new = with_marked(state, [s for s in current if s != slot])
+        return new, {
+            "effect": "cleared",
+            "from_slot": slot,
+            "to_slot": None,
+            "reason": f"slot {slot} ({SLOT_LABELS[slot]}) is the most serious marked slot "
+            f"≤ {n}: cleared",
+        }
+    movable = [s for s in healable if s > n and s - n >= 1 and (s - n) not in current]
+    if not movable:  # pragma: no cover - unreachable: see docs/rulesets/bandits.md
+        raise RuleViolation(
+            f"a medpack-{n} can neither clear nor reduce any marked slot",
+            code="medpack_cannot_help",
+        )
+    slot = max(movable)
+    to = slot - n
+    new = with_marked(state, [*(s for s in current if s != slot), to])
+    return new, {
+        "effect": "reduced",
+        "from_slot": slot,
+        "to_slot": to,
+        "reason": f"no marked slot ≤ {n}; slot {slot} ({SLOT_LABELS[slot]}) is the most "
+        f"serious with slot {to} free: moved to {to} ({SLOT_LABELS[to]})",
+    }
+
+
+def end_raid(state: Mapping[str, Any], keep: int | None) -> dict[str, Any]:
+    """BD-11: every slot is cleared except the wound the player keeps as a getaway trouble."""
+    if state.get("dead"):
+        return normalise(state, "bandit")
+    current = marked(state)
+    if keep is not None and keep not in current:
+        raise RuleViolation(
+            f"slot {keep} ({SLOT_LABELS.get(keep, '?')}) is not marked, so it cannot be kept",
+            code="kept_wound_not_marked",
+        )
+    out = with_marked(state, [keep] if keep is not None else [])
+    out["dual_wield"] = None
+    return out

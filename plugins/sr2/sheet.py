@@ -1,0 +1,173 @@
+"""The character sheet, the table settings and the fresh state."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rollbridge.exceptions import InvalidParams, InvalidSheet
+
+from .codes import parse_code
+
+__all__ = [
+    "EXAMPLE_SHEETS",
+    "SETTINGS_SCHEMA",
+    "SHEET_SCHEMA",
+    "check_sheet",
+    "find_weapon",
+    "initial_state",
+]
+
+CODE_PATTERN = "[0-9]{1,3}[A-Za-z]"
+
+WEAPON_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "A named weapon the actor can attack with.",
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 80},
+        "code": {
+            "type": "string",
+            "pattern": CODE_PATTERN,
+            "description": "Damage code: power and level L, M, S or D (SR-4), e.g. '7M'.",
+        },
+        "type": {
+            "type": "string",
+            "enum": ["physical", "stun"],
+            "default": "physical",
+            "description": "Which condition monitor the damage goes on (SR-11).",
+        },
+        "armor": {
+            "type": "string",
+            "enum": ["ballistic", "impact"],
+            "default": "ballistic",
+            "description": "Which armour rating resists it (SR-9).",
+        },
+        "skill": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100,
+            "description": "Attack dice (skill) with this weapon when the attack omits them.",
+        },
+        "recoil_compensation": {"type": "integer", "minimum": 0, "maximum": 100, "default": 0},
+    },
+    "required": ["name", "code"],
+}
+
+SHEET_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "body": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 50,
+            "description": "Body: resistance dice (SR-9) and the overflow limit (SR-11).",
+        },
+        "combat_pool": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100,
+            "default": 0,
+            "description": "Combat Pool rating: dice per combat turn (SR-14).",
+        },
+        "armor": {
+            "type": "object",
+            "properties": {
+                "ballistic": {"type": "integer", "minimum": 0, "maximum": 100, "default": 0},
+                "impact": {"type": "integer", "minimum": 0, "maximum": 100, "default": 0},
+            },
+            "default": {"ballistic": 0, "impact": 0},
+        },
+        "weapons": {"type": "array", "items": WEAPON_SCHEMA, "maxItems": 100, "default": []},
+    },
+    "required": ["body"],
+}
+
+SETTINGS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "show_npc_details": {
+            "type": "boolean",
+            "default": False,
+            "description": "Players also see an NPC's boxes (tracks and state), not just "
+            "status and wound levels.",
+        },
+        "show_npc_sheet": {
+            "type": "boolean",
+            "default": False,
+            "description": "Players also see an NPC's sheet.",
+        },
+        "rule_of_one": {
+            "type": "boolean",
+            "default": True,
+            "description": "SR-3: a test whose dice all show 1 is a botch.",
+        },
+        "stun_carry": {
+            "type": "boolean",
+            "default": True,
+            "description": "SR-11: Stun past 10 carries into Physical (off: the excess is lost).",
+        },
+    },
+}
+
+
+#: Sample sheets: the seed's Tukan with his Hackler, and two guards.
+EXAMPLE_SHEETS: dict[str, dict[str, Any]] = {
+    "Tukan": {
+        "body": 5,
+        "combat_pool": 6,
+        "armor": {"ballistic": 3, "impact": 1},
+        "weapons": [
+            {"name": "Hackler", "code": "7M", "skill": 6, "recoil_compensation": 1},
+            {"name": "Stun baton", "code": "6S", "type": "stun", "armor": "impact", "skill": 4},
+        ],
+    },
+    "Guard A": {"body": 4, "combat_pool": 3, "armor": {"ballistic": 4, "impact": 2}},
+    "Guard B": {"body": 4, "combat_pool": 3, "armor": {"ballistic": 5, "impact": 3}},
+}
+
+
+def check_sheet(sheet: Mapping[str, Any]) -> None:
+    """Semantic checks the schema cannot express: weapon names unique, codes valid.
+
+    :raises InvalidSheet: naming the weapon field.
+    """
+    seen: set[str] = set()
+    for index, weapon in enumerate(sheet.get("weapons", ())):
+        where = f"sheet.weapons[{index}]"
+        name = weapon.get("name")
+        if name in seen:
+            raise InvalidSheet(
+                f"{where}.name: two weapons are named {name!r}", details={"field": f"{where}.name"}
+            )
+        seen.add(name)
+        try:
+            parse_code(weapon.get("code"), f"{where}.code")
+        except InvalidParams as exc:
+            raise InvalidSheet(exc.message, details=exc.details) from None
+
+
+def find_weapon(sheet: Mapping[str, Any], name: str, owner: str) -> Mapping[str, Any]:
+    """The weapon called ``name`` on ``sheet``.
+
+    :raises InvalidParams: when the sheet has no such weapon (naming those it has).
+    """
+    weapons = sheet.get("weapons", ())
+    for weapon in weapons:
+        if weapon.get("name") == name:
+            return weapon
+    known = ", ".join(repr(w.get("name")) for w in weapons) or "none"
+    raise InvalidParams(
+        f"params.weapon: {owner} has no weapon {name!r} (has: {known})",
+        details={"field": "params.weapon", "value": name},
+    )
+
+
+def initial_state(sheet: Mapping[str, Any]) -> dict[str, Any]:
+    """A fresh, unhurt actor with a full Combat Pool."""
+    return {
+        "stun": 0,
+        "physical": 0,
+        "overflow": 0,
+        "pool": int(sheet.get("combat_pool", 0)),
+        "stabilised": False,
+    }

@@ -1,0 +1,82 @@
+"""TL-2 and TL-3: the stack of layers, outermost first, and which one a hit strikes.
+
+State keys per layer::
+
+    vehicle_shield  state["vehicle"]["shield"]   (only while mounted)
+    vehicle_armour  state["vehicle"]["armour"]   (only while mounted)
+    vehicle         state["vehicle"]             (sections)
+    shield          state["shield"]
+    armour          state["armour"]
+    body            state["ksk"]                 (10 KSK at the sheet's body TL)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = [
+    "LAYERS",
+    "LAYER_LABELS",
+    "WEARABLE",
+    "first_intact",
+    "item_on",
+    "slot_of",
+    "thaw",
+]
+
+#: TL-2: the seed's order, outermost first.
+LAYERS = ("vehicle_shield", "vehicle_armour", "vehicle", "shield", "armour", "body")
+LAYER_LABELS = {
+    "vehicle_shield": "Vehicle shield",
+    "vehicle_armour": "Vehicle armour",
+    "vehicle": "Vehicle",
+    "shield": "Energy shield",
+    "armour": "Armour",
+    "body": "Body (KSK)",
+    "mind": "Mind (GSK)",
+}
+#: Layers an item is worn on (don, doff, enchant, dispel).
+WEARABLE = ("vehicle_shield", "vehicle_armour", "shield", "armour")
+
+
+def thaw(value: Any) -> Any:
+    """A deep, mutable copy of JSON-like data (Mappings → dict, sequences → list),
+    so a ruleset never writes into the actor it was given."""
+    if isinstance(value, Mapping):
+        return {str(k): thaw(v) for k, v in value.items()}
+    if isinstance(value, Sequence) and not isinstance(value, str | bytes):
+        return [thaw(v) for v in value]
+    return value
+
+
+def slot_of(layer: str) -> tuple[bool, str]:
+    """``(on_vehicle, kind)`` of a wearable layer: ``vehicle_armour`` → ``(True, "armour")``."""
+    if layer.startswith("vehicle_"):
+        return True, layer[len("vehicle_") :]
+    return False, layer
+
+
+def item_on(state: Mapping[str, Any], layer: str) -> Any:
+    """The item worn on a wearable layer, or None (also when not mounted)."""
+    on_vehicle, kind = slot_of(layer)
+    holder = state.get("vehicle") if on_vehicle else state
+    return None if holder is None else holder.get(kind)
+
+
+def first_intact(state: Mapping[str, Any]) -> tuple[str, list[dict[str, str]]]:
+    """TL-3: the outermost layer present and not destroyed, and why each
+    layer above it was passed (``absent`` or ``destroyed``). The body is
+    always present and ends the search."""
+    skipped: list[dict[str, str]] = []
+    for layer in LAYERS:
+        if layer == "body":
+            return layer, skipped
+        thing = state.get("vehicle") if layer == "vehicle" else item_on(state, layer)
+        if thing is None:
+            skipped.append({"layer": layer, "reason": "absent"})
+        elif thing["destroyed"]:
+            skipped.append({"layer": layer, "reason": "destroyed", "name": thing["name"]})
+        else:
+            return layer, skipped
+    raise AssertionError("unreachable: the body is always present")  # pragma: no cover

@@ -1,0 +1,97 @@
+"""The ``techlevel`` ruleset: damage boxes, armour layers and tech levels.
+
+Rules TL-1 to TL-11 of docs/rulesets/techlevel.md; this module only wires
+the contract to the modules that implement them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from rollbridge.contract import (
+    ActionContext,
+    ActionSpec,
+    Actor,
+    CommonState,
+    PlayerView,
+    Resolution,
+    Ruleset,
+)
+from rollbridge.dice import DiceSource
+from rollbridge.exceptions import InvalidSheet, UnknownAction
+from rollbridge.schema import validate
+
+from . import care, damage, sheet, view, wearing
+from .schemas import ACTIONS, EXAMPLE_SHEETS, SETTINGS_SCHEMA, SHEET_SCHEMA
+from .state import load_state
+
+__all__ = ["TechLevel"]
+
+_NO_DICE: dict[str, Callable[[ActionContext], Resolution]] = {
+    "don": wearing.resolve_don,
+    "doff": wearing.resolve_doff,
+    "enchant": wearing.resolve_enchant,
+    "dispel": wearing.resolve_dispel,
+    "destroy": wearing.resolve_destroy,
+    "mount": wearing.resolve_mount,
+    "dismount": wearing.resolve_dismount,
+    "repair": care.resolve_repair,
+    "heal": care.resolve_heal,
+    "recover": care.resolve_recover,
+}
+
+
+def _loaded(actor: Actor) -> Actor:
+    """The actor with its state completed by :func:`load_state`."""
+    return Actor(actor.id, actor.name, actor.sheet, load_state(actor.state))
+
+
+class TechLevel(Ruleset):
+    """Damage boxes (SK, KSK, GSK, SSK) struck through layers whose tech level
+    divides or multiplies the roll."""
+
+    id: ClassVar[str] = "techlevel"
+    name: ClassVar[str] = "TechLevel damage boxes"
+    version: ClassVar[str] = "1.0.0"
+    summary: ClassVar[str] = (
+        "Damage boxes through layers (vehicle shield, vehicle armour, vehicle, energy "
+        "shield, armour, body): each hit strikes the outermost intact layer, the roll is "
+        "multiplied or divided by the tech-level difference, excess is lost. Shock and "
+        "mental damage, one item per layer, magical armour, vehicles with sections."
+    )
+    actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
+    sheet_schema: ClassVar[Mapping[str, Any]] = SHEET_SCHEMA
+    settings_schema: ClassVar[Mapping[str, Any]] = SETTINGS_SCHEMA
+    example_sheets: ClassVar[Mapping[str, Mapping[str, Any]]] = EXAMPLE_SHEETS
+
+    def validate_sheet(self, sheet_data: Mapping[str, Any]) -> dict[str, Any]:
+        checked = validate(self.sheet_schema, sheet_data, where="sheet", error=InvalidSheet)
+        sheet.check_sheet(checked)
+        return checked
+
+    def initial_state(self, sheet_data: Mapping[str, Any]) -> dict[str, Any]:
+        return sheet.initial_state(sheet_data)
+
+    def resolve(self, context: ActionContext, dice: DiceSource) -> Resolution:
+        context = replace(
+            context,
+            actor=_loaded(context.actor) if context.actor is not None else None,
+            targets=tuple(_loaded(t) for t in context.targets),
+        )
+        if context.action == "hit":
+            return damage.resolve_hit(context, dice)
+        handler = _NO_DICE.get(context.action)
+        if handler is None:
+            raise UnknownAction(f"techlevel has no action {context.action!r}")
+        return handler(context)
+
+    def common_state(self, actor: Actor) -> CommonState:
+        return view.common_state(load_state(actor.state))
+
+    def player_view(self, actor: Actor, settings: Mapping[str, Any]) -> PlayerView:
+        return view.player_view(actor.sheet, load_state(actor.state), settings)
+
+    def adjust(self, actor: Actor, track: str, delta: int) -> dict[str, Any]:
+        return care.adjust_state(load_state(actor.state), track, delta)

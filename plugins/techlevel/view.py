@@ -1,0 +1,129 @@
+"""The common damage state and what players see of an NPC.
+
+Tracks, outermost first: one per worn item and per vehicle section, then
+the body's KSK and the mind's GSK. ``value`` is the crossed boxes, ``max``
+the capacity. Players see the layers and their damage but not names, TLs,
+magic or immunities unless the table's ``show_npc_details`` is on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rollbridge.contract import CommonState, PlayerView, Track
+
+from .body import GSK, KSK, status_of
+from .layers import LAYER_LABELS, item_on
+
+__all__ = ["common_state", "player_view", "tracks_of"]
+
+
+def _label(layer: str, name: str | None, detailed: bool) -> str:
+    base = LAYER_LABELS[layer]
+    return f"{base}: {name}" if detailed and name else base
+
+
+def tracks_of(state: Mapping[str, Any], *, detailed: bool = True) -> list[Track]:
+    """The box rows of a state, outermost layer first."""
+    tracks: list[Track] = []
+    vehicle = state.get("vehicle")
+    for layer in ("vehicle_shield", "vehicle_armour"):
+        item = item_on(state, layer)
+        if item is not None:
+            label = _label(layer, item["name"], detailed)
+            tracks.append(Track(layer, label, item["crossed"], item["boxes"]))
+    if vehicle is not None:
+        what = "Mount" if vehicle["kind"] == "mount" else "Vehicle"
+        head = f"{what} {vehicle['name']}" if detailed else what
+        for section in vehicle["sections"]:
+            label = f"{head}: {section['name']}"
+            tracks.append(
+                Track(f"vehicle:{section['name']}", label, section["crossed"], section["boxes"])
+            )
+    for layer in ("shield", "armour"):
+        item = item_on(state, layer)
+        if item is not None:
+            tracks.append(
+                Track(layer, _label(layer, item["name"], detailed), item["crossed"], item["boxes"])
+            )
+    ksk = state["ksk"]
+    tracks.append(Track("body", LAYER_LABELS["body"], ksk["lethal"] + ksk["shock"], KSK))
+    tracks.append(Track("mind", LAYER_LABELS["mind"], state["gsk"], GSK))
+    return tracks
+
+
+def _conditions(state: Mapping[str, Any], detailed: bool) -> list[str]:
+    ksk = state["ksk"]
+    out: list[str] = []
+    if ksk["lethal"] >= KSK:
+        out.append("Dead")
+    elif ksk["lethal"] + ksk["shock"] >= KSK:
+        out.append("Unconscious (shock)")
+    if state["gsk"] >= GSK and ksk["lethal"] < KSK:
+        out.append("Unconscious (mind)")
+    if ksk["shock"]:
+        out.append(f"Shock {ksk['shock']}")
+    if ksk["lethal"] and ksk["lethal"] < KSK:
+        out.append(f"Wounded {ksk['lethal']}")
+    vehicle = state.get("vehicle")
+    if vehicle is not None:
+        what = "Mounted" if vehicle["kind"] == "mount" else "In vehicle"
+        out.append(f"{what}: {vehicle['name']}" if detailed else what)
+        if vehicle["destroyed"]:
+            out.append("Vehicle destroyed" if vehicle["kind"] == "vehicle" else "Mount destroyed")
+    for layer in ("vehicle_shield", "vehicle_armour", "shield", "armour"):
+        item = item_on(state, layer)
+        if item is not None and item["destroyed"]:
+            out.append(f"{LAYER_LABELS[layer]} destroyed")
+        elif item is not None and item["magical"] and detailed:
+            out.append(f"{LAYER_LABELS[layer]} magical")
+    return out
+
+
+def common_state(state: Mapping[str, Any], *, detailed: bool = True) -> CommonState:
+    """The common shape of a techlevel state."""
+    return CommonState(
+        status=status_of(state),  # type: ignore[arg-type]
+        tracks=tuple(tracks_of(state, detailed=detailed)),
+        conditions=tuple(_conditions(state, detailed)),
+        modifier=0,
+        modifier_note="",
+    )
+
+
+def _public_item(item: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if item is None:
+        return None
+    return {"boxes": item["boxes"], "crossed": item["crossed"], "destroyed": item["destroyed"]}
+
+
+def player_view(
+    sheet: Mapping[str, Any], state: Mapping[str, Any], settings: Mapping[str, Any]
+) -> PlayerView:
+    """Players see which layers an NPC has and how damaged they are; with
+    ``show_npc_details`` also names, TLs, magic and immunities (the whole
+    sheet and state)."""
+    if settings.get("show_npc_details", False):
+        return PlayerView(common=common_state(state), sheet=dict(sheet), state=dict(state))
+    vehicle = state.get("vehicle")
+    public_vehicle = None
+    if vehicle is not None:
+        public_vehicle = {
+            "kind": vehicle["kind"],
+            "destroyed": vehicle["destroyed"],
+            "sections": [
+                {"name": s["name"], "boxes": s["boxes"], "crossed": s["crossed"]}
+                for s in vehicle["sections"]
+            ],
+            "shield": _public_item(vehicle.get("shield")),
+            "armour": _public_item(vehicle.get("armour")),
+        }
+    public_state = {
+        "ksk": dict(state["ksk"]),
+        "gsk": state["gsk"],
+        "shield": _public_item(state.get("shield")),
+        "armour": _public_item(state.get("armour")),
+        "vehicle": public_vehicle,
+    }
+    return PlayerView(common=common_state(state, detailed=False), sheet=None, state=public_state)

@@ -1,0 +1,177 @@
+"""WD-7 damage: the damage roll (aces, no wild die) and its effect against Toughness.
+
+A damage expression is weapon dice with optional constants, in the shared dice
+notation (:mod:`rollbridge.dice.notation`, Foundry's syntax): ``"2d6"``,
+``"d8"``, ``"2d6+1"``, ``"d10+d6-1"``. Every die of it aces (WD-2) whatever the
+writer typed, so ``2d6``, ``2d6x`` (Foundry's Savage Worlds habit) and
+``2d6!!`` are the same; other modifiers (``kh``, ``r``, …), products and
+parentheses are refused. The expression is rewritten with compounding dice
+(``2d6!!``) and rolled by the shared notation; for a melee attack the
+attacker's Strength die is added in front (WD-7 Decision).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from rollbridge.dice import DiceGroup, DiceSource, roll_formula
+from rollbridge.dice.notation import BinOp, Dice, Neg, Node, Num, parse
+from rollbridge.exceptions import InvalidParams, NotationError
+
+__all__ = [
+    "MAX_DICE",
+    "MAX_FACES",
+    "damage_effect",
+    "describe_terms",
+    "parse_damage",
+    "roll_damage",
+]
+
+#: At most this many dice in one damage expression.
+MAX_DICE = 20
+#: Damage dice have 2 to this many faces.
+MAX_FACES = 100
+
+
+def _acing(node: Dice) -> bool:
+    """Whether a dice term asks for nothing but WD-2's aces: none, ``x`` or ``!!``."""
+    if node.compound is not None and node.compound != node.faces:
+        return False
+    mods = node.modifiers
+    if not mods:
+        return True
+    if node.compound is not None or len(mods) != 1:
+        return False
+    mod = mods[0]
+    if mod.kind != "x" or mod.count is not None:
+        return False
+    return mod.target is None or (mod.target == node.faces and mod.comparison in ("=", ">="))
+
+
+def parse_damage(expression: str, where: str = "params.dice") -> list[dict[str, int]]:
+    """Parse ``"2d6+1"`` into terms: ``[{"count": 2, "faces": 6}, {"constant": 1}]``.
+
+    :raises InvalidParams: naming ``where`` and the problem.
+    """
+    try:
+        formula = parse(expression)
+    except NotationError as exc:
+        raise InvalidParams(f"{where}: {exc.message}", details={"field": where}) from None
+    terms: list[dict[str, int]] = []
+
+    def fail(problem: str) -> InvalidParams:
+        return InvalidParams(
+            f"{where}: {problem} in {expression!r}; write weapon dice such as 2d6, d8+1 "
+            "or d10+d6 (every die aces)",
+            details={"field": where},
+        )
+
+    def walk(node: Node, sign: int) -> None:
+        if isinstance(node, BinOp) and node.op in "+-":
+            walk(node.left, sign)
+            walk(node.right, sign if node.op == "+" else -sign)
+        elif isinstance(node, Neg):
+            walk(node.operand, -sign)
+        elif isinstance(node, Num):
+            terms.append({"constant": sign * node.value})
+        elif isinstance(node, Dice):
+            if sign < 0:
+                raise fail("dice cannot be subtracted")
+            if not _acing(node):
+                raise fail(f"{node.text} asks for more than aces")
+            if not 2 <= node.faces <= MAX_FACES:
+                raise fail(f"a d{node.faces} is not a damage die (d2 to d{MAX_FACES})")
+            terms.append({"count": node.number, "faces": node.faces})
+        else:
+            raise fail("only + and - of dice and numbers are allowed")
+
+    walk(formula.root, 1)
+    dice = sum(t.get("count", 0) for t in terms)
+    if dice == 0:
+        raise fail("there are no dice")
+    if dice > MAX_DICE:
+        raise fail(f"{dice} dice are more than the {MAX_DICE} one damage roll may have")
+    return terms
+
+
+def damage_formula(terms: Sequence[Mapping[str, int]], strength: int | None) -> str:
+    """The acing formula to roll: ``1d8!! + 2d6!! + 1`` (Strength first when given)."""
+    parts = [] if strength is None else [f"1d{strength}!!"]
+    constant = sum(t.get("constant", 0) for t in terms)
+    parts.extend(f"{t['count']}d{t['faces']}!!" for t in terms if "count" in t)
+    text = " + ".join(parts)
+    if constant:
+        text += f" + {constant}" if constant > 0 else f" - {-constant}"
+    return text
+
+
+def roll_damage(
+    dice: DiceSource, terms: Sequence[Mapping[str, int]], strength: int | None
+) -> tuple[int, list[DiceGroup], str]:
+    """Roll the damage (WD-2, WD-7): returns the total, the labelled dice groups, the formula."""
+    formula = damage_formula(terms, strength)
+    result = roll_formula(formula, dice)
+    labels = [] if strength is None else [f"Strength d{strength}"]
+    labels.extend(f"weapon {t['count']}d{t['faces']}" for t in terms if "count" in t)
+    groups = [replace(g, label=label) for g, label in zip(result.groups, labels, strict=True)]
+    return int(result.total), groups, formula
+
+
+def damage_effect(
+    total: int,
+    toughness: int,
+    *,
+    shaken: bool,
+    per_raise: bool,
+) -> dict[str, Any]:
+    """WD-7: what a damage total does against Toughness.
+
+    ``total ≥ T + 4`` → a wound (with ``per_raise``, one per full 4 above T);
+    ``T ≤ total < T + 4`` → Shaken, or a wound if already Shaken;
+    ``total < T`` → nothing.
+    """
+    margin = total - toughness
+    if margin < 0:
+        return {
+            "result": "none",
+            "wounds": 0,
+            "margin": margin,
+            "why": f"{total} is below Toughness {toughness}",
+        }
+    if margin < 4:
+        if shaken:
+            return {
+                "result": "wound",
+                "wounds": 1,
+                "margin": margin,
+                "why": f"{total} meets Toughness {toughness} and the target is already Shaken",
+            }
+        return {
+            "result": "shaken",
+            "wounds": 0,
+            "margin": margin,
+            "why": f"{total} meets Toughness {toughness} without a raise",
+        }
+    raise_count = margin // 4
+    wounds = raise_count if per_raise else 1
+    if per_raise:
+        why = (
+            f"{total} beats Toughness {toughness} by {margin}: {raise_count} raise"
+            f"{'s' if raise_count > 1 else ''}, one wound each"
+        )
+    else:
+        why = f"{total} beats Toughness {toughness} by {margin} (4 or more)"
+    return {"result": "wound", "wounds": wounds, "margin": margin, "why": why}
+
+
+def describe_terms(terms: list[Mapping[str, int]]) -> str:
+    """The expression rewritten in normal form: ``2d6+1``."""
+    out = ""
+    for term in terms:
+        if "constant" in term:
+            out += f"{term['constant']:+d}"
+        else:
+            out += ("+" if out else "") + f"{term['count']}d{term['faces']}"
+    return out

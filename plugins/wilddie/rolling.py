@@ -1,0 +1,242 @@
+"""WD-2 aces and WD-3 trait tests, and the WD-4 chip reroll of such a test.
+
+A trait test is recorded as plain data (a *roll record*) so that a later chip
+can reroll one of its dice::
+
+    {
+      "id": "req-17",               # the request that made it (or "#<seq>")
+      "kind": "trait",              # "trait", "attack" or "recovery"
+      "trait": "fighting", "faces": 10, "untrained": false,
+      "modifiers": [{"value": -1, "note": "1 wound"}],
+      "difficulty": 7,
+      "trait_die": {"faces": 10, "rolls": [10, 3], "value": 13, "tags": ["compounded"]},
+      "wild_die": {"faces": 6, "rolls": [4], "value": 4, "tags": ["wild"]},   # null for an npc
+      "chip_spent": false,
+      ...                           # what the action adds (target, range, ...)
+    }
+
+:func:`evaluate` turns a record into its result; nothing about the result is
+stored, so a rerolled record is simply evaluated again.
+
+Reading of WD-1 with WD-3: the −2 of an untrained skill is a modifier of the
+roll, so the wild die gets it too (as in Savage Worlds); the record lists it
+among the modifiers with the note ``untrained``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rollbridge.dice import DiceGroup, DiceSource, Die, roll_compounding
+from rollbridge.plugins.wilddie.traits import LABELS
+
+__all__ = [
+    "WILD_FACES",
+    "evaluate",
+    "group_for",
+    "raises",
+    "roll_record",
+    "signed",
+    "steps_for",
+]
+
+#: The wild die is a d6 (WD-3).
+WILD_FACES = 6
+#: Each full 4 above the difficulty is a raise (WD-3 Decision).
+RAISE_STEP = 4
+
+
+def signed(value: int) -> str:
+    """``+2``, ``−1``, ``+0``: a modifier as people write it."""
+    return f"+{value}" if value >= 0 else f"−{-value}"
+
+
+def raises(total: int, difficulty: int) -> int:
+    """WD-3: full 4s above the difficulty of a successful roll; 0 on a failure."""
+    return (total - difficulty) // RAISE_STEP if total >= difficulty else 0
+
+
+def roll_ace(dice: DiceSource, faces: int) -> Die:
+    """WD-2: one die that aces (rolls again and adds on its maximum)."""
+    return roll_compounding(dice, faces)
+
+
+def roll_record(
+    dice: DiceSource,
+    *,
+    kind: str,
+    trait: str,
+    faces: int,
+    untrained: bool,
+    wild: bool,
+    modifiers: Sequence[Mapping[str, Any]],
+    difficulty: int,
+    roll_id: str | None,
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Roll a trait test (WD-3): the trait die, then the wild die for a pc."""
+    trait_die = roll_ace(dice, faces)
+    wild_die = roll_ace(dice, WILD_FACES).tagged("wild") if wild else None
+    record: dict[str, Any] = {
+        "id": roll_id,
+        "kind": kind,
+        "trait": trait,
+        "faces": faces,
+        "untrained": untrained,
+        "modifiers": [
+            {"value": int(m["value"]), "note": str(m.get("note", ""))} for m in modifiers
+        ],
+        "difficulty": difficulty,
+        "trait_die": trait_die.to_dict(),
+        "wild_die": None if wild_die is None else wild_die.to_dict(),
+        "chip_spent": False,
+    }
+    record.update(extra or {})
+    return record
+
+
+def evaluate(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The result of a roll record: each die with modifiers, the kept one, success, raises."""
+    modifier = sum(int(m["value"]) for m in record["modifiers"])
+    trait_die = Die.from_dict(record["trait_die"])
+    trait_total = trait_die.value + modifier
+    wild_total = None
+    if record.get("wild_die") is not None:
+        wild_total = Die.from_dict(record["wild_die"]).value + modifier
+    kept = "wild" if wild_total is not None and wild_total > trait_total else "trait"
+    total = wild_total if kept == "wild" else trait_total
+    assert total is not None
+    difficulty = int(record["difficulty"])
+    return {
+        "modifier": modifier,
+        "trait_total": trait_total,
+        "wild_total": wild_total,
+        "kept": kept,
+        "total": total,
+        "difficulty": difficulty,
+        "success": total >= difficulty,
+        "raises": raises(total, difficulty),
+    }
+
+
+def _die_dict(die: Mapping[str, Any], total: int, kept: bool) -> dict[str, Any]:
+    return {
+        "faces": int(die["faces"]),
+        "rolls": list(die["rolls"]),
+        "value": int(die["value"]),
+        "aces": len(die["rolls"]) - 1,
+        "modified": total,
+        "kept": kept,
+    }
+
+
+def result_dice(record: Mapping[str, Any], result: Mapping[str, Any]) -> dict[str, Any]:
+    """The outcome's view of both dice: every ace step, the modified value, which is kept."""
+    out: dict[str, Any] = {
+        "trait_die": _die_dict(
+            record["trait_die"], result["trait_total"], result["kept"] == "trait"
+        ),
+        "wild_die": None,
+    }
+    if record.get("wild_die") is not None:
+        out["wild_die"] = _die_dict(
+            record["wild_die"], result["wild_total"], result["kept"] == "wild"
+        )
+    return out
+
+
+def trait_label(record: Mapping[str, Any]) -> str:
+    """``Fighting d10`` or ``Stealth (untrained d4)``."""
+    name = LABELS.get(record["trait"], record["trait"])
+    if record.get("untrained"):
+        return f"{name} (untrained d{record['faces']})"
+    return f"{name} d{record['faces']}"
+
+
+def formula(record: Mapping[str, Any], modifier: int) -> str:
+    """Foundry-like formula of the test: ``{1d10!!, 1d6!!}kh-1``."""
+    mod = "" if modifier == 0 else (f"+{modifier}" if modifier > 0 else str(modifier))
+    if record.get("wild_die") is None:
+        return f"1d{record['faces']}!!{mod}"
+    return f"{{1d{record['faces']}!!, 1d{WILD_FACES}!!}}kh{mod}"
+
+
+def group_for(
+    record: Mapping[str, Any],
+    result: Mapping[str, Any],
+    *,
+    replaced: Mapping[str, Mapping[str, Any]] | None = None,
+    label: str | None = None,
+) -> DiceGroup:
+    """The dice group of a test: the trait die, the wild die, kept/dropped tags.
+
+    ``replaced`` maps ``"trait"``/``"wild"`` to the die a chip rerolled; it
+    is shown tagged ``rerolled`` before its replacement (tagged ``reroll``).
+    """
+    replaced = replaced or {}
+    dice: list[Die] = []
+    for slot in ("trait", "wild"):
+        data = record.get(f"{slot}_die")
+        if data is None:
+            continue
+        if slot in replaced:
+            dice.append(Die.from_dict(dict(replaced[slot])).tagged("rerolled", kept=False))
+        die = Die.from_dict(dict(data))
+        if slot in replaced:
+            die = die.tagged("reroll")
+        if result["kept"] != slot:
+            die = die.tagged("dropped", kept=False)
+        dice.append(die)
+    note = "success" if result["success"] else "failure"
+    if result["raises"]:
+        note += f", {result['raises']} raise" + ("s" if result["raises"] > 1 else "")
+    return DiceGroup(
+        label=label or trait_label(record),
+        dice=tuple(dice),
+        formula=formula(record, result["modifier"]),
+        total=result["total"],
+        target=result["difficulty"],
+        successes=1 if result["success"] else 0,
+        note=note,
+    )
+
+
+def _die_line(name: str, die: Mapping[str, Any], modifier: int, total: int) -> str:
+    rolls = list(die["rolls"])
+    if len(rolls) > 1:
+        aces = " + ".join(str(r) for r in rolls)
+        shown = f"{aces} = {die['value']} ({len(rolls) - 1} ace{'s' if len(rolls) > 2 else ''})"
+    else:
+        shown = str(die["value"])
+    if modifier:
+        return f"{name} rolled {shown}, {signed(modifier)} → {total}"
+    return f"{name} rolled {shown}"
+
+
+def steps_for(record: Mapping[str, Any], result: Mapping[str, Any]) -> list[str]:
+    """Human lines: the modifiers, each die with its aces and modifiers, the kept one."""
+    lines: list[str] = []
+    if record["modifiers"]:
+        parts = " ".join(
+            f"{signed(int(m['value']))} ({m['note']})" if m.get("note") else signed(int(m["value"]))
+            for m in record["modifiers"]
+        )
+        lines.append(f"modifiers {parts} = {signed(result['modifier'])}, applied to each die")
+    lines.append(
+        _die_line(
+            trait_label(record), record["trait_die"], result["modifier"], result["trait_total"]
+        )
+    )
+    if record.get("wild_die") is not None:
+        lines.append(
+            _die_line("wild die d6", record["wild_die"], result["modifier"], result["wild_total"])
+        )
+        lines.append(f"kept the {result['kept']} die: {result['total']}")
+    else:
+        lines.append("no wild die (npc)")
+    verdict = "success" if result["success"] else "failure"
+    if result["raises"]:
+        verdict += f" with {result['raises']} raise" + ("s" if result["raises"] > 1 else "")
+    lines.append(f"{result['total']} against difficulty {result['difficulty']}: {verdict}")
+    return lines

@@ -1,0 +1,155 @@
+"""The wilddie ruleset object: the contract methods, dispatching to the modules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from rollbridge.contract import (
+    ActionContext,
+    ActionSpec,
+    Actor,
+    CommonState,
+    PlayerView,
+    Resolution,
+    Ruleset,
+    Track,
+    TurnContext,
+)
+from rollbridge.dice import DiceSource
+from rollbridge.exceptions import RuleViolation, UnknownAction
+from rollbridge.plugins.wilddie import checks, harm
+from rollbridge.plugins.wilddie.actions import ACTIONS, SETTINGS_SCHEMA
+from rollbridge.plugins.wilddie.sheet import EXAMPLE_SHEETS, SHEET_SCHEMA, initial_state, is_pc
+from rollbridge.plugins.wilddie.state import (
+    add_wounds,
+    copy_state,
+    heal_wounds,
+    max_wounds,
+    wound_modifier,
+)
+
+__all__ = ["WildDieRuleset"]
+
+_Handler = Callable[[ActionContext, DiceSource], Resolution]
+
+_HANDLERS: dict[str, _Handler] = {
+    "trait": checks.trait_test,
+    "attack": checks.attack,
+    "chip": checks.spend_chip,
+    "recover": checks.recover,
+    "damage": harm.damage,
+    "heal": harm.heal,
+    "award_chips": harm.award_chips,
+}
+
+#: What players see of an npc's state: Shaken and wounds (the issue's visibility rule).
+_VISIBLE_STATE = ("shaken", "wounds", "incapacitated")
+
+
+class WildDieRuleset(Ruleset):
+    """Trait dice that ace, the wild die and chips (Savage Worlds style)."""
+
+    id: ClassVar[str] = "wilddie"
+    name: ClassVar[str] = "Wild die (Savage Worlds style)"
+    version: ClassVar[str] = "1.0.0"
+    summary: ClassVar[str] = (
+        "Attributes and skills are dice d4-d12 that ace on their maximum; player characters "
+        "roll a wild d6 beside every trait die and keep the better, and spend chips to reroll "
+        "one die. Damage against Toughness leaves a target Shaken or wounded; player "
+        "characters hold three wounds, npcs are out at the first."
+    )
+    actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
+    sheet_schema: ClassVar[Mapping[str, Any]] = SHEET_SCHEMA
+    settings_schema: ClassVar[Mapping[str, Any]] = SETTINGS_SCHEMA
+    example_sheets: ClassVar[Mapping[str, Mapping[str, Any]]] = EXAMPLE_SHEETS
+
+    # -- contract ---------------------------------------------------------------
+
+    def initial_state(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
+        return initial_state(sheet)
+
+    def resolve(self, context: ActionContext, dice: DiceSource) -> Resolution:
+        handler = _HANDLERS.get(context.action)
+        if handler is None:
+            raise UnknownAction(
+                f"ruleset 'wilddie' has no action {context.action!r}",
+                details={"action": context.action},
+            )
+        return handler(context, dice)
+
+    def common_state(self, actor: Actor) -> CommonState:
+        state = actor.state
+        pc = is_pc(actor.sheet)
+        wounds = int(state.get("wounds", 0))
+        conditions: list[str] = []
+        if state.get("shaken"):
+            conditions.append("Shaken")
+        if state.get("incapacitated"):
+            conditions.append("Incapacitated")
+        if state.get("incapacitated"):
+            status = "down"
+        elif wounds or state.get("shaken"):
+            status = "impaired"
+        else:
+            status = "ok"
+        modifier = wound_modifier(state)
+        return CommonState(
+            status=status,
+            tracks=(Track("wounds", "Wounds", wounds, max_wounds(pc)),),
+            conditions=tuple(conditions),
+            modifier=modifier,
+            modifier_note=f"{modifier} to trait rolls" if modifier else "",
+        )
+
+    def adjust(self, actor: Actor, track: str, delta: int) -> dict[str, Any]:
+        """The GM adds (delta > 0) or heals (delta < 0) wounds directly (WD-8).
+
+        A direct adjustment changes only the wound track and incapacitation;
+        it does not make the actor Shaken (that is WD-7's damage roll).
+        """
+        if track != "wounds":
+            raise RuleViolation(
+                f"wilddie has no track {track!r}; its only track is 'wounds'",
+                code="unknown_track",
+                details={"track": track},
+            )
+        pc = is_pc(actor.sheet)
+        if delta > 0:
+            state, _ = add_wounds(actor.state, delta, pc=pc)
+            return state
+        if delta < 0:
+            return heal_wounds(actor.state, -delta, pc=pc)
+        return copy_state(actor.state)
+
+    def player_view(self, actor: Actor, settings: Mapping[str, Any]) -> PlayerView:
+        """Players see an npc's Shaken and wound state, not its sheet (unless
+        the table's ``show_npc_details`` is on)."""
+        common = self.common_state(actor)
+        if settings.get("show_npc_details"):
+            return PlayerView(
+                common=common, sheet=copy_state(actor.sheet), state=copy_state(actor.state)
+            )
+        return PlayerView(
+            common=common, state={key: actor.state.get(key) for key in _VISIBLE_STATE}
+        )
+
+    def on_turn_start(self, context: TurnContext, dice: DiceSource) -> Resolution | None:
+        """WD-9: a Shaken character rolls to recover at the start of its turn.
+
+        The player may supply the dice (``context.dice_supplied``). An
+        incapacitated character makes no roll.
+        """
+        actor = context.actor
+        if actor is None or not actor.state.get("shaken") or actor.state.get("incapacitated"):
+            return None
+        resolution = checks.recovery_roll(
+            actor, dice, modifiers=[], roll_id=None, action="turn_start_recovery"
+        )
+        resolution.outcome["round"] = context.round
+        resolution.outcome["dice_supplied"] = context.dice_supplied
+        who = "the player" if context.dice_supplied else "the server"
+        resolution.steps.insert(
+            0, f"round {context.round}: {actor.name}'s turn starts Shaken (dice rolled by {who})"
+        )
+        return resolution

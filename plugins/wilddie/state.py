@@ -1,0 +1,148 @@
+"""An actor's wilddie state and the pure functions that change it.
+
+The state is plain JSON data::
+
+    {
+      "shaken": false,          # WD-7 "overcoming pain"
+      "wounds": 0,              # 0-3 for a pc, 0-1 for an npc (WD-8)
+      "incapacitated": false,   # a pc's fourth wound, an npc's first (WD-8)
+      "chips": 3,               # chips left (WD-4)
+      "seq": 0,                 # rolls made so far (names a roll without a request id)
+      "rolls": []               # the last ROLL_MEMORY trait rolls, oldest first (for chips)
+    }
+
+Every function here returns a new dict and never changes its argument.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = [
+    "MAX_CHIPS",
+    "PC_MAX_WOUNDS",
+    "ROLL_MEMORY",
+    "add_wounds",
+    "find_roll",
+    "fresh_state",
+    "heal_wounds",
+    "max_wounds",
+    "remember_roll",
+    "replace_roll",
+    "wound_modifier",
+]
+
+#: WD-8: a player character holds up to three wounds; the fourth incapacitates.
+PC_MAX_WOUNDS = 3
+#: WD-8: an NPC is out at its first wound.
+NPC_MAX_WOUNDS = 1
+#: How many recent rolls an actor's state remembers for chip rerolls (WD-4).
+ROLL_MEMORY = 5
+#: A technical bound on chips held (the rules set none); awards stop here.
+MAX_CHIPS = 99
+
+
+def fresh_state(chips: int) -> dict[str, Any]:
+    """The state of an unhurt actor holding ``chips`` chips."""
+    return {
+        "shaken": False,
+        "wounds": 0,
+        "incapacitated": False,
+        "chips": chips,
+        "seq": 0,
+        "rolls": [],
+    }
+
+
+def copy_state(state: Mapping[str, Any]) -> dict[str, Any]:
+    """A deep copy of ``state`` that may be changed freely."""
+    return copy.deepcopy(dict(state))
+
+
+def max_wounds(pc: bool) -> int:
+    """The wound track's length: 3 for a player character, 1 for an NPC (WD-8)."""
+    return PC_MAX_WOUNDS if pc else NPC_MAX_WOUNDS
+
+
+def wound_modifier(state: Mapping[str, Any]) -> int:
+    """WD-8: −1 per wound to trait rolls, at most −3."""
+    return -min(int(state.get("wounds", 0)), PC_MAX_WOUNDS)
+
+
+def add_wounds(state: Mapping[str, Any], count: int, *, pc: bool) -> tuple[dict[str, Any], str]:
+    """``count`` more wounds (WD-8). Returns the new state and what happened.
+
+    Wounds beyond the track (a pc's fourth, an npc's first) leave the actor
+    incapacitated; the track stays full.
+    """
+    new = copy_state(state)
+    limit = max_wounds(pc)
+    total = int(new["wounds"]) + count
+    new["wounds"] = min(total, limit)
+    if (pc and total > limit) or (not pc and total >= limit):
+        new["incapacitated"] = True
+    if new["incapacitated"] and not state.get("incapacitated"):
+        note = "incapacitated" if pc else "out of the fight"
+    elif new["incapacitated"]:
+        note = "already incapacitated"
+    else:
+        note = f"{new['wounds']} wound(s) of {limit}"
+    return new, note
+
+
+def heal_wounds(state: Mapping[str, Any], count: int, *, pc: bool) -> dict[str, Any]:
+    """Remove up to ``count`` wounds; healing any wound ends incapacitation.
+
+    An incapacitated pc with a full track counts its incapacitating wound as
+    one of the ``count``: healing 1 leaves it with 3 wounds, able to act. An
+    incapacitated npc (one wound) healed by 1 is unwounded.
+    """
+    new = copy_state(state)
+    left = count
+    if pc and new["incapacitated"] and left > 0:
+        new["incapacitated"] = False
+        left -= 1
+    healed = min(left, int(new["wounds"]))
+    new["wounds"] = int(new["wounds"]) - healed
+    if healed:
+        new["incapacitated"] = False
+    return new
+
+
+def remember_roll(state: Mapping[str, Any], record: Mapping[str, Any]) -> dict[str, Any]:
+    """The state with ``record`` added as the latest roll (at most ROLL_MEMORY kept).
+
+    ``record["id"]`` should be the request id; when it is None the roll is
+    named ``#<seq>`` from the actor's roll counter.
+    """
+    new = copy_state(state)
+    new["seq"] = int(new.get("seq", 0)) + 1
+    entry = copy.deepcopy(dict(record))
+    if not entry.get("id"):
+        entry["id"] = f"#{new['seq']}"
+    rolls = [r for r in new.get("rolls", []) if r.get("id") != entry["id"]]
+    rolls.append(entry)
+    new["rolls"] = rolls[-ROLL_MEMORY:]
+    return new
+
+
+def find_roll(state: Mapping[str, Any], roll_id: str | None) -> Mapping[str, Any] | None:
+    """The remembered roll named ``roll_id``, or the latest when None."""
+    rolls = state.get("rolls") or []
+    if roll_id is None:
+        return rolls[-1] if rolls else None
+    for record in rolls:
+        if record.get("id") == roll_id:
+            return record
+    return None
+
+
+def replace_roll(state: Mapping[str, Any], record: Mapping[str, Any]) -> dict[str, Any]:
+    """The state with the remembered roll of the same id replaced by ``record``."""
+    new = copy_state(state)
+    new["rolls"] = [
+        copy.deepcopy(dict(record)) if r.get("id") == record["id"] else r for r in new["rolls"]
+    ]
+    return new

@@ -1,0 +1,178 @@
+"""Shared fixtures: a tiny ruleset (``tally``) for testing the engine itself.
+
+``tally`` is not a game: actors have hit points on their sheet and a damage
+count in their state; ``hit`` rolls 1d6 and adds a bonus to one target's
+damage; ``heal`` (GM only) removes damage; ``boom`` raises a plain Python
+error to test how the engine contains a failing ruleset. Its turn hooks count
+rounds and turns in the participants' states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from rollbridge import (
+    ActionContext,
+    ActionSpec,
+    Actor,
+    CommonState,
+    PlayerView,
+    Resolution,
+    Ruleset,
+    Track,
+    TurnContext,
+)
+from rollbridge.dice import DiceGroup, DiceSource, roll_die
+from rollbridge.engine import MemoryStore, Principal, TableService
+from rollbridge.exceptions import RuleViolation
+from rollbridge.testing import host_with
+
+
+class Tally(Ruleset):
+    id = "tally"
+    name = "Tally (engine test ruleset)"
+    version = "1.2.0"
+    summary = "Hit points and a damage count."
+    sheet_schema = {
+        "type": "object",
+        "properties": {"hp": {"type": "integer", "minimum": 1, "maximum": 100}},
+        "required": ["hp"],
+    }
+    settings_schema = {
+        "type": "object",
+        "properties": {"show_damage": {"type": "boolean", "default": False}},
+    }
+    example_sheets = {"Ana": {"hp": 10}, "Guard": {"hp": 6}}
+    actions = {
+        "hit": ActionSpec(
+            "hit",
+            "Roll 1d6 + bonus damage against one target.",
+            params={
+                "type": "object",
+                "properties": {"bonus": {"type": "integer", "minimum": 0, "default": 0}},
+            },
+            actor="optional",
+            min_targets=1,
+            max_targets=1,
+            example={"bonus": 1},
+        ),
+        "heal": ActionSpec(
+            "heal",
+            "Remove damage.",
+            params={
+                "type": "object",
+                "properties": {"amount": {"type": "integer", "minimum": 1}},
+                "required": ["amount"],
+            },
+            actor="none",
+            min_targets=1,
+            max_targets=1,
+            gm_only=True,
+            example={"amount": 1},
+        ),
+        "boom": ActionSpec("boom", "Raises a plain error.", actor="none"),
+    }
+
+    def initial_state(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
+        return {"damage": 0, "rounds": 0, "turns": 0}
+
+    def resolve(self, context: ActionContext, dice: DiceSource) -> Resolution:
+        if context.action == "boom":
+            raise ValueError("the ruleset broke")
+        target = context.targets[0]
+        damage = target.state["damage"]
+        if context.action == "heal":
+            if damage == 0:
+                raise RuleViolation(f"{target.name} is not hurt", code="not_hurt")
+            new = max(0, damage - context.params["amount"])
+            return Resolution(
+                f"{target.name} heals",
+                {"healed": damage - new},
+                states={target.id: {**target.state, "damage": new}},
+            )
+        die = roll_die(dice, 6)
+        amount = die.value + context.params["bonus"]
+        new = min(target.sheet["hp"], damage + amount)
+        return Resolution(
+            f"{target.name} takes {amount}",
+            {"amount": amount},
+            dice=[DiceGroup("damage", (die,), formula="1d6", total=die.value)],
+            states={target.id: {**target.state, "damage": new}},
+            steps=[f"{die.value} + bonus {context.params['bonus']} = {amount}"],
+        )
+
+    def common_state(self, actor: Actor) -> CommonState:
+        damage, hp = actor.state["damage"], actor.sheet["hp"]
+        status = "dead" if damage >= hp else "impaired" if damage else "ok"
+        return CommonState(status, (Track("damage", "Damage", damage, hp),))
+
+    def adjust(self, actor: Actor, track: str, delta: int) -> dict[str, Any]:
+        if track != "damage":
+            raise RuleViolation(f"no track {track!r}", code="unknown_track")
+        value = max(0, min(actor.sheet["hp"], actor.state["damage"] + delta))
+        return {**actor.state, "damage": value}
+
+    def player_view(self, actor: Actor, settings: Mapping[str, Any]) -> PlayerView:
+        common = self.common_state(actor)
+        if settings.get("show_damage"):
+            return PlayerView(common, state={"damage": actor.state["damage"]})
+        return PlayerView(CommonState(common.status))
+
+    def player_resolution(self, data, hidden, settings):
+        if settings.get("show_damage"):
+            return dict(data)
+        return {**data, "outcome": {}, "steps": [], "narration": "someone is hit"}
+
+    def on_round_start(self, context: TurnContext, dice: DiceSource) -> Resolution | None:
+        return Resolution(
+            f"round {context.round}",
+            states={
+                a.id: {**a.state, "rounds": a.state["rounds"] + 1} for a in context.participants
+            },
+        )
+
+    def on_turn_start(self, context: TurnContext, dice: DiceSource) -> Resolution | None:
+        actor = context.actor
+        assert actor is not None
+        die = roll_die(dice, 6)
+        return Resolution(
+            f"{actor.name}'s turn",
+            dice=[DiceGroup("initiative", (die,))],
+            states={actor.id: {**actor.state, "turns": actor.state["turns"] + 1}},
+        )
+
+
+GM = Principal("gm", "gm", "tok-gm")
+ALICE = Principal("player", "alice", "tok-alice")
+BOB = Principal("player", "bob", "tok-bob")
+WATCHER = Principal("observer", "observer", "tok-obs")
+
+
+@pytest.fixture
+def tally() -> Tally:
+    return Tally()
+
+
+@pytest.fixture
+def service(tally: Tally) -> TableService:
+    """A service on a memory store with one table ``t`` of ruleset tally."""
+    svc = TableService(MemoryStore(), host_with(tally))
+    svc.create_table("Test table", "tally", table_id="t")
+    return svc
+
+
+@pytest.fixture
+def seated(service: TableService) -> TableService:
+    """The table with Ana (alice's), Bo (bob's) and an NPC guard."""
+    for rid, actor in enumerate(
+        [
+            {"id": "ana", "name": "Ana", "sheet": {"hp": 10}, "controllers": ["alice"]},
+            {"id": "bo", "name": "Bo", "sheet": {"hp": 8}, "controllers": ["bob"]},
+            {"id": "guard", "name": "Guard", "sheet": {"hp": 6}},
+        ]
+    ):
+        service.handle("t", {"type": "actor.create", "id": f"seat{rid}", "actor": actor}, GM)
+    return service

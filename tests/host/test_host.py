@@ -1,0 +1,151 @@
+"""The plugin host (issue 2, item 2): discovery, operator controls, failures."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import rollbridge
+from rollbridge.adapter import Adapter
+from rollbridge.exceptions import DuplicateRegistration, PluginError, PluginLoadError
+from rollbridge.host import PluginHost
+from rollbridge.testing import host_with
+
+BUILTIN_RULESETS = {"sr2", "techlevel", "bandits", "wilddie"}
+
+
+def make_entry_point(root, dist, name, module, source):
+    """Install a real (if minimal) distribution with an entry point in ``root``."""
+    (root / f"{module}.py").write_text(textwrap.dedent(source))
+    info = root / f"{dist}-1.2.3.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.2.3\n")
+    (info / "entry_points.txt").write_text(f"[rollbridge]\n{name} = {module}\n")
+
+
+GOOD_PLUGIN = """
+    import rollbridge
+    from rollbridge import ActionSpec, CommonState, Resolution, Ruleset
+
+    class Coin(Ruleset):
+        id = "coin"
+        name = "Coin"
+        version = "1.0.0"
+        actions = {"flip": ActionSpec("flip", "Flip a coin.", actor="none")}
+        def initial_state(self, sheet): return {}
+        def resolve(self, context, dice):
+            return Resolution("heads" if dice.roll(2) == 1 else "tails")
+        def common_state(self, actor): return CommonState()
+
+    @rollbridge.hookimpl
+    def register_rulesets(register):
+        register(Coin())
+"""
+
+
+class TestBuiltins:
+    def test_builtin_rulesets_register_like_any_plugin(self):
+        host = PluginHost(environ={})
+        assert set(host.rulesets) >= BUILTIN_RULESETS
+        for ruleset_id in BUILTIN_RULESETS:
+            owner = next(p for p in host.plugins.values() if ruleset_id in p.rulesets)
+            assert owner.source == "builtin" and owner.version == rollbridge.__version__
+
+    def test_block_list_applies_to_builtins(self):
+        host = PluginHost(environ={"ROLLBRIDGE_BLOCK_PLUGINS": "bandits, wilddie"})
+        assert "bandits" not in host.rulesets and "wilddie" not in host.rulesets
+        assert "sr2" in host.rulesets
+
+    def test_allow_list_loads_only_what_it_names(self):
+        host = PluginHost(environ={"ROLLBRIDGE_PLUGINS": "sr2"})
+        assert set(host.rulesets) == {"sr2"}
+
+
+class TestEntryPoints:
+    def test_third_party_plugin_is_found_through_the_entry_point_group(self, tmp_path, monkeypatch):
+        make_entry_point(tmp_path, "rollbridge-coin", "coin", "coin_plugin", GOOD_PLUGIN)
+        monkeypatch.syspath_prepend(str(tmp_path))
+        host = PluginHost(environ={})
+        assert "coin" in host.rulesets
+        info = host.plugins["coin"]
+        assert info.version == "1.2.3" and info.source == "entry point (rollbridge-coin)"
+
+    def test_autoload_can_be_disabled(self, tmp_path, monkeypatch):
+        make_entry_point(tmp_path, "rollbridge-coin", "coin", "coin_plugin", GOOD_PLUGIN)
+        monkeypatch.syspath_prepend(str(tmp_path))
+        host = PluginHost(environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+        assert "coin" not in host.rulesets and "sr2" in host.rulesets
+
+    def test_block_list_skips_a_broken_plugin(self, tmp_path, monkeypatch):
+        make_entry_point(tmp_path, "rollbridge-bad", "bad", "bad_plugin", "raise ImportError('x')")
+        monkeypatch.syspath_prepend(str(tmp_path))
+        assert "sr2" in PluginHost(environ={"ROLLBRIDGE_BLOCK_PLUGINS": "bad"}).rulesets
+
+    def test_a_plugin_that_fails_to_import_stops_startup_naming_it(self, tmp_path, monkeypatch):
+        make_entry_point(
+            tmp_path, "rollbridge-bad", "bad", "bad_plugin", "import no_such_module_anywhere\n"
+        )
+        monkeypatch.syspath_prepend(str(tmp_path))
+        with pytest.raises(PluginLoadError) as caught:
+            PluginHost(environ={})
+        message = str(caught.value)
+        assert "'bad'" in message and "rollbridge-bad" in message
+        assert "no_such_module_anywhere" in message
+
+    def test_a_taken_ruleset_id_stops_startup_naming_both_plugins(self, tmp_path, monkeypatch):
+        clash = GOOD_PLUGIN.replace('id = "coin"', 'id = "sr2"')
+        make_entry_point(tmp_path, "rollbridge-clash", "clash", "clash_plugin", clash)
+        monkeypatch.syspath_prepend(str(tmp_path))
+        with pytest.raises(DuplicateRegistration) as caught:
+            PluginHost(environ={})
+        assert "'clash'" in str(caught.value) and "'sr2'" in str(caught.value)
+
+
+class TestRegistration:
+    def test_registering_something_that_is_not_a_ruleset(self):
+        class Plugin:
+            @rollbridge.hookimpl
+            def register_rulesets(self, register):
+                register(object())
+
+        with pytest.raises(PluginError, match="not a Ruleset"):
+            PluginHost({"odd": Plugin()}, builtins=False, environ={})
+
+    def test_a_ruleset_with_a_bad_schema_is_refused_at_load(self, tally):
+        class Broken(type(tally)):
+            sheet_schema = {"type": "object", "propertys": {}}
+
+        with pytest.raises(PluginError, match="propertys"):
+            host_with(Broken())
+
+    def test_a_registration_hook_that_raises_names_the_plugin(self):
+        class Plugin:
+            @rollbridge.hookimpl
+            def register_rulesets(self, register):
+                raise RuntimeError("oops")
+
+        with pytest.raises(PluginLoadError, match=r"'oops-plugin'.*oops"):
+            PluginHost({"oops-plugin": Plugin()}, builtins=False, environ={})
+
+    def test_register_adapters(self):
+        class Dialect(Adapter):
+            id = "test-vtt"
+            name = "Test VTT"
+
+            def inbound(self, message):
+                return dict(message)
+
+            def outbound(self, message):
+                return dict(message)
+
+        class Plugin:
+            @rollbridge.hookimpl
+            def register_adapters(self, register):
+                register(Dialect())
+
+        host = PluginHost({"dialect": Plugin()}, builtins=False, environ={})
+        assert isinstance(host.adapters["test-vtt"], Dialect)
+        assert host.plugins["dialect"].adapters == ["test-vtt"]
+        with pytest.raises(DuplicateRegistration, match="adapter id 'test-vtt'"):
+            PluginHost({"one": Plugin(), "two": Plugin()}, builtins=False, environ={})

@@ -1,0 +1,183 @@
+"""wilddie on the real table engine (rollbridge.testing's harness): WD-10 who
+rolls, supplied dice, chips named by request id, visibility, the WD-9 turn hook."""
+
+from __future__ import annotations
+
+import pytest
+
+from rollbridge.dice import ScriptedDice
+from rollbridge.exceptions import Forbidden
+from rollbridge.plugins.wilddie import WildDieRuleset
+from rollbridge.testing import GM, PLAYER, RulesetHarness
+
+ATTRS = {
+    a: "d6" for a in ("strength", "vigor", "coordination", "reaction", "intuition", "character")
+}
+ANA = {"kind": "pc", "attributes": {**ATTRS, "vigor": "d8"}, "skills": {"notice": "d8"}}
+GUARD = {"kind": "npc", "attributes": ATTRS, "skills": {"fighting": "d6"}, "chips": 2}
+
+
+def _table(**settings):
+    harness = RulesetHarness(WildDieRuleset(), settings=settings or None)
+    harness.add_actor("Ana", ANA, actor_id="ana", player=True)
+    harness.add_actor("Guard", GUARD, actor_id="guard")
+    return harness
+
+
+def _unchanged(harness, call):
+    """``call`` is refused with Forbidden and changes no state and no seq."""
+    states = {a: harness.state(a) for a in ("ana", "guard")}
+    seq = harness.table.info.seq
+    with pytest.raises(Forbidden) as err:
+        call()
+    assert err.value.code == "forbidden"
+    assert {a: harness.state(a) for a in ("ana", "guard")} == states
+    assert harness.table.info.seq == seq
+    return err.value
+
+
+def test_WD10_player_rolls_only_for_the_characters_it_controls():
+    table = _table()
+    event = table.resolve("trait", actor="ana", params={"trait": "notice"}, dice=[5, 1], who=PLAYER)
+    assert event["data"]["outcome"]["total"] == 5
+    _unchanged(
+        table,
+        lambda: table.resolve(
+            "trait", actor="guard", params={"trait": "vigor"}, dice=[5], who=PLAYER
+        ),
+    )
+    # the GM rolls for anyone
+    event = table.resolve("trait", actor="guard", params={"trait": "vigor"}, dice=[5], who=GM)
+    assert event["data"]["outcome"]["success"] is True
+
+
+def test_WD10_supplied_dice_only_from_the_controlling_player():
+    table = _table(player_dice=True)
+    reply = table.request(
+        {
+            "type": "resolve",
+            "action": "trait",
+            "actor": "ana",
+            "params": {"trait": "notice"},
+            "dice": [2, 6, 3],
+        },
+        who=PLAYER,
+    )
+    data = reply["event"]["data"]
+    assert data["supplied"] is True
+    assert data["outcome"]["total"] == 9 and data["outcome"]["raises"] == 1  # example 3
+    _unchanged(
+        table,
+        lambda: table.request(
+            {
+                "type": "resolve",
+                "action": "trait",
+                "actor": "guard",
+                "params": {"trait": "vigor"},
+                "dice": [6, 1],
+            },
+            who=PLAYER,
+        ),
+    )
+
+
+def test_WD4_chip_names_the_engine_request_and_only_for_own_character():
+    table = _table()
+    table.request(
+        {
+            "type": "resolve",
+            "id": "look-1",
+            "action": "trait",
+            "actor": "ana",
+            "params": {"trait": "notice"},
+        },
+        who=PLAYER,
+        dice=ScriptedDice([1, 2]),
+    )
+    table.request(
+        {
+            "type": "resolve",
+            "id": "g-1",
+            "action": "trait",
+            "actor": "guard",
+            "params": {"trait": "vigor"},
+        },
+        who=GM,
+        dice=ScriptedDice([1]),
+    )
+    _unchanged(
+        table,
+        lambda: table.resolve("chip", actor="guard", params={"roll": "g-1"}, dice=[4], who=PLAYER),
+    )
+    event = table.resolve("chip", actor="ana", params={"roll": "look-1"}, dice=[7], who=PLAYER)
+    assert event["data"]["outcome"]["roll"] == "look-1"
+    assert event["data"]["outcome"]["total"] == 7
+    assert table.state("ana")["chips"] == 2
+
+
+def test_WD4_awarding_chips_is_for_the_gm():
+    table = _table()
+    _unchanged(table, lambda: table.resolve("award_chips", targets=["ana"], who=PLAYER))
+    table.resolve("award_chips", targets=["ana"], params={"count": 2}, who=GM)
+    assert table.state("ana")["chips"] == 5
+
+
+def test_players_see_an_npcs_shaken_and_wounds_not_its_sheet():
+    table = _table()
+    table.resolve("damage", actor="ana", targets=["guard"], params={"dice": "d10"}, dice=[6])
+    seen = table.actor("guard", gm=False)
+    assert seen["sheet"] is None
+    assert seen["state"] == {"shaken": True, "wounds": 0, "incapacitated": False}
+    assert seen["common"]["conditions"] == ["Shaken"]
+    assert seen["common"]["tracks"][0]["max"] == 1
+    assert "chips" not in seen["state"]
+    # the GM sees everything; a player sees its own character fully
+    assert table.actor("guard")["sheet"]["skills"] == {"fighting": "d6"}
+    assert table.actor("ana", gm=False)["state"]["chips"] == 3
+
+
+def test_setting_show_npc_details_shows_the_sheet():
+    table = _table(ruleset={"show_npc_details": True})
+    seen = table.actor("guard", gm=False)
+    assert seen["sheet"]["attributes"]["vigor"] == "d6"
+    assert seen["state"]["chips"] == 2
+
+
+def test_WD9_shaken_character_recovers_at_the_start_of_its_turn():
+    table = _table()
+    table.resolve("damage", targets=["guard"], params={"dice": "d10"}, dice=[5])  # T5: Shaken
+    assert table.state("guard")["shaken"] is True
+    reply = table.request(
+        {"type": "encounter.start", "order": ["guard", "ana"]}, dice=ScriptedDice([4])
+    )
+    hooks = reply["event"]["data"]["hooks"]
+    recovery = [h for h in hooks if h["hook"] == "on_turn_start"]
+    assert recovery and recovery[0]["outcome"]["recovered"] is True
+    assert table.state("guard")["shaken"] is False
+
+
+def test_WD9_the_player_may_supply_the_recoveryScriptedDice():
+    """Ana alone in the encounter: her player ends her turn and supplies the dice of
+    her next turn's recovery roll (the engine lets a player end only its own turn)."""
+    table = _table(player_dice=True)
+    table.request({"type": "encounter.start", "order": ["ana"]}, dice=ScriptedDice([]))
+    table.resolve("damage", targets=["ana"], params={"dice": "d12"}, dice=[6])  # T6: Shaken
+    reply = table.request({"type": "encounter.next", "dice": [1, 4]}, who=PLAYER)
+    hooks = [h for h in reply["event"]["data"]["hooks"] if h["hook"] == "on_turn_start"]
+    outcome = hooks[0]["outcome"]
+    assert outcome["dice_supplied"] is True
+    assert outcome["round"] == 2
+    assert outcome["kept"] == "wild" and outcome["recovered"] is True
+    assert table.state("ana")["shaken"] is False
+
+
+def test_WD9_another_player_may_not_supply_the_recoveryScriptedDice():
+    table = _table(player_dice=True)
+    table.resolve("damage", targets=["guard"], params={"dice": "d10"}, dice=[5])
+    # the guard's turn starts: only the GM may supply its dice
+    _unchanged(
+        table,
+        lambda: table.request(
+            {"type": "encounter.start", "order": ["guard", "ana"], "dice": [4]}, who=PLAYER
+        ),
+    )

@@ -1,0 +1,103 @@
+"""The third-party example (issue 2, item 7): installed as a package, found
+through its entry point, listed, and used to resolve, all in a separate process."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "hitpoints"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> pathlib.Path:
+    """The example installed with pip into its own directory (a real install:
+    wheel built, dist-info with the entry point written)."""
+    target = tmp_path_factory.mktemp("site")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "--target",
+            str(target),
+            str(EXAMPLE),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return target
+
+
+def run(site, *args, env=None, check=True):
+    environ = {**os.environ, "PYTHONPATH": str(site), **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "rollbridge", *args],
+        capture_output=True,
+        text=True,
+        env=environ,
+        check=check,
+        cwd=site,
+    )
+
+
+def test_the_host_finds_and_lists_it(site):
+    plugins = json.loads(run(site, "plugins", "--json").stdout)
+    hitpoints = next(p for p in plugins if p["name"] == "hitpoints")
+    assert hitpoints == {
+        "name": "hitpoints",
+        "version": "1.0.0",
+        "source": "entry point (rollbridge-hitpoints)",
+        "rulesets": ["hitpoints"],
+        "adapters": [],
+    }
+    assert "hitpoints 1.0.0: Hit points (example plugin)" in run(site, "rulesets").stdout
+
+
+def test_it_resolves_with_supplied_dice(site):
+    # Fighter attacks Goblin: 15 + 5 = 20 against AC 13 hits; 1d8+3 with a 3 = 6
+    out = run(site, "resolve", "hitpoints", "attack", "--dice", "15,3", "--json").stdout
+    event = json.loads(out)
+    assert event["data"]["outcome"] == {
+        "hit": True,
+        "critical": False,
+        "total": 20,
+        "damage": 6,
+        "lost": 6,
+    }
+    goblin = next(a for a in event["actors"] if a["name"] == "Goblin")
+    assert goblin["state"] == {"lost": 6}
+    assert goblin["common"]["status"] == "impaired"
+
+
+def test_operator_controls_apply_to_it(site):
+    blocked = run(site, "plugins", "--json", env={"ROLLBRIDGE_BLOCK_PLUGINS": "hitpoints"})
+    assert "hitpoints" not in {p["name"] for p in json.loads(blocked.stdout)}
+    off = run(site, "plugins", "--json", env={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    assert "hitpoints" not in {p["name"] for p in json.loads(off.stdout)}
+    only = run(site, "plugins", "--json", env={"ROLLBRIDGE_PLUGINS": "hitpoints"})
+    assert [p["name"] for p in json.loads(only.stdout)] == ["hitpoints"]
+
+
+def test_its_own_tests_pass_with_the_shipped_harness(site):
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(EXAMPLE / "tests")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(site)},
+        cwd=site,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert " passed" in result.stdout
