@@ -328,6 +328,10 @@ class Ruleset(ABC):
         The default shows everything: the dice are rolled in the open. Override
         it to drop details players should not learn (an NPC's armour TL, its
         exact boxes) from ``outcome`` and ``steps``.
+
+        It is also called for each turn hook's result in ``encounter.*`` events,
+        with ``action`` set to the hook's name (``on_round_start``, ``on_turn_end``…)
+        and ``hidden`` holding every NPC at the table.
         """
         return dict(data)
 

@@ -31,8 +31,9 @@ JSON = dict[str, Any]
 HELP = """\
 commands:
   2d6+3 | roll FORMULA           roll dice notation (e.g. 4d6kh3, 3d6!!, 1d20+5)
-  do ACTION [actor=ID] [target=ID[,ID]] [key=value ...]
-                                 resolve a ruleset action (values are JSON or text)
+  do ACTION [actor=ID] [target=ID[,ID]] [supply=6,2,..] [secret=true] [key=value ...]
+                                 resolve a ruleset action: key=value are its parameters
+                                 (JSON or text); supply= gives the die results yourself
   actions                        the ruleset's actions and their parameters
   state                          the table now
   undo | redo                    (GM) take back / redo the latest change
@@ -113,7 +114,7 @@ def parse_command(line: str, request_id: str) -> JSON | None:
                 message["actor"] = value
             elif key in ("target", "targets"):
                 message["targets"].extend(v for v in value.split(",") if v)
-            elif key == "dice":
+            elif key == "supply":
                 message["dice"] = [int(v) for v in value.split(",") if v]
             elif key == "secret":
                 message["secret"] = _value(value) is True

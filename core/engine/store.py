@@ -15,7 +15,7 @@ import hmac
 from typing import Any, Protocol
 
 from rollbridge.engine.model import ActorRecord, Commit, Encounter, Event, TableInfo, TableSnapshot
-from rollbridge.exceptions import UnknownTable
+from rollbridge.exceptions import Conflict, StoreError, UnknownTable
 from rollbridge.tokens import TokenRecord
 
 __all__ = ["DEFAULT_RETAIN", "MemoryStore", "Store"]
@@ -32,7 +32,10 @@ class Store(Protocol):
     retain: int
 
     def create_table(self, info: TableInfo, tokens: list[TokenRecord]) -> None:
-        """Store a new table (seq 0, no actors) with its first tokens."""
+        """Store a new table (seq 0, no actors) with its first tokens.
+
+        :raises Conflict: if a table with this id exists.
+        """
 
     def delete_table(self, table_id: str) -> None:
         """Remove a table and everything of it. :raises UnknownTable:"""
@@ -91,6 +94,8 @@ class MemoryStore:
             raise UnknownTable(f"no table {table_id!r}", details={"table": table_id}) from None
 
     def create_table(self, info: TableInfo, tokens: list[TokenRecord]) -> None:
+        if info.id in self._tables:
+            raise Conflict(f"a table {info.id!r} already exists", details={"table": info.id})
         self._tables[info.id] = {
             "info": info.to_dict(),
             "actors": {},
@@ -144,17 +149,21 @@ class MemoryStore:
 
     def commit(self, table_id: str, commit: Commit) -> None:
         row = self._table(table_id)
-        for record in commit.actors:
-            row["actors"][record.id] = record.to_dict()
+        try:  # copy everything first, so a failure leaves the table as it was
+            actors = {r.id: r.to_dict() for r in commit.actors}
+            events = {e.seq: copy.deepcopy(e.to_dict()) for e in commit.events}
+            info, meta = commit.info.to_dict(), copy.deepcopy(commit.meta)
+            replies = copy.deepcopy(commit.replies)
+        except Exception as exc:
+            raise StoreError(f"the commit cannot be stored: {type(exc).__name__}: {exc}") from exc
+        row["actors"].update(actors)
         for actor_id in commit.removed:
             row["actors"].pop(actor_id, None)
-        for event in commit.events:
-            row["events"][event.seq] = copy.deepcopy(event.to_dict())
+        row["events"].update(events)
         for seq in sorted(row["events"])[: max(0, len(row["events"]) - self.retain)]:
             del row["events"][seq]
-        row["info"] = commit.info.to_dict()
-        row["meta"] = copy.deepcopy(commit.meta)
-        row["replies"].update(copy.deepcopy(commit.replies))
+        row["info"], row["meta"] = info, meta
+        row["replies"].update(replies)
 
     def commit_many(self, items: list[tuple[str, Commit]]) -> None:
         for table_id, _commit in items:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rollbridge.contract import Ruleset, major_version
@@ -292,7 +292,7 @@ class Table:
             events=draft.events,
             actors=changed,
             removed=removed,
-            info=self.info,
+            info=replace(self.info),  # a copy: later requests move self.info on
             meta=self.snapshot().meta(),
             replies=replies,
         )

@@ -83,6 +83,8 @@ def event_view(
         else:
             actors.append(actor_view(after, gm=gm, ruleset=ruleset, settings=settings))
     data = event.data
+    if not gm and event.kind == "adjusted" and data.get("actor") in npcs:
+        data = {"actor": data["actor"]}  # how many boxes the GM added is the GM's business
     if not gm and event.kind == "resolution":
         hidden = frozenset(
             change["actor"]
@@ -95,6 +97,9 @@ def event_view(
         )
         if hidden:
             data = ruleset.player_resolution(data, hidden, settings)
+    if not gm and data.get("hooks") and npcs:
+        hooks = [_hook_view(entry, ruleset, settings, npcs) for entry in data["hooks"]]
+        data = {**data, "hooks": hooks}
     view: JSON = {
         "kind": event.kind,
         "epoch": event.epoch,
@@ -113,3 +118,12 @@ def event_view(
     if gm and event.gm_only:
         view["gm_only"] = True
     return view
+
+
+def _hook_view(
+    entry: JSON, ruleset: Ruleset, settings: Mapping[str, Any], npcs: frozenset[str]
+) -> JSON:
+    """A turn hook's result as players see it: passed through ``player_resolution``
+    with the hook's name as the action (``on_round_start``…) and the NPCs hidden."""
+    shown = ruleset.player_resolution({"action": entry["hook"], **entry}, npcs, settings)
+    return {k: v for k, v in shown.items() if k != "action" or "action" in entry}

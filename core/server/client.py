@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from rollbridge.adapter import Adapter
 from rollbridge.engine.model import Principal
@@ -78,6 +79,8 @@ class Client:
         self.dialect = "rollbridge"
         self.outbox: asyncio.Queue[bytes | str] = asyncio.Queue(maxsize=server.queue_limit)
         self.closing = False
+        #: (code, reason) to close with once queued frames are out.
+        self.farewell: tuple[int, str] | None = None
         self._tasks: set[asyncio.Task] = set()
 
     def _spawn(self, coroutine: Any) -> None:
@@ -101,6 +104,8 @@ class Client:
             self.outbox.put_nowait(frame)
         except asyncio.QueueFull:
             self.closing = True
+            if self.session is not None:
+                self.session.leave(self)  # the table goes on without it
             log.warning(
                 "client %s fell %d frames behind; disconnecting",
                 self.principal.label(),
@@ -118,7 +123,10 @@ class Client:
         with contextlib.suppress(ConnectionClosed):
             while True:
                 frame = await self.outbox.get()
-                await self.connection.send(frame)
+                try:
+                    await self.connection.send(frame)
+                finally:
+                    self.outbox.task_done()
 
     # -- receiving -------------------------------------------------------------
 
@@ -128,22 +136,24 @@ class Client:
         try:
             async for frame in self.connection:
                 self._receive(frame)
-                if self.closing:
+                if self.closing or self.farewell is not None:
                     break
-            # let queued replies go out before the handler returns and closes
-            while not self.outbox.empty() and not self.closing:
-                await asyncio.sleep(0)
         except ConnectionClosed:
             pass
         finally:
             if self.session is not None:
                 self.session.leave(self)
-            if self.outbox.empty() or self.closing:
-                sender.cancel()
-            else:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(sender, timeout=1)
+            if not self.closing and self.connection.state is State.OPEN:
+                await self._flush(timeout=2)
             sender.cancel()
+            if self.farewell is not None:
+                with contextlib.suppress(Exception):
+                    await self.connection.close(*self.farewell)
+
+    async def _flush(self, timeout: float) -> None:
+        """Wait (a bounded time) until every queued frame has been sent."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.outbox.join(), timeout)
 
     def _receive(self, frame: bytes | str) -> None:
         kind: Kind = "json" if isinstance(frame, str) else "msgpack"
@@ -166,8 +176,7 @@ class Client:
         except AuthenticationFailed as exc:
             self.send_error(request_id, exc, kind)
             if kind_name == "hello":
-                self.closing = True
-                self._spawn(self._close_after_flush(CLOSE_AUTH, exc.code))
+                self.farewell = (CLOSE_AUTH, exc.code)
         except RollbridgeError as exc:
             self.send_error(request_id, exc, kind)
         except Exception as exc:
@@ -175,11 +184,6 @@ class Client:
             self.send_error(
                 request_id, InternalError(f"the server failed: {type(exc).__name__}"), kind
             )
-
-    async def _close_after_flush(self, code: int, reason: str) -> None:
-        while not self.outbox.empty():
-            await asyncio.sleep(0.01)
-        await self.connection.close(code, reason)
 
     def _hello(self, message: Mapping[str, Any], kind: Kind) -> None:
         if self.session is not None:

@@ -85,7 +85,9 @@ class TableSession:
             "role": client.principal.role,
             "name": client.principal.name,
             "table": self.table.view(gm=gm),
-            "ruleset": self.table.ruleset.describe(),
+            "ruleset": {
+                k: v for k, v in self.table.ruleset.describe().items() if k != "example_sheets"
+            },
             "epoch": info.epoch,
             "seq": info.seq,
         }

@@ -26,6 +26,7 @@ from .harm import resolve_harm
 from .moves import resolve_move
 from .state import common_state, fresh_state, marked, with_marked
 from .turns import resolve_end_of_raid, resolve_end_of_turn, turn_ended, turn_started
+from .visibility import player_resolution
 from .wounds import hit_bandit, hit_extra
 
 __all__ = ["BanditsRuleset"]
@@ -117,6 +118,14 @@ class BanditsRuleset(Ruleset):
                 common_state(state), state={"wounded": state["wounded"], "out": state["out"]}
             )
         return PlayerView(common_state(state))
+
+    def player_resolution(
+        self, data: Mapping[str, Any], hidden: frozenset[str], settings: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """A resolution as players see it: an NPC's stats, Armour, Pierce and Steady,
+        the totals built from them and its full state are left out (see
+        :mod:`.visibility`)."""
+        return player_resolution(data, hidden, settings)
 
     def adjust(self, actor: Actor, track: str, delta: int) -> dict[str, Any]:
         """``wounds`` track. Bandit: +n is a hit of n wounds (BD-6); −n clears the n

@@ -11,6 +11,7 @@ strikes the GSK at TL 1 (TL-8).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rollbridge.contract import ActionContext, Resolution
@@ -23,7 +24,7 @@ from .layers import LAYER_LABELS, first_intact, item_on, thaw
 from .tl import tl_factor
 from .weapon import roll_damage
 
-__all__ = ["MENTAL", "SHOCK", "resolve_hit"]
+__all__ = ["MENTAL", "SHOCK", "hit_words", "resolve_hit"]
 
 SHOCK = "shock"
 MENTAL = "mental"
@@ -56,6 +57,29 @@ def _cross_object(thing: dict[str, Any], boxes: int) -> dict[str, int]:
     crossed = min(boxes, free)
     thing["crossed"] += crossed
     return {"crossed": crossed, "converted": 0, "lost": boxes - crossed}
+
+
+def hit_words(outcome: Mapping[str, Any], *, public: bool = False) -> str:
+    """What a hit did, as the narration says it after the arrow: ``armour 'Plate',
+    /4, 1 box crossed`` — or, ``public``, as players see it of an NPC:
+    ``armour, 1 box crossed`` (no item name, TL factor, immunity or lost boxes)."""
+    layer, name, crossed = outcome["layer"], outcome["name"], outcome["crossed"]
+    where = LAYER_LABELS[layer].lower() + (f" {name!r}" if name and not public else "")
+    if outcome["section"]:
+        where += f" ({outcome['section']})"
+    boxes = f"{crossed} box{'es' if crossed != 1 else ''} crossed"
+    if public:
+        tail = boxes
+    elif outcome["immune"]:
+        tail = f"immune to {outcome['weapon']['type']}, no effect"
+    else:
+        tail = f"{outcome['factor']}, {boxes}"
+        if outcome["lost"]:
+            tail += f", {outcome['lost']} lost"
+    mind = outcome["mind"]
+    if mind is not None and mind["body"] is not None:
+        tail += ", excess into KSK" if public else f", {mind['excess']} excess into KSK"
+    return f"{where}, {tail}"
 
 
 def resolve_hit(ctx: ActionContext, dice: DiceSource) -> Resolution:
@@ -210,25 +234,14 @@ def resolve_hit(ctx: ActionContext, dice: DiceSource) -> Resolution:
 
     who = ctx.actor.name if ctx.actor is not None else "A hit"
     verb = "hits" if ctx.actor is not None else "strikes"
-    where = LAYER_LABELS[layer].lower() + (f" {name!r}" if name else "")
-    if outcome["section"]:
-        where += f" ({outcome['section']})"
-    if immune:
-        tail = f"immune to {damage_type}, no effect"
-    else:
-        tail = f"{factor}, {crossed} box{'es' if crossed != 1 else ''} crossed"
-        if lost:
-            tail += f", {lost} lost"
-    mind = outcome["mind"]
-    if mind is not None and mind["body"] is not None:
-        tail += f", {mind['excess']} excess into KSK"
+    tail = hit_words(outcome)
     if outcome["destroyed"]:
         tail += f"; {'section' if layer == 'vehicle' else LAYER_LABELS[layer].lower()} destroyed"
     if outcome["vehicle_destroyed"]:
         tail += f"; {state['vehicle']['kind']} destroyed"
     if status != status_before:
         tail += f"; {target.name} is {status}"
-    narration = f"{who} {verb} {target.name}: {roll} on {formula} TL{weapon_tl} → {where}, {tail}"
+    narration = f"{who} {verb} {target.name}: {roll} on {formula} TL{weapon_tl} → {tail}"
     return Resolution(
         narration=narration,
         outcome=outcome,

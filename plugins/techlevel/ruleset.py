@@ -23,7 +23,7 @@ from rollbridge.dice import DiceSource
 from rollbridge.exceptions import InvalidSheet, UnknownAction
 from rollbridge.schema import validate
 
-from . import care, damage, sheet, view, wearing
+from . import care, damage, sheet, view, visibility, wearing
 from .schemas import ACTIONS, EXAMPLE_SHEETS, SETTINGS_SCHEMA, SHEET_SCHEMA
 from .state import load_state
 
@@ -92,6 +92,13 @@ class TechLevel(Ruleset):
 
     def player_view(self, actor: Actor, settings: Mapping[str, Any]) -> PlayerView:
         return view.player_view(actor.sheet, load_state(actor.state), settings)
+
+    def player_resolution(
+        self, data: Mapping[str, Any], hidden: frozenset[str], settings: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """A resolution as players see it: no names, TLs, TL factors, magic or
+        immunities of an NPC's layers (see :mod:`.visibility`)."""
+        return visibility.player_resolution(data, hidden, settings)
 
     def adjust(self, actor: Actor, track: str, delta: int) -> dict[str, Any]:
         return care.adjust_state(load_state(actor.state), track, delta)

@@ -268,9 +268,9 @@ def resolve_dispel(ctx: ActionContext) -> Resolution:
         )
     holder = _holder(state, layer, target)
     kind = slot_of(layer)[1]
+    spell = item["spell"] or item["name"]
     base = item.get("base")
     if base:
-        spell = item["spell"]
         item.update(
             boxes=base["boxes"], tl=base["tl"], immune=list(base.get("immune", [])),
             magical=False, spell=None, base=None,
@@ -287,7 +287,7 @@ def resolve_dispel(ctx: ActionContext) -> Resolution:
         result = "removed"
     by = ctx.actor.name if ctx.actor is not None else "A spell"
     return _done(
-        f"{by} dispels {target.name}'s {item['spell'] or item['name']} ({_label(layer)})"
+        f"{by} dispels {target.name}'s {spell} ({_label(layer)})"
         if result == "removed"
         else f"{by} dispels the magic on {target.name}'s {item['name']}",
         target,
@@ -295,6 +295,7 @@ def resolve_dispel(ctx: ActionContext) -> Resolution:
         steps,
         layer=layer,
         result=result,
+        spell=spell,
         item=item_data(item) if result == "reverted" else None,
     )
 

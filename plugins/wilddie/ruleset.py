@@ -18,7 +18,7 @@ from rollbridge.contract import (
 )
 from rollbridge.dice import DiceSource
 from rollbridge.exceptions import RuleViolation, UnknownAction
-from rollbridge.plugins.wilddie import checks, harm
+from rollbridge.plugins.wilddie import checks, harm, visibility
 from rollbridge.plugins.wilddie.actions import ACTIONS, SETTINGS_SCHEMA
 from rollbridge.plugins.wilddie.sheet import EXAMPLE_SHEETS, SHEET_SCHEMA, initial_state, is_pc
 from rollbridge.plugins.wilddie.state import (
@@ -133,6 +133,13 @@ class WildDieRuleset(Ruleset):
         return PlayerView(
             common=common, state={key: actor.state.get(key) for key in _VISIBLE_STATE}
         )
+
+    def player_resolution(
+        self, data: Mapping[str, Any], hidden: frozenset[str], settings: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """A resolution as players see it: an NPC's Defense, Toughness and chips
+        are left out (see :mod:`rollbridge.plugins.wilddie.visibility`)."""
+        return visibility.player_resolution(data, hidden, settings)
 
     def on_turn_start(self, context: TurnContext, dice: DiceSource) -> Resolution | None:
         """WD-9: a Shaken character rolls to recover at the start of its turn.

@@ -1,0 +1,256 @@
+"""Commit throughput of the SQLite store, against bare sqlite3 in the same run.
+
+Run from anywhere, with the Python rollbridge is developed with (3.11+)::
+
+    python benchmarks/bench_store.py
+    python benchmarks/bench_store.py --commits 1024 --repeats 5 --dir /var/tmp
+
+What is measured: commits per second of :class:`~rollbridge.stores.SQLiteStore`
+with ``synchronous=FULL`` (every transaction fsyncs its WAL), writing real
+commits of the table engine — an sr2 table where Tukan shoots a guard with a
+Hackler (every die recorded, the guard's record before and after) and the GM
+undoes each hit, in turn, on 8 tables. The commits are made first, with the real
+engine on a memory store, and then written, timed, in two ways:
+
+* ``commit``: one :meth:`SQLiteStore.commit` per commit — one transaction, one
+  fsync each; serialising the commit is included;
+* ``batch N``: :meth:`SQLiteStore.commit_many` of N commits at a time (group
+  commit: one transaction and one fsync for N commits).
+
+The baseline is bare ``sqlite3`` on the same disk with the same pragmas:
+``INSERT`` of one blob as large as a commit's serialised payload, then
+``COMMIT`` (for ``batch N``: N inserts, one ``COMMIT``). The ratio is the store's
+commits per second over the baseline's: what the schema, the several rows of a
+commit, the checks and the serialisation cost on top of the fsync.
+
+``--codec`` also times msgpack against JSON on the same commits (the choice
+``rollbridge.stores.sqlite.pack`` documents). Each figure is the best of
+``--repeats`` runs, each on a fresh database file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import gc
+import itertools
+import json
+import os
+import platform
+import sqlite3
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+from rollbridge.dice import SeededDice
+from rollbridge.engine import (
+    DEFAULT_RETAIN,
+    Commit,
+    MemoryStore,
+    Principal,
+    TableInfo,
+    TableService,
+)
+from rollbridge.plugins.sr2 import SR2Ruleset
+from rollbridge.stores import SQLiteStore
+from rollbridge.stores.sqlite import pack
+from rollbridge.testing import host_with
+from rollbridge.tokens import TokenRecord
+
+GM = Principal("gm", "gm", "gm-token")
+TABLES = 8
+BATCHES = (1, 8, 32, 128)
+
+
+class RecordingStore(MemoryStore):
+    """A memory store that keeps a copy of every table and commit it is given
+    (a copy: a commit shares its ``info`` with the live table)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.created: list[tuple[TableInfo, list[TokenRecord]]] = []
+        self.commits: list[tuple[str, Commit]] = []
+
+    def create_table(self, info: TableInfo, tokens: list[TokenRecord]) -> None:
+        super().create_table(info, tokens)
+        self.created.append(copy.deepcopy((info, tokens)))
+
+    def commit(self, table_id: str, commit: Commit) -> None:
+        super().commit(table_id, commit)
+        self.commits.append((table_id, copy.deepcopy(commit)))
+
+
+def make_commits(count: int) -> tuple[list[Any], list[tuple[str, Commit]]]:
+    """The tables (info, tokens) and ``count`` real commits, interleaved over
+    :data:`TABLES` tables (the actor creations first)."""
+    recorder = RecordingStore()
+    seeds = itertools.count()
+    service = TableService(recorder, host_with(SR2Ruleset()), dice=lambda: SeededDice(next(seeds)))
+    tukan = {"body": 5, "combat_pool": 6, "weapons": [{"name": "Hackler", "code": "7M",
+                                                      "skill": 6}]}  # fmt: skip
+    guard = {"body": 4, "combat_pool": 4, "armor": {"ballistic": 4, "impact": 2}}
+    ids = [f"table-{n}" for n in range(TABLES)]
+    for table_id in ids:
+        service.create_table(f"Bench {table_id}", "sr2", table_id=table_id)
+        for actor_id, sheet in (("tukan", tukan), ("guard", guard)):
+            message = {
+                "type": "actor.create",
+                "id": f"c-{actor_id}",
+                "actor": {"id": actor_id, "name": actor_id.title(), "sheet": sheet},
+            }
+            service.handle(table_id, message, GM)  # fmt: skip
+    attack = {"type": "resolve", "action": "attack", "actor": "tukan", "targets": ["guard"],
+              "params": {"weapon": "Hackler", "rounds": 3, "range": "medium"}}  # fmt: skip
+    n = 0
+    while len(recorder.commits) < count + 2 * TABLES:
+        n += 1
+        for table_id in ids:
+            reply = service.handle(table_id, {**attack, "id": f"a{n}"}, GM)
+            if service.table(table_id).undo_stack[-1:] == [reply["seq"]]:  # a hit: heal it
+                service.handle(table_id, {"type": "undo", "id": f"u{n}"}, GM)
+    return recorder.created, recorder.commits[: count + 2 * TABLES]
+
+
+def payload_size(commit: Commit) -> int:
+    """Bytes a commit serialises to: events, actors, replies, settings, meta."""
+    parts = [e.to_dict() for e in commit.events] + [a.to_dict() for a in commit.actors]
+    parts += [commit.info.settings, commit.meta, *commit.replies.values()]
+    return sum(len(pack(p)) for p in parts)
+
+
+def time_store(
+    folder: Path, tables: list[Any], commits: list[Any], batch: int, retain: int = DEFAULT_RETAIN
+) -> float:
+    """Commits per second of the store; batch 0 is one commit() per commit."""
+    path = folder / f"store-{batch}-{time.perf_counter_ns()}.db"
+    store = SQLiteStore(path, retain=retain)
+    try:
+        for info, tokens in tables:
+            store.create_table(info, tokens)
+        setup, timed = commits[: 2 * TABLES], commits[2 * TABLES :]
+        store.commit_many(setup)
+        start = time.perf_counter()
+        if batch == 0:
+            for table_id, commit in timed:
+                store.commit(table_id, commit)
+        else:
+            for i in range(0, len(timed), batch):
+                store.commit_many(timed[i : i + batch])
+        elapsed = time.perf_counter() - start
+    finally:
+        store.close()
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+    return len(timed) / elapsed
+
+
+def time_bare(folder: Path, size: int, count: int, batch: int) -> float:
+    """Commits per second of bare sqlite3: ``batch`` INSERTs of ``size`` bytes, COMMIT."""
+    path = folder / f"bare-{batch}-{time.perf_counter_ns()}.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, data BLOB NOT NULL)")
+        blob = os.urandom(size)
+        start = time.perf_counter()
+        for _ in range(0, count, batch):
+            conn.execute("BEGIN IMMEDIATE")
+            for _ in range(batch):
+                conn.execute("INSERT INTO t (data) VALUES (?)", (blob,))
+            conn.execute("COMMIT")
+        elapsed = time.perf_counter() - start
+    finally:
+        conn.close()
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+    return count / elapsed
+
+
+def best(repeats: int, run: Callable[[], float]) -> float:
+    return max(run() for _ in range(repeats))
+
+
+def time_codecs(commits: list[tuple[str, Commit]], repeats: int) -> dict[str, float]:
+    """µs per commit to serialise and deserialise its parts, msgpack vs JSON."""
+    parts = []
+    for _, commit in commits:
+        items = [e.to_dict() for e in commit.events] + [a.to_dict() for a in commit.actors]
+        parts.append([commit.info.settings, commit.meta, *items, *commit.replies.values()])
+    packed = [[msgpack.packb(p) for p in ps] for ps in parts]
+    dumped = [[json.dumps(p, separators=(",", ":")) for p in ps] for ps in parts]
+
+    def per_commit(fn: Callable[[], object]) -> float:
+        runs = []
+        gc.disable()  # as timeit does: the results pile up, collections would dominate
+        try:
+            for _ in range(repeats):
+                start = time.perf_counter()
+                fn()
+                runs.append(time.perf_counter() - start)
+        finally:
+            gc.enable()
+        return min(runs) / len(parts) * 1e6
+
+    return {
+        "msgpack pack": per_commit(lambda: [[msgpack.packb(p) for p in ps] for ps in parts]),
+        "json dumps": per_commit(
+            lambda: [[json.dumps(p, separators=(",", ":")) for p in ps] for ps in parts]
+        ),
+        "msgpack unpack": per_commit(
+            lambda: [[msgpack.unpackb(b, strict_map_key=False) for b in bs] for bs in packed]
+        ),
+        "json loads": per_commit(lambda: [[json.loads(s) for s in ss] for ss in dumped]),
+        "msgpack bytes": sum(len(b) for bs in packed for b in bs) / len(parts),
+        "json bytes": sum(len(s.encode()) for ss in dumped for s in ss) / len(parts),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--commits", type=int, default=512, help="commits per run")
+    parser.add_argument("--repeats", type=int, default=3, help="runs; the best is reported")
+    parser.add_argument("--dir", type=Path, default=None, help="where the files go")
+    parser.add_argument("--codec", action="store_true", help="also time msgpack vs JSON")
+    parser.add_argument(
+        "--retain", type=int, default=DEFAULT_RETAIN, help="events kept per table (pruning)"
+    )
+    args = parser.parse_args(argv)
+
+    tables, commits = make_commits(args.commits)
+    timed = commits[2 * TABLES :]
+    size = round(sum(payload_size(c) for _, c in timed) / len(timed))
+    events = sum(len(c.events) for _, c in timed)
+    print(f"Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, "
+          f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()}")  # fmt: skip
+    print(f"{len(timed)} commits ({events} events) over {TABLES} tables, "
+          f"{size} bytes serialised per commit on average; retain {args.retain}; "
+          f"best of {args.repeats}")  # fmt: skip
+    folder = args.dir or Path(tempfile.gettempdir())
+    with tempfile.TemporaryDirectory(dir=folder, prefix="rollbridge-bench-") as tmp:
+        print(f"files in {tmp}; synchronous=FULL, WAL\n")
+        print(f"{'mode':<11}{'store commits/s':>17}{'bare commits/s':>16}{'store/bare':>12}")
+        for batch in (0, *BATCHES):
+            label = "commit" if batch == 0 else f"batch {batch}"
+            store = best(
+                args.repeats, lambda b=batch: time_store(Path(tmp), tables, commits, b, args.retain)
+            )
+            bare = best(
+                args.repeats, lambda b=batch: time_bare(Path(tmp), size, len(timed), max(1, b))
+            )
+            print(f"{label:<11}{store:>17,.0f}{bare:>16,.0f}{store / bare:>12.2f}")
+            sys.stdout.flush()
+    if args.codec:
+        print()
+        for name, value in time_codecs(timed, max(args.repeats, 5)).items():
+            unit = "bytes" if "bytes" in name else "µs/commit"
+            print(f"{name:<16}{value:>10.1f} {unit}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Where rollbridge keeps its files by default, per platform (no platformdirs needed).
+
+The embedded database lives in the user's data directory:
+
+=========  ==========================================================
+``$ROLLBRIDGE_DB``  if set: that file, wherever it is
+Linux/BSD  ``$XDG_DATA_HOME/rollbridge/rollbridge.db``, by default
+           ``~/.local/share/rollbridge/rollbridge.db``
+macOS      ``~/Library/Application Support/rollbridge/rollbridge.db``
+Windows    ``%APPDATA%\\rollbridge\\rollbridge.db``
+=========  ==========================================================
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+__all__ = ["APP_NAME", "DB_FILENAME", "default_data_dir", "default_db_path"]
+
+APP_NAME = "rollbridge"
+DB_FILENAME = "rollbridge.db"
+
+
+def default_data_dir(
+    *,
+    environ: Mapping[str, str] | None = None,
+    platform: str | None = None,
+    home: Path | None = None,
+) -> Path:
+    """The per-user data directory of rollbridge (not created).
+
+    :param environ: the environment to read (default: :data:`os.environ`).
+    :param platform: a :data:`sys.platform` value (default: this one).
+    :param home: the user's home directory (default: :meth:`Path.home`).
+    """
+    env = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    home = Path.home() if home is None else home
+    if platform == "win32":
+        appdata = env.get("APPDATA")
+        base = Path(appdata) if appdata else home / "AppData" / "Roaming"
+    elif platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        # The XDG spec says to ignore a relative $XDG_DATA_HOME.
+        xdg = env.get("XDG_DATA_HOME", "")
+        base = Path(xdg) if xdg and os.path.isabs(xdg) else home / ".local" / "share"
+    return base / APP_NAME
+
+
+def default_db_path(
+    *,
+    environ: Mapping[str, str] | None = None,
+    platform: str | None = None,
+    home: Path | None = None,
+    create: bool = True,
+) -> Path:
+    """The database file to use when none is given: ``$ROLLBRIDGE_DB`` if set,
+    else ``rollbridge.db`` in :func:`default_data_dir`.
+
+    :param environ: platform: home: as for :func:`default_data_dir`.
+    :param create: create the file's directory if missing (private, mode 0700,
+        when it is rollbridge's own data directory).
+    """
+    env = os.environ if environ is None else environ
+    explicit = env.get("ROLLBRIDGE_DB")
+    if explicit:
+        path = Path(explicit).expanduser()
+        if create:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        return path
+    folder = default_data_dir(environ=env, platform=platform, home=home)
+    if create:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, exist_ok=True)
+    return folder / DB_FILENAME

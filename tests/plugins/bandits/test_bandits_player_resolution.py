@@ -1,0 +1,158 @@
+"""What players see of a bandits resolution that involved an NPC (``player_resolution``),
+through the real engine: the dice, the harm table row and the wounds stay; an NPC's
+Armour, Steady, Pierce and stats, the totals built from them and its full state go —
+unless ``show_npc_details`` is on."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rollbridge.plugins.bandits import BanditsRuleset
+from rollbridge.testing import RulesetHarness
+
+ANA = {"stats": {"cool": 2, "steady": 1}, "armour": 1, "pierce": 2, "two_light_weapons": True}
+# Armour 3, Pierce 4, hard +3, Steady 2: numbers the players' bandit does not have.
+GUARD = {"kind": "extra", "armour": 3, "pierce": 4, "stats": {"hard": 3}}
+BOSS = {"kind": "bandit", "armour": 3, "pierce": 4, "stats": {"steady": 2, "hard": 3}}
+
+
+def table(**settings: Any) -> RulesetHarness:
+    harness = RulesetHarness(BanditsRuleset(), settings={"ruleset": settings})
+    harness.add_actor("Ana", ANA, actor_id="ana", player=True)
+    harness.add_actor("Guard", GUARD, actor_id="guard")
+    harness.add_actor("Boss", BOSS, actor_id="boss")
+    return harness
+
+
+def views(harness: RulesetHarness) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The last event as the GM and as a player (or observer) sees it."""
+    seq = harness.table.info.seq
+    (event,) = harness.service.store.events_after(harness.table_id, seq - 1)
+    return harness.table.view_event(event, gm=True), harness.table.view_event(event, gm=False)
+
+
+def terms(data: dict[str, Any]) -> dict[str, Any]:
+    return {t["label"]: t["value"] for t in data["outcome"]["terms"]}
+
+
+def test_harm_dealt_to_an_extra_hides_its_armour_and_the_total():
+    harness = table()
+    params = {"direction": "dealt", "attacker_dual_wield": "pierce"}
+    harness.resolve("harm", actor="ana", targets=["guard"], params=params, dice=[3, 4])
+    gm, player = views(harness)
+    assert terms(gm["data"])["Guard's Armour"] == -3
+    assert gm["data"]["outcome"]["total"] == 7
+    assert gm["data"]["narration"].startswith("Ana harms Guard (dealt, rolled by Ana): 7 → ")
+
+    data = player["data"]
+    assert terms(data) == {
+        "2d6": 7,
+        "Guard's Armour": None,
+        "Ana's Pierce": 2,
+        "Ana's two light weapons, +1 Pierce (BD-4)": 1,
+    }
+    assert "total" not in data["outcome"] and "total" not in data["dice"][0]
+    assert data["dice"][0]["formula"] == "2d6+?"
+    assert data["narration"] == (
+        "Ana harms Guard (dealt, rolled by Ana): 7–9 → 2 wounds; Guard: out"
+    )
+    assert data["steps"][0] == (
+        "dealing harm (BD-3), rolled by Ana: 7 (2d6 [3, 4]) − ? (Guard's Armour) + 2 "
+        "(Ana's Pierce) + 1 (Ana's two light weapons, +1 Pierce (BD-4)) → 7–9 on the table"
+    )
+    assert data["outcome"]["state"] == {"wounded": True, "out": True}
+    assert "− 3 (Guard's Armour)" not in json.dumps(player, ensure_ascii=False)
+    assert [d["value"] for d in data["dice"][0]["dice"]] == [3, 4]  # rolled in the open
+    assert data["outcome"]["table"] == gm["data"]["outcome"]["table"]
+    assert views(harness)[0] == gm  # the stored event is unchanged
+
+
+def test_harm_taken_by_an_npc_bandit_hides_steady_armour_and_its_state():
+    harness = table()
+    harness.resolve(
+        "harm", actor="ana", targets=["boss"], params={"direction": "taken"}, dice=[5, 4]
+    )
+    gm, player = views(harness)
+    assert terms(gm["data"])["Boss's Steady"] == -2
+    assert gm["data"]["outcome"]["state"]["dual_wield"] is None
+    data = player["data"]
+    assert terms(data)["Boss's Steady"] is None and terms(data)["Boss's Armour"] is None
+    assert data["outcome"]["state"] is None
+    assert data["outcome"]["slot"] == gm["data"]["outcome"]["slot"]  # the conditions show it
+    assert "dying_turn_started" not in json.dumps(player)
+
+
+def test_an_npc_attackers_pierce_is_hidden_from_its_sheet_or_its_request():
+    harness = table()
+    harness.resolve(
+        "harm", actor="boss", targets=["ana"], params={"direction": "taken"}, dice=[5, 4]
+    )
+    gm, player = views(harness)
+    assert terms(gm["data"])["Boss's Pierce"] == 4
+    assert terms(player["data"])["Boss's Pierce"] is None
+    assert terms(player["data"])["Ana's Steady"] == -1  # a player's bandit is seen in full
+    assert player["data"]["outcome"]["state"] == gm["data"]["outcome"]["state"]
+
+    params = {"direction": "dealt", "pierce": 5}
+    harness.resolve("harm", actor="boss", targets=["ana"], params=params, dice=[1, 2])
+    gm, player = views(harness)
+    assert "Boss's Pierce 5 given with the request" in gm["data"]["steps"]
+    assert "pierce" not in player["data"]["params"]
+    assert "Boss's Pierce given with the request" in player["data"]["steps"]
+    assert " 5 " not in " ".join(player["data"]["steps"])
+
+
+def test_an_npc_move_hides_its_stat_and_total_but_not_the_band():
+    harness = table()
+    params = {"move": "go aggro", "stat": "hard", "modifiers": [{"label": "cover", "value": 1}]}
+    harness.resolve("move", actor="boss", params=params, dice=[3, 4])
+    gm, player = views(harness)
+    assert gm["data"]["outcome"]["total"] == 11
+    assert gm["data"]["narration"] == "Boss rolls go aggro with hard: 11, full success (10+)"
+    data = player["data"]
+    assert data["narration"] == "Boss rolls go aggro with hard: full success (10+)"
+    assert data["outcome"]["terms"] == [
+        {"label": "stat hard", "value": None},
+        {"label": "cover", "value": 1},
+    ]
+    assert not {"total", "modifier", "modifier_raw", "clamped"} & set(data["outcome"])
+    assert data["outcome"]["band"] == "full" and data["outcome"]["dice_total"] == 7
+    assert "11" not in json.dumps(data) and "+3" not in json.dumps(data, ensure_ascii=False)
+
+
+def test_a_move_without_a_stat_is_shown_whole():
+    harness = table()
+    harness.resolve("move", actor="boss", params={"modifiers": [2]}, dice=[4, 5])
+    gm, player = views(harness)
+    assert player["data"] == gm["data"]
+
+
+def test_care_actions_show_an_npc_bandit_state_only_as_player_view_does():
+    harness = table()
+    params = {"direction": "dealt", "pierce": 6}  # 12 - 3 + 6 = 15: 4 wounds, dying
+    harness.resolve("harm", actor="ana", targets=["boss"], params=params, dice=[6, 6])
+    harness.resolve("stabilise", actor="ana", targets=["boss"])
+    gm, player = views(harness)
+    assert gm["data"]["outcome"]["state"]["stabilised"] is True
+    assert player["data"]["outcome"]["state"] is None
+
+
+def test_show_npc_details_shows_the_resolution_as_the_gm_sees_it():
+    harness = table(show_npc_details=True)
+    params = {"direction": "dealt", "attacker_dual_wield": "pierce"}
+    harness.resolve("harm", actor="ana", targets=["guard"], params=params, dice=[3, 4])
+    gm, player = views(harness)
+    assert player["data"] == gm["data"]
+    assert terms(player["data"])["Guard's Armour"] == -3
+
+
+def test_player_resolution_does_not_change_its_input():
+    harness = table()
+    harness.resolve(
+        "harm", actor="ana", targets=["guard"], params={"direction": "dealt"}, dice=[3, 4]
+    )
+    gm, _ = views(harness)
+    data = json.loads(json.dumps(gm["data"]))
+    BanditsRuleset().player_resolution(data, frozenset({"guard"}), {})
+    assert data == gm["data"]

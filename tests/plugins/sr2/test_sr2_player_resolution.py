@@ -1,0 +1,226 @@
+"""What players see of an sr2 resolution that involved an NPC (``player_resolution``),
+through the real engine: the GM's view keeps everything, the players' view keeps the
+dice, status and wound levels but not the NPC's boxes, Body, armour or pool split
+— unless ``show_npc_details`` / ``show_npc_sheet`` say otherwise."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rollbridge.plugins.sr2 import SR2Ruleset
+from rollbridge.testing import RulesetHarness
+
+TUKAN = {
+    "body": 5,
+    "combat_pool": 6,
+    "weapons": [{"name": "Hackler", "code": "7M", "skill": 7}],
+}
+# Body 4, ballistic armour 5, Combat Pool 3: numbers no other actor has.
+GUARD = {
+    "body": 4,
+    "combat_pool": 3,
+    "armor": {"ballistic": 5, "impact": 2},
+    "weapons": [{"name": "Pistol", "code": "9M", "skill": 5, "recoil_compensation": 1}],
+}
+# Tukan's burst (10S, 7 successes at TN 4); the guard resists with Body 4 + pool 2
+# = 6 dice at TN 10 - 5 = 5: 6+2, 5 succeed -> net 5: Deadly + 1 overflow.
+BURST = {"weapon": "Hackler", "rounds": 3, "recoil_compensation": 3, "range": "short"}
+BURST_DICE = [5, 5, 5, 5, 5, 5, 5, 6, 2, 5, 1, 1, 2, 3]
+
+
+def table(**settings: Any) -> RulesetHarness:
+    harness = RulesetHarness(SR2Ruleset(), settings={"ruleset": settings})
+    harness.add_actor("Tukan", TUKAN, actor_id="tukan", player=True)
+    harness.add_actor("Guard", GUARD, actor_id="guard")
+    return harness
+
+
+def views(harness: RulesetHarness) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The last event as the GM and as a player (or observer) sees it."""
+    seq = harness.table.info.seq
+    (event,) = harness.service.store.events_after(harness.table_id, seq - 1)
+    return harness.table.view_event(event, gm=True), harness.table.view_event(event, gm=False)
+
+
+def keys(value: Any) -> set[str]:
+    """Every key of every mapping inside ``value``."""
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in keys(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in keys(v)}
+    return set()
+
+
+def rolls(data: dict[str, Any]) -> list[list[int]]:
+    return [die["rolls"] for group in data["dice"] for die in group["dice"]]
+
+
+def burst(harness: RulesetHarness) -> tuple[dict[str, Any], dict[str, Any]]:
+    params = {**BURST, "defender_pool": 2}
+    harness.resolve("attack", actor="tukan", targets=["guard"], params=params, dice=BURST_DICE)
+    return views(harness)
+
+
+def test_attack_on_an_npc_hides_its_boxes_body_armour_and_resistance_tn():
+    harness = table()
+    gm, player = burst(harness)
+    assert gm["data"]["outcome"]["crossed"] == {"stun": 0, "physical": 10, "overflow": 1, "lost": 0}
+    resistance = gm["data"]["outcome"]["resistance"]
+    assert (resistance["body"], resistance["armor"], resistance["tn"]) == (4, 5, 5)
+    assert gm["data"]["outcome"]["defender_after"]["physical"] == 10
+    assert "Deadly, 1 overflow" in gm["data"]["narration"]
+    assert any("Body 4 + pool 2" in line for line in gm["data"]["steps"])
+
+    data = player["data"]
+    text = json.dumps(player)
+    assert not keys(data) & {"crossed", "body", "armor", "defender_pool"}
+    assert not keys(data["outcome"]["resistance"]) & {"tn", "tn_raw", "pool"}
+    assert '"physical": 10' not in text and '"overflow": 1' not in text
+    assert "Body 4" not in text and "armour 5" not in text and "TN 5" not in text
+    assert (
+        data["narration"]
+        == "Tukan hits Guard with Hackler (10S, 7 successes): Deadly; Guard is dying."
+    )
+    assert data["outcome"]["defender_after"] == {
+        "status": "dying",
+        "wound_modifier": 3,
+        "wound_levels": {"stun": None, "physical": "Deadly"},
+    }
+    assert data["outcome"]["resistance"]["dice"] == 6
+    assert data["outcome"]["resistance"]["successes"] == 2
+    armour = data["outcome"]["resistance"]["tn_parts"][1]
+    assert armour == {"part": "ballistic armour", "value": None}
+    resist = data["dice"][1]
+    assert "target" not in resist and "note" not in resist
+    assert (
+        "Resistance TN hidden: power 10 - ballistic armour (hidden) + wound modifier 0 (SR-9)"
+        in (data["steps"])
+    )
+    assert "Wound levels now: Physical Deadly; status dying (SR-12, SR-13)" in data["steps"]
+    # the dice are public, and the attacker (a player's) keeps its numbers
+    assert rolls(data) == rolls(gm["data"])
+    assert data["outcome"]["attack"] == gm["data"]["outcome"]["attack"]
+    # the stored event is not changed by the players' view
+    assert views(harness)[0] == gm
+
+
+def test_show_npc_details_shows_the_boxes_but_not_the_sheet():
+    gm, player = burst(table(show_npc_details=True))
+    data = player["data"]
+    assert data["outcome"]["crossed"] == gm["data"]["outcome"]["crossed"]
+    assert data["outcome"]["defender_after"] == gm["data"]["outcome"]["defender_after"]
+    assert data["narration"] == gm["data"]["narration"]
+    assert not keys(data) & {"body", "armor", "defender_pool"}
+    assert "tn" not in data["outcome"]["resistance"]
+    assert "Body 4" not in json.dumps(data)
+
+
+def test_show_npc_sheet_shows_body_armour_and_tn_but_not_the_boxes():
+    gm, player = burst(table(show_npc_sheet=True))
+    data = player["data"]
+    assert data["outcome"]["resistance"] == gm["data"]["outcome"]["resistance"]
+    assert data["params"]["defender_pool"] == 2
+    assert data["dice"][1]["target"] == 5
+    assert "crossed" not in data["outcome"]
+    assert "Deadly, 1 overflow" not in data["narration"]
+
+
+def test_both_settings_show_the_resolution_as_the_gm_sees_it():
+    gm, player = burst(table(show_npc_details=True, show_npc_sheet=True))
+    assert player["data"] == gm["data"]
+
+
+def test_an_npc_attacker_keeps_its_skill_pool_and_recoil_to_itself():
+    harness = table()
+    # Pistol 9M x 3 = 12S; TN 2 + recoil (3 - compensation 1) = 4; the guard spends 1 pool.
+    params = {"weapon": "Pistol", "rounds": 3, "tn": 2, "attacker_pool": 1}
+    harness.resolve(
+        "attack", actor="guard", targets=["tukan"], params=params, dice=[5] * 6 + [1] * 5
+    )
+    gm, player = views(harness)
+    assert gm["data"]["outcome"]["attack"]["skill"] == 5
+    assert gm["data"]["outcome"]["attack"]["tn"] == 4
+    data = player["data"]
+    attack = data["outcome"]["attack"]
+    assert attack == {"dice": 6, "successes": 6, "botch": False}
+    assert not keys(data["params"]) & {"attacker_pool", "recoil_compensation"}
+    assert "target" not in data["dice"][0] and "note" not in data["dice"][0]
+    assert "skill 5" not in json.dumps(data) and "compensation 1" not in json.dumps(data)
+    assert "Attack: 6 dice vs a hidden TN: [5, 5, 5, 5, 5, 5] -> 6 successes" in data["steps"]
+    # Tukan is a player's: his resistance and boxes stay
+    assert data["outcome"]["resistance"] == gm["data"]["outcome"]["resistance"]
+    assert data["outcome"]["crossed"] == gm["data"]["outcome"]["crossed"]
+
+
+def test_an_npc_single_shot_keeps_its_tn_without_its_compensation():
+    harness = table()
+    params = {"weapon": "Pistol", "range": "short"}
+    harness.resolve("attack", actor="guard", targets=["tukan"], params=params, dice=[1] * 5)
+    gm, player = views(harness)
+    assert "recoil (1 rounds, compensation 1)" in json.dumps(gm["data"])
+    attack = player["data"]["outcome"]["attack"]
+    assert attack["tn"] == 4 and player["data"]["dice"][0]["target"] == 4
+    assert attack["tn_parts"][1] == {"part": "recoil (1 round)", "value": 0}
+    assert "compensation" not in json.dumps(player["data"])
+
+
+def test_damage_bleed_and_heal_hide_the_boxes():
+    harness = table()
+    harness.resolve(
+        "damage", targets=["guard"], params={"code": "10D", "attack_successes": 7}, dice=[1] * 4
+    )
+    gm, player = views(harness)
+    assert gm["data"]["outcome"]["crossed"]["overflow"] == 3
+    assert "crossed" not in player["data"]["outcome"]
+    assert (
+        player["data"]["narration"]
+        == "Guard resists 10D against 7 successes: Deadly; Guard is dying."
+    )
+
+    harness.resolve("bleed", targets=["guard"], params={"boxes": 1})
+    gm, player = views(harness)
+    assert gm["data"]["narration"] == "Guard bleeds: overflow 4/4, dying."
+    assert gm["data"]["outcome"]["overflow"] == 4
+    assert player["data"]["narration"] == "Guard bleeds: dying."
+    assert player["data"]["outcome"] == {"boxes": 1, "status": "dying"}
+    assert "Body" not in json.dumps(player["data"]) and "4/4" not in json.dumps(player["data"])
+
+    harness.resolve("heal", targets=["guard"], params={"monitor": "physical", "boxes": 3})
+    gm, player = views(harness)
+    assert gm["data"]["outcome"]["removed"] == {"stun": 0, "physical": 0, "overflow": 3}
+    assert player["data"]["outcome"] == {"monitor": "physical", "asked": 3, "status": "dying"}
+    assert player["data"]["narration"] == "Guard is healed (physical): dying."
+    assert player["data"]["steps"] == ["Heal 3 physical box(es) (SR-15)"]
+
+
+def test_bleed_with_show_npc_details_shows_the_overflow_not_the_body():
+    harness = table(show_npc_details=True)
+    harness.resolve(
+        "damage", targets=["guard"], params={"code": "10D", "attack_successes": 7}, dice=[1] * 4
+    )
+    harness.resolve("bleed", targets=["guard"], params={"boxes": 1})
+    _, player = views(harness)
+    assert player["data"]["narration"] == "Guard bleeds: overflow 4, dying."
+    assert player["data"]["steps"] == ["Bleeding (SR-13): overflow 3 -> 4; status dying"]
+
+
+def test_new_turn_hides_npc_pools_unless_a_setting_shows_them():
+    harness = table()
+    harness.resolve("new_turn")
+    gm, player = views(harness)
+    assert gm["data"]["outcome"]["pools"] == {"tukan": 6, "guard": 3}
+    assert player["data"]["outcome"]["pools"] == {"tukan": 6}
+    assert player["data"]["steps"] == ["New combat turn (SR-14): tukan 6; NPCs' pools hidden"]
+
+    shown = table(show_npc_sheet=True)
+    shown.resolve("new_turn")
+    assert views(shown)[1]["data"]["outcome"]["pools"] == {"tukan": 6, "guard": 3}
+
+
+def test_player_resolution_does_not_change_its_input():
+    harness = table()
+    gm, _ = burst(harness)
+    data = json.loads(json.dumps(gm["data"]))
+    SR2Ruleset().player_resolution(data, frozenset({"guard"}), {})
+    assert data == gm["data"]

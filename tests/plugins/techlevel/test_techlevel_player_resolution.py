@@ -1,0 +1,234 @@
+"""What players see of a techlevel resolution that touched an NPC (``player_resolution``),
+through the real engine: the layer struck and the boxes crossed stay; the names, TLs,
+TL factors, magic and immunities of the NPC's items, vehicle and body go — unless
+``show_npc_details`` is on."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from rollbridge.plugins.techlevel import TechLevel
+from rollbridge.testing import RulesetHarness
+
+ANA = {"body_tl": 2}
+GUARD = {"body_tl": 1, "worn": [{"name": "Kevlar vest", "kind": "armour", "boxes": 10, "tl": 3}]}
+WYRM = {
+    "body_tl": 4,
+    "immune": ["mental"],
+    "worn": [
+        {
+            "name": "Dragon scale",
+            "kind": "armour",
+            "boxes": 20,
+            "tl": 4,
+            "magical": True,
+            "spell": "Ironhide",
+            "immune": ["fire"],
+        }
+    ],
+    "carried": [{"name": "Rune buckler", "kind": "shield", "boxes": 7, "tl": 5}],
+    "vehicles": [
+        {
+            "name": "Nightmare",
+            "kind": "mount",
+            "tl": 3,
+            "sections": [{"name": "flank"}],
+            "worn": [{"name": "Barding", "kind": "armour", "boxes": 10, "tl": 2}],
+        }
+    ],
+    "mounted": "Nightmare",
+}
+SECRETS = ("Kevlar vest", "Dragon scale", "Ironhide", "Rune buckler", "Nightmare", "Barding")
+
+
+def table(**settings: Any) -> RulesetHarness:
+    harness = RulesetHarness(TechLevel(), settings={"ruleset": settings})
+    harness.add_actor("Ana", ANA, actor_id="ana", player=True)
+    harness.add_actor("Guard", GUARD, actor_id="guard")
+    harness.add_actor("Wyrm", WYRM, actor_id="wyrm")
+    return harness
+
+
+def views(harness: RulesetHarness) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The last event as the GM and as a player (or observer) sees it."""
+    seq = harness.table.info.seq
+    (event,) = harness.service.store.events_after(harness.table_id, seq - 1)
+    return harness.table.view_event(event, gm=True), harness.table.view_event(event, gm=False)
+
+
+def keys(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in keys(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in keys(v)}
+    return set()
+
+
+def revealed(view: dict[str, Any]) -> list[str]:
+    text = json.dumps(view, ensure_ascii=False)
+    return [secret for secret in SECRETS if secret in text]
+
+
+def test_a_hit_on_an_npc_shows_the_layer_and_boxes_not_the_item_tl_or_factor():
+    harness = table()
+    params = {"weapon": "Revolver", "dice": "1d6", "tl": 2}
+    harness.resolve("hit", actor="ana", targets=["guard"], params=params, dice=[5])
+    gm, player = views(harness)
+    outcome = gm["data"]["outcome"]
+    assert (outcome["name"], outcome["layer_tl"], outcome["factor"]) == ("Kevlar vest", 3, "/2")
+    assert (outcome["boxes"], outcome["lost"], outcome["immune"]) == (2, 0, False)
+    assert "weapon TL2 against TL3: /2 → ⌊5 / 2⌋ = 2 boxes (TL-4)" in gm["data"]["steps"]
+
+    data = player["data"]
+    assert revealed(player) == []
+    assert not set(data["outcome"]) & {"name", "layer_tl", "factor", "immune", "boxes", "lost"}
+    assert (data["outcome"]["layer"], data["outcome"]["crossed"]) == ("armour", 2)
+    assert data["narration"] == "Ana hits Guard: 5 on 1d6 TL2 → armour, 2 boxes crossed"
+    assert data["steps"] == [
+        "damage 1d6 [5] = 5 (TL2)",
+        gm["data"]["steps"][1],
+        "TL and immunities of the armour are hidden (TL-4, TL-6)",
+        "Armour: 2 crossed, now 2 of 10; nothing passes inward (TL-5)",
+    ]
+    assert "TL3" not in json.dumps(data) and "/2" not in json.dumps(data)
+    assert data["dice"] == gm["data"]["dice"]  # rolled in the open
+    assert views(harness)[0] == gm  # the stored event is unchanged
+
+
+def test_an_immune_layer_is_not_told_to_players():
+    harness = table()
+    harness.add_actor("Drake", {**WYRM, "vehicles": [], "mounted": None}, actor_id="drake")
+    params = {"weapon": "Torch", "dice": "1d6", "tl": 5, "type": "fire"}
+    harness.resolve("hit", actor="ana", targets=["drake"], params=params, dice=[6])
+    gm, player = views(harness)
+    assert gm["data"]["outcome"]["immune"] is True
+    assert "immune to fire, no effect" in gm["data"]["narration"]
+    assert revealed(player) == []
+    text = json.dumps(player["data"])
+    assert "immune" not in text.replace("immunities", "") and "magical" not in text
+    assert player["data"]["narration"] == "Ana hits Drake: 6 on 1d6 TL5 → armour, 0 boxes crossed"
+
+
+def test_mental_excess_hides_the_excess_but_shows_what_reached_the_body():
+    harness = table()
+    params = {"dice": "2d6", "tl": 2, "type": "mental"}
+    harness.resolve("hit", actor="ana", targets=["guard"], params=params, dice=[6, 5])
+    gm, player = views(harness)
+    assert gm["data"]["outcome"]["mind"]["excess"] == 12
+    mind = player["data"]["outcome"]["mind"]
+    assert mind == {"crossed": 10, "body": {"crossed": 10, "converted": 0}}
+    assert "→ mind (gsk), 10 boxes crossed, excess into KSK;" in player["data"]["narration"]
+    assert not [line for line in player["data"]["steps"] if "lost" in line or "12" in line]
+
+
+def test_show_npc_details_shows_the_resolution_as_the_gm_sees_it():
+    harness = table(show_npc_details=True)
+    params = {"weapon": "Revolver", "dice": "1d6", "tl": 2}
+    harness.resolve("hit", actor="ana", targets=["guard"], params=params, dice=[5])
+    gm, player = views(harness)
+    assert player["data"] == gm["data"]
+    assert revealed(player) == ["Kevlar vest"]
+
+
+def test_a_hit_on_a_player_is_not_redacted():
+    harness = table()
+    harness.add_actor(
+        "Bea",
+        {"body_tl": 1, "worn": [{"name": "Mithril", "kind": "armour", "boxes": 10, "tl": 5}]},
+        actor_id="bea",
+        player=True,
+    )
+    harness.resolve("hit", actor="wyrm", targets=["bea"], params={"dice": "1d6", "tl": 4}, dice=[4])
+    gm, player = views(harness)
+    assert player["data"] == gm["data"]
+    assert "Mithril" in player["data"]["narration"]
+
+
+GEAR = [
+    ("dismount", {"actor": "wyrm", "params": {}}),
+    ("mount", {"actor": "wyrm", "params": {"name": "Nightmare"}}),
+    ("destroy", {"targets": ["wyrm"], "params": {"layer": "vehicle", "section": "flank"}}),
+    ("repair", {"targets": ["wyrm"], "params": {"layer": "vehicle_armour", "boxes": 2}}),
+    ("destroy", {"targets": ["wyrm"], "params": {"layer": "armour"}}),
+    ("dispel", {"targets": ["wyrm"], "params": {"layer": "armour"}}),
+    ("don", {"actor": "wyrm", "params": {"name": "Rune buckler"}}),
+    ("doff", {"actor": "wyrm", "params": {"layer": "shield"}}),
+    (
+        "enchant",
+        {
+            "targets": ["wyrm"],
+            "params": {"layer": "shield", "mode": "cast", "spell": "Ironhide", "boxes": 9, "tl": 4},
+        },
+    ),
+    (
+        "enchant",
+        {
+            "targets": ["wyrm"],
+            "params": {"layer": "vehicle_armour", "spell": "Ironhide", "boxes": 20, "tl": 5},
+        },
+    ),
+    ("dispel", {"targets": ["wyrm"], "params": {"layer": "vehicle_armour"}}),
+    ("dismount", {"actor": "wyrm", "params": {"leave": True}}),
+    (
+        "mount",
+        {"actor": "wyrm", "params": {"vehicle": {"name": "Nightmare", "tl": 1, "immune": ["ice"]}}},
+    ),
+]
+
+
+def test_gear_actions_on_an_npc_name_no_item_vehicle_spell_or_tl():
+    harness = table()
+    for action, request in GEAR:
+        harness.resolve(action, **request)
+        gm, player = views(harness)
+        assert revealed(gm), f"{action}: the GM sees the names"
+        assert revealed(player) == [], f"{action}: {player['data']}"
+        assert not keys(player["data"]["outcome"]) & {"tl", "immune", "magical", "spell"}, action
+        assert not keys(player["data"]["params"]) & {"tl", "immune", "magical", "spell"}, action
+        told = " ".join([player["data"]["narration"], *player["data"]["steps"]])
+        assert not re.search(r"TL\d", told), action
+        assert "Wyrm" in player["data"]["narration"], action
+
+
+@pytest.mark.parametrize(
+    ("action", "request_", "narration"),
+    [
+        (
+            "doff",
+            {"actor": "wyrm", "params": {"layer": "vehicle_armour"}},
+            "Wyrm takes off the vehicle armour",
+        ),
+        ("dismount", {"actor": "wyrm", "params": {}}, "Wyrm gets off the mount"),
+        (
+            "repair",
+            {"targets": ["wyrm"], "params": {"layer": "armour"}},
+            "Wyrm's armour: 0 boxes repaired",
+        ),
+        (
+            "destroy",
+            {"targets": ["wyrm"], "params": {"layer": "armour"}},
+            "Wyrm's armour is destroyed",
+        ),
+    ],
+)
+def test_gear_narrations_stay_useful(action, request_, narration):
+    harness = table()
+    harness.resolve(action, **request_)
+    gm, player = views(harness)
+    assert player["data"]["narration"] == narration
+    assert gm["data"]["narration"] != narration
+
+
+def test_player_resolution_does_not_change_its_input():
+    harness = table()
+    harness.resolve(
+        "hit", actor="ana", targets=["guard"], params={"dice": "1d6", "tl": 2}, dice=[5]
+    )
+    gm, _ = views(harness)
+    data = json.loads(json.dumps(gm["data"]))
+    TechLevel().player_resolution(data, frozenset({"guard"}), {})
+    assert data == gm["data"]

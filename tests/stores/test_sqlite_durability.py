@@ -1,0 +1,420 @@
+"""SQLiteStore beyond the Store contract: durability settings, group commit,
+other processes on the same file, threads, kill -9, schema versions."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rollbridge.dice import SeededDice
+from rollbridge.engine import ActorRecord, Commit, Event, Principal, Table, TableInfo, TableService
+from rollbridge.exceptions import StoreError, UnknownTable
+from rollbridge.stores import sqlite as sqlite_module
+from rollbridge.stores.sqlite import SCHEMA_VERSION, SQLiteStore
+from rollbridge.testing import host_with
+from rollbridge.tokens import hash_token, new_token
+
+GM = Principal("gm", "gm", "tok-gm")
+CONFTEST = Path(__file__).resolve().parents[1] / "conftest.py"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "rollbridge.db"
+
+
+@pytest.fixture
+def store(db: Path):
+    opened = SQLiteStore(db)
+    yield opened
+    opened.close()
+
+
+def info(table_id: str = "t") -> TableInfo:
+    return TableInfo(table_id, f"Table {table_id}", "tally", "1.2.0", {"approval": False})
+
+
+def commit_at(table_id: str, first: int, events: int = 1, **data: Any) -> Commit:
+    """A commit bringing events ``first`` .. ``first + events - 1``."""
+    last = first + events - 1
+    new = [Event(table_id, 1, n, "roll", data={"total": n, **data}) for n in range(first, last + 1)]
+    actor = ActorRecord(f"a{last}", "A", {"hp": 5}, {"damage": 0})
+    meta = {"encounter": None, "pending": {}, "undo": [], "redo": []}
+    table = TableInfo(table_id, f"Table {table_id}", "tally", "1.2.0", {"approval": False}, 1, last)
+    return Commit(new, [actor], [], table, meta, {f"k{last}": {"seq": last}})
+
+
+def dump(path: Path) -> list[Any]:
+    """Every row of every table, read with a plain connection."""
+    conn = sqlite3.connect(path)
+    try:
+        return [
+            conn.execute(f"SELECT * FROM {name} ORDER BY rowid").fetchall()
+            for name in ("tables", "actors", "events", "replies", "tokens")
+        ]
+    finally:
+        conn.close()
+
+
+def run_python(code: str, *args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+class TestSettings:
+    def test_wal_synchronous_full_foreign_keys_busy_timeout(self, store, db):
+        def pragmas() -> tuple[Any, ...]:
+            conn = store._conn()
+            return tuple(
+                conn.execute(f"PRAGMA {name}").fetchone()[0]
+                for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
+            )
+
+        assert pragmas() == ("wal", 2, 1, 10_000)  # synchronous 2 = FULL
+        # every thread's connection gets them
+        seen: list[Any] = []
+        thread = threading.Thread(target=lambda: seen.append(pragmas()))
+        thread.start()
+        thread.join()
+        assert seen == [("wal", 2, 1, 10_000)]
+        assert len(store._connections) == 2
+        # WAL is a property of the file: a plain connection sees it too
+        plain = sqlite3.connect(db)
+        assert plain.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        plain.close()
+
+    def test_schema_version_is_recorded(self, store, db):
+        plain = sqlite3.connect(db)
+        assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 1
+        plain.close()
+
+    def test_closed_store_refuses_calls(self, db):
+        store = SQLiteStore(db)
+        store.close()
+        store.close()  # idempotent
+        with pytest.raises(StoreError, match="closed"):
+            store.tables()
+
+    def test_a_file_that_is_not_a_database(self, db):
+        db.write_bytes(b"this is not sqlite" * 100)
+        with pytest.raises(StoreError, match="cannot open"):
+            SQLiteStore(db)
+
+
+class TestMigrations:
+    def test_a_newer_file_is_refused(self, db):
+        SQLiteStore(db).close()
+        plain = sqlite3.connect(db)
+        plain.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        plain.close()
+        with pytest.raises(StoreError, match="newer"):
+            SQLiteStore(db)
+
+    def test_a_migration_step_runs_once_on_an_older_file(self, db, monkeypatch):
+        with SQLiteStore(db) as store:
+            store.create_table(info(), [])
+        calls = []
+
+        def add_index(conn: sqlite3.Connection) -> None:
+            calls.append(1)
+            conn.execute('CREATE INDEX events_by_kind ON events ("table", seq DESC)')
+
+        monkeypatch.setattr(sqlite_module, "MIGRATIONS", (*sqlite_module.MIGRATIONS, add_index))
+        monkeypatch.setattr(sqlite_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+        for _ in range(2):
+            with SQLiteStore(db) as store:
+                assert [i.id for i in store.tables()] == ["t"]
+        assert calls == [1]
+        plain = sqlite3.connect(db)
+        assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+        assert plain.execute("SELECT name FROM sqlite_master WHERE name = 'events_by_kind'")
+        plain.close()
+
+    def test_a_failed_migration_changes_nothing(self, db, monkeypatch):
+        SQLiteStore(db).close()
+        before = dump(db)
+
+        def broken(conn: sqlite3.Connection) -> None:
+            conn.execute("CREATE TABLE extra (x)")
+            raise RuntimeError("half-way")
+
+        monkeypatch.setattr(sqlite_module, "MIGRATIONS", (*sqlite_module.MIGRATIONS, broken))
+        monkeypatch.setattr(sqlite_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+        with pytest.raises(StoreError, match="half-way"):
+            SQLiteStore(db)
+        plain = sqlite3.connect(db)
+        assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert not plain.execute("SELECT 1 FROM sqlite_master WHERE name = 'extra'").fetchall()
+        plain.close()
+        assert dump(db) == before
+
+
+class TestGroupCommit:
+    def test_a_batch_is_one_transaction(self, store):
+        store.create_table(info("a"), [])
+        store.create_table(info("b"), [])
+        store.commit("a", commit_at("a", 1))
+        statements: list[str] = []
+        store._conn().set_trace_callback(statements.append)
+        store.commit_many(
+            [
+                ("a", commit_at("a", 2, events=2)),
+                ("b", commit_at("b", 1)),
+                ("a", store.prepare(commit_at("a", 4))),  # prepared commits mix in
+            ]
+        )
+        store._conn().set_trace_callback(None)
+        assert statements.count("BEGIN IMMEDIATE") == statements.count("COMMIT") == 1
+        assert [e.seq for e in store.events_after("a", 0)] == [1, 2, 3, 4]
+        assert [e.seq for e in store.events_after("b", 0)] == [1]
+        assert [(i.id, i.seq) for i in store.tables()] == [("a", 4), ("b", 1)]
+        assert list(store.load("a")[0].actors) == ["a1", "a3", "a4"]
+        assert store.reply("b", "k1") == {"seq": 1}
+
+    @pytest.mark.parametrize("failure", ["unserialisable", "unknown table", "stale seq"])
+    def test_a_batch_is_all_or_nothing(self, store, db, failure):
+        store.create_table(info("a"), [])
+        store.create_table(info("b"), [])
+        store.commit("a", commit_at("a", 1))
+        before = dump(db)
+        good_a = commit_at("a", 2, events=2)
+        good_b = commit_at("b", 1)
+        if failure == "unserialisable":
+            bad = ("b", commit_at("b", 2, lock=threading.Lock()))
+        elif failure == "unknown table":
+            bad = ("nope", commit_at("nope", 1))
+        else:  # a second commit for b that repeats seq 1
+            bad = ("b", commit_at("b", 1))
+        error = UnknownTable if failure == "unknown table" else StoreError
+        with pytest.raises(error):
+            store.commit_many([("a", good_a), ("b", good_b), bad])
+        assert dump(db) == before
+        store.commit_many([("a", good_a), ("b", good_b)])  # the good ones still apply
+        assert [i.seq for i in store.tables()] == [3, 1]
+
+    def test_an_empty_batch_is_nothing(self, store, db):
+        before = dump(db)
+        store.commit_many([])
+        assert dump(db) == before
+
+
+class TestSequenceGuard:
+    def test_a_stale_commit_is_refused_and_the_service_recovers(self, db, tally):
+        """Two services on one file (as a CLI and a server would be): the one
+        with a stale table gets a StoreError, reloads, and goes on."""
+        first = TableService(SQLiteStore(db), host_with(tally))
+        first.create_table("Shared", "tally", table_id="t")
+        roll = {"type": "roll", "formula": "1d6"}
+        assert first.handle("t", {**roll, "id": "a1"}, GM)["seq"] == 1
+        second = TableService(SQLiteStore(db), host_with(tally))
+        assert second.handle("t", {**roll, "id": "b1"}, GM)["seq"] == 2
+        with pytest.raises(StoreError, match="at seq 2"):
+            first.handle("t", {**roll, "id": "a2"}, GM)  # its table still says seq 1
+        assert first.handle("t", {**roll, "id": "a2"}, GM)["seq"] == 3  # reloaded
+        assert [e.request for e in first.store.events_after("t", 0)] == ["a1", "b1", "a2"]
+        first.store.close()
+        second.store.close()
+
+
+class TestOtherProcesses:
+    CLI = """
+        import sys, time
+        from rollbridge.engine import TableInfo
+        from rollbridge.stores import SQLiteStore
+        from rollbridge.tokens import new_token
+        store = SQLiteStore(sys.argv[1])
+        start = time.monotonic()
+        secret, record = new_token("from-cli", "gm")
+        store.create_table(TableInfo("from-cli", "Made by the CLI", "tally", "1.2.0"), [record])
+        if sys.argv[2] != "-":
+            store.revoke_token(sys.argv[2], sys.argv[3])
+        print(secret, round(time.monotonic() - start, 3))
+        store.close()
+    """
+
+    def test_a_table_created_by_another_process_is_seen(self, store):
+        _, token = new_token("t", "player", "alice")
+        store.create_table(info(), [token])
+        assert store.tables()[0].id == "t"  # this thread's connection is open and used
+        done = run_python(self.CLI, str(store.path), "t", token.id)
+        assert done.returncode == 0, done.stderr
+        secret = done.stdout.split()[0]
+        assert [i.id for i in store.tables()] == ["t", "from-cli"]
+        assert store.find_token("from-cli", hash_token(secret)).role == "gm"
+        assert store.list_tokens("t") == []  # revoked by the other process
+        store.commit("t", commit_at("t", 1))  # and this process still writes
+
+    def test_a_writer_waits_for_another_process_s_write(self, store):
+        store.create_table(info(), [])
+        holder = sqlite3.connect(store.path, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another writer holds the lock ...
+        child = subprocess.Popen(
+            [sys.executable, "-c", textwrap.dedent(self.CLI), str(store.path), "-"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(0.5)
+        # ... and this process's reads still work meanwhile (WAL)
+        assert [i.id for i in store.tables()] == ["t"]
+        holder.execute("COMMIT")
+        holder.close()
+        out, err = child.communicate(timeout=30)
+        assert child.returncode == 0, err
+        assert float(out.split()[1]) >= 0.3  # it waited instead of failing
+        assert [i.id for i in store.tables()] == ["t", "from-cli"]
+
+    def test_a_commit_waits_for_another_connection_s_write(self, store):
+        store.create_table(info(), [])
+        holder = sqlite3.connect(store.path, isolation_level=None, check_same_thread=False)
+        holder.execute("BEGIN IMMEDIATE")
+        threading.Timer(0.3, lambda: holder.execute("COMMIT")).start()
+        start = time.monotonic()
+        store.commit("t", commit_at("t", 1))
+        assert time.monotonic() - start >= 0.2
+        holder.close()
+        assert store.tables()[0].seq == 1
+
+
+class TestThreads:
+    def test_one_writer_thread_and_a_reader_thread(self, store, tally):
+        service = TableService(store, host_with(tally), dice=lambda: SeededDice(3))
+        service.create_table("Busy", "tally", table_id="t")
+        service.handle("t", {"type": "actor.create", "id": "c", "actor": {
+            "id": "guard", "name": "Guard", "sheet": {"hp": 6}}}, GM)  # fmt: skip
+        writes = 60
+        errors: list[BaseException] = []
+        lengths: list[int] = []
+
+        def writer() -> None:
+            try:
+                for n in range(writes):
+                    message = {"type": "resolve", "id": f"h{n}", "action": "hit",
+                               "targets": ["guard"]}  # fmt: skip
+                    if n % 3 == 0:
+                        message = {"type": "adjust", "id": f"h{n}", "actor": "guard",
+                                   "track": "damage", "delta": -6}  # fmt: skip
+                    service.handle("t", message, GM)
+            except BaseException as exc:
+                errors.append(exc)
+
+        def reader() -> None:
+            try:
+                while thread.is_alive():
+                    events = store.events_after("t", 0)
+                    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+                    snapshot, _ = store.load("t")
+                    assert snapshot.info.seq >= len(events)
+                    lengths.append(len(events))
+            except BaseException as exc:
+                errors.append(exc)
+
+        thread = threading.Thread(target=writer)
+        thread.start()
+        watcher = threading.Thread(target=reader)
+        watcher.start()
+        thread.join(60)
+        watcher.join(60)
+        assert not errors, errors
+        assert lengths == sorted(lengths)  # a reader never goes back in time
+        assert store.tables()[0].seq == writes + 1
+        assert len(store._connections) == 3  # main, writer, reader
+
+
+KILLED_WRITER = """
+    import importlib.util, sys
+    from rollbridge.dice import SeededDice
+    from rollbridge.engine import Principal, TableService
+    from rollbridge.stores import SQLiteStore
+    from rollbridge.testing import host_with
+
+    spec = importlib.util.spec_from_file_location("tally_conftest", sys.argv[2])
+    tally = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tally)
+    service = TableService(SQLiteStore(sys.argv[1]), host_with(tally.Tally()),
+                           dice=lambda: SeededDice(5))
+    gm = Principal("gm", "gm", "tok-gm")
+    n = 0
+    while True:
+        n += 1
+        if n % 2:
+            message = {"type": "roll", "id": f"r{n}", "formula": "4d6"}
+        else:
+            message = {"type": "resolve", "id": f"r{n}", "action": "hit",
+                       "targets": ["guard"]}
+        reply = service.handle("t", message, gm)  # returns once committed
+        print(n, reply["seq"], flush=True)  # acknowledged
+"""
+
+
+class TestKill9:
+    def test_nothing_acknowledged_is_lost_and_seq_goes_on(self, db, tally):
+        with SQLiteStore(db) as store:
+            setup = TableService(store, host_with(tally))
+            setup.create_table("Killed", "tally", table_id="t")
+            setup.handle("t", {"type": "actor.create", "id": "c", "actor": {
+                "id": "guard", "name": "Guard", "sheet": {"hp": 100}}}, GM)  # fmt: skip
+        child = subprocess.Popen(
+            [sys.executable, "-c", textwrap.dedent(KILLED_WRITER), str(db), str(CONFTEST)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        watchdog = threading.Timer(30, child.kill)
+        watchdog.start()
+        acked: list[tuple[int, int]] = []
+        try:
+            while len(acked) < 40:
+                line = child.stdout.readline()
+                if not line:
+                    pytest.fail(f"the writer stopped: {child.stderr.read()}")
+                n, seq = map(int, line.split())
+                acked.append((n, seq))
+            os.kill(child.pid, signal.SIGKILL)
+            child.wait(10)
+        finally:
+            watchdog.cancel()
+            child.stdout.close()
+            child.stderr.close()
+        assert child.returncode == -signal.SIGKILL
+        assert Path(f"{db}-wal").exists()  # recovery goes through the WAL
+
+        assert [seq for _, seq in acked] == list(range(2, 42))  # actor.create was seq 1
+        plain = sqlite3.connect(db)
+        assert plain.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        plain.close()
+        with SQLiteStore(db) as store:
+            seq = store.tables()[0].seq
+            assert seq >= acked[-1][1]
+            events = store.events_after("t", 0)
+            assert [e.seq for e in events] == list(range(1, seq + 1))  # no gap
+            for n, acked_seq in acked:
+                assert events[acked_seq - 1].request == f"r{n}"
+                key = Table.reply_key(GM, f"r{n}")
+                assert store.reply("t", key)["seq"] == acked_seq
+            # a restarted service continues at seq + 1, and a retry is not re-applied
+            service = TableService(store, host_with(tally), dice=lambda: SeededDice(9))
+            last_n, last_seq = acked[-1]
+            retry = {"type": "roll", "id": f"r{last_n}", "formula": "4d6"}
+            if last_n % 2 == 0:
+                retry = {"type": "resolve", "id": f"r{last_n}", "action": "hit",
+                         "targets": ["guard"]}  # fmt: skip
+            assert service.handle("t", retry, GM)["seq"] == last_seq
+            fresh = service.handle("t", {"type": "roll", "id": "after", "formula": "1d6"}, GM)
+            assert fresh["seq"] == seq + 1
+            assert [e.seq for e in store.events_after("t", seq - 1)] == [seq, seq + 1]
