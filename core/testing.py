@@ -183,6 +183,16 @@ class RulesetHarness:
         """An actor as the GM (or, with ``gm=False``, a player) sees it."""
         return self.table.view_actor(actor_id, gm=gm)
 
+    def events(self, after: int = 0) -> list:  # -> list[rollbridge.engine.Event]
+        """The stored events with a seq above ``after``, in order."""
+        return self.service.store.events_after(self.table_id, after) or []
+
+    def views(self, seq: int | None = None) -> tuple[JSON, JSON]:
+        """An event (default: the latest) as the GM and as players see it."""
+        wanted = self.table.info.seq if seq is None else seq
+        (event,) = [e for e in self.events(wanted - 1) if e.seq == wanted]
+        return self.table.view_event(event, gm=True), self.table.view_event(event, gm=False)
+
     def state(self, actor_id: str) -> JSON:
         """An actor's ruleset state."""
         return copy.deepcopy(self.table.actors[actor_id].state)

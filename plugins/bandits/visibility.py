@@ -12,7 +12,13 @@ a resolution in step with it; the dice stay (they are rolled in the open):
   built from it are replaced by the band (miss, partial, full);
 * ``harm``, ``medpack``, ``stabilise``, ``end_of_turn``: the new ``state`` of
   a hidden NPC is cut to what ``player_view`` shows (an extra's
-  ``{wounded, out}``; nothing of a bandit's).
+  ``{wounded, out}``; nothing of a bandit's);
+* the turn hooks (their results in ``encounter.*`` events, with the hook's name
+  as the action): the BD-8 death at ``on_turn_end`` is cut like ``end_of_turn``.
+  ``on_turn_start``'s report stays whole: it says only that the BD-4 choice is
+  free again (the choice was shown in the harm terms) and that a dying NPC dies
+  at the end of this turn unless stabilised — which follows from its public
+  status and the turn order. The round hooks return nothing.
 
 Slots, wounds and results stay: the conditions of the common state show them.
 """
@@ -150,10 +156,19 @@ def _move(out: JSON, hidden: frozenset[str]) -> None:
         group["formula"] = (base or "2d6") + "+?"
 
 
+def _actor_state(out: JSON, hidden: frozenset[str]) -> None:
+    _state(out, hidden, "actor")
+
+
 _BY_ACTION: dict[str, Callable[[JSON, frozenset[str]], None]] = {
     "harm": _harm,
     "move": _move,
     "medpack": lambda out, hidden: _state(out, hidden, "target"),
     "stabilise": lambda out, hidden: _state(out, hidden, "target"),
-    "end_of_turn": lambda out, hidden: _state(out, hidden, "actor"),
+    "end_of_turn": _actor_state,
+    # turn hooks: a state in their outcome is the actor's (BD-8's death at the turn end)
+    "on_turn_start": _actor_state,
+    "on_turn_end": _actor_state,
+    "on_round_start": _actor_state,
+    "on_round_end": _actor_state,
 }

@@ -14,6 +14,10 @@ step with that: the dice stay as rolled (they are rolled in the open), but
   (``crossed``, ``defender_after`` boxes, ``removed``, ``overflow``, the pools
   refilled) — players get its status and wound levels instead.
 
+Turn hooks' results in ``encounter.*`` events come here too, with the hook's
+name as the action: ``on_round_start`` refills the pools as ``new_turn`` does
+and is redacted the same way; sr2's other hooks return nothing.
+
 The step lines rewritten here are the ones :mod:`.combat` and
 :mod:`.ruleset` write; the tests drive every action through the engine.
 """
@@ -261,4 +265,7 @@ _BY_ACTION: dict[str, Callable[[JSON, frozenset[str], bool, bool], None]] = {
     "heal": _heal,
     "bleed": _bleed,
     "new_turn": _new_turn,
+    # Turn hooks (the engine passes their results with the hook's name as the action):
+    # the round's refill is new_turn's; the other hooks return nothing in sr2.
+    "on_round_start": _new_turn,
 }

@@ -19,6 +19,11 @@ resolution in step with it. For the NPC whose layers the action is about
 The dice stay: they are rolled in the open. The narration and steps are
 rewritten from the same pieces :mod:`.damage` and :mod:`.wearing` build them
 from.
+
+The engine also passes turn hooks' results here (``encounter.*`` events, with
+the hook's name as the action). techlevel has no turn hooks — shock recovery
+(TL-7) is the ``recover`` action — so no hook name is handled: a hook added to
+the ruleset must get a redactor in ``_BY_ACTION``.
 """
 
 from __future__ import annotations

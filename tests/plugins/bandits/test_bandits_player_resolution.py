@@ -25,13 +25,6 @@ def table(**settings: Any) -> RulesetHarness:
     return harness
 
 
-def views(harness: RulesetHarness) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The last event as the GM and as a player (or observer) sees it."""
-    seq = harness.table.info.seq
-    (event,) = harness.service.store.events_after(harness.table_id, seq - 1)
-    return harness.table.view_event(event, gm=True), harness.table.view_event(event, gm=False)
-
-
 def terms(data: dict[str, Any]) -> dict[str, Any]:
     return {t["label"]: t["value"] for t in data["outcome"]["terms"]}
 
@@ -40,7 +33,7 @@ def test_harm_dealt_to_an_extra_hides_its_armour_and_the_total():
     harness = table()
     params = {"direction": "dealt", "attacker_dual_wield": "pierce"}
     harness.resolve("harm", actor="ana", targets=["guard"], params=params, dice=[3, 4])
-    gm, player = views(harness)
+    gm, player = harness.views()
     assert terms(gm["data"])["Guard's Armour"] == -3
     assert gm["data"]["outcome"]["total"] == 7
     assert gm["data"]["narration"].startswith("Ana harms Guard (dealt, rolled by Ana): 7 → ")
@@ -65,7 +58,7 @@ def test_harm_dealt_to_an_extra_hides_its_armour_and_the_total():
     assert "− 3 (Guard's Armour)" not in json.dumps(player, ensure_ascii=False)
     assert [d["value"] for d in data["dice"][0]["dice"]] == [3, 4]  # rolled in the open
     assert data["outcome"]["table"] == gm["data"]["outcome"]["table"]
-    assert views(harness)[0] == gm  # the stored event is unchanged
+    assert harness.views()[0] == gm  # the stored event is unchanged
 
 
 def test_harm_taken_by_an_npc_bandit_hides_steady_armour_and_its_state():
@@ -73,7 +66,7 @@ def test_harm_taken_by_an_npc_bandit_hides_steady_armour_and_its_state():
     harness.resolve(
         "harm", actor="ana", targets=["boss"], params={"direction": "taken"}, dice=[5, 4]
     )
-    gm, player = views(harness)
+    gm, player = harness.views()
     assert terms(gm["data"])["Boss's Steady"] == -2
     assert gm["data"]["outcome"]["state"]["dual_wield"] is None
     data = player["data"]
@@ -88,7 +81,7 @@ def test_an_npc_attackers_pierce_is_hidden_from_its_sheet_or_its_request():
     harness.resolve(
         "harm", actor="boss", targets=["ana"], params={"direction": "taken"}, dice=[5, 4]
     )
-    gm, player = views(harness)
+    gm, player = harness.views()
     assert terms(gm["data"])["Boss's Pierce"] == 4
     assert terms(player["data"])["Boss's Pierce"] is None
     assert terms(player["data"])["Ana's Steady"] == -1  # a player's bandit is seen in full
@@ -96,7 +89,7 @@ def test_an_npc_attackers_pierce_is_hidden_from_its_sheet_or_its_request():
 
     params = {"direction": "dealt", "pierce": 5}
     harness.resolve("harm", actor="boss", targets=["ana"], params=params, dice=[1, 2])
-    gm, player = views(harness)
+    gm, player = harness.views()
     assert "Boss's Pierce 5 given with the request" in gm["data"]["steps"]
     assert "pierce" not in player["data"]["params"]
     assert "Boss's Pierce given with the request" in player["data"]["steps"]
@@ -107,7 +100,7 @@ def test_an_npc_move_hides_its_stat_and_total_but_not_the_band():
     harness = table()
     params = {"move": "go aggro", "stat": "hard", "modifiers": [{"label": "cover", "value": 1}]}
     harness.resolve("move", actor="boss", params=params, dice=[3, 4])
-    gm, player = views(harness)
+    gm, player = harness.views()
     assert gm["data"]["outcome"]["total"] == 11
     assert gm["data"]["narration"] == "Boss rolls go aggro with hard: 11, full success (10+)"
     data = player["data"]
@@ -124,7 +117,7 @@ def test_an_npc_move_hides_its_stat_and_total_but_not_the_band():
 def test_a_move_without_a_stat_is_shown_whole():
     harness = table()
     harness.resolve("move", actor="boss", params={"modifiers": [2]}, dice=[4, 5])
-    gm, player = views(harness)
+    gm, player = harness.views()
     assert player["data"] == gm["data"]
 
 
@@ -133,7 +126,7 @@ def test_care_actions_show_an_npc_bandit_state_only_as_player_view_does():
     params = {"direction": "dealt", "pierce": 6}  # 12 - 3 + 6 = 15: 4 wounds, dying
     harness.resolve("harm", actor="ana", targets=["boss"], params=params, dice=[6, 6])
     harness.resolve("stabilise", actor="ana", targets=["boss"])
-    gm, player = views(harness)
+    gm, player = harness.views()
     assert gm["data"]["outcome"]["state"]["stabilised"] is True
     assert player["data"]["outcome"]["state"] is None
 
@@ -142,7 +135,7 @@ def test_show_npc_details_shows_the_resolution_as_the_gm_sees_it():
     harness = table(show_npc_details=True)
     params = {"direction": "dealt", "attacker_dual_wield": "pierce"}
     harness.resolve("harm", actor="ana", targets=["guard"], params=params, dice=[3, 4])
-    gm, player = views(harness)
+    gm, player = harness.views()
     assert player["data"] == gm["data"]
     assert terms(player["data"])["Guard's Armour"] == -3
 
@@ -152,7 +145,67 @@ def test_player_resolution_does_not_change_its_input():
     harness.resolve(
         "harm", actor="ana", targets=["guard"], params={"direction": "dealt"}, dice=[3, 4]
     )
-    gm, _ = views(harness)
+    gm, _ = harness.views()
     data = json.loads(json.dumps(gm["data"]))
     BanditsRuleset().player_resolution(data, frozenset({"guard"}), {})
     assert data == gm["data"]
+
+
+# -- turn hooks in encounter events ---------------------------------------------------
+
+
+def dying_boss_encounter(harness: RulesetHarness) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Harm the boss to dying, then run an encounter until BD-8 kills it at the end of
+    its own turn; each encounter event as the GM and as a player sees it."""
+    params = {"direction": "dealt", "pierce": 6}  # 12 - 3 + 6 = 15: 4 wounds, dying
+    harness.resolve("harm", actor="ana", targets=["boss"], params=params, dice=[6, 6])
+    seq = harness.table.info.seq
+    harness.request({"type": "encounter.start", "order": ["ana", "boss"]})
+    harness.request({"type": "encounter.next"})  # Ana's turn ends, the boss's begins
+    harness.request({"type": "encounter.next"})  # the boss's turn ends: BD-8
+    events = harness.events(seq)
+    return [
+        (harness.table.view_event(e, gm=True), harness.table.view_event(e, gm=False))
+        for e in events
+    ]
+
+
+def hook(view: dict[str, Any], name: str) -> dict[str, Any]:
+    (found,) = [h for h in view["data"]["hooks"] if h["hook"] == name]
+    return found
+
+
+def test_bd8_death_at_turn_end_hides_the_npc_bandits_state():
+    *_, (gm, player) = dying_boss_encounter(table())
+    assert gm["kind"] == "encounter.turn"
+    died = hook(gm, "on_turn_end")
+    assert died["outcome"]["state"]["dead"] is True
+    assert "dying_turn_started" in json.dumps(gm) and '"slots"' in json.dumps(gm)
+
+    shown = hook(player, "on_turn_end")
+    assert shown["outcome"] == {"event": "died", "actor": "boss", "state": None}
+    assert shown["narration"] == "Boss dies: nobody stabilised them in time (BD-8)"
+    assert shown["steps"] == died["steps"] and shown["dice"] == died["dice"]
+    assert "action" not in shown
+    text = json.dumps(player)
+    assert "dying_turn_started" not in text and '"slots"' not in text
+    assert '"stabilised"' not in text and '"dual_wield"' not in text
+    (boss,) = player["actors"]
+    assert boss["common"]["status"] == "dead"  # what player_view shows
+
+
+def test_turn_start_countdown_of_an_npc_stays_whole():
+    _, (gm, player), _ = dying_boss_encounter(table())
+    assert hook(player, "on_turn_start") == hook(gm, "on_turn_start")
+    assert hook(player, "on_turn_start")["narration"] == (
+        "Boss is dying: dead at the end of this turn unless stabilised (BD-8)"
+    )
+    assert "dying_turn_started" not in json.dumps(player)
+
+
+def test_turn_hooks_show_an_npcs_state_with_show_npc_details():
+    views_ = dying_boss_encounter(table(show_npc_details=True))
+    for gm, player in views_:
+        assert player["data"] == gm["data"]
+    state = hook(views_[-1][1], "on_turn_end")["outcome"]["state"]
+    assert state["dead"] is True and state["dying_turn_started"] is False

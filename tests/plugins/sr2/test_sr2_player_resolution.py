@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from rollbridge.plugins.sr2 import SR2Ruleset
 from rollbridge.testing import RulesetHarness
 
@@ -36,13 +38,6 @@ def table(**settings: Any) -> RulesetHarness:
     return harness
 
 
-def views(harness: RulesetHarness) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The last event as the GM and as a player (or observer) sees it."""
-    seq = harness.table.info.seq
-    (event,) = harness.service.store.events_after(harness.table_id, seq - 1)
-    return harness.table.view_event(event, gm=True), harness.table.view_event(event, gm=False)
-
-
 def keys(value: Any) -> set[str]:
     """Every key of every mapping inside ``value``."""
     if isinstance(value, dict):
@@ -59,7 +54,7 @@ def rolls(data: dict[str, Any]) -> list[list[int]]:
 def burst(harness: RulesetHarness) -> tuple[dict[str, Any], dict[str, Any]]:
     params = {**BURST, "defender_pool": 2}
     harness.resolve("attack", actor="tukan", targets=["guard"], params=params, dice=BURST_DICE)
-    return views(harness)
+    return harness.views()
 
 
 def test_attack_on_an_npc_hides_its_boxes_body_armour_and_resistance_tn():
@@ -102,7 +97,7 @@ def test_attack_on_an_npc_hides_its_boxes_body_armour_and_resistance_tn():
     assert rolls(data) == rolls(gm["data"])
     assert data["outcome"]["attack"] == gm["data"]["outcome"]["attack"]
     # the stored event is not changed by the players' view
-    assert views(harness)[0] == gm
+    assert harness.views()[0] == gm
 
 
 def test_show_npc_details_shows_the_boxes_but_not_the_sheet():
@@ -138,7 +133,7 @@ def test_an_npc_attacker_keeps_its_skill_pool_and_recoil_to_itself():
     harness.resolve(
         "attack", actor="guard", targets=["tukan"], params=params, dice=[5] * 6 + [1] * 5
     )
-    gm, player = views(harness)
+    gm, player = harness.views()
     assert gm["data"]["outcome"]["attack"]["skill"] == 5
     assert gm["data"]["outcome"]["attack"]["tn"] == 4
     data = player["data"]
@@ -157,7 +152,7 @@ def test_an_npc_single_shot_keeps_its_tn_without_its_compensation():
     harness = table()
     params = {"weapon": "Pistol", "range": "short"}
     harness.resolve("attack", actor="guard", targets=["tukan"], params=params, dice=[1] * 5)
-    gm, player = views(harness)
+    gm, player = harness.views()
     assert "recoil (1 rounds, compensation 1)" in json.dumps(gm["data"])
     attack = player["data"]["outcome"]["attack"]
     assert attack["tn"] == 4 and player["data"]["dice"][0]["target"] == 4
@@ -170,7 +165,7 @@ def test_damage_bleed_and_heal_hide_the_boxes():
     harness.resolve(
         "damage", targets=["guard"], params={"code": "10D", "attack_successes": 7}, dice=[1] * 4
     )
-    gm, player = views(harness)
+    gm, player = harness.views()
     assert gm["data"]["outcome"]["crossed"]["overflow"] == 3
     assert "crossed" not in player["data"]["outcome"]
     assert (
@@ -179,7 +174,7 @@ def test_damage_bleed_and_heal_hide_the_boxes():
     )
 
     harness.resolve("bleed", targets=["guard"], params={"boxes": 1})
-    gm, player = views(harness)
+    gm, player = harness.views()
     assert gm["data"]["narration"] == "Guard bleeds: overflow 4/4, dying."
     assert gm["data"]["outcome"]["overflow"] == 4
     assert player["data"]["narration"] == "Guard bleeds: dying."
@@ -187,7 +182,7 @@ def test_damage_bleed_and_heal_hide_the_boxes():
     assert "Body" not in json.dumps(player["data"]) and "4/4" not in json.dumps(player["data"])
 
     harness.resolve("heal", targets=["guard"], params={"monitor": "physical", "boxes": 3})
-    gm, player = views(harness)
+    gm, player = harness.views()
     assert gm["data"]["outcome"]["removed"] == {"stun": 0, "physical": 0, "overflow": 3}
     assert player["data"]["outcome"] == {"monitor": "physical", "asked": 3, "status": "dying"}
     assert player["data"]["narration"] == "Guard is healed (physical): dying."
@@ -200,7 +195,7 @@ def test_bleed_with_show_npc_details_shows_the_overflow_not_the_body():
         "damage", targets=["guard"], params={"code": "10D", "attack_successes": 7}, dice=[1] * 4
     )
     harness.resolve("bleed", targets=["guard"], params={"boxes": 1})
-    _, player = views(harness)
+    _, player = harness.views()
     assert player["data"]["narration"] == "Guard bleeds: overflow 4, dying."
     assert player["data"]["steps"] == ["Bleeding (SR-13): overflow 3 -> 4; status dying"]
 
@@ -208,14 +203,14 @@ def test_bleed_with_show_npc_details_shows_the_overflow_not_the_body():
 def test_new_turn_hides_npc_pools_unless_a_setting_shows_them():
     harness = table()
     harness.resolve("new_turn")
-    gm, player = views(harness)
+    gm, player = harness.views()
     assert gm["data"]["outcome"]["pools"] == {"tukan": 6, "guard": 3}
     assert player["data"]["outcome"]["pools"] == {"tukan": 6}
     assert player["data"]["steps"] == ["New combat turn (SR-14): tukan 6; NPCs' pools hidden"]
 
     shown = table(show_npc_sheet=True)
     shown.resolve("new_turn")
-    assert views(shown)[1]["data"]["outcome"]["pools"] == {"tukan": 6, "guard": 3}
+    assert shown.views()[1]["data"]["outcome"]["pools"] == {"tukan": 6, "guard": 3}
 
 
 def test_player_resolution_does_not_change_its_input():
@@ -224,3 +219,49 @@ def test_player_resolution_does_not_change_its_input():
     data = json.loads(json.dumps(gm["data"]))
     SR2Ruleset().player_resolution(data, frozenset({"guard"}), {})
     assert data == gm["data"]
+
+
+# -- turn hooks in encounter events ---------------------------------------------------
+
+
+def encounter_views(harness: RulesetHarness) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Start an encounter and run it into round 2; each encounter event as the GM and
+    as a player sees it."""
+    seq = harness.table.info.seq
+    harness.request({"type": "encounter.start", "order": ["tukan", "guard"]})
+    harness.request({"type": "encounter.next"})
+    harness.request({"type": "encounter.next"})
+    events = harness.events(seq)
+    return [
+        (harness.table.view_event(e, gm=True), harness.table.view_event(e, gm=False))
+        for e in events
+    ]
+
+
+def round_starts(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return [hook for hook in data["hooks"] if hook["hook"] == "on_round_start"]
+
+
+def test_round_start_hook_hides_npc_pools_in_encounter_events():
+    started, _, wrapped = encounter_views(table())
+    for (gm, player), round_ in ((started, 1), (wrapped, 2)):
+        assert gm["kind"] in ("encounter.started", "encounter.turn")
+        (gm_hook,) = round_starts(gm["data"])
+        assert gm_hook["outcome"]["pools"] == {"tukan": 6, "guard": 3}
+        assert gm_hook["steps"] == [f"Combat turn {round_} (SR-14): tukan 6, guard 3"]
+        (hook,) = round_starts(player["data"])
+        assert hook["outcome"]["pools"] == {"tukan": 6}
+        assert hook["steps"] == [f"Combat turn {round_} (SR-14): tukan 6; NPCs' pools hidden"]
+        assert hook["narration"] == f"Combat turn {round_}: every Combat Pool is refilled."
+        assert "action" not in hook and hook["dice"] == []
+        text = json.dumps(player)
+        assert '"guard": 3' not in text and "guard 3" not in text
+        assert '"guard": 3' in json.dumps(gm) and "guard 3" in json.dumps(gm)
+
+
+@pytest.mark.parametrize("setting", ["show_npc_details", "show_npc_sheet"])
+def test_round_start_hook_shows_npc_pools_with_a_setting(setting: str):
+    for gm, player in encounter_views(table(**{setting: True})):
+        assert player["data"]["hooks"] == gm["data"]["hooks"]
+    (hook,) = round_starts(encounter_views(table(**{setting: True}))[0][1]["data"])
+    assert hook["outcome"]["pools"] == {"tukan": 6, "guard": 3}
