@@ -28,6 +28,12 @@ class Adapter(ABC):
     #: The adapter's own version.
     version: ClassVar[str] = "0.0.0"
 
+    def connect(self, hello: Mapping[str, Any]) -> Adapter:
+        """The adapter for one connection, given its ``hello``; the default
+        shares this instance. Override to keep per-connection choices (a system
+        mapping the client asked for)."""
+        return self
+
     @abstractmethod
     def inbound(self, message: Mapping[str, Any]) -> dict[str, Any]:
         """Translate a message from the VTT into a protocol v1 request.

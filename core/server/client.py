@@ -203,7 +203,7 @@ class Client:
             if adapter is None:
                 known = ", ".join(["rollbridge", *sorted(self.server.host.adapters)])
                 raise InvalidRequest(f"hello.dialect: unknown dialect {dialect!r} (known: {known})")
-            self.adapter = adapter
+            self.adapter = adapter.connect(message)
         self.dialect = dialect
         self.kind = kind
         self.principal = record.principal()

@@ -206,7 +206,11 @@ class TableSession:
                             **self.table.view_event(event, gm=gm),
                         }
                         views[gm] = view
-                    frame = frames[key] = client.encode(view)
+                    try:
+                        frame = frames[key] = client.encode(view)
+                    except Exception:  # a dialect adapter failed: only its clients miss out
+                        log.exception("encoding event %s for %s failed", event.seq, key)
+                        continue
                 client.enqueue(frame)
 
 

@@ -138,7 +138,10 @@ ACTIONS: dict[str, ActionSpec] = describe_actions(
         ),
         ActionSpec(
             name="chip",
-            summary="WD-4: spend a chip to reroll one die of an earlier roll (or the whole roll)",
+            summary=(
+                "WD-4: spend a chip to reroll one die of an earlier roll (or the whole roll); "
+                "a melee attack's chip names its target again"
+            ),
             params={
                 "type": "object",
                 "properties": {
@@ -146,6 +149,8 @@ ACTIONS: dict[str, ActionSpec] = describe_actions(
                     "die": {"type": "string", "enum": ["trait", "wild"], "default": "trait"},
                 },
             },
+            min_targets=0,
+            max_targets=1,
             example={"die": "wild"},
         ),
         ActionSpec(

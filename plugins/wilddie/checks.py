@@ -1,5 +1,12 @@
 """Actions that roll a trait: trait tests (WD-3), attacks (WD-6), recovery
-from Shaken (WD-9, also the turn hook) and the chip reroll of any of them (WD-4)."""
+from Shaken (WD-9, also the turn hook) and the chip reroll of any of them (WD-4).
+
+A melee attack's difficulty is the target's Defense, derived from its sheet,
+which players do not see for an NPC. The roll memory is part of the attacker's
+state, which everyone sees for a player's character, so the roll record keeps
+``"against": "defense"`` and the target's id instead of the number, and a chip
+on it names that target (``targets: [guard]``) to recompute the Defense.
+"""
 
 from __future__ import annotations
 
@@ -93,9 +100,14 @@ def _roll_for(
     difficulty: int,
     modifiers: list[Mapping[str, Any]],
     roll_id: str | None,
+    against: str | None = None,
     extra: Mapping[str, Any] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """Roll, remember the roll in the actor's state; returns (state, record, result)."""
+    """Roll, remember the roll in the actor's state; returns (state, record, result).
+
+    With ``against`` (``"defense"``) the remembered record keeps what the
+    difficulty is built from, not ``difficulty`` itself.
+    """
     faces, untrained = trait_die(actor.sheet, trait)
     record = roll_record(
         dice,
@@ -105,13 +117,14 @@ def _roll_for(
         untrained=untrained,
         wild=is_pc(actor.sheet),
         modifiers=[*base_modifiers(actor, untrained), *modifiers],
-        difficulty=difficulty,
+        difficulty=None if against else difficulty,
         roll_id=roll_id,
+        against=against,
         extra=extra,
     )
     state = remember_roll(actor.state, record)
     record = state["rolls"][-1]
-    return state, record, evaluate(record)
+    return state, record, evaluate(record, difficulty if against else None)
 
 
 def _roll_outcome(
@@ -172,6 +185,14 @@ def trait_test(context: ActionContext, dice: DiceSource) -> Resolution:
     )
 
 
+def _defense_how(target: Actor, difficulty: int) -> str:
+    """The step that explains a melee difficulty (visibility.py hides it from players)."""
+    fighting = (target.sheet.get("skills") or {}).get("fighting")
+    return f"difficulty {difficulty} = Defense of {target.name} " + (
+        f"(2 + half of Fighting {fighting})" if fighting else "(2, no Fighting)"
+    )
+
+
 def attack(context: ActionContext, dice: DiceSource) -> Resolution:
     """WD-6: Fighting against the target's Defense, or Shooting against range + size."""
     actor = require_actor(context)
@@ -185,10 +206,8 @@ def attack(context: ActionContext, dice: DiceSource) -> Resolution:
                 raise InvalidParams(f"params.{key}: only a ranged attack has a {key}")
         trait = "fighting"
         difficulty = defense(target.sheet)
-        fighting = (target.sheet.get("skills") or {}).get("fighting")
-        how = f"difficulty {difficulty} = Defense of {target.name} " + (
-            f"(2 + half of Fighting {fighting})" if fighting else "(2, no Fighting)"
-        )
+        how = _defense_how(target, difficulty)
+        against: str | None = "defense"
         extra: dict[str, Any] = {"mode": "melee", "target": target.id}
     else:
         if "range" not in params:
@@ -200,6 +219,7 @@ def attack(context: ActionContext, dice: DiceSource) -> Resolution:
         how = f"difficulty {difficulty} = {band} range {RANGE_DIFFICULTY[band]}"
         if SIZE_ADJUSTMENT[size]:
             how += f" {signed(SIZE_ADJUSTMENT[size])} ({size.replace('_', ' ')} target)"
+        against = None
         extra = {"mode": "ranged", "target": target.id, "range": band, "size": size}
     state, record, result = _roll_for(
         actor,
@@ -209,6 +229,7 @@ def attack(context: ActionContext, dice: DiceSource) -> Resolution:
         difficulty=difficulty,
         modifiers=list(params.get("modifiers", [])),
         roll_id=context.request_id,
+        against=against,
         extra=extra,
     )
     outcome = _roll_outcome("attack", actor, record, result)
@@ -310,6 +331,7 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
         raise RuleViolation(
             f"{actor.name} has no chips left", code="no_chips", details={"actor": actor.id}
         )
+    difficulty, how = _chip_difficulty(record, context.targets)
     whole = context.settings.get("chip_reroll", "one_die") == "whole_roll"
     has_wild = record.get("wild_die") is not None
     if whole:
@@ -322,7 +344,7 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
                 code="no_wild_die",
                 details={"roll": record["id"]},
             )
-    before = evaluate(record)
+    before = evaluate(record, difficulty)
     new_record = dict(record)
     replaced: dict[str, Any] = {}
     for slot in slots:
@@ -333,7 +355,7 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
         replaced[slot] = old
         new_record[f"{slot}_die"] = new_die.to_dict()
     new_record["chip_spent"] = True
-    after = evaluate(new_record)
+    after = evaluate(new_record, difficulty)
     state = replace_roll(actor.state, new_record)
     state["chips"] = chips - 1
     if new_record["kind"] == "recovery" and after["success"] and state["shaken"]:
@@ -362,6 +384,7 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
     if record["kind"] == "attack":
         outcome["hit"] = after["success"]
         outcome["target"] = record.get("target")
+        outcome["mode"] = record.get("mode")
     if record["kind"] == "recovery":
         outcome["recovered"] = after["success"]
     which = "the whole roll" if whole else f"the {slots[0]} die"
@@ -373,6 +396,8 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
         old = Die.from_dict(dict(replaced[slot]))
         shown = "+".join(map(str, old.rolls)) + (f" = {old.value}" if len(old.rolls) > 1 else "")
         steps.append(f"the {slot} die's {shown} is replaced")
+    if how:
+        steps.append(how)
     steps.extend(steps_for(new_record, after))
     if record["kind"] == "recovery" and after["success"] and actor.state.get("shaken"):
         steps.append("WD-9: the rerolled recovery succeeds and ends Shaken")
@@ -386,6 +411,42 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
         states={actor.id: state},
         steps=steps,
     )
+
+
+def _chip_difficulty(
+    record: Mapping[str, Any], targets: tuple[Actor, ...]
+) -> tuple[int | None, str | None]:
+    """The difficulty to judge a chip's reroll against, and the step that explains it.
+
+    A record that keeps its difficulty needs no target (one may be named, but
+    only the roll's own). A record ``against`` a target's hidden value needs
+    that target named, to recompute the value from its current sheet. Returns
+    ``(None, None)`` when the record's own difficulty applies.
+    """
+    roll_id, target_id = record["id"], record.get("target")
+    named = [target.id for target in targets]
+    if named and named != [target_id]:
+        made = f"against {target_id!r}" if target_id else "against no target"
+        raise RuleViolation(
+            f"roll {roll_id!r} was made {made}; a chip on it names "
+            + (f"only {target_id!r} as its target" if target_id else "no target"),
+            code="chip_wrong_target",
+            details={"roll": roll_id, "target": target_id, "targets": named},
+        )
+    against = record.get("against")
+    if against is None:
+        return None, None
+    if not named:
+        raise RuleViolation(
+            f"roll {roll_id!r} is a {record.get('mode', '')} attack judged against the "
+            f"{against} of {target_id!r}, which is not remembered: name {target_id!r} as "
+            "the chip's target so that it is recomputed",
+            code="chip_target_required",
+            details={"roll": roll_id, "target": target_id},
+        )
+    (target,) = targets
+    difficulty = defense(target.sheet)  # "defense" is the only hidden value a roll is against
+    return difficulty, _defense_how(target, difficulty)
 
 
 def strength_faces(actor: Actor) -> int:

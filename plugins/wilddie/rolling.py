@@ -8,7 +8,7 @@ can reroll one of its dice::
       "kind": "trait",              # "trait", "attack" or "recovery"
       "trait": "fighting", "faces": 10, "untrained": false,
       "modifiers": [{"value": -1, "note": "1 wound"}],
-      "difficulty": 7,
+      "difficulty": 7,              # or "against": "defense" (see below)
       "trait_die": {"faces": 10, "rolls": [10, 3], "value": 13, "tags": ["compounded"]},
       "wild_die": {"faces": 6, "rolls": [4], "value": 4, "tags": ["wild"]},   # null for an npc
       "chip_spent": false,
@@ -17,6 +17,14 @@ can reroll one of its dice::
 
 :func:`evaluate` turns a record into its result; nothing about the result is
 stored, so a rerolled record is simply evaluated again.
+
+The record lives in the actor's state, and a player character's state is
+seen by everyone at the table. A difficulty built from another actor's hidden
+values — a melee attack's Defense, 2 + half the target's Fighting die — is
+therefore never stored: the record says what it is built from
+(``"against": "defense"``, with the ``target``), and whoever evaluates it
+recomputes the number from the target's sheet and passes it to
+:func:`evaluate`.
 
 Reading of WD-1 with WD-3: the −2 of an untrained skill is a modifier of the
 roll, so the wild die gets it too (as in Savage Worlds); the record lists it
@@ -71,11 +79,20 @@ def roll_record(
     untrained: bool,
     wild: bool,
     modifiers: Sequence[Mapping[str, Any]],
-    difficulty: int,
+    difficulty: int | None,
     roll_id: str | None,
+    against: str | None = None,
     extra: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Roll a trait test (WD-3): the trait die, then the wild die for a pc."""
+    """Roll a trait test (WD-3): the trait die, then the wild die for a pc.
+
+    The record keeps ``difficulty`` when it is public (the request's own
+    number, a range band, WD-9's 4). When the difficulty comes from another
+    actor's hidden values, ``difficulty`` is None and ``against`` names what
+    it is built from (``"defense"``); the number is not stored.
+    """
+    if (difficulty is None) == (against is None):
+        raise ValueError("a roll record has either a difficulty or what it is against")
     trait_die = roll_ace(dice, faces)
     wild_die = roll_ace(dice, WILD_FACES).tagged("wild") if wild else None
     record: dict[str, Any] = {
@@ -87,7 +104,7 @@ def roll_record(
         "modifiers": [
             {"value": int(m["value"]), "note": str(m.get("note", ""))} for m in modifiers
         ],
-        "difficulty": difficulty,
+        **({"difficulty": difficulty} if against is None else {"against": against}),
         "trait_die": trait_die.to_dict(),
         "wild_die": None if wild_die is None else wild_die.to_dict(),
         "chip_spent": False,
@@ -96,8 +113,19 @@ def roll_record(
     return record
 
 
-def evaluate(record: Mapping[str, Any]) -> dict[str, Any]:
-    """The result of a roll record: each die with modifiers, the kept one, success, raises."""
+def evaluate(record: Mapping[str, Any], difficulty: int | None = None) -> dict[str, Any]:
+    """The result of a roll record: each die with modifiers, the kept one, success, raises.
+
+    ``difficulty`` is required for a record that does not store its own (one
+    ``against`` a target's hidden value) and must be left out otherwise.
+    """
+    if (difficulty is None) != ("difficulty" in record):
+        if difficulty is None:
+            raise ValueError(
+                f"roll {record.get('id')!r} is against the {record.get('against')} of "
+                f"{record.get('target')!r}: pass the difficulty recomputed from it"
+            )
+        raise ValueError(f"roll {record.get('id')!r} stores its own difficulty")
     modifier = sum(int(m["value"]) for m in record["modifiers"])
     trait_die = Die.from_dict(record["trait_die"])
     trait_total = trait_die.value + modifier
@@ -107,7 +135,8 @@ def evaluate(record: Mapping[str, Any]) -> dict[str, Any]:
     kept = "wild" if wild_total is not None and wild_total > trait_total else "trait"
     total = wild_total if kept == "wild" else trait_total
     assert total is not None
-    difficulty = int(record["difficulty"])
+    if difficulty is None:
+        difficulty = int(record["difficulty"])
     return {
         "modifier": modifier,
         "trait_total": trait_total,

@@ -9,12 +9,20 @@ goes:
 
 * a melee ``attack`` on a hidden NPC: the difficulty, its Defense (2 + half
   its Fighting die), in the outcome, the dice group, the steps and the
-  narration;
+  narration; the same for a ``chip`` on such an attack, which names the NPC
+  as its target and recomputes the Defense (the attacker's roll memory, part
+  of a state everyone may see, keeps ``"against": "defense"``, not the number);
 * ``damage`` to a hidden NPC: its Toughness (2 + half its Vigor die + its
   armour), its parts and the margin over it; the result (no effect, Shaken,
   wounds) stays, explained against "Toughness";
 * a hidden NPC's chips: ``chips_left``, ``new_state.chips``, the chip counts of
   ``chip`` and ``award_chips``.
+
+Turn hooks' results in ``encounter.*`` events come here too, with the hook's
+name as the action (``on_turn_start``…). The only one wilddie returns is the
+WD-9 recovery roll at ``on_turn_start``, which reports like ``recover``: its
+NPC's chips go, and ``new_state`` keeps what ``player_view`` shows (Shaken,
+wounds, incapacitated); the roll, its die and its result stay.
 """
 
 from __future__ import annotations
@@ -27,6 +35,9 @@ from typing import Any
 __all__ = ["player_resolution"]
 
 JSON = dict[str, Any]
+
+#: The engine's turn hooks: their results are about the hook's actor.
+_HOOKS = frozenset({"on_round_start", "on_round_end", "on_turn_start", "on_turn_end"})
 
 _DEFENSE_HOW = re.compile(r" \((2 \+ half of Fighting d\d+|2, no Fighting)\)$")
 
@@ -41,12 +52,18 @@ def player_resolution(
     outcome = out.get("outcome") or {}
     out["outcome"] = outcome
     # the actor the outcome's new_state and chips are about
-    about = outcome.get("target") if out.get("action") == "damage" else outcome.get("actor")
+    action = out.get("action")
+    if action == "damage":
+        about = outcome.get("target")
+    elif action in _HOOKS:
+        about = outcome.get("actor", out.get("actor"))
+    else:
+        about = outcome.get("actor")
     if about in hidden:
         outcome.pop("chips_left", None)
         if isinstance(outcome.get("new_state"), dict):
             outcome["new_state"].pop("chips", None)
-    redact = _BY_ACTION.get(str(out.get("action")))
+    redact = _BY_ACTION.get(str(action))
     if redact is not None:
         redact(out, hidden)
     return out
@@ -57,10 +74,12 @@ def _swap(text: str, said: str, public: str) -> str:
     return head + public + tail if found else text
 
 
-def _attack(out: JSON, hidden: frozenset[str]) -> None:
+def _hide_defense(out: JSON, hidden: frozenset[str]) -> bool:
+    """Take a melee roll's difficulty, the Defense of a hidden target, out of the
+    outcome, the steps and the dice groups; whether there was one to take."""
     outcome = out["outcome"]
     if outcome.get("mode") != "melee" or outcome.get("target") not in hidden:
-        return
+        return False
     difficulty, total = outcome.pop("difficulty", None), outcome.get("total")
     steps = []
     for line in out.get("steps") or ():
@@ -72,13 +91,20 @@ def _attack(out: JSON, hidden: frozenset[str]) -> None:
             line = f"{total} against the target's Defense: " + line.partition(": ")[2]
         steps.append(line)
     out["steps"] = steps
-    out["narration"] = _swap(
-        str(out.get("narration", "")),
-        f"(melee, {total} against {difficulty})",
-        f"(melee, {total} against Defense)",
-    )
     for group in out.get("dice") or ():
         group.pop("target", None)
+    return True
+
+
+def _attack(out: JSON, hidden: frozenset[str]) -> None:
+    outcome = out["outcome"]
+    difficulty, total = outcome.get("difficulty"), outcome.get("total")
+    if _hide_defense(out, hidden):
+        out["narration"] = _swap(
+            str(out.get("narration", "")),
+            f"(melee, {total} against {difficulty})",
+            f"(melee, {total} against Defense)",
+        )
 
 
 def public_why(outcome: Mapping[str, Any]) -> str:
@@ -121,6 +147,8 @@ def _damage(out: JSON, hidden: frozenset[str]) -> None:
 
 
 def _chip(out: JSON, hidden: frozenset[str]) -> None:
+    # a chip on a melee attack names the attack's target and recomputes its Defense
+    _hide_defense(out, hidden)
     if out["outcome"].get("actor") not in hidden:
         return
     steps = list(out.get("steps") or ())

@@ -107,3 +107,15 @@ def test_usage_errors_exit_2(capsys):
         main(["roll"])
     assert caught.value.code == 2
     assert "--help" in capsys.readouterr().err
+
+
+def test_foundry_release_builds_the_module_zip(tmp_path, capsys):
+    import zipfile
+
+    import rollbridge
+
+    assert main(["foundry-release", "--out", str(tmp_path)]) == 0
+    archive = tmp_path / f"rollbridge-foundry-{rollbridge.__version__}.zip"
+    manifest = json.loads(zipfile.ZipFile(archive).read("module.json"))
+    assert manifest["id"] == "rollbridge" and manifest["version"] == rollbridge.__version__
+    assert str(archive) in capsys.readouterr().out

@@ -104,6 +104,52 @@ def test_chip_on_an_unknown_roll_or_with_no_roll(wd):
     )
 
 
+def test_chip_on_a_melee_attack_must_name_its_target(wd):
+    """The roll memory keeps no Defense; the chip names the target to recompute it."""
+    ana = wd.actor("ana", skills={"fighting": "d8"})
+    guard = wd.actor("g", kind="npc", skills={"fighting": "d10"})
+    other = wd.actor("o", kind="npc")
+    miss = wd.resolve(
+        "attack", {"mode": "melee"}, actor=ana, targets=[guard], dice=[2, 3], request_id="a1"
+    )
+    ana = wd.after(ana, miss)
+    assert "difficulty" not in ana.state["rolls"][-1]
+    everyone = [ana, guard, other]
+    chip = {"roll": "a1"}
+    err = _refused(
+        everyone, RuleViolation, "chip_target_required", wd.resolve, "chip", chip, actor=ana
+    )
+    assert err.details == {"roll": "a1", "target": "g"}
+    for wrong in (other, ana):
+        err = _refused(
+            everyone,
+            RuleViolation,
+            "chip_wrong_target",
+            wd.resolve,
+            "chip",
+            chip,
+            actor=ana,
+            targets=[wrong],
+        )
+        assert err.details == {"roll": "a1", "target": "g", "targets": [wrong.id]}
+
+
+def test_chip_on_a_roll_without_a_target_names_none(wd):
+    ana = _rolled(wd, wd.actor("ana"))
+    guard = wd.actor("g", kind="npc")
+    _refused(
+        [ana, guard],
+        RuleViolation,
+        "chip_wrong_target",
+        wd.resolve,
+        "chip",
+        {"roll": "r1"},
+        actor=ana,
+        targets=[guard],
+        dice=[3],
+    )
+
+
 def test_incapacitated_actor_rolls_nothing(wd):
     ana = wd.actor("ana", state={"wounds": 3, "incapacitated": True})
     guard = wd.actor("g", kind="npc")

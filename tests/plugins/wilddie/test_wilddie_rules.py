@@ -246,6 +246,36 @@ def test_WD4_chip_reroll_of_an_attack_recomputes_the_hit(wd):
     assert res.outcome["difficulty"] == 8
     assert res.outcome["hit"] is True and res.outcome["target"] == "g"
 
+    # a ranged difficulty is public and remembered: the chip may name the target or not
+    again = wd.resolve("chip", {"roll": "a1"}, actor=ana, targets=[guard], dice=[8, 1])
+    assert again.outcome == res.outcome
+
+
+def test_WD4_chip_reroll_of_a_melee_attack_recomputes_the_defense_from_the_target(wd):
+    ana = wd.actor("ana", skills={"fighting": "d8"})
+    guard = wd.actor("g", kind="npc", skills={"fighting": "d10"})  # Defense 7
+    miss = wd.resolve(
+        "attack", {"mode": "melee"}, actor=ana, targets=[guard], dice=[2, 3], request_id="a1"
+    )
+    assert (miss.outcome["difficulty"], miss.outcome["hit"]) == (7, False)
+    record = miss.states["ana"]["rolls"][-1]
+    assert "difficulty" not in record and record["against"] == "defense"
+    ana = wd.after(ana, miss)
+    res = wd.resolve("chip", {"roll": "a1"}, actor=ana, targets=[guard], dice=[8, 3])
+    assert (res.outcome["total"], res.outcome["difficulty"]) == (11, 7)
+    assert (res.outcome["hit"], res.outcome["raises"]) == (True, 1)
+    assert res.outcome["before"] == {"kept": "wild", "total": 3, "success": False, "raises": 0}
+    assert "difficulty 7 = Defense of G (2 + half of Fighting d10)" in res.steps
+    spent = res.states["ana"]["rolls"][-1]
+    assert spent["chip_spent"] is True and spent["trait_die"]["rolls"] == [8, 3]
+    assert {k: v for k, v in spent.items() if k not in ("trait_die", "chip_spent")} == {
+        k: v for k, v in record.items() if k not in ("trait_die", "chip_spent")
+    }
+    # the Defense is read when the chip is spent: a sheet changed since then counts
+    slower = wd.actor("g", kind="npc", skills={"fighting": "d4"})  # Defense 4
+    res = wd.resolve("chip", {"roll": "a1"}, actor=ana, targets=[slower], dice=[8, 3])
+    assert (res.outcome["difficulty"], res.outcome["raises"]) == (4, 1)
+
 
 def test_WD4_rolls_without_request_id_are_named_by_sequence(wd):
     ana = wd.actor("ana")

@@ -1,0 +1,54 @@
+"""Each touched actor's new state, shaped for Foundry.
+
+Every actor view the core sends (in events, the welcome's table and ``state``
+replies) gets a ``foundry`` field:
+
+.. code-block:: json
+
+    {"flags": {"rollbridge": {"actorId": "guard", "name": "Guard", "table": "t-1",
+                              "seq": 12, "limited": false,
+                              "common": {"status": "impaired", "tracks": [...], ...}}},
+     "systems": {"sr5": {"system.track.physical.value": 6, "...": 0}}}
+
+``flags`` is merged into the Foundry actor's flags as it is; ``systems`` holds,
+for every system mapping that applies to the actor (mappings.py), the update
+paths of that system — the module writes the one its GM chose. A removed actor
+is ``{"flags": {"rollbridge": {"actorId": ..., "removed": true}}, "systems": {}}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .mappings import system_updates
+
+__all__ = ["actor_payload", "with_foundry"]
+
+JSON = dict[str, Any]
+
+
+def actor_payload(actor: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> JSON:
+    """The ``foundry`` field of one actor view; ``context`` adds ``table`` and
+    ``seq`` (the event that produced it) when known."""
+    flags: JSON = {"actorId": actor.get("id")}
+    for key in ("table", "seq"):
+        if context and context.get(key) is not None:
+            flags[key] = context[key]
+    if actor.get("removed"):
+        flags["removed"] = True
+        return {"flags": {"rollbridge": flags}, "systems": {}}
+    common = actor.get("common")
+    if not isinstance(common, Mapping):
+        common = {}
+    flags["name"] = actor.get("name")
+    flags["limited"] = bool(actor.get("limited", False))
+    flags["common"] = dict(common)
+    return {"flags": {"rollbridge": flags}, "systems": system_updates(common)}
+
+
+def with_foundry(actor: Any, context: Mapping[str, Any] | None = None) -> Any:
+    """A copy of an actor view with its ``foundry`` field (other values unchanged)."""
+    if not isinstance(actor, Mapping) or "id" not in actor:
+        return actor
+    return {**actor, "foundry": actor_payload(actor, context)}

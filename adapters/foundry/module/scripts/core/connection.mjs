@@ -1,0 +1,361 @@
+// One connection to a rollbridge table, kept alive: hello, requests and their
+// replies, events in seq order, an application-level ping, exponential backoff
+// capped at 30 s, and resume with (epoch, seq) after a drop.
+//
+// Foundry-independent (tests/foundry/js/connection.test.mjs drives it with a
+// fake WebSocket and fake timers). Everything it needs from the page is passed
+// in: the WebSocket class, the timers, the random source, a logger.
+//
+// Guarantees:
+// - the token is sent only inside `hello`, and never logged or put in an error;
+// - every request keeps its id until it is answered: after a drop it is sent
+//   again with the same id, which the server treats as the same request (it
+//   never applies a request twice), so a roll made while the connection was
+//   down is made exactly once when it comes back;
+// - events reach `onEvent` once each, in seq order: after a drop the hello
+//   carries the last (epoch, seq) seen and the server sends what was missed,
+//   or a fresh snapshot (`onSnapshot`) when it cannot;
+// - a refused token (close 1008) stops retrying; everything else retries.
+
+import {
+  decodeFrame,
+  encodeFrame,
+  errorFromReply,
+  helloMessage,
+  newRequestId,
+  RollbridgeError,
+} from "./protocol.mjs";
+import { redact } from "./url.mjs";
+
+export const BACKOFF_BASE_MS = 500;
+export const BACKOFF_CAP_MS = 30_000;
+export const PING_INTERVAL_MS = 15_000;
+export const PING_TIMEOUT_MS = 10_000;
+
+const CLOSE_AUTH = 1008;
+const CLOSE_NO_PONG = 4000;
+const CLOSE_STOPPED = 1000;
+
+/** The wait before reconnect attempt `attempt` (0-based): exponential from
+ * `base`, capped at `cap`, with jitter in its upper half. Never more than `cap`. */
+export function backoffDelay(attempt, random = Math.random, base = BACKOFF_BASE_MS, cap = BACKOFF_CAP_MS) {
+  const ceiling = Math.min(cap, base * 2 ** Math.min(attempt, 30));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+const defaultTimers = {
+  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle),
+};
+
+export class Connection {
+  /**
+   * @param {object} options
+   * @param {string} options.url        ws:// or wss:// URL (checked with checkServerUrl first)
+   * @param {string} options.table      the table id
+   * @param {string} options.token      the join token (never logged)
+   * @param {Function} [options.WebSocket]  the WebSocket class (default: the page's)
+   * @param {object} [options.timers]   {setTimeout, clearTimeout}
+   * @param {Function} [options.random] a random source in [0, 1)
+   * @param {object} [options.cursor]   {epoch, seq} to resume from
+   * @param {string} [options.client]   a name for the server's logs
+   * @param {Function} [options.onWelcome]  (welcome) after each successful hello
+   * @param {Function} [options.onSnapshot] (welcome) when the table must be taken afresh
+   * @param {Function} [options.onEvent]    (event) each new event, once, in order
+   * @param {Function} [options.onCursor]   ({epoch, seq}) after each event (persist it)
+   * @param {Function} [options.onStatus]   (status, detail) on every status change
+   * @param {Function} [options.log]        (level, text) — texts are token-free
+   */
+  constructor(options) {
+    this.url = options.url;
+    this.table = options.table;
+    this.#token = options.token;
+    this.WebSocket = options.WebSocket ?? globalThis.WebSocket;
+    this.timers = options.timers ?? defaultTimers;
+    this.random = options.random ?? Math.random;
+    this.client = options.client ?? "rollbridge-foundry";
+    this.cursor = options.cursor ? { ...options.cursor } : null;
+    this.pingInterval = options.pingInterval ?? PING_INTERVAL_MS;
+    this.pingTimeout = options.pingTimeout ?? PING_TIMEOUT_MS;
+    this.handlers = {
+      onWelcome: options.onWelcome ?? (() => {}),
+      onSnapshot: options.onSnapshot ?? (() => {}),
+      onEvent: options.onEvent ?? (() => {}),
+      onCursor: options.onCursor ?? (() => {}),
+      onStatus: options.onStatus ?? (() => {}),
+    };
+    this.logger = options.log ?? (() => {});
+    this.status = "idle";
+    this.attempt = 0;
+    this.welcome = null;
+    this.stats = { connects: 0, resumes: 0, recovered: 0, snapshots: 0, missed: 0, drops: 0 };
+    this.pending = new Map();
+    this.socket = null;
+    this.#helloId = null;
+    this.#timer = null;
+    this.#pingTimer = null;
+    this.#pongTimer = null;
+    this.#pingCount = 0;
+  }
+
+  #token;
+  #helloId;
+  #timer;
+  #pingTimer;
+  #pongTimer;
+  #pingCount;
+
+  log(level, text) {
+    this.logger(level, redact(text, [this.#token]));
+  }
+
+  #setStatus(status, detail = null) {
+    this.status = status;
+    this.handlers.onStatus(status, detail);
+  }
+
+  /** Connect (and keep reconnecting until stop()). */
+  start() {
+    if (this.status !== "idle" && this.status !== "stopped") return;
+    this.#open();
+  }
+
+  /** Close for good; pending requests are rejected. */
+  stop() {
+    this.#clearTimers();
+    const socket = this.socket;
+    this.socket = null;
+    this.#setStatus("stopped");
+    if (socket) {
+      try { socket.close(CLOSE_STOPPED, "client stopped"); } catch { /* already closed */ }
+    }
+    for (const [id, entry] of this.pending) {
+      entry.reject(new RollbridgeError("stopped", `the connection was stopped before request ${id} was answered`));
+    }
+    this.pending.clear();
+  }
+
+  /** Whether requests go out now (they are queued otherwise). */
+  get connected() {
+    return this.status === "connected";
+  }
+
+  /**
+   * Send a request; resolves with the `result` reply, rejects with a
+   * RollbridgeError for an `error` reply. Queued while disconnected and sent
+   * again (same id) after a reconnect until answered.
+   */
+  request(message) {
+    const id = message.id ?? newRequestId();
+    const request = { ...message, id };
+    if (this.status === "stopped" || this.status === "refused") {
+      return Promise.reject(new RollbridgeError(this.status, `the connection is ${this.status}`));
+    }
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { request, resolve, reject });
+      if (this.connected) this.#send(request);
+    });
+  }
+
+  #open() {
+    this.#clearTimers();
+    this.#setStatus("connecting");
+    this.log("info", `connecting to ${this.url} (table ${this.table})`);
+    let socket;
+    try {
+      socket = new this.WebSocket(this.url);
+    } catch (error) {
+      this.log("warn", `could not open ${this.url}: ${error.message}`);
+      this.#retry();
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = () => {
+      if (socket !== this.socket) return;
+      this.#setStatus("joining");
+      this.#helloId = newRequestId("hello");
+      this.#sendRaw(socket, helloMessage({
+        id: this.#helloId, table: this.table, token: this.#token, cursor: this.cursor, client: this.client,
+      }));
+    };
+    socket.onmessage = (event) => {
+      if (socket !== this.socket) return;
+      this.#receive(event.data);
+    };
+    socket.onclose = (event) => {
+      if (socket !== this.socket) return;
+      this.#closed(event.code, event.reason);
+    };
+    socket.onerror = () => {
+      /* a close event follows */
+    };
+  }
+
+  #sendRaw(socket, message) {
+    try {
+      socket.send(encodeFrame(message));
+    } catch (error) {
+      this.log("warn", `send failed: ${error.message}`);
+    }
+  }
+
+  #send(message) {
+    if (this.socket) this.#sendRaw(this.socket, message);
+  }
+
+  #receive(data) {
+    let message;
+    try {
+      message = decodeFrame(data);
+    } catch (error) {
+      this.log("warn", `ignored a frame: ${error.message}`);
+      return;
+    }
+    this.#alive();
+    switch (message.type) {
+      case "welcome":
+        this.#welcomed(message);
+        break;
+      case "event":
+        this.#event(message);
+        break;
+      case "result":
+      case "error":
+        this.#reply(message);
+        break;
+      case "pong":
+        break;
+      default:
+        this.log("debug", `ignored a ${message.type} message`);
+    }
+  }
+
+  #welcomed(welcome) {
+    this.welcome = welcome;
+    this.attempt = 0;
+    this.stats.connects += 1;
+    const resumed = Boolean(welcome.resume);
+    const recovered = resumed && welcome.resume.recovered === true;
+    const sameEpoch = this.cursor && this.cursor.epoch === welcome.epoch;
+    if (resumed) this.stats.resumes += 1;
+    if (recovered && sameEpoch) {
+      this.stats.recovered += 1;
+      this.stats.missed += welcome.resume.missed ?? 0;
+    } else {
+      this.stats.snapshots += 1;
+      this.cursor = { epoch: welcome.epoch, seq: welcome.seq };
+      this.handlers.onSnapshot(welcome);
+      this.handlers.onCursor({ ...this.cursor });
+    }
+    this.#setStatus("connected", { role: welcome.role, recovered, missed: welcome.resume?.missed ?? 0 });
+    this.log("info", `joined table ${this.table} as ${welcome.role} at seq ${welcome.seq}`
+      + (resumed ? ` (resume: ${recovered ? `recovered ${welcome.resume.missed} missed` : "snapshot"})` : ""));
+    this.handlers.onWelcome(welcome);
+    for (const { request } of this.pending.values()) this.#send(request);
+    this.#schedulePing();
+  }
+
+  #event(event) {
+    if (!Number.isInteger(event.seq)) return;
+    const cursor = this.cursor;
+    if (cursor && event.epoch === cursor.epoch && event.seq <= cursor.seq) return; // seen
+    this.cursor = { epoch: event.epoch, seq: event.seq };
+    try {
+      this.handlers.onEvent(event);
+    } catch (error) {
+      this.log("error", `an event handler failed: ${error.message}`);
+    }
+    this.handlers.onCursor({ ...this.cursor });
+  }
+
+  #reply(reply) {
+    if (reply.id === this.#helloId) {
+      if (reply.type === "error") {
+        this.log("error", `the server refused to join: ${reply.code}: ${reply.message}`);
+        this.#refused(reply);
+      }
+      return;
+    }
+    const entry = this.pending.get(reply.id);
+    if (!entry) return;
+    this.pending.delete(reply.id);
+    if (reply.type === "error") entry.reject(errorFromReply(reply));
+    else entry.resolve(reply);
+  }
+
+  #refused(reply) {
+    this.#clearTimers();
+    const socket = this.socket;
+    this.socket = null;
+    this.#setStatus("refused", { code: reply?.code ?? "unauthorized", message: reply?.message ?? "" });
+    if (socket) {
+      try { socket.close(CLOSE_STOPPED); } catch { /* closed */ }
+    }
+  }
+
+  #closed(code, reason) {
+    this.socket = null;
+    this.#clearTimers();
+    if (this.status === "refused" || this.status === "stopped") return;
+    if (code === CLOSE_AUTH) {
+      this.#refused({ code: "unauthorized", message: reason || "the server refused the token" });
+      return;
+    }
+    this.stats.drops += 1;
+    this.log("warn", `connection closed (${code}${reason ? `: ${reason}` : ""})`);
+    this.#retry();
+  }
+
+  #retry() {
+    const delay = backoffDelay(this.attempt, this.random);
+    this.attempt += 1;
+    this.#setStatus("waiting", { delay, attempt: this.attempt });
+    this.log("info", `reconnecting in ${delay} ms (attempt ${this.attempt})`);
+    this.#timer = this.timers.setTimeout(() => {
+      this.#timer = null;
+      this.#open();
+    }, delay);
+  }
+
+  #schedulePing() {
+    if (!this.pingInterval) return;
+    this.#pingTimer = this.timers.setTimeout(() => {
+      this.#pingTimer = null;
+      if (!this.connected) return;
+      this.#pingCount += 1;
+      this.#send({ type: "ping", id: `ping-${this.#pingCount}` });
+      this.#pongTimer = this.timers.setTimeout(() => {
+        this.#pongTimer = null;
+        this.log("warn", `no answer to ping within ${this.pingTimeout} ms; reconnecting`);
+        const socket = this.socket;
+        this.socket = null;
+        if (socket) {
+          try { socket.close(CLOSE_NO_PONG, "no pong"); } catch { /* closed */ }
+        }
+        this.#closed(CLOSE_NO_PONG, "no pong");
+      }, this.pingTimeout);
+    }, this.pingInterval);
+  }
+
+  /** Any frame proves the connection alive: the ping cycle starts again. */
+  #alive() {
+    if (this.status !== "connected") return;
+    if (this.#pongTimer !== null) {
+      this.timers.clearTimeout(this.#pongTimer);
+      this.#pongTimer = null;
+    }
+    if (this.#pingTimer !== null) this.timers.clearTimeout(this.#pingTimer);
+    this.#pingTimer = null;
+    this.#schedulePing();
+  }
+
+  #clearTimers() {
+    for (const name of ["timer", "pingTimer", "pongTimer"]) {
+      const handle = name === "timer" ? this.#timer : name === "pingTimer" ? this.#pingTimer : this.#pongTimer;
+      if (handle !== null && handle !== undefined) this.timers.clearTimeout(handle);
+    }
+    this.#timer = null;
+    this.#pingTimer = null;
+    this.#pongTimer = null;
+  }
+}

@@ -1,0 +1,37 @@
+// Foundry glue: the common tracks drawn in the token HUD and on actor sheets,
+// from the actor's flags.rollbridge.common (written by the GM's client).
+
+import { tracksHtml } from "../core/card.mjs";
+import { MODULE_ID } from "../core/state.mjs";
+
+function rootOf(html) {
+  if (html instanceof HTMLElement) return html;
+  return html?.[0] ?? null;
+}
+
+function panel(actor, className) {
+  const flags = actor?.flags?.[MODULE_ID];
+  if (!flags?.common) return null;
+  const div = document.createElement("div");
+  div.className = `rollbridge-panel ${className}`;
+  div.innerHTML = tracksHtml(flags.common, { name: game.i18n.localize("ROLLBRIDGE.Panel.Title") });
+  return div;
+}
+
+export function onRenderTokenHUD(hud, html) {
+  const root = rootOf(html);
+  const actor = hud?.object?.actor ?? hud?.actor;
+  const div = panel(actor, "rollbridge-hud");
+  if (!root || !div) return;
+  root.querySelector(".rollbridge-hud")?.remove();
+  (root.querySelector(".col.right") ?? root).append(div);
+}
+
+export function onRenderActorSheet(app, html) {
+  const root = rootOf(html) ?? app?.element;
+  const actor = app?.actor ?? app?.document;
+  const div = panel(actor, "rollbridge-sheet");
+  if (!root || !div) return;
+  root.querySelector(".rollbridge-sheet")?.remove();
+  (root.querySelector(".window-content") ?? root).prepend(div);
+}

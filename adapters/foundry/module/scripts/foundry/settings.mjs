@@ -1,0 +1,71 @@
+// Foundry glue: the module's settings (game.settings.register).
+//
+// serverUrl      world   the URL `rollbridge serve` prints (ws://HOST:PORT/tables/TABLE)
+// token          per client (v12 "client") / per user (v13 "user"): the join token;
+//                never printed, never in a URL; its input is a password field
+// systemMapping  world   auto | none | sr5 | swade — system data paths the GM writes
+// cursor         world   hidden: the (epoch, seq) the GM's client last applied, to resume
+
+import { MODULE_ID } from "../core/state.mjs";
+
+export const MAPPING_CHOICES = {
+  auto: "ROLLBRIDGE.Settings.Mapping.Auto",
+  none: "ROLLBRIDGE.Settings.Mapping.None",
+  sr5: "ROLLBRIDGE.Settings.Mapping.SR5",
+  swade: "ROLLBRIDGE.Settings.Mapping.SWADE",
+};
+
+/** "user" on Foundry v13 (kept per user), "client" on v12 (kept in this browser). */
+export function tokenScope() {
+  return (game.release?.generation ?? 12) >= 13 ? "user" : "client";
+}
+
+export function registerSettings(onConnectionChange) {
+  game.settings.register(MODULE_ID, "serverUrl", {
+    name: "ROLLBRIDGE.Settings.ServerUrl.Name",
+    hint: "ROLLBRIDGE.Settings.ServerUrl.Hint",
+    scope: "world",
+    config: true,
+    type: String,
+    default: "",
+    onChange: () => onConnectionChange(),
+  });
+  game.settings.register(MODULE_ID, "token", {
+    name: "ROLLBRIDGE.Settings.Token.Name",
+    hint: "ROLLBRIDGE.Settings.Token.Hint",
+    scope: tokenScope(),
+    config: true,
+    type: String,
+    default: "",
+    onChange: () => onConnectionChange(),
+  });
+  game.settings.register(MODULE_ID, "systemMapping", {
+    name: "ROLLBRIDGE.Settings.Mapping.Name",
+    hint: "ROLLBRIDGE.Settings.Mapping.Hint",
+    scope: "world",
+    config: true,
+    type: String,
+    choices: MAPPING_CHOICES,
+    default: "auto",
+  });
+  game.settings.register(MODULE_ID, "cursor", {
+    scope: "world",
+    config: false,
+    type: Object,
+    default: {},
+  });
+}
+
+export function setting(key) {
+  return game.settings.get(MODULE_ID, key);
+}
+
+/** Make the token's input a password field in the settings window (v12: jQuery, v13: element). */
+export function maskTokenInput(html) {
+  const root = html instanceof HTMLElement ? html : html?.[0];
+  const input = root?.querySelector?.(`input[name="${MODULE_ID}.token"]`);
+  if (input) {
+    input.type = "password";
+    input.autocomplete = "off";
+  }
+}

@@ -1,0 +1,91 @@
+// rollbridge for Foundry VTT v12 and v13 — the module's entry point.
+//
+// Plain ES modules, no build step. This file wires Foundry's hooks to the
+// glue in foundry/ and publishes the API on game.modules.get("rollbridge").api:
+//
+//   const rb = game.modules.get("rollbridge").api;
+//   await rb.roll("2d6+1", {flavor: "Dodge"});                 // the server rolls
+//   await rb.resolve("attack", {params: {weapon: "Hackler", range: "short"}});
+//   rb.status();                                                // connection, role, cursor
+//
+// Chat: "/rb 2d6+1 # Dodge", "/rb do attack guard {"weapon": "Hackler"}", "/rb status".
+
+import { FoundryClient } from "./foundry/client.mjs";
+import { onRenderActorSheet, onRenderTokenHUD } from "./foundry/hud.mjs";
+import { maskTokenInput, registerSettings } from "./foundry/settings.mjs";
+import { tracksHtml } from "./core/card.mjs";
+import { parseChatCommand } from "./core/protocol.mjs";
+import { MODULE_ID } from "./core/state.mjs";
+
+const client = new FoundryClient();
+
+function buildApi() {
+  return {
+    roll: (formula, options) => client.roll(formula, options),
+    resolve: (action, options) => client.resolve(action, options),
+    request: (message) => client.request(message),
+    addActor: (actor, sheet, options) => client.addActor(actor, sheet, options),
+    linkActor: (actor, rollbridgeId) => client.linkActor(actor, rollbridgeId),
+    status: () => client.status(),
+    reconnect: () => client.start(),
+    disconnect: () => client.stop(),
+    tracksHtml,
+    get connection() {
+      return client.connection;
+    },
+  };
+}
+
+async function runChatCommand(command) {
+  try {
+    if (command.kind === "help") {
+      ui.notifications.info(game.i18n.localize("ROLLBRIDGE.Chat.Help"));
+    } else if (command.kind === "status") {
+      const s = client.status();
+      ui.notifications.info(game.i18n.format("ROLLBRIDGE.Chat.Status", {
+        status: s.status, table: s.table ?? "-", role: s.role ?? "-", seq: s.cursor?.seq ?? "-",
+      }));
+    } else if (command.kind === "error") {
+      ui.notifications.warn(`rollbridge: ${command.message}`);
+    } else if (command.kind === "roll") {
+      await client.roll(command.formula, { flavor: command.label || undefined });
+    } else if (command.kind === "resolve") {
+      await client.resolve(command.action, {
+        targets: command.targets.length ? command.targets : undefined,
+        params: command.params,
+      });
+    }
+  } catch (error) {
+    ui.notifications.error(`rollbridge: ${error.code ? `${error.code}: ` : ""}${error.message}`);
+  }
+}
+
+Hooks.once("init", () => {
+  registerSettings(() => {
+    if (game.ready) client.start();
+  });
+  const module = game.modules.get(MODULE_ID);
+  if (module) module.api = buildApi();
+});
+
+Hooks.once("ready", () => {
+  game.socket?.on(`module.${MODULE_ID}`, (message) => client.onSocket(message));
+  client.start();
+});
+
+Hooks.on("chatMessage", (_log, text) => {
+  const command = parseChatCommand(text);
+  if (!command) return true;
+  runChatCommand(command);
+  return false;
+});
+
+Hooks.on("renderTokenHUD", onRenderTokenHUD);
+Hooks.on("renderActorSheet", onRenderActorSheet);
+Hooks.on("renderActorSheetV2", onRenderActorSheet);
+Hooks.on("renderSettingsConfig", (_app, html) => maskTokenInput(html));
+
+// The active GM may change (a GM joins or leaves): the writer is re-chosen.
+Hooks.on("userConnected", () => {
+  if (game.ready) client.reconsider();
+});

@@ -1,0 +1,107 @@
+"""Core replies and events → the Foundry dialect: the same messages with
+``foundry`` fields added, nothing removed.
+
+- every actor view (in events, in results' events, in the welcome's table and in
+  ``state`` replies) gets ``foundry: {flags, systems}`` (actors.py);
+- a ``roll`` or ``resolution`` event gets
+  ``foundry: {rolls, speaker, flavor, content}``: ``rolls`` are Roll JSON for
+  ``Roll.fromData`` (dice_out.py) — one for a formula roll, one per dice group
+  of a resolution; ``speaker`` is ``{"actor": <rollbridge actor id>, "alias"}``;
+  ``content`` the narration (or the roll's text);
+- the welcome gets ``foundry: {adapter, mappings}``: this adapter's version and
+  the system mappings it computes (mappings.py).
+
+Outbound runs once per client and message, on the messages the server shares
+between clients: it never changes what it is given. A message it cannot
+translate (a shape it does not know) goes out unchanged with
+``foundry: {"error": …}`` rather than failing the broadcast.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from .actors import with_foundry
+from .dice_out import roll_from_group, roll_from_result
+from .mappings import MAPPINGS
+
+__all__ = ["translate"]
+
+log = logging.getLogger("rollbridge.adapters.foundry")
+
+JSON = dict[str, Any]
+
+
+def translate(message: Mapping[str, Any], version: str = "") -> JSON:
+    """The Foundry-dialect form of a reply or event."""
+    try:
+        return _translate(message, version)
+    except Exception as exc:  # never let one odd message break a broadcast
+        log.exception("could not translate a %s message for Foundry", message.get("type"))
+        return {**message, "foundry": {"error": f"{type(exc).__name__}: {exc}"}}
+
+
+def _translate(message: Mapping[str, Any], version: str) -> JSON:
+    kind = message.get("type")
+    if kind == "event":
+        return _event(message)
+    out = dict(message)
+    if kind == "result":
+        if isinstance(message.get("event"), Mapping):
+            out["event"] = _event(message["event"])
+        if isinstance(message.get("table"), Mapping):
+            out["table"] = _table(message["table"])
+    elif kind == "welcome":
+        if isinstance(message.get("table"), Mapping):
+            out["table"] = _table(message["table"])
+        out["foundry"] = {
+            "adapter": version,
+            "mappings": [mapping.describe() for mapping in MAPPINGS.values()],
+        }
+    return out
+
+
+def _table(table: Mapping[str, Any]) -> JSON:
+    out = dict(table)
+    context = {"table": table.get("id"), "seq": table.get("seq")}
+    if isinstance(table.get("actors"), list):
+        out["actors"] = [with_foundry(actor, context) for actor in table["actors"]]
+    return out
+
+
+def _event(event: Mapping[str, Any]) -> JSON:
+    out = dict(event)
+    context = {"table": event.get("table"), "seq": event.get("seq")}
+    actors = event.get("actors")
+    if isinstance(actors, list):
+        out["actors"] = [with_foundry(actor, context) for actor in actors]
+        names = {a.get("id"): a.get("name") for a in actors if isinstance(a, Mapping)}
+    else:
+        names = {}
+    data = event.get("data")
+    kind = event.get("kind")
+    if not isinstance(data, Mapping) or kind not in ("roll", "resolution"):
+        return out
+    actor = data.get("actor")
+    speaker = {"actor": actor, "alias": names.get(actor)} if actor else None
+    if kind == "roll":
+        rolls = []
+        if isinstance(data.get("roll"), Mapping):
+            rolls.append(roll_from_result(data["roll"], flavor=data.get("label") or ""))
+        foundry = {
+            "rolls": rolls,
+            "speaker": speaker,
+            "flavor": data.get("label") or data.get("formula") or "",
+            "content": data.get("text") or "",
+        }
+    else:
+        foundry = {
+            "rolls": [roll_from_group(g) for g in data.get("dice") or () if isinstance(g, Mapping)],
+            "speaker": speaker,
+            "flavor": data.get("action") or "",
+            "content": data.get("narration") or "",
+        }
+    out["foundry"] = foundry
+    return out

@@ -1,0 +1,166 @@
+"""Build the Foundry module's release: ``rollbridge-foundry-<version>.zip`` and the
+``module.json`` manifest Foundry installs from, with the package's version.
+
+.. code-block:: text
+
+    python -m rollbridge.adapters.foundry.release --out dist/foundry \\
+        --base-url https://example.org/rollbridge/foundry/0.1.0
+
+The zip holds the module's files with ``module.json`` at its root (Foundry's
+installer unpacks it into ``Data/modules/rollbridge``); the manifest beside it
+is the same ``module.json``. ``version`` is ``rollbridge.__version__``; with
+``--base-url`` the manifest's ``manifest`` and ``download`` point at
+``<base>/module.json`` and ``<base>/rollbridge-foundry-<version>.zip``
+(``--manifest-url`` and ``--download-url`` set them one by one). The build is
+reproducible: the same tree gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import zipfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from rollbridge import __version__
+
+__all__ = ["MODULE_DIR", "build_release", "main", "manifest_for", "referenced_files"]
+
+#: The module's files (shipped as package data of rollbridge.adapters.foundry).
+MODULE_DIR = Path(__file__).resolve().parent / "module"
+_SKIP_PARTS = {"node_modules", "__pycache__", ".DS_Store"}
+_FIXED_TIME = (2020, 1, 1, 0, 0, 0)
+
+
+def module_files(module_dir: Path = MODULE_DIR) -> list[Path]:
+    """Every file of the module, sorted, without build or editor leftovers."""
+    files = []
+    for path in sorted(module_dir.rglob("*")):
+        parts = path.relative_to(module_dir).parts
+        if not path.is_file() or any(p in _SKIP_PARTS or p.startswith(".") for p in parts):
+            continue
+        files.append(path)
+    return files
+
+
+def manifest_for(
+    source: dict[str, Any],
+    *,
+    version: str = __version__,
+    manifest_url: str | None = None,
+    download_url: str | None = None,
+) -> dict[str, Any]:
+    """The release manifest: the module's own with the version and URLs set."""
+    manifest = dict(source)
+    manifest["version"] = version
+    if manifest_url is not None:
+        manifest["manifest"] = manifest_url
+    if download_url is not None:
+        manifest["download"] = download_url
+    return manifest
+
+
+def referenced_files(manifest: dict[str, Any]) -> list[str]:
+    """The paths module.json names (scripts, styles, languages, licence, readme)."""
+    paths: list[str] = []
+    for key in ("esmodules", "scripts", "styles"):
+        paths.extend(manifest.get(key) or ())
+    paths.extend(lang["path"] for lang in manifest.get("languages") or ())
+    for key in ("license", "readme"):
+        if manifest.get(key):
+            paths.append(manifest[key])
+    return paths
+
+
+def _check(manifest: dict[str, Any], names: Iterable[str]) -> None:
+    present = set(names)
+    missing = [p for p in referenced_files(manifest) if p not in present]
+    if missing:
+        raise FileNotFoundError(f"module.json names files the module does not have: {missing}")
+
+
+def zip_name(version: str = __version__) -> str:
+    return f"rollbridge-foundry-{version}.zip"
+
+
+def build_release(
+    out_dir: Path | str,
+    *,
+    version: str = __version__,
+    base_url: str | None = None,
+    manifest_url: str | None = None,
+    download_url: str | None = None,
+    module_dir: Path = MODULE_DIR,
+) -> Path:
+    """Write the zip and its manifest into ``out_dir``; return the zip's path.
+
+    :raises FileNotFoundError: when module.json names a file that is not there.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    name = zip_name(version)
+    if base_url:
+        base = base_url.rstrip("/")
+        manifest_url = manifest_url or f"{base}/module.json"
+        download_url = download_url or f"{base}/{name}"
+    source = json.loads((module_dir / "module.json").read_text(encoding="utf-8"))
+    manifest = manifest_for(
+        source, version=version, manifest_url=manifest_url, download_url=download_url
+    )
+    files = [
+        p for p in module_files(module_dir) if p.name != "module.json" or p.parent != module_dir
+    ]
+    arcnames = [p.relative_to(module_dir).as_posix() for p in files]
+    _check(manifest, arcnames)
+    text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+    target = out / name
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        _add(archive, "module.json", text.encode("utf-8"))
+        for path, arcname in zip(files, arcnames, strict=True):
+            _add(archive, arcname, path.read_bytes())
+    (out / "module.json").write_text(text, encoding="utf-8")
+    return target
+
+
+def _add(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
+    info = zipfile.ZipInfo(name, date_time=_FIXED_TIME)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    archive.writestr(info, data)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The release options, for this module's ``main`` and ``rollbridge foundry-release``."""
+    parser.add_argument("--out", default="dist/foundry", help="output folder (dist/foundry)")
+    parser.add_argument("--base-url", help="where the zip and module.json will be published")
+    parser.add_argument("--manifest-url", help="the manifest's own URL")
+    parser.add_argument("--download-url", help="the zip's URL")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the release the parsed options ask for; print the two paths."""
+    path = build_release(
+        args.out,
+        base_url=args.base_url,
+        manifest_url=args.manifest_url,
+        download_url=args.download_url,
+    )
+    sys.stdout.write(f"{path}\n{path.parent / 'module.json'}\n")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m rollbridge.adapters.foundry.release`` (or ``rollbridge foundry-release``)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m rollbridge.adapters.foundry.release",
+        description="Build the Foundry module's zip and manifest.",
+    )
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

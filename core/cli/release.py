@@ -1,0 +1,20 @@
+"""``rollbridge foundry-release``: build the Foundry module's zip and manifest
+(the work is done by :mod:`rollbridge.adapters.foundry.release`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from rollbridge.adapters.foundry import release
+
+__all__ = ["add_parsers"]
+
+
+def add_parsers(commands: argparse._SubParsersAction) -> None:
+    """Add ``foundry-release``."""
+    parser = commands.add_parser(
+        "foundry-release",
+        help="build the Foundry VTT module's zip and module.json (version = rollbridge's)",
+    )
+    release.add_arguments(parser)
+    parser.set_defaults(handler=release.run)

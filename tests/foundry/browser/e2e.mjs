@@ -1,0 +1,277 @@
+// The browser test: the module's real client code in headless Chromium, on the
+// Foundry stand-in page, against a real `rollbridge serve` (started by
+// tests/foundry/test_foundry_browser.py, which passes everything in the
+// environment). It rolls, resolves an attack, checks the returned state, the
+// chat card and the dice Foundry would rebuild (and Dice So Nice would show),
+// saves a screenshot of the card, then drops the connection and checks the
+// resume. Prints one line `RESULT {json}`; exits non-zero on any failure.
+//
+// Environment: RB_PAGE_URL, RB_WS_URL, RB_TABLE, RB_TOKEN (the GM's; never
+// printed), RB_SHEETS (JSON), RB_SCREENSHOT (empty: none), RB_CHROMIUM,
+// RB_USER_DATA, RB_GENERATION (12 or 13: the Foundry generation the stand-in plays).
+
+import assert from "node:assert/strict";
+import process from "node:process";
+
+import { chromium } from "playwright-core";
+
+const env = process.env;
+const TOKEN = env.RB_TOKEN;
+const sheets = JSON.parse(env.RB_SHEETS);
+const GENERATION = Number(env.RB_GENERATION ?? 13);
+const ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+
+const summary = {};
+const consoleLines = [];
+const pageErrors = [];
+
+function step(name) {
+  process.stderr.write(`e2e: ${name}\n`);
+}
+
+const context = await chromium.launchPersistentContext(env.RB_USER_DATA, {
+  executablePath: env.RB_CHROMIUM,
+  headless: true,
+  args: ARGS,
+  viewport: { width: 900, height: 1400 },
+  deviceScaleFactor: 1,
+});
+context.setDefaultTimeout(30_000);
+
+try {
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on("console", (m) => consoleLines.push(m.text()));
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  await page.addInitScript((token) => {
+    window.__RB_E2E__ = { token };
+  }, TOKEN);
+
+  step("load the module on the stand-in page");
+  await page.goto(env.RB_PAGE_URL);
+  await page.waitForFunction(() => window.rbE2E?.ready === true);
+  await page.evaluate(() => rbE2E.waitFor(() => rbE2E.api().status().status === "connected", 20000, "connected"));
+  const first = await page.evaluate(() => ({
+    status: rbE2E.api().status(),
+    settings: Object.fromEntries([...game.settings.settings].map(([k, v]) => [k, v.scope])),
+    notices: FoundryStandin.log.notifications.map((n) => n.text),
+  }));
+  assert.equal(first.status.role, "gm");
+  assert.equal(first.status.writer, true);
+  assert.equal(first.settings["rollbridge.token"], GENERATION >= 13 ? "user" : "client", "the token is kept per user (v13) or per client (v12)");
+  assert.equal(first.settings["rollbridge.serverUrl"], "world");
+  assert.ok(first.notices.some((n) => /connected to table/.test(n)), first.notices);
+  summary.connected = first.status;
+
+  step("put two Foundry actors on the table");
+  await page.evaluate(async (s) => {
+    const api = rbE2E.api();
+    await api.addActor(rbE2E.tukan, s.Tukan, { controllers: ["player"] });
+    await api.addActor(rbE2E.guard, s["Guard A"]);
+  }, sheets);
+
+  step("attack: the GM supplies the dice");
+  const attack = await page.evaluate(async () => {
+    const api = rbE2E.api();
+    const event = await api.resolve("attack", {
+      actor: rbE2E.tukan,
+      targets: [rbE2E.guard],
+      params: { weapon: "Hackler", rounds: 3, range: "short" },
+      dice: [6, 3, 6, 4, 5, 6, 1, 2, 4, 6, 2, 4, 1, 3],
+    });
+    const selector = `.rollbridge-card[data-seq="${event.seq}"]`;
+    await rbE2E.waitFor(() => document.querySelector(selector), 10000, "the attack's chat card");
+    await rbE2E.waitFor(
+      () => FoundryStandin.log.updates.some((u) => u.actor === rbE2E.guard.id && u.data["flags.rollbridge"]?.seq === event.seq),
+      10000, "the guard's update",
+    );
+    const card = document.querySelector(selector);
+    const message = FoundryStandin.log.messages.find((m) => m.flags?.rollbridge?.seq === event.seq);
+    return {
+      seq: event.seq,
+      narration: event.data.narration,
+      groups: event.data.dice.map((g) => ({ rolls: g.dice.flatMap((d) => d.rolls), successes: g.successes })),
+      rebuilt: event.foundry.rolls.map((json) => {
+        const roll = Roll.fromData(structuredClone(json));
+        return { total: roll.total, formula: roll.formula, results: roll.dice.flatMap((d) => d.results.map((r) => r.result)) };
+      }),
+      dice3d: FoundryStandin.log.dice3d.map((c) => ({ ...c })),
+      guardFlags: structuredClone(rbE2E.guard.flags.rollbridge),
+      guardSystem: structuredClone(rbE2E.guard.system),
+      cardText: card.textContent,
+      cardDice: [...card.querySelectorAll(".rb-die")].map((li) => li.dataset.rolls),
+      cardTracks: [...card.querySelectorAll(".rb-track")].map((t) => ({ ...t.dataset })),
+      speaker: message.speaker,
+      messageHasRolls: (message.rolls ?? []).length,
+    };
+  });
+  assert.equal(attack.groups.length, 2);
+  assert.deepEqual(attack.groups.map((g) => g.rolls), [[6, 3, 6, 4, 5, 6, 1, 2, 4], [6, 2, 4, 1, 3]]);
+  // Foundry's Rolls rebuilt from the reply hold exactly the server's dice and results
+  assert.deepEqual(attack.rebuilt.map((r) => r.results), attack.groups.map((g) => g.rolls));
+  assert.deepEqual(attack.rebuilt.map((r) => r.total), attack.groups.map((g) => g.successes));
+  // Dice So Nice (its stand-in API) was asked to show those very dice, synchronised
+  assert.deepEqual(attack.dice3d.map((c) => c.results), attack.groups.map((g) => g.rolls));
+  assert.ok(attack.dice3d.every((c) => c.synchronize === true));
+  assert.equal(attack.messageHasRolls, 0, "with Dice So Nice the message carries no rolls to animate twice");
+  // the chat card: who, the narration, every die (compounding ones as chains), the new state
+  assert.equal(attack.speaker.actor, "fvttTukan0000001");
+  assert.ok(attack.cardText.includes(attack.narration), attack.cardText);
+  assert.deepEqual(attack.cardDice, ["6,3", "6,4", "5", "6,1", "2", "4", "6,2", "4", "1", "3"]);
+  // the state: flags and the sr5 mapping (the stand-in world's system is shadowrun5e)
+  const physical = attack.guardFlags.common.tracks.find((t) => t.key === "physical");
+  assert.ok(physical.value > 0, JSON.stringify(attack.guardFlags));
+  assert.equal(attack.guardFlags.actorId, "fvttGuard0000002");
+  assert.equal(attack.guardSystem.track.physical.value, physical.value);
+  assert.ok(attack.cardTracks.some((t) => t.track === "physical" && Number(t.value) === physical.value));
+  summary.attack = { seq: attack.seq, narration: attack.narration, physical: physical.value, status: attack.guardFlags.common.status };
+
+  step("a roll the server makes");
+  const roll = await page.evaluate(async () => {
+    const event = await rbE2E.api().roll("3d6!! + 2", { actor: rbE2E.tukan, flavor: "Quickness" });
+    const selector = `.rollbridge-card[data-seq="${event.seq}"]`;
+    await rbE2E.waitFor(() => document.querySelector(selector), 10000, "the roll's chat card");
+    const rebuilt = Roll.fromData(structuredClone(event.foundry.rolls[0]));
+    return {
+      seq: event.seq,
+      total: event.data.total,
+      rebuiltTotal: rebuilt.total,
+      rebuiltFormula: rebuilt.formula,
+      results: rebuilt.dice.flatMap((d) => d.results.map((r) => r.result)),
+      server: event.data.roll.groups.flatMap((g) => g.dice.flatMap((d) => d.rolls)),
+      cardTotal: document.querySelector(`${selector} .rb-total`).dataset.total,
+      supplied: event.data.supplied,
+    };
+  });
+  assert.equal(roll.supplied, false);
+  assert.equal(roll.rebuiltTotal, roll.total);
+  assert.equal(Number(roll.cardTotal), roll.total);
+  assert.deepEqual(roll.results, roll.server);
+  assert.match(roll.rebuiltFormula, /^3d6x \+ 2$/);
+  summary.roll = roll;
+
+  step("a chat command");
+  const chat = await page.evaluate(async () => {
+    const before = FoundryStandin.log.messages.length;
+    const passed = Hooks.call("chatMessage", {}, "/rb 2d6 + 1 # typed in chat", {});
+    await rbE2E.waitFor(() => FoundryStandin.log.messages.length > before, 10000, "the chat command's card");
+    const message = FoundryStandin.log.messages.at(-1);
+    return { passed, kind: message.flags.rollbridge.kind, content: message.content };
+  });
+  assert.equal(chat.passed, false, "the command is consumed, not posted as text");
+  assert.equal(chat.kind, "roll");
+  assert.match(chat.content, /typed in chat/);
+
+  step("the token HUD and the sheet panel draw the common tracks");
+  const panels = await page.evaluate((generation) => {
+    const hudRoot = document.createElement("div");
+    hudRoot.innerHTML = '<div class="col right"></div>';
+    // v12 hands render hooks a jQuery object, v13 an HTMLElement
+    const html = generation >= 13 ? hudRoot : [hudRoot];
+    Hooks.callAll("renderTokenHUD", { object: { actor: rbE2E.guard } }, html, {});
+    const sheetRoot = document.createElement("div");
+    sheetRoot.innerHTML = '<section class="window-content"></section>';
+    Hooks.callAll(generation >= 13 ? "renderActorSheetV2" : "renderActorSheet", { actor: rbE2E.guard }, generation >= 13 ? sheetRoot : [sheetRoot], {});
+    const rows = (root) => [...root.querySelectorAll(".rb-track")].map((t) => `${t.dataset.track}:${t.dataset.value}/${t.dataset.max}`);
+    return { hud: rows(hudRoot.querySelector(".col.right .rollbridge-hud")), sheet: rows(sheetRoot.querySelector(".window-content .rollbridge-sheet")) };
+  }, GENERATION);
+  assert.ok(panels.hud.includes(`physical:${physical.value}/10`), JSON.stringify(panels));
+  assert.deepEqual(panels.sheet, panels.hud);
+
+  if (env.RB_SCREENSHOT) {
+    step("screenshot of the attack's chat card");
+    await page.locator(`li.chat-message:has(.rollbridge-card[data-seq="${attack.seq}"])`).screenshot({ path: env.RB_SCREENSHOT });
+  }
+
+  step("drop the connection");
+  const before = await page.evaluate(() => rbE2E.api().status());
+  await page.evaluate(() => {
+    NetworkStandin.offline = true;
+    NetworkStandin.drop();
+  });
+  await page.evaluate(() => rbE2E.waitFor(() => rbE2E.api().status().status === "waiting", 10000, "the drop to be noticed"));
+  // a roll asked for while the link is down waits for it
+  await page.evaluate(() => {
+    window.offlineRoll = rbE2E.api().roll("1d20", { flavor: "asked while offline" });
+    window.offlineRoll.then((event) => { window.offlineRollEvent = event; });
+  });
+  // meanwhile another client changes the table (a plain WebSocket in another page)
+  const other = await context.newPage();
+  const changes = await other.evaluate(async ({ url, token, table }) => {
+    const ws = new WebSocket(url);
+    await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = () => reject(new Error("no connection")); });
+    const reply = (id) => new Promise((resolve) => {
+      ws.addEventListener("message", function listen(e) {
+        const m = JSON.parse(e.data);
+        if (m.id === id) { ws.removeEventListener("message", listen); resolve(m); }
+      });
+    });
+    ws.send(JSON.stringify({ type: "hello", id: "h", table, token }));
+    await reply("h");
+    ws.send(JSON.stringify({ type: "adjust", id: "offline-adjust", actor: "fvttGuard0000002", track: "stun", delta: 3 }));
+    const adjusted = await reply("offline-adjust");
+    ws.send(JSON.stringify({ type: "roll", id: "offline-roll", formula: "2d6", label: "rolled while Foundry was away" }));
+    const rolled = await reply("offline-roll");
+    ws.close();
+    return { adjustSeq: adjusted.seq, rollSeq: rolled.seq };
+  }, { url: env.RB_WS_URL, token: TOKEN, table: env.RB_TABLE });
+  await other.close();
+  await page.waitForTimeout(1500); // a reconnect attempt or two fails while "offline"
+
+  step("reconnect and resume");
+  await page.evaluate(() => { NetworkStandin.offline = false; });
+  const resumed = await page.evaluate(async ({ adjustSeq, rollSeq }) => {
+    const api = rbE2E.api();
+    await rbE2E.waitFor(() => api.status().status === "connected", 40000, "the reconnect");
+    await rbE2E.waitFor(() => document.querySelector(`.rollbridge-card[data-seq="${rollSeq}"]`), 10000, "the missed roll's card");
+    await rbE2E.waitFor(
+      () => FoundryStandin.log.updates.some((u) => u.actor === "fvttGuard0000002" && u.data["flags.rollbridge"]?.seq === adjustSeq),
+      10000, "the missed adjustment",
+    );
+    await rbE2E.waitFor(() => window.offlineRollEvent, 10000, "the roll asked while offline");
+    const seq = window.offlineRollEvent.seq;
+    await rbE2E.waitFor(() => document.querySelector(`.rollbridge-card[data-seq="${seq}"]`), 10000, "its card");
+    return {
+      status: api.status(),
+      offlineRollSeq: seq,
+      guardStun: rbE2E.guard.system.track.stun.value,
+      cards: [...document.querySelectorAll(".rollbridge-card")].map((c) => Number(c.dataset.seq)),
+      refused: NetworkStandin.stats.refused,
+      notices: FoundryStandin.log.notifications.map((n) => n.text),
+      savedCursor: game.settings.get("rollbridge", "cursor"),
+    };
+  }, changes);
+  const stats = resumed.status.stats;
+  assert.ok(resumed.refused >= 1, "reconnect attempts failed while offline");
+  assert.ok(stats.resumes >= 1 && stats.recovered >= 1, JSON.stringify(stats));
+  assert.ok(stats.missed >= 2, JSON.stringify(stats));
+  assert.equal(stats.snapshots, before.stats.snapshots, "resumed, not started over");
+  assert.ok(resumed.offlineRollSeq > changes.rollSeq);
+  assert.equal(resumed.guardStun, 3);
+  // every card once, in seq order, none missing
+  const cards = resumed.cards;
+  assert.deepEqual(cards, [...cards].sort((a, b) => a - b));
+  assert.equal(new Set(cards).size, cards.length);
+  assert.ok(cards.includes(changes.rollSeq) && cards.includes(resumed.offlineRollSeq));
+  assert.equal(resumed.savedCursor.seq, resumed.status.cursor.seq);
+  assert.ok(resumed.notices.some((n) => /reconnecting/.test(n)));
+  summary.resume = { before: before.cursor, after: resumed.status.cursor, stats, changes, offlineRollSeq: resumed.offlineRollSeq };
+
+  step("the token stays out of the console and the page");
+  const html = await page.content();
+  assert.ok(!html.includes(TOKEN), "token in the page");
+  for (const line of consoleLines) assert.ok(!line.includes(TOKEN), "token in the console");
+  assert.ok(!page.url().includes(TOKEN));
+  assert.deepEqual(pageErrors, []);
+  summary.consoleLines = consoleLines.length;
+  process.stdout.write(`RESULT ${JSON.stringify(summary)}\n`);
+} catch (error) {
+  process.stdout.write(`FAILED ${error.stack ?? error}\n`);
+  process.stdout.write(`console: ${JSON.stringify(consoleLines.slice(-30).map((l) => l.split(TOKEN).join("[token]")))}\n`);
+  process.stdout.write(`page errors: ${JSON.stringify(pageErrors)}\n`);
+  process.exitCode = 1;
+} finally {
+  await context.close();
+}

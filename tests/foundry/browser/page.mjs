@@ -1,0 +1,39 @@
+// The test page's set-up: the Foundry stand-in world, two actors, the real
+// module loaded as Foundry would load its esmodules entry, then init and ready.
+// The server URL comes from the page's query; the token is handed over by the
+// test runner before the page loads (window.__RB_E2E__), never through a URL.
+
+const params = new URLSearchParams(location.search);
+const wsUrl = params.get("ws");
+const generation = Number(params.get("generation") ?? 13);
+const secrets = window.__RB_E2E__ ?? {};
+const lang = await (await fetch("/adapters/foundry/module/lang/en.json")).json();
+
+const settings = { "rollbridge.serverUrl": wsUrl };
+// v13 keeps the token per user, v12 per client: either way the stand-in's store holds it
+if (secrets.token) settings["rollbridge.token"] = secrets.token;
+FoundryStandin.install({ system: "shadowrun5e", generation, lang, settings });
+FoundryStandin.installDiceSoNice();
+
+const track = () => ({ track: { physical: { value: 0, overflow: { value: 0 } }, stun: { value: 0 } } });
+const tukan = FoundryStandin.addActor({ _id: "fvttTukan0000001", name: "Tukan", system: track() });
+const guard = FoundryStandin.addActor({ _id: "fvttGuard0000002", name: "Guard", system: track() });
+
+await import("/adapters/foundry/module/scripts/rollbridge.mjs");
+FoundryStandin.boot();
+
+window.rbE2E = {
+  ready: true,
+  api: () => game.modules.get("rollbridge").api,
+  tukan,
+  guard,
+  waitFor: async (predicate, timeout = 20000, what = "condition") => {
+    const start = performance.now();
+    for (;;) {
+      const value = await predicate();
+      if (value) return value;
+      if (performance.now() - start > timeout) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  },
+};

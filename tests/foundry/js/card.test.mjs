@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { escapeHtml, groupResult, renderCard, tracksHtml } from "../../../adapters/foundry/module/scripts/core/card.mjs";
+
+const attack = {
+  type: "event",
+  kind: "resolution",
+  epoch: 1,
+  seq: 5,
+  data: {
+    action: "attack",
+    actor: "tukan",
+    narration: "Tukan hits Guard <b>hard</b>",
+    outcome: { hit: true, level: "S", boxes: 6, attack: { dice: 6 } },
+    dice: [
+      {
+        label: "Attack test (Tukan)",
+        formula: "6d6!!",
+        target: 6,
+        successes: 2,
+        dice: [
+          { faces: 6, rolls: [6, 3], value: 9, tags: ["compounded", "success"] },
+          { faces: 6, rolls: [2], value: 2, tags: ["failure"] },
+          { faces: 6, rolls: [6, 6, 1], value: 13, tags: ["compounded", "success"] },
+        ],
+      },
+    ],
+    steps: ["Attack TN 6 = short range 4 + recoil 2"],
+  },
+  actors: [
+    {
+      id: "guard",
+      name: "Guard",
+      common: {
+        status: "impaired",
+        tracks: [{ key: "physical", label: "Physical", value: 6, max: 10 }],
+        conditions: ["Physical: Serious"],
+        modifier_note: "+2 TN",
+      },
+    },
+  ],
+  foundry: { speaker: { actor: "tukan", alias: "Tukan" } },
+};
+
+test("everything from the server is escaped", () => {
+  assert.equal(escapeHtml(`<a href="x">'&'</a>`), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+  const html = renderCard(attack);
+  assert.ok(!html.includes("<b>hard</b>"));
+  assert.ok(html.includes("&lt;b&gt;hard&lt;/b&gt;"));
+});
+
+test("a resolution card shows every die, the result, the outcome and the state", () => {
+  const html = renderCard(attack);
+  assert.match(html, /data-kind="resolution" data-seq="5"/);
+  assert.match(html, /<span class="rb-who">Tukan<\/span>/);
+  assert.equal((html.match(/class="rb-die /g) || []).length, 3);
+  assert.match(html, /data-rolls="6,6,1"/);
+  assert.match(html, /<span class="rb-chain">6\+6\+1=<\/span>13/);
+  assert.match(html, /2 successes/);
+  assert.match(html, /vs 6/);
+  assert.match(html, /data-key="hit"><span>hit<\/span> true/);
+  assert.ok(!html.includes("attack".concat('"><span>attack')), "nested outcome objects are left out");
+  assert.match(html, /data-track="physical" data-value="6" data-max="10"/);
+  assert.match(html, /Physical: Serious/);
+  assert.match(html, /<details class="rb-steps">/);
+});
+
+test("a roll card shows the formula and total", () => {
+  const roll = {
+    kind: "roll",
+    seq: 3,
+    epoch: 1,
+    data: {
+      formula: "3d6!! + 2",
+      label: "",
+      total: 24,
+      text: "3d6!! [6+6+3, 2, 5] + 2 = 24",
+      roll: { groups: [{ label: "3d6!!", formula: "3d6!!", total: 22, dice: [
+        { faces: 6, rolls: [6, 6, 3], value: 15, tags: ["compounded"] },
+        { faces: 6, rolls: [2], value: 2 },
+        { faces: 6, rolls: [5], value: 5 },
+      ] }] },
+    },
+    actors: [],
+  };
+  const html = renderCard(roll);
+  assert.match(html, /data-total="24"/);
+  assert.match(html, /3d6!! \+ 2 = <b>24<\/b>/);
+  assert.equal((html.match(/class="rb-die /g) || []).length, 3);
+});
+
+test("dropped dice and group results", () => {
+  assert.deepEqual(groupResult({ dice: [{ value: 4 }, { value: 6, kept: false }] }), { value: 4, text: "4" });
+  assert.deepEqual(groupResult({ total: 9, dice: [] }), { value: 9, text: "9" });
+  assert.equal(groupResult({ target: 5, successes: 1, dice: [] }).text, "1 success");
+  const html = tracksHtml({ status: "dying", tracks: [{ key: "wounds", label: "Wounds", value: 2, max: 3 }] }, { name: "Ana" });
+  assert.equal((html.match(/class="rb-on"/g) || []).length, 2);
+  assert.match(html, /rb-status-dying/);
+});

@@ -1,0 +1,266 @@
+import assert from "node:assert/strict";
+import { beforeEach, test } from "node:test";
+
+import {
+  BACKOFF_CAP_MS,
+  backoffDelay,
+  Connection,
+  PING_INTERVAL_MS,
+  PING_TIMEOUT_MS,
+} from "../../../adapters/foundry/module/scripts/core/connection.mjs";
+import { FakeClock, FakeWebSocket } from "./fakes.mjs";
+
+const TOKEN = "rbt_SECRETsecretSECRETsecret";
+
+function setup(options = {}) {
+  const clock = new FakeClock();
+  const seen = { events: [], snapshots: [], statuses: [], cursors: [], logs: [] };
+  const connection = new Connection({
+    url: "ws://127.0.0.1:8765/tables/t1",
+    table: "t1",
+    token: TOKEN,
+    WebSocket: FakeWebSocket,
+    timers: clock,
+    random: () => 0.5,
+    onEvent: (e) => seen.events.push(e),
+    onSnapshot: (w) => seen.snapshots.push(w),
+    onStatus: (s, d) => seen.statuses.push([s, d]),
+    onCursor: (c) => seen.cursors.push(c),
+    log: (level, text) => seen.logs.push(`${level}: ${text}`),
+    ...options,
+  });
+  return { clock, connection, seen };
+}
+
+function welcome(ws, { epoch = 1, seq = 0, resume, role = "gm" } = {}) {
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role, epoch, seq, table: { id: "t1", actors: [] }, ...(resume ? { resume } : {}) });
+  return hello;
+}
+
+function event(seq, extra = {}) {
+  return { type: "event", table: "t1", epoch: 1, seq, kind: "roll", data: { total: seq }, ...extra };
+}
+
+beforeEach(() => FakeWebSocket.reset());
+
+test("backoff doubles from 0.5 s and is capped at 30 s", () => {
+  const top = Array.from({ length: 12 }, (_, n) => backoffDelay(n, () => 0.999999));
+  assert.deepEqual(top.slice(0, 6), [500, 1000, 2000, 4000, 8000, 16000]);
+  assert.ok(top.every((d) => d <= BACKOFF_CAP_MS));
+  assert.equal(top.at(-1), BACKOFF_CAP_MS);
+  const low = Array.from({ length: 12 }, (_, n) => backoffDelay(n, () => 0));
+  assert.equal(low.at(-1), BACKOFF_CAP_MS / 2);
+  assert.equal(backoffDelay(1000, Math.random) <= BACKOFF_CAP_MS, true);
+});
+
+test("hello opens the connection; the first welcome is a snapshot", () => {
+  const { connection, seen } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  assert.equal(ws.url, "ws://127.0.0.1:8765/tables/t1");
+  ws.open();
+  const hello = welcome(ws, { seq: 7 });
+  assert.deepEqual(
+    { type: hello.type, table: hello.table, token: hello.token, dialect: hello.dialect, resume: hello.resume },
+    { type: "hello", table: "t1", token: TOKEN, dialect: "foundry", resume: undefined },
+  );
+  assert.equal(connection.status, "connected");
+  assert.equal(seen.snapshots.length, 1);
+  assert.deepEqual(connection.cursor, { epoch: 1, seq: 7 });
+});
+
+test("events arrive once each, in order; the cursor follows", () => {
+  const { connection, seen } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws, { seq: 2 });
+  ws.receive(event(2)); // already in the snapshot
+  ws.receive(event(3));
+  ws.receive(event(3)); // a duplicate
+  ws.receive(event(4));
+  assert.deepEqual(seen.events.map((e) => e.seq), [3, 4]);
+  assert.deepEqual(seen.cursors.at(-1), { epoch: 1, seq: 4 });
+});
+
+test("requests resolve with their result and reject with their error's code", async () => {
+  const { connection } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws);
+  const ok = connection.request({ type: "roll", formula: "1d6" });
+  const bad = connection.request({ type: "roll", formula: "1d" });
+  const [first, second] = ws.messages().filter((m) => m.type === "roll");
+  ws.receive({ type: "result", id: first.id, status: "done", seq: 1, event: { seq: 1 } });
+  ws.receive({ type: "error", id: second.id, code: "invalid_notation", message: "bad" });
+  assert.equal((await ok).status, "done");
+  await assert.rejects(bad, (error) => error.code === "invalid_notation");
+});
+
+test("after a drop it reconnects with backoff, resumes from the cursor and resends unanswered requests with the same id", async () => {
+  const { clock, connection, seen } = setup();
+  connection.start();
+  let ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws, { seq: 5 });
+  ws.receive(event(6));
+  const pending = connection.request({ type: "roll", formula: "2d6" });
+  const sent = ws.messages().find((m) => m.type === "roll");
+
+  ws.drop(1006);
+  assert.equal(connection.status, "waiting");
+  assert.deepEqual(seen.statuses.at(-1), ["waiting", { delay: 375, attempt: 1 }]);
+  // a roll made while the connection is down waits for it
+  const later = connection.request({ type: "roll", formula: "1d20" });
+  clock.advance(374);
+  assert.equal(FakeWebSocket.instances.length, 1);
+  clock.advance(1);
+  ws = FakeWebSocket.last();
+  assert.equal(FakeWebSocket.instances.length, 2);
+  // the second attempt fails too: the wait doubles
+  ws.drop(1006);
+  assert.deepEqual(seen.statuses.at(-1), ["waiting", { delay: 750, attempt: 2 }]);
+  clock.advance(750);
+  ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages()[0];
+  assert.deepEqual(hello.resume, { epoch: 1, seq: 6 });
+  welcome(ws, { seq: 8, resume: { recovered: true, missed: 2 } });
+  assert.equal(seen.snapshots.length, 1, "a recovered resume is no snapshot");
+  // both unanswered requests go out again, the first with its original id
+  const resent = ws.messages().filter((m) => m.type === "roll");
+  assert.equal(resent.length, 2);
+  assert.equal(resent[0].id, sent.id);
+  ws.receive(event(7));
+  ws.receive(event(8));
+  ws.receive({ type: "result", id: sent.id, status: "done", seq: 7 });
+  ws.receive({ type: "result", id: resent[1].id, status: "done", seq: 8 });
+  assert.equal((await pending).seq, 7);
+  assert.equal((await later).seq, 8);
+  assert.deepEqual(seen.events.map((e) => e.seq), [6, 7, 8]);
+  assert.equal(connection.attempt, 0, "a welcome resets the backoff");
+  assert.deepEqual(connection.stats, { connects: 2, resumes: 1, recovered: 1, snapshots: 1, missed: 2, drops: 2 });
+});
+
+test("a resume the server cannot recover gives a fresh snapshot", () => {
+  const { clock, connection, seen } = setup();
+  connection.start();
+  let ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws, { seq: 5 });
+  ws.drop(1001, "server shutting down");
+  clock.advance(BACKOFF_CAP_MS);
+  ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws, { epoch: 2, seq: 1, resume: { recovered: false, missed: 0 } });
+  assert.equal(seen.snapshots.length, 2);
+  assert.deepEqual(connection.cursor, { epoch: 2, seq: 1 });
+});
+
+test("the backoff never waits more than 30 s however long the server is away", () => {
+  const { clock, connection } = setup({ random: () => 0.999999 });
+  connection.start();
+  for (let n = 0; n < 15; n++) {
+    FakeWebSocket.last().drop(1006);
+    clock.advance(BACKOFF_CAP_MS);
+  }
+  const waits = clock.delays.filter((d) => d > 0);
+  assert.equal(Math.max(...waits), BACKOFF_CAP_MS);
+  assert.equal(FakeWebSocket.instances.length, 16);
+});
+
+test("an unanswered ping closes the connection and reconnects", () => {
+  const { clock, connection } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws);
+  clock.advance(PING_INTERVAL_MS);
+  const ping = ws.messages().find((m) => m.type === "ping");
+  assert.ok(ping, "a ping after the interval");
+  ws.receive({ type: "pong", id: ping.id });
+  clock.advance(PING_TIMEOUT_MS);
+  assert.equal(connection.status, "connected", "answered: still connected");
+  clock.advance(PING_INTERVAL_MS - PING_TIMEOUT_MS);
+  assert.equal(ws.messages().filter((m) => m.type === "ping").length, 2);
+  clock.advance(PING_TIMEOUT_MS);
+  assert.deepEqual(ws.closedWith, { code: 4000, reason: "no pong" });
+  assert.equal(connection.status, "waiting");
+});
+
+test("any frame counts as an answer: a busy table is not pinged", () => {
+  const { clock, connection } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws);
+  for (let seq = 1; seq <= 5; seq++) {
+    clock.advance(PING_INTERVAL_MS - 1);
+    ws.receive(event(seq));
+  }
+  assert.equal(ws.messages().filter((m) => m.type === "ping").length, 0);
+});
+
+test("a refused token stops retrying", async () => {
+  const { clock, connection } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages()[0];
+  ws.receive({ type: "error", id: hello.id, code: "unauthorized", message: "this token does not open that table" });
+  ws.drop(1008, "unauthorized");
+  assert.equal(connection.status, "refused");
+  clock.advance(10 * BACKOFF_CAP_MS);
+  assert.equal(FakeWebSocket.instances.length, 1);
+  await assert.rejects(connection.request({ type: "roll", formula: "1d6" }), (e) => e.code === "refused");
+});
+
+test("a 1008 close without an error reply also stops", () => {
+  const { clock, connection } = setup();
+  connection.start();
+  FakeWebSocket.last().open();
+  FakeWebSocket.last().drop(1008, "policy");
+  clock.advance(10 * BACKOFF_CAP_MS);
+  assert.equal(connection.status, "refused");
+  assert.equal(FakeWebSocket.instances.length, 1);
+});
+
+test("stop rejects what is pending and does not reconnect", async () => {
+  const { clock, connection } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws);
+  const pending = connection.request({ type: "roll", formula: "1d6" });
+  connection.stop();
+  await assert.rejects(pending, (e) => e.code === "stopped");
+  assert.equal(ws.closedWith.code, 1000);
+  ws.drop(1000);
+  clock.advance(10 * BACKOFF_CAP_MS);
+  assert.equal(FakeWebSocket.instances.length, 1);
+});
+
+test("the token never reaches the log", () => {
+  const { clock, connection, seen } = setup();
+  const original = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
+  const printed = [];
+  for (const key of Object.keys(original)) console[key] = (...args) => printed.push(args.join(" "));
+  try {
+    connection.start();
+    const ws = FakeWebSocket.last();
+    ws.open();
+    ws.receive({ type: "error", id: ws.messages()[0].id, code: "unauthorized", message: `bad token ${TOKEN}` });
+    ws.drop(1006);
+    clock.advance(BACKOFF_CAP_MS);
+    FakeWebSocket.last().open();
+    welcome(FakeWebSocket.last());
+  } finally {
+    Object.assign(console, original);
+  }
+  assert.ok(seen.logs.length > 0);
+  for (const line of [...seen.logs, ...printed]) assert.ok(!line.includes(TOKEN), line);
+  assert.ok(seen.logs.some((l) => l.includes("[token]")));
+  assert.ok(!connection.url.includes(TOKEN));
+});

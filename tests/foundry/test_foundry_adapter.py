@@ -1,0 +1,640 @@
+"""The Foundry dialect (adapters/foundry): translation in both directions, and the
+adapter at work on a real server over real WebSockets (issue 8, item 1)."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from typing import Any
+
+import msgpack
+import pytest
+from websockets.asyncio.client import connect
+
+from rollbridge.adapters.foundry import FoundryAdapter
+from rollbridge.adapters.foundry.dice_in import formula_of, is_evaluated, results_of
+from rollbridge.adapters.foundry.dice_out import foundry_total, roll_from_group, roll_from_result
+from rollbridge.adapters.foundry.inbound import translate
+from rollbridge.adapters.foundry.mappings import MAPPINGS, system_updates
+from rollbridge.dice import ScriptedDice, SeededDice, roll_formula
+from rollbridge.engine import MemoryStore, TableService
+from rollbridge.exceptions import InvalidRequest
+from rollbridge.host import PluginHost
+from rollbridge.server import Server
+from rollbridge.testing import RulesetHarness
+
+HOST = PluginHost()
+
+
+def die(result: int, **flags: Any) -> dict[str, Any]:
+    return {"result": result, "active": True, **flags}
+
+
+def foundry_roll(formula: str, *terms: dict[str, Any], total: int | None = None) -> dict:
+    """A Roll as Foundry's Roll#toJSON writes it."""
+    return {
+        "class": "Roll",
+        "options": {},
+        "dice": [],
+        "formula": formula,
+        "terms": list(terms),
+        "total": total,
+        "evaluated": True,
+    }
+
+
+def d(number: int, faces: int, results: list[dict], modifiers: tuple[str, ...] = ()) -> dict:
+    return {
+        "class": "Die",
+        "options": {},
+        "evaluated": True,
+        "number": number,
+        "faces": faces,
+        "modifiers": list(modifiers),
+        "results": results,
+    }
+
+
+PLUS = {"class": "OperatorTerm", "options": {}, "evaluated": True, "operator": "+"}
+
+
+def two(n: int) -> dict:
+    return {"class": "NumericTerm", "options": {}, "evaluated": True, "number": n}
+
+
+# -- inbound --------------------------------------------------------------------------
+
+
+def test_an_unevaluated_roll_is_rolled_by_the_server():
+    request = translate(
+        {
+            "type": "foundry.roll",
+            "id": "r1",
+            "roll": {"class": "Roll", "formula": "2d6 + 1", "terms": [], "evaluated": False},
+            "speaker": {"actor": "ana", "token": "tok1", "scene": "sc1", "alias": "Ana"},
+            "flavor": "Dodge",
+        }
+    )
+    assert request == {
+        "type": "roll",
+        "id": "r1",
+        "actor": "ana",
+        "formula": "2d6 + 1",
+        "label": "Dodge",
+    }
+
+
+def test_an_evaluated_roll_supplies_every_result_in_draw_order():
+    roll = foundry_roll(
+        "4d6kh3x + 2",
+        d(
+            4,
+            6,
+            [die(6, exploded=True), die(5), die(1, active=False, discarded=True), die(3), die(2)],
+            ("kh3", "x"),
+        ),
+        PLUS,
+        two(2),
+    )
+    assert is_evaluated(roll)
+    request = translate({"type": "foundry.roll", "id": 7, "roll": roll})
+    assert request == {"type": "roll", "id": 7, "formula": "4d6kh3x + 2", "dice": [6, 5, 1, 3, 2]}
+    server = translate({"type": "foundry.roll", "id": 8, "roll": roll, "source": "server"})
+    assert "dice" not in server
+
+
+def test_flavor_text_is_dropped_and_roll_modes_map_to_secret():
+    roll = {"formula": "2d6[fire] + 1d4[cold]", "evaluated": False, "terms": []}
+    assert formula_of(roll) == "2d6 + 1d4"
+    for mode, secret in [("publicroll", False), ("gmroll", True), ("blindroll", True)]:
+        request = translate({"type": "foundry.roll", "id": "x", "roll": roll, "rollMode": mode})
+        assert request.get("secret", False) is secret
+
+
+def test_an_explicit_actor_wins_over_the_speaker_and_null_means_none():
+    roll = {"formula": "1d6", "evaluated": False}
+    base = {"type": "foundry.roll", "id": "x", "roll": roll, "speaker": {"actor": "fvtt1"}}
+    assert translate({**base, "actor": "ana"})["actor"] == "ana"
+    assert "actor" not in translate({**base, "actor": None})
+    assert translate(base)["actor"] == "fvtt1"
+
+
+def test_resolve_maps_speaker_and_targets():
+    request = translate(
+        {
+            "type": "foundry.resolve",
+            "id": "a1",
+            "action": "attack",
+            "speaker": {"actor": "tukan", "token": "t1", "scene": "s1"},
+            "targets": ["guard-a", {"actor": "fvttB", "token": "tB"}, {"rollbridge": "guard-c"}],
+            "params": {"weapon": "Hackler"},
+            "rollMode": "gmroll",
+        }
+    )
+    assert request == {
+        "type": "resolve",
+        "id": "a1",
+        "actor": "tukan",
+        "secret": True,
+        "action": "attack",
+        "targets": ["guard-a", "fvttB", "guard-c"],
+        "params": {"weapon": "Hackler"},
+    }
+
+
+def test_resolve_takes_its_dice_from_a_foundry_roll():
+    roll = foundry_roll("2d6", d(2, 6, [die(5), die(5)]))
+    request = translate({"type": "foundry.resolve", "id": "m", "action": "move", "roll": roll})
+    assert request["dice"] == [5, 5]
+
+
+@pytest.mark.parametrize(
+    ("message", "names"),
+    [
+        ({"type": "foundry.roll", "id": 1}, "foundry.roll.roll: is required"),
+        ({"type": "foundry.roll", "id": 1, "roll": {"formula": ""}}, "roll.formula"),
+        ({"type": "foundry.roll", "id": 1, "roll": {"formula": "1d6"}, "x": 1}, "foundry.roll.x"),
+        ({"type": "foundry.resolve", "id": 1, "targets": []}, "foundry.resolve.action"),
+        ({"type": "foundry.resolve", "id": 1, "action": "a", "targets": [{}]}, "targets[0]"),
+        (
+            {
+                "type": "foundry.roll",
+                "id": 1,
+                "roll": {"formula": "(1d6)", "evaluated": True, "dice": [d(1, 6, [die(3)])]},
+            },
+            "roll.dice",
+        ),
+        (
+            {
+                "type": "foundry.roll",
+                "id": 1,
+                "roll": foundry_roll("1dc", {"class": "Coin", "results": [die(1)]}),
+            },
+            "Coin",
+        ),
+    ],
+)
+def test_bad_foundry_messages_are_refused_naming_the_field(message, names):
+    with pytest.raises(InvalidRequest) as raised:
+        translate(message)
+    assert names in str(raised.value)
+
+
+def test_other_messages_pass_through_unchanged():
+    message = {"type": "adjust", "id": "j", "actor": "a", "track": "stun", "delta": 2}
+    assert translate(message) == message
+
+
+# -- outbound: dice ---------------------------------------------------------------------
+
+FORMULAS = [
+    "2d6 + 3",
+    "4d6kh3",
+    "3d6!!",
+    "6d6!!>=5cs>=5",
+    "2d6x",
+    "1d10x>=9",
+    "4d6r<3",
+    "4d6rr",
+    "6d6cs>=5",
+    "6d6cf<3",
+    "2d20kl + 1d4 - 2",
+    "d%",
+    "1d6!!r1",
+    "5d6!!kh3",
+    "4d6min3 + 4d6max4",
+    "-1d4 + (2d6kh1) * 2",
+    "floor((1d6 + 2) / 2) + ceil(1d8 / 3)",
+    "3d10xcs>=8",
+    "7 / 2 + 1d6",
+    "0d6 + 1",
+]
+
+
+def all_results(roll: dict) -> list[dict]:
+    out = []
+    for term in roll["terms"]:
+        if term["class"] == "Die":
+            out += term["results"]
+        elif term["class"] == "ParentheticalTerm":
+            out += all_results(term["roll"])
+        elif term["class"] == "FunctionTerm" or term["class"] == "PoolTerm":
+            for inner in term["rolls"]:
+                out += all_results(inner)
+    return out
+
+
+@pytest.mark.parametrize("formula", FORMULAS)
+@pytest.mark.parametrize("seed", range(12))
+def test_a_formula_roll_rebuilds_with_the_servers_dice_and_total(formula, seed):
+    result = roll_formula(formula, SeededDice(seed))
+    roll = roll_from_result(result.to_dict())
+    assert roll["class"] == "Roll" and roll["evaluated"] is True
+    assert roll["total"] == result.total
+    # Foundry's own arithmetic over the rebuilt terms gives the same total
+    assert foundry_total(roll) == pytest.approx(result.total)
+    # every roll of every die is there, in order (a compounding die as its chain)
+    expected = [r for d_ in result.dice for r in (d_.rolls if len(d_.rolls) > 1 else (d_.value,))]
+    assert [r["result"] for r in all_results(roll)] == expected
+    # kept and dropped dice are active and inactive
+    inactive = [r for r in all_results(roll) if not r["active"]]
+    assert all(r.get("discarded") or r.get("rerolled") for r in inactive)
+
+
+@pytest.mark.parametrize(
+    "formula", [f for f in FORMULAS if "(" not in f and "min" not in f and "max" not in f]
+)
+def test_the_rebuilt_results_supplied_back_give_the_same_roll(formula):
+    result = roll_formula(formula, SeededDice(99))
+    roll = roll_from_result(result.to_dict())
+    again = roll_formula(formula, ScriptedDice(results_of(roll)))
+    assert again.describe() == result.describe()
+
+
+def test_a_compounding_die_is_one_chain_of_exploded_results():
+    result = roll_formula("3d6!! + 2", ScriptedDice([6, 6, 3, 2, 5]))
+    roll = roll_from_result(result.to_dict())
+    (die_term, _, _) = roll["terms"]
+    assert die_term["modifiers"] == ["x"] and die_term["number"] == 3
+    assert die_term["results"] == [
+        {"result": 6, "active": True, "exploded": True},
+        {"result": 6, "active": True, "exploded": True},
+        {"result": 3, "active": True},
+        {"result": 2, "active": True},
+        {"result": 5, "active": True},
+    ]
+    assert roll["formula"] == "3d6x + 2" and roll["total"] == 24
+
+
+def ruleset_groups():
+    """Every dice group the built-in rulesets produce for their examples, many seeds."""
+    for ruleset_id in ("sr2", "wilddie", "bandits", "techlevel"):
+        ruleset = HOST.rulesets[ruleset_id]
+        for seed in range(15):
+            harness = RulesetHarness(ruleset, seed=seed)
+            ids = []
+            for index, (name, sheet) in enumerate(ruleset.example_sheets.items()):
+                ids.append(harness.add_actor(name, sheet, actor_id=f"a{index}", player=index == 0))
+            for name, spec in ruleset.actions.items():
+                kwargs: dict[str, Any] = {"params": spec.example}
+                if spec.actor != "none":
+                    kwargs["actor"] = ids[0]
+                if spec.max_targets and not spec.every_actor:
+                    kwargs["targets"] = ids[1 : 1 + max(spec.min_targets, 1)]
+                try:
+                    event = harness.resolve(name, **kwargs)
+                except Exception:
+                    continue
+                for group in event["data"]["dice"]:
+                    yield ruleset_id, name, group
+
+
+GROUPS = list(ruleset_groups())
+
+
+def test_the_rulesets_produce_groups_to_check():
+    kinds = {(r, n) for r, n, _ in GROUPS}
+    assert {("sr2", "attack"), ("sr2", "success_test"), ("bandits", "move")} <= kinds
+    assert {r for r, _ in kinds} >= {"sr2", "bandits", "wilddie"}
+
+
+@pytest.mark.parametrize("index", range(len(GROUPS)))
+def test_every_ruleset_dice_group_rebuilds_with_its_dice_and_result(index):
+    ruleset_id, action, group = GROUPS[index]
+    roll = roll_from_group(group)
+    wanted = group.get("total", group.get("successes"))
+    if wanted is not None:
+        assert roll["total"] == wanted, (ruleset_id, action, group)
+    assert foundry_total(roll) == roll["total"], (ruleset_id, action, group, roll)
+    rolls = [
+        r for d_ in group["dice"] for r in (d_["rolls"] if len(d_["rolls"]) > 1 else [d_["value"]])
+    ]
+    assert [r["result"] for r in all_results(roll)] == rolls
+    assert roll["options"]["flavor"] == group["label"]
+
+
+def test_a_wild_die_group_is_a_pool_with_the_modifier_as_a_number():
+    group = {
+        "label": "Notice d6",
+        "dice": [
+            {"faces": 8, "rolls": [8, 2], "value": 10, "tags": ["compounded"]},
+            {"faces": 6, "rolls": [3], "value": 3, "kept": False, "tags": ["wild", "dropped"]},
+        ],
+        "formula": "{1d8!!, 1d6!!}kh-2",
+        "total": 8,
+        "target": 4,
+        "successes": 1,
+    }
+    roll = roll_from_group(group)
+    pool, minus, number = roll["terms"]
+    assert pool["class"] == "PoolTerm" and pool["terms"] == ["1d8x", "1d6x"]
+    assert pool["modifiers"] == ["kh1"]
+    assert pool["results"] == [
+        {"result": 10, "active": True},
+        {"result": 3, "active": False, "discarded": True},
+    ]
+    assert pool["rolls"][0]["terms"][0]["results"] == [
+        {"result": 8, "active": True, "exploded": True},
+        {"result": 2, "active": True},
+    ]
+    assert (minus["operator"], number["number"]) == ("-", 2)
+    assert roll["formula"] == "{1d8x,1d6x}kh1 - 2" and roll["total"] == 8
+
+
+# -- outbound: actors and mappings -------------------------------------------------------
+
+
+def test_system_mappings_apply_by_the_tracks_an_actor_has():
+    sr2 = {
+        "status": "impaired",
+        "tracks": [
+            {"key": "stun", "value": 2, "max": 10},
+            {"key": "physical", "value": 6, "max": 10},
+            {"key": "overflow", "value": 0, "max": 4},
+        ],
+        "conditions": ["Physical: Serious"],
+    }
+    assert system_updates(sr2) == {
+        "sr5": {
+            "system.track.physical.value": 6,
+            "system.track.stun.value": 2,
+            "system.track.physical.overflow.value": 0,
+        }
+    }
+    wilddie = {"tracks": [{"key": "wounds", "value": 1, "max": 3}], "conditions": ["Shaken"]}
+    assert system_updates(wilddie) == {
+        "swade": {
+            "system.wounds.value": 1,
+            "system.status.isShaken": True,
+            "system.status.isIncapacitated": False,
+        }
+    }
+    limited = {"status": "dying", "tracks": [], "conditions": ["Dying"]}
+    assert system_updates(limited) == {}
+    assert set(MAPPINGS) == {"sr5", "swade"}
+
+
+def test_outbound_never_changes_the_message_it_is_given():
+    adapter = FoundryAdapter()
+    result = roll_formula("3d6!! + 1", SeededDice(3))
+    event = {
+        "type": "event",
+        "table": "t",
+        "epoch": 1,
+        "seq": 4,
+        "kind": "roll",
+        "data": {"formula": result.formula, "actor": "a", "roll": result.to_dict(), "total": 1},
+        "actors": [{"id": "a", "name": "A", "common": {"tracks": [], "status": "ok"}}],
+    }
+    before = copy.deepcopy(event)
+    out = adapter.outbound(event)
+    assert event == before
+    assert out["foundry"]["rolls"][0]["total"] == result.total
+    assert out["foundry"]["speaker"] == {"actor": "a", "alias": "A"}
+    assert out["actors"][0]["foundry"]["flags"]["rollbridge"]["seq"] == 4
+
+
+def test_outbound_on_a_shape_it_does_not_know_sends_it_on_with_an_error_note(caplog):
+    event = {"type": "event", "kind": "roll", "seq": 1, "data": {"roll": {"terms": [{}]}}}
+    out = FoundryAdapter().outbound(event)
+    assert out["kind"] == "roll" and "error" in out["foundry"]
+
+
+# -- the adapter on a live server ----------------------------------------------------------
+
+
+class Client:
+    """A JSON client speaking the Foundry dialect."""
+
+    def __init__(self, connection) -> None:
+        self.connection = connection
+        self.events: list[dict] = []
+        self.replies: dict[Any, dict] = {}
+
+    async def request(self, message: dict) -> dict:
+        await self.connection.send(json.dumps(message))
+        while True:
+            frame = json.loads(await asyncio.wait_for(self.connection.recv(), 10))
+            if frame["type"] == "event":
+                self.events.append(frame)
+            elif frame.get("id") == message.get("id"):
+                return frame
+
+    async def until_events(self, count: int) -> None:
+        while len(self.events) < count:
+            frame = json.loads(await asyncio.wait_for(self.connection.recv(), 10))
+            if frame["type"] == "event":
+                self.events.append(frame)
+
+
+@pytest.fixture
+async def live():
+    store = MemoryStore()
+    service = TableService(store, HOST)
+    _, sr2_tokens = service.create_table("Friday", "sr2", table_id="friday")
+    _, wild_tokens = service.create_table("Deadlands", "wilddie", table_id="deadlands")
+    server = Server(store, HOST, port=0)
+    await server.start()
+    clients = []
+
+    async def join(table: str, role: str, **hello: Any) -> tuple[Client, dict]:
+        tokens = {"friday": sr2_tokens, "deadlands": wild_tokens}[table]
+        client = Client(await connect(server.url))
+        clients.append(client)
+        welcome = await client.request(
+            {"type": "hello", "id": "h", "table": table, "token": tokens[role],
+             "dialect": "foundry", **hello}
+        )  # fmt: skip
+        assert welcome["type"] == "welcome", welcome
+        return client, welcome
+
+    yield join
+    for client in clients:
+        await client.connection.close()
+    await server.stop()
+
+
+async def add_sr2_actors(gm: Client) -> None:
+    sheets = HOST.rulesets["sr2"].example_sheets
+    for request_id, actor in [
+        ("c1", {"id": "fvttTukan0000001", "name": "Tukan", "sheet": sheets["Tukan"],
+                "controllers": ["player"]}),
+        ("c2", {"id": "fvttGuard0000002", "name": "Guard", "sheet": sheets["Guard A"]}),
+    ]:  # fmt: skip
+        reply = await gm.request({"type": "actor.create", "id": request_id, "actor": actor})
+        assert reply["status"] == "done", reply
+
+
+async def test_welcome_lists_the_mappings_and_shapes_every_actor(live):
+    gm, _ = await live("friday", "gm")
+    await add_sr2_actors(gm)
+    _, welcome = await live("friday", "observer")
+    assert [m["id"] for m in welcome["foundry"]["mappings"]] == ["sr5", "swade"]
+    guard = next(a for a in welcome["table"]["actors"] if a["id"] == "fvttGuard0000002")
+    flags = guard["foundry"]["flags"]["rollbridge"]
+    assert flags["actorId"] == "fvttGuard0000002" and flags["table"] == "friday"
+    assert flags["limited"] is True and flags["common"]["status"] == "ok"
+
+
+async def test_a_foundry_roll_comes_back_as_rolls_foundry_rebuilds(live):
+    gm, _ = await live("friday", "gm")
+    player, _ = await live("friday", "player")
+    await add_sr2_actors(gm)
+    reply = await player.request(
+        {
+            "type": "foundry.roll",
+            "id": "roll-1",
+            "roll": {"class": "Roll", "formula": "6d6!! + 1", "terms": [], "evaluated": False},
+            "speaker": {"actor": "fvttTukan0000001", "token": "tok", "scene": "scn"},
+            "flavor": "Quickness",
+        }
+    )
+    assert reply["type"] == "result" and reply["status"] == "done"
+    event = reply["event"]
+    (roll,) = event["foundry"]["rolls"]
+    assert roll["total"] == event["data"]["total"] == foundry_total(roll)
+    assert event["foundry"]["speaker"]["actor"] == "fvttTukan0000001"
+    assert event["foundry"]["flavor"] == "Quickness"
+    await gm.until_events(3)
+    assert gm.events[-1]["foundry"]["rolls"] == [roll]
+
+
+async def test_supplied_foundry_results_are_the_gms_dice_not_a_players(live):
+    gm, _ = await live("friday", "gm")
+    player, _ = await live("friday", "player")
+    roll = foundry_roll("2d6 + 1", d(2, 6, [die(6), die(4)]), PLUS, two(1), total=11)
+    reply = await gm.request({"type": "foundry.roll", "id": "g1", "roll": roll})
+    assert reply["event"]["data"]["total"] == 11 and reply["event"]["data"]["supplied"] is True
+    refused = await player.request({"type": "foundry.roll", "id": "p1", "roll": roll})
+    assert refused["type"] == "error" and refused["code"] == "forbidden"
+    served = await player.request(
+        {"type": "foundry.roll", "id": "p2", "roll": roll, "source": "server"}
+    )
+    assert served["status"] == "done" and served["event"]["data"]["supplied"] is False
+
+
+async def test_an_attack_maps_the_target_state_onto_flags_and_sr5(live):
+    gm, _ = await live("friday", "gm")
+    await add_sr2_actors(gm)
+    reply = await gm.request(
+        {
+            "type": "foundry.resolve",
+            "id": "atk",
+            "action": "attack",
+            "speaker": {"actor": "fvttTukan0000001", "token": "t", "scene": "s"},
+            "targets": [{"actor": "fvttGuard0000002", "token": "t2"}],
+            "params": {"weapon": "Hackler", "rounds": 3, "range": "short"},
+            "dice": [6, 1, 6, 1, 6, 1, 5, 5, 5, 1, 2, 3, 1],
+        }
+    )
+    event = reply["event"]
+    assert event["kind"] == "resolution", reply
+    attack, resistance = event["foundry"]["rolls"]
+    assert attack["total"] == 3 and resistance["total"] == 0
+    assert attack["formula"] == "6d6xcs>=6"
+    assert event["foundry"]["content"] == event["data"]["narration"]
+    (guard,) = [a for a in event["actors"] if a["id"] == "fvttGuard0000002"]
+    flags = guard["foundry"]["flags"]["rollbridge"]
+    physical = next(t for t in flags["common"]["tracks"] if t["key"] == "physical")
+    assert guard["foundry"]["systems"]["sr5"]["system.track.physical.value"] == physical["value"]
+    assert physical["value"] > 0 and flags["seq"] == event["seq"]
+
+
+async def test_a_wilddie_table_maps_onto_swade(live):
+    gm, _ = await live("deadlands", "gm")
+    sheets = HOST.rulesets["wilddie"].example_sheets
+    names = list(sheets)
+    for index, name in enumerate(names[:2]):
+        reply = await gm.request(
+            {"type": "actor.create", "id": f"w{index}",
+             "actor": {"id": f"w{index}", "name": name, "sheet": sheets[name]}}
+        )  # fmt: skip
+        assert reply["status"] == "done", reply
+    reply = await gm.request({"type": "adjust", "id": "adj", "actor": "w1", "track": "wounds",
+                              "delta": 1})  # fmt: skip
+    (actor,) = reply["event"]["actors"]
+    swade = actor["foundry"]["systems"]["swade"]
+    assert swade["system.wounds.value"] == 1
+    assert swade["system.status.isShaken"] is False
+
+
+async def test_secret_roll_modes_reach_players_hidden_and_resume_carries_foundry_fields(live):
+    gm, _ = await live("friday", "gm")
+    player, welcome = await live("friday", "player")
+    secret = await gm.request(
+        {"type": "foundry.roll", "id": "s1", "rollMode": "blindroll",
+         "roll": {"formula": "1d20", "evaluated": False}}
+    )  # fmt: skip
+    assert secret["event"]["foundry"]["rolls"][0]["total"] == secret["event"]["data"]["total"]
+    await player.until_events(1)
+    assert player.events[0]["kind"] == "hidden" and "foundry" not in player.events[0]
+    await player.connection.close()
+    await gm.request({"type": "foundry.roll", "id": "s2", "roll": {"formula": "2d6"}})
+    again, welcome = await live(
+        "friday", "player", resume={"epoch": welcome["epoch"], "seq": player.events[0]["seq"]}
+    )
+    assert welcome["resume"] == {"recovered": True, "missed": 1}
+    await again.until_events(1)
+    assert again.events[0]["foundry"]["rolls"][0]["formula"] == "2d6"
+
+
+# -- frames: JSON or msgpack ------------------------------------------------------------------
+
+
+async def test_frame_sizes_behind_the_choice_of_json(live):
+    """docs/foundry.md: msgpack would save about a fifth of each frame; the module
+    sends JSON. This keeps the numbers quoted there honest."""
+    gm, _ = await live("friday", "gm")
+    await add_sr2_actors(gm)
+    _, welcome = await live("friday", "gm")
+    attack = await gm.request(
+        {"type": "foundry.resolve", "id": "atk", "action": "attack",
+         "speaker": {"actor": "fvttTukan0000001"}, "targets": ["fvttGuard0000002"],
+         "params": {"weapon": "Hackler", "rounds": 3, "range": "short"}}
+    )  # fmt: skip
+    roll = await gm.request({"type": "foundry.roll", "id": "r", "roll": {"formula": "2d6 + 1"}})
+    sizes = {}
+    for name, message in [("welcome", welcome), ("attack", attack), ("roll", roll)]:
+        text = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()
+        packed = msgpack.packb(message, use_bin_type=True)
+        sizes[name] = (len(text), len(packed))
+    for name, (text, packed) in sizes.items():
+        saving = 1 - packed / text
+        print(f"{name}: JSON {text} B, msgpack {packed} B ({saving:.0%} smaller)")
+        assert 0.05 < saving < 0.35, (name, text, packed)
+    assert sizes["attack"][0] < 16_000 and sizes["roll"][0] < 4_000
+
+
+# -- the plugin ---------------------------------------------------------------------------
+
+
+def test_the_adapter_is_a_builtin_plugin_registered_through_the_hook():
+    host = PluginHost(environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    assert isinstance(host.adapters["foundry"], FoundryAdapter)
+    (info,) = [p for p in host.describe_plugins() if p["name"] == "foundry"]
+    assert info["adapters"] == ["foundry"] and info["source"] == "builtin"
+    blocked = PluginHost(environ={"ROLLBRIDGE_BLOCK_PLUGINS": "foundry"})
+    assert "foundry" not in blocked.adapters
+
+
+def test_the_adapter_imports_only_the_contract_and_the_protocol():
+    """DESIGN.md: adapters import the contract and the protocol, never a store or the server."""
+    import ast
+    from pathlib import Path
+
+    allowed = {"rollbridge", "rollbridge.adapter", "rollbridge.exceptions", "rollbridge.schema",
+               "rollbridge.hookspecs"}  # fmt: skip
+    import rollbridge.adapters.foundry as package
+
+    files = sorted(Path(package.__file__).parent.glob("*.py"))
+    assert len(files) >= 8
+    for path in files:
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                if node.module.startswith("rollbridge"):
+                    assert node.module in allowed, f"{path.name} imports {node.module}"
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    assert not alias.name.startswith("rollbridge"), f"{path.name}: {alias.name}"

@@ -1,0 +1,158 @@
+"""The module's client code in real headless Chromium against a real
+``rollbridge serve`` (issue 8, item 3): tests/foundry/browser/e2e.mjs drives the
+page; this test starts the server and a static file server, and runs it.
+
+Needs Debian's ``chromium`` and ``playwright-core`` (``npm ci`` in tests/foundry);
+.ci/run installs both. Without them this test fails and says what to install.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+from rollbridge.host import PluginHost
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+SCREENSHOT = ROOT / "docs" / "images" / "foundry-chat-card.png"
+CHROMIUM = os.environ.get("ROLLBRIDGE_CHROMIUM", "/usr/bin/chromium")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"rollbridge serve exited with {process.returncode}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"rollbridge serve did not listen on {port}")
+
+
+class StaticFiles(http.server.SimpleHTTPRequestHandler):
+    """The repository's files, with JavaScript modules served as JavaScript."""
+
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".json": "application/json",
+        ".css": "text/css",
+    }
+
+    def log_message(self, format, *args):  # quiet
+        pass
+
+
+def requirements() -> list[str]:
+    missing = []
+    if not Path(CHROMIUM).exists():
+        missing.append(f"{CHROMIUM} (apt-get install -y chromium)")
+    if shutil.which("node") is None:
+        missing.append("node (Node.js 20)")
+    if not (HERE / "node_modules" / "playwright-core").is_dir():
+        missing.append("playwright-core (npm ci --prefix tests/foundry)")
+    return missing
+
+
+@pytest.mark.parametrize("generation", [13, 12])
+def test_the_module_rolls_resolves_and_resumes_in_chromium(tmp_path, generation):
+    missing = requirements()
+    if missing:
+        pytest.fail("the Foundry browser test needs: " + "; ".join(missing))
+
+    db = tmp_path / "e2e.db"
+    cli = [sys.executable, "-m", "rollbridge"]
+    created = subprocess.run(
+        [*cli, "table", "create", "--ruleset", "sr2", "--name", "E2E", "--db", str(db), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    table = json.loads(created.stdout)
+    token = table["tokens"]["gm"]
+    port = free_port()
+    server = subprocess.Popen(
+        [*cli, "serve", "--db", str(db), "--port", str(port), "--host", "127.0.0.1", "--no-demo",
+         "--log-level", "WARNING"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(StaticFiles, directory=str(ROOT))
+    )
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        wait_for_port(port, server)
+        ws_url = f"ws://127.0.0.1:{port}/tables/{table['table']}"
+        page = (
+            f"http://127.0.0.1:{httpd.server_address[1]}/tests/foundry/browser/index.html?"
+            + urllib.parse.urlencode({"ws": ws_url, "generation": generation})
+        )
+        sheets = PluginHost().rulesets["sr2"].example_sheets
+        SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+        env = {
+            **os.environ,
+            "RB_PAGE_URL": page,
+            "RB_WS_URL": ws_url,
+            "RB_TABLE": table["table"],
+            "RB_TOKEN": token,
+            "RB_SHEETS": json.dumps({k: sheets[k] for k in ("Tukan", "Guard A")}),
+            # the docs' screenshot is taken on v13
+            "RB_SCREENSHOT": str(SCREENSHOT) if generation == 13 else "",
+            "RB_GENERATION": str(generation),
+            "RB_CHROMIUM": CHROMIUM,
+            "RB_USER_DATA": str(tmp_path / "chromium-profile"),
+        }
+        run = subprocess.run(
+            ["node", str(HERE / "browser" / "e2e.mjs")],
+            cwd=HERE,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=240,
+        )
+        output = (run.stdout + run.stderr).replace(token, "[token]")
+        assert run.returncode == 0, output[-8000:]
+        (line,) = [x for x in run.stdout.splitlines() if x.startswith("RESULT ")]
+        result = json.loads(line[len("RESULT ") :])
+        assert result["connected"]["role"] == "gm"
+        assert result["attack"]["physical"] > 0
+        assert result["resume"]["stats"]["recovered"] >= 1
+        if generation == 13:
+            assert SCREENSHOT.stat().st_size > 1000
+            assert SCREENSHOT.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log = server.stderr.read() if server.stderr else ""
+        assert token not in log, "the server logged the token"
