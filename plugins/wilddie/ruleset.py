@@ -52,7 +52,7 @@ class WildDieRuleset(Ruleset):
 
     id: ClassVar[str] = "wilddie"
     name: ClassVar[str] = "Wild die (Savage Worlds style)"
-    version: ClassVar[str] = "1.0.0"
+    version: ClassVar[str] = "1.1.0"  # 1.1: melee chips name their target (decision 17)
     summary: ClassVar[str] = (
         "Attributes and skills are dice d4-d12 that ace on their maximum; player characters "
         "roll a wild d6 beside every trait die and keep the better, and spend chips to reroll "

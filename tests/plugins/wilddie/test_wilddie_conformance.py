@@ -17,4 +17,4 @@ def test_registered_as_a_builtin_plugin():
     )
     ruleset = host.ruleset("wilddie")
     assert isinstance(ruleset, WildDieRuleset)
-    assert ruleset.version == "1.0.0"
+    assert ruleset.version == "1.1.0"
