@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import shlex
 import sys
 import threading
@@ -47,7 +48,11 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add ``connect``."""
     parser = commands.add_parser("connect", help="join a table from the terminal and watch it live")
     parser.add_argument("url", help="ws://HOST:PORT/tables/TABLE (as `serve` prints it)")
-    parser.add_argument("--token", required=True, help="a join token of the table")
+    parser.add_argument(
+        "--token",
+        help="a join token of the table (or set ROLLBRIDGE_TOKEN, which other users of "
+        "the machine cannot read in the process list)",
+    )
     parser.add_argument("--table", help="table id, if the URL does not end in /tables/ID")
     parser.add_argument("--msgpack", action="store_true", help="use binary msgpack frames")
     parser.set_defaults(handler=_connect)
@@ -140,7 +145,10 @@ def _table_from(url: str, table: str | None) -> tuple[str, str]:
 
 def _connect(args: argparse.Namespace) -> int:
     url, table = _table_from(args.url, args.table)
-    return asyncio.run(_session(url, table, args.token, args.msgpack))
+    token = args.token or os.environ.get("ROLLBRIDGE_TOKEN")
+    if not token:
+        raise InvalidRequest("give the table's join token with --token or ROLLBRIDGE_TOKEN")
+    return asyncio.run(_session(url, table, token, args.msgpack))
 
 
 def _print(text: str) -> None:

@@ -1,4 +1,11 @@
-"""Players' requests waiting for the GM: pending, ``approve``, ``reject``."""
+"""Players' requests waiting for the GM: pending, ``approve``, ``reject``.
+
+The pending requests are table state, but events do not record the whole
+list before and after (it would grow with every request): each event says
+which request was added or settled, and the table keeps the list. A table
+holds at most :data:`MAX_PENDING` of them, a player at most
+:data:`MAX_PENDING_PER_PLAYER`.
+"""
 
 from __future__ import annotations
 
@@ -9,17 +16,28 @@ from rollbridge.engine import rolls
 from rollbridge.engine.draft import Draft
 from rollbridge.engine.model import Principal
 from rollbridge.engine.requests import Request
-from rollbridge.exceptions import UnknownRequest
+from rollbridge.exceptions import Conflict, UnknownRequest
 
 if TYPE_CHECKING:
     from rollbridge.engine.table import Table
 
 JSON = dict[str, Any]
 
+#: Requests waiting for the GM at one table, and from one player's token.
+MAX_PENDING = 64
+MAX_PENDING_PER_PLAYER = 8
+
 
 def pend(table: Table, draft: Draft, request: Request, who: Principal) -> JSON:
     """Store a player's checked request as pending (a GM-only event) and answer ``pending``."""
     pending = dict(draft.field("pending"))
+    mine = sum(1 for e in pending.values() if e["who"]["key"] == who.key)
+    if len(pending) >= MAX_PENDING or mine >= MAX_PENDING_PER_PLAYER:
+        raise Conflict(
+            "too many requests are waiting for the GM's approval "
+            f"(at most {MAX_PENDING_PER_PLAYER} per player, {MAX_PENDING} per table)",
+            code="too_many_pending",
+        )
     pending_id = f"p{table.info.seq + 1}"
     entry = {
         "type": request.type,
@@ -28,10 +46,10 @@ def pend(table: Table, draft: Draft, request: Request, who: Principal) -> JSON:
         "who": {"role": who.role, "name": who.name, "key": who.key},
     }
     pending[pending_id] = entry
+    draft.table_fields["pending"] = pending
     draft.add_event(
         "approval.requested",
         {"pending": pending_id, "request": entry},
-        table={"pending": pending},
         gm_only=True,
         request=request.id,
         by=who.label(),
@@ -69,8 +87,6 @@ def approve(table: Table, draft: Draft, request: Request, who: Principal, dice: 
     event = draft.events[-1]
     event.by = requester.label()
     event.data = {**event.data, "approved": pending_id, "approved_by": who.label()}
-    # roll and resolution events change no table field; record the pending one here
-    event.table_change = {"before": {"pending": table.pending}, "after": {"pending": pending}}
     draft.replies[table.reply_key(requester, original.id)] = table.reply_for(event, requester)
     return {**table.reply_for(event, who), "approved": pending_id}
 
@@ -90,10 +106,10 @@ def reject(table: Table, draft: Draft, request: Request, who: Principal, dice: D
             "requested_by": Principal(**requester).label(),
             "reason": request.fields.get("reason", ""),
         },
-        table={"pending": pending},
         request=request.id,
         by=who.label(),
     )
+    draft.table_fields["pending"] = pending
     draft.replies[table.reply_key(Principal(**requester), entry["id"])] = {
         "seq": event.seq,
         "status": "rejected",

@@ -65,6 +65,7 @@ def _replay(
         {key: seq, "kind": original.kind},
         actors=actors,
         table=fields,
+        gm_only=original.gm_only,  # taking back a secret roll stays secret
         request=request.id,
         by=who.label(),
     )

@@ -159,15 +159,15 @@ class TableService:
 
     def _read(self, table: Table, request: Request, who: Principal) -> JSON:
         at = request.fields.get("at")
-        if at is None or at == table.info.seq:
-            return table.execute(request, who, self.dice()).reply
-        later = self.store.events_after(table.info.id, at)
+        later = (
+            [] if at is None or at >= table.info.seq else self.store.events_after(table.info.id, at)
+        )
         if later is None:
             raise InvalidRequest(
                 f"state.at: seq {at} is older than the retained event log",
                 details={"field": "at"},
             )
-        return {"table": table.view_at(at, later, gm=who.is_gm)}
+        return {"table": table.view(gm=who.is_gm, at=at, later=later)}
 
     def _commit(self, table: Table, outcome: Outcome) -> None:
         assert outcome.commit is not None

@@ -18,10 +18,18 @@ from rollbridge.engine.model import ActorRecord, Commit, Encounter, Event, Table
 from rollbridge.exceptions import Conflict, StoreError, UnknownTable
 from rollbridge.tokens import TokenRecord
 
-__all__ = ["DEFAULT_RETAIN", "MemoryStore", "Store"]
+__all__ = ["DEFAULT_RETAIN", "MemoryStore", "Store", "reply_window"]
 
 #: Events kept per table for resume and undo, by default.
 DEFAULT_RETAIN = 1_000
+
+
+def reply_window(retain: int) -> int:
+    """How many seqs back a request's reply is kept for repeats: ten times the
+    event log (10,000 by default), so a retry is answered long after its event
+    left the log, while the store does not grow without end."""
+    return max(1, retain) * 10
+
 
 JSON = dict[str, Any]
 
@@ -145,7 +153,7 @@ class MemoryStore:
 
     def reply(self, table_id: str, key: str) -> JSON | None:
         found = self._table(table_id)["replies"].get(key)
-        return copy.deepcopy(found) if found is not None else None
+        return copy.deepcopy(found[1]) if found is not None else None
 
     def commit(self, table_id: str, commit: Commit) -> None:
         row = self._table(table_id)
@@ -163,7 +171,10 @@ class MemoryStore:
         for seq in sorted(row["events"])[: max(0, len(row["events"]) - self.retain)]:
             del row["events"][seq]
         row["info"], row["meta"] = info, meta
-        row["replies"].update(replies)
+        row["replies"].update({key: (info["seq"], reply) for key, reply in replies.items()})
+        oldest = info["seq"] - reply_window(self.retain)
+        for key in [k for k, (seq, _) in row["replies"].items() if seq <= oldest]:
+            del row["replies"][key]
 
     def commit_many(self, items: list[tuple[str, Commit]]) -> None:
         for table_id, _commit in items:

@@ -174,57 +174,41 @@ class Table:
             event, gm=gm, ruleset=self.ruleset, settings=self.ruleset_settings, npcs=npcs
         )
 
-    def view(self, *, gm: bool) -> JSON:
-        """The whole table as a viewer sees it now (what ``welcome`` and ``state`` carry)."""
+    def view(self, *, gm: bool, at: int | None = None, later: Iterable[Event] = ()) -> JSON:
+        """The whole table as a viewer sees it (what ``welcome`` and ``state`` carry):
+        now, or as it stood right after seq ``at``, walking back through ``later``
+        (every event after ``at``, any order).
+
+        :raises InvalidRequest: if ``at`` is in the future or events after it are missing.
+        """
+        actors: dict[str, JSON | None] = {a: record_dict(r) for a, r in self.actors.items()}
+        fields: JSON = {k: self.table_field(k) for k in ("settings", "encounter")}
+        seq = self.info.seq
+        if at is not None and at != seq:
+            if at > seq:
+                raise InvalidRequest(f"state.at: seq {at} is after the latest seq {seq}")
+            events = sorted(later, key=lambda e: e.seq, reverse=True)
+            if [e.seq for e in events] != list(range(seq, at, -1)):
+                raise InvalidRequest(
+                    f"state.at: seq {at} is older than the retained event log",
+                    details={"field": "at"},
+                )
+            for event in events:
+                for change in event.changes:
+                    actors[change["actor"]] = change["before"]
+                for key, value in (event.table_change or {}).get("before", {}).items():
+                    if key in fields:
+                        fields[key] = value
+            seq = at
+        settings = fields["settings"] or {}
         table: JSON = {
             "id": self.info.id,
             "name": self.info.name,
             "ruleset": self.info.ruleset,
             "ruleset_version": self.info.ruleset_version,
-            "settings": self.info.settings,
-            "epoch": self.info.epoch,
-            "seq": self.info.seq,
-            "encounter": self.encounter.to_dict() if self.encounter else None,
-            "actors": [self.view_actor(a, gm=gm) for a in self.actors],
-        }
-        if gm:
-            table["pending"] = [{"pending": key, **entry} for key, entry in self.pending.items()]
-            table["can_undo"] = bool(self.undo_stack)
-            table["can_redo"] = bool(self.redo_stack)
-        return table
-
-    def view_at(self, seq: int, later_events: Iterable[Event], *, gm: bool) -> JSON:
-        """The table as it stood right after ``seq``, walking back through
-        ``later_events`` (every event after ``seq``, any order).
-
-        :raises InvalidRequest: if ``seq`` is in the future or events are missing.
-        """
-        if seq > self.info.seq:
-            raise InvalidRequest(f"state.at: seq {seq} is after the latest seq {self.info.seq}")
-        events = sorted(later_events, key=lambda e: e.seq, reverse=True)
-        expected = list(range(self.info.seq, seq, -1))
-        if [e.seq for e in events] != expected:
-            raise InvalidRequest(
-                f"state.at: seq {seq} is older than the retained event log",
-                details={"field": "at"},
-            )
-        actors: dict[str, JSON | None] = {a: record_dict(r) for a, r in self.actors.items()}
-        fields: JSON = {k: self.table_field(k) for k in ("settings", "encounter")}
-        for event in events:
-            for change in event.changes:
-                actors[change["actor"]] = change["before"]
-            if event.table_change:
-                for key, value in event.table_change["before"].items():
-                    if key in fields:
-                        fields[key] = value
-        settings = fields["settings"] or {}
-        return {
-            "id": self.info.id,
-            "name": self.info.name,
-            "ruleset": self.info.ruleset,
+            "settings": settings,
             "epoch": self.info.epoch,
             "seq": seq,
-            "settings": settings,
             "encounter": fields["encounter"],
             "actors": [
                 actor_view(rec, gm=gm, ruleset=self.ruleset, settings=settings.get("ruleset") or {})
@@ -232,6 +216,11 @@ class Table:
                 if rec is not None
             ],
         }
+        if gm:
+            table["pending"] = [{"pending": key, **entry} for key, entry in self.pending.items()]
+            table["can_undo"] = bool(self.undo_stack)
+            table["can_redo"] = bool(self.redo_stack)
+        return table
 
     # -- executing --------------------------------------------------------------
 
@@ -246,8 +235,8 @@ class Table:
             )
         if request.type == "state":
             at = request.fields.get("at")
-            if at is not None and at != self.info.seq:
-                raise InvalidRequest("state.at: use Table.view_at with the events after it")
+            if at is not None and at != self.info.seq:  # needs the log: see Table.view
+                raise InvalidRequest("state.at: this table cannot look back without its log")
             return Outcome(reply={"table": self.view(gm=who.is_gm)})
         handler = HANDLERS[request.type]
         draft = Draft(self)

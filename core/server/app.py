@@ -6,7 +6,7 @@ the store on first use (:class:`~rollbridge.server.session.TableSession`), and
 one :class:`~rollbridge.server.writer.CommitWriter` thread makes every change
 durable before it is acknowledged.
 
-Limits: frames up to 64 KiB (larger closes with 1009), 256 queued frames per
+Limits: frames up to 64 KiB (larger closes with 1009), 1,024 queued frames per
 client (more disconnects it with 1013), pings every 20 s, compression off.
 """
 
@@ -34,8 +34,10 @@ log = logging.getLogger("rollbridge.server")
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
-#: Frames queued for one client before it is disconnected as too slow.
-QUEUE_LIMIT = 256
+#: Frames queued for one client before it is disconnected as too slow. A burst of
+#: group-committed requests queues a reply and an event per request at once, so
+#: this is well above any sensible number of requests a client keeps in flight.
+QUEUE_LIMIT = 1024
 #: Seconds between keepalive pings, and to wait for the pong.
 PING_INTERVAL = 20.0
 
@@ -146,9 +148,15 @@ class Server:
                 writer=self.writer,
                 host=self.host,
                 dice=self.dice,
+                on_idle=self.release,
             )
             self.sessions[table_id] = session
         return session
+
+    def release(self, session: TableSession) -> None:
+        """Drop a table's session once nobody uses it (it reloads on the next hello)."""
+        if session.idle and self.sessions.get(session.id) is session:
+            del self.sessions[session.id]
 
     # -- connections ------------------------------------------------------------------
 

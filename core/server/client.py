@@ -26,9 +26,11 @@ from rollbridge.exceptions import (
     InternalError,
     InvalidRequest,
     RollbridgeError,
+    StoreError,
     UndecodableFrame,
     UnknownTable,
 )
+from rollbridge.plain import check_plain
 from rollbridge.schema import validate
 from rollbridge.server.codec import Kind, decode, encode
 from rollbridge.tokens import hash_token
@@ -77,7 +79,9 @@ class Client:
         self.kind: Kind = "json"
         self.adapter: Adapter | None = None
         self.dialect = "rollbridge"
-        self.outbox: asyncio.Queue[bytes | str] = asyncio.Queue(maxsize=server.queue_limit)
+        self.outbox: asyncio.Queue[bytes | str] = asyncio.Queue()
+        #: Frames over the queue limit allowed for now: a resume's missed events.
+        self.allowance = 0
         self.closing = False
         #: (code, reason) to close with once queued frames are out.
         self.farewell: tuple[int, str] | None = None
@@ -100,9 +104,7 @@ class Client:
         """Queue a frame; a client too far behind is disconnected (1013)."""
         if self.closing:
             return
-        try:
-            self.outbox.put_nowait(frame)
-        except asyncio.QueueFull:
+        if self.outbox.qsize() >= self.server.queue_limit + self.allowance:
             self.closing = True
             if self.session is not None:
                 self.session.leave(self)  # the table goes on without it
@@ -112,6 +114,8 @@ class Client:
                 self.outbox.qsize(),
             )
             self._spawn(self.connection.close(CLOSE_BEHIND, "too far behind; reconnect and resume"))
+            return
+        self.outbox.put_nowait(frame)
 
     def send(self, message: JSON, kind: Kind | None = None) -> None:
         self.enqueue(self.encode(message, kind))
@@ -127,6 +131,8 @@ class Client:
                     await self.connection.send(frame)
                 finally:
                     self.outbox.task_done()
+                if self.allowance and self.outbox.empty():
+                    self.allowance = 0  # the resume backlog is out
 
     # -- receiving -------------------------------------------------------------
 
@@ -177,6 +183,9 @@ class Client:
             self.send_error(request_id, exc, kind)
             if kind_name == "hello":
                 self.farewell = (CLOSE_AUTH, exc.code)
+        except StoreError as exc:  # the details are for the operator's log only
+            log.error("request %r: %s", request_id, exc)
+            self.send_error(request_id, StoreError("the store failed; try again"), kind)
         except RollbridgeError as exc:
             self.send_error(request_id, exc, kind)
         except Exception as exc:
@@ -189,31 +198,42 @@ class Client:
         if self.session is not None:
             raise InvalidRequest("this connection has already joined a table")
         body = {k: v for k, v in message.items() if k not in ("type", "id")}
+        check_plain(body, "hello")
         hello = validate(HELLO_SCHEMA, body, where="hello", error=InvalidRequest)
+        # The token first: without one, nothing is loaded and nothing told apart.
+        record = self.server.store.find_token(hello["table"], hash_token(hello["token"]))
+        if record is None:
+            raise AuthenticationFailed("this token does not open that table")
         try:
             session = self.server.session(hello["table"])
         except UnknownTable:
-            raise AuthenticationFailed(f"no table {hello['table']!r} here") from None
-        record = self.server.store.find_token(session.id, hash_token(hello["token"]))
-        if record is None:
-            raise AuthenticationFailed("this token does not open that table")
+            raise AuthenticationFailed("this token does not open that table") from None
+        adapter: Adapter | None = None
         dialect = hello["dialect"]
         if dialect != "rollbridge":
-            adapter = self.server.host.adapters.get(dialect)
-            if adapter is None:
+            registered = self.server.host.adapters.get(dialect)
+            if registered is None:
                 known = ", ".join(["rollbridge", *sorted(self.server.host.adapters)])
                 raise InvalidRequest(f"hello.dialect: unknown dialect {dialect!r} (known: {known})")
-            self.adapter = adapter.connect(message)
-        self.dialect = dialect
-        self.kind = kind
-        self.principal = record.principal()
-        welcome, missed = session.join(self, hello.get("resume"))
+            adapter = registered.connect(message)
+        principal = record.principal()
+        welcome, missed = session.welcome(principal, hello.get("resume"))
+        self.adapter, self.dialect, self.kind = adapter, dialect, kind
+        frames = [
+            self.encode({"type": "welcome", "id": message.get("id"), "protocol": 1, **welcome})
+        ]
+        frames += [
+            self.encode({"type": "event", "table": session.id, **session.table.view_event(
+                event, gm=principal.is_gm)})
+            for event in missed
+        ]  # fmt: skip
+        self.principal = principal
+        self.allowance = len(frames)  # a resume may carry up to the whole retained log
+        for frame in frames:
+            self.enqueue(frame)
+        session.join(self)
         self.session = session
-        self.send({"type": "welcome", "id": message.get("id"), "protocol": 1, **welcome})
-        for event in missed:
-            view = session.table.view_event(event, gm=self.principal.is_gm)
-            self.send({"type": "event", "table": session.id, **view})
-        log.info("%s joined table %s", self.principal.label(), session.id)
+        log.info("%s joined table %s", principal.label(), session.id)
 
     def _request(self, message: Mapping[str, Any], kind: Kind) -> None:
         assert self.session is not None
@@ -232,6 +252,8 @@ class Client:
         error = done.exception()
         if error is None:
             self.send({"type": "result", "id": request_id, **done.result()}, kind)
+        elif isinstance(error, StoreError):  # the details are for the operator's log only
+            self.send_error(request_id, StoreError("the store failed; try again"), kind)
         elif isinstance(error, RollbridgeError):
             self.send_error(request_id, error, kind)
         else:

@@ -34,8 +34,8 @@ def decode(frame: bytes | str) -> tuple[dict[str, Any], Kind]:
         kind: Kind = "json"
         try:
             message = json.loads(frame)
-        except ValueError as exc:
-            raise UndecodableFrame(f"a text frame must hold JSON: {exc}") from None
+        except (ValueError, RecursionError) as exc:
+            raise UndecodableFrame(f"a text frame must hold JSON: {exc}"[:300]) from None
     else:
         kind = "msgpack"
         try:

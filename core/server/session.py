@@ -1,4 +1,4 @@
-"""One live table in the server: its engine, its clients, its durable seq.
+"""One live table in the server: its engine, its clients, what is durable.
 
 Requests of a table are executed one at a time, in arrival order, on the
 event loop (the engine is fast and never blocks). Each outcome's commit goes to
@@ -6,6 +6,13 @@ the :class:`~rollbridge.server.writer.CommitWriter`; when it is durable the
 session broadcasts the events to every client of the table in seq order,
 notifies observer plugins, and only then answers the requester. Different
 tables share nothing but the writer.
+
+What clients are shown is always durable: the ``welcome`` and ``state`` views
+are taken at the last durable seq (walking back through the events still
+being written), so a failed commit never leaves a client holding a change that
+did not happen. If the store refuses a commit, the session reloads the table
+from the store; commits already queued behind the failed one fail too (their
+state was built on it), and so do their requests.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from rollbridge.engine.requests import parse_request
 from rollbridge.engine.service import notify_observers
 from rollbridge.engine.store import Store
 from rollbridge.engine.table import Outcome, Table
-from rollbridge.exceptions import InvalidRequest, RollbridgeError, StoreError
+from rollbridge.exceptions import InvalidRequest, StoreError
 from rollbridge.host import PluginHost
 from rollbridge.server.writer import CommitWriter
 
@@ -45,6 +52,7 @@ class TableSession:
     :param writer: the commit writer.
     :param host: the plugin host, for observer hooks.
     :param dice: makes the dice source of each request.
+    :param on_idle: called when the last client has left and nothing is being written.
     """
 
     def __init__(
@@ -55,41 +63,71 @@ class TableSession:
         writer: CommitWriter,
         host: PluginHost,
         dice: Callable[[], DiceSource] = SecureDice,
+        on_idle: Callable[[TableSession], None] | None = None,
     ) -> None:
         self.table = table
+        self.on_idle = on_idle
         self.store = store
         self.writer = writer
         self.host = host
         self.dice = dice
         self.clients: set[Client] = set()
         self.durable_seq = table.info.seq
+        #: Events executed but not yet durable, in seq order.
+        self.writing: list[Event] = []
+        #: Futures of requests being written, by idempotency key.
         self._inflight: dict[str, asyncio.Future] = {}
+        #: Bumped at every reload; failures of older commits are already handled.
+        self.generation = 0
         self.broken = False
 
     @property
     def id(self) -> str:
         return self.table.info.id
 
-    # -- clients ----------------------------------------------------------------
+    @property
+    def idle(self) -> bool:
+        """No client and nothing being written: the session may be dropped."""
+        return not self.clients and not self._inflight and not self.writing
 
-    def join(self, client: Client, resume: Mapping[str, Any] | None) -> tuple[JSON, list[Event]]:
-        """Add a client; return its welcome fields and the events it missed.
+    # -- views ------------------------------------------------------------------
+
+    def view(self, gm: bool, at: int | None = None) -> JSON:
+        """The table at the last durable seq (or at ``at``, within the log)."""
+        table = self.table
+        target = self.durable_seq if at is None else at
+        if target == table.info.seq:
+            return table.view(gm=gm)
+        later = list(self.writing)
+        if target < self.durable_seq:
+            stored = self.store.events_after(self.id, target)
+            if stored is None:
+                raise InvalidRequest(
+                    f"state.at: seq {target} is older than the retained event log",
+                    details={"field": "at"},
+                )
+            later = [e for e in stored if e.seq <= self.durable_seq] + later
+        return table.view(gm=gm, at=target, later=later)
+
+    def welcome(
+        self, principal: Principal, resume: Mapping[str, Any] | None
+    ) -> tuple[JSON, list[Event]]:
+        """The welcome fields for a client and the events it missed.
 
         With ``resume`` (epoch, seq) and every later event still retained, the
-        missed events are returned (``recovered: True``); otherwise none, and
-        the welcome's snapshot is the way back (``recovered: False``).
+        missed (durable) events are returned (``recovered: True``); otherwise
+        none, and the welcome's snapshot is the way back (``recovered: False``).
         """
-        gm = client.principal.is_gm
         info = self.table.info
         welcome: JSON = {
-            "role": client.principal.role,
-            "name": client.principal.name,
-            "table": self.table.view(gm=gm),
+            "role": principal.role,
+            "name": principal.name,
+            "table": self.view(principal.is_gm),
             "ruleset": {
                 k: v for k, v in self.table.ruleset.describe().items() if k != "example_sheets"
             },
             "epoch": info.epoch,
-            "seq": info.seq,
+            "seq": self.durable_seq,
         }
         missed: list[Event] = []
         if resume is not None:
@@ -101,37 +139,34 @@ class TableSession:
                     missed = [e for e in found if e.seq <= self.durable_seq]
                     recovered = True
             welcome["resume"] = {"recovered": recovered, "missed": len(missed)}
-        self.clients.add(client)
         return welcome, missed
 
+    # -- clients ----------------------------------------------------------------
+
+    def join(self, client: Client) -> None:
+        """Add a client: it receives every event made durable from now on."""
+        self.clients.add(client)
+
     def leave(self, client: Client) -> None:
-        """Remove a client (its connection closed)."""
+        """Remove a client (its connection closed or fell behind)."""
         self.clients.discard(client)
+        if self.idle and self.on_idle is not None:
+            self.on_idle(self)
 
     # -- requests ---------------------------------------------------------------
 
     def submit(self, message: Mapping[str, Any], who: Principal) -> Reply:
-        """Handle one request: a reply now (reads, repeats, errors raise) or a
-        future resolved once the change is durable.
+        """Handle one request: a reply now (reads, repeats) or a future resolved
+        once the change is durable.
 
         :raises RollbridgeError: the request was refused; nothing changed.
         """
         if self.broken:
-            raise StoreError("this table is recovering from a store failure; try again")
+            self._reload()
         request = parse_request(message)
         table = self.table
-        if not request.spec.writes:
-            at = request.fields.get("at")
-            if at is None or at == table.info.seq:
-                return table.execute(request, who, self.dice()).reply
-            later = self.store.events_after(self.id, at)
-            if later is None:
-                raise InvalidRequest(
-                    f"state.at: seq {at} is older than the retained event log",
-                    details={"field": "at"},
-                )
-            pending = [e for e in later if e.seq <= table.info.seq]
-            return {"table": table.view_at(at, pending, gm=who.is_gm)}
+        if not request.spec.writes:  # "state": every role may read
+            return {"table": self.view(who.is_gm, request.fields.get("at"))}
         key = Table.reply_key(who, request.id)
         inflight = self._inflight.get(key)
         if inflight is not None:
@@ -140,45 +175,74 @@ class TableSession:
         if remembered is not None:
             return remembered
         outcome = table.execute(request, who, self.dice())
-        future = asyncio.get_running_loop().create_future()
-        for reply_key in outcome.commit.replies if outcome.commit else ():
-            self._inflight[reply_key] = future
+        commit = outcome.commit
+        assert commit is not None
+        loop = asyncio.get_running_loop()
+        futures = {reply_key: loop.create_future() for reply_key in commit.replies}
+        self._inflight.update(futures)
+        self.writing.extend(outcome.events)
+        generation = self.generation
         self.writer.submit(
-            self.id, outcome.commit, lambda error: self._durable(outcome, future, error)
-        )  # type: ignore[arg-type]
-        return future
+            self.id, commit, lambda error: self._written(outcome, futures, generation, error)
+        )
+        return futures[key]
 
-    def _durable(
-        self, outcome: Outcome, future: asyncio.Future, error: BaseException | None
+    def _written(
+        self,
+        outcome: Outcome,
+        futures: dict[str, asyncio.Future],
+        generation: int,
+        error: BaseException | None,
     ) -> None:
         commit = outcome.commit
         assert commit is not None
-        for key in commit.replies:
+        for key in futures:
             self._inflight.pop(key, None)
         if error is not None:
-            self._fail(error)
-            if not future.done():
-                future.set_exception(error)
+            if generation == self.generation:  # the first failure: reload once
+                self._fail(error)
+            for future in futures.values():
+                if not future.done():
+                    future.set_exception(error)
             return
         self.durable_seq = max(self.durable_seq, commit.info.seq)
-        self.broadcast(outcome.events)
-        notify_observers(self.host, self.table, outcome.events)
-        if not future.done():
-            future.set_result(outcome.reply)
+        done = {e.seq for e in outcome.events}
+        self.writing = [e for e in self.writing if e.seq not in done]
+        try:
+            self.broadcast(outcome.events)
+            notify_observers(self.host, self.table, outcome.events)
+        except Exception:  # the change is durable: never leave the requester unanswered
+            log.exception("table %s: broadcasting seq %s failed", self.id, commit.info.seq)
+        for key, future in futures.items():
+            if not future.done():
+                future.set_result(commit.replies[key])
+        if self.idle and self.on_idle is not None:
+            self.on_idle(self)
 
     def _fail(self, error: BaseException) -> None:
         """The store refused a commit: reload the table from what is durable."""
-        if self.broken:
-            return
         log.error("table %s: commit failed (%s); reloading from the store", self.id, error)
+        self.generation += 1
+        self.writing = []
         self.broken = True
         try:
+            self._reload()
+        except Exception:
+            log.exception("table %s: reloading failed; will retry on the next request", self.id)
+
+    def _reload(self) -> None:
+        """Load the table again from the store (after a failure).
+
+        :raises StoreError: if the store cannot load it yet.
+        """
+        try:
             snapshot, history = self.store.load(self.id)
-            self.table = Table(snapshot, self.table.ruleset, history)
-            self.durable_seq = self.table.info.seq
-            self.broken = False
-        finally:
-            self.writer.reset(self.id)
+        except Exception as exc:
+            raise StoreError(f"table {self.id!r} is unavailable: the store failed") from exc
+        self.table = Table(snapshot, self.table.ruleset, history)
+        self.durable_seq = self.table.info.seq
+        self.broken = False
+        self.writer.reset(self.id)
 
     # -- broadcast ---------------------------------------------------------------
 
@@ -186,34 +250,38 @@ class TableSession:
         """Send events to every client of the table, each in its own view.
 
         Each event is viewed at most twice (GM, everyone else) and encoded at
-        most once per view, frame kind and dialect, however many clients.
+        most once per view, frame kind and dialect, however many clients. A
+        view or encoding that fails (a ruleset's or adapter's bug) costs only
+        the clients that needed it their copy.
         """
         if not self.clients:
             return
         for event in events:
-            views: dict[bool, JSON] = {}
-            frames: dict[tuple[bool, str, str], bytes | str] = {}
+            views: dict[bool, JSON | None] = {}
+            frames: dict[tuple[bool, str, str], bytes | str | None] = {}
             for client in list(self.clients):
                 gm = client.principal.is_gm
                 key = (gm, client.kind, client.dialect)
-                frame = frames.get(key)
-                if frame is None:
-                    view = views.get(gm)
-                    if view is None:
-                        view = {
-                            "type": "event",
-                            "table": self.id,
-                            **self.table.view_event(event, gm=gm),
-                        }
-                        views[gm] = view
-                    try:
-                        frame = frames[key] = client.encode(view)
-                    except Exception:  # a dialect adapter failed: only its clients miss out
-                        log.exception("encoding event %s for %s failed", event.seq, key)
-                        continue
-                client.enqueue(frame)
+                if key not in frames:
+                    frames[key] = self._frame(event, gm, views, client)
+                frame = frames[key]
+                if frame is not None:
+                    client.enqueue(frame)
 
-
-def error_reply(request_id: Any, error: RollbridgeError) -> JSON:
-    """The error message for a request."""
-    return {"type": "error", "id": request_id, **error.to_dict()}
+    def _frame(
+        self, event: Event, gm: bool, views: dict[bool, JSON | None], client: Client
+    ) -> bytes | str | None:
+        try:
+            if gm not in views:
+                views[gm] = {
+                    "type": "event",
+                    "table": self.id,
+                    **self.table.view_event(event, gm=gm),
+                }
+            view = views[gm]
+            return None if view is None else client.encode(view)
+        except Exception:
+            views.setdefault(gm, None)
+            log.exception("table %s: event %s could not be shown to %s", self.id, event.seq,
+                          "the GM" if gm else "players")  # fmt: skip
+            return None

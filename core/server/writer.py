@@ -95,6 +95,24 @@ class CommitWriter:
                 batch.append(item)
             self._write(batch)  # type: ignore[arg-type]
 
+    def _write_one(self, item: _Item) -> BaseException | None:
+        if item.table_id in self._poisoned:
+            return StoreError("an earlier commit of this table failed")
+        try:
+            self.store.commit(item.table_id, item.commit)  # type: ignore[arg-type]
+        except BaseException as exc:
+            return self._failed([item], exc)
+        self.batches += 1
+        self.commits += 1
+        return None
+
+    def _failed(self, items: list[_Item], exc: BaseException) -> StoreError:
+        log.error("commit of %d request(s) failed: %s", len(items), exc)
+        self._poisoned.update(i.table_id for i in items)
+        if isinstance(exc, StoreError):
+            return exc
+        return StoreError(f"the store failed to commit: {type(exc).__name__}: {exc}")
+
     def _write(self, batch: list[_Item]) -> None:
         results: list[tuple[_Item, BaseException | None]] = []
         writable: list[_Item] = []
@@ -109,14 +127,14 @@ class CommitWriter:
             try:
                 self.store.commit_many([(i.table_id, i.commit) for i in writable])  # type: ignore[misc]
             except BaseException as exc:
-                log.error("commit of %d request(s) failed: %s", len(writable), exc)
-                error = (
-                    exc
-                    if isinstance(exc, StoreError)
-                    else StoreError(f"the store failed to commit: {type(exc).__name__}: {exc}")
-                )
-                self._poisoned.update(i.table_id for i in writable)
-                results.extend((i, error) for i in writable)
+                if len(writable) == 1:
+                    results.append((writable[0], self._failed(writable, exc)))
+                else:  # one bad commit must not fail the others: write them one by one
+                    log.warning(
+                        "group commit of %d failed (%s); retrying one by one", len(writable), exc
+                    )
+                    for item in writable:
+                        results.append((item, self._write_one(item)))
             else:
                 self.batches += 1
                 self.commits += len(writable)

@@ -20,7 +20,7 @@ Schema (version :data:`SCHEMA_VERSION`, kept in ``PRAGMA user_version``;
     tables(id PK, name, ruleset, ruleset_version, settings, epoch, seq, meta, created)
     actors("table", id, pos, record, PK("table", id))     pos: insertion order*
     events("table", seq, data, PK("table", seq))          the retained log
-    replies("table", key, reply, PK("table", key))        idempotency keys
+    replies("table", key, reply, seq, PK("table", key))   idempotency keys (v2: seq)
     tokens(id PK, "table", role, name, hash, UNIQUE("table", hash))
 
 ``settings``, ``meta``, ``record``, ``data`` and ``reply`` are msgpack blobs
@@ -54,7 +54,7 @@ from typing import Any
 import msgpack
 
 from rollbridge.engine.model import ActorRecord, Commit, Encounter, Event, TableInfo, TableSnapshot
-from rollbridge.engine.store import DEFAULT_RETAIN
+from rollbridge.engine.store import DEFAULT_RETAIN, reply_window
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
 from rollbridge.tokens import TokenRecord
 
@@ -164,10 +164,16 @@ def _create_v1(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
+def _replies_seq_v2(conn: sqlite3.Connection) -> None:
+    """v2: replies remember the seq of the commit that stored them, to be pruned."""
+    conn.execute("ALTER TABLE replies ADD COLUMN seq INTEGER NOT NULL DEFAULT 0")
+    conn.execute('CREATE INDEX replies_by_seq ON replies ("table", seq)')
+
+
 #: ``MIGRATIONS[n]`` brings a database from schema version ``n`` to ``n + 1``;
 #: each runs inside the opening transaction, so a failed migration changes
 #: nothing. To change the schema, append a step and never edit an old one.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_create_v1,)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_create_v1, _replies_seq_v2)
 
 #: The schema version this code writes (``PRAGMA user_version``).
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -576,8 +582,8 @@ class SQLiteStore:
              table_id),
         )  # fmt: skip
         conn.executemany(
-            'INSERT OR REPLACE INTO replies ("table", key, reply) VALUES (?, ?, ?)',
-            [(table_id, key, reply) for key, reply in p.replies],
+            'INSERT OR REPLACE INTO replies ("table", key, reply, seq) VALUES (?, ?, ?, ?)',
+            [(table_id, key, reply, p.seq) for key, reply in p.replies],
         )
 
     @staticmethod
@@ -607,6 +613,10 @@ class SQLiteStore:
         conn.execute(
             'DELETE FROM events WHERE "table" = ? AND seq <= ?',
             (table_id, seq - max(0, self.retain)),
+        )
+        conn.execute(
+            'DELETE FROM replies WHERE "table" = ? AND seq <= ?',
+            (table_id, seq - reply_window(self.retain)),
         )
 
     # -- tokens -------------------------------------------------------------------

@@ -49,9 +49,19 @@ def one_target(context: ActionContext) -> Actor:
     return context.targets[0]
 
 
-def check_pool(actor: Actor, left: int, asked: int, role: str) -> None:
-    """SR-14: spending more Combat Pool than is left is refused."""
+def check_pool(actor: Actor, left: int, asked: int, role: str, *, reveal: bool = True) -> None:
+    """SR-14: spending more Combat Pool than is left is refused.
+
+    With ``reveal=False`` (a player's request about someone else's pool, maybe an
+    NPC's) the refusal does not say how many dice are left.
+    """
     if asked > left:
+        if not reveal:
+            raise RuleViolation(
+                f"{actor.name} ({role}) does not have {asked} Combat Pool dice left this turn",
+                code="pool_exhausted",
+                details={"actor": actor.id, "asked": asked},
+            )
         raise RuleViolation(
             f"{actor.name} ({role}) has {left} Combat Pool dice left this turn "
             f"and cannot spend {asked}",

@@ -217,7 +217,9 @@ def resolve_attack(context: ActionContext, dice: DiceSource) -> Resolution:
         check_pool(attacker, attacker_left, attacker_pool + defender_pool, "attacker and defender")
     else:
         check_pool(attacker, attacker_left, attacker_pool, "attacker")
-        check_pool(defender, defender.state.get("pool", 0), defender_pool, "defender")
+        check_pool(
+            defender, defender.state.get("pool", 0), defender_pool, "defender", reveal=context.by_gm
+        )
 
     # -- SR-6 / SR-7: the code and the recoil after the rounds fired
     fired_power, fired_level, raised = fire(power, level, rounds)
@@ -358,7 +360,7 @@ def resolve_damage(context: ActionContext, dice: DiceSource) -> Resolution:
     pool = count_param(params, "defender_pool")
     body_override = count_param(params, "body", None, low=1)
     armor_override = count_param(params, "armor", None)
-    check_pool(defender, defender.state.get("pool", 0), pool, "defender")
+    check_pool(defender, defender.state.get("pool", 0), pool, "defender", reveal=context.by_gm)
 
     fired_power, fired_level, raised = fire(power, level, rounds)
     base_code = format_code(power, level)

@@ -451,3 +451,35 @@ class TestRulesetAvailability:
             version = "1.9.3"
 
         assert TableService(seated.store, host_with(TallyMinor())).table("t").info.seq == 3
+
+
+class TestReviewFindings:
+    def test_pending_requests_are_capped_per_player(self, seated):
+        from rollbridge.engine.approvals import MAX_PENDING_PER_PLAYER
+        from rollbridge.exceptions import Conflict
+
+        seated.handle("t", {"type": "settings", "id": "s", "settings": {"approval": True}}, GM)
+        for n in range(MAX_PENDING_PER_PLAYER):
+            assert hit(seated, f"p{n}", who=ALICE, actor="ana", dice=[])["status"] == "pending"
+        before = frozen(seated)
+        with pytest.raises(Conflict) as caught:
+            hit(seated, "one-too-many", who=ALICE, actor="ana", dice=[])
+        assert caught.value.code == "too_many_pending"
+        assert frozen(seated) == before
+        assert hit(seated, "bob-1", who=BOB, actor="bo", dice=[])["status"] == "pending"
+
+    def test_events_do_not_carry_the_whole_pending_list(self, seated):
+        seated.handle("t", {"type": "settings", "id": "s", "settings": {"approval": True}}, GM)
+        for n in range(3):
+            hit(seated, f"p{n}", who=ALICE, actor="ana", dice=[])
+        last = seated.store.events_after("t", seated.table("t").info.seq - 1)[0]
+        assert last.kind == "approval.requested" and last.table_change is None
+        assert len(seated.table("t").pending) == 3
+
+    def test_undoing_a_secret_resolution_stays_secret(self, seated):
+        seated.handle("t", {"type": "resolve", "id": "s", "action": "hit", "targets": ["guard"],
+                            "secret": True}, GM, ScriptedDice([3]))  # fmt: skip
+        undo = seated.handle("t", {"type": "undo", "id": "u"}, GM)
+        event = seated.store.events_after("t", undo["seq"] - 1)[0]
+        assert event.gm_only is True
+        assert seated.table("t").view_event(event, gm=False)["kind"] == "hidden"

@@ -62,9 +62,12 @@ async def test_undecodable_frames_and_missing_ids(tables):
     assert (await gm.request({"type": "roll", "formula": "1d6"}))["status"] == "done"
 
 
-async def test_unknown_table(tables):
-    _peer, reply = await tables.join("no-such-table", "gm", token="rbt_x")
-    assert reply["code"] == "unauthorized" and "no-such-table" in reply["message"]
+async def test_unknown_table_and_wrong_token_look_the_same(tables):
+    _, unknown = await tables.join("no-such-table", "gm", token="rbt_x")
+    _, wrong = await tables.join("sr2", "gm", token="rbt_x")
+    assert unknown["code"] == wrong["code"] == "unauthorized"
+    assert unknown["message"] == wrong["message"]  # table ids are not probed this way
+    assert "no-such-table" not in tables.server.sessions and not tables.server.sessions
 
 
 async def test_an_oversized_frame_closes_only_that_connection(tables):

@@ -215,7 +215,7 @@ def test_kill_9_loses_nothing_acknowledged(tmp_path):
         again.stop()
 
 
-def test_connect_joins_prints_state_and_takes_commands(tmp_path):
+def test_connect_joins_prints_state_and_takes_commands(tmp_path, monkeypatch):
     db = tmp_path / "connect.db"
     made = json.loads(cli("table", "create", "--ruleset", "sr2", "--name", "C", "--json",
                           db=db).stdout)  # fmt: skip
@@ -223,7 +223,8 @@ def test_connect_joins_prints_state_and_takes_commands(tmp_path):
     try:
         url = f"ws://127.0.0.1:{server.port}/tables/{made['table']}"
         commands = "help\n2d6+1\ndo success_test dice=3 tn=4\ndo nope\nundo\nquit\n"
-        result = cli("connect", url, "--token", made["tokens"]["gm"], db=db, input=commands)
+        monkeypatch.setenv("ROLLBRIDGE_TOKEN", made["tokens"]["gm"])  # not in the process list
+        result = cli("connect", url, db=db, input=commands)
         out = result.stdout
         assert "joined C" in out and "as gm" in out
         assert "#1 roll by gm" in out and "2d6 [" in out

@@ -17,7 +17,16 @@ from typing import Any
 import pytest
 
 from rollbridge.dice import SeededDice
-from rollbridge.engine import ActorRecord, Commit, Event, Principal, Table, TableInfo, TableService
+from rollbridge.engine import (
+    ActorRecord,
+    Commit,
+    Event,
+    Principal,
+    Table,
+    TableInfo,
+    TableService,
+    TableSnapshot,
+)
 from rollbridge.exceptions import StoreError, UnknownTable
 from rollbridge.stores import sqlite as sqlite_module
 from rollbridge.stores.sqlite import SCHEMA_VERSION, SQLiteStore
@@ -100,7 +109,7 @@ class TestSettings:
 
     def test_schema_version_is_recorded(self, store, db):
         plain = sqlite3.connect(db)
-        assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 1
+        assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
         plain.close()
 
     def test_closed_store_refuses_calls(self, db):
@@ -143,6 +152,24 @@ class TestMigrations:
         plain = sqlite3.connect(db)
         assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
         assert plain.execute("SELECT name FROM sqlite_master WHERE name = 'events_by_kind'")
+        plain.close()
+
+    def test_a_version_1_file_is_brought_to_version_2_keeping_replies(self, db):
+        plain = sqlite3.connect(db, isolation_level=None)
+        sqlite_module.MIGRATIONS[0](plain)  # the schema as version 1 wrote it
+        plain.execute("PRAGMA user_version = 1")
+        plain.execute(
+            "INSERT INTO tables (id, name, ruleset, ruleset_version, settings, epoch, seq, meta,"
+            " created) VALUES ('t', 'T', 'tally', '1.2.0', ?, 1, 5, ?, 0)",
+            (sqlite_module.pack({}), sqlite_module.pack(TableSnapshot(info(), {}).meta())),
+        )
+        plain.execute("""INSERT INTO replies ("table", key, reply) VALUES ('t', 'k', ?)""",
+                      (sqlite_module.pack({"seq": 5}),))  # fmt: skip
+        plain.close()
+        with SQLiteStore(db) as store:
+            assert store.reply("t", "k") == {"seq": 5}
+        plain = sqlite3.connect(db)
+        assert plain.execute("PRAGMA user_version").fetchone()[0] == 2
         plain.close()
 
     def test_a_failed_migration_changes_nothing(self, db, monkeypatch):
@@ -238,6 +265,7 @@ class TestOtherProcesses:
         from rollbridge.stores import SQLiteStore
         from rollbridge.tokens import new_token
         store = SQLiteStore(sys.argv[1])
+        print("ready", flush=True)
         start = time.monotonic()
         secret, record = new_token("from-cli", "gm")
         store.create_table(TableInfo("from-cli", "Made by the CLI", "tally", "1.2.0"), [record])
@@ -253,7 +281,7 @@ class TestOtherProcesses:
         assert store.tables()[0].id == "t"  # this thread's connection is open and used
         done = run_python(self.CLI, str(store.path), "t", token.id)
         assert done.returncode == 0, done.stderr
-        secret = done.stdout.split()[0]
+        secret = done.stdout.split()[1]
         assert [i.id for i in store.tables()] == ["t", "from-cli"]
         assert store.find_token("from-cli", hash_token(secret)).role == "gm"
         assert store.list_tokens("t") == []  # revoked by the other process
@@ -269,6 +297,7 @@ class TestOtherProcesses:
             stderr=subprocess.PIPE,
             text=True,
         )
+        assert child.stdout.readline().strip() == "ready"  # it is about to write
         time.sleep(0.5)
         # ... and this process's reads still work meanwhile (WAL)
         assert [i.id for i in store.tables()] == ["t"]

@@ -322,6 +322,16 @@ class TestReplies:
         assert restarted.reply("t", "tok-gm/r1") == reply
         assert restarted.reply("t", "tok-a/p1") == {"x": 2}
 
+    def test_replies_are_kept_for_ten_times_the_log_then_pruned(self, kit):
+        store = kit.open(retain=2)  # replies are kept for 20 seqs
+        store.create_table(make_info(), [])
+        store.commit("t", make_commit(store, replies={"old": {"n": 1}}))  # seq 1
+        store.commit("t", make_commit(store, events=19, replies={"new": {"n": 2}}))  # seq 20
+        assert store.reply("t", "old") == {"n": 1}  # 20 - 1 < 20
+        store.commit("t", make_commit(store))  # seq 21: seq 1 leaves the window
+        assert store.reply("t", "old") is None
+        assert store.reply("t", "new") == {"n": 2}
+
     def test_a_reply_is_a_copy(self, store):
         store.create_table(make_info(), [])
         store.commit("t", make_commit(store, replies={"k": {"list": [1]}}))

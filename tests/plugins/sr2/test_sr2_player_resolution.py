@@ -265,3 +265,20 @@ def test_round_start_hook_shows_npc_pools_with_a_setting(setting: str):
         assert player["data"]["hooks"] == gm["data"]["hooks"]
     (hook,) = round_starts(encounter_views(table(**{setting: True}))[0][1]["data"])
     assert hook["outcome"]["pools"] == {"tukan": 6, "guard": 3}
+
+
+def test_a_players_refused_pool_spend_does_not_tell_the_npcs_pool():
+    """A player's attack asking too many defender pool dice is refused without
+    saying how many the NPC has left (the GM's refusal says it)."""
+    from rollbridge.exceptions import RuleViolation
+    from rollbridge.testing import PLAYER
+
+    harness = table()
+    ask = {"weapon": "Hackler", "range": "short", "defender_pool": 12}
+    with pytest.raises(RuleViolation) as player:
+        harness.resolve("attack", actor="tukan", targets=["guard"], params=ask, who=PLAYER)
+    assert player.value.code == "pool_exhausted"
+    assert "left" not in player.value.details and "has 2" not in player.value.message
+    with pytest.raises(RuleViolation) as gm:
+        harness.resolve("attack", actor="tukan", targets=["guard"], params=ask)
+    assert gm.value.details["left"] == GUARD["combat_pool"]

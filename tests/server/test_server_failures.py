@@ -1,0 +1,204 @@
+"""Failures and races a review found (store failures, in-flight repeats, long
+resumes, hostile frames): each must end with every request answered, nothing
+acknowledged lost, and no client shown something that did not happen."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+
+import msgpack
+import pytest
+
+from rollbridge.exceptions import StoreError
+
+
+def slow_commits(store, seconds: float):
+    """Make the writer thread take ``seconds`` before each group commit."""
+    original = store.commit_many
+
+    def slow(items):
+        time.sleep(seconds)
+        return original(items)
+
+    store.commit_many = slow
+    return original
+
+
+def failing_for(store, table_id: str, *, times: int = 1_000_000):
+    """Make commits of one table fail (as a full disk would), ``times`` times."""
+    left = {"n": times}
+    lock = threading.Lock()
+    for name in ("commit", "commit_many"):
+        original = getattr(store, name)
+
+        def broken(*args, _original=original, _name=name):
+            items = args[0] if _name == "commit_many" else [(args[0], args[1])]
+            with lock:
+                if any(t == table_id for t, _ in items) and left["n"] > 0:
+                    left["n"] -= 1
+                    raise StoreError("disk full (simulated)")
+            return _original(*args)
+
+        setattr(store, name, broken)
+
+
+def actor_state(state_reply, actor_id):
+    return next(a for a in state_reply["table"]["actors"] if a["id"] == actor_id)["state"]
+
+
+async def test_a_players_retry_of_an_approved_secret_roll_gets_the_players_reply(tables):
+    gm, _ = await tables.join("tally", "gm")
+    player, _ = await tables.join("tally", "player")
+    await gm.request({"type": "settings", "settings": {"approval": True}})
+    ask = {"type": "roll", "id": "blind", "formula": "13d6+444", "secret": True}
+    pending = await player.request(ask)
+    slow_commits(tables.store, 0.3)
+    approve = await gm.send({"type": "approve", "request": pending["pending"]})
+    await asyncio.sleep(0.05)  # the approval is executed, its commit is being written
+    retry = await player.request(ask)
+    assert retry["status"] == "secret" and "event" not in retry
+    assert "444" not in json.dumps(retry)
+    assert (await gm.reply(approve))["event"]["data"]["formula"] == "13d6 + 444"
+
+
+async def test_a_resume_longer_than_the_outbox_limit_still_recovers(make_tables):
+    world = await make_tables(queue_limit=16)
+    gm, _ = await world.join("sr2", "gm")
+    first = await gm.request({"type": "roll", "formula": "1d6"})
+    for _ in range(60):  # in bursts the GM's own outbox (limit 16) can take
+        await asyncio.gather(*(gm.request({"type": "roll", "formula": "1d6"}) for _ in range(5)))
+    peer, welcome = await world.join("sr2", "observer", resume={"epoch": 1, "seq": first["seq"]})
+    assert welcome["resume"] == {"recovered": True, "missed": 300}
+    await peer.wait_for(lambda p: len(p.events) == 300)
+    assert [e["seq"] for e in peer.events] == list(range(first["seq"] + 1, first["seq"] + 301))
+    assert (await peer.request({"type": "ping"}))["type"] == "pong"  # still connected
+
+
+async def test_one_tables_failing_commit_does_not_fail_another(tables):
+    sr2, _ = await tables.join("sr2", "gm")
+    tally, _ = await tables.join("tally", "gm")
+    failing_for(tables.store, "tally", times=1)
+    slow_commits(tables.store, 0.1)  # so both requests share a group commit
+    bad, good = await asyncio.gather(
+        tally.request({"type": "resolve", "action": "hit", "targets": ["guard"], "dice": [6]}),
+        sr2.request({"type": "roll", "formula": "2d6"}),
+    )
+    assert good["status"] == "done"
+    assert bad["code"] == "store_error" and "disk" not in bad["message"]
+    state = await tally.request({"type": "state"})
+    assert actor_state(state, "guard")["damage"] == 0  # nothing half-applied
+    again = await tally.request({"type": "resolve", "action": "hit", "targets": ["guard"],
+                                 "dice": [2]})  # fmt: skip
+    assert again["status"] == "done" and again["seq"] == state["table"]["seq"] + 1
+    assert actor_state(await tally.request({"type": "state"}), "guard")["damage"] == 2
+
+
+async def test_requests_queued_behind_a_failed_commit_fail_and_the_table_recovers(tables):
+    gm, _ = await tables.join("tally", "gm")
+    failing_for(tables.store, "tally", times=1)
+    slow_commits(tables.store, 0.2)
+    hits = [{"type": "resolve", "action": "hit", "targets": ["guard"], "dice": [d]}
+            for d in (1, 2, 3)]  # fmt: skip
+    replies = await asyncio.gather(*(gm.request(h) for h in hits))
+    # the first failed; the others were built on it, so they fail too
+    assert [r.get("code") for r in replies] == ["store_error"] * 3
+    state = await gm.request({"type": "state"})
+    stored = tables.store.load("tally")[0]
+    assert state["table"]["seq"] == stored.info.seq  # memory and store agree
+    assert actor_state(state, "guard") == stored.actors["guard"].state
+    after = await gm.request({"type": "resolve", "action": "hit", "targets": ["guard"],
+                              "dice": [4]})  # fmt: skip
+    assert after["status"] == "done" and after["seq"] == stored.info.seq + 1
+
+
+async def test_a_failed_reload_answers_and_a_later_request_recovers(tables):
+    gm, _ = await tables.join("tally", "gm")
+    failing_for(tables.store, "tally", times=1)
+    original_load = tables.store.load
+    calls = {"n": 0}
+
+    def load_fails_once(table_id):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise StoreError("disk unreadable (simulated)")
+        return original_load(table_id)
+
+    tables.store.load = load_fails_once
+    reply = await gm.request({"type": "resolve", "action": "hit", "targets": ["guard"],
+                              "dice": [3]}, timeout=5)  # fmt: skip
+    assert reply["code"] == "store_error"
+    later = await gm.request({"type": "resolve", "action": "hit", "targets": ["guard"],
+                              "dice": [5]}, timeout=5)  # fmt: skip
+    assert later["status"] == "done"
+    assert actor_state(await gm.request({"type": "state"}), "guard")["damage"] == 5
+
+
+async def test_welcome_and_state_show_only_what_is_durable(tables):
+    gm, _ = await tables.join("tally", "gm")
+    before = await gm.request({"type": "state"})
+    slow_commits(tables.store, 0.4)
+    hit = await gm.send({"type": "resolve", "action": "hit", "targets": ["guard"], "dice": [6]})
+    await asyncio.sleep(0.05)
+    watcher, welcome = await tables.join("tally", "gm")
+    assert welcome["seq"] == before["table"]["seq"]
+    assert actor_state({"table": welcome["table"]}, "guard")["damage"] == 0
+    assert (await watcher.request({"type": "state"}))["table"]["seq"] == welcome["seq"]
+    done = await gm.reply(hit)
+    await watcher.wait_for(lambda p: len(p.events) == 1)
+    assert watcher.events[0]["seq"] == done["seq"]  # and then the change arrives as an event
+
+
+async def test_a_ruleset_failing_to_show_an_event_does_not_lose_the_reply(tables, monkeypatch):
+    gm, _ = await tables.join("tally", "gm")
+    player, _ = await tables.join("tally", "player")
+    ruleset = tables.server.sessions["tally"].table.ruleset
+
+    def broken(data, hidden, settings):
+        raise RuntimeError("player view bug")
+
+    monkeypatch.setattr(ruleset, "player_resolution", broken)
+    reply = await gm.request({"type": "resolve", "action": "hit", "targets": ["guard"],
+                              "dice": [2]}, timeout=5)  # fmt: skip
+    assert reply["status"] == "done"
+    await gm.wait_for(lambda p: len(p.events) == 1)
+    monkeypatch.undo()
+    later = await gm.request({"type": "roll", "formula": "1d4"})
+    await player.wait_for(lambda p: any(e["seq"] == later["seq"] for e in p.events))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [b"\x00bytes", 2**63, float("nan")],
+    ids=["bytes", "huge-int", "nan"],
+)
+async def test_values_no_store_or_codec_can_carry_are_refused(tables, value):
+    gm, welcome = await tables.join("tally", "gm", binary=True)
+    reply = await gm.request(
+        {
+            "type": "actor.update",
+            "actor": "guard",
+            "state": {"damage": 0, "rounds": 0, "turns": 0, "x": value},
+        }
+    )
+    assert reply["code"] == "invalid_request", reply
+    assert (await gm.request({"type": "state"}))["table"]["seq"] == welcome["seq"]
+
+
+async def test_deeply_nested_json_is_refused_and_the_connection_stays(tables):
+    gm, _ = await tables.join("sr2", "gm")
+    await gm.connection.send('{"type": "roll", "id": "deep", "x": ' + "[" * 20_000
+                             + "]" * 20_000 + "}")  # fmt: skip
+    await gm.wait_for(lambda p: None in p.replies)
+    assert gm.replies.pop(None)["code"] == "undecodable"
+    nested = {"type": "state", "id": "n", "x": {}}
+    inner = nested["x"]
+    for _ in range(40):
+        inner["y"] = {}
+        inner = inner["y"]
+    await gm.connection.send(msgpack.packb(nested))
+    await gm.wait_for(lambda p: "n" in p.replies)
+    assert gm.replies.pop("n")["code"] == "invalid_request"
+    assert (await gm.request({"type": "ping"}))["type"] == "pong"
