@@ -11,9 +11,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import msgpack
+
 from rollbridge.exceptions import InvalidRequest
 
-__all__ = ["MAX_DEPTH", "check_plain"]
+__all__ = ["MAX_DEPTH", "check_plain", "copy_plain"]
 
 #: How deep maps and lists may nest in a request.
 MAX_DEPTH = 32
@@ -52,3 +54,10 @@ def check_plain(value: Any, where: str = "message", depth: int = 0) -> None:
             check_plain(item, f"{where}[{index}]"[:200], depth + 1)
         return
     raise InvalidRequest(f"{where}: {type(value).__name__} values are not allowed")
+
+
+def copy_plain(value: Any) -> Any:
+    """A deep copy of plain data, an order of magnitude faster than
+    :func:`copy.deepcopy` (a msgpack round trip in C); tuples come back as lists.
+    Rulesets use it to redact a copy of a resolution for players."""
+    return msgpack.unpackb(msgpack.packb(value, use_bin_type=True), raw=False, strict_map_key=False)

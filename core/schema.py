@@ -32,7 +32,7 @@ Booleans are never accepted as integers, and integers are accepted as numbers.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -147,65 +147,122 @@ def validate(
     :param error: the error class raised (``InvalidParams``, ``InvalidSheet``, …).
     :raises InvalidRequest: (of class ``error``) naming the field and the problem.
     """
+    try:
+        return _validator(schema)(value, where)
+    except _Invalid as problem:
+        path = problem.path_text()
+        raise error(f"{path}: {problem.message}", details={"field": path}) from None
 
-    def fail(path: str, problem: str) -> InvalidRequest:
-        return error(f"{path}: {problem}", details={"field": path})
 
-    def walk(node: Mapping[str, Any], item: Any, path: str) -> Any:
-        types = node.get("type")
-        if types is not None:
-            names = [types] if isinstance(types, str) else list(types)
+# -- compiled validators ----------------------------------------------------------
+#
+# Each schema node is compiled once into a closure (cached per schema object), so a
+# request pays for dictionary look-ups and isinstance checks, not for interpreting
+# the schema. Paths are built only when a check fails.
+
+Path = str | tuple  # a rendered path, or (parent path, ".key" or "[i]")
+
+
+class _Invalid(Exception):
+    def __init__(self, path: Path, message: str) -> None:
+        self.path, self.message = path, message
+
+    def path_text(self) -> str:
+        parts: list[str] = []
+        path = self.path
+        while isinstance(path, tuple):
+            path, suffix = path
+            parts.append(suffix)
+        return path + "".join(reversed(parts))
+
+
+Check = Callable[[Any, Path], Any]
+_VALIDATORS: dict[int, tuple[Mapping[str, Any], Check]] = {}
+
+
+def _validator(schema: Mapping[str, Any]) -> Check:
+    cached = _VALIDATORS.get(id(schema))
+    if cached is not None and cached[0] is schema:
+        return cached[1]
+    check = _compile(schema)
+    if len(_VALIDATORS) > 4096:
+        _VALIDATORS.clear()
+    _VALIDATORS[id(schema)] = (schema, check)
+    return check
+
+
+def _compile(node: Mapping[str, Any]) -> Check:
+    types = node.get("type")
+    names = None if types is None else ([types] if isinstance(types, str) else list(types))
+    to_int = names is not None and "integer" in names
+    enum = node.get("enum")
+    low, high = node.get("minimum"), node.get("maximum")
+    min_len, max_len = node.get("minLength"), node.get("maxLength")
+    pattern = _compiled(node["pattern"]) if "pattern" in node else None
+    min_items, max_items = node.get("minItems"), node.get("maxItems")
+    items = _compile(node["items"]) if isinstance(node.get("items"), Mapping) else None
+    is_object = "properties" in node or node.get("type") == "object"
+    props = {k: _compile(v) for k, v in (node.get("properties") or {}).items()}
+    required = tuple(node.get("required", ()))
+    extra_raw = node.get("additionalProperties", False)
+    extra = _compile(extra_raw) if isinstance(extra_raw, Mapping) else extra_raw is True
+    known = ", ".join(sorted(props)) or "none"
+    defaults = [
+        (key, sub["default"])
+        for key, sub in (node.get("properties") or {}).items()
+        if "default" in sub
+    ]
+
+    def check(item: Any, path: Path) -> Any:
+        if names is not None:
             if not any(_matches_type(item, n) for n in names):
-                raise fail(path, f"must be {' or '.join(names)}, got {_type_name(item)}")
-            if "integer" in names and isinstance(item, float) and not isinstance(item, bool):
+                raise _Invalid(path, f"must be {' or '.join(names)}, got {_type_name(item)}")
+            if to_int and item.__class__ is float:
                 item = int(item)
-        if "enum" in node and item not in node["enum"]:
-            options = ", ".join(repr(o) for o in node["enum"])
-            raise fail(path, f"must be one of {options}, got {item!r}")
-        if isinstance(item, int | float) and not isinstance(item, bool):
-            if "minimum" in node and item < node["minimum"]:
-                raise fail(path, f"must be ≥ {node['minimum']}, got {item}")
-            if "maximum" in node and item > node["maximum"]:
-                raise fail(path, f"must be ≤ {node['maximum']}, got {item}")
-        if isinstance(item, str):
-            if "minLength" in node and len(item) < node["minLength"]:
-                raise fail(path, f"must be at least {node['minLength']} characters long")
-            if "maxLength" in node and len(item) > node["maxLength"]:
-                raise fail(path, f"must be at most {node['maxLength']} characters long")
-            if "pattern" in node and not _compiled(node["pattern"]).fullmatch(item):
-                raise fail(path, f"{item!r} does not match the pattern {node['pattern']!r}")
-        if isinstance(item, list | tuple):
-            if "minItems" in node and len(item) < node["minItems"]:
-                raise fail(path, f"must have at least {node['minItems']} items")
-            if "maxItems" in node and len(item) > node["maxItems"]:
-                raise fail(path, f"must have at most {node['maxItems']} items")
-            sub = node.get("items")
-            if isinstance(sub, Mapping):
-                item = [walk(sub, x, f"{path}[{i}]") for i, x in enumerate(item)]
+        if enum is not None and item not in enum:
+            options = ", ".join(repr(o) for o in enum)
+            raise _Invalid(path, f"must be one of {options}, got {item!r}")
+        kind = item.__class__
+        if kind is int or kind is float:
+            if low is not None and item < low:
+                raise _Invalid(path, f"must be ≥ {low}, got {item}")
+            if high is not None and item > high:
+                raise _Invalid(path, f"must be ≤ {high}, got {item}")
+        elif kind is str:
+            if min_len is not None and len(item) < min_len:
+                raise _Invalid(path, f"must be at least {min_len} characters long")
+            if max_len is not None and len(item) > max_len:
+                raise _Invalid(path, f"must be at most {max_len} characters long")
+            if pattern is not None and not pattern.fullmatch(item):
+                raise _Invalid(path, f"{item!r} does not match the pattern {pattern.pattern!r}")
+        elif kind is list or kind is tuple:
+            if min_items is not None and len(item) < min_items:
+                raise _Invalid(path, f"must have at least {min_items} items")
+            if max_items is not None and len(item) > max_items:
+                raise _Invalid(path, f"must have at most {max_items} items")
+            if items is not None:
+                item = [items(x, (path, f"[{i}]")) for i, x in enumerate(item)]
             else:
                 item = list(item)
-        if isinstance(item, Mapping) and ("properties" in node or node.get("type") == "object"):
-            props: Mapping[str, Any] = node.get("properties") or {}
-            extra = node.get("additionalProperties", False)
-            out: dict[str, Any] = {}
-            for key in node.get("required", ()):
+        elif is_object and isinstance(item, Mapping):
+            for key in required:
                 if key not in item:
-                    raise fail(f"{path}.{key}", "is required")
+                    raise _Invalid((path, f".{key}"), "is required")
+            out: dict[str, Any] = {}
             for key, sub_value in item.items():
-                if not isinstance(key, str):
-                    raise fail(path, f"field names must be strings, got {key!r}")
-                if key in props:
-                    out[key] = walk(props[key], sub_value, f"{path}.{key}")
+                sub = props.get(key) if key.__class__ is str else None
+                if sub is not None:
+                    out[key] = sub(sub_value, (path, f".{key}"))
+                elif key.__class__ is not str:
+                    raise _Invalid(path, f"field names must be strings, got {key!r}")
                 elif extra is True:
                     out[key] = sub_value
-                elif isinstance(extra, Mapping):
-                    out[key] = walk(extra, sub_value, f"{path}.{key}")
+                elif extra is not False:
+                    out[key] = extra(sub_value, (path, f".{key}"))
                 else:
-                    known = ", ".join(sorted(props)) or "none"
-                    raise fail(f"{path}.{key}", f"is not a known field (known: {known})")
-            for key, sub in props.items():
-                if key not in out and "default" in sub:
-                    default = sub["default"]
+                    raise _Invalid((path, f".{key}"), f"is not a known field (known: {known})")
+            for key, default in defaults:
+                if key not in out:
                     out[key] = (
                         dict(default)
                         if isinstance(default, Mapping)
@@ -216,4 +273,4 @@ def validate(
             item = out
         return item
 
-    return walk(schema, value, where)
+    return check

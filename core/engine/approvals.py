@@ -87,6 +87,7 @@ def approve(table: Table, draft: Draft, request: Request, who: Principal, dice: 
     event = draft.events[-1]
     event.by = requester.label()
     event.data = {**event.data, "approved": pending_id, "approved_by": who.label()}
+    event.views.clear()  # built before the approval was noted on it
     draft.replies[table.reply_key(requester, original.id)] = table.reply_for(event, requester)
     return {**table.reply_for(event, who), "approved": pending_id}
 

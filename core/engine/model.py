@@ -186,6 +186,8 @@ class Event:
     undoable: bool = False
     request: str | None = None
     by: str | None = None
+    #: Views already built (``True``: the GM's, ``False``: everyone else's); not stored.
+    views: dict[bool, JSON] = field(default_factory=dict, repr=False, compare=False)
 
     def to_dict(self) -> JSON:
         return {

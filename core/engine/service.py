@@ -126,7 +126,9 @@ class TableService:
         if table is None:
             snapshot, history = self.store.load(table_id)
             ruleset = Table.check_ruleset(snapshot.info, self.host.rulesets)
-            table = Table(snapshot, ruleset, history)
+            table = Table(
+                snapshot, ruleset, history, load_event=lambda seq: self.store.event(table_id, seq)
+            )
             self._open[table_id] = table
         return table
 

@@ -61,6 +61,9 @@ class Store(Protocol):
         """Every event with a seq above ``seq``, in order; None if some of them
         have left the retained log."""
 
+    def event(self, table_id: str, seq: int) -> Event | None:
+        """One retained event, or None if it is not (or no longer) in the log."""
+
     def reply(self, table_id: str, key: str) -> JSON | None:
         """The stored reply to the request with this idempotency key."""
 
@@ -150,6 +153,10 @@ class MemoryStore:
         return [
             Event.from_dict(copy.deepcopy(row["events"][s])) for s in range(seq + 1, latest + 1)
         ]
+
+    def event(self, table_id: str, seq: int) -> Event | None:
+        data = self._table(table_id)["events"].get(seq)
+        return Event.from_dict(copy.deepcopy(data)) if data is not None else None
 
     def reply(self, table_id: str, key: str) -> JSON | None:
         found = self._table(table_id)["replies"].get(key)

@@ -40,6 +40,7 @@ from rollbridge.exceptions import (
     Forbidden,
     InternalError,
     InvalidRequest,
+    NothingToUndo,
     RollbridgeError,
     RulesetUnavailable,
     UnknownActor,
@@ -49,11 +50,13 @@ __all__ = ["HANDLERS", "UNDO_DEPTH", "Outcome", "Table"]
 
 JSON = dict[str, Any]
 
-#: How many events the GM can undo in a row.
+#: How many events the GM can undo in a row (as long as they are in the retained log).
 UNDO_DEPTH = 100
+#: Of those, how many the table keeps in memory; older ones are read from the log.
+HISTORY_IN_MEMORY = 8
 #: How many replies a table remembers in memory for repeated request ids
-#: (the store remembers all of them).
-RECENT_REPLIES = 256
+#: (the store remembers them for much longer; see ``reply_window``).
+RECENT_REPLIES = 32
 
 _ROLE_RANK = {"observer": 0, "player": 1, "gm": 2}
 
@@ -80,6 +83,7 @@ class Table:
         snapshot: TableSnapshot,
         ruleset: Ruleset,
         history: Mapping[int, Event] | None = None,
+        load_event: Callable[[int], Event | None] | None = None,
     ) -> None:
         self.info = snapshot.info
         self.ruleset = ruleset
@@ -90,9 +94,9 @@ class Table:
         # An undo entry whose event left the log cannot be undone any more.
         self.undo_stack: list[int] = [s for s in snapshot.undo if s in history]
         self.redo_stack: list[int] = [s for s in snapshot.redo if s in history]
-        self._history: dict[int, Event] = {
-            s: history[s] for s in (*self.undo_stack, *self.redo_stack)
-        }
+        self._load_event = load_event
+        self._history: dict[int, Event] = {}
+        self._keep_recent_history(history)
         self._replies: OrderedDict[str, JSON] = OrderedDict()
 
     # -- opening --------------------------------------------------------------
@@ -150,9 +154,39 @@ class Table:
             redo=list(self.redo_stack),
         )
 
+    def meta(self) -> JSON:
+        """The table-level state a store keeps beside info and actors. The pending
+        map is shared, not copied: the engine replaces it, never changes it."""
+        return {
+            "encounter": self.encounter.to_dict() if self.encounter else None,
+            "pending": self.pending,
+            "undo": list(self.undo_stack),
+            "redo": list(self.redo_stack),
+        }
+
     def history_event(self, seq: int) -> Event:
-        """An event the undo or redo stack refers to."""
-        return self._history[seq]
+        """An event the undo or redo stack refers to: kept in memory for the
+        latest few, read from the log (``load_event``) for older ones.
+
+        :raises NothingToUndo: if it has left the retained log.
+        """
+        event = self._history.get(seq)
+        if event is None and self._load_event is not None:
+            event = self._load_event(seq)
+        if event is None:
+            raise NothingToUndo(f"event {seq} has left the retained log; it cannot be reversed")
+        return event
+
+    @property
+    def load_event(self) -> Callable[[int], Event | None] | None:
+        """How the table reads older events for undo (None: it keeps only recent ones)."""
+        return self._load_event
+
+    def _keep_recent_history(self, extra: Mapping[int, Event] | None = None) -> None:
+        """Keep in memory only the events of the latest undo and redo entries."""
+        recent = {*self.undo_stack[-HISTORY_IN_MEMORY:], *self.redo_stack[-HISTORY_IN_MEMORY:]}
+        pool = {**(extra or {}), **self._history}
+        self._history = {seq: pool[seq] for seq in recent if seq in pool}
 
     def remembered_reply(self, key: str) -> JSON | None:
         """The reply to a request already executed, if still in memory."""
@@ -169,10 +203,13 @@ class Table:
 
     def view_event(self, event: Event, *, gm: bool) -> JSON:
         """An event as the GM (``gm=True``) or everyone else sees it."""
-        npcs = frozenset() if gm else frozenset(a for a, r in self.actors.items() if r.is_npc)
-        return event_view(
-            event, gm=gm, ruleset=self.ruleset, settings=self.ruleset_settings, npcs=npcs
-        )
+        view = event.views.get(gm)
+        if view is None:  # the reply and the broadcast share one view of each kind
+            npcs = frozenset() if gm else frozenset(a for a, r in self.actors.items() if r.is_npc)
+            view = event.views[gm] = event_view(
+                event, gm=gm, ruleset=self.ruleset, settings=self.ruleset_settings, npcs=npcs
+            )
+        return view
 
     def view(self, *, gm: bool, at: int | None = None, later: Iterable[Event] = ()) -> JSON:
         """The whole table as a viewer sees it (what ``welcome`` and ``state`` carry):
@@ -269,9 +306,7 @@ class Table:
                 self._history[event.seq] = event
                 self.redo_stack = []
         del self.undo_stack[:-UNDO_DEPTH]
-        keep = set(self.undo_stack) | set(self.redo_stack)
-        for seq in [s for s in self._history if s not in keep]:
-            del self._history[seq]
+        self._keep_recent_history()
         if draft.events:
             self.info.seq = draft.events[-1].seq
         replies = {self.reply_key(who, request.id): reply, **draft.replies}
@@ -282,7 +317,7 @@ class Table:
             actors=changed,
             removed=removed,
             info=replace(self.info),  # a copy: later requests move self.info on
-            meta=self.snapshot().meta(),
+            meta=self.meta(),
             replies=replies,
         )
         return Outcome(reply=reply, events=draft.events, commit=commit)

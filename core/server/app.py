@@ -6,8 +6,8 @@ the store on first use (:class:`~rollbridge.server.session.TableSession`), and
 one :class:`~rollbridge.server.writer.CommitWriter` thread makes every change
 durable before it is acknowledged.
 
-Limits: frames up to 64 KiB (larger closes with 1009), 1,024 queued frames per
-client (more disconnects it with 1013), pings every 20 s, compression off.
+Limits: frames up to 64 KiB (larger closes with 1009), 4 MiB unsent per client
+(more disconnects it with 1013), pings every 20 s, compression off.
 """
 
 from __future__ import annotations
@@ -28,16 +28,16 @@ from rollbridge.server.codec import MAX_FRAME
 from rollbridge.server.session import TableSession
 from rollbridge.server.writer import CommitWriter
 
-__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "QUEUE_LIMIT", "Server"]
+__all__ = ["BUFFER_LIMIT", "DEFAULT_HOST", "DEFAULT_PORT", "Server"]
 
 log = logging.getLogger("rollbridge.server")
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
-#: Frames queued for one client before it is disconnected as too slow. A burst of
-#: group-committed requests queues a reply and an event per request at once, so
-#: this is well above any sensible number of requests a client keeps in flight.
-QUEUE_LIMIT = 1024
+#: Bytes written to one client and not yet sent before it is disconnected as too
+#: slow (the kernel's socket buffer comes on top). A resume's missed events do not
+#: count; a burst of group-committed requests queues a reply and an event each.
+BUFFER_LIMIT = 4 * 1024 * 1024
 #: Seconds between keepalive pings, and to wait for the pong.
 PING_INTERVAL = 20.0
 
@@ -50,7 +50,7 @@ class Server:
     :param address: interface to listen on.
     :param port: port to listen on (0: any free port; see :attr:`port`).
     :param dice: makes the dice source of each request.
-    :param queue_limit: frames queued per client before it is disconnected.
+    :param buffer_limit: unsent bytes per client before it is disconnected.
     :param ping_interval: keepalive ping interval in seconds (None: off).
     :param compression: ``"deflate"`` to enable permessage-deflate (off by default).
     """
@@ -63,7 +63,7 @@ class Server:
         address: str = DEFAULT_HOST,
         port: int = DEFAULT_PORT,
         dice: Callable[[], DiceSource] = SecureDice,
-        queue_limit: int = QUEUE_LIMIT,
+        buffer_limit: int = BUFFER_LIMIT,
         ping_interval: float | None = PING_INTERVAL,
         compression: str | None = None,
     ) -> None:
@@ -72,7 +72,7 @@ class Server:
         self.address = address
         self.requested_port = port
         self.dice = dice
-        self.queue_limit = queue_limit
+        self.buffer_limit = buffer_limit
         self.ping_interval = ping_interval
         self.compression = compression
         self.sessions: dict[str, TableSession] = {}
@@ -143,7 +143,7 @@ class Server:
             ruleset = Table.check_ruleset(snapshot.info, self.host.rulesets)
             assert self.writer is not None, "the server is not started"
             session = TableSession(
-                Table(snapshot, ruleset, history),
+                Table(snapshot, ruleset, history, load_event=self._event_loader(table_id)),
                 store=self.store,
                 writer=self.writer,
                 host=self.host,
@@ -152,6 +152,9 @@ class Server:
             )
             self.sessions[table_id] = session
         return session
+
+    def _event_loader(self, table_id: str) -> Callable[[int], Any]:
+        return lambda seq: self.store.event(table_id, seq)
 
     def release(self, session: TableSession) -> None:
         """Drop a table's session once nobody uses it (it reloads on the next hello)."""

@@ -2,9 +2,10 @@
 
 A client reads frames in order and handles each at once: ``hello`` first
 (table and token), then requests, which go to the table's session. Every
-frame to the client — replies and events alike — goes through one bounded
-queue drained by a sender task, so a slow client never holds up its table:
-when its queue is full it is disconnected (1013) and can resume.
+frame to the client — replies and events alike — is written at once to the
+connection's transport, in order; a client that does not read is never waited
+for: when its unsent bytes pass the limit it is disconnected (1013) and can
+resume.
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from websockets.asyncio.server import ServerConnection
+from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosed
-from websockets.protocol import State
 
 from rollbridge.adapter import Adapter
 from rollbridge.engine.model import Principal
@@ -79,9 +79,6 @@ class Client:
         self.kind: Kind = "json"
         self.adapter: Adapter | None = None
         self.dialect = "rollbridge"
-        self.outbox: asyncio.Queue[bytes | str] = asyncio.Queue()
-        #: Frames over the queue limit allowed for now: a resume's missed events.
-        self.allowance = 0
         self.closing = False
         #: (code, reason) to close with once queued frames are out.
         self.farewell: tuple[int, str] | None = None
@@ -100,22 +97,26 @@ class Client:
             message = self.adapter.outbound(message)
         return encode(message, kind or self.kind)
 
-    def enqueue(self, frame: bytes | str) -> None:
-        """Queue a frame; a client too far behind is disconnected (1013)."""
+    def enqueue(self, frame: bytes | str, *, backlog: bool = False) -> None:
+        """Write a frame now (websockets' synchronous ``broadcast`` to this one
+        connection: no queue, no task). A client whose unsent bytes pass the
+        limit is too far behind: it is disconnected (1013) and can resume.
+        ``backlog`` frames (a resume's missed events) are not held to the limit."""
         if self.closing:
             return
-        if self.outbox.qsize() >= self.server.queue_limit + self.allowance:
+        transport = self.connection.transport
+        if not backlog and transport.get_write_buffer_size() > self.server.buffer_limit:
             self.closing = True
             if self.session is not None:
                 self.session.leave(self)  # the table goes on without it
             log.warning(
-                "client %s fell %d frames behind; disconnecting",
+                "client %s fell %d bytes behind; disconnecting",
                 self.principal.label(),
-                self.outbox.qsize(),
+                transport.get_write_buffer_size(),
             )
             self._spawn(self.connection.close(CLOSE_BEHIND, "too far behind; reconnect and resume"))
             return
-        self.outbox.put_nowait(frame)
+        broadcast((self.connection,), frame)
 
     def send(self, message: JSON, kind: Kind | None = None) -> None:
         self.enqueue(self.encode(message, kind))
@@ -123,22 +124,10 @@ class Client:
     def send_error(self, request_id: Any, error: RollbridgeError, kind: Kind | None = None) -> None:
         self.send({"type": "error", "id": request_id, **error.to_dict()}, kind)
 
-    async def _drain(self) -> None:
-        with contextlib.suppress(ConnectionClosed):
-            while True:
-                frame = await self.outbox.get()
-                try:
-                    await self.connection.send(frame)
-                finally:
-                    self.outbox.task_done()
-                if self.allowance and self.outbox.empty():
-                    self.allowance = 0  # the resume backlog is out
-
     # -- receiving -------------------------------------------------------------
 
     async def run(self) -> None:
         """Serve the connection until it closes."""
-        sender = asyncio.create_task(self._drain())
         try:
             async for frame in self.connection:
                 self._receive(frame)
@@ -149,17 +138,9 @@ class Client:
         finally:
             if self.session is not None:
                 self.session.leave(self)
-            if not self.closing and self.connection.state is State.OPEN:
-                await self._flush(timeout=2)
-            sender.cancel()
             if self.farewell is not None:
                 with contextlib.suppress(Exception):
                     await self.connection.close(*self.farewell)
-
-    async def _flush(self, timeout: float) -> None:
-        """Wait (a bounded time) until every queued frame has been sent."""
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self.outbox.join(), timeout)
 
     def _receive(self, frame: bytes | str) -> None:
         kind: Kind = "json" if isinstance(frame, str) else "msgpack"
@@ -228,9 +209,8 @@ class Client:
             for event in missed
         ]  # fmt: skip
         self.principal = principal
-        self.allowance = len(frames)  # a resume may carry up to the whole retained log
-        for frame in frames:
-            self.enqueue(frame)
+        for frame in frames:  # a resume may carry up to the whole retained log
+            self.enqueue(frame, backlog=True)
         session.join(self)
         self.session = session
         log.info("%s joined table %s", principal.label(), session.id)

@@ -213,6 +213,8 @@ class TableSession:
             notify_observers(self.host, self.table, outcome.events)
         except Exception:  # the change is durable: never leave the requester unanswered
             log.exception("table %s: broadcasting seq %s failed", self.id, commit.info.seq)
+        for event in outcome.events:
+            event.views.clear()  # shown to everyone now; undo history keeps the event only
         for key, future in futures.items():
             if not future.done():
                 future.set_result(commit.replies[key])
@@ -239,7 +241,7 @@ class TableSession:
             snapshot, history = self.store.load(self.id)
         except Exception as exc:
             raise StoreError(f"table {self.id!r} is unavailable: the store failed") from exc
-        self.table = Table(snapshot, self.table.ruleset, history)
+        self.table = Table(snapshot, self.table.ruleset, history, load_event=self.table.load_event)
         self.durable_seq = self.table.info.seq
         self.broken = False
         self.writer.reset(self.id)

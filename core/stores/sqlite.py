@@ -494,6 +494,14 @@ class SQLiteStore:
             return None
         return [Event.from_dict(unpack(data)) for _, data in rows]
 
+    def event(self, table_id: str, seq: int) -> Event | None:
+        """One retained event, or None if it is not (or no longer) in the log."""
+        with self._transaction() as conn:
+            row = conn.execute(
+                'SELECT data FROM events WHERE "table" = ? AND seq = ?', (table_id, seq)
+            ).fetchone()
+        return Event.from_dict(unpack(row[0])) if row is not None else None
+
     def reply(self, table_id: str, key: str) -> JSON | None:
         """The stored reply to the request with this idempotency key.
 

@@ -25,9 +25,10 @@ Slots, wounds and results stay: the conditions of the common state show them.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from rollbridge.plain import copy_plain
 
 from .moves import BAND_TEXT
 from .rolls import signed
@@ -41,7 +42,7 @@ def player_resolution(
     data: Mapping[str, Any], hidden: frozenset[str], settings: Mapping[str, Any]
 ) -> JSON:
     """The resolution ``data`` as players see it when ``hidden`` NPCs took part."""
-    out = copy.deepcopy(dict(data))
+    out = copy_plain(dict(data))
     if settings.get("show_npc_details", False):
         return out
     redact = _BY_ACTION.get(str(out.get("action")))
@@ -83,7 +84,7 @@ def _harm(out: JSON, hidden: frozenset[str]) -> None:
     attacker_hidden = outcome.get("attacker") in hidden
     target_hidden = outcome.get("target") in hidden
     _state(out, hidden, "target")
-    gm_terms = copy.deepcopy(outcome.get("terms") or [])
+    gm_terms = copy_plain(outcome.get("terms") or [])
     changed = False
     for term in outcome.get("terms") or ():
         label = str(term.get("label", ""))

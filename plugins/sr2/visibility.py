@@ -24,9 +24,10 @@ The step lines rewritten here are the ones :mod:`.combat` and
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from rollbridge.plain import copy_plain
 
 from .codes import LEVEL_NAMES
 from .explain import tn_text
@@ -47,7 +48,7 @@ def player_resolution(
     """The resolution ``data`` as players see it when ``hidden`` NPCs took part."""
     sheet = bool(settings.get("show_npc_sheet", False))
     details = bool(settings.get("show_npc_details", False))
-    out = copy.deepcopy(dict(data))
+    out = copy_plain(dict(data))
     if sheet and details:
         return out
     redact = _BY_ACTION.get(str(out.get("action")))

@@ -28,9 +28,10 @@ the ruleset must get a redactor in ``_BY_ACTION``.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from rollbridge.plain import copy_plain
 
 from .damage import hit_words
 from .items import SECTION_BOXES
@@ -48,7 +49,7 @@ def player_resolution(
     data: Mapping[str, Any], hidden: frozenset[str], settings: Mapping[str, Any]
 ) -> JSON:
     """The resolution ``data`` as players see it when ``hidden`` NPCs took part."""
-    out = copy.deepcopy(dict(data))
+    out = copy_plain(dict(data))
     if settings.get("show_npc_details", False):
         return out
     action = str(out.get("action"))

@@ -27,10 +27,11 @@ wounds, incapacitated); the roll, its die and its result stay.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from rollbridge.plain import copy_plain
 
 __all__ = ["player_resolution"]
 
@@ -46,7 +47,7 @@ def player_resolution(
     data: Mapping[str, Any], hidden: frozenset[str], settings: Mapping[str, Any]
 ) -> JSON:
     """The resolution ``data`` as players see it when ``hidden`` NPCs took part."""
-    out = copy.deepcopy(dict(data))
+    out = copy_plain(dict(data))
     if settings.get("show_npc_details", False):
         return out
     outcome = out.get("outcome") or {}

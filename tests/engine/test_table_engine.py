@@ -483,3 +483,15 @@ class TestReviewFindings:
         event = seated.store.events_after("t", undo["seq"] - 1)[0]
         assert event.gm_only is True
         assert seated.table("t").view_event(event, gm=False)["kind"] == "hidden"
+
+    def test_undo_deeper_than_the_events_kept_in_memory_reads_the_log(self, seated):
+        from rollbridge.engine.table import HISTORY_IN_MEMORY
+
+        hits = HISTORY_IN_MEMORY + 2  # Ana has 10 hit points
+        for n in range(hits):
+            hit(seated, f"h{n}", "ana", dice=[1])
+        assert damage(seated, "ana") == hits
+        assert len(seated.table("t")._history) <= HISTORY_IN_MEMORY
+        for n in range(hits):
+            seated.handle("t", {"type": "undo", "id": f"u{n}"}, GM)
+        assert damage(seated, "ana") == 0

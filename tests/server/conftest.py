@@ -164,7 +164,7 @@ async def start(path, host, **options) -> tuple[Server, SQLiteStore]:
 
 @pytest.fixture
 async def make_tables(tmp_path, tally):
-    """A factory: ``await make_tables(retain=3, queue_limit=8)`` seeds a fresh db
+    """A factory: ``await make_tables(retain=3, buffer_limit=65536)`` seeds a fresh db
     file and starts a server on it; ``await restart(world)`` stops the server and
     starts a new one on the same file. Everything is stopped after the test."""
     worlds: list[Tables] = []

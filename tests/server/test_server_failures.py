@@ -27,19 +27,31 @@ def slow_commits(store, seconds: float):
     return original
 
 
-def failing_for(store, table_id: str, *, times: int = 1_000_000):
-    """Make commits of one table fail (as a full disk would), ``times`` times."""
+def failing_for(store, table_id: str, *, times: int = 1_000_000, request: str | None = None):
+    """Make commits of one table fail (as a full disk would): the next ``times``
+    ones, or every one that carries the request ``request`` (a commit the store
+    can never take, retried or not)."""
     left = {"n": times}
     lock = threading.Lock()
+
+    def bad(items) -> bool:
+        for table, commit in items:
+            if table != table_id:
+                continue
+            if request is not None:
+                return any(event.request == request for event in commit.events)
+            with lock:
+                if left["n"] > 0:
+                    left["n"] -= 1
+                    return True
+        return False
+
     for name in ("commit", "commit_many"):
         original = getattr(store, name)
 
         def broken(*args, _original=original, _name=name):
-            items = args[0] if _name == "commit_many" else [(args[0], args[1])]
-            with lock:
-                if any(t == table_id for t, _ in items) and left["n"] > 0:
-                    left["n"] -= 1
-                    raise StoreError("disk full (simulated)")
+            if bad(args[0] if _name == "commit_many" else [(args[0], args[1])]):
+                raise StoreError("disk full (simulated)")
             return _original(*args)
 
         setattr(store, name, broken)
@@ -65,10 +77,10 @@ async def test_a_players_retry_of_an_approved_secret_roll_gets_the_players_reply
 
 
 async def test_a_resume_longer_than_the_outbox_limit_still_recovers(make_tables):
-    world = await make_tables(queue_limit=16)
+    world = await make_tables(buffer_limit=16 * 1024)
     gm, _ = await world.join("sr2", "gm")
     first = await gm.request({"type": "roll", "formula": "1d6"})
-    for _ in range(60):  # in bursts the GM's own outbox (limit 16) can take
+    for _ in range(60):  # in bursts the GM's own connection can take
         await asyncio.gather(*(gm.request({"type": "roll", "formula": "1d6"}) for _ in range(5)))
     peer, welcome = await world.join("sr2", "observer", resume={"epoch": 1, "seq": first["seq"]})
     assert welcome["resume"] == {"recovered": True, "missed": 300}
@@ -80,10 +92,12 @@ async def test_a_resume_longer_than_the_outbox_limit_still_recovers(make_tables)
 async def test_one_tables_failing_commit_does_not_fail_another(tables):
     sr2, _ = await tables.join("sr2", "gm")
     tally, _ = await tables.join("tally", "gm")
-    failing_for(tables.store, "tally", times=1)
+    failing_for(tables.store, "tally", request="bad")
     slow_commits(tables.store, 0.1)  # so both requests share a group commit
     bad, good = await asyncio.gather(
-        tally.request({"type": "resolve", "action": "hit", "targets": ["guard"], "dice": [6]}),
+        tally.request(
+            {"type": "resolve", "action": "hit", "targets": ["guard"], "dice": [6], "id": "bad"}
+        ),
         sr2.request({"type": "roll", "formula": "2d6"}),
     )
     assert good["status"] == "done"
@@ -98,10 +112,10 @@ async def test_one_tables_failing_commit_does_not_fail_another(tables):
 
 async def test_requests_queued_behind_a_failed_commit_fail_and_the_table_recovers(tables):
     gm, _ = await tables.join("tally", "gm")
-    failing_for(tables.store, "tally", times=1)
+    failing_for(tables.store, "tally", request="first")
     slow_commits(tables.store, 0.2)
-    hits = [{"type": "resolve", "action": "hit", "targets": ["guard"], "dice": [d]}
-            for d in (1, 2, 3)]  # fmt: skip
+    hits = [{"type": "resolve", "action": "hit", "targets": ["guard"], "dice": [d], "id": name}
+            for d, name in ((1, "first"), (2, "second"), (3, "third"))]  # fmt: skip
     replies = await asyncio.gather(*(gm.request(h) for h in hits))
     # the first failed; the others were built on it, so they fail too
     assert [r.get("code") for r in replies] == ["store_error"] * 3

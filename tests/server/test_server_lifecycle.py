@@ -236,9 +236,9 @@ def test_connect_joins_prints_state_and_takes_commands(tmp_path, monkeypatch):
         server.stop()
 
 
-@pytest.mark.parametrize("limit", [16])
+@pytest.mark.parametrize("limit", [64 * 1024])
 async def test_a_slow_client_is_disconnected_and_never_holds_up_the_table(make_tables, limit):
-    world = await make_tables(queue_limit=limit)
+    world = await make_tables(buffer_limit=limit)
     slow_ws = await connect(world.server.url, max_size=2**24)
     await slow_ws.send(json.dumps({"type": "hello", "id": 1, "table": "sr2",
                                    "token": world.tokens["sr2"]["observer"]}))  # fmt: skip

@@ -310,6 +310,16 @@ class TestEventsAfter:
         assert store.events_after("t", 3) is None
 
 
+class TestSingleEvents:
+    def test_one_event_by_seq_while_it_is_retained(self, kit):
+        store = kit.open(retain=3)
+        store.create_table(make_info(), [])
+        store.commit("t", make_commit(store, events=5))
+        assert store.event("t", 5).seq == 5 and store.event("t", 3).seq == 3
+        assert store.event("t", 2) is None  # left the log
+        assert store.event("t", 9) is None
+
+
 class TestReplies:
     def test_replies_by_key_survive_a_restart(self, kit, store):
         store.create_table(make_info(), [])
