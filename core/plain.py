@@ -15,7 +15,7 @@ import msgpack
 
 from rollbridge.exceptions import InvalidRequest
 
-__all__ = ["MAX_DEPTH", "check_plain", "copy_plain"]
+__all__ = ["MAX_DEPTH", "check_plain", "copy_plain", "pack", "unpack"]
 
 #: How deep maps and lists may nest in a request.
 MAX_DEPTH = 32
@@ -56,8 +56,18 @@ def check_plain(value: Any, where: str = "message", depth: int = 0) -> None:
     raise InvalidRequest(f"{where}: {type(value).__name__} values are not allowed")
 
 
+def pack(value: Any) -> bytes:
+    """Plain data as msgpack bytes."""
+    return msgpack.packb(value, use_bin_type=True)
+
+
+def unpack(data: bytes) -> Any:
+    """Plain data back from :func:`pack`."""
+    return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
 def copy_plain(value: Any) -> Any:
     """A deep copy of plain data, an order of magnitude faster than
     :func:`copy.deepcopy` (a msgpack round trip in C); tuples come back as lists.
     Rulesets use it to redact a copy of a resolution for players."""
-    return msgpack.unpackb(msgpack.packb(value, use_bin_type=True), raw=False, strict_map_key=False)
+    return unpack(pack(value))

@@ -45,6 +45,7 @@ from rollbridge.exceptions import (
     RulesetUnavailable,
     UnknownActor,
 )
+from rollbridge.plain import pack, unpack
 
 __all__ = ["HANDLERS", "UNDO_DEPTH", "Outcome", "Table"]
 
@@ -95,9 +96,11 @@ class Table:
         self.undo_stack: list[int] = [s for s in snapshot.undo if s in history]
         self.redo_stack: list[int] = [s for s in snapshot.redo if s in history]
         self._load_event = load_event
-        self._history: dict[int, Event] = {}
+        # Kept packed (msgpack bytes): one object each instead of hundreds, so the
+        # cyclic garbage collector has that much less to walk at a busy server.
+        self._history: dict[int, bytes] = {}
         self._keep_recent_history(history)
-        self._replies: OrderedDict[str, JSON] = OrderedDict()
+        self._replies: OrderedDict[str, bytes] = OrderedDict()
 
     # -- opening --------------------------------------------------------------
 
@@ -170,7 +173,8 @@ class Table:
 
         :raises NothingToUndo: if it has left the retained log.
         """
-        event = self._history.get(seq)
+        packed = self._history.get(seq)
+        event = Event.from_dict(unpack(packed)) if packed is not None else None
         if event is None and self._load_event is not None:
             event = self._load_event(seq)
         if event is None:
@@ -185,12 +189,14 @@ class Table:
     def _keep_recent_history(self, extra: Mapping[int, Event] | None = None) -> None:
         """Keep in memory only the events of the latest undo and redo entries."""
         recent = {*self.undo_stack[-HISTORY_IN_MEMORY:], *self.redo_stack[-HISTORY_IN_MEMORY:]}
-        pool = {**(extra or {}), **self._history}
+        pool = {seq: pack(event.to_dict()) for seq, event in (extra or {}).items() if seq in recent}
+        pool.update(self._history)
         self._history = {seq: pool[seq] for seq in recent if seq in pool}
 
     def remembered_reply(self, key: str) -> JSON | None:
         """The reply to a request already executed, if still in memory."""
-        return self._replies.get(key)
+        packed = self._replies.get(key)
+        return unpack(packed) if packed is not None else None
 
     def view_actor(self, actor_id: str, *, gm: bool) -> JSON:
         """One actor as the GM or everyone else sees it."""
@@ -303,7 +309,7 @@ class Table:
         for event in draft.events:
             if event.undoable:  # a new change: it can be undone, nothing can be redone
                 self.undo_stack.append(event.seq)
-                self._history[event.seq] = event
+                self._history[event.seq] = pack(event.to_dict())
                 self.redo_stack = []
         del self.undo_stack[:-UNDO_DEPTH]
         self._keep_recent_history()
@@ -328,7 +334,7 @@ class Table:
         return f"{who.key or who.name}/{request_id}"
 
     def _remember(self, key: str, reply: JSON) -> None:
-        self._replies[key] = reply
+        self._replies[key] = pack(reply)  # packed, like the history
         self._replies.move_to_end(key)
         while len(self._replies) > RECENT_REPLIES:
             self._replies.popitem(last=False)
