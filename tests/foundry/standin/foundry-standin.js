@@ -233,20 +233,27 @@
       return this.number;
     }
   }
-  class PoolTerm extends RollTerm {
-    constructor({ terms = [], modifiers = [], rolls = [], results = [], options = {} } = {}) {
+  // Terms that hold whole rolls of their own (pools, functions): their rolls come back
+  // as Roll objects, and their dice are those rolls' dice.
+  class TermWithRolls extends RollTerm {
+    constructor({ terms = [], rolls = [], options = {} } = {}) {
       super({ options });
       this.terms = terms;
-      this.modifiers = modifiers;
       this.rolls = rolls;
-      this.results = results;
     }
     static _fromData(data) {
-      data.rolls = (data.rolls || []).map((r) => (r instanceof Roll ? r : Roll.fromData(r)));
-      return super._fromData(data);
+      const rolls = (data.rolls || []).map((r) => (r instanceof Roll ? r : Roll.fromData(r)));
+      return super._fromData({ ...data, rolls });
     }
     get dice() {
       return this.rolls.flatMap((r) => r.dice);
+    }
+  }
+  class PoolTerm extends TermWithRolls {
+    constructor({ modifiers = [], results = [], ...rest } = {}) {
+      super(rest);
+      this.modifiers = modifiers;
+      this.results = results;
     }
     get total() {
       return this.results.reduce((t, r) => (!r.active ? t : r.count !== undefined ? t + r.count : t + r.result), 0);
@@ -265,20 +272,11 @@
       return this.roll?.total;
     }
   }
-  class FunctionTerm extends RollTerm {
-    constructor({ fn, terms = [], rolls = [], result, options = {} } = {}) {
-      super({ options });
+  class FunctionTerm extends TermWithRolls {
+    constructor({ fn, result, ...rest } = {}) {
+      super(rest);
       this.fn = fn;
-      this.terms = terms;
-      this.rolls = rolls;
       this.result = result;
-    }
-    static _fromData(data) {
-      data.rolls = (data.rolls || []).map((r) => (r instanceof Roll ? r : Roll.fromData(r)));
-      return super._fromData(data);
-    }
-    get dice() {
-      return this.rolls.flatMap((r) => r.dice);
     }
     get total() {
       return this.result;
