@@ -63,6 +63,7 @@ __all__ = [
     "PLAYER",
     "RulesetConformance",
     "RulesetHarness",
+    "all_keys",
     "host_with",
     "ruleset_harness",
 ]
@@ -202,6 +203,16 @@ class RulesetHarness:
 def ruleset_harness() -> Callable[..., RulesetHarness]:
     """A factory: ``ruleset_harness(MyRuleset(), settings=..., seed=...)``."""
     return RulesetHarness
+
+
+def all_keys(value: Any) -> set[str]:
+    """Every key of every mapping inside ``value``: for asserting that a redacted
+    view holds no field named like a hidden one."""
+    if isinstance(value, Mapping):
+        return set(value) | {k for v in value.values() for k in all_keys(v)}
+    if isinstance(value, list | tuple):
+        return {k for v in value for k in all_keys(v)}
+    return set()
 
 
 def _json_roundtrip(value: Any, what: str) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from rollbridge.contract import Ruleset
 from rollbridge.plugins.techlevel import TechLevel
-from rollbridge.testing import RulesetHarness
+from rollbridge.testing import RulesetHarness, all_keys
 
 ANA = {"body_tl": 2}
 GUARD = {"body_tl": 1, "worn": [{"name": "Kevlar vest", "kind": "armour", "boxes": 10, "tl": 3}]}
@@ -52,14 +52,6 @@ def table(**settings: Any) -> RulesetHarness:
     harness.add_actor("Guard", GUARD, actor_id="guard")
     harness.add_actor("Wyrm", WYRM, actor_id="wyrm")
     return harness
-
-
-def keys(value: Any) -> set[str]:
-    if isinstance(value, dict):
-        return set(value) | {k for v in value.values() for k in keys(v)}
-    if isinstance(value, list):
-        return {k for v in value for k in keys(v)}
-    return set()
 
 
 def revealed(view: dict[str, Any]) -> list[str]:
@@ -181,8 +173,10 @@ def test_gear_actions_on_an_npc_name_no_item_vehicle_spell_or_tl():
         gm, player = harness.views()
         assert revealed(gm), f"{action}: the GM sees the names"
         assert revealed(player) == [], f"{action}: {player['data']}"
-        assert not keys(player["data"]["outcome"]) & {"tl", "immune", "magical", "spell"}, action
-        assert not keys(player["data"]["params"]) & {"tl", "immune", "magical", "spell"}, action
+        assert not all_keys(player["data"]["outcome"]) & {"tl", "immune", "magical", "spell"}, (
+            action
+        )
+        assert not all_keys(player["data"]["params"]) & {"tl", "immune", "magical", "spell"}, action
         told = " ".join([player["data"]["narration"], *player["data"]["steps"]])
         assert not re.search(r"TL\d", told), action
         assert "Wyrm" in player["data"]["narration"], action
