@@ -1,4 +1,4 @@
-"""One WebSocket connection: authentication, requests, and a bounded outbox.
+"""One WebSocket connection: authentication, requests, and writes with a limit.
 
 A client reads frames in order and handles each at once: ``hello`` first
 (table and token), then requests, which go to the table's session. Every
