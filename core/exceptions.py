@@ -291,6 +291,13 @@ class UnknownMessageType(ProtocolError):
     code = "unknown_type"
 
 
+class Busy(RollbridgeError):
+    """The server has too many changes waiting to be written; nothing was done.
+    The same request may be sent again shortly (its id was not used)."""
+
+    code = "busy"
+
+
 class StoreError(RollbridgeError):
     """The store failed to read or write; nothing was acknowledged."""
 

@@ -20,6 +20,7 @@ from rollbridge.engine.service import TableService
 from rollbridge.engine.store import DEFAULT_RETAIN, Store
 from rollbridge.host import PluginHost
 from rollbridge.server.app import DEFAULT_HOST, DEFAULT_PORT, Server
+from rollbridge.server.writer import MAX_PENDING
 
 __all__ = ["add_parsers", "create_demo_table", "join_url"]
 
@@ -40,9 +41,26 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         default=DEFAULT_RETAIN,
         help=f"events kept per table for resume and undo (default {DEFAULT_RETAIN})",
     )
+    serve.add_argument(
+        "--max-pending",
+        type=_positive,
+        default=MAX_PENDING,
+        help="changes that may wait for the disk before new ones are refused with error"
+        f" 'busy' (default {MAX_PENDING})",
+    )
     serve.add_argument("--no-demo", action="store_true", help="do not create the demo table")
     serve.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING (default INFO)")
     serve.set_defaults(handler=_serve)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
+    return value
 
 
 def join_url(address: str, port: int, table_id: str) -> str:
@@ -91,7 +109,7 @@ def _serve(args: argparse.Namespace) -> int:
                 + "".join(f"  {role:<8} {token}\n" for role, token in tokens.items())
                 + f"Join it:  rollbridge connect {url} --token {tokens['gm']}\n"
             )
-    server = Server(store, host, address=args.host, port=args.port)
+    server = Server(store, host, address=args.host, port=args.port, max_pending=args.max_pending)
     sys.stdout.write(
         f"rollbridge serving {len(store.tables())} table(s) on ws://{args.host}:{args.port}/ "
         f"(db {db}); Ctrl-C stops\n"

@@ -17,8 +17,9 @@ at once instead of a hang.
 
 from __future__ import annotations
 
+import os
 import random
-import secrets
+import threading
 from collections.abc import Iterable
 
 from rollbridge.exceptions import (
@@ -94,11 +95,50 @@ class SeededDice(DiceSource):
         return int(self._random() * faces) + 1
 
 
+#: Bytes read from the operating system's generator at a time, per thread.
+RANDOM_BUFFER = 4096
+
+
+class _RandomBytes(threading.local):
+    """Bytes from ``os.urandom`` read :data:`RANDOM_BUFFER` at a time, each
+    handed out once; one buffer per thread, so no lock and no byte is shared."""
+
+    def __init__(self) -> None:
+        self.data = b""
+        self.position = 0
+
+    def take(self, width: int) -> int:
+        """The next ``width`` bytes as an unsigned integer."""
+        end = self.position + width
+        if end > len(self.data):
+            self.data, self.position, end = os.urandom(RANDOM_BUFFER), 0, width
+        value = int.from_bytes(self.data[self.position : end], "little")
+        self.position = end
+        return value
+
+
+_random_bytes = _RandomBytes()
+
+
 class SecureDice(DiceSource):
-    """The operating system's cryptographic generator; what a live table rolls with."""
+    """The operating system's cryptographic generator; what a live table rolls with.
+
+    Bytes come from ``os.urandom`` (the generator ``secrets`` uses), read
+    4 KiB at a time rather than with one system call per die. A die takes
+    one byte (up to 256 faces), two (up to 65,536) or four, and values past
+    the largest multiple of its faces are thrown away and drawn again
+    (rejection sampling), so every face is exactly as likely.
+    """
 
     def _draw(self, faces: int) -> int:
-        return secrets.randbelow(faces) + 1
+        width = 1 if faces <= 0x100 else 2 if faces <= 0x10000 else 4
+        span = 1 << (8 * width)
+        cutoff = span - span % faces
+        take = _random_bytes.take
+        while True:
+            value = take(width)
+            if value < cutoff:
+                return value % faces + 1
 
 
 class ScriptedDice(DiceSource):

@@ -7,7 +7,8 @@ one :class:`~rollbridge.server.writer.CommitWriter` thread makes every change
 durable before it is acknowledged.
 
 Limits: frames up to 64 KiB (larger closes with 1009), 4 MiB unsent per client
-(more disconnects it with 1013), pings every 20 s, compression off.
+(more disconnects it with 1013), 1,024 changes waiting for the disk (more are
+refused with error ``busy``), pings every 20 s, compression off.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from rollbridge.host import PluginHost
 from rollbridge.server.client import Client
 from rollbridge.server.codec import MAX_FRAME
 from rollbridge.server.session import TableSession
-from rollbridge.server.writer import CommitWriter
+from rollbridge.server.writer import MAX_PENDING, CommitWriter
 
 __all__ = ["BUFFER_LIMIT", "DEFAULT_HOST", "DEFAULT_PORT", "Server"]
 
@@ -53,6 +54,8 @@ class Server:
     :param buffer_limit: unsent bytes per client before it is disconnected.
     :param ping_interval: keepalive ping interval in seconds (None: off).
     :param compression: ``"deflate"`` to enable permessage-deflate (off by default).
+    :param max_pending: changes that may wait to be written before new ones are
+        refused with error ``busy`` (reads and repeats are still answered).
     """
 
     def __init__(
@@ -66,6 +69,7 @@ class Server:
         buffer_limit: int = BUFFER_LIMIT,
         ping_interval: float | None = PING_INTERVAL,
         compression: str | None = None,
+        max_pending: int = MAX_PENDING,
     ) -> None:
         self.store = store
         self.host = host
@@ -75,6 +79,7 @@ class Server:
         self.buffer_limit = buffer_limit
         self.ping_interval = ping_interval
         self.compression = compression
+        self.max_pending = max_pending
         self.sessions: dict[str, TableSession] = {}
         self.clients: set[Client] = set()
         self.writer: CommitWriter | None = None
@@ -85,7 +90,7 @@ class Server:
     async def start(self) -> None:
         """Start the writer and listen."""
         loop = asyncio.get_running_loop()
-        self.writer = CommitWriter(self.store, loop)
+        self.writer = CommitWriter(self.store, loop, max_pending=self.max_pending)
         self._server = await serve(
             self._handle,
             self.address,

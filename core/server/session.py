@@ -28,7 +28,7 @@ from rollbridge.engine.requests import parse_request
 from rollbridge.engine.service import notify_observers
 from rollbridge.engine.store import Store
 from rollbridge.engine.table import Outcome, Table
-from rollbridge.exceptions import InvalidRequest, StoreError
+from rollbridge.exceptions import Busy, InvalidRequest, StoreError
 from rollbridge.host import PluginHost
 from rollbridge.server.writer import CommitWriter
 
@@ -174,6 +174,14 @@ class TableSession:
         remembered = table.remembered_reply(key) or self.store.reply(self.id, key)
         if remembered is not None:
             return remembered
+        writer = self.writer
+        if writer.full:
+            raise Busy(
+                f"the server has {writer.pending} changes waiting to be written to disk"
+                f" (its limit is {writer.max_pending}); nothing was done: send the request"
+                " again shortly",
+                details={"pending": writer.pending, "limit": writer.max_pending},
+            )
         outcome = table.execute(request, who, self.dice())
         commit = outcome.commit
         assert commit is not None
@@ -182,7 +190,7 @@ class TableSession:
         self._inflight.update(futures)
         self.writing.extend(outcome.events)
         generation = self.generation
-        self.writer.submit(
+        writer.submit(
             self.id, commit, lambda error: self._written(outcome, futures, generation, error)
         )
         return futures[key]

@@ -28,7 +28,7 @@ from rollbridge.engine.model import Commit
 from rollbridge.engine.store import Store
 from rollbridge.exceptions import StoreError
 
-__all__ = ["LINGER", "MAX_BATCH", "CommitWriter"]
+__all__ = ["LINGER", "MAX_BATCH", "MAX_PENDING", "CommitWriter"]
 
 log = logging.getLogger("rollbridge.writer")
 
@@ -37,6 +37,10 @@ MAX_BATCH = 256
 #: Seconds the writer waits for more commits before writing a lone one: a
 #: millisecond of latency buys bigger group commits (one fsync for more requests).
 LINGER = 0.001
+#: Commits submitted and not yet written (or failed) before new changes are
+#: refused with :class:`~rollbridge.exceptions.Busy`: a disk that stalls
+#: makes clients wait and retry instead of growing the queue without end.
+MAX_PENDING = 1024
 
 Done = Callable[[BaseException | None], None]
 
@@ -57,14 +61,23 @@ class CommitWriter:
     :param store: the store; only this thread writes to it.
     :param loop: the event loop callbacks run in.
     :param linger: seconds to wait for more commits before writing (group commit).
+    :param max_pending: commits that may wait to be written (see :attr:`full`).
     """
 
     def __init__(
-        self, store: Store, loop: asyncio.AbstractEventLoop, *, linger: float = LINGER
+        self,
+        store: Store,
+        loop: asyncio.AbstractEventLoop,
+        *,
+        linger: float = LINGER,
+        max_pending: int = MAX_PENDING,
     ) -> None:
         self.store = store
         self.loop = loop
         self.linger = linger
+        self.max_pending = max_pending
+        #: Commits submitted whose callback has not run yet (event loop only).
+        self.pending = 0
         self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._poisoned: set[str] = set()
         self.batches = 0
@@ -72,8 +85,17 @@ class CommitWriter:
         self._thread = threading.Thread(target=self._run, name="rollbridge-writer", daemon=True)
         self._thread.start()
 
+    @property
+    def full(self) -> bool:
+        """As many commits wait as may: callers refuse new changes until one is written."""
+        return self.pending >= self.max_pending
+
     def submit(self, table_id: str, commit: Commit, done: Done) -> None:
-        """Queue a commit; ``done`` runs in the loop once it is durable (or failed)."""
+        """Queue a commit; ``done`` runs in the loop once it is durable (or failed).
+
+        Called from the event loop, which also checks :attr:`full` first.
+        """
+        self.pending += 1
         self._queue.put(_Item(table_id, commit, done))
 
     def reset(self, table_id: str) -> None:
@@ -92,11 +114,14 @@ class CommitWriter:
             if first is _STOP:
                 break
             batch = [first]
-            deadline = time.monotonic() + self.linger
+            if self.linger > 0:
+                # Sleep rather than wait on the queue: a wait would wake this
+                # thread (and make it take the GIL from the event loop) at
+                # every commit submitted during the linger.
+                time.sleep(self.linger)
             while len(batch) < MAX_BATCH:
                 try:
-                    wait = deadline - time.monotonic()
-                    item = self._queue.get(timeout=wait) if wait > 0 else self._queue.get_nowait()
+                    item = self._queue.get_nowait()
                 except queue.Empty:
                     break
                 if item is _STOP:
@@ -153,12 +178,13 @@ class CommitWriter:
         results.sort(key=lambda pair: order[id(pair[0])])
         callbacks = [(i.done, err) for i, err in results if i.done is not None]
         if callbacks:
-            self.loop.call_soon_threadsafe(_run_callbacks, callbacks)
+            self.loop.call_soon_threadsafe(self._run_callbacks, callbacks)
 
-
-def _run_callbacks(callbacks: list[tuple[Done, BaseException | None]]) -> None:
-    for done, error in callbacks:
-        try:
-            done(error)
-        except Exception:
-            log.exception("a commit callback failed")
+    def _run_callbacks(self, callbacks: list[tuple[Done, BaseException | None]]) -> None:
+        """In the loop: the commits are written (or failed); tell their owners."""
+        self.pending -= len(callbacks)
+        for done, error in callbacks:
+            try:
+                done(error)
+            except Exception:
+                log.exception("a commit callback failed")

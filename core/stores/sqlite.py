@@ -56,6 +56,7 @@ import msgpack
 from rollbridge.engine.model import ActorRecord, Commit, Encounter, Event, TableInfo, TableSnapshot
 from rollbridge.engine.store import DEFAULT_RETAIN, reply_window
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
+from rollbridge.stores.keyfilter import KeyFilter
 from rollbridge.tokens import TokenRecord
 
 __all__ = [
@@ -290,6 +291,9 @@ class SQLiteStore:
         self._connections: list[sqlite3.Connection] = []
         self._connections_lock = threading.Lock()
         self._write_lock = threading.Lock()
+        #: Per table, the idempotency keys stored (see :meth:`reply`).
+        self._reply_filters: dict[str, KeyFilter] = {}
+        self._filters_lock = threading.Lock()
         self._closed = False
         try:
             conn = self._conn()
@@ -432,6 +436,8 @@ class SQLiteStore:
             for child in ("actors", "events", "replies", "tokens"):
                 conn.execute(f'DELETE FROM {child} WHERE "table" = ?', (table_id,))
             conn.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+        with self._filters_lock:
+            self._reply_filters.pop(table_id, None)
 
     def tables(self) -> list[TableInfo]:
         """Every table, oldest first."""
@@ -505,8 +511,18 @@ class SQLiteStore:
     def reply(self, table_id: str, key: str) -> JSON | None:
         """The stored reply to the request with this idempotency key.
 
-        :raises UnknownTable:
+        The first call for a table reads the keys it has stored into a Bloom
+        filter (:class:`~rollbridge.stores.keyfilter.KeyFilter`) that this
+        store's own commits keep up to date; a key the filter has certainly
+        never seen is answered (``None``) without reading SQLite. Replies are
+        only ever written by the server holding the table, so no other
+        process can add a key behind the filter's back.
+
+        :raises UnknownTable: (once the filter is built, only on a key it
+            may hold).
         """
+        if key not in self._reply_filter(table_id):
+            return None
         with self._transaction(begin=False) as conn:
             row = conn.execute(
                 "SELECT t.id, r.reply FROM tables AS t LEFT JOIN replies AS r"
@@ -516,6 +532,45 @@ class SQLiteStore:
         if row is None:
             raise _unknown(table_id)
         return unpack(row[1]) if row[1] is not None else None
+
+    def _reply_filter(self, table_id: str) -> KeyFilter:
+        """The table's filter of stored reply keys, built (or rebuilt bigger,
+        which also forgets pruned keys) from SQLite when needed.
+
+        Built under ``_filters_lock``, which :meth:`_remember_keys` takes after
+        each commit: a key committed after the filter's read is added by the
+        writer once the new filter is in place, so no stored key is missed.
+
+        :raises UnknownTable:
+        """
+        found = self._reply_filters.get(table_id)
+        if found is not None and not found.full:
+            return found
+        with self._filters_lock:
+            found = self._reply_filters.get(table_id)
+            if found is not None and not found.full:
+                return found
+            with self._transaction() as conn:
+                self._require(conn, table_id)
+                keys = [
+                    row[0]
+                    for row in conn.execute(
+                        'SELECT key FROM replies WHERE "table" = ?', (table_id,)
+                    )
+                ]
+            built = KeyFilter(keys, capacity=2 * len(keys))
+            self._reply_filters[table_id] = built
+            return built
+
+    def _remember_keys(self, prepared: Sequence[tuple[str, PreparedCommit]]) -> None:
+        """Add the reply keys of committed commits to their tables' filters."""
+        with self._filters_lock:
+            filters = self._reply_filters
+            for table_id, p in prepared:
+                keys = filters.get(table_id)
+                if keys is not None:
+                    for key, _reply in p.replies:
+                        keys.add(key)
 
     # -- commits ----------------------------------------------------------------
 
@@ -564,6 +619,7 @@ class SQLiteStore:
                 latest[table_id] = p.seq
             for table_id, seq in latest.items():
                 self._prune(conn, table_id, seq)
+        self._remember_keys(prepared)
 
     def _apply(self, conn: sqlite3.Connection, table_id: str, p: PreparedCommit) -> None:
         epoch, seq = self._require(conn, table_id)

@@ -119,3 +119,11 @@ def test_foundry_release_builds_the_module_zip(tmp_path, capsys):
     manifest = json.loads(zipfile.ZipFile(archive).read("module.json"))
     assert manifest["id"] == "rollbridge" and manifest["version"] == rollbridge.__version__
     assert str(archive) in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("value", ["0", "-4", "many"])
+def test_serve_refuses_a_pending_limit_below_one(capsys, value):
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--max-pending", value])
+    assert exited.value.code == 2
+    assert f"expected a whole number of at least 1, not '{value}'" in capsys.readouterr().err

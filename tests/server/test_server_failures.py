@@ -216,3 +216,40 @@ async def test_deeply_nested_json_is_refused_and_the_connection_stays(tables):
     await gm.wait_for(lambda p: "n" in p.replies)
     assert gm.replies.pop("n")["code"] == "invalid_request"
     assert (await gm.request({"type": "ping"}))["type"] == "pong"
+
+
+async def test_past_the_pending_limit_changes_are_refused_with_busy_and_nothing_changes(
+    make_tables,
+):
+    world = await make_tables(max_pending=3)
+    gm, _ = await world.join("tally", "gm")
+    player, _ = await world.join("tally", "player")
+    gate = threading.Event()
+    original = world.store.commit_many
+
+    def stalled(items):  # a disk that stops answering
+        gate.wait(10)
+        return original(items)
+
+    world.store.commit_many = stalled
+    hits = [
+        {"type": "resolve", "action": "hit", "targets": ["guard"], "dice": [n], "id": f"h{n}"}
+        for n in (1, 2, 3, 4)
+    ]
+    sent = [await gm.send(hit) for hit in hits[:3]]
+    await asyncio.sleep(0.05)  # all three are executed and wait for the disk
+    refused = await gm.request(hits[3])
+    assert refused["code"] == "busy" and refused["id"] == "h4"
+    assert refused["details"] == {"pending": 3, "limit": 3}
+    assert "waiting to be written" in refused["message"]
+    # reads and pings are still answered; the state shows nothing of the waiting hits
+    assert (await player.request({"type": "ping"}))["type"] == "pong"
+    assert actor_state(await gm.request({"type": "state"}), "guard")["damage"] == 0
+    gate.set()
+    done = [await gm.reply(request_id) for request_id in sent]
+    assert [d["status"] for d in done] == ["done"] * 3
+    # the refused request was not remembered: sent again it is applied once
+    again = await gm.request(hits[3])
+    assert again["status"] == "done" and again["seq"] == done[-1]["seq"] + 1
+    assert actor_state(await gm.request({"type": "state"}), "guard")["damage"] == 1 + 2 + 3 + 4
+    assert world.server.writer.pending == 0

@@ -240,6 +240,81 @@ class TestGroupCommit:
         assert dump(db) == before
 
 
+class TestReplyFilter:
+    """The in-memory filter that spares the idempotency check a SQLite read."""
+
+    @staticmethod
+    def traced(store: SQLiteStore) -> list[str]:
+        statements: list[str] = []
+        store._conn().set_trace_callback(statements.append)
+        return statements
+
+    def test_an_unseen_key_is_answered_without_reading_sqlite(self, store):
+        store.create_table(info(), [])
+        store.commit("t", commit_at("t", 1))
+        assert store.reply("t", "k1") == {"seq": 1}  # builds the filter
+        statements = self.traced(store)
+        assert [store.reply("t", f"fresh-{n}") for n in range(200)] == [None] * 200
+        assert len(statements) < 20  # only the filter's rare false "maybe" reach SQLite
+        assert store.reply("t", "k1") == {"seq": 1}
+        assert any("replies" in s for s in statements[-3:])
+
+    def test_keys_committed_after_the_filter_was_built_are_found(self, store):
+        store.create_table(info(), [])
+        assert store.reply("t", "k1") is None  # filter built on an empty table
+        store.commit_many([("t", commit_at("t", 1)), ("t", commit_at("t", 2))])
+        assert store.reply("t", "k1") == {"seq": 1}
+        assert store.reply("t", "k2") == {"seq": 2}
+
+    def test_a_filter_rebuilt_between_commit_and_update_misses_nothing(self, store, monkeypatch):
+        store.create_table(info(), [])
+        store.reply("t", "none")
+        original = SQLiteStore._remember_keys
+
+        def rebuild_first(self: SQLiteStore, prepared: Any) -> None:
+            self._reply_filters.pop("t")  # as if the loop rebuilt it right now
+            self._reply_filter("t")
+            original(self, prepared)
+
+        monkeypatch.setattr(SQLiteStore, "_remember_keys", rebuild_first)
+        store.commit("t", commit_at("t", 1))
+        monkeypatch.undo()
+        assert store.reply("t", "k1") == {"seq": 1}
+
+    def test_a_full_filter_is_rebuilt_bigger_from_what_is_stored(self, store):
+        store.create_table(info(), [])
+        store.reply("t", "none")
+        first = store._reply_filters["t"]
+        for seq in range(1, first.capacity + 2):
+            store.commit("t", commit_at("t", seq))
+        assert first.full
+        assert store.reply("t", f"k{first.capacity + 1}") == {"seq": first.capacity + 1}
+        rebuilt = store._reply_filters["t"]
+        assert rebuilt is not first and rebuilt.capacity > first.capacity
+        assert all(
+            store.reply("t", f"k{seq}") == {"seq": seq} for seq in range(1, first.capacity + 2)
+        )
+        assert store.reply("t", "k0") is None
+
+    def test_a_restart_finds_keys_stored_before_it(self, store, db):
+        store.create_table(info(), [])
+        store.commit("t", commit_at("t", 1))
+        with SQLiteStore(db) as restarted:
+            assert restarted.reply("t", "k1") == {"seq": 1}
+            assert restarted.reply("t", "k2") is None
+
+    def test_unknown_and_deleted_tables(self, store):
+        with pytest.raises(UnknownTable):
+            store.reply("nope", "k1")
+        store.create_table(info(), [])
+        store.commit("t", commit_at("t", 1))
+        assert store.reply("t", "k1") == {"seq": 1}
+        store.delete_table("t")
+        assert "t" not in store._reply_filters
+        with pytest.raises(UnknownTable):
+            store.reply("t", "k1")
+
+
 class TestSequenceGuard:
     def test_a_stale_commit_is_refused_and_the_service_recovers(self, db, tally):
         """Two services on one file (as a CLI and a server would be): the one

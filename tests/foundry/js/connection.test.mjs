@@ -3,6 +3,7 @@ import { beforeEach, test } from "node:test";
 
 import {
   BACKOFF_CAP_MS,
+  BUSY_RETRIES,
   backoffDelay,
   Connection,
   PING_INTERVAL_MS,
@@ -97,6 +98,51 @@ test("requests resolve with their result and reject with their error's code", as
   ws.receive({ type: "error", id: second.id, code: "invalid_notation", message: "bad" });
   assert.equal((await ok).status, "done");
   await assert.rejects(bad, (error) => error.code === "invalid_notation");
+});
+
+test("a busy server gets the same request again after a growing pause, then it resolves", async () => {
+  const { clock, connection, seen } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws);
+  const answer = connection.request({ type: "roll", formula: "1d6" });
+  const busy = (id) => ws.receive({ type: "error", id, code: "busy", message: "wait", details: { pending: 9, limit: 9 } });
+  const rolls = () => ws.messages().filter((m) => m.type === "roll");
+  const id = rolls()[0].id;
+  busy(id);
+  assert.equal(rolls().length, 1); // nothing sent at once
+  // 250 ms doubling, capped at 4 s, jitter in the upper half (random 0.5: 3/4 of it)
+  clock.advance(187);
+  assert.equal(rolls().length, 1);
+  clock.advance(1);
+  assert.equal(rolls().length, 2);
+  assert.equal(rolls()[1].id, id); // the same id: the server never applies it twice
+  busy(id);
+  clock.advance(374);
+  assert.equal(rolls().length, 2);
+  clock.advance(1);
+  assert.equal(rolls().length, 3);
+  ws.receive({ type: "result", id, status: "done", seq: 1, event: { seq: 1 } });
+  assert.equal((await answer).status, "done");
+  assert.ok(seen.logs.some((line) => line.includes(`sending request ${id} again`)));
+});
+
+test("a server that stays busy rejects the request after the last retry", async () => {
+  const { clock, connection } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws);
+  const answer = connection.request({ type: "roll", formula: "1d6", id: "r1" });
+  for (let n = 0; n < BUSY_RETRIES; n++) {
+    ws.receive({ type: "error", id: "r1", code: "busy", message: "wait" });
+    clock.advance(10_000);
+  }
+  assert.equal(ws.messages().filter((m) => m.type === "roll").length, BUSY_RETRIES + 1);
+  ws.receive({ type: "error", id: "r1", code: "busy", message: "still busy" });
+  await assert.rejects(answer, (error) => error.code === "busy" && error.message === "still busy");
+  assert.equal(connection.pending.size, 0);
 });
 
 test("after a drop it reconnects with backoff, resumes from the cursor and resends unanswered requests with the same id", async () => {

@@ -15,7 +15,10 @@
 // - events reach `onEvent` once each, in seq order: after a drop the hello
 //   carries the last (epoch, seq) seen and the server sends what was missed,
 //   or a fresh snapshot (`onSnapshot`) when it cannot;
-// - a refused token (close 1008) stops retrying; everything else retries.
+// - a refused token (close 1008) stops retrying; everything else retries;
+// - a request the server refuses as `busy` (too many changes waiting for its
+//   disk; nothing was done) is sent again, same id, after a growing pause, up
+//   to BUSY_RETRIES times before its promise is rejected.
 
 import {
   decodeFrame,
@@ -31,6 +34,9 @@ export const BACKOFF_BASE_MS = 500;
 export const BACKOFF_CAP_MS = 30_000;
 export const PING_INTERVAL_MS = 15_000;
 export const PING_TIMEOUT_MS = 10_000;
+export const BUSY_RETRIES = 5;
+export const BUSY_BASE_MS = 250;
+export const BUSY_CAP_MS = 4_000;
 
 const CLOSE_AUTH = 1008;
 const CLOSE_NO_PONG = 4000;
@@ -278,9 +284,22 @@ export class Connection {
     }
     const entry = this.pending.get(reply.id);
     if (!entry) return;
+    if (reply.type === "error" && reply.code === "busy" && (entry.busy ?? 0) < BUSY_RETRIES) {
+      this.#sendAgainLater(reply.id, entry);
+      return;
+    }
     this.pending.delete(reply.id);
     if (reply.type === "error") entry.reject(errorFromReply(reply));
     else entry.resolve(reply);
+  }
+
+  #sendAgainLater(id, entry) {
+    const delay = backoffDelay(entry.busy ?? 0, this.random, BUSY_BASE_MS, BUSY_CAP_MS);
+    entry.busy = (entry.busy ?? 0) + 1;
+    this.log("warn", `the server is busy; sending request ${id} again in ${delay} ms`);
+    this.timers.setTimeout(() => {
+      if (this.pending.get(id) === entry && this.connected) this.#send(entry.request);
+    }, delay);
   }
 
   #refused(reply) {

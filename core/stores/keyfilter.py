@@ -1,0 +1,68 @@
+"""A Bloom filter of strings: "certainly not added" or "maybe added".
+
+:class:`~rollbridge.stores.sqlite.SQLiteStore` keeps one per table for the
+idempotency keys it has stored, so a request whose id was never seen (nearly
+every request) is answered from memory instead of with a SQLite read on the
+event loop. A "maybe" costs that read; a "no" is always right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = ["KeyFilter"]
+
+#: Bits per key at capacity; with :data:`HASHES` hashes, about 1 % false "maybe".
+BITS_PER_KEY = 10
+#: Bit positions set per key.
+HASHES = 4
+_MASK64 = (1 << 64) - 1
+
+
+class KeyFilter:
+    """A fixed-size Bloom filter for up to ``capacity`` keys.
+
+    Positions come from Python's own string hash (randomised per process, so
+    a filter is never saved or shared between processes) split into two
+    halves for double hashing. Past ``capacity`` it still answers correctly,
+    only with more false "maybe"; :attr:`full` tells the owner to rebuild it
+    bigger.
+
+    :param keys: keys to add at once.
+    :param capacity: the number of keys it is sized for (at least 64).
+    """
+
+    __slots__ = ("_size", "bits", "capacity", "count")
+
+    def __init__(self, keys: Iterable[str] = (), *, capacity: int = 64) -> None:
+        self.capacity = max(64, capacity)
+        self._size = self.capacity * BITS_PER_KEY
+        self.bits = bytearray((self._size + 7) // 8)
+        self.count = 0
+        for key in keys:
+            self.add(key)
+
+    def _positions(self, key: str) -> list[int]:
+        value = hash(key) & _MASK64
+        first, second = value & 0xFFFFFFFF, (value >> 32) | 1
+        size = self._size
+        return [(first + i * second) % size for i in range(HASHES)]
+
+    def add(self, key: str) -> None:
+        """Remember ``key``."""
+        bits = self.bits
+        for position in self._positions(key):
+            bits[position >> 3] |= 1 << (position & 7)
+        self.count += 1
+
+    def __contains__(self, key: object) -> bool:
+        """False only for a key that was certainly never added."""
+        if not isinstance(key, str):
+            return False
+        bits = self.bits
+        return all(bits[p >> 3] & (1 << (p & 7)) for p in self._positions(key))
+
+    @property
+    def full(self) -> bool:
+        """More keys were added than it was sized for."""
+        return self.count > self.capacity
