@@ -46,7 +46,11 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     tokens.add_argument("table", help="table id")
     tokens.add_argument("--new", choices=("gm", "player", "observer"), help="make a token")
     tokens.add_argument("--name", help="the new token's name (players: whose actors)")
-    tokens.add_argument("--revoke", metavar="TOKEN_ID", help="revoke a token by its id")
+    tokens.add_argument(
+        "--revoke",
+        metavar="TOKEN_ID",
+        help="revoke a token by its id (a running server disconnects its holder within 5 s)",
+    )
     tokens.set_defaults(handler=_tokens)
 
     delete = with_db(actions.add_parser("delete", help="delete a table and all it holds"))

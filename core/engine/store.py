@@ -85,6 +85,10 @@ class Store(Protocol):
     def revoke_token(self, table_id: str, token_id: str) -> bool:
         """Remove a token; whether it existed."""
 
+    def token_ids(self) -> set[str]:
+        """The id of every token of every table (a running server compares its
+        clients' tokens with it to find the revoked ones)."""
+
     def close(self) -> None:
         """Flush and release resources."""
 
@@ -206,6 +210,9 @@ class MemoryStore:
     def revoke_token(self, table_id: str, token_id: str) -> bool:
         self._table(table_id)
         return self._tokens[table_id].pop(token_id, None) is not None
+
+    def token_ids(self) -> set[str]:
+        return {token_id for tokens in self._tokens.values() for token_id in tokens}
 
     def close(self) -> None:
         """Nothing to flush."""

@@ -24,7 +24,7 @@ from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.engine.store import Store
 from rollbridge.engine.table import Table
 from rollbridge.host import PluginHost
-from rollbridge.server.client import Client
+from rollbridge.server.client import CLOSE_AUTH, Client
 from rollbridge.server.codec import MAX_FRAME
 from rollbridge.server.session import TableSession
 from rollbridge.server.writer import MAX_PENDING, CommitWriter
@@ -41,6 +41,10 @@ DEFAULT_PORT = 8765
 BUFFER_LIMIT = 4 * 1024 * 1024
 #: Seconds between keepalive pings, and to wait for the pong.
 PING_INTERVAL = 20.0
+#: Seconds between checks for revoked tokens (``table tokens ID --revoke`` and
+#: ``table delete`` run in another process): a client whose token is gone is
+#: disconnected with 1008 within this time.
+TOKEN_CHECK_INTERVAL = 5.0
 
 
 class Server:
@@ -56,6 +60,8 @@ class Server:
     :param compression: ``"deflate"`` to enable permessage-deflate (off by default).
     :param max_pending: changes that may wait to be written before new ones are
         refused with error ``busy`` (reads and repeats are still answered).
+    :param token_check_interval: seconds between checks for revoked tokens
+        (None: never check).
     """
 
     def __init__(
@@ -70,6 +76,7 @@ class Server:
         ping_interval: float | None = PING_INTERVAL,
         compression: str | None = None,
         max_pending: int = MAX_PENDING,
+        token_check_interval: float | None = TOKEN_CHECK_INTERVAL,
     ) -> None:
         self.store = store
         self.host = host
@@ -80,6 +87,8 @@ class Server:
         self.ping_interval = ping_interval
         self.compression = compression
         self.max_pending = max_pending
+        self.token_check_interval = token_check_interval
+        self._token_watch: asyncio.Task | None = None
         self.sessions: dict[str, TableSession] = {}
         self.clients: set[Client] = set()
         self.writer: CommitWriter | None = None
@@ -103,6 +112,8 @@ class Server:
             ping_timeout=self.ping_interval,
             close_timeout=5,
         )
+        if self.token_check_interval is not None:
+            self._token_watch = loop.create_task(self._watch_tokens(self.token_check_interval))
         log.info("listening on %s", self.url)
 
     @property
@@ -118,6 +129,9 @@ class Server:
 
     async def stop(self) -> None:
         """Stop accepting, close every client with 1001, flush the store."""
+        if self._token_watch is not None:
+            self._token_watch.cancel()
+            self._token_watch = None
         if self._server is not None:
             self._server.close(close_connections=True)
             await self._server.wait_closed()
@@ -165,6 +179,39 @@ class Server:
         """Drop a table's session once nobody uses it (it reloads on the next hello)."""
         if session.idle and self.sessions.get(session.id) is session:
             del self.sessions[session.id]
+
+    # -- tokens -----------------------------------------------------------------------
+
+    def drop_revoked(self) -> int:
+        """Disconnect (1008) every joined client whose token is no longer in the
+        store: revoked, or its table deleted, by the CLI in another process.
+        Returns how many were disconnected.
+
+        :raises StoreError: the store could not be read.
+        """
+        joined = [c for c in self.clients if c.session is not None and not c.closing]
+        if not joined:
+            return 0
+        live = self.store.token_ids()
+        dropped = 0
+        for client in joined:
+            if client.principal.key not in live:
+                log.info(
+                    "the token of %s at table %s was revoked; disconnecting",
+                    client.principal.label(),
+                    client.session.id if client.session is not None else "?",
+                )
+                client.disconnect(CLOSE_AUTH, "token revoked")
+                dropped += 1
+        return dropped
+
+    async def _watch_tokens(self, interval: float) -> None:
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                self.drop_revoked()
+            except Exception:  # a busy or failing store: try again next time
+                log.exception("checking for revoked tokens failed")
 
     # -- connections ------------------------------------------------------------------
 

@@ -106,17 +106,24 @@ class Client:
             return
         transport = self.connection.transport
         if not backlog and transport.get_write_buffer_size() > self.server.buffer_limit:
-            self.closing = True
-            if self.session is not None:
-                self.session.leave(self)  # the table goes on without it
             log.warning(
                 "client %s fell %d bytes behind; disconnecting",
                 self.principal.label(),
                 transport.get_write_buffer_size(),
             )
-            self._spawn(self.connection.close(CLOSE_BEHIND, "too far behind; reconnect and resume"))
+            self.disconnect(CLOSE_BEHIND, "too far behind; reconnect and resume")
             return
         broadcast((self.connection,), frame)
+
+    def disconnect(self, code: int, reason: str) -> None:
+        """Leave the table now (it goes on without this client) and close the
+        connection with ``code`` in the background; nothing more is sent."""
+        if self.closing:
+            return
+        self.closing = True
+        if self.session is not None:
+            self.session.leave(self)
+        self._spawn(self.connection.close(code, reason))
 
     def send(self, message: JSON, kind: Kind | None = None) -> None:
         self.enqueue(self.encode(message, kind))

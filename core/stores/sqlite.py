@@ -730,6 +730,11 @@ class SQLiteStore:
             )
             return cursor.rowcount > 0
 
+    def token_ids(self) -> set[str]:
+        """The id of every token of every table (one read)."""
+        with self._transaction(begin=False) as conn:
+            return {row[0] for row in conn.execute("SELECT id FROM tokens")}
+
     # -- closing ------------------------------------------------------------------
 
     def close(self) -> None:

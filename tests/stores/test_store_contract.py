@@ -371,6 +371,20 @@ class TestTokens:
         assert store.find_token("t", hash_token(secret_alice)) is None
         assert store.list_tokens("t") == [gm]
 
+    def test_token_ids_of_every_table(self, kit, store):
+        assert store.token_ids() == set()
+        _, gm = new_token("t", "gm")
+        _, other_gm = new_token("other", "gm")
+        store.create_table(make_info(), [gm])
+        store.create_table(make_info("other"), [other_gm])
+        _, alice = new_token("t", "player", "alice")
+        store.add_token(alice)
+        assert store.token_ids() == {gm.id, other_gm.id, alice.id}
+        store.revoke_token("t", alice.id)
+        store.delete_table("other")
+        assert store.token_ids() == {gm.id}
+        assert kit.reopen().token_ids() == {gm.id}
+
     def test_only_the_hash_is_stored(self, kit, store):
         secret, gm = new_token("t", "gm")
         store.create_table(make_info(), [gm])

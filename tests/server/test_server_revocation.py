@@ -1,0 +1,61 @@
+"""Tokens revoked, or tables deleted, by the CLI while the server runs: the
+clients holding them are disconnected (1008) within the check interval; the
+others stay (issue 3, item 4)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+
+
+def cli(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "rollbridge", *args],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    return done.stdout
+
+
+async def test_a_revoked_token_disconnects_its_client_and_no_other(make_tables):
+    world = await make_tables(token_check_interval=0.05)
+    gm, _ = await world.join("sr2", "gm")
+    player, _ = await world.join("sr2", "player")
+    observer, _ = await world.join("sr2", "observer")
+    other_table, _ = await world.join("tally", "player")
+    tokens = json.loads(cli("table", "tokens", "sr2", "--db", str(world.path), "--json"))
+    player_id = next(t["id"] for t in tokens["tokens"] if t["role"] == "player")
+    await asyncio.to_thread(
+        cli, "table", "tokens", "sr2", "--db", str(world.path), "--revoke", player_id
+    )
+    assert await player.wait_closed() == 1008
+    assert player.connection.close_reason == "token revoked"
+    for peer in (gm, observer, other_table):
+        assert (await peer.request({"type": "ping"}))["type"] == "pong"
+    again, welcome = await world.join("sr2", "player")  # the same token no longer opens it
+    assert welcome["code"] == "unauthorized"
+    assert await again.wait_closed() == 1008
+    # the table goes on without the revoked player
+    roll = await gm.request({"type": "roll", "formula": "1d6"})
+    assert roll["status"] == "done"
+    await observer.wait_for(lambda p: any(e["seq"] == roll["seq"] for e in p.events))
+
+
+async def test_deleting_a_table_disconnects_everyone_at_it(make_tables):
+    world = await make_tables(token_check_interval=0.05)
+    gm, _ = await world.join("tally", "gm")
+    observer, _ = await world.join("tally", "observer")
+    elsewhere, _ = await world.join("sr2", "gm")
+    await asyncio.to_thread(cli, "table", "delete", "tally", "--db", str(world.path))
+    assert await gm.wait_closed() == 1008
+    assert await observer.wait_closed() == 1008
+    assert (await elsewhere.request({"type": "ping"}))["type"] == "pong"
+
+
+async def test_without_checks_nothing_is_read(make_tables):
+    world = await make_tables(token_check_interval=None)
+    await world.join("sr2", "gm")
+    assert world.server._token_watch is None
+    world.store.revoke_token("sr2", "nope")  # a store that is not read: no error either
+    assert world.server.drop_revoked() == 0
