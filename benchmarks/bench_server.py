@@ -594,8 +594,8 @@ async def serve_main(args: argparse.Namespace) -> None:
         from rollbridge.server import Server
 
         store = SQLiteStore(args.db)
-        rollbridge_server = Server(
-            store, make_host(), address=ADDRESS, port=0, compression=compression
+        rollbridge_server = Server(  # as `rollbridge serve` runs it
+            store, make_host(), address=ADDRESS, port=0, compression=compression, manage_gc=True
         )
         if args.variant:
             from bench_server_variants import apply

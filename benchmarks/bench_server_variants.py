@@ -15,85 +15,48 @@ from typing import Any
 __all__ = ["VARIANTS", "apply"]
 
 
-def no_reply_read(server: Any) -> None:
-    """Skip the store's idempotency read (``SQLiteStore.reply``) on the event
-    loop for requests the table does not remember.
+def sync_off(server: Any) -> None:
+    """SQLite with ``synchronous=OFF``: no fsync at all, so a commit is not
+    durable (a power cut loses it). Not a candidate: it measures what the
+    durability the issue asks for costs, next to everything else."""
+    original = server.store._conn
+    switched: set[int] = set()
 
-    A real change needs the answer: an in-memory index of the reply keys
-    stored for the table (loaded with the session), so that only a key in the
-    index reaches SQLite; or a check in the writer thread before the commit."""
-    server.store.reply = lambda table_id, key: None
+    def conn() -> Any:
+        connection = original()
+        if id(connection) not in switched:  # once per connection (one per thread)
+            connection.execute("PRAGMA synchronous = OFF")
+            switched.add(id(connection))
+        return connection
 
-
-def buffered_dice(server: Any) -> None:
-    """Dice from the operating system's generator read 4 KiB at a time instead
-    of one ``getrandom`` system call per die (``secrets.randbelow``): the same
-    source, uniform by rejection sampling, an order of magnitude fewer calls.
-
-    A real change would live in ``rollbridge.dice.sources`` with its own
-    statistical tests; the buffer is per process here, per request there."""
-    import os
-
-    from rollbridge.dice.sources import DiceSource
-
-    pool = bytearray()
-
-    class BufferedSecureDice(DiceSource):
-        def _draw(self, faces: int) -> int:
-            nonlocal pool
-            width = 1 if faces <= 256 else 4
-            span = 1 << (8 * width)
-            cutoff = span - span % faces
-            while True:
-                if len(pool) < width:
-                    pool = bytearray(os.urandom(4096))
-                value = int.from_bytes(pool[-width:], "big")
-                del pool[-width:]
-                if value < cutoff:
-                    return value % faces + 1
-
-    server.dice = BufferedSecureDice
+    for connection in server.store._connections:  # already open in this thread
+        connection.execute("PRAGMA synchronous = OFF")
+        switched.add(id(connection))
+    server.store._conn = conn
 
 
-def gc_freeze(server: Any) -> None:
-    """Every 10 s, move every object the collector tracks into the permanent
-    generation (``gc.freeze()``, O(1)), so that a full collection no longer walks
-    the ~1,000,000 objects of 6,000 connections and 1,000 tables: with them, a
-    generation-2 collection stops the event loop for several hundred ms.
-
-    The catch a real change must handle: cyclic garbage created before a
-    freeze is only collected after ``gc.unfreeze()``; freezing once the tables
-    are loaded and after bursts of joins, and unfreezing now and then at a quiet
-    moment, keeps that bounded."""
-    import asyncio
-    import gc
-
-    original = server.start
-
-    async def start() -> None:
-        await original()
-
-        async def freeze() -> None:
-            while True:
-                gc.freeze()
-                await asyncio.sleep(10)
-
-        server._bench_freezer = asyncio.get_running_loop().create_task(freeze())
-
-    server.start = start
+def default_gc(server: Any) -> None:
+    """Python's collector as it comes: no freezing (``Server(manage_gc=False)``),
+    so full passes walk every connection and table (what the server did before
+    :mod:`rollbridge.server.collector`)."""
+    if getattr(server, "collector", None) is not None:
+        server.collector = None
 
 
 VARIANTS: dict[str, Callable[[Any], None]] = {
-    "no-reply-read": no_reply_read,
-    "buffered-dice": buffered_dice,
-    "gc-freeze": gc_freeze,
+    "sync-off": sync_off,
+    "default-gc": default_gc,
 }
 
 # Measured earlier and since made real in the server: building each event view
 # once (view memo), copying resolutions with a msgpack round trip instead of
 # copy.deepcopy (fast copy), writing frames straight to the transport (direct
 # send, which also dropped the sender task that held the last frame of every
-# idle connection), and letting the writer linger 1 ms for bigger group commits.
+# idle connection), letting the writer linger 1 ms for bigger group commits,
+# a filter of stored reply keys (no-reply-read, made safe: rollbridge.stores.
+# keyfilter), dice from a buffer of OS random bytes (buffered-dice:
+# SecureDice), and freezing the heap for the collector (gc-freeze:
+# rollbridge.server.collector, with full passes when the frozen heap grows).
 
 
 def apply(spec: str, server: Any) -> None:

@@ -109,7 +109,14 @@ def _serve(args: argparse.Namespace) -> int:
                 + "".join(f"  {role:<8} {token}\n" for role, token in tokens.items())
                 + f"Join it:  rollbridge connect {url} --token {tokens['gm']}\n"
             )
-    server = Server(store, host, address=args.host, port=args.port, max_pending=args.max_pending)
+    server = Server(
+        store,
+        host,
+        address=args.host,
+        port=args.port,
+        max_pending=args.max_pending,
+        manage_gc=True,
+    )
     sys.stdout.write(
         f"rollbridge serving {len(store.tables())} table(s) on ws://{args.host}:{args.port}/ "
         f"(db {db}); Ctrl-C stops\n"

@@ -26,6 +26,7 @@ from rollbridge.engine.table import Table
 from rollbridge.host import PluginHost
 from rollbridge.server.client import CLOSE_AUTH, Client
 from rollbridge.server.codec import MAX_FRAME
+from rollbridge.server.collector import CollectorManager
 from rollbridge.server.session import TableSession
 from rollbridge.server.writer import MAX_PENDING, CommitWriter
 
@@ -62,6 +63,9 @@ class Server:
         refused with error ``busy`` (reads and repeats are still answered).
     :param token_check_interval: seconds between checks for revoked tokens
         (None: never check).
+    :param manage_gc: keep the garbage collector's full passes off the
+        long-lived heap (:mod:`rollbridge.server.collector`); global to the
+        interpreter, so only for a process that is the server (``rollbridge serve``).
     """
 
     def __init__(
@@ -77,6 +81,7 @@ class Server:
         compression: str | None = None,
         max_pending: int = MAX_PENDING,
         token_check_interval: float | None = TOKEN_CHECK_INTERVAL,
+        manage_gc: bool = False,
     ) -> None:
         self.store = store
         self.host = host
@@ -89,6 +94,7 @@ class Server:
         self.max_pending = max_pending
         self.token_check_interval = token_check_interval
         self._token_watch: asyncio.Task | None = None
+        self.collector = CollectorManager() if manage_gc else None
         self.sessions: dict[str, TableSession] = {}
         self.clients: set[Client] = set()
         self.writer: CommitWriter | None = None
@@ -112,6 +118,8 @@ class Server:
             ping_timeout=self.ping_interval,
             close_timeout=5,
         )
+        if self.collector is not None:
+            self.collector.start()
         if self.token_check_interval is not None:
             self._token_watch = loop.create_task(self._watch_tokens(self.token_check_interval))
         log.info("listening on %s", self.url)
@@ -132,6 +140,8 @@ class Server:
         if self._token_watch is not None:
             self._token_watch.cancel()
             self._token_watch = None
+        if self.collector is not None:
+            self.collector.stop()
         if self._server is not None:
             self._server.close(close_connections=True)
             await self._server.wait_closed()

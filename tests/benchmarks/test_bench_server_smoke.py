@@ -57,11 +57,11 @@ def test_throughput_mode():
 def test_scale_mode():
     document = run(
         "scale", "--tables", "2", "--rate", "20", "--warmup", "0.2", "--duration", "0.8",
-        "--breakdown", "6", "--variants", "gc-freeze",
+        "--breakdown", "6", "--variants", "sync-off",
     )  # fmt: skip
     assert document["mode"] == "scale"
     servers = document["servers"]
-    assert set(servers) == {"rollbridge", "rollbridge+gc-freeze"}
+    assert set(servers) == {"rollbridge", "rollbridge+sync-off"}
     for entry in servers.values():
         assert entry["memory"]["connections"] == 12
         assert entry["memory"]["sessions"] == 2

@@ -1,0 +1,78 @@
+"""The collector manager: frozen objects skip automatic passes, cycles among
+them are collected by the full pass that growth triggers, and stopping hands
+everything back (the collector's state is global: each test restores it)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from rollbridge.server.collector import CollectorManager
+
+
+class Node:
+    def __init__(self) -> None:
+        self.me = self  # a cycle: only the collector can free it
+
+
+@pytest.fixture(autouse=True)
+def thawed() -> Iterator[None]:
+    yield
+    gc.unfreeze()
+
+
+def cycle() -> weakref.ref:
+    return weakref.ref(Node())
+
+
+def test_a_frozen_cycle_waits_for_the_full_pass_growth_triggers() -> None:
+    manager = CollectorManager(growth=1e9)  # the heap never grows enough
+    gone = cycle()
+    manager.tick()  # freezes: the cycle is in the permanent generation now
+    assert gc.get_freeze_count() > 0
+    gc.collect()
+    assert gone() is not None  # an ordinary pass does not look at frozen objects
+    manager.growth = 0  # now any frozen heap counts as grown
+    manager.tick()
+    assert gone() is None and manager.full_passes == 1
+    assert manager.baseline > 0 and gc.get_freeze_count() > 0
+
+
+def test_unfrozen_cycles_are_collected_as_usual() -> None:
+    manager = CollectorManager(growth=1e9)
+    manager.tick()
+    gone = cycle()  # made after the freeze
+    gc.collect()
+    assert gone() is None
+
+
+def test_stop_hands_every_object_back() -> None:
+    async def run() -> CollectorManager:
+        manager = CollectorManager(interval=0.01, growth=1e9)
+        manager.start()  # a full pass, then a freeze every 10 ms
+        assert manager.full_passes == 1
+        await asyncio.sleep(0.05)
+        assert gc.get_freeze_count() > 0
+        gone = cycle()
+        await asyncio.sleep(0.05)
+        manager.stop()
+        assert gc.get_freeze_count() == 0
+        gc.collect()
+        assert gone() is None
+        return manager
+
+    asyncio.run(run())
+
+
+async def test_the_server_manages_the_collector_only_when_asked(make_tables) -> None:
+    plain = await make_tables()
+    assert plain.server.collector is None
+    managed = await make_tables(manage_gc=True)
+    assert managed.server.collector is not None and gc.get_freeze_count() > 0
+    await managed.join("sr2", "gm")
+    await managed.server.stop()
+    assert gc.get_freeze_count() == 0
