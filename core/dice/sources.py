@@ -120,6 +120,14 @@ class _RandomBytes(threading.local):
 _random_bytes = _RandomBytes()
 
 
+def _forget_buffer_after_fork() -> None:
+    """A forked child must not hand out the parent's unread bytes again."""
+    _random_bytes.data, _random_bytes.position = b"", 0
+
+
+os.register_at_fork(after_in_child=_forget_buffer_after_fork)
+
+
 class SecureDice(DiceSource):
     """The operating system's cryptographic generator; what a live table rolls with.
 

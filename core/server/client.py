@@ -150,6 +150,8 @@ class Client:
                     await self.connection.close(*self.farewell)
 
     def _receive(self, frame: bytes | str) -> None:
+        if self.closing:  # disconnected (revoked, too far behind): queued frames are dropped
+            return
         kind: Kind = "json" if isinstance(frame, str) else "msgpack"
         try:
             message, kind = decode(frame)

@@ -3,16 +3,18 @@
 A server with thousands of connections holds hundreds of thousands of objects
 that live as long as the process (websockets' connections, the tables). Python's
 collector walks all of them in every full (generation 2) pass; at 6,000
-connections one pass stops the event loop for 100–400 ms, and under load such a
+connections one pass stops the event loop for 100–500 ms, and under load such a
 pass comes every few seconds (see docs/performance.md).
 
 :class:`CollectorManager` moves every object into the permanent generation
 (``gc.freeze()``, O(1)) at a fixed interval, so the automatic passes only walk
 what was made since. Reference counting still frees everything as usual; only
-*cycles* among frozen objects wait, so when the heap has grown by half since the
-last full pass, the manager runs one (unfreeze, collect, freeze again). The
-memory held by such cycles is bounded, and full passes happen as the heap
-grows, not as time passes.
+*cycles* among frozen objects wait. So the manager runs a full pass (unfreeze,
+collect, freeze again) when the heap has grown by half since the last one, and
+in any case once every :data:`MAX_AGE` seconds: memory the growth measure does
+not see (blocks over 512 bytes, or all of them when ``PYTHONMALLOC=malloc``
+makes it report 0) is still collected within that time. Full passes come as
+the heap grows, or every ten minutes, instead of every few seconds.
 
 The heap is measured with ``sys.getallocatedblocks()`` (the interpreter's
 allocated memory blocks: a fraction of a millisecond), not by counting the
@@ -31,7 +33,7 @@ import logging
 import sys
 import time
 
-__all__ = ["FREEZE_INTERVAL", "GROWTH", "CollectorManager"]
+__all__ = ["FREEZE_INTERVAL", "GROWTH", "MAX_AGE", "CollectorManager"]
 
 log = logging.getLogger("rollbridge.collector")
 
@@ -39,23 +41,30 @@ log = logging.getLogger("rollbridge.collector")
 FREEZE_INTERVAL = 2.0
 #: A full pass once the heap is this many times its size after the last one.
 GROWTH = 1.5
+#: Seconds after which a full pass runs whatever the heap did.
+MAX_AGE = 600.0
 #: Below this many allocated blocks growth is not worth a full pass.
 _FLOOR = 200_000
 
 
 class CollectorManager:
-    """Freeze the heap now and then; collect it fully when it has grown.
+    """Freeze the heap now and then; collect it fully when it has grown or aged.
 
     :param interval: seconds between freezes.
-    :param growth: the growth of the frozen heap that triggers a full pass.
+    :param growth: the growth of the heap that triggers a full pass.
+    :param max_age: seconds after which a full pass runs anyway.
     """
 
-    def __init__(self, interval: float = FREEZE_INTERVAL, growth: float = GROWTH) -> None:
+    def __init__(
+        self, interval: float = FREEZE_INTERVAL, growth: float = GROWTH, max_age: float = MAX_AGE
+    ) -> None:
         self.interval = interval
         self.growth = growth
+        self.max_age = max_age
         #: Allocated blocks right after the last full pass.
         self.baseline = 0
         self.full_passes = 0
+        self._last_full = time.monotonic()
         self._task: asyncio.Task | None = None
 
     def start(self) -> None:
@@ -71,8 +80,10 @@ class CollectorManager:
         gc.unfreeze()
 
     def tick(self) -> None:
-        """One step: a full pass if the heap grew enough, else a freeze."""
-        if sys.getallocatedblocks() > max(self.baseline, _FLOOR) * self.growth:
+        """One step: a full pass if the heap grew enough or the last pass is
+        :attr:`max_age` old, else a freeze."""
+        grown = sys.getallocatedblocks() > max(self.baseline, _FLOOR) * self.growth
+        if grown or time.monotonic() - self._last_full >= self.max_age:
             self.full_pass()
         else:
             gc.freeze()
@@ -84,6 +95,7 @@ class CollectorManager:
         found = gc.collect()
         gc.freeze()
         self.baseline = sys.getallocatedblocks()
+        self._last_full = time.monotonic()
         self.full_passes += 1
         log.debug(
             "full collection: %d unreachable, %d blocks in use, %.0f ms",

@@ -436,8 +436,7 @@ class SQLiteStore:
             for child in ("actors", "events", "replies", "tokens"):
                 conn.execute(f'DELETE FROM {child} WHERE "table" = ?', (table_id,))
             conn.execute("DELETE FROM tables WHERE id = ?", (table_id,))
-        with self._filters_lock:
-            self._reply_filters.pop(table_id, None)
+        self._forget_replies(table_id)
 
     def tables(self) -> list[TableInfo]:
         """Every table, oldest first."""
@@ -450,8 +449,12 @@ class SQLiteStore:
     def load(self, table_id: str) -> tuple[TableSnapshot, dict[int, Event]]:
         """A table's snapshot and the retained events its undo/redo stacks name.
 
+        Loading (also reloading after a refused commit) drops the table's
+        filter of reply keys, so it is read afresh with what is stored now.
+
         :raises UnknownTable:
         """
+        self._forget_replies(table_id)
         with self._transaction() as conn:
             row = conn.execute(
                 f"SELECT {_INFO_COLUMNS}, meta FROM tables WHERE id = ?", (table_id,)
@@ -514,9 +517,12 @@ class SQLiteStore:
         The first call for a table reads the keys it has stored into a Bloom
         filter (:class:`~rollbridge.stores.keyfilter.KeyFilter`) that this
         store's own commits keep up to date; a key the filter has certainly
-        never seen is answered (``None``) without reading SQLite. Replies are
-        only ever written by the server holding the table, so no other
-        process can add a key behind the filter's back.
+        never seen is answered (``None``) without reading SQLite. Another
+        process writing the same table (a second server on the file) adds keys
+        behind the filter's back, but then this store's table is stale too:
+        its next commit fails the sequence guard, which drops the filter (as
+        does :meth:`load`), so the retry reads the keys afresh and finds the
+        stored reply instead of applying the request again.
 
         :raises UnknownTable: (once the filter is built, only on a key it
             may hold).
@@ -561,6 +567,11 @@ class SQLiteStore:
             built = KeyFilter(keys, capacity=2 * len(keys))
             self._reply_filters[table_id] = built
             return built
+
+    def _forget_replies(self, table_id: str) -> None:
+        """Drop a table's filter; the next :meth:`reply` rebuilds it from SQLite."""
+        with self._filters_lock:
+            self._reply_filters.pop(table_id, None)
 
     def _remember_keys(self, prepared: Sequence[tuple[str, PreparedCommit]]) -> None:
         """Add the reply keys of committed commits to their tables' filters."""
@@ -612,13 +623,18 @@ class SQLiteStore:
         ]
         if not prepared:
             return
-        with self._transaction(write=True) as conn:
-            latest: dict[str, int] = {}
-            for table_id, p in prepared:
-                self._apply(conn, table_id, p)
-                latest[table_id] = p.seq
-            for table_id, seq in latest.items():
-                self._prune(conn, table_id, seq)
+        try:
+            with self._transaction(write=True) as conn:
+                latest: dict[str, int] = {}
+                for table_id, p in prepared:
+                    self._apply(conn, table_id, p)
+                    latest[table_id] = p.seq
+                for table_id, seq in latest.items():
+                    self._prune(conn, table_id, seq)
+        except StoreError as exc:
+            if "stored_seq" in exc.details:  # someone else wrote this table
+                self._forget_replies(exc.details["table"])
+            raise
         self._remember_keys(prepared)
 
     def _apply(self, conn: sqlite3.Connection, table_id: str, p: PreparedCommit) -> None:

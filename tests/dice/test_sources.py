@@ -207,3 +207,20 @@ def test_secure_dice_threads_never_share_bytes() -> None:
     for thread in threads:
         thread.join()
     assert seen["t0"] is not seen["t1"] and seen["t0"] != seen["t1"]
+
+
+def test_a_forked_child_does_not_reuse_the_parents_bytes() -> None:
+    import os
+
+    sources._random_bytes.take(1)  # the parent's buffer holds unread bytes
+    unread = sources._random_bytes.data[sources._random_bytes.position :]
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report what its buffer holds, then leave at once
+        os.write(writer, sources._random_bytes.data[sources._random_bytes.position :] or b"-")
+        os._exit(0)
+    os.close(writer)
+    child = os.read(reader, len(unread) + 1)
+    os.close(reader)
+    os.waitpid(pid, 0)
+    assert child == b"-" and unread  # the child starts empty; the parent keeps its own

@@ -59,3 +59,18 @@ async def test_without_checks_nothing_is_read(make_tables):
     assert world.server._token_watch is None
     world.store.revoke_token("sr2", "nope")  # a store that is not read: no error either
     assert world.server.drop_revoked() == 0
+
+
+async def test_frames_already_received_from_a_revoked_client_are_not_executed(make_tables):
+    world = await make_tables(token_check_interval=None)
+    gm, _ = await world.join("tally", "gm")
+    player, _ = await world.join("tally", "player")
+    on_server = next(c for c in world.server.clients if c.principal.role == "player")
+    seq = on_server.session.table.info.seq
+    on_server.disconnect(1008, "token revoked")
+    # a request that was already in the connection's queue when the token went
+    on_server._receive(json.dumps({"type": "roll", "id": "late", "formula": "1d6"}))
+    assert await player.wait_closed() == 1008
+    after = await gm.request({"type": "roll", "formula": "1d6"})  # queued behind "late", if any
+    assert after["seq"] == seq + 1
+    assert not any(e.get("request") == "late" for e in gm.events)

@@ -281,6 +281,58 @@ class TestReplyFilter:
         monkeypatch.undo()
         assert store.reply("t", "k1") == {"seq": 1}
 
+    def test_a_commit_during_a_rebuild_is_in_the_rebuilt_filter(self, store, db, monkeypatch):
+        """The dangerous order: the rebuild reads the keys, a commit lands and
+        tries to add its key, then the rebuild installs its filter. The lock
+        makes the commit's key wait for the new filter."""
+        store.create_table(info(), [])
+        selected, go = threading.Event(), threading.Event()
+        real_filter = sqlite_module.KeyFilter
+
+        def paused_filter(keys, **kwargs):
+            selected.set()  # the keys are read; hold the new filter back
+            assert go.wait(10)
+            return real_filter(keys, **kwargs)
+
+        monkeypatch.setattr(sqlite_module, "KeyFilter", paused_filter)
+        answers: list[Any] = []
+        rebuild = threading.Thread(target=lambda: answers.append(store.reply("t", "k1")))
+        rebuild.start()
+        assert selected.wait(10)
+        writer = threading.Thread(target=store.commit, args=("t", commit_at("t", 1)))
+        writer.start()
+        with sqlite3.connect(db) as peek:  # wait until the commit is in the file
+            deadline = time.monotonic() + 10
+            while not peek.execute("SELECT 1 FROM replies WHERE key = 'k1'").fetchone():
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+        go.set()
+        rebuild.join(10)
+        writer.join(10)
+        monkeypatch.undo()
+        assert answers == [None]  # read before the commit
+        assert store.reply("t", "k1") == {"seq": 1}
+
+    def test_a_reply_stored_by_another_store_is_never_applied_twice(self, db, tally):
+        """Two services on one file: the second built its filter before the
+        first stored request x. A retry of x at the second fails the sequence
+        guard (its table is stale), and the retry after that finds x's reply."""
+        first = TableService(SQLiteStore(db), host_with(tally))
+        first.create_table("Shared", "tally", table_id="t")
+        roll = {"type": "roll", "formula": "1d6"}
+        first.handle("t", {**roll, "id": "a1"}, GM)
+        second = TableService(SQLiteStore(db), host_with(tally))
+        second.handle("t", {**roll, "id": "b1"}, GM)  # builds the second's filter
+        with pytest.raises(StoreError):
+            first.handle("t", {**roll, "id": "x"}, GM)  # stale: reloads
+        stored = first.handle("t", {**roll, "id": "x"}, GM)
+        with pytest.raises(StoreError, match="at seq 3"):
+            second.handle("t", {**roll, "id": "x"}, GM)  # its table is stale
+        assert second.handle("t", {**roll, "id": "x"}, GM) == stored
+        assert [e.request for e in first.store.events_after("t", 0)] == ["a1", "b1", "x"]
+        first.store.close()
+        second.store.close()
+
     def test_a_full_filter_is_rebuilt_bigger_from_what_is_stored(self, store):
         store.create_table(info(), [])
         store.reply("t", "none")

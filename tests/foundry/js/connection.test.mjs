@@ -263,6 +263,45 @@ test("a refused token stops retrying", async () => {
   await assert.rejects(connection.request({ type: "roll", formula: "1d6" }), (e) => e.code === "refused");
 });
 
+test("a token revoked while connected rejects every pending request and stops", async () => {
+  const { clock, connection } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws);
+  const waiting = connection.request({ type: "roll", formula: "1d6", id: "w1" });
+  const retrying = connection.request({ type: "roll", formula: "1d6", id: "w2" });
+  ws.receive({ type: "error", id: "w2", code: "busy", message: "wait" });
+  ws.drop(1008, "token revoked");
+  assert.equal(connection.status, "refused");
+  await assert.rejects(waiting, (e) => e.code === "refused" && e.message.includes("w1"));
+  await assert.rejects(retrying, (e) => e.code === "refused");
+  assert.equal(connection.pending.size, 0);
+  assert.deepEqual(clock.pending(), []); // no busy retry left behind
+});
+
+test("a reconnect cancels a busy retry: the request is sent once, not twice", () => {
+  const { clock, connection } = setup();
+  connection.start();
+  let ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws);
+  connection.request({ type: "roll", formula: "1d6", id: "r1" });
+  for (let n = 0; n < 4; n++) {
+    ws.receive({ type: "error", id: "r1", code: "busy", message: "wait" });
+    if (n < 3) clock.advance(5_000); // three retries go out
+  }
+  // the fourth retry waits 1.5 s; the connection drops and comes back first (375 ms)
+  ws.drop(1006);
+  clock.advance(400);
+  ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws, { seq: 0 });
+  assert.equal(ws.messages().filter((m) => m.id === "r1").length, 1); // re-sent on welcome
+  clock.advance(10_000);
+  assert.equal(ws.messages().filter((m) => m.id === "r1").length, 1); // and not again
+});
+
 test("a 1008 close without an error reply also stops", () => {
   const { clock, connection } = setup();
   connection.start();

@@ -135,10 +135,7 @@ export class Connection {
     if (socket) {
       try { socket.close(CLOSE_STOPPED, "client stopped"); } catch { /* already closed */ }
     }
-    for (const [id, entry] of this.pending) {
-      entry.reject(new RollbridgeError("stopped", `the connection was stopped before request ${id} was answered`));
-    }
-    this.pending.clear();
+    this.#rejectPending("stopped", (id) => `the connection was stopped before request ${id} was answered`);
   }
 
   /** Whether requests go out now (they are queued otherwise). */
@@ -257,7 +254,10 @@ export class Connection {
     this.log("info", `joined table ${this.table} as ${welcome.role} at seq ${welcome.seq}`
       + (resumed ? ` (resume: ${recovered ? `recovered ${welcome.resume.missed} missed` : "snapshot"})` : ""));
     this.handlers.onWelcome(welcome);
-    for (const { request } of this.pending.values()) this.#send(request);
+    for (const entry of this.pending.values()) {
+      this.#cancelRetry(entry); // sent now: a busy retry still waiting would send it twice
+      this.#send(entry.request);
+    }
     this.#schedulePing();
   }
 
@@ -297,9 +297,24 @@ export class Connection {
     const delay = backoffDelay(entry.busy ?? 0, this.random, BUSY_BASE_MS, BUSY_CAP_MS);
     entry.busy = (entry.busy ?? 0) + 1;
     this.log("warn", `the server is busy; sending request ${id} again in ${delay} ms`);
-    this.timers.setTimeout(() => {
+    this.#cancelRetry(entry);
+    entry.retry = this.timers.setTimeout(() => {
+      entry.retry = null;
       if (this.pending.get(id) === entry && this.connected) this.#send(entry.request);
     }, delay);
+  }
+
+  #cancelRetry(entry) {
+    if (entry.retry) this.timers.clearTimeout(entry.retry);
+    entry.retry = null;
+  }
+
+  #rejectPending(code, message) {
+    for (const [id, entry] of this.pending) {
+      this.#cancelRetry(entry);
+      entry.reject(new RollbridgeError(code, message(id)));
+    }
+    this.pending.clear();
   }
 
   #refused(reply) {
@@ -310,6 +325,8 @@ export class Connection {
     if (socket) {
       try { socket.close(CLOSE_STOPPED); } catch { /* closed */ }
     }
+    // the token no longer opens the table (refused, revoked, table deleted): nothing will answer
+    this.#rejectPending("refused", (id) => `request ${id} was not answered: the server refused this connection's token`);
   }
 
   #closed(code, reason) {
