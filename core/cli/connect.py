@@ -202,7 +202,12 @@ async def _session(url: str, table: str, token: str, binary: bool) -> int:
         receiver = asyncio.create_task(_receive(connection, waiting))
         try:
             while True:
-                line = await lines.get()
+                next_line = asyncio.ensure_future(lines.get())
+                await asyncio.wait({next_line, receiver}, return_when=asyncio.FIRST_COMPLETED)
+                if not next_line.done():  # the server closed the connection
+                    next_line.cancel()
+                    return 0 if connection.close_code in (1000, 1001) else 1
+                line = next_line.result()
                 if line is None or line.strip().lower() in ("quit", "exit"):
                     break
                 if line.strip().lower() == "help":
@@ -260,5 +265,13 @@ async def _receive(connection: Any, waiting: set[Any]) -> None:
                 _print(f"! {message.get('code')}: {message.get('message')}")
             elif kind == "pong":
                 waiting.discard(message.get("id"))
-    except ConnectionClosed as closed:
-        _print(f"connection closed ({closed.rcvd.code if closed.rcvd else 'no code'})")
+    except ConnectionClosed:
+        pass
+    _print(_closed_text(connection.close_code, connection.close_reason))
+
+
+def _closed_text(code: int | None, reason: str | None) -> str:
+    """``connection closed (1008: token revoked)``: the server's code and reason."""
+    if code is None:
+        return "connection closed (no code)"
+    return f"connection closed ({code}: {reason})" if reason else f"connection closed ({code})"

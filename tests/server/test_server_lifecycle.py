@@ -236,6 +236,34 @@ def test_connect_joins_prints_state_and_takes_commands(tmp_path, monkeypatch):
         server.stop()
 
 
+def test_the_terminal_client_says_why_it_was_disconnected(tmp_path):
+    """`rollbridge connect` watching a table: its token is revoked; it prints the
+    server's code and reason and exits (1) instead of waiting for input."""
+    db = tmp_path / "watch.db"
+    made = json.loads(cli("table", "create", "--ruleset", "sr2", "--name", "W", "--json",
+                          db=db).stdout)  # fmt: skip
+    server = Serve(db, "--no-demo")
+    try:
+        url = f"ws://127.0.0.1:{server.port}/tables/{made['table']}"
+        token = made["tokens"]["observer"]
+        watcher = subprocess.Popen(
+            [sys.executable, "-m", "rollbridge", "connect", url, "--token", token],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        assert "joined W" in watcher.stdout.readline()
+        tokens = json.loads(cli("table", "tokens", made["table"], "--json", db=db).stdout)
+        observer = next(t["id"] for t in tokens["tokens"] if t["role"] == "observer")
+        cli("table", "tokens", made["table"], "--revoke", observer, db=db)
+        watcher.wait(timeout=30)  # stdin stays open: only the server's close ends it
+        out = watcher.stdout.read()
+        for pipe in (watcher.stdin, watcher.stdout, watcher.stderr):
+            pipe.close()
+        assert "connection closed (1008: token revoked)" in out
+        assert watcher.returncode == 1
+    finally:
+        server.stop()
+
+
 @pytest.mark.parametrize("limit", [64 * 1024])
 async def test_a_slow_client_is_disconnected_and_never_holds_up_the_table(make_tables, limit):
     world = await make_tables(buffer_limit=limit)
