@@ -215,13 +215,18 @@ def test_kill_9_loses_nothing_acknowledged(tmp_path):
         again.stop()
 
 
-def test_connect_joins_prints_state_and_takes_commands(tmp_path, monkeypatch):
-    db = tmp_path / "connect.db"
-    made = json.loads(cli("table", "create", "--ruleset", "sr2", "--name", "C", "--json",
+def served_table(db, name: str) -> tuple[dict, Serve, str]:
+    """A new sr2 table made with the CLI, `rollbridge serve` on its file, and its URL."""
+    made = json.loads(cli("table", "create", "--ruleset", "sr2", "--name", name, "--json",
                           db=db).stdout)  # fmt: skip
     server = Serve(db, "--no-demo")
+    return made, server, f"ws://127.0.0.1:{server.port}/tables/{made['table']}"
+
+
+def test_connect_joins_prints_state_and_takes_commands(tmp_path, monkeypatch):
+    db = tmp_path / "connect.db"
+    made, server, url = served_table(db, "C")
     try:
-        url = f"ws://127.0.0.1:{server.port}/tables/{made['table']}"
         commands = "help\n2d6+1\ndo success_test dice=3 tn=4\ndo nope\nundo\nquit\n"
         monkeypatch.setenv("ROLLBRIDGE_TOKEN", made["tokens"]["gm"])  # not in the process list
         result = cli("connect", url, db=db, input=commands)
@@ -240,11 +245,8 @@ def test_the_terminal_client_says_why_it_was_disconnected(tmp_path):
     """`rollbridge connect` watching a table: its token is revoked; it prints the
     server's code and reason and exits (1) instead of waiting for input."""
     db = tmp_path / "watch.db"
-    made = json.loads(cli("table", "create", "--ruleset", "sr2", "--name", "W", "--json",
-                          db=db).stdout)  # fmt: skip
-    server = Serve(db, "--no-demo")
+    made, server, url = served_table(db, "W")
     try:
-        url = f"ws://127.0.0.1:{server.port}/tables/{made['table']}"
         token = made["tokens"]["observer"]
         watcher = subprocess.Popen(
             [sys.executable, "-m", "rollbridge", "connect", url, "--token", token],
