@@ -55,8 +55,9 @@ Where the time goes: ``throughput`` always breaks one request's CPU down step by
 step in a single thread without sockets (``_costs``); ``--profile`` samples each
 server with py-spy if it is installed (phases: :data:`LOOP_PHASES`), ``--cprofile``
 runs rollbridge under cProfile. ``--variants`` (``throughput`` and ``scale``) also
-runs servers with benchmark-only changes from :mod:`bench_server_variants`, to
-measure proposed optimisations.
+runs servers with benchmark-only changes from :mod:`bench_server_variants`
+(``sync-off``, ``default-gc``, ``as-is``: what durability costs, the collector
+without its manager, the machine's noise).
 
 Each figure is explained where it is printed; ``--json`` gives all of them.
 """
@@ -1045,7 +1046,7 @@ def inprocess_costs(host: PluginHost, path: Path, count: int, variant: str | Non
 
     seed_sqlite(path, 1, host)
     store = SQLiteStore(path)
-    # What the variants patch: the store's reply read and the dice factory.
+    # What a variant may patch in-process: the store and the dice factory.
     server = types.SimpleNamespace(store=store, dice=SecureDice)
     if variant:
         from bench_server_variants import apply

@@ -1,10 +1,13 @@
-"""Benchmark-only variants of the server, to measure proposed optimisations.
+"""Benchmark-only variants of the server, measured next to the real one.
 
-``bench_server.py throughput --variants NAME[+NAME...]`` runs, next to the real
-server, servers with these changes patched in (in the server's own process,
-before it starts). They are not fixes: each one cuts a corner that a real
-change would have to keep (noted per variant), so its figure is the *most*
-that change could gain. Nothing here is imported by rollbridge.
+``bench_server.py throughput|scale --variants NAME[+NAME...]`` runs, next to the
+real server, servers with these changes patched in (in the server's own process,
+before it starts). They are measurements, not candidates: ``sync-off`` gives up
+durability to show what it costs, ``default-gc`` is the server without its
+collector manager, ``as-is`` repeats the real server to show the machine's
+noise. A variant for a proposed optimisation belongs here first, noting the
+corner it cuts, so its figure is the most that change could gain. Nothing here
+is imported by rollbridge.
 """
 
 from __future__ import annotations

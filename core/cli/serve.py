@@ -37,7 +37,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     serve.add_argument("--db", type=Path, help="SQLite file (default: the user data directory)")
     serve.add_argument(
         "--retain",
-        type=int,
+        type=_positive,
         default=DEFAULT_RETAIN,
         help=f"events kept per table for resume and undo (default {DEFAULT_RETAIN})",
     )

@@ -121,9 +121,10 @@ def test_foundry_release_builds_the_module_zip(tmp_path, capsys):
     assert str(archive) in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("option", ["--max-pending", "--retain"])
 @pytest.mark.parametrize("value", ["0", "-4", "many"])
-def test_serve_refuses_a_pending_limit_below_one(capsys, value):
+def test_serve_refuses_a_limit_below_one(capsys, option, value):
     with pytest.raises(SystemExit) as exited:
-        main(["serve", "--max-pending", value])
+        main(["serve", option, value])
     assert exited.value.code == 2
     assert f"expected a whole number of at least 1, not '{value}'" in capsys.readouterr().err
