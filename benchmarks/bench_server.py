@@ -95,9 +95,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_server_wire import WireClient, connect
 
 from rollbridge.dice import SeededDice
-from rollbridge.engine import MemoryStore, Principal, TableService
+from rollbridge.engine import Principal
 from rollbridge.host import PluginHost
-from rollbridge.stores import SQLiteStore
+from rollbridge.offline import TableService
+from rollbridge.stores import MemoryStore, SQLiteStore
 
 JSON = dict[str, Any]
 GM = Principal("gm", "gm", "bench-setup")
@@ -638,10 +639,17 @@ async def serve_main(args: argparse.Namespace) -> None:
         if name == "rss":
             gc.collect()
             answer({**_rss_kb(), "clients": clients()})
-        elif name == "load":  # open table sessions without any connection
+        elif name == "load":  # open tables without any connection
+            from rollbridge.protocol.effects import LoadTable
+            from rollbridge.protocol.table import TableProtocol
+
+            tables = rollbridge_server.tables  # type: ignore[union-attr]
             for table_id in command["tables"]:
-                rollbridge_server.session(table_id)  # type: ignore[union-attr]
-            answer({"sessions": len(rollbridge_server.sessions)})  # type: ignore[union-attr]
+                loaded = LoadTable(table_id=table_id).run(store)
+                tables.open[table_id] = TableProtocol.open(
+                    loaded, tables.rulesets, **tables.options
+                )
+            answer({"sessions": len(tables.open)})
         elif name == "gc":  # collections since the last call: count and pauses
             by_generation: dict[str, JSON] = {}
             for generation, seconds in pauses:
@@ -1042,7 +1050,11 @@ def inprocess_costs(host: PluginHost, path: Path, count: int, variant: str | Non
     also given in wall time, which includes the fsync)."""
     from rollbridge.dice import SecureDice
     from rollbridge.engine import Table, parse_request
-    from rollbridge.server.codec import decode, encode
+    from rollbridge.protocol import Delivery, Member
+    from rollbridge.protocol.effects import LoadTable
+    from rollbridge.protocol.frames import decode
+    from rollbridge.protocol.members import result_frame
+    from rollbridge.protocol.table import TableProtocol, echo_id
 
     seed_sqlite(path, 1, host)
     store = SQLiteStore(path)
@@ -1055,9 +1067,12 @@ def inprocess_costs(host: PluginHost, path: Path, count: int, variant: str | Non
     clock = time.thread_time
     best: dict[str, float] = {}
     try:
-        table = TableService(store, host).table("t0000")
+        protocol = TableProtocol.open(LoadTable(table_id="t0000").run(store), host.rulesets)
+        table = protocol.table
         player = Principal("player", "player", "bench-player")
         gm = Principal("gm", "gm", "bench-gm")
+        # the table's six clients: the player who asks, the GM, four more players
+        members = [Member(p, kind="msgpack") for p in (player, gm, *[player] * 4)]
         heal = heal_request(host)
         attack_next, need_heal, pending = True, False, []
         for number in range(passes):
@@ -1070,6 +1085,7 @@ def inprocess_costs(host: PluginHost, path: Path, count: int, variant: str | Non
                     message, who, kind = (ATTACK, player, "attack") if attack_next else (
                         ROLL, player, "roll")  # fmt: skip
                     attack_next = not attack_next
+                asker = members[1] if who is gm else members[0]
                 frame = msgpack.packb({**message, "id": f"p{number}-{n}"})
                 t0 = clock()
                 decoded, _ = decode(frame)
@@ -1077,35 +1093,40 @@ def inprocess_costs(host: PluginHost, path: Path, count: int, variant: str | Non
                 request = parse_request(decoded)
                 t2 = clock()
                 key = Table.reply_key(who, request.id)
-                assert table.remembered_reply(key) is None
-                assert server.store.reply("t0000", key) is None
+                assert key not in protocol._recent and key not in protocol._keys
                 t3 = clock()
                 outcome = table.execute(request, who, server.dice())
                 t4 = clock()
-                for event in outcome.events:
-                    for viewer in (True, False):
-                        view = table.view_event(event, gm=viewer)
-                        encode({"type": "event", "table": "t0000", **view}, "msgpack")
-                encode({"type": "result", "id": request.id, **outcome.reply}, "msgpack")
+                deliveries = [Delivery(table, event) for event in outcome.events]
+                for delivery in deliveries:
+                    for member in members:
+                        delivery.frame(member)
+                reply = {"type": "result", "id": echo_id(decoded), **outcome.reply}
+                view = reply.pop("view", None)
+                if view is not None and deliveries:
+                    reply["event"] = deliveries[-1].view(asker.audience)
+                result_frame(asker, reply, deliveries[-1] if deliveries else None)
                 t5 = clock()
                 pending.append(("t0000", store.prepare(outcome.commit)))  # type: ignore[arg-type]
                 t6 = clock()
                 steps["decode the frame"] += t1 - t0
                 steps["parse and validate the request"] += t2 - t1
-                steps["idempotency check (memory, then SQLite)"] += t3 - t2
-                steps["execute (rules, dice, apply, the requester's view)"] += t4 - t3
-                steps["broadcast views (GM, players) and encode 3 frames"] += t5 - t4
-                steps["serialise the commit (writer thread)"] += t6 - t5
+                steps["idempotency check (memory, then the key filter)"] += t3 - t2
+                steps["execute and stage (rules, dice, every audience's view packed)"] += t4 - t3
+                steps["frames: the event to 6 clients (2 views) and the result"] += t5 - t4
+                steps["prepare the commit (writer thread)"] += t6 - t5
                 if len(pending) == 2 or n == count - 1:  # group commits of 2, as observed
                     w0, c0 = time.perf_counter(), clock()
                     store.commit_many(pending)
                     steps["SQLite commit, CPU (writer thread)"] += clock() - c0
                     commit_wall += time.perf_counter() - w0
                     pending = []
-                if kind == "attack":
-                    for actor in outcome.reply.get("event", {}).get("actors", ()):
+                if kind == "attack" and deliveries:
+                    for actor in deliveries[-1].view(members[0].audience)["actors"]:
                         if actor["id"] == "guard" and actor["common"]["status"] in HEAL_STATUSES:
                             need_heal = True
+                for event in outcome.events:
+                    event.views.clear()
             steps["total"] = sum(steps.values())
             steps["SQLite commit, wall incl. fsync"] = commit_wall
             for step, seconds in steps.items():
@@ -1491,7 +1512,7 @@ def compression_frames(frames: JSON, repeats: int) -> list[JSON]:
 
 def encode_costs(frames: JSON, repeats: int) -> JSON:
     """CPU of encoding an event as rollbridge does (msgpack / JSON of the map)."""
-    from rollbridge.server.codec import encode
+    from rollbridge.protocol.frames import encode
 
     out = {}
     for kind in ("msgpack", "json"):

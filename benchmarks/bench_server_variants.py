@@ -62,8 +62,8 @@ VARIANTS: dict[str, Callable[[Any], None]] = {
 # copy.deepcopy (fast copy), writing frames straight to the transport (direct
 # send, which also dropped the sender task that held the last frame of every
 # idle connection), letting the writer linger 1 ms for bigger group commits,
-# a filter of stored reply keys (no-reply-read, made safe: rollbridge.stores.
-# keyfilter), dice from a buffer of OS random bytes (buffered-dice:
+# a filter of stored reply keys (no-reply-read, made safe: rollbridge.protocol.
+# keys), dice from a buffer of OS random bytes (buffered-dice:
 # SecureDice), and freezing the heap for the collector (gc-freeze:
 # rollbridge.server.collector, with full passes when the frozen heap grows).
 

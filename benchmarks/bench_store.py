@@ -48,17 +48,11 @@ from typing import Any
 import msgpack
 
 from rollbridge.dice import SeededDice
-from rollbridge.engine import (
-    DEFAULT_RETAIN,
-    Commit,
-    MemoryStore,
-    Principal,
-    TableInfo,
-    TableService,
-)
+from rollbridge.engine import Commit, Principal, TableInfo
+from rollbridge.offline import TableService
+from rollbridge.plain import pack
 from rollbridge.plugins.sr2 import SR2Ruleset
-from rollbridge.stores import SQLiteStore
-from rollbridge.stores.sqlite import pack
+from rollbridge.stores import DEFAULT_RETAIN, MemoryStore, SQLiteStore
 from rollbridge.testing import host_with
 from rollbridge.tokens import TokenRecord
 

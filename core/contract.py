@@ -9,7 +9,12 @@ the :class:`ActionContext` they are given, draw dice only from the
 generator. docs/plugins.md walks through writing one.
 
 All data crossing this contract is plain JSON-compatible data (dicts, lists,
-strings, numbers, booleans, None): sheets, states, parameters, outcomes.
+strings, numbers, booleans, None): sheets, states, parameters, outcomes. What a
+ruleset says in words — its narration, its explanation steps, dice labels — is
+text as data (:class:`~rollbridge.text.Text`: a message id and named arguments),
+and a value that is one actor's own detail is marked
+:class:`~rollbridge.text.Private`, so each audience is shown what it may see
+without any sentence being rewritten (:mod:`rollbridge.text`, docs/plugins.md).
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ from typing import Any, ClassVar, Literal
 from rollbridge.dice.records import DiceGroup
 from rollbridge.dice.sources import DiceSource
 from rollbridge.exceptions import InvalidSheet, RuleViolation
+from rollbridge.plain import JSON
 from rollbridge.schema import validate
+from rollbridge.text import Text
 
 __all__ = [
     "STATUSES",
@@ -43,8 +50,6 @@ __all__ = [
 Status = Literal["ok", "impaired", "down", "dying", "dead"]
 #: The common statuses, from best to worst.
 STATUSES: tuple[Status, ...] = ("ok", "impaired", "down", "dying", "dead")
-
-JSON = dict[str, Any]
 
 
 def major_version(version: str) -> int:
@@ -182,29 +187,39 @@ class ActionContext:
 class Resolution:
     """What resolving an action produced.
 
-    :param narration: one human line (``Ana hits the guard: Deadly, 1 overflow``).
+    :param narration: one line of what happened, as a :class:`~rollbridge.text.Text`
+        (``Ana hits the guard: Deadly, 1 overflow``); a plain string is shown as it
+        is to everyone, in every language.
     :param outcome: structured facts of the result (successes, level, boxes…),
-        JSON-compatible, documented per ruleset.
-    :param dice: every die rolled, grouped by test, explosion steps included.
+        plain data, documented per ruleset; any value may be marked
+        :class:`~rollbridge.text.Private` (an NPC's armour), and players are
+        shown it only where the ruleset reveals it.
+    :param dice: every die rolled, grouped by test, explosion steps included (a
+        group's label and note may be texts, its fields private).
     :param states: the new ruleset state of each actor touched, by actor id.
         Actors not listed are unchanged.
-    :param steps: how the result was built, one human line each (``TN 5 =
-        medium range 5 + recoil 0``).
+    :param steps: how the result was built, one text each (``TN 5 = medium range
+        5 + recoil 0``).
+    :param params: the parameters as the event records them, with the private ones
+        marked (an NPC's Body given by the GM); None: as validated.
     """
 
-    narration: str
+    narration: Text | str
     outcome: JSON = field(default_factory=dict)
     dice: list[DiceGroup] = field(default_factory=list)
     states: dict[str, JSON] = field(default_factory=dict)
-    steps: list[str] = field(default_factory=list)
+    steps: list[Text | str] = field(default_factory=list)
+    params: Mapping[str, Any] | None = None
 
     def to_dict(self) -> JSON:
+        """The resolution with its texts and marks as they are (for comparing)."""
         return {
             "narration": self.narration,
             "outcome": self.outcome,
             "dice": [g.to_dict() for g in self.dice],
             "states": self.states,
             "steps": list(self.steps),
+            "params": self.params,
         }
 
 
@@ -315,23 +330,32 @@ class Ruleset(ABC):
         """
         return PlayerView(common=self.common_state(actor))
 
+    def reveals(self, aspect: str, settings: Mapping[str, Any]) -> bool:
+        """Whether players see the NPCs' details of ``aspect`` (the ``aspect`` of
+        the :class:`~rollbridge.text.Private` values this ruleset marks) under the
+        table's settings for this ruleset. A player's own actors' details are
+        always shown to players.
+
+        The default reveals nothing: every marked value of an NPC is hidden.
+        """
+        return False
+
     def player_resolution(
         self, data: Mapping[str, Any], hidden: frozenset[str], settings: Mapping[str, Any]
     ) -> JSON:
-        """What players and observers see of a resolution that touched NPCs.
+        """Deprecated: mark private values with :class:`~rollbridge.text.Private`
+        instead. Kept so that rulesets written before texts were data still hide
+        what they hid: when a ruleset overrides it, the engine calls it on the
+        players' view of a resolution that touched NPCs (texts rendered already).
 
-        :param data: the resolution as the GM sees it (``action``, ``params``,
-            ``narration``, ``outcome``, ``dice``, ``steps``, ``actor``, ``targets``).
+        :param data: the resolution as players see it so far (``action``,
+            ``params``, ``narration``, ``outcome``, ``dice``, ``steps``, ``actor``,
+            ``targets``).
         :param hidden: ids of the NPCs involved (actors no player controls).
         :param settings: the table's settings for this ruleset.
 
-        The default shows everything: the dice are rolled in the open. Override
-        it to drop details players should not learn (an NPC's armour TL, its
-        exact boxes) from ``outcome`` and ``steps``.
-
         It is also called for each turn hook's result in ``encounter.*`` events,
-        with ``action`` set to the hook's name (``on_round_start``, ``on_turn_end``…)
-        and ``hidden`` holding every NPC at the table.
+        with ``action`` set to the hook's name and ``hidden`` holding every NPC.
         """
         return dict(data)
 

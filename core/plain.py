@@ -1,73 +1,244 @@
-"""Plain data: what may cross the wire and be stored.
+"""Plain data, and the one codec that packs it: what may cross the wire and be stored.
 
-Every request is checked once, where it enters the engine, so nothing the
-stores or the other clients' codecs cannot carry ever reaches a table: only
-maps with string keys, lists, strings of valid UTF-8, integers within 64 bits,
-finite floats, booleans and null, nested at most :data:`MAX_DEPTH` deep.
+Plain data is what every store and every client's codec can carry: maps with
+string keys, lists, strings of valid Unicode, integers within 64 bits, finite
+floats, booleans and null. Requests are checked once, where they enter
+(:func:`check_plain`, nested at most :data:`MAX_DEPTH` deep); what a table
+produces is checked before the table changes (the engine's staging, see
+``docs/engine.md``).
+
+This module is the project's only msgpack and JSON codec. The ``msgpack``
+package is the reference; when the ``ormsgpack`` package is installed (it is a
+dependency, with wheels for the common platforms), :func:`pack` uses it, because
+it produces the same bytes about three times faster (``tests/test_codec.py``
+proves the bytes identical on generated plain data; ``docs/performance.md``
+has the figures). JSON text goes through ``orjson`` when installed, else the
+standard library, with the same compact output.
+
+A value packed once can be embedded in a larger message without packing it
+again: msgpack is a concatenation of values, so :func:`pack_map` writes a map
+from already-packed values (:class:`Packed`).
 """
 
 from __future__ import annotations
 
+import json
 import math
+import re
+from collections.abc import Mapping
 from typing import Any
 
 import msgpack
 
-from rollbridge.exceptions import InvalidRequest
+try:  # the faster codec, byte-identical for plain data (tests/test_codec.py)
+    import ormsgpack as _ormsgpack
+except ImportError:  # pragma: no cover - the dependency is installed with rollbridge
+    _ormsgpack = None
+try:
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - the dependency is installed with rollbridge
+    _orjson = None
 
-__all__ = ["MAX_DEPTH", "check_plain", "copy_plain", "pack", "unpack"]
+__all__ = [
+    "CODEC",
+    "JSON",
+    "MAX_DEPTH",
+    "NotPlain",
+    "Packed",
+    "check_plain",
+    "copy_plain",
+    "dumps_json",
+    "loads_json",
+    "pack",
+    "pack_map",
+    "reference_pack",
+    "unpack",
+]
+
+#: A map of plain data, the type of every message, event and record (one alias for
+#: the whole project).
+JSON = dict[str, Any]
 
 #: How deep maps and lists may nest in a request.
 MAX_DEPTH = 32
 _LIMIT = 2**63
+_UNSIGNED_LIMIT = 2**64
+
+#: Which codec :func:`pack` uses: ``ormsgpack`` or ``msgpack``.
+CODEC = "ormsgpack" if _ormsgpack is not None else "msgpack"
+
+_reference = msgpack.Packer(use_bin_type=True)
+
+
+class NotPlain(ValueError):
+    """A value that is not plain data; ``where`` names it."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}")
+        self.where = where
+        self.problem = problem
 
 
 def check_plain(value: Any, where: str = "message", depth: int = 0) -> None:
-    """Raise :class:`InvalidRequest` naming the first value that is not plain data."""
-    if depth > MAX_DEPTH:
-        raise InvalidRequest(f"{where}: nested more than {MAX_DEPTH} levels deep")
-    if value is None or isinstance(value, bool):
+    """Raise :class:`~rollbridge.exceptions.InvalidRequest` naming the first value
+    that is not plain data (or that nests more than :data:`MAX_DEPTH` deep)."""
+    from rollbridge.exceptions import InvalidRequest
+
+    try:
+        _check(value, where, depth, MAX_DEPTH, signed_only=True)
+    except NotPlain as exc:
+        raise InvalidRequest(str(exc), details={"field": exc.where[:200]}) from None
+
+
+def _check(value: Any, where: str, depth: int, limit: int, *, signed_only: bool) -> None:
+    if depth > limit:
+        raise NotPlain(where, f"nested more than {limit} levels deep")
+    kind = value.__class__
+    if value is None or kind is bool or (kind is str and _valid_text(value)):
         return
-    if isinstance(value, int):
-        if not -_LIMIT <= value < _LIMIT:
-            raise InvalidRequest(f"{where}: integer out of the 64-bit range")
+    if kind is int:
+        top = _LIMIT if signed_only else _UNSIGNED_LIMIT
+        if not -_LIMIT <= value < top:
+            raise NotPlain(where, "integer out of the 64-bit range")
         return
-    if isinstance(value, float):
+    if kind is float:
         if not math.isfinite(value):
-            raise InvalidRequest(f"{where}: numbers must be finite")
+            raise NotPlain(where, "numbers must be finite")
         return
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise InvalidRequest(f"{where}: text is not valid Unicode") from None
-        return
+    if kind is str:
+        raise NotPlain(where, "text is not valid Unicode")
     if isinstance(value, dict):
         for key, item in value.items():
-            if not isinstance(key, str):
-                raise InvalidRequest(f"{where}: map keys must be strings, got {key!r:.40}")
-            check_plain(key, where, depth + 1)
-            check_plain(item, f"{where}.{key}"[:200], depth + 1)
+            if key.__class__ is not str:
+                raise NotPlain(where, f"map keys must be strings, got {key!r:.40}")
+            if not _valid_text(key):
+                raise NotPlain(where, "text is not valid Unicode")
+            _check(item, f"{where}.{key}"[:200], depth + 1, limit, signed_only=signed_only)
         return
     if isinstance(value, list | tuple):
         for index, item in enumerate(value):
-            check_plain(item, f"{where}[{index}]"[:200], depth + 1)
+            _check(item, f"{where}[{index}]"[:200], depth + 1, limit, signed_only=signed_only)
         return
-    raise InvalidRequest(f"{where}: {type(value).__name__} values are not allowed")
+    if isinstance(value, bool):  # subclasses of the plain types (IntEnum, StrEnum)
+        return
+    for base in (int, float, str):
+        if isinstance(value, base):
+            _check(base(value), where, depth, limit, signed_only=signed_only)
+            return
+    raise NotPlain(where, f"{type(value).__name__} values are not allowed")
+
+
+def _valid_text(text: str) -> bool:
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+# -- msgpack ---------------------------------------------------------------------
+
+#: A float64 whose exponent is all ones (NaN or an infinity), as msgpack writes it.
+_NON_FINITE = re.compile(rb"\xcb[\x7f\xff][\xf0-\xff]")
+#: The markers of msgpack's bin and ext types, which plain data never holds.
+_NOT_JSON = re.compile(rb"[\xc4-\xc9\xd4-\xd8]")
 
 
 def pack(value: Any) -> bytes:
-    """Plain data as msgpack bytes."""
-    return msgpack.packb(value, use_bin_type=True)
+    """Plain data as msgpack bytes (the same bytes as ``msgpack.packb(value,
+    use_bin_type=True)``).
+
+    :raises NotPlain: for anything that is not plain data, naming it: an integer
+        beyond 64 bits, text that is not valid Unicode, a map key that is not a
+        string, a NaN, bytes, another type, nesting deeper than the codec allows.
+    """
+    try:
+        data = _ormsgpack.packb(value) if _ormsgpack is not None else _reference.pack(value)
+    except Exception as exc:
+        raise _explain(value, exc) from None
+    if _NON_FINITE.search(data) is not None or _NOT_JSON.search(data) is not None:
+        # probably harmless bytes inside a number or a string; make sure
+        _check(value, "value", 0, 250, signed_only=False)
+    return data
+
+
+def _explain(value: Any, exc: Exception) -> NotPlain:
+    try:
+        _check(value, "value", 0, 250, signed_only=False)
+    except NotPlain as found:
+        return found
+    return NotPlain("value", f"cannot be packed: {type(exc).__name__}: {exc}")
+
+
+def reference_pack(value: Any) -> bytes:
+    """``msgpack.packb(value, use_bin_type=True)``: the reference :func:`pack` matches."""
+    return _reference.pack(value)
 
 
 def unpack(data: bytes) -> Any:
-    """Plain data back from :func:`pack`."""
+    """Plain data back from :func:`pack` (arrays come back as lists)."""
+    if _ormsgpack is not None:
+        return _ormsgpack.unpackb(data)
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
 
 
 def copy_plain(value: Any) -> Any:
     """A deep copy of plain data, an order of magnitude faster than
-    :func:`copy.deepcopy` (a msgpack round trip in C); tuples come back as lists.
-    Rulesets use it to redact a copy of a resolution for players."""
+    :func:`copy.deepcopy` (a msgpack round trip in C); tuples come back as lists."""
     return unpack(pack(value))
+
+
+class Packed(bytes):
+    """msgpack bytes of one value, to embed in a larger message as they are
+    (:func:`pack_map`) instead of packing the value again."""
+
+    __slots__ = ()
+
+
+def pack_map(fields: Mapping[str, Any]) -> bytes:
+    """A msgpack map of ``fields``, where :class:`Packed` values are written as
+    they are. The result is exactly ``pack({k: unpack(v) if Packed else v})``."""
+    size = len(fields)
+    if size < 16:
+        parts = [bytes((0x80 | size,))]
+    elif size < 65536:
+        parts = [b"\xde" + size.to_bytes(2, "big")]
+    else:  # pragma: no cover - messages have a handful of fields
+        parts = [b"\xdf" + size.to_bytes(4, "big")]
+    for key, value in fields.items():
+        parts.append(pack(key))
+        parts.append(value if value.__class__ is Packed else pack(value))
+    return b"".join(parts)
+
+
+# -- JSON ------------------------------------------------------------------------
+
+
+def dumps_json(value: Any) -> str:
+    """Plain data as compact JSON text (no spaces, Unicode as it is).
+
+    The value must be plain data (checked where it entered: a NaN that slipped
+    through would come out as ``null`` with orjson, and be refused without it).
+
+    :raises NotPlain: for an integer beyond 64 bits, invalid Unicode, a map key
+        that is not a string, or another type.
+    """
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(value).decode("utf-8")
+        except Exception as exc:
+            raise _explain(value, exc) from None
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except Exception as exc:
+        raise _explain(value, exc) from None
+
+
+def loads_json(text: str | bytes) -> Any:
+    """JSON text back as plain data.
+
+    :raises ValueError: for text that is not JSON (with where it went wrong).
+    """
+    return json.loads(text)

@@ -50,12 +50,12 @@ from rollbridge.contract import (
 from rollbridge.contract import TurnContext as _TurnContext
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SeededDice
 from rollbridge.engine.model import Principal
-from rollbridge.engine.service import TableService
-from rollbridge.engine.store import MemoryStore
 from rollbridge.exceptions import RollbridgeError, RuleViolation
 from rollbridge.hookspecs import hookimpl
 from rollbridge.host import PluginHost, check_ruleset
+from rollbridge.offline import TableService
 from rollbridge.schema import validate
+from rollbridge.stores.memory import MemoryStore
 
 __all__ = [
     "GM",

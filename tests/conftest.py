@@ -26,8 +26,10 @@ from rollbridge import (
     TurnContext,
 )
 from rollbridge.dice import DiceGroup, DiceSource, roll_die
-from rollbridge.engine import MemoryStore, Principal, TableService
+from rollbridge.engine import Principal
 from rollbridge.exceptions import RuleViolation
+from rollbridge.offline import TableService
+from rollbridge.stores import MemoryStore
 from rollbridge.testing import host_with
 
 

@@ -15,10 +15,10 @@ from rollbridge.cli.render import dice_line, print_json, render_event
 from rollbridge.dice import roll_formula
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SecureDice, SeededDice
 from rollbridge.engine.model import Principal
-from rollbridge.engine.service import TableService
-from rollbridge.engine.store import MemoryStore
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.host import PluginHost
+from rollbridge.offline import TableService
+from rollbridge.stores.memory import MemoryStore
 
 __all__ = ["add_parsers", "parse_dice"]
 

@@ -16,11 +16,11 @@ import sys
 from pathlib import Path
 
 from rollbridge.engine.model import Principal
-from rollbridge.engine.service import TableService
-from rollbridge.engine.store import DEFAULT_RETAIN, Store
 from rollbridge.host import PluginHost
+from rollbridge.offline import TableService
 from rollbridge.server.app import DEFAULT_HOST, DEFAULT_PORT, Server
 from rollbridge.server.writer import MAX_PENDING
+from rollbridge.stores.base import DEFAULT_RETAIN, Store
 
 __all__ = ["add_parsers", "create_demo_table", "join_url"]
 

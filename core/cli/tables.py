@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from rollbridge.cli.render import print_json
-from rollbridge.engine.service import TableService
 from rollbridge.exceptions import InvalidRequest, UnknownRequest
 from rollbridge.host import PluginHost
+from rollbridge.offline import TableService
 from rollbridge.tokens import new_token
 
 __all__ = ["add_parsers"]

@@ -1,9 +1,14 @@
-"""The sans-I/O table engine, its data model, its store interface and the
-synchronous service that wires them together.
+"""The sans-I/O table engine and its data model.
 
 ::
 
-    from rollbridge.engine import MemoryStore, Principal, TableService
+    from rollbridge.engine import Principal, Table, parse_request
+
+A :class:`Table` executes one validated request at a time and returns an
+:class:`Outcome`; :mod:`rollbridge.protocol` wraps it in a request's whole life
+(idempotency, the commit, deliveries), and the drivers —
+:class:`rollbridge.offline.TableService`, :class:`rollbridge.server.Server` —
+do the I/O.
 """
 
 from rollbridge.engine.model import (
@@ -16,25 +21,19 @@ from rollbridge.engine.model import (
     TableSnapshot,
 )
 from rollbridge.engine.requests import REQUESTS, Request, parse_request
-from rollbridge.engine.service import TableService
-from rollbridge.engine.store import DEFAULT_RETAIN, MemoryStore, Store
 from rollbridge.engine.table import Outcome, Table
 
 __all__ = [
-    "DEFAULT_RETAIN",
     "REQUESTS",
     "ActorRecord",
     "Commit",
     "Encounter",
     "Event",
-    "MemoryStore",
     "Outcome",
     "Principal",
     "Request",
-    "Store",
     "Table",
     "TableInfo",
-    "TableService",
     "TableSnapshot",
     "parse_request",
 ]

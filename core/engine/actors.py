@@ -3,24 +3,19 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
 
-from rollbridge.dice.sources import DiceSource
 from rollbridge.engine import turns
-from rollbridge.engine.draft import Draft, record_dict
-from rollbridge.engine.model import ActorRecord, Principal
-from rollbridge.engine.requests import Request
+from rollbridge.engine.context import RequestContext
+from rollbridge.engine.draft import Draft
+from rollbridge.engine.model import ActorRecord
 from rollbridge.engine.views import record_actor
 from rollbridge.exceptions import InvalidRequest
+from rollbridge.plain import JSON
 
-if TYPE_CHECKING:
-    from rollbridge.engine.table import Table
-
-JSON = dict[str, Any]
 _SLUG = re.compile(r"[^a-z0-9]+")
 
 
-def new_actor_id(table: Table, draft: Draft, name: str) -> str:
+def new_actor_id(draft: Draft, name: str) -> str:
     """An unused actor id made from a name (``Guard A`` → ``guard-a``, then ``guard-a-2``)."""
     base = _SLUG.sub("-", name.lower()).strip("-")[:48] or "actor"
     candidate, number = base, 1
@@ -30,13 +25,12 @@ def new_actor_id(table: Table, draft: Draft, name: str) -> str:
     return candidate
 
 
-def actor_create(
-    table: Table, draft: Draft, request: Request, who: Principal, dice: DiceSource
-) -> JSON:
+def actor_create(ctx: RequestContext) -> JSON:
     """``actor.create``: validate the sheet, build the initial state (or take the given one), add
     the actor."""
-    spec = request.fields["actor"]
-    actor_id = spec.get("id") or new_actor_id(table, draft, spec["name"])
+    table, draft = ctx.table, ctx.draft
+    spec = ctx.fields["actor"]
+    actor_id = spec.get("id") or new_actor_id(draft, spec["name"])
     if draft.actor(actor_id) is not None:
         raise InvalidRequest(
             f"actor.id: an actor {actor_id!r} already exists", details={"field": "actor.id"}
@@ -46,23 +40,16 @@ def actor_create(
     if state is None:
         state = table.call_ruleset(lambda: table.ruleset.initial_state(sheet))
     record = ActorRecord(actor_id, spec["name"], sheet, state, list(spec.get("controllers") or []))
-    event = draft.add_event(
-        "actor.created",
-        {"actor": actor_id},
-        actors={actor_id: record},
-        undoable=True,
-        request=request.id,
-        by=who.label(),
+    reply = ctx.record(
+        "actor.created", {"actor": actor_id}, actors={actor_id: record}, undoable=True
     )
-    return {**table.reply_for(event, who), "actor": actor_id}
+    return {**reply, "actor": actor_id}
 
 
-def actor_update(
-    table: Table, draft: Draft, request: Request, who: Principal, dice: DiceSource
-) -> JSON:
+def actor_update(ctx: RequestContext) -> JSON:
     """``actor.update``: change name, sheet, state or controllers; the sheet is validated again."""
-    fields = request.fields
-    current = table.require_actor(draft, fields["actor"])
+    table, fields = ctx.table, ctx.fields
+    current = table.require_actor(ctx.draft, fields["actor"])
     sheet = current.sheet
     if "sheet" in fields:
         sheet = table.call_ruleset(lambda: table.ruleset.validate_sheet(fields["sheet"]))
@@ -74,53 +61,37 @@ def actor_update(
         list(fields.get("controllers", current.controllers)),
     )
     changed = sorted(k for k in ("name", "sheet", "state", "controllers") if k in fields)
-    event = draft.add_event(
+    return ctx.record(
         "actor.updated",
         {"actor": current.id, "fields": changed},
         actors={current.id: record},
         undoable=True,
-        request=request.id,
-        by=who.label(),
     )
-    return table.reply_for(event, who)
 
 
-def actor_remove(
-    table: Table, draft: Draft, request: Request, who: Principal, dice: DiceSource
-) -> JSON:
+def actor_remove(ctx: RequestContext) -> JSON:
     """``actor.remove``: remove the actor, and take it out of a running encounter."""
-    actor_id = table.require_actor(draft, request.fields["actor"]).id
+    table = ctx.table
+    actor_id = table.require_actor(ctx.draft, ctx.fields["actor"]).id
     fields: JSON = {}
     if table.encounter and actor_id in table.encounter.order:
         fields["encounter"] = turns.encounter_without(table, actor_id)
-    event = draft.add_event(
-        "actor.removed",
-        {"actor": actor_id},
-        actors={actor_id: None},
-        table=fields,
-        undoable=True,
-        request=request.id,
-        by=who.label(),
+    return ctx.record(
+        "actor.removed", {"actor": actor_id}, actors={actor_id: None}, table=fields, undoable=True
     )
-    return table.reply_for(event, who)
 
 
-def adjust(table: Table, draft: Draft, request: Request, who: Principal, dice: DiceSource) -> JSON:
+def adjust(ctx: RequestContext) -> JSON:
     """``adjust``: the GM's direct damage or healing on a common track, through the ruleset."""
-    fields = request.fields
-    current = table.require_actor(draft, fields["actor"])
+    table, fields = ctx.table, ctx.fields
+    current = table.require_actor(ctx.draft, fields["actor"])
     state = table.call_ruleset(
-        lambda: table.ruleset.adjust(
-            record_actor(record_dict(current)), fields["track"], fields["delta"]
-        )
+        lambda: table.ruleset.adjust(record_actor(current), fields["track"], fields["delta"])
     )
     record = ActorRecord(current.id, current.name, current.sheet, state, current.controllers)
-    event = draft.add_event(
+    return ctx.record(
         "adjusted",
         {"actor": current.id, "track": fields["track"], "delta": fields["delta"]},
         actors={current.id: record},
         undoable=True,
-        request=request.id,
-        by=who.label(),
     )
-    return table.reply_for(event, who)

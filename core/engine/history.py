@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from rollbridge.dice.sources import DiceSource
-from rollbridge.engine.draft import Draft
-from rollbridge.engine.model import ActorRecord, Event, Principal
-from rollbridge.engine.requests import Request
+from rollbridge.engine.context import RequestContext
+from rollbridge.engine.model import ActorRecord, Event
 from rollbridge.engine.settings import default_settings
 from rollbridge.exceptions import NothingToRedo, NothingToUndo
-
-if TYPE_CHECKING:
-    from rollbridge.engine.table import Table
-
-JSON = dict[str, Any]
+from rollbridge.plain import JSON
 
 
 def reverse(original: Event, *, to_before: bool) -> tuple[dict[str, ActorRecord | None], JSON]:
@@ -33,63 +25,53 @@ def reverse(original: Event, *, to_before: bool) -> tuple[dict[str, ActorRecord 
     return actors, fields
 
 
-def undo(table: Table, draft: Draft, request: Request, who: Principal, dice: DiceSource) -> JSON:
+def undo(ctx: RequestContext) -> JSON:
     """Take back the latest undoable event: its actors and table fields go back
     to their before side, in a new ``undo`` event."""
+    table = ctx.table
     if not table.undo_stack:
         raise NothingToUndo("there is nothing to undo")
     seq = table.undo_stack[-1]
-    draft.undo = table.undo_stack[:-1]
-    draft.redo = [*table.redo_stack, seq]
-    return _replay(table, draft, request, who, seq, backwards=True)
+    ctx.draft.undo = table.undo_stack[:-1]
+    ctx.draft.redo = [*table.redo_stack, seq]
+    return _replay(ctx, seq, backwards=True)
 
 
-def redo(table: Table, draft: Draft, request: Request, who: Principal, dice: DiceSource) -> JSON:
+def redo(ctx: RequestContext) -> JSON:
     """Re-apply the latest undone event's after side, in a new ``redo`` event."""
+    table = ctx.table
     if not table.redo_stack:
         raise NothingToRedo("there is nothing to redo")
     seq = table.redo_stack[-1]
-    draft.undo = [*table.undo_stack, seq]
-    draft.redo = table.redo_stack[:-1]
-    return _replay(table, draft, request, who, seq, backwards=False)
+    ctx.draft.undo = [*table.undo_stack, seq]
+    ctx.draft.redo = table.redo_stack[:-1]
+    return _replay(ctx, seq, backwards=False)
 
 
-def _replay(
-    table: Table, draft: Draft, request: Request, who: Principal, seq: int, *, backwards: bool
-) -> JSON:
-    original = table.history_event(seq)
+def _replay(ctx: RequestContext, seq: int, *, backwards: bool) -> JSON:
+    original = ctx.table.history_event(seq)
     actors, fields = reverse(original, to_before=backwards)
     kind, key = ("undo", "undoes") if backwards else ("redo", "redoes")
-    event = draft.add_event(
+    return ctx.record(
         kind,
         {key: seq, "kind": original.kind},
         actors=actors,
         table=fields,
         gm_only=original.gm_only,  # taking back a secret roll stays secret
-        request=request.id,
-        by=who.label(),
     )
-    return table.reply_for(event, who)
 
 
-def settings(
-    table: Table, draft: Draft, request: Request, who: Principal, dice: DiceSource
-) -> JSON:
+def settings(ctx: RequestContext) -> JSON:
     """``settings``: a partial update of the table settings, validated whole."""
-    change = request.fields["settings"]
+    table = ctx.table
+    change = ctx.fields["settings"]
     current = table.info.settings
     merged = {**current, **{k: v for k, v in change.items() if k != "ruleset"}}
     merged["ruleset"] = {**current.get("ruleset", {}), **(change.get("ruleset") or {})}
     settings = default_settings(table.ruleset, merged)
-    event = draft.add_event(
-        "settings",
-        {"changed": sorted(change)},
-        table={"settings": settings},
-        undoable=True,
-        request=request.id,
-        by=who.label(),
+    return ctx.record(
+        "settings", {"changed": sorted(change)}, table={"settings": settings}, undoable=True
     )
-    return table.reply_for(event, who)
 
 
 # -- encounters --------------------------------------------------------------

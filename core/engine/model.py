@@ -17,6 +17,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from rollbridge.plain import JSON, pack
+
 __all__ = [
     "ROLES",
     "ActorRecord",
@@ -31,8 +33,6 @@ __all__ = [
 
 Role = Literal["gm", "player", "observer"]
 ROLES: tuple[Role, ...] = ("gm", "player", "observer")
-
-JSON = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +103,27 @@ class ActorRecord:
     sheet: JSON
     state: JSON
     controllers: list[str] = field(default_factory=list)
+    #: The record packed (msgpack), made once: records are never changed in place.
+    _packed: bytes | None = field(default=None, repr=False, compare=False)
+
+    def packed(self) -> bytes:
+        """The record as msgpack bytes (packed once, then shared).
+
+        :raises NotPlain: if the record holds something that is not plain data.
+        """
+        if self._packed is None:
+            self._packed = pack(self.as_data())
+        return self._packed
+
+    def as_data(self) -> JSON:
+        """The record as plain data, sharing its sheet and state (never change them)."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "sheet": self.sheet,
+            "state": self.state,
+            "controllers": self.controllers,
+        }
 
     @property
     def is_npc(self) -> bool:
@@ -173,6 +194,10 @@ class Event:
     :param undoable: the GM's undo may reverse it.
     :param request: the request id that caused it.
     :param by: who asked (``gm``, ``player:alice``).
+    :param texts: where in ``data`` texts are (paths of keys and indices), in
+        their stored form (:mod:`rollbridge.text`); rendered per audience.
+    :param private: ``[path, actor id, aspect, instead?]`` for each value in
+        ``data`` that is one actor's detail (:class:`~rollbridge.text.Private`).
     """
 
     table: str
@@ -186,11 +211,15 @@ class Event:
     undoable: bool = False
     request: str | None = None
     by: str | None = None
-    #: Views already built (``True``: the GM's, ``False``: everyone else's); not stored.
-    views: dict[bool, JSON] = field(default_factory=dict, repr=False, compare=False)
+    texts: list[list[Any]] = field(default_factory=list)
+    private: list[list[Any]] = field(default_factory=list)
+    #: Views already built, by audience; not stored.
+    views: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: The stored form packed (msgpack), made once; not compared.
+    _packed: bytes | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> JSON:
-        return {
+        data = {
             "table": self.table,
             "epoch": self.epoch,
             "seq": self.seq,
@@ -203,6 +232,25 @@ class Event:
             "request": self.request,
             "by": self.by,
         }
+        if self.texts:
+            data["texts"] = self.texts
+        if self.private:
+            data["private"] = self.private
+        return data
+
+    def packed(self) -> bytes:
+        """The stored form as msgpack bytes, packed once (the store writes these).
+
+        :raises NotPlain: if the event holds something that is not plain data.
+        """
+        if self._packed is None:
+            self._packed = pack(self.to_dict())
+        return self._packed
+
+    def forget_packed(self) -> None:
+        """Drop the packed form and the views (after the event was changed)."""
+        self._packed = None
+        self.views.clear()
 
     @classmethod
     def from_dict(cls, data: JSON) -> Event:
@@ -218,6 +266,8 @@ class Event:
             undoable=bool(data.get("undoable", False)),
             request=data.get("request"),
             by=data.get("by"),
+            texts=list(data.get("texts") or []),
+            private=list(data.get("private") or []),
         )
 
     def touched(self) -> list[str]:
@@ -257,7 +307,9 @@ class Commit:
     :param meta: the table's meta after the request (encounter, pending, undo, redo).
     :param replies: the reply to return for a repeat of each request this
         commit answers, by idempotency key (the request itself, and on
-        approval also the player's original request).
+        approval also the player's original request). A reply that reports an
+        event names it (``seq``) and the audience whose view it carries
+        (``view``: ``gm`` or ``players``) rather than holding the view.
     """
 
     events: list[Event]

@@ -2,21 +2,26 @@
 
 A :class:`Table` holds one table's state in memory — its info and settings,
 actors, encounter, pending approvals, undo and redo stacks — and its ruleset.
-:meth:`Table.execute` takes a validated :class:`~rollbridge.engine.requests.Request`,
-the :class:`~rollbridge.engine.model.Principal` asking, and a dice source;
-it checks everything first and raises a typed error having changed nothing,
-or returns an :class:`Outcome`: the reply for the requester, the new events
-(each with the next seq) and a :class:`~rollbridge.engine.model.Commit` for
-the store. The table has applied the outcome to itself when it returns; if the
-store then fails to commit it, the caller must drop this object and load the
-table again from the store.
+:meth:`Table.execute` takes a validated :class:`~rollbridge.engine.requests.Request`
+(a write), the :class:`~rollbridge.engine.model.Principal` asking, and a dice
+source. It runs the request's handler on a draft, then *stages* the result:
+every event is packed for the store, every changed actor record packed, and the
+event shown to each audience and packed for the wire. Only when all of that
+succeeded does it apply the draft to the table and return an :class:`Outcome`:
+the reply template for the requester, the new events (each with the next seq)
+and a :class:`~rollbridge.engine.model.Commit` for the store, carrying those
+bytes. Anything raised on the way — a refusal, a ruleset's bug, a result no
+store or codec could carry — leaves the table exactly as it was. If the store
+then fails to commit, the caller must drop this object and open the table
+again from the store.
 
 Nothing here touches a socket, a file, a clock or a global random generator.
+The request's life around it (idempotency, the commit, deliveries) is
+:mod:`rollbridge.protocol`'s.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -24,7 +29,8 @@ from typing import Any
 from rollbridge.contract import Ruleset, major_version
 from rollbridge.dice.sources import DiceSource, ScriptedDice
 from rollbridge.engine import actors, approvals, history, rolls, turns
-from rollbridge.engine.draft import Draft, record_dict
+from rollbridge.engine.context import RequestContext
+from rollbridge.engine.draft import Draft
 from rollbridge.engine.model import (
     ActorRecord,
     Commit,
@@ -35,7 +41,7 @@ from rollbridge.engine.model import (
     TableSnapshot,
 )
 from rollbridge.engine.requests import Request
-from rollbridge.engine.views import actor_view, event_view
+from rollbridge.engine.views import GM, PLAYERS, Audience, actor_view, event_view
 from rollbridge.exceptions import (
     Forbidden,
     InternalError,
@@ -45,30 +51,35 @@ from rollbridge.exceptions import (
     RulesetUnavailable,
     UnknownActor,
 )
-from rollbridge.plain import pack, unpack
+from rollbridge.plain import JSON, NotPlain, Packed, pack, unpack
 
 __all__ = ["HANDLERS", "UNDO_DEPTH", "Outcome", "Table"]
-
-JSON = dict[str, Any]
 
 #: How many events the GM can undo in a row (as long as they are in the retained log).
 UNDO_DEPTH = 100
 #: Of those, how many the table keeps in memory; older ones are read from the log.
 HISTORY_IN_MEMORY = 8
-#: How many replies a table remembers in memory for repeated request ids
-#: (the store remembers them for much longer; see ``reply_window``).
-RECENT_REPLIES = 32
 
 _ROLE_RANK = {"observer": 0, "player": 1, "gm": 2}
+#: The audiences every event is staged for (shown and packed before it is applied).
+STAGED_AUDIENCES: tuple[Audience, ...] = (GM, PLAYERS)
 
 
 @dataclass(slots=True)
 class Outcome:
-    """What one request did: the reply, the events, the commit for the store."""
+    """What one request did: the reply template, the events, the commit for the store.
+
+    :param reply: the reply for the requester; one that reports an event names it
+        (``seq``) and the view it carries (``view``), see
+        :func:`~rollbridge.engine.context.reply_for`.
+    :param replies: the reply of every request this outcome answers, by
+        idempotency key (the request's own, and an approved player's).
+    """
 
     reply: JSON
     events: list[Event] = field(default_factory=list)
     commit: Commit | None = None
+    replies: dict[str, JSON] = field(default_factory=dict)
 
 
 class Table:
@@ -84,7 +95,6 @@ class Table:
         snapshot: TableSnapshot,
         ruleset: Ruleset,
         history: Mapping[int, Event] | None = None,
-        load_event: Callable[[int], Event | None] | None = None,
     ) -> None:
         self.info = snapshot.info
         self.ruleset = ruleset
@@ -95,12 +105,10 @@ class Table:
         # An undo entry whose event left the log cannot be undone any more.
         self.undo_stack: list[int] = [s for s in snapshot.undo if s in history]
         self.redo_stack: list[int] = [s for s in snapshot.redo if s in history]
-        self._load_event = load_event
         # Kept packed (msgpack bytes): one object each instead of hundreds, so the
         # cyclic garbage collector has that much less to walk at a busy server.
         self._history: dict[int, bytes] = {}
         self._keep_recent_history(history)
-        self._replies: OrderedDict[str, bytes] = OrderedDict()
 
     # -- opening --------------------------------------------------------------
 
@@ -168,52 +176,84 @@ class Table:
         }
 
     def history_event(self, seq: int) -> Event:
-        """An event the undo or redo stack refers to: kept in memory for the
-        latest few, read from the log (``load_event``) for older ones.
+        """An event the undo or redo stack refers to, kept in memory for the latest
+        few; the driver adds an older one with :meth:`keep_history` before the
+        request that needs it (see :meth:`missing_history`).
 
-        :raises NothingToUndo: if it has left the retained log.
+        :raises NothingToUndo: if it is not at hand (it has left the retained log).
         """
         packed = self._history.get(seq)
-        event = Event.from_dict(unpack(packed)) if packed is not None else None
-        if event is None and self._load_event is not None:
-            event = self._load_event(seq)
-        if event is None:
+        if packed is None:
             raise NothingToUndo(f"event {seq} has left the retained log; it cannot be reversed")
-        return event
+        return Event.from_dict(unpack(packed))
 
-    @property
-    def load_event(self) -> Callable[[int], Event | None] | None:
-        """How the table reads older events for undo (None: it keeps only recent ones)."""
-        return self._load_event
+    def missing_history(self, request: Request) -> int | None:
+        """The seq of the logged event ``request`` (an undo or redo) needs and the
+        table does not hold in memory, or None: the driver reads it from the log
+        and hands it over with :meth:`keep_history` before executing."""
+        stack = (
+            self.undo_stack
+            if request.type == "undo"
+            else self.redo_stack
+            if request.type == "redo"
+            else None
+        )
+        if not stack or stack[-1] in self._history:
+            return None
+        return stack[-1]
+
+    def keep_history(self, event: Event | None, seq: int) -> None:
+        """Hold ``event`` (read from the log for :meth:`missing_history`) in memory;
+        None if it has left the log: its undo entry is dropped."""
+        if event is None:
+            self.undo_stack = [s for s in self.undo_stack if s != seq]
+            self.redo_stack = [s for s in self.redo_stack if s != seq]
+            return
+        self._history[event.seq] = event.packed()
 
     def _keep_recent_history(self, extra: Mapping[int, Event] | None = None) -> None:
         """Keep in memory only the events of the latest undo and redo entries."""
         recent = {*self.undo_stack[-HISTORY_IN_MEMORY:], *self.redo_stack[-HISTORY_IN_MEMORY:]}
-        pool = {seq: pack(event.to_dict()) for seq, event in (extra or {}).items() if seq in recent}
+        pool = {seq: event.packed() for seq, event in (extra or {}).items() if seq in recent}
         pool.update(self._history)
         self._history = {seq: pool[seq] for seq in recent if seq in pool}
 
-    def remembered_reply(self, key: str) -> JSON | None:
-        """The reply to a request already executed, if still in memory."""
-        packed = self._replies.get(key)
-        return unpack(packed) if packed is not None else None
+    def controlled(self, actor_id: str) -> bool:
+        """Whether some player controls the actor now (unknown actors: no)."""
+        record = self.actors.get(actor_id)
+        return record is not None and bool(record.controllers)
+
+    def npcs(self) -> frozenset[str]:
+        """The actors no player controls."""
+        return frozenset(a for a, r in self.actors.items() if r.is_npc)
 
     def view_actor(self, actor_id: str, *, gm: bool) -> JSON:
         """One actor as the GM or everyone else sees it."""
         return actor_view(
-            record_dict(self.actors[actor_id]),
-            gm=gm,
-            ruleset=self.ruleset,
-            settings=self.ruleset_settings,
+            self.actors[actor_id], gm=gm, ruleset=self.ruleset, settings=self.ruleset_settings
         )
 
-    def view_event(self, event: Event, *, gm: bool) -> JSON:
-        """An event as the GM (``gm=True``) or everyone else sees it."""
-        view = event.views.get(gm)
-        if view is None:  # the reply and the broadcast share one view of each kind
-            npcs = frozenset() if gm else frozenset(a for a, r in self.actors.items() if r.is_npc)
-            view = event.views[gm] = event_view(
-                event, gm=gm, ruleset=self.ruleset, settings=self.ruleset_settings, npcs=npcs
+    def view_event(
+        self, event: Event, *, gm: bool | None = None, audience: Audience | None = None
+    ) -> JSON:
+        """An event as an audience sees it (``gm=True``: the GM, ``False``: everyone
+        else; or an :class:`Audience` with a locale), built once and kept on the event.
+
+        :raises InternalError: if the ruleset fails to show it.
+        """
+        if audience is None:
+            audience = GM if gm else PLAYERS
+        view = event.views.get(audience)
+        if view is None:
+            view = event.views[audience] = self.call_ruleset(
+                lambda: event_view(
+                    event,
+                    audience=audience,
+                    ruleset=self.ruleset,
+                    settings=self.ruleset_settings,
+                    controlled=self.controlled,
+                    npcs=self.npcs(),
+                )
             )
         return view
 
@@ -224,12 +264,14 @@ class Table:
 
         :raises InvalidRequest: if ``at`` is in the future or events after it are missing.
         """
-        actors: dict[str, JSON | None] = {a: record_dict(r) for a, r in self.actors.items()}
+        actors: dict[str, JSON | None] = {a: r.as_data() for a, r in self.actors.items()}
         fields: JSON = {k: self.table_field(k) for k in ("settings", "encounter")}
         seq = self.info.seq
         if at is not None and at != seq:
             if at > seq:
-                raise InvalidRequest(f"state.at: seq {at} is after the latest seq {seq}")
+                raise InvalidRequest(
+                    f"state.at: seq {at} is after the latest seq {seq}", details={"field": "at"}
+                )
             events = sorted(later, key=lambda e: e.seq, reverse=True)
             if [e.seq for e in events] != list(range(seq, at, -1)):
                 raise InvalidRequest(
@@ -268,25 +310,90 @@ class Table:
     # -- executing --------------------------------------------------------------
 
     def execute(self, request: Request, who: Principal, dice: DiceSource) -> Outcome:
-        """Run one request for ``who``, drawing dice from ``dice`` unless the
-        request supplies its own. Raises a typed error having changed nothing,
-        or applies the outcome to this table and returns it."""
+        """Run one write request for ``who``, drawing dice from ``dice`` unless the
+        request supplies its own. Raises a typed error having changed nothing, or
+        applies the outcome to this table and returns it (see the module docstring).
+        """
+        self.check_role(request, who)
+        handler = HANDLERS.get(request.type)
+        if handler is None:
+            raise InvalidRequest(f"{request.type!r} is not a change a table executes")
+        context = RequestContext(self, request, who, dice, Draft(self))
+        reply = handler(context)
+        draft = context.draft
+        replies = {self.reply_key(who, request.id): reply, **draft.replies}
+        self._stage(draft, replies)
+        return self._apply(draft, reply, replies)
+
+    def check_role(self, request: Request, who: Principal) -> None:
+        """:raises Forbidden: if ``who``'s role may not send this request type."""
         if _ROLE_RANK[who.role] < _ROLE_RANK[request.spec.role]:
             raise Forbidden(
                 f"{request.type!r} needs the {request.spec.role} role; you are {who.role}",
                 details={"type": request.type},
             )
-        if request.type == "state":
-            at = request.fields.get("at")
-            if at is not None and at != self.info.seq:  # needs the log: see Table.view
-                raise InvalidRequest("state.at: this table cannot look back without its log")
-            return Outcome(reply={"table": self.view(gm=who.is_gm)})
-        handler = HANDLERS[request.type]
-        draft = Draft(self)
-        reply = handler(self, draft, request, who, dice)
-        return self._apply(draft, request, who, reply)
 
-    def _apply(self, draft: Draft, request: Request, who: Principal, reply: JSON) -> Outcome:
+    def _stage(self, draft: Draft, replies: Mapping[str, JSON]) -> None:
+        """Check that everything the draft would apply can be stored and sent:
+        pack its events, records and replies, show each event to every audience
+        and pack the views. The results are kept (the store and the deliveries
+        reuse them); nothing of the table changes.
+
+        :raises InternalError: naming what could not be stored or shown.
+        """
+        controlled = self._controlled_after(draft)
+        npcs = frozenset(a for a, r in self._actors_after(draft).items() if r.is_npc)
+        settings = draft.field("settings").get("ruleset") or {}
+        try:
+            for record in draft.actors.values():
+                if record is not None:
+                    record.packed()
+            for event in draft.events:
+                event.packed()
+                for audience in STAGED_AUDIENCES:
+                    view = self.call_ruleset(
+                        lambda e=event, a=audience: event_view(
+                            e,
+                            audience=a,
+                            ruleset=self.ruleset,
+                            settings=settings,
+                            controlled=controlled,
+                            npcs=npcs,
+                        )
+                    )
+                    event.views[audience] = view
+                    event.views[audience, "msgpack"] = Packed(pack(view))
+            for reply in replies.values():
+                pack(reply)
+        except NotPlain as exc:
+            for event in draft.events:
+                event.forget_packed()
+            raise InternalError(
+                f"the result cannot be stored or sent: {exc}", details={"field": exc.where[:200]}
+            ) from None
+        except RollbridgeError:
+            for event in draft.events:
+                event.forget_packed()
+            raise
+
+    def _actors_after(self, draft: Draft) -> dict[str, ActorRecord]:
+        actors = dict(self.actors)
+        for actor_id, record in draft.actors.items():
+            if record is None:
+                actors.pop(actor_id, None)
+            else:
+                actors[actor_id] = record
+        return actors
+
+    def _controlled_after(self, draft: Draft) -> Callable[[str], bool]:
+        def controlled(actor_id: str) -> bool:
+            record = draft.actor(actor_id)
+            return record is not None and bool(record.controllers)
+
+        return controlled
+
+    def _apply(self, draft: Draft, reply: JSON, replies: dict[str, JSON]) -> Outcome:
+        """Apply a staged draft. Plain assignments: nothing here can fail."""
         changed: list[ActorRecord] = []
         removed: list[str] = []
         for actor_id, record in draft.actors.items():
@@ -309,15 +416,12 @@ class Table:
         for event in draft.events:
             if event.undoable:  # a new change: it can be undone, nothing can be redone
                 self.undo_stack.append(event.seq)
-                self._history[event.seq] = pack(event.to_dict())
+                self._history[event.seq] = event.packed()
                 self.redo_stack = []
         del self.undo_stack[:-UNDO_DEPTH]
         self._keep_recent_history()
         if draft.events:
             self.info.seq = draft.events[-1].seq
-        replies = {self.reply_key(who, request.id): reply, **draft.replies}
-        for key, value in replies.items():
-            self._remember(key, value)
         commit = Commit(
             events=draft.events,
             actors=changed,
@@ -326,18 +430,12 @@ class Table:
             meta=self.meta(),
             replies=replies,
         )
-        return Outcome(reply=reply, events=draft.events, commit=commit)
+        return Outcome(reply=reply, events=draft.events, commit=commit, replies=replies)
 
     @staticmethod
     def reply_key(who: Principal, request_id: str) -> str:
         """The idempotency key of a request: its id, scoped by the token that sent it."""
         return f"{who.key or who.name}/{request_id}"
-
-    def _remember(self, key: str, reply: JSON) -> None:
-        self._replies[key] = pack(reply)  # packed, like the history
-        self._replies.move_to_end(key)
-        while len(self._replies) > RECENT_REPLIES:
-            self._replies.popitem(last=False)
 
     # -- helpers ------------------------------------------------------------------
 
@@ -372,19 +470,13 @@ class Table:
         """Whether this principal's rolls wait for the GM (table setting ``approval``)."""
         return who.role == "player" and bool(self.settings.get("approval"))
 
-    def reply_for(self, event: Event, who: Principal) -> JSON:
-        """The reply to the requester: the event as it sees it, or ``secret``."""
-        if event.gm_only and not who.is_gm:
-            return {"seq": event.seq, "status": "secret", "note": "sent to the GM only"}
-        return {"seq": event.seq, "status": "done", "event": self.view_event(event, gm=who.is_gm)}
-
-    # -- handlers -------------------------------------------------------------------
-
     def call_ruleset(self, call: Callable[[], Any]) -> Any:
         """Call into the ruleset; anything but a typed error becomes ``internal``."""
         try:
             return call()
         except RollbridgeError:
+            raise
+        except NotPlain:
             raise
         except Exception as exc:
             raise InternalError(
@@ -413,7 +505,7 @@ class Table:
         return records
 
 
-HANDLERS: Mapping[str, Callable[..., JSON]] = {
+HANDLERS: Mapping[str, Callable[[RequestContext], JSON]] = {
     "roll": rolls.roll,
     "resolve": rolls.resolve,
     "actor.create": actors.actor_create,

@@ -7,16 +7,20 @@ from typing import TYPE_CHECKING, Any
 
 from rollbridge.contract import Resolution, TurnContext
 from rollbridge.dice.sources import DiceSource
-from rollbridge.engine.draft import Draft, record_dict
+from rollbridge.engine.context import RequestContext
+from rollbridge.engine.draft import Draft
 from rollbridge.engine.model import ActorRecord, Encounter, Principal
-from rollbridge.engine.requests import Request
+from rollbridge.engine.outputs import resolution_output
 from rollbridge.engine.views import record_actor
 from rollbridge.exceptions import EncounterState, Forbidden, InvalidRequest
+from rollbridge.plain import JSON
 
 if TYPE_CHECKING:
     from rollbridge.engine.table import Table
 
-JSON = dict[str, Any]
+#: A turn hook's results: each hook's entry, where its texts and private values
+#: are (paths under ``hooks``), and the actors it changed.
+HookResults = tuple[list[JSON], list[list[Any]], list[list[Any]], dict[str, ActorRecord]]
 
 
 def encounter_without(table: Table, actor_id: str) -> JSON | None:
@@ -37,9 +41,7 @@ def turn_context(
     table: Table, draft: Draft, encounter: Encounter, actor_id: str | None, source: DiceSource
 ) -> TurnContext:
     """The TurnContext a hook gets, with states as the request has left them."""
-    participants = tuple(
-        record_actor(record_dict(table.require_actor(draft, a))) for a in encounter.order
-    )
+    participants = tuple(record_actor(table.require_actor(draft, a)) for a in encounter.order)
     actor = next((p for p in participants if p.id == actor_id), None)
     return TurnContext(
         encounter.round, actor, participants, table.ruleset_settings, source.supplied
@@ -52,9 +54,13 @@ def run_hooks(
     encounter: Encounter,
     steps: list[tuple[str, str | None]],
     source: DiceSource,
-) -> tuple[list[JSON], dict[str, ActorRecord]]:
-    """Run turn hooks in order, each seeing the states the previous left."""
+    first: int = 0,
+) -> HookResults:
+    """Run turn hooks in order, each seeing the states the previous left. Their
+    entries are numbered from ``first`` in the event's ``hooks``."""
     results: list[JSON] = []
+    texts: list[list[Any]] = []
+    private: list[list[Any]] = []
     changed: dict[str, ActorRecord] = {}
     staged = Draft(table)
     staged.actors = dict(draft.actors)
@@ -67,10 +73,16 @@ def run_hooks(
         records = table.new_states(staged, resolution.states, set(encounter.order))
         staged.actors.update(records)
         changed.update(records)
-        entry = {"hook": hook, "actor": actor_id, **resolution.to_dict()}
-        entry.pop("states")
+        entry, where, marked = resolution_output(
+            table.ruleset,
+            resolution,
+            {"hook": hook, "actor": actor_id},
+            prefix=("hooks", first + len(results)),
+        )
         results.append(entry)
-    return results, changed
+        texts += where
+        private += marked
+    return results, texts, private, changed
 
 
 def encounter_dice(
@@ -87,40 +99,37 @@ def encounter_dice(
     return table.dice_for(fields, who, dice)
 
 
-def encounter_start(
-    table: Table, draft: Draft, request: Request, who: Principal, dice: DiceSource
-) -> JSON:
+def encounter_start(ctx: RequestContext) -> JSON:
     """``encounter.start``: set the order and run ``on_round_start`` and the first
     ``on_turn_start``."""
+    table, draft = ctx.table, ctx.draft
     if table.encounter is not None:
         raise EncounterState("an encounter is already running; end it first")
-    order = list(request.fields["order"])
+    order = list(ctx.fields["order"])
     if len(set(order)) != len(order):
         raise InvalidRequest("order: an actor is named twice", details={"field": "order"})
     for actor_id in order:
         table.require_actor(draft, actor_id)
     encounter = Encounter(order)
-    source = encounter_dice(table, request.fields, who, dice, order[0])
-    hooks, changed = run_hooks(
+    source = encounter_dice(table, ctx.fields, ctx.who, ctx.dice, order[0])
+    hooks, texts, private, changed = run_hooks(
         table, draft, encounter, [("on_round_start", None), ("on_turn_start", order[0])], source
     )
     source.finish()
-    event = draft.add_event(
+    return ctx.record(
         "encounter.started",
         {"hooks": hooks},
         actors=changed,
         table={"encounter": encounter.to_dict()},
         undoable=True,
-        request=request.id,
-        by=who.label(),
+        texts=texts,
+        private=private,
     )
-    return table.reply_for(event, who)
 
 
-def encounter_next(
-    table: Table, draft: Draft, request: Request, who: Principal, dice: DiceSource
-) -> JSON:
+def encounter_next(ctx: RequestContext) -> JSON:
     """``encounter.next``: end this turn and start the next, running the hooks in between."""
+    table, draft, who = ctx.table, ctx.draft, ctx.who
     encounter = table.encounter
     if encounter is None:
         raise EncounterState("no encounter is running")
@@ -138,15 +147,17 @@ def encounter_next(
     if round_ != encounter.round:
         steps += [("on_round_start", None)]
     steps += [("on_turn_start", upcoming.current)]
-    source = encounter_dice(table, request.fields, who, dice, upcoming.current)
+    source = encounter_dice(table, ctx.fields, who, ctx.dice, upcoming.current)
     # Hooks of the ending turn see the old round; those of the new one the new round.
     split = 2 if round_ != encounter.round else 1
-    hooks, changed = run_hooks(table, draft, encounter, steps[:split], source)
+    hooks, texts, private, changed = run_hooks(table, draft, encounter, steps[:split], source)
     staged_draft = Draft(table)
     staged_draft.actors = {**draft.actors, **changed}
-    more, changed_more = run_hooks(table, staged_draft, upcoming, steps[split:], source)
+    more, more_texts, more_private, changed_more = run_hooks(
+        table, staged_draft, upcoming, steps[split:], source, first=len(hooks)
+    )
     source.finish()
-    event = draft.add_event(
+    return ctx.record(
         "encounter.turn",
         {
             "round": upcoming.round,
@@ -157,27 +168,22 @@ def encounter_next(
         actors={**changed, **changed_more},
         table={"encounter": upcoming.to_dict()},
         undoable=True,
-        request=request.id,
-        by=who.label(),
+        texts=texts + more_texts,
+        private=private + more_private,
     )
-    return table.reply_for(event, who)
 
 
-def encounter_end(
-    table: Table, draft: Draft, request: Request, who: Principal, dice: DiceSource
-) -> JSON:
+def encounter_end(ctx: RequestContext) -> JSON:
     """``encounter.end``: the encounter is over."""
+    table = ctx.table
     if table.encounter is None:
         raise EncounterState("no encounter is running")
-    event = draft.add_event(
+    return ctx.record(
         "encounter.ended",
         {"rounds": table.encounter.round},
         table={"encounter": None},
         undoable=True,
-        request=request.id,
-        by=who.label(),
     )
-    return table.reply_for(event, who)
 
 
 # -- approvals ------------------------------------------------------------------

@@ -1,34 +1,77 @@
-"""What each viewer may see: actors, events and snapshots, redacted by role.
+"""What each audience sees: actors, events and snapshots. The one place that decides it.
 
-Two views exist. The GM sees everything. Everyone else — players and
-observers — sees actors that some player controls in full, and actors no
+There are two audiences. The GM sees everything. Everyone else — players and
+observers — sees the actors some player controls in full, and the actors no
 player controls (NPCs) only through the ruleset's
-:meth:`~rollbridge.contract.Ruleset.player_view`; GM-only events reach them
-as a bare ``{"kind": "hidden"}`` placeholder that keeps the seq sequence
-gap-free. Because the non-GM view is the same for every player, a server
-computes at most two views of each event.
+:meth:`~rollbridge.contract.Ruleset.player_view`; of an event they see every
+value and text argument a ruleset marked :class:`~rollbridge.text.Private` only
+where the actor it belongs to is a player's, or where the ruleset
+:meth:`~rollbridge.contract.Ruleset.reveals` that aspect under the table's
+settings; GM-only events reach them as a bare ``{"kind": "hidden"}`` placeholder
+that keeps the seq sequence gap-free. Texts are rendered per audience and
+locale (:mod:`rollbridge.text`).
+
+Because the players' view is the same for every player, a server builds at most
+one view of each event per audience and locale.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rollbridge.contract import Actor, Ruleset
-from rollbridge.engine.model import Event
+from rollbridge.engine.model import ActorRecord, Event
+from rollbridge.plain import JSON
+from rollbridge.text import Hides, view_of
 
-__all__ = ["actor_view", "event_view", "record_actor"]
+__all__ = [
+    "GM",
+    "PLAYERS",
+    "Audience",
+    "actor_view",
+    "event_view",
+    "hides_for",
+    "record_actor",
+]
 
-JSON = dict[str, Any]
+
+@dataclass(frozen=True, slots=True)
+class Audience:
+    """Who a view is for: the GM or everyone else, and the locale of its texts."""
+
+    gm: bool
+    locale: str = "en"
+
+    @property
+    def name(self) -> str:
+        """``gm`` or ``players``: the name replies use for the view they carry."""
+        return "gm" if self.gm else "players"
+
+    @classmethod
+    def named(cls, name: str, locale: str = "en") -> Audience:
+        """The audience of a reply's ``view`` (``gm`` or ``players``)."""
+        return cls(name == "gm", locale)
 
 
-def record_actor(record: Mapping[str, Any]) -> Actor:
-    """The ruleset's view of a stored actor record."""
+GM = Audience(True)
+PLAYERS = Audience(False)
+
+
+def record_actor(record: ActorRecord | Mapping[str, Any]) -> Actor:
+    """The ruleset's view of an actor record (an :class:`ActorRecord` or its dict)."""
+    if isinstance(record, ActorRecord):
+        return Actor(record.id, record.name, record.sheet, record.state)
     return Actor(record["id"], record["name"], record["sheet"], record["state"])
 
 
 def actor_view(
-    record: Mapping[str, Any], *, gm: bool, ruleset: Ruleset, settings: Mapping[str, Any]
+    record: Mapping[str, Any] | ActorRecord,
+    *,
+    gm: bool,
+    ruleset: Ruleset,
+    settings: Mapping[str, Any],
 ) -> JSON:
     """An actor record as a viewer sees it, with its common damage state.
 
@@ -37,6 +80,8 @@ def actor_view(
     :param ruleset: the table's ruleset.
     :param settings: the ruleset's table settings.
     """
+    if isinstance(record, ActorRecord):
+        record = record.as_data()
     actor = record_actor(record)
     if gm or record.get("controllers"):
         return {
@@ -59,20 +104,72 @@ def actor_view(
     }
 
 
+def hides_for(
+    event: Event,
+    ruleset: Ruleset,
+    settings: Mapping[str, Any],
+    controlled: Callable[[str], bool],
+) -> Hides:
+    """The players' ``hides(actor, aspect)`` for one event: a detail is hidden when
+    its actor is no player's (as the event's own records say, else as the table
+    says now: ``controlled``) and the ruleset does not reveal its aspect."""
+    owners: dict[str, bool] = {}
+    for change in event.changes:
+        record = change["after"] or change["before"]
+        if record is not None:
+            owners[change["actor"]] = bool(record.get("controllers"))
+    revealed: dict[str, bool] = {}
+
+    def hides(actor_id: str, aspect: str) -> bool:
+        owned = owners.get(actor_id)
+        if owned is None:
+            owned = owners[actor_id] = controlled(actor_id)
+        if owned:
+            return False
+        shown = revealed.get(aspect)
+        if shown is None:
+            shown = revealed[aspect] = bool(ruleset.reveals(aspect, settings))
+        return not shown
+
+    return hides
+
+
+def _legacy_hidden(event: Event, data: Mapping[str, Any], npcs: frozenset[str]) -> frozenset[str]:
+    return frozenset(
+        change["actor"]
+        for change in event.changes
+        if change["after"] is not None and not change["after"].get("controllers")
+    ) | frozenset(
+        actor_id
+        for actor_id in (data.get("actor"), *data.get("targets", ()))
+        if actor_id is not None and actor_id in npcs
+    )
+
+
+def _overrides_player_resolution(ruleset: Ruleset) -> bool:
+    return type(ruleset).player_resolution is not Ruleset.player_resolution
+
+
 def event_view(
     event: Event,
     *,
-    gm: bool,
+    audience: Audience,
     ruleset: Ruleset,
     settings: Mapping[str, Any],
+    controlled: Callable[[str], bool],
     npcs: frozenset[str] = frozenset(),
 ) -> JSON:
-    """An event as a viewer receives it: its place, what happened, and the
-    new view of every actor it touched (``{"id": ..., "removed": true}`` for
-    one removed). ``before`` records stay in the log; they never go out.
+    """An event as an audience receives it: its place, what happened (private values
+    hidden, texts rendered), and the new view of every actor it touched
+    (``{"id": ..., "removed": true}`` for one removed). ``before`` records stay in
+    the log; they never go out.
 
-    For players, a resolution that involved NPCs (``npcs``: the ids of actors
-    no player controls) passes through the ruleset's ``player_resolution``."""
+    :param controlled: whether a player controls an actor now (for actors the
+        event itself does not record).
+    :param npcs: the actors no player controls, for a ruleset that still
+        overrides the deprecated :meth:`~rollbridge.contract.Ruleset.player_resolution`.
+    """
+    gm = audience.gm
     if event.gm_only and not gm:
         return {"kind": "hidden", "epoch": event.epoch, "seq": event.seq}
     actors: list[JSON] = []
@@ -83,23 +180,14 @@ def event_view(
         else:
             actors.append(actor_view(after, gm=gm, ruleset=ruleset, settings=settings))
     data = event.data
-    if not gm and event.kind == "adjusted" and data.get("actor") in npcs:
-        data = {"actor": data["actor"]}  # how many boxes the GM added is the GM's business
-    if not gm and event.kind == "resolution":
-        hidden = frozenset(
-            change["actor"]
-            for change in event.changes
-            if change["after"] is not None and not change["after"].get("controllers")
-        ) | frozenset(
-            actor_id
-            for actor_id in (data.get("actor"), *data.get("targets", ()))
-            if actor_id is not None and actor_id in npcs
-        )
-        if hidden:
-            data = ruleset.player_resolution(data, hidden, settings)
-    if not gm and data.get("hooks") and npcs:
-        hooks = [_hook_view(entry, ruleset, settings, npcs) for entry in data["hooks"]]
-        data = {**data, "hooks": hooks}
+    hides = None if gm else hides_for(event, ruleset, settings, controlled)
+    if event.texts or (event.private and hides is not None):
+        data = view_of(data, event.texts, event.private, locale=audience.locale, hides=hides)
+    if not gm:
+        if event.kind == "adjusted" and not controlled(data.get("actor", "")):
+            data = {"actor": data["actor"]}  # how many boxes the GM added is the GM's business
+        if _overrides_player_resolution(ruleset):
+            data = _legacy_player_resolution(event, data, ruleset, settings, npcs)
     view: JSON = {
         "kind": event.kind,
         "epoch": event.epoch,
@@ -120,10 +208,18 @@ def event_view(
     return view
 
 
-def _hook_view(
-    entry: JSON, ruleset: Ruleset, settings: Mapping[str, Any], npcs: frozenset[str]
+def _legacy_player_resolution(
+    event: Event, data: JSON, ruleset: Ruleset, settings: Mapping[str, Any], npcs: frozenset[str]
 ) -> JSON:
-    """A turn hook's result as players see it: passed through ``player_resolution``
-    with the hook's name as the action (``on_round_start``…) and the NPCs hidden."""
-    shown = ruleset.player_resolution({"action": entry["hook"], **entry}, npcs, settings)
-    return {k: v for k, v in shown.items() if k != "action" or "action" in entry}
+    """A ruleset written before texts were data redacts rendered resolutions itself."""
+    if event.kind == "resolution":
+        hidden = _legacy_hidden(event, data, npcs)
+        if hidden:
+            data = ruleset.player_resolution(data, hidden, settings)
+    if data.get("hooks") and npcs:
+        hooks = []
+        for entry in data["hooks"]:
+            shown = ruleset.player_resolution({"action": entry["hook"], **entry}, npcs, settings)
+            hooks.append({k: v for k, v in shown.items() if k != "action" or "action" in entry})
+        data = {**data, "hooks": hooks}
+    return data

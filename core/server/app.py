@@ -1,10 +1,12 @@
 """The WebSocket server: many tables in one process, on one store.
 
-A thin layer around the sans-I/O engine: websockets' asyncio server accepts
-connections (:class:`~rollbridge.server.client.Client`), tables are opened from
-the store on first use (:class:`~rollbridge.server.session.TableSession`), and
-one :class:`~rollbridge.server.writer.CommitWriter` thread makes every change
-durable before it is acknowledged.
+A driver of the sans-I/O :mod:`rollbridge.protocol`, and nothing more: websockets'
+asyncio server accepts connections (:class:`~rollbridge.server.client.Client`,
+which hands each frame to its :class:`~rollbridge.protocol.connection.Connection`),
+and :meth:`Server.carry` carries out what the protocol asks — frames written to
+clients, store reads on a thread of their own (never on the event loop), commits
+through the one :class:`~rollbridge.server.writer.CommitWriter` thread, which makes
+every change durable before it is acknowledged.
 
 Limits: frames up to 64 KiB (larger closes with 1009), 4 MiB unsent per client
 (more disconnects it with 1013), 1,024 changes waiting for the disk (more are
@@ -16,19 +18,31 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
 
 from rollbridge.dice.sources import DiceSource, SecureDice
-from rollbridge.engine.store import Store
-from rollbridge.engine.table import Table
+from rollbridge.exceptions import Busy
 from rollbridge.host import PluginHost
-from rollbridge.server.client import CLOSE_AUTH, Client
-from rollbridge.server.codec import MAX_FRAME
+from rollbridge.protocol.connection import CLOSE_AUTH, Tables
+from rollbridge.protocol.effects import (
+    Close,
+    Deliver,
+    Effect,
+    Notify,
+    Persist,
+    Read,
+    Reopened,
+    Reply,
+)
+from rollbridge.protocol.frames import MAX_FRAME
+from rollbridge.protocol.observers import notify
+from rollbridge.server.client import Client
 from rollbridge.server.collector import CollectorManager
-from rollbridge.server.session import TableSession
 from rollbridge.server.writer import MAX_PENDING, CommitWriter
+from rollbridge.stores.base import Store
 
 __all__ = ["BUFFER_LIMIT", "DEFAULT_HOST", "DEFAULT_PORT", "Server"]
 
@@ -46,6 +60,8 @@ PING_INTERVAL = 20.0
 #: ``table delete`` run in another process): a client whose token is gone is
 #: disconnected with 1008 within this time.
 TOKEN_CHECK_INTERVAL = 5.0
+#: Threads that run store reads (token look-ups, loading tables, the log).
+READER_THREADS = 2
 
 
 class Server:
@@ -95,17 +111,20 @@ class Server:
         self.token_check_interval = token_check_interval
         self._token_watch: asyncio.Task | None = None
         self.collector = CollectorManager() if manage_gc else None
-        self.sessions: dict[str, TableSession] = {}
+        self.tables = Tables(host.rulesets, dice=dice, admit=self._admit)
         self.clients: set[Client] = set()
         self.writer: CommitWriter | None = None
+        self._reader: ThreadPoolExecutor | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._server: Any = None
 
     # -- lifecycle ----------------------------------------------------------------
 
     async def start(self) -> None:
-        """Start the writer and listen."""
-        loop = asyncio.get_running_loop()
+        """Start the writer and the readers, and listen."""
+        loop = self._loop = asyncio.get_running_loop()
         self.writer = CommitWriter(self.store, loop, max_pending=self.max_pending)
+        self._reader = ThreadPoolExecutor(READER_THREADS, thread_name_prefix="rollbridge-reader")
         self._server = await serve(
             self._handle,
             self.address,
@@ -146,9 +165,13 @@ class Server:
             self._server.close(close_connections=True)
             await self._server.wait_closed()
             self._server = None
+        loop = asyncio.get_running_loop()
         if self.writer is not None:
-            await asyncio.get_running_loop().run_in_executor(None, self.writer.close)
+            await loop.run_in_executor(None, self.writer.close)
             self.writer = None
+        if self._reader is not None:
+            self._reader.shutdown(wait=True)
+            self._reader = None
         self.store.close()
 
     async def serve_forever(self, stop: asyncio.Event) -> None:
@@ -159,52 +182,78 @@ class Server:
         finally:
             await self.stop()
 
-    # -- tables ---------------------------------------------------------------------
+    # -- the protocol's effects ---------------------------------------------------------
 
-    def session(self, table_id: str) -> TableSession:
-        """The live session of a table, opened from the store on first use.
-
-        :raises UnknownTable: RulesetUnavailable:
-        """
-        session = self.sessions.get(table_id)
-        if session is None:
-            snapshot, history = self.store.load(table_id)
-            ruleset = Table.check_ruleset(snapshot.info, self.host.rulesets)
-            assert self.writer is not None, "the server is not started"
-            session = TableSession(
-                Table(snapshot, ruleset, history, load_event=self._event_loader(table_id)),
-                store=self.store,
-                writer=self.writer,
-                host=self.host,
-                dice=self.dice,
-                on_idle=self.release,
+    def _admit(self) -> None:
+        writer = self.writer
+        if writer is not None and writer.full:
+            raise Busy(
+                f"the server has {writer.pending} changes waiting to be written to disk"
+                f" (its limit is {writer.max_pending}); nothing was done: send the request"
+                " again shortly",
+                details={"pending": writer.pending, "limit": writer.max_pending},
             )
-            self.sessions[table_id] = session
-        return session
 
-    def _event_loader(self, table_id: str) -> Callable[[int], Any]:
-        return lambda seq: self.store.event(table_id, seq)
+    def carry(self, effects: list[Effect], client: Client | None = None) -> None:
+        """Carry out the protocol's effects, in order (``client``: whose frame
+        produced them, for a :class:`Close` of its own connection)."""
+        for effect in effects:
+            try:
+                self._carry_one(effect, client)
+            except Exception:  # a driver bug must not stop the other effects
+                log.exception("carrying out %s failed", type(effect).__name__)
 
-    def release(self, session: TableSession) -> None:
-        """Drop a table's session once nobody uses it (it reloads on the next hello)."""
-        if session.idle and self.sessions.get(session.id) is session:
-            del self.sessions[session.id]
+    def _carry_one(self, effect: Effect, client: Client | None) -> None:
+        if isinstance(effect, Deliver):
+            for member, frame in effect.frames:
+                member.origin.enqueue(frame, backlog=effect.backlog)
+        elif isinstance(effect, Reply):
+            if effect.frame is not None and isinstance(effect.origin, Client):
+                effect.origin.enqueue(effect.frame)
+        elif isinstance(effect, Read):
+            self._read(effect, client)
+        elif isinstance(effect, Persist):
+            assert self.writer is not None and effect.commit is not None, "not started"
+            self.writer.submit(
+                effect.table_id, effect.commit, lambda error: self._persisted(effect, error)
+            )
+        elif isinstance(effect, Notify):
+            assert effect.table is not None
+            notify(self.host, effect.table, effect.events)
+        elif isinstance(effect, Close):
+            target = effect.member.origin if effect.member is not None else client
+            if target is not None:
+                target.disconnect(effect.code, effect.reason)
+        elif isinstance(effect, Reopened) and self.writer is not None:
+            self.writer.reset(effect.table_id)
+
+    def _read(self, effect: Read, client: Client | None) -> None:
+        assert self._loop is not None and self._reader is not None, "the server is not started"
+        future = self._loop.run_in_executor(self._reader, effect.run, self.store)
+
+        def done(finished: asyncio.Future) -> None:
+            if finished.cancelled():
+                return
+            error = finished.exception()
+            follow = effect.fail(error) if error is not None else effect.resume(finished.result())
+            self.carry(follow, client)
+
+        future.add_done_callback(done)
+
+    def _persisted(self, effect: Persist, error: BaseException | None) -> None:
+        self.carry(effect.fail(error) if error is not None else effect.resume(None))
+        protocol = self.tables.open.get(effect.table_id)
+        if protocol is not None:
+            self.tables.release(protocol)
 
     # -- tokens -----------------------------------------------------------------------
 
-    def drop_revoked(self) -> int:
-        """Disconnect (1008) every joined client whose token is no longer in the
-        store: revoked, or its table deleted, by the CLI in another process.
-        Returns how many were disconnected.
-
-        :raises StoreError: the store could not be read.
-        """
-        joined = [c for c in self.clients if c.session is not None and not c.closing]
-        if not joined:
-            return 0
-        live = self.store.token_ids()
+    def drop_revoked(self, live: set[str]) -> int:
+        """Disconnect (1008) every joined client whose token is not in ``live`` (the
+        store's token ids: one was revoked, or its table deleted, by the CLI in
+        another process). Returns how many were disconnected."""
         dropped = 0
-        for client in joined:
+        for client in [c for c in self.clients if c.session is not None and not c.closing]:
             if client.principal.key not in live:
                 log.info(
                     "the token of %s at table %s was revoked; disconnecting",
@@ -215,11 +264,20 @@ class Server:
                 dropped += 1
         return dropped
 
+    async def check_tokens(self) -> int:
+        """Read the store's token ids (on a reader thread) and disconnect the clients
+        whose token is gone. :raises StoreError: the store could not be read."""
+        if not any(c.session is not None for c in self.clients):
+            return 0
+        assert self._loop is not None and self._reader is not None, "the server is not started"
+        live = await self._loop.run_in_executor(self._reader, self.store.token_ids)
+        return self.drop_revoked(live)
+
     async def _watch_tokens(self, interval: float) -> None:
         while True:
             await asyncio.sleep(interval)
             try:
-                self.drop_revoked()
+                await self.check_tokens()
             except Exception:  # a busy or failing store: try again next time
                 log.exception("checking for revoked tokens failed")
 

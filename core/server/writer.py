@@ -25,8 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rollbridge.engine.model import Commit
-from rollbridge.engine.store import Store
 from rollbridge.exceptions import StoreError
+from rollbridge.stores.base import Store
 
 __all__ = ["LINGER", "MAX_BATCH", "MAX_PENDING", "CommitWriter"]
 

@@ -1,8 +1,8 @@
 """Durable stores of tables, event logs, idempotency replies and tokens.
 
-Every store implements :class:`~rollbridge.engine.store.Store`, with the
-semantics of :class:`~rollbridge.engine.store.MemoryStore` (the reference,
-re-exported here). :class:`SQLiteStore` is the embedded default of
+Every store implements :class:`~rollbridge.stores.base.Store`, with the
+semantics of :class:`~rollbridge.stores.memory.MemoryStore` (the reference).
+:class:`~rollbridge.stores.sqlite.SQLiteStore` is the embedded default of
 ``rollbridge serve``: one SQLite file in WAL mode, durable at each commit,
 with group commit (:meth:`SQLiteStore.commit_many`); the CLI administers the
 same file while a server runs. :func:`rollbridge.paths.default_db_path` says
@@ -12,16 +12,24 @@ where that file lives by default::
     from rollbridge.stores import SQLiteStore
 
     store = SQLiteStore(default_db_path())
+
+The SQLite store is imported on first use, so a program that only needs the
+memory store does not load ``sqlite3``.
 """
 
-from rollbridge.engine.store import DEFAULT_RETAIN, MemoryStore, Store
-from rollbridge.stores.sqlite import SCHEMA_VERSION, PreparedCommit, SQLiteStore
+from __future__ import annotations
 
-__all__ = [
-    "DEFAULT_RETAIN",
-    "SCHEMA_VERSION",
-    "MemoryStore",
-    "PreparedCommit",
-    "SQLiteStore",
-    "Store",
-]
+from typing import Any
+
+from rollbridge.stores.base import DEFAULT_RETAIN, Store, reply_window
+from rollbridge.stores.memory import MemoryStore
+
+__all__ = ["DEFAULT_RETAIN", "MemoryStore", "SQLiteStore", "Store", "reply_window"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SQLiteStore":
+        from rollbridge.stores.sqlite import SQLiteStore
+
+        return SQLiteStore
+    raise AttributeError(name)

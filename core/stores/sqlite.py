@@ -1,7 +1,7 @@
 """The embedded store: one SQLite file in WAL mode, durable at every commit.
 
-:class:`SQLiteStore` implements :class:`~rollbridge.engine.store.Store` with
-the semantics of :class:`~rollbridge.engine.store.MemoryStore` (one contract
+:class:`SQLiteStore` implements :class:`~rollbridge.stores.base.Store` with
+the semantics of :class:`~rollbridge.stores.memory.MemoryStore` (one contract
 suite, ``tests/stores/test_store_contract.py``, runs on both), and adds group
 commit (:meth:`SQLiteStore.commit_many`: several commits, one transaction, one
 fsync) and :meth:`SQLiteStore.prepare` (serialise a commit now, write it
@@ -34,7 +34,7 @@ first event has the stored seq + 1 and the table's seq becomes its last
 event's. Anything else — another process wrote to the same table, or a caller
 wrote a stale commit — raises :class:`~rollbridge.exceptions.StoreError`
 having written nothing, so seq never has a gap or a repeat.
-:class:`~rollbridge.engine.service.TableService` then reloads the table from
+:mod:`rollbridge.protocol` then loads the table again from
 the store.
 """
 
@@ -51,12 +51,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import msgpack
-
 from rollbridge.engine.model import ActorRecord, Commit, Encounter, Event, TableInfo, TableSnapshot
-from rollbridge.engine.store import DEFAULT_RETAIN, reply_window
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
-from rollbridge.stores.keyfilter import KeyFilter
+from rollbridge.plain import JSON, NotPlain, pack, unpack
+from rollbridge.stores.base import DEFAULT_RETAIN, reply_window
 from rollbridge.tokens import TokenRecord
 
 __all__ = [
@@ -65,45 +63,10 @@ __all__ = [
     "SCHEMA_VERSION",
     "PreparedCommit",
     "SQLiteStore",
-    "pack",
-    "unpack",
 ]
-
-JSON = dict[str, Any]
 
 #: Seconds a write waits for another connection's write (``busy_timeout``).
 DEFAULT_BUSY_TIMEOUT = 10.0
-
-
-# -- serialisation ------------------------------------------------------------
-
-
-def pack(value: Any) -> bytes:
-    """Serialise a stored value (a dict of JSON-like data) to msgpack.
-
-    Why msgpack and not JSON: measured on the commits of a real table (an
-    sr2 attack — the event with every die and the target's record before
-    and after — or an undo, with its reply and the table's settings and
-    meta; ``python benchmarks/bench_store.py --codec``), ``msgpack.packb``
-    takes ~47 µs a commit against ~145 µs for ``json.dumps``, unpacking is
-    ~25 % faster than ``json.loads``, and the blobs are ~22 % smaller (3.2
-    kB against 4.1 kB). Both have C codecs; msgpack's format is the cheaper
-    one to write and read: strings are not escaped, numbers are bytes rather
-    than decimal text, and lengths come first instead of delimiters to scan
-    for. Packing runs on every commit, so it is the figure that matters.
-    msgpack is also more faithful (integer dict keys and bytes come back as
-    they went in) and already a dependency (the wire protocol). The cost:
-    the ``sqlite3`` shell's JSON functions cannot read the blobs; the CLI can.
-
-    :raises TypeError: ValueError: OverflowError: for values msgpack cannot
-        hold (arbitrary objects, integers beyond 64 bits).
-    """
-    return msgpack.packb(value, use_bin_type=True)
-
-
-def unpack(data: bytes) -> Any:
-    """The value :func:`pack` serialised (arrays come back as lists)."""
-    return msgpack.unpackb(data, raw=False, strict_map_key=False, use_list=True)
 
 
 # -- schema and migrations ----------------------------------------------------
@@ -215,9 +178,9 @@ def _prepare(commit: Commit) -> PreparedCommit:
         epoch=int(info.epoch),
         seq=int(info.seq),
         meta=pack(commit.meta),
-        actors=tuple((r.id, pack(r.to_dict())) for r in commit.actors),
+        actors=tuple((r.id, r.packed()) for r in commit.actors),
         removed=tuple(commit.removed),
-        events=tuple((int(e.seq), pack(e.to_dict())) for e in commit.events),
+        events=tuple((int(e.seq), e.packed()) for e in commit.events),
         replies=tuple((key, pack(reply)) for key, reply in commit.replies.items()),
     )
 
@@ -291,9 +254,6 @@ class SQLiteStore:
         self._connections: list[sqlite3.Connection] = []
         self._connections_lock = threading.Lock()
         self._write_lock = threading.Lock()
-        #: Per table, the idempotency keys stored (see :meth:`reply`).
-        self._reply_filters: dict[str, KeyFilter] = {}
-        self._filters_lock = threading.Lock()
         self._closed = False
         try:
             conn = self._conn()
@@ -415,7 +375,7 @@ class SQLiteStore:
         try:
             settings = pack(info.settings)
             meta = pack(TableSnapshot(info, {}).meta())
-        except (TypeError, ValueError, OverflowError) as exc:
+        except NotPlain as exc:
             raise StoreError(f"table {info.id!r} cannot be stored: {exc}") from exc
         with self._transaction(write=True) as conn:
             if conn.execute("SELECT 1 FROM tables WHERE id = ?", (info.id,)).fetchone():
@@ -436,7 +396,6 @@ class SQLiteStore:
             for child in ("actors", "events", "replies", "tokens"):
                 conn.execute(f'DELETE FROM {child} WHERE "table" = ?', (table_id,))
             conn.execute("DELETE FROM tables WHERE id = ?", (table_id,))
-        self._forget_replies(table_id)
 
     def tables(self) -> list[TableInfo]:
         """Every table, oldest first."""
@@ -449,12 +408,8 @@ class SQLiteStore:
     def load(self, table_id: str) -> tuple[TableSnapshot, dict[int, Event]]:
         """A table's snapshot and the retained events its undo/redo stacks name.
 
-        Loading (also reloading after a refused commit) drops the table's
-        filter of reply keys, so it is read afresh with what is stored now.
-
         :raises UnknownTable:
         """
-        self._forget_replies(table_id)
         with self._transaction() as conn:
             row = conn.execute(
                 f"SELECT {_INFO_COLUMNS}, meta FROM tables WHERE id = ?", (table_id,)
@@ -514,21 +469,8 @@ class SQLiteStore:
     def reply(self, table_id: str, key: str) -> JSON | None:
         """The stored reply to the request with this idempotency key.
 
-        The first call for a table reads the keys it has stored into a Bloom
-        filter (:class:`~rollbridge.stores.keyfilter.KeyFilter`) that this
-        store's own commits keep up to date; a key the filter has certainly
-        never seen is answered (``None``) without reading SQLite. Another
-        process writing the same table (a second server on the file) adds keys
-        behind the filter's back, but then this store's table is stale too:
-        its next commit fails the sequence guard, which drops the filter (as
-        does :meth:`load`), so the retry reads the keys afresh and finds the
-        stored reply instead of applying the request again.
-
-        :raises UnknownTable: (once the filter is built, only on a key it
-            may hold).
+        :raises UnknownTable:
         """
-        if key not in self._reply_filter(table_id):
-            return None
         with self._transaction(begin=False) as conn:
             row = conn.execute(
                 "SELECT t.id, r.reply FROM tables AS t LEFT JOIN replies AS r"
@@ -539,49 +481,14 @@ class SQLiteStore:
             raise _unknown(table_id)
         return unpack(row[1]) if row[1] is not None else None
 
-    def _reply_filter(self, table_id: str) -> KeyFilter:
-        """The table's filter of stored reply keys, built (or rebuilt bigger,
-        which also forgets pruned keys) from SQLite when needed.
-
-        Built under ``_filters_lock``, which :meth:`_remember_keys` takes after
-        each commit: a key committed after the filter's read is added by the
-        writer once the new filter is in place, so no stored key is missed.
-
-        :raises UnknownTable:
-        """
-        found = self._reply_filters.get(table_id)
-        if found is not None and not found.full:
-            return found
-        with self._filters_lock:
-            found = self._reply_filters.get(table_id)
-            if found is not None and not found.full:
-                return found
-            with self._transaction() as conn:
-                self._require(conn, table_id)
-                keys = [
-                    row[0]
-                    for row in conn.execute(
-                        'SELECT key FROM replies WHERE "table" = ?', (table_id,)
-                    )
-                ]
-            built = KeyFilter(keys, capacity=2 * len(keys))
-            self._reply_filters[table_id] = built
-            return built
-
-    def _forget_replies(self, table_id: str) -> None:
-        """Drop a table's filter; the next :meth:`reply` rebuilds it from SQLite."""
-        with self._filters_lock:
-            self._reply_filters.pop(table_id, None)
-
-    def _remember_keys(self, prepared: Sequence[tuple[str, PreparedCommit]]) -> None:
-        """Add the reply keys of committed commits to their tables' filters."""
-        with self._filters_lock:
-            filters = self._reply_filters
-            for table_id, p in prepared:
-                keys = filters.get(table_id)
-                if keys is not None:
-                    for key, _reply in p.replies:
-                        keys.add(key)
+    def reply_keys(self, table_id: str) -> list[str]:
+        """The idempotency key of every stored reply of a table. :raises UnknownTable:"""
+        with self._transaction() as conn:
+            self._require(conn, table_id)
+            return [
+                row[0]
+                for row in conn.execute('SELECT key FROM replies WHERE "table" = ?', (table_id,))
+            ]
 
     # -- commits ----------------------------------------------------------------
 
@@ -597,7 +504,7 @@ class SQLiteStore:
         """
         try:
             return _prepare(commit)
-        except (TypeError, ValueError, OverflowError) as exc:
+        except Exception as exc:
             raise StoreError(f"the commit cannot be stored: {type(exc).__name__}: {exc}") from exc
 
     def commit(self, table_id: str, commit: Commit | PreparedCommit) -> None:
@@ -623,19 +530,13 @@ class SQLiteStore:
         ]
         if not prepared:
             return
-        try:
-            with self._transaction(write=True) as conn:
-                latest: dict[str, int] = {}
-                for table_id, p in prepared:
-                    self._apply(conn, table_id, p)
-                    latest[table_id] = p.seq
-                for table_id, seq in latest.items():
-                    self._prune(conn, table_id, seq)
-        except StoreError as exc:
-            if "stored_seq" in exc.details:  # someone else wrote this table
-                self._forget_replies(exc.details["table"])
-            raise
-        self._remember_keys(prepared)
+        with self._transaction(write=True) as conn:
+            latest: dict[str, int] = {}
+            for table_id, p in prepared:
+                self._apply(conn, table_id, p)
+                latest[table_id] = p.seq
+            for table_id, seq in latest.items():
+                self._prune(conn, table_id, seq)
 
     def _apply(self, conn: sqlite3.Connection, table_id: str, p: PreparedCommit) -> None:
         epoch, seq = self._require(conn, table_id)

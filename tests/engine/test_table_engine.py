@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from rollbridge.dice import ScriptedDice, SeededDice
-from rollbridge.engine import MemoryStore, Principal, TableService
+from rollbridge.engine import Principal
 from rollbridge.exceptions import (
     DiceScriptError,
     DiceScriptExhausted,
@@ -25,6 +25,8 @@ from rollbridge.exceptions import (
     UnknownActor,
     UnknownMessageType,
 )
+from rollbridge.offline import TableService
+from rollbridge.stores import MemoryStore
 from rollbridge.testing import host_with
 
 GM = Principal("gm", "gm", "tok-gm")
@@ -455,7 +457,7 @@ class TestRulesetAvailability:
 
 class TestReviewFindings:
     def test_pending_requests_are_capped_per_player(self, seated):
-        from rollbridge.engine.approvals import MAX_PENDING_PER_PLAYER
+        from rollbridge.engine.pending import MAX_PENDING_PER_PLAYER
         from rollbridge.exceptions import Conflict
 
         seated.handle("t", {"type": "settings", "id": "s", "settings": {"approval": True}}, GM)

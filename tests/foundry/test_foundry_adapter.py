@@ -18,10 +18,11 @@ from rollbridge.adapters.foundry.dice_out import foundry_total, roll_from_group,
 from rollbridge.adapters.foundry.inbound import translate
 from rollbridge.adapters.foundry.mappings import MAPPINGS, system_updates
 from rollbridge.dice import ScriptedDice, SeededDice, roll_formula
-from rollbridge.engine import MemoryStore, TableService
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.host import PluginHost
+from rollbridge.offline import TableService
 from rollbridge.server import Server
+from rollbridge.stores import MemoryStore
 from rollbridge.testing import RulesetHarness
 
 HOST = PluginHost()

@@ -14,7 +14,9 @@ import pytest
 import rollbridge
 from rollbridge import hookspecs
 from rollbridge.dice import ScriptedDice
-from rollbridge.engine import MemoryStore, Principal, TableService
+from rollbridge.engine import Principal
+from rollbridge.offline import TableService
+from rollbridge.stores import MemoryStore
 from rollbridge.testing import host_with
 
 HOOKS = sorted(

@@ -14,8 +14,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 import rollbridge
-from rollbridge.engine import Principal, TableService
+from rollbridge.engine import Principal
 from rollbridge.host import PluginHost
+from rollbridge.offline import TableService
 from rollbridge.server import Server
 from rollbridge.stores.sqlite import SQLiteStore
 

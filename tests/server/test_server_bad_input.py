@@ -67,7 +67,7 @@ async def test_unknown_table_and_wrong_token_look_the_same(tables):
     _, wrong = await tables.join("sr2", "gm", token="rbt_x")
     assert unknown["code"] == wrong["code"] == "unauthorized"
     assert unknown["message"] == wrong["message"]  # table ids are not probed this way
-    assert "no-such-table" not in tables.server.sessions and not tables.server.sessions
+    assert "no-such-table" not in tables.server.tables.open and not tables.server.tables.open
 
 
 async def test_an_oversized_frame_closes_only_that_connection(tables):

@@ -275,14 +275,14 @@ async def test_a_slow_client_is_disconnected_and_never_holds_up_the_table(make_t
     slow_transport = slow_ws.transport
     slow_transport.pause_reading()  # stop reading: the server's sends back up
     gm, _ = await world.join("sr2", "gm")
-    session = world.server.sessions["sr2"]
+    session = world.server.tables.open["sr2"]
     started = time.monotonic()
     for n in range(300):
         reply = await gm.request({"type": "roll", "formula": "999d1000", "id": f"big{n}"})
         assert reply["status"] == "done"  # the GM is answered all along
-        if all(c.principal.role == "gm" for c in session.clients):
+        if all(m.principal.role == "gm" for m in session.members):
             break
-    assert [c.principal.role for c in session.clients] == ["gm"], "slow client not dropped"
+    assert [m.principal.role for m in session.members] == ["gm"], "slow client not dropped"
     assert time.monotonic() - started < 60
     slow_transport.resume_reading()
     with pytest.raises(ConnectionClosed):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rollbridge.stores.keyfilter import BITS_PER_KEY, KeyFilter
+from rollbridge.protocol.keys import BITS_PER_KEY, KeyFilter
 
 
 def test_every_added_key_is_found() -> None:
@@ -34,3 +34,15 @@ def test_size_follows_capacity_and_full_flags_overflow() -> None:
     assert not small.full
     small.add("one more")
     assert small.full and "one more" in small
+
+
+def test_a_key_set_grows_and_never_forgets() -> None:
+    from rollbridge.protocol.keys import KeySet
+
+    keys = KeySet(["stored-1", "stored-2"])
+    added = [f"new-{n}" for n in range(2_000)]  # far past the first filter's capacity
+    for key in added:
+        keys.add(key)
+    assert all(key in keys for key in ["stored-1", "stored-2", *added])
+    false_maybe = sum(f"never-{n}" in keys for n in range(2_000))
+    assert false_maybe < 200  # each filter of the chain stays near 1 %

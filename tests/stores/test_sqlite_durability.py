@@ -24,10 +24,10 @@ from rollbridge.engine import (
     Principal,
     Table,
     TableInfo,
-    TableService,
     TableSnapshot,
 )
 from rollbridge.exceptions import StoreError, UnknownTable
+from rollbridge.offline import TableService
 from rollbridge.stores import sqlite as sqlite_module
 from rollbridge.stores.sqlite import SCHEMA_VERSION, SQLiteStore
 from rollbridge.testing import host_with
@@ -241,88 +241,62 @@ class TestGroupCommit:
 
 
 class TestReplyFilter:
-    """The in-memory filter that spares the idempotency check a SQLite read."""
+    """The table's filter of stored reply keys (built from the store when the
+    table opens) spares the idempotency check of a new request id a store read."""
 
     @staticmethod
-    def traced(store: SQLiteStore) -> list[str]:
-        statements: list[str] = []
-        store._conn().set_trace_callback(statements.append)
-        return statements
+    def reads(service: TableService, table_id: str, message: dict[str, Any]) -> list[str]:
+        """The store reads the protocol asks for while handling ``message``."""
+        from rollbridge.protocol.effects import Read
 
-    def test_an_unseen_key_is_answered_without_reading_sqlite(self, store):
-        store.create_table(info(), [])
-        store.commit("t", commit_at("t", 1))
-        assert store.reply("t", "k1") == {"seq": 1}  # builds the filter
-        statements = self.traced(store)
-        assert [store.reply("t", f"fresh-{n}") for n in range(200)] == [None] * 200
-        assert len(statements) < 20  # only the filter's rare false "maybe" reach SQLite
-        assert store.reply("t", "k1") == {"seq": 1}
-        assert any("replies" in s for s in statements[-3:])
+        protocol = service.protocol(table_id)
+        seen: list[str] = []
+        pending = protocol.receive(message, GM)
+        while pending:
+            effect = pending.pop(0)
+            if isinstance(effect, Read):
+                seen.append(type(effect).__name__)
+                pending[:0] = effect.resume(effect.run(service.store))
+            elif hasattr(effect, "commit") and effect.commit is not None:
+                service.store.commit(effect.table_id, effect.commit)
+                pending[:0] = effect.resume(None)
+        return seen
 
-    def test_keys_committed_after_the_filter_was_built_are_found(self, store):
-        store.create_table(info(), [])
-        assert store.reply("t", "k1") is None  # filter built on an empty table
-        store.commit_many([("t", commit_at("t", 1)), ("t", commit_at("t", 2))])
-        assert store.reply("t", "k1") == {"seq": 1}
-        assert store.reply("t", "k2") == {"seq": 2}
+    def test_an_unseen_key_is_executed_without_reading_the_store(self, db, tally):
+        service = TableService(SQLiteStore(db), host_with(tally))
+        service.create_table("Filter", "tally", table_id="t")
+        reads = [
+            self.reads(service, "t", {"type": "roll", "id": f"fresh-{n}", "formula": "1d6"})
+            for n in range(200)
+        ]
+        assert sum(len(r) for r in reads) < 20  # only the filter's rare false "maybe"
+        service.store.close()
 
-    def test_a_filter_rebuilt_between_commit_and_update_misses_nothing(self, store, monkeypatch):
-        store.create_table(info(), [])
-        store.reply("t", "none")
-        original = SQLiteStore._remember_keys
-
-        def rebuild_first(self: SQLiteStore, prepared: Any) -> None:
-            self._reply_filters.pop("t")  # as if the loop rebuilt it right now
-            self._reply_filter("t")
-            original(self, prepared)
-
-        monkeypatch.setattr(SQLiteStore, "_remember_keys", rebuild_first)
-        store.commit("t", commit_at("t", 1))
-        monkeypatch.undo()
-        assert store.reply("t", "k1") == {"seq": 1}
-
-    def test_a_commit_during_a_rebuild_is_in_the_rebuilt_filter(self, store, db, monkeypatch):
-        """The dangerous order: the rebuild reads the keys, a commit lands and
-        tries to add its key, then the rebuild installs its filter. The lock
-        makes the commit's key wait for the new filter."""
-        store.create_table(info(), [])
-        selected, go = threading.Event(), threading.Event()
-        real_filter = sqlite_module.KeyFilter
-
-        def paused_filter(keys, **kwargs):
-            selected.set()  # the keys are read; hold the new filter back
-            assert go.wait(10)
-            return real_filter(keys, **kwargs)
-
-        monkeypatch.setattr(sqlite_module, "KeyFilter", paused_filter)
-        answers: list[Any] = []
-        rebuild = threading.Thread(target=lambda: answers.append(store.reply("t", "k1")))
-        rebuild.start()
-        assert selected.wait(10)
-        writer = threading.Thread(target=store.commit, args=("t", commit_at("t", 1)))
-        writer.start()
-        with sqlite3.connect(db) as peek:  # wait until the commit is in the file
-            deadline = time.monotonic() + 10
-            while not peek.execute("SELECT 1 FROM replies WHERE key = 'k1'").fetchone():
-                assert time.monotonic() < deadline
-                time.sleep(0.01)
-        go.set()
-        rebuild.join(10)
-        writer.join(10)
-        monkeypatch.undo()
-        assert answers == [None]  # read before the commit
-        assert store.reply("t", "k1") == {"seq": 1}
+    def test_a_key_stored_before_the_table_opened_is_looked_up(self, db, tally):
+        first = TableService(SQLiteStore(db), host_with(tally))
+        first.create_table("Filter", "tally", table_id="t")
+        reply = first.handle("t", {"type": "roll", "id": "k1", "formula": "1d6"}, GM)
+        first.store.close()
+        restarted = TableService(SQLiteStore(db), host_with(tally))
+        assert self.reads(restarted, "t", {"type": "roll", "id": "k1", "formula": "1d6"}) == [
+            "FindReply",
+            "ReadEvent",  # the reply names its event; the view is built from the log
+        ]
+        assert restarted.handle("t", {"type": "roll", "id": "k1", "formula": "1d6"}, GM) == reply
+        assert restarted.table("t").info.seq == 1
+        restarted.store.close()
 
     def test_a_reply_stored_by_another_store_is_never_applied_twice(self, db, tally):
-        """Two services on one file: the second built its filter before the
-        first stored request x. A retry of x at the second fails the sequence
-        guard (its table is stale), and the retry after that finds x's reply."""
+        """Two services on one file: the second opened its table (and read its
+        keys) before the first stored request x. A retry of x at the second fails
+        the sequence guard (its table is stale), and the retry after that finds
+        x's reply."""
         first = TableService(SQLiteStore(db), host_with(tally))
         first.create_table("Shared", "tally", table_id="t")
         roll = {"type": "roll", "formula": "1d6"}
         first.handle("t", {**roll, "id": "a1"}, GM)
         second = TableService(SQLiteStore(db), host_with(tally))
-        second.handle("t", {**roll, "id": "b1"}, GM)  # builds the second's filter
+        second.handle("t", {**roll, "id": "b1"}, GM)  # opens the second's table
         with pytest.raises(StoreError):
             first.handle("t", {**roll, "id": "x"}, GM)  # stale: reloads
         stored = first.handle("t", {**roll, "id": "x"}, GM)
@@ -333,36 +307,14 @@ class TestReplyFilter:
         first.store.close()
         second.store.close()
 
-    def test_a_full_filter_is_rebuilt_bigger_from_what_is_stored(self, store):
-        store.create_table(info(), [])
-        store.reply("t", "none")
-        first = store._reply_filters["t"]
-        for seq in range(1, first.capacity + 2):
-            store.commit("t", commit_at("t", seq))
-        assert first.full
-        assert store.reply("t", f"k{first.capacity + 1}") == {"seq": first.capacity + 1}
-        rebuilt = store._reply_filters["t"]
-        assert rebuilt is not first and rebuilt.capacity > first.capacity
-        assert all(
-            store.reply("t", f"k{seq}") == {"seq": seq} for seq in range(1, first.capacity + 2)
-        )
-        assert store.reply("t", "k0") is None
-
-    def test_a_restart_finds_keys_stored_before_it(self, store, db):
-        store.create_table(info(), [])
-        store.commit("t", commit_at("t", 1))
-        with SQLiteStore(db) as restarted:
-            assert restarted.reply("t", "k1") == {"seq": 1}
-            assert restarted.reply("t", "k2") is None
-
-    def test_unknown_and_deleted_tables(self, store):
+    def test_reply_keys_of_a_table(self, store):
         with pytest.raises(UnknownTable):
-            store.reply("nope", "k1")
+            store.reply_keys("nope")
         store.create_table(info(), [])
         store.commit("t", commit_at("t", 1))
-        assert store.reply("t", "k1") == {"seq": 1}
+        store.commit("t", commit_at("t", 2))
+        assert sorted(store.reply_keys("t")) == ["k1", "k2"]
         store.delete_table("t")
-        assert "t" not in store._reply_filters
         with pytest.raises(UnknownTable):
             store.reply("t", "k1")
 
@@ -495,7 +447,8 @@ class TestThreads:
 KILLED_WRITER = """
     import importlib.util, sys
     from rollbridge.dice import SeededDice
-    from rollbridge.engine import Principal, TableService
+    from rollbridge.engine import Principal
+    from rollbridge.offline import TableService
     from rollbridge.stores import SQLiteStore
     from rollbridge.testing import host_with
 

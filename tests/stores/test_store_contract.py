@@ -17,20 +17,17 @@ import pytest
 
 from rollbridge.dice import ScriptedDice, SeededDice
 from rollbridge.engine import (
-    DEFAULT_RETAIN,
     ActorRecord,
     Commit,
     Encounter,
     Event,
-    MemoryStore,
     Principal,
-    Store,
     TableInfo,
-    TableService,
     TableSnapshot,
 )
 from rollbridge.exceptions import Conflict, StoreError, UnknownTable
-from rollbridge.stores import SQLiteStore
+from rollbridge.offline import TableService
+from rollbridge.stores import DEFAULT_RETAIN, MemoryStore, SQLiteStore, Store
 from rollbridge.testing import host_with
 from rollbridge.tokens import TokenRecord, hash_token, new_token
 

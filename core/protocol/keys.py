@@ -1,16 +1,16 @@
 """A Bloom filter of strings: "certainly not added" or "maybe added".
 
-:class:`~rollbridge.stores.sqlite.SQLiteStore` keeps one per table for the
-idempotency keys it has stored, so a request whose id was never seen (nearly
-every request) is answered from memory instead of with a SQLite read on the
-event loop. A "maybe" costs that read; a "no" is always right.
+The table protocol (:mod:`rollbridge.protocol.table`) keeps one per table for the
+idempotency keys its store holds, so a request whose id was never seen (nearly
+every request) is executed at once instead of after a store read; a "maybe"
+costs that read, and a "no" is always right.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["KeyFilter"]
+__all__ = ["KeyFilter", "KeySet"]
 
 #: Bits per key at capacity; with :data:`HASHES` hashes, about 1 % false "maybe".
 BITS_PER_KEY = 10
@@ -66,3 +66,31 @@ class KeyFilter:
     def full(self) -> bool:
         """More keys were added than it was sized for."""
         return self.count > self.capacity
+
+
+class KeySet:
+    """The idempotency keys of one table: a chain of :class:`KeyFilter`, a bigger
+    one added whenever the newest is full, so it never forgets a key (a forgotten
+    key would let a retried request run twice) and its false "maybe"s stay near
+    1 %. Built again, as small as it can be, whenever the table is loaded.
+
+    :param keys: the keys the store holds now.
+    """
+
+    __slots__ = ("_filters",)
+
+    def __init__(self, keys: Iterable[str] = ()) -> None:
+        keys = list(keys)
+        self._filters = [KeyFilter(keys, capacity=2 * len(keys))]
+
+    def add(self, key: str) -> None:
+        """Remember ``key``."""
+        newest = self._filters[-1]
+        if newest.full:
+            newest = KeyFilter(capacity=2 * newest.capacity)
+            self._filters.append(newest)
+        newest.add(key)
+
+    def __contains__(self, key: object) -> bool:
+        """False only for a key that was certainly never added."""
+        return any(key in f for f in self._filters)

@@ -1,0 +1,58 @@
+"""What a ruleset returns, turned into an event's plain data.
+
+A :class:`~rollbridge.contract.Resolution` holds texts, private values and dice
+records; an event holds plain data and says where its texts and private values
+are (:func:`rollbridge.text.extract`). The conversion checks the data on the
+way, so a ruleset's result that could not be stored or sent — an integer
+beyond 64 bits, a NaN, text that is not valid Unicode, an undeclared message —
+is refused with ``internal`` before the table changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rollbridge.contract import Resolution, Ruleset
+from rollbridge.exceptions import InternalError
+from rollbridge.plain import JSON, NotPlain
+from rollbridge.text import extract
+
+__all__ = ["Output", "resolution_output"]
+
+#: ``(data, texts, private)``: see :func:`rollbridge.text.extract`.
+Output = tuple[JSON, list[list[Any]], list[list[Any]]]
+
+
+def resolution_output(
+    ruleset: Ruleset,
+    resolution: Resolution,
+    head: Mapping[str, Any],
+    params: Mapping[str, Any] | None = None,
+    *,
+    prefix: tuple[Any, ...] = (),
+) -> Output:
+    """The event data of a resolution: ``head`` (the action, actors, …) followed by
+    the parameters (the resolution's marked ones, if it returned any), narration,
+    outcome, dice and steps. Paths are relative to the event's data, under ``prefix``.
+
+    :raises InternalError: naming the ruleset and the offending value.
+    """
+    out: JSON = dict(head)
+    if params is not None:
+        out["params"] = resolution.params if resolution.params is not None else params
+    out["narration"] = resolution.narration
+    out["outcome"] = resolution.outcome
+    out["dice"] = [group.to_dict() for group in resolution.dice]
+    out["steps"] = list(resolution.steps)
+    try:
+        data, texts, private = extract(out, where="resolution")
+    except NotPlain as exc:
+        raise InternalError(
+            f"ruleset {ruleset.id!r} returned a result that cannot be stored or sent: {exc}",
+            details={"field": exc.where[:200]},
+        ) from None
+    if prefix:
+        texts = [[*prefix, *path] for path in texts]
+        private = [[[*prefix, *entry[0]], *entry[1:]] for entry in private]
+    return data, texts, private

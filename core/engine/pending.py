@@ -1,0 +1,44 @@
+"""Holding a player's checked request for the GM's approval (table setting ``approval``).
+
+The pending requests are table state, but events do not record the whole list
+before and after (it would grow with every request): each event says which
+request was added or settled, and the table keeps the list. A table holds at
+most :data:`MAX_PENDING` of them, a player at most :data:`MAX_PENDING_PER_PLAYER`.
+``approve`` and ``reject`` are in :mod:`rollbridge.engine.approvals`.
+"""
+
+from __future__ import annotations
+
+from rollbridge.engine.context import RequestContext
+from rollbridge.exceptions import Conflict
+from rollbridge.plain import JSON
+
+__all__ = ["MAX_PENDING", "MAX_PENDING_PER_PLAYER", "pend"]
+
+#: Requests waiting for the GM at one table, and from one player's token.
+MAX_PENDING = 64
+MAX_PENDING_PER_PLAYER = 8
+
+
+def pend(ctx: RequestContext) -> JSON:
+    """Store a player's checked request as pending (a GM-only event) and answer ``pending``."""
+    who, request, draft = ctx.who, ctx.request, ctx.draft
+    pending = dict(draft.field("pending"))
+    mine = sum(1 for e in pending.values() if e["who"]["key"] == who.key)
+    if len(pending) >= MAX_PENDING or mine >= MAX_PENDING_PER_PLAYER:
+        raise Conflict(
+            "too many requests are waiting for the GM's approval "
+            f"(at most {MAX_PENDING_PER_PLAYER} per player, {MAX_PENDING} per table)",
+            code="too_many_pending",
+        )
+    pending_id = f"p{ctx.table.info.seq + 1}"
+    entry = {
+        "type": request.type,
+        "id": request.id,
+        "fields": dict(request.fields),
+        "who": {"role": who.role, "name": who.name, "key": who.key},
+    }
+    pending[pending_id] = entry
+    draft.table_fields["pending"] = pending
+    ctx.event("approval.requested", {"pending": pending_id, "request": entry}, gm_only=True)
+    return {"pending": pending_id, "status": "pending"}

@@ -1,0 +1,160 @@
+"""The offline driver: tables on a store, one request at a time, in the caller's thread.
+
+What the CLI's offline commands, the test harness and embedding code use. It
+carries out the :mod:`rollbridge.protocol` effects synchronously — store reads
+and commits as plain calls — so :meth:`TableService.handle` returns the reply
+once the change is committed, or raises the typed error of a refused request.
+The WebSocket server drives the same protocol asynchronously.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rollbridge.dice.sources import DiceSource, SecureDice
+from rollbridge.engine.model import Principal, TableInfo
+from rollbridge.engine.settings import default_settings
+from rollbridge.engine.table import Table
+from rollbridge.host import PluginHost
+from rollbridge.plain import JSON
+from rollbridge.protocol.effects import Effect, LoadTable, Notify, Persist, Read, Reply
+from rollbridge.protocol.observers import notify
+from rollbridge.protocol.table import TableProtocol
+from rollbridge.stores.base import Store
+from rollbridge.tokens import TokenRecord, new_token
+
+__all__ = ["TableService", "new_table_id"]
+
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def new_table_id(name: str) -> str:
+    """A readable, unguessable-enough table id: a slug of the name and 8 hex digits."""
+    slug = _SLUG.sub("-", name.lower()).strip("-")[:24] or "table"
+    return f"{slug}-{secrets.token_hex(4)}"
+
+
+class TableService:
+    """Tables on one store, executed one request at a time.
+
+    :param store: where tables live.
+    :param host: the plugin host (rulesets, observers).
+    :param dice: makes the dice source of each request (default: secure).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        host: PluginHost,
+        *,
+        dice: Callable[[], DiceSource] = SecureDice,
+    ) -> None:
+        self.store = store
+        self.host = host
+        self.dice = dice
+        self._open: dict[str, TableProtocol] = {}
+
+    def create_table(
+        self,
+        name: str,
+        ruleset: str,
+        *,
+        settings: Mapping[str, Any] | None = None,
+        table_id: str | None = None,
+    ) -> tuple[TableInfo, dict[str, str]]:
+        """Create a table with a gm, a player and an observer token.
+
+        :returns: the table's info and the tokens by role (shown once).
+        :raises UnknownRuleset: InvalidSettings:
+        """
+        chosen = self.host.ruleset(ruleset)
+        info = TableInfo(
+            id=table_id or new_table_id(name),
+            name=name,
+            ruleset=chosen.id,
+            ruleset_version=chosen.version,
+            settings=default_settings(chosen, settings),
+        )
+        tokens: dict[str, str] = {}
+        records: list[TokenRecord] = []
+        for role in ("gm", "player", "observer"):
+            secret, record = new_token(info.id, role)  # type: ignore[arg-type]
+            tokens[role] = secret
+            records.append(record)
+        self.store.create_table(info, records)
+        self.host.notify("table_created", table=info.to_dict())
+        return info, tokens
+
+    def protocol(self, table_id: str) -> TableProtocol:
+        """The table's protocol, opened from the store on first use.
+
+        :raises UnknownTable: RulesetUnavailable:
+        """
+        protocol = self._open.get(table_id)
+        if protocol is None:
+            loaded = LoadTable(table_id=table_id).run(self.store)
+            protocol = TableProtocol.open(loaded, self.host.rulesets, dice=self.dice)
+            self._open[table_id] = protocol
+        return protocol
+
+    def table(self, table_id: str) -> Table:
+        """The table engine, opened from the store on first use.
+
+        :raises UnknownTable: RulesetUnavailable:
+        """
+        return self.protocol(table_id).table
+
+    def forget(self, table_id: str) -> None:
+        """Drop the in-memory table; the next request loads it from the store."""
+        self._open.pop(table_id, None)
+
+    def handle(
+        self,
+        table_id: str,
+        message: Mapping[str, Any],
+        who: Principal,
+        dice: DiceSource | None = None,
+    ) -> JSON:
+        """Handle one request message for ``who`` and return the reply (its fields
+        besides ``type`` and ``id``), once any change it made is committed.
+
+        :raises RollbridgeError: a typed error; nothing was changed.
+        """
+        protocol = self.protocol(table_id)
+        replies: list[Reply] = []
+        self._carry(protocol.receive(message, who, dice=dice), replies)
+        reply = replies[-1]
+        if reply.error is not None:
+            raise reply.error
+        return {k: v for k, v in reply.message.items() if k not in ("type", "id")}
+
+    def _carry(self, effects: list[Effect], replies: list[Reply]) -> None:
+        """Carry out effects in order, and the effects they lead to."""
+        pending = list(effects)
+        while pending:
+            effect = pending.pop(0)
+            follow: list[Effect] = []
+            if isinstance(effect, Reply):
+                replies.append(effect)
+            elif isinstance(effect, Read):
+                try:
+                    result = effect.run(self.store)
+                except Exception as exc:
+                    follow = effect.fail(exc)
+                else:
+                    follow = effect.resume(result)
+            elif isinstance(effect, Persist):
+                try:
+                    assert effect.commit is not None
+                    self.store.commit(effect.table_id, effect.commit)
+                except Exception as exc:
+                    follow = effect.fail(exc)
+                else:
+                    follow = effect.resume(None)
+            elif isinstance(effect, Notify):
+                assert effect.table is not None
+                notify(self.host, effect.table, effect.events)
+            pending[:0] = follow

@@ -1,0 +1,268 @@
+"""One client connection, sans-I/O: frames in, effects out.
+
+A :class:`Connection` decodes each frame and answers ``ping``, handles ``hello``
+(the token is looked up with a store read, the table opened through the
+:class:`Tables` registry shared by every connection of the driver, the
+``welcome`` and the missed events sent by the table's protocol), and passes
+every later request, through the client's dialect adapter, to the table's
+:class:`~rollbridge.protocol.table.TableProtocol`.
+
+A driver calls :meth:`Connection.receive` for each frame and carries out the
+effects, as for the table protocol; it also carries out :class:`Open` (get the
+table's protocol from the registry, loading it when needed).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rollbridge.adapter import Adapter
+from rollbridge.exceptions import (
+    AuthenticationFailed,
+    InternalError,
+    InvalidRequest,
+    RollbridgeError,
+    StoreError,
+    UndecodableFrame,
+    UnknownTable,
+)
+from rollbridge.plain import JSON, check_plain
+from rollbridge.protocol.effects import Close, Effect, FindToken, LoadTable, Reply
+from rollbridge.protocol.frames import Kind, decode, encode
+from rollbridge.protocol.members import Member
+from rollbridge.protocol.table import TableProtocol, echo_id, error_message
+from rollbridge.schema import validate
+from rollbridge.tokens import hash_token
+
+__all__ = ["CLOSE_AUTH", "CLOSE_BEHIND", "HELLO_SCHEMA", "Connection", "Tables"]
+
+log = logging.getLogger("rollbridge.connection")
+
+Effects = list[Effect]
+
+#: Close codes: a token that does not (or no longer) open the table; a client too
+#: far behind in reading.
+CLOSE_AUTH = 1008
+CLOSE_BEHIND = 1013
+
+HELLO_SCHEMA: JSON = {
+    "type": "object",
+    "properties": {
+        "table": {"type": "string", "minLength": 1, "maxLength": 100},
+        "token": {"type": "string", "minLength": 1, "maxLength": 200},
+        "resume": {
+            "type": "object",
+            "properties": {
+                "epoch": {"type": "integer", "minimum": 0},
+                "seq": {"type": "integer", "minimum": 0},
+            },
+            "required": ["epoch", "seq"],
+        },
+        "dialect": {"type": "string", "maxLength": 32, "default": "rollbridge"},
+        "client": {"type": "string", "maxLength": 100},
+        "results": {"enum": ["full", "brief"], "default": "full"},
+    },
+    "required": ["table", "token"],
+}
+
+
+class Tables:
+    """The open tables of one driver: each opened once, however many connections
+    ask for it at the same time, and dropped when idle.
+
+    :param rulesets: the installed rulesets, by id.
+    :param options: passed to every :class:`TableProtocol` (dice, admit).
+    """
+
+    def __init__(self, rulesets: Mapping[str, Any], **options: Any) -> None:
+        self.rulesets = rulesets
+        self.options = options
+        self.open: dict[str, TableProtocol] = {}
+        self._loading: dict[str, list[Callable[[TableProtocol | BaseException], Effects]]] = {}
+
+    def get(
+        self, table_id: str, then: Callable[[TableProtocol | BaseException], Effects]
+    ) -> Effects:
+        """Call ``then`` with the table's protocol (or the error opening it raised),
+        loading it from the store first if it is not open."""
+        found = self.open.get(table_id)
+        if found is not None:
+            return then(found)
+        waiting = self._loading.get(table_id)
+        if waiting is not None:
+            waiting.append(then)
+            return []
+        self._loading[table_id] = [then]
+        load = LoadTable(table_id=table_id)
+        load.on_result = lambda loaded: self._loaded(table_id, loaded)
+        load.on_error = lambda error: self._failed(table_id, error)
+        return [load]
+
+    def _loaded(self, table_id: str, loaded: Any) -> Effects:
+        try:
+            protocol = TableProtocol.open(loaded, self.rulesets, **self.options)
+        except RollbridgeError as exc:
+            return self._failed(table_id, exc)
+        self.open[table_id] = protocol
+        effects: Effects = []
+        for then in self._loading.pop(table_id, []):
+            effects += then(protocol)
+        return effects
+
+    def _failed(self, table_id: str, error: BaseException) -> Effects:
+        effects: Effects = []
+        for then in self._loading.pop(table_id, []):
+            effects += then(error)
+        return effects
+
+    def release(self, protocol: TableProtocol) -> None:
+        """Drop a table once nobody uses it (it loads again on the next ``hello``)."""
+        if protocol.idle and self.open.get(protocol.id) is protocol:
+            del self.open[protocol.id]
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client's connection; see the module docstring.
+
+    :param tables: the driver's table registry.
+    :param adapters: the registered dialect adapters, by dialect name.
+    :param origin: the driver's handle of the connection (given back in effects).
+    """
+
+    tables: Tables
+    adapters: Mapping[str, Adapter]
+    origin: Any = None
+    member: Member | None = None
+    table: TableProtocol | None = None
+    #: A hello is being answered: later frames wait.
+    joining: bool = False
+    closed: bool = False
+    _waiting: list[bytes | str] = field(default_factory=list)
+
+    def receive(self, frame: bytes | str) -> Effects:
+        """Handle one frame from the client."""
+        if self.closed:  # disconnected (revoked, too far behind): queued frames are dropped
+            return []
+        if self.joining:
+            self._waiting.append(frame)
+            return []
+        kind: Kind = "json" if isinstance(frame, str) else "msgpack"
+        try:
+            message, kind = decode(frame)
+        except UndecodableFrame as exc:
+            return [self._error(None, exc, kind)]
+        request_id = echo_id(message)
+        try:
+            kind_name = message.get("type")
+            if kind_name == "ping":
+                return [self._reply({"type": "pong", "id": request_id}, kind)]
+            if kind_name == "hello":
+                return self._hello(message, kind, request_id)
+            if self.table is None or self.member is None:
+                raise AuthenticationFailed("say hello with a table and a token first")
+            if self.member.adapter is not None:
+                message = self.member.adapter.inbound(message)
+            return self.table.receive(
+                message, self.member.principal, self.origin, member=self.member
+            )
+        except RollbridgeError as exc:
+            return [self._error(request_id, exc, kind)]
+        except Exception as exc:
+            log.exception("request %r failed", request_id)
+            failed = InternalError(f"the server failed: {type(exc).__name__}")
+            return [self._error(request_id, failed, kind)]
+
+    def _reply(self, message: JSON, kind: Kind) -> Reply:
+        member = self.member
+        frame = member.encode(message) if member is not None else encode(message, kind)
+        return Reply(origin=self.origin, message=message, frame=frame)
+
+    def _error(self, request_id: Any, error: RollbridgeError, kind: Kind) -> Reply:
+        reply = self._reply(error_message(request_id, error), kind)
+        reply.error = error
+        return reply
+
+    # -- hello -------------------------------------------------------------------------
+
+    def _hello(self, message: Mapping[str, Any], kind: Kind, request_id: Any) -> Effects:
+        if self.table is not None:
+            raise InvalidRequest("this connection has already joined a table")
+        body = {k: v for k, v in message.items() if k not in ("type", "id")}
+        check_plain(body, "hello")
+        hello = validate(HELLO_SCHEMA, body, where="hello", error=InvalidRequest)
+        adapter: Adapter | None = None
+        dialect = hello["dialect"]
+        if dialect != "rollbridge":
+            registered = self.adapters.get(dialect)
+            if registered is None:
+                known = ", ".join(["rollbridge", *sorted(self.adapters)])
+                raise InvalidRequest(f"hello.dialect: unknown dialect {dialect!r} (known: {known})")
+            adapter = registered.connect(message)
+        self.joining = True
+        # The token first: without one, nothing is loaded and nothing told apart.
+        find = FindToken(table_id=hello["table"], token_hash=hash_token(hello["token"]))
+        find.on_result = lambda record: self._token_found(record, hello, adapter, kind, request_id)
+        find.on_error = lambda error: self._hello_failed(error, kind, request_id)
+        return [find]
+
+    def _token_found(
+        self, record: Any, hello: JSON, adapter: Adapter | None, kind: Kind, request_id: Any
+    ) -> Effects:
+        if record is None:
+            return self._refused(kind, request_id)
+        member = Member(
+            record.principal(),
+            kind=kind,
+            adapter=adapter,
+            brief=hello["results"] == "brief",
+            origin=self.origin,
+            hello_id=request_id,
+        )
+
+        def opened(found: TableProtocol | BaseException) -> Effects:
+            if isinstance(found, UnknownTable):
+                return self._refused(kind, request_id)
+            if isinstance(found, BaseException):
+                return self._hello_failed(found, kind, request_id)
+            if self.closed:
+                return []
+            self.table, self.member = found, member
+            log.info("%s joined table %s", member.principal.label(), found.id)
+            return found.join(member, hello.get("resume")) + self._joined()
+
+        return self.tables.get(hello["table"], opened)
+
+    def _joined(self) -> Effects:
+        self.joining = False
+        effects: Effects = []
+        waiting, self._waiting = self._waiting, []
+        for frame in waiting:
+            effects += self.receive(frame)
+        return effects
+
+    def _refused(self, kind: Kind, request_id: Any) -> Effects:
+        self.joining = False
+        self.closed = True
+        self._waiting = []
+        error = AuthenticationFailed("this token does not open that table")
+        return [self._error(request_id, error, kind), Close(code=CLOSE_AUTH, reason=error.code)]
+
+    def _hello_failed(self, error: BaseException, kind: Kind, request_id: Any) -> Effects:
+        if not isinstance(error, RollbridgeError):
+            log.error("hello failed: %s: %s", type(error).__name__, error)
+            error = StoreError(f"{type(error).__name__}: {error}")
+        return [self._error(request_id, error, kind), *self._joined()]
+
+    # -- leaving -------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """The connection is gone (or being cut off): leave the table."""
+        self.closed = True
+        self._waiting = []
+        if self.table is not None and self.member is not None:
+            self.table.leave(self.member)
+            self.tables.release(self.table)

@@ -1,0 +1,69 @@
+"""Frames to messages and back: msgpack in binary frames, JSON in text frames.
+
+Sans-I/O: these functions take and return bytes and strings; the driver decides
+when to read and write. A reply goes back in the kind of frame its request came
+in. The codecs themselves are :mod:`rollbridge.plain`'s.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgpack
+
+from rollbridge.exceptions import UndecodableFrame
+from rollbridge.plain import JSON, Packed, dumps_json, loads_json, pack, pack_map
+
+__all__ = ["MAX_FRAME", "Kind", "decode", "encode", "encode_with"]
+
+#: Largest frame a client may send (bytes); larger closes the connection (1009).
+MAX_FRAME = 64 * 1024
+
+Kind = Literal["msgpack", "json"]
+
+
+def decode(frame: bytes | str) -> tuple[JSON, Kind]:
+    """Decode one frame into a message map and the kind of frame it was.
+
+    :raises UndecodableFrame: for bytes that are not msgpack, text that is not
+        JSON, or anything that is not a map.
+    """
+    if isinstance(frame, str):
+        kind: Kind = "json"
+        try:
+            message = loads_json(frame)
+        except (ValueError, RecursionError) as exc:
+            raise UndecodableFrame(f"a text frame must hold JSON: {exc}"[:300]) from None
+    else:
+        kind = "msgpack"
+        try:
+            message = msgpack.unpackb(frame, raw=False, strict_map_key=True)
+        except Exception as exc:
+            raise UndecodableFrame(
+                f"a binary frame must hold msgpack: {type(exc).__name__}: {exc}"[:300]
+            ) from None
+    if not isinstance(message, dict):
+        raise UndecodableFrame(f"a frame must hold a map, not {type(message).__name__}")
+    return message, kind
+
+
+def encode(message: JSON, kind: Kind) -> bytes | str:
+    """Encode a message for a frame of ``kind``.
+
+    :raises NotPlain: for a message that is not plain data.
+    """
+    if kind == "json":
+        return dumps_json(message)
+    return pack(message)
+
+
+def encode_with(fields: JSON, key: str, embedded: Any, kind: Kind) -> bytes | str:
+    """``encode({**fields, key: value}, kind)`` where ``embedded`` is that value
+    already encoded for ``kind`` (:class:`~rollbridge.plain.Packed` msgpack, or
+    JSON text): the bytes are written as they are, not encoded again."""
+    if kind == "json":
+        head = dumps_json(fields)
+        if head == "{}":
+            return f"{{{dumps_json(key)}:{embedded}}}"
+        return f"{head[:-1]},{dumps_json(key)}:{embedded}}}"
+    return pack_map({**fields, key: Packed(embedded)})

@@ -1,0 +1,118 @@
+"""The clients at a table, and each durable event framed once for all of them.
+
+A :class:`Member` is one connection joined to a table, as the protocol sees it:
+who it is (its principal, hence its audience), the kind of frames it reads, its
+dialect adapter, its locale, its ``hello`` options, and the last seq it was
+sent. A :class:`Delivery` is one event ready to go out: its view is built at
+most once per audience and its frame encoded at most once per audience, frame
+kind and adapter instance, however many members share them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rollbridge.adapter import Adapter
+from rollbridge.engine.model import Event, Principal
+from rollbridge.engine.views import Audience
+from rollbridge.plain import JSON, Packed, dumps_json, pack
+from rollbridge.protocol.frames import Kind, encode, encode_with
+
+if TYPE_CHECKING:
+    from rollbridge.engine.table import Table
+
+__all__ = ["Delivery", "Member"]
+
+
+@dataclass(eq=False, slots=True)
+class Member:
+    """One client at a table.
+
+    :param principal: who the client is (from its token).
+    :param kind: the kind of frames it reads (``msgpack`` or ``json``).
+    :param adapter: its dialect's adapter for this connection, or None.
+    :param locale: the language of the texts it is sent.
+    :param brief: ``hello`` option ``results: "brief"``: results of its own
+        requests do not repeat the event it receives as an ``event`` anyway.
+    :param origin: the driver's handle of the connection.
+    :param hello_id: the id of its ``hello``, echoed in the ``welcome``.
+    """
+
+    principal: Principal
+    kind: Kind = "json"
+    adapter: Adapter | None = None
+    locale: str = "en"
+    brief: bool = False
+    origin: Any = None
+    hello_id: Any = None
+    #: The highest seq of an event sent to it: nothing at or below it is sent again.
+    last_seq: int = -1
+    #: Set once it left or was cut off: nothing more is sent.
+    gone: bool = False
+
+    @property
+    def audience(self) -> Audience:
+        return Audience(self.principal.is_gm, self.locale)
+
+    def encode(self, message: JSON) -> bytes | str:
+        """A message as a frame for this member (through its adapter)."""
+        if self.adapter is not None:
+            message = self.adapter.outbound(message)
+        return encode(message, self.kind)
+
+
+@dataclass(eq=False, slots=True)
+class Delivery:
+    """One durable event, viewed and framed once per audience, kind and adapter."""
+
+    table: Table
+    event: Event
+    _frames: dict[Any, bytes | str] = field(default_factory=dict)
+
+    @property
+    def seq(self) -> int:
+        return self.event.seq
+
+    def view(self, audience: Audience) -> JSON:
+        """The event as ``audience`` sees it. :raises InternalError:"""
+        return self.table.view_event(self.event, audience=audience)
+
+    def encoded_view(self, audience: Audience, kind: Kind) -> bytes | str:
+        """The view alone, encoded for ``kind``, to embed in a result."""
+        key = (audience, kind)
+        found = self.event.views.get(key)
+        if found is None:
+            view = self.view(audience)
+            found = Packed(pack(view)) if kind == "msgpack" else dumps_json(view)
+            self.event.views[key] = found
+        return found
+
+    def frame(self, member: Member) -> bytes | str:
+        """The ``event`` frame for ``member``. :raises InternalError: NotPlain:"""
+        audience = member.audience
+        key = (audience, member.kind, member.adapter)
+        frame = self._frames.get(key)
+        if frame is None:
+            head = {"type": "event", "table": self.table.info.id}
+            if member.adapter is not None:
+                frame = member.encode({**head, **self.view(audience)})
+            else:
+                frame = _event_frame(head, self.view(audience), member.kind)
+            self._frames[key] = frame
+        return frame
+
+
+def _event_frame(head: JSON, view: JSON, kind: Kind) -> bytes | str:
+    message = {**head, **view}
+    return encode(message, kind)
+
+
+def result_frame(member: Member, message: JSON, delivery: Delivery | None) -> bytes | str:
+    """A result for ``member``; its ``event`` (the view of ``delivery``'s event)
+    embedded already encoded where the member has no adapter."""
+    if delivery is None or "event" not in message or member.adapter is not None:
+        return member.encode(message)
+    fields = {k: v for k, v in message.items() if k != "event"}
+    return encode_with(fields, "event", delivery.encoded_view(member.audience, member.kind),
+                       member.kind)  # fmt: skip

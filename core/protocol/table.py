@@ -1,0 +1,631 @@
+"""The table protocol: one table's requests, from a decoded message to their deliveries.
+
+Sans-I/O, as websockets' ``protocol.py`` is for WebSocket: a driver feeds it
+decoded requests (:meth:`TableProtocol.receive`), joins and leaves
+(:meth:`~TableProtocol.join`, :meth:`~TableProtocol.leave`), and carries out the
+:mod:`~rollbridge.protocol.effects` it returns, handing results back through
+each effect. Every driver — the offline service, the WebSocket server, a Redis
+driver — is then only I/O: it moves bytes, runs store reads on a thread, and
+persists commits.
+
+A request's life:
+
+1. **parse and validate** the message (:func:`~rollbridge.engine.requests.parse_request`);
+2. **role**: the request type's lowest role;
+3. **idempotency**: a request whose id (scoped by its token) is being written
+   waits for that write; one answered lately is answered from memory; one the
+   store may know (the table's key filter says "maybe") becomes a
+   :class:`~rollbridge.protocol.effects.FindReply` read, and the table's later
+   requests wait behind it, in order;
+4. **execute** on the table engine, which stages the result (packed, shown to
+   every audience) before it applies it;
+5. **the commit**: a :class:`~rollbridge.protocol.effects.Persist` for the driver;
+6. once durable: **the deliveries** — every member its frame of each event
+   (:class:`~rollbridge.protocol.members.Delivery`), the observer plugins, the
+   reply to the requester (and to anyone who repeated its id meanwhile);
+7. on a failed commit: every reply waiting on this table fails, and the table is
+   **loaded again** from the store (:class:`~rollbridge.protocol.effects.LoadTable`)
+   before its next request runs.
+
+What clients are shown is always durable: the ``welcome`` and ``state`` views are
+taken at the last durable seq (walking back through the events still being
+written), so a failed commit never leaves a client holding a change that did not
+happen. Reading the table at an earlier seq and resuming from one read the log
+(:class:`~rollbridge.protocol.effects.ReadEvents`), never on the caller's thread.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rollbridge.dice.sources import DiceSource, SecureDice
+from rollbridge.engine.model import Event, Principal
+from rollbridge.engine.requests import Request, parse_request
+from rollbridge.engine.table import Outcome, Table
+from rollbridge.engine.views import Audience
+from rollbridge.exceptions import InternalError, InvalidRequest, RollbridgeError, StoreError
+from rollbridge.plain import JSON, NotPlain
+from rollbridge.protocol.effects import (
+    Deliver,
+    Effect,
+    FindReply,
+    LoadTable,
+    Notify,
+    Persist,
+    ReadEvent,
+    ReadEvents,
+    Reopened,
+    Reply,
+)
+from rollbridge.protocol.keys import KeySet
+from rollbridge.protocol.members import Delivery, Member, result_frame
+
+__all__ = ["RECENT_REPLIES", "TableProtocol", "echo_id", "error_message"]
+
+log = logging.getLogger("rollbridge.protocol")
+
+Effects = list[Effect]
+
+#: How many replies a table remembers in memory for repeated request ids (the
+#: store remembers them for much longer; see ``reply_window``).
+RECENT_REPLIES = 32
+_INT_LIMIT = 2**63
+
+
+def echo_id(message: Mapping[str, Any]) -> Any:
+    """The request's ``id`` as a reply may repeat it: a string of 1-64 characters
+    of valid Unicode, or an integer within 64 bits; None for anything else."""
+    value = message.get("id")
+    kind = value.__class__
+    if kind is str:
+        if 1 <= len(value) <= 64 and (value.isascii() or _encodes(value)):
+            return value
+        return None
+    if kind is int and -_INT_LIMIT <= value < _INT_LIMIT:
+        return value
+    return None
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def error_message(request_id: Any, error: RollbridgeError) -> JSON:
+    """The ``error`` reply to a refused request. A store's failure is described to
+    the operator's log only; the client is told to try again."""
+    if isinstance(error, StoreError):
+        error = StoreError("the store failed; try again")
+    return {"type": "error", "id": request_id, **error.to_dict()}
+
+
+@dataclass(eq=False, slots=True)
+class _Asker:
+    """A requester waiting for a reply."""
+
+    origin: Any
+    member: Member | None
+    request_id: Any
+
+
+@dataclass(eq=False, slots=True)
+class _Held:
+    """A request waiting behind a store read of the same table."""
+
+    message: Mapping[str, Any]
+    who: Principal
+    asker: _Asker
+    dice: DiceSource | None
+
+
+@dataclass(eq=False, slots=True)
+class _Writing:
+    """A commit the driver is persisting."""
+
+    outcome: Outcome
+    generation: int
+    waiting: dict[str, list[_Asker]] = field(default_factory=dict)
+
+
+class TableProtocol:
+    """One table's request pipeline; see the module docstring.
+
+    :param table: the table engine, opened from the store (:meth:`open`).
+    :param reply_keys: the idempotency keys the store holds replies for.
+    :param dice: makes the server's dice source of each request.
+    :param admit: called before a change is executed; raises
+        :class:`~rollbridge.exceptions.Busy` to refuse it (the server's limit of
+        commits waiting for the disk).
+    """
+
+    def __init__(
+        self,
+        table: Table,
+        *,
+        reply_keys: Iterable[str] = (),
+        dice: Callable[[], DiceSource] = SecureDice,
+        admit: Callable[[], None] | None = None,
+    ) -> None:
+        self.table = table
+        self.dice = dice
+        self.admit = admit
+        self.members: dict[Member, None] = {}
+        self.durable_seq = table.info.seq
+        #: Events executed but not yet durable, in seq order.
+        self.writing: list[Event] = []
+        self._keys = KeySet(reply_keys)
+        self._recent: OrderedDict[str, JSON] = OrderedDict()
+        self._inflight: dict[str, _Writing] = {}
+        self._writes: list[_Writing] = []
+        self._held: deque[_Held] = deque()
+        self._holding = 0
+        #: Reads of the log in progress, and the events made durable meanwhile.
+        self._reading = 0
+        self._since_read: list[Event] = []
+        #: Bumped at every reload; failures of older commits are handled already.
+        self.generation = 0
+        self.broken = False
+
+    @property
+    def id(self) -> str:
+        return self.table.info.id
+
+    @property
+    def idle(self) -> bool:
+        """No member, nothing being written or read: the driver may drop it."""
+        return not self.members and not self._writes and not self._holding and not self._reading
+
+    # -- requests -----------------------------------------------------------------
+
+    def receive(
+        self,
+        message: Mapping[str, Any],
+        who: Principal,
+        origin: Any = None,
+        *,
+        member: Member | None = None,
+        dice: DiceSource | None = None,
+    ) -> Effects:
+        """Handle one decoded request for ``who``; ``origin`` identifies the
+        requester in the :class:`Reply` (``member``: it is joined; the reply is
+        then encoded for it). ``dice`` replaces the server's dice for this one."""
+        asker = _Asker(origin, member, echo_id(message))
+        if self._holding or self._held:
+            self._held.append(_Held(message, who, asker, dice))
+            return []
+        return self._handle(message, who, asker, dice)
+
+    def _handle(
+        self, message: Mapping[str, Any], who: Principal, asker: _Asker, dice: DiceSource | None
+    ) -> Effects:
+        try:
+            request = parse_request(message)
+            if self.broken:
+                return self._hold_for_reload(_Held(message, who, asker, dice))
+            if not request.spec.writes:
+                return self._state(request, who, asker)
+            self.table.check_role(request, who)
+            key = Table.reply_key(who, request.id)
+            inflight = self._inflight.get(key)
+            if inflight is not None:
+                inflight.waiting.setdefault(key, []).append(asker)
+                return []
+            remembered = self._recent.get(key)
+            if remembered is not None:
+                return self._answer(asker, remembered)
+            if key in self._keys:
+                return self._hold(
+                    FindReply(table_id=self.id, key=key),
+                    lambda stored: self._repeat_or_execute(stored, request, who, asker, dice),
+                    asker,
+                )
+            return self._execute(request, who, asker, dice)
+        except RollbridgeError as exc:
+            return [self._refuse(asker, exc)]
+
+    def _repeat_or_execute(
+        self, stored: JSON | None, request: Request, who: Principal, asker: _Asker, dice: Any
+    ) -> Effects:
+        if stored is not None:
+            return self._answer(asker, stored)
+        return self._execute(request, who, asker, dice)
+
+    def _execute(
+        self, request: Request, who: Principal, asker: _Asker, dice: DiceSource | None
+    ) -> Effects:
+        table = self.table
+        missing = table.missing_history(request)
+        if missing is not None:
+
+            def then(event: Event | None) -> Effects:
+                table.keep_history(event, missing)
+                return self._execute(request, who, asker, dice)
+
+            return self._hold(ReadEvent(table_id=self.id, seq=missing), then, asker)
+        if self.admit is not None:
+            self.admit()
+        outcome = table.execute(request, who, dice if dice is not None else self.dice())
+        for key, reply in outcome.replies.items():
+            self._keys.add(key)
+            self._remember(key, reply)
+        writing = _Writing(outcome, self.generation)
+        key = Table.reply_key(who, request.id)
+        writing.waiting[key] = [asker]
+        for other in outcome.replies:
+            self._inflight[other] = writing
+        self._writes.append(writing)
+        self.writing.extend(outcome.events)
+        persist = Persist(table_id=self.id, commit=outcome.commit)
+        persist.on_result = lambda _none: self._committed(writing)
+        persist.on_error = lambda error: self._commit_failed(writing, error)
+        return [persist]
+
+    def _remember(self, key: str, reply: JSON) -> None:
+        self._recent[key] = reply
+        self._recent.move_to_end(key)
+        while len(self._recent) > RECENT_REPLIES:
+            self._recent.popitem(last=False)
+
+    # -- holding requests behind a read -----------------------------------------------
+
+    def _hold(self, read: Effect, then: Callable[[Any], Effects], asker: _Asker) -> Effects:
+        """Run ``read``; the table's next requests wait until ``then`` has run."""
+        self._holding += 1
+
+        def resume(result: Any) -> Effects:
+            self._holding -= 1
+            try:
+                effects = then(result)
+            except RollbridgeError as exc:
+                effects = [self._refuse(asker, exc)]
+            return effects + self._release()
+
+        def fail(error: BaseException) -> Effects:
+            self._holding -= 1
+            log.error("table %s: a store read failed: %s", self.id, error)
+            return [self._refuse(asker, StoreError(str(error))), *self._release()]
+
+        read.on_result, read.on_error = resume, fail
+        return [read]
+
+    def _release(self) -> Effects:
+        """Handle the requests held behind a read, until one holds them again."""
+        effects: Effects = []
+        while self._held and not self._holding and not self.broken:
+            held = self._held.popleft()
+            effects += self._handle(held.message, held.who, held.asker, held.dice)
+        return effects
+
+    # -- durable ------------------------------------------------------------------
+
+    def _committed(self, writing: _Writing) -> Effects:
+        outcome = writing.outcome
+        self._forget_write(writing)
+        events = outcome.events
+        if events:
+            self.durable_seq = max(self.durable_seq, events[-1].seq)
+            done = {e.seq for e in events}
+            self.writing = [e for e in self.writing if e.seq not in done]
+            if self._reading:
+                self._since_read.extend(events)
+        deliveries = [Delivery(self.table, event) for event in events]
+        effects: Effects = []
+        frames = self._frames(deliveries)
+        if frames:
+            effects.append(Deliver(frames=frames))
+        if events:
+            effects.append(Notify(table=self.table, events=events))
+        by_seq = {d.seq: d for d in deliveries}
+        for key, askers in writing.waiting.items():
+            reply = outcome.replies.get(key, outcome.reply)
+            for asker in askers:
+                effects += self._answer(asker, reply, by_seq)
+        for event in events:
+            event.views.clear()  # shown to everyone now; undo history keeps it packed
+        return effects
+
+    def _frames(self, deliveries: list[Delivery]) -> list[tuple[Member, bytes | str]]:
+        """Each member's frame of each event, in seq order, each at most once. A
+        view or encoding that fails (a ruleset's or adapter's bug) costs only the
+        members that needed it their copy."""
+        frames: list[tuple[Member, bytes | str]] = []
+        broken: set[Any] = set()
+        for delivery in deliveries:
+            for member in self.members:
+                if member.gone or member.last_seq >= delivery.seq:
+                    continue
+                key = (member.audience, member.kind, member.adapter)
+                if key in broken:
+                    continue
+                try:
+                    frames.append((member, delivery.frame(member)))
+                except Exception:
+                    broken.add(key)
+                    log.exception(
+                        "table %s: event %s could not be shown to %s",
+                        self.id,
+                        delivery.seq,
+                        member.principal.label(),
+                    )
+                    continue
+                member.last_seq = delivery.seq
+        return frames
+
+    def _commit_failed(self, writing: _Writing, error: BaseException) -> Effects:
+        self._forget_write(writing)
+        if not isinstance(error, RollbridgeError):
+            error = StoreError(f"the store failed to commit: {type(error).__name__}: {error}")
+        effects: Effects = []
+        for askers in writing.waiting.values():
+            effects += [self._refuse(asker, error) for asker in askers]
+        for key in writing.outcome.replies:
+            self._recent.pop(key, None)
+        if writing.generation == self.generation:  # the first failure: load again once
+            log.error("table %s: commit failed (%s); loading it again", self.id, error)
+            self.generation += 1
+            self.broken = True  # ``writing`` stays: views walk back through it until the reload
+            effects += self._reload()
+        return effects
+
+    def _forget_write(self, writing: _Writing) -> None:
+        if writing in self._writes:
+            self._writes.remove(writing)
+        for key in writing.outcome.replies:
+            if self._inflight.get(key) is writing:
+                del self._inflight[key]
+
+    # -- reloading ------------------------------------------------------------------
+
+    def _hold_for_reload(self, held: _Held) -> Effects:
+        self._held.append(held)
+        return [] if self._holding else self._reload()
+
+    def _reload(self) -> Effects:
+        """Load the table again from the store; requests wait meanwhile."""
+        self._holding += 1
+        load = LoadTable(table_id=self.id)
+
+        def loaded(result: tuple[Any, dict[int, Event], list[str]]) -> Effects:
+            self._holding -= 1
+            snapshot, history, keys = result
+            self.table = Table(snapshot, self.table.ruleset, history)
+            self.writing = []
+            self._keys = KeySet(keys)
+            self._recent.clear()
+            self.durable_seq = self.table.info.seq
+            self.broken = False
+            return [Reopened(table_id=self.id), *self._release()]
+
+        def failed(error: BaseException) -> Effects:
+            self._holding -= 1
+            log.error("table %s: loading it again failed (%s); will retry", self.id, error)
+            refused = StoreError(f"table {self.id!r} is unavailable: the store failed")
+            effects = [self._refuse(h.asker, refused) for h in self._held]
+            self._held.clear()
+            return effects
+
+        load.on_result, load.on_error = loaded, failed
+        return [load]
+
+    # -- replies ------------------------------------------------------------------------
+
+    def _refuse(self, asker: _Asker, error: RollbridgeError) -> Reply:
+        message = error_message(asker.request_id, error)
+        frame = asker.member.encode(message) if asker.member is not None else None
+        return Reply(origin=asker.origin, message=message, error=error, frame=frame)
+
+    def _answer(
+        self, asker: _Asker, template: JSON, deliveries: Mapping[int, Delivery] | None = None
+    ) -> Effects:
+        """Reply to ``asker`` with a reply template; one that names a view carries
+        the event as the asker sees it (read from the log if it is not at hand)."""
+        message: JSON = {"type": "result", "id": asker.request_id, **template}
+        audience_name = message.pop("view", None)
+        member = asker.member
+        if audience_name is None or (member is not None and member.brief):
+            return [self._reply(asker, message, None)]
+        seq = template.get("seq")
+        delivery = (deliveries or {}).get(seq) if seq is not None else None
+        if delivery is None:
+            read = ReadEvent(table_id=self.id, seq=seq)
+
+            def found(event: Event | None) -> Effects:
+                if event is None:
+                    note = {**message, "note": "the event has left the retained log"}
+                    return [self._reply(asker, note, None)]
+                return [self._embed(asker, message, Delivery(self.table, event), audience_name)]
+
+            read.on_result = found
+            read.on_error = lambda error: [self._refuse(asker, StoreError(str(error)))]
+            return [read]
+        return [self._embed(asker, message, delivery, audience_name)]
+
+    def _embed(self, asker: _Asker, message: JSON, delivery: Delivery, name: str) -> Reply:
+        member = asker.member
+        audience = Audience.named(name, member.locale if member is not None else "en")
+        try:
+            message["event"] = delivery.view(audience)
+        except RollbridgeError as exc:
+            return self._refuse(asker, exc)
+        return self._reply(asker, message, delivery)
+
+    def _reply(self, asker: _Asker, message: JSON, delivery: Delivery | None) -> Reply:
+        member = asker.member
+        frame = None
+        if member is not None:
+            try:
+                frame = result_frame(member, message, delivery)
+            except (NotPlain, RollbridgeError) as exc:
+                log.error("table %s: a reply could not be encoded: %s", self.id, exc)
+                return self._refuse(asker, InternalError("the reply could not be encoded"))
+        return Reply(origin=asker.origin, message=message, frame=frame)
+
+    # -- reading ------------------------------------------------------------------------
+
+    def _state(self, request: Request, who: Principal, asker: _Asker) -> Effects:
+        """``state``: the table as ``who`` may see it, at the last durable seq or at ``at``."""
+        at = request.fields.get("at")
+        target = self.durable_seq if at is None else at
+        if target >= self.durable_seq or target > self.table.info.seq:
+            table = self.view(who.is_gm, target, ())
+            return [self._reply(asker, {"type": "result", "id": asker.request_id, "table": table},
+                                None)]  # fmt: skip
+        self._reading += 1
+        read = ReadEvents(table_id=self.id, after=target)
+
+        def then(stored: list[Event] | None) -> Effects:
+            durable = self._read_done(stored)
+            try:
+                if durable is None:
+                    raise InvalidRequest(
+                        f"state.at: seq {target} is older than the retained event log",
+                        details={"field": "at"},
+                    )
+                table = self.view(who.is_gm, target, durable)
+            except RollbridgeError as exc:
+                return [self._refuse(asker, exc)]
+            message = {"type": "result", "id": asker.request_id, "table": table}
+            return [self._reply(asker, message, None)]
+
+        read.on_result = then
+        read.on_error = self._counting_error(
+            lambda error: [self._refuse(asker, StoreError(str(error)))]
+        )
+        return [read]
+
+    def _counting_error(self, fail: Callable[[BaseException], Effects] | None) -> Any:
+        def on_error(error: BaseException) -> Effects:
+            self._read_done(None)
+            return fail(error) if fail is not None else []
+
+        return on_error
+
+    def _read_done(self, stored: list[Event] | None) -> list[Event] | None:
+        """A read of the log came back: the durable events it and the events made
+        durable meanwhile hold, in seq order (None: it did not reach the log)."""
+        since = self._since_read
+        self._reading -= 1
+        if not self._reading:
+            self._since_read = []
+        if stored is None:
+            return None
+        merged = {e.seq: e for e in stored if e.seq <= self.durable_seq}
+        for event in since:
+            merged.setdefault(event.seq, event)
+        return [merged[s] for s in sorted(merged)]
+
+    def view(self, gm: bool, at: int | None = None, durable: Iterable[Event] = ()) -> JSON:
+        """The table at the last durable seq, or at ``at`` given the durable
+        events after it (``durable``). :raises InvalidRequest:"""
+        target = self.durable_seq if at is None else at
+        table = self.table
+        if target == table.info.seq:
+            return table.view(gm=gm)
+        later = {e.seq: e for e in durable}
+        for event in self.writing:
+            later[event.seq] = event
+        return table.view(gm=gm, at=target, later=later.values())
+
+    # -- members ------------------------------------------------------------------------
+
+    def join(self, member: Member, resume: Mapping[str, Any] | None) -> Effects:
+        """Add a member: it is sent its ``welcome`` (the table at the last durable
+        seq) and, with ``resume`` (its last epoch and seq) when every later event is
+        retained, exactly the events it missed (``recovered: true``); then every
+        event made durable from now on."""
+        info = self.table.info
+        seq = resume.get("seq") if resume is not None else None
+        if (
+            resume is not None
+            and resume.get("epoch") == info.epoch
+            and seq.__class__ is int
+            and 0 <= seq < self.durable_seq
+        ):
+            self._reading += 1
+            read = ReadEvents(table_id=self.id, after=seq)
+            read.on_result = lambda stored: self._welcome(
+                member, resume, self._read_done(stored), recovered=True
+            )
+            asker = _Asker(member.origin, member, member.hello_id)
+            read.on_error = self._counting_error(
+                lambda error: [self._refuse(asker, StoreError(str(error)))]
+            )
+            return [read]
+        return self._welcome(member, resume, None)
+
+    def welcome_fields(self, principal: Principal) -> JSON:
+        """What a ``welcome`` tells a member besides its backlog."""
+        ruleset = self.table.ruleset.describe()
+        return {
+            "role": principal.role,
+            "name": principal.name,
+            "table": self.view(principal.is_gm),
+            "ruleset": {k: v for k, v in ruleset.items() if k != "example_sheets"},
+            "epoch": self.table.info.epoch,
+            "seq": self.durable_seq,
+        }
+
+    def _welcome(
+        self,
+        member: Member,
+        resume: Mapping[str, Any] | None,
+        missed: list[Event] | None,
+        *,
+        recovered: bool = False,
+    ) -> Effects:
+        try:
+            welcome: JSON = {
+                "type": "welcome",
+                "id": member.hello_id,
+                "protocol": 1,
+                **self.welcome_fields(member.principal),
+            }
+            if resume is not None:
+                info = self.table.info
+                if missed is None and not recovered:  # nothing was read: is it up to date?
+                    recovered = (resume.get("epoch"), resume.get("seq")) == (
+                        info.epoch,
+                        self.durable_seq,
+                    )
+                elif missed is None or not missed or missed[0].seq != resume["seq"] + 1:
+                    recovered = False  # some events left the log meanwhile
+                missed = missed if recovered else []
+                welcome["resume"] = {"recovered": recovered, "missed": len(missed or ())}
+            frames = [(member, member.encode(welcome))]
+        except RollbridgeError as exc:
+            return [self._refuse(_Asker(member.origin, member, member.hello_id), exc)]
+        member.last_seq = self.durable_seq
+        for event in missed or ():
+            try:
+                frames.append((member, Delivery(self.table, event).frame(member)))
+            except Exception:
+                log.exception("table %s: event %s could not be resent", self.id, event.seq)
+        self.members[member] = None
+        return [Deliver(frames=frames, backlog=True)]
+
+    def leave(self, member: Member) -> None:
+        """Remove a member (its connection closed or it was cut off)."""
+        member.gone = True
+        self.members.pop(member, None)
+
+    @classmethod
+    def open(
+        cls,
+        loaded: tuple[Any, dict[int, Event], list[str]],
+        rulesets: Mapping[str, Any],
+        **options: Any,
+    ) -> TableProtocol:
+        """The protocol of a table read by :class:`~rollbridge.protocol.effects.LoadTable`.
+
+        :raises RulesetUnavailable: if its ruleset is missing or of another major version.
+        """
+        snapshot, history, keys = loaded
+        ruleset = Table.check_ruleset(snapshot.info, rulesets)
+        return cls(Table(snapshot, ruleset, history), reply_keys=keys, **options)

@@ -1,0 +1,97 @@
+"""The store interface: what every store of tables implements.
+
+A store keeps tables, their actors and meta, the event log (the last ``retain``
+events of each table), idempotency replies and join tokens.
+:meth:`Store.commit` writes one :class:`~rollbridge.engine.model.Commit`
+atomically: all of it or nothing. :class:`~rollbridge.stores.memory.MemoryStore`
+is the reference, :class:`~rollbridge.stores.sqlite.SQLiteStore` the embedded
+default; ``tests/stores/test_store_contract.py`` is one suite for every store.
+
+A commit's events and actor records arrive packed already
+(:meth:`~rollbridge.engine.model.Event.packed`,
+:meth:`~rollbridge.engine.model.ActorRecord.packed`): a store writes those bytes
+rather than serialising them again.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from rollbridge.engine.model import Commit, Event, TableInfo, TableSnapshot
+from rollbridge.plain import JSON
+from rollbridge.tokens import TokenRecord
+
+__all__ = ["DEFAULT_RETAIN", "Store", "reply_window"]
+
+#: Events kept per table for resume and undo, by default.
+DEFAULT_RETAIN = 1_000
+
+
+def reply_window(retain: int) -> int:
+    """How many seqs back a request's reply is kept for repeats: ten times the
+    event log (10,000 by default), so a retry is answered long after its event
+    left the log, while the store does not grow without end."""
+    return max(1, retain) * 10
+
+
+class Store(Protocol):
+    """What the table service needs from a store."""
+
+    retain: int
+
+    def create_table(self, info: TableInfo, tokens: list[TokenRecord]) -> None:
+        """Store a new table (seq 0, no actors) with its first tokens.
+
+        :raises Conflict: if a table with this id exists.
+        """
+
+    def delete_table(self, table_id: str) -> None:
+        """Remove a table and everything of it. :raises UnknownTable:"""
+
+    def tables(self) -> list[TableInfo]:
+        """Every table, oldest first."""
+
+    def load(self, table_id: str) -> tuple[TableSnapshot, dict[int, Event]]:
+        """A table's snapshot and the retained events its undo/redo stacks name.
+
+        :raises UnknownTable:
+        """
+
+    def events_after(self, table_id: str, seq: int) -> list[Event] | None:
+        """Every event with a seq above ``seq``, in order; None if some of them
+        have left the retained log."""
+
+    def event(self, table_id: str, seq: int) -> Event | None:
+        """One retained event, or None if it is not (or no longer) in the log."""
+
+    def reply(self, table_id: str, key: str) -> JSON | None:
+        """The stored reply to the request with this idempotency key."""
+
+    def reply_keys(self, table_id: str) -> list[str]:
+        """The idempotency key of every stored reply of a table (read when a table
+        is opened, for its key filter). :raises UnknownTable:"""
+
+    def commit(self, table_id: str, commit: Commit) -> None:
+        """Write a commit atomically. :raises StoreError: having written nothing."""
+
+    def commit_many(self, items: list[tuple[str, Commit]]) -> None:
+        """Write several commits in one transaction (group commit): all or nothing."""
+
+    def add_token(self, record: TokenRecord) -> None:
+        """Store a token record (its hash only)."""
+
+    def find_token(self, table_id: str, token_hash: str) -> TokenRecord | None:
+        """The token of this table with this hash."""
+
+    def list_tokens(self, table_id: str) -> list[TokenRecord]:
+        """Every token of a table."""
+
+    def revoke_token(self, table_id: str, token_id: str) -> bool:
+        """Remove a token; whether it existed."""
+
+    def token_ids(self) -> set[str]:
+        """The id of every token of every table (a running server compares its
+        clients' tokens with it to find the revoked ones)."""
+
+    def close(self) -> None:
+        """Flush and release resources."""

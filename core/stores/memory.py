@@ -1,0 +1,146 @@
+"""A store in memory: the reference every store behaves like; nothing survives
+the process. It keeps serialised copies (the packed bytes a commit carries), so
+what comes back is what a durable store would return.
+"""
+
+from __future__ import annotations
+
+import hmac
+
+from rollbridge.engine.model import ActorRecord, Commit, Encounter, Event, TableInfo, TableSnapshot
+from rollbridge.exceptions import Conflict, StoreError, UnknownTable
+from rollbridge.plain import JSON, pack, unpack
+from rollbridge.stores.base import DEFAULT_RETAIN, reply_window
+from rollbridge.tokens import TokenRecord
+
+__all__ = ["MemoryStore"]
+
+
+class MemoryStore:
+    """A store in memory; see the module docstring.
+
+    :param retain: events kept per table for resume and undo.
+    """
+
+    def __init__(self, *, retain: int = DEFAULT_RETAIN) -> None:
+        self.retain = retain
+        self._tables: dict[str, JSON] = {}
+        self._tokens: dict[str, dict[str, TokenRecord]] = {}
+
+    def _table(self, table_id: str) -> JSON:
+        try:
+            return self._tables[table_id]
+        except KeyError:
+            raise UnknownTable(f"no table {table_id!r}", details={"table": table_id}) from None
+
+    def create_table(self, info: TableInfo, tokens: list[TokenRecord]) -> None:
+        if info.id in self._tables:
+            raise Conflict(f"a table {info.id!r} already exists", details={"table": info.id})
+        self._tables[info.id] = {
+            "info": pack(info.to_dict()),
+            "seq": info.seq,
+            "actors": {},
+            "meta": pack(TableSnapshot(info, {}).meta()),
+            "events": {},
+            "replies": {},
+        }
+        self._tokens[info.id] = {t.id: t for t in tokens}
+
+    def delete_table(self, table_id: str) -> None:
+        self._table(table_id)
+        del self._tables[table_id]
+        self._tokens.pop(table_id, None)
+
+    def tables(self) -> list[TableInfo]:
+        return [TableInfo.from_dict(unpack(t["info"])) for t in self._tables.values()]
+
+    def load(self, table_id: str) -> tuple[TableSnapshot, dict[int, Event]]:
+        row = self._table(table_id)
+        meta = unpack(row["meta"])
+        snapshot = TableSnapshot(
+            info=TableInfo.from_dict(unpack(row["info"])),
+            actors={a: ActorRecord.from_dict(unpack(r)) for a, r in row["actors"].items()},
+            encounter=Encounter.from_dict(meta["encounter"]),
+            pending=meta["pending"],
+            undo=meta["undo"],
+            redo=meta["redo"],
+        )
+        wanted = set(meta["undo"]) | set(meta["redo"])
+        history = {
+            seq: Event.from_dict(unpack(data))
+            for seq, data in row["events"].items()
+            if seq in wanted
+        }
+        return snapshot, history
+
+    def events_after(self, table_id: str, seq: int) -> list[Event] | None:
+        row = self._table(table_id)
+        latest = row["seq"]
+        if seq >= latest:
+            return []
+        if seq + 1 not in row["events"]:
+            return None
+        return [Event.from_dict(unpack(row["events"][s])) for s in range(seq + 1, latest + 1)]
+
+    def event(self, table_id: str, seq: int) -> Event | None:
+        data = self._table(table_id)["events"].get(seq)
+        return Event.from_dict(unpack(data)) if data is not None else None
+
+    def reply(self, table_id: str, key: str) -> JSON | None:
+        found = self._table(table_id)["replies"].get(key)
+        return unpack(found[1]) if found is not None else None
+
+    def reply_keys(self, table_id: str) -> list[str]:
+        return list(self._table(table_id)["replies"])
+
+    def commit(self, table_id: str, commit: Commit) -> None:
+        row = self._table(table_id)
+        try:  # serialise everything first, so a failure leaves the table as it was
+            actors = {r.id: r.packed() for r in commit.actors}
+            events = {e.seq: e.packed() for e in commit.events}
+            info, meta = pack(commit.info.to_dict()), pack(commit.meta)
+            replies = {key: pack(reply) for key, reply in commit.replies.items()}
+        except Exception as exc:
+            raise StoreError(f"the commit cannot be stored: {type(exc).__name__}: {exc}") from exc
+        seq = commit.info.seq
+        row["actors"].update(actors)
+        for actor_id in commit.removed:
+            row["actors"].pop(actor_id, None)
+        row["events"].update(events)
+        for old in sorted(row["events"])[: max(0, len(row["events"]) - self.retain)]:
+            del row["events"][old]
+        row["info"], row["meta"], row["seq"] = info, meta, seq
+        row["replies"].update({key: (seq, reply) for key, reply in replies.items()})
+        oldest = seq - reply_window(self.retain)
+        for key in [k for k, (at, _) in row["replies"].items() if at <= oldest]:
+            del row["replies"][key]
+
+    def commit_many(self, items: list[tuple[str, Commit]]) -> None:
+        for table_id, _commit in items:
+            self._table(table_id)
+        for table_id, commit in items:
+            self.commit(table_id, commit)
+
+    def add_token(self, record: TokenRecord) -> None:
+        self._table(record.table)
+        self._tokens[record.table][record.id] = record
+
+    def find_token(self, table_id: str, token_hash: str) -> TokenRecord | None:
+        for record in self._tokens.get(table_id, {}).values():
+            if hmac.compare_digest(record.hash, token_hash):
+                return record
+        return None
+
+    def list_tokens(self, table_id: str) -> list[TokenRecord]:
+        self._table(table_id)
+        return list(self._tokens[table_id].values())
+
+    def revoke_token(self, table_id: str, token_id: str) -> bool:
+        self._table(table_id)
+        return self._tokens[table_id].pop(token_id, None) is not None
+
+    def token_ids(self) -> set[str]:
+        return {token_id for tokens in self._tokens.values() for token_id in tokens}
+
+    def close(self) -> None:
+        """Nothing to flush."""

@@ -1,0 +1,512 @@
+"""Text as data: what a ruleset says, as a message id and named arguments.
+
+A ruleset never writes its narration or its explanation steps as finished
+sentences. It says *which* message and *with what*: a :class:`Text` holds a
+message id (``sr2.attack.hit``) and named arguments, and an argument that is
+one actor's own detail — an NPC's armour, its boxes — is wrapped in
+:class:`Private`, naming the actor whose detail it is and the aspect of it
+(``sheet``, ``details``: each ruleset names its own, and says with
+:meth:`~rollbridge.contract.Ruleset.reveals` which aspects the table's
+settings show to players). The same marking works on any value of an outcome,
+on a parameter and on a dice group's fields.
+
+Texts are rendered when a view is built: for the GM in full; for players with
+each hidden argument replaced by what the ruleset gave as ``instead`` (by
+default the word "(hidden)"), never by rewriting a rendered sentence. Rendering
+takes a locale; English is the reference every message is written in.
+
+Messages are declared once, per domain (a ruleset's id)::
+
+    from rollbridge.text import Messages, Private
+
+    say = Messages("hitpoints")
+    HITS = say("hits", "{attacker} hits {target} for {amount}.")
+    POINTS = say.plural("points", "{count} point", "{count} points")
+
+    narration = HITS(attacker=a.name, target=t.name,
+                     amount=Private(POINTS(count=7), of=t.id, aspect="details"))
+
+A template is Python's ``str.format`` syntax restricted to plain names
+(``{attacker}``, ``{delta:+d}``); a list argument is joined with ``", "``, or with
+the separator given as its format (``{parts: }`` joins with a space).
+
+Stored form (what events keep; plain data): a text is
+``{"id": "sr2.attack.hit", "args": {...}}``; inside ``args`` a nested text has
+the same shape and a private argument is ``{"private": value, "of": actor id,
+"aspect": aspect, "instead": value?}``. :func:`extract` turns a ruleset's
+output into that form and lists where its texts and private values are;
+:func:`view_of` builds an audience's view from it.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import string
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rollbridge.exceptions import PluginError
+from rollbridge.plain import JSON, NotPlain
+
+__all__ = [
+    "HIDDEN",
+    "LOCALES",
+    "Hides",
+    "Message",
+    "Messages",
+    "Private",
+    "Text",
+    "extract",
+    "message",
+    "render",
+    "view_of",
+]
+
+log = logging.getLogger("rollbridge.text")
+
+#: The locales texts can be rendered in (English is the reference).
+LOCALES: tuple[str, ...] = ("en",)
+
+#: ``hides(actor_id, aspect)``: whether the audience may not see that actor's
+#: detail of that aspect. None: the audience sees everything (the GM).
+Hides = Callable[[str, str], bool] | None
+
+_NO_INSTEAD = object()
+_MESSAGES: dict[str, Message] = {}
+_formatter = string.Formatter()
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A text as data: a registered message id and its named arguments.
+
+    Arguments are plain values (text, numbers, booleans, null), other
+    :class:`Text`, :class:`Private` values, or lists of these. Make one by
+    calling a :class:`Message`, which checks the argument names.
+    """
+
+    id: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+    def render(self, locale: str = "en", hides: Hides = None) -> str:
+        """The text in ``locale`` for an audience (``hides``: see :data:`Hides`)."""
+        return render(self, locale=locale, hides=hides)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+@dataclass(frozen=True, slots=True)
+class Private:
+    """A value that is one actor's own detail.
+
+    :param value: the value (plain data or a :class:`Text`).
+    :param of: the id of the actor whose detail it is. Players see it when a
+        player controls that actor, or when the ruleset reveals ``aspect``.
+    :param aspect: which of the actor's details it is (``sheet``, ``details``, …;
+        the ruleset's :meth:`~rollbridge.contract.Ruleset.reveals` decides per
+        table settings).
+    :param instead: what an audience that may not see it gets instead. Left
+        out: in a text, the word "(hidden)"; in an outcome, parameter or dice
+        group, the field (or list item) is dropped.
+    """
+
+    value: Any
+    of: str
+    aspect: str = "details"
+    instead: Any = _NO_INSTEAD
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A message a domain declared: its id and its English template(s).
+
+    :param id: ``domain.key``.
+    :param template: the English text (the singular, for a plural message).
+    :param plural: the English plural, for a message chosen by a count.
+    :param count: the argument that chooses between ``template`` and ``plural``.
+    """
+
+    id: str
+    template: str
+    plural: str | None = None
+    count: str | None = None
+    names: frozenset[str] = frozenset()
+
+    def __call__(self, **args: Any) -> Text:
+        """A :class:`Text` of this message. :raises TypeError: for missing or
+        unknown argument names."""
+        if args.keys() != self.names:
+            missing = sorted(self.names - args.keys())
+            extra = sorted(args.keys() - self.names)
+            raise TypeError(
+                f"message {self.id!r} takes {sorted(self.names)}: "
+                f"missing {missing}, unknown {extra}"
+            )
+        return Text(self.id, args)
+
+    def template_for(self, count: Any) -> str:
+        """The English template for this count (English: one, or other)."""
+        if self.plural is not None and count != 1:
+            return self.plural
+        return self.template
+
+
+def _names(template: str, where: str) -> set[str]:
+    names = set()
+    try:
+        parsed = list(_formatter.parse(template))
+    except ValueError as exc:
+        raise PluginError(f"message {where}: bad template {template!r}: {exc}") from None
+    for _literal, name, spec, conversion in parsed:
+        if name is None:
+            continue
+        if not name.isidentifier() or conversion is not None or (spec and "{" in spec):
+            raise PluginError(
+                f"message {where}: placeholders are plain names ({{name}} or {{name:spec}}), "
+                f"not {{{name}{'!' + conversion if conversion else ''}}}"
+            )
+        names.add(name)
+    return names
+
+
+class Messages:
+    """The messages of one domain (a ruleset's id, or ``rollbridge``).
+
+    ``say = Messages("sr2")``; ``HIT = say("attack.hit", "English template")``
+    declares ``sr2.attack.hit``; ``say.plural(key, one, other, count="count")``
+    declares a message chosen by a count.
+    """
+
+    def __init__(self, domain: str) -> None:
+        if not domain or not all(part.isidentifier() for part in domain.split(".")):
+            raise PluginError(f"message domain {domain!r} must be a dotted name")
+        self.domain = domain
+
+    def __call__(self, key: str, template: str) -> Message:
+        """Declare a message. :raises PluginError: for a bad template, or an id
+        declared before with another template."""
+        return self._declare(key, template, None, None)
+
+    def plural(self, key: str, one: str, other: str, *, count: str = "count") -> Message:
+        """Declare a message with an English singular and plural, chosen by ``count``."""
+        return self._declare(key, one, other, count)
+
+    def _declare(self, key: str, template: str, plural: str | None, count: str | None) -> Message:
+        message_id = f"{self.domain}.{key}"
+        names = _names(template, message_id)
+        if plural is not None:
+            other = _names(plural, message_id)
+            if other != names:
+                raise PluginError(
+                    f"message {message_id}: the plural has {sorted(other)}, "
+                    f"the singular {sorted(names)}"
+                )
+            if count not in names:
+                raise PluginError(f"message {message_id}: the count {count!r} is not in it")
+        declared = Message(message_id, template, plural, count, frozenset(names))
+        known = _MESSAGES.get(message_id)
+        if known is not None and (known.template, known.plural) != (template, plural):
+            raise PluginError(f"message {message_id} is declared twice, differently")
+        _MESSAGES[message_id] = declared
+        return declared
+
+
+def message(message_id: str) -> Message | None:
+    """The declared message with this id, if any."""
+    return _MESSAGES.get(message_id)
+
+
+_core = Messages("rollbridge")
+#: What a hidden argument of a text reads as when its ruleset gave nothing instead.
+HIDDEN = _core("hidden", "(hidden)")
+
+
+# -- rendering -------------------------------------------------------------------
+
+
+class _Verbatim(str):
+    """Text put in place of an argument: any format spec is ignored."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return str(self)
+
+
+class _Joined(list):
+    """A list argument: joined with ``", "``, or with its format spec."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return (spec or ", ").join(str(item) for item in self)
+
+
+def render(value: Any, *, locale: str = "en", hides: Hides = None) -> str:
+    """A :class:`Text`, a stored text (``{"id", "args"}``) or a plain string,
+    rendered in ``locale`` for an audience.
+
+    :param hides: ``hides(actor_id, aspect)`` is true where the audience may not
+        see that detail; None for the GM, who sees everything.
+    """
+    if value.__class__ is str:
+        return value
+    if isinstance(value, Text):
+        return _render(value.id, value.args, locale, hides, True)
+    if isinstance(value, Mapping) and "id" in value:
+        return _render(value["id"], value.get("args") or {}, locale, hides, False)
+    return str(value)
+
+
+def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides, live: bool) -> str:
+    declared = _MESSAGES.get(message_id)
+    values = {name: _argument(arg, locale, hides, live) for name, arg in args.items()}
+    if declared is None:
+        log.warning("no message %r is declared (a ruleset of another version?)", message_id)
+        listed = ", ".join(f"{k}={v}" for k, v in values.items())
+        return f"[{message_id}] {listed}".rstrip()
+    count = args.get(declared.count) if declared.count is not None else None
+    if isinstance(count, Private | Mapping):  # a hidden count: the plural reads best
+        count = None
+    template = _translate(declared, locale, count)
+    try:
+        return template.format_map(values)
+    except (KeyError, ValueError, IndexError) as exc:
+        log.warning("message %r could not be rendered: %s", message_id, exc)
+        return declared.template_for(count).format_map(_Lenient(values))
+
+
+class _Lenient(dict):
+    def __missing__(self, key: str) -> str:
+        return _Verbatim(HIDDEN.template)
+
+
+def _translate(declared: Message, locale: str, count: Any) -> str:
+    """The template of ``declared`` in ``locale`` (English: the declared one)."""
+    return declared.template_for(count)
+
+
+def _argument(arg: Any, locale: str, hides: Hides, live: bool) -> Any:
+    kind = arg.__class__
+    if kind is str or kind is int or arg is None or kind is float or kind is bool:
+        return arg
+    if live:
+        if kind is Text:
+            return _Verbatim(_render(arg.id, arg.args, locale, hides, True))
+        if kind is Private:
+            if hides is not None and hides(arg.of, arg.aspect):
+                instead = HIDDEN() if arg.instead is _NO_INSTEAD else arg.instead
+                return _Verbatim(str(_argument(instead, locale, hides, True)))
+            return _argument(arg.value, locale, hides, True)
+    elif isinstance(arg, Mapping):
+        if "of" in arg:
+            if hides is not None and hides(arg["of"], arg.get("aspect", "details")):
+                instead = arg.get("instead", {"id": HIDDEN.id})
+                return _Verbatim(str(_argument(instead, locale, hides, False)))
+            return _argument(arg.get("private"), locale, hides, False)
+        if "id" in arg:
+            return _Verbatim(_render(arg["id"], arg.get("args") or {}, locale, hides, False))
+    if isinstance(arg, list | tuple):
+        return _Joined(_argument(item, locale, hides, live) for item in arg)
+    return arg
+
+
+# -- the stored form ---------------------------------------------------------------
+
+Path = tuple[Any, ...]
+
+
+def extract(value: Any, *, where: str = "value") -> tuple[Any, list[list[Any]], list[list[Any]]]:
+    """A ruleset's output as plain data, and where its texts and private values are.
+
+    :returns: ``(data, texts, privates)``: ``data`` with every :class:`Text` in its
+        stored form and every :class:`Private` replaced by its value; ``texts``, the
+        paths (lists of keys and indices) of the texts; ``privates``, one
+        ``[path, of, aspect]`` (plus ``instead``, when given) per private value.
+    :raises NotPlain: naming the first value that is not plain data (an integer
+        beyond 64 bits, a NaN, invalid Unicode, a map key that is not a string,
+        another type, nesting deeper than 64 levels).
+    """
+    texts: list[list[Any]] = []
+    privates: list[list[Any]] = []
+    data = _extract(value, (), texts, privates, where, 0)
+    return data, texts, privates
+
+
+_SCALARS = (str, int, float, bool, type(None))
+MAX_OUTPUT_DEPTH = 64
+
+
+def _scalar(value: Any, where: str) -> Any:
+    kind = value.__class__
+    if kind is str:
+        if not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise NotPlain(where, "text is not valid Unicode") from None
+        return value
+    if kind is int:
+        if not -(2**63) <= value < 2**64:
+            raise NotPlain(where, "integer out of the 64-bit range")
+        return value
+    if kind is float:
+        if not math.isfinite(value):
+            raise NotPlain(where, "numbers must be finite")
+        return value
+    if value is None or kind is bool:
+        return value
+    for base in (bool, int, float, str):  # subclasses (IntEnum, StrEnum)
+        if isinstance(value, base):
+            return _scalar(base(value), where)
+    raise NotPlain(where, f"{type(value).__name__} values are not allowed")
+
+
+def _extract(value: Any, path: Path, texts: list, privates: list, where: str, depth: int) -> Any:
+    if depth > MAX_OUTPUT_DEPTH:
+        raise NotPlain(where, f"nested more than {MAX_OUTPUT_DEPTH} levels deep")
+    kind = value.__class__
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if key.__class__ is not str:
+                raise NotPlain(where, f"map keys must be strings, got {key!r:.40}")
+            out[key] = _extract(item, (*path, key), texts, privates, f"{where}.{key}", depth + 1)
+        return out
+    if kind is list or kind is tuple:
+        return [
+            _extract(item, (*path, index), texts, privates, f"{where}[{index}]", depth + 1)
+            for index, item in enumerate(value)
+        ]
+    if kind is Text:
+        texts.append(list(path))
+        return _text_data(value, where, depth)
+    if kind is Private:
+        entry: list[Any] = [list(path), _scalar(value.of, where), _scalar(value.aspect, where)]
+        if value.instead is not _NO_INSTEAD:
+            if value.instead.__class__ is Text:
+                texts.append(list(path))
+            entry.append(_extract(value.instead, path, [], [], where, depth + 1))
+        privates.append(entry)
+        return _extract(value.value, path, texts, privates, where, depth)
+    if isinstance(value, Mapping):
+        return _extract(dict(value), path, texts, privates, where, depth)
+    return _scalar(value, where)
+
+
+def _text_data(text: Text, where: str, depth: int) -> JSON:
+    if depth > MAX_OUTPUT_DEPTH:
+        raise NotPlain(where, f"nested more than {MAX_OUTPUT_DEPTH} levels deep")
+    if text.id not in _MESSAGES:
+        raise NotPlain(where, f"text {text.id!r} is not a declared message")
+    return {
+        "id": text.id,
+        "args": {
+            name: _arg_data(arg, f"{where}.{name}", depth + 1) for name, arg in text.args.items()
+        },
+    }
+
+
+def _arg_data(arg: Any, where: str, depth: int) -> Any:
+    kind = arg.__class__
+    if kind is Text:
+        return _text_data(arg, where, depth)
+    if kind is Private:
+        data: JSON = {
+            "private": _arg_data(arg.value, where, depth + 1),
+            "of": _scalar(arg.of, where),
+            "aspect": _scalar(arg.aspect, where),
+        }
+        if arg.instead is not _NO_INSTEAD:
+            data["instead"] = _arg_data(arg.instead, where, depth + 1)
+        return data
+    if kind is list or kind is tuple:
+        return [_arg_data(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(arg)]
+    if isinstance(arg, Mapping):
+        raise NotPlain(where, "a text's arguments are values, texts or Private, not maps")
+    return _scalar(arg, where)
+
+
+def view_of(
+    data: JSON,
+    texts: Sequence[Sequence[Any]],
+    privates: Sequence[Sequence[Any]],
+    *,
+    locale: str = "en",
+    hides: Hides = None,
+) -> JSON:
+    """The stored ``data`` as an audience sees it: private values it may not see
+    replaced or dropped, every text rendered. Copies only what it changes;
+    ``data`` itself is never modified."""
+    if not texts and not (privates and hides is not None):
+        return data
+    root: JSON = dict(data)
+    copied: set[int] = {id(root)}
+    dropped: list[tuple[Any, Any]] = []
+    if hides is not None:
+        for entry in privates:
+            path, of, aspect = entry[0], entry[1], entry[2]
+            if not path or not hides(of, aspect):
+                continue
+            parent = _writable_parent(root, path, copied)
+            if parent is None:
+                continue
+            key = path[-1]
+            if len(entry) > 3:
+                parent[key] = entry[3]
+            else:
+                dropped.append((parent, key))
+    for path in texts:
+        if not path:
+            continue
+        parent = _writable_parent(root, path, copied)
+        if parent is None:
+            continue
+        found = parent[path[-1]]
+        if isinstance(found, Mapping) and "id" in found:
+            parent[path[-1]] = _render(found["id"], found.get("args") or {}, locale, hides, False)
+    _drop(dropped)
+    return root
+
+
+def _drop(dropped: list[tuple[Any, Any]]) -> None:
+    """Remove the dropped fields and list items (list items from the highest index
+    down, so the indices of the others still hold)."""
+    seen: set[tuple[int, Any]] = set()
+    items = [(p, k) for p, k in dropped if (id(p), k) not in seen and not seen.add((id(p), k))]
+    for parent, key in sorted(items, key=lambda pair: -pair[1] if isinstance(pair[0], list) else 0):
+        if isinstance(parent, dict):
+            parent.pop(key, None)
+        else:
+            del parent[key]
+
+
+def _writable_parent(root: Any, path: Sequence[Any], copied: set[int]) -> Any:
+    """The container holding ``path``'s last step, every container on the way
+    copied once (so the stored data is never written); None if the path is gone."""
+    node = root
+    for key in path[:-1]:
+        child = _child(node, key)
+        if child is None or not isinstance(child, dict | list):
+            return None
+        if id(child) not in copied:
+            child = dict(child) if isinstance(child, dict) else list(child)
+            node[key] = child
+            copied.add(id(child))
+        node = child
+    if _child(node, path[-1], present=True) is None:
+        return None
+    return node
+
+
+def _child(node: Any, key: Any, *, present: bool = False) -> Any:
+    if isinstance(node, dict):
+        if key in node:
+            return node if present else node[key]
+        return None
+    if isinstance(node, list) and key.__class__ is int and 0 <= key < len(node):
+        return node if present else node[key]
+    return None
