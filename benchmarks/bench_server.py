@@ -98,9 +98,9 @@ from rollbridge.dice import SeededDice
 from rollbridge.engine import Principal
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
+from rollbridge.plain import JSON
 from rollbridge.stores import MemoryStore, SQLiteStore
 
-JSON = dict[str, Any]
 GM = Principal("gm", "gm", "bench-setup")
 HEAL_STATUSES = frozenset({"down", "dying", "dead"})
 #: The six clients of a table: who they are, and whether they send requests.
@@ -337,18 +337,20 @@ def baseline_replies(frames: JSON) -> JSON:
 #: phase (in this order) that any frame of its stack matches, so a phase holds
 #: everything below it that no earlier phase claims.
 LOOP_PHASES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("sr2 player view of a resolution (visibility.py)", ("plugins/sr2/visibility.py",)),
+    ("texts: rendered per audience (text.py)", ("core/text.py",)),
     ("sr2 rules: resolve the attack", ("plugins/sr2/",)),
     ("dice: notation, secure source", ("core/dice/", "random.py", "secrets.py")),
     ("schema validation", ("core/schema.py",)),
-    ("idempotency read: SQLiteStore.reply", ("SQLiteStore.reply",)),
-    ("other store reads", ("core/stores/",)),
-    ("encode frames (codec.py)", ("core/server/codec.py",)),
     ("engine: event and table views", ("core/engine/views.py", "Table.view_event")),
-    ("engine: parse, execute, apply, remember", ("core/engine/",)),
+    ("engine: stage, pack, apply", ("Table._stage", "core/plain.py")),
+    ("engine: parse, execute", ("core/engine/",)),
+    (
+        "encode frames (frames.py, members.py)",
+        ("core/protocol/frames.py", "core/protocol/members.py"),
+    ),
+    ("protocol: idempotency, commit, deliveries", ("core/protocol/",)),
     ("commit hand-off (writer.submit, callbacks)", ("core/server/writer.py",)),
-    ("fan-out: broadcast, enqueue", ("core/server/session.py", "Client.enqueue", "Client.send")),
-    ("send: outbox drain, websockets send", ("Client._drain",)),
+    ("driver: carry effects, enqueue", ("core/server/app.py", "Client.enqueue")),
     ("receive: websockets reader, Client.run", ("data_received", "core/server/client.py")),
     ("baseline handler (bench_server.py)", ("_baseline_server",)),
     ("websockets (other)", ("websockets/",)),
@@ -356,7 +358,10 @@ LOOP_PHASES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 WRITER_PHASES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("serialise the commit (prepare: to_dict, msgpack)", ("_prepare", "SQLiteStore.prepare")),
-    ("SQL statements (_apply, _prune)", ("SQLiteStore._apply", "SQLiteStore._prune")),
+    (
+        "SQL statements (commit_many, _snapshot)",
+        ("SQLiteStore.commit_many", "SQLiteStore._snapshot", "SQLiteStore._head"),
+    ),
     ("BEGIN / COMMIT (fsync of the WAL)", ("SQLiteStore._transaction",)),
     ("callbacks to the loop", ("call_soon_threadsafe",)),
 )

@@ -37,6 +37,7 @@ any of these changes nothing.
     ├── ProtocolError                    protocol_error
     │   ├── UndecodableFrame             undecodable
     │   └── UnknownMessageType           unknown_type
+    ├── Busy                             busy
     ├── StoreError                       store_error
     └── InternalError                    internal
 
@@ -51,6 +52,7 @@ from typing import Any, ClassVar
 
 __all__ = [
     "AuthenticationFailed",
+    "Busy",
     "Conflict",
     "DiceLimitExceeded",
     "DiceScriptError",

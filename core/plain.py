@@ -2,10 +2,10 @@
 
 Plain data is what every store and every client's codec can carry: maps with
 string keys, lists, strings of valid Unicode, integers within 64 bits, finite
-floats, booleans and null. Requests are checked once, where they enter
-(:func:`check_plain`, nested at most :data:`MAX_DEPTH` deep); what a table
-produces is checked before the table changes (the engine's staging, see
-``docs/engine.md``).
+floats, booleans and null. Requests are checked once, where they enter, by their
+compiled schema (:mod:`rollbridge.schema`, which accepts only plain data, nested
+at most 32 deep); what a table produces is checked before the table changes (the
+engine's staging, see ``docs/engine.md``).
 
 This module is the project's only msgpack and JSON codec. The ``msgpack``
 package is the reference; when the ``ormsgpack`` package is installed (it is a
@@ -42,25 +42,23 @@ except ImportError:  # pragma: no cover - the dependency is installed with rollb
 __all__ = [
     "CODEC",
     "JSON",
-    "MAX_DEPTH",
     "NotPlain",
     "Packed",
-    "check_plain",
     "copy_plain",
     "dumps_json",
+    "ensure_plain",
     "loads_json",
     "pack",
     "pack_map",
     "reference_pack",
     "unpack",
+    "valid_text",
 ]
 
 #: A map of plain data, the type of every message, event and record (one alias for
 #: the whole project).
 JSON = dict[str, Any]
 
-#: How deep maps and lists may nest in a request.
-MAX_DEPTH = 32
 _LIMIT = 2**63
 _UNSIGNED_LIMIT = 2**64
 
@@ -79,22 +77,17 @@ class NotPlain(ValueError):
         self.problem = problem
 
 
-def check_plain(value: Any, where: str = "message", depth: int = 0) -> None:
-    """Raise :class:`~rollbridge.exceptions.InvalidRequest` naming the first value
-    that is not plain data (or that nests more than :data:`MAX_DEPTH` deep)."""
-    from rollbridge.exceptions import InvalidRequest
-
-    try:
-        _check(value, where, depth, MAX_DEPTH, signed_only=True)
-    except NotPlain as exc:
-        raise InvalidRequest(str(exc), details={"field": exc.where[:200]}) from None
+def ensure_plain(value: Any, where: str = "value", *, limit: int = 64) -> None:
+    """Raise :class:`NotPlain` naming the first value that is not plain data (or that
+    nests more than ``limit`` deep)."""
+    _check(value, where, 0, limit, signed_only=False)
 
 
 def _check(value: Any, where: str, depth: int, limit: int, *, signed_only: bool) -> None:
     if depth > limit:
         raise NotPlain(where, f"nested more than {limit} levels deep")
     kind = value.__class__
-    if value is None or kind is bool or (kind is str and _valid_text(value)):
+    if value is None or kind is bool or (kind is str and valid_text(value)):
         return
     if kind is int:
         top = _LIMIT if signed_only else _UNSIGNED_LIMIT
@@ -111,7 +104,7 @@ def _check(value: Any, where: str, depth: int, limit: int, *, signed_only: bool)
         for key, item in value.items():
             if key.__class__ is not str:
                 raise NotPlain(where, f"map keys must be strings, got {key!r:.40}")
-            if not _valid_text(key):
+            if not valid_text(key):
                 raise NotPlain(where, "text is not valid Unicode")
             _check(item, f"{where}.{key}"[:200], depth + 1, limit, signed_only=signed_only)
         return
@@ -128,7 +121,9 @@ def _check(value: Any, where: str, depth: int, limit: int, *, signed_only: bool)
     raise NotPlain(where, f"{type(value).__name__} values are not allowed")
 
 
-def _valid_text(text: str) -> bool:
+def valid_text(text: str) -> bool:
+    """Whether ``text`` is valid Unicode (a lone surrogate from JSON's ``\\ud800``
+    is not): what UTF-8 codecs, hence every store and client, can carry."""
     if text.isascii():
         return True
     try:
@@ -142,24 +137,25 @@ def _valid_text(text: str) -> bool:
 
 #: A float64 whose exponent is all ones (NaN or an infinity), as msgpack writes it.
 _NON_FINITE = re.compile(rb"\xcb[\x7f\xff][\xf0-\xff]")
-#: The markers of msgpack's bin and ext types, which plain data never holds.
-_NOT_JSON = re.compile(rb"[\xc4-\xc9\xd4-\xd8]")
 
 
 def pack(value: Any) -> bytes:
     """Plain data as msgpack bytes (the same bytes as ``msgpack.packb(value,
     use_bin_type=True)``).
 
-    :raises NotPlain: for anything that is not plain data, naming it: an integer
-        beyond 64 bits, text that is not valid Unicode, a map key that is not a
-        string, a NaN, bytes, another type, nesting deeper than the codec allows.
+    The values packed are checked plain where they came in (requests by their
+    schema, a ruleset's results by the engine); this is the last guard, for what
+    a codec cannot write and for NaN and infinities, which msgpack would write.
+
+    :raises NotPlain: naming the value: an integer beyond 64 bits, text that is not
+        valid Unicode, a map key that is not a string, a NaN or an infinity, another
+        type, nesting deeper than the codec allows.
     """
     try:
         data = _ormsgpack.packb(value) if _ormsgpack is not None else _reference.pack(value)
     except Exception as exc:
         raise _explain(value, exc) from None
-    if _NON_FINITE.search(data) is not None or _NOT_JSON.search(data) is not None:
-        # probably harmless bytes inside a number or a string; make sure
+    if _NON_FINITE.search(data) is not None:  # perhaps bytes inside a number: make sure
         _check(value, "value", 0, 250, signed_only=False)
     return data
 

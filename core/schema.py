@@ -31,12 +31,14 @@ Booleans are never accepted as integers, and integers are accepted as numbers.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
 from rollbridge.exceptions import InvalidParams, InvalidRequest, PluginError
+from rollbridge.plain import valid_text
 
 __all__ = ["KEYWORDS", "check_schema", "validate"]
 
@@ -148,7 +150,7 @@ def validate(
     :raises InvalidRequest: (of class ``error``) naming the field and the problem.
     """
     try:
-        return _validator(schema)(value, where)
+        return _validator(schema)(value, where, 0)
     except _Invalid as problem:
         path = problem.path_text()
         raise error(f"{path}: {problem.message}", details={"field": path}) from None
@@ -156,11 +158,18 @@ def validate(
 
 # -- compiled validators ----------------------------------------------------------
 #
-# Each schema node is compiled once into a closure (cached per schema object), so a
-# request pays for dictionary look-ups and isinstance checks, not for interpreting
-# the schema. Paths are built only when a check fails.
+# Each schema node is compiled once into a closure (cached per schema object), made
+# for what that node checks: a string node checks a string, an object node walks its
+# properties. A request pays for the checks its schema names and nothing else. Paths
+# are built only when a check fails. Every value a validator accepts is plain data —
+# text of valid Unicode, integers within 64 bits, finite numbers, string keys — and
+# the parts a schema leaves free (``additionalProperties: true``, arrays without
+# ``items``) are walked for that, at most MAX_DEPTH deep; so a validated request
+# needs no second walk.
 
 Path = str | tuple  # a rendered path, or (parent path, ".key" or "[i]")
+MAX_DEPTH = 32
+_LOW, _HIGH = -(2**63), 2**63
 
 
 class _Invalid(Exception):
@@ -172,11 +181,11 @@ class _Invalid(Exception):
         path = self.path
         while isinstance(path, tuple):
             path, suffix = path
-            parts.append(suffix)
+            parts.append(suffix if suffix.__class__ is str else f"[{suffix}]")
         return path + "".join(reversed(parts))
 
 
-Check = Callable[[Any, Path], Any]
+Check = Callable[[Any, Path, int], Any]
 _VALIDATORS: dict[int, tuple[Mapping[str, Any], Check]] = {}
 
 
@@ -191,17 +200,61 @@ def _validator(schema: Mapping[str, Any]) -> Check:
     return check
 
 
+def _text(item: str, path: Path) -> str:
+    if not valid_text(item):
+        raise _Invalid(path, "text is not valid Unicode")
+    return item
+
+
+def _free(item: Any, path: Path, depth: int) -> Any:
+    """A value no schema describes: plain data, at most MAX_DEPTH deep."""
+    if depth > MAX_DEPTH:
+        raise _Invalid(path, f"nested more than {MAX_DEPTH} levels deep")
+    kind = item.__class__
+    if kind is str:
+        return _text(item, path)
+    if kind is int:
+        if not _LOW <= item < _HIGH:
+            raise _Invalid(path, "integer out of the 64-bit range")
+        return item
+    if kind is float:
+        if not math.isfinite(item):
+            raise _Invalid(path, "numbers must be finite")
+        return item
+    if item is None or kind is bool:
+        return item
+    if kind is dict:
+        for key, value in item.items():
+            if key.__class__ is not str:
+                raise _Invalid(path, f"map keys must be strings, got {key!r:.40}")
+            _text(key, path)
+            _free(value, (path, f".{key}"), depth + 1)
+        return item
+    if kind is list or kind is tuple:
+        for index, value in enumerate(item):
+            _free(value, (path, index), depth + 1)
+        return list(item)
+    if isinstance(item, Mapping):
+        return _free(dict(item), path, depth)
+    raise _Invalid(path, f"{type(item).__name__} values are not allowed")
+
+
 def _compile(node: Mapping[str, Any]) -> Check:
+    """The check of one schema node: it raises _Invalid or returns the value
+    (defaults filled in, integral floats as integers)."""
     types = node.get("type")
     names = None if types is None else ([types] if isinstance(types, str) else list(types))
-    to_int = names is not None and "integer" in names
     enum = node.get("enum")
+    is_object = "properties" in node or (names is not None and names == ["object"])
+    if names is None and enum is None and not is_object:
+        return _free
+    wanted = " or ".join(names) if names else ""
+    to_int = names is not None and "integer" in names
     low, high = node.get("minimum"), node.get("maximum")
     min_len, max_len = node.get("minLength"), node.get("maxLength")
     pattern = _compiled(node["pattern"]) if "pattern" in node else None
     min_items, max_items = node.get("minItems"), node.get("maxItems")
-    items = _compile(node["items"]) if isinstance(node.get("items"), Mapping) else None
-    is_object = "properties" in node or node.get("type") == "object"
+    items = _compile(node["items"]) if isinstance(node.get("items"), Mapping) else _free
     props = {k: _compile(v) for k, v in (node.get("properties") or {}).items()}
     required = tuple(node.get("required", ()))
     extra_raw = node.get("additionalProperties", False)
@@ -212,65 +265,179 @@ def _compile(node: Mapping[str, Any]) -> Check:
         for key, sub in (node.get("properties") or {}).items()
         if "default" in sub
     ]
+    accepted = _accepted_classes(names)
+    special = _special(names, is_object, enum, locals())
+    if special is not None:
+        return special
 
-    def check(item: Any, path: Path) -> Any:
-        if names is not None:
+    text_check, array_check = _string_check(locals()), _array_check(locals())
+    object_check = _object_check(locals()) if is_object else None
+
+    def check(item: Any, path: Path, depth: int = 0) -> Any:
+        kind = item.__class__
+        if names is not None and kind not in accepted:
             if not any(_matches_type(item, n) for n in names):
-                raise _Invalid(path, f"must be {' or '.join(names)}, got {_type_name(item)}")
-            if to_int and item.__class__ is float:
+                raise _Invalid(path, f"must be {wanted}, got {_type_name(item)}")
+            kind = item.__class__
+        if kind is float:
+            if not math.isfinite(item):
+                raise _Invalid(path, "numbers must be finite")
+            if to_int and item.is_integer():
                 item = int(item)
+                kind = int
         if enum is not None and item not in enum:
             options = ", ".join(repr(o) for o in enum)
             raise _Invalid(path, f"must be one of {options}, got {item!r}")
-        kind = item.__class__
+        if kind is str:
+            return text_check(item, path, depth)
         if kind is int or kind is float:
+            if kind is int and not _LOW <= item < _HIGH:
+                raise _Invalid(path, "integer out of the 64-bit range")
             if low is not None and item < low:
                 raise _Invalid(path, f"must be ≥ {low}, got {item}")
             if high is not None and item > high:
                 raise _Invalid(path, f"must be ≤ {high}, got {item}")
-        elif kind is str:
-            if min_len is not None and len(item) < min_len:
-                raise _Invalid(path, f"must be at least {min_len} characters long")
-            if max_len is not None and len(item) > max_len:
-                raise _Invalid(path, f"must be at most {max_len} characters long")
-            if pattern is not None and not pattern.fullmatch(item):
-                raise _Invalid(path, f"{item!r} does not match the pattern {pattern.pattern!r}")
-        elif kind is list or kind is tuple:
-            if min_items is not None and len(item) < min_items:
-                raise _Invalid(path, f"must have at least {min_items} items")
-            if max_items is not None and len(item) > max_items:
-                raise _Invalid(path, f"must have at most {max_items} items")
-            if items is not None:
-                item = [items(x, (path, f"[{i}]")) for i, x in enumerate(item)]
-            else:
-                item = list(item)
-        elif is_object and isinstance(item, Mapping):
-            for key in required:
-                if key not in item:
-                    raise _Invalid((path, f".{key}"), "is required")
-            out: dict[str, Any] = {}
-            for key, sub_value in item.items():
-                sub = props.get(key) if key.__class__ is str else None
-                if sub is not None:
-                    out[key] = sub(sub_value, (path, f".{key}"))
-                elif key.__class__ is not str:
-                    raise _Invalid(path, f"field names must be strings, got {key!r}")
-                elif extra is True:
-                    out[key] = sub_value
-                elif extra is not False:
-                    out[key] = extra(sub_value, (path, f".{key}"))
-                else:
-                    raise _Invalid((path, f".{key}"), f"is not a known field (known: {known})")
-            for key, default in defaults:
-                if key not in out:
-                    out[key] = (
-                        dict(default)
-                        if isinstance(default, Mapping)
-                        else list(default)
-                        if isinstance(default, list)
-                        else default
-                    )
-            item = out
-        return item
+            return item
+        if kind is list or kind is tuple:
+            return array_check(item, path, depth)
+        if object_check is not None and isinstance(item, Mapping):
+            return object_check(item, path, depth)
+        return _free(item, path, depth)  # null, a boolean, or a map the node leaves free
 
     return check
+
+
+def _special(names: list[str] | None, is_object: bool, enum: Any, spec: dict[str, Any]) -> Any:
+    """A check made for one common kind of node (a string, an integer, an object with
+    properties, an array), or None for the general one: the same checks and messages,
+    fewer steps."""
+    if enum is not None:
+        return None
+    if names == ["string"]:
+        return _string_check(spec)
+    if names == ["integer"]:
+        return _integer_check(spec)
+    if is_object and names in (None, ["object"]):
+        return _object_check(spec)
+    if names == ["array"]:
+        return _array_check(spec)
+    return None
+
+
+def _string_check(spec: dict[str, Any]) -> Check:
+    min_len, max_len, pattern = spec["min_len"], spec["max_len"], spec["pattern"]
+
+    def check_string(item: Any, path: Path, depth: int = 0) -> Any:
+        if item.__class__ is not str:
+            if not isinstance(item, str):
+                raise _Invalid(path, f"must be string, got {_type_name(item)}")
+            item = str(item)
+        if not item.isascii():
+            _text(item, path)
+        if min_len is not None and len(item) < min_len:
+            raise _Invalid(path, f"must be at least {min_len} characters long")
+        if max_len is not None and len(item) > max_len:
+            raise _Invalid(path, f"must be at most {max_len} characters long")
+        if pattern is not None and not pattern.fullmatch(item):
+            raise _Invalid(path, f"{item!r} does not match the pattern {pattern.pattern!r}")
+        return item
+
+    return check_string
+
+
+def _integer_check(spec: dict[str, Any]) -> Check:
+    low, high = spec["low"], spec["high"]
+    bottom = _LOW if low is None else max(_LOW, low)
+    top = _HIGH - 1 if high is None else min(_HIGH - 1, high)
+
+    def check_integer(item: Any, path: Path, depth: int = 0) -> Any:
+        if item.__class__ is not int:
+            integral = item.__class__ is float and math.isfinite(item) and item.is_integer()
+            if not integral and (not isinstance(item, int) or isinstance(item, bool)):
+                raise _Invalid(path, f"must be integer, got {_type_name(item)}")
+            item = int(item)
+        if not bottom <= item <= top:
+            if not _LOW <= item < _HIGH:
+                raise _Invalid(path, "integer out of the 64-bit range")
+            if low is not None and item < low:
+                raise _Invalid(path, f"must be ≥ {low}, got {item}")
+            raise _Invalid(path, f"must be ≤ {high}, got {item}")
+        return item
+
+    return check_integer
+
+
+def _object_check(spec: dict[str, Any]) -> Check:
+    props, required, extra = spec["props"], spec["required"], spec["extra"]
+    known, defaults = spec["known"], spec["defaults"]
+
+    def check_object(item: Any, path: Path, depth: int = 0) -> Any:
+        if item.__class__ is not dict:
+            if not isinstance(item, Mapping):
+                raise _Invalid(path, f"must be object, got {_type_name(item)}")
+            item = dict(item)
+        if depth >= MAX_DEPTH:
+            raise _Invalid(path, f"nested more than {MAX_DEPTH} levels deep")
+        for key in required:
+            if key not in item:
+                raise _Invalid((path, f".{key}"), "is required")
+        out: dict[str, Any] = {}
+        for key, sub_value in item.items():
+            sub = props.get(key) if key.__class__ is str else None
+            if sub is not None:
+                out[key] = sub(sub_value, (path, "." + key), depth + 1)
+            elif key.__class__ is not str:
+                raise _Invalid(path, f"field names must be strings, got {key!r:.40}")
+            elif extra is True:
+                _text(key, path)
+                out[key] = _free(sub_value, (path, "." + key), depth + 1)
+            elif extra is not False:
+                out[key] = extra(sub_value, (path, "." + key), depth + 1)
+            else:
+                raise _Invalid((path, "." + key), f"is not a known field (known: {known})")
+        for key, default in defaults:
+            if key not in out:
+                kind = default.__class__
+                out[key] = (
+                    dict(default) if kind is dict else list(default) if kind is list else default
+                )
+        return out
+
+    return check_object
+
+
+def _array_check(spec: dict[str, Any]) -> Check:
+    items, min_items, max_items = spec["items"], spec["min_items"], spec["max_items"]
+
+    def check_array(item: Any, path: Path, depth: int = 0) -> Any:
+        if item.__class__ is not list and not isinstance(item, list | tuple):
+            raise _Invalid(path, f"must be array, got {_type_name(item)}")
+        if depth >= MAX_DEPTH:
+            raise _Invalid(path, f"nested more than {MAX_DEPTH} levels deep")
+        if min_items is not None and len(item) < min_items:
+            raise _Invalid(path, f"must have at least {min_items} items")
+        if max_items is not None and len(item) > max_items:
+            raise _Invalid(path, f"must have at most {max_items} items")
+        return [items(x, (path, i), depth + 1) for i, x in enumerate(item)]
+
+    return check_array
+
+
+def _accepted_classes(names: list[str] | None) -> frozenset[type]:
+    """The exact classes a type list accepts at once (others go the slow way)."""
+    exact: set[type] = set()
+    for name in names or ():
+        exact.update(
+            {
+                "integer": (int,),
+                "number": (int, float),
+                "string": (str,),
+                "boolean": (bool,),
+                "array": (list,),
+                "object": (dict,),
+                "null": (type(None),),
+            }[name]
+        )
+    if "integer" in (names or ()) and "number" not in (names or ()):
+        exact.discard(float)  # an integral float is accepted, but not at once
+    return frozenset(exact)

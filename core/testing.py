@@ -54,6 +54,7 @@ from rollbridge.exceptions import RollbridgeError, RuleViolation
 from rollbridge.hookspecs import hookimpl
 from rollbridge.host import PluginHost, check_ruleset
 from rollbridge.offline import TableService
+from rollbridge.plain import JSON
 from rollbridge.schema import validate
 from rollbridge.stores.memory import MemoryStore
 
@@ -68,7 +69,6 @@ __all__ = [
     "ruleset_harness",
 ]
 
-JSON = dict[str, Any]
 
 GM = Principal("gm", "gm", "gm-token")
 PLAYER = Principal("player", "player", "player-token")
@@ -223,6 +223,15 @@ def _json_roundtrip(value: Any, what: str) -> None:
     assert again == value, f"{what} does not survive a JSON round trip: {value!r}"
 
 
+def _check_rendered(data: Mapping[str, Any], what: str) -> None:
+    narration = data.get("narration")
+    assert isinstance(narration, str) and narration.strip(), f"{what}: empty narration"
+    for line in [narration, *(data.get("steps") or ())]:
+        assert isinstance(line, str), f"{what}: a step was not rendered: {line!r}"
+        assert not line.startswith("["), f"{what}: an undeclared message: {line}"
+        assert "{" not in line and "}" not in line, f"{what}: a placeholder is left: {line}"
+
+
 def _check_common(common: CommonState, what: str) -> None:
     assert isinstance(common, CommonState), f"{what}: common_state must return a CommonState"
     assert common.status in STATUSES, f"{what}: status {common.status!r} is not one of {STATUSES}"
@@ -339,6 +348,32 @@ class RulesetConformance:
                 results.append(result.to_dict() if isinstance(result, Resolution) else None)
                 assert (actor, targets, params) == frozen, f"{name}: resolve mutated its input"
             assert results[0] == results[1], f"{name}: the same dice gave different results"
+
+    def test_texts_are_data_and_render_for_every_audience(self) -> None:
+        """Narration and steps are :class:`~rollbridge.text.Text` (so they can be
+        rendered per audience and language), and every resolution renders for the
+        GM and for players — with every actor an NPC, so every private value is
+        hidden — as non-empty text with no placeholder left."""
+        rendered = 0
+        for seed in self.seeds[:4]:
+            harness, ids = self._harness(seed)
+            for name, case in self._cases():
+                where = self._request_for(name, ids)
+                try:
+                    harness.resolve(name, params=case["params"], **where)
+                except RuleViolation:
+                    continue
+                event = harness.events(harness.table.info.seq - 1)[-1]
+                for path in event.texts:
+                    assert path, f"{name}: a text without a place"
+                assert ["narration"] in event.texts, f"{name}: the narration is not a Text"
+                steps = event.data.get("steps") or []
+                missing = [i for i in range(len(steps)) if ["steps", i] not in event.texts]
+                assert not missing, f"{name}: steps {missing} are plain strings, not Texts"
+                for view in harness.views():
+                    _check_rendered(view["data"], name)
+                rendered += 1
+        assert rendered, "no action example resolved with any seed"
 
     def test_turn_hooks_touch_only_participants(self) -> None:
         actors = tuple(self._actors())

@@ -44,11 +44,11 @@ import logging
 import math
 import string
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from rollbridge.exceptions import PluginError
-from rollbridge.plain import JSON, NotPlain
+from rollbridge.plain import JSON, NotPlain, valid_text
 
 __all__ = [
     "HIDDEN",
@@ -78,17 +78,30 @@ _MESSAGES: dict[str, Message] = {}
 _formatter = string.Formatter()
 
 
-@dataclass(frozen=True, slots=True)
 class Text:
     """A text as data: a registered message id and its named arguments.
 
     Arguments are plain values (text, numbers, booleans, null), other
     :class:`Text`, :class:`Private` values, or lists of these. Make one by
-    calling a :class:`Message`, which checks the argument names.
+    calling a :class:`Message`, which checks the argument names. (A plain class
+    with slots, not a dataclass: rulesets make many of them per resolution.)
     """
 
-    id: str
-    args: Mapping[str, Any] = field(default_factory=dict)
+    __slots__ = ("args", "id")
+
+    def __init__(self, id: str, args: Mapping[str, Any] | None = None) -> None:
+        self.id = id
+        self.args = {} if args is None else args
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Text:
+            return NotImplemented
+        return self.id == other.id and self.args == other.args  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # its arguments are a mutable map
+
+    def __repr__(self) -> str:
+        return f"Text({self.id!r}, {dict(self.args)!r})"
 
     def render(self, locale: str = "en", hides: Hides = None) -> str:
         """The text in ``locale`` for an audience (``hides``: see :data:`Hides`)."""
@@ -98,7 +111,6 @@ class Text:
         return self.render()
 
 
-@dataclass(frozen=True, slots=True)
 class Private:
     """A value that is one actor's own detail.
 
@@ -113,10 +125,31 @@ class Private:
         group, the field (or list item) is dropped.
     """
 
-    value: Any
-    of: str
-    aspect: str = "details"
-    instead: Any = _NO_INSTEAD
+    __slots__ = ("aspect", "instead", "of", "value")
+
+    def __init__(
+        self, value: Any, of: str, aspect: str = "details", instead: Any = _NO_INSTEAD
+    ) -> None:
+        self.value = value
+        self.of = of
+        self.aspect = aspect
+        self.instead = instead
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Private:
+            return NotImplemented
+        return (self.value, self.of, self.aspect, self.instead) == (
+            other.value,  # type: ignore[attr-defined]
+            other.of,  # type: ignore[attr-defined]
+            other.aspect,  # type: ignore[attr-defined]
+            other.instead,  # type: ignore[attr-defined]
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        instead = "" if self.instead is _NO_INSTEAD else f", instead={self.instead!r}"
+        return f"Private({self.value!r}, of={self.of!r}, aspect={self.aspect!r}{instead})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +255,7 @@ def message(message_id: str) -> Message | None:
 _core = Messages("rollbridge")
 #: What a hidden argument of a text reads as when its ruleset gave nothing instead.
 HIDDEN = _core("hidden", "(hidden)")
+_HIDDEN_DATA = {"id": HIDDEN.id}
 
 
 # -- rendering -------------------------------------------------------------------
@@ -261,8 +295,15 @@ def render(value: Any, *, locale: str = "en", hides: Hides = None) -> str:
     return str(value)
 
 
+#: How many private arguments the renderer has met (in this process): a text whose
+#: rendering did not move it reads the same to every audience.
+_privates_met = [0]
+
+
 def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides, live: bool) -> str:
     declared = _MESSAGES.get(message_id)
+    if not args and declared is not None and declared.plural is None:
+        return _translate(declared, locale, None).format_map(_NO_ARGS)
     values = {name: _argument(arg, locale, hides, live) for name, arg in args.items()}
     if declared is None:
         log.warning("no message %r is declared (a ruleset of another version?)", message_id)
@@ -279,6 +320,9 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
         return declared.template_for(count).format_map(_Lenient(values))
 
 
+_NO_ARGS: dict[str, Any] = {}
+
+
 class _Lenient(dict):
     def __missing__(self, key: str) -> str:
         return _Verbatim(HIDDEN.template)
@@ -293,24 +337,27 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool) -> Any:
     kind = arg.__class__
     if kind is str or kind is int or arg is None or kind is float or kind is bool:
         return arg
-    if live:
-        if kind is Text:
-            return _Verbatim(_render(arg.id, arg.args, locale, hides, True))
-        if kind is Private:
-            if hides is not None and hides(arg.of, arg.aspect):
-                instead = HIDDEN() if arg.instead is _NO_INSTEAD else arg.instead
-                return _Verbatim(str(_argument(instead, locale, hides, True)))
-            return _argument(arg.value, locale, hides, True)
-    elif isinstance(arg, Mapping):
+    if kind is dict:  # a stored text or private argument
         if "of" in arg:
+            _privates_met[0] += 1
             if hides is not None and hides(arg["of"], arg.get("aspect", "details")):
-                instead = arg.get("instead", {"id": HIDDEN.id})
+                instead = arg.get("instead", _HIDDEN_DATA)
                 return _Verbatim(str(_argument(instead, locale, hides, False)))
             return _argument(arg.get("private"), locale, hides, False)
         if "id" in arg:
-            return _Verbatim(_render(arg["id"], arg.get("args") or {}, locale, hides, False))
-    if isinstance(arg, list | tuple):
+            return _Verbatim(_render(arg["id"], arg.get("args") or _NO_ARGS, locale, hides, False))
+    elif kind is Text:
+        return _Verbatim(_render(arg.id, arg.args, locale, hides, True))
+    elif kind is Private:
+        _privates_met[0] += 1
+        if hides is not None and hides(arg.of, arg.aspect):
+            instead = HIDDEN() if arg.instead is _NO_INSTEAD else arg.instead
+            return _Verbatim(str(_argument(instead, locale, hides, True)))
+        return _argument(arg.value, locale, hides, True)
+    if kind is list or kind is tuple:
         return _Joined(_argument(item, locale, hides, live) for item in arg)
+    if isinstance(arg, Mapping):
+        return _argument(dict(arg), locale, hides, live)
     return arg
 
 
@@ -343,11 +390,8 @@ MAX_OUTPUT_DEPTH = 64
 def _scalar(value: Any, where: str) -> Any:
     kind = value.__class__
     if kind is str:
-        if not value.isascii():
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError:
-                raise NotPlain(where, "text is not valid Unicode") from None
+        if not valid_text(value):
+            raise NotPlain(where, "text is not valid Unicode")
         return value
     if kind is int:
         if not -(2**63) <= value < 2**64:
@@ -437,10 +481,15 @@ def view_of(
     *,
     locale: str = "en",
     hides: Hides = None,
+    memo: dict[int, str] | None = None,
 ) -> JSON:
     """The stored ``data`` as an audience sees it: private values it may not see
     replaced or dropped, every text rendered. Copies only what it changes;
-    ``data`` itself is never modified."""
+    ``data`` itself is never modified.
+
+    :param memo: shared by the views of one event in one locale: a text with no
+        private argument reads the same to every audience, so it is rendered once.
+    """
     if not texts and not (privates and hides is not None):
         return data
     root: JSON = dict(data)
@@ -466,8 +515,14 @@ def view_of(
         if parent is None:
             continue
         found = parent[path[-1]]
-        if isinstance(found, Mapping) and "id" in found:
-            parent[path[-1]] = _render(found["id"], found.get("args") or {}, locale, hides, False)
+        if found.__class__ is dict and "id" in found:
+            known = memo.get(id(found)) if memo is not None else None
+            if known is None:
+                met = _privates_met[0]
+                known = _render(found["id"], found.get("args") or _NO_ARGS, locale, hides, False)
+                if memo is not None and _privates_met[0] == met:
+                    memo[id(found)] = known  # no private argument: the same for everyone
+            parent[path[-1]] = known
     _drop(dropped)
     return root
 

@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rollbridge.plain import JSON
+
 from .mappings import system_updates
 
 __all__ = ["actor_payload", "with_foundry"]
-
-JSON = dict[str, Any]
 
 
 def actor_payload(actor: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> JSON:

@@ -35,6 +35,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from rollbridge.plain import JSON
+
 __all__ = [
     "foundry_total",
     "roll_from_group",
@@ -42,7 +44,6 @@ __all__ = [
     "roll_json",
 ]
 
-JSON = dict[str, Any]
 Number = int | float
 
 _COUNT_TAG = {"success": "success", "failure": "failure"}

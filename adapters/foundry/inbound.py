@@ -38,13 +38,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from rollbridge.exceptions import InvalidRequest
+from rollbridge.plain import JSON
 from rollbridge.schema import validate
 
 from .dice_in import formula_of, is_evaluated, results_of
 
 __all__ = ["ROLL_MODES", "translate"]
 
-JSON = dict[str, Any]
 
 #: Foundry's roll modes and whether each is secret (GM only) at the table.
 ROLL_MODES = {

@@ -23,6 +23,8 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from rollbridge.plain import JSON
+
 from .actors import with_foundry
 from .dice_out import roll_from_group, roll_from_result
 from .mappings import MAPPINGS
@@ -30,8 +32,6 @@ from .mappings import MAPPINGS
 __all__ = ["translate"]
 
 log = logging.getLogger("rollbridge.adapters.foundry")
-
-JSON = dict[str, Any]
 
 
 def translate(message: Mapping[str, Any], version: str = "") -> JSON:

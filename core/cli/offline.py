@@ -1,28 +1,34 @@
 """Offline commands: ``plugins``, ``rulesets``, ``roll`` and ``resolve``.
 
-They load the plugin host and run the real table engine on an in-memory
-store, so a ruleset can be tried without a server.
+They load the plugin host and run the real table engine on an in-memory store
+(through :class:`~rollbridge.offline.TableService`, the offline driver of the same
+pipeline the server runs), so a ruleset can be tried without a server: with the
+table's settings (``--settings``), as the GM or as a player (``--as``), each call
+with fresh request ids. Nothing of the server stack (websockets, asyncio) loads.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import secrets
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rollbridge.cli.render import dice_line, print_json, render_event
 from rollbridge.dice import roll_formula
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SecureDice, SeededDice
-from rollbridge.engine.model import Principal
 from rollbridge.exceptions import InvalidRequest
-from rollbridge.host import PluginHost
-from rollbridge.offline import TableService
-from rollbridge.stores.memory import MemoryStore
+from rollbridge.plain import JSON
+
+if TYPE_CHECKING:
+    from rollbridge.contract import Ruleset
+    from rollbridge.host import PluginHost
+
+#: The core table settings; every other key of ``--settings`` is the ruleset's.
+CORE_SETTINGS = ("approval", "player_dice", "ruleset")
 
 __all__ = ["add_parsers", "parse_dice"]
-
-JSON = dict[str, Any]
 
 
 def parse_dice(text: str) -> list[int]:
@@ -86,14 +92,33 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         help='actors as JSON: a list (first acts, the rest are targets) or {"actor": {...}, '
         '"targets": [...]}; each {"name", "sheet", "state"?}. Default: the example sheets',
     )
+    resolve.add_argument(
+        "--settings",
+        help='table settings as JSON: the ruleset\'s own (e.g. {"rule_of_one": false}) and '
+        'the core ones ("approval", "player_dice"); default: the ruleset\'s defaults',
+    )
+    resolve.add_argument(
+        "--as",
+        dest="role",
+        choices=("gm", "player", "observer"),
+        default="gm",
+        help='who asks (default gm). A player controls the actors whose "controllers" '
+        'name "player" in --actors, or else the acting actor',
+    )
     resolve.add_argument("--dice", help="supply the die results in order: 6,1,4")
     resolve.add_argument("--seed", help="seed the dice (reproducible)")
     resolve.add_argument("--json", action="store_true", help="print JSON")
     resolve.set_defaults(handler=_resolve)
 
 
+def _host() -> PluginHost:
+    from rollbridge.host import PluginHost
+
+    return PluginHost()
+
+
 def _plugins(args: argparse.Namespace) -> int:
-    host = PluginHost()
+    host = _host()
     plugins = host.describe_plugins()
     if args.json:
         print_json(plugins)
@@ -110,7 +135,7 @@ def _plugins(args: argparse.Namespace) -> int:
 
 
 def _rulesets(args: argparse.Namespace) -> int:
-    host = PluginHost()
+    host = _host()
     chosen = [host.ruleset(args.ruleset)] if args.ruleset else list(host.rulesets.values())
     if args.json:
         print_json([r.describe() for r in chosen])
@@ -154,27 +179,56 @@ def _actor_specs(
     raise InvalidRequest('--actors: give a list of actors or {"actor": ..., "targets": [...]}')
 
 
+def table_settings(raw: str | None, ruleset: Ruleset) -> JSON:
+    """``--settings`` as table settings: its core keys as they are, every other key
+    one of the ruleset's (merged into an explicit ``ruleset``)."""
+    if raw is None:
+        return {}
+    given = _json_arg(raw, "--settings")
+    if not isinstance(given, dict):
+        raise InvalidRequest('--settings: give a JSON object, e.g. {"rule_of_one": false}')
+    settings = {k: v for k, v in given.items() if k in CORE_SETTINGS}
+    own = {k: v for k, v in given.items() if k not in CORE_SETTINGS}
+    if own:
+        settings["ruleset"] = {**(settings.get("ruleset") or {}), **own}
+    return settings
+
+
 def _resolve(args: argparse.Namespace) -> int:
-    host = PluginHost()
+    from rollbridge.engine.model import Principal
+    from rollbridge.offline import TableService
+    from rollbridge.stores.memory import MemoryStore
+
+    host = _host()
     ruleset = host.ruleset(args.ruleset)
     params = _json_arg(args.params, "--params")
     actor_spec, target_specs = _actor_specs(ruleset.example_sheets, args.actors)
     spec = ruleset.actions.get(args.action)
     source = _source(args)
     service = TableService(MemoryStore(), host, dice=SecureDice)
-    info, _tokens = service.create_table("offline", ruleset.id, table_id="offline")
+    settings = table_settings(args.settings, ruleset)
+    info, _tokens = service.create_table("offline", ruleset.id, settings=settings,
+                                         table_id="offline")  # fmt: skip
     gm = Principal("gm", "gm", "cli")
+    who = gm if args.role == "gm" else Principal(args.role, args.role, f"cli-{args.role}")
+    specs = ([actor_spec] if actor_spec else []) + target_specs
+    named = any(isinstance(a, dict) and "controllers" in a for a in specs)
+    run = secrets.token_hex(4)  # fresh request ids at every call
     ids: list[str] = []
-    for index, actor in enumerate(([actor_spec] if actor_spec else []) + target_specs):
+    for index, actor in enumerate(specs):
         if not isinstance(actor, dict) or "sheet" not in actor:
             raise InvalidRequest(f"--actors: actor #{index + 1} needs a sheet")
-        body = {k: v for k, v in actor.items() if k in ("id", "name", "sheet", "state")}
+        body = {
+            k: v for k, v in actor.items() if k in ("id", "name", "sheet", "state", "controllers")
+        }
         body.setdefault("name", f"Actor {index + 1}")
+        if args.role == "player" and not named and index == 0 and actor_spec is not None:
+            body["controllers"] = ["player"]
         reply = service.handle(
-            info.id, {"type": "actor.create", "id": f"c{index}", "actor": body}, gm
+            info.id, {"type": "actor.create", "id": f"c{index}-{run}", "actor": body}, gm
         )
         ids.append(reply["actor"])
-    message: JSON = {"type": "resolve", "id": "r", "action": args.action, "params": params}
+    message: JSON = {"type": "resolve", "id": f"r-{run}", "action": args.action, "params": params}
     takes_actor = spec is None or spec.actor != "none"
     if ids and takes_actor:
         message["actor"] = ids[0]
@@ -182,7 +236,18 @@ def _resolve(args: argparse.Namespace) -> int:
     if spec is not None and not spec.every_actor:
         limit = spec.max_targets if spec.max_targets is not None else len(others)
         message["targets"] = others[: max(limit, 0)]
-    reply = service.handle(info.id, message, gm, source)
+    reply = service.handle(info.id, message, who, source)
+    if "event" not in reply:  # pending approval, or a secret the player may not see
+        if args.json:
+            print_json(reply)
+        else:
+            note = reply.get("note") or (
+                "waiting for the GM's approval (table setting approval)"
+                if reply.get("status") == "pending"
+                else ""
+            )
+            print(f"{reply.get('status')}: {note}".rstrip(": "))
+        return 0
     event = reply["event"]
     if args.json:
         print_json(event)

@@ -9,18 +9,17 @@ SIGINT stops accepting, closes clients with 1001, flushes the store, exits 0.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
-import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rollbridge.engine.model import Principal
-from rollbridge.host import PluginHost
-from rollbridge.offline import TableService
-from rollbridge.server.app import DEFAULT_HOST, DEFAULT_PORT, Server
-from rollbridge.server.writer import MAX_PENDING
+from rollbridge.server.limits import DEFAULT_HOST, DEFAULT_PORT, MAX_PENDING
 from rollbridge.stores.base import DEFAULT_RETAIN, Store
+
+if TYPE_CHECKING:
+    from rollbridge.host import PluginHost
+    from rollbridge.server.app import Server
 
 __all__ = ["add_parsers", "create_demo_table", "join_url"]
 
@@ -71,6 +70,9 @@ def join_url(address: str, port: int, table_id: str) -> str:
 def create_demo_table(store: Store, host: PluginHost) -> tuple[str, dict[str, str]] | None:
     """Create the demo table: sr2, the player's character and an NPC. None if sr2
     is not loaded."""
+    from rollbridge.engine.model import Principal
+    from rollbridge.offline import TableService
+
     if DEMO_RULESET not in host.rulesets:
         return None
     ruleset = host.rulesets[DEMO_RULESET]
@@ -91,7 +93,11 @@ def _serve(args: argparse.Namespace) -> int:
         level=getattr(logging, str(args.log_level).upper(), logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    import asyncio
+
+    from rollbridge.host import PluginHost
     from rollbridge.paths import default_db_path  # the store loads only for serving
+    from rollbridge.server.app import Server
     from rollbridge.stores.sqlite import SQLiteStore
 
     db = args.db or default_db_path()
@@ -128,6 +134,9 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 async def _run(server: Server) -> None:
+    import asyncio
+    import signal
+
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

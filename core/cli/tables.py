@@ -15,9 +15,6 @@ from typing import Any
 
 from rollbridge.cli.render import print_json
 from rollbridge.exceptions import InvalidRequest, UnknownRequest
-from rollbridge.host import PluginHost
-from rollbridge.offline import TableService
-from rollbridge.tokens import new_token
 
 __all__ = ["add_parsers"]
 
@@ -74,6 +71,9 @@ def _create(args: argparse.Namespace) -> int:
             raise InvalidRequest(f"--settings: not valid JSON ({exc.msg})") from None
     store = _store(args)
     try:
+        from rollbridge.host import PluginHost
+        from rollbridge.offline import TableService
+
         info, tokens = TableService(store, PluginHost()).create_table(
             args.name, args.ruleset, settings=settings
         )
@@ -124,6 +124,8 @@ def _tokens(args: argparse.Namespace) -> int:
                 raise UnknownRequest(f"table {args.table!r} has no token {args.revoke!r}")
             records = store.list_tokens(args.table)
         if args.new:
+            from rollbridge.tokens import new_token
+
             secret, record = new_token(args.table, args.new, args.name)
             store.add_token(record)
             made = {"token": secret, **record.to_dict()}

@@ -957,11 +957,36 @@ def compile_formula(formula: Formula) -> Callable[[DiceSource], RollResult]:
         except BaseException:
             _rewind(source, drawn, position)
             raise
+        if not _storable(total, out):
+            _rewind(source, drawn, position)
+            raise DiceLimitExceeded(
+                f"{text!r} gives a number beyond the 64-bit range (at most about ±9.2e18), "
+                "which a table cannot store or send",
+                details={"formula": text},
+            )
         if total.__class__ is float and total.is_integer():  # type: ignore[union-attr]
             total = int(total)
         return RollResult(text, total, tuple(out))
 
     return run
+
+
+_LIMIT = 2**63
+
+
+def _storable(total: Total, terms: list[Any]) -> bool:
+    """Whether a total and every sub-total recorded (parentheses, functions) fit
+    a 64-bit integer or a finite float, as every store and client codec needs."""
+    if total.__class__ is float:
+        if not math.isfinite(total) or (total.is_integer() and not -_LIMIT <= total < _LIMIT):
+            return False
+    elif not -_LIMIT <= total < _LIMIT:
+        return False
+    return all(
+        _storable(term.total, list(term.terms))
+        for term in terms
+        if isinstance(term, ParentheticalTerm | FunctionTerm)
+    )
 
 
 def _rewind(source: DiceSource, drawn: int, position: int | None) -> None:
@@ -987,6 +1012,7 @@ def roll_formula(formula: str | Formula, source: DiceSource) -> RollResult:
     elif formula.__class__ is not Formula:
         formula = parse(formula)  # type: ignore[arg-type]
     run = formula._run  # type: ignore[union-attr]
-    if run is None:
-        return formula.roll(source)  # type: ignore[union-attr]
+    if run is None:  # compiled once per parsed formula (the parser caches formulas)
+        run = compile_formula(formula)  # type: ignore[arg-type]
+        object.__setattr__(formula, "_run", run)
     return run(source)

@@ -33,14 +33,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rollbridge.dice.sources import MAX_FACES, MAX_RESULTS_PER_REQUEST
 from rollbridge.exceptions import DiceLimitExceeded, NotationError
-
-if TYPE_CHECKING:
-    from rollbridge.dice.evaluate import RollResult
-    from rollbridge.dice.sources import DiceSource
 
 __all__ = [
     "FUNCTIONS",
@@ -209,7 +205,8 @@ Node = Num | Dice | Neg | BinOp | Group | Call
 @dataclass(frozen=True, slots=True)
 class Formula:
     """A parsed formula: its tree and its normalised text. Immutable; equal
-    formulas compare and hash equal. Roll it with :meth:`roll`."""
+    formulas compare and hash equal. Roll it with
+    :func:`~rollbridge.dice.evaluate.roll_formula` (which compiles it once)."""
 
     root: Node
     #: The fewest dice one roll of this formula draws (explosions not counted).
@@ -242,22 +239,6 @@ class Formula:
             elif isinstance(node, Call):
                 stack.append(node.arg)
         return tuple(found)
-
-    def roll(self, source: DiceSource) -> RollResult:
-        """Roll the formula with dice from ``source``.
-
-        :raises DiceLimitExceeded: when the source's per-request limit is passed
-            (checked before any die is drawn when the formula alone needs more).
-        :raises NotationError: on a division by zero.
-        :raises DiceScriptError: when scripted dice do not fit.
-        """
-        run = self._run
-        if run is None:
-            from rollbridge.dice.evaluate import compile_formula
-
-            run = compile_formula(self)
-            object.__setattr__(self, "_run", run)
-        return run(source)
 
 
 # -- the scanner and parser -------------------------------------------------------
@@ -585,11 +566,7 @@ def _parse(text: str) -> Formula:
             details={"length": len(text), "limit": MAX_FORMULA_LENGTH},
         )
     parser = _Parser(text)
-    formula = Formula(parser.parse(), parser.min_dice)
-    from rollbridge.dice.evaluate import compile_formula  # evaluate imports this module
-
-    object.__setattr__(formula, "_run", compile_formula(formula))  # compiled once, cached
-    return formula
+    return Formula(parser.parse(), parser.min_dice)
 
 
 def parse(formula: str) -> Formula:

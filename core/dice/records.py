@@ -71,15 +71,20 @@ class Die:
 
 @dataclass(frozen=True, slots=True)
 class DiceGroup:
-    """The dice of one test, with what they were rolled against and what they gave."""
+    """The dice of one test, with what they were rolled against and what they gave.
 
-    label: str
+    A ruleset may give ``label`` and ``note`` as texts (:class:`rollbridge.text.Text`)
+    and mark any field but ``dice`` and ``tags`` as one actor's detail
+    (:class:`rollbridge.text.Private`): the engine renders and hides them per audience.
+    """
+
+    label: Any  # str, or a rollbridge.text.Text
     dice: tuple[Die, ...]
-    formula: str = ""
-    total: int | None = None
-    target: int | None = None
-    successes: int | None = None
-    note: str = ""
+    formula: Any = ""  # str, or a rollbridge.text.Private
+    total: Any = None  # int | None, or a rollbridge.text.Private
+    target: Any = None  # int | None, or a rollbridge.text.Private
+    successes: Any = None  # int | None, or a rollbridge.text.Private
+    note: Any = ""  # str, or a rollbridge.text.Text / Private
     tags: tuple[str, ...] = field(default=())
 
     def to_dict(self) -> dict[str, Any]:

@@ -13,13 +13,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rollbridge.engine.model import ActorRecord, Event
+from rollbridge.plain import JSON
 
 if TYPE_CHECKING:
     from rollbridge.engine.table import Table
 
 __all__ = ["Draft", "record_dict"]
-
-JSON = dict[str, Any]
 
 
 def record_dict(actor: ActorRecord) -> JSON:

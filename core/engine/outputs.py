@@ -20,6 +20,10 @@ from rollbridge.text import extract
 
 __all__ = ["Output", "resolution_output"]
 
+#: The fields of a dice group a ruleset may give as texts or mark private.
+_GROUP_FIELDS = ("label", "formula", "total", "target", "successes", "note")
+_PLAIN = frozenset({str, int, float, bool})
+
 #: ``(data, texts, private)``: see :func:`rollbridge.text.extract`.
 Output = tuple[JSON, list[list[Any]], list[list[Any]]]
 
@@ -43,10 +47,23 @@ def resolution_output(
         out["params"] = resolution.params if resolution.params is not None else params
     out["narration"] = resolution.narration
     out["outcome"] = resolution.outcome
-    out["dice"] = [group.to_dict() for group in resolution.dice]
     out["steps"] = list(resolution.steps)
     try:
         data, texts, private = extract(out, where="resolution")
+        # Dice records are the dice engine's plain data; only a group's own fields
+        # may hold a ruleset's texts and marks.
+        dice = []
+        for index, group in enumerate(resolution.dice):
+            fields = group.to_dict()
+            for key in _GROUP_FIELDS:
+                value = fields.get(key)
+                if value is not None and value.__class__ not in _PLAIN:
+                    found, where, marked = extract(value, where=f"resolution.dice[{index}]")
+                    fields[key] = found
+                    texts += [["dice", index, key, *p] for p in where]
+                    private += [[["dice", index, key, *e[0]], *e[1:]] for e in marked]
+            dice.append(fields)
+        data["dice"] = dice
     except NotPlain as exc:
         raise InternalError(
             f"ruleset {ruleset.id!r} returned a result that cannot be stored or sent: {exc}",

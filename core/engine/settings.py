@@ -15,11 +15,11 @@ from typing import Any
 
 from rollbridge.contract import Ruleset
 from rollbridge.exceptions import InvalidSettings
+from rollbridge.plain import JSON
 from rollbridge.schema import validate
 
 __all__ = ["CORE_SETTINGS_SCHEMA", "default_settings"]
 
-JSON = dict[str, Any]
 
 #: Settings every table has, whatever its ruleset; ``ruleset`` holds the
 #: ruleset's own settings (validated by its ``settings_schema``).

@@ -51,7 +51,7 @@ from rollbridge.exceptions import (
     RulesetUnavailable,
     UnknownActor,
 )
-from rollbridge.plain import JSON, NotPlain, Packed, pack, unpack
+from rollbridge.plain import JSON, NotPlain, Packed, ensure_plain, pack, unpack
 
 __all__ = ["HANDLERS", "UNDO_DEPTH", "Outcome", "Table"]
 
@@ -498,6 +498,13 @@ class Table:
                 raise InternalError(
                     f"ruleset {self.ruleset.id!r} returned a non-dict state for {actor_id!r}"
                 )
+            try:
+                ensure_plain(state, f"state of {actor_id}")
+            except NotPlain as exc:
+                raise InternalError(
+                    f"ruleset {self.ruleset.id!r} returned a state that cannot be stored: {exc}",
+                    details={"field": exc.where[:200]},
+                ) from None
             current = self.require_actor(draft, actor_id)
             records[actor_id] = ActorRecord(
                 current.id, current.name, current.sheet, state, current.controllers

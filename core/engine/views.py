@@ -182,7 +182,10 @@ def event_view(
     data = event.data
     hides = None if gm else hides_for(event, ruleset, settings, controlled)
     if event.texts or (event.private and hides is not None):
-        data = view_of(data, event.texts, event.private, locale=audience.locale, hides=hides)
+        memo = event.views.setdefault(("rendered", audience.locale), {})
+        data = view_of(
+            data, event.texts, event.private, locale=audience.locale, hides=hides, memo=memo
+        )
     if not gm:
         if event.kind == "adjusted" and not controlled(data.get("actor", "")):
             data = {"actor": data["actor"]}  # how many boxes the GM added is the GM's business

@@ -29,7 +29,7 @@ from rollbridge.exceptions import (
     UndecodableFrame,
     UnknownTable,
 )
-from rollbridge.plain import JSON, check_plain
+from rollbridge.plain import JSON
 from rollbridge.protocol.effects import Close, Effect, FindToken, LoadTable, Reply
 from rollbridge.protocol.frames import Kind, decode, encode
 from rollbridge.protocol.members import Member
@@ -192,7 +192,6 @@ class Connection:
         if self.table is not None:
             raise InvalidRequest("this connection has already joined a table")
         body = {k: v for k, v in message.items() if k not in ("type", "id")}
-        check_plain(body, "hello")
         hello = validate(HELLO_SCHEMA, body, where="hello", error=InvalidRequest)
         adapter: Adapter | None = None
         dialect = hello["dialect"]

@@ -14,7 +14,7 @@ import msgpack
 from rollbridge.exceptions import UndecodableFrame
 from rollbridge.plain import JSON, Packed, dumps_json, loads_json, pack, pack_map
 
-__all__ = ["MAX_FRAME", "Kind", "decode", "encode", "encode_with"]
+__all__ = ["MAX_FRAME", "Kind", "decode", "encode", "encode_with", "prefixed"]
 
 #: Largest frame a client may send (bytes); larger closes the connection (1009).
 MAX_FRAME = 64 * 1024
@@ -67,3 +67,31 @@ def encode_with(fields: JSON, key: str, embedded: Any, kind: Kind) -> bytes | st
             return f"{{{dumps_json(key)}:{embedded}}}"
         return f"{head[:-1]},{dumps_json(key)}:{embedded}}}"
     return pack_map({**fields, key: Packed(embedded)})
+
+
+def prefixed(head: JSON, encoded: bytes | str, kind: Kind) -> bytes | str:
+    """``encode({**head, **value}, kind)`` for a map ``value`` already encoded for
+    ``kind`` (``encoded``), whose keys ``head`` does not repeat: the value's fields are
+    written as they are, after ``head``'s."""
+    if kind == "json":
+        inner = encoded[1:]
+        first = dumps_json(head)[:-1]
+        return f"{first}}}" if inner == "}" else f"{first},{inner}"
+    data = bytes(encoded)
+    marker = data[0]
+    if 0x80 <= marker <= 0x8F:
+        size, body = marker & 0x0F, data[1:]
+    elif marker == 0xDE:
+        size, body = int.from_bytes(data[1:3], "big"), data[3:]
+    else:
+        size, body = int.from_bytes(data[1:5], "big"), data[5:]
+    fields = b"".join(pack(key) + pack(value) for key, value in head.items())
+    return _map_header(len(head) + size) + fields + body
+
+
+def _map_header(size: int) -> bytes:
+    if size < 16:
+        return bytes((0x80 | size,))
+    if size < 65536:
+        return b"\xde" + size.to_bytes(2, "big")
+    return b"\xdf" + size.to_bytes(4, "big")

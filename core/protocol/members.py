@@ -17,7 +17,7 @@ from rollbridge.adapter import Adapter
 from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.views import Audience
 from rollbridge.plain import JSON, Packed, dumps_json, pack
-from rollbridge.protocol.frames import Kind, encode, encode_with
+from rollbridge.protocol.frames import Kind, encode, encode_with, prefixed
 
 if TYPE_CHECKING:
     from rollbridge.engine.table import Table
@@ -94,18 +94,16 @@ class Delivery:
         key = (audience, member.kind, member.adapter)
         frame = self._frames.get(key)
         if frame is None:
-            head = {"type": "event", "table": self.table.info.id}
+            view = self.view(audience)
             if member.adapter is not None:
-                frame = member.encode({**head, **self.view(audience)})
+                frame = member.encode({"type": "event", "table": self.table.info.id, **view})
             else:
-                frame = _event_frame(head, self.view(audience), member.kind)
+                # the view's own bytes, with "type" (and "table") put in front
+                head = {"type": "event"} if "table" in view else {
+                    "type": "event", "table": self.table.info.id}  # fmt: skip
+                frame = prefixed(head, self.encoded_view(audience, member.kind), member.kind)
             self._frames[key] = frame
         return frame
-
-
-def _event_frame(head: JSON, view: JSON, kind: Kind) -> bytes | str:
-    message = {**head, **view}
-    return encode(message, kind)
 
 
 def result_frame(member: Member, message: JSON, delivery: Delivery | None) -> bytes | str:

@@ -48,7 +48,7 @@ from rollbridge.engine.requests import Request, parse_request
 from rollbridge.engine.table import Outcome, Table
 from rollbridge.engine.views import Audience
 from rollbridge.exceptions import InternalError, InvalidRequest, RollbridgeError, StoreError
-from rollbridge.plain import JSON, NotPlain
+from rollbridge.plain import JSON, NotPlain, valid_text
 from rollbridge.protocol.effects import (
     Deliver,
     Effect,
@@ -82,20 +82,10 @@ def echo_id(message: Mapping[str, Any]) -> Any:
     value = message.get("id")
     kind = value.__class__
     if kind is str:
-        if 1 <= len(value) <= 64 and (value.isascii() or _encodes(value)):
-            return value
-        return None
+        return value if 1 <= len(value) <= 64 and valid_text(value) else None
     if kind is int and -_INT_LIMIT <= value < _INT_LIMIT:
         return value
     return None
-
-
-def _encodes(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def error_message(request_id: Any, error: RollbridgeError) -> JSON:

@@ -41,27 +41,20 @@ from rollbridge.protocol.frames import MAX_FRAME
 from rollbridge.protocol.observers import notify
 from rollbridge.server.client import Client
 from rollbridge.server.collector import CollectorManager
+from rollbridge.server.limits import (
+    BUFFER_LIMIT,
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    PING_INTERVAL,
+    READER_THREADS,
+    TOKEN_CHECK_INTERVAL,
+)
 from rollbridge.server.writer import MAX_PENDING, CommitWriter
 from rollbridge.stores.base import Store
 
 __all__ = ["BUFFER_LIMIT", "DEFAULT_HOST", "DEFAULT_PORT", "Server"]
 
 log = logging.getLogger("rollbridge.server")
-
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8765
-#: Bytes written to one client and not yet sent before it is disconnected as too
-#: slow (the kernel's socket buffer comes on top). A resume's missed events do not
-#: count; a burst of group-committed requests queues a reply and an event each.
-BUFFER_LIMIT = 4 * 1024 * 1024
-#: Seconds between keepalive pings, and to wait for the pong.
-PING_INTERVAL = 20.0
-#: Seconds between checks for revoked tokens (``table tokens ID --revoke`` and
-#: ``table delete`` run in another process): a client whose token is gone is
-#: disconnected with 1008 within this time.
-TOKEN_CHECK_INTERVAL = 5.0
-#: Threads that run store reads (token look-ups, loading tables, the log).
-READER_THREADS = 2
 
 
 class Server:

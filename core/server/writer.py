@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from rollbridge.engine.model import Commit
 from rollbridge.exceptions import StoreError
+from rollbridge.server.limits import MAX_PENDING
 from rollbridge.stores.base import Store
 
 __all__ = ["LINGER", "MAX_BATCH", "MAX_PENDING", "CommitWriter"]
@@ -37,10 +38,6 @@ MAX_BATCH = 256
 #: Seconds the writer waits for more commits before writing a lone one: a
 #: millisecond of latency buys bigger group commits (one fsync for more requests).
 LINGER = 0.001
-#: Commits submitted and not yet written (or failed) before new changes are
-#: refused with :class:`~rollbridge.exceptions.Busy`: a disk that stalls
-#: makes clients wait and retry instead of growing the queue without end.
-MAX_PENDING = 1024
 
 Done = Callable[[BaseException | None], None]
 

@@ -13,8 +13,8 @@ where that file lives by default::
 
     store = SQLiteStore(default_db_path())
 
-The SQLite store is imported on first use, so a program that only needs the
-memory store does not load ``sqlite3``.
+The stores are imported on first use, so a program that needs neither (the
+command line's parser) loads neither the engine's model nor ``sqlite3``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from __future__ import annotations
 from typing import Any
 
 from rollbridge.stores.base import DEFAULT_RETAIN, Store, reply_window
-from rollbridge.stores.memory import MemoryStore
 
 __all__ = ["DEFAULT_RETAIN", "MemoryStore", "SQLiteStore", "Store", "reply_window"]
 
@@ -32,4 +31,8 @@ def __getattr__(name: str) -> Any:
         from rollbridge.stores.sqlite import SQLiteStore
 
         return SQLiteStore
+    if name == "MemoryStore":
+        from rollbridge.stores.memory import MemoryStore
+
+        return MemoryStore
     raise AttributeError(name)

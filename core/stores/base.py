@@ -15,11 +15,12 @@ rather than serialising them again.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from rollbridge.engine.model import Commit, Event, TableInfo, TableSnapshot
-from rollbridge.plain import JSON
-from rollbridge.tokens import TokenRecord
+if TYPE_CHECKING:
+    from rollbridge.engine.model import Commit, Event, TableInfo, TableSnapshot
+    from rollbridge.plain import JSON
+    from rollbridge.tokens import TokenRecord
 
 __all__ = ["DEFAULT_RETAIN", "Store", "reply_window"]
 

@@ -17,17 +17,27 @@ runs — instead of failing.
 Schema (version :data:`SCHEMA_VERSION`, kept in ``PRAGMA user_version``;
 :data:`MIGRATIONS` brings an older file up to date when it is opened)::
 
-    tables(id PK, name, ruleset, ruleset_version, settings, epoch, seq, meta, created)
-    actors("table", id, pos, record, PK("table", id))     pos: insertion order*
-    events("table", seq, data, PK("table", seq))          the retained log
-    replies("table", key, reply, seq, PK("table", key))   idempotency keys (v2: seq)
+    tables(id PK, name, ruleset, ruleset_version, settings, epoch, seq, meta, state, created)
+    log("table", first, last, epoch, info, events, state, PK("table", first))  one row a commit
+    replies("table", key, reply, seq, PK("table", key))   idempotency keys
     tokens(id PK, "table", role, name, hash, UNIQUE("table", hash))
 
-``settings``, ``meta``, ``record``, ``data`` and ``reply`` are msgpack blobs
-(see :func:`pack` for why msgpack rather than JSON). Child rows reference
-``tables(id)`` with ``ON DELETE CASCADE``. (*) Actors come back in the order
-they were added, as from a dict; the order is a column because ``VACUUM`` may
-renumber rowids. Tables come back oldest first (``created``).
+**Append-only.** A commit is one new ``log`` row: its events (the bytes the engine
+packed), the records it changed and removed, and the table's info and meta after
+it; plus one ``replies`` row per request it answers. Nothing is updated in place.
+A table's state is its *snapshot* in ``tables`` (info, meta, and ``state``: every
+actor record in order, as of ``seq``) with the log rows after it folded in; every
+:data:`SNAPSHOT_EVERY` events a commit also writes a fresh snapshot and prunes the
+rows and replies no longer needed (older than the snapshot and the retained log).
+The retained log and the reply window are enforced when reading, so a pruning
+that has not happened yet is never visible. Group commit (:meth:`commit_many`)
+writes a batch with one statement per kind of row.
+
+``settings``, ``meta``, ``state``, ``info``, ``events`` and ``reply`` are msgpack
+blobs (:mod:`rollbridge.plain`: msgpack rather than JSON because it is smaller and
+cheaper to write and read). Child rows reference ``tables(id)`` with ``ON DELETE
+CASCADE``. Actors come back in the order they were added, as from a dict. Tables
+come back oldest first (``created``).
 
 Sequence guard. Within one epoch a commit must continue the stored log: its
 first event has the stored seq + 1 and the table's seq becomes its last
@@ -53,7 +63,7 @@ from typing import Any
 
 from rollbridge.engine.model import ActorRecord, Commit, Encounter, Event, TableInfo, TableSnapshot
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
-from rollbridge.plain import JSON, NotPlain, pack, unpack
+from rollbridge.plain import JSON, NotPlain, Packed, pack, pack_map, unpack
 from rollbridge.stores.base import DEFAULT_RETAIN, reply_window
 from rollbridge.tokens import TokenRecord
 
@@ -134,16 +144,90 @@ def _replies_seq_v2(conn: sqlite3.Connection) -> None:
     conn.execute('CREATE INDEX replies_by_seq ON replies ("table", seq)')
 
 
+def _append_only_v3(conn: sqlite3.Connection) -> None:
+    """v3: one log row per commit instead of actors and events updated in place.
+    Each table's actors become its snapshot; each retained event a log row."""
+    conn.execute("ALTER TABLE tables ADD COLUMN state BLOB")
+    conn.execute(
+        """
+        CREATE TABLE log (
+            "table" TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            first INTEGER NOT NULL,
+            last INTEGER NOT NULL,
+            epoch INTEGER NOT NULL,
+            info BLOB NOT NULL,
+            events BLOB NOT NULL,
+            state BLOB NOT NULL,
+            PRIMARY KEY ("table", first)
+        ) WITHOUT ROWID
+        """
+    )
+    nothing = pack({"actors": [], "removed": [], "meta": None})
+    for table_id, name, ruleset, version, settings, epoch in conn.execute(
+        "SELECT id, name, ruleset, ruleset_version, settings, epoch FROM tables"
+    ).fetchall():
+        records = [
+            unpack(row[0])
+            for row in conn.execute(
+                'SELECT record FROM actors WHERE "table" = ? ORDER BY pos', (table_id,)
+            )
+        ]
+        conn.execute("UPDATE tables SET state = ? WHERE id = ?", (pack(records), table_id))
+        info = pack(_info_data(name, ruleset, version, unpack(settings), epoch))
+        conn.executemany(
+            "INSERT INTO log VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (table_id, seq, seq, epoch, info, _array([Packed(data)]), nothing)
+                for seq, data in conn.execute(
+                    'SELECT seq, data FROM events WHERE "table" = ?', (table_id,)
+                ).fetchall()
+            ],
+        )
+    conn.execute("DROP TABLE actors")
+    conn.execute("DROP TABLE events")
+
+
 #: ``MIGRATIONS[n]`` brings a database from schema version ``n`` to ``n + 1``;
 #: each runs inside the opening transaction, so a failed migration changes
 #: nothing. To change the schema, append a step and never edit an old one.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_create_v1, _replies_seq_v2)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _create_v1,
+    _replies_seq_v2,
+    _append_only_v3,
+)
 
 #: The schema version this code writes (``PRAGMA user_version``).
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+#: A commit also writes a fresh snapshot (and prunes) once this many events were
+#: logged since the last one: loading folds at most this many rows.
+SNAPSHOT_EVERY = 128
+
+
 # -- prepared commits ---------------------------------------------------------
+
+
+def _info_data(name: str, ruleset: str, version: str, settings: Any, epoch: int) -> JSON:
+    return {
+        "name": name,
+        "ruleset": ruleset,
+        "ruleset_version": version,
+        "settings": settings,
+        "epoch": epoch,
+    }
+
+
+def _array(items: Sequence[Any]) -> bytes:
+    """A msgpack array of values, :class:`~rollbridge.plain.Packed` ones as they are."""
+    size = len(items)
+    if size < 16:
+        head = bytes((0x90 | size,))
+    elif size < 65536:
+        head = b"\xdc" + size.to_bytes(2, "big")
+    else:  # pragma: no cover - a commit has a handful of events
+        head = b"\xdd" + size.to_bytes(4, "big")
+    return head + b"".join(i if i.__class__ is Packed else pack(i) for i in items)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,35 +236,39 @@ class PreparedCommit:
     numbers, so it no longer shares anything with the live table.
 
     Made by :meth:`SQLiteStore.prepare`; accepted by :meth:`SQLiteStore.commit`
-    and :meth:`SQLiteStore.commit_many` in place of a ``Commit``.
+    and :meth:`SQLiteStore.commit_many` in place of a ``Commit``. The events and
+    records are the bytes the engine packed already.
     """
 
-    name: str
-    ruleset: str
-    ruleset_version: str
-    settings: bytes
     epoch: int
     seq: int
-    meta: bytes
-    actors: tuple[tuple[str, bytes], ...]
-    removed: tuple[str, ...]
-    events: tuple[tuple[int, bytes], ...]
+    seqs: tuple[int, ...]
+    info: bytes
+    events: bytes
+    state: bytes
     replies: tuple[tuple[str, bytes], ...]
 
 
 def _prepare(commit: Commit) -> PreparedCommit:
     info = commit.info
+    state = pack_map(
+        {
+            "actors": Packed(_array([Packed(r.packed()) for r in commit.actors])),
+            "removed": list(commit.removed),
+            "meta": commit.meta,
+        }
+    )
     return PreparedCommit(
-        name=info.name,
-        ruleset=info.ruleset,
-        ruleset_version=info.ruleset_version,
-        settings=pack(info.settings),
         epoch=int(info.epoch),
         seq=int(info.seq),
-        meta=pack(commit.meta),
-        actors=tuple((r.id, r.packed()) for r in commit.actors),
-        removed=tuple(commit.removed),
-        events=tuple((int(e.seq), e.packed()) for e in commit.events),
+        seqs=tuple(int(e.seq) for e in commit.events),
+        info=pack(
+            _info_data(
+                info.name, info.ruleset, info.ruleset_version, info.settings, int(info.epoch)
+            )
+        ),
+        events=_array([Packed(e.packed()) for e in commit.events]),
+        state=state,
         replies=tuple((key, pack(reply)) for key, reply in commit.replies.items()),
     )
 
@@ -188,6 +276,7 @@ def _prepare(commit: Commit) -> PreparedCommit:
 # -- the store ----------------------------------------------------------------
 
 _TOKEN_COLUMNS = 'id, "table", role, name, hash'
+_EMPTY = bytes((0x90,))  # an empty msgpack array
 _INFO_COLUMNS = "id, name, ruleset, ruleset_version, settings, epoch, seq"
 
 
@@ -195,17 +284,35 @@ def _unknown(table_id: str) -> UnknownTable:
     return UnknownTable(f"no table {table_id!r}", details={"table": table_id})
 
 
-def _info(row: Sequence[Any]) -> TableInfo:
+def _info(row: Sequence[Any], latest: Sequence[Any] | None = None) -> TableInfo:
+    """A table's info from its ``tables`` row, or from its latest log row (seq, info)."""
+    if latest is not None and latest[0] >= row[6]:
+        data = unpack(latest[1])
+        return TableInfo(row[0], data["name"], data["ruleset"], data["ruleset_version"],
+                         data["settings"], data["epoch"], latest[0])  # fmt: skip
     id_, name, ruleset, version, settings, epoch, seq = row[:7]
-    return TableInfo(
-        id=id_,
-        name=name,
-        ruleset=ruleset,
-        ruleset_version=version,
-        settings=unpack(settings),
-        epoch=epoch,
-        seq=seq,
-    )
+    return TableInfo(id_, name, ruleset, version, unpack(settings), epoch, seq)
+
+
+def _fold(
+    row: Sequence[Any], rows: Sequence[Sequence[Any]]
+) -> tuple[TableInfo, dict[str, ActorRecord], JSON]:
+    """A table's info, actors (in the order they were added) and meta: its
+    snapshot (``row``: the info columns, meta and state) with log rows (``last``,
+    ``info``, ``state``) applied in order."""
+    info = _info(row)
+    actors = {data["id"]: ActorRecord.from_dict(data) for data in unpack(row[8] or _EMPTY)}
+    meta = unpack(row[7])
+    for last, info_blob, state_blob in rows:
+        state = unpack(state_blob)
+        for data in state["actors"]:  # changed in place; a new one at the end, as in a dict
+            actors[data["id"]] = ActorRecord.from_dict(data)
+        for actor_id in state["removed"]:
+            actors.pop(actor_id, None)
+        if state["meta"] is not None:
+            meta = state["meta"]
+        info = _info(row, (last, info_blob))
+    return info, actors, meta
 
 
 def _token(row: Sequence[Any]) -> TokenRecord:
@@ -359,11 +466,25 @@ class SQLiteStore:
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @staticmethod
-    def _require(conn: sqlite3.Connection, table_id: str) -> tuple[int, int]:
-        row = conn.execute("SELECT epoch, seq FROM tables WHERE id = ?", (table_id,)).fetchone()
+    def _require(conn: sqlite3.Connection, table_id: str) -> None:
+        if conn.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is None:
+            raise _unknown(table_id)
+
+    @staticmethod
+    def _head(conn: sqlite3.Connection, table_id: str) -> tuple[int, int, int]:
+        """``(epoch, latest seq, snapshot seq)`` of a table. :raises UnknownTable:"""
+        row = conn.execute(
+            "SELECT t.epoch, t.seq, l.epoch, l.last FROM tables AS t LEFT JOIN"
+            ' (SELECT epoch, last FROM log WHERE "table" = ?1 ORDER BY first DESC LIMIT 1)'
+            " AS l WHERE t.id = ?1",
+            (table_id,),
+        ).fetchone()
         if row is None:
             raise _unknown(table_id)
-        return row[0], row[1]
+        epoch, snapshot, log_epoch, last = row
+        if last is not None and last >= snapshot:
+            return log_epoch, last, snapshot
+        return epoch, snapshot, snapshot
 
     # -- tables ---------------------------------------------------------------
 
@@ -382,9 +503,9 @@ class SQLiteStore:
                 raise Conflict(f"a table {info.id!r} already exists", details={"table": info.id})
             conn.execute(
                 "INSERT INTO tables (id, name, ruleset, ruleset_version, settings, epoch, seq,"
-                " meta, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " meta, state, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (info.id, info.name, info.ruleset, info.ruleset_version, settings,
-                 info.epoch, info.seq, meta, time.time()),
+                 info.epoch, info.seq, meta, _EMPTY, time.time()),
             )  # fmt: skip
             for record in tokens:
                 self._put_token(conn, info.id, record)
@@ -393,50 +514,60 @@ class SQLiteStore:
         """Remove a table and everything of it. :raises UnknownTable:"""
         with self._transaction(write=True) as conn:
             self._require(conn, table_id)
-            for child in ("actors", "events", "replies", "tokens"):
+            for child in ("log", "replies", "tokens"):
                 conn.execute(f'DELETE FROM {child} WHERE "table" = ?', (table_id,))
             conn.execute("DELETE FROM tables WHERE id = ?", (table_id,))
 
     def tables(self) -> list[TableInfo]:
-        """Every table, oldest first."""
-        with self._transaction(begin=False) as conn:
+        """Every table as its latest commit left it, oldest first."""
+        with self._transaction() as conn:
             rows = conn.execute(
                 f"SELECT {_INFO_COLUMNS} FROM tables ORDER BY created, rowid"
             ).fetchall()
-        return [_info(row) for row in rows]
+            found = []
+            for row in rows:
+                latest = conn.execute(
+                    'SELECT last, info FROM log WHERE "table" = ? ORDER BY first DESC LIMIT 1',
+                    (row[0],),
+                ).fetchone()
+                found.append(_info(row, latest))
+        return found
 
     def load(self, table_id: str) -> tuple[TableSnapshot, dict[int, Event]]:
-        """A table's snapshot and the retained events its undo/redo stacks name.
+        """A table's state — its snapshot with the log rows after it folded in —
+        and the retained events its undo/redo stacks name.
 
         :raises UnknownTable:
         """
         with self._transaction() as conn:
             row = conn.execute(
-                f"SELECT {_INFO_COLUMNS}, meta FROM tables WHERE id = ?", (table_id,)
+                f"SELECT {_INFO_COLUMNS}, meta, state FROM tables WHERE id = ?", (table_id,)
             ).fetchone()
             if row is None:
                 raise _unknown(table_id)
-            actor_rows = conn.execute(
-                'SELECT id, record FROM actors WHERE "table" = ? ORDER BY pos', (table_id,)
+            rows = conn.execute(
+                'SELECT last, info, state FROM log WHERE "table" = ? AND first > ? ORDER BY first',
+                (table_id, row[6]),
             ).fetchall()
-            meta = unpack(row[7])
-            wanted = sorted(set(meta["undo"]) | set(meta["redo"]))
-            event_rows = []
+            info, actors, meta = _fold(row, rows)
+            wanted = sorted(s for s in {*meta["undo"], *meta["redo"]} if s > info.seq - self.retain)
+            history: dict[int, Event] = {}
             if wanted:
-                marks = ", ".join("?" * len(wanted))
-                event_rows = conn.execute(
-                    f'SELECT seq, data FROM events WHERE "table" = ? AND seq IN ({marks})',
-                    (table_id, *wanted),
-                ).fetchall()
+                for (events,) in conn.execute(
+                    'SELECT events FROM log WHERE "table" = ? AND last >= ? AND first <= ?',
+                    (table_id, wanted[0], wanted[-1]),
+                ):
+                    for data in unpack(events):
+                        if data["seq"] in wanted:
+                            history[data["seq"]] = Event.from_dict(data)
         snapshot = TableSnapshot(
-            info=_info(row),
-            actors={actor_id: ActorRecord.from_dict(unpack(data)) for actor_id, data in actor_rows},
+            info=info,
+            actors=actors,
             encounter=Encounter.from_dict(meta["encounter"]),
             pending=meta["pending"],
             undo=meta["undo"],
             redo=meta["redo"],
         )
-        history = {seq: Event.from_dict(unpack(data)) for seq, data in event_rows}
         return snapshot, history
 
     def events_after(self, table_id: str, seq: int) -> list[Event] | None:
@@ -446,48 +577,66 @@ class SQLiteStore:
         :raises UnknownTable:
         """
         with self._transaction() as conn:
-            _, latest = self._require(conn, table_id)
+            _, latest, _ = self._head(conn, table_id)
             if seq >= latest:
                 return []
+            if seq < latest - self.retain:
+                return None
             rows = conn.execute(
-                'SELECT seq, data FROM events WHERE "table" = ? AND seq > ? AND seq <= ?'
-                " ORDER BY seq",
-                (table_id, seq, latest),
+                'SELECT events FROM log WHERE "table" = ? AND last > ? ORDER BY first',
+                (table_id, seq),
             ).fetchall()
-        if not rows or rows[0][0] != seq + 1 or len(rows) != latest - seq:
+        events = [data for (blob,) in rows for data in unpack(blob) if data["seq"] > seq]
+        if [e["seq"] for e in events] != list(range(seq + 1, latest + 1)):
             return None
-        return [Event.from_dict(unpack(data)) for _, data in rows]
+        return [Event.from_dict(data) for data in events]
 
     def event(self, table_id: str, seq: int) -> Event | None:
         """One retained event, or None if it is not (or no longer) in the log."""
         with self._transaction() as conn:
+            try:
+                _, latest, _ = self._head(conn, table_id)
+            except UnknownTable:
+                return None
+            if not latest - self.retain < seq <= latest:
+                return None
             row = conn.execute(
-                'SELECT data FROM events WHERE "table" = ? AND seq = ?', (table_id, seq)
+                'SELECT events FROM log WHERE "table" = ? AND first <= ? AND last >= ?'
+                " ORDER BY first DESC LIMIT 1",
+                (table_id, seq, seq),
             ).fetchone()
-        return Event.from_dict(unpack(row[0])) if row is not None else None
+        if row is None:
+            return None
+        for data in unpack(row[0]):
+            if data["seq"] == seq:
+                return Event.from_dict(data)
+        return None
 
     def reply(self, table_id: str, key: str) -> JSON | None:
-        """The stored reply to the request with this idempotency key.
+        """The stored reply to the request with this idempotency key (kept for
+        :func:`~rollbridge.stores.base.reply_window` seqs).
 
         :raises UnknownTable:
         """
-        with self._transaction(begin=False) as conn:
+        with self._transaction() as conn:
+            _, latest, _ = self._head(conn, table_id)
             row = conn.execute(
-                "SELECT t.id, r.reply FROM tables AS t LEFT JOIN replies AS r"
-                ' ON r."table" = t.id AND r.key = ? WHERE t.id = ?',
-                (key, table_id),
+                'SELECT reply, seq FROM replies WHERE "table" = ? AND key = ?', (table_id, key)
             ).fetchone()
-        if row is None:
-            raise _unknown(table_id)
-        return unpack(row[1]) if row[1] is not None else None
+        if row is None or row[1] <= latest - reply_window(self.retain):
+            return None
+        return unpack(row[0])
 
     def reply_keys(self, table_id: str) -> list[str]:
         """The idempotency key of every stored reply of a table. :raises UnknownTable:"""
         with self._transaction() as conn:
-            self._require(conn, table_id)
+            _, latest, _ = self._head(conn, table_id)
             return [
                 row[0]
-                for row in conn.execute('SELECT key FROM replies WHERE "table" = ?', (table_id,))
+                for row in conn.execute(
+                    'SELECT key FROM replies WHERE "table" = ? AND seq > ?',
+                    (table_id, latest - reply_window(self.retain)),
+                )
             ]
 
     # -- commits ----------------------------------------------------------------
@@ -496,9 +645,8 @@ class SQLiteStore:
         """Serialise a commit now, to write it later with :meth:`commit_many`.
 
         A :class:`~rollbridge.engine.model.Commit` shares objects with the live
-        table (its ``info`` is the table's own), so a server that executes the
-        next request before this one is written should prepare it first, on
-        the thread that executed it.
+        table, so a server that executes the next request before this one is
+        written should prepare it first, on the thread that executed it.
 
         :raises StoreError: the commit holds something that cannot be stored.
         """
@@ -531,40 +679,59 @@ class SQLiteStore:
         if not prepared:
             return
         with self._transaction(write=True) as conn:
-            latest: dict[str, int] = {}
+            heads: dict[str, list[int]] = {}
+            rows, replies, empty = [], [], []
             for table_id, p in prepared:
-                self._apply(conn, table_id, p)
-                latest[table_id] = p.seq
-            for table_id, seq in latest.items():
-                self._prune(conn, table_id, seq)
-
-    def _apply(self, conn: sqlite3.Connection, table_id: str, p: PreparedCommit) -> None:
-        epoch, seq = self._require(conn, table_id)
-        self._check_sequence(table_id, epoch, seq, p)
-        for actor_id, record in p.actors:
-            conn.execute(
-                'INSERT INTO actors ("table", id, pos, record) VALUES (?, ?,'
-                ' (SELECT coalesce(max(pos), 0) + 1 FROM actors WHERE "table" = ?), ?)'
-                ' ON CONFLICT ("table", id) DO UPDATE SET record = excluded.record',
-                (table_id, actor_id, table_id, record),
+                head = heads.get(table_id)
+                if head is None:
+                    head = heads[table_id] = list(self._head(conn, table_id))
+                self._check_sequence(table_id, head[0], head[1], p)
+                head[0], head[1] = p.epoch, p.seq
+                if p.seqs:
+                    rows.append(
+                        (table_id, p.seqs[0], p.seqs[-1], p.epoch, p.info, p.events, p.state)
+                    )
+                else:
+                    empty.append((table_id, p))
+                replies += [(table_id, key, reply, p.seq) for key, reply in p.replies]
+            conn.executemany("INSERT INTO log VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+            conn.executemany(
+                'INSERT OR REPLACE INTO replies ("table", key, reply, seq) VALUES (?, ?, ?, ?)',
+                replies,
             )
-        conn.executemany(
-            'DELETE FROM actors WHERE "table" = ? AND id = ?',
-            [(table_id, actor_id) for actor_id in p.removed],
-        )
-        conn.executemany(
-            'INSERT OR REPLACE INTO events ("table", seq, data) VALUES (?, ?, ?)',
-            [(table_id, event_seq, data) for event_seq, data in p.events],
-        )
+            for table_id, (_epoch, latest, snapshot) in heads.items():
+                forced = any(t == table_id for t, _ in empty)
+                if forced or latest - snapshot >= SNAPSHOT_EVERY:
+                    self._snapshot(conn, table_id, [p for t, p in empty if t == table_id])
+
+    def _snapshot(
+        self, conn: sqlite3.Connection, table_id: str, extra: list[PreparedCommit]
+    ) -> None:
+        """Fold the log into a fresh snapshot, then prune what no read needs any more:
+        log rows older than the snapshot and the retained log, replies past the window."""
+        row = conn.execute(
+            f"SELECT {_INFO_COLUMNS}, meta, state FROM tables WHERE id = ?", (table_id,)
+        ).fetchone()
+        rows = conn.execute(
+            'SELECT last, info, state FROM log WHERE "table" = ? AND first > ? ORDER BY first',
+            (table_id, row[6]),
+        ).fetchall()
+        rows += [(p.seq, p.info, p.state) for p in extra]
+        info, actors, meta = _fold(row, rows)
         conn.execute(
             "UPDATE tables SET name = ?, ruleset = ?, ruleset_version = ?, settings = ?,"
-            " epoch = ?, seq = ?, meta = ? WHERE id = ?",
-            (p.name, p.ruleset, p.ruleset_version, p.settings, p.epoch, p.seq, p.meta,
+            " epoch = ?, seq = ?, meta = ?, state = ? WHERE id = ?",
+            (info.name, info.ruleset, info.ruleset_version, pack(info.settings), info.epoch,
+             info.seq, pack(meta), _array([Packed(r.packed()) for r in actors.values()]),
              table_id),
         )  # fmt: skip
-        conn.executemany(
-            'INSERT OR REPLACE INTO replies ("table", key, reply, seq) VALUES (?, ?, ?, ?)',
-            [(table_id, key, reply, p.seq) for key, reply in p.replies],
+        conn.execute(
+            'DELETE FROM log WHERE "table" = ? AND last <= ?',
+            (table_id, min(info.seq, info.seq - max(0, self.retain))),
+        )
+        conn.execute(
+            'DELETE FROM replies WHERE "table" = ? AND seq <= ?',
+            (table_id, info.seq - reply_window(self.retain)),
         )
 
     @staticmethod
@@ -572,32 +739,14 @@ class SQLiteStore:
         """Within an epoch a commit continues the stored log exactly."""
         if p.epoch != epoch:
             return
-        seqs = [event_seq for event_seq, _ in p.events]
-        expected = list(range(seq + 1, seq + 1 + len(seqs)))
-        if seqs == expected and p.seq == (seqs[-1] if seqs else seq):
+        expected = list(range(seq + 1, seq + 1 + len(p.seqs)))
+        if list(p.seqs) == expected and p.seq == (p.seqs[-1] if p.seqs else seq):
             return
         raise StoreError(
             f"table {table_id!r} is at seq {seq} in the store, but the commit brings "
-            f"events {seqs} and seq {p.seq}: another process may have written to this "
-            "table; reload it",
+            f"events {list(p.seqs)} and seq {p.seq}: another process may have written to "
+            "this table; reload it",
             details={"table": table_id, "stored_seq": seq, "commit_seq": p.seq},
-        )
-
-    def _prune(self, conn: sqlite3.Connection, table_id: str, seq: int) -> None:
-        """Keep the newest ``retain`` events of a table whose latest seq is ``seq``.
-
-        The log of an epoch is gap-free (see :meth:`_check_sequence`), so
-        these are the events with a seq above ``seq - retain``: one index probe,
-        where counting from the newest (``OFFSET retain``) walks ``retain``
-        index entries at every commit.
-        """
-        conn.execute(
-            'DELETE FROM events WHERE "table" = ? AND seq <= ?',
-            (table_id, seq - max(0, self.retain)),
-        )
-        conn.execute(
-            'DELETE FROM replies WHERE "table" = ? AND seq <= ?',
-            (table_id, seq - reply_window(self.retain)),
         )
 
     # -- tokens -------------------------------------------------------------------

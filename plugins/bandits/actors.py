@@ -19,9 +19,18 @@ def state_of(actor: Actor) -> dict[str, Any]:
     return normalise(actor.state or {}, sheets.kind(actor.sheet))
 
 
-def require_able(actor: Actor, settings: Mapping[str, Any], doing: str) -> None:
-    """Refuse (``actor_dead`` / ``cannot_act``) if ``actor`` may not act."""
-    state = state_of(actor)
+def require_able(
+    actor: Actor,
+    settings: Mapping[str, Any],
+    doing: str,
+    state: Mapping[str, Any] | None = None,
+) -> None:
+    """Refuse (``actor_dead`` / ``cannot_act``) if ``actor`` may not act.
+
+    :param state: the actor's :func:`state_of`, when the caller has it already.
+    """
+    if state is None:
+        state = state_of(actor)
     able, why = can_act(state, dying_can_act=bool(settings.get("dying_can_act", False)))
     if able:
         return

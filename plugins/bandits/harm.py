@@ -7,6 +7,10 @@ rolls and which formula applies:
 
 * ``dealt``: the attacker rolls 2d6 − target's Armour + own Pierce;
 * ``taken``: the target rolls 2d6 − own Steady − own Armour + attacker's Pierce.
+
+The target's Steady and Armour are its sheet's, the attacker's Pierce its sheet's or
+the request's: private to each (:mod:`.privacy`), and so is the total built from them.
+:mod:`.harm_texts` says what happened.
 """
 
 from __future__ import annotations
@@ -15,13 +19,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from rollbridge.contract import ActionContext, Actor, Resolution
-from rollbridge.dice import DiceGroup, DiceSource
+from rollbridge.dice import DiceSource
 from rollbridge.exceptions import InvalidParams, RuleViolation
 
 from . import sheet as sheets
 from .actors import require_able, state_of
-from .rolls import roll_2d6, signed
-from .state import SLOT_LABELS
+from .harm_texts import HarmRoll, HarmTerm, harm_report
+from .privacy import of_sheet, of_state
+from .rolls import roll_2d6
 from .table import band_for
 from .wounds import hit_bandit, hit_extra
 
@@ -87,18 +92,19 @@ def _check_params(context: ActionContext) -> None:
 
 
 def resolve_harm(context: ActionContext, dice: DiceSource) -> Resolution:
+    """BD-3 the roll, BD-4 two light weapons, BD-5 the table, BD-6 / BD-9 the wounds."""
     _check_params(context)
     params = context.params
     attacker, target = context.actor, context.targets[0]
     direction = params["direction"]
+    a_state = state_of(attacker) if attacker is not None else None
     if attacker is not None:
-        require_able(attacker, context.settings, "deal harm")
+        require_able(attacker, context.settings, "deal harm", a_state)
     t_state = state_of(target)
     if t_state.get("dead"):
         raise RuleViolation(f"{target.name} is already dead", code="target_dead")
     if t_state.get("kind") == "extra" and t_state.get("out"):
         raise RuleViolation(f"{target.name} is already out (BD-9)", code="target_out")
-    a_state = state_of(attacker) if attacker is not None else None
     a_choice, a_new = dual_wield_choice(
         attacker, a_state, params.get("attacker_dual_wield"), "attacker_dual_wield"
     )
@@ -106,24 +112,24 @@ def resolve_harm(context: ActionContext, dice: DiceSource) -> Resolution:
         target, t_state, params.get("target_dual_wield"), "target_dual_wield"
     )
 
-    a_name = attacker.name if attacker is not None else "the attacker"
     dice_rolled = roll_2d6(dice)
     roll = sum(d.value for d in dice_rolled)
-    terms: list[dict[str, Any]] = [{"label": "2d6", "value": roll}]
+    a_id = attacker.id if attacker is not None else None
+    terms: list[HarmTerm] = []
     if direction == "taken":
-        terms.append({"label": f"{target.name}'s Steady", "value": -sheets.steady(target.sheet)})
-    terms.append({"label": f"{target.name}'s Armour", "value": -sheets.armour(target.sheet)})
+        terms.append(HarmTerm("steady", -sheets.steady(target.sheet), target.id))
+    terms.append(HarmTerm("armour", -sheets.armour(target.sheet), target.id))
     if t_choice == "armour":
-        terms.append({"label": f"{target.name}'s two light weapons, +1 Armour (BD-4)", "value": -1})
+        terms.append(HarmTerm("armour_pair", -1))
     if params.get("pierce") is not None:
         pierce, pierce_from = int(params["pierce"]), "given"
     else:
         assert attacker is not None
         pierce, pierce_from = sheets.pierce(attacker.sheet), "sheet"
-    terms.append({"label": f"{a_name}'s Pierce", "value": pierce})
+    terms.append(HarmTerm("pierce", pierce, a_id))
     if a_choice == "pierce":
-        terms.append({"label": f"{a_name}'s two light weapons, +1 Pierce (BD-4)", "value": 1})
-    total = sum(t["value"] for t in terms)
+        terms.append(HarmTerm("pierce_pair", 1))
+    total = roll + sum(t.value for t in terms)
     band = band_for(total)
 
     reduction = int(params.get("reduction", 0))
@@ -138,61 +144,42 @@ def resolve_harm(context: ActionContext, dice: DiceSource) -> Resolution:
     else:
         new_target, info = hit_extra(t_state, wounds)
 
-    roller = attacker if direction == "dealt" else target
-    roller_name = roller.name if roller is not None else "the attacker"
-    steps = []
-    faces = ", ".join(str(d.value) for d in dice_rolled)
-    built = f"{roll} (2d6 [{faces}])" + "".join(
-        f" {'+' if t['value'] >= 0 else '−'} {abs(t['value'])} ({t['label']})" for t in terms[1:]
-    )
-    steps.append(
-        f"{'dealing' if direction == 'dealt' else 'taking'} harm (BD-3), rolled by "
-        f"{roller_name}: {built} = {total} (no ±4 clamp on harm)"
-    )
-    if pierce_from == "given":
-        steps.append(f"{a_name}'s Pierce {pierce} given with the request")
-    steps.append(f"harm table (BD-5): {band.text}")
-    if instead:
-        steps.append(f"3−: {target.name} takes 1 wound instead of the trouble (BD-5)")
-    elif trouble:
-        steps.append(f"3−: trouble for {roller_name}, no wounds (BD-5)")
-    elif reduction:
-        steps.append(f"GM reduction −{reduction}: {band.wounds} → {wounds} wounds")
-    steps.append(info["reason"])
-
     states: dict[str, Any] = {target.id: new_target}
     if attacker is not None and a_new and a_state is not None:
         a_state["dual_wield"] = a_choice
         states[attacker.id] = a_state
 
-    result = info["result"]
-    effect = {
-        "unhurt": "no wounds",
-        "marked": f"{SLOT_LABELS.get(info.get('slot') or 0, '')} (slot {info.get('slot')})",
-        "dying": "dying (slot 4)",
-        "dead": "dead",
-        "wounded": "wounded",
-        "out": "out",
-    }[result]
-    narration = (
-        f"{a_name} harms {target.name} ({direction}, rolled by {roller_name}): {total} "
-        f"→ {band.wounds_text}; {target.name}: {effect}"
+    roller = attacker if direction == "dealt" else target
+    harm = HarmRoll(
+        direction=direction,
+        attacker=attacker,
+        target=target,
+        dice=dice_rolled,
+        terms=terms,
+        total=total,
+        band=band,
+        reduction=reduction,
+        wounds=wounds,
+        instead=instead,
+        pierce_given=pierce_from == "given",
+        info=info,
+        # The total is built from the target's sheet and the attacker's Pierce.
+        owners=(target.id,) if a_id is None else (target.id, a_id),
     )
-    if trouble and not instead:
-        narration += f"; trouble for {roller_name}"
+    report = harm_report(harm)
     outcome: dict[str, Any] = {
         "action": "harm",
         "direction": direction,
-        "attacker": attacker.id if attacker is not None else None,
+        "attacker": a_id,
         "target": target.id,
         "roller": roller.id if roller is not None else None,
         "dice": [d.value for d in dice_rolled],
-        "terms": terms,
+        "terms": report.terms,
         "pierce_from": pierce_from,
         "dual_wield": {"attacker": a_choice, "target": t_choice},
-        "total": total,
+        "total": report.total,
         "table": band.to_dict(),
-        "table_text": band.text,
+        "table_text": band.data["table_text"],
         "table_text_ru": band.text_ru,
         "table_wounds": band.wounds,
         "reduction": reduction,
@@ -202,20 +189,20 @@ def resolve_harm(context: ActionContext, dice: DiceSource) -> Resolution:
         else None,
         "wound_instead_of_trouble": instead,
         "wounds": wounds,
-        "result": result,
+        "result": info["result"],
         "slot": info.get("slot"),
         "slot_name": info.get("slot_name"),
         "reason": info["reason"],
-        "state": new_target,
+        "state": of_state(target.id, new_target),
     }
-    group = DiceGroup(
-        label=f"{roller_name}: harm {direction}",
-        dice=dice_rolled,
-        formula="2d6"
-        + "".join(signed(t["value"], ascii_minus=True) for t in terms[1:] if t["value"]),
-        total=total,
-        note=band.text,
-    )
+    recorded = None
+    if pierce_from == "given" and a_id is not None:  # a Pierce given for an actor is its own
+        recorded = {**params, "pierce": of_sheet(pierce, (a_id,))}
     return Resolution(
-        narration=narration, outcome=outcome, dice=[group], states=states, steps=steps
+        narration=report.narration,
+        outcome=outcome,
+        dice=[report.dice],
+        states=states,
+        steps=report.steps,
+        params=recorded,
     )

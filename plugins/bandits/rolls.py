@@ -74,9 +74,14 @@ class MoveRoll:
         return gone[0] if gone else None
 
     @property
+    def base_formula(self) -> str:
+        """The dice alone: ``2d6``, ``3d6kh2`` (advantage), ``3d6kl2`` (disadvantage)."""
+        return {"advantage": "3d6kh2", "disadvantage": "3d6kl2"}.get(self.mode, "2d6")
+
+    @property
     def formula(self) -> str:
-        base = {"advantage": "3d6kh2", "disadvantage": "3d6kl2"}.get(self.mode, "2d6")
-        return base + signed(self.modifier, zero="", ascii_minus=True)
+        """The dice and the modifier: ``2d6+3``, ``3d6kl2-1``."""
+        return self.base_formula + signed(self.modifier, zero="", ascii_minus=True)
 
 
 def roll_move(source: DiceSource, mode: str, modifier: int) -> MoveRoll:

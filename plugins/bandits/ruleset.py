@@ -24,9 +24,10 @@ from .actors import state_of
 from .care import resolve_medpack, resolve_stabilise
 from .harm import resolve_harm
 from .moves import resolve_move
+from .privacy import SHEET, public_state
+from .privacy import reveals as reveals_aspect
 from .state import common_state, fresh_state, marked, with_marked
 from .turns import resolve_end_of_raid, resolve_end_of_turn, turn_ended, turn_started
-from .visibility import player_resolution
 from .wounds import hit_bandit, hit_extra
 
 __all__ = ["BanditsRuleset"]
@@ -111,21 +112,14 @@ class BanditsRuleset(Ruleset):
         """Players see an extra's state (wounded / out) but never its sheet; with
         ``show_npc_details`` they see every sheet and state."""
         state = state_of(actor)
-        if settings.get("show_npc_details"):
+        if reveals_aspect(SHEET, settings):
             return PlayerView(common_state(state), sheet=dict(actor.sheet), state=state)
-        if state["kind"] == "extra":
-            return PlayerView(
-                common_state(state), state={"wounded": state["wounded"], "out": state["out"]}
-            )
-        return PlayerView(common_state(state))
+        return PlayerView(common_state(state), state=public_state(state))
 
-    def player_resolution(
-        self, data: Mapping[str, Any], hidden: frozenset[str], settings: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        """A resolution as players see it: an NPC's stats, Armour, Pierce and Steady,
-        the totals built from them and its full state are left out (see
-        :mod:`.visibility`)."""
-        return player_resolution(data, hidden, settings)
+    def reveals(self, aspect: str, settings: Mapping[str, Any]) -> bool:
+        """``show_npc_details`` shows players an NPC's ``sheet`` numbers (and the totals
+        built from them) and its full ``state`` in resolutions (see :mod:`.privacy`)."""
+        return reveals_aspect(aspect, settings)
 
     def adjust(self, actor: Actor, track: str, delta: int) -> dict[str, Any]:
         """``wounds`` track. Bandit: +n is a hit of n wounds (BD-6); −n clears the n

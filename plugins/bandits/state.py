@@ -24,6 +24,8 @@ from typing import Any
 
 from rollbridge.contract import CommonState, Status, Track
 
+from .messages import SLOT
+
 __all__ = [
     "SLOT_LABELS",
     "SLOT_NAMES",
@@ -38,13 +40,11 @@ __all__ = [
 
 #: Slot number → key in ``state["slots"]``.
 SLOT_NAMES: dict[int, str] = {1: "lightly", 2: "seriously", 3: "heavily", 4: "dying"}
-#: Slot number → human label.
-SLOT_LABELS: dict[int, str] = {
-    1: "lightly wounded",
-    2: "seriously wounded",
-    3: "heavily wounded",
-    4: "dying",
-}
+#: Slot number → human label (English; :data:`.messages.SLOT` holds them as messages).
+SLOT_LABELS: dict[int, str] = {n: message.template for n, message in SLOT.items()}
+
+
+_SLOT_KEYS = tuple(SLOT_NAMES.values())
 
 
 def fresh_state(kind: str) -> dict[str, Any]:
@@ -53,7 +53,7 @@ def fresh_state(kind: str) -> dict[str, Any]:
         return {"kind": "extra", "wounded": False, "out": False, "dual_wield": None}
     return {
         "kind": "bandit",
-        "slots": {name: False for name in SLOT_NAMES.values()},
+        "slots": dict.fromkeys(_SLOT_KEYS, False),
         "dying": False,
         "stabilised": False,
         "dead": False,
@@ -66,8 +66,8 @@ def normalise(state: Mapping[str, Any], kind: str) -> dict[str, Any]:
     """A fresh copy of ``state`` with any missing field filled from a fresh state."""
     out = fresh_state(kind)
     for key, value in state.items():
-        if key == "slots" and isinstance(value, Mapping):
-            out["slots"] = {name: bool(value.get(name, False)) for name in SLOT_NAMES.values()}
+        if key == "slots" and (value.__class__ is dict or isinstance(value, Mapping)):
+            out["slots"] = {name: bool(value.get(name, False)) for name in _SLOT_KEYS}
         elif key in out and key != "kind":
             out[key] = value
     return out

@@ -5,6 +5,11 @@ turns that **begins** after it started dying, unless stabilised before that turn
 ``on_turn_start`` arms the countdown (``dying_turn_started``) when such a turn begins;
 ``on_turn_end`` kills if it is armed. So a bandit that starts dying during its own turn
 survives the end of that turn and dies at the end of its next one.
+
+A death's new state is the bandit's own (:func:`.privacy.of_state`). The report of
+``on_turn_start`` is shown whole: it says only that the BD-4 choice is free again (the
+choice was shown in the harm terms) and that a dying bandit dies at the end of this
+turn unless stabilised, which follows from its public status and the turn order.
 """
 
 from __future__ import annotations
@@ -14,13 +19,32 @@ from typing import Any
 from rollbridge.contract import ActionContext, Actor, Resolution, TurnContext
 from rollbridge.dice import DiceSource
 from rollbridge.exceptions import InvalidParams, RuleViolation
+from rollbridge.text import Text
 
 from . import sheet as sheets
 from .actors import state_of
-from .state import SLOT_LABELS, marked
+from .messages import (
+    CHOICE_FREE,
+    CHOICE_FREE_AGAIN,
+    DIES,
+    DIES_AFTER_TURN,
+    DIES_AT_TURN_END,
+    DYING_COUNTDOWN,
+    RAID_DEAD,
+    RAID_HEALED,
+    RAID_KEEPS,
+    RAID_OVER,
+    TURN_ENDS,
+)
+from .privacy import of_state
+from .state import marked
+from .wound_texts import SLOT_TEXT
 from .wounds import die, end_raid
 
 __all__ = ["resolve_end_of_raid", "resolve_end_of_turn", "turn_ended", "turn_started"]
+
+_CHOICE_FREE_AGAIN = CHOICE_FREE_AGAIN()
+_RAID_OVER = RAID_OVER()
 
 
 def _dying_unhelped(state: dict[str, Any]) -> bool:
@@ -34,15 +58,13 @@ def turn_started(context: TurnContext) -> Resolution | None:
         return None
     before = state_of(actor)
     after = dict(before)
-    lines: list[str] = []
+    lines: list[Text] = []
     if before.get("dual_wield") is not None:
         after["dual_wield"] = None
-        lines.append(f"a new turn: {actor.name} may choose +1 Pierce or +1 Armour again (BD-4)")
+        lines.append(CHOICE_FREE(actor=actor.name))
     if _dying_unhelped(before) and not before.get("dying_turn_started"):
         after["dying_turn_started"] = True
-        lines.append(
-            f"{actor.name} is dying: dead at the end of this turn unless stabilised (BD-8)"
-        )
+        lines.append(DYING_COUNTDOWN(actor=actor.name))
     if after == before:
         return None
     armed = bool(after.get("dying_turn_started")) and not before.get("dying_turn_started")
@@ -54,11 +76,11 @@ def turn_started(context: TurnContext) -> Resolution | None:
     )
 
 
-def _death(actor: Actor, why: str) -> Resolution:
+def _death(actor: Actor, why: Text) -> Resolution:
     after = die(state_of(actor))
     return Resolution(
-        narration=f"{actor.name} dies: nobody stabilised them in time (BD-8)",
-        outcome={"event": "died", "actor": actor.id, "state": after},
+        narration=DIES(actor=actor.name),
+        outcome={"event": "died", "actor": actor.id, "state": of_state(actor.id, after)},
         states={actor.id: after},
         steps=[why],
     )
@@ -71,11 +93,7 @@ def turn_ended(context: TurnContext) -> Resolution | None:
         return None
     state = state_of(actor)
     if _dying_unhelped(state) and state.get("dying_turn_started"):
-        return _death(
-            actor,
-            f"BD-8: {actor.name} was dying when this turn began and was not stabilised "
-            "before it ended",
-        )
+        return _death(actor, DIES_AT_TURN_END(actor=actor.name))
     return None
 
 
@@ -86,18 +104,15 @@ def resolve_end_of_turn(context: ActionContext, dice: DiceSource) -> Resolution:
     assert actor is not None
     state = state_of(actor)
     if sheets.is_bandit(actor.sheet) and _dying_unhelped(state):
-        return _death(
-            actor,
-            f"BD-8: the turn after {actor.name} started dying has ended and nobody stabilised them",
-        )
+        return _death(actor, DIES_AFTER_TURN(actor=actor.name))
     states: dict[str, Any] = {}
     if state.get("dual_wield") is not None:
         states[actor.id] = {**state, "dual_wield": None}
     return Resolution(
-        narration=f"{actor.name}'s turn ends",
+        narration=TURN_ENDS(actor=actor.name),
         outcome={"event": "turn_end", "actor": actor.id},
         states=states,
-        steps=["a new turn: the two-weapon choice is free again (BD-4)"] if states else [],
+        steps=[_CHOICE_FREE_AGAIN] if states else [],
     )
 
 
@@ -126,7 +141,7 @@ def resolve_end_of_raid(context: ActionContext, dice: DiceSource) -> Resolution:
             )
     states: dict[str, Any] = {}
     report: dict[str, Any] = {}
-    steps: list[str] = []
+    steps: list[Text] = []
     for bandit in bandits:
         before = state_of(bandit)
         after = end_raid(before, kept.get(bandit.id))
@@ -138,17 +153,14 @@ def resolve_end_of_raid(context: ActionContext, dice: DiceSource) -> Resolution:
             "slots_after": marked(after),
         }
         if after.get("dead"):
-            steps.append(f"{bandit.name} is dead and stays dead; the player makes a new bandit")
+            steps.append(RAID_DEAD(bandit=bandit.name))
         elif bandit.id in kept:
             slot = kept[bandit.id]
-            steps.append(
-                f"{bandit.name} keeps {SLOT_LABELS[slot]} (slot {slot}) as a getaway trouble; "
-                "every other slot is cleared (BD-11)"
-            )
+            steps.append(RAID_KEEPS(bandit=bandit.name, label=SLOT_TEXT[slot], slot=slot))
         else:
-            steps.append(f"{bandit.name} is fully healed (BD-11)")
+            steps.append(RAID_HEALED(bandit=bandit.name))
     return Resolution(
-        narration="The raid is over: the bandits heal (BD-11)",
+        narration=_RAID_OVER,
         outcome={"action": "end_of_raid", "bandits": report},
         states=states,
         steps=steps,

@@ -8,15 +8,14 @@ from typing import Any
 
 from rollbridge.exceptions import RuleViolation
 
+from . import wound_texts as why
 from .state import SLOT_LABELS, SLOT_NAMES, marked, normalise, with_marked
 
 __all__ = ["die", "end_raid", "hit_bandit", "hit_extra", "medpack", "stabilise"]
 
+#: What the functions report: ``reason`` is a :class:`~rollbridge.text.Text`
+#: (:mod:`.wound_texts`).
 Info = dict[str, Any]
-
-
-def _n(wounds: int) -> str:
-    return "1 wound" if wounds == 1 else f"{wounds} wounds"
 
 
 def _dead(state: Mapping[str, Any]) -> dict[str, Any]:
@@ -32,35 +31,22 @@ def hit_bandit(state: Mapping[str, Any], wounds: int) -> tuple[dict[str, Any], I
     current = marked(state)
     info: Info = {"slot": None, "slot_name": None}
     if wounds <= 0:
-        info.update(result="unhurt", reason="no wounds: no slot is marked")
+        info.update(result="unhurt", reason=why.NO_SLOT)
         return normalise(state, "bandit"), info
     if wounds >= 5:
-        info.update(result="dead", reason=f"{wounds} wounds: more than 4 is death (BD-6)")
+        info.update(result="dead", reason=why.over_four(wounds))
         return _dead(state), info
     free = [s for s in range(wounds, 5) if s not in current]
     if not free:
-        taken = ", ".join(str(s) for s in range(wounds, 5))
-        info.update(
-            result="dead",
-            reason=f"{_n(wounds)} but slots {taken} are all marked: no free slot "
-            f"from {wounds} to 4 is death (BD-6)",
-        )
+        info.update(result="dead", reason=why.no_free_slot(wounds))
         return _dead(state), info
     slot = free[0]
-    if slot == wounds:
-        reason = f"{_n(wounds)}: slot {slot} ({SLOT_LABELS[slot]}) was free and is marked (BD-6)"
-    else:
-        skipped = ", ".join(str(s) for s in range(wounds, slot))
-        reason = (
-            f"{_n(wounds)}: slot {skipped} already marked, so the nearest free slot "
-            f"above, {slot} ({SLOT_LABELS[slot]}), is marked (BD-6)"
-        )
     new = with_marked(state, [*current, slot])
     info.update(
         slot=slot,
         slot_name=SLOT_NAMES[slot],
         result="dying" if slot == 4 else "marked",
-        reason=reason + ("; dying (BD-8)" if slot == 4 else ""),
+        reason=why.slot_marked(wounds, slot),
     )
     return new, info
 
@@ -70,15 +56,15 @@ def hit_extra(state: Mapping[str, Any], wounds: int) -> tuple[dict[str, Any], In
     more in one hit take it out."""
     out = normalise(state, "extra")
     if wounds <= 0:
-        return out, {"result": "unhurt", "reason": "no wounds: the extra is not even wounded"}
+        return out, {"result": "unhurt", "reason": why.EXTRA_NOT_WOUNDED}
     if wounds >= 2:
         out.update(wounded=True, out=True)
-        return out, {"result": "out", "reason": f"{wounds} wounds in one hit: out (BD-9)"}
+        return out, {"result": "out", "reason": why.extra_out(wounds)}
     if out["wounded"]:
         out["out"] = True
-        return out, {"result": "out", "reason": "1 wound on an already wounded extra: out (BD-9)"}
+        return out, {"result": "out", "reason": why.EXTRA_OUT_AGAIN_REASON}
     out["wounded"] = True
-    return out, {"result": "wounded", "reason": "1 wound: wounded (BD-9)"}
+    return out, {"result": "wounded", "reason": why.EXTRA_WOUNDED_REASON}
 
 
 def die(state: Mapping[str, Any]) -> dict[str, Any]:
@@ -123,8 +109,7 @@ def medpack(state: Mapping[str, Any], n: int) -> tuple[dict[str, Any], Info]:
             "effect": "cleared",
             "from_slot": slot,
             "to_slot": None,
-            "reason": f"slot {slot} ({SLOT_LABELS[slot]}) is the most serious marked slot "
-            f"≤ {n}: cleared",
+            "reason": why.medpack_cleared(slot, n),
         }
     movable = [s for s in healable if s > n and s - n >= 1 and (s - n) not in current]
     if not movable:  # pragma: no cover - unreachable: see docs/rulesets/bandits.md
@@ -139,8 +124,7 @@ def medpack(state: Mapping[str, Any], n: int) -> tuple[dict[str, Any], Info]:
         "effect": "reduced",
         "from_slot": slot,
         "to_slot": to,
-        "reason": f"no marked slot ≤ {n}; slot {slot} ({SLOT_LABELS[slot]}) is the most "
-        f"serious with slot {to} free: moved to {to} ({SLOT_LABELS[to]})",
+        "reason": why.medpack_reduced(n, slot, to),
     }
 
 

@@ -5,6 +5,12 @@ Both build one :class:`~rollbridge.contract.Resolution`: the dice of each test
 successes, each staging step, the final level, boxes crossed, overflow and
 the new states. Nothing here changes the actors it is given; a refusal
 raises before any die is rolled.
+
+What is an actor's own is marked :class:`~rollbridge.text.Private` here, in the
+parameters, the outcome, the dice groups and the texts (:mod:`.privacy`): the
+defender's Body, armour, pool split and resistance TN and the attacker's skill,
+pool split and recoil compensation (aspect ``sheet``), and the defender's boxes
+(aspect ``details``).
 """
 
 from __future__ import annotations
@@ -15,16 +21,52 @@ from typing import Any
 from rollbridge.contract import ActionContext, Actor, Resolution
 from rollbridge.dice import DiceSource
 from rollbridge.exceptions import InvalidParams, RuleViolation
+from rollbridge.text import Private
 
 from .actions import RANGE_TN
 from .checks import check_pool, count_param, one_target, signed_param
-from .codes import LEVEL_NAMES, fire, format_code, parse_code, recoil, stage
-from .explain import plural, test_line, tn_text
+from .codes import fire, format_code, parse_code, recoil, stage
+from .explain import (
+    ATTACK_MISSED,
+    NO_DAMAGE,
+    attack_line,
+    code_step,
+    damage_code_steps,
+    damage_step,
+    net_step,
+    resistance_line,
+    staging_step,
+)
 from .monitor import apply_damage, body_of, can_act, status, wound_modifier
+from .narrate import hits, misses, resists
+from .privacy import SHEET, sheet_value
 from .rolls import roll_test
 from .sheet import find_weapon
+from .told import attack_test, boxes, nothing_crossed, resistance_test
+from .words import result
 
 __all__ = ["resolve_attack", "resolve_damage"]
+
+#: The parameters that are the attacker's sheet, and the defender's (SR-8, SR-9).
+_ATTACKER_PARAMS = ("skill", "attacker_pool", "recoil_compensation")
+_DEFENDER_PARAMS = ("body", "armor", "defender_pool")
+
+
+def _marked_params(
+    params: Mapping[str, Any], attacker: str | None, defender: str
+) -> dict[str, Any]:
+    """The parameters as the event records them: the attacker's sheet values
+    (skill, pool, recoil compensation) and the defender's (Body, armour, pool)
+    marked as theirs."""
+    marked = dict(params)
+    if attacker is not None:
+        for key in _ATTACKER_PARAMS:
+            if key in marked:
+                marked[key] = sheet_value(marked[key], attacker)
+    for key in _DEFENDER_PARAMS:
+        if key in marked:
+            marked[key] = sheet_value(marked[key], defender)
+    return marked
 
 
 def _resist(
@@ -40,81 +82,69 @@ def _resist(
     armor_override: int | None,
     dice: DiceSource,
     settings: Mapping[str, Any],
-    steps: list[str],
+    steps: list[Any],
     groups: list[Any],
     outcome: dict[str, Any],
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], int, str]:
     """SR-9 resistance, SR-10 staging, SR-11 damage; fills ``outcome`` and
-    ``steps`` and returns the defender's new state."""
+    ``steps`` and returns the defender's new state, the overflow boxes it
+    crossed and its new status."""
     sheet = defender.sheet
+    who = defender.id
     sheet_body = body_of(sheet)
     body = sheet_body if body_override is None else body_override
-    if armor_override is None:
-        armor = int(sheet.get("armor", {}).get(armor_type, 0))
-        armor_label = f"{armor_type} armour"
-    else:
-        armor = armor_override
-        armor_label = f"{armor_type} armour (given)"
+    given = armor_override is not None
+    armor = armor_override if given else int(sheet.get("armor", {}).get(armor_type, 0))
     modifier = wound_modifier(state)
-    parts = [
-        {"part": "power", "value": power},
-        {"part": armor_label, "value": -armor},
-        {"part": "wound modifier", "value": modifier},
-    ]
     raw = power - armor + modifier
     roll = roll_test(dice, body + pool, raw, rule_of_one=settings.get("rule_of_one", True))
     if pool:
         state["pool"] = state.get("pool", 0) - pool
-    groups.append(
-        roll.group(f"Resistance test ({defender.name})", note=f"Body {body} + pool {pool}")
+    told = resistance_test(
+        who, defender.name, power, armor_type, given, armor, modifier, raw, roll.tn, body, pool
     )
-    steps.append(f"Resistance TN {tn_text(parts, raw, roll.tn)} (SR-9)")
-    steps.append(test_line("Resistance", roll, f"Body {body} + pool {pool} = {body + pool} dice"))
+    groups.append(roll.group(told.label, told.note, told.target))
+    steps.append(told.tn_step)
+    steps.append(
+        resistance_line(told.rolled, told.against, roll.chains, result(roll.successes, roll.botch))
+    )
 
     net = attack_successes - roll.successes
     staged = stage(level, net)
-    if staged.shift > 0:
-        side = f"{staged.shift} step(s) up"
-    elif staged.shift < 0:
-        side = f"{-staged.shift} step(s) down"
-    else:
-        side = "no change"
-    steps.append(
-        f"Net successes {attack_successes} - {roll.successes} = {net:+d} -> {side} (SR-10)"
-        + (", 1 spare success shifts nothing" if staged.spare else "")
-    )
+    steps.append(net_step(attack_successes, roll.successes, staged.shift, staged.spare))
     if staged.path:
-        steps.append("Staging: " + ", ".join(staged.path))
+        steps.append(staging_step(tuple(staged.path)))
 
-    boxes = staged.boxes
+    boxes_dealt = staged.boxes
     new_state, crossed = apply_damage(
-        state, sheet_body, boxes, damage_type, stun_carry=settings.get("stun_carry", True)
+        state, sheet_body, boxes_dealt, damage_type, stun_carry=settings.get("stun_carry", True)
     )
     new_status = status(new_state, sheet_body)
+    told_boxes = boxes(
+        who,
+        (crossed["stun"], crossed["physical"], crossed["overflow"], crossed["lost"]),
+        (new_state.get("stun", 0), new_state.get("physical", 0), new_state.get("overflow", 0)),
+        new_status,
+        wound_modifier(new_state),
+    )
     if staged.level is None:
-        steps.append("Damage staged below Light: no damage (SR-10)")
+        steps.append(NO_DAMAGE)
     else:
-        extra = f" + {staged.overflow} overflow" if staged.overflow else ""
-        steps.append(
-            f"Damage: {LEVEL_NAMES[staged.level]} ({staged.level}) = "
-            f"{boxes - staged.overflow} boxes{extra} on the {damage_type} monitor (SR-5, SR-11)"
-        )
-        moved = ", ".join(
-            f"{k} {new_state[k] - crossed[k]} -> {new_state[k]}"
-            for k in ("stun", "physical", "overflow")
-            if crossed[k]
-        )
-        lost = f"; {crossed['lost']} box(es) lost" if crossed["lost"] else ""
-        steps.append(f"Boxes crossed: {moved or 'none'}{lost}; status {new_status} (SR-13)")
+        steps.append(damage_step(staged.level, boxes_dealt, staged.overflow, damage_type))
+        steps.append(told_boxes.step)
 
     outcome["resistance"] = {
         "dice": body + pool,
-        "body": body,
-        "pool": pool,
-        "armor": armor,
-        "tn": roll.tn,
-        "tn_raw": raw,
-        "tn_parts": parts,
+        "body": told.body,
+        "pool": told.pool,
+        "armor": told.armor,
+        "tn": told.tn,
+        "tn_raw": told.tn_raw,
+        "tn_parts": [
+            {"part": "power", "value": power},
+            {"part": told.armour_label, "value": told.armour_value},
+            {"part": "wound modifier", "value": modifier},
+        ],
         "successes": roll.successes,
         "botch": roll.botch,
     }
@@ -122,26 +152,10 @@ def _resist(
     outcome["staging"] = {"shift": staged.shift, "spare": staged.spare, "path": staged.path}
     outcome["level"] = staged.level
     outcome["overflow_steps"] = staged.overflow
-    outcome["boxes"] = boxes
-    outcome["crossed"] = crossed
-    outcome["defender_after"] = {
-        "stun": new_state.get("stun", 0),
-        "physical": new_state.get("physical", 0),
-        "overflow": new_state.get("overflow", 0),
-        "status": new_status,
-        "wound_modifier": wound_modifier(new_state),
-    }
-    return new_state
-
-
-def _damage_words(defender: Actor, outcome: Mapping[str, Any]) -> str:
-    level = outcome["level"]
-    if level is None:
-        return f"no damage, {defender.name} resists it all"
-    after = outcome["defender_after"]
-    over = outcome["crossed"]["overflow"]
-    extra = f", {over} overflow" if over else ""
-    return f"{LEVEL_NAMES[level]}{extra}; {defender.name} is {after['status']}"
+    outcome["boxes"] = boxes_dealt
+    outcome["crossed"] = told_boxes.crossed
+    outcome["defender_after"] = told_boxes.after
+    return new_state, crossed["overflow"], new_status
 
 
 def resolve_attack(context: ActionContext, dice: DiceSource) -> Resolution:
@@ -225,49 +239,55 @@ def resolve_attack(context: ActionContext, dice: DiceSource) -> Resolution:
     fired_power, fired_level, raised = fire(power, level, rounds)
     base_code = format_code(power, level)
     code = format_code(fired_power, fired_level)
-    steps: list[str] = []
-    if rounds >= 2:
-        steps.append(
-            f"Code {code} = {base_code} fired {rounds} rounds: power +{rounds}, "
-            f"level +{raised} (one per 3 rounds, never past D) (SR-6)"
-        )
-    else:
-        steps.append(f"Code {code}: one round, the base code (SR-6)")
+    steps: list[Any] = [code_step(code, base_code, rounds, raised)]
     recoil_tn = recoil(rounds, compensation)
 
-    # -- SR-8: the attack test
-    if band is not None:
-        base_tn = RANGE_TN[band]
-        base_label = f"{band} range"
-    else:
-        base_tn = explicit_tn  # type: ignore[assignment]
-        base_label = "given TN"
+    # -- SR-8: the attack test. With two or more rounds the attacker's TN gives its
+    # recoil compensation away (SR-7): it is the attacker's sheet as a whole.
+    base_tn = RANGE_TN[band] if band is not None else explicit_tn
     attack_modifier = wound_modifier(attacker_state)
-    parts = [
-        {"part": base_label, "value": base_tn},
-        {"part": f"recoil ({rounds} rounds, compensation {compensation})", "value": recoil_tn},
+    raw = base_tn + recoil_tn + attack_modifier + situational
+    attack = roll_test(
+        dice, skill + attacker_pool, raw, rule_of_one=settings.get("rule_of_one", True)
+    )
+    who = attacker.id
+    told = attack_test(
+        who,
+        attacker.name,
+        band,
+        base_tn,
+        rounds,
+        compensation,
+        recoil_tn,
+        attack_modifier,
+        situational,
+        raw,
+        attack.tn,
+        skill,
+        attacker_pool,
+    )
+    steps.append(told.tn_step)
+    steps.append(
+        attack_line(
+            told.rolled, told.against, attack.chains, result(attack.successes, attack.botch)
+        )
+    )
+    groups = [attack.group(told.label, told.note, told.target)]
+    parts: Any = [
+        {"part": told.base_label, "value": base_tn},
+        {"part": told.recoil_label, "value": recoil_tn},
         {"part": "wound modifier", "value": attack_modifier},
         {"part": "situational", "value": situational},
     ]
-    raw = base_tn + recoil_tn + attack_modifier + situational
-    rule_of_one = settings.get("rule_of_one", True)
-    attack = roll_test(dice, skill + attacker_pool, raw, rule_of_one=rule_of_one)
-    steps.append(f"Attack TN {tn_text(parts, raw, attack.tn)} (SR-7, SR-8)")
-    steps.append(
-        test_line(
-            "Attack", attack, f"skill {skill} + pool {attacker_pool} = {skill + attacker_pool} dice"
-        )
-    )
-    groups = [
-        attack.group(f"Attack test ({attacker.name})", note=f"skill {skill} + pool {attacker_pool}")
-    ]
+    if rounds >= 2:
+        parts = Private(parts, who, SHEET)
 
     new_attacker = dict(attacker_state)
     if attacker_pool:
         new_attacker["pool"] = attacker_left - attacker_pool
 
     outcome: dict[str, Any] = {
-        "attacker": attacker.id,
+        "attacker": who,
         "defender": defender.id,
         "weapon": weapon_name,
         "base_code": base_code,
@@ -277,10 +297,10 @@ def resolve_attack(context: ActionContext, dice: DiceSource) -> Resolution:
         "armor_type": armor_type,
         "attack": {
             "dice": skill + attacker_pool,
-            "skill": skill,
-            "pool": attacker_pool,
-            "tn": attack.tn,
-            "tn_raw": raw,
+            "skill": told.skill,
+            "pool": told.pool,
+            "tn": told.tn,
+            "tn_raw": told.tn_raw,
             "tn_parts": parts,
             "successes": attack.successes,
             "botch": attack.botch,
@@ -292,22 +312,22 @@ def resolve_attack(context: ActionContext, dice: DiceSource) -> Resolution:
         "level": None,
         "overflow_steps": 0,
         "boxes": 0,
-        "crossed": {"stun": 0, "physical": 0, "overflow": 0, "lost": 0},
+        "crossed": None,  # set by _resist, or below on a miss
     }
-    with_what = f" with {weapon_name}" if weapon_name else ""
+    marked = _marked_params(params, who, defender.id)
     if attack.successes == 0:
-        steps.append("No attack successes: the attack misses and deals nothing (SR-8)")
-        states = {attacker.id: new_attacker} if attacker_pool else {}
-        verb = "botches" if attack.botch else "misses"
+        outcome["crossed"] = nothing_crossed(defender.id)
+        steps.append(ATTACK_MISSED)
         return Resolution(
-            narration=f"{attacker.name} {verb} {defender.name}{with_what} ({code}).",
+            narration=misses(attacker.name, defender.name, weapon_name, code, attack.botch),
             outcome=outcome,
             dice=groups,
-            states=states,
+            states={who: new_attacker} if attacker_pool else {},
             steps=steps,
+            params=marked,
         )
 
-    new_defender = _resist(
+    new_defender, overflow, new_status = _resist(
         defender,
         new_attacker if same else dict(defender.state),
         fired_power,
@@ -324,18 +344,26 @@ def resolve_attack(context: ActionContext, dice: DiceSource) -> Resolution:
         groups,
         outcome,
     )
-    states = {} if same or not attacker_pool else {attacker.id: new_attacker}
+    states = {} if same or not attacker_pool else {who: new_attacker}
     if new_defender != defender.state:
         states[defender.id] = new_defender
     return Resolution(
-        narration=(
-            f"{attacker.name} hits {defender.name}{with_what} ({code}, "
-            f"{plural(attack.successes, 'success')}): {_damage_words(defender, outcome)}."
+        narration=hits(
+            attacker.name,
+            defender.id,
+            defender.name,
+            weapon_name,
+            code,
+            attack.successes,
+            outcome["level"],
+            overflow,
+            new_status,
         ),
         outcome=outcome,
         dice=groups,
         states=states,
         steps=steps,
+        params=marked,
     )
 
 
@@ -365,12 +393,7 @@ def resolve_damage(context: ActionContext, dice: DiceSource) -> Resolution:
     fired_power, fired_level, raised = fire(power, level, rounds)
     base_code = format_code(power, level)
     code = format_code(fired_power, fired_level)
-    steps = [
-        f"Code {code} = {base_code} fired {rounds} rounds: power +{rounds}, level +{raised} (SR-6)"
-        if rounds >= 2
-        else f"Code {code} (SR-4)",
-        f"Attack successes given: {successes}",
-    ]
+    steps: list[Any] = [*damage_code_steps(code, base_code, rounds, raised, successes)]
     groups: list[Any] = []
     outcome: dict[str, Any] = {
         "defender": defender.id,
@@ -381,7 +404,7 @@ def resolve_damage(context: ActionContext, dice: DiceSource) -> Resolution:
         "armor_type": armor_type,
         "attack_successes": successes,
     }
-    new_state = _resist(
+    new_state, overflow, new_status = _resist(
         defender,
         dict(defender.state),
         fired_power,
@@ -399,10 +422,18 @@ def resolve_damage(context: ActionContext, dice: DiceSource) -> Resolution:
         outcome,
     )
     return Resolution(
-        narration=f"{defender.name} resists {code} against {plural(successes, 'success')}: "
-        f"{_damage_words(defender, outcome)}.",
+        narration=resists(
+            defender.id,
+            defender.name,
+            code,
+            successes,
+            outcome["level"],
+            overflow,
+            new_status,
+        ),
         outcome=outcome,
         dice=groups,
         states={defender.id: new_state} if new_state != defender.state else {},
         steps=steps,
+        params=_marked_params(params, None, defender.id),
     )

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rollbridge.dice import DiceGroup, DiceSource, Die, count_successes
 from rollbridge.exceptions import InvalidParams
@@ -53,13 +54,19 @@ class TestRoll:
         #: each die's explosion chain as text: ``4``, ``6+6+3=15``
         self.chains = chains if chains is not None else [_chain(d) for d in dice]
 
-    def group(self, label: str, note: str = "") -> DiceGroup:
-        """The dice as a :class:`DiceGroup` for the resolution."""
+    def group(self, label: Any, note: Any = "", target: Any = None) -> DiceGroup:
+        """The dice as a :class:`DiceGroup` for the resolution.
+
+        :param label: its label (a text, or the label a player gave).
+        :param note: a text, or a :class:`~rollbridge.text.Private` one.
+        :param target: the TN as the group records it (a Private one for a TN
+            players may not see); default: :attr:`tn`.
+        """
         return DiceGroup(
             label=label,
             dice=self.dice,
             formula=f"{len(self.dice)}d6!!",
-            target=self.tn,
+            target=self.tn if target is None else target,
             successes=self.successes,
             note=note,
             tags=("botch",) if self.botch else (),

@@ -8,10 +8,13 @@ from typing import Any
 
 from rollbridge.contract import ActionContext, Resolution
 from rollbridge.exceptions import InvalidParams, RuleViolation
+from rollbridge.text import Text
 
+from . import messages as m
 from .body import GSK, KSK, cross_lethal, heal_ksk, status_of
+from .details import detail, detail_or
 from .items import settle_item, settle_vehicle
-from .layers import LAYER_LABELS, item_on, thaw
+from .layers import LAYER_LABELS, item_on, own_state, thaw
 from .view import tracks_of
 
 __all__ = ["adjust_state", "resolve_heal", "resolve_recover", "resolve_repair"]
@@ -23,7 +26,9 @@ def _amount(boxes: int | None) -> int:
     return ALL if boxes is None else boxes
 
 
-def _result(narration: str, actor_id: str, state: dict[str, Any], steps: list[str], **out: Any):
+def _result(
+    narration: Text, actor_id: str, state: dict[str, Any], steps: list[Any], **out: Any
+) -> Resolution:
     out["status"] = status_of(state)
     return Resolution(narration=narration, outcome=out, states={actor_id: state}, steps=steps)
 
@@ -47,10 +52,11 @@ def _mend_sections(vehicle: dict[str, Any], section: str | None, amount: int) ->
 
 
 def resolve_repair(ctx: ActionContext) -> Resolution:
+    """Repair object boxes of one layer (GM only): the name is the target's detail."""
     target = ctx.targets[0]
     layer, section = ctx.params["layer"], ctx.params.get("section")
     amount = _amount(ctx.params.get("boxes"))
-    state = thaw(target.state)
+    state = own_state(target)
     if layer == "vehicle":
         vehicle = state.get("vehicle")
         if vehicle is None:
@@ -75,43 +81,50 @@ def resolve_repair(ctx: ActionContext) -> Resolution:
         item["crossed"] -= mended
         settle_item(item)
         name = item["name"]
-    steps = [f"{name}: {mended} box{'es' if mended != 1 else ''} repaired"]
+    owner = target.id
+    steps = [m.REPAIRED_STEP(item=detail_or(name, owner, m.LAYER_TITLE[layer]), count=mended)]
     return _result(
-        f"{target.name}'s {name}: {mended} boxes repaired",
+        m.REPAIRED(target=target.name, item=detail_or(name, owner, m.LAYER[layer]), count=mended),
         target.id,
         state,
         steps,
         layer=layer,
-        name=name,
+        name=detail(name, owner),
         section=section,
         repaired=mended,
     )
 
 
 def resolve_heal(ctx: ActionContext) -> Resolution:
+    """Heal KSK or GSK (GM only); the counts are public, like the tracks."""
     target = ctx.targets[0]
     track, mark = ctx.params["track"], ctx.params["mark"]
     amount = _amount(ctx.params.get("boxes"))
-    state = thaw(target.state)
+    state = own_state(target)
     healed = {"shock": 0, "lethal": 0, "gsk": 0}
     if track == "mind":
         healed["gsk"] = min(amount, state["gsk"])
         state["gsk"] -= healed["gsk"]
-        steps = [f"GSK: {healed['gsk']} cleared, now {state['gsk']} of {GSK}"]
+        steps = [m.GSK_CLEARED(cleared=healed["gsk"], gsk=state["gsk"], of=GSK)]
     else:
         marks = ("shock", "lethal") if mark == "any" else (mark,)
         left = amount
-        for m in marks:
-            healed[m] = heal_ksk(state["ksk"], left, m)
-            left -= healed[m]
+        for kind in marks:
+            healed[kind] = heal_ksk(state["ksk"], left, kind)
+            left -= healed[kind]
         ksk = state["ksk"]
         steps = [
-            f"KSK: {healed['shock']} shock and {healed['lethal']} lethal cleared, now "
-            f"{ksk['lethal']} lethal + {ksk['shock']} shock of {KSK}"
+            m.KSK_CLEARED(
+                shock=healed["shock"],
+                lethal=healed["lethal"],
+                now_lethal=ksk["lethal"],
+                now_shock=ksk["shock"],
+                of=KSK,
+            )
         ]
     total = sum(healed.values())
     return _result(
-        f"{target.name} heals {total} box{'es' if total != 1 else ''} ({track})",
+        m.HEALS(target=target.name, count=total, track=track),
         target.id,
         state,
         steps,
@@ -121,14 +134,13 @@ def resolve_heal(ctx: ActionContext) -> Resolution:
 
 
 def resolve_recover(ctx: ActionContext) -> Resolution:
+    """TL-7: clear shock boxes of the acting actor."""
     who = ctx.actor
     assert who is not None
-    state = thaw(who.state)
+    state = own_state(who)
     cleared = heal_ksk(state["ksk"], _amount(ctx.params.get("boxes")), "shock")
-    steps = [f"{cleared} shock box{'es' if cleared != 1 else ''} cleared (TL-7)"]
-    return _result(
-        f"{who.name} recovers from shock: {cleared} cleared", who.id, state, steps, cleared=cleared
-    )
+    steps = [m.SHOCK_CLEARED(count=cleared)]
+    return _result(m.RECOVERS(actor=who.name, count=cleared), who.id, state, steps, cleared=cleared)
 
 
 def adjust_state(state_in: Mapping[str, Any], track: str, delta: int) -> dict[str, Any]:

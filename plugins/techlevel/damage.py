@@ -6,50 +6,49 @@ through the TL table (TL-4) and crosses them on that layer only; what the
 layer cannot take is lost (TL-5). A vehicle takes the hit on a named
 section or its first intact one (TL-10). On the body, ``shock`` damage
 crosses shock boxes (TL-7); ``mental`` damage skips the physical layers and
-strikes the GSK at TL 1 (TL-8).
+strikes the GSK at TL 1 (TL-8). The target's details — names, TLs, the TL
+factor, immunities, the boxes lost — are marked private where they are put in
+the outcome and the texts (:mod:`.details`, :mod:`.hit_texts`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from rollbridge.contract import ActionContext, Resolution
 from rollbridge.dice import DiceSource
 from rollbridge.exceptions import InvalidParams
+from rollbridge.text import Text
 
-from .body import KSK, cross_lethal, cross_mental, cross_shock, status_of
+from . import messages as m
+from .body import GSK, KSK, cross_lethal, cross_mental, cross_shock, status_of
+from .details import detail, detail_or
+from .hit_texts import MENTAL_WHY, hidden_tl_step, narration, tl_step, why_struck
 from .items import settle_item, settle_vehicle
-from .layers import LAYER_LABELS, first_intact, item_on, thaw
+from .layers import first_intact, item_on, own_state
 from .tl import tl_factor
 from .weapon import roll_damage
 
-__all__ = ["MENTAL", "SHOCK", "hit_words", "resolve_hit"]
+__all__ = ["MENTAL", "SHOCK", "resolve_hit"]
 
 SHOCK = "shock"
 MENTAL = "mental"
 
 
-def _pick_section(vehicle: dict[str, Any], wanted: str | None) -> tuple[dict[str, Any], str]:
-    """TL-10: the named section, or else the first intact one."""
+def _pick_section(vehicle: dict[str, Any], wanted: str | None) -> tuple[dict[str, Any], Text]:
+    """TL-10: the named section, or else the first intact one (and which it was)."""
     if wanted is not None:
         for section in vehicle["sections"]:
             if section["name"] == wanted:
-                return section, "named by the hit"
+                return section, m.NAMED_BY_HIT
         raise InvalidParams(  # checked before any change; kept here for safety
             f"params.section: {vehicle['name']!r} has no section {wanted!r}",
             details={"field": "params.section"},
         )
     for section in vehicle["sections"]:
         if not section["destroyed"]:
-            return section, "first intact section"
+            return section, m.FIRST_INTACT
     raise AssertionError("an intact vehicle has an intact section")  # pragma: no cover
-
-
-def _why(layer: str, skipped: list[dict[str, str]]) -> str:
-    passed = ", ".join(f"{LAYER_LABELS[s['layer']].lower()} {s['reason']}" for s in skipped)
-    head = f"{LAYER_LABELS[layer].lower()} is the outermost layer present and intact"
-    return f"{head} ({passed})" if passed else head
 
 
 def _cross_object(thing: dict[str, Any], boxes: int) -> dict[str, int]:
@@ -59,34 +58,119 @@ def _cross_object(thing: dict[str, Any], boxes: int) -> dict[str, int]:
     return {"crossed": crossed, "converted": 0, "lost": boxes - crossed}
 
 
-def hit_words(outcome: Mapping[str, Any], *, public: bool = False) -> str:
-    """What a hit did, as the narration says it after the arrow: ``armour 'Plate',
-    /4, 1 box crossed`` — or, ``public``, as players see it of an NPC:
-    ``armour, 1 box crossed`` (no item name, TL factor, immunity or lost boxes)."""
-    layer, name, crossed = outcome["layer"], outcome["name"], outcome["crossed"]
-    where = LAYER_LABELS[layer].lower() + (f" {name!r}" if name and not public else "")
-    if outcome["section"]:
-        where += f" ({outcome['section']})"
-    boxes = f"{crossed} box{'es' if crossed != 1 else ''} crossed"
-    if public:
-        tail = boxes
-    elif outcome["immune"]:
-        tail = f"immune to {outcome['weapon']['type']}, no effect"
+#: What striking a layer did: boxes newly crossed, boxes lost, and the text of
+#: the GSK excess carried into KSK (None but for such a mental hit).
+Struck = tuple[int, int, Any]
+
+
+def _strike_mind(
+    state: dict[str, Any], boxes: int, carry: bool, owner: str, outcome: dict, steps: list
+) -> Struck:
+    """TL-8: cross GSK; the excess carries into KSK as lethal (or is lost)."""
+    result = cross_mental(state, boxes, carry)
+    crossed, lost, excess = result["crossed"], result["lost"], result["excess"]
+    mind: dict[str, Any] = {
+        "crossed": crossed,
+        "excess": detail(excess, owner),
+        "body": None,
+        "lost": detail(lost, owner),
+    }
+    outcome["mind"] = mind
+    steps.append(m.GSK_STEP(crossed=crossed, gsk=state["gsk"], of=GSK))
+    body = result["body"]
+    if body is None:
+        if excess:
+            lost_said = m.GSK_EXCESS_LOST(excess=excess)
+            steps.append(detail_or(lost_said, owner, m.GSK_EXCESS_LOST_PUBLIC))
+        return crossed, lost, None
+    mind["body"] = {
+        "crossed": body["crossed"],
+        "converted": body["converted"],
+        "lost": detail(body["lost"], owner),
+    }
+    outcome["converted"] = body["converted"]
+    said = {"crossed": body["crossed"], "converted": body["converted"]}
+    carried = m.GSK_CARRIED(excess=excess, lost=body["lost"], **said)
+    steps.append(detail_or(carried, owner, m.GSK_CARRIED_PUBLIC(**said)))
+    into = detail_or(m.EXCESS_INTO_KSK(excess=excess), owner, m.EXCESS_INTO_KSK_PUBLIC)
+    return crossed, body["lost"], into
+
+
+def _strike_body(
+    state: dict[str, Any], boxes: int, shock: bool, owner: str, outcome: dict, steps: list
+) -> Struck:
+    """TL-7: cross KSK as shock (free boxes only) or as lethal damage."""
+    ksk = state["ksk"]
+    result = (cross_shock if shock else cross_lethal)(ksk, boxes)
+    lost_said = detail_or(m.AND_LOST(lost=result["lost"]), owner, "")
+    if shock:
+        steps.append(m.SHOCK_STEP(crossed=result["crossed"], lost=lost_said))
     else:
-        tail = f"{outcome['factor']}, {boxes}"
-        if outcome["lost"]:
-            tail += f", {outcome['lost']} lost"
-    mind = outcome["mind"]
-    if mind is not None and mind["body"] is not None:
-        tail += ", excess into KSK" if public else f", {mind['excess']} excess into KSK"
-    return f"{where}, {tail}"
+        said = {"crossed": result["crossed"], "converted": result["converted"]}
+        steps.append(m.LETHAL_STEP(lost=lost_said, **said))
+    outcome["converted"] = result["converted"]
+    steps.append(m.KSK_STEP(lethal=ksk["lethal"], shock=ksk["shock"], of=KSK))
+    return result["crossed"], result["lost"], None
+
+
+def _strike_vehicle(
+    state: dict[str, Any], boxes: int, wanted: str | None, owner: str, outcome: dict, steps: list
+) -> Struck:
+    """TL-10: cross the boxes of one section; a destroyed one takes nothing."""
+    vehicle = state["vehicle"]
+    section, reason = _pick_section(vehicle, wanted)
+    outcome["section"] = section["name"]
+    quoted = repr(section["name"])
+    if section["destroyed"]:
+        effect = detail_or(m.BOXES_LOST(lost=boxes), owner, m.NOTHING_CROSSED)
+        steps.append(m.SECTION_GONE(section=quoted, reason=reason, effect=effect))
+        return 0, boxes, None
+    result = _cross_object(section, boxes)
+    crossed, lost = result["crossed"], result["lost"]
+    settle_vehicle(vehicle)
+    outcome["destroyed"] = section["destroyed"]
+    outcome["vehicle_destroyed"] = vehicle["destroyed"]
+    steps.append(
+        m.SECTION_STEP(
+            section=quoted,
+            reason=reason,
+            crossed=crossed,
+            now=section["crossed"],
+            boxes=section["boxes"],
+            lost=detail_or(m.THEN_LOST(lost=lost), owner, ""),
+        )
+    )
+    return crossed, lost, None
+
+
+def _strike_item(
+    state: dict[str, Any], layer: str, boxes: int, owner: str, outcome: dict, steps: list
+) -> Struck:
+    """TL-5: cross the item's free boxes; the rest is lost, nothing passes inward."""
+    item = item_on(state, layer)
+    result = _cross_object(item, boxes)
+    crossed, lost = result["crossed"], result["lost"]
+    settle_item(item)
+    outcome["destroyed"] = item["destroyed"]
+    steps.append(
+        m.ITEM_STEP(
+            item=detail_or(item["name"], owner, m.LAYER_TITLE[layer]),
+            crossed=crossed,
+            now=item["crossed"],
+            boxes=item["boxes"],
+            excess=detail_or(m.LOST_NOTHING_PASSES(lost=lost), owner, m.NOTHING_PASSES),
+        )
+    )
+    return crossed, lost, None
 
 
 def resolve_hit(ctx: ActionContext, dice: DiceSource) -> Resolution:
+    """TL-1 to TL-8 and TL-10: one hit on the target's outermost intact layer."""
     params = ctx.params
     target = ctx.targets[0]
+    owner = target.id
     sheet = target.sheet
-    state = thaw(target.state)
+    state = own_state(target)
     weapon_tl: int = params["tl"]
     damage_type = params["type"].strip().lower()
     formula = params["dice"].strip()
@@ -109,7 +193,7 @@ def resolve_hit(ctx: ActionContext, dice: DiceSource) -> Resolution:
     rolled = roll_damage(formula, weapon_tl, dice, params.get("roll"))
     roll: int = rolled["roll"]
     status_before = status_of(state)
-    steps = [rolled["step"]]
+    steps: list[Any] = [rolled["step"]]
     outcome: dict[str, Any] = {
         "target": target.id,
         "attacker": ctx.actor.id if ctx.actor is not None else None,
@@ -130,11 +214,11 @@ def resolve_hit(ctx: ActionContext, dice: DiceSource) -> Resolution:
 
     if damage_type == MENTAL:
         layer, name, layer_tl, immune_list = "mind", None, 1, sheet.get("immune", ())
-        skipped: list[dict[str, str]] = []
-        why = "mental damage bypasses the physical layers and strikes the GSK at TL 1 (TL-8)"
+        skipped: list[dict[str, Any]] = []
+        why_step, why = MENTAL_WHY
     else:
         layer, skipped = first_intact(state)
-        why = _why(layer, skipped) + " (TL-3)"
+        why_step, why = why_struck(layer, skipped)
         if layer == "body":
             name, layer_tl, immune_list = None, int(sheet["body_tl"]), sheet.get("immune", ())
         elif layer == "vehicle":
@@ -143,107 +227,63 @@ def resolve_hit(ctx: ActionContext, dice: DiceSource) -> Resolution:
         else:
             item = item_on(state, layer)
             name, layer_tl, immune_list = item["name"], item["tl"], item["immune"]
-    steps.append(f"layer hit: {why}")
+    steps.append(why_step)
     outcome.update(
-        {"layer": layer, "name": name, "why": why, "skipped": skipped, "layer_tl": layer_tl}
+        {
+            "layer": layer,
+            "name": detail(name, owner),
+            "why": why,
+            "skipped": [
+                {**s, "name": detail(s["name"], owner)} if "name" in s else s for s in skipped
+            ],
+            "layer_tl": detail(layer_tl, owner),
+        }
     )
 
     factor = tl_factor(weapon_tl, layer_tl)
     immune = damage_type in {str(x).strip().lower() for x in immune_list}
-    outcome["factor"] = str(factor)
-    outcome["immune"] = immune
+    outcome["factor"] = detail(str(factor), owner)
+    outcome["immune"] = detail(immune, owner)
     if immune:
         boxes = 0
-        steps.append(f"{LAYER_LABELS[layer].lower()} is immune to {damage_type}: 0 boxes (TL-6)")
+        said: Text = m.IMMUNE_STEP(layer=m.LAYER[layer], type=damage_type)
     else:
         boxes = factor.apply(roll)
-        how = f"{roll} × {factor.n}" if factor.op == "×" else f"⌊{roll} / {factor.n}⌋"
-        steps.append(
-            f"weapon TL{weapon_tl} against TL{layer_tl}: {factor} → {how} = {boxes} boxes (TL-4)"
-        )
-    outcome["boxes"] = boxes
+        said = tl_step(factor, weapon_tl, layer_tl, roll, boxes)
+    steps.append(detail_or(said, owner, hidden_tl_step(layer)))
+    outcome["boxes"] = detail(boxes, owner)
 
     if layer == "mind":
         carry = bool(ctx.settings.get("mental_excess_to_body", True))
-        result = cross_mental(state, boxes, carry)
-        outcome["mind"] = result
-        crossed, lost = result["crossed"], result["lost"]
-        steps.append(f"GSK: {crossed} crossed, now {state['gsk']} of 10")
-        if result["body"] is not None:
-            body = result["body"]
-            lost = body["lost"]
-            outcome["converted"] = body["converted"]
-            steps.append(
-                f"{result['excess']} GSK excess carried into KSK as lethal (TL-8): "
-                f"{body['crossed']} crossed, {body['converted']} shock turned lethal, "
-                f"{body['lost']} lost"
-            )
-        elif result["excess"]:
-            steps.append(f"{result['excess']} GSK excess lost (table setting)")
+        crossed, lost, excess = _strike_mind(state, boxes, carry, owner, outcome, steps)
     elif layer == "body":
-        ksk = state["ksk"]
-        if damage_type == SHOCK:
-            result = cross_shock(ksk, boxes)
-            steps.append(
-                f"shock: {result['crossed']} KSK crossed as shock, {result['lost']} lost (TL-7)"
-            )
-        else:
-            result = cross_lethal(ksk, boxes)
-            steps.append(
-                f"lethal: {result['crossed']} free KSK crossed, {result['converted']} shock "
-                f"turned lethal, {result['lost']} lost (TL-7)"
-            )
-        crossed, lost = result["crossed"], result["lost"]
-        outcome["converted"] = result["converted"]
-        steps.append(f"KSK now {ksk['lethal']} lethal + {ksk['shock']} shock of {KSK}")
+        shock = damage_type == SHOCK
+        crossed, lost, excess = _strike_body(state, boxes, shock, owner, outcome, steps)
     elif layer == "vehicle":
-        vehicle = state["vehicle"]
-        section, reason = _pick_section(vehicle, wanted_section)
-        outcome["section"] = section["name"]
-        if section["destroyed"]:
-            crossed, lost = 0, boxes
-            steps.append(
-                f"section {section['name']!r} ({reason}) is already destroyed: "
-                f"{boxes} boxes lost (TL-10)"
-            )
-        else:
-            result = _cross_object(section, boxes)
-            crossed, lost = result["crossed"], result["lost"]
-            settle_vehicle(vehicle)
-            outcome["destroyed"] = section["destroyed"]
-            outcome["vehicle_destroyed"] = vehicle["destroyed"]
-            steps.append(
-                f"section {section['name']!r} ({reason}): {crossed} crossed, now "
-                f"{section['crossed']} of {section['boxes']}; {lost} lost (TL-5, TL-10)"
-            )
+        struck = _strike_vehicle(state, boxes, wanted_section, owner, outcome, steps)
+        crossed, lost, excess = struck
     else:
-        item = item_on(state, layer)
-        result = _cross_object(item, boxes)
-        crossed, lost = result["crossed"], result["lost"]
-        settle_item(item)
-        outcome["destroyed"] = item["destroyed"]
-        steps.append(
-            f"{item['name']}: {crossed} crossed, now {item['crossed']} of {item['boxes']}; "
-            f"{lost} lost, nothing passes inward (TL-5)"
-        )
+        crossed, lost, excess = _strike_item(state, layer, boxes, owner, outcome, steps)
     outcome["crossed"] = crossed
-    outcome["lost"] = lost
-    status = status_of(state)
+    outcome["lost"] = detail(lost, owner)
     outcome["status_before"] = status_before
-    outcome["status"] = status
+    outcome["status"] = status_of(state)
 
-    who = ctx.actor.name if ctx.actor is not None else "A hit"
-    verb = "hits" if ctx.actor is not None else "strikes"
-    tail = hit_words(outcome)
-    if outcome["destroyed"]:
-        tail += f"; {'section' if layer == 'vehicle' else LAYER_LABELS[layer].lower()} destroyed"
-    if outcome["vehicle_destroyed"]:
-        tail += f"; {state['vehicle']['kind']} destroyed"
-    if status != status_before:
-        tail += f"; {target.name} is {status}"
-    narration = f"{who} {verb} {target.name}: {roll} on {formula} TL{weapon_tl} → {tail}"
+    vehicle = state.get("vehicle")
+    told = narration(
+        ctx.actor.name if ctx.actor is not None else None,
+        target.name,
+        outcome,
+        owner=owner,
+        name=name,
+        factor=factor,
+        immune=immune,
+        lost=lost,
+        excess=excess,
+        kind=vehicle["kind"] if vehicle is not None else None,
+    )
     return Resolution(
-        narration=narration,
+        narration=told,
         outcome=outcome,
         dice=list(rolled["groups"]),
         states={target.id: state},

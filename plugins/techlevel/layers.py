@@ -15,12 +15,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rollbridge.contract import Actor
+
 __all__ = [
     "LAYERS",
     "LAYER_LABELS",
     "WEARABLE",
     "first_intact",
     "item_on",
+    "own_state",
     "slot_of",
     "thaw",
 ]
@@ -48,6 +51,15 @@ def thaw(value: Any) -> Any:
     if isinstance(value, Sequence) and not isinstance(value, str | bytes):
         return [thaw(v) for v in value]
     return value
+
+
+def own_state(actor: Actor) -> dict[str, Any]:
+    """The state an action changes and returns: the actor's own, which
+    :meth:`TechLevel.resolve <rollbridge.plugins.techlevel.TechLevel.resolve>` has
+    loaded afresh (:func:`~rollbridge.plugins.techlevel.state.load_state` builds a new
+    copy), so writing it never touches the actor the engine passed in, and a refused
+    action leaves nothing behind."""
+    return actor.state  # type: ignore[return-value]
 
 
 def slot_of(layer: str) -> tuple[bool, str]:

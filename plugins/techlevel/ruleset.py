@@ -23,7 +23,7 @@ from rollbridge.dice import DiceSource
 from rollbridge.exceptions import InvalidSheet, UnknownAction
 from rollbridge.schema import validate
 
-from . import care, damage, sheet, view, visibility, wearing
+from . import care, damage, details, riding, sheet, view, wearing
 from .schemas import ACTIONS, EXAMPLE_SHEETS, SETTINGS_SCHEMA, SHEET_SCHEMA
 from .state import load_state
 
@@ -35,8 +35,8 @@ _NO_DICE: dict[str, Callable[[ActionContext], Resolution]] = {
     "enchant": wearing.resolve_enchant,
     "dispel": wearing.resolve_dispel,
     "destroy": wearing.resolve_destroy,
-    "mount": wearing.resolve_mount,
-    "dismount": wearing.resolve_dismount,
+    "mount": riding.resolve_mount,
+    "dismount": riding.resolve_dismount,
     "repair": care.resolve_repair,
     "heal": care.resolve_heal,
     "recover": care.resolve_recover,
@@ -44,7 +44,8 @@ _NO_DICE: dict[str, Callable[[ActionContext], Resolution]] = {
 
 
 def _loaded(actor: Actor) -> Actor:
-    """The actor with its state completed by :func:`load_state`."""
+    """The actor with its state completed by :func:`load_state`: a new copy, which
+    the action changes and returns (:func:`.layers.own_state`)."""
     return Actor(actor.id, actor.name, actor.sheet, load_state(actor.state))
 
 
@@ -93,12 +94,10 @@ class TechLevel(Ruleset):
     def player_view(self, actor: Actor, settings: Mapping[str, Any]) -> PlayerView:
         return view.player_view(actor.sheet, load_state(actor.state), settings)
 
-    def player_resolution(
-        self, data: Mapping[str, Any], hidden: frozenset[str], settings: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        """A resolution as players see it: no names, TLs, TL factors, magic or
-        immunities of an NPC's layers (see :mod:`.visibility`)."""
-        return visibility.player_resolution(data, hidden, settings)
+    def reveals(self, aspect: str, settings: Mapping[str, Any]) -> bool:
+        """An NPC's details (names, TLs, TL factors, magic, immunities, boxes lost:
+        see :mod:`.details`) are shown to players with ``show_npc_details``."""
+        return details.reveals(aspect, settings)
 
     def adjust(self, actor: Actor, track: str, delta: int) -> dict[str, Any]:
         return care.adjust_state(load_state(actor.state), track, delta)

@@ -26,7 +26,6 @@ from .items import (
     vehicle_data,
     vehicle_state,
 )
-from .layers import thaw
 
 __all__ = ["load_state"]
 
@@ -81,7 +80,7 @@ def load_state(raw: Mapping[str, Any] | None) -> dict[str, Any]:
 
     :raises InvalidRequest: naming the field when a part cannot be read.
     """
-    state = thaw(raw or {})
+    state = raw or {}  # read only: every part of ``out`` is built anew from it
     ksk = state.get("ksk") or {}
     lethal = max(0, min(KSK, _count(ksk.get("lethal", 0), "state.ksk.lethal")))
     shock = max(0, min(KSK - lethal, _count(ksk.get("shock", 0), "state.ksk.shock")))

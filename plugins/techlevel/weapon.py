@@ -9,6 +9,8 @@ from typing import Any
 from rollbridge.dice import DiceSource, parse, roll_formula
 from rollbridge.exceptions import NotationError
 
+from .messages import DAMAGE_DICE, DAMAGE_DICE_PART, ROLL_GIVEN, ROLLED, ROLLED_ROUNDED
+
 __all__ = ["roll_damage"]
 
 
@@ -24,7 +26,8 @@ def _parsed(formula: str) -> Any:
 def roll_damage(
     formula: str, weapon_tl: int, dice: DiceSource, given: int | None
 ) -> dict[str, Any]:
-    """The damage roll: ``{"roll", "raw", "rolled_by", "groups", "step"}``.
+    """The damage roll: ``{"roll", "raw", "rolled_by", "groups", "step"}`` (``step``
+    is a :class:`~rollbridge.text.Text`, and so is each group's label).
 
     The expression is any dice notation :mod:`rollbridge.dice.notation`
     reads (``1d4``, ``1d6+1``, ``2d6``, ``1d6x``). ``given`` is a total the
@@ -35,28 +38,35 @@ def roll_damage(
     (``1d4-2``) counts as 0.
     """
     parsed = _parsed(formula)
+    notation = str(parsed)
     if given is not None:
         return {
             "roll": given,
             "raw": given,
             "rolled_by": "given",
             "groups": [],
-            "step": f"damage {parsed} TL{weapon_tl}: {given}, rolled at the table",
+            "step": ROLL_GIVEN(dice=notation, tl=weapon_tl, roll=given),
         }
     result = roll_formula(parsed, dice)
-    label = f"Damage {parsed} TL{weapon_tl}"
     groups = result.groups
-    groups = [
-        replace(g, label=label if len(groups) == 1 else f"{label} #{i + 1}")
-        for i, g in enumerate(groups)
-    ]
+    if len(groups) == 1:
+        groups = [replace(groups[0], label=DAMAGE_DICE(dice=notation, tl=weapon_tl))]
+    else:
+        groups = [
+            replace(g, label=DAMAGE_DICE_PART(dice=notation, tl=weapon_tl, n=i + 1))
+            for i, g in enumerate(groups)
+        ]
     raw = result.total
     roll = max(0, math.floor(raw))
-    note = "" if roll == raw else f" (counts as {roll})"
+    rolled = result.describe()
+    if roll == raw:
+        step = ROLLED(rolled=rolled, tl=weapon_tl)
+    else:
+        step = ROLLED_ROUNDED(rolled=rolled, roll=roll, tl=weapon_tl)
     return {
         "roll": roll,
         "raw": raw,
         "rolled_by": "table" if dice.supplied else "server",
         "groups": groups,
-        "step": f"damage {result.describe()}{note} (TL{weapon_tl})",
+        "step": step,
     }

@@ -1,7 +1,7 @@
-"""TL-9 and TL-10: what is worn and mounted, changed by actions.
+"""TL-9 and TL-10: what is worn, changed by actions.
 
-``don``, ``doff``, ``enchant``, ``dispel``, ``destroy``, ``mount`` and
-``dismount``. Every refusal raises :class:`RuleViolation` with a stable code
+``don``, ``doff``, ``enchant``, ``dispel`` and ``destroy`` (``mount`` and
+``dismount`` are in :mod:`.riding`). Every refusal raises :class:`RuleViolation` with a stable code
 before anything is written, and works on a copy of the state, so a refused
 action changes nothing.
 """
@@ -12,32 +12,33 @@ from typing import Any
 
 from rollbridge.contract import ActionContext, Actor, Resolution
 from rollbridge.exceptions import InvalidParams, RuleViolation
+from rollbridge.text import Text
 
+from . import messages as m
+from .details import detail, detail_or, item_details
 from .items import (
-    ITEM_KINDS,
     check_armour_boxes,
     item_data,
     item_state,
     normalise_immune,
     settle_item,
     settle_vehicle,
-    vehicle_data,
-    vehicle_state,
 )
-from .layers import LAYER_LABELS, slot_of, thaw
+from .layers import LAYER_LABELS, own_state, slot_of
 
 __all__ = [
+    "gear_resolution",
+    "invalid",
     "resolve_destroy",
-    "resolve_dismount",
     "resolve_dispel",
     "resolve_doff",
     "resolve_don",
     "resolve_enchant",
-    "resolve_mount",
 ]
 
 
 def invalid(path: str, problem: str) -> InvalidParams:
+    """A parameter problem: ``invalid_params`` naming the field."""
     return InvalidParams(f"{path}: {problem}", details={"field": path})
 
 
@@ -93,20 +94,35 @@ def _require_item(state: dict[str, Any], layer: str, who: Actor) -> dict[str, An
     return item
 
 
-def _done(
-    narration: str, who: Actor, state: dict[str, Any], steps: list[str], **outcome: Any
+def gear_resolution(
+    narration: Text,
+    who: Actor,
+    state: dict[str, Any],
+    steps: list[Any],
+    params: dict[str, Any] | None = None,
+    **outcome: Any,
 ) -> Resolution:
-    return Resolution(narration=narration, outcome=outcome, states={who.id: state}, steps=steps)
+    """The resolution of a gear action on ``who``'s layers (``params``: the
+    parameters with ``who``'s details marked, if any are)."""
+    return Resolution(
+        narration=narration, outcome=outcome, states={who.id: state}, steps=steps, params=params
+    )
+
+
+def _caster(ctx: ActionContext) -> Any:
+    """Who casts or dispels: the acting actor's name, or "A spell"."""
+    return ctx.actor.name if ctx.actor is not None else m.A_SPELL
 
 
 # -- don / doff ------------------------------------------------------------------
 
 
 def resolve_don(ctx: ActionContext) -> Resolution:
+    """TL-9: put on an item (given, or carried by name) on its empty layer."""
     who = ctx.actor
     assert who is not None
     params = ctx.params
-    state = thaw(who.state)
+    state = own_state(who)
     by_name, data = params.get("name"), params.get("item")
     if (by_name is None) == (data is None):
         raise invalid("params", "give exactly one of 'item' (the item's data) or 'name'")
@@ -135,42 +151,63 @@ def resolve_don(ctx: ActionContext) -> Resolution:
     if source == "carried":
         del state["carried"][index]
     holder[item["kind"]] = item
-    magic = " (magical)" if item["magical"] else ""
+    owner, where = who.id, m.LAYER[layer]
+    named = m.MAGICAL_ITEM(name=item["name"]) if item["magical"] else item["name"]
     steps = [
-        f"the {_label(layer)} was empty: {item['name']}{magic} is worn there, "
-        f"{item['crossed']} of {item['boxes']} boxes crossed, TL{item['tl']} (TL-9)"
+        m.WORN_THERE(
+            layer=where,
+            item=detail_or(named, owner, m.AN_ITEM),
+            crossed=item["crossed"],
+            boxes=item["boxes"],
+            tl=detail_or(m.AND_TL(tl=item["tl"]), owner, ""),
+        )
     ]
-    return _done(
-        f"{who.name} puts on {item['name']} ({_label(layer)})",
+    marked = {
+        **params,
+        "item": item_details(params.get("item"), owner),
+        "name": detail_or(by_name, owner, None) if by_name is not None else None,
+    }
+    return gear_resolution(
+        m.PUTS_ON(actor=who.name, item=detail_or(item["name"], owner, m.AN_ITEM), layer=where),
         who,
         state,
         steps,
+        marked,
         layer=layer,
-        item=item_data(item),
+        item=item_details(item_data(item), owner),
         source=source,
     )
 
 
 def resolve_doff(ctx: ActionContext) -> Resolution:
+    """TL-9: take an item off its layer, to carry or to drop."""
     who = ctx.actor
     assert who is not None
     layer = ctx.params["layer"]
-    state = thaw(who.state)
+    state = own_state(who)
     item = _require_item(state, layer, who)
     _refuse_magical(item, layer, f"take off {item['name']!r}")
     _holder(state, layer, who)[slot_of(layer)[1]] = None
     drop = bool(ctx.params.get("drop", False))
     if not drop:
         state["carried"].append(item)
-    where = "dropped" if drop else "carried"
-    steps = [f"{item['name']} taken off the {_label(layer)} and {where}"]
-    return _done(
-        f"{who.name} takes off {item['name']} ({_label(layer)})",
+    owner, label = who.id, m.LAYER[layer]
+    where = m.DROPPED if drop else m.CARRIED
+    steps = [
+        detail_or(
+            m.TAKEN_OFF(item=item["name"], layer=label, where=where),
+            owner,
+            m.TAKEN_OFF_PUBLIC(layer=label, where=where),
+        )
+    ]
+    what = detail_or(m.ITEM_ON_LAYER(name=item["name"], layer=label), owner, m.THE(what=label))
+    return gear_resolution(
+        m.TAKES_OFF(actor=who.name, item=what),
         who,
         state,
         steps,
         layer=layer,
-        item=item_data(item),
+        item=item_details(item_data(item), owner),
         dropped=drop,
     )
 
@@ -179,16 +216,25 @@ def resolve_doff(ctx: ActionContext) -> Resolution:
 
 
 def resolve_enchant(ctx: ActionContext) -> Resolution:
+    """TL-9: cast a magical armour on an empty layer, or improve the worn item."""
     target = ctx.targets[0]
     params = ctx.params
     layer, mode, spell = params["layer"], params["mode"], params["spell"]
     boxes = params["boxes"]
-    state = thaw(target.state)
+    state = own_state(target)
     holder = _holder(state, layer, target)
     _, kind = slot_of(layer)
     check_armour_boxes(kind, boxes, "params.boxes", invalid)
     current = holder.get(kind)
-    caster = ctx.actor.name if ctx.actor is not None else "A spell"
+    caster = _caster(ctx)
+    owner, label = target.id, m.LAYER[layer]
+    marked = {
+        **params,
+        "spell": detail(spell, owner),
+        "tl": detail(params.get("tl"), owner),
+        "immune": detail(params.get("immune"), owner),
+    }
+    magic = detail_or(spell, owner, m.MAGIC)
     if mode == "cast":
         if current is not None:
             _refuse_magical(current, layer, f"cast {spell!r}")
@@ -215,12 +261,19 @@ def resolve_enchant(ctx: ActionContext) -> Resolution:
             invalid,
         )
         holder[kind] = item
-        steps = [
-            f"the {_label(layer)} was empty: {spell} is cast there, {boxes} boxes, "
-            f"TL{item['tl']}, magical (TL-9)"
-        ]
-        narration = f"{caster} casts {spell} on {target.name} ({_label(layer)})"
-        return _done(narration, target, state, steps, layer=layer, mode=mode, item=item_data(item))
+        tl = detail_or(m.AND_TL_MAGICAL(tl=item["tl"]), owner, "")
+        steps = [m.CAST_THERE(layer=label, spell=magic, boxes=boxes, tl=tl)]
+        narration = m.CASTS(caster=caster, spell=magic, target=target.name, layer=label)
+        return gear_resolution(
+            narration,
+            target,
+            state,
+            steps,
+            marked,
+            layer=layer,
+            mode=mode,
+            item=item_details(item_data(item), owner),
+        )
     if current is None:
         raise RuleViolation(
             f"nothing to improve: {target.name} wears nothing on the {_label(layer)}",
@@ -234,7 +287,7 @@ def resolve_enchant(ctx: ActionContext) -> Resolution:
             code="item_destroyed",
             details={"layer": layer, "item": current["name"]},
         )
-    before = f"{current['boxes']} boxes TL{current['tl']}"
+    old_boxes, old_tl = current["boxes"], current["tl"]
     current["base"] = {
         "boxes": current["boxes"],
         "tl": current["tl"],
@@ -248,17 +301,43 @@ def resolve_enchant(ctx: ActionContext) -> Resolution:
     current["spell"] = spell
     settle_item(current)
     steps = [
-        f"{current['name']} improved by {spell}: {before} → {current['boxes']} boxes "
-        f"TL{current['tl']}, {current['crossed']} crossed (TL-9: it takes the spell's boxes)"
+        detail_or(
+            m.IMPROVED(
+                item=current["name"],
+                spell=spell,
+                old_boxes=old_boxes,
+                old_tl=old_tl,
+                boxes=current["boxes"],
+                tl=current["tl"],
+                crossed=current["crossed"],
+            ),
+            owner,
+            m.IMPROVED_PUBLIC(layer=label, boxes=current["boxes"], crossed=current["crossed"]),
+        )
     ]
-    narration = f"{caster} improves {target.name}'s {current['name']} with {spell}"
-    return _done(narration, target, state, steps, layer=layer, mode=mode, item=item_data(current))
+    narration = m.IMPROVES(
+        caster=caster,
+        target=target.name,
+        item=detail_or(current["name"], owner, label),
+        spell=magic,
+    )
+    return gear_resolution(
+        narration,
+        target,
+        state,
+        steps,
+        marked,
+        layer=layer,
+        mode=mode,
+        item=item_details(item_data(current), owner),
+    )
 
 
 def resolve_dispel(ctx: ActionContext) -> Resolution:
+    """End the magic on a layer: a cast item vanishes, an improved one reverts."""
     target = ctx.targets[0]
     layer = ctx.params["layer"]
-    state = thaw(target.state)
+    state = own_state(target)
     item = _require_item(state, layer, target)
     if not item["magical"]:
         raise RuleViolation(
@@ -270,40 +349,59 @@ def resolve_dispel(ctx: ActionContext) -> Resolution:
     kind = slot_of(layer)[1]
     spell = item["spell"] or item["name"]
     base = item.get("base")
+    owner, label = target.id, m.LAYER[layer]
     if base:
         item.update(
             boxes=base["boxes"], tl=base["tl"], immune=list(base.get("immune", [])),
             magical=False, spell=None, base=None,
         )  # fmt: skip
         settle_item(item)
+        said = {"boxes": item["boxes"], "crossed": item["crossed"]}
         steps = [
-            f"{spell} dispelled: {item['name']} is back to {item['boxes']} boxes "
-            f"TL{item['tl']}, {item['crossed']} crossed"
+            detail_or(
+                m.DISPELLED_BACK(spell=spell, item=item["name"], tl=item["tl"], **said),
+                owner,
+                m.DISPELLED_BACK_PUBLIC(layer=label, **said),
+            )
         ]
+        narration = m.DISPELS_MAGIC_ON(
+            caster=_caster(ctx), target=target.name, item=detail_or(item["name"], owner, label)
+        )
         result = "reverted"
     else:
         holder[kind] = None
-        steps = [f"{item['name']} dispelled: the {_label(layer)} is empty"]
+        steps = [
+            detail_or(
+                m.DISPELLED_EMPTY(item=item["name"], layer=label),
+                owner,
+                m.DISPELLED_EMPTY_PUBLIC(layer=label),
+            )
+        ]
+        narration = m.DISPELS(
+            caster=_caster(ctx),
+            target=target.name,
+            spell=detail_or(spell, owner, m.MAGIC),
+            layer=label,
+        )
         result = "removed"
-    by = ctx.actor.name if ctx.actor is not None else "A spell"
-    return _done(
-        f"{by} dispels {target.name}'s {spell} ({_label(layer)})"
-        if result == "removed"
-        else f"{by} dispels the magic on {target.name}'s {item['name']}",
+    return gear_resolution(
+        narration,
         target,
         state,
         steps,
         layer=layer,
         result=result,
-        spell=spell,
-        item=item_data(item) if result == "reverted" else None,
+        spell=detail(spell, owner),
+        item=item_details(item_data(item), owner) if result == "reverted" else None,
     )
 
 
 def resolve_destroy(ctx: ActionContext) -> Resolution:
+    """Cross every box of an item, a vehicle section or a whole vehicle (GM only)."""
     target = ctx.targets[0]
     layer, section_name = ctx.params["layer"], ctx.params.get("section")
-    state = thaw(target.state)
+    state = own_state(target)
+    owner, label = target.id, m.LAYER[layer]
     if layer == "vehicle":
         vehicle = state.get("vehicle")
         if vehicle is None:
@@ -318,116 +416,35 @@ def resolve_destroy(ctx: ActionContext) -> Resolution:
         for section in sections:
             section["crossed"] = section["boxes"]
         settle_vehicle(vehicle)
-        what = vehicle["name"] + (f" ({section_name})" if section_name else "")
-        steps = [f"{what}: every box crossed (destroyed: {vehicle['destroyed']})"]
         name = vehicle["name"]
+        what: Any = detail_or(name, owner, label)
+        said: Any = label
+        if section_name:
+            what = m.NAMED_SECTION(name=what, section=section_name)
+            said = m.NAMED_SECTION(name=label, section=section_name)
+        gm_what = m.NAMED_SECTION(name=name, section=section_name) if section_name else name
+        steps = [
+            detail_or(
+                m.EVERY_BOX(what=gm_what, destroyed=vehicle["destroyed"]),
+                owner,
+                m.EVERY_BOX_PUBLIC(what=said),
+            )
+        ]
     else:
         if section_name is not None:
             raise invalid("params.section", "only the vehicle layer has sections")
         item = _require_item(state, layer, target)
         item["crossed"] = item["boxes"]
         settle_item(item)
-        steps = [f"{item['name']}: every box crossed; it stays on the layer until taken off"]
         name = item["name"]
-        what = name
-    return _done(
-        f"{target.name}'s {what} is destroyed",
+        what = detail_or(name, owner, label)
+        steps = [m.EVERY_BOX_STAYS(item=detail_or(name, owner, m.THE(what=label)))]
+    return gear_resolution(
+        m.IS_DESTROYED(target=target.name, what=what),
         target,
         state,
         steps,
         layer=layer,
-        name=name,
+        name=detail(name, owner),
         section=section_name,
-    )
-
-
-# -- vehicles and mounts -------------------------------------------------------------
-
-
-def resolve_mount(ctx: ActionContext) -> Resolution:
-    who = ctx.actor
-    assert who is not None
-    params = ctx.params
-    state = thaw(who.state)
-    by_name, data = params.get("name"), params.get("vehicle")
-    if (by_name is None) == (data is None):
-        raise invalid("params", "give exactly one of 'vehicle' (its data) or 'name'")
-    if state.get("vehicle") is not None:
-        raise RuleViolation(
-            f"{who.name} is already on {state['vehicle']['name']!r}; dismount first",
-            code="already_mounted",
-            details={"vehicle": state["vehicle"]["name"]},
-        )
-    if by_name is not None:
-        stable = state["stable"]
-        index = next((i for i, v in enumerate(stable) if v["name"] == by_name), None)
-        if index is None:
-            names = ", ".join(repr(v["name"]) for v in stable) or "none"
-            raise RuleViolation(
-                f"{who.name} has no vehicle or mount named {by_name!r} (has: {names})",
-                code="unknown_vehicle",
-                details={"name": by_name},
-            )
-        vehicle = stable.pop(index)
-        source = "stable"
-    else:
-        vehicle = vehicle_state(data, "params.vehicle", invalid)
-        source = "params"
-    state["vehicle"] = vehicle
-    crossed = sum(s["crossed"] for s in vehicle["sections"])
-    size = sum(s["boxes"] for s in vehicle["sections"])
-    worn = [vehicle[k]["name"] for k in ITEM_KINDS if vehicle[k] is not None]
-    steps = [
-        f"{vehicle['name']} ({vehicle['kind']}, TL{vehicle['tl']}): "
-        f"{len(vehicle['sections'])} section(s), {crossed} of {size} boxes crossed"
-        + (f", wearing {', '.join(worn)}" if worn else ""),
-        "its layers now lie above the rider's own (TL-2)",
-    ]
-    verb = "mounts" if vehicle["kind"] == "mount" else "boards"
-    return _done(
-        f"{who.name} {verb} {vehicle['name']}",
-        who,
-        state,
-        steps,
-        vehicle=vehicle_data(vehicle),
-        source=source,
-    )
-
-
-def resolve_dismount(ctx: ActionContext) -> Resolution:
-    who = ctx.actor
-    assert who is not None
-    state = thaw(who.state)
-    vehicle = state.get("vehicle")
-    if vehicle is None:
-        raise RuleViolation(f"{who.name} is not mounted", code="not_mounted")
-    state["vehicle"] = None
-    leave = bool(ctx.params.get("leave", False))
-    if not leave:
-        state["stable"] = [v for v in state["stable"] if v["name"] != vehicle["name"]]
-        state["stable"].append(vehicle)
-    damage = {
-        "sections": [
-            {"name": s["name"], "crossed": s["crossed"], "boxes": s["boxes"],
-             "destroyed": s["destroyed"]}
-            for s in vehicle["sections"]
-        ],
-        "destroyed": vehicle["destroyed"],
-        "shield": item_data(vehicle["shield"]) if vehicle["shield"] else None,
-        "armour": item_data(vehicle["armour"]) if vehicle["armour"] else None,
-    }  # fmt: skip
-    crossed = sum(s["crossed"] for s in vehicle["sections"])
-    steps = [
-        f"{vehicle['name']} leaves the stack with {crossed} boxes crossed"
-        + (" (destroyed)" if vehicle["destroyed"] else "")
-        + ("; left behind" if leave else "; kept, mount it again by name")
-    ]
-    return _done(
-        f"{who.name} gets off {vehicle['name']}",
-        who,
-        state,
-        steps,
-        vehicle=vehicle_data(vehicle),
-        damage=damage,
-        left=leave,
     )

@@ -3,15 +3,17 @@
 Rules WD-1 to WD-10 of rulesets/wilddie.md; docs/rulesets/wilddie.md explains
 how to use it. Modules, one job each:
 
-``traits``   WD-1 traits, WD-5 Defense and Toughness
-``sheet``    the sheet schema and a fresh actor's state
-``state``    the state and the pure functions that change it (WD-8 wounds, roll memory)
-``rolling``  WD-2 aces, WD-3 trait tests as roll records
-``damage``   WD-7 damage expressions and their effect against Toughness
-``actions``  the action specs and the table settings
-``checks``   trait, attack, recover, chip (WD-3, WD-4, WD-6, WD-9)
-``harm``     damage, heal, award_chips (WD-4, WD-7, WD-8)
-``ruleset``  the Ruleset object
+``traits``    WD-1 traits, WD-5 Defense and Toughness
+``sheet``     the sheet schema and a fresh actor's state
+``state``     the state and the pure functions that change it (WD-8 wounds, roll memory)
+``messages``  every text the ruleset says, declared once in English (``wilddie.*`` ids)
+``privacy``   what players see of an NPC: its view, its private values, ``reveals``
+``rolling``   WD-2 aces, WD-3 trait tests as roll records
+``damage``    WD-7 damage expressions and their effect against Toughness
+``actions``   the action specs and the table settings
+``checks``    trait, attack, recover, chip (WD-3, WD-4, WD-6, WD-9)
+``harm``      damage, heal, award_chips (WD-4, WD-7, WD-8)
+``ruleset``   the Ruleset object
 """
 
 from collections.abc import Callable

@@ -6,6 +6,10 @@ which players do not see for an NPC. The roll memory is part of the attacker's
 state, which everyone sees for a player's character, so the roll record keeps
 ``"against": "defense"`` and the target's id instead of the number, and a chip
 on it names that target (``targets: [guard]``) to recompute the Defense.
+
+In the resolution the Defense — the difficulty, the dice group's target, the step
+that derives it, the narration's number — is marked as the target's private
+value (:mod:`rollbridge.plugins.wilddie.privacy`), and so are the actor's chips.
 """
 
 from __future__ import annotations
@@ -17,6 +21,36 @@ from rollbridge.contract import ActionContext, Actor, Resolution
 from rollbridge.dice import DiceSource, Die, roll_compounding
 from rollbridge.exceptions import InvalidParams, RuleViolation, UnknownRequest
 from rollbridge.plugins.wilddie.actions import RANGE_DIFFICULTY, SIZE_ADJUSTMENT
+from rollbridge.plugins.wilddie.messages import (
+    ATTACK_HITS,
+    ATTACK_HITS_RAISES,
+    ATTACK_MISSES,
+    CHIP_RECOVERS,
+    CHIP_REROLLS,
+    CHIP_SPENT,
+    CHIP_SPENT_HIDDEN,
+    DEFENSE,
+    DEFENSE_FIGHTING,
+    DEFENSE_NO_FIGHTING,
+    DEFENSE_STEP,
+    DEFENSE_STEP_HIDDEN,
+    DIFFICULTY,
+    ONE_DIE,
+    RANGED_STEP,
+    RANGED_STEP_SIZED,
+    RECOVERS,
+    RECOVERY_FAILURE,
+    RECOVERY_LABEL,
+    RECOVERY_SUCCESS,
+    REPLACED,
+    REPLACED_ACED,
+    STAYS_SHAKEN,
+    TARGETS_DEFENSE,
+    TRAIT_ROLLS,
+    WHOLE_ROLL,
+)
+from rollbridge.plugins.wilddie.privacy import chips as private_chips
+from rollbridge.plugins.wilddie.privacy import from_sheet, from_state, state_summary
 from rollbridge.plugins.wilddie.rolling import (
     evaluate,
     group_for,
@@ -25,6 +59,7 @@ from rollbridge.plugins.wilddie.rolling import (
     signed,
     steps_for,
     trait_label,
+    verdict,
 )
 from rollbridge.plugins.wilddie.sheet import is_pc
 from rollbridge.plugins.wilddie.state import (
@@ -40,22 +75,18 @@ from rollbridge.plugins.wilddie.traits import (
     die_faces,
     trait_die,
 )
+from rollbridge.text import Private, Text
 
-__all__ = ["attack", "recover", "recovery_roll", "spend_chip", "state_summary", "trait_test"]
+__all__ = ["attack", "recover", "recovery_roll", "spend_chip", "trait_test"]
 
 #: WD-9: recovering from Shaken is a Character roll against 4.
 RECOVERY_TRAIT = "character"
 RECOVERY_DIFFICULTY = 4
 
-
-def state_summary(state: Mapping[str, Any]) -> dict[str, Any]:
-    """The facts of a state a resolution reports (without the roll memory)."""
-    return {
-        "shaken": bool(state["shaken"]),
-        "wounds": int(state["wounds"]),
-        "incapacitated": bool(state["incapacitated"]),
-        "chips": int(state["chips"]),
-    }
+# texts without arguments, made once
+_DEFENSE, _TARGETS_DEFENSE, _NO_FIGHTING = DEFENSE(), TARGETS_DEFENSE(), DEFENSE_NO_FIGHTING()
+_WHOLE_ROLL, _CHIP_RECOVERS = WHOLE_ROLL(), CHIP_RECOVERS()
+_RECOVERY_SUCCESS, _RECOVERY_FAILURE = RECOVERY_SUCCESS(), RECOVERY_FAILURE()
 
 
 def require_actor(context: ActionContext) -> Actor:
@@ -149,11 +180,10 @@ def _roll_outcome(
     }
 
 
-def _verdict(result: Mapping[str, Any]) -> str:
-    if not result["success"]:
-        return "failure"
-    n = result["raises"]
-    return "success" + (f" with {n} raise{'s' if n > 1 else ''}" if n else "")
+def _chips_outcome(outcome: dict[str, Any], state: Mapping[str, Any], actor: Actor) -> None:
+    """The actor's chips left and new state, its chips marked as its own."""
+    outcome["chips_left"] = private_chips(int(state["chips"]), actor.id)
+    outcome["new_state"] = state_summary(state, actor.id)
 
 
 def trait_test(context: ActionContext, dice: DiceSource) -> Resolution:
@@ -171,12 +201,14 @@ def trait_test(context: ActionContext, dice: DiceSource) -> Resolution:
         roll_id=context.request_id,
     )
     outcome = _roll_outcome("trait", actor, record, result)
-    outcome["chips_left"] = state["chips"]
-    outcome["new_state"] = state_summary(state)
+    _chips_outcome(outcome, state, actor)
     return Resolution(
-        narration=(
-            f"{actor.name} rolls {trait_label(record)} against {result['difficulty']}: "
-            f"{result['total']}, {_verdict(result)}"
+        narration=TRAIT_ROLLS(
+            actor=actor.name,
+            trait=trait_label(record),
+            difficulty=result["difficulty"],
+            total=result["total"],
+            verdict=verdict(result),
         ),
         outcome=outcome,
         dice=[group_for(record, result)],
@@ -185,11 +217,26 @@ def trait_test(context: ActionContext, dice: DiceSource) -> Resolution:
     )
 
 
-def _defense_how(target: Actor, difficulty: int) -> str:
-    """The step that explains a melee difficulty (visibility.py hides it from players)."""
+def _defense_how(target: Actor, difficulty: int) -> Private:
+    """The step that explains a melee difficulty, the target's Defense (WD-5):
+    players read ``difficulty = Defense of Guard (hidden)`` for an NPC."""
     fighting = (target.sheet.get("skills") or {}).get("fighting")
-    return f"difficulty {difficulty} = Defense of {target.name} " + (
-        f"(2 + half of Fighting {fighting})" if fighting else "(2, no Fighting)"
+    how = DEFENSE_FIGHTING(die=fighting) if fighting else _NO_FIGHTING
+    return from_sheet(
+        DEFENSE_STEP(difficulty=difficulty, target=target.name, how=how),
+        target.id,
+        instead=DEFENSE_STEP_HIDDEN(target=target.name),
+    )
+
+
+def _private_defense(target_id: str, difficulty: int) -> tuple[Private, Private, Private]:
+    """A Defense as a resolution shows it: the number (dropped from the outcome and
+    the dice for players), the verdict's ``difficulty 7`` (players: "the target's
+    Defense") and the narration's ``7`` (players: "Defense")."""
+    return (
+        from_sheet(difficulty, target_id),
+        from_sheet(DIFFICULTY(difficulty=difficulty), target_id, instead=_TARGETS_DEFENSE),
+        from_sheet(difficulty, target_id, instead=_DEFENSE),
     )
 
 
@@ -200,15 +247,20 @@ def attack(context: ActionContext, dice: DiceSource) -> Resolution:
     ensure_can_act(actor)
     params = context.params
     mode = params["mode"]
+    # how the difficulty is shown: in the outcome and dice, the verdict, the narration
+    shown: Private | None = None
+    verdict_against: Private | None = None
+    narrated: int | Private
     if mode == "melee":
         for key in ("range", "size"):
             if key in params:
                 raise InvalidParams(f"params.{key}: only a ranged attack has a {key}")
         trait = "fighting"
         difficulty = defense(target.sheet)
-        how = _defense_how(target, difficulty)
+        how: Text | Private = _defense_how(target, difficulty)
         against: str | None = "defense"
         extra: dict[str, Any] = {"mode": "melee", "target": target.id}
+        shown, verdict_against, narrated = _private_defense(target.id, difficulty)
     else:
         if "range" not in params:
             raise InvalidParams("params.range: a ranged attack needs short, medium or long")
@@ -216,11 +268,19 @@ def attack(context: ActionContext, dice: DiceSource) -> Resolution:
         band = params["range"]
         size = params.get("size", "normal")
         difficulty = RANGE_DIFFICULTY[band] + SIZE_ADJUSTMENT[size]
-        how = f"difficulty {difficulty} = {band} range {RANGE_DIFFICULTY[band]}"
         if SIZE_ADJUSTMENT[size]:
-            how += f" {signed(SIZE_ADJUSTMENT[size])} ({size.replace('_', ' ')} target)"
+            how = RANGED_STEP_SIZED(
+                difficulty=difficulty,
+                band=band,
+                base=RANGE_DIFFICULTY[band],
+                adjust=signed(SIZE_ADJUSTMENT[size]),
+                size=size.replace("_", " "),
+            )
+        else:
+            how = RANGED_STEP(difficulty=difficulty, band=band, base=RANGE_DIFFICULTY[band])
         against = None
         extra = {"mode": "ranged", "target": target.id, "range": band, "size": size}
+        narrated = difficulty
     state, record, result = _roll_for(
         actor,
         dice,
@@ -233,19 +293,24 @@ def attack(context: ActionContext, dice: DiceSource) -> Resolution:
         extra=extra,
     )
     outcome = _roll_outcome("attack", actor, record, result)
+    if shown is not None:
+        outcome["difficulty"] = shown
     outcome.update(extra)
     outcome["hit"] = result["success"]
-    outcome["chips_left"] = state["chips"]
-    outcome["new_state"] = state_summary(state)
-    hit = f"hits {target.name}" if result["success"] else f"misses {target.name}"
-    if result["success"] and result["raises"]:
-        hit += f" with {result['raises']} raise{'s' if result['raises'] > 1 else ''}"
+    _chips_outcome(outcome, state, actor)
+    said = {"actor": actor.name, "target": target.name, "mode": mode, "total": result["total"]}
+    if not result["success"]:
+        narration = ATTACK_MISSES(**said, against=narrated)
+    elif result["raises"]:
+        narration = ATTACK_HITS_RAISES(**said, against=narrated, count=result["raises"])
+    else:
+        narration = ATTACK_HITS(**said, against=narrated)
     return Resolution(
-        narration=f"{actor.name} {hit} ({mode}, {result['total']} against {difficulty})",
+        narration=narration,
         outcome=outcome,
-        dice=[group_for(record, result)],
+        dice=[group_for(record, result, difficulty=shown)],
         states={actor.id: state},
-        steps=[how, *steps_for(record, result)],
+        steps=[how, *steps_for(record, result, difficulty=verdict_against)],
     )
 
 
@@ -271,15 +336,14 @@ def recovery_roll(
         state["shaken"] = False
     outcome = _roll_outcome(action, actor, record, result)
     outcome["recovered"] = result["success"]
-    outcome["chips_left"] = state["chips"]
-    outcome["new_state"] = state_summary(state)
-    ends = "is no longer Shaken" if result["success"] else "stays Shaken"
-    steps = steps_for(record, result)
-    steps.append(f"WD-9: {'success ends Shaken' if result['success'] else 'failure: still Shaken'}")
+    _chips_outcome(outcome, state, actor)
+    steps: list[Text | Private] = [*steps_for(record, result)]
+    steps.append(_RECOVERY_SUCCESS if result["success"] else _RECOVERY_FAILURE)
+    ends = RECOVERS if result["success"] else STAYS_SHAKEN
     return Resolution(
-        narration=f"{actor.name} tries to recover: {result['total']} against 4, {ends}",
+        narration=ends(actor=actor.name, total=result["total"], difficulty=RECOVERY_DIFFICULTY),
         outcome=outcome,
-        dice=[group_for(record, result, label=f"Recovery: {trait_label(record)}")],
+        dice=[group_for(record, result, label=RECOVERY_LABEL(trait=trait_label(record)))],
         states={actor.id: state},
         steps=steps,
     )
@@ -332,6 +396,10 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
             f"{actor.name} has no chips left", code="no_chips", details={"actor": actor.id}
         )
     difficulty, how = _chip_difficulty(record, context.targets)
+    shown: Private | None = None
+    verdict_against: Private | None = None
+    if difficulty is not None:  # a melee attack's Defense, the target's own
+        shown, verdict_against, _ = _private_defense(str(record.get("target")), difficulty)
     whole = context.settings.get("chip_reroll", "one_die") == "whole_roll"
     has_wild = record.get("wild_die") is not None
     if whole:
@@ -373,41 +441,50 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
         **result_dice(new_record, after),
         "kept": after["kept"],
         "total": after["total"],
-        "difficulty": after["difficulty"],
+        "difficulty": after["difficulty"] if shown is None else shown,
         "success": after["success"],
         "raises": after["raises"],
         "before": {k: before[k] for k in ("kept", "total", "success", "raises")},
         "chips_spent": 1,
-        "chips_left": state["chips"],
-        "new_state": state_summary(state),
     }
+    _chips_outcome(outcome, state, actor)
     if record["kind"] == "attack":
         outcome["hit"] = after["success"]
         outcome["target"] = record.get("target")
         outcome["mode"] = record.get("mode")
     if record["kind"] == "recovery":
         outcome["recovered"] = after["success"]
-    which = "the whole roll" if whole else f"the {slots[0]} die"
-    steps = [
-        f"chip spent on roll {record['id']} ({record['kind']}): rerolls {which}; "
-        f"{chips} → {chips - 1} chips",
+    which = _WHOLE_ROLL if whole else ONE_DIE(die=slots[0])
+    spent = {"roll": record["id"], "kind": record["kind"], "which": which}
+    steps: list[Text | Private] = [
+        from_state(
+            CHIP_SPENT(**spent, before=chips, after=chips - 1),
+            actor.id,
+            instead=CHIP_SPENT_HIDDEN(**spent),
+        )
     ]
     for slot in slots:
         old = Die.from_dict(dict(replaced[slot]))
-        shown = "+".join(map(str, old.rolls)) + (f" = {old.value}" if len(old.rolls) > 1 else "")
-        steps.append(f"the {slot} die's {shown} is replaced")
-    if how:
+        if len(old.rolls) > 1:
+            steps.append(REPLACED_ACED(die=slot, rolls=list(old.rolls), value=old.value))
+        else:
+            steps.append(REPLACED(die=slot, rolls=list(old.rolls)))
+    if how is not None:
         steps.append(how)
-    steps.extend(steps_for(new_record, after))
+    steps.extend(steps_for(new_record, after, difficulty=verdict_against))
     if record["kind"] == "recovery" and after["success"] and actor.state.get("shaken"):
-        steps.append("WD-9: the rerolled recovery succeeds and ends Shaken")
+        steps.append(_CHIP_RECOVERS)
     return Resolution(
-        narration=(
-            f"{actor.name} spends a chip to reroll {which} of {trait_label(record)}: "
-            f"{before['total']} → {after['total']}, {_verdict(after)}"
+        narration=CHIP_REROLLS(
+            actor=actor.name,
+            which=which,
+            trait=trait_label(record),
+            before=before["total"],
+            after=after["total"],
+            verdict=verdict(after),
         ),
         outcome=outcome,
-        dice=[group_for(new_record, after, replaced=replaced)],
+        dice=[group_for(new_record, after, replaced=replaced, difficulty=shown)],
         states={actor.id: state},
         steps=steps,
     )
@@ -415,7 +492,7 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
 
 def _chip_difficulty(
     record: Mapping[str, Any], targets: tuple[Actor, ...]
-) -> tuple[int | None, str | None]:
+) -> tuple[int | None, Private | None]:
     """The difficulty to judge a chip's reroll against, and the step that explains it.
 
     A record that keeps its difficulty needs no target (one may be named, but

@@ -8,17 +8,36 @@ writer typed, so ``2d6``, ``2d6x`` (Foundry's Savage Worlds habit) and
 parentheses are refused. The expression is rewritten with compounding dice
 (``2d6!!``) and rolled by the shared notation; for a melee attack the
 attacker's Strength die is added in front (WD-7 Decision).
+
+The effect's ``why`` is a text whose Toughness is the target's private value
+(:mod:`rollbridge.plugins.wilddie.privacy`): players read "10 meets Toughness
+without a raise" for an NPC, the GM "10 meets Toughness 9 without a raise".
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from rollbridge.dice import DiceGroup, DiceSource, roll_formula
 from rollbridge.dice.notation import BinOp, Dice, Neg, Node, Num, parse
 from rollbridge.exceptions import InvalidParams, NotationError
+from rollbridge.plugins.wilddie.messages import (
+    STRENGTH_DICE,
+    TOUGHNESS,
+    TOUGHNESS_WORD,
+    WEAPON_DICE,
+    WHY_BEATS,
+    WHY_BEATS_HIDDEN,
+    WHY_BELOW,
+    WHY_MEETS,
+    WHY_MEETS_SHAKEN,
+    WHY_PER_RAISE,
+    WHY_PER_RAISE_HIDDEN,
+)
+from rollbridge.plugins.wilddie.privacy import from_sheet
+from rollbridge.text import Private, Text
 
 __all__ = [
     "MAX_DICE",
@@ -27,6 +46,7 @@ __all__ = [
     "describe_terms",
     "parse_damage",
     "roll_damage",
+    "shown_toughness",
 ]
 
 #: At most this many dice in one damage expression.
@@ -55,6 +75,13 @@ def parse_damage(expression: str, where: str = "params.dice") -> list[dict[str, 
 
     :raises InvalidParams: naming ``where`` and the problem.
     """
+    return [dict(term) for term in _parse_terms(expression, where)]
+
+
+@lru_cache(maxsize=512)
+def _parse_terms(expression: str, where: str) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """:func:`parse_damage`, remembered per expression (a table rolls the same
+    weapons again and again); terms as tuples, so that no caller can change them."""
     try:
         formula = parse(expression)
     except NotationError as exc:
@@ -93,7 +120,7 @@ def parse_damage(expression: str, where: str = "params.dice") -> list[dict[str, 
         raise fail("there are no dice")
     if dice > MAX_DICE:
         raise fail(f"{dice} dice are more than the {MAX_DICE} one damage roll may have")
-    return terms
+    return tuple(tuple(term.items()) for term in terms)
 
 
 def damage_formula(terms: Sequence[Mapping[str, int]], strength: int | None) -> str:
@@ -113,10 +140,33 @@ def roll_damage(
     """Roll the damage (WD-2, WD-7): returns the total, the labelled dice groups, the formula."""
     formula = damage_formula(terms, strength)
     result = roll_formula(formula, dice)
-    labels = [] if strength is None else [f"Strength d{strength}"]
-    labels.extend(f"weapon {t['count']}d{t['faces']}" for t in terms if "count" in t)
-    groups = [replace(g, label=label) for g, label in zip(result.groups, labels, strict=True)]
+    labels = [] if strength is None else [_strength_label(strength)]
+    labels.extend(_weapon_label(t["count"], t["faces"]) for t in terms if "count" in t)
+    groups = [
+        DiceGroup(label, g.dice, g.formula, g.total, g.target, g.successes, g.note, g.tags)
+        for g, label in zip(result.groups, labels, strict=True)
+    ]
     return int(result.total), groups, formula
+
+
+# Texts are immutable values: those made from a few numbers are made once.
+_TOUGHNESS = TOUGHNESS_WORD()
+
+
+@lru_cache(maxsize=64)
+def _strength_label(faces: int) -> Text:
+    return STRENGTH_DICE(faces=faces)
+
+
+@lru_cache(maxsize=256)
+def _weapon_label(count: int, faces: int) -> Text:
+    return WEAPON_DICE(count=count, faces=faces)
+
+
+@lru_cache(maxsize=1024)
+def shown_toughness(toughness: int, of: str) -> Private:
+    """``Toughness 9``, the Toughness of ``of``: players read ``Toughness`` for an NPC."""
+    return from_sheet(TOUGHNESS(toughness=toughness), of, instead=_TOUGHNESS)
 
 
 def damage_effect(
@@ -125,20 +175,26 @@ def damage_effect(
     *,
     shaken: bool,
     per_raise: bool,
+    of: str,
+    shown: Private | None = None,
 ) -> dict[str, Any]:
     """WD-7: what a damage total does against Toughness.
 
     ``total ≥ T + 4`` → a wound (with ``per_raise``, one per full 4 above T);
     ``T ≤ total < T + 4`` → Shaken, or a wound if already Shaken;
-    ``total < T`` → nothing.
+    ``total < T`` → nothing. ``of`` is the target's id: the Toughness and the
+    margin in ``why`` are its private values (``shown``: the Toughness as
+    :func:`shown_toughness` gives it, if already made).
     """
     margin = total - toughness
+    if shown is None:
+        shown = shown_toughness(toughness, of)
     if margin < 0:
         return {
             "result": "none",
             "wounds": 0,
             "margin": margin,
-            "why": f"{total} is below Toughness {toughness}",
+            "why": WHY_BELOW(total=total, toughness=shown),
         }
     if margin < 4:
         if shaken:
@@ -146,23 +202,28 @@ def damage_effect(
                 "result": "wound",
                 "wounds": 1,
                 "margin": margin,
-                "why": f"{total} meets Toughness {toughness} and the target is already Shaken",
+                "why": WHY_MEETS_SHAKEN(total=total, toughness=shown),
             }
         return {
             "result": "shaken",
             "wounds": 0,
             "margin": margin,
-            "why": f"{total} meets Toughness {toughness} without a raise",
+            "why": WHY_MEETS(total=total, toughness=shown),
         }
     raise_count = margin // 4
     wounds = raise_count if per_raise else 1
     if per_raise:
-        why = (
-            f"{total} beats Toughness {toughness} by {margin}: {raise_count} raise"
-            f"{'s' if raise_count > 1 else ''}, one wound each"
+        why = from_sheet(
+            WHY_PER_RAISE(total=total, toughness=toughness, margin=margin, count=raise_count),
+            of,
+            instead=WHY_PER_RAISE_HIDDEN(total=total, count=raise_count),
         )
     else:
-        why = f"{total} beats Toughness {toughness} by {margin} (4 or more)"
+        why = from_sheet(
+            WHY_BEATS(total=total, toughness=toughness, margin=margin),
+            of,
+            instead=WHY_BEATS_HIDDEN(total=total),
+        )
     return {"result": "wound", "wounds": wounds, "margin": margin, "why": why}
 
 

@@ -1,42 +1,110 @@
 """Actions that change damage state and chips: damage (WD-7, WD-8), the GM's
-healing (WD-8) and the GM's award of chips (WD-4)."""
+healing (WD-8) and the GM's award of chips (WD-4).
+
+The target's Toughness, its parts and the margin over it are marked as its
+private sheet values, its chips as its private state
+(:mod:`rollbridge.plugins.wilddie.privacy`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from rollbridge.contract import ActionContext, Resolution
 from rollbridge.dice import DiceGroup, DiceSource
 from rollbridge.exceptions import InvalidParams
-from rollbridge.plugins.wilddie.checks import require_target, state_summary, strength_faces
+from rollbridge.plugins.wilddie.checks import require_target, strength_faces
 from rollbridge.plugins.wilddie.damage import (
     damage_effect,
     describe_terms,
     parse_damage,
     roll_damage,
+    shown_toughness,
 )
+from rollbridge.plugins.wilddie.messages import (
+    ALREADY_INCAPACITATED,
+    AWARD_STEP,
+    AWARD_STEP_CAPPED,
+    AWARD_STEP_HIDDEN,
+    AWARDS,
+    DAMAGE,
+    DAMAGE_BY,
+    DAMAGE_CONSTANT,
+    DAMAGE_ROLL,
+    DAMAGE_TOTAL,
+    DICE_LINE,
+    DICE_LINE_SUM,
+    DIE_ACED,
+    EFFECT_STEP,
+    HEAL_STEP,
+    HEAL_WOUNDS,
+    HEALS,
+    INCAPACITATED,
+    NO_EFFECT,
+    NO_LONGER_INCAPACITATED,
+    NO_LONGER_SHAKEN,
+    OUT_OF_THE_FIGHT,
+    SHAKEN,
+    TOUGHNESS_STEP,
+    TOUGHNESS_STEP_ARMOUR,
+    TOUGHNESS_STEP_HIDDEN,
+    WOUND_TRACK,
+    WOUNDED,
+)
+from rollbridge.plugins.wilddie.privacy import chips, from_sheet, from_state, state_summary
 from rollbridge.plugins.wilddie.sheet import is_pc
 from rollbridge.plugins.wilddie.state import (
     MAX_CHIPS,
     add_wounds,
     copy_state,
     heal_wounds,
+    max_wounds,
 )
 from rollbridge.plugins.wilddie.traits import die_faces, toughness
+from rollbridge.text import Private, Text
 
 __all__ = ["award_chips", "damage", "heal"]
 
+# texts without arguments, made once
+_SHAKEN, _NO_EFFECT = SHAKEN(), NO_EFFECT()
+_INCAPACITATED, _OUT, _ALREADY = INCAPACITATED(), OUT_OF_THE_FIGHT(), ALREADY_INCAPACITATED()
+_NO_LONGER_INCAPACITATED, _NO_LONGER_SHAKEN = NO_LONGER_INCAPACITATED(), NO_LONGER_SHAKEN()
 
-def _group_line(group: DiceGroup) -> str:
-    parts = []
+
+def _group_line(group: DiceGroup) -> Text:
+    parts: list[Any] = []
     for die in group.dice:
         if len(die.rolls) > 1:
-            parts.append(f"{'+'.join(map(str, die.rolls))}={die.value} (aced)")
+            parts.append(DIE_ACED(rolls=list(die.rolls), value=die.value))
         else:
-            parts.append(str(die.value))
+            parts.append(die.value)
     if len(parts) == 1 and len(group.dice[0].rolls) == 1:
-        return f"{group.label}: {parts[0]}"
-    return f"{group.label}: {', '.join(parts)} = {group.total}"
+        return DICE_LINE(label=group.label, value=parts[0])
+    return DICE_LINE_SUM(label=group.label, dice=parts, total=group.total)
+
+
+def _wound_note(before: Mapping[str, Any], after: Mapping[str, Any], *, pc: bool) -> Text:
+    """What new wounds did (WD-8): incapacitated, out of the fight, or the track."""
+    if after["incapacitated"] and not before.get("incapacitated"):
+        return _INCAPACITATED if pc else _OUT
+    if after["incapacitated"]:
+        return _ALREADY
+    return WOUND_TRACK(wounds=after["wounds"], limit=max_wounds(pc))
+
+
+@lru_cache(maxsize=1024)
+def _toughness_step(
+    target_name: str, target_id: str, vigor: str, armor: int, tough: int
+) -> Private:
+    """How the Toughness is built (WD-5); players read that it is hidden for an NPC.
+    (Made once per target and sheet values: texts are immutable.)"""
+    said = {"target": target_name, "toughness": tough, "vigor": vigor}
+    if armor:
+        step = TOUGHNESS_STEP_ARMOUR(**said, half=die_faces(vigor) // 2, armor=armor)
+    else:
+        step = TOUGHNESS_STEP(**said, half=die_faces(vigor) // 2)
+    return from_sheet(step, target_id, instead=TOUGHNESS_STEP_HIDDEN(target=target_name))
 
 
 def damage(context: ActionContext, dice: DiceSource) -> Resolution:
@@ -45,7 +113,7 @@ def damage(context: ActionContext, dice: DiceSource) -> Resolution:
     params = context.params
     terms = parse_damage(params["dice"])
     melee = bool(params.get("melee", False))
-    steps: list[str] = []
+    steps: list[Text | Private] = []
     strength = None
     strength_die = None
     if melee:
@@ -57,39 +125,38 @@ def damage(context: ActionContext, dice: DiceSource) -> Resolution:
         strength = f"d{strength_die}"
     constant = sum(t.get("constant", 0) for t in terms)
     total, groups, formula = roll_damage(dice, terms, strength_die)
-    steps.append(f"damage roll {formula}")
+    steps.append(DAMAGE_ROLL(formula=formula))
     steps.extend(_group_line(g) for g in groups)
     if constant:
-        steps.append(f"constant {constant:+d}")
-    steps.append(f"damage total {total} (every die aces; damage gets no wild die)")
+        steps.append(DAMAGE_CONSTANT(constant=constant))
+    steps.append(DAMAGE_TOTAL(total=total))
 
     sheet = target.sheet
     vigor = sheet["attributes"]["vigor"]
     armor = int(sheet.get("armor", 0))
     tough = toughness(sheet)
-    steps.append(
-        f"Toughness of {target.name} {tough} = 2 + half of Vigor {vigor} ({die_faces(vigor) // 2})"
-        + (f" + armour {armor}" if armor else "")
-    )
+    steps.append(_toughness_step(target.name, target.id, vigor, armor, tough))
     per_raise = context.settings.get("wounds_per_hit", "one") == "per_raise"
     was_shaken = bool(target.state.get("shaken"))
-    effect = damage_effect(total, tough, shaken=was_shaken, per_raise=per_raise)
+    shown = shown_toughness(tough, target.id)
+    effect = damage_effect(
+        total, tough, shaken=was_shaken, per_raise=per_raise, of=target.id, shown=shown
+    )
     pc = is_pc(sheet)
+    summary: Text
     if effect["wounds"]:
-        state, note = add_wounds(target.state, effect["wounds"], pc=pc)
+        state = add_wounds(target.state, effect["wounds"], pc=pc)
         state["shaken"] = True
-        count = effect["wounds"]
-        summary = f"{count} wound{'s' if count > 1 else ''} and Shaken: {note}"
+        note = _wound_note(target.state, state, pc=pc)
+        summary = WOUNDED(count=effect["wounds"], note=note)
     elif effect["result"] == "shaken":
         state = copy_state(target.state)
         state["shaken"] = True
-        note = "Shaken"
-        summary = "Shaken (overcoming pain)"
+        summary = _SHAKEN
     else:
         state = copy_state(target.state)
-        note = "no effect"
-        summary = "no effect"
-    steps.append(f"WD-7: {effect['why']} → {summary}")
+        summary = _NO_EFFECT
+    steps.append(EFFECT_STEP(why=effect["why"], effect=summary))
     outcome: dict[str, Any] = {
         "action": "damage",
         "actor": None if context.actor is None else context.actor.id,
@@ -100,20 +167,29 @@ def damage(context: ActionContext, dice: DiceSource) -> Resolution:
         "constant": constant,
         "formula": formula,
         "total": total,
-        "toughness": tough,
-        "toughness_parts": {"base": 2, "vigor": die_faces(vigor) // 2, "armor": armor},
-        "margin": effect["margin"],
+        "toughness": from_sheet(tough, target.id),
+        "toughness_parts": from_sheet(
+            {"base": 2, "vigor": die_faces(vigor) // 2, "armor": armor}, target.id
+        ),
+        "margin": from_sheet(effect["margin"], target.id),
         "result": effect["result"],
         "wounds_inflicted": effect["wounds"],
         "why": effect["why"],
         "was_shaken": was_shaken,
         "setting": "per_raise" if per_raise else "one",
         "chips_spent": 0,
-        "new_state": state_summary(state),
+        "new_state": state_summary(state, target.id),
     }
-    source = "" if context.actor is None else f"{context.actor.name}'s "
+    said = {
+        "total": total,
+        "target": target.name,
+        "toughness": shown,
+        "effect": summary,
+    }
     return Resolution(
-        narration=f"{source}damage {total} against {target.name}'s Toughness {tough}: {summary}",
+        narration=(
+            DAMAGE(**said) if context.actor is None else DAMAGE_BY(actor=context.actor.name, **said)
+        ),
         outcome=outcome,
         dice=groups,
         states={target.id: state},
@@ -131,7 +207,7 @@ def heal(context: ActionContext, dice: DiceSource) -> Resolution:
         raise InvalidParams("heal needs at least one target")
     states: dict[str, Any] = {}
     results: dict[str, Any] = {}
-    steps: list[str] = []
+    steps: list[Text] = []
     for target in context.targets:
         state = heal_wounds(target.state, count, pc=is_pc(target.sheet))
         if unshake:
@@ -143,18 +219,14 @@ def heal(context: ActionContext, dice: DiceSource) -> Resolution:
             "incapacitated": state["incapacitated"],
             "shaken": state["shaken"],
         }
-        steps.append(
-            f"{target.name}: wounds {target.state['wounds']} → {state['wounds']}"
-            + (
-                ", no longer incapacitated"
-                if target.state["incapacitated"] and not state["incapacitated"]
-                else ""
-            )
-            + (", no longer Shaken" if unshake and target.state["shaken"] else "")
-        )
-    names = ", ".join(t.name for t in context.targets)
+        changes = [HEAL_WOUNDS(before=target.state["wounds"], after=state["wounds"])]
+        if target.state["incapacitated"] and not state["incapacitated"]:
+            changes.append(_NO_LONGER_INCAPACITATED)
+        if unshake and target.state["shaken"]:
+            changes.append(_NO_LONGER_SHAKEN)
+        steps.append(HEAL_STEP(target=target.name, changes=changes))
     return Resolution(
-        narration=f"The GM heals {names}",
+        narration=HEALS(names=[t.name for t in context.targets]),
         outcome={
             "action": "heal",
             "wounds": count,
@@ -174,20 +246,25 @@ def award_chips(context: ActionContext, dice: DiceSource) -> Resolution:
         raise InvalidParams("award_chips needs at least one target")
     states: dict[str, Any] = {}
     results: dict[str, Any] = {}
-    steps: list[str] = []
+    steps: list[Private] = []
     for target in context.targets:
         before = int(target.state["chips"])
         state = copy_state(target.state)
         state["chips"] = min(MAX_CHIPS, before + count)
         states[target.id] = state
-        results[target.id] = {"given": state["chips"] - before, "chips": state["chips"]}
-        line = f"{target.name}: chips {before} → {state['chips']}"
+        results[target.id] = {
+            "given": chips(state["chips"] - before, target.id),
+            "chips": chips(state["chips"], target.id),
+        }
+        said = {"target": target.name, "before": before, "after": state["chips"]}
         if state["chips"] - before < count:
-            line += f" (at most {MAX_CHIPS} are held)"
-        steps.append(line)
-    names = ", ".join(t.name for t in context.targets)
+            line = AWARD_STEP_CAPPED(**said, most=MAX_CHIPS)
+        else:
+            line = AWARD_STEP(**said)
+        hidden = AWARD_STEP_HIDDEN(target=target.name)
+        steps.append(from_state(line, target.id, instead=hidden))
     return Resolution(
-        narration=f"The GM awards {count} chip{'s' if count > 1 else ''} to {names}",
+        narration=AWARDS(count=count, names=[t.name for t in context.targets]),
         outcome={"action": "award_chips", "count": count, "targets": results, "chips_spent": 0},
         states=states,
         steps=steps,

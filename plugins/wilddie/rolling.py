@@ -29,6 +29,10 @@ recomputes the number from the target's sheet and passes it to
 Reading of WD-1 with WD-3: the −2 of an untrained skill is a modifier of the
 roll, so the wild die gets it too (as in Savage Worlds); the record lists it
 among the modifiers with the note ``untrained``.
+
+:func:`group_for` and :func:`steps_for` say what a test shows as texts
+(:mod:`rollbridge.plugins.wilddie.messages`); a difficulty that is another
+actor's private value is passed to them already marked.
 """
 
 from __future__ import annotations
@@ -37,7 +41,26 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rollbridge.dice import DiceGroup, DiceSource, Die, roll_compounding
+from rollbridge.plugins.wilddie.messages import (
+    ACES,
+    DIE_ROLLED,
+    DIE_ROLLED_MODIFIED,
+    DIFFICULTY,
+    FAILURE,
+    KEPT,
+    MODIFIER_NOTED,
+    MODIFIERS,
+    NO_WILD_DIE,
+    NOTE_RAISES,
+    SUCCESS,
+    SUCCESS_RAISES,
+    TRAIT_LABEL,
+    TRAIT_LABEL_UNTRAINED,
+    VERDICT_STEP,
+    WILD_DIE,
+)
 from rollbridge.plugins.wilddie.traits import LABELS
+from rollbridge.text import Text
 
 __all__ = [
     "WILD_FACES",
@@ -47,12 +70,18 @@ __all__ = [
     "roll_record",
     "signed",
     "steps_for",
+    "trait_label",
+    "verdict",
 ]
 
 #: The wild die is a d6 (WD-3).
 WILD_FACES = 6
 #: Each full 4 above the difficulty is a raise (WD-3 Decision).
 RAISE_STEP = 4
+
+# texts without arguments, made once
+_FAILURE, _SUCCESS, _NO_WILD_DIE = FAILURE(), SUCCESS(), NO_WILD_DIE()
+_WILD_DIE = WILD_DIE(faces=WILD_FACES)
 
 
 def signed(value: int) -> str:
@@ -175,12 +204,21 @@ def result_dice(record: Mapping[str, Any], result: Mapping[str, Any]) -> dict[st
     return out
 
 
-def trait_label(record: Mapping[str, Any]) -> str:
+def trait_label(record: Mapping[str, Any]) -> Text:
     """``Fighting d10`` or ``Stealth (untrained d4)``."""
     name = LABELS.get(record["trait"], record["trait"])
     if record.get("untrained"):
-        return f"{name} (untrained d{record['faces']})"
-    return f"{name} d{record['faces']}"
+        return TRAIT_LABEL_UNTRAINED(trait=name, faces=record["faces"])
+    return TRAIT_LABEL(trait=name, faces=record["faces"])
+
+
+def verdict(result: Mapping[str, Any]) -> Text:
+    """``failure``, ``success`` or ``success with 2 raises``."""
+    if not result["success"]:
+        return _FAILURE
+    if result["raises"]:
+        return SUCCESS_RAISES(count=result["raises"])
+    return _SUCCESS
 
 
 def formula(record: Mapping[str, Any], modifier: int) -> str:
@@ -196,12 +234,15 @@ def group_for(
     result: Mapping[str, Any],
     *,
     replaced: Mapping[str, Mapping[str, Any]] | None = None,
-    label: str | None = None,
+    label: Text | None = None,
+    difficulty: Any = None,
 ) -> DiceGroup:
     """The dice group of a test: the trait die, the wild die, kept/dropped tags.
 
     ``replaced`` maps ``"trait"``/``"wild"`` to the die a chip rerolled; it
     is shown tagged ``rerolled`` before its replacement (tagged ``reroll``).
+    ``difficulty`` is the group's target as the resolution shows it (a
+    :class:`~rollbridge.text.Private` Defense); None: the result's difficulty.
     """
     replaced = replaced or {}
     dice: list[Die] = []
@@ -217,41 +258,49 @@ def group_for(
         if result["kept"] != slot:
             die = die.tagged("dropped", kept=False)
         dice.append(die)
-    note = "success" if result["success"] else "failure"
-    if result["raises"]:
-        note += f", {result['raises']} raise" + ("s" if result["raises"] > 1 else "")
+    if not result["success"]:
+        note = _FAILURE
+    elif result["raises"]:
+        note = NOTE_RAISES(count=result["raises"])
+    else:
+        note = _SUCCESS
     return DiceGroup(
         label=label or trait_label(record),
         dice=tuple(dice),
         formula=formula(record, result["modifier"]),
         total=result["total"],
-        target=result["difficulty"],
+        target=result["difficulty"] if difficulty is None else difficulty,
         successes=1 if result["success"] else 0,
         note=note,
     )
 
 
-def _die_line(name: str, die: Mapping[str, Any], modifier: int, total: int) -> str:
+def _die_line(name: Text, die: Mapping[str, Any], modifier: int, total: int) -> Text:
     rolls = list(die["rolls"])
+    shown: Any = die["value"]
     if len(rolls) > 1:
-        aces = " + ".join(str(r) for r in rolls)
-        shown = f"{aces} = {die['value']} ({len(rolls) - 1} ace{'s' if len(rolls) > 2 else ''})"
-    else:
-        shown = str(die["value"])
+        shown = ACES(rolls=rolls, value=die["value"], count=len(rolls) - 1)
     if modifier:
-        return f"{name} rolled {shown}, {signed(modifier)} → {total}"
-    return f"{name} rolled {shown}"
+        return DIE_ROLLED_MODIFIED(die=name, shown=shown, modifier=signed(modifier), total=total)
+    return DIE_ROLLED(die=name, shown=shown)
 
 
-def steps_for(record: Mapping[str, Any], result: Mapping[str, Any]) -> list[str]:
-    """Human lines: the modifiers, each die with its aces and modifiers, the kept one."""
-    lines: list[str] = []
+def steps_for(
+    record: Mapping[str, Any], result: Mapping[str, Any], *, difficulty: Any = None
+) -> list[Text]:
+    """The lines that explain a test: the modifiers, each die with its aces and
+    modifiers, the kept one, the verdict. ``difficulty``: what the verdict is
+    against, as the resolution shows it (a :class:`~rollbridge.text.Private`
+    text for a Defense); None: ``difficulty <n>``."""
+    lines: list[Text] = []
     if record["modifiers"]:
-        parts = " ".join(
-            f"{signed(int(m['value']))} ({m['note']})" if m.get("note") else signed(int(m["value"]))
+        parts = [
+            MODIFIER_NOTED(value=signed(int(m["value"])), note=m["note"])
+            if m.get("note")
+            else signed(int(m["value"]))
             for m in record["modifiers"]
-        )
-        lines.append(f"modifiers {parts} = {signed(result['modifier'])}, applied to each die")
+        ]
+        lines.append(MODIFIERS(parts=parts, total=signed(result["modifier"])))
     lines.append(
         _die_line(
             trait_label(record), record["trait_die"], result["modifier"], result["trait_total"]
@@ -259,13 +308,16 @@ def steps_for(record: Mapping[str, Any], result: Mapping[str, Any]) -> list[str]
     )
     if record.get("wild_die") is not None:
         lines.append(
-            _die_line("wild die d6", record["wild_die"], result["modifier"], result["wild_total"])
+            _die_line(
+                _WILD_DIE,
+                record["wild_die"],
+                result["modifier"],
+                result["wild_total"],
+            )
         )
-        lines.append(f"kept the {result['kept']} die: {result['total']}")
+        lines.append(KEPT(die=result["kept"], total=result["total"]))
     else:
-        lines.append("no wild die (npc)")
-    verdict = "success" if result["success"] else "failure"
-    if result["raises"]:
-        verdict += f" with {result['raises']} raise" + ("s" if result["raises"] > 1 else "")
-    lines.append(f"{result['total']} against difficulty {result['difficulty']}: {verdict}")
+        lines.append(_NO_WILD_DIE)
+    against = DIFFICULTY(difficulty=result["difficulty"]) if difficulty is None else difficulty
+    lines.append(VERDICT_STEP(total=result["total"], difficulty=against, verdict=verdict(result)))
     return lines

@@ -18,8 +18,9 @@ from rollbridge.contract import (
 )
 from rollbridge.dice import DiceSource
 from rollbridge.exceptions import RuleViolation, UnknownAction
-from rollbridge.plugins.wilddie import checks, harm, visibility
+from rollbridge.plugins.wilddie import checks, harm, privacy
 from rollbridge.plugins.wilddie.actions import ACTIONS, SETTINGS_SCHEMA
+from rollbridge.plugins.wilddie.messages import TURN_SHAKEN_PLAYER, TURN_SHAKEN_SERVER
 from rollbridge.plugins.wilddie.sheet import EXAMPLE_SHEETS, SHEET_SCHEMA, initial_state, is_pc
 from rollbridge.plugins.wilddie.state import (
     add_wounds,
@@ -42,9 +43,6 @@ _HANDLERS: dict[str, _Handler] = {
     "heal": harm.heal,
     "award_chips": harm.award_chips,
 }
-
-#: What players see of an npc's state: Shaken and wounds (the issue's visibility rule).
-_VISIBLE_STATE = ("shaken", "wounds", "incapacitated")
 
 
 class WildDieRuleset(Ruleset):
@@ -116,8 +114,7 @@ class WildDieRuleset(Ruleset):
             )
         pc = is_pc(actor.sheet)
         if delta > 0:
-            state, _ = add_wounds(actor.state, delta, pc=pc)
-            return state
+            return add_wounds(actor.state, delta, pc=pc)
         if delta < 0:
             return heal_wounds(actor.state, -delta, pc=pc)
         return copy_state(actor.state)
@@ -125,21 +122,13 @@ class WildDieRuleset(Ruleset):
     def player_view(self, actor: Actor, settings: Mapping[str, Any]) -> PlayerView:
         """Players see an npc's Shaken and wound state, not its sheet (unless
         the table's ``show_npc_details`` is on)."""
-        common = self.common_state(actor)
-        if settings.get("show_npc_details"):
-            return PlayerView(
-                common=common, sheet=copy_state(actor.sheet), state=copy_state(actor.state)
-            )
-        return PlayerView(
-            common=common, state={key: actor.state.get(key) for key in _VISIBLE_STATE}
-        )
+        return privacy.player_view(actor, self.common_state(actor), settings)
 
-    def player_resolution(
-        self, data: Mapping[str, Any], hidden: frozenset[str], settings: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        """A resolution as players see it: an NPC's Defense, Toughness and chips
-        are left out (see :mod:`rollbridge.plugins.wilddie.visibility`)."""
-        return visibility.player_resolution(data, hidden, settings)
+    def reveals(self, aspect: str, settings: Mapping[str, Any]) -> bool:
+        """``show_npc_details`` shows players an NPC's ``sheet`` values (its Defense
+        and Toughness) and its ``state`` (its chips); see
+        :mod:`rollbridge.plugins.wilddie.privacy`."""
+        return privacy.reveals(aspect, settings)
 
     def on_turn_start(self, context: TurnContext, dice: DiceSource) -> Resolution | None:
         """WD-9: a Shaken character rolls to recover at the start of its turn.
@@ -155,8 +144,6 @@ class WildDieRuleset(Ruleset):
         )
         resolution.outcome["round"] = context.round
         resolution.outcome["dice_supplied"] = context.dice_supplied
-        who = "the player" if context.dice_supplied else "the server"
-        resolution.steps.insert(
-            0, f"round {context.round}: {actor.name}'s turn starts Shaken (dice rolled by {who})"
-        )
+        starts = TURN_SHAKEN_PLAYER if context.dice_supplied else TURN_SHAKEN_SERVER
+        resolution.steps.insert(0, starts(round=context.round, actor=actor.name))
         return resolution

@@ -16,9 +16,10 @@ Every function here returns a new dict and never changes its argument.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
+
+from rollbridge.plain import copy_plain
 
 __all__ = [
     "MAX_CHIPS",
@@ -57,8 +58,8 @@ def fresh_state(chips: int) -> dict[str, Any]:
 
 
 def copy_state(state: Mapping[str, Any]) -> dict[str, Any]:
-    """A deep copy of ``state`` that may be changed freely."""
-    return copy.deepcopy(dict(state))
+    """A deep copy of ``state`` (plain data) that may be changed freely."""
+    return copy_plain(dict(state))
 
 
 def max_wounds(pc: bool) -> int:
@@ -71,8 +72,8 @@ def wound_modifier(state: Mapping[str, Any]) -> int:
     return -min(int(state.get("wounds", 0)), PC_MAX_WOUNDS)
 
 
-def add_wounds(state: Mapping[str, Any], count: int, *, pc: bool) -> tuple[dict[str, Any], str]:
-    """``count`` more wounds (WD-8). Returns the new state and what happened.
+def add_wounds(state: Mapping[str, Any], count: int, *, pc: bool) -> dict[str, Any]:
+    """The state with ``count`` more wounds (WD-8).
 
     Wounds beyond the track (a pc's fourth, an npc's first) leave the actor
     incapacitated; the track stays full.
@@ -83,13 +84,7 @@ def add_wounds(state: Mapping[str, Any], count: int, *, pc: bool) -> tuple[dict[
     new["wounds"] = min(total, limit)
     if (pc and total > limit) or (not pc and total >= limit):
         new["incapacitated"] = True
-    if new["incapacitated"] and not state.get("incapacitated"):
-        note = "incapacitated" if pc else "out of the fight"
-    elif new["incapacitated"]:
-        note = "already incapacitated"
-    else:
-        note = f"{new['wounds']} wound(s) of {limit}"
-    return new, note
+    return new
 
 
 def heal_wounds(state: Mapping[str, Any], count: int, *, pc: bool) -> dict[str, Any]:
@@ -119,7 +114,7 @@ def remember_roll(state: Mapping[str, Any], record: Mapping[str, Any]) -> dict[s
     """
     new = copy_state(state)
     new["seq"] = int(new.get("seq", 0)) + 1
-    entry = copy.deepcopy(dict(record))
+    entry = copy_plain(dict(record))
     if not entry.get("id"):
         entry["id"] = f"#{new['seq']}"
     rolls = [r for r in new.get("rolls", []) if r.get("id") != entry["id"]]
@@ -143,6 +138,6 @@ def replace_roll(state: Mapping[str, Any], record: Mapping[str, Any]) -> dict[st
     """The state with the remembered roll of the same id replaced by ``record``."""
     new = copy_state(state)
     new["rolls"] = [
-        copy.deepcopy(dict(record)) if r.get("id") == record["id"] else r for r in new["rolls"]
+        copy_plain(dict(record)) if r.get("id") == record["id"] else r for r in new["rolls"]
     ]
     return new

@@ -107,7 +107,7 @@ def test_py_spy_samples_are_sorted_by_phase():
         sys.path.remove(str(SCRIPT.parent))
     raw = (
         "thread (1): MainThread;run (asyncio/events.py:80);"
-        "player_resolution (plugins/sr2/visibility.py:50);deepcopy (copy.py:128) 3\n"
+        "view_of (core/text.py:480);_render (core/text.py:300) 3\n"
         "thread (1): MainThread;run (asyncio/events.py:80);Client._drain (core/server/"
         "client.py:126) 1\n"
         "thread (2): rollbridge-writer;CommitWriter._write (core/server/writer.py:110);"
@@ -116,7 +116,7 @@ def test_py_spy_samples_are_sorted_by_phase():
     summary = module.spy_summary(raw)
     assert summary["loop"]["samples"] == 4
     assert summary["loop"]["phases"][0] == {
-        "phase": "sr2 player view of a resolution (visibility.py)",
+        "phase": "texts: rendered per audience (text.py)",
         "share": 0.75,
     }
     assert summary["writer"]["phases"] == [

@@ -128,3 +128,84 @@ def test_serve_refuses_a_limit_below_one(capsys, option, value):
         main(["serve", option, value])
     assert exited.value.code == 2
     assert f"expected a whole number of at least 1, not '{value}'" in capsys.readouterr().err
+
+
+# -- the offline driver as a rules bench (Core issue, item 7) -------------------------
+
+
+def resolve_json(capsys, *argv):
+    code, out, err = run(capsys, "resolve", *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_resolve_takes_the_tables_settings(capsys):
+    # SR-3: every die shows 1 — a botch by default, not with rule_of_one off
+    test = ["sr2", "success_test", "--params", '{"dice": 2, "tn": 4}', "--dice", "1,1"]
+    assert resolve_json(capsys, *test)["data"]["outcome"]["botch"] is True
+    off = resolve_json(capsys, *test, "--settings", '{"rule_of_one": false}')
+    assert off["data"]["outcome"]["botch"] is False
+    explicit = resolve_json(capsys, *test, "--settings", '{"ruleset": {"rule_of_one": false}}')
+    assert explicit["data"]["outcome"]["botch"] is False
+    code, _, err = run(capsys, "resolve", *test, "--settings", '{"rule_of_one": "no"}')
+    assert code == 1 and "invalid_settings" in err and "rule_of_one" in err
+    code, _, err = run(capsys, "resolve", *test, "--settings", "[1]")
+    assert code == 1 and "--settings" in err
+
+
+def test_resolve_as_a_player_and_as_an_observer(capsys):
+    # the player acts with the first actor (Tukan), whom it controls by default
+    shot = ["sr2", "attack", "--params", '{"weapon": "Hackler", "range": "short"}', "--seed", "4"]
+    event = resolve_json(capsys, *shot, "--as", "player")
+    assert event["by"] == "player" and event["kind"] == "resolution"
+    # players see an NPC target without its boxes (the GM sees them)
+    guard = next(a for a in event["actors"] if a["id"] != "tukan") if event["actors"] else None
+    if guard is not None:
+        assert guard.get("limited") is True and guard["state"] is None
+    code, _, err = run(capsys, "resolve", *shot, "--as", "observer")
+    assert code == 1 and "forbidden" in err and "player role" in err
+    heal = ["sr2", "heal", "--params", '{"monitor": "stun", "boxes": 1}', "--as", "player"]
+    code, _, err = run(capsys, "resolve", *heal)
+    assert code == 1 and "forbidden" in err and "GM only" in err
+
+
+def test_a_player_controls_only_what_the_actors_say(capsys):
+    actors = json.dumps(
+        [
+            {"name": "Mine", "sheet": {"body": 4}, "controllers": ["someone-else"]},
+            {"name": "Target", "sheet": {"body": 3}},
+        ]
+    )
+    code, _, err = run(
+        capsys, "resolve", "sr2", "success_test", "--params", '{"dice": 2, "tn": 4}',
+        "--actors", actors, "--as", "player", "--dice", "5,4",
+    )  # fmt: skip
+    assert code == 1 and "forbidden" in err and "do not control" in err
+
+
+def test_with_approval_on_a_players_action_waits_for_the_gm(capsys):
+    code, out, _ = run(
+        capsys, "resolve", "sr2", "success_test", "--params", '{"dice": 2, "tn": 4}',
+        "--as", "player", "--settings", '{"approval": true}', "--dice", "5,4",
+    )  # fmt: skip
+    assert code == 0 and out.startswith("pending: waiting for the GM's approval")
+
+
+def test_every_call_uses_fresh_request_ids(capsys):
+    test = ["sr2", "success_test", "--params", '{"dice": 2, "tn": 4}', "--dice", "5,4"]
+    first, second = resolve_json(capsys, *test), resolve_json(capsys, *test)
+    assert first["request"] != second["request"]
+    assert first["request"].startswith("r-") and len(first["request"]) > 4
+
+
+def test_offline_commands_do_not_load_the_server_stack():
+    probe = (
+        "import sys; from rollbridge.cli import main; main(['roll', '2d6', '--seed', '1']);"
+        "main(['resolve', 'sr2', 'success_test', '--params', '{\"dice\": 2, \"tn\": 4}',"
+        " '--seed', '3']);"
+        "loaded = [m for m in ('websockets', 'asyncio', 'sqlite3', 'rollbridge.server.app')"
+        " if m in sys.modules]; print('LOADED', loaded)"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "LOADED []" in result.stdout

@@ -68,8 +68,8 @@ def dump(path: Path) -> list[Any]:
     conn = sqlite3.connect(path)
     try:
         return [
-            conn.execute(f"SELECT * FROM {name} ORDER BY rowid").fetchall()
-            for name in ("tables", "actors", "events", "replies", "tokens")
+            conn.execute(f"SELECT * FROM {name} ORDER BY 1, 2").fetchall()
+            for name in ("tables", "log", "replies", "tokens")
         ]
     finally:
         conn.close()
@@ -109,7 +109,7 @@ class TestSettings:
 
     def test_schema_version_is_recorded(self, store, db):
         plain = sqlite3.connect(db)
-        assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
         plain.close()
 
     def test_closed_store_refuses_calls(self, db):
@@ -141,7 +141,7 @@ class TestMigrations:
 
         def add_index(conn: sqlite3.Connection) -> None:
             calls.append(1)
-            conn.execute('CREATE INDEX events_by_kind ON events ("table", seq DESC)')
+            conn.execute('CREATE INDEX events_by_kind ON log ("table", last DESC)')
 
         monkeypatch.setattr(sqlite_module, "MIGRATIONS", (*sqlite_module.MIGRATIONS, add_index))
         monkeypatch.setattr(sqlite_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
@@ -154,7 +154,7 @@ class TestMigrations:
         assert plain.execute("SELECT name FROM sqlite_master WHERE name = 'events_by_kind'")
         plain.close()
 
-    def test_a_version_1_file_is_brought_to_version_2_keeping_replies(self, db):
+    def test_a_version_1_file_is_brought_up_to_date_keeping_replies(self, db):
         plain = sqlite3.connect(db, isolation_level=None)
         sqlite_module.MIGRATIONS[0](plain)  # the schema as version 1 wrote it
         plain.execute("PRAGMA user_version = 1")
@@ -168,9 +168,63 @@ class TestMigrations:
         plain.close()
         with SQLiteStore(db) as store:
             assert store.reply("t", "k") == {"seq": 5}
+            assert store.tables()[0].seq == 5
         plain = sqlite3.connect(db)
-        assert plain.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         plain.close()
+
+    def test_a_version_2_file_becomes_append_only_keeping_everything(self, db, tally):
+        """v2 kept actors and events as rows updated in place; v3 a snapshot and a log."""
+        plain = sqlite3.connect(db, isolation_level=None)
+        for step in sqlite_module.MIGRATIONS[:2]:
+            step(plain)
+        plain.execute("PRAGMA user_version = 2")
+        settings = {"approval": False, "player_dice": False, "ruleset": {}}
+        meta = {"encounter": None, "pending": {}, "undo": [3], "redo": []}
+        plain.execute(
+            "INSERT INTO tables (id, name, ruleset, ruleset_version, settings, epoch, seq, meta,"
+            " created) VALUES ('t', 'Old', 'tally', '1.2.0', ?, 1, 3, ?, 0)",
+            (sqlite_module.pack(settings), sqlite_module.pack(meta)),
+        )
+        records = [
+            ActorRecord("bo", "Bo", {"hp": 8}, {"damage": 2, "rounds": 0, "turns": 0}, ["bob"]),
+            ActorRecord("ana", "Ana", {"hp": 10}, {"damage": 0, "rounds": 0, "turns": 0}),
+        ]
+        for pos, record in enumerate(records):
+            plain.execute(
+                'INSERT INTO actors ("table", id, pos, record) VALUES (?, ?, ?, ?)',
+                ("t", record.id, pos, sqlite_module.pack(record.to_dict())),
+            )
+        for seq in (2, 3):  # seq 1 had left the log
+            event = Event("t", 1, seq, "adjusted", data={"n": seq}, undoable=True)
+            plain.execute(
+                'INSERT INTO events ("table", seq, data) VALUES (?, ?, ?)',
+                ("t", seq, sqlite_module.pack(event.to_dict())),
+            )
+        plain.execute(
+            """INSERT INTO replies ("table", key, reply, seq) VALUES ('t', 'g/r3', ?, 3)""",
+            (sqlite_module.pack({"seq": 3, "status": "done", "event": {"seq": 3}}),),
+        )
+        plain.close()
+        with SQLiteStore(db) as store:
+            (table,) = store.tables()
+            assert (table.name, table.seq, table.settings) == ("Old", 3, settings)
+            snapshot, history = store.load("t")
+            assert list(snapshot.actors) == ["bo", "ana"]
+            assert snapshot.actors["bo"] == records[0]
+            assert snapshot.undo == [3] and sorted(history) == [3]
+            assert [e.seq for e in store.events_after("t", 1)] == [2, 3]
+            assert store.reply("t", "g/r3")["event"] == {"seq": 3}
+            service = TableService(store, host_with(tally))
+            done = service.handle("t", {"type": "roll", "id": "n", "formula": "1d6"}, GM)
+            assert done["seq"] == 4
+            assert service.handle("t", {"type": "undo", "id": "u"}, GM)["seq"] == 5
+        with SQLiteStore(db) as store:
+            assert [e.seq for e in store.events_after("t", 1)] == [2, 3, 4, 5]
+            names = {r[0] for r in sqlite3.connect(db).execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}  # fmt: skip
+            assert {"log", "tables", "replies", "tokens"} <= names
+            assert not names & {"actors", "events"}
 
     def test_a_failed_migration_changes_nothing(self, db, monkeypatch):
         SQLiteStore(db).close()
@@ -527,3 +581,46 @@ class TestKill9:
             fresh = service.handle("t", {"type": "roll", "id": "after", "formula": "1d6"}, GM)
             assert fresh["seq"] == seq + 1
             assert [e.seq for e in store.events_after("t", seq - 1)] == [seq, seq + 1]
+
+
+class TestAppendOnly:
+    """Schema v3: a commit is one log row; snapshots bound what a load folds."""
+
+    def test_a_batch_writes_one_statement_per_kind_of_row(self, store):
+        store.create_table(info("a"), [])
+        store.create_table(info("b"), [])
+        statements: list[str] = []
+        store._conn().set_trace_callback(statements.append)
+        store.commit_many(
+            [("a", commit_at("a", n)) for n in range(1, 9)] + [("b", commit_at("b", 1))]
+        )
+        store._conn().set_trace_callback(None)
+        writes = [s for s in statements if s.split()[0] in ("INSERT", "UPDATE", "DELETE")]
+        assert sum(s.startswith("INSERT INTO log") for s in writes) == 9  # one row a commit
+        assert not any(s.startswith(("UPDATE", "DELETE")) for s in writes)  # nothing in place
+        reads = [s for s in statements if s.startswith("SELECT")]
+        assert len(reads) == 2  # one look at each table's head, for the whole batch
+
+    def test_a_snapshot_every_so_often_bounds_the_fold_and_keeps_everything(self, db, monkeypatch):
+        monkeypatch.setattr(sqlite_module, "SNAPSHOT_EVERY", 8)
+        store = SQLiteStore(db, retain=5)
+        store.create_table(info(), [])
+        for n in range(1, 30):
+            store.commit("t", commit_at("t", n))
+        plain = sqlite3.connect(db)
+        snapshot_seq = plain.execute("SELECT seq FROM tables").fetchone()[0]
+        rows = plain.execute("SELECT first, last FROM log ORDER BY first").fetchall()
+        plain.close()
+        assert snapshot_seq == 24  # the latest multiple of 8 reached
+        # pruned at the snapshot to its retained log (20 - 24); rows since are all kept,
+        # and reads hold to the retained log of now (25 - 29) anyway
+        assert [r[0] for r in rows] == list(range(20, 30))
+        snapshot, _history = store.load("t")
+        assert snapshot.info.seq == 29 and list(snapshot.actors) == [f"a{n}" for n in range(1, 30)]
+        assert [e.seq for e in store.events_after("t", 24)] == [25, 26, 27, 28, 29]
+        assert store.events_after("t", 23) is None  # left the retained log
+        assert store.reply("t", "k29") == {"seq": 29}
+        store.close()
+        with SQLiteStore(db, retain=5) as again:
+            assert again.load("t")[0].actors == snapshot.actors
+            assert again.tables()[0].seq == 29

@@ -446,11 +446,14 @@ class TestAtomicity:
         before = self.setup_table(store)
         if kit.kind == "sqlite":
             # fails inside the transaction, after every row of the commit was written
-            def prune(conn, table_id, seq):
-                assert conn.execute("SELECT count(*) FROM actors").fetchone()[0] == 2
+            from rollbridge.stores import sqlite as sqlite_module
+
+            def snapshot(conn, table_id, extra):
+                assert conn.execute("SELECT count(*) FROM log").fetchone()[0] == 2
                 raise RuntimeError("disk on fire")
 
-            monkeypatch.setattr(store, "_prune", prune)
+            monkeypatch.setattr(sqlite_module, "SNAPSHOT_EVERY", 1)
+            monkeypatch.setattr(store, "_snapshot", snapshot)
             commit = self.bad_commit(store, make_commit(store, events=2).events[1])
         else:
             commit = self.bad_commit(store, ExplodingEvent("t", 1, 3, "roll"))

@@ -8,6 +8,9 @@ from typing import Any
 from rollbridge import ActionContext, ActionSpec, Actor, CommonState, Resolution, Ruleset, Track
 from rollbridge.dice import DiceGroup, DiceSource, roll_die, roll_formula
 from rollbridge.exceptions import RuleViolation
+from rollbridge.text import Private
+
+from .messages import ATTACK_DICE, ATTACK_STEP, CRITICAL, DAMAGE_STEP, HITS, MISSES, REGAINS
 
 SHEET = {
     "type": "object",
@@ -66,6 +69,11 @@ class HitPoints(Ruleset):
     def initial_state(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
         return {"lost": 0}
 
+    def reveals(self, aspect: str, settings: Mapping[str, Any]) -> bool:
+        """An NPC's armour class and hit points ("sheet") are the GM's; the dice
+        and the damage rolled are in the open."""
+        return False
+
     def resolve(self, context: ActionContext, dice: DiceSource) -> Resolution:
         target = context.targets[0]
         if context.action == "heal":
@@ -75,14 +83,15 @@ class HitPoints(Ruleset):
         d20 = roll_die(dice, 20)
         bonus = attacker.sheet["attack_bonus"] + context.params["modifier"]
         total = d20.value + bonus
-        ac = target.sheet["ac"]
+        # The target's armour class is its sheet's: hidden from players for an NPC.
+        ac = Private(target.sheet["ac"], of=target.id, aspect="sheet")
         critical = d20.value == 20
-        hit = critical or (d20.value != 1 and total >= ac)
-        attack = DiceGroup("attack", (d20,), formula=f"1d20{bonus:+d}", total=total, target=ac)
-        steps = [f"attack {d20.value} {bonus:+d} = {total} against AC {ac}"]
+        hit = critical or (d20.value != 1 and total >= ac.value)
+        attack = DiceGroup(ATTACK_DICE(), (d20,), formula=f"1d20{bonus:+d}", total=total, target=ac)
+        steps = [ATTACK_STEP(d20=d20.value, bonus=bonus, total=total, ac=ac)]
         if not hit:
             return Resolution(
-                f"{attacker.name} misses {target.name}",
+                MISSES(attacker=attacker.name, target=target.name),
                 {"hit": False, "total": total},
                 dice=[attack],
                 steps=steps,
@@ -90,14 +99,20 @@ class HitPoints(Ruleset):
         formula = attacker.sheet["damage"]
         if critical:
             formula = f"({formula})+({formula.split('+')[0]})"
-            steps.append("a natural 20: the damage dice are rolled twice")
+            steps.append(CRITICAL())
         damage = roll_formula(formula, dice)
         amount = max(0, int(damage.total))
         lost = min(target.sheet["hp"], target.state["lost"] + amount)
-        steps.append(f"damage {damage.describe()}")
+        steps.append(DAMAGE_STEP(roll=damage.describe()))
         return Resolution(
-            f"{attacker.name} hits {target.name} for {amount}",
-            {"hit": True, "critical": critical, "total": total, "damage": amount, "lost": lost},
+            HITS(attacker=attacker.name, target=target.name, amount=amount),
+            {
+                "hit": True,
+                "critical": critical,
+                "total": total,
+                "damage": amount,
+                "lost": Private(lost, of=target.id, aspect="sheet"),
+            },
             dice=[attack, *damage.groups],
             states={target.id: {**target.state, "lost": lost}},
             steps=steps,
@@ -109,8 +124,8 @@ class HitPoints(Ruleset):
             raise RuleViolation(f"{target.name} has lost no hit points", code="not_hurt")
         now = max(0, lost - amount)
         return Resolution(
-            f"{target.name} regains {lost - now} hit points",
-            {"healed": lost - now, "lost": now},
+            REGAINS(target=target.name, count=lost - now),
+            {"healed": lost - now, "lost": Private(now, of=target.id, aspect="sheet")},
             states={target.id: {**target.state, "lost": now}},
         )
 

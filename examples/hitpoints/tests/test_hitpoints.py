@@ -49,3 +49,16 @@ def test_healing_is_for_the_gm(table):
     table.resolve("heal", targets=["g"], params={"amount": 9})
     with pytest.raises(RuleViolation, match="lost no hit points"):
         table.resolve("heal", targets=["g"], params={"amount": 1})
+
+
+def test_players_see_the_dice_but_not_an_npc_armour_class(table):
+    table.resolve("attack", actor="f", targets=["g"], dice=[9, 4])  # 14 against AC 13
+    gm, player = table.views()
+    assert gm["data"]["steps"][0] == "attack 9 +5 = 14 against AC 13"
+    assert gm["data"]["dice"][0]["target"] == 13 and gm["data"]["outcome"]["lost"] == 7
+    assert player["data"]["steps"][0] == "attack 9 +5 = 14 against AC (hidden)"
+    assert "target" not in player["data"]["dice"][0] and "lost" not in player["data"]["outcome"]
+    assert player["data"]["narration"] == gm["data"]["narration"] == "Fighter hits Goblin for 7"
+    # the fighter is a player's: the goblin's attack on him shows his AC to everyone
+    table.resolve("attack", actor="g", targets=["f"], dice=[2])
+    assert table.views()[1]["data"]["steps"][0] == "attack 2 +4 = 6 against AC 16"

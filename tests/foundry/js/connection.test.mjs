@@ -100,6 +100,24 @@ test("requests resolve with their result and reject with their error's code", as
   await assert.rejects(bad, (error) => error.code === "invalid_notation");
 });
 
+test("a brief result is resolved with the event that arrived just before it", async () => {
+  const { connection } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws, { seq: 4 });
+  const asked = connection.request({ type: "roll", formula: "1d6" });
+  const secret = connection.request({ type: "roll", formula: "1d6", secret: true });
+  const [first, second] = ws.messages().filter((m) => m.type === "roll");
+  ws.receive(event(5, { request: first.id }));
+  ws.receive({ type: "result", id: first.id, status: "done", seq: 5 });
+  ws.receive({ type: "result", id: second.id, status: "secret", seq: 6 });
+  const done = await asked;
+  assert.equal(done.event.seq, 5);
+  assert.equal(done.event.request, first.id);
+  assert.equal((await secret).event, undefined); // a secret roll has no event for a player
+});
+
 test("a busy server gets the same request again after a growing pause, then it resolves", async () => {
   const { clock, connection, seen } = setup();
   connection.start();

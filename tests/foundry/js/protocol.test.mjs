@@ -18,9 +18,11 @@ test("request ids are fresh and never repeat", () => {
   for (const id of ids) assert.ok(id.length <= 64, id);
 });
 
-test("hello names the dialect, and resumes only with a cursor", () => {
+test("hello names the dialect, asks for brief results, and resumes only with a cursor", () => {
   const fresh = helloMessage({ id: "h", table: "t", token: "rbt_x" });
-  assert.deepEqual(fresh, { type: "hello", id: "h", table: "t", token: "rbt_x", dialect: "foundry" });
+  assert.deepEqual(fresh, {
+    type: "hello", id: "h", table: "t", token: "rbt_x", dialect: "foundry", results: "brief",
+  });
   const resumed = helloMessage({ id: "h", table: "t", token: "k", cursor: { epoch: 2, seq: 41 } });
   assert.deepEqual(resumed.resume, { epoch: 2, seq: 41 });
 });

@@ -1,9 +1,16 @@
 """Shared helpers for the bandits tests: build actors in a given state and resolve
-actions with supplied (scripted) or seeded dice."""
+actions with supplied (scripted) or seeded dice.
+
+A resolution's texts and private marks are read as the GM reads them
+(:func:`as_gm`): every :class:`~rollbridge.text.Private` by its value, every
+:class:`~rollbridge.text.Text` rendered in English. What players see is tested
+through the engine (``test_bandits_player_resolution.py``, ``test_bandits_privacy.py``).
+"""
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -13,8 +20,39 @@ from rollbridge import ActionContext, Actor, Resolution, TurnContext
 from rollbridge.dice import DiceSource, ScriptedDice
 from rollbridge.plugins.bandits import BanditsRuleset
 from rollbridge.schema import validate
+from rollbridge.text import Private, Text
 
 SLOT_KEYS = {1: "lightly", 2: "seriously", 3: "heavily", 4: "dying"}
+
+
+def gm_value(value: Any) -> Any:
+    """``value`` as the GM reads it: marks unwrapped, texts rendered (English)."""
+    if isinstance(value, Private):
+        return gm_value(value.value)
+    if isinstance(value, Text):
+        return value.render()
+    if isinstance(value, Mapping):
+        return {key: gm_value(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(gm_value(item) for item in value)
+    return value
+
+
+def as_gm(resolution: Resolution) -> Resolution:
+    """A resolution as the GM reads it (see :func:`gm_value`); states are left as they are."""
+    fields = ("label", "formula", "total", "target", "successes", "note")
+    dice = [
+        dataclasses.replace(g, **{f: gm_value(getattr(g, f)) for f in fields})
+        for g in resolution.dice
+    ]
+    return Resolution(
+        narration=gm_value(resolution.narration),
+        outcome=gm_value(resolution.outcome),
+        dice=dice,
+        states=resolution.states,
+        steps=gm_value(list(resolution.steps)),
+        params=gm_value(resolution.params),
+    )
 
 
 class Kit:
@@ -102,11 +140,16 @@ class Kit:
         dice: Sequence[int] | DiceSource = (),
         **where: Any,
     ) -> Resolution:
-        """Resolve; scripted dice must all be used (``finish`` checks)."""
+        """Resolve, read as the GM reads it (:func:`as_gm`); scripted dice must all be
+        used (``finish`` checks)."""
         source = ScriptedDice(dice) if not isinstance(dice, DiceSource) else dice
-        result = self.ruleset.resolve(self.context(action, params, **where), source)
+        result = self.resolve(self.context(action, params, **where), source)
         source.finish()
         return result
+
+    def resolve(self, context: ActionContext, dice: DiceSource) -> Resolution:
+        """``ruleset.resolve``, read as the GM reads it (:func:`as_gm`)."""
+        return as_gm(self.ruleset.resolve(context, dice))
 
     def turn(self, actor: Actor, participants: Sequence[Actor] = ()) -> TurnContext:
         return TurnContext(1, actor, tuple(participants) or (actor,), {})

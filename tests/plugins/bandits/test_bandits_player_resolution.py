@@ -1,13 +1,16 @@
-"""What players see of a bandits resolution that involved an NPC (``player_resolution``),
-through the real engine: the dice, the harm table row and the wounds stay; an NPC's
-Armour, Steady, Pierce and stats, the totals built from them and its full state go —
-unless ``show_npc_details`` is on."""
+"""What players see of a bandits resolution that involved an NPC, through the real
+engine (the values the ruleset marks private, :mod:`rollbridge.plugins.bandits.privacy`):
+the dice, the harm table row and the wounds stay; an NPC's Armour, Steady, Pierce and
+stats, the totals built from them and its full state go — unless ``show_npc_details``
+is on."""
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
+from rollbridge import Ruleset
 from rollbridge.plugins.bandits import BanditsRuleset
 from rollbridge.testing import RulesetHarness
 
@@ -140,15 +143,24 @@ def test_show_npc_details_shows_the_resolution_as_the_gm_sees_it():
     assert terms(player["data"])["Guard's Armour"] == -3
 
 
-def test_player_resolution_does_not_change_its_input():
+def test_the_players_view_does_not_change_the_stored_event():
     harness = table()
     harness.resolve(
         "harm", actor="ana", targets=["guard"], params={"direction": "dealt"}, dice=[3, 4]
     )
-    gm, _ = harness.views()
-    data = json.loads(json.dumps(gm["data"]))
-    BanditsRuleset().player_resolution(data, frozenset({"guard"}), {})
-    assert data == gm["data"]
+    (event,) = harness.events(harness.table.info.seq - 1)
+    stored = copy.deepcopy(event.data)
+    gm = harness.table.view_event(event, gm=True)
+    player = harness.table.view_event(event, gm=False)
+    assert terms(player["data"])["Guard's Armour"] is None  # something was hidden
+    assert event.data == stored
+    assert harness.table.view_event(event, gm=True) == gm
+    assert terms(gm["data"])["Guard's Armour"] == -3
+
+
+def test_the_ruleset_no_longer_rewrites_resolutions():
+    """Players' views come from the marks alone: the deprecated hook is not overridden."""
+    assert BanditsRuleset.player_resolution is Ruleset.player_resolution
 
 
 # -- turn hooks in encounter events ---------------------------------------------------

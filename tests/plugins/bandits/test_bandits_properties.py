@@ -137,7 +137,7 @@ def test_BD1_the_modifier_is_always_within_minus_4_and_plus_4(
         "advantage": advantage,
         "disadvantage": disadvantage,
     }
-    move = kit.ruleset.resolve(kit.context("move", params, actor=ana), SeededDice(seed))
+    move = kit.resolve(kit.context("move", params, actor=ana), SeededDice(seed))
     out = move.outcome
     assert -4 <= out["modifier"] <= 4
     assert out["modifier_raw"] == stat + sum(modifiers)

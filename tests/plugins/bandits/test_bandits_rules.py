@@ -110,9 +110,7 @@ def test_BD2_advantage_odds_match_the_exact_distribution_seeded(kit):
     source = SeededDice(2024, limit=10**6)
     trials = 4000
     hits = sum(
-        kit.ruleset.resolve(kit.context("move", {"advantage": True}, actor=ana), source).outcome[
-            "total"
-        ]
+        kit.resolve(kit.context("move", {"advantage": True}, actor=ana), source).outcome["total"]
         >= 10
         for _ in range(trials)
     )

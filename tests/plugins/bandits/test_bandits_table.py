@@ -88,3 +88,14 @@ def test_BD5_russian_texts_match_the_wound_counts():
     for band in BANDS[:-1]:
         assert band.text_ru.split(": ", 1)[1].startswith(f"{band.wounds} ")
     assert BANDS[-1].text_ru.startswith("3- только неприятность")
+
+
+def test_BD5_each_rows_text_is_its_range_wounds_and_extra_text():
+    """A row's text (one message, for the steps and notes) says what its parts say."""
+    for band in BANDS:
+        data = band.to_dict()
+        parts = f"{band.label}: {data['wounds_text']} (an extra: {data['extra_text']})"
+        assert data["table_text"] == parts
+        assert band.text.render() == parts
+        assert band.wounds_text.render() == data["wounds_text"]
+        assert band.extra_text.render() == data["extra_text"]

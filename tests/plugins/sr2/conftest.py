@@ -1,6 +1,11 @@
 """Fixtures for the sr2 tests: a kit that builds actors and resolves actions
 the way the table engine does (params and settings validated, defaults
-filled), with read-only actor states so any mutation of the input fails."""
+filled), with read-only actor states so any mutation of the input fails.
+
+A resolution comes back as the GM sees it (:class:`Resolved`: texts rendered,
+private values shown, plain data), with the ruleset's own
+:class:`~rollbridge.contract.Resolution` beside it and the view of players who
+see every actor as an NPC."""
 
 from __future__ import annotations
 
@@ -11,9 +16,48 @@ from typing import Any
 import pytest
 
 from rollbridge.contract import ActionContext, Actor, Resolution
-from rollbridge.dice import DiceSource, ScriptedDice, SeededDice
+from rollbridge.dice import DiceGroup, DiceSource, ScriptedDice, SeededDice
 from rollbridge.plugins.sr2 import SR2Ruleset
 from rollbridge.schema import validate
+from rollbridge.text import extract, view_of
+
+
+class Resolved:
+    """A resolution as the GM sees it: ``narration`` and ``steps`` rendered, ``outcome``,
+    ``params`` and ``dice`` with every private value shown, as the engine stores and
+    sends them; ``resolution`` is what the ruleset returned."""
+
+    def __init__(self, resolution: Resolution) -> None:
+        self.resolution = resolution
+        self._stored = extract(
+            {
+                "params": resolution.params,
+                "narration": resolution.narration,
+                "outcome": resolution.outcome,
+                "dice": [group.to_dict() for group in resolution.dice],
+                "steps": list(resolution.steps),
+            },
+            where="resolution",
+        )
+        gm = self.view()
+        self.narration: str = gm["narration"]
+        self.outcome: dict[str, Any] = gm["outcome"]
+        self.steps: list[str] = gm["steps"]
+        self.params: dict[str, Any] | None = gm["params"]
+        self.dice = [DiceGroup.from_dict(group) for group in gm["dice"]]
+        self.states = resolution.states
+
+    def view(self, hidden: Sequence[str] | None = None) -> dict[str, Any]:
+        """The resolution as an audience sees it: the GM (``hidden`` None), or players
+        for whom the actors ``hidden`` are NPCs whose details no setting reveals."""
+        data, texts, private = self._stored
+        if hidden is None:
+            return view_of(data, texts, private)
+        return view_of(data, texts, private, hides=lambda of, aspect: of in hidden)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The GM's view and the new states (for comparing resolutions)."""
+        return {**self.view(), "states": self.states}
 
 
 class Kit:
@@ -64,9 +108,9 @@ class Kit:
         *,
         dice: Sequence[int] | DiceSource | None = None,
         settings: Mapping[str, Any] | None = None,
-    ) -> Resolution:
+    ) -> Resolved:
         """Resolve with supplied dice (every one must be used), a given source,
-        or SeededDice(0)."""
+        or SeededDice(0); the resolution as the GM sees it."""
         context = self.context(action, params, actor, targets, settings)
         if dice is None:
             source: DiceSource = SeededDice(0)
@@ -76,15 +120,15 @@ class Kit:
             source = ScriptedDice(list(dice))
         result = self.rs.resolve(context, source)
         source.finish()
-        return result
+        return Resolved(result)
 
     @staticmethod
-    def after(actor: Actor, result: Resolution) -> Actor:
+    def after(actor: Actor, result: Resolved | Resolution) -> Actor:
         """The actor with its state after ``result`` (unchanged if not listed)."""
         state = result.states.get(actor.id, actor.state)
         return Actor(actor.id, actor.name, actor.sheet, MappingProxyType(dict(state)))
 
-    def common(self, actor: Actor, result: Resolution | None = None) -> Any:
+    def common(self, actor: Actor, result: Resolved | Resolution | None = None) -> Any:
         return self.rs.common_state(self.after(actor, result) if result else actor)
 
 

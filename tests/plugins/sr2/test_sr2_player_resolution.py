@@ -1,15 +1,20 @@
-"""What players see of an sr2 resolution that involved an NPC (``player_resolution``),
-through the real engine: the GM's view keeps everything, the players' view keeps the
-dice, status and wound levels but not the NPC's boxes, Body, armour or pool split
-— unless ``show_npc_details`` / ``show_npc_sheet`` say otherwise."""
+"""What players see of an sr2 resolution that involved an NPC, through the real
+engine: the GM's view keeps everything, the players' view keeps the dice, status and
+wound levels but not the NPC's boxes, Body, armour or pool split — unless
+``show_npc_details`` / ``show_npc_sheet`` say otherwise. The ruleset marks those
+values private where it builds the resolution (``plugins/sr2/privacy.py``); the
+engine builds each audience's view from the stored event."""
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
 import pytest
 
+from rollbridge.contract import Ruleset
+from rollbridge.engine.views import GM, PLAYERS, event_view
 from rollbridge.plugins.sr2 import SR2Ruleset
 from rollbridge.testing import RulesetHarness, all_keys
 
@@ -196,20 +201,44 @@ def test_new_turn_hides_npc_pools_unless_a_setting_shows_them():
     harness.resolve("new_turn")
     gm, player = harness.views()
     assert gm["data"]["outcome"]["pools"] == {"tukan": 6, "guard": 3}
+    assert gm["data"]["steps"] == ["New combat turn (SR-14): tukan 6, guard 3"]
     assert player["data"]["outcome"]["pools"] == {"tukan": 6}
-    assert player["data"]["steps"] == ["New combat turn (SR-14): tukan 6; NPCs' pools hidden"]
+    # each NPC's pool is marked on its own: players read "(hidden)" in its place
+    assert player["data"]["steps"] == ["New combat turn (SR-14): tukan 6, guard (hidden)"]
+    assert '"guard": 3' not in json.dumps(player) and "guard 3" not in json.dumps(player)
 
     shown = table(show_npc_sheet=True)
     shown.resolve("new_turn")
     assert shown.views()[1]["data"]["outcome"]["pools"] == {"tukan": 6, "guard": 3}
 
 
-def test_player_resolution_does_not_change_its_input():
+def test_the_players_view_does_not_change_the_stored_event():
+    """The players' view is built from the stored event, which it never changes, under
+    any settings; sr2 no longer overrides the deprecated ``player_resolution``."""
+    assert SR2Ruleset.player_resolution is Ruleset.player_resolution
     harness = table()
-    gm, _ = burst(harness)
-    data = json.loads(json.dumps(gm["data"]))
-    SR2Ruleset().player_resolution(data, frozenset({"guard"}), {})
-    assert data == gm["data"]
+    gm, player = burst(harness)
+    (event,) = [e for e in harness.events(harness.table.info.seq - 1)]
+    stored = copy.deepcopy((event.data, event.texts, event.private))
+    assert stored[0]["outcome"]["crossed"] == gm["data"]["outcome"]["crossed"]
+    for settings in ({}, {"show_npc_details": True}, {"show_npc_sheet": True}):
+        view = event_view(
+            event,
+            audience=PLAYERS,
+            ruleset=harness.ruleset,
+            settings={**harness.table.ruleset_settings, **settings},
+            controlled=harness.table.controlled,
+        )
+        assert view["data"] != gm["data"]
+    assert (event.data, event.texts, event.private) == stored
+    again = event_view(
+        event,
+        audience=GM,
+        ruleset=harness.ruleset,
+        settings=harness.table.ruleset_settings,
+        controlled=harness.table.controlled,
+    )
+    assert again == gm and harness.views() == (gm, player)
 
 
 # -- turn hooks in encounter events ---------------------------------------------------
@@ -242,7 +271,7 @@ def test_round_start_hook_hides_npc_pools_in_encounter_events():
         assert gm_hook["steps"] == [f"Combat turn {round_} (SR-14): tukan 6, guard 3"]
         (hook,) = round_starts(player["data"])
         assert hook["outcome"]["pools"] == {"tukan": 6}
-        assert hook["steps"] == [f"Combat turn {round_} (SR-14): tukan 6; NPCs' pools hidden"]
+        assert hook["steps"] == [f"Combat turn {round_} (SR-14): tukan 6, guard (hidden)"]
         assert hook["narration"] == f"Combat turn {round_}: every Combat Pool is refilled."
         assert "action" not in hook and hook["dice"] == []
         text = json.dumps(player)
@@ -273,3 +302,36 @@ def test_a_players_refused_pool_spend_does_not_tell_the_npcs_pool():
     with pytest.raises(RuleViolation) as gm:
         harness.resolve("attack", actor="tukan", targets=["guard"], params=ask)
     assert gm.value.details["left"] == GUARD["combat_pool"]
+
+
+def test_the_docs_show_what_players_read():
+    """docs/rulesets/sr2.md quotes, side by side, lines the GM and players read: they
+    are the engine's, word for word."""
+    import pathlib
+
+    docs = (pathlib.Path(__file__).resolve().parents[3] / "docs/rulesets/sr2.md").read_text()
+    quoted: list[str] = []
+    gm, player = burst(table())
+    for view in (gm, player):
+        quoted += [view["data"]["narration"], *view["data"]["steps"][3:5], view["data"]["steps"][8]]
+    harness = table()
+    params = {"weapon": "Pistol", "rounds": 3, "tn": 2, "attacker_pool": 1}
+    harness.resolve(
+        "attack", actor="guard", targets=["tukan"], params=params, dice=[5] * 6 + [1] * 5
+    )
+    for view in harness.views():
+        quoted += view["data"]["steps"][1:3]
+    harness = table()
+    harness.resolve(
+        "damage", targets=["guard"], params={"code": "10D", "attack_successes": 7}, dice=[1] * 4
+    )
+    for action, params in (("bleed", {"boxes": 1}), ("heal", {"monitor": "physical", "boxes": 3})):
+        harness.resolve(action, targets=["guard"], params=params)
+        for view in harness.views():
+            quoted += [view["data"]["narration"], *view["data"]["steps"]]
+    harness = table()
+    harness.resolve("new_turn")
+    for view in harness.views():
+        quoted += view["data"]["steps"]
+    for line in quoted:
+        assert f"`{line}`" in docs, line

@@ -1,4 +1,10 @@
-"""Fixtures for the techlevel tests: a small driver around the ruleset."""
+"""Fixtures for the techlevel tests: a small driver around the ruleset.
+
+The driver returns a resolution as the GM's view renders it: narration, steps and
+dice labels as English text, every private value in place (:func:`gm_resolution`).
+``Driver.last`` keeps the resolution as the ruleset returned it, texts and
+:class:`~rollbridge.text.Private` marks included.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +15,24 @@ from typing import Any
 import pytest
 
 from rollbridge import ActionContext, Actor, Resolution
-from rollbridge.dice import DiceSource, ScriptedDice
+from rollbridge.dice import DiceGroup, DiceSource, ScriptedDice
 from rollbridge.plugins.techlevel import TechLevel
 from rollbridge.schema import validate
+from rollbridge.text import extract, view_of
+
+
+def gm_resolution(result: Resolution) -> Resolution:
+    """``result`` as the GM sees it: texts rendered in English, private values shown."""
+    data, texts, private = extract(result.to_dict(), where="resolution")
+    shown = view_of(data, texts, private)
+    return Resolution(
+        narration=shown["narration"],
+        outcome=shown["outcome"],
+        dice=[DiceGroup.from_dict(group) for group in shown["dice"]],
+        states=shown["states"],
+        steps=shown["steps"],
+        params=shown["params"],
+    )
 
 
 class Driver:
@@ -20,6 +41,7 @@ class Driver:
 
     def __init__(self) -> None:
         self.rs = TechLevel()
+        self.last: Resolution | None = None
 
     def sheet(self, **fields: Any) -> dict[str, Any]:
         fields.setdefault("body_tl", 1)
@@ -59,7 +81,8 @@ class Driver:
         result = self.rs.resolve(context, source)
         source.finish()
         assert (actor, tuple(targets)) == frozen, "resolve mutated its input actors"
-        return result
+        self.last = result
+        return gm_resolution(result)
 
     def hit(
         self, target: Actor, dice: str = "1d6", tl: int = 1, rolled: Sequence[int] = (), **params

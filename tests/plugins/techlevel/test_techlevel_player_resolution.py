@@ -1,10 +1,11 @@
-"""What players see of a techlevel resolution that touched an NPC (``player_resolution``),
-through the real engine: the layer struck and the boxes crossed stay; the names, TLs,
-TL factors, magic and immunities of the NPC's items, vehicle and body go — unless
-``show_npc_details`` is on."""
+"""What players see of a techlevel resolution that touched an NPC, through the real
+engine: the layer struck and the boxes crossed stay; the names, TLs, TL factors, magic
+and immunities of the NPC's items, vehicle and body — marked private where the
+resolution is built (``details.py``) — go, unless ``show_npc_details`` is on."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from typing import Any
@@ -182,6 +183,97 @@ def test_gear_actions_on_an_npc_name_no_item_vehicle_spell_or_tl():
         assert "Wyrm" in player["data"]["narration"], action
 
 
+#: Narration and steps of each GEAR action: as the GM reads them, as players do.
+GEAR_TEXTS = [
+    (
+        ["Wyrm gets off Nightmare",
+         "Nightmare leaves the stack with 0 boxes crossed; kept, mount it again by name"],
+        ["Wyrm gets off the mount",
+         "the mount leaves the stack with 0 boxes crossed; kept, mount it again by name"],
+    ),
+    (
+        ["Wyrm mounts Nightmare",
+         "Nightmare (mount, TL3): 1 section(s), 0 of 20 boxes crossed, wearing Barding",
+         "its layers now lie above the rider's own (TL-2)"],
+        ["Wyrm mounts up", "a mount: 1 section(s), 0 of 20 boxes crossed, wearing armour",
+         "its layers now lie above the rider's own (TL-2)"],
+    ),
+    (
+        ["Wyrm's Nightmare (flank) is destroyed",
+         "Nightmare (flank): every box crossed (destroyed: True)"],
+        ["Wyrm's vehicle (flank) is destroyed", "the vehicle (flank): every box crossed"],
+    ),
+    (
+        ["Wyrm's Barding: 0 boxes repaired", "Barding: 0 boxes repaired"],
+        ["Wyrm's vehicle armour: 0 boxes repaired", "Vehicle armour: 0 boxes repaired"],
+    ),
+    (
+        ["Wyrm's Dragon scale is destroyed",
+         "Dragon scale: every box crossed; it stays on the layer until taken off"],
+        ["Wyrm's armour is destroyed",
+         "the armour: every box crossed; it stays on the layer until taken off"],
+    ),
+    (
+        ["A spell dispels Wyrm's Ironhide (armour)", "Dragon scale dispelled: the armour is empty"],
+        ["A spell dispels Wyrm's magic (armour)",
+         "the magic on the armour is dispelled: the armour is empty"],
+    ),
+    (
+        ["Wyrm puts on Rune buckler (energy shield)",
+         "the energy shield was empty: Rune buckler is worn there, 0 of 7 boxes crossed, TL5 "
+         "(TL-9)"],
+        ["Wyrm puts on an item (energy shield)",
+         "the energy shield was empty: an item is worn there, 0 of 7 boxes crossed (TL-9)"],
+    ),
+    (
+        ["Wyrm takes off Rune buckler (energy shield)",
+         "Rune buckler taken off the energy shield and carried"],
+        ["Wyrm takes off the energy shield", "the energy shield is taken off and carried"],
+    ),
+    (
+        ["A spell casts Ironhide on Wyrm (energy shield)",
+         "the energy shield was empty: Ironhide is cast there, 9 boxes, TL4, magical (TL-9)"],
+        ["A spell casts magic on Wyrm (energy shield)",
+         "the energy shield was empty: magic is cast there, 9 boxes (TL-9)"],
+    ),
+    (
+        ["A spell improves Wyrm's Barding with Ironhide",
+         "Barding improved by Ironhide: 10 boxes TL2 → 20 boxes TL5, 0 crossed (TL-9: it takes "
+         "the spell's boxes)"],
+        ["A spell improves Wyrm's vehicle armour with magic",
+         "the vehicle armour is improved by magic: 20 boxes, 0 crossed (TL-9)"],
+    ),
+    (
+        ["A spell dispels the magic on Wyrm's Barding",
+         "Ironhide dispelled: Barding is back to 10 boxes TL2, 0 crossed"],
+        ["A spell dispels the magic on Wyrm's vehicle armour",
+         "the magic on the vehicle armour is dispelled: 10 boxes, 0 crossed"],
+    ),
+    (
+        ["Wyrm gets off Nightmare",
+         "Nightmare leaves the stack with 20 boxes crossed (destroyed); left behind"],
+        ["Wyrm gets off the mount",
+         "the mount leaves the stack with 20 boxes crossed (destroyed); left behind"],
+    ),
+    (
+        ["Wyrm boards Nightmare", "Nightmare (vehicle, TL1): 1 section(s), 0 of 20 boxes crossed",
+         "its layers now lie above the rider's own (TL-2)"],
+        ["Wyrm boards a vehicle", "a vehicle: 1 section(s), 0 of 20 boxes crossed",
+         "its layers now lie above the rider's own (TL-2)"],
+    ),
+]  # fmt: skip
+
+
+def test_gear_texts_read_for_the_gm_and_for_players_as_they_always_have():
+    harness = table()
+    assert len(GEAR_TEXTS) == len(GEAR)
+    for (action, request), (for_gm, for_players) in zip(GEAR, GEAR_TEXTS, strict=True):
+        harness.resolve(action, **request)
+        gm, player = harness.views()
+        assert [gm["data"]["narration"], *gm["data"]["steps"]] == for_gm, action
+        assert [player["data"]["narration"], *player["data"]["steps"]] == for_players, action
+
+
 @pytest.mark.parametrize(
     ("action", "request_", "narration"),
     [
@@ -211,15 +303,25 @@ def test_gear_narrations_stay_useful(action, request_, narration):
     assert gm["data"]["narration"] != narration
 
 
-def test_player_resolution_does_not_change_its_input():
+def test_the_players_view_does_not_change_the_stored_event():
     harness = table()
     harness.resolve(
         "hit", actor="ana", targets=["guard"], params={"dice": "1d6", "tl": 2}, dice=[5]
     )
     gm, _ = harness.views()
-    data = json.loads(json.dumps(gm["data"]))
-    TechLevel().player_resolution(data, frozenset({"guard"}), {})
-    assert data == gm["data"]
+    (event,) = harness.events(harness.table.info.seq - 1)
+    stored = copy.deepcopy(event.to_dict())
+    player = harness.table.view_event(event, gm=False)
+    assert "name" not in player["data"]["outcome"]
+    assert event.to_dict() == stored  # the players' view was built from a copy
+    assert event.data["outcome"]["name"] == "Kevlar vest"
+    assert harness.table.view_event(event, gm=True) == gm
+    assert harness.views() == (gm, player)
+
+
+def test_techlevel_no_longer_overrides_player_resolution():
+    """Players' views come from the marks alone; the deprecated hook is not used."""
+    assert TechLevel.player_resolution is Ruleset.player_resolution
 
 
 # -- turn hooks in encounter events ---------------------------------------------------
@@ -227,9 +329,9 @@ def test_player_resolution_does_not_change_its_input():
 HOOKS = ("on_round_start", "on_round_end", "on_turn_start", "on_turn_end")
 
 
-def test_techlevel_has_no_turn_hooks_to_redact():
-    """visibility.py handles no hook names because techlevel returns no hook results;
-    a hook added here must be taught to visibility.py (and tested below)."""
+def test_techlevel_has_no_turn_hooks():
+    """techlevel returns no hook results; a hook added here must mark its NPCs'
+    details private like the actions do (and be tested below)."""
     for name in HOOKS:
         assert getattr(TechLevel, name) is getattr(Ruleset, name), name
 

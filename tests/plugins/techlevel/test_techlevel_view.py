@@ -7,6 +7,7 @@ import json
 import pytest
 
 from rollbridge.exceptions import InvalidParams, RuleViolation
+from rollbridge.text import extract
 
 TANK = {
     "name": "Tank",
@@ -78,6 +79,10 @@ def test_states_round_trip_through_json(tl, make_armour):
     assert json.loads(json.dumps(npc.state)) == npc.state
     result = tl.hit(npc, "1d6", tl=5, rolled=[6])
     assert json.loads(json.dumps(result.to_dict())) == result.to_dict()
+    # as the ruleset returned it (texts and private marks): its stored form is plain
+    stored, texts, private = extract(tl.last.to_dict())
+    assert json.loads(json.dumps([stored, texts, private])) == [stored, texts, private]
+    assert texts and private
 
 
 # -- adjust -----------------------------------------------------------------------------

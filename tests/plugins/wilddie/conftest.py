@@ -1,5 +1,6 @@
 """Fixtures for the wilddie tests: a ruleset, actor builders, a resolver that
-validates parameters and fills settings defaults as the table engine does."""
+validates parameters and fills settings defaults as the table engine does, and
+returns the resolution as the GM reads it (texts rendered, private values shown)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from typing import Any
 import pytest
 
 from rollbridge import ActionContext, Actor, Resolution
-from rollbridge.dice import DiceSource, ScriptedDice
+from rollbridge.dice import DiceGroup, DiceSource, ScriptedDice
 from rollbridge.plugins.wilddie import WildDieRuleset
 from rollbridge.schema import validate
+from rollbridge.text import extract, view_of
 
 ATTRS = ("strength", "vigor", "coordination", "reaction", "intuition", "character")
 
@@ -80,11 +82,35 @@ class WildDieKit:
         )
         resolution = self.ruleset.resolve(context, source)
         source.finish()  # every supplied die was used: no silent extra or missing rolls
-        # every state must round-trip through JSON unchanged
+        return self.read(resolution)
+
+    @staticmethod
+    def read(resolution: Resolution) -> Resolution:
+        """``resolution`` as the GM reads it: its narration, steps, dice labels and
+        notes (and any text in the outcome) rendered in English, every private value
+        shown as itself. Checks on the way that it is plain data made of declared
+        messages (as the engine does) and that every state round-trips through JSON."""
         for state in resolution.states.values():
             assert json.loads(json.dumps(state)) == state
-        json.dumps(resolution.to_dict())
-        return resolution
+        data, texts, _ = extract(
+            {
+                "narration": resolution.narration,
+                "outcome": resolution.outcome,
+                "dice": [group.to_dict() for group in resolution.dice],
+                "steps": list(resolution.steps),
+                "params": resolution.params,
+            }
+        )
+        shown = view_of(data, texts, [], hides=None)
+        json.dumps(shown)
+        return Resolution(
+            narration=shown["narration"],
+            outcome=shown["outcome"],
+            dice=[DiceGroup.from_dict(group) for group in shown["dice"]],
+            states=resolution.states,
+            steps=shown["steps"],
+            params=shown["params"],
+        )
 
     @staticmethod
     def after(actor: Actor, resolution: Resolution) -> Actor:

@@ -1,7 +1,7 @@
-"""What players see of a wilddie resolution that involved an NPC (``player_resolution``),
-through the real engine: the dice (and so the die an NPC rolls) stay; the NPC's
-Defense and Toughness, the margins built from them, and its chips go — unless
-``show_npc_details`` is on."""
+"""What players see of a wilddie resolution that involved an NPC, through the real
+engine: the dice (and so the die an NPC rolls) stay; the NPC's Defense and
+Toughness, the margins built from them, and its chips — marked private where the
+resolution is built (``privacy.py``) — go, unless ``show_npc_details`` is on."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from rollbridge.contract import Ruleset
 from rollbridge.exceptions import RuleViolation, UnknownActor
 from rollbridge.plugins.wilddie import WildDieRuleset
 from rollbridge.testing import PLAYER, RulesetHarness
@@ -262,11 +263,17 @@ def test_show_npc_details_shows_the_resolution_as_the_gm_sees_it():
     assert player["data"]["outcome"]["toughness"] == 9
 
 
-def test_player_resolution_does_not_change_its_input():
-    gm, _ = melee(table())
-    data = json.loads(json.dumps(gm["data"]))
-    WildDieRuleset().player_resolution(data, frozenset({"guard"}), {})
-    assert data == gm["data"]
+def test_the_players_view_does_not_change_the_stored_event():
+    harness = table()
+    melee(harness)
+    (event,) = harness.events(harness.table.info.seq - 1)
+    stored = copy.deepcopy((event.data, event.texts, event.private))
+    gm, player = harness.views()
+    assert player["data"] != gm["data"]  # something was hidden from players...
+    assert (event.data, event.texts, event.private) == stored  # ...in a copy
+    assert harness.views() == (gm, player)
+    # the rendering is the engine's: wilddie no longer redacts rendered resolutions
+    assert WildDieRuleset.player_resolution is Ruleset.player_resolution
 
 
 # -- turn hooks in encounter events ---------------------------------------------------

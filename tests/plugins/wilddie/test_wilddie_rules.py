@@ -578,12 +578,12 @@ def test_WD9_shaken_pc_recovers_at_turn_start_with_wild_die(wd):
 def test_WD9_failed_recovery_stays_shaken(wd):
     ana = wd.actor("ana", character="d8", state={"shaken": True, "wounds": 1})
     dice = ScriptedDice([4, 3])  # 4 − 1 wound = 3 < 4
-    res = wd.ruleset.on_turn_start(_turn(ana, supplied=True), dice)
+    res = wd.read(wd.ruleset.on_turn_start(_turn(ana, supplied=True), dice))
     dice.finish()
     assert res.outcome["total"] == 3
     assert res.states["ana"]["shaken"] is True
     assert res.outcome["dice_supplied"] is True
-    assert "player" in res.steps[0]
+    assert res.steps[0] == "round 2: Ana's turn starts Shaken (dice rolled by the player)"
 
 
 def test_WD9_npc_recovery_has_no_wild_die(wd):

@@ -38,6 +38,9 @@ export const BUSY_RETRIES = 5;
 export const BUSY_BASE_MS = 250;
 export const BUSY_CAP_MS = 4_000;
 
+/** Events kept by seq to complete brief results (the hello asks for them). */
+export const RECENT_EVENTS = 64;
+
 const CLOSE_AUTH = 1008;
 const CLOSE_NO_PONG = 4000;
 const CLOSE_STOPPED = 1000;
@@ -96,6 +99,8 @@ export class Connection {
     this.welcome = null;
     this.stats = { connects: 0, resumes: 0, recovered: 0, snapshots: 0, missed: 0, drops: 0 };
     this.pending = new Map();
+    /** The latest events by seq: a brief result gets its event from here. */
+    this.recent = new Map();
     this.socket = null;
     this.#helloId = null;
     this.#timer = null;
@@ -247,6 +252,7 @@ export class Connection {
     } else {
       this.stats.snapshots += 1;
       this.cursor = { epoch: welcome.epoch, seq: welcome.seq };
+      this.recent.clear(); // a snapshot: events of before are not this epoch's
       this.handlers.onSnapshot(welcome);
       this.handlers.onCursor({ ...this.cursor });
     }
@@ -266,6 +272,8 @@ export class Connection {
     const cursor = this.cursor;
     if (cursor && event.epoch === cursor.epoch && event.seq <= cursor.seq) return; // seen
     this.cursor = { epoch: event.epoch, seq: event.seq };
+    this.recent.set(event.seq, event);
+    if (this.recent.size > RECENT_EVENTS) this.recent.delete(this.recent.keys().next().value);
     try {
       this.handlers.onEvent(event);
     } catch (error) {
@@ -290,7 +298,16 @@ export class Connection {
     }
     this.pending.delete(reply.id);
     if (reply.type === "error") entry.reject(errorFromReply(reply));
-    else entry.resolve(reply);
+    else entry.resolve(this.#withEvent(reply));
+  }
+
+  /** A brief result with the event it names, as it arrived just before it. */
+  #withEvent(reply) {
+    if (reply.event !== undefined || !Number.isInteger(reply.seq) || reply.status !== "done") {
+      return reply;
+    }
+    const event = this.recent.get(reply.seq);
+    return event ? { ...reply, event } : reply;
   }
 
   #sendAgainLater(id, entry) {

@@ -38,9 +38,11 @@ export function decodeFrame(data) {
   return message;
 }
 
-/** The `hello` that opens a connection (and resumes after a drop). */
+/** The `hello` that opens a connection (and resumes after a drop). Results come
+ * "brief": a result names the event it reports (`seq`), which arrives as an
+ * `event` frame just before it, instead of carrying the whole event again. */
 export function helloMessage({ id, table, token, cursor, client }) {
-  const hello = { type: "hello", id, table, token, dialect: DIALECT };
+  const hello = { type: "hello", id, table, token, dialect: DIALECT, results: "brief" };
   if (client) hello.client = client;
   if (cursor && Number.isInteger(cursor.epoch) && Number.isInteger(cursor.seq)) {
     hello.resume = { epoch: cursor.epoch, seq: cursor.seq };

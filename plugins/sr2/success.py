@@ -1,0 +1,87 @@
+"""The success test (SR-16): any dice against any TN, with SR-1 to SR-3.
+
+Nothing in it is an NPC's own: the dice and the TN are the request's, and the
+wound modifier it may add is public (players see every actor's modifier).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rollbridge.contract import ActionContext, Resolution
+from rollbridge.dice import DiceSource
+from rollbridge.exceptions import InvalidParams
+
+from . import monitor
+from .checks import check_pool, count_param, signed_param
+from .messages import POOL_DICE, TEST_BOTCH, TEST_LINE, TEST_TN, TEST_TN_WOUND, TESTED, TESTED_BY
+from .rolls import roll_test
+from .words import dice as dice_count
+from .words import floored, result, successes
+
+__all__ = ["resolve_success_test"]
+
+
+def resolve_success_test(context: ActionContext, dice: DiceSource) -> Resolution:
+    """SR-16: ``dice`` open-ended d6 (plus Combat Pool dice the actor spends)
+    against ``tn``, plus the actor's wound modifier when asked (SR-12)."""
+    params = context.params
+    count = count_param(params, "dice", None)
+    tn = signed_param(params, "tn")
+    if count is None or tn is None:
+        raise InvalidParams("params.dice and params.tn are required", details={"field": "params"})
+    pool = count_param(params, "pool")
+    label = str(params.get("label", "Success test"))
+    actor = context.actor
+    if pool and actor is None:
+        raise InvalidParams(
+            "params.pool: only an acting actor can spend Combat Pool dice",
+            details={"field": "params.pool"},
+        )
+    parts = [{"part": "given TN", "value": tn}]
+    states: dict[str, Any] = {}
+    if actor is not None:
+        if params.get("wound_modifier", False):
+            parts.append({"part": "wound modifier", "value": monitor.wound_modifier(actor.state)})
+        if pool:
+            left = actor.state.get("pool", 0)
+            check_pool(actor, left, pool, "tester")
+            states[actor.id] = {**actor.state, "pool": left - pool}
+    raw = sum(p["value"] for p in parts)
+    roll = roll_test(dice, count + pool, raw, rule_of_one=context.settings.get("rule_of_one", True))
+    steps = []
+    if len(parts) > 1 or roll.tn != raw:
+        wound = TEST_TN_WOUND(modifier=parts[1]["value"]) if len(parts) > 1 else ""
+        steps.append(TEST_TN(raw=raw, given=tn, wound=wound, floor=floored(raw, roll.tn)))
+    steps.append(
+        TEST_LINE(
+            label=label,
+            dice=POOL_DICE(count=count, pool=pool) if pool else dice_count(count),
+            tn=roll.tn,
+            chains=roll.chains,
+            result=result(roll.successes, roll.botch),
+        )
+    )
+    said = TEST_BOTCH() if roll.botch else successes(roll.successes)
+    if actor is not None:
+        narration = TESTED_BY(
+            actor=actor.name, label=label, dice=count + pool, tn=roll.tn, result=said
+        )
+    else:
+        narration = TESTED(label=label, dice=count + pool, tn=roll.tn, result=said)
+    return Resolution(
+        narration=narration,
+        outcome={
+            "dice": count + pool,
+            "pool": pool,
+            "tn": roll.tn,
+            "tn_raw": raw,
+            "tn_parts": parts,
+            "successes": roll.successes,
+            "botch": roll.botch,
+            "success": roll.successes > 0,
+        },
+        dice=[roll.group(label)],
+        states=states,
+        steps=steps,
+    )

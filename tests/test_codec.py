@@ -1,0 +1,124 @@
+"""The one codec (rollbridge.plain): the fast packer writes the reference's bytes.
+
+``msgpack`` is the reference (the design names it); ``ormsgpack``, used for speed
+when installed, must produce exactly its bytes for all plain data, and refuse what
+is not plain data as the reference does (or more strictly, naming the value).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rollbridge import plain
+from rollbridge.plain import (
+    NotPlain,
+    Packed,
+    dumps_json,
+    ensure_plain,
+    pack,
+    pack_map,
+    reference_pack,
+    unpack,
+)
+
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**64 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text()
+)
+plain_data = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(), inner, max_size=6),
+    max_leaves=40,
+)
+
+
+def test_the_fast_codec_is_in_use_when_installed():
+    pytest.importorskip("ormsgpack")
+    assert plain.CODEC == "ormsgpack"
+
+
+@settings(max_examples=250, deadline=None)
+@given(plain_data)
+def test_pack_writes_the_reference_bytes(value):
+    assert pack(value) == reference_pack(value) == msgpack.packb(value, use_bin_type=True)
+    assert unpack(pack(value)) == msgpack.unpackb(reference_pack(value), raw=False)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.text(), plain_data, max_size=8), st.text(), plain_data)
+def test_a_map_of_packed_values_is_the_map_packed_at_once(fields, key, value):
+    whole = {**fields, key: value}
+    spliced = pack_map({**fields, key: Packed(pack(value))})
+    assert spliced == reference_pack(whole)
+
+
+@settings(max_examples=100, deadline=None)
+@given(plain_data)
+def test_json_text_is_the_standard_librarys(value):
+    assert json.loads(dumps_json(value)) == json.loads(
+        json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        (2**64, "64-bit"),
+        (-(2**63) - 1, "64-bit"),
+        ("\ud800", "Unicode"),
+        ({"k": float("nan")}, "finite"),
+        ([float("inf")], "finite"),
+        ({1: "x"}, "keys must be strings"),
+        (object(), "object"),
+    ],
+    ids=["huge", "very-negative", "surrogate", "nan", "inf", "int-key", "object"],
+)
+def test_what_is_not_plain_is_refused_naming_it(value, problem):
+    with pytest.raises(NotPlain, match=problem):
+        pack(value)
+    with pytest.raises(NotPlain, match=problem):
+        ensure_plain(value)
+
+
+def test_bytes_are_refused_where_values_come_in():
+    """msgpack can write bytes (as bin), JSON cannot: values are checked where they
+    enter (a request's schema, a ruleset's results), with ensure_plain's walk."""
+    with pytest.raises(NotPlain, match="bytes values are not allowed"):
+        ensure_plain({"state": [b"raw"]})
+
+
+def test_harmless_bytes_that_look_like_a_nan_are_not_refused():
+    # 0xcb 0x7f 0xf8 inside an integer's bytes, not a float
+    value = [int.from_bytes(b"\x00\xcb\x7f\xf8\x00\x00\x00\x01", "big"), "é"]
+    assert unpack(pack(value)) == value
+    assert math.isfinite(1.5) and unpack(pack([1.5]))[0] == 1.5
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.text(), plain_data, max_size=20), st.text(), plain_data)
+def test_a_frame_made_from_an_encoded_view_is_the_message_encoded_at_once(view, table, tag):
+    from rollbridge.protocol.frames import encode_with, prefixed
+
+    view = {k: v for k, v in view.items() if k not in ("type", "table")}
+    head = {"type": "event", "table": table}
+    assert prefixed(head, Packed(pack(view)), "msgpack") == reference_pack({**head, **view})
+    assert json.loads(prefixed(head, dumps_json(view), "json")) == json.loads(
+        dumps_json({**head, **view})
+    )
+    result = {"type": "result", "id": tag if isinstance(tag, str) else "r"}
+    assert encode_with(result, "event", Packed(pack(view)), "msgpack") == reference_pack(
+        {**result, "event": view}
+    )
+    assert json.loads(encode_with(result, "event", dumps_json(view), "json")) == {
+        **result,
+        "event": json.loads(dumps_json(view)),
+    }

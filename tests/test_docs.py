@@ -1,0 +1,29 @@
+"""The code in docs/plugins.md runs as it is written (a plugin author copies it)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from rollbridge.testing import RulesetHarness
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def python_blocks(path: Path) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
+
+
+def test_the_coin_ruleset_of_the_plugin_guide_works():
+    (coin_source,) = [b for b in python_blocks(DOCS / "plugins.md") if "class Coin" in b]
+    namespace: dict = {}
+    exec(compile(coin_source, "docs/plugins.md", "exec"), namespace)
+    table = RulesetHarness(namespace["Coin"]())
+    table.add_actor("Hero", {"lives": 3}, actor_id="hero", player=True)
+    event = table.resolve("flip", actor="hero", dice=[2])
+    assert event["data"]["narration"] == "Hero flips tails"
+    assert event["data"]["steps"] == ["1 = heads, 2 = tails"]
+    assert event["data"]["dice"][0]["label"] == "coin"
+    assert table.actor("hero")["common"]["status"] == "impaired"
+    gm, player = table.views()
+    assert player["data"] == gm["data"]  # nothing private in a coin flip
