@@ -112,9 +112,9 @@ def make_commits(count: int) -> tuple[list[Any], list[tuple[str, Commit]]]:
 
 def payload_size(commit: Commit) -> int:
     """Bytes a commit serialises to: events, actors, replies, settings, meta."""
-    parts = [e.to_dict() for e in commit.events] + [a.to_dict() for a in commit.actors]
-    parts += [commit.info.settings, commit.meta, *commit.replies.values()]
-    return sum(len(pack(p)) for p in parts)
+    packed = [e.packed() for e in commit.events] + [a.packed() for a in commit.actors]
+    parts = [commit.info.settings, commit.meta, *commit.replies.values()]
+    return sum(map(len, packed)) + sum(len(pack(p)) for p in parts)
 
 
 def time_store(

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgpack
@@ -48,10 +48,13 @@ __all__ = [
     "dumps_json",
     "ensure_plain",
     "loads_json",
+    "map_body",
+    "map_header",
     "pack",
     "pack_map",
     "reference_pack",
     "unpack",
+    "unpack_received",
     "valid_text",
 ]
 
@@ -139,7 +142,7 @@ def valid_text(text: str) -> bool:
 _NON_FINITE = re.compile(rb"\xcb[\x7f\xff][\xf0-\xff]")
 
 
-def pack(value: Any) -> bytes:
+def pack(value: Any, default: Callable[[Any], Any] | None = None) -> bytes:
     """Plain data as msgpack bytes (the same bytes as ``msgpack.packb(value,
     use_bin_type=True)``).
 
@@ -147,24 +150,33 @@ def pack(value: Any) -> bytes:
     schema, a ruleset's results by the engine); this is the last guard, for what
     a codec cannot write and for NaN and infinities, which msgpack would write.
 
+    :param default: turns a value of another type into plain data (the stored form
+        of texts, :func:`rollbridge.text.stored`); it raises TypeError for what it
+        does not know.
     :raises NotPlain: naming the value: an integer beyond 64 bits, text that is not
         valid Unicode, a map key that is not a string, a NaN or an infinity, another
         type, nesting deeper than the codec allows.
     """
     try:
-        data = _ormsgpack.packb(value) if _ormsgpack is not None else _reference.pack(value)
+        if _ormsgpack is not None:
+            data = _ormsgpack.packb(value, default=default)
+        elif default is not None:
+            data = msgpack.packb(value, use_bin_type=True, default=default)
+        else:
+            data = _reference.pack(value)
     except Exception as exc:
-        raise _explain(value, exc) from None
+        raise _explain(value, exc, default) from None
     if _NON_FINITE.search(data) is not None:  # perhaps bytes inside a number: make sure
         _check(value, "value", 0, 250, signed_only=False)
     return data
 
 
-def _explain(value: Any, exc: Exception) -> NotPlain:
-    try:
-        _check(value, "value", 0, 250, signed_only=False)
-    except NotPlain as found:
-        return found
+def _explain(value: Any, exc: Exception, default: Callable[[Any], Any] | None = None) -> NotPlain:
+    if default is None:
+        try:
+            _check(value, "value", 0, 250, signed_only=False)
+        except NotPlain as found:
+            return found
     return NotPlain("value", f"cannot be packed: {type(exc).__name__}: {exc}")
 
 
@@ -178,6 +190,16 @@ def unpack(data: bytes) -> Any:
     if _ormsgpack is not None:
         return _ormsgpack.unpackb(data)
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+def unpack_received(data: bytes) -> Any:
+    """A value from bytes a client sent, decoded strictly with the reference codec
+    (map keys must be strings or raise; text must be valid UTF-8).
+
+    :raises ValueError: (or another exception of the codec) for bytes that are not
+        one msgpack value.
+    """
+    return msgpack.unpackb(data, raw=False, strict_map_key=True)
 
 
 def copy_plain(value: Any) -> Any:
@@ -196,23 +218,41 @@ class Packed(bytes):
 def pack_map(fields: Mapping[str, Any]) -> bytes:
     """A msgpack map of ``fields``, where :class:`Packed` values are written as
     they are. The result is exactly ``pack({k: unpack(v) if Packed else v})``."""
-    size = len(fields)
-    if size < 16:
-        parts = [bytes((0x80 | size,))]
-    elif size < 65536:
-        parts = [b"\xde" + size.to_bytes(2, "big")]
-    else:  # pragma: no cover - messages have a handful of fields
-        parts = [b"\xdf" + size.to_bytes(4, "big")]
+    plain: dict[str, Any] = {}
+    tail: list[bytes] = []
     for key, value in fields.items():
-        parts.append(pack(key))
-        parts.append(value if value.__class__ is Packed else pack(value))
-    return b"".join(parts)
+        if value.__class__ is Packed:
+            tail.append(pack(key))
+            tail.append(value)
+        elif tail:  # keep the order: once a Packed value came, pack one by one
+            tail.append(pack(key))
+            tail.append(pack(value))
+        else:
+            plain[key] = value
+    return map_header(len(fields)) + map_body(pack(plain)) + b"".join(tail)
+
+
+def map_header(size: int) -> bytes:
+    """The msgpack header of a map of ``size`` fields."""
+    if size < 16:
+        return bytes((0x80 | size,))
+    if size < 65536:
+        return b"\xde" + size.to_bytes(2, "big")
+    return b"\xdf" + size.to_bytes(4, "big")
+
+
+def map_body(packed: bytes) -> bytes:
+    """A packed map's fields without its header (to write them into another map)."""
+    marker = packed[0]
+    if 0x80 <= marker <= 0x8F:
+        return packed[1:]
+    return packed[3:] if marker == 0xDE else packed[5:]
 
 
 # -- JSON ------------------------------------------------------------------------
 
 
-def dumps_json(value: Any) -> str:
+def dumps_json(value: Any, default: Callable[[Any], Any] | None = None) -> str:
     """Plain data as compact JSON text (no spaces, Unicode as it is).
 
     The value must be plain data (checked where it entered: a NaN that slipped
@@ -223,13 +263,15 @@ def dumps_json(value: Any) -> str:
     """
     if _orjson is not None:
         try:
-            return _orjson.dumps(value).decode("utf-8")
+            return _orjson.dumps(value, default=default).decode("utf-8")
         except Exception as exc:
-            raise _explain(value, exc) from None
+            raise _explain(value, exc, default) from None
     try:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return json.dumps(
+            value, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=default
+        )
     except Exception as exc:
-        raise _explain(value, exc) from None
+        raise _explain(value, exc, default) from None
 
 
 def loads_json(text: str | bytes) -> Any:

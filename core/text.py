@@ -41,14 +41,13 @@ output into that form and lists where its texts and private values are;
 from __future__ import annotations
 
 import logging
-import math
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rollbridge.exceptions import PluginError
-from rollbridge.plain import JSON, NotPlain, valid_text
+from rollbridge.plain import JSON, NotPlain, pack, unpack
 
 __all__ = [
     "HIDDEN",
@@ -56,11 +55,14 @@ __all__ = [
     "Hides",
     "Message",
     "Messages",
+    "Places",
     "Private",
     "Text",
     "extract",
     "message",
     "render",
+    "stored",
+    "stored_data",
     "view_of",
 ]
 
@@ -87,11 +89,12 @@ class Text:
     with slots, not a dataclass: rulesets make many of them per resolution.)
     """
 
-    __slots__ = ("args", "id")
+    __slots__ = ("_rendered", "args", "id")
 
     def __init__(self, id: str, args: Mapping[str, Any] | None = None) -> None:
         self.id = id
         self.args = {} if args is None else args
+        self._rendered: dict[str, str] | None = None
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not Text:
@@ -289,7 +292,7 @@ def render(value: Any, *, locale: str = "en", hides: Hides = None) -> str:
     if value.__class__ is str:
         return value
     if isinstance(value, Text):
-        return _render(value.id, value.args, locale, hides, True)
+        return _live(value, locale, hides)
     if isinstance(value, Mapping) and "id" in value:
         return _render(value["id"], value.get("args") or {}, locale, hides, False)
     return str(value)
@@ -323,6 +326,25 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
 _NO_ARGS: dict[str, Any] = {}
 
 
+def _live(text: Text, locale: str, hides: Hides) -> str:
+    """A Text rendered; kept on it when it holds no private argument (it then reads
+    the same to every audience, and rulesets reuse their texts)."""
+    cache = text._rendered
+    if cache is not None:
+        known = cache.get(locale)
+        if known is not None:
+            return known
+    if text.id not in _MESSAGES:
+        raise NotPlain(f"text {text.id!r}", "is not a declared message")
+    met = _privates_met[0]
+    rendered = _render(text.id, text.args, locale, hides, True)
+    if _privates_met[0] == met:
+        if cache is None:
+            text._rendered = cache = {}
+        cache[locale] = rendered
+    return rendered
+
+
 class _Lenient(dict):
     def __missing__(self, key: str) -> str:
         return _Verbatim(HIDDEN.template)
@@ -347,7 +369,7 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool) -> Any:
         if "id" in arg:
             return _Verbatim(_render(arg["id"], arg.get("args") or _NO_ARGS, locale, hides, False))
     elif kind is Text:
-        return _Verbatim(_render(arg.id, arg.args, locale, hides, True))
+        return _Verbatim(_live(arg, locale, hides))
     elif kind is Private:
         _privates_met[0] += 1
         if hides is not None and hides(arg.of, arg.aspect):
@@ -367,111 +389,146 @@ Path = tuple[Any, ...]
 
 
 def extract(value: Any, *, where: str = "value") -> tuple[Any, list[list[Any]], list[list[Any]]]:
-    """A ruleset's output as plain data, and where its texts and private values are.
+    """A ruleset's output, and where its texts and private values are.
 
-    :returns: ``(data, texts, privates)``: ``data`` with every :class:`Text` in its
-        stored form and every :class:`Private` replaced by its value; ``texts``, the
-        paths (lists of keys and indices) of the texts; ``privates``, one
-        ``[path, of, aspect]`` (plus ``instead``, when given) per private value.
-    :raises NotPlain: naming the first value that is not plain data (an integer
-        beyond 64 bits, a NaN, invalid Unicode, a map key that is not a string,
-        another type, nesting deeper than 64 levels).
+    :returns: ``(data, texts, privates)``: ``data`` is ``value`` with every
+        :class:`Private` outside a text replaced by its value (the maps and lists on
+        the way copied, nothing else; texts are kept as they are: :func:`stored`
+        gives their stored form when the data is packed); ``texts``, the paths (lists
+        of keys and indices) of the texts; ``privates``, one ``[path, of, aspect]``
+        (plus ``instead``, when given) per private value.
+
+    Whether the data is plain is checked where it is packed and encoded for the
+    wire (``Table._stage``), not here.
     """
     texts: list[list[Any]] = []
     privates: list[list[Any]] = []
-    data = _extract(value, (), texts, privates, where, 0)
+    data = _extract(value, [], texts, privates, 0)
     return data, texts, privates
 
 
-_SCALARS = (str, int, float, bool, type(None))
 MAX_OUTPUT_DEPTH = 64
 
 
-def _scalar(value: Any, where: str) -> Any:
-    kind = value.__class__
-    if kind is str:
-        if not valid_text(value):
-            raise NotPlain(where, "text is not valid Unicode")
-        return value
-    if kind is int:
-        if not -(2**63) <= value < 2**64:
-            raise NotPlain(where, "integer out of the 64-bit range")
-        return value
-    if kind is float:
-        if not math.isfinite(value):
-            raise NotPlain(where, "numbers must be finite")
-        return value
-    if value is None or kind is bool:
-        return value
-    for base in (bool, int, float, str):  # subclasses (IntEnum, StrEnum)
-        if isinstance(value, base):
-            return _scalar(base(value), where)
-    raise NotPlain(where, f"{type(value).__name__} values are not allowed")
-
-
-def _extract(value: Any, path: Path, texts: list, privates: list, where: str, depth: int) -> Any:
-    if depth > MAX_OUTPUT_DEPTH:
-        raise NotPlain(where, f"nested more than {MAX_OUTPUT_DEPTH} levels deep")
+def _extract(value: Any, path: list[Any], texts: list, privates: list, depth: int) -> Any:
+    """``value`` with the Privates outside texts replaced; the same object when
+    nothing inside it changed. Scalars are passed over without a call."""
     kind = value.__class__
     if kind is dict:
-        out = {}
+        if depth > MAX_OUTPUT_DEPTH:
+            raise NotPlain("/".join(map(str, path)), f"nested more than {MAX_OUTPUT_DEPTH} levels")
+        out = None
         for key, item in value.items():
-            if key.__class__ is not str:
-                raise NotPlain(where, f"map keys must be strings, got {key!r:.40}")
-            out[key] = _extract(item, (*path, key), texts, privates, f"{where}.{key}", depth + 1)
-        return out
+            k = item.__class__
+            if k is str or k is int or k is bool or k is float or item is None:
+                continue
+            path.append(key)
+            new = _extract(item, path, texts, privates, depth + 1)
+            path.pop()
+            if new is not item:
+                if out is None:
+                    out = dict(value)
+                out[key] = new
+        return value if out is None else out
     if kind is list or kind is tuple:
-        return [
-            _extract(item, (*path, index), texts, privates, f"{where}[{index}]", depth + 1)
-            for index, item in enumerate(value)
-        ]
+        if depth > MAX_OUTPUT_DEPTH:
+            raise NotPlain("/".join(map(str, path)), f"nested more than {MAX_OUTPUT_DEPTH} levels")
+        changed = None
+        for index, item in enumerate(value):
+            k = item.__class__
+            if k is str or k is int or k is bool or k is float or item is None:
+                continue
+            path.append(index)
+            new = _extract(item, path, texts, privates, depth + 1)
+            path.pop()
+            if new is not item:
+                if changed is None:
+                    changed = list(value)
+                changed[index] = new
+        return value if changed is None else changed
     if kind is Text:
-        texts.append(list(path))
-        return _text_data(value, where, depth)
+        texts.append(path.copy())
+        return value
     if kind is Private:
-        entry: list[Any] = [list(path), _scalar(value.of, where), _scalar(value.aspect, where)]
+        entry: list[Any] = [path.copy(), value.of, value.aspect]
         if value.instead is not _NO_INSTEAD:
             if value.instead.__class__ is Text:
-                texts.append(list(path))
-            entry.append(_extract(value.instead, path, [], [], where, depth + 1))
+                texts.append(path.copy())
+            entry.append(_extract(value.instead, path, [], [], depth + 1))
         privates.append(entry)
-        return _extract(value.value, path, texts, privates, where, depth)
+        return _extract(value.value, path, texts, privates, depth)
     if isinstance(value, Mapping):
-        return _extract(dict(value), path, texts, privates, where, depth)
-    return _scalar(value, where)
+        return _extract(dict(value), path, texts, privates, depth)
+    return value  # a scalar, or not plain: the packing refuses it, naming it
 
 
-def _text_data(text: Text, where: str, depth: int) -> JSON:
-    if depth > MAX_OUTPUT_DEPTH:
-        raise NotPlain(where, f"nested more than {MAX_OUTPUT_DEPTH} levels deep")
-    if text.id not in _MESSAGES:
-        raise NotPlain(where, f"text {text.id!r} is not a declared message")
-    return {
-        "id": text.id,
-        "args": {
-            name: _arg_data(arg, f"{where}.{name}", depth + 1) for name, arg in text.args.items()
-        },
-    }
+def stored_data(value: Any) -> Any:
+    """``value`` as an event stores it: plain data, its texts and marks in their
+    stored form. :raises NotPlain: for what is not plain data (packing checks it)."""
+    return unpack(pack(value, stored))
 
 
-def _arg_data(arg: Any, where: str, depth: int) -> Any:
-    kind = arg.__class__
+def stored(value: Any) -> Any:
+    """The stored form of a :class:`Text` or :class:`Private` (the ``default`` hook
+    of the packers): ``{"id", "args"}`` and ``{"private", "of", "aspect",
+    "instead"?}``. :raises TypeError: for anything else."""
+    kind = value.__class__
     if kind is Text:
-        return _text_data(arg, where, depth)
+        if value.id not in _MESSAGES:
+            raise TypeError(f"text {value.id!r} is not a declared message")
+        args = value.args
+        return {"id": value.id, "args": args if args.__class__ is dict else dict(args)}
     if kind is Private:
-        data: JSON = {
-            "private": _arg_data(arg.value, where, depth + 1),
-            "of": _scalar(arg.of, where),
-            "aspect": _scalar(arg.aspect, where),
-        }
-        if arg.instead is not _NO_INSTEAD:
-            data["instead"] = _arg_data(arg.instead, where, depth + 1)
+        data = {"private": value.value, "of": value.of, "aspect": value.aspect}
+        if value.instead is not _NO_INSTEAD:
+            data["instead"] = value.instead
         return data
-    if kind is list or kind is tuple:
-        return [_arg_data(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(arg)]
-    if isinstance(arg, Mapping):
-        raise NotPlain(where, "a text's arguments are values, texts or Private, not maps")
-    return _scalar(arg, where)
+    if isinstance(value, Mapping):  # a read-only map a ruleset shares (MappingProxyType)
+        return dict(value)
+    raise TypeError(f"{type(value).__name__} values are not allowed")
+
+
+class Places:
+    """Where an event's texts and private values are, as a tree of its data's keys:
+    built once per event (:meth:`~rollbridge.engine.model.Event.places`), walked once
+    per view. ``children`` by key or index; ``privates``, the entries marking this
+    very value; ``text``, whether a text stands here."""
+
+    __slots__ = ("children", "privates", "text", "textual")
+
+    def __init__(self) -> None:
+        self.children: dict[Any, Places] = {}
+        self.privates: list[Sequence[Any]] = []
+        self.text = False
+        #: A text stands here or below: a view that hides nothing goes only there.
+        self.textual = False
+
+    @classmethod
+    def of(cls, texts: Sequence[Sequence[Any]], privates: Sequence[Sequence[Any]]) -> Places:
+        """The tree of the paths in ``texts`` and ``privates`` (see :func:`extract`)."""
+        root = cls()
+        for entry in privates:
+            if entry[0]:
+                root._at(entry[0]).privates.append(entry)
+        for path in texts:
+            if path:
+                root._at(path, textual=True).text = True
+        return root
+
+    def _at(self, path: Sequence[Any], *, textual: bool = False) -> Places:
+        node = self
+        node.textual |= textual
+        for key in path:
+            children = node.children
+            child = children.get(key)
+            if child is None:
+                child = children[key] = Places()
+            node = child
+            node.textual |= textual
+        return node
+
+
+_DROP = object()
 
 
 def view_of(
@@ -482,6 +539,7 @@ def view_of(
     locale: str = "en",
     hides: Hides = None,
     memo: dict[int, str] | None = None,
+    places: Places | None = None,
 ) -> JSON:
     """The stored ``data`` as an audience sees it: private values it may not see
     replaced or dropped, every text rendered. Copies only what it changes;
@@ -489,79 +547,79 @@ def view_of(
 
     :param memo: shared by the views of one event in one locale: a text with no
         private argument reads the same to every audience, so it is rendered once.
+    :param places: ``Places.of(texts, privates)``, when the caller keeps it.
     """
     if not texts and not (privates and hides is not None):
         return data
-    root: JSON = dict(data)
-    copied: set[int] = {id(root)}
-    dropped: list[tuple[Any, Any]] = []
-    if hides is not None:
-        for entry in privates:
-            path, of, aspect = entry[0], entry[1], entry[2]
-            if not path or not hides(of, aspect):
-                continue
-            parent = _writable_parent(root, path, copied)
-            if parent is None:
-                continue
-            key = path[-1]
-            if len(entry) > 3:
-                parent[key] = entry[3]
-            else:
-                dropped.append((parent, key))
-    for path in texts:
-        if not path:
-            continue
-        parent = _writable_parent(root, path, copied)
-        if parent is None:
-            continue
-        found = parent[path[-1]]
-        if found.__class__ is dict and "id" in found:
-            known = memo.get(id(found)) if memo is not None else None
-            if known is None:
-                met = _privates_met[0]
-                known = _render(found["id"], found.get("args") or _NO_ARGS, locale, hides, False)
-                if memo is not None and _privates_met[0] == met:
-                    memo[id(found)] = known  # no private argument: the same for everyone
-            parent[path[-1]] = known
-    _drop(dropped)
-    return root
+    if places is None:
+        places = Places.of(texts, privates)
+    return _view(data, places, locale, hides, memo)
 
 
-def _drop(dropped: list[tuple[Any, Any]]) -> None:
-    """Remove the dropped fields and list items (list items from the highest index
-    down, so the indices of the others still hold)."""
-    seen: set[tuple[int, Any]] = set()
-    items = [(p, k) for p, k in dropped if (id(p), k) not in seen and not seen.add((id(p), k))]
-    for parent, key in sorted(items, key=lambda pair: -pair[1] if isinstance(pair[0], list) else 0):
-        if isinstance(parent, dict):
-            parent.pop(key, None)
-        else:
-            del parent[key]
+def _view(value: Any, node: Places, locale: str, hides: Hides, memo: dict | None) -> Any:
+    if node.privates and hides is not None:
+        for entry in node.privates:
+            if hides(entry[1], entry[2]):
+                if len(entry) <= 3:
+                    return _DROP
+                value = entry[3]
+                return _shown_text(value, locale, hides, memo) if node.text else value
+    children = node.children
+    if children:
+        kind = value.__class__
+        if kind is dict:
+            out = None
+            for key, child in children.items():
+                if hides is None and not child.textual:
+                    continue  # only private values below: nothing to do for the GM
+                if key in value:
+                    item = value[key]
+                    new = _view(item, child, locale, hides, memo)
+                    if new is not item:
+                        if out is None:
+                            out = dict(value)
+                        if new is _DROP:
+                            del out[key]
+                        else:
+                            out[key] = new
+            if out is not None:
+                value = out
+        elif kind is list or kind is tuple:
+            out_list = None
+            dropped = []
+            for key, child in children.items():
+                if hides is None and not child.textual:
+                    continue
+                if key.__class__ is int and 0 <= key < len(value):
+                    item = value[key]
+                    new = _view(item, child, locale, hides, memo)
+                    if new is not item:
+                        if out_list is None:
+                            out_list = list(value)
+                        if new is _DROP:
+                            dropped.append(key)
+                        else:
+                            out_list[key] = new
+            if out_list is not None:
+                for key in sorted(dropped, reverse=True):
+                    del out_list[key]
+                value = out_list
+    if node.text:
+        return _shown_text(value, locale, hides, memo)
+    return value
 
 
-def _writable_parent(root: Any, path: Sequence[Any], copied: set[int]) -> Any:
-    """The container holding ``path``'s last step, every container on the way
-    copied once (so the stored data is never written); None if the path is gone."""
-    node = root
-    for key in path[:-1]:
-        child = _child(node, key)
-        if child is None or not isinstance(child, dict | list):
-            return None
-        if id(child) not in copied:
-            child = dict(child) if isinstance(child, dict) else list(child)
-            node[key] = child
-            copied.add(id(child))
-        node = child
-    if _child(node, path[-1], present=True) is None:
-        return None
-    return node
-
-
-def _child(node: Any, key: Any, *, present: bool = False) -> Any:
-    if isinstance(node, dict):
-        if key in node:
-            return node if present else node[key]
-        return None
-    if isinstance(node, list) and key.__class__ is int and 0 <= key < len(node):
-        return node if present else node[key]
-    return None
+def _shown_text(value: Any, locale: str, hides: Hides, memo: dict | None) -> Any:
+    """A text (live or stored) rendered; anything else as it is."""
+    kind = value.__class__
+    if kind is Text:
+        return _live(value, locale, hides)
+    if kind is dict and "id" in value:
+        known = memo.get(id(value)) if memo is not None else None
+        if known is None:
+            met = _privates_met[0]
+            known = _render(value["id"], value.get("args") or _NO_ARGS, locale, hides, False)
+            if memo is not None and _privates_met[0] == met:
+                memo[id(value)] = known  # no private argument: the same for everyone
+        return known
+    return value

@@ -188,3 +188,11 @@ def test_the_checks_see_every_module():
         m.startswith("rollbridge.protocol") for m in GRAPH["rollbridge.server.app"]
     )
     assert "rollbridge.engine.rolls" in GRAPH["rollbridge.engine.table"]
+
+
+def test_one_module_holds_the_msgpack_codec():
+    """Serialise once, with one codec module (Core issue, item 4): only rollbridge.plain
+    imports msgpack (and the faster codecs it may use)."""
+    codecs = ("msgpack", "ormsgpack", "orjson")
+    users = sorted(n for n, deps in GRAPH.items() if any(_within(m, codecs) for m in deps))
+    assert users == ["rollbridge.plain"]

@@ -11,13 +11,12 @@ import threading
 import uuid
 from typing import Any
 
-import msgpack
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from rollbridge.cli.render import render_actor, render_event
 from rollbridge.exceptions import InvalidRequest
-from rollbridge.plain import JSON
+from rollbridge.plain import JSON, pack, unpack
 
 __all__ = ["HELP", "parse_command", "run"]
 
@@ -128,7 +127,7 @@ def _stdin_lines(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue) -> None:
 
 
 async def _session(url: str, table: str, token: str, binary: bool) -> int:
-    encode = msgpack.packb if binary else json.dumps
+    encode = pack if binary else json.dumps
     try:
         connection = await connect(url, max_size=2**20, open_timeout=10)
     except Exception as exc:
@@ -205,7 +204,7 @@ async def _session(url: str, table: str, token: str, binary: bool) -> int:
 
 def _decode(frame: bytes | str) -> JSON:
     if isinstance(frame, bytes):
-        return msgpack.unpackb(frame, raw=False)
+        return unpack(frame)
     return json.loads(frame)
 
 

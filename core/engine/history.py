@@ -16,7 +16,7 @@ def reverse(original: Event, *, to_before: bool) -> tuple[dict[str, ActorRecord 
     actors: dict[str, ActorRecord | None] = {}
     for change in original.changes:
         target = change[side]
-        actors[change["actor"]] = ActorRecord.from_dict(target) if target else None
+        actors[change["actor"]] = ActorRecord.from_dict(target, fresh=True) if target else None
     fields: JSON = {}
     if original.table_change:
         for key, value in original.table_change[side].items():

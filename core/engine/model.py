@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rollbridge.plain import JSON, pack
+from rollbridge.text import Places, stored
 
 __all__ = [
     "ROLES",
@@ -140,12 +141,17 @@ class ActorRecord:
         }
 
     @classmethod
-    def from_dict(cls, data: JSON) -> ActorRecord:
+    def from_dict(cls, data: JSON, *, fresh: bool = False) -> ActorRecord:
+        """A record from its dict; ``fresh``: the dict was just unpacked and is the
+        record's own (its sheet and state are taken, not copied)."""
+        sheet, state = data.get("sheet") or {}, data.get("state") or {}
+        if not fresh:
+            sheet, state = copy.deepcopy(sheet), copy.deepcopy(state)
         return cls(
             id=data["id"],
             name=data["name"],
-            sheet=copy.deepcopy(data.get("sheet") or {}),
-            state=copy.deepcopy(data.get("state") or {}),
+            sheet=sheet,
+            state=state,
             controllers=list(data.get("controllers") or []),
         )
 
@@ -217,6 +223,7 @@ class Event:
     views: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     #: The stored form packed (msgpack), made once; not compared.
     _packed: bytes | None = field(default=None, repr=False, compare=False)
+    _places: Places | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> JSON:
         data = {
@@ -244,8 +251,18 @@ class Event:
         :raises NotPlain: if the event holds something that is not plain data.
         """
         if self._packed is None:
-            self._packed = pack(self.to_dict())
+            self._packed = pack(self.to_dict(), stored)
         return self._packed
+
+    def places(self, privates: bool = True) -> Places:
+        """Where its texts (and, with ``privates``, its private values) are, as a tree
+        made once: a view that hides nothing walks only to the texts."""
+        if self._places is None:
+            self._places = {}
+        found = self._places.get(privates)
+        if found is None:
+            found = self._places[privates] = Places.of(self.texts, self.private if privates else ())
+        return found
 
     def forget_packed(self) -> None:
         """Drop the packed form and the views (after the event was changed)."""

@@ -23,7 +23,7 @@ The request's life around it (idempotency, the commit, deliveries) is
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from rollbridge.contract import Ruleset, major_version
@@ -51,7 +51,8 @@ from rollbridge.exceptions import (
     RulesetUnavailable,
     UnknownActor,
 )
-from rollbridge.plain import JSON, NotPlain, Packed, ensure_plain, pack, unpack
+from rollbridge.plain import JSON, NotPlain, Packed, dumps_json, ensure_plain, pack, unpack
+from rollbridge.text import stored
 
 __all__ = ["HANDLERS", "UNDO_DEPTH", "Outcome", "Table"]
 
@@ -80,6 +81,12 @@ class Outcome:
     events: list[Event] = field(default_factory=list)
     commit: Commit | None = None
     replies: dict[str, JSON] = field(default_factory=dict)
+
+
+def _copy_info(info: TableInfo) -> TableInfo:
+    return TableInfo(
+        info.id, info.name, info.ruleset, info.ruleset_version, info.settings, info.epoch, info.seq
+    )
 
 
 class Table:
@@ -335,9 +342,10 @@ class Table:
 
     def _stage(self, draft: Draft, replies: Mapping[str, JSON]) -> None:
         """Check that everything the draft would apply can be stored and sent:
-        pack its events, records and replies, show each event to every audience
-        and pack the views. The results are kept (the store and the deliveries
-        reuse them); nothing of the table changes.
+        pack its events, records and replies, show each event to every audience and
+        encode the views for both frame kinds (between them the two codecs refuse
+        all that is not plain data). The results are kept (the store and the
+        deliveries reuse them); nothing of the table changes.
 
         :raises InternalError: naming what could not be stored or shown.
         """
@@ -362,7 +370,8 @@ class Table:
                         )
                     )
                     event.views[audience] = view
-                    event.views[audience, "msgpack"] = Packed(pack(view))
+                    event.views[audience, "msgpack"] = Packed(pack(view, stored))
+                    event.views[audience, "json"] = dumps_json(view, stored)
             for reply in replies.values():
                 pack(reply)
         except NotPlain as exc:
@@ -426,7 +435,7 @@ class Table:
             events=draft.events,
             actors=changed,
             removed=removed,
-            info=replace(self.info),  # a copy: later requests move self.info on
+            info=_copy_info(self.info),  # a copy: later requests move self.info on
             meta=self.meta(),
             replies=replies,
         )

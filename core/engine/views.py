@@ -18,8 +18,7 @@ one view of each event per audience and locale.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from rollbridge.contract import Actor, Ruleset
 from rollbridge.engine.model import ActorRecord, Event
@@ -37,9 +36,9 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Audience:
-    """Who a view is for: the GM or everyone else, and the locale of its texts."""
+class Audience(NamedTuple):
+    """Who a view is for: the GM or everyone else, and the locale of its texts.
+    (A named tuple: views and frames are cached by audience, so it is hashed often.)"""
 
     gm: bool
     locale: str = "en"
@@ -184,7 +183,13 @@ def event_view(
     if event.texts or (event.private and hides is not None):
         memo = event.views.setdefault(("rendered", audience.locale), {})
         data = view_of(
-            data, event.texts, event.private, locale=audience.locale, hides=hides, memo=memo
+            data,
+            event.texts,
+            event.private,
+            locale=audience.locale,
+            hides=hides,
+            memo=memo,
+            places=event.places(),
         )
     if not gm:
         if event.kind == "adjusted" and not controlled(data.get("actor", "")):

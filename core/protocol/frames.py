@@ -9,10 +9,19 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-import msgpack
-
 from rollbridge.exceptions import UndecodableFrame
-from rollbridge.plain import JSON, Packed, dumps_json, loads_json, pack, pack_map
+from rollbridge.plain import (
+    JSON,
+    Packed,
+    dumps_json,
+    loads_json,
+    map_body,
+    map_header,
+    pack,
+    pack_map,
+    unpack_received,
+)
+from rollbridge.text import stored
 
 __all__ = ["MAX_FRAME", "Kind", "decode", "encode", "encode_with", "prefixed"]
 
@@ -37,7 +46,7 @@ def decode(frame: bytes | str) -> tuple[JSON, Kind]:
     else:
         kind = "msgpack"
         try:
-            message = msgpack.unpackb(frame, raw=False, strict_map_key=True)
+            message = unpack_received(frame)
         except Exception as exc:
             raise UndecodableFrame(
                 f"a binary frame must hold msgpack: {type(exc).__name__}: {exc}"[:300]
@@ -53,8 +62,8 @@ def encode(message: JSON, kind: Kind) -> bytes | str:
     :raises NotPlain: for a message that is not plain data.
     """
     if kind == "json":
-        return dumps_json(message)
-    return pack(message)
+        return dumps_json(message, stored)
+    return pack(message, stored)
 
 
 def encode_with(fields: JSON, key: str, embedded: Any, kind: Kind) -> bytes | str:
@@ -80,18 +89,9 @@ def prefixed(head: JSON, encoded: bytes | str, kind: Kind) -> bytes | str:
     data = bytes(encoded)
     marker = data[0]
     if 0x80 <= marker <= 0x8F:
-        size, body = marker & 0x0F, data[1:]
+        size = marker & 0x0F
     elif marker == 0xDE:
-        size, body = int.from_bytes(data[1:3], "big"), data[3:]
+        size = int.from_bytes(data[1:3], "big")
     else:
-        size, body = int.from_bytes(data[1:5], "big"), data[5:]
-    fields = b"".join(pack(key) + pack(value) for key, value in head.items())
-    return _map_header(len(head) + size) + fields + body
-
-
-def _map_header(size: int) -> bytes:
-    if size < 16:
-        return bytes((0x80 | size,))
-    if size < 65536:
-        return b"\xde" + size.to_bytes(2, "big")
-    return b"\xdf" + size.to_bytes(4, "big")
+        size = int.from_bytes(data[1:5], "big")
+    return map_header(len(head) + size) + map_body(pack(head)) + map_body(data)

@@ -18,6 +18,7 @@ from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.views import Audience
 from rollbridge.plain import JSON, Packed, dumps_json, pack
 from rollbridge.protocol.frames import Kind, encode, encode_with, prefixed
+from rollbridge.text import stored
 
 if TYPE_CHECKING:
     from rollbridge.engine.table import Table
@@ -50,10 +51,11 @@ class Member:
     last_seq: int = -1
     #: Set once it left or was cut off: nothing more is sent.
     gone: bool = False
+    #: Who its views are for (the GM or the players, in its locale).
+    audience: Audience = field(init=False)
 
-    @property
-    def audience(self) -> Audience:
-        return Audience(self.principal.is_gm, self.locale)
+    def __post_init__(self) -> None:
+        self.audience = Audience(self.principal.is_gm, self.locale)
 
     def encode(self, message: JSON) -> bytes | str:
         """A message as a frame for this member (through its adapter)."""
@@ -84,7 +86,7 @@ class Delivery:
         found = self.event.views.get(key)
         if found is None:
             view = self.view(audience)
-            found = Packed(pack(view)) if kind == "msgpack" else dumps_json(view)
+            found = Packed(pack(view, stored)) if kind == "msgpack" else dumps_json(view, stored)
             self.event.views[key] = found
         return found
 

@@ -59,7 +59,9 @@ class MemoryStore:
         meta = unpack(row["meta"])
         snapshot = TableSnapshot(
             info=TableInfo.from_dict(unpack(row["info"])),
-            actors={a: ActorRecord.from_dict(unpack(r)) for a, r in row["actors"].items()},
+            actors={
+                a: ActorRecord.from_dict(unpack(r), fresh=True) for a, r in row["actors"].items()
+            },
             encounter=Encounter.from_dict(meta["encounter"]),
             pending=meta["pending"],
             undo=meta["undo"],

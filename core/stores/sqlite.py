@@ -18,7 +18,7 @@ Schema (version :data:`SCHEMA_VERSION`, kept in ``PRAGMA user_version``;
 :data:`MIGRATIONS` brings an older file up to date when it is opened)::
 
     tables(id PK, name, ruleset, ruleset_version, settings, epoch, seq, meta, state, created)
-    log("table", first, last, epoch, info, events, state, PK("table", first))  one row a commit
+    log("table", first, last, epoch, info, events, state, UNIQUE("table", first))  a row a commit
     replies("table", key, reply, seq, PK("table", key))   idempotency keys
     tokens(id PK, "table", role, name, hash, UNIQUE("table", hash))
 
@@ -57,9 +57,8 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from rollbridge.engine.model import ActorRecord, Commit, Encounter, Event, TableInfo, TableSnapshot
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
@@ -158,8 +157,8 @@ def _append_only_v3(conn: sqlite3.Connection) -> None:
             info BLOB NOT NULL,
             events BLOB NOT NULL,
             state BLOB NOT NULL,
-            PRIMARY KEY ("table", first)
-        ) WITHOUT ROWID
+            UNIQUE ("table", first)
+        )
         """
     )
     nothing = pack({"actors": [], "removed": [], "meta": None})
@@ -230,8 +229,7 @@ def _array(items: Sequence[Any]) -> bytes:
     return head + b"".join(i if i.__class__ is Packed else pack(i) for i in items)
 
 
-@dataclass(frozen=True, slots=True)
-class PreparedCommit:
+class PreparedCommit(NamedTuple):
     """A :class:`~rollbridge.engine.model.Commit` serialised: only bytes and
     numbers, so it no longer shares anything with the live table.
 
@@ -253,9 +251,9 @@ def _prepare(commit: Commit) -> PreparedCommit:
     info = commit.info
     state = pack_map(
         {
-            "actors": Packed(_array([Packed(r.packed()) for r in commit.actors])),
-            "removed": list(commit.removed),
+            "removed": commit.removed,
             "meta": commit.meta,
+            "actors": Packed(_array([Packed(r.packed()) for r in commit.actors])),
         }
     )
     return PreparedCommit(
@@ -301,12 +299,14 @@ def _fold(
     snapshot (``row``: the info columns, meta and state) with log rows (``last``,
     ``info``, ``state``) applied in order."""
     info = _info(row)
-    actors = {data["id"]: ActorRecord.from_dict(data) for data in unpack(row[8] or _EMPTY)}
+    actors = {
+        data["id"]: ActorRecord.from_dict(data, fresh=True) for data in unpack(row[8] or _EMPTY)
+    }
     meta = unpack(row[7])
     for last, info_blob, state_blob in rows:
         state = unpack(state_blob)
         for data in state["actors"]:  # changed in place; a new one at the end, as in a dict
-            actors[data["id"]] = ActorRecord.from_dict(data)
+            actors[data["id"]] = ActorRecord.from_dict(data, fresh=True)
         for actor_id in state["removed"]:
             actors.pop(actor_id, None)
         if state["meta"] is not None:

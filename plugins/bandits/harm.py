@@ -140,7 +140,8 @@ def resolve_harm(context: ActionContext, dice: DiceSource) -> Resolution:
     if t_new:
         t_state["dual_wield"] = t_choice
     if sheets.is_bandit(target.sheet):
-        new_target, info = hit_bandit(t_state, wounds)
+        lasting = bool(context.settings.get("heavy_wound_lasts_the_raid", False))
+        new_target, info = hit_bandit(t_state, wounds, lasting=lasting)
     else:
         new_target, info = hit_extra(t_state, wounds)
 

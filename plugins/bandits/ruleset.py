@@ -88,6 +88,13 @@ class BanditsRuleset(Ruleset):
                 "description": "an unstabilised dying bandit may still make moves and deal "
                 "harm (Decision on BD-8)",
             },
+            "heavy_wound_lasts_the_raid": {
+                "type": "boolean",
+                "default": False,
+                "description": "BD-7's variant, as the source reads: a bandit heavily "
+                "wounded keeps the disadvantage on every move until the raid ends, even "
+                "after a medpack clears slot 3 (off: the medpack clears it too)",
+            },
         },
     }
 

@@ -8,7 +8,9 @@ A bandit's state::
      "stabilised": false,         # a doc or a special item helped (BD-8)
      "dead": false,
      "dying_turn_started": false, # one of its own turns began while dying (BD-8 countdown)
-     "dual_wield": null}          # this turn's BD-4 choice: "pierce", "armour" or null
+     "dual_wield": null,          # this turn's BD-4 choice: "pierce", "armour" or null
+     "heavy_this_raid": false}    # BD-7 variant: heavily wounded this raid, with the
+                                  # setting heavy_wound_lasts_the_raid on
 
 An extra's state::
 
@@ -59,6 +61,7 @@ def fresh_state(kind: str) -> dict[str, Any]:
         "dead": False,
         "dying_turn_started": False,
         "dual_wield": None,
+        "heavy_this_raid": False,
     }
 
 
@@ -93,8 +96,11 @@ def with_marked(state: Mapping[str, Any], slots: Iterable[int]) -> dict[str, Any
 
 
 def is_heavily_wounded(state: Mapping[str, Any]) -> bool:
-    """BD-7: slot 3 is marked (a living bandit)."""
-    return state.get("kind", "bandit") == "bandit" and 3 in marked(state)
+    """BD-7: slot 3 is marked (a living bandit) — or, with the BD-7 variant (the table
+    setting ``heavy_wound_lasts_the_raid``), slot 3 was marked since the raid began."""
+    if state.get("kind", "bandit") != "bandit" or state.get("dead"):
+        return False
+    return 3 in marked(state) or bool(state.get("heavy_this_raid"))
 
 
 def can_act(state: Mapping[str, Any], *, dying_can_act: bool = False) -> tuple[bool, str]:
@@ -123,7 +129,7 @@ def common_state(state: Mapping[str, Any]) -> CommonState:
         )
     slots = marked(state)
     names = [SLOT_LABELS[n].capitalize() for n in slots]
-    heavy = 3 in slots and not state.get("dead")
+    heavy = is_heavily_wounded(state)
     if state.get("dead"):
         status = "dead"
         names = ["Dead"]
@@ -132,11 +138,11 @@ def common_state(state: Mapping[str, Any]) -> CommonState:
         names.append("Stabilised")
     elif state.get("dying"):
         status = "dying"
-    elif heavy:
+    elif heavy and 3 in slots:
         status = "impaired"
     else:
         status = "ok"
-    if heavy and not state.get("dead"):
+    if heavy:
         names.append("Disadvantage on moves")
     return CommonState(
         status=status,

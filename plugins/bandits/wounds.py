@@ -25,9 +25,15 @@ def _dead(state: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def hit_bandit(state: Mapping[str, Any], wounds: int) -> tuple[dict[str, Any], Info]:
+def hit_bandit(
+    state: Mapping[str, Any], wounds: int, *, lasting: bool = False
+) -> tuple[dict[str, Any], Info]:
     """BD-6: a hit of ``wounds`` marks slot ``wounds`` if free, else the nearest
-    free slot above it; 5+ wounds, or no free slot up to 4, is death."""
+    free slot above it; 5+ wounds, or no free slot up to 4, is death.
+
+    :param lasting: the BD-7 variant is on (setting ``heavy_wound_lasts_the_raid``):
+        marking slot 3 keeps the disadvantage until the raid ends (``heavy_this_raid``).
+    """
     current = marked(state)
     info: Info = {"slot": None, "slot_name": None}
     if wounds <= 0:
@@ -42,6 +48,8 @@ def hit_bandit(state: Mapping[str, Any], wounds: int) -> tuple[dict[str, Any], I
         return _dead(state), info
     slot = free[0]
     new = with_marked(state, [*current, slot])
+    if lasting and slot == 3:
+        new["heavy_this_raid"] = True
     info.update(
         slot=slot,
         slot_name=SLOT_NAMES[slot],
@@ -140,4 +148,5 @@ def end_raid(state: Mapping[str, Any], keep: int | None) -> dict[str, Any]:
         )
     out = with_marked(state, [keep] if keep is not None else [])
     out["dual_wield"] = None
+    out["heavy_this_raid"] = False  # the raid is over (a kept slot 3 still counts, BD-7)
     return out

@@ -72,6 +72,7 @@ class Kit:
         dead: bool = False,
         dying_turn_started: bool = False,
         dual_wield: str | None = None,
+        heavy_this_raid: bool = False,
         **sheet: Any,
     ) -> Actor:
         """A bandit with exactly ``slots`` marked (state written by hand, not by the plugin)."""
@@ -85,6 +86,7 @@ class Kit:
             "dead": dead,
             "dying_turn_started": dying_turn_started,
             "dual_wield": dual_wield,
+            "heavy_this_raid": heavy_this_raid,
         }
         return Actor(actor_id, actor_id.capitalize(), valid, state)
 

@@ -154,6 +154,7 @@ def test_describe_is_complete(kit):
     assert set(described["settings_schema"]["properties"]) == {
         "show_npc_details",
         "dying_can_act",
+        "heavy_wound_lasts_the_raid",
     }
 
 

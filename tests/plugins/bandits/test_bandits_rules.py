@@ -590,3 +590,46 @@ def test_BD11_kept_wounds_name_bandits_of_the_table(kit):
     with pytest.raises(RuleViolation) as err:
         kit.run("end_of_raid", {"kept_wounds": {"guard": 1}}, targets=[ana, guard])
     assert err.value.code == "not_a_bandit"
+
+
+# -- BD-7's variant as a table setting (Core issue, item 7) --------------------------
+
+
+def _heavily_wounded_then_healed(lasting: bool):
+    from rollbridge.plugins.bandits import BanditsRuleset
+    from rollbridge.testing import RulesetHarness
+
+    table = RulesetHarness(
+        BanditsRuleset(), settings={"ruleset": {"heavy_wound_lasts_the_raid": lasting}}
+    )
+    sheets = BanditsRuleset.example_sheets
+    table.add_actor("Boris", sheets["Boris"], actor_id="boris", player=True)
+    table.add_actor("Guard", sheets["Guard"], actor_id="guard")
+    # 6 + 5 = 11 against Boris: 3 wounds (BD-5), slot 3 marked (BD-6)
+    table.resolve("harm", actor="guard", targets=["boris"], params={"direction": "dealt"},
+                  dice=[6, 5])  # fmt: skip
+    assert table.state("boris")["slots"]["heavily"] is True
+    table.resolve("medpack", targets=["boris"], params={"n": 3})  # BD-10 clears slot 3
+    assert table.state("boris")["slots"]["heavily"] is False
+    return table
+
+
+def test_bd7_by_default_the_medpack_that_clears_slot_3_clears_the_disadvantage():
+    table = _heavily_wounded_then_healed(lasting=False)
+    move = table.resolve("move", actor="boris", params={"stat": "cool"}, dice=[3, 4])
+    assert move["data"]["outcome"]["dice_mode"] == "normal"
+    assert "Disadvantage on moves" not in table.actor("boris")["common"]["conditions"]
+
+
+def test_bd7_variant_keeps_the_disadvantage_until_the_raid_ends():
+    table = _heavily_wounded_then_healed(lasting=True)
+    assert table.state("boris")["heavy_this_raid"] is True
+    move = table.resolve("move", actor="boris", params={"stat": "cool"}, dice=[3, 4, 5])
+    outcome = move["data"]["outcome"]
+    assert outcome["dice_mode"] == "disadvantage" and outcome["dice"] == [3, 4, 5]
+    assert outcome["disadvantage_from"] == ["heavily wounded (BD-7)"]
+    assert "Disadvantage on moves" in table.actor("boris")["common"]["conditions"]
+    table.resolve("end_of_raid", params={"kept_wounds": {}})  # BD-11
+    assert table.state("boris")["heavy_this_raid"] is False
+    after = table.resolve("move", actor="boris", params={"stat": "cool"}, dice=[3, 4])
+    assert after["data"]["outcome"]["dice_mode"] == "normal"

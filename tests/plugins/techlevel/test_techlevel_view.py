@@ -7,7 +7,7 @@ import json
 import pytest
 
 from rollbridge.exceptions import InvalidParams, RuleViolation
-from rollbridge.text import extract
+from rollbridge.text import extract, stored_data
 
 TANK = {
     "name": "Tank",
@@ -80,8 +80,9 @@ def test_states_round_trip_through_json(tl, make_armour):
     result = tl.hit(npc, "1d6", tl=5, rolled=[6])
     assert json.loads(json.dumps(result.to_dict())) == result.to_dict()
     # as the ruleset returned it (texts and private marks): its stored form is plain
-    stored, texts, private = extract(tl.last.to_dict())
-    assert json.loads(json.dumps([stored, texts, private])) == [stored, texts, private]
+    data, texts, private = extract(tl.last.to_dict())
+    stored = stored_data([data, texts, private])
+    assert json.loads(json.dumps(stored)) == stored
     assert texts and private
 
 
