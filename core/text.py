@@ -60,6 +60,7 @@ __all__ = [
     "Text",
     "extract",
     "message",
+    "privates_met",
     "render",
     "stored",
     "stored_data",
@@ -301,6 +302,12 @@ def render(value: Any, *, locale: str = "en", hides: Hides = None) -> str:
 #: How many private arguments the renderer has met (in this process): a text whose
 #: rendering did not move it reads the same to every audience.
 _privates_met = [0]
+
+
+def privates_met() -> int:
+    """How many private arguments rendering has met so far (a counter: a view whose
+    building did not move it holds no private argument in its texts)."""
+    return _privates_met[0]
 
 
 def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides, live: bool) -> str:

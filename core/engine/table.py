@@ -41,7 +41,14 @@ from rollbridge.engine.model import (
     TableSnapshot,
 )
 from rollbridge.engine.requests import Request
-from rollbridge.engine.views import GM, PLAYERS, Audience, actor_view, event_view
+from rollbridge.engine.views import (
+    GM,
+    PLAYERS,
+    Audience,
+    actor_view,
+    event_view,
+    shown_alike,
+)
 from rollbridge.exceptions import (
     Forbidden,
     InternalError,
@@ -52,7 +59,7 @@ from rollbridge.exceptions import (
     UnknownActor,
 )
 from rollbridge.plain import JSON, NotPlain, Packed, dumps_json, ensure_plain, pack, unpack
-from rollbridge.text import stored
+from rollbridge.text import privates_met, stored
 
 __all__ = ["HANDLERS", "UNDO_DEPTH", "Outcome", "Table"]
 
@@ -358,7 +365,17 @@ class Table:
                     record.packed()
             for event in draft.events:
                 event.packed()
+                met = privates_met()
                 for audience in STAGED_AUDIENCES:
+                    if not audience.gm and shown_alike(
+                        event, self.ruleset, controlled, privates_met() != met
+                    ):
+                        for kind in (None, "msgpack", "json"):  # one view serves both
+                            key = GM if kind is None else (GM, kind)
+                            event.views[audience if kind is None else (audience, kind)] = (
+                                event.views[key]
+                            )
+                        continue
                     view = self.call_ruleset(
                         lambda e=event, a=audience: event_view(
                             e,

@@ -33,6 +33,7 @@ __all__ = [
     "event_view",
     "hides_for",
     "record_actor",
+    "shown_alike",
 ]
 
 
@@ -214,6 +215,24 @@ def event_view(
     if gm and event.gm_only:
         view["gm_only"] = True
     return view
+
+
+def shown_alike(
+    event: Event, ruleset: Ruleset, controlled: Callable[[str], bool], texts_private: bool
+) -> bool:
+    """Whether players see exactly what the GM sees of ``event`` (then one view serves
+    both): not GM-only, no private value, no private argument in its texts
+    (``texts_private``, as the GM's view met them), every actor it shows a player's,
+    no pending requests in it, and a ruleset that does not redact by itself."""
+    if event.gm_only or event.private or texts_private or _overrides_player_resolution(ruleset):
+        return False
+    for change in event.changes:
+        after = change["after"]
+        if after is not None and not after.get("controllers"):
+            return False
+    if event.table_change and "pending" in event.table_change["after"]:
+        return False
+    return event.kind != "adjusted" or controlled(event.data.get("actor", ""))
 
 
 def _legacy_player_resolution(

@@ -497,3 +497,47 @@ class TestReviewFindings:
         for n in range(hits):
             seated.handle("t", {"type": "undo", "id": f"u{n}"}, GM)
         assert damage(seated, "ana") == 0
+
+
+def parse(kind: str, **fields):
+    from rollbridge.engine import parse_request
+
+    return parse_request({"type": kind, "id": f"one-view-{kind}-{len(fields)}", **fields})
+
+
+class TestOneViewWhenAllSeeAlike:
+    """Serialise once (Core issue, item 4): an event players see exactly as the GM
+    does is shown and packed once for both."""
+
+    def test_a_public_roll_has_one_view_for_everyone(self):
+        from rollbridge.engine.views import GM as GM_VIEW
+        from rollbridge.engine.views import PLAYERS
+        from rollbridge.plugins.sr2 import SR2Ruleset
+        from rollbridge.testing import RulesetHarness
+
+        table = RulesetHarness(SR2Ruleset()).table  # a ruleset that marks what it hides
+        outcome = table.execute(parse("roll", formula="2d6"), GM, SeededDice(1))
+        (event,) = outcome.events
+        assert event.views[PLAYERS] is event.views[GM_VIEW]
+        assert event.views[PLAYERS, "msgpack"] is event.views[GM_VIEW, "msgpack"]
+
+    def test_a_ruleset_that_still_redacts_by_itself_gets_its_own_view(self, seated):
+        from rollbridge.engine.views import GM as GM_VIEW
+        from rollbridge.engine.views import PLAYERS
+
+        outcome = seated.table("t").execute(parse("roll", formula="2d6"), GM, SeededDice(1))
+        assert outcome.events[0].views[PLAYERS] is not outcome.events[0].views[GM_VIEW]
+
+    def test_an_npc_or_a_secret_gets_a_view_of_its_own(self, seated):
+        from rollbridge.engine.views import GM as GM_VIEW
+        from rollbridge.engine.views import PLAYERS
+
+        table = seated.table("t")
+        hit = table.execute(
+            parse("resolve", action="hit", targets=["guard"], dice=[3]), GM, SeededDice(1)
+        )
+        secret = table.execute(parse("roll", formula="1d6", secret=True), GM, SeededDice(2))
+        for outcome in (hit, secret):
+            (event,) = outcome.events
+            assert event.views[PLAYERS] is not event.views[GM_VIEW]
+        assert secret.events[0].views[PLAYERS]["kind"] == "hidden"
