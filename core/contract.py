@@ -29,7 +29,7 @@ from rollbridge.dice.sources import DiceSource
 from rollbridge.exceptions import InvalidSheet, RuleViolation
 from rollbridge.plain import JSON
 from rollbridge.schema import validate
-from rollbridge.text import Text
+from rollbridge.text import Text, render
 
 __all__ = [
     "STATUSES",
@@ -60,15 +60,23 @@ def major_version(version: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Track:
-    """One row of boxes any client can draw: a condition monitor, wound slots."""
+    """One row of boxes any client can draw: a condition monitor, wound slots.
+    ``label`` is a :class:`~rollbridge.text.Text` (rendered in each client's
+    locale) or a plain string."""
 
     key: str
-    label: str
+    label: str | Text
     value: int
     max: int
 
-    def to_dict(self) -> JSON:
-        return {"key": self.key, "label": self.label, "value": self.value, "max": self.max}
+    def to_dict(self, locale: str = "en") -> JSON:
+        """The track as clients get it, its label rendered in ``locale``."""
+        return {
+            "key": self.key,
+            "label": render(self.label, locale=locale),
+            "value": self.value,
+            "max": self.max,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,26 +86,29 @@ class CommonState:
     :param status: ``ok``, ``impaired``, ``down``, ``dying`` or ``dead``.
     :param tracks: the actor's box rows, in the order to draw them.
     :param conditions: named conditions (``Shaken``, ``Heavily wounded``,
-        ``Serious wound``), human-readable.
+        ``Serious wound``), human-readable: texts (rendered in each client's
+        locale) or plain strings.
     :param modifier: the number the ruleset applies to this actor's rolls
         because of its damage, signed as the ruleset applies it.
     :param modifier_note: how the modifier applies, human-readable (``+3 TN``,
-        ``−2 to trait rolls``, ``disadvantage``); empty when there is none.
+        ``−2 to trait rolls``, ``disadvantage``); empty when there is none. A
+        text or a plain string.
     """
 
     status: Status = "ok"
     tracks: tuple[Track, ...] = ()
-    conditions: tuple[str, ...] = ()
+    conditions: tuple[str | Text, ...] = ()
     modifier: int = 0
-    modifier_note: str = ""
+    modifier_note: str | Text = ""
 
-    def to_dict(self) -> JSON:
+    def to_dict(self, locale: str = "en") -> JSON:
+        """The state as clients get it, its texts rendered in ``locale``."""
         return {
             "status": self.status,
-            "tracks": [t.to_dict() for t in self.tracks],
-            "conditions": list(self.conditions),
+            "tracks": [t.to_dict(locale) for t in self.tracks],
+            "conditions": [render(c, locale=locale) for c in self.conditions],
             "modifier": self.modifier,
-            "modifier_note": self.modifier_note,
+            "modifier_note": render(self.modifier_note, locale=locale),
         }
 
 

@@ -90,7 +90,10 @@ __all__ = [
 class RollbridgeError(Exception):
     """Base of every rollbridge error.
 
-    :param message: what went wrong, naming the offending input.
+    :param message: what went wrong, naming the offending input: a
+        :class:`rollbridge.text.Text` (a declared message, translated for each
+        client's locale) or a plain string (English only: a message for the
+        operator's log or a plugin author, which no player reads).
     :param code: overrides the class's stable code (rulesets use this with
         :class:`RuleViolation` to give each refusal its own code).
     :param details: JSON-serialisable facts a client may use (a field path,
@@ -100,17 +103,30 @@ class RollbridgeError(Exception):
     code: ClassVar[str] = "error"
 
     def __init__(
-        self, message: str, *, code: str | None = None, details: dict[str, Any] | None = None
+        self, message: Any, *, code: str | None = None, details: dict[str, Any] | None = None
     ) -> None:
-        super().__init__(message)
-        self.message = message
+        #: The message as a text (None: a plain English string).
+        self.text: Any = None
+        if isinstance(message, str) or not hasattr(message, "render"):
+            english = str(message)
+        else:
+            self.text, english = message, message.render()
+        super().__init__(english)
+        #: The message in English.
+        self.message: str = english
         if code is not None:
             self.code = code  # type: ignore[misc]  # instance override of the class code
         self.details: dict[str, Any] = dict(details or {})
 
-    def to_dict(self) -> dict[str, Any]:
-        """The error as it travels over the wire."""
-        data: dict[str, Any] = {"code": self.code, "message": self.message}
+    def render(self, locale: str = "en") -> str:
+        """The message in ``locale`` (English where it has no translation)."""
+        if self.text is None or locale == "en":
+            return self.message
+        return self.text.render(locale)
+
+    def to_dict(self, locale: str = "en") -> dict[str, Any]:
+        """The error as it travels over the wire, its message in ``locale``."""
+        data: dict[str, Any] = {"code": self.code, "message": self.render(locale)}
         if self.details:
             data["details"] = self.details
         return data

@@ -117,15 +117,19 @@ class TableService:
         message: Mapping[str, Any],
         who: Principal,
         dice: DiceSource | None = None,
+        *,
+        locale: str = "en",
     ) -> JSON:
         """Handle one request message for ``who`` and return the reply (its fields
-        besides ``type`` and ``id``), once any change it made is committed.
+        besides ``type`` and ``id``, its texts in ``locale``), once any change it
+        made is committed.
 
-        :raises RollbridgeError: a typed error; nothing was changed.
+        :raises RollbridgeError: a typed error (:meth:`~rollbridge.exceptions.
+            RollbridgeError.render` gives its message in ``locale``); nothing was changed.
         """
         protocol = self.protocol(table_id)
         replies: list[Reply] = []
-        self._carry(protocol.receive(message, who, dice=dice), replies)
+        self._carry(protocol.receive(message, who, dice=dice, locale=locale), replies)
         reply = replies[-1]
         if reply.error is not None:
             raise reply.error

@@ -50,13 +50,16 @@ from rollbridge.contract import (
 from rollbridge.contract import TurnContext as _TurnContext
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SeededDice
 from rollbridge.engine.model import Principal
+from rollbridge.engine.views import Audience
 from rollbridge.exceptions import RollbridgeError, RuleViolation
 from rollbridge.hookspecs import hookimpl
 from rollbridge.host import PluginHost, check_ruleset
+from rollbridge.i18n import locales_of
 from rollbridge.offline import TableService
 from rollbridge.plain import JSON
 from rollbridge.schema import validate
 from rollbridge.stores.memory import MemoryStore
+from rollbridge.text import untranslated
 
 __all__ = [
     "GM",
@@ -180,19 +183,22 @@ class RulesetHarness:
         reply = self.request(message, who=who, dice=source)
         return reply.get("event", reply)
 
-    def actor(self, actor_id: str, *, gm: bool = True) -> JSON:
-        """An actor as the GM (or, with ``gm=False``, a player) sees it."""
-        return self.table.view_actor(actor_id, gm=gm)
+    def actor(self, actor_id: str, *, gm: bool = True, locale: str = "en") -> JSON:
+        """An actor as the GM (or, with ``gm=False``, a player) sees it, in ``locale``."""
+        return self.table.view_actor(actor_id, gm=gm, locale=locale)
 
     def events(self, after: int = 0) -> list:  # -> list[rollbridge.engine.Event]
         """The stored events with a seq above ``after``, in order."""
         return self.service.store.events_after(self.table_id, after) or []
 
-    def views(self, seq: int | None = None) -> tuple[JSON, JSON]:
-        """An event (default: the latest) as the GM and as players see it."""
+    def views(self, seq: int | None = None, *, locale: str = "en") -> tuple[JSON, JSON]:
+        """An event (default: the latest) as the GM and as players see it, in ``locale``."""
         wanted = self.table.info.seq if seq is None else seq
         (event,) = [e for e in self.events(wanted - 1) if e.seq == wanted]
-        return self.table.view_event(event, gm=True), self.table.view_event(event, gm=False)
+        return (
+            self.table.view_event(event, audience=Audience(True, locale)),
+            self.table.view_event(event, audience=Audience(False, locale)),
+        )
 
     def state(self, actor_id: str) -> JSON:
         """An actor's ruleset state."""
@@ -249,6 +255,8 @@ class RulesetConformance:
     ruleset: ClassVar[Ruleset]
     #: Seeds each action is resolved with.
     seeds: ClassVar[Sequence[int]] = tuple(range(12))
+    #: The locales every text must read in (None: each the ruleset ships a catalogue of).
+    locales: ClassVar[Sequence[str] | None] = None
 
     def _actors(self) -> list[Actor]:
         actors = []
@@ -374,6 +382,47 @@ class RulesetConformance:
                     _check_rendered(view["data"], name)
                 rendered += 1
         assert rendered, "no action example resolved with any seed"
+
+    def _locales(self) -> list[str]:
+        if self.locales is not None:
+            return list(self.locales)
+        return sorted(locales_of(self.ruleset.id) - {"en"})
+
+    def test_every_action_reads_in_every_locale(self) -> None:
+        """Every action's resolution (for the GM and for players), every actor's
+        common state and every refusal read in each locale the ruleset ships
+        (:attr:`locales`) with no message left in English for want of a translation."""
+        locales = self._locales()
+        if not locales:
+            pytest.skip(f"{self.ruleset.id} ships no catalogue besides English")
+        before = untranslated()
+        rendered = 0
+        for seed in self.seeds[:3]:
+            harness, ids = self._harness(seed)
+            for name, case in self._cases():
+                where = self._request_for(name, ids)
+                try:
+                    harness.resolve(name, params=case["params"], **where)
+                except RuleViolation as refused:
+                    assert refused.text is not None, (
+                        f"{name}: the refusal {refused.message!r} is a plain string, not a Text"
+                    )
+                    for locale in locales:
+                        assert refused.render(locale).strip(), f"{name}: an empty refusal"
+                    continue
+                for locale in locales:
+                    for view in harness.views(locale=locale):
+                        _check_rendered(view["data"], f"{name} in {locale}")
+                    for actor_id in ids:
+                        for gm in (True, False):
+                            _json_roundtrip(
+                                harness.actor(actor_id, gm=gm, locale=locale)["common"],
+                                f"{name}: common state of {actor_id} in {locale}",
+                            )
+                rendered += 1
+        assert rendered, "no action example resolved with any seed"
+        missing = sorted(untranslated() - before)
+        assert not missing, f"messages without a translation (id, locale): {missing}"
 
     def test_turn_hooks_touch_only_participants(self) -> None:
         actors = tuple(self._actors())

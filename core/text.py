@@ -13,13 +13,19 @@ on a parameter and on a dice group's fields.
 Texts are rendered when a view is built: for the GM in full; for players with
 each hidden argument replaced by what the ruleset gave as ``instead`` (by
 default the word "(hidden)"), never by rewriting a rendered sentence. Rendering
-takes a locale; English is the reference every message is written in.
+takes a locale: English is the reference every message is declared in, and the
+domain's gettext catalogues (:mod:`rollbridge.i18n`) hold the other languages,
+looked up by the message's key (the gettext context) and its English template
+(the ``msgid``); plural messages choose their form by the locale's CLDR rule.
 
-Messages are declared once, per domain (a ruleset's id)::
+Messages are declared once, per domain (a ruleset's id), by a :class:`Messages`
+named ``say`` (the name the catalogue tools extract: ``say(key, template)`` and
+``say.plural(key, one, other)``, with literal strings)::
 
+    from pathlib import Path
     from rollbridge.text import Messages, Private
 
-    say = Messages("hitpoints")
+    say = Messages("hitpoints", catalogs=Path(__file__).with_name("locale"))
     HITS = say("hits", "{attacker} hits {target} for {amount}.")
     POINTS = say.plural("points", "{count} point", "{count} points")
 
@@ -44,8 +50,10 @@ import logging
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from rollbridge import i18n
 from rollbridge.exceptions import PluginError
 from rollbridge.plain import JSON, NotPlain, pack, unpack
 
@@ -64,13 +72,15 @@ __all__ = [
     "render",
     "stored",
     "stored_data",
+    "untranslated",
     "view_of",
 ]
 
 log = logging.getLogger("rollbridge.text")
 
-#: The locales texts can be rendered in (English is the reference).
-LOCALES: tuple[str, ...] = ("en",)
+#: The locales rollbridge's own texts are translated into (English is the reference;
+#: a plugin may ship more: :func:`rollbridge.i18n.known_locales`).
+LOCALES: tuple[str, ...] = i18n.LOCALES
 
 #: ``hides(actor_id, aspect)``: whether the audience may not see that actor's
 #: detail of that aspect. None: the audience sees everything (the GM).
@@ -164,6 +174,9 @@ class Message:
     :param template: the English text (the singular, for a plural message).
     :param plural: the English plural, for a message chosen by a count.
     :param count: the argument that chooses between ``template`` and ``plural``.
+    :param names: the placeholders the templates name.
+    :param domain: the domain (whose catalogues translate it).
+    :param key: the id within the domain (the gettext context of its translations).
     """
 
     id: str
@@ -171,6 +184,8 @@ class Message:
     plural: str | None = None
     count: str | None = None
     names: frozenset[str] = frozenset()
+    domain: str = ""
+    key: str = ""
 
     def __call__(self, **args: Any) -> Text:
         """A :class:`Text` of this message. :raises TypeError: for missing or
@@ -212,15 +227,24 @@ def _names(template: str, where: str) -> set[str]:
 class Messages:
     """The messages of one domain (a ruleset's id, or ``rollbridge``).
 
-    ``say = Messages("sr2")``; ``HIT = say("attack.hit", "English template")``
-    declares ``sr2.attack.hit``; ``say.plural(key, one, other, count="count")``
-    declares a message chosen by a count.
+    ``say = Messages("sr2", catalogs=folder)``; ``HIT = say("attack.hit", "English
+    template")`` declares ``sr2.attack.hit``; ``say.plural(key, one, other,
+    count="count")`` declares a message chosen by a count. A declaration may also
+    stand where the text is made (``say("refused", "...")(name=...)``): declaring
+    the same message again is cheap and changes nothing.
+
+    :param domain: the domain's name: a ruleset's id, or ``rollbridge``.
+    :param catalogs: the folder of the domain's catalogues
+        (``<lang>/LC_MESSAGES/<domain>.mo``); one declaration per domain gives it,
+        the domain's other :class:`Messages` may leave it out. None: English only.
     """
 
-    def __init__(self, domain: str) -> None:
+    def __init__(self, domain: str, *, catalogs: Path | None = None) -> None:
         if not domain or not all(part.isidentifier() for part in domain.split(".")):
             raise PluginError(f"message domain {domain!r} must be a dotted name")
         self.domain = domain
+        if catalogs is not None:
+            i18n.register(domain, catalogs)
 
     def __call__(self, key: str, template: str) -> Message:
         """Declare a message. :raises PluginError: for a bad template, or an id
@@ -233,6 +257,11 @@ class Messages:
 
     def _declare(self, key: str, template: str, plural: str | None, count: str | None) -> Message:
         message_id = f"{self.domain}.{key}"
+        known = _MESSAGES.get(message_id)
+        if known is not None and (known.template, known.plural, known.count) == (
+            template, plural, count
+        ):  # fmt: skip
+            return known
         names = _names(template, message_id)
         if plural is not None:
             other = _names(plural, message_id)
@@ -243,8 +272,7 @@ class Messages:
                 )
             if count not in names:
                 raise PluginError(f"message {message_id}: the count {count!r} is not in it")
-        declared = Message(message_id, template, plural, count, frozenset(names))
-        known = _MESSAGES.get(message_id)
+        declared = Message(message_id, template, plural, count, frozenset(names), self.domain, key)
         if known is not None and (known.template, known.plural) != (template, plural):
             raise PluginError(f"message {message_id} is declared twice, differently")
         _MESSAGES[message_id] = declared
@@ -256,9 +284,10 @@ def message(message_id: str) -> Message | None:
     return _MESSAGES.get(message_id)
 
 
-_core = Messages("rollbridge")
+say = Messages("rollbridge", catalogs=Path(__file__).with_name("locale"))
 #: What a hidden argument of a text reads as when its ruleset gave nothing instead.
-HIDDEN = _core("hidden", "(hidden)")
+# Translators: what players read in place of a detail that is not theirs to see.
+HIDDEN = say("hidden", "(hidden)")
 _HIDDEN_DATA = {"id": HIDDEN.id}
 
 
@@ -357,9 +386,68 @@ class _Lenient(dict):
         return _Verbatim(HIDDEN.template)
 
 
+#: Singular messages' templates by (id, locale); for plural messages, the catalogue.
+_templates: dict[tuple[str, str], Any] = {}
+#: Whether a translated template names only the message's placeholders.
+_fitting: dict[tuple[str, str], bool] = {}
+#: The count a plural message is rendered for when its count is hidden: the general plural.
+HIDDEN_COUNT = 5
+
+
 def _translate(declared: Message, locale: str, count: Any) -> str:
-    """The template of ``declared`` in ``locale`` (English: the declared one)."""
-    return declared.template_for(count)
+    """The template of ``declared`` in ``locale``: the catalogue's translation, or the
+    English one where the catalogue has none or names other placeholders."""
+    if locale == "en":
+        return declared.template_for(count)
+    key = (declared.id, locale)
+    found = _templates.get(key)
+    if found is None:
+        catalogue = i18n.translation(declared.domain, locale)
+        if declared.plural is None:
+            found = _fit(declared, catalogue.pgettext(declared.key, declared.template))
+        else:
+            found = catalogue
+        _templates[key] = found
+    if found.__class__ is str:
+        if found is declared.template:
+            _untranslated.add(key)
+        return found
+    number = count if count.__class__ is int else HIDDEN_COUNT
+    template = _fit(
+        declared, found.npgettext(declared.key, declared.template, declared.plural, number), count
+    )
+    if template is declared.template or template is declared.plural:
+        _untranslated.add(key)
+    return template
+
+
+#: (message id, locale) of every message rendered in English for want of a translation.
+_untranslated: set[tuple[str, str]] = set()
+
+
+def untranslated() -> frozenset[tuple[str, str]]:
+    """``(message id, locale)`` of each message this process rendered in a locale
+    whose catalogue lacks it (it read in English): what a test of a catalogue asserts
+    stays empty."""
+    return frozenset(_untranslated)
+
+
+def _fit(declared: Message, template: str, count: Any = None) -> str:
+    """``template`` if it names no placeholder the message lacks; else English."""
+    if template is declared.template or template is declared.plural:
+        return template
+    key = (declared.id, template)
+    fits = _fitting.get(key)
+    if fits is None:
+        try:
+            fits = _names(template, declared.id) <= declared.names
+        except PluginError:
+            fits = False
+        if not fits:
+            log.warning("the translation %r of %s does not fit it; English is used",
+                        template, declared.id)  # fmt: skip
+        _fitting[key] = fits
+    return template if fits else declared.template_for(count)
 
 
 def _argument(arg: Any, locale: str, hides: Hides, live: bool) -> Any:

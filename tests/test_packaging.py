@@ -58,6 +58,26 @@ def test_the_wheel_holds_package_data(wheel):
     assert "rollbridge/py.typed" in wheel.namelist()
 
 
+def tree_catalogues() -> dict[str, pathlib.Path]:
+    """Every compiled catalogue of the tree, by the name the wheel gives it."""
+    return {
+        f"{package}/{path.relative_to(ROOT / folder).as_posix()}": path
+        for folder, package in ROOTS.items()
+        for path in (ROOT / folder).rglob("locale/*/LC_MESSAGES/*.mo")
+    }
+
+
+def test_the_wheel_holds_every_compiled_catalogue(wheel):
+    """Issue 14: the compiled catalogues (core and every ruleset plugin) ship in the wheel,
+    byte for byte, and a plugin's own catalogues sit inside the plugin's package."""
+    catalogues = tree_catalogues()
+    assert "rollbridge/locale/cs/LC_MESSAGES/rollbridge.mo" in catalogues
+    missing = sorted(set(catalogues) - set(wheel.namelist()))
+    assert not missing, f"catalogues missing from the wheel: {missing}"
+    for name, path in catalogues.items():
+        assert wheel.read(name) == path.read_bytes(), f"{name} differs from {path}"
+
+
 def test_the_wheel_declares_the_cli_and_the_pytest_plugin(wheel):
     (entry_points,) = [n for n in wheel.namelist() if n.endswith("entry_points.txt")]
     text = wheel.read(entry_points).decode()

@@ -12,13 +12,13 @@ import sys
 from collections.abc import Sequence
 
 from rollbridge import __version__
-from rollbridge.cli import connect, offline, release, serve, tables
+from rollbridge.cli import catalogs, connect, offline, release, serve, tables
 from rollbridge.exceptions import RollbridgeError
 
 __all__ = ["build_parser", "main"]
 
 #: Modules that contribute sub-commands, in help order.
-COMMAND_MODULES = (serve, tables, connect, offline, release)
+COMMAND_MODULES = (serve, tables, connect, offline, release, catalogs)
 
 
 class _Parser(argparse.ArgumentParser):

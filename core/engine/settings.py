@@ -4,6 +4,9 @@
     players' rolls and actions wait for the GM's approval (default off).
 ``player_dice``
     players may supply their own die results (default off: the server rolls).
+``locale``
+    the language of the table's texts for clients that ask for none in their
+    ``hello`` (``cs``, ``de``, ``ru``, ``en``; left out: English).
 ``ruleset``
     the ruleset's settings, validated by its ``settings_schema``.
 """
@@ -15,10 +18,14 @@ from typing import Any
 
 from rollbridge.contract import Ruleset
 from rollbridge.exceptions import InvalidSettings
+from rollbridge.i18n import known_locales, negotiate
 from rollbridge.plain import JSON
 from rollbridge.schema import validate
+from rollbridge.text import Messages
 
 __all__ = ["CORE_SETTINGS_SCHEMA", "default_settings"]
+
+say = Messages("rollbridge")
 
 
 #: Settings every table has, whatever its ruleset; ``ruleset`` holds the
@@ -36,6 +43,11 @@ CORE_SETTINGS_SCHEMA: JSON = {
             "default": False,
             "description": "Players may supply their own dice results.",
         },
+        "locale": {
+            "type": "string",
+            "maxLength": 35,
+            "description": "The language of texts for clients that ask for none (cs, de, ru, en).",
+        },
         "ruleset": {"type": "object", "additionalProperties": True, "default": {}},
     },
 }
@@ -49,6 +61,16 @@ def default_settings(ruleset: Ruleset, settings: Mapping[str, Any] | None = None
     merged = validate(
         CORE_SETTINGS_SCHEMA, dict(settings or {}), where="settings", error=InvalidSettings
     )
+    if "locale" in merged:
+        chosen = negotiate(merged["locale"])
+        if chosen is None:
+            known = ", ".join(sorted(known_locales()))
+            raise InvalidSettings(
+                say("settings.locale", "settings.locale: {locale} is not a language rollbridge "
+                    "speaks (known: {known})")(locale=merged["locale"], known=known),
+                details={"field": "locale"},
+            )  # fmt: skip
+        merged["locale"] = chosen
     merged["ruleset"] = validate(
         ruleset.settings_schema,
         merged.get("ruleset") or {},

@@ -241,10 +241,14 @@ class Table:
         """The actors no player controls."""
         return frozenset(a for a, r in self.actors.items() if r.is_npc)
 
-    def view_actor(self, actor_id: str, *, gm: bool) -> JSON:
-        """One actor as the GM or everyone else sees it."""
+    def view_actor(self, actor_id: str, *, gm: bool, locale: str = "en") -> JSON:
+        """One actor as the GM or everyone else sees it, its texts in ``locale``."""
         return actor_view(
-            self.actors[actor_id], gm=gm, ruleset=self.ruleset, settings=self.ruleset_settings
+            self.actors[actor_id],
+            gm=gm,
+            ruleset=self.ruleset,
+            settings=self.ruleset_settings,
+            locale=locale,
         )
 
     def view_event(
@@ -271,10 +275,17 @@ class Table:
             )
         return view
 
-    def view(self, *, gm: bool, at: int | None = None, later: Iterable[Event] = ()) -> JSON:
+    def view(
+        self,
+        *,
+        gm: bool,
+        at: int | None = None,
+        later: Iterable[Event] = (),
+        locale: str = "en",
+    ) -> JSON:
         """The whole table as a viewer sees it (what ``welcome`` and ``state`` carry):
         now, or as it stood right after seq ``at``, walking back through ``later``
-        (every event after ``at``, any order).
+        (every event after ``at``, any order); its texts in ``locale``.
 
         :raises InvalidRequest: if ``at`` is in the future or events after it are missing.
         """
@@ -310,7 +321,13 @@ class Table:
             "seq": seq,
             "encounter": fields["encounter"],
             "actors": [
-                actor_view(rec, gm=gm, ruleset=self.ruleset, settings=settings.get("ruleset") or {})
+                actor_view(
+                    rec,
+                    gm=gm,
+                    ruleset=self.ruleset,
+                    settings=settings.get("ruleset") or {},
+                    locale=locale,
+                )
                 for rec in actors.values()
                 if rec is not None
             ],

@@ -72,8 +72,10 @@ def actor_view(
     gm: bool,
     ruleset: Ruleset,
     settings: Mapping[str, Any],
+    locale: str = "en",
 ) -> JSON:
-    """An actor record as a viewer sees it, with its common damage state.
+    """An actor record as a viewer sees it, with its common damage state (its
+    texts rendered in ``locale``).
 
     :param record: the stored record (id, name, sheet, state, controllers).
     :param gm: whether the viewer is the GM.
@@ -90,7 +92,7 @@ def actor_view(
             "sheet": record["sheet"],
             "state": record["state"],
             "controllers": list(record.get("controllers") or ()),
-            "common": ruleset.common_state(actor).to_dict(),
+            "common": ruleset.common_state(actor).to_dict(locale),
         }
     view = ruleset.player_view(actor, settings)
     return {
@@ -99,7 +101,7 @@ def actor_view(
         "sheet": view.sheet,
         "state": view.state,
         "controllers": [],
-        "common": view.common.to_dict(),
+        "common": view.common.to_dict(locale),
         "limited": True,
     }
 
@@ -178,7 +180,9 @@ def event_view(
         if after is None:
             actors.append({"id": change["actor"], "removed": True})
         else:
-            actors.append(actor_view(after, gm=gm, ruleset=ruleset, settings=settings))
+            actors.append(
+                actor_view(after, gm=gm, ruleset=ruleset, settings=settings, locale=audience.locale)
+            )
     data = event.data
     hides = None if gm else hides_for(event, ruleset, settings, controlled)
     if event.texts or (event.private and hides is not None):

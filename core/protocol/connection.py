@@ -29,17 +29,20 @@ from rollbridge.exceptions import (
     UndecodableFrame,
     UnknownTable,
 )
+from rollbridge.i18n import DEFAULT_LOCALE, known_locales, negotiate
 from rollbridge.plain import JSON
 from rollbridge.protocol.effects import Close, Effect, FindToken, LoadTable, Reply
 from rollbridge.protocol.frames import Kind, decode, encode
 from rollbridge.protocol.members import Member
 from rollbridge.protocol.table import TableProtocol, echo_id, error_message
 from rollbridge.schema import validate
+from rollbridge.text import Messages
 from rollbridge.tokens import hash_token
 
 __all__ = ["CLOSE_AUTH", "CLOSE_BEHIND", "HELLO_SCHEMA", "Connection", "Tables"]
 
 log = logging.getLogger("rollbridge.connection")
+say = Messages("rollbridge")
 
 Effects = list[Effect]
 
@@ -64,6 +67,7 @@ HELLO_SCHEMA: JSON = {
         "dialect": {"type": "string", "maxLength": 32, "default": "rollbridge"},
         "client": {"type": "string", "maxLength": 100},
         "results": {"enum": ["full", "brief"], "default": "full"},
+        "locale": {"type": "string", "maxLength": 35},
     },
     "required": ["table", "token"],
 }
@@ -138,6 +142,8 @@ class Connection:
     origin: Any = None
     member: Member | None = None
     table: TableProtocol | None = None
+    #: The language of its replies before it has joined (what its ``hello`` asked for).
+    locale: str = DEFAULT_LOCALE
     #: A hello is being answered: later frames wait.
     joining: bool = False
     closed: bool = False
@@ -182,7 +188,8 @@ class Connection:
         return Reply(origin=self.origin, message=message, frame=frame)
 
     def _error(self, request_id: Any, error: RollbridgeError, kind: Kind) -> Reply:
-        reply = self._reply(error_message(request_id, error), kind)
+        locale = self.member.locale if self.member is not None else self.locale
+        reply = self._reply(error_message(request_id, error, locale), kind)
         reply.error = error
         return reply
 
@@ -193,6 +200,9 @@ class Connection:
             raise InvalidRequest("this connection has already joined a table")
         body = {k: v for k, v in message.items() if k not in ("type", "id")}
         hello = validate(HELLO_SCHEMA, body, where="hello", error=InvalidRequest)
+        asked = negotiate(hello.get("locale"))
+        if asked is not None:
+            self.locale = asked
         adapter: Adapter | None = None
         dialect = hello["dialect"]
         if dialect != "rollbridge":
@@ -213,14 +223,6 @@ class Connection:
     ) -> Effects:
         if record is None:
             return self._refused(kind, request_id)
-        member = Member(
-            record.principal(),
-            kind=kind,
-            adapter=adapter,
-            brief=hello["results"] == "brief",
-            origin=self.origin,
-            hello_id=request_id,
-        )
 
         def opened(found: TableProtocol | BaseException) -> Effects:
             if isinstance(found, UnknownTable):
@@ -229,11 +231,38 @@ class Connection:
                 return self._hello_failed(found, kind, request_id)
             if self.closed:
                 return []
-            self.table, self.member = found, member
+            locale, notes = self._locale_for(hello.get("locale"), found)
+            member = Member(
+                record.principal(),
+                kind=kind,
+                adapter=adapter,
+                locale=locale,
+                brief=hello["results"] == "brief",
+                origin=self.origin,
+                hello_id=request_id,
+                notes=notes,
+            )
+            self.table, self.member, self.locale = found, member, locale
             log.info("%s joined table %s", member.principal.label(), found.id)
             return found.join(member, hello.get("resume")) + self._joined()
 
         return self.tables.get(hello["table"], opened)
+
+    def _locale_for(self, asked: str | None, table: TableProtocol) -> tuple[str, tuple[JSON, ...]]:
+        """The member's locale: the one its ``hello`` asked for, else the table's
+        default; a note for the ``welcome`` when the one asked for is not available."""
+        chosen = negotiate(asked)
+        if chosen is not None:
+            return chosen, ()
+        default = negotiate(table.table.settings.get("locale")) or DEFAULT_LOCALE
+        if asked is None:
+            return default, ()
+        known = ", ".join(sorted(known_locales()))
+        note = say(
+            "hello.locale_unavailable",
+            "the locale {asked} is not available (available: {known}); texts are in {used}",
+        )(asked=asked, known=known, used=default)
+        return default, ({"code": "locale_unavailable", "message": note.render(default)},)
 
     def _joined(self) -> Effects:
         self.joining = False

@@ -38,6 +38,8 @@ class Member:
         requests do not repeat the event it receives as an ``event`` anyway.
     :param origin: the driver's handle of the connection.
     :param hello_id: the id of its ``hello``, echoed in the ``welcome``.
+    :param notes: what its ``welcome`` tells it about its ``hello`` (``notes``:
+        ``{"code", "message"}`` each; a locale it asked for that is not available).
     """
 
     principal: Principal
@@ -47,6 +49,7 @@ class Member:
     brief: bool = False
     origin: Any = None
     hello_id: Any = None
+    notes: tuple[JSON, ...] = ()
     #: The highest seq of an event sent to it: nothing at or below it is sent again.
     last_seq: int = -1
     #: Set once it left or was cut off: nothing more is sent.

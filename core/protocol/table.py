@@ -63,10 +63,12 @@ from rollbridge.protocol.effects import (
 )
 from rollbridge.protocol.keys import KeySet
 from rollbridge.protocol.members import Delivery, Member, result_frame
+from rollbridge.text import Messages
 
 __all__ = ["RECENT_REPLIES", "TableProtocol", "echo_id", "error_message"]
 
 log = logging.getLogger("rollbridge.protocol")
+say = Messages("rollbridge")
 
 Effects = list[Effect]
 
@@ -88,12 +90,12 @@ def echo_id(message: Mapping[str, Any]) -> Any:
     return None
 
 
-def error_message(request_id: Any, error: RollbridgeError) -> JSON:
-    """The ``error`` reply to a refused request. A store's failure is described to
-    the operator's log only; the client is told to try again."""
+def error_message(request_id: Any, error: RollbridgeError, locale: str = "en") -> JSON:
+    """The ``error`` reply to a refused request, its message in ``locale``. A store's
+    failure is described to the operator's log only; the client is told to try again."""
     if isinstance(error, StoreError):
-        error = StoreError("the store failed; try again")
-    return {"type": "error", "id": request_id, **error.to_dict()}
+        error = StoreError(say("store.failed", "the store failed; try again")())
+    return {"type": "error", "id": request_id, **error.to_dict(locale)}
 
 
 @dataclass(eq=False, slots=True)
@@ -103,6 +105,8 @@ class _Asker:
     origin: Any
     member: Member | None
     request_id: Any
+    #: The language of its reply's texts.
+    locale: str = "en"
 
 
 @dataclass(eq=False, slots=True)
@@ -182,11 +186,13 @@ class TableProtocol:
         *,
         member: Member | None = None,
         dice: DiceSource | None = None,
+        locale: str = "en",
     ) -> Effects:
         """Handle one decoded request for ``who``; ``origin`` identifies the
         requester in the :class:`Reply` (``member``: it is joined; the reply is
-        then encoded for it). ``dice`` replaces the server's dice for this one."""
-        asker = _Asker(origin, member, echo_id(message))
+        then encoded for it, in its locale; else in ``locale``). ``dice`` replaces
+        the server's dice for this one."""
+        asker = _Asker(origin, member, echo_id(message), member.locale if member else locale)
         if self._holding or self._held:
             self._held.append(_Held(message, who, asker, dice))
             return []
@@ -407,7 +413,7 @@ class TableProtocol:
     # -- replies ------------------------------------------------------------------------
 
     def _refuse(self, asker: _Asker, error: RollbridgeError) -> Reply:
-        message = error_message(asker.request_id, error)
+        message = error_message(asker.request_id, error, asker.locale)
         frame = asker.member.encode(message) if asker.member is not None else None
         return Reply(origin=asker.origin, message=message, error=error, frame=frame)
 
@@ -438,8 +444,7 @@ class TableProtocol:
         return [self._embed(asker, message, delivery, audience_name)]
 
     def _embed(self, asker: _Asker, message: JSON, delivery: Delivery, name: str) -> Reply:
-        member = asker.member
-        audience = Audience.named(name, member.locale if member is not None else "en")
+        audience = Audience.named(name, asker.locale)
         try:
             message["event"] = delivery.view(audience)
         except RollbridgeError as exc:
@@ -464,7 +469,7 @@ class TableProtocol:
         at = request.fields.get("at")
         target = self.durable_seq if at is None else at
         if target >= self.durable_seq or target > self.table.info.seq:
-            table = self.view(who.is_gm, target, ())
+            table = self.view(who.is_gm, target, (), locale=asker.locale)
             return [self._reply(asker, {"type": "result", "id": asker.request_id, "table": table},
                                 None)]  # fmt: skip
         self._reading += 1
@@ -478,7 +483,7 @@ class TableProtocol:
                         f"state.at: seq {target} is older than the retained event log",
                         details={"field": "at"},
                     )
-                table = self.view(who.is_gm, target, durable)
+                table = self.view(who.is_gm, target, durable, locale=asker.locale)
             except RollbridgeError as exc:
                 return [self._refuse(asker, exc)]
             message = {"type": "result", "id": asker.request_id, "table": table}
@@ -511,17 +516,24 @@ class TableProtocol:
             merged.setdefault(event.seq, event)
         return [merged[s] for s in sorted(merged)]
 
-    def view(self, gm: bool, at: int | None = None, durable: Iterable[Event] = ()) -> JSON:
+    def view(
+        self,
+        gm: bool,
+        at: int | None = None,
+        durable: Iterable[Event] = (),
+        *,
+        locale: str = "en",
+    ) -> JSON:
         """The table at the last durable seq, or at ``at`` given the durable
-        events after it (``durable``). :raises InvalidRequest:"""
+        events after it (``durable``), its texts in ``locale``. :raises InvalidRequest:"""
         target = self.durable_seq if at is None else at
         table = self.table
         if target == table.info.seq:
-            return table.view(gm=gm)
+            return table.view(gm=gm, locale=locale)
         later = {e.seq: e for e in durable}
         for event in self.writing:
             later[event.seq] = event
-        return table.view(gm=gm, at=target, later=later.values())
+        return table.view(gm=gm, at=target, later=later.values(), locale=locale)
 
     # -- members ------------------------------------------------------------------------
 
@@ -543,20 +555,21 @@ class TableProtocol:
             read.on_result = lambda stored: self._welcome(
                 member, resume, self._read_done(stored), recovered=True
             )
-            asker = _Asker(member.origin, member, member.hello_id)
+            asker = _Asker(member.origin, member, member.hello_id, member.locale)
             read.on_error = self._counting_error(
                 lambda error: [self._refuse(asker, StoreError(str(error)))]
             )
             return [read]
         return self._welcome(member, resume, None)
 
-    def welcome_fields(self, principal: Principal) -> JSON:
+    def welcome_fields(self, principal: Principal, locale: str = "en") -> JSON:
         """What a ``welcome`` tells a member besides its backlog."""
         ruleset = self.table.ruleset.describe()
         return {
             "role": principal.role,
             "name": principal.name,
-            "table": self.view(principal.is_gm),
+            "locale": locale,
+            "table": self.view(principal.is_gm, locale=locale),
             "ruleset": {k: v for k, v in ruleset.items() if k != "example_sheets"},
             "epoch": self.table.info.epoch,
             "seq": self.durable_seq,
@@ -575,8 +588,10 @@ class TableProtocol:
                 "type": "welcome",
                 "id": member.hello_id,
                 "protocol": 1,
-                **self.welcome_fields(member.principal),
+                **self.welcome_fields(member.principal, member.locale),
             }
+            if member.notes:
+                welcome["notes"] = list(member.notes)
             if resume is not None:
                 info = self.table.info
                 if missed is None and not recovered:  # nothing was read: is it up to date?
@@ -590,7 +605,8 @@ class TableProtocol:
                 welcome["resume"] = {"recovered": recovered, "missed": len(missed or ())}
             frames = [(member, member.encode(welcome))]
         except RollbridgeError as exc:
-            return [self._refuse(_Asker(member.origin, member, member.hello_id), exc)]
+            return [self._refuse(_Asker(member.origin, member, member.hello_id, member.locale),
+                                 exc)]  # fmt: skip
         member.last_seq = self.durable_seq
         for event in missed or ():
             try:

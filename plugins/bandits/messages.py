@@ -12,11 +12,12 @@ is the text its last step shows. The Russian lines of the harm table are data of
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rollbridge.text import Message, Messages
 
-say = Messages("bandits")
+say = Messages("bandits", catalogs=Path(__file__).with_name("locale"))
 
 
 def english(message: Message, **args: Any) -> str:

@@ -17,9 +17,11 @@ names, and the labels players type (a success test's ``label``).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rollbridge.text import Messages
 
-say = Messages("sr2")
+say = Messages("sr2", catalogs=Path(__file__).with_name("locale"))
 
 #: A line told in full to those who may see it and as its ``instead`` to the
 #: others: its one argument is a :class:`~rollbridge.text.Private` holding a text.

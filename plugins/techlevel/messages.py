@@ -14,9 +14,11 @@ resolution reuses it instead of building it again: ``MAGIC``, ``LAYER["armour"]`
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rollbridge.text import Messages, Text
 
-say = Messages("techlevel")
+say = Messages("techlevel", catalogs=Path(__file__).with_name("locale"))
 
 # -- words ---------------------------------------------------------------------------
 

@@ -15,9 +15,11 @@ words and stay as they are in every language; so do the notes players type.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rollbridge.text import Messages
 
-say = Messages("wilddie")
+say = Messages("wilddie", catalogs=Path(__file__).with_name("locale"))
 
 # -- a trait roll (rolling.py) -------------------------------------------------------
 

@@ -1,0 +1,162 @@
+"""Catalogues: every domain's messages in every language it ships.
+
+A *domain* is one set of messages: ``rollbridge`` for the core (error messages,
+the CLI, the terminal client, the protocol's human texts) and one per ruleset
+plugin (its id). Each is a gettext domain whose catalogues live in a folder of
+its own package, ``<package>/locale/<lang>/LC_MESSAGES/<domain>.po`` (the
+translations, kept in the repository) and ``.mo`` (compiled, shipped in the
+wheel): :class:`rollbridge.text.Messages` registers the folder when it is given
+one (``Messages("sr2", catalogs=Path(__file__).with_name("locale"))``).
+
+A message is looked up by its context (the message's key within its domain) and
+its English template (the gettext ``msgid``): English is the reference, and a
+message a catalogue lacks, or whose translation names other placeholders than
+the English one, reads in English, never as its id.
+
+The catalogues are made with Babel (extraction, CLDR plural rules in the
+``Plural-Forms`` header, compilation: :mod:`rollbridge.cli.catalogs`); reading
+them needs only the standard library's :mod:`gettext`, so a server or a CLI
+call does not pay for importing Babel.
+
+Locales are language codes (``cs``, ``de``, ``ru``, ``en``); :func:`negotiate`
+maps what clients and environments say (``cs-CZ``, ``de_AT.UTF-8``, ``RU``) to
+one of them.
+"""
+
+from __future__ import annotations
+
+import gettext
+import logging
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+__all__ = [
+    "DEFAULT_LOCALE",
+    "LOCALES",
+    "catalogs_of",
+    "environment_locale",
+    "known_locales",
+    "locales_of",
+    "negotiate",
+    "register",
+    "translation",
+]
+
+log = logging.getLogger("rollbridge.i18n")
+
+#: The reference language every message is declared in.
+DEFAULT_LOCALE = "en"
+#: The languages rollbridge itself speaks (its core catalogue and the built-in rulesets).
+LOCALES: tuple[str, ...] = ("en", "cs", "de", "ru")
+
+_folders: dict[str, Path] = {}
+_translations: dict[tuple[str, str], gettext.NullTranslations] = {}
+_known: set[str] | None = None
+
+
+def register(domain: str, folder: Path) -> None:
+    """Where ``domain``'s catalogues are: ``folder/<lang>/LC_MESSAGES/<domain>.mo``.
+
+    Registering again with the same folder does nothing; another folder replaces
+    the first (a plugin reloaded from elsewhere) and forgets what was loaded.
+    """
+    global _known
+    folder = Path(folder)
+    if _folders.get(domain) == folder:
+        return
+    _folders[domain] = folder
+    for key in [k for k in _translations if k[0] == domain]:
+        del _translations[key]
+    _known = None
+
+
+def catalogs_of(domain: str) -> Path | None:
+    """The folder registered for ``domain``, if any."""
+    return _folders.get(domain)
+
+
+def translation(domain: str, locale: str) -> gettext.NullTranslations:
+    """``domain``'s compiled catalogue for ``locale`` (loaded once); a catalogue
+    that translates nothing when there is none, so every lookup reads English."""
+    key = (domain, locale)
+    found = _translations.get(key)
+    if found is None:
+        found = _load(domain, locale)
+        _translations[key] = found
+    return found
+
+
+def _load(domain: str, locale: str) -> gettext.NullTranslations:
+    folder = _folders.get(domain)
+    if folder is None or locale == DEFAULT_LOCALE:
+        return gettext.NullTranslations()
+    path = folder / locale / "LC_MESSAGES" / f"{domain}.mo"
+    try:
+        with path.open("rb") as file:
+            return gettext.GNUTranslations(file)
+    except FileNotFoundError:
+        return gettext.NullTranslations()
+    except (OSError, ValueError) as exc:  # a damaged file must not take the server down
+        log.error("catalogue %s is unreadable (%s); its messages read in English", path, exc)
+        return gettext.NullTranslations()
+
+
+def locales_of(domain: str) -> frozenset[str]:
+    """The locales ``domain`` ships a compiled catalogue of, and English."""
+    found = {DEFAULT_LOCALE}
+    folder = _folders.get(domain)
+    if folder is not None and folder.is_dir():
+        found.update(
+            entry.name
+            for entry in folder.iterdir()
+            if (entry / "LC_MESSAGES" / f"{domain}.mo").is_file()
+        )
+    return frozenset(found)
+
+
+def known_locales() -> frozenset[str]:
+    """Every locale some registered domain ships a compiled catalogue of, and English."""
+    global _known
+    if _known is None:
+        _known = set().union(*(locales_of(domain) for domain in _folders), {DEFAULT_LOCALE})
+    return frozenset(_known)
+
+
+def negotiate(requested: str | None) -> str | None:
+    """The known locale ``requested`` names, or None.
+
+    Accepts language tags and POSIX locale names in any case: ``cs``, ``cs-CZ``,
+    ``cs_CZ.UTF-8``, ``de_AT@euro``; a region falls back to its language
+    (``de-AT`` is ``de``). ``C`` and ``POSIX`` name no language (None).
+    """
+    if not requested or requested.__class__ is not str:
+        return None
+    name = requested.split(".", 1)[0].split("@", 1)[0].replace("-", "_").strip()
+    if not name or name.upper() in ("C", "POSIX"):
+        return None
+    known = known_locales()
+    language, _, region = name.partition("_")
+    candidates = [f"{language.lower()}_{region.upper()}", language.lower()] if region else [
+        language.lower()]  # fmt: skip
+    for candidate in candidates:
+        if candidate in known:
+            return candidate
+    return None
+
+
+def environment_locale(environ: Mapping[str, str] | None = None) -> str | None:
+    """The language the environment asks for, read as :mod:`gettext` reads it: the
+    first of ``LANGUAGE`` (a colon-separated list), ``LC_ALL``, ``LC_MESSAGES`` and
+    ``LANG`` that is set decides. None when it names no known locale (``C``, or a
+    language rollbridge does not speak: English is used)."""
+    environ = os.environ if environ is None else environ
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(variable)
+        if value:
+            for entry in value.split(":"):
+                chosen = negotiate(entry)
+                if chosen is not None:
+                    return chosen
+            return None
+    return None
