@@ -29,7 +29,7 @@ from rollbridge.dice.sources import DiceSource
 from rollbridge.exceptions import InvalidSheet, RuleViolation
 from rollbridge.plain import JSON
 from rollbridge.schema import validate
-from rollbridge.text import Text, render
+from rollbridge.text import Messages, Text, render
 
 __all__ = [
     "STATUSES",
@@ -329,8 +329,12 @@ class Ruleset(ABC):
 
         The default refuses; rulesets whose tracks map onto boxes override it.
         """
+        say = Messages("rollbridge")
         raise RuleViolation(
-            f"ruleset {self.id!r} does not support direct adjustment of tracks",
+            say(
+                "ruleset.adjust_unsupported",
+                "ruleset {ruleset} does not support direct adjustment of tracks",
+            )(ruleset=repr(self.id)),
             code="adjust_unsupported",
         )
 

@@ -45,6 +45,7 @@ from rollbridge.exceptions import (
     UnknownRuleset,
 )
 from rollbridge.schema import check_schema
+from rollbridge.text import Messages
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -56,6 +57,7 @@ __all__ = [
 ]
 
 log = logging.getLogger("rollbridge.host")
+say = Messages("rollbridge")
 
 ENTRY_POINT_GROUP = "rollbridge"
 ENV_DISABLE_AUTOLOAD = "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD"
@@ -259,9 +261,17 @@ class PluginHost:
         try:
             return self.rulesets[ruleset_id]
         except KeyError:
-            known = ", ".join(sorted(self.rulesets)) or "none"
+            unknown = (
+                say("ruleset.unknown", "no ruleset {ruleset} is loaded (loaded: {known})")(
+                    ruleset=repr(ruleset_id), known=sorted(self.rulesets)
+                )
+                if self.rulesets
+                else say("ruleset.unknown_none", "no ruleset {ruleset} is loaded (loaded: none)")(
+                    ruleset=repr(ruleset_id)
+                )
+            )
             raise UnknownRuleset(
-                f"no ruleset {ruleset_id!r} is loaded (loaded: {known})",
+                unknown,
                 details={"ruleset": ruleset_id},
             ) from None
 

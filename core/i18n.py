@@ -102,6 +102,17 @@ def _load(domain: str, locale: str) -> gettext.NullTranslations:
         return gettext.NullTranslations()
 
 
+def holds(catalogue: gettext.NullTranslations, context: str, msgid: str) -> bool:
+    """Whether ``catalogue`` has its own translation of ``msgid`` in ``context``
+    (singular or plural): gettext's lookups return the English for a missing one,
+    which cannot tell "missing" from "translated the same" (``?``, ``OK``)."""
+    entries = getattr(catalogue, "_catalog", None)  # GNUTranslations' parsed .mo
+    if not entries:
+        return False
+    key = f"{context}\x04{msgid}"
+    return key in entries or (key, 0) in entries
+
+
 def locales_of(domain: str) -> frozenset[str]:
     """The locales ``domain`` ships a compiled catalogue of, and English."""
     found = {DEFAULT_LOCALE}

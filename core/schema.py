@@ -39,6 +39,7 @@ from typing import Any
 
 from rollbridge.exceptions import InvalidParams, InvalidRequest, PluginError
 from rollbridge.plain import valid_text
+from rollbridge.text import Messages, Text
 
 __all__ = ["KEYWORDS", "check_schema", "validate"]
 
@@ -73,6 +74,42 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "object": (Mapping,),
     "null": (type(None),),
 }
+
+
+say = Messages("rollbridge")
+# Translators: {field} is the path of the offending value (params.dice, sheet.body:
+# keep it as it is); {problem} one of the schema.* problems.
+INVALID = say("schema.invalid", "{field}: {problem}")
+NOT_UNICODE = say("schema.unicode", "text is not valid Unicode")
+TOO_DEEP = say("schema.depth", "nested more than {limit} levels deep")
+OUT_OF_RANGE = say("schema.int64", "integer out of the 64-bit range")
+NOT_FINITE = say("schema.finite", "numbers must be finite")
+# Translators: {wanted} lists JSON type names (integer, string, …) joined by " or ":
+# write the joining word between ": " and "}"; {got} is a JSON type name.
+WRONG_TYPE = say("schema.type", "must be {wanted: or }, got {got}")
+NOT_IN_ENUM = say("schema.enum", "must be one of {options}, got {value}")
+BELOW = say("schema.minimum", "must be ≥ {limit}, got {value}")
+ABOVE = say("schema.maximum", "must be ≤ {limit}, got {value}")
+TOO_SHORT = say.plural(
+    "schema.min_length",
+    "must be at least {count} characters long",
+    "must be at least {count} characters long",
+)
+TOO_LONG = say.plural(
+    "schema.max_length",
+    "must be at most {count} characters long",
+    "must be at most {count} characters long",
+)
+NO_MATCH = say("schema.pattern", "{value} does not match the pattern {pattern}")
+REQUIRED = say("schema.required", "is required")
+UNKNOWN_FIELD = say("schema.unknown_field", "is not a known field (known: {known})")
+UNKNOWN_FIELD_NONE = say("schema.unknown_field_none", "is not a known field (known: none)")
+TOO_FEW = say.plural(
+    "schema.min_items", "must have at least {count} items", "must have at least {count} items"
+)
+TOO_MANY = say.plural(
+    "schema.max_items", "must have at most {count} items", "must have at most {count} items"
+)
 
 
 @lru_cache(maxsize=256)
@@ -153,7 +190,7 @@ def validate(
         return _validator(schema)(value, where, 0)
     except _Invalid as problem:
         path = problem.path_text()
-        raise error(f"{path}: {problem.message}", details={"field": path}) from None
+        raise error(INVALID(field=path, problem=problem.message), details={"field": path}) from None
 
 
 # -- compiled validators ----------------------------------------------------------
@@ -173,7 +210,7 @@ _LOW, _HIGH = -(2**63), 2**63
 
 
 class _Invalid(Exception):
-    def __init__(self, path: Path, message: str) -> None:
+    def __init__(self, path: Path, message: Text) -> None:
         self.path, self.message = path, message
 
     def path_text(self) -> str:
@@ -202,31 +239,36 @@ def _validator(schema: Mapping[str, Any]) -> Check:
 
 def _text(item: str, path: Path) -> str:
     if not valid_text(item):
-        raise _Invalid(path, "text is not valid Unicode")
+        raise _Invalid(path, NOT_UNICODE())
     return item
 
 
 def _free(item: Any, path: Path, depth: int) -> Any:
     """A value no schema describes: plain data, at most MAX_DEPTH deep."""
     if depth > MAX_DEPTH:
-        raise _Invalid(path, f"nested more than {MAX_DEPTH} levels deep")
+        raise _Invalid(path, TOO_DEEP(limit=MAX_DEPTH))
     kind = item.__class__
     if kind is str:
         return _text(item, path)
     if kind is int:
         if not _LOW <= item < _HIGH:
-            raise _Invalid(path, "integer out of the 64-bit range")
+            raise _Invalid(path, OUT_OF_RANGE())
         return item
     if kind is float:
         if not math.isfinite(item):
-            raise _Invalid(path, "numbers must be finite")
+            raise _Invalid(path, NOT_FINITE())
         return item
     if item is None or kind is bool:
         return item
     if kind is dict:
         for key, value in item.items():
             if key.__class__ is not str:
-                raise _Invalid(path, f"map keys must be strings, got {key!r:.40}")
+                raise _Invalid(
+                    path,
+                    say("schema.key_type", "map keys must be strings, got {key}")(
+                        key=format(repr(key), ".40")
+                    ),
+                )
             _text(key, path)
             _free(value, (path, f".{key}"), depth + 1)
         return item
@@ -236,7 +278,10 @@ def _free(item: Any, path: Path, depth: int) -> Any:
         return list(item)
     if isinstance(item, Mapping):
         return _free(dict(item), path, depth)
-    raise _Invalid(path, f"{type(item).__name__} values are not allowed")
+    raise _Invalid(
+        path,
+        say("schema.values", "{kind} values are not allowed")(kind=type(item).__name__),
+    )
 
 
 def _compile(node: Mapping[str, Any]) -> Check:
@@ -248,7 +293,7 @@ def _compile(node: Mapping[str, Any]) -> Check:
     is_object = "properties" in node or (names is not None and names == ["object"])
     if names is None and enum is None and not is_object:
         return _free
-    wanted = " or ".join(names) if names else ""
+    wanted = list(names) if names else []
     to_int = names is not None and "integer" in names
     low, high = node.get("minimum"), node.get("maximum")
     min_len, max_len = node.get("minLength"), node.get("maxLength")
@@ -259,7 +304,7 @@ def _compile(node: Mapping[str, Any]) -> Check:
     required = tuple(node.get("required", ()))
     extra_raw = node.get("additionalProperties", False)
     extra = _compile(extra_raw) if isinstance(extra_raw, Mapping) else extra_raw is True
-    known = ", ".join(sorted(props)) or "none"
+    known = sorted(props)
     defaults = [
         (key, sub["default"])
         for key, sub in (node.get("properties") or {}).items()
@@ -277,26 +322,26 @@ def _compile(node: Mapping[str, Any]) -> Check:
         kind = item.__class__
         if names is not None and kind not in accepted:
             if not any(_matches_type(item, n) for n in names):
-                raise _Invalid(path, f"must be {wanted}, got {_type_name(item)}")
+                raise _Invalid(path, WRONG_TYPE(wanted=wanted, got=_type_name(item)))
             kind = item.__class__
         if kind is float:
             if not math.isfinite(item):
-                raise _Invalid(path, "numbers must be finite")
+                raise _Invalid(path, NOT_FINITE())
             if to_int and item.is_integer():
                 item = int(item)
                 kind = int
         if enum is not None and item not in enum:
-            options = ", ".join(repr(o) for o in enum)
-            raise _Invalid(path, f"must be one of {options}, got {item!r}")
+            options = [repr(o) for o in enum]
+            raise _Invalid(path, NOT_IN_ENUM(options=options, value=repr(item)))
         if kind is str:
             return text_check(item, path, depth)
         if kind is int or kind is float:
             if kind is int and not _LOW <= item < _HIGH:
-                raise _Invalid(path, "integer out of the 64-bit range")
+                raise _Invalid(path, OUT_OF_RANGE())
             if low is not None and item < low:
-                raise _Invalid(path, f"must be ≥ {low}, got {item}")
+                raise _Invalid(path, BELOW(limit=low, value=item))
             if high is not None and item > high:
-                raise _Invalid(path, f"must be ≤ {high}, got {item}")
+                raise _Invalid(path, ABOVE(limit=high, value=item))
             return item
         if kind is list or kind is tuple:
             return array_check(item, path, depth)
@@ -330,16 +375,16 @@ def _string_check(spec: dict[str, Any]) -> Check:
     def check_string(item: Any, path: Path, depth: int = 0) -> Any:
         if item.__class__ is not str:
             if not isinstance(item, str):
-                raise _Invalid(path, f"must be string, got {_type_name(item)}")
+                raise _Invalid(path, WRONG_TYPE(wanted=["string"], got=_type_name(item)))
             item = str(item)
         if not item.isascii():
             _text(item, path)
         if min_len is not None and len(item) < min_len:
-            raise _Invalid(path, f"must be at least {min_len} characters long")
+            raise _Invalid(path, TOO_SHORT(count=min_len))
         if max_len is not None and len(item) > max_len:
-            raise _Invalid(path, f"must be at most {max_len} characters long")
+            raise _Invalid(path, TOO_LONG(count=max_len))
         if pattern is not None and not pattern.fullmatch(item):
-            raise _Invalid(path, f"{item!r} does not match the pattern {pattern.pattern!r}")
+            raise _Invalid(path, NO_MATCH(value=repr(item), pattern=repr(pattern.pattern)))
         return item
 
     return check_string
@@ -354,14 +399,14 @@ def _integer_check(spec: dict[str, Any]) -> Check:
         if item.__class__ is not int:
             integral = item.__class__ is float and math.isfinite(item) and item.is_integer()
             if not integral and (not isinstance(item, int) or isinstance(item, bool)):
-                raise _Invalid(path, f"must be integer, got {_type_name(item)}")
+                raise _Invalid(path, WRONG_TYPE(wanted=["integer"], got=_type_name(item)))
             item = int(item)
         if not bottom <= item <= top:
             if not _LOW <= item < _HIGH:
-                raise _Invalid(path, "integer out of the 64-bit range")
+                raise _Invalid(path, OUT_OF_RANGE())
             if low is not None and item < low:
-                raise _Invalid(path, f"must be ≥ {low}, got {item}")
-            raise _Invalid(path, f"must be ≤ {high}, got {item}")
+                raise _Invalid(path, BELOW(limit=low, value=item))
+            raise _Invalid(path, ABOVE(limit=high, value=item))
         return item
 
     return check_integer
@@ -374,27 +419,33 @@ def _object_check(spec: dict[str, Any]) -> Check:
     def check_object(item: Any, path: Path, depth: int = 0) -> Any:
         if item.__class__ is not dict:
             if not isinstance(item, Mapping):
-                raise _Invalid(path, f"must be object, got {_type_name(item)}")
+                raise _Invalid(path, WRONG_TYPE(wanted=["object"], got=_type_name(item)))
             item = dict(item)
         if depth >= MAX_DEPTH:
-            raise _Invalid(path, f"nested more than {MAX_DEPTH} levels deep")
+            raise _Invalid(path, TOO_DEEP(limit=MAX_DEPTH))
         for key in required:
             if key not in item:
-                raise _Invalid((path, f".{key}"), "is required")
+                raise _Invalid((path, f".{key}"), REQUIRED())
         out: dict[str, Any] = {}
         for key, sub_value in item.items():
             sub = props.get(key) if key.__class__ is str else None
             if sub is not None:
                 out[key] = sub(sub_value, (path, "." + key), depth + 1)
             elif key.__class__ is not str:
-                raise _Invalid(path, f"field names must be strings, got {key!r:.40}")
+                raise _Invalid(
+                    path,
+                    say("schema.field_names", "field names must be strings, got {key}")(
+                        key=format(repr(key), ".40")
+                    ),
+                )
             elif extra is True:
                 _text(key, path)
                 out[key] = _free(sub_value, (path, "." + key), depth + 1)
             elif extra is not False:
                 out[key] = extra(sub_value, (path, "." + key), depth + 1)
             else:
-                raise _Invalid((path, "." + key), f"is not a known field (known: {known})")
+                unknown = UNKNOWN_FIELD(known=known) if known else UNKNOWN_FIELD_NONE()
+                raise _Invalid((path, "." + key), unknown)
         for key, default in defaults:
             if key not in out:
                 kind = default.__class__
@@ -411,13 +462,13 @@ def _array_check(spec: dict[str, Any]) -> Check:
 
     def check_array(item: Any, path: Path, depth: int = 0) -> Any:
         if item.__class__ is not list and not isinstance(item, list | tuple):
-            raise _Invalid(path, f"must be array, got {_type_name(item)}")
+            raise _Invalid(path, WRONG_TYPE(wanted=["array"], got=_type_name(item)))
         if depth >= MAX_DEPTH:
-            raise _Invalid(path, f"nested more than {MAX_DEPTH} levels deep")
+            raise _Invalid(path, TOO_DEEP(limit=MAX_DEPTH))
         if min_items is not None and len(item) < min_items:
-            raise _Invalid(path, f"must have at least {min_items} items")
+            raise _Invalid(path, TOO_FEW(count=min_items))
         if max_items is not None and len(item) > max_items:
-            raise _Invalid(path, f"must have at most {max_items} items")
+            raise _Invalid(path, TOO_MANY(count=max_items))
         return [items(x, (path, i), depth + 1) for i, x in enumerate(item)]
 
     return check_array

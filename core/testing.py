@@ -424,6 +424,44 @@ class RulesetConformance:
         missing = sorted(untranslated() - before)
         assert not missing, f"messages without a translation (id, locale): {missing}"
 
+    #: Ill-typed or out-of-range values put in place of each example parameter and
+    #: sheet field by :meth:`test_every_refusal_reads_in_every_locale`.
+    wrong_values: ClassVar[tuple[Any, ...]] = (None, "?", -1, 10**6, [], {"x": 1})
+
+    def test_every_refusal_reads_in_every_locale(self) -> None:
+        """Every refusal of a bad parameter or sheet field — the core's schema checks
+        and the ruleset's own — is a Text that reads in each locale the ruleset ships."""
+        locales = self._locales()
+        if not locales:
+            pytest.skip(f"{self.ruleset.id} ships no catalogue besides English")
+        before = untranslated()
+        refusals: list[tuple[str, RollbridgeError]] = []
+        harness, ids = self._harness(self.seeds[0])
+        for name, case in self._cases():
+            where = self._request_for(name, ids)
+            for key in case["params"]:
+                for wrong in self.wrong_values:
+                    try:
+                        harness.resolve(name, params={**case["params"], key: wrong}, **where)
+                    except RollbridgeError as refused:
+                        refusals.append((f"{name} with {key}={wrong!r}", refused))
+        for sheet_name, sheet in self.ruleset.example_sheets.items():
+            for key in sheet:
+                for wrong in self.wrong_values:
+                    try:
+                        harness.add_actor(f"{sheet_name}?", {**sheet, key: wrong})
+                    except RollbridgeError as refused:
+                        refusals.append((f"sheet {sheet_name} with {key}={wrong!r}", refused))
+        assert refusals, "no bad parameter or sheet field was refused"
+        for where, refused in refusals:
+            assert refused.text is not None, (
+                f"{where}: the refusal {refused.message!r} is a plain string, not a Text"
+            )
+            for locale in locales:
+                assert refused.render(locale).strip(), f"{where}: an empty refusal in {locale}"
+        missing = sorted(untranslated() - before)
+        assert not missing, f"refusals without a translation (id, locale): {missing}"
+
     def test_turn_hooks_touch_only_participants(self) -> None:
         actors = tuple(self._actors())
         for hook in ("on_round_start", "on_turn_start", "on_turn_end", "on_round_end"):

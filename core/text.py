@@ -289,6 +289,11 @@ say = Messages("rollbridge", catalogs=Path(__file__).with_name("locale"))
 # Translators: what players read in place of a detail that is not theirs to see.
 HIDDEN = say("hidden", "(hidden)")
 _HIDDEN_DATA = {"id": HIDDEN.id}
+#: How a yes/no argument reads (English keeps Python's words, as it always has).
+# Translators: a true value shown in a text, e.g. "(destroyed: True)".
+TRUE = say("value.true", "True")
+# Translators: a false value shown in a text, e.g. "(destroyed: False)".
+FALSE = say("value.false", "False")
 
 
 # -- rendering -------------------------------------------------------------------
@@ -349,8 +354,8 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
         listed = ", ".join(f"{k}={v}" for k, v in values.items())
         return f"[{message_id}] {listed}".rstrip()
     count = args.get(declared.count) if declared.count is not None else None
-    if isinstance(count, Private | Mapping):  # a hidden count: the plural reads best
-        count = None
+    if isinstance(count, Private | Mapping):
+        count = _shown_count(count, hides)
     template = _translate(declared, locale, count)
     try:
         return template.format_map(values)
@@ -360,6 +365,20 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
 
 
 _NO_ARGS: dict[str, Any] = {}
+
+
+def _shown_count(count: Any, hides: Hides) -> Any:
+    """A private count as the audience sees it: its value, or None when hidden (a
+    hidden count reads as the general plural)."""
+    if isinstance(count, Private):
+        value, of, aspect = count.value, count.of, count.aspect
+    elif "of" in count:
+        value, of, aspect = count.get("private"), count["of"], count.get("aspect", "details")
+    else:
+        return None  # a text as the count
+    if hides is not None and hides(of, aspect):
+        return None
+    return value
 
 
 def _live(text: Text, locale: str, hides: Hides) -> str:
@@ -403,23 +422,30 @@ def _translate(declared: Message, locale: str, count: Any) -> str:
     found = _templates.get(key)
     if found is None:
         catalogue = i18n.translation(declared.domain, locale)
+        if not i18n.holds(catalogue, declared.key, declared.template):
+            _missing.add(key)
         if declared.plural is None:
-            found = _fit(declared, catalogue.pgettext(declared.key, declared.template))
+            raw = catalogue.pgettext(declared.key, declared.template)
+            found = _fit(declared, raw)
+            if found is not raw:  # a misfit: English stands in for it
+                _missing.add(key)
         else:
             found = catalogue
         _templates[key] = found
+    if key in _missing:
+        _untranslated.add(key)
     if found.__class__ is str:
-        if found is declared.template:
-            _untranslated.add(key)
         return found
     number = count if count.__class__ is int else HIDDEN_COUNT
-    template = _fit(
-        declared, found.npgettext(declared.key, declared.template, declared.plural, number), count
-    )
-    if template is declared.template or template is declared.plural:
+    raw = found.npgettext(declared.key, declared.template, declared.plural, number)
+    template = _fit(declared, raw, count)
+    if template is not raw:
         _untranslated.add(key)
     return template
 
+
+#: (message id, locale) of every message whose locale's catalogue lacks it.
+_missing: set[tuple[str, str]] = set()
 
 #: (message id, locale) of every message rendered in English for want of a translation.
 _untranslated: set[tuple[str, str]] = set()
@@ -452,8 +478,10 @@ def _fit(declared: Message, template: str, count: Any = None) -> str:
 
 def _argument(arg: Any, locale: str, hides: Hides, live: bool) -> Any:
     kind = arg.__class__
-    if kind is str or kind is int or arg is None or kind is float or kind is bool:
+    if kind is str or kind is int or arg is None or kind is float:
         return arg
+    if kind is bool:
+        return arg if locale == "en" else _Verbatim(_live((TRUE if arg else FALSE)(), locale, None))
     if kind is dict:  # a stored text or private argument
         if "of" in arg:
             _privates_met[0] += 1

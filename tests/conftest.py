@@ -9,6 +9,7 @@ rounds and turns in the participants' states.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,6 +32,12 @@ from rollbridge.exceptions import RuleViolation
 from rollbridge.offline import TableService
 from rollbridge.stores import MemoryStore
 from rollbridge.testing import host_with
+
+# Every test reads English unless it asks for a language: the machine's own locale
+# variables must not reach the CLI and server processes the tests start.
+for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_variable, None)
+os.environ["LANG"] = "C.UTF-8"
 
 
 class Tally(Ruleset):

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rollbridge.exceptions import InvalidRequest
+from rollbridge.text import Messages
 
 __all__ = ["formula_of", "is_evaluated", "results_of"]
 
@@ -28,6 +29,15 @@ _FLAVOR = re.compile(r"\[[^\]]*\]")
 _PLAIN_TERMS = {"OperatorTerm", "NumericTerm", "StringTerm"}
 _DIE_CLASSES = {"Die"}
 MAX_FORMULA = 256
+
+say = Messages("rollbridge")
+# Translators: {field} is the path of the offending part of a Foundry Roll
+# (roll.formula, roll.terms[0].results[1].result): keep it as it is.
+UNEVALUATED = say(
+    "foundry.send_unevaluated",
+    "{field}: dice inside parentheses or functions are evaluated out of order; send the roll "
+    "unevaluated and the server rolls it",
+)
 
 
 def _where(field: str) -> str:
@@ -41,12 +51,24 @@ def formula_of(roll: Mapping[str, Any]) -> str:
     """
     formula = roll.get("formula")
     if not isinstance(formula, str) or not formula.strip():
-        raise InvalidRequest(f"{_where('formula')}: a Foundry roll needs its formula")
+        raise InvalidRequest(
+            say("foundry.formula_missing", "{field}: a Foundry roll needs its formula")(
+                field=_where("formula")
+            )
+        )
     cleaned = " ".join(_FLAVOR.sub("", formula).split())
     if not cleaned:
-        raise InvalidRequest(f"{_where('formula')}: {formula!r} holds no dice notation")
+        raise InvalidRequest(
+            say("foundry.formula_empty", "{field}: {formula} holds no dice notation")(
+                field=_where("formula"), formula=repr(formula)
+            )
+        )
     if len(cleaned) > MAX_FORMULA:
-        raise InvalidRequest(f"{_where('formula')}: longer than {MAX_FORMULA} characters")
+        raise InvalidRequest(
+            say("foundry.formula_long", "{field}: longer than {limit} characters")(
+                field=_where("formula"), limit=MAX_FORMULA
+            )
+        )
     return cleaned
 
 
@@ -70,13 +92,14 @@ def results_of(roll: Mapping[str, Any]) -> list[int]:
         not a whole number).
     """
     if roll.get("dice"):
-        raise InvalidRequest(
-            f"{_where('dice')}: dice inside parentheses or functions are evaluated "
-            "out of order; send the roll unevaluated and the server rolls it"
-        )
+        raise InvalidRequest(UNEVALUATED(field=_where("dice")))
     terms = roll.get("terms")
     if not isinstance(terms, list):
-        raise InvalidRequest(f"{_where('terms')}: an evaluated roll needs its terms")
+        raise InvalidRequest(
+            say("foundry.terms", "{field}: an evaluated roll needs its terms")(
+                field=_where("terms")
+            )
+        )
     out: list[int] = []
     for index, term in enumerate(terms):
         if not isinstance(term, Mapping):
@@ -87,17 +110,32 @@ def results_of(roll: Mapping[str, Any]) -> list[int]:
             continue
         if cls not in _DIE_CLASSES:
             raise InvalidRequest(
-                f"{where}: a {cls} cannot supply its results; send the roll unevaluated "
-                "and the server rolls it"
+                say(
+                    "foundry.term_class",
+                    "{field}: a {kind} cannot supply its results; send the "
+                    "roll unevaluated and the server rolls it",
+                )(field=where, kind=str(cls))
             )
         results = term.get("results")
         if not isinstance(results, list):
-            raise InvalidRequest(f"{where}.results: a list of results is needed")
+            raise InvalidRequest(
+                say("foundry.results", "{field}: a list of results is needed")(
+                    field=f"{where}.results"
+                )
+            )
         for position, result in enumerate(results):
             value = result.get("result") if isinstance(result, Mapping) else None
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise InvalidRequest(f"{where}.results[{position}].result: not a number")
+                raise InvalidRequest(
+                    say("foundry.result_number", "{field}: not a number")(
+                        field=f"{where}.results[{position}].result"
+                    )
+                )
             if value != int(value):
-                raise InvalidRequest(f"{where}.results[{position}].result: not a whole number")
+                raise InvalidRequest(
+                    say("foundry.result_whole", "{field}: not a whole number")(
+                        field=f"{where}.results[{position}].result"
+                    )
+                )
             out.append(int(value))
     return out

@@ -40,10 +40,13 @@ from typing import Any
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.plain import JSON
 from rollbridge.schema import validate
+from rollbridge.text import Messages
 
 from .dice_in import formula_of, is_evaluated, results_of
 
 __all__ = ["ROLL_MODES", "translate"]
+
+say = Messages("rollbridge")
 
 
 #: Foundry's roll modes and whether each is secret (GM only) at the table.
@@ -138,8 +141,11 @@ def _target(target: Any, index: int) -> str:
         value = target.get("rollbridge") or target.get("actor")
     if not isinstance(value, str) or not value:
         raise InvalidRequest(
-            f"foundry.resolve.targets[{index}]: give a rollbridge actor id, or an object "
-            "with 'rollbridge' or 'actor'"
+            say(
+                "foundry.target",
+                "foundry.resolve.targets[{index}]: give a rollbridge actor id, "
+                "or an object with 'rollbridge' or 'actor'",
+            )(index=index)
         )
     return value
 
@@ -181,7 +187,9 @@ def resolve_request(message: Mapping[str, Any]) -> JSON:
     request["targets"] = [_target(t, i) for i, t in enumerate(fields["targets"])]
     request["params"] = fields["params"]
     if "dice" in fields and "roll" in fields:
-        raise InvalidRequest("foundry.resolve: give 'dice' or 'roll', not both")
+        raise InvalidRequest(
+            say("foundry.dice_or_roll", "foundry.resolve: give 'dice' or 'roll', not both")()
+        )
     if "dice" in fields:
         request["dice"] = fields["dice"]
     elif "roll" in fields:

@@ -2,7 +2,9 @@
 
 Each sub-command lives in its own module and adds itself to the parser with
 ``add_parser(subparsers)``; the handler it sets returns the exit status.
-Errors are one line on stderr and a non-zero exit, never a traceback.
+Errors are one line on stderr and a non-zero exit, never a traceback; the
+message is in the command's ``--locale`` (else the environment's language), after
+the fixed ``rollbridge: error: CODE:`` head that scripts may read.
 """
 
 from __future__ import annotations
@@ -13,9 +15,14 @@ from collections.abc import Sequence
 
 from rollbridge import __version__
 from rollbridge.cli import catalogs, connect, offline, release, serve, tables
+from rollbridge.cli.locales import chosen_locale, default_locale
 from rollbridge.exceptions import RollbridgeError
+from rollbridge.text import Messages
 
 __all__ = ["build_parser", "main"]
+
+say = Messages("rollbridge")
+INTERRUPTED = say("cli.interrupted", "interrupted")
 
 #: Modules that contribute sub-commands, in help order.
 COMMAND_MODULES = (serve, tables, connect, offline, release, catalogs)
@@ -47,13 +54,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    locale = default_locale()
     try:
+        if hasattr(args, "locale"):  # the commands that print for players and GMs
+            args.locale = locale = chosen_locale(args.locale)
         return int(args.handler(args) or 0)
     except RollbridgeError as exc:
-        sys.stderr.write(f"rollbridge: error: {exc.code}: {exc.message}\n")
+        # the fixed head and the code stay as they are, for scripts that read them
+        sys.stderr.write(f"rollbridge: error: {exc.code}: {exc.render(locale)}\n")
         return 1
     except KeyboardInterrupt:
-        sys.stderr.write("rollbridge: interrupted\n")
+        sys.stderr.write(f"rollbridge: {INTERRUPTED().render(locale)}\n")
         return 130
     except BrokenPipeError:
         return 0

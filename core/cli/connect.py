@@ -4,7 +4,9 @@ It joins a table, prints its state and every event as it arrives, and takes
 typed commands (``help`` lists them). Reading commands from a pipe works too:
 at the end of input it waits for the replies to what it sent, then leaves. This
 module parses the command line; the client itself (the connection and the typed
-commands) is :mod:`rollbridge.cli.terminal`, loaded only when it runs.
+commands) is :mod:`rollbridge.cli.terminal`, loaded only when it runs. The client
+sends its ``--locale`` (else the environment's language) in its ``hello``, so the
+server's texts and errors arrive in it, and prints its own words in it too.
 """
 
 from __future__ import annotations
@@ -13,9 +15,19 @@ import argparse
 import os
 from urllib.parse import urlparse
 
+from rollbridge.cli.locales import add_locale_option
 from rollbridge.exceptions import InvalidRequest
+from rollbridge.text import Messages
 
 __all__ = ["add_parsers"]
+
+say = Messages("rollbridge")
+# Translators: {scheme} is the URL's scheme as given, quoted.
+SCHEME = say("cli.connect.scheme", "the URL must start with ws:// or wss://, not {scheme}://")
+NO_TABLE = say("cli.connect.no_table", "no table: use a URL ending in /tables/ID or give --table")
+NO_TOKEN = say(
+    "cli.connect.no_token", "give the table's join token with --token or ROLLBRIDGE_TOKEN"
+)
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
@@ -29,18 +41,19 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--table", help="table id, if the URL does not end in /tables/ID")
     parser.add_argument("--msgpack", action="store_true", help="use binary msgpack frames")
+    add_locale_option(parser)
     parser.set_defaults(handler=_connect)
 
 
 def _table_from(url: str, table: str | None) -> tuple[str, str]:
     parsed = urlparse(url)
     if parsed.scheme not in ("ws", "wss"):
-        raise InvalidRequest(f"the URL must start with ws:// or wss://, not {parsed.scheme!r}://")
+        raise InvalidRequest(SCHEME(scheme=repr(parsed.scheme)))
     parts = [p for p in parsed.path.split("/") if p]
     if table is None and len(parts) >= 2 and parts[-2] == "tables":
         table = parts[-1]
     if not table:
-        raise InvalidRequest("no table: use a URL ending in /tables/ID or give --table")
+        raise InvalidRequest(NO_TABLE())
     return url, table
 
 
@@ -48,7 +61,7 @@ def _connect(args: argparse.Namespace) -> int:
     url, table = _table_from(args.url, args.table)
     token = args.token or os.environ.get("ROLLBRIDGE_TOKEN")
     if not token:
-        raise InvalidRequest("give the table's join token with --token or ROLLBRIDGE_TOKEN")
+        raise InvalidRequest(NO_TOKEN())
     from rollbridge.cli.terminal import run  # websockets and asyncio load only here
 
-    return run(url, table, token, binary=args.msgpack)
+    return run(url, table, token, binary=args.msgpack, locale=args.locale)

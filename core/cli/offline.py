@@ -5,6 +5,11 @@ They load the plugin host and run the real table engine on an in-memory store
 pipeline the server runs), so a ruleset can be tried without a server: with the
 table's settings (``--settings``), as the GM or as a player (``--as``), each call
 with fresh request ids. Nothing of the server stack (websockets, asyncio) loads.
+
+Each prints in the language of ``--locale`` (else the environment's: see
+:mod:`rollbridge.cli.locales`): the CLI's own words, and, since ``resolve`` asks the
+service for the result in that locale, the ruleset's narration and explanation
+steps. ``--json`` keeps its keys; its texts are in the locale too.
 """
 
 from __future__ import annotations
@@ -15,11 +20,13 @@ import secrets
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import dice_line, print_json, render_event
 from rollbridge.dice import roll_formula
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SecureDice, SeededDice
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.plain import JSON
+from rollbridge.text import Messages, render
 
 if TYPE_CHECKING:
     from rollbridge.contract import Ruleset
@@ -29,6 +36,34 @@ if TYPE_CHECKING:
 CORE_SETTINGS = ("approval", "player_dice", "ruleset")
 
 __all__ = ["add_parsers", "parse_dice"]
+
+say = Messages("rollbridge")
+# Translators: {part} is what was given, quoted.
+NOT_WHOLE = say("cli.dice.not_whole", "--dice: {part} is not a whole number")
+NO_DICE = say("cli.dice.none", "--dice: give the results as comma-separated numbers, e.g. 6,1,4")
+# Translators: {option} is the option (--params), {problem} the JSON parser's own
+# (English) words, {position} a character count.
+NOT_JSON = say("cli.json", "{option}: not valid JSON ({problem} at character {position})")
+ACTORS_SHAPE = say(
+    "cli.actors.shape", '--actors: give a list of actors or {{"actor": ..., "targets": [...]}}'
+)
+ACTOR_SHEET = say("cli.actors.sheet", "--actors: actor #{number} needs a sheet")
+# Translators: the name of an actor --actors gives without one.
+ACTOR_NAME = say("cli.actors.name", "Actor {number}")
+SETTINGS_SHAPE = say(
+    "cli.settings.shape", '--settings: give a JSON object, e.g. {{"rule_of_one": false}}'
+)
+# Translators: how `rollbridge plugins` lists what a plugin provides.
+PROVIDES_RULESET = say("cli.plugins.ruleset", "ruleset {id}")
+PROVIDES_ADAPTER = say("cli.plugins.adapter", "adapter {id}")
+HOOKS_ONLY = say("cli.plugins.hooks_only", "observer hooks only")
+# Translators: {source} is where the plugin comes from (builtin, or a package).
+PLUGIN = say("cli.plugins.line", "{name} {version} ({source}): {provides}")
+GM_ONLY = say("cli.rulesets.gm_only", "{action} (GM only)")
+EXAMPLE = say("cli.rulesets.example", "example: --params '{params}'")
+WAITING = say("cli.resolve.waiting", "waiting for the GM's approval (table setting approval)")
+# Translators: {status} is the reply's status code (pending, secret): keep it.
+STATUS_NOTE = say("cli.resolve.status", "{status}: {note}")
 
 
 def parse_dice(text: str) -> list[int]:
@@ -40,9 +75,9 @@ def parse_dice(text: str) -> list[int]:
         try:
             values.append(int(part))
         except ValueError:
-            raise InvalidRequest(f"--dice: {part!r} is not a whole number") from None
+            raise InvalidRequest(NOT_WHOLE(part=repr(part))) from None
     if not values:
-        raise InvalidRequest("--dice: give the results as comma-separated numbers, e.g. 6,1,4")
+        raise InvalidRequest(NO_DICE())
     return values
 
 
@@ -50,9 +85,7 @@ def _json_arg(text: str, option: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InvalidRequest(
-            f"{option}: not valid JSON ({exc.msg} at character {exc.pos})"
-        ) from None
+        raise InvalidRequest(NOT_JSON(option=option, problem=exc.msg, position=exc.pos)) from None
 
 
 def _source(args: argparse.Namespace) -> DiceSource:
@@ -67,11 +100,13 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add the offline sub-commands."""
     plugins = commands.add_parser("plugins", help="list loaded plugins with versions")
     plugins.add_argument("--json", action="store_true", help="print JSON")
+    add_locale_option(plugins)
     plugins.set_defaults(handler=_plugins)
 
     rulesets = commands.add_parser("rulesets", help="list rulesets and their actions")
     rulesets.add_argument("ruleset", nargs="?", help="show one ruleset in detail")
     rulesets.add_argument("--json", action="store_true", help="print JSON")
+    add_locale_option(rulesets)
     rulesets.set_defaults(handler=_rulesets)
 
     roll = commands.add_parser("roll", help="roll dice notation, e.g. 4d6kh3+2")
@@ -79,6 +114,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     roll.add_argument("--seed", help="seed the dice (reproducible)")
     roll.add_argument("--dice", help="supply the die results in order: 6,1,4")
     roll.add_argument("--json", action="store_true", help="print JSON")
+    add_locale_option(roll)
     roll.set_defaults(handler=_roll)
 
     resolve = commands.add_parser(
@@ -107,7 +143,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     )
     resolve.add_argument("--dice", help="supply the die results in order: 6,1,4")
     resolve.add_argument("--seed", help="seed the dice (reproducible)")
-    resolve.add_argument("--json", action="store_true", help="print JSON")
+    resolve.add_argument("--json", action="store_true", help="print JSON (its texts in --locale)")
+    add_locale_option(resolve)
     resolve.set_defaults(handler=_resolve)
 
 
@@ -123,14 +160,18 @@ def _plugins(args: argparse.Namespace) -> int:
     if args.json:
         print_json(plugins)
         return 0
+    locale = args.locale
     for plugin in plugins:
-        provides = [f"ruleset {r}" for r in plugin["rulesets"]] + [
-            f"adapter {a}" for a in plugin["adapters"]
+        provides = [PROVIDES_RULESET(id=r).render(locale) for r in plugin["rulesets"]] + [
+            PROVIDES_ADAPTER(id=a).render(locale) for a in plugin["adapters"]
         ]
-        print(
-            f"{plugin['name']} {plugin['version']} ({plugin['source']}): "
-            f"{', '.join(provides) or 'observer hooks only'}"
+        line = PLUGIN(
+            name=plugin["name"],
+            version=plugin["version"],
+            source=plugin["source"],
+            provides=", ".join(provides) or HOOKS_ONLY().render(locale),
         )
+        print(line.render(locale))
     return 0
 
 
@@ -140,15 +181,17 @@ def _rulesets(args: argparse.Namespace) -> int:
     if args.json:
         print_json([r.describe() for r in chosen])
         return 0
+    locale = args.locale
     for ruleset in chosen:
-        print(f"{ruleset.id} {ruleset.version}: {ruleset.name}")
+        print(f"{ruleset.id} {ruleset.version}: {render(ruleset.name, locale=locale)}")
         if args.ruleset and ruleset.summary:
-            print(f"  {ruleset.summary}")
+            print(f"  {render(ruleset.summary, locale=locale)}")
         for name, spec in ruleset.actions.items():
-            who = " (GM only)" if spec.gm_only else ""
-            print(f"  {name}{who}: {spec.summary}")
+            action = GM_ONLY(action=name).render(locale) if spec.gm_only else name
+            print(f"  {action}: {render(spec.summary, locale=locale)}")
             if args.ruleset and spec.example is not None:
-                print(f"      example: --params '{json.dumps(spec.example)}'")
+                example = EXAMPLE(params=json.dumps(spec.example))
+                print(f"      {example.render(locale)}")
     return 0
 
 
@@ -161,7 +204,7 @@ def _roll(args: argparse.Namespace) -> int:
         return 0
     print(result.describe())
     for group in result.to_dict().get("groups", ()):
-        print(f"  {dice_line(group)}")
+        print(f"  {dice_line(group, args.locale)}")
     return 0
 
 
@@ -176,7 +219,7 @@ def _actor_specs(
         return (data[0] if data else None), list(data[1:])
     if isinstance(data, dict) and ("actor" in data or "targets" in data):
         return data.get("actor"), list(data.get("targets") or [])
-    raise InvalidRequest('--actors: give a list of actors or {"actor": ..., "targets": [...]}')
+    raise InvalidRequest(ACTORS_SHAPE())
 
 
 def table_settings(raw: str | None, ruleset: Ruleset) -> JSON:
@@ -186,7 +229,7 @@ def table_settings(raw: str | None, ruleset: Ruleset) -> JSON:
         return {}
     given = _json_arg(raw, "--settings")
     if not isinstance(given, dict):
-        raise InvalidRequest('--settings: give a JSON object, e.g. {"rule_of_one": false}')
+        raise InvalidRequest(SETTINGS_SHAPE())
     settings = {k: v for k, v in given.items() if k in CORE_SETTINGS}
     own = {k: v for k, v in given.items() if k not in CORE_SETTINGS}
     if own:
@@ -199,6 +242,7 @@ def _resolve(args: argparse.Namespace) -> int:
     from rollbridge.offline import TableService
     from rollbridge.stores.memory import MemoryStore
 
+    locale = args.locale
     host = _host()
     ruleset = host.ruleset(args.ruleset)
     params = _json_arg(args.params, "--params")
@@ -217,11 +261,11 @@ def _resolve(args: argparse.Namespace) -> int:
     ids: list[str] = []
     for index, actor in enumerate(specs):
         if not isinstance(actor, dict) or "sheet" not in actor:
-            raise InvalidRequest(f"--actors: actor #{index + 1} needs a sheet")
+            raise InvalidRequest(ACTOR_SHEET(number=index + 1))
         body = {
             k: v for k, v in actor.items() if k in ("id", "name", "sheet", "state", "controllers")
         }
-        body.setdefault("name", f"Actor {index + 1}")
+        body.setdefault("name", ACTOR_NAME(number=index + 1).render(locale))
         if args.role == "player" and not named and index == 0 and actor_spec is not None:
             body["controllers"] = ["player"]
         reply = service.handle(
@@ -236,21 +280,20 @@ def _resolve(args: argparse.Namespace) -> int:
     if spec is not None and not spec.every_actor:
         limit = spec.max_targets if spec.max_targets is not None else len(others)
         message["targets"] = others[: max(limit, 0)]
-    reply = service.handle(info.id, message, who, source)
+    reply = service.handle(info.id, message, who, source, locale=locale)
     if "event" not in reply:  # pending approval, or a secret the player may not see
         if args.json:
             print_json(reply)
         else:
             note = reply.get("note") or (
-                "waiting for the GM's approval (table setting approval)"
-                if reply.get("status") == "pending"
-                else ""
+                WAITING().render(locale) if reply.get("status") == "pending" else ""
             )
-            print(f"{reply.get('status')}: {note}".rstrip(": "))
+            line = STATUS_NOTE(status=reply.get("status"), note=note).render(locale)
+            print(line.rstrip(": "))
         return 0
     event = reply["event"]
     if args.json:
         print_json(event)
         return 0
-    print(render_event(event, show_state=True))
+    print(render_event(event, show_state=True, locale=locale))
     return 0

@@ -1,4 +1,9 @@
-"""Human-readable rendering of dice, resolutions and actors for the terminal."""
+"""Human-readable rendering of dice, resolutions and actors for the terminal.
+
+Every function takes the ``locale`` to print in; the texts of events and actors
+arrive already rendered (a view is built in the reader's locale), the words
+around them are the core domain's messages.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,51 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from rollbridge.text import Messages
+
 __all__ = ["dice_line", "print_json", "render_actor", "render_event"]
+
+say = Messages("rollbridge")
+# Translators: the label of a group of dice that has none of its own.
+DICE = say("cli.dice.label", "dice")
+# Translators: {dice} is the dice's label and formula, {target} the target number.
+VERSUS = say("cli.dice.versus", "{dice} vs {target}")
+SUCCESSES = say.plural("cli.dice.successes", "{count} success", "{count} successes")
+REMOVED = say("cli.actor.removed", "{actor}: removed")
+CONDITIONS = say("cli.actor.conditions", "conditions: {conditions}")
+# Translators: {modifier} is the ruleset's note of what the actor's state changes.
+MODIFIER = say("cli.actor.modifier", "modifier: {modifier}")
+# Translators: {state} is the actor's state as JSON: keep it as it is.
+STATE = say("cli.actor.state", "state: {state}")
+# Translators: {seq} is the event's number, {kind} what it is (one of the cli.kind.*
+# words) and {who} the name of whoever asked for it.
+EVENT_BY = say("cli.event.by", "#{seq} {kind} by {who}")
+EVENT = say("cli.event", "#{seq} {kind}")
+GM_ONLY = say("cli.event.gm_only", "(a GM-only event)")
+#: What an event is, in words (its ``kind``; an unknown kind shows as it is).
+KINDS = {
+    "roll": say("cli.kind.roll", "roll"),
+    "resolution": say("cli.kind.resolution", "resolution"),
+    "hidden": say("cli.kind.hidden", "hidden"),
+    "actor.created": say("cli.kind.actor_created", "actor created"),
+    "actor.updated": say("cli.kind.actor_updated", "actor updated"),
+    "actor.removed": say("cli.kind.actor_removed", "actor removed"),
+    "adjusted": say("cli.kind.adjusted", "adjusted"),
+    "undo": say("cli.kind.undo", "undo"),
+    "redo": say("cli.kind.redo", "redo"),
+    "settings": say("cli.kind.settings", "settings"),
+    "encounter.started": say("cli.kind.encounter_started", "encounter started"),
+    "encounter.turn": say("cli.kind.encounter_turn", "turn"),
+    "encounter.ended": say("cli.kind.encounter_ended", "encounter ended"),
+}
+#: An actor's status (:data:`rollbridge.contract.STATUSES`) in words.
+STATUS = {
+    "ok": say("cli.status.ok", "ok"),
+    "impaired": say("cli.status.impaired", "impaired"),
+    "down": say("cli.status.down", "down"),
+    "dying": say("cli.status.dying", "dying"),
+    "dead": say("cli.status.dead", "dead"),
+}
 
 
 def print_json(data: Any) -> None:
@@ -28,17 +77,17 @@ def _die(die: Mapping[str, Any]) -> str:
     return text
 
 
-def dice_line(group: Mapping[str, Any]) -> str:
+def dice_line(group: Mapping[str, Any], locale: str = "en") -> str:
     """One group of dice: ``attack test 6d6 vs TN 5: [6+3=9*, 5*, 2, 1] → 2 successes``."""
-    head = group.get("label", "dice")
+    head = group["label"] if "label" in group else DICE().render(locale)
     if group.get("formula") and group["formula"] != head:
         head += f" {group['formula']}"
     if group.get("target") is not None:
-        head += f" vs {group['target']}"
+        head = VERSUS(dice=head, target=group["target"]).render(locale)
     dice = ", ".join(_die(d) for d in group.get("dice", ()))
     tail = ""
     if group.get("successes") is not None:
-        tail = f" → {group['successes']} success{'es' if group['successes'] != 1 else ''}"
+        tail = f" → {SUCCESSES(count=group['successes']).render(locale)}"
     elif group.get("total") is not None:
         tail = f" → {group['total']}"
     if group.get("note"):
@@ -46,47 +95,57 @@ def dice_line(group: Mapping[str, Any]) -> str:
     return f"{head}: [{dice}]{tail}"
 
 
-def render_actor(actor: Mapping[str, Any]) -> str:
+def _word(words: Mapping[str, Any], code: Any, locale: str) -> str:
+    """``code`` in words (as it is when English, or when no word is known)."""
+    word = words.get(code) if isinstance(code, str) and locale != "en" else None
+    return word().render(locale) if word is not None else str(code)
+
+
+def render_actor(actor: Mapping[str, Any], locale: str = "en") -> str:
     """An actor's name, status, tracks and conditions on a few lines."""
     if actor.get("removed"):
-        return f"{actor['id']}: removed"
+        return REMOVED(actor=actor["id"]).render(locale)
     common = actor.get("common") or {}
-    lines = [f"{actor.get('name', actor['id'])} [{actor['id']}]: {common.get('status', '?')}"]
+    status = _word(STATUS, common.get("status", "?"), locale)
+    lines = [f"{actor.get('name', actor['id'])} [{actor['id']}]: {status}"]
     for track in common.get("tracks", ()):
         filled = min(track["value"], track["max"])
         bar = "■" * filled + "□" * (track["max"] - filled) if track["max"] <= 40 else ""
         lines.append(f"  {track['label']}: {track['value']}/{track['max']} {bar}".rstrip())
     if common.get("conditions"):
-        lines.append(f"  conditions: {', '.join(common['conditions'])}")
+        lines.append("  " + CONDITIONS(conditions=list(common["conditions"])).render(locale))
     if common.get("modifier_note"):
-        lines.append(f"  modifier: {common['modifier_note']}")
+        lines.append("  " + MODIFIER(modifier=common["modifier_note"]).render(locale))
     return "\n".join(lines)
 
 
-def render_event(event: Mapping[str, Any], *, show_state: bool = False) -> str:
+def render_event(event: Mapping[str, Any], *, show_state: bool = False, locale: str = "en") -> str:
     """An event as a few terminal lines: what happened, the dice, who changed."""
     kind = event.get("kind")
     data = event.get("data") or {}
-    head = f"#{event.get('seq')} {kind}"
+    named = _word(KINDS, kind, locale)
     if event.get("by"):
-        head += f" by {event['by']}"
-    lines = [head]
+        head = EVENT_BY(seq=event.get("seq"), kind=named, who=event["by"])
+    else:
+        head = EVENT(seq=event.get("seq"), kind=named)
+    lines = [head.render(locale)]
     if kind == "roll":
         label = f"{data['label']}: " if data.get("label") else ""
         lines.append(f"  {label}{data.get('text', data.get('total'))}")
     if kind == "hidden":
-        lines.append("  (a GM-only event)")
+        lines.append("  " + GM_ONLY().render(locale))
     for group in data.get("dice", ()):
-        lines.append(f"  {dice_line(group)}")
+        lines.append(f"  {dice_line(group, locale)}")
     for step in data.get("steps", ()):
         lines.append(f"  · {step}")
     for hook in data.get("hooks", ()):
         lines.append(f"  {hook['hook']}: {hook.get('narration', '')}")
-        lines.extend(f"    {dice_line(g)}" for g in hook.get("dice", ()))
+        lines.extend(f"    {dice_line(g, locale)}" for g in hook.get("dice", ()))
     if data.get("narration"):
         lines.append(f"  ⇒ {data['narration']}")
     for actor in event.get("actors", ()):
-        lines.append("  " + render_actor(actor).replace("\n", "\n  "))
+        lines.append("  " + render_actor(actor, locale).replace("\n", "\n  "))
         if show_state and actor.get("state") is not None:
-            lines.append(f"    state: {json.dumps(actor['state'], ensure_ascii=False)}")
+            state = json.dumps(actor["state"], ensure_ascii=False)
+            lines.append("    " + STATE(state=state).render(locale))
     return "\n".join(lines)

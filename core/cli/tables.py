@@ -15,8 +15,14 @@ from typing import Any
 
 from rollbridge.cli.render import print_json
 from rollbridge.exceptions import InvalidRequest, UnknownRequest
+from rollbridge.text import Messages
 
 __all__ = ["add_parsers"]
+
+say = Messages("rollbridge")
+# Translators: {problem} is the JSON parser's own (English) words.
+SETTINGS_JSON = say("cli.table.settings_json", "--settings: not valid JSON ({problem})")
+NO_TOKEN = say("cli.table.no_token", "table {table} has no token {token}")
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
@@ -68,7 +74,7 @@ def _create(args: argparse.Namespace) -> int:
         try:
             settings = json.loads(args.settings)
         except json.JSONDecodeError as exc:
-            raise InvalidRequest(f"--settings: not valid JSON ({exc.msg})") from None
+            raise InvalidRequest(SETTINGS_JSON(problem=exc.msg)) from None
     store = _store(args)
     try:
         from rollbridge.host import PluginHost
@@ -121,7 +127,7 @@ def _tokens(args: argparse.Namespace) -> int:
         made = None
         if args.revoke:
             if not store.revoke_token(args.table, args.revoke):
-                raise UnknownRequest(f"table {args.table!r} has no token {args.revoke!r}")
+                raise UnknownRequest(NO_TOKEN(table=repr(args.table), token=repr(args.revoke)))
             records = store.list_tokens(args.table)
         if args.new:
             from rollbridge.tokens import new_token

@@ -17,11 +17,17 @@ from websockets.exceptions import ConnectionClosed
 from rollbridge.cli.render import render_actor, render_event
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.plain import JSON, pack, unpack
+from rollbridge.text import Messages
 
 __all__ = ["HELP", "parse_command", "run"]
 
-
-HELP = """\
+say = Messages("rollbridge")
+# Translators: the command words (roll, do, actions, state, undo, …), the key=value
+# keys (actor, target, supply, secret) and FORMULA, ACTION, ID, PENDING stay as they
+# are: they are what one types. Keep the columns aligned.
+HELP = say(
+    "cli.terminal.help",
+    """\
 commands:
   2d6+3 | roll FORMULA           roll dice notation (e.g. 4d6kh3, 3d6!!, 1d20+5)
   do ACTION [actor=ID] [target=ID[,ID]] [supply=6,2,..] [secret=true] [key=value ...]
@@ -32,8 +38,35 @@ commands:
   undo | redo                    (GM) take back / redo the latest change
   start ID [ID ...] | next | end (GM) run an encounter in this turn order
   approve PENDING | reject PENDING [reason]   (GM) decide a player's request
-  json {...}                     send a raw protocol message
-  help | quit"""
+  json {{...}}                     send a raw protocol message
+  help | quit""",
+)
+JSON_OBJECT = say("cli.terminal.json_object", "json: give a JSON object")
+# Translators: {problem} is Python's own (English) words for what is wrong.
+UNREADABLE = say("cli.terminal.unreadable", "cannot read that line: {problem}")
+ROLL_FORMULA = say("cli.terminal.roll", "roll: give a formula, e.g. roll 2d6+1")
+START_ORDER = say("cli.terminal.start", "start: name the actors in turn order")
+# Translators: {command} is approve or reject: the command word, as typed.
+NAME_PENDING = say(
+    "cli.terminal.pending", "{command}: name the pending request, e.g. {command} p12"
+)
+NAME_ACTION = say("cli.terminal.do", "do: name an action, e.g. do attack actor=ana target=guard")
+# Translators: {part} is what was typed, quoted.
+NOT_KEY_VALUE = say("cli.terminal.key_value", "do: {part} is not key=value")
+# Translators: {command} is what was typed, quoted; "help" is the command word.
+UNKNOWN_COMMAND = say("cli.terminal.unknown", "unknown command {command}; type help")
+CANNOT_CONNECT = say("cli.terminal.cannot_connect", "cannot connect to {url}: {problem}")
+# Translators: {code} is the server's error code; {message} its message.
+REFUSED = say("cli.terminal.refused", "{code}: {message}")
+# Translators: {role} is gm, player or observer; {seq} the table's event number.
+JOINED = say(
+    "cli.terminal.joined", "joined {table} [{id}] as {role} ({name}); ruleset {ruleset}; seq {seq}"
+)
+TYPE_HELP = say("cli.terminal.type_help", "type help for commands")
+# Translators: {code} and {reason} are the WebSocket close code and the server's reason.
+CLOSED = say("cli.terminal.closed", "connection closed ({code}: {reason})")
+CLOSED_CODE = say("cli.terminal.closed_code", "connection closed ({code})")
+CLOSED_NO_CODE = say("cli.terminal.closed_no_code", "connection closed (no code)")
 
 
 def _value(text: str) -> Any:
@@ -56,17 +89,17 @@ def parse_command(line: str, request_id: str) -> JSON | None:
     if word == "json":
         message = json.loads(rest)
         if not isinstance(message, dict):
-            raise InvalidRequest("json: give a JSON object")
+            raise InvalidRequest(JSON_OBJECT())
         message.setdefault("id", request_id)
         return message
     try:
         parts = shlex.split(rest)
     except ValueError as exc:
-        raise InvalidRequest(f"cannot read that line: {exc}") from None
+        raise InvalidRequest(UNREADABLE(problem=str(exc))) from None
     message: JSON = {"id": request_id}
     if word == "roll":
         if not rest.strip():
-            raise InvalidRequest("roll: give a formula, e.g. roll 2d6+1")
+            raise InvalidRequest(ROLL_FORMULA())
         return {**message, "type": "roll", "formula": rest.strip()}
     if word in ("undo", "redo", "state"):
         return {**message, "type": word}
@@ -76,23 +109,23 @@ def parse_command(line: str, request_id: str) -> JSON | None:
         return {**message, "type": "encounter.end"}
     if word == "start":
         if not parts:
-            raise InvalidRequest("start: name the actors in turn order")
+            raise InvalidRequest(START_ORDER())
         return {**message, "type": "encounter.start", "order": parts}
     if word in ("approve", "reject"):
         if not parts:
-            raise InvalidRequest(f"{word}: name the pending request, e.g. {word} p12")
+            raise InvalidRequest(NAME_PENDING(command=word))
         message.update(type=word, request=parts[0])
         if word == "reject" and len(parts) > 1:
             message["reason"] = " ".join(parts[1:])
         return message
     if word == "do":
         if not parts:
-            raise InvalidRequest("do: name an action, e.g. do attack actor=ana target=guard")
+            raise InvalidRequest(NAME_ACTION())
         message.update(type="resolve", action=parts[0], params={}, targets=[])
         for part in parts[1:]:
             key, sep, value = part.partition("=")
             if not sep:
-                raise InvalidRequest(f"do: {part!r} is not key=value")
+                raise InvalidRequest(NOT_KEY_VALUE(part=repr(part)))
             if key == "actor":
                 message["actor"] = value
             elif key in ("target", "targets"):
@@ -106,13 +139,14 @@ def parse_command(line: str, request_id: str) -> JSON | None:
         return message
     if head[:1].isdigit() or head[:1] in ("d", "(", "-"):
         return {**message, "type": "roll", "formula": line}
-    raise InvalidRequest(f"unknown command {head!r}; type help")
+    raise InvalidRequest(UNKNOWN_COMMAND(command=repr(head)))
 
 
-def run(url: str, table: str, token: str, *, binary: bool = False) -> int:
+def run(url: str, table: str, token: str, *, binary: bool = False, locale: str = "en") -> int:
     """Join ``table`` at ``url`` with ``token`` and run until the input ends or the
-    server closes the connection; the exit status."""
-    return asyncio.run(_session(url, table, token, binary))
+    server closes the connection; the exit status. ``locale``: the language the
+    client asks the server for and prints in."""
+    return asyncio.run(_session(url, table, token, binary, locale))
 
 
 def _print(text: str) -> None:
@@ -126,12 +160,12 @@ def _stdin_lines(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue) -> None:
     loop.call_soon_threadsafe(lines.put_nowait, None)
 
 
-async def _session(url: str, table: str, token: str, binary: bool) -> int:
+async def _session(url: str, table: str, token: str, binary: bool, locale: str) -> int:
     encode = pack if binary else json.dumps
     try:
         connection = await connect(url, max_size=2**20, open_timeout=10)
     except Exception as exc:
-        raise InvalidRequest(f"cannot connect to {url}: {exc}") from None
+        raise InvalidRequest(CANNOT_CONNECT(url=url, problem=str(exc))) from None
     prefix = uuid.uuid4().hex[:8]
     counter = 0
     waiting: set[Any] = set()
@@ -146,25 +180,31 @@ async def _session(url: str, table: str, token: str, binary: bool) -> int:
                     "token": token,
                     "client": "rollbridge-connect",
                     "results": "brief",  # events are printed as they arrive
+                    "locale": locale,
                 }
             )
         )
         welcome = _decode(await connection.recv())
         if welcome.get("type") == "error":
-            raise InvalidRequest(f"{welcome['code']}: {welcome['message']}")
+            raise InvalidRequest(REFUSED(code=welcome["code"], message=welcome["message"]))
         ruleset = welcome.get("ruleset") or {}
         table_view = welcome["table"]
-        _print(
-            f"joined {table_view['name']} [{table_view['id']}] as {welcome['role']} "
-            f"({welcome['name']}); ruleset {table_view['ruleset']}; seq {welcome['seq']}"
+        joined = JOINED(
+            table=table_view["name"],
+            id=table_view["id"],
+            role=welcome["role"],
+            name=welcome["name"],
+            ruleset=table_view["ruleset"],
+            seq=welcome["seq"],
         )
+        _print(joined.render(locale))
         for actor in table_view.get("actors", ()):
-            _print(render_actor(actor))
-        _print("type help for commands")
+            _print(render_actor(actor, locale))
+        _print(TYPE_HELP().render(locale))
         lines: asyncio.Queue = asyncio.Queue()
         loop = asyncio.get_running_loop()
         threading.Thread(target=_stdin_lines, args=(loop, lines), daemon=True).start()
-        receiver = asyncio.create_task(_receive(connection, waiting))
+        receiver = asyncio.create_task(_receive(connection, waiting, locale))
         try:
             while True:
                 next_line = asyncio.ensure_future(lines.get())
@@ -176,7 +216,7 @@ async def _session(url: str, table: str, token: str, binary: bool) -> int:
                 if line is None or line.strip().lower() in ("quit", "exit"):
                     break
                 if line.strip().lower() == "help":
-                    _print(HELP)
+                    _print(HELP().render(locale))
                     continue
                 if line.strip().lower() == "actions":
                     for name, spec in (ruleset.get("actions") or {}).items():
@@ -187,7 +227,7 @@ async def _session(url: str, table: str, token: str, binary: bool) -> int:
                 try:
                     message = parse_command(line, f"{prefix}-{counter}")
                 except (InvalidRequest, ValueError) as exc:
-                    _print(f"! {exc}")
+                    _print(f"! {exc.render(locale) if isinstance(exc, InvalidRequest) else exc}")
                     continue
                 if message is None:
                     continue
@@ -208,18 +248,18 @@ def _decode(frame: bytes | str) -> JSON:
     return json.loads(frame)
 
 
-async def _receive(connection: Any, waiting: set[Any]) -> None:
+async def _receive(connection: Any, waiting: set[Any], locale: str) -> None:
     try:
         async for frame in connection:
             message = _decode(frame)
             kind = message.get("type")
             if kind == "event":
-                _print(render_event(message))
+                _print(render_event(message, locale=locale))
             elif kind == "result":
                 waiting.discard(message.get("id"))
                 if "table" in message:
                     for actor in message["table"].get("actors", ()):
-                        _print(render_actor(actor))
+                        _print(render_actor(actor, locale))
                 elif message.get("status") in ("pending", "secret", "rejected"):
                     _print(
                         f"= {message['id']}: {message['status']} "
@@ -232,11 +272,12 @@ async def _receive(connection: Any, waiting: set[Any]) -> None:
                 waiting.discard(message.get("id"))
     except ConnectionClosed:
         pass
-    _print(_closed_text(connection.close_code, connection.close_reason))
+    _print(_closed_text(connection.close_code, connection.close_reason, locale))
 
 
-def _closed_text(code: int | None, reason: str | None) -> str:
+def _closed_text(code: int | None, reason: str | None, locale: str = "en") -> str:
     """``connection closed (1008: token revoked)``: the server's code and reason."""
     if code is None:
-        return "connection closed (no code)"
-    return f"connection closed ({code}: {reason})" if reason else f"connection closed ({code})"
+        return CLOSED_NO_CODE().render(locale)
+    text = CLOSED(code=code, reason=reason) if reason else CLOSED_CODE(code=code)
+    return text.render(locale)

@@ -58,6 +58,7 @@ from rollbridge.dice.notation import (
 from rollbridge.dice.records import DiceGroup, Die
 from rollbridge.dice.sources import DiceSource, ScriptedDice
 from rollbridge.exceptions import DiceLimitExceeded, NotationError
+from rollbridge.text import Messages
 
 __all__ = [
     "DiceTerm",
@@ -921,6 +922,22 @@ _FUNCTIONS: dict[str, Callable[[Total], Total]] = {
 }
 
 
+say = Messages("rollbridge")
+# Translators: {formula} is the formula, quoted.
+ROOM = say.plural(
+    "dice.room",
+    "{formula} rolls at least {count} dice; this request may roll {left} more (limit {limit})",
+    "{formula} rolls at least {count} dice; this request may roll {left} more (limit {limit})",
+)
+ZERO_DIVISION = say("dice.zero_division", "{formula} divides by zero")
+TOO_LARGE = say("dice.too_large", "{formula} gives a number too large to compute")
+BEYOND_64_BITS = say(
+    "dice.beyond_64_bits",
+    "{formula} gives a number beyond the 64-bit range (at most about ±9.2e18), which a table "
+    "cannot store or send",
+)
+
+
 def compile_formula(formula: Formula) -> Callable[[DiceSource], RollResult]:
     """A function that rolls ``formula`` with a source and returns its result.
 
@@ -938,8 +955,12 @@ def compile_formula(formula: Formula) -> Callable[[DiceSource], RollResult]:
         drawn = source.drawn
         if drawn + needed > source.limit:
             raise DiceLimitExceeded(
-                f"{text!r} rolls at least {needed} dice; this request may roll "
-                f"{max(source.limit - drawn, 0)} more (limit {source.limit})",
+                ROOM(
+                    formula=repr(text),
+                    count=needed,
+                    left=max(source.limit - drawn, 0),
+                    limit=source.limit,
+                ),
                 details={"formula": text, "limit": source.limit, "needed": needed},
             )
         position = getattr(source, "position", None)
@@ -948,11 +969,13 @@ def compile_formula(formula: Formula) -> Callable[[DiceSource], RollResult]:
             total = evaluate(source, out)
         except ZeroDivisionError:
             _rewind(source, drawn, position)
-            raise NotationError(f"{text!r} divides by zero", details={"formula": text}) from None
+            raise NotationError(
+                ZERO_DIVISION(formula=repr(text)), details={"formula": text}
+            ) from None
         except OverflowError:
             _rewind(source, drawn, position)
             raise DiceLimitExceeded(
-                f"{text!r} gives a number too large to compute", details={"formula": text}
+                TOO_LARGE(formula=repr(text)), details={"formula": text}
             ) from None
         except BaseException:
             _rewind(source, drawn, position)
@@ -960,8 +983,7 @@ def compile_formula(formula: Formula) -> Callable[[DiceSource], RollResult]:
         if not _storable(total, out):
             _rewind(source, drawn, position)
             raise DiceLimitExceeded(
-                f"{text!r} gives a number beyond the 64-bit range (at most about ±9.2e18), "
-                "which a table cannot store or send",
+                BEYOND_64_BITS(formula=repr(text)),
                 details={"formula": text},
             )
         if total.__class__ is float and total.is_integer():  # type: ignore[union-attr]

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from rollbridge.dice.records import Die
 from rollbridge.dice.sources import DiceSource
 from rollbridge.exceptions import InvalidRequest
+from rollbridge.text import Messages
 
 __all__ = [
     "best_of",
@@ -25,9 +26,16 @@ __all__ = [
 ]
 
 
+say = Messages("rollbridge")
+
+
 def _check_count(count: int) -> None:
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise InvalidRequest(f"a number of dice must be a whole number ≥ 0, not {count!r}")
+        raise InvalidRequest(
+            say("dice.count", "a number of dice must be a whole number ≥ 0, not {count}")(
+                count=repr(count)
+            )
+        )
 
 
 def roll_die(source: DiceSource, faces: int) -> Die:
@@ -43,7 +51,10 @@ def roll_compounding(source: DiceSource, faces: int, *, threshold: int | None = 
     """
     at = faces if threshold is None else threshold
     if faces < 2 or at < 2:
-        raise InvalidRequest(f"a compounding d{faces} exploding on {at}+ would never stop")
+        raise InvalidRequest(
+            say("dice.compounding_endless", "a compounding d{faces} exploding on {at}+ would "
+                "never stop")(faces=faces, at=at)
+        )  # fmt: skip
     rolls = [source.roll(faces)]
     while rolls[-1] >= at:
         rolls.append(source.roll(faces))

@@ -37,6 +37,7 @@ from typing import Any
 
 from rollbridge.dice.sources import MAX_FACES, MAX_RESULTS_PER_REQUEST
 from rollbridge.exceptions import DiceLimitExceeded, NotationError
+from rollbridge.text import Messages, Text
 
 __all__ = [
     "FUNCTIONS",
@@ -71,14 +72,25 @@ FUNCTIONS = ("floor", "ceil", "round", "abs")
 
 #: Modifier kinds, in the order the scanner tries them (longest first).
 _MODIFIER_NAMES = ("min", "max", "xo", "x", "kh", "kl", "k", "dh", "dl", "d", "rr", "r", "cs", "cf")
-#: Foundry modifiers that are recognised but not supported, with what to use instead.
+say = Messages("rollbridge")
+
+#: Foundry modifiers that are recognised but not supported, with what they do there.
+# Translators: what a Foundry dice modifier rollbridge does not support does there.
 _UNSUPPORTED = {
-    "df": "deduct failures",
-    "sf": "subtract failures",
-    "ms": "margin of success",
-    "even": "count even",
-    "odd": "count odd",
+    "df": say("dice.modifier.df", "deduct failures"),
+    "sf": say("dice.modifier.sf", "subtract failures"),
+    "ms": say("dice.modifier.ms", "margin of success"),
+    "even": say("dice.modifier.even", "count even"),
+    "odd": say("dice.modifier.odd", "count odd"),
 }
+# Translators: {formula} is the formula as written, quoted; {problem} one of the
+# dice.* problems below; {position} counts characters from 1.
+INVALID = say("dice.invalid", "invalid dice formula {formula}: {problem} (at character {position})")
+# Translators: like dice.invalid, for a formula past one of the limits.
+LIMITED = say("dice.limited", "dice formula {formula}: {problem} (at character {position})")
+TOO_LONG = say(
+    "dice.too_long", "a dice formula of {length} characters; at most {limit} are allowed"
+)
 _COMPARISONS = ("=", "<", "<=", ">", ">=")
 
 
@@ -263,6 +275,15 @@ _BOUND_PARAMS = re.compile(r"(\d+)?")  # min max
 _COMPOUND = re.compile(r"!!(?:(>=|>)(\d+))?")
 
 
+NUMBER_AFTER = say("dice.number_after", "expected a number after {written}")
+ENDLESS_EXPLODE = say(
+    "dice.endless_explode", "{modifier} would explode every result of a d{faces} and never stop"
+)
+ENDLESS_REROLL = say(
+    "dice.endless_reroll", "{modifier} would reroll every result of a d{faces} and never stop"
+)
+
+
 class _Parser:
     """A recursive-descent parser over the tokens of one formula."""
 
@@ -276,15 +297,15 @@ class _Parser:
 
     # errors ---------------------------------------------------------------------
 
-    def error(self, problem: str, index: int) -> NotationError:
+    def error(self, problem: Text, index: int) -> NotationError:
         return NotationError(
-            f"invalid dice formula {self.text!r}: {problem} (at character {index + 1})",
+            INVALID(formula=repr(self.text), problem=problem, position=index + 1),
             details={"formula": self.text, "index": index},
         )
 
-    def limit(self, problem: str, index: int, **details: Any) -> DiceLimitExceeded:
+    def limit(self, problem: Text, index: int, **details: Any) -> DiceLimitExceeded:
         return DiceLimitExceeded(
-            f"dice formula {self.text!r}: {problem} (at character {index + 1})",
+            LIMITED(formula=repr(self.text), problem=problem, position=index + 1),
             details={"formula": self.text, "index": index, **details},
         )
 
@@ -295,7 +316,9 @@ class _Parser:
         while index < end:
             match = _TOKEN.match(text, index)
             if match is None:
-                raise self.error(f"unexpected {text[index]!r}", index)
+                raise self.error(
+                    say("dice.unexpected", "unexpected {char}")(char=repr(text[index])), index
+                )
             kind = match.lastgroup
             if kind == "func":
                 word = match.group("func").lower()
@@ -309,10 +332,17 @@ class _Parser:
         lower = word.lower()
         previous = self.tokens[-1] if self.tokens else None
         if previous is not None and previous[0] == "dice" and _MOD_NAME.match(lower):
-            return self.error(f"the modifier {word!r} must follow its dice without a space", index)
+            return self.error(
+                say("dice.modifier_space", "the modifier {word} must follow its dice without a "
+                    "space")(word=repr(word)),
+                index,
+            )  # fmt: skip
         if lower[0] == "d":
-            return self.error("expected the number of faces after 'd' (as in 3d6)", index + 1)
-        return self.error(f"unknown word {word!r}", index)
+            return self.error(
+                say("dice.faces_expected", "expected the number of faces after 'd' (as in 3d6)")(),
+                index + 1,
+            )
+        return self.error(say("dice.unknown_word", "unknown word {word}")(word=repr(word)), index)
 
     # grammar --------------------------------------------------------------------
 
@@ -321,13 +351,18 @@ class _Parser:
 
     def parse(self) -> Node:
         if not self.tokens:
-            raise self.error("the formula is empty", 0)
+            raise self.error(say("dice.empty", "the formula is empty")(), 0)
         node = self.expr()
         token = self.peek()
         if token is not None:
             if token[1] == ")":
-                raise self.error("unmatched ')'", token[2])
-            raise self.error(f"expected an operator before {token[1]!r}", token[2])
+                raise self.error(say("dice.unmatched", "unmatched ')'")(), token[2])
+            raise self.error(
+                say("dice.operator_expected", "expected an operator before {token}")(
+                    token=repr(token[1])
+                ),
+                token[2],
+            )
         return node
 
     def expr(self) -> Node:
@@ -360,7 +395,8 @@ class _Parser:
         token = self.peek()
         if token is None:
             raise self.error(
-                "the formula ends where a number or dice were expected", len(self.text)
+                say("dice.ends_early", "the formula ends where a number or dice were expected")(),
+                len(self.text),
             )
         kind, value, index, match = token
         self.pos += 1
@@ -373,22 +409,37 @@ class _Parser:
         if kind == "func":
             following = self.peek()
             if following is None or following[1] != "(":
-                raise self.error(f"expected '(' after {value!r}", index + len(value))
+                raise self.error(
+                    say("dice.paren_expected", "expected '(' after {name}")(name=repr(value)),
+                    index + len(value),
+                )
             self.pos += 1
             return Call(value.lower(), self.nested(following[2]))
-        raise self.error(f"expected a number or dice, not {value!r}", index)
+        raise self.error(
+            say("dice.operand_expected", "expected a number or dice, not {token}")(
+                token=repr(value)
+            ),
+            index,
+        )
 
     def nested(self, open_index: int) -> Node:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise self.limit(
-                f"parentheses nest deeper than {MAX_DEPTH}", open_index, limit=MAX_DEPTH
+                say("dice.depth", "parentheses nest deeper than {limit}")(limit=MAX_DEPTH),
+                open_index,
+                limit=MAX_DEPTH,
             )
         node = self.expr()
         token = self.peek()
         if token is None or token[1] != ")":
             where = len(self.text) if token is None else token[2]
-            raise self.error(f"the '(' at character {open_index + 1} is never closed", where)
+            raise self.error(
+                say("dice.unclosed", "the '(' at character {position} is never closed")(
+                    position=open_index + 1
+                ),
+                where,
+            )
         self.pos += 1
         self.depth -= 1
         return node
@@ -396,7 +447,11 @@ class _Parser:
     def number(self, digits: str, index: int) -> int:
         if len(digits) > 10 or int(digits) > MAX_NUMBER:
             raise self.limit(
-                f"the number {digits[:12]} is larger than {MAX_NUMBER:,}", index, limit=MAX_NUMBER
+                say("dice.number", "the number {number} is larger than {limit:,}")(
+                    number=digits[:12], limit=MAX_NUMBER
+                ),
+                index,
+                limit=MAX_NUMBER,
             )
         return int(digits)
 
@@ -407,7 +462,9 @@ class _Parser:
         number = 1 if count_text is None else self.number(count_text, index)
         if number > MAX_DICE_PER_TERM:
             raise self.limit(
-                f"{number} dice in one term; at most {MAX_DICE_PER_TERM} are allowed",
+                say("dice.term_limit", "{count} dice in one term; at most {limit} are allowed")(
+                    count=number, limit=MAX_DICE_PER_TERM
+                ),
                 index,
                 limit=MAX_DICE_PER_TERM,
             )
@@ -417,21 +474,28 @@ class _Parser:
         else:
             if len(faces_text) > 10 or int(faces_text) > MAX_FACES:
                 raise self.limit(
-                    f"a die of {faces_text[:12]} faces; at most {MAX_FACES:,} are allowed",
+                    say(
+                        "dice.faces_limit", "a die of {faces} faces; at most {limit:,} are allowed"
+                    )(faces=faces_text[:12], limit=MAX_FACES),
                     faces_index,
                     limit=MAX_FACES,
                 )
             faces = int(faces_text)
             if faces < 1:
-                raise self.error("a die needs at least one face", faces_index)
+                raise self.error(
+                    say("dice.no_faces", "a die needs at least one face")(), faces_index
+                )
         mods_text = match.group("mods").lower()
         mods_index = match.start("mods")
         compound, modifiers = self.modifiers(mods_text, mods_index, faces)
         self.min_dice += number
         if self.min_dice > MAX_RESULTS_PER_REQUEST:
             raise self.limit(
-                f"the formula rolls at least {self.min_dice} dice; at most "
-                f"{MAX_RESULTS_PER_REQUEST} are allowed per request",
+                say(
+                    "dice.request_limit",
+                    "the formula rolls at least {count} dice; at most "
+                    "{limit} are allowed per request",
+                )(count=self.min_dice, limit=MAX_RESULTS_PER_REQUEST),
                 index,
                 limit=MAX_RESULTS_PER_REQUEST,
             )
@@ -452,8 +516,11 @@ class _Parser:
                 compound = faces
             if faces < 2 or compound < 2:
                 raise self.error(
-                    f"a compounding d{faces} that rolls again on {compound} or more "
-                    "would never stop",
+                    say(
+                        "dice.compound_endless",
+                        "a compounding d{faces} that rolls again on "
+                        "{compound} or more would never stop",
+                    )(faces=faces, compound=compound),
                     base,
                 )
             at = match.end()
@@ -463,27 +530,40 @@ class _Parser:
             here = base + at
             if text[at] == "!":
                 raise self.error(
-                    "unexpected '!': write !! right after the faces to compound (3d6!!) "
-                    "or x to explode (3d6x)",
+                    say(
+                        "dice.bang",
+                        "unexpected '!': write !! right after the faces to compound "
+                        "(3d6!!) or x to explode (3d6x)",
+                    )(),
                     here,
                 )
             unsupported = _UNSUPPORTED_NAME.match(text, at)
             name_match = _MOD_NAME.match(text, at)
             if unsupported and (not name_match or unsupported.end() > name_match.end()):
                 raise self.error(
-                    f"the modifier {unsupported.group()!r} "
-                    f"({_UNSUPPORTED[unsupported.group()]}) is not supported",
+                    say("dice.unsupported", "the modifier {modifier} ({meaning}) is not supported")(
+                        modifier=repr(unsupported.group()),
+                        meaning=_UNSUPPORTED[unsupported.group()](),
+                    ),
                     here,
                 )
             if name_match is None:
-                raise self.error(f"unknown dice modifier {text[at:]!r}", here)
+                raise self.error(
+                    say("dice.unknown_modifier", "unknown dice modifier {modifier}")(
+                        modifier=repr(text[at:])
+                    ),
+                    here,
+                )
             name = name_match.group()
             at = name_match.end()
             modifier, at = self.modifier(name, text, at, base, faces)
             if modifier.kind in ("cs", "cf"):
                 if counting:
                     raise self.error(
-                        f"only one of cs and cf may count a term ({counting[0]} already does)",
+                        say(
+                            "dice.one_counting",
+                            "only one of cs and cf may count a term ({modifier} already does)",
+                        )(modifier=str(counting[0])),
                         here,
                     )
                 counting.append(modifier)
@@ -491,7 +571,11 @@ class _Parser:
                 mods.append(modifier)
             if modifier.kind in ("x", "xo") and compound is not None:
                 raise self.error(
-                    "a compounding term (!!) cannot also explode into extra dice (x)", here
+                    say(
+                        "dice.compound_explode",
+                        "a compounding term (!!) cannot also explode into extra dice (x)",
+                    )(),
+                    here,
                 )
         return compound, tuple(mods + counting)
 
@@ -504,7 +588,7 @@ class _Parser:
             assert match is not None
             first, cmp, second = match.groups()
             if cmp is not None and second is None:
-                raise self.error(f"expected a number after {name}{first or ''}{cmp}", here)
+                raise self.error(NUMBER_AFTER(written=f"{name}{first or ''}{cmp}"), here)
             count: int | None = None
             if first is not None and cmp is None and second is None:
                 target: int | None = self.number(first, here)
@@ -516,12 +600,9 @@ class _Parser:
             if count is None and name in ("x", "rr"):
                 default = faces if name == "x" else 1
                 if _every_face(cmp, default if target is None else target, faces):
-                    what = "explode" if name == "x" else "reroll"
-                    raise self.error(
-                        f"{name}{'' if target is None else str(modifier)[len(name) :]} "
-                        f"would {what} every result of a d{faces} and never stop",
-                        here - len(name),
-                    )
+                    written = f"{name}{'' if target is None else str(modifier)[len(name) :]}"
+                    endless = ENDLESS_EXPLODE if name == "x" else ENDLESS_REROLL
+                    raise self.error(endless(modifier=written, faces=faces), here - len(name))
             return modifier, match.end()
         if name in ("k", "kh", "kl", "d", "dh", "dl"):
             match = _COUNT_PARAMS.match(text, at)
@@ -534,14 +615,19 @@ class _Parser:
             assert match is not None
             cmp, value = match.groups()
             if cmp is not None and value is None:
-                raise self.error(f"expected a number after {name}{cmp}", here)
+                raise self.error(NUMBER_AFTER(written=f"{name}{cmp}"), here)
             target = None if value is None else self.number(value, here)
             return Modifier(name, None, "=" if cmp in (None, "==") else cmp, target), match.end()
         # min / max
         match = _BOUND_PARAMS.match(text, at)
         assert match is not None
         if match.group(1) is None:
-            raise self.error(f"expected a number after {name!r}, as in {name}2", here)
+            raise self.error(
+                say("dice.bound_number", "expected a number after {quoted}, as in {name}2")(
+                    quoted=repr(name), name=name
+                ),
+                here,
+            )
         return Modifier(name, None, "=", self.number(match.group(1), here)), match.end()
 
 
@@ -562,7 +648,7 @@ def _every_face(cmp: str, target: int, faces: int) -> bool:
 def _parse(text: str) -> Formula:
     if len(text) > MAX_FORMULA_LENGTH:
         raise DiceLimitExceeded(
-            f"a dice formula of {len(text)} characters; at most {MAX_FORMULA_LENGTH} are allowed",
+            TOO_LONG(length=len(text), limit=MAX_FORMULA_LENGTH),
             details={"length": len(text), "limit": MAX_FORMULA_LENGTH},
         )
     parser = _Parser(text)
@@ -581,13 +667,14 @@ def parse(formula: str) -> Formula:
     """
     if not isinstance(formula, str):
         raise NotationError(
-            f"a dice formula must be text, not {type(formula).__name__}",
+            say("dice.not_text", "a dice formula must be text, not {type}")(
+                type=type(formula).__name__
+            ),
             details={"type": type(formula).__name__},
         )
     if len(formula) > MAX_FORMULA_LENGTH:  # before hashing a huge string into the cache
         raise DiceLimitExceeded(
-            f"a dice formula of {len(formula)} characters; at most {MAX_FORMULA_LENGTH} "
-            "are allowed",
+            TOO_LONG(length=len(formula), limit=MAX_FORMULA_LENGTH),
             details={"length": len(formula), "limit": MAX_FORMULA_LENGTH},
         )
     return _parse(formula)

@@ -29,6 +29,7 @@ from rollbridge.exceptions import (
     DiceScriptUnused,
     InvalidRequest,
 )
+from rollbridge.text import Messages
 
 __all__ = [
     "MAX_FACES",
@@ -38,6 +39,33 @@ __all__ = [
     "SecureDice",
     "SeededDice",
 ]
+
+say = Messages("rollbridge")
+FACES = say("dice.faces", "a die must have 1 to {limit} faces, not {faces}")
+ROLLED_TOO_MANY = say.plural(
+    "dice.rolled_too_many",
+    "this request rolled more than {count} dice (explosions included)",
+    "this request rolled more than {count} dice (explosions included)",
+)
+NOT_WHOLE = say("dice.supplied_not_whole", "supplied die #{number} is {value}, not a whole number")
+SUPPLIED_TOO_MANY = say.plural(
+    "dice.supplied_too_many",
+    "{count} dice were supplied; at most {limit} are allowed",
+    "{count} dice were supplied; at most {limit} are allowed",
+)
+EXHAUSTED = say.plural(
+    "dice.exhausted",
+    "the roll needs more dice than the {count} supplied (next: a d{faces})",
+    "the roll needs more dice than the {count} supplied (next: a d{faces})",
+)
+CANNOT_SHOW = say(
+    "dice.cannot_show", "supplied die #{number} is {value}, which a d{faces} cannot show"
+)
+UNUSED = say.plural(
+    "dice.unused",
+    "{unused} of the {count} supplied dice were not used (the roll used {used})",
+    "{unused} of the {count} supplied dice were not used (the roll used {used})",
+)
 
 #: Results one request may draw, explosions included.
 MAX_RESULTS_PER_REQUEST = 10_000
@@ -59,12 +87,10 @@ class DiceSource:
     def roll(self, faces: int) -> int:
         """One result of a die with ``faces`` faces, from 1 to ``faces``."""
         if faces < 1 or faces > MAX_FACES:
-            raise InvalidRequest(
-                f"a die must have 1 to {MAX_FACES} faces, not {faces}", details={"faces": faces}
-            )
+            raise InvalidRequest(FACES(limit=MAX_FACES, faces=faces), details={"faces": faces})
         if self.drawn >= self.limit:
             raise DiceLimitExceeded(
-                f"this request rolled more than {self.limit} dice (explosions included)",
+                ROLLED_TOO_MANY(count=self.limit),
                 details={"limit": self.limit},
             )
         value = self._draw(faces)
@@ -165,12 +191,12 @@ class ScriptedDice(DiceSource):
         for index, value in enumerate(values):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise DiceScriptError(
-                    f"supplied die #{index + 1} is {value!r}, not a whole number",
+                    NOT_WHOLE(number=index + 1, value=repr(value)),
                     details={"index": index},
                 )
         if len(values) > limit:
             raise DiceLimitExceeded(
-                f"{len(values)} dice were supplied; at most {limit} are allowed",
+                SUPPLIED_TOO_MANY(count=len(values), limit=limit),
                 details={"limit": limit},
             )
         self.results = values
@@ -188,14 +214,13 @@ class ScriptedDice(DiceSource):
     def _draw(self, faces: int) -> int:
         if self.position >= len(self.results):
             raise DiceScriptExhausted(
-                f"the roll needs more dice than the {len(self.results)} supplied "
-                f"(next: a d{faces})",
+                EXHAUSTED(count=len(self.results), faces=faces),
                 details={"supplied": len(self.results), "faces": faces},
             )
         value = self.results[self.position]
         if not 1 <= value <= faces:
             raise DiceScriptError(
-                f"supplied die #{self.position + 1} is {value}, which a d{faces} cannot show",
+                CANNOT_SHOW(number=self.position + 1, value=value, faces=faces),
                 details={"index": self.position, "value": value, "faces": faces},
             )
         self.position += 1
@@ -204,7 +229,6 @@ class ScriptedDice(DiceSource):
     def finish(self) -> None:
         if self.remaining:
             raise DiceScriptUnused(
-                f"{self.remaining} of the {len(self.results)} supplied dice were not used "
-                f"(the roll used {self.position})",
+                UNUSED(unused=self.remaining, count=len(self.results), used=self.position),
                 details={"supplied": len(self.results), "used": self.position},
             )

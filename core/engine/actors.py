@@ -11,7 +11,9 @@ from rollbridge.engine.model import ActorRecord
 from rollbridge.engine.views import record_actor
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.plain import JSON
+from rollbridge.text import Messages
 
+say = Messages("rollbridge")
 _SLUG = re.compile(r"[^a-z0-9]+")
 
 
@@ -33,7 +35,8 @@ def actor_create(ctx: RequestContext) -> JSON:
     actor_id = spec.get("id") or new_actor_id(draft, spec["name"])
     if draft.actor(actor_id) is not None:
         raise InvalidRequest(
-            f"actor.id: an actor {actor_id!r} already exists", details={"field": "actor.id"}
+            say("actor.exists", "actor.id: an actor {actor} already exists")(actor=repr(actor_id)),
+            details={"field": "actor.id"},
         )
     sheet = table.call_ruleset(lambda: table.ruleset.validate_sheet(spec["sheet"]))
     state = spec.get("state")

@@ -11,15 +11,21 @@ from rollbridge.engine.model import Principal
 from rollbridge.engine.requests import Request
 from rollbridge.exceptions import UnknownRequest
 from rollbridge.plain import JSON
+from rollbridge.text import Messages
 
 __all__ = ["approve", "pending_entry", "reject"]
+
+say = Messages("rollbridge")
 
 
 def pending_entry(ctx: RequestContext, pending_id: str) -> JSON:
     """A pending request by its id. :raises UnknownRequest:"""
     entry = ctx.table.pending.get(pending_id)
     if entry is None:
-        raise UnknownRequest(f"no pending request {pending_id!r}", details={"request": pending_id})
+        raise UnknownRequest(
+            say("approval.unknown", "no pending request {request}")(request=repr(pending_id)),
+            details={"request": pending_id},
+        )
     return entry
 
 

@@ -7,6 +7,9 @@ from rollbridge.engine.model import ActorRecord, Event
 from rollbridge.engine.settings import default_settings
 from rollbridge.exceptions import NothingToRedo, NothingToUndo
 from rollbridge.plain import JSON
+from rollbridge.text import Messages
+
+say = Messages("rollbridge")
 
 
 def reverse(original: Event, *, to_before: bool) -> tuple[dict[str, ActorRecord | None], JSON]:
@@ -30,7 +33,7 @@ def undo(ctx: RequestContext) -> JSON:
     to their before side, in a new ``undo`` event."""
     table = ctx.table
     if not table.undo_stack:
-        raise NothingToUndo("there is nothing to undo")
+        raise NothingToUndo(say("undo.nothing", "there is nothing to undo")())
     seq = table.undo_stack[-1]
     ctx.draft.undo = table.undo_stack[:-1]
     ctx.draft.redo = [*table.redo_stack, seq]
@@ -41,7 +44,7 @@ def redo(ctx: RequestContext) -> JSON:
     """Re-apply the latest undone event's after side, in a new ``redo`` event."""
     table = ctx.table
     if not table.redo_stack:
-        raise NothingToRedo("there is nothing to redo")
+        raise NothingToRedo(say("redo.nothing", "there is nothing to redo")())
     seq = table.redo_stack[-1]
     ctx.draft.undo = [*table.undo_stack, seq]
     ctx.draft.redo = table.redo_stack[:-1]

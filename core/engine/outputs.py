@@ -16,13 +16,15 @@ from typing import Any
 from rollbridge.contract import Resolution, Ruleset
 from rollbridge.exceptions import InternalError
 from rollbridge.plain import JSON, NotPlain
-from rollbridge.text import extract
+from rollbridge.text import Messages, extract
 
 __all__ = ["Output", "resolution_output"]
 
 #: The fields of a dice group a ruleset may give as texts or mark private.
 _GROUP_FIELDS = ("label", "formula", "total", "target", "successes", "note")
 _PLAIN = frozenset({str, int, float, bool})
+
+say = Messages("rollbridge")
 
 #: ``(data, texts, private)``: see :func:`rollbridge.text.extract`.
 Output = tuple[JSON, list[list[Any]], list[list[Any]]]
@@ -66,7 +68,10 @@ def resolution_output(
         data["dice"] = dice
     except NotPlain as exc:
         raise InternalError(
-            f"ruleset {ruleset.id!r} returned a result that cannot be stored or sent: {exc}",
+            say(
+                "internal.result_unstorable",
+                "ruleset {ruleset} returned a result that cannot be stored or sent: {problem}",
+            )(ruleset=repr(ruleset.id), problem=str(exc)),
             details={"field": exc.where[:200]},
         ) from None
     if prefix:

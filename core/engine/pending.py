@@ -12,12 +12,15 @@ from __future__ import annotations
 from rollbridge.engine.context import RequestContext
 from rollbridge.exceptions import Conflict
 from rollbridge.plain import JSON
+from rollbridge.text import Messages
 
 __all__ = ["MAX_PENDING", "MAX_PENDING_PER_PLAYER", "pend"]
 
 #: Requests waiting for the GM at one table, and from one player's token.
 MAX_PENDING = 64
 MAX_PENDING_PER_PLAYER = 8
+
+say = Messages("rollbridge")
 
 
 def pend(ctx: RequestContext) -> JSON:
@@ -27,8 +30,11 @@ def pend(ctx: RequestContext) -> JSON:
     mine = sum(1 for e in pending.values() if e["who"]["key"] == who.key)
     if len(pending) >= MAX_PENDING or mine >= MAX_PENDING_PER_PLAYER:
         raise Conflict(
-            "too many requests are waiting for the GM's approval "
-            f"(at most {MAX_PENDING_PER_PLAYER} per player, {MAX_PENDING} per table)",
+            say(
+                "approval.too_many",
+                "too many requests are waiting for the GM's approval "
+                "(at most {per_player} per player, {per_table} per table)",
+            )(per_player=MAX_PENDING_PER_PLAYER, per_table=MAX_PENDING),
             code="too_many_pending",
         )
     pending_id = f"p{ctx.table.info.seq + 1}"

@@ -15,8 +15,11 @@ from typing import Any
 from rollbridge.engine.model import Role
 from rollbridge.exceptions import InvalidRequest, UnknownMessageType
 from rollbridge.schema import validate
+from rollbridge.text import Messages
 
 __all__ = ["REQUESTS", "Request", "RequestType", "parse_request"]
+
+say = Messages("rollbridge")
 
 _ID = {"type": "string", "minLength": 1, "maxLength": 64}
 _DICE = {"type": "array", "items": {"type": "integer"}, "maxItems": 10_000}
@@ -192,16 +195,23 @@ def parse_request(message: Mapping[str, Any]) -> Request:
     """
     kind = message.get("type")
     if not isinstance(kind, str):
-        raise InvalidRequest("type: is required and must be a string", details={"field": "type"})
+        raise InvalidRequest(
+            say("request.type", "type: is required and must be a string")(),
+            details={"field": "type"},
+        )
     spec = REQUESTS.get(kind)
     if spec is None:
-        raise UnknownMessageType(f"unknown request type {kind!r}", details={"type": kind})
+        raise UnknownMessageType(
+            say("request.unknown_type", "unknown request type {type}")(type=repr(kind)),
+            details={"type": kind},
+        )
     request_id = message.get("id")
     if isinstance(request_id, int) and not isinstance(request_id, bool):
         request_id = str(request_id)
     if not isinstance(request_id, str) or not 1 <= len(request_id) <= 64:
         raise InvalidRequest(
-            "id: every request needs an id, a string of 1-64 characters", details={"field": "id"}
+            say("request.id", "id: every request needs an id, a string of 1-64 characters")(),
+            details={"field": "id"},
         )
     body = {k: v for k, v in message.items() if k not in ("type", "id")}
     # The compiled schema checks the fields and that they are plain data, in one walk.

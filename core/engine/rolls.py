@@ -12,6 +12,23 @@ from rollbridge.engine.views import record_actor
 from rollbridge.exceptions import Forbidden, InvalidRequest, UnknownAction
 from rollbridge.plain import JSON
 from rollbridge.schema import validate
+from rollbridge.text import Messages
+
+say = Messages("rollbridge")
+# Translators: {action} is the action's name, quoted; {count}, {low}, {high} counts of
+# target actors; {got} how many the request named.
+TARGETS_EXACTLY = say.plural(
+    "targets.count_exact",
+    "targets: action {action} takes {count} target(s), got {got}",
+    "targets: action {action} takes {count} target(s), got {got}",
+)
+TARGETS_BETWEEN = say(
+    "targets.count_range", "targets: action {action} takes {low} to {high} target(s), got {got}"
+)
+TARGETS_AT_LEAST = say(
+    "targets.count_open",
+    "targets: action {action} takes {low} to any number of target(s), got {got}",
+)
 
 
 def roll(ctx: RequestContext) -> JSON:
@@ -43,11 +60,16 @@ def _action(ctx: RequestContext) -> ActionSpec:
     if spec is None:
         known = ", ".join(sorted(ruleset.actions))
         raise UnknownAction(
-            f"ruleset {ruleset.id!r} has no action {name!r} (actions: {known})",
+            say("action.unknown", "ruleset {ruleset} has no action {action} (actions: {known})")(
+                ruleset=repr(ruleset.id), action=repr(name), known=known
+            ),
             details={"action": name},
         )
     if spec.gm_only and not ctx.who.is_gm:
-        raise Forbidden(f"action {spec.name!r} is for the GM only", details={"action": spec.name})
+        raise Forbidden(
+            say("action.gm_only", "action {action} is for the GM only")(action=repr(spec.name)),
+            details={"action": spec.name},
+        )
     return spec
 
 
@@ -56,23 +78,31 @@ def _targets(ctx: RequestContext, spec: ActionSpec) -> list[ActorRecord]:
     if spec.every_actor:
         if fields.get("targets"):
             raise InvalidRequest(
-                f"targets: action {spec.name!r} applies to every actor; name none",
+                say(
+                    "targets.every_actor",
+                    "targets: action {action} applies to every actor; name none",
+                )(action=repr(spec.name)),
                 details={"field": "targets"},
             )
         return [table.require_actor(ctx.draft, a) for a in table.actors]
     target_ids = list(fields.get("targets") or [])
     if len(set(target_ids)) != len(target_ids):
-        raise InvalidRequest("targets: an actor is named twice", details={"field": "targets"})
+        raise InvalidRequest(
+            say("targets.twice", "targets: an actor is named twice")(), details={"field": "targets"}
+        )
     if len(target_ids) < spec.min_targets or (
         spec.max_targets is not None and len(target_ids) > spec.max_targets
     ):
-        wanted = (
-            f"{spec.min_targets}"
-            if spec.max_targets == spec.min_targets
-            else f"{spec.min_targets} to {spec.max_targets or 'any number of'}"
-        )
+        action, got = repr(spec.name), len(target_ids)
+        if spec.max_targets == spec.min_targets:
+            wrong = TARGETS_EXACTLY(action=action, count=spec.min_targets, got=got)
+        elif spec.max_targets:
+            wrong = TARGETS_BETWEEN(action=action, low=spec.min_targets, high=spec.max_targets,
+                                    got=got)  # fmt: skip
+        else:
+            wrong = TARGETS_AT_LEAST(action=action, low=spec.min_targets, got=got)
         raise InvalidRequest(
-            f"targets: action {spec.name!r} takes {wanted} target(s), got {len(target_ids)}",
+            wrong,
             details={"field": "targets"},
         )
     return [table.require_actor(ctx.draft, a) for a in target_ids]
@@ -87,11 +117,17 @@ def resolve(ctx: RequestContext) -> JSON:
     actor_id = fields.get("actor")
     if spec.actor == "required" and actor_id is None:
         raise InvalidRequest(
-            f"actor: action {spec.name!r} needs an acting actor", details={"field": "actor"}
+            say("actor.required", "actor: action {action} needs an acting actor")(
+                action=repr(spec.name)
+            ),
+            details={"field": "actor"},
         )
     if spec.actor == "none" and actor_id is not None:
         raise InvalidRequest(
-            f"actor: action {spec.name!r} takes no acting actor", details={"field": "actor"}
+            say("actor.none", "actor: action {action} takes no acting actor")(
+                action=repr(spec.name)
+            ),
+            details={"field": "actor"},
         )
     actor = table.require_actor(ctx.draft, actor_id) if actor_id is not None else None
     if actor is not None:

@@ -59,7 +59,7 @@ from rollbridge.exceptions import (
     UnknownActor,
 )
 from rollbridge.plain import JSON, NotPlain, Packed, dumps_json, ensure_plain, pack, unpack
-from rollbridge.text import privates_met, stored
+from rollbridge.text import Messages, privates_met, stored
 
 __all__ = ["HANDLERS", "UNDO_DEPTH", "Outcome", "Table"]
 
@@ -69,6 +69,8 @@ UNDO_DEPTH = 100
 HISTORY_IN_MEMORY = 8
 
 _ROLE_RANK = {"observer": 0, "player": 1, "gm": 2}
+
+say = Messages("rollbridge")
 #: The audiences every event is staged for (shown and packed before it is applied).
 STAGED_AUDIENCES: tuple[Audience, ...] = (GM, PLAYERS)
 
@@ -135,15 +137,26 @@ class Table:
         ruleset = rulesets.get(info.ruleset)
         if ruleset is None:
             raise RulesetUnavailable(
-                f"table {info.id!r} uses ruleset {info.ruleset!r} {info.ruleset_version}, "
-                "which is not installed; the table is left untouched",
+                say(
+                    "ruleset.missing",
+                    "table {table} uses ruleset {ruleset} {version}, which is "
+                    "not installed; the table is left untouched",
+                )(table=repr(info.id), ruleset=repr(info.ruleset), version=info.ruleset_version),
                 details={"table": info.id, "ruleset": info.ruleset},
             )
         if major_version(ruleset.version) != major_version(info.ruleset_version):
             raise RulesetUnavailable(
-                f"table {info.id!r} was created with ruleset {info.ruleset!r} "
-                f"{info.ruleset_version}, but {ruleset.version} is installed (another major "
-                "version); the table is left untouched",
+                say(
+                    "ruleset.major",
+                    "table {table} was created with ruleset {ruleset} "
+                    "{version}, but {installed} is installed (another major version); the "
+                    "table is left untouched",
+                )(
+                    table=repr(info.id),
+                    ruleset=repr(info.ruleset),
+                    version=info.ruleset_version,
+                    installed=ruleset.version,
+                ),
                 details={"table": info.id, "ruleset": info.ruleset, "installed": ruleset.version},
             )
         return ruleset
@@ -198,7 +211,11 @@ class Table:
         """
         packed = self._history.get(seq)
         if packed is None:
-            raise NothingToUndo(f"event {seq} has left the retained log; it cannot be reversed")
+            raise NothingToUndo(
+                say(
+                    "undo.retained", "event {seq} has left the retained log; it cannot be reversed"
+                )(seq=seq)
+            )
         return Event.from_dict(unpack(packed))
 
     def missing_history(self, request: Request) -> int | None:
@@ -295,12 +312,17 @@ class Table:
         if at is not None and at != seq:
             if at > seq:
                 raise InvalidRequest(
-                    f"state.at: seq {at} is after the latest seq {seq}", details={"field": "at"}
+                    say("state.future", "state.at: seq {at} is after the latest seq {seq}")(
+                        at=at, seq=seq
+                    ),
+                    details={"field": "at"},
                 )
             events = sorted(later, key=lambda e: e.seq, reverse=True)
             if [e.seq for e in events] != list(range(seq, at, -1)):
                 raise InvalidRequest(
-                    f"state.at: seq {at} is older than the retained event log",
+                    say("state.too_old", "state.at: seq {at} is older than the retained event log")(
+                        at=at
+                    ),
                     details={"field": "at"},
                 )
             for event in events:
@@ -348,7 +370,11 @@ class Table:
         self.check_role(request, who)
         handler = HANDLERS.get(request.type)
         if handler is None:
-            raise InvalidRequest(f"{request.type!r} is not a change a table executes")
+            raise InvalidRequest(
+                say("request.not_a_change", "{type} is not a change a table executes")(
+                    type=repr(request.type)
+                )
+            )
         context = RequestContext(self, request, who, dice, Draft(self))
         reply = handler(context)
         draft = context.draft
@@ -360,7 +386,9 @@ class Table:
         """:raises Forbidden: if ``who``'s role may not send this request type."""
         if _ROLE_RANK[who.role] < _ROLE_RANK[request.spec.role]:
             raise Forbidden(
-                f"{request.type!r} needs the {request.spec.role} role; you are {who.role}",
+                say("request.role", "{type} needs the {role} role; you are {yours}")(
+                    type=repr(request.type), role=request.spec.role, yours=who.role
+                ),
                 details={"type": request.type},
             )
 
@@ -412,7 +440,10 @@ class Table:
             for event in draft.events:
                 event.forget_packed()
             raise InternalError(
-                f"the result cannot be stored or sent: {exc}", details={"field": exc.where[:200]}
+                say("internal.unsendable", "the result cannot be stored or sent: {problem}")(
+                    problem=str(exc)
+                ),
+                details={"field": exc.where[:200]},
             ) from None
         except RollbridgeError:
             for event in draft.events:
@@ -486,14 +517,19 @@ class Table:
         """The actor as the request has left it. :raises UnknownActor:"""
         record = draft.actor(actor_id)
         if record is None:
-            raise UnknownActor(f"no actor {actor_id!r} at this table", details={"actor": actor_id})
+            raise UnknownActor(
+                say("actor.unknown", "no actor {actor} at this table")(actor=repr(actor_id)),
+                details={"actor": actor_id},
+            )
         return record
 
     def check_control(self, who: Principal, record: ActorRecord) -> None:
         """Players act only for the actors they control. :raises Forbidden:"""
         if who.role == "player" and who.name not in record.controllers:
             raise Forbidden(
-                f"you ({who.name}) do not control {record.name!r} ({record.id})",
+                say("actor.not_controlled", "you ({name}) do not control {actor} ({id})")(
+                    name=who.name, actor=repr(record.name), id=record.id
+                ),
                 details={"actor": record.id},
             )
 
@@ -504,7 +540,10 @@ class Table:
             return dice
         if who.role == "player" and not self.settings.get("player_dice"):
             raise Forbidden(
-                "this table does not let players supply their own dice (setting player_dice)",
+                say(
+                    "dice.players_forbidden",
+                    "this table does not let players supply their own dice (setting player_dice)",
+                )(),
                 details={"field": "dice"},
             )
         return ScriptedDice(supplied)
@@ -523,7 +562,9 @@ class Table:
             raise
         except Exception as exc:
             raise InternalError(
-                f"ruleset {self.ruleset.id!r} failed: {type(exc).__name__}: {exc}"
+                say("internal.ruleset_failed", "ruleset {ruleset} failed: {error}")(
+                    ruleset=repr(self.ruleset.id), error=f"{type(exc).__name__}: {exc}"
+                )
             ) from exc
 
     def new_states(
@@ -534,18 +575,27 @@ class Table:
         for actor_id, state in states.items():
             if actor_id not in allowed:
                 raise InternalError(
-                    f"ruleset {self.ruleset.id!r} returned a state for {actor_id!r}, "
-                    "an actor the request does not involve"
+                    say(
+                        "internal.state_uninvolved",
+                        "ruleset {ruleset} returned a state for "
+                        "{actor}, an actor the request does not involve",
+                    )(ruleset=repr(self.ruleset.id), actor=repr(actor_id))
                 )
             if not isinstance(state, dict):
                 raise InternalError(
-                    f"ruleset {self.ruleset.id!r} returned a non-dict state for {actor_id!r}"
+                    say(
+                        "internal.state_not_dict",
+                        "ruleset {ruleset} returned a non-dict state for {actor}",
+                    )(ruleset=repr(self.ruleset.id), actor=repr(actor_id))
                 )
             try:
                 ensure_plain(state, f"state of {actor_id}")
             except NotPlain as exc:
                 raise InternalError(
-                    f"ruleset {self.ruleset.id!r} returned a state that cannot be stored: {exc}",
+                    say(
+                        "internal.state_unstorable",
+                        "ruleset {ruleset} returned a state that cannot be stored: {problem}",
+                    )(ruleset=repr(self.ruleset.id), problem=str(exc)),
                     details={"field": exc.where[:200]},
                 ) from None
             current = self.require_actor(draft, actor_id)

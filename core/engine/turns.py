@@ -14,6 +14,7 @@ from rollbridge.engine.outputs import resolution_output
 from rollbridge.engine.views import record_actor
 from rollbridge.exceptions import EncounterState, Forbidden, InvalidRequest
 from rollbridge.plain import JSON
+from rollbridge.text import Messages
 
 if TYPE_CHECKING:
     from rollbridge.engine.table import Table
@@ -21,6 +22,9 @@ if TYPE_CHECKING:
 #: A turn hook's results: each hook's entry, where its texts and private values
 #: are (paths under ``hooks``), and the actors it changed.
 HookResults = tuple[list[JSON], list[list[Any]], list[list[Any]], dict[str, ActorRecord]]
+
+say = Messages("rollbridge")
+NO_ENCOUNTER = say("encounter.none", "no encounter is running")
 
 
 def encounter_without(table: Table, actor_id: str) -> JSON | None:
@@ -93,7 +97,11 @@ def encounter_dice(
         record = table.actors.get(actor_id or "")
         if record is None or who.name not in record.controllers:
             raise Forbidden(
-                "only the GM or the player of the actor whose turn starts may supply dice for it",
+                say(
+                    "encounter.dice_forbidden",
+                    "only the GM or the player of the actor whose "
+                    "turn starts may supply dice for it",
+                )(),
                 details={"field": "dice"},
             )
     return table.dice_for(fields, who, dice)
@@ -104,10 +112,15 @@ def encounter_start(ctx: RequestContext) -> JSON:
     ``on_turn_start``."""
     table, draft = ctx.table, ctx.draft
     if table.encounter is not None:
-        raise EncounterState("an encounter is already running; end it first")
+        raise EncounterState(
+            say("encounter.running", "an encounter is already running; end it first")()
+        )
     order = list(ctx.fields["order"])
     if len(set(order)) != len(order):
-        raise InvalidRequest("order: an actor is named twice", details={"field": "order"})
+        raise InvalidRequest(
+            say("encounter.order_twice", "order: an actor is named twice")(),
+            details={"field": "order"},
+        )
     for actor_id in order:
         table.require_actor(draft, actor_id)
     encounter = Encounter(order)
@@ -132,12 +145,17 @@ def encounter_next(ctx: RequestContext) -> JSON:
     table, draft, who = ctx.table, ctx.draft, ctx.who
     encounter = table.encounter
     if encounter is None:
-        raise EncounterState("no encounter is running")
+        raise EncounterState(NO_ENCOUNTER())
     current = encounter.current
     if who.role == "player":
         record = table.actors.get(current or "")
         if record is None or who.name not in record.controllers:
-            raise Forbidden("only the GM or the current actor's player may end this turn")
+            raise Forbidden(
+                say(
+                    "encounter.turn_forbidden",
+                    "only the GM or the current actor's player may end this turn",
+                )()
+            )
     turn, round_ = encounter.turn + 1, encounter.round
     steps: list[tuple[str, str | None]] = [("on_turn_end", current)]
     if turn >= len(encounter.order):
@@ -177,7 +195,7 @@ def encounter_end(ctx: RequestContext) -> JSON:
     """``encounter.end``: the encounter is over."""
     table = ctx.table
     if table.encounter is None:
-        raise EncounterState("no encounter is running")
+        raise EncounterState(NO_ENCOUNTER())
     return ctx.record(
         "encounter.ended",
         {"rounds": table.encounter.round},

@@ -51,10 +51,14 @@ from rollbridge.server.limits import (
 )
 from rollbridge.server.writer import MAX_PENDING, CommitWriter
 from rollbridge.stores.base import Store
+from rollbridge.text import Messages
 
 __all__ = ["BUFFER_LIMIT", "DEFAULT_HOST", "DEFAULT_PORT", "Server"]
 
 log = logging.getLogger("rollbridge.server")
+say = Messages("rollbridge")
+# Translators: the reason of a WebSocket close (at most 123 bytes).
+REVOKED = say("server.revoked", "token revoked")
 
 
 class Server:
@@ -181,9 +185,12 @@ class Server:
         writer = self.writer
         if writer is not None and writer.full:
             raise Busy(
-                f"the server has {writer.pending} changes waiting to be written to disk"
-                f" (its limit is {writer.max_pending}); nothing was done: send the request"
-                " again shortly",
+                say(
+                    "server.busy",
+                    "the server has {pending} changes waiting to be written to "
+                    "disk (its limit is {limit}); nothing was done: send the request again "
+                    "shortly",
+                )(pending=writer.pending, limit=writer.max_pending),
                 details={"pending": writer.pending, "limit": writer.max_pending},
             )
 
@@ -253,7 +260,7 @@ class Server:
                     client.principal.label(),
                     client.session.id if client.session is not None else "?",
                 )
-                client.disconnect(CLOSE_AUTH, "token revoked")
+                client.disconnect(CLOSE_AUTH, client.reason(REVOKED()))
                 dropped += 1
         return dropped
 

@@ -20,6 +20,7 @@ from websockets.exceptions import ConnectionClosed
 
 from rollbridge.engine.model import Principal
 from rollbridge.protocol.connection import CLOSE_BEHIND, Connection
+from rollbridge.text import Messages, Text
 
 if TYPE_CHECKING:
     from rollbridge.protocol.table import TableProtocol
@@ -30,6 +31,13 @@ __all__ = ["Client"]
 log = logging.getLogger("rollbridge.client")
 
 _NOBODY = Principal("observer", "?", "")
+
+say = Messages("rollbridge")
+# Translators: the reason of a WebSocket close: at most 123 bytes (about 60 Cyrillic
+# letters); a longer translation is sent in English.
+BEHIND = say("server.behind", "too far behind; reconnect and resume")
+#: The longest close reason WebSocket allows, in UTF-8 bytes.
+MAX_REASON = 123
 
 
 class Client:
@@ -75,9 +83,21 @@ class Client:
                 self.principal.label(),
                 transport.get_write_buffer_size(),
             )
-            self.disconnect(CLOSE_BEHIND, "too far behind; reconnect and resume")
+            self.disconnect(CLOSE_BEHIND, self.reason(BEHIND()))
             return
         broadcast((self.connection,), frame)
+
+    @property
+    def locale(self) -> str:
+        """The language of the client's texts (its member's, once it joined)."""
+        member = self.protocol.member
+        return member.locale if member is not None else self.protocol.locale
+
+    def reason(self, text: Text) -> str:
+        """A close reason in the client's language (English if the translation is
+        longer than WebSocket allows)."""
+        reason = text.render(self.locale)
+        return reason if len(reason.encode("utf-8")) <= MAX_REASON else text.render()
 
     def disconnect(self, code: int, reason: str) -> None:
         """Leave the table now (it goes on without this client) and close the

@@ -17,12 +17,29 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from rollbridge.text import Messages
+
 if TYPE_CHECKING:
     from rollbridge.engine.model import Commit, Event, TableInfo, TableSnapshot
     from rollbridge.plain import JSON
     from rollbridge.tokens import TokenRecord
 
-__all__ = ["DEFAULT_RETAIN", "Store", "reply_window"]
+__all__ = [
+    "CANNOT_OPEN",
+    "DEFAULT_RETAIN",
+    "TABLE_EXISTS",
+    "UNKNOWN_TABLE",
+    "Store",
+    "reply_window",
+]
+
+say = Messages("rollbridge")
+#: The messages of the store errors a client or a CLI user reads (the others are
+#: for the operator's log: the protocol tells clients only to try again).
+UNKNOWN_TABLE = say("store.unknown_table", "no table {table}")
+TABLE_EXISTS = say("store.table_exists", "a table {table} already exists")
+# Translators: {path} is the database file; {error} SQLite's own message.
+CANNOT_OPEN = say("store.cannot_open", "cannot open {path}: {error}")
 
 #: Events kept per table for resume and undo, by default.
 DEFAULT_RETAIN = 1_000

@@ -10,7 +10,7 @@ import hmac
 from rollbridge.engine.model import ActorRecord, Commit, Encounter, Event, TableInfo, TableSnapshot
 from rollbridge.exceptions import Conflict, StoreError, UnknownTable
 from rollbridge.plain import JSON, pack, unpack
-from rollbridge.stores.base import DEFAULT_RETAIN, reply_window
+from rollbridge.stores.base import DEFAULT_RETAIN, TABLE_EXISTS, UNKNOWN_TABLE, reply_window
 from rollbridge.tokens import TokenRecord
 
 __all__ = ["MemoryStore"]
@@ -31,11 +31,13 @@ class MemoryStore:
         try:
             return self._tables[table_id]
         except KeyError:
-            raise UnknownTable(f"no table {table_id!r}", details={"table": table_id}) from None
+            raise UnknownTable(
+                UNKNOWN_TABLE(table=repr(table_id)), details={"table": table_id}
+            ) from None
 
     def create_table(self, info: TableInfo, tokens: list[TokenRecord]) -> None:
         if info.id in self._tables:
-            raise Conflict(f"a table {info.id!r} already exists", details={"table": info.id})
+            raise Conflict(TABLE_EXISTS(table=repr(info.id)), details={"table": info.id})
         self._tables[info.id] = {
             "info": pack(info.to_dict()),
             "seq": info.seq,

@@ -63,7 +63,14 @@ from typing import Any, NamedTuple
 from rollbridge.engine.model import ActorRecord, Commit, Encounter, Event, TableInfo, TableSnapshot
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
 from rollbridge.plain import JSON, NotPlain, Packed, pack, pack_map, unpack
-from rollbridge.stores.base import DEFAULT_RETAIN, reply_window
+from rollbridge.stores.base import (
+    CANNOT_OPEN,
+    DEFAULT_RETAIN,
+    TABLE_EXISTS,
+    UNKNOWN_TABLE,
+    reply_window,
+    say,
+)
 from rollbridge.tokens import TokenRecord
 
 __all__ = [
@@ -279,7 +286,7 @@ _INFO_COLUMNS = "id, name, ruleset, ruleset_version, settings, epoch, seq"
 
 
 def _unknown(table_id: str) -> UnknownTable:
-    return UnknownTable(f"no table {table_id!r}", details={"table": table_id})
+    return UnknownTable(UNKNOWN_TABLE(table=repr(table_id)), details={"table": table_id})
 
 
 def _info(row: Sequence[Any], latest: Sequence[Any] | None = None) -> TableInfo:
@@ -373,7 +380,7 @@ class SQLiteStore:
         except BaseException as exc:
             self.close()
             if isinstance(exc, sqlite3.Error):
-                raise StoreError(f"cannot open {self.path}: {exc}") from exc
+                raise StoreError(CANNOT_OPEN(path=str(self.path), error=str(exc))) from exc
             raise
 
     def __repr__(self) -> str:
@@ -402,14 +409,14 @@ class SQLiteStore:
                     check_same_thread=False,  # so close() can close every one
                 )
             except sqlite3.Error as exc:
-                raise StoreError(f"cannot open {self.path}: {exc}") from exc
+                raise StoreError(CANNOT_OPEN(path=str(self.path), error=str(exc))) from exc
             try:
                 conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
                 conn.execute("PRAGMA synchronous = FULL")
                 conn.execute("PRAGMA foreign_keys = ON")
             except sqlite3.Error as exc:
                 conn.close()
-                raise StoreError(f"cannot open {self.path}: {exc}") from exc
+                raise StoreError(CANNOT_OPEN(path=str(self.path), error=str(exc))) from exc
             self._connections.append(conn)
         self._local.conn = conn
         return conn
@@ -457,8 +464,11 @@ class SQLiteStore:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise StoreError(
-                    f"{self.path} has schema version {version}, newer than this "
-                    f"rollbridge's {SCHEMA_VERSION}: upgrade rollbridge",
+                    say(
+                        "store.schema_newer",
+                        "{path} has schema version {version}, newer than "
+                        "this rollbridge's {supported}: upgrade rollbridge",
+                    )(path=str(self.path), version=version, supported=SCHEMA_VERSION),
                     details={"schema_version": version},
                 )
             for step in MIGRATIONS[version:]:
@@ -500,7 +510,7 @@ class SQLiteStore:
             raise StoreError(f"table {info.id!r} cannot be stored: {exc}") from exc
         with self._transaction(write=True) as conn:
             if conn.execute("SELECT 1 FROM tables WHERE id = ?", (info.id,)).fetchone():
-                raise Conflict(f"a table {info.id!r} already exists", details={"table": info.id})
+                raise Conflict(TABLE_EXISTS(table=repr(info.id)), details={"table": info.id})
             conn.execute(
                 "INSERT INTO tables (id, name, ruleset, ruleset_version, settings, epoch, seq,"
                 " meta, state, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

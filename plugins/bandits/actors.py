@@ -9,6 +9,7 @@ from rollbridge.contract import Actor
 from rollbridge.exceptions import RuleViolation
 
 from . import sheet as sheets
+from .messages import CANNOT_ACT, DOING, NOT_A_BANDIT
 from .state import can_act, normalise
 
 __all__ = ["require_able", "require_bandit", "state_of"]
@@ -27,6 +28,8 @@ def require_able(
 ) -> None:
     """Refuse (``actor_dead`` / ``cannot_act``) if ``actor`` may not act.
 
+    :param doing: what it was about to do: a key of :data:`.messages.DOING` (``harm``,
+        ``move``, ``medpack``, ``stabilise``).
     :param state: the actor's :func:`state_of`, when the caller has it already.
     """
     if state is None:
@@ -34,17 +37,21 @@ def require_able(
     able, why = can_act(state, dying_can_act=bool(settings.get("dying_can_act", False)))
     if able:
         return
-    message, details = f"{actor.name} {why}, so cannot {doing}", {"actor": actor.id}
+    message = CANNOT_ACT[why](actor=actor.name, doing=DOING[doing]())
+    details = {"actor": actor.id}
     if state.get("dead"):
         raise RuleViolation(message, code="actor_dead", details=details)
     raise RuleViolation(message, code="cannot_act", details=details)
 
 
 def require_bandit(actor: Actor, doing: str) -> None:
-    """Refuse (``not_a_bandit``) when ``actor`` is an extra."""
+    """Refuse (``not_a_bandit``) when ``actor`` is an extra.
+
+    :param doing: what works only on bandits: ``medpack`` or ``stabilise``.
+    """
     if not sheets.is_bandit(actor.sheet):
         raise RuleViolation(
-            f"{actor.name} is an extra: {doing} works only on bandits",
+            NOT_A_BANDIT[doing](actor=actor.name),
             code="not_a_bandit",
             details={"actor": actor.id},
         )

@@ -41,9 +41,9 @@ def resolve_medpack(context: ActionContext, dice: DiceSource) -> Resolution:
     """BD-10: a medpack-N clears or moves down one marked slot of the target bandit."""
     target = context.targets[0]
     n = int(context.params["n"])
-    require_bandit(target, "a medpack")
+    require_bandit(target, "medpack")
     if context.actor is not None:
-        require_able(context.actor, context.settings, "use a medpack")
+        require_able(context.actor, context.settings, "medpack")
     before = state_of(target)
     after, info = medpack(before, n)
     from_slot, to_slot = info["from_slot"], info["to_slot"]
@@ -86,9 +86,9 @@ def _medpack_texts(
 def resolve_stabilise(context: ActionContext, dice: DiceSource) -> Resolution:
     """BD-8: a doc or a special item stabilises the dying target bandit."""
     target = context.targets[0]
-    require_bandit(target, "stabilising")
+    require_bandit(target, "stabilise")
     if context.actor is not None:
-        require_able(context.actor, context.settings, "stabilise anyone")
+        require_able(context.actor, context.settings, "stabilise")
     means = context.params.get("means", "doc")
     after = stabilise(state_of(target))
     how, step = _STABILISING["doc" if means == "doc" else "item"]

@@ -25,6 +25,17 @@ from rollbridge.exceptions import InvalidParams, RuleViolation
 from . import sheet as sheets
 from .actors import require_able, state_of
 from .harm_texts import HarmRoll, HarmTerm, harm_report
+from .messages import (
+    NO_ATTACKER_TO_CHOOSE,
+    NO_PAIR,
+    NO_PIERCE,
+    NO_WOUND_INSTEAD,
+    PAIR_LOCKED,
+    REDUCTION_NEEDS_GM,
+    SELF_HARM,
+    TARGET_DEAD,
+    TARGET_OUT,
+)
 from .privacy import of_sheet, of_state
 from .rolls import roll_2d6
 from .table import band_for
@@ -44,7 +55,7 @@ def dual_wield_choice(
     if actor is None or state is None:
         if asked is not None:
             raise InvalidParams(
-                f"params.{field}: there is no attacker actor to make the choice",
+                NO_ATTACKER_TO_CHOOSE(field=field),
                 details={"field": f"params.{field}"},
             )
         return None, False
@@ -54,13 +65,13 @@ def dual_wield_choice(
         return (current if has_pair else None), False
     if not has_pair:
         raise RuleViolation(
-            f"{actor.name} does not carry two light weapons, so cannot take +1 {asked} (BD-4)",
+            NO_PAIR[asked](actor=actor.name),
             code="no_two_light_weapons",
             details={"actor": actor.id, "field": f"params.{field}"},
         )
     if current is not None and current != asked:
         raise RuleViolation(
-            f"{actor.name} already chose +1 {current} this turn and cannot change it (BD-4)",
+            PAIR_LOCKED[current](actor=actor.name),
             code="dual_wield_locked",
             details={"actor": actor.id, "chosen": current},
         )
@@ -71,24 +82,21 @@ def _check_params(context: ActionContext) -> None:
     params = context.params
     attacker, target = context.actor, context.targets[0]
     if attacker is not None and attacker.id == target.id:
-        raise InvalidParams(
-            "targets: the attacker and the harmed target must differ", details={"field": "targets"}
-        )
+        raise InvalidParams(SELF_HARM(), details={"field": "targets"})
     if attacker is None and params.get("pierce") is None:
         raise InvalidParams(
-            "params.pierce: name the attacker as the actor, or give its Pierce",
+            NO_PIERCE(),
             details={"field": "params.pierce"},
         )
     if params.get("wound_instead_of_trouble") and (
         params["direction"] != "taken" or not sheets.is_bandit(target.sheet)
     ):
         raise InvalidParams(
-            "params.wound_instead_of_trouble: only a bandit taking harm may take 1 wound "
-            "instead of the trouble (BD-5)",
+            NO_WOUND_INSTEAD(),
             details={"field": "params.wound_instead_of_trouble"},
         )
     if params.get("reduction", 0) and not context.by_gm:
-        raise RuleViolation("only the GM may reduce the wounds of a hit", code="reduction_needs_gm")
+        raise RuleViolation(REDUCTION_NEEDS_GM(), code="reduction_needs_gm")
 
 
 def resolve_harm(context: ActionContext, dice: DiceSource) -> Resolution:
@@ -99,12 +107,12 @@ def resolve_harm(context: ActionContext, dice: DiceSource) -> Resolution:
     direction = params["direction"]
     a_state = state_of(attacker) if attacker is not None else None
     if attacker is not None:
-        require_able(attacker, context.settings, "deal harm", a_state)
+        require_able(attacker, context.settings, "harm", a_state)
     t_state = state_of(target)
     if t_state.get("dead"):
-        raise RuleViolation(f"{target.name} is already dead", code="target_dead")
+        raise RuleViolation(TARGET_DEAD(target=target.name), code="target_dead")
     if t_state.get("kind") == "extra" and t_state.get("out"):
-        raise RuleViolation(f"{target.name} is already out (BD-9)", code="target_out")
+        raise RuleViolation(TARGET_OUT(target=target.name), code="target_out")
     a_choice, a_new = dual_wield_choice(
         attacker, a_state, params.get("attacker_dual_wield"), "attacker_dual_wield"
     )

@@ -37,7 +37,6 @@ from .messages import (
     THE_ATTACKER,
     TROUBLE_STEP,
     UNKNOWN,
-    english,
 )
 from .privacy import of_sheet
 from .rolls import signed
@@ -49,9 +48,8 @@ __all__ = ["HarmReport", "HarmRoll", "HarmTerm", "harm_report"]
 
 _CACHE = 4096
 _THE_ATTACKER = THE_ATTACKER()
-_THE_ATTACKER_EN = english(THE_ATTACKER)
 _TABLE_STEP = {band.label: TABLE_STEP(row=band.text) for band in BANDS}
-_UNKNOWN = UNKNOWN()
+_UNKNOWN = UNKNOWN
 _EFFECT = {result: message() for result, message in EFFECT.items()}
 #: The kinds of term that are the attacker's (the others are the target's).
 _ATTACKERS = frozenset({"pierce", "pierce_pair"})
@@ -87,8 +85,8 @@ class HarmRoll:
 
 
 class HarmReport(NamedTuple):
-    """What the roll says: the outcome's ``terms`` (labels in English), narration,
-    steps and dice group (texts)."""
+    """What the roll says: the outcome's ``terms`` (labels are texts, but ``2d6``),
+    narration, steps and dice group (texts)."""
 
     terms: list[dict[str, Any]]
     narration: Text
@@ -213,12 +211,12 @@ def _pierce_given(attacker: str | None, pierce: int, of: str | None) -> Any:
 
 
 @lru_cache(maxsize=_CACHE)
-def _term(kind: str, name: str | None, value: int, of: str | None) -> tuple[str, Any, Any]:
-    """One term: its label in English (the outcome's), its value as the outcome holds
+def _term(kind: str, name: str | None, value: int, of: str | None) -> tuple[Text, Any, Any]:
+    """One term: its label (the outcome's, a text), its value as the outcome holds
     it, and how the first step says it (``− 3 (Guard's Armour)``, hidden ``− ? (…)``).
     ``name`` None: the attacker without an actor."""
     said_name: Any = _THE_ATTACKER if name is None else name
-    label = english(TERM_LABEL[kind], name=_THE_ATTACKER_EN if name is None else name)
+    label = TERM_LABEL[kind](name=said_name)
     message = HARM_TERM[kind]
     said = message(sign="+" if value >= 0 else "−", value=abs(value), name=said_name)
     if of is None:

@@ -41,7 +41,6 @@ from .messages import (
     REQUESTED,
     STAT_LABEL,
     UNKNOWN,
-    english,
 )
 from .privacy import of_sheet
 from .rolls import MoveRoll, signed
@@ -62,7 +61,7 @@ _CACHE = 4096
 _BAND = {band: message() for band, message in BAND.items()}
 _A_MOVE = A_MOVE()
 _NO_MODIFIERS = NO_MODIFIERS()
-_UNKNOWN = UNKNOWN()
+_UNKNOWN = UNKNOWN
 _REQUESTED, _HEAVY = REQUESTED(), HEAVILY_WOUNDED()
 #: (requested, heavily wounded) → why a move has disadvantage, as the steps say it.
 _DISADVANTAGE = {
@@ -70,13 +69,12 @@ _DISADVANTAGE = {
     for requested in (False, True)
     for heavy in (False, True)
 }
-_SAID = {REQUESTED.id: english(REQUESTED), HEAVILY_WOUNDED.id: english(HEAVILY_WOUNDED)}
 
 
 class Modifiers(NamedTuple):
     """The modifier of a move as its outcome and first step say it."""
 
-    labels: tuple[str, ...]  # each term's label in English (or as the request gave it)
+    labels: tuple[Any, ...]  # each term's label: a text (or as the request gave it)
     values: tuple[Any, ...]  # each term's value as the outcome holds it (the stat marked)
     step: Any  # how the modifier was built
     raw: Any  # the sum before the ±4 clamp, as the outcome holds it
@@ -105,17 +103,18 @@ def modifiers(
     """The terms: the stat (when ``stat`` is given: ``owner``'s), then each situational
     modifier ``(label, value)`` (an empty label: ``modifier <n>``)."""
     owners = (owner,) if owner is not None else ()
-    labels: list[str] = []
+    labels: list[Any] = []
     values: list[Any] = []
     said: list[Text] = []
     if stat is not None:
-        labels.append(english(STAT_LABEL, stat=stat))
+        stat_label = STAT_LABEL(stat=stat)
+        labels.append(stat_label)
         values.append(of_sheet(stat_value, owners, None))
         value = of_sheet(signed(stat_value), owners, _UNKNOWN)
-        said.append(MOVE_TERM(label=STAT_LABEL(stat=stat), value=value))
+        said.append(MOVE_TERM(label=stat_label, value=value))
     for index, (given, value) in enumerate(situational, start=1):
         label: Any = given or MODIFIER_LABEL(index=index)
-        labels.append(given or english(MODIFIER_LABEL, index=index))
+        labels.append(label)
         values.append(value)
         said.append(MOVE_TERM(label=label, value=signed(value)))
     if not said:
@@ -155,8 +154,8 @@ def score(
 
 def disadvantage(why: tuple[bool, bool]) -> list[str]:
     """Why a move has disadvantage, ``(requested, heavily wounded)`` (BD-2, BD-7), as
-    the outcome says it: in English (a fresh list)."""
-    return [_SAID[text.id] for text in _DISADVANTAGE[why]]
+    the outcome says it: texts (a fresh list)."""
+    return list(_DISADVANTAGE[why])
 
 
 def dice_step(roll: MoveRoll, why: tuple[bool, bool]) -> Text:

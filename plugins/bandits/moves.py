@@ -12,6 +12,7 @@ from rollbridge.exceptions import InvalidParams
 from . import move_texts as texts
 from . import sheet as sheets
 from .actors import require_able, state_of
+from .messages import NO_STAT, NO_STATS
 from .rolls import band_of, clamp_modifier, dice_mode, roll_move
 from .state import is_heavily_wounded
 
@@ -24,9 +25,9 @@ def _stat_value(actor_sheet: Mapping[str, Any], stat: str | None) -> int:
         return 0
     value = sheets.stat(actor_sheet, stat)
     if value is None:
-        known = ", ".join(sorted(sheets.stats(actor_sheet))) or "none"
+        known: Any = ", ".join(sorted(sheets.stats(actor_sheet))) or NO_STATS()
         raise InvalidParams(
-            f"params.stat: the sheet has no stat {stat!r} (known: {known})",
+            NO_STAT(stat=repr(stat), known=known),
             details={"field": "params.stat"},
         )
     return value
@@ -52,7 +53,7 @@ def resolve_move(context: ActionContext, dice: DiceSource) -> Resolution:
     stat_value = _stat_value(actor.sheet, stat)
     others = situational(params)
     state = state_of(actor)
-    require_able(actor, context.settings, "make a move", state)
+    require_able(actor, context.settings, "move", state)
 
     raw = stat_value + sum(value for _, value in others)
     modifier = clamp_modifier(raw)

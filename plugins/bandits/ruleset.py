@@ -23,6 +23,7 @@ from .actions import ACTIONS
 from .actors import state_of
 from .care import resolve_medpack, resolve_stabilise
 from .harm import resolve_harm
+from .messages import ACTOR_DEAD, UNKNOWN_ACTION, UNKNOWN_TRACK, WHOLE_DELTA
 from .moves import resolve_move
 from .privacy import SHEET, public_state
 from .privacy import reveals as reveals_aspect
@@ -109,7 +110,7 @@ class BanditsRuleset(Ruleset):
     def resolve(self, context: ActionContext, dice: DiceSource) -> Resolution:
         resolver = RESOLVERS.get(context.action)
         if resolver is None:
-            raise UnknownAction(f"the bandits ruleset has no action {context.action!r}")
+            raise UnknownAction(UNKNOWN_ACTION(action=repr(context.action)))
         return resolver(context, dice)
 
     def common_state(self, actor: Actor) -> CommonState:
@@ -134,12 +135,12 @@ class BanditsRuleset(Ruleset):
         unhurt → wounded → out track."""
         if track != "wounds":
             raise RuleViolation(
-                f"the bandits ruleset has one track, 'wounds', not {track!r}",
+                UNKNOWN_TRACK(track=repr(track)),
                 code="unknown_track",
                 details={"field": "track"},
             )
         if isinstance(delta, bool) or not isinstance(delta, int):
-            raise InvalidParams("delta: must be a whole number", details={"field": "delta"})
+            raise InvalidParams(WHOLE_DELTA(), details={"field": "delta"})
         state = state_of(actor)
         if delta == 0:
             return state
@@ -150,7 +151,7 @@ class BanditsRuleset(Ruleset):
             value = max(0, value)
             return {**state, "wounded": value >= 1, "out": value >= 2}
         if state["dead"]:
-            raise RuleViolation(f"{actor.name} is dead", code="actor_dead")
+            raise RuleViolation(ACTOR_DEAD(actor=actor.name), code="actor_dead")
         if delta > 0:
             return hit_bandit(state, delta)[0]
         current = marked(state)

@@ -8,6 +8,8 @@ from typing import Any
 from rollbridge.exceptions import InvalidSheet
 from rollbridge.schema import validate
 
+from .messages import STAT_NAME
+
 __all__ = [
     "SHEET_SCHEMA",
     "armour",
@@ -63,7 +65,7 @@ def validate_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
     for name in stats_:
         if not name.strip() or len(name) > 32:
             raise InvalidSheet(
-                f"sheet.stats: stat names must be 1-32 characters, got {name!r}",
+                STAT_NAME(name=repr(name)),
                 details={"field": "sheet.stats"},
             )
     stats_.setdefault("steady", 0)

@@ -25,8 +25,20 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rollbridge.contract import CommonState, Status, Track
+from rollbridge.text import Text
 
-from .messages import SLOT
+from .messages import (
+    CONDITION_DEAD,
+    CONDITION_DISADVANTAGE,
+    CONDITION_OUT,
+    CONDITION_SLOT,
+    CONDITION_STABILISED,
+    CONDITION_WOUNDED,
+    MODIFIER_NOTE,
+    SLOT,
+    TRACK_EXTRA,
+    TRACK_SLOTS,
+)
 
 __all__ = [
     "SLOT_LABELS",
@@ -47,6 +59,20 @@ SLOT_LABELS: dict[int, str] = {n: message.template for n, message in SLOT.items(
 
 
 _SLOT_KEYS = tuple(SLOT_NAMES.values())
+
+# The common state's texts: immutable, made once and shared by every view.
+_SLOTS_LABEL = TRACK_SLOTS()
+_EXTRA_LABEL = TRACK_EXTRA()
+_CONDITION = {n: message() for n, message in CONDITION_SLOT.items()}
+_DEAD = CONDITION_DEAD()
+_STABILISED = CONDITION_STABILISED()
+_DISADVANTAGE = CONDITION_DISADVANTAGE()
+_EXTRA_CONDITIONS: dict[int, tuple[Text, ...]] = {
+    0: (),
+    1: (CONDITION_WOUNDED(),),
+    2: (CONDITION_OUT(),),
+}
+_MODIFIER_NOTE = MODIFIER_NOTE()
 
 
 def fresh_state(kind: str) -> dict[str, Any]:
@@ -104,38 +130,40 @@ def is_heavily_wounded(state: Mapping[str, Any]) -> bool:
 
 
 def can_act(state: Mapping[str, Any], *, dying_can_act: bool = False) -> tuple[bool, str]:
-    """Whether the actor may make a move or deal harm, and why not."""
+    """Whether the actor may make a move or deal harm, and why not: ``""`` (it may),
+    ``out``, ``dead``, ``stabilised`` or ``dying`` (the keys of
+    :data:`.messages.CANNOT_ACT`)."""
     if state.get("kind") == "extra":
-        return (False, "is out") if state.get("out") else (True, "")
+        return (False, "out") if state.get("out") else (True, "")
     if state.get("dead"):
-        return False, "is dead"
+        return False, "dead"
     if state.get("stabilised"):
-        return False, "is stabilised and can no longer act (BD-8)"
+        return False, "stabilised"
     if state.get("dying") and not dying_can_act:
-        return False, "is dying and cannot act (BD-8)"
+        return False, "dying"
     return True, ""
 
 
 def common_state(state: Mapping[str, Any]) -> CommonState:
-    """The common damage shape of a bandit or an extra."""
+    """The common damage shape of a bandit or an extra; its track label, conditions
+    and modifier note are texts (rendered in each client's language)."""
     if state.get("kind") == "extra":
         value = 2 if state.get("out") else 1 if state.get("wounded") else 0
         status: Status = "down" if value == 2 else "impaired" if value == 1 else "ok"
-        conditions = ("Out",) if value == 2 else ("Wounded",) if value == 1 else ()
         return CommonState(
             status=status,
-            tracks=(Track("wounds", "Wounds (extra)", value, 2),),
-            conditions=conditions,
+            tracks=(Track("wounds", _EXTRA_LABEL, value, 2),),
+            conditions=_EXTRA_CONDITIONS[value],
         )
     slots = marked(state)
-    names = [SLOT_LABELS[n].capitalize() for n in slots]
+    names = [_CONDITION[n] for n in slots]
     heavy = is_heavily_wounded(state)
     if state.get("dead"):
         status = "dead"
-        names = ["Dead"]
+        names = [_DEAD]
     elif state.get("stabilised"):
         status = "down"
-        names.append("Stabilised")
+        names.append(_STABILISED)
     elif state.get("dying"):
         status = "dying"
     elif heavy and 3 in slots:
@@ -143,11 +171,11 @@ def common_state(state: Mapping[str, Any]) -> CommonState:
     else:
         status = "ok"
     if heavy:
-        names.append("Disadvantage on moves")
+        names.append(_DISADVANTAGE)
     return CommonState(
         status=status,
-        tracks=(Track("wounds", "Wound slots", len(slots), 4),),
+        tracks=(Track("wounds", _SLOTS_LABEL, len(slots), 4),),
         conditions=tuple(names),
         modifier=0,
-        modifier_note="disadvantage on move rolls (heavily wounded)" if heavy else "",
+        modifier_note=_MODIFIER_NOTE if heavy else "",
     )

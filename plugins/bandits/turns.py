@@ -30,6 +30,9 @@ from .messages import (
     DIES_AFTER_TURN,
     DIES_AT_TURN_END,
     DYING_COUNTDOWN,
+    DYING_NOT_RESOLVED,
+    EXTRA_KEEPS_NONE,
+    NO_SUCH_ACTOR,
     RAID_DEAD,
     RAID_HEALED,
     RAID_KEEPS,
@@ -122,20 +125,19 @@ def resolve_end_of_raid(context: ActionContext, dice: DiceSource) -> Resolution:
     for actor_id in kept:
         if actor_id not in by_id:
             raise InvalidParams(
-                f"params.kept_wounds.{actor_id}: no such actor at this table",
+                NO_SUCH_ACTOR(actor=actor_id),
                 details={"field": f"params.kept_wounds.{actor_id}"},
             )
         if not sheets.is_bandit(by_id[actor_id].sheet):
             raise RuleViolation(
-                f"{by_id[actor_id].name} is an extra and keeps no wounds",
+                EXTRA_KEEPS_NONE(actor=by_id[actor_id].name),
                 code="not_a_bandit",
             )
     bandits = [t for t in context.targets if sheets.is_bandit(t.sheet)]
     for bandit in bandits:
         if _dying_unhelped(state_of(bandit)):
             raise RuleViolation(
-                f"{bandit.name} is dying and not stabilised: stabilise them or end their "
-                "turn (BD-8) before ending the raid",
+                DYING_NOT_RESOLVED(actor=bandit.name),
                 code="dying_not_resolved",
                 details={"actor": bandit.id},
             )

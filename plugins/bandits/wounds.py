@@ -9,7 +9,18 @@ from typing import Any
 from rollbridge.exceptions import RuleViolation
 
 from . import wound_texts as why
-from .state import SLOT_LABELS, SLOT_NAMES, marked, normalise, with_marked
+from .messages import (
+    ALREADY_STABILISED,
+    DEAD_NOT_STABILISED,
+    KEPT_NOT_MARKED,
+    MEDPACK_DEAD,
+    MEDPACK_ONLY_DYING,
+    MEDPACK_USELESS,
+    NO_WOUNDS,
+    NOT_DYING,
+    UNKNOWN,
+)
+from .state import SLOT_NAMES, marked, normalise, with_marked
 
 __all__ = ["die", "end_raid", "hit_bandit", "hit_extra", "medpack", "stabilise"]
 
@@ -83,11 +94,11 @@ def die(state: Mapping[str, Any]) -> dict[str, Any]:
 def stabilise(state: Mapping[str, Any]) -> dict[str, Any]:
     """BD-8: a dying bandit is stabilised (alive, cannot act)."""
     if state.get("dead"):
-        raise RuleViolation("a dead bandit cannot be stabilised", code="target_dead")
+        raise RuleViolation(DEAD_NOT_STABILISED(), code="target_dead")
     if not state.get("dying"):
-        raise RuleViolation("only a dying bandit can be stabilised", code="not_dying")
+        raise RuleViolation(NOT_DYING(), code="not_dying")
     if state.get("stabilised"):
-        raise RuleViolation("this bandit is already stabilised", code="already_stabilised")
+        raise RuleViolation(ALREADY_STABILISED(), code="already_stabilised")
     out = normalise(state, "bandit")
     out.update(stabilised=True, dying_turn_started=False)
     return out
@@ -98,17 +109,16 @@ def medpack(state: Mapping[str, Any], n: int) -> tuple[dict[str, Any], Info]:
     the most serious marked slot s > n whose slot s − n is free down to s − n.
     Slot 4 (dying) is never touched (Decision)."""
     if state.get("dead"):
-        raise RuleViolation("a medpack cannot help a dead bandit", code="target_dead")
+        raise RuleViolation(MEDPACK_DEAD(), code="target_dead")
     current = marked(state)
     healable = [s for s in current if s <= 3]
     if not healable:
         if 4 in current:
             raise RuleViolation(
-                "the only marked slot is dying (4): a medpack never clears or moves it; "
-                "stabilise the bandit instead (BD-10 Decision)",
+                MEDPACK_ONLY_DYING(),
                 code="medpack_cannot_help",
             )
-        raise RuleViolation("this bandit has no wound to heal", code="no_wounds")
+        raise RuleViolation(NO_WOUNDS(), code="no_wounds")
     clearable = [s for s in healable if s <= n]
     if clearable:
         slot = max(clearable)
@@ -122,7 +132,7 @@ def medpack(state: Mapping[str, Any], n: int) -> tuple[dict[str, Any], Info]:
     movable = [s for s in healable if s > n and s - n >= 1 and (s - n) not in current]
     if not movable:  # pragma: no cover - unreachable: see docs/rulesets/bandits.md
         raise RuleViolation(
-            f"a medpack-{n} can neither clear nor reduce any marked slot",
+            MEDPACK_USELESS(n=n),
             code="medpack_cannot_help",
         )
     slot = max(movable)
@@ -143,7 +153,7 @@ def end_raid(state: Mapping[str, Any], keep: int | None) -> dict[str, Any]:
     current = marked(state)
     if keep is not None and keep not in current:
         raise RuleViolation(
-            f"slot {keep} ({SLOT_LABELS.get(keep, '?')}) is not marked, so it cannot be kept",
+            KEPT_NOT_MARKED(slot=keep, label=why.SLOT_TEXT.get(keep, UNKNOWN)),
             code="kept_wound_not_marked",
         )
     out = with_marked(state, [keep] if keep is not None else [])

@@ -13,6 +13,7 @@ from rollbridge.exceptions import InvalidParams, RuleViolation
 from rollbridge.text import Private
 
 from . import monitor
+from . import refusals as refused
 from .checks import count_param, one_target
 from .messages import (
     BLEED_STEP,
@@ -43,14 +44,14 @@ def heal(context: ActionContext, dice: DiceSource) -> Resolution:
     which = context.params.get("monitor")
     if which not in ("physical", "stun"):
         raise InvalidParams(
-            f"params.monitor: must be 'physical' or 'stun', got {which!r}",
+            refused.BAD_MONITOR(value=repr(which)),
             details={"field": "params.monitor"},
         )
     boxes = count_param(context.params, "boxes", 1, low=1)
     body = monitor.body_of(target.sheet)
     if monitor.is_dead(target.state, body):
         raise RuleViolation(
-            f"{target.name} is dead: past the last overflow box there is no help",
+            refused.HEAL_DEAD(target=target.name),
             code="actor_dead",
             details={"actor": target.id},
         )
@@ -91,17 +92,19 @@ def bleed(context: ActionContext, dice: DiceSource) -> Resolution:
     state = target.state
     if monitor.is_dead(state, body):
         raise RuleViolation(
-            f"{target.name} is already dead", code="actor_dead", details={"actor": target.id}
+            refused.ALREADY_DEAD(target=target.name),
+            code="actor_dead",
+            details={"actor": target.id},
         )
     if not monitor.is_dying(state, body):
         raise RuleViolation(
-            f"{target.name} is not dying (Physical {state.get('physical', 0)}/10)",
+            refused.NOT_DYING_BOXES(target=target.name, physical=state.get("physical", 0)),
             code="not_dying",
             details={"actor": target.id},
         )
     if state.get("stabilised", False):
         raise RuleViolation(
-            f"{target.name} is stabilised and does not bleed",
+            refused.STABILISED(target=target.name),
             code="stabilised",
             details={"actor": target.id},
         )
@@ -144,15 +147,15 @@ def stabilise(context: ActionContext, dice: DiceSource) -> Resolution:
     state = target.state
     if monitor.is_dead(state, body):
         raise RuleViolation(
-            f"{target.name} is dead", code="actor_dead", details={"actor": target.id}
+            refused.ACTOR_DEAD(target=target.name), code="actor_dead", details={"actor": target.id}
         )
     if not monitor.is_dying(state, body):
         raise RuleViolation(
-            f"{target.name} is not dying", code="not_dying", details={"actor": target.id}
+            refused.NOT_DYING(target=target.name), code="not_dying", details={"actor": target.id}
         )
     if state.get("stabilised", False):
         raise RuleViolation(
-            f"{target.name} is already stabilised",
+            refused.ALREADY_STABILISED(target=target.name),
             code="already_stabilised",
             details={"actor": target.id},
         )

@@ -13,6 +13,8 @@ from typing import Any
 from rollbridge.contract import ActionContext, Actor
 from rollbridge.exceptions import InvalidParams, RuleViolation
 
+from .refusals import NOT_SIGNED, NOT_WHOLE, ONE_TARGET, POOL_LEFT, POOL_NOT_LEFT, ROLES
+
 __all__ = ["check_pool", "count_param", "one_target", "signed_param"]
 
 
@@ -25,25 +27,27 @@ def count_param(params: Mapping[str, Any], key: str, default: int | None = 0, lo
     if value is None:
         return None
     raise InvalidParams(
-        f"params.{key}: must be a whole number ≥ {low}, got {value!r}",
+        NOT_WHOLE(key=key, low=low, value=repr(value)),
         details={"field": f"params.{key}"},
     )
 
 
 def signed_param(params: Mapping[str, Any], key: str) -> int | None:
+    """A whole-number parameter of any sign, or None when not given."""
     value = params.get(key)
     if value is None or value.__class__ is int:
         return value
     raise InvalidParams(
-        f"params.{key}: must be a whole number, got {value!r}",
+        NOT_SIGNED(key=key, value=repr(value)),
         details={"field": f"params.{key}"},
     )
 
 
 def one_target(context: ActionContext) -> Actor:
+    """The one target of an action that needs exactly one."""
     if len(context.targets) != 1:
         raise InvalidParams(
-            f"{context.action} needs exactly one target, got {len(context.targets)}",
+            ONE_TARGET(action=context.action, count=len(context.targets)),
             details={"field": "targets"},
         )
     return context.targets[0]
@@ -58,13 +62,12 @@ def check_pool(actor: Actor, left: int, asked: int, role: str, *, reveal: bool =
     if asked > left:
         if not reveal:
             raise RuleViolation(
-                f"{actor.name} ({role}) does not have {asked} Combat Pool dice left this turn",
+                POOL_NOT_LEFT(actor=actor.name, role=ROLES[role](), asked=asked),
                 code="pool_exhausted",
                 details={"actor": actor.id, "asked": asked},
             )
         raise RuleViolation(
-            f"{actor.name} ({role}) has {left} Combat Pool dice left this turn "
-            f"and cannot spend {asked}",
+            POOL_LEFT(actor=actor.name, role=ROLES[role](), left=left, asked=asked),
             code="pool_exhausted",
             details={"actor": actor.id, "left": left, "asked": asked},
         )

@@ -10,8 +10,11 @@ accepted: ``S`` always means Serious here).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from rollbridge.exceptions import InvalidParams
+
+from .refusals import BAD_CODE, CODE_NOT_TEXT, UNKNOWN_LEVEL
 
 __all__ = [
     "BOXES",
@@ -35,10 +38,13 @@ _PARSED: dict[str, tuple[int, str]] = {}
 _CODE = re.compile(r"\s*(\d{1,3})\s*([A-Za-z])\s*")
 
 
-def parse_code(text: object, where: str = "params.code") -> tuple[int, str]:
+def parse_code(text: object, where: Any = "params.code") -> tuple[int, str]:
     """``"9M"`` → ``(9, "M")``.
 
     Valid codes are remembered (there are few of them at a table).
+
+    :param where: what the refusal names: a field (``params.code``), or a text
+        (``Tukan's weapon Hackler``), whose English is the refusal's ``field``.
 
     :raises InvalidParams: for anything that is not a power followed by one of
         L, M, S, D (an unknown level such as ``7Q`` names the letter).
@@ -46,23 +52,19 @@ def parse_code(text: object, where: str = "params.code") -> tuple[int, str]:
     known = _PARSED.get(text) if isinstance(text, str) else None
     if known is not None:
         return known
+    field = where if where.__class__ is str else str(where)
     if not isinstance(text, str):
-        raise InvalidParams(
-            f"{where}: a damage code is a string like '9M', got {text!r}",
-            details={"field": where},
-        )
+        raise InvalidParams(CODE_NOT_TEXT(where=where, value=repr(text)), details={"field": field})
     match = _CODE.fullmatch(text)
     if match is None:
         raise InvalidParams(
-            f"{where}: {text!r} is not a damage code; write the power and the level, like '9M'",
-            details={"field": where, "value": text},
+            BAD_CODE(where=where, value=repr(text)), details={"field": field, "value": text}
         )
     level = match.group(2).upper()
     if level not in BOXES:
         raise InvalidParams(
-            f"{where}: unknown damage level {match.group(2)!r} in {text!r}; "
-            "use L, M, S or D (Light, Moderate, Serious, Deadly)",
-            details={"field": where, "value": text},
+            UNKNOWN_LEVEL(where=where, letter=repr(match.group(2)), value=repr(text)),
+            details={"field": field, "value": text},
         )
     parsed = (int(match.group(1)), level)
     if len(_PARSED) < 4096:
@@ -71,6 +73,7 @@ def parse_code(text: object, where: str = "params.code") -> tuple[int, str]:
 
 
 def format_code(power: int, level: str) -> str:
+    """``(9, "M")`` → ``"9M"``: a code is notation, the same in every language."""
     return f"{power}{level}"
 
 

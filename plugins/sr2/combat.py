@@ -16,12 +16,13 @@ pool split and recoil compensation (aspect ``sheet``), and the defender's boxes
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from rollbridge.contract import ActionContext, Actor, Resolution
 from rollbridge.dice import DiceSource
 from rollbridge.exceptions import InvalidParams, RuleViolation
-from rollbridge.text import Private
+from rollbridge.text import Private, Text
 
 from .actions import RANGE_TN
 from .checks import check_pool, count_param, one_target, signed_param
@@ -40,16 +41,35 @@ from .explain import (
 from .monitor import apply_damage, body_of, can_act, status, wound_modifier
 from .narrate import hits, misses, resists
 from .privacy import SHEET, sheet_value
+from .refusals import (
+    ARMOR_TYPE,
+    BOTH_WEAPON_AND_CODE,
+    CANNOT_ATTACK,
+    DAMAGE_TYPE,
+    NEEDS_ATTACKER,
+    NO_CODE,
+    NO_SKILL,
+    NO_SUCCESSES,
+    RANGE_OR_TN,
+    UNKNOWN_BAND,
+    WEAPON_CODE,
+)
 from .rolls import roll_test
 from .sheet import find_weapon
 from .told import attack_test, boxes, nothing_crossed, resistance_test
-from .words import result
+from .words import POWER, SITUATIONAL, STATUS, WOUND_MODIFIER, result
 
 __all__ = ["resolve_attack", "resolve_damage"]
 
 #: The parameters that are the attacker's sheet, and the defender's (SR-8, SR-9).
 _ATTACKER_PARAMS = ("skill", "attacker_pool", "recoil_compensation")
 _DEFENDER_PARAMS = ("body", "armor", "defender_pool")
+
+
+@lru_cache(maxsize=256)
+def _weapon_code(owner: str, weapon: str) -> Text:
+    """Where a weapon's code is, as a refusal names it: ``Tukan's weapon Hackler``."""
+    return WEAPON_CODE(owner=owner, weapon=weapon)
 
 
 def _marked_params(
@@ -141,9 +161,9 @@ def _resist(
         "tn": told.tn,
         "tn_raw": told.tn_raw,
         "tn_parts": [
-            {"part": "power", "value": power},
+            {"part": POWER, "value": power},
             {"part": told.armour_label, "value": told.armour_value},
-            {"part": "wound modifier", "value": modifier},
+            {"part": WOUND_MODIFIER, "value": modifier},
         ],
         "successes": roll.successes,
         "botch": roll.botch,
@@ -164,39 +184,31 @@ def resolve_attack(context: ActionContext, dice: DiceSource) -> Resolution:
     settings = context.settings
     attacker = context.actor
     if attacker is None:
-        raise InvalidParams("attack needs an acting attacker", details={"field": "actor"})
+        raise InvalidParams(NEEDS_ATTACKER(), details={"field": "actor"})
     defender = one_target(context)
 
     weapon_name = params.get("weapon")
     code_text = params.get("code")
     if weapon_name is not None and code_text is not None:
-        raise InvalidParams(
-            "params: give either weapon or code, not both", details={"field": "params.code"}
-        )
+        raise InvalidParams(BOTH_WEAPON_AND_CODE(), details={"field": "params.code"})
     weapon: Mapping[str, Any] = {}
     if weapon_name is not None:
         weapon = find_weapon(attacker.sheet, weapon_name, attacker.name)
-        power, level = parse_code(weapon.get("code"), f"{attacker.name}'s weapon {weapon_name}")
+        power, level = parse_code(weapon.get("code"), _weapon_code(attacker.name, weapon_name))
     elif code_text is not None:
         power, level = parse_code(code_text)
     else:
-        raise InvalidParams(
-            "params.code: give a weapon on the attacker's sheet or a damage code like '9M'",
-            details={"field": "params.code"},
-        )
+        raise InvalidParams(NO_CODE(), details={"field": "params.code"})
     damage_type = params.get("damage_type") or weapon.get("type", "physical")
     armor_type = params.get("armor_type") or weapon.get("armor", "ballistic")
     if damage_type not in ("physical", "stun"):
-        raise InvalidParams(f"params.damage_type: unknown {damage_type!r}")
+        raise InvalidParams(DAMAGE_TYPE(value=repr(damage_type)))
     if armor_type not in ("ballistic", "impact"):
-        raise InvalidParams(f"params.armor_type: unknown {armor_type!r}")
+        raise InvalidParams(ARMOR_TYPE(value=repr(armor_type)))
 
     skill = count_param(params, "skill", weapon.get("skill"))
     if skill is None:
-        raise InvalidParams(
-            "params.skill: give the attack dice (the weapon on the sheet has no skill)",
-            details={"field": "params.skill"},
-        )
+        raise InvalidParams(NO_SKILL(), details={"field": "params.skill"})
     attacker_pool = count_param(params, "attacker_pool")
     defender_pool = count_param(params, "defender_pool")
     rounds = count_param(params, "rounds", 1, low=1)
@@ -207,21 +219,15 @@ def resolve_attack(context: ActionContext, dice: DiceSource) -> Resolution:
     band = params.get("range")
     explicit_tn = signed_param(params, "tn")
     if (band is None) == (explicit_tn is None):
-        raise InvalidParams(
-            "params.range: give a range band (short, medium, long, extreme) or an explicit tn, "
-            "exactly one of them",
-            details={"field": "params.range"},
-        )
+        raise InvalidParams(RANGE_OR_TN(), details={"field": "params.range"})
     if band is not None and band not in RANGE_TN:
-        raise InvalidParams(
-            f"params.range: unknown range band {band!r}", details={"field": "params.range"}
-        )
+        raise InvalidParams(UNKNOWN_BAND(band=repr(band)), details={"field": "params.range"})
 
     attacker_state = attacker.state
     if not can_act(attacker_state):
         attacker_status = status(attacker_state, body_of(attacker.sheet))
         raise RuleViolation(
-            f"{attacker.name} is {attacker_status} and cannot attack",
+            CANNOT_ATTACK(attacker=attacker.name, status=STATUS[attacker_status]),
             code="attacker_incapacitated",
             details={"actor": attacker.id, "status": attacker_status},
         )
@@ -276,8 +282,8 @@ def resolve_attack(context: ActionContext, dice: DiceSource) -> Resolution:
     parts: Any = [
         {"part": told.base_label, "value": base_tn},
         {"part": told.recoil_label, "value": recoil_tn},
-        {"part": "wound modifier", "value": attack_modifier},
-        {"part": "situational", "value": situational},
+        {"part": WOUND_MODIFIER, "value": attack_modifier},
+        {"part": SITUATIONAL, "value": situational},
     ]
     if rounds >= 2:
         parts = Private(parts, who, SHEET)
@@ -376,14 +382,12 @@ def resolve_damage(context: ActionContext, dice: DiceSource) -> Resolution:
     damage_type = params.get("damage_type", "physical")
     armor_type = params.get("armor_type", "ballistic")
     if damage_type not in ("physical", "stun"):
-        raise InvalidParams(f"params.damage_type: unknown {damage_type!r}")
+        raise InvalidParams(DAMAGE_TYPE(value=repr(damage_type)))
     if armor_type not in ("ballistic", "impact"):
-        raise InvalidParams(f"params.armor_type: unknown {armor_type!r}")
+        raise InvalidParams(ARMOR_TYPE(value=repr(armor_type)))
     successes = count_param(params, "attack_successes", None)
     if successes is None:
-        raise InvalidParams(
-            "params.attack_successes: is required", details={"field": "params.attack_successes"}
-        )
+        raise InvalidParams(NO_SUCCESSES(), details={"field": "params.attack_successes"})
     rounds = count_param(params, "rounds", 1, low=1)
     pool = count_param(params, "defender_pool")
     body_override = count_param(params, "body", None, low=1)

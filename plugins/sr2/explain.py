@@ -57,6 +57,7 @@ from .words import (
     LEVEL,
     NOTHING,
     ONE_ROUND,
+    STAGED,
     STATUS,
     TRACK,
     WOUNDS,
@@ -76,6 +77,7 @@ __all__ = [
     "damage_code_steps",
     "damage_step",
     "net_step",
+    "recoil_label",
     "resistance_dice",
     "resistance_line",
     "resistance_tn_step",
@@ -111,6 +113,13 @@ def damage_code_steps(
     return line, SUCCESSES_GIVEN(count=given)
 
 
+@lru_cache(maxsize=256)
+def recoil_label(rounds: int, compensation: int) -> Text:
+    """SR-7: ``recoil (3 rounds, compensation 1)``, in the attack TN's line and its
+    ``tn_parts``."""
+    return RECOIL(rounds=rounds, compensation=compensation)
+
+
 def attack_tn_step(
     attacker: str,
     band: str | None,
@@ -127,7 +136,7 @@ def attack_tn_step(
     situational 0 (SR-7, SR-8)``. The recoil compensation is the ``attacker``'s sheet:
     with one round players who may not see it read ``recoil (1 round)``; with two or
     more the TN itself gives it away, and they read ``Attack TN hidden: …``."""
-    label: Text | Private = RECOIL(rounds=rounds, compensation=compensation)
+    label: Text | Private = recoil_label(rounds, compensation)
     if rounds < 2:
         label = Private(label, attacker, SHEET, ONE_ROUND)
     built: Text | Private = ATTACK_TN_BUILT(
@@ -227,8 +236,8 @@ def net_step(attack: int, resistance: int, shift: int, spare: int) -> Text:
 
 @lru_cache(maxsize=256)
 def staging_step(path: tuple[str, ...]) -> Text:
-    """SR-10: ``Staging: S->D, D->+1 overflow``."""
-    return STAGING(path=path)
+    """SR-10: ``Staging: S->D, D->+1 overflow`` (the worded steps as texts)."""
+    return STAGING(path=[STAGED.get(step, step) for step in path])
 
 
 @lru_cache(maxsize=256)

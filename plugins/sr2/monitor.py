@@ -17,6 +17,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from rollbridge.contract import CommonState, Track
+from rollbridge.text import Text
+
+from . import conditions
 
 __all__ = [
     "MONITOR_BOXES",
@@ -34,7 +37,6 @@ __all__ = [
 
 #: Boxes of each condition monitor (SR-11).
 MONITOR_BOXES = 10
-_LEVEL_NAMES = {"L": "Light", "M": "Moderate", "S": "Serious", "D": "Deadly"}
 # SR-12 (Decision: canonical thresholds) — boxes on one monitor → wound level.
 _WOUND_BY_BOXES = (None, "L", "L", "M", "M", "M", "S", "S", "S", "S", "D")
 # TN modifier (and initiative penalty) per wound level. Deadly keeps the
@@ -184,19 +186,21 @@ def heal(
     return new, removed
 
 
-def _conditions(state: Mapping[str, Any], body: int, stat: str) -> list[str]:
+def _conditions(state: Mapping[str, Any], body: int, stat: str) -> list[Text]:
+    """``Stun: Light``, ``Physical: Serious``, then ``Unconscious`` and ``Dying`` or
+    ``Stabilised``, or ``Dead``: shared texts, rendered per client's language."""
     out = []
-    for key, label in (("stun", "Stun"), ("physical", "Physical")):
+    for key in ("stun", "physical"):
         level = wound_level(state.get(key, 0))
         if level is not None:
-            out.append(f"{label}: {_LEVEL_NAMES[level]}")
+            out.append(conditions.CONDITION[(key, level)])
     if stat == "dead":
-        out.append("Dead")
+        out.append(conditions.DEAD)
         return out
     if state.get("stun", 0) >= MONITOR_BOXES or is_dying(state, body):
-        out.append("Unconscious")
+        out.append(conditions.UNCONSCIOUS)
     if is_dying(state, body):
-        out.append("Stabilised" if state.get("stabilised", False) else "Dying")
+        out.append(conditions.STABILISED if state.get("stabilised", False) else conditions.DYING)
     return out
 
 
@@ -207,15 +211,16 @@ def common_state(state: Mapping[str, Any], body: int, *, boxes: bool = True) -> 
     modifier = wound_modifier(state)
     tracks: tuple[Track, ...] = ()
     if boxes:
+        label = conditions.TRACK_LABEL
         tracks = (
-            Track("stun", "Stun", state.get("stun", 0), MONITOR_BOXES),
-            Track("physical", "Physical", state.get("physical", 0), MONITOR_BOXES),
-            Track("overflow", "Overflow", min(state.get("overflow", 0), body), body),
+            Track("stun", label["stun"], state.get("stun", 0), MONITOR_BOXES),
+            Track("physical", label["physical"], state.get("physical", 0), MONITOR_BOXES),
+            Track("overflow", label["overflow"], min(state.get("overflow", 0), body), body),
         )
     return CommonState(
         status=stat,  # type: ignore[arg-type]
         tracks=tracks,
         conditions=tuple(_conditions(state, body, stat)),
         modifier=modifier,
-        modifier_note=f"+{modifier} TN, −{modifier} initiative" if modifier else "",
+        modifier_note=conditions.note(modifier) if modifier else "",
     )

@@ -9,6 +9,8 @@ from typing import Any
 from rollbridge.dice import DiceGroup, DiceSource, Die, count_successes
 from rollbridge.exceptions import InvalidParams
 
+from .refusals import BAD_DICE
+
 __all__ = ["TN_FLOOR", "TestRoll", "effective_tn", "roll_test", "score"]
 
 #: SR-2: a TN below 2 counts as 2, so a die showing 1 never succeeds.
@@ -110,7 +112,7 @@ def roll_test(source: DiceSource, count: int, tn: int, *, rule_of_one: bool = Tr
     :raises InvalidParams: when ``count`` is negative or not a whole number.
     """
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise InvalidParams(f"a test needs a whole number of dice ≥ 0, not {count!r}")
+        raise InvalidParams(BAD_DICE(value=repr(count)))
     target = tn if tn >= TN_FLOOR else TN_FLOOR
     row = target if target < 7 else 7
     die_of = _ROWS[row]

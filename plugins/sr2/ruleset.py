@@ -21,6 +21,7 @@ from . import care, monitor, privacy
 from .actions import ACTIONS
 from .combat import resolve_attack, resolve_damage
 from .refill import refill
+from .refusals import BAD_DELTA, NO_ACTION, NO_TRACK
 from .sheet import EXAMPLE_SHEETS, SETTINGS_SCHEMA, SHEET_SCHEMA, check_sheet, initial_state
 from .success import resolve_success_test
 
@@ -86,11 +87,11 @@ class SR2Ruleset(Ruleset):
         """
         if track not in TRACK_KEYS:
             raise InvalidParams(
-                f"track: sr2 has no track {track!r} (tracks: {', '.join(TRACK_KEYS)})",
+                NO_TRACK(track=repr(track), tracks=", ".join(TRACK_KEYS)),
                 details={"field": "track"},
             )
         if isinstance(delta, bool) or not isinstance(delta, int):
-            raise InvalidParams(f"delta: must be a whole number, got {delta!r}")
+            raise InvalidParams(BAD_DELTA(value=repr(delta)))
         body = monitor.body_of(actor.sheet)
         if delta > 0:
             if track == "overflow":
@@ -109,7 +110,7 @@ class SR2Ruleset(Ruleset):
         handler = _HANDLERS.get(context.action)
         if handler is None:
             raise UnknownAction(
-                f"sr2 has no action {context.action!r} (actions: {', '.join(ACTIONS)})",
+                NO_ACTION(action=repr(context.action), actions=", ".join(ACTIONS)),
                 details={"action": context.action},
             )
         return handler(context, dice)

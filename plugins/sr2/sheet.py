@@ -8,6 +8,8 @@ from typing import Any
 from rollbridge.exceptions import InvalidParams, InvalidSheet
 
 from .codes import parse_code
+from .refusals import DUPLICATE_WEAPON, NO_WEAPON
+from .words import NOTHING
 
 __all__ = [
     "EXAMPLE_SHEETS",
@@ -137,13 +139,13 @@ def check_sheet(sheet: Mapping[str, Any]) -> None:
         name = weapon.get("name")
         if name in seen:
             raise InvalidSheet(
-                f"{where}.name: two weapons are named {name!r}", details={"field": f"{where}.name"}
+                DUPLICATE_WEAPON(where=where, name=repr(name)), details={"field": f"{where}.name"}
             )
         seen.add(name)
         try:
             parse_code(weapon.get("code"), f"{where}.code")
         except InvalidParams as exc:
-            raise InvalidSheet(exc.message, details=exc.details) from None
+            raise InvalidSheet(exc.text or exc.message, details=exc.details) from None
 
 
 def find_weapon(sheet: Mapping[str, Any], name: str, owner: str) -> Mapping[str, Any]:
@@ -155,9 +157,9 @@ def find_weapon(sheet: Mapping[str, Any], name: str, owner: str) -> Mapping[str,
     for weapon in weapons:
         if weapon.get("name") == name:
             return weapon
-    known = ", ".join(repr(w.get("name")) for w in weapons) or "none"
+    known: Any = ", ".join(repr(w.get("name")) for w in weapons) or NOTHING
     raise InvalidParams(
-        f"params.weapon: {owner} has no weapon {name!r} (has: {known})",
+        NO_WEAPON(owner=owner, name=repr(name), known=known),
         details={"field": "params.weapon", "value": name},
     )
 

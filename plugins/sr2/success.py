@@ -15,9 +15,13 @@ from rollbridge.exceptions import InvalidParams
 from . import monitor
 from .checks import check_pool, count_param, signed_param
 from .messages import POOL_DICE, TEST_BOTCH, TEST_LINE, TEST_TN, TEST_TN_WOUND, TESTED, TESTED_BY
+from .refusals import DICE_AND_TN, POOL_WITHOUT_ACTOR
 from .rolls import roll_test
+from .words import DEFAULT_LABEL, GIVEN, WOUND_MODIFIER, floored, result, successes
 from .words import dice as dice_count
-from .words import floored, result, successes
+
+#: The schema's default label: said as a text (translated), any other label as typed.
+_DEFAULT = "Success test"
 
 __all__ = ["resolve_success_test"]
 
@@ -29,20 +33,21 @@ def resolve_success_test(context: ActionContext, dice: DiceSource) -> Resolution
     count = count_param(params, "dice", None)
     tn = signed_param(params, "tn")
     if count is None or tn is None:
-        raise InvalidParams("params.dice and params.tn are required", details={"field": "params"})
+        raise InvalidParams(DICE_AND_TN(), details={"field": "params"})
     pool = count_param(params, "pool")
-    label = str(params.get("label", "Success test"))
+    typed = str(params.get("label", _DEFAULT))
+    label: Any = DEFAULT_LABEL if typed == _DEFAULT else typed
     actor = context.actor
     if pool and actor is None:
         raise InvalidParams(
-            "params.pool: only an acting actor can spend Combat Pool dice",
+            POOL_WITHOUT_ACTOR(),
             details={"field": "params.pool"},
         )
-    parts = [{"part": "given TN", "value": tn}]
+    parts: list[dict[str, Any]] = [{"part": GIVEN, "value": tn}]
     states: dict[str, Any] = {}
     if actor is not None:
         if params.get("wound_modifier", False):
-            parts.append({"part": "wound modifier", "value": monitor.wound_modifier(actor.state)})
+            parts.append({"part": WOUND_MODIFIER, "value": monitor.wound_modifier(actor.state)})
         if pool:
             left = actor.state.get("pool", 0)
             check_pool(actor, left, pool, "tester")

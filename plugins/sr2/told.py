@@ -19,7 +19,8 @@ from typing import Any, NamedTuple
 from rollbridge.text import Private, Text
 
 from . import explain, narrate
-from .privacy import DETAILS, public_after, sheet_value, sheet_value_or
+from .privacy import DETAILS, SHEET, public_after, sheet_value, sheet_value_or
+from .words import ARMOUR, BAND, GIVEN, ONE_ROUND
 from .words import tn as tn_text
 
 __all__ = [
@@ -31,9 +32,6 @@ __all__ = [
     "nothing_crossed",
     "resistance_test",
 ]
-
-#: What players read for an NPC's recoil in the outcome's ``tn_parts``.
-ONE_ROUND_PART = "recoil (1 round)"
 
 
 class AttackTold(NamedTuple):
@@ -55,8 +53,8 @@ class AttackTold(NamedTuple):
     tn: Private | int
     tn_raw: Private | int
     #: the outcome's ``tn_parts`` labels of the base TN and of the recoil
-    base_label: str
-    recoil_label: str | Private
+    base_label: Text
+    recoil_label: Text | Private
 
 
 @lru_cache(maxsize=1024)
@@ -80,9 +78,9 @@ def attack_test(
     wound and situational modifiers, the TN before (``raw``) and after SR-2, and the
     dice (``skill`` + ``pool``). With two or more rounds its TN is the attacker's sheet."""
     burst = rounds >= 2
-    recoil_label: Any = f"recoil ({rounds} rounds, compensation {compensation})"
+    recoil_label: Any = explain.recoil_label(rounds, compensation)
     if not burst:
-        recoil_label = sheet_value_or(recoil_label, attacker, ONE_ROUND_PART)
+        recoil_label = Private(recoil_label, attacker, SHEET, ONE_ROUND)
     return AttackTold(
         tn_step=explain.attack_tn_step(
             attacker, band, base, rounds, compensation, recoil, wound, situational, raw, tn
@@ -96,7 +94,7 @@ def attack_test(
         pool=sheet_value(pool, attacker),
         tn=sheet_value(tn, attacker) if burst else tn,
         tn_raw=sheet_value(raw, attacker) if burst else raw,
-        base_label=f"{band} range" if band is not None else "given TN",
+        base_label=BAND[band] if band is not None else GIVEN,
         recoil_label=recoil_label,
     )
 
@@ -121,7 +119,7 @@ class ResistanceTold(NamedTuple):
     tn: Private
     tn_raw: Private
     #: the outcome's ``tn_parts`` armour label and value (a null for players)
-    armour_label: str
+    armour_label: Text
     armour_value: Private
 
 
@@ -157,7 +155,7 @@ def resistance_test(
         armor=sheet_value(armor, defender),
         tn=sheet_value(tn, defender),
         tn_raw=sheet_value(raw, defender),
-        armour_label=f"{armour_type} armour (given)" if given else f"{armour_type} armour",
+        armour_label=ARMOUR[(armour_type, given)],
         armour_value=sheet_value_or(-armor, defender, None),
     )
 

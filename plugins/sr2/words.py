@@ -1,4 +1,5 @@
-"""The small texts the lines are built from: counts, TNs, levels, tracks, statuses.
+"""The small texts the lines are built from: counts, TNs, levels, tracks, statuses,
+and the labels of the outcome's ``tn_parts``.
 
 Each is an immutable :class:`~rollbridge.text.Text` shared by every resolution:
 the words are made once, the counted ones once per count (memoised), so a line
@@ -21,10 +22,16 @@ from .messages import (
     GIVEN_TN,
     LEVELS,
     NONE,
+    PART_POWER,
+    PART_SITUATIONAL,
+    PART_WOUND,
     RANGE_BANDS,
     RECOIL_ONE_ROUND,
+    STAGED_NONE,
+    STAGED_OVERFLOW,
     STATUSES,
     SUCCESSES,
+    TEST_LABEL,
     TN,
     TN_HIDDEN,
     TRACKS,
@@ -35,15 +42,20 @@ __all__ = [
     "ARMOUR",
     "BAND",
     "BOTCHED",
+    "DEFAULT_LABEL",
     "GIVEN",
     "HIDDEN_RECOIL_TN",
     "HIDDEN_TN",
     "LEVEL",
     "NOTHING",
     "ONE_ROUND",
+    "POWER",
+    "SITUATIONAL",
+    "STAGED",
     "STATUS",
     "TRACK",
     "WOUNDS",
+    "WOUND_MODIFIER",
     "dice",
     "floored",
     "result",
@@ -82,6 +94,16 @@ HIDDEN_TN = TN_HIDDEN()
 BOTCHED = BOTCH()
 #: ``none``.
 NOTHING = NONE()
+#: The labels of the outcome's ``tn_parts`` besides the range band, the recoil and
+#: the armour: ``power``, ``wound modifier``, ``situational``.
+POWER = PART_POWER()
+WOUND_MODIFIER = PART_WOUND()
+SITUATIONAL = PART_SITUATIONAL()
+#: A success test's label when the request gave none (``Success test``).
+DEFAULT_LABEL = TEST_LABEL()
+#: The staging path's worded steps (``D->+1 overflow``, ``L->none``) as a step shows
+#: them; the others (``S->D``) are letters, the same in every language.
+STAGED: dict[str, Text] = {"D->+1 overflow": STAGED_OVERFLOW(), "L->none": STAGED_NONE()}
 
 
 @lru_cache(maxsize=512)

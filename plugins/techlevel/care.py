@@ -14,7 +14,7 @@ from . import messages as m
 from .body import GSK, KSK, cross_lethal, heal_ksk, status_of
 from .details import detail, detail_or
 from .items import settle_item, settle_vehicle
-from .layers import LAYER_LABELS, item_on, own_state, thaw
+from .layers import item_on, own_state, thaw
 from .view import tracks_of
 
 __all__ = ["adjust_state", "resolve_heal", "resolve_recover", "resolve_repair"]
@@ -39,7 +39,10 @@ def _mend_sections(vehicle: dict[str, Any], section: str | None, amount: int) ->
         sections = [s for s in sections if s["name"] == section]
         if not sections:
             raise InvalidParams(
-                f"params.section: {vehicle['name']!r} has no section {section!r}",
+                m.INVALID(
+                    path="params.section",
+                    problem=m.NO_SECTION(vehicle=repr(vehicle["name"]), section=repr(section)),
+                ),
                 details={"field": "params.section"},
             )
     mended = 0
@@ -60,21 +63,21 @@ def resolve_repair(ctx: ActionContext) -> Resolution:
     if layer == "vehicle":
         vehicle = state.get("vehicle")
         if vehicle is None:
-            raise RuleViolation(f"{target.name} is not mounted", code="not_mounted")
+            raise RuleViolation(m.NOT_MOUNTED(actor=target.name), code="not_mounted")
         mended = _mend_sections(vehicle, section, amount)
         name = vehicle["name"]
     else:
         if section is not None:
             raise InvalidParams(
-                "params.section: only the vehicle layer has sections",
+                m.INVALID(path="params.section", problem=m.ONLY_VEHICLE_SECTIONS),
                 details={"field": "params.section"},
             )
         if layer.startswith("vehicle_") and state.get("vehicle") is None:
-            raise RuleViolation(f"{target.name} is not mounted", code="not_mounted")
+            raise RuleViolation(m.NOT_MOUNTED(actor=target.name), code="not_mounted")
         item = item_on(state, layer)
         if item is None:
             raise RuleViolation(
-                f"{target.name} wears nothing on the {LAYER_LABELS[layer].lower()}",
+                m.WEARS_NOTHING(actor=target.name, layer=m.LAYER[layer]),
                 code="layer_empty",
             )
         mended = min(amount, item["crossed"])
@@ -124,7 +127,7 @@ def resolve_heal(ctx: ActionContext) -> Resolution:
         ]
     total = sum(healed.values())
     return _result(
-        m.HEALS(target=target.name, count=total, track=track),
+        m.HEALS(target=target.name, count=total, track=m.HEALED_TRACK[track]),
         target.id,
         state,
         steps,
@@ -177,7 +180,7 @@ def adjust_state(state_in: Mapping[str, Any], track: str, delta: int) -> dict[st
             return state
     keys = ", ".join(t.key for t in tracks_of(state))
     raise RuleViolation(
-        f"no track {track!r} on this actor (tracks: {keys})",
+        m.NO_TRACK(track=repr(track), keys=keys),
         code="unknown_track",
         details={"track": track},
     )

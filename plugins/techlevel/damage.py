@@ -42,7 +42,10 @@ def _pick_section(vehicle: dict[str, Any], wanted: str | None) -> tuple[dict[str
             if section["name"] == wanted:
                 return section, m.NAMED_BY_HIT
         raise InvalidParams(  # checked before any change; kept here for safety
-            f"params.section: {vehicle['name']!r} has no section {wanted!r}",
+            m.INVALID(
+                path="params.section",
+                problem=m.NO_SECTION(vehicle=repr(vehicle["name"]), section=repr(wanted)),
+            ),
             details={"field": "params.section"},
         )
     for section in vehicle["sections"]:
@@ -179,14 +182,20 @@ def resolve_hit(ctx: ActionContext, dice: DiceSource) -> Resolution:
         vehicle = state.get("vehicle")
         if vehicle is None:
             raise InvalidParams(
-                f"params.section: {target.name} is not mounted, so no section can be hit",
+                m.INVALID(
+                    path="params.section", problem=m.NOT_MOUNTED_NO_SECTION(actor=target.name)
+                ),
                 details={"field": "params.section"},
             )
         if wanted_section not in [s["name"] for s in vehicle["sections"]]:
             names = ", ".join(s["name"] for s in vehicle["sections"])
             raise InvalidParams(
-                f"params.section: {vehicle['name']!r} has no section {wanted_section!r} "
-                f"(sections: {names})",
+                m.INVALID(
+                    path="params.section",
+                    problem=m.NO_SECTION_OF(
+                        vehicle=repr(vehicle["name"]), section=repr(wanted_section), names=names
+                    ),
+                ),
                 details={"field": "params.section"},
             )
 

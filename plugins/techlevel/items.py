@@ -23,6 +23,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rollbridge.exceptions import InvalidRequest
+from rollbridge.text import Text
+
+from . import messages as m
 
 __all__ = [
     "ARMOUR_BOXES",
@@ -126,7 +129,7 @@ VEHICLE_SCHEMA: dict[str, Any] = {
     "required": ["name", "tl"],
 }
 
-Fail = Callable[[str, str], InvalidRequest]
+Fail = Callable[[str, Text], InvalidRequest]
 
 
 def normalise_immune(values: Sequence[str]) -> list[str]:
@@ -158,7 +161,7 @@ def settle_vehicle(vehicle: dict[str, Any]) -> dict[str, Any]:
 def check_armour_boxes(kind: str, boxes: int, path: str, fail: Fail) -> None:
     """TL-11: armour has 10 or 20 boxes."""
     if kind == "armour" and boxes not in ARMOUR_BOXES:
-        raise fail(path, f"an armour has 10 or 20 boxes, not {boxes}")
+        raise fail(path, m.ARMOUR_BOXES(boxes=boxes))
 
 
 def _base(base: Mapping[str, Any]) -> dict[str, Any]:
@@ -176,12 +179,12 @@ def item_state(data: Mapping[str, Any], path: str, fail: Fail) -> dict[str, Any]
     check_armour_boxes(kind, boxes, f"{path}.boxes", fail)
     crossed = int(data.get("crossed", 0))
     if crossed > boxes:
-        raise fail(f"{path}.crossed", f"{crossed} crossed boxes but only {boxes} boxes")
+        raise fail(f"{path}.crossed", m.CROSSED_PAST_BOXES(crossed=crossed, boxes=boxes))
     base = data.get("base")
     magical = bool(data.get("magical", False))
     spell = data.get("spell")
     if base is not None and not magical:
-        raise fail(f"{path}.base", "only a magically improved (magical) item has a base")
+        raise fail(f"{path}.base", m.ONLY_MAGICAL_BASE)
     item = {
         "name": data["name"],
         "kind": kind,
@@ -224,8 +227,7 @@ def worn_by_kind(
         if slots[item["kind"]] is not None:
             raise fail(
                 f"{path}[{index}]",
-                f"a second {item['kind']} ({item['name']!r}) on one layer: "
-                f"only one item may be worn per layer (TL-9)",
+                m.SECOND_ON_LAYER(kind=item["kind"], name=repr(item["name"])),
             )
         slots[item["kind"]] = item
     return slots
@@ -238,7 +240,7 @@ def vehicle_state(data: Mapping[str, Any], path: str, fail: Fail) -> dict[str, A
     for index, section in enumerate(data.get("sections") or [{"name": "main"}]):
         name = section["name"]
         if name in seen:
-            raise fail(f"{path}.sections[{index}].name", f"section {name!r} is named twice")
+            raise fail(f"{path}.sections[{index}].name", m.NAMED_TWICE(name=repr(name)))
         seen.add(name)
         sections.append(
             {

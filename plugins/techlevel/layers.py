@@ -19,7 +19,6 @@ from rollbridge.contract import Actor
 
 __all__ = [
     "LAYERS",
-    "LAYER_LABELS",
     "WEARABLE",
     "first_intact",
     "item_on",
@@ -30,15 +29,6 @@ __all__ = [
 
 #: TL-2: the seed's order, outermost first.
 LAYERS = ("vehicle_shield", "vehicle_armour", "vehicle", "shield", "armour", "body")
-LAYER_LABELS = {
-    "vehicle_shield": "Vehicle shield",
-    "vehicle_armour": "Vehicle armour",
-    "vehicle": "Vehicle",
-    "shield": "Energy shield",
-    "armour": "Armour",
-    "body": "Body (KSK)",
-    "mind": "Mind (GSK)",
-}
 #: Layers an item is worn on (don, doff, enchant, dispel).
 WEARABLE = ("vehicle_shield", "vehicle_armour", "shield", "armour")
 

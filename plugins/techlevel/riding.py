@@ -29,10 +29,10 @@ def resolve_mount(ctx: ActionContext) -> Resolution:
     state = own_state(who)
     by_name, data = params.get("name"), params.get("vehicle")
     if (by_name is None) == (data is None):
-        raise invalid("params", "give exactly one of 'vehicle' (its data) or 'name'")
+        raise invalid("params", m.VEHICLE_OR_NAME)
     if state.get("vehicle") is not None:
         raise RuleViolation(
-            f"{who.name} is already on {state['vehicle']['name']!r}; dismount first",
+            m.ALREADY_MOUNTED(actor=who.name, vehicle=repr(state["vehicle"]["name"])),
             code="already_mounted",
             details={"vehicle": state["vehicle"]["name"]},
         )
@@ -40,9 +40,9 @@ def resolve_mount(ctx: ActionContext) -> Resolution:
         stable = state["stable"]
         index = next((i for i, v in enumerate(stable) if v["name"] == by_name), None)
         if index is None:
-            names = ", ".join(repr(v["name"]) for v in stable) or "none"
+            names: Any = ", ".join(repr(v["name"]) for v in stable) or m.NONE
             raise RuleViolation(
-                f"{who.name} has no vehicle or mount named {by_name!r} (has: {names})",
+                m.NO_VEHICLE_NAMED(actor=who.name, name=repr(by_name), names=names),
                 code="unknown_vehicle",
                 details={"name": by_name},
             )
@@ -101,7 +101,7 @@ def resolve_dismount(ctx: ActionContext) -> Resolution:
     state = own_state(who)
     vehicle = state.get("vehicle")
     if vehicle is None:
-        raise RuleViolation(f"{who.name} is not mounted", code="not_mounted")
+        raise RuleViolation(m.NOT_MOUNTED(actor=who.name), code="not_mounted")
     state["vehicle"] = None
     leave = bool(ctx.params.get("leave", False))
     if not leave:

@@ -11,14 +11,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from rollbridge.exceptions import InvalidSheet
+from rollbridge.text import Text
 
+from . import messages as m
 from .items import item_state, vehicle_state, worn_by_kind
 
 __all__ = ["check_sheet", "initial_state"]
 
 
-def _fail(path: str, problem: str) -> InvalidSheet:
-    return InvalidSheet(f"{path}: {problem}", details={"field": path})
+def _fail(path: str, problem: Text) -> InvalidSheet:
+    return InvalidSheet(m.INVALID(path=path, problem=problem), details={"field": path})
 
 
 def initial_state(sheet: Mapping[str, Any]) -> dict[str, Any]:
@@ -39,14 +41,16 @@ def initial_state(sheet: Mapping[str, Any]) -> dict[str, Any]:
     for index, data in enumerate(sheet.get("vehicles", ())):
         vehicle = vehicle_state(data, f"sheet.vehicles[{index}]", _fail)
         if any(v["name"] == vehicle["name"] for v in stable):
-            raise _fail(f"sheet.vehicles[{index}].name", f"{vehicle['name']!r} is named twice")
+            raise _fail(
+                f"sheet.vehicles[{index}].name", m.VEHICLE_TWICE(name=repr(vehicle["name"]))
+            )
         stable.append(vehicle)
     mounted = None
     wanted = sheet.get("mounted")
     if wanted is not None:
         index = next((i for i, v in enumerate(stable) if v["name"] == wanted), None)
         if index is None:
-            raise _fail("sheet.mounted", f"no vehicle named {wanted!r} in sheet.vehicles")
+            raise _fail("sheet.mounted", m.NO_VEHICLE_IN_SHEET(name=repr(wanted)))
         mounted = stable.pop(index)
     return {
         "ksk": {"lethal": 0, "shock": 0},

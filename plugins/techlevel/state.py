@@ -30,7 +30,9 @@ from .items import (
 __all__ = ["load_state"]
 
 
-def _fail(path: str, problem: str) -> InvalidRequest:
+def _fail(path: str, problem: Any) -> InvalidRequest:
+    # A stored state the server itself wrote is broken: a message for the operator's
+    # log, in English (a problem of :mod:`.items` is a Text: its English rendering).
     return InvalidRequest(f"{path}: {problem}", details={"field": path})
 
 

@@ -12,20 +12,33 @@ from collections.abc import Mapping
 from typing import Any
 
 from rollbridge.contract import CommonState, PlayerView, Track
+from rollbridge.text import Text
 
+from . import messages as m
 from .body import GSK, KSK, status_of
-from .layers import LAYER_LABELS, item_on
+from .layers import item_on
 
 __all__ = ["common_state", "player_view", "tracks_of"]
 
 
-def _label(layer: str, name: str | None, detailed: bool) -> str:
-    base = LAYER_LABELS[layer]
-    return f"{base}: {name}" if detailed and name else base
+#: The labels and conditions without arguments, made once.
+_TITLE = {layer: (text) for layer, text in m.LAYER_TITLE.items()}
+_DEAD = m.DEAD
+_UNCONSCIOUS_SHOCK = m.UNCONSCIOUS_SHOCK
+_UNCONSCIOUS_MIND = m.UNCONSCIOUS_MIND
+_RIDING = {kind: (text) for kind, text in m.RIDING.items()}
+_RIDDEN_DESTROYED = {kind: (text) for kind, text in m.RIDDEN_DESTROYED.items()}
+
+
+def _label(layer: str, name: str | None, detailed: bool) -> Text:
+    base = m.LAYER_TITLE[layer]
+    if detailed and name:
+        return m.TRACK_NAMED(layer=base, name=name)
+    return _TITLE[layer]
 
 
 def tracks_of(state: Mapping[str, Any], *, detailed: bool = True) -> list[Track]:
-    """The box rows of a state, outermost layer first."""
+    """The box rows of a state, outermost layer first (labels are texts)."""
     tracks: list[Track] = []
     vehicle = state.get("vehicle")
     for layer in ("vehicle_shield", "vehicle_armour"):
@@ -34,10 +47,10 @@ def tracks_of(state: Mapping[str, Any], *, detailed: bool = True) -> list[Track]
             label = _label(layer, item["name"], detailed)
             tracks.append(Track(layer, label, item["crossed"], item["boxes"]))
     if vehicle is not None:
-        what = "Mount" if vehicle["kind"] == "mount" else "Vehicle"
-        head = f"{what} {vehicle['name']}" if detailed else what
+        what = m.KIND_TITLE["mount" if vehicle["kind"] == "mount" else "vehicle"]
+        head = m.TRACK_VEHICLE(what=what, name=vehicle["name"]) if detailed else what
         for section in vehicle["sections"]:
-            label = f"{head}: {section['name']}"
+            label = m.TRACK_SECTION(head=head, section=section["name"])
             tracks.append(
                 Track(f"vehicle:{section['name']}", label, section["crossed"], section["boxes"])
             )
@@ -48,36 +61,39 @@ def tracks_of(state: Mapping[str, Any], *, detailed: bool = True) -> list[Track]
                 Track(layer, _label(layer, item["name"], detailed), item["crossed"], item["boxes"])
             )
     ksk = state["ksk"]
-    tracks.append(Track("body", LAYER_LABELS["body"], ksk["lethal"] + ksk["shock"], KSK))
-    tracks.append(Track("mind", LAYER_LABELS["mind"], state["gsk"], GSK))
+    tracks.append(Track("body", _TITLE["body"], ksk["lethal"] + ksk["shock"], KSK))
+    tracks.append(Track("mind", _TITLE["mind"], state["gsk"], GSK))
     return tracks
 
 
-def _conditions(state: Mapping[str, Any], detailed: bool) -> list[str]:
+def _conditions(state: Mapping[str, Any], detailed: bool) -> list[Text]:
     ksk = state["ksk"]
-    out: list[str] = []
+    out: list[Text] = []
     if ksk["lethal"] >= KSK:
-        out.append("Dead")
+        out.append(_DEAD)
     elif ksk["lethal"] + ksk["shock"] >= KSK:
-        out.append("Unconscious (shock)")
+        out.append(_UNCONSCIOUS_SHOCK)
     if state["gsk"] >= GSK and ksk["lethal"] < KSK:
-        out.append("Unconscious (mind)")
+        out.append(_UNCONSCIOUS_MIND)
     if ksk["shock"]:
-        out.append(f"Shock {ksk['shock']}")
+        out.append(m.SHOCK(count=ksk["shock"]))
     if ksk["lethal"] and ksk["lethal"] < KSK:
-        out.append(f"Wounded {ksk['lethal']}")
+        out.append(m.WOUNDED(count=ksk["lethal"]))
     vehicle = state.get("vehicle")
     if vehicle is not None:
-        what = "Mounted" if vehicle["kind"] == "mount" else "In vehicle"
-        out.append(f"{what}: {vehicle['name']}" if detailed else what)
+        kind = "mount" if vehicle["kind"] == "mount" else "vehicle"
+        if detailed:
+            out.append(m.RIDING_NAMED(what=m.RIDING[kind], name=vehicle["name"]))
+        else:
+            out.append(_RIDING[kind])
         if vehicle["destroyed"]:
-            out.append("Vehicle destroyed" if vehicle["kind"] == "vehicle" else "Mount destroyed")
+            out.append(_RIDDEN_DESTROYED["vehicle" if vehicle["kind"] == "vehicle" else "mount"])
     for layer in ("vehicle_shield", "vehicle_armour", "shield", "armour"):
         item = item_on(state, layer)
         if item is not None and item["destroyed"]:
-            out.append(f"{LAYER_LABELS[layer]} destroyed")
+            out.append(m.LAYER_DESTROYED(layer=m.LAYER_TITLE[layer]))
         elif item is not None and item["magical"] and detailed:
-            out.append(f"{LAYER_LABELS[layer]} magical")
+            out.append(m.LAYER_MAGICAL(layer=m.LAYER_TITLE[layer]))
     return out
 
 

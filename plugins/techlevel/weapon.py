@@ -9,7 +9,7 @@ from typing import Any
 from rollbridge.dice import DiceSource, parse, roll_formula
 from rollbridge.exceptions import NotationError
 
-from .messages import DAMAGE_DICE, DAMAGE_DICE_PART, ROLL_GIVEN, ROLLED, ROLLED_ROUNDED
+from .messages import DAMAGE_DICE, DAMAGE_DICE_PART, INVALID, ROLL_GIVEN, ROLLED, ROLLED_ROUNDED
 
 __all__ = ["roll_damage"]
 
@@ -18,8 +18,10 @@ def _parsed(formula: str) -> Any:
     try:
         return parse(formula)
     except NotationError as exc:
+        problem = exc.text if exc.text is not None else exc.message
         raise NotationError(
-            f"params.dice: {exc.message}", details={"field": "params.dice", **exc.details}
+            INVALID(path="params.dice", problem=problem),
+            details={"field": "params.dice", **exc.details},
         ) from None
 
 

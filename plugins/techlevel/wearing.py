@@ -24,7 +24,7 @@ from .items import (
     settle_item,
     settle_vehicle,
 )
-from .layers import LAYER_LABELS, own_state, slot_of
+from .layers import own_state, slot_of
 
 __all__ = [
     "gear_resolution",
@@ -37,13 +37,10 @@ __all__ = [
 ]
 
 
-def invalid(path: str, problem: str) -> InvalidParams:
-    """A parameter problem: ``invalid_params`` naming the field."""
-    return InvalidParams(f"{path}: {problem}", details={"field": path})
-
-
-def _label(layer: str) -> str:
-    return LAYER_LABELS[layer].lower()
+def invalid(path: str, problem: Text) -> InvalidParams:
+    """A parameter problem: ``invalid_params`` naming the field (``problem``: a text
+    of :mod:`.messages`)."""
+    return InvalidParams(m.INVALID(path=path, problem=problem), details={"field": path})
 
 
 def _holder(state: dict[str, Any], layer: str, who: Actor) -> dict[str, Any]:
@@ -54,19 +51,18 @@ def _holder(state: dict[str, Any], layer: str, who: Actor) -> dict[str, Any]:
     vehicle = state.get("vehicle")
     if vehicle is None:
         raise RuleViolation(
-            f"{who.name} is not mounted, so there is no {_label(layer)} (TL-2)",
+            m.NOT_MOUNTED_LAYER(actor=who.name, layer=m.LAYER[layer]),
             code="not_mounted",
             details={"layer": layer},
         )
     return vehicle
 
 
-def _refuse_magical(item: dict[str, Any], layer: str, doing: str) -> None:
+def _refuse_magical(item: dict[str, Any], layer: str, doing: Text) -> None:
     """TL-9: an intact magical item stays until destroyed or dispelled."""
     if item["magical"] and not item["destroyed"]:
         raise RuleViolation(
-            f"cannot {doing}: {item['name']!r} on the {_label(layer)} is magical and stays "
-            f"until it is destroyed or dispelled (TL-9)",
+            m.MAGICAL_STAYS(doing=doing, item=repr(item["name"]), layer=m.LAYER[layer]),
             code="magical_armour_present",
             details={"layer": layer, "item": item["name"]},
         )
@@ -74,10 +70,9 @@ def _refuse_magical(item: dict[str, Any], layer: str, doing: str) -> None:
 
 def _refuse_occupied(item: dict[str, Any], layer: str, new_name: str) -> None:
     """TL-9: one item per layer; no stacking, no swapping for the better."""
-    wreck = " (destroyed, but still worn)" if item["destroyed"] else ""
+    wreck = m.STILL_WORN if item["destroyed"] else ""
     raise RuleViolation(
-        f"cannot put on {new_name!r}: the {_label(layer)} already holds {item['name']!r}"
-        f"{wreck}; items do not stack or replace each other, take it off first (TL-9)",
+        m.OCCUPIED(new=repr(new_name), layer=m.LAYER[layer], item=repr(item["name"]), wreck=wreck),
         code="layer_occupied",
         details={"layer": layer, "item": item["name"]},
     )
@@ -87,7 +82,7 @@ def _require_item(state: dict[str, Any], layer: str, who: Actor) -> dict[str, An
     item = _holder(state, layer, who).get(slot_of(layer)[1])
     if item is None:
         raise RuleViolation(
-            f"{who.name} wears nothing on the {_label(layer)}",
+            m.WEARS_NOTHING(actor=who.name, layer=m.LAYER[layer]),
             code="layer_empty",
             details={"layer": layer},
         )
@@ -125,15 +120,15 @@ def resolve_don(ctx: ActionContext) -> Resolution:
     state = own_state(who)
     by_name, data = params.get("name"), params.get("item")
     if (by_name is None) == (data is None):
-        raise invalid("params", "give exactly one of 'item' (the item's data) or 'name'")
+        raise invalid("params", m.ITEM_OR_NAME)
     source = "params"
     if by_name is not None:
         carried = state["carried"]
         index = next((i for i, it in enumerate(carried) if it["name"] == by_name), None)
         if index is None:
-            names = ", ".join(repr(it["name"]) for it in carried) or "nothing"
+            names: Any = ", ".join(repr(it["name"]) for it in carried) or m.NOTHING
             raise RuleViolation(
-                f"{who.name} carries no item named {by_name!r} (carried: {names})",
+                m.CARRIES_NO(actor=who.name, name=repr(by_name), names=names),
                 code="unknown_item",
                 details={"name": by_name},
             )
@@ -146,7 +141,7 @@ def resolve_don(ctx: ActionContext) -> Resolution:
     holder = _holder(state, layer, who)
     current = holder.get(item["kind"])
     if current is not None:
-        _refuse_magical(current, layer, f"put on {item['name']!r}")
+        _refuse_magical(current, layer, m.DOING_PUT_ON(item=repr(item["name"])))
         _refuse_occupied(current, layer, item["name"])
     if source == "carried":
         del state["carried"][index]
@@ -186,7 +181,7 @@ def resolve_doff(ctx: ActionContext) -> Resolution:
     layer = ctx.params["layer"]
     state = own_state(who)
     item = _require_item(state, layer, who)
-    _refuse_magical(item, layer, f"take off {item['name']!r}")
+    _refuse_magical(item, layer, m.DOING_TAKE_OFF(item=repr(item["name"])))
     _holder(state, layer, who)[slot_of(layer)[1]] = None
     drop = bool(ctx.params.get("drop", False))
     if not drop:
@@ -237,16 +232,16 @@ def resolve_enchant(ctx: ActionContext) -> Resolution:
     magic = detail_or(spell, owner, m.MAGIC)
     if mode == "cast":
         if current is not None:
-            _refuse_magical(current, layer, f"cast {spell!r}")
+            _refuse_magical(current, layer, m.DOING_CAST(spell=repr(spell)))
             raise RuleViolation(
-                f"cannot cast {spell!r}: no magical armour may be cast onto the "
-                f"{_label(layer)} while {current['name']!r} is worn there; improve it with "
-                f"the same magic (mode 'improve') or take it off first (TL-9)",
+                m.CAST_ONTO_ARMOUR(
+                    spell=repr(spell), layer=m.LAYER[layer], item=repr(current["name"])
+                ),
                 code="cast_onto_armour",
                 details={"layer": layer, "item": current["name"]},
             )
         if params.get("tl") is None:
-            raise invalid("params.tl", "casting a magical armour needs the spell's TL")
+            raise invalid("params.tl", m.CAST_NEEDS_TL)
         item = item_state(
             {
                 "name": spell,
@@ -276,14 +271,14 @@ def resolve_enchant(ctx: ActionContext) -> Resolution:
         )
     if current is None:
         raise RuleViolation(
-            f"nothing to improve: {target.name} wears nothing on the {_label(layer)}",
+            m.NOTHING_TO_IMPROVE(actor=target.name, layer=m.LAYER[layer]),
             code="layer_empty",
             details={"layer": layer},
         )
-    _refuse_magical(current, layer, f"improve {current['name']!r} with {spell!r}")
+    _refuse_magical(current, layer, m.DOING_IMPROVE(item=repr(current["name"]), spell=repr(spell)))
     if current["destroyed"]:
         raise RuleViolation(
-            f"cannot improve {current['name']!r}: it is destroyed",
+            m.CANNOT_IMPROVE_DESTROYED(item=repr(current["name"])),
             code="item_destroyed",
             details={"layer": layer, "item": current["name"]},
         )
@@ -341,7 +336,7 @@ def resolve_dispel(ctx: ActionContext) -> Resolution:
     item = _require_item(state, layer, target)
     if not item["magical"]:
         raise RuleViolation(
-            f"{item['name']!r} on the {_label(layer)} is not magical; nothing to dispel",
+            m.NOT_MAGICAL(item=repr(item["name"]), layer=m.LAYER[layer]),
             code="not_magical",
             details={"layer": layer, "item": item["name"]},
         )
@@ -406,13 +401,13 @@ def resolve_destroy(ctx: ActionContext) -> Resolution:
         vehicle = state.get("vehicle")
         if vehicle is None:
             raise RuleViolation(
-                f"{target.name} is not mounted", code="not_mounted", details={"layer": layer}
+                m.NOT_MOUNTED(actor=target.name), code="not_mounted", details={"layer": layer}
             )
         sections = vehicle["sections"]
         if section_name is not None:
             sections = [s for s in sections if s["name"] == section_name]
             if not sections:
-                raise invalid("params.section", f"{vehicle['name']!r} has no such section")
+                raise invalid("params.section", m.NO_SUCH_SECTION(vehicle=repr(vehicle["name"])))
         for section in sections:
             section["crossed"] = section["boxes"]
         settle_vehicle(vehicle)
@@ -432,7 +427,7 @@ def resolve_destroy(ctx: ActionContext) -> Resolution:
         ]
     else:
         if section_name is not None:
-            raise invalid("params.section", "only the vehicle layer has sections")
+            raise invalid("params.section", m.ONLY_VEHICLE_SECTIONS)
         item = _require_item(state, layer, target)
         item["crossed"] = item["boxes"]
         settle_item(item)

@@ -25,26 +25,48 @@ from rollbridge.plugins.wilddie.messages import (
     ATTACK_HITS,
     ATTACK_HITS_RAISES,
     ATTACK_MISSES,
+    ATTACK_MODES,
+    CANNOT_ACT,
+    CHIP_ALREADY_SPENT,
+    CHIP_NO_TARGET,
     CHIP_RECOVERS,
     CHIP_REROLLS,
     CHIP_SPENT,
     CHIP_SPENT_HIDDEN,
+    CHIP_TARGET_REQUIRED,
+    CHIP_WRONG_TARGET,
     DEFENSE,
     DEFENSE_FIGHTING,
     DEFENSE_NO_FIGHTING,
     DEFENSE_STEP,
     DEFENSE_STEP_HIDDEN,
     DIFFICULTY,
-    ONE_DIE,
+    MELEE_HAS_NO_RANGE,
+    MELEE_HAS_NO_SIZE,
+    NEEDS_ACTOR,
+    NEEDS_ONE_TARGET,
+    NO_CHIPS,
+    NO_ROLL,
+    NO_SUCH_ROLL,
+    NO_WILD_DIE_TO_REROLL,
+    NOT_SHAKEN,
+    ONE_DIE_TRAIT,
+    ONE_DIE_WILD,
+    RANGE_BANDS,
+    RANGED_NEEDS_RANGE,
     RANGED_STEP,
     RANGED_STEP_SIZED,
     RECOVERS,
     RECOVERY_FAILURE,
     RECOVERY_LABEL,
     RECOVERY_SUCCESS,
-    REPLACED,
-    REPLACED_ACED,
+    REPLACED_TRAIT,
+    REPLACED_TRAIT_ACED,
+    REPLACED_WILD,
+    REPLACED_WILD_ACED,
+    ROLL_KINDS,
     STAYS_SHAKEN,
+    TARGET_SIZES,
     TARGETS_DEFENSE,
     TRAIT_ROLLS,
     WHOLE_ROLL,
@@ -56,10 +78,13 @@ from rollbridge.plugins.wilddie.rolling import (
     group_for,
     result_dice,
     roll_record,
+    shown_modifiers,
     signed,
     steps_for,
     trait_label,
+    untrained_modifier,
     verdict,
+    wound_modifier_entry,
 )
 from rollbridge.plugins.wilddie.sheet import is_pc
 from rollbridge.plugins.wilddie.state import (
@@ -69,12 +94,7 @@ from rollbridge.plugins.wilddie.state import (
     replace_roll,
     wound_modifier,
 )
-from rollbridge.plugins.wilddie.traits import (
-    UNTRAINED_PENALTY,
-    defense,
-    die_faces,
-    trait_die,
-)
+from rollbridge.plugins.wilddie.traits import defense, die_faces, trait_die
 from rollbridge.text import Private, Text
 
 __all__ = ["attack", "recover", "recovery_roll", "spend_chip", "trait_test"]
@@ -87,17 +107,27 @@ RECOVERY_DIFFICULTY = 4
 _DEFENSE, _TARGETS_DEFENSE, _NO_FIGHTING = DEFENSE(), TARGETS_DEFENSE(), DEFENSE_NO_FIGHTING()
 _WHOLE_ROLL, _CHIP_RECOVERS = WHOLE_ROLL(), CHIP_RECOVERS()
 _RECOVERY_SUCCESS, _RECOVERY_FAILURE = RECOVERY_SUCCESS(), RECOVERY_FAILURE()
+_MODES: dict[str, Text] = {mode: word() for mode, word in ATTACK_MODES.items()}
+_BANDS: dict[str, Text] = {band: word() for band, word in RANGE_BANDS.items()}
+_SIZES: dict[str, Text] = {size: word() for size, word in TARGET_SIZES.items()}
+_KINDS: dict[str, Text] = {kind: word() for kind, word in ROLL_KINDS.items()}
+#: What a chip rerolls, by die slot (WD-4), and how the replaced die is told.
+_ONE_DIE: dict[str, Text] = {"trait": ONE_DIE_TRAIT(), "wild": ONE_DIE_WILD()}
+_REPLACED = {"trait": REPLACED_TRAIT, "wild": REPLACED_WILD}
+_REPLACED_ACED = {"trait": REPLACED_TRAIT_ACED, "wild": REPLACED_WILD_ACED}
 
 
 def require_actor(context: ActionContext) -> Actor:
+    """The acting actor. :raises InvalidParams: when the request names none."""
     if context.actor is None:
-        raise InvalidParams(f"action {context.action!r} needs an acting actor")
+        raise InvalidParams(NEEDS_ACTOR(action=repr(context.action)))
     return context.actor
 
 
 def require_target(context: ActionContext) -> Actor:
+    """The one target. :raises InvalidParams: unless the request names exactly one."""
     if len(context.targets) != 1:
-        raise InvalidParams(f"action {context.action!r} needs exactly one target")
+        raise InvalidParams(NEEDS_ONE_TARGET(action=repr(context.action)))
     return context.targets[0]
 
 
@@ -105,9 +135,7 @@ def ensure_can_act(actor: Actor) -> None:
     """WD-8: an incapacitated character (an npc out of the fight) rolls no traits."""
     if actor.state.get("incapacitated"):
         raise RuleViolation(
-            f"{actor.name} is incapacitated and cannot make trait rolls",
-            code="incapacitated",
-            details={"actor": actor.id},
+            CANNOT_ACT(actor=actor.name), code="incapacitated", details={"actor": actor.id}
         )
 
 
@@ -115,10 +143,10 @@ def base_modifiers(actor: Actor, untrained: bool) -> list[dict[str, Any]]:
     """The modifiers every trait roll of ``actor`` gets: untrained −2 (WD-1), wounds (WD-8)."""
     mods: list[dict[str, Any]] = []
     if untrained:
-        mods.append({"value": UNTRAINED_PENALTY, "note": "untrained"})
-    wounds = wound_modifier(actor.state)
+        mods.append(untrained_modifier())
+    wounds = -wound_modifier(actor.state)
     if wounds:
-        mods.append({"value": wounds, "note": f"{-wounds} wound{'s' if wounds < -1 else ''}"})
+        mods.append(wound_modifier_entry(wounds))
     return mods
 
 
@@ -168,7 +196,7 @@ def _roll_outcome(
         "trait": record["trait"],
         "die": f"d{record['faces']}",
         "untrained": record["untrained"],
-        "modifiers": [dict(m) for m in record["modifiers"]],
+        "modifiers": shown_modifiers(record),
         "modifier": result["modifier"],
         **result_dice(record, result),
         "kept": result["kept"],
@@ -221,7 +249,7 @@ def _defense_how(target: Actor, difficulty: int) -> Private:
     """The step that explains a melee difficulty, the target's Defense (WD-5):
     players read ``difficulty = Defense of Guard (hidden)`` for an NPC."""
     fighting = (target.sheet.get("skills") or {}).get("fighting")
-    how = DEFENSE_FIGHTING(die=fighting) if fighting else _NO_FIGHTING
+    how = DEFENSE_FIGHTING(faces=die_faces(fighting)) if fighting else _NO_FIGHTING
     return from_sheet(
         DEFENSE_STEP(difficulty=difficulty, target=target.name, how=how),
         target.id,
@@ -252,9 +280,10 @@ def attack(context: ActionContext, dice: DiceSource) -> Resolution:
     verdict_against: Private | None = None
     narrated: int | Private
     if mode == "melee":
-        for key in ("range", "size"):
-            if key in params:
-                raise InvalidParams(f"params.{key}: only a ranged attack has a {key}")
+        if "range" in params:
+            raise InvalidParams(MELEE_HAS_NO_RANGE())
+        if "size" in params:
+            raise InvalidParams(MELEE_HAS_NO_SIZE())
         trait = "fighting"
         difficulty = defense(target.sheet)
         how: Text | Private = _defense_how(target, difficulty)
@@ -263,7 +292,7 @@ def attack(context: ActionContext, dice: DiceSource) -> Resolution:
         shown, verdict_against, narrated = _private_defense(target.id, difficulty)
     else:
         if "range" not in params:
-            raise InvalidParams("params.range: a ranged attack needs short, medium or long")
+            raise InvalidParams(RANGED_NEEDS_RANGE())
         trait = "shooting"
         band = params["range"]
         size = params.get("size", "normal")
@@ -271,13 +300,13 @@ def attack(context: ActionContext, dice: DiceSource) -> Resolution:
         if SIZE_ADJUSTMENT[size]:
             how = RANGED_STEP_SIZED(
                 difficulty=difficulty,
-                band=band,
+                band=_BANDS[band],
                 base=RANGE_DIFFICULTY[band],
                 adjust=signed(SIZE_ADJUSTMENT[size]),
-                size=size.replace("_", " "),
+                size=_SIZES[size],
             )
         else:
-            how = RANGED_STEP(difficulty=difficulty, band=band, base=RANGE_DIFFICULTY[band])
+            how = RANGED_STEP(difficulty=difficulty, band=_BANDS[band], base=RANGE_DIFFICULTY[band])
         against = None
         extra = {"mode": "ranged", "target": target.id, "range": band, "size": size}
         narrated = difficulty
@@ -298,7 +327,12 @@ def attack(context: ActionContext, dice: DiceSource) -> Resolution:
     outcome.update(extra)
     outcome["hit"] = result["success"]
     _chips_outcome(outcome, state, actor)
-    said = {"actor": actor.name, "target": target.name, "mode": mode, "total": result["total"]}
+    said = {
+        "actor": actor.name,
+        "target": target.name,
+        "mode": _MODES[mode],
+        "total": result["total"],
+    }
     if not result["success"]:
         narration = ATTACK_MISSES(**said, against=narrated)
     elif result["raises"]:
@@ -355,7 +389,7 @@ def recover(context: ActionContext, dice: DiceSource) -> Resolution:
     ensure_can_act(actor)
     if not actor.state.get("shaken"):
         raise RuleViolation(
-            f"{actor.name} is not Shaken", code="not_shaken", details={"actor": actor.id}
+            NOT_SHAKEN(actor=actor.name), code="not_shaken", details={"actor": actor.id}
         )
     return recovery_roll(
         actor,
@@ -374,26 +408,21 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
     record = find_roll(actor.state, roll_id)
     if record is None and roll_id is not None:
         raise UnknownRequest(
-            f"{actor.name} has no recent roll {roll_id!r} to reroll "
-            f"(the last {ROLL_MEMORY} are remembered)",
+            NO_SUCH_ROLL(actor=actor.name, roll=repr(roll_id), count=ROLL_MEMORY),
             details={"roll": roll_id},
         )
     if record is None:
-        raise RuleViolation(
-            f"{actor.name} has made no roll a chip could reroll",
-            code="no_roll",
-            details={"actor": actor.id},
-        )
+        raise RuleViolation(NO_ROLL(actor=actor.name), code="no_roll", details={"actor": actor.id})
     if record.get("chip_spent"):
         raise RuleViolation(
-            f"a chip was already spent on roll {record['id']!r}; at most one chip per roll",
+            CHIP_ALREADY_SPENT(roll=repr(record["id"])),
             code="chip_already_spent",
             details={"roll": record["id"]},
         )
     chips = int(actor.state.get("chips", 0))
     if chips < 1:
         raise RuleViolation(
-            f"{actor.name} has no chips left", code="no_chips", details={"actor": actor.id}
+            NO_CHIPS(actor=actor.name), code="no_chips", details={"actor": actor.id}
         )
     difficulty, how = _chip_difficulty(record, context.targets)
     shown: Private | None = None
@@ -408,7 +437,7 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
         slots = [params.get("die", "trait")]
         if slots[0] == "wild" and not has_wild:
             raise RuleViolation(
-                f"roll {record['id']!r} has no wild die to reroll (npcs roll none)",
+                NO_WILD_DIE_TO_REROLL(roll=repr(record["id"])),
                 code="no_wild_die",
                 details={"roll": record["id"]},
             )
@@ -436,7 +465,7 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
         "setting": "whole_roll" if whole else "one_die",
         "rerolled": slots,
         "replaced": {slot: Die.from_dict(dict(d)).to_dict() for slot, d in replaced.items()},
-        "modifiers": [dict(m) for m in new_record["modifiers"]],
+        "modifiers": shown_modifiers(new_record),
         "modifier": after["modifier"],
         **result_dice(new_record, after),
         "kept": after["kept"],
@@ -454,8 +483,8 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
         outcome["mode"] = record.get("mode")
     if record["kind"] == "recovery":
         outcome["recovered"] = after["success"]
-    which = _WHOLE_ROLL if whole else ONE_DIE(die=slots[0])
-    spent = {"roll": record["id"], "kind": record["kind"], "which": which}
+    which = _WHOLE_ROLL if whole else _ONE_DIE[slots[0]]
+    spent = {"roll": record["id"], "kind": _KINDS[record["kind"]], "which": which}
     steps: list[Text | Private] = [
         from_state(
             CHIP_SPENT(**spent, before=chips, after=chips - 1),
@@ -466,9 +495,9 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
     for slot in slots:
         old = Die.from_dict(dict(replaced[slot]))
         if len(old.rolls) > 1:
-            steps.append(REPLACED_ACED(die=slot, rolls=list(old.rolls), value=old.value))
+            steps.append(_REPLACED_ACED[slot](rolls=list(old.rolls), value=old.value))
         else:
-            steps.append(REPLACED(die=slot, rolls=list(old.rolls)))
+            steps.append(_REPLACED[slot](rolls=list(old.rolls)))
     if how is not None:
         steps.append(how)
     steps.extend(steps_for(new_record, after, difficulty=verdict_against))
@@ -503,21 +532,19 @@ def _chip_difficulty(
     roll_id, target_id = record["id"], record.get("target")
     named = [target.id for target in targets]
     if named and named != [target_id]:
-        made = f"against {target_id!r}" if target_id else "against no target"
         raise RuleViolation(
-            f"roll {roll_id!r} was made {made}; a chip on it names "
-            + (f"only {target_id!r} as its target" if target_id else "no target"),
+            CHIP_WRONG_TARGET(roll=repr(roll_id), target=repr(target_id))
+            if target_id
+            else CHIP_NO_TARGET(roll=repr(roll_id)),
             code="chip_wrong_target",
             details={"roll": roll_id, "target": target_id, "targets": named},
         )
     against = record.get("against")
     if against is None:
         return None, None
-    if not named:
+    if not named:  # only a melee attack is against a hidden value: its target's Defense
         raise RuleViolation(
-            f"roll {roll_id!r} is a {record.get('mode', '')} attack judged against the "
-            f"{against} of {target_id!r}, which is not remembered: name {target_id!r} as "
-            "the chip's target so that it is recomputed",
+            CHIP_TARGET_REQUIRED(roll=repr(roll_id), target=repr(target_id)),
             code="chip_target_required",
             details={"roll": roll_id, "target": target_id},
         )

@@ -24,7 +24,15 @@ from rollbridge.dice import DiceGroup, DiceSource, roll_formula
 from rollbridge.dice.notation import BinOp, Dice, Neg, Node, Num, parse
 from rollbridge.exceptions import InvalidParams, NotationError
 from rollbridge.plugins.wilddie.messages import (
+    BAD_DAMAGE,
+    BAD_NOTATION,
+    DICE_SUBTRACTED,
+    MORE_THAN_ACES,
+    NO_DICE,
+    NOT_A_DAMAGE_DIE,
+    ONLY_SUMS,
     STRENGTH_DICE,
+    TOO_MANY_DICE,
     TOUGHNESS,
     TOUGHNESS_WORD,
     WEAPON_DICE,
@@ -85,13 +93,15 @@ def _parse_terms(expression: str, where: str) -> tuple[tuple[tuple[str, int], ..
     try:
         formula = parse(expression)
     except NotationError as exc:
-        raise InvalidParams(f"{where}: {exc.message}", details={"field": where}) from None
+        problem = exc.message if exc.text is None else exc.text  # a text, where the core has one
+        raise InvalidParams(
+            BAD_NOTATION(where=where, problem=problem), details={"field": where}
+        ) from None
     terms: list[dict[str, int]] = []
 
-    def fail(problem: str) -> InvalidParams:
+    def fail(problem: Text) -> InvalidParams:
         return InvalidParams(
-            f"{where}: {problem} in {expression!r}; write weapon dice such as 2d6, d8+1 "
-            "or d10+d6 (every die aces)",
+            BAD_DAMAGE(where=where, problem=problem, expression=repr(expression)),
             details={"field": where},
         )
 
@@ -105,21 +115,21 @@ def _parse_terms(expression: str, where: str) -> tuple[tuple[tuple[str, int], ..
             terms.append({"constant": sign * node.value})
         elif isinstance(node, Dice):
             if sign < 0:
-                raise fail("dice cannot be subtracted")
+                raise fail(DICE_SUBTRACTED())
             if not _acing(node):
-                raise fail(f"{node.text} asks for more than aces")
+                raise fail(MORE_THAN_ACES(term=node.text))
             if not 2 <= node.faces <= MAX_FACES:
-                raise fail(f"a d{node.faces} is not a damage die (d2 to d{MAX_FACES})")
+                raise fail(NOT_A_DAMAGE_DIE(faces=node.faces, most=MAX_FACES))
             terms.append({"count": node.number, "faces": node.faces})
         else:
-            raise fail("only + and - of dice and numbers are allowed")
+            raise fail(ONLY_SUMS())
 
     walk(formula.root, 1)
     dice = sum(t.get("count", 0) for t in terms)
     if dice == 0:
-        raise fail("there are no dice")
+        raise fail(NO_DICE())
     if dice > MAX_DICE:
-        raise fail(f"{dice} dice are more than the {MAX_DICE} one damage roll may have")
+        raise fail(TOO_MANY_DICE(count=dice, most=MAX_DICE))
     return tuple(tuple(term.items()) for term in terms)
 
 

@@ -24,6 +24,7 @@ from rollbridge.plugins.wilddie.damage import (
 )
 from rollbridge.plugins.wilddie.messages import (
     ALREADY_INCAPACITATED,
+    AWARD_NEEDS_TARGET,
     AWARD_STEP,
     AWARD_STEP_CAPPED,
     AWARD_STEP_HIDDEN,
@@ -37,10 +38,13 @@ from rollbridge.plugins.wilddie.messages import (
     DICE_LINE_SUM,
     DIE_ACED,
     EFFECT_STEP,
+    HEAL_NEEDS_TARGET,
+    HEAL_NOTHING,
     HEAL_STEP,
     HEAL_WOUNDS,
     HEALS,
     INCAPACITATED,
+    MELEE_NEEDS_ACTOR,
     NO_EFFECT,
     NO_LONGER_INCAPACITATED,
     NO_LONGER_SHAKEN,
@@ -90,7 +94,7 @@ def _wound_note(before: Mapping[str, Any], after: Mapping[str, Any], *, pc: bool
         return _INCAPACITATED if pc else _OUT
     if after["incapacitated"]:
         return _ALREADY
-    return WOUND_TRACK(wounds=after["wounds"], limit=max_wounds(pc))
+    return WOUND_TRACK(count=after["wounds"], limit=max_wounds(pc))
 
 
 @lru_cache(maxsize=1024)
@@ -99,11 +103,9 @@ def _toughness_step(
 ) -> Private:
     """How the Toughness is built (WD-5); players read that it is hidden for an NPC.
     (Made once per target and sheet values: texts are immutable.)"""
-    said = {"target": target_name, "toughness": tough, "vigor": vigor}
-    if armor:
-        step = TOUGHNESS_STEP_ARMOUR(**said, half=die_faces(vigor) // 2, armor=armor)
-    else:
-        step = TOUGHNESS_STEP(**said, half=die_faces(vigor) // 2)
+    faces = die_faces(vigor)
+    said = {"target": target_name, "toughness": tough, "faces": faces, "half": faces // 2}
+    step = TOUGHNESS_STEP_ARMOUR(**said, armor=armor) if armor else TOUGHNESS_STEP(**said)
     return from_sheet(step, target_id, instead=TOUGHNESS_STEP_HIDDEN(target=target_name))
 
 
@@ -118,9 +120,7 @@ def damage(context: ActionContext, dice: DiceSource) -> Resolution:
     strength_die = None
     if melee:
         if context.actor is None:
-            raise InvalidParams(
-                "params.melee: melee damage adds the attacker's Strength; name the attacker"
-            )
+            raise InvalidParams(MELEE_NEEDS_ACTOR())
         strength_die = strength_faces(context.actor)
         strength = f"d{strength_die}"
     constant = sum(t.get("constant", 0) for t in terms)
@@ -202,9 +202,9 @@ def heal(context: ActionContext, dice: DiceSource) -> Resolution:
     count = int(context.params.get("wounds", 1))
     unshake = bool(context.params.get("unshake", False))
     if count == 0 and not unshake:
-        raise InvalidParams("params.wounds: heal at least 1 wound, or set unshake")
+        raise InvalidParams(HEAL_NOTHING())
     if not context.targets:
-        raise InvalidParams("heal needs at least one target")
+        raise InvalidParams(HEAL_NEEDS_TARGET())
     states: dict[str, Any] = {}
     results: dict[str, Any] = {}
     steps: list[Text] = []
@@ -243,7 +243,7 @@ def award_chips(context: ActionContext, dice: DiceSource) -> Resolution:
     """WD-4: the GM gives chips back (up to the technical bound of MAX_CHIPS)."""
     count = int(context.params.get("count", 1))
     if not context.targets:
-        raise InvalidParams("award_chips needs at least one target")
+        raise InvalidParams(AWARD_NEEDS_TARGET())
     states: dict[str, Any] = {}
     results: dict[str, Any] = {}
     steps: list[Private] = []

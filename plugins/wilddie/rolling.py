@@ -38,6 +38,7 @@ actor's private value is passed to them already marked.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from rollbridge.dice import DiceGroup, DiceSource, Die, roll_compounding
@@ -47,7 +48,8 @@ from rollbridge.plugins.wilddie.messages import (
     DIE_ROLLED_MODIFIED,
     DIFFICULTY,
     FAILURE,
-    KEPT,
+    KEPT_TRAIT,
+    KEPT_WILD,
     MODIFIER_NOTED,
     MODIFIERS,
     NO_WILD_DIE,
@@ -56,10 +58,14 @@ from rollbridge.plugins.wilddie.messages import (
     SUCCESS_RAISES,
     TRAIT_LABEL,
     TRAIT_LABEL_UNTRAINED,
+    TRAIT_NAMES,
+    UNTRAINED_NOTE,
     VERDICT_STEP,
     WILD_DIE,
+    WOUNDS_NOTE,
 )
-from rollbridge.plugins.wilddie.traits import LABELS
+from rollbridge.plugins.wilddie.state import PC_MAX_WOUNDS
+from rollbridge.plugins.wilddie.traits import UNTRAINED_PENALTY
 from rollbridge.text import Text
 
 __all__ = [
@@ -68,10 +74,13 @@ __all__ = [
     "group_for",
     "raises",
     "roll_record",
+    "shown_modifiers",
     "signed",
     "steps_for",
     "trait_label",
+    "untrained_modifier",
     "verdict",
+    "wound_modifier_entry",
 ]
 
 #: The wild die is a d6 (WD-3).
@@ -82,6 +91,46 @@ RAISE_STEP = 4
 # texts without arguments, made once
 _FAILURE, _SUCCESS, _NO_WILD_DIE = FAILURE(), SUCCESS(), NO_WILD_DIE()
 _WILD_DIE = WILD_DIE(faces=WILD_FACES)
+_TRAIT_NAMES: dict[str, Text] = {trait: name() for trait, name in TRAIT_NAMES.items()}
+_KEPT = {"trait": KEPT_TRAIT, "wild": KEPT_WILD}
+
+
+def untrained_modifier() -> dict[str, Any]:
+    """The modifier of an untrained skill (WD-1) as a roll record keeps it:
+    ``{"value": -2, "note": "untrained"}``."""
+    return {"value": UNTRAINED_PENALTY, "note": UNTRAINED_NOTE.template}
+
+
+def wound_modifier_entry(wounds: int) -> dict[str, Any]:
+    """The wound modifier (WD-8) of ``wounds`` wounds as a roll record keeps it:
+    ``{"value": -2, "note": "2 wounds"}``."""
+    return {"value": -wounds, "note": WOUNDS_NOTE.template_for(wounds).format(count=wounds)}
+
+
+#: The modifiers the ruleset adds itself, as a record keeps them (plain data in the
+#: actor's state, noted in English), and the texts their notes read as.
+_RULESET_NOTES: dict[tuple[int, str], Text] = {
+    (UNTRAINED_PENALTY, UNTRAINED_NOTE.template): UNTRAINED_NOTE(),
+    **{
+        (entry["value"], entry["note"]): WOUNDS_NOTE(count=wounds)
+        for wounds in range(1, PC_MAX_WOUNDS + 1)
+        for entry in [wound_modifier_entry(wounds)]
+    },
+}
+
+
+def _shown_note(modifier: Mapping[str, Any]) -> Any:
+    """A modifier's note as a resolution shows it: the ruleset's own (``untrained``,
+    ``1 wound``) as a text, read in each audience's language; a note the table typed
+    as it is."""
+    note = modifier["note"]
+    return _RULESET_NOTES.get((int(modifier["value"]), note), note)
+
+
+def shown_modifiers(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A record's modifiers as an outcome shows them: ``value`` and ``note``, the
+    ruleset's own notes as texts (which read in English exactly as stored)."""
+    return [{"value": m["value"], "note": _shown_note(m)} for m in record["modifiers"]]
 
 
 def signed(value: int) -> str:
@@ -206,10 +255,17 @@ def result_dice(record: Mapping[str, Any], result: Mapping[str, Any]) -> dict[st
 
 def trait_label(record: Mapping[str, Any]) -> Text:
     """``Fighting d10`` or ``Stealth (untrained d4)``."""
-    name = LABELS.get(record["trait"], record["trait"])
-    if record.get("untrained"):
-        return TRAIT_LABEL_UNTRAINED(trait=name, faces=record["faces"])
-    return TRAIT_LABEL(trait=name, faces=record["faces"])
+    return _trait_label(record["trait"], int(record["faces"]), bool(record.get("untrained")))
+
+
+@lru_cache(maxsize=256)
+def _trait_label(trait: str, faces: int, untrained: bool) -> Text:
+    """:func:`trait_label`, made once per trait and die (texts are immutable values,
+    and one that is reused keeps its renderings)."""
+    name = _TRAIT_NAMES[trait]
+    if untrained:
+        return TRAIT_LABEL_UNTRAINED(trait=name, faces=faces)
+    return TRAIT_LABEL(trait=name, faces=faces)
 
 
 def verdict(result: Mapping[str, Any]) -> Text:
@@ -295,7 +351,7 @@ def steps_for(
     lines: list[Text] = []
     if record["modifiers"]:
         parts = [
-            MODIFIER_NOTED(value=signed(int(m["value"])), note=m["note"])
+            MODIFIER_NOTED(value=signed(int(m["value"])), note=_shown_note(m))
             if m.get("note")
             else signed(int(m["value"]))
             for m in record["modifiers"]
@@ -315,7 +371,7 @@ def steps_for(
                 result["wild_total"],
             )
         )
-        lines.append(KEPT(die=result["kept"], total=result["total"]))
+        lines.append(_KEPT[result["kept"]](total=result["total"]))
     else:
         lines.append(_NO_WILD_DIE)
     against = DIFFICULTY(difficulty=result["difficulty"]) if difficulty is None else difficulty

@@ -20,19 +20,40 @@ from rollbridge.dice import DiceSource
 from rollbridge.exceptions import RuleViolation, UnknownAction
 from rollbridge.plugins.wilddie import checks, harm, privacy
 from rollbridge.plugins.wilddie.actions import ACTIONS, SETTINGS_SCHEMA
-from rollbridge.plugins.wilddie.messages import TURN_SHAKEN_PLAYER, TURN_SHAKEN_SERVER
+from rollbridge.plugins.wilddie.messages import (
+    INCAPACITATED_CONDITION,
+    SHAKEN_CONDITION,
+    TURN_SHAKEN_PLAYER,
+    TURN_SHAKEN_SERVER,
+    UNKNOWN_ACTION,
+    UNKNOWN_TRACK,
+    WOUND_MODIFIER,
+    WOUNDS_TRACK,
+)
 from rollbridge.plugins.wilddie.sheet import EXAMPLE_SHEETS, SHEET_SCHEMA, initial_state, is_pc
 from rollbridge.plugins.wilddie.state import (
+    PC_MAX_WOUNDS,
     add_wounds,
     copy_state,
     heal_wounds,
     max_wounds,
     wound_modifier,
 )
+from rollbridge.text import Text
 
 __all__ = ["WildDieRuleset"]
 
 _Handler = Callable[[ActionContext, DiceSource], Resolution]
+
+
+# the common state's texts, made once
+_SHAKEN = SHAKEN_CONDITION()
+_INCAPACITATED = INCAPACITATED_CONDITION()
+_WOUNDS_LABEL = WOUNDS_TRACK()
+#: "−2 to trait rolls", by wound modifier (WD-8: −1 to −3).
+_MODIFIER_NOTES: dict[int, Text] = {
+    modifier: WOUND_MODIFIER(modifier=modifier) for modifier in range(-PC_MAX_WOUNDS, 0)
+}
 
 _HANDLERS: dict[str, _Handler] = {
     "trait": checks.trait_test,
@@ -71,8 +92,7 @@ class WildDieRuleset(Ruleset):
         handler = _HANDLERS.get(context.action)
         if handler is None:
             raise UnknownAction(
-                f"ruleset 'wilddie' has no action {context.action!r}",
-                details={"action": context.action},
+                UNKNOWN_ACTION(action=repr(context.action)), details={"action": context.action}
             )
         return handler(context, dice)
 
@@ -80,11 +100,11 @@ class WildDieRuleset(Ruleset):
         state = actor.state
         pc = is_pc(actor.sheet)
         wounds = int(state.get("wounds", 0))
-        conditions: list[str] = []
+        conditions: list[Text] = []
         if state.get("shaken"):
-            conditions.append("Shaken")
+            conditions.append(_SHAKEN)
         if state.get("incapacitated"):
-            conditions.append("Incapacitated")
+            conditions.append(_INCAPACITATED)
         if state.get("incapacitated"):
             status = "down"
         elif wounds or state.get("shaken"):
@@ -94,10 +114,10 @@ class WildDieRuleset(Ruleset):
         modifier = wound_modifier(state)
         return CommonState(
             status=status,
-            tracks=(Track("wounds", "Wounds", wounds, max_wounds(pc)),),
+            tracks=(Track("wounds", _WOUNDS_LABEL, wounds, max_wounds(pc)),),
             conditions=tuple(conditions),
             modifier=modifier,
-            modifier_note=f"{modifier} to trait rolls" if modifier else "",
+            modifier_note=_MODIFIER_NOTES[modifier] if modifier else "",
         )
 
     def adjust(self, actor: Actor, track: str, delta: int) -> dict[str, Any]:
@@ -108,9 +128,7 @@ class WildDieRuleset(Ruleset):
         """
         if track != "wounds":
             raise RuleViolation(
-                f"wilddie has no track {track!r}; its only track is 'wounds'",
-                code="unknown_track",
-                details={"track": track},
+                UNKNOWN_TRACK(track=repr(track)), code="unknown_track", details={"track": track}
             )
         pc = is_pc(actor.sheet)
         if delta > 0:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rollbridge.plugins.wilddie.messages import TRAIT_NAMES
+
 __all__ = [
     "ATTRIBUTES",
     "DIE_STEPS",
@@ -56,8 +58,9 @@ SKILLS: dict[str, str] = {
 #: Every trait a test may name.
 TRAITS: tuple[str, ...] = (*ATTRIBUTES, *SKILLS)
 
-#: Human labels of the traits.
-LABELS: dict[str, str] = {name: name.capitalize() for name in TRAITS}
+#: Human labels of the traits, in English (the declared messages' templates: every
+#: text names a trait by its message, :data:`~rollbridge.plugins.wilddie.messages.TRAIT_NAMES`).
+LABELS: dict[str, str] = {name: TRAIT_NAMES[name].template for name in TRAITS}
 
 #: The dice a trait may have, weakest first.
 DIE_STEPS: tuple[str, ...] = ("d4", "d6", "d8", "d10", "d12")

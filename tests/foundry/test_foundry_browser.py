@@ -75,8 +75,16 @@ def requirements() -> list[str]:
     return missing
 
 
-@pytest.mark.parametrize("generation", [13, 12])
-def test_the_module_rolls_resolves_and_resumes_in_chromium(tmp_path, generation):
+# (Foundry generation, the user's Foundry language, the locale the server answers in):
+# English on v13 (the docs' screenshot); Czech on v12 (the module's and the server's
+# texts in Czech); Polish, which Foundry has but neither rollbridge side has: the
+# server falls back to English and says so, the module warns in its English fallback.
+@pytest.mark.parametrize(
+    ("generation", "lang", "server_locale"), [(13, "en", "en"), (12, "cs", "cs"), (13, "pl", "en")]
+)
+def test_the_module_rolls_resolves_and_resumes_in_chromium(
+    tmp_path, generation, lang, server_locale
+):
     missing = requirements()
     if missing:
         pytest.fail("the Foundry browser test needs: " + "; ".join(missing))
@@ -110,7 +118,7 @@ def test_the_module_rolls_resolves_and_resumes_in_chromium(tmp_path, generation)
         ws_url = f"ws://127.0.0.1:{port}/tables/{table['table']}"
         page = (
             f"http://127.0.0.1:{httpd.server_address[1]}/tests/foundry/browser/index.html?"
-            + urllib.parse.urlencode({"ws": ws_url, "generation": generation})
+            + urllib.parse.urlencode({"ws": ws_url, "generation": generation, "lang": lang})
         )
         sheets = PluginHost().rulesets["sr2"].example_sheets
         SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
@@ -121,9 +129,11 @@ def test_the_module_rolls_resolves_and_resumes_in_chromium(tmp_path, generation)
             "RB_TABLE": table["table"],
             "RB_TOKEN": token,
             "RB_SHEETS": json.dumps({k: sheets[k] for k in ("Tukan", "Guard A")}),
-            # the docs' screenshot is taken on v13
-            "RB_SCREENSHOT": str(SCREENSHOT) if generation == 13 else "",
+            # the docs' screenshot is taken on v13, in English
+            "RB_SCREENSHOT": str(SCREENSHOT) if (generation, lang) == (13, "en") else "",
             "RB_GENERATION": str(generation),
+            "RB_LANG": lang,
+            "RB_SERVER_LOCALE": server_locale,
             "RB_CHROMIUM": CHROMIUM,
             "RB_USER_DATA": str(tmp_path / "chromium-profile"),
         }
@@ -142,7 +152,12 @@ def test_the_module_rolls_resolves_and_resumes_in_chromium(tmp_path, generation)
         assert result["connected"]["role"] == "gm"
         assert result["attack"]["physical"] > 0
         assert result["resume"]["stats"]["recovered"] >= 1
-        if generation == 13:
+        assert result["connected"]["lang"] == lang
+        assert result["connected"]["locale"] == server_locale
+        assert result["i18n"]["lang"] == lang
+        if lang == "cs":  # the server's narration came in Czech, as the hello asked
+            assert set(result["attack"]["narration"]) & set("áčďéěíňóřšťúůýž"), result["attack"]
+        if (generation, lang) == (13, "en"):
             assert SCREENSHOT.stat().st_size > 1000
             assert SCREENSHOT.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     finally:

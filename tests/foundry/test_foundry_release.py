@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def release(tmp_path) -> tuple[Path, dict, zipfile.ZipFile]:
     path = build_release(tmp_path, base_url="https://example.org/rb/")
-    manifest = json.loads((tmp_path / "module.json").read_text())
+    manifest = json.loads((tmp_path / "module.json").read_text(encoding="utf-8"))
     return path, manifest, zipfile.ZipFile(path)
 
 
@@ -40,7 +40,12 @@ def test_the_manifest_is_a_foundry_v12_v13_module(release):
     assert manifest["compatibility"] == {"minimum": "12", "verified": "13"}
     assert manifest["esmodules"] == ["scripts/rollbridge.mjs"]
     assert manifest["socket"] is True
-    assert manifest["languages"] == [{"lang": "en", "name": "English", "path": "lang/en.json"}]
+    assert manifest["languages"] == [
+        {"lang": "en", "name": "English", "path": "lang/en.json"},
+        {"lang": "cs", "name": "Čeština", "path": "lang/cs.json"},
+        {"lang": "de", "name": "Deutsch", "path": "lang/de.json"},
+        {"lang": "ru", "name": "Русский", "path": "lang/ru.json"},
+    ]
     assert manifest["title"] and manifest["description"] and manifest["authors"]
 
 
@@ -52,7 +57,8 @@ def test_every_file_the_manifest_names_is_in_the_zip(release):
         referenced
     )
     assert set(referenced) <= names
-    json.loads(archive.read("lang/en.json"))
+    for lang in ("en", "cs", "de", "ru"):
+        json.loads(archive.read(f"lang/{lang}.json").decode("utf-8"))
 
 
 def test_every_module_import_resolves_inside_the_zip(release):
@@ -87,7 +93,7 @@ def test_the_build_is_reproducible(tmp_path):
     one = build_release(tmp_path / "one").read_bytes()
     two = build_release(tmp_path / "two").read_bytes()
     assert one == two
-    manifest = json.loads((tmp_path / "one" / "module.json").read_text())
+    manifest = json.loads((tmp_path / "one" / "module.json").read_text(encoding="utf-8"))
     assert manifest["manifest"] == "" and manifest["download"] == ""
 
 

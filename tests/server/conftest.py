@@ -112,13 +112,15 @@ class Tables:
 
     async def join(
         self, table: str, role: str, *, binary: bool = False, resume: dict | None = None,
-        token: str | None = None,
+        token: str | None = None, locale: str | None = None,
     ) -> tuple[Peer, dict[str, Any]]:  # fmt: skip
         peer = Peer(await connect(self.server.url, max_size=2**22), binary)
         self.peers.append(peer)
         hello = {"type": "hello", "table": table, "token": token or self.tokens[table][role]}
         if resume is not None:
             hello["resume"] = resume
+        if locale is not None:
+            hello["locale"] = locale
         welcome = await peer.request(hello)
         return peer, welcome
 

@@ -1,8 +1,9 @@
 """No NPC detail reaches a player, on the wire, for every built-in ruleset (Core issue,
-item 3): every action of each ruleset is resolved over a real socket with NPCs taking
-part, and every frame a player received is exactly the players' view the engine builds
-from the stored event — and at every place the event marks an NPC's private value, the
-player's frame holds nothing, or what the ruleset gave instead."""
+item 3) and in every language (Localisation issue, item 5): every action of each
+ruleset is resolved over a real socket with NPCs taking part, and every frame a player
+received — one player per locale — is exactly the players' view the engine builds from
+the stored event in that player's locale; and at every place the event marks an NPC's
+private value, the player's frame holds nothing, or what the ruleset gave instead."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ import pytest
 from websockets.asyncio.client import connect
 
 from rollbridge.engine import Principal
+from rollbridge.engine.views import Audience
 from rollbridge.host import PluginHost
+from rollbridge.i18n import LOCALES
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
 
@@ -54,12 +57,12 @@ async def world(tmp_path):
     server, store = await start(path, host)
     peers: list[Peer] = []
 
-    async def join(ruleset_id: str, role: str) -> Peer:
+    async def join(ruleset_id: str, role: str, locale: str = "en") -> Peer:
         peer = Peer(await connect(server.url, max_size=2**22))
         peers.append(peer)
-        await peer.request(
-            {"type": "hello", "table": ruleset_id, "token": tokens[ruleset_id][role]}
-        )
+        hello = {"type": "hello", "table": ruleset_id, "token": tokens[ruleset_id][role]}
+        welcome = await peer.request({**hello, "locale": locale})
+        assert welcome["locale"] == locale
         return peer
 
     yield server, store, host, join
@@ -90,7 +93,7 @@ def requests_for(ruleset, actor_ids: list[str]) -> list[dict[str, Any]]:
 async def test_a_players_frames_are_the_players_view_and_hold_no_npc_detail(world, ruleset_id):
     server, store, host, join = world
     gm = await join(ruleset_id, "gm")
-    player = await join(ruleset_id, "player")
+    players = {locale: await join(ruleset_id, "player", locale) for locale in LOCALES}
     ruleset = host.rulesets[ruleset_id]
     ids = [f"a{i}" for i in range(len(ruleset.example_sheets))]
     done = 0
@@ -99,22 +102,31 @@ async def test_a_players_frames_are_the_players_view_and_hold_no_npc_detail(worl
         done += reply.get("type") == "result"
     assert done >= len(ruleset.actions) // 2  # the rules refuse some (bleed: nobody dying)
     last = (await gm.request({"type": "state"}))["table"]["seq"]
-    await player.wait_for(lambda p: p.events and p.events[-1]["seq"] == last)
+    for player in players.values():
+        await player.wait_for(lambda p: p.events and p.events[-1]["seq"] == last)
 
     table = server.tables.open[ruleset_id].table
     stored = {e.seq: e for e in store.events_after(ruleset_id, 0)}
-    checked_private = 0
-    for frame in player.events:
-        event = stored[frame["seq"]]
-        expected = {"type": "event", "table": ruleset_id, **table.view_event(event, gm=False)}
-        assert frame == expected, f"{ruleset_id} seq {frame['seq']}: the frame is not the view"
-        npc_marks = [e for e in event.private if not table.controlled(e[1])
-                     and not ruleset.reveals(e[2], table.ruleset_settings)]  # fmt: skip
-        for path, *rest in npc_marks:
-            seen = at(frame["data"], path)
-            if len(rest) > 2:  # the ruleset said what players read instead
-                assert seen is _MISSING or seen != at(event.data, path) or seen == rest[2]
-            else:
-                assert seen is _MISSING, f"{ruleset_id} {event.kind} {path}: {seen!r} leaked"
-            checked_private += 1
-    assert checked_private, f"{ruleset_id}: no NPC detail was at stake"
+    for locale, player in players.items():
+        checked_private = 0
+        for frame in player.events:
+            event = stored[frame["seq"]]
+            view = table.view_event(event, audience=Audience(False, locale))
+            expected = {"type": "event", "table": ruleset_id, **view}
+            assert frame == expected, f"{ruleset_id} seq {frame['seq']} in {locale}: not the view"
+            npc_marks = [e for e in event.private if not table.controlled(e[1])
+                         and not ruleset.reveals(e[2], table.ruleset_settings)]  # fmt: skip
+            for path, *rest in npc_marks:
+                seen = at(frame["data"], path)
+                if len(rest) > 2:  # the ruleset said what players read instead
+                    assert seen is _MISSING or seen != at(event.data, path) or seen == rest[2]
+                else:
+                    assert seen is _MISSING, f"{ruleset_id} {event.kind} {path}: {seen!r} leaked"
+                checked_private += 1
+        assert checked_private, f"{ruleset_id}: no NPC detail was at stake"
+    narrations = {
+        locale: [f["data"].get("narration") for f in player.events if f["kind"] == "resolution"]
+        for locale, player in players.items()
+    }
+    for locale in LOCALES[1:]:  # each language its own words (the catalogues are complete)
+        assert narrations[locale] != narrations["en"], f"{ruleset_id}: {locale} reads English"

@@ -8,7 +8,10 @@
 //
 // Environment: RB_PAGE_URL, RB_WS_URL, RB_TABLE, RB_TOKEN (the GM's; never
 // printed), RB_SHEETS (JSON), RB_SCREENSHOT (empty: none), RB_CHROMIUM,
-// RB_USER_DATA, RB_GENERATION (12 or 13: the Foundry generation the stand-in plays).
+// RB_USER_DATA, RB_GENERATION (12 or 13: the Foundry generation the stand-in plays),
+// RB_LANG (the user's Foundry language, also in the page URL; RB_SERVER_LOCALE is
+// the locale the server is expected to answer in: RB_LANG, or its default when it
+// has none — then the welcome's fallback note must reach the user).
 
 import assert from "node:assert/strict";
 import process from "node:process";
@@ -19,6 +22,8 @@ const env = process.env;
 const TOKEN = env.RB_TOKEN;
 const sheets = JSON.parse(env.RB_SHEETS);
 const GENERATION = Number(env.RB_GENERATION ?? 13);
+const LANG = env.RB_LANG ?? "en";
+const SERVER_LOCALE = env.RB_SERVER_LOCALE ?? LANG;
 const ARGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -56,14 +61,39 @@ try {
   const first = await page.evaluate(() => ({
     status: rbE2E.api().status(),
     settings: Object.fromEntries([...game.settings.settings].map(([k, v]) => [k, v.scope])),
-    notices: FoundryStandin.log.notifications.map((n) => n.text),
+    notices: FoundryStandin.log.notifications.map((n) => ({ ...n })),
+    lang: game.i18n.lang,
+    loaded: [...game.i18n.loaded],
+    welcomeLocale: rbE2E.api().connection.welcome.locale,
+    welcomeNotes: rbE2E.api().connection.welcome.notes ?? [],
+    connected: game.i18n.format("ROLLBRIDGE.Notice.Connected", {
+      table: rbE2E.api().status().table, role: game.i18n.localize("ROLLBRIDGE.Role.gm"),
+    }),
+    fallbackNotice: game.i18n.format("ROLLBRIDGE.Notice.LocaleUnavailable", {
+      asked: game.i18n.lang, used: rbE2E.api().connection.welcome.locale,
+    }),
   }));
   assert.equal(first.status.role, "gm");
   assert.equal(first.status.writer, true);
   assert.equal(first.settings["rollbridge.token"], GENERATION >= 13 ? "user" : "client", "the token is kept per user (v13) or per client (v12)");
   assert.equal(first.settings["rollbridge.serverUrl"], "world");
-  assert.ok(first.notices.some((n) => /connected to table/.test(n)), first.notices);
-  summary.connected = first.status;
+  const noticeTexts = first.notices.map((n) => n.text);
+  assert.ok(noticeTexts.includes(`rollbridge: ${first.connected}`), JSON.stringify(noticeTexts));
+  // the module's texts in the user's language, loaded from module.json's languages
+  assert.equal(first.lang, LANG);
+  assert.ok(first.loaded.includes(`rollbridge/lang/${LANG === "pl" ? "en" : LANG}.json`), first.loaded);
+  // the hello asked for the Foundry language: the server answers in it, or says it cannot
+  assert.equal(first.welcomeLocale, SERVER_LOCALE);
+  if (SERVER_LOCALE === LANG) {
+    assert.deepEqual(first.welcomeNotes, []);
+    assert.ok(!noticeTexts.includes(`rollbridge: ${first.fallbackNotice}`));
+  } else {
+    assert.deepEqual(first.welcomeNotes.map((n) => n.code), ["locale_unavailable"]);
+    assert.ok(first.notices.some((n) => n.level === "warn" && n.text === `rollbridge: ${first.fallbackNotice}`),
+      JSON.stringify(first.notices));
+    assert.ok(consoleLines.some((l) => l.includes(first.welcomeNotes[0].message)), "the server's note is logged");
+  }
+  summary.connected = { ...first.status, lang: first.lang, locale: first.welcomeLocale };
 
   step("put two Foundry actors on the table");
   await page.evaluate(async (s) => {
@@ -101,6 +131,15 @@ try {
       guardFlags: structuredClone(rbE2E.guard.flags.rollbridge),
       guardSystem: structuredClone(rbE2E.guard.system),
       cardText: card.textContent,
+      cardHow: card.querySelector(".rb-steps summary")?.textContent ?? null,
+      cardOutcome: [...card.querySelectorAll(".rb-outcome li span")].map((s) => s.textContent),
+      cardStatus: [...card.querySelectorAll(".rb-status")].map((s) => s.textContent),
+      steps: event.data.steps ?? [],
+      words: {
+        how: game.i18n.localize("ROLLBRIDGE.Card.How"),
+        outcome: Object.keys(event.data.outcome ?? {}).map((k) => [k, game.i18n.has(`ROLLBRIDGE.Card.Outcome.${k}`) ? game.i18n.localize(`ROLLBRIDGE.Card.Outcome.${k}`) : null]),
+        statuses: (event.actors ?? []).filter((a) => a.common).map((a) => game.i18n.localize(`ROLLBRIDGE.ActorStatus.${a.common.status}`)),
+      },
       cardDice: [...card.querySelectorAll(".rb-die")].map((li) => li.dataset.rolls),
       cardTracks: [...card.querySelectorAll(".rb-track")].map((t) => ({ ...t.dataset })),
       speaker: message.speaker,
@@ -119,6 +158,12 @@ try {
   // the chat card: who, the narration, every die (compounding ones as chains), the new state
   assert.equal(attack.speaker.actor, "fvttTukan0000001");
   assert.ok(attack.cardText.includes(attack.narration), attack.cardText);
+  // the server's steps as they came (in its locale), under the module's word for "How"
+  for (const s of attack.steps) assert.ok(attack.cardText.includes(s), s);
+  if (attack.steps.length) assert.equal(attack.cardHow, attack.words.how);
+  // the outcome labels and the statuses in the user's language
+  for (const [, label] of attack.words.outcome) if (label) assert.ok(attack.cardOutcome.includes(label), JSON.stringify(attack.cardOutcome));
+  assert.deepEqual(attack.cardStatus, attack.words.statuses);
   assert.deepEqual(attack.cardDice, ["6,3", "6,4", "5", "6,1", "2", "4", "6,2", "4", "1", "3"]);
   // the state: flags and the sr5 mapping (the stand-in world's system is shadowrun5e)
   const physical = attack.guardFlags.common.tracks.find((t) => t.key === "physical");
@@ -256,7 +301,8 @@ try {
   assert.equal(new Set(cards).size, cards.length);
   assert.ok(cards.includes(changes.rollSeq) && cards.includes(resumed.offlineRollSeq));
   assert.equal(resumed.savedCursor.seq, resumed.status.cursor.seq);
-  assert.ok(resumed.notices.some((n) => /reconnecting/.test(n)));
+  const reconnecting = await page.evaluate(() => game.i18n.localize("ROLLBRIDGE.Notice.Reconnecting"));
+  assert.ok(resumed.notices.includes(`rollbridge: ${reconnecting}`), JSON.stringify(resumed.notices));
   summary.resume = { before: before.cursor, after: resumed.status.cursor, stats, changes, offlineRollSeq: resumed.offlineRollSeq };
 
   step("the token stays out of the console and the page");
@@ -265,6 +311,12 @@ try {
   for (const line of consoleLines) assert.ok(!line.includes(TOKEN), "token in the console");
   assert.ok(!page.url().includes(TOKEN));
   assert.deepEqual(pageErrors, []);
+  // every key the module asked for has an English string, every placeholder was filled,
+  // and a language rollbridge has needed no English fallback
+  const i18n = await page.evaluate(() => ({ problems: game.i18n.problems, fallbacks: [...new Set(game.i18n.fallbacks)] }));
+  assert.deepEqual(i18n.problems, [], JSON.stringify(i18n.problems));
+  if (LANG !== "pl") assert.deepEqual(i18n.fallbacks, []);
+  summary.i18n = { lang: LANG, fallbacks: i18n.fallbacks.length };
   summary.consoleLines = consoleLines.length;
   process.stdout.write(`RESULT ${JSON.stringify(summary)}\n`);
 } catch (error) {

@@ -7,12 +7,18 @@ const params = new URLSearchParams(location.search);
 const wsUrl = params.get("ws");
 const generation = Number(params.get("generation") ?? 13);
 const secrets = window.__RB_E2E__ ?? {};
-const lang = await (await fetch("/adapters/foundry/module/lang/en.json")).json();
+// the user's Foundry language; the module's languages come from its own module.json
+const language = params.get("lang") ?? "en";
+const manifest = await (await fetch("/adapters/foundry/module/module.json")).json();
 
 const settings = { "rollbridge.serverUrl": wsUrl };
 // v13 keeps the token per user, v12 per client: either way the stand-in's store holds it
 if (secrets.token) settings["rollbridge.token"] = secrets.token;
-FoundryStandin.install({ system: "shadowrun5e", generation, lang, settings });
+// Polish stands for a language Foundry has (a core translation module) but rollbridge has not
+FoundryStandin.install({
+  system: "shadowrun5e", generation, settings, language, manifest,
+  moduleRoot: "/adapters/foundry/module/", coreLanguages: { pl: "Polski" },
+});
 FoundryStandin.installDiceSoNice();
 
 const track = () => ({ track: { physical: { value: 0, overflow: { value: 0 } }, stun: { value: 0 } } });
@@ -20,7 +26,7 @@ const tukan = FoundryStandin.addActor({ _id: "fvttTukan0000001", name: "Tukan", 
 const guard = FoundryStandin.addActor({ _id: "fvttGuard0000002", name: "Guard", system: track() });
 
 await import("/adapters/foundry/module/scripts/rollbridge.mjs");
-FoundryStandin.boot();
+await FoundryStandin.boot();
 
 window.rbE2E = {
   ready: true,

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { escapeHtml, groupResult, renderCard, tracksHtml } from "../../../adapters/foundry/module/scripts/core/card.mjs";
+import { en } from "./localization.mjs";
 
 const attack = {
   type: "event",
@@ -45,13 +46,13 @@ const attack = {
 
 test("everything from the server is escaped", () => {
   assert.equal(escapeHtml(`<a href="x">'&'</a>`), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
-  const html = renderCard(attack);
+  const html = renderCard(attack, { i18n: en });
   assert.ok(!html.includes("<b>hard</b>"));
   assert.ok(html.includes("&lt;b&gt;hard&lt;/b&gt;"));
 });
 
 test("a resolution card shows every die, the result, the outcome and the state", () => {
-  const html = renderCard(attack);
+  const html = renderCard(attack, { i18n: en });
   assert.match(html, /data-kind="resolution" data-seq="5"/);
   assert.match(html, /<span class="rb-who">Tukan<\/span>/);
   assert.equal((html.match(/class="rb-die /g) || []).length, 3);
@@ -59,7 +60,7 @@ test("a resolution card shows every die, the result, the outcome and the state",
   assert.match(html, /<span class="rb-chain">6\+6\+1=<\/span>13/);
   assert.match(html, /2 successes/);
   assert.match(html, /vs 6/);
-  assert.match(html, /data-key="hit"><span>hit<\/span> true/);
+  assert.match(html, /data-key="hit" data-value="true"><span>hit<\/span> yes/);
   assert.ok(!html.includes("attack".concat('"><span>attack')), "nested outcome objects are left out");
   assert.match(html, /data-track="physical" data-value="6" data-max="10"/);
   assert.match(html, /Physical: Serious/);
@@ -84,7 +85,7 @@ test("a roll card shows the formula and total", () => {
     },
     actors: [],
   };
-  const html = renderCard(roll);
+  const html = renderCard(roll, { i18n: en });
   assert.match(html, /data-total="24"/);
   assert.match(html, /3d6!! \+ 2 = <b>24<\/b>/);
   assert.equal((html.match(/class="rb-die /g) || []).length, 3);
@@ -93,8 +94,8 @@ test("a roll card shows the formula and total", () => {
 test("dropped dice and group results", () => {
   assert.deepEqual(groupResult({ dice: [{ value: 4 }, { value: 6, kept: false }] }), { value: 4, text: "4" });
   assert.deepEqual(groupResult({ total: 9, dice: [] }), { value: 9, text: "9" });
-  assert.equal(groupResult({ target: 5, successes: 1, dice: [] }).text, "1 success");
-  const html = tracksHtml({ status: "dying", tracks: [{ key: "wounds", label: "Wounds", value: 2, max: 3 }] }, { name: "Ana" });
+  assert.equal(groupResult({ target: 5, successes: 1, dice: [] }, en).text, "1 success");
+  const html = tracksHtml({ status: "dying", tracks: [{ key: "wounds", label: "Wounds", value: 2, max: 3 }] }, { name: "Ana", i18n: en });
   assert.equal((html.match(/class="rb-on"/g) || []).length, 2);
   assert.match(html, /rb-status-dying/);
 });

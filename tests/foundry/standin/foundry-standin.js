@@ -10,8 +10,13 @@
 //   game.user {id, name, isGM, character, targets}, game.users.activeGM / contents
 //   game.actors (a Collection: get, contents), Actor#update (dotted and nested
 //     paths, as Document#update merges them), Actor#getFlag
-//   game.modules.get(id) {id, active, version, api}, game.release, game.system,
-//   game.i18n.localize/format, game.socket.on/emit, game.ready
+//   game.modules.get(id) {id, active, version, api, languages}, game.release,
+//   game.system, game.socket.on/emit, game.ready
+//   game.i18n: the Localization stand-in (localization-standin.js): the
+//     configured language's files from the active modules' `languages` (the
+//     module's own module.json), English as the per-key fallback, {name}
+//     placeholders; loaded between the "init" and "setup" hooks as Foundry
+//     does (hook "i18nInit"); every key it lacks is recorded
 //   ChatMessage.create / getSpeaker / getWhisperRecipients
 //   Roll.fromData with the term classes Die, OperatorTerm, NumericTerm,
 //     PoolTerm, ParentheticalTerm, FunctionTerm: our own small model of the
@@ -374,7 +379,13 @@
   };
 
   // -- the game ---------------------------------------------------------------------------------
-  function install({ system = "shadowrun5e", generation = 13, settings = {}, user = "gm", lang = {} } = {}) {
+  // language: the user's Foundry language (core.language); manifest: the module's module.json;
+  // moduleRoot: where the page serves the module's folder; coreLanguages: languages a core
+  // translation module adds ({lang: name}) without rollbridge strings of its own
+  function install({
+    system = "shadowrun5e", generation = 13, settings = {}, user = "gm", language = "en",
+    manifest = { languages: [] }, moduleRoot = "/adapters/foundry/module/", coreLanguages = {},
+  } = {}) {
     const gm = new User({ _id: "standinGM000001", name: "Gamemaster", isGM: true });
     const player = new User({ _id: "standinPlr00001", name: "Player" });
     const me = user === "gm" ? gm : player;
@@ -385,7 +396,25 @@
         terms: { d: Die },
       },
     };
-    const module = { id: "rollbridge", title: "rollbridge", active: true, version: "standin" };
+    const module = {
+      id: "rollbridge", title: "rollbridge", active: true, version: "standin",
+      languages: structuredClone(manifest.languages ?? []),
+    };
+    const coreTranslation = {
+      id: "standin-core-translation", active: true, coreTranslation: true,
+      languages: Object.entries(coreLanguages).map(([lang, name]) => ({ lang, name, path: "" })),
+    };
+    const { Localization } = globalThis.FoundryLocalizationStandin;
+    const i18n = new Localization({
+      packages: [coreTranslation, module],
+      load: async (pkg, path) => {
+        if (pkg !== module) return {}; // a core translation: no rollbridge strings
+        const response = await fetch(`${moduleRoot}${path}`);
+        if (response.status !== 200) throw new Error(`stand-in: cannot load ${path} (${response.status})`);
+        return response.json();
+      },
+    });
+    record.language = language;
     const socketHandlers = {};
     globalThis.game = {
       ready: false,
@@ -396,11 +425,7 @@
       actors: new Collection(),
       modules: new Collection([["rollbridge", module]]),
       settings: new ClientSettings(settings),
-      i18n: {
-        lang,
-        localize: (key) => getProperty(lang, key) ?? key,
-        format: (key, data = {}) => String(getProperty(lang, key) ?? key).replace(/\{(\w+)\}/g, (_, k) => data[k] ?? `{${k}}`),
-      },
+      i18n,
       socket: {
         on: (name, fn) => { (socketHandlers[name] ??= []).push(fn); },
         emit: (name, message) => { record.socket.push({ name, message }); },
@@ -432,8 +457,11 @@
     return actor;
   }
 
-  function boot() {
+  // Foundry's order: init, then the language's files (game.i18n.initialize), i18nInit, setup, ready
+  async function boot() {
     Hooks.callAll("init");
+    await game.i18n.setLanguage(record.language);
+    Hooks.callAll("i18nInit");
     Hooks.callAll("setup");
     game.ready = true;
     Hooks.callAll("ready");

@@ -70,9 +70,9 @@ def test_common_state_of_a_bandit(kit):
     common = kit.ruleset.common_state(kit.bandit("ana", slots={1, 2}))
     assert common.status == "ok"
     assert [(t.key, t.value, t.max) for t in common.tracks] == [("wounds", 2, 4)]
-    assert common.conditions == ("Lightly wounded", "Seriously wounded")
+    assert common.to_dict()["conditions"] == ["Lightly wounded", "Seriously wounded"]
     dying = kit.ruleset.common_state(kit.bandit("ana", slots={3, 4}))
-    assert dying.status == "dying" and "Dying" in dying.conditions
+    assert dying.status == "dying" and "Dying" in dying.to_dict()["conditions"]
 
 
 def test_common_state_of_an_extra(kit):

@@ -381,8 +381,8 @@ def test_BD7_heavily_wounded_moves_have_disadvantage(kit):
     assert move.outcome["total"] == 7
     common = kit.ruleset.common_state(boris)
     assert common.status == "impaired"
-    assert "Heavily wounded" in common.conditions
-    assert "disadvantage" in common.modifier_note
+    assert "Heavily wounded" in common.to_dict()["conditions"]
+    assert "disadvantage" in common.to_dict()["modifier_note"]
 
 
 def test_BD7_advantage_cancels_the_heavy_wound_disadvantage(kit):

@@ -15,11 +15,24 @@ from typing import Any
 
 import pytest
 
-from rollbridge.contract import ActionContext, Actor, Resolution
+from rollbridge.contract import ActionContext, Actor, CommonState, Resolution, Track
 from rollbridge.dice import DiceGroup, DiceSource, ScriptedDice, SeededDice
 from rollbridge.plugins.sr2 import SR2Ruleset
 from rollbridge.schema import validate
-from rollbridge.text import extract, view_of
+from rollbridge.text import extract, render, view_of
+
+
+def english(common: CommonState) -> CommonState:
+    """A common state with its texts (track labels, conditions, modifier note) rendered
+    in English, as the tests quote them; the ruleset's own holds texts (rendered in
+    each client's language when a view is built)."""
+    return CommonState(
+        status=common.status,
+        tracks=tuple(Track(t.key, render(t.label), t.value, t.max) for t in common.tracks),
+        conditions=tuple(render(c) for c in common.conditions),
+        modifier=common.modifier,
+        modifier_note=render(common.modifier_note),
+    )
 
 
 class Resolved:
@@ -62,6 +75,9 @@ class Resolved:
 
 class Kit:
     """Builds sr2 actors and resolves actions on them."""
+
+    #: A common state with its texts in English (see :func:`english`).
+    english = staticmethod(english)
 
     def __init__(self) -> None:
         self.rs = SR2Ruleset()
@@ -128,8 +144,9 @@ class Kit:
         state = result.states.get(actor.id, actor.state)
         return Actor(actor.id, actor.name, actor.sheet, MappingProxyType(dict(state)))
 
-    def common(self, actor: Actor, result: Resolved | Resolution | None = None) -> Any:
-        return self.rs.common_state(self.after(actor, result) if result else actor)
+    def common(self, actor: Actor, result: Resolved | Resolution | None = None) -> CommonState:
+        """The actor's common state (after ``result``), its texts in English."""
+        return english(self.rs.common_state(self.after(actor, result) if result else actor))
 
 
 @pytest.fixture

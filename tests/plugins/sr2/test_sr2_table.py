@@ -104,7 +104,7 @@ def test_player_view_hides_boxes_by_default(kit, sr2):
     view = sr2.player_view(guard, kit.settings())
     assert view.common.tracks == ()
     assert view.common.status == "impaired"
-    assert view.common.conditions == ("Stun: Light", "Physical: Serious")
+    assert kit.english(view.common).conditions == ("Stun: Light", "Physical: Serious")
     assert view.common.modifier == 4
     assert view.sheet is None and view.state is None
     more = sr2.player_view(guard, kit.settings(show_npc_details=True))

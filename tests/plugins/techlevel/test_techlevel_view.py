@@ -44,8 +44,9 @@ def test_common_state_has_one_track_per_layer_present(tl, make_armour):
         ("mind", 4, 10),
     ]
     assert common.status == "impaired"
-    assert "Shock 1" in common.conditions
-    assert any("Tank" in label for label in (t.label for t in common.tracks))
+    read = common.to_dict()  # texts rendered in English
+    assert "Shock 1" in read["conditions"]
+    assert any("Tank" in track["label"] for track in read["tracks"])
     assert common.modifier == 0
 
 
@@ -71,7 +72,7 @@ def test_setting_shows_npc_details(tl, make_armour):
     assert view.state["armour"]["tl"] == 3
     assert view.state["armour"]["immune"] == ["cold"]
     assert view.sheet["immune"] == ["poison"]
-    assert any("Troll hide" in t.label for t in view.common.tracks)
+    assert any("Troll hide" in track["label"] for track in view.common.to_dict()["tracks"])
 
 
 def test_states_round_trip_through_json(tl, make_armour):

@@ -501,7 +501,7 @@ def test_WD8_pc_fourth_wound_incapacitates(wd):
     assert res.states["ana"]["incapacitated"] is True
     down = wd.after(ana, res)
     assert wd.ruleset.common_state(down).status == "down"
-    assert "Incapacitated" in wd.ruleset.common_state(down).conditions
+    assert "Incapacitated" in wd.ruleset.common_state(down).to_dict()["conditions"]
     with pytest.raises(RuleViolation) as err:
         wd.resolve("trait", {"trait": "vigor"}, actor=down, dice=[4, 4])
     assert err.value.code == "incapacitated"

@@ -14,7 +14,8 @@ import { FoundryClient } from "./foundry/client.mjs";
 import { onRenderActorSheet, onRenderTokenHUD } from "./foundry/hud.mjs";
 import { maskTokenInput, registerSettings } from "./foundry/settings.mjs";
 import { tracksHtml } from "./core/card.mjs";
-import { parseChatCommand } from "./core/protocol.mjs";
+import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "./core/i18n.mjs";
+import { errorText, parseChatCommand } from "./core/protocol.mjs";
 import { MODULE_ID } from "./core/state.mjs";
 
 const client = new FoundryClient();
@@ -29,7 +30,7 @@ function buildApi() {
     status: () => client.status(),
     reconnect: () => client.start(),
     disconnect: () => client.stop(),
-    tracksHtml,
+    tracksHtml: (common, options = {}) => tracksHtml(common, { i18n: game.i18n, ...options }),
     get connection() {
       return client.connection;
     },
@@ -43,10 +44,13 @@ async function runChatCommand(command) {
     } else if (command.kind === "status") {
       const s = client.status();
       ui.notifications.info(game.i18n.format("ROLLBRIDGE.Chat.Status", {
-        status: s.status, table: s.table ?? "-", role: s.role ?? "-", seq: s.cursor?.seq ?? "-",
+        status: labelOf(game.i18n, CONNECTION_LABELS, s.status),
+        table: s.table ?? "-",
+        role: s.role ? labelOf(game.i18n, ROLE_LABELS, s.role) : "-",
+        seq: s.cursor?.seq ?? "-",
       }));
     } else if (command.kind === "error") {
-      ui.notifications.warn(`rollbridge: ${command.message}`);
+      ui.notifications.warn(`rollbridge: ${game.i18n.format(command.key, command.data)}`);
     } else if (command.kind === "roll") {
       await client.roll(command.formula, { flavor: command.label || undefined });
     } else if (command.kind === "resolve") {
@@ -56,7 +60,7 @@ async function runChatCommand(command) {
       });
     }
   } catch (error) {
-    ui.notifications.error(`rollbridge: ${error.code ? `${error.code}: ` : ""}${error.message}`);
+    ui.notifications.error(`rollbridge: ${errorText(error, game.i18n)}`);
   }
 }
 

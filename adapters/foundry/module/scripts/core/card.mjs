@@ -3,11 +3,18 @@
 // puts the text in a ChatMessage or a token HUD. Every value from the server
 // is escaped.
 //
+// The card's own words (the "How" of the steps, "vs", "2 successes", outcome
+// labels, statuses, die tags) come from the `i18n` option — game.i18n in
+// Foundry (core/i18n.mjs). What the server sends (narration, steps, dice
+// labels, track labels, conditions) is already in the user's language: the
+// module's hello asked for it. It is shown as it comes.
+//
 // A card shows: who acted and what, the narration, every dice group with every
 // die (a compounding die as 6+6+3, dropped dice struck through, successes and
 // failures marked), the result, a few outcome facts, the steps (folded), and
 // the new common state of each actor touched.
 
+import { KEYS_ONLY, labelOf, plural } from "./i18n.mjs";
 import { trackRows } from "./state.mjs";
 
 const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
@@ -16,7 +23,61 @@ export function escapeHtml(value) {
   return String(value ?? "").replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
-const OUTCOME_KEYS = ["hit", "success", "level", "code", "boxes", "raises", "kept", "total", "status"];
+/** The keys of the card's words (each in lang/*.json). */
+export const CARD_KEYS = {
+  roll: "ROLLBRIDGE.Card.Roll",
+  action: "ROLLBRIDGE.Card.Action",
+  how: "ROLLBRIDGE.Card.How",
+  against: "ROLLBRIDGE.Card.Against",
+  yes: "ROLLBRIDGE.Card.Yes",
+  no: "ROLLBRIDGE.Card.No",
+};
+
+/** "N successes", by plural category. */
+export const SUCCESS_FORMS = {
+  one: "ROLLBRIDGE.Card.Successes.one",
+  few: "ROLLBRIDGE.Card.Successes.few",
+  many: "ROLLBRIDGE.Card.Successes.many",
+  other: "ROLLBRIDGE.Card.Successes.other",
+};
+
+/** The outcome facts a card shows (in this order), with their labels. */
+export const OUTCOME_LABELS = {
+  hit: "ROLLBRIDGE.Card.Outcome.hit",
+  success: "ROLLBRIDGE.Card.Outcome.success",
+  level: "ROLLBRIDGE.Card.Outcome.level",
+  code: "ROLLBRIDGE.Card.Outcome.code",
+  boxes: "ROLLBRIDGE.Card.Outcome.boxes",
+  raises: "ROLLBRIDGE.Card.Outcome.raises",
+  kept: "ROLLBRIDGE.Card.Outcome.kept",
+  total: "ROLLBRIDGE.Card.Outcome.total",
+  status: "ROLLBRIDGE.Card.Outcome.status",
+};
+
+/** An actor's common status (rollbridge.contract.STATUSES). */
+export const STATUS_LABELS = {
+  ok: "ROLLBRIDGE.ActorStatus.ok",
+  impaired: "ROLLBRIDGE.ActorStatus.impaired",
+  down: "ROLLBRIDGE.ActorStatus.down",
+  dying: "ROLLBRIDGE.ActorStatus.dying",
+  dead: "ROLLBRIDGE.ActorStatus.dead",
+};
+
+/** The tags the dice engine and the rulesets put on a die (its tooltip). */
+export const TAG_LABELS = {
+  success: "ROLLBRIDGE.Card.Tag.success",
+  failure: "ROLLBRIDGE.Card.Tag.failure",
+  compounded: "ROLLBRIDGE.Card.Tag.compounded",
+  exploded: "ROLLBRIDGE.Card.Tag.exploded",
+  explosion: "ROLLBRIDGE.Card.Tag.explosion",
+  wild: "ROLLBRIDGE.Card.Tag.wild",
+  reroll: "ROLLBRIDGE.Card.Tag.reroll",
+  rerolled: "ROLLBRIDGE.Card.Tag.rerolled",
+  botch: "ROLLBRIDGE.Card.Tag.botch",
+  dropped: "ROLLBRIDGE.Card.Tag.dropped",
+  max: "ROLLBRIDGE.Card.Tag.max",
+  min: "ROLLBRIDGE.Card.Tag.min",
+};
 
 /** The dice groups of an event, in the shape of rollbridge's `DiceGroup.to_dict()`. */
 export function diceGroups(event) {
@@ -27,16 +88,16 @@ export function diceGroups(event) {
 }
 
 /** What one group amounts to: successes when counted, else its total. */
-export function groupResult(group) {
+export function groupResult(group, i18n = KEYS_ONLY) {
   if (group.successes !== undefined && group.successes !== null && group.target !== undefined) {
-    return { value: group.successes, text: `${group.successes} ${group.successes === 1 ? "success" : "successes"}` };
+    return { value: group.successes, text: plural(i18n, SUCCESS_FORMS, group.successes) };
   }
   if (group.total !== undefined && group.total !== null) return { value: group.total, text: String(group.total) };
   const sum = (group.dice ?? []).filter((d) => d.kept !== false).reduce((t, d) => t + d.value, 0);
   return { value: sum, text: String(sum) };
 }
 
-function dieHtml(die) {
+function dieHtml(die, i18n) {
   const tags = new Set(die.tags ?? []);
   const classes = ["rb-die", `d${die.faces}`];
   if (die.kept === false) classes.push("rb-dropped");
@@ -47,35 +108,47 @@ function dieHtml(die) {
   if (rolls.length === 1 && rolls[0] === die.faces) classes.push("rb-max");
   if (rolls.length === 1 && rolls[0] === 1) classes.push("rb-min");
   const chain = rolls.length > 1 ? rolls.join("+") : "";
-  const title = `d${die.faces}${chain ? `: ${chain}` : ""}${[...tags].length ? ` (${[...tags].join(", ")})` : ""}`;
+  const tagText = [...tags].map((tag) => labelOf(i18n, TAG_LABELS, tag)).join(", ");
+  const title = `d${die.faces}${chain ? `: ${chain}` : ""}${tagText ? ` (${tagText})` : ""}`;
   return `<li class="${classes.join(" ")}" data-value="${escapeHtml(die.value)}" data-rolls="${escapeHtml(rolls.join(","))}" title="${escapeHtml(title)}">`
     + `${chain ? `<span class="rb-chain">${escapeHtml(chain)}=</span>` : ""}${escapeHtml(die.value)}</li>`;
 }
 
-function groupHtml(group) {
-  const result = groupResult(group);
-  const against = group.target !== undefined && group.target !== null ? ` vs ${escapeHtml(group.target)}` : "";
+function groupHtml(group, i18n) {
+  const result = groupResult(group, i18n);
+  const against = group.target !== undefined && group.target !== null
+    ? ` ${escapeHtml(i18n.format(CARD_KEYS.against, { target: group.target }))}`
+    : "";
   return `<div class="rb-group" data-result="${escapeHtml(result.value)}">`
     + `<div class="rb-group-head"><span class="rb-label">${escapeHtml(group.label ?? "")}</span>`
     + `<span class="rb-formula">${escapeHtml(group.formula ?? "")}${against}</span></div>`
-    + `<ol class="rb-dice">${(group.dice ?? []).map(dieHtml).join("")}</ol>`
+    + `<ol class="rb-dice">${(group.dice ?? []).map((die) => dieHtml(die, i18n)).join("")}</ol>`
     + `<div class="rb-result">${escapeHtml(result.text)}${group.note ? ` <span class="rb-note">${escapeHtml(group.note)}</span>` : ""}</div>`
     + `</div>`;
 }
 
-function outcomeHtml(outcome) {
+/** An outcome value as shown: yes/no for a boolean, a status by its label, else as it is. */
+function outcomeValue(key, value, i18n) {
+  if (value === true) return i18n.localize(CARD_KEYS.yes);
+  if (value === false) return i18n.localize(CARD_KEYS.no);
+  if (key === "status") return labelOf(i18n, STATUS_LABELS, value);
+  return String(value);
+}
+
+function outcomeHtml(outcome, i18n) {
   if (!outcome || typeof outcome !== "object") return "";
   const items = [];
-  for (const key of OUTCOME_KEYS) {
+  for (const key of Object.keys(OUTCOME_LABELS)) {
     const value = outcome[key];
     if (value === undefined || value === null || typeof value === "object") continue;
-    items.push(`<li data-key="${escapeHtml(key)}"><span>${escapeHtml(key)}</span> ${escapeHtml(value)}</li>`);
+    items.push(`<li data-key="${escapeHtml(key)}" data-value="${escapeHtml(value)}">`
+      + `<span>${escapeHtml(labelOf(i18n, OUTCOME_LABELS, key))}</span> ${escapeHtml(outcomeValue(key, value, i18n))}</li>`);
   }
   return items.length ? `<ul class="rb-outcome">${items.join("")}</ul>` : "";
 }
 
 /** The common state of one actor: status, tracks as boxes, conditions. */
-export function tracksHtml(common, { name } = {}) {
+export function tracksHtml(common, { name, i18n = KEYS_ONLY } = {}) {
   if (!common) return "";
   const rows = trackRows(common).map((row) => {
     const boxes = row.max > 0 && row.max <= 40
@@ -87,9 +160,11 @@ export function tracksHtml(common, { name } = {}) {
   }).join("");
   const conditions = (common.conditions ?? []).map((c) => `<li>${escapeHtml(c)}</li>`).join("");
   const status = escapeHtml(common.status ?? "ok");
+  const statusLabel = escapeHtml(labelOf(i18n, STATUS_LABELS, common.status ?? "ok"));
+  const badge = `<span class="rb-status" data-status="${status}">${statusLabel}</span>`;
   return `<div class="rb-state rb-status-${status}">`
-    + (name ? `<div class="rb-state-name">${escapeHtml(name)} <span class="rb-status">${status}</span></div>`
-      : `<div class="rb-state-name"><span class="rb-status">${status}</span></div>`)
+    + (name ? `<div class="rb-state-name">${escapeHtml(name)} ${badge}</div>`
+      : `<div class="rb-state-name">${badge}</div>`)
     + rows
     + (conditions ? `<ul class="rb-conditions">${conditions}</ul>` : "")
     + (common.modifier_note ? `<div class="rb-modifier">${escapeHtml(common.modifier_note)}</div>` : "")
@@ -97,30 +172,33 @@ export function tracksHtml(common, { name } = {}) {
 }
 
 /** The chat card of a `roll` or `resolution` event. `showWho: false` leaves the
- * actor's name out of the card's head (a chat message shows its speaker). */
-export function renderCard(event, { speakerName, showWho = true } = {}) {
+ * actor's name out of the card's head (a chat message shows its speaker);
+ * `i18n` gives the card's own words (game.i18n in Foundry). */
+export function renderCard(event, { speakerName, showWho = true, i18n = KEYS_ONLY } = {}) {
   const data = event?.data ?? {};
   const isRoll = event?.kind === "roll";
   const who = speakerName || event?.foundry?.speaker?.alias || data.actor || "";
-  const title = isRoll ? (data.label || data.formula || "roll") : (data.action || "action");
+  const title = isRoll
+    ? (data.label || data.formula || i18n.localize(CARD_KEYS.roll))
+    : (data.action || i18n.localize(CARD_KEYS.action));
   const narration = isRoll ? data.text : data.narration;
-  const groups = diceGroups(event).map(groupHtml).join("");
+  const groups = diceGroups(event).map((group) => groupHtml(group, i18n)).join("");
   const total = isRoll
     ? `<div class="rb-total" data-total="${escapeHtml(data.total)}">${escapeHtml(data.formula)} = <b>${escapeHtml(data.total)}</b></div>`
     : "";
   const steps = (data.steps ?? []).length
-    ? `<details class="rb-steps"><summary>How</summary><ol>${data.steps.map((s) => `<li>${escapeHtml(s)}</li>`).join("")}</ol></details>`
+    ? `<details class="rb-steps"><summary>${escapeHtml(i18n.localize(CARD_KEYS.how))}</summary><ol>${data.steps.map((s) => `<li>${escapeHtml(s)}</li>`).join("")}</ol></details>`
     : "";
   const actors = (event?.actors ?? [])
     .filter((a) => a && !a.removed && a.common)
-    .map((a) => tracksHtml(a.common, { name: a.name }))
+    .map((a) => tracksHtml(a.common, { name: a.name, i18n }))
     .join("");
   return `<div class="rollbridge-card" data-kind="${escapeHtml(event?.kind)}" data-seq="${escapeHtml(event?.seq)}" data-epoch="${escapeHtml(event?.epoch)}">`
     + `<header class="rb-head">${who && showWho ? `<span class="rb-who">${escapeHtml(who)}</span>` : ""}<span class="rb-title">${escapeHtml(title)}</span></header>`
     + (narration ? `<p class="rb-narration">${escapeHtml(narration)}</p>` : "")
     + `<section class="rb-groups">${groups}</section>`
     + total
-    + (isRoll ? "" : outcomeHtml(data.outcome))
+    + (isRoll ? "" : outcomeHtml(data.outcome, i18n))
     + steps
     + (actors ? `<section class="rb-actors">${actors}</section>` : "")
     + `</div>`;

@@ -8,6 +8,7 @@
 //
 // Guarantees:
 // - the token is sent only inside `hello`, and never logged or put in an error;
+// - the hello asks for the user's language (`locale`): the server's texts come in it;
 // - every request keeps its id until it is answered: after a drop it is sent
 //   again with the same id, which the server treats as the same request (it
 //   never applies a request twice), so a roll made while the connection was
@@ -68,6 +69,7 @@ export class Connection {
    * @param {Function} [options.random] a random source in [0, 1)
    * @param {object} [options.cursor]   {epoch, seq} to resume from
    * @param {string} [options.client]   a name for the server's logs
+   * @param {string} [options.locale]   the user's language (game.i18n.lang) for the server's texts
    * @param {Function} [options.onWelcome]  (welcome) after each successful hello
    * @param {Function} [options.onSnapshot] (welcome) when the table must be taken afresh
    * @param {Function} [options.onEvent]    (event) each new event, once, in order
@@ -83,6 +85,7 @@ export class Connection {
     this.timers = options.timers ?? defaultTimers;
     this.random = options.random ?? Math.random;
     this.client = options.client ?? "rollbridge-foundry";
+    this.locale = options.locale ?? null;
     this.cursor = options.cursor ? { ...options.cursor } : null;
     this.pingInterval = options.pingInterval ?? PING_INTERVAL_MS;
     this.pingTimeout = options.pingTimeout ?? PING_TIMEOUT_MS;
@@ -140,7 +143,8 @@ export class Connection {
     if (socket) {
       try { socket.close(CLOSE_STOPPED, "client stopped"); } catch { /* already closed */ }
     }
-    this.#rejectPending("stopped", (id) => `the connection was stopped before request ${id} was answered`);
+    this.#rejectPending("stopped", "ROLLBRIDGE.Error.StoppedUnanswered",
+      (id) => `the connection was stopped before request ${id} was answered`);
   }
 
   /** Whether requests go out now (they are queued otherwise). */
@@ -157,7 +161,8 @@ export class Connection {
     const id = message.id ?? newRequestId();
     const request = { ...message, id };
     if (this.status === "stopped" || this.status === "refused") {
-      return Promise.reject(new RollbridgeError(this.status, `the connection is ${this.status}`));
+      const key = this.status === "stopped" ? "ROLLBRIDGE.Error.ConnectionStopped" : "ROLLBRIDGE.Error.ConnectionRefused";
+      return Promise.reject(new RollbridgeError(this.status, `the connection is ${this.status}`, undefined, { key }));
     }
     return new Promise((resolve, reject) => {
       this.pending.set(id, { request, resolve, reject });
@@ -184,6 +189,7 @@ export class Connection {
       this.#helloId = newRequestId("hello");
       this.#sendRaw(socket, helloMessage({
         id: this.#helloId, table: this.table, token: this.#token, cursor: this.cursor, client: this.client,
+        locale: this.locale,
       }));
     };
     socket.onmessage = (event) => {
@@ -326,10 +332,10 @@ export class Connection {
     entry.retry = null;
   }
 
-  #rejectPending(code, message) {
+  #rejectPending(code, key, message) {
     for (const [id, entry] of this.pending) {
       this.#cancelRetry(entry);
-      entry.reject(new RollbridgeError(code, message(id)));
+      entry.reject(new RollbridgeError(code, message(id), undefined, { key, data: { id } }));
     }
     this.pending.clear();
   }
@@ -343,7 +349,8 @@ export class Connection {
       try { socket.close(CLOSE_STOPPED); } catch { /* closed */ }
     }
     // the token no longer opens the table (refused, revoked, table deleted): nothing will answer
-    this.#rejectPending("refused", (id) => `request ${id} was not answered: the server refused this connection's token`);
+    this.#rejectPending("refused", "ROLLBRIDGE.Error.RefusedUnanswered",
+      (id) => `request ${id} was not answered: the server refused this connection's token`);
   }
 
   #closed(code, reason) {

@@ -38,12 +38,22 @@ export function decodeFrame(data) {
   return message;
 }
 
+/** Whether `lang` can go in a hello's `locale`: a language tag or POSIX locale
+ * name as the server takes it (at most 35 characters). */
+export function isLocaleTag(lang) {
+  return typeof lang === "string" && lang.length <= 35 && /^[A-Za-z]{1,8}([-_.@][A-Za-z0-9]{1,8})*$/.test(lang);
+}
+
 /** The `hello` that opens a connection (and resumes after a drop). Results come
  * "brief": a result names the event it reports (`seq`), which arrives as an
- * `event` frame just before it, instead of carrying the whole event again. */
-export function helloMessage({ id, table, token, cursor, client }) {
+ * `event` frame just before it, instead of carrying the whole event again.
+ * `locale` is the user's Foundry language (game.i18n.lang): the server renders
+ * every text it sends this connection in it, or says in the welcome's `notes`
+ * that it has no such locale (localeNotice). */
+export function helloMessage({ id, table, token, cursor, client, locale }) {
   const hello = { type: "hello", id, table, token, dialect: DIALECT, results: "brief" };
   if (client) hello.client = client;
+  if (isLocaleTag(locale)) hello.locale = locale;
   if (cursor && Number.isInteger(cursor.epoch) && Number.isInteger(cursor.seq)) {
     hello.resume = { epoch: cursor.epoch, seq: cursor.seq };
   }
@@ -54,7 +64,9 @@ export function helloMessage({ id, table, token, cursor, client }) {
  * evaluated Roll's JSON whose results are supplied. */
 export function rollMessage({ id, formula, roll, speaker, actor, flavor, rollMode, source }) {
   const rollJson = roll ?? { class: "Roll", formula, terms: [], evaluated: false };
-  if (!rollJson.formula) throw new Error("rollbridge: a roll needs a formula");
+  if (!rollJson.formula) {
+    throw new RollbridgeError("invalid", "rollbridge: a roll needs a formula", undefined, { key: "ROLLBRIDGE.Error.NoFormula" });
+  }
   const message = { type: "foundry.roll", id, roll: rollJson };
   if (speaker) message.speaker = speaker;
   if (actor !== undefined) message.actor = actor;
@@ -66,7 +78,9 @@ export function rollMessage({ id, formula, roll, speaker, actor, flavor, rollMod
 
 /** A `foundry.resolve`: a ruleset action. */
 export function resolveMessage({ id, action, speaker, actor, targets, params, rollMode, dice }) {
-  if (!action) throw new Error("rollbridge: an action is needed");
+  if (!action) {
+    throw new RollbridgeError("invalid", "rollbridge: an action is needed", undefined, { key: "ROLLBRIDGE.Error.NoAction" });
+  }
   const message = { type: "foundry.resolve", id, action, targets: targets ?? [], params: params ?? {} };
   if (speaker) message.speaker = speaker;
   if (actor !== undefined) message.actor = actor;
@@ -77,26 +91,65 @@ export function resolveMessage({ id, action, speaker, actor, targets, params, ro
 
 function checkRollMode(mode) {
   if (mode === "roll") return "publicroll";
-  if (!ROLL_MODES.includes(mode)) throw new Error(`rollbridge: unknown roll mode ${mode}`);
+  if (!ROLL_MODES.includes(mode)) {
+    throw new RollbridgeError("invalid", `rollbridge: unknown roll mode ${mode}`, undefined, {
+      key: "ROLLBRIDGE.Error.RollMode", data: { mode: String(mode), modes: ROLL_MODES.join(", ") },
+    });
+  }
   return mode;
 }
 
-/** An error reply as an Error carrying the protocol's code. */
+/** An error reply as an Error carrying the protocol's code. An error the module
+ * raises itself also carries `key` and `data`: the glue shows the user
+ * i18n.format(key, data) (errorText); `message` is for developers' consoles. A
+ * server's error has no key: its message is already in the user's language. */
 export class RollbridgeError extends Error {
-  constructor(code, message, details) {
+  constructor(code, message, details, { key, data } = {}) {
     super(message || code);
     this.name = "RollbridgeError";
     this.code = code;
     this.details = details;
+    if (key) {
+      this.key = key;
+      this.data = data ?? {};
+    }
   }
 }
 
+/** What the user is shown of an error: its own text (the module's errors), or
+ * the server's code and message (already in the user's language). */
+export function errorText(error, i18n) {
+  if (error?.key) return i18n.format(error.key, error.data ?? {});
+  const message = error?.message ?? String(error);
+  return error?.code ? `${error.code}: ${message}` : message;
+}
+
+/**
+ * The notice for a welcome whose server has no texts in the language the hello
+ * asked for (a `locale_unavailable` note), or null: {key, data, message} with
+ * `message` the server's own note (in the locale it fell back to).
+ */
+export function localeNotice(welcome, asked) {
+  const note = (welcome?.notes ?? []).find((n) => n?.code === "locale_unavailable");
+  if (!note) return null;
+  return {
+    key: "ROLLBRIDGE.Notice.LocaleUnavailable",
+    data: { asked: String(asked ?? "?"), used: String(welcome.locale ?? "?") },
+    message: String(note.message ?? ""),
+  };
+}
+
 export function errorFromReply(reply) {
-  return new RollbridgeError(reply.code || "error", reply.message || "the server refused", reply.details);
+  if (reply.message) return new RollbridgeError(reply.code || "error", reply.message, reply.details);
+  return new RollbridgeError(reply.code || "error", "the server refused", reply.details, {
+    key: "ROLLBRIDGE.Error.ServerRefused", data: { code: String(reply.code || "error") },
+  });
 }
 
 /**
  * A chat command typed in Foundry's chat box, or null when the text is not one.
+ * A command that cannot be read is {kind: "error", key, data}: the glue shows
+ * i18n.format(key, data).
  *
  *   /rb 2d6+1                    roll notation (server dice)
  *   /rb 2d6+1 # Dodge            … with a label
@@ -121,10 +174,10 @@ export function parseChatCommand(text) {
       try {
         params = JSON.parse(tail.slice(brace));
       } catch (error) {
-        return { kind: "error", message: `the parameters are not JSON: ${error.message}` };
+        return { kind: "error", key: "ROLLBRIDGE.Chat.Error.ParamsNotJson", data: { error: error.message } };
       }
       if (!params || typeof params !== "object" || Array.isArray(params)) {
-        return { kind: "error", message: "the parameters must be a JSON object" };
+        return { kind: "error", key: "ROLLBRIDGE.Chat.Error.ParamsNotObject", data: {} };
       }
     }
     const targets = targetText.split(/[\s,]+/).filter(Boolean);
@@ -133,6 +186,6 @@ export function parseChatCommand(text) {
   const hash = rest.indexOf("#");
   const formula = (hash >= 0 ? rest.slice(0, hash) : rest).trim();
   const label = hash >= 0 ? rest.slice(hash + 1).trim() : "";
-  if (!formula) return { kind: "error", message: "no dice formula" };
+  if (!formula) return { kind: "error", key: "ROLLBRIDGE.Chat.Error.NoFormula", data: {} };
   return { kind: "roll", formula, label };
 }

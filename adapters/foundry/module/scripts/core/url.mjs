@@ -12,6 +12,8 @@
 //     travels unencrypted: a warning says so.
 // The token never goes in the URL: it travels in the `hello` message.
 
+import { KEYS_ONLY } from "./i18n.mjs";
+
 /** Whether a hostname is this machine (loopback). */
 export function isLoopback(hostname) {
   const host = String(hostname || "").toLowerCase().replace(/^\[|\]$/g, "");
@@ -20,54 +22,54 @@ export function isLoopback(hostname) {
   return /^127(\.\d{1,3}){3}$/.test(host);
 }
 
+/** The keys of the URL check's texts (their English is in lang/en.json). */
+export const URL_KEYS = {
+  missing: "ROLLBRIDGE.Url.Missing",
+  invalid: "ROLLBRIDGE.Url.Invalid",
+  scheme: "ROLLBRIDGE.Url.Scheme",
+  "secret-in-url": "ROLLBRIDGE.Url.SecretInUrl",
+  "no-table": "ROLLBRIDGE.Url.NoTable",
+  insecure: "ROLLBRIDGE.Url.Insecure",
+  unencrypted: "ROLLBRIDGE.Url.Unencrypted",
+};
+
 /**
  * Check a server URL for a page served with `pageProtocol` ("https:" or "http:").
+ * The texts (`message`, `warning`) are in the language of `i18n` (game.i18n in
+ * Foundry; core/i18n.mjs); `key` and `data` are what they were made from.
  * @returns {{ok: true, url: string, table: string, secure: boolean, loopback: boolean,
- *            warning: string|null} | {ok: false, reason: string, message: string}}
+ *            warning: string|null} | {ok: false, reason: string, key: string, data: object, message: string}}
  */
-export function checkServerUrl(text, { pageProtocol = "https:" } = {}) {
+export function checkServerUrl(text, { pageProtocol = "https:", i18n = KEYS_ONLY } = {}) {
+  const refuse = (reason, data = {}) => {
+    const key = URL_KEYS[reason];
+    return { ok: false, reason, key, data, message: i18n.format(key, data) };
+  };
   const raw = String(text ?? "").trim();
-  if (!raw) {
-    return refuse("missing", "No server URL is set: paste the URL `rollbridge serve` printed "
-      + "(ws://HOST:PORT/tables/TABLE) in the module settings.");
-  }
+  if (!raw) return refuse("missing");
   let url;
   try {
     url = new URL(raw);
   } catch {
-    return refuse("invalid", `"${raw}" is not a URL; expected ws://HOST:PORT/tables/TABLE.`);
+    return refuse("invalid", { url: redact(raw) });
   }
   if (url.protocol !== "ws:" && url.protocol !== "wss:") {
-    return refuse("scheme", `The server URL must start with ws:// or wss://, not ${url.protocol}//.`);
+    return refuse("scheme", { scheme: `${url.protocol}//` });
   }
-  if (url.username || url.password || /token/i.test(url.search)) {
-    return refuse("secret-in-url", "Do not put the token in the URL: paste it in the token "
-      + "setting, which stays on your side and travels only inside the connection.");
-  }
+  if (url.username || url.password || /token/i.test(url.search)) return refuse("secret-in-url");
   const parts = url.pathname.split("/").filter(Boolean);
   const at = parts.lastIndexOf("tables");
   const table = at >= 0 && at === parts.length - 2 ? decodeURIComponent(parts[at + 1]) : null;
-  if (!table) {
-    return refuse("no-table", "The server URL must end in /tables/TABLE (as `rollbridge serve` "
-      + "and `rollbridge table create` print it).");
-  }
+  if (!table) return refuse("no-table");
   const secure = url.protocol === "wss:";
   const loopback = isLoopback(url.hostname);
   if (!secure && !loopback && pageProtocol === "https:") {
-    return refuse("insecure", `This Foundry page is served over https, so the browser lets it `
-      + `reach a remote rollbridge server only over wss://. Serve rollbridge behind TLS (a `
-      + `reverse proxy) and use wss://${url.host}${url.pathname}, or run it on this machine `
-      + `(ws://127.0.0.1).`);
+    return refuse("insecure", { url: `wss://${url.host}${url.pathname}` });
   }
   const warning = !secure && !loopback
-    ? `ws://${url.host} is not encrypted: the join token and the table travel in clear text. `
-      + `Prefer wss:// for a server on another machine.`
+    ? i18n.format(URL_KEYS.unencrypted, { host: `ws://${url.host}` })
     : null;
   return { ok: true, url: url.href, table, secure, loopback, warning };
-}
-
-function refuse(reason, message) {
-  return { ok: false, reason, message };
 }
 
 /** Replace every occurrence of the given secrets (and anything shaped like a

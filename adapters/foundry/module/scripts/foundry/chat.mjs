@@ -20,7 +20,8 @@ export async function postCard(event) {
   const rolls = rebuildRolls(event);
   const secret = Boolean(event.gm_only);
   const whisper = secret ? ChatMessage.getWhisperRecipients("GM").map((u) => u.id) : [];
-  const content = renderCard(event, { speakerName: speaker.alias, showWho: false });
+  // the card's own words in the user's language; the server's texts already are
+  const content = renderCard(event, { speakerName: speaker.alias, showWho: false, i18n: game.i18n });
   const flags = {
     [MODULE_ID]: {
       table: event.table ?? null,

@@ -2,11 +2,18 @@
 // module does with what arrives. The rules live in core/ (tested without
 // Foundry); this file only reads settings, talks to Foundry's documents and
 // shows notices.
+//
+// Every notice is a key of lang/*.json, shown with game.i18n. The hello asks
+// the server for the user's Foundry language (game.i18n.lang), so what the
+// server sends (narrations, steps, dice labels, conditions, error messages)
+// arrives in it; when the server has no such locale, its welcome says so in a
+// `locale_unavailable` note, which is shown once as a warning.
 
 import { postCard } from "./chat.mjs";
 import { setting } from "./settings.mjs";
 import { Connection } from "../core/connection.mjs";
-import { newRequestId, resolveMessage, ROLL_MODES, rollMessage } from "../core/protocol.mjs";
+import { labelOf, ROLE_LABELS } from "../core/i18n.mjs";
+import { localeNotice, newRequestId, resolveMessage, ROLL_MODES, rollMessage } from "../core/protocol.mjs";
 import {
   actorUpdate,
   chooseMapping,
@@ -31,11 +38,13 @@ export class FoundryClient {
     this.queue = Promise.resolve();
     this.lastNotice = null;
     this.gmStatus = null;
+    this.localeNoted = false;
   }
 
   /** Read the settings and (re)connect as the rules say. */
   start() {
     this.stop();
+    this.localeNoted = false;
     const url = setting("serverUrl");
     const token = setting("token");
     const user = game.user;
@@ -47,7 +56,7 @@ export class FoundryClient {
       else if (key && url) console.info(`rollbridge | ${game.i18n.localize(key)}`);
       return;
     }
-    this.check = checkServerUrl(url, { pageProtocol: globalThis.location?.protocol ?? "https:" });
+    this.check = checkServerUrl(url, { pageProtocol: globalThis.location?.protocol ?? "https:", i18n: game.i18n });
     if (!this.check.ok) {
       this.notify("error", this.check.message, { raw: true, permanent: true });
       return;
@@ -61,6 +70,7 @@ export class FoundryClient {
       table: this.table,
       token,
       cursor,
+      locale: game.i18n.lang,
       client: `foundry/${game.release?.version ?? "?"} rollbridge/${game.modules.get(MODULE_ID)?.version ?? "?"}`,
       onWelcome: (welcome) => this.#welcomed(welcome),
       onSnapshot: (welcome) => this.#enqueue(() => this.#applySnapshot(welcome)),
@@ -198,12 +208,19 @@ export class FoundryClient {
 
   #welcomed(welcome) {
     this.welcome = welcome;
+    const notice = localeNotice(welcome, game.i18n.lang);
+    if (notice && !this.localeNoted) {
+      this.localeNoted = true; // once per start, not on every reconnect
+      console.warn(`rollbridge | ${redact(notice.message)}`);
+      this.notify("warn", notice.key, { data: notice.data });
+    }
   }
 
   #status(status, detail) {
     if (status === "connected") {
       this.lastNotice = null;
-      this.notify("info", "ROLLBRIDGE.Notice.Connected", { data: { table: this.table, role: detail?.role ?? "?" } });
+      const role = labelOf(game.i18n, ROLE_LABELS, detail?.role ?? "?");
+      this.notify("info", "ROLLBRIDGE.Notice.Connected", { data: { table: this.table, role } });
     } else if (status === "refused") {
       this.notify("error", "ROLLBRIDGE.Notice.Refused", { permanent: true });
     } else if (status === "waiting" && detail?.attempt === 1) {

@@ -14,7 +14,7 @@ function panel(actor, className) {
   if (!flags?.common) return null;
   const div = document.createElement("div");
   div.className = `rollbridge-panel ${className}`;
-  div.innerHTML = tracksHtml(flags.common, { name: game.i18n.localize("ROLLBRIDGE.Panel.Title") });
+  div.innerHTML = tracksHtml(flags.common, { name: game.i18n.localize("ROLLBRIDGE.Panel.Title"), i18n: game.i18n });
   return div;
 }
 

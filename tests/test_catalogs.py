@@ -1,0 +1,79 @@
+"""Localisation issue, items 1 and 5: every domain's catalogues are complete in every
+language rollbridge speaks, with exactly the English placeholders, the CLDR plural
+rules, and compiled .mo files that are the .po files; and every message the code
+declares is one the catalogue tools can extract (no template built at run time)."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from pathlib import Path
+
+import pytest
+from babel.messages import plurals, pofile
+
+import rollbridge
+from rollbridge import catalogs, text
+from rollbridge.i18n import LOCALES
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Each domain: the folders of its sources (its catalogues in the first's locale/).
+DOMAINS = {
+    "rollbridge": [ROOT / "core", ROOT / "adapters"],
+    "sr2": [ROOT / "plugins" / "sr2"],
+    "techlevel": [ROOT / "plugins" / "techlevel"],
+    "bandits": [ROOT / "plugins" / "bandits"],
+    "wilddie": [ROOT / "plugins" / "wilddie"],
+}
+TRANSLATED = [locale for locale in LOCALES if locale != "en"]
+
+
+def import_everything() -> None:
+    for package in ("rollbridge", "rollbridge.plugins", "rollbridge.adapters"):
+        module = importlib.import_module(package)
+        for info in pkgutil.walk_packages(module.__path__, f"{package}."):
+            if not info.name.endswith(".__main__"):  # running it would start the CLI
+                importlib.import_module(info.name)
+
+
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_every_message_is_translated_with_the_english_placeholders(domain):
+    problems = catalogs.check(DOMAINS[domain], domain, TRANSLATED)
+    assert not problems, "\n".join(str(p) for p in problems)
+
+
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_every_declared_message_can_be_extracted(domain):
+    import_everything()
+    extracted = catalogs.extract(DOMAINS[domain], domain)
+    keys = {message.context for message in extracted if message.id}
+    declared = {m.key for m in text._MESSAGES.values() if m.domain == domain}
+    assert declared, f"{domain} declares no message"
+    assert declared <= keys, f"declared at run time, not extractable: {sorted(declared - keys)}"
+    english = {m.context: m.id for m in extracted if m.id}
+    for message in text._MESSAGES.values():
+        if message.domain == domain:
+            wanted = message.template if message.plural is None else (
+                message.template, message.plural)  # fmt: skip
+            assert english[message.key] == wanted, f"{message.id}: extracted differently"
+
+
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_plural_rules_are_cldrs(domain, locale):
+    po = DOMAINS[domain][0] / "locale" / locale / "LC_MESSAGES" / f"{domain}.po"
+    with po.open("rb") as file:
+        catalogue = pofile.read_po(file, locale=locale)
+    expected = plurals.get_plural(locale)
+    assert catalogue.num_plurals == expected.num_plurals
+    assert catalogue.plural_expr == expected.plural_expr
+
+
+def test_the_package_knows_where_each_domains_catalogues_are():
+    from rollbridge import i18n
+
+    import_everything()
+    for domain, sources in DOMAINS.items():
+        assert i18n.catalogs_of(domain) == sources[0] / "locale", domain
+        assert set(LOCALES) <= i18n.locales_of(domain), domain
+    assert Path(rollbridge.__file__).parent == DOMAINS["rollbridge"][0]

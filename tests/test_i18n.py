@@ -1,0 +1,256 @@
+"""Issue 14: catalogues behind the text renderer (rollbridge.i18n, rollbridge.catalogs).
+
+A throwaway domain is built with the real toolchain (Babel extraction from a source
+file, .po files, compilation) in a temporary folder, then rendered through
+:mod:`rollbridge.text` as a ruleset's texts are.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from pathlib import Path
+
+import pytest
+from babel.messages import pofile
+
+from rollbridge import catalogs, i18n
+from rollbridge.exceptions import InvalidRequest, RuleViolation
+from rollbridge.text import Messages, Private, render, untranslated
+
+_domains = itertools.count()
+
+SOURCE = """
+from rollbridge.text import Messages
+
+say = Messages("{domain}")
+# Translators: a greeting at the table.
+HELLO = say("hello", "Hello, {{name}}!")
+WOUNDS = say.plural("wounds", "{{count}} wound", "{{count}} wounds")
+LEFT_OUT = say("left_out", "Nobody translates me")
+"""
+
+TRANSLATIONS = {
+    "cs": {
+        "hello": "Ahoj, {name}!",
+        "wounds": ("{count} rána", "{count} rány", "{count} ran"),
+    },
+    "ru": {
+        "hello": "Привет, {name}!",
+        "wounds": ("{count} рана", "{count} раны", "{count} ран"),
+    },
+    "de": {
+        "hello": "Hallo, {name}!",
+        "wounds": ("{count} Wunde", "{count} Wunden"),
+    },
+}
+
+
+def fill(po: Path, locale: str, strings: dict) -> None:
+    """Write translations into a .po file as a translator would."""
+    with po.open("rb") as file:
+        catalogue = pofile.read_po(file, locale=locale)
+    for message in catalogue:
+        if message.context in strings:
+            message.string = strings[message.context]
+    with po.open("wb") as file:
+        pofile.write_po(file, catalogue, include_lineno=False)
+
+
+@pytest.fixture
+def domain(tmp_path: Path):
+    """A domain with its source, .pot, cs/ru/de .po filled in and .mo compiled."""
+    name = f"i18ntest{next(_domains)}"
+    source = tmp_path / name
+    source.mkdir()
+    (source / "messages.py").write_text(SOURCE.format(domain=name), encoding="utf-8")
+    catalogs.update(source, name, ["cs", "ru", "de"])
+    for locale, strings in TRANSLATIONS.items():
+        fill(source / "locale" / locale / "LC_MESSAGES" / f"{name}.po", locale, strings)
+    catalogs.compile_catalogues(source, name)
+    say = Messages(name, catalogs=source / "locale")
+    messages = {
+        "hello": say("hello", "Hello, {name}!"),
+        "wounds": say.plural("wounds", "{count} wound", "{count} wounds"),
+        "left_out": say("left_out", "Nobody translates me"),
+    }
+    return name, source, messages
+
+
+class TestNegotiate:
+    @pytest.mark.parametrize(
+        ("asked", "chosen"),
+        [
+            ("cs", "cs"),
+            ("cs-CZ", "cs"),
+            ("cs_CZ.UTF-8", "cs"),
+            ("DE", "de"),
+            ("de-AT", "de"),
+            ("de_DE@euro", "de"),
+            ("ru_RU.KOI8-R", "ru"),
+            ("en-GB", "en"),
+            ("pl", None),
+            ("C", None),
+            ("POSIX", None),
+            ("", None),
+            (None, None),
+            ("x" * 40, None),
+        ],
+    )
+    def test_language_tags_and_posix_names(self, asked, chosen):
+        assert i18n.negotiate(asked) == chosen
+
+    def test_a_non_string_names_no_locale(self):
+        assert i18n.negotiate(7) is None  # type: ignore[arg-type]
+
+    def test_the_built_in_languages_are_known(self):
+        assert set(i18n.LOCALES) <= i18n.known_locales()
+
+
+class TestEnvironment:
+    @pytest.mark.parametrize(
+        ("environ", "chosen"),
+        [
+            ({"LANG": "de_DE.UTF-8"}, "de"),
+            ({"LANG": "de_DE.UTF-8", "LC_ALL": "cs_CZ.UTF-8"}, "cs"),
+            ({"LANG": "de_DE.UTF-8", "LC_MESSAGES": "ru_RU.UTF-8"}, "ru"),
+            ({"LANGUAGE": "pl:ru:de", "LANG": "cs_CZ.UTF-8"}, "ru"),
+            ({"LANG": "C.UTF-8"}, None),
+            ({"LC_ALL": "C", "LANG": "de_DE.UTF-8"}, None),
+            ({"LANG": "pl_PL.UTF-8"}, None),
+            ({}, None),
+        ],
+    )
+    def test_read_as_gettext_reads_it(self, environ, chosen):
+        assert i18n.environment_locale(environ) == chosen
+
+
+class TestCatalogues:
+    def test_a_translated_message_renders_in_each_locale(self, domain):
+        _name, _source, messages = domain
+        text = messages["hello"](name="Tukan")
+        assert render(text, locale="cs") == "Ahoj, Tukan!"
+        assert render(text, locale="ru") == "Привет, Tukan!"
+        assert render(text, locale="de") == "Hallo, Tukan!"
+        assert render(text, locale="en") == "Hello, Tukan!"
+        assert str(text) == "Hello, Tukan!"
+
+    @pytest.mark.parametrize(
+        ("count", "cs", "ru"),
+        [
+            (0, "0 ran", "0 ран"),
+            (1, "1 rána", "1 рана"),
+            (2, "2 rány", "2 раны"),
+            (4, "4 rány", "4 раны"),
+            (5, "5 ran", "5 ран"),
+            (11, "11 ran", "11 ран"),
+            (21, "21 ran", "21 рана"),
+            (22, "22 ran", "22 раны"),
+            (25, "25 ran", "25 ран"),
+        ],
+    )
+    def test_plural_forms_follow_the_cldr_rules(self, domain, count, cs, ru):
+        _name, _source, messages = domain
+        text = messages["wounds"](count=count)
+        assert render(text, locale="cs") == cs
+        assert render(text, locale="ru") == ru
+        assert render(text, locale="de") == f"{count} {'Wunde' if count == 1 else 'Wunden'}"
+        assert render(text, locale="en") == f"{count} {'wound' if count == 1 else 'wounds'}"
+
+    def test_a_hidden_count_reads_as_the_general_plural(self, domain):
+        _name, _source, messages = domain
+        text = messages["wounds"](count=Private(1, of="npc"))
+        # "(hidden)" is the core catalogue's word, here in Czech
+        assert render(text, locale="cs", hides=lambda actor, aspect: True) == "(skryto) ran"
+        assert render(text, locale="cs") == "1 rána"
+
+    def test_a_missing_translation_falls_back_to_english_and_is_recorded(self, domain):
+        name, _source, messages = domain
+        assert render(messages["left_out"](), locale="cs") == "Nobody translates me"
+        assert (f"{name}.left_out", "cs") in untranslated()
+        render(messages["hello"](name="x"), locale="cs")
+        assert (f"{name}.hello", "cs") not in untranslated()
+
+    def test_a_locale_without_a_catalogue_reads_english(self, domain):
+        _name, _source, messages = domain
+        assert render(messages["hello"](name="Tukan"), locale="pl") == "Hello, Tukan!"
+
+    def test_a_translation_naming_another_placeholder_reads_english(self, domain, caplog):
+        name, source, _messages = domain
+        po = source / "locale" / "de" / "LC_MESSAGES" / f"{name}.po"
+        fill(po, "de", {"hello": "Hallo, {nom}!"})
+        catalogs.compile_catalogues(source, name)
+        i18n.register(name, source / "other")  # forget what was loaded ...
+        say = Messages(name, catalogs=source / "locale")  # ... and load it again
+        hello = say("hello", "Hello, {name}!")
+        with caplog.at_level(logging.WARNING, logger="rollbridge.text"):
+            assert render(hello(name="Tukan"), locale="de") == "Hello, Tukan!"
+        assert "does not fit" in caplog.text
+        problems = catalogs.check(source, name, ["de"], complete=False)
+        assert any("names ['nom']" in str(p) for p in problems), problems
+
+    def test_a_damaged_catalogue_reads_english(self, domain, caplog):
+        name, source, _messages = domain
+        (source / "locale" / "cs" / "LC_MESSAGES" / f"{name}.mo").write_bytes(b"not a catalogue")
+        i18n.register(name, source / "other")
+        say = Messages(name, catalogs=source / "locale")
+        with caplog.at_level(logging.ERROR, logger="rollbridge.i18n"):
+            text = say("hello", "Hello, {name}!")(name="Tukan")
+            assert render(text, locale="cs") == "Hello, Tukan!"
+        assert "unreadable" in caplog.text
+
+    def test_errors_carry_texts_and_render_per_locale(self, domain):
+        _name, _source, messages = domain
+        error = RuleViolation(messages["hello"](name="Tukan"), code="greeted")
+        assert error.message == str(error) == "Hello, Tukan!"
+        assert error.render("cs") == "Ahoj, Tukan!"
+        assert error.to_dict("ru") == {"code": "greeted", "message": "Привет, Tukan!"}
+        plain = InvalidRequest("only English")
+        assert plain.text is None and plain.render("cs") == "only English"
+
+
+class TestToolchain:
+    def test_extraction_reads_contexts_templates_plurals_and_comments(self, domain):
+        name, source, _messages = domain
+        template = catalogs.extract(source, name)
+        found = {m.context: m for m in template if m.id}
+        assert found["hello"].id == "Hello, {name}!"
+        assert found["hello"].auto_comments == ["a greeting at the table."]
+        assert found["wounds"].id == ("{count} wound", "{count} wounds")
+        assert (source / "locale" / f"{name}.pot").is_file()
+
+    def test_the_po_headers_carry_the_cldr_plural_rules(self, domain):
+        name, source, _messages = domain
+        for locale, forms in (("cs", 3), ("ru", 3), ("de", 2)):
+            with (source / "locale" / locale / "LC_MESSAGES" / f"{name}.po").open("rb") as file:
+                assert pofile.read_po(file).num_plurals == forms
+
+    def test_check_lists_what_is_missing_and_what_is_stale(self, domain):
+        name, source, _messages = domain
+        problems = [str(p) for p in catalogs.check(source, name, ["cs", "ru", "de"])]
+        assert problems == [
+            "cs left_out: not translated",
+            "ru left_out: not translated",
+            "de left_out: not translated",
+        ]
+        assert catalogs.check(source, name, ["cs"], complete=False) == []
+        mo = source / "locale" / "cs" / "LC_MESSAGES" / f"{name}.mo"
+        mo.write_bytes(mo.read_bytes() + b"x")
+        assert any("is not the compiled" in str(p) for p in catalogs.check(source, name, ["cs"]))
+
+    def test_a_changed_english_template_makes_the_translation_fuzzy(self, domain):
+        name, source, _messages = domain
+        path = source / "messages.py"
+        path.write_text(path.read_text().replace("Hello, {{name}}!", "Hi, {{name}}!")
+                        .replace("Hello, {name}!", "Hi, {name}!"))  # fmt: skip
+        catalogs.update(source, name, ["cs"])
+        problems = [str(p) for p in catalogs.check(source, name, ["cs"])]
+        assert "cs hello: fuzzy" in problems
+        assert "cs hello: the sources no longer declare it" not in problems
+
+    def test_a_new_language_starts_empty_and_is_reported(self, domain):
+        name, source, _messages = domain
+        catalogs.update(source, name, ["pl"])
+        problems = [str(p) for p in catalogs.check(source, name, ["pl"])]
+        assert "pl hello: not translated" in problems
+        assert "pl wounds: not translated" in problems
