@@ -19,6 +19,7 @@ without any sentence being rewritten (:mod:`rollbridge.text`, docs/plugins.md).
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from typing import Any, ClassVar, Literal
 
 from rollbridge.dice.records import DiceGroup
 from rollbridge.dice.sources import DiceSource
-from rollbridge.exceptions import InvalidSheet, RuleViolation
+from rollbridge.exceptions import InvalidSheet, InvalidState, RuleViolation
 from rollbridge.plain import JSON
 from rollbridge.schema import validate
 from rollbridge.text import Messages, Text, render
@@ -43,6 +44,7 @@ __all__ = [
     "Status",
     "Track",
     "TurnContext",
+    "complete_state",
     "describe_actions",
     "major_version",
 ]
@@ -176,6 +178,10 @@ class ActionContext:
     :param request_id: the request's id; unique at the table, usable as a
         reference to this roll later (a chip reroll names it).
     :param by_gm: whether the GM asked (True) or a player.
+    :param secret: the request is secret (a GM-only event): players learn nothing of
+        how it went, only what it leaves on the table (the states it changes, which
+        they see as the ruleset shows them); so record nothing of its dice or results
+        in a state a player sees (docs/plugins.md, "Secret requests").
     """
 
     action: str
@@ -185,6 +191,7 @@ class ActionContext:
     settings: Mapping[str, Any] = field(default_factory=dict)
     request_id: str | None = None
     by_gm: bool = True
+    secret: bool = False
 
     def actor_by_id(self, actor_id: str) -> Actor | None:
         """The actor or target with this id, if the request involves it."""
@@ -289,6 +296,11 @@ class Ruleset(ABC):
     actions: ClassVar[Mapping[str, ActionSpec]]
     #: Schema of a character sheet (see :mod:`rollbridge.schema`).
     sheet_schema: ClassVar[Mapping[str, Any]] = {"type": "object", "additionalProperties": True}
+    #: Schema of an actor's ruleset state, as ``initial_state`` makes it and as
+    #: ``actor.create`` / ``actor.update`` may supply it (see :meth:`validate_state`).
+    #: Give no defaults in it: a field a supplied state lacks takes the fresh
+    #: state's value. The default accepts any plain data.
+    state_schema: ClassVar[Mapping[str, Any]] = {"type": "object", "additionalProperties": True}
     #: Schema of the table settings this ruleset reads, defaults included.
     settings_schema: ClassVar[Mapping[str, Any]] = {"type": "object", "properties": {}}
     #: Sample character sheets by name: shown in docs, used by the CLI's
@@ -322,6 +334,30 @@ class Ruleset(ABC):
     def validate_sheet(self, sheet: Mapping[str, Any]) -> JSON:
         """Check a sheet against :attr:`sheet_schema`; return it with defaults."""
         return validate(self.sheet_schema, sheet, where="sheet", error=InvalidSheet)
+
+    def validate_state(self, sheet: Mapping[str, Any], state: Mapping[str, Any]) -> JSON:
+        """Check a supplied state against :attr:`state_schema` and complete it.
+
+        ``sheet`` is the actor's validated sheet. The state is validated (errors are
+        :class:`~rollbridge.exceptions.InvalidState` naming the field, ``state.stun``),
+        then laid over ``initial_state(sheet)`` by :func:`complete_state`: a field it
+        lacks takes the fresh value. The schema is :meth:`state_schema_for` the sheet,
+        which narrows bounds by the sheet (a value within the sheet's track sizes).
+        Override this for checks no schema can express and raise ``InvalidState``
+        naming the field; call it first for the schema check and the completion.
+
+        :raises InvalidState: naming the offending field.
+        """
+        schema = self.state_schema_for(sheet)
+        given = validate(schema, state, where="state", error=InvalidState)
+        return complete_state(self.initial_state(sheet), given, schema)
+
+    def state_schema_for(self, sheet: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The state schema for an actor with this (validated) sheet: by default
+        :attr:`state_schema`. Override it to narrow a bound by the sheet (a track as
+        long as the sheet's Body); keep the same fields. Return the same object for the
+        same bounds (cache it): validators are compiled once per schema object."""
+        return self.state_schema
 
     def adjust(self, actor: Actor, track: str, delta: int) -> JSON:
         """A GM's direct damage (``delta`` > 0) or healing (< 0) on the track
@@ -403,9 +439,37 @@ class Ruleset(ABC):
             "summary": self.summary,
             "actions": {name: spec.to_dict() for name, spec in self.actions.items()},
             "sheet_schema": self.sheet_schema,
+            "state_schema": self.state_schema,
             "settings_schema": self.settings_schema,
             "example_sheets": self.example_sheets,
         }
+
+
+def complete_state(
+    fresh: Mapping[str, Any], given: Mapping[str, Any], schema: Mapping[str, Any]
+) -> JSON:
+    """A partial state completed: ``fresh`` (a new copy) with the fields of ``given`` over it.
+
+    Objects the schema describes field by field (a node with ``properties``) merge
+    the same way, field by field, when both sides hold one; anything else — a
+    number, an array, a map the schema leaves open (``additionalProperties`` only),
+    ``null`` — is taken whole from ``given``. ``given`` must be validated already.
+    """
+    out: dict[str, Any] = copy.deepcopy(dict(fresh))
+    props = schema.get("properties") or {}
+    for key, value in given.items():
+        sub = props.get(key)
+        old = out.get(key)
+        if (
+            isinstance(sub, Mapping)
+            and "properties" in sub
+            and isinstance(value, Mapping)
+            and isinstance(old, Mapping)
+        ):
+            out[key] = complete_state(old, value, sub)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
 
 
 def describe_actions(actions: Sequence[ActionSpec]) -> dict[str, ActionSpec]:

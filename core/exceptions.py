@@ -12,6 +12,7 @@ any of these changes nothing.
     │   ├── InvalidParams                invalid_params
     │   ├── InvalidSheet                 invalid_sheet
     │   ├── InvalidSettings              invalid_settings
+    │   ├── InvalidState                 invalid_state
     │   ├── NotationError                invalid_notation
     │   └── DiceLimitExceeded            dice_limit
     ├── DiceScriptError                  dice_mismatch
@@ -38,6 +39,10 @@ any of these changes nothing.
     │   ├── UndecodableFrame             undecodable
     │   └── UnknownMessageType           unknown_type
     ├── Busy                             busy
+    ├── LimitExceeded                    limit_exceeded
+    │   ├── RateLimited                  rate_limited
+    │   ├── TooManyConnections           too_many_connections
+    │   └── EventTooLarge                event_too_large
     ├── StoreError                       store_error
     └── InternalError                    internal
 
@@ -60,12 +65,15 @@ __all__ = [
     "DiceScriptUnused",
     "DuplicateRegistration",
     "EncounterState",
+    "EventTooLarge",
     "Forbidden",
     "InternalError",
     "InvalidParams",
     "InvalidRequest",
     "InvalidSettings",
     "InvalidSheet",
+    "InvalidState",
+    "LimitExceeded",
     "NotFound",
     "NotationError",
     "NothingToRedo",
@@ -73,10 +81,12 @@ __all__ = [
     "PluginError",
     "PluginLoadError",
     "ProtocolError",
+    "RateLimited",
     "RollbridgeError",
     "RuleViolation",
     "RulesetUnavailable",
     "StoreError",
+    "TooManyConnections",
     "UndecodableFrame",
     "UnknownAction",
     "UnknownActor",
@@ -157,6 +167,13 @@ class InvalidSettings(InvalidRequest):
     """Table settings fail the ruleset's settings schema."""
 
     code = "invalid_settings"
+
+
+class InvalidState(InvalidRequest):
+    """An actor's ruleset state, as a request supplies it (``actor.create`` or
+    ``actor.update`` with ``state``), fails its ruleset's state schema or checks."""
+
+    code = "invalid_state"
 
 
 class NotationError(InvalidRequest):
@@ -314,6 +331,33 @@ class Busy(RollbridgeError):
     The same request may be sent again shortly (its id was not used)."""
 
     code = "busy"
+
+
+class LimitExceeded(RollbridgeError):
+    """A limit the operator set for the server was reached; nothing was done."""
+
+    code = "limit_exceeded"
+
+
+class RateLimited(LimitExceeded):
+    """Too many requests per second from this connection, or at this table; nothing
+    was done. ``details.retry_after`` says in how many seconds one is accepted."""
+
+    code = "rate_limited"
+
+
+class TooManyConnections(LimitExceeded):
+    """Too many connections with this join token (a connection from an address
+    with too many is closed before its ``hello``, with close code 1013)."""
+
+    code = "too_many_connections"
+
+
+class EventTooLarge(LimitExceeded):
+    """The event a request would make is larger than the server stores for one
+    event (a roll of thousands of dice); nothing was done."""
+
+    code = "event_too_large"
 
 
 class StoreError(RollbridgeError):

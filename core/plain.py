@@ -52,9 +52,11 @@ __all__ = [
     "map_header",
     "pack",
     "pack_map",
+    "quotable",
     "reference_pack",
     "unpack",
     "unpack_received",
+    "valid",
     "valid_text",
 ]
 
@@ -193,13 +195,56 @@ def unpack(data: bytes) -> Any:
 
 
 def unpack_received(data: bytes) -> Any:
-    """A value from bytes a client sent, decoded strictly with the reference codec
-    (map keys must be strings or raise; text must be valid UTF-8).
+    """A value from bytes a client sent, decoded with the reference codec (text
+    must be valid UTF-8; map keys may be any msgpack key, for the request's own
+    checks to refuse by name: a request's field names must be strings).
 
     :raises ValueError: (or another exception of the codec) for bytes that are not
         one msgpack value.
     """
-    return msgpack.unpackb(data, raw=False, strict_map_key=True)
+    return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid(text: str) -> str:
+    """``text`` with each lone surrogate (not valid Unicode) replaced by U+FFFD."""
+    return text if valid_text(text) else _SURROGATE.sub("\ufffd", text)
+
+
+#: How much of a client's value an error may quote back: characters of a text,
+#: items of a list or map, levels of nesting.
+QUOTE_CHARS, QUOTE_ITEMS, QUOTE_DEPTH = 200, 20, 4
+
+
+def quotable(value: Any, _depth: int = 0) -> Any:
+    """``value`` (from a client, quoted in an error's ``details``) made safe to send
+    back in any frame: texts valid Unicode (a lone surrogate becomes U+FFFD) and at
+    most :data:`QUOTE_CHARS` long, integers within 64 bits, numbers finite, lists
+    and maps cut to :data:`QUOTE_ITEMS` items and :data:`QUOTE_DEPTH` levels, and
+    anything else (bytes, msgpack extensions) named by its type only."""
+    kind = value.__class__
+    if kind is str:
+        return valid(value)[:QUOTE_CHARS]
+    if value is None or kind is bool:
+        return value
+    if kind is int:
+        return value if -_LIMIT <= value < _LIMIT else str(value)[:QUOTE_CHARS]
+    if kind is float:
+        return value if math.isfinite(value) else str(value)
+    if _depth >= QUOTE_DEPTH:
+        return "…"
+    if kind is list or kind is tuple:
+        return [quotable(item, _depth + 1) for item in value[:QUOTE_ITEMS]]
+    if kind is dict:
+        return {
+            quotable(key if key.__class__ is str else repr(key), _depth + 1): quotable(
+                item, _depth + 1
+            )
+            for key, item in list(value.items())[:QUOTE_ITEMS]
+        }
+    return f"<{kind.__name__}>"
 
 
 def copy_plain(value: Any) -> Any:

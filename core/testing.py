@@ -20,7 +20,9 @@ actors and resolve actions with supplied or seeded dice::
 module and set ``ruleset``; pytest collects its tests, which every ruleset must
 pass: a valid contract, example sheets that validate, JSON-safe states, a
 well-formed common state, pure and reproducible resolutions that never mutate
-their input, only typed errors, turn hooks that touch only participants::
+their input, only typed errors, turn hooks that touch only participants, and
+supplied states (fuzzed with hypothesis) that are either refused with
+``invalid_state`` or completed into states every action works on::
 
     class TestMyRulesetConforms(RulesetConformance):
         ruleset = MyRuleset()
@@ -51,13 +53,13 @@ from rollbridge.contract import TurnContext as _TurnContext
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SeededDice
 from rollbridge.engine.model import Principal
 from rollbridge.engine.views import Audience
-from rollbridge.exceptions import RollbridgeError, RuleViolation
+from rollbridge.exceptions import InvalidState, RollbridgeError, RuleViolation
 from rollbridge.hookspecs import hookimpl
 from rollbridge.host import PluginHost, check_ruleset
 from rollbridge.i18n import locales_of
 from rollbridge.offline import TableService
 from rollbridge.plain import JSON
-from rollbridge.schema import validate
+from rollbridge.schema import check_schema, validate
 from rollbridge.stores.memory import MemoryStore
 from rollbridge.text import untranslated
 
@@ -248,7 +250,217 @@ def _check_common(common: CommonState, what: str) -> None:
     _json_roundtrip(common.to_dict(), f"{what}: common state")
 
 
-class RulesetConformance:
+# -- supplied states ------------------------------------------------------------------
+
+#: Values put in place of a state field by the state fuzzer: every JSON type, numbers
+#: just out of any range, beyond 64 bits and not finite, text that is not Unicode.
+_WRONG_STATE_VALUES: tuple[Any, ...] = (
+    None,
+    True,
+    False,
+    "x",
+    "",
+    "\ud800",
+    -1,
+    0,
+    1,
+    3,
+    11,
+    10**6,
+    2**64,
+    -(2**64),
+    5.5,
+    -0.5,
+    float("inf"),
+    float("nan"),
+    [],
+    [1, "x"],
+    {},
+    {"x": 1},
+)
+
+
+def _state_paths(schema: Mapping[str, Any], prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The path of every field a state schema describes, nested objects' fields too."""
+    paths: list[tuple[str, ...]] = []
+    for key, sub in (schema.get("properties") or {}).items():
+        paths.append((*prefix, key))
+        if isinstance(sub, Mapping) and len(prefix) < 4:
+            paths.extend(_state_paths(sub, (*prefix, key)))
+    return paths
+
+
+def _value_paths(value: Any, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The path of every field of a state (nested objects' fields too)."""
+    paths: list[tuple[str, ...]] = []
+    if isinstance(value, Mapping) and len(prefix) < 5:
+        for key, sub in value.items():
+            paths.append((*prefix, key))
+            paths.extend(_value_paths(sub, (*prefix, key)))
+    return paths
+
+
+def _nested(depth: int) -> Any:
+    """A value nested ``depth`` levels deep, lists and maps in turn."""
+    value: Any = 1
+    for level in range(depth):
+        value = [value] if level % 2 else {"n": value}
+    return value
+
+
+def _put(state: Mapping[str, Any], path: Sequence[str], value: Any) -> JSON:
+    """A copy of ``state`` with ``value`` at ``path`` (objects made on the way)."""
+    out = copy.deepcopy(dict(state))
+    here = out
+    for key in path[:-1]:
+        inner = here.get(key)
+        here[key] = dict(inner) if isinstance(inner, Mapping) else {}
+        here = here[key]
+    here[path[-1]] = value
+    return out
+
+
+def _state_strategy(st: Any, fresh: Mapping[str, Any], schema: Mapping[str, Any]) -> Any:
+    """States to supply for an actor whose fresh state is ``fresh``: a field made
+    ill-typed or out of range, a partial state, an unknown field, deep nesting, or a
+    few of these at once."""
+    paths = sorted(set(_state_paths(schema)) | set(_value_paths(fresh))) or [("x",)]
+    wrong = st.sampled_from(_WRONG_STATE_VALUES) | st.integers(-(2**70), 2**70)
+    one_wrong = st.builds(lambda p, v: _put(fresh, p, v), st.sampled_from(paths), wrong)
+    keys = sorted(fresh)
+    partial = st.builds(
+        lambda chosen: {k: copy.deepcopy(fresh[k]) for k in chosen},
+        st.sets(st.sampled_from(keys)) if keys else st.just(set()),
+    )
+    partial_wrong = st.builds(
+        lambda base, p, v: _put(base, p, v), partial, st.sampled_from(paths), wrong
+    )
+    extra = st.builds(
+        lambda base, name, v: {**base, name: v},
+        partial,
+        st.sampled_from(["zz_unknown", "", "state", "__proto__"]),
+        wrong,
+    )
+    deep = st.builds(
+        lambda p, depth: _put(fresh, p, _nested(depth)),
+        st.sampled_from(paths),
+        st.integers(1, 80),
+    )
+    whole = st.just(fresh) | st.just({}) | st.sampled_from(_WRONG_STATE_VALUES)
+    return st.one_of(one_wrong, partial, partial_wrong, extra, deep, whole)
+
+
+class StateConformance:
+    """The supplied-state tests of :class:`RulesetConformance` (mixed into it)."""
+
+    ruleset: ClassVar[Ruleset]
+    #: Examples the state fuzzer tries (kept modest: the suite stays fast).
+    state_examples: ClassVar[int] = 60
+
+    def _sheets(self) -> list[tuple[str, JSON]]:
+        return [
+            (name, self.ruleset.validate_sheet(sheet))
+            for name, sheet in self.ruleset.example_sheets.items()
+        ]
+
+    def test_state_schema_describes_the_fresh_states(self) -> None:
+        """``state_schema`` is a valid schema; every fresh state passes it and comes back
+        unchanged from ``validate_state``; an empty state is the fresh state."""
+        check_schema(self.ruleset.state_schema, "state_schema")
+        for name, sheet in self._sheets():
+            fresh = self.ruleset.initial_state(sheet)
+            schema = self.ruleset.state_schema_for(sheet)
+            check_schema(schema, f"state_schema_for({name!r})")
+            validate(schema, fresh, where="state", error=InvalidState)
+            validate(self.ruleset.state_schema, fresh, where="state", error=InvalidState)
+            again = self.ruleset.validate_state(sheet, copy.deepcopy(fresh))
+            assert again == fresh, f"{name}: validate_state changed a fresh state"
+            assert self.ruleset.validate_state(sheet, {}) == fresh, (
+                f"{name}: an empty state is not completed to the fresh state"
+            )
+
+    def test_partial_states_are_completed(self) -> None:
+        """Each field of a fresh state, supplied alone, gives the whole fresh state."""
+        for name, sheet in self._sheets():
+            fresh = self.ruleset.initial_state(sheet)
+            for key, value in fresh.items():
+                completed = self.ruleset.validate_state(sheet, {key: copy.deepcopy(value)})
+                assert completed == fresh, f"{name}: state with only {key!r} not completed"
+
+    def _run_with_state(self, name: str, actors: list[Actor], fuzzed: Actor) -> None:
+        spec = self.ruleset.actions[name]
+        params = validate(spec.params, dict(spec.example or {}))
+        others = [a for a in actors if a.id != fuzzed.id] or [fuzzed]
+        wanted = spec.min_targets or (1 if (spec.max_targets or 0) >= 1 else 0)
+        if spec.actor != "none":
+            actor: Actor | None = fuzzed
+            targets = tuple([*actors] if spec.every_actor else others[:wanted])
+        else:
+            actor = None
+            targets = tuple(actors if spec.every_actor else [fuzzed, *others][:wanted])
+        context = ActionContext(name, params, actor, targets, {}, "fuzz", True)
+        try:
+            result = self.ruleset.resolve(context, SeededDice(1))
+        except RollbridgeError:
+            return  # a typed refusal (its texts are checked by the locale tests)
+        for state in result.states.values():
+            _json_roundtrip(state, f"{name}: new state")
+
+    def test_supplied_states_are_refused_or_work(self) -> None:
+        """Fuzzed states (hypothesis): each is refused with ``InvalidState`` (a Text
+        naming the field) or completed into a state the common state and an example
+        action work on without any other exception."""
+        if self.ruleset.state_schema is Ruleset.state_schema:
+            pytest.skip(f"{self.ruleset.id} declares no state_schema: any plain data passes")
+        hypothesis = pytest.importorskip("hypothesis")
+        st = hypothesis.strategies
+        sheets = self._sheets()
+        names = [n for n, spec in self.ruleset.actions.items() if spec.example is not None]
+        assert sheets, "the ruleset needs at least one example sheet"
+
+        @hypothesis.settings(
+            max_examples=self.state_examples,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(hypothesis.HealthCheck),
+        )
+        @hypothesis.given(data=st.data())
+        def check(data: Any) -> None:
+            index = data.draw(st.integers(0, len(sheets) - 1), label="sheet")
+            sheet_name, sheet = sheets[index]
+            fresh = self.ruleset.initial_state(sheet)
+            schema = self.ruleset.state_schema_for(sheet)
+            supplied = data.draw(_state_strategy(st, fresh, schema), label="state")
+            try:
+                state = self.ruleset.validate_state(sheet, supplied)
+            except InvalidState as refused:
+                assert refused.text is not None, f"plain-string refusal: {refused.message!r}"
+                field = refused.details.get("field")
+                assert isinstance(field, str) and field.startswith("state"), refused.details
+                return
+            except RollbridgeError as other:
+                raise AssertionError(
+                    f"{sheet_name}: {supplied!r} refused with {other.code}, not invalid_state"
+                ) from other
+            _json_roundtrip(state, f"{sheet_name}: validated state")
+            validate(schema, state, where="state", error=InvalidState)
+            actors = [
+                Actor(f"a{i}", n, s, self.ruleset.initial_state(s))
+                for i, (n, s) in enumerate(sheets)
+            ]
+            fuzzed = Actor(f"a{index}", sheet_name, sheet, state)
+            actors[index] = fuzzed
+            _check_common(self.ruleset.common_state(fuzzed), f"{sheet_name} with {state!r}")
+            _check_common(self.ruleset.player_view(fuzzed, {}).common, f"view of {sheet_name}")
+            if names:
+                self._run_with_state(
+                    data.draw(st.sampled_from(names), label="action"), actors, fuzzed
+                )
+
+        check()
+
+
+class RulesetConformance(StateConformance):
     """Tests every ruleset must pass. Subclass it and set ``ruleset``."""
 
     #: The ruleset under test.

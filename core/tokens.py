@@ -1,10 +1,14 @@
-"""Join tokens: random, shown once, stored only as hashes, compared in constant time.
+"""Join tokens and admin tokens: random, shown once, stored only as hashes,
+compared in constant time.
 
-A token opens one table in one role (``gm``, ``player``, ``observer``) under a
-name (``player``, ``alice``). It is 32 bytes from :mod:`secrets`, so a plain
-SHA-256 is enough to store it: there is nothing to brute-force. The store
-keeps the hash; lookups hash the presented token and compare with
-:func:`hmac.compare_digest`. Tokens are never logged or echoed.
+A join token (``rbt_…``) opens one table in one role (``gm``, ``player``,
+``observer``) under a name (``player``, ``alice``). An admin token (``rba_…``,
+``rollbridge admin-token``) opens a server's admin API: it creates, lists and
+deletes tables and issues and revokes their join tokens. Either is 32 bytes from
+:mod:`secrets`, so a plain SHA-256 is enough to store it: there is nothing to
+brute-force. The store keeps the hash; lookups hash the presented token and
+compare with :func:`hmac.compare_digest`. Tokens are never logged or echoed
+(:mod:`rollbridge.server.logs` cuts both prefixes out of every log line).
 """
 
 from __future__ import annotations
@@ -12,13 +16,27 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 from dataclasses import dataclass
 
 from rollbridge.engine.model import Principal, Role
 
-__all__ = ["TokenRecord", "hash_token", "matches", "new_token"]
+__all__ = [
+    "ADMIN_PREFIX",
+    "JOIN_PREFIX",
+    "AdminTokenRecord",
+    "TokenRecord",
+    "hash_token",
+    "matches",
+    "new_admin_token",
+    "new_token",
+]
 
-_PREFIX = "rbt_"
+#: How every join token starts.
+JOIN_PREFIX = "rbt_"
+#: How every admin token starts.
+ADMIN_PREFIX = "rba_"
+_PREFIX = JOIN_PREFIX
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,3 +75,27 @@ def hash_token(token: str) -> str:
 def matches(token: str, record: TokenRecord) -> bool:
     """Whether ``token`` is the one ``record`` was made for (constant time)."""
     return hmac.compare_digest(hash_token(token), record.hash)
+
+
+@dataclass(frozen=True, slots=True)
+class AdminTokenRecord:
+    """A stored admin token: its public id, a name for logs, when it was made
+    (seconds since the epoch) and its hash (never the token)."""
+
+    id: str
+    name: str
+    created: float
+    hash: str
+
+    def to_dict(self) -> dict[str, str | float]:
+        """Public facts about the token (no hash)."""
+        return {"id": self.id, "name": self.name, "created": self.created}
+
+
+def new_admin_token(name: str | None = None) -> tuple[str, AdminTokenRecord]:
+    """A fresh admin token and the record to store for it. Show the token once."""
+    secret = ADMIN_PREFIX + secrets.token_urlsafe(32)
+    record = AdminTokenRecord(
+        id=secrets.token_hex(6), name=name or "admin", created=time.time(), hash=hash_token(secret)
+    )
+    return secret, record

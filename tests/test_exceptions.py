@@ -49,3 +49,14 @@ def test_the_tree_follows_the_class_hierarchy():
 
 def test_every_exception_is_exported():
     assert set(exceptions.__all__) == set(classes())
+
+
+def test_an_invalid_state_is_an_invalid_request():
+    """Issue 16: a supplied actor state that fails its ruleset's checks."""
+    error = exceptions.InvalidState("state.stun: bad", details={"field": "state.stun"})
+    assert isinstance(error, exceptions.InvalidRequest)
+    assert error.to_dict() == {
+        "code": "invalid_state",
+        "message": "state.stun: bad",
+        "details": {"field": "state.stun"},
+    }

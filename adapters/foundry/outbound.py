@@ -8,6 +8,8 @@
   ``Roll.fromData`` (dice_out.py) — one for a formula roll, one per dice group
   of a resolution; ``speaker`` is ``{"actor": <rollbridge actor id>, "alias"}``;
   ``content`` the narration (or the roll's text);
+- the ``players`` of a GM's event (the same event as a player in the GM's
+  locale is sent it: adapter.py, ``public_view``) is translated the same way;
 - the welcome gets ``foundry: {adapter, mappings}``: this adapter's version and
   the system mappings it computes (mappings.py).
 
@@ -73,6 +75,8 @@ def _table(table: Mapping[str, Any]) -> JSON:
 
 def _event(event: Mapping[str, Any]) -> JSON:
     out = dict(event)
+    if isinstance(event.get("players"), Mapping):
+        out["players"] = _event(event["players"])
     context = {"table": event.get("table"), "seq": event.get("seq")}
     actors = event.get("actors")
     if isinstance(actors, list):

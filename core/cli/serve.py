@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rollbridge.cli.limits import add_limit_options, limits_from
 from rollbridge.server.limits import DEFAULT_HOST, DEFAULT_PORT, MAX_PENDING
 from rollbridge.stores.base import DEFAULT_RETAIN, Store
 
@@ -49,6 +50,13 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     )
     serve.add_argument("--no-demo", action="store_true", help="do not create the demo table")
     serve.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING (default INFO)")
+    serve.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="text lines, or one JSON object per line (default text); never a token",
+    )
+    add_limit_options(serve)
     serve.set_defaults(handler=_serve)
 
 
@@ -89,10 +97,10 @@ def create_demo_table(store: Store, host: PluginHost) -> tuple[str, dict[str, st
 
 
 def _serve(args: argparse.Namespace) -> int:
-    logging.basicConfig(
-        level=getattr(logging, str(args.log_level).upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    from rollbridge.server.logs import configure
+
+    # no token and no client-caused traceback in the log, in either format
+    configure(args.log_level, args.log_format)
     import asyncio
 
     from rollbridge.host import PluginHost
@@ -122,6 +130,7 @@ def _serve(args: argparse.Namespace) -> int:
         port=args.port,
         max_pending=args.max_pending,
         manage_gc=True,
+        limits=limits_from(args),
     )
     sys.stdout.write(
         f"rollbridge serving {len(store.tables())} table(s) on ws://{args.host}:{args.port}/ "

@@ -155,9 +155,12 @@ def _print(text: str) -> None:
 
 
 def _stdin_lines(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue) -> None:
-    for line in sys.stdin:
-        loop.call_soon_threadsafe(lines.put_nowait, line)
-    loop.call_soon_threadsafe(lines.put_nowait, None)
+    try:
+        for line in sys.stdin:
+            loop.call_soon_threadsafe(lines.put_nowait, line)
+        loop.call_soon_threadsafe(lines.put_nowait, None)
+    except RuntimeError:  # the session ended (its loop is closed) while input was read
+        return
 
 
 async def _session(url: str, table: str, token: str, binary: bool, locale: str) -> int:

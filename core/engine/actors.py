@@ -28,8 +28,8 @@ def new_actor_id(draft: Draft, name: str) -> str:
 
 
 def actor_create(ctx: RequestContext) -> JSON:
-    """``actor.create``: validate the sheet, build the initial state (or take the given one), add
-    the actor."""
+    """``actor.create``: validate the sheet, build the initial state (or validate and complete
+    the given one, :meth:`~rollbridge.contract.Ruleset.validate_state`), add the actor."""
     table, draft = ctx.table, ctx.draft
     spec = ctx.fields["actor"]
     actor_id = spec.get("id") or new_actor_id(draft, spec["name"])
@@ -42,6 +42,8 @@ def actor_create(ctx: RequestContext) -> JSON:
     state = spec.get("state")
     if state is None:
         state = table.call_ruleset(lambda: table.ruleset.initial_state(sheet))
+    else:
+        state = table.call_ruleset(lambda: table.ruleset.validate_state(sheet, spec["state"]))
     record = ActorRecord(actor_id, spec["name"], sheet, state, list(spec.get("controllers") or []))
     reply = ctx.record(
         "actor.created", {"actor": actor_id}, actors={actor_id: record}, undoable=True
@@ -50,17 +52,26 @@ def actor_create(ctx: RequestContext) -> JSON:
 
 
 def actor_update(ctx: RequestContext) -> JSON:
-    """``actor.update``: change name, sheet, state or controllers; the sheet is validated again."""
+    """``actor.update``: change name, sheet, state or controllers. A new sheet is validated
+    again; a new state is validated and completed against the actor's sheet (the new one when
+    both change) by :meth:`~rollbridge.contract.Ruleset.validate_state`, and a new sheet
+    alone must leave the current state valid (``invalid_state`` names what no longer fits:
+    send the state with it)."""
     table, fields = ctx.table, ctx.fields
     current = table.require_actor(ctx.draft, fields["actor"])
     sheet = current.sheet
     if "sheet" in fields:
         sheet = table.call_ruleset(lambda: table.ruleset.validate_sheet(fields["sheet"]))
+    state = current.state
+    if fields.get("state") is not None:
+        state = table.call_ruleset(lambda: table.ruleset.validate_state(sheet, fields["state"]))
+    elif "sheet" in fields:  # the state must still fit the new sheet (a shorter track)
+        state = table.call_ruleset(lambda: table.ruleset.validate_state(sheet, current.state))
     record = ActorRecord(
         current.id,
         fields.get("name", current.name),
         sheet,
-        fields.get("state", current.state),
+        state,
         list(fields.get("controllers", current.controllers)),
     )
     changed = sorted(k for k in ("name", "sheet", "state", "controllers") if k in fields)

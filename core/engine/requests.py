@@ -14,10 +14,11 @@ from typing import Any
 
 from rollbridge.engine.model import Role
 from rollbridge.exceptions import InvalidRequest, UnknownMessageType
+from rollbridge.plain import valid_text
 from rollbridge.schema import validate
 from rollbridge.text import Messages
 
-__all__ = ["REQUESTS", "Request", "RequestType", "parse_request"]
+__all__ = ["REQUESTS", "Request", "RequestType", "parse_request", "valid_id"]
 
 say = Messages("rollbridge")
 
@@ -61,7 +62,9 @@ REQUESTS: dict[str, RequestType] = {
             "roll",
             _obj(
                 ("formula",),
-                formula={"type": "string", "minLength": 1, "maxLength": 256},
+                # no maxLength here: the notation refuses past 256 characters with
+                # dice_limit, as protocol.md says
+                formula={"type": "string", "minLength": 1},
                 actor=_ID,
                 secret={"type": "boolean", "default": False},
                 dice=_DICE,
@@ -176,15 +179,29 @@ REQUESTS: dict[str, RequestType] = {
 
 @dataclass(frozen=True, slots=True)
 class Request:
-    """A validated request: its type, id and fields (defaults filled in)."""
+    """A validated request: its type, id (a string, or an integer: ``1`` and ``"1"``
+    are two ids) and fields (defaults filled in)."""
 
     type: str
-    id: str
+    id: str | int
     fields: Mapping[str, Any]
 
     @property
     def spec(self) -> RequestType:
         return REQUESTS[self.type]
+
+
+#: Request ids that are integers lie within 64 bits (what msgpack and JSON carry).
+_ID_LIMIT = 2**63
+
+
+def valid_id(value: Any) -> bool:
+    """Whether ``value`` is a request id: a string of 1-64 characters of valid
+    Unicode, or an integer within 64 bits (not a boolean)."""
+    kind = value.__class__
+    if kind is str:
+        return 1 <= len(value) <= 64 and valid_text(value)
+    return kind is int and -_ID_LIMIT <= value < _ID_LIMIT
 
 
 def parse_request(message: Mapping[str, Any]) -> Request:
@@ -206,9 +223,7 @@ def parse_request(message: Mapping[str, Any]) -> Request:
             details={"type": kind},
         )
     request_id = message.get("id")
-    if isinstance(request_id, int) and not isinstance(request_id, bool):
-        request_id = str(request_id)
-    if not isinstance(request_id, str) or not 1 <= len(request_id) <= 64:
+    if not valid_id(request_id):
         raise InvalidRequest(
             say("request.id", "id: every request needs an id, a string of 1-64 characters")(),
             details={"field": "id"},

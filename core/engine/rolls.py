@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import suppress
+
 from rollbridge.contract import ActionContext, ActionSpec
 from rollbridge.dice import roll_formula
+from rollbridge.dice.sources import DiceSource
 from rollbridge.engine.context import RequestContext
 from rollbridge.engine.model import ActorRecord
 from rollbridge.engine.outputs import resolution_output
@@ -31,6 +35,26 @@ TARGETS_AT_LEAST = say(
 )
 
 
+class _DiceNeeded(BaseException):
+    """Raised by :class:`_Rehearsal` at the first die. A BaseException, so that a
+    ruleset's own ``except Exception`` cannot swallow it."""
+
+
+class _Rehearsal(DiceSource):
+    """Dice that stop a resolution at its first die: what a request would refuse
+    without rolling is found before it is held for the GM's approval."""
+
+    def _draw(self, faces: int) -> int:
+        raise _DiceNeeded
+
+
+def rehearse(call: Callable[[DiceSource], object]) -> None:
+    """Run ``call`` with :class:`_Rehearsal` dice up to its first die, for its refusals
+    (its result, if it needs no dice, is dropped)."""
+    with suppress(_DiceNeeded):
+        call(_Rehearsal())
+
+
 def roll(ctx: RequestContext) -> JSON:
     """``roll``: dice notation, optionally for an actor the caller controls."""
     table, fields, who = ctx.table, ctx.fields, ctx.who
@@ -39,6 +63,7 @@ def roll(ctx: RequestContext) -> JSON:
         table.check_control(who, table.require_actor(ctx.draft, actor_id))
     source = table.dice_for(fields, who, ctx.dice)
     if not ctx.approved and table.needs_approval(who):
+        rehearse(lambda dice: roll_formula(fields["formula"], dice))  # bad notation: now
         return pend(ctx)
     result = roll_formula(fields["formula"], source)
     source.finish()
@@ -134,17 +159,21 @@ def resolve(ctx: RequestContext) -> JSON:
         table.check_control(who, actor)
     targets = _targets(ctx, spec)
     source = table.dice_for(fields, who, ctx.dice)
-    if not ctx.approved and table.needs_approval(who):
-        return pend(ctx)
     context = ActionContext(
         action=spec.name,
         params=params,
         actor=record_actor(actor) if actor is not None else None,
         targets=tuple(record_actor(t) for t in targets),
         settings=table.ruleset_settings,
-        request_id=ctx.request.id,
+        request_id=str(ctx.request.id),  # rulesets keep ids as text (1 and "1" alike)
         by_gm=who.is_gm,
+        secret=bool(fields.get("secret")),
     )
+    if not ctx.approved and table.needs_approval(who):
+        # what the rules refuse before the dice (an unknown weapon, a spent pool) is
+        # refused now, not when the GM approves
+        table.call_ruleset(lambda: rehearse(lambda dice: table.ruleset.resolve(context, dice)))
+        return pend(ctx)
     resolution = table.call_ruleset(lambda: table.ruleset.resolve(context, source))
     source.finish()
     allowed = {a.id for a in (actor, *targets) if a is not None}

@@ -50,6 +50,7 @@ from rollbridge.engine.views import (
     shown_alike,
 )
 from rollbridge.exceptions import (
+    EventTooLarge,
     Forbidden,
     InternalError,
     InvalidRequest,
@@ -61,12 +62,15 @@ from rollbridge.exceptions import (
 from rollbridge.plain import JSON, NotPlain, Packed, dumps_json, ensure_plain, pack, unpack
 from rollbridge.text import Messages, privates_met, stored
 
-__all__ = ["HANDLERS", "UNDO_DEPTH", "Outcome", "Table"]
+__all__ = ["HANDLERS", "MAX_EVENT_BYTES", "UNDO_DEPTH", "Outcome", "Table"]
 
 #: How many events the GM can undo in a row (as long as they are in the retained log).
 UNDO_DEPTH = 100
 #: Of those, how many the table keeps in memory; older ones are read from the log.
 HISTORY_IN_MEMORY = 8
+#: The default largest event, packed: a 999-die roll is about 26 KiB, an sr2 attack
+#: 3 KiB; ``999d6x>1`` (every die explodes again and again) would be ~280 KiB.
+MAX_EVENT_BYTES = 128 * 1024
 
 _ROLE_RANK = {"observer": 0, "player": 1, "gm": 2}
 
@@ -105,6 +109,11 @@ class Table:
     :param ruleset: the table's ruleset, already checked with :meth:`check_ruleset`.
     :param history: events the undo and redo stacks refer to, by seq.
     """
+
+    #: The largest event (packed msgpack bytes) a request may make; larger ones are
+    #: refused with :class:`~rollbridge.exceptions.EventTooLarge` before anything
+    #: changes. A driver sets it from its options (``serve --max-event-size``).
+    max_event_bytes: int = MAX_EVENT_BYTES
 
     def __init__(
         self,
@@ -409,7 +418,17 @@ class Table:
                 if record is not None:
                     record.packed()
             for event in draft.events:
-                event.packed()
+                size = len(event.packed())
+                if size > self.max_event_bytes:
+                    raise EventTooLarge(
+                        say(
+                            "limit.event_size",
+                            "the result would be an event of {size} bytes, more than the "
+                            "{limit} this server stores for one; nothing was done (roll fewer "
+                            "dice)",
+                        )(size=size, limit=self.max_event_bytes),
+                        details={"size": size, "limit": self.max_event_bytes},
+                    )
                 met = privates_met()
                 for audience in STAGED_AUDIENCES:
                     if not audience.gm and shown_alike(
@@ -507,8 +526,11 @@ class Table:
         return Outcome(reply=reply, events=draft.events, commit=commit, replies=replies)
 
     @staticmethod
-    def reply_key(who: Principal, request_id: str) -> str:
-        """The idempotency key of a request: its id, scoped by the token that sent it."""
+    def reply_key(who: Principal, request_id: str | int) -> str:
+        """The idempotency key of a request: its id, scoped by the token that sent it
+        (``/`` before a string id, ``#`` before an integer one: ``1`` is not ``"1"``)."""
+        if request_id.__class__ is int:
+            return f"{who.key or who.name}#{request_id}"
         return f"{who.key or who.name}/{request_id}"
 
     # -- helpers ------------------------------------------------------------------
@@ -570,7 +592,8 @@ class Table:
     def new_states(
         self, draft: Draft, states: Mapping[str, JSON], allowed: set[str]
     ) -> dict[str, ActorRecord]:
-        """Actor records with the ruleset's new states, refusing states for uninvolved actors."""
+        """Actor records with the ruleset's new states (a state returned unchanged is
+        left out), refusing states for uninvolved actors."""
         records: dict[str, ActorRecord] = {}
         for actor_id, state in states.items():
             if actor_id not in allowed:
@@ -599,6 +622,8 @@ class Table:
                     details={"field": exc.where[:200]},
                 ) from None
             current = self.require_actor(draft, actor_id)
+            if state == current.state:  # returned as it was: not a change of the event
+                continue
             records[actor_id] = ActorRecord(
                 current.id, current.name, current.sheet, state, current.controllers
             )

@@ -7,8 +7,9 @@ player controls (NPCs) only through the ruleset's
 value and text argument a ruleset marked :class:`~rollbridge.text.Private` only
 where the actor it belongs to is a player's, or where the ruleset
 :meth:`~rollbridge.contract.Ruleset.reveals` that aspect under the table's
-settings; GM-only events reach them as a bare ``{"kind": "hidden"}`` placeholder
-that keeps the seq sequence gap-free. Texts are rendered per audience and
+settings; GM-only events reach them as a ``{"kind": "hidden"}`` placeholder
+that keeps the seq sequence gap-free and carries only the actors the event
+changed, as this audience sees them. Texts are rendered per audience and
 locale (:mod:`rollbridge.text`).
 
 Because the players' view is the same for every player, a server builds at most
@@ -172,8 +173,6 @@ def event_view(
         overrides the deprecated :meth:`~rollbridge.contract.Ruleset.player_resolution`.
     """
     gm = audience.gm
-    if event.gm_only and not gm:
-        return {"kind": "hidden", "epoch": event.epoch, "seq": event.seq}
     actors: list[JSON] = []
     for change in event.changes:
         after = change["after"]
@@ -183,6 +182,14 @@ def event_view(
             actors.append(
                 actor_view(after, gm=gm, ruleset=ruleset, settings=settings, locale=audience.locale)
             )
+    if event.gm_only and not gm:
+        # A secret hides how (dice, texts, data), not the table it leaves: the actors
+        # it changed, as this audience may see them, so that a client's actors agree
+        # with `state` at every seq (protocol.md, "Visibility").
+        hidden: JSON = {"kind": "hidden", "epoch": event.epoch, "seq": event.seq}
+        if actors:
+            hidden["actors"] = actors
+        return hidden
     data = event.data
     hides = None if gm else hides_for(event, ruleset, settings, controlled)
     if event.texts or (event.private and hides is not None):
@@ -214,8 +221,8 @@ def event_view(
         after_table = dict(event.table_change["after"])
         if not gm:
             after_table.pop("pending", None)
-        if after_table:
-            view["table"] = after_table
+        if after_table:  # the table's changed fields after the event; "table" is its id
+            view["table_after"] = after_table
     if gm and event.gm_only:
         view["gm_only"] = True
     return view

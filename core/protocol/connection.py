@@ -20,12 +20,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbridge.adapter import Adapter
+from rollbridge.engine.requests import valid_id
 from rollbridge.exceptions import (
     AuthenticationFailed,
     InternalError,
     InvalidRequest,
+    RateLimited,
     RollbridgeError,
     StoreError,
+    TooManyConnections,
     UndecodableFrame,
     UnknownTable,
 )
@@ -33,13 +36,14 @@ from rollbridge.i18n import DEFAULT_LOCALE, known_locales, negotiate
 from rollbridge.plain import JSON
 from rollbridge.protocol.effects import Close, Effect, FindToken, LoadTable, Reply
 from rollbridge.protocol.frames import Kind, decode, encode
+from rollbridge.protocol.limits import RateLimit, Rates
 from rollbridge.protocol.members import Member
-from rollbridge.protocol.table import TableProtocol, echo_id, error_message
+from rollbridge.protocol.table import TableProtocol, error_message
 from rollbridge.schema import validate
 from rollbridge.text import Messages
 from rollbridge.tokens import hash_token
 
-__all__ = ["CLOSE_AUTH", "CLOSE_BEHIND", "HELLO_SCHEMA", "Connection", "Tables"]
+__all__ = ["CLOSE_AUTH", "CLOSE_BEHIND", "CLOSE_LIMIT", "HELLO_SCHEMA", "Connection", "Tables"]
 
 log = logging.getLogger("rollbridge.connection")
 say = Messages("rollbridge")
@@ -50,6 +54,11 @@ Effects = list[Effect]
 #: far behind in reading.
 CLOSE_AUTH = 1008
 CLOSE_BEHIND = 1013
+#: Frames a client may send while its ``hello`` is answered; more are refused.
+MAX_WAITING = 64
+#: Close code of a connection over an operator's limit of connections (per token or
+#: address): try again later — clients reconnect with backoff, as for 1013 behind.
+CLOSE_LIMIT = 1013
 
 HELLO_SCHEMA: JSON = {
     "type": "object",
@@ -78,13 +87,28 @@ class Tables:
     ask for it at the same time, and dropped when idle.
 
     :param rulesets: the installed rulesets, by id.
-    :param options: passed to every :class:`TableProtocol` (dice, admit).
+    :param rates: the request rates allowed per connection and per table.
+    :param max_per_token: connections one join token may hold at once (None: any).
+    :param options: passed to every :class:`TableProtocol` (dice, admit, limits).
     """
 
-    def __init__(self, rulesets: Mapping[str, Any], **options: Any) -> None:
+    def __init__(
+        self,
+        rulesets: Mapping[str, Any],
+        *,
+        rates: Rates | None = None,
+        max_per_token: int | None = None,
+        **options: Any,
+    ) -> None:
         self.rulesets = rulesets
+        self.rates = rates or Rates()
+        self.max_per_token = max_per_token
         self.options = options
         self.open: dict[str, TableProtocol] = {}
+        #: Joined connections per token key (for :attr:`max_per_token`).
+        self.per_token: dict[str, int] = {}
+        #: Request buckets of the open tables (for ``rates.per_table``).
+        self.buckets: dict[str, RateLimit] = {}
         self._loading: dict[str, list[Callable[[TableProtocol | BaseException], Effects]]] = {}
 
     def get(
@@ -126,6 +150,46 @@ class Tables:
         """Drop a table once nobody uses it (it loads again on the next ``hello``)."""
         if protocol.idle and self.open.get(protocol.id) is protocol:
             del self.open[protocol.id]
+            self.buckets.pop(protocol.id, None)
+
+    def table_wait(self, table_id: str) -> float | None:
+        """Take a request from the table's bucket: None, or the seconds to wait."""
+        bucket = self.buckets.get(table_id)
+        if bucket is None:
+            bucket = self.rates.bucket(self.rates.per_table)
+            if bucket is None:
+                return None
+            self.buckets[table_id] = bucket
+        return bucket.take()
+
+
+def _rate_limited(wait: float, scope: str) -> RateLimited:
+    """The refusal of a request over the rate of its connection or its table."""
+    retry = max(0.001, round(wait, 3))
+    if scope == "table":
+        text = say(
+            "limit.rate_table",
+            "too many requests at this table; nothing was done: try again in {seconds} s",
+        )(seconds=retry)
+    else:
+        text = say(
+            "limit.rate_connection",
+            "too many requests from this connection; nothing was done: try again in {seconds} s",
+        )(seconds=retry)
+    return RateLimited(text, details={"retry_after": retry, "scope": scope})
+
+
+def _bad_id(message: Mapping[str, Any]) -> InvalidRequest:
+    """The refusal of a request whose id is missing, or is not one (the reply
+    then carries ``"id": null``: nothing the client sent is echoed)."""
+    if any(key.__class__ is not str for key in message):
+        return InvalidRequest(
+            say("request.keys", "a request is a map whose field names are strings")()
+        )
+    return InvalidRequest(
+        say("request.id", "id: every request needs an id, a string of 1-64 characters")(),
+        details={"field": "id"},
+    )
 
 
 @dataclass(eq=False)
@@ -148,28 +212,51 @@ class Connection:
     joining: bool = False
     closed: bool = False
     _waiting: list[bytes | str] = field(default_factory=list)
+    _bucket: RateLimit | None = None
+    _token_key: str | None = None
+
+    def __post_init__(self) -> None:
+        self._bucket = self.tables.rates.bucket(self.tables.rates.per_connection)
 
     def receive(self, frame: bytes | str) -> Effects:
         """Handle one frame from the client."""
         if self.closed:  # disconnected (revoked, too far behind): queued frames are dropped
             return []
+        kind: Kind = "json" if isinstance(frame, str) else "msgpack"
         if self.joining:
+            if len(self._waiting) >= MAX_WAITING:
+                return [self._error(None, _rate_limited(0.1, "connection"), kind)]
             self._waiting.append(frame)
             return []
-        kind: Kind = "json" if isinstance(frame, str) else "msgpack"
+        # every frame takes from the connection's bucket, garbage too
+        wait = self._bucket.take() if self._bucket is not None else None
         try:
             message, kind = decode(frame)
         except UndecodableFrame as exc:
-            return [self._error(None, exc, kind)]
-        request_id = echo_id(message)
+            refused = exc if wait is None else _rate_limited(wait, "connection")
+            return [self._error(None, refused, kind)]
+        request_id = message.get("id")
+        # nothing of a request is read before its id (and, in msgpack, its field names)
+        if not valid_id(request_id) or (
+            kind == "msgpack" and not all(key.__class__ is str for key in message)
+        ):
+            refused = _bad_id(message) if wait is None else _rate_limited(wait, "connection")
+            return [self._error(None, refused, kind)]
         try:
             kind_name = message.get("type")
-            if kind_name == "ping":
-                return [self._reply({"type": "pong", "id": request_id}, kind)]
+            if wait is not None:
+                raise _rate_limited(wait, "connection")
             if kind_name == "hello":
                 return self._hello(message, kind, request_id)
             if self.table is None or self.member is None:
-                raise AuthenticationFailed("say hello with a table and a token first")
+                raise AuthenticationFailed(
+                    say("hello.first", "say hello with a table and a token first")()
+                )
+            if kind_name == "ping":
+                return [self._reply({"type": "pong", "id": request_id}, kind)]
+            wait = self.tables.table_wait(self.table.id)
+            if wait is not None:
+                raise _rate_limited(wait, "table")
             if self.member.adapter is not None:
                 message = self.member.adapter.inbound(message)
             return self.table.receive(
@@ -209,7 +296,11 @@ class Connection:
             registered = self.adapters.get(dialect)
             if registered is None:
                 known = ", ".join(["rollbridge", *sorted(self.adapters)])
-                raise InvalidRequest(f"hello.dialect: unknown dialect {dialect!r} (known: {known})")
+                raise InvalidRequest(
+                    say(
+                        "hello.dialect", "hello.dialect: unknown dialect {dialect} (known: {known})"
+                    )(dialect=repr(dialect), known=known)
+                )
             adapter = registered.connect(message)
         self.joining = True
         # The token first: without one, nothing is loaded and nothing told apart.
@@ -229,8 +320,16 @@ class Connection:
                 return self._refused(kind, request_id)
             if isinstance(found, BaseException):
                 return self._hello_failed(found, kind, request_id)
-            if self.closed:
+            if self.closed:  # gone while the table loaded: nobody may be keeping it
+                self.tables.release(found)
                 return []
+            key = record.principal().key
+            limit = self.tables.max_per_token
+            if limit is not None and self.tables.per_token.get(key, 0) >= limit:
+                self.tables.release(found)
+                return self._too_many(kind, request_id, limit)
+            self.tables.per_token[key] = self.tables.per_token.get(key, 0) + 1
+            self._token_key = key
             locale, notes = self._locale_for(hello.get("locale"), found)
             member = Member(
                 record.principal(),
@@ -272,11 +371,24 @@ class Connection:
             effects += self.receive(frame)
         return effects
 
+    def _too_many(self, kind: Kind, request_id: Any, limit: int) -> Effects:
+        self.joining = False
+        self.closed = True
+        self._waiting = []
+        error = TooManyConnections(
+            say(
+                "limit.per_token",
+                "this token already holds {limit} connections, the most the server allows",
+            )(limit=limit),
+            details={"limit": limit},
+        )
+        return [self._error(request_id, error, kind), Close(code=CLOSE_LIMIT, reason=error.code)]
+
     def _refused(self, kind: Kind, request_id: Any) -> Effects:
         self.joining = False
         self.closed = True
         self._waiting = []
-        error = AuthenticationFailed("this token does not open that table")
+        error = AuthenticationFailed(say("hello.refused", "this token does not open that table")())
         return [self._error(request_id, error, kind), Close(code=CLOSE_AUTH, reason=error.code)]
 
     def _hello_failed(self, error: BaseException, kind: Kind, request_id: Any) -> Effects:
@@ -291,6 +403,13 @@ class Connection:
         """The connection is gone (or being cut off): leave the table."""
         self.closed = True
         self._waiting = []
+        key, self._token_key = self._token_key, None
+        if key is not None:
+            left = self.tables.per_token.get(key, 1) - 1
+            if left > 0:
+                self.tables.per_token[key] = left
+            else:
+                self.tables.per_token.pop(key, None)
         if self.table is not None and self.member is not None:
             self.table.leave(self.member)
             self.tables.release(self.table)

@@ -21,12 +21,26 @@ from rollbridge.plain import (
     pack_map,
     unpack_received,
 )
-from rollbridge.text import stored
+from rollbridge.text import Messages, stored
 
 __all__ = ["MAX_FRAME", "Kind", "decode", "encode", "encode_with", "prefixed"]
 
 #: Largest frame a client may send (bytes); larger closes the connection (1009).
 MAX_FRAME = 64 * 1024
+
+say = Messages("rollbridge")
+#: What a frame held instead of a map, in the protocol's (JSON's) words.
+# Translators: what a frame held instead of a map, in "a frame must hold a map, not {kind}".
+_NUMBER = say("frame.kind.number", "a number")
+_KINDS = {
+    list: say("frame.kind.array", "an array"),
+    str: say("frame.kind.string", "a string"),
+    int: _NUMBER,
+    float: _NUMBER,
+    bool: say("frame.kind.boolean", "a boolean"),
+    type(None): say("frame.kind.null", "null"),
+}
+_OTHER = say("frame.kind.other", "another value")
 
 Kind = Literal["msgpack", "json"]
 
@@ -42,17 +56,23 @@ def decode(frame: bytes | str) -> tuple[JSON, Kind]:
         try:
             message = loads_json(frame)
         except (ValueError, RecursionError) as exc:
-            raise UndecodableFrame(f"a text frame must hold JSON: {exc}"[:300]) from None
+            raise UndecodableFrame(
+                say("frame.json", "a text frame must hold JSON: {problem}")(problem=str(exc)[:200])
+            ) from None
     else:
         kind = "msgpack"
         try:
             message = unpack_received(frame)
-        except Exception as exc:
+        except Exception:  # the codec's own words name Python internals: not sent
             raise UndecodableFrame(
-                f"a binary frame must hold msgpack: {type(exc).__name__}: {exc}"[:300]
+                say("frame.msgpack", "a binary frame must hold one msgpack value")()
             ) from None
     if not isinstance(message, dict):
-        raise UndecodableFrame(f"a frame must hold a map, not {type(message).__name__}")
+        raise UndecodableFrame(
+            say("frame.map", "a frame must hold a map, not {kind}")(
+                kind=_KINDS.get(message.__class__, _OTHER)()
+            )
+        )
     return message, kind
 
 

@@ -69,7 +69,11 @@ class Member:
 
 @dataclass(eq=False, slots=True)
 class Delivery:
-    """One durable event, viewed and framed once per audience, kind and adapter."""
+    """One durable event, viewed and framed once per audience, kind and adapter.
+
+    An adapter whose ``public_view`` asks for it (True, or the event kinds) gets,
+    in the GM's ``event`` frame of an event that is not GM-only, the players' view
+    too: ``players``, the frame a player in the GM's locale is sent."""
 
     table: Table
     event: Event
@@ -101,14 +105,28 @@ class Delivery:
         if frame is None:
             view = self.view(audience)
             if member.adapter is not None:
-                frame = member.encode({"type": "event", "table": self.table.info.id, **view})
+                message: JSON = {"type": "event", "table": self.table.info.id, **view}
+                if audience.gm and self._public_view_for(member.adapter):
+                    # what a player in this locale is sent of the event, for a client
+                    # that shows it to players (the adapter's public_view)
+                    players = self.view(Audience(False, audience.locale))
+                    message["players"] = {"type": "event", "table": self.table.info.id, **players}
+                frame = member.encode(message)
             else:
-                # the view's own bytes, with "type" (and "table") put in front
-                head = {"type": "event"} if "table" in view else {
-                    "type": "event", "table": self.table.info.id}  # fmt: skip
+                # the view's own bytes, with "type" and "table" put in front
+                head = {"type": "event", "table": self.table.info.id}
                 frame = prefixed(head, self.encoded_view(audience, member.kind), member.kind)
             self._frames[key] = frame
         return frame
+
+    def _public_view_for(self, adapter: Adapter) -> bool:
+        """Whether the GM's frames of this event through ``adapter`` carry the
+        players' view too: its ``public_view`` (True, or the event kinds) asks for
+        it, and the event is not GM-only."""
+        wanted = getattr(adapter, "public_view", None)
+        if not wanted or self.event.gm_only:
+            return False
+        return wanted is True or self.event.kind in wanted
 
 
 def result_frame(member: Member, message: JSON, delivery: Delivery | None) -> bytes | str:

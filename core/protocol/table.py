@@ -44,11 +44,11 @@ from typing import Any
 
 from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.engine.model import Event, Principal
-from rollbridge.engine.requests import Request, parse_request
-from rollbridge.engine.table import Outcome, Table
+from rollbridge.engine.requests import Request, parse_request, valid_id
+from rollbridge.engine.table import MAX_EVENT_BYTES, Outcome, Table
 from rollbridge.engine.views import Audience
 from rollbridge.exceptions import InternalError, InvalidRequest, RollbridgeError, StoreError
-from rollbridge.plain import JSON, NotPlain, valid_text
+from rollbridge.plain import JSON, NotPlain, quotable, valid
 from rollbridge.protocol.effects import (
     Deliver,
     Effect,
@@ -75,19 +75,18 @@ Effects = list[Effect]
 #: How many replies a table remembers in memory for repeated request ids (the
 #: store remembers them for much longer; see ``reply_window``).
 RECENT_REPLIES = 32
-_INT_LIMIT = 2**63
 
 
 def echo_id(message: Mapping[str, Any]) -> Any:
     """The request's ``id`` as a reply may repeat it: a string of 1-64 characters
     of valid Unicode, or an integer within 64 bits; None for anything else."""
     value = message.get("id")
-    kind = value.__class__
-    if kind is str:
-        return value if 1 <= len(value) <= 64 and valid_text(value) else None
-    if kind is int and -_INT_LIMIT <= value < _INT_LIMIT:
-        return value
-    return None
+    return value if valid_id(value) else None
+
+
+#: The longest error message sent (characters): one that quotes a client's long
+#: value is cut.
+MAX_MESSAGE = 600
 
 
 def error_message(request_id: Any, error: RollbridgeError, locale: str = "en") -> JSON:
@@ -95,7 +94,13 @@ def error_message(request_id: Any, error: RollbridgeError, locale: str = "en") -
     failure is described to the operator's log only; the client is told to try again."""
     if isinstance(error, StoreError):
         error = StoreError(say("store.failed", "the store failed; try again")())
-    return {"type": "error", "id": request_id, **error.to_dict(locale)}
+    body = error.to_dict(locale)
+    # What it quotes may come from the client as it was sent: made safe and short.
+    message = valid(body["message"])
+    body["message"] = message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
+    if "details" in body:
+        body["details"] = quotable(body["details"])
+    return {"type": "error", "id": request_id, **body}
 
 
 @dataclass(eq=False, slots=True)
@@ -146,10 +151,16 @@ class TableProtocol:
         reply_keys: Iterable[str] = (),
         dice: Callable[[], DiceSource] = SecureDice,
         admit: Callable[[], None] | None = None,
+        max_event_bytes: int = MAX_EVENT_BYTES,
+        backlog_limit: int | None = None,
     ) -> None:
         self.table = table
         self.dice = dice
         self.admit = admit
+        self.max_event_bytes = table.max_event_bytes = max_event_bytes
+        #: The most bytes of missed events a resume is sent; beyond, the member is
+        #: welcomed with the table as it is now (``recovered: false``).
+        self.backlog_limit = backlog_limit
         self.members: dict[Member, None] = {}
         self.durable_seq = table.info.seq
         #: Events executed but not yet durable, in seq order.
@@ -392,6 +403,7 @@ class TableProtocol:
             self._holding -= 1
             snapshot, history, keys = result
             self.table = Table(snapshot, self.table.ruleset, history)
+            self.table.max_event_bytes = self.max_event_bytes
             self.writing = []
             self._keys = KeySet(keys)
             self._recent.clear()
@@ -583,6 +595,8 @@ class TableProtocol:
         *,
         recovered: bool = False,
     ) -> Effects:
+        if member.gone:  # it left while its missed events were read
+            return []
         try:
             welcome: JSON = {
                 "type": "welcome",
@@ -608,13 +622,23 @@ class TableProtocol:
             return [self._refuse(_Asker(member.origin, member, member.hello_id, member.locale),
                                  exc)]  # fmt: skip
         member.last_seq = self.durable_seq
+        backlog: list[tuple[Member, bytes | str]] = []
+        size, limit = len(frames[0][1]), self.backlog_limit  # the welcome counts too
         for event in missed or ():
             try:
-                frames.append((member, Delivery(self.table, event).frame(member)))
+                frame = Delivery(self.table, event).frame(member)
             except Exception:
                 log.exception("table %s: event %s could not be resent", self.id, event.seq)
+                continue
+            size += len(frame)
+            if limit is not None and size > limit:  # too far behind: the table as it is
+                backlog = []
+                welcome["resume"] = {"recovered": False, "missed": 0, "reason": "too_far_behind"}
+                frames = [(member, member.encode(welcome))]
+                break
+            backlog.append((member, frame))
         self.members[member] = None
-        return [Deliver(frames=frames, backlog=True)]
+        return [Deliver(frames=frames + backlog, backlog=True)]
 
     def leave(self, member: Member) -> None:
         """Remove a member (its connection closed or it was cut off)."""

@@ -5,6 +5,9 @@
 
     from rollbridge.server import Server
 
+The same port answers plain HTTP too: ``/metrics``, ``/healthz``, ``/readyz`` and
+the admin API under ``/admin/`` (:mod:`rollbridge.server.http`, docs/operations.md).
+
 websockets and asyncio load only when the server is used (``rollbridge.server.app``),
 so the CLI's other commands start without them.
 """

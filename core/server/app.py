@@ -16,17 +16,19 @@ refused with error ``busy``), pings every 20 s, compression off.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
+from websockets.protocol import State
 
 from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.exceptions import Busy
 from rollbridge.host import PluginHost
-from rollbridge.protocol.connection import CLOSE_AUTH, Tables
+from rollbridge.protocol.connection import CLOSE_AUTH, CLOSE_LIMIT, Tables
 from rollbridge.protocol.effects import (
     Close,
     Deliver,
@@ -38,9 +40,11 @@ from rollbridge.protocol.effects import (
     Reply,
 )
 from rollbridge.protocol.frames import MAX_FRAME
+from rollbridge.protocol.limits import Rates
 from rollbridge.protocol.observers import notify
 from rollbridge.server.client import Client
 from rollbridge.server.collector import CollectorManager
+from rollbridge.server.http import HttpRoutes
 from rollbridge.server.limits import (
     BUFFER_LIMIT,
     DEFAULT_HOST,
@@ -48,7 +52,10 @@ from rollbridge.server.limits import (
     PING_INTERVAL,
     READER_THREADS,
     TOKEN_CHECK_INTERVAL,
+    Limits,
 )
+from rollbridge.server.logs import log_refusal
+from rollbridge.server.metrics import ServerMetrics
 from rollbridge.server.writer import MAX_PENDING, CommitWriter
 from rollbridge.stores.base import Store
 from rollbridge.text import Messages
@@ -59,6 +66,8 @@ log = logging.getLogger("rollbridge.server")
 say = Messages("rollbridge")
 # Translators: the reason of a WebSocket close (at most 123 bytes).
 REVOKED = say("server.revoked", "token revoked")
+# Translators: the reason of a WebSocket close (at most 123 bytes).
+TOO_MANY_FROM_ADDRESS = say("server.per_address", "too many connections from this address")
 
 
 class Server:
@@ -95,6 +104,7 @@ class Server:
         max_pending: int = MAX_PENDING,
         token_check_interval: float | None = TOKEN_CHECK_INTERVAL,
         manage_gc: bool = False,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
         self.host = host
@@ -106,14 +116,32 @@ class Server:
         self.compression = compression
         self.max_pending = max_pending
         self.token_check_interval = token_check_interval
+        limits = self.limits = limits or Limits()
+        self.hello_timeout = limits.hello_timeout
+        self.abort_after = limits.close_timeout
+        #: Open connections per client address (for ``limits.per_address``).
+        self.per_address: dict[str, int] = {}
         self._token_watch: asyncio.Task | None = None
         self.collector = CollectorManager() if manage_gc else None
-        self.tables = Tables(host.rulesets, dice=dice, admit=self._admit)
+        self.tables = Tables(
+            host.rulesets,
+            rates=Rates(limits.rate_per_connection, limits.rate_per_table),
+            max_per_token=limits.per_token,
+            dice=dice,
+            admit=self._admit,
+            max_event_bytes=limits.max_event_bytes,
+            # half the outbox, the welcome counted: room is left for the live frames
+            backlog_limit=buffer_limit // 2,
+        )
         self.clients: set[Client] = set()
         self.writer: CommitWriter | None = None
         self._reader: ThreadPoolExecutor | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server: Any = None
+        #: Set when :meth:`stop` begins: ``/readyz`` answers 503 from then on.
+        self.stopping = False
+        self.metrics = ServerMetrics(self)
+        self.http = HttpRoutes(self)  # /metrics, /healthz, /readyz, /admin/
 
     # -- lifecycle ----------------------------------------------------------------
 
@@ -121,6 +149,7 @@ class Server:
         """Start the writer and the readers, and listen."""
         loop = self._loop = asyncio.get_running_loop()
         self.writer = CommitWriter(self.store, loop, max_pending=self.max_pending)
+        self.writer.observe = self.metrics.committed
         self._reader = ThreadPoolExecutor(READER_THREADS, thread_name_prefix="rollbridge-reader")
         self._server = await serve(
             self._handle,
@@ -130,9 +159,10 @@ class Server:
             max_queue=8,
             write_limit=32 * 1024,
             compression=self.compression,
+            process_request=self.http.process_request,
             ping_interval=self.ping_interval,
             ping_timeout=self.ping_interval,
-            close_timeout=5,
+            close_timeout=self.limits.close_timeout,
         )
         if self.collector is not None:
             self.collector.start()
@@ -153,6 +183,7 @@ class Server:
 
     async def stop(self) -> None:
         """Stop accepting, close every client with 1001, flush the store."""
+        self.stopping = True
         if self._token_watch is not None:
             self._token_watch.cancel()
             self._token_watch = None
@@ -160,7 +191,16 @@ class Server:
             self.collector.stop()
         if self._server is not None:
             self._server.close(close_connections=True)
-            await self._server.wait_closed()
+            try:  # whatever the clients do, the drain is bounded
+                await asyncio.wait_for(self._server.wait_closed(), self.limits.drain_timeout)
+            except TimeoutError:
+                left = [c for c in self.clients if c.connection.state is not State.CLOSED]
+                log.warning("%d client(s) did not close within %s s; aborted",
+                            len(left), self.limits.drain_timeout)  # fmt: skip
+                for client in left:
+                    client.connection.transport.abort()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._server.wait_closed(), 1)
             self._server = None
         loop = asyncio.get_running_loop()
         if self.writer is not None:
@@ -205,9 +245,14 @@ class Server:
 
     def _carry_one(self, effect: Effect, client: Client | None) -> None:
         if isinstance(effect, Deliver):
+            if effect.backlog:  # a welcome: a hello answered
+                self.metrics.joined()
             for member, frame in effect.frames:
                 member.origin.enqueue(frame, backlog=effect.backlog)
         elif isinstance(effect, Reply):
+            self.metrics.replied(effect)
+            if effect.error is not None:
+                log_refusal(effect)
             if effect.frame is not None and isinstance(effect.origin, Client):
                 effect.origin.enqueue(effect.frame)
         elif isinstance(effect, Read):
@@ -223,6 +268,7 @@ class Server:
         elif isinstance(effect, Close):
             target = effect.member.origin if effect.member is not None else client
             if target is not None:
+                self.metrics.closed(effect.code, effect.reason)
                 target.disconnect(effect.code, effect.reason)
         elif isinstance(effect, Reopened) and self.writer is not None:
             self.writer.reset(effect.table_id)
@@ -261,6 +307,7 @@ class Server:
                     client.session.id if client.session is not None else "?",
                 )
                 client.disconnect(CLOSE_AUTH, client.reason(REVOKED()))
+                self.metrics.cut_off("revoked")
                 dropped += 1
         return dropped
 
@@ -284,9 +331,23 @@ class Server:
     # -- connections ------------------------------------------------------------------
 
     async def _handle(self, connection: ServerConnection) -> None:
+        address = str(connection.remote_address[0]) if connection.remote_address else "?"
+        count = self.per_address.get(address, 0)
+        limit = self.limits.per_address
+        if limit is not None and count >= limit:
+            log.warning("refused a connection from %s: %d open, the limit", address, count)
+            self.metrics.cut_off("per_address")
+            await connection.close(CLOSE_LIMIT, TOO_MANY_FROM_ADDRESS().render())
+            return
+        self.per_address[address] = count + 1
         client = Client(connection, self)
         self.clients.add(client)
         try:
             await client.run()
         finally:
             self.clients.discard(client)
+            left = self.per_address.get(address, 1) - 1
+            if left > 0:
+                self.per_address[address] = left
+            else:
+                self.per_address.pop(address, None)

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from rollbridge.engine.model import Principal
-from rollbridge.protocol.connection import CLOSE_BEHIND, Connection
+from rollbridge.protocol.connection import CLOSE_AUTH, CLOSE_BEHIND, Connection
 from rollbridge.text import Messages, Text
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ say = Messages("rollbridge")
 # Translators: the reason of a WebSocket close: at most 123 bytes (about 60 Cyrillic
 # letters); a longer translation is sent in English.
 BEHIND = say("server.behind", "too far behind; reconnect and resume")
+NO_HELLO = say("server.no_hello", "no hello within {seconds} s")
 #: The longest close reason WebSocket allows, in UTF-8 bytes.
 MAX_REASON = 123
 
@@ -83,9 +85,11 @@ class Client:
                 self.principal.label(),
                 transport.get_write_buffer_size(),
             )
+            self.server.metrics.cut_off("behind")
             self.disconnect(CLOSE_BEHIND, self.reason(BEHIND()))
             return
         broadcast((self.connection,), frame)
+        self.server.metrics.sent(len(frame))
 
     @property
     def locale(self) -> str:
@@ -107,11 +111,38 @@ class Client:
         self.closing = True
         self.protocol.close()
         self._spawn(self.connection.close(code, reason))
+        # A client that reads nothing never takes the close frame: its socket and
+        # buffer are let go after a bounded time whatever it does.
+        asyncio.get_running_loop().call_later(self.server.abort_after, self.abort)
+
+    def abort(self) -> None:
+        """Drop the connection's transport now, unless it closed meanwhile."""
+        if self.connection.state is not State.CLOSED:
+            self.server.metrics.cut_off("aborted")
+            log.info("client %s did not take its close in %s s; connection aborted",
+                     self.principal.label(), self.server.abort_after)  # fmt: skip
+            self.connection.transport.abort()
+
+    def _no_hello(self) -> None:
+        if self.protocol.member is not None or self.closing:
+            return
+        if self.protocol.joining:  # its hello is being answered: look again shortly
+            asyncio.get_running_loop().call_later(1.0, self._no_hello)
+            return
+        seconds = f"{self.server.hello_timeout:g}"
+        self.server.metrics.cut_off("no_hello")
+        self.disconnect(CLOSE_AUTH, self.reason(NO_HELLO(seconds=seconds)))
 
     # -- receiving -------------------------------------------------------------
 
     async def run(self) -> None:
-        """Serve the connection until it closes."""
+        """Serve the connection until it closes (or it sends no ``hello`` in time)."""
+        timeout = self.server.hello_timeout
+        deadline = (
+            asyncio.get_running_loop().call_later(timeout, self._no_hello)
+            if timeout is not None
+            else None
+        )
         try:
             async for frame in self.connection:
                 self.server.carry(self.protocol.receive(frame), self)
@@ -120,6 +151,8 @@ class Client:
         except ConnectionClosed:
             pass
         finally:
+            if deadline is not None:
+                deadline.cancel()
             self.protocol.close()
             if self._tasks:
                 with contextlib.suppress(Exception):

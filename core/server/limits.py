@@ -3,6 +3,10 @@ without loading the server."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from rollbridge.engine.table import MAX_EVENT_BYTES
+
 __all__ = [
     "BUFFER_LIMIT",
     "DEFAULT_HOST",
@@ -11,13 +15,15 @@ __all__ = [
     "PING_INTERVAL",
     "READER_THREADS",
     "TOKEN_CHECK_INTERVAL",
+    "Limits",
 ]
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 #: Bytes written to one client and not yet sent before it is disconnected as too
-#: slow (the kernel's socket buffer comes on top). A resume's missed events do not
-#: count; a burst of group-committed requests queues a reply and an event each.
+#: slow (the kernel's socket buffer comes on top). A resume's welcome and missed
+#: events count, and may fill half of it (more: the client gets the table as it is
+#: now); a burst of group-committed requests queues a reply and an event each.
 BUFFER_LIMIT = 4 * 1024 * 1024
 #: Seconds between keepalive pings, and to wait for the pong.
 PING_INTERVAL = 20.0
@@ -31,3 +37,49 @@ READER_THREADS = 2
 #: refused with :class:`~rollbridge.exceptions.Busy`: a disk that stalls
 #: makes clients wait and retry instead of growing the queue without end.
 MAX_PENDING = 1024
+#: Seconds a connection may stay open without a ``hello``.
+HELLO_TIMEOUT = 10.0
+#: Connections open at once from one client address (a whole group behind one
+#: home router is a handful; a reverse proxy in front: raise it or set none).
+PER_ADDRESS = 64
+#: Connections open at once with one join token (a player with a laptop, a phone
+#: and a reconnecting tab; the GM's token in several Foundry windows).
+PER_TOKEN = 8
+#: Requests per second per connection, on average (a burst may hold twice as many).
+RATE_PER_CONNECTION = 20.0
+#: Requests per second at one table, all its clients together.
+RATE_PER_TABLE = 50.0
+#: Seconds a client has to take its close frame before its connection is aborted.
+CLOSE_TIMEOUT = 5.0
+#: Seconds ``serve`` waits for its clients to close at shutdown before aborting them.
+DRAIN_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What an operator bounds for a hosted server (``rollbridge serve`` options;
+    None: no limit). The defaults are safe for a public server and leave room for
+    any real table: docs/operations.md gives the reasoning and each close or error.
+
+    :param hello_timeout: seconds a connection may stay without a ``hello`` (1008).
+    :param per_address: connections open at once from one client address (1008).
+    :param per_token: connections open at once with one join token
+        (``too_many_connections``, then 1008).
+    :param rate_per_connection: requests per second of one connection, on average
+        (bursts of twice as many; ``rate_limited`` with ``retry_after``).
+    :param rate_per_table: requests per second at one table, all clients together.
+    :param max_event_bytes: the largest event one request may make, packed
+        (``event_too_large``); with ``--retain`` it bounds a table's log on disk.
+    :param close_timeout: seconds a client has to take its close before its
+        connection is aborted.
+    :param drain_timeout: seconds ``serve`` gives its clients at shutdown.
+    """
+
+    hello_timeout: float | None = HELLO_TIMEOUT
+    per_address: int | None = PER_ADDRESS
+    per_token: int | None = PER_TOKEN
+    rate_per_connection: float | None = RATE_PER_CONNECTION
+    rate_per_table: float | None = RATE_PER_TABLE
+    max_event_bytes: int = MAX_EVENT_BYTES
+    close_timeout: float = CLOSE_TIMEOUT
+    drain_timeout: float = DRAIN_TIMEOUT

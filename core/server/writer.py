@@ -79,6 +79,9 @@ class CommitWriter:
         self._poisoned: set[str] = set()
         self.batches = 0
         self.commits = 0
+        #: Called in the writer thread after each group commit that succeeded,
+        #: with its size and the seconds it took (the server's metrics).
+        self.observe: Callable[[int, float], None] | None = None
         self._thread = threading.Thread(target=self._run, name="rollbridge-writer", daemon=True)
         self._thread.start()
 
@@ -156,6 +159,7 @@ class CommitWriter:
             else:
                 writable.append(item)
         if writable:
+            started = time.perf_counter()
             try:
                 self.store.commit_many([(i.table_id, i.commit) for i in writable])  # type: ignore[misc]
             except BaseException as exc:
@@ -171,6 +175,8 @@ class CommitWriter:
                 self.batches += 1
                 self.commits += len(writable)
                 results.extend((i, None) for i in writable)
+                if self.observe is not None:
+                    self.observe(len(writable), time.perf_counter() - started)
         order = {id(item): n for n, item in enumerate(batch)}
         results.sort(key=lambda pair: order[id(pair[0])])
         callbacks = [(i.done, err) for i, err in results if i.done is not None]

@@ -1,4 +1,4 @@
-"""Durable stores of tables, event logs, idempotency replies and tokens.
+"""Durable stores of tables, event logs, idempotency replies, join and admin tokens.
 
 Every store implements :class:`~rollbridge.stores.base.Store`, with the
 semantics of :class:`~rollbridge.stores.memory.MemoryStore` (the reference).
@@ -12,6 +12,9 @@ where that file lives by default::
     from rollbridge.stores import SQLiteStore
 
     store = SQLiteStore(default_db_path())
+
+:func:`rollbridge.stores.backup.backup` copies that file online, while a
+server writes to it (``rollbridge backup``).
 
 The stores are imported on first use, so a program that needs neither (the
 command line's parser) loads neither the engine's model nor ``sqlite3``.

@@ -1,7 +1,8 @@
 """The store interface: what every store of tables implements.
 
 A store keeps tables, their actors and meta, the event log (the last ``retain``
-events of each table), idempotency replies and join tokens.
+events of each table), idempotency replies, join tokens and the server's admin
+tokens.
 :meth:`Store.commit` writes one :class:`~rollbridge.engine.model.Commit`
 atomically: all of it or nothing. :class:`~rollbridge.stores.memory.MemoryStore`
 is the reference, :class:`~rollbridge.stores.sqlite.SQLiteStore` the embedded
@@ -22,7 +23,7 @@ from rollbridge.text import Messages
 if TYPE_CHECKING:
     from rollbridge.engine.model import Commit, Event, TableInfo, TableSnapshot
     from rollbridge.plain import JSON
-    from rollbridge.tokens import TokenRecord
+    from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 __all__ = [
     "CANNOT_OPEN",
@@ -110,6 +111,24 @@ class Store(Protocol):
     def token_ids(self) -> set[str]:
         """The id of every token of every table (a running server compares its
         clients' tokens with it to find the revoked ones)."""
+
+    def add_admin_token(self, record: AdminTokenRecord) -> None:
+        """Store an admin token record (its hash only)."""
+
+    def find_admin_token(self, token_hash: str) -> AdminTokenRecord | None:
+        """The admin token with this hash."""
+
+    def list_admin_tokens(self) -> list[AdminTokenRecord]:
+        """Every admin token, oldest first."""
+
+    def revoke_admin_token(self, token_id: str) -> bool:
+        """Remove an admin token; whether it existed."""
+
+    def ping(self) -> None:
+        """A cheap read that proves the store answers (``/readyz``).
+
+        :raises StoreError: the store cannot be read.
+        """
 
     def close(self) -> None:
         """Flush and release resources."""

@@ -11,7 +11,7 @@ from rollbridge.engine.model import ActorRecord, Commit, Encounter, Event, Table
 from rollbridge.exceptions import Conflict, StoreError, UnknownTable
 from rollbridge.plain import JSON, pack, unpack
 from rollbridge.stores.base import DEFAULT_RETAIN, TABLE_EXISTS, UNKNOWN_TABLE, reply_window
-from rollbridge.tokens import TokenRecord
+from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 __all__ = ["MemoryStore"]
 
@@ -26,6 +26,7 @@ class MemoryStore:
         self.retain = retain
         self._tables: dict[str, JSON] = {}
         self._tokens: dict[str, dict[str, TokenRecord]] = {}
+        self._admin_tokens: dict[str, AdminTokenRecord] = {}
 
     def _table(self, table_id: str) -> JSON:
         try:
@@ -145,6 +146,24 @@ class MemoryStore:
 
     def token_ids(self) -> set[str]:
         return {token_id for tokens in self._tokens.values() for token_id in tokens}
+
+    def add_admin_token(self, record: AdminTokenRecord) -> None:
+        self._admin_tokens[record.id] = record
+
+    def find_admin_token(self, token_hash: str) -> AdminTokenRecord | None:
+        for record in self._admin_tokens.values():
+            if hmac.compare_digest(record.hash, token_hash):
+                return record
+        return None
+
+    def list_admin_tokens(self) -> list[AdminTokenRecord]:
+        return list(self._admin_tokens.values())
+
+    def revoke_admin_token(self, token_id: str) -> bool:
+        return self._admin_tokens.pop(token_id, None) is not None
+
+    def ping(self) -> None:
+        """Always answers."""
 
     def close(self) -> None:
         """Nothing to flush."""

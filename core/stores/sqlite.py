@@ -21,6 +21,7 @@ Schema (version :data:`SCHEMA_VERSION`, kept in ``PRAGMA user_version``;
     log("table", first, last, epoch, info, events, state, UNIQUE("table", first))  a row a commit
     replies("table", key, reply, seq, PK("table", key))   idempotency keys
     tokens(id PK, "table", role, name, hash, UNIQUE("table", hash))
+    admin_tokens(id PK, name, created, hash UNIQUE)        the server's admin tokens
 
 **Append-only.** A commit is one new ``log`` row: its events (the bytes the engine
 packed), the records it changed and removed, and the table's info and meta after
@@ -71,7 +72,7 @@ from rollbridge.stores.base import (
     reply_window,
     say,
 )
-from rollbridge.tokens import TokenRecord
+from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT",
@@ -193,6 +194,20 @@ def _append_only_v3(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TABLE events")
 
 
+def _admin_tokens_v4(conn: sqlite3.Connection) -> None:
+    """v4: the server's admin tokens (``rollbridge admin-token``), by hash."""
+    conn.execute(
+        """
+        CREATE TABLE admin_tokens (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            created REAL NOT NULL,
+            hash TEXT NOT NULL UNIQUE
+        )
+        """
+    )
+
+
 #: ``MIGRATIONS[n]`` brings a database from schema version ``n`` to ``n + 1``;
 #: each runs inside the opening transaction, so a failed migration changes
 #: nothing. To change the schema, append a step and never edit an old one.
@@ -200,6 +215,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _create_v1,
     _replies_seq_v2,
     _append_only_v3,
+    _admin_tokens_v4,
 )
 
 #: The schema version this code writes (``PRAGMA user_version``).
@@ -810,6 +826,45 @@ class SQLiteStore:
         """The id of every token of every table (one read)."""
         with self._transaction(begin=False) as conn:
             return {row[0] for row in conn.execute("SELECT id FROM tokens")}
+
+    # -- admin tokens -----------------------------------------------------------
+
+    def add_admin_token(self, record: AdminTokenRecord) -> None:
+        """Store an admin token record (its hash only)."""
+        with self._transaction(write=True) as conn:
+            conn.execute(
+                "INSERT INTO admin_tokens (id, name, created, hash) VALUES (?, ?, ?, ?)",
+                (record.id, record.name, record.created, record.hash),
+            )
+
+    def find_admin_token(self, token_hash: str) -> AdminTokenRecord | None:
+        """The admin token with this hash."""
+        with self._transaction(begin=False) as conn:
+            row = conn.execute(
+                "SELECT id, name, created, hash FROM admin_tokens WHERE hash = ?", (token_hash,)
+            ).fetchone()
+        if row is None or not hmac.compare_digest(row[3], token_hash):
+            return None
+        return AdminTokenRecord(id=row[0], name=row[1], created=row[2], hash=row[3])
+
+    def list_admin_tokens(self) -> list[AdminTokenRecord]:
+        """Every admin token, oldest first."""
+        with self._transaction(begin=False) as conn:
+            rows = conn.execute(
+                "SELECT id, name, created, hash FROM admin_tokens ORDER BY created, rowid"
+            ).fetchall()
+        return [AdminTokenRecord(id=r[0], name=r[1], created=r[2], hash=r[3]) for r in rows]
+
+    def revoke_admin_token(self, token_id: str) -> bool:
+        """Remove an admin token; whether it existed."""
+        with self._transaction(write=True) as conn:
+            cursor = conn.execute("DELETE FROM admin_tokens WHERE id = ?", (token_id,))
+            return cursor.rowcount > 0
+
+    def ping(self) -> None:
+        """One indexed read of the file: proves it answers. :raises StoreError:"""
+        with self._transaction(begin=False) as conn:
+            conn.execute("SELECT 1 FROM tables LIMIT 1").fetchone()
 
     # -- closing ------------------------------------------------------------------
 

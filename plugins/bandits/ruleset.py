@@ -27,7 +27,15 @@ from .messages import ACTOR_DEAD, UNKNOWN_ACTION, UNKNOWN_TRACK, WHOLE_DELTA
 from .moves import resolve_move
 from .privacy import SHEET, public_state
 from .privacy import reveals as reveals_aspect
-from .state import common_state, fresh_state, marked, with_marked
+from .state import (
+    BANDIT_STATE_SCHEMA,
+    EXTRA_STATE_SCHEMA,
+    STATE_SCHEMA,
+    common_state,
+    fresh_state,
+    marked,
+    with_marked,
+)
 from .turns import resolve_end_of_raid, resolve_end_of_turn, turn_ended, turn_started
 from .wounds import hit_bandit, hit_extra
 
@@ -75,6 +83,7 @@ class BanditsRuleset(Ruleset):
         "Guard": {"kind": "extra", "armour": 1, "pierce": 1},
     }
     sheet_schema: ClassVar[Mapping[str, Any]] = sheets.SHEET_SCHEMA
+    state_schema: ClassVar[Mapping[str, Any]] = STATE_SCHEMA
     settings_schema: ClassVar[Mapping[str, Any]] = {
         "type": "object",
         "properties": {
@@ -106,6 +115,19 @@ class BanditsRuleset(Ruleset):
 
     def initial_state(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
         return fresh_state(sheets.kind(sheet))
+
+    def state_schema_for(self, sheet: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A bandit's state has four slots (BD-6), an extra's a wound and ``out`` (BD-9):
+        each is checked against its sheet's kind."""
+        return EXTRA_STATE_SCHEMA if sheets.kind(sheet) == "extra" else BANDIT_STATE_SCHEMA
+
+    def validate_state(self, sheet: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
+        """The state checked against the sheet's kind and completed from a fresh one; a
+        bandit's ``dying``, when not given, follows slot 4 as BD-8 has it."""
+        out = dict(super().validate_state(sheet, state))
+        if out["kind"] == "bandit" and "dying" not in state:
+            out["dying"] = bool(out["slots"]["dying"]) and not out["dead"]
+        return out
 
     def resolve(self, context: ActionContext, dice: DiceSource) -> Resolution:
         resolver = RESOLVERS.get(context.action)

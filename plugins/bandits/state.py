@@ -41,8 +41,11 @@ from .messages import (
 )
 
 __all__ = [
+    "BANDIT_STATE_SCHEMA",
+    "EXTRA_STATE_SCHEMA",
     "SLOT_LABELS",
     "SLOT_NAMES",
+    "STATE_SCHEMA",
     "can_act",
     "common_state",
     "fresh_state",
@@ -73,6 +76,60 @@ _EXTRA_CONDITIONS: dict[int, tuple[Text, ...]] = {
     2: (CONDITION_OUT(),),
 }
 _MODIFIER_NOTE = MODIFIER_NOTE()
+
+
+_FLAG = {"type": "boolean"}
+_DUAL_WIELD = {
+    "type": ["string", "null"],
+    "enum": ["pierce", "armour", None],
+    "description": "this turn's two-weapon choice (BD-4), null when none was made",
+}
+#: A bandit's state (the module's docstring). Every field may be left out of a
+#: supplied state and is then the fresh state's; so may each slot of ``slots``.
+BANDIT_STATE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "kind": {"type": "string", "enum": ["bandit"], "description": "the sheet's kind"},
+        "slots": {
+            "type": "object",
+            "properties": {name: _FLAG for name in _SLOT_KEYS},
+            "description": "the four status slots, marked or not (BD-6)",
+        },
+        "dying": {**_FLAG, "description": "slot 4 marked and not dead (BD-8)"},
+        "stabilised": {**_FLAG, "description": "a doc or a special item helped (BD-8)"},
+        "dead": _FLAG,
+        "dying_turn_started": {
+            **_FLAG,
+            "description": "one of its own turns began while dying (BD-8)",
+        },
+        "dual_wield": _DUAL_WIELD,
+        "heavy_this_raid": {
+            **_FLAG,
+            "description": "heavily wounded this raid, with the BD-7 variant on",
+        },
+    },
+}
+#: An extra's state (the module's docstring); fields left out are the fresh state's.
+EXTRA_STATE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "kind": {"type": "string", "enum": ["extra"], "description": "the sheet's kind"},
+        "wounded": {**_FLAG, "description": "the extra's first wound (BD-9)"},
+        "out": {**_FLAG, "description": "out of the fight (BD-9)"},
+        "dual_wield": _DUAL_WIELD,
+    },
+}
+#: Either kind's state: the fields of both, ``kind`` one of the two. A supplied state
+#: is checked against its sheet's kind (:data:`BANDIT_STATE_SCHEMA` or
+#: :data:`EXTRA_STATE_SCHEMA`).
+STATE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        **EXTRA_STATE_SCHEMA["properties"],
+        **BANDIT_STATE_SCHEMA["properties"],
+        "kind": {"type": "string", "enum": ["bandit", "extra"], "description": "the sheet's kind"},
+    },
+}
 
 
 def fresh_state(kind: str) -> dict[str, Any]:

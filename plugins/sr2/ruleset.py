@@ -22,7 +22,15 @@ from .actions import ACTIONS
 from .combat import resolve_attack, resolve_damage
 from .refill import refill
 from .refusals import BAD_DELTA, NO_ACTION, NO_TRACK
-from .sheet import EXAMPLE_SHEETS, SETTINGS_SCHEMA, SHEET_SCHEMA, check_sheet, initial_state
+from .sheet import (
+    EXAMPLE_SHEETS,
+    SETTINGS_SCHEMA,
+    SHEET_SCHEMA,
+    STATE_SCHEMA,
+    check_sheet,
+    initial_state,
+    state_schema_for,
+)
 from .success import resolve_success_test
 
 __all__ = ["SR2Ruleset"]
@@ -43,6 +51,7 @@ class SR2Ruleset(Ruleset):
     )
     actions = ACTIONS
     sheet_schema = SHEET_SCHEMA
+    state_schema = STATE_SCHEMA
     settings_schema = SETTINGS_SCHEMA
     example_sheets = EXAMPLE_SHEETS
 
@@ -55,6 +64,10 @@ class SR2Ruleset(Ruleset):
 
     def initial_state(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
         return initial_state(sheet)
+
+    def state_schema_for(self, sheet: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Overflow at most Body + 1 (SR-11, SR-13), the pool at most the Combat Pool (SR-14)."""
+        return state_schema_for(sheet)
 
     def common_state(self, actor: Actor) -> CommonState:
         return monitor.common_state(actor.state, monitor.body_of(actor.sheet))

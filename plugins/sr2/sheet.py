@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from rollbridge.exceptions import InvalidParams, InvalidSheet
@@ -15,9 +16,11 @@ __all__ = [
     "EXAMPLE_SHEETS",
     "SETTINGS_SCHEMA",
     "SHEET_SCHEMA",
+    "STATE_SCHEMA",
     "check_sheet",
     "find_weapon",
     "initial_state",
+    "state_schema_for",
 ]
 
 CODE_PATTERN = "[0-9]{1,3}[A-Za-z]"
@@ -173,3 +176,59 @@ def initial_state(sheet: Mapping[str, Any]) -> dict[str, Any]:
         "pool": int(sheet.get("combat_pool", 0)),
         "stabilised": False,
     }
+
+
+#: The most boxes of one condition monitor (SR-11).
+_MONITOR = 10
+#: The state (see :mod:`.monitor`). Every field may be left out of a supplied state
+#: and is then the fresh state's; the bounds that depend on the sheet are narrowed
+#: by :func:`state_schema_for`.
+STATE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "stun": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": _MONITOR,
+            "description": "Stun boxes crossed, 0-10 (SR-11).",
+        },
+        "physical": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": _MONITOR,
+            "description": "Physical boxes crossed, 0-10 (SR-11).",
+        },
+        "overflow": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": SHEET_SCHEMA["properties"]["body"]["maximum"] + 1,
+            "description": "Boxes past the Physical monitor, 0 to Body + 1: "
+            "above Body the character is dead (SR-11, SR-13).",
+        },
+        "pool": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": SHEET_SCHEMA["properties"]["combat_pool"]["maximum"],
+            "description": "Combat Pool dice left this combat turn, 0 to the sheet's "
+            "combat_pool (SR-14).",
+        },
+        "stabilised": {
+            "type": "boolean",
+            "description": "A dying character was stabilised (SR-13).",
+        },
+    },
+}
+
+
+def state_schema_for(sheet: Mapping[str, Any]) -> dict[str, Any]:
+    """:data:`STATE_SCHEMA` with overflow at most Body + 1 and the pool at most the
+    sheet's Combat Pool."""
+    return _state_schema(int(sheet.get("body", 1)), int(sheet.get("combat_pool", 0)))
+
+
+@lru_cache(maxsize=256)
+def _state_schema(body: int, pool: int) -> dict[str, Any]:
+    props = dict(STATE_SCHEMA["properties"])
+    props["overflow"] = {**props["overflow"], "maximum": body + 1}
+    props["pool"] = {**props["pool"], "maximum": pool}
+    return {**STATE_SCHEMA, "properties": props}

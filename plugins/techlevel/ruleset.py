@@ -20,12 +20,13 @@ from rollbridge.contract import (
     Ruleset,
 )
 from rollbridge.dice import DiceSource
-from rollbridge.exceptions import InvalidSheet, UnknownAction
+from rollbridge.exceptions import InvalidSheet, InvalidState, UnknownAction
 from rollbridge.schema import validate
 
 from . import care, damage, details, riding, sheet, view, wearing
+from . import messages as m
 from .schemas import ACTIONS, EXAMPLE_SHEETS, SETTINGS_SCHEMA, SHEET_SCHEMA
-from .state import load_state
+from .state import STATE_SCHEMA, load_state
 
 __all__ = ["TechLevel"]
 
@@ -41,6 +42,10 @@ _NO_DICE: dict[str, Callable[[ActionContext], Resolution]] = {
     "heal": care.resolve_heal,
     "recover": care.resolve_recover,
 }
+
+
+def _invalid_state(path: str, problem: Any) -> InvalidState:
+    return InvalidState(m.INVALID(path=path, problem=problem), details={"field": path})
 
 
 def _loaded(actor: Actor) -> Actor:
@@ -64,6 +69,7 @@ class TechLevel(Ruleset):
     )
     actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
     sheet_schema: ClassVar[Mapping[str, Any]] = SHEET_SCHEMA
+    state_schema: ClassVar[Mapping[str, Any]] = STATE_SCHEMA
     settings_schema: ClassVar[Mapping[str, Any]] = SETTINGS_SCHEMA
     example_sheets: ClassVar[Mapping[str, Mapping[str, Any]]] = EXAMPLE_SHEETS
 
@@ -74,6 +80,17 @@ class TechLevel(Ruleset):
 
     def initial_state(self, sheet_data: Mapping[str, Any]) -> dict[str, Any]:
         return sheet.initial_state(sheet_data)
+
+    def validate_state(
+        self, sheet_data: Mapping[str, Any], state: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """The state checked, laid over the fresh state of the sheet — so a state that
+        leaves out ``armour`` or ``shield`` keeps what the sheet wears (TL-2, TL-9) —
+        and loaded: ``ksk`` kept within its 10 boxes (TL-2, TL-7), ``destroyed`` derived
+        again (TL-5); an armour of other than 10 or 20 boxes (TL-11) or ``crossed``
+        above ``boxes`` is refused."""
+        completed = super().validate_state(sheet_data, state)
+        return load_state(completed, _invalid_state)
 
     def resolve(self, context: ActionContext, dice: DiceSource) -> Resolution:
         context = replace(

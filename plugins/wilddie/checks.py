@@ -161,11 +161,14 @@ def _roll_for(
     roll_id: str | None,
     against: str | None = None,
     extra: Mapping[str, Any] | None = None,
+    remember: bool = True,
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """Roll, remember the roll in the actor's state; returns (state, record, result).
 
     With ``against`` (``"defense"``) the remembered record keeps what the
-    difficulty is built from, not ``difficulty`` itself.
+    difficulty is built from, not ``difficulty`` itself. A secret roll (``remember``
+    false) is not kept: the actor's state, which its player sees, would tell the
+    dice (WD-4's chips then cannot reroll it).
     """
     faces, untrained = trait_die(actor.sheet, trait)
     record = roll_record(
@@ -181,8 +184,9 @@ def _roll_for(
         against=against,
         extra=extra,
     )
-    state = remember_roll(actor.state, record)
-    record = state["rolls"][-1]
+    remembered = remember_roll(actor.state, record)
+    record = remembered["rolls"][-1]
+    state = remembered if remember else dict(actor.state)
     return state, record, evaluate(record, difficulty if against else None)
 
 
@@ -227,6 +231,7 @@ def trait_test(context: ActionContext, dice: DiceSource) -> Resolution:
         difficulty=int(params.get("difficulty", 4)),
         modifiers=list(params.get("modifiers", [])),
         roll_id=context.request_id,
+        remember=not context.secret,
     )
     outcome = _roll_outcome("trait", actor, record, result)
     _chips_outcome(outcome, state, actor)
@@ -318,6 +323,7 @@ def attack(context: ActionContext, dice: DiceSource) -> Resolution:
         difficulty=difficulty,
         modifiers=list(params.get("modifiers", [])),
         roll_id=context.request_id,
+        remember=not context.secret,
         against=against,
         extra=extra,
     )
@@ -355,8 +361,10 @@ def recovery_roll(
     modifiers: list[Mapping[str, Any]],
     roll_id: str | None,
     action: str,
+    remember: bool = True,
 ) -> Resolution:
-    """WD-9: Character (+ wild die for a pc) against 4; success ends Shaken."""
+    """WD-9: Character (+ wild die for a pc) against 4; success ends Shaken (a secret
+    roll, ``remember`` false, is not kept for a chip)."""
     state, record, result = _roll_for(
         actor,
         dice,
@@ -365,6 +373,7 @@ def recovery_roll(
         difficulty=RECOVERY_DIFFICULTY,
         modifiers=modifiers,
         roll_id=roll_id,
+        remember=remember,
     )
     if result["success"]:
         state["shaken"] = False
@@ -396,6 +405,7 @@ def recover(context: ActionContext, dice: DiceSource) -> Resolution:
         dice,
         modifiers=list(context.params.get("modifiers", [])),
         roll_id=context.request_id,
+        remember=not context.secret,
         action="recover",
     )
 

@@ -369,6 +369,12 @@ NO_LONGER_SHAKEN = say("heal.shaken", "no longer Shaken")
 # -- refusals (the message of each error the ruleset raises) ------------------------------
 
 # Translators: {action} is an action's id, quoted ('trait').
+# Translators: a supplied state's roll record (see the docs' "The state"); {field} is its
+# path (state.rolls[0]), difficulty and against are field names: keep all three as they are.
+ROLL_DIFFICULTY_OR_AGAINST = say(
+    "refused.state_roll",
+    "{field}: a roll record must hold exactly one of difficulty and against",
+)
 NEEDS_ACTOR = say("refused.needs_actor", "action {action} needs an acting actor")
 NEEDS_ONE_TARGET = say("refused.needs_one_target", "action {action} needs exactly one target")
 # Translators: WD-8; code incapacitated.

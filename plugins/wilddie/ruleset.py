@@ -17,11 +17,12 @@ from rollbridge.contract import (
     TurnContext,
 )
 from rollbridge.dice import DiceSource
-from rollbridge.exceptions import RuleViolation, UnknownAction
+from rollbridge.exceptions import InvalidState, RuleViolation, UnknownAction
 from rollbridge.plugins.wilddie import checks, harm, privacy
 from rollbridge.plugins.wilddie.actions import ACTIONS, SETTINGS_SCHEMA
 from rollbridge.plugins.wilddie.messages import (
     INCAPACITATED_CONDITION,
+    ROLL_DIFFICULTY_OR_AGAINST,
     SHAKEN_CONDITION,
     TURN_SHAKEN_PLAYER,
     TURN_SHAKEN_SERVER,
@@ -33,10 +34,12 @@ from rollbridge.plugins.wilddie.messages import (
 from rollbridge.plugins.wilddie.sheet import EXAMPLE_SHEETS, SHEET_SCHEMA, initial_state, is_pc
 from rollbridge.plugins.wilddie.state import (
     PC_MAX_WOUNDS,
+    STATE_SCHEMA,
     add_wounds,
     copy_state,
     heal_wounds,
     max_wounds,
+    state_schema_for,
     wound_modifier,
 )
 from rollbridge.text import Text
@@ -80,6 +83,7 @@ class WildDieRuleset(Ruleset):
     )
     actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
     sheet_schema: ClassVar[Mapping[str, Any]] = SHEET_SCHEMA
+    state_schema: ClassVar[Mapping[str, Any]] = STATE_SCHEMA
     settings_schema: ClassVar[Mapping[str, Any]] = SETTINGS_SCHEMA
     example_sheets: ClassVar[Mapping[str, Mapping[str, Any]]] = EXAMPLE_SHEETS
 
@@ -87,6 +91,22 @@ class WildDieRuleset(Ruleset):
 
     def initial_state(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
         return initial_state(sheet)
+
+    def state_schema_for(self, sheet: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Wounds within the sheet's track: 3 for a PC, 1 for an NPC (WD-8)."""
+        return state_schema_for(is_pc(sheet))
+
+    def validate_state(self, sheet: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
+        """The state checked and completed from a fresh one (a field left out is the
+        fresh state's); each remembered roll holds its difficulty or what it is against."""
+        out = dict(super().validate_state(sheet, state))
+        for index, record in enumerate(out["rolls"]):
+            if ("difficulty" in record) == ("against" in record):
+                where = f"state.rolls[{index}]"
+                raise InvalidState(
+                    ROLL_DIFFICULTY_OR_AGAINST(field=where), details={"field": where}
+                )
+        return out
 
     def resolve(self, context: ActionContext, dice: DiceSource) -> Resolution:
         handler = _HANDLERS.get(context.action)

@@ -17,6 +17,7 @@ Every function here returns a new dict and never changes its argument.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from rollbridge.plain import copy_plain
@@ -25,6 +26,7 @@ __all__ = [
     "MAX_CHIPS",
     "PC_MAX_WOUNDS",
     "ROLL_MEMORY",
+    "STATE_SCHEMA",
     "add_wounds",
     "find_roll",
     "fresh_state",
@@ -32,6 +34,7 @@ __all__ = [
     "max_wounds",
     "remember_roll",
     "replace_roll",
+    "state_schema_for",
     "wound_modifier",
 ]
 
@@ -43,6 +46,104 @@ NPC_MAX_WOUNDS = 1
 ROLL_MEMORY = 5
 #: A technical bound on chips held (the rules set none); awards stop here.
 MAX_CHIPS = 99
+
+
+#: A die of a roll record (:meth:`rollbridge.dice.Die.to_dict`): trait dice d4-d12
+#: (WD-1), the wild die a d6 (WD-3).
+DIE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "faces": {"type": "integer", "minimum": 4, "maximum": 12},
+        "rolls": {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 1, "maximum": 12},
+            "minItems": 1,
+            "maxItems": 100,
+        },
+        "value": {"type": "integer", "minimum": 1, "maximum": 1200},
+        "kept": {"type": "boolean"},
+        "tags": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": 8},
+    },
+    "required": ["faces", "rolls", "value"],
+}
+_SMALL = {"type": "string", "maxLength": 80}
+#: A remembered trait roll (docs/rulesets/wilddie.md, "The state"). It holds either
+#: its ``difficulty`` or what it is ``against`` (checked by the ruleset).
+ROLL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "minLength": 1, "maxLength": 200},
+        "kind": {"type": "string", "enum": ["trait", "attack", "recovery"]},
+        "trait": _SMALL,
+        "faces": {"type": "integer", "minimum": 4, "maximum": 12},
+        "untrained": {"type": "boolean"},
+        "modifiers": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "value": {"type": "integer", "minimum": -100, "maximum": 100},
+                    "note": {"type": "string", "maxLength": 200},
+                },
+                "required": ["value"],
+            },
+            "maxItems": 20,
+        },
+        "difficulty": {"type": "integer", "minimum": -100, "maximum": 100},
+        "against": {"type": "string", "enum": ["defense"]},
+        "trait_die": DIE_SCHEMA,
+        "wild_die": {**DIE_SCHEMA, "type": ["object", "null"]},
+        "chip_spent": {"type": "boolean"},
+        "mode": {"type": "string", "enum": ["melee", "ranged"]},
+        "target": _SMALL,
+        "range": _SMALL,
+        "size": _SMALL,
+    },
+    "required": ["id", "kind", "trait", "faces", "untrained", "modifiers", "trait_die"],
+}
+#: The state (this module's docstring). Every field may be left out of a supplied
+#: state and is then the fresh state's; :func:`state_schema_for` narrows ``wounds``
+#: to the sheet's track.
+STATE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "shaken": {"type": "boolean", "description": "Shaken (WD-7)"},
+        "wounds": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": PC_MAX_WOUNDS,
+            "description": "wounds taken: 0-3 for a PC, 0-1 for an NPC (WD-8)",
+        },
+        "incapacitated": {"type": "boolean", "description": "out of the fight (WD-8)"},
+        "chips": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": MAX_CHIPS,
+            "description": "chips left (WD-4)",
+        },
+        "seq": {"type": "integer", "minimum": 0, "maximum": 2**53, "description": "rolls made"},
+        "rolls": {
+            "type": "array",
+            "items": ROLL_SCHEMA,
+            "maxItems": ROLL_MEMORY,
+            "description": "the last trait rolls, oldest first, for chip rerolls (WD-4)",
+        },
+    },
+}
+
+
+def state_schema_for(pc: bool) -> dict[str, Any]:
+    """:data:`STATE_SCHEMA` with ``wounds`` within the track: 3 for a PC, 1 for an NPC
+    (WD-8)."""
+    return _state_schema(max_wounds(pc))
+
+
+@lru_cache(maxsize=4)
+def _state_schema(most: int) -> dict[str, Any]:
+    if most == PC_MAX_WOUNDS:
+        return STATE_SCHEMA
+    wounds = {**STATE_SCHEMA["properties"]["wounds"], "maximum": most}
+    return {**STATE_SCHEMA, "properties": {**STATE_SCHEMA["properties"], "wounds": wounds}}
 
 
 def fresh_state(chips: int) -> dict[str, Any]:

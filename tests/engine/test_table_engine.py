@@ -486,6 +486,37 @@ class TestReviewFindings:
         assert event.gm_only is True
         assert seated.table("t").view_event(event, gm=False)["kind"] == "hidden"
 
+    def test_a_secret_change_shows_players_the_actors_it_left_not_how(self, seated):
+        """protocol.md "Visibility": a GM's secret hit on a player's own actor reaches
+        players as a hidden event carrying the actor's new view (what `state` shows
+        from that seq on), and nothing of the roll."""
+        secret_hit = {"type": "resolve", "id": "s", "action": "hit", "targets": ["ana"],
+                      "secret": True}  # fmt: skip
+        reply = seated.handle("t", secret_hit, GM, ScriptedDice([4]))
+        event = seated.store.events_after("t", reply["seq"] - 1)[0]
+        table = seated.table("t")
+        seen = table.view_event(event, gm=False)
+        assert set(seen) == {"kind", "epoch", "seq", "actors"} and seen["kind"] == "hidden"
+        (ana,) = seen["actors"]
+        assert ana == table.view_actor("ana", gm=False)
+        assert ana["state"]["damage"] == 4
+        # a secret roll changes no actor: the placeholder stays bare
+        roll = seated.handle("t", {"type": "roll", "id": "r", "formula": "1d6", "secret": True},
+                             GM, SeededDice(1))  # fmt: skip
+        bare = seated.store.events_after("t", roll["seq"] - 1)[0]
+        assert table.view_event(bare, gm=False) == {"kind": "hidden", "epoch": 1,
+                                                     "seq": roll["seq"]}  # fmt: skip
+
+    def test_an_events_table_field_never_changes_meaning(self, seated):
+        """The changed settings travel as `table_after`; the frame's `table` stays the
+        table's id (issue 16, item 7)."""
+        reply = seated.handle("t", {"type": "settings", "id": "set",
+                                    "settings": {"approval": True}}, GM)  # fmt: skip
+        event = seated.store.events_after("t", reply["seq"] - 1)[0]
+        view = seated.table("t").view_event(event, gm=True)
+        assert "table" not in view
+        assert view["table_after"]["settings"]["approval"] is True
+
     def test_undo_deeper_than_the_events_kept_in_memory_reads_the_log(self, seated):
         from rollbridge.engine.table import HISTORY_IN_MEMORY
 

@@ -580,6 +580,81 @@ async def test_secret_roll_modes_reach_players_hidden_and_resume_carries_foundry
     assert again.events[0]["foundry"]["rolls"][0]["formula"] == "2d6"
 
 
+# -- the players' view in the GM's frames (the stored chat card) ------------------------------
+
+#: An NPC whose hidden numbers are easy to find: Body 5, ballistic armour 8.
+ODD_GUARD = {"body": 5, "combat_pool": 3, "armor": {"ballistic": 8, "impact": 6}}
+#: What only the GM may read of an attack on it with ATTACK_DICE (docs/rulesets/sr2.md).
+ODD_GUARD_DETAIL = ("ballistic armour 8", "Body 5", "TN 2", "Boxes crossed: physical 0")
+ATTACK_DICE = [6, 3, 6, 4, 5, 6, 1, 2, 4, 5, 4, 1, 3, 1]
+
+
+def attack(request_id: str, **extra: Any) -> dict:
+    return {"type": "foundry.resolve", "id": request_id, "action": "attack",
+            "speaker": {"actor": "fvttTukan0000001"}, "targets": ["fvttGuard0000002"],
+            "params": {"weapon": "Hackler", "rounds": 3, "range": "short"},
+            "dice": ATTACK_DICE, **extra}  # fmt: skip
+
+
+async def test_a_foundry_gms_event_carries_what_each_player_receives_of_it(live):
+    """FoundryAdapter.public_view: the GM's client posts a public card from
+    ``players``, which must be exactly the frame a player (same locale, same
+    dialect) is sent, and hold none of the NPC's hidden numbers."""
+    gm, _ = await live("friday", "gm")
+    gm_cs, _ = await live("friday", "gm", locale="cs")
+    players = {loc: (await live("friday", "player", locale=loc))[0] for loc in ("en", "cs")}
+    sheets = HOST.rulesets["sr2"].example_sheets
+    for request_id, actor in [
+        ("c1", {"id": "fvttTukan0000001", "name": "Tukan", "sheet": sheets["Tukan"],
+                "controllers": ["player"]}),
+        ("c2", {"id": "fvttGuard0000002", "name": "Guard", "sheet": ODD_GUARD}),
+    ]:  # fmt: skip
+        made = await gm.request({"type": "actor.create", "id": request_id, "actor": actor})
+        assert made["status"] == "done", made
+    reply = await gm.request(attack("atk"))
+    seq = reply["seq"]
+    assert "players" not in reply["event"], "results do not carry it: cards come from events"
+    secret = await gm.request(attack("atk2", rollMode="blindroll"))
+    await gm_cs.until_events(4)
+    for player in players.values():
+        await player.until_events(4)
+    for gm_client, locale in ((gm, "en"), (gm_cs, "cs")):
+        (event,) = [e for e in gm_client.events if e["seq"] == seq]
+        (received,) = [e for e in players[locale].events if e["seq"] == seq]
+        assert event["players"] == received, locale
+        assert received["foundry"]["rolls"] and "players" not in received
+        # the GM's view has the NPC's numbers; the players' view has none of them
+        if locale == "en":
+            gm_text = json.dumps(event["data"], ensure_ascii=False)
+            seen = json.dumps(event["players"], ensure_ascii=False)
+            for detail in ODD_GUARD_DETAIL:
+                assert detail in gm_text and detail not in seen, detail
+        (guard,) = event["players"]["actors"]
+        assert guard["limited"] is True and guard["common"]["tracks"] == []
+        resistance = event["players"]["foundry"]["rolls"][1]
+        assert "target" not in resistance["options"]["rollbridge"]
+        assert not any("cs" in m for t in resistance["terms"] for m in t.get("modifiers", ()))
+        # the actor updates and a GM-only event carry no players' view
+        for other in gm_client.events:
+            if other["seq"] != seq:
+                assert "players" not in other, other["kind"]
+    assert secret["event"]["gm_only"] is True
+    for player in players.values():
+        (hidden,) = [e for e in player.events if e["seq"] == secret["seq"]]
+        assert hidden["kind"] == "hidden"
+
+
+async def test_only_a_foundry_gm_is_sent_the_players_view(live):
+    gm, _ = await live("friday", "gm")
+    plain, _ = await live("friday", "gm", dialect="rollbridge")
+    player, _ = await live("friday", "player")
+    reply = await player.request({"type": "foundry.roll", "id": "r", "roll": {"formula": "2d6"}})
+    await gm.until_events(1)
+    await plain.until_events(1)
+    assert gm.events[-1]["players"] == {**reply["event"], "type": "event", "table": "friday"}
+    assert "players" not in plain.events[-1] and "players" not in player.events[-1]
+
+
 # -- frames: JSON or msgpack ------------------------------------------------------------------
 
 

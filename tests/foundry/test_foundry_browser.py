@@ -171,3 +171,156 @@ def test_the_module_rolls_resolves_and_resumes_in_chromium(
             server.wait()
         log = server.stderr.read() if server.stderr else ""
         assert token not in log, "the server logged the token"
+
+
+def player_token(cli: list[str], db: Path, table: str, name: str) -> str:
+    command = [*cli, "table", "tokens", table, "--new", "player", "--name", name,
+               "--db", str(db), "--json"]  # fmt: skip
+    made = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return json.loads(made.stdout)["new"]["token"]
+
+
+@contextlib.contextmanager
+def world(tmp_path: Path, name: str, players: tuple[str, ...]):
+    """An sr2 table made with the CLI, a token per named player, ``rollbridge serve``
+    on it and a static file server for the pages: yields the environment the
+    browser scripts read (``RB_PAGE_BASE``, ``RB_WS_URL``, ``RB_TABLE``,
+    ``RB_TOKENS``) and the tokens; stops both after, and checks the server logged
+    no token."""
+    db = tmp_path / f"{name.lower()}.db"
+    cli = [sys.executable, "-m", "rollbridge"]
+    created = subprocess.run(
+        [*cli, "table", "create", "--ruleset", "sr2", "--name", name, "--db", str(db), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    table = json.loads(created.stdout)
+    tokens = {"gm": table["tokens"]["gm"]}
+    tokens.update({player: player_token(cli, db, table["table"], player) for player in players})
+    port = free_port()
+    server = subprocess.Popen(
+        [*cli, "serve", "--db", str(db), "--port", str(port), "--host", "127.0.0.1", "--no-demo",
+         "--log-level", "WARNING"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(StaticFiles, directory=str(ROOT))
+    )
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        wait_for_port(port, server)
+        base = f"http://127.0.0.1:{httpd.server_address[1]}/tests/foundry/browser/index.html"
+        yield (
+            {
+                "RB_PAGE_BASE": base,
+                "RB_WS_URL": f"ws://127.0.0.1:{port}/tables/{table['table']}",
+                "RB_TABLE": table["table"],
+                "RB_TOKENS": json.dumps(tokens),
+            },
+            tokens,
+        )
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log = server.stderr.read() if server.stderr else ""
+        for secret in tokens.values():
+            assert secret not in log, "the server logged a token"
+
+
+def run_page_script(script: str, env: dict[str, str], tokens: dict[str, str]) -> dict:
+    """Run a browser script under Node; its ``RESULT`` line, parsed (tokens are
+    blanked out of what a failure shows)."""
+    run = subprocess.run(
+        ["node", str(HERE / "browser" / script)],
+        cwd=HERE,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    output = run.stdout + run.stderr
+    for secret in tokens.values():
+        output = output.replace(secret, "[token]")
+    assert run.returncode == 0, output[-8000:]
+    (line,) = [x for x in run.stdout.splitlines() if x.startswith("RESULT ")]
+    return json.loads(line[len("RESULT ") :])
+
+
+# Each viewer's card in its own language (browser/languages.mjs): a Czech GM (the
+# writer), a Russian and a German player with their own connections, and an English
+# player without one, as four pages of one world; on v12 (renderChatMessage, jQuery)
+# and v13 (renderChatMessageHTML, HTMLElement).
+@pytest.mark.parametrize("generation", [12, 13])
+def test_each_player_reads_the_card_in_their_own_language(tmp_path, generation):
+    missing = requirements()
+    if missing:
+        pytest.fail("the Foundry browser test needs: " + "; ".join(missing))
+
+    sheets = PluginHost().rulesets["sr2"].example_sheets
+    with world(tmp_path, "Langs", ("ivan", "greta")) as (env, tokens):
+        result = run_page_script("languages.mjs", {
+            **env,
+            "RB_SHEETS": json.dumps({k: sheets[k] for k in ("Tukan", "Guard A")}),
+            "RB_GENERATION": str(generation),
+            "RB_CHROMIUM": CHROMIUM,
+            "RB_USER_DATA": str(tmp_path / "chromium-profile"),
+        }, tokens)  # fmt: skip
+    attack = result["attack"]
+    # the GM's own client draws the stored card (the players' view) again from
+    # the GM's event; Paul, without a connection, reads the stored card
+    assert (attack["gm"]["card"], attack["gm"]["view"]) == ("cs", "gm")
+    assert attack["paul"]["card"] is None
+    assert (attack["ivan"]["card"], attack["greta"]["card"]) == ("ru", "de")
+    assert attack["paul"]["narration"] == attack["paul"]["stored"] == attack["gm"]["stored"]
+    assert len({attack[k]["narration"] for k in ("gm", "ivan", "greta")}) == 3
+    hook = "renderChatMessage" if generation == 12 else "renderChatMessageHTML"
+    assert result["hook"] == hook
+
+
+#: An NPC whose hidden numbers are easy to find (as in test_foundry_adapter.py), what
+#: only the GM may read of Tukan's attack on it with ATTACK_DICE, and the dice.
+ODD_GUARD = {"body": 5, "combat_pool": 3, "armor": {"ballistic": 8, "impact": 6}}
+ODD_GUARD_DETAIL = ["ballistic armour 8", "Body 5", "TN 2", "Boxes crossed: physical 0"]
+ATTACK_DICE = [6, 3, 6, 4, 5, 6, 1, 2, 4, 5, 4, 1, 3, 1]
+
+
+# Whose view the stored card is in (browser/privacy.mjs): an English GM (the writer),
+# an English player with his own connection and one without, as three pages of one
+# world. A public attack on an NPC whose numbers are easy to find (Body 5, ballistic
+# armour 8) is stored as the players' view; the same attack as a blind roll is a
+# GM-only card that keeps the GM's view.
+@pytest.mark.parametrize("generation", [12, 13])
+def test_the_stored_public_card_holds_no_npc_detail(tmp_path, generation):
+    missing = requirements()
+    if missing:
+        pytest.fail("the Foundry browser test needs: " + "; ".join(missing))
+
+    sheets = PluginHost().rulesets["sr2"].example_sheets
+    with world(tmp_path, "Privacy", ("ivan",)) as (env, tokens):
+        result = run_page_script("privacy.mjs", {
+            **env,
+            "RB_SHEETS": json.dumps({"Tukan": sheets["Tukan"], "Guard": ODD_GUARD}),
+            "RB_DETAIL": json.dumps(ODD_GUARD_DETAIL),
+            "RB_DICE": json.dumps(ATTACK_DICE),
+            "RB_GENERATION": str(generation),
+            "RB_CHROMIUM": CHROMIUM,
+            "RB_USER_DATA": str(tmp_path / "chromium-profile"),
+        }, tokens)  # fmt: skip
+    assert result["public"]["view"] == "players" and result["public"]["gmCard"] == "gm"
+    assert result["secret"]["view"] == "gm"

@@ -18,6 +18,7 @@ from rollbridge.engine import Principal
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.server import Server
+from rollbridge.server.limits import Limits
 from rollbridge.stores.sqlite import SQLiteStore
 
 GM = Principal("gm", "gm", "setup")
@@ -158,8 +159,16 @@ def seed_tables(store, host) -> dict[str, dict[str, str]]:
     return tokens
 
 
+#: The limits of the servers these tests start: the defaults, but no request rates
+#: and no connection counts (tests send bursts and open crowds a person would not;
+#: tests/hostile checks those limits against a real `rollbridge serve`).
+TEST_LIMITS = Limits(rate_per_connection=None, rate_per_table=None, per_token=None,
+                     per_address=None)  # fmt: skip
+
+
 async def start(path, host, **options) -> tuple[Server, SQLiteStore]:
     store = SQLiteStore(path, retain=options.pop("retain", 1000))
+    options.setdefault("limits", TEST_LIMITS)
     server = Server(store, host, port=0, **options)
     await server.start()
     return server, store

@@ -76,16 +76,26 @@ async def test_a_players_retry_of_an_approved_secret_roll_gets_the_players_reply
     assert (await gm.reply(approve))["event"]["data"]["formula"] == "13d6 + 444"
 
 
-async def test_a_resume_longer_than_the_outbox_limit_still_recovers(make_tables):
-    world = await make_tables(buffer_limit=16 * 1024)
+@pytest.mark.parametrize("limit", [16 * 1024, 1024 * 1024])
+async def test_a_resume_is_bounded_by_the_outbox_limit(make_tables, limit):
+    """The missed events count toward the client's limit (issue 16, item 3): within
+    it they are all resent; beyond it the client is welcomed with the table as it is
+    now (``recovered: false``) instead of the server holding them all for it."""
+    world = await make_tables(buffer_limit=limit)
     gm, _ = await world.join("sr2", "gm")
     first = await gm.request({"type": "roll", "formula": "1d6"})
     for _ in range(60):  # in bursts the GM's own connection can take
         await asyncio.gather(*(gm.request({"type": "roll", "formula": "1d6"}) for _ in range(5)))
     peer, welcome = await world.join("sr2", "observer", resume={"epoch": 1, "seq": first["seq"]})
-    assert welcome["resume"] == {"recovered": True, "missed": 300}
-    await peer.wait_for(lambda p: len(p.events) == 300)
-    assert [e["seq"] for e in peer.events] == list(range(first["seq"] + 1, first["seq"] + 301))
+    assert welcome["seq"] == first["seq"] + 300
+    if limit < 300 * 200:  # 300 roll events of about 250 bytes each do not fit
+        assert welcome["resume"] == {"recovered": False, "missed": 0, "reason": "too_far_behind"}
+        assert (await peer.request({"type": "state"}))["table"]["seq"] == welcome["seq"]
+        assert peer.events == []
+    else:
+        assert welcome["resume"] == {"recovered": True, "missed": 300}
+        await peer.wait_for(lambda p: len(p.events) == 300)
+        assert [e["seq"] for e in peer.events] == list(range(first["seq"] + 1, first["seq"] + 301))
     assert (await peer.request({"type": "ping"}))["type"] == "pong"  # still connected
 
 

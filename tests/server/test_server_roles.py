@@ -63,7 +63,9 @@ async def test_requests_before_hello_are_refused(tables):
     tables.peers.append(fresh)
     reply = await fresh.request({"type": "roll", "formula": "1d6"})
     assert reply["code"] == "unauthorized"
-    assert (await fresh.request({"type": "ping"}))["type"] == "pong"
+    # protocol.md: every request before hello is refused, ping too (issue 16, item 7)
+    refused = await fresh.request({"type": "ping"})
+    assert refused["type"] == "error" and refused["code"] == "unauthorized"
 
 
 async def test_tokens_are_stored_hashed_and_never_logged(tables, caplog):

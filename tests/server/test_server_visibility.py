@@ -19,7 +19,7 @@ async def test_a_secret_roll_reaches_only_the_gm(tables):
     gm, _ = await tables.join("sr2", "gm")
     player, _ = await tables.join("sr2", "player")
     watcher, _ = await tables.join("sr2", "observer", binary=True)
-    secret = await gm.request({"type": "roll", "formula": "17d6+777", "label": "ambush check",
+    secret = await gm.request({"type": "roll", "formula": "17d6+48611", "label": "ambush check",
                                "secret": True})  # fmt: skip
     visible = await gm.request({"type": "roll", "formula": "1d6"})
     for peer in (player, watcher):
@@ -28,9 +28,9 @@ async def test_a_secret_roll_reaches_only_the_gm(tables):
                                   "epoch": 1, "seq": secret["seq"]}  # fmt: skip
         assert peer.events[1]["seq"] == visible["seq"]
         text = wire_text(peer)
-        assert "17d6" not in text and "777" not in text and "ambush" not in text
+        assert "17d6" not in text and "48611" not in text and "ambush" not in text
     await gm.wait_for(lambda p: len(p.events) == 2)
-    assert gm.events[0]["data"]["formula"] == "17d6 + 777"
+    assert gm.events[0]["data"]["formula"] == "17d6 + 48611"
 
 
 async def test_a_players_blind_roll_is_not_shown_to_the_player(tables):

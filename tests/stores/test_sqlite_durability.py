@@ -109,7 +109,7 @@ class TestSettings:
 
     def test_schema_version_is_recorded(self, store, db):
         plain = sqlite3.connect(db)
-        assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         plain.close()
 
     def test_closed_store_refuses_calls(self, db):
@@ -152,6 +152,19 @@ class TestMigrations:
         plain = sqlite3.connect(db)
         assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
         assert plain.execute("SELECT name FROM sqlite_master WHERE name = 'events_by_kind'")
+        plain.close()
+
+    def test_a_version_3_file_gets_admin_tokens_keeping_its_tables(self, db):
+        plain = sqlite3.connect(db, isolation_level=None)
+        for step in sqlite_module.MIGRATIONS[:3]:
+            step(plain)
+        plain.execute("PRAGMA user_version = 3")
+        plain.close()
+        with SQLiteStore(db) as store:
+            store.create_table(info(), [])
+            assert store.list_admin_tokens() == []
+        plain = sqlite3.connect(db)
+        assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         plain.close()
 
     def test_a_version_1_file_is_brought_up_to_date_keeping_replies(self, db):

@@ -29,7 +29,7 @@ from rollbridge.exceptions import Conflict, StoreError, UnknownTable
 from rollbridge.offline import TableService
 from rollbridge.stores import DEFAULT_RETAIN, MemoryStore, SQLiteStore, Store
 from rollbridge.testing import host_with
-from rollbridge.tokens import TokenRecord, hash_token, new_token
+from rollbridge.tokens import TokenRecord, hash_token, new_admin_token, new_token
 
 GM = Principal("gm", "gm", "tok-gm")
 ALICE = Principal("player", "alice", "tok-alice")
@@ -398,6 +398,53 @@ class TestTokens:
         renamed = TokenRecord(first.id, "t", "observer", "alice", first.hash)
         store.add_token(renamed)
         assert store.list_tokens("t") == [renamed]
+
+
+class TestAdminTokens:
+    def test_add_find_list_revoke(self, kit, store):
+        secret_ops, ops = new_admin_token("ops")
+        secret_bot, bot = new_admin_token("bot")
+        store.add_admin_token(ops)
+        store.add_admin_token(bot)
+        assert secret_ops.startswith("rba_") and ops.name == "ops"
+        assert store.find_admin_token(hash_token(secret_bot)) == bot
+        assert store.find_admin_token(hash_token("rba_guessed")) is None
+        assert store.list_admin_tokens() == [ops, bot]
+        store = kit.reopen()
+        assert store.list_admin_tokens() == [ops, bot]
+        assert store.revoke_admin_token(ops.id) is True
+        assert store.revoke_admin_token(ops.id) is False
+        assert store.find_admin_token(hash_token(secret_ops)) is None
+        assert kit.reopen().list_admin_tokens() == [bot]
+
+    def test_admin_tokens_open_no_table_and_join_tokens_no_admin(self, store):
+        secret_gm, gm = new_token("t", "gm")
+        store.create_table(make_info(), [gm])
+        secret, admin = new_admin_token()
+        store.add_admin_token(admin)
+        assert store.find_token("t", hash_token(secret)) is None
+        assert store.find_admin_token(hash_token(secret_gm)) is None
+        assert admin.id not in store.token_ids()
+        store.delete_table("t")
+        assert store.list_admin_tokens() == [admin]  # not a table's
+
+    def test_only_the_hash_is_stored(self, kit, store):
+        secret, admin = new_admin_token("ops")
+        store.add_admin_token(admin)
+        assert secret not in repr(store.list_admin_tokens())
+        assert set(admin.to_dict()) == {"id", "name", "created"}
+        if kit.kind == "sqlite":
+            kit.reopen().close()  # checkpoint the WAL into the file
+            assert secret.encode() not in kit.path.read_bytes()
+            assert admin.hash.encode() in kit.path.read_bytes()
+
+
+def test_ping_answers_and_a_closed_sqlite_store_does_not(kit, store):
+    store.ping()
+    if kit.kind == "sqlite":
+        store.close()
+        with pytest.raises(StoreError):
+            store.ping()
 
 
 def broken_event(seq: int) -> Event:

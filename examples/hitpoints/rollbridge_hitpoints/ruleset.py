@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from rollbridge import ActionContext, ActionSpec, Actor, CommonState, Resolution, Ruleset, Track
@@ -24,6 +25,17 @@ SHEET = {
 }
 
 
+@cache  # one schema object per hit-point total: validators compile once per schema
+def lost_schema(hp: int) -> dict[str, Any]:
+    """A supplied state (``actor.create`` with ``state``): hit points lost so far, at
+    most the sheet's ``hp``; a missing field takes the fresh value (rollbridge
+    completes it)."""
+    return {
+        "type": "object",
+        "properties": {"lost": {"type": "integer", "minimum": 0, "maximum": hp}},
+    }
+
+
 class HitPoints(Ruleset):
     """d20 attacks against armour class; damage comes off hit points."""
 
@@ -32,6 +44,7 @@ class HitPoints(Ruleset):
     version = "1.0.0"
     summary = "Roll 1d20 + attack bonus against the target's AC; on a hit, roll damage."
     sheet_schema = SHEET
+    state_schema = lost_schema(999)
     example_sheets = {
         "Fighter": {"hp": 12, "ac": 16, "attack_bonus": 5, "damage": "1d8+3"},
         "Goblin": {"hp": 7, "ac": 13, "attack_bonus": 4, "damage": "1d6+2"},
@@ -68,6 +81,10 @@ class HitPoints(Ruleset):
 
     def initial_state(self, sheet: Mapping[str, Any]) -> dict[str, Any]:
         return {"lost": 0}
+
+    def state_schema_for(self, sheet: Mapping[str, Any]) -> Mapping[str, Any]:
+        """No more hit points lost than the sheet has."""
+        return lost_schema(sheet["hp"])
 
     def reveals(self, aspect: str, settings: Mapping[str, Any]) -> bool:
         """An NPC's armour class and hit points ("sheet") are the GM's; the dice

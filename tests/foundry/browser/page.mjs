@@ -15,9 +15,12 @@ const settings = { "rollbridge.serverUrl": wsUrl };
 // v13 keeps the token per user, v12 per client: either way the stand-in's store holds it
 if (secrets.token) settings["rollbridge.token"] = secrets.token;
 // Polish stands for a language Foundry has (a core translation module) but rollbridge has not
+// the world's users and who this page is (several pages can play one world's clients)
+const users = params.get("users") ? JSON.parse(params.get("users")) : null;
+const user = params.get("user") ?? "gm";
 FoundryStandin.install({
   system: "shadowrun5e", generation, settings, language, manifest,
-  moduleRoot: "/adapters/foundry/module/", coreLanguages: { pl: "Polski" },
+  moduleRoot: "/adapters/foundry/module/", coreLanguages: { pl: "Polski" }, users, user,
 });
 FoundryStandin.installDiceSoNice();
 

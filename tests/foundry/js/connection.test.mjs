@@ -146,6 +146,44 @@ test("a busy server gets the same request again after a growing pause, then it r
   assert.ok(seen.logs.some((line) => line.includes(`sending request ${id} again`)));
 });
 
+test("a rate-limited request is sent again, same id, after the server's retry_after", async () => {
+  const { clock, connection, seen } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws);
+  const answer = connection.request({ type: "roll", formula: "1d6" });
+  const rolls = () => ws.messages().filter((m) => m.type === "roll");
+  const id = rolls()[0].id;
+  ws.receive({ type: "error", id, code: "rate_limited", message: "slow down",
+               details: { retry_after: 0.3, scope: "connection" } });
+  clock.advance(299); // the hint (300 ms) is above the first pause (187 ms): it counts
+  assert.equal(rolls().length, 1); // not before the hint
+  clock.advance(1);
+  assert.equal(rolls().length, 2);
+  assert.equal(rolls()[1].id, id);
+  ws.receive({ type: "result", id, status: "done", seq: 1, event: { seq: 1 } });
+  assert.equal((await answer).status, "done");
+  assert.ok(seen.logs.some((line) => line.includes("too many requests")));
+});
+
+test("too many connections at hello is not a refused token: it reconnects later", async () => {
+  const { clock, connection } = setup();
+  connection.start();
+  let ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "error", id: hello.id, code: "too_many_connections", message: "8 already",
+               details: { limit: 8 } });
+  assert.notEqual(connection.status, "refused");
+  clock.advance(60_000);
+  assert.notEqual(FakeWebSocket.last(), ws, "a new connection was opened");
+  ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws);
+  assert.equal(connection.status, "connected");
+});
+
 test("a server that stays busy rejects the request after the last retry", async () => {
   const { clock, connection } = setup();
   connection.start();

@@ -8,6 +8,7 @@
 //   Hooks.on/once/off/call/callAll
 //   game.settings.register/get/set (scopes "world", "client", "user"; onChange)
 //   game.user {id, name, isGM, character, targets}, game.users.activeGM / contents
+//     (the world's users given to install(), the same on every page of one world)
 //   game.actors (a Collection: get, contents), Actor#update (dotted and nested
 //     paths, as Document#update merges them), Actor#getFlag
 //   game.modules.get(id) {id, active, version, api, languages}, game.release,
@@ -17,7 +18,24 @@
 //     module's own module.json), English as the per-key fallback, {name}
 //     placeholders; loaded between the "init" and "setup" hooks as Foundry
 //     does (hook "i18nInit"); every key it lacks is recorded
-//   ChatMessage.create / getSpeaker / getWhisperRecipients
+//   ChatMessage.create / getSpeaker / getWhisperRecipients, and a message's
+//     getFlag (a scope that is not "core", the system or an active module
+//     throws, as in Foundry), whisper, blind, author, visible, isContentVisible
+//     (modelled on the documented getters: a whisper is visible to its
+//     recipients and its author; a blind roll's content to its recipients);
+//     game.messages (a Collection)
+//   the chat log (ui.chat.postOne): a message this user may not see is not
+//     rendered; a roll whose content is hidden shows "???" instead. v12 renders
+//     with ChatMessage#getHTML and the hook renderChatMessage(message, html,
+//     data) with `html` a jQuery stand-in (StandinJQuery: [0], length, find,
+//     get, toArray; no DOM methods of its own); v13 with ChatMessage#renderHTML
+//     and renderChatMessageHTML(message, html, data) with an HTMLElement, and
+//     then, as v13 does, the deprecated renderChatMessage with the element in
+//     jQuery, only when something listens to it (`"renderChatMessage" in
+//     Hooks.events`), recording a compatibility warning
+//   the world's socket: a message created on one page reaches the other pages
+//     of the same browser (a BroadcastChannel standing in for Foundry's server),
+//     which add it to game.messages, render it and fire createChatMessage
 //   Roll.fromData with the term classes Die, OperatorTerm, NumericTerm,
 //     PoolTerm, ParentheticalTerm, FunctionTerm: our own small model of the
 //     documented behaviour (a term's JSON names its class; an evaluated roll
@@ -33,7 +51,10 @@
 (function installFoundryStandin() {
   "use strict";
 
-  const record = { hooks: [], updates: [], messages: [], notifications: [], dice3d: [], socket: [], settingsSet: [] };
+  const record = {
+    hooks: [], updates: [], messages: [], notifications: [], dice3d: [], socket: [], settingsSet: [],
+    rendered: [], compatibility: [],
+  };
 
   // -- Hooks ---------------------------------------------------------------------
   class Hooks {
@@ -192,6 +213,11 @@
     get dice() {
       return [];
     }
+    // the term's JSON names its class (Roll.fromData reads it back)
+    toJSON() {
+      const { _evaluated, ...fields } = this;
+      return { class: this.constructor.name, ...fields, evaluated: _evaluated };
+    }
   }
   class DiceTerm extends RollTerm {
     constructor({ number = 1, faces = 6, modifiers = [], results = [], options = {} }) {
@@ -333,28 +359,139 @@
 
   // -- chat -------------------------------------------------------------------------------
   let messageCount = 0;
+  const WORLD = "foundry-standin-world";
+  let world = null; // the BroadcastChannel standing in for Foundry's server
+
+  // jQuery, as far as v12's render hooks hand it over: the elements by index.
+  class StandinJQuery {
+    constructor(elements) {
+      elements.forEach((element, i) => { this[i] = element; });
+      this.length = elements.length;
+    }
+    get(i) {
+      return this[i];
+    }
+    toArray() {
+      return Array.from({ length: this.length }, (_, i) => this[i]);
+    }
+    find(selector) {
+      return new StandinJQuery(this.toArray().flatMap((e) => [...e.querySelectorAll(selector)]));
+    }
+  }
+  const $ = (element) => new StandinJQuery(element ? [element] : []);
+
+  // Flag scopes Foundry accepts: "core", the world's system, active modules.
+  function checkFlagScope(scope) {
+    const scopes = ["core", game.system?.id, ...game.modules.contents.filter((m) => m.active).map((m) => m.id)];
+    if (!scopes.includes(scope)) throw new Error(`Flag scope "${scope}" is not valid or not currently active`);
+  }
+
   class ChatMessage {
     constructor(data) {
-      this.id = `msg${++messageCount}`;
-      Object.assign(this, data);
+      const { _id, ...rest } = data;
+      this._id = _id ?? `msg${String(++messageCount).padStart(4, "0")}${Math.random().toString(36).slice(2, 8)}`;
+      this.whisper = [];
+      this.blind = false;
+      this.flags = {};
+      Object.assign(this, rest);
+    }
+    get id() {
+      return this._id;
+    }
+    getFlag(scope, key) {
+      checkFlagScope(scope);
+      return getProperty(this.flags?.[scope] ?? {}, key);
+    }
+    get isRoll() {
+      return (this.rolls ?? []).length > 0;
+    }
+    get isAuthor() {
+      return this.author === game.user.id;
+    }
+    // the documented getters: a whisper is seen by its recipients and its author
+    // (a roll's card always shows, its content only as isContentVisible says)
+    get visible() {
+      if (this.whisper.length) {
+        if (this.isRoll) return true;
+        return this.isAuthor || this.whisper.includes(game.user.id);
+      }
+      return true;
+    }
+    get isContentVisible() {
+      if (this.isRoll) {
+        if (this.whisper.length) return this.whisper.includes(game.user.id) || (this.isAuthor && !this.blind);
+        return true;
+      }
+      return this.visible;
+    }
+    toObject() {
+      const { rolls, ...data } = this;
+      return JSON.parse(JSON.stringify({ ...data, _id: this._id, rolls: rolls ?? [] }));
+    }
+    #element() {
+      const li = document.createElement("li");
+      li.className = "chat-message message flexcol";
+      li.dataset.messageId = this.id;
+      const sender = document.createElement("h4");
+      sender.className = "message-sender";
+      sender.textContent = this.speaker?.alias ?? game.users.get(this.author)?.name ?? "";
+      const header = document.createElement("header");
+      header.className = "message-header";
+      header.append(sender);
+      if (this.whisper.length) header.insertAdjacentHTML("beforeend", '<span class="whisper-to">(GM only)</span>');
+      const content = document.createElement("div");
+      content.className = "message-content";
+      // a roll whose content this user may not see: Foundry shows its total as "???"
+      content.innerHTML = this.isContentVisible
+        ? this.content
+        : '<div class="dice-roll"><div class="dice-result"><h4 class="dice-total">???</h4></div></div>';
+      li.append(header, content);
+      return li;
+    }
+    // v12
+    async getHTML() {
+      if (game.release.generation >= 13) throw new Error("stand-in: ChatMessage#getHTML is v12's; v13 has renderHTML");
+      const html = $(this.#element());
+      Hooks.callAll("renderChatMessage", this, html, { message: this.toObject() });
+      return html;
+    }
+    // v13
+    async renderHTML() {
+      if (game.release.generation < 13) throw new Error("stand-in: ChatMessage#renderHTML is v13's");
+      const html = this.#element();
+      const data = { message: this.toObject() };
+      Hooks.callAll("renderChatMessageHTML", this, html, data);
+      if ("renderChatMessage" in Hooks.events) {
+        record.compatibility.push("The renderChatMessage hook is deprecated");
+        Hooks.callAll("renderChatMessage", this, $(html), data);
+      }
+      return html;
     }
     static async create(data) {
       const message = new ChatMessage(structuredClone({ ...data, rolls: undefined }));
       message.rolls = data.rolls ?? [];
       message.author = game.user.id;
-      record.messages.push(message);
-      const log = document.getElementById("chat-log");
-      if (log) {
-        const li = document.createElement("li");
-        li.className = "chat-message message flexcol";
-        li.dataset.messageId = message.id;
-        li.innerHTML = `<header class="message-header"><h4 class="message-sender">${message.speaker?.alias ?? game.user.name}</h4>`
-          + `${message.whisper?.length ? '<span class="whisper-to">(GM only)</span>' : ""}</header>`
-          + `<div class="message-content">${message.content}</div>`;
-        log.append(li);
-      }
-      Hooks.callAll("createChatMessage", message, {}, game.user.id);
+      ChatMessage.#add(message);
+      world?.postMessage({ type: "createChatMessage", data: message.toObject(), user: game.user.id });
+      await ChatMessage.#display(message, game.user.id);
       return message;
+    }
+    // a message another page created, as Foundry's server hands it to this client
+    static async _fromWorld({ data, user }) {
+      const rolls = (data.rolls ?? []).map((r) => Roll.fromData(r));
+      const message = new ChatMessage({ ...data, rolls: undefined });
+      message.rolls = rolls;
+      ChatMessage.#add(message);
+      await ChatMessage.#display(message, user);
+      return message;
+    }
+    static #add(message) {
+      game.messages.set(message.id, message);
+      record.messages.push(message);
+    }
+    static async #display(message, userId) {
+      await ui.chat.postOne(message);
+      Hooks.callAll("createChatMessage", message, {}, userId);
     }
     static getSpeaker({ actor, alias } = {}) {
       const speaking = actor ?? game.standinControlled ?? game.user.character;
@@ -365,6 +502,20 @@
       return game.users.contents.filter((u) => u.name === name);
     }
   }
+
+  // the chat log: one rendered element per message this user may see
+  const chatLog = {
+    async postOne(message) {
+      if (!message.visible) {
+        record.rendered.push({ message: message.id, shown: false });
+        return null;
+      }
+      const element = game.release.generation >= 13 ? await message.renderHTML() : (await message.getHTML())[0];
+      record.rendered.push({ message: message.id, shown: true });
+      document.getElementById("chat-log")?.append(element);
+      return element;
+    },
+  };
 
   // -- ui ------------------------------------------------------------------------------------
   const notify = (level) => (text) => {
@@ -384,11 +535,17 @@
   // translation module adds ({lang: name}) without rollbridge strings of its own
   function install({
     system = "shadowrun5e", generation = 13, settings = {}, user = "gm", language = "en",
-    manifest = { languages: [] }, moduleRoot = "/adapters/foundry/module/", coreLanguages = {},
+    manifest = { languages: [] }, moduleRoot = "/adapters/foundry/module/", coreLanguages = {}, users = null,
   } = {}) {
-    const gm = new User({ _id: "standinGM000001", name: "Gamemaster", isGM: true });
-    const player = new User({ _id: "standinPlr00001", name: "Player" });
-    const me = user === "gm" ? gm : player;
+    // the world's users: a GM and a player, or `users` [{_id, name, isGM}] (the same on
+    // every page of one world); `user` is "gm", "player" or a user's id
+    const people = (users ?? [
+      { _id: "standinGM000001", name: "Gamemaster", isGM: true }, { _id: "standinPlr00001", name: "Player" },
+    ]).map((u) => new User(u));
+    const gm = people.find((u) => u.isGM) ?? null;
+    const player = people.find((u) => !u.isGM) ?? null;
+    const me = user === "gm" ? gm : user === "player" ? player : people.find((u) => u.id === user);
+    if (!me) throw new Error(`stand-in: no user ${user}`);
     globalThis.CONFIG = {
       Dice: {
         rolls: [Roll],
@@ -421,8 +578,11 @@
       release: { generation, version: `${generation}.standin` },
       system: { id: system },
       user: me,
-      users: Object.assign(new Collection([[gm.id, gm], [player.id, player]]), { activeGM: gm }),
+      users: Object.assign(new Collection(people.map((u) => [u.id, u])), {
+        activeGM: people.filter((u) => u.isGM && u.active).sort((a, b) => a.id.localeCompare(b.id))[0] ?? null,
+      }),
       actors: new Collection(),
+      messages: new Collection(),
       modules: new Collection([["rollbridge", module]]),
       settings: new ClientSettings(settings),
       i18n,
@@ -432,7 +592,13 @@
       },
     };
     game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
-    globalThis.ui = { notifications: { info: notify("info"), warn: notify("warn"), error: notify("error") } };
+    globalThis.ui = { notifications: { info: notify("info"), warn: notify("warn"), error: notify("error") }, chat: chatLog };
+    if (globalThis.BroadcastChannel) {
+      world = new BroadcastChannel(WORLD);
+      world.onmessage = (e) => {
+        if (e.data?.type === "createChatMessage") ChatMessage._fromWorld(e.data);
+      };
+    }
     globalThis.canvas = { tokens: { controlled: [] } };
     return { gm, player, module };
   }
@@ -472,5 +638,5 @@
     FunctionTerm, ChatMessage, Actor,
   });
   globalThis.foundry = { utils: { mergeObject, setProperty, getProperty, deepClone: structuredClone } };
-  globalThis.FoundryStandin = { install, installDiceSoNice, addActor, boot, log: record, isStandin: true };
+  globalThis.FoundryStandin = { install, installDiceSoNice, addActor, boot, log: record, isStandin: true, StandinJQuery };
 })();

@@ -10,6 +10,7 @@
 //
 // Chat: "/rb 2d6+1 # Dodge", "/rb do attack guard {"weapon": "Hackler"}", "/rb status".
 
+import { localizeRenderedCard } from "./foundry/chat.mjs";
 import { FoundryClient } from "./foundry/client.mjs";
 import { onRenderActorSheet, onRenderTokenHUD } from "./foundry/hud.mjs";
 import { maskTokenInput, registerSettings } from "./foundry/settings.mjs";
@@ -28,6 +29,7 @@ function buildApi() {
     addActor: (actor, sheet, options) => client.addActor(actor, sheet, options),
     linkActor: (actor, rollbridgeId) => client.linkActor(actor, rollbridgeId),
     status: () => client.status(),
+    cachedEvent: (table, epoch, seq) => client.cachedEvent(table, epoch, seq),
     reconnect: () => client.start(),
     disconnect: () => client.stop(),
     tracksHtml: (common, options = {}) => tracksHtml(common, { i18n: game.i18n, ...options }),
@@ -64,12 +66,27 @@ async function runChatCommand(command) {
   }
 }
 
+function onRenderChatMessage(message, html) {
+  try {
+    localizeRenderedCard(message, html, client.events);
+  } catch (error) {
+    console.error(`rollbridge | ${error?.message ?? error}`);
+  }
+}
+
 Hooks.once("init", () => {
   registerSettings(() => {
     if (game.ready) client.start();
   });
   const module = game.modules.get(MODULE_ID);
   if (module) module.api = buildApi();
+  // A card drawn again in this user's language (chat.mjs). v13 renders a message
+  // with renderChatMessageHTML (an HTMLElement) and then fires the deprecated
+  // renderChatMessage (jQuery) as well, but only when something listens to it
+  // (`"renderChatMessage" in Hooks.events`, with a compatibility warning): so the
+  // v12 hook is registered on v12 only, and each card element is drawn once.
+  Hooks.on("renderChatMessageHTML", onRenderChatMessage);
+  if ((game.release?.generation ?? 13) < 13) Hooks.on("renderChatMessage", onRenderChatMessage);
 });
 
 Hooks.once("ready", () => {

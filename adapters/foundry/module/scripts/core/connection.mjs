@@ -19,7 +19,9 @@
 // - a refused token (close 1008) stops retrying; everything else retries;
 // - a request the server refuses as `busy` (too many changes waiting for its
 //   disk; nothing was done) is sent again, same id, after a growing pause, up
-//   to BUSY_RETRIES times before its promise is rejected.
+//   to BUSY_RETRIES times before its promise is rejected; one refused as
+//   `rate_limited` (too many requests per second; nothing was done) is sent
+//   again, same id, after the server's `retry_after`, as often.
 
 import {
   decodeFrame,
@@ -38,6 +40,12 @@ export const PING_TIMEOUT_MS = 10_000;
 export const BUSY_RETRIES = 5;
 export const BUSY_BASE_MS = 250;
 export const BUSY_CAP_MS = 4_000;
+/** Refusals after which nothing was done and the same request is sent again. */
+const RETRIED = new Set(["busy", "rate_limited"]);
+/** Hello errors that do not refuse the token: the client reconnects with backoff. */
+const TRANSIENT_HELLO = new Set(["too_many_connections", "rate_limited", "busy", "store_error"]);
+/** Close code of a server that cannot take the connection now (too many, too far behind). */
+const CLOSE_TRY_LATER = 1013;
 
 /** Events kept by seq to complete brief results (the hello asks for them). */
 export const RECENT_EVENTS = 64;
@@ -290,7 +298,16 @@ export class Connection {
 
   #reply(reply) {
     if (reply.id === this.#helloId) {
-      if (reply.type === "error") {
+      if (reply.type === "error" && TRANSIENT_HELLO.has(reply.code)) {
+        // not a refusal of the token: this connection goes, a later one may join
+        this.log("warn", `the server cannot take this connection now: ${reply.code}: ${reply.message}`);
+        const socket = this.socket;
+        this.socket = null;
+        if (socket) {
+          try { socket.close(CLOSE_STOPPED); } catch { /* closed */ }
+        }
+        this.#closed(CLOSE_TRY_LATER, reply.code);
+      } else if (reply.type === "error") {
         this.log("error", `the server refused to join: ${reply.code}: ${reply.message}`);
         this.#refused(reply);
       }
@@ -298,8 +315,8 @@ export class Connection {
     }
     const entry = this.pending.get(reply.id);
     if (!entry) return;
-    if (reply.type === "error" && reply.code === "busy" && (entry.busy ?? 0) < BUSY_RETRIES) {
-      this.#sendAgainLater(reply.id, entry);
+    if (reply.type === "error" && RETRIED.has(reply.code) && (entry.busy ?? 0) < BUSY_RETRIES) {
+      this.#sendAgainLater(reply.id, entry, reply);
       return;
     }
     this.pending.delete(reply.id);
@@ -316,10 +333,17 @@ export class Connection {
     return event ? { ...reply, event } : reply;
   }
 
-  #sendAgainLater(id, entry) {
-    const delay = backoffDelay(entry.busy ?? 0, this.random, BUSY_BASE_MS, BUSY_CAP_MS);
+  #sendAgainLater(id, entry, reply) {
+    const hinted = Number(reply.details?.retry_after);
+    // the server's hint is when one more request fits; many refused at once spread
+    // out over the growing pause instead of all coming back at that instant
+    const backoff = backoffDelay(entry.busy ?? 0, this.random, BUSY_BASE_MS, BUSY_CAP_MS);
+    const delay = reply.code === "rate_limited" && Number.isFinite(hinted) && hinted > 0
+      ? Math.min(BUSY_CAP_MS, Math.max(backoff, Math.ceil(hinted * 1000)))
+      : backoff;
     entry.busy = (entry.busy ?? 0) + 1;
-    this.log("warn", `the server is busy; sending request ${id} again in ${delay} ms`);
+    const why = reply.code === "rate_limited" ? "too many requests" : "the server is busy";
+    this.log("warn", `${why}; sending request ${id} again in ${delay} ms`);
     this.#cancelRetry(entry);
     entry.retry = this.timers.setTimeout(() => {
       entry.retry = null;

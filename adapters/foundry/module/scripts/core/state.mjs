@@ -116,3 +116,111 @@ export function trackRows(common) {
   }
   return rows;
 }
+
+// -- each viewer's card in its own language -----------------------------------------
+//
+// Every client with a token holds its own connection and receives each event
+// (same table, epoch and seq) rendered by the server in its own locale and as
+// its own audience may see it (a player gets the players' view; a GM-only
+// event reaches a player only as `kind: "hidden"`). The writer posts the card
+// once, in its language; a viewer whose language differs draws the card again
+// from the event its own connection received. core/ decides, the glue draws.
+//
+// Whose view a card is in: a public card is read by players, so it is posted
+// from the players' view (the GM's event carries it as `players`, the
+// adapter's public_view; flags.rollbridge.view "players"). Only a GM-only card
+// (whispered to the GMs) keeps the GM's view ("gm"). A GM's client that holds
+// the GM's own event draws a "players" card again from it, so the GM still
+// reads the full card; nobody else ever draws from a GM's view.
+
+/** How many events a client keeps for drawing cards again. */
+export const CARD_EVENTS = 200;
+
+/** The key of an event (or of a card's flags): table, epoch and seq. */
+export function eventKey(table, epoch, seq) {
+  if (epoch === undefined || epoch === null || seq === undefined || seq === null) return null;
+  return `${table ?? ""}|${epoch}|${seq}`;
+}
+
+/**
+ * The last `limit` roll and resolution events this client's own connection
+ * received, by table, epoch and seq. Nothing else goes in: not a `hidden`
+ * event (a GM-only one, as a player receives it), not the event of a reply.
+ */
+export class EventCache {
+  constructor(limit = CARD_EVENTS) {
+    this.limit = limit;
+    this.events = new Map();
+  }
+
+  /** Keep an event; returns its key, or null when it is not one a card shows. */
+  add(event) {
+    if (!event || (event.kind !== "roll" && event.kind !== "resolution")) return null;
+    const key = eventKey(event.table, event.epoch, event.seq);
+    if (!key) return null;
+    this.events.delete(key);
+    this.events.set(key, event);
+    while (this.events.size > this.limit) this.events.delete(this.events.keys().next().value);
+    return key;
+  }
+
+  get(table, epoch, seq) {
+    return this.events.get(eventKey(table, epoch, seq)) ?? null;
+  }
+
+  get size() {
+    return this.events.size;
+  }
+
+  clear() {
+    this.events.clear();
+  }
+}
+
+/**
+ * The view a card is stored in: "players" when posted from the players' view
+ * (the GM's event's `players`, or a player's own event), "gm" when posted from
+ * a GM's view (a GM-only card; a GM's event without `players`, from a server
+ * that does not send it). `role` is the writer's role at the table.
+ */
+export function cardView(event, role) {
+  if (event?.gm_only) return "gm";
+  if (event?.players) return "players";
+  return role === "gm" ? "gm" : "players";
+}
+
+/** The event a card is posted from: the players' view of a public GM event. */
+export function cardEvent(event) {
+  return !event?.gm_only && event?.players ? event.players : event;
+}
+
+/**
+ * The event to draw a chat card again from for this viewer, or null to leave
+ * the stored card. `flags` are the message's flags.rollbridge; `message` tells
+ * whether this user may see the content ({whisper, blind, visible,
+ * isContentVisible} as Foundry's ChatMessage has them); `user` {id, isGM}.
+ * A card in this user's language is drawn again only for a GM holding the GM's
+ * event of a card stored as the players' view. A user who is not a GM is only
+ * ever drawn a players' view.
+ */
+export function cardToLocalize({ flags, lang, cache, user, message }) {
+  if (!flags || !cache || !lang) return null;
+  const isGM = Boolean(user?.isGM);
+  const fuller = isGM && flags.view === "players"; // the GM's own event says more
+  if (!fuller && (!flags.lang || flags.lang === lang)) return null; // already in this user's language
+  if (message) {
+    if (message.visible === false || message.isContentVisible === false) return null;
+    const whisper = message.whisper ?? [];
+    if (whisper.length && !whisper.includes(user?.id)) return null;
+    if (message.blind && !user?.isGM) return null;
+  }
+  if (flags.secret && !user?.isGM) return null;
+  const cached = cache.get(flags.table, flags.epoch, flags.seq);
+  if (!cached || (cached.gm_only && !isGM)) return null;
+  // a GM's connection's event (with `players`) is drawn as the players' view for a non-GM
+  const event = isGM ? cached : (cached.players ?? cached);
+  if (event.kind !== flags.kind) return null;
+  // same language and no GM's view to add: the stored card says it all
+  if (flags.lang === lang && !(isGM && event.players)) return null;
+  return event;
+}

@@ -9,7 +9,7 @@
 // arrives in it; when the server has no such locale, its welcome says so in a
 // `locale_unavailable` note, which is shown once as a warning.
 
-import { postCard } from "./chat.mjs";
+import { localizeRenderedCards, postCard } from "./chat.mjs";
 import { setting } from "./settings.mjs";
 import { Connection } from "../core/connection.mjs";
 import { labelOf, ROLE_LABELS } from "../core/i18n.mjs";
@@ -18,6 +18,7 @@ import {
   actorUpdate,
   chooseMapping,
   connectPlan,
+  EventCache,
   findActor,
   MODULE_ID,
   rollbridgeIdOf,
@@ -39,6 +40,9 @@ export class FoundryClient {
     this.lastNotice = null;
     this.gmStatus = null;
     this.localeNoted = false;
+    // the cards' events as this client's own connection received them (its
+    // user's language, its audience's view), to draw cards again in it
+    this.events = new EventCache();
   }
 
   /** Read the settings and (re)connect as the rules say. */
@@ -74,7 +78,10 @@ export class FoundryClient {
       client: `foundry/${game.release?.version ?? "?"} rollbridge/${game.modules.get(MODULE_ID)?.version ?? "?"}`,
       onWelcome: (welcome) => this.#welcomed(welcome),
       onSnapshot: (welcome) => this.#enqueue(() => this.#applySnapshot(welcome)),
-      onEvent: (event) => this.#enqueue(() => this.#handle(event)),
+      onEvent: (event) => {
+        this.#keep(event);
+        this.#enqueue(() => this.#handle(event));
+      },
       onCursor: (c) => this.#enqueue(() => this.#saveCursor(c)),
       onStatus: (status, detail) => this.#status(status, detail),
       log: (level, text) => (console[level] ?? console.log)(`rollbridge | ${redact(text, [token])}`),
@@ -206,6 +213,20 @@ export class FoundryClient {
     return this.queue;
   }
 
+  #keep(event) {
+    if (!this.events.add(event)) return;
+    try {
+      localizeRenderedCards(event, this.events); // a message that came before its event
+    } catch (error) {
+      console.error(`rollbridge | ${redact(error?.message ?? error)}`);
+    }
+  }
+
+  /** The event of a card as this client's connection received it, or null. */
+  cachedEvent(table, epoch, seq) {
+    return this.events.get(table, epoch, seq);
+  }
+
   #welcomed(welcome) {
     this.welcome = welcome;
     const notice = localeNotice(welcome, game.i18n.lang);
@@ -253,7 +274,8 @@ export class FoundryClient {
     await this.#applyActors(event.actors);
     const gmPresent = Boolean(game.users.activeGM);
     if (shouldPostCard({ event, writer: this.writer, gmPresent, ownRequests: this.ownRequests })) {
-      await postCard(event);
+      const welcome = this.connection?.welcome;
+      await postCard(event, { locale: welcome?.locale ?? null, role: welcome?.role ?? null });
     }
     Hooks.callAll("rollbridge.event", event);
   }

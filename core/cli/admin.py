@@ -1,0 +1,77 @@
+"""``rollbridge admin-token``: make, list and revoke the server's admin tokens.
+
+An admin token opens the admin API of ``rollbridge serve`` (``/admin/``: tables
+and join tokens over HTTP, for a web front or a bot; see docs/operations.md). It
+is shown once, when made; the database keeps only its hash. Works on the same
+SQLite file as a running server, which reads the tokens at each request: a new
+one works at once, a revoked one no longer does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rollbridge.cli.locales import default_locale
+from rollbridge.cli.render import print_json
+from rollbridge.exceptions import NotFound
+from rollbridge.text import Messages
+
+__all__ = ["add_parsers"]
+
+say = Messages("rollbridge")
+# Translators: {id} is the token's public id, {name} its name.
+MADE = say(
+    "cli.admin.made",
+    "admin token {id} ({name}), shown once; send it as 'Authorization: Bearer TOKEN':",
+)
+NONE = say("cli.admin.none", "no admin tokens")
+REVOKED = say("cli.admin.revoked", "revoked admin token {id}")
+NO_SUCH = say("cli.admin.no_such", "there is no admin token {id}")
+
+
+def add_parsers(commands: argparse._SubParsersAction) -> None:
+    """Add ``admin-token``."""
+    parser = commands.add_parser(
+        "admin-token", help="make (default), list or revoke admin tokens of the admin API"
+    )
+    parser.add_argument("--db", type=Path, help="SQLite file (default: user data directory)")
+    parser.add_argument("--name", help="a name for the new token, shown in logs (default admin)")
+    parser.add_argument("--list", action="store_true", help="list the admin tokens (no secrets)")
+    parser.add_argument("--revoke", metavar="ID", help="revoke an admin token by its id")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=_admin_token)
+
+
+def _admin_token(args: argparse.Namespace) -> int:
+    from rollbridge.paths import default_db_path  # the store loads only when used
+    from rollbridge.stores.sqlite import SQLiteStore
+    from rollbridge.tokens import new_admin_token
+
+    locale = default_locale()
+    with SQLiteStore(args.db or default_db_path()) as store:
+        if args.revoke:
+            if not store.revoke_admin_token(args.revoke):
+                raise NotFound(NO_SUCH(id=repr(args.revoke)), details={"id": args.revoke})
+            if args.json:
+                print_json({"revoked": args.revoke})
+            else:
+                sys.stdout.write(REVOKED(id=args.revoke).render(locale) + "\n")
+            return 0
+        if args.list:
+            records = [r.to_dict() for r in store.list_admin_tokens()]
+            if args.json:
+                print_json({"admin_tokens": records})
+            elif not records:
+                sys.stdout.write(NONE().render(locale) + "\n")
+            for record in [] if args.json else records:
+                sys.stdout.write(f"{record['id']}  {record['name']}\n")
+            return 0
+        secret, record = new_admin_token(args.name)
+        store.add_admin_token(record)
+    if args.json:
+        print_json({"token": secret, **record.to_dict()})
+    else:
+        sys.stdout.write(f"{MADE(id=record.id, name=record.name).render(locale)}\n  {secret}\n")
+    return 0

@@ -1,0 +1,48 @@
+"""``rollbridge backup``: an online copy of the SQLite file, safe while a server
+runs on it (SQLite's backup API: :mod:`rollbridge.stores.backup`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rollbridge.cli.locales import default_locale
+from rollbridge.cli.render import print_json
+from rollbridge.text import Messages
+
+__all__ = ["add_parsers"]
+
+say = Messages("rollbridge")
+# Translators: {source} and {dest} are files; {size} is in bytes.
+DONE = say.plural(
+    "cli.backup.done",
+    "backed up {source} to {dest}: {count} table, {size} bytes, schema version {version}",
+    "backed up {source} to {dest}: {count} tables, {size} bytes, schema version {version}",
+)
+
+
+def add_parsers(commands: argparse._SubParsersAction) -> None:
+    """Add ``backup``."""
+    parser = commands.add_parser(
+        "backup", help="copy the database, online (safe while rollbridge serve runs on it)"
+    )
+    parser.add_argument("--db", type=Path, help="SQLite file (default: user data directory)")
+    parser.add_argument("dest", type=Path, help="the copy to write (must not exist)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=_backup)
+
+
+def _backup(args: argparse.Namespace) -> int:
+    from rollbridge.paths import default_db_path
+    from rollbridge.stores.backup import backup
+
+    done = backup(args.db or default_db_path(), args.dest)
+    if args.json:
+        print_json({"source": str(done.source), "dest": str(done.dest), "tables": done.tables,
+                    "size": done.size, "schema_version": done.schema_version})  # fmt: skip
+        return 0
+    text = DONE(source=str(done.source), dest=str(done.dest), count=done.tables,
+                size=done.size, version=done.schema_version)  # fmt: skip
+    sys.stdout.write(text.render(default_locale()) + "\n")
+    return 0

@@ -1,0 +1,85 @@
+"""``rollbridge serve``'s limits for a hosted server: one option each, read into a
+:class:`~rollbridge.server.limits.Limits` (docs/operations.md, "Limits")."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from rollbridge.server.limits import Limits
+
+__all__ = ["add_limit_options", "limits_from"]
+
+_DEFAULTS = Limits()
+
+
+def _number(kind: type, offable: bool) -> object:
+    """An argparse type: a finite number of ``kind``, ≥ 0 where 0 means no limit
+    (``offable``), else > 0."""
+
+    def parse(text: str) -> int | float | None:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = -1
+        if not math.isfinite(value) or value < 0 or (value == 0 and not offable):
+            least = "at least 0" if offable else "above 0"
+            raise argparse.ArgumentTypeError(f"expected a number {least}, not {text!r}")
+        return value or None
+
+    return parse
+
+
+#: The limits that cannot be turned off (every event has a size; a close and a
+#: shutdown always end).
+_ALWAYS = frozenset({"max_event_bytes", "close_timeout", "drain_timeout"})
+
+
+def _shown(value: object) -> str:
+    return "none" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def add_limit_options(serve: argparse.ArgumentParser) -> None:
+    """Add the limit options to ``serve`` (0 turns a limit off)."""
+    group = serve.add_argument_group(
+        "limits (0 turns one off, but for the event size and the two timeouts; "
+        "see docs/operations.md)"
+    )
+    options: list[tuple[str, str, type, str]] = [
+        ("--hello-timeout", "hello_timeout", float,
+         "seconds a connection may stay without a hello (close 1008)"),
+        ("--max-connections-per-address", "per_address", int,
+         "connections open at once from one client address (close 1008)"),
+        ("--max-connections-per-token", "per_token", int,
+         "connections open at once with one join token (error too_many_connections)"),
+        ("--rate-per-connection", "rate_per_connection", float,
+         "requests per second of one connection, bursts of twice (error rate_limited)"),
+        ("--rate-per-table", "rate_per_table", float,
+         "requests per second at one table, all clients together (error rate_limited)"),
+        ("--max-event-size", "max_event_bytes", int,
+         "bytes of the largest event one request may make (error event_too_large)"),
+        ("--close-timeout", "close_timeout", float,
+         "seconds a client has to take its close before it is aborted"),
+        ("--drain-timeout", "drain_timeout", float,
+         "seconds serve gives its clients at shutdown before aborting them"),
+    ]  # fmt: skip
+    for flag, field, kind, text in options:
+        default = getattr(_DEFAULTS, field)
+        group.add_argument(
+            flag,
+            dest=f"limit_{field}",
+            type=_number(kind, offable=field not in _ALWAYS),
+            default=default,
+            metavar="N",
+            help=f"{text} (default {_shown(default)})",
+        )
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    """The :class:`Limits` the parsed options ask for."""
+    values = {
+        name[len("limit_") :]: value
+        for name, value in vars(args).items()
+        if name.startswith("limit_")
+    }
+    return Limits(**values)

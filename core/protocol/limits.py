@@ -1,0 +1,66 @@
+"""Request rates, sans-I/O: a token bucket per connection and per table.
+
+A :class:`RateLimit` holds ``burst`` tokens and gains ``rate`` per second; each
+request takes one. The time comes from the clock it is given (``time.monotonic``
+by default; tests pass their own), so the protocol stays free of I/O and timers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+__all__ = ["RateLimit", "Rates"]
+
+
+@dataclass(slots=True)
+class RateLimit:
+    """A token bucket: ``rate`` requests per second on average, ``burst`` at once.
+
+    :param rate: tokens gained per second (> 0).
+    :param burst: the most tokens held (≥ 1); a fresh bucket is full.
+    :param clock: seconds, monotonic.
+    """
+
+    rate: float
+    burst: float
+    clock: Callable[[], float] = time.monotonic
+    _tokens: float = field(init=False)
+    _at: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._tokens = self.burst
+        self._at = self.clock()
+
+    def take(self) -> float | None:
+        """Take a token: None when one was there, else the seconds until one is
+        (nothing is taken then)."""
+        now = self.clock()
+        tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
+        self._at = now
+        if tokens >= 1:
+            self._tokens = tokens - 1
+            return None
+        self._tokens = tokens
+        return (1 - tokens) / self.rate
+
+
+@dataclass(frozen=True, slots=True)
+class Rates:
+    """The request rates a driver allows (None: no limit).
+
+    :param per_connection: requests per second of one connection (burst: twice it).
+    :param per_table: requests per second at one table, all its clients together
+        (burst: twice it).
+    """
+
+    per_connection: float | None = None
+    per_table: float | None = None
+    clock: Callable[[], float] = time.monotonic
+
+    def bucket(self, rate: float | None) -> RateLimit | None:
+        """A bucket for ``rate`` (one of the two), or None for no limit (None or 0)."""
+        if not rate or rate != rate or rate == float("inf"):  # 0, NaN, ∞: no limit
+            return None
+        return RateLimit(rate, max(1.0, 2 * rate), self.clock)

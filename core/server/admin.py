@@ -1,0 +1,262 @@
+"""The admin API: tables and join tokens over HTTP, for a web front or a bot.
+
+Every request carries ``Authorization: Bearer rba_…``, a server-level admin
+token made with ``rollbridge admin-token`` (stored hashed, like join tokens).
+Without a valid one the answer is 401 and nothing is done. Parameters travel in
+the query string (see :mod:`rollbridge.server.http`); answers are JSON::
+
+    POST   /admin/tables?ruleset=R&name=N[&settings=JSON]  201 table id, three tokens
+    GET    /admin/tables                                   200 every table
+    DELETE /admin/tables/ID                                200 (its clients are cut off)
+    GET    /admin/tables/ID/tokens                         200 the table's tokens (no secret)
+    POST   /admin/tables/ID/tokens?role=R[&name=N]         201 a new token, shown once
+    DELETE /admin/tables/ID/tokens/TOKEN_ID                200 (its holder is cut off)
+
+Errors are ``{"code", "message"}`` (and ``details``) with the protocol's codes,
+the message in the ``Accept-Language`` of the request. The work is what
+``rollbridge table`` does — :meth:`~rollbridge.offline.TableService.create_table`,
+:func:`~rollbridge.tokens.new_token` and the store's token calls — run on the
+server's reader threads, never on the event loop. A revoked token or a deleted
+table cuts its clients off at once (:meth:`~rollbridge.server.app.Server.check_tokens`).
+Every action is logged (``rollbridge.admin``) with the admin token's id and
+name, the table and the token ids; never a token.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, unquote
+
+from rollbridge.exceptions import (
+    AuthenticationFailed,
+    Busy,
+    Conflict,
+    Forbidden,
+    InvalidRequest,
+    NotFound,
+    RollbridgeError,
+    StoreError,
+)
+from rollbridge.plain import JSON
+from rollbridge.server.web import in_reader, request_locale, respond
+from rollbridge.text import Messages
+from rollbridge.tokens import AdminTokenRecord, hash_token, new_token
+
+if TYPE_CHECKING:
+    from websockets.asyncio.server import ServerConnection
+    from websockets.http11 import Request, Response
+
+    from rollbridge.server.app import Server
+    from rollbridge.stores.base import Store
+
+__all__ = ["AdminApi", "status_of"]
+
+log = logging.getLogger("rollbridge.admin")
+
+say = Messages("rollbridge")
+NO_ADMIN_TOKEN = say(
+    "admin.unauthorized", "this needs a valid admin token: Authorization: Bearer rba_…"
+)
+# Translators: {method} is an HTTP method (GET, POST), {path} the path asked for.
+NO_ROUTE = say("admin.no_route", "the admin API has no {method} {path}")
+# Translators: {name} is the name of a query parameter (ruleset, name, role).
+MISSING = say("admin.missing", "the parameter {name} is missing")
+# Translators: {problem} is the JSON parser's own (English) words.
+SETTINGS_JSON = say("admin.settings_json", "settings: not valid JSON ({problem})")
+# Translators: {given} is what was sent; gm, player and observer stay as they are.
+BAD_ROLE = say("admin.bad_role", "role must be gm, player or observer, not {given}")
+NO_TOKEN = say("admin.no_token", "table {table} has no token {token}")
+FAILED = say("admin.failed", "the server failed; nothing was done")
+
+_ROLES = ("gm", "player", "observer")
+_TABLE_FIELDS = ("id", "name", "ruleset", "ruleset_version", "epoch", "seq")
+
+
+def status_of(error: RollbridgeError) -> int:
+    """The HTTP status of an error the admin API answers with."""
+    for kind, status in (
+        (AuthenticationFailed, 401),
+        (Forbidden, 403),
+        (NotFound, 404),
+        (Conflict, 409),
+        (Busy, 503),
+        (StoreError, 503),
+        (InvalidRequest, 400),
+    ):
+        if isinstance(error, kind):
+            return status
+    return 400 if error.code not in ("internal", "error") else 500
+
+
+def _json(status: int, body: JSON, **headers: str) -> Response:
+    text = json.dumps(body, ensure_ascii=False) + "\n"
+    return respond(status, text, "application/json; charset=utf-8", **headers)
+
+
+def _parameters(query: str) -> dict[str, str]:
+    """The query string's parameters (the last value of a repeated one)."""
+    return {k: v[-1] for k, v in parse_qs(query, keep_blank_values=True).items()}
+
+
+def _required(parameters: Mapping[str, str], name: str) -> str:
+    value = parameters.get(name, "").strip()
+    if not value:
+        raise InvalidRequest(MISSING(name=name), details={"field": name})
+    return value
+
+
+# -- the work, on a reader thread ---------------------------------------------------------
+
+
+def _create_table(server: Server, name: str, ruleset: str, settings: Any) -> JSON:
+    from rollbridge.offline import TableService
+
+    info, tokens = TableService(server.store, server.host).create_table(
+        name, ruleset, settings=settings
+    )
+    return {**{k: info.to_dict()[k] for k in _TABLE_FIELDS}, "tokens": tokens}
+
+
+def _list_tables(store: Store) -> JSON:
+    return {"tables": [{k: t.to_dict()[k] for k in _TABLE_FIELDS} for t in store.tables()]}
+
+
+def _new_token(store: Store, table_id: str, role: Any, name: str | None) -> JSON:
+    secret, record = new_token(table_id, role, name)
+    store.add_token(record)
+    return {"token": secret, **record.to_dict()}
+
+
+def _revoke(store: Store, table_id: str, token_id: str) -> None:
+    if not store.revoke_token(table_id, token_id):
+        raise NotFound(
+            NO_TOKEN(table=repr(table_id), token=repr(token_id)),
+            details={"table": table_id, "token": token_id},
+        )
+
+
+class AdminApi:
+    """The admin API of one server; see the module docstring."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+
+    async def handle(self, connection: ServerConnection, request: Request) -> Response:
+        """Answer one admin request (after checking its admin token)."""
+        locale = request_locale(request)
+        path, _, query = request.path.partition("?")
+        method = request.method
+        try:
+            admin = await self._authorize(request)
+            if admin is None:
+                log.warning(
+                    "admin %s %s refused: no valid admin token (from %s)",
+                    method, path, _peer(connection), extra={"code": "unauthorized"},
+                )  # fmt: skip
+                raise AuthenticationFailed(NO_ADMIN_TOKEN())
+            status, body = await self._route(admin, method, path, _parameters(query))
+        except RollbridgeError as error:
+            if error.code != "unauthorized":
+                log.info(
+                    "admin %s %s refused: %s", method, path, error.code,
+                    extra={"code": error.code},
+                )  # fmt: skip
+            extra = {"WWW_Authenticate": "Bearer"} if error.code == "unauthorized" else {}
+            return _json(status_of(error), error.to_dict(locale), **extra)
+        except Exception:
+            log.exception("admin %s %s failed", method, path, extra={"code": "internal"})
+            return _json(500, {"code": "internal", "message": FAILED().render(locale)})
+        return _json(status, body)
+
+    async def _authorize(self, request: Request) -> AdminTokenRecord | None:
+        given = request.headers.get_all("Authorization")
+        scheme, _, token = (given[0] if len(given) == 1 else "").partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not token:
+            return None
+        return await in_reader(self.server, self.server.store.find_admin_token, hash_token(token))
+
+    async def _route(
+        self, admin: AdminTokenRecord, method: str, path: str, parameters: Mapping[str, str]
+    ) -> tuple[int, JSON]:
+        parts = [unquote(p) for p in path.strip("/").split("/")][1:]  # after "admin"
+        if parts[:1] == ["tables"]:
+            rest = parts[1:]
+            if not rest and method == "POST":
+                return 201, await self._create(admin, parameters)
+            if not rest and method == "GET":
+                listed = await in_reader(self.server, _list_tables, self.server.store)
+                _log(admin, "listed %d table(s)", len(listed["tables"]))
+                return 200, listed
+            if len(rest) == 1 and method == "DELETE":
+                return 200, await self._delete(admin, rest[0])
+            if len(rest) == 2 and rest[1] == "tokens" and method == "GET":
+                return 200, await self._tokens(admin, rest[0])
+            if len(rest) == 2 and rest[1] == "tokens" and method == "POST":
+                return 201, await self._issue(admin, rest[0], parameters)
+            if len(rest) == 3 and rest[1] == "tokens" and method == "DELETE":
+                return 200, await self._revoke(admin, rest[0], rest[2])
+        raise NotFound(NO_ROUTE(method=method, path=path), details={"path": path})
+
+    # -- the actions ---------------------------------------------------------------------
+
+    async def _create(self, admin: AdminTokenRecord, parameters: Mapping[str, str]) -> JSON:
+        ruleset, name = _required(parameters, "ruleset"), _required(parameters, "name")
+        settings = None
+        if parameters.get("settings"):
+            try:
+                settings = json.loads(parameters["settings"])
+            except json.JSONDecodeError as exc:
+                raise InvalidRequest(SETTINGS_JSON(problem=exc.msg)) from None
+        made = await in_reader(self.server, _create_table, self.server, name, ruleset, settings)
+        _log(admin, "created table %s (ruleset %s)", made["id"], made["ruleset"], table=made["id"])
+        return made
+
+    async def _delete(self, admin: AdminTokenRecord, table_id: str) -> JSON:
+        await in_reader(self.server, self.server.store.delete_table, table_id)
+        _log(admin, "deleted table %s", table_id, table=table_id)
+        await self._cut_off_revoked()
+        return {"deleted": table_id}
+
+    async def _tokens(self, admin: AdminTokenRecord, table_id: str) -> JSON:
+        records = await in_reader(self.server, self.server.store.list_tokens, table_id)
+        _log(admin, "listed the tokens of table %s", table_id, table=table_id)
+        return {"tokens": [r.to_dict() for r in records]}
+
+    async def _issue(
+        self, admin: AdminTokenRecord, table_id: str, parameters: Mapping[str, str]
+    ) -> JSON:
+        role = _required(parameters, "role")
+        if role not in _ROLES:
+            raise InvalidRequest(BAD_ROLE(given=repr(role)), details={"field": "role"})
+        name = parameters.get("name", "").strip() or None
+        made = await in_reader(self.server, _new_token, self.server.store, table_id, role, name)
+        _log(admin, "issued %s token %s (%s) of table %s", role, made["id"], made["name"],
+             table_id, table=table_id)  # fmt: skip
+        return made
+
+    async def _revoke(self, admin: AdminTokenRecord, table_id: str, token_id: str) -> JSON:
+        await in_reader(self.server, _revoke, self.server.store, table_id, token_id)
+        _log(admin, "revoked token %s of table %s", token_id, table_id, table=table_id)
+        await self._cut_off_revoked()
+        return {"revoked": token_id, "table": table_id}
+
+    async def _cut_off_revoked(self) -> None:
+        """Disconnect at once the clients whose token is gone (as the periodic
+        check would within its interval)."""
+        try:
+            await self.server.check_tokens()
+        except Exception:  # the change is made; the periodic check tries again
+            log.exception("checking for revoked tokens failed")
+
+
+def _log(admin: AdminTokenRecord, what: str, *args: Any, table: str | None = None) -> None:
+    log.info(f"admin %s (%s): {what}", admin.id, admin.name, *args, extra={"table": table})
+
+
+def _peer(connection: ServerConnection) -> str:
+    address = getattr(connection, "remote_address", None)
+    return str(address[0]) if address else "?"

@@ -1,0 +1,90 @@
+"""Plain HTTP on the WebSocket port: metrics, health, readiness and the admin API.
+
+websockets hands every request's head to :meth:`HttpRoutes.process_request`
+(its ``process_request`` hook) before the WebSocket handshake. These paths are
+answered here and the connection is closed; any other path continues to the
+handshake as before::
+
+    GET  /metrics      Prometheus' text format (rollbridge.server.metrics)
+    GET  /healthz      200 "ok": the process serves
+    GET  /readyz       200 "ready": the store answers a read and the server is not
+                       stopping; else 503 and why
+    *    /admin/...    the admin API (rollbridge.server.admin), JSON
+
+websockets reads no request body (it closes a connection whose request has
+one, before this hook, without an answer), so the admin API takes its
+parameters in the query string. Nothing here logs a header or a query: the admin token travels in
+``Authorization``, which :mod:`rollbridge.server.logs` also cuts out of
+websockets' own DEBUG lines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from rollbridge.server.admin import AdminApi
+from rollbridge.server.metrics import CONTENT_TYPE
+from rollbridge.server.web import in_reader, request_locale, respond
+from rollbridge.text import Messages, Text
+
+if TYPE_CHECKING:
+    from websockets.asyncio.server import ServerConnection
+    from websockets.http11 import Request, Response
+
+    from rollbridge.server.app import Server
+
+__all__ = ["READY_TIMEOUT", "HttpRoutes"]
+
+say = Messages("rollbridge")
+# Translators: the answer of /readyz; {problem} is one of the three messages below.
+NOT_READY = say("http.not_ready", "not ready: {problem}")
+STOPPING = say("http.stopping", "the server is stopping")
+STORE_SLOW = say("http.store_slow", "the store did not answer within {seconds} s")
+# Translators: {error} is the name of a Python exception (OSError, StoreError).
+STORE_FAILED = say("http.store_failed", "the store failed: {error}")
+
+#: Seconds ``/readyz`` waits for the store's answer before it says 503.
+READY_TIMEOUT = 2.0
+
+
+class HttpRoutes:
+    """The HTTP side of one server; see the module docstring."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.admin = AdminApi(server)
+
+    async def process_request(
+        self, connection: ServerConnection, request: Request
+    ) -> Response | None:
+        """websockets' hook: a response for the paths above, None for a handshake."""
+        path = request.path.partition("?")[0]
+        if path == "/admin" or path.startswith("/admin/"):
+            return await self.admin.handle(connection, request)
+        if request.method != "GET":
+            return None
+        if path == "/metrics":
+            return respond(200, self.server.metrics.render(), CONTENT_TYPE)
+        if path == "/healthz":
+            return respond(200, "ok\n")
+        if path == "/readyz":
+            problem = await self.unready()
+            if problem is None:
+                return respond(200, "ready\n")
+            return respond(503, NOT_READY(problem=problem).render(request_locale(request)) + "\n")
+        return None
+
+    async def unready(self) -> Text | None:
+        """Why the server is not ready (stopping, or the store does not answer
+        within :data:`READY_TIMEOUT`), or None."""
+        server = self.server
+        if getattr(server, "stopping", False) or server.writer is None:
+            return STOPPING()
+        try:
+            await asyncio.wait_for(in_reader(server, server.store.ping), READY_TIMEOUT)
+        except TimeoutError:
+            return STORE_SLOW(seconds=READY_TIMEOUT)
+        except Exception as exc:  # a store that fails or is closed: not ready, and why
+            return STORE_FAILED(error=type(exc).__name__)
+        return None

@@ -1,0 +1,163 @@
+"""What the server's log may hold, and how it is written: no token, and no
+traceback for what a client (or a port probe) does; text or JSON lines.
+
+:class:`SafeLog` is a :class:`logging.Filter` that ``rollbridge serve`` puts on its
+log handlers: it cuts every join token (``rbt_…``) and admin token (``rba_…``) out
+of each line and of its traceback, and the value of every ``Authorization``
+header websockets' DEBUG log prints. websockets' DEBUG frame log shows the start
+and the end of each frame (as text, or as hex bytes for a msgpack frame): the end
+of a ``hello`` can be most of a token with no prefix to recognise, so the line of
+a frame that holds a token is written without the frame's payload. It turns the
+tracebacks that websockets attaches to its own DEBUG and INFO lines about a
+client's failed handshake (a connection closed before its HTTP request, a bad
+request line) into one line. The server's own errors keep their tracebacks: they
+are bugs to read.
+
+:class:`JsonFormatter` writes one JSON object per line (``--log-format json``):
+``time``, ``level``, ``logger``, ``message``; ``request``, ``table``, ``code``
+when the record carries them (``extra=``; :func:`log_refusal` writes such a
+line at DEBUG for every request refused with an error); ``exception`` when there
+is one. :func:`configure` sets up the root logger with either format and the filter.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sys
+from datetime import UTC, datetime
+from typing import Any, TextIO
+
+from websockets.frames import Frame
+
+__all__ = [
+    "FIELDS",
+    "FORMATS",
+    "JsonFormatter",
+    "SafeLog",
+    "configure",
+    "install",
+    "log_refusal",
+    "redact",
+]
+
+#: A token, or as much of one as a truncated log line holds: as text, or as the
+#: hex bytes websockets prints for a binary frame (``72 62 74 5f`` is ``rbt_``).
+_TOKEN = re.compile(r"(rb[ta]_)[A-Za-z0-9_\-]*|(72 62 (?:74|61) 5f)(?: [0-9a-f]{2})*")
+#: An Authorization header as websockets' DEBUG log prints it (``< Authorization: …``).
+_AUTHORIZATION = re.compile(r"(?i)(authorization:\s*)\S[^\r\n]*")
+#: The extra fields a record may carry, in the order a JSON line shows them.
+FIELDS = ("request", "table", "code")
+#: The formats ``rollbridge serve --log-format`` offers.
+FORMATS = ("text", "json")
+_requests = logging.getLogger("rollbridge.requests")
+_TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def redact(text: str) -> str:
+    """``text`` with every token (or start of one) and Authorization value cut out."""
+    if "rb" in text or "72 62 " in text:
+        text = _TOKEN.sub(lambda m: (m.group(1) or m.group(2)) + "…", text)
+    if "uthorization" in text or "UTHORIZATION" in text:
+        text = _AUTHORIZATION.sub(r"\1…", text)
+    return text
+
+
+def _hold_back_tokens(record: logging.LogRecord) -> None:
+    """websockets' DEBUG line of a data frame that holds a token: without its
+    payload. (The line shows the start and the end of a frame's payload; the end
+    of a ``hello`` can be most of a token, with no prefix left to recognise.)"""
+    args = record.args if isinstance(record.args, tuple) else ()
+    if len(args) == 1 and isinstance(args[0], Frame):
+        frame = args[0]
+        data = bytes(frame.data)
+        if b"rbt_" in data or b"rba_" in data:
+            held = f"{frame.opcode.name} [{len(data)} bytes; not shown: it holds a token]"
+            record.msg, record.args = str(record.msg) % (held,), None
+
+
+class SafeLog(logging.Filter):
+    """Redacts tokens in every record and its traceback; folds websockets'
+    client-caused tracebacks (below WARNING) into their message."""
+
+    _format = logging.Formatter()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name.startswith("websockets") and record.args:
+            _hold_back_tokens(record)
+        message = record.getMessage()
+        if (
+            record.exc_info
+            and record.levelno < logging.WARNING
+            and record.name.startswith("websockets")
+        ):
+            error = record.exc_info[1]
+            message = f"{message}: {type(error).__name__}: {error}" if error else message
+            record.exc_info = None
+            record.exc_text = None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self._format.formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
+        record.msg, record.args = redact(message), None
+        return True
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line; see the module docstring."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        for name in FIELDS:
+            value = getattr(record, name, None)
+            if value is not None:
+                line[name] = value if isinstance(value, str | int | float | bool) else str(value)
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            line["exception"] = record.exc_text
+        if record.stack_info:
+            line["stack"] = self.formatStack(record.stack_info)
+        return json.dumps(line, ensure_ascii=False)
+
+
+def log_refusal(reply: Any) -> None:
+    """A DEBUG line for a request refused with an error (a
+    :class:`~rollbridge.protocol.effects.Reply` with ``error``), carrying its
+    ``request`` id, ``table`` and ``code`` for the JSON log."""
+    if not _requests.isEnabledFor(logging.DEBUG):
+        return
+    session = getattr(reply.origin, "session", None)
+    table = session.id if session is not None else None
+    request, code = reply.message.get("id"), reply.error.code
+    _requests.debug(
+        "request %r at table %s refused: %s", request, table or "-", code,
+        extra={"request": request, "table": table, "code": code},
+    )  # fmt: skip
+
+
+def install(logger: logging.Logger | None = None) -> SafeLog:
+    """Put a :class:`SafeLog` on every handler of ``logger`` (the root logger)."""
+    safe = SafeLog()
+    for handler in (logger or logging.getLogger()).handlers:
+        handler.addFilter(safe)
+    return safe
+
+
+def configure(level: str = "INFO", form: str = "text", stream: TextIO | None = None) -> None:
+    """Log to ``stream`` (stderr) at ``level`` in ``form`` (:data:`FORMATS`),
+    through :class:`SafeLog`, replacing the root logger's handlers."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(JsonFormatter() if form == "json" else logging.Formatter(_TEXT_FORMAT))
+    handler.addFilter(SafeLog())
+    root = logging.getLogger()
+    for old in root.handlers[:]:
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(getattr(logging, str(level).upper(), logging.INFO))

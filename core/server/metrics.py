@@ -1,0 +1,186 @@
+"""What a running server counts, in Prometheus' text format (``GET /metrics``).
+
+Each :class:`~rollbridge.server.app.Server` owns a :class:`ServerMetrics` with a
+registry of its own (not prometheus-client's global one), so several servers in
+one process — the tests — count apart.
+
+The hot path stays cheap. What the event loop counts per frame or per reply
+(bytes sent, requests, errors, clients cut off) is a plain integer added to in
+the loop thread — no lock, no label look-up beyond one dict — and read only when
+``/metrics`` is scraped, by :class:`_LoopCounters`. The gauges (connections, open
+tables, pending commits) are read from the server at scrape time and cost
+nothing in between. Only the commit histograms are prometheus-client's own
+objects (thread-safe): the writer thread observes them once per group commit.
+
+Metrics::
+
+    rollbridge_connections                        gauge: WebSocket connections open
+    rollbridge_open_tables                        gauge: tables loaded in memory
+    rollbridge_pending_commits                    gauge: commits waiting for the disk
+    rollbridge_requests_total{type,outcome}       counter: requests answered
+    rollbridge_errors_total{code}                 counter: error replies, by error code
+    rollbridge_commit_seconds                     histogram: one group commit (write + fsync)
+    rollbridge_commit_group_size                  histogram: commits per group commit
+    rollbridge_bytes_sent_total                   counter: frame payload handed to clients
+    rollbridge_clients_cut_off_total{reason}      counter: connections the server ended
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from prometheus_client import CollectorRegistry, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+if TYPE_CHECKING:
+    from rollbridge.protocol.effects import Reply
+    from rollbridge.server.app import Server
+
+__all__ = ["CONTENT_TYPE", "ServerMetrics"]
+
+#: The ``Content-Type`` of :meth:`ServerMetrics.render`.
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+#: A reply's type → the kind of request it answers (``table``: any table request;
+#: ``hello``: a hello, or anything a client sends before it has joined).
+_REQUEST_OF = {"welcome": "hello", "pong": "ping", "result": "table"}
+
+_JOINED, _UNJOINED = "result", "welcome"  # errors counted as a result's, or a hello's
+_HELLO_DONE = ("welcome", "done")
+#: A close reason that is an error code (anything else is counted by close code).
+_CODE = re.compile(r"[a-z][a-z_]{0,39}")
+
+#: Seconds: a group commit is one fsync, from tenths of a millisecond (a fast
+#: SSD) to seconds (a stalled disk).
+_COMMIT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5)
+#: Commits per group commit, up to the writer's MAX_BATCH (256).
+_GROUP_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+
+
+class _LoopCounters:
+    """The counters the event loop adds to, exported at scrape time (a
+    prometheus-client custom collector)."""
+
+    def __init__(self) -> None:
+        self.bytes_sent = 0
+        #: By (reply type, status): the labels are made when scraped.
+        self.requests: dict[tuple[Any, Any], int] = {}
+        self.errors: dict[str, int] = {}
+        self.cut_off: dict[str, int] = {}
+
+    def describe(self) -> list[Any]:
+        return []  # collected only when scraped; nothing to check at registration
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        requests = CounterMetricFamily(
+            "rollbridge_requests", "Requests answered, by type and outcome.",
+            labels=("type", "outcome"),
+        )  # fmt: skip
+        for (kind, outcome), count in list(self.requests.items()):
+            requests.add_metric((_REQUEST_OF.get(kind, str(kind)), str(outcome)), count)
+        yield requests
+        errors = CounterMetricFamily(
+            "rollbridge_errors", "Error replies sent, by error code.", labels=("code",)
+        )
+        for code, count in list(self.errors.items()):
+            errors.add_metric((code,), count)
+        yield errors
+        yield CounterMetricFamily(
+            "rollbridge_bytes_sent",
+            "Frame payload bytes handed to clients (characters of a text frame).",
+            value=self.bytes_sent,
+        )
+        cut = CounterMetricFamily(
+            "rollbridge_clients_cut_off",
+            "Connections the server ended: behind (1013), revoked (1008), or the"
+            " error code of a refused hello or a broken limit.",
+            labels=("reason",),
+        )
+        for reason, count in list(self.cut_off.items()):
+            cut.add_metric((reason,), count)
+        yield cut
+
+
+class ServerMetrics:
+    """One server's metrics; see the module docstring.
+
+    :param server: the server whose connections, tables and writer the gauges read.
+    """
+
+    def __init__(self, server: Server) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self._loop = _LoopCounters()
+        self.registry.register(self._loop)  # type: ignore[arg-type]
+        gauges = (
+            ("rollbridge_connections", "WebSocket connections open.", lambda: len(server.clients)),
+            ("rollbridge_open_tables", "Tables loaded in memory.", lambda: len(server.tables.open)),
+            (
+                "rollbridge_pending_commits",
+                "Commits submitted and not yet written (or failed).",
+                lambda: server.writer.pending if server.writer is not None else 0,
+            ),
+        )
+        for name, documentation, read in gauges:
+            Gauge(name, documentation, registry=self.registry).set_function(read)
+        self.commit_seconds = Histogram(
+            "rollbridge_commit_seconds",
+            "Seconds one group commit takes (the write and its fsync).",
+            buckets=_COMMIT_BUCKETS,
+            registry=self.registry,
+        )
+        self.commit_group_size = Histogram(
+            "rollbridge_commit_group_size",
+            "Commits written in one transaction (group commit).",
+            buckets=_GROUP_BUCKETS,
+            registry=self.registry,
+        )
+
+    # -- the event loop ------------------------------------------------------------
+
+    def replied(self, reply: Reply) -> None:
+        """A reply is being sent: count the request by type and outcome (and its
+        error code). The labels are made when scraped: here only a tuple and a dict."""
+        counts = self._loop.requests
+        error = reply.error
+        if error is None:
+            message = reply.message
+            key = (message.get("type"), message.get("status", "done"))
+        else:
+            key = (_JOINED if getattr(reply.origin, "session", None) else _UNJOINED, "error")
+            errors = self._loop.errors
+            errors[error.code] = errors.get(error.code, 0) + 1
+        counts[key] = counts.get(key, 0) + 1
+
+    def joined(self) -> None:
+        """A ``hello`` was answered with a ``welcome`` (which is delivered, not replied)."""
+        counts = self._loop.requests
+        counts[_HELLO_DONE] = counts.get(_HELLO_DONE, 0) + 1
+
+    def sent(self, size: int) -> None:
+        """A frame of ``size`` bytes (characters) was handed to a client."""
+        self._loop.bytes_sent += size
+
+    def cut_off(self, reason: str) -> None:
+        """The server ended a connection (``behind``, ``revoked``, an error code)."""
+        self._loop.cut_off[reason] = self._loop.cut_off.get(reason, 0) + 1
+
+    def closed(self, code: int, reason: str) -> None:
+        """The protocol closed a connection (a refused ``hello``, a broken limit):
+        counted by its reason when that is an error code, else by the close code."""
+        self.cut_off(reason if _CODE.fullmatch(reason) else f"close_{code}")
+
+    # -- the writer thread ---------------------------------------------------------
+
+    def committed(self, size: int, seconds: float) -> None:
+        """One group commit of ``size`` commits took ``seconds`` (thread-safe)."""
+        self.commit_seconds.observe(seconds)
+        self.commit_group_size.observe(size)
+
+    # -- scraping --------------------------------------------------------------------
+
+    def render(self) -> bytes:
+        """Every metric in Prometheus' text format (:data:`CONTENT_TYPE`)."""
+        return generate_latest(self.registry)

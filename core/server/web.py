@@ -1,0 +1,62 @@
+"""Plain HTTP answers on the WebSocket port, and what their handlers share:
+:func:`respond` builds a response that ends the connection (no handshake),
+:func:`in_reader` runs a store call on the server's reader threads,
+:func:`request_locale` reads ``Accept-Language``."""
+
+from __future__ import annotations
+
+import email.utils
+import http
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from rollbridge import i18n
+
+if TYPE_CHECKING:
+    from rollbridge.server.app import Server
+
+__all__ = ["in_reader", "request_locale", "respond"]
+
+T = TypeVar("T")
+
+
+def respond(
+    status: int, body: bytes | str, content_type: str = "text/plain; charset=utf-8", **headers: str
+) -> Response:
+    """An HTTP response that ends the connection (no WebSocket handshake)."""
+    data = body.encode("utf-8") if isinstance(body, str) else body
+    code = http.HTTPStatus(status)
+    fields = Headers(
+        [
+            ("Date", email.utils.formatdate(usegmt=True)),
+            ("Connection", "close"),
+            ("Content-Length", str(len(data))),
+            ("Content-Type", content_type),
+            ("Cache-Control", "no-store"),
+            *((name.replace("_", "-"), value) for name, value in headers.items()),
+        ]
+    )
+    return Response(code.value, code.phrase, fields, data)
+
+
+async def in_reader(server: Server, call: Callable[..., T], *args: Any) -> T:
+    """Run a store call on the server's reader threads (never on the event loop).
+
+    :raises RuntimeError: the server is not started (or already stopped).
+    """
+    loop, reader = server._loop, server._reader
+    if loop is None or reader is None:
+        raise RuntimeError("the server is not running")
+    return await loop.run_in_executor(reader, call, *args)
+
+
+def request_locale(request: Request) -> str:
+    """The first language of ``Accept-Language`` that rollbridge speaks, else English."""
+    for part in ",".join(request.headers.get_all("Accept-Language")).split(","):
+        chosen = i18n.negotiate(part.split(";", 1)[0].strip())
+        if chosen is not None:
+            return chosen
+    return i18n.DEFAULT_LOCALE

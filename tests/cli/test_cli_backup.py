@@ -1,0 +1,90 @@
+"""``rollbridge backup`` (issue 16, operations): an online copy with SQLite's
+backup API, taken while a server commits to the same file; the copy opens with
+the store and holds a consistent state."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+
+from rollbridge.cli import main
+from rollbridge.stores.backup import backup
+from rollbridge.stores.sqlite import SQLiteStore
+from tests.server.conftest import Tables, make_host, seed_tables, start
+
+
+async def test_a_backup_while_a_server_writes(tally, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LANGUAGE", "en")
+    host, path = make_host(tally), tmp_path / "rollbridge.db"
+    with SQLiteStore(path) as seed:
+        tokens = seed_tables(seed, host)
+    server, live_store = await start(path, host)
+    world = Tables(server, live_store, path, tokens)
+    try:
+        await _back_up_while_rolling(world, tmp_path, capsys)
+    finally:
+        for peer in world.peers:
+            peer._reader.cancel()
+        await server.stop()
+
+
+async def _back_up_while_rolling(world: Tables, tmp_path, capsys) -> None:
+    gm, _ = await world.join("tally", "gm")
+    stop = asyncio.Event()
+
+    async def keep_rolling() -> int:
+        done = 0
+        while not stop.is_set():
+            assert (await gm.request({"type": "roll", "formula": "1d6"}))["status"] == "done"
+            done += 1
+        return done
+
+    roller = asyncio.create_task(keep_rolling())
+    await asyncio.sleep(0.1)
+    dest = tmp_path / "copy.db"
+    code = await asyncio.to_thread(main, ["backup", "--db", str(world.path), str(dest)])
+    await asyncio.sleep(0.05)
+    stop.set()
+    rolled = await roller
+    out, _ = capsys.readouterr()
+    assert code == 0 and rolled > 0
+    assert out == (f"backed up {world.path} to {dest}: 2 tables, {dest.stat().st_size} bytes,"
+                   " schema version 4\n")  # fmt: skip
+    copy = sqlite3.connect(dest)
+    assert copy.execute("PRAGMA journal_mode").fetchone()[0] == "delete"  # one whole file
+    assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    copy.close()
+    live = world.store.tables()
+    with SQLiteStore(dest) as store:
+        copied = {t.id: t for t in store.tables()}
+        assert set(copied) == {"sr2", "tally"}
+        seq = copied["tally"].seq
+        assert 2 <= seq <= next(t.seq for t in live if t.id == "tally")
+        snapshot, _ = store.load("tally")
+        assert snapshot.info.seq == seq and set(snapshot.actors) == {"ana", "guard"}
+        events = store.events_after("tally", 0)
+        assert events is not None and [e.seq for e in events] == list(range(1, seq + 1))
+    assert not list(tmp_path.glob(".copy.db*"))  # no partial file left
+
+
+def test_an_existing_destination_or_a_missing_source_is_refused(tmp_path, capsys):
+    db = tmp_path / "rollbridge.db"
+    SQLiteStore(db).close()
+    taken = tmp_path / "taken.db"
+    taken.write_bytes(b"keep me")
+    assert main(["backup", "--db", str(db), str(taken)]) == 1
+    assert "conflict" in capsys.readouterr().err and taken.read_bytes() == b"keep me"
+    assert main(["backup", "--db", str(db), str(db)]) == 1
+    assert "conflict" in capsys.readouterr().err
+    assert main(["backup", "--db", str(tmp_path / "none.db"), str(tmp_path / "x.db")]) == 1
+    assert "store_error" in capsys.readouterr().err and not (tmp_path / "x.db").exists()
+
+
+def test_json_and_the_function(tmp_path, capsys):
+    db = tmp_path / "rollbridge.db"
+    SQLiteStore(db).close()
+    assert main(["backup", "--db", str(db), str(tmp_path / "a.db"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tables"] == 0
+    info = backup(db, tmp_path / "b.db")
+    assert (info.tables, info.schema_version) == (0, 4) and info.size > 0

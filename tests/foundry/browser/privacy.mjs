@@ -1,0 +1,223 @@
+// The browser test of whose view the stored chat card is in: three Foundry clients
+// of one world (three pages of one Chromium, on the stand-in page, whose chat
+// messages travel between the pages as Foundry's server would carry them) and a
+// real `rollbridge serve` (started by tests/foundry/test_foundry_browser.py), all
+// in English, the language of the writer:
+//
+//   Gamemaster  the GM token: the writer, posts the cards
+//   Ivan        his own player token and connection (Tukan is his)
+//   Paul        no token, no connection
+//
+// Tukan shoots a guard (an NPC: Body 5, ballistic armour 8). The card is public:
+// the stored message (its HTML, its Rolls, its flags) is the players' view the
+// GM's event carries, exactly what Ivan's own connection received, and holds none
+// of the guard's numbers; Ivan and Paul read it as stored; the GM's own client
+// draws it again from the GM's event and reads the full card. The same attack as
+// a blind roll is a GM-only card: whispered to the GMs, it keeps the GM's view.
+// Prints one line `RESULT {json}`; exits non-zero on any failure.
+//
+// Environment: RB_PAGE_BASE (the stand-in page's URL without its query), RB_WS_URL,
+// RB_TOKENS (JSON {gm, ivan}; never printed), RB_SHEETS (JSON {Tukan, Guard}),
+// RB_DETAIL (JSON: what only the GM may read of the attack), RB_DICE (JSON),
+// RB_GENERATION (12 or 13), RB_CHROMIUM, RB_USER_DATA.
+
+import assert from "node:assert/strict";
+import process from "node:process";
+
+import { chromium } from "playwright-core";
+
+const env = process.env;
+const TOKENS = JSON.parse(env.RB_TOKENS);
+const SECRETS = Object.values(TOKENS);
+const sheets = JSON.parse(env.RB_SHEETS);
+const DETAIL = JSON.parse(env.RB_DETAIL);
+const DICE = JSON.parse(env.RB_DICE);
+const GENERATION = Number(env.RB_GENERATION ?? 13);
+const ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+
+const USERS = [
+  { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+  { _id: "standinIvan0001", name: "Ivan" },
+  { _id: "standinPaul0001", name: "Paul" },
+];
+const CLIENTS = [
+  { key: "gm", user: "standinGM000001", token: TOKENS.gm },
+  { key: "ivan", user: "standinIvan0001", token: TOKENS.ivan },
+  { key: "paul", user: "standinPaul0001", token: null },
+];
+
+const summary = { generation: GENERATION };
+const consoleLines = [];
+const pageErrors = [];
+const step = (name) => process.stderr.write(`privacy: ${name}\n`);
+const hide = (text) => SECRETS.reduce((t, s) => t.split(s).join("[token]"), String(text));
+const leaks = (text) => DETAIL.filter((d) => String(text).includes(d));
+
+const context = await chromium.launchPersistentContext(env.RB_USER_DATA, {
+  executablePath: env.RB_CHROMIUM, headless: true, args: ARGS, viewport: { width: 900, height: 1200 },
+});
+context.setDefaultTimeout(30_000);
+
+async function openClient({ key, user, token }) {
+  const page = await context.newPage();
+  page.on("console", (m) => consoleLines.push(`${key}: ${m.text()}`));
+  page.on("pageerror", (e) => pageErrors.push(`${key}: ${e}`));
+  await page.addInitScript((t) => { window.__RB_E2E__ = t ? { token: t } : {}; }, token);
+  const query = new URLSearchParams({
+    ws: env.RB_WS_URL, generation: String(GENERATION), lang: "en", user, users: JSON.stringify(USERS),
+  });
+  await page.goto(`${env.RB_PAGE_BASE}?${query}`);
+  await page.waitForFunction(() => window.rbE2E?.ready === true);
+  if (token) {
+    await page.evaluate(() => rbE2E.waitFor(() => rbE2E.api().status().status === "connected", 20000, "connected"));
+  }
+  return page;
+}
+
+// the GM resolves the attack; the card's message, and the GM's own event of it
+function resolve(page, rollMode) {
+  return page.evaluate(async ({ dice, rollMode }) => {
+    const api = rbE2E.api();
+    const before = FoundryStandin.log.messages.length;
+    const reply = await api.resolve("attack", {
+      actor: rbE2E.tukan, targets: [rbE2E.guard],
+      params: { weapon: "Hackler", rounds: 3, range: "short" }, dice, rollMode,
+    });
+    await rbE2E.waitFor(() => FoundryStandin.log.messages.length > before, 10000, "the card");
+    const message = FoundryStandin.log.messages.at(-1);
+    const f = message.flags.rollbridge;
+    const own = api.cachedEvent(f.table, f.epoch, f.seq);
+    return {
+      id: message.id, table: f.table, epoch: f.epoch, seq: f.seq, replySeq: reply.seq,
+      flags: structuredClone(f), whisper: message.whisper, blind: message.blind,
+      own: own ? structuredClone(own) : null,
+      dice3d: FoundryStandin.log.dice3d.slice(-2).map((c) => ({ ...c })),
+    };
+  }, { dice: DICE, rollMode });
+}
+
+// what one client shows of one message, and what its own connection received
+function seen(page, { id, table, epoch, seq }) {
+  return page.evaluate(async ({ id, table, epoch, seq }) => {
+    await rbE2E.waitFor(() => game.messages.get(id), 10000, `message ${id}`);
+    const message = game.messages.get(id);
+    const li = document.querySelector(`#chat-log li[data-message-id="${id}"]`);
+    const card = li?.querySelector(".rollbridge-card") ?? null;
+    const own = rbE2E.api().cachedEvent(table, epoch, seq);
+    return {
+      stored: message.content,
+      storedFlags: structuredClone(message.flags.rollbridge),
+      storedRolls: (message.rolls ?? []).map((r) => JSON.stringify(r.toJSON?.() ?? r)),
+      rendered: Boolean(li),
+      shown: li?.querySelector(".message-content")?.innerHTML ?? null,
+      cardView: card?.dataset.view ?? null,
+      cardLang: card?.dataset.lang ?? null,
+      own: own ? structuredClone(own) : null,
+    };
+  }, { id, table, epoch, seq });
+}
+
+try {
+  step("three clients of one world: the players first, then the GM");
+  const pages = {};
+  for (const client of CLIENTS.slice(1)) pages[client.key] = await openClient(client);
+  pages.gm = await openClient(CLIENTS[0]);
+  const roles = {};
+  for (const [key, page] of Object.entries(pages)) roles[key] = await page.evaluate(() => rbE2E.api().status());
+  assert.equal(roles.gm.role, "gm");
+  assert.equal(roles.gm.writer, true);
+  assert.equal(roles.ivan.role, "player");
+  assert.equal(roles.paul.status, "off");
+
+  step("the GM puts Tukan (Ivan's) and the guard (an NPC) on the table");
+  await pages.gm.evaluate(async (s) => {
+    const api = rbE2E.api();
+    await api.addActor(rbE2E.tukan, s.Tukan, { controllers: ["ivan"] });
+    await api.addActor(rbE2E.guard, s.Guard);
+  }, sheets);
+
+  step("a public attack on the guard");
+  const posted = await resolve(pages.gm, "publicroll");
+  assert.equal(posted.seq, posted.replySeq);
+  const gmEvent = posted.own;
+  assert.ok(gmEvent?.players, "the GM's event carries the players' view");
+  // the GM's view holds the guard's numbers (else this test proves nothing)
+  assert.deepEqual(leaks(JSON.stringify(gmEvent.data)), DETAIL);
+  assert.deepEqual(leaks(JSON.stringify(gmEvent.players)), []);
+
+  const views = {};
+  for (const key of ["gm", "ivan", "paul"]) views[key] = await seen(pages[key], posted);
+  const stored = views.gm;
+  // the stored message: the players' view, its HTML, flags and Rolls
+  assert.equal(stored.storedFlags.view, "players");
+  assert.equal(stored.storedFlags.secret, false);
+  assert.deepEqual(posted.whisper, []);
+  assert.deepEqual(leaks(stored.stored), [], "the stored HTML holds none of the guard's numbers");
+  assert.ok(!stored.stored.includes("data-track="), "no NPC boxes in the stored card");
+  assert.deepEqual(leaks(JSON.stringify(stored.storedFlags)), []);
+  assert.deepEqual(stored.storedFlags.rolls, gmEvent.players.foundry.rolls);
+  assert.notDeepEqual(gmEvent.foundry.rolls, gmEvent.players.foundry.rolls, "the GM's Rolls show the hidden TN");
+  const expected = await pages.gm.evaluate(async (players) => {
+    const { renderCard } = await import("/adapters/foundry/module/scripts/core/card.mjs");
+    return renderCard(players, { speakerName: "Tukan", showWho: false, i18n: game.i18n });
+  }, gmEvent.players);
+  assert.equal(stored.stored, expected, "the stored card is the players' view drawn");
+  // Dice So Nice showed the same dice
+  assert.deepEqual(posted.dice3d.map((c) => c.results), gmEvent.players.data.dice.map((g) => g.dice.flatMap((d) => d.rolls)));
+  for (const key of ["ivan", "paul"]) {
+    assert.equal(views[key].stored, stored.stored, `${key}: one stored message`);
+    assert.equal(views[key].shown, stored.stored, `${key} reads the stored card`);
+    assert.equal(views[key].cardView, null, `${key}: not drawn again`);
+    assert.deepEqual(views[key].storedRolls, [], `${key}: with Dice So Nice the message carries no Rolls`);
+  }
+  // Ivan's connection received exactly the players' view the GM's event carried
+  assert.deepEqual(views.ivan.own, gmEvent.players);
+  assert.equal(views.paul.own, null);
+  // the GM's own client draws the card again from the GM's event: the full card
+  assert.equal(views.gm.cardView, "gm");
+  assert.deepEqual(leaks(views.gm.shown), DETAIL, "the GM reads the guard's numbers");
+  assert.ok(views.gm.shown.includes("data-track="), "and its boxes");
+  summary.public = { seq: posted.seq, view: stored.storedFlags.view, gmCard: views.gm.cardView };
+
+  step("the same attack as a blind roll: a GM-only card");
+  const secret = await resolve(pages.gm, "blindroll");
+  assert.equal(secret.flags.secret, true);
+  assert.equal(secret.flags.view, "gm");
+  assert.equal(secret.blind, true);
+  assert.deepEqual(secret.whisper, ["standinGM000001"]);
+  const secretSeen = await seen(pages.gm, secret);
+  assert.ok(leaks(secretSeen.stored).length > 0, "a GM-only card may keep the GM's view");
+  for (const key of ["ivan", "paul"]) {
+    const v = await pages[key].evaluate(async ({ id, table, epoch, seq }) => {
+      await rbE2E.waitFor(() => game.messages.get(id), 10000, "the secret message");
+      const api = rbE2E.api();
+      if (api.status().status === "connected") {
+        await rbE2E.waitFor(() => (api.status().cursor?.seq ?? 0) >= seq, 10000, "the hidden event");
+      }
+      return {
+        inLog: Boolean(document.querySelector(`#chat-log li[data-message-id="${id}"]`)),
+        own: api.cachedEvent(table, epoch, seq),
+      };
+    }, secret);
+    assert.deepEqual(v, { inLog: false, own: null }, key);
+  }
+  summary.secret = { seq: secret.seq, view: secret.flags.view };
+
+  for (const [key, page] of Object.entries(pages)) {
+    const html = await page.content();
+    for (const s of SECRETS) assert.ok(!html.includes(s), `a token in ${key}'s page`);
+  }
+  for (const line of consoleLines) for (const s of SECRETS) assert.ok(!line.includes(s), "a token in the console");
+  assert.deepEqual(pageErrors, []);
+  process.stdout.write(`RESULT ${JSON.stringify(summary)}\n`);
+} catch (error) {
+  process.stdout.write(`FAILED ${hide(error.stack ?? error)}\n`);
+  process.stdout.write(`console: ${hide(JSON.stringify(consoleLines.slice(-40)))}\n`);
+  process.stdout.write(`page errors: ${hide(JSON.stringify(pageErrors))}\n`);
+  process.exitCode = 1;
+} finally {
+  await context.close();
+}

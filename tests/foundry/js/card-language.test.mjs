@@ -1,0 +1,136 @@
+// Each viewer's card in its own language (the issue "the module asks the
+// server for the user's Foundry language, so chat cards arrive in it"): the
+// bounded cache of the events a client's own connection received, and the
+// rule for when a rendered card is drawn again from it (core/state.mjs). The
+// drawing itself, in both render hooks, runs in the browser test
+// (test_foundry_languages.py).
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { renderCard } from "../../../adapters/foundry/module/scripts/core/card.mjs";
+import {
+  CARD_EVENTS, cardEvent, cardToLocalize, cardView, EventCache, eventKey,
+} from "../../../adapters/foundry/module/scripts/core/state.mjs";
+import { localization } from "./localization.mjs";
+
+const event = (seq, extra = {}) => ({
+  type: "event", table: "t1", epoch: 1, seq, kind: "resolution",
+  data: { action: "attack", narration: `Тукан попадает ${seq}`, steps: [] }, actors: [], ...extra,
+});
+const flags = (seq, extra = {}) => ({ table: "t1", epoch: 1, seq, kind: "resolution", lang: "cs", secret: false, ...extra });
+const player = { id: "ivan", isGM: false };
+const gm = { id: "gm", isGM: true };
+const shown = { whisper: [], blind: false, visible: true, isContentVisible: true };
+
+test("the cache keeps the last 200 roll and resolution events by table, epoch and seq", () => {
+  assert.equal(CARD_EVENTS, 200);
+  const cache = new EventCache();
+  for (let seq = 1; seq <= 250; seq += 1) cache.add(event(seq));
+  assert.equal(cache.size, 200);
+  assert.equal(cache.get("t1", 1, 50), null, "the oldest ones are gone");
+  assert.equal(cache.get("t1", 1, 51).seq, 51);
+  assert.equal(cache.get("t1", 1, 250).seq, 250);
+  assert.equal(cache.get("t2", 1, 250), null, "another table's seq is another event");
+  assert.equal(cache.get("t1", 2, 250), null, "another epoch's seq is another event");
+  assert.equal(eventKey("t1", 1, 5), "t1|1|5");
+  assert.equal(eventKey("t1", undefined, 5), null);
+});
+
+test("the cache keeps only what a card shows: no hidden (GM-only) event, no actor change", () => {
+  const cache = new EventCache(3);
+  assert.equal(cache.add({ type: "event", table: "t1", epoch: 1, seq: 1, kind: "hidden" }), null);
+  assert.equal(cache.add(event(2, { kind: "adjusted" })), null);
+  assert.equal(cache.add(event(3, { kind: "roll" })), "t1|1|3");
+  assert.equal(cache.add(event(4, { seq: undefined })), null);
+  assert.equal(cache.size, 1);
+});
+
+test("a card in another language is drawn again from this client's own event", () => {
+  const cache = new EventCache();
+  cache.add(event(7));
+  assert.equal(cardToLocalize({ flags: flags(7), lang: "ru", cache, user: player, message: shown }).seq, 7);
+  // the same language: the stored card stays
+  assert.equal(cardToLocalize({ flags: flags(7), lang: "cs", cache, user: player, message: shown }), null);
+  // an event this client does not hold (no connection, a reload, another table): stored card
+  assert.equal(cardToLocalize({ flags: flags(8), lang: "ru", cache, user: player, message: shown }), null);
+  assert.equal(cardToLocalize({ flags: flags(7, { table: "t2" }), lang: "ru", cache, user: player, message: shown }), null);
+  assert.equal(cardToLocalize({ flags: flags(7), lang: "ru", cache: new EventCache(), user: player, message: shown }), null);
+  // a card from before the language was stored, or no flags at all
+  assert.equal(cardToLocalize({ flags: flags(7, { lang: undefined }), lang: "ru", cache, user: player, message: shown }), null);
+  assert.equal(cardToLocalize({ flags: null, lang: "ru", cache, user: player, message: shown }), null);
+  // a flag's kind that does not match the event's
+  assert.equal(cardToLocalize({ flags: flags(7, { kind: "roll" }), lang: "ru", cache, user: player, message: shown }), null);
+});
+
+test("a whispered or blind card is never drawn for a user who may not see it", () => {
+  const cache = new EventCache();
+  cache.add(event(9));
+  cache.add(event(10, { gm_only: true }));
+  const toGM = { whisper: ["gm"], blind: true, visible: false, isContentVisible: false };
+  assert.equal(cardToLocalize({ flags: flags(9, { secret: true }), lang: "ru", cache, user: player, message: toGM }), null);
+  // even were the message shown to the player, a blind or secret card is not drawn for them
+  assert.equal(cardToLocalize({ flags: flags(9), lang: "ru", cache, user: player, message: { ...shown, blind: true } }), null);
+  assert.equal(cardToLocalize({ flags: flags(9, { secret: true }), lang: "ru", cache, user: player, message: shown }), null);
+  assert.equal(cardToLocalize({ flags: flags(9), lang: "ru", cache, user: player, message: { ...shown, whisper: ["gm"] } }), null);
+  assert.equal(cardToLocalize({ flags: flags(9), lang: "ru", cache, user: player, message: { ...shown, isContentVisible: false } }), null);
+  assert.equal(cardToLocalize({ flags: flags(10), lang: "ru", cache, user: player, message: shown }), null, "a GM-only event");
+  // a recipient of the whisper (the GM) may
+  const forGM = { whisper: ["gm"], blind: true, visible: true, isContentVisible: true };
+  assert.equal(cardToLocalize({ flags: flags(10, { secret: true }), lang: "ru", cache, user: gm, message: forGM }).seq, 10);
+});
+
+test("the card drawn again has the viewer's words and the server's texts of the viewer's connection", async () => {
+  const ru = await localization("ru");
+  const cache = new EventCache();
+  cache.add(event(11, { data: { action: "attack", narration: "Тукан попадает по охраннику", steps: ["Атака: ЦЧ 6"], outcome: { hit: true } } }));
+  const own = cardToLocalize({ flags: flags(11), lang: "ru", cache, user: player, message: shown });
+  const html = renderCard(own, { showWho: false, i18n: ru });
+  assert.ok(html.includes("Тукан попадает по охраннику"));
+  assert.ok(html.includes(ru.localize("ROLLBRIDGE.Card.How")));
+  assert.ok(html.includes(ru.localize("ROLLBRIDGE.Card.Outcome.hit")));
+  assert.deepEqual(ru.problems, []);
+});
+
+// Whose view a card is in: a public card is posted from the players' view (the GM's
+// event carries it as `players`), and only a GM's client draws it again from the GM's.
+const gmEvent = (seq, extra = {}) => event(seq, {
+  data: { action: "attack", narration: "Tukan hits Guard", steps: ["Resistance TN 2 = power 10 - ballistic armour 8"] },
+  players: event(seq, { data: { action: "attack", narration: "Tukan hits Guard", steps: ["Resistance TN hidden"] } }),
+  ...extra,
+});
+
+test("a public card is posted from the players' view; a GM-only card keeps the GM's", () => {
+  const public_ = gmEvent(20);
+  assert.equal(cardEvent(public_), public_.players);
+  assert.equal(cardView(public_, "gm"), "players");
+  const secret = event(21, { gm_only: true });
+  assert.equal(cardEvent(secret), secret);
+  assert.equal(cardView(secret, "gm"), "gm");
+  // a player writing (no GM in the world): its own event is the players' view
+  assert.equal(cardEvent(event(22)).seq, 22);
+  assert.equal(cardView(event(22), "player"), "players");
+  // a GM's event without `players` (a server that does not send it) is the GM's view
+  assert.equal(cardView(event(23), "gm"), "gm");
+  const html = renderCard(cardEvent(public_), { showWho: false });
+  assert.ok(html.includes("Resistance TN hidden") && !html.includes("armour 8"));
+});
+
+test("a GM holding the GM's event sees the full card; nobody else is drawn a GM's view", () => {
+  const cache = new EventCache();
+  cache.add(gmEvent(30));
+  const card = flags(30, { lang: "en", view: "players" });
+  // the GM, in the card's language: drawn again from the GM's own event
+  assert.equal(cardToLocalize({ flags: card, lang: "en", cache, user: gm, message: shown }), cache.get("t1", 1, 30));
+  // a card stored as the GM's view (a GM-only card), same language: nothing to add
+  assert.equal(cardToLocalize({ flags: { ...card, view: "gm" }, lang: "en", cache, user: gm, message: shown }), null);
+  // a player whose client holds a GM's event (a GM's token): the players' view only
+  assert.equal(cardToLocalize({ flags: card, lang: "en", cache, user: player, message: shown }), null);
+  const drawn = cardToLocalize({ flags: card, lang: "ru", cache, user: player, message: shown });
+  assert.equal(drawn, cache.get("t1", 1, 30).players);
+  assert.ok(!renderCard(drawn).includes("armour 8"));
+  // a GM whose cached event is a players' view (no `players`), same language: the stored card
+  const plain = new EventCache();
+  plain.add(event(31));
+  assert.equal(cardToLocalize({ flags: flags(31, { lang: "en", view: "players" }), lang: "en", cache: plain, user: gm, message: shown }), null);
+});

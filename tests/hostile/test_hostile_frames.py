@@ -1,0 +1,168 @@
+"""Hostile frames against a real ``rollbridge serve``: every id and value echoed back
+is checked first, the protocol answers as docs/protocol.md says, a refused request
+changes nothing, and no frame puts a traceback in the log (issue 16, items 1, 7, 8).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+
+
+def deep(levels: int) -> list:
+    """A list nested ``levels`` deep."""
+    value: list = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+#: Frames whose id is not an id: each is answered ``invalid_request`` with ``"id": null``.
+BAD_IDS: dict[str, str | bytes] = {
+    "json lone surrogate": '{"type": "ping", "id": "\\ud800"}',
+    "json NaN": '{"type": "ping", "id": NaN}',
+    "json Infinity": '{"type": "state", "id": Infinity}',
+    "json float": '{"type": "ping", "id": 1.5}',
+    "json true": '{"type": "ping", "id": true}',
+    "json empty string": '{"type": "ping", "id": ""}',
+    "json 65 characters": json.dumps({"type": "ping", "id": "x" * 65}),
+    "json past 64 bits": '{"type": "ping", "id": 9223372036854775808}',
+    "json object": '{"type": "ping", "id": {"a": 1}}',
+    "json missing": '{"type": "ping"}',
+    "json 40 deep": '{"type": "ping", "id": ' + "[" * 40 + "]" * 40 + "}",
+    "msgpack binary": msgpack.packb({"type": "ping", "id": b"r1"}),
+    "msgpack extension": msgpack.packb({"type": "ping", "id": msgpack.ExtType(5, b"r1")}),
+    "msgpack 40 deep": msgpack.packb({"type": "ping", "id": deep(40)}),
+    "msgpack integer key": msgpack.packb({1: "x", "type": "ping", "id": "r1"}),
+    "msgpack uint64": msgpack.packb({"type": "ping", "id": 2**64 - 1}),
+}
+
+
+async def receive(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:
+    frame = await asyncio.wait_for(ws.recv(), timeout)
+    return json.loads(frame) if isinstance(frame, str) else msgpack.unpackb(frame)
+
+
+async def ask(ws: ClientConnection, frame: str | bytes | dict) -> dict[str, Any]:
+    """Send a frame and return the next reply (events are skipped)."""
+    await ws.send(json.dumps(frame) if isinstance(frame, dict) else frame)
+    while True:
+        reply = await receive(ws)
+        if reply.get("type") != "event":
+            return reply
+
+
+async def joined(served, role: str) -> ClientConnection:
+    ws = await connect(served.url, max_size=2**22)
+    welcome = await ask(ws, {"type": "hello", "id": "h", "table": served.table,
+                             "token": served.tokens[role]})  # fmt: skip
+    assert welcome["type"] == "welcome", welcome
+    return ws
+
+
+async def table_now(ws: ClientConnection) -> dict[str, Any]:
+    reply = await ask(ws, {"type": "state", "id": "look"})
+    return reply["table"]
+
+
+async def test_every_bad_id_gets_invalid_request_with_a_null_id_and_no_traceback(served):
+    gm = await joined(served, "gm")
+    before = await table_now(gm)
+    for name, frame in BAD_IDS.items():
+        reply = await ask(gm, frame)
+        assert reply["type"] == "error", name
+        assert reply["code"] == "invalid_request", (name, reply)
+        assert reply["id"] is None, name
+    # the connection is still usable, and nothing changed
+    assert (await ask(gm, {"type": "ping", "id": "p"})) == {"type": "pong", "id": "p"}
+    assert await table_now(gm) == before
+    # the same before hello: refused with a null id, then unauthorized for a good one
+    fresh = await connect(served.url)
+    for name, frame in BAD_IDS.items():
+        reply = await ask(fresh, frame)
+        assert (reply["code"], reply["id"]) == ("invalid_request", None), name
+    await fresh.close()
+    await gm.close()
+    served.stop()
+    assert "Traceback" not in served.log_text()
+
+
+async def test_quoted_values_are_made_safe_to_send_back(served):
+    gm = await joined(served, "gm")
+    # an unknown request type holding a lone surrogate is named back, made valid
+    reply = await ask(gm, '{"type": "\\ud800x", "id": "t1"}')
+    assert reply["id"] == "t1" and reply["code"] == "unknown_type"
+    assert reply["details"]["type"] == "\ufffdx"
+    # a value quoted in details is cut to a bounded size
+    reply = await ask(gm, json.dumps({"type": "y" * 5000, "id": "t2"}))
+    assert reply["code"] == "unknown_type" and len(reply["details"]["type"]) <= 200
+    for garbage in (b"\xc1\xff\x00", "{not json", "[1, 2]", '"a string"'):
+        reply = await ask(gm, garbage)
+        assert reply["type"] == "error" and reply["code"] == "undecodable"
+        assert reply["id"] is None
+        assert "Error" not in reply["message"], "no Python exception names on the wire"
+    assert (await ask(gm, {"type": "ping", "id": "p"}))["type"] == "pong"
+    await gm.close()
+    served.stop()
+    assert "Traceback" not in served.log_text()
+
+
+async def test_the_protocol_answers_as_its_document_says(served):
+    """Item 7's differences, each on a real socket."""
+    fresh = await connect(served.url)
+    # ping before hello: unauthorized, and the connection stays for the hello
+    refused = await ask(fresh, {"type": "ping", "id": "early"})
+    assert (refused["code"], refused["id"]) == ("unauthorized", "early")
+    await fresh.close()
+
+    gm = await joined(served, "gm")
+    # a 257-character formula: dice_limit, as the error table says
+    long = "+".join(["1"] * 129)
+    assert len(long) == 257
+    reply = await ask(gm, {"type": "roll", "id": "long", "formula": long})
+    assert reply["code"] == "dice_limit", reply
+    # 424242 and "424242" are two ids: two rolls, two seqs
+    first = await ask(gm, {"type": "roll", "id": 424242, "formula": "1d6"})
+    second = await ask(gm, {"type": "roll", "id": "424242", "formula": "1d6"})
+    assert first["id"] == 424242 and second["id"] == "424242"
+    assert first["status"] == second["status"] == "done"
+    assert second["seq"] == first["seq"] + 1
+    again = await ask(gm, {"type": "roll", "id": 424242, "formula": "1d6"})
+    assert again["seq"] == first["seq"]  # the integer id repeated: the same reply
+    await gm.close()
+
+
+async def test_with_approval_on_what_needs_no_dice_is_refused_before_it_is_held(served):
+    gm = await joined(served, "gm")
+    hackler = {"name": "Hackler", "code": "7M", "skill": 6}
+    tukan = {"id": "tukan", "name": "Tukan", "controllers": ["player"],
+             "sheet": {"body": 5, "weapons": [hackler]}}  # fmt: skip
+    made = await ask(gm, {"type": "actor.create", "id": "a1", "actor": tukan})
+    assert made["type"] == "result", made
+    await ask(gm, {"type": "actor.create", "id": "a2", "actor": {
+        "id": "guard", "name": "Guard", "sheet": {"body": 4}}})  # fmt: skip
+    settings = await ask(gm, {"type": "settings", "id": "s1", "settings": {"approval": True}})
+    assert settings["type"] == "result", settings
+    player = await joined(served, "player")
+    before = await table_now(gm)
+    bad_roll = await ask(player, {"type": "roll", "id": "r1", "formula": "2d6+"})
+    assert bad_roll["type"] == "error" and bad_roll["code"] == "invalid_notation", bad_roll
+    zero = await ask(player, {"type": "roll", "id": "r2", "formula": "1/0"})
+    assert zero["type"] == "error", zero
+    attack = {"type": "resolve", "action": "attack", "actor": "tukan", "targets": ["guard"]}
+    unknown_weapon = await ask(
+        player, {**attack, "id": "r3", "params": {"weapon": "Bazooka", "range": "short"}}
+    )
+    assert unknown_weapon["type"] == "error", unknown_weapon
+    assert "Bazooka" in unknown_weapon["message"]
+    assert await table_now(gm) == before, "a refused request held nothing"
+    good = await ask(
+        player, {**attack, "id": "r4", "params": {"weapon": "Hackler", "range": "short"}}
+    )
+    assert good.get("status") == "pending", good
+    await player.close()
+    await gm.close()

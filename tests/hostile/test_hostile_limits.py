@@ -1,0 +1,196 @@
+"""The limits an operator sets, against a real ``rollbridge serve`` started with
+them: each answered with its documented error or close code, nothing done by a
+refused request, and a server that stops in time whatever its clients do
+(issue 16, items 3, 4 and 8; docs/operations.md, "Limits")."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import socket
+import time
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+
+async def receive(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:
+    return json.loads(await asyncio.wait_for(ws.recv(), timeout))
+
+
+async def ask(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
+    """Send a request and return its reply (events are skipped)."""
+    await ws.send(json.dumps(message))
+    while True:
+        reply = await receive(ws)
+        if reply.get("type") != "event":
+            return reply
+
+
+def hello(served, role: str) -> dict[str, Any]:
+    return {"type": "hello", "id": "h", "table": served.table, "token": served.tokens[role]}
+
+
+async def closed_with(ws: ClientConnection, timeout: float = 15) -> int | None:
+    """Read until the server closes; its close code."""
+    with pytest.raises(ConnectionClosed):
+        while True:
+            await asyncio.wait_for(ws.recv(), timeout)
+    return ws.close_code
+
+
+async def test_a_connection_without_hello_is_closed_after_the_deadline(serve):
+    served = serve("--hello-timeout", "1")
+    quiet = await connect(served.url)
+    assert await closed_with(quiet) == 1008
+    assert "no hello within 1" in (quiet.close_reason or "")
+    # a client that says hello in time stays
+    ws = await connect(served.url)
+    assert (await ask(ws, hello(served, "gm")))["type"] == "welcome"
+    await asyncio.sleep(1.5)
+    assert (await ask(ws, {"type": "ping", "id": "p"}))["type"] == "pong"
+    await ws.close()
+
+
+async def test_connections_per_address_and_per_token_are_bounded(serve):
+    served = serve("--max-connections-per-address", "3", "--max-connections-per-token", "2")
+    first = [await connect(served.url) for _ in range(3)]
+    fourth = await connect(served.url)
+    assert await closed_with(fourth) == 1013  # the fourth from 127.0.0.1: try again later
+    assert "too many connections" in (fourth.close_reason or "")
+    for ws in first[:2]:
+        assert (await ask(ws, hello(served, "player")))["type"] == "welcome"
+    refused = await ask(first[2], hello(served, "player"))  # a third with one token
+    assert refused["type"] == "error" and refused["code"] == "too_many_connections"
+    assert refused["details"] == {"limit": 2}
+    assert await closed_with(first[2]) == 1013
+    await first[0].close()  # one leaves: the token may join again
+    await asyncio.sleep(0.2)
+    again = await connect(served.url)
+    assert (await ask(again, hello(served, "player")))["type"] == "welcome"
+    for ws in (first[1], again):
+        await ws.close()
+
+
+async def test_a_connection_over_its_rate_is_refused_with_a_retry_hint_and_nothing_done(serve):
+    served = serve("--rate-per-connection", "5", "--rate-per-table", "0")
+    ws = await connect(served.url)
+    assert (await ask(ws, hello(served, "gm")))["type"] == "welcome"
+    await asyncio.sleep(2.2)  # the bucket is full again (the hello took a token)
+    before = (await ask(ws, {"type": "state", "id": "before"}))["table"]["seq"]
+    for n in range(30):  # sent at once: a burst of 10 is allowed, then 5 a second
+        await ws.send(json.dumps({"type": "roll", "id": f"r{n}", "formula": "1d6"}))
+    replies = [await receive(ws) for _ in range(30)]
+    replies = [r for r in replies if r.get("type") != "event"]
+    while len(replies) < 30:
+        reply = await receive(ws)
+        if reply.get("type") != "event":
+            replies.append(reply)
+    done = [r for r in replies if r.get("status") == "done"]
+    limited = [r for r in replies if r.get("code") == "rate_limited"]
+    assert len(done) + len(limited) == 30
+    assert 9 <= len(done) <= 12, len(done)  # about the burst (and what refilled meanwhile)
+    assert all(r["details"]["scope"] == "connection" for r in limited)
+    assert all(0 < r["details"]["retry_after"] <= 1 for r in limited)
+    await asyncio.sleep(1)
+    after = (await ask(ws, {"type": "state", "id": "after"}))["table"]["seq"]
+    assert after == before + len(done), "a refused request changed nothing"
+    # a refused id was not used: the same request, later, is done
+    retried = await ask(ws, {"type": "roll", "id": limited[0]["id"], "formula": "1d6"})
+    assert retried["status"] == "done"
+    await ws.close()
+
+
+async def test_a_table_over_its_rate_refuses_every_client_alike(serve):
+    served = serve("--rate-per-table", "2", "--rate-per-connection", "0")
+    gm = await connect(served.url)
+    player = await connect(served.url)
+    assert (await ask(gm, hello(served, "gm")))["type"] == "welcome"
+    assert (await ask(player, hello(served, "player")))["type"] == "welcome"
+    await asyncio.sleep(2.1)
+    answers = []
+    for n in range(4):
+        answers.append(await ask(gm, {"type": "state", "id": f"g{n}"}))
+        answers.append(await ask(player, {"type": "state", "id": f"p{n}"}))
+    codes = [a.get("code") for a in answers]
+    assert codes[:4] == [None] * 4  # the burst of 4
+    assert "rate_limited" in codes[4:]
+    scopes = {a["details"]["scope"] for a in answers if a.get("code") == "rate_limited"}
+    assert scopes == {"table"}
+    # pings are not table requests: never held to the table's rate
+    assert (await ask(player, {"type": "ping", "id": "p"}))["type"] == "pong"
+    for ws in (gm, player):
+        await ws.close()
+
+
+async def test_an_event_larger_than_the_limit_is_refused_before_the_table_changes(serve):
+    served = serve("--max-event-size", "60000", "--rate-per-connection", "0")
+    ws = await connect(served.url)
+    assert (await ask(ws, hello(served, "gm")))["type"] == "welcome"
+    before = (await ask(ws, {"type": "state", "id": "before"}))["table"]
+    refused = await ask(ws, {"type": "roll", "id": "huge", "formula": "999d6x>1"})
+    assert refused["code"] == "event_too_large", refused
+    assert refused["details"]["limit"] == 60000 and refused["details"]["size"] > 60000
+    assert (await ask(ws, {"type": "state", "id": "after"}))["table"] == before
+    fits = await ask(ws, {"type": "roll", "id": "fits", "formula": "999d6"})
+    assert fits["status"] == "done" and fits["seq"] == before["seq"] + 1
+    await ws.close()
+
+
+async def test_a_reader_that_stops_is_cut_off_and_serve_still_stops_in_time(serve):
+    served = serve("--rate-per-connection", "0", "--rate-per-table", "0",
+                   "--close-timeout", "1", "--drain-timeout", "2")  # fmt: skip
+    slow = await connect(served.url, max_size=2**24)
+    await slow.send(json.dumps(hello(served, "observer")))
+    await asyncio.sleep(0.5)
+    slow.transport.pause_reading()  # it stops reading, and never reads again
+    gm = await connect(served.url, max_size=2**24)
+    assert (await ask(gm, hello(served, "gm")))["type"] == "welcome"
+    for n in range(400):  # 26 KiB events: past the 4 MiB a client may owe
+        reply = await ask(gm, {"type": "roll", "id": f"big{n}", "formula": "999d6"})
+        assert reply["status"] == "done"
+        if "fell" in served.log_text():
+            break
+    deadline = time.monotonic() + 10
+    while "did not take its close" not in served.log_text() and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert "did not take its close" in served.log_text(), "the cut-off socket was not aborted"
+    # a second reader that stops, still connected when the server is told to stop
+    stuck = await connect(served.url, max_size=2**24)
+    await stuck.send(json.dumps(hello(served, "observer")))
+    await asyncio.sleep(0.3)
+    stuck.transport.pause_reading()
+    for n in range(10):
+        await ask(gm, {"type": "roll", "id": f"more{n}", "formula": "999d6"})
+    served.process.send_signal(signal.SIGTERM)
+    assert served.process.wait(timeout=15) == 0  # within the drain timeout and a margin
+    assert "Traceback" not in served.log_text()
+
+
+async def test_a_port_probe_leaves_no_traceback_in_the_log(served):
+    for _ in range(3):  # a load balancer's TCP check: connect, close
+        socket.create_connection(("127.0.0.1", served.port), timeout=2).close()
+    with socket.create_connection(("127.0.0.1", served.port), timeout=2) as raw:
+        raw.sendall(b"GET / HTTP/1.1\r\n\r\n")  # no WebSocket upgrade
+        raw.recv(1000)
+    await asyncio.sleep(0.3)
+    assert served.stop() == 0
+    assert "Traceback" not in served.log_text()
+
+
+async def test_garbage_frames_take_from_the_connections_rate_too(serve):
+    served = serve("--rate-per-connection", "2", "--rate-per-table", "0")
+    ws = await connect(served.url)
+    assert (await ask(ws, hello(served, "gm")))["type"] == "welcome"
+    await asyncio.sleep(2.1)
+    codes = []
+    for _ in range(12):  # not JSON, and a map without an id: answered, but counted
+        for frame in ("{nope", json.dumps({"type": "ping"})):
+            await ws.send(frame)
+            codes.append((await receive(ws))["code"])
+    assert codes.count("rate_limited") >= 16, codes
+    assert set(codes) <= {"undecodable", "invalid_request", "rate_limited"}
+    await ws.close()

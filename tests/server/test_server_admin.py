@@ -1,0 +1,188 @@
+"""The admin API on the server's port (issue 16, item 5): with an admin token a
+web front or a bot creates, lists and deletes tables and issues and revokes join
+tokens; without one nothing is done; every action is logged without a secret."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from rollbridge.tokens import hash_token, new_admin_token
+
+from .test_server_http import fetch, samples
+
+
+@pytest.fixture
+async def admin(tables):
+    """The seeded server, with an admin token in its store."""
+    secret, record = new_admin_token("bot")
+    tables.store.add_admin_token(record)
+    tables.admin = secret  # type: ignore[attr-defined]
+    tables.admin_id = record.id  # type: ignore[attr-defined]
+    return tables
+
+
+async def call(
+    world: Any, method: str, path: str, token: str | None = None, locale: str | None = None,
+    **parameters: str,
+) -> tuple[int, dict[str, Any]]:  # fmt: skip
+    """An admin request; the answer's status and JSON body."""
+    headers = {}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    if locale is not None:
+        headers["Accept-Language"] = locale
+    query = f"?{urlencode(parameters)}" if parameters else ""
+    status, got, body = await asyncio.to_thread(
+        fetch, world.server, path + query, method=method, headers=headers
+    )
+    assert got["Content-Type"] == "application/json; charset=utf-8"
+    return status, json.loads(body)
+
+
+@pytest.mark.parametrize("token", [None, "rba_guessed", "rbt_a-join-token"])
+async def test_without_a_valid_admin_token_nothing_is_done(admin, token):
+    if token == "rbt_a-join-token":
+        token = admin.tokens["sr2"]["gm"]  # a join token, even a GM's, is no admin token
+    before = [t.id for t in admin.store.tables()]
+    for method, path in [("POST", "/admin/tables"), ("GET", "/admin/tables"),
+                         ("DELETE", "/admin/tables/sr2"), ("DELETE", "/admin/nope")]:  # fmt: skip
+        status, body = await call(admin, method, path, token, ruleset="sr2", name="Stolen")
+        assert status == 401 and body["code"] == "unauthorized"
+    assert [t.id for t in admin.store.tables()] == before
+
+
+async def test_create_list_join_and_delete_a_table(admin):
+    status, made = await call(admin, "POST", "/admin/tables", admin.admin,
+                              ruleset="tally", name="Friday run")  # fmt: skip
+    assert status == 201
+    assert made["name"] == "Friday run" and made["ruleset"] == "tally" and made["seq"] == 0
+    assert set(made["tokens"]) == {"gm", "player", "observer"}
+    table = made["id"]
+    status, listed = await call(admin, "GET", "/admin/tables", admin.admin)
+    assert status == 200
+    assert [t["id"] for t in listed["tables"]] == ["sr2", "tally", table]
+    assert set(listed["tables"][2]) == {"id", "name", "ruleset", "ruleset_version", "epoch", "seq"}
+    admin.tokens[table] = made["tokens"]
+    gm, welcome = await admin.join(table, "gm")
+    assert welcome["type"] == "welcome" and welcome["table"]["name"] == "Friday run"
+    assert (await gm.request({"type": "roll", "formula": "1d6"}))["status"] == "done"
+    status, body = await call(admin, "DELETE", f"/admin/tables/{table}", admin.admin)
+    assert (status, body) == (200, {"deleted": table})
+    assert await gm.wait_closed() == 1008  # at once: no periodic check needed
+    assert table not in [t.id for t in admin.store.tables()]
+    status, body = await call(admin, "DELETE", f"/admin/tables/{table}", admin.admin)
+    assert status == 404 and body["code"] == "unknown_table"
+
+
+async def test_issue_and_revoke_a_join_token_cuts_its_holder_off(make_tables):
+    world = await make_tables(token_check_interval=None)  # only the admin API checks
+    secret, record = new_admin_token("web")
+    world.store.add_admin_token(record)
+    status, made = await call(world, "POST", "/admin/tables/sr2/tokens", secret,
+                              role="player", name="alice")  # fmt: skip
+    assert status == 201 and made["token"].startswith("rbt_")
+    assert (made["table"], made["role"], made["name"]) == ("sr2", "player", "alice")
+    alice, welcome = await world.join("sr2", "player", token=made["token"])
+    assert welcome["role"] == "player" and welcome["name"] == "alice"
+    gm, _ = await world.join("sr2", "gm")
+    status, listed = await call(world, "GET", "/admin/tables/sr2/tokens", secret)
+    assert status == 200 and made["id"] in [t["id"] for t in listed["tokens"]]
+    assert all("token" not in t and "hash" not in t for t in listed["tokens"])
+    status, body = await call(world, "DELETE", f"/admin/tables/sr2/tokens/{made['id']}", secret)
+    assert (status, body) == (200, {"revoked": made["id"], "table": "sr2"})
+    assert await alice.wait_closed() == 1008
+    assert alice.connection.close_reason == "token revoked"
+    assert (await gm.request({"type": "ping"}))["type"] == "pong"
+    status, body = await call(world, "DELETE", f"/admin/tables/sr2/tokens/{made['id']}", secret)
+    assert status == 404 and body["code"] == "not_found"
+    found = samples((await asyncio.to_thread(fetch, world.server, "/metrics"))[2])
+    assert found["rollbridge_clients_cut_off_total", (("reason", "revoked"),)] == 1
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "parameters", "status", "code"),
+    [
+        ("POST", "/admin/tables", {"name": "x"}, 400, "invalid_request"),
+        ("POST", "/admin/tables", {"ruleset": "nope", "name": "x"}, 404, "unknown_ruleset"),
+        ("POST", "/admin/tables", {"ruleset": "tally", "name": "x", "settings": "{"}, 400,
+         "invalid_request"),
+        ("POST", "/admin/tables", {"ruleset": "tally", "name": "x",
+                                   "settings": '{"approval": 3}'}, 400, "invalid_settings"),
+        ("POST", "/admin/tables/sr2/tokens", {"role": "king"}, 400, "invalid_request"),
+        ("POST", "/admin/tables/nope/tokens", {"role": "gm"}, 404, "unknown_table"),
+        ("GET", "/admin/tables/nope/tokens", {}, 404, "unknown_table"),
+        ("PUT", "/admin/tables", {}, 404, "not_found"),
+        ("GET", "/admin/users", {}, 404, "not_found"),
+    ],
+)  # fmt: skip
+async def test_errors_are_json_with_the_protocols_codes(admin, method, path, parameters,
+                                                        status, code):  # fmt: skip
+    before = (len(admin.store.tables()), len(admin.store.list_tokens("sr2")))
+    got, body = await call(admin, method, path, admin.admin, **parameters)
+    assert (got, body["code"]) == (status, code)
+    assert isinstance(body["message"], str) and body["message"]
+    assert (len(admin.store.tables()), len(admin.store.list_tokens("sr2"))) == before
+
+
+async def test_messages_follow_accept_language(admin):
+    _, english = await call(admin, "GET", "/admin/users", admin.admin)
+    _, czech = await call(admin, "GET", "/admin/users", admin.admin, locale="cs-CZ,cs;q=0.9")
+    assert english["message"] == "the admin API has no GET /admin/users"
+    assert czech["code"] == english["code"] and czech["message"] != english["message"]
+
+
+async def test_a_revoked_admin_token_no_longer_works(admin):
+    assert (await call(admin, "GET", "/admin/tables", admin.admin))[0] == 200
+    assert admin.store.revoke_admin_token(admin.admin_id)
+    assert (await call(admin, "GET", "/admin/tables", admin.admin))[0] == 401
+    assert admin.store.find_admin_token(hash_token(admin.admin)) is None
+
+
+async def test_every_action_is_logged_without_secrets(admin, caplog):
+    caplog.set_level(logging.INFO, logger="rollbridge.admin")
+    _, made = await call(admin, "POST", "/admin/tables", admin.admin, ruleset="tally", name="Log")
+    _, token = await call(admin, "POST", f"/admin/tables/{made['id']}/tokens", admin.admin,
+                          role="observer")  # fmt: skip
+    await call(admin, "DELETE", f"/admin/tables/{made['id']}/tokens/{token['id']}", admin.admin)
+    await call(admin, "DELETE", f"/admin/tables/{made['id']}", admin.admin)
+    await call(admin, "GET", "/admin/tables", admin.admin)
+    await call(admin, "GET", "/admin/tables", "rba_wrong")
+    records = [r for r in caplog.records if r.name == "rollbridge.admin"]
+    text = "\n".join(r.getMessage() for r in records)
+    assert f"created table {made['id']}" in text and f"deleted table {made['id']}" in text
+    assert f"issued observer token {token['id']}" in text and f"revoked token {token['id']}" in text
+    assert "listed 2 table(s)" in text and "no valid admin token" in text
+    assert all(admin.admin_id in r.getMessage() for r in records[:4])  # who did it
+    assert [getattr(r, "table", None) for r in records[:4]] == [made["id"]] * 4
+    secrets = [admin.admin, token["token"], *made["tokens"].values(), "rba_wrong"]
+    assert not any(s[4:] in text for s in secrets) and "rba_" not in text and "rbt_" not in text
+
+
+async def raw(world: Any, head: str, body: bytes = b"") -> tuple[int | None, bytes]:
+    """A hand-written HTTP request; the status and body of the answer (None: none)."""
+    reader, writer = await asyncio.open_connection(world.server.address, world.server.port)
+    writer.write(head.encode("latin-1") + b"\r\n" + body)
+    answer = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    if not answer:
+        return None, b""
+    status_line, _, rest = answer.partition(b"\r\n")
+    return int(status_line.split()[1]), rest.partition(b"\r\n\r\n")[2]
+
+
+async def test_two_authorization_headers_are_no_token_and_a_body_is_refused(admin):
+    twice = (f"GET /admin/tables HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {admin.admin}\r\n"
+             f"Authorization: Bearer {admin.admin}\r\n")  # fmt: skip
+    status, body = await raw(admin, twice)
+    assert status == 401 and json.loads(body)["code"] == "unauthorized"
+    with_body = (f"POST /admin/tables?ruleset=sr2&name=x HTTP/1.1\r\nHost: x\r\n"
+                 f"Authorization: Bearer {admin.admin}\r\nContent-Length: 2\r\n")  # fmt: skip
+    status, _ = await raw(admin, with_body, b"{}")
+    assert status is None  # websockets reads no body: it closes; parameters go in the query
+    assert [t.id for t in admin.store.tables()] == ["sr2", "tally"]

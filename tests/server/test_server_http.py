@@ -1,0 +1,288 @@
+"""HTTP on the WebSocket port (issue 16, item 6): /metrics in Prometheus' text
+format, /healthz, /readyz; and a log with no token in it, as text or JSON lines,
+at DEBUG too."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from rollbridge.server.logs import JsonFormatter, SafeLog, configure, redact
+
+
+def fetch(
+    server: Any, path: str, method: str = "GET", headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    """One plain HTTP request to the server's port (blocking: run it in a thread)."""
+    url = f"http://{server.address}:{server.port}{path}"
+    request = urllib.request.Request(url, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+async def get(server: Any, path: str, **options: Any) -> tuple[int, dict[str, str], bytes]:
+    return await asyncio.to_thread(fetch, server, path, **options)
+
+
+def samples(body: bytes) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of a /metrics page, by name and labels."""
+    found = {}
+    for family in text_string_to_metric_families(body.decode("utf-8")):
+        for sample in family.samples:
+            found[sample.name, tuple(sorted(sample.labels.items()))] = sample.value
+    return found
+
+
+async def test_healthz_and_readyz_answer(tables):
+    status, headers, body = await get(tables.server, "/healthz")
+    assert (status, body) == (200, b"ok\n")
+    assert headers["Content-Type"].startswith("text/plain")
+    status, _, body = await get(tables.server, "/readyz")
+    assert (status, body) == (200, b"ready\n")
+
+
+async def test_readyz_is_503_when_the_store_fails_or_the_server_stops(tables, monkeypatch):
+    def broken() -> None:
+        raise OSError("disk gone")
+
+    monkeypatch.setattr(tables.store, "ping", broken)
+    status, _, body = await get(tables.server, "/readyz")
+    assert status == 503 and b"the store failed: OSError" in body
+    assert (await get(tables.server, "/healthz"))[0] == 200  # up, only not ready
+    monkeypatch.undo()
+    tables.server.stopping = True
+    status, _, body = await get(tables.server, "/readyz")
+    assert status == 503 and b"stopping" in body
+    tables.server.stopping = False
+
+
+async def test_metrics_count_connections_requests_errors_commits_and_bytes(tables):
+    gm, _ = await tables.join("tally", "gm")
+    player, _ = await tables.join("sr2", "player", binary=True)
+    for _ in range(3):
+        assert (await gm.request({"type": "roll", "formula": "1d6"}))["status"] == "done"
+    assert (await gm.request({"type": "adjust", "actor": "nobody", "track": "hp", "delta": 1}))[
+        "code"
+    ] == "unknown_actor"
+    assert (await player.request({"type": "ping"}))["type"] == "pong"
+    status, headers, body = await get(tables.server, "/metrics")
+    assert status == 200 and headers["Content-Type"].startswith("text/plain; version=")
+    found = samples(body)
+    assert found["rollbridge_connections", ()] == 2
+    assert found["rollbridge_open_tables", ()] == 2
+    assert found["rollbridge_pending_commits", ()] == 0
+    assert found["rollbridge_requests_total", (("outcome", "done"), ("type", "table"))] == 3
+    assert found["rollbridge_requests_total", (("outcome", "done"), ("type", "hello"))] == 2
+    assert found["rollbridge_requests_total", (("outcome", "done"), ("type", "ping"))] == 1
+    assert found["rollbridge_requests_total", (("outcome", "error"), ("type", "table"))] == 1
+    assert found["rollbridge_errors_total", (("code", "unknown_actor"),)] == 1
+    assert found["rollbridge_commit_seconds_count", ()] >= 1
+    assert found["rollbridge_commit_group_size_sum", ()] == 3  # every roll, in some groups
+    assert found["rollbridge_bytes_sent_total", ()] >= sum(len(f) for f in gm.frames)
+    await gm.close()
+    await player.close()
+    await asyncio.sleep(0.05)
+    found = samples((await get(tables.server, "/metrics"))[2])
+    assert found["rollbridge_connections", ()] == 0
+
+
+async def test_a_refused_hello_is_an_error_and_a_cut_off(tables):
+    peer, welcome = await tables.join("sr2", "gm", token="rbt_wrong")
+    assert welcome["code"] == "unauthorized"
+    assert await peer.wait_closed() == 1008
+    found = samples((await get(tables.server, "/metrics"))[2])
+    assert found["rollbridge_requests_total", (("outcome", "error"), ("type", "hello"))] == 1
+    assert found["rollbridge_errors_total", (("code", "unauthorized"),)] == 1
+    assert found["rollbridge_clients_cut_off_total", (("reason", "unauthorized"),)] == 1
+
+
+async def test_two_servers_count_apart(make_tables):
+    one, two = await make_tables(), await make_tables()
+    gm, _ = await one.join("tally", "gm")
+    await gm.request({"type": "roll", "formula": "1d6"})
+    first = samples((await get(one.server, "/metrics"))[2])
+    second = samples((await get(two.server, "/metrics"))[2])
+    assert first["rollbridge_connections", ()] == 1
+    assert second["rollbridge_connections", ()] == 0
+    assert ("rollbridge_requests_total", (("outcome", "done"), ("type", "table"))) not in second
+
+
+async def test_other_paths_still_open_websockets(tables):
+    from websockets.asyncio.client import connect
+
+    url = f"ws://{tables.server.address}:{tables.server.port}/tables/sr2"
+    async with connect(url) as connection:
+        hello = {"type": "hello", "id": 1, "table": "sr2", "token": tables.tokens["sr2"]["gm"]}
+        await connection.send(json.dumps(hello))
+        assert json.loads(await connection.recv())["type"] == "welcome"
+    assert (await get(tables.server, "/tables/sr2"))[0] == 426  # plain HTTP: upgrade required
+    assert (await get(tables.server, "/metrics", method="POST"))[0] == 405
+
+
+# -- logs ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def debug_log():
+    """The root logger at DEBUG through ``configure`` (JSON lines), restored after."""
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    stream = io.StringIO()
+    configure("DEBUG", "json", stream=stream)
+    yield stream
+    for handler in root.handlers[:]:
+        root.removeHandler(handler)
+    for handler in saved[0]:
+        root.addHandler(handler)
+    root.setLevel(saved[1])
+
+
+async def test_at_debug_the_log_holds_no_token_nor_a_start_of_one(tables, debug_log):
+    from websockets.asyncio.client import connect
+
+    json_peer, _ = await tables.join("sr2", "gm")
+    msgpack_peer, _ = await tables.join("tally", "player", binary=True)
+    async with connect(tables.server.url) as raw:  # the token last: its end is logged
+        await raw.send(json.dumps({"type": "hello", "id": 7, "table": "sr2",
+                                   "token": tables.tokens["sr2"]["observer"]}))  # fmt: skip
+        assert json.loads(await raw.recv())["type"] == "welcome"
+    await json_peer.request({"type": "roll", "formula": "1d6"})
+    await msgpack_peer.request({"type": "ping"})
+    refused = {"type": "adjust", "id": "bad-1", "actor": "nobody", "track": "stun", "delta": 1}
+    assert (await json_peer.request(refused))["code"] == "unknown_actor"
+    await get(tables.server, "/admin/tables", headers={"Authorization": "Bearer rba_s3cret-xyz"})
+    await get(tables.server, "/admin/tables", headers={"Authorization": "Basic c2VjcmV0"})
+    text = debug_log.getvalue()
+    lines = [json.loads(line) for line in text.splitlines()]
+    assert any(line["logger"].startswith("websockets") for line in lines)  # DEBUG frames
+    assert any("joined table" in line["message"] for line in lines)
+    (line,) = [line for line in lines if line.get("request") == "bad-1"]
+    assert (line["table"], line["code"], line["level"]) == ("sr2", "unknown_actor", "DEBUG")
+    for role_tokens in tables.tokens.values():
+        for token in role_tokens.values():
+            secret = token[4:]
+            for start in range(len(secret) - 5):  # no six characters of it, anywhere
+                assert secret[start : start + 6] not in text
+                assert " ".join(f"{b:02x}" for b in secret[start : start + 3].encode()) not in text
+    assert "s3cret" not in text and "c2VjcmV0" not in text
+    assert "not shown: it holds a token" in text  # the hello frames were logged, held back
+    for line in lines:
+        assert set(line) <= {"time", "level", "logger", "message", "request", "table", "code",
+                             "exception", "stack"}  # fmt: skip
+
+
+def test_redact_cuts_text_hex_and_authorization():
+    assert redact('"token": "rbt_AbC-d_9"}') == '"token": "rbt_…"}'
+    assert redact("token rba_xyz done") == "token rba_… done"
+    assert redact("a4 72 62 74 5f 41 42 43 ... 7d") == "a4 72 62 74 5f… ... 7d"
+    assert redact("< Authorization: Bearer abc") == "< Authorization: …"
+    assert redact("nothing here") == "nothing here"
+
+
+def record(message: str, **extra: Any) -> logging.LogRecord:
+    made = logging.LogRecord("rollbridge.protocol", logging.ERROR, __file__, 1, message, (), None)
+    for name, value in extra.items():
+        setattr(made, name, value)
+    return made
+
+
+def test_json_lines_carry_request_table_and_code_and_a_redacted_traceback():
+    try:
+        raise ValueError("bad token rbt_leaked")
+    except ValueError:
+        import sys
+
+        failing = record("request %r failed", request="r7", table="sr2", code="internal")
+        failing.args, failing.exc_info = ("r7",), sys.exc_info()
+    SafeLog().filter(failing)
+    line = json.loads(JsonFormatter().format(failing))
+    assert line["message"] == "request 'r7' failed"
+    assert (line["request"], line["table"], line["code"]) == ("r7", "sr2", "internal")
+    assert line["level"] == "ERROR" and line["logger"] == "rollbridge.protocol"
+    assert "ValueError: bad token rbt_…" in line["exception"] and "leaked" not in line["exception"]
+    assert line["time"].endswith("+00:00")
+    plain = json.loads(JsonFormatter().format(record("no extras")))
+    assert set(plain) == {"time", "level", "logger", "message"}
+
+
+def test_the_text_format_redacts_the_traceback_too():
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    handler.addFilter(SafeLog())
+    logger = logging.getLogger("rollbridge.test-text-format")
+    logger.addHandler(handler)
+    try:
+        try:
+            raise RuntimeError("rba_adminsecret")
+        except RuntimeError:
+            logger.exception("failed with rbt_joinsecret")
+    finally:
+        logger.removeHandler(handler)
+    assert "secret" not in stream.getvalue() and "rba_…" in stream.getvalue()
+
+
+def test_serve_writes_json_lines_and_answers_http(tmp_path):
+    """The real command: ``--log-format json`` at DEBUG, /healthz on its port, and
+    every line of its log one JSON object."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "rollbridge", "serve", "--db", str(tmp_path / "r.db"),
+               "--port", "0", "--log-format", "json", "--log-level", "DEBUG"]  # fmt: skip
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        for line in child.stderr:  # until it listens
+            lines.append(json.loads(line))
+            found = re.search(r"listening on ws://([\d.]+):(\d+)/", lines[-1]["message"])
+            if found:
+                break
+        assert found, lines
+        server = type("Address", (), {"address": found[1], "port": int(found[2])})
+        assert fetch(server, "/healthz")[:1] == (200,)
+        child.send_signal(signal.SIGINT)
+        out, rest = child.communicate(timeout=30)
+    finally:
+        if child.poll() is None:
+            os.kill(child.pid, signal.SIGKILL)
+    assert child.returncode == 0 and "rbt_" in out  # the demo table's tokens, on stdout
+    lines += [json.loads(line) for line in rest.splitlines()]
+    assert {"INFO", "DEBUG"} <= {line["level"] for line in lines}
+    assert "rbt_" not in rest  # nor in the log
+
+
+async def test_a_client_too_far_behind_is_counted_as_cut_off(make_tables):
+    from websockets.asyncio.client import connect
+
+    world = await make_tables(buffer_limit=64 * 1024)
+    ws = await connect(world.server.url, max_size=2**24)
+    await ws.send(json.dumps({"type": "hello", "id": 1, "table": "sr2",
+                              "token": world.tokens["sr2"]["gm"]}))  # fmt: skip
+    while "sr2" not in world.server.tables.open:
+        await asyncio.sleep(0.02)
+    ws.transport.pause_reading()  # it asks and never reads
+    session = world.server.tables.open["sr2"]
+    for n in range(5000):
+        await ws.send(json.dumps({"type": "state", "id": f"s{n}"}))
+        await asyncio.sleep(0)
+        if not session.members:
+            break
+    found = samples((await get(world.server, "/metrics"))[2])
+    assert found["rollbridge_clients_cut_off_total", (("reason", "behind"),)] == 1
+    assert found["rollbridge_bytes_sent_total", ()] > 64 * 1024
+    ws.transport.abort()
