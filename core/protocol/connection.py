@@ -253,7 +253,7 @@ class Connection:
                     say("hello.first", "say hello with a table and a token first")()
                 )
             if kind_name == "ping":
-                return [self._reply({"type": "pong", "id": request_id}, kind)]
+                return [self._reply({"type": "pong", "id": request_id}, kind, "ping")]
             wait = self.tables.table_wait(self.table.id)
             if wait is not None:
                 raise _rate_limited(wait, "table")
@@ -269,10 +269,10 @@ class Connection:
             failed = InternalError(f"the server failed: {type(exc).__name__}")
             return [self._error(request_id, failed, kind)]
 
-    def _reply(self, message: JSON, kind: Kind) -> Reply:
+    def _reply(self, message: JSON, kind: Kind, request: str | None = None) -> Reply:
         member = self.member
         frame = member.encode(message) if member is not None else encode(message, kind)
-        return Reply(origin=self.origin, message=message, frame=frame)
+        return Reply(origin=self.origin, message=message, frame=frame, request=request)
 
     def _error(self, request_id: Any, error: RollbridgeError, kind: Kind) -> Reply:
         locale = self.member.locale if self.member is not None else self.locale

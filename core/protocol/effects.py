@@ -84,12 +84,15 @@ class Reply(Effect):
     :param message: the whole reply (``{"type": "result" | "error", "id": …, …}``).
     :param error: the error, for a refused request (drivers without frames raise it).
     :param frame: the reply encoded for the requester, when it is a member.
+    :param request: the type of the request answered (``roll``, ``hello``, …; None
+        when it had no known type), for a driver's metrics.
     """
 
     origin: Any = None
     message: JSON = field(default_factory=dict)
     error: RollbridgeError | None = None
     frame: bytes | str | None = None
+    request: str | None = None
 
 
 @dataclass(eq=False, slots=True)

@@ -44,7 +44,7 @@ from typing import Any
 
 from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.engine.model import Event, Principal
-from rollbridge.engine.requests import Request, parse_request, valid_id
+from rollbridge.engine.requests import REQUESTS, Request, parse_request, valid_id
 from rollbridge.engine.table import MAX_EVENT_BYTES, Outcome, Table
 from rollbridge.engine.views import Audience
 from rollbridge.exceptions import InternalError, InvalidRequest, RollbridgeError, StoreError
@@ -112,6 +112,8 @@ class _Asker:
     request_id: Any
     #: The language of its reply's texts.
     locale: str = "en"
+    #: The request's type, when it is a known one (for the driver's metrics).
+    request_type: str | None = None
 
 
 @dataclass(eq=False, slots=True)
@@ -203,7 +205,9 @@ class TableProtocol:
         requester in the :class:`Reply` (``member``: it is joined; the reply is
         then encoded for it, in its locale; else in ``locale``). ``dice`` replaces
         the server's dice for this one."""
-        asker = _Asker(origin, member, echo_id(message), member.locale if member else locale)
+        kind = message.get("type")
+        asker = _Asker(origin, member, echo_id(message), member.locale if member else locale,
+                       kind if kind.__class__ is str and kind in REQUESTS else None)  # fmt: skip
         if self._holding or self._held:
             self._held.append(_Held(message, who, asker, dice))
             return []
@@ -427,7 +431,8 @@ class TableProtocol:
     def _refuse(self, asker: _Asker, error: RollbridgeError) -> Reply:
         message = error_message(asker.request_id, error, asker.locale)
         frame = asker.member.encode(message) if asker.member is not None else None
-        return Reply(origin=asker.origin, message=message, error=error, frame=frame)
+        return Reply(origin=asker.origin, message=message, error=error, frame=frame,
+                     request=asker.request_type)  # fmt: skip
 
     def _answer(
         self, asker: _Asker, template: JSON, deliveries: Mapping[int, Delivery] | None = None
@@ -472,7 +477,7 @@ class TableProtocol:
             except (NotPlain, RollbridgeError) as exc:
                 log.error("table %s: a reply could not be encoded: %s", self.id, exc)
                 return self._refuse(asker, InternalError("the reply could not be encoded"))
-        return Reply(origin=asker.origin, message=message, frame=frame)
+        return Reply(origin=asker.origin, message=message, frame=frame, request=asker.request_type)
 
     # -- reading ------------------------------------------------------------------------
 

@@ -147,9 +147,10 @@ class ServerMetrics:
         error = reply.error
         if error is None:
             message = reply.message
-            key = (message.get("type"), message.get("status", "done"))
+            key = (reply.request or message.get("type"), message.get("status", "done"))
         else:
-            key = (_JOINED if getattr(reply.origin, "session", None) else _UNJOINED, "error")
+            fallback = _JOINED if getattr(reply.origin, "session", None) else _UNJOINED
+            key = (reply.request or fallback, "error")
             errors = self._loop.errors
             errors[error.code] = errors.get(error.code, 0) + 1
         counts[key] = counts.get(key, 0) + 1

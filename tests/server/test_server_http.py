@@ -82,10 +82,10 @@ async def test_metrics_count_connections_requests_errors_commits_and_bytes(table
     assert found["rollbridge_connections", ()] == 2
     assert found["rollbridge_open_tables", ()] == 2
     assert found["rollbridge_pending_commits", ()] == 0
-    assert found["rollbridge_requests_total", (("outcome", "done"), ("type", "table"))] == 3
+    assert found["rollbridge_requests_total", (("outcome", "done"), ("type", "roll"))] == 3
     assert found["rollbridge_requests_total", (("outcome", "done"), ("type", "hello"))] == 2
     assert found["rollbridge_requests_total", (("outcome", "done"), ("type", "ping"))] == 1
-    assert found["rollbridge_requests_total", (("outcome", "error"), ("type", "table"))] == 1
+    assert found["rollbridge_requests_total", (("outcome", "error"), ("type", "adjust"))] == 1
     assert found["rollbridge_errors_total", (("code", "unknown_actor"),)] == 1
     assert found["rollbridge_commit_seconds_count", ()] >= 1
     assert found["rollbridge_commit_group_size_sum", ()] == 3  # every roll, in some groups
@@ -115,7 +115,7 @@ async def test_two_servers_count_apart(make_tables):
     second = samples((await get(two.server, "/metrics"))[2])
     assert first["rollbridge_connections", ()] == 1
     assert second["rollbridge_connections", ()] == 0
-    assert ("rollbridge_requests_total", (("outcome", "done"), ("type", "table"))) not in second
+    assert ("rollbridge_requests_total", (("outcome", "done"), ("type", "roll"))) not in second
 
 
 async def test_other_paths_still_open_websockets(tables):
