@@ -14,7 +14,17 @@ import sys
 from collections.abc import Sequence
 
 from rollbridge import __version__
-from rollbridge.cli import admin, backup, catalogs, connect, offline, release, serve, tables
+from rollbridge.cli import (
+    admin,
+    backup,
+    catalogs,
+    connect,
+    odds,
+    offline,
+    release,
+    serve,
+    tables,
+)
 from rollbridge.cli.locales import chosen_locale, default_locale
 from rollbridge.exceptions import RollbridgeError
 from rollbridge.text import Messages
@@ -25,7 +35,7 @@ say = Messages("rollbridge")
 INTERRUPTED = say("cli.interrupted", "interrupted")
 
 #: Modules that contribute sub-commands, in help order.
-COMMAND_MODULES = (serve, tables, admin, backup, connect, offline, release, catalogs)
+COMMAND_MODULES = (serve, tables, admin, backup, connect, offline, odds, release, catalogs)
 
 
 class _Parser(argparse.ArgumentParser):

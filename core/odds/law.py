@@ -1,0 +1,185 @@
+"""Exact laws: integer weights over a common denominator, and their convolution.
+
+A :class:`Law` holds ``weights`` (outcome → a non-negative ``int``) and a
+``denominator``: the probability of an outcome is ``weight / denominator``. The
+weights may sum to less than the denominator; the difference is the probability
+cut off by an explosion depth (reported as ``truncated``, never dropped).
+Keeping integers over one denominator, rather than a ``Fraction`` per outcome,
+makes a convolution integer multiplications only; large integer-keyed
+convolutions pack each law into one big integer (Kronecker substitution), so the
+multiplication runs inside CPython's big-integer arithmetic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb, lcm
+
+from rollbridge.exceptions import DiceLimitExceeded
+from rollbridge.text import Messages
+
+__all__ = [
+    "MAX_BITS",
+    "MAX_PAIRS",
+    "Law",
+    "Value",
+    "as_key",
+    "combine",
+    "convolve",
+    "from_fractions",
+    "point",
+    "power",
+    "too_costly",
+]
+
+#: The most outcome pairs one combination of two laws may visit (``*``, ``/``).
+MAX_PAIRS = 1_000_000
+#: The largest packed law one convolution may build, in bits (span × weight size):
+#: about half a second of big-integer multiplication (``50d6!!``).
+MAX_BITS = 8_000_000
+
+say = Messages("rollbridge")
+# Translators: {formula} is the formula, quoted; {limit} a number of steps.
+TOO_COSTLY = say(
+    "odds.too_costly",
+    "the exact distribution of {formula} needs more than {limit:,} steps; it is not approximated",
+)
+
+Value = int | Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class Law:
+    """Weights over a denominator; see the module docstring."""
+
+    weights: dict[Value, int]
+    denominator: int
+
+    @property
+    def mass(self) -> int:
+        """The total weight of the outcomes (≤ the denominator)."""
+        return sum(self.weights.values())
+
+    def map(self, function: Callable[[Value], Value]) -> Law:
+        """The law of ``function(outcome)``."""
+        out: dict[Value, int] = {}
+        for value, weight in self.weights.items():
+            key = function(value)
+            out[key] = out.get(key, 0) + weight
+        return Law(out, self.denominator)
+
+
+def point(value: Value) -> Law:
+    """A certain outcome."""
+    return Law({value: 1}, 1)
+
+
+def too_costly(text: str, limit: int) -> DiceLimitExceeded:
+    """The error for a computation past one of the bounds."""
+    return DiceLimitExceeded(
+        TOO_COSTLY(formula=repr(text), limit=limit), details={"formula": text, "limit": limit}
+    )
+
+
+def _packed(weights: dict[int, int], low: int, span: int, width: int) -> int:
+    buffer = bytearray(span * width)
+    for value, weight in weights.items():
+        at = (value - low) * width
+        buffer[at : at + width] = weight.to_bytes(width, "little")
+    return int.from_bytes(buffer, "little")
+
+
+def _kronecker(a: dict[int, int], b: dict[int, int], text: str) -> dict[int, int]:
+    """The convolution (sum of outcomes) of two integer-keyed weight maps."""
+    a_low, a_high, b_low, b_high = min(a), max(a), min(b), max(b)
+    a_span, b_span = a_high - a_low + 1, b_high - b_low + 1
+    bits = (
+        max(a.values()).bit_length()
+        + max(b.values()).bit_length()
+        + min(len(a), len(b)).bit_length()
+    )
+    width = bits // 8 + 1
+    span = a_span + b_span - 1
+    if span * width * 8 > MAX_BITS:
+        raise too_costly(text, MAX_BITS)
+    packed = _packed(a, a_low, a_span, width)
+    product = packed * packed if a is b else packed * _packed(b, b_low, b_span, width)
+    raw = product.to_bytes(span * width, "little")
+    low = a_low + b_low
+    out: dict[int, int] = {}
+    from_bytes = int.from_bytes
+    for index in range(span):
+        weight = from_bytes(raw[index * width : (index + 1) * width], "little")
+        if weight:
+            out[low + index] = weight
+    return out
+
+
+def convolve(a: Law, b: Law, text: str) -> Law:
+    """The law of the sum of two independent outcomes."""
+    if len(a.weights) * len(b.weights) > 4096 and all(
+        type(v) is int for law in (a, b) for v in law.weights
+    ):
+        weights = _kronecker(a.weights, b.weights, text)  # type: ignore[arg-type]
+        return Law(weights, a.denominator * b.denominator)  # type: ignore[arg-type]
+    return combine(a, b, _add, text)
+
+
+def _add(x: Value, y: Value) -> Value:
+    return x + y
+
+
+def combine(a: Law, b: Law, operation: Callable[[Value, Value], Value], text: str) -> Law:
+    """The law of ``operation(x, y)`` for independent ``x`` of ``a`` and ``y`` of ``b``."""
+    if len(a.weights) * len(b.weights) > MAX_PAIRS:
+        raise too_costly(text, MAX_PAIRS)
+    out: dict[Value, int] = {}
+    get = out.get
+    for x, wx in a.weights.items():
+        for y, wy in b.weights.items():
+            key = operation(x, y)
+            out[key] = get(key, 0) + wx * wy
+    return Law(out, a.denominator * b.denominator)
+
+
+def power(law: Law, count: int, text: str) -> Law:
+    """The law of the sum of ``count`` independent outcomes of ``law``."""
+    if count == 0:
+        return point(0)
+    support = sorted(law.weights)  # type: ignore[type-var]
+    if len(support) == 2:  # binomial: two outcomes (counted successes)
+        low, high = support
+        wl, wh = law.weights[low], law.weights[high]
+        weights: dict[Value, int] = {
+            low * (count - k) + high * k: comb(count, k) * wh**k * wl ** (count - k)
+            for k in range(count + 1)
+        }
+        return Law(weights, law.denominator**count)
+    # the last product dominates: refuse before starting what would pass the bound
+    span = count * (max(support) - min(support)) + 1  # type: ignore[operator]
+    if span * count * law.denominator.bit_length() > MAX_BITS:
+        raise too_costly(text, MAX_BITS)
+    result = law
+    for bit in bin(count)[3:]:  # left to right: squares, and a cheap multiply by law
+        result = convolve(result, result, text)
+        if bit == "1":
+            result = convolve(result, law, text)
+    return result
+
+
+def as_key(value: Value) -> Value:
+    """An integral Fraction as an ``int`` (the roller gives ints when integral)."""
+    if type(value) is Fraction and value.denominator == 1:
+        return int(value)
+    return value
+
+
+def from_fractions(law: dict[Hashable, Fraction]) -> Law:
+    """A law of Fraction probabilities as weights over their common denominator."""
+    denominator = lcm(*(p.denominator for p in law.values())) if law else 1
+    return Law(
+        {k: int(p * denominator) for k, p in law.items() if p},  # type: ignore[misc]
+        denominator,
+    )
