@@ -28,6 +28,10 @@ from typing import Any, ClassVar, Literal
 from rollbridge.dice.records import DiceGroup
 from rollbridge.dice.sources import DiceSource
 from rollbridge.exceptions import InvalidSheet, InvalidState, RuleViolation
+
+# The odds hook's result, and the exact odds of notation a ruleset computes it with:
+# part of the contract, so that a plugin needs no other module for them.
+from rollbridge.odds import Distribution, Odds, distribution
 from rollbridge.plain import JSON
 from rollbridge.schema import validate
 from rollbridge.text import Messages, Text, render
@@ -38,6 +42,8 @@ __all__ = [
     "ActionSpec",
     "Actor",
     "CommonState",
+    "Distribution",
+    "Odds",
     "PlayerView",
     "Resolution",
     "Ruleset",
@@ -46,6 +52,7 @@ __all__ = [
     "TurnContext",
     "complete_state",
     "describe_actions",
+    "distribution",
     "major_version",
 ]
 
@@ -409,6 +416,21 @@ class Ruleset(ABC):
         with ``action`` set to the hook's name and ``hidden`` holding every NPC.
         """
         return dict(data)
+
+    # -- optional odds ---------------------------------------------------------
+
+    def odds(self, context: ActionContext) -> Odds | None:
+        """The exact outcome distribution of ``context``'s action, or None (no odds
+        for this action: the default, for every action).
+
+        It must follow exactly the rules :meth:`resolve` applies to the same
+        context (settings, the actors' sheets and states included), draw no dice,
+        change nothing, and depend on nothing the asker may not see: the actors
+        are given as the table holds them, and the protocol layer decides what a
+        player may ask (docs/plugins.md, "Odds"). It may refuse what
+        :meth:`resolve` would refuse, with the same error.
+        """
+        return None
 
     # -- optional turn structure: return a Resolution to change state --------
 

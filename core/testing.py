@@ -22,7 +22,8 @@ pass: a valid contract, example sheets that validate, JSON-safe states, a
 well-formed common state, pure and reproducible resolutions that never mutate
 their input, only typed errors, turn hooks that touch only participants, and
 supplied states (fuzzed with hypothesis) that are either refused with
-``invalid_state`` or completed into states every action works on::
+``invalid_state`` or completed into states every action works on, and, for the
+actions a ruleset gives odds of, exact odds that draw no dice::
 
     class TestMyRulesetConforms(RulesetConformance):
         ruleset = MyRuleset()
@@ -36,6 +37,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any, ClassVar
 
 import pytest
@@ -57,6 +59,7 @@ from rollbridge.exceptions import InvalidState, RollbridgeError, RuleViolation
 from rollbridge.hookspecs import hookimpl
 from rollbridge.host import PluginHost, check_ruleset
 from rollbridge.i18n import locales_of
+from rollbridge.odds import Odds
 from rollbridge.offline import TableService
 from rollbridge.plain import JSON
 from rollbridge.schema import check_schema, validate
@@ -548,16 +551,22 @@ class RulesetConformance(StateConformance):
                         )
         assert resolved, "no action example resolved with any seed"
 
+    def _context(self, name: str, case: JSON, actors: list[Actor]) -> ActionContext:
+        """The action's example as a context: the first example actor acts (if the
+        action takes one), the next ones are its targets."""
+        spec = self.ruleset.actions[name]
+        params = validate(spec.params, case["params"])
+        actor = actors[0] if spec.actor != "none" else None
+        others = [a for a in actors if a is not actor] or actors
+        wanted = spec.min_targets or (1 if (spec.max_targets or 0) >= 1 else 0)
+        targets = tuple(actors if spec.every_actor else others[:wanted])
+        return ActionContext(name, params, actor, targets, {}, "r1", True)
+
     def test_resolution_is_pure_and_reproducible(self) -> None:
         actors = self._actors()
         for name, case in self._cases():
-            spec = self.ruleset.actions[name]
-            params = validate(spec.params, case["params"])
-            actor = actors[0] if spec.actor != "none" else None
-            others = [a for a in actors if a is not actor] or actors
-            wanted = spec.min_targets or (1 if (spec.max_targets or 0) >= 1 else 0)
-            targets = tuple(actors if spec.every_actor else others[:wanted])
-            context = ActionContext(name, params, actor, targets, {}, "r1", True)
+            context = self._context(name, case, actors)
+            actor, targets, params = context.actor, context.targets, context.params
             frozen = copy.deepcopy((actor, targets, params))
             results = []
             for _ in range(2):
@@ -568,6 +577,46 @@ class RulesetConformance(StateConformance):
                 results.append(result.to_dict() if isinstance(result, Resolution) else None)
                 assert (actor, targets, params) == frozen, f"{name}: resolve mutated its input"
             assert results[0] == results[1], f"{name}: the same dice gave different results"
+
+    def test_odds_are_exact_and_draw_no_dice(self) -> None:
+        """Each action example whose :meth:`~rollbridge.contract.Ruleset.odds` gives an
+        :class:`~rollbridge.odds.Odds`: non-negative fractions that, with
+        ``truncated``, sum to exactly 1; no die drawn (any dice source raises), the
+        input unchanged, the same odds twice. Skipped when every action has none."""
+        actors = self._actors()
+        computed = 0
+
+        def no_dice(source: DiceSource, faces: int) -> int:
+            raise AssertionError("odds drew a die")
+
+        for name, case in self._cases():
+            context = self._context(name, case, actors)
+            frozen = copy.deepcopy((context.actor, context.targets, context.params))
+            results = []
+            for _ in range(2):
+                with pytest.MonkeyPatch.context() as patch:
+                    patch.setattr(DiceSource, "roll", no_dice)
+                    try:
+                        results.append(self.ruleset.odds(context))
+                    except RuleViolation:
+                        results.append(None)
+            assert (context.actor, context.targets, context.params) == frozen, (
+                f"{name}: odds mutated its input"
+            )
+            odds = results[0]
+            if odds is None:
+                continue
+            assert isinstance(odds, Odds), f"{name}: odds must return an Odds or None"
+            assert results[1] == odds, f"{name}: odds differ between two calls"
+            values = [*odds.outcomes.values(), odds.truncated]
+            assert all(isinstance(p, Fraction) and p >= 0 for p in values), (
+                f"{name}: every probability must be a non-negative Fraction"
+            )
+            assert sum(values) == 1, f"{name}: the outcomes and truncated sum to {sum(values)}"
+            _json_roundtrip(odds.to_dict(), f"{name}: odds")
+            computed += 1
+        if not computed:
+            pytest.skip("the ruleset gives no odds for any action example")
 
     def test_texts_are_data_and_render_for_every_audience(self) -> None:
         """Narration and steps are :class:`~rollbridge.text.Text` (so they can be

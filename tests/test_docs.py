@@ -15,7 +15,7 @@ def python_blocks(path: Path) -> list[str]:
 
 
 def test_the_coin_ruleset_of_the_plugin_guide_works():
-    (coin_source,) = [b for b in python_blocks(DOCS / "plugins.md") if "class Coin" in b]
+    (coin_source,) = [b for b in python_blocks(DOCS / "plugins.md") if "class Coin(" in b]
     namespace: dict = {}
     exec(compile(coin_source, "docs/plugins.md", "exec"), namespace)
     table = RulesetHarness(namespace["Coin"]())
@@ -27,3 +27,20 @@ def test_the_coin_ruleset_of_the_plugin_guide_works():
     assert table.actor("hero")["common"]["status"] == "impaired"
     gm, player = table.views()
     assert player["data"] == gm["data"]  # nothing private in a coin flip
+
+
+def test_the_odds_example_of_the_plugin_guide_is_exact():
+    """docs/plugins.md "Odds": the Coin with its odds gives heads and tails 1/2 each."""
+    from fractions import Fraction
+
+    from rollbridge.contract import ActionContext
+
+    blocks = python_blocks(DOCS / "plugins.md")
+    (coin_source,) = [b for b in blocks if "class Coin(" in b]
+    (odds_source,) = [b for b in blocks if "class CoinWithOdds(" in b]
+    namespace: dict = {}
+    exec(compile(coin_source, "docs/plugins.md", "exec"), namespace)
+    exec(compile(odds_source, "docs/plugins.md", "exec"), namespace)
+    odds = namespace["CoinWithOdds"]().odds(ActionContext("flip", {}))
+    assert dict(odds.outcomes) == {"heads": Fraction(1, 2), "tails": Fraction(1, 2)}
+    assert odds.truncated == 0

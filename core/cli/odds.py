@@ -1,23 +1,36 @@
-"""``rollbridge odds FORMULA``: the exact distribution of a formula's total.
+"""``rollbridge odds``: exact odds of a formula's total, or of a ruleset's action.
 
-Prints each total with its exact probability (a fraction; past 24 characters
-only with ``--exact``), its percent and the chance of at least that total, then
-the mean and the probability cut off by the explosion depth. ``--json`` prints
-:meth:`rollbridge.odds.Distribution.to_dict` (fractions as ``"p/q"`` text beside
-floats). The words are in ``--locale`` (see :mod:`rollbridge.cli.locales`).
+``rollbridge odds FORMULA`` prints each total with its exact probability (a
+fraction; past 24 characters only with ``--exact``), its percent and the chance of
+at least that total, then the mean and the probability cut off by the explosion
+depth. ``--json`` prints :meth:`rollbridge.odds.Distribution.to_dict` (fractions
+as ``"p/q"`` text beside floats).
+
+``rollbridge odds RULESET ACTION --params JSON [--actors JSON] [--settings JSON]``
+asks the ruleset's optional ``odds`` hook (docs/plugins.md, "Odds") for the
+action's named outcomes, on an offline table holding the actors exactly as
+``rollbridge resolve`` builds it (the ruleset's example sheets by default), and
+prints each outcome with its exact fraction and percent; ``--json`` prints
+:meth:`rollbridge.odds.Odds.to_dict`. The words are in ``--locale`` (see
+:mod:`rollbridge.cli.locales`).
 """
 
 from __future__ import annotations
 
 import argparse
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_json
-from rollbridge.odds import DEFAULT_DEPTH, MAX_DEPTH, Distribution, distribution
+from rollbridge.odds import DEFAULT_DEPTH, MAX_DEPTH, Distribution, Odds, distribution
 from rollbridge.text import Messages
 
-__all__ = ["add_parsers", "render_odds"]
+if TYPE_CHECKING:
+    from rollbridge.contract import ActionContext
+    from rollbridge.engine.table import Table
+
+__all__ = ["action_context", "add_parsers", "render_action_odds", "render_odds"]
 
 #: Fractions longer than this are shown as "…" unless --exact is given.
 SHORT_FRACTION = 24
@@ -44,12 +57,42 @@ NOTHING_CUT = say("cli.odds.nothing_cut", "nothing cut off: the totals above are
 LONG = say(
     "cli.odds.long", "(… marks a fraction of more than {count} characters: see --exact or --json)"
 )
+# Translators: {ruleset} and {action} are ids (bandits, move): keep them.
+ACTION_TITLE = say("cli.odds.action_title", "{ruleset} {action}: exact odds of the outcomes")
+# Translators: the first column head of `rollbridge odds RULESET ACTION`: keep it short.
+OUTCOME = say("cli.odds.outcome", "outcome")
+# Translators: {formula} is dice notation, e.g. 3d6kl2 + 1: keep it as it is.
+TOTALS = say("cli.odds.totals", "the total rolls as {formula}")
+# Translators: {mass} is an exact fraction, {percent} the same in percent.
+UNCOVERED = say("cli.odds.uncovered", "in no outcome above: {mass} ({percent})")
+# Translators: {ruleset} and {action} are ids: keep them.
+NO_ODDS = say("cli.odds.none", "ruleset {ruleset} gives no odds for action {action}")
+ACTOR_REQUIRED = say("actor.required", "actor: action {action} needs an acting actor")
+UNKNOWN_ACTION = say(
+    "action.unknown", "ruleset {ruleset} has no action {action} (actions: {known})"
+)
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add the ``odds`` sub-command."""
-    odds = commands.add_parser("odds", help="the exact odds of dice notation, e.g. 4d6kh3")
-    odds.add_argument("formula", help="Foundry-style dice notation")
+    odds = commands.add_parser(
+        "odds",
+        help="the exact odds of dice notation (e.g. 4d6kh3) or of a ruleset's action",
+    )
+    odds.add_argument(
+        "formula", help="Foundry-style dice notation; or, with ACTION, a ruleset id (bandits)"
+    )
+    odds.add_argument("action", nargs="?", help="an action of the ruleset, e.g. move")
+    odds.add_argument("--params", default="{}", help="with ACTION: its parameters as JSON")
+    odds.add_argument(
+        "--actors",
+        help="with ACTION: actors as JSON, as rollbridge resolve takes them (a list: the "
+        'first acts, the rest are targets; or {"actor": {...}, "targets": [...]}). '
+        "Default: the example sheets",
+    )
+    odds.add_argument(
+        "--settings", help="with ACTION: table settings as JSON, as rollbridge resolve takes them"
+    )
     odds.add_argument(
         "--depth",
         type=int,
@@ -114,7 +157,114 @@ def render_odds(odds: Distribution, locale: str = "en", exact: bool = False) -> 
     return lines
 
 
+def _table(args: argparse.Namespace) -> Table:
+    """An offline table of ``args.formula`` (the ruleset) holding the ``--actors``,
+    created through the service as ``rollbridge resolve`` creates them."""
+    from rollbridge.cli.offline import ACTOR_NAME, ACTOR_SHEET, _actor_specs, _host, table_settings
+    from rollbridge.engine.model import Principal
+    from rollbridge.exceptions import InvalidRequest
+    from rollbridge.offline import TableService
+    from rollbridge.stores.memory import MemoryStore
+
+    host = _host()
+    ruleset = host.ruleset(args.formula)
+    actor_spec, target_specs = _actor_specs(ruleset.example_sheets, args.actors)
+    service = TableService(MemoryStore(), host)
+    settings = table_settings(args.settings, ruleset)
+    info, _tokens = service.create_table("odds", ruleset.id, settings=settings, table_id="odds")
+    gm = Principal("gm", "gm", "cli")
+    for index, actor in enumerate(([actor_spec] if actor_spec else []) + target_specs):
+        if not isinstance(actor, dict) or "sheet" not in actor:
+            raise InvalidRequest(ACTOR_SHEET(number=index + 1))
+        body = {k: v for k, v in actor.items() if k in ("id", "name", "sheet", "state")}
+        body.setdefault("name", ACTOR_NAME(number=index + 1).render(args.locale))
+        service.handle(info.id, {"type": "actor.create", "id": f"c{index}", "actor": body}, gm)
+    return service.table(info.id)
+
+
+def action_context(table: Table, action: str, params: object) -> ActionContext:
+    """The context ``resolve`` would give the ruleset for ``action`` at ``table``: its
+    parameters validated, the first actor acting (if the action takes one) and the
+    others its targets, the table's settings, asked by the GM.
+
+    :raises UnknownAction: InvalidParams: InvalidRequest: as ``resolve`` refuses them:
+        an unknown action, bad parameters, no actor or too few targets.
+    """
+    from rollbridge.contract import ActionContext
+    from rollbridge.engine.rolls import TARGETS_AT_LEAST
+    from rollbridge.engine.views import record_actor
+    from rollbridge.exceptions import InvalidRequest, UnknownAction
+    from rollbridge.schema import validate
+
+    ruleset = table.ruleset
+    spec = ruleset.actions.get(action)
+    if spec is None:
+        known = ", ".join(sorted(ruleset.actions))
+        message = UNKNOWN_ACTION(ruleset=repr(ruleset.id), action=repr(action), known=known)
+        raise UnknownAction(message, details={"action": action})
+    actors = [record_actor(record) for record in table.actors.values()]
+    takes_actor = spec.actor != "none" and bool(actors)
+    if spec.actor == "required" and not takes_actor:
+        raise InvalidRequest(ACTOR_REQUIRED(action=repr(spec.name)), details={"field": "actor"})
+    others = actors[1:] if takes_actor else actors
+    if not spec.every_actor:
+        limit = spec.max_targets if spec.max_targets is not None else len(others)
+        others = others[: max(limit, 0)]
+        if len(others) < spec.min_targets:
+            few = TARGETS_AT_LEAST(action=repr(spec.name), low=spec.min_targets, got=len(others))
+            raise InvalidRequest(few, details={"field": "targets"})
+    return ActionContext(
+        action=spec.name,
+        params=validate(spec.params, params or {}, where="params"),
+        actor=actors[0] if takes_actor else None,
+        targets=tuple(others),
+        settings=table.ruleset_settings,
+    )
+
+
+def render_action_odds(
+    odds: Odds, ruleset: str, action: str, locale: str = "en", exact: bool = False
+) -> list[str]:
+    """The lines ``rollbridge odds RULESET ACTION`` prints for ``odds``."""
+    lines = [ACTION_TITLE(ruleset=ruleset, action=action).render(locale)]
+    heads = tuple(h().render(locale) for h in (OUTCOME, PROBABILITY, PERCENT))
+    rows = [(name, _fraction(p, exact)[0], _percent(p)) for name, p in odds.outcomes.items()]
+    widths = [max(len(r[i]) for r in (heads, *rows)) for i in range(3)]
+    for row in (heads, *rows):
+        cells = [row[0].ljust(widths[0]), row[1].ljust(widths[1]), row[2].rjust(widths[2])]
+        lines.append("  ".join(cells).rstrip())
+    if odds.truncated:
+        mass = _fraction(odds.truncated, exact)[0]
+        lines.append(UNCOVERED(mass=mass, percent=_percent(odds.truncated)).render(locale))
+    if odds.totals is not None:
+        lines.append(TOTALS(formula=odds.totals.formula).render(locale))
+    if any(row[1] == "…" for row in rows):
+        lines.append(LONG(count=SHORT_FRACTION).render(locale))
+    return lines
+
+
+def _action_odds(args: argparse.Namespace) -> int:
+    from rollbridge.cli.offline import _json_arg
+
+    params = _json_arg(args.params, "--params")
+    table = _table(args)
+    context = action_context(table, args.action, params)
+    odds = table.call_ruleset(lambda: table.ruleset.odds(context))
+    ruleset = table.ruleset.id
+    if args.json:
+        data = odds.to_dict() if odds is not None else None
+        print_json({"ruleset": ruleset, "action": context.action, "odds": data})
+        return 0
+    if odds is None:
+        print(NO_ODDS(ruleset=ruleset, action=context.action).render(args.locale))
+        return 0
+    print("\n".join(render_action_odds(odds, ruleset, context.action, args.locale, args.exact)))
+    return 0
+
+
 def _odds(args: argparse.Namespace) -> int:
+    if args.action is not None:
+        return _action_odds(args)
     odds = distribution(args.formula, explode_depth=args.depth)
     if args.json:
         print_json(odds.to_dict())

@@ -5,6 +5,8 @@ a formula can give when :func:`~rollbridge.dice.evaluate.roll_formula` rolls it,
 by convolution over the parse tree (no sampling). Explosions are cut at a
 documented depth and the probability cut off is reported as
 :attr:`Distribution.truncated`. See ``docs/dice.md``, "Exact odds".
+:class:`Odds` is what a ruleset's optional ``odds`` hook returns: an action's
+named outcomes (docs/plugins.md, "Odds").
 
 ::
 
@@ -19,5 +21,6 @@ documented depth and the probability cut off is reported as
 from __future__ import annotations
 
 from rollbridge.odds.distribution import DEFAULT_DEPTH, MAX_DEPTH, Distribution, distribution
+from rollbridge.odds.result import Odds
 
-__all__ = ["DEFAULT_DEPTH", "MAX_DEPTH", "Distribution", "distribution"]
+__all__ = ["DEFAULT_DEPTH", "MAX_DEPTH", "Distribution", "Odds", "distribution"]

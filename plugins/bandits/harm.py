@@ -16,6 +16,7 @@ the request's: private to each (:mod:`.privacy`), and so is the total built from
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rollbridge.contract import ActionContext, Actor, Resolution
@@ -41,7 +42,7 @@ from .rolls import roll_2d6
 from .table import band_for
 from .wounds import hit_bandit, hit_extra
 
-__all__ = ["dual_wield_choice", "resolve_harm"]
+__all__ = ["HarmPlan", "dual_wield_choice", "plan_harm", "resolve_harm"]
 
 
 def dual_wield_choice(
@@ -99,8 +100,30 @@ def _check_params(context: ActionContext) -> None:
         raise RuleViolation(REDUCTION_NEEDS_GM(), code="reduction_needs_gm")
 
 
-def resolve_harm(context: ActionContext, dice: DiceSource) -> Resolution:
-    """BD-3 the roll, BD-4 two light weapons, BD-5 the table, BD-6 / BD-9 the wounds."""
+@dataclass(slots=True)
+class HarmPlan:
+    """What a harm roll adds to its 2d6, before any die (BD-3, BD-4), and the two-weapon
+    choices it makes; :func:`resolve_harm` rolls it, :mod:`.odds` computes its odds."""
+
+    a_state: dict[str, Any] | None
+    t_state: dict[str, Any]
+    a_choice: str | None
+    a_new: bool
+    t_choice: str | None
+    t_new: bool
+    terms: list[HarmTerm]
+    #: The attacker's Pierce, and where it comes from: ``sheet`` or ``given`` (params).
+    pierce: int
+    pierce_from: str
+
+    @property
+    def modifier(self) -> int:
+        """The sum of the terms: what the 2d6 are added to."""
+        return sum(t.value for t in self.terms)
+
+
+def plan_harm(context: ActionContext) -> HarmPlan:
+    """The harm roll's terms; refuses what the rules refuse before the dice."""
     _check_params(context)
     params = context.params
     attacker, target = context.actor, context.targets[0]
@@ -120,9 +143,6 @@ def resolve_harm(context: ActionContext, dice: DiceSource) -> Resolution:
         target, t_state, params.get("target_dual_wield"), "target_dual_wield"
     )
 
-    dice_rolled = roll_2d6(dice)
-    roll = sum(d.value for d in dice_rolled)
-    a_id = attacker.id if attacker is not None else None
     terms: list[HarmTerm] = []
     if direction == "taken":
         terms.append(HarmTerm("steady", -sheets.steady(target.sheet), target.id))
@@ -134,10 +154,26 @@ def resolve_harm(context: ActionContext, dice: DiceSource) -> Resolution:
     else:
         assert attacker is not None
         pierce, pierce_from = sheets.pierce(attacker.sheet), "sheet"
-    terms.append(HarmTerm("pierce", pierce, a_id))
+    terms.append(HarmTerm("pierce", pierce, attacker.id if attacker is not None else None))
     if a_choice == "pierce":
         terms.append(HarmTerm("pierce_pair", 1))
-    total = roll + sum(t.value for t in terms)
+    return HarmPlan(a_state, t_state, a_choice, a_new, t_choice, t_new, terms, pierce, pierce_from)
+
+
+def resolve_harm(context: ActionContext, dice: DiceSource) -> Resolution:
+    """BD-3 the roll, BD-4 two light weapons, BD-5 the table, BD-6 / BD-9 the wounds."""
+    plan = plan_harm(context)
+    params = context.params
+    attacker, target = context.actor, context.targets[0]
+    direction = params["direction"]
+    a_state, t_state, terms = plan.a_state, plan.t_state, plan.terms
+    a_choice, a_new, t_choice, t_new = plan.a_choice, plan.a_new, plan.t_choice, plan.t_new
+    pierce, pierce_from = plan.pierce, plan.pierce_from
+
+    dice_rolled = roll_2d6(dice)
+    roll = sum(d.value for d in dice_rolled)
+    a_id = attacker.id if attacker is not None else None
+    total = roll + plan.modifier
     band = band_for(total)
 
     reduction = int(params.get("reduction", 0))

@@ -1,8 +1,12 @@
-"""Resolving a move roll (BD-1, BD-2, BD-7); :mod:`.move_texts` says what happened."""
+"""Resolving a move roll (BD-1, BD-2, BD-7); :mod:`.move_texts` says what happened.
+
+:func:`plan_move` is the part before the dice, shared with :mod:`.odds`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rollbridge.contract import ActionContext, Resolution
@@ -13,10 +17,10 @@ from . import move_texts as texts
 from . import sheet as sheets
 from .actors import require_able, state_of
 from .messages import NO_STAT, NO_STATS
-from .rolls import band_of, clamp_modifier, dice_mode, roll_move
+from .rolls import EXTRA_RESULT, band_of, clamp_modifier, dice_mode, roll_move
 from .state import is_heavily_wounded
 
-__all__ = ["resolve_move", "situational"]
+__all__ = ["MovePlan", "plan_move", "resolve_move", "situational"]
 
 
 def _stat_value(actor_sheet: Mapping[str, Any], stat: str | None) -> int:
@@ -44,8 +48,30 @@ def situational(params: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
     )
 
 
-def resolve_move(context: ActionContext, dice: DiceSource) -> Resolution:
-    """BD-1: 2d6 + the modifiers clamped to ±4; BD-2 advantage; BD-7 heavily wounded."""
+@dataclass(frozen=True, slots=True)
+class MovePlan:
+    """What a move rolls, before any die: the modifiers (BD-1) and the dice mode
+    (BD-2, BD-7). :func:`resolve_move` rolls it; :mod:`.odds` computes its odds."""
+
+    stat: str | None
+    stat_value: int
+    others: tuple[tuple[str, int], ...]
+    raw: int
+    modifier: int
+    advantage: bool
+    #: Why it has disadvantage: (asked, heavily wounded).
+    why: tuple[bool, bool]
+    #: ``normal``, ``advantage``, ``disadvantage`` or ``cancelled`` (plain 2d6).
+    mode: str
+
+    @property
+    def rolled_mode(self) -> str:
+        """The mode the dice are rolled in (``cancelled`` rolls as ``normal``)."""
+        return "normal" if self.mode == "cancelled" else self.mode
+
+
+def plan_move(context: ActionContext) -> MovePlan:
+    """The move's modifiers and dice mode; refuses an actor who may not act."""
     actor = context.actor
     assert actor is not None  # the spec requires an actor
     params = context.params
@@ -54,15 +80,24 @@ def resolve_move(context: ActionContext, dice: DiceSource) -> Resolution:
     others = situational(params)
     state = state_of(actor)
     require_able(actor, context.settings, "move", state)
-
     raw = stat_value + sum(value for _, value in others)
-    modifier = clamp_modifier(raw)
     advantage = bool(params.get("advantage", False))
     why = (bool(params.get("disadvantage", False)), is_heavily_wounded(state))
     mode = dice_mode(advantage, any(why))
-    roll = roll_move(dice, "normal" if mode == "cancelled" else mode, modifier)
+    return MovePlan(stat, stat_value, others, raw, clamp_modifier(raw), advantage, why, mode)
+
+
+def resolve_move(context: ActionContext, dice: DiceSource) -> Resolution:
+    """BD-1: 2d6 + the modifiers clamped to ±4; BD-2 advantage; BD-7 heavily wounded."""
+    actor = context.actor
+    assert actor is not None  # the spec requires an actor
+    params = context.params
+    plan = plan_move(context)
+    stat, stat_value, others, raw = plan.stat, plan.stat_value, plan.others, plan.raw
+    modifier, advantage, why, mode = plan.modifier, plan.advantage, plan.why, plan.mode
+    roll = roll_move(dice, plan.rolled_mode, modifier)
     band = band_of(roll.total)
-    extra = roll.total >= 12
+    extra = roll.total >= EXTRA_RESULT
     # With a stat, the modifier and the total are built from the actor's sheet.
     owner = actor.id if stat else None
     mods = texts.modifiers(stat, stat_value, others, raw, modifier, owner)

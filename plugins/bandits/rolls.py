@@ -7,18 +7,23 @@ from dataclasses import dataclass
 from rollbridge.dice import DiceSource, Die, keep, roll_pool
 
 __all__ = [
+    "EXTRA_RESULT",
     "MOD_MAX",
     "MOD_MIN",
     "MoveRoll",
     "band_of",
+    "base_formula",
     "clamp_modifier",
     "dice_mode",
+    "move_formula",
     "roll_2d6",
     "roll_move",
     "signed",
 ]
 
 MOD_MIN, MOD_MAX = -4, 4
+#: BD-1: a move total from which the extra result (12+) is flagged.
+EXTRA_RESULT = 12
 
 
 def clamp_modifier(raw: int) -> int:
@@ -76,12 +81,22 @@ class MoveRoll:
     @property
     def base_formula(self) -> str:
         """The dice alone: ``2d6``, ``3d6kh2`` (advantage), ``3d6kl2`` (disadvantage)."""
-        return {"advantage": "3d6kh2", "disadvantage": "3d6kl2"}.get(self.mode, "2d6")
+        return base_formula(self.mode)
 
     @property
     def formula(self) -> str:
         """The dice and the modifier: ``2d6+3``, ``3d6kl2-1``."""
-        return self.base_formula + signed(self.modifier, zero="", ascii_minus=True)
+        return move_formula(self.mode, self.modifier)
+
+
+def base_formula(mode: str) -> str:
+    """A move's dice in ``mode``: ``2d6``, ``3d6kh2`` (advantage), ``3d6kl2`` (disadvantage)."""
+    return {"advantage": "3d6kh2", "disadvantage": "3d6kl2"}.get(mode, "2d6")
+
+
+def move_formula(mode: str, modifier: int) -> str:
+    """A move's dice and modifier as notation: ``2d6+3``, ``3d6kl2-1``."""
+    return base_formula(mode) + signed(modifier, zero="", ascii_minus=True)
 
 
 def roll_move(source: DiceSource, mode: str, modifier: int) -> MoveRoll:

@@ -10,6 +10,7 @@ from rollbridge.contract import (
     ActionSpec,
     Actor,
     CommonState,
+    Odds,
     PlayerView,
     Resolution,
     Ruleset,
@@ -25,6 +26,7 @@ from .care import resolve_medpack, resolve_stabilise
 from .harm import resolve_harm
 from .messages import ACTOR_DEAD, UNKNOWN_ACTION, UNKNOWN_TRACK, WHOLE_DELTA
 from .moves import resolve_move
+from .odds import odds as action_odds
 from .privacy import SHEET, public_state
 from .privacy import reveals as reveals_aspect
 from .state import (
@@ -134,6 +136,11 @@ class BanditsRuleset(Ruleset):
         if resolver is None:
             raise UnknownAction(UNKNOWN_ACTION(action=repr(context.action)))
         return resolver(context, dice)
+
+    def odds(self, context: ActionContext) -> Odds | None:
+        """``move``: ``6-``, ``7-9``, ``10-11``, ``12+``; ``harm``: the harm table's rows
+        (``3-`` … ``22+``); None for the other actions (see :mod:`.odds`)."""
+        return action_odds(context)
 
     def common_state(self, actor: Actor) -> CommonState:
         return common_state(state_of(actor))

@@ -1,0 +1,51 @@
+"""The :class:`Odds` of an action: its named outcomes as exact fractions.
+
+A ruleset's optional :meth:`~rollbridge.contract.Ruleset.odds` hook returns one
+(docs/plugins.md, "Odds"): each named outcome (``"10+"``, ``"7-9"``, a band of a
+table) with its exact probability, the probability no outcome covers
+(``truncated``, e.g. cut off by an explosion depth), and, optionally, the
+:class:`~rollbridge.odds.Distribution` of the roll's total.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from rollbridge.odds.distribution import Distribution
+
+__all__ = ["Odds"]
+
+
+def _text(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """The exact outcome distribution of one action.
+
+    :param outcomes: each named outcome → its probability, in the order to show
+        them; the outcomes are disjoint, and with :attr:`truncated` sum to 1.
+    :param truncated: the probability of what no outcome covers (0 unless the
+        roll can explode past the depth computed).
+    :param totals: the distribution of the roll's total, when there is one.
+    """
+
+    outcomes: Mapping[str, Fraction]
+    truncated: Fraction = Fraction(0)
+    totals: Distribution | None = field(default=None, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data: fractions as ``"p/q"`` text, with floats beside them."""
+        return {
+            "outcomes": [
+                {"outcome": name, "probability": _text(p), "float": float(p)}
+                for name, p in self.outcomes.items()
+            ],
+            "truncated": _text(self.truncated),
+            "truncated_float": float(self.truncated),
+            "totals": self.totals.to_dict() if self.totals is not None else None,
+        }
