@@ -15,6 +15,7 @@ value (:mod:`rollbridge.plugins.wilddie.privacy`), and so are the actor's chips.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rollbridge.contract import ActionContext, Actor, Resolution
@@ -97,7 +98,17 @@ from rollbridge.plugins.wilddie.state import (
 from rollbridge.plugins.wilddie.traits import defense, die_faces, trait_die
 from rollbridge.text import Private, Text
 
-__all__ = ["attack", "recover", "recovery_roll", "spend_chip", "trait_test"]
+__all__ = [
+    "RollPlan",
+    "attack",
+    "plan_attack",
+    "plan_roll",
+    "plan_trait",
+    "recover",
+    "recovery_roll",
+    "spend_chip",
+    "trait_test",
+]
 
 #: WD-9: recovering from Shaken is a Character roll against 4.
 RECOVERY_TRAIT = "character"
@@ -150,6 +161,58 @@ def base_modifiers(actor: Actor, untrained: bool) -> list[dict[str, Any]]:
     return mods
 
 
+@dataclass(frozen=True)
+class RollPlan:
+    """What a trait roll (WD-3) is before any die: the trait die's faces, whether
+    the skill is untrained, whether the wild die is rolled (a pc), every modifier
+    as the record keeps it (untrained, wounds, then the request's) and the difficulty.
+
+    The resolver rolls from it and :mod:`.odds` computes from it, so they cannot drift.
+    """
+
+    faces: int
+    untrained: bool
+    wild: bool
+    modifiers: tuple[dict[str, Any], ...]
+    difficulty: int
+
+    @property
+    def modifier(self) -> int:
+        """The sum of the modifiers, as :func:`.rolling.evaluate` adds them."""
+        return sum(int(m["value"]) for m in self.modifiers)
+
+
+def plan_roll(
+    actor: Actor, *, trait: str, difficulty: int, modifiers: list[Mapping[str, Any]]
+) -> RollPlan:
+    """The :class:`RollPlan` of ``actor`` rolling ``trait`` against ``difficulty``."""
+    faces, untrained = trait_die(actor.sheet, trait)
+    return RollPlan(
+        faces=faces,
+        untrained=untrained,
+        wild=is_pc(actor.sheet),
+        modifiers=tuple(
+            {"value": int(m["value"]), "note": str(m.get("note", ""))}
+            for m in [*base_modifiers(actor, untrained), *modifiers]
+        ),
+        difficulty=difficulty,
+    )
+
+
+def plan_trait(context: ActionContext) -> tuple[Actor, RollPlan]:
+    """The actor and plan of a ``trait`` action, refused as :func:`trait_test` refuses."""
+    actor = require_actor(context)
+    ensure_can_act(actor)
+    params = context.params
+    plan = plan_roll(
+        actor,
+        trait=params["trait"],
+        difficulty=int(params.get("difficulty", 4)),
+        modifiers=list(params.get("modifiers", [])),
+    )
+    return actor, plan
+
+
 def _roll_for(
     actor: Actor,
     dice: DiceSource,
@@ -170,15 +233,15 @@ def _roll_for(
     false) is not kept: the actor's state, which its player sees, would tell the
     dice (WD-4's chips then cannot reroll it).
     """
-    faces, untrained = trait_die(actor.sheet, trait)
+    plan = plan_roll(actor, trait=trait, difficulty=difficulty, modifiers=modifiers)
     record = roll_record(
         dice,
         kind=kind,
         trait=trait,
-        faces=faces,
-        untrained=untrained,
-        wild=is_pc(actor.sheet),
-        modifiers=[*base_modifiers(actor, untrained), *modifiers],
+        faces=plan.faces,
+        untrained=plan.untrained,
+        wild=plan.wild,
+        modifiers=list(plan.modifiers),
         difficulty=None if against else difficulty,
         roll_id=roll_id,
         against=against,
@@ -220,15 +283,14 @@ def _chips_outcome(outcome: dict[str, Any], state: Mapping[str, Any], actor: Act
 
 def trait_test(context: ActionContext, dice: DiceSource) -> Resolution:
     """WD-3: trait die (+ wild die for a pc) + modifiers against a difficulty."""
-    actor = require_actor(context)
-    ensure_can_act(actor)
+    actor, plan = plan_trait(context)
     params = context.params
     state, record, result = _roll_for(
         actor,
         dice,
         kind="trait",
         trait=params["trait"],
-        difficulty=int(params.get("difficulty", 4)),
+        difficulty=plan.difficulty,
         modifiers=list(params.get("modifiers", [])),
         roll_id=context.request_id,
         remember=not context.secret,
@@ -273,35 +335,52 @@ def _private_defense(target_id: str, difficulty: int) -> tuple[Private, Private,
     )
 
 
-def attack(context: ActionContext, dice: DiceSource) -> Resolution:
-    """WD-6: Fighting against the target's Defense, or Shooting against range + size."""
+def plan_attack(context: ActionContext) -> tuple[Actor, Actor, RollPlan]:
+    """The attacker, target and plan of an ``attack`` (WD-6), refused as
+    :func:`attack` refuses: melee rolls Fighting against the target's Defense
+    (WD-5), ranged Shooting against the range band's difficulty adjusted for size."""
     actor = require_actor(context)
     target = require_target(context)
     ensure_can_act(actor)
     params = context.params
+    if params["mode"] == "melee":
+        if "range" in params:
+            raise InvalidParams(MELEE_HAS_NO_RANGE())
+        if "size" in params:
+            raise InvalidParams(MELEE_HAS_NO_SIZE())
+        trait, difficulty = "fighting", defense(target.sheet)
+    else:
+        if "range" not in params:
+            raise InvalidParams(RANGED_NEEDS_RANGE())
+        size = params.get("size", "normal")
+        trait = "shooting"
+        difficulty = RANGE_DIFFICULTY[params["range"]] + SIZE_ADJUSTMENT[size]
+    plan = plan_roll(
+        actor, trait=trait, difficulty=difficulty, modifiers=list(params.get("modifiers", []))
+    )
+    return actor, target, plan
+
+
+def attack(context: ActionContext, dice: DiceSource) -> Resolution:
+    """WD-6: Fighting against the target's Defense, or Shooting against range + size."""
+    actor, target, plan = plan_attack(context)
+    params = context.params
     mode = params["mode"]
+    difficulty = plan.difficulty
     # how the difficulty is shown: in the outcome and dice, the verdict, the narration
     shown: Private | None = None
     verdict_against: Private | None = None
     narrated: int | Private
     if mode == "melee":
-        if "range" in params:
-            raise InvalidParams(MELEE_HAS_NO_RANGE())
-        if "size" in params:
-            raise InvalidParams(MELEE_HAS_NO_SIZE())
         trait = "fighting"
-        difficulty = defense(target.sheet)
         how: Text | Private = _defense_how(target, difficulty)
         against: str | None = "defense"
         extra: dict[str, Any] = {"mode": "melee", "target": target.id}
         shown, verdict_against, narrated = _private_defense(target.id, difficulty)
     else:
-        if "range" not in params:
-            raise InvalidParams(RANGED_NEEDS_RANGE())
         trait = "shooting"
         band = params["range"]
         size = params.get("size", "normal")
-        difficulty = RANGE_DIFFICULTY[band] + SIZE_ADJUSTMENT[size]
         if SIZE_ADJUSTMENT[size]:
             how = RANGED_STEP_SIZED(
                 difficulty=difficulty,

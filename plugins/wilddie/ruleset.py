@@ -10,6 +10,7 @@ from rollbridge.contract import (
     ActionSpec,
     Actor,
     CommonState,
+    Odds,
     PlayerView,
     Resolution,
     Ruleset,
@@ -31,6 +32,7 @@ from rollbridge.plugins.wilddie.messages import (
     WOUND_MODIFIER,
     WOUNDS_TRACK,
 )
+from rollbridge.plugins.wilddie.odds import odds as action_odds
 from rollbridge.plugins.wilddie.sheet import EXAMPLE_SHEETS, SHEET_SCHEMA, initial_state, is_pc
 from rollbridge.plugins.wilddie.state import (
     PC_MAX_WOUNDS,
@@ -115,6 +117,11 @@ class WildDieRuleset(Ruleset):
                 UNKNOWN_ACTION(action=repr(context.action)), details={"action": context.action}
             )
         return handler(context, dice)
+
+    def odds(self, context: ActionContext) -> Odds | None:
+        """The exact odds of a ``trait`` test or an ``attack`` (WD-3, WD-6): failure,
+        success and each number of raises; None for the other actions (see :mod:`.odds`)."""
+        return action_odds(context)
 
     def common_state(self, actor: Actor) -> CommonState:
         state = actor.state

@@ -1,0 +1,216 @@
+"""The wilddie odds hook: exact against icepool, and against the real resolver.
+
+icepool builds each roll independently of rollbridge: the trait die and, for a
+pc, the wild d6, each exploding (WD-2), the higher kept (WD-3), plus the
+modifiers (untrained −2, −1 a wound, the request's). rollbridge's compounding at
+depth 10 equals icepool's ``explode(depth=11)`` on every total below 11 × faces;
+icepool's mass from there on is rollbridge's ``truncated`` (docs/dice.md, "Exact
+odds"). A seeded chi-square check then resolves a trait test 20,000 times and
+compares where the results land with the computed odds.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from rollbridge import ActionContext
+from rollbridge.dice import SeededDice
+from rollbridge.exceptions import InvalidParams, RuleViolation
+from rollbridge.odds import Odds
+from rollbridge.schema import validate
+
+icepool = pytest.importorskip("icepool")
+
+DEPTH = 10  # rollbridge's default explosion depth
+CUT = 10**6  # a total that stands for "cut off by the depth"
+SEED = 23
+ROLLS = 20_000
+
+
+def expected_name(total: int, difficulty: int) -> str:
+    """WD-3, read from the rules: below → failure; each full 4 above → a raise."""
+    if total < difficulty:
+        return "failure"
+    count = (total - difficulty) // 4
+    return "success" if count == 0 else f"{count} raise" + ("s" if count > 1 else "")
+
+
+def acing(faces: int):
+    """One acing die, its totals past rollbridge's depth mapped to CUT."""
+    limit = (DEPTH + 1) * faces
+    exploded = icepool.d(faces).explode(depth=DEPTH + 1)
+    return exploded.map(lambda t: t if t < limit else CUT)
+
+
+def icepool_odds(faces: int, pc: bool, modifier: int, difficulty: int):
+    """(outcomes, truncated) computed with icepool."""
+    die = acing(faces)
+    kept = icepool.highest(die, acing(6)) if pc else die
+    outcomes: dict[str, Fraction] = {}
+    truncated = Fraction(0)
+    denominator = kept.denominator()
+    for total, weight in kept.items():
+        p = Fraction(weight, denominator)
+        if total == CUT:
+            truncated += p
+            continue
+        name = expected_name(total + modifier, difficulty)
+        outcomes[name] = outcomes.get(name, Fraction(0)) + p
+    return outcomes, truncated
+
+
+def context(wd, action: str, params: dict[str, Any], actor, targets=()) -> ActionContext:
+    """A context as the table engine builds it (parameters validated, settings filled)."""
+    checked = validate(wd.ruleset.actions[action].params, params)
+    return ActionContext(
+        action=action,
+        params=checked,
+        actor=actor,
+        targets=tuple(targets),
+        settings=wd.settings(),
+        request_id="r1",
+        by_gm=True,
+    )
+
+
+def get_odds(wd, action, params, actor, targets=()) -> Odds:
+    odds = wd.ruleset.odds(context(wd, action, params, actor, targets))
+    assert isinstance(odds, Odds)
+    return odds
+
+
+def nonzero(outcomes) -> dict[str, Fraction]:
+    return {name: p for name, p in outcomes.items() if p}
+
+
+@pytest.mark.parametrize("die", ["d4", "d6", "d8", "d10", "d12"])
+@pytest.mark.parametrize("kind", ["pc", "npc"])
+@pytest.mark.parametrize(("modifiers", "wounds"), [((), 0), ((2,), 0), ((-1, -2), 0), ((1,), 1)])
+@pytest.mark.parametrize("difficulty", [2, 4, 7, 12])
+def test_trait_odds_equal_icepool(wd, die, kind, modifiers, wounds, difficulty):
+    state = {"wounds": wounds} if wounds else None
+    actor = wd.actor(kind=kind, state=state, vigor=die)
+    params = {
+        "trait": "vigor",
+        "difficulty": difficulty,
+        "modifiers": [{"value": v, "note": "x"} for v in modifiers],
+    }
+    odds = get_odds(wd, "trait", params, actor)
+    outcomes, truncated = icepool_odds(
+        int(die[1:]), kind == "pc", sum(modifiers) - wounds, difficulty
+    )
+    assert nonzero(odds.outcomes) == outcomes
+    assert odds.truncated == truncated
+    assert sum(odds.outcomes.values()) + odds.truncated == 1
+    assert list(odds.outcomes)[:2] == ["failure", "success"]
+
+
+@pytest.mark.parametrize("kind", ["pc", "npc"])
+def test_untrained_skill_rolls_d4_minus_2(wd, kind):
+    actor = wd.actor(kind=kind)
+    odds = get_odds(wd, "trait", {"trait": "stealth", "difficulty": 4}, actor)
+    outcomes, truncated = icepool_odds(4, kind == "pc", -2, 4)
+    assert nonzero(odds.outcomes) == outcomes and odds.truncated == truncated
+
+
+def test_the_default_difficulty_is_4(wd):
+    actor = wd.actor(intuition="d8")
+    assert get_odds(wd, "trait", {"trait": "intuition"}, actor) == get_odds(
+        wd, "trait", {"trait": "intuition", "difficulty": 4}, actor
+    )
+
+
+def test_a_known_value(wd):
+    # npc d4 against 4: 1-3 fail (3/4); an ace then 1-3 is 5-7, a success (3/16);
+    # two aces then 1-3 is 9-11, one raise (3/64)
+    npc = wd.actor(kind="npc", vigor="d4")
+    odds = get_odds(wd, "trait", {"trait": "vigor", "difficulty": 4}, npc)
+    assert odds.outcomes["failure"] == Fraction(3, 4)
+    assert odds.outcomes["success"] == Fraction(3, 16)
+    assert odds.outcomes["1 raise"] == Fraction(3, 64)
+
+
+def test_melee_attack_is_fighting_against_defense(wd):
+    attacker = wd.actor(skills={"fighting": "d8"})
+    target = wd.actor("guard", kind="npc", skills={"fighting": "d10"})  # Defense 7
+    odds = get_odds(
+        wd, "attack", {"mode": "melee", "modifiers": [{"value": 1}]}, attacker, [target]
+    )
+    outcomes, truncated = icepool_odds(8, True, 1, 7)
+    assert nonzero(odds.outcomes) == outcomes and odds.truncated == truncated
+
+
+def test_ranged_attack_is_shooting_against_range_and_size(wd):
+    attacker = wd.actor(kind="npc", skills={"shooting": "d6"})
+    target = wd.actor("guard", kind="npc")
+    params = {"mode": "ranged", "range": "medium"}
+    odds = get_odds(wd, "attack", params, attacker, [target])
+    outcomes, truncated = icepool_odds(6, False, 0, 6)
+    assert nonzero(odds.outcomes) == outcomes and odds.truncated == truncated
+
+
+def test_odds_refuse_as_the_resolver_does(wd):
+    down = wd.actor(kind="npc", state={"incapacitated": True})
+    with pytest.raises(RuleViolation) as asked:
+        get_odds(wd, "trait", {"trait": "vigor"}, down)
+    with pytest.raises(RuleViolation) as resolved:
+        wd.resolve("trait", {"trait": "vigor"}, actor=down)
+    assert asked.value.code == resolved.value.code == "incapacitated"
+    attacker, target = wd.actor(), wd.actor("guard", kind="npc")
+    with pytest.raises(InvalidParams):
+        get_odds(wd, "attack", {"mode": "ranged"}, attacker, [target])
+
+
+def test_actions_without_odds(wd):
+    actor = wd.actor(state={"shaken": True})
+    assert wd.ruleset.odds(context(wd, "recover", {}, actor)) is None
+
+
+# -- the real resolver lands where the odds say --------------------------------
+
+
+def _critical_001(dof: int) -> float:
+    """The chi-square 0.999 quantile (Wilson–Hilferty; well under 1% off here)."""
+    z = 3.090232306167813
+    return dof * (1 - 2 / (9 * dof) + z * math.sqrt(2 / (9 * dof))) ** 3
+
+
+def test_seeded_trait_tests_match_the_odds(wd):
+    actor = wd.actor(state={"wounds": 1}, skills={"notice": "d8"})  # pc: d8 and wild d6
+    params = {"trait": "notice", "difficulty": 5, "modifiers": [{"value": 2, "note": "x"}]}
+    ctx = context(wd, "trait", params, actor)
+    odds = wd.ruleset.odds(ctx)
+    assert isinstance(odds, Odds)
+    # merge the raises from 3 on, so that each band expects at least 5 rolls
+    bands = ["failure", "success", "1 raise", "2 raises", "3+ raises"]
+
+    def band(name: str) -> str:
+        return name if name in bands else "3+ raises"
+
+    probability = dict.fromkeys(bands, Fraction(0))
+    for name, p in odds.outcomes.items():
+        probability[band(name)] += p
+    source = SeededDice(SEED, limit=10**9)
+    observed = dict.fromkeys(bands, 0)
+    for _ in range(ROLLS):
+        outcome = wd.ruleset.resolve(ctx, source).outcome
+        name = (
+            "failure"
+            if not outcome["success"]
+            else expected_name(outcome["total"], outcome["difficulty"])
+        )
+        observed[band(name)] += 1
+    expected = [float(probability[n]) * ROLLS for n in bands]
+    assert min(expected) >= 5
+    statistic = sum((observed[n] - e) ** 2 / e for n, e in zip(bands, expected, strict=True))
+    dof = len(bands) - 1
+    try:
+        from scipy.stats import chi2
+    except ImportError:
+        assert statistic < _critical_001(dof)
+    else:
+        assert chi2.sf(statistic, dof) > 0.001
