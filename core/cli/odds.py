@@ -160,15 +160,21 @@ def render_odds(odds: Distribution, locale: str = "en", exact: bool = False) -> 
 def _table(args: argparse.Namespace) -> Table:
     """An offline table of ``args.formula`` (the ruleset) holding the ``--actors``,
     created through the service as ``rollbridge resolve`` creates them."""
-    from rollbridge.cli.offline import ACTOR_NAME, ACTOR_SHEET, _actor_specs, _host, table_settings
+    from rollbridge.cli.offline import (
+        ACTOR_NAME,
+        ACTOR_SHEET,
+        actor_specs,
+        offline_host,
+        table_settings,
+    )
     from rollbridge.engine.model import Principal
     from rollbridge.exceptions import InvalidRequest
     from rollbridge.offline import TableService
     from rollbridge.stores.memory import MemoryStore
 
-    host = _host()
+    host = offline_host()
     ruleset = host.ruleset(args.formula)
-    actor_spec, target_specs = _actor_specs(ruleset.example_sheets, args.actors)
+    actor_spec, target_specs = actor_specs(ruleset.example_sheets, args.actors)
     service = TableService(MemoryStore(), host)
     settings = table_settings(args.settings, ruleset)
     info, _tokens = service.create_table("odds", ruleset.id, settings=settings, table_id="odds")
@@ -228,7 +234,10 @@ def render_action_odds(
     """The lines ``rollbridge odds RULESET ACTION`` prints for ``odds``."""
     lines = [ACTION_TITLE(ruleset=ruleset, action=action).render(locale)]
     heads = tuple(h().render(locale) for h in (OUTCOME, PROBABILITY, PERCENT))
-    rows = [(name, _fraction(p, exact)[0], _percent(p)) for name, p in odds.outcomes.items()]
+    rows = [
+        (odds.label(name, locale), _fraction(p, exact)[0], _percent(p))
+        for name, p in odds.outcomes.items()
+    ]
     widths = [max(len(r[i]) for r in (heads, *rows)) for i in range(3)]
     for row in (heads, *rows):
         cells = [row[0].ljust(widths[0]), row[1].ljust(widths[1]), row[2].rjust(widths[2])]
@@ -244,15 +253,15 @@ def render_action_odds(
 
 
 def _action_odds(args: argparse.Namespace) -> int:
-    from rollbridge.cli.offline import _json_arg
+    from rollbridge.cli.offline import json_arg
 
-    params = _json_arg(args.params, "--params")
+    params = json_arg(args.params, "--params")
     table = _table(args)
     context = action_context(table, args.action, params)
     odds = table.call_ruleset(lambda: table.ruleset.odds(context))
     ruleset = table.ruleset.id
     if args.json:
-        data = odds.to_dict() if odds is not None else None
+        data = odds.to_dict(args.locale) if odds is not None else None
         print_json({"ruleset": ruleset, "action": context.action, "odds": data})
         return 0
     if odds is None:

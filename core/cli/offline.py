@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 #: The core table settings; every other key of ``--settings`` is the ruleset's.
 CORE_SETTINGS = ("approval", "player_dice", "ruleset")
 
-__all__ = ["add_parsers", "parse_dice"]
+__all__ = ["actor_specs", "add_parsers", "json_arg", "offline_host", "parse_dice"]
 
 say = Messages("rollbridge")
 # Translators: {part} is what was given, quoted.
@@ -81,7 +81,8 @@ def parse_dice(text: str) -> list[int]:
     return values
 
 
-def _json_arg(text: str, option: str) -> Any:
+def json_arg(text: str, option: str) -> Any:
+    """The JSON value an option gives; a one-line error naming the option if it is not JSON."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -148,14 +149,15 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     resolve.set_defaults(handler=_resolve)
 
 
-def _host() -> PluginHost:
+def offline_host() -> PluginHost:
+    """The plugin host of the offline commands (``resolve``, ``odds``)."""
     from rollbridge.host import PluginHost
 
     return PluginHost()
 
 
 def _plugins(args: argparse.Namespace) -> int:
-    host = _host()
+    host = offline_host()
     plugins = host.describe_plugins()
     if args.json:
         print_json(plugins)
@@ -176,7 +178,7 @@ def _plugins(args: argparse.Namespace) -> int:
 
 
 def _rulesets(args: argparse.Namespace) -> int:
-    host = _host()
+    host = offline_host()
     chosen = [host.ruleset(args.ruleset)] if args.ruleset else list(host.rulesets.values())
     if args.json:
         print_json([r.describe() for r in chosen])
@@ -208,13 +210,15 @@ def _roll(args: argparse.Namespace) -> int:
     return 0
 
 
-def _actor_specs(
+def actor_specs(
     ruleset_sheets: Mapping[str, Any], raw: str | None
 ) -> tuple[JSON | None, list[JSON]]:
+    """The acting actor and the targets ``--actors`` gives (else the ruleset's
+    example sheets), as ``actor.create`` specs."""
     if raw is None:
         specs = [{"name": name, "sheet": sheet} for name, sheet in ruleset_sheets.items()]
         return (specs[0] if specs else None), specs[1:]
-    data = _json_arg(raw, "--actors")
+    data = json_arg(raw, "--actors")
     if isinstance(data, list):
         return (data[0] if data else None), list(data[1:])
     if isinstance(data, dict) and ("actor" in data or "targets" in data):
@@ -227,7 +231,7 @@ def table_settings(raw: str | None, ruleset: Ruleset) -> JSON:
     one of the ruleset's (merged into an explicit ``ruleset``)."""
     if raw is None:
         return {}
-    given = _json_arg(raw, "--settings")
+    given = json_arg(raw, "--settings")
     if not isinstance(given, dict):
         raise InvalidRequest(SETTINGS_SHAPE())
     settings = {k: v for k, v in given.items() if k in CORE_SETTINGS}
@@ -243,10 +247,10 @@ def _resolve(args: argparse.Namespace) -> int:
     from rollbridge.stores.memory import MemoryStore
 
     locale = args.locale
-    host = _host()
+    host = offline_host()
     ruleset = host.ruleset(args.ruleset)
-    params = _json_arg(args.params, "--params")
-    actor_spec, target_specs = _actor_specs(ruleset.example_sheets, args.actors)
+    params = json_arg(args.params, "--params")
+    actor_spec, target_specs = actor_specs(ruleset.example_sheets, args.actors)
     spec = ruleset.actions.get(args.action)
     source = _source(args)
     service = TableService(MemoryStore(), host, dice=SecureDice)

@@ -32,17 +32,32 @@ class Odds:
     :param truncated: the probability of what no outcome covers (0 unless the
         roll can explode past the depth computed).
     :param totals: the distribution of the roll's total, when there is one.
+    :param labels: what people read for an outcome whose name is a word, not
+        notation (``"1 raise"``): a :class:`~rollbridge.text.Text` per outcome name,
+        rendered in the reader's language; an outcome without one reads as its name.
     """
 
     outcomes: Mapping[str, Fraction]
     truncated: Fraction = Fraction(0)
     totals: Distribution | None = field(default=None, compare=False)
+    labels: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data: fractions as ``"p/q"`` text, with floats beside them."""
+    def label(self, name: str, locale: str = "en") -> str:
+        """The outcome ``name`` as people read it in ``locale``."""
+        text = self.labels.get(name)
+        return name if text is None else text.render(locale)
+
+    def to_dict(self, locale: str = "en") -> dict[str, Any]:
+        """Plain data: fractions as ``"p/q"`` text, with floats beside them, and each
+        outcome's label in ``locale``."""
         return {
             "outcomes": [
-                {"outcome": name, "probability": _text(p), "float": float(p)}
+                {
+                    "outcome": name,
+                    "label": self.label(name, locale),
+                    "probability": _text(p),
+                    "float": float(p),
+                }
                 for name, p in self.outcomes.items()
             ],
             "truncated": _text(self.truncated),

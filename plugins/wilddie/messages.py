@@ -455,3 +455,11 @@ UNKNOWN_TRACK = say(
     "refused.unknown_track", "wilddie has no track {track}; its only track is 'wounds'"
 )
 UNKNOWN_ACTION = say("refused.unknown_action", "ruleset 'wilddie' has no action {action}")
+
+
+# -- odds (the outcome labels of `rollbridge odds wilddie trait|attack`) ----------
+# Translators: an outcome of a trait roll in a table of odds.
+ODDS_FAILURE = say("odds.failure", "failure")
+ODDS_SUCCESS = say("odds.success", "success")
+# Translators: a success with {count} raises (WD-3), in a table of odds.
+ODDS_RAISES = say.plural("odds.raises", "{count} raise", "{count} raises", count="count")

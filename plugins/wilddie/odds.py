@@ -20,8 +20,10 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from rollbridge.contract import ActionContext, Distribution, Odds, distribution
+from rollbridge.text import Text
 
 from .checks import RollPlan, plan_attack, plan_trait
+from .messages import ODDS_FAILURE, ODDS_RAISES, ODDS_SUCCESS
 from .rolling import WILD_FACES, formula, raises
 
 __all__ = ["attack_odds", "odds", "outcome_name", "roll_odds", "total_distribution", "trait_odds"]
@@ -77,7 +79,16 @@ def roll_odds(plan: RollPlan) -> Odds:
     for total, p in totals.outcomes.items():
         name = outcome_name(int(total), plan.difficulty)
         outcomes[name] = outcomes.get(name, Fraction(0)) + p
-    return Odds(outcomes, totals.truncated, totals)
+    return Odds(outcomes, totals.truncated, totals, labels={n: _label(n) for n in outcomes})
+
+
+def _label(name: str) -> Text:
+    """What people read for an outcome name, in their language."""
+    if name == "failure":
+        return ODDS_FAILURE()
+    if name == "success":
+        return ODDS_SUCCESS()
+    return ODDS_RAISES(count=int(name.split()[0]))
 
 
 def trait_odds(context: ActionContext) -> Odds:

@@ -175,7 +175,8 @@ def test_actions_without_dice_have_no_odds(kit):
 
 def test_odds_to_dict(kit):
     data = move_odds(kit, kit.bandit(stats={"cool": 2})).to_dict()
-    assert data["outcomes"][0] == {"outcome": "6-", "probability": "1/6", "float": 1 / 6}
+    assert data["outcomes"][0] == {"outcome": "6-", "label": "6-", "probability": "1/6",
+                                   "float": 1 / 6}  # fmt: skip
     assert data["truncated"] == "0/1" and data["truncated_float"] == 0
     assert data["totals"]["formula"] == "2d6 + 2"
 
