@@ -23,14 +23,16 @@ any of these changes nothing.
     │   ├── UnknownRuleset               unknown_ruleset
     │   ├── UnknownAction                unknown_action
     │   ├── UnknownActor                 unknown_actor
-    │   └── UnknownRequest               unknown_request
+    │   ├── UnknownRequest               unknown_request
+    │   └── OddsUnavailable              odds_unavailable
     ├── RuleViolation                    rule_violation (rulesets pass their own code)
     ├── Conflict                         conflict
     │   ├── NothingToUndo                nothing_to_undo
     │   ├── NothingToRedo                nothing_to_redo
     │   └── EncounterState               encounter_state
     ├── Forbidden                        forbidden
-    │   └── AuthenticationFailed         unauthorized
+    │   ├── AuthenticationFailed         unauthorized
+    │   └── OddsHidden                   odds_hidden
     ├── RulesetUnavailable               ruleset_unavailable
     ├── PluginError                      plugin_error
     │   ├── PluginLoadError              plugin_load_failed
@@ -78,6 +80,8 @@ __all__ = [
     "NotationError",
     "NothingToRedo",
     "NothingToUndo",
+    "OddsHidden",
+    "OddsUnavailable",
     "PluginError",
     "PluginLoadError",
     "ProtocolError",
@@ -242,6 +246,12 @@ class UnknownRequest(NotFound):
     code = "unknown_request"
 
 
+class OddsUnavailable(NotFound):
+    """The ruleset computes no odds for this action (its ``odds`` hook said None)."""
+
+    code = "odds_unavailable"
+
+
 class RuleViolation(RollbridgeError):
     """The rules do not allow this (spending dice one does not have, a second chip)."""
 
@@ -282,6 +292,15 @@ class AuthenticationFailed(Forbidden):
     """The token opens no table, or not this one."""
 
     code = "unauthorized"
+
+
+class OddsHidden(Forbidden):
+    """The odds a player asked for would depend on an actor's numbers that players
+    do not see; ``details.actor`` names the actor and ``details.part`` what is
+    hidden (``sheet`` or ``state``). Asking again with those stated in ``assume``
+    computes the odds from the assumptions."""
+
+    code = "odds_hidden"
 
 
 class RulesetUnavailable(RollbridgeError):

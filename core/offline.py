@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rollbridge.dice.sources import DiceSource, SecureDice
+from rollbridge.dice.verifiable import DiceKey
 from rollbridge.engine.model import Principal, TableInfo
 from rollbridge.engine.settings import default_settings
 from rollbridge.engine.table import Table
@@ -43,6 +44,7 @@ class TableService:
     :param store: where tables live.
     :param host: the plugin host (rulesets, observers).
     :param dice: makes the dice source of each request (default: secure).
+    :param dice_key: the key of verifiable dice (default: :meth:`DiceKey.for_store`).
     """
 
     def __init__(
@@ -51,10 +53,13 @@ class TableService:
         host: PluginHost,
         *,
         dice: Callable[[], DiceSource] = SecureDice,
+        dice_key: DiceKey | None = None,
     ) -> None:
         self.store = store
         self.host = host
         self.dice = dice
+        #: The key of verifiable dice: the store's (beside its file), unless given.
+        self.dice_key = dice_key if dice_key is not None else DiceKey.for_store(store)
         self._open: dict[str, TableProtocol] = {}
 
     def create_table(
@@ -84,8 +89,15 @@ class TableService:
             secret, record = new_token(info.id, role)  # type: ignore[arg-type]
             tokens[role] = secret
             records.append(record)
+        verifiable = info.settings.get("verifiable")
+        if verifiable:  # on through the engine, so that the first segment is committed
+            info.settings["verifiable"] = False
         self.store.create_table(info, records)
         self.host.notify("table_created", table=info.to_dict())
+        if verifiable:
+            change = {"type": "settings", "id": "create", "settings": {"verifiable": True}}
+            self.handle(info.id, change, Principal("gm", "rollbridge", "create"))
+            info = self.table(info.id).info
         return info, tokens
 
     def protocol(self, table_id: str) -> TableProtocol:
@@ -96,7 +108,9 @@ class TableService:
         protocol = self._open.get(table_id)
         if protocol is None:
             loaded = LoadTable(table_id=table_id).run(self.store)
-            protocol = TableProtocol.open(loaded, self.host.rulesets, dice=self.dice)
+            protocol = TableProtocol.open(
+                loaded, self.host.rulesets, dice=self.dice, dice_key=self.dice_key
+            )
             self._open[table_id] = protocol
         return protocol
 

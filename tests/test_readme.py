@@ -11,7 +11,7 @@ import pytest
 from rollbridge.cli import main
 
 README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
-OFFLINE = {"roll", "resolve", "plugins", "rulesets"}
+OFFLINE = {"roll", "resolve", "plugins", "rulesets", "odds"}
 
 
 def readme_commands() -> list[list[str]]:

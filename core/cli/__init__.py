@@ -24,6 +24,7 @@ from rollbridge.cli import (
     release,
     serve,
     tables,
+    verify,
 )
 from rollbridge.cli.locales import chosen_locale, default_locale
 from rollbridge.exceptions import RollbridgeError
@@ -35,7 +36,7 @@ say = Messages("rollbridge")
 INTERRUPTED = say("cli.interrupted", "interrupted")
 
 #: Modules that contribute sub-commands, in help order.
-COMMAND_MODULES = (serve, tables, admin, backup, connect, offline, odds, release, catalogs)
+COMMAND_MODULES = (serve, tables, admin, backup, connect, offline, odds, verify, release, catalogs)
 
 
 class _Parser(argparse.ArgumentParser):

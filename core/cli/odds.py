@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from rollbridge.contract import ActionContext
     from rollbridge.engine.table import Table
 
-__all__ = ["action_context", "add_parsers", "render_action_odds", "render_odds"]
+__all__ = ["action_context", "add_parsers", "odds_reply_lines", "render_action_odds", "render_odds"]
 
 #: Fractions longer than this are shown as "…" unless --exact is given.
 SHORT_FRACTION = 24
@@ -249,6 +249,34 @@ def render_action_odds(
         lines.append(TOTALS(formula=odds.totals.formula).render(locale))
     if any(row[1] == "…" for row in rows):
         lines.append(LONG(count=SHORT_FRACTION).render(locale))
+    return lines
+
+
+def odds_reply_lines(reply: dict, locale: str = "en") -> list[str]:
+    """The lines the terminal client prints for an ``odds`` reply (docs/protocol.md,
+    "Odds"): each outcome (or total) with its exact fraction and percent."""
+    if "distribution" in reply:
+        data = reply["distribution"]
+        lines = [TITLE(formula=data["formula"], depth=data["depth"]).render(locale)]
+        rows = [(str(o["total"]), o["probability"]) for o in data["outcomes"]]
+    else:
+        data = reply["odds"]
+        title = ACTION_TITLE(ruleset=reply.get("ruleset", ""), action=reply.get("action", ""))
+        lines = [title.render(locale)]
+        rows = [(o["label"], o["probability"]) for o in data["outcomes"]]
+    shortened = False
+    width = max((len(name) for name, _ in rows), default=0)
+    for name, text in rows:
+        value = Fraction(text)
+        short, cut = _fraction(value, False)
+        shortened |= cut
+        lines.append(f"  {name.ljust(width)}  {short:<{SHORT_FRACTION}}  {_percent(value):>9}")
+    truncated = Fraction(data["truncated"])
+    if truncated:
+        mass = _fraction(truncated, False)[0]
+        lines.append("  " + UNCOVERED(mass=mass, percent=_percent(truncated)).render(locale))
+    if shortened:
+        lines.append("  " + LONG(count=SHORT_FRACTION).render(locale))
     return lines
 
 

@@ -48,7 +48,15 @@ KINDS = {
     "encounter.started": say("cli.kind.encounter_started", "encounter started"),
     "encounter.turn": say("cli.kind.encounter_turn", "turn"),
     "encounter.ended": say("cli.kind.encounter_ended", "encounter ended"),
+    "dice.committed": say("cli.kind.dice_committed", "dice committed"),
+    "dice.revealed": say("cli.kind.dice_revealed", "dice revealed"),
 }
+# Translators: {segment} a number, {digest} the start of a SHA-256 in hex.
+COMMITTED = say(
+    "cli.dice.committed", "verifiable dice: segment {segment} committed (SHA-256 {digest}…)"
+)
+# Translators: {segment} a number, {seed} the start of the seed in hex.
+REVEALED = say("cli.dice.revealed", "verifiable dice: segment {segment} revealed (seed {seed}…)")
 #: An actor's status (:data:`rollbridge.contract.STATUSES`) in words.
 STATUS = {
     "ok": say("cli.status.ok", "ok"),
@@ -134,6 +142,12 @@ def render_event(event: Mapping[str, Any], *, show_state: bool = False, locale: 
         lines.append(f"  {label}{data.get('text', data.get('total'))}")
     if kind == "hidden":
         lines.append("  " + GM_ONLY().render(locale))
+    if kind == "dice.committed":
+        digest = str(data.get("commitment", ""))[:16]
+        lines.append("  " + COMMITTED(segment=data.get("segment"), digest=digest).render(locale))
+    if kind == "dice.revealed":
+        seed = str(data.get("seed", ""))[:16]
+        lines.append("  " + REVEALED(segment=data.get("segment"), seed=seed).render(locale))
     for group in data.get("dice", ()):
         lines.append(f"  {dice_line(group, locale)}")
     for step in data.get("steps", ()):

@@ -14,7 +14,9 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from rollbridge.cli.odds import odds_reply_lines
 from rollbridge.cli.render import render_actor, render_event
+from rollbridge.dice.verify import LogVerifier
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.plain import JSON, pack, unpack
 from rollbridge.text import Messages
@@ -38,6 +40,10 @@ commands:
   undo | redo                    (GM) take back / redo the latest change
   start ID [ID ...] | next | end (GM) run an encounter in this turn order
   approve PENDING | reject PENDING [reason]   (GM) decide a player's request
+  odds FORMULA | odds ACTION [actor=ID] [target=ID[,ID]] [assume=JSON] [key=value ...]
+                                 the exact odds before rolling (assume= states an
+                                 NPC's hidden sheet or state, as JSON by actor id)
+  reveal                         (GM) verifiable dice: reveal the seed, commit the next
   json {{...}}                     send a raw protocol message
   help | quit""",
 )
@@ -50,6 +56,17 @@ START_ORDER = say("cli.terminal.start", "start: name the actors in turn order")
 NAME_PENDING = say(
     "cli.terminal.pending", "{command}: name the pending request, e.g. {command} p12"
 )
+ODDS_WHAT = say(
+    "cli.terminal.odds",
+    "odds: give a formula or an action, e.g. odds 2d6+1 or odds attack actor=ana",
+)
+# Translators: {seqs} a list of event numbers, {segment} a number.
+VERIFIED = say(
+    "cli.terminal.verified",
+    "✓ verified: the server's dice of {seqs} are the ones segment {segment}'s seed gives",
+)
+# Translators: {message} says which die of which event does not match.
+NOT_VERIFIED = say("cli.terminal.not_verified", "✗ verifiable dice do not check out: {message}")
 NAME_ACTION = say("cli.terminal.do", "do: name an action, e.g. do attack actor=ana target=guard")
 # Translators: {part} is what was typed, quoted.
 NOT_KEY_VALUE = say("cli.terminal.key_value", "do: {part} is not key=value")
@@ -103,6 +120,10 @@ def parse_command(line: str, request_id: str) -> JSON | None:
         return {**message, "type": "roll", "formula": rest.strip()}
     if word in ("undo", "redo", "state"):
         return {**message, "type": word}
+    if word == "reveal":
+        return {**message, "type": "dice.reveal"}
+    if word == "odds":
+        return _odds_command(message, rest, parts)
     if word == "next":
         return {**message, "type": "encounter.next"}
     if word == "end":
@@ -122,24 +143,42 @@ def parse_command(line: str, request_id: str) -> JSON | None:
         if not parts:
             raise InvalidRequest(NAME_ACTION())
         message.update(type="resolve", action=parts[0], params={}, targets=[])
-        for part in parts[1:]:
-            key, sep, value = part.partition("=")
-            if not sep:
-                raise InvalidRequest(NOT_KEY_VALUE(part=repr(part)))
-            if key == "actor":
-                message["actor"] = value
-            elif key in ("target", "targets"):
-                message["targets"].extend(v for v in value.split(",") if v)
-            elif key == "supply":
-                message["dice"] = [int(v) for v in value.split(",") if v]
-            elif key == "secret":
-                message["secret"] = _value(value) is True
-            else:
-                message["params"][key] = _value(value)
-        return message
+        return _action_fields(message, parts[1:], ("supply", "secret"))
     if head[:1].isdigit() or head[:1] in ("d", "(", "-"):
         return {**message, "type": "roll", "formula": line}
     raise InvalidRequest(UNKNOWN_COMMAND(command=repr(head)))
+
+
+def _action_fields(message: JSON, parts: list[str], extra: tuple[str, ...]) -> JSON:
+    """``key=value`` words of ``do`` and ``odds``: actor, targets, ``extra`` keys
+    (supply, secret, assume), and the action's parameters."""
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep:
+            raise InvalidRequest(NOT_KEY_VALUE(part=repr(part)))
+        if key == "actor":
+            message["actor"] = value
+        elif key in ("target", "targets"):
+            message["targets"].extend(v for v in value.split(",") if v)
+        elif key == "supply" and key in extra:
+            message["dice"] = [int(v) for v in value.split(",") if v]
+        elif key == "secret" and key in extra:
+            message["secret"] = _value(value) is True
+        elif key == "assume" and key in extra:
+            message["assume"] = _value(value)
+        else:
+            message["params"][key] = _value(value)
+    return message
+
+
+def _odds_command(message: JSON, rest: str, parts: list[str]) -> JSON:
+    """``odds 2d6+1`` (a formula: its first word holds a digit) or ``odds ACTION …``."""
+    if not parts:
+        raise InvalidRequest(ODDS_WHAT())
+    if any(c.isdigit() for c in parts[0]) or parts[0][:1] in ("(", "-"):
+        return {**message, "type": "odds", "formula": rest.strip()}
+    message.update(type="odds", action=parts[0], params={}, targets=[])
+    return _action_fields(message, parts[1:], ("assume",))
 
 
 def run(url: str, table: str, token: str, *, binary: bool = False, locale: str = "en") -> int:
@@ -207,7 +246,9 @@ async def _session(url: str, table: str, token: str, binary: bool, locale: str) 
         lines: asyncio.Queue = asyncio.Queue()
         loop = asyncio.get_running_loop()
         threading.Thread(target=_stdin_lines, args=(loop, lines), daemon=True).start()
-        receiver = asyncio.create_task(_receive(connection, waiting, locale))
+        verifier = LogVerifier()  # marks rolls verified as their segment is revealed
+        verifier.known(table_view["id"], table_view.get("epoch", 1), table_view.get("dice"))
+        receiver = asyncio.create_task(_receive(connection, waiting, locale, verifier))
         try:
             while True:
                 next_line = asyncio.ensure_future(lines.get())
@@ -251,16 +292,30 @@ def _decode(frame: bytes | str) -> JSON:
     return json.loads(frame)
 
 
-async def _receive(connection: Any, waiting: set[Any], locale: str) -> None:
+def _check_dice(verifier: LogVerifier, event: JSON, locale: str) -> None:
+    """Feed an event to the session's verifier; print what a reveal verified."""
+    known = len(verifier.report.problems)
+    seqs = verifier.feed(event)
+    if seqs:
+        shown = ", ".join(f"#{s}" for s in seqs)
+        _print(VERIFIED(seqs=shown, segment=event["data"]["segment"]).render(locale))
+    for problem in verifier.report.problems[known:]:
+        _print(NOT_VERIFIED(message=problem.message).render(locale))
+
+
+async def _receive(connection: Any, waiting: set[Any], locale: str, verifier: LogVerifier) -> None:
     try:
         async for frame in connection:
             message = _decode(frame)
             kind = message.get("type")
             if kind == "event":
                 _print(render_event(message, locale=locale))
+                _check_dice(verifier, message, locale)
             elif kind == "result":
                 waiting.discard(message.get("id"))
-                if "table" in message:
+                if "odds" in message or "distribution" in message:
+                    _print("\n".join(odds_reply_lines(message, locale)))
+                elif "table" in message:
                     for actor in message["table"].get("actors", ()):
                         _print(render_actor(actor, locale))
                 elif message.get("status") in ("pending", "secret", "rejected"):

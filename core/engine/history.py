@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rollbridge.engine import segments
 from rollbridge.engine.context import RequestContext
 from rollbridge.engine.model import ActorRecord, Event
 from rollbridge.engine.settings import default_settings
@@ -55,13 +56,16 @@ def _replay(ctx: RequestContext, seq: int, *, backwards: bool) -> JSON:
     original = ctx.table.history_event(seq)
     actors, fields = reverse(original, to_before=backwards)
     kind, key = ("undo", "undoes") if backwards else ("redo", "redoes")
-    return ctx.record(
+    reply = ctx.record(
         kind,
         {key: seq, "kind": original.kind},
         actors=actors,
         table=fields,
         gm_only=original.gm_only,  # taking back a secret roll stays secret
     )
+    if "settings" in fields:  # verifiable dice follow the setting back and forth
+        segments.reconcile(ctx, bool(fields["settings"].get("verifiable")))
+    return reply
 
 
 def settings(ctx: RequestContext) -> JSON:
@@ -72,9 +76,11 @@ def settings(ctx: RequestContext) -> JSON:
     merged = {**current, **{k: v for k, v in change.items() if k != "ruleset"}}
     merged["ruleset"] = {**current.get("ruleset", {}), **(change.get("ruleset") or {})}
     settings = default_settings(table.ruleset, merged)
-    return ctx.record(
+    reply = ctx.record(
         "settings", {"changed": sorted(change)}, table={"settings": settings}, undoable=True
     )
+    segments.reconcile(ctx, bool(settings.get("verifiable")))
+    return reply
 
 
 # -- encounters --------------------------------------------------------------

@@ -302,6 +302,8 @@ class TableSnapshot:
     pending: dict[str, JSON] = field(default_factory=dict)
     undo: list[int] = field(default_factory=list)
     redo: list[int] = field(default_factory=list)
+    #: The verifiable dice's segment (``{"segment": k, "open": bool}``), or None.
+    dice: JSON | None = None
 
     def meta(self) -> JSON:
         """The table-level state besides info and actors, as stored."""
@@ -310,6 +312,7 @@ class TableSnapshot:
             "pending": copy.deepcopy(self.pending),
             "undo": list(self.undo),
             "redo": list(self.redo),
+            "dice": copy.deepcopy(self.dice),
         }
 
 

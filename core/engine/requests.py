@@ -167,6 +167,35 @@ REQUESTS: dict[str, RequestType] = {
             "Reject a player's pending request: nothing is applied.",
         ),
         RequestType(
+            "dice.reveal",
+            _obj(),
+            "gm",
+            True,
+            "Verifiable dice: reveal the open segment's seed and commit to the next one.",
+        ),
+        RequestType(
+            "odds",
+            _obj(
+                formula={"type": "string", "minLength": 1},
+                action={"type": "string", "minLength": 1, "maxLength": 64},
+                actor=_ID,
+                targets={"type": "array", "items": _ID, "maxItems": 64, "default": []},
+                params={"type": "object", "additionalProperties": True, "default": {}},
+                assume={
+                    "type": "object",
+                    "additionalProperties": _obj(
+                        sheet={"type": "object", "additionalProperties": True},
+                        state={"type": "object", "additionalProperties": True},
+                    ),
+                    "default": {},
+                },
+            ),
+            "observer",
+            False,
+            "The exact odds of dice notation (``formula``) or of an action, from what the "
+            "caller may see (``assume`` states an NPC's hidden numbers).",
+        ),
+        RequestType(
             "state",
             _obj(at={"type": "integer", "minimum": 0}),
             "observer",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import suppress
+from typing import NamedTuple
 
 from rollbridge.contract import ActionContext, ActionSpec
 from rollbridge.dice import roll_formula
@@ -133,10 +134,23 @@ def _targets(ctx: RequestContext, spec: ActionSpec) -> list[ActorRecord]:
     return [table.require_actor(ctx.draft, a) for a in target_ids]
 
 
-def resolve(ctx: RequestContext) -> JSON:
-    """``resolve``: check the action, its parameters, actor and targets, then let the
-    ruleset resolve it."""
-    table, fields, who = ctx.table, ctx.fields, ctx.who
+class ActionInputs(NamedTuple):
+    """A ``resolve`` (or ``odds``) request's action, checked: its spec, validated
+    parameters, acting actor's record (or None) and target records."""
+
+    spec: ActionSpec
+    params: JSON
+    actor: ActorRecord | None
+    targets: list[ActorRecord]
+
+
+def action_inputs(ctx: RequestContext) -> ActionInputs:
+    """Check a request's ``action``, ``params``, ``actor`` and ``targets`` as the
+    action's spec requires (not yet whether the asker controls the actor).
+
+    :raises UnknownAction: Forbidden: InvalidParams: InvalidRequest: UnknownActor:
+    """
+    table, fields = ctx.table, ctx.fields
     spec = _action(ctx)
     params = validate(spec.params, fields.get("params") or {}, where="params")
     actor_id = fields.get("actor")
@@ -155,9 +169,17 @@ def resolve(ctx: RequestContext) -> JSON:
             details={"field": "actor"},
         )
     actor = table.require_actor(ctx.draft, actor_id) if actor_id is not None else None
+    return ActionInputs(spec, params, actor, _targets(ctx, spec))
+
+
+def resolve(ctx: RequestContext) -> JSON:
+    """``resolve``: check the action, its parameters, actor and targets, then let the
+    ruleset resolve it."""
+    table, fields, who = ctx.table, ctx.fields, ctx.who
+    spec, params, actor, targets = action_inputs(ctx)
+    actor_id = actor.id if actor is not None else None
     if actor is not None:
         table.check_control(who, actor)
-    targets = _targets(ctx, spec)
     source = table.dice_for(fields, who, ctx.dice)
     context = ActionContext(
         action=spec.name,

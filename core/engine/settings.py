@@ -4,6 +4,9 @@
     players' rolls and actions wait for the GM's approval (default off).
 ``player_dice``
     players may supply their own die results (default off: the server rolls).
+``verifiable``
+    the server's dice derive from seeds it commits to first and reveals later, so
+    anyone can check them (default off; docs/dice.md, "Verifiable dice").
 ``locale``
     the language of the table's texts for clients that ask for none in their
     ``hello`` (``cs``, ``de``, ``ru``, ``en``; left out: English).
@@ -42,6 +45,12 @@ CORE_SETTINGS_SCHEMA: JSON = {
             "type": "boolean",
             "default": False,
             "description": "Players may supply their own dice results.",
+        },
+        "verifiable": {
+            "type": "boolean",
+            "default": False,
+            "description": "The server's dice derive from committed seeds that anyone can "
+            "check once revealed (docs/dice.md, Verifiable dice).",
         },
         "locale": {
             "type": "string",

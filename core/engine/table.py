@@ -28,7 +28,8 @@ from typing import Any
 
 from rollbridge.contract import Ruleset, major_version
 from rollbridge.dice.sources import DiceSource, ScriptedDice
-from rollbridge.engine import actors, approvals, history, rolls, turns
+from rollbridge.dice.verifiable import DiceKey
+from rollbridge.engine import actors, approvals, history, rolls, segments, turns
 from rollbridge.engine.context import RequestContext
 from rollbridge.engine.draft import Draft
 from rollbridge.engine.model import (
@@ -114,6 +115,9 @@ class Table:
     #: refused with :class:`~rollbridge.exceptions.EventTooLarge` before anything
     #: changes. A driver sets it from its options (``serve --max-event-size``).
     max_event_bytes: int = MAX_EVENT_BYTES
+    #: The server's dice key for verifiable dice (its driver sets it); without one, a
+    #: table refuses to turn ``verifiable`` on.
+    dice_key: DiceKey | None = None
 
     def __init__(
         self,
@@ -126,6 +130,8 @@ class Table:
         self.actors: dict[str, ActorRecord] = dict(snapshot.actors)
         self.encounter: Encounter | None = snapshot.encounter
         self.pending: dict[str, JSON] = dict(snapshot.pending)
+        #: The verifiable dice's segment: ``{"segment": k, "open": bool}`` or None.
+        self.dice_segment: JSON | None = snapshot.dice
         history = dict(history or {})
         # An undo entry whose event left the log cannot be undone any more.
         self.undo_stack: list[int] = [s for s in snapshot.undo if s in history]
@@ -188,6 +194,8 @@ class Table:
             return self.encounter.to_dict() if self.encounter else None
         if name == "pending":
             return self.pending
+        if name == "dice":
+            return self.dice_segment
         raise KeyError(name)
 
     def snapshot(self) -> TableSnapshot:
@@ -199,6 +207,7 @@ class Table:
             pending=self.pending,
             undo=list(self.undo_stack),
             redo=list(self.redo_stack),
+            dice=self.dice_segment,
         )
 
     def meta(self) -> JSON:
@@ -209,6 +218,7 @@ class Table:
             "pending": self.pending,
             "undo": list(self.undo_stack),
             "redo": list(self.redo_stack),
+            "dice": self.dice_segment,
         }
 
     def history_event(self, seq: int) -> Event:
@@ -316,7 +326,7 @@ class Table:
         :raises InvalidRequest: if ``at`` is in the future or events after it are missing.
         """
         actors: dict[str, JSON | None] = {a: r.as_data() for a, r in self.actors.items()}
-        fields: JSON = {k: self.table_field(k) for k in ("settings", "encounter")}
+        fields: JSON = {k: self.table_field(k) for k in ("settings", "encounter", "dice")}
         seq = self.info.seq
         if at is not None and at != seq:
             if at > seq:
@@ -351,6 +361,8 @@ class Table:
             "epoch": self.info.epoch,
             "seq": seq,
             "encounter": fields["encounter"],
+            # the verifiable dice's segment ({"segment", "open"}); its seed is never here
+            "dice": fields["dice"],
             "actors": [
                 actor_view(
                     rec,
@@ -384,9 +396,12 @@ class Table:
                     type=repr(request.type)
                 )
             )
-        context = RequestContext(self, request, who, dice, Draft(self))
+        draft = Draft(self)
+        verifiable = segments.verifiable_dice(self, draft)
+        context = RequestContext(self, request, who, verifiable or dice, draft)
         reply = handler(context)
-        draft = context.draft
+        if verifiable is not None:
+            segments.record_draws(draft, verifiable)
         replies = {self.reply_key(who, request.id): reply, **draft.replies}
         self._stage(draft, replies)
         return self._apply(draft, reply, replies)
@@ -503,6 +518,8 @@ class Table:
                 self.encounter = Encounter.from_dict(value)
             elif key == "pending":
                 self.pending = value
+            elif key == "dice":
+                self.dice_segment = value
         if draft.undo is not None or draft.redo is not None:  # undo or redo
             self.undo_stack = draft.undo if draft.undo is not None else self.undo_stack
             self.redo_stack = draft.redo if draft.redo is not None else self.redo_stack
@@ -645,4 +662,5 @@ HANDLERS: Mapping[str, Callable[[RequestContext], JSON]] = {
     "encounter.end": turns.encounter_end,
     "approve": approvals.approve,
     "reject": approvals.reject,
+    "dice.reveal": segments.dice_reveal,
 }

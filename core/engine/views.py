@@ -204,6 +204,10 @@ def event_view(
             places=event.places(),
         )
     if not gm:
+        if "draws" in data and hides is not None and _hides_any(event, hides):
+            # the raw dice of an event with hidden details could tell them (how many
+            # dice an NPC rolled): players get the segment, not the dice
+            data = {**data, "draws": {"segment": data["draws"]["segment"], "withheld": True}}
         if event.kind == "adjusted" and not controlled(data.get("actor", "")):
             data = {"actor": data["actor"]}  # how many boxes the GM added is the GM's business
         if _overrides_player_resolution(ruleset):
@@ -226,6 +230,11 @@ def event_view(
     if gm and event.gm_only:
         view["gm_only"] = True
     return view
+
+
+def _hides_any(event: Event, hides: Hides) -> bool:
+    """Whether players miss any of the event's private values."""
+    return any(hides(entry[1], entry[2]) for entry in event.private)
 
 
 def shown_alike(

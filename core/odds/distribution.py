@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from rollbridge.dice.notation import Formula, parse
 from rollbridge.exceptions import InvalidRequest
+from rollbridge.odds.bounds import Bounds, current
 from rollbridge.odds.compute import checked, node_law
 from rollbridge.odds.law import Value
 from rollbridge.text import Messages
@@ -135,7 +137,20 @@ def distribution(formula: str | Formula, *, explode_depth: int = DEFAULT_DEPTH) 
             BAD_DEPTH(depth=explode_depth, limit=MAX_DEPTH),
             details={"depth": repr(explode_depth), "limit": MAX_DEPTH},
         )
-    parsed = formula if isinstance(formula, Formula) else parse(formula)
+    if isinstance(formula, str):
+        return _cached(formula, explode_depth, current())
+    return _computed(formula if isinstance(formula, Formula) else parse(formula), explode_depth)
+
+
+@lru_cache(maxsize=512)
+def _cached(formula: str, depth: int, bounds: Bounds) -> Distribution:
+    """A formula's distribution, computed once per text, depth and bounds: it depends
+    on nothing else (a ruleset asks the same ``1d8!!`` before every roll). The
+    result is shared: treat its ``weights`` as read-only."""
+    return _computed(parse(formula), depth)
+
+
+def _computed(parsed: Formula, explode_depth: int) -> Distribution:
     text = str(parsed)
     law = checked(node_law(parsed.root, explode_depth, text), text)
     weights = {v: law.weights[v] for v in sorted(law.weights) if law.weights[v]}  # type: ignore[type-var]

@@ -18,6 +18,7 @@ from fractions import Fraction
 from math import comb, lcm
 
 from rollbridge.exceptions import DiceLimitExceeded
+from rollbridge.odds.bounds import DEFAULT_BOUNDS, current
 from rollbridge.text import Messages
 
 __all__ = [
@@ -34,11 +35,12 @@ __all__ = [
     "too_costly",
 ]
 
-#: The most outcome pairs one combination of two laws may visit (``*``, ``/``).
-MAX_PAIRS = 1_000_000
-#: The largest packed law one convolution may build, in bits (span × weight size):
-#: about half a second of big-integer multiplication (``50d6!!``).
-MAX_BITS = 8_000_000
+#: The most outcome pairs one combination of two laws may visit (``*``, ``/``), by
+#: default (:mod:`rollbridge.odds.bounds`).
+MAX_PAIRS = DEFAULT_BOUNDS.pairs
+#: The largest packed law one convolution may build, in bits (span × weight size), by
+#: default: about half a second of big-integer multiplication (``50d6!!``).
+MAX_BITS = DEFAULT_BOUNDS.bits
 
 say = Messages("rollbridge")
 # Translators: {formula} is the formula, quoted; {limit} a number of steps.
@@ -102,8 +104,9 @@ def _kronecker(a: dict[int, int], b: dict[int, int], text: str) -> dict[int, int
     )
     width = bits // 8 + 1
     span = a_span + b_span - 1
-    if span * width * 8 > MAX_BITS:
-        raise too_costly(text, MAX_BITS)
+    limit = current().bits
+    if span * width * 8 > limit:
+        raise too_costly(text, limit)
     packed = _packed(a, a_low, a_span, width)
     product = packed * packed if a is b else packed * _packed(b, b_low, b_span, width)
     raw = product.to_bytes(span * width, "little")
@@ -133,8 +136,9 @@ def _add(x: Value, y: Value) -> Value:
 
 def combine(a: Law, b: Law, operation: Callable[[Value, Value], Value], text: str) -> Law:
     """The law of ``operation(x, y)`` for independent ``x`` of ``a`` and ``y`` of ``b``."""
-    if len(a.weights) * len(b.weights) > MAX_PAIRS:
-        raise too_costly(text, MAX_PAIRS)
+    limit = current().pairs
+    if len(a.weights) * len(b.weights) > limit:
+        raise too_costly(text, limit)
     out: dict[Value, int] = {}
     get = out.get
     for x, wx in a.weights.items():
@@ -159,8 +163,9 @@ def power(law: Law, count: int, text: str) -> Law:
         return Law(weights, law.denominator**count)
     # the last product dominates: refuse before starting what would pass the bound
     span = count * (max(support) - min(support)) + 1  # type: ignore[operator]
-    if span * count * law.denominator.bit_length() > MAX_BITS:
-        raise too_costly(text, MAX_BITS)
+    limit = current().bits
+    if span * count * law.denominator.bit_length() > limit:
+        raise too_costly(text, limit)
     result = law
     for bit in bin(count)[3:]:  # left to right: squares, and a cheap multiply by law
         result = convolve(result, result, text)

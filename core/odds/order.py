@@ -17,12 +17,14 @@ from collections.abc import Callable
 from math import comb
 
 from rollbridge.dice.notation import Modifier
+from rollbridge.odds.bounds import DEFAULT_BOUNDS, current
 from rollbridge.odds.law import Law, too_costly
 
 __all__ = ["MAX_ORDER_STEPS", "kept_block", "order_law"]
 
-#: The most steps the order-statistics walk may take for one term.
-MAX_ORDER_STEPS = 3_000_000
+#: The most steps the order-statistics walk may take for one term, by default
+#: (:mod:`rollbridge.odds.bounds`).
+MAX_ORDER_STEPS = DEFAULT_BOUNDS.order_steps
 
 
 def _discards(number: int, keep: bool, count: int) -> int:
@@ -63,8 +65,9 @@ def order_law(
     scores = [score(v) for v in faces]
     spread = max(scores) - min(scores) + 1
     estimate = len(faces) * (start + (stop - start) * (stop - start) * spread) * (stop - start + 1)
-    if estimate > MAX_ORDER_STEPS:
-        raise too_costly(text, MAX_ORDER_STEPS)
+    limit = current().order_steps
+    if estimate > limit:
+        raise too_costly(text, limit)
     weights = [law.weights[v] for v in faces]
     rest = [0] * len(faces)  # weight of the faces after each one
     for i in range(len(faces) - 2, -1, -1):

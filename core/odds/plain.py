@@ -14,12 +14,14 @@ computed.
 
 from __future__ import annotations
 
+from rollbridge.odds.bounds import DEFAULT_BOUNDS, current
 from rollbridge.odds.law import Law, too_costly
 
 __all__ = ["MAX_TOTALS", "plain_law", "ways"]
 
-#: The most totals one plain term may have (``1d1000000`` is the largest die).
-MAX_TOTALS = 1_000_000
+#: The most totals one plain term may have by default (``1d1000000`` is the largest
+#: die; :mod:`rollbridge.odds.bounds`).
+MAX_TOTALS = DEFAULT_BOUNDS.totals
 
 
 def ways(number: int, faces: int) -> list[int]:
@@ -46,8 +48,12 @@ def plain_law(number: int, faces: int, text: str) -> Law:
     """The law of the sum of ``number`` dice of ``faces`` faces."""
     if number == 0:
         return Law({0: 1}, 1)
-    if number * (faces - 1) + 1 > MAX_TOTALS:
-        raise too_costly(text, MAX_TOTALS)
+    bounds = current()
+    totals = number * (faces - 1) + 1
+    if totals > bounds.totals:
+        raise too_costly(text, bounds.totals)
+    if totals * (faces**number).bit_length() > bounds.plain_bits:
+        raise too_costly(text, bounds.plain_bits)
     if number == 1:
         return Law(dict.fromkeys(range(1, faces + 1), 1), faces)
     counts = ways(number, faces)

@@ -39,6 +39,7 @@ from typing import Any
 
 from rollbridge.dice.notation import Dice, Modifier
 from rollbridge.exceptions import DiceLimitExceeded
+from rollbridge.odds.bounds import DEFAULT_BOUNDS, current
 from rollbridge.odds.law import Law, convolve, from_fractions, power
 from rollbridge.odds.order import kept_block, order_law
 from rollbridge.odds.plain import plain_law
@@ -46,8 +47,9 @@ from rollbridge.text import Messages
 
 __all__ = ["MAX_UNIT_STATES", "term_law"]
 
-#: The most multisets one unit's law may hold between two modifiers.
-MAX_UNIT_STATES = 20_000
+#: The most multisets one unit's law may hold between two modifiers, by default
+#: (:mod:`rollbridge.odds.bounds`).
+MAX_UNIT_STATES = DEFAULT_BOUNDS.unit_states
 
 say = Messages("rollbridge")
 # Translators: {term} is a dice term (4d6x2=6), {why} one of the odds.why.* texts.
@@ -89,8 +91,8 @@ def _test(modifier: Modifier, faces: int) -> Callable[[int], bool]:
 
 def fresh_law(node: Dice, depth: int) -> Fractions:
     """The law of one drawn die: a plain face, or a compounding die's sum."""
-    if node.faces > MAX_UNIT_STATES:
-        raise _unsupported(node, TOO_MANY_STATES(limit=MAX_UNIT_STATES))
+    if node.faces > current().unit_states:
+        raise _unsupported(node, TOO_MANY_STATES(limit=current().unit_states))
     face = Fraction(1, node.faces)
     threshold = node.compound
     if threshold is None:
@@ -104,6 +106,8 @@ def fresh_law(node: Dice, depth: int) -> Fractions:
             for total, p in law.items():
                 deeper[v + total] = deeper.get(v + total, 0) + face * p
         law = deeper
+        if len(law) > current().unit_states:
+            raise _unsupported(node, TOO_MANY_STATES(limit=current().unit_states))
     return law
 
 
@@ -166,11 +170,11 @@ def _per_die(
                     for rest, q in line.items():
                         key = monoid.join(monoid.unit(v), rest)
                         deeper[key] = deeper.get(key, 0) + p * q
-                    if len(deeper) > MAX_UNIT_STATES:
-                        raise _unsupported(node, TOO_MANY_STATES(limit=MAX_UNIT_STATES))
+                    if len(deeper) > current().unit_states:
+                        raise _unsupported(node, TOO_MANY_STATES(limit=current().unit_states))
             line = deeper
-            if len(line) > MAX_UNIT_STATES:
-                raise _unsupported(node, TOO_MANY_STATES(limit=MAX_UNIT_STATES))
+            if len(line) > current().unit_states:
+                raise _unsupported(node, TOO_MANY_STATES(limit=current().unit_states))
         lifted = line
     cache: dict[int, Fractions] = {}
 
@@ -208,12 +212,12 @@ def _unit_score(
             law: Fractions = {() if monoid.score is None else 0: Fraction(1)}
             for value in state:
                 law = monoid.product(law, apply(value))
-                if len(law) > MAX_UNIT_STATES:
-                    raise _unsupported(node, TOO_MANY_STATES(limit=MAX_UNIT_STATES))
+                if len(law) > current().unit_states:
+                    raise _unsupported(node, TOO_MANY_STATES(limit=current().unit_states))
             for key, q in law.items():
                 following[key] = following.get(key, 0) + p * q
-        if len(following) > MAX_UNIT_STATES:
-            raise _unsupported(node, TOO_MANY_STATES(limit=MAX_UNIT_STATES))
+        if len(following) > current().unit_states:
+            raise _unsupported(node, TOO_MANY_STATES(limit=current().unit_states))
         states = following
     return states
 
@@ -246,6 +250,13 @@ def term_law(node: Dice, depth: int, text: str) -> Law:
     if not mods and node.compound is None and len(node.modifiers) == len(mods):
         return plain_law(node.number, node.faces, text)
     keeps = [i for i, m in enumerate(mods) if m.kind in _KEEP]
+    if (
+        len(mods) == 1 == len(node.modifiers)
+        and mods[0].kind == "x"
+        and node.compound is None
+        and node.faces <= current().unit_states
+    ):
+        return power(_exploding_law(node, _test(mods[0], node.faces), depth), node.number, text)
     if not keeps:
         unit = from_fractions(_unit_score(node, mods, score, depth))
         return power(unit, node.number, text)
@@ -261,6 +272,27 @@ def term_law(node: Dice, depth: int, text: str) -> Law:
     single = Law({k[0]: w for k, w in values.weights.items()}, values.denominator)
     block = kept_block(node.number, tuple(m for m in mods if m.kind in _KEEP))
     return order_law(single, node.number, block, score, text)
+
+
+def _exploding_law(node: Dice, test: Callable[[int], bool], depth: int) -> Law:
+    """One exploding die's total (``x``, alone), in integers: the die and the line of
+    at most ``depth`` dice it adds, as :func:`_per_die` builds them with fractions (a
+    line whose last die would explode again is cut off), weights over
+    ``faces ** (depth + 1)``."""
+    faces = node.faces
+    triggers = [v for v in range(1, faces + 1) if test(v)]
+    stops = [v for v in range(1, faces + 1) if not test(v)]
+    line: dict[int, int] = {}
+    for passes in range(depth + 1):
+        weight = faces**passes  # a stopping face, over faces ** (passes + 1)
+        deeper = dict.fromkeys(stops, weight)
+        for v in triggers:
+            for total, w in line.items():
+                deeper[v + total] = deeper.get(v + total, 0) + w
+        line = deeper
+        if len(line) > current().unit_states:
+            raise _unsupported(node, TOO_MANY_STATES(limit=current().unit_states))
+    return Law(line, faces ** (depth + 1))
 
 
 def _counted_reroll(

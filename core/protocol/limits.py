@@ -11,7 +11,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["RateLimit", "Rates"]
+__all__ = ["ODDS_COST", "RateLimit", "Rates"]
+
+#: What an ``odds`` request takes from its connection's bucket, in requests: it may
+#: compute for tens of milliseconds (:data:`rollbridge.odds.bounds.SERVER_BOUNDS`),
+#: so a connection gets a fifth as many of them per second as of other requests.
+ODDS_COST = 5.0
 
 
 @dataclass(slots=True)
@@ -33,17 +38,17 @@ class RateLimit:
         self._tokens = self.burst
         self._at = self.clock()
 
-    def take(self) -> float | None:
-        """Take a token: None when one was there, else the seconds until one is
-        (nothing is taken then)."""
+    def take(self, cost: float = 1.0) -> float | None:
+        """Take ``cost`` tokens (a request costs one; a costlier kind more): None when
+        they were there, else the seconds until they are (nothing is taken then)."""
         now = self.clock()
         tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
         self._at = now
-        if tokens >= 1:
-            self._tokens = tokens - 1
+        if tokens >= cost:
+            self._tokens = tokens - cost
             return None
         self._tokens = tokens
-        return (1 - tokens) / self.rate
+        return (cost - tokens) / self.rate
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,11 +43,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbridge.dice.sources import DiceSource, SecureDice
+from rollbridge.dice.verifiable import DiceKey
 from rollbridge.engine.model import Event, Principal
+from rollbridge.engine.odds import answer_odds
 from rollbridge.engine.requests import REQUESTS, Request, parse_request, valid_id
 from rollbridge.engine.table import MAX_EVENT_BYTES, Outcome, Table
 from rollbridge.engine.views import Audience
 from rollbridge.exceptions import InternalError, InvalidRequest, RollbridgeError, StoreError
+from rollbridge.odds.bounds import SERVER_BOUNDS, Bounds
 from rollbridge.plain import JSON, NotPlain, quotable, valid
 from rollbridge.protocol.effects import (
     Deliver,
@@ -155,8 +158,14 @@ class TableProtocol:
         admit: Callable[[], None] | None = None,
         max_event_bytes: int = MAX_EVENT_BYTES,
         backlog_limit: int | None = None,
+        odds_bounds: Bounds = SERVER_BOUNDS,
+        dice_key: DiceKey | None = None,
     ) -> None:
         self.table = table
+        #: The server's key of verifiable dice (:mod:`rollbridge.dice.verifiable`).
+        self.dice_key = table.dice_key = dice_key
+        #: What one ``odds`` request may compute (:mod:`rollbridge.odds.bounds`).
+        self.odds_bounds = odds_bounds
         self.dice = dice
         self.admit = admit
         self.max_event_bytes = table.max_event_bytes = max_event_bytes
@@ -220,6 +229,8 @@ class TableProtocol:
             request = parse_request(message)
             if self.broken:
                 return self._hold_for_reload(_Held(message, who, asker, dice))
+            if request.type == "odds":
+                return [self._odds(request, who, asker)]
             if not request.spec.writes:
                 return self._state(request, who, asker)
             self.table.check_role(request, who)
@@ -408,6 +419,7 @@ class TableProtocol:
             snapshot, history, keys = result
             self.table = Table(snapshot, self.table.ruleset, history)
             self.table.max_event_bytes = self.max_event_bytes
+            self.table.dice_key = self.dice_key
             self.writing = []
             self._keys = KeySet(keys)
             self._recent.clear()
@@ -480,6 +492,13 @@ class TableProtocol:
         return Reply(origin=asker.origin, message=message, frame=frame, request=asker.request_type)
 
     # -- reading ------------------------------------------------------------------------
+
+    def _odds(self, request: Request, who: Principal, asker: _Asker) -> Reply:
+        """``odds``: exact odds from what ``who`` may see (:mod:`rollbridge.engine.odds`),
+        under the driver's :attr:`odds_bounds`."""
+        fields = answer_odds(self.table, request, who, locale=asker.locale,
+                             bounds=self.odds_bounds)  # fmt: skip
+        return self._reply(asker, {"type": "result", "id": asker.request_id, **fields}, None)
 
     def _state(self, request: Request, who: Principal, asker: _Asker) -> Effects:
         """``state``: the table as ``who`` may see it, at the last durable seq or at ``at``."""

@@ -26,6 +26,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.protocol import State
 
 from rollbridge.dice.sources import DiceSource, SecureDice
+from rollbridge.dice.verifiable import DiceKey
 from rollbridge.exceptions import Busy
 from rollbridge.host import PluginHost
 from rollbridge.protocol.connection import CLOSE_AUTH, CLOSE_LIMIT, Tables
@@ -105,8 +106,11 @@ class Server:
         token_check_interval: float | None = TOKEN_CHECK_INTERVAL,
         manage_gc: bool = False,
         limits: Limits | None = None,
+        dice_key: DiceKey | None = None,
     ) -> None:
         self.store = store
+        #: The key of verifiable dice: the store's (beside its file), unless given.
+        self.dice_key = dice_key if dice_key is not None else DiceKey.for_store(store)
         self.host = host
         self.address = address
         self.requested_port = port
@@ -130,6 +134,7 @@ class Server:
             dice=dice,
             admit=self._admit,
             max_event_bytes=limits.max_event_bytes,
+            dice_key=self.dice_key,
             # half the outbox, the welcome counted: room is left for the live frames
             backlog_limit=buffer_limit // 2,
         )

@@ -69,6 +69,7 @@ class MemoryStore:
             pending=meta["pending"],
             undo=meta["undo"],
             redo=meta["redo"],
+            dice=meta.get("dice"),
         )
         wanted = set(meta["undo"]) | set(meta["redo"])
         history = {

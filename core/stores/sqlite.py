@@ -593,6 +593,7 @@ class SQLiteStore:
             pending=meta["pending"],
             undo=meta["undo"],
             redo=meta["redo"],
+            dice=meta.get("dice"),
         )
         return snapshot, history
 

@@ -16,6 +16,7 @@ pool split and recoil compensation (aspect ``sheet``), and the defender's boxes
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -54,12 +55,21 @@ from .refusals import (
     UNKNOWN_BAND,
     WEAPON_CODE,
 )
-from .rolls import roll_test
+from .rolls import effective_tn, roll_test
 from .sheet import find_weapon
 from .told import attack_test, boxes, nothing_crossed, resistance_test
 from .words import POWER, SITUATIONAL, STATUS, WOUND_MODIFIER, result
 
-__all__ = ["resolve_attack", "resolve_damage"]
+__all__ = [
+    "AttackPlan",
+    "DamagePlan",
+    "ResistPlan",
+    "plan_attack",
+    "plan_damage",
+    "plan_resist",
+    "resolve_attack",
+    "resolve_damage",
+]
 
 #: The parameters that are the attacker's sheet, and the defender's (SR-8, SR-9).
 _ATTACKER_PARAMS = ("skill", "attacker_pool", "recoil_compensation")
@@ -89,17 +99,86 @@ def _marked_params(
     return marked
 
 
-def _resist(
+@dataclass(slots=True)
+class ResistPlan:
+    """A resistance test (SR-9) before any die: what :func:`_resist` rolls and
+    :mod:`.odds` counts, so the two cannot drift.
+
+    :ivar power: the fired power (SR-6); :ivar level: the fired level.
+    :ivar damage_type: ``physical`` or ``stun``; :ivar armor_type: ``ballistic``
+        or ``impact``.
+    :ivar body: the Body dice (the override, else the sheet's);
+        :ivar sheet_body: the sheet's Body (the overflow limit, SR-11).
+    :ivar pool: Combat Pool dice the defender spends (SR-14).
+    :ivar armor: the armour subtracted; :ivar armor_given: it was a parameter.
+    :ivar modifier: the defender's wound modifier (SR-12).
+    :ivar tn_raw: power − armour + modifier, before SR-2's floor.
+    :ivar rule_of_one: the table's SR-3 setting.
+    """
+
+    power: int
+    level: str
+    damage_type: str
+    armor_type: str
+    body: int
+    sheet_body: int
+    pool: int
+    armor: int
+    armor_given: bool
+    modifier: int
+    tn_raw: int
+    rule_of_one: bool
+
+    @property
+    def dice(self) -> int:
+        """Dice rolled: Body plus the pool spent (SR-9)."""
+        return self.body + self.pool
+
+    @property
+    def tn(self) -> int:
+        """The TN the dice are rolled against (SR-2)."""
+        return effective_tn(self.tn_raw)
+
+
+def plan_resist(
     defender: Actor,
-    state: dict[str, Any],
     power: int,
     level: str,
     damage_type: str,
     armor_type: str,
-    attack_successes: int,
     pool: int,
     body_override: int | None,
     armor_override: int | None,
+    settings: Mapping[str, Any],
+) -> ResistPlan:
+    """The :class:`ResistPlan` of ``defender`` resisting ``power``/``level`` (SR-9)."""
+    sheet = defender.sheet
+    sheet_body = body_of(sheet)
+    body = sheet_body if body_override is None else body_override
+    given = armor_override is not None
+    armor = armor_override if given else int(sheet.get("armor", {}).get(armor_type, 0))
+    modifier = wound_modifier(defender.state)
+    return ResistPlan(
+        power,
+        level,
+        damage_type,
+        armor_type,
+        body,
+        sheet_body,
+        pool,
+        armor,
+        given,
+        modifier,
+        power - armor + modifier,
+        settings.get("rule_of_one", True),
+    )
+
+
+def _resist(
+    defender: Actor,
+    state: dict[str, Any],
+    plan: ResistPlan,
+    attack_successes: int,
     dice: DiceSource,
     settings: Mapping[str, Any],
     steps: list[Any],
@@ -109,19 +188,25 @@ def _resist(
     """SR-9 resistance, SR-10 staging, SR-11 damage; fills ``outcome`` and
     ``steps`` and returns the defender's new state, the overflow boxes it
     crossed and its new status."""
-    sheet = defender.sheet
     who = defender.id
-    sheet_body = body_of(sheet)
-    body = sheet_body if body_override is None else body_override
-    given = armor_override is not None
-    armor = armor_override if given else int(sheet.get("armor", {}).get(armor_type, 0))
-    modifier = wound_modifier(state)
-    raw = power - armor + modifier
-    roll = roll_test(dice, body + pool, raw, rule_of_one=settings.get("rule_of_one", True))
+    power, level, damage_type = plan.power, plan.level, plan.damage_type
+    sheet_body, body, pool, armor = plan.sheet_body, plan.body, plan.pool, plan.armor
+    modifier, raw = plan.modifier, plan.tn_raw
+    roll = roll_test(dice, body + pool, raw, rule_of_one=plan.rule_of_one)
     if pool:
         state["pool"] = state.get("pool", 0) - pool
     told = resistance_test(
-        who, defender.name, power, armor_type, given, armor, modifier, raw, roll.tn, body, pool
+        who,
+        defender.name,
+        power,
+        plan.armor_type,
+        plan.armor_given,
+        armor,
+        modifier,
+        raw,
+        roll.tn,
+        body,
+        pool,
     )
     groups.append(roll.group(told.label, told.note, told.target))
     steps.append(told.tn_step)
@@ -178,8 +263,66 @@ def _resist(
     return new_state, crossed["overflow"], new_status
 
 
-def resolve_attack(context: ActionContext, dice: DiceSource) -> Resolution:
-    """Resolve an ``attack``: the actor attacks its one target."""
+@dataclass(slots=True)
+class AttackPlan:
+    """An attack (SR-6 to SR-9, SR-14) before any die: what :func:`resolve_attack`
+    rolls and :mod:`.odds` counts, refused (by :func:`plan_attack`) as both refuse.
+
+    :ivar attacker: the attacking actor; :ivar defender: its one target;
+        :ivar same: they are the same actor.
+    :ivar weapon_name: the weapon named, or None for a code.
+    :ivar power: the base power; :ivar level: the base level (SR-4).
+    :ivar fired_power: the power after the rounds (SR-6); :ivar fired_level: the
+        level after them; :ivar raised: the level steps they gained.
+    :ivar skill: the skill dice; :ivar attacker_pool: Combat Pool dice spent on
+        the attack; :ivar attacker_left: the attacker's pool before it.
+    :ivar rounds: rounds fired; :ivar compensation: recoil compensation;
+        :ivar recoil_tn: recoil's TN (SR-7).
+    :ivar band: the range band, or None; :ivar base_tn: its TN, or the explicit TN.
+    :ivar attack_modifier: the attacker's wound modifier (SR-12);
+        :ivar situational: the situational modifier.
+    :ivar tn_raw: the attack TN before SR-2's floor (SR-8).
+    :ivar rule_of_one: the table's SR-3 setting.
+    :ivar resist: the defender's resistance test (SR-9), rolled on a hit.
+    """
+
+    attacker: Actor
+    defender: Actor
+    same: bool
+    weapon_name: str | None
+    power: int
+    level: str
+    fired_power: int
+    fired_level: str
+    raised: int
+    skill: int
+    attacker_pool: int
+    attacker_left: int
+    rounds: int
+    compensation: int
+    recoil_tn: int
+    band: str | None
+    base_tn: int
+    attack_modifier: int
+    situational: int
+    tn_raw: int
+    rule_of_one: bool
+    resist: ResistPlan
+
+    @property
+    def dice(self) -> int:
+        """Attack dice: skill plus the pool spent (SR-8)."""
+        return self.skill + self.attacker_pool
+
+    @property
+    def tn(self) -> int:
+        """The TN the attack dice are rolled against (SR-2)."""
+        return effective_tn(self.tn_raw)
+
+
+def plan_attack(context: ActionContext) -> AttackPlan:
+    """The :class:`AttackPlan` of an ``attack``; raises what :func:`resolve_attack`
+    refuses (before any die), in the same order."""
     params = context.params
     settings = context.settings
     attacker = context.actor
@@ -241,21 +384,69 @@ def resolve_attack(context: ActionContext, dice: DiceSource) -> Resolution:
             defender, defender.state.get("pool", 0), defender_pool, "defender", reveal=context.by_gm
         )
 
-    # -- SR-6 / SR-7: the code and the recoil after the rounds fired
+    # SR-6 / SR-7: the code and the recoil after the rounds fired; SR-8: the TN
     fired_power, fired_level, raised = fire(power, level, rounds)
-    base_code = format_code(power, level)
-    code = format_code(fired_power, fired_level)
-    steps: list[Any] = [code_step(code, base_code, rounds, raised)]
     recoil_tn = recoil(rounds, compensation)
+    base_tn = RANGE_TN[band] if band is not None else explicit_tn
+    attack_modifier = wound_modifier(attacker_state)
+    rule_of_one = settings.get("rule_of_one", True)
+    resist = plan_resist(
+        defender,
+        fired_power,
+        fired_level,
+        damage_type,
+        armor_type,
+        defender_pool,
+        body_override,
+        armor_override,
+        settings,
+    )
+    return AttackPlan(
+        attacker,
+        defender,
+        same,
+        weapon_name,
+        power,
+        level,
+        fired_power,
+        fired_level,
+        raised,
+        skill,
+        attacker_pool,
+        attacker_left,
+        rounds,
+        compensation,
+        recoil_tn,
+        band,
+        base_tn,
+        attack_modifier,
+        situational,
+        base_tn + recoil_tn + attack_modifier + situational,
+        rule_of_one,
+        resist,
+    )
+
+
+def resolve_attack(context: ActionContext, dice: DiceSource) -> Resolution:
+    """Resolve an ``attack``: the actor attacks its one target."""
+    plan = plan_attack(context)
+    params = context.params
+    settings = context.settings
+    attacker, defender, same = plan.attacker, plan.defender, plan.same
+    weapon_name, rounds = plan.weapon_name, plan.rounds
+    skill, attacker_pool, attacker_left = plan.skill, plan.attacker_pool, plan.attacker_left
+    band, base_tn, recoil_tn = plan.band, plan.base_tn, plan.recoil_tn
+    attack_modifier, situational, raw = plan.attack_modifier, plan.situational, plan.tn_raw
+    resist = plan.resist
+    damage_type, armor_type = resist.damage_type, resist.armor_type
+
+    base_code = format_code(plan.power, plan.level)
+    code = format_code(plan.fired_power, plan.fired_level)
+    steps: list[Any] = [code_step(code, base_code, rounds, plan.raised)]
 
     # -- SR-8: the attack test. With two or more rounds the attacker's TN gives its
     # recoil compensation away (SR-7): it is the attacker's sheet as a whole.
-    base_tn = RANGE_TN[band] if band is not None else explicit_tn
-    attack_modifier = wound_modifier(attacker_state)
-    raw = base_tn + recoil_tn + attack_modifier + situational
-    attack = roll_test(
-        dice, skill + attacker_pool, raw, rule_of_one=settings.get("rule_of_one", True)
-    )
+    attack = roll_test(dice, skill + attacker_pool, raw, rule_of_one=plan.rule_of_one)
     who = attacker.id
     told = attack_test(
         who,
@@ -263,7 +454,7 @@ def resolve_attack(context: ActionContext, dice: DiceSource) -> Resolution:
         band,
         base_tn,
         rounds,
-        compensation,
+        plan.compensation,
         recoil_tn,
         attack_modifier,
         situational,
@@ -288,7 +479,7 @@ def resolve_attack(context: ActionContext, dice: DiceSource) -> Resolution:
     if rounds >= 2:
         parts = Private(parts, who, SHEET)
 
-    new_attacker = dict(attacker_state)
+    new_attacker = dict(attacker.state)
     if attacker_pool:
         new_attacker["pool"] = attacker_left - attacker_pool
 
@@ -336,14 +527,8 @@ def resolve_attack(context: ActionContext, dice: DiceSource) -> Resolution:
     new_defender, overflow, new_status = _resist(
         defender,
         new_attacker if same else dict(defender.state),
-        fired_power,
-        fired_level,
-        damage_type,
-        armor_type,
+        resist,
         attack.successes,
-        defender_pool,
-        body_override,
-        armor_override,
         dice,
         settings,
         steps,
@@ -373,10 +558,29 @@ def resolve_attack(context: ActionContext, dice: DiceSource) -> Resolution:
     )
 
 
-def resolve_damage(context: ActionContext, dice: DiceSource) -> Resolution:
-    """Resolve ``damage``: the one target resists a code against given attack successes."""
+@dataclass(slots=True)
+class DamagePlan:
+    """A ``damage`` action before any die: the code as fired and the given attack
+    successes, and the target's resistance test (:class:`ResistPlan`).
+
+    :ivar defender: the one target; :ivar power: the base power;
+        :ivar level: the base level; :ivar raised: level steps the rounds gained.
+    :ivar rounds: rounds fired (SR-6); :ivar successes: the attacker's successes.
+    :ivar resist: the resistance test (SR-9), with the fired code.
+    """
+
+    defender: Actor
+    power: int
+    level: str
+    raised: int
+    rounds: int
+    successes: int
+    resist: ResistPlan
+
+
+def plan_damage(context: ActionContext) -> DamagePlan:
+    """The :class:`DamagePlan` of ``damage``; raises what :func:`resolve_damage` refuses."""
     params = context.params
-    settings = context.settings
     defender = one_target(context)
     power, level = parse_code(params.get("code"))
     damage_type = params.get("damage_type", "physical")
@@ -395,32 +599,45 @@ def resolve_damage(context: ActionContext, dice: DiceSource) -> Resolution:
     check_pool(defender, defender.state.get("pool", 0), pool, "defender", reveal=context.by_gm)
 
     fired_power, fired_level, raised = fire(power, level, rounds)
-    base_code = format_code(power, level)
-    code = format_code(fired_power, fired_level)
-    steps: list[Any] = [*damage_code_steps(code, base_code, rounds, raised, successes)]
+    resist = plan_resist(
+        defender,
+        fired_power,
+        fired_level,
+        damage_type,
+        armor_type,
+        pool,
+        body_override,
+        armor_override,
+        context.settings,
+    )
+    return DamagePlan(defender, power, level, raised, rounds, successes, resist)
+
+
+def resolve_damage(context: ActionContext, dice: DiceSource) -> Resolution:
+    """Resolve ``damage``: the one target resists a code against given attack successes."""
+    plan = plan_damage(context)
+    params = context.params
+    defender, resist, successes, rounds = plan.defender, plan.resist, plan.successes, plan.rounds
+    base_code = format_code(plan.power, plan.level)
+    code = format_code(resist.power, resist.level)
+    steps: list[Any] = [*damage_code_steps(code, base_code, rounds, plan.raised, successes)]
     groups: list[Any] = []
     outcome: dict[str, Any] = {
         "defender": defender.id,
         "base_code": base_code,
         "rounds": rounds,
         "code": code,
-        "damage_type": damage_type,
-        "armor_type": armor_type,
+        "damage_type": resist.damage_type,
+        "armor_type": resist.armor_type,
         "attack_successes": successes,
     }
     new_state, overflow, new_status = _resist(
         defender,
         dict(defender.state),
-        fired_power,
-        fired_level,
-        damage_type,
-        armor_type,
+        resist,
         successes,
-        pool,
-        body_override,
-        armor_override,
         dice,
-        settings,
+        context.settings,
         steps,
         groups,
         outcome,

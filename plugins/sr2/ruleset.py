@@ -9,6 +9,7 @@ from rollbridge.contract import (
     ActionContext,
     Actor,
     CommonState,
+    Odds,
     PlayerView,
     Resolution,
     Ruleset,
@@ -20,6 +21,7 @@ from rollbridge.exceptions import InvalidParams, UnknownAction
 from . import care, monitor, privacy
 from .actions import ACTIONS
 from .combat import resolve_attack, resolve_damage
+from .odds import odds as action_odds
 from .refill import refill
 from .refusals import BAD_DELTA, NO_ACTION, NO_TRACK
 from .sheet import (
@@ -127,6 +129,14 @@ class SR2Ruleset(Ruleset):
                 details={"action": context.action},
             )
         return handler(context, dice)
+
+    def odds(self, context: ActionContext) -> Odds | None:
+        """The exact odds of an ``attack`` (botch, miss, no damage, the level taken
+        with overflow, SR-6 to SR-10), of ``damage`` (SR-9, SR-10) and of a
+        ``success_test`` (botch, no success, each number of successes, SR-16),
+        refused as :meth:`resolve` refuses; None for the actions without dice
+        (see :mod:`.odds`)."""
+        return action_odds(context)
 
     # -- turn hooks ----------------------------------------------------------
 

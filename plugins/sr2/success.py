@@ -10,12 +10,10 @@ from typing import Any
 
 from rollbridge.contract import ActionContext, Resolution
 from rollbridge.dice import DiceSource
-from rollbridge.exceptions import InvalidParams
 
 from . import monitor
-from .checks import check_pool, count_param, signed_param
+from .checks import plan_success_test, signed_param
 from .messages import POOL_DICE, TEST_BOTCH, TEST_LINE, TEST_TN, TEST_TN_WOUND, TESTED, TESTED_BY
-from .refusals import DICE_AND_TN, POOL_WITHOUT_ACTOR
 from .rolls import roll_test
 from .words import DEFAULT_LABEL, GIVEN, WOUND_MODIFIER, floored, result, successes
 from .words import dice as dice_count
@@ -29,31 +27,20 @@ __all__ = ["resolve_success_test"]
 def resolve_success_test(context: ActionContext, dice: DiceSource) -> Resolution:
     """SR-16: ``dice`` open-ended d6 (plus Combat Pool dice the actor spends)
     against ``tn``, plus the actor's wound modifier when asked (SR-12)."""
-    params = context.params
-    count = count_param(params, "dice", None)
+    plan = plan_success_test(context)  # the refusals, and what odds counts
+    params, actor = context.params, context.actor
+    count, pool, raw = plan.dice, plan.pool, plan.tn_raw
     tn = signed_param(params, "tn")
-    if count is None or tn is None:
-        raise InvalidParams(DICE_AND_TN(), details={"field": "params"})
-    pool = count_param(params, "pool")
     typed = str(params.get("label", _DEFAULT))
     label: Any = DEFAULT_LABEL if typed == _DEFAULT else typed
-    actor = context.actor
-    if pool and actor is None:
-        raise InvalidParams(
-            POOL_WITHOUT_ACTOR(),
-            details={"field": "params.pool"},
-        )
     parts: list[dict[str, Any]] = [{"part": GIVEN, "value": tn}]
     states: dict[str, Any] = {}
     if actor is not None:
         if params.get("wound_modifier", False):
             parts.append({"part": WOUND_MODIFIER, "value": monitor.wound_modifier(actor.state)})
         if pool:
-            left = actor.state.get("pool", 0)
-            check_pool(actor, left, pool, "tester")
-            states[actor.id] = {**actor.state, "pool": left - pool}
-    raw = sum(p["value"] for p in parts)
-    roll = roll_test(dice, count + pool, raw, rule_of_one=context.settings.get("rule_of_one", True))
+            states[actor.id] = {**actor.state, "pool": actor.state.get("pool", 0) - pool}
+    roll = roll_test(dice, count + pool, raw, rule_of_one=plan.rule_of_one)
     steps = []
     if len(parts) > 1 or roll.tn != raw:
         wound = TEST_TN_WOUND(modifier=parts[1]["value"]) if len(parts) > 1 else ""

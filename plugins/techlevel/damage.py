@@ -13,9 +13,10 @@ the outcome and the texts (:mod:`.details`, :mod:`.hit_texts`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from rollbridge.contract import ActionContext, Resolution
+from rollbridge.contract import ActionContext, Actor, Resolution
 from rollbridge.dice import DiceSource
 from rollbridge.exceptions import InvalidParams
 from rollbridge.text import Text
@@ -26,10 +27,10 @@ from .details import detail, detail_or
 from .hit_texts import MENTAL_WHY, hidden_tl_step, narration, tl_step, why_struck
 from .items import settle_item, settle_vehicle
 from .layers import first_intact, item_on, own_state
-from .tl import tl_factor
+from .tl import TlFactor, tl_factor
 from .weapon import roll_damage
 
-__all__ = ["MENTAL", "SHOCK", "resolve_hit"]
+__all__ = ["MENTAL", "SHOCK", "HitPlan", "plan_hit", "resolve_hit", "strike"]
 
 SHOCK = "shock"
 MENTAL = "mental"
@@ -167,37 +168,121 @@ def _strike_item(
     return crossed, lost, None
 
 
+@dataclass(frozen=True)
+class HitPlan:
+    """What a hit is before any die (TL-1 to TL-8, TL-10): the weapon, the layer it
+    strikes (TL-3; ``mind`` for mental damage, TL-8) with that layer's name, TL and
+    immunities, why it is that layer, the TL factor (TL-4), whether the layer is
+    immune (TL-6), the vehicle section asked for and whether GSK excess carries.
+
+    :func:`resolve_hit` rolls and strikes from it, :mod:`.odds` counts from it.
+    """
+
+    weapon_tl: int
+    damage_type: str
+    formula: str
+    wanted_section: str | None
+    layer: str
+    name: str | None
+    layer_tl: int
+    skipped: list[dict[str, Any]]
+    why_step: Any
+    why: Any
+    factor: TlFactor
+    immune: bool
+    carry: bool
+
+    def boxes(self, roll: int) -> int:
+        """TL-4, TL-6: the boxes a damage ``roll`` crosses on the layer struck."""
+        return 0 if self.immune else self.factor.apply(roll)
+
+
+def _check_section(target: Actor, state: dict[str, Any], wanted_section: str | None) -> None:
+    """TL-10: a named section exists on the vehicle ridden (refused before any change)."""
+    if wanted_section is None:
+        return
+    vehicle = state.get("vehicle")
+    if vehicle is None:
+        raise InvalidParams(
+            m.INVALID(path="params.section", problem=m.NOT_MOUNTED_NO_SECTION(actor=target.name)),
+            details={"field": "params.section"},
+        )
+    if wanted_section not in [s["name"] for s in vehicle["sections"]]:
+        names = ", ".join(s["name"] for s in vehicle["sections"])
+        raise InvalidParams(
+            m.INVALID(
+                path="params.section",
+                problem=m.NO_SECTION_OF(
+                    vehicle=repr(vehicle["name"]), section=repr(wanted_section), names=names
+                ),
+            ),
+            details={"field": "params.section"},
+        )
+
+
+def plan_hit(ctx: ActionContext, target: Actor, state: dict[str, Any]) -> HitPlan:
+    """The :class:`HitPlan` of a ``hit`` on ``target`` whose (loaded) state is
+    ``state``, refused as :func:`resolve_hit` refuses a section."""
+    params = ctx.params
+    sheet = target.sheet
+    weapon_tl: int = params["tl"]
+    damage_type = params["type"].strip().lower()
+    wanted_section = params.get("section")
+    _check_section(target, state, wanted_section)
+    if damage_type == MENTAL:
+        layer, name, layer_tl, immune_list = "mind", None, 1, sheet.get("immune", ())
+        skipped: list[dict[str, Any]] = []
+        why_step, why = MENTAL_WHY
+    else:
+        layer, skipped = first_intact(state)
+        why_step, why = why_struck(layer, skipped)
+        if layer == "body":
+            name, layer_tl, immune_list = None, int(sheet["body_tl"]), sheet.get("immune", ())
+        elif layer == "vehicle":
+            vehicle = state["vehicle"]
+            name, layer_tl, immune_list = vehicle["name"], vehicle["tl"], vehicle["immune"]
+        else:
+            item = item_on(state, layer)
+            name, layer_tl, immune_list = item["name"], item["tl"], item["immune"]
+    return HitPlan(
+        weapon_tl=weapon_tl,
+        damage_type=damage_type,
+        formula=params["dice"].strip(),
+        wanted_section=wanted_section,
+        layer=layer,
+        name=name,
+        layer_tl=layer_tl,
+        skipped=skipped,
+        why_step=why_step,
+        why=why,
+        factor=tl_factor(weapon_tl, layer_tl),
+        immune=damage_type in {str(x).strip().lower() for x in immune_list},
+        carry=bool(ctx.settings.get("mental_excess_to_body", True)),
+    )
+
+
+def strike(
+    plan: HitPlan, state: dict[str, Any], boxes: int, owner: str, outcome: dict, steps: list
+) -> Struck:
+    """Cross ``boxes`` on the planned layer of ``state`` (in place): TL-5, TL-7, TL-8,
+    TL-10. The outcome and steps get what happened."""
+    if plan.layer == "mind":
+        return _strike_mind(state, boxes, plan.carry, owner, outcome, steps)
+    if plan.layer == "body":
+        return _strike_body(state, boxes, plan.damage_type == SHOCK, owner, outcome, steps)
+    if plan.layer == "vehicle":
+        return _strike_vehicle(state, boxes, plan.wanted_section, owner, outcome, steps)
+    return _strike_item(state, plan.layer, boxes, owner, outcome, steps)
+
+
 def resolve_hit(ctx: ActionContext, dice: DiceSource) -> Resolution:
     """TL-1 to TL-8 and TL-10: one hit on the target's outermost intact layer."""
     params = ctx.params
     target = ctx.targets[0]
     owner = target.id
-    sheet = target.sheet
     state = own_state(target)
-    weapon_tl: int = params["tl"]
-    damage_type = params["type"].strip().lower()
-    formula = params["dice"].strip()
-    wanted_section = params.get("section")
-    if wanted_section is not None:
-        vehicle = state.get("vehicle")
-        if vehicle is None:
-            raise InvalidParams(
-                m.INVALID(
-                    path="params.section", problem=m.NOT_MOUNTED_NO_SECTION(actor=target.name)
-                ),
-                details={"field": "params.section"},
-            )
-        if wanted_section not in [s["name"] for s in vehicle["sections"]]:
-            names = ", ".join(s["name"] for s in vehicle["sections"])
-            raise InvalidParams(
-                m.INVALID(
-                    path="params.section",
-                    problem=m.NO_SECTION_OF(
-                        vehicle=repr(vehicle["name"]), section=repr(wanted_section), names=names
-                    ),
-                ),
-                details={"field": "params.section"},
-            )
+    plan = plan_hit(ctx, target, state)
+    weapon_tl, damage_type, formula = plan.weapon_tl, plan.damage_type, plan.formula
 
     rolled = roll_damage(formula, weapon_tl, dice, params.get("roll"))
     roll: int = rolled["roll"]
@@ -221,21 +306,8 @@ def resolve_hit(ctx: ActionContext, dice: DiceSource) -> Resolution:
         "mind": None,
     }
 
-    if damage_type == MENTAL:
-        layer, name, layer_tl, immune_list = "mind", None, 1, sheet.get("immune", ())
-        skipped: list[dict[str, Any]] = []
-        why_step, why = MENTAL_WHY
-    else:
-        layer, skipped = first_intact(state)
-        why_step, why = why_struck(layer, skipped)
-        if layer == "body":
-            name, layer_tl, immune_list = None, int(sheet["body_tl"]), sheet.get("immune", ())
-        elif layer == "vehicle":
-            vehicle = state["vehicle"]
-            name, layer_tl, immune_list = vehicle["name"], vehicle["tl"], vehicle["immune"]
-        else:
-            item = item_on(state, layer)
-            name, layer_tl, immune_list = item["name"], item["tl"], item["immune"]
+    layer, name, layer_tl, skipped = plan.layer, plan.name, plan.layer_tl, plan.skipped
+    why_step, why = plan.why_step, plan.why
     steps.append(why_step)
     outcome.update(
         {
@@ -249,30 +321,19 @@ def resolve_hit(ctx: ActionContext, dice: DiceSource) -> Resolution:
         }
     )
 
-    factor = tl_factor(weapon_tl, layer_tl)
-    immune = damage_type in {str(x).strip().lower() for x in immune_list}
+    factor, immune = plan.factor, plan.immune
     outcome["factor"] = detail(str(factor), owner)
     outcome["immune"] = detail(immune, owner)
     if immune:
         boxes = 0
         said: Text = m.IMMUNE_STEP(layer=m.LAYER[layer], type=damage_type)
     else:
-        boxes = factor.apply(roll)
+        boxes = plan.boxes(roll)
         said = tl_step(factor, weapon_tl, layer_tl, roll, boxes)
     steps.append(detail_or(said, owner, hidden_tl_step(layer)))
     outcome["boxes"] = detail(boxes, owner)
 
-    if layer == "mind":
-        carry = bool(ctx.settings.get("mental_excess_to_body", True))
-        crossed, lost, excess = _strike_mind(state, boxes, carry, owner, outcome, steps)
-    elif layer == "body":
-        shock = damage_type == SHOCK
-        crossed, lost, excess = _strike_body(state, boxes, shock, owner, outcome, steps)
-    elif layer == "vehicle":
-        struck = _strike_vehicle(state, boxes, wanted_section, owner, outcome, steps)
-        crossed, lost, excess = struck
-    else:
-        crossed, lost, excess = _strike_item(state, layer, boxes, owner, outcome, steps)
+    crossed, lost, excess = strike(plan, state, boxes, owner, outcome, steps)
     outcome["crossed"] = crossed
     outcome["lost"] = detail(lost, owner)
     outcome["status_before"] = status_before

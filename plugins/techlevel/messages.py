@@ -464,3 +464,36 @@ VEHICLE_TWICE = say("invalid.vehicle_twice", "{name} is named twice")
 NO_VEHICLE_IN_SHEET = say(
     "invalid.no_vehicle_in_sheet", "no vehicle named {name} in sheet.vehicles"
 )
+
+
+# -- odds (the outcome labels of `rollbridge odds techlevel hit`) ----------------
+# Translators: a layer (Armour, Body (KSK), …) taking {count} boxes, in a table of odds.
+ODDS_BOXES = say.plural(
+    "odds.boxes", "{layer}: {count} box", "{layer}: {count} boxes", count="count"
+)
+# Translators: a layer taking its last {count} boxes: it is destroyed (TL-5).
+ODDS_DESTROYED = say.plural(
+    "odds.destroyed",
+    "{layer}: {count} box, destroyed",
+    "{layer}: {count} boxes, destroyed",
+    count="count",
+)
+# Translators: shock damage crossing {count} KSK boxes (TL-7).
+ODDS_SHOCK_BOXES = say.plural(
+    "odds.shock_boxes",
+    "{layer}: {count} shock box",
+    "{layer}: {count} shock boxes",
+    count="count",
+)
+# Translators: {boxes} is "Body (KSK): 3 boxes"; lethal damage also turns {count}
+# shock boxes lethal (TL-7).
+ODDS_CONVERTED = say.plural(
+    "odds.converted",
+    "{boxes}, and {count} shock box made lethal",
+    "{boxes}, and {count} shock boxes made lethal",
+    count="count",
+)
+# Translators: a mental hit on the GSK ({first}) and its excess carried into KSK (TL-8).
+ODDS_AND = say("odds.and", "{first}; {second}")
+# Translators: the vehicle layer and the section a hit strikes (TL-10).
+ODDS_SECTION = say("odds.section", "{layer}, section {section}")

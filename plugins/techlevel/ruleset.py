@@ -15,6 +15,7 @@ from rollbridge.contract import (
     ActionSpec,
     Actor,
     CommonState,
+    Odds,
     PlayerView,
     Resolution,
     Ruleset,
@@ -23,7 +24,7 @@ from rollbridge.dice import DiceSource
 from rollbridge.exceptions import InvalidSheet, InvalidState, UnknownAction
 from rollbridge.schema import validate
 
-from . import care, damage, details, riding, sheet, view, wearing
+from . import care, damage, details, odds, riding, sheet, view, wearing
 from . import messages as m
 from .schemas import ACTIONS, EXAMPLE_SHEETS, SETTINGS_SCHEMA, SHEET_SCHEMA
 from .state import STATE_SCHEMA, load_state
@@ -52,6 +53,16 @@ def _loaded(actor: Actor) -> Actor:
     """The actor with its state completed by :func:`load_state`: a new copy, which
     the action changes and returns (:func:`.layers.own_state`)."""
     return Actor(actor.id, actor.name, actor.sheet, load_state(actor.state))
+
+
+def _loaded_context(context: ActionContext) -> ActionContext:
+    """``context`` with its actor and targets loaded (:func:`_loaded`), as every
+    action works on them."""
+    return replace(
+        context,
+        actor=_loaded(context.actor) if context.actor is not None else None,
+        targets=tuple(_loaded(t) for t in context.targets),
+    )
 
 
 class TechLevel(Ruleset):
@@ -93,17 +104,23 @@ class TechLevel(Ruleset):
         return load_state(completed, _invalid_state)
 
     def resolve(self, context: ActionContext, dice: DiceSource) -> Resolution:
-        context = replace(
-            context,
-            actor=_loaded(context.actor) if context.actor is not None else None,
-            targets=tuple(_loaded(t) for t in context.targets),
-        )
+        context = _loaded_context(context)
         if context.action == "hit":
             return damage.resolve_hit(context, dice)
         handler = _NO_DICE.get(context.action)
         if handler is None:
             raise UnknownAction(f"techlevel has no action {context.action!r}")
         return handler(context)
+
+    def odds(self, context: ActionContext) -> Odds | None:
+        """The exact odds of a ``hit``: the boxes the layer struck takes (see
+        :mod:`.odds`); None for the actions without dice (wearing, riding, care)."""
+        context = _loaded_context(context)
+        if context.action == "hit":
+            return odds.hit_odds(context)
+        if context.action not in _NO_DICE:
+            raise UnknownAction(f"techlevel has no action {context.action!r}")
+        return None
 
     def common_state(self, actor: Actor) -> CommonState:
         return view.common_state(load_state(actor.state))

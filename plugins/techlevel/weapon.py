@@ -11,10 +11,16 @@ from rollbridge.exceptions import NotationError
 
 from .messages import DAMAGE_DICE, DAMAGE_DICE_PART, INVALID, ROLL_GIVEN, ROLLED, ROLLED_ROUNDED
 
-__all__ = ["roll_damage"]
+__all__ = ["parse_dice", "roll_damage", "roll_value"]
 
 
-def _parsed(formula: str) -> Any:
+def roll_value(raw: Any) -> int:
+    """TL-1: the damage roll of a total: a fraction rounded down, below 0 counted as 0."""
+    return max(0, math.floor(raw))
+
+
+def parse_dice(formula: str) -> Any:
+    """The parsed damage expression (TL-1). :raises NotationError: naming ``params.dice``."""
     try:
         return parse(formula)
     except NotationError as exc:
@@ -39,7 +45,7 @@ def roll_damage(
     else ``server``). A fractional total is rounded down, a total below 0
     (``1d4-2``) counts as 0.
     """
-    parsed = _parsed(formula)
+    parsed = parse_dice(formula)
     notation = str(parsed)
     if given is not None:
         return {
@@ -59,7 +65,7 @@ def roll_damage(
             for i, g in enumerate(groups)
         ]
     raw = result.total
-    roll = max(0, math.floor(raw))
+    roll = roll_value(raw)
     rolled = result.describe()
     if roll == raw:
         step = ROLLED(rolled=rolled, tl=weapon_tl)

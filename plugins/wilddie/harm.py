@@ -8,10 +8,11 @@ private sheet values, its chips as its private state
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from rollbridge.contract import ActionContext, Resolution
+from rollbridge.contract import ActionContext, Actor, Resolution
 from rollbridge.dice import DiceGroup, DiceSource
 from rollbridge.exceptions import InvalidParams
 from rollbridge.plugins.wilddie.checks import require_target, strength_faces
@@ -68,7 +69,7 @@ from rollbridge.plugins.wilddie.state import (
 from rollbridge.plugins.wilddie.traits import die_faces, toughness
 from rollbridge.text import Private, Text
 
-__all__ = ["award_chips", "damage", "heal"]
+__all__ = ["DamagePlan", "award_chips", "damage", "damage_result", "heal", "plan_damage"]
 
 # texts without arguments, made once
 _SHAKEN, _NO_EFFECT = SHAKEN(), NO_EFFECT()
@@ -109,21 +110,98 @@ def _toughness_step(
     return from_sheet(step, target_id, instead=TOUGHNESS_STEP_HIDDEN(target=target_name))
 
 
-def damage(context: ActionContext, dice: DiceSource) -> Resolution:
-    """WD-7: roll damage (every die aces, no wild die) and apply it against Toughness."""
+@dataclass(frozen=True)
+class DamagePlan:
+    """What a damage roll (WD-7) is before any die: the target, the weapon's terms,
+    the attacker's Strength die for a melee hit (WD-7 Decision), the target's
+    Toughness (WD-5) and whether it is already Shaken, the wounds setting and
+    whether the target is a player character (WD-8).
+
+    :func:`damage` rolls from it and :mod:`.odds` counts from it, so they cannot drift.
+    """
+
+    target: Actor
+    terms: tuple[Mapping[str, int], ...]
+    melee: bool
+    strength_die: int | None
+    toughness: int
+    shaken: bool
+    per_raise: bool
+    pc: bool
+
+    @property
+    def constant(self) -> int:
+        """The sum of the expression's constants."""
+        return sum(t.get("constant", 0) for t in self.terms)
+
+    @property
+    def dice(self) -> list[int]:
+        """The faces of every die rolled, Strength first (each aces, WD-2)."""
+        faces = [] if self.strength_die is None else [self.strength_die]
+        for term in self.terms:
+            if "count" in term:
+                faces.extend([term["faces"]] * term["count"])
+        return faces
+
+
+def plan_damage(context: ActionContext) -> DamagePlan:
+    """The :class:`DamagePlan` of a ``damage`` action, refused as :func:`damage` refuses
+    (one target, a valid expression, an actor for a melee hit)."""
     target = require_target(context)
     params = context.params
     terms = parse_damage(params["dice"])
     melee = bool(params.get("melee", False))
-    steps: list[Text | Private] = []
-    strength = None
     strength_die = None
     if melee:
         if context.actor is None:
             raise InvalidParams(MELEE_NEEDS_ACTOR())
         strength_die = strength_faces(context.actor)
-        strength = f"d{strength_die}"
-    constant = sum(t.get("constant", 0) for t in terms)
+    return DamagePlan(
+        target=target,
+        terms=tuple(terms),
+        melee=melee,
+        strength_die=strength_die,
+        toughness=toughness(target.sheet),
+        shaken=bool(target.state.get("shaken")),
+        per_raise=context.settings.get("wounds_per_hit", "one") == "per_raise",
+        pc=is_pc(target.sheet),
+    )
+
+
+def damage_result(
+    plan: DamagePlan, total: int, shown: Private | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What a damage ``total`` does to the planned target (WD-7, WD-8): the effect
+    (:func:`.damage.damage_effect`) and the target's new state."""
+    target = plan.target
+    effect = damage_effect(
+        total,
+        plan.toughness,
+        shaken=plan.shaken,
+        per_raise=plan.per_raise,
+        of=target.id,
+        shown=shown,
+    )
+    if effect["wounds"]:
+        state = add_wounds(target.state, effect["wounds"], pc=plan.pc)
+        state["shaken"] = True
+    else:
+        state = copy_state(target.state)
+        if effect["result"] == "shaken":
+            state["shaken"] = True
+    return effect, state
+
+
+def damage(context: ActionContext, dice: DiceSource) -> Resolution:
+    """WD-7: roll damage (every die aces, no wild die) and apply it against Toughness."""
+    plan = plan_damage(context)
+    target = plan.target
+    terms = list(plan.terms)
+    melee = plan.melee
+    steps: list[Text | Private] = []
+    strength_die = plan.strength_die
+    strength = None if strength_die is None else f"d{strength_die}"
+    constant = plan.constant
     total, groups, formula = roll_damage(dice, terms, strength_die)
     steps.append(DAMAGE_ROLL(formula=formula))
     steps.extend(_group_line(g) for g in groups)
@@ -134,27 +212,19 @@ def damage(context: ActionContext, dice: DiceSource) -> Resolution:
     sheet = target.sheet
     vigor = sheet["attributes"]["vigor"]
     armor = int(sheet.get("armor", 0))
-    tough = toughness(sheet)
+    tough = plan.toughness
     steps.append(_toughness_step(target.name, target.id, vigor, armor, tough))
-    per_raise = context.settings.get("wounds_per_hit", "one") == "per_raise"
-    was_shaken = bool(target.state.get("shaken"))
+    per_raise = plan.per_raise
+    was_shaken = plan.shaken
     shown = shown_toughness(tough, target.id)
-    effect = damage_effect(
-        total, tough, shaken=was_shaken, per_raise=per_raise, of=target.id, shown=shown
-    )
-    pc = is_pc(sheet)
+    effect, state = damage_result(plan, total, shown)
     summary: Text
     if effect["wounds"]:
-        state = add_wounds(target.state, effect["wounds"], pc=pc)
-        state["shaken"] = True
-        note = _wound_note(target.state, state, pc=pc)
+        note = _wound_note(target.state, state, pc=plan.pc)
         summary = WOUNDED(count=effect["wounds"], note=note)
     elif effect["result"] == "shaken":
-        state = copy_state(target.state)
-        state["shaken"] = True
         summary = _SHAKEN
     else:
-        state = copy_state(target.state)
         summary = _NO_EFFECT
     steps.append(EFFECT_STEP(why=effect["why"], effect=summary))
     outcome: dict[str, Any] = {

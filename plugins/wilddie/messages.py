@@ -463,3 +463,13 @@ ODDS_FAILURE = say("odds.failure", "failure")
 ODDS_SUCCESS = say("odds.success", "success")
 # Translators: a success with {count} raises (WD-3), in a table of odds.
 ODDS_RAISES = say.plural("odds.raises", "{count} raise", "{count} raises", count="count")
+# Translators: the effects of a damage roll in a table of odds (WD-7, WD-8).
+ODDS_NO_EFFECT = say("odds.damage.none", "no effect")
+# Translators: the seed's "overcoming pain" (WD-7).
+ODDS_SHAKEN = say("odds.damage.shaken", "Shaken")
+# Translators: wounds a damage roll inflicts while the target stays standing (WD-8).
+ODDS_WOUNDS = say.plural("odds.damage.wounds", "{count} wound", "{count} wounds", count="count")
+# Translators: a player character's wound past the three it holds (WD-8).
+ODDS_INCAPACITATED = say("odds.damage.incapacitated", "incapacitated")
+# Translators: an NPC's first wound (WD-8).
+ODDS_OUT = say("odds.damage.out", "out of the fight")

@@ -1,4 +1,4 @@
-"""The exact odds of a trait test (WD-3) and of an attack (WD-6).
+"""The exact odds of a trait test (WD-3), an attack (WD-6) and a damage roll (WD-7).
 
 Both follow the resolver's own plan (:func:`.checks.plan_trait`,
 :func:`.checks.plan_attack`: the same trait die, untrained −2, wound and request
@@ -12,6 +12,18 @@ WD-3 has no critical failure.
 Outcomes, disjoint and in this order: ``failure`` (total below the difficulty),
 ``success`` (no raise), then ``1 raise``, ``2 raises``, … (each full 4 above the
 difficulty, :func:`.rolling.raises`), up to the most raises the computed rolls reach.
+
+Damage follows the resolver's plan too (:func:`.harm.plan_damage`: the weapon's
+dice, the Strength die of a melee hit, the target's Toughness and Shaken, the
+wounds setting) and its own verdict (:func:`.harm.damage_result`) for every total
+that matters. Every total at or above the cap ``Toughness + 4`` (with the
+``per_raise`` setting ``Toughness + 16``: four wounds, past any track) has the
+same effect, so each die's law is computed exactly up to that cap and the rest
+lumped there (:func:`capped_die`): no explosion is cut off, ``truncated`` is 0.
+Outcomes, disjoint, in this order, those that can happen: ``none`` (below
+Toughness), ``shaken``, ``1 wound``, ``2 wounds``, ``3 wounds`` (the target still
+standing), ``incapacitated`` (the wound leaves the target incapacitated, WD-8: an
+NPC's first, a pc's past three; also any wound to a target already down).
 """
 
 from __future__ import annotations
@@ -23,10 +35,29 @@ from rollbridge.contract import ActionContext, Distribution, Odds, distribution
 from rollbridge.text import Text
 
 from .checks import RollPlan, plan_attack, plan_trait
-from .messages import ODDS_FAILURE, ODDS_RAISES, ODDS_SUCCESS
+from .harm import DamagePlan, damage_result, plan_damage
+from .messages import (
+    ODDS_FAILURE,
+    ODDS_INCAPACITATED,
+    ODDS_NO_EFFECT,
+    ODDS_OUT,
+    ODDS_RAISES,
+    ODDS_SHAKEN,
+    ODDS_SUCCESS,
+    ODDS_WOUNDS,
+)
 from .rolling import WILD_FACES, formula, raises
+from .state import PC_MAX_WOUNDS
 
-__all__ = ["attack_odds", "odds", "outcome_name", "roll_odds", "total_distribution", "trait_odds"]
+__all__ = [
+    "attack_odds",
+    "damage_odds",
+    "odds",
+    "outcome_name",
+    "roll_odds",
+    "total_distribution",
+    "trait_odds",
+]
 
 
 def outcome_name(total: int, difficulty: int) -> str:
@@ -101,7 +132,100 @@ def attack_odds(context: ActionContext) -> Odds:
     return roll_odds(plan_attack(context)[2])
 
 
-_ODDS: dict[str, Callable[[ActionContext], Odds]] = {"trait": trait_odds, "attack": attack_odds}
+# -- damage (WD-7) ---------------------------------------------------------------
+
+#: A damage total this far above Toughness has every effect a larger one has:
+#: one wound, or (per raise) four wounds, past any wound track (WD-7, WD-8).
+_ONE_WOUND_CAP = 4
+_PER_RAISE_CAP = 4 * (PC_MAX_WOUNDS + 1)
+
+
+def capped_die(faces: int, cap: int) -> tuple[dict[int, int], int]:
+    """The exact law of ``min(X, cap)`` for one acing die ``X`` (WD-2): weights over
+    a denominator. A total ``faces·k + r`` (``1 ≤ r < faces``) needs ``k`` aces then
+    ``r``, probability ``faces^-(k+1)``; whatever is left reaches ``cap`` or more."""
+    if cap <= 1:
+        return {cap: 1}, 1
+    levels = (cap - 1) // faces + 1  # rolls enough to reach any total below cap
+    denominator = faces**levels
+    weights: dict[int, int] = {}
+    for total in range(1, cap):
+        aces, face = divmod(total, faces)
+        if face:
+            weights[total] = faces ** (levels - aces - 1)
+    weights[cap] = denominator - sum(weights.values())
+    return weights, denominator
+
+
+def capped_sum(dice: list[int], cap: int) -> tuple[dict[int, int], int]:
+    """The exact law of ``min(X₁ + … + Xₙ, cap)`` for acing dice of ``dice`` faces."""
+    law, denominator = {0: 1}, 1
+    for faces in dice:
+        die, under = capped_die(faces, cap)
+        out: dict[int, int] = {}
+        for a, wa in law.items():
+            for b, wb in die.items():
+                key = min(a + b, cap)
+                out[key] = out.get(key, 0) + wa * wb
+        law, denominator = out, denominator * under
+    return law, denominator
+
+
+def damage_name(effect: dict[str, object], state: dict[str, object]) -> str:
+    """The outcome a damage effect and the target's new state fall in."""
+    wounds = int(effect["wounds"])  # type: ignore[call-overload]
+    if wounds:
+        if state["incapacitated"]:
+            return "incapacitated"
+        return f"{wounds} wound" if wounds == 1 else f"{wounds} wounds"
+    return "none" if effect["result"] == "none" else "shaken"
+
+
+def _damage_order(name: str) -> int:
+    if name == "none":
+        return 0
+    if name == "shaken":
+        return 1
+    if name == "incapacitated":
+        return 99
+    return 1 + int(name.split()[0])
+
+
+def _damage_label(name: str, pc: bool) -> Text:
+    if name == "none":
+        return ODDS_NO_EFFECT()
+    if name == "shaken":
+        return ODDS_SHAKEN()
+    if name == "incapacitated":
+        return ODDS_INCAPACITATED() if pc else ODDS_OUT()
+    return ODDS_WOUNDS(count=int(name.split()[0]))
+
+
+def plan_damage_odds(plan: DamagePlan) -> Odds:
+    """The odds of a planned damage roll: each effect's exact probability."""
+    cap = plan.toughness + (_PER_RAISE_CAP if plan.per_raise else _ONE_WOUND_CAP)
+    constant = plan.constant
+    weights, denominator = capped_sum(plan.dice, cap - constant)
+    outcomes: dict[str, Fraction] = {}
+    for dice_total, weight in weights.items():
+        if not weight:
+            continue
+        name = damage_name(*damage_result(plan, dice_total + constant))
+        outcomes[name] = outcomes.get(name, Fraction(0)) + Fraction(weight, denominator)
+    ordered = {name: outcomes[name] for name in sorted(outcomes, key=_damage_order)}
+    return Odds(ordered, labels={n: _damage_label(n, plan.pc) for n in ordered})
+
+
+def damage_odds(context: ActionContext) -> Odds:
+    """WD-7: the ``damage`` action's odds: no effect, Shaken, wounds, incapacitated."""
+    return plan_damage_odds(plan_damage(context))
+
+
+_ODDS: dict[str, Callable[[ActionContext], Odds]] = {
+    "trait": trait_odds,
+    "attack": attack_odds,
+    "damage": damage_odds,
+}
 
 
 def odds(context: ActionContext) -> Odds | None:

@@ -119,8 +119,9 @@ class WildDieRuleset(Ruleset):
         return handler(context, dice)
 
     def odds(self, context: ActionContext) -> Odds | None:
-        """The exact odds of a ``trait`` test or an ``attack`` (WD-3, WD-6): failure,
-        success and each number of raises; None for the other actions (see :mod:`.odds`)."""
+        """The exact odds of a ``trait`` test or an ``attack`` (WD-3, WD-6: failure,
+        success and each number of raises) and of ``damage`` (WD-7: no effect, Shaken,
+        wounds, incapacitated); None for the other actions (see :mod:`.odds`)."""
         return action_odds(context)
 
     def common_state(self, actor: Actor) -> CommonState:

@@ -24,3 +24,16 @@ def test_bench_odds_json(capsys, monkeypatch):
     assert rows["999d6"].get("icepool_error") == "RecursionError" or rows["999d6"]["ratio_p50"]
     assert module.main(["--seconds", "0.01"]) == 0
     assert "3d6" in capsys.readouterr().out
+
+
+def test_bench_action_odds_json(capsys, monkeypatch):
+    path = BENCH.parent / "bench_action_odds.py"
+    spec = importlib.util.spec_from_file_location("bench_action_odds", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    chosen = [g for g in module.GRID if g[:2] in (("bandits", "move"), ("sr2", "attack"))][:2]
+    monkeypatch.setattr(module, "GRID", chosen)
+    assert module.main(["--runs", "3", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert [(r["ruleset"], r["action"]) for r in rows] == [g[:2] for g in chosen]
+    assert all(r["odds_p99_ms"] >= r["odds_p50_ms"] > 0 and r["ratio_p50"] > 0 for r in rows)

@@ -214,3 +214,225 @@ def test_seeded_trait_tests_match_the_odds(wd):
         assert statistic < _critical_001(dof)
     else:
         assert chi2.sf(statistic, dof) > 0.001
+
+
+# -- damage (WD-7) -------------------------------------------------------------
+
+DIE_FACES = {"d4": 4, "d6": 6, "d8": 8, "d10": 10, "d12": 12}
+
+
+def expected_effect(
+    total: int, toughness: int, *, shaken: bool, per_raise: bool, pc: bool, state
+) -> str:
+    """WD-7 and WD-8, read from the rules: below Toughness nothing; meeting it Shakes
+    (a wound if already Shaken); each full 4 above it a wound (one, or one per raise
+    with the per_raise setting). A pc holds 3 wounds, the 4th incapacitates; an NPC
+    is out at its first; a target already incapacitated stays so."""
+    margin = total - toughness
+    if margin < 0:
+        return "none"
+    if margin < 4:
+        if not shaken:
+            return "shaken"
+        wounds = 1
+    else:
+        wounds = margin // 4 if per_raise else 1
+    down = state.get("incapacitated", False)
+    if not pc or down or state.get("wounds", 0) + wounds > 3:
+        return "incapacitated"
+    return f"{wounds} wound" + ("s" if wounds > 1 else "")
+
+
+def icepool_damage(faces: list[int], constant: int, effect) -> dict[str, Fraction]:
+    """The law of WD-7's effect, from acing icepool dice (WD-2) summed.
+
+    Past ``Toughness + 16`` nothing changes (four wounds are past any track), so
+    each die explodes deep enough that every total below that bound is exact and
+    the rest (totals at or past it) is lumped at the bound."""
+    bound = 60  # above any Toughness (≤ 28) + 16 here
+    total = None
+    for f in faces:
+        die = icepool.d(f).explode(depth=bound // f + 1).map(lambda v: min(v, bound))
+        total = die if total is None else total + die
+    outcomes: dict[str, Fraction] = {}
+    denominator = total.denominator()
+    for value, weight in total.items():
+        name = effect(value + constant)
+        outcomes[name] = outcomes.get(name, Fraction(0)) + Fraction(weight, denominator)
+    return outcomes
+
+
+DAMAGE_EXPRESSIONS = {  # expression → (faces, constant)
+    "d6": ([6], 0),
+    "2d6": ([6, 6], 0),
+    "d8+1": ([8], 1),
+    "d10+d6-1": ([10, 6], -1),
+    "3d4+2": ([4, 4, 4], 2),
+    "2d12-3": ([12, 12], -3),
+}
+TARGETS = {  # name → (kind, vigor, armor, state)
+    "fresh pc": ("pc", "d6", 0, None),
+    "shaken npc": ("npc", "d8", 0, {"shaken": True}),
+    "armoured npc": ("npc", "d12", 3, None),
+    "wounded shaken pc": ("pc", "d4", 2, {"wounds": 2, "shaken": True}),
+    "downed pc": ("pc", "d6", 0, {"wounds": 3, "incapacitated": True, "shaken": True}),
+}
+
+
+def damage_target(wd, name: str):
+    kind, vigor, armor, state = TARGETS[name]
+    return wd.actor("guard", kind=kind, vigor=vigor, armor=armor, state=state)
+
+
+def damage_odds_of(wd, params, attacker, target, per_raise: bool) -> Odds:
+    setting = {"wounds_per_hit": "per_raise" if per_raise else "one"}
+    checked = validate(wd.ruleset.actions["damage"].params, params)
+    ctx = ActionContext(
+        action="damage",
+        params=checked,
+        actor=attacker,
+        targets=(target,),
+        settings=wd.settings(**setting),
+        request_id="r1",
+        by_gm=True,
+    )
+    odds = wd.ruleset.odds(ctx)
+    assert isinstance(odds, Odds)
+    return odds
+
+
+@pytest.mark.parametrize("expression", list(DAMAGE_EXPRESSIONS))
+@pytest.mark.parametrize("target_name", list(TARGETS))
+@pytest.mark.parametrize("per_raise", [False, True])
+def test_damage_odds_equal_icepool(wd, expression, target_name, per_raise):
+    target = damage_target(wd, target_name)
+    kind, vigor, armor, state = TARGETS[target_name]
+    toughness = 2 + DIE_FACES[vigor] // 2 + armor  # WD-5
+    faces, constant = DAMAGE_EXPRESSIONS[expression]
+    odds = damage_odds_of(wd, {"dice": expression}, None, target, per_raise)
+
+    def effect(total: int) -> str:
+        return expected_effect(
+            total,
+            toughness,
+            shaken=bool((state or {}).get("shaken")),
+            per_raise=per_raise,
+            pc=kind == "pc",
+            state=state or {},
+        )
+
+    assert odds.outcomes == icepool_damage(faces, constant, effect)
+    assert odds.truncated == 0
+    assert sum(odds.outcomes.values()) == 1
+
+
+@pytest.mark.parametrize("strength", ["d4", "d12"])
+@pytest.mark.parametrize("per_raise", [False, True])
+def test_melee_damage_adds_the_strength_die(wd, strength, per_raise):
+    # WD-7 Decision: melee damage is Strength die + weapon die, both acing
+    attacker = wd.actor(strength=strength)
+    target = wd.actor("guard", kind="pc", vigor="d8")  # Toughness 6, fresh
+    odds = damage_odds_of(wd, {"dice": "d8", "melee": True}, attacker, target, per_raise)
+
+    def effect(total: int) -> str:
+        return expected_effect(total, 6, shaken=False, per_raise=per_raise, pc=True, state={})
+
+    assert odds.outcomes == icepool_damage([DIE_FACES[strength], 8], 0, effect)
+
+
+def test_damage_known_value(wd):
+    # d6 against an NPC of Toughness 4 (Vigor d4): 1-3 nothing (1/2); 4, 5 and 6+1
+    # Shaken (1/3 + 1/36); 6+2 or more a wound, out of the fight (5/36)
+    target = wd.actor("guard", kind="npc", vigor="d4")
+    odds = damage_odds_of(wd, {"dice": "d6"}, None, target, False)
+    assert odds.outcomes == {
+        "none": Fraction(1, 2),
+        "shaken": Fraction(13, 36),
+        "incapacitated": Fraction(5, 36),
+    }
+    assert odds.label("incapacitated") == "out of the fight"
+    assert odds.label("shaken", "de") != "shaken"
+
+
+def test_damage_labels_are_read_in_each_language(wd):
+    target = wd.actor("guard", kind="pc", vigor="d4")
+    odds = damage_odds_of(wd, {"dice": "3d6"}, None, target, True)
+    assert odds.label("2 wounds") == "2 wounds"
+    assert odds.label("incapacitated") == "incapacitated"
+    for locale in ("cs", "de", "ru"):
+        for name in odds.outcomes:
+            assert odds.label(name, locale) != odds.label(name, "en")
+
+
+def test_damage_odds_refuse_as_the_resolver_does(wd):
+    target = wd.actor("guard", kind="npc")
+    for params, attacker in [
+        ({"dice": "2d6kh1"}, None),
+        ({"dice": "d6-d4"}, None),
+        ({"dice": "21d6"}, None),
+        ({"dice": "d8", "melee": True}, None),
+    ]:
+        with pytest.raises(InvalidParams) as asked:
+            damage_odds_of(wd, params, attacker, target, False)
+        with pytest.raises(InvalidParams) as resolved:
+            wd.resolve("damage", params, actor=attacker, targets=[target], dice=[3, 3])
+        assert asked.value.code == resolved.value.code
+        assert asked.value.details == resolved.value.details
+
+
+def test_damage_odds_change_nothing_and_draw_no_dice(wd, monkeypatch):
+    import copy
+
+    from rollbridge.plugins.wilddie import damage
+
+    def no_dice(*args, **kwargs):
+        raise AssertionError("odds drew a die")
+
+    monkeypatch.setattr(damage, "roll_formula", no_dice)
+    attacker = wd.actor(strength="d8")
+    target = wd.actor("guard", kind="pc", state={"wounds": 1, "shaken": True})
+    before = copy.deepcopy((attacker, target))
+    damage_odds_of(wd, {"dice": "2d6+1", "melee": True}, attacker, target, True)
+    assert (attacker, target) == before
+
+
+def test_seeded_damage_rolls_match_the_odds(wd):
+    attacker = wd.actor(strength="d8")
+    target = wd.actor("guard", kind="pc", vigor="d6", state={"wounds": 1})  # Toughness 5
+    params = {"dice": "d6+1", "melee": True}
+    settings = {"wounds_per_hit": "per_raise"}
+    odds = damage_odds_of(wd, params, attacker, target, True)
+    checked = validate(wd.ruleset.actions["damage"].params, params)
+    ctx = ActionContext(
+        action="damage",
+        params=checked,
+        actor=attacker,
+        targets=(target,),
+        settings=wd.settings(**settings),
+        request_id="r1",
+        by_gm=True,
+    )
+    source = SeededDice(SEED, limit=10**9)
+    observed = dict.fromkeys(odds.outcomes, 0)
+    for _ in range(ROLLS):
+        outcome = wd.ruleset.resolve(ctx, source).outcome
+        state = outcome["new_state"]
+        wounds = outcome["wounds_inflicted"]
+        if wounds and state["incapacitated"]:
+            name = "incapacitated"
+        elif wounds:
+            name = f"{wounds} wound" + ("s" if wounds > 1 else "")
+        else:
+            name = outcome["result"]
+        observed[name] += 1
+    bands = list(odds.outcomes)
+    expected = [float(odds.outcomes[n]) * ROLLS for n in bands]
+    assert min(expected) >= 5
+    statistic = sum((observed[n] - e) ** 2 / e for n, e in zip(bands, expected, strict=True))
+    dof = len(bands) - 1
+    try:
+        from scipy.stats import chi2
+    except ImportError:
+        assert statistic < _critical_001(dof)
+    else:
+        assert chi2.sf(statistic, dof) > 0.001

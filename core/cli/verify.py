@@ -1,0 +1,119 @@
+"""``rollbridge verify LOG.jsonl``: check a table's verifiable dice from its log.
+
+The log is JSON Lines: one event per line, as a client received it (``event``
+frames, or bare events; other lines — results, welcomes — are skipped), in the
+order received or exported. Every die of every revealed segment is derived again
+from its seed and compared (:mod:`rollbridge.dice.verify`). The exit status is 0
+when nothing is wrong, 1 at the first problem (printed with its line and seq),
+2 for a file that cannot be read. ``--json`` prints the whole report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rollbridge.cli.locales import add_locale_option
+from rollbridge.cli.render import print_json
+from rollbridge.dice.verify import Report, verify_events
+from rollbridge.text import Messages
+
+__all__ = ["add_parsers", "read_log", "render_report"]
+
+say = Messages("rollbridge")
+# Translators: {path} a file, {line} a line number, {error} the parser's message.
+UNREADABLE = say("cli.verify.unreadable", "{path}: line {line} is not JSON: {error}")
+# Translators: a summary of `rollbridge verify`; the numbers are counts.
+SUMMARY = say(
+    "cli.verify.summary",
+    "{events} events: {verified} rolls verified ({dice} dice), {supplied} with supplied "
+    "dice (not the server's), {withheld} with dice withheld from this view, {hidden} "
+    "secret, {unrevealed} in segments not revealed yet",
+)
+# Translators: {segment} a number, {status} committed / revealed / wrong seed.
+SEGMENT = say("cli.verify.segment", "segment {segment}: {status}")
+# Translators: {line} the line of the log, {message} what is wrong.
+PROBLEM = say("cli.verify.problem", "MISMATCH at line {line}: {message}")
+# Translators: the state of a segment of verifiable dice.
+STATUSES = {
+    "committed": say("cli.verify.committed", "committed, not revealed yet"),
+    "revealed": say("cli.verify.revealed", "revealed"),
+    "wrong seed": say("cli.verify.wrong_seed", "the revealed seed does not match"),
+}
+ALL_GOOD = say("cli.verify.ok", "every revealed server die checks out")
+NOTHING = say(
+    "cli.verify.nothing",
+    "no verifiable dice in this log (is the table's setting verifiable on?)",
+)
+
+
+def add_parsers(commands: argparse._SubParsersAction) -> None:
+    """Add the ``verify`` sub-command."""
+    verify = commands.add_parser(
+        "verify", help="check the verifiable dice of a table's event log (JSON Lines)"
+    )
+    verify.add_argument("log", help="the events, one JSON object per line ('-': stdin)")
+    verify.add_argument("--all", action="store_true", help="print every problem, not the first")
+    verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_locale_option(verify)
+    verify.set_defaults(handler=_verify)
+
+
+def read_log(path: str) -> list[dict[str, Any]]:
+    """The JSON objects of a JSON Lines file (blank lines skipped).
+
+    :raises ValueError: naming the line that is not JSON.
+    """
+    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    entries = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            entries.append({})
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(UNREADABLE(path=path, line=number, error=exc.msg)) from exc
+        entries.append(entry if isinstance(entry, dict) else {})
+    return entries
+
+
+def render_report(report: Report, locale: str = "en", every: bool = False) -> list[str]:
+    """The lines ``rollbridge verify`` prints."""
+    lines = [
+        SUMMARY(
+            events=report.events,
+            verified=report.verified_events,
+            dice=report.verified_dice,
+            supplied=report.supplied,
+            withheld=report.withheld,
+            hidden=report.hidden,
+            unrevealed=report.unrevealed,
+        ).render(locale)
+    ]
+    for number, status in sorted(report.segments.items()):
+        shown = STATUSES[status]() if status in STATUSES else status
+        lines.append(SEGMENT(segment=number, status=shown).render(locale))
+    problems = sorted(report.problems, key=lambda p: (p.position, p.seq or 0))
+    for problem in problems if every else problems[:1]:
+        lines.append(PROBLEM(line=problem.position, message=problem.message).render(locale))
+    if report.ok:
+        lines.append((ALL_GOOD if report.segments else NOTHING)().render(locale))
+    return lines
+
+
+def _verify(args: argparse.Namespace) -> int:
+    try:
+        entries = read_log(args.log)
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        sys.stderr.write(f"rollbridge: error: {exc}\n")
+        return 2
+    report = verify_events(entries)
+    if args.json:
+        print_json(report.to_dict())
+    else:
+        print("\n".join(render_report(report, args.locale, args.all)))
+    return 0 if report.ok else 1

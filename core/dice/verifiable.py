@@ -1,0 +1,181 @@
+"""Verifiable dice: every server die derived from a committed seed (docs/dice.md,
+"Verifiable dice").
+
+A table in verifiable mode rolls in *segments*. Each segment has a secret 32-byte
+seed; before any die uses it, the server publishes ``SHA-256(seed)`` (the
+commitment) in a ``dice.committed`` event; when the segment ends, a
+``dice.revealed`` event publishes the seed itself. Each die is then a function of
+the seed and the die's place in the log:
+
+* the *stream* of the event that records the die — ``(table, epoch, seq)`` — is a
+  sequence of 32-byte blocks ``HMAC-SHA256(seed, "rollbridge-dice/v1\\0" + table +
+  "\\0" + epoch + "\\0" + seq + "\\0" + block number)``, read as little-endian
+  unsigned 64-bit words, one after another;
+* a die of F faces takes the next word x; if ``x < 2^64 − (2^64 mod F)`` it shows
+  ``x mod F + 1``, else the word is thrown away and the next one is taken
+  (rejection sampling: every face exactly equally likely, no modulo bias). Every
+  die drawn counts — explosions and rerolls are dice like any other.
+
+The seed of segment k is itself ``HMAC-SHA256(key, "rollbridge-seed/v1\\0" + table
++ "\\0" + epoch + "\\0" + k)`` for the server's dice key (:class:`DiceKey`, kept
+outside the store): a table's seeds need no storage of their own, and revealing
+one reveals neither the key nor any other segment's seed.
+
+:class:`VerifiableDice` is the :class:`~rollbridge.dice.sources.DiceSource` the
+table engine rolls with while a segment is open; it records what it drew per seq
+(``draws``), which the engine puts in the event (``data.draws``).
+:func:`derive` is what a verifier runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from rollbridge.dice.sources import MAX_RESULTS_PER_REQUEST, DiceSource
+
+__all__ = [
+    "SCHEME",
+    "DiceKey",
+    "VerifiableDice",
+    "commitment",
+    "derive",
+    "segment_seed",
+    "stream",
+]
+
+#: The name of this construction, in every ``dice.committed`` event.
+SCHEME = "rollbridge-hmac-sha256-v1"
+_WORD = 1 << 64
+KEY_BYTES = 32
+
+
+def segment_seed(key: bytes, table: str, epoch: int, segment: int) -> bytes:
+    """The seed of ``segment`` of ``table``'s ``epoch`` under the server's ``key``."""
+    message = f"rollbridge-seed/v1\0{table}\0{epoch}\0{segment}".encode()
+    return hmac.new(key, message, hashlib.sha256).digest()
+
+
+def commitment(seed: bytes) -> str:
+    """The published commitment to ``seed``: its SHA-256, in hex."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def stream(seed: bytes, table: str, epoch: int, seq: int) -> Iterator[int]:
+    """The 64-bit words of the dice of event ``seq`` (see the module docstring)."""
+    prefix = f"rollbridge-dice/v1\0{table}\0{epoch}\0{seq}\0".encode()
+    block = 0
+    while True:
+        digest = hmac.new(seed, prefix + str(block).encode(), hashlib.sha256).digest()
+        for at in range(0, 32, 8):
+            yield int.from_bytes(digest[at : at + 8], "little")
+        block += 1
+
+
+def next_die(words: Iterator[int], faces: int) -> int:
+    """One die of ``faces`` faces from ``words``, by rejection sampling."""
+    cutoff = _WORD - _WORD % faces
+    for word in words:
+        if word < cutoff:
+            return word % faces + 1
+    raise AssertionError("a stream never ends")  # pragma: no cover
+
+
+def derive(seed: bytes, table: str, epoch: int, seq: int, faces: list[int]) -> list[int]:
+    """The results the dice ``faces`` (in draw order) of event ``seq`` must show."""
+    words = stream(seed, table, epoch, seq)
+    return [next_die(words, f) for f in faces]
+
+
+class DiceKey:
+    """The server's secret from which every table's segment seeds are derived.
+
+    :param secret: 32 bytes. :meth:`load` reads (or first creates) it from a file
+        readable by its owner only; :meth:`ephemeral` makes one for a process
+        that keeps nothing (its unrevealed seeds are lost when it exits).
+    """
+
+    def __init__(self, secret: bytes) -> None:
+        if len(secret) != KEY_BYTES:
+            raise ValueError(f"a dice key is {KEY_BYTES} bytes, not {len(secret)}")
+        self._secret = secret
+
+    def __repr__(self) -> str:
+        return "DiceKey(…)"  # never the secret, not even in a traceback
+
+    @classmethod
+    def ephemeral(cls) -> DiceKey:
+        """A fresh random key, kept nowhere."""
+        return cls(os.urandom(KEY_BYTES))
+
+    @classmethod
+    def load(cls, path: str | Path) -> DiceKey:
+        """The key in ``path``, created (mode 0600, written and synced) if absent."""
+        path = Path(path)
+        try:
+            return cls(bytes.fromhex(path.read_text().strip()))
+        except FileNotFoundError:
+            pass
+        secret = os.urandom(KEY_BYTES)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secret.hex() + "\n")
+            file.flush()
+            os.fsync(file.fileno())
+        return cls(secret)
+
+    @classmethod
+    def for_store(cls, store: object) -> DiceKey:
+        """The key of a store: for a store kept in a file (``store.path``), the file
+        beside it, ``<path>.dice-key`` (back it up with the database); else an
+        ephemeral key."""
+        path = getattr(store, "path", None)
+        if path is None:
+            return cls.ephemeral()
+        return cls.load(f"{path}.dice-key")
+
+    def seed(self, table: str, epoch: int, segment: int) -> bytes:
+        """The seed of one segment (:func:`segment_seed`)."""
+        return segment_seed(self._secret, table, epoch, segment)
+
+
+class VerifiableDice(DiceSource):
+    """Dice derived from a segment's seed, each in the stream of the event that
+    will record it.
+
+    :param seed: the open segment's seed.
+    :param table: epoch: the table's id and epoch.
+    :param next_seq: the seq of the event the next die will belong to (the
+        engine's draft: the next event it will add).
+    """
+
+    def __init__(
+        self,
+        seed: bytes,
+        table: str,
+        epoch: int,
+        next_seq: Callable[[], int],
+        *,
+        limit: int = MAX_RESULTS_PER_REQUEST,
+    ) -> None:
+        super().__init__(limit=limit)
+        self._seed, self._table, self._epoch = seed, table, epoch
+        self._next_seq = next_seq
+        self._words: dict[int, Iterator[int]] = {}
+        #: What was drawn, per seq: ``[faces, result]`` in draw order.
+        self.draws: dict[int, list[list[int]]] = {}
+
+    def __repr__(self) -> str:
+        return f"VerifiableDice(table={self._table!r})"
+
+    def _draw(self, faces: int) -> int:
+        seq = self._next_seq()
+        words = self._words.get(seq)
+        if words is None:
+            words = self._words[seq] = stream(self._seed, self._table, self._epoch, seq)
+        value = next_die(words, faces)
+        self.draws.setdefault(seq, []).append([faces, value])
+        return value

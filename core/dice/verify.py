@@ -1,0 +1,288 @@
+"""Checking a table's verifiable dice from its log (``rollbridge verify``).
+
+:class:`LogVerifier` reads events in the order they were received or exported —
+each as a client got it (an ``event`` frame or the bare event) — and checks:
+
+* **order**: seqs strictly increase (an event moved or repeated is reported);
+* **commitments**: each segment is committed once, before any die of it
+  (``dice.committed`` earlier in seq order than every event whose ``draws`` name
+  the segment), and a revealed seed hashes to its commitment (a wrong seed);
+* **dice**: once a segment is revealed, every die of every event of it is derived
+  again from the seed and the event's place (:func:`rollbridge.dice.verifiable.derive`)
+  and compared with the recorded ``draws``; every die result the event shows (any
+  ``{"faces", "rolls"}`` record in its data) must be one of its draws; a ``roll``
+  event's formula is evaluated again on its draws and must give its total and dice.
+
+It tells apart what it could not check: dice a client or the GM supplied
+(``supplied``), events whose draws players do not see (``withheld``), secret
+events (``hidden``), and segments not yet revealed. The first problem found, in
+log order, is what ``rollbridge verify`` reports (all of them with ``--all``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rollbridge.dice.evaluate import roll_formula
+from rollbridge.dice.sources import ScriptedDice
+from rollbridge.dice.verifiable import derive
+from rollbridge.exceptions import RollbridgeError
+
+__all__ = ["LogVerifier", "Problem", "Report", "shown_dice", "verify_events"]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing that does not check out: where (the entry's place in the log, its
+    seq) and what."""
+
+    position: int
+    seq: int | None
+    code: str
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"position": self.position, "seq": self.seq, "code": self.code,
+                "message": self.message}  # fmt: skip
+
+
+@dataclass(slots=True)
+class Report:
+    """What a log's check found; see the module docstring."""
+
+    events: int = 0
+    verified_events: int = 0
+    verified_dice: int = 0
+    supplied: int = 0
+    withheld: int = 0
+    hidden: int = 0
+    unrevealed: int = 0
+    segments: dict[int, str] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    verified_seqs: list[int] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """No problem was found."""
+        return not self.problems
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "events": self.events,
+            "verified_events": self.verified_events,
+            "verified_dice": self.verified_dice,
+            "supplied": self.supplied,
+            "withheld": self.withheld,
+            "hidden": self.hidden,
+            "unrevealed": self.unrevealed,
+            "segments": {str(k): v for k, v in sorted(self.segments.items())},
+            "problems": [p.to_dict() for p in sorted(self.problems, key=_place)],
+        }
+
+
+def _place(problem: Problem) -> tuple[int, int]:
+    return problem.position, problem.seq or 0
+
+
+def shown_dice(data: Any) -> Iterator[tuple[int, int]]:
+    """Every ``(faces, result)`` an event's data shows: each roll of each die record
+    (``{"faces": F, "rolls": [...]}``), wherever in the data it is."""
+    if isinstance(data, Mapping):
+        faces, rolls = data.get("faces"), data.get("rolls")
+        if isinstance(faces, int) and isinstance(rolls, list):
+            for value in rolls:
+                if isinstance(value, int):
+                    yield faces, value
+        for key, value in data.items():
+            if key != "draws":
+                yield from shown_dice(value)
+    elif isinstance(data, list):
+        for item in data:
+            yield from shown_dice(item)
+
+
+@dataclass(slots=True)
+class _Segment:
+    commitment: str
+    table: str
+    epoch: int
+    committed_at: int
+    seed: bytes | None = None
+    events: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
+
+
+class LogVerifier:
+    """Feed events in log order (:meth:`feed`); read :attr:`report` at any time. A
+    segment's dice are checked the moment its seed is revealed, so a live client
+    can mark rolls verified as the reveal arrives (:meth:`feed` returns their seqs).
+    """
+
+    def __init__(self) -> None:
+        self.report = Report()
+        self._segments: dict[int, _Segment] = {}
+        self._last_seq: int | None = None
+        self._position = 0
+
+    def known(self, table: str, epoch: int, dice: Mapping[str, Any] | None) -> None:
+        """What a client joining mid-segment knows from its ``welcome``: the table's
+        ``dice`` field names the open segment, its commitment and the seq it was
+        committed at (before the log this client receives)."""
+        if not dice or not dice.get("open") or not isinstance(dice.get("commitment"), str):
+            return
+        number = dice.get("segment")
+        if isinstance(number, int) and number not in self._segments:
+            since = dice.get("since")
+            at = since if isinstance(since, int) else 0
+            self._segments[number] = _Segment(dice["commitment"], table, epoch, at)
+            self.report.segments[number] = "committed"
+
+    def _problem(self, seq: int | None, code: str, message: str) -> None:
+        self.report.problems.append(Problem(self._position, seq, code, message))
+
+    def feed(self, entry: Mapping[str, Any]) -> list[int]:
+        """Check one event; returns the seqs verified by it (a reveal's segment)."""
+        self._position += 1
+        if entry.get("type") not in (None, "event") or "seq" not in entry:
+            return []  # not an event (a result, a welcome): nothing to check
+        report = self.report
+        report.events += 1
+        seq = entry.get("seq")
+        if not isinstance(seq, int):
+            self._problem(None, "bad_event", "an event without a whole-number seq")
+            return []
+        if self._last_seq is not None and seq <= self._last_seq:
+            self._problem(seq, "out_of_order",
+                          f"seq {seq} comes after seq {self._last_seq}: events are out of "
+                          "order or repeated")  # fmt: skip
+        self._last_seq = seq if self._last_seq is None else max(seq, self._last_seq)
+        kind = entry.get("kind")
+        data = entry.get("data") if isinstance(entry.get("data"), Mapping) else {}
+        if kind == "hidden":
+            report.hidden += 1
+            return []
+        if kind == "dice.committed":
+            self._committed(seq, data)
+        elif kind == "dice.revealed":
+            return self._revealed(seq, data)
+        draws = data.get("draws")
+        if isinstance(draws, Mapping):
+            if draws.get("withheld"):
+                report.withheld += 1
+                return []
+            segment = self._segments.get(draws.get("segment"))  # type: ignore[arg-type]
+            if segment is None or segment.committed_at >= seq:
+                self._problem(seq, "uncommitted",
+                              f"seq {seq} rolled dice of segment {draws.get('segment')!r} "
+                              "before its commitment")  # fmt: skip
+                return []
+            segment.events.append((self._position, entry))
+        elif data.get("supplied"):
+            report.supplied += 1
+        return []
+
+    def _committed(self, seq: int, data: Mapping[str, Any]) -> None:
+        number = data.get("segment")
+        if not isinstance(number, int) or not isinstance(data.get("commitment"), str):
+            self._problem(seq, "bad_event", f"seq {seq}: a commitment without its fields")
+            return
+        if number in self._segments:
+            self._problem(seq, "committed_twice", f"seq {seq}: segment {number} committed again")
+            return
+        self._segments[number] = _Segment(
+            data["commitment"], str(data.get("table")), int(data.get("epoch") or 1), seq
+        )
+        self.report.segments[number] = "committed"
+
+    def _revealed(self, seq: int, data: Mapping[str, Any]) -> list[int]:
+        number = data.get("segment")
+        segment = self._segments.get(number)  # type: ignore[arg-type]
+        if segment is None:
+            self._problem(seq, "unknown_segment",
+                          f"seq {seq} reveals segment {number!r}, whose commitment is not "
+                          "in the log")  # fmt: skip
+            return []
+        try:
+            seed = bytes.fromhex(str(data.get("seed")))
+        except ValueError:
+            seed = b""
+        if hashlib.sha256(seed).hexdigest() != segment.commitment:
+            self._problem(seq, "wrong_seed",
+                          f"seq {seq}: the seed revealed for segment {number} does not hash "
+                          "to its commitment")  # fmt: skip
+            self.report.segments[number] = "wrong seed"  # type: ignore[index]
+            return []
+        segment.seed = seed
+        self.report.segments[number] = "revealed"  # type: ignore[index]
+        verified = []
+        for position, entry in segment.events:
+            if self._check_dice(position, entry, segment):
+                verified.append(entry["seq"])
+        segment.events = []
+        return verified
+
+    def _check_dice(self, position: int, entry: Mapping[str, Any], segment: _Segment) -> bool:
+        seq, data = entry["seq"], entry["data"]
+        drawn = data["draws"].get("dice")
+        saved, self._position = self._position, position
+        try:
+            if not isinstance(drawn, list) or not all(
+                isinstance(d, list) and len(d) == 2 and all(isinstance(x, int) for x in d)
+                for d in drawn
+            ):
+                self._problem(seq, "bad_event", f"seq {seq}: its draws are not [faces, result]")
+                return False
+            assert segment.seed is not None
+            faces = [f for f, _ in drawn]
+            expected = derive(segment.seed, segment.table, segment.epoch, seq, faces)
+            for index, ((f, got), want) in enumerate(zip(drawn, expected, strict=True)):
+                if got != want:
+                    self._problem(seq, "wrong_die",
+                                  f"seq {seq}, die {index + 1} (a d{f}): the log says {got}, "
+                                  f"the seed gives {want}")  # fmt: skip
+                    return False
+            # a die may be shown more than once (in the dice and in the outcome)
+            extra = set(shown_dice(data)) - {(f, v) for f, v in drawn}
+            if extra:
+                f, v = min(extra)
+                message = f"seq {seq} shows a d{f} result {v} that it did not draw"
+                self._problem(seq, "wrong_die", message)
+                return False
+            if entry.get("kind") == "roll" and not self._same_roll(seq, data, expected):
+                return False
+        finally:
+            self._position = saved
+        self.report.verified_events += 1
+        self.report.verified_dice += len(drawn)
+        self.report.verified_seqs.append(seq)
+        return True
+
+    def _same_roll(self, seq: int, data: Mapping[str, Any], values: list[int]) -> bool:
+        try:
+            result = roll_formula(str(data.get("formula")), ScriptedDice(values))
+        except RollbridgeError as exc:
+            self._problem(seq, "wrong_roll", f"seq {seq}: its formula does not roll on its "
+                          f"dice ({exc})")  # fmt: skip
+            return False
+        if result.total != data.get("total") or result.to_dict() != data.get("roll"):
+            self._problem(seq, "wrong_roll",
+                          f"seq {seq}: {data.get('formula')} on its dice totals {result.total}, "
+                          f"the log says {data.get('total')}")  # fmt: skip
+            return False
+        return True
+
+    def finish(self) -> Report:
+        """The report, counting the events of segments never revealed."""
+        self.report.unrevealed = sum(len(s.events) for s in self._segments.values())
+        return self.report
+
+
+def verify_events(events: Iterable[Mapping[str, Any]]) -> Report:
+    """Check a whole log (see the module docstring)."""
+    verifier = LogVerifier()
+    for entry in events:
+        verifier.feed(entry)
+    return verifier.finish()

@@ -1,0 +1,213 @@
+"""The ``odds`` request: exact odds of dice notation or of an action, from what the
+asker may see.
+
+It changes nothing and draws no dice. For a formula it is
+:func:`rollbridge.odds.distribution`. For an action the request is checked as
+``resolve`` checks it (:func:`~rollbridge.engine.rolls.action_inputs`: the action,
+its parameters, actor and targets; not whether the asker controls the actor), and
+the ruleset's optional :meth:`~rollbridge.contract.Ruleset.odds` hook is asked on
+the actors **as the asker sees them**:
+
+* the GM, and anyone for an actor some player controls: the actor as the table
+  holds it;
+* a player or observer for an actor no player controls (an NPC): the ruleset's
+  :meth:`~rollbridge.contract.Ruleset.player_view` of it — its sheet and state as
+  players see them, never the hidden values. Where the view hides the whole sheet
+  or the whole state (``None``), the asker must state it in ``assume``
+  (``{"npc": {"sheet": {...}, "state": {...}}}``; an empty state is a statement
+  too: the fresh state), else the request is refused with ``odds_hidden``, naming
+  the actor and the part.
+
+``assume`` may also change what the asker sees ("what if it had armour 6"): an
+assumption is laid over the actor's sheet or state (nested objects merged key by
+key), then checked and completed as ``actor.update`` would
+(:meth:`~rollbridge.contract.Ruleset.validate_sheet`, ``validate_state``). So the
+answer to a player is a function of the players' view and the assumptions alone:
+whatever the hidden values are, it is the same (tests/engine/test_odds_request.py
+proves it with generated hidden values).
+
+The computation runs under the bounds its driver sets
+(:mod:`rollbridge.odds.bounds`); formulas' distributions are cached, since they
+depend on the text alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from rollbridge.contract import ActionContext, Actor
+from rollbridge.dice.sources import ScriptedDice
+from rollbridge.engine.context import RequestContext
+from rollbridge.engine.draft import Draft
+from rollbridge.engine.model import ActorRecord, Principal
+from rollbridge.engine.requests import Request
+from rollbridge.engine.rolls import action_inputs
+from rollbridge.exceptions import (
+    DiceLimitExceeded,
+    InvalidRequest,
+    OddsHidden,
+    OddsUnavailable,
+)
+from rollbridge.odds import Distribution, distribution
+from rollbridge.odds.bounds import DEFAULT_BOUNDS, Bounds, bounded
+from rollbridge.plain import JSON, dumps_json
+from rollbridge.text import Messages
+
+if TYPE_CHECKING:
+    from rollbridge.engine.table import Table
+
+__all__ = ["answer_odds", "formula_distribution"]
+
+say = Messages("rollbridge")
+ONE_OF = say("odds.one_of", "odds: give either formula or action, not both and not neither")
+# Translators: {actor} is an actor's name, {part} "sheet" or "state" (a field name: keep it).
+HIDDEN = say(
+    "odds.hidden",
+    "the odds depend on {actor}'s {part}, which players do not see; state it in "
+    "assume.{id}.{part} to compute them from your assumption",
+)
+# Translators: {actor} is an actor id.
+NOT_NAMED = say("odds.assume_unknown", "assume: {actor} is neither the acting actor nor a target")
+# Translators: {ruleset} and {action} are ids: keep them.
+NO_ODDS = say("odds.unavailable", "ruleset {ruleset} gives no odds for action {action}")
+# Translators: {size} and {limit} are numbers of bytes.
+TOO_LARGE = say(
+    "odds.too_large",
+    "the odds would be {size:,} bytes, more than the {limit:,} a reply may carry; ask for "
+    "fewer dice",
+)
+
+
+def formula_distribution(formula: str, bounds: Bounds = DEFAULT_BOUNDS) -> Distribution:
+    """The exact distribution of ``formula`` under ``bounds`` (cached by
+    :func:`rollbridge.odds.distribution`: the same formula's odds are computed once)."""
+    with bounded(bounds):
+        return distribution(formula)
+
+
+def _merged(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        known = out.get(key)
+        if isinstance(value, Mapping) and isinstance(known, Mapping):
+            out[key] = _merged(known, value)
+        else:
+            out[key] = value
+    return out
+
+
+def _seen_actor(
+    table: Table, record: ActorRecord, who: Principal, stated: Mapping[str, Any] | None
+) -> tuple[Actor, bool]:
+    """The actor ``record`` as ``who`` sees it with ``stated`` laid over it, and
+    whether it is limited (an NPC seen by players)."""
+    ruleset = table.ruleset
+    limited = not who.is_gm and not record.controllers
+    sheet: Mapping[str, Any] | None = record.sheet
+    state: Mapping[str, Any] | None = record.state
+    if limited:
+        view = ruleset.player_view(Actor(record.id, record.name, record.sheet, record.state),
+                                   table.ruleset_settings)  # fmt: skip
+        sheet, state = view.sheet, view.state
+        for part, shown in (("sheet", sheet), ("state", state)):
+            if shown is None and (stated is None or part not in stated):
+                raise OddsHidden(
+                    HIDDEN(actor=record.name, part=part, id=record.id),
+                    details={"actor": record.id, "part": part},
+                )
+    if stated is None and not limited:
+        return Actor(record.id, record.name, record.sheet, record.state), False
+    stated = stated or {}
+    sheet = table.call_ruleset(
+        lambda: ruleset.validate_sheet(_merged(sheet or {}, stated.get("sheet") or {}))
+    )
+    state = _merged(state or {}, stated.get("state") or {})
+    state = table.call_ruleset(lambda: ruleset.validate_state(sheet, state))
+    return Actor(record.id, record.name, sheet, state), limited
+
+
+def _check_size(reply: JSON, limit: int) -> JSON:
+    size = len(dumps_json(reply).encode())
+    if size > limit:
+        raise DiceLimitExceeded(
+            TOO_LARGE(size=size, limit=limit), details={"size": size, "limit": limit}
+        )
+    return reply
+
+
+def answer_odds(
+    table: Table,
+    request: Request,
+    who: Principal,
+    *,
+    locale: str = "en",
+    bounds: Bounds = DEFAULT_BOUNDS,
+) -> JSON:
+    """The reply fields of an ``odds`` request (see the module docstring).
+
+    :raises InvalidRequest: neither or both of ``formula`` and ``action``, or an
+        assumption about an actor the request does not name.
+    :raises OddsHidden: a player's odds would need an NPC's hidden sheet or state.
+    :raises OddsUnavailable: the ruleset gives no odds for the action.
+    :raises DiceLimitExceeded: the computation or its reply passes a bound.
+    """
+    table.check_role(request, who)
+    fields = request.fields
+    formula, action = fields.get("formula"), fields.get("action")
+    if (formula is None) == (action is None):
+        raise InvalidRequest(ONE_OF(), details={"field": "formula"})
+    if formula is not None:
+        totals = formula_distribution(formula, bounds)
+        return _check_size({"distribution": totals.to_dict()}, table.max_event_bytes)
+    ctx = RequestContext(table, request, who, ScriptedDice([]), Draft(table))
+    spec, params, actor, targets = action_inputs(ctx)
+    assume: Mapping[str, Any] = fields.get("assume") or {}
+    named = {r.id for r in (actor, *targets) if r is not None}
+    for actor_id in assume:
+        if actor_id not in named:
+            raise InvalidRequest(
+                NOT_NAMED(actor=repr(actor_id)), details={"field": "assume", "actor": actor_id}
+            )
+    limited: list[str] = []
+
+    def seen(record: ActorRecord) -> Actor:
+        view, is_limited = _seen_actor(table, record, who, assume.get(record.id))
+        if is_limited:
+            limited.append(record.id)
+        return view
+
+    context = ActionContext(
+        action=spec.name,
+        params=params,
+        actor=seen(actor) if actor is not None else None,
+        targets=tuple(seen(t) for t in targets),
+        settings=table.ruleset_settings,
+        request_id=str(request.id),
+        by_gm=who.is_gm,
+    )
+
+    def compute() -> Any:
+        with bounded(bounds):
+            return table.ruleset.odds(context)
+
+    odds = table.call_ruleset(compute)
+    if odds is None:
+        raise OddsUnavailable(
+            NO_ODDS(ruleset=table.ruleset.id, action=spec.name), details={"action": spec.name}
+        )
+    reply = {
+        "ruleset": table.ruleset.id,
+        "action": spec.name,
+        "odds": odds.to_dict(locale),
+        "limited": limited,
+        "assumed": sorted(assume),
+    }
+    try:
+        return _check_size(reply, table.max_event_bytes)
+    except DiceLimitExceeded:
+        if reply["odds"]["totals"] is None:
+            raise
+    # the outcomes are the answer; the law of the total is a detail a large one omits
+    reply["odds"] = {**reply["odds"], "totals": None, "totals_omitted": True}
+    return _check_size(reply, table.max_event_bytes)

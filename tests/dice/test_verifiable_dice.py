@@ -1,0 +1,339 @@
+"""Verifiable dice (issue 18, items 4 and 6): seeds committed before use, dice derived
+from them, and ``rollbridge verify`` catching a tampered die, a reordered event and
+a wrong seed.
+
+The derivation is checked against an independent implementation written here from
+docs/dice.md ("Verifiable dice"), not from rollbridge's code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from rollbridge.cli import main
+from rollbridge.cli.offline import offline_host
+from rollbridge.dice.verifiable import DiceKey, commitment, derive, next_die
+from rollbridge.dice.verify import shown_dice, verify_events
+from rollbridge.engine.model import Principal
+from rollbridge.offline import TableService
+from rollbridge.stores.memory import MemoryStore
+from rollbridge.stores.sqlite import SQLiteStore
+
+GM = Principal("gm", "gm", "gm-token")
+PLAYER = Principal("player", "pat", "player-token")
+HOST = offline_host()
+KEY = DiceKey(bytes(range(32)))
+
+
+def documented_die(seed: bytes, table: str, epoch: int, seq: int, faces: list[int]) -> list[int]:
+    """docs/dice.md's construction, written out: HMAC-SHA256 blocks of the event's
+    place, little-endian 64-bit words, rejection above the largest multiple."""
+    words: list[int] = []
+    block = 0
+    out = []
+    for f in faces:
+        while True:
+            if not words:
+                message = f"rollbridge-dice/v1\0{table}\0{epoch}\0{seq}\0{block}".encode()
+                digest = hmac.new(seed, message, hashlib.sha256).digest()
+                words = [int.from_bytes(digest[i : i + 8], "little") for i in range(0, 32, 8)]
+                block += 1
+            word = words.pop(0)
+            if word < 2**64 - 2**64 % f:
+                out.append(word % f + 1)
+                break
+    return out
+
+
+def service(ruleset: str = "bandits", store=None, **settings: Any) -> TableService:
+    svc = TableService(store or MemoryStore(), HOST, dice_key=KEY)
+    svc.create_table("t", ruleset, table_id="t", settings={"verifiable": True, **settings})
+    return svc
+
+
+def log(svc: TableService, *, gm: bool = True) -> list[dict[str, Any]]:
+    """The table's events as an audience received them (JSON round trip, as on the wire)."""
+    table = svc.table("t")
+    return [json.loads(json.dumps(table.view_event(e, gm=gm)))
+            for e in svc.store.events_after("t", 0)]  # fmt: skip
+
+
+def roll(svc: TableService, formula: str, rid: str, who: Principal = GM, **fields) -> dict:
+    return svc.handle("t", {"type": "roll", "id": rid, "formula": formula, **fields}, who)
+
+
+# -- the construction ----------------------------------------------------------------
+
+
+def test_rejection_sampling_throws_away_words_past_the_largest_multiple():
+    # 2^64 mod 3 == 1: the top word is the one value no multiple of 3 covers
+    assert next_die(iter([2**64 - 1, 5]), 3) == 3  # 2^64 - 1 thrown away, then 5 % 3 + 1
+    assert next_die(iter([2**64 - 2, 5]), 3) == (2**64 - 2) % 3 + 1
+
+
+@pytest.mark.parametrize("faces", [[6] * 40, [2, 3, 20, 100, 7, 1_000_000, 1], [12] * 9])
+def test_dice_are_derived_exactly_as_documented(faces):
+    seed = hashlib.sha256(b"a seed").digest()
+    assert derive(seed, "t", 1, 7, faces) == documented_die(seed, "t", 1, 7, faces)
+    assert derive(seed, "t", 1, 8, faces) != derive(seed, "t", 1, 7, faces)  # its place
+
+
+def test_derived_dice_are_fair_on_a_large_sample():
+    seed = b"\x01" * 32
+    counts = Counter(derive(seed, "t", 1, 1, [6] * 60_000))
+    chi2 = sum((c - 10_000) ** 2 / 10_000 for c in counts.values())
+    assert set(counts) == {1, 2, 3, 4, 5, 6}
+    assert chi2 < 20.5  # p ≈ 0.001 at 5 degrees of freedom
+
+
+def test_a_dice_key_file_is_made_once_private_and_reread(tmp_path):
+    path = tmp_path / "db.sqlite.dice-key"
+    first = DiceKey.load(path)
+    assert oct(path.stat().st_mode & 0o777) == "0o600"
+    assert DiceKey.load(path).seed("t", 1, 1) == first.seed("t", 1, 1)
+    assert "dice" not in repr(first).lower() or "…" in repr(first)
+    assert path.read_text().strip() not in repr(first)
+
+
+# -- the table -----------------------------------------------------------------------
+
+
+def test_the_commitment_precedes_the_first_roll_of_its_segment():
+    svc = service()
+    roll(svc, "2d6", "r1")
+    events = log(svc)
+    committed = next(e for e in events if e["kind"] == "dice.committed")
+    first_roll = next(e for e in events if e["kind"] == "roll")
+    assert committed["seq"] < first_roll["seq"]
+    assert committed["data"]["commitment"] == commitment(KEY.seed("t", 1, 1))
+    assert first_roll["data"]["draws"]["segment"] == 1
+
+
+def test_every_die_of_a_roll_is_its_segments_derived_die():
+    svc = service()
+    event = roll(svc, "5d6x + 2d10", "r1")["event"]
+    draws = event["data"]["draws"]["dice"]
+    faces = [f for f, _ in draws]
+    assert [v for _, v in draws] == documented_die(KEY.seed("t", 1, 1), "t", 1, event["seq"], faces)
+    assert Counter(shown_dice(event["data"])) == Counter(map(tuple, draws))
+
+
+def test_the_seed_is_nowhere_before_its_reveal_then_it_is_published(caplog):
+    caplog.set_level("DEBUG")
+    svc = service()
+    seed = KEY.seed("t", 1, 1).hex()
+    replies = [roll(svc, "3d6", "r1"), roll(svc, "1d20", "r2", PLAYER, secret=True)]
+    seen = json.dumps([replies, log(svc, gm=True), log(svc, gm=False)])
+    assert seed not in seen and seed not in caplog.text
+    reveal = svc.handle("t", {"type": "dice.reveal", "id": "v1"}, GM)
+    revealed = next(e for e in log(svc, gm=False) if e["kind"] == "dice.revealed")
+    assert revealed["data"]["seed"] == seed
+    assert reveal["event"]["kind"] == "dice.committed" and reveal["event"]["data"]["segment"] == 2
+    next_seed = KEY.seed("t", 1, 2).hex()
+    assert next_seed not in json.dumps([reveal, log(svc, gm=True)])
+
+
+def test_supplied_dice_are_not_the_servers_and_say_so():
+    svc = service()
+    event = roll(svc, "2d6", "r1", dice=[6, 6])["event"]
+    assert event["data"]["supplied"] is True and "draws" not in event["data"]
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    report = verify_events(log(svc))
+    assert report.ok and report.supplied == 1 and report.verified_events == 0
+
+
+def test_turning_verifiable_off_reveals_and_on_again_commits_the_next_segment():
+    svc = TableService(MemoryStore(), HOST, dice_key=KEY)
+    svc.create_table("t", "bandits", table_id="t")
+    roll(svc, "2d6", "r0")  # not verifiable: no draws
+    svc.handle("t", {"type": "settings", "id": "s1", "settings": {"verifiable": True}}, GM)
+    roll(svc, "2d6", "r1")
+    svc.handle("t", {"type": "settings", "id": "s2", "settings": {"verifiable": False}}, GM)
+    roll(svc, "2d6", "r2")
+    svc.handle("t", {"type": "settings", "id": "s3", "settings": {"verifiable": True}}, GM)
+    kinds = [(e["kind"], e["data"].get("segment")) for e in log(svc)]
+    assert ("dice.committed", 1) in kinds and ("dice.revealed", 1) in kinds
+    assert kinds[-1] == ("dice.committed", 2)
+    rolls = [e for e in log(svc) if e["kind"] == "roll"]
+    assert ["draws" in r["data"] for r in rolls] == [False, True, False]
+    report = verify_events(log(svc))
+    assert report.ok and report.verified_events == 1
+
+
+def test_dice_reveal_without_verifiable_dice_is_a_typed_refusal():
+    svc = TableService(MemoryStore(), HOST, dice_key=KEY)
+    svc.create_table("t", "bandits", table_id="t")
+    with pytest.raises(Exception) as caught:
+        svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    assert caught.value.code == "not_verifiable"
+    with pytest.raises(Exception) as refused:
+        svc.handle("t", {"type": "dice.reveal", "id": "v2"}, PLAYER)
+    assert refused.value.code == "forbidden"
+
+
+def test_the_segment_survives_a_restart_with_the_key_beside_the_database(tmp_path):
+    path = tmp_path / "tables.db"
+    first = TableService(SQLiteStore(path), HOST)
+    first.create_table("t", "bandits", table_id="t", settings={"verifiable": True})
+    roll(first, "4d6", "r1")
+    first.store.close()
+    again = TableService(SQLiteStore(path), HOST)  # the same key, read from its file
+    roll(again, "4d6", "r2")
+    again.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    report = verify_events(log(again))
+    assert report.ok and report.verified_events == 2
+    assert (tmp_path / "tables.db.dice-key").exists()
+
+
+def test_a_resolutions_dice_verify_too():
+    svc = service("wilddie")
+    sheets = HOST.ruleset("wilddie").example_sheets
+    for i, name in enumerate(sheets):
+        svc.handle("t", {"type": "actor.create", "id": f"c{i}", "actor": {
+            "id": name, "name": name, "sheet": sheets[name]}}, GM)  # fmt: skip
+    for i in range(5):
+        svc.handle("t", {"type": "resolve", "id": f"a{i}", "action": "attack", "actor": "Ana",
+                         "targets": ["Guard"], "params": {"mode": "melee"}}, GM)  # fmt: skip
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    report = verify_events(log(svc))
+    assert report.ok, report.problems
+    assert report.verified_events == 5
+
+
+# -- what rollbridge verify catches -----------------------------------------------------
+
+
+def revealed_log() -> list[dict[str, Any]]:
+    svc = service()
+    for i in range(4):
+        roll(svc, "3d6!! + 1d8", f"r{i}")
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    return log(svc)
+
+
+def test_an_untouched_log_verifies():
+    report = verify_events(revealed_log())
+    assert report.ok and report.verified_events == 4 and report.segments == {
+        1: "revealed", 2: "committed"}  # fmt: skip
+
+
+def test_a_tampered_recorded_die_is_caught():
+    events = revealed_log()
+    target = [e for e in events if e["kind"] == "roll"][2]
+    faces, value = target["data"]["draws"]["dice"][0]
+    target["data"]["draws"]["dice"][0] = [faces, value % faces + 1]
+    problems = verify_events(events).problems
+    assert [p.code for p in problems] == ["wrong_die"] and problems[0].seq == target["seq"]
+
+
+def test_a_tampered_shown_die_is_caught():
+    events = revealed_log()
+    target = [e for e in events if e["kind"] == "roll"][1]
+    die = target["data"]["roll"]["groups"][1]["dice"][0]
+    die["rolls"] = [die["rolls"][0] % 8 + 1]
+    die["value"] = die["rolls"][0]
+    problems = verify_events(events).problems
+    assert problems and problems[0].seq == target["seq"]
+    assert problems[0].code in ("wrong_die", "wrong_roll")
+
+
+def test_a_tampered_total_is_caught():
+    events = revealed_log()
+    target = next(e for e in events if e["kind"] == "roll")
+    target["data"]["total"] += 1
+    problems = verify_events(events).problems
+    assert [p.code for p in problems] == ["wrong_roll"]
+
+
+def test_a_reordered_event_is_caught():
+    events = revealed_log()
+    rolls = [i for i, e in enumerate(events) if e["kind"] == "roll"]
+    events[rolls[0]], events[rolls[1]] = events[rolls[1]], events[rolls[0]]
+    assert "out_of_order" in {p.code for p in verify_events(events).problems}
+
+
+def test_an_event_moved_to_another_seq_is_caught():
+    events = revealed_log()
+    rolls = [e for e in events if e["kind"] == "roll"]
+    rolls[0]["data"], rolls[1]["data"] = rolls[1]["data"], rolls[0]["data"]  # dice swapped
+    assert {p.code for p in verify_events(events).problems} == {"wrong_die"}
+
+
+def test_a_wrong_seed_is_caught():
+    events = revealed_log()
+    reveal = next(e for e in events if e["kind"] == "dice.revealed")
+    reveal["data"]["seed"] = "00" * 32
+    report = verify_events(events)
+    assert [p.code for p in report.problems] == ["wrong_seed"]
+    assert report.verified_events == 0
+
+
+def test_dice_before_their_commitment_are_caught():
+    events = revealed_log()
+    committed = next(i for i, e in enumerate(events) if e["kind"] == "dice.committed")
+    moved = events.pop(committed)
+    moved["seq"] = events[-1]["seq"] + 1
+    events.append(moved)
+    assert "uncommitted" in {p.code for p in verify_events(events).problems}
+
+
+def test_a_players_view_withholds_the_dice_of_events_with_hidden_details():
+    """An NPC's private numbers are hidden from players; its raw dice could tell them
+    (how many it rolled), so players see that dice were drawn, not which."""
+    svc = service("sr2")
+    sheets = HOST.ruleset("sr2").example_sheets
+    for i, (name, controllers) in enumerate([("Tukan", ["pat"]), ("Guard A", [])]):
+        svc.handle("t", {"type": "actor.create", "id": f"c{i}", "actor": {
+            "id": f"a{i}", "name": name, "sheet": dict(sheets[name]),
+            "controllers": controllers}}, GM)  # fmt: skip
+    action = HOST.ruleset("sr2").actions["attack"].example or {}
+    svc.handle("t", {"type": "resolve", "id": "x", "action": "attack", "actor": "a0",
+                     "targets": ["a1"], "params": action}, GM)  # fmt: skip
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    players = verify_events(log(svc, gm=False))
+    gms = verify_events(log(svc, gm=True))
+    assert gms.ok and gms.verified_events == 1
+    assert players.ok and players.withheld == 1 and players.verified_events == 0
+
+
+def test_the_verify_command_reads_json_lines_and_exits_by_the_result(tmp_path, capsys):
+    events = revealed_log()
+    good = tmp_path / "good.jsonl"
+    good.write_text("\n".join(json.dumps({"type": "event", "table": "t", **e}) for e in events))
+    assert main(["verify", str(good)]) == 0
+    out = capsys.readouterr().out
+    assert "4 rolls verified" in out and "every revealed server die checks out" in out
+    target = [e for e in events if e["kind"] == "roll"][3]
+    target["data"]["draws"]["dice"][1][1] = target["data"]["draws"]["dice"][1][1] % 6 + 1
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(json.dumps(e) for e in events))
+    assert main(["verify", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert f"seq {target['seq']}, die 2" in out and "MISMATCH at line" in out
+    assert main(["verify", str(bad), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["problems"][0]["code"] == "wrong_die"
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("{not json\n")
+    assert main(["verify", str(junk)]) == 2
+    assert "line 1 is not JSON" in capsys.readouterr().err
+
+
+def test_undoing_the_setting_reveals_and_redoing_it_commits_again():
+    svc = TableService(MemoryStore(), HOST, dice_key=KEY)
+    svc.create_table("t", "bandits", table_id="t")
+    svc.handle("t", {"type": "settings", "id": "s1", "settings": {"verifiable": True}}, GM)
+    roll(svc, "2d6", "r1")
+    svc.handle("t", {"type": "undo", "id": "u1"}, GM)  # the roll is not undoable: the setting
+    assert svc.table("t").dice_segment["open"] is False
+    assert roll(svc, "2d6", "r2")["event"]["data"].get("draws") is None
+    svc.handle("t", {"type": "redo", "id": "d1"}, GM)
+    assert svc.table("t").dice_segment == {**svc.table("t").dice_segment, "segment": 2,
+                                           "open": True}  # fmt: skip
+    report = verify_events(log(svc))
+    assert report.ok and report.verified_events == 1 and report.segments[1] == "revealed"

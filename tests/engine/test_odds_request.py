@@ -1,0 +1,224 @@
+"""The ``odds`` request (issue 18, items 1 and 6): exact odds from what the asker
+may see.
+
+The hidden-values rule is checked as a property: a player's answer — the odds, or
+the refusal — is the same whatever an NPC's hidden numbers are (hypothesis draws
+them), while the GM's answer does depend on them (so the property could fail).
+Rulesets: bandits (BD-3 harm against an extra's Armour, BD-5 bands) and wilddie
+(WD-6 attack against the target's Defense, WD-5).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rollbridge.cli.offline import offline_host
+from rollbridge.engine.model import Principal
+from rollbridge.engine.views import actor_view
+from rollbridge.exceptions import RollbridgeError
+from rollbridge.odds import distribution
+from rollbridge.offline import TableService
+from rollbridge.stores.memory import MemoryStore
+
+GM = Principal("gm", "gm", "gm-token")
+PLAYER = Principal("player", "pat", "player-token")
+OBSERVER = Principal("observer", "olga", "observer-token")
+HOST = offline_host()
+
+
+def table(ruleset: str, npc_sheet: dict[str, Any], *, settings_: dict | None = None):
+    """A table with the ruleset's first example pc (controlled by the player) and an
+    NPC ``npc`` with ``npc_sheet``."""
+    service = TableService(MemoryStore(), HOST)
+    service.create_table("t", ruleset, table_id="t", settings=settings_ or {})
+    sheets = HOST.ruleset(ruleset).example_sheets
+    pc_name = next(iter(sheets))
+    service.handle("t", {"type": "actor.create", "id": "c1", "actor": {
+        "id": "pc", "name": pc_name, "sheet": dict(sheets[pc_name]),
+        "controllers": ["pat"]}}, GM)  # fmt: skip
+    service.handle("t", {"type": "actor.create", "id": "c2", "actor": {
+        "id": "npc", "name": "Guard", "sheet": npc_sheet}}, GM)  # fmt: skip
+    return service
+
+
+def ask(service, who, **fields) -> Any:
+    """The reply, or ``(code, message, details)`` of the refusal."""
+    try:
+        return service.handle("t", {"type": "odds", "id": "q", **fields}, who)
+    except RollbridgeError as exc:
+        return (exc.code, str(exc), exc.details)
+
+
+def seen_by_players(service) -> Any:
+    t = service.table("t")
+    return actor_view(t.actors["npc"], gm=False, ruleset=t.ruleset, settings=t.ruleset_settings)
+
+
+HARM = {"action": "harm", "actor": "pc", "targets": ["npc"], "params": {"direction": "dealt"}}
+ATTACK = {"action": "attack", "actor": "pc", "targets": ["npc"], "params": {"mode": "melee"}}
+DIE = st.sampled_from(["d4", "d6", "d8", "d10", "d12"])
+
+
+def wilddie_npc(fighting: str, vigor: str, armor: int) -> dict[str, Any]:
+    sheet = dict(HOST.ruleset("wilddie").example_sheets["Guard"])
+    sheet["skills"] = {**sheet["skills"], "fighting": fighting}
+    sheet["attributes"] = {**sheet["attributes"], "vigor": vigor}
+    sheet["armor"] = armor
+    return sheet
+
+
+# -- the hidden-values property -------------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(armour=st.integers(0, 4), pierce=st.integers(0, 3))
+def test_a_players_harm_odds_against_an_extra_ignore_its_hidden_armour(armour, pierce):
+    reference = table("bandits", {"kind": "extra", "armour": 0, "pierce": 0})
+    service = table("bandits", {"kind": "extra", "armour": armour, "pierce": pierce})
+    assert seen_by_players(service) == seen_by_players(reference)  # only hidden values differ
+    for fields in (HARM, {**HARM, "assume": {"npc": {"sheet": {"kind": "extra", "armour": 2}}}}):
+        assert ask(service, PLAYER, **fields) == ask(reference, PLAYER, **fields)
+        assert ask(service, OBSERVER, **fields) == ask(reference, OBSERVER, **fields)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fighting=DIE, vigor=DIE, armor=st.integers(0, 6))
+def test_a_players_attack_odds_against_an_npc_ignore_its_hidden_defense(fighting, vigor, armor):
+    reference = table("wilddie", wilddie_npc("d4", "d4", 0))
+    service = table("wilddie", wilddie_npc(fighting, vigor, armor))
+    assert seen_by_players(service) == seen_by_players(reference)
+    stated = {"npc": {"sheet": wilddie_npc("d8", "d6", 1), "state": {}}}
+    for fields in (ATTACK, {**ATTACK, "assume": stated}):
+        assert ask(service, PLAYER, **fields) == ask(reference, PLAYER, **fields)
+
+
+def test_the_gms_odds_do_depend_on_the_hidden_values():
+    """The property above could fail: the same numbers change the GM's odds."""
+    low = table("bandits", {"kind": "extra", "armour": 0, "pierce": 0})
+    high = table("bandits", {"kind": "extra", "armour": 4, "pierce": 0})
+    assert ask(low, GM, **HARM)["odds"] != ask(high, GM, **HARM)["odds"]
+    weak = table("wilddie", wilddie_npc("d4", "d4", 0))
+    strong = table("wilddie", wilddie_npc("d12", "d12", 6))
+    assert ask(weak, GM, **ATTACK)["odds"] != ask(strong, GM, **ATTACK)["odds"]
+
+
+# -- refusals and assumptions -----------------------------------------------------------
+
+
+def test_a_hidden_sheet_is_refused_naming_the_actor_and_part():
+    service = table("bandits", {"kind": "extra", "armour": 3, "pierce": 1})
+    code, message, details = ask(service, PLAYER, **HARM)
+    assert code == "odds_hidden"
+    assert details == {"actor": "npc", "part": "sheet"}
+    assert "Guard" in message and "assume.npc.sheet" in message
+    assert "3" not in message  # the hidden armour is not in the refusal
+
+
+def test_odds_from_an_assumption_equal_the_gms_odds_of_the_same_numbers():
+    sheet = {"kind": "extra", "armour": 2, "pierce": 1}
+    service = table("bandits", sheet)
+    players = ask(service, PLAYER, **{**HARM, "assume": {"npc": {"sheet": sheet}}})
+    gms = ask(service, GM, **HARM)
+    assert players["odds"] == gms["odds"]
+    assert players["limited"] == ["npc"] and players["assumed"] == ["npc"]
+    assert gms["limited"] == [] and gms["assumed"] == []
+
+
+def test_a_shown_sheet_needs_no_assumption():
+    """BD privacy: with show_npc_details players see an extra's sheet, so its odds."""
+    sheet = {"kind": "extra", "armour": 2, "pierce": 1}
+    service = table("bandits", sheet, settings_={"ruleset": {"show_npc_details": True}})
+    players = ask(service, PLAYER, **HARM)
+    assert players["odds"] == ask(service, GM, **HARM)["odds"]
+    assert players["limited"] == ["npc"] and players["assumed"] == []
+
+
+def test_harm_odds_are_the_bands_of_2d6_minus_armour_plus_pierce():
+    """BD-3: 2d6 − target Armour + attacker Pierce, in BD-5's rows (read from the rules:
+    a row's probability is the sum of 2d6's over the totals it covers)."""
+    service = table("bandits", {"kind": "extra", "armour": 1, "pierce": 0})
+    reply = ask(service, GM, **HARM)
+    pierce = HOST.ruleset("bandits").example_sheets["Ana"]["pierce"]
+    totals = distribution(f"2d6+{pierce - 1}")
+    ten_up = sum((p for t, p in totals.outcomes.items() if 10 <= t <= 12), Fraction(0))
+    rows = {o["outcome"]: Fraction(o["probability"]) for o in reply["odds"]["outcomes"]}
+    assert sum(rows.values()) == 1
+    assert rows["10-12"] == ten_up
+
+
+def test_an_assumption_about_an_actor_not_named_is_refused():
+    service = table("bandits", {"kind": "extra", "armour": 1, "pierce": 0})
+    code, _, details = ask(service, GM, **{**HARM, "assume": {"someone": {"sheet": {}}}})
+    assert code == "invalid_request" and details["field"] == "assume"
+
+
+def test_an_assumption_is_checked_like_a_sheet():
+    service = table("bandits", {"kind": "extra", "armour": 1, "pierce": 0})
+    bad = {"npc": {"sheet": {"kind": "extra", "armour": "lots"}}}
+    code, _, details = ask(service, PLAYER, **{**HARM, "assume": bad})
+    assert code == "invalid_sheet" and details["field"].startswith("sheet.armour")
+
+
+def test_an_unknown_field_in_an_assumption_is_refused():
+    service = table("bandits", {"kind": "extra", "armour": 1, "pierce": 0})
+    code, _, _ = ask(service, GM, **{**HARM, "assume": {"npc": {"sheat": {}}}})
+    assert code == "invalid_request"
+
+
+@pytest.mark.parametrize(
+    "fields, code",
+    [
+        ({}, "invalid_request"),
+        ({"formula": "2d6", "action": "harm"}, "invalid_request"),
+        ({"formula": "2d"}, "invalid_notation"),
+        ({"formula": "999d6"}, "dice_limit"),  # past the server's bounds
+        ({"action": "nope"}, "unknown_action"),
+        (
+            {"action": "harm", "actor": "pc", "targets": ["ghost"], "params": {"direction": "x"}},
+            "invalid_params",
+        ),
+        (
+            {
+                "action": "harm",
+                "actor": "pc",
+                "targets": ["ghost"],
+                "params": {"direction": "dealt"},
+            },
+            "unknown_actor",
+        ),
+        ({"action": "harm", "actor": "pc", "targets": ["npc"], "params": {}}, "invalid_params"),
+    ],
+)
+def test_bad_odds_requests_get_typed_errors(fields, code):
+    service = table("bandits", {"kind": "extra", "armour": 1, "pierce": 0})
+    assert ask(service, GM, **fields)[0] == code
+
+
+def test_an_action_without_odds_is_odds_unavailable():
+    """BD stabilise rolls no dice: the ruleset gives no odds for it."""
+    service = table("bandits", {"kind": "extra", "armour": 1, "pierce": 0})
+    code, message, details = ask(service, GM, action="stabilise", actor="pc", targets=["pc"])
+    assert code == "odds_unavailable" and details == {"action": "stabilise"}
+    assert "stabilise" in message
+
+
+def test_odds_change_nothing_and_players_may_ask_for_actors_they_do_not_control():
+    service = table("bandits", {"kind": "extra", "armour": 1, "pierce": 0})
+    before = service.table("t").snapshot()
+    npc_attacks = {"action": "harm", "actor": "npc", "targets": ["pc"],
+                   "params": {"direction": "dealt", "pierce": 1}}  # fmt: skip
+    reply = ask(service, PLAYER, **{**npc_attacks, "assume": {"npc": {"sheet": {"kind": "extra"},
+                                                                       "state": {}}}})  # fmt: skip
+    assert "odds" in reply, reply
+    assert service.table("t").snapshot() == before
+
+
+def test_a_formulas_odds_are_its_distribution():
+    service = table("bandits", {"kind": "extra", "armour": 1, "pierce": 0})
+    reply = ask(service, OBSERVER, formula="4d6kh3")
+    assert reply["distribution"] == distribution("4d6kh3").to_dict()

@@ -1,0 +1,34 @@
+"""Verifiable dice over a real socket (issue 18, items 4 and 6): the events a player
+received verify, the commitment arrives before the first die, and the seed is in no
+frame and no log line before its reveal."""
+
+from __future__ import annotations
+
+import json
+
+from rollbridge.dice.verify import verify_events
+
+from .test_server_visibility import wire_text
+
+
+async def test_a_players_received_events_verify_after_the_reveal(tables, caplog):
+    caplog.set_level("DEBUG")
+    gm, _ = await tables.join("sr2", "gm")
+    player, _ = await tables.join("sr2", "player", binary=True)
+    await gm.request({"type": "settings", "settings": {"verifiable": True}})
+    rolls = [await player.request({"type": "roll", "formula": "6d6x>=5 + 1d20"}) for _ in range(3)]
+    await gm.request({"type": "roll", "formula": "2d6", "secret": True})
+    seed = tables.server.dice_key.seed("sr2", 1, 1).hex()
+    assert seed not in wire_text(player) and seed not in wire_text(gm)
+    assert seed not in caplog.text
+    await gm.request({"type": "dice.reveal"})
+    await player.wait_for(lambda p: any(e["kind"] == "dice.committed" and
+                                        e["data"]["segment"] == 2 for e in p.events))  # fmt: skip
+    events = json.loads(json.dumps(player.events))
+    kinds = [e["kind"] for e in events]
+    assert kinds.index("dice.committed") < kinds.index("roll")
+    report = verify_events(events)
+    assert report.ok, report.problems
+    assert report.verified_events == 3 and report.hidden == 1
+    assert sorted(report.verified_seqs) == sorted(r["seq"] for r in rolls)
+    assert seed in wire_text(player)  # published now
