@@ -17,9 +17,10 @@ else ``result``) gives the server's total:
 - a **compounding** die (``6d6!!``: 6, 6, 3 counting 15 as one die) has no
   Foundry equivalent; it becomes a chain of results of a ``Die`` with the
   ``x`` modifier — 6 (exploded), 6 (exploded), 3 — whose sum is the same. The
-  chains follow each other in the order of the dice (each die's rolls
-  together, so a reader sees which rolls made which die; Foundry's own ``x``
-  would list the explosions after all first rolls — the total is the same).
+  results are in Foundry's own order for ``x`` (``DiceTerm#explode``): every
+  die's first roll, then each round of explosions, die by die — ``3d6!!``
+  rolling 6+6+3, 2, 5 is 6, 2, 5, 6, 3 — so Dice So Nice throws what Foundry
+  would have thrown (dice_in.py puts them back in draw order).
 - a **counted** term (``cs``/``cf``, or a ruleset's test against a target
   number) gives every result a ``count``: 1 for the last roll of a die that
   counts, 0 otherwise, so the term's total is the number of successes.
@@ -38,6 +39,7 @@ from typing import Any
 from rollbridge.plain import JSON
 
 __all__ = [
+    "foundry_order",
     "foundry_total",
     "roll_from_group",
     "roll_from_result",
@@ -86,9 +88,20 @@ def _die_results(die: Mapping[str, Any], counting: str | None) -> list[JSON]:
     return results
 
 
+def foundry_order(chains: Sequence[Sequence[Any]]) -> list[Any]:
+    """Per-die chains (first roll, then its explosions) in Foundry's order for an
+    exploding term: round by round — every first roll, then every die's first
+    explosion, and so on — in the order of the dice within a round."""
+    out: list[Any] = []
+    depth = max((len(chain) for chain in chains), default=0)
+    for round_ in range(depth):
+        out.extend(chain[round_] for chain in chains if round_ < len(chain))
+    return out
+
+
 def _term_results(dice: Sequence[Mapping[str, Any]], counting: str | None) -> list[JSON]:
-    """The results of a term's dice: each die's chain, one die after another."""
-    return [entry for die in dice for entry in _die_results(die, counting)]
+    """The results of a term's dice, in Foundry's order (foundry_order)."""
+    return foundry_order([_die_results(die, counting) for die in dice])
 
 
 # -- terms ---------------------------------------------------------------------------

@@ -222,3 +222,53 @@ def test_a_formulas_odds_are_its_distribution():
     service = table("bandits", {"kind": "extra", "armour": 1, "pierce": 0})
     reply = ask(service, OBSERVER, formula="4d6kh3")
     assert reply["distribution"] == distribution("4d6kh3").to_dict()
+
+
+SR2_PARAMS = {"weapon": "Hackler", "skill": 5, "rounds": 3, "range": "short"}
+SR2_ATTACK = {"action": "attack", "actor": "pc", "targets": ["npc"], "params": SR2_PARAMS}
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(body=st.integers(1, 8), ballistic=st.integers(0, 8), pool=st.integers(0, 6))
+def test_a_players_sr2_attack_odds_ignore_the_targets_hidden_body_and_armour(body, ballistic, pool):
+    """SR-9: the resistance dice are the target's Body (+ pool) against power − armour;
+    players see neither (show_npc_sheet off), so their odds come from what they state."""
+    npc = {"body": body, "combat_pool": pool, "armor": {"ballistic": ballistic, "impact": 1}}
+    reference = table("sr2", {"body": 3, "combat_pool": 0, "armor": {"ballistic": 0}})
+    service = table("sr2", npc)
+    assert seen_by_players(service) == seen_by_players(reference)
+    stated = {"npc": {"sheet": {"body": 4, "armor": {"ballistic": 4}}, "state": {}}}
+    for fields in (SR2_ATTACK, {**SR2_ATTACK, "assume": stated}):
+        assert ask(service, PLAYER, **fields) == ask(reference, PLAYER, **fields)
+    assert ask(service, GM, **SR2_ATTACK)["limited"] == []
+
+
+def techlevel_npc(tl: int, immune: list[str]) -> dict[str, Any]:
+    return {"race": "human", "body_tl": 1, "immune": immune,
+            "worn": [{"name": "Vest", "kind": "armour", "boxes": 10, "tl": tl}]}  # fmt: skip
+
+
+TL_HIT = {"action": "hit", "actor": "pc", "targets": ["npc"],
+          "params": {"weapon": "Rifle", "dice": "2d6", "tl": 4, "type": "kinetic"}}  # fmt: skip
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tl=st.integers(1, 5), immune=st.sampled_from([[], ["fire"], ["mental"]]))
+def test_a_players_techlevel_hit_odds_ignore_the_targets_hidden_tech_levels(tl, immune):
+    """TL-4: the boxes a layer takes depend on the TLs; players see an NPC's layers and
+    boxes, not their TLs or immunities (show_npc_details off)."""
+    reference = table("techlevel", techlevel_npc(1, []))
+    service = table("techlevel", techlevel_npc(tl, immune))
+    assert seen_by_players(service) == seen_by_players(reference)
+    stated = {"npc": {"sheet": techlevel_npc(3, []), "state": {}}}
+    for fields in (TL_HIT, {**TL_HIT, "assume": stated}):
+        assert ask(service, PLAYER, **fields) == ask(reference, PLAYER, **fields)
+
+
+def test_the_gms_sr2_and_techlevel_odds_do_depend_on_those_numbers():
+    weak = table("sr2", {"body": 1, "combat_pool": 0, "armor": {"ballistic": 0}})
+    tough = table("sr2", {"body": 8, "combat_pool": 0, "armor": {"ballistic": 8}})
+    assert ask(weak, GM, **SR2_ATTACK)["odds"] != ask(tough, GM, **SR2_ATTACK)["odds"]
+    low = table("techlevel", techlevel_npc(1, []))
+    high = table("techlevel", techlevel_npc(5, []))
+    assert ask(low, GM, **TL_HIT)["odds"] != ask(high, GM, **TL_HIT)["odds"]

@@ -14,7 +14,12 @@ from websockets.asyncio.client import connect
 
 from rollbridge.adapters.foundry import FoundryAdapter
 from rollbridge.adapters.foundry.dice_in import formula_of, is_evaluated, results_of
-from rollbridge.adapters.foundry.dice_out import foundry_total, roll_from_group, roll_from_result
+from rollbridge.adapters.foundry.dice_out import (
+    foundry_order,
+    foundry_total,
+    roll_from_group,
+    roll_from_result,
+)
 from rollbridge.adapters.foundry.inbound import translate
 from rollbridge.adapters.foundry.mappings import MAPPINGS, system_updates
 from rollbridge.dice import ScriptedDice, SeededDice, roll_formula
@@ -213,16 +218,41 @@ FORMULAS = [
 ]
 
 
-def all_results(roll: dict) -> list[dict]:
+def chain_order(results: list[Any]) -> list[Any]:
+    """The test's own inverse of dice_out's Foundry order for a compounding term:
+    round-by-round results back into per-die chains (each ``exploded`` result is
+    followed, one round later, by its explosion), die after die — the order the
+    server drew a compounding (``!!``) term's dice in."""
+    exploded = [bool(r.get("exploded")) for r in results]
+    first = len(results) - sum(exploded)
+    chains = [[i] for i in range(first)]
+    frontier = [c for c in chains if exploded[c[-1]]]
+    index = first
+    while frontier:
+        following = []
+        for chain in frontier:
+            chain.append(index)
+            if exploded[index]:
+                following.append(chain)
+            index += 1
+        frontier = following
+    assert index == len(results)
+    return [results[i] for chain in chains for i in chain]
+
+
+def all_results(roll: dict, compound: bool = False) -> list[dict]:
+    """Every result of every Die term, each term's in the order the server drew
+    them: a compounding term's (``!!``, a ruleset's chains) die by die; an ``x``
+    term's as given (the server explodes round by round, as Foundry does)."""
     out = []
     for term in roll["terms"]:
         if term["class"] == "Die":
-            out += term["results"]
+            out += chain_order(term["results"]) if compound else term["results"]
         elif term["class"] == "ParentheticalTerm":
-            out += all_results(term["roll"])
+            out += all_results(term["roll"], compound)
         elif term["class"] == "FunctionTerm" or term["class"] == "PoolTerm":
             for inner in term["rolls"]:
-                out += all_results(inner)
+                out += all_results(inner, compound)
     return out
 
 
@@ -235,9 +265,10 @@ def test_a_formula_roll_rebuilds_with_the_servers_dice_and_total(formula, seed):
     assert roll["total"] == result.total
     # Foundry's own arithmetic over the rebuilt terms gives the same total
     assert foundry_total(roll) == pytest.approx(result.total)
-    # every roll of every die is there, in order (a compounding die as its chain)
+    # every roll of every die is there, in draw order once each term's Foundry order
+    # (round by round) is undone (a compounding die as its chain)
     expected = [r for d_ in result.dice for r in (d_.rolls if len(d_.rolls) > 1 else (d_.value,))]
-    assert [r["result"] for r in all_results(roll)] == expected
+    assert [r["result"] for r in all_results(roll, "!!" in formula)] == expected
     # kept and dropped dice are active and inactive
     inactive = [r for r in all_results(roll) if not r["active"]]
     assert all(r.get("discarded") or r.get("rerolled") for r in inactive)
@@ -249,7 +280,10 @@ def test_a_formula_roll_rebuilds_with_the_servers_dice_and_total(formula, seed):
 def test_the_rebuilt_results_supplied_back_give_the_same_roll(formula):
     result = roll_formula(formula, SeededDice(99))
     roll = roll_from_result(result.to_dict())
-    again = roll_formula(formula, ScriptedDice(results_of(roll)))
+    supplied = results_of(roll)
+    if "!!" in formula:  # Foundry's order (round by round) is not how a compounding term draws
+        supplied = [r["result"] for r in all_results(roll, compound=True)]
+    again = roll_formula(formula, ScriptedDice(supplied))
     assert again.describe() == result.describe()
 
 
@@ -258,14 +292,31 @@ def test_a_compounding_die_is_one_chain_of_exploded_results():
     roll = roll_from_result(result.to_dict())
     (die_term, _, _) = roll["terms"]
     assert die_term["modifiers"] == ["x"] and die_term["number"] == 3
+    # Foundry's order for x (issue 15, item 2): the three first rolls, then the first
+    # die's explosion round by round — what Dice So Nice would throw
     assert die_term["results"] == [
         {"result": 6, "active": True, "exploded": True},
-        {"result": 6, "active": True, "exploded": True},
-        {"result": 3, "active": True},
         {"result": 2, "active": True},
         {"result": 5, "active": True},
+        {"result": 6, "active": True, "exploded": True},
+        {"result": 3, "active": True},
     ]
     assert roll["formula"] == "3d6x + 2" and roll["total"] == 24
+    # the test's inverse gives back the server's draw order, die by die
+    assert [r["result"] for r in chain_order(die_term["results"])] == [6, 6, 3, 2, 5]
+
+
+def test_foundry_order_is_round_by_round_and_chain_order_undoes_it():
+    chains = [["a0", "a1", "a2"], ["b0"], ["c0", "c1"]]
+    assert foundry_order(chains) == ["a0", "b0", "c0", "a1", "c1", "a2"]
+    # a Foundry-evaluated 4d6x as DiceTerm#explode records it: 6, 3, 6, 1, then 6 and 2
+    # (the explosions of the first and third dice), then 4 (the first die's second)
+    foundry = [
+        {"result": 6, "exploded": True}, {"result": 3}, {"result": 6, "exploded": True},
+        {"result": 1}, {"result": 6, "exploded": True}, {"result": 2}, {"result": 4},
+    ]  # fmt: skip
+    assert [r["result"] for r in chain_order(foundry)] == [6, 6, 4, 3, 6, 2, 1]
+    assert foundry_order([[6, 6, 4], [3], [6, 2], [1]]) == [r["result"] for r in foundry]
 
 
 def ruleset_groups():
@@ -311,7 +362,7 @@ def test_every_ruleset_dice_group_rebuilds_with_its_dice_and_result(index):
     rolls = [
         r for d_ in group["dice"] for r in (d_["rolls"] if len(d_["rolls"]) > 1 else [d_["value"]])
     ]
-    assert [r["result"] for r in all_results(roll)] == rolls
+    assert [r["result"] for r in all_results(roll, compound=True)] == rolls
     assert roll["options"]["flavor"] == group["label"]
 
 

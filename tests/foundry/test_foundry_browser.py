@@ -29,6 +29,8 @@ from rollbridge.host import PluginHost
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 SCREENSHOT = ROOT / "docs" / "images" / "foundry-chat-card.png"
+# two unlinked tokens of one base actor with different damage (issue 15, item 1)
+SCREENSHOT_TOKENS = ROOT / "docs" / "images" / "foundry-unlinked-goblins.png"
 CHROMIUM = os.environ.get("ROLLBRIDGE_CHROMIUM", "/usr/bin/chromium")
 
 
@@ -122,6 +124,7 @@ def test_the_module_rolls_resolves_and_resumes_in_chromium(
         )
         sheets = PluginHost().rulesets["sr2"].example_sheets
         SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+        docs_run = (generation, lang) == (13, "en")
         env = {
             **os.environ,
             "RB_PAGE_URL": page,
@@ -130,7 +133,8 @@ def test_the_module_rolls_resolves_and_resumes_in_chromium(
             "RB_TOKEN": token,
             "RB_SHEETS": json.dumps({k: sheets[k] for k in ("Tukan", "Guard A")}),
             # the docs' screenshot is taken on v13, in English
-            "RB_SCREENSHOT": str(SCREENSHOT) if (generation, lang) == (13, "en") else "",
+            "RB_SCREENSHOT": str(SCREENSHOT) if docs_run else "",
+            "RB_SCREENSHOT_TOKENS": str(SCREENSHOT_TOKENS) if docs_run else "",
             "RB_GENERATION": str(generation),
             "RB_LANG": lang,
             "RB_SERVER_LOCALE": server_locale,
@@ -157,9 +161,12 @@ def test_the_module_rolls_resolves_and_resumes_in_chromium(
         assert result["i18n"]["lang"] == lang
         if lang == "cs":  # the server's narration came in Czech, as the hello asked
             assert set(result["attack"]["narration"]) & set("áčďéěíňóřšťúůýž"), result["attack"]
+        # two unlinked goblins of one base actor took different damage (issue 15, item 1)
+        assert result["goblins"]["physical"] == [2, 5]
         if (generation, lang) == (13, "en"):
-            assert SCREENSHOT.stat().st_size > 1000
-            assert SCREENSHOT.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+            for shot in (SCREENSHOT, SCREENSHOT_TOKENS):
+                assert shot.stat().st_size > 1000
+                assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     finally:
         httpd.shutdown()
         httpd.server_close()

@@ -30,6 +30,15 @@ const ARGS = [
 ];
 
 const summary = {};
+
+/** The test's own statement of Foundry's order for an exploding term: per-die
+ * chains round by round (every first roll, then every die's first explosion, …). */
+function foundryOrder(chains) {
+  const out = [];
+  const depth = Math.max(0, ...chains.map((c) => c.length));
+  for (let round = 0; round < depth; round++) for (const chain of chains) if (round < chain.length) out.push(chain[round]);
+  return out;
+}
 const consoleLines = [];
 const pageErrors = [];
 
@@ -114,7 +123,7 @@ try {
     const selector = `.rollbridge-card[data-seq="${event.seq}"]`;
     await rbE2E.waitFor(() => document.querySelector(selector), 10000, "the attack's chat card");
     await rbE2E.waitFor(
-      () => FoundryStandin.log.updates.some((u) => u.actor === rbE2E.guard.id && u.data["flags.rollbridge"]?.seq === event.seq),
+      () => FoundryStandin.log.updates.some((u) => u.actor === rbE2E.guard.id && (u.data["flags.rollbridge"]?.seq ?? u.data["flags.rollbridge.seq"]) === event.seq),
       10000, "the guard's update",
     );
     const card = document.querySelector(selector);
@@ -122,12 +131,13 @@ try {
     return {
       seq: event.seq,
       narration: event.data.narration,
-      groups: event.data.dice.map((g) => ({ rolls: g.dice.flatMap((d) => d.rolls), successes: g.successes })),
+      groups: event.data.dice.map((g) => ({ rolls: g.dice.flatMap((d) => d.rolls), chains: g.dice.map((d) => d.rolls), successes: g.successes })),
       rebuilt: event.foundry.rolls.map((json) => {
         const roll = Roll.fromData(structuredClone(json));
         return { total: roll.total, formula: roll.formula, results: roll.dice.flatMap((d) => d.results.map((r) => r.result)) };
       }),
-      dice3d: FoundryStandin.log.dice3d.map((c) => ({ ...c })),
+      dice3d: FoundryStandin.log.dice3d.filter((c) => c.message === message.id).map((c) => structuredClone(c)),
+      showForRoll: FoundryStandin.log.showForRoll.length,
       guardFlags: structuredClone(rbE2E.guard.flags.rollbridge),
       guardSystem: structuredClone(rbE2E.guard.system),
       cardText: card.textContent,
@@ -148,13 +158,17 @@ try {
   });
   assert.equal(attack.groups.length, 2);
   assert.deepEqual(attack.groups.map((g) => g.rolls), [[6, 3, 6, 4, 5, 6, 1, 2, 4], [6, 2, 4, 1, 3]]);
-  // Foundry's Rolls rebuilt from the reply hold exactly the server's dice and results
-  assert.deepEqual(attack.rebuilt.map((r) => r.results), attack.groups.map((g) => g.rolls));
+  // Foundry's Rolls rebuilt from the reply hold exactly the server's dice and results,
+  // each term's in Foundry's order (every first roll, then each round of explosions)
+  const inFoundryOrder = attack.groups.map((g) => foundryOrder(g.chains));
+  assert.deepEqual(attack.rebuilt.map((r) => r.results), inFoundryOrder);
   assert.deepEqual(attack.rebuilt.map((r) => r.total), attack.groups.map((g) => g.successes));
-  // Dice So Nice (its stand-in API) was asked to show those very dice, synchronised
-  assert.deepEqual(attack.dice3d.map((c) => c.results), attack.groups.map((g) => g.rolls));
-  assert.ok(attack.dice3d.every((c) => c.synchronize === true));
-  assert.equal(attack.messageHasRolls, 0, "with Dice So Nice the message carries no rolls to animate twice");
+  // Dice So Nice (its stand-in) animated the message's own rolls, once: those very dice
+  assert.equal(attack.messageHasRolls, 2, "the message carries its rolls");
+  assert.equal(attack.showForRoll, 0, "no separate showForRoll");
+  assert.equal(attack.dice3d.length, 1);
+  assert.equal(attack.dice3d[0].animated, true);
+  assert.deepEqual(attack.dice3d[0].rolls.map((r) => r.results), inFoundryOrder);
   // the chat card: who, the narration, every die (compounding ones as chains), the new state
   assert.equal(attack.speaker.actor, "fvttTukan0000001");
   assert.ok(attack.cardText.includes(attack.narration), attack.cardText);
@@ -185,7 +199,7 @@ try {
       rebuiltTotal: rebuilt.total,
       rebuiltFormula: rebuilt.formula,
       results: rebuilt.dice.flatMap((d) => d.results.map((r) => r.result)),
-      server: event.data.roll.groups.flatMap((g) => g.dice.flatMap((d) => d.rolls)),
+      server: event.data.roll.groups.map((g) => g.dice.map((d) => d.rolls)),
       cardTotal: document.querySelector(`${selector} .rb-total`).dataset.total,
       supplied: event.data.supplied,
     };
@@ -193,7 +207,7 @@ try {
   assert.equal(roll.supplied, false);
   assert.equal(roll.rebuiltTotal, roll.total);
   assert.equal(Number(roll.cardTotal), roll.total);
-  assert.deepEqual(roll.results, roll.server);
+  assert.deepEqual(roll.results, roll.server.flatMap((chains) => foundryOrder(chains)));
   assert.match(roll.rebuiltFormula, /^3d6x \+ 2$/);
   summary.roll = roll;
 
@@ -224,6 +238,84 @@ try {
   }, GENERATION);
   assert.ok(panels.hud.includes(`physical:${physical.value}/10`), JSON.stringify(panels));
   assert.deepEqual(panels.sheet, panels.hud);
+
+  step("the attack's card has the GM's undo button (the table's latest change)");
+  const buttons = await page.evaluate((seq) => [...document.querySelectorAll(`.rollbridge-card[data-seq="${seq}"] [data-rollbridge-action]`)].map((b) => b.dataset.rollbridgeAction), attack.seq);
+  assert.deepEqual(buttons, ["undo"]);
+
+  step("two unlinked goblins of one base actor take different damage");
+  const goblins = await page.evaluate(async ({ sheet, generation }) => {
+    const api = rbE2E.api();
+    const [a, b] = rbE2E.goblinTokens;
+    for (const token of [a, b]) await api.addActor(token.actor, sheet);
+    const seqOf = (u) => u.data["flags.rollbridge"]?.seq ?? u.data["flags.rollbridge.seq"];
+    for (const [token, delta] of [[a, 2], [b, 5]]) {
+      const reply = await api.request({ type: "adjust", actor: token.uuid, track: "physical", delta });
+      await rbE2E.waitFor(() => FoundryStandin.log.updates.some((u) => u.token === token.id && seqOf(u) === reply.seq), 10000, `${token.name}'s update`);
+    }
+    // both tokens' HUD panels, side by side (the docs' screenshot)
+    const box = document.createElement("section");
+    box.id = "goblin-huds";
+    box.style.cssText = "display:flex;gap:8px;width:520px;margin:6px;padding:6px;background:#e6dfcf;border:1px solid #000;border-radius:4px";
+    document.body.prepend(box);
+    const huds = [];
+    for (const token of [a, b]) {
+      const root = document.createElement("div");
+      root.style.cssText = "flex:1;background:#f2eee4;padding:4px;border-radius:4px";
+      root.innerHTML = `<h4 style="margin:0 0 4px">${token.name}</h4><div class="col right"></div>`;
+      box.append(root);
+      Hooks.callAll("renderTokenHUD", { object: { actor: token.actor, document: token } }, generation >= 13 ? root : [root], {});
+      huds.push([...root.querySelectorAll(".rb-track")].map((t) => `${t.dataset.track}:${t.dataset.value}/${t.dataset.max}`));
+    }
+    const physical = (actor) => actor.flags.rollbridge?.common?.tracks?.find((t) => t.key === "physical")?.value ?? null;
+    return {
+      ids: [a.delta.flags.rollbridge?.actorId, b.delta.flags.rollbridge?.actorId],
+      uuids: [a.uuid, b.uuid],
+      physical: [physical(a.actor), physical(b.actor)],
+      system: [a.actor.system.track.physical.value, b.actor.system.track.physical.value],
+      base: { flags: structuredClone(rbE2E.goblin.flags.rollbridge ?? null), physical: rbE2E.goblin.system.track.physical.value },
+      huds,
+    };
+  }, { sheet: sheets["Guard A"], generation: GENERATION });
+  assert.deepEqual(goblins.ids, goblins.uuids, "each token's actor is keyed by its token's UUID");
+  assert.deepEqual(goblins.physical, [2, 5]);
+  assert.deepEqual(goblins.system, [2, 5], "the sr5 mapping through each token's delta");
+  assert.deepEqual(goblins.base, { flags: null, physical: 0 }, "the shared base actor is never written");
+  assert.ok(goblins.huds[0].includes("physical:2/10") && goblins.huds[1].includes("physical:5/10"), JSON.stringify(goblins.huds));
+  summary.goblins = { physical: goblins.physical };
+
+  step("the card's buttons on the real server: a stale undo sends nothing, a fresh one undoes its attack");
+  const undone = await page.evaluate(async ({ seq, dice }) => {
+    const api = rbE2E.api();
+    const press = (cardSeq) => document.querySelector(`.rollbridge-card[data-seq="${cardSeq}"] [data-rollbridge-action="undo"]`).click();
+    const before = FoundryStandin.log.notifications.length;
+    const lastSeq = api.status().cursor.seq;
+    press(seq); // the first attack: the goblins' changes came after it
+    await rbE2E.waitFor(() => FoundryStandin.log.notifications.length > before, 5000, "the stale undo's notice");
+    const stale = { notice: FoundryStandin.log.notifications.at(-1).text, seq: api.status().cursor.seq, lastSeq };
+    const [a] = rbE2E.goblinTokens;
+    const physical = () => a.actor.flags.rollbridge.common.tracks.find((t) => t.key === "physical").value;
+    const hitBefore = physical();
+    const event = await api.resolve("attack", { actor: rbE2E.tukan, targets: [a.uuid], params: { weapon: "Hackler", rounds: 3, range: "short" }, dice });
+    await rbE2E.waitFor(() => document.querySelector(`.rollbridge-card[data-seq="${event.seq}"] [data-rollbridge-action="undo"]`), 10000, "the new card's undo");
+    await rbE2E.waitFor(() => physical() !== hitBefore, 10000, "Goblin A's damage");
+    const hit = physical();
+    press(event.seq);
+    await rbE2E.waitFor(() => physical() === hitBefore, 10000, "the undo");
+    return { stale, hitBefore, hit, after: physical(), flags: Object.keys(a.actor.flags.rollbridge).sort() };
+  }, { seq: attack.seq, dice: [6, 3, 6, 4, 5, 6, 1, 2, 4, 6, 2, 4, 1, 3] });
+  const notLatest = await page.evaluate(() => game.i18n.localize("ROLLBRIDGE.Button.NotLatest"));
+  assert.equal(undone.stale.notice, `rollbridge: ${notLatest}`);
+  assert.equal(undone.stale.seq, undone.stale.lastSeq, "nothing was undone");
+  assert.ok(undone.hit > undone.hitBefore, JSON.stringify(undone));
+  assert.equal(undone.after, undone.hitBefore, "the undo took the attack back");
+  assert.deepEqual(undone.flags, ["actorId", "common", "limited", "name", "seq", "table"]);
+  summary.undo = undone;
+
+  if (env.RB_SCREENSHOT_TOKENS) {
+    step("screenshot of the two goblins' panels");
+    await page.locator("#goblin-huds").screenshot({ path: env.RB_SCREENSHOT_TOKENS });
+  }
 
   if (env.RB_SCREENSHOT) {
     step("screenshot of the attack's chat card");
@@ -272,7 +364,7 @@ try {
     await rbE2E.waitFor(() => api.status().status === "connected", 40000, "the reconnect");
     await rbE2E.waitFor(() => document.querySelector(`.rollbridge-card[data-seq="${rollSeq}"]`), 10000, "the missed roll's card");
     await rbE2E.waitFor(
-      () => FoundryStandin.log.updates.some((u) => u.actor === "fvttGuard0000002" && u.data["flags.rollbridge"]?.seq === adjustSeq),
+      () => FoundryStandin.log.updates.some((u) => u.actor === "fvttGuard0000002" && (u.data["flags.rollbridge"]?.seq ?? u.data["flags.rollbridge.seq"]) === adjustSeq),
       10000, "the missed adjustment",
     );
     await rbE2E.waitFor(() => window.offlineRollEvent, 10000, "the roll asked while offline");

@@ -27,6 +27,12 @@ FoundryStandin.installDiceSoNice();
 const track = () => ({ track: { physical: { value: 0, overflow: { value: 0 } }, stun: { value: 0 } } });
 const tukan = FoundryStandin.addActor({ _id: "fvttTukan0000001", name: "Tukan", system: track() });
 const guard = FoundryStandin.addActor({ _id: "fvttGuard0000002", name: "Guard", system: track() });
+// a scene with two unlinked tokens of one base actor (each its own synthetic actor)
+const goblin = FoundryStandin.addActor({ _id: "fvttGoblin000003", name: "Goblin", type: "npc", system: track() });
+const scene = FoundryStandin.addScene({ _id: "standinScene0001", name: "Warehouse" });
+const goblinTokens = ["A", "B"].map((letter) => FoundryStandin.addToken(scene, {
+  _id: `tokGoblin${letter}000000`, name: `Goblin ${letter}`, actorId: goblin.id, actorLink: false,
+}));
 
 await import("/adapters/foundry/module/scripts/rollbridge.mjs");
 await FoundryStandin.boot();
@@ -36,6 +42,8 @@ window.rbE2E = {
   api: () => game.modules.get("rollbridge").api,
   tukan,
   guard,
+  goblin,
+  goblinTokens,
   waitFor: async (predicate, timeout = 20000, what = "condition") => {
     const start = performance.now();
     for (;;) {

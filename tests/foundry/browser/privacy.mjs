@@ -14,6 +14,10 @@
 // of the guard's numbers; Ivan and Paul read it as stored; the GM's own client
 // draws it again from the GM's event and reads the full card. The same attack as
 // a blind roll is a GM-only card: whispered to the GMs, it keeps the GM's view.
+// Then Ivan rolls 2d6 as a GM, a self and a blind roll (issue 15, item 3): his
+// client tells the GM's its mode (a v13 query across the pages; v12 the module's
+// socket), and the GM's card is read by the GM and Ivan, by Ivan alone, and by
+// the GM alone; Paul reads none.
 // Prints one line `RESULT {json}`; exits non-zero on any failure.
 //
 // Environment: RB_PAGE_BASE (the stand-in page's URL without its query), RB_WS_URL,
@@ -94,7 +98,9 @@ function resolve(page, rollMode) {
       id: message.id, table: f.table, epoch: f.epoch, seq: f.seq, replySeq: reply.seq,
       flags: structuredClone(f), whisper: message.whisper, blind: message.blind,
       own: own ? structuredClone(own) : null,
-      dice3d: FoundryStandin.log.dice3d.slice(-2).map((c) => ({ ...c })),
+      dice3d: FoundryStandin.log.dice3d.filter((c) => c.message === message.id).map((c) => structuredClone(c)),
+      showForRoll: FoundryStandin.log.showForRoll.map((c) => structuredClone(c)),
+      rolls: (message.rolls ?? []).length,
     };
   }, { dice: DICE, rollMode });
 }
@@ -165,13 +171,25 @@ try {
     return renderCard(players, { speakerName: "Tukan", showWho: false, i18n: game.i18n });
   }, gmEvent.players);
   assert.equal(stored.stored, expected, "the stored card is the players' view drawn");
-  // Dice So Nice showed the same dice
-  assert.deepEqual(posted.dice3d.map((c) => c.results), gmEvent.players.data.dice.map((g) => g.dice.flatMap((d) => d.rolls)));
+  // Dice So Nice animated the message's own rolls (the players' view), each term in
+  // Foundry's order (every first roll, then each round of explosions)
+  const foundryOrder = (chains) => {
+    const out = [];
+    for (let round = 0; round < Math.max(0, ...chains.map((c) => c.length)); round++) {
+      for (const chain of chains) if (round < chain.length) out.push(chain[round]);
+    }
+    return out;
+  };
+  assert.equal(posted.dice3d.length, 1);
+  assert.deepEqual(posted.dice3d[0].rolls.map((r) => r.results), gmEvent.players.data.dice.map((g) => foundryOrder(g.dice.map((d) => d.rolls))));
+  assert.equal(posted.showForRoll.length, 0, "no separate showForRoll for a public card");
   for (const key of ["ivan", "paul"]) {
     assert.equal(views[key].stored, stored.stored, `${key}: one stored message`);
     assert.equal(views[key].shown, stored.stored, `${key} reads the stored card`);
     assert.equal(views[key].cardView, null, `${key}: not drawn again`);
-    assert.deepEqual(views[key].storedRolls, [], `${key}: with Dice So Nice the message carries no Rolls`);
+    // the message carries its Rolls: the players' view's, holding none of the guard's numbers
+    assert.deepEqual(views[key].storedRolls.map((r) => JSON.parse(r).terms.length), gmEvent.players.foundry.rolls.map((r) => r.terms.length));
+    assert.deepEqual(leaks(views[key].storedRolls.join("")), [], `${key}: no hidden number in the Rolls`);
   }
   // Ivan's connection received exactly the players' view the GM's event carried
   assert.deepEqual(views.ivan.own, gmEvent.players);
@@ -188,6 +206,11 @@ try {
   assert.equal(secret.flags.view, "gm");
   assert.equal(secret.blind, true);
   assert.deepEqual(secret.whisper, ["standinGM000001"]);
+  // a whispered card carries no Rolls (a roll message reaches every client as "???");
+  // Dice So Nice shows its dice to the GMs only, blind
+  assert.equal(secret.rolls, 0);
+  assert.deepEqual(secret.showForRoll.at(-1)?.whisper, ["standinGM000001"]);
+  assert.equal(secret.showForRoll.at(-1)?.blind, true);
   const secretSeen = await seen(pages.gm, secret);
   assert.ok(leaks(secretSeen.stored).length > 0, "a GM-only card may keep the GM's view");
   for (const key of ["ivan", "paul"]) {
@@ -205,6 +228,35 @@ try {
     assert.deepEqual(v, { inLog: false, own: null }, key);
   }
   summary.secret = { seq: secret.seq, view: secret.flags.view };
+
+  step("Ivan's own secret rolls: GM, self and blind, with Foundry's meaning");
+  // the player's client tells the GM's its mode (v13: a query; v12: the module's socket)
+  const modes = {};
+  for (const mode of ["gmroll", "selfroll", "blindroll"]) {
+    const reply = await pages.ivan.evaluate(async (rollMode) => rbE2E.api().roll("2d6", { rollMode, flavor: rollMode }), mode);
+    assert.equal(reply.status, "secret", "the server keeps it from the players' connections");
+    const id = await pages.gm.evaluate(async (seq) => {
+      await rbE2E.waitFor(() => FoundryStandin.log.messages.find((m) => m.flags.rollbridge?.seq === seq), 10000, "the secret card");
+      return FoundryStandin.log.messages.find((m) => m.flags.rollbridge?.seq === seq).id;
+    }, reply.seq);
+    const shown = {};
+    for (const [key, page] of Object.entries(pages)) {
+      shown[key] = await page.evaluate(async (messageId) => {
+        await rbE2E.waitFor(() => game.messages.get(messageId), 10000, "the message");
+        const m = game.messages.get(messageId);
+        const li = document.querySelector(`#chat-log li[data-message-id="${messageId}"]`);
+        return { rendered: Boolean(li), content: Boolean(li?.querySelector(".rollbridge-card")), author: m.author, mode: m.flags.rollbridge.rollMode };
+      }, id);
+    }
+    modes[mode] = shown;
+  }
+  const readers = (mode) => Object.entries(modes[mode]).filter(([, v]) => v.content).map(([k]) => k).sort();
+  assert.deepEqual(readers("gmroll"), ["gm", "ivan"], JSON.stringify(modes.gmroll));
+  assert.deepEqual(readers("selfroll"), ["ivan"], JSON.stringify(modes.selfroll));
+  assert.deepEqual(readers("blindroll"), ["gm"], JSON.stringify(modes.blindroll));
+  assert.equal(modes.gmroll.gm.author, "standinIvan0001", "the card is the roller's");
+  assert.deepEqual(Object.values(modes).map((m) => m.gm.mode), ["gmroll", "selfroll", "blindroll"]);
+  summary.modes = Object.fromEntries(Object.keys(modes).map((m) => [m, readers(m)]));
 
   for (const [key, page] of Object.entries(pages)) {
     const html = await page.content();

@@ -7,10 +7,30 @@
 //
 //   Hooks.on/once/off/call/callAll
 //   game.settings.register/get/set (scopes "world", "client", "user"; onChange)
+//   game.socket.on/emit on a module's channel: reaches the world's other pages
 //   game.user {id, name, isGM, character, targets}, game.users.activeGM / contents
 //     (the world's users given to install(), the same on every page of one world)
 //   game.actors (a Collection: get, contents), Actor#update (dotted and nested
-//     paths, as Document#update merges them), Actor#getFlag
+//     paths, as Document#update merges them; a "-=key" deletes key, as with
+//     performDeletions; refused, as Foundry refuses it, for a user without
+//     OWNER permission (ownership, testUserPermission, isOwner), for a field
+//     outside name/flags/system/ownership and for a flag scope that is not
+//     active), Actor#getFlag, Actor#toggleStatusEffect(statusId, {active})
+//     (v12+; the id must be one of CONFIG.statusEffects, else it throws),
+//     Actor#statuses, Actor#isToken, Actor#token, Actor#uuid
+//   game.scenes (Scenes with `tokens`): TokenDocument {id, name, actorId,
+//     actorLink, uuid "Scene.<id>.Token.<id>", delta (ActorDelta), actor}: a
+//     linked token's actor is the world actor; an unlinked token's is its
+//     synthetic actor — the base actor's data with the delta applied, the base
+//     actor's id, a uuid under the token's, isToken true — whose updates and
+//     status effects land in the delta, never in the base actor
+//   ChatMessage.create's `author` (v12+): a user posts as itself, only a GM as
+//     another user (else it throws); whispers to existing users only
+//   v13 queries: CONFIG.queries (v13 only) and User#query(name, data,
+//     {timeout}) run on the queried user's page (the world's channel) and
+//     answer; headless, FoundryStandin.queryClient stands for that client
+//   headless install (Node's tests): no DOM; the chat log records what it
+//     would render and whether its content would show
 //   game.modules.get(id) {id, active, version, api, languages}, game.release,
 //   game.system, game.socket.on/emit, game.ready
 //   game.i18n: the Localization stand-in (localization-standin.js): the
@@ -42,8 +62,14 @@
 //     keeps its total and results as given; Roll#dice gathers the dice of
 //     nested terms) — written for this test, not taken from Foundry's code
 //   ui.notifications.info/warn/error
-//   game.dice3d.showForRoll(roll, user, synchronize, whisper, blind) — a
-//     stand-in for Dice So Nice's API, installed by the test when it wants it
+//   Dice So Nice (installDiceSoNice, when the test wants it): a stand-in of its
+//     chat-message path — on createChatMessage, a message with rolls whose
+//     content this user may see is animated unless a module turned
+//     `willTrigger3DRoll` off in diceSoNiceMessagePreProcess (v6+) or
+//     diceSoNiceMessageProcessed (which v6 keeps but warns about when it is
+//     written); each animation records the dice thrown, every Die term's
+//     results in the order given. game.dice3d.showForRoll(roll, user,
+//     synchronize, whisper, blind) is there too (recorded apart)
 //
 // Everything it is asked to do is recorded in `FoundryStandin.log` for the test
 // to check. It is used only by tests/foundry/browser/index.html.
@@ -53,7 +79,7 @@
 
   const record = {
     hooks: [], updates: [], messages: [], notifications: [], dice3d: [], socket: [], settingsSet: [],
-    rendered: [], compatibility: [],
+    rendered: [], compatibility: [], statusEffects: [], showForRoll: [], queries: [],
   };
 
   // -- Hooks ---------------------------------------------------------------------
@@ -88,24 +114,25 @@
   }
 
   // -- utils ------------------------------------------------------------------------
+  const isPlainObject = (v) => Boolean(v) && typeof v === "object" && !Array.isArray(v);
+  // Foundry's update semantics (mergeObject with performDeletions, as Document#update
+  // applies a change to its source): dotted keys are paths, nested objects merge, a
+  // key "-=name" deletes `name` (its value is null by convention), arrays are replaced.
   function setProperty(object, path, value) {
     const parts = path.split(".");
     let target = object;
     for (const part of parts.slice(0, -1)) target = target[part] ??= {};
     const last = parts.at(-1);
-    if (value && typeof value === "object" && !Array.isArray(value) && target[last] && typeof target[last] === "object") {
+    if (last.startsWith("-=")) {
+      delete target[last.slice(2)];
+    } else if (isPlainObject(value) && isPlainObject(target[last])) {
       mergeObject(target[last], value);
     } else {
-      target[last] = structuredClone(value);
+      target[last] = isPlainObject(value) ? mergeObject({}, value) : structuredClone(value);
     }
   }
   function mergeObject(target, source) {
-    for (const [key, value] of Object.entries(source)) {
-      if (key.includes(".")) setProperty(target, key, value);
-      else if (value && typeof value === "object" && !Array.isArray(value) && target[key] && typeof target[key] === "object") {
-        mergeObject(target[key], value);
-      } else target[key] = structuredClone(value);
-    }
+    for (const [key, value] of Object.entries(source)) setProperty(target, key, value);
     return target;
   }
   function getProperty(object, path) {
@@ -153,6 +180,12 @@
   }
 
   // -- documents ------------------------------------------------------------------------
+  // v13 queries: User#query(name, data, {timeout}) runs CONFIG.queries[name] on that
+  // user's client and resolves with its answer; the user must be active and the query
+  // registered there. Across pages through the world's channel; headless, through
+  // FoundryStandin.queryClient (the test's stand-in for the other client), else refused.
+  const pendingQueries = new Map();
+  let queryCount = 0;
   class User {
     constructor({ _id, name, isGM = false, active = true }) {
       this.id = _id;
@@ -162,31 +195,213 @@
       this.targets = new Set();
       this.character = null;
     }
+    query(name, data, { timeout } = {}) {
+      if (game.release.generation < 13) throw new Error("stand-in: User#query is v13's");
+      if (!this.active) return Promise.reject(new Error(`User ${this.name} is not active`));
+      record.queries.push({ to: this.id, name, data: structuredClone(data) });
+      if (FoundryStandin.queryClient) return FoundryStandin.queryClient(this, name, structuredClone(data));
+      if (!world) return Promise.reject(new Error("stand-in: no client answers queries here"));
+      const id = `q${++queryCount}`;
+      return new Promise((resolve, reject) => {
+        pendingQueries.set(id, { resolve, reject });
+        if (timeout) setTimeout(() => pendingQueries.delete(id) && reject(new Error("query timed out")), timeout);
+        world.postMessage({ type: "query", id, to: this.id, name, data: structuredClone(data) });
+      });
+    }
+  }
+  async function answerQuery({ id, to, name, data }) {
+    if (game.user.id !== to) return;
+    const handler = CONFIG.queries?.[name];
+    try {
+      if (!handler) throw new Error(`no query ${name} registered`);
+      world?.postMessage({ type: "queryReply", id, value: structuredClone(await handler(data, {})) });
+    } catch (error) {
+      world?.postMessage({ type: "queryReply", id, error: String(error?.message ?? error) });
+    }
   }
 
+  // Documents an Actor#update may write (the stand-in's schema): these roots, no others.
+  const ACTOR_FIELDS = ["name", "flags", "system", "ownership"];
+  const OWNER = 3;
+
   class Actor {
-    constructor({ _id, name, type = "character", flags = {}, system = {} }) {
+    constructor({ _id, name, type = "character", flags = {}, system = {}, ownership = {} }) {
       this._id = _id;
-      this.name = name;
       this.type = type;
-      this.flags = structuredClone(flags);
-      this.system = structuredClone(system);
+      this._source = { name, flags: structuredClone(flags), system: structuredClone(system), ownership: structuredClone(ownership) };
+      this.statuses = new Set();
     }
     get id() {
       return this._id;
     }
+    get name() {
+      return this._source.name;
+    }
+    get flags() {
+      return this._source.flags;
+    }
+    get system() {
+      return this._source.system;
+    }
+    get ownership() {
+      return this._source.ownership;
+    }
+    // Actor#isToken: a synthetic actor (an unlinked token's) — a world actor is not
+    get isToken() {
+      return false;
+    }
+    get token() {
+      return null;
+    }
+    get uuid() {
+      return `Actor.${this.id}`;
+    }
+    testUserPermission(user, level = OWNER) {
+      if (user?.isGM) return true;
+      const own = this.ownership[user?.id] ?? this.ownership.default ?? 0;
+      return own >= level;
+    }
+    get isOwner() {
+      return this.testUserPermission(game.user, OWNER);
+    }
     getFlag(scope, key) {
+      checkFlagScope(scope);
       return getProperty(this.flags, `${scope}.${key}`);
     }
-    async update(data) {
-      const changes = structuredClone(data);
-      for (const [key, value] of Object.entries(changes)) {
-        if (key.startsWith("flags") || key.startsWith("system") || key === "name") setProperty(this, key, value);
-        else throw new Error(`stand-in Actor#update: unexpected field ${key}`);
+    static checkChanges(changes) {
+      for (const key of Object.keys(changes)) {
+        const root = key.split(".")[0];
+        if (!ACTOR_FIELDS.includes(root)) throw new Error(`stand-in Actor#update: unexpected field ${key}`);
+        if (root === "flags") {
+          const scope = key.split(".")[1];
+          if (scope && !scope.startsWith("-=")) checkFlagScope(scope);
+        }
       }
-      record.updates.push({ actor: this.id, data: changes });
+    }
+    // the source the change lands in (a world actor's own; a synthetic actor's delta)
+    _target() {
+      return this._source;
+    }
+    async update(data) {
+      // Foundry refuses an update from a user without OWNER permission
+      if (!this.isOwner) throw new Error(`User ${game.user.name} lacks permission to update Actor [${this.id}]`);
+      const changes = structuredClone(data);
+      Actor.checkChanges(changes);
+      mergeObject(this._target(), changes);
+      record.updates.push({ actor: this.id, uuid: this.uuid, token: this.token?.id ?? null, data: changes });
       Hooks.callAll("updateActor", this, changes, {}, game.user.id);
       return this;
+    }
+    // v12+: Actor#toggleStatusEffect(statusId, {active, overlay}); the id must be one of
+    // CONFIG.statusEffects, as Foundry checks
+    async toggleStatusEffect(statusId, { active, overlay = false } = {}) {
+      if (!this.isOwner) throw new Error(`User ${game.user.name} lacks permission to update Actor [${this.id}]`);
+      const status = (CONFIG.statusEffects ?? []).find((e) => e.id === statusId);
+      if (!status) throw new Error(`Invalid status ID "${statusId}" provided to Actor#toggleStatusEffect`);
+      const has = this.statuses.has(statusId);
+      const wanted = active ?? !has;
+      if (wanted === has) return undefined;
+      if (wanted) this.statuses.add(statusId);
+      else this.statuses.delete(statusId);
+      record.statusEffects.push({ actor: this.id, uuid: this.uuid, status: statusId, active: wanted, overlay });
+      return wanted;
+    }
+  }
+
+  // An unlinked token's synthetic actor: its base actor's data with the token's
+  // ActorDelta applied on top (TokenDocument#delta). It shares the base actor's id;
+  // its uuid is under the token's; an update writes the delta, never the base actor.
+  class SyntheticActor extends Actor {
+    constructor(token) {
+      const base = game.actors.get(token.actorId);
+      if (!base) throw new Error(`stand-in: token ${token.id} has no base actor ${token.actorId}`);
+      super({ _id: base.id, name: token.name, type: base.type, ownership: base.ownership });
+      this._token = token;
+      this._base = base;
+      this.statuses = token.delta.statuses;
+    }
+    #derived() {
+      const merged = structuredClone({ name: this._base.name, flags: this._base.flags, system: this._base.system, ownership: this._base.ownership });
+      return mergeObject(merged, structuredClone(this._token.delta._source));
+    }
+    get name() {
+      return this._token.name ?? this.#derived().name;
+    }
+    get flags() {
+      return this.#derived().flags;
+    }
+    get system() {
+      return this.#derived().system;
+    }
+    get ownership() {
+      return this.#derived().ownership;
+    }
+    get isToken() {
+      return true;
+    }
+    get token() {
+      return this._token;
+    }
+    get uuid() {
+      return `${this._token.uuid}.Actor.${this.id}`;
+    }
+    _target() {
+      return this._token.delta._source;
+    }
+  }
+
+  // TokenDocument#delta: the unlinked token's own changes to its base actor.
+  class ActorDelta {
+    constructor(source = {}) {
+      this._source = structuredClone(source);
+      this.statuses = new Set();
+    }
+    get flags() {
+      return this._source.flags ?? {};
+    }
+    get system() {
+      return this._source.system ?? {};
+    }
+  }
+
+  class TokenDocument {
+    constructor({ _id, name, actorId, actorLink = false, delta = {} }, scene) {
+      this._id = _id;
+      this.name = name;
+      this.actorId = actorId;
+      this.actorLink = actorLink;
+      this.parent = scene;
+      this.delta = actorLink ? null : new ActorDelta(delta);
+      this._actor = null;
+    }
+    get id() {
+      return this._id;
+    }
+    get uuid() {
+      return `Scene.${this.parent.id}.Token.${this.id}`;
+    }
+    get isLinked() {
+      return this.actorLink;
+    }
+    // a linked token's actor is the world actor; an unlinked one's its synthetic actor
+    get actor() {
+      if (this.actorLink) return game.actors.get(this.actorId) ?? null;
+      this._actor ??= new SyntheticActor(this);
+      return this._actor;
+    }
+  }
+
+  class Scene {
+    constructor({ _id, name }) {
+      this._id = _id;
+      this.name = name;
+      this.tokens = new Collection();
+    }
+    get id() {
+      return this._id;
+    }
+    get uuid() {
+      return `Scene.${this.id}`;
     }
   }
 
@@ -468,9 +683,18 @@
       return html;
     }
     static async create(data) {
+      // v12+ `author`: a user may post as itself; only a GM may post as another user
+      const author = data.author ?? game.user.id;
+      if (!game.users.get(author)) throw new Error(`stand-in ChatMessage.create: no user ${author}`);
+      if (author !== game.user.id && !game.user.isGM) {
+        throw new Error(`User ${game.user.name} may not create a ChatMessage as another user`);
+      }
+      for (const id of data.whisper ?? []) {
+        if (!game.users.get(id)) throw new Error(`stand-in ChatMessage.create: whisper to no user ${id}`);
+      }
       const message = new ChatMessage(structuredClone({ ...data, rolls: undefined }));
       message.rolls = data.rolls ?? [];
-      message.author = game.user.id;
+      message.author = author;
       ChatMessage.#add(message);
       world?.postMessage({ type: "createChatMessage", data: message.toObject(), user: game.user.id });
       await ChatMessage.#display(message, game.user.id);
@@ -520,7 +744,7 @@
   // -- ui ------------------------------------------------------------------------------------
   const notify = (level) => (text) => {
     record.notifications.push({ level, text });
-    const box = document.getElementById("notifications");
+    const box = globalThis.document?.getElementById("notifications");
     if (box) {
       const li = document.createElement("li");
       li.className = `notification ${level}`;
@@ -536,9 +760,12 @@
   function install({
     system = "shadowrun5e", generation = 13, settings = {}, user = "gm", language = "en",
     manifest = { languages: [] }, moduleRoot = "/adapters/foundry/module/", coreLanguages = {}, users = null,
+    headless = false, load = null, statusEffects = null,
   } = {}) {
     // the world's users: a GM and a player, or `users` [{_id, name, isGM}] (the same on
     // every page of one world); `user` is "gm", "player" or a user's id
+    for (const list of Object.values(record)) if (Array.isArray(list)) list.length = 0; // a fresh world
+    if (globalThis.FoundryStandin) FoundryStandin.queryClient = null;
     const people = (users ?? [
       { _id: "standinGM000001", name: "Gamemaster", isGM: true }, { _id: "standinPlr00001", name: "Player" },
     ]).map((u) => new User(u));
@@ -552,6 +779,10 @@
         termTypes: { DiceTerm, Die, OperatorTerm, NumericTerm, PoolTerm, ParentheticalTerm, FunctionTerm },
         terms: { d: Die },
       },
+      // v13's query handlers, by name (v12 has none)
+      ...(generation >= 13 ? { queries: {} } : {}),
+      // the world's system's status effects ({id, name, img}); SWADE's include shaken
+      statusEffects: structuredClone(statusEffects ?? STATUS_EFFECTS[system] ?? []),
     };
     const module = {
       id: "rollbridge", title: "rollbridge", active: true, version: "standin",
@@ -566,6 +797,7 @@
       packages: [coreTranslation, module],
       load: async (pkg, path) => {
         if (pkg !== module) return {}; // a core translation: no rollbridge strings
+        if (load) return load(path); // Node's tests read the files themselves
         const response = await fetch(`${moduleRoot}${path}`);
         if (response.status !== 200) throw new Error(`stand-in: cannot load ${path} (${response.status})`);
         return response.json();
@@ -582,39 +814,111 @@
         activeGM: people.filter((u) => u.isGM && u.active).sort((a, b) => a.id.localeCompare(b.id))[0] ?? null,
       }),
       actors: new Collection(),
+      scenes: new Collection(),
       messages: new Collection(),
       modules: new Collection([["rollbridge", module]]),
       settings: new ClientSettings(settings),
       i18n,
+      // a module's socket: an emitted message reaches the other clients of the world
+      // (the other pages, through the world's channel), not the sender
       socket: {
         on: (name, fn) => { (socketHandlers[name] ??= []).push(fn); },
-        emit: (name, message) => { record.socket.push({ name, message }); },
+        emit: (name, message) => {
+          record.socket.push({ name, message });
+          world?.postMessage({ type: "socket", name, message: structuredClone(message) });
+        },
       },
     };
     game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
-    globalThis.ui = { notifications: { info: notify("info"), warn: notify("warn"), error: notify("error") }, chat: chatLog };
-    if (globalThis.BroadcastChannel) {
+    // headless (Node's tests): no DOM, so the chat log records what it would render
+    const chat = headless ? headlessChatLog : chatLog;
+    globalThis.ui = { notifications: { info: notify("info"), warn: notify("warn"), error: notify("error") }, chat };
+    world?.close();
+    world = null;
+    if (globalThis.BroadcastChannel && !headless) {
       world = new BroadcastChannel(WORLD);
       world.onmessage = (e) => {
         if (e.data?.type === "createChatMessage") ChatMessage._fromWorld(e.data);
+        if (e.data?.type === "socket") for (const fn of socketHandlers[e.data.name] ?? []) fn(e.data.message);
+        if (e.data?.type === "query") answerQuery(e.data);
+        if (e.data?.type === "queryReply" && pendingQueries.has(e.data.id)) {
+          const { resolve, reject } = pendingQueries.get(e.data.id);
+          pendingQueries.delete(e.data.id);
+          if (e.data.error) reject(new Error(e.data.error));
+          else resolve(e.data.value);
+        }
       };
     }
-    globalThis.canvas = { tokens: { controlled: [] } };
+    globalThis.canvas = { scene: null, tokens: { controlled: [] } };
     return { gm, player, module };
   }
 
-  function installDiceSoNice() {
+  // a system's status effects as its CONFIG.statusEffects lists them (the ids only matter)
+  const STATUS_EFFECTS = {
+    swade: [
+      { id: "shaken", name: "SWADE.Shaken", img: "systems/swade/assets/icons/status/status_shaken.svg" },
+      { id: "incapacitated", name: "SWADE.Incap", img: "systems/swade/assets/icons/status/status_incapacitated.svg" },
+      { id: "dead", name: "EFFECT.StatusDead", img: "icons/svg/skull.svg" },
+    ],
+    shadowrun5e: [{ id: "dead", name: "EFFECT.StatusDead", img: "icons/svg/skull.svg" }],
+  };
+
+  // Node's tests have no DOM: the chat log decides visibility as the real one and records it
+  const headlessChatLog = {
+    async postOne(message) {
+      record.rendered.push({ message: message.id, shown: Boolean(message.visible), content: message.isContentVisible });
+      return null;
+    },
+  };
+
+  function addScene(data) {
+    const scene = new Scene(data);
+    game.scenes.set(scene.id, scene);
+    canvas.scene ??= scene;
+    return scene;
+  }
+
+  // a token on a scene: linked (actorLink: its actor is the world actor) or not (a synthetic actor)
+  function addToken(scene, data) {
+    const token = new TokenDocument(data, scene);
+    scene.tokens.set(token.id, token);
+    return token;
+  }
+
+  function uninstall() {
+    world?.close();
+    world = null;
+  }
+
+  function installDiceSoNice({ version = 6 } = {}) {
     game.dice3d = {
       async showForRoll(roll, user, synchronize, whisper, blind) {
-        record.dice3d.push({
-          total: roll.total,
-          formula: roll.formula,
-          results: roll.dice.flatMap((d) => d.results.map((r) => r.result)),
-          user: user?.id, synchronize, whisper, blind,
-        });
+        record.showForRoll.push({ formula: roll.formula, user: user?.id, synchronize, whisper, blind });
         return true;
       },
     };
+    Hooks.on("createChatMessage", (message) => {
+      if (!message.isRoll || !message.isContentVisible) return;
+      const interception = { willTrigger3DRoll: true };
+      if (version >= 6) Hooks.callAll("diceSoNiceMessagePreProcess", message.id, interception);
+      const decided = interception.willTrigger3DRoll;
+      Hooks.callAll("diceSoNiceMessageProcessed", message.id, interception);
+      if (version >= 6 && interception.willTrigger3DRoll !== decided) {
+        record.compatibility.push("A module mutated willTrigger3DRoll from the 'diceSoNiceMessageProcessed' hook");
+      }
+      record.dice3d.push({
+        message: message.id,
+        user: game.user.id,
+        animated: interception.willTrigger3DRoll,
+        whisper: [...message.whisper],
+        blind: message.blind,
+        rolls: message.rolls.map((roll) => ({
+          formula: roll.formula,
+          total: roll.total,
+          results: roll.dice.flatMap((d) => d.results.map((r) => r.result)),
+        })),
+      });
+    });
   }
 
   function addActor(data) {
@@ -635,8 +939,12 @@
 
   Object.assign(globalThis, {
     Hooks, Roll, Die, DiceTerm, RollTerm, OperatorTerm, NumericTerm, PoolTerm, ParentheticalTerm,
-    FunctionTerm, ChatMessage, Actor,
+    FunctionTerm, ChatMessage, Actor, TokenDocument, Scene,
   });
   globalThis.foundry = { utils: { mergeObject, setProperty, getProperty, deepClone: structuredClone } };
-  globalThis.FoundryStandin = { install, installDiceSoNice, addActor, boot, log: record, isStandin: true, StandinJQuery };
+  globalThis.FoundryStandin = {
+    install, uninstall, installDiceSoNice, addActor, addScene, addToken, boot, log: record, isStandin: true, StandinJQuery,
+    // headless: (user, name, data) => answer, standing for the queried user's client
+    queryClient: null,
+  };
 })();

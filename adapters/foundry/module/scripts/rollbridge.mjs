@@ -6,24 +6,32 @@
 //   const rb = game.modules.get("rollbridge").api;
 //   await rb.roll("2d6+1", {flavor: "Dodge"});                 // the server rolls
 //   await rb.resolve("attack", {params: {weapon: "Hackler", range: "short"}});
+//   await rb.odds("attack", {params: {weapon: "Hackler"}});   // the chances first
 //   rb.status();                                                // connection, role, cursor
 //
-// Chat: "/rb 2d6+1 # Dodge", "/rb do attack guard {"weapon": "Hackler"}", "/rb status".
+// Chat: "/rb 2d6+1 # Dodge", "/rb do attack guard {"weapon": "Hackler"}",
+// "/rb odds 2d6+1", "/rb odds attack guard {…}", "/rb status".
 
-import { localizeRenderedCard } from "./foundry/chat.mjs";
+import { localizeRenderedCard, skipReplayedDice } from "./foundry/chat.mjs";
+import { addButtons } from "./foundry/buttons.mjs";
+import { registerRelay } from "./foundry/relay.mjs";
 import { FoundryClient } from "./foundry/client.mjs";
 import { onRenderActorSheet, onRenderTokenHUD } from "./foundry/hud.mjs";
 import { maskTokenInput, registerSettings } from "./foundry/settings.mjs";
 import { tracksHtml } from "./core/card.mjs";
 import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "./core/i18n.mjs";
 import { errorText, parseChatCommand } from "./core/protocol.mjs";
-import { MODULE_ID } from "./core/state.mjs";
+import { oddsHtml } from "./core/odds.mjs";
+import { foundryActors } from "./foundry/actors.mjs";
+import { findActor, MODULE_ID } from "./core/state.mjs";
 
 const client = new FoundryClient();
 
 function buildApi() {
   return {
     roll: (formula, options) => client.roll(formula, options),
+    odds: (actionOrFormula, options) => client.odds(actionOrFormula, options),
+    oddsHtml: (result, options = {}) => oddsHtml(result, { i18n: game.i18n, lang: game.i18n.lang, ...options }),
     resolve: (action, options) => client.resolve(action, options),
     request: (message) => client.request(message),
     addActor: (actor, sheet, options) => client.addActor(actor, sheet, options),
@@ -53,6 +61,8 @@ async function runChatCommand(command) {
       }));
     } else if (command.kind === "error") {
       ui.notifications.warn(`rollbridge: ${game.i18n.format(command.key, command.data)}`);
+    } else if (command.kind === "odds") {
+      await showOdds(command);
     } else if (command.kind === "roll") {
       await client.roll(command.formula, { flavor: command.label || undefined });
     } else if (command.kind === "resolve") {
@@ -66,9 +76,33 @@ async function runChatCommand(command) {
   }
 }
 
+/** `/rb odds …`: the odds as a card for this user alone, before the roll. */
+async function showOdds(command) {
+  const result = command.formula
+    ? await client.odds(command.formula, { formula: command.formula })
+    : await client.odds(command.action, { targets: command.targets.length ? command.targets : undefined, params: command.params });
+  if (!result) {
+    ui.notifications.info(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Odds.None")}`);
+    return null;
+  }
+  const actorName = (id) => findActor(id, foundryActors())?.name ?? id;
+  const content = oddsHtml(result, {
+    i18n: game.i18n, lang: game.i18n.lang, title: command.formula ?? command.action, actorName,
+  });
+  return ChatMessage.create({
+    content, speaker: ChatMessage.getSpeaker(), whisper: [game.user.id],
+    flags: { [MODULE_ID]: { kind: "odds", odds: result.kind === "odds" ? result.odds : null } },
+  });
+}
+
 function onRenderChatMessage(message, html) {
   try {
     localizeRenderedCard(message, html, client.events);
+  } catch (error) {
+    console.error(`rollbridge | ${error?.message ?? error}`);
+  }
+  try {
+    addButtons(message, html, client); // after any redraw, on the card as shown
   } catch (error) {
     console.error(`rollbridge | ${error?.message ?? error}`);
   }
@@ -84,9 +118,12 @@ Hooks.once("init", () => {
   // with renderChatMessageHTML (an HTMLElement) and then fires the deprecated
   // renderChatMessage (jQuery) as well, but only when something listens to it
   // (`"renderChatMessage" in Hooks.events`, with a compatibility warning): so the
-  // v12 hook is registered on v12 only, and each card element is drawn once.
+  // v12 hook is registered on v12 only, and each card element is drawn once
+  // (its language, then its buttons: onRenderChatMessage).
   Hooks.on("renderChatMessageHTML", onRenderChatMessage);
   if ((game.release?.generation ?? 13) < 13) Hooks.on("renderChatMessage", onRenderChatMessage);
+  // a player's client asks the GM's through a v13 query (v12: the module's socket, on ready)
+  registerRelay((message) => client.relayed(message));
 });
 
 Hooks.once("ready", () => {
@@ -100,6 +137,10 @@ Hooks.on("chatMessage", (_log, text) => {
   runChatCommand(command);
   return false;
 });
+
+// Dice So Nice animates a message's rolls; not those of a card replayed after a reconnect
+Hooks.on("diceSoNiceMessagePreProcess", skipReplayedDice);
+Hooks.on("diceSoNiceMessageProcessed", skipReplayedDice);
 
 Hooks.on("renderTokenHUD", onRenderTokenHUD);
 Hooks.on("renderActorSheet", onRenderActorSheet);

@@ -80,7 +80,8 @@ export class Connection {
    * @param {string} [options.locale]   the user's language (game.i18n.lang) for the server's texts
    * @param {Function} [options.onWelcome]  (welcome) after each successful hello
    * @param {Function} [options.onSnapshot] (welcome) when the table must be taken afresh
-   * @param {Function} [options.onEvent]    (event) each new event, once, in order
+   * @param {Function} [options.onEvent]    (event, {replayed}) each new event, once, in order;
+   *   `replayed`: it happened while this client was away (a resume's missed events)
    * @param {Function} [options.onCursor]   ({epoch, seq}) after each event (persist it)
    * @param {Function} [options.onStatus]   (status, detail) on every status change
    * @param {Function} [options.log]        (level, text) — texts are token-free
@@ -248,7 +249,9 @@ export class Connection {
       case "pong":
         break;
       default:
-        this.log("debug", `ignored a ${message.type} message`);
+        // a reply of its own type (`odds`) to a request this connection made
+        if (message.id !== undefined && this.pending.has(message.id)) this.#reply(message);
+        else this.log("debug", `ignored a ${message.type} message`);
     }
   }
 
@@ -260,6 +263,8 @@ export class Connection {
     const recovered = resumed && welcome.resume.recovered === true;
     const sameEpoch = this.cursor && this.cursor.epoch === welcome.epoch;
     if (resumed) this.stats.resumes += 1;
+    // a resume's missed events come next, up to the seq the welcome reports
+    this.replayTo = recovered && sameEpoch ? { epoch: welcome.epoch, seq: welcome.seq } : null;
     if (recovered && sameEpoch) {
       this.stats.recovered += 1;
       this.stats.missed += welcome.resume.missed ?? 0;
@@ -288,8 +293,10 @@ export class Connection {
     this.cursor = { epoch: event.epoch, seq: event.seq };
     this.recent.set(event.seq, event);
     if (this.recent.size > RECENT_EVENTS) this.recent.delete(this.recent.keys().next().value);
+    const upTo = this.replayTo;
+    const replayed = Boolean(upTo && event.epoch === upTo.epoch && event.seq <= upTo.seq);
     try {
-      this.handlers.onEvent(event);
+      this.handlers.onEvent(event, { replayed });
     } catch (error) {
       this.log("error", `an event handler failed: ${error.message}`);
     }

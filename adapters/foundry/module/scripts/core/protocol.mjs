@@ -155,6 +155,9 @@ export function errorFromReply(reply) {
  *   /rb 2d6+1 # Dodge            … with a label
  *   /rb do attack guard {"weapon": "Hackler", "range": "short"}
  *                                resolve an action: targets, then JSON params
+ *   /rb odds 2d6+1               the odds of a formula, before rolling it
+ *   /rb odds attack guard {"weapon": "Hackler"}
+ *                                the odds of an action: targets, then JSON params
  *   /rb status                   show the connection
  *   /rb help
  */
@@ -164,28 +167,45 @@ export function parseChatCommand(text) {
   const rest = (match[2] ?? "").trim();
   if (!rest || /^help$/i.test(rest)) return { kind: "help" };
   if (/^status$/i.test(rest)) return { kind: "status" };
-  const doMatch = /^do\s+([A-Za-z0-9_.:-]+)\s*([\s\S]*)$/i.exec(rest);
-  if (doMatch) {
-    const [, action, tail] = doMatch;
-    const brace = tail.indexOf("{");
-    const targetText = brace >= 0 ? tail.slice(0, brace) : tail;
-    let params = {};
-    if (brace >= 0) {
-      try {
-        params = JSON.parse(tail.slice(brace));
-      } catch (error) {
-        return { kind: "error", key: "ROLLBRIDGE.Chat.Error.ParamsNotJson", data: { error: error.message } };
-      }
-      if (!params || typeof params !== "object" || Array.isArray(params)) {
-        return { kind: "error", key: "ROLLBRIDGE.Chat.Error.ParamsNotObject", data: {} };
-      }
+  const oddsMatch = /^odds(?:\s+([\s\S]*))?$/i.exec(rest);
+  if (oddsMatch) {
+    const what = (oddsMatch[1] ?? "").trim();
+    if (!what) return { kind: "error", key: "ROLLBRIDGE.Chat.Error.NoOdds", data: {} };
+    const first = what.split(/[\s{]/)[0];
+    // an action is a name (not dice notation such as d6, d%, 2d6)
+    if (/^[A-Za-z_][A-Za-z0-9_.:-]*$/.test(first) && !/^d(\d|%)/i.test(first)) {
+      const action = actionCommand(what);
+      return action.kind === "error" ? action : { ...action, kind: "odds" };
     }
-    const targets = targetText.split(/[\s,]+/).filter(Boolean);
-    return { kind: "resolve", action, targets, params };
+    return { kind: "odds", formula: what };
   }
+  const doMatch = /^do\s+([\s\S]*)$/i.exec(rest);
+  if (doMatch) return actionCommand(doMatch[1]);
   const hash = rest.indexOf("#");
   const formula = (hash >= 0 ? rest.slice(0, hash) : rest).trim();
   const label = hash >= 0 ? rest.slice(hash + 1).trim() : "";
   if (!formula) return { kind: "error", key: "ROLLBRIDGE.Chat.Error.NoFormula", data: {} };
   return { kind: "roll", formula, label };
+}
+
+/** `ACTION [targets] {params}` as {kind: "resolve", action, targets, params}, or an error. */
+function actionCommand(text) {
+  const match = /^([A-Za-z0-9_.:-]+)\s*([\s\S]*)$/.exec(text.trim());
+  if (!match) return { kind: "error", key: "ROLLBRIDGE.Chat.Error.NoFormula", data: {} };
+  const [, action, tail] = match;
+  const brace = tail.indexOf("{");
+  const targetText = brace >= 0 ? tail.slice(0, brace) : tail;
+  let params = {};
+  if (brace >= 0) {
+    try {
+      params = JSON.parse(tail.slice(brace));
+    } catch (error) {
+      return { kind: "error", key: "ROLLBRIDGE.Chat.Error.ParamsNotJson", data: { error: error.message } };
+    }
+    if (!params || typeof params !== "object" || Array.isArray(params)) {
+      return { kind: "error", key: "ROLLBRIDGE.Chat.Error.ParamsNotObject", data: {} };
+    }
+  }
+  const targets = targetText.split(/[\s,]+/).filter(Boolean);
+  return { kind: "resolve", action, targets, params };
 }

@@ -11,6 +11,12 @@
 // - Each rollbridge actor maps onto a Foundry actor: the one whose
 //   flags.rollbridge.actorId names it, else the one with the same id (actors
 //   the module adds to a table keep their Foundry id at the server).
+// - An unlinked token's synthetic actor (Actor#isToken) shares its base
+//   actor's id, so it is keyed by its token's UUID instead
+//   ("Scene.<id>.Token.<id>"): each goblin on a scene is its own rollbridge
+//   actor. Its link lives in its token's delta (an update of a synthetic actor
+//   writes the delta, never the base actor); a link it inherits from its base
+//   actor's flags is not its own and is ignored.
 // - An actor's update is the adapter's `foundry.flags` (the common state under
 //   flags.rollbridge) plus, when the GM chose a system mapping that applies,
 //   its `foundry.systems[mapping]` paths.
@@ -45,16 +51,54 @@ export function connectPlan({ user, activeGM, token, url }) {
   return { connect: true, writer: false, reason: null };
 }
 
-/** The rollbridge actor id of a Foundry actor. */
+/** Whether a Foundry actor is an unlinked token's synthetic actor (Actor#isToken). */
+export function isSynthetic(actor) {
+  return Boolean(actor?.isToken && actor?.token);
+}
+
+/** A synthetic actor's own link: the actorId in its token's delta (not one inherited from its base actor). */
+function ownLink(actor) {
+  return actor.token.delta?.flags?.[MODULE_ID]?.actorId ?? null;
+}
+
+/** The rollbridge actor id of a Foundry actor: a synthetic actor's own link, else
+ * its token's UUID; a world actor's link, else its id. */
 export function rollbridgeIdOf(actor) {
+  if (isSynthetic(actor)) return ownLink(actor) ?? actor.token.uuid ?? null;
   return actor?.flags?.[MODULE_ID]?.actorId ?? actor?.id ?? null;
 }
 
-/** The Foundry actor (from `actors`, any iterable) for a rollbridge actor id. */
+/** Whether a Foundry actor stands for an actor of the table (it carries its own link). */
+export function isOnTable(actor) {
+  if (isSynthetic(actor)) return Boolean(ownLink(actor));
+  return Boolean(actor?.flags?.[MODULE_ID]?.actorId);
+}
+
+/** The rollbridge id a Foundry actor gets when the module puts it on a table:
+ * a synthetic actor its token's UUID, a world actor its own id. */
+export function tableIdFor(actor) {
+  return isSynthetic(actor) ? actor.token.uuid : actor.id;
+}
+
+/** The flags.rollbridge a HUD or sheet panel draws for an actor, or null: none
+ * for a removed actor, none a synthetic actor only inherits from its base. */
+export function panelFlags(actor) {
+  const flags = actor?.flags?.[MODULE_ID];
+  if (!flags?.common || flags.removed) return null;
+  if (isSynthetic(actor) && flags.actorId !== ownLink(actor)) return null;
+  return flags;
+}
+
+/** The Foundry actor (from `actors`, any iterable: world actors and unlinked
+ * tokens' synthetic actors) for a rollbridge actor id. */
 export function findActor(rollbridgeId, actors) {
   if (!rollbridgeId) return null;
   let sameId = null;
   for (const actor of actors) {
+    if (isSynthetic(actor)) {
+      if (rollbridgeIdOf(actor) === rollbridgeId) return actor;
+      continue;
+    }
     const linked = actor?.flags?.[MODULE_ID]?.actorId;
     if (linked === rollbridgeId) return actor;
     if (!linked && actor?.id === rollbridgeId) sameId = actor;
@@ -62,22 +106,71 @@ export function findActor(rollbridgeId, actors) {
   return sameId;
 }
 
+/** The system paths a mapping writes through the system's own status effects
+ * (Actor#toggleStatusEffect), not as raw data: SWADE derives isShaken and
+ * isIncapacitated from its "shaken" and "incapacitated" status effects. */
+export const STATUS_PATHS = {
+  swade: { "system.status.isShaken": "shaken", "system.status.isIncapacitated": "incapacitated" },
+};
+
+const isPlainObject = (v) => Boolean(v) && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * The update keys that make `prefix` hold exactly `next` where it held
+ * `current`: changed values set, objects walked, arrays replaced whole, and
+ * every key `current` has and `next` lacks deleted with Foundry's `-=` key
+ * (`flags.rollbridge.-=common: null`), so nothing of the old value stays merged in.
+ */
+export function replaceKeys(prefix, current, next, out = {}) {
+  if (!isPlainObject(current) || !isPlainObject(next)) {
+    out[prefix] = next;
+    return out;
+  }
+  for (const [key, value] of Object.entries(next)) {
+    const old = current[key];
+    if (isPlainObject(old) && isPlainObject(value)) replaceKeys(`${prefix}.${key}`, old, value, out);
+    else if (JSON.stringify(old) !== JSON.stringify(value)) out[`${prefix}.${key}`] = value;
+  }
+  for (const key of Object.keys(current)) {
+    if (!(key in next)) out[`${prefix}.-=${key}`] = null;
+  }
+  return out;
+}
+
 /**
  * The Actor#update data for one actor view of an event (null: nothing to write).
- * Flags land under flags.rollbridge; a chosen mapping adds its system paths.
+ * The flags under flags.rollbridge are replaced, not merged: `current` is the
+ * actor's flags.rollbridge now, and what the new flags lack is deleted (a
+ * removed actor keeps only its id and `removed` mark). A chosen mapping adds
+ * its system paths, except those written as status effects (statusChanges).
  * A limited view (a player's view of an NPC) is never written: only the GM,
  * who sees everything, writes.
  */
-export function actorUpdate(actorView, mapping) {
+export function actorUpdate(actorView, mapping, current = null) {
   const foundry = actorView?.foundry;
   const flags = foundry?.flags?.[MODULE_ID];
   if (!flags) return null;
   if (flags.limited) return null;
-  const update = { [`flags.${MODULE_ID}`]: { ...flags } };
+  const update = isPlainObject(current)
+    ? replaceKeys(`flags.${MODULE_ID}`, current, { ...flags })
+    : { [`flags.${MODULE_ID}`]: { ...flags } };
   if (flags.removed) return update;
   const paths = mapping && mapping !== "none" ? foundry.systems?.[mapping] : null;
-  if (paths) Object.assign(update, paths);
+  const statuses = STATUS_PATHS[mapping] ?? {};
+  for (const [path, value] of Object.entries(paths ?? {})) {
+    if (!(path in statuses)) update[path] = value;
+  }
   return update;
+}
+
+/** The status effects a mapping sets for one actor view: [{status, active}]. */
+export function statusChanges(actorView, mapping) {
+  const flags = actorView?.foundry?.flags?.[MODULE_ID];
+  if (!flags || flags.limited || flags.removed) return [];
+  const paths = actorView.foundry.systems?.[mapping] ?? {};
+  return Object.entries(STATUS_PATHS[mapping] ?? {})
+    .filter(([path]) => path in paths)
+    .map(([path, status]) => ({ status, active: Boolean(paths[path]) }));
 }
 
 /**
@@ -93,10 +186,15 @@ export function shouldPostCard({ event, writer, gmPresent, ownRequests }) {
   return Boolean(event.request && ownRequests?.has(event.request));
 }
 
-/** The speaker (Foundry's ChatMessage speaker) for a rollbridge actor id. */
+/** The speaker (Foundry's ChatMessage speaker) for a rollbridge actor id: a
+ * synthetic actor speaks as its token (scene, token, base actor id). */
 export function speakerFor(rollbridgeId, actors, alias) {
   const actor = findActor(rollbridgeId, actors);
   if (!actor) return alias ? { alias } : {};
+  if (isSynthetic(actor)) {
+    const token = actor.token;
+    return { scene: token.parent?.id ?? null, token: token.id, actor: actor.id, alias: token.name ?? actor.name ?? alias };
+  }
   return { actor: actor.id, alias: actor.name ?? alias };
 }
 

@@ -1,11 +1,25 @@
 // Foundry glue: the chat card of an event, with the server's dice as Foundry
 // Rolls (Roll.fromData) and Dice So Nice's animation when that module is on.
 //
-// With Dice So Nice, the card's rolls are shown with game.dice3d.showForRoll
-// (synchronised to every user) and the message is created without `rolls`, so
-// Dice So Nice does not animate them a second time; the Roll JSON stays in the
-// message's flags. Without it, the message carries the Rolls (Foundry plays
-// its dice sound and other modules can read them).
+// A public card's message is created with its `rolls` (Dice So Nice's
+// recommended path: it animates a message's rolls on every client and holds
+// the card back until the dice land; other modules read the rolls; without
+// Dice So Nice Foundry plays its dice sound). No separate showForRoll.
+//
+// A whispered card (a secret roll: GM, blind or self) carries no `rolls`:
+// Foundry sends a roll message to every client and shows it there as "???"
+// (ChatMessage#visible is true for any roll), so its content and its Rolls —
+// the GM's view, which may hold an NPC's hidden numbers — would sit in every
+// player's client. As a plain whisper it reaches only its readers; Dice So
+// Nice is asked to show its dice to them (showForRoll with the whisper, the
+// roller too unless blind).
+//
+// Each Die term's results are in Foundry's own order (the adapter's
+// dice_out.py: every first roll, then each round of explosions), so the dice
+// thrown are those Foundry would throw.
+// The card of an event replayed after a reconnect (it happened while this
+// client was away) is flagged `replayed`, and Dice So Nice is told not to
+// animate it (skipReplayedDice, on its message hooks).
 //
 // The card is stored in the writer's language (flags.rollbridge.lang). When
 // another user's client renders the message and its own connection received
@@ -20,7 +34,9 @@
 // client draws a public card again from the GM's own event (core/state.mjs
 // cardToLocalize), so the GM reads the full card.
 
+import { foundryActors } from "./actors.mjs";
 import { renderCard } from "../core/card.mjs";
+import { approvalCardHtml } from "../core/buttons.mjs";
 import { cardEvent, cardToLocalize, cardView, MODULE_ID, speakerFor } from "../core/state.mjs";
 
 export function rebuildRolls(event) {
@@ -32,14 +48,17 @@ export function rebuildRolls(event) {
  * `locale` is the language the server used for this connection, `role` this
  * connection's role at the table.
  */
-export async function postCard(received, { locale = null, role = null } = {}) {
+export async function postCard(received, { locale = null, role = null, audience = null, replayed = false } = {}) {
   const secret = Boolean(received.gm_only);
   const view = cardView(received, role);
   const event = cardEvent(received); // the players' view of a public GM event
-  const actors = game.actors?.contents ?? [];
+  const actors = foundryActors();
   const speaker = speakerFor(event.foundry?.speaker?.actor, actors, event.foundry?.speaker?.alias);
   const rolls = rebuildRolls(event);
-  const whisper = secret ? ChatMessage.getWhisperRecipients("GM").map((u) => u.id) : [];
+  // who reads it (core/rollmode.mjs); without a word on it, a secret card is the GMs' alone
+  const gms = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
+  const readers = audience ?? { mode: secret ? "blindroll" : "publicroll", author: null, whisper: secret ? gms : [], blind: secret };
+  const whisper = readers.whisper;
   // the card's own words in the user's language; the server's texts already are
   const content = renderCard(event, { speakerName: speaker.alias, showWho: false, i18n: game.i18n });
   const flags = {
@@ -49,8 +68,14 @@ export async function postCard(received, { locale = null, role = null } = {}) {
       seq: event.seq,
       kind: event.kind,
       request: event.request ?? null,
+      // for the card's buttons (core/buttons.mjs): who acted, on whom, and the follow-up
+      actor: event.data?.actor ?? null,
+      targets: event.data?.targets ?? [],
+      apply: event.data?.apply ?? null,
       rolls: event.foundry?.rolls ?? [],
       secret,
+      rollMode: readers.mode,
+      replayed,
       // whose view the card is in: "players" (what any user may read) or "gm"
       view,
       // the card's language: the writer's Foundry language and the server's locale
@@ -59,18 +84,43 @@ export async function postCard(received, { locale = null, role = null } = {}) {
     },
   };
   const data = { content, speaker, flags };
-  if (secret) {
-    data.whisper = whisper;
-    data.blind = true;
-  }
-  if (game.dice3d?.showForRoll) {
-    for (const roll of rolls) {
-      await game.dice3d.showForRoll(roll, game.user, true, secret ? whisper : null, secret);
-    }
-  } else if (rolls.length) {
-    data.rolls = rolls;
+  if (readers.author) data.author = readers.author;
+  if (whisper.length) data.whisper = whisper;
+  if (readers.blind) data.blind = true;
+  if (!whisper.length) {
+    if (rolls.length) data.rolls = rolls;
+  } else if (rolls.length && game.dice3d?.showForRoll && !replayed) {
+    const viewers = readers.blind ? whisper : [...new Set([...whisper, readers.author].filter(Boolean))];
+    for (const roll of rolls) await game.dice3d.showForRoll(roll, game.user, true, viewers, readers.blind);
   }
   return ChatMessage.create(data);
+}
+
+/**
+ * Dice So Nice's hooks diceSoNiceMessagePreProcess (v6+, where the decision is
+ * made) and diceSoNiceMessageProcessed (before v6): no animation for a replayed
+ * card. It writes only when the animation is still on, so on v6 the second hook
+ * finds it off already and changes nothing (v6 warns when that hook writes).
+ */
+export function skipReplayedDice(messageId, interception) {
+  if (!interception?.willTrigger3DRoll) return;
+  const message = game.messages?.get(messageId);
+  if (message?.getFlag?.(MODULE_ID, "replayed")) interception.willTrigger3DRoll = false;
+}
+
+/** The GM-only card of a pending request (approval.requested), for its approve and reject buttons. */
+export async function postApprovalCard(event) {
+  const gms = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
+  return ChatMessage.create({
+    content: approvalCardHtml(event, { i18n: game.i18n }),
+    whisper: gms,
+    flags: {
+      [MODULE_ID]: {
+        table: event.table ?? null, epoch: event.epoch, seq: event.seq, kind: event.kind,
+        pending: event.data?.pending ?? null, secret: true, view: "gm", lang: game.i18n.lang,
+      },
+    },
+  });
 }
 
 /** The card's DOM element in a rendered message (jQuery on v12, HTMLElement on v13). */

@@ -9,21 +9,29 @@
 // arrives in it; when the server has no such locale, its welcome says so in a
 // `locale_unavailable` note, which is shown once as a warning.
 
-import { localizeRenderedCards, postCard } from "./chat.mjs";
+import { localizeRenderedCards, postApprovalCard, postCard } from "./chat.mjs";
 import { setting } from "./settings.mjs";
 import { Connection } from "../core/connection.mjs";
 import { labelOf, ROLE_LABELS } from "../core/i18n.mjs";
 import { localeNotice, newRequestId, resolveMessage, ROLL_MODES, rollMessage } from "../core/protocol.mjs";
+import { cardAudience, RollModeNotes, SECRET_MODES } from "../core/rollmode.mjs";
+import { UndoTracker } from "../core/buttons.mjs";
+import { askGM } from "./relay.mjs";
+import { oddsMessage, oddsResult } from "../core/odds.mjs";
 import {
   actorUpdate,
   chooseMapping,
   connectPlan,
   EventCache,
   findActor,
+  isOnTable,
   MODULE_ID,
   rollbridgeIdOf,
   shouldPostCard,
+  statusChanges,
+  tableIdFor,
 } from "../core/state.mjs";
+import { foundryActors, speakerActor } from "./actors.mjs";
 import { checkServerUrl, redact } from "../core/url.mjs";
 
 const SOCKET = `module.${MODULE_ID}`;
@@ -36,6 +44,12 @@ export class FoundryClient {
     this.table = null;
     this.welcome = null;
     this.ownRequests = new Set();
+    // the roll mode and roller of requests (this client's, and players' notes to the GM)
+    this.modes = new RollModeNotes();
+    // the table's undo and redo stacks as this client's events show them (card buttons)
+    this.undo = new UndoTracker();
+    // pending requests approved or rejected (their cards lose their buttons)
+    this.settled = new Set();
     this.queue = Promise.resolve();
     this.lastNotice = null;
     this.gmStatus = null;
@@ -77,10 +91,17 @@ export class FoundryClient {
       locale: game.i18n.lang,
       client: `foundry/${game.release?.version ?? "?"} rollbridge/${game.modules.get(MODULE_ID)?.version ?? "?"}`,
       onWelcome: (welcome) => this.#welcomed(welcome),
-      onSnapshot: (welcome) => this.#enqueue(() => this.#applySnapshot(welcome)),
-      onEvent: (event) => {
+      onSnapshot: (welcome) => {
+        this.undo.reset(); // the table as it stands: what can be undone is not known yet
+        this.#enqueue(() => this.#applySnapshot(welcome));
+      },
+      onEvent: (event, info) => {
+        this.undo.see(event);
+        // a pending request approved (its event names it) or rejected, here or elsewhere
+        if (event.kind === "approval.rejected" && event.data?.pending) this.settled.add(event.data.pending);
+        if (event.data?.approved) this.settled.add(event.data.approved);
         this.#keep(event);
-        this.#enqueue(() => this.#handle(event));
+        this.#enqueue(() => this.#handle(event, info));
       },
       onCursor: (c) => this.#enqueue(() => this.#saveCursor(c)),
       onStatus: (status, detail) => this.#status(status, detail),
@@ -133,21 +154,23 @@ export class FoundryClient {
     if (!this.connection) throw new Error(game.i18n.localize("ROLLBRIDGE.Notice.NotConnected"));
     const id = message.id ?? newRequestId();
     this.ownRequests.add(id);
+    if (message.rollMode) await this.#noteMode(id, message.rollMode);
     const reply = await this.connection.request({ ...message, id });
     return reply;
   }
 
   /**
    * The rollbridge actor a Foundry speaker or actor stands for. An actor given
-   * explicitly is taken at its word (its link, else its id); the speaker (the
-   * selected token) counts only when its actor is linked to the table, so a
-   * plain roll with some other token selected still works.
+   * explicitly is taken at its word (its link, else its id; an unlinked
+   * token's actor its token's UUID); the speaker (the selected token, its
+   * synthetic actor when unlinked) counts only when its actor is linked to the
+   * table, so a plain roll with some other token selected still works.
    */
   actorFor({ actor, speaker } = {}) {
     if (typeof actor === "string") return actor;
     if (actor) return rollbridgeIdOf(actor);
-    const fvtt = speaker?.actor ? game.actors.get(speaker.actor) : null;
-    return fvtt?.flags?.[MODULE_ID]?.actorId ?? null;
+    const fvtt = speakerActor(speaker);
+    return fvtt && isOnTable(fvtt) ? rollbridgeIdOf(fvtt) : null;
   }
 
   rollMode(mode) {
@@ -189,19 +212,90 @@ export class FoundryClient {
     return reply.event ?? reply;
   }
 
-  /** Put a Foundry actor on the table (GM): its rollbridge id is its Foundry id. */
+  /**
+   * The odds of an action (for the speaker's actor at the user's targets, as
+   * resolve takes them) or of a dice formula, before rolling: {kind: "odds",
+   * odds} or {kind: "hidden", actor}; null when the server has none to give
+   * (no odds for that action, a server older than odds, any other refusal).
+   */
+  async odds(actionOrFormula, options = {}) {
+    const speaker = options.speaker ?? ChatMessage.getSpeaker();
+    const message = options.formula || options.isFormula
+      ? oddsMessage({ formula: options.formula ?? actionOrFormula })
+      : oddsMessage({
+        action: actionOrFormula,
+        actor: this.actorFor({ actor: options.actor, speaker }),
+        targets: this.targetsFor(options.targets),
+        params: options.params ?? {},
+        assume: options.assume,
+      });
+    try {
+      return oddsResult({ reply: await this.request(message) });
+    } catch (error) {
+      if (!error?.code) throw error; // not connected: not the server's answer
+      console.info(`rollbridge | no odds: ${error.code}`);
+      return oddsResult({ error });
+    }
+  }
+
+  /** Put a Foundry actor on the table (GM): its rollbridge id is its Foundry id,
+   * an unlinked token's actor's its token's UUID (a separate actor per token). */
   async addActor(actor, sheet, { controllers = [] } = {}) {
+    const id = tableIdFor(actor);
     const reply = await this.request({
       type: "actor.create",
-      actor: { id: actor.id, name: actor.name, sheet, controllers },
+      actor: { id, name: actor.name, sheet, controllers },
     });
-    await this.linkActor(actor, actor.id);
+    await this.linkActor(actor, id);
     return reply.event ?? reply;
   }
 
-  /** Link a Foundry actor to an existing rollbridge actor. */
+  /** Link a Foundry actor to an existing rollbridge actor (a synthetic actor's
+   * link goes in its token's delta, as every update of it does). */
   async linkActor(actor, rollbridgeId) {
     await actor.update({ [`flags.${MODULE_ID}.actorId`]: rollbridgeId });
+  }
+
+  /** Keep the roll mode of this user's request; a player's client tells the GM's
+   * client first (relay.mjs: a v13 query, else the socket), which posts the card
+   * (core/rollmode.mjs). */
+  async #noteMode(request, mode) {
+    const note = { user: game.user.id, mode, gm: Boolean(game.user.isGM) };
+    this.modes.note(request, note);
+    if (this.writer || !SECRET_MODES.includes(mode)) return;
+    try {
+      // v13: a query, answered before the request goes out; v12: the socket
+      await askGM({ type: "rollMode", request, mode, gm: note.gm });
+    } catch (error) {
+      console.warn(`rollbridge | the GM's client did not get the roll mode: ${error?.message ?? error}`);
+    }
+  }
+
+  /**
+   * The GM's client: a player's client asks (relay.mjs, v13 query or v12 socket).
+   * `rollMode`: the roll mode of the player's coming request. `apply`: a card's
+   * follow-up, sent on this connection when the player owns one of its targets
+   * or its actor. Returns what the query answers.
+   */
+  async relayed(message) {
+    if (!this.writer || !message) return null;
+    const user = game.users.get(message.user);
+    if (!user || user.isGM) return null;
+    if (message.type === "rollMode") {
+      this.modes.note(message.request, { user: user.id, mode: message.mode, gm: false });
+      return { noted: true };
+    }
+    if (message.type === "apply") {
+      const request = message.request;
+      if (request?.type !== "resolve") return null;
+      const actors = foundryActors();
+      const mine = [...(request.targets ?? []), request.actor].filter(Boolean)
+        .some((id) => findActor(id, actors)?.testUserPermission?.(user, 3));
+      if (!mine) return null;
+      const reply = await this.request({ ...request, id: undefined });
+      return { seq: reply?.seq ?? reply?.event?.seq ?? null };
+    }
+    return null;
   }
 
   // -- what arrives ---------------------------------------------------------------
@@ -258,11 +352,25 @@ export class FoundryClient {
   async #applyActors(views) {
     if (!this.writer) return;
     const mapping = this.#mapping();
-    const actors = game.actors?.contents ?? [];
+    const actors = foundryActors();
     for (const view of views ?? []) {
-      const update = actorUpdate(view, mapping);
-      const actor = update ? findActor(view.id, actors) : null;
-      if (actor) await actor.update(update);
+      const actor = findActor(view.id, actors);
+      const update = actor ? actorUpdate(view, mapping, actor.flags?.[MODULE_ID] ?? null) : null;
+      if (!update) continue;
+      if (Object.keys(update).length) await actor.update(update);
+      await this.#setStatuses(actor, statusChanges(view, mapping));
+    }
+  }
+
+  /** SWADE's Shaken and Incapacitated through the system's status effects. */
+  async #setStatuses(actor, changes) {
+    for (const { status, active } of changes) {
+      if (Boolean(actor.statuses?.has(status)) === active) continue;
+      if (!(CONFIG.statusEffects ?? []).some((e) => e.id === status)) {
+        console.warn(`rollbridge | the system has no status effect "${status}"`);
+        continue;
+      }
+      await actor.toggleStatusEffect(status, { active });
     }
   }
 
@@ -270,12 +378,17 @@ export class FoundryClient {
     await this.#applyActors(welcome.table?.actors);
   }
 
-  async #handle(event) {
+  async #handle(event, { replayed = false } = {}) {
     await this.#applyActors(event.actors);
     const gmPresent = Boolean(game.users.activeGM);
+    if (this.writer && event.kind === "approval.requested") await postApprovalCard(event);
     if (shouldPostCard({ event, writer: this.writer, gmPresent, ownRequests: this.ownRequests })) {
       const welcome = this.connection?.welcome;
-      await postCard(event, { locale: welcome?.locale ?? null, role: welcome?.role ?? null });
+      // a secret event's readers depend on its roll mode: a player's note may still be on its way
+      const note = event.gm_only ? await this.modes.wait(event.request) : this.modes.get(event.request);
+      const gms = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
+      const audience = cardAudience({ event, note, writer: game.user.id, gms });
+      await postCard(event, { locale: welcome?.locale ?? null, role: welcome?.role ?? null, audience, replayed });
     }
     Hooks.callAll("rollbridge.event", event);
   }
@@ -287,5 +400,7 @@ export class FoundryClient {
 
   onSocket(message) {
     if (message?.type === "status") this.gmStatus = message.status;
+    // v12: a player's client asking the GM's (relay.mjs); v13 uses queries
+    if (message?.type === "rollMode" || message?.type === "apply") this.relayed(message);
   }
 }

@@ -2,16 +2,19 @@
 // from the actor's flags.rollbridge.common (written by the GM's client).
 
 import { tracksHtml } from "../core/card.mjs";
-import { MODULE_ID } from "../core/state.mjs";
+import { panelFlags } from "../core/state.mjs";
 
+// v13 hands an HTMLElement, v12 a jQuery object
 function rootOf(html) {
-  if (html instanceof HTMLElement) return html;
+  const Element = globalThis.HTMLElement;
+  if (Element && html instanceof Element) return html;
   return html?.[0] ?? null;
 }
 
+// a removed actor draws nothing; an unlinked token draws only its own state (core/state.mjs)
 function panel(actor, className) {
-  const flags = actor?.flags?.[MODULE_ID];
-  if (!flags?.common) return null;
+  const flags = panelFlags(actor);
+  if (!flags) return null;
   const div = document.createElement("div");
   div.className = `rollbridge-panel ${className}`;
   div.innerHTML = tracksHtml(flags.common, { name: game.i18n.localize("ROLLBRIDGE.Panel.Title"), i18n: game.i18n });

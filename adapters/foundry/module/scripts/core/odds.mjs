@@ -1,0 +1,163 @@
+// The odds of an action (or a dice formula) before it is rolled (issue 18,
+// item 5): the `odds` request and its answer as a small table of outcomes
+// with percentages. Foundry-independent (tests/foundry/js/odds.test.mjs).
+//
+// The server answers an action's odds as `odds: {"outcomes": [{outcome,
+// label, probability ("5/36"), float}], "truncated", "truncated_float",
+// "totals"}` (the labels already in the viewer's language), and a formula's as
+// `distribution: {formula, depth, outcomes: [{total, probability, float}],
+// mean, mean_float, truncated, truncated_float}` — in a `result`, or in a reply
+// of type `odds`; both are read. A formula's totals are shown one row each, or,
+// past MAX_ROWS, in runs of neighbouring totals whose exact probabilities are
+// summed (rationals with BigInt, as the server gives them). Its refusals are
+// quiet here: `odds_hidden` (a player's odds would depend on numbers the GM
+// keeps hidden; `details.actor` names whose) gives a one-line note, every
+// other error — `odds_unavailable` (no odds for that action), `unknown_type`
+// (a server older than odds), anything else — shows nothing at all.
+
+import { escapeHtml } from "./card.mjs";
+
+/** The most rows a formula's distribution is shown in (more totals are grouped). */
+export const MAX_ROWS = 16;
+
+// -- exact fractions ("p/q" text, as the server writes them) --------------------------------
+
+function gcd(a, b) {
+  let x = a < 0n ? -a : a;
+  let y = b < 0n ? -b : b;
+  while (y) [x, y] = [y, x % y];
+  return x || 1n;
+}
+
+/** "p/q" (or "p") as [p, q] BigInts, or null. */
+export function parseFraction(text) {
+  const match = /^\s*(-?\d+)(?:\s*\/\s*(\d+))?\s*$/.exec(String(text ?? ""));
+  if (!match) return null;
+  const q = BigInt(match[2] ?? "1");
+  return q === 0n ? null : [BigInt(match[1]), q];
+}
+
+/** The exact sum of "p/q" texts as "p/q" ("p" when whole); null if one is not a fraction. */
+export function sumFractions(texts) {
+  let [p, q] = [0n, 1n];
+  for (const text of texts) {
+    const f = parseFraction(text);
+    if (!f) return null;
+    [p, q] = [p * f[1] + f[0] * q, q * f[1]];
+    const g = gcd(p, q);
+    [p, q] = [p / g, q / g];
+  }
+  return q === 1n ? String(p) : `${p}/${q}`;
+}
+
+/**
+ * A formula's distribution as odds: one outcome per total, or, past `maxRows`
+ * totals, runs of neighbouring totals ("3–5") with their summed probability.
+ */
+export function distributionOdds(distribution, maxRows = MAX_ROWS) {
+  const totals = distribution?.outcomes ?? [];
+  const size = Math.max(1, Math.ceil(totals.length / maxRows));
+  const outcomes = [];
+  for (let i = 0; i < totals.length; i += size) {
+    const run = totals.slice(i, i + size);
+    const first = String(run[0].total);
+    const last = String(run.at(-1).total);
+    const name = run.length > 1 ? `${first}–${last}` : first;
+    outcomes.push({
+      outcome: name,
+      label: name,
+      probability: run.length > 1 ? (sumFractions(run.map((o) => o.probability)) ?? "") : String(run[0].probability ?? ""),
+      float: run.reduce((t, o) => t + (Number(o.float) || 0), 0),
+    });
+  }
+  return {
+    outcomes,
+    truncated: distribution?.truncated ?? "0",
+    truncated_float: Number(distribution?.truncated_float) || 0,
+    mean: distribution?.mean ?? null,
+    mean_float: distribution?.mean_float ?? null,
+    totals: null,
+  };
+}
+
+/** The card's words (lang/*.json). */
+export const ODDS_KEYS = {
+  title: "ROLLBRIDGE.Odds.Title",
+  none: "ROLLBRIDGE.Odds.None",
+  mean: "ROLLBRIDGE.Odds.Mean",
+  truncated: "ROLLBRIDGE.Odds.Truncated",
+  hidden: "ROLLBRIDGE.Odds.Hidden",
+};
+
+/** An `odds` request: an action (actor, targets, params, assume), or a formula. */
+export function oddsMessage({ id, action, formula, actor, targets, params, assume }) {
+  if (formula) return { type: "odds", id, formula: String(formula) };
+  const message = { type: "odds", id, action };
+  if (actor) message.actor = actor;
+  if (targets?.length) message.targets = [...targets];
+  if (params && Object.keys(params).length) message.params = params;
+  if (assume && Object.keys(assume).length) message.assume = assume;
+  return message;
+}
+
+/**
+ * What to show for an odds reply or error: {kind: "odds", odds} for an answer,
+ * {kind: "hidden", actor} for `odds_hidden`, null for anything else (shown as nothing).
+ */
+export function oddsResult({ reply, error } = {}) {
+  if (error) {
+    if (error.code === "odds_hidden") return { kind: "hidden", actor: error.details?.actor ?? null };
+    return null;
+  }
+  const odds = reply?.odds ?? (reply?.distribution ? distributionOdds(reply.distribution) : null);
+  if (!odds || !Array.isArray(odds.outcomes)) return null;
+  return { kind: "odds", odds };
+}
+
+/** A probability (0..1) as a percentage in `lang` (one decimal; "<0.1 %" for a tiny one). */
+export function percent(value, lang = "en") {
+  const number = Number(value) || 0;
+  const format = (v) => new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1, minimumFractionDigits: 0 }).format(v);
+  if (number > 0 && number < 0.0005) return `<${format(0.001)}`;
+  return format(number);
+}
+
+/** The outcomes as rows: {outcome, label, probability, percent, ratio}. */
+export function oddsRows(odds, lang = "en") {
+  return (odds?.outcomes ?? []).map((o) => ({
+    outcome: String(o.outcome ?? ""),
+    label: String(o.label ?? o.outcome ?? ""),
+    probability: String(o.probability ?? ""),
+    percent: percent(o.float, lang),
+    ratio: Math.max(0, Math.min(1, Number(o.float) || 0)),
+  }));
+}
+
+/**
+ * The odds as an HTML block (a chat card before a roll, or a dialog's part).
+ * `title` names what is rolled; `actorName` maps an actor id to a name for
+ * the hidden note. Everything from the server is escaped.
+ */
+export function oddsHtml(result, { i18n, title = "", lang = "en", actorName = (id) => id } = {}) {
+  if (!result) return "";
+  if (result.kind === "hidden") {
+    const actor = result.actor ? actorName(result.actor) : "?";
+    return `<div class="rollbridge-odds rb-odds-hidden"><p class="rb-note">${escapeHtml(i18n.format(ODDS_KEYS.hidden, { actor }))}</p></div>`;
+  }
+  const rows = oddsRows(result.odds, lang).map((row) => `<li data-outcome="${escapeHtml(row.outcome)}" data-probability="${escapeHtml(row.probability)}" title="${escapeHtml(row.probability)}">`
+    + `<span class="rb-odds-label">${escapeHtml(row.label)}</span>`
+    + `<span class="rb-odds-bar"><i style="width:${Math.round(row.ratio * 100)}%"></i></span>`
+    + `<span class="rb-odds-percent">${escapeHtml(row.percent)}</span></li>`).join("");
+  const truncated = Number(result.odds.truncated_float) > 0
+    ? `<p class="rb-note rb-odds-truncated">${escapeHtml(i18n.format(ODDS_KEYS.truncated, { percent: percent(result.odds.truncated_float, lang) }))}</p>`
+    : "";
+  const meanFloat = Number(result.odds.mean_float);
+  const mean = result.odds.mean_float !== null && result.odds.mean_float !== undefined && Number.isFinite(meanFloat)
+    ? `<p class="rb-note rb-odds-mean" title="${escapeHtml(result.odds.mean ?? "")}">${escapeHtml(i18n.format(ODDS_KEYS.mean, {
+      mean: new Intl.NumberFormat(lang, { maximumFractionDigits: 2 }).format(meanFloat),
+    }))}</p>`
+    : "";
+  return `<div class="rollbridge-odds">`
+    + `<header class="rb-head"><span class="rb-title">${escapeHtml(i18n.format(ODDS_KEYS.title, { what: title }))}</span></header>`
+    + `<ol class="rb-odds">${rows}</ol>${mean}${truncated}</div>`;
+}

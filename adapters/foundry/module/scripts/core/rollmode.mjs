@@ -1,0 +1,123 @@
+// Foundry's roll modes on the server's secret events. Foundry-independent
+// (tests/foundry/js/rollmode.test.mjs).
+//
+// At the server, gmroll, blindroll and selfroll are one thing: a secret
+// request, whose event only the GM's connection receives (players get
+// `kind: "hidden"`). Foundry gives the four modes different readers, as
+// ChatMessage.applyRollMode sets them for the rolling user:
+//
+//   publicroll  everyone
+//   gmroll      the GMs, and the roller (the message's author)
+//   blindroll   the GMs only, not even the roller (blind)
+//   selfroll    the roller only
+//
+// The GM's client posts every card, so it applies the mode for the roller
+// (applyRollMode would use the GM's own id for a self roll) and makes the
+// roller the message's author (a GM may post as another user): Foundry's own
+// visibility rules (ChatMessage#visible, #isContentVisible) then show the
+// card as they would have had the roller posted it. A whispered card is a
+// plain whisper (core/chat.mjs: no `rolls`), which its author always reads,
+// so a blind card's author is the GM's client's user, never the roller. The roller's mode reaches the GM's client with the
+// request's id: the GM's own requests directly, a player's in a note the
+// player's client sends it first (the module's socket; core/relay.mjs). A
+// secret event with no note is treated as the server means it: blind.
+//
+// A player's GM or self roll of a *resolution* is shown to the roller blind
+// (GMs only): the GM's event may hold an NPC's hidden numbers (armour, target
+// numbers, boxes), which the players' view leaves out, and the server sends
+// no players' view of a secret event. A formula roll holds only the roller's
+// own dice, so a player reads their own GM and self rolls of formulas.
+
+import { ROLL_MODES } from "./protocol.mjs";
+
+/** The secret roll modes (the server's `secret: true`). */
+export const SECRET_MODES = ["gmroll", "blindroll", "selfroll"];
+
+/** How long the GM's client waits for a player's note before posting a secret card blind. */
+export const NOTE_WAIT_MS = 1500;
+
+/** Foundry's roll mode by its older name too ("roll" is publicroll); null when unknown. */
+export function normalMode(mode) {
+  if (mode === "roll") return "publicroll";
+  return ROLL_MODES.includes(mode) ? mode : null;
+}
+
+/**
+ * ChatMessage.applyRollMode's whisper and blind for `mode`, for the roller
+ * `roller` (a user id) rather than the current user: {whisper, blind}.
+ * `gms` are the GM users' ids (ChatMessage.getWhisperRecipients("GM")).
+ */
+export function applyRollMode(mode, { roller, gms }) {
+  switch (normalMode(mode)) {
+    case "gmroll":
+      return { whisper: [...gms], blind: false };
+    case "blindroll":
+      return { whisper: [...gms], blind: true };
+    case "selfroll":
+      return { whisper: [roller], blind: false };
+    default:
+      return { whisper: [], blind: false };
+  }
+}
+
+/**
+ * Who may read the card of `event` and whose it is: {mode, author, whisper,
+ * blind}. `note` is {user, mode, gm} for the request that caused the event
+ * (null when unknown); `writer` the posting user's id; `gms` the GMs' ids.
+ * A public event is public whatever the note says (the server showed it to all).
+ */
+export function cardAudience({ event, note, writer, gms }) {
+  const author = note?.user ?? writer;
+  if (!event?.gm_only) return { mode: "publicroll", author, whisper: [], blind: false };
+  let mode = normalMode(note?.mode);
+  if (!mode || mode === "publicroll") mode = "blindroll"; // secret, with no word of how: blind
+  // a player's resolution: the GM's view is not the player's to read (see above)
+  if (!note?.gm && event.kind === "resolution" && mode !== "blindroll") mode = "blindroll";
+  const readers = applyRollMode(mode, { roller: author, gms });
+  return { mode, author: readers.blind ? writer : author, ...readers };
+}
+
+/**
+ * The roll modes of requests, by request id, as the GM's client learns them
+ * (its own, and the notes of players' clients). `wait` resolves with the note
+ * once it arrives, or with null after `ms`.
+ */
+export class RollModeNotes {
+  constructor({ limit = 500, timers = globalThis } = {}) {
+    this.limit = limit;
+    this.timers = timers;
+    this.notes = new Map();
+    this.waiting = new Map();
+  }
+
+  /** Keep the mode of request `request`: {user, mode, gm}. An unknown mode is ignored. */
+  note(request, { user, mode, gm = false }) {
+    const normal = normalMode(mode);
+    if (!request || !user || !normal) return false;
+    this.notes.delete(request);
+    this.notes.set(request, { user: String(user), mode: normal, gm: Boolean(gm) });
+    while (this.notes.size > this.limit) this.notes.delete(this.notes.keys().next().value);
+    const waiter = this.waiting.get(request);
+    if (waiter) waiter(this.notes.get(request));
+    return true;
+  }
+
+  get(request) {
+    return this.notes.get(request) ?? null;
+  }
+
+  /** The note of `request`, waiting for it at most `ms`. */
+  wait(request, ms = NOTE_WAIT_MS) {
+    const known = this.get(request);
+    if (known || !request) return Promise.resolve(known);
+    return new Promise((resolve) => {
+      const done = (note) => {
+        this.timers.clearTimeout(timer);
+        this.waiting.delete(request);
+        resolve(note);
+      };
+      const timer = this.timers.setTimeout(() => done(null), ms);
+      this.waiting.set(request, done);
+    });
+  }
+}

@@ -1,0 +1,94 @@
+// Foundry glue: the buttons on a rendered chat card (core/buttons.mjs decides
+// which), from both render hooks — v12's renderChatMessage hands a jQuery
+// object, v13's renderChatMessageHTML an HTMLElement — and what a press does:
+// the GM's client sends undo, redo, approve or reject on its connection; a
+// target's owner applies the card's follow-up to the targets they selected,
+// on their own connection or, without one, through the GM's client (relay.mjs).
+
+import { buttonRequest, buttonsHtml, cardButtons } from "../core/buttons.mjs";
+import { errorText } from "../core/protocol.mjs";
+import { findActor, MODULE_ID } from "../core/state.mjs";
+import { foundryActors } from "./actors.mjs";
+import { askGM } from "./relay.mjs";
+
+/** The card's DOM root in a rendered message (jQuery on v12, HTMLElement on v13). */
+export function rootOf(html) {
+  const Element = globalThis.HTMLElement;
+  if (Element && html instanceof Element) return html;
+  return html?.[0] ?? null;
+}
+
+/** What the buttons need from a message's flags.rollbridge, or null for another message. */
+export function cardOf(message) {
+  const flags = message?.flags?.[MODULE_ID];
+  if (!flags || flags.seq === undefined) return null;
+  return {
+    kind: flags.kind, seq: flags.seq, pending: flags.pending ?? null, apply: flags.apply ?? null,
+    targets: flags.targets ?? [], actor: flags.actor ?? null,
+  };
+}
+
+/** Whether the current user owns the Foundry actor of a rollbridge actor. */
+function owns(rollbridgeId) {
+  return Boolean(findActor(rollbridgeId, foundryActors())?.isOwner);
+}
+
+/** Add the card's buttons to a rendered message; returns how many. */
+export function addButtons(message, html, client) {
+  const root = rootOf(html);
+  const card = root?.querySelector?.(".rollbridge-card");
+  const info = cardOf(message);
+  if (!card || !info) return 0;
+  if (info.pending && client.settled.has(info.pending)) info.settled = true;
+  const buttons = cardButtons({ card: info, user: game.user, tracker: client.undo, owns });
+  card.querySelector(".rollbridge-buttons")?.remove();
+  if (!buttons.length) return 0;
+  card.insertAdjacentHTML("beforeend", buttonsHtml(buttons, game.i18n));
+  card.querySelector(".rollbridge-buttons").addEventListener("click", (event) => {
+    const button = event.target?.closest?.("[data-rollbridge-action]");
+    if (!button || button.disabled) return;
+    event.preventDefault?.();
+    button.disabled = true;
+    press(button.dataset.rollbridgeAction, info, client).finally(() => {
+      button.disabled = false;
+    });
+  });
+  return buttons.length;
+}
+
+/** The rollbridge ids of the tokens the user targets (else those selected). */
+function selectedTargets(client) {
+  const targeted = client.targetsFor(undefined);
+  if (targeted.length) return targeted;
+  const controlled = (globalThis.canvas?.tokens?.controlled ?? []).map((t) => t.actor ?? t.document?.actor);
+  return client.targetsFor(controlled);
+}
+
+/** Do what a button says; errors become a notice. Returns the reply, or null. */
+export async function press(action, card, client) {
+  try {
+    const targets = action === "apply" ? selectedTargets(client) : [];
+    if (action === "apply" && !targets.length) {
+      ui.notifications.warn(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Button.NoTargets")}`);
+      return null;
+    }
+    // the server undoes the latest change: a card that is no longer it sends nothing
+    const stale = (action === "undo" && !client.undo.canUndo(card.seq)) || (action === "redo" && !client.undo.canRedo(card.seq));
+    if (stale) {
+      ui.notifications.warn(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Button.NotLatest")}`);
+      return null;
+    }
+    const request = buttonRequest(action, { card, targets });
+    if (!request) return null;
+    if (client.connection) {
+      const reply = await client.request(request);
+      if (action === "approve" || action === "reject") client.settled.add(card.pending);
+      return reply;
+    }
+    // a player without a connection of its own: the GM's client applies it
+    return await askGM({ type: "apply", request });
+  } catch (error) {
+    ui.notifications.error(`rollbridge: ${errorText(error, game.i18n)}`);
+    return null;
+  }
+}

@@ -1,0 +1,239 @@
+// Buttons on the chat card (issue 15, item 5): the GM's undo and redo of that
+// resolution (while it is the latest change) and approve / reject of a
+// pending request; a target's owner's "apply to selected"; both render hooks'
+// shapes (v12 jQuery, v13 HTMLElement); a player's request to the GM's client
+// through v13's User#query / CONFIG.queries. Node has no DOM: a small fake
+// element stands for the rendered message (insertAdjacentHTML, querySelector,
+// click listeners), the rest is the Foundry stand-in.
+
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+
+import { buttonRequest, buttonsHtml, cardButtons, isUndoable, UndoTracker } from "../../../adapters/foundry/module/scripts/core/buttons.mjs";
+import { addButtons, cardOf, press } from "../../../adapters/foundry/module/scripts/foundry/buttons.mjs";
+import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { registerRelay } from "../../../adapters/foundry/module/scripts/foundry/relay.mjs";
+import { en } from "./localization.mjs";
+import { registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
+
+const USERS = [{ _id: "standinGM000001", name: "Gamemaster", isGM: true }, { _id: "standinPlr00001", name: "Player" }];
+const [GM, PLAYER] = USERS.map((u) => u._id);
+
+test("the undo tracker follows the server's stacks from the events", () => {
+  const t = new UndoTracker();
+  const resolution = (seq) => ({ kind: "resolution", seq, actors: [{ id: "g" }] });
+  assert.equal(isUndoable({ kind: "resolution", seq: 1, actors: [] }), false, "a resolution that changed nothing");
+  assert.equal(isUndoable({ kind: "roll", seq: 1 }), false);
+  t.see(resolution(4));
+  t.see({ kind: "roll", seq: 5 });
+  assert.ok(t.canUndo(4), "a roll after it is no change");
+  t.see(resolution(6));
+  assert.ok(!t.canUndo(4) && t.canUndo(6));
+  t.see({ kind: "undo", seq: 7, data: { undoes: 6 } });
+  assert.ok(t.canUndo(4) && t.canRedo(6));
+  t.see({ kind: "redo", seq: 8, data: { redoes: 6 } });
+  assert.ok(t.canUndo(6) && !t.canRedo(6));
+  t.see({ kind: "undo", seq: 9, data: { undoes: 6 } });
+  t.see({ kind: "adjusted", seq: 10 });
+  assert.ok(!t.canRedo(6), "a new change: nothing to redo");
+  t.see({ kind: "undo", seq: 11, data: { undoes: 99 } });
+  assert.ok(!t.canUndo(4), "an undo of something unseen: the stack is unknown");
+});
+
+test("which buttons whom: the GM's undo, redo, approve, reject; an owner's apply", () => {
+  const t = new UndoTracker();
+  t.see({ kind: "resolution", seq: 4, actors: [{ id: "g" }] });
+  const gm = { isGM: true };
+  const player = { isGM: false };
+  const card = { kind: "resolution", seq: 4, targets: ["g"], apply: { action: "damage", params: { code: "6M" } } };
+  assert.deepEqual(cardButtons({ card, user: gm, tracker: t }).map((b) => b.action), ["undo", "apply"]);
+  assert.deepEqual(cardButtons({ card, user: player, tracker: t }).map((b) => b.action), [], "not the target's owner");
+  assert.deepEqual(cardButtons({ card, user: player, tracker: t, owns: (id) => id === "g" }).map((b) => b.action), ["apply"]);
+  assert.deepEqual(cardButtons({ card: { ...card, apply: null }, user: player, tracker: t, owns: () => true }), [], "the ruleset names no follow-up");
+  const pending = { kind: "approval.requested", seq: 9, pending: "p9" };
+  assert.deepEqual(cardButtons({ card: pending, user: gm, tracker: t }).map((b) => b.action), ["approve", "reject"]);
+  assert.deepEqual(cardButtons({ card: { ...pending, settled: true }, user: gm, tracker: t }), []);
+  assert.deepEqual(cardButtons({ card: pending, user: player, tracker: t }), []);
+  const html = buttonsHtml(cardButtons({ card: pending, user: gm, tracker: t }), en);
+  assert.match(html, /data-rollbridge-action="approve" data-pending="p9">Approve</);
+  assert.match(html, />Reject<\/button>/);
+  assert.deepEqual(buttonRequest("undo", { card }), { type: "undo" });
+  assert.deepEqual(buttonRequest("approve", { card: pending }), { type: "approve", request: "p9" });
+  assert.deepEqual(buttonRequest("apply", { card: { ...card, actor: "tukan" }, targets: ["g2", "g3"] }),
+    { type: "resolve", action: "damage", targets: ["g2", "g3"], params: { code: "6M" }, actor: "tukan" });
+});
+
+// -- a rendered message, as the two render hooks hand it over -------------------------------------
+
+class FakeButtons {
+  constructor(html) {
+    this.html = html;
+    this.listeners = [];
+    this.removed = false;
+  }
+  addEventListener(type, fn) {
+    this.listeners.push([type, fn]);
+  }
+  remove() {
+    this.removed = true;
+  }
+  /** Press the button of `action`, as a click on it bubbles to the container. */
+  click(action) {
+    const button = { dataset: { rollbridgeAction: action }, disabled: false };
+    for (const [type, fn] of this.listeners) {
+      if (type === "click") fn({ target: { closest: () => button }, preventDefault() {} });
+    }
+    return button;
+  }
+}
+class FakeCard {
+  constructor() {
+    this.buttons = null;
+  }
+  querySelector(selector) {
+    return selector === ".rollbridge-buttons" && this.buttons && !this.buttons.removed ? this.buttons : null;
+  }
+  insertAdjacentHTML(where, html) {
+    assert.equal(where, "beforeend");
+    this.buttons = new FakeButtons(html);
+  }
+}
+globalThis.HTMLElement ??= class HTMLElement {};
+class FakeMessageElement extends globalThis.HTMLElement {
+  constructor() {
+    super();
+    this.card = new FakeCard();
+  }
+  querySelector(selector) {
+    return selector === ".rollbridge-card" ? this.card : null;
+  }
+}
+const rendered = (generation) => {
+  const element = new FakeMessageElement();
+  // v13: renderChatMessageHTML's HTMLElement; v12: renderChatMessage's jQuery object
+  return { element, html: generation >= 13 ? element : new Standin.StandinJQuery([element]) };
+};
+
+let client = null;
+async function gmWorld(generation) {
+  client?.stop();
+  await world({ users: USERS, user: "gm", generation });
+  await registerModuleSettings();
+  client = new FoundryClient();
+  client.start();
+  return welcomeClient(client, { role: "gm" });
+}
+after(() => {
+  client?.stop();
+  Standin.uninstall();
+});
+const tick = () => new Promise((r) => setImmediate(r));
+async function answer(ws, reply) {
+  for (let i = 0; i < 50 && ws.messages().at(-1)?.type === "hello"; i++) await tick();
+  const request = ws.messages().at(-1);
+  ws.receive({ id: request.id, ...reply });
+  return request;
+}
+
+for (const generation of [12, 13]) {
+  test(`v${generation}: the GM's card of a resolution gets undo, then redo after the undo`, async () => {
+    const ws = await gmWorld(generation);
+    const guard = Standin.addActor({ _id: "fvttGuard0000002", name: "Guard" });
+    ws.receive({
+      type: "event", table: "t1", epoch: 1, seq: 1, kind: "resolution", request: "r1",
+      data: { action: "attack", actor: "tukan", targets: [guard.id], narration: "hit", dice: [] },
+      actors: [{ id: guard.id, foundry: { flags: { rollbridge: { actorId: guard.id, seq: 1, limited: false, common: { status: "ok", tracks: [] } } }, systems: {} } }],
+      foundry: { rolls: [], speaker: null },
+    });
+    await settle(client);
+    const message = Standin.log.messages.at(-1);
+    assert.deepEqual(cardOf(message), { kind: "resolution", seq: 1, pending: null, apply: null, targets: [guard.id], actor: "tukan" });
+    const { element, html } = rendered(generation);
+    assert.equal(addButtons(message, html, client), 1);
+    assert.match(element.card.buttons.html, /data-rollbridge-action="undo"/);
+    element.card.buttons.click("undo");
+    const sent = await answer(ws, { type: "result", ok: true, seq: 2 });
+    assert.equal(sent.type, "undo");
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 2, kind: "undo", data: { undoes: 1, kind: "resolution" }, actors: [] });
+    await settle(client);
+    const again = rendered(generation);
+    addButtons(message, again.html, client);
+    assert.match(again.element.card.buttons.html, /data-rollbridge-action="redo"/);
+    assert.doesNotMatch(again.element.card.buttons.html, /"undo"/);
+    // a card rendered earlier still shows undo: pressed now, it sends nothing (the server
+    // would undo whatever is latest)
+    const count = ws.messages().length;
+    assert.equal(await press("undo", cardOf(message), client), null);
+    assert.equal(ws.messages().length, count);
+    assert.ok(Standin.log.notifications.some((n) => n.level === "warn" && n.text.includes(game.i18n.localize("ROLLBRIDGE.Button.NotLatest"))));
+  });
+}
+
+test("a pending request's GM-only card: approve sends the approval, then its buttons go", async () => {
+  const ws = await gmWorld(13);
+  ws.receive({
+    type: "event", table: "t1", epoch: 1, seq: 3, kind: "approval.requested", gm_only: true,
+    data: { pending: "p3", request: { type: "resolve", id: "x1", fields: { action: "attack" }, who: { name: "alice", role: "player" } } },
+  });
+  await settle(client);
+  const message = Standin.log.messages.at(-1);
+  assert.deepEqual(message.whisper, [GM]);
+  assert.match(message.content, /alice asks for attack/);
+  const { element, html } = rendered(13);
+  addButtons(message, html, client);
+  assert.match(element.card.buttons.html, /"approve".*"reject"/s);
+  const reply = press("approve", cardOf(message), client);
+  const sent = await answer(ws, { type: "result", ok: true, seq: 4 });
+  await reply;
+  assert.deepEqual({ ...sent, id: undefined }, { type: "approve", request: "p3", id: undefined });
+  const again = rendered(13);
+  assert.equal(addButtons(message, again.html, client), 0, "settled");
+  // another pending request, approved elsewhere (another GM): its event names it
+  ws.receive({
+    type: "event", table: "t1", epoch: 1, seq: 5, kind: "approval.requested", gm_only: true,
+    data: { pending: "p5", request: { type: "roll", id: "x2", fields: { formula: "2d6" }, who: { name: "bob", role: "player" } } },
+  });
+  await settle(client);
+  const other = Standin.log.messages.at(-1);
+  assert.match(other.content, /bob asks for 2d6/);
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq: 6, kind: "roll", request: "x2", data: { formula: "2d6", total: 7, approved: "p5" }, actors: [], foundry: { rolls: [] } });
+  await settle(client);
+  assert.equal(addButtons(other, rendered(13).html, client), 0, "approved elsewhere");
+});
+
+test("a player without a connection applies through the GM's client: a v13 query; the GM checks ownership", async () => {
+  client?.stop();
+  await world({ users: USERS, user: PLAYER, generation: 13, settings: { "rollbridge.token": "" } });
+  await registerModuleSettings();
+  client = new FoundryClient();
+  client.start();
+  assert.equal(client.connection, null, "no token: no connection");
+  const pc = Standin.addActor({ _id: "fvttPc0000000001", name: "Pc", ownership: { [PLAYER]: 3 } });
+  const card = { kind: "resolution", seq: 5, targets: [pc.id], actor: "orc", apply: { action: "damage", params: { code: "6M" } } };
+  const asked = [];
+  Standin.queryClient = async (user, name, data) => {
+    asked.push({ to: user.id, name, data });
+    return { seq: 6 };
+  };
+  // nothing targeted or selected: a warning, nothing asked
+  assert.equal(await press("apply", card, client), null);
+  assert.equal(asked.length, 0);
+  game.user.targets = new Set([{ actor: pc }]);
+  assert.deepEqual(await press("apply", card, client), { seq: 6 });
+  assert.deepEqual(asked, [{
+    to: GM, name: "rollbridge.relay",
+    data: { type: "apply", user: PLAYER, request: { type: "resolve", action: "damage", targets: [pc.id], params: { code: "6M" }, actor: "orc" } },
+  }]);
+  // the GM's side of the query
+  const ws = await gmWorld(13);
+  Standin.addActor({ _id: "fvttPc0000000001", name: "Pc", ownership: { [PLAYER]: 3 } });
+  Standin.addActor({ _id: "fvttNpc000000001", name: "Npc" });
+  registerRelay((m) => client.relayed(m)); // as the module's init hook does
+  const handler = CONFIG.queries["rollbridge.relay"];
+  assert.equal(await client.relayed({ ...asked[0].data, request: { ...asked[0].data.request, targets: ["fvttNpc000000001"], actor: "fvttNpc000000001" } }), null, "not the player's");
+  const done = handler(asked[0].data);
+  const sent = await answer(ws, { type: "result", ok: true, seq: 6 });
+  assert.deepEqual(await done, { seq: 6 });
+  assert.equal(sent.type, "resolve");
+  assert.deepEqual(sent.targets, ["fvttPc0000000001"]);
+});

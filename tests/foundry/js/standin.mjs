@@ -1,0 +1,53 @@
+// The Foundry STAND-IN (tests/foundry/standin/foundry-standin.js, not Foundry)
+// in Node: the same classic script the browser page loads, installed headless
+// (no DOM: the chat log records what it would render), its language files read
+// from the module's folder. The glue of scripts/foundry/ runs against it here;
+// the browser test runs it in Chromium against a real server.
+
+import { readFileSync } from "node:fs";
+
+import "../standin/localization-standin.js";
+import "../standin/foundry-standin.js";
+import { FakeWebSocket } from "./fakes.mjs";
+import { MANIFEST, MODULE_DIR } from "./localization.mjs";
+
+export const Standin = globalThis.FoundryStandin;
+
+/**
+ * A fresh stand-in world: install (headless), the settings given, the module's
+ * languages, WebSocket replaced by the test's fake. Returns {gm, player, log}.
+ */
+export async function world({ generation = 13, system = "shadowrun5e", user = "gm", lang = "en", settings = {}, users = null } = {}) {
+  FakeWebSocket.reset();
+  globalThis.WebSocket = FakeWebSocket;
+  const people = Standin.install({
+    system, generation, user, language: lang, manifest: MANIFEST, headless: true, users,
+    settings: { "rollbridge.serverUrl": "wss://rollbridge.example/tables/t1", "rollbridge.token": "rbt_test_token", ...settings },
+    load: async (path) => JSON.parse(readFileSync(`${MODULE_DIR}${path}`, "utf8")),
+  });
+  await game.i18n.setLanguage(lang);
+  return { ...people, log: Standin.log };
+}
+
+/** Register the module's settings as its init hook does. */
+export async function registerModuleSettings() {
+  const { registerSettings } = await import("../../../adapters/foundry/module/scripts/foundry/settings.mjs");
+  registerSettings(() => {});
+}
+
+/** Open a FoundryClient's fake socket and welcome it (role gm or player). */
+export function welcomeClient(client, { role = "gm", seq = 0, actors = [] } = {}) {
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role, epoch: 1, seq, locale: game.i18n.lang, table: { id: "t1", actors } });
+  return ws;
+}
+
+/** Wait until the client's queue of arrivals has run. */
+export async function settle(client) {
+  for (let i = 0; i < 5; i++) {
+    await client.queue;
+    await new Promise((r) => setImmediate(r));
+  }
+}
