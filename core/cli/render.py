@@ -50,6 +50,7 @@ KINDS = {
     "encounter.ended": say("cli.kind.encounter_ended", "encounter ended"),
     "dice.committed": say("cli.kind.dice_committed", "dice committed"),
     "dice.revealed": say("cli.kind.dice_revealed", "dice revealed"),
+    "dice.drawn": say("cli.kind.dice_drawn", "dice drawn"),
 }
 # Translators: {segment} a number, {digest} the start of a SHA-256 in hex.
 COMMITTED = say(
@@ -142,6 +143,10 @@ def render_event(event: Mapping[str, Any], *, show_state: bool = False, locale: 
         lines.append(f"  {label}{data.get('text', data.get('total'))}")
     if kind == "hidden":
         lines.append("  " + GM_ONLY().render(locale))
+    if kind == "dice.drawn":
+        label = f"{data['label']}: " if data.get("label") else ""
+        results = ", ".join(str(v) for v in data.get("results", ()))
+        lines.append(f"  {label}{data.get('number')}d{data.get('faces')} [{results}]")
     if kind == "dice.committed":
         digest = str(data.get("commitment", ""))[:16]
         lines.append("  " + COMMITTED(segment=data.get("segment"), digest=digest).render(locale))

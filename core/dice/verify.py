@@ -11,7 +11,8 @@ each as a client got it (an ``event`` frame or the bare event) — and checks:
   again from the seed and the event's place (:func:`rollbridge.dice.verifiable.derive`)
   and compared with the recorded ``draws``; every die result the event shows (any
   ``{"faces", "rolls"}`` record in its data) must be one of its draws; a ``roll``
-  event's formula is evaluated again on its draws and must give its total and dice.
+  event's formula is evaluated again on its draws and must give its total and dice;
+  a ``dice.drawn`` event's results must be its draws.
 
 It tells apart what it could not check: dice a client or the GM supplied
 (``supplied``), events whose draws players do not see (``withheld``), secret
@@ -252,6 +253,10 @@ class LogVerifier:
                 self._problem(seq, "wrong_die", message)
                 return False
             if entry.get("kind") == "roll" and not self._same_roll(seq, data, expected):
+                return False
+            if entry.get("kind") == "dice.drawn" and data.get("results") != expected:
+                message = f"seq {seq}: the drawn results are not the dice the seed gives"
+                self._problem(seq, "wrong_die", message)
                 return False
         finally:
             self._position = saved

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rollbridge.dice.notation import MAX_DICE_PER_TERM
+from rollbridge.dice.sources import MAX_FACES
 from rollbridge.engine.model import Role
 from rollbridge.exceptions import InvalidRequest, UnknownMessageType
 from rollbridge.plain import valid_text
@@ -74,6 +76,21 @@ REQUESTS: dict[str, RequestType] = {
             True,
             "Roll dice notation (``4d6kh3+2``), optionally for an actor, secret, or with "
             "supplied dice.",
+        ),
+        RequestType(
+            "draw",
+            _obj(
+                ("faces", "number"),
+                faces={"type": "integer", "minimum": 1, "maximum": MAX_FACES},
+                number={"type": "integer", "minimum": 1, "maximum": MAX_DICE_PER_TERM},
+                actor=_ID,
+                secret={"type": "boolean", "default": False},
+                label={"type": "string", "maxLength": 200},
+            ),
+            "player",
+            True,
+            "Draw N dice of F faces from the server for a roll a client evaluates itself "
+            "(Foundry's dice fulfillment); each draw is an event of the log.",
         ),
         RequestType(
             "resolve",

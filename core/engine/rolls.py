@@ -80,6 +80,29 @@ def roll(ctx: RequestContext) -> JSON:
     return ctx.record("roll", data, gm_only=bool(fields.get("secret")))
 
 
+def draw(ctx: RequestContext) -> JSON:
+    """``draw``: ``number`` dice of ``faces`` faces from the server's dice, for a roll
+    the client evaluates itself (Foundry's dice fulfillment). Never held for the GM's
+    approval: the client's roll waits for them, and they decide nothing at the table
+    (an audit trail of the client's dice, not authority)."""
+    table, fields, who = ctx.table, ctx.fields, ctx.who
+    actor_id = fields.get("actor")
+    if actor_id is not None:
+        table.check_control(who, table.require_actor(ctx.draft, actor_id))
+    faces, number = fields["faces"], fields["number"]
+    results = [ctx.dice.roll(faces) for _ in range(number)]
+    data = {
+        "faces": faces,
+        "number": number,
+        "results": results,
+        "label": fields.get("label", ""),
+        "actor": actor_id,
+        "supplied": False,
+    }
+    return {**ctx.record("dice.drawn", data, gm_only=bool(fields.get("secret"))),
+            "results": results}  # fmt: skip
+
+
 def _action(ctx: RequestContext) -> ActionSpec:
     ruleset, name = ctx.table.ruleset, ctx.fields["action"]
     spec = ruleset.actions.get(name)

@@ -649,6 +649,7 @@ class Table:
 
 HANDLERS: Mapping[str, Callable[[RequestContext], JSON]] = {
     "roll": rolls.roll,
+    "draw": rolls.draw,
     "resolve": rolls.resolve,
     "actor.create": actors.actor_create,
     "actor.update": actors.actor_update,

@@ -337,3 +337,37 @@ def test_undoing_the_setting_reveals_and_redoing_it_commits_again():
                                            "open": True}  # fmt: skip
     report = verify_events(log(svc))
     assert report.ok and report.verified_events == 1 and report.segments[1] == "revealed"
+
+
+def test_dice_drawn_for_a_clients_roll_are_logged_and_verify():
+    """Issue 15 item 6: a Foundry client draws a term's dice from the server (``draw``);
+    each draw is an event, verifiable like any roll; a retry returns the same dice."""
+    svc = service()
+    first = svc.handle("t", {"type": "draw", "id": "d1", "faces": 20, "number": 2,
+                             "label": "1d20 + 5 attack"}, PLAYER)  # fmt: skip
+    again = svc.handle("t", {"type": "draw", "id": "d1", "faces": 20, "number": 2}, PLAYER)
+    assert again["results"] == first["results"] and again["seq"] == first["seq"]
+    secret = svc.handle("t", {"type": "draw", "id": "d2", "faces": 6, "number": 3,
+                              "secret": True}, PLAYER)  # fmt: skip
+    assert secret["status"] == "secret" and len(secret["results"]) == 3
+    event = first["event"]
+    assert event["kind"] == "dice.drawn" and event["data"]["results"] == first["results"]
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    assert verify_events(log(svc)).verified_events == 2
+    tampered = log(svc)
+    drawn = next(e for e in tampered if e["kind"] == "dice.drawn")
+    drawn["data"]["results"][0] = drawn["data"]["results"][0] % 20 + 1
+    assert [p.code for p in verify_events(tampered).problems] == ["wrong_die"]
+
+
+@pytest.mark.parametrize(
+    "fields, code",
+    [({"faces": 0, "number": 1}, "invalid_request"), ({"faces": 6, "number": 1000},
+     "invalid_request"), ({"faces": 6}, "invalid_request"),
+     ({"faces": 6, "number": 1, "actor": "nobody"}, "unknown_actor")],
+)  # fmt: skip
+def test_bad_draws_are_refused_with_typed_errors(fields, code):
+    svc = service()
+    with pytest.raises(Exception) as refused:
+        svc.handle("t", {"type": "draw", "id": "x", **fields}, PLAYER)
+    assert refused.value.code == code
