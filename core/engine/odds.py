@@ -79,6 +79,10 @@ TOO_LARGE = say(
 )
 
 
+#: An action's reply carries the law of its total up to this many totals.
+MAX_REPLY_TOTALS = 500
+
+
 def formula_distribution(formula: str, bounds: Bounds = DEFAULT_BOUNDS) -> Distribution:
     """The exact distribution of ``formula`` under ``bounds`` (cached by
     :func:`rollbridge.odds.distribution`: the same formula's odds are computed once)."""
@@ -196,18 +200,21 @@ def answer_odds(
         raise OddsUnavailable(
             NO_ODDS(ruleset=table.ruleset.id, action=spec.name), details={"action": spec.name}
         )
+    # the outcomes are the answer; the law of the total is a detail a large one omits
+    with_totals = odds.totals is not None and len(odds.totals.weights) <= MAX_REPLY_TOTALS
     reply = {
         "ruleset": table.ruleset.id,
         "action": spec.name,
-        "odds": odds.to_dict(locale),
+        "odds": odds.to_dict(locale, totals=with_totals),
         "limited": limited,
         "assumed": sorted(assume),
     }
+    if odds.totals is not None and not with_totals:
+        reply["odds"]["totals_omitted"] = True
     try:
         return _check_size(reply, table.max_event_bytes)
     except DiceLimitExceeded:
         if reply["odds"]["totals"] is None:
             raise
-    # the outcomes are the answer; the law of the total is a detail a large one omits
-    reply["odds"] = {**reply["odds"], "totals": None, "totals_omitted": True}
+    reply["odds"] = {**odds.to_dict(locale, totals=False), "totals_omitted": True}
     return _check_size(reply, table.max_event_bytes)

@@ -150,6 +150,11 @@ def _cached(formula: str, depth: int, bounds: Bounds) -> Distribution:
     return _computed(parse(formula), depth)
 
 
+def clear_cache() -> None:
+    """Forget every cached distribution (benchmarks measure the first computation)."""
+    _cached.cache_clear()
+
+
 def _computed(parsed: Formula, explode_depth: int) -> Distribution:
     text = str(parsed)
     law = checked(node_law(parsed.root, explode_depth, text), text)

@@ -47,9 +47,9 @@ class Odds:
         text = self.labels.get(name)
         return name if text is None else text.render(locale)
 
-    def to_dict(self, locale: str = "en") -> dict[str, Any]:
+    def to_dict(self, locale: str = "en", *, totals: bool = True) -> dict[str, Any]:
         """Plain data: fractions as ``"p/q"`` text, with floats beside them, and each
-        outcome's label in ``locale``."""
+        outcome's label in ``locale`` (``totals=False``: without the law of the total)."""
         return {
             "outcomes": [
                 {
@@ -62,5 +62,5 @@ class Odds:
             ],
             "truncated": _text(self.truncated),
             "truncated_float": float(self.truncated),
-            "totals": self.totals.to_dict() if self.totals is not None else None,
+            "totals": self.totals.to_dict() if totals and self.totals is not None else None,
         }

@@ -45,7 +45,7 @@ def roll_law(formula: str, given: int | None) -> tuple[dict[int, int], int, Dist
     parsed = parse_dice(formula)
     if given is not None:
         return {given: 1}, 1, None
-    totals = distribution(parsed)
+    totals = distribution(str(parsed))  # by text: computed once per expression
     weights: dict[int, int] = {}
     for total, weight in totals.weights.items():
         roll = roll_value(total)

@@ -1,8 +1,10 @@
 """The Store contract, one suite for every store (issue "Live server", item 5).
 
-Each test runs on :class:`MemoryStore` (the reference) and :class:`SQLiteStore`.
-``kit.reopen()`` is a restart: the same MemoryStore object (nothing survives a
-process there), a new SQLiteStore on the same file.
+Each test runs on :class:`MemoryStore` (the reference), :class:`SQLiteStore` and
+:class:`RedisStore` (on a real ``redis-server``, ``tests/stores/conftest.py``; each
+test under a key prefix of its own). ``kit.reopen()`` is a restart: the same
+MemoryStore object (nothing survives a process there), a new SQLiteStore on the
+same file, a new RedisStore on the same server.
 """
 
 from __future__ import annotations
@@ -38,9 +40,10 @@ ALICE = Principal("player", "alice", "tok-alice")
 class Kit:
     """Opens the store under test, and re-opens it as a restart would."""
 
-    def __init__(self, kind: str, path: Path) -> None:
+    def __init__(self, kind: str, path: Path, redis: tuple[str, str] | None = None) -> None:
         self.kind = kind
         self.path = path
+        self.redis = redis  # (url, key prefix) for the redis kind
         self.retain = DEFAULT_RETAIN
         self.current: Any = None
         self.opened: list[Any] = []
@@ -49,6 +52,11 @@ class Kit:
         self.retain = retain
         if self.kind == "memory":
             self.current = MemoryStore(retain=retain)
+        elif self.kind == "redis":
+            from rollbridge.stores.redis import RedisStore
+
+            url, prefix = self.redis
+            self.current = RedisStore(url, retain=retain, prefix=prefix)
         else:
             self.current = SQLiteStore(self.path, retain=retain)
         self.opened.append(self.current)
@@ -70,9 +78,13 @@ class Kit:
             store.close()
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "redis"])
 def kit(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Kit]:
-    made = Kit(request.param, tmp_path / "rollbridge.db")
+    redis = None
+    if request.param == "redis":
+        server = request.getfixturevalue("redis_server")
+        redis = (server.url, request.getfixturevalue("redis_prefix"))
+    made = Kit(request.param, tmp_path / "rollbridge.db", redis)
     yield made
     made.close()
 

@@ -1,0 +1,603 @@
+"""The Redis store: every table in a Redis server, shared by any number of processes.
+
+:class:`RedisStore` implements :class:`~rollbridge.stores.base.Store` with the
+semantics of :class:`~rollbridge.stores.sqlite.SQLiteStore` (the contract suite,
+``tests/stores/test_store_contract.py``, runs on both). It uses redis-py's
+synchronous client (``redis.Redis.from_url``, with hiredis when installed): the
+server calls a store from its commit-writer thread and a thread pool, and the
+client's connection pool is safe to share between threads.
+
+**Keys** (:mod:`rollbridge.stores.redis_keys`): a table's keys all carry its id as
+a hash tag, ``rb:{table}:info``, ``rb:{table}:log``, …, so a Redis Cluster would
+keep a table in one slot. Values are msgpack bytes, the ones the engine packed.
+
+**A commit is one server-side script** (:data:`~rollbridge.stores.redis_scripts.COMMIT`,
+sent with ``EVALSHA``, loaded again when the server lost it). It checks, and only
+then writes:
+
+0. whether this very commit was written already (its digest is in the table's
+   ``commits`` set at its seq: a retry after a lost reply): then it answers
+   "written" and writes nothing twice;
+1. the writer's fencing token: if the table's ``owner`` key is set and names
+   another process than this store's ``writer``, the commit is refused;
+2. the sequence, as SQLite's guard: within an epoch the commit's first event is the
+   stored seq + 1 and the table's seq becomes its last event's;
+3. the request ids: no reply key of the commit holds a stored reply that names an
+   event (an integer ``seq``) — that request was executed already. A reply without
+   an event (a pending approval) is replaced when the request is decided.
+
+Then it writes the events (trimming the log to the last ``retain``), the actor
+records, the info and meta, the replies (pruning those past the
+:func:`~rollbridge.stores.base.reply_window`) and publishes ``"{epoch}:{seq}"`` on
+the table's channel ``rb:{table}:events``. A refusal raises
+:class:`CommitRefused` (a :class:`~rollbridge.exceptions.StoreError`) having written
+nothing.
+
+**Durability** needs ``appendonly yes``, ``appendfsync always`` and
+``maxmemory-policy noeviction``; :func:`check_durability` lists what a server lacks.
+
+**Reads** that need more than one key run as one script too, so they see whole
+commits only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, NamedTuple, TypeVar
+
+import redis
+from redis.commands.core import Script
+
+from rollbridge.engine.model import ActorRecord, Commit, Encounter, Event, TableInfo, TableSnapshot
+from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
+from rollbridge.plain import JSON, NotPlain, pack, unpack
+from rollbridge.stores import redis_scripts as lua
+from rollbridge.stores.base import (
+    CANNOT_OPEN,
+    DEFAULT_RETAIN,
+    TABLE_EXISTS,
+    UNKNOWN_TABLE,
+    reply_window,
+)
+from rollbridge.stores.redis_durability import check_durability
+from rollbridge.stores.redis_keys import DEFAULT_PREFIX, RedisKeys, TableKeys
+from rollbridge.tokens import AdminTokenRecord, TokenRecord
+
+__all__ = [
+    "CommitRefused",
+    "PreparedRedisCommit",
+    "RedisStore",
+    "check_durability",
+    "commit_args",
+    "prepare",
+]
+
+T = TypeVar("T")
+
+#: The first byte of a stored reply: it names an event (``F``: final, the request
+#: was executed) or not (``P``: provisional, a pending approval).
+FINAL, PROVISIONAL = b"F", b"P"
+
+
+class CommitRefused(StoreError):
+    """The commit script refused a commit, having written nothing.
+
+    ``details["reason"]`` says why: ``seq`` (another writer moved the table on:
+    ``stored_epoch``, ``stored_seq``), ``reply`` (a request of the commit was
+    answered already: ``key``) or ``owner`` (another process holds the table's
+    lease: ``owner``). The code stays ``store_error``: a client only tries again.
+    """
+
+
+class PreparedRedisCommit(NamedTuple):
+    """A :class:`~rollbridge.engine.model.Commit` serialised for the commit script:
+    only bytes and numbers (:func:`commit_args` makes the script's arguments)."""
+
+    epoch: int
+    seq: int
+    events: tuple[tuple[int, bytes], ...]
+    actors: tuple[tuple[str, bytes], ...]
+    removed: tuple[str, ...]
+    info: bytes
+    meta: bytes
+    wanted: str
+    replies: tuple[tuple[str, bytes], ...]
+    #: A digest of all of the above: the commit script knows a commit sent again.
+    digest: str
+
+
+def _final(reply: JSON) -> bool:
+    """Whether a reply names the event its request made (an integer ``seq``)."""
+    seq = reply.get("seq") if isinstance(reply, dict) else None
+    return isinstance(seq, int) and not isinstance(seq, bool)
+
+
+def _digest(fields: tuple[Any, ...]) -> str:
+    """A digest of a commit's serialised fields, each part length-prefixed."""
+    epoch, seq, events, actors, removed, info, meta, wanted, replies = fields
+    parts: list[bytes] = [b"%d:%d:%d" % (epoch, seq, len(events)), info, meta, wanted.encode()]
+    parts += [b for _, b in events]
+    parts.append(b"%d:%d:%d" % (len(actors), len(removed), len(replies)))
+    for name, blob in (*actors, *replies):
+        parts += (name.encode(), blob)
+    parts += [r.encode() for r in removed]
+    joined = b"".join(len(p).to_bytes(4, "big") + p for p in parts)
+    return hashlib.blake2b(joined, digest_size=16).hexdigest()
+
+
+def prepare(commit: Commit) -> PreparedRedisCommit:
+    """Serialise a commit now (on the thread that executed it).
+
+    :raises StoreError: the commit holds something that cannot be stored.
+    """
+    try:
+        meta = commit.meta
+        history = sorted({int(s) for s in [*meta.get("undo", []), *meta.get("redo", [])]})
+        fields = (
+            int(commit.info.epoch),
+            int(commit.info.seq),
+            tuple((int(e.seq), e.packed()) for e in commit.events),
+            tuple((r.id, r.packed()) for r in commit.actors),
+            tuple(commit.removed),
+            pack(commit.info.to_dict()),
+            pack(meta),
+            ",".join(map(str, history)),
+            tuple(
+                (key, (FINAL if _final(reply) else PROVISIONAL) + pack(reply))
+                for key, reply in commit.replies.items()
+            ),
+        )
+        return PreparedRedisCommit(*fields, digest=_digest(fields))
+    except Exception as exc:
+        raise StoreError(f"the commit cannot be stored: {type(exc).__name__}: {exc}") from exc
+
+
+def commit_args(
+    keys: TableKeys, writer: str, p: PreparedRedisCommit, retain: int
+) -> tuple[list[str], list[Any]]:
+    """The ``KEYS`` and ``ARGV`` of the commit script for one prepared commit."""
+    args: list[Any] = [
+        writer,
+        p.epoch,
+        p.seq,
+        len(p.events),
+        len(p.actors),
+        len(p.removed),
+        len(p.replies),
+        p.info,
+        p.meta,
+        p.wanted,
+        retain,
+        reply_window(retain),
+        keys.channel,
+        p.digest,
+    ]
+    for pair in (*p.events, *p.actors):
+        args += pair
+    args += p.removed
+    for pair in p.replies:
+        args += pair
+    keys_ = [keys.info, keys.actors, keys.order, keys.log, keys.replies, keys.reply_seqs]
+    return [*keys_, keys.owner, keys.commits], args
+
+
+def _unknown(table_id: str) -> UnknownTable:
+    return UnknownTable(UNKNOWN_TABLE(table=repr(table_id)), details={"table": table_id})
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _token(table_id: str, blob: bytes) -> TokenRecord:
+    data = unpack(blob)
+    return TokenRecord(data["id"], table_id, data["role"], data["name"], data["hash"])
+
+
+def _admin(blob: bytes) -> AdminTokenRecord:
+    data = unpack(blob)
+    return AdminTokenRecord(id=data["id"], name=data["name"], created=data["created"],
+                            hash=data["hash"])  # fmt: skip
+
+
+class RedisStore:
+    """Tables, actors, the retained event log, idempotency replies and tokens in
+    a Redis server; see the module docstring for the commit script and keys.
+
+    :param url: ``redis://HOST:PORT/DB`` (``rediss://`` for TLS, ``unix://`` for
+        a socket), as ``redis.Redis.from_url`` reads it.
+    :param retain: events kept per table for resume and undo.
+    :param prefix: put before every key (``rb:``).
+    :param writer: this process's id, compared with a table's ``owner`` key (the
+        lease holder) by the commit script; None for a process that holds no lease.
+    :param client: a ``redis.Redis`` to use instead of one made from ``url``
+        (it must have ``decode_responses=False``); :meth:`close` closes it.
+    :raises StoreError: the server does not answer.
+
+    Every method may be called from any thread.
+    """
+
+    def __init__(
+        self,
+        url: str = "redis://127.0.0.1:6379/0",
+        *,
+        retain: int = DEFAULT_RETAIN,
+        prefix: str = DEFAULT_PREFIX,
+        writer: str | None = None,
+        client: redis.Redis | None = None,
+    ) -> None:
+        self.retain = retain
+        self.keys = RedisKeys(prefix)
+        self.writer = writer
+        self._closed = False
+        self._lock = threading.Lock()
+        self.client = client or redis.Redis.from_url(url, decode_responses=False)
+        kwargs = self.client.connection_pool.connection_kwargs
+        where = kwargs.get("path") or f"{kwargs.get('host')}:{kwargs.get('port')}"
+        self.where = f"redis {where}/{kwargs.get('db', 0)}"  # never the password
+        self._scripts: dict[str, Script] = {
+            name: self.client.register_script(getattr(lua, name)) for name in lua.__all__
+        }
+        try:
+            self.client.ping()
+        except redis.RedisError as exc:
+            self.client.close()
+            raise StoreError(CANNOT_OPEN(path=self.where, error=str(exc))) from exc
+
+    def __repr__(self) -> str:
+        return f"RedisStore({self.where!r}, prefix={self.keys.prefix!r}, retain={self.retain})"
+
+    def __enter__(self) -> RedisStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- plumbing -----------------------------------------------------------------
+
+    @contextmanager
+    def _io(self) -> Iterator[None]:
+        """Errors other than rollbridge's become :class:`StoreError`."""
+        if self._closed:
+            raise StoreError(f"{self!r} is closed")
+        try:
+            yield
+        except RollbridgeError:
+            raise
+        except Exception as exc:
+            raise self._error(exc) from exc
+
+    def _error(self, exc: BaseException) -> StoreError:
+        """A redis-py error as a :class:`StoreError` that says what to do."""
+        if isinstance(exc, redis.exceptions.OutOfMemoryError):
+            return StoreError(
+                f"{self.where} is out of memory (maxmemory): nothing was written; "
+                f"free memory or raise maxmemory ({exc})",
+                details={"reason": "out_of_memory"},
+            )
+        if isinstance(exc, redis.exceptions.ReadOnlyError):
+            return StoreError(
+                f"{self.where} is a read-only replica: nothing was written ({exc})",
+                details={"reason": "read_only"},
+            )
+        return StoreError(f"{self.where}: {type(exc).__name__}: {exc}")
+
+    def _run(self, name: str, keys: Sequence[str], args: Sequence[Any] = ()) -> Any:
+        with self._io():
+            return self._scripts[name](keys=list(keys), args=list(args))
+
+    def _call(self, fn: Callable[[], T]) -> T:
+        with self._io():
+            return fn()
+
+    def _token_keys(self, table_id: str) -> list[str]:
+        k = self.keys.table(table_id)
+        return [k.info, k.tokens, k.token_by_hash, k.token_hash_of, k.token_order]
+
+    # -- tables -------------------------------------------------------------------
+
+    def create_table(self, info: TableInfo, tokens: list[TokenRecord]) -> None:
+        """Store a new table (seq 0, no actors) with its first tokens.
+
+        :raises Conflict: if a table with this id exists (nothing is replaced).
+        """
+        try:
+            args: list[Any] = [
+                info.id,
+                pack(info.to_dict()),
+                pack(TableSnapshot(info, {}).meta()),
+                int(info.epoch),
+                int(info.seq),
+                repr(time.time()),
+            ]
+        except NotPlain as exc:
+            raise StoreError(f"table {info.id!r} cannot be stored: {exc}") from exc
+        for record in tokens:
+            args += [record.id, self._pack_token(record), record.hash]
+        keys = [
+            *self._token_keys(info.id),
+            self.keys.glob("tables"),
+            self.keys.glob("counter"),
+        ]
+        if not self._run("CREATE_TABLE", keys, args):
+            raise Conflict(TABLE_EXISTS(table=repr(info.id)), details={"table": info.id})
+
+    def delete_table(self, table_id: str) -> None:
+        """Remove a table and everything of it (its lease too). :raises UnknownTable:"""
+        keys = [*self.keys.table(table_id).all(), self.keys.glob("tables")]
+        if not self._run("DELETE_TABLE", keys, [table_id]):
+            raise _unknown(table_id)
+
+    def table_ids(self) -> list[str]:
+        """The id of every table, oldest first."""
+        ids = self._call(lambda: self.client.zrange(self.keys.glob("tables"), 0, -1))
+        return [_text(i) for i in ids]
+
+    def tables(self) -> list[TableInfo]:
+        """Every table as its latest commit left it, oldest first."""
+        ids = self.table_ids()
+        with self._io():
+            pipe = self.client.pipeline(transaction=False)
+            for table_id in ids:
+                pipe.hget(self.keys.table(table_id).info, "info")
+            blobs = pipe.execute()
+        return [TableInfo.from_dict(unpack(b)) for b in blobs if b is not None]
+
+    def load(self, table_id: str) -> tuple[TableSnapshot, dict[int, Event]]:
+        """A table's state and the retained events its undo/redo stacks name, read
+        in one script (a whole commit, never half of one).
+
+        :raises UnknownTable:
+        """
+        k = self.keys.table(table_id)
+        found = self._run("LOAD", [k.info, k.actors, k.order, k.log])
+        if not found:
+            raise _unknown(table_id)
+        info_blob, meta_blob, records, events = found
+        info = TableInfo.from_dict(unpack(info_blob))
+        meta = unpack(meta_blob)
+        actors = {}
+        for blob in records:
+            data = unpack(blob)
+            actors[data["id"]] = ActorRecord.from_dict(data, fresh=True)
+        history = {}
+        for blob in events:
+            event = Event.from_dict(unpack(blob))
+            if event.seq > info.seq - self.retain:
+                history[event.seq] = event
+        snapshot = TableSnapshot(
+            info=info,
+            actors=actors,
+            encounter=Encounter.from_dict(meta["encounter"]),
+            pending=meta["pending"],
+            undo=meta["undo"],
+            redo=meta["redo"],
+            dice=meta.get("dice"),
+        )
+        return snapshot, history
+
+    def events_after(self, table_id: str, seq: int) -> list[Event] | None:
+        """Every event with a seq above ``seq``, in order; ``[]`` when ``seq`` is the
+        latest; None if some of them have left the retained log.
+
+        :raises UnknownTable:
+        """
+        k = self.keys.table(table_id)
+        found = self._run("EVENTS_AFTER", [k.info, k.log], [int(seq), max(0, self.retain)])
+        if not found:
+            raise _unknown(table_id)
+        latest, blobs = int(found[0]), found[1:]
+        if seq >= latest:
+            return []
+        if seq < latest - self.retain:
+            return None
+        events = [Event.from_dict(unpack(b)) for b in blobs]
+        if [e.seq for e in events] != list(range(seq + 1, latest + 1)):
+            return None
+        return events
+
+    def event(self, table_id: str, seq: int) -> Event | None:
+        """One retained event, or None if it is not (or no longer) in the log."""
+        k = self.keys.table(table_id)
+        found = self._run("EVENT", [k.info, k.log], [int(seq)])
+        if not found or not found[1]:
+            return None
+        latest = int(found[0])
+        if not latest - self.retain < seq <= latest:
+            return None
+        return Event.from_dict(unpack(found[1]))
+
+    def reply(self, table_id: str, key: str) -> JSON | None:
+        """The stored reply to the request with this idempotency key (kept for
+        :func:`~rollbridge.stores.base.reply_window` seqs).
+
+        :raises UnknownTable:
+        """
+        k = self.keys.table(table_id)
+        found = self._run("REPLY", [k.info, k.replies, k.reply_seqs], [key])
+        if not found:
+            raise _unknown(table_id)
+        latest, blob, at = found
+        if not blob or not at or float(at) <= latest - reply_window(self.retain):
+            return None
+        return unpack(blob[1:])
+
+    def reply_keys(self, table_id: str) -> list[str]:
+        """The idempotency key of every stored reply of a table. :raises UnknownTable:"""
+        k = self.keys.table(table_id)
+        found = self._run("REPLY_KEYS", [k.info, k.reply_seqs], [reply_window(self.retain)])
+        if found is None or found is False:
+            raise _unknown(table_id)
+        return [_text(key) for key in found]
+
+    # -- commits --------------------------------------------------------------------
+
+    def prepare(self, commit: Commit) -> PreparedRedisCommit:
+        """Serialise a commit now, to write it later. :raises StoreError:"""
+        return prepare(commit)
+
+    def commit(self, table_id: str, commit: Commit | PreparedRedisCommit) -> None:
+        """Write a commit atomically (one script), durable when this returns (with
+        ``appendfsync always``).
+
+        :raises UnknownTable: CommitRefused: StoreError: having written nothing.
+        """
+        self.commit_many([(table_id, commit)])
+
+    def commit_many(self, items: Sequence[tuple[str, Commit | PreparedRedisCommit]]) -> None:
+        """Write several commits in one round trip: each commit's script, pipelined.
+
+        Each script is atomic, the batch is not: when one commit fails (say the
+        second), the commits before it are written and durable, it wrote nothing,
+        the later commits of its table fail their sequence check and write nothing,
+        and the later commits of other tables are written. This raises the first
+        failure. Sending the batch again (as the server's writer does, one by one)
+        is safe: a commit already written is recognised and not written twice.
+
+        :raises UnknownTable: CommitRefused: StoreError:
+        """
+        prepared = [(t, c if isinstance(c, PreparedRedisCommit) else prepare(c)) for t, c in items]
+        if not prepared:
+            return
+        writer = self.writer or ""
+        script = self._scripts["COMMIT"]
+        with self._io():
+            if len(prepared) == 1:
+                table_id, p = prepared[0]
+                keys, args = commit_args(self.keys.table(table_id), writer, p, self.retain)
+                results = [script(keys=keys, args=args)]
+            else:
+                pipe = self.client.pipeline(transaction=False)
+                for table_id, p in prepared:
+                    keys, args = commit_args(self.keys.table(table_id), writer, p, self.retain)
+                    script(keys=keys, args=args, client=pipe)
+                results = pipe.execute(raise_on_error=False)
+        for (table_id, p), result in zip(prepared, results, strict=True):
+            if isinstance(result, Exception):
+                raise self._error(result) from result
+            self._check_result(table_id, p, result)
+
+    @staticmethod
+    def _check_result(table_id: str, p: PreparedRedisCommit, result: list[Any]) -> None:
+        if int(result[0]) in (1, 2):
+            return
+        reason = _text(result[1])
+        if reason == "unknown":
+            raise _unknown(table_id)
+        if reason == "seq":
+            epoch, seq = int(result[2]), int(result[3])
+            raise CommitRefused(
+                f"table {table_id!r} is at epoch {epoch} seq {seq} in the store, but the "
+                f"commit brings events {[s for s, _ in p.events]} and seq {p.seq}: another "
+                "process may have written to this table; reload it",
+                details={"table": table_id, "reason": "seq", "stored_epoch": epoch,
+                         "stored_seq": seq, "commit_seq": p.seq},
+            )  # fmt: skip
+        if reason == "reply":
+            key = _text(result[2])
+            raise CommitRefused(
+                f"table {table_id!r}: the request {key!r} was answered already; reload it",
+                details={"table": table_id, "reason": "reply", "key": key},
+            )
+        owner = _text(result[2])
+        raise CommitRefused(
+            f"table {table_id!r} is held by {owner!r}, not by this writer: reload it",
+            details={"table": table_id, "reason": "owner", "owner": owner},
+        )
+
+    # -- tokens ---------------------------------------------------------------------
+
+    @staticmethod
+    def _pack_token(record: TokenRecord) -> bytes:
+        return pack({"id": record.id, "role": record.role, "name": record.name,
+                     "hash": record.hash})  # fmt: skip
+
+    def add_token(self, record: TokenRecord) -> None:
+        """Store a token record (its hash only). :raises UnknownTable:"""
+        args = [record.id, self._pack_token(record), record.hash]
+        if not self._run("ADD_TOKEN", self._token_keys(record.table), args):
+            raise _unknown(record.table)
+
+    def find_token(self, table_id: str, token_hash: str) -> TokenRecord | None:
+        """The token of this table with this hash (None for an unknown table)."""
+        k = self.keys.table(table_id)
+        blob = self._run("FIND_TOKEN", [k.tokens, k.token_by_hash], [token_hash])
+        if not blob:
+            return None
+        return _token(table_id, blob)
+
+    def list_tokens(self, table_id: str) -> list[TokenRecord]:
+        """Every token of a table, oldest first. :raises UnknownTable:"""
+        k = self.keys.table(table_id)
+        blobs = self._run("LIST_TOKENS", [k.info, k.tokens, k.token_order])
+        if blobs is None:
+            raise _unknown(table_id)
+        return [_token(table_id, b) for b in blobs if b is not None]
+
+    def revoke_token(self, table_id: str, token_id: str) -> bool:
+        """Remove a token; whether it existed. :raises UnknownTable:"""
+        done = int(self._run("REVOKE_TOKEN", self._token_keys(table_id), [token_id]))
+        if done < 0:
+            raise _unknown(table_id)
+        return done == 1
+
+    def token_ids(self) -> set[str]:
+        """The id of every token of every table (one round trip after the index)."""
+        ids = self.table_ids()
+        with self._io():
+            pipe = self.client.pipeline(transaction=False)
+            for table_id in ids:
+                pipe.hkeys(self.keys.table(table_id).tokens)
+            found = pipe.execute()
+        return {_text(i) for keys in found for i in keys}
+
+    # -- admin tokens ---------------------------------------------------------------
+
+    def _admin_keys(self) -> list[str]:
+        g = self.keys.glob
+        return [g("admin_tokens"), g("admin_by_hash"), g("admin_hash_of"), g("admin_order")]
+
+    def add_admin_token(self, record: AdminTokenRecord) -> None:
+        """Store an admin token record (its hash only)."""
+        blob = pack({"id": record.id, "name": record.name, "created": record.created,
+                     "hash": record.hash})  # fmt: skip
+        keys = [*self._admin_keys(), self.keys.glob("counter")]
+        self._run("ADD_ADMIN_TOKEN", keys, [record.id, blob, record.hash])
+
+    def find_admin_token(self, token_hash: str) -> AdminTokenRecord | None:
+        """The admin token with this hash."""
+        blob = self._run("FIND_ADMIN_TOKEN", self._admin_keys()[:2], [token_hash])
+        return _admin(blob) if blob else None
+
+    def list_admin_tokens(self) -> list[AdminTokenRecord]:
+        """Every admin token, oldest first."""
+        keys = self._admin_keys()
+        blobs = self._run("LIST_ADMIN_TOKENS", [keys[0], keys[3]])
+        records = [_admin(b) for b in blobs if b is not None]
+        return sorted(records, key=lambda r: r.created)  # stable: ties keep their order
+
+    def revoke_admin_token(self, token_id: str) -> bool:
+        """Remove an admin token; whether it existed."""
+        return int(self._run("REVOKE_ADMIN_TOKEN", self._admin_keys(), [token_id])) == 1
+
+    # -- the rest -------------------------------------------------------------------
+
+    def check_durability(self) -> list[str]:
+        """The problems of this store's server: :func:`check_durability`."""
+        return check_durability(self.client)
+
+    def ping(self) -> None:
+        """One ``PING``: proves the server answers. :raises StoreError:"""
+        self._call(self.client.ping)
+
+    def close(self) -> None:
+        """Close the client's connections. Idempotent; later calls raise StoreError."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        self.client.close()

@@ -1,0 +1,99 @@
+"""Key names of the Redis store (:mod:`rollbridge.stores.redis`): one job, naming.
+
+Every key of a table carries the table id as a Redis Cluster *hash tag*,
+``{prefix}{{table-id}}:{kind}`` (``rb:{t1}:info``), so all of a table's keys hash
+to one slot and one server-side script may touch them all. The few keys that
+belong to no table (the table index, the admin tokens) are ``{prefix}{kind}``.
+``docs/redis.md`` lists every key and what it holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rollbridge.exceptions import InvalidSettings
+
+__all__ = ["DEFAULT_PREFIX", "GLOBAL_KINDS", "TABLE_KINDS", "RedisKeys", "TableKeys"]
+
+#: The prefix of every key unless the operator chooses another.
+DEFAULT_PREFIX = "rb:"
+
+#: The keys of one table, in the order the scripts receive them.
+TABLE_KINDS = (
+    "info",  # hash: info, meta, epoch, seq, wanted (undo/redo seqs), created, pos
+    "actors",  # hash: actor id -> packed record
+    "order",  # sorted set: actor id by the position it was added at
+    "log",  # sorted set: packed event by seq (the last ``retain``)
+    "replies",  # hash: idempotency key -> flag byte + packed reply
+    "reply_seqs",  # sorted set: idempotency key by the seq that stored it
+    "owner",  # string: the id of the process holding the table's lease
+    "commits",  # sorted set: digest of each retained commit by its last seq
+    "tokens",  # hash: token id -> packed token record
+    "token_by_hash",  # hash: token hash -> token id
+    "token_hash_of",  # hash: token id -> token hash
+    "token_order",  # sorted set: token id by the position it was added at
+)
+
+#: The keys that belong to no table.
+GLOBAL_KINDS = (
+    "tables",  # sorted set: table id by creation
+    "counter",  # string: a counter that orders tables and admin tokens
+    "admin_tokens",  # hash: admin token id -> packed record
+    "admin_by_hash",  # hash: admin token hash -> id
+    "admin_hash_of",  # hash: admin token id -> hash
+    "admin_order",  # sorted set: admin token id by creation
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TableKeys:
+    """The keys of one table (see :data:`TABLE_KINDS`) and its channel."""
+
+    info: str
+    actors: str
+    order: str
+    log: str
+    replies: str
+    reply_seqs: str
+    owner: str
+    commits: str
+    tokens: str
+    token_by_hash: str
+    token_hash_of: str
+    token_order: str
+    #: The pub/sub channel a commit publishes ``"{epoch}:{seq}"`` on.
+    channel: str
+
+    def all(self) -> list[str]:
+        """Every key of the table (not the channel), in :data:`TABLE_KINDS` order."""
+        return [getattr(self, kind) for kind in TABLE_KINDS]
+
+
+@dataclass(frozen=True, slots=True)
+class RedisKeys:
+    """Names every key under one prefix.
+
+    :param prefix: put before every key (``rb:`` by default); it may not hold
+        ``{`` or ``}``, which would change the hash tag.
+    :raises InvalidSettings: for a prefix with a brace, or an empty one.
+    """
+
+    prefix: str = DEFAULT_PREFIX
+
+    def __post_init__(self) -> None:
+        if not self.prefix or "{" in self.prefix or "}" in self.prefix:
+            raise InvalidSettings(
+                f"a Redis key prefix must be non-empty and hold no braces: {self.prefix!r}",
+                details={"prefix": self.prefix},
+            )
+
+    def table(self, table_id: str) -> TableKeys:
+        """The keys of ``table_id``, all with the hash tag ``{table_id}``."""
+        base = f"{self.prefix}{{{table_id}}}:"
+        return TableKeys(*(base + kind for kind in TABLE_KINDS), channel=base + "events")
+
+    def glob(self, kind: str) -> str:
+        """A key that belongs to no table (one of :data:`GLOBAL_KINDS`)."""
+        if kind not in GLOBAL_KINDS:
+            raise KeyError(kind)
+        return self.prefix + kind

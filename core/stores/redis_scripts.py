@@ -1,0 +1,362 @@
+"""The server-side Lua scripts of the Redis store (:mod:`rollbridge.stores.redis`).
+
+Redis runs each script atomically: no other command runs between its first and
+its last line, so a script's reads see whole commits only and its checks hold
+when it writes. Redis does not undo a script's earlier writes when a later
+command fails, so every script checks everything first and writes only after.
+redis-py sends them with ``EVALSHA`` and falls back to ``SCRIPT LOAD`` when the
+server does not know one (after a restart, say).
+
+:data:`COMMIT` is the one script a commit is: the writer's fencing token, the
+sequence, the request ids, then the writes and the ``PUBLISH``. Its arguments
+are built by :func:`rollbridge.stores.redis.commit_args`; ``docs/redis.md``
+describes each check.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ADD_ADMIN_TOKEN",
+    "ADD_TOKEN",
+    "COMMIT",
+    "CREATE_TABLE",
+    "DELETE_TABLE",
+    "EVENT",
+    "EVENTS_AFTER",
+    "FIND_ADMIN_TOKEN",
+    "FIND_TOKEN",
+    "LIST_ADMIN_TOKENS",
+    "LIST_TOKENS",
+    "LOAD",
+    "REPLY",
+    "REPLY_KEYS",
+    "REVOKE_ADMIN_TOKEN",
+    "REVOKE_TOKEN",
+]
+
+#: The first line of every script that writes: with a shebang, Redis (7.0 or later)
+#: refuses the whole script up front when it is out of memory, rather than at its
+#: first write command (a deletion before it would already have happened).
+_WRITES = "#!lua"
+#: The first line of every script that only reads: it runs on a replica, and while
+#: the server is out of memory.
+_READS = "#!lua flags=no-writes"
+
+#: HMGET in chunks, since Lua's unpack() has a bounded stack.
+_HMGET = """
+local function hmget(key, ids)
+  local out = {}
+  for from = 1, #ids, 500 do
+    local chunk = {}
+    for n = from, math.min(from + 499, #ids) do chunk[#chunk + 1] = ids[n] end
+    local got = redis.call('HMGET', key, unpack(chunk))
+    for n = 1, #got do out[#out + 1] = got[n] end
+  end
+  return out
+end
+"""
+
+#: KEYS: info actors order log replies reply_seqs owner commits.
+#: ARGV: writer, epoch, seq, events, actors, removed, replies, info, meta, wanted,
+#: retain, window, channel, digest; then events (seq, bytes), actors (id, bytes),
+#: removed ids, replies (key, flag byte + bytes).
+#: Returns {1} written, {2} this very commit was written already (nothing
+#: written again), or {0, reason, ...}: nothing written.
+COMMIT = (
+    _WRITES
+    + """
+local head = redis.call('HMGET', KEYS[1], 'epoch', 'seq')
+if not head[1] then return {0, 'unknown'} end
+local epoch, stored = tonumber(head[1]), tonumber(head[2])
+local cepoch, cseq = tonumber(ARGV[2]), tonumber(ARGV[3])
+local ne, na, nr, np = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]),
+  tonumber(ARGV[7])
+local retain, window = tonumber(ARGV[11]), tonumber(ARGV[12])
+local e0 = 15
+local a0 = e0 + 2 * ne
+local r0 = a0 + 2 * na
+local p0 = r0 + nr
+
+-- 0. this very commit, written already (a retry after a lost reply): nothing to do
+if ne > 0 and cepoch == epoch and cseq <= stored
+    and tonumber(redis.call('ZSCORE', KEYS[8], ARGV[14])) == cseq then
+  return {2}
+end
+
+-- 1. the writer's fencing token: only the lease holder (if any) writes
+local owner = redis.call('GET', KEYS[7])
+if owner and owner ~= ARGV[1] then return {0, 'owner', owner} end
+
+-- 2. the sequence: within an epoch the commit continues the stored log exactly
+if cepoch == epoch then
+  local expect = stored
+  local fits = true
+  for k = 0, ne - 1 do
+    if tonumber(ARGV[e0 + 2 * k]) ~= expect + 1 then fits = false; break end
+    expect = expect + 1
+  end
+  if cseq ~= expect then fits = false end
+  if not fits then return {0, 'seq', epoch, stored} end
+end
+
+-- 3. the request ids: a request whose reply names an event is never answered again
+local floor = stored - window
+for k = 0, np - 1 do
+  local key = ARGV[p0 + 2 * k]
+  local at = redis.call('ZSCORE', KEYS[6], key)
+  if at and tonumber(at) > floor then
+    local old = redis.call('HGET', KEYS[5], key)
+    if old and string.sub(old, 1, 1) == 'F' then return {0, 'reply', key} end
+  end
+end
+
+-- 4. every check passed: write
+if cepoch ~= epoch and ne > 0 then
+  -- a new epoch: its seqs replace whatever the old one had from there on
+  redis.call('ZREMRANGEBYSCORE', KEYS[4], ARGV[e0], '+inf')
+end
+for k = 0, ne - 1 do
+  redis.call('ZADD', KEYS[4], ARGV[e0 + 2 * k], ARGV[e0 + 2 * k + 1])
+end
+if retain > 0 then
+  redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -(retain + 1))
+else
+  redis.call('DEL', KEYS[4])
+end
+if ne > 0 then
+  redis.call('ZADD', KEYS[8], cseq, ARGV[14])
+  redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', cseq - math.max(retain, 1))
+end
+for k = 0, na - 1 do
+  local id = ARGV[a0 + 2 * k]
+  if not redis.call('ZSCORE', KEYS[3], id) then
+    redis.call('ZADD', KEYS[3], redis.call('HINCRBY', KEYS[1], 'pos', 1), id)
+  end
+  redis.call('HSET', KEYS[2], id, ARGV[a0 + 2 * k + 1])
+end
+for k = 0, nr - 1 do
+  redis.call('HDEL', KEYS[2], ARGV[r0 + k])
+  redis.call('ZREM', KEYS[3], ARGV[r0 + k])
+end
+redis.call('HSET', KEYS[1], 'info', ARGV[8], 'meta', ARGV[9], 'epoch', cepoch,
+  'seq', cseq, 'wanted', ARGV[10])
+for k = 0, np - 1 do
+  local key = ARGV[p0 + 2 * k]
+  redis.call('HSET', KEYS[5], key, ARGV[p0 + 2 * k + 1])
+  redis.call('ZADD', KEYS[6], cseq, key)
+end
+local old = redis.call('ZRANGE', KEYS[6], '-inf', cseq - window, 'BYSCORE')
+for from = 1, #old, 500 do
+  local chunk = {}
+  for n = from, math.min(from + 499, #old) do chunk[#chunk + 1] = old[n] end
+  redis.call('HDEL', KEYS[5], unpack(chunk))
+  redis.call('ZREM', KEYS[6], unpack(chunk))
+end
+redis.call('PUBLISH', ARGV[13], cepoch .. ':' .. cseq)
+return {1}
+"""
+)
+
+#: KEYS: info actors order log. Returns false for an unknown table, else
+#: {info, meta, records in order, events the undo/redo stacks name}.
+LOAD = (
+    _READS
+    + _HMGET
+    + """
+local h = redis.call('HMGET', KEYS[1], 'info', 'meta', 'wanted')
+if not h[1] then return false end
+local ids = redis.call('ZRANGE', KEYS[3], 0, -1)
+local records = hmget(KEYS[2], ids)
+local history = {}
+for s in string.gmatch(h[3] or '', '[^,]+') do
+  local got = redis.call('ZRANGE', KEYS[4], s, s, 'BYSCORE')
+  if got[1] then history[#history + 1] = got[1] end
+end
+return {h[1], h[2], records, history}
+"""
+)
+
+#: KEYS: info log. ARGV: seq, retain. Returns false for an unknown table, else
+#: {latest seq, events after seq...} (no events when some left the log).
+EVENTS_AFTER = (
+    _READS
+    + """
+local latest = redis.call('HGET', KEYS[1], 'seq')
+if not latest then return false end
+latest = tonumber(latest)
+local seq, retain = tonumber(ARGV[1]), tonumber(ARGV[2])
+if seq >= latest or seq < latest - retain then return {latest} end
+local out = redis.call('ZRANGE', KEYS[2], '(' .. seq, '+inf', 'BYSCORE')
+table.insert(out, 1, latest)
+return out
+"""
+)
+
+#: KEYS: info log. ARGV: seq. Returns false, or {latest seq, the event or false}.
+EVENT = (
+    _READS
+    + """
+local latest = redis.call('HGET', KEYS[1], 'seq')
+if not latest then return false end
+local got = redis.call('ZRANGE', KEYS[2], ARGV[1], ARGV[1], 'BYSCORE')
+return {tonumber(latest), got[1] or false}
+"""
+)
+
+#: KEYS: info replies reply_seqs. ARGV: key. Returns false, or {latest, reply, at}.
+REPLY = (
+    _READS
+    + """
+local latest = redis.call('HGET', KEYS[1], 'seq')
+if not latest then return false end
+local reply = redis.call('HGET', KEYS[2], ARGV[1])
+local at = redis.call('ZSCORE', KEYS[3], ARGV[1])
+return {tonumber(latest), reply or false, at or false}
+"""
+)
+
+#: KEYS: info reply_seqs. ARGV: window. Returns false, or the keys in the window.
+REPLY_KEYS = (
+    _READS
+    + """
+local latest = redis.call('HGET', KEYS[1], 'seq')
+if not latest then return false end
+return redis.call('ZRANGE', KEYS[2], '(' .. (tonumber(latest) - tonumber(ARGV[1])),
+  '+inf', 'BYSCORE')
+"""
+)
+
+#: KEYS: info tokens token_by_hash token_hash_of token_order tables counter.
+#: ARGV: id, info, meta, epoch, seq, created, then tokens (id, bytes, hash).
+#: Returns 0 if the table exists (nothing written), 1 once created.
+CREATE_TABLE = (
+    _WRITES
+    + """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'info', ARGV[2], 'meta', ARGV[3], 'epoch', ARGV[4],
+  'seq', ARGV[5], 'wanted', '', 'created', ARGV[6], 'pos', 0)
+for k = 7, #ARGV, 3 do
+  local id, hash = ARGV[k], ARGV[k + 2]
+  redis.call('HSET', KEYS[2], id, ARGV[k + 1])
+  redis.call('HSET', KEYS[3], hash, id)
+  redis.call('HSET', KEYS[4], id, hash)
+  redis.call('ZADD', KEYS[5], 'NX', redis.call('HINCRBY', KEYS[1], 'tokpos', 1), id)
+end
+redis.call('ZADD', KEYS[6], redis.call('INCR', KEYS[7]), ARGV[1])
+return 1
+"""
+)
+
+#: KEYS: the table's (TABLE_KINDS order), then tables. ARGV: id.
+#: Returns 0 for an unknown table, 1 once deleted.
+DELETE_TABLE = (
+    _WRITES
+    + """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+for k = 1, #KEYS - 1 do redis.call('DEL', KEYS[k]) end
+redis.call('ZREM', KEYS[#KEYS], ARGV[1])
+return 1
+"""
+)
+
+#: KEYS: info tokens token_by_hash token_hash_of token_order. ARGV: id, bytes, hash.
+#: Returns 0 for an unknown table, 1 once stored (replacing a record of that id).
+ADD_TOKEN = (
+    _WRITES
+    + """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local id, hash = ARGV[1], ARGV[3]
+local old = redis.call('HGET', KEYS[4], id)
+if old then redis.call('HDEL', KEYS[3], old) end
+redis.call('HSET', KEYS[2], id, ARGV[2])
+redis.call('HSET', KEYS[3], hash, id)
+redis.call('HSET', KEYS[4], id, hash)
+redis.call('ZADD', KEYS[5], 'NX', redis.call('HINCRBY', KEYS[1], 'tokpos', 1), id)
+return 1
+"""
+)
+
+#: KEYS: tokens token_by_hash. ARGV: hash. Returns the record, or false.
+FIND_TOKEN = (
+    _READS
+    + """
+local id = redis.call('HGET', KEYS[2], ARGV[1])
+if not id then return false end
+return redis.call('HGET', KEYS[1], id)
+"""
+)
+
+#: KEYS: info tokens token_order. Returns false for an unknown table, else records.
+LIST_TOKENS = (
+    _READS
+    + _HMGET
+    + """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+return hmget(KEYS[2], redis.call('ZRANGE', KEYS[3], 0, -1))
+"""
+)
+
+#: KEYS: info tokens token_by_hash token_hash_of token_order. ARGV: id.
+#: Returns -1 for an unknown table, 0 for an unknown token, 1 once removed.
+REVOKE_TOKEN = (
+    _WRITES
+    + """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local hash = redis.call('HGET', KEYS[4], ARGV[1])
+if not hash then return 0 end
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], hash)
+redis.call('HDEL', KEYS[4], ARGV[1])
+redis.call('ZREM', KEYS[5], ARGV[1])
+return 1
+"""
+)
+
+#: KEYS: admin_tokens admin_by_hash admin_hash_of admin_order counter.
+#: ARGV: id, bytes, hash. Stores the record, replacing one of that id.
+ADD_ADMIN_TOKEN = (
+    _WRITES
+    + """
+local old = redis.call('HGET', KEYS[3], ARGV[1])
+if old then redis.call('HDEL', KEYS[2], old) end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
+redis.call('ZADD', KEYS[4], 'NX', redis.call('INCR', KEYS[5]), ARGV[1])
+return 1
+"""
+)
+
+#: KEYS: admin_tokens admin_by_hash. ARGV: hash. Returns the record, or false.
+FIND_ADMIN_TOKEN = (
+    _READS
+    + """
+local id = redis.call('HGET', KEYS[2], ARGV[1])
+if not id then return false end
+return redis.call('HGET', KEYS[1], id)
+"""
+)
+
+#: KEYS: admin_tokens admin_order. Returns every record, oldest first.
+LIST_ADMIN_TOKENS = (
+    _READS
+    + _HMGET
+    + """
+return hmget(KEYS[1], redis.call('ZRANGE', KEYS[2], 0, -1))
+"""
+)
+
+#: KEYS: admin_tokens admin_by_hash admin_hash_of admin_order. ARGV: id.
+#: Returns 0 for an unknown token, 1 once removed.
+REVOKE_ADMIN_TOKEN = (
+    _WRITES
+    + """
+local hash = redis.call('HGET', KEYS[3], ARGV[1])
+if not hash then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], hash)
+redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('ZREM', KEYS[4], ARGV[1])
+return 1
+"""
+)
