@@ -1,4 +1,5 @@
-"""Commit throughput of the SQLite store, against bare sqlite3 in the same run.
+"""Commit throughput of the SQLite store, against bare sqlite3 in the same run (and,
+with ``--redis URL``, of the Redis store against the SQLite store).
 
 Run from anywhere, with the Python rollbridge is developed with (3.11+)::
 
@@ -118,11 +119,22 @@ def payload_size(commit: Commit) -> int:
 
 
 def time_store(
-    folder: Path, tables: list[Any], commits: list[Any], batch: int, retain: int = DEFAULT_RETAIN
+    folder: Path,
+    tables: list[Any],
+    commits: list[Any],
+    batch: int,
+    retain: int = DEFAULT_RETAIN,
+    redis_url: str | None = None,
 ) -> float:
-    """Commits per second of the store; batch 0 is one commit() per commit."""
+    """Commits per second of the store (SQLite, or with ``redis_url`` a RedisStore
+    under a fresh key prefix); batch 0 is one commit() per commit."""
     path = folder / f"store-{batch}-{time.perf_counter_ns()}.db"
-    store = SQLiteStore(path, retain=retain)
+    if redis_url:
+        from rollbridge.stores.redis import RedisStore
+
+        store: Any = RedisStore(redis_url, retain=retain, prefix=f"bench{time.time_ns()}:")
+    else:
+        store = SQLiteStore(path, retain=retain)
     try:
         for info, tokens in tables:
             store.create_table(info, tokens)
@@ -214,6 +226,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--retain", type=int, default=DEFAULT_RETAIN, help="events kept per table (pruning)"
     )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help="also time RedisStore on this server (run it with --appendonly yes "
+        "--appendfsync always); its column is against the SQLite store of the same run",
+    )
     args = parser.parse_args(argv)
 
     tables, commits = make_commits(args.commits)
@@ -228,7 +246,8 @@ def main(argv: list[str] | None = None) -> None:
     folder = args.dir or Path(tempfile.gettempdir())
     with tempfile.TemporaryDirectory(dir=folder, prefix="rollbridge-bench-") as tmp:
         print(f"files in {tmp}; synchronous=FULL, WAL\n")
-        print(f"{'mode':<11}{'store commits/s':>17}{'bare commits/s':>16}{'store/bare':>12}")
+        extra = f"{'redis commits/s':>17}{'redis/store':>12}" if args.redis else ""
+        print(f"{'mode':<11}{'store commits/s':>17}{'bare commits/s':>16}{'store/bare':>12}{extra}")
         for batch in (0, *BATCHES):
             label = "commit" if batch == 0 else f"batch {batch}"
             store = best(
@@ -237,7 +256,12 @@ def main(argv: list[str] | None = None) -> None:
             bare = best(
                 args.repeats, lambda b=batch: time_bare(Path(tmp), size, len(timed), max(1, b))
             )
-            print(f"{label:<11}{store:>17,.0f}{bare:>16,.0f}{store / bare:>12.2f}")
+            tail = ""
+            if args.redis:
+                redis = best(args.repeats, lambda b=batch: time_store(
+                    Path(tmp), tables, commits, b, args.retain, args.redis))  # fmt: skip
+                tail = f"{redis:>17,.0f}{redis / store:>12.2f}"
+            print(f"{label:<11}{store:>17,.0f}{bare:>16,.0f}{store / bare:>12.2f}{tail}")
             sys.stdout.flush()
     if args.codec:
         print()

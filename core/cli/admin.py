@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from rollbridge.cli.locales import default_locale
 from rollbridge.cli.render import print_json
+from rollbridge.cli.stores import add_store_options, open_store
 from rollbridge.exceptions import NotFound
 from rollbridge.text import Messages
 
@@ -36,7 +36,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "admin-token", help="make (default), list or revoke admin tokens of the admin API"
     )
-    parser.add_argument("--db", type=Path, help="SQLite file (default: user data directory)")
+    add_store_options(parser)
     parser.add_argument("--name", help="a name for the new token, shown in logs (default admin)")
     parser.add_argument("--list", action="store_true", help="list the admin tokens (no secrets)")
     parser.add_argument("--revoke", metavar="ID", help="revoke an admin token by its id")
@@ -45,12 +45,10 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
 
 
 def _admin_token(args: argparse.Namespace) -> int:
-    from rollbridge.paths import default_db_path  # the store loads only when used
-    from rollbridge.stores.sqlite import SQLiteStore
     from rollbridge.tokens import new_admin_token
 
     locale = default_locale()
-    with SQLiteStore(args.db or default_db_path()) as store:
+    with open_store(args) as store:  # the store loads only when used
         if args.revoke:
             if not store.revoke_admin_token(args.revoke):
                 raise NotFound(NO_SUCH(id=repr(args.revoke)), details={"id": args.revoke})

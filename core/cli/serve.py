@@ -11,10 +11,10 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rollbridge.cli.limits import add_limit_options, limits_from
+from rollbridge.cli.stores import add_store_options, open_store, refuse_unsafe_redis, store_name
 from rollbridge.server.limits import DEFAULT_HOST, DEFAULT_PORT, MAX_PENDING
 from rollbridge.stores.base import DEFAULT_RETAIN, Store
 
@@ -34,7 +34,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     serve = commands.add_parser("serve", help="run the live WebSocket server")
     serve.add_argument("--host", default=DEFAULT_HOST, help="interface (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (default 8765)")
-    serve.add_argument("--db", type=Path, help="SQLite file (default: the user data directory)")
+    add_store_options(serve, serving=True)
     serve.add_argument(
         "--retain",
         type=_positive,
@@ -104,12 +104,11 @@ def _serve(args: argparse.Namespace) -> int:
     import asyncio
 
     from rollbridge.host import PluginHost
-    from rollbridge.paths import default_db_path  # the store loads only for serving
     from rollbridge.server.app import Server
-    from rollbridge.stores.sqlite import SQLiteStore
 
-    db = args.db or default_db_path()
-    store = SQLiteStore(db, retain=args.retain)
+    store = open_store(args, retain=args.retain)  # the store loads only for serving
+    refuse_unsafe_redis(store, args)
+    db = store_name(store)
     host = PluginHost()
     fresh = not store.tables()
     if fresh and not args.no_demo:

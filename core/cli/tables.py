@@ -10,10 +10,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from rollbridge.cli.render import print_json
+from rollbridge.cli.stores import add_store_options, open_store
 from rollbridge.exceptions import InvalidRequest, UnknownRequest
 from rollbridge.text import Messages
 
@@ -32,7 +32,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     actions.required = True
 
     def with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        parser.add_argument("--db", type=Path, help="SQLite file (default: user data directory)")
+        add_store_options(parser)
         parser.add_argument("--json", action="store_true", help="print JSON")
         return parser
 
@@ -62,10 +62,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
 
 
 def _store(args: argparse.Namespace) -> Any:
-    from rollbridge.paths import default_db_path  # the store loads only when used
-    from rollbridge.stores.sqlite import SQLiteStore
-
-    return SQLiteStore(args.db or default_db_path())
+    return open_store(args)  # the store loads only when used
 
 
 def _create(args: argparse.Namespace) -> int:

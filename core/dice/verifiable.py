@@ -129,9 +129,13 @@ class DiceKey:
 
     @classmethod
     def for_store(cls, store: object) -> DiceKey:
-        """The key of a store: for a store kept in a file (``store.path``), the file
-        beside it, ``<path>.dice-key`` (back it up with the database); else an
-        ephemeral key."""
+        """The key of a store: one the store keeps itself (``store.dice_secret()``:
+        Redis, shared by every process on it); for a store kept in a file
+        (``store.path``), the file beside it, ``<path>.dice-key`` (back it up with
+        the database); else an ephemeral key."""
+        kept = getattr(store, "dice_secret", None)
+        if kept is not None:
+            return cls(kept())
         path = getattr(store, "path", None)
         if path is None:
             return cls.ephemeral()

@@ -43,6 +43,7 @@ commits only.
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -589,6 +590,14 @@ class RedisStore:
     def check_durability(self) -> list[str]:
         """The problems of this store's server: :func:`check_durability`."""
         return check_durability(self.client)
+
+    def dice_secret(self) -> bytes:
+        """The 32-byte secret of verifiable dice (:mod:`rollbridge.dice.verifiable`),
+        made once (``SET NX``) and shared by every process on this Redis, so their
+        seeds agree; durable with the rest under AOF. :raises StoreError:"""
+        key = self.keys.glob("dice_key")
+        self._call(lambda: self.client.set(key, os.urandom(32), nx=True))
+        return bytes(self._call(lambda: self.client.get(key)))
 
     def ping(self) -> None:
         """One ``PING``: proves the server answers. :raises StoreError:"""

@@ -42,6 +42,7 @@ GLOBAL_KINDS = (
     "admin_by_hash",  # hash: admin token hash -> id
     "admin_hash_of",  # hash: admin token id -> hash
     "admin_order",  # sorted set: admin token id by creation
+    "dice_key",  # string: the 32-byte key verifiable dice derive their seeds from
 )
 
 

@@ -331,3 +331,48 @@ def test_the_stored_public_card_holds_no_npc_detail(tmp_path, generation):
         }, tokens)  # fmt: skip
     assert result["public"]["view"] == "players" and result["public"]["gmCard"] == "gm"
     assert result["secret"]["view"] == "gm"
+
+
+# The server's dice for every Foundry roll (browser/serverdice.mjs, issue 15, item 6):
+# a plain `new Roll("2d20").evaluate()` in the page, with the world setting on, draws
+# from the real server, whose own log (its database, read after it stopped) holds a
+# `dice.drawn` event with the same results and the roll's formula; with the server
+# gone, the next roll takes Foundry's dice, says so once, and its card is marked.
+
+
+@pytest.mark.parametrize("generation", [12, 13])
+def test_a_plain_foundry_roll_draws_the_servers_dice(tmp_path, generation):
+    missing = requirements()
+    if missing:
+        pytest.fail("the Foundry browser test needs: " + "; ".join(missing))
+
+    from rollbridge.stores.sqlite import SQLiteStore
+
+    with world(tmp_path, "Dice", ()) as (env, tokens):
+        result = run_page_script("serverdice.mjs", {
+            **env,
+            "RB_GENERATION": str(generation),
+            "RB_CHROMIUM": CHROMIUM,
+            "RB_USER_DATA": str(tmp_path / "chromium-profile"),
+        }, tokens)  # fmt: skip
+        table = env["RB_TABLE"]
+    store = SQLiteStore(tmp_path / "dice.db")
+    try:
+        drawn = [e for e in store.events_after(table, 0) or [] if e.kind == "dice.drawn"]
+    finally:
+        store.close()
+    served = result["served"]
+    print(f"v{generation}: a 2d20 + 1d6 roll with the server's dice: {result['timing']}")
+    # the first roll, then the 20 timed rolls of two terms each; the local rolls drew nothing
+    timed = result["timing"]["rolls"]
+    assert len(drawn) == 1 + 2 * timed, [e.data for e in drawn]
+    event = drawn[0]
+    assert all(e.data["label"] == "2d20 + 1d6" for e in drawn[1:])
+    assert event.data["results"] == served["results"]
+    assert (event.data["faces"], event.data["number"]) == (20, 2)
+    assert event.data["label"] == "2d20"
+    assert event.data["supplied"] is False
+    assert served["mark"]["draws"] == [event.seq]
+    assert served["total"] == sum(event.data["results"])
+    assert [m["dice"] for m in result["local"]["marks"]] == ["local", "local"]
+    assert len(result["local"]["warnings"]) == 1

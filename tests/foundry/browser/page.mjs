@@ -14,6 +14,8 @@ const manifest = await (await fetch("/adapters/foundry/module/module.json")).jso
 const settings = { "rollbridge.serverUrl": wsUrl };
 // v13 keeps the token per user, v12 per client: either way the stand-in's store holds it
 if (secrets.token) settings["rollbridge.token"] = secrets.token;
+// the world setting "The server's dice for every roll" (issue 15, item 6), when the test asks
+if (params.get("serverDice") === "1") settings["rollbridge.serverDice"] = true;
 // Polish stands for a language Foundry has (a core translation module) but rollbridge has not
 // the world's users and who this page is (several pages can play one world's clients)
 const users = params.get("users") ? JSON.parse(params.get("users")) : null;

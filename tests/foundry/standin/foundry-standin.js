@@ -61,6 +61,12 @@
 //     documented behaviour (a term's JSON names its class; an evaluated roll
 //     keeps its total and results as given; Roll#dice gathers the dice of
 //     nested terms) — written for this test, not taken from Foundry's code
+//   Roll#evaluate and DiceTerm evaluation with CONFIG.Dice.fulfillment (v12+):
+//     each die one awaited DiceTerm#roll, its value from the method the user's
+//     core.diceConfiguration or CONFIG.Dice.fulfillment.defaultMethod names
+//     (handler(term, options), undefined: Foundry's own randomFace), the
+//     term's `_root` its roll; CONFIG.Dice.randomUniform injectable
+//     (install({random})); every fulfilment asked is recorded (`fulfilled`)
 //   ui.notifications.info/warn/error
 //   Dice So Nice (installDiceSoNice, when the test wants it): a stand-in of its
 //     chat-message path — on createChatMessage, a message with rolls whose
@@ -78,7 +84,7 @@
   "use strict";
 
   const record = {
-    hooks: [], updates: [], messages: [], notifications: [], dice3d: [], socket: [], settingsSet: [],
+    hooks: [], updates: [], messages: [], notifications: [], dice3d: [], socket: [], settingsSet: [], fulfilled: [],
     rendered: [], compatibility: [], statusEffects: [], showForRoll: [], queries: [],
   };
 
@@ -430,18 +436,40 @@
     }
     // the term's JSON names its class (Roll.fromData reads it back)
     toJSON() {
-      const { _evaluated, ...fields } = this;
+      const { _evaluated, _root, ...fields } = this;
+      if (this.method) fields.method = this.method;
       return { class: this.constructor.name, ...fields, evaluated: _evaluated };
     }
   }
+  // A dice term as Foundry v12/v13 evaluates it (the documented DiceTerm#evaluate,
+  // #roll, #_roll and the fulfillment contract of CONFIG.Dice.fulfillment): each die
+  // is one awaited roll(); its value comes from the configured method's handler
+  // (`diceConfiguration[denomination] || CONFIG.Dice.fulfillment.defaultMethod`), or
+  // from randomFace() when the handler gives undefined; a method not in
+  // CONFIG.Dice.fulfillment.methods is refused by the `method` setter. Modifiers:
+  // x (explode max, recursively: all first rolls, then the explosions in order),
+  // kh/kl; any other modifier throws (this stand-in does not pretend to know it).
   class DiceTerm extends RollTerm {
-    constructor({ number = 1, faces = 6, modifiers = [], results = [], options = {} }) {
+    static DENOMINATION = "";
+    constructor({ number = 1, faces = 6, method, modifiers = [], results = [], options = {} }) {
       super({ options });
       this.number = number;
       this.faces = faces;
+      this.method = method;
       this.modifiers = modifiers;
       this.results = results;
       if (results.length) this._evaluated = true;
+    }
+    get method() {
+      return this.#method;
+    }
+    set method(method) {
+      if (this.#method || !(method in (CONFIG.Dice.fulfillment?.methods ?? {}))) return;
+      this.#method = method;
+    }
+    #method;
+    get denomination() {
+      return this.constructor.DENOMINATION;
     }
     get expression() {
       return `${this.number}d${this.faces}${this.modifiers.join("")}`;
@@ -455,8 +483,67 @@
     get values() {
       return this.results.filter((r) => r.active).map((r) => r.result);
     }
+    async evaluate(options = {}) {
+      if (this._evaluated) throw new Error(`The ${this.constructor.name} has already been evaluated and is now immutable`);
+      this._evaluated = true;
+      if (Math.abs(this.number) > 999) throw new Error("You may not evaluate a DiceTerm with more than 999 requested results");
+      for (let n = this.results.length; n < Math.abs(this.number); n++) await this.roll(options);
+      await this._evaluateModifiers();
+      return this;
+    }
+    async roll({ minimize = false, maximize = false, ...options } = {}) {
+      const roll = { result: undefined, active: true };
+      roll.result = await this._roll(options);
+      if (minimize) roll.result = Math.min(1, this.faces);
+      else if (maximize) roll.result = this.faces;
+      else if (roll.result === undefined) roll.result = this.randomFace();
+      this.results.push(roll);
+      return roll;
+    }
+    async _roll(options = {}) {
+      const config = game.settings.get("core", "diceConfiguration");
+      const method = config[this.denomination] || CONFIG.Dice.fulfillment.defaultMethod;
+      if (method === "manual" && !game.user.isGM) return undefined;
+      const { handler, interactive } = CONFIG.Dice.fulfillment.methods[method] ?? {};
+      if (interactive && this.resolver) throw new Error("stand-in: no RollResolver is modelled");
+      record.fulfilled.push({ denomination: this.denomination, method: method || null });
+      return handler?.(this, options);
+    }
+    mapRandomFace(randomUniform) {
+      return Math.ceil((1 - randomUniform) * this.faces);
+    }
+    randomFace() {
+      return this.mapRandomFace(CONFIG.Dice.randomUniform());
+    }
+    async _evaluateModifiers() {
+      for (const modifier of this.modifiers) {
+        if (/^x$/i.test(modifier)) await this.#explode();
+        else if (/^k[hl]?\d*$/i.test(modifier)) this.#keep(modifier);
+        else throw new Error(`stand-in: the modifier ${modifier} of ${this.expression} is not modelled`);
+      }
+    }
+    async #explode() {
+      for (let checked = 0; checked < this.results.length; checked++) {
+        const r = this.results[checked];
+        if (!r.active || r.result !== this.faces) continue;
+        r.exploded = true;
+        await this.roll();
+      }
+    }
+    #keep(modifier) {
+      const count = Number.parseInt(modifier.replace(/^k[hl]?/i, ""), 10) || 1;
+      const low = /^kl/i.test(modifier);
+      const order = [...this.results].sort((a, b) => (low ? a.result - b.result : b.result - a.result));
+      const kept = new Set(order.slice(0, count));
+      for (const r of this.results) if (!kept.has(r)) Object.assign(r, { active: false, discarded: true });
+    }
   }
-  class Die extends DiceTerm {}
+  class Die extends DiceTerm {
+    static DENOMINATION = "d";
+    get denomination() {
+      return `d${this.faces}`;
+    }
+  }
   class OperatorTerm extends RollTerm {
     constructor({ operator, options } = {}) {
       super({ options });
@@ -531,7 +618,51 @@
   function standinTermClasses() {
     return { Die, DiceTerm: Die, OperatorTerm, NumericTerm, PoolTerm, ParentheticalTerm, FunctionTerm };
   }
+  // Roll#evaluate as documented: once only; each term evaluated in order with
+  // `_root` set to the roll (a fulfillment handler finds its roll there); the
+  // formula parsed first when the roll was built from one (NdF[modifiers],
+  // integers, + and -; anything else throws, as an unparsable formula does).
+  const TERM_PATTERN = /^\s*(?:(\d*)[dD](\d+)((?:[a-zA-Z]+\d*)*)|(\d+)|([+-]))/;
+  function parseFormula(formula) {
+    const terms = [];
+    let rest = formula;
+    while (rest.trim()) {
+      const m = TERM_PATTERN.exec(rest);
+      if (!m) throw new Error(`Unable to parse roll formula "${formula}"`);
+      if (m[2]) {
+        const modifiers = m[3] ? m[3].match(/[a-zA-Z]+\d*/g) : [];
+        terms.push(new Die({ number: m[1] ? Number(m[1]) : 1, faces: Number(m[2]), modifiers }));
+      } else if (m[4]) terms.push(new NumericTerm({ number: m[4] }));
+      else terms.push(new OperatorTerm({ operator: m[5] }));
+      rest = rest.slice(m[0].length);
+    }
+    return terms;
+  }
   class Roll {
+    static parse(formula) {
+      return parseFormula(formula);
+    }
+    async evaluate({ minimize = false, maximize = false, allowStrings = false, allowInteractive = true, ...options } = {}) {
+      if (this._evaluated) throw new Error(`The ${this.constructor.name} has already been evaluated and is now immutable`);
+      this._evaluated = true;
+      if (!this.terms.length) this.terms = parseFormula(this._formula);
+      let total = 0;
+      let sign = 1;
+      for (const term of this.terms) {
+        if (term instanceof OperatorTerm) {
+          sign = term.operator === "-" ? -1 : 1;
+          continue;
+        }
+        if (term instanceof DiceTerm && !term._evaluated) {
+          term._root = this._root ?? this;
+          await term.evaluate({ minimize, maximize, allowStrings, allowInteractive, ...options });
+        }
+        total += sign * Number(term.total);
+        sign = 1;
+      }
+      this._total = total;
+      return this;
+    }
     constructor(formula, data = {}, options = {}) {
       if (typeof formula !== "string" || !formula.trim()) throw new Error("stand-in Roll: a formula is needed");
       this._formula = formula;
@@ -617,6 +748,14 @@
       checkFlagScope(scope);
       return getProperty(this.flags?.[scope] ?? {}, key);
     }
+    // before it is created (preCreateChatMessage): dotted paths into the source
+    updateSource(changes) {
+      for (const [path, value] of Object.entries(changes)) {
+        if (path.startsWith("flags.")) checkFlagScope(path.split(".")[1]);
+        setProperty(this, path, value);
+      }
+      return changes;
+    }
     get isRoll() {
       return (this.rolls ?? []).length > 0;
     }
@@ -695,6 +834,8 @@
       const message = new ChatMessage(structuredClone({ ...data, rolls: undefined }));
       message.rolls = data.rolls ?? [];
       message.author = author;
+      // Foundry's preCreate hook: a listener may change the source (updateSource) or stop it
+      if (Hooks.call("preCreateChatMessage", message, data, {}, game.user.id) === false) return undefined;
       ChatMessage.#add(message);
       world?.postMessage({ type: "createChatMessage", data: message.toObject(), user: game.user.id });
       await ChatMessage.#display(message, game.user.id);
@@ -760,7 +901,7 @@
   function install({
     system = "shadowrun5e", generation = 13, settings = {}, user = "gm", language = "en",
     manifest = { languages: [] }, moduleRoot = "/adapters/foundry/module/", coreLanguages = {}, users = null,
-    headless = false, load = null, statusEffects = null,
+    headless = false, load = null, statusEffects = null, random = null,
   } = {}) {
     // the world's users: a GM and a player, or `users` [{_id, name, isGM}] (the same on
     // every page of one world); `user` is "gm", "player" or a user's id
@@ -778,6 +919,20 @@
         rolls: [Roll],
         termTypes: { DiceTerm, Die, OperatorTerm, NumericTerm, PoolTerm, ParentheticalTerm, FunctionTerm },
         terms: { d: Die },
+        randomUniform: random ?? Math.random,
+        // CONFIG.Dice.fulfillment as v12/v13 ship it: the die sizes of Dice Configuration,
+        // the methods (Foundry's own: its PRNG and manual entry) and the default method
+        fulfillment: {
+          dice: Object.fromEntries([4, 6, 8, 10, 12, 20, 100].map((f) => [`d${f}`, { label: `d${f}`, icon: "" }])),
+          methods: {
+            mersenne: {
+              label: "DICE.FULFILLMENT.Mersenne", interactive: false,
+              handler: (term) => term.mapRandomFace(CONFIG.Dice.randomUniform()),
+            },
+            manual: { label: "DICE.FULFILLMENT.Manual", icon: '<i class="fa-solid fa-keyboard"></i>', interactive: true },
+          },
+          defaultMethod: "",
+        },
       },
       // v13's query handlers, by name (v12 has none)
       ...(generation >= 13 ? { queries: {} } : {}),
@@ -830,6 +985,8 @@
       },
     };
     game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
+    // the user's Dice Configuration: a method per die size ("" or absent: the default method)
+    game.settings.register("core", "diceConfiguration", { scope: "client", config: false, type: Object, default: {} });
     // headless (Node's tests): no DOM, so the chat log records what it would render
     const chat = headless ? headlessChatLog : chatLog;
     globalThis.ui = { notifications: { info: notify("info"), warn: notify("warn"), error: notify("error") }, chat };

@@ -9,6 +9,9 @@
 //   await rb.odds("attack", {params: {weapon: "Hackler"}});   // the chances first
 //   rb.status();                                                // connection, role, cursor
 //
+// With the world setting "The server's dice for every roll", every Foundry roll
+// (a system sheet's too) draws its dice from the server (foundry/fulfillment.mjs).
+//
 // Chat: "/rb 2d6+1 # Dodge", "/rb do attack guard {"weapon": "Hackler"}",
 // "/rb odds 2d6+1", "/rb odds attack guard {…}", "/rb status".
 
@@ -17,7 +20,8 @@ import { addButtons } from "./foundry/buttons.mjs";
 import { registerRelay } from "./foundry/relay.mjs";
 import { FoundryClient } from "./foundry/client.mjs";
 import { onRenderActorSheet, onRenderTokenHUD } from "./foundry/hud.mjs";
-import { maskTokenInput, registerSettings } from "./foundry/settings.mjs";
+import { maskTokenInput, registerSettings, setting } from "./foundry/settings.mjs";
+import { applyServerDice, flagLocalDice, markLocalDice, registerFulfillment } from "./foundry/fulfillment.mjs";
 import { tracksHtml } from "./core/card.mjs";
 import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "./core/i18n.mjs";
 import { errorText, parseChatCommand } from "./core/protocol.mjs";
@@ -26,6 +30,7 @@ import { foundryActors } from "./foundry/actors.mjs";
 import { findActor, MODULE_ID } from "./core/state.mjs";
 
 const client = new FoundryClient();
+let serverDice = null; // the fulfillment method's state (core/fulfillment.mjs ServerDice)
 
 function buildApi() {
   return {
@@ -37,6 +42,7 @@ function buildApi() {
     addActor: (actor, sheet, options) => client.addActor(actor, sheet, options),
     linkActor: (actor, rollbridgeId) => client.linkActor(actor, rollbridgeId),
     status: () => client.status(),
+    serverDice: () => (serverDice ? { ...serverDice.stats, outage: serverDice.outage } : null),
     cachedEvent: (table, epoch, seq) => client.cachedEvent(table, epoch, seq),
     reconnect: () => client.start(),
     disconnect: () => client.stop(),
@@ -97,6 +103,11 @@ async function showOdds(command) {
 
 function onRenderChatMessage(message, html) {
   try {
+    markLocalDice(message, html instanceof HTMLElement ? html : html?.[0]); // "local dice, not the server's"
+  } catch (error) {
+    console.error(`rollbridge | ${error?.message ?? error}`);
+  }
+  try {
     localizeRenderedCard(message, html, client.events);
   } catch (error) {
     console.error(`rollbridge | ${error?.message ?? error}`);
@@ -111,7 +122,10 @@ function onRenderChatMessage(message, html) {
 Hooks.once("init", () => {
   registerSettings(() => {
     if (game.ready) client.start();
-  });
+  }, { onServerDice: applyServerDice });
+  // the server's dice for every roll: a fulfillment method, Foundry's default when the GM says so
+  serverDice = registerFulfillment(client);
+  applyServerDice(setting("serverDice"));
   const module = game.modules.get(MODULE_ID);
   if (module) module.api = buildApi();
   // A card drawn again in this user's language (chat.mjs). v13 renders a message
@@ -141,6 +155,9 @@ Hooks.on("chatMessage", (_log, text) => {
 // Dice So Nice animates a message's rolls; not those of a card replayed after a reconnect
 Hooks.on("diceSoNiceMessagePreProcess", skipReplayedDice);
 Hooks.on("diceSoNiceMessageProcessed", skipReplayedDice);
+
+// a message whose rolls took Foundry's own dice keeps a flag of it (localDice)
+Hooks.on("preCreateChatMessage", (message) => flagLocalDice(message));
 
 Hooks.on("renderTokenHUD", onRenderTokenHUD);
 Hooks.on("renderActorSheet", onRenderActorSheet);

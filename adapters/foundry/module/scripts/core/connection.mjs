@@ -179,6 +179,19 @@ export class Connection {
     });
   }
 
+  /**
+   * Give up on a request (a roll that stopped waiting for it): it is not sent
+   * again after a reconnect, and its reply, if one still comes, is ignored.
+   * One already sent may still have been done at the server.
+   */
+  forget(id) {
+    const entry = this.pending.get(id);
+    if (!entry) return false;
+    this.#cancelRetry(entry);
+    this.pending.delete(id);
+    return true;
+  }
+
   #open() {
     this.#clearTimers();
     this.#setStatus("connecting");

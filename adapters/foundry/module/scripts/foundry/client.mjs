@@ -13,7 +13,7 @@ import { localizeRenderedCards, postApprovalCard, postCard } from "./chat.mjs";
 import { setting } from "./settings.mjs";
 import { Connection } from "../core/connection.mjs";
 import { labelOf, ROLE_LABELS } from "../core/i18n.mjs";
-import { localeNotice, newRequestId, resolveMessage, ROLL_MODES, rollMessage } from "../core/protocol.mjs";
+import { localeNotice, newRequestId, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage } from "../core/protocol.mjs";
 import { cardAudience, RollModeNotes, SECRET_MODES } from "../core/rollmode.mjs";
 import { UndoTracker } from "../core/buttons.mjs";
 import { askGM } from "./relay.mjs";
@@ -157,6 +157,25 @@ export class FoundryClient {
     if (message.rollMode) await this.#noteMode(id, message.rollMode);
     const reply = await this.connection.request({ ...message, id });
     return reply;
+  }
+
+  /**
+   * A `draw` for the server's dice fulfillment (core/fulfillment.mjs): sent only
+   * on a live connection — a roll does not wait for a reconnect, it takes
+   * Foundry's own dice — and never queued.
+   */
+  draw(message) {
+    if (!this.connection?.connected) {
+      return Promise.reject(new RollbridgeError("not_connected", "not connected to a rollbridge table", undefined, {
+        key: "ROLLBRIDGE.Notice.NotConnected",
+      }));
+    }
+    return this.connection.request(message);
+  }
+
+  /** Drop a draw that timed out (it is not sent again after a reconnect). */
+  forget(id) {
+    this.connection?.forget(id);
   }
 
   /**

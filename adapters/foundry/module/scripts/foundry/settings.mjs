@@ -4,6 +4,9 @@
 // token          per client (v12 "client") / per user (v13 "user"): the join token;
 //                never printed, never in a URL; its input is a password field
 // systemMapping  world   auto | none | sr5 | swade — system data paths the GM writes
+// serverDice     world   off | on: every Foundry roll draws its dice from the server
+//                        (the `rollbridge` fulfillment method as Foundry's default;
+//                        foundry/fulfillment.mjs). A world setting: the GM's to change
 // cursor         world   hidden: the (epoch, seq) the GM's client last applied, to resume
 
 import { MODULE_ID } from "../core/state.mjs";
@@ -20,7 +23,7 @@ export function tokenScope() {
   return (game.release?.generation ?? 12) >= 13 ? "user" : "client";
 }
 
-export function registerSettings(onConnectionChange) {
+export function registerSettings(onConnectionChange, { onServerDice = () => {} } = {}) {
   game.settings.register(MODULE_ID, "serverUrl", {
     name: "ROLLBRIDGE.Settings.ServerUrl.Name",
     hint: "ROLLBRIDGE.Settings.ServerUrl.Hint",
@@ -47,6 +50,15 @@ export function registerSettings(onConnectionChange) {
     type: String,
     choices: MAPPING_CHOICES,
     default: "auto",
+  });
+  game.settings.register(MODULE_ID, "serverDice", {
+    name: "ROLLBRIDGE.Settings.ServerDice.Name",
+    hint: "ROLLBRIDGE.Settings.ServerDice.Hint",
+    scope: "world",
+    config: true,
+    type: Boolean,
+    default: false,
+    onChange: (value) => onServerDice(Boolean(value)),
   });
   game.settings.register(MODULE_ID, "cursor", {
     scope: "world",

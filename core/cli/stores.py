@@ -1,0 +1,102 @@
+"""Where the CLI's tables live: a SQLite file (``--db``, the default) or a Redis server
+(``--redis URL``, or the environment variable ``ROLLBRIDGE_REDIS``).
+
+One set of options for ``serve``, ``table …`` and ``admin-token``, so the same
+commands administer either store. ``serve`` refuses a Redis whose settings would
+lose acknowledged changes (``rollbridge.stores.redis.check_durability``: no AOF,
+``appendfsync`` other than ``always``, eviction on) unless ``--redis-unsafe`` says
+the operator knows (docs/redis.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from rollbridge.exceptions import StoreError
+from rollbridge.stores.base import DEFAULT_RETAIN
+from rollbridge.text import Messages
+
+__all__ = ["REDIS_ENV", "add_store_options", "open_store", "refuse_unsafe_redis", "store_name"]
+
+#: The environment variable that names the Redis server, as ``--redis`` does.
+REDIS_ENV = "ROLLBRIDGE_REDIS"
+
+say = Messages("rollbridge")
+# Translators: {where} names the Redis server; {problems} the settings, one per line.
+UNSAFE = say(
+    "cli.redis.unsafe",
+    "{where} would lose acknowledged changes:\n{problems}\nFix its settings (docs/redis.md), "
+    "or start with --redis-unsafe if losing them is acceptable",
+)
+BOTH = say("cli.store.both", "give --db or --redis, not both")
+
+
+def add_store_options(parser: argparse.ArgumentParser, *, serving: bool = False) -> None:
+    """``--db`` and ``--redis`` (and, for ``serve``, ``--redis-unsafe``)."""
+    parser.add_argument("--db", type=Path, help="SQLite file (default: the user data directory)")
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        default=os.environ.get(REDIS_ENV) or None,
+        help=f"a Redis server instead of SQLite, e.g. redis://127.0.0.1:6379/0 (or ${REDIS_ENV})",
+    )
+    if serving:
+        parser.add_argument(
+            "--redis-unsafe",
+            action="store_true",
+            help="serve even on a Redis whose settings would lose acknowledged changes",
+        )
+
+
+def open_store(args: argparse.Namespace, *, retain: int = DEFAULT_RETAIN) -> Any:
+    """The store the options name (SQLite by default).
+
+    :raises InvalidRequest: both ``--db`` and ``--redis``.
+    :raises StoreError: the store cannot be opened.
+    """
+    redis_url = getattr(args, "redis", None)
+    if redis_url and getattr(args, "db", None):
+        from rollbridge.exceptions import InvalidRequest
+
+        raise InvalidRequest(BOTH(), details={"field": "redis"})
+    if redis_url:
+        from rollbridge.stores.redis import RedisStore
+
+        return RedisStore(redis_url, retain=retain, writer=f"serve-{os.getpid()}")
+    from rollbridge.paths import default_db_path
+    from rollbridge.stores.sqlite import SQLiteStore
+
+    return SQLiteStore(args.db or default_db_path(), retain=retain)
+
+
+def store_name(store: Any) -> str:
+    """What the startup line calls the store (a path, or the Redis server; never a
+    password)."""
+    return str(getattr(store, "path", None) or getattr(store, "where", store))
+
+
+def refuse_unsafe_redis(store: Any, args: argparse.Namespace, locale: str = "en") -> None:
+    """Stop ``serve`` on a Redis that would lose acknowledged changes, unless
+    ``--redis-unsafe``; with it, say what is at risk on stderr.
+
+    :raises StoreError: naming every unsafe setting.
+    """
+    client = getattr(store, "client", None)
+    if client is None:
+        return
+    from rollbridge.stores.redis import check_durability
+
+    problems = check_durability(client)
+    if not problems:
+        return
+    text = UNSAFE(where=store_name(store), problems="\n".join(f"  - {p}" for p in problems))
+    if getattr(args, "redis_unsafe", False):
+        sys.stderr.write("rollbridge: warning: " + text.render(locale).split("\n")[0] + "\n")
+        for problem in problems:
+            sys.stderr.write(f"  - {problem}\n")
+        return
+    raise StoreError(text, details={"problems": problems})
