@@ -227,6 +227,11 @@ class Resolution:
         5 + recoil 0``).
     :param params: the parameters as the event records them, with the private ones
         marked (an NPC's Body given by the GM); None: as validated.
+    :param apply: the follow-up that applies the same result to other targets, where
+        the rules allow it: ``{"action": name, "params": {...}}`` — an action of this
+        ruleset and its parameters, without targets (a client's "apply to selected
+        targets" sends it as a ``resolve`` with the targets chosen then). Everyone
+        who sees the event sees it: put nothing hidden in it. None: no follow-up.
     """
 
     narration: Text | str
@@ -235,6 +240,7 @@ class Resolution:
     states: dict[str, JSON] = field(default_factory=dict)
     steps: list[Text | str] = field(default_factory=list)
     params: Mapping[str, Any] | None = None
+    apply: Mapping[str, Any] | None = None
 
     def to_dict(self) -> JSON:
         """The resolution with its texts and marks as they are (for comparing)."""
@@ -245,6 +251,7 @@ class Resolution:
             "states": self.states,
             "steps": list(self.steps),
             "params": self.params,
+            "apply": self.apply,
         }
 
 

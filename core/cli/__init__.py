@@ -19,6 +19,7 @@ from rollbridge.cli import (
     backup,
     catalogs,
     connect,
+    migrate,
     odds,
     offline,
     release,
@@ -36,7 +37,9 @@ say = Messages("rollbridge")
 INTERRUPTED = say("cli.interrupted", "interrupted")
 
 #: Modules that contribute sub-commands, in help order.
-COMMAND_MODULES = (serve, tables, admin, backup, connect, offline, odds, verify, release, catalogs)
+COMMAND_MODULES = (
+    serve, tables, admin, backup, migrate, connect, offline, odds, verify, release, catalogs
+)  # fmt: skip
 
 
 class _Parser(argparse.ArgumentParser):

@@ -33,6 +33,8 @@ def reply_for(event: Event, who: Principal) -> JSON:
     (``view``: ``gm`` or ``players``; the event itself is added when the reply
     is sent, see :mod:`rollbridge.protocol`)."""
     if event.gm_only and not who.is_gm:
+        if event.data.get("requester_sees"):  # the GM and the roller (Foundry's GM roll)
+            return {"seq": event.seq, "status": "secret", "view": "requester"}
         return {"seq": event.seq, "status": "secret", "note": "sent to the GM only"}
     return {"seq": event.seq, "status": "done", "view": "gm" if who.is_gm else "players"}
 

@@ -30,6 +30,22 @@ say = Messages("rollbridge")
 Output = tuple[JSON, list[list[Any]], list[list[Any]]]
 
 
+def _follow_up(ruleset: Ruleset, apply: Any) -> JSON:
+    """A resolution's ``apply``, checked: an action of the ruleset and its parameters."""
+    action = apply.get("action") if isinstance(apply, Mapping) else None
+    params = apply.get("params", {}) if isinstance(apply, Mapping) else None
+    if action not in ruleset.actions or not isinstance(params, Mapping):
+        raise InternalError(
+            say(
+                "internal.bad_follow_up",
+                "ruleset {ruleset} returned a follow-up that is not one of its actions "
+                "with parameters: {apply}",
+            )(ruleset=repr(ruleset.id), apply=repr(apply)[:200]),
+            details={"field": "apply"},
+        )
+    return {"action": action, "params": dict(params)}
+
+
 def resolution_output(
     ruleset: Ruleset,
     resolution: Resolution,
@@ -50,6 +66,8 @@ def resolution_output(
     out["narration"] = resolution.narration
     out["outcome"] = resolution.outcome
     out["steps"] = list(resolution.steps)
+    if resolution.apply is not None:
+        out["apply"] = _follow_up(ruleset, resolution.apply)
     try:
         data, texts, private = extract(out, where="resolution")
         # Dice records are the dice engine's plain data; only a group's own fields

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import suppress
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rollbridge.contract import ActionContext, ActionSpec
 from rollbridge.dice import roll_formula
@@ -77,7 +77,15 @@ def roll(ctx: RequestContext) -> JSON:
         "roll": result.to_dict(),
         "supplied": source.supplied,
     }
-    return ctx.record("roll", data, gm_only=bool(fields.get("secret")))
+    return ctx.record("roll", _seen_by_requester(data, fields), gm_only=bool(fields.get("secret")))
+
+
+def _seen_by_requester(data: JSON, fields: Mapping[str, Any]) -> JSON:
+    """A secret event the requester sees too (``requester_sees``: Foundry's GM roll,
+    the GM and the roller) says so; its reply then carries the players' view of it."""
+    if fields.get("secret") and fields.get("requester_sees"):
+        data["requester_sees"] = True
+    return data
 
 
 def draw(ctx: RequestContext) -> JSON:
@@ -99,7 +107,8 @@ def draw(ctx: RequestContext) -> JSON:
         "actor": actor_id,
         "supplied": False,
     }
-    return {**ctx.record("dice.drawn", data, gm_only=bool(fields.get("secret"))),
+    return {**ctx.record("dice.drawn", _seen_by_requester(data, fields),
+                         gm_only=bool(fields.get("secret"))),
             "results": results}  # fmt: skip
 
 
@@ -232,7 +241,7 @@ def resolve(ctx: RequestContext) -> JSON:
     data["supplied"] = source.supplied
     return ctx.record(
         "resolution",
-        data,
+        _seen_by_requester(data, fields),
         actors=new_records,
         gm_only=bool(fields.get("secret")),
         undoable=True,

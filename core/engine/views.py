@@ -40,20 +40,27 @@ __all__ = [
 
 class Audience(NamedTuple):
     """Who a view is for: the GM or everyone else, and the locale of its texts.
-    (A named tuple: views and frames are cached by audience, so it is hashed often.)"""
+    (A named tuple: views and frames are cached by audience, so it is hashed often.)
+
+    ``requester``: the player who asked for a secret event with ``requester_sees``
+    (Foundry's GM roll: the GM and the roller see it) — the event as players would
+    see it were it not secret, NPC details hidden as ever; only their reply has it.
+    """
 
     gm: bool
     locale: str = "en"
+    requester: bool = False
 
     @property
     def name(self) -> str:
-        """``gm`` or ``players``: the name replies use for the view they carry."""
-        return "gm" if self.gm else "players"
+        """``gm``, ``players`` or ``requester``: the name replies use for the view
+        they carry."""
+        return "gm" if self.gm else "requester" if self.requester else "players"
 
     @classmethod
     def named(cls, name: str, locale: str = "en") -> Audience:
-        """The audience of a reply's ``view`` (``gm`` or ``players``)."""
-        return cls(name == "gm", locale)
+        """The audience of a reply's ``view`` (``gm``, ``players`` or ``requester``)."""
+        return cls(name == "gm", locale, name == "requester")
 
 
 GM = Audience(True)
@@ -182,7 +189,7 @@ def event_view(
             actors.append(
                 actor_view(after, gm=gm, ruleset=ruleset, settings=settings, locale=audience.locale)
             )
-    if event.gm_only and not gm:
+    if event.gm_only and not gm and not audience.requester:
         # A secret hides how (dice, texts, data), not the table it leaves: the actors
         # it changed, as this audience may see them, so that a client's actors agree
         # with `state` at every seq (protocol.md, "Visibility").

@@ -129,11 +129,14 @@ class Delivery:
         return wanted is True or self.event.kind in wanted
 
 
-def result_frame(member: Member, message: JSON, delivery: Delivery | None) -> bytes | str:
-    """A result for ``member``; its ``event`` (the view of ``delivery``'s event)
-    embedded already encoded where the member has no adapter."""
+def result_frame(
+    member: Member, message: JSON, delivery: Delivery | None, audience: Audience | None = None
+) -> bytes | str:
+    """A result for ``member``; its ``event`` (the view of ``delivery``'s event for
+    ``audience``, by default the member's) embedded already encoded where the member
+    has no adapter."""
     if delivery is None or "event" not in message or member.adapter is not None:
         return member.encode(message)
     fields = {k: v for k, v in message.items() if k != "event"}
-    return encode_with(fields, "event", delivery.encoded_view(member.audience, member.kind),
-                       member.kind)  # fmt: skip
+    seen = delivery.encoded_view(audience or member.audience, member.kind)
+    return encode_with(fields, "event", seen, member.kind)

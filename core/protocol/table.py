@@ -454,7 +454,10 @@ class TableProtocol:
         message: JSON = {"type": "result", "id": asker.request_id, **template}
         audience_name = message.pop("view", None)
         member = asker.member
-        if audience_name is None or (member is not None and member.brief):
+        # brief results leave out the event the member gets as a frame anyway; the
+        # requester's view of a secret event reaches it only here
+        brief = member is not None and member.brief and audience_name != "requester"
+        if audience_name is None or brief:
             return [self._reply(asker, message, None)]
         seq = template.get("seq")
         delivery = (deliveries or {}).get(seq) if seq is not None else None
@@ -478,14 +481,20 @@ class TableProtocol:
             message["event"] = delivery.view(audience)
         except RollbridgeError as exc:
             return self._refuse(asker, exc)
-        return self._reply(asker, message, delivery)
+        return self._reply(asker, message, delivery, audience)
 
-    def _reply(self, asker: _Asker, message: JSON, delivery: Delivery | None) -> Reply:
+    def _reply(
+        self,
+        asker: _Asker,
+        message: JSON,
+        delivery: Delivery | None,
+        audience: Audience | None = None,
+    ) -> Reply:
         member = asker.member
         frame = None
         if member is not None:
             try:
-                frame = result_frame(member, message, delivery)
+                frame = result_frame(member, message, delivery, audience)
             except (NotPlain, RollbridgeError) as exc:
                 log.error("table %s: a reply could not be encoded: %s", self.id, exc)
                 return self._refuse(asker, InternalError("the reply could not be encoded"))

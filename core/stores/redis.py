@@ -333,6 +333,58 @@ class RedisStore:
         if not self._run("DELETE_TABLE", keys, [table_id]):
             raise _unknown(table_id)
 
+    def import_table(
+        self,
+        snapshot: TableSnapshot,
+        events: Sequence[Event],
+        replies: Sequence[tuple[str, JSON, int]],
+        tokens: Sequence[TokenRecord],
+        *,
+        created: float | None = None,
+    ) -> None:
+        """Write a whole table moved from another store (``rollbridge migrate``) in
+        one script: its snapshot (info, actors in order, meta), its retained
+        ``events`` (written as the bytes :meth:`Event.packed` gives), its
+        ``replies`` (idempotency key, reply, the seq of the commit that stored
+        it) and its join ``tokens`` in order. The table goes last in the index.
+
+        :raises Conflict: if a table with this id exists (nothing is written).
+        :raises StoreError: the table cannot be stored, or Redis refused it.
+        """
+        info = snapshot.info
+        meta = snapshot.meta()
+        history = sorted({int(s) for s in [*meta["undo"], *meta["redo"]]})
+        try:
+            args: list[Any] = [
+                info.id,
+                pack(info.to_dict()),
+                pack(meta),
+                int(info.epoch),
+                int(info.seq),
+                ",".join(map(str, history)),
+                repr(time.time() if created is None else float(created)),
+                len(snapshot.actors),
+                len(events),
+                len(replies),
+                len(tokens),
+            ]
+            for actor_id, record in snapshot.actors.items():
+                args += [actor_id, record.packed()]
+            for event in events:
+                args += [int(event.seq), event.packed()]
+            for key, reply, seq in replies:
+                args += [key, (FINAL if _final(reply) else PROVISIONAL) + pack(reply), int(seq)]
+        except NotPlain as exc:
+            raise StoreError(f"table {info.id!r} cannot be stored: {exc}") from exc
+        for record in tokens:
+            args += [record.id, self._pack_token(record), record.hash]
+        k = self.keys.table(info.id)
+        keys = [k.info, k.actors, k.order, k.log, k.replies, k.reply_seqs,
+                *self._token_keys(info.id)[1:], self.keys.glob("tables"),
+                self.keys.glob("counter")]  # fmt: skip
+        if not self._run("IMPORT_TABLE", keys, args):
+            raise Conflict(TABLE_EXISTS(table=repr(info.id)), details={"table": info.id})
+
     def table_ids(self) -> list[str]:
         """The id of every table, oldest first."""
         ids = self._call(lambda: self.client.zrange(self.keys.glob("tables"), 0, -1))
@@ -597,6 +649,20 @@ class RedisStore:
         seeds agree; durable with the rest under AOF. :raises StoreError:"""
         key = self.keys.glob("dice_key")
         self._call(lambda: self.client.set(key, os.urandom(32), nx=True))
+        return bytes(self._call(lambda: self.client.get(key)))
+
+    def stored_dice_secret(self) -> bytes | None:
+        """The secret of verifiable dice this Redis holds, or None: never makes one
+        (``rollbridge migrate`` compares it with the one it moves)."""
+        key = self.keys.glob("dice_key")
+        found = self._call(lambda: self.client.get(key))
+        return None if found is None else bytes(found)
+
+    def adopt_dice_secret(self, secret: bytes) -> bytes:
+        """Keep ``secret`` as the secret of verifiable dice unless Redis holds one
+        already (``SET NX``); returns the one Redis holds now. :raises StoreError:"""
+        key = self.keys.glob("dice_key")
+        self._call(lambda: self.client.set(key, bytes(secret), nx=True))
         return bytes(self._call(lambda: self.client.get(key)))
 
     def ping(self) -> None:

@@ -25,6 +25,7 @@ __all__ = [
     "EVENTS_AFTER",
     "FIND_ADMIN_TOKEN",
     "FIND_TOKEN",
+    "IMPORT_TABLE",
     "LIST_ADMIN_TOKENS",
     "LIST_TOKENS",
     "LOAD",
@@ -357,6 +358,48 @@ redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], hash)
 redis.call('HDEL', KEYS[3], ARGV[1])
 redis.call('ZREM', KEYS[4], ARGV[1])
+return 1
+"""
+)
+
+#: KEYS: info actors order log replies reply_seqs tokens token_by_hash token_hash_of
+#: token_order tables counter. ARGV: id, info, meta, epoch, seq, wanted, created,
+#: then the counts of actors, events, replies, tokens, then actors (id, bytes) in
+#: order, events (seq, bytes), replies (key, flag byte + bytes, seq), tokens (id,
+#: bytes, hash) in order. A whole table moved from another store
+#: (:mod:`rollbridge.stores.migrate`). Returns 0 if the table exists (nothing
+#: written), 1 once written.
+IMPORT_TABLE = (
+    _WRITES
+    + """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local na, ne, nr, nt = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10]),
+  tonumber(ARGV[11])
+local at = 12
+redis.call('HSET', KEYS[1], 'info', ARGV[2], 'meta', ARGV[3], 'epoch', ARGV[4],
+  'seq', ARGV[5], 'wanted', ARGV[6], 'created', ARGV[7], 'pos', na, 'tokpos', nt)
+for k = 1, na do
+  redis.call('HSET', KEYS[2], ARGV[at], ARGV[at + 1])
+  redis.call('ZADD', KEYS[3], k, ARGV[at])
+  at = at + 2
+end
+for k = 1, ne do
+  redis.call('ZADD', KEYS[4], ARGV[at], ARGV[at + 1])
+  at = at + 2
+end
+for k = 1, nr do
+  redis.call('HSET', KEYS[5], ARGV[at], ARGV[at + 1])
+  redis.call('ZADD', KEYS[6], ARGV[at + 2], ARGV[at])
+  at = at + 3
+end
+for k = 1, nt do
+  redis.call('HSET', KEYS[7], ARGV[at], ARGV[at + 1])
+  redis.call('HSET', KEYS[8], ARGV[at + 2], ARGV[at])
+  redis.call('HSET', KEYS[9], ARGV[at], ARGV[at + 2])
+  redis.call('ZADD', KEYS[10], k, ARGV[at])
+  at = at + 3
+end
+redis.call('ZADD', KEYS[11], redis.call('INCR', KEYS[12]), ARGV[1])
 return 1
 """
 )

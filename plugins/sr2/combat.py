@@ -613,6 +613,11 @@ def plan_damage(context: ActionContext) -> DamagePlan:
     return DamagePlan(defender, power, level, raised, rounds, successes, resist)
 
 
+#: What a ``damage`` applied to other targets keeps (the defender's own overrides —
+#: Body, armour, pool — are each target's).
+_ATTACK_SIDE = ("code", "damage_type", "armor_type", "rounds", "attack_successes")
+
+
 def resolve_damage(context: ActionContext, dice: DiceSource) -> Resolution:
     """Resolve ``damage``: the one target resists a code against given attack successes."""
     plan = plan_damage(context)
@@ -657,4 +662,6 @@ def resolve_damage(context: ActionContext, dice: DiceSource) -> Resolution:
         states={defender.id: new_state} if new_state != defender.state else {},
         steps=steps,
         params=_marked_params(params, None, defender.id),
+        # the attack's side of the damage: each other target resists it for itself
+        apply={"action": "damage", "params": {k: params[k] for k in _ATTACK_SIDE if k in params}},
     )

@@ -275,6 +275,11 @@ def strike(
     return _strike_item(state, plan.layer, boxes, owner, outcome, steps)
 
 
+def _weapon_params(params: Any) -> dict[str, Any]:
+    """The weapon's side of a hit (not the struck section, which is each target's)."""
+    return {k: params[k] for k in ("weapon", "dice", "tl", "type") if k in params}
+
+
 def resolve_hit(ctx: ActionContext, dice: DiceSource) -> Resolution:
     """TL-1 to TL-8 and TL-10: one hit on the target's outermost intact layer."""
     params = ctx.params
@@ -358,4 +363,6 @@ def resolve_hit(ctx: ActionContext, dice: DiceSource) -> Resolution:
         dice=list(rolled["groups"]),
         states={target.id: state},
         steps=steps,
+        # the same roll on other targets (TL-1: a given roll draws no dice)
+        apply={"action": "hit", "params": {**_weapon_params(params), "roll": roll}},
     )

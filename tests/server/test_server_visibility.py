@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 
 import msgpack
+from websockets.asyncio.client import connect
+
+from .conftest import Peer
 
 
 def wire_text(peer) -> str:
@@ -94,3 +97,35 @@ async def test_the_approval_flow(tables):
     assert (await player.request({**ask, "id": "ask-2"}))["status"] == "rejected"
     state = await gm.request({"type": "state"})
     assert next(a for a in state["table"]["actors"] if a["id"] == "guard")["state"]["damage"] == 6
+
+
+async def test_a_players_gm_roll_is_shown_to_that_player_as_players_see_it(tables):
+    """Foundry's GM roll (issue 15, item 3): ``secret`` with ``requester_sees`` stays
+    GM-only for every connection, but the requester's reply carries the players' view
+    (an NPC's numbers hidden as ever), even with brief results; a repeat answers alike."""
+    gm, _ = await tables.join("sr2", "gm")
+    other, _ = await tables.join("sr2", "player")
+    player = Peer(await connect(tables.server.url), binary=True)
+    tables.peers.append(player)
+    await player.request({"type": "hello", "table": "sr2", "token": tables.tokens["sr2"]["player"],
+                          "results": "brief"})  # fmt: skip
+    attack = {"type": "resolve", "id": "gmroll-1", "action": "attack", "actor": "tukan",
+              "targets": ["guard-a"], "secret": True, "requester_sees": True,
+              "params": {"weapon": "Hackler", "range": "short"}}  # fmt: skip
+    reply = await player.request(attack)
+    assert reply["status"] == "secret"
+    seen = reply["event"]
+    assert seen["kind"] == "resolution" and seen["seq"] == reply["seq"]
+    assert seen["data"]["narration"] and "Tukan" in seen["data"]["narration"]
+    guard = next(a for a in seen["actors"] if a["id"] == "guard-a")
+    assert guard["limited"] is True and guard["sheet"] is None  # no NPC numbers
+    await gm.wait_for(lambda p: any(e["seq"] == reply["seq"] for e in p.events))
+    full = next(e for e in gm.events if e["seq"] == reply["seq"])
+    assert full["gm_only"] is True and full["data"] != seen["data"]  # the GM's own view
+    for peer in (other, player):  # the event frame itself stays a placeholder
+        await peer.wait_for(lambda p: any(e["seq"] == reply["seq"] for e in p.events))
+        frame = next(e for e in peer.events if e["seq"] == reply["seq"])
+        assert frame["kind"] == "hidden"
+    assert (await player.request(attack))["event"] == seen  # a repeat: the same view
+    blind = await player.request({**attack, "id": "blind-1", "requester_sees": False})
+    assert blind["status"] == "secret" and "event" not in blind

@@ -1,0 +1,137 @@
+"""``rollbridge migrate --from DB_FILE --to redis://HOST:PORT/N``: move tables to Redis.
+
+Every table of the SQLite file (or the ones ``--table`` names) moves with its
+retained event log, its idempotency replies and its join tokens, plus the admin
+tokens and the dice key (:mod:`rollbridge.stores.migrate`). Nothing is written
+when Redis holds one of the tables already. Each table is read back from Redis
+and compared (counts and a SHA-256 checksum); the exit status is 0 when every
+table matches, 1 on a mismatch or an error. The SQLite file is only read: stop
+the server that uses it first, so that no change is made after the copy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rollbridge.cli.locales import default_locale
+from rollbridge.cli.render import print_json
+from rollbridge.stores.base import DEFAULT_RETAIN
+from rollbridge.text import Messages
+
+__all__ = ["PROGRESS_FROM", "add_parsers"]
+
+say = Messages("rollbridge")
+# Translators: one line per table moved by rollbridge migrate; the numbers are counts.
+MOVED = say(
+    "cli.migrate.moved",
+    "moved {table}: {actors} actors, {events} events, {replies} replies, {tokens} tokens, "
+    "checksum ok",
+)
+# Translators: a table whose copy in Redis differs; {what} lists the counts or "checksum".
+MISMATCH = say(
+    "cli.migrate.mismatch",
+    "MISMATCH {table}: Redis differs in {what} (SQLite {source}, Redis {target})",
+)
+# Translators: {moved} admin tokens written to Redis, {present} ones Redis held already.
+ADMIN = say("cli.migrate.admin", "admin tokens: {moved} moved, {present} there already")
+ADMIN_MISMATCH = say(
+    "cli.migrate.admin_mismatch", "MISMATCH: Redis does not hold every admin token of the file"
+)
+DICE = {
+    "moved": say("cli.migrate.dice_moved", "dice key: moved to Redis"),
+    "same": say("cli.migrate.dice_same", "dice key: Redis holds the same one"),
+    "kept": say(
+        "cli.migrate.dice_kept",
+        "dice key: Redis keeps its own (no moved table has an open verifiable segment)",
+    ),
+    "none": say("cli.migrate.dice_none", "dice key: none beside the database"),
+}
+NOTHING = say("cli.migrate.nothing", "no tables to move")
+# Translators: progress on stderr; {done} and {total} are counts of tables.
+PROGRESS = say("cli.migrate.progress", "{done}/{total} tables moved ({table})")
+
+#: From this many tables on, ``migrate`` reports its progress on stderr.
+PROGRESS_FROM = 10
+
+
+def add_parsers(commands: argparse._SubParsersAction) -> None:
+    """Add ``migrate``."""
+    migrate = commands.add_parser(
+        "migrate", help="move tables from a SQLite file to Redis, verified"
+    )
+    migrate.add_argument(
+        "--from", dest="source", type=Path, required=True, metavar="DB_FILE",
+        help="the SQLite file (only read; stop its server first)",
+    )  # fmt: skip
+    migrate.add_argument(
+        "--to", dest="target", required=True, metavar="URL",
+        help="the Redis server, e.g. redis://127.0.0.1:6379/0",
+    )  # fmt: skip
+    migrate.add_argument(
+        "--table", dest="tables", action="append", metavar="ID",
+        help="move this table (repeat for more; default: every table)",
+    )  # fmt: skip
+    migrate.add_argument(
+        "--retain", type=_positive, default=DEFAULT_RETAIN,
+        help=f"events kept per table, as serve --retain (default {DEFAULT_RETAIN})",
+    )  # fmt: skip
+    migrate.add_argument("--json", action="store_true", help="print the report as JSON")
+    migrate.set_defaults(handler=_migrate)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from rollbridge.stores.migrate import SQLiteSource, migrate
+    from rollbridge.stores.redis import RedisStore
+
+    locale = default_locale()
+
+    def progress(done: int, total: int, table: str) -> None:
+        if total >= PROGRESS_FROM:
+            line = PROGRESS(done=done, total=total, table=table).render(locale)
+            sys.stderr.write(f"rollbridge: {line}\n")
+
+    source = SQLiteSource(args.source, retain=args.retain)
+    try:
+        target = RedisStore(args.target, retain=args.retain)
+        try:
+            report = migrate(source, target, args.tables, progress=progress)
+        finally:
+            target.close()
+    finally:
+        source.close()
+    if args.json:
+        print_json(report.to_dict())
+        return 0 if report.ok else 1
+    lines = []
+    for result in report.tables:
+        if result.ok:
+            lines.append(MOVED(table=result.table, **result.counts).render(locale))
+            continue
+        wrong = [k for k in result.counts if result.counts[k] != result.moved[k]]
+        if wrong:
+            source_says = ", ".join(f"{k} {result.counts[k]}" for k in wrong)
+            target_says = ", ".join(f"{k} {result.moved[k]}" for k in wrong)
+        else:
+            source_says, target_says = result.source_checksum, result.target_checksum
+        what = ", ".join(wrong) if wrong else "checksum"
+        lines.append(
+            MISMATCH(table=result.table, what=what, source=source_says,
+                     target=target_says).render(locale)
+        )  # fmt: skip
+    if not report.tables:
+        lines.append(NOTHING().render(locale))
+    lines.append(ADMIN(moved=report.admin_tokens, present=report.admin_present).render(locale))
+    if not report.admin_ok:
+        lines.append(ADMIN_MISMATCH().render(locale))
+    lines.append(DICE[report.dice_key]().render(locale))
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0 if report.ok else 1

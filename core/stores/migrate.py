@@ -1,0 +1,418 @@
+"""Moving tables from a SQLite file to Redis (``rollbridge migrate``, issue 13, item 3).
+
+One job: read every table (or the ones named) through the store interface of the
+:class:`~rollbridge.stores.sqlite.SQLiteStore`, refuse before writing anything
+when Redis holds one of them already, write each in one script
+(:meth:`~rollbridge.stores.redis.RedisStore.import_table`), then read it back from
+Redis the same way and compare counts and a checksum (:func:`checksum`). A table
+moves with everything the store holds for it (:class:`TableDump`): its snapshot
+(info, actors in order, meta: encounter, pending, undo/redo, the verifiable dice
+segment), its retained events (the same seqs, the same packed bytes), its
+idempotency replies (each with the seq that stored it, so the reply window ends
+where it would have), and its join tokens (a revoked token is gone from SQLite, so
+it stays gone). The server's admin tokens move once; the dice key beside the file
+(``<db>.dice-key``) becomes Redis's, so open verifiable segments reveal the seeds
+committed before the move.
+
+The SQLite file is only read: it is checked first with a read-only connection
+(it exists, its schema is this rollbridge's), so opening it never migrates it; a
+file not in WAL mode (a ``rollbridge backup``) is read from a temporary copy, since
+opening it as a store would switch it to WAL; no dice key is created beside it.
+``docs/redis.md`` ("Moving tables from SQLite") is the operator's side.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import tempfile
+from collections.abc import Callable, Sequence
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rollbridge.dice.verifiable import DiceKey
+from rollbridge.engine.model import Event, TableSnapshot
+from rollbridge.exceptions import Conflict, InvalidRequest, NotFound, UnknownTable
+from rollbridge.plain import JSON, pack
+from rollbridge.stores.base import DEFAULT_RETAIN, UNKNOWN_TABLE, Store
+from rollbridge.stores.redis import RedisStore
+from rollbridge.stores.sqlite import SCHEMA_VERSION, SQLiteStore
+from rollbridge.text import Messages
+from rollbridge.tokens import AdminTokenRecord, TokenRecord
+
+__all__ = [
+    "MigrationReport",
+    "SQLiteSource",
+    "TableDump",
+    "TableResult",
+    "checksum",
+    "dump_table",
+    "migrate",
+    "retained_events",
+    "verify_table",
+    "write_table",
+]
+
+say = Messages("rollbridge")
+# Translators: {path} the SQLite file given to rollbridge migrate --from.
+NO_DATABASE = say("migrate.no_database", "{path} does not exist: nothing to migrate")
+# Translators: {path} a file; {version} and {supported} schema version numbers.
+SCHEMA = say(
+    "migrate.schema",
+    "{path} has schema version {version}, but this rollbridge reads only version "
+    "{supported}: serve the file once with this rollbridge if it is older, or upgrade "
+    "rollbridge if it is newer",
+)
+# Translators: {tables} the ids of tables that Redis holds already.
+EXISTS = say(
+    "migrate.exists",
+    "Redis holds these tables already: {tables}; nothing was written (delete them "
+    "there, or leave them out with --table)",
+)
+# Translators: {tables} table ids; {path} the dice key file beside the database.
+KEY_DIFFERS = say(
+    "migrate.key_differs",
+    "Redis holds another dice key than {path}, and these tables have an open "
+    "verifiable segment whose seed it could not reveal: {tables}; nothing was written",
+)
+# Translators: {tables} table ids; {path} the dice key file that is missing.
+KEY_MISSING = say(
+    "migrate.key_missing",
+    "these tables have an open verifiable segment, but {path} is missing, so its seed "
+    "cannot be moved: {tables}; nothing was written",
+)
+# Translators: {token} an admin token's id.
+ADMIN_DIFFERS = say(
+    "migrate.admin_differs",
+    "Redis holds another admin token with the id {token}; nothing was written",
+)
+
+
+@dataclass(slots=True)
+class TableDump:
+    """Everything a store holds for one table, read through the store interface."""
+
+    snapshot: TableSnapshot
+    #: The retained events the undo/redo stacks name (what ``load`` returns).
+    history: dict[int, Event]
+    #: The retained event log, in seq order.
+    events: list[Event]
+    #: ``(idempotency key, reply)``, by key.
+    replies: list[tuple[str, JSON]]
+    #: The join tokens, oldest first.
+    tokens: list[TokenRecord]
+
+    def counts(self) -> dict[str, int]:
+        """What the report counts: actors, events, replies, tokens."""
+        return {"actors": len(self.snapshot.actors), "events": len(self.events),
+                "replies": len(self.replies), "tokens": len(self.tokens)}  # fmt: skip
+
+
+def retained_events(store: Store, table_id: str, latest: int) -> list[Event]:
+    """The retained log of a table at ``latest``: the last ``store.retain`` events,
+    or (when the log holds fewer, after a new epoch) its unbroken tail."""
+    low = max(0, latest - max(0, store.retain))
+    events = store.events_after(table_id, low)
+    if events is not None:
+        return events
+    tail: list[Event] = []
+    for seq in range(latest, low, -1):
+        event = store.event(table_id, seq)
+        if event is None:
+            break
+        tail.append(event)
+    return tail[::-1]
+
+
+def dump_table(store: Store, table_id: str) -> TableDump:
+    """Read one table whole from any store. :raises UnknownTable:"""
+    snapshot, history = store.load(table_id)
+    events = retained_events(store, table_id, snapshot.info.seq)
+    replies = []
+    for key in sorted(store.reply_keys(table_id)):
+        reply = store.reply(table_id, key)
+        if reply is not None:
+            replies.append((key, reply))
+    tokens = store.list_tokens(table_id)
+    return TableDump(snapshot, history, events, replies, tokens)
+
+
+def checksum(dump: TableDump) -> str:
+    """SHA-256 over the canonical packed form of a table: its info, meta, actors in
+    order, retained events, the events its undo/redo name, replies by key and
+    tokens in order (each part length-prefixed). Computed the same way from
+    either store, so equal tables give equal checksums."""
+    digest = hashlib.sha256()
+
+    def part(data: bytes) -> None:
+        digest.update(len(data).to_bytes(8, "big") + data)
+
+    snapshot = dump.snapshot
+    part(pack(snapshot.info.to_dict()))
+    part(pack(snapshot.meta()))
+    for name, (what, items) in {
+        "actors": ("actor", [(i, r.packed()) for i, r in snapshot.actors.items()]),
+        "events": ("event", [(str(e.seq), e.packed()) for e in dump.events]),
+        "history": ("event", [(str(s), dump.history[s].packed()) for s in sorted(dump.history)]),
+        "replies": ("reply", [(k, pack(r)) for k, r in dump.replies]),
+        "tokens": ("token", [(t.id, pack([t.role, t.name, t.hash])) for t in dump.tokens]),
+    }.items():
+        part(f"{name}:{len(items)}:{what}".encode())
+        for key, blob in items:
+            part(key.encode())
+            part(blob)
+    return digest.hexdigest()
+
+
+class SQLiteSource:
+    """A rollbridge SQLite file opened to be read only.
+
+    :param path: the database file; its dice key is ``<path>.dice-key``.
+    :param retain: events per table that count as retained (``serve --retain``).
+    :raises NotFound: the file does not exist (code ``no_database``).
+    :raises InvalidRequest: it is not a database of this rollbridge's schema
+        (code ``schema_version``).
+    """
+
+    def __init__(self, path: str | Path, *, retain: int = DEFAULT_RETAIN) -> None:
+        self.path = Path(path)
+        #: The file read: the database, or a temporary copy of one not in WAL mode.
+        self.read_path = self.path
+        self._copy: tempfile.TemporaryDirectory[str] | None = None
+        if not self.path.is_file():
+            raise NotFound(NO_DATABASE(path=str(self.path)), code="no_database",
+                           details={"path": str(self.path)})  # fmt: skip
+        with closing(self._read_only()) as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+            if version != SCHEMA_VERSION:
+                raise InvalidRequest(
+                    SCHEMA(path=str(self.path), version=version, supported=SCHEMA_VERSION),
+                    code="schema_version",
+                    details={"schema_version": version},
+                )
+            if mode != "wal":  # opening it as a store would switch it to WAL: a write
+                self._copy = tempfile.TemporaryDirectory(prefix="rollbridge-migrate-")
+                self.read_path = Path(self._copy.name) / self.path.name
+                with closing(sqlite3.connect(self.read_path)) as copy:
+                    conn.backup(copy)
+        #: The store read through its interface (nothing it does here writes).
+        self.store = SQLiteStore(self.read_path, retain=retain)
+
+    def _read_only(self) -> sqlite3.Connection:
+        return sqlite3.connect(f"{self.read_path.resolve().as_uri()}?mode=ro", uri=True)
+
+    @property
+    def key_path(self) -> Path:
+        """The dice key file beside the database."""
+        return Path(f"{self.path}.dice-key")
+
+    def dice_secret(self) -> bytes | None:
+        """The dice key's 32 bytes, or None when there is no key file (never made).
+
+        :raises InvalidRequest: a key file that is not a dice key (``bad_dice_key``).
+        """
+        try:
+            text = self.key_path.read_text().strip()
+        except FileNotFoundError:
+            return None
+        try:
+            secret = bytes.fromhex(text)
+            DiceKey(secret)
+        except ValueError as exc:
+            raise InvalidRequest(f"{self.key_path}: not a dice key ({exc})",
+                                 code="bad_dice_key") from None  # fmt: skip
+        return secret
+
+    def stored_at(self, table_id: str) -> tuple[float | None, dict[str, int]]:
+        """What the store interface does not say: when the table was created, and
+        the seq of the commit that stored each reply (its place in the window)."""
+        with closing(self._read_only()) as conn:
+            row = conn.execute("SELECT created FROM tables WHERE id = ?", (table_id,)).fetchone()
+            seqs = dict(conn.execute('SELECT key, seq FROM replies WHERE "table" = ?', (table_id,)))
+        return (None if row is None else float(row[0])), seqs
+
+    def close(self) -> None:
+        """Close the store's connections (and remove a temporary copy)."""
+        self.store.close()
+        if self._copy is not None:
+            self._copy.cleanup()
+
+
+@dataclass(slots=True)
+class TableResult:
+    """One table moved and read back."""
+
+    table: str
+    counts: dict[str, int]
+    #: Counts as read back from Redis.
+    moved: dict[str, int]
+    source_checksum: str
+    target_checksum: str
+
+    @property
+    def ok(self) -> bool:
+        """Whether Redis holds exactly what SQLite did."""
+        return self.counts == self.moved and self.source_checksum == self.target_checksum
+
+    def to_dict(self) -> JSON:
+        """The result as plain data (``--json``)."""
+        return {
+            "table": self.table,
+            "ok": self.ok,
+            **self.counts,
+            "moved": self.moved,
+            "checksum": self.source_checksum,
+            "redis_checksum": self.target_checksum,
+        }
+
+
+@dataclass(slots=True)
+class MigrationReport:
+    """What :func:`migrate` did."""
+
+    tables: list[TableResult] = field(default_factory=list)
+    #: Admin tokens written, and those Redis held already (the same record).
+    admin_tokens: int = 0
+    admin_present: int = 0
+    #: Whether Redis holds every admin token of the file (id and hash), read back.
+    admin_ok: bool = True
+    #: The dice key: ``moved``, ``same`` (Redis held this one), ``kept`` (Redis keeps
+    #: its own; no moved table has an open segment) or ``none`` (no key file).
+    dice_key: str = "none"
+
+    @property
+    def ok(self) -> bool:
+        """Whether every table and the admin tokens read back equal."""
+        return self.admin_ok and all(t.ok for t in self.tables)
+
+    def to_dict(self) -> JSON:
+        """The report as plain data (``--json``)."""
+        return {"ok": self.ok, "tables": [t.to_dict() for t in self.tables],
+                "admin_tokens": self.admin_tokens, "admin_tokens_present": self.admin_present,
+                "admin_tokens_ok": self.admin_ok, "dice_key": self.dice_key}  # fmt: skip
+
+
+def write_table(target: RedisStore, dump: TableDump, source: SQLiteSource) -> None:
+    """Write one dumped table to Redis in one script. :raises Conflict: StoreError:"""
+    created, seqs = source.stored_at(dump.snapshot.info.id)
+    latest = dump.snapshot.info.seq
+    replies = [(key, reply, seqs.get(key, latest)) for key, reply in dump.replies]
+    target.import_table(dump.snapshot, dump.events, replies, dump.tokens, created=created)
+
+
+def verify_table(dump: TableDump, target: RedisStore) -> TableResult:
+    """Read a moved table back from Redis and compare it with its dump."""
+    table_id = dump.snapshot.info.id
+    try:
+        back = dump_table(target, table_id)
+    except UnknownTable:
+        back = None
+    return TableResult(
+        table_id,
+        dump.counts(),
+        back.counts() if back else {k: 0 for k in dump.counts()},
+        checksum(dump),
+        checksum(back) if back else "",
+    )
+
+
+def _choose(source: SQLiteSource, tables: Sequence[str] | None) -> list[str]:
+    known = [t.id for t in source.store.tables()]
+    if not tables:
+        return known
+    for table_id in tables:
+        if table_id not in known:
+            raise UnknownTable(UNKNOWN_TABLE(table=repr(table_id)), details={"table": table_id})
+    return list(dict.fromkeys(tables))
+
+
+def _admin_plan(source: SQLiteSource, target: RedisStore) -> tuple[list[AdminTokenRecord], int]:
+    there = {r.id: r for r in target.list_admin_tokens()}
+    new, present = [], 0
+    for record in source.store.list_admin_tokens():
+        held = there.get(record.id)
+        if held is None:
+            new.append(record)
+        elif held.hash == record.hash:
+            present += 1
+        else:
+            raise Conflict(ADMIN_DIFFERS(token=record.id), code="admin_token_differs",
+                           details={"token": record.id})  # fmt: skip
+    return new, present
+
+
+def _dice_plan(source: SQLiteSource, target: RedisStore, open_segments: list[str]) -> str:
+    """What to do with the dice key: ``moved``, ``same``, ``kept`` or ``none``.
+
+    :raises Conflict: a moved open segment whose seed Redis could not reveal.
+    """
+    mine, theirs = source.dice_secret(), target.stored_dice_secret()
+    where = str(source.key_path)
+    if mine is None:
+        if open_segments:
+            raise Conflict(KEY_MISSING(path=where, tables=", ".join(open_segments)),
+                           code="dice_key_missing", details={"tables": open_segments})  # fmt: skip
+        return "none"
+    if theirs is None:
+        return "moved"
+    if theirs == mine:
+        return "same"
+    if open_segments:
+        raise Conflict(KEY_DIFFERS(path=where, tables=", ".join(open_segments)),
+                       code="dice_key_differs", details={"tables": open_segments})  # fmt: skip
+    return "kept"
+
+
+def migrate(
+    source: SQLiteSource,
+    target: RedisStore,
+    tables: Sequence[str] | None = None,
+    *,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> MigrationReport:
+    """Move tables (all, or ``tables``) with their logs, replies and tokens, the
+    admin tokens and the dice key; verify each table once written.
+
+    Everything is checked before anything is written: the named tables exist in
+    SQLite, none of them exists in Redis, the admin tokens and the dice key do not
+    clash. ``progress(done, total, table)`` is called after each table.
+
+    :raises UnknownTable: a named table is not in the file.
+    :raises Conflict: Redis holds a table already (``table_exists``, every one named),
+        another admin token of an id, or another dice key while a moved table has an
+        open verifiable segment; nothing was written then.
+    :raises StoreError: Redis failed; the tables before were written and verified.
+    """
+    chosen = _choose(source, tables)
+    there = set(target.table_ids())
+    clash = [t for t in chosen if t in there]
+    if clash:
+        raise Conflict(EXISTS(tables=", ".join(clash)), code="table_exists",
+                       details={"tables": clash})  # fmt: skip
+    open_segments = []
+    for table_id in chosen:
+        dice: Any = source.store.load(table_id)[0].dice
+        if isinstance(dice, dict) and dice.get("open"):
+            open_segments.append(table_id)
+    report = MigrationReport(dice_key=_dice_plan(source, target, open_segments))
+    admins, report.admin_present = _admin_plan(source, target)
+    if report.dice_key == "moved":
+        secret = source.dice_secret()
+        assert secret is not None
+        if target.adopt_dice_secret(secret) != secret:  # another writer was quicker
+            report.dice_key = _dice_plan(source, target, open_segments)
+    for record in admins:
+        target.add_admin_token(record)
+    report.admin_tokens = len(admins)
+    held = {r.id: r.hash for r in target.list_admin_tokens()}
+    report.admin_ok = all(held.get(r.id) == r.hash for r in source.store.list_admin_tokens())
+    for done, table_id in enumerate(chosen, 1):
+        dump = dump_table(source.store, table_id)
+        write_table(target, dump, source)
+        report.tables.append(verify_table(dump, target))
+        if progress is not None:
+            progress(done, len(chosen), table_id)
+    return report
