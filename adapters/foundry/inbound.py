@@ -27,7 +27,9 @@ Whose dice: ``source`` ``server`` rolls on the server; ``foundry`` sends the
 Roll's results as supplied ``dice`` (the GM always may; players only at a
 table with ``player_dice``); ``auto`` (the default) is ``foundry`` for an
 evaluated Roll and ``server`` for one sent unevaluated. ``rollMode``
-``gmroll``, ``blindroll`` and ``selfroll`` make the request ``secret``.
+``gmroll``, ``blindroll`` and ``selfroll`` make the request ``secret``;
+``requester_sees`` (the module sends it for ``gmroll`` and ``selfroll``) is passed on
+with it, so the roller's reply carries the players' view of its secret event.
 
 Every other message passes through unchanged.
 """
@@ -81,6 +83,7 @@ _COMMON = {
     "actor": _NULLABLE_ID,
     "rollMode": {"type": "string", "enum": sorted(ROLL_MODES)},
     "secret": {"type": "boolean"},
+    "requester_sees": {"type": "boolean"},
 }
 _ROLL = {"type": "object", "additionalProperties": True}
 
@@ -159,6 +162,8 @@ def _base(message: Mapping[str, Any], kind: str, fields: Mapping[str, Any]) -> J
         request["actor"] = actor
     if _secret(fields):
         request["secret"] = True
+        if fields.get("requester_sees"):
+            request["requester_sees"] = True
     return request
 
 

@@ -53,9 +53,12 @@ _WORD = 1 << 64
 KEY_BYTES = 32
 
 
-def segment_seed(key: bytes, table: str, epoch: int, segment: int) -> bytes:
-    """The seed of ``segment`` of ``table``'s ``epoch`` under the server's ``key``."""
-    message = f"rollbridge-seed/v1\0{table}\0{epoch}\0{segment}".encode()
+def segment_seed(key: bytes, table: str, epoch: int, segment: int | str, nonce: str = "") -> bytes:
+    """The seed of ``segment`` of ``table``'s ``epoch`` under the server's ``key``;
+    ``nonce`` is the segment's random nonce (a table deleted and made again, or
+    moved again, never reuses a seed). ``segment`` ``"3:gm"`` names segment 3's GM
+    stream (secret rolls and rolls that involve an NPC)."""
+    message = f"rollbridge-seed/v1\0{table}\0{epoch}\0{segment}\0{nonce}".encode()
     return hmac.new(key, message, hashlib.sha256).digest()
 
 
@@ -141,9 +144,9 @@ class DiceKey:
             return cls.ephemeral()
         return cls.load(f"{path}.dice-key")
 
-    def seed(self, table: str, epoch: int, segment: int) -> bytes:
-        """The seed of one segment (:func:`segment_seed`)."""
-        return segment_seed(self._secret, table, epoch, segment)
+    def seed(self, table: str, epoch: int, segment: int | str, nonce: str = "") -> bytes:
+        """The seed of one segment's stream (:func:`segment_seed`)."""
+        return segment_seed(self._secret, table, epoch, segment, nonce)
 
 
 class VerifiableDice(DiceSource):
@@ -171,6 +174,8 @@ class VerifiableDice(DiceSource):
         self._words: dict[int, Iterator[int]] = {}
         #: What was drawn, per seq: ``[faces, result]`` in draw order.
         self.draws: dict[int, list[list[int]]] = {}
+        #: The segment's stream the seed is of (``public`` or ``gm``), for the record.
+        self.stream = "public"
 
     def __repr__(self) -> str:
         return f"VerifiableDice(table={self._table!r})"

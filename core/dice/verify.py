@@ -23,6 +23,7 @@ log order, is what ``rollbridge verify`` reports (all of them with ``--all``).
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,6 +62,7 @@ class Report:
     withheld: int = 0
     hidden: int = 0
     unrevealed: int = 0
+    gm_stream: int = 0
     segments: dict[int, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     verified_seqs: list[int] = field(default_factory=list)
@@ -80,6 +82,7 @@ class Report:
             "withheld": self.withheld,
             "hidden": self.hidden,
             "unrevealed": self.unrevealed,
+            "gm_stream": self.gm_stream,
             "segments": {str(k): v for k, v in sorted(self.segments.items())},
             "problems": [p.to_dict() for p in sorted(self.problems, key=_place)],
         }
@@ -87,6 +90,21 @@ class Report:
 
 def _place(problem: Problem) -> tuple[int, int]:
     return problem.position, problem.seq or 0
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(entry: Mapping[str, Any]) -> Iterator[tuple[int, int]]:
+    """The dice an event shows once each: a roll's groups, a resolution's dice groups
+    (its outcome may repeat them), else any die record in its data."""
+    data = entry.get("data") or {}
+    if entry.get("kind") == "roll":
+        return shown_dice(data.get("roll"))
+    if entry.get("kind") == "resolution":
+        return shown_dice(data.get("dice"))
+    return iter(set(shown_dice(data)))
 
 
 def shown_dice(data: Any) -> Iterator[tuple[int, int]]:
@@ -112,8 +130,16 @@ class _Segment:
     table: str
     epoch: int
     committed_at: int
+    gm_commitment: str | None = None
     seed: bytes | None = None
-    events: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
+    gm_seed: bytes | None = None
+    #: Events waiting for a stream's seed, by stream (``public`` or ``gm``).
+    events: dict[str, list[tuple[int, Mapping[str, Any]]]] = field(
+        default_factory=lambda: {"public": [], "gm": []}
+    )
+
+    def revealed(self, stream: str) -> bool:
+        return (self.seed if stream == "public" else self.gm_seed) is not None
 
 
 class LogVerifier:
@@ -138,7 +164,10 @@ class LogVerifier:
         if isinstance(number, int) and number not in self._segments:
             since = dice.get("since")
             at = since if isinstance(since, int) else 0
-            self._segments[number] = _Segment(dice["commitment"], table, epoch, at)
+            gm = dice.get("gm_commitment")
+            self._segments[number] = _Segment(
+                dice["commitment"], table, epoch, at, gm if isinstance(gm, str) else None
+            )
             self.report.segments[number] = "committed"
 
     def _problem(self, seq: int | None, code: str, message: str) -> None:
@@ -168,39 +197,53 @@ class LogVerifier:
         if kind == "dice.committed":
             self._committed(seq, data)
         elif kind == "dice.revealed":
-            return self._revealed(seq, data)
+            return self._revealed(seq, data, "public")
+        elif kind == "dice.revealed.gm":
+            return self._revealed(seq, data, "gm")
         draws = data.get("draws")
         if isinstance(draws, Mapping):
             if draws.get("withheld"):
                 report.withheld += 1
                 return []
-            segment = self._segments.get(draws.get("segment"))  # type: ignore[arg-type]
-            if segment is None or segment.committed_at >= seq:
+            number, stream = draws.get("segment"), draws.get("stream", "public")
+            segment = self._segments.get(number) if _whole(number) else None
+            if segment is None or segment.committed_at >= seq or stream not in ("public", "gm"):
                 self._problem(seq, "uncommitted",
-                              f"seq {seq} rolled dice of segment {draws.get('segment')!r} "
-                              "before its commitment")  # fmt: skip
+                              f"seq {seq} rolled dice of segment {number!r} before its "
+                              "commitment")  # fmt: skip
                 return []
-            segment.events.append((self._position, entry))
+            if segment.revealed(stream):
+                self._problem(seq, "after_reveal",
+                              f"seq {seq} rolled dice of segment {number}, whose seed was "
+                              "revealed before it")  # fmt: skip
+                return []
+            segment.events[stream].append((self._position, entry))
         elif data.get("supplied"):
             report.supplied += 1
         return []
 
     def _committed(self, seq: int, data: Mapping[str, Any]) -> None:
         number = data.get("segment")
-        if not isinstance(number, int) or not isinstance(data.get("commitment"), str):
+        if (
+            not _whole(number)
+            or not isinstance(data.get("commitment"), str)
+            or not _whole(data.get("epoch", 1))
+        ):
             self._problem(seq, "bad_event", f"seq {seq}: a commitment without its fields")
             return
         if number in self._segments:
             self._problem(seq, "committed_twice", f"seq {seq}: segment {number} committed again")
             return
+        gm = data.get("gm_commitment")
         self._segments[number] = _Segment(
-            data["commitment"], str(data.get("table")), int(data.get("epoch") or 1), seq
-        )
+            data["commitment"], str(data.get("table")), int(data.get("epoch") or 1), seq,
+            gm if isinstance(gm, str) else None,
+        )  # fmt: skip
         self.report.segments[number] = "committed"
 
-    def _revealed(self, seq: int, data: Mapping[str, Any]) -> list[int]:
+    def _revealed(self, seq: int, data: Mapping[str, Any], stream: str) -> list[int]:
         number = data.get("segment")
-        segment = self._segments.get(number)  # type: ignore[arg-type]
+        segment = self._segments.get(number) if _whole(number) else None
         if segment is None:
             self._problem(seq, "unknown_segment",
                           f"seq {seq} reveals segment {number!r}, whose commitment is not "
@@ -210,22 +253,28 @@ class LogVerifier:
             seed = bytes.fromhex(str(data.get("seed")))
         except ValueError:
             seed = b""
-        if hashlib.sha256(seed).hexdigest() != segment.commitment:
+        committed = segment.commitment if stream == "public" else segment.gm_commitment
+        if hashlib.sha256(seed).hexdigest() != committed:
             self._problem(seq, "wrong_seed",
                           f"seq {seq}: the seed revealed for segment {number} does not hash "
                           "to its commitment")  # fmt: skip
             self.report.segments[number] = "wrong seed"  # type: ignore[index]
             return []
-        segment.seed = seed
-        self.report.segments[number] = "revealed"  # type: ignore[index]
+        if stream == "public":
+            segment.seed = seed
+            self.report.segments[number] = "revealed"  # type: ignore[index]
+        else:
+            segment.gm_seed = seed
         verified = []
-        for position, entry in segment.events:
-            if self._check_dice(position, entry, segment):
+        for position, entry in segment.events[stream]:
+            if self._check_dice(position, entry, segment, seed):
                 verified.append(entry["seq"])
-        segment.events = []
+        segment.events[stream] = []
         return verified
 
-    def _check_dice(self, position: int, entry: Mapping[str, Any], segment: _Segment) -> bool:
+    def _check_dice(
+        self, position: int, entry: Mapping[str, Any], segment: _Segment, seed: bytes
+    ) -> bool:
         seq, data = entry["seq"], entry["data"]
         drawn = data["draws"].get("dice")
         saved, self._position = self._position, position
@@ -236,17 +285,15 @@ class LogVerifier:
             ):
                 self._problem(seq, "bad_event", f"seq {seq}: its draws are not [faces, result]")
                 return False
-            assert segment.seed is not None
             faces = [f for f, _ in drawn]
-            expected = derive(segment.seed, segment.table, segment.epoch, seq, faces)
+            expected = derive(seed, segment.table, segment.epoch, seq, faces)
             for index, ((f, got), want) in enumerate(zip(drawn, expected, strict=True)):
                 if got != want:
                     self._problem(seq, "wrong_die",
                                   f"seq {seq}, die {index + 1} (a d{f}): the log says {got}, "
                                   f"the seed gives {want}")  # fmt: skip
                     return False
-            # a die may be shown more than once (in the dice and in the outcome)
-            extra = set(shown_dice(data)) - {(f, v) for f, v in drawn}
+            extra = Counter(_shown(entry)) - Counter((f, v) for f, v in drawn)
             if extra:
                 f, v = min(extra)
                 message = f"seq {seq} shows a d{f} result {v} that it did not draw"
@@ -280,8 +327,10 @@ class LogVerifier:
         return True
 
     def finish(self) -> Report:
-        """The report, counting the events of segments never revealed."""
-        self.report.unrevealed = sum(len(s.events) for s in self._segments.values())
+        """The report, counting the events of streams never revealed (a player's log
+        never has the GM stream's seed: those are ``gm_stream``)."""
+        self.report.unrevealed = sum(len(s.events["public"]) for s in self._segments.values())
+        self.report.gm_stream = sum(len(s.events["gm"]) for s in self._segments.values())
         return self.report
 
 

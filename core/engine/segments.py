@@ -23,11 +23,13 @@ opened by a commit before any request can roll in it.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from rollbridge.dice.verifiable import SCHEME, VerifiableDice, commitment
 from rollbridge.engine.context import RequestContext, reply_for
 from rollbridge.engine.draft import Draft
+from rollbridge.engine.requests import Request
 from rollbridge.exceptions import Conflict, InternalError
 from rollbridge.plain import JSON
 from rollbridge.text import Messages
@@ -35,7 +37,12 @@ from rollbridge.text import Messages
 if TYPE_CHECKING:
     from rollbridge.engine.table import Table
 
-__all__ = ["dice_reveal", "reconcile", "record_draws", "verifiable_dice"]
+__all__ = ["GM_STREAM", "PUBLIC", "dice_reveal", "reconcile", "record_draws", "stream_of",
+           "verifiable_dice"]  # fmt: skip
+
+#: The two streams of a segment: the one players can check, and the GM's.
+PUBLIC = "public"
+GM_STREAM = "gm"
 
 say = Messages("rollbridge")
 NOT_VERIFIABLE = say(
@@ -45,20 +52,50 @@ NOT_VERIFIABLE = say(
 NO_KEY = say("dice.no_key", "this server has no dice key, so it cannot roll verifiable dice")
 
 
-def _seed(table: Table, segment: int) -> bytes:
+def _seed(table: Table, segment: int, nonce: str, stream: str = PUBLIC) -> bytes:
     if table.dice_key is None:
         raise InternalError(NO_KEY())
-    return table.dice_key.seed(table.info.id, table.info.epoch, segment)
+    name: int | str = segment if stream == PUBLIC else f"{segment}:{stream}"
+    return table.dice_key.seed(table.info.id, table.info.epoch, name, nonce)
 
 
-def verifiable_dice(table: Table, draft: Draft) -> VerifiableDice | None:
+def _involves_npc(table: Table, request: Request) -> bool:
+    """Whether a request rolls for or against an actor no player controls, or may
+    (turn hooks, approvals, actions on every actor): its dice go to the GM stream."""
+    if request.type in ("approve", "encounter.start", "encounter.next", "encounter.end"):
+        return True
+    if request.type not in ("roll", "resolve", "draw"):
+        return False  # a request that rolls no dice of its own
+    fields = request.fields
+    named = [fields.get("actor"), *(fields.get("targets") or ())]
+    if request.type == "resolve":
+        spec = table.ruleset.actions.get(fields.get("action", ""))
+        if spec is not None and spec.every_actor:
+            named = list(table.actors)
+    return any(a is not None and not table.controlled(a) for a in named)
+
+
+def stream_of(table: Table, request: Request) -> str:
+    """``gm`` for a secret request or one that involves an NPC, else ``public``.
+
+    The public stream's seed is revealed to everyone; the GM stream's only to the GM
+    (a ``dice.revealed.gm`` event), so that a reveal never lets players recompute a
+    secret roll or an NPC's dice (how many it rolled could tell its hidden numbers).
+    """
+    return GM_STREAM if request.fields.get("secret") or _involves_npc(table, request) else PUBLIC
+
+
+def verifiable_dice(table: Table, draft: Draft, request: Request) -> VerifiableDice | None:
     """The dice a request rolls at ``table`` while a segment is open, else None."""
     state = table.dice_segment
     if not state or not state.get("open"):
         return None
     info = table.info
-    seed = _seed(table, state["segment"])
-    return VerifiableDice(seed, info.id, info.epoch, lambda: info.seq + len(draft.events) + 1)
+    stream = stream_of(table, request)
+    seed = _seed(table, state["segment"], state.get("nonce", ""), stream)
+    dice = VerifiableDice(seed, info.id, info.epoch, lambda: info.seq + len(draft.events) + 1)
+    dice.stream = stream
+    return dice
 
 
 def record_draws(draft: Draft, dice: VerifiableDice) -> None:
@@ -70,7 +107,8 @@ def record_draws(draft: Draft, dice: VerifiableDice) -> None:
     for event in draft.events:
         drawn = dice.draws.get(event.seq)
         if drawn:
-            event.data = {**event.data, "draws": {"segment": segment, "dice": drawn}}
+            draws = {"segment": segment, "stream": dice.stream, "dice": drawn}
+            event.data = {**event.data, "draws": draws}
 
 
 def dice_state(draft: Draft) -> int | None:
@@ -82,22 +120,30 @@ def dice_state(draft: Draft) -> int | None:
 
 def _open(ctx: RequestContext, number: int) -> None:
     info = ctx.table.info
-    digest = commitment(_seed(ctx.table, number))
+    nonce = os.urandom(16).hex()  # never the same seed twice, whatever the table's past
+    digest = commitment(_seed(ctx.table, number, nonce))
+    gm_digest = commitment(_seed(ctx.table, number, nonce, GM_STREAM))
     data: JSON = {
         "segment": number,
         "commitment": digest,
+        "gm_commitment": gm_digest,
         "scheme": SCHEME,
         "table": info.id,
         "epoch": info.epoch,
     }
     at = info.seq + len(ctx.draft.events) + 1  # the seq this event gets
-    state = {"segment": number, "open": True, "commitment": digest, "since": at}
+    state = {"segment": number, "open": True, "commitment": digest,
+             "gm_commitment": gm_digest, "since": at, "nonce": nonce}  # fmt: skip
     ctx.event("dice.committed", data, table={"dice": state})
 
 
-def _reveal(ctx: RequestContext, number: int) -> None:
-    seed = _seed(ctx.table, number)
+def _reveal(ctx: RequestContext, state: JSON) -> None:
+    number, nonce = state["segment"], state.get("nonce", "")
+    seed = _seed(ctx.table, number, nonce)
     data: JSON = {"segment": number, "seed": seed.hex(), "commitment": commitment(seed)}
+    gm_seed = _seed(ctx.table, number, nonce, GM_STREAM)
+    gm: JSON = {"segment": number, "seed": gm_seed.hex(), "commitment": commitment(gm_seed)}
+    ctx.event("dice.revealed.gm", gm, gm_only=True)  # the GM stream: the GM's log only
     ctx.event("dice.revealed", data, table={"dice": {"segment": number, "open": False}})
 
 
@@ -106,10 +152,10 @@ def reconcile(ctx: RequestContext, verifiable: bool) -> None:
     the open one when it turned off."""
     state = ctx.draft.field("dice") or {"segment": 0, "open": False}
     if verifiable and not state["open"]:
-        _seed(ctx.table, state["segment"] + 1)  # no key: refused before anything changes
+        _seed(ctx.table, state["segment"] + 1, "")  # no key: refused before any change
         _open(ctx, state["segment"] + 1)
     elif not verifiable and state["open"]:
-        _reveal(ctx, state["segment"])
+        _reveal(ctx, state)
 
 
 def dice_reveal(ctx: RequestContext) -> JSON:
@@ -117,6 +163,6 @@ def dice_reveal(ctx: RequestContext) -> JSON:
     state = ctx.draft.field("dice")
     if not state or not state.get("open"):
         raise Conflict(NOT_VERIFIABLE(), code="not_verifiable")
-    _reveal(ctx, state["segment"])
+    _reveal(ctx, state)
     _open(ctx, state["segment"] + 1)
     return reply_for(ctx.draft.events[-1], ctx.who)

@@ -397,7 +397,7 @@ class Table:
                 )
             )
         draft = Draft(self)
-        verifiable = segments.verifiable_dice(self, draft)
+        verifiable = segments.verifiable_dice(self, draft, request)
         context = RequestContext(self, request, who, verifiable or dice, draft)
         reply = handler(context)
         if verifiable is not None:

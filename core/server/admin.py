@@ -114,9 +114,8 @@ def _required(parameters: Mapping[str, str], name: str) -> str:
 def _create_table(server: Server, name: str, ruleset: str, settings: Any) -> JSON:
     from rollbridge.offline import TableService
 
-    info, tokens = TableService(server.store, server.host).create_table(
-        name, ruleset, settings=settings
-    )
+    service = TableService(server.store, server.host, dice_key=server.dice_key)
+    info, tokens = service.create_table(name, ruleset, settings=settings)
     return {**{k: info.to_dict()[k] for k in _TABLE_FIELDS}, "tokens": tokens}
 
 

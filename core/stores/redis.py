@@ -205,6 +205,22 @@ def _admin(blob: bytes) -> AdminTokenRecord:
                             hash=data["hash"])  # fmt: skip
 
 
+def _without_password(url: str) -> str:
+    """``url`` with any password replaced by ``***`` (for messages and logs)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port else ""
+        user = f"{parts.username}:***@" if parts.username else ":***@"
+        return urlunsplit(parts._replace(netloc=f"{user}{host}{port}"))
+    except ValueError:
+        return "(an unreadable Redis URL)"
+
+
 class RedisStore:
     """Tables, actors, the retained event log, idempotency replies and tokens in
     a Redis server; see the module docstring for the commit script and keys.
@@ -236,7 +252,14 @@ class RedisStore:
         self.writer = writer
         self._closed = False
         self._lock = threading.Lock()
-        self.client = client or redis.Redis.from_url(url, decode_responses=False)
+        try:
+            self.client = client or redis.Redis.from_url(url, decode_responses=False)
+        except ValueError as exc:  # a malformed URL (port, scheme, database): the
+            # operator's input, named without any password it holds
+            raise StoreError(
+                CANNOT_OPEN(path=_without_password(url), error=str(exc)),
+                details={"url": _without_password(url)},
+            ) from None
         kwargs = self.client.connection_pool.connection_kwargs
         where = kwargs.get("path") or f"{kwargs.get('host')}:{kwargs.get('port')}"
         self.where = f"redis {where}/{kwargs.get('db', 0)}"  # never the password

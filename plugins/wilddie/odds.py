@@ -205,7 +205,8 @@ def plan_damage_odds(plan: DamagePlan) -> Odds:
     """The odds of a planned damage roll: each effect's exact probability."""
     cap = plan.toughness + (_PER_RAISE_CAP if plan.per_raise else _ONE_WOUND_CAP)
     constant = plan.constant
-    weights, denominator = capped_sum(plan.dice, cap - constant)
+    # a constant at or past the cap: every roll has the cap's effect (at least 1 rolled)
+    weights, denominator = capped_sum(plan.dice, max(1, cap - constant))
     outcomes: dict[str, Fraction] = {}
     for dice_total, weight in weights.items():
         if not weight:

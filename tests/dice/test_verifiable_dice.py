@@ -64,6 +64,13 @@ def log(svc: TableService, *, gm: bool = True) -> list[dict[str, Any]]:
             for e in svc.store.events_after("t", 0)]  # fmt: skip
 
 
+def open_seed(svc: TableService, stream: str = "") -> bytes:
+    """The open segment's seed (``stream="gm"``: its GM stream's), from the key."""
+    state = svc.table("t").dice_segment
+    name = state["segment"] if not stream else f"{state['segment']}:{stream}"
+    return KEY.seed("t", 1, name, state["nonce"])
+
+
 def roll(svc: TableService, formula: str, rid: str, who: Principal = GM, **fields) -> dict:
     return svc.handle("t", {"type": "roll", "id": rid, "formula": formula, **fields}, who)
 
@@ -111,7 +118,8 @@ def test_the_commitment_precedes_the_first_roll_of_its_segment():
     committed = next(e for e in events if e["kind"] == "dice.committed")
     first_roll = next(e for e in events if e["kind"] == "roll")
     assert committed["seq"] < first_roll["seq"]
-    assert committed["data"]["commitment"] == commitment(KEY.seed("t", 1, 1))
+    assert committed["data"]["commitment"] == commitment(open_seed(svc))
+    assert committed["data"]["gm_commitment"] == commitment(open_seed(svc, "gm"))
     assert first_roll["data"]["draws"]["segment"] == 1
 
 
@@ -120,14 +128,15 @@ def test_every_die_of_a_roll_is_its_segments_derived_die():
     event = roll(svc, "5d6x + 2d10", "r1")["event"]
     draws = event["data"]["draws"]["dice"]
     faces = [f for f, _ in draws]
-    assert [v for _, v in draws] == documented_die(KEY.seed("t", 1, 1), "t", 1, event["seq"], faces)
+    expected = documented_die(open_seed(svc), "t", 1, event["seq"], faces)
+    assert [v for _, v in draws] == expected
     assert Counter(shown_dice(event["data"])) == Counter(map(tuple, draws))
 
 
 def test_the_seed_is_nowhere_before_its_reveal_then_it_is_published(caplog):
     caplog.set_level("DEBUG")
     svc = service()
-    seed = KEY.seed("t", 1, 1).hex()
+    seed, gm_seed = open_seed(svc).hex(), open_seed(svc, "gm").hex()
     replies = [roll(svc, "3d6", "r1"), roll(svc, "1d20", "r2", PLAYER, secret=True)]
     seen = json.dumps([replies, log(svc, gm=True), log(svc, gm=False)])
     assert seed not in seen and seed not in caplog.text
@@ -135,8 +144,38 @@ def test_the_seed_is_nowhere_before_its_reveal_then_it_is_published(caplog):
     revealed = next(e for e in log(svc, gm=False) if e["kind"] == "dice.revealed")
     assert revealed["data"]["seed"] == seed
     assert reveal["event"]["kind"] == "dice.committed" and reveal["event"]["data"]["segment"] == 2
-    next_seed = KEY.seed("t", 1, 2).hex()
+    next_seed = open_seed(svc).hex()
     assert next_seed not in json.dumps([reveal, log(svc, gm=True)])
+    # the GM stream's seed: in the GM's log after the reveal, never in the players'
+    assert gm_seed in json.dumps(log(svc, gm=True)) and gm_seed not in json.dumps(
+        log(svc, gm=False)
+    )
+
+
+def test_a_reveal_never_lets_players_recompute_a_secret_roll_or_an_npcs_dice():
+    """A secret roll and a roll involving an NPC draw from the segment's GM stream,
+    whose seed only the GM's log gets: the public seed gives players other dice."""
+    svc = service()
+    sheets = HOST.ruleset("bandits").example_sheets
+    svc.handle("t", {"type": "actor.create", "id": "c", "actor": {
+        "id": "npc", "name": "Guard", "sheet": sheets["Guard"]}}, GM)  # fmt: skip
+    secret = roll(svc, "10d20", "s", secret=True)
+    npc = roll(svc, "10d20", "n", actor="npc")
+    public = roll(svc, "10d20", "p")
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    gm_log = {e["seq"]: e for e in log(svc, gm=True)}
+    assert gm_log[secret["seq"]]["data"]["draws"]["stream"] == "gm"
+    assert gm_log[npc["seq"]]["data"]["draws"]["stream"] == "gm"
+    assert gm_log[public["seq"]]["data"]["draws"]["stream"] == "public"
+    revealed = next(e for e in log(svc, gm=False) if e["kind"] == "dice.revealed")
+    seed = bytes.fromhex(revealed["data"]["seed"])
+    for event in (gm_log[secret["seq"]], gm_log[npc["seq"]]):
+        shown = [v for _, v in event["data"]["draws"]["dice"]]
+        assert derive(seed, "t", 1, event["seq"], [20] * 10) != shown
+    players = verify_events(log(svc, gm=False))
+    assert players.ok and players.verified_events == 1 and players.gm_stream == 1
+    gms = verify_events(log(svc, gm=True))
+    assert gms.ok and gms.verified_events == 3 and gms.gm_stream == 0
 
 
 def test_supplied_dice_are_not_the_servers_and_say_so():
@@ -371,3 +410,50 @@ def test_bad_draws_are_refused_with_typed_errors(fields, code):
     with pytest.raises(Exception) as refused:
         svc.handle("t", {"type": "draw", "id": "x", **fields}, PLAYER)
     assert refused.value.code == code
+
+
+def test_a_resolution_die_changed_to_another_drawn_value_is_caught():
+    """The shown dice are the draws as a multiset: a die made equal to another of the
+    same event's dice no longer hides among them."""
+    svc = service("wilddie")
+    sheets = HOST.ruleset("wilddie").example_sheets
+    for i, name in enumerate(sheets):
+        svc.handle("t", {"type": "actor.create", "id": f"c{i}", "actor": {
+            "id": name, "name": name, "sheet": sheets[name],
+            "controllers": ["pat"]}}, GM)  # fmt: skip
+    for i in range(8):
+        svc.handle("t", {"type": "resolve", "id": f"a{i}", "action": "trait", "actor": "Ana",
+                         "params": {"trait": "notice"}}, GM)  # fmt: skip
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    events = log(svc)
+    assert verify_events(events).ok
+    for event in (e for e in events if e["kind"] == "resolution"):
+        dice = event["data"]["dice"][0]["dice"]
+        first, second = dice[0], dice[1]
+        if first["faces"] == second["faces"] and first["rolls"] != second["rolls"]:
+            first["rolls"] = list(second["rolls"])
+            break
+    else:  # the trait die and the wild die differ in faces: copy within one die's rolls
+        event = next(e for e in events if e["kind"] == "resolution")
+        die = event["data"]["dice"][0]["dice"][0]
+        die["rolls"] = die["rolls"] + die["rolls"][:1]
+    assert "wrong_die" in {p.code for p in verify_events(events).problems}
+
+
+def test_dice_claimed_for_a_segment_already_revealed_are_caught():
+    events = revealed_log()
+    reveal = next(i for i, e in enumerate(events) if e["kind"] == "dice.revealed")
+    late = json.loads(json.dumps(next(e for e in events if e["kind"] == "roll")))
+    late["seq"] = events[-1]["seq"] + 1
+    events.append(late)
+    assert reveal < len(events) - 1
+    assert "after_reveal" in {p.code for p in verify_events(events).problems}
+
+
+def test_a_malformed_commitment_is_a_problem_not_a_traceback():
+    events = revealed_log()
+    committed = next(e for e in events if e["kind"] == "dice.committed")
+    committed["data"]["epoch"] = "x"
+    committed["data"]["segment"] = True
+    codes = {p.code for p in verify_events(events).problems}
+    assert "bad_event" in codes

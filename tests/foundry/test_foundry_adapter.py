@@ -766,3 +766,15 @@ def test_the_adapter_imports_only_the_contract_and_the_protocol():
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     assert not alias.name.startswith("rollbridge"), f"{path.name}: {alias.name}"
+
+
+def test_requester_sees_passes_through_with_a_secret_roll_mode_only():
+    """Issue 15 item 3: the module asks for its own view of a GM roll; the dialect
+    passes ``requester_sees`` on with ``secret``, and never makes a public roll secret."""
+    roll = {"type": "foundry.roll", "id": "g", "roll": {"formula": "2d6"}}
+    gm = translate({**roll, "rollMode": "gmroll", "requester_sees": True})
+    assert gm["secret"] is True and gm["requester_sees"] is True
+    public = translate({**roll, "rollMode": "publicroll", "requester_sees": True})
+    assert "secret" not in public and "requester_sees" not in public
+    with pytest.raises(InvalidRequest):
+        translate({**roll, "rollMode": "gmroll", "requester_sees": "yes"})

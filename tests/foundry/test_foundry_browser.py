@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from rollbridge.adapters.foundry.inbound import translate
+from rollbridge.exceptions import InvalidRequest
 from rollbridge.host import PluginHost
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -307,11 +309,27 @@ ODD_GUARD_DETAIL = ["ballistic armour 8", "Body 5", "TN 2", "Boxes crossed: phys
 ATTACK_DICE = [6, 3, 6, 4, 5, 6, 1, 2, 4, 5, 4, 1, 3, 1]
 
 
+def dialect_takes_requester_sees() -> bool:
+    """Whether this server's Foundry dialect passes ``requester_sees`` on to the core's
+    request (a GM roll the roller reads); an older one refuses the field."""
+    unevaluated = {"class": "Roll", "formula": "1d6", "terms": [], "evaluated": False}
+    message = {"type": "foundry.roll", "id": "probe", "roll": unevaluated,
+               "rollMode": "gmroll", "secret": True, "requester_sees": True}  # fmt: skip
+    try:
+        return translate(message).get("requester_sees") is True
+    except InvalidRequest:
+        return False
+
+
 # Whose view the stored card is in (browser/privacy.mjs): an English GM (the writer),
 # an English player with his own connection and one without, as three pages of one
 # world. A public attack on an NPC whose numbers are easy to find (Body 5, ballistic
 # armour 8) is stored as the players' view; the same attack as a blind roll is a
-# GM-only card that keeps the GM's view.
+# GM-only card that keeps the GM's view. The player's own GM roll of the attack
+# (issue 15, item 3; SR-7, SR-9 give the numbers only the GM may read): with
+# `requester_sees`, a card of the players' view whispered to him and the GM's card
+# for the GMs; without it (an older dialect), the GM's card alone, blind. No frame
+# to the player holds the guard's numbers either way.
 @pytest.mark.parametrize("generation", [12, 13])
 def test_the_stored_public_card_holds_no_npc_detail(tmp_path, generation):
     missing = requirements()
@@ -319,6 +337,7 @@ def test_the_stored_public_card_holds_no_npc_detail(tmp_path, generation):
         pytest.fail("the Foundry browser test needs: " + "; ".join(missing))
 
     sheets = PluginHost().rulesets["sr2"].example_sheets
+    requester_sees = dialect_takes_requester_sees()
     with world(tmp_path, "Privacy", ("ivan",)) as (env, tokens):
         result = run_page_script("privacy.mjs", {
             **env,
@@ -326,11 +345,19 @@ def test_the_stored_public_card_holds_no_npc_detail(tmp_path, generation):
             "RB_DETAIL": json.dumps(ODD_GUARD_DETAIL),
             "RB_DICE": json.dumps(ATTACK_DICE),
             "RB_GENERATION": str(generation),
+            "RB_REQUESTER_SEES": "1" if requester_sees else "0",
             "RB_CHROMIUM": CHROMIUM,
             "RB_USER_DATA": str(tmp_path / "chromium-profile"),
         }, tokens)  # fmt: skip
     assert result["public"]["view"] == "players" and result["public"]["gmCard"] == "gm"
     assert result["secret"]["view"] == "gm"
+    attack = result["gmAttack"]
+    assert attack["requesterSees"] is requester_sees
+    gm, ivan = "standinGM000001", "standinIvan0001"
+    if requester_sees:
+        assert attack["readers"] == {gm: ["gm"], ivan: ["ivan"]}
+    else:
+        assert attack["readers"] == {gm: ["gm"]}
 
 
 # The server's dice for every Foundry roll (browser/serverdice.mjs, issue 15, item 6):

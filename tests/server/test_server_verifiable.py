@@ -18,7 +18,8 @@ async def test_a_players_received_events_verify_after_the_reveal(tables, caplog)
     await gm.request({"type": "settings", "settings": {"verifiable": True}})
     rolls = [await player.request({"type": "roll", "formula": "6d6x>=5 + 1d20"}) for _ in range(3)]
     await gm.request({"type": "roll", "formula": "2d6", "secret": True})
-    seed = tables.server.dice_key.seed("sr2", 1, 1).hex()
+    state = (await gm.request({"type": "state"}))["table"]["dice"]
+    seed = tables.server.dice_key.seed("sr2", 1, 1, state["nonce"]).hex()
     assert seed not in wire_text(player) and seed not in wire_text(gm)
     assert seed not in caplog.text
     await gm.request({"type": "dice.reveal"})
@@ -29,6 +30,7 @@ async def test_a_players_received_events_verify_after_the_reveal(tables, caplog)
     assert kinds.index("dice.committed") < kinds.index("roll")
     report = verify_events(events)
     assert report.ok, report.problems
-    assert report.verified_events == 3 and report.hidden == 1
+    # hidden: the GM's secret roll and the GM stream's reveal (the GM's log only)
+    assert report.verified_events == 3 and report.hidden == 2
     assert sorted(report.verified_seqs) == sorted(r["seq"] for r in rolls)
     assert seed in wire_text(player)  # published now

@@ -137,3 +137,11 @@ def test_db_and_redis_together_are_refused(redis_factory, tmp_path):
     result = cli("table", "list", "--redis", redis.url, "--db", str(tmp_path / "x.db"),
                  check=False)  # fmt: skip
     assert result.returncode == 1 and "--db or --redis" in result.stderr
+
+
+def test_a_malformed_redis_url_is_a_typed_error_without_its_password():
+    for url in ("redis://127.0.0.1:abc/0", "redis://:hunter2@127.0.0.1:99999/0", "foo://x"):
+        result = cli("table", "list", "--redis", url, check=False)
+        assert result.returncode == 1, result
+        assert "store_error" in result.stderr and "Traceback" not in result.stderr
+        assert "hunter2" not in result.stderr

@@ -17,13 +17,22 @@
 // Then Ivan rolls 2d6 as a GM, a self and a blind roll (issue 15, item 3): his
 // client tells the GM's its mode (a v13 query across the pages; v12 the module's
 // socket), and the GM's card is read by the GM and Ivan, by Ivan alone, and by
-// the GM alone; Paul reads none.
+// the GM alone; Paul reads none. Last, Ivan's own GM roll of an attack on the
+// guard (the GM lets players supply dice first, so it is the same hit): with a
+// server whose Foundry dialect takes `requester_sees` (RB_REQUESTER_SEES=1), the
+// reply to Ivan carries the players' view and Ivan's client posts that card,
+// whispered to him alone, while the GM's card keeps the GM's view for the GMs
+// alone; with an older one, the GM's card is blind and Ivan reads nothing.
+// Either way none of the guard's numbers reaches Ivan's page: not one frame his
+// connection received, not his chat log (a GM's or self roll with
+// requester_sees: the GM's card of it is never the roller's to read).
 // Prints one line `RESULT {json}`; exits non-zero on any failure.
 //
 // Environment: RB_PAGE_BASE (the stand-in page's URL without its query), RB_WS_URL,
 // RB_TOKENS (JSON {gm, ivan}; never printed), RB_SHEETS (JSON {Tukan, Guard}),
 // RB_DETAIL (JSON: what only the GM may read of the attack), RB_DICE (JSON),
-// RB_GENERATION (12 or 13), RB_CHROMIUM, RB_USER_DATA.
+// RB_GENERATION (12 or 13), RB_REQUESTER_SEES ("1": the server takes it),
+// RB_CHROMIUM, RB_USER_DATA.
 
 import assert from "node:assert/strict";
 import process from "node:process";
@@ -37,6 +46,7 @@ const sheets = JSON.parse(env.RB_SHEETS);
 const DETAIL = JSON.parse(env.RB_DETAIL);
 const DICE = JSON.parse(env.RB_DICE);
 const GENERATION = Number(env.RB_GENERATION ?? 13);
+const REQUESTER_SEES = env.RB_REQUESTER_SEES === "1";
 const ARGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -55,6 +65,8 @@ const CLIENTS = [
 
 const summary = { generation: GENERATION };
 const consoleLines = [];
+// every frame each page's connections received (Ivan's must hold none of the guard's numbers)
+const frames = { gm: [], ivan: [], paul: [] };
 const pageErrors = [];
 const step = (name) => process.stderr.write(`privacy: ${name}\n`);
 const hide = (text) => SECRETS.reduce((t, s) => t.split(s).join("[token]"), String(text));
@@ -69,6 +81,7 @@ async function openClient({ key, user, token }) {
   const page = await context.newPage();
   page.on("console", (m) => consoleLines.push(`${key}: ${m.text()}`));
   page.on("pageerror", (e) => pageErrors.push(`${key}: ${e}`));
+  page.on("websocket", (ws) => ws.on("framereceived", ({ payload }) => frames[key].push(String(payload))));
   await page.addInitScript((t) => { window.__RB_E2E__ = t ? { token: t } : {}; }, token);
   const query = new URLSearchParams({
     ws: env.RB_WS_URL, generation: String(GENERATION), lang: "en", user, users: JSON.stringify(USERS),
@@ -126,9 +139,45 @@ function seen(page, { id, table, epoch, seq }) {
   }, { id, table, epoch, seq });
 }
 
+// the cards of the event `seq` (`count` of them), each with what every page reads of it
+async function cardsOf(seq, count) {
+  const pages = openPages;
+  const ids = await pages.gm.evaluate(async ({ seq, count }) => {
+    const of = () => game.messages.filter((m) => m.flags.rollbridge?.seq === seq);
+    await rbE2E.waitFor(() => of().length >= count, 10000, `${count} cards of seq ${seq}`);
+    await new Promise((r) => setTimeout(r, 500)); // and no more come
+    return of().map((m) => m.id);
+  }, { seq, count });
+  assert.equal(ids.length, count, `the cards of seq ${seq}`);
+  const cards = [];
+  for (const id of ids) {
+    const card = { id, readers: [], shown: {} };
+    for (const [key, page] of Object.entries(pages)) {
+      const v = await page.evaluate(async (messageId) => {
+        await rbE2E.waitFor(() => game.messages.get(messageId), 10000, "the message");
+        const m = game.messages.get(messageId);
+        const li = document.querySelector(`#chat-log li[data-message-id="${messageId}"]`);
+        const f = m.flags.rollbridge;
+        return {
+          content: Boolean(li?.querySelector(".rollbridge-card")), shown: li?.querySelector(".message-content")?.innerHTML ?? null,
+          author: m.author, stored: m.content,
+          flags: { mode: f.rollMode, view: f.view, secret: f.secret, table: f.table, epoch: f.epoch, seq: f.seq },
+        };
+      }, id);
+      if (v.content) card.readers.push(key);
+      card.shown[key] = v.shown;
+      Object.assign(card, { author: v.author, stored: v.stored, ...v.flags });
+    }
+    card.readers.sort();
+    cards.push(card);
+  }
+  return cards;
+}
+const openPages = {};
+
 try {
   step("three clients of one world: the players first, then the GM");
-  const pages = {};
+  const pages = openPages;
   for (const client of CLIENTS.slice(1)) pages[client.key] = await openClient(client);
   pages.gm = await openClient(CLIENTS[0]);
   const roles = {};
@@ -234,29 +283,81 @@ try {
   const modes = {};
   for (const mode of ["gmroll", "selfroll", "blindroll"]) {
     const reply = await pages.ivan.evaluate(async (rollMode) => rbE2E.api().roll("2d6", { rollMode, flavor: rollMode }), mode);
-    assert.equal(reply.status, "secret", "the server keeps it from the players' connections");
-    const id = await pages.gm.evaluate(async (seq) => {
-      await rbE2E.waitFor(() => FoundryStandin.log.messages.find((m) => m.flags.rollbridge?.seq === seq), 10000, "the secret card");
-      return FoundryStandin.log.messages.find((m) => m.flags.rollbridge?.seq === seq).id;
-    }, reply.seq);
-    const shown = {};
-    for (const [key, page] of Object.entries(pages)) {
-      shown[key] = await page.evaluate(async (messageId) => {
-        await rbE2E.waitFor(() => game.messages.get(messageId), 10000, "the message");
-        const m = game.messages.get(messageId);
-        const li = document.querySelector(`#chat-log li[data-message-id="${messageId}"]`);
-        return { rendered: Boolean(li), content: Boolean(li?.querySelector(".rollbridge-card")), author: m.author, mode: m.flags.rollbridge.rollMode };
-      }, id);
-    }
-    modes[mode] = shown;
+    const own = REQUESTER_SEES && mode !== "blindroll";
+    // the server keeps it from the players' connections: a secret reply, or (a GM or
+    // self roll, requester_sees) the players' view its reply carried, the API's answer
+    if (own) assert.equal(reply.kind, "roll", JSON.stringify(reply));
+    else assert.equal(reply.status, "secret", "the server keeps it from the players' connections");
+    modes[mode] = await cardsOf(reply.seq, own ? { gmroll: 2, selfroll: 1 }[mode] : 1);
   }
-  const readers = (mode) => Object.entries(modes[mode]).filter(([, v]) => v.content).map(([k]) => k).sort();
+  const readers = (mode) => [...new Set(modes[mode].flatMap((c) => c.readers))].sort();
   assert.deepEqual(readers("gmroll"), ["gm", "ivan"], JSON.stringify(modes.gmroll));
   assert.deepEqual(readers("selfroll"), ["ivan"], JSON.stringify(modes.selfroll));
   assert.deepEqual(readers("blindroll"), ["gm"], JSON.stringify(modes.blindroll));
-  assert.equal(modes.gmroll.gm.author, "standinIvan0001", "the card is the roller's");
-  assert.deepEqual(Object.values(modes).map((m) => m.gm.mode), ["gmroll", "selfroll", "blindroll"]);
+  for (const mode of Object.keys(modes)) assert.deepEqual(modes[mode].map((c) => c.mode), modes[mode].map(() => mode));
+  if (REQUESTER_SEES) {
+    // Ivan's own card, from the players' view his reply carried; the GM's, for the GMs
+    const byAuthor = (mode, user) => modes[mode].filter((c) => c.author === user);
+    for (const mode of ["gmroll", "selfroll"]) {
+      assert.equal(byAuthor(mode, "standinIvan0001").length, 1, `${mode}: one card of Ivan's`);
+      assert.deepEqual(byAuthor(mode, "standinIvan0001")[0].readers, ["ivan"]);
+      assert.equal(byAuthor(mode, "standinIvan0001")[0].view, "players");
+    }
+    assert.deepEqual(byAuthor("gmroll", "standinGM000001").map((c) => c.readers), [["gm"]], "the GM's card is the GMs'");
+  } else {
+    assert.equal(modes.gmroll[0].author, "standinIvan0001", "the card is the roller's");
+  }
   summary.modes = Object.fromEntries(Object.keys(modes).map((m) => [m, readers(m)]));
+
+  step("Ivan's own GM roll of an attack on the guard");
+  // the GM lets players supply dice, so that Ivan's attack is the same hit (the
+  // guard's numbers are in the GM's view)
+  await pages.gm.evaluate(() => rbE2E.api().request({ type: "settings", settings: { player_dice: true } }));
+  const answer = await pages.ivan.evaluate(async (dice) => structuredClone(await rbE2E.api().resolve("attack", {
+    actor: rbE2E.tukan, targets: [rbE2E.guard], params: { weapon: "Hackler", rounds: 3, range: "short" }, dice, rollMode: "gmroll",
+  })), DICE);
+  const attackCards = await cardsOf(answer.seq, REQUESTER_SEES ? 2 : 1);
+  const gmCard = attackCards.find((c) => c.author === "standinGM000001");
+  assert.ok(gmCard, JSON.stringify(attackCards));
+  assert.equal(gmCard.view, "gm");
+  assert.deepEqual(gmCard.readers, ["gm"], "the GM's view is the GMs' alone");
+  assert.ok(leaks(gmCard.shown.gm).length > 0, "the GM's card holds the guard's numbers (else this proves nothing)");
+  const gmOwn = await pages.gm.evaluate(({ table, epoch, seq }) => structuredClone(rbE2E.api().cachedEvent(table, epoch, seq)), gmCard);
+  assert.equal(gmOwn?.gm_only, true);
+  assert.ok(leaks(JSON.stringify(gmOwn.data)).length > 0);
+  if (REQUESTER_SEES) {
+    // the reply carried the players' view: what the API answered Ivan
+    assert.equal(answer.kind, "resolution");
+    assert.ok(!answer.gm_only);
+    assert.deepEqual(leaks(JSON.stringify(answer)), [], "the players' view holds none of the guard's numbers");
+    assert.equal(answer.data.narration.length > 0, true);
+    const ivanCard = attackCards.find((c) => c.author === "standinIvan0001");
+    assert.ok(ivanCard, JSON.stringify(attackCards));
+    assert.deepEqual(ivanCard.readers, ["ivan"], "whispered to the roller alone");
+    assert.equal(ivanCard.view, "players");
+    assert.equal(ivanCard.secret, true);
+    assert.deepEqual(leaks(ivanCard.stored), []);
+    const expectedCard = await pages.ivan.evaluate(async (players) => {
+      const { renderCard } = await import("/adapters/foundry/module/scripts/core/card.mjs");
+      return renderCard(players, { speakerName: "Tukan", showWho: false, i18n: game.i18n });
+    }, answer);
+    assert.equal(ivanCard.stored, expectedCard, "Ivan's card is the players' view his reply carried, drawn");
+    assert.equal(ivanCard.shown.ivan, expectedCard, "Ivan reads it as stored");
+    assert.equal(ivanCard.seq, gmCard.seq);
+  } else {
+    assert.equal(answer.status, "secret");
+  }
+  const ivanLog = await pages.ivan.evaluate(() => document.getElementById("chat-log")?.innerHTML ?? "");
+  assert.deepEqual(leaks(ivanLog), [], "Ivan's chat log shows none of the guard's numbers");
+  summary.gmAttack = {
+    requesterSees: REQUESTER_SEES, cards: attackCards.length,
+    readers: Object.fromEntries(attackCards.map((c) => [c.author, c.readers])),
+  };
+
+  // not one frame Ivan's connection received held the guard's numbers
+  assert.ok(frames.ivan.length > 0, "Ivan's frames were seen");
+  assert.deepEqual(leaks(frames.ivan.join("\n")), [], "a frame to Ivan held the guard's numbers");
+  assert.ok(leaks(frames.gm.join("\n")).length > 0, "the GM's frames did");
 
   for (const [key, page] of Object.entries(pages)) {
     const html = await page.content();

@@ -436,3 +436,32 @@ def test_seeded_damage_rolls_match_the_odds(wd):
         assert statistic < _critical_001(dof)
     else:
         assert chi2.sf(statistic, dof) > 0.001
+
+
+@pytest.mark.parametrize("dice", ["2d6+20", "1d4+40", "20d12+99"])
+def test_damage_odds_with_a_constant_past_the_cap_are_the_resolvers_certain_effect(dice):
+    """WD-7: a damage constant at or past the last total that matters leaves one
+    effect for every roll; the odds say so, and the resolver agrees (seeded)."""
+    from rollbridge.cli.offline import offline_host
+    from rollbridge.engine.model import Principal
+    from rollbridge.offline import TableService
+    from rollbridge.stores.memory import MemoryStore
+
+    gm = Principal("gm", "gm", "k")
+    host = offline_host()
+    sheets = host.ruleset("wilddie").example_sheets
+    outcomes = set()
+    for seed in range(6):
+        service = TableService(MemoryStore(), host, dice=lambda s=seed: SeededDice(s))
+        service.create_table("t", "wilddie", table_id="t")
+        for i, name in enumerate(sheets):
+            service.handle("t", {"type": "actor.create", "id": f"c{i}", "actor": {
+                "id": name, "name": name, "sheet": sheets[name]}}, gm)  # fmt: skip
+        fields = {"action": "damage", "actor": "Ana", "targets": ["Guard"],
+                  "params": {"dice": dice, "melee": False}}  # fmt: skip
+        odds = service.handle("t", {"type": "odds", "id": "o", **fields}, gm)["odds"]
+        assert [o["probability"] for o in odds["outcomes"]] == ["1/1"]
+        done = service.handle("t", {"type": "resolve", "id": "r", **fields}, gm)
+        state = done["event"]["actors"][0]["state"] if done["event"]["actors"] else {}
+        outcomes.add((odds["outcomes"][0]["outcome"], bool(state.get("incapacitated"))))
+    assert outcomes == {("incapacitated", True)}

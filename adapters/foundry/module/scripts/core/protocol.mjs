@@ -10,6 +10,24 @@ export const DIALECT = "foundry";
 /** Foundry's roll modes; gmroll, blindroll and selfroll are secret (GM only). */
 export const ROLL_MODES = ["publicroll", "gmroll", "blindroll", "selfroll"];
 
+/** The secret modes whose roller reads their own roll (Foundry's gmroll: the GMs and
+ * the roller; selfroll: the roller only): the request asks `requester_sees`, and the
+ * server's reply to the roller carries the players' view of the secret event. */
+export const REQUESTER_MODES = ["gmroll", "selfroll"];
+
+/**
+ * The request fields of a roll mode at the server: none for a public roll,
+ * `secret` for a blind one, `secret` and `requester_sees` for a GM or self roll
+ * (the event stays GM-only for every connection; only the roller's reply
+ * carries it, as players would see it were it not secret).
+ */
+export function secretFields(mode) {
+  const normal = mode === "roll" ? "publicroll" : mode;
+  if (REQUESTER_MODES.includes(normal)) return { secret: true, requester_sees: true };
+  if (normal === "blindroll") return { secret: true };
+  return {};
+}
+
 /** A fresh request id. Ids are idempotency keys at the server: a retry reuses
  * its id, a new request never reuses one (across reloads too), hence random. */
 export function newRequestId(prefix = "fvtt") {
@@ -71,7 +89,7 @@ export function rollMessage({ id, formula, roll, speaker, actor, flavor, rollMod
   if (speaker) message.speaker = speaker;
   if (actor !== undefined) message.actor = actor;
   if (flavor) message.flavor = flavor;
-  if (rollMode) message.rollMode = checkRollMode(rollMode);
+  if (rollMode) Object.assign(message, { rollMode: checkRollMode(rollMode), ...secretFields(rollMode) });
   if (source) message.source = source;
   return message;
 }
@@ -84,7 +102,7 @@ export function resolveMessage({ id, action, speaker, actor, targets, params, ro
   const message = { type: "foundry.resolve", id, action, targets: targets ?? [], params: params ?? {} };
   if (speaker) message.speaker = speaker;
   if (actor !== undefined) message.actor = actor;
-  if (rollMode) message.rollMode = checkRollMode(rollMode);
+  if (rollMode) Object.assign(message, { rollMode: checkRollMode(rollMode), ...secretFields(rollMode) });
   if (dice) message.dice = dice;
   return message;
 }

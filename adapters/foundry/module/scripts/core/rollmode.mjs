@@ -22,13 +22,22 @@
 // player's client sends it first (the module's socket; core/relay.mjs). A
 // secret event with no note is treated as the server means it: blind.
 //
-// A player's GM or self roll of a *resolution* is shown to the roller blind
-// (GMs only): the GM's event may hold an NPC's hidden numbers (armour, target
-// numbers, boxes), which the players' view leaves out, and the server sends
-// no players' view of a secret event. A formula roll holds only the roller's
-// own dice, so a player reads their own GM and self rolls of formulas.
+// A player's GM or self roll asks the server for `requester_sees` (with
+// `secret`): the event stays GM-only for every connection (the player's gets a
+// `hidden` placeholder), but the server's reply to the roller carries it as
+// players would see it were it not secret — an NPC's hidden numbers (armour,
+// target numbers, boxes) left out as ever. The roller's client posts that card
+// itself, whispered to the roller alone (requesterCard); the GM's client posts
+// the GM's view to the GMs only for a GM roll, and no card for a self roll
+// (Foundry's self roll is the roller's alone; the server's log and the GM's
+// connection still have the event). So the roller never reads the GM's view
+// of a player's secret event that carries `requester_sees`, and reads their
+// own card once. A secret event of a player's without `requester_sees` (an
+// older server refused the field, or a blind roll) is as before: a player's
+// resolution is shown to the roller blind (the GM's view may hold an NPC's
+// hidden numbers), a formula roll (the roller's own dice only) by the mode.
 
-import { ROLL_MODES } from "./protocol.mjs";
+import { REQUESTER_MODES, ROLL_MODES } from "./protocol.mjs";
 
 /** The secret roll modes (the server's `secret: true`). */
 export const SECRET_MODES = ["gmroll", "blindroll", "selfroll"];
@@ -62,19 +71,56 @@ export function applyRollMode(mode, { roller, gms }) {
 
 /**
  * Who may read the card of `event` and whose it is: {mode, author, whisper,
- * blind}. `note` is {user, mode, gm} for the request that caused the event
- * (null when unknown); `writer` the posting user's id; `gms` the GMs' ids.
- * A public event is public whatever the note says (the server showed it to all).
+ * blind}, or null when this (the GM's) client posts no card of it. `note` is
+ * {user, mode, gm} for the request that caused the event (null when unknown);
+ * `writer` the posting user's id; `gms` the GMs' ids. A public event is public
+ * whatever the note says (the server showed it to all).
  */
 export function cardAudience({ event, note, writer, gms }) {
   const author = note?.user ?? writer;
   if (!event?.gm_only) return { mode: "publicroll", author, whisper: [], blind: false };
   let mode = normalMode(note?.mode);
   if (!mode || mode === "publicroll") mode = "blindroll"; // secret, with no word of how: blind
+  if (!note?.gm && event.data?.requester_sees && REQUESTER_MODES.includes(mode)) {
+    // the roller's own client posts the players' view (requesterCard): the GM's
+    // card is the GMs' alone, and a self roll has none here
+    if (mode === "selfroll") return null;
+    return { mode, author: writer, whisper: [...gms], blind: false };
+  }
   // a player's resolution: the GM's view is not the player's to read (see above)
   if (!note?.gm && event.kind === "resolution" && mode !== "blindroll") mode = "blindroll";
   const readers = applyRollMode(mode, { roller: author, gms });
   return { mode, author: readers.blind ? writer : author, ...readers };
+}
+
+/**
+ * The card a player's client posts itself for its own GM or self roll: the
+ * reply `reply` to its request carries the event as players would see it
+ * (`status: "secret"` with an `event`: the server's `requester_sees`). Returns
+ * {event, audience} — the card whispered to the roller `user` alone, the
+ * roller its author — or null for any other reply (a blind roll's carries no
+ * event; a public or GM's reply's event reaches the card through the event
+ * frames). `mode` is the request's roll mode (gmroll when unknown).
+ */
+export function requesterCard({ reply, user, mode }) {
+  const event = reply?.event;
+  if (reply?.status !== "secret" || !event || typeof event !== "object" || !user) return null;
+  if (event.kind !== "roll" && event.kind !== "resolution") return null;
+  const normal = REQUESTER_MODES.includes(normalMode(mode)) ? normalMode(mode) : "gmroll";
+  return { event, audience: { mode: normal, author: String(user), whisper: [String(user)], blind: false } };
+}
+
+/** Whether `error` is a server's refusal of the `requester_sees` field (a server
+ * older than it: its Foundry dialect does not know the field). */
+export function refusesRequesterSees(error) {
+  const field = String(error?.details?.field ?? "");
+  return error?.code === "invalid_request" && /(^|\.)requester_sees$/.test(field);
+}
+
+/** `message` without `requester_sees` (for a server that refuses it): still secret. */
+export function withoutRequesterSees(message) {
+  const { requester_sees: _dropped, ...rest } = message;
+  return rest;
 }
 
 /**

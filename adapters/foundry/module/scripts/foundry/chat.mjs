@@ -46,11 +46,13 @@ export function rebuildRolls(event) {
 /**
  * Post the chat card of an event as this client's connection received it.
  * `locale` is the language the server used for this connection, `role` this
- * connection's role at the table.
+ * connection's role at the table. `requester`: the event is the players' view
+ * of a secret event the reply to this user's GM or self roll carried (the
+ * server's `requester_sees`): a secret card in the players' view.
  */
-export async function postCard(received, { locale = null, role = null, audience = null, replayed = false } = {}) {
-  const secret = Boolean(received.gm_only);
-  const view = cardView(received, role);
+export async function postCard(received, { locale = null, role = null, audience = null, replayed = false, requester = false } = {}) {
+  const secret = Boolean(received.gm_only) || requester;
+  const view = requester ? "players" : cardView(received, role);
   const event = cardEvent(received); // the players' view of a public GM event
   const actors = foundryActors();
   const speaker = speakerFor(event.foundry?.speaker?.actor, actors, event.foundry?.speaker?.alias);

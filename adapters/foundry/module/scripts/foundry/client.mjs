@@ -14,7 +14,9 @@ import { setting } from "./settings.mjs";
 import { Connection } from "../core/connection.mjs";
 import { labelOf, ROLE_LABELS } from "../core/i18n.mjs";
 import { localeNotice, newRequestId, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage } from "../core/protocol.mjs";
-import { cardAudience, RollModeNotes, SECRET_MODES } from "../core/rollmode.mjs";
+import {
+  cardAudience, refusesRequesterSees, requesterCard, RollModeNotes, SECRET_MODES, withoutRequesterSees,
+} from "../core/rollmode.mjs";
 import { UndoTracker } from "../core/buttons.mjs";
 import { askGM } from "./relay.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
@@ -54,6 +56,8 @@ export class FoundryClient {
     this.lastNotice = null;
     this.gmStatus = null;
     this.localeNoted = false;
+    // false once the server refused `requester_sees` (older than it): not asked again
+    this.requesterSees = true;
     // the cards' events as this client's own connection received them (its
     // user's language, its audience's view), to draw cards again in it
     this.events = new EventCache();
@@ -63,6 +67,7 @@ export class FoundryClient {
   start() {
     this.stop();
     this.localeNoted = false;
+    this.requesterSees = true; // another server, or the same one upgraded
     const url = setting("serverUrl");
     const token = setting("token");
     const user = game.user;
@@ -155,8 +160,40 @@ export class FoundryClient {
     const id = message.id ?? newRequestId();
     this.ownRequests.add(id);
     if (message.rollMode) await this.#noteMode(id, message.rollMode);
-    const reply = await this.connection.request({ ...message, id });
+    const reply = await this.#send({ ...message, id });
+    await this.#postRequesterCard(reply);
     return reply;
+  }
+
+  /** Send a request; a server older than `requester_sees` refuses the field (its
+   * Foundry dialect does not know it), so it goes again without it, as secret as
+   * before, and is not asked for again on this connection. */
+  async #send(message) {
+    const asked = Boolean(message.requester_sees);
+    const outgoing = asked && !this.requesterSees ? withoutRequesterSees(message) : message;
+    try {
+      return await this.connection.request(outgoing);
+    } catch (error) {
+      if (outgoing === message && asked && refusesRequesterSees(error)) {
+        this.requesterSees = false;
+        console.info("rollbridge | the server does not take requester_sees: a GM or self roll of a resolution is shown to its roller blind");
+        return this.connection.request(withoutRequesterSees(message));
+      }
+      throw error;
+    }
+  }
+
+  /** The card of this user's own GM or self roll, when the reply carries the
+   * players' view of its secret event (core/rollmode.mjs requesterCard):
+   * whispered to this user alone. The event's own frame reached this client as
+   * a `hidden` placeholder, which posts nothing, so the card is posted once. */
+  async #postRequesterCard(reply) {
+    const card = requesterCard({ reply, user: game.user?.id, mode: this.modes.get(reply?.id)?.mode });
+    if (!card) return;
+    const welcome = this.connection?.welcome;
+    await this.#enqueue(() => postCard(card.event, {
+      locale: welcome?.locale ?? null, role: welcome?.role ?? null, audience: card.audience, requester: true,
+    }));
   }
 
   /**
@@ -407,7 +444,8 @@ export class FoundryClient {
       const note = event.gm_only ? await this.modes.wait(event.request) : this.modes.get(event.request);
       const gms = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
       const audience = cardAudience({ event, note, writer: game.user.id, gms });
-      await postCard(event, { locale: welcome?.locale ?? null, role: welcome?.role ?? null, audience, replayed });
+      // null: a player's self roll, whose card the roller's own client posts
+      if (audience) await postCard(event, { locale: welcome?.locale ?? null, role: welcome?.role ?? null, audience, replayed });
     }
     Hooks.callAll("rollbridge.event", event);
   }

@@ -1,0 +1,253 @@
+// A player's own GM roll of a resolution, readable by that player (issue 15,
+// item 3): the request asks `requester_sees` (with `secret`), the server keeps
+// the event GM-only for every connection, and its reply to the roller carries
+// the players' view of it. The roller's client posts that card itself,
+// whispered to the roller; the GM's client posts the GM's view to the GMs only
+// (a self roll: no card of the GM's). A blind roll asks `secret` alone and its
+// roller gets no card. A server older than `requester_sees` refuses the field:
+// the request goes again without it, as secret as before. Readers are checked
+// with the stand-in's ChatMessage#visible / #isContentVisible as each user.
+
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+
+import { renderCard } from "../../../adapters/foundry/module/scripts/core/card.mjs";
+import { resolveMessage, rollMessage, secretFields } from "../../../adapters/foundry/module/scripts/core/protocol.mjs";
+import {
+  cardAudience, refusesRequesterSees, requesterCard, withoutRequesterSees,
+} from "../../../adapters/foundry/module/scripts/core/rollmode.mjs";
+import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
+
+const USERS = [
+  { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+  { _id: "standinPlr00001", name: "Player" },
+  { _id: "standinPlr00002", name: "Other player" },
+];
+const [GM, PLAYER, OTHER] = USERS.map((u) => u._id);
+
+// the guard's numbers only the GM's view holds (sr2: armour and the target number
+// built from it, SR-7, SR-9); the players' view says "(hidden)" instead
+const GM_ONLY = "ballistic armour 8";
+const group = { label: "Attack test (Tukan)", formula: "6d6", total: 2, dice: [{ faces: 6, rolls: [6], value: 6 }, { faces: 6, rolls: [5], value: 5 }] };
+function attack(seq, request, view) {
+  const gm = view === "gm";
+  return {
+    kind: "resolution", epoch: 1, seq, request, by: "player:ivan", table: "t1",
+    ...(gm ? { gm_only: true } : {}),
+    data: {
+      action: "attack", actor: "tukan", targets: ["guard"], requester_sees: true,
+      narration: "Tukan hits Guard with Hackler.",
+      steps: [gm ? `Resistance TN 4 = power 10 - ${GM_ONLY} (SR-9)` : "Resistance TN (hidden) (SR-9)"],
+      dice: [group],
+    },
+    actors: [],
+    foundry: { rolls: [], speaker: { actor: "tukan", alias: "Tukan" } },
+  };
+}
+
+/** What `userId` can read of a message: [visible, content visible]. */
+function readBy(message, userId) {
+  const me = game.user;
+  game.user = game.users.get(userId);
+  try {
+    return [message.visible, message.isContentVisible];
+  } finally {
+    game.user = me;
+  }
+}
+
+async function until(check, what) {
+  for (let i = 0; i < 200; i++) {
+    const value = check();
+    if (value) return value;
+    await new Promise((r) => setImmediate(r));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+let client = null;
+async function playerClient() {
+  client?.stop();
+  await world({ users: USERS, user: PLAYER, generation: 13 });
+  await registerModuleSettings();
+  Standin.queryClient = async () => ({ noted: true }); // the GM's client takes the note
+  client = new FoundryClient();
+  client.start();
+  return welcomeClient(client, { role: "player" });
+}
+async function gmClient() {
+  client?.stop();
+  await world({ users: USERS, user: "gm" });
+  await registerModuleSettings();
+  client = new FoundryClient();
+  client.start();
+  return welcomeClient(client, { role: "gm" });
+}
+after(() => {
+  client?.stop();
+  Standin.uninstall();
+});
+
+test("the request fields of each roll mode: GM and self rolls ask requester_sees, a blind roll only secret", () => {
+  assert.deepEqual(secretFields("publicroll"), {});
+  assert.deepEqual(secretFields("roll"), {});
+  assert.deepEqual(secretFields("gmroll"), { secret: true, requester_sees: true });
+  assert.deepEqual(secretFields("selfroll"), { secret: true, requester_sees: true });
+  assert.deepEqual(secretFields("blindroll"), { secret: true });
+  const resolve = resolveMessage({ id: "a", action: "attack", rollMode: "gmroll" });
+  assert.equal(resolve.secret, true);
+  assert.equal(resolve.requester_sees, true);
+  const roll = rollMessage({ id: "r", formula: "2d6", rollMode: "blindroll" });
+  assert.equal(roll.secret, true);
+  assert.equal("requester_sees" in roll, false);
+  assert.equal("secret" in rollMessage({ id: "p", formula: "2d6", rollMode: "publicroll" }), false);
+});
+
+test("the GM's card of a player's requester_sees event: GMs only for a GM roll, none for a self roll", () => {
+  const event = attack(5, "p1", "gm");
+  const note = (mode, gm = false) => ({ user: gm ? GM : PLAYER, mode, gm });
+  assert.deepEqual(cardAudience({ event, note: note("gmroll"), writer: GM, gms: [GM] }),
+    { mode: "gmroll", author: GM, whisper: [GM], blind: false });
+  assert.equal(cardAudience({ event, note: note("selfroll"), writer: GM, gms: [GM] }), null);
+  // a blind roll never asks requester_sees; a note without a mode is blind as ever
+  assert.equal(cardAudience({ event, note: null, writer: GM, gms: [GM] }).blind, true);
+  // the GM's own GM roll: the GM's view to the GMs, the GM its author
+  assert.deepEqual(cardAudience({ event, note: note("gmroll", true), writer: GM, gms: [GM] }),
+    { mode: "gmroll", author: GM, whisper: [GM], blind: false });
+  // without requester_sees (an older server) a player's resolution stays blind
+  const older = { ...event, data: { ...event.data, requester_sees: undefined } };
+  assert.equal(cardAudience({ event: older, note: note("gmroll"), writer: GM, gms: [GM] }).mode, "blindroll");
+});
+
+test("the roller's card: only a secret reply that carries a roll or resolution", () => {
+  const players = attack(5, "p1", "players");
+  assert.deepEqual(requesterCard({ reply: { status: "secret", seq: 5, event: players }, user: PLAYER, mode: "gmroll" }),
+    { event: players, audience: { mode: "gmroll", author: PLAYER, whisper: [PLAYER], blind: false } });
+  assert.equal(requesterCard({ reply: { status: "secret", seq: 5, event: players }, user: PLAYER, mode: "selfroll" }).audience.mode, "selfroll");
+  assert.equal(requesterCard({ reply: { status: "secret", seq: 5, note: "sent to the GM only" }, user: PLAYER }), null);
+  assert.equal(requesterCard({ reply: { status: "done", seq: 5, event: players }, user: PLAYER }), null);
+  assert.equal(requesterCard({ reply: { status: "secret", seq: 5, event: { kind: "hidden", seq: 5 } }, user: PLAYER }), null);
+});
+
+test("an older server's refusal of requester_sees is told from other refusals", () => {
+  const refusal = (code, field) => Object.assign(new Error("no"), { code, details: { field } });
+  assert.equal(refusesRequesterSees(refusal("invalid_request", "foundry.resolve.requester_sees")), true);
+  assert.equal(refusesRequesterSees(refusal("invalid_request", "requester_sees")), true);
+  assert.equal(refusesRequesterSees(refusal("invalid_request", "foundry.resolve.params")), false);
+  assert.equal(refusesRequesterSees(refusal("forbidden", "foundry.resolve.requester_sees")), false);
+  assert.deepEqual(withoutRequesterSees({ type: "foundry.roll", secret: true, requester_sees: true }), { type: "foundry.roll", secret: true });
+});
+
+test("a player's GM roll of an attack: one card, whispered to the roller, from the players' view", async () => {
+  const ws = await playerClient();
+  const before = Standin.log.messages.length;
+  const resolving = client.resolve("attack", { actor: "tukan", targets: ["guard"], params: { weapon: "Hackler" }, rollMode: "gmroll", speaker: {} });
+  const sent = await until(() => ws.messages().find((m) => m.type === "foundry.resolve"), "the request");
+  assert.equal(sent.secret, true);
+  assert.equal(sent.requester_sees, true);
+  assert.equal(sent.rollMode, "gmroll");
+  // the GM-only event reaches this connection as a placeholder, then the reply
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 1 });
+  const players = attack(1, sent.id, "players");
+  ws.receive({ type: "result", id: sent.id, status: "secret", seq: 1, event: players });
+  const returned = await resolving;
+  await settle(client);
+  assert.deepEqual(returned, players, "the API returns the players' view the reply carried");
+  const posted = Standin.log.messages.slice(before);
+  assert.equal(posted.length, 1, "exactly one card: the placeholder posts none");
+  const [message] = posted;
+  assert.equal(message.author, PLAYER);
+  assert.deepEqual(message.whisper, [PLAYER]);
+  assert.equal(message.blind, false);
+  assert.equal((message.rolls ?? []).length, 0, "a whisper carries no rolls");
+  assert.equal(message.flags.rollbridge.view, "players");
+  assert.equal(message.flags.rollbridge.secret, true);
+  assert.equal(message.flags.rollbridge.rollMode, "gmroll");
+  assert.equal(message.flags.rollbridge.seq, 1);
+  assert.equal(message.content, renderCard(players, { speakerName: "Tukan", showWho: false, i18n: game.i18n }));
+  assert.ok(message.content.includes("(hidden)"));
+  assert.ok(!message.content.includes(GM_ONLY), "none of the guard's numbers");
+  assert.deepEqual(readBy(message, PLAYER), [true, true]);
+  assert.equal(readBy(message, OTHER)[0], false, "another player does not read it");
+});
+
+test("a player's self roll is posted the same way, as a self roll", async () => {
+  const ws = await playerClient();
+  const before = Standin.log.messages.length;
+  const rolling = client.resolve("attack", { actor: "tukan", targets: ["guard"], rollMode: "selfroll", speaker: {} });
+  const sent = await until(() => ws.messages().find((m) => m.type === "foundry.resolve"), "the request");
+  assert.equal(sent.requester_sees, true);
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 1 });
+  ws.receive({ type: "result", id: sent.id, status: "secret", seq: 1, event: attack(1, sent.id, "players") });
+  await rolling;
+  await settle(client);
+  const posted = Standin.log.messages.slice(before);
+  assert.equal(posted.length, 1);
+  assert.equal(posted[0].flags.rollbridge.rollMode, "selfroll");
+  assert.deepEqual(posted[0].whisper, [PLAYER]);
+});
+
+test("a player's blind roll asks secret alone, and its roller gets no card", async () => {
+  const ws = await playerClient();
+  const before = Standin.log.messages.length;
+  const rolling = client.resolve("attack", { actor: "tukan", targets: ["guard"], rollMode: "blindroll", speaker: {} });
+  const sent = await until(() => ws.messages().find((m) => m.type === "foundry.resolve"), "the request");
+  assert.equal(sent.secret, true);
+  assert.equal("requester_sees" in sent, false);
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 1 });
+  ws.receive({ type: "result", id: sent.id, status: "secret", seq: 1, note: "sent to the GM only" });
+  const reply = await rolling;
+  await settle(client);
+  assert.equal(reply.status, "secret");
+  assert.equal(Standin.log.messages.length, before, "no card on the roller's client");
+});
+
+test("a server older than requester_sees: the request goes again without it, still secret, and it is not asked again", async () => {
+  const ws = await playerClient();
+  const rolling = client.resolve("attack", { actor: "tukan", targets: ["guard"], rollMode: "gmroll", speaker: {} });
+  const first = await until(() => ws.messages().find((m) => m.type === "foundry.resolve"), "the request");
+  ws.receive({
+    type: "error", id: first.id, code: "invalid_request",
+    message: "foundry.resolve.requester_sees: is not a known field", details: { field: "foundry.resolve.requester_sees" },
+  });
+  const again = await until(() => ws.messages().filter((m) => m.type === "foundry.resolve")[1], "the request again");
+  assert.equal(again.id, first.id, "the same request (the refusal did nothing at the server)");
+  assert.equal(again.secret, true);
+  assert.equal("requester_sees" in again, false);
+  ws.receive({ type: "result", id: again.id, status: "secret", seq: 1, note: "sent to the GM only" });
+  assert.equal((await rolling).status, "secret");
+  const next = client.roll("2d6", { rollMode: "gmroll", speaker: {} });
+  const roll = await until(() => ws.messages().find((m) => m.type === "foundry.roll"), "the next request");
+  assert.equal(roll.secret, true);
+  assert.equal("requester_sees" in roll, false);
+  ws.receive({ type: "result", id: roll.id, status: "secret", seq: 2, note: "sent to the GM only" });
+  await next;
+  // any other refusal is the caller's
+  const refused = client.resolve("attack", { actor: "tukan", rollMode: "publicroll", speaker: {} });
+  const third = await until(() => ws.messages().filter((m) => m.type === "foundry.resolve")[2], "a third request");
+  ws.receive({ type: "error", id: third.id, code: "invalid_request", message: "no", details: { field: "foundry.resolve.params" } });
+  await assert.rejects(refused, (error) => error.code === "invalid_request");
+});
+
+test("the GM's client: the GM's view of a player's GM roll to the GMs only, no card of a self roll", async () => {
+  const ws = await gmClient();
+  const before = Standin.log.messages.length;
+  client.onSocket({ type: "rollMode", request: "p-gm", user: PLAYER, mode: "gmroll" });
+  ws.receive({ type: "event", ...attack(1, "p-gm", "gm") });
+  await settle(client);
+  const posted = Standin.log.messages.slice(before);
+  assert.equal(posted.length, 1);
+  const [message] = posted;
+  assert.equal(message.author, GM);
+  assert.deepEqual(message.whisper, [GM]);
+  assert.equal(message.flags.rollbridge.view, "gm");
+  assert.ok(message.content.includes(GM_ONLY), "the GM reads the guard's numbers");
+  assert.deepEqual(readBy(message, GM), [true, true]);
+  assert.equal(readBy(message, PLAYER)[0], false, "the roller does not read the GM's view");
+  assert.equal(readBy(message, OTHER)[0], false);
+  client.onSocket({ type: "rollMode", request: "p-self", user: PLAYER, mode: "selfroll" });
+  ws.receive({ type: "event", ...attack(2, "p-self", "gm") });
+  await settle(client);
+  assert.equal(Standin.log.messages.length, before + 1, "a player's self roll: the roller's client posts it");
+});
