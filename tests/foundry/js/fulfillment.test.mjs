@@ -226,8 +226,10 @@ test("an error reply mid-roll: the dice drawn stay the server's, the rest are Fo
   // the message keeps a flag of it (preCreateChatMessage), a server-dice roll's does not
   Hooks.on("preCreateChatMessage", flagLocalDice);
   const marked = await ChatMessage.create({ content: "x", rolls: [roll] });
-  const plain = new Roll("1d4");
-  plain.options.rollbridge = { dice: "server", draws: [12] };
+  // a roll the server's dice evaluated earlier (rebuilt from its JSON: evaluated)
+  const plain = Roll.fromData({ formula: "1d4", total: 3, evaluated: true,
+    options: { rollbridge: { dice: "server", draws: [12] } },
+    terms: [{ class: "Die", number: 1, faces: 4, results: [{ result: 3, active: true }] }] });
   const clean = await ChatMessage.create({ content: "y", rolls: [plain] });
   Hooks.off("preCreateChatMessage", flagLocalDice);
   assert.equal(marked.getFlag("rollbridge", "localDice"), true);

@@ -6,7 +6,8 @@
 // Foundry's documented API (v12/v13):
 //
 //   Hooks.on/once/off/call/callAll
-//   game.settings.register/get/set (scopes "world", "client", "user"; onChange)
+//   game.settings.register/get/set (scopes "world", "client", "user"; onChange;
+//     a world setting written by a non-GM throws, as Foundry's server refuses it)
 //   game.socket.on/emit on a module's channel: reaches the world's other pages
 //   game.user {id, name, isGM, character, targets}, game.users.activeGM / contents
 //     (the world's users given to install(), the same on every page of one world)
@@ -25,7 +26,8 @@
 //     actor's id, a uuid under the token's, isToken true — whose updates and
 //     status effects land in the delta, never in the base actor
 //   ChatMessage.create's `author` (v12+): a user posts as itself, only a GM as
-//     another user (else it throws); whispers to existing users only
+//     another user (else it throws); whispers to existing users only; every roll
+//     of the message evaluated (else it throws)
 //   v13 queries: CONFIG.queries (v13 only) and User#query(name, data,
 //     {timeout}) run on the queried user's page (the world's channel) and
 //     answer; headless, FoundryStandin.queryClient stands for that client
@@ -166,6 +168,8 @@
     register(namespace, key, config) {
       const id = `${namespace}.${key}`;
       if (!["world", "client", "user"].includes(config.scope)) throw new Error(`bad scope ${config.scope}`);
+      // the "user" scope (a setting kept per user on the server) is v13's
+      if (config.scope === "user" && game.release.generation < 13) throw new Error(`bad scope ${config.scope}: v13 only`);
       this.settings.set(id, { ...config, namespace, key, id });
     }
     get(namespace, key) {
@@ -178,6 +182,11 @@
       const id = `${namespace}.${key}`;
       const config = this.settings.get(id);
       if (!config) throw new Error(`${id} is not a registered game setting`);
+      // Foundry: a world setting is written through the server, which allows it only to
+      // a user with SETTINGS_MODIFY (a GM or an assistant by default), never a player
+      if (config.scope === "world" && !game.user?.isGM) {
+        throw new Error(`User ${game.user?.name} lacks permission to update Setting ${id}`);
+      }
       this.values.set(id, structuredClone(value));
       record.settingsSet.push(id);
       config.onChange?.(value);
@@ -830,6 +839,12 @@
       }
       for (const id of data.whisper ?? []) {
         if (!game.users.get(id)) throw new Error(`stand-in ChatMessage.create: whisper to no user ${id}`);
+      }
+      // Foundry serialises a message's rolls with Roll#toJSON, which an unevaluated roll
+      // cannot give: it refuses to create the message
+      for (const roll of data.rolls ?? []) {
+        const evaluated = typeof roll === "string" ? JSON.parse(roll).evaluated : (roll?._evaluated ?? roll?.evaluated);
+        if (!evaluated) throw new Error("stand-in ChatMessage.create: a message's rolls must be evaluated");
       }
       const message = new ChatMessage(structuredClone({ ...data, rolls: undefined }));
       message.rolls = data.rolls ?? [];
