@@ -16,7 +16,8 @@ the actors **as the asker sees them**:
   or the whole state (``None``), the asker must state it in ``assume``
   (``{"npc": {"sheet": {...}, "state": {...}}}``; an empty state is a statement
   too: the fresh state), else the request is refused with ``odds_hidden``, naming
-  the actor and the part.
+  the actor and the part — also where what the view shows of a part does not make
+  a valid one and the asker stated nothing for it.
 
 ``assume`` may also change what the asker sees ("what if it had armour 6"): an
 assumption is laid over the actor's sheet or state (nested objects merged key by
@@ -46,6 +47,8 @@ from rollbridge.engine.rolls import action_inputs
 from rollbridge.exceptions import (
     DiceLimitExceeded,
     InvalidRequest,
+    InvalidSheet,
+    InvalidState,
     OddsHidden,
     OddsUnavailable,
 )
@@ -123,11 +126,25 @@ def _seen_actor(
     if stated is None and not limited:
         return Actor(record.id, record.name, record.sheet, record.state), False
     stated = stated or {}
-    sheet = table.call_ruleset(
-        lambda: ruleset.validate_sheet(_merged(sheet or {}, stated.get("sheet") or {}))
+
+    def checked(part: str, check: Any) -> Any:
+        try:
+            return table.call_ruleset(check)
+        except (InvalidSheet, InvalidState) as exc:
+            if limited and part not in stated:
+                # what players see of this part does not make a whole one (the view
+                # leaves fields out): the asker must state it, not mend the view
+                raise OddsHidden(
+                    HIDDEN(actor=record.name, part=part, id=record.id),
+                    details={"actor": record.id, "part": part},
+                ) from None
+            raise exc from None  # the asker's own assumption: its field named
+
+    sheet = checked(
+        "sheet", lambda: ruleset.validate_sheet(_merged(sheet or {}, stated.get("sheet") or {}))
     )
     state = _merged(state or {}, stated.get("state") or {})
-    state = table.call_ruleset(lambda: ruleset.validate_state(sheet, state))
+    state = checked("state", lambda: ruleset.validate_state(sheet, state))
     return Actor(record.id, record.name, sheet, state), limited
 
 

@@ -272,3 +272,16 @@ def test_the_gms_sr2_and_techlevel_odds_do_depend_on_those_numbers():
     low = table("techlevel", techlevel_npc(1, []))
     high = table("techlevel", techlevel_npc(5, []))
     assert ask(low, GM, **TL_HIT)["odds"] != ask(high, GM, **TL_HIT)["odds"]
+
+
+def test_a_view_that_makes_no_whole_state_asks_for_the_state_not_a_field():
+    """TL privacy: players see an NPC's layers and boxes, not their names or kinds, so
+    the view alone is no valid state: the player is asked to state it (odds_hidden),
+    and a stated state gives odds."""
+    service = table("techlevel", techlevel_npc(4, []))
+    sheet = {"npc": {"sheet": techlevel_npc(3, [])}}
+    code, _, details = ask(service, PLAYER, **{**TL_HIT, "assume": sheet})
+    assert code == "odds_hidden" and details == {"actor": "npc", "part": "state"}
+    layer = {"name": "Vest", "kind": "armour", "tl": 3}  # over the boxes players see
+    stated = {"npc": {"sheet": techlevel_npc(3, []), "state": {"armour": layer}}}
+    assert "odds" in ask(service, PLAYER, **{**TL_HIT, "assume": stated})
