@@ -305,6 +305,22 @@ class TableSnapshot:
     #: The verifiable dice's segment (``{"segment": k, "open": bool}``), or None.
     dice: JSON | None = None
 
+    @classmethod
+    def from_meta(
+        cls, info: TableInfo, actors: dict[str, ActorRecord], meta: JSON
+    ) -> TableSnapshot:
+        """A snapshot from a store's info, actors and :meth:`meta` (a meta stored
+        before a field existed reads that field's default)."""
+        return cls(
+            info=info,
+            actors=actors,
+            encounter=Encounter.from_dict(meta["encounter"]),
+            pending=meta["pending"],
+            undo=meta["undo"],
+            redo=meta["redo"],
+            dice=meta.get("dice"),
+        )
+
     def meta(self) -> JSON:
         """The table-level state besides info and actors, as stored."""
         return {

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hmac
 
-from rollbridge.engine.model import ActorRecord, Commit, Encounter, Event, TableInfo, TableSnapshot
+from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
 from rollbridge.exceptions import Conflict, StoreError, UnknownTable
 from rollbridge.plain import JSON, pack, unpack
 from rollbridge.stores.base import DEFAULT_RETAIN, TABLE_EXISTS, UNKNOWN_TABLE, reply_window
@@ -60,16 +60,10 @@ class MemoryStore:
     def load(self, table_id: str) -> tuple[TableSnapshot, dict[int, Event]]:
         row = self._table(table_id)
         meta = unpack(row["meta"])
-        snapshot = TableSnapshot(
-            info=TableInfo.from_dict(unpack(row["info"])),
-            actors={
-                a: ActorRecord.from_dict(unpack(r), fresh=True) for a, r in row["actors"].items()
-            },
-            encounter=Encounter.from_dict(meta["encounter"]),
-            pending=meta["pending"],
-            undo=meta["undo"],
-            redo=meta["redo"],
-            dice=meta.get("dice"),
+        snapshot = TableSnapshot.from_meta(
+            TableInfo.from_dict(unpack(row["info"])),
+            {a: ActorRecord.from_dict(unpack(r), fresh=True) for a, r in row["actors"].items()},
+            meta,
         )
         wanted = set(meta["undo"]) | set(meta["redo"])
         history = {

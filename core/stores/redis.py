@@ -53,7 +53,7 @@ from typing import Any, NamedTuple, TypeVar
 import redis
 from redis.commands.core import Script
 
-from rollbridge.engine.model import ActorRecord, Commit, Encounter, Event, TableInfo, TableSnapshot
+from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
 from rollbridge.plain import JSON, NotPlain, pack, unpack
 from rollbridge.stores import redis_scripts as lua
@@ -445,15 +445,7 @@ class RedisStore:
             event = Event.from_dict(unpack(blob))
             if event.seq > info.seq - self.retain:
                 history[event.seq] = event
-        snapshot = TableSnapshot(
-            info=info,
-            actors=actors,
-            encounter=Encounter.from_dict(meta["encounter"]),
-            pending=meta["pending"],
-            undo=meta["undo"],
-            redo=meta["redo"],
-            dice=meta.get("dice"),
-        )
+        snapshot = TableSnapshot.from_meta(info, actors, meta)
         return snapshot, history
 
     def events_after(self, table_id: str, seq: int) -> list[Event] | None:

@@ -61,7 +61,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from rollbridge.engine.model import ActorRecord, Commit, Encounter, Event, TableInfo, TableSnapshot
+from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
 from rollbridge.plain import JSON, NotPlain, Packed, pack, pack_map, unpack
 from rollbridge.stores.base import (
@@ -586,15 +586,7 @@ class SQLiteStore:
                     for data in unpack(events):
                         if data["seq"] in wanted:
                             history[data["seq"]] = Event.from_dict(data)
-        snapshot = TableSnapshot(
-            info=info,
-            actors=actors,
-            encounter=Encounter.from_dict(meta["encounter"]),
-            pending=meta["pending"],
-            undo=meta["undo"],
-            redo=meta["redo"],
-            dice=meta.get("dice"),
-        )
+        snapshot = TableSnapshot.from_meta(info, actors, meta)
         return snapshot, history
 
     def events_after(self, table_id: str, seq: int) -> list[Event] | None:
