@@ -300,7 +300,7 @@ def _check_dice(verifier: LogVerifier, event: JSON, locale: str) -> None:
         shown = ", ".join(f"#{s}" for s in seqs)
         _print(VERIFIED(seqs=shown, segment=event["data"]["segment"]).render(locale))
     for problem in verifier.report.problems[known:]:
-        _print(NOT_VERIFIED(message=problem.message).render(locale))
+        _print(NOT_VERIFIED(message=problem.text).render(locale))
 
 
 async def _receive(connection: Any, waiting: set[Any], locale: str, verifier: LogVerifier) -> None:

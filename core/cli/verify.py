@@ -99,7 +99,7 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
         lines.append(SEGMENT(segment=number, status=shown).render(locale))
     problems = sorted(report.problems, key=lambda p: (p.position, p.seq or 0))
     for problem in problems if every else problems[:1]:
-        lines.append(PROBLEM(line=problem.position, message=problem.message).render(locale))
+        lines.append(PROBLEM(line=problem.position, message=problem.text).render(locale))
     if report.ok:
         lines.append((ALL_GOOD if report.segments else NOTHING)().render(locale))
     return lines
@@ -113,7 +113,7 @@ def _verify(args: argparse.Namespace) -> int:
         return 2
     report = verify_events(entries)
     if args.json:
-        print_json(report.to_dict())
+        print_json(report.to_dict(args.locale))
     else:
         print("\n".join(render_report(report, args.locale, args.all)))
     return 0 if report.ok else 1

@@ -32,8 +32,51 @@ from rollbridge.dice.evaluate import roll_formula
 from rollbridge.dice.sources import ScriptedDice
 from rollbridge.dice.verifiable import derive
 from rollbridge.exceptions import RollbridgeError
+from rollbridge.text import Messages, Text
 
 __all__ = ["LogVerifier", "Problem", "Report", "shown_dice", "verify_events"]
+
+say = Messages("rollbridge")
+# Translators: {seq}, {last} are event numbers; {segment} a segment number; {faces} a
+# die size; {number} a die's place in its event; {got}, {want}, {value} die results.
+NO_SEQ = say("verify.no_seq", "an event without a whole-number seq")
+OUT_OF_ORDER = say(
+    "verify.out_of_order", "seq {seq} comes after seq {last}: events are out of order or repeated"
+)
+UNCOMMITTED = say(
+    "verify.uncommitted", "seq {seq} rolled dice of segment {segment} before its commitment"
+)
+AFTER_REVEAL = say(
+    "verify.after_reveal",
+    "seq {seq} rolled dice of segment {segment}, whose seed was revealed before it",
+)
+BAD_COMMITMENT = say("verify.bad_commitment", "seq {seq}: a commitment without its fields")
+TWICE = say("verify.twice", "seq {seq}: segment {segment} committed again")
+UNKNOWN_SEGMENT = say(
+    "verify.unknown_segment",
+    "seq {seq} reveals segment {segment}, whose commitment is not in the log",
+)
+WRONG_SEED = say(
+    "verify.wrong_seed",
+    "seq {seq}: the seed revealed for segment {segment} does not hash to its commitment",
+)
+BAD_DRAWS = say("verify.bad_draws", "seq {seq}: its draws are not [faces, result]")
+WRONG_DIE = say(
+    "verify.wrong_die",
+    "seq {seq}, die {number} (a d{faces}): the log says {got}, the seed gives {want}",
+)
+NOT_DRAWN = say(
+    "verify.not_drawn", "seq {seq} shows a d{faces} result {value} that it did not draw"
+)
+WRONG_RESULTS = say(
+    "verify.wrong_results", "seq {seq}: the drawn results are not the dice the seed gives"
+)
+# Translators: {error} is the dice engine's own message.
+NO_ROLL = say("verify.no_roll", "seq {seq}: its formula does not roll on its dice ({error})")
+# Translators: {formula} is dice notation; {total} and {logged} numbers.
+WRONG_TOTAL = say(
+    "verify.wrong_total", "seq {seq}: {formula} on its dice totals {total}, the log says {logged}"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,11 +87,17 @@ class Problem:
     position: int
     seq: int | None
     code: str
-    message: str
+    #: What is wrong, as a :class:`~rollbridge.text.Text` (rendered per reader).
+    text: Text
 
-    def to_dict(self) -> dict[str, Any]:
+    @property
+    def message(self) -> str:
+        """The problem in English."""
+        return self.text.render("en")
+
+    def to_dict(self, locale: str = "en") -> dict[str, Any]:
         return {"position": self.position, "seq": self.seq, "code": self.code,
-                "message": self.message}  # fmt: skip
+                "message": self.text.render(locale)}  # fmt: skip
 
 
 @dataclass(slots=True)
@@ -72,7 +121,8 @@ class Report:
         """No problem was found."""
         return not self.problems
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, locale: str = "en") -> dict[str, Any]:
+        """Plain data; the problems' messages in ``locale``."""
         return {
             "ok": self.ok,
             "events": self.events,
@@ -84,7 +134,7 @@ class Report:
             "unrevealed": self.unrevealed,
             "gm_stream": self.gm_stream,
             "segments": {str(k): v for k, v in sorted(self.segments.items())},
-            "problems": [p.to_dict() for p in sorted(self.problems, key=_place)],
+            "problems": [p.to_dict(locale) for p in sorted(self.problems, key=_place)],
         }
 
 
@@ -170,8 +220,8 @@ class LogVerifier:
             )
             self.report.segments[number] = "committed"
 
-    def _problem(self, seq: int | None, code: str, message: str) -> None:
-        self.report.problems.append(Problem(self._position, seq, code, message))
+    def _problem(self, seq: int | None, code: str, text: Text) -> None:
+        self.report.problems.append(Problem(self._position, seq, code, text))
 
     def feed(self, entry: Mapping[str, Any]) -> list[int]:
         """Check one event; returns the seqs verified by it (a reveal's segment)."""
@@ -182,12 +232,10 @@ class LogVerifier:
         report.events += 1
         seq = entry.get("seq")
         if not isinstance(seq, int):
-            self._problem(None, "bad_event", "an event without a whole-number seq")
+            self._problem(None, "bad_event", NO_SEQ())
             return []
         if self._last_seq is not None and seq <= self._last_seq:
-            self._problem(seq, "out_of_order",
-                          f"seq {seq} comes after seq {self._last_seq}: events are out of "
-                          "order or repeated")  # fmt: skip
+            self._problem(seq, "out_of_order", OUT_OF_ORDER(seq=seq, last=self._last_seq))
         self._last_seq = seq if self._last_seq is None else max(seq, self._last_seq)
         kind = entry.get("kind")
         data = entry.get("data") if isinstance(entry.get("data"), Mapping) else {}
@@ -208,14 +256,10 @@ class LogVerifier:
             number, stream = draws.get("segment"), draws.get("stream", "public")
             segment = self._segments.get(number) if _whole(number) else None
             if segment is None or segment.committed_at >= seq or stream not in ("public", "gm"):
-                self._problem(seq, "uncommitted",
-                              f"seq {seq} rolled dice of segment {number!r} before its "
-                              "commitment")  # fmt: skip
+                self._problem(seq, "uncommitted", UNCOMMITTED(seq=seq, segment=repr(number)))
                 return []
             if segment.revealed(stream):
-                self._problem(seq, "after_reveal",
-                              f"seq {seq} rolled dice of segment {number}, whose seed was "
-                              "revealed before it")  # fmt: skip
+                self._problem(seq, "after_reveal", AFTER_REVEAL(seq=seq, segment=number))
                 return []
             segment.events[stream].append((self._position, entry))
         elif data.get("supplied"):
@@ -229,10 +273,10 @@ class LogVerifier:
             or not isinstance(data.get("commitment"), str)
             or not _whole(data.get("epoch", 1))
         ):
-            self._problem(seq, "bad_event", f"seq {seq}: a commitment without its fields")
+            self._problem(seq, "bad_event", BAD_COMMITMENT(seq=seq))
             return
         if number in self._segments:
-            self._problem(seq, "committed_twice", f"seq {seq}: segment {number} committed again")
+            self._problem(seq, "committed_twice", TWICE(seq=seq, segment=number))
             return
         gm = data.get("gm_commitment")
         self._segments[number] = _Segment(
@@ -245,9 +289,7 @@ class LogVerifier:
         number = data.get("segment")
         segment = self._segments.get(number) if _whole(number) else None
         if segment is None:
-            self._problem(seq, "unknown_segment",
-                          f"seq {seq} reveals segment {number!r}, whose commitment is not "
-                          "in the log")  # fmt: skip
+            self._problem(seq, "unknown_segment", UNKNOWN_SEGMENT(seq=seq, segment=repr(number)))
             return []
         try:
             seed = bytes.fromhex(str(data.get("seed")))
@@ -255,9 +297,7 @@ class LogVerifier:
             seed = b""
         committed = segment.commitment if stream == "public" else segment.gm_commitment
         if hashlib.sha256(seed).hexdigest() != committed:
-            self._problem(seq, "wrong_seed",
-                          f"seq {seq}: the seed revealed for segment {number} does not hash "
-                          "to its commitment")  # fmt: skip
+            self._problem(seq, "wrong_seed", WRONG_SEED(seq=seq, segment=number))
             self.report.segments[number] = "wrong seed"  # type: ignore[index]
             return []
         if stream == "public":
@@ -283,27 +323,24 @@ class LogVerifier:
                 isinstance(d, list) and len(d) == 2 and all(isinstance(x, int) for x in d)
                 for d in drawn
             ):
-                self._problem(seq, "bad_event", f"seq {seq}: its draws are not [faces, result]")
+                self._problem(seq, "bad_event", BAD_DRAWS(seq=seq))
                 return False
             faces = [f for f, _ in drawn]
             expected = derive(seed, segment.table, segment.epoch, seq, faces)
             for index, ((f, got), want) in enumerate(zip(drawn, expected, strict=True)):
                 if got != want:
-                    self._problem(seq, "wrong_die",
-                                  f"seq {seq}, die {index + 1} (a d{f}): the log says {got}, "
-                                  f"the seed gives {want}")  # fmt: skip
+                    wrong = WRONG_DIE(seq=seq, number=index + 1, faces=f, got=got, want=want)
+                    self._problem(seq, "wrong_die", wrong)
                     return False
             extra = Counter(_shown(entry)) - Counter((f, v) for f, v in drawn)
             if extra:
                 f, v = min(extra)
-                message = f"seq {seq} shows a d{f} result {v} that it did not draw"
-                self._problem(seq, "wrong_die", message)
+                self._problem(seq, "wrong_die", NOT_DRAWN(seq=seq, faces=f, value=v))
                 return False
             if entry.get("kind") == "roll" and not self._same_roll(seq, data, expected):
                 return False
             if entry.get("kind") == "dice.drawn" and data.get("results") != expected:
-                message = f"seq {seq}: the drawn results are not the dice the seed gives"
-                self._problem(seq, "wrong_die", message)
+                self._problem(seq, "wrong_die", WRONG_RESULTS(seq=seq))
                 return False
         finally:
             self._position = saved
@@ -316,13 +353,16 @@ class LogVerifier:
         try:
             result = roll_formula(str(data.get("formula")), ScriptedDice(values))
         except RollbridgeError as exc:
-            self._problem(seq, "wrong_roll", f"seq {seq}: its formula does not roll on its "
-                          f"dice ({exc})")  # fmt: skip
+            self._problem(
+                seq,
+                "wrong_roll",
+                NO_ROLL(seq=seq, error=exc.text if exc.text is not None else exc.message),
+            )
             return False
         if result.total != data.get("total") or result.to_dict() != data.get("roll"):
-            self._problem(seq, "wrong_roll",
-                          f"seq {seq}: {data.get('formula')} on its dice totals {result.total}, "
-                          f"the log says {data.get('total')}")  # fmt: skip
+            wrong = WRONG_TOTAL(seq=seq, formula=str(data.get("formula")), total=result.total,
+                                logged=str(data.get("total")))  # fmt: skip
+            self._problem(seq, "wrong_roll", wrong)
             return False
         return True
 

@@ -457,3 +457,14 @@ def test_a_malformed_commitment_is_a_problem_not_a_traceback():
     committed["data"]["segment"] = True
     codes = {p.code for p in verify_events(events).problems}
     assert "bad_event" in codes
+
+
+def test_the_verify_report_reads_in_the_readers_language(tmp_path, capsys):
+    events = revealed_log()
+    target = next(e for e in events if e["kind"] == "roll")
+    target["data"]["draws"]["dice"][0][1] = target["data"]["draws"]["dice"][0][1] % 6 + 1
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(json.dumps(e) for e in events))
+    assert main(["verify", str(bad), "--locale", "cs"]) == 1
+    out = capsys.readouterr().out
+    assert "NESHODA na řádku" in out and "záznam uvádí" in out and "the log says" not in out
