@@ -7,7 +7,10 @@
         --base-url https://example.org/rollbridge/foundry/0.1.0
 
 The zip holds the module's files with ``module.json`` at its root (Foundry's
-installer unpacks it into ``Data/modules/rollbridge``); the manifest beside it
+installer unpacks it into ``Data/modules/rollbridge``), and in ``scripts/client/``
+the shared browser client (``adapters/client/``: the protocol client every
+rollbridge browser client shares, kept in one place and bundled here, because Foundry
+loads a module's scripts only from the module's own folder). The manifest beside it
 is the same ``module.json``. ``version`` is ``rollbridge.__version__``; with
 ``--base-url`` the manifest's ``manifest`` and ``download`` point at
 ``<base>/module.json`` and ``<base>/rollbridge-foundry-<version>.zip``
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 import zipfile
 from collections.abc import Iterable, Sequence
@@ -27,10 +31,23 @@ from typing import Any
 
 from rollbridge import __version__
 
-__all__ = ["MODULE_DIR", "build_release", "main", "manifest_for", "referenced_files"]
+__all__ = [
+    "CLIENT_DIR",
+    "CLIENT_IN_MODULE",
+    "MODULE_DIR",
+    "build_release",
+    "main",
+    "manifest_for",
+    "referenced_files",
+    "write_unpacked",
+]
 
 #: The module's files (shipped as package data of rollbridge.adapters.foundry).
 MODULE_DIR = Path(__file__).resolve().parent / "module"
+#: The shared browser client (package data of rollbridge.adapters).
+CLIENT_DIR = Path(__file__).resolve().parents[1] / "client"
+#: Where the release puts the shared client inside the module.
+CLIENT_IN_MODULE = "scripts/client"
 _SKIP_PARTS = {"node_modules", "__pycache__", ".DS_Store"}
 _FIXED_TIME = (2020, 1, 1, 0, 0, 0)
 
@@ -44,6 +61,27 @@ def module_files(module_dir: Path = MODULE_DIR) -> list[Path]:
             continue
         files.append(path)
     return files
+
+
+def release_files(
+    module_dir: Path = MODULE_DIR, client_dir: Path = CLIENT_DIR
+) -> list[tuple[Path, str]]:
+    """Every file of the released module (but its ``module.json``) with its path
+    in the module: the module's own, then the shared client's under
+    :data:`CLIENT_IN_MODULE`."""
+    own = [
+        (p, p.relative_to(module_dir).as_posix())
+        for p in module_files(module_dir)
+        if p.name != "module.json" or p.parent != module_dir
+    ]
+    clash = [name for _, name in own if name.startswith(f"{CLIENT_IN_MODULE}/")]
+    if clash:
+        raise FileExistsError(f"the module's own files are where the shared client goes: {clash}")
+    shared = [
+        (p, f"{CLIENT_IN_MODULE}/{p.relative_to(client_dir).as_posix()}")
+        for p in module_files(client_dir)
+    ]
+    return own + shared
 
 
 def manifest_for(
@@ -110,19 +148,35 @@ def build_release(
     manifest = manifest_for(
         source, version=version, manifest_url=manifest_url, download_url=download_url
     )
-    files = [
-        p for p in module_files(module_dir) if p.name != "module.json" or p.parent != module_dir
-    ]
-    arcnames = [p.relative_to(module_dir).as_posix() for p in files]
-    _check(manifest, arcnames)
+    files = release_files(module_dir)
+    _check(manifest, [arcname for _, arcname in files])
     text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
     target = out / name
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         _add(archive, "module.json", text.encode("utf-8"))
-        for path, arcname in zip(files, arcnames, strict=True):
+        for path, arcname in files:
             _add(archive, arcname, path.read_bytes())
     (out / "module.json").write_text(text, encoding="utf-8")
     return target
+
+
+def write_unpacked(target: Path | str, module_dir: Path = MODULE_DIR) -> Path:
+    """The module as Foundry loads it, unpacked into ``target`` (for development:
+    point Foundry's ``Data/modules/rollbridge`` at it). Files are written afresh;
+    ``target`` must be empty or a folder this function wrote before."""
+    out = Path(target)
+    marker = out / ".rollbridge-unpacked"
+    if out.exists() and any(out.iterdir()) and not marker.exists():
+        raise FileExistsError(f"{out} holds other files; give an empty or new folder")
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    marker.write_text("written by rollbridge foundry-release --unpacked\n", encoding="utf-8")
+    shutil.copy2(module_dir / "module.json", out / "module.json")
+    for path, arcname in release_files(module_dir):
+        (out / arcname).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, out / arcname)
+    return out
 
 
 def _add(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
@@ -138,10 +192,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base-url", help="where the zip and module.json will be published")
     parser.add_argument("--manifest-url", help="the manifest's own URL")
     parser.add_argument("--download-url", help="the zip's URL")
+    parser.add_argument(
+        "--unpacked",
+        metavar="DIR",
+        help="instead: write the module as Foundry loads it into DIR (for development)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build the release the parsed options ask for; print the two paths."""
+    """Build the release the parsed options ask for; print the two paths (or,
+    with ``--unpacked``, the folder)."""
+    if args.unpacked:
+        sys.stdout.write(f"{write_unpacked(args.unpacked)}\n")
+        return 0
     path = build_release(
         args.out,
         base_url=args.base_url,

@@ -54,7 +54,11 @@ def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> 
 
 
 class StaticFiles(http.server.SimpleHTTPRequestHandler):
-    """The repository's files, with JavaScript modules served as JavaScript."""
+    """The repository's files, with JavaScript modules served as JavaScript, and
+    the module's ``scripts/client/`` as released: the shared client
+    (``adapters/client/``, which the release build bundles there)."""
+
+    BUNDLED = "/adapters/foundry/module/scripts/client/"
 
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -63,6 +67,11 @@ class StaticFiles(http.server.SimpleHTTPRequestHandler):
         ".json": "application/json",
         ".css": "text/css",
     }
+
+    def translate_path(self, path):
+        if path.startswith(self.BUNDLED):
+            path = "/adapters/client/" + path[len(self.BUNDLED) :]
+        return super().translate_path(path)
 
     def log_message(self, format, *args):  # quiet
         pass

@@ -20,8 +20,14 @@ def test_the_module_logic_passes_nodes_test_runner():
         pytest.fail("the Foundry module's tests need Node.js 20 (node) on the PATH")
     files = sorted(str(p.relative_to(ROOT)) for p in (HERE / "js").glob("*.test.mjs"))
     assert len(files) >= 5, files
+    # the module's scripts/client/ as released: the shared client (adapters/client/)
+    layout = str((HERE / "js" / "release-layout.mjs").relative_to(ROOT))
     run = subprocess.run(
-        [node, "--test", *files], cwd=ROOT, capture_output=True, text=True, timeout=300
+        [node, "--import", f"./{layout}", "--test", *files],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     output = run.stdout + run.stderr
     assert run.returncode == 0, output[-8000:]

@@ -13,7 +13,13 @@ from pathlib import Path, PurePosixPath
 import pytest
 
 import rollbridge
-from rollbridge.adapters.foundry.release import MODULE_DIR, build_release, referenced_files
+from rollbridge.adapters.foundry.release import (
+    CLIENT_DIR,
+    MODULE_DIR,
+    build_release,
+    referenced_files,
+    write_unpacked,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -79,14 +85,38 @@ def test_every_module_import_resolves_inside_the_zip(release):
             assert "/".join(parts) in names, f"{name} imports {target}"
 
 
-def test_the_zip_holds_the_whole_module_and_nothing_else(release):
-    _, _, archive = release
-    expected = {
-        p.relative_to(MODULE_DIR).as_posix()
-        for p in MODULE_DIR.rglob("*")
+def _tree(folder):
+    return {
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*")
         if p.is_file() and "node_modules" not in p.parts and not p.name.startswith(".")
     }
+
+
+def test_the_zip_holds_the_whole_module_and_the_shared_client_and_nothing_else(release):
+    _, _, archive = release
+    expected = _tree(MODULE_DIR) | {f"scripts/client/{name}" for name in _tree(CLIENT_DIR)}
+    assert {"scripts/client/connection.mjs", "scripts/client/protocol.mjs"} <= expected
     assert set(archive.namelist()) == expected
+    # the bundled client is the shared one, byte for byte (one source, no copy kept)
+    for name in _tree(CLIENT_DIR):
+        assert archive.read(f"scripts/client/{name}") == (CLIENT_DIR / name).read_bytes()
+
+
+def test_the_unpacked_module_is_the_zip_unpacked(release, tmp_path):
+    _, _, archive = release
+    folder = write_unpacked(tmp_path / "rollbridge")
+    assert _tree(folder) == set(archive.namelist())
+    for name in archive.namelist():
+        if name != "module.json":
+            assert (folder / name).read_bytes() == archive.read(name), name
+    write_unpacked(folder)  # again over its own output: allowed
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    with pytest.raises(FileExistsError):
+        write_unpacked(other)
+    assert (other / "notes.txt").read_text() == "mine"
 
 
 def test_the_build_is_reproducible(tmp_path):
@@ -138,3 +168,5 @@ def test_the_wheel_ships_the_module(tmp_path):
     }
     missing = sorted(expected - shipped)
     assert not missing, f"the wheel lacks the Foundry module's files: {missing}"
+    client = {n.rsplit("/", 1)[1] for n in names if n.startswith("rollbridge/adapters/client/")}
+    assert client == {p.name for p in CLIENT_DIR.glob("*.mjs")}, client

@@ -8,7 +8,7 @@ import {
   Connection,
   PING_INTERVAL_MS,
   PING_TIMEOUT_MS,
-} from "../../../adapters/foundry/module/scripts/core/connection.mjs";
+} from "../../../adapters/client/connection.mjs";
 import { FakeClock, FakeWebSocket } from "./fakes.mjs";
 
 const TOKEN = "rbt_SECRETsecretSECRETsecret";
@@ -20,6 +20,7 @@ function setup(options = {}) {
     url: "ws://127.0.0.1:8765/tables/t1",
     table: "t1",
     token: TOKEN,
+    dialect: "foundry",
     WebSocket: FakeWebSocket,
     timers: clock,
     random: () => 0.5,
@@ -404,4 +405,16 @@ test("the token never reaches the log", () => {
   for (const line of [...seen.logs, ...printed]) assert.ok(!line.includes(TOKEN), line);
   assert.ok(seen.logs.some((l) => l.includes("[token]")));
   assert.ok(!connection.url.includes(TOKEN));
+});
+
+test("the shared client speaks the protocol's own dialect unless told otherwise", () => {
+  const { connection } = setup({ dialect: undefined, idPrefix: undefined });
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = welcome(ws);
+  assert.equal(hello.dialect, "rollbridge");
+  connection.request({ type: "roll", formula: "1d6" });
+  const sent = ws.messages().at(-1);
+  assert.match(sent.id, /^rb-/);
 });

@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
 
 import { renderCard, tracksHtml } from "../../../adapters/foundry/module/scripts/core/card.mjs";
-import { Connection } from "../../../adapters/foundry/module/scripts/core/connection.mjs";
-import { KEYS_ONLY, labelOf, plural, pluralCategory, ROLE_LABELS } from "../../../adapters/foundry/module/scripts/core/i18n.mjs";
+import { Connection } from "../../../adapters/client/connection.mjs";
+import { KEYS_ONLY, labelOf, plural, pluralCategory, ROLE_LABELS } from "../../../adapters/client/i18n.mjs";
 import {
   errorFromReply,
   errorText,
@@ -19,7 +19,7 @@ import {
   resolveMessage,
   rollMessage,
 } from "../../../adapters/foundry/module/scripts/core/protocol.mjs";
-import { checkServerUrl } from "../../../adapters/foundry/module/scripts/core/url.mjs";
+import { checkServerUrl } from "../../../adapters/client/url.mjs";
 import { FakeClock, FakeWebSocket } from "./fakes.mjs";
 import { en, LANGUAGES, localization } from "./localization.mjs";
 

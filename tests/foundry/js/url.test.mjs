@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { checkServerUrl, isLoopback, redact } from "../../../adapters/foundry/module/scripts/core/url.mjs";
+import { checkServerUrl, isLoopback, redact } from "../../../adapters/client/url.mjs";
 import { en } from "./localization.mjs";
 
 test("the table comes from the URL rollbridge prints", () => {

@@ -23,7 +23,7 @@ import { onRenderActorSheet, onRenderTokenHUD } from "./foundry/hud.mjs";
 import { maskTokenInput, registerSettings, setting } from "./foundry/settings.mjs";
 import { applyServerDice, flagLocalDice, markLocalDice, registerFulfillment } from "./foundry/fulfillment.mjs";
 import { tracksHtml } from "./core/card.mjs";
-import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "./core/i18n.mjs";
+import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "./client/i18n.mjs";
 import { errorText, parseChatCommand } from "./core/protocol.mjs";
 import { oddsHtml } from "./core/odds.mjs";
 import { foundryActors } from "./foundry/actors.mjs";

@@ -14,7 +14,7 @@
 // failures marked), the result, a few outcome facts, the steps (folded), and
 // the new common state of each actor touched.
 
-import { KEYS_ONLY, labelOf, plural } from "./i18n.mjs";
+import { KEYS_ONLY, labelOf, plural } from "../client/i18n.mjs";
 import { trackRows } from "./state.mjs";
 
 const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };

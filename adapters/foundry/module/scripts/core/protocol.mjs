@@ -1,11 +1,39 @@
 // The Foundry dialect of rollbridge's wire protocol v1, as the module speaks it:
-// frames, messages, request ids, chat commands.
+// its messages (`foundry.roll`, `foundry.resolve`), roll modes and chat commands.
+// What every browser client shares (frames, request ids, the hello, errors) is
+// the shared client's (adapters/client/protocol.mjs, bundled into the module's
+// scripts/client/ by the release build); it is re-exported here.
 //
-// Foundry-independent (tests/foundry/js/). Frames are JSON text frames: the
-// measurement behind choosing JSON over msgpack is in docs/foundry.md.
+// Foundry-independent (tests/foundry/js/).
 
-export const PROTOCOL = 1;
+import {
+  helloMessage as sharedHello,
+  newRequestId as sharedRequestId,
+  RollbridgeError,
+} from "../client/protocol.mjs";
+
+export {
+  decodeFrame,
+  encodeFrame,
+  errorFromReply,
+  errorText,
+  isLocaleTag,
+  localeNotice,
+  PROTOCOL,
+  RollbridgeError,
+} from "../client/protocol.mjs";
+
 export const DIALECT = "foundry";
+
+/** A fresh request id (the shared client's, prefixed `fvtt`). */
+export function newRequestId(prefix = "fvtt") {
+  return sharedRequestId(prefix);
+}
+
+/** The shared hello (adapters/client/protocol.mjs) in the Foundry dialect. */
+export function helloMessage(fields) {
+  return sharedHello({ ...fields, dialect: DIALECT });
+}
 
 /** Foundry's roll modes; gmroll, blindroll and selfroll are secret (GM only). */
 export const ROLL_MODES = ["publicroll", "gmroll", "blindroll", "selfroll"];
@@ -26,56 +54,6 @@ export function secretFields(mode) {
   if (REQUESTER_MODES.includes(normal)) return { secret: true, requester_sees: true };
   if (normal === "blindroll") return { secret: true };
   return {};
-}
-
-/** A fresh request id. Ids are idempotency keys at the server: a retry reuses
- * its id, a new request never reuses one (across reloads too), hence random. */
-export function newRequestId(prefix = "fvtt") {
-  const c = globalThis.crypto;
-  if (c?.randomUUID) return `${prefix}-${c.randomUUID()}`;
-  const bytes = new Uint8Array(16);
-  if (c?.getRandomValues) c.getRandomValues(bytes);
-  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
-  return `${prefix}-${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
-}
-
-/** One message as a frame (JSON text). */
-export function encodeFrame(message) {
-  return JSON.stringify(message);
-}
-
-/** A received frame as a message; throws on anything but a JSON object. */
-export function decodeFrame(data) {
-  if (typeof data !== "string") {
-    throw new Error("rollbridge: expected a JSON text frame (the module speaks JSON)");
-  }
-  const message = JSON.parse(data);
-  if (!message || typeof message !== "object" || Array.isArray(message)) {
-    throw new Error("rollbridge: a frame must hold an object");
-  }
-  return message;
-}
-
-/** Whether `lang` can go in a hello's `locale`: a language tag or POSIX locale
- * name as the server takes it (at most 35 characters). */
-export function isLocaleTag(lang) {
-  return typeof lang === "string" && lang.length <= 35 && /^[A-Za-z]{1,8}([-_.@][A-Za-z0-9]{1,8})*$/.test(lang);
-}
-
-/** The `hello` that opens a connection (and resumes after a drop). Results come
- * "brief": a result names the event it reports (`seq`), which arrives as an
- * `event` frame just before it, instead of carrying the whole event again.
- * `locale` is the user's Foundry language (game.i18n.lang): the server renders
- * every text it sends this connection in it, or says in the welcome's `notes`
- * that it has no such locale (localeNotice). */
-export function helloMessage({ id, table, token, cursor, client, locale }) {
-  const hello = { type: "hello", id, table, token, dialect: DIALECT, results: "brief" };
-  if (client) hello.client = client;
-  if (isLocaleTag(locale)) hello.locale = locale;
-  if (cursor && Number.isInteger(cursor.epoch) && Number.isInteger(cursor.seq)) {
-    hello.resume = { epoch: cursor.epoch, seq: cursor.seq };
-  }
-  return hello;
 }
 
 /** A `foundry.roll`: a formula (or a Roll's JSON) for the server to roll, or an
@@ -115,53 +93,6 @@ function checkRollMode(mode) {
     });
   }
   return mode;
-}
-
-/** An error reply as an Error carrying the protocol's code. An error the module
- * raises itself also carries `key` and `data`: the glue shows the user
- * i18n.format(key, data) (errorText); `message` is for developers' consoles. A
- * server's error has no key: its message is already in the user's language. */
-export class RollbridgeError extends Error {
-  constructor(code, message, details, { key, data } = {}) {
-    super(message || code);
-    this.name = "RollbridgeError";
-    this.code = code;
-    this.details = details;
-    if (key) {
-      this.key = key;
-      this.data = data ?? {};
-    }
-  }
-}
-
-/** What the user is shown of an error: its own text (the module's errors), or
- * the server's code and message (already in the user's language). */
-export function errorText(error, i18n) {
-  if (error?.key) return i18n.format(error.key, error.data ?? {});
-  const message = error?.message ?? String(error);
-  return error?.code ? `${error.code}: ${message}` : message;
-}
-
-/**
- * The notice for a welcome whose server has no texts in the language the hello
- * asked for (a `locale_unavailable` note), or null: {key, data, message} with
- * `message` the server's own note (in the locale it fell back to).
- */
-export function localeNotice(welcome, asked) {
-  const note = (welcome?.notes ?? []).find((n) => n?.code === "locale_unavailable");
-  if (!note) return null;
-  return {
-    key: "ROLLBRIDGE.Notice.LocaleUnavailable",
-    data: { asked: String(asked ?? "?"), used: String(welcome.locale ?? "?") },
-    message: String(note.message ?? ""),
-  };
-}
-
-export function errorFromReply(reply) {
-  if (reply.message) return new RollbridgeError(reply.code || "error", reply.message, reply.details);
-  return new RollbridgeError(reply.code || "error", "the server refused", reply.details, {
-    key: "ROLLBRIDGE.Error.ServerRefused", data: { code: String(reply.code || "error") },
-  });
 }
 
 /**

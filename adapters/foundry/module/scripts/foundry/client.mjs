@@ -11,9 +11,9 @@
 
 import { localizeRenderedCards, postApprovalCard, postCard } from "./chat.mjs";
 import { setting } from "./settings.mjs";
-import { Connection } from "../core/connection.mjs";
-import { labelOf, ROLE_LABELS } from "../core/i18n.mjs";
-import { localeNotice, newRequestId, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage } from "../core/protocol.mjs";
+import { Connection } from "../client/connection.mjs";
+import { labelOf, ROLE_LABELS } from "../client/i18n.mjs";
+import { DIALECT, localeNotice, newRequestId, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage } from "../core/protocol.mjs";
 import {
   cardAudience, refusesRequesterSees, requesterCard, RollModeNotes, SECRET_MODES, withoutRequesterSees,
 } from "../core/rollmode.mjs";
@@ -34,7 +34,7 @@ import {
   tableIdFor,
 } from "../core/state.mjs";
 import { foundryActors, speakerActor } from "./actors.mjs";
-import { checkServerUrl, redact } from "../core/url.mjs";
+import { checkServerUrl, redact } from "../client/url.mjs";
 
 const SOCKET = `module.${MODULE_ID}`;
 
@@ -94,6 +94,8 @@ export class FoundryClient {
       token,
       cursor,
       locale: game.i18n.lang,
+      dialect: DIALECT,
+      idPrefix: "fvtt",
       client: `foundry/${game.release?.version ?? "?"} rollbridge/${game.modules.get(MODULE_ID)?.version ?? "?"}`,
       onWelcome: (welcome) => this.#welcomed(welcome),
       onSnapshot: (welcome) => {

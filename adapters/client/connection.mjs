@@ -2,8 +2,9 @@
 // replies, events in seq order, an application-level ping, exponential backoff
 // capped at 30 s, and resume with (epoch, seq) after a drop.
 //
-// Foundry-independent (tests/foundry/js/connection.test.mjs drives it with a
-// fake WebSocket and fake timers). Everything it needs from the page is passed
+// Shared by rollbridge's browser clients (the Foundry module bundles it as its
+// scripts/client/), VTT-independent (tests/foundry/js/connection.test.mjs
+// drives it with a fake WebSocket and fake timers). Everything it needs from the page is passed
 // in: the WebSocket class, the timers, the random source, a logger.
 //
 // Guarantees:
@@ -28,6 +29,7 @@ import {
   encodeFrame,
   errorFromReply,
   helloMessage,
+  NATIVE_DIALECT,
   newRequestId,
   RollbridgeError,
 } from "./protocol.mjs";
@@ -77,6 +79,8 @@ export class Connection {
    * @param {Function} [options.random] a random source in [0, 1)
    * @param {object} [options.cursor]   {epoch, seq} to resume from
    * @param {string} [options.client]   a name for the server's logs
+   * @param {string} [options.dialect]  the hello's dialect (default: the protocol's own, `rollbridge`)
+   * @param {string} [options.idPrefix] the prefix of request ids made here (default `rb`)
    * @param {string} [options.locale]   the user's language (game.i18n.lang) for the server's texts
    * @param {Function} [options.onWelcome]  (welcome) after each successful hello
    * @param {Function} [options.onSnapshot] (welcome) when the table must be taken afresh
@@ -93,7 +97,9 @@ export class Connection {
     this.WebSocket = options.WebSocket ?? globalThis.WebSocket;
     this.timers = options.timers ?? defaultTimers;
     this.random = options.random ?? Math.random;
-    this.client = options.client ?? "rollbridge-foundry";
+    this.client = options.client ?? "rollbridge-client";
+    this.dialect = options.dialect ?? NATIVE_DIALECT;
+    this.idPrefix = options.idPrefix ?? "rb";
     this.locale = options.locale ?? null;
     this.cursor = options.cursor ? { ...options.cursor } : null;
     this.pingInterval = options.pingInterval ?? PING_INTERVAL_MS;
@@ -167,7 +173,7 @@ export class Connection {
    * again (same id) after a reconnect until answered.
    */
   request(message) {
-    const id = message.id ?? newRequestId();
+    const id = message.id ?? newRequestId(this.idPrefix);
     const request = { ...message, id };
     if (this.status === "stopped" || this.status === "refused") {
       const key = this.status === "stopped" ? "ROLLBRIDGE.Error.ConnectionStopped" : "ROLLBRIDGE.Error.ConnectionRefused";
@@ -211,7 +217,7 @@ export class Connection {
       this.#helloId = newRequestId("hello");
       this.#sendRaw(socket, helloMessage({
         id: this.#helloId, table: this.table, token: this.#token, cursor: this.cursor, client: this.client,
-        locale: this.locale,
+        locale: this.locale, dialect: this.dialect,
       }));
     };
     socket.onmessage = (event) => {
