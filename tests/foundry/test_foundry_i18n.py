@@ -15,7 +15,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULE = ROOT / "adapters" / "foundry" / "module"
-SCRIPTS = sorted((MODULE / "scripts").rglob("*.mjs"))
+# the module's own scripts and the shared client its release bundles (scripts/client/)
+SCRIPTS = sorted((MODULE / "scripts").rglob("*.mjs")) + sorted(
+    (MODULE.parents[1] / "client").glob("*.mjs")
+)
 LANGUAGES = {"en": "English", "cs": "Čeština", "de": "Deutsch", "ru": "Русский"}
 PLACEHOLDER = re.compile(r"{[^}]+}")  # what Foundry's Localization#format replaces
 KEY = re.compile(r"""["'`](ROLLBRIDGE(?:\.[A-Za-z0-9_]+)+)["'`]""")
@@ -47,7 +50,7 @@ def used_keys() -> dict[str, list[str]]:
     keys: dict[str, list[str]] = {}
     for path in SCRIPTS:
         for key in KEY.findall(script_text(path)):
-            keys.setdefault(key, []).append(str(path.relative_to(MODULE)))
+            keys.setdefault(key, []).append(str(path.relative_to(ROOT)))
     return keys
 
 
