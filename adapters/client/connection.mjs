@@ -74,9 +74,9 @@ export class Connection {
    * @param {string} options.url        ws:// or wss:// URL (checked with checkServerUrl first)
    * @param {string} options.table      the table id
    * @param {string} options.token      the join token (never logged)
-   * @param {Function} [options.WebSocket]  the WebSocket class (default: the page's)
+   * @param {new (url: string) => any} [options.WebSocket]  the WebSocket class (default: the page's)
    * @param {object} [options.timers]   {setTimeout, clearTimeout}
-   * @param {Function} [options.random] a random source in [0, 1)
+   * @param {() => number} [options.random] a random source in [0, 1)
    * @param {object} [options.cursor]   {epoch, seq} to resume from
    * @param {string} [options.client]   a name for the server's logs
    * @param {string} [options.dialect]  the hello's dialect (default: the protocol's own, `rollbridge`)
@@ -89,6 +89,8 @@ export class Connection {
    * @param {Function} [options.onCursor]   ({epoch, seq}) after each event (persist it)
    * @param {Function} [options.onStatus]   (status, detail) on every status change
    * @param {Function} [options.log]        (level, text) — texts are token-free
+   * @param {number} [options.pingInterval] ms between pings (default PING_INTERVAL_MS)
+   * @param {number} [options.pingTimeout]  ms to wait for a pong (default PING_TIMEOUT_MS)
    */
   constructor(options) {
     this.url = options.url;

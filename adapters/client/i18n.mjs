@@ -11,6 +11,13 @@
 
 /** Stands in when no i18n is given: every text is its key (as Foundry shows a
  * key it has no translation for). */
+/**
+ * What the texts are made with: Foundry's game.i18n or core/i18n.mjs.
+ * @typedef {{lang: string, localize: (key: string) => string,
+ *            format: (key: string, data?: any) => string}} I18n
+ */
+
+/** @type {Readonly<I18n>} */
 export const KEYS_ONLY = Object.freeze({
   lang: "en",
   localize: (key) => key,

@@ -67,6 +67,12 @@ export function helloMessage({ id, table, token, cursor, client, locale, dialect
  * i18n.format(key, data) (errorText); `message` is for developers' consoles. A
  * server's error has no key: its message is already in the user's language. */
 export class RollbridgeError extends Error {
+  /**
+   * @param {string} code
+   * @param {string} [message]
+   * @param {any} [details]
+   * @param {{key?: string, data?: object}} [extra]
+   */
   constructor(code, message, details, { key, data } = {}) {
     super(message || code);
     this.name = "RollbridgeError";

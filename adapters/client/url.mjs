@@ -41,6 +41,7 @@ export const URL_KEYS = {
  *            warning: string|null} | {ok: false, reason: string, key: string, data: object, message: string}}
  */
 export function checkServerUrl(text, { pageProtocol = "https:", i18n = KEYS_ONLY } = {}) {
+  /** @type {(reason: string, data?: object) => {ok: false, reason: string, key: string, data: object, message: string}} */
   const refuse = (reason, data = {}) => {
     const key = URL_KEYS[reason];
     return { ok: false, reason, key, data, message: i18n.format(key, data) };

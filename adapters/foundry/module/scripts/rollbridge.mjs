@@ -127,7 +127,7 @@ Hooks.once("init", () => {
   serverDice = registerFulfillment(client);
   applyServerDice(setting("serverDice"));
   const module = game.modules.get(MODULE_ID);
-  if (module) module.api = buildApi();
+  if (module) /** @type {any} */ (module).api = buildApi();
   // A card drawn again in this user's language (chat.mjs). v13 renders a message
   // with renderChatMessageHTML (an HTMLElement) and then fires the deprecated
   // renderChatMessage (jQuery) as well, but only when something listens to it

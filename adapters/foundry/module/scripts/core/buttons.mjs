@@ -80,6 +80,7 @@ export class UndoTracker {
  * The buttons of one card for one user: [{action, ...data}].
  * `card` is {kind, seq, pending, apply, targets} (from the message's flags);
  * `user` {isGM}; `owns(targetId)` whether the user owns a target's actor.
+ * @param {{card?: any, user?: any, tracker?: any, owns?: (targetId: string) => boolean}} args
  */
 export function cardButtons({ card, user, tracker, owns = () => false }) {
   const out = [];
@@ -110,6 +111,8 @@ export function buttonsHtml(buttons, i18n) {
 /**
  * The request a button sends. `card` as in cardButtons; for apply, `targets`
  * are the selected targets' rollbridge ids and `actor` the card's actor.
+ * @param {string} action
+ * @param {{card?: any, targets?: string[], reason?: string}} [args]
  */
 export function buttonRequest(action, { card, targets = [], reason } = {}) {
   switch (action) {
@@ -131,7 +134,10 @@ export function buttonRequest(action, { card, targets = [], reason } = {}) {
   }
 }
 
-/** The card of an `approval.requested` event (GM only): who asks for what. */
+/** The card of an `approval.requested` event (GM only): who asks for what.
+ * @param {any} event
+ * @param {{i18n: import('../client/i18n.mjs').I18n, by?: string}} options
+ */
 export function approvalCardHtml(event, { i18n, by }) {
   // the pending entry: {type, id, fields: {action | formula, …}, who: {name, role}}
   const request = event?.data?.request ?? {};

@@ -147,7 +147,10 @@ function outcomeHtml(outcome, i18n) {
   return items.length ? `<ul class="rb-outcome">${items.join("")}</ul>` : "";
 }
 
-/** The common state of one actor: status, tracks as boxes, conditions. */
+/** The common state of one actor: status, tracks as boxes, conditions.
+ * @param {any} common
+ * @param {{name?: string, i18n?: import('../client/i18n.mjs').I18n}} [options]
+ */
 export function tracksHtml(common, { name, i18n = KEYS_ONLY } = {}) {
   if (!common) return "";
   const rows = trackRows(common).map((row) => {
@@ -173,7 +176,10 @@ export function tracksHtml(common, { name, i18n = KEYS_ONLY } = {}) {
 
 /** The chat card of a `roll` or `resolution` event. `showWho: false` leaves the
  * actor's name out of the card's head (a chat message shows its speaker);
- * `i18n` gives the card's own words (game.i18n in Foundry). */
+ * `i18n` gives the card's own words (game.i18n in Foundry).
+ * @param {any} event
+ * @param {{speakerName?: string, showWho?: boolean, i18n?: import('../client/i18n.mjs').I18n}} [options]
+ */
 export function renderCard(event, { speakerName, showWho = true, i18n = KEYS_ONLY } = {}) {
   const data = event?.data ?? {};
   const isRoll = event?.kind === "roll";

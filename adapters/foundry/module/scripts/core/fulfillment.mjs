@@ -34,7 +34,9 @@ export const MAX_DRAW = 999;
 /** Refusals of an actor (not controlled, not at the table): the draw goes again without it. */
 const ACTOR_REFUSALS = new Set(["forbidden", "not_found", "unknown_actor"]);
 
-/** The `draw` request: `number` dice of `faces` faces, for a roll labelled by its formula. */
+/** The `draw` request: `number` dice of `faces` faces, for a roll labelled by its formula.
+ * @param {{id?: string, faces: number, number: number, label?: string, actor?: string|null, secret?: boolean}} fields
+ */
 export function drawMessage({ id, faces, number, label, actor, secret }) {
   const message = { type: "draw", id: id ?? newRequestId("draw"), faces, number };
   if (label) message.label = String(label).slice(0, MAX_LABEL);

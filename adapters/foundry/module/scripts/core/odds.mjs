@@ -89,7 +89,9 @@ export const ODDS_KEYS = {
   hidden: "ROLLBRIDGE.Odds.Hidden",
 };
 
-/** An `odds` request: an action (actor, targets, params, assume), or a formula. */
+/** An `odds` request: an action (actor, targets, params, assume), or a formula.
+ * @param {{id?: string, action?: string, formula?: string, actor?: any, targets?: any, params?: any, assume?: any}} fields
+ */
 export function oddsMessage({ id, action, formula, actor, targets, params, assume }) {
   if (formula) return { type: "odds", id, formula: String(formula) };
   const message = { type: "odds", id, action };
@@ -103,6 +105,7 @@ export function oddsMessage({ id, action, formula, actor, targets, params, assum
 /**
  * What to show for an odds reply or error: {kind: "odds", odds} for an answer,
  * {kind: "hidden", actor} for `odds_hidden`, null for anything else (shown as nothing).
+ * @param {{reply?: any, error?: any}} [answer]
  */
 export function oddsResult({ reply, error } = {}) {
   if (error) {
@@ -137,6 +140,8 @@ export function oddsRows(odds, lang = "en") {
  * The odds as an HTML block (a chat card before a roll, or a dialog's part).
  * `title` names what is rolled; `actorName` maps an actor id to a name for
  * the hidden note. Everything from the server is escaped.
+ * @param {any} result
+ * @param {{i18n?: import('../client/i18n.mjs').I18n, title?: string, lang?: string, actorName?: (id: string) => string}} [options]
  */
 export function oddsHtml(result, { i18n, title = "", lang = "en", actorName = (id) => id } = {}) {
   if (!result) return "";

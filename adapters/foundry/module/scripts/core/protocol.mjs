@@ -57,7 +57,9 @@ export function secretFields(mode) {
 }
 
 /** A `foundry.roll`: a formula (or a Roll's JSON) for the server to roll, or an
- * evaluated Roll's JSON whose results are supplied. */
+ * evaluated Roll's JSON whose results are supplied.
+ * @param {{id?: string, formula?: string, roll?: any, speaker?: any, actor?: any, flavor?: string, rollMode?: string, source?: any}} fields
+ */
 export function rollMessage({ id, formula, roll, speaker, actor, flavor, rollMode, source }) {
   const rollJson = roll ?? { class: "Roll", formula, terms: [], evaluated: false };
   if (!rollJson.formula) {
@@ -72,7 +74,9 @@ export function rollMessage({ id, formula, roll, speaker, actor, flavor, rollMod
   return message;
 }
 
-/** A `foundry.resolve`: a ruleset action. */
+/** A `foundry.resolve`: a ruleset action.
+ * @param {{id?: string, action: string, speaker?: any, actor?: any, targets?: any, params?: any, rollMode?: string, dice?: any}} fields
+ */
 export function resolveMessage({ id, action, speaker, actor, targets, params, rollMode, dice }) {
   if (!action) {
     throw new RollbridgeError("invalid", "rollbridge: an action is needed", undefined, { key: "ROLLBRIDGE.Error.NoAction" });

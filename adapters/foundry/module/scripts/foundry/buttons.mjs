@@ -60,7 +60,7 @@ export function addButtons(message, html, client) {
 function selectedTargets(client) {
   const targeted = client.targetsFor(undefined);
   if (targeted.length) return targeted;
-  const controlled = (globalThis.canvas?.tokens?.controlled ?? []).map((t) => t.actor ?? t.document?.actor);
+  const controlled = (/** @type {any} */ (globalThis).canvas?.tokens?.controlled ?? []).map((t) => t.actor ?? t.document?.actor);
   return client.targetsFor(controlled);
 }
 

@@ -154,7 +154,7 @@ export function localizeRenderedCard(message, html, cache) {
   const speaker = message.speaker ?? {};
   const template = document.createElement("template");
   template.innerHTML = renderCard(event, { speakerName: speaker.alias, showWho: false, i18n: game.i18n });
-  const fresh = template.content.firstElementChild;
+  const fresh = /** @type {HTMLElement | null} */ (template.content.firstElementChild);
   if (!fresh) return false;
   fresh.dataset.lang = game.i18n.lang;
   fresh.dataset.view = event.players || event.gm_only ? "gm" : "players";
@@ -167,7 +167,7 @@ export function localizeRenderedCard(message, html, cache) {
 export function localizeRenderedCards(event, cache) {
   const selector = `.rollbridge-card[data-epoch="${CSS.escape(String(event.epoch))}"][data-seq="${CSS.escape(String(event.seq))}"]`;
   for (const card of document.querySelectorAll(selector)) {
-    const id = card.closest("[data-message-id]")?.dataset.messageId;
+    const id = /** @type {HTMLElement | null} */ (card.closest("[data-message-id]"))?.dataset.messageId;
     const message = id ? game.messages?.get(id) : null;
     if (message && (message.getFlag(MODULE_ID, "table") ?? null) === (event.table ?? null)) {
       localizeRenderedCard(message, card.parentElement, cache);

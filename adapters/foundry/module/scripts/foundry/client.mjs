@@ -81,7 +81,7 @@ export class FoundryClient {
     }
     this.check = checkServerUrl(url, { pageProtocol: globalThis.location?.protocol ?? "https:", i18n: game.i18n });
     if (!this.check.ok) {
-      this.notify("error", this.check.message, { raw: true, permanent: true });
+      this.notify("error", /** @type {any} */ (this.check).message, { raw: true, permanent: true });
       return;
     }
     if (this.check.warning) this.notify("warn", this.check.warning, { raw: true });
@@ -138,7 +138,7 @@ export class FoundryClient {
     const c = this.connection;
     return {
       status: c?.status ?? "off",
-      reason: this.plan?.reason ?? (this.check && !this.check.ok ? this.check.reason : null),
+      reason: this.plan?.reason ?? (this.check && !this.check.ok ? /** @type {any} */ (this.check).reason : null),
       role: c?.welcome?.role ?? null,
       table: this.table,
       writer: this.writer,
@@ -148,6 +148,11 @@ export class FoundryClient {
     };
   }
 
+  /**
+   * @param {string} level
+   * @param {string} key
+   * @param {{raw?: boolean, permanent?: boolean, data?: object}} [options]
+   */
   notify(level, key, { raw = false, permanent = false, data } = {}) {
     const text = raw ? key : data ? game.i18n.format(key, data) : game.i18n.localize(key);
     if (text === this.lastNotice) return;
@@ -223,6 +228,7 @@ export class FoundryClient {
    * token's actor its token's UUID); the speaker (the selected token, its
    * synthetic actor when unlinked) counts only when its actor is linked to the
    * table, so a plain roll with some other token selected still works.
+   * @param {{actor?: any, speaker?: any}} [from]
    */
   actorFor({ actor, speaker } = {}) {
     if (typeof actor === "string") return actor;

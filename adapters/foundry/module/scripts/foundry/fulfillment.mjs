@@ -34,12 +34,12 @@ export function registerFulfillment(client, { timeoutMs = DRAW_TIMEOUT_MS } = {}
     console.warn("rollbridge | this Foundry has no CONFIG.Dice.fulfillment (v12+): no server dice for its rolls");
     return dice;
   }
-  fulfillment.methods[METHOD_ID] = {
+  fulfillment.methods[METHOD_ID] = /** @type {any} */ ({
     label: "ROLLBRIDGE.Fulfillment.Method",
     icon: '<i class="fa-solid fa-server"></i>',
     interactive: false,
     handler: dice.handler,
-  };
+  });
   return dice;
 }
 

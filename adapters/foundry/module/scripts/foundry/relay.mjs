@@ -14,12 +14,12 @@ export const QUERY_TIMEOUT_MS = 5000;
 
 /** Whether this Foundry has queries (v13: CONFIG.queries and User#query). */
 export function hasQueries() {
-  return Boolean(globalThis.CONFIG?.queries) && typeof game.users?.activeGM?.query === "function";
+  return Boolean(/** @type {any} */ (globalThis).CONFIG?.queries) && typeof game.users?.activeGM?.query === "function";
 }
 
 /** The GM's side: answer relayed messages with `handler(message)` (v13 queries; v12 via onSocket). */
 export function registerRelay(handler) {
-  if (globalThis.CONFIG?.queries) CONFIG.queries[QUERY] = (data) => handler(data);
+  if (/** @type {any} */ (globalThis).CONFIG?.queries) /** @type {any} */ (CONFIG).queries[QUERY] = (data) => handler(data);
 }
 
 /**
@@ -30,7 +30,7 @@ export function registerRelay(handler) {
 export async function askGM(message) {
   const gm = game.users?.activeGM;
   if (!gm) {
-    const error = new Error("rollbridge: no active GM");
+    const error = /** @type {Error & {key?: string}} */ (new Error("rollbridge: no active GM"));
     error.key = "ROLLBRIDGE.Button.NoGM";
     throw error;
   }

@@ -19,10 +19,20 @@ export const MAPPING_CHOICES = {
 };
 
 /** "user" on Foundry v13 (kept per user), "client" on v12 (kept in this browser). */
+/**
+ * The token's scope. Typed `any`: foundry-vtt-types 13.340.1 lists only "client" |
+ * "world" and rejects Foundry v13's own "user" scope (type-check override).
+ * @returns {any}
+ */
 export function tokenScope() {
   return (game.release?.generation ?? 12) >= 13 ? "user" : "client";
 }
 
+/**
+ * Register the module's settings.
+ * @param {() => void} onConnectionChange
+ * @param {{onServerDice?: (on: boolean) => void}} [options]
+ */
 export function registerSettings(onConnectionChange, { onServerDice = () => {} } = {}) {
   game.settings.register(MODULE_ID, "serverUrl", {
     name: "ROLLBRIDGE.Settings.ServerUrl.Name",
@@ -68,6 +78,11 @@ export function registerSettings(onConnectionChange, { onServerDice = () => {} }
   });
 }
 
+/**
+ * The module's setting `key`.
+ * @param {any} key  one of the keys registered above (SettingConfig in tests/foundry/types)
+ * @returns {any}
+ */
 export function setting(key) {
   return game.settings.get(MODULE_ID, key);
 }
