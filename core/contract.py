@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -42,18 +42,23 @@ __all__ = [
     "ActionSpec",
     "Actor",
     "CommonState",
+    "Count",
     "Distribution",
     "Odds",
     "PlayerView",
     "Resolution",
     "Ruleset",
+    "Statistics",
     "Status",
     "Track",
     "TurnContext",
+    "actor_of",
     "complete_state",
+    "dealt_and_taken",
     "describe_actions",
     "distribution",
     "major_version",
+    "positive",
 ]
 
 Status = Literal["ok", "impaired", "down", "dying", "dead"]
@@ -275,6 +280,55 @@ class TurnContext:
 
 
 @dataclass(frozen=True, slots=True)
+class Count:
+    """One thing a ruleset's result meant for one actor, for roll statistics: add
+    ``value`` to ``actor``'s count ``key`` (one of :attr:`Statistics.keys`)."""
+
+    actor: str
+    key: str
+    value: int = 1
+
+
+def actor_of(value: Any) -> str | None:
+    """``value`` when it is an actor id (a string), else None: for a
+    :attr:`Statistics.count`, which reads views where any value may be absent."""
+    return value if value.__class__ is str else None
+
+
+def positive(value: Any) -> int:
+    """``value`` when it is a positive integer, else 0 (a count a view may leave out)."""
+    return value if value.__class__ is int and value > 0 else 0
+
+
+def dealt_and_taken(
+    dealer: str | None, taker: str | None, value: Any, dealt: str, taken: str
+) -> list[Count]:
+    """``value`` (when :func:`positive`) counted as ``dealt`` for ``dealer`` and as
+    ``taken`` for ``taker``; an actor that is None counts nothing."""
+    amount = positive(value)
+    if not amount:
+        return []
+    pairs = ((dealer, dealt), (taker, taken))
+    return [Count(actor, key, amount) for actor, key in pairs if actor is not None]
+
+
+@dataclass(frozen=True, slots=True)
+class Statistics:
+    """What a ruleset's results mean, for roll statistics (:meth:`Ruleset.statistics`).
+
+    :param keys: the counts it keeps, in the order they are shown: ``(key, label)``,
+        the label a :class:`~rollbridge.text.Text` of the ruleset's own messages.
+    :param count: reads one event *as the asker's audience sees it* (a view of
+        :func:`rollbridge.engine.views.event_view`: ``kind``, ``seq``, ``data`` with
+        hidden values left out) and returns its :class:`Count` entries. It must read
+        nothing else, tolerate any value being absent, and change nothing.
+    """
+
+    keys: tuple[tuple[str, Text], ...]
+    count: Callable[[Mapping[str, Any]], Sequence[Count]]
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerView:
     """What players and observers may see of an actor that no player controls.
 
@@ -436,6 +490,17 @@ class Ruleset(ABC):
         are given as the table holds them, and the protocol layer decides what a
         player may ask (docs/plugins.md, "Odds"). It may refuse what
         :meth:`resolve` would refuse, with the same error.
+        """
+        return None
+
+    # -- optional statistics ---------------------------------------------------
+
+    def statistics(self) -> Statistics | None:
+        """What this ruleset's results mean for roll statistics (hits, wounds dealt
+        and taken, chips spent…), or None (the default: dice statistics only).
+
+        Its ``count`` is given each event as the asker sees it, so that a player's
+        statistics never tell what GM-only events hid (docs/statistics.md).
         """
         return None
 

@@ -64,7 +64,7 @@ from rollbridge.offline import TableService
 from rollbridge.plain import JSON
 from rollbridge.schema import check_schema, validate
 from rollbridge.stores.memory import MemoryStore
-from rollbridge.text import untranslated
+from rollbridge.text import render, untranslated
 
 __all__ = [
     "GM",
@@ -550,6 +550,36 @@ class RulesetConformance(StateConformance):
                             f"{name}: track {track['key']} of {actor_id} out of bounds"
                         )
         assert resolved, "no action example resolved with any seed"
+
+    def test_statistics_read_the_rulesets_own_events(self) -> None:
+        """A ruleset's :meth:`~rollbridge.contract.Ruleset.statistics` (when it has
+        them): distinct keys with labels that render in every locale; on the GM's and
+        the players' views of every example's event, only its keys, with integer
+        values and actor ids; and some count from the examples — so the counts read
+        the fields the ruleset's events really have."""
+        statistics = self.ruleset.statistics()
+        if statistics is None:
+            return
+        keys = [key for key, _ in statistics.keys]
+        assert len(set(keys)) == len(keys), f"statistics keys repeat: {keys}"
+        for key, label in statistics.keys:
+            for locale in ("en", *self._locales()):
+                assert render(label, locale=locale).strip(), f"statistics {key}: empty label"
+        counted = 0
+        for seed in self.seeds[:4]:
+            harness, ids = self._harness(seed)
+            for name, case in self._cases():
+                try:
+                    harness.resolve(name, params=case["params"], **self._request_for(name, ids))
+                except RuleViolation:
+                    continue
+                for view in harness.views():
+                    for count in statistics.count(view):
+                        assert count.key in keys, f"{name}: count of unknown key {count.key!r}"
+                        assert count.actor.__class__ is str, f"{name}: count of {count.actor!r}"
+                        assert count.value.__class__ is int, f"{name}: {count.key} not an int"
+                        counted += count.value != 0
+        assert counted, "no action example counted anything for the ruleset's statistics"
 
     def _context(self, name: str, case: JSON, actors: list[Actor]) -> ActionContext:
         """The action's example as a context: the first example actor acts (if the

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rollbridge.text import Messages
+from rollbridge.words import GM_ONLY, KINDS, STATUS, SUCCESSES
 
 __all__ = ["dice_line", "print_json", "render_actor", "render_event"]
 
@@ -21,7 +22,6 @@ say = Messages("rollbridge")
 DICE = say("cli.dice.label", "dice")
 # Translators: {dice} is the dice's label and formula, {target} the target number.
 VERSUS = say("cli.dice.versus", "{dice} vs {target}")
-SUCCESSES = say.plural("cli.dice.successes", "{count} success", "{count} successes")
 REMOVED = say("cli.actor.removed", "{actor}: removed")
 CONDITIONS = say("cli.actor.conditions", "conditions: {conditions}")
 # Translators: {modifier} is the ruleset's note of what the actor's state changes.
@@ -32,40 +32,12 @@ STATE = say("cli.actor.state", "state: {state}")
 # words) and {who} the name of whoever asked for it.
 EVENT_BY = say("cli.event.by", "#{seq} {kind} by {who}")
 EVENT = say("cli.event", "#{seq} {kind}")
-GM_ONLY = say("cli.event.gm_only", "(a GM-only event)")
-#: What an event is, in words (its ``kind``; an unknown kind shows as it is).
-KINDS = {
-    "roll": say("cli.kind.roll", "roll"),
-    "resolution": say("cli.kind.resolution", "resolution"),
-    "hidden": say("cli.kind.hidden", "hidden"),
-    "actor.created": say("cli.kind.actor_created", "actor created"),
-    "actor.updated": say("cli.kind.actor_updated", "actor updated"),
-    "actor.removed": say("cli.kind.actor_removed", "actor removed"),
-    "adjusted": say("cli.kind.adjusted", "adjusted"),
-    "undo": say("cli.kind.undo", "undo"),
-    "redo": say("cli.kind.redo", "redo"),
-    "settings": say("cli.kind.settings", "settings"),
-    "encounter.started": say("cli.kind.encounter_started", "encounter started"),
-    "encounter.turn": say("cli.kind.encounter_turn", "turn"),
-    "encounter.ended": say("cli.kind.encounter_ended", "encounter ended"),
-    "dice.committed": say("cli.kind.dice_committed", "dice committed"),
-    "dice.revealed": say("cli.kind.dice_revealed", "dice revealed"),
-    "dice.drawn": say("cli.kind.dice_drawn", "dice drawn"),
-}
 # Translators: {segment} a number, {digest} the start of a SHA-256 in hex.
 COMMITTED = say(
     "cli.dice.committed", "verifiable dice: segment {segment} committed (SHA-256 {digest}…)"
 )
 # Translators: {segment} a number, {seed} the start of the seed in hex.
 REVEALED = say("cli.dice.revealed", "verifiable dice: segment {segment} revealed (seed {seed}…)")
-#: An actor's status (:data:`rollbridge.contract.STATUSES`) in words.
-STATUS = {
-    "ok": say("cli.status.ok", "ok"),
-    "impaired": say("cli.status.impaired", "impaired"),
-    "down": say("cli.status.down", "down"),
-    "dying": say("cli.status.dying", "dying"),
-    "dead": say("cli.status.dead", "dead"),
-}
 
 
 def print_json(data: Any) -> None:

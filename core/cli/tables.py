@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from rollbridge.cli.render import print_json
@@ -23,6 +25,18 @@ say = Messages("rollbridge")
 # Translators: {problem} is the JSON parser's own (English) words.
 SETTINGS_JSON = say("cli.table.settings_json", "--settings: not valid JSON ({problem})")
 NO_TOKEN = say("cli.table.no_token", "table {table} has no token {token}")
+# Translators: {path} is the file of --out; {error} the system's own words.
+CANNOT_WRITE = say("cli.table.cannot_write", "--out: cannot write {path}: {error}")
+# Translators: the heading of the whole session's statistics in `table stats`.
+STATS_SESSION = say("cli.stats.session", "Session")
+# Translators: one line of `table stats` for the session or an actor ({name}).
+STATS_LINE = say(
+    "cli.stats.line",
+    "{name}: {rolls} rolls, {successes} successes, {botches} botches, {explosions} explosions",
+)
+# Translators: {faces} a die's size (6 for d6), {count} dice shown, {mean} and
+# {expected} numbers with two decimals.
+STATS_DIE = say("cli.stats.die", "d{faces}: {count} dice, mean {mean} (expected {expected})")
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
@@ -59,6 +73,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     delete = with_db(actions.add_parser("delete", help="delete a table and all it holds"))
     delete.add_argument("table", help="table id")
     delete.set_defaults(handler=_delete)
+
+    _add_export(actions)
+    _add_stats(actions)
 
 
 def _store(args: argparse.Namespace) -> Any:
@@ -158,3 +175,134 @@ def _delete(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(f"deleted table {args.table}\n")
     return 0
+
+
+# -- commands that read a table's retained log: export and stats ------------------------
+
+
+def _log_command(
+    actions: argparse._SubParsersAction, name: str, help: str
+) -> argparse.ArgumentParser:
+    """A ``table`` subcommand that reads one table's retained log: the store options,
+    the table, ``--retain`` (as ``serve --retain``) and ``--locale``."""
+    from rollbridge.cli.locales import add_locale_option
+    from rollbridge.stores.base import DEFAULT_RETAIN
+
+    command = actions.add_parser(name, help=help)
+    add_store_options(command)
+    command.add_argument("table", help="table id")
+    command.add_argument(
+        "--retain", type=int, default=DEFAULT_RETAIN,
+        help=f"events kept per table, as serve --retain (default {DEFAULT_RETAIN})",
+    )  # fmt: skip
+    add_locale_option(command)
+    return command
+
+
+def _read_log(args: argparse.Namespace, since: int = 0) -> Any:
+    """The table's retained log (rollbridge.export.SessionLog), the store closed after."""
+    from rollbridge.export import read_log
+    from rollbridge.host import PluginHost
+
+    store = open_store(args, retain=max(1, args.retain))
+    try:
+        return read_log(store, args.table, PluginHost().rulesets, since)
+    finally:
+        store.close()
+
+
+# -- export: the session log ----------------------------------------------------------
+
+
+def _add_export(actions: argparse._SubParsersAction) -> None:
+    """``table export``: the retained log as an audience sees it (rollbridge.export)."""
+    export = _log_command(
+        actions, "export", "write a table's retained event log as JSON Lines or a Markdown report"
+    )
+    export.add_argument(
+        "--as", dest="audience", required=True, choices=("gm", "player", "observer"),
+        help="whose view: the GM's, or what any player (or observer) was sent",
+    )  # fmt: skip
+    export.add_argument("--format", required=True, choices=("jsonl", "markdown"))
+    export.add_argument(
+        "--since", type=int, default=0, metavar="SEQ",
+        help="only the events after this seq (default 0: the whole retained log)",
+    )  # fmt: skip
+    export.add_argument("--out", type=Path, metavar="FILE", help="write here (default stdout)")
+    export.set_defaults(handler=_export)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from rollbridge.export import check_since, export_chunks
+
+    log = _read_log(args, check_since(args.since))
+    chunks = export_chunks(log, args.format, args.audience, args.locale or "en")
+    if args.out is None:
+        for chunk in chunks:
+            sys.stdout.write(chunk)
+        return 0
+    partial = args.out.with_name(args.out.name + ".part")  # never a half-written FILE
+    try:
+        with partial.open("w", encoding="utf-8", newline="\n") as out:
+            for chunk in chunks:
+                out.write(chunk)
+        os.replace(partial, args.out)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise InvalidRequest(
+            CANNOT_WRITE(path=str(args.out), error=exc.strerror or type(exc).__name__),
+            details={"field": "out"},
+        ) from None
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    return 0
+
+
+# -- stats: roll statistics --------------------------------------------------------------
+
+
+def _add_stats(actions: argparse._SubParsersAction) -> None:
+    """``table stats``: roll statistics of the retained log, the GM's (rollbridge.stats)."""
+    stats = _log_command(
+        actions, "stats", "roll statistics of a table's retained log (all of it: the GM's view)"
+    )
+    stats.add_argument("--json", action="store_true", help="the stats reply's body as JSON")
+    stats.add_argument("--actor", help="only this actor")
+    stats.add_argument("--encounter", type=int, metavar="SEQ", help="the encounter started at SEQ")
+    stats.add_argument("--since", type=int, metavar="SEQ", help="from this seq (inclusive)")
+    stats.add_argument("--until", type=int, metavar="SEQ", help="up to this seq (inclusive)")
+    stats.set_defaults(handler=_stats)
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from rollbridge.stats import check_scope, table_stats
+
+    given = {"actor": args.actor, "encounter": args.encounter}
+    given |= {"since": args.since, "until": args.until}
+    scope = check_scope({name: value for name, value in given.items() if value is not None})
+    log = _read_log(args)
+    locale = args.locale or "en"
+    result = table_stats(log.table, log.events, audience="gm", scope=scope, locale=locale)
+    if args.json:
+        print_json(result)
+        return 0
+    stats = result["stats"]
+    lines = _stats_lines(STATS_SESSION().render(locale), stats["session"], locale)
+    for actor in stats["actors"].values():
+        lines += _stats_lines(actor["name"], actor, locale)
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+def _stats_lines(name: str, summary: dict[str, Any], locale: str) -> list[str]:
+    """One session's or actor's statistics as the terminal shows them."""
+    lines = [STATS_LINE(name=name, **{k: summary[k] for k in (
+        "rolls", "successes", "botches", "explosions")}).render(locale)]  # fmt: skip
+    for faces, die in summary["dice"].items():
+        mean = "-" if die["mean"] is None else f"{die['mean']:.2f}"
+        line = STATS_DIE(faces=faces, count=die["count"], mean=mean,
+                         expected=f"{die['expected']:.2f}")  # fmt: skip
+        lines.append("  " + line.render(locale))
+    lines += [f"  {row['label']}: {row['value']}" for row in summary["ruleset"] if row["value"]]
+    return lines

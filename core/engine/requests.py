@@ -216,6 +216,19 @@ REQUESTS: dict[str, RequestType] = {
             "caller may see (``assume`` states an NPC's hidden numbers).",
         ),
         RequestType(
+            "stats",
+            _obj(
+                actor=_ID,
+                encounter={"type": "integer", "minimum": 1},
+                since={"type": "integer", "minimum": 0},
+                until={"type": "integer", "minimum": 0},
+            ),
+            "observer",
+            False,
+            "Roll statistics of the retained log as the caller may see it: per actor and "
+            "for a session (an encounter, a seq span, or the whole log).",
+        ),
+        RequestType(
             "state",
             _obj(at={"type": "integer", "minimum": 0}),
             "observer",

@@ -36,7 +36,7 @@ from rollbridge.i18n import DEFAULT_LOCALE, known_locales, negotiate
 from rollbridge.plain import JSON
 from rollbridge.protocol.effects import Close, Effect, FindToken, LoadTable, Reply
 from rollbridge.protocol.frames import Kind, decode, encode
-from rollbridge.protocol.limits import ODDS_COST, RateLimit, Rates
+from rollbridge.protocol.limits import COSTS, RateLimit, Rates
 from rollbridge.protocol.members import Member
 from rollbridge.protocol.table import TableProtocol, error_message
 from rollbridge.schema import validate
@@ -254,9 +254,10 @@ class Connection:
                 )
             if kind_name == "ping":
                 return [self._reply({"type": "pong", "id": request_id}, kind, "ping")]
-            if kind_name == "odds" and self._bucket is not None:
+            cost = COSTS.get(kind_name) if kind_name.__class__ is str else None
+            if cost is not None and self._bucket is not None:
                 # one is taken already; never more than the bucket holds
-                wait = self._bucket.take(min(ODDS_COST, self._bucket.burst) - 1)
+                wait = self._bucket.take(min(cost, self._bucket.burst) - 1)
                 if wait is not None:
                     raise _rate_limited(wait, "connection")
             wait = self.tables.table_wait(self.table.id)

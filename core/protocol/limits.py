@@ -11,12 +11,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["ODDS_COST", "RateLimit", "Rates"]
+__all__ = ["COSTS", "ODDS_COST", "STATS_COST", "RateLimit", "Rates"]
 
 #: What an ``odds`` request takes from its connection's bucket, in requests: it may
 #: compute for tens of milliseconds (:data:`rollbridge.odds.bounds.SERVER_BOUNDS`),
 #: so a connection gets a fifth as many of them per second as of other requests.
 ODDS_COST = 5.0
+
+#: What a ``stats`` request takes from its connection's bucket: it reads the whole
+#: retained log (on a reader thread) and builds the asker's view of every event.
+STATS_COST = 5.0
+
+#: The request types that cost more than one request, and what they cost.
+COSTS: dict[str, float] = {"odds": ODDS_COST, "stats": STATS_COST}
 
 
 @dataclass(slots=True)

@@ -40,7 +40,7 @@ import logging
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.dice.verifiable import DiceKey
@@ -59,6 +59,7 @@ from rollbridge.protocol.effects import (
     LoadTable,
     Notify,
     Persist,
+    Read,
     ReadEvent,
     ReadEvents,
     Reopened,
@@ -66,9 +67,13 @@ from rollbridge.protocol.effects import (
 )
 from rollbridge.protocol.keys import KeySet
 from rollbridge.protocol.members import Delivery, Member, result_frame
+from rollbridge.stats import check_scope, table_stats
 from rollbridge.text import Messages
 
-__all__ = ["RECENT_REPLIES", "TableProtocol", "echo_id", "error_message"]
+__all__ = ["RECENT_REPLIES", "ReadRetained", "TableProtocol", "echo_id", "error_message"]
+
+if TYPE_CHECKING:
+    from rollbridge.stores.base import Store
 
 log = logging.getLogger("rollbridge.protocol")
 say = Messages("rollbridge")
@@ -104,6 +109,28 @@ def error_message(request_id: Any, error: RollbridgeError, locale: str = "en") -
     if "details" in body:
         body["details"] = quotable(body["details"])
     return {"type": "error", "id": request_id, **body}
+
+
+@dataclass(eq=False, slots=True)
+class ReadRetained(Read):
+    """Every event of the retained log up to ``latest`` at least (None: the log kept
+    moving while it was read): what ``stats`` counts."""
+
+    latest: int = 0
+
+    def run(self, store: Store) -> list[Event] | None:
+        retain = max(0, store.retain)
+        for _ in range(_RETAINED_TRIES):
+            start = max(0, self.latest - retain)
+            events = store.events_after(self.table_id, start)
+            if events is not None:
+                return events
+            retain //= 2  # a commit pruned the oldest meanwhile: start later
+        return None
+
+
+#: How often :class:`ReadRetained` starts later when the oldest events went meanwhile.
+_RETAINED_TRIES = 5
 
 
 @dataclass(eq=False, slots=True)
@@ -231,6 +258,8 @@ class TableProtocol:
                 return self._hold_for_reload(_Held(message, who, asker, dice))
             if request.type == "odds":
                 return [self._odds(request, who, asker)]
+            if request.type == "stats":
+                return self._stats(request, who, asker)
             if not request.spec.writes:
                 return self._state(request, who, asker)
             self.table.check_role(request, who)
@@ -508,6 +537,44 @@ class TableProtocol:
         fields = answer_odds(self.table, request, who, locale=asker.locale,
                              bounds=self.odds_bounds)  # fmt: skip
         return self._reply(asker, {"type": "result", "id": asker.request_id, **fields}, None)
+
+    def _stats(self, request: Request, who: Principal, asker: _Asker) -> Effects:
+        """``stats``: roll statistics of the retained log as ``who``'s role sees it
+        (:mod:`rollbridge.stats`), at the last durable seq. The log is read through
+        an effect, never on the caller's thread; nothing is written."""
+        scope = check_scope(request.fields)
+        self._reading += 1
+        read = ReadRetained(table_id=self.id, latest=self.durable_seq)
+        epoch = self.table.info.epoch
+
+        def then(stored: list[Event] | None) -> Effects:
+            durable = self._read_done(stored)
+            try:
+                if durable is None:
+                    raise StoreError(
+                        say("stats.moving", "the log kept changing while it was read; try again")()
+                    )
+                events = [e for e in durable if e.epoch == epoch]
+                fields = table_stats(
+                    self.table, events, audience=who.role, scope=scope, locale=asker.locale
+                )
+            except RollbridgeError as exc:
+                return [self._refuse(asker, exc)]
+            except Exception:  # a fault of the counting: the asker still gets an answer
+                log.exception("table %s: stats failed", self.id)
+                return [
+                    self._refuse(
+                        asker,
+                        InternalError(say("stats.failed", "the statistics could not be counted")()),
+                    )
+                ]
+            return [self._reply(asker, {"type": "result", "id": asker.request_id, **fields}, None)]
+
+        read.on_result = then
+        read.on_error = self._counting_error(
+            lambda error: [self._refuse(asker, StoreError(str(error)))]
+        )
+        return [read]
 
     def _state(self, request: Request, who: Principal, asker: _Asker) -> Effects:
         """``state``: the table as ``who`` may see it, at the last durable seq or at ``at``."""

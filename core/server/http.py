@@ -10,6 +10,7 @@ handshake as before::
     GET  /readyz       200 "ready": the store answers a read and the server is not
                        stopping; else 503 and why
     *    /admin/...    the admin API (rollbridge.server.admin), JSON
+    GET  /tables/ID/export  the session log for a join token (rollbridge.server.export_http)
 
 websockets reads no request body (it closes a connection whose request has
 one, before this hook, without an answer), so the admin API takes its
@@ -24,6 +25,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from rollbridge.server.admin import AdminApi
+from rollbridge.server.export_http import ExportRoute
 from rollbridge.server.metrics import CONTENT_TYPE
 from rollbridge.server.web import in_reader, request_locale, respond
 from rollbridge.text import Messages, Text
@@ -54,6 +56,7 @@ class HttpRoutes:
     def __init__(self, server: Server) -> None:
         self.server = server
         self.admin = AdminApi(server)
+        self.export = ExportRoute(server)
 
     async def process_request(
         self, connection: ServerConnection, request: Request
@@ -64,6 +67,9 @@ class HttpRoutes:
             return await self.admin.handle(connection, request)
         if request.method != "GET":
             return None
+        export_table = self.export.table_of(path)
+        if export_table is not None:
+            return await self.export.handle(connection, request, export_table)
         if path == "/metrics":
             return respond(200, self.server.metrics.render(), CONTENT_TYPE)
         if path == "/healthz":

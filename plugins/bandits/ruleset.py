@@ -14,6 +14,7 @@ from rollbridge.contract import (
     PlayerView,
     Resolution,
     Ruleset,
+    Statistics,
     TurnContext,
 )
 from rollbridge.dice import DiceSource
@@ -38,6 +39,7 @@ from .state import (
     marked,
     with_marked,
 )
+from .stats import STATISTICS
 from .turns import resolve_end_of_raid, resolve_end_of_turn, turn_ended, turn_started
 from .wounds import hit_bandit, hit_extra
 
@@ -141,6 +143,10 @@ class BanditsRuleset(Ruleset):
         """``move``: ``6-``, ``7-9``, ``10-11``, ``12+``; ``harm``: the harm table's rows
         (``3-`` … ``22+``); None for the other actions (see :mod:`.odds`)."""
         return action_odds(context)
+
+    def statistics(self) -> Statistics:
+        """Moves by band, harm rolls, wounds dealt and taken (:mod:`.stats`)."""
+        return STATISTICS
 
     def common_state(self, actor: Actor) -> CommonState:
         return common_state(state_of(actor))

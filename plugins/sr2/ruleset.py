@@ -13,6 +13,7 @@ from rollbridge.contract import (
     PlayerView,
     Resolution,
     Ruleset,
+    Statistics,
     TurnContext,
 )
 from rollbridge.dice import DiceSource
@@ -33,6 +34,7 @@ from .sheet import (
     initial_state,
     state_schema_for,
 )
+from .stats import STATISTICS
 from .success import resolve_success_test
 
 __all__ = ["SR2Ruleset"]
@@ -137,6 +139,10 @@ class SR2Ruleset(Ruleset):
         refused as :meth:`resolve` refuses; None for the actions without dice
         (see :mod:`.odds`)."""
         return action_odds(context)
+
+    def statistics(self) -> Statistics:
+        """Attacks, hits, damage levels and boxes dealt and taken (:mod:`.stats`)."""
+        return STATISTICS
 
     # -- turn hooks ----------------------------------------------------------
 

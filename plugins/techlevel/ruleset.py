@@ -19,6 +19,7 @@ from rollbridge.contract import (
     PlayerView,
     Resolution,
     Ruleset,
+    Statistics,
 )
 from rollbridge.dice import DiceSource
 from rollbridge.exceptions import InvalidSheet, InvalidState, UnknownAction
@@ -28,6 +29,7 @@ from . import care, damage, details, odds, riding, sheet, view, wearing
 from . import messages as m
 from .schemas import ACTIONS, EXAMPLE_SHEETS, SETTINGS_SCHEMA, SHEET_SCHEMA
 from .state import STATE_SCHEMA, load_state
+from .stats import STATISTICS
 
 __all__ = ["TechLevel"]
 
@@ -121,6 +123,11 @@ class TechLevel(Ruleset):
         if context.action not in _NO_DICE:
             raise UnknownAction(f"techlevel has no action {context.action!r}")
         return None
+
+    def statistics(self) -> Statistics:
+        """Hits, penetrations, boxes dealt and taken, immunities, layers destroyed
+        (:mod:`.stats`)."""
+        return STATISTICS
 
     def common_state(self, actor: Actor) -> CommonState:
         return view.common_state(load_state(actor.state))

@@ -14,6 +14,7 @@ from rollbridge.contract import (
     PlayerView,
     Resolution,
     Ruleset,
+    Statistics,
     Track,
     TurnContext,
 )
@@ -44,6 +45,7 @@ from rollbridge.plugins.wilddie.state import (
     state_schema_for,
     wound_modifier,
 )
+from rollbridge.plugins.wilddie.stats import STATISTICS
 from rollbridge.text import Text
 
 __all__ = ["WildDieRuleset"]
@@ -123,6 +125,11 @@ class WildDieRuleset(Ruleset):
         success and each number of raises) and of ``damage`` (WD-7: no effect, Shaken,
         wounds, incapacitated); None for the other actions (see :mod:`.odds`)."""
         return action_odds(context)
+
+    def statistics(self) -> Statistics:
+        """Trait tests, raises, the wild die used, hits, wounds and chips spent
+        (:mod:`.stats`)."""
+        return STATISTICS
 
     def common_state(self, actor: Actor) -> CommonState:
         state = actor.state

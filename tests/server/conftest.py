@@ -20,6 +20,7 @@ from rollbridge.offline import TableService
 from rollbridge.server import Server
 from rollbridge.server.limits import Limits
 from rollbridge.stores.sqlite import SQLiteStore
+from tests.server.httpclient import debug_log  # noqa: F401  (a fixture)
 
 GM = Principal("gm", "gm", "setup")
 

@@ -8,31 +8,12 @@ import asyncio
 import io
 import json
 import logging
-import urllib.error
-import urllib.request
 from typing import Any
 
-import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from rollbridge.server.logs import JsonFormatter, SafeLog, configure, redact
-
-
-def fetch(
-    server: Any, path: str, method: str = "GET", headers: dict[str, str] | None = None
-) -> tuple[int, dict[str, str], bytes]:
-    """One plain HTTP request to the server's port (blocking: run it in a thread)."""
-    url = f"http://{server.address}:{server.port}{path}"
-    request = urllib.request.Request(url, method=method, headers=headers or {})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return answer.status, dict(answer.headers), answer.read()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
-
-
-async def get(server: Any, path: str, **options: Any) -> tuple[int, dict[str, str], bytes]:
-    return await asyncio.to_thread(fetch, server, path, **options)
+from rollbridge.server.logs import JsonFormatter, SafeLog, redact
+from tests.server.httpclient import fetch, get
 
 
 def samples(body: bytes) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -131,21 +112,6 @@ async def test_other_paths_still_open_websockets(tables):
 
 
 # -- logs ----------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def debug_log():
-    """The root logger at DEBUG through ``configure`` (JSON lines), restored after."""
-    root = logging.getLogger()
-    saved = root.handlers[:], root.level
-    stream = io.StringIO()
-    configure("DEBUG", "json", stream=stream)
-    yield stream
-    for handler in root.handlers[:]:
-        root.removeHandler(handler)
-    for handler in saved[0]:
-        root.addHandler(handler)
-    root.setLevel(saved[1])
 
 
 async def test_at_debug_the_log_holds_no_token_nor_a_start_of_one(tables, debug_log):

@@ -1,0 +1,154 @@
+"""A table's retained event log, read once and shown to one audience.
+
+:func:`read_log` reads a table and its retained events from a store (a blocking
+call: a server runs it on its reader threads); :meth:`SessionLog.frames` yields
+each event as the ``event`` frame the live protocol sends that audience — built
+by the protocol's own :class:`~rollbridge.protocol.members.Delivery`, the very
+path a resume takes (:meth:`~rollbridge.protocol.table.TableProtocol.join`), so
+the export never has a redaction of its own (:mod:`rollbridge.engine.views`
+decides, as for every client).
+
+The audiences are the protocol's roles: ``gm`` sees everything; ``player`` is
+what any player at the table is sent (not a requester's own view of a secret:
+a GM-only event is its ``hidden`` placeholder); ``observer`` is sent the same as a
+player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rollbridge.engine.model import Event, Principal
+from rollbridge.engine.table import Table
+from rollbridge.exceptions import InvalidRequest, StoreError
+from rollbridge.protocol.members import Delivery, Member
+from rollbridge.text import Messages
+
+if TYPE_CHECKING:
+    from rollbridge.contract import Ruleset
+    from rollbridge.stores.base import Store
+
+__all__ = [
+    "AUDIENCES",
+    "FORMATS",
+    "SessionLog",
+    "check_audience",
+    "check_format",
+    "check_since",
+    "read_log",
+]
+
+say = Messages("rollbridge")
+#: Who an export is for: the protocol's roles.
+AUDIENCES = ("gm", "player", "observer")
+#: What an export is written as.
+FORMATS = ("jsonl", "markdown")
+# Translators: {given} is what was asked for; gm, player and observer stay as they are.
+BAD_AUDIENCE = say("export.bad_audience", "as: must be gm, player or observer, not {given}")
+# Translators: {given} is what was asked for; jsonl and markdown stay as they are.
+BAD_FORMAT = say("export.bad_format", "format: must be jsonl or markdown, not {given}")
+# Translators: {given} is what was sent for "since" (a seq number).
+BAD_SINCE = say("export.bad_since", "since: must be a seq number (0 or more), not {given}")
+# Translators: {since} is the seq asked for, {seq} the table's latest seq.
+FUTURE_SINCE = say("export.future_since", "since: seq {since} is after the latest seq {seq}")
+MOVING = say("export.moving", "the log of table {table} kept changing while it was read; try again")
+
+#: How often a read is tried again when the log moved between its two reads.
+_READ_TRIES = 5
+
+
+def check_audience(given: Any) -> str:
+    """``given`` as an audience of :data:`AUDIENCES`. :raises InvalidRequest:"""
+    if given not in AUDIENCES:
+        raise InvalidRequest(BAD_AUDIENCE(given=repr(given)), details={"field": "as"})
+    return str(given)
+
+
+def check_format(given: Any) -> str:
+    """``given`` as a format of :data:`FORMATS`. :raises InvalidRequest:"""
+    if given not in FORMATS:
+        raise InvalidRequest(BAD_FORMAT(given=repr(given)), details={"field": "format"})
+    return str(given)
+
+
+def check_since(given: Any) -> int:
+    """``given`` (an int or its decimal text) as a seq, 0 or more. :raises InvalidRequest:"""
+    if given.__class__ is int and given >= 0:
+        return given
+    if isinstance(given, str) and given.isascii() and given.isdigit() and len(given) <= 18:
+        return int(given)
+    shown = given if not isinstance(given, str) else given[:40]
+    raise InvalidRequest(BAD_SINCE(given=repr(shown)), details={"field": "since"})
+
+
+@dataclass(slots=True)
+class SessionLog:
+    """A table as it stands, and its retained events after ``since``, in seq order.
+
+    :param table: the table engine, loaded from the store (its actors decide, as
+        for a resume, who controls whom).
+    :param events: the retained events with a seq above ``since``.
+    :param since: the seq asked for (0: the whole retained log).
+    """
+
+    table: Table
+    events: list[Event]
+    since: int = 0
+
+    @property
+    def latest(self) -> int:
+        """The table's latest seq when it was read."""
+        return self.table.info.seq
+
+    @property
+    def truncated(self) -> bool:
+        """Whether events after ``since`` have left the retained log."""
+        first = self.events[0].seq if self.events else self.latest + 1
+        return first > self.since + 1
+
+    def member(self, audience: str, locale: str = "en") -> Member:
+        """A member of the audience as the protocol knows one (JSON frames, no dialect)."""
+        role = check_audience(audience)
+        return Member(Principal(role, "export", "export"), kind="json", locale=locale)  # type: ignore[arg-type]
+
+    def frames(self, audience: str, locale: str = "en") -> Iterator[str]:
+        """Each event as the JSON text frame the protocol sends ``audience``, in seq
+        order (one line each: compact JSON never holds a raw line break).
+
+        :raises InternalError: if the ruleset fails to show an event.
+        """
+        member = self.member(audience, locale)
+        for event in self.events:
+            frame = Delivery(self.table, event).frame(member)
+            event.views.clear()  # built for this frame only: a long log stays small
+            yield frame if isinstance(frame, str) else frame.decode("utf-8")
+
+    def actor_names(self, audience: str, locale: str = "en") -> dict[str, str]:
+        """Every actor's name as the audience sees the table now, by id."""
+        view = self.table.view(gm=audience == "gm", locale=locale)
+        return {actor["id"]: actor["name"] for actor in view["actors"]}
+
+
+def read_log(
+    store: Store, table_id: str, rulesets: Mapping[str, Ruleset], since: int = 0
+) -> SessionLog:
+    """Read a table and its retained events after ``since`` (blocking).
+
+    :raises UnknownTable: RulesetUnavailable: InvalidRequest: ``since`` is after
+        the table's latest seq.
+    """
+    since = check_since(since)
+    for _ in range(_READ_TRIES):
+        snapshot, history = store.load(table_id)
+        latest = snapshot.info.seq
+        if since > latest:
+            raise InvalidRequest(FUTURE_SINCE(since=since, seq=latest), details={"field": "since"})
+        ruleset = Table.check_ruleset(snapshot.info, rulesets)
+        start = max(since, latest - max(0, store.retain))
+        events = store.events_after(table_id, start)
+        if events is not None:  # None: a commit pruned the log between the two reads
+            kept = [e for e in events if e.seq <= latest and e.epoch == snapshot.info.epoch]
+            return SessionLog(Table(snapshot, ruleset, history), kept, since)
+    raise StoreError(MOVING(table=repr(table_id)), details={"table": table_id})

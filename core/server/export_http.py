@@ -1,0 +1,220 @@
+"""``GET /tables/ID/export``: a table's session log for the holder of a join token.
+
+::
+
+    GET /tables/ID/export?format=jsonl|markdown[&since=SEQ][&as=player|observer][&locale=L]
+    Authorization: Bearer rbt_…
+
+The token travels only in the ``Authorization`` header — never in the URL, whose
+request line a proxy or a log may keep; a query that carries ``token`` is refused.
+The token's role decides the audience (:mod:`rollbridge.export`): a GM token gets
+the GM's log, a player token what every player was sent, an observer token the
+same; ``as`` may ask for a lesser audience (a GM exporting what the players saw),
+never a greater one (403 ``forbidden``). Answers:
+
+- 200 ``application/x-ndjson`` (one ``event`` frame per line, exactly as the
+  protocol sends it) or ``text/markdown; charset=utf-8``, with a
+  ``Content-Disposition`` file name;
+- 400 ``invalid_request``: a bad ``format``, ``since``, ``as`` or ``locale``, or a
+  token in the query;
+- 401 ``unauthorized`` (``WWW-Authenticate: Bearer``): no token, or one that does
+  not open this table (wrong, revoked);
+- 403 ``forbidden``: ``as`` above the token's role;
+- 404 ``unknown_table`` (whether a table id exists is no secret here: the id is in
+  every URL of the table's web view); 413 ``limit_exceeded``: larger than :data:`MAX_EXPORT_BYTES`
+  (ask for less with ``since``); 503: the store failed or the ruleset is missing.
+
+Errors are JSON ``{"code", "message"}`` (and ``details``), the message in the
+request's ``locale`` or ``Accept-Language``. The store reads and the rendering run
+on the server's reader threads (:func:`~rollbridge.server.web.in_reader`), never
+on the event loop. The log line of each export names the table, the audience and
+the token's id — never the token (and :class:`~rollbridge.server.logs.SafeLog`
+cuts the ``Authorization`` header out of websockets' DEBUG lines). A page of the
+web view fetches it with ``fetch(url, {headers: {Authorization: …}})`` from the
+same origin: no CORS is involved, and none is offered to other origins.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, unquote
+
+from rollbridge import i18n
+from rollbridge.exceptions import (
+    AuthenticationFailed,
+    Forbidden,
+    InvalidRequest,
+    LimitExceeded,
+    RollbridgeError,
+    RulesetUnavailable,
+    StoreError,
+)
+from rollbridge.export import check_audience, check_format, check_since, export_chunks, read_log
+from rollbridge.server.admin import status_of
+from rollbridge.server.web import in_reader, request_locale, respond
+from rollbridge.text import Messages
+from rollbridge.tokens import hash_token
+
+if TYPE_CHECKING:
+    from websockets.asyncio.server import ServerConnection
+    from websockets.http11 import Request, Response
+
+    from rollbridge.server.app import Server
+
+__all__ = ["CONTENT_TYPES", "MAX_EXPORT_BYTES", "ExportRoute"]
+
+log = logging.getLogger("rollbridge.export")
+say = Messages("rollbridge")
+NO_TOKEN = say(
+    "export.http.unauthorized",
+    "this needs the table's join token in the header Authorization: Bearer rbt_…",
+)
+REFUSED = say("export.http.refused", "this token does not open that table")
+IN_URL = say(
+    "export.http.token_in_url",
+    "the token goes in the Authorization header, never in the URL: "
+    "a URL reaches logs; make a new token if this one was shared",
+)
+# Translators: {asked} and {role} are gm, player or observer (keep them as they are).
+ABOVE_ROLE = say("export.http.above_role", "as: a {role} token cannot export the {asked} view")
+# Translators: {size} and {limit} are numbers of bytes.
+TOO_LARGE = say(
+    "export.http.too_large",
+    "the export would be larger than {limit} bytes; ask for fewer events with since",
+)
+# Translators: {given} is what was sent; {known} the language codes.
+BAD_LOCALE = say("export.http.bad_locale", "locale: {given} is not a known language ({known})")
+FAILED = say("export.http.failed", "the server failed; try again")
+
+#: The largest body one export answers with (bytes); more is refused with 413.
+MAX_EXPORT_BYTES = 32 * 1024 * 1024
+#: The Content-Type of each format.
+CONTENT_TYPES = {"jsonl": "application/x-ndjson", "markdown": "text/markdown; charset=utf-8"}
+_SUFFIXES = {"jsonl": "jsonl", "markdown": "md"}
+_PATH = re.compile(r"^/tables/([^/]+)/export$")
+_RANK = {"observer": 0, "player": 1, "gm": 2}
+_FILE_SAFE = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def _json(status: int, body: Mapping[str, Any], **headers: str) -> Response:
+    text = json.dumps(body, ensure_ascii=False) + "\n"
+    return respond(status, text, "application/json; charset=utf-8", **headers)
+
+
+def _status(error: RollbridgeError) -> int:
+    if isinstance(error, LimitExceeded):
+        return 413
+    if isinstance(error, RulesetUnavailable):
+        return 503
+    return status_of(error)
+
+
+def _bearer(request: Request) -> str | None:
+    given = request.headers.get_all("Authorization")
+    scheme, _, token = (given[0] if len(given) == 1 else "").partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
+class ExportRoute:
+    """The export endpoint of one server; see the module docstring."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+
+    @staticmethod
+    def table_of(path: str) -> str | None:
+        """The table id of an export path (``/tables/ID/export``), else None."""
+        found = _PATH.match(path)
+        return unquote(found.group(1)) if found else None
+
+    async def handle(
+        self, connection: ServerConnection, request: Request, table_id: str
+    ) -> Response:
+        """Answer one export request."""
+        locale = request_locale(request)
+        query = request.path.partition("?")[2]
+        parameters = {k: v[-1] for k, v in parse_qs(query, keep_blank_values=True).items()}
+        try:
+            locale = self._locale(parameters, locale)
+            if "token" in parameters:
+                raise InvalidRequest(IN_URL(), details={"field": "token"})
+            form = check_format(parameters.get("format", ""))
+            since = check_since(parameters.get("since", "0"))
+            asked = check_audience(parameters["as"]) if "as" in parameters else None
+            token = _bearer(request)
+            if token is None:
+                raise AuthenticationFailed(NO_TOKEN())
+            audience, body, token_id = await in_reader(
+                self.server, self._export, table_id, hash_token(token), form, since, asked, locale
+            )
+        except RollbridgeError as error:
+            log.info("export of table %r refused: %s", table_id, error.code,
+                     extra={"table": table_id, "code": error.code})  # fmt: skip
+            extra = {"WWW_Authenticate": "Bearer"} if error.code == "unauthorized" else {}
+            answer = error.to_dict(locale)
+            if isinstance(error, StoreError):  # what failed is for the operator's log
+                log.error("export of table %r: the store failed: %s", table_id, error)
+                answer = {"code": error.code, "message": FAILED().render(locale)}
+            return _json(_status(error), answer, **extra)
+        except Exception:
+            log.exception("export of table %r failed", table_id, extra={"table": table_id})
+            return _json(500, {"code": "internal", "message": FAILED().render(locale)})
+        log.info("exported table %s as %s (%s, %d bytes) for token %s", table_id, audience,
+                 form, len(body), token_id, extra={"table": table_id})  # fmt: skip
+        name = f"{_FILE_SAFE.sub('_', table_id)[:80]}-{audience}.{_SUFFIXES[form]}"
+        return respond(
+            200,
+            body,
+            CONTENT_TYPES[form],
+            Content_Disposition=f'attachment; filename="{name}"',
+            X_Content_Type_Options="nosniff",
+        )
+
+    @staticmethod
+    def _locale(parameters: Mapping[str, str], default: str) -> str:
+        if "locale" not in parameters:
+            return default
+        chosen = i18n.negotiate(parameters["locale"])
+        if chosen is None:
+            known = ", ".join(sorted(i18n.known_locales() | set(i18n.LOCALES)))
+            raise InvalidRequest(
+                BAD_LOCALE(given=repr(parameters["locale"][:40]), known=known),
+                details={"field": "locale"},
+            )
+        return chosen
+
+    def _export(
+        self,
+        table_id: str,
+        token_hash: str,
+        form: str,
+        since: int,
+        asked: str | None,
+        locale: str,
+    ) -> tuple[str, bytes, str]:
+        """On a reader thread: the token's audience, the body, the token's id."""
+        store = self.server.store
+        record = store.find_token(table_id, token_hash)
+        if record is None:
+            store.load(table_id)  # raises UnknownTable: no such table (404)
+            raise AuthenticationFailed(REFUSED())
+        audience = asked or record.role
+        if _RANK[audience] > _RANK[record.role]:
+            raise Forbidden(ABOVE_ROLE(role=record.role, asked=audience), details={"field": "as"})
+        session = read_log(store, table_id, self.server.host.rulesets, since)
+        parts: list[bytes] = []
+        size = 0
+        for chunk in export_chunks(session, form, audience, locale):
+            data = chunk.encode("utf-8")
+            size += len(data)
+            if size > MAX_EXPORT_BYTES:
+                raise LimitExceeded(
+                    TOO_LARGE(limit=MAX_EXPORT_BYTES), details={"limit": MAX_EXPORT_BYTES}
+                )
+            parts.append(data)
+        return audience, b"".join(parts), record.id

@@ -1,0 +1,88 @@
+"""Which events a statistics request counts: a session of the retained log."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rollbridge.exceptions import InvalidRequest
+from rollbridge.plain import JSON
+from rollbridge.text import Messages
+
+__all__ = ["Scope", "check_scope"]
+
+say = Messages("rollbridge")
+# Translators: {field} is a parameter name (since, until, encounter); {given} what was sent.
+BAD_SEQ = say("stats.bad_seq", "{field}: must be a seq number (0 or more), not {given}")
+# Translators: {field} is "actor"; {given} is what was sent.
+BAD_ACTOR = say("stats.bad_actor", "{field}: must be an actor id, not {given}")
+# Translators: {since} and {until} are seq numbers.
+EMPTY_SPAN = say("stats.empty_span", "since: seq {since} is after until: seq {until}")
+# Translators: {seq} is the seq number the request named as an encounter.
+NO_ENCOUNTER = say(
+    "stats.no_encounter",
+    "encounter: no encounter started at seq {seq} in the retained log "
+    "(an encounter's id is the seq of its encounter.started event)",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """A session: whose statistics (``actor``: one actor's only), and which events
+    — the encounter whose ``encounter.started`` event has seq ``encounter``, the
+    seqs from ``since`` to ``until`` (inclusive), or all retained ones."""
+
+    actor: str | None = None
+    encounter: int | None = None
+    since: int | None = None
+    until: int | None = None
+
+    def to_dict(self) -> JSON:
+        """The parameters given (the reply's ``scope``)."""
+        fields = ("actor", "encounter", "since", "until")
+        return {k: getattr(self, k) for k in fields if getattr(self, k) is not None}
+
+    def span(self, views: Sequence[Mapping[str, Any]]) -> tuple[int, int | None]:
+        """The seq bounds (inclusive; None: open) of this session among the
+        audience's ``views`` (in seq order).
+
+        :raises InvalidRequest: for an encounter not started in the retained log.
+        """
+        low = self.since if self.since is not None else 0
+        high = self.until
+        if self.encounter is not None:
+            started = [v for v in views if v.get("seq") == self.encounter]
+            if not started or started[0].get("kind") != "encounter.started":
+                raise InvalidRequest(
+                    NO_ENCOUNTER(seq=self.encounter), details={"field": "encounter"}
+                )
+            end = next(
+                (v["seq"] for v in views
+                 if v.get("kind") == "encounter.ended" and v["seq"] > self.encounter),
+                None,
+            )  # fmt: skip
+            low = max(low, self.encounter)
+            if end is not None:
+                high = end if high is None else min(high, end)
+        return low, high
+
+
+def check_scope(fields: Mapping[str, Any]) -> Scope:
+    """The scope of a request's (schema-checked) fields, or of the CLI's options.
+
+    :raises InvalidRequest: naming the bad field; ``since`` after ``until``.
+    """
+    for name in ("encounter", "since", "until"):
+        value = fields.get(name)
+        if value is not None and (value.__class__ is not int or value < 0):
+            raise InvalidRequest(BAD_SEQ(field=name, given=repr(value)), details={"field": name})
+    actor = fields.get("actor")
+    if actor is not None and (actor.__class__ is not str or not actor):
+        raise InvalidRequest(
+            BAD_ACTOR(field="actor", given=repr(actor)), details={"field": "actor"}
+        )
+    since, until = fields.get("since"), fields.get("until")
+    if since is not None and until is not None and since > until:
+        raise InvalidRequest(EMPTY_SPAN(since=since, until=until), details={"field": "since"})
+    return Scope(actor, fields.get("encounter"), since, until)

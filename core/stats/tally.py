@@ -1,0 +1,212 @@
+"""Counting a table's log as one audience sees it.
+
+Every event is first turned into the view the protocol sends that audience
+(:meth:`~rollbridge.engine.table.Table.view_event`, the one place that decides
+what each audience sees); only the views are counted. A GM-only event is a
+``hidden`` placeholder to players and observers and counts for nothing, so their
+statistics are the same whether or not it happened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rollbridge.contract import Statistics
+from rollbridge.engine.model import Event
+from rollbridge.engine.table import Table
+from rollbridge.engine.views import Audience
+from rollbridge.exceptions import InternalError, LimitExceeded
+from rollbridge.plain import JSON, dumps_json
+from rollbridge.stats.dice import groups_of, is_int
+from rollbridge.stats.scope import Scope
+from rollbridge.stats.summary import Summary
+from rollbridge.text import Messages, render
+
+__all__ = ["AUDIENCES", "table_stats", "tally"]
+
+say = Messages("rollbridge")
+#: Whose statistics: the protocol's roles (a player and an observer see alike).
+AUDIENCES = ("gm", "player", "observer")
+BAD_COUNT = say(
+    "stats.bad_count",
+    "ruleset {ruleset} counted {key} for statistics, which is not one of its keys "
+    "or not an integer",
+)
+
+# Translators: {size} and {limit} are byte counts.
+TOO_LARGE = say(
+    "stats.too_large",
+    "the statistics would be {size:,} bytes, more than the {limit:,} a reply may carry; "
+    "ask for one actor or a shorter span",
+)
+
+
+class Tally:
+    """The counts of one session, as events are added in seq order."""
+
+    def __init__(self, statistics: Statistics | None, ruleset_id: str) -> None:
+        self.statistics = statistics
+        self.keys = frozenset(k for k, _ in statistics.keys) if statistics else frozenset()
+        self.ruleset_id = ruleset_id
+        self.session = Summary()
+        self.actors: dict[str, Summary] = {}
+        self.events = 0
+        self.first: int | None = None
+        self.last: int | None = None
+
+    def actor(self, actor_id: str) -> Summary:
+        """One actor's counts (made on first use)."""
+        found = self.actors.get(actor_id)
+        if found is None:
+            found = self.actors[actor_id] = Summary()
+        return found
+
+    def add(self, view: Mapping[str, Any], *, undone: bool) -> None:
+        """Count one event view (``undone``: reversed by a later ``undo``; its dice
+        count, what it meant does not)."""
+        seq = view.get("seq")
+        self.events += 1
+        self.first = seq if self.first is None else self.first
+        self.last = seq
+        rolled: set[str | None] = set()
+        for owner, group in groups_of(view):
+            summaries = [self.session] if owner is None else [self.session, self.actor(owner)]
+            if self._group(group, summaries):
+                rolled.add(owner)
+        if rolled:
+            self.session.rolls += 1
+            for owner in rolled - {None}:
+                self.actors[owner].rolls += 1  # type: ignore[index]
+        if self.statistics is not None and not undone:
+            for count in self.statistics.count(view):
+                if count.key not in self.keys or not is_int(count.value):
+                    raise InternalError(
+                        BAD_COUNT(ruleset=self.ruleset_id, key=repr(count.key)[:64]),
+                        details={"field": "statistics"},
+                    )
+                for summary in (self.session, self.actor(count.actor)):
+                    summary.ruleset[count.key] = summary.ruleset.get(count.key, 0) + count.value
+
+    @staticmethod
+    def _group(group: Mapping[str, Any], summaries: list[Summary]) -> bool:
+        """Count one dice group into each summary; whether it held a die."""
+        shown = False
+        successes = group.get("successes")
+        botch = "botch" in (group.get("tags") or ())
+        for summary in summaries:
+            if is_int(successes):
+                summary.successes += successes
+            if botch:
+                summary.botches += 1
+        for die in group.get("dice") or ():
+            faces, rolls = die.get("faces"), die.get("rolls")
+            if not is_int(faces) or faces < 1 or not isinstance(rolls, list):
+                continue
+            tags = die.get("tags") or ()
+            explosions = (1 if "exploded" in tags else 0) + (
+                max(0, len(rolls) - 1) if "compounded" in tags else 0
+            )
+            for summary in summaries:
+                counts = summary.die(faces)
+                counts.explosions += explosions
+                for face in rolls:
+                    if is_int(face):
+                        counts.add(face)
+                        shown = True
+        return shown
+
+
+def _undone(views: Sequence[Mapping[str, Any]], high: int | None) -> set[int]:
+    """The seqs an ``undo`` up to ``high`` reversed and no later ``redo`` restored."""
+    undone: set[int] = set()
+    for view in views:
+        if high is not None and view["seq"] > high:
+            break
+        data = view.get("data") or {}
+        if view.get("kind") == "undo" and is_int(data.get("undoes")):
+            undone.add(data["undoes"])
+        elif view.get("kind") == "redo" and is_int(data.get("redoes")):
+            undone.discard(data["redoes"])
+    return undone
+
+
+def tally(table: Table, views: Sequence[Mapping[str, Any]], scope: Scope) -> Tally:
+    """Count the ``views`` (one audience's, in seq order) within ``scope``.
+
+    :raises InvalidRequest: an encounter not in the log. :raises InternalError:
+        a ruleset's statistics failed.
+    """
+    statistics = table.call_ruleset(table.ruleset.statistics)
+    counted = Tally(statistics, table.ruleset.id)
+    low, high = scope.span(views)
+    undone = _undone(views, high)
+    for view in views:
+        seq = view["seq"]
+        if seq < low or (high is not None and seq > high) or view.get("kind") == "hidden":
+            continue
+        table.call_ruleset(lambda v=view, u=seq in undone: counted.add(v, undone=u))
+    return counted
+
+
+def table_stats(
+    table: Table, events: Iterable[Event], *, audience: str, scope: Scope, locale: str = "en"
+) -> JSON:
+    """The ``stats`` reply's body: the statistics of ``events`` (the retained log,
+    in seq order) as ``audience`` (``gm``, ``player`` or ``observer``) sees them,
+    labels in ``locale`` (docs/statistics.md).
+
+    :raises LimitExceeded: the body would be larger than the table's largest event.
+    """
+    seen = Audience(audience == "gm", locale)
+    views = [table.view_event(event, audience=seen) for event in events]
+    counted = tally(table, views, scope)
+    statistics = counted.statistics
+    labels = (
+        tuple((k, render(label, locale=locale)) for k, label in statistics.keys)
+        if statistics
+        else ()
+    )
+    names = _names(table, views)
+    actors = counted.actors
+    session = counted.session
+    if scope.actor is not None:
+        session = actors.get(scope.actor, Summary())
+        actors = {scope.actor: session} if scope.actor in actors else {}
+    reply = {
+        "stats": {
+            "audience": audience,
+            "scope": scope.to_dict(),
+            "events": counted.events,
+            "first_seq": counted.first,
+            "last_seq": counted.last,
+            "session": session.to_dict(labels),
+            "actors": {
+                actor_id: {
+                    "name": names.get(actor_id, actor_id),
+                    **actors[actor_id].to_dict(labels),
+                }
+                for actor_id in sorted(actors)
+            },
+        }
+    }
+    size = len(dumps_json(reply).encode())
+    if size > table.max_event_bytes:  # it must reach the asker: no larger than an event
+        raise LimitExceeded(
+            TOO_LARGE(size=size, limit=table.max_event_bytes),
+            details={"size": size, "limit": table.max_event_bytes},
+        )
+    return reply
+
+
+def _names(table: Table, views: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Actor names as the audience was shown them: the table's now, else the latest
+    an event showed (an actor removed since)."""
+    names: dict[str, str] = {}
+    for view in views:
+        for actor in view.get("actors") or ():
+            if isinstance(actor, Mapping) and "name" in actor:
+                names[actor["id"]] = actor["name"]
+    for actor_id, record in table.actors.items():
+        names[actor_id] = record.name
+    return names

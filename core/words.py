@@ -1,0 +1,42 @@
+"""The core's words for the events and actors its readers are shown, shared by
+the terminal (:mod:`rollbridge.cli.render`) and the session report
+(:mod:`rollbridge.export.markdown`): one message each, one translation."""
+
+from __future__ import annotations
+
+from rollbridge.text import Messages
+
+__all__ = ["GM_ONLY", "KINDS", "STATUS", "SUCCESSES"]
+
+say = Messages("rollbridge")
+SUCCESSES = say.plural("cli.dice.successes", "{count} success", "{count} successes")
+GM_ONLY = say("cli.event.gm_only", "(a GM-only event)")
+#: What an event is, in words (its ``kind``; an unknown kind shows as it is).
+KINDS = {
+    "roll": say("cli.kind.roll", "roll"),
+    "resolution": say("cli.kind.resolution", "resolution"),
+    "hidden": say("cli.kind.hidden", "hidden"),
+    "actor.created": say("cli.kind.actor_created", "actor created"),
+    "actor.updated": say("cli.kind.actor_updated", "actor updated"),
+    "actor.removed": say("cli.kind.actor_removed", "actor removed"),
+    "adjusted": say("cli.kind.adjusted", "adjusted"),
+    "undo": say("cli.kind.undo", "undo"),
+    "redo": say("cli.kind.redo", "redo"),
+    "settings": say("cli.kind.settings", "settings"),
+    "encounter.started": say("cli.kind.encounter_started", "encounter started"),
+    "encounter.turn": say("cli.kind.encounter_turn", "turn"),
+    "encounter.ended": say("cli.kind.encounter_ended", "encounter ended"),
+    "dice.committed": say("cli.kind.dice_committed", "dice committed"),
+    "dice.revealed": say("cli.kind.dice_revealed", "dice revealed"),
+    "dice.drawn": say("cli.kind.dice_drawn", "dice drawn"),
+    "approval.requested": say("export.md.kind.approval_requested", "approval requested"),
+    "approval.rejected": say("export.md.kind.approval_rejected", "approval rejected"),
+}
+#: An actor's status (:data:`rollbridge.contract.STATUSES`) in words.
+STATUS = {
+    "ok": say("cli.status.ok", "ok"),
+    "impaired": say("cli.status.impaired", "impaired"),
+    "down": say("cli.status.down", "down"),
+    "dying": say("cli.status.dying", "dying"),
+    "dead": say("cli.status.dead", "dead"),
+}

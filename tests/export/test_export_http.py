@@ -1,0 +1,159 @@
+"""``GET /tables/ID/export`` on a real server: the token's role decides the audience,
+the token travels in the Authorization header only and never reaches the log; every
+refusal is JSON with its stable code (401, 403, 404, 400)."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+
+from rollbridge.stores.base import UNKNOWN_TABLE
+from rollbridge.tokens import new_token
+from tests.server.httpclient import get
+
+
+def error_of(status_body: tuple[int, dict, bytes]) -> tuple[int, str]:
+    status, headers, body = status_body
+    assert headers["Content-Type"] == "application/json; charset=utf-8"
+    return status, json.loads(body)["code"]
+
+
+async def test_markdown_and_jsonl_for_a_token_holder(tables):
+    gm, _ = await tables.join("sr2", "gm")
+    await gm.request({"type": "roll", "formula": "5d6+777", "label": "secret plan", "secret": True})
+    await gm.request({"type": "roll", "formula": "2d6", "label": "open"})
+    player = tables.tokens["sr2"]["player"]
+    status, headers, body = await get(tables.server, "/tables/sr2/export?format=markdown",
+                                      token=player)  # fmt: skip
+    assert status == 200
+    assert headers["Content-Type"] == "text/markdown; charset=utf-8"
+    assert headers["Content-Disposition"] == 'attachment; filename="sr2-player.md"'
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    text = body.decode("utf-8")
+    assert text.startswith("# Session log: Shadowrun night\n") and "Seen as: a player" in text
+    assert "Roll (open): 2d6 [" in text and "secret plan" not in text and "777" not in text
+    status, headers, body = await get(tables.server, "/tables/sr2/export?format=jsonl&since=2",
+                                      token=tables.tokens["sr2"]["gm"])  # fmt: skip
+    assert status == 200 and headers["Content-Type"] == "application/x-ndjson"
+    assert headers["Content-Disposition"] == 'attachment; filename="sr2-gm.jsonl"'
+    lines = [json.loads(line) for line in body.decode("utf-8").splitlines()]
+    assert [e["seq"] for e in lines] == [3, 4]
+    assert lines[0]["data"]["label"] == "secret plan" and lines[0]["gm_only"] is True
+
+
+async def test_the_role_decides_and_as_only_lowers_it(tables):
+    gm, player = tables.tokens["sr2"]["gm"], tables.tokens["sr2"]["player"]
+    observer = tables.tokens["sr2"]["observer"]
+    as_player = await get(tables.server, "/tables/sr2/export?format=jsonl&as=player", token=gm)
+    by_player = await get(tables.server, "/tables/sr2/export?format=jsonl", token=player)
+    by_gm = await get(tables.server, "/tables/sr2/export?format=jsonl", token=gm)
+    assert as_player[0] == by_player[0] == 200 and as_player[2] == by_player[2]
+    assert by_gm[2] != by_player[2]  # Guard A's sheet is the GM's
+    assert as_player[1]["Content-Disposition"].endswith('-player.jsonl"')
+    for token, asked in ((player, "gm"), (observer, "player"), (observer, "gm")):
+        answer = await get(tables.server, f"/tables/sr2/export?format=jsonl&as={asked}",
+                           token=token)  # fmt: skip
+        assert error_of(answer) == (403, "forbidden")
+
+
+async def test_a_missing_wrong_or_revoked_token_is_401(tables):
+    path = "/tables/sr2/export?format=jsonl"
+    answer = await get(tables.server, path)
+    assert error_of(answer) == (401, "unauthorized") and answer[1]["WWW-Authenticate"] == "Bearer"
+    wrong, _ = new_token("sr2", "gm")
+    assert error_of(await get(tables.server, path, token=wrong)) == (401, "unauthorized")
+    other = tables.tokens["tally"]["gm"]  # a token of another table
+    assert error_of(await get(tables.server, path, token=other)) == (401, "unauthorized")
+    basic = await get(tables.server, path, headers={"Authorization": "Basic dXNlcjpwdw=="})
+    assert error_of(basic) == (401, "unauthorized")
+    player = tables.tokens["sr2"]["player"]
+    assert (await get(tables.server, path, token=player))[0] == 200
+    record = next(r for r in tables.store.list_tokens("sr2") if r.role == "player")
+    assert tables.store.revoke_token("sr2", record.id)
+    assert error_of(await get(tables.server, path, token=player)) == (401, "unauthorized")
+
+
+async def test_an_unknown_table_is_404(tables):
+    answer = await get(tables.server, "/tables/nope/export?format=jsonl",
+                       token=tables.tokens["sr2"]["gm"])  # fmt: skip
+    assert error_of(answer) == (404, "unknown_table")
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("format=html", "format"),
+        ("", "format"),
+        ("format=jsonl&since=-1", "since"),
+        ("format=jsonl&since=abc", "since"),
+        ("format=jsonl&since=99", "since"),
+        ("format=jsonl&as=admin", "as"),
+        ("format=markdown&locale=xx", "locale"),
+        ("format=jsonl&token=rbt_x", "token"),
+    ],
+)
+async def test_bad_parameters_are_400(tables, query, field):
+    answer = await get(tables.server, f"/tables/sr2/export?{query}",
+                       token=tables.tokens["sr2"]["gm"])  # fmt: skip
+    assert error_of(answer) == (400, "invalid_request")
+    assert json.loads(answer[2])["details"] == {"field": field}
+
+
+async def test_refusals_speak_the_requests_language(tables):
+    path, token = "/tables/nope/export?format=jsonl", tables.tokens["sr2"]["gm"]
+    german = await get(tables.server, path, token=token, headers={"Accept-Language": "de"})
+    asked = await get(tables.server, path + "&locale=de", token=token)
+    english = await get(tables.server, path, token=token)
+    expected = UNKNOWN_TABLE(table="'nope'")
+    assert expected.render("de") != expected.render("en")  # the catalogue has it in German
+    assert json.loads(german[2])["message"] == expected.render("de")
+    assert json.loads(asked[2])["message"] == expected.render("de")
+    assert json.loads(english[2])["message"] == expected.render("en")
+
+
+async def test_the_token_never_reaches_the_log(tables, debug_log):
+    token = tables.tokens["sr2"]["player"]
+    record = next(r for r in tables.store.list_tokens("sr2") if r.role == "player")
+    ok = await get(tables.server, "/tables/sr2/export?format=markdown", token=token)
+    refused = await get(tables.server, "/tables/sr2/export?format=jsonl&as=gm", token=token)
+    assert ok[0] == 200 and refused[0] == 403
+    written = debug_log.getvalue()
+    lines = [json.loads(line) for line in written.splitlines()]
+    assert any(line["logger"].startswith("websockets") for line in lines)  # DEBUG is on
+    exported = [line for line in lines if line["logger"] == "rollbridge.export"]
+    assert any(record.id in line["message"] and "as player" in line["message"]
+               for line in exported)  # fmt: skip
+    assert token not in written and token[4:20] not in written
+
+
+async def test_the_export_logger_never_holds_the_token_itself(tables, caplog):
+    caplog.set_level(logging.DEBUG, logger="rollbridge.export")
+    token = tables.tokens["sr2"]["gm"]
+    for query in ("format=jsonl", "format=nope", "format=jsonl&since=x"):
+        await get(tables.server, f"/tables/sr2/export?{query}", token=token)
+    await get(tables.server, "/tables/nope/export?format=jsonl", token=token)
+    records = [r for r in caplog.records if r.name == "rollbridge.export"]
+    assert len(records) == 4
+    assert all(token not in r.getMessage() and token[4:20] not in str(r.args) for r in records)
+
+
+async def test_too_large_is_413_and_a_failing_store_503(tables, monkeypatch):
+    from rollbridge.exceptions import StoreError
+    from rollbridge.server import export_http
+
+    token = tables.tokens["sr2"]["gm"]
+    path = "/tables/sr2/export?format=markdown"
+    monkeypatch.setattr(export_http, "MAX_EXPORT_BYTES", 200)
+    answer = await get(tables.server, path, token=token)
+    assert error_of(answer) == (413, "limit_exceeded")
+    assert json.loads(answer[2])["details"] == {"limit": 200}
+
+    def broken(*_args):
+        raise StoreError("cannot read /srv/secret/rollbridge.db")
+
+    monkeypatch.setattr(tables.store, "find_token", broken)
+    answer = await get(tables.server, path, token=token)
+    assert error_of(answer) == (503, "store_error")
+    assert "/srv/secret" not in answer[2].decode("utf-8")

@@ -1,0 +1,56 @@
+"""Plain HTTP requests to a test server's port (its metrics, admin and export
+routes), and the DEBUG log those tests read."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from rollbridge.server.logs import configure
+
+__all__ = ["debug_log", "fetch", "get"]
+
+
+def fetch(
+    server: Any, path: str, method: str = "GET", headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    """One plain HTTP request to the server's port (blocking: run it in a thread)."""
+    url = f"http://{server.address}:{server.port}{path}"
+    request = urllib.request.Request(url, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+async def get(
+    server: Any, path: str, *, token: str | None = None, **options: Any
+) -> tuple[int, dict[str, str], bytes]:
+    """:func:`fetch` from a thread; ``token`` goes in ``Authorization: Bearer``."""
+    if token is not None:
+        options["headers"] = {**(options.get("headers") or {}), "Authorization": f"Bearer {token}"}
+    return await asyncio.to_thread(fetch, server, path, **options)
+
+
+@pytest.fixture
+def debug_log() -> Iterator[io.StringIO]:
+    """The root logger at DEBUG as ``rollbridge serve`` sets it up (JSON lines),
+    restored after."""
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    stream = io.StringIO()
+    configure("DEBUG", "json", stream=stream)
+    yield stream
+    for handler in root.handlers[:]:
+        root.removeHandler(handler)
+    for handler in saved[0]:
+        root.addHandler(handler)
+    root.setLevel(saved[1])
