@@ -348,15 +348,22 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
     declared = _MESSAGES.get(message_id)
     if not args and declared is not None and declared.plural is None:
         return _translate(declared, locale, None).format_map(_NO_ARGS)
-    values = {name: _argument(arg, locale, hides, live) for name, arg in args.items()}
+    values = {}
+    for name, arg in args.items():  # text and numbers as they are, without a call
+        kind = arg.__class__
+        values[name] = arg if kind is str or kind is int else _argument(arg, locale, hides, live)
     if declared is None:
         log.warning("no message %r is declared (a ruleset of another version?)", message_id)
         listed = ", ".join(f"{k}={v}" for k, v in values.items())
         return f"[{message_id}] {listed}".rstrip()
     count = args.get(declared.count) if declared.count is not None else None
-    if isinstance(count, Private | Mapping):
+    if count is not None and count.__class__ is not int and isinstance(count, Private | Mapping):
         count = _shown_count(count, hides)
-    template = _translate(declared, locale, count)
+    if locale == "en":  # the declared template (Message.template_for), without a call
+        plural = declared.plural
+        template = plural if plural is not None and count != 1 else declared.template
+    else:
+        template = _translate(declared, locale, count)
     try:
         return template.format_map(values)
     except (KeyError, ValueError, IndexError) as exc:
@@ -580,6 +587,8 @@ def _extract(value: Any, path: list[Any], texts: list, privates: list, depth: in
             entry.append(_extract(value.instead, path, [], [], depth + 1))
         privates.append(entry)
         return _extract(value.value, path, texts, privates, depth)
+    if kind is str or kind is int or kind is bool or kind is float or value is None:
+        return value
     if isinstance(value, Mapping):
         return _extract(dict(value), path, texts, privates, depth)
     return value  # a scalar, or not plain: the packing refuses it, naming it
