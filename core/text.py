@@ -88,6 +88,9 @@ Hides = Callable[[str, str], bool] | None
 
 _NO_INSTEAD = object()
 _MESSAGES: dict[str, Message] = {}
+#: The ids of the messages whose English templates give a placeholder a format spec
+#: (``{delta:+d}``): only there must an argument put in as text ignore its spec.
+_SPECS: set[str] = set()
 _formatter = string.Formatter()
 
 
@@ -276,6 +279,10 @@ class Messages:
         if known is not None and (known.template, known.plural) != (template, plural):
             raise PluginError(f"message {message_id} is declared twice, differently")
         _MESSAGES[message_id] = declared
+        if any(spec for t in (template, plural or "") for _, _, spec, _ in _formatter.parse(t)):
+            _SPECS.add(message_id)
+        else:
+            _SPECS.discard(message_id)
         return declared
 
 
@@ -348,10 +355,21 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
     declared = _MESSAGES.get(message_id)
     if not args and declared is not None and declared.plural is None:
         return _translate(declared, locale, None).format_map(_NO_ARGS)
+    # English without format specs takes nested texts as plain strings (no _Verbatim)
+    plain = locale == "en" and message_id not in _SPECS
     values = {}
     for name, arg in args.items():  # text and numbers as they are, without a call
         kind = arg.__class__
-        values[name] = arg if kind is str or kind is int else _argument(arg, locale, hides, live)
+        if kind is str or kind is int:
+            values[name] = arg
+        elif kind is Text:  # a nested text, rendered already for this locale or now
+            cache = arg._rendered
+            known = cache.get(locale) if cache is not None else None
+            if known is None:
+                known = _live(arg, locale, hides)
+            values[name] = known if plain else _Verbatim(known)
+        else:
+            values[name] = _argument(arg, locale, hides, live)
     if declared is None:
         log.warning("no message %r is declared (a ruleset of another version?)", message_id)
         listed = ", ".join(f"{k}={v}" for k, v in values.items())
@@ -552,6 +570,9 @@ def _extract(value: Any, path: list[Any], texts: list, privates: list, depth: in
             k = item.__class__
             if k is str or k is int or k is bool or k is float or item is None:
                 continue
+            if k is Text:  # a text is kept as it is: only where it stands is noted
+                texts.append([*path, key])
+                continue
             path.append(key)
             new = _extract(item, path, texts, privates, depth + 1)
             path.pop()
@@ -567,6 +588,9 @@ def _extract(value: Any, path: list[Any], texts: list, privates: list, depth: in
         for index, item in enumerate(value):
             k = item.__class__
             if k is str or k is int or k is bool or k is float or item is None:
+                continue
+            if k is Text:
+                texts.append([*path, index])
                 continue
             path.append(index)
             new = _extract(item, path, texts, privates, depth + 1)
