@@ -74,6 +74,7 @@ __all__ = [
     "stored_data",
     "untranslated",
     "view_of",
+    "view_pair",
 ]
 
 log = logging.getLogger("rollbridge.text")
@@ -763,6 +764,110 @@ def _view(value: Any, node: Places, locale: str, hides: Hides, memo: dict | None
     if node.text:
         return _shown_text(value, locale, hides, memo)
     return value
+
+
+def view_pair(
+    data: JSON,
+    texts: Sequence[Sequence[Any]],
+    privates: Sequence[Sequence[Any]],
+    *,
+    hides: Callable[[str, str], bool],
+    locale: str = "en",
+    memo: dict[int, str] | None = None,
+    places: Places | None = None,
+) -> tuple[JSON, JSON]:
+    """``(view_of(data, ..., hides=None), view_of(data, ..., hides=hides))`` in one
+    walk: the GM's view and the players' (``hides``), equal to the two calls. Where
+    players see what the GM sees — no private value they may not see, a text that
+    met no private argument — they share the GM's values, not rendered again."""
+    if places is None:
+        places = Places.of(texts, privates)
+    if not texts and not privates:
+        return data, data
+    return _pair(data, places, locale, hides, memo)
+
+
+def _pair(
+    value: Any, node: Places, locale: str, hides: Callable[[str, str], bool], memo: dict | None
+) -> tuple[Any, Any]:
+    """``(_view(value, node, locale, None, memo), _view(value, node, locale, hides, memo))``."""
+    for entry in node.privates:
+        if hides(entry[1], entry[2]):  # players get what stands instead, or nothing
+            if len(entry) <= 3:
+                shown = _DROP
+            else:
+                shown = entry[3]
+                if node.text:
+                    shown = _shown_text(shown, locale, hides, memo)
+            return _view(value, node, locale, None, memo), shown
+    gm = players = value
+    children = node.children
+    if children:
+        kind = value.__class__
+        if kind is dict:
+            gm_out = players_out = None
+            for key, child in children.items():
+                if key not in value:
+                    continue
+                item = value[key]
+                g, p = _pair_child(item, child, locale, hides, memo)
+                if g is not item:
+                    if gm_out is None:
+                        gm_out = dict(value)
+                    gm_out[key] = g
+                if p is not item:
+                    if players_out is None:
+                        players_out = dict(value)
+                    if p is _DROP:
+                        del players_out[key]
+                    else:
+                        players_out[key] = p
+            if gm_out is not None:
+                gm = gm_out
+            if players_out is not None:
+                players = players_out
+        elif kind is list or kind is tuple:
+            gm_list = players_list = None
+            dropped = []
+            for key, child in children.items():
+                if key.__class__ is not int or not 0 <= key < len(value):
+                    continue
+                item = value[key]
+                g, p = _pair_child(item, child, locale, hides, memo)
+                if g is not item:
+                    if gm_list is None:
+                        gm_list = list(value)
+                    gm_list[key] = g
+                if p is not item:
+                    if players_list is None:
+                        players_list = list(value)
+                    if p is _DROP:
+                        dropped.append(key)
+                    else:
+                        players_list[key] = p
+            if gm_list is not None:
+                gm = gm_list
+            if players_list is not None:
+                for key in sorted(dropped, reverse=True):
+                    del players_list[key]
+                players = players_list
+    if node.text:
+        met = _privates_met[0]
+        shown = _shown_text(gm, locale, None, memo)
+        if players is gm and _privates_met[0] == met:
+            return shown, shown  # no private argument: it reads the same to everyone
+        return shown, _shown_text(players, locale, hides, memo)
+    return gm, players
+
+
+def _pair_child(
+    item: Any, child: Places, locale: str, hides: Callable[[str, str], bool], memo: dict | None
+) -> tuple[Any, Any]:
+    """:func:`_pair` of one child; one with only private values below it is the
+    GM's as it is."""
+    if child.textual:
+        return _pair(item, child, locale, hides, memo)
+    return item, _view(item, child, locale, hides, memo)
 
 
 def _shown_text(value: Any, locale: str, hides: Hides, memo: dict | None) -> Any:

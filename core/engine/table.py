@@ -49,6 +49,7 @@ from rollbridge.engine.views import (
     actor_view,
     event_view,
     shown_alike,
+    staged_data,
 )
 from rollbridge.exceptions import (
     EventTooLarge,
@@ -445,6 +446,12 @@ class Table:
                         details={"size": size, "limit": self.max_event_bytes},
                     )
                 met = privates_met()
+                # the GM's and the players' data in one walk (both views need it)
+                pair = self.call_ruleset(
+                    lambda e=event: staged_data(
+                        e, ruleset=self.ruleset, settings=settings, controlled=controlled
+                    )
+                )
                 for audience in STAGED_AUDIENCES:
                     if not audience.gm and shown_alike(
                         event, self.ruleset, controlled, privates_met() != met
@@ -456,13 +463,14 @@ class Table:
                             )
                         continue
                     view = self.call_ruleset(
-                        lambda e=event, a=audience: event_view(
+                        lambda e=event, a=audience, p=pair: event_view(
                             e,
                             audience=a,
                             ruleset=self.ruleset,
                             settings=settings,
                             controlled=controlled,
                             npcs=npcs,
+                            data=None if p is None else p[0] if a.gm else p[1],
                         )
                     )
                     event.views[audience] = view

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 from rollbridge.contract import Actor, Ruleset
 from rollbridge.engine.model import ActorRecord, Event
 from rollbridge.plain import JSON
-from rollbridge.text import Hides, view_of
+from rollbridge.text import Hides, view_of, view_pair
 
 __all__ = [
     "GM",
@@ -35,6 +35,7 @@ __all__ = [
     "hides_for",
     "record_actor",
     "shown_alike",
+    "staged_data",
 ]
 
 
@@ -168,6 +169,7 @@ def event_view(
     settings: Mapping[str, Any],
     controlled: Callable[[str], bool],
     npcs: frozenset[str] = frozenset(),
+    data: JSON | None = None,
 ) -> JSON:
     """An event as an audience receives it: its place, what happened (private values
     hidden, texts rendered), and the new view of every actor it touched
@@ -178,6 +180,8 @@ def event_view(
         event itself does not record).
     :param npcs: the actors no player controls, for a ruleset that still
         overrides the deprecated :meth:`~rollbridge.contract.Ruleset.player_resolution`.
+    :param data: the event's data as this audience sees it (private values hidden,
+        texts rendered), when the caller built it already (:func:`staged_data`).
     """
     gm = audience.gm
     actors: list[JSON] = []
@@ -197,9 +201,12 @@ def event_view(
         if actors:
             hidden["actors"] = actors
         return hidden
+    seen = data
     data = event.data
     hides = None if gm else hides_for(event, ruleset, settings, controlled)
-    if event.texts or (event.private and hides is not None):
+    if seen is not None:
+        data = seen
+    elif event.texts or (event.private and hides is not None):
         memo = event.views.setdefault(("rendered", audience.locale), {})
         data = view_of(
             data,
@@ -237,6 +244,31 @@ def event_view(
     if gm and event.gm_only:
         view["gm_only"] = True
     return view
+
+
+def staged_data(
+    event: Event,
+    *,
+    ruleset: Ruleset,
+    settings: Mapping[str, Any],
+    controlled: Callable[[str], bool],
+    locale: str = "en",
+) -> tuple[JSON, JSON] | None:
+    """The event's data as the GM and as the players see it, walked once for both
+    (:func:`~rollbridge.text.view_pair`), for :func:`event_view`'s ``data``; None
+    where there is nothing to walk, or players see the event as ``hidden``."""
+    if event.gm_only or not (event.texts or event.private):
+        return None
+    memo = event.views.setdefault(("rendered", locale), {})
+    return view_pair(
+        event.data,
+        event.texts,
+        event.private,
+        hides=hides_for(event, ruleset, settings, controlled),
+        locale=locale,
+        memo=memo,
+        places=event.places(),
+    )
 
 
 def _hides_any(event: Event, hides: Hides) -> bool:
