@@ -168,7 +168,8 @@ def pack(value: Any, default: Callable[[Any], Any] | None = None) -> bytes:
             data = _reference.pack(value)
     except Exception as exc:
         raise _explain(value, exc, default) from None
-    if _NON_FINITE.search(data) is not None:  # perhaps bytes inside a number: make sure
+    # the float marker first (memchr, in C): most packed values hold no float at all
+    if b"\xcb" in data and _NON_FINITE.search(data) is not None:  # perhaps not: make sure
         _check(value, "value", 0, 250, signed_only=False)
     return data
 
