@@ -1,0 +1,200 @@
+// The web view in headless Chromium against a real rollbridge server (started by
+// tests/web/test_web_browser.py, which passes everything in the environment):
+// a GM page and a player's phone page on one table, then the overlay, then a
+// table whose actor's name is HTML. Prints one line `RESULT {json}` of what the
+// pages showed and received; the Python test judges it. Exits non-zero when a
+// step cannot be done at all.
+//
+// Environment: RB_BASE (http://127.0.0.1:PORT), RB_TOKENS (JSON: table → role →
+// token; never printed), RB_CHROMIUM, RB_SHOTS (a folder for the screenshots, or
+// empty for none).
+
+import process from "node:process";
+
+import {
+  DESKTOP, PHONE, connected, diceOf, launch, logSeqs, openPage, roll, seqOf, tapWebSocket, trackOf, waitSeq,
+} from "./pages.mjs";
+
+const env = process.env;
+const BASE = env.RB_BASE;
+const TOKENS = JSON.parse(env.RB_TOKENS);
+const SHOTS = env.RB_SHOTS ?? "";
+const trouble = { errors: [], dialogs: [] };
+const result = {};
+
+function step(name) {
+  process.stderr.write(`web: ${name}\n`);
+}
+
+/** The event of `seq` among a page's received frames (JSON text), or null. */
+function frameEvent(frames, seq) {
+  for (const frame of frames) {
+    const message = JSON.parse(frame);
+    if (message.type === "event" && message.seq === seq) return message;
+  }
+  return null;
+}
+
+const browser = await launch(env.RB_CHROMIUM);
+try {
+  step("the GM joins with the token in the fragment");
+  const gm = await openPage(browser, "gm", DESKTOP, trouble);
+  await gm.goto(`${BASE}/tables/web#token=${TOKENS.web.gm}`);
+  await connected(gm);
+  result.join = {
+    gmAddress: await gm.evaluate(() => location.href),
+    gmRole: await gm.textContent("#role"),
+  };
+
+  step("the player types the token in, on a phone");
+  const player = await openPage(browser, "player", PHONE, trouble);
+  const gate = await tapWebSocket(player);
+  await player.goto(`${BASE}/tables/web`);
+  await player.fill("#token", TOKENS.web.player);
+  await player.click('#join-form button[type="submit"]');
+  await connected(player);
+  result.join.playerRole = await player.textContent("#role");
+  result.join.playerActions = await player.$$eval("#action-select option", (o) => o.map((x) => x.value));
+  result.join.playerActors = await player.$$eval('form.action-form select[name="actor"] option',
+    (o) => o.map((x) => x.value));
+
+  step("a roll in the GM's page appears in the player's");
+  const rollSeq = await roll(gm, "4d6x", "opening roll");
+  await waitSeq(player, rollSeq);
+  result.roll = {
+    seq: rollSeq,
+    gm: await diceOf(gm, rollSeq),
+    player: await diceOf(player, rollSeq),
+    frame: frameEvent(gate.frames, rollSeq)?.data?.roll?.groups ?? null,
+    playerText: await player.textContent(`#log li[data-seq="${rollSeq}"]`),
+  };
+
+  step("the player's form resolves Tukan's attack on Rook");
+  const before = { gm: await trackOf(gm, "rook", "physical"), player: await trackOf(player, "rook", "physical") };
+  await player.selectOption("#action-select", "attack");
+  const form = player.locator('form.action-form[data-action="attack"]');
+  await form.locator('select[name="actor"]').selectOption("tukan");
+  await form.locator('input[name="target"][value="rook"]').check();
+  await form.locator('button[type="submit"]').click();
+  const attackEntry = player.locator("#log li.kind-resolution").first();
+  await attackEntry.waitFor();
+  const attackSeq = Number(await attackEntry.getAttribute("data-seq"));
+  await waitSeq(gm, attackSeq);
+  const frame = frameEvent(gate.frames, attackSeq);
+  result.attack = {
+    seq: attackSeq,
+    before,
+    after: { gm: await trackOf(gm, "rook", "physical"), player: await trackOf(player, "rook", "physical") },
+    frameRook: (frame?.actors ?? []).find((a) => a.id === "rook")?.common ?? null,
+    narration: { gm: await gm.textContent(`#log li[data-seq="${attackSeq}"] .narration`),
+      player: await player.textContent(`#log li[data-seq="${attackSeq}"] .narration`) },
+    frameNarration: frame?.data?.narration ?? null,
+    stepsOpen: await player.$eval(`#log li[data-seq="${attackSeq}"] details.steps`, (d) => d.open),
+    steps: await player.$$eval(`#log li[data-seq="${attackSeq}"] details.steps li`, (l) => l.length),
+    diceShown: (await diceOf(player, attackSeq)).length,
+  };
+  if (SHOTS) {
+    await player.evaluate(() => window.scrollTo(0, 0));
+    await player.screenshot({ path: `${SHOTS}/web-player-phone.png` });
+  }
+
+  step("undo in the GM's page reverts it in the player's");
+  await gm.click('#history button[name="undo"]');
+  const undoEntry = player.locator("#log li.kind-undo").first();
+  await undoEntry.waitFor();
+  result.undo = {
+    seq: Number(await undoEntry.getAttribute("data-seq")),
+    player: await trackOf(player, "rook", "physical"),
+    gm: await trackOf(gm, "rook", "physical"),
+  };
+
+  step("a secret roll of the GM never reaches the player");
+  const secretSeq = await roll(gm, "17d6+48611", "ambush check", { secret: true });
+  await waitSeq(player, secretSeq);
+  result.secret = {
+    seq: secretSeq,
+    gmText: await gm.textContent(`#log li[data-seq="${secretSeq}"]`),
+    playerClass: await player.getAttribute(`#log li[data-seq="${secretSeq}"]`, "class"),
+    playerHtml: await player.content(),
+    playerFrames: gate.frames.filter((f) => f.includes("48611") || f.includes("ambush")).length,
+    playerFrame: frameEvent(gate.frames, secretSeq),
+  };
+  result.secret.playerHas = result.secret.playerHtml.includes("48611") || result.secret.playerHtml.includes("ambush");
+  delete result.secret.playerHtml;
+
+  step("the player's line drops; the GM rolls twice meanwhile; the player resumes");
+  gate.open = false;
+  gate.drop();
+  await player.waitForSelector('body[data-status="waiting"]');
+  const away = [await roll(gm, "1d6", "while away one"), await roll(gm, "2d6", "while away two")];
+  gate.open = true;
+  await waitSeq(player, away[1]);
+  await connected(player);
+  const welcomes = gate.frames.map((f) => JSON.parse(f)).filter((m) => m.type === "welcome");
+  result.resume = {
+    away,
+    gm: await logSeqs(gm),
+    player: await logSeqs(player),
+    welcomes: welcomes.map((w) => ({ seq: w.seq, resume: w.resume ?? null })),
+    gaps: await player.$$eval("#log li.entry-gap", (l) => l.length),
+    awayTexts: await Promise.all(away.map((s) => player.textContent(`#log li[data-seq="${s}"]`))),
+  };
+  if (SHOTS) {
+    await gm.evaluate(() => window.scrollTo(0, 0));
+    await gm.screenshot({ path: `${SHOTS}/web-gm.png` });
+  }
+
+  step("the overlay, with an observer's token");
+  const overlay = await openPage(browser, "overlay", { viewport: { width: 960, height: 540 }, deviceScaleFactor: 1 },
+    trouble);
+  await overlay.goto(`${BASE}/tables/web/overlay#token=${TOKENS.web.observer}`);
+  await connected(overlay);
+  const shownSeq = await roll(gm, "4d6x", "for the stream");
+  await overlay.waitForSelector(`#latest .shown[data-seq="${shownSeq}"]`);
+  result.overlay = {
+    seq: shownSeq,
+    address: await overlay.evaluate(() => location.href),
+    background: await overlay.evaluate(() => [document.documentElement, document.body].map((n) => {
+      const style = getComputedStyle(n);
+      return [style.backgroundColor, style.backgroundImage];
+    })),
+    controls: await overlay.$$eval("button, input, select, textarea, form", (l) => l.length),
+    dice: (await overlay.$$eval("#latest .die", (l) => l.map((d) => d.textContent))),
+    gmDice: (await diceOf(gm, shownSeq)).map((d) => d.text),
+    actors: await overlay.$$eval("#actors .actor", (l) => l.map((a) => a.dataset.actor)),
+  };
+  if (SHOTS) await overlay.screenshot({ path: `${SHOTS}/web-overlay.png`, omitBackground: true });
+
+  step("a hostile actor name is shown as text");
+  const xssGm = await openPage(browser, "xss-gm", DESKTOP, trouble);
+  await xssGm.goto(`${BASE}/tables/xss#token=${TOKENS.xss.gm}`);
+  await connected(xssGm);
+  const xssPlayer = await openPage(browser, "xss-player", PHONE, trouble);
+  await xssPlayer.goto(`${BASE}/tables/xss#token=${TOKENS.xss.player}`);
+  await connected(xssPlayer);
+  const xssOverlay = await openPage(browser, "xss-overlay", DESKTOP, trouble);
+  await xssOverlay.goto(`${BASE}/tables/xss/overlay#token=${TOKENS.xss.observer}`);
+  await connected(xssOverlay);
+  // the player acts for the actor: its name is in the form, the narration and the dice labels
+  await xssPlayer.selectOption("#action-select", "attack");
+  const xssForm = xssPlayer.locator('form.action-form[data-action="attack"]');
+  await xssForm.locator('input[name="target"][value="guard-a"]').check();
+  await xssForm.locator('button[type="submit"]').click();
+  await xssPlayer.locator("#log li.kind-resolution").first().waitFor();
+  await roll(xssGm, "2d6", "<img src=x onerror=alert(2)>");
+  await xssOverlay.waitForSelector("#latest .shown.kind-roll");
+  result.xss = {};
+  for (const [name, page] of [["gm", xssGm], ["player", xssPlayer], ["overlay", xssOverlay]]) {
+    await waitSeq(page, await seqOf(xssGm));
+    result.xss[name] = {
+      images: await page.$$eval("img", (l) => l.length),
+      names: await page.$$eval('#actors [data-actor="evil"] .actor-name', (l) => l.map((n) => n.textContent)),
+      text: await page.evaluate(() => document.body.textContent),
+    };
+  }
+  result.requests = [gm, player, overlay, xssGm, xssPlayer, xssOverlay].flatMap((p) => p.requests);
+} finally {
+  result.trouble = trouble;
+  await browser.close();
+}
+process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
