@@ -105,12 +105,18 @@ export function actionForm(session, actionName, spec, submit) {
   const example = spec.example ?? {};
   const controls = {};
   const required = new Set(spec.params?.required ?? []);
+  // the parameters the action needs or its example fills in are shown; the rest folded
+  const more = el("details", "more-params");
+  more.append(el("summary", "", "more parameters"));
   for (const [name, schema] of Object.entries(properties)) {
     const control = controlFor(name, schema, example[name]);
     if (required.has(name)) control.required = true;
     controls[name] = control;
-    form.append(field(name, control, schema.description ?? ""));
+    const row = field(name, control, schema.description ?? "");
+    if (required.has(name) || name in example) form.append(row);
+    else more.append(row);
   }
+  if (more.childElementCount > 1) form.append(more);
   let secret = null;
   if (session.role === "gm") {
     secret = el("input");

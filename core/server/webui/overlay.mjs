@@ -22,7 +22,7 @@ function showLatest(event) {
     box.append(el("p", "who", [who, data.label].filter(Boolean).join(" — ")));
     box.append(el("p", "total", data.total));
   }
-  const line = eventSummary(event, (id) => session.nameOf(id));
+  const line = event.kind === "roll" ? data.text : eventSummary(event, (id) => session.nameOf(id));
   if (line) box.append(el("p", "narration", line));
   for (const group of diceGroups(data)) box.append(renderDiceGroup(group));
   $("latest").replaceChildren(box);
