@@ -1,6 +1,7 @@
 """Fixtures of the web view's tests: a real server on 127.0.0.1 over a real SQLite
 file, with seeded dice, and a sr2 table of three actors (the player's Tukan, Rook
-of another player, the NPC Guard A); a second table whose actor's name is HTML."""
+of another player, the NPC Guard A); a second table whose actor's name is HTML; a
+third whose players' requests wait for the GM's approval."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ XSS_NAME = "<img src=x onerror=alert(1)>"
 
 @dataclass
 class WebWorld:
-    """A running server and the tokens of its two tables (``web`` and ``xss``)."""
+    """A running server and the tokens of its tables (``web``, ``xss``, ``approval``)."""
 
     server: Server
     store: SQLiteStore
@@ -41,20 +42,22 @@ class WebWorld:
 
 
 def seed_tables(store: SQLiteStore, host: PluginHost) -> dict[str, dict[str, str]]:
-    """The tables ``web`` and ``xss`` and their gm, player and observer tokens."""
+    """The tables ``web``, ``xss`` and ``approval`` (players' requests wait for the
+    GM) and their gm, player and observer tokens."""
     service = TableService(store, host)
     sheets = host.rulesets["sr2"].example_sheets
     tokens: dict[str, dict[str, str]] = {}
     _, tokens["web"] = service.create_table("Friday run", "sr2", table_id="web")
     _, tokens["xss"] = service.create_table("Hostile names", "sr2", table_id="xss")
+    _, tokens["approval"] = service.create_table("Asking first", "sr2", table_id="approval")
+    approval = {"type": "settings", "id": "approval-on", "settings": {"approval": True}}
+    service.handle("approval", approval, GM)
     guard = ("guard-a", "Guard A", "Guard A", [])
+    tukan = ("tukan", "Tukan", "Tukan", ["player"])
     casts = {
-        "web": [
-            ("tukan", "Tukan", "Tukan", ["player"]),
-            ("rook", "Rook", "Guard B", ["ally"]),
-            guard,
-        ],
+        "web": [tukan, ("rook", "Rook", "Guard B", ["ally"]), guard],
         "xss": [("evil", XSS_NAME, "Tukan", ["player"]), guard],
+        "approval": [tukan, guard],
     }
     for table, cast in casts.items():
         for index, (actor_id, name, sheet, controllers) in enumerate(cast):

@@ -104,8 +104,10 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     rook = next(t for t in attack["frameRook"]["tracks"] if t["key"] == "physical")
     assert rook["value"] > 0, "the seeded attack should hit Rook (tests/web/conftest.py SEED)"
     assert attack["after"]["gm"] == attack["after"]["player"] == f"{rook['value']}/{rook['max']}"
+    # each in its own language: the Czech player's narration as the server sent it
     assert attack["narration"]["player"] == attack["frameNarration"]
-    assert attack["narration"]["gm"] == attack["frameNarration"]
+    assert attack["narration"]["gm"] and attack["narration"]["gm"] != attack["frameNarration"]
+    assert set(attack["frameNarration"]) & set("áčďéěíňóřšťúůýž"), attack["frameNarration"]
     assert attack["stepsOpen"] is False and attack["steps"] > 0 and attack["diceShown"] > 0
 
     # undo in the GM's page reverted it in the player's
@@ -127,6 +129,7 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     assert len(resume["welcomes"]) == 2 and resume["welcomes"][0]["resume"] is None
     assert resume["welcomes"][1]["resume"] == {"recovered": True, "missed": 2}
     assert resume["gaps"] == 0
+    assert [w["locale"] for w in resume["welcomes"]] == ["cs", "cs"]  # the browser's language
     assert "while away one" in resume["awayTexts"][0] and "while away two" in resume["awayTexts"][1]
 
     # the overlay: transparent, the latest roll with its dice, no controls
@@ -136,6 +139,15 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     assert overlay["controls"] == 0
     assert overlay["dice"] == overlay["gmDice"] and overlay["dice"]
     assert overlay["actors"] == ["tukan", "rook", "guard-a"]
+
+    # approvals: the player's roll waited; approved, both pages show it; rejected,
+    # it was never rolled; the GM's adjustment reached the player; a player has no
+    # GM controls
+    approval = result["approval"]
+    assert approval["gmPanelHidden"] == {"player": True, "gm": False}
+    assert approval["approvedSeq"] > 0 and approval["pendingAfterApprove"] == 0
+    assert approval["rejectedRolls"] == 0
+    assert approval["adjusted"] == {"player": "3/10", "gm": "3/10"}
 
     # a name made of HTML is text everywhere: no img element, no dialog
     for name, page in result["xss"].items():

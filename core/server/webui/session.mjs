@@ -44,6 +44,13 @@ export function browserLocale(nav = globalThis.navigator) {
   return isLocaleTag(lang) ? lang : "en";
 }
 
+/** The GM's pending requests as a list: the welcome's table lists them
+ * ({pending, ...request}); an event's table_after maps their ids to them. */
+export function pendingList(value) {
+  if (Array.isArray(value)) return value;
+  return Object.entries(value ?? {}).map(([pending, entry]) => ({ pending, ...entry }));
+}
+
 /**
  * The table as one viewer sees it. Listeners:
  * - onTable(session): actors, encounter, pending or undo state changed;
@@ -126,6 +133,24 @@ export class Session {
     this.listeners.onTable?.(this);
   }
 
+  /** The GM's pending requests follow the events that ask, approve and reject
+   * (those events do not carry the table's pending list). */
+  #followPending(event) {
+    const data = event.data ?? {};
+    const pending = pendingList(this.table.pending);
+    let after = null;
+    if (event.kind === "approval.requested" && data.pending) {
+      after = [...pending.filter((p) => p.pending !== data.pending), { pending: data.pending, ...data.request }];
+    } else if (event.kind === "approval.rejected" && data.pending) {
+      after = pending.filter((p) => p.pending !== data.pending);
+    } else if (data.approved) {
+      after = pending.filter((p) => p.pending !== data.approved);
+    }
+    if (after === null) return false;
+    this.table.pending = after;
+    return true;
+  }
+
   #apply(event, how) {
     let changed = false;
     for (const actor of event.actors ?? []) {
@@ -133,8 +158,10 @@ export class Session {
       else this.actors.set(actor.id, actor);
       changed = true;
     }
+    if (this.#followPending(event)) changed = true;
     if (event.table_after) {
       Object.assign(this.table, event.table_after);
+      if ("pending" in event.table_after) this.table.pending = pendingList(event.table_after.pending);
       changed = true;
     }
     this.listeners.onEvent?.(event, how);

@@ -67,6 +67,14 @@ export async function tapWebSocket(page) {
 
 export const connected = (page) => page.waitForSelector('body[data-status="connected"]');
 
+/** A new page that opens `url` with the token in its fragment and waits until it joined. */
+export async function joinedPage(browser, name, options, trouble, url, token) {
+  const page = await openPage(browser, name, options, trouble);
+  await page.goto(`${url}#token=${token}`);
+  await connected(page);
+  return page;
+}
+
 /** The last seq the page has seen. */
 export const seqOf = (page) => page.evaluate(() => Number(document.body.dataset.seq ?? 0));
 

@@ -1,7 +1,7 @@
 // The web view in headless Chromium against a real rollbridge server (started by
 // tests/web/test_web_browser.py, which passes everything in the environment):
-// a GM page and a player's phone page on one table, then the overlay, then a
-// table whose actor's name is HTML. Prints one line `RESULT {json}` of what the
+// a GM page and a Czech player's phone page on one table, then the overlay, then
+// approvals and adjustments, then a table whose actor's name is HTML. Prints one line `RESULT {json}` of what the
 // pages showed and received; the Python test judges it. Exits non-zero when a
 // step cannot be done at all.
 //
@@ -12,7 +12,7 @@
 import process from "node:process";
 
 import {
-  DESKTOP, PHONE, connected, diceOf, launch, logSeqs, openPage, roll, seqOf, tapWebSocket, trackOf, waitSeq,
+  DESKTOP, PHONE, connected, diceOf, joinedPage, launch, logSeqs, openPage, roll, seqOf, tapWebSocket, trackOf, waitSeq,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -38,16 +38,14 @@ function frameEvent(frames, seq) {
 const browser = await launch(env.RB_CHROMIUM);
 try {
   step("the GM joins with the token in the fragment");
-  const gm = await openPage(browser, "gm", DESKTOP, trouble);
-  await gm.goto(`${BASE}/tables/web#token=${TOKENS.web.gm}`);
-  await connected(gm);
+  const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`, TOKENS.web.gm);
   result.join = {
     gmAddress: await gm.evaluate(() => location.href),
     gmRole: await gm.textContent("#role"),
   };
 
   step("the player types the token in, on a phone");
-  const player = await openPage(browser, "player", PHONE, trouble);
+  const player = await openPage(browser, "player", { ...PHONE, locale: "cs-CZ" }, trouble);
   const gate = await tapWebSocket(player);
   await player.goto(`${BASE}/tables/web`);
   await player.fill("#token", TOKENS.web.player);
@@ -135,7 +133,7 @@ try {
     away,
     gm: await logSeqs(gm),
     player: await logSeqs(player),
-    welcomes: welcomes.map((w) => ({ seq: w.seq, resume: w.resume ?? null })),
+    welcomes: welcomes.map((w) => ({ seq: w.seq, resume: w.resume ?? null, locale: w.locale })),
     gaps: await player.$$eval("#log li.entry-gap", (l) => l.length),
     awayTexts: await Promise.all(away.map((s) => player.textContent(`#log li[data-seq="${s}"]`))),
   };
@@ -145,10 +143,8 @@ try {
   }
 
   step("the overlay, with an observer's token");
-  const overlay = await openPage(browser, "overlay", { viewport: { width: 960, height: 540 }, deviceScaleFactor: 1 },
-    trouble);
-  await overlay.goto(`${BASE}/tables/web/overlay#token=${TOKENS.web.observer}`);
-  await connected(overlay);
+  const screen = { viewport: { width: 960, height: 540 }, deviceScaleFactor: 1 };
+  const overlay = await joinedPage(browser, "overlay", screen, trouble, `${BASE}/tables/web/overlay`, TOKENS.web.observer);
   const shownSeq = await roll(gm, "4d6x", "for the stream");
   await overlay.waitForSelector(`#latest .shown[data-seq="${shownSeq}"]`);
   result.overlay = {
@@ -165,16 +161,49 @@ try {
   };
   if (SHOTS) await overlay.screenshot({ path: `${SHOTS}/web-overlay.png`, omitBackground: true });
 
+  step("approvals and adjustments on a table where players ask first");
+  const apGm = await joinedPage(browser, "approval-gm", DESKTOP, trouble, `${BASE}/tables/approval`, TOKENS.approval.gm);
+  const apPlayer = await joinedPage(browser, "approval-player", PHONE, trouble, `${BASE}/tables/approval`, TOKENS.approval.player);
+  result.approval = {
+    gmPanelHidden: { player: await apPlayer.isHidden("#gm-panel"), gm: await apGm.isHidden("#gm-panel") },
+  };
+  const ask = async (formula, label) => {
+    const form = apPlayer.locator("form.roll-form");
+    await form.locator('input[name="formula"]').fill(formula);
+    await form.locator('input[name="label"]').fill(label);
+    await form.locator('button[type="submit"]').click();
+    await apPlayer.waitForFunction(() => document.getElementById("message").textContent.includes("approval"));
+    const item = apGm.locator("#pending li.pending-item", { hasText: formula });
+    await item.waitFor();
+    return item;
+  };
+  await (await ask("2d6+1", "may I")).locator('button[name="approve"]').click();
+  const approved = apPlayer.locator("#log li.kind-roll", { hasText: "may I" });
+  await approved.waitFor();
+  result.approval.approvedSeq = Number(await approved.getAttribute("data-seq"));
+  await apGm.locator(`#log li[data-seq="${result.approval.approvedSeq}"]`).waitFor();
+  result.approval.pendingAfterApprove = await apGm.$$eval("#pending li.pending-item", (l) => l.length);
+  await (await ask("3d6", "no way")).locator('button[name="reject"]').click();
+  const rejected = apPlayer.locator("#log li.kind-approval-rejected").first();
+  await rejected.waitFor();
+  result.approval.rejectedRolls = await apPlayer.$$eval("#log li.kind-roll",
+    (l) => l.filter((x) => x.textContent.includes("no way")).length);
+  result.approval.rejectedMessage = await apPlayer.textContent("#message");
+  const adjust = apGm.locator("form.adjust-form");
+  await adjust.locator('select[name="actor"]').selectOption("tukan");
+  await adjust.locator('select[name="track"]').selectOption("physical");
+  await adjust.locator('input[name="delta"]').fill("3");
+  await adjust.locator('button[type="submit"]').click();
+  await apPlayer.locator("#log li.kind-adjusted").first().waitFor();
+  result.approval.adjusted = {
+    player: await trackOf(apPlayer, "tukan", "physical"),
+    gm: await trackOf(apGm, "tukan", "physical"),
+  };
+
   step("a hostile actor name is shown as text");
-  const xssGm = await openPage(browser, "xss-gm", DESKTOP, trouble);
-  await xssGm.goto(`${BASE}/tables/xss#token=${TOKENS.xss.gm}`);
-  await connected(xssGm);
-  const xssPlayer = await openPage(browser, "xss-player", PHONE, trouble);
-  await xssPlayer.goto(`${BASE}/tables/xss#token=${TOKENS.xss.player}`);
-  await connected(xssPlayer);
-  const xssOverlay = await openPage(browser, "xss-overlay", DESKTOP, trouble);
-  await xssOverlay.goto(`${BASE}/tables/xss/overlay#token=${TOKENS.xss.observer}`);
-  await connected(xssOverlay);
+  const xssGm = await joinedPage(browser, "xss-gm", DESKTOP, trouble, `${BASE}/tables/xss`, TOKENS.xss.gm);
+  const xssPlayer = await joinedPage(browser, "xss-player", PHONE, trouble, `${BASE}/tables/xss`, TOKENS.xss.player);
+  const xssOverlay = await joinedPage(browser, "xss-overlay", DESKTOP, trouble, `${BASE}/tables/xss/overlay`, TOKENS.xss.observer);
   // the player acts for the actor: its name is in the form, the narration and the dice labels
   await xssPlayer.selectOption("#action-select", "attack");
   const xssForm = xssPlayer.locator('form.action-form[data-action="attack"]');
@@ -192,7 +221,7 @@ try {
       text: await page.evaluate(() => document.body.textContent),
     };
   }
-  result.requests = [gm, player, overlay, xssGm, xssPlayer, xssOverlay].flatMap((p) => p.requests);
+  result.requests = [gm, player, overlay, apGm, apPlayer, xssGm, xssPlayer, xssOverlay].flatMap((p) => p.requests);
 } finally {
   result.trouble = trouble;
   await browser.close();
