@@ -51,6 +51,7 @@ WEB_FILES = (
     "render.mjs",
     "forms.mjs",
     "controls.mjs",
+    "history.mjs",
     "texts.mjs",
     "web.css",
     "overlay.css",

@@ -132,6 +132,16 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     assert [w["locale"] for w in resume["welcomes"]] == ["cs", "cs"]  # the browser's language
     assert "while away one" in resume["awayTexts"][0] and "while away two" in resume["awayTexts"][1]
 
+    # a player joining late reads the log from before (the export, as a player):
+    # every seq the GM's page shows, once each, the secret roll as a placeholder
+    late = result["late"]
+    assert late["seqs"] == late["gm"] and late["history"] == len(late["gm"])
+    assert late["seqs"][0] == 1
+    assert "kind-hidden" in late["secretClass"] and late["hasSecret"] is False
+    assert [u for u in late["requests"] if "/export?" in u] == [
+        f"{web_world.base}/tables/web/export?format=jsonl&since=0&locale=en"
+    ]
+
     # the overlay: transparent, the latest roll with its dice, no controls
     overlay = result["overlay"]
     assert overlay["address"] == f"{web_world.base}/tables/web/overlay"

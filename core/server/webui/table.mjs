@@ -6,6 +6,7 @@ import { CONNECTION_LABELS, ROLE_LABELS, labelOf } from "../client/i18n.mjs";
 import { errorText, localeNotice } from "../client/protocol.mjs";
 import { actorCards, adjustForm, encounterView, historyButtons, pendingList } from "./controls.mjs";
 import { actionForm, rollForm } from "./forms.mjs";
+import { fetchHistory } from "./history.mjs";
 import { el, renderEvent } from "./render.mjs";
 import { Session, browserLocale, socketUrl, tableFromPath, takeToken } from "./session.mjs";
 import { i18n } from "./texts.mjs";
@@ -77,13 +78,33 @@ function buildForms() {
   }
 }
 
+/** The seqs the log shows: an event is shown once, whether it came live or from history. */
+const shown = new Set();
+
+/** Put a log entry in its place (newest first: a live event goes on top, an event
+ * from history below the newer ones). */
 function addEntry(node) {
   const log = $("log");
-  log.prepend(node);
+  const seq = Number(node.dataset.seq);
+  if (node.dataset.seq === undefined) {
+    log.prepend(node);
+  } else {
+    if (shown.has(seq)) return;
+    shown.add(seq);
+    const later = [...log.children].find((child) => child.dataset.seq !== undefined && Number(child.dataset.seq) < seq);
+    log.insertBefore(node, later ?? null);
+  }
   while (log.childElementCount > MAX_ENTRIES) log.lastElementChild.remove();
 }
 
-function joined(welcome, { first }) {
+/** The log from before this page joined (the session log export). */
+async function addHistory(token, welcome) {
+  const events = await fetchHistory({ table: tableId, token, locale: welcome.locale, upTo: welcome.seq });
+  for (const event of events) addEntry(renderEvent(event, (id) => session.nameOf(id)));
+  document.body.dataset.history = String(events.length);
+}
+
+function joined(token, welcome, { first }) {
   $("join").hidden = true;
   $("table").hidden = false;
   const table = welcome.table ?? {};
@@ -97,6 +118,7 @@ function joined(welcome, { first }) {
       "— reconnected: what happened while away could not be recovered; the table is as it is now —"));
   }
   formsKey = null;
+  if (first) addHistory(token, welcome);
   const notice = localeNotice(welcome, locale);
   if (notice) say(notice.message);
 }
@@ -106,13 +128,15 @@ function join(token) {
     say("this address names no table", "error");
     return;
   }
+  $("log").replaceChildren();
+  shown.clear();
   session = new Session({
     table: tableId,
     token,
     url: socketUrl(location, tableId),
     locale,
     listeners: {
-      onSnapshot: joined,
+      onSnapshot: (welcome, how) => joined(token, welcome, how),
       onTable: drawTable,
       onEvent: (event) => addEntry(renderEvent(event, (id) => session.nameOf(id))),
       onCursor: (cursor) => {

@@ -142,6 +142,19 @@ try {
     await gm.screenshot({ path: `${SHOTS}/web-gm.png` });
   }
 
+  step("a player who joins late reads the log from before");
+  const late = await joinedPage(browser, "late", PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player);
+  await late.waitForSelector("body[data-history]");
+  result.late = {
+    history: Number(await late.evaluate(() => document.body.dataset.history)),
+    seqs: await logSeqs(late),
+    gm: await logSeqs(gm),
+    secretClass: await late.getAttribute(`#log li[data-seq="${secretSeq}"]`, "class"),
+    hasSecret: (await late.content()).includes("48611"),
+    requests: late.requests,
+  };
+  await late.context().close();
+
   step("the overlay, with an observer's token");
   const screen = { viewport: { width: 960, height: 540 }, deviceScaleFactor: 1 };
   const overlay = await joinedPage(browser, "overlay", screen, trouble, `${BASE}/tables/web/overlay`, TOKENS.web.observer);
