@@ -158,6 +158,12 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     assert approval["approvedSeq"] > 0 and approval["pendingAfterApprove"] == 0
     assert approval["rejectedRolls"] == 0
     assert approval["adjusted"] == {"player": "3/10", "gm": "3/10"}
+    assert approval["redone"] == "3/10"  # undone (0/10 seen), then redone
+
+    # the encounter's order and whose turn it is, in both pages
+    encounter = result["encounter"]
+    assert encounter["order"] == ["tukan", "guard-a"] and encounter["playerButtons"] == ["next"]
+    assert encounter["afterNext"] == {"gm": "guard-a", "player": "guard-a"}
 
     # a name made of HTML is text everywhere: no img element, no dialog
     for name, page in result["xss"].items():

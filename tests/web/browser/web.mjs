@@ -213,6 +213,30 @@ try {
     gm: await trackOf(apGm, "tukan", "physical"),
   };
 
+  const tukanShows = (text) => apPlayer.waitForFunction((t) =>
+    document.querySelector('#actors [data-actor="tukan"] [data-track="physical"] .track-value')?.textContent === t, text);
+  await apGm.click('#history button[name="undo"]');
+  await tukanShows("0/10");
+  await apGm.click('#history button[name="redo"]');
+  await tukanShows("3/10");
+  result.approval.redone = await trackOf(apPlayer, "tukan", "physical");
+
+  step("an encounter: the GM starts it, the player ends Tukan's turn");
+  await apGm.click('#encounter button[name="start"]');
+  await apPlayer.waitForSelector('#encounter li.current[data-actor="tukan"]');
+  result.encounter = {
+    order: await apPlayer.$$eval("#encounter li.turn", (l) => l.map((x) => x.dataset.actor)),
+    playerButtons: await apPlayer.$$eval("#encounter button", (l) => l.map((x) => x.name)),
+  };
+  await apPlayer.click('#encounter button[name="next"]');
+  await apGm.waitForSelector('#encounter li.current[data-actor="guard-a"]');
+  result.encounter.afterNext = {
+    gm: await apGm.getAttribute("#encounter li.current", "data-actor"),
+    player: await apPlayer.getAttribute("#encounter li.current", "data-actor"),
+  };
+  await apGm.click('#encounter button[name="end"]');
+  await apPlayer.waitForSelector("#encounter p.empty");
+
   step("a hostile actor name is shown as text");
   const xssGm = await joinedPage(browser, "xss-gm", DESKTOP, trouble, `${BASE}/tables/xss`, TOKENS.xss.gm);
   const xssPlayer = await joinedPage(browser, "xss-player", PHONE, trouble, `${BASE}/tables/xss`, TOKENS.xss.player);
