@@ -148,3 +148,16 @@ def test_serve_names_each_tables_web_view():
     shown = lines.splitlines()
     assert shown[0] == "  web view  http://127.0.0.1:8765/tables/t%2F0  (Table 0)"
     assert len(shown) == SHOWN_TABLES + 1 and shown[-1].endswith("3 more (rollbridge table list)")
+
+
+def test_the_pages_never_parse_html_from_data():
+    """A guard beside the browser test's hostile name: no module of the view (nor
+    the shared client) has a way to parse a string as HTML or code, or to set an
+    inline style the policy would refuse."""
+    sources = [ROOT / "core" / "server" / "webui" / n for n in WEB_FILES if n.endswith(".mjs")]
+    sources += [ROOT / "adapters" / "client" / n for n in CLIENT_FILES]
+    banned = ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(",
+              "new Function", "setAttribute(\"style", ".style.", "javascript:")  # fmt: skip
+    for source in sources:
+        text = source.read_text(encoding="utf-8")
+        assert [word for word in banned if word in text] == [], source.name
