@@ -1,9 +1,11 @@
 // The stream overlay (/tables/ID/overlay#token=…): a transparent page for a
 // streaming program's browser source — the latest roll or resolution large,
-// with its dice and narration, and every actor's tracks small. No controls;
+// with its dice and narration (from before it opened too), and every actor's
+// tracks small. No controls;
 // meant for an observer token, so it shows what any observer may see.
 
 import { actorCards } from "./controls.mjs";
+import { fetchHistory } from "./history.mjs";
 import { diceGroups, el, eventSummary, renderDiceGroup } from "./render.mjs";
 import { Session, browserLocale, socketUrl, tableFromPath, takeToken } from "./session.mjs";
 
@@ -12,8 +14,13 @@ const tableId = tableFromPath(location.pathname);
 const token = takeToken();
 let session = null;
 
+/** The seq of the roll or resolution shown (a later one replaces it, never an earlier). */
+let shownSeq = 0;
+
 function showLatest(event) {
   if (event.kind !== "roll" && event.kind !== "resolution") return;
+  if (event.seq <= shownSeq) return;
+  shownSeq = event.seq;
   const box = el("article", `shown kind-${event.kind}`);
   box.dataset.seq = String(event.seq);
   const data = event.data ?? {};
@@ -37,8 +44,12 @@ if (!tableId || !token) {
     url: socketUrl(location, tableId),
     locale: browserLocale(),
     listeners: {
-      onSnapshot: (welcome) => {
+      onSnapshot: async (welcome) => {
         document.documentElement.lang = welcome.locale ?? "en";
+        // the latest roll before the overlay opened, from the session log
+        const events = await fetchHistory({ table: tableId, token, locale: welcome.locale, upTo: welcome.seq, keep: 50 });
+        const last = events.filter((e) => e.kind === "roll" || e.kind === "resolution").pop();
+        if (last) showLatest(last);
       },
       onTable: () => $("actors").replaceChildren(...actorCards(session, { small: true })),
       onEvent: showLatest,

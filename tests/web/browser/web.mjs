@@ -158,6 +158,8 @@ try {
   step("the overlay, with an observer's token");
   const screen = { viewport: { width: 960, height: 540 }, deviceScaleFactor: 1 };
   const overlay = await joinedPage(browser, "overlay", screen, trouble, `${BASE}/tables/web/overlay`, TOKENS.web.observer);
+  // on opening: the latest roll before it (the second roll while the player was away)
+  await overlay.waitForSelector(`#latest .shown[data-seq="${away[1]}"]`);
   const shownSeq = await roll(gm, "4d6x", "for the stream");
   await overlay.waitForSelector(`#latest .shown[data-seq="${shownSeq}"]`);
   result.overlay = {
