@@ -74,7 +74,8 @@ _HOST = re.compile(r"^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{
 def page_policy(host: str | None, *, framed: bool) -> str:
     """The Content-Security-Policy of a page: scripts, styles and images from this
     origin only, WebSocket connections to ``host`` (the request's Host, when it is a
-    plain host name or address), no plugins, no base or form targets elsewhere;
+    plain host name or address), no plugins, no base or form targets elsewhere, no
+    string into an HTML or script sink (Trusted Types);
     ``framed``: other sites may frame the page (the overlay, for streaming tools),
     else no one may."""
     connect = "'self'"
@@ -91,6 +92,10 @@ def page_policy(host: str | None, *, framed: bool) -> str:
             "base-uri 'none'",
             "form-action 'self'",
             "frame-ancestors " + ("*" if framed else "'none'"),
+            # no string reaches an HTML or script sink (innerHTML, eval): browsers
+            # with Trusted Types refuse such a call outright
+            "require-trusted-types-for 'script'",
+            "trusted-types 'none'",
         )
     )
 

@@ -171,6 +171,10 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
         assert page["names"] == [XSS_NAME], name
         assert XSS_NAME in page["text"], name
     assert "<img src=x onerror=alert(2)>" in result["xss"]["gm"]["text"]
+    # the policy is in force: a string cannot become HTML or script, inline style is ignored
+    policy = result["policy"]
+    assert policy["innerHTML"] == policy["inlineScript"] == "TypeError"
+    assert policy["ranInline"] is False and policy["inlineStyle"] != "rgb(255, 0, 0)"
     assert result["trouble"]["dialogs"] == []
     assert result["trouble"]["errors"] == []  # no script error, no CSP violation
 

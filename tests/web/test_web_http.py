@@ -46,6 +46,7 @@ async def test_the_pages_are_fixed_files_under_a_strict_policy(web_world, path, 
     assert policy["script-src"] == "'self'" and policy["style-src"] == "'self'"
     assert policy["connect-src"] == f"'self' ws://{origin} wss://{origin}"
     assert policy["object-src"] == "'none'" and policy["base-uri"] == "'none'"
+    assert policy["require-trusted-types-for"] == "'script'" and policy["trusted-types"] == "'none'"
     assert "unsafe-inline" not in headers["Content-Security-Policy"]
     if page == "overlay.html":  # a streaming tool may frame it; it has no controls
         assert policy["frame-ancestors"] == "*" and "X-Frame-Options" not in headers

@@ -260,6 +260,33 @@ try {
       text: await page.evaluate(() => document.body.textContent),
     };
   }
+  step("the policy is in force: no HTML from a string, no inline script or style");
+  const probe = await browser.newPage(); // unwatched: the refusals below are console errors
+  await probe.goto(`${BASE}/tables/xss`);
+  result.policy = await probe.evaluate(() => {
+    const attempt = (fn) => {
+      try {
+        fn();
+        return "allowed";
+      } catch (error) {
+        return error.name;
+      }
+    };
+    const box = document.createElement("p");
+    document.body.append(box);
+    box.setAttribute("style", "color: rgb(255, 0, 0)");
+    return {
+      innerHTML: attempt(() => { document.body.innerHTML = "<b>bold</b>"; }),
+      inlineScript: attempt(() => {
+        const script = document.createElement("script");
+        script.textContent = "window.ranInline = true";
+        document.head.append(script);
+      }),
+      ranInline: window.ranInline === true,
+      inlineStyle: getComputedStyle(box).color,
+    };
+  });
+  await probe.close();
   result.requests = [gm, player, overlay, apGm, apPlayer, xssGm, xssPlayer, xssOverlay].flatMap((p) => p.requests);
 } finally {
   result.trouble = trouble;
