@@ -89,6 +89,13 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     # only the actor the player controls (or nobody: the first action's actor is optional)
     assert [actor for actor in result["join"]["playerActors"] if actor] == ["tukan"]
 
+    # a wrong token: refused with the server's reason, the join form shown again
+    refused = result["refused"]
+    assert refused["joinShown"] and refused["tableHidden"] and refused["message"]
+
+    # the phone-sized page has nothing wider than the screen
+    assert result["phoneWidth"][0] <= result["phoneWidth"][1] == 390
+
     # a roll in one page appears in the other, every die as the server sent it
     roll = result["roll"]
     sent = [die for group in roll["frame"] for die in group["dice"]]

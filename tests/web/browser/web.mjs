@@ -56,6 +56,17 @@ try {
   result.join.playerActors = await player.$$eval('form.action-form select[name="actor"] option',
     (o) => o.map((x) => x.value));
 
+  step("a wrong token is refused: the join form again, with the server's reason");
+  const stranger = await openPage(browser, "stranger", PHONE, trouble);
+  await stranger.goto(`${BASE}/tables/web#token=rbt_not-a-token-of-this-table`);
+  await stranger.waitForSelector('body[data-status="refused"]');
+  result.refused = {
+    joinShown: await stranger.isVisible("#join-form"),
+    tableHidden: await stranger.isHidden("#table"),
+    message: await stranger.textContent("#message"),
+  };
+  await stranger.context().close();
+
   step("a roll in the GM's page appears in the player's");
   const rollSeq = await roll(gm, "4d6x", "opening roll");
   await waitSeq(player, rollSeq);
@@ -91,6 +102,7 @@ try {
     steps: await player.$$eval(`#log li[data-seq="${attackSeq}"] details.steps li`, (l) => l.length),
     diceShown: (await diceOf(player, attackSeq)).length,
   };
+  result.phoneWidth = await player.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
   if (SHOTS) {
     await player.evaluate(() => window.scrollTo(0, 0));
     await player.screenshot({ path: `${SHOTS}/web-player-phone.png` });
