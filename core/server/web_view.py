@@ -32,7 +32,6 @@ import re
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
-from urllib.parse import unquote
 
 from rollbridge.server.web import respond
 
@@ -136,7 +135,7 @@ class WebViewRoute:
             return self._file("web", "overlay.html", host, framed=True)
         if _TABLE_PAGE.match(path):
             return self._file("web", "table.html", host, framed=False)
-        found = _STATIC.match(unquote(path)) if "%" not in path else None
+        found = _STATIC.match(path)  # a name of letters and digits: no dot path, no escape
         if found is not None:
             folder, name = found.groups()
             listed = WEB_FILES if folder == "web" else CLIENT_FILES
