@@ -220,16 +220,9 @@ class ClusterTable(TableProtocol):
         if self._writes or self.broken:  # this process is writing: its own commits decide
             return []
         info = snapshot.info
-        effects: Effects = []
-        current = self.table.info
-        if info.epoch == current.epoch and info.seq <= self.durable_seq:
+        if info.epoch == self.table.info.epoch and info.seq <= self.durable_seq:
             return self._unpark()
-        fresh = [e for e in events or () if e.seq > self.durable_seq and e.epoch == info.epoch]
-        whole = (
-            info.epoch == current.epoch
-            and events is not None
-            and [e.seq for e in fresh] == list(range(self.durable_seq + 1, info.seq + 1))
-        )
+        before, epoch = self.durable_seq, self.table.info.epoch
         self.table = Table(snapshot, self.table.ruleset, history)
         self.table.max_event_bytes = self.max_event_bytes
         self.table.dice_key = self.dice_key
@@ -237,15 +230,28 @@ class ClusterTable(TableProtocol):
         self._recent.clear()
         self.writing = []
         self.durable_seq = info.seq
+        return self._catch_up(before, epoch, events) + self._unpark()
+
+    def _catch_up(self, before: int, epoch: int, events: list[Event] | None) -> Effects:
+        """The table was replaced by the stored one: its members are sent the events
+        from ``before`` (the last seq delivered, in ``epoch``) on, or, when those
+        cannot all be read (a new epoch, events gone from the log), are closed with
+        1013 to reconnect and resume (a snapshot, ``recovered: false``)."""
+        info = self.table.info
+        fresh = [e for e in events or () if e.seq > before and e.epoch == info.epoch]
+        whole = (
+            info.epoch == epoch
+            and events is not None
+            and [e.seq for e in fresh] == list(range(before + 1, info.seq + 1))
+        )
+        effects: Effects = []
         if not whole:
-            # a new epoch, or events that left the log before this process read them:
-            # its members cannot be sent what they missed; they reconnect and resume
             log.warning("table %s: cannot follow to %s:%s; members reconnect",
                         self.id, info.epoch, info.seq)  # fmt: skip
             for member in list(self.members):
                 effects.append(Close(member=member, code=CLOSE_BEHIND, reason="resync"))
                 self.leave(member)
-            return effects + self._unpark()
+            return effects
         if self._reading:
             self._since_read.extend(fresh)
         frames = self._frames([Delivery(self.table, event) for event in fresh])
@@ -253,7 +259,29 @@ class ClusterTable(TableProtocol):
             effects.append(Deliver(frames=frames))
         for event in fresh:
             event.views.clear()
-        return effects + self._unpark()
+        return effects
+
+    def _reload(self) -> Effects:
+        """As :meth:`TableProtocol._reload` (after a refused commit, or a takeover),
+        reading the events committed elsewhere since the last one delivered here
+        too: the members are sent them before anything that follows."""
+        before, epoch = self.durable_seq, self.table.info.epoch
+        effects = super()._reload()
+        load = effects[-1]
+        sync = Sync(table_id=self.id, after=before)
+        loaded, failed = load.on_result, load.on_error
+        assert loaded is not None and failed is not None
+
+        def then(result: tuple[tuple[Any, dict[int, Event], list[str]], Any]) -> Effects:
+            stored, events = result
+            self._holding += 1  # the held requests run after the catch-up
+            reopened = loaded(stored)
+            caught_up = self._catch_up(before, epoch, events)
+            self._holding -= 1
+            return [*reopened, *caught_up, *self._unpark(), *self._release()]
+
+        sync.on_result, sync.on_error = then, failed
+        return [*effects[:-1], sync]
 
     def _unpark(self) -> Effects:
         ready = [reply for seq, reply in self.parked if seq <= self.durable_seq]

@@ -75,6 +75,21 @@ class Process:
         )  # fmt: skip
         wait_listening(self.process, self.port)
 
+    def owns(self, table: str) -> bool:
+        """Whether this process holds the table's lease (read from Redis)."""
+        import redis
+
+        client = redis.Redis.from_url(self.url)
+        try:
+            owner = client.get(f"rb:{{{table}}}:owner")
+        finally:
+            client.close()
+        return (
+            owner is not None
+            and self.process is not None
+            and owner.decode().split("-")[-2] == str(self.process.pid)
+        )
+
     def signal(self, signum: int) -> None:
         assert self.process is not None
         self.process.send_signal(signum)
@@ -164,16 +179,17 @@ class Player:
         return self.replies[request["id"]]
 
     async def ask_until_done(self, request: dict, timeout: float = 60) -> dict:
-        """Send a request again (same id) until it is not refused with store_error:
-        what a client does when the server says "try again"."""
+        """Send a request again (same id) until it is not refused with store_error
+        or rate_limited: what a client does when the server says "try again"."""
         deadline = time.monotonic() + timeout
         while True:
             reply = await self.ask(request, max(1.0, deadline - time.monotonic()))
-            if reply.get("type") == "result" or reply.get("code") != "store_error":
+            code = reply.get("code")
+            if reply.get("type") == "result" or code not in ("store_error", "rate_limited"):
                 return reply
             if time.monotonic() > deadline:
                 raise AssertionError(f"still refused: {reply}")
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(reply.get("details", {}).get("retry_after", 0.2))
 
     def seqs(self) -> list[int]:
         return [e["seq"] for e in self.events]
