@@ -202,3 +202,42 @@ class Player:
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(self._reader, 5)
         self.ws = None
+
+
+class Cluster:
+    """``count`` processes on one Redis and one table made by the CLI: :meth:`run`
+    plays a coroutine against them, then stops every process (whatever happened) and
+    checks that none logged a traceback; :attr:`logs` holds each one's stderr."""
+
+    def __init__(self, url: str, count: int, settings: dict | None = None) -> None:
+        made = make_table(url, settings=settings)
+        self.url = url
+        self.table: str = made["table"]
+        self.tokens: dict[str, str] = made["tokens"]
+        self.processes = [Process(url) for _ in range(count)]
+        self.logs: list[str] = []
+
+    def player(self, index: int, role: str = "gm") -> Player:
+        """A client of the table on process ``index`` (not joined yet)."""
+        return Player(self.processes[index].port, self.table, self.tokens[role])
+
+    async def joined(self, *indexes: int, role: str = "gm") -> list[Player]:
+        """A joined client on each process named."""
+        players = [self.player(i, role) for i in indexes]
+        for player in players:
+            await player.join()
+        return players
+
+    def owner(self) -> Process:
+        """The process holding the table's lease."""
+        return next(p for p in self.processes if p.owns(self.table))
+
+    def run(self, play: Any) -> str:
+        """Run ``play()``; stop every process; every log, joined."""
+        try:
+            asyncio.run(play())
+        finally:
+            self.logs = [p.stop() for p in self.processes]
+        errors = "".join(self.logs)
+        assert "Traceback" not in errors, errors
+        return errors
