@@ -253,6 +253,7 @@ class ClusterServer(Server):
         )  # fmt: skip
         deadline = time.monotonic() + self.forward_timeout
         sent_to: str | None = None
+        resend_at = deadline
         try:
             while True:
                 left = deadline - time.monotonic()
@@ -275,13 +276,11 @@ class ClusterServer(Server):
                     if owner == self.node:
                         self._took(forward.table_id)
                         return None
-                    if owner != sent_to:
-                        inbox = f"{self.keys.prefix}node:{owner}:inbox"
-                        async with self.redis.pipeline(transaction=False) as pipe:
-                            pipe.rpush(inbox, payload)
-                            pipe.pexpire(inbox, int(self.forward_timeout * 1000) + self.lease_ms)
-                            await pipe.execute()
-                        sent_to = owner
+                    if owner != sent_to or time.monotonic() >= resend_at:
+                        # to a new owner; or again to the same, its answer may be lost (the
+                        # owner answers a request id it is running or ran with that result)
+                        await self._push(f"{self.keys.prefix}node:{owner}:inbox", payload)
+                        sent_to, resend_at = owner, time.monotonic() + self.lease_ms / 1000
                 except (redis.RedisError, OSError) as exc:
                     log.warning("forwarding to table %s: %s", forward.table_id, exc)
                     await asyncio.sleep(min(0.2, max(left, 0)))
@@ -302,13 +301,23 @@ class ClusterServer(Server):
         assert self.redis is not None, "not started"
         where = f"{self.keys.prefix}node:{origin.node}:replies"
         data = pack({"fid": origin.fid, "message": message}, stored)
-        try:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.rpush(where, data)
-                pipe.pexpire(where, int(self.forward_timeout * 1000) + self.lease_ms)
-                await pipe.execute()
-        except (redis.RedisError, OSError) as exc:  # the sender times out and says so
-            log.warning("a forwarded reply to %s was lost: %s", origin.node, exc)
+        for attempt in range(3):  # a connection Redis dropped is made again
+            try:
+                await self._push(where, data)
+                return
+            except (redis.RedisError, OSError) as exc:
+                if attempt == 2:  # the sender sends its request again, or times out
+                    log.warning("a forwarded reply to %s was lost: %s", origin.node, exc)
+                else:
+                    await asyncio.sleep(0.1)
+
+    async def _push(self, where: str, data: bytes) -> None:
+        """Append to another process's list, which lives as long as a forward waits."""
+        assert self.redis is not None, "not started"
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.rpush(where, data)
+            pipe.pexpire(where, int(self.forward_timeout * 1000) + self.lease_ms)
+            await pipe.execute()
 
     async def _read_inbox(self) -> None:
         """Pop forwarded requests (run them) and replies (hand them to their waiter)."""

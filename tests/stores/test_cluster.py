@@ -15,7 +15,7 @@ import pytest
 import redis as redis_py
 
 from rollbridge.stores.redis import RedisStore
-from tests.stores.cluster_harness import Cluster, Player
+from tests.stores.cluster_harness import Cluster, Player, cli
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -167,7 +167,8 @@ def test_a_hundred_resumes_across_processes_while_another_commits(redis_factory)
     cluster.run(play)
 
 
-def test_redis_restarted_every_process_recovers(redis_factory):
+@pytest.mark.parametrize("how", ["stop", "kill"])
+def test_redis_restarted_every_process_recovers(redis_factory, how):
     redis = redis_factory()
     cluster = Cluster(redis.url, 2)
 
@@ -176,7 +177,9 @@ def test_redis_restarted_every_process_recovers(redis_factory):
         acked: dict[str, int] = {}
         await keep_rolling(on_a, "a", 5, acked)
         await keep_rolling(on_b, "b", 5, acked)
-        redis.stop()  # SIGTERM: Redis fsyncs and exits; both processes lose it
+        # SIGTERM (Redis fsyncs and exits) or SIGKILL (appendfsync always: what it
+        # acknowledged is on disk); both processes lose it
+        getattr(redis, how)()
         await asyncio.sleep(0.5)
         redis.start()  # the same folder and port: every acknowledged change is there
         await keep_rolling(on_b, "c", 5, acked)
@@ -251,3 +254,26 @@ def test_an_owner_stopped_past_its_lease_is_fenced_when_it_resumes(redis_factory
     # first and it forwarded instead. Either way nothing of A's was written twice.
     log_a = cluster.logs[0]
     assert "not by this writer" in log_a or "no longer runs table" in log_a, log_a
+
+
+def test_a_revoked_token_is_cut_off_on_every_process(redis_factory):
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+
+    async def play() -> None:
+        players = await cluster.joined(0, 1, role="player")
+        (gm,) = await cluster.joined(1)
+        store = RedisStore(redis.url)
+        try:
+            token = next(t for t in store.list_tokens(cluster.table) if t.role == "player")
+        finally:
+            store.close()
+        cli("table", "tokens", cluster.table, "--revoke", token.id, "--redis", redis.url)
+        for player in players:  # the server's token check, on each process
+            await player.until(lambda p=player: p.ws.close_code is not None, what="the cut-off")
+            assert player.ws.close_code == 1008
+        reply = await gm.ask({"type": "roll", "id": "g", "formula": "1d6"})  # the GM stays
+        assert reply["type"] == "result", reply
+        await gm.close()
+
+    cluster.run(play)
