@@ -209,12 +209,14 @@ class Cluster:
     plays a coroutine against them, then stops every process (whatever happened) and
     checks that none logged a traceback; :attr:`logs` holds each one's stderr."""
 
-    def __init__(self, url: str, count: int, settings: dict | None = None) -> None:
+    def __init__(
+        self, url: str, count: int, settings: dict | None = None, extra: tuple[str, ...] = ()
+    ) -> None:
         made = make_table(url, settings=settings)
         self.url = url
         self.table: str = made["table"]
         self.tokens: dict[str, str] = made["tokens"]
-        self.processes = [Process(url) for _ in range(count)]
+        self.processes = [Process(url, *extra) for _ in range(count)]
         self.logs: list[str] = []
 
     def player(self, index: int, role: str = "gm") -> Player:

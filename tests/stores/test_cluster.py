@@ -277,3 +277,26 @@ def test_a_revoked_token_is_cut_off_on_every_process(redis_factory):
         await gm.close()
 
     cluster.run(play)
+
+
+def test_a_resume_from_before_the_retained_log_on_another_process(redis_factory):
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2, extra=("--retain", "5"))
+
+    async def play() -> None:
+        on_a, late = await cluster.joined(0, 0)
+        await keep_rolling(on_a, "r", 2, {})
+        await late.until(lambda: late.seq >= 2)
+        await late.close()  # it saw 1..2
+        await keep_rolling(on_a, "s", 10, {})  # 3..12: the log keeps 8..12
+        late.port = cluster.processes[1].port
+        welcome = await late.join(resume=True)  # on B: what it missed is gone
+        assert welcome["resume"]["recovered"] is False and welcome["seq"] == 12, welcome
+        late.events = []
+        await keep_rolling(on_a, "t", 3, {})  # and it follows from the snapshot on
+        await late.until(lambda: late.seq >= 15)
+        assert late.seqs() == [13, 14, 15]
+        for player in (on_a, late):
+            await player.close()
+
+    cluster.run(play)
