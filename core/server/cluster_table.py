@@ -152,7 +152,12 @@ class ClusterTable(TableProtocol):
         """The owner's reply to a forwarded request: for the requester, once the
         event it names (if any) has been delivered here."""
         asker: _Asker = forward.asker
-        reply = self._reply(asker, dict(message), None)
+        message = dict(message)
+        if asker.member is not None and asker.member.brief and message.get("status") != "secret":
+            # the owner answered a requester it does not see as brief: the event comes
+            # as a frame anyway (a secret roll's requester view is the one exception)
+            message.pop("event", None)
+        reply = self._reply(asker, message, None)
         if message.get("type") == "error":  # for the driver's log and metrics
             reply.error = RollbridgeError(str(message.get("message", "")),
                                           code=str(message.get("code", "error")))  # fmt: skip
@@ -171,6 +176,9 @@ class ClusterTable(TableProtocol):
         """This process has just taken the table's lease: load the table again (the
         last owner may have committed since it was loaded here), then execute the
         request that was to be forwarded, and every one held meanwhile."""
+        if self.broken:  # a reload is running (another request took over first): wait for it
+            self._held.append(forward.held)
+            return []
         self.broken = True  # what runs now waits for the reload, as after a failed commit
         self._held.append(forward.held)
         self.generation += 1

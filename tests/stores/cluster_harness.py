@@ -132,9 +132,10 @@ class Player:
         self._reader: asyncio.Task | None = None
         self._changed = asyncio.Event()
 
-    async def join(self, resume: bool = False, timeout: float = 30) -> dict:
+    async def join(self, resume: bool = False, timeout: float = 30, **hello_fields: Any) -> dict:
         self.ws = await connect(f"ws://127.0.0.1:{self.port}/", open_timeout=timeout)
-        hello: dict = {"type": "hello", "id": "h", "table": self.table, "token": self.token}
+        hello: dict = {"type": "hello", "id": "h", "table": self.table, "token": self.token,
+                       **hello_fields}  # fmt: skip
         if resume and self.epoch is not None:
             hello["resume"] = {"epoch": self.epoch, "seq": self.seq}
         await self.ws.send(json.dumps(hello))

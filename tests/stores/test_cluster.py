@@ -79,8 +79,15 @@ def test_two_processes_one_table_same_events_in_the_same_order(redis_factory):
         # a retry, on A, of a request B forwarded: the first result
         again = await on_a.ask({"type": "roll", "id": "r1", "formula": "2d6"})
         assert again["seq"] == 2 and again["event"]["data"] == on_b.replies["r1"]["event"]["data"]
-        await all_sent([on_a, on_b], 20)
-        assert check_acknowledged(redis.url, cluster.table, {}) == list(range(1, 21))
+        # a brief client on the process that forwards: no event in its results
+        brief = cluster.player(1 if cluster.owner() is cluster.processes[0] else 0)
+        await brief.join(results="brief")
+        short = await brief.ask({"type": "roll", "id": "b", "formula": "1d6"})
+        assert short["type"] == "result" and short["seq"] == 21 and "event" not in short, short
+        assert brief.seqs() == [21]  # the event came as a frame, before the result
+        await brief.close()
+        await all_sent([on_a, on_b], 21)
+        assert check_acknowledged(redis.url, cluster.table, {}) == list(range(1, 22))
 
     cluster.run(play)
     # one process ran the table; the other forwarded its half of the requests
