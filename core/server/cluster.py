@@ -29,7 +29,9 @@ table protocol, plus what a cluster needs, all over redis-py's asyncio client:
   the stored log (:class:`~rollbridge.server.cluster_table.Sync`) and exactly the
   events after the last one delivered here go to this process's clients. A lost
   subscription (``CLIENT KILL TYPE pubsub``, a Redis restart) is made again and
-  every table synced: events are delivered late, never skipped or twice.
+  every table synced: events are delivered late, never skipped or twice. A
+  subscription quiet for a while is pinged; one that does not answer (a connection
+  that died without a word) is made again too.
 
 Run one process per port, behind a load balancer that passes WebSocket upgrades
 (docs/redis.md, "Several processes").
@@ -84,6 +86,10 @@ DEFAULT_FORWARD_TIMEOUT = 15.0
 #: a commit whose notice was lost).
 DEFAULT_POLL_INTERVAL = 1.0
 
+#: Seconds of silence on the subscription before it is pinged (and then without an
+#: answer before it is made again).
+DEFAULT_SUBSCRIPTION_PING = 3.0
+
 #: Extend the lease (KEYS[1]) by ARGV[2] ms if ARGV[1] holds it: 1, else 0.
 RENEW = """#!lua
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -105,6 +111,30 @@ NO_OWNER = say(
     "the process that runs this table did not answer within {seconds} s; send the request "
     "again (with the same id)",
 )
+
+
+class _Silence:
+    """Finds a subscription that died without a word (a black-holed connection):
+    after ``quiet`` seconds without a message it is pinged, and a ping unanswered
+    for ``patience`` seconds ends it (it is then made again)."""
+
+    def __init__(self, quiet: float, patience: float) -> None:
+        self.quiet, self.patience = quiet, patience
+        self.last = time.monotonic()
+        self.pinged: float | None = None
+
+    def heard(self) -> None:
+        self.last, self.pinged = time.monotonic(), None
+
+    async def check(self, pubsub: Any) -> None:
+        """Ping when it has been quiet; :raises redis.ConnectionError: no answer."""
+        now = time.monotonic()
+        if self.pinged is not None:
+            if now - self.pinged > self.patience:
+                raise redis.ConnectionError(f"no answer to a ping in {self.patience} s")
+        elif now - self.last > self.quiet:
+            self.pinged = now
+            await pubsub.ping()
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +182,9 @@ class ClusterServer(Server):
         self.lease_ms = lease_ms
         self.forward_timeout = forward_timeout
         self.poll_interval = poll_interval
+        #: Seconds of silence before the subscription is pinged, and then without a
+        #: pong before it is made again.
+        self.subscription_ping = DEFAULT_SUBSCRIPTION_PING
         self.ownership = Ownership()
         self.tables.protocol = ClusterTable
         self.tables.options["ownership"] = self.ownership
@@ -410,6 +443,7 @@ class ClusterServer(Server):
         while True:
             pubsub = self.redis.pubsub()
             subscribed: dict[str, str] = {}
+            watch = _Silence(self.subscription_ping, self.subscription_ping)
             try:
                 while True:
                     wanted = {self.keys.table(t).channel: t for t in self.tables.open}
@@ -427,9 +461,13 @@ class ClusterServer(Server):
                     if not subscribed:
                         await asyncio.sleep(0.1)
                         continue
+                    await watch.check(pubsub)
                     message = await pubsub.get_message(ignore_subscribe_messages=True,
                                                        timeout=0.1)  # fmt: skip
-                    if message is None or message.get("type") != "message":
+                    if message is None:
+                        continue
+                    watch.heard()
+                    if message.get("type") != "message":
                         continue
                     table_id = subscribed.get(message["channel"].decode())
                     if table_id is None:

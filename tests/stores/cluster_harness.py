@@ -244,3 +244,69 @@ class Cluster:
         errors = "".join(self.logs)
         assert "Traceback" not in errors, errors
         return errors
+
+
+class Proxy:
+    """A TCP proxy in front of a Redis server. :meth:`black_hole_next_subscriber` makes
+    the next connection that sends SUBSCRIBE go silent both ways — bytes are dropped,
+    its sockets stay open, nobody is told: a black-holed connection."""
+
+    def __init__(self, upstream_port: int) -> None:
+        import threading
+
+        self.upstream_port = upstream_port
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port = self.listener.getsockname()[1]
+        self.lock = threading.Lock()
+        self.armed = 0
+        #: Connections that subscribed, and those black-holed.
+        self.subscribers = 0
+        self.holed = 0
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def black_hole_next_subscriber(self) -> None:
+        with self.lock:
+            self.armed += 1
+
+    def _accept(self) -> None:
+        import threading
+
+        while True:
+            try:
+                client, _ = self.listener.accept()
+                upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
+            except OSError:
+                return
+            self.sockets += [client, upstream]
+            state = {"hole": False}
+            for args in ((client, upstream, True), (upstream, client, False)):
+                threading.Thread(target=self._pump, args=(*args, state), daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket, outbound: bool, state: dict) -> None:
+        with contextlib.suppress(OSError):
+            while data := src.recv(65536):
+                if outbound and b"SUBSCRIBE" in data and not state.get("subscribed"):
+                    with self.lock:
+                        state["subscribed"] = True
+                        self.subscribers += 1
+                        if self.armed:
+                            self.armed -= 1
+                            self.holed += 1
+                            state["hole"] = True
+                if not state["hole"]:
+                    dst.sendall(data)
+        for sock in (src, dst):
+            with contextlib.suppress(OSError):
+                sock.close()
+
+    def close(self) -> None:
+        for sock in [self.listener, *self.sockets]:
+            with contextlib.suppress(OSError):
+                sock.close()

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import time
 
 import pytest
 import redis as redis_py
 
 from rollbridge.stores.redis import RedisStore
-from tests.stores.cluster_harness import Cluster, Player, cli
+from tests.stores.cluster_harness import Cluster, Player, Proxy, cli
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -307,3 +308,31 @@ def test_a_resume_from_before_the_retained_log_on_another_process(redis_factory)
             await player.close()
 
     cluster.run(play)
+
+
+def test_a_black_holed_subscription_is_found_and_no_event_is_lost(redis_factory):
+    redis = redis_factory()
+    proxy = Proxy(redis.port)
+    proxy.black_hole_next_subscriber()  # the first process to subscribe hears nothing
+    try:
+        cluster = Cluster(proxy.url, 2)
+
+        async def play() -> None:
+            on_a, on_b = await cluster.joined(0, 1)
+            acked: dict[str, int] = {}
+            count, deadline = 0, time.monotonic() + 60
+            while proxy.subscribers < 3:  # until the silent one subscribed again
+                assert time.monotonic() < deadline, "the black hole was never found"
+                await keep_rolling(on_a if count % 2 else on_b, f"r{count}-", 1, acked)
+                count += 1
+                await asyncio.sleep(0.05)
+            await keep_rolling(on_b, "after", 5, acked)
+            last = max(acked.values())
+            await all_sent([on_a, on_b], last)  # meanwhile too: every event once, in order
+            check_acknowledged(proxy.url, cluster.table, acked)
+
+        errors = cluster.run(play)
+    finally:
+        proxy.close()
+    assert proxy.holed == 1
+    assert "no answer to a ping" in errors, errors
