@@ -490,6 +490,8 @@ class ClusterServer(Server):
         assert self.redis is not None
         while True:
             await asyncio.sleep(self.poll_interval)
+            for protocol in list(self.tables.open.values()):
+                self.tables.release(protocol)  # one left idle after a sync is dropped here
             tables = list(self.tables.open)
             if not tables:
                 continue

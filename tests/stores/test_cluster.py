@@ -336,3 +336,30 @@ def test_a_black_holed_subscription_is_found_and_no_event_is_lost(redis_factory)
         proxy.close()
     assert proxy.holed == 1
     assert "no answer to a ping" in errors, errors
+
+
+def test_a_process_lets_go_of_a_table_its_clients_left(redis_factory):
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+    admin = redis_py.Redis.from_url(redis.url)
+    channel = f"rb:{{{cluster.table}}}:events"
+
+    def subscribers() -> int:
+        return dict(admin.pubsub_numsub(channel))[channel.encode()]
+
+    async def play() -> None:
+        on_a, on_b = await cluster.joined(0, 1)
+        await keep_rolling(on_b, "r", 3, {})  # B forwards to A, or runs the table itself
+        await on_a.until(lambda: subscribers() == 2, what="both processes subscribed")
+        owner = cluster.owner()
+        leaving = on_b if owner is cluster.processes[0] else on_a
+        await leaving.close()  # the process that does not run the table: no client left
+        await on_a.until(lambda: subscribers() == 1, what="the follower unsubscribed")
+        staying = on_a if leaving is on_b else on_b
+        await keep_rolling(staying, "s", 2, {})  # the owner plays on
+        await all_sent([staying], 5)
+
+    try:
+        cluster.run(play)
+    finally:
+        admin.close()
