@@ -86,6 +86,10 @@ DEFAULT_FORWARD_TIMEOUT = 15.0
 #: a commit whose notice was lost).
 DEFAULT_POLL_INTERVAL = 1.0
 
+#: Lease lengths an owned table may go unused (no client on this process, nothing
+#: running) before this process gives its lease up.
+DEFAULT_IDLE_LEASES = 4
+
 #: Seconds of silence on the subscription before it is pinged (and then without an
 #: answer before it is made again).
 DEFAULT_SUBSCRIPTION_PING = 3.0
@@ -194,6 +198,10 @@ class ClusterServer(Server):
         self.replies = f"{prefix}node:{self.node}:replies"
         self.redis: aioredis.Redis | None = None
         self._renewed: dict[str, float] = {}
+        #: When each owned table was last seen in use.
+        self._used: dict[str, float] = {}
+        #: Lease lengths a table owned here may go unused before its lease is released.
+        self.idle_leases = DEFAULT_IDLE_LEASES
         self._waiting: dict[str, asyncio.Future[JSON]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[Any]] = []
@@ -327,7 +335,7 @@ class ClusterServer(Server):
     def _took(self, table_id: str) -> None:
         log.info("this process now runs table %s", table_id)
         self.ownership.owned.add(table_id)
-        self._renewed[table_id] = time.monotonic()
+        self._renewed[table_id] = self._used[table_id] = time.monotonic()
 
     async def _answer(self, origin: Remote, message: JSON) -> None:
         """Push the reply of a forwarded request to the process that sent it."""
@@ -379,6 +387,8 @@ class ClusterServer(Server):
     def _run_forwarded(self, body: dict[str, Any]) -> None:
         """Run a request another process forwarded, as if its requester were here."""
         origin = Remote(body["from"], body["fid"])
+        if self.ownership.owns(body["table"]):
+            self._used[body["table"]] = time.monotonic()  # in use, by other processes' clients
         who = Principal(*body["who"])
         message, locale = body["message"], body["locale"]
 
@@ -395,12 +405,21 @@ class ClusterServer(Server):
 
     async def _keep_leases(self) -> None:
         """Renew every lease held, every third of its length; a lease found taken (or
-        not renewed for a whole lease) is given up here too."""
+        not renewed for a whole lease) is given up here too, and so is the lease of a
+        table unused (no client here, nothing running) for :attr:`idle_leases`
+        lease lengths: another process takes it when it needs it."""
         assert self.redis is not None
         while True:
             await asyncio.sleep(self.lease_ms / 3000)
+            now = time.monotonic()
             for table_id in list(self.ownership.owned):
                 owner_key = self.keys.table(table_id).owner
+                protocol = self.tables.open.get(table_id)
+                if protocol is None or not isinstance(protocol, ClusterTable) or protocol.used:
+                    self._used[table_id] = now
+                elif now - self._used.get(table_id, now) > self.idle_leases * self.lease_ms / 1000:
+                    await self._give_up(table_id, protocol)
+                    continue
                 try:
                     kept = await self._renew(keys=[owner_key], args=[self.node, self.lease_ms])
                 except (redis.RedisError, OSError) as exc:
@@ -412,6 +431,19 @@ class ClusterServer(Server):
                     self._renewed[table_id] = time.monotonic()
                 else:
                     self._lost(table_id)
+
+    async def _give_up(self, table_id: str, protocol: ClusterTable) -> None:
+        """Release an unused table's lease and drop it from memory."""
+        assert self.redis is not None
+        self.ownership.owned.discard(table_id)  # from now on its changes are forwarded
+        self._renewed.pop(table_id, None)
+        self._used.pop(table_id, None)
+        try:
+            await self._release(keys=[self.keys.table(table_id).owner], args=[self.node])
+        except (redis.RedisError, OSError) as exc:  # it runs out by itself
+            log.warning("releasing the lease of table %s: %s", table_id, exc)
+        log.info("this process gave up table %s (unused)", table_id)
+        self.tables.release(protocol)
 
     def _lost(self, table_id: str) -> None:
         log.warning("this process no longer runs table %s (its lease is gone)", table_id)

@@ -123,6 +123,11 @@ class ClusterTable(TableProtocol):
         self.parked: list[tuple[int, Reply]] = []
 
     @property
+    def used(self) -> bool:
+        """A member, or anything running: the process that owns it keeps its lease."""
+        return not super().idle or self.syncing or bool(self.parked)
+
+    @property
     def idle(self) -> bool:
         """Droppable: no member, nothing running, and not owned by this process."""
         return super().idle and not self.syncing and not self.ownership.owns(self.id)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import time
+from typing import Any
 
 import pytest
 import redis as redis_py
@@ -45,6 +46,14 @@ def check_acknowledged(url: str, table: str, acked: dict[str, int]) -> list[int]
         assert by_seq[seq].request == request, (request, seq, by_seq[seq].request)
     assert len(set(acked.values())) == len(acked)
     return seqs
+
+
+async def until(check: Any, timeout: float = 30, what: str = "") -> None:
+    """Wait until ``check()`` (polled), at most ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.1)
 
 
 async def all_sent(players: list[Player], last: int) -> None:
@@ -363,3 +372,25 @@ def test_a_process_lets_go_of_a_table_its_clients_left(redis_factory):
         cluster.run(play)
     finally:
         admin.close()
+
+
+def test_an_unused_table_s_lease_is_given_up_and_taken_elsewhere(redis_factory):
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+    a = cluster.processes[0]
+
+    async def play() -> None:
+        (on_a,) = await cluster.joined(0)
+        await keep_rolling(on_a, "r", 2, {})
+        assert cluster.owner() is a
+        await on_a.close()  # nobody uses the table on A any more
+        await until(lambda: not a.owns(cluster.table), what="A giving the lease up")
+        (on_b,) = await cluster.joined(1)
+        await keep_rolling(on_b, "s", 2, {})  # B takes the table, at once
+        assert cluster.owner() is cluster.processes[1]
+        await on_b.until(lambda: on_b.seq >= 4)
+        assert on_b.welcome["seq"] == 2 and on_b.seqs() == [3, 4]
+        await on_b.close()
+
+    cluster.run(play)
+    assert f"gave up table {cluster.table}" in cluster.logs[0], cluster.logs[0]
