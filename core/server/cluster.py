@@ -183,6 +183,8 @@ class ClusterServer(Server):
         super().__init__(store, host, **options)
         self.node = store.writer
         self.redis_url = redis_url
+        #: The Redis server, as logs may name it (never a password).
+        self.store_where = store.where
         self.lease_ms = lease_ms
         self.forward_timeout = forward_timeout
         self.poll_interval = poll_interval
@@ -218,6 +220,8 @@ class ClusterServer(Server):
         loop = asyncio.get_running_loop()
         for job in (self._read_inbox(), self._listen(), self._poll(), self._keep_leases()):
             self._loops.append(loop.create_task(job))
+        log.info("cluster process %s (lease %d ms), sharing the tables of %s",
+                 self.node, self.lease_ms, self.store_where)  # fmt: skip
 
     async def stop(self) -> None:
         """Stop as :meth:`Server.stop`, then give up every lease held (another
