@@ -58,20 +58,26 @@ def wait_listening(process: subprocess.Popen, port: int, timeout: float = 30) ->
 class Process:
     """``rollbridge serve --redis URL`` on a free port, in a subprocess."""
 
-    def __init__(self, url: str, *extra: str, lease_ms: int = LEASE_MS) -> None:
+    def __init__(
+        self, url: str, *extra: str, lease_ms: int = LEASE_MS, via_env: bool = False
+    ) -> None:
         self.url = url
         self.extra = extra
+        #: Name Redis through ``ROLLBRIDGE_REDIS`` instead of ``--redis``.
+        self.via_env = via_env
         self.lease_ms = lease_ms
         self.port = free_port()
         self.process: subprocess.Popen | None = None
         self.start()
 
     def start(self) -> None:
+        where = [] if self.via_env else ["--redis", self.url]
+        env = {**ENV, "ROLLBRIDGE_REDIS": self.url} if self.via_env else ENV
         self.process = subprocess.Popen(
             [sys.executable, "-m", "rollbridge", "serve", "--port", str(self.port),
-             "--redis", self.url, "--no-demo", "--lease-ms", str(self.lease_ms),
+             *where, "--no-demo", "--lease-ms", str(self.lease_ms),
              "--log-level", "INFO", *self.extra],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=ENV,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
         )  # fmt: skip
         wait_listening(self.process, self.port)
 
@@ -217,7 +223,8 @@ class Cluster:
         self.url = url
         self.table: str = made["table"]
         self.tokens: dict[str, str] = made["tokens"]
-        self.processes = [Process(url, *extra) for _ in range(count)]
+        # every other process finds Redis through the environment variable
+        self.processes = [Process(url, *extra, via_env=i % 2 == 1) for i in range(count)]
         self.logs: list[str] = []
 
     def player(self, index: int, role: str = "gm") -> Player:
