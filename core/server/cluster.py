@@ -269,7 +269,8 @@ class ClusterServer(Server):
         table: ClusterTable = forward.table
         try:
             answer = await self._send(forward)
-        except RollbridgeError as exc:
+        except RollbridgeError as exc:  # the client is told store_error; the log says why
+            log.warning("a change forwarded for table %s failed: %s", forward.table_id, exc)
             effects = table.refuse_forward(forward, exc)
         except Exception as exc:  # a driver bug: the requester still gets an answer
             log.exception("forwarding a request of table %s failed", forward.table_id)
