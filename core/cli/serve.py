@@ -52,6 +52,13 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         help="changes that may wait for the disk before new ones are refused with error"
         f" 'busy' (default {MAX_PENDING})",
     )
+    serve.add_argument(
+        "--lease-ms",
+        type=_positive,
+        default=None,
+        help="with --redis: how long a process's lease of a table lasts unless renewed, in ms"
+        " (default 5000): how long a table waits for a new process after its process died",
+    )
     serve.add_argument("--no-demo", action="store_true", help="do not create the demo table")
     serve.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING (default INFO)")
     serve.add_argument(
@@ -134,15 +141,21 @@ def _serve(args: argparse.Namespace) -> int:
                 + f"Join it:  rollbridge connect {url} --token {tokens['gm']}\n"
                 + f"Or open   {web}  and paste a token, or share {web}#token=TOKEN\n"
             )
-    server = Server(
-        store,
-        host,
-        address=args.host,
-        port=args.port,
-        max_pending=args.max_pending,
-        manage_gc=True,
-        limits=limits_from(args),
-    )
+    options = {
+        "address": args.host,
+        "port": args.port,
+        "max_pending": args.max_pending,
+        "manage_gc": True,
+        "limits": limits_from(args),
+    }
+    server: Server
+    if args.redis:  # every process on this Redis serves every table (docs/redis.md)
+        from rollbridge.server.cluster import DEFAULT_LEASE_MS, ClusterServer
+
+        lease = args.lease_ms or DEFAULT_LEASE_MS
+        server = ClusterServer(store, host, redis_url=args.redis, lease_ms=lease, **options)
+    else:
+        server = Server(store, host, **options)
     sys.stdout.write(
         f"rollbridge serving {len(store.tables())} table(s) on ws://{args.host}:{args.port}/ "
         f"(db {db}); Ctrl-C stops\n"
