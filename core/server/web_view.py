@@ -51,6 +51,7 @@ WEB_FILES = (
     "forms.mjs",
     "controls.mjs",
     "history.mjs",
+    "stats.mjs",
     "texts.mjs",
     "web.css",
     "overlay.css",

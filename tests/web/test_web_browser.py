@@ -26,7 +26,7 @@ FOUNDRY = ROOT / "tests" / "foundry"
 CHROMIUM = os.environ.get("ROLLBRIDGE_CHROMIUM", "/usr/bin/chromium")
 #: Where the screenshots the docs show are written (docs/web.md).
 IMAGES = ROOT / "docs" / "images"
-SHOTS = ("web-gm.png", "web-player-phone.png", "web-overlay.png")
+SHOTS = ("web-gm.png", "web-player-phone.png", "web-overlay.png", "web-stats.png")
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
 
@@ -59,6 +59,15 @@ async def run_script(script: str, env: dict[str, str], secrets: list[str]) -> di
     assert process.returncode == 0, output[-8000:]
     (line,) = [x for x in out.decode().splitlines() if x.startswith("RESULT ")]
     return json.loads(line[len("RESULT ") :])
+
+
+def faces_drawn(summary: dict) -> dict[str, list[list[int]]]:
+    """What a statistics chart should draw of a summary: per die size, each face
+    with its count, in face order."""
+    return {
+        faces: sorted([int(face), count] for face, count in die["faces"].items())
+        for faces, die in summary["dice"].items()
+    }
 
 
 def die_text(die: dict) -> str:
@@ -139,6 +148,29 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     assert [w["locale"] for w in resume["welcomes"]] == ["cs", "cs"]  # the browser's language
     assert "while away one" in resume["awayTexts"][0] and "while away two" in resume["awayTexts"][1]
 
+    # the statistics panels drew the reply each page received, bar for bar: the
+    # session and every actor, each die size's faces with their counts
+    stats = result["stats"]
+    assert stats["seq"] == stats["playerSeq"] >= resume["away"][1]
+    for who in ("gm", "player"):
+        page = stats[who]
+        assert page["replies"] == 1 and page["reply"]["audience"] == who
+        summaries = {"session": page["reply"]["session"], **page["reply"]["actors"]}
+        assert page["drawn"] == {key: faces_drawn(s) for key, s in summaries.items()}, who
+        assert page["drawn"]["session"]["6"], who  # the night's d6 are drawn
+        drawn_d6 = sum(count for _, count in page["drawn"]["session"]["6"])
+        assert drawn_d6 == page["reply"]["session"]["dice"]["6"]["count"], who
+    # "the last hour" asks by the server's event times: the whole night is in it
+    hour = stats["gmHour"]["reply"]
+    assert set(hour["scope"]) == {"from_time"} and stats["gm"]["reply"]["scope"] == {}
+    assert hour["session"] == stats["gm"]["reply"]["session"]
+    # the player's statistics leave out exactly the GM's secret roll's dice
+    secret_dice = stats["secretDice"]
+    assert secret_dice == [6] * len(secret_dice) and len(secret_dice) >= 17
+    gm_d6 = stats["gm"]["reply"]["session"]["dice"]["6"]["count"]
+    player_d6 = stats["player"]["reply"]["session"]["dice"]["6"]["count"]
+    assert gm_d6 - player_d6 == len(secret_dice)
+
     # a player joining late reads the log from before (the export, as a player):
     # every seq the GM's page shows, once each, the secret roll as a placeholder
     late = result["late"]
@@ -170,6 +202,10 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     # the encounter's order and whose turn it is, in both pages
     encounter = result["encounter"]
     assert encounter["order"] == ["tukan", "guard-a"] and encounter["playerButtons"] == ["next"]
+    # "this encounter" asks from the seq of its encounter.started: no roll since
+    counted = encounter["stats"]["reply"]
+    assert set(counted["scope"]) == {"encounter"} and counted["session"]["rolls"] == 0
+    assert counted["first_seq"] == counted["scope"]["encounter"]
     assert encounter["afterNext"] == {"gm": "guard-a", "player": "guard-a"}
 
     # a name made of HTML is text everywhere: no img element, no dialog

@@ -8,6 +8,7 @@ import { actorCards, adjustForm, encounterView, historyButtons, pendingList } fr
 import { actionForm, rollForm } from "./forms.mjs";
 import { fetchHistory } from "./history.mjs";
 import { el, renderEvent } from "./render.mjs";
+import { renderStats, scopeFields } from "./stats.mjs";
 import { Session, browserLocale, socketUrl, tableFromPath, takeToken } from "./session.mjs";
 import { i18n } from "./texts.mjs";
 
@@ -42,7 +43,46 @@ function send(message) {
   );
 }
 
+/** The seqs of the latest encounter.started and encounter.ended the log has shown
+ * (live or from history): the running encounter's statistics start at the first. */
+const encounterSeqs = { started: 0, ended: 0 };
+
+function noteEncounter(event) {
+  if (event.kind === "encounter.started") encounterSeqs.started = Math.max(encounterSeqs.started, event.seq);
+  if (event.kind === "encounter.ended") encounterSeqs.ended = Math.max(encounterSeqs.ended, event.seq);
+}
+
+/** The seq of the running encounter's start, when the page has seen it. */
+function encounterSeq() {
+  const { started, ended } = encounterSeqs;
+  return session?.table.encounter && started > ended ? started : null;
+}
+
+/** The scope selector offers "this encounter" only while one runs whose start the page knows. */
+function drawScopes() {
+  const choice = $("stats-scope").querySelector('option[value="encounter"]');
+  choice.disabled = encounterSeq() === null;
+  if (choice.disabled && $("stats-scope").value === "encounter") $("stats-scope").value = "all";
+}
+
+/** Ask the server for the statistics of the chosen span and draw its reply. */
+async function askStats() {
+  const fields = scopeFields($("stats-scope").value, { encounterSeq: encounterSeq() });
+  if (!fields || !session) return;
+  const box = $("stats");
+  box.setAttribute("aria-busy", "true");
+  try {
+    const reply = await session.request({ type: "stats", ...fields });
+    box.replaceChildren(renderStats(i18n, reply));
+  } catch (error) {
+    say(errorText(error, i18n), "error");
+  } finally {
+    box.removeAttribute("aria-busy");
+  }
+}
+
 function drawTable() {
+  drawScopes();
   $("actors").replaceChildren(...actorCards(session));
   $("encounter").replaceChildren(encounterView(session, send));
   if (session.role === "gm") $("pending").replaceChildren(pendingList(session, send));
@@ -100,7 +140,11 @@ function addEntry(node) {
 /** The log from before this page joined (the session log export). */
 async function addHistory(token, welcome) {
   const events = await fetchHistory({ table: tableId, token, locale: welcome.locale, upTo: welcome.seq });
-  for (const event of events) addEntry(renderEvent(event, (id) => session.nameOf(id)));
+  for (const event of events) {
+    noteEncounter(event);
+    addEntry(renderEvent(event, (id) => session.nameOf(id)));
+  }
+  drawScopes();
   document.body.dataset.history = String(events.length);
 }
 
@@ -129,7 +173,10 @@ function join(token) {
     return;
   }
   $("log").replaceChildren();
+  $("stats").replaceChildren();
   shown.clear();
+  encounterSeqs.started = 0;
+  encounterSeqs.ended = 0;
   session = new Session({
     table: tableId,
     token,
@@ -138,7 +185,10 @@ function join(token) {
     listeners: {
       onSnapshot: (welcome, how) => joined(token, welcome, how),
       onTable: drawTable,
-      onEvent: (event) => addEntry(renderEvent(event, (id) => session.nameOf(id))),
+      onEvent: (event) => {
+        noteEncounter(event);
+        addEntry(renderEvent(event, (id) => session.nameOf(id)));
+      },
       onCursor: (cursor) => {
         document.body.dataset.seq = String(cursor.seq);
       },
@@ -164,6 +214,11 @@ $("join-form").addEventListener("submit", (event) => {
   if (!token) return;
   if (session) session.stop();
   join(token);
+});
+
+$("stats-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  askStats();
 });
 
 const fromFragment = takeToken();

@@ -12,7 +12,8 @@
 import process from "node:process";
 
 import {
-  DESKTOP, PHONE, connected, diceOf, joinedPage, launch, logSeqs, openPage, roll, seqOf, tapWebSocket, trackOf, waitSeq,
+  DESKTOP, PHONE, connected, diceOf, joinedPage, launch, logSeqs, openPage, roll, seqOf, statsOf, tapWebSocket, trackOf,
+  waitSeq,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -38,7 +39,8 @@ function frameEvent(frames, seq) {
 const browser = await launch(env.RB_CHROMIUM);
 try {
   step("the GM joins with the token in the fragment");
-  const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`, TOKENS.web.gm);
+  const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`, TOKENS.web.gm,
+    { tap: true });
   result.join = {
     gmAddress: await gm.evaluate(() => location.href),
     gmRole: await gm.textContent("#role"),
@@ -149,9 +151,22 @@ try {
     gaps: await player.$$eval("#log li.entry-gap", (l) => l.length),
     awayTexts: await Promise.all(away.map((s) => player.textContent(`#log li[data-seq="${s}"]`))),
   };
+
+  step("both pages count the night's dice: the player's without the GM's secret roll");
+  await waitSeq(gm, away[1]);
+  result.stats = {
+    seq: await seqOf(gm),
+    playerSeq: await seqOf(player),
+    secretDice: (frameEvent(gm.gate.frames, secretSeq)?.data?.roll?.groups ?? [])
+      .flatMap((group) => group.dice.map((die) => die.faces)),
+    gm: await statsOf(gm, gm.gate),
+    player: await statsOf(player, gate),
+  };
+  result.stats.gmHour = await statsOf(gm, gm.gate, "hour");
   if (SHOTS) {
     await gm.evaluate(() => window.scrollTo(0, 0));
     await gm.screenshot({ path: `${SHOTS}/web-gm.png` });
+    await gm.locator("#stats-panel").screenshot({ path: `${SHOTS}/web-stats.png` });
   }
 
   step("a player who joins late reads the log from before");
@@ -190,7 +205,8 @@ try {
 
   step("approvals and adjustments on a table where players ask first");
   const apGm = await joinedPage(browser, "approval-gm", DESKTOP, trouble, `${BASE}/tables/approval`, TOKENS.approval.gm);
-  const apPlayer = await joinedPage(browser, "approval-player", PHONE, trouble, `${BASE}/tables/approval`, TOKENS.approval.player);
+  const apPlayer = await joinedPage(browser, "approval-player", PHONE, trouble, `${BASE}/tables/approval`,
+    TOKENS.approval.player, { tap: true });
   result.approval = {
     gmPanelHidden: { player: await apPlayer.isHidden("#gm-panel"), gm: await apGm.isHidden("#gm-panel") },
   };
@@ -242,6 +258,7 @@ try {
     order: await apPlayer.$$eval("#encounter li.turn", (l) => l.map((x) => x.dataset.actor)),
     playerButtons: await apPlayer.$$eval("#encounter button", (l) => l.map((x) => x.name)),
   };
+  result.encounter.stats = await statsOf(apPlayer, apPlayer.gate, "encounter");
   await apPlayer.click('#encounter button[name="next"]');
   await apGm.waitForSelector('#encounter li.current[data-actor="guard-a"]');
   result.encounter.afterNext = {
