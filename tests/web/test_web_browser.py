@@ -14,7 +14,9 @@ import asyncio
 import json
 import os
 import shutil
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -114,6 +116,17 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     assert exploded, "the seeded 4d6x should explode (tests/web/conftest.py SEED)"
     assert all("die-exploded" in roll["player"][i]["classes"] for i in exploded)
 
+    # its time: the frame's `at` in the player's time zone (Europe/Prague), the
+    # instant in `datetime`, the full date in the title
+    at = roll["frameAt"]
+    assert isinstance(at, (int, float)) and at > 0
+    shown = datetime.fromisoformat(roll["time"]["datetime"].replace("Z", "+00:00"))
+    assert shown.tzinfo is not None and abs(shown.timestamp() - at) < 0.001
+    prague = datetime.fromtimestamp(at, ZoneInfo("Europe/Prague"))
+    assert roll["time"]["text"] == prague.strftime("%H:%M")
+    title = roll["time"]["title"]  # e.g. "středa 2. prosince 2026 v 23:10:15 SEČ"
+    assert str(prague.year) in title and prague.strftime(":%M:%S") in title
+
     # the player's form resolved the attack: Rook's track changed in both pages
     attack = result["attack"]
     assert attack["before"]["gm"] == attack["before"]["player"] == "0/10"
@@ -136,6 +149,8 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     assert "kind-hidden" in secret["playerClass"]
     assert secret["playerFrame"]["kind"] == "hidden" and "data" not in secret["playerFrame"]
     assert secret["playerFrames"] == 0 and secret["playerHas"] is False
+    # a placeholder carries no time; the GM's line has one
+    assert secret["playerTimes"] == 0 and secret["gmTime"]
 
     # the drop: resumed with exactly the missed events, no line lost or doubled
     resume = result["resume"]
@@ -177,6 +192,7 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     assert late["seqs"] == late["gm"] and late["history"] == len(late["gm"])
     assert late["seqs"][0] == 1
     assert "kind-hidden" in late["secretClass"] and late["hasSecret"] is False
+    assert late["rollTime"] == roll["time"]["datetime"]  # the export's events carry their time
     assert [u for u in late["requests"] if "/export?" in u] == [
         f"{web_world.base}/tables/web/export?format=jsonl&since=0&locale=en"
     ]

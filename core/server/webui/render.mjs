@@ -155,14 +155,46 @@ export function eventSummary(event, nameOf) {
   }
 }
 
-/** One log entry: seq, who, what; a roll's or resolution's dice; its steps folded. */
-export function renderEvent(event, nameOf) {
+/**
+ * When an event was executed, as a <time>: the hour and minute in the viewer's
+ * time zone, `datetime` the instant in UTC (ISO 8601), the full date and time
+ * as its title; null when the event carries no time (older logs, hidden
+ * placeholders).
+ * @param {number} at the event's `at`: seconds since 1970, UTC
+ * @param {string} [lang] the language the page shows dates in
+ * @returns {HTMLTimeElement|null}
+ */
+export function renderTime(at, lang = undefined) {
+  const seconds = typeof at === "number" ? at : Number.NaN;
+  if (!Number.isFinite(seconds)) return null;
+  const when = new Date(seconds * 1000);
+  if (Number.isNaN(when.getTime())) return null;
+  let short;
+  let full;
+  try {
+    short = when.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    full = when.toLocaleString(lang, { dateStyle: "full", timeStyle: "long" });
+  } catch {
+    short = when.toTimeString().slice(0, 5); // a tag Intl does not take
+    full = when.toString();
+  }
+  const node = el("time", "at", short);
+  node.dateTime = when.toISOString();
+  node.title = full;
+  return node;
+}
+
+/** One log entry: seq, who, what, when; a roll's or resolution's dice; its steps
+ * folded. `lang`: the language of its time. */
+export function renderEvent(event, nameOf, { lang = undefined } = {}) {
   const data = event.data ?? {};
   const item = el("li", ["entry", codeClass("kind", String(event.kind).replace(".", "-")),
     event.gm_only ? "entry-secret" : ""].filter(Boolean).join(" "));
   item.dataset.seq = String(event.seq);
   const head = el("div", "entry-head");
   head.append(el("span", "seq", `#${event.seq}`));
+  const time = renderTime(event.at, lang);
+  if (time) head.append(time);
   head.append(el("span", "kind", KIND_WORDS[event.kind] ?? event.kind));
   if (event.by) head.append(el("span", "by", event.by));
   if (event.gm_only) head.append(el("span", "secret-mark", "GM only"));

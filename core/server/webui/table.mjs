@@ -142,7 +142,7 @@ async function addHistory(token, welcome) {
   const events = await fetchHistory({ table: tableId, token, locale: welcome.locale, upTo: welcome.seq });
   for (const event of events) {
     noteEncounter(event);
-    addEntry(renderEvent(event, (id) => session.nameOf(id)));
+    addEntry(renderEvent(event, (id) => session.nameOf(id), { lang: locale }));
   }
   drawScopes();
   document.body.dataset.history = String(events.length);
@@ -187,7 +187,7 @@ function join(token) {
       onTable: drawTable,
       onEvent: (event) => {
         noteEncounter(event);
-        addEntry(renderEvent(event, (id) => session.nameOf(id)));
+        addEntry(renderEvent(event, (id) => session.nameOf(id), { lang: locale }));
       },
       onCursor: (cursor) => {
         document.body.dataset.seq = String(cursor.seq);

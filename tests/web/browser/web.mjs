@@ -47,7 +47,7 @@ try {
   };
 
   step("the player types the token in, on a phone");
-  const player = await openPage(browser, "player", { ...PHONE, locale: "cs-CZ" }, trouble);
+  const player = await openPage(browser, "player", { ...PHONE, locale: "cs-CZ", timezoneId: "Europe/Prague" }, trouble);
   const gate = await tapWebSocket(player);
   await player.goto(`${BASE}/tables/web`);
   await player.fill("#token", TOKENS.web.player);
@@ -78,6 +78,9 @@ try {
     player: await diceOf(player, rollSeq),
     frame: frameEvent(gate.frames, rollSeq)?.data?.roll?.groups ?? null,
     playerText: await player.textContent(`#log li[data-seq="${rollSeq}"]`),
+    frameAt: frameEvent(gate.frames, rollSeq)?.at ?? null,
+    time: await player.$eval(`#log li[data-seq="${rollSeq}"] .entry-head time`,
+      (t) => ({ datetime: t.dateTime, text: t.textContent, title: t.title })),
   };
 
   step("the player's form resolves Tukan's attack on Rook");
@@ -130,6 +133,8 @@ try {
     playerHtml: await player.content(),
     playerFrames: gate.frames.filter((f) => f.includes("48611") || f.includes("ambush")).length,
     playerFrame: frameEvent(gate.frames, secretSeq),
+    playerTimes: await player.$$eval(`#log li[data-seq="${secretSeq}"] time`, (l) => l.length),
+    gmTime: await gm.getAttribute(`#log li[data-seq="${secretSeq}"] time`, "datetime"),
   };
   result.secret.playerHas = result.secret.playerHtml.includes("48611") || result.secret.playerHtml.includes("ambush");
   delete result.secret.playerHtml;
@@ -177,6 +182,7 @@ try {
     seqs: await logSeqs(late),
     gm: await logSeqs(gm),
     secretClass: await late.getAttribute(`#log li[data-seq="${secretSeq}"]`, "class"),
+    rollTime: await late.getAttribute(`#log li[data-seq="${rollSeq}"] time`, "datetime"),
     hasSecret: (await late.content()).includes("48611"),
     requests: late.requests,
   };
