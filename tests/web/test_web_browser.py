@@ -95,7 +95,17 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
 
     # joining: the fragment's token left the address bar; roles as the tokens say
     assert result["join"]["gmAddress"] == f"{web_world.base}/tables/web"
-    assert result["join"]["gmRole"].startswith("GM") and "player" in result["join"]["playerRole"]
+    assert result["join"]["gmRole"].startswith("GM") and "hráč" in result["join"]["playerRole"]
+
+    # each page in its browser's language: the Czech phone's words are Czech (from
+    # lang/cs.json, before joining too), the GM's English
+    words = result["words"]
+    assert words["joinButton"] == "Připojit se" and words["joinLabel"] == "Token ke stolu"
+    assert words["lang"] == "cs" and words["status"] == "připojeno"
+    assert words["headings"] == ["Postavy", "Střetnutí", "Hod", "Akce", "Statistiky", "Záznam"]
+    assert words["gmLang"] == "en"
+    english = ["Actors", "Encounter", "Roll", "Action", "GM", "Statistics", "Log"]
+    assert words["gmHeadings"] == english
     assert "attack" in result["join"]["playerActions"]
     # only the actor the player controls (or nobody: the first action's actor is optional)
     assert [actor for actor in result["join"]["playerActors"] if actor] == ["tukan"]
@@ -175,6 +185,12 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
         assert page["drawn"]["session"]["6"], who  # the night's d6 are drawn
         drawn_d6 = sum(count for _, count in page["drawn"]["session"]["6"])
         assert drawn_d6 == page["reply"]["session"]["dice"]["6"]["count"], who
+    # counted in each page's language, the Czech with its plural forms
+    session = {who: stats[who]["reply"]["session"] for who in ("gm", "player")}
+    assert stats["gmLine"].startswith(f"{session['gm']['rolls']} rolls · ")
+    czech_rolls = {1: "hod", 2: "hody", 3: "hody", 4: "hody"}.get(session["player"]["rolls"])
+    czech_rolls = czech_rolls or "hodů"
+    assert stats["playerLine"].startswith(f"{session['player']['rolls']} {czech_rolls} · ")
     # "the last hour" asks by the server's event times: the whole night is in it
     hour = stats["gmHour"]["reply"]
     assert set(hour["scope"]) == {"from_time"} and stats["gm"]["reply"]["scope"] == {}

@@ -25,12 +25,17 @@ function html(tag, className = "", text = null) {
   return node;
 }
 
-/** A number as the charts show it: integers as they are, others to 2 places;
- * a dash for none. */
-export function shown(value) {
+/** A number as the charts show it in `lang`: integers as they are, others to 2
+ * places (3.50, 3,50); a dash for none. */
+export function shown(value, lang = "en") {
   if (value === null || value === undefined || value === "" || !Number.isFinite(Number(value))) return "–";
   const number = Number(value);
-  return Number.isInteger(number) ? String(number) : number.toFixed(2);
+  if (Number.isInteger(number)) return String(number);
+  try {
+    return number.toLocaleString(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  } catch {
+    return number.toFixed(2);
+  }
 }
 
 /** The faces of one die's counts, in order: [[face, count], …] (faces that are
@@ -46,9 +51,9 @@ export function faceCounts(die) {
 function dieCaption(i18n, faces, die) {
   return i18n.format("ROLLBRIDGE.Web.Stats.DieCaption", {
     die: `d${faces}`,
-    dice: counted(i18n, "ROLLBRIDGE.Web.Stats.Dice", Number(die.count) || 0),
-    mean: shown(die.mean),
-    expected: shown(die.expected),
+    dice: counted(i18n, "ROLLBRIDGE.Web.Count.Dice", Number(die.count) || 0),
+    mean: shown(die.mean, i18n.lang),
+    expected: shown(die.expected, i18n.lang),
   });
 }
 
@@ -99,7 +104,7 @@ export function facesChart(i18n, faces, die) {
   if (fair > 0) {
     const y = (top + plot - fair * scale).toFixed(1);
     const line = svg("line", { x1: 0, x2: width, y1: y, y2: y, class: "stats-fair", "stroke-dasharray": "4 3" });
-    line.append(svg("title", {}, i18n.format("ROLLBRIDGE.Web.Stats.Fair", { count: shown(fair) })));
+    line.append(svg("title", {}, i18n.format("ROLLBRIDGE.Web.Stats.Fair", { count: shown(fair, i18n.lang) })));
     chart.append(line);
   }
   return chart;
@@ -144,10 +149,10 @@ export function summarySection(i18n, title, summary) {
   const section = html("section", "stats-summary");
   section.append(html("h3", "stats-title", title));
   section.append(html("p", "stats-line", [
-    counted(i18n, "ROLLBRIDGE.Web.Stats.Rolls", Number(summary.rolls) || 0),
-    counted(i18n, "ROLLBRIDGE.Web.Stats.Successes", Number(summary.successes) || 0),
-    counted(i18n, "ROLLBRIDGE.Web.Stats.Botches", Number(summary.botches) || 0),
-    counted(i18n, "ROLLBRIDGE.Web.Stats.Explosions", Number(summary.explosions) || 0),
+    counted(i18n, "ROLLBRIDGE.Web.Count.Rolls", Number(summary.rolls) || 0),
+    counted(i18n, "ROLLBRIDGE.Web.Count.Successes", Number(summary.successes) || 0),
+    counted(i18n, "ROLLBRIDGE.Web.Count.Botches", Number(summary.botches) || 0),
+    counted(i18n, "ROLLBRIDGE.Web.Count.Explosions", Number(summary.explosions) || 0),
   ].join(" · ")));
   for (const [faces, die] of Object.entries(summary.dice ?? {})) {
     const figure = html("figure", "stats-die");
@@ -159,7 +164,7 @@ export function summarySection(i18n, title, summary) {
   const meant = (summary.ruleset ?? []).filter((row) => Number(row.value));
   if (meant.length) {
     const list = html("dl", "stats-ruleset");
-    for (const row of meant) list.append(html("dt", "", row.label ?? row.key), html("dd", "", shown(row.value)));
+    for (const row of meant) list.append(html("dt", "", row.label ?? row.key), html("dd", "", shown(row.value, i18n.lang)));
     section.append(list);
   }
   return section;
@@ -179,7 +184,7 @@ export function renderStats(i18n, reply) {
   panel.append(html("p", "stats-span", none
     ? i18n.localize("ROLLBRIDGE.Web.Stats.NoEvents")
     : i18n.format("ROLLBRIDGE.Web.Stats.Span", {
-      events: counted(i18n, "ROLLBRIDGE.Web.Stats.Events", Number(stats.events) || 0),
+      events: counted(i18n, "ROLLBRIDGE.Web.Count.Events", Number(stats.events) || 0),
       first: stats.first_seq,
       last: stats.last_seq,
     })));

@@ -10,7 +10,7 @@ import { fetchHistory } from "./history.mjs";
 import { el, renderEvent } from "./render.mjs";
 import { renderStats, scopeFields } from "./stats.mjs";
 import { Session, browserLocale, socketUrl, tableFromPath, takeToken } from "./session.mjs";
-import { i18n } from "./texts.mjs";
+import { i18n, localizePage, pageLanguage, useLanguage } from "./texts.mjs";
 
 /** Log entries kept on the page (the oldest leave first). */
 const MAX_ENTRIES = 500;
@@ -18,6 +18,9 @@ const MAX_ENTRIES = 500;
 const $ = (id) => document.getElementById(id);
 const tableId = tableFromPath(location.pathname);
 const locale = browserLocale();
+// the page's own words in the language its hello asks the server's texts in
+await useLanguage(pageLanguage(locale));
+localizePage(document);
 let session = null;
 /** What the forms were built from: they are rebuilt only when it changes. */
 let formsKey = null;
@@ -31,9 +34,9 @@ function say(text, kind = "info") {
 function send(message) {
   return session.request(message).then(
     (reply) => {
-      if (reply.status === "pending") say(`waiting for the GM's approval (${reply.pending})`);
-      else if (reply.status === "secret") say("rolled in secret: only the GM sees it");
-      else if (reply.status === "rejected") say("the GM rejected it");
+      if (reply.status === "pending") say(i18n.format("ROLLBRIDGE.Web.Message.Pending", { pending: reply.pending }));
+      else if (reply.status === "secret") say(i18n.localize("ROLLBRIDGE.Web.Message.Secret"));
+      else if (reply.status === "rejected") say(i18n.localize("ROLLBRIDGE.Web.Message.Rejected"));
       else say("");
       return reply;
     },
@@ -108,7 +111,7 @@ function buildForms() {
   if (actions.some(([name]) => name === chosen)) chooser.value = chosen;
   const showAction = () => {
     const spec = session.ruleset?.actions?.[chooser.value];
-    $("action").replaceChildren(spec ? actionForm(session, chooser.value, spec, send) : el("p", "empty", "no actions"));
+    $("action").replaceChildren(spec ? actionForm(session, chooser.value, spec, send) : el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Message.NoActions")));
   };
   chooser.onchange = showAction;
   showAction();
@@ -158,8 +161,7 @@ function joined(token, welcome, { first }) {
   // the server's texts on the page are in the language it answered in
   $("table").lang = welcome.locale ?? "en";
   if (!first) {
-    addEntry(el("li", "entry entry-gap",
-      "— reconnected: what happened while away could not be recovered; the table is as it is now —"));
+    addEntry(el("li", "entry entry-gap", i18n.localize("ROLLBRIDGE.Web.Message.Gap")));
   }
   formsKey = null;
   if (first) addHistory(token, welcome);
@@ -169,7 +171,7 @@ function joined(token, welcome, { first }) {
 
 function join(token) {
   if (!tableId) {
-    say("this address names no table", "error");
+    say(i18n.localize("ROLLBRIDGE.Web.Message.NoTable"), "error");
     return;
   }
   $("log").replaceChildren();
@@ -196,7 +198,7 @@ function join(token) {
         document.body.dataset.status = status;
         $("status").textContent = labelOf(i18n, CONNECTION_LABELS, status);
         if (status === "refused") {
-          say(detail?.message || "the server refused the token", "error");
+          say(detail?.message || i18n.localize("ROLLBRIDGE.Connection.refused"), "error");
           $("join").hidden = false;
           $("table").hidden = true;
         }

@@ -50,10 +50,23 @@ try {
   const player = await openPage(browser, "player", { ...PHONE, locale: "cs-CZ", timezoneId: "Europe/Prague" }, trouble);
   const gate = await tapWebSocket(player);
   await player.goto(`${BASE}/tables/web`);
+  await player.waitForSelector("#join-form:not([hidden])");
+  await player.waitForFunction(() => document.documentElement.lang === "cs");
+  result.words = {
+    joinButton: await player.textContent('#join-form button[type="submit"]'),
+    joinLabel: await player.textContent('label[for="token"]'),
+  };
   await player.fill("#token", TOKENS.web.player);
   await player.click('#join-form button[type="submit"]');
   await connected(player);
   result.join.playerRole = await player.textContent("#role");
+  Object.assign(result.words, {
+    lang: await player.evaluate(() => document.documentElement.lang),
+    headings: await player.$$eval("main h2", (l) => l.filter((h) => h.checkVisibility()).map((h) => h.textContent)),
+    status: await player.textContent("#status"),
+    gmLang: await gm.evaluate(() => document.documentElement.lang),
+    gmHeadings: await gm.$$eval("main h2", (l) => l.map((h) => h.textContent)),
+  });
   result.join.playerActions = await player.$$eval("#action-select option", (o) => o.map((x) => x.value));
   result.join.playerActors = await player.$$eval('form.action-form select[name="actor"] option',
     (o) => o.map((x) => x.value));
@@ -168,6 +181,8 @@ try {
     player: await statsOf(player, gate),
   };
   result.stats.gmHour = await statsOf(gm, gm.gate, "hour");
+  result.stats.playerLine = await player.textContent("#stats [data-session] .stats-line");
+  result.stats.gmLine = await gm.textContent("#stats [data-session] .stats-line");
   if (SHOTS) {
     await gm.evaluate(() => window.scrollTo(0, 0));
     await gm.screenshot({ path: `${SHOTS}/web-gm.png` });
