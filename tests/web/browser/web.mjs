@@ -185,7 +185,7 @@ try {
   result.stats.gmLine = await gm.textContent("#stats [data-session] .stats-line");
   if (SHOTS) {
     await gm.evaluate(() => window.scrollTo(0, 0));
-    await gm.screenshot({ path: `${SHOTS}/web-gm.png` });
+    await gm.screenshot({ path: `${SHOTS}/web-gm.png`, fullPage: true }); // the statistics below the forms
     await gm.locator("#stats-panel").screenshot({ path: `${SHOTS}/web-stats.png` });
   }
 
