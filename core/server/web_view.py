@@ -53,6 +53,7 @@ WEB_FILES = (
     "controls.mjs",
     "history.mjs",
     "stats.mjs",
+    "statspanel.mjs",
     "texts.mjs",
     "web.css",
     "overlay.css",

@@ -8,8 +8,8 @@ import { actorCards, adjustForm, encounterView, historyButtons, pendingList } fr
 import { actionForm, rollForm } from "./forms.mjs";
 import { fetchHistory } from "./history.mjs";
 import { el, renderEvent } from "./render.mjs";
-import { renderStats, scopeFields } from "./stats.mjs";
 import { Session, browserLocale, socketUrl, tableFromPath, takeToken } from "./session.mjs";
+import { StatsPanel } from "./statspanel.mjs";
 import { i18n, localizePage, pageLanguage, useLanguage } from "./texts.mjs";
 
 /** Log entries kept on the page (the oldest leave first). */
@@ -46,46 +46,16 @@ function send(message) {
   );
 }
 
-/** The seqs of the latest encounter.started and encounter.ended the log has shown
- * (live or from history): the running encounter's statistics start at the first. */
-const encounterSeqs = { started: 0, ended: 0 };
-
-function noteEncounter(event) {
-  if (event.kind === "encounter.started") encounterSeqs.started = Math.max(encounterSeqs.started, event.seq);
-  if (event.kind === "encounter.ended") encounterSeqs.ended = Math.max(encounterSeqs.ended, event.seq);
-}
-
-/** The seq of the running encounter's start, when the page has seen it. */
-function encounterSeq() {
-  const { started, ended } = encounterSeqs;
-  return session?.table.encounter && started > ended ? started : null;
-}
-
-/** The scope selector offers "this encounter" only while one runs whose start the page knows. */
-function drawScopes() {
-  const choice = $("stats-scope").querySelector('option[value="encounter"]');
-  choice.disabled = encounterSeq() === null;
-  if (choice.disabled && $("stats-scope").value === "encounter") $("stats-scope").value = "all";
-}
-
-/** Ask the server for the statistics of the chosen span and draw its reply. */
-async function askStats() {
-  const fields = scopeFields($("stats-scope").value, { encounterSeq: encounterSeq() });
-  if (!fields || !session) return;
-  const box = $("stats");
-  box.setAttribute("aria-busy", "true");
-  try {
-    const reply = await session.request({ type: "stats", ...fields });
-    box.replaceChildren(renderStats(i18n, reply));
-  } catch (error) {
-    say(errorText(error, i18n), "error");
-  } finally {
-    box.removeAttribute("aria-busy");
-  }
-}
+const stats = new StatsPanel({
+  form: $("stats-form"),
+  scope: $("stats-scope"),
+  box: $("stats"),
+  request: (message) => session.request(message),
+  onError: (text) => say(text, "error"),
+});
 
 function drawTable() {
-  drawScopes();
+  stats.refresh(Boolean(session.table.encounter));
   $("actors").replaceChildren(...actorCards(session));
   $("encounter").replaceChildren(encounterView(session, send));
   if (session.role === "gm") $("pending").replaceChildren(pendingList(session, send));
@@ -144,10 +114,9 @@ function addEntry(node) {
 async function addHistory(token, welcome) {
   const events = await fetchHistory({ table: tableId, token, locale: welcome.locale, upTo: welcome.seq });
   for (const event of events) {
-    noteEncounter(event);
+    stats.note(event);
     addEntry(renderEvent(event, (id) => session.nameOf(id), { lang: locale }));
   }
-  drawScopes();
   document.body.dataset.history = String(events.length);
 }
 
@@ -175,10 +144,8 @@ function join(token) {
     return;
   }
   $("log").replaceChildren();
-  $("stats").replaceChildren();
+  stats.reset();
   shown.clear();
-  encounterSeqs.started = 0;
-  encounterSeqs.ended = 0;
   session = new Session({
     table: tableId,
     token,
@@ -188,7 +155,7 @@ function join(token) {
       onSnapshot: (welcome, how) => joined(token, welcome, how),
       onTable: drawTable,
       onEvent: (event) => {
-        noteEncounter(event);
+        stats.note(event);
         addEntry(renderEvent(event, (id) => session.nameOf(id), { lang: locale }));
       },
       onCursor: (cursor) => {
@@ -216,11 +183,6 @@ $("join-form").addEventListener("submit", (event) => {
   if (!token) return;
   if (session) session.stop();
   join(token);
-});
-
-$("stats-form").addEventListener("submit", (event) => {
-  event.preventDefault();
-  askStats();
 });
 
 const fromFragment = takeToken();
