@@ -71,11 +71,17 @@ export async function useLanguage(lang, fetchFn = globalThis.fetch) {
 /**
  * Fill the static markup's words: each element with `data-i18n="KEY"` gets the
  * key's text as its text (never as HTML); the root's `lang` says the language.
+ * A key no file has (the files could not be fetched) leaves the markup's
+ * English in place.
  * @param {Document} doc the page
  */
 export function localizePage(doc = globalThis.document) {
   doc.documentElement.lang = i18n.lang;
-  for (const node of doc.querySelectorAll("[data-i18n]")) node.textContent = i18n.localize(node.dataset.i18n);
+  for (const node of doc.querySelectorAll("[data-i18n]")) {
+    const key = node.dataset.i18n;
+    const text = i18n.localize(key);
+    if (text !== key) node.textContent = text;
+  }
 }
 
 /**
