@@ -4,7 +4,7 @@
 
     GET /tables/ID           the table's web view (an HTML page; docs/web.md)
     GET /tables/ID/overlay   the stream overlay: transparent, the latest roll large
-    GET /static/web/NAME     the view's own modules and stylesheets (WEB_FILES)
+    GET /static/web/NAME     the view's own modules, stylesheets and words (WEB_FILES)
     GET /static/client/NAME  the shared browser protocol client (adapters/client/)
 
 The pages are fixed files: the table id is not written into them (the page reads
@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 
 __all__ = ["CLIENT_FILES", "CONTENT_TYPES", "WEB_FILES", "WebViewRoute", "page_policy"]
 
-#: The view's files (in ``rollbridge/server/webui/``), by the name they are served as.
+#: The view's files (in ``rollbridge/server/webui/``), by the name they are served as
+#: (``lang/LANG.json``: the pages' own words in each language).
 WEB_FILES = (
     "table.html",
     "overlay.html",
@@ -51,9 +52,16 @@ WEB_FILES = (
     "forms.mjs",
     "controls.mjs",
     "history.mjs",
+    "stats.mjs",
+    "statspanel.mjs",
     "texts.mjs",
     "web.css",
     "overlay.css",
+    # the pages' own words, one file a language (docs/web.md, "Languages")
+    "lang/en.json",
+    "lang/cs.json",
+    "lang/de.json",
+    "lang/ru.json",
 )
 #: The shared protocol client (``rollbridge/adapters/client/``), served to the pages.
 CLIENT_FILES = ("connection.mjs", "protocol.mjs", "url.mjs", "i18n.mjs")
@@ -62,10 +70,11 @@ CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".mjs": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
+    ".json": "application/json; charset=utf-8",
 }
 _TABLE_PAGE = re.compile(r"^/tables/([^/]{1,200})/?$")
 _OVERLAY_PAGE = re.compile(r"^/tables/([^/]{1,200})/overlay/?$")
-_STATIC = re.compile(r"^/static/(web|client)/([a-z0-9]+\.(?:html|mjs|css))$")
+_STATIC = re.compile(r"^/static/(web|client)/((?:lang/)?[a-z0-9]+\.(?:html|mjs|css|json))$")
 #: What a Host header may hold to be named in the policy (a host name or address, a port).
 _HOST = re.compile(r"^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$")
 
@@ -103,7 +112,7 @@ def page_policy(host: str | None, *, framed: bool) -> str:
 def _read(folder: str, name: str) -> bytes:
     """A served file's bytes (read once per process)."""
     if folder == "web":
-        return resources.files("rollbridge.server").joinpath("webui", name).read_bytes()
+        return resources.files("rollbridge.server").joinpath("webui", *name.split("/")).read_bytes()
     return resources.files("rollbridge.adapters").joinpath("client", name).read_bytes()
 
 

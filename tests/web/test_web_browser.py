@@ -14,7 +14,9 @@ import asyncio
 import json
 import os
 import shutil
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -26,7 +28,7 @@ FOUNDRY = ROOT / "tests" / "foundry"
 CHROMIUM = os.environ.get("ROLLBRIDGE_CHROMIUM", "/usr/bin/chromium")
 #: Where the screenshots the docs show are written (docs/web.md).
 IMAGES = ROOT / "docs" / "images"
-SHOTS = ("web-gm.png", "web-player-phone.png", "web-overlay.png")
+SHOTS = ("web-gm.png", "web-player-phone.png", "web-overlay.png", "web-stats.png")
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
 
@@ -61,6 +63,15 @@ async def run_script(script: str, env: dict[str, str], secrets: list[str]) -> di
     return json.loads(line[len("RESULT ") :])
 
 
+def faces_drawn(summary: dict) -> dict[str, list[list[int]]]:
+    """What a statistics chart should draw of a summary: per die size, each face
+    with its count, in face order."""
+    return {
+        faces: sorted([int(face), count] for face, count in die["faces"].items())
+        for faces, die in summary["dice"].items()
+    }
+
+
 def die_text(die: dict) -> str:
     """How a die reads on the page: its value, or the chain of an exploding die."""
     rolls = die.get("rolls") or []
@@ -84,7 +95,17 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
 
     # joining: the fragment's token left the address bar; roles as the tokens say
     assert result["join"]["gmAddress"] == f"{web_world.base}/tables/web"
-    assert result["join"]["gmRole"].startswith("GM") and "player" in result["join"]["playerRole"]
+    assert result["join"]["gmRole"].startswith("GM") and "hráč" in result["join"]["playerRole"]
+
+    # each page in its browser's language: the Czech phone's words are Czech (from
+    # lang/cs.json, before joining too), the GM's English
+    words = result["words"]
+    assert words["joinButton"] == "Připojit se" and words["joinLabel"] == "Token ke stolu"
+    assert words["lang"] == "cs" and words["status"] == "připojeno"
+    assert words["headings"] == ["Postavy", "Střetnutí", "Hod", "Akce", "Statistiky", "Záznam"]
+    assert words["gmLang"] == "en"
+    english = ["Actors", "Encounter", "Roll", "Action", "GM", "Statistics", "Log"]
+    assert words["gmHeadings"] == english
     assert "attack" in result["join"]["playerActions"]
     # only the actor the player controls (or nobody: the first action's actor is optional)
     assert [actor for actor in result["join"]["playerActors"] if actor] == ["tukan"]
@@ -104,6 +125,17 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     exploded = [i for i, d in enumerate(sent) if "exploded" in d.get("tags", [])]
     assert exploded, "the seeded 4d6x should explode (tests/web/conftest.py SEED)"
     assert all("die-exploded" in roll["player"][i]["classes"] for i in exploded)
+
+    # its time: the frame's `at` in the player's time zone (Europe/Prague), the
+    # instant in `datetime`, the full date in the title
+    at = roll["frameAt"]
+    assert isinstance(at, (int, float)) and at > 0
+    shown = datetime.fromisoformat(roll["time"]["datetime"].replace("Z", "+00:00"))
+    assert shown.tzinfo is not None and abs(shown.timestamp() - at) < 0.001
+    prague = datetime.fromtimestamp(at, ZoneInfo("Europe/Prague"))
+    assert roll["time"]["text"] == prague.strftime("%H:%M")
+    title = roll["time"]["title"]  # e.g. "středa 2. prosince 2026 v 23:10:15 SEČ"
+    assert str(prague.year) in title and prague.strftime(":%M:%S") in title
 
     # the player's form resolved the attack: Rook's track changed in both pages
     attack = result["attack"]
@@ -127,6 +159,8 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     assert "kind-hidden" in secret["playerClass"]
     assert secret["playerFrame"]["kind"] == "hidden" and "data" not in secret["playerFrame"]
     assert secret["playerFrames"] == 0 and secret["playerHas"] is False
+    # a placeholder carries no time; the GM's line has one
+    assert secret["playerTimes"] == 0 and secret["gmTime"]
 
     # the drop: resumed with exactly the missed events, no line lost or doubled
     resume = result["resume"]
@@ -139,12 +173,42 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     assert [w["locale"] for w in resume["welcomes"]] == ["cs", "cs"]  # the browser's language
     assert "while away one" in resume["awayTexts"][0] and "while away two" in resume["awayTexts"][1]
 
+    # the statistics panels drew the reply each page received, bar for bar: the
+    # session and every actor, each die size's faces with their counts
+    stats = result["stats"]
+    assert stats["seq"] == stats["playerSeq"] >= resume["away"][1]
+    for who in ("gm", "player"):
+        page = stats[who]
+        assert page["replies"] == 1 and page["reply"]["audience"] == who
+        summaries = {"session": page["reply"]["session"], **page["reply"]["actors"]}
+        assert page["drawn"] == {key: faces_drawn(s) for key, s in summaries.items()}, who
+        assert page["drawn"]["session"]["6"], who  # the night's d6 are drawn
+        drawn_d6 = sum(count for _, count in page["drawn"]["session"]["6"])
+        assert drawn_d6 == page["reply"]["session"]["dice"]["6"]["count"], who
+    # counted in each page's language, the Czech with its plural forms
+    session = {who: stats[who]["reply"]["session"] for who in ("gm", "player")}
+    assert stats["gmLine"].startswith(f"{session['gm']['rolls']} rolls · ")
+    czech_rolls = {1: "hod", 2: "hody", 3: "hody", 4: "hody"}.get(session["player"]["rolls"])
+    czech_rolls = czech_rolls or "hodů"
+    assert stats["playerLine"].startswith(f"{session['player']['rolls']} {czech_rolls} · ")
+    # "the last hour" asks by the server's event times: the whole night is in it
+    hour = stats["gmHour"]["reply"]
+    assert set(hour["scope"]) == {"from_time"} and stats["gm"]["reply"]["scope"] == {}
+    assert hour["session"] == stats["gm"]["reply"]["session"]
+    # the player's statistics leave out exactly the GM's secret roll's dice
+    secret_dice = stats["secretDice"]
+    assert secret_dice == [6] * len(secret_dice) and len(secret_dice) >= 17
+    gm_d6 = stats["gm"]["reply"]["session"]["dice"]["6"]["count"]
+    player_d6 = stats["player"]["reply"]["session"]["dice"]["6"]["count"]
+    assert gm_d6 - player_d6 == len(secret_dice)
+
     # a player joining late reads the log from before (the export, as a player):
     # every seq the GM's page shows, once each, the secret roll as a placeholder
     late = result["late"]
     assert late["seqs"] == late["gm"] and late["history"] == len(late["gm"])
     assert late["seqs"][0] == 1
     assert "kind-hidden" in late["secretClass"] and late["hasSecret"] is False
+    assert late["rollTime"] == roll["time"]["datetime"]  # the export's events carry their time
     assert [u for u in late["requests"] if "/export?" in u] == [
         f"{web_world.base}/tables/web/export?format=jsonl&since=0&locale=en"
     ]
@@ -170,6 +234,10 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     # the encounter's order and whose turn it is, in both pages
     encounter = result["encounter"]
     assert encounter["order"] == ["tukan", "guard-a"] and encounter["playerButtons"] == ["next"]
+    # "this encounter" asks from the seq of its encounter.started: no roll since
+    counted = encounter["stats"]["reply"]
+    assert set(counted["scope"]) == {"encounter"} and counted["session"]["rolls"] == 0
+    assert counted["first_seq"] == counted["scope"]["encounter"]
     assert encounter["afterNext"] == {"gm": "guard-a", "player": "guard-a"}
 
     # a name made of HTML is text everywhere: no img element, no dialog

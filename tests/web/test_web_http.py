@@ -66,11 +66,13 @@ async def test_every_listed_file_is_served_with_its_type(web_world):
             status, headers, body = await get(web_world.server, f"/static/{folder}/{name}")
             assert status == 200, name
             suffix = name.rsplit(".", 1)[1]
-            expected = {"mjs": "text/javascript", "css": "text/css", "html": "text/html"}[suffix]
+            expected = {"mjs": "text/javascript", "css": "text/css", "html": "text/html",
+                        "json": "application/json"}[suffix]  # fmt: skip
             assert headers["Content-Type"] == f"{expected}; charset=utf-8"
             assert headers["X-Content-Type-Options"] == "nosniff"
             assert body == (source / name).read_bytes()
-    listed = {p.name for p in (ROOT / "core" / "server" / "webui").iterdir()}
+    folder = ROOT / "core" / "server" / "webui"
+    listed = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
     assert listed == set(WEB_FILES)  # every file of the folder is served, no other
 
 
@@ -91,6 +93,11 @@ async def test_every_listed_file_is_served_with_its_type(web_world):
         "/static/adapters/client/connection.mjs",
         "/static/client/connection.test.mjs",
         "/static//etc/passwd",
+        "/static/web/lang/fr.json",
+        "/static/web/lang/../table.mjs",
+        "/static/web/lang%2fen.json",
+        "/static/client/lang/en.json",
+        "/static/web/lang/lang/en.json",
     ],
 )
 async def test_nothing_else_is_served(web_world, path):

@@ -3,6 +3,7 @@
 
 import { el, renderActor } from "./render.mjs";
 import { field, select } from "./forms.mjs";
+import { i18n } from "./texts.mjs";
 
 function button(text, name, onClick) {
   const node = el("button", "", text);
@@ -15,7 +16,8 @@ function button(text, name, onClick) {
 /** Undo and redo. */
 export function historyButtons(send) {
   const row = el("div", "buttons");
-  row.append(button("Undo", "undo", () => send({ type: "undo" })), button("Redo", "redo", () => send({ type: "redo" })));
+  row.append(button(i18n.localize("ROLLBRIDGE.Web.Button.Undo"), "undo", () => send({ type: "undo" })),
+    button(i18n.localize("ROLLBRIDGE.Web.Button.Redo"), "redo", () => send({ type: "redo" })));
   return row;
 }
 
@@ -27,14 +29,17 @@ export function pendingList(session, send) {
     const what = entry.type === "roll" ? fields.formula : fields.action;
     const item = el("li", "pending-item");
     item.dataset.pending = String(entry.pending);
-    item.append(el("span", "", `${entry.pending}: ${entry.who?.name ?? "?"} — ${entry.type} ${what ?? ""}`));
+    item.append(el("span", "", i18n.format("ROLLBRIDGE.Web.Pending.Item",
+      { pending: entry.pending, who: entry.who?.name ?? "?", type: entry.type, what: what ?? "" })));
     item.append(
-      button("Approve", "approve", () => send({ type: "approve", request: entry.pending })),
-      button("Reject", "reject", () => send({ type: "reject", request: entry.pending })),
+      button(i18n.localize("ROLLBRIDGE.Web.Button.Approve"), "approve",
+        () => send({ type: "approve", request: entry.pending })),
+      button(i18n.localize("ROLLBRIDGE.Web.Button.Reject"), "reject",
+        () => send({ type: "reject", request: entry.pending })),
     );
     list.append(item);
   }
-  if (!list.childElementCount) list.append(el("li", "empty", "nothing waiting"));
+  if (!list.childElementCount) list.append(el("li", "empty", i18n.localize("ROLLBRIDGE.Web.Pending.Nothing")));
   return list;
 }
 
@@ -57,9 +62,11 @@ export function adjustForm(session, send) {
   delta.name = "delta";
   delta.step = "1";
   delta.value = "1";
-  const submit = el("button", "", "Adjust");
+  const submit = el("button", "", i18n.localize("ROLLBRIDGE.Web.Button.Adjust"));
   submit.type = "submit";
-  form.append(field("actor", actor), field("track", track), field("delta", delta, "damage > 0, healing < 0"), submit);
+  form.append(field(i18n.localize("ROLLBRIDGE.Web.Field.Actor"), actor),
+    field(i18n.localize("ROLLBRIDGE.Web.Field.Track"), track),
+    field(i18n.localize("ROLLBRIDGE.Web.Field.Delta"), delta, i18n.localize("ROLLBRIDGE.Web.Field.DeltaHint")), submit);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     send({ type: "adjust", actor: actor.value, track: track.value, delta: Number.parseInt(delta.value, 10) });
@@ -72,25 +79,29 @@ export function encounterView(session, send) {
   const box = el("div", "encounter-body");
   const encounter = session.table.encounter;
   if (encounter) {
-    box.append(el("p", "round", `round ${encounter.round}`));
+    box.append(el("p", "round", i18n.format("ROLLBRIDGE.Web.Encounter.Round", { round: encounter.round })));
     const order = el("ol", "order");
     encounter.order.forEach((id, index) => {
       const item = el("li", index === encounter.turn ? "turn current" : "turn", session.nameOf(id));
       item.dataset.actor = id;
-      if (index === encounter.turn) item.append(el("span", "now", " ← now"));
+      if (index === encounter.turn) item.append(el("span", "now", i18n.localize("ROLLBRIDGE.Web.Encounter.Now")));
       order.append(item);
     });
     box.append(order);
   } else {
-    box.append(el("p", "empty", "no encounter"));
+    box.append(el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Encounter.None")));
   }
   const row = el("div", "buttons");
   if (session.role === "gm" && !encounter) {
-    row.append(button("Start (all actors, this order)", "start",
+    row.append(button(i18n.localize("ROLLBRIDGE.Web.Button.Start"), "start",
       () => send({ type: "encounter.start", order: [...session.actors.keys()] })));
   }
-  if (encounter && session.role !== "observer") row.append(button("Next turn", "next", () => send({ type: "encounter.next" })));
-  if (encounter && session.role === "gm") row.append(button("End", "end", () => send({ type: "encounter.end" })));
+  if (encounter && session.role !== "observer") {
+    row.append(button(i18n.localize("ROLLBRIDGE.Web.Button.Next"), "next", () => send({ type: "encounter.next" })));
+  }
+  if (encounter && session.role === "gm") {
+    row.append(button(i18n.localize("ROLLBRIDGE.Web.Button.End"), "end", () => send({ type: "encounter.end" })));
+  }
   if (row.childElementCount) box.append(row);
   return box;
 }

@@ -5,6 +5,7 @@
 // schema's defaults apply at the server, which checks everything again.
 
 import { el } from "./render.mjs";
+import { i18n } from "./texts.mjs";
 
 let fieldCounter = 0;
 
@@ -33,7 +34,7 @@ export function select(options, { name = "", empty = null } = {}) {
 export function controlFor(name, schema, example) {
   let control;
   if (Array.isArray(schema.enum)) {
-    control = select(schema.enum.map((v) => [String(v), String(v)]), { name, empty: "(default)" });
+    control = select(schema.enum.map((v) => [String(v), String(v)]), { name, empty: i18n.localize("ROLLBRIDGE.Web.Field.Default") });
   } else if (schema.type === "boolean") {
     control = el("input");
     control.type = "checkbox";
@@ -71,11 +72,13 @@ function actorChoices(session, spec) {
   const parts = {};
   if (spec.actor !== "none" && spec.actor !== undefined) {
     const mine = session.controllable().map((a) => [a.id, a.name]);
-    parts.actor = select(mine, { name: "actor", empty: spec.actor === "required" ? null : "(nobody)" });
+    const empty = spec.actor === "required" ? null : i18n.localize("ROLLBRIDGE.Web.Field.Nobody");
+    parts.actor = select(mine, { name: "actor", empty });
   }
   if ((spec.max_targets ?? 0) > 0 || spec.max_targets === null) {
     const box = el("fieldset", "targets");
-    box.append(el("legend", "", spec.max_targets === 1 ? "target" : "targets"));
+    box.append(el("legend", "", spec.max_targets === 1
+      ? i18n.localize("ROLLBRIDGE.Web.Field.Target") : i18n.localize("ROLLBRIDGE.Web.Field.Targets")));
     for (const actor of session.actors.values()) {
       const input = el("input");
       input.type = spec.max_targets === 1 ? "radio" : "checkbox";
@@ -99,7 +102,7 @@ export function actionForm(session, actionName, spec, submit) {
   form.dataset.action = actionName;
   if (spec.summary) form.append(el("p", "summary", spec.summary));
   const { actor, targets } = actorChoices(session, spec);
-  if (actor) form.append(field("actor", actor));
+  if (actor) form.append(field(i18n.localize("ROLLBRIDGE.Web.Field.Actor"), actor));
   if (targets) form.append(targets);
   const properties = spec.params?.properties ?? {};
   const example = spec.example ?? {};
@@ -107,7 +110,7 @@ export function actionForm(session, actionName, spec, submit) {
   const required = new Set(spec.params?.required ?? []);
   // the parameters the action needs or its example fills in are shown; the rest folded
   const more = el("details", "more-params");
-  more.append(el("summary", "", "more parameters"));
+  more.append(el("summary", "", i18n.localize("ROLLBRIDGE.Web.Field.MoreParams")));
   for (const [name, schema] of Object.entries(properties)) {
     const control = controlFor(name, schema, example[name]);
     if (required.has(name)) control.required = true;
@@ -121,9 +124,9 @@ export function actionForm(session, actionName, spec, submit) {
   if (session.role === "gm") {
     secret = el("input");
     secret.type = "checkbox";
-    form.append(field("secret (GM only)", secret));
+    form.append(field(i18n.localize("ROLLBRIDGE.Web.Field.Secret"), secret));
   }
-  const button = el("button", "", `Do ${actionName}`);
+  const button = el("button", "", i18n.format("ROLLBRIDGE.Web.Button.Do", { action: actionName }));
   button.type = "submit";
   form.append(button);
   form.addEventListener("submit", (event) => {
@@ -155,16 +158,18 @@ export function rollForm(session, submit) {
   const label = el("input");
   label.name = "label";
   label.maxLength = 80;
-  const actor = select(session.controllable().map((a) => [a.id, a.name]), { name: "actor", empty: "(nobody)" });
-  form.append(field("dice", formula), field("label", label), field("for", actor));
+  const actor = select(session.controllable().map((a) => [a.id, a.name]),
+    { name: "actor", empty: i18n.localize("ROLLBRIDGE.Web.Field.Nobody") });
+  form.append(field(i18n.localize("ROLLBRIDGE.Web.Field.Dice"), formula),
+    field(i18n.localize("ROLLBRIDGE.Web.Field.Label"), label), field(i18n.localize("ROLLBRIDGE.Web.Field.For"), actor));
   let secret = null;
   if (session.role === "gm") {
     secret = el("input");
     secret.type = "checkbox";
     secret.name = "secret";
-    form.append(field("secret (GM only)", secret));
+    form.append(field(i18n.localize("ROLLBRIDGE.Web.Field.Secret"), secret));
   }
-  const button = el("button", "", "Roll");
+  const button = el("button", "", i18n.localize("ROLLBRIDGE.Web.Button.Roll"));
   button.type = "submit";
   form.append(button);
   form.addEventListener("submit", (event) => {

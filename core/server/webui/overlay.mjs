@@ -8,11 +8,15 @@ import { actorCards } from "./controls.mjs";
 import { fetchHistory } from "./history.mjs";
 import { diceGroups, el, eventSummary, renderDiceGroup } from "./render.mjs";
 import { Session, browserLocale, socketUrl, tableFromPath, takeToken } from "./session.mjs";
+import { i18n, localizePage, pageLanguage, useLanguage } from "./texts.mjs";
 
 const $ = (id) => document.getElementById(id);
 const tableId = tableFromPath(location.pathname);
 const token = takeToken();
+const locale = browserLocale();
 let session = null;
+await useLanguage(pageLanguage(locale));
+localizePage(document);
 
 /** The seq of the roll or resolution shown (a later one replaces it, never an earlier). */
 let shownSeq = 0;
@@ -36,13 +40,13 @@ function showLatest(event) {
 }
 
 if (!tableId || !token) {
-  $("message").textContent = "Add #token=… (an observer token of this table) to this address.";
+  $("message").textContent = i18n.localize("ROLLBRIDGE.Web.Message.OverlayToken");
 } else {
   session = new Session({
     table: tableId,
     token,
     url: socketUrl(location, tableId),
-    locale: browserLocale(),
+    locale,
     listeners: {
       onSnapshot: async (welcome) => {
         document.documentElement.lang = welcome.locale ?? "en";
@@ -58,7 +62,7 @@ if (!tableId || !token) {
       },
       onStatus: (status, detail) => {
         document.body.dataset.status = status;
-        $("message").textContent = status === "refused" ? (detail?.message || "the server refused the token") : "";
+        $("message").textContent = status === "refused" ? (detail?.message || i18n.localize("ROLLBRIDGE.Connection.refused")) : "";
       },
     },
   });

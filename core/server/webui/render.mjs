@@ -3,7 +3,8 @@
 // text (textContent, createElement): nothing a table holds is ever parsed as
 // HTML.
 
-import { KIND_WORDS } from "./texts.mjs";
+import { labelOf } from "../client/i18n.mjs";
+import { KIND_WORDS, STATUS_WORDS, counted, i18n } from "./texts.mjs";
 
 /** An element with a class and a text, each optional. */
 export function el(tag, className = "", text = null) {
@@ -53,8 +54,9 @@ export function renderActor(actor, { current = false, mine = false, small = fals
   card.dataset.actor = String(actor.id ?? "");
   const head = el("header", "actor-head");
   head.append(el("h3", "actor-name", actor.name ?? actor.id));
-  if (common.status) head.append(el("span", "status", common.status));
-  if (actor.limited && !small) head.append(el("span", "limited", "limited view"));
+  if (mine) head.append(el("span", "mine", i18n.localize("ROLLBRIDGE.Web.Actor.Yours")));
+  if (common.status) head.append(el("span", "status", labelOf(i18n, STATUS_WORDS, common.status)));
+  if (actor.limited && !small) head.append(el("span", "limited", i18n.localize("ROLLBRIDGE.Web.Actor.Limited")));
   card.append(head);
   for (const track of common.tracks ?? []) card.append(renderTrack(track));
   if (!small) {
@@ -65,7 +67,9 @@ export function renderActor(actor, { current = false, mine = false, small = fals
       card.append(list);
     }
     if (common.modifier_note) card.append(el("p", "modifier", common.modifier_note));
-    else if (common.modifier) card.append(el("p", "modifier", `modifier ${common.modifier}`));
+    else if (common.modifier) {
+      card.append(el("p", "modifier", i18n.format("ROLLBRIDGE.Web.Actor.Modifier", { modifier: common.modifier })));
+    }
   }
   return card;
 }
@@ -90,8 +94,12 @@ export function renderDiceGroup(group) {
   for (const die of group.dice ?? []) row.append(renderDie(die));
   box.append(row);
   const facts = [];
-  if (group.target !== undefined && group.target !== null) facts.push(`TN ${group.target}`);
-  if (group.successes !== undefined && group.successes !== null) facts.push(`${group.successes} successes`);
+  if (group.target !== undefined && group.target !== null) {
+    facts.push(i18n.format("ROLLBRIDGE.Web.Dice.Target", { target: group.target }));
+  }
+  if (group.successes !== undefined && group.successes !== null) {
+    facts.push(counted(i18n, "ROLLBRIDGE.Web.Count.Successes", Number(group.successes) || 0));
+  }
   if (group.total !== undefined && group.total !== null) facts.push(`= ${group.total}`);
   if (group.note) facts.push(group.note);
   if (facts.length) box.append(el("div", "dice-facts", facts.join(" · ")));
@@ -109,9 +117,9 @@ function textOf(value) {
 }
 
 /** The steps of an explanation, folded away. */
-function renderSteps(steps, summary = "How it was worked out") {
+function renderSteps(steps) {
   const details = el("details", "steps");
-  details.append(el("summary", "", summary));
+  details.append(el("summary", "", i18n.localize("ROLLBRIDGE.Web.Log.Steps")));
   const list = el("ol");
   for (const step of steps) list.append(el("li", "", textOf(step) || JSON.stringify(step)));
   details.append(list);
@@ -129,22 +137,23 @@ export function eventSummary(event, nameOf) {
     case "adjusted":
       return `${nameOf(data.actor)}: ${data.track} ${data.delta > 0 ? "+" : ""}${data.delta}`;
     case "undo":
-      return `undo of #${data.undoes} (${data.kind ?? ""})`;
+      return i18n.format("ROLLBRIDGE.Web.Log.Undo", { seq: data.undoes, kind: data.kind ?? "" });
     case "redo":
-      return `redo of #${data.redoes} (${data.kind ?? ""})`;
+      return i18n.format("ROLLBRIDGE.Web.Log.Redo", { seq: data.redoes, kind: data.kind ?? "" });
     case "actor.created":
     case "actor.updated":
     case "actor.removed":
       return nameOf(data.actor);
     case "encounter.turn":
-      return `round ${data.round}: ${nameOf(data.actor)}`;
+      return i18n.format("ROLLBRIDGE.Web.Log.Turn", { round: data.round, actor: nameOf(data.actor) });
     case "encounter.ended":
-      return `after ${data.rounds} round(s)`;
+      return counted(i18n, "ROLLBRIDGE.Web.Log.Ended", Number(data.rounds) || 0);
     case "approval.requested": {
       const request = data.request ?? {};
       const fields = request.fields ?? {};
       const what = request.type === "roll" ? fields.formula : fields.action;
-      return `${data.pending}: ${request.who?.name ?? "?"} asks ${request.type} ${what ?? ""}`;
+      return i18n.format("ROLLBRIDGE.Web.Log.Asks",
+        { pending: data.pending, who: request.who?.name ?? "?", type: request.type, what: what ?? "" });
     }
     case "approval.rejected":
       return [data.requested_by, data.type, data.reason].filter(Boolean).join(" — ");
@@ -155,17 +164,49 @@ export function eventSummary(event, nameOf) {
   }
 }
 
-/** One log entry: seq, who, what; a roll's or resolution's dice; its steps folded. */
-export function renderEvent(event, nameOf) {
+/**
+ * When an event was executed, as a <time>: the hour and minute in the viewer's
+ * time zone, `datetime` the instant in UTC (ISO 8601), the full date and time
+ * as its title; null when the event carries no time (older logs, hidden
+ * placeholders).
+ * @param {number} at the event's `at`: seconds since 1970, UTC
+ * @param {string} [lang] the language the page shows dates in
+ * @returns {HTMLTimeElement|null}
+ */
+export function renderTime(at, lang = undefined) {
+  const seconds = typeof at === "number" ? at : Number.NaN;
+  if (!Number.isFinite(seconds)) return null;
+  const when = new Date(seconds * 1000);
+  if (Number.isNaN(when.getTime())) return null;
+  let short;
+  let full;
+  try {
+    short = when.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    full = when.toLocaleString(lang, { dateStyle: "full", timeStyle: "long" });
+  } catch {
+    short = when.toTimeString().slice(0, 5); // a tag Intl does not take
+    full = when.toString();
+  }
+  const node = el("time", "at", short);
+  node.dateTime = when.toISOString();
+  node.title = full;
+  return node;
+}
+
+/** One log entry: seq, who, what, when; a roll's or resolution's dice; its steps
+ * folded. `lang`: the language of its time. */
+export function renderEvent(event, nameOf, { lang = undefined } = {}) {
   const data = event.data ?? {};
   const item = el("li", ["entry", codeClass("kind", String(event.kind).replace(".", "-")),
     event.gm_only ? "entry-secret" : ""].filter(Boolean).join(" "));
   item.dataset.seq = String(event.seq);
   const head = el("div", "entry-head");
   head.append(el("span", "seq", `#${event.seq}`));
-  head.append(el("span", "kind", KIND_WORDS[event.kind] ?? event.kind));
+  const time = renderTime(event.at, lang);
+  if (time) head.append(time);
+  head.append(el("span", "kind", labelOf(i18n, KIND_WORDS, event.kind)));
   if (event.by) head.append(el("span", "by", event.by));
-  if (event.gm_only) head.append(el("span", "secret-mark", "GM only"));
+  if (event.gm_only) head.append(el("span", "secret-mark", i18n.localize("ROLLBRIDGE.Web.Log.GmOnly")));
   item.append(head);
   const summary = eventSummary(event, nameOf);
   if (summary) item.append(el("p", event.kind === "resolution" ? "narration" : "summary", summary));

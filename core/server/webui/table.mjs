@@ -9,7 +9,8 @@ import { actionForm, rollForm } from "./forms.mjs";
 import { fetchHistory } from "./history.mjs";
 import { el, renderEvent } from "./render.mjs";
 import { Session, browserLocale, socketUrl, tableFromPath, takeToken } from "./session.mjs";
-import { i18n } from "./texts.mjs";
+import { StatsPanel } from "./statspanel.mjs";
+import { i18n, localizePage, pageLanguage, useLanguage } from "./texts.mjs";
 
 /** Log entries kept on the page (the oldest leave first). */
 const MAX_ENTRIES = 500;
@@ -17,6 +18,9 @@ const MAX_ENTRIES = 500;
 const $ = (id) => document.getElementById(id);
 const tableId = tableFromPath(location.pathname);
 const locale = browserLocale();
+// the page's own words in the language its hello asks the server's texts in
+await useLanguage(pageLanguage(locale));
+localizePage(document);
 let session = null;
 /** What the forms were built from: they are rebuilt only when it changes. */
 let formsKey = null;
@@ -30,9 +34,9 @@ function say(text, kind = "info") {
 function send(message) {
   return session.request(message).then(
     (reply) => {
-      if (reply.status === "pending") say(`waiting for the GM's approval (${reply.pending})`);
-      else if (reply.status === "secret") say("rolled in secret: only the GM sees it");
-      else if (reply.status === "rejected") say("the GM rejected it");
+      if (reply.status === "pending") say(i18n.format("ROLLBRIDGE.Web.Message.Pending", { pending: reply.pending }));
+      else if (reply.status === "secret") say(i18n.localize("ROLLBRIDGE.Web.Message.Secret"));
+      else if (reply.status === "rejected") say(i18n.localize("ROLLBRIDGE.Web.Message.Rejected"));
       else say("");
       return reply;
     },
@@ -42,7 +46,16 @@ function send(message) {
   );
 }
 
+const stats = new StatsPanel({
+  form: $("stats-form"),
+  scope: $("stats-scope"),
+  box: $("stats"),
+  request: (message) => session.request(message),
+  onError: (text) => say(text, "error"),
+});
+
 function drawTable() {
+  stats.refresh(Boolean(session.table.encounter));
   $("actors").replaceChildren(...actorCards(session));
   $("encounter").replaceChildren(encounterView(session, send));
   if (session.role === "gm") $("pending").replaceChildren(pendingList(session, send));
@@ -68,7 +81,7 @@ function buildForms() {
   if (actions.some(([name]) => name === chosen)) chooser.value = chosen;
   const showAction = () => {
     const spec = session.ruleset?.actions?.[chooser.value];
-    $("action").replaceChildren(spec ? actionForm(session, chooser.value, spec, send) : el("p", "empty", "no actions"));
+    $("action").replaceChildren(spec ? actionForm(session, chooser.value, spec, send) : el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Message.NoActions")));
   };
   chooser.onchange = showAction;
   showAction();
@@ -100,7 +113,10 @@ function addEntry(node) {
 /** The log from before this page joined (the session log export). */
 async function addHistory(token, welcome) {
   const events = await fetchHistory({ table: tableId, token, locale: welcome.locale, upTo: welcome.seq });
-  for (const event of events) addEntry(renderEvent(event, (id) => session.nameOf(id)));
+  for (const event of events) {
+    stats.note(event);
+    addEntry(renderEvent(event, (id) => session.nameOf(id), { lang: locale }));
+  }
   document.body.dataset.history = String(events.length);
 }
 
@@ -114,8 +130,7 @@ function joined(token, welcome, { first }) {
   // the server's texts on the page are in the language it answered in
   $("table").lang = welcome.locale ?? "en";
   if (!first) {
-    addEntry(el("li", "entry entry-gap",
-      "— reconnected: what happened while away could not be recovered; the table is as it is now —"));
+    addEntry(el("li", "entry entry-gap", i18n.localize("ROLLBRIDGE.Web.Message.Gap")));
   }
   formsKey = null;
   if (first) addHistory(token, welcome);
@@ -125,10 +140,11 @@ function joined(token, welcome, { first }) {
 
 function join(token) {
   if (!tableId) {
-    say("this address names no table", "error");
+    say(i18n.localize("ROLLBRIDGE.Web.Message.NoTable"), "error");
     return;
   }
   $("log").replaceChildren();
+  stats.reset();
   shown.clear();
   session = new Session({
     table: tableId,
@@ -138,7 +154,10 @@ function join(token) {
     listeners: {
       onSnapshot: (welcome, how) => joined(token, welcome, how),
       onTable: drawTable,
-      onEvent: (event) => addEntry(renderEvent(event, (id) => session.nameOf(id))),
+      onEvent: (event) => {
+        stats.note(event);
+        addEntry(renderEvent(event, (id) => session.nameOf(id), { lang: locale }));
+      },
       onCursor: (cursor) => {
         document.body.dataset.seq = String(cursor.seq);
       },
@@ -146,7 +165,7 @@ function join(token) {
         document.body.dataset.status = status;
         $("status").textContent = labelOf(i18n, CONNECTION_LABELS, status);
         if (status === "refused") {
-          say(detail?.message || "the server refused the token", "error");
+          say(detail?.message || i18n.localize("ROLLBRIDGE.Connection.refused"), "error");
           $("join").hidden = false;
           $("table").hidden = true;
         }

@@ -67,9 +67,11 @@ export async function tapWebSocket(page) {
 
 export const connected = (page) => page.waitForSelector('body[data-status="connected"]');
 
-/** A new page that opens `url` with the token in its fragment and waits until it joined. */
-export async function joinedPage(browser, name, options, trouble, url, token) {
+/** A new page that opens `url` with the token in its fragment and waits until it
+ * joined; with `tap`, the frames it receives are recorded in `page.gate`. */
+export async function joinedPage(browser, name, options, trouble, url, token, { tap = false } = {}) {
   const page = await openPage(browser, name, options, trouble);
+  if (tap) page.gate = await tapWebSocket(page);
   await page.goto(`${url}#token=${token}`);
   await connected(page);
   return page;
@@ -106,3 +108,21 @@ export async function roll(page, formula, label, { secret = false } = {}) {
 /** The dice a log entry shows: each die's text and classes. */
 export const diceOf = (page, seq) =>
   page.$$eval(`#log li[data-seq="${seq}"] .die`, (dice) => dice.map((d) => ({ text: d.textContent, classes: d.className })));
+
+/** Ask the page's statistics panel for `scope` and wait for its charts; what the
+ * panel drew ({section: {faces: [[face, count], …]}}, the session's section as
+ * "session") and the `stats` reply the page received (from its recorded frames). */
+export async function statsOf(page, gate, scope = "all") {
+  await page.evaluate(() => document.getElementById("stats").replaceChildren()); // a new reply draws anew
+  await page.selectOption("#stats-scope", scope);
+  await page.click('#stats-form button[type="submit"]');
+  await page.waitForSelector("#stats .stats-panel").catch(async (error) => {
+    throw new Error(`no statistics drawn (the page says: ${await page.textContent("#message")}): ${error.message}`);
+  });
+  const replies = gate.frames.map((f) => JSON.parse(f)).filter((m) => m.type === "result" && m.stats);
+  const drawn = await page.$$eval("#stats .stats-panel > section", (sections) => Object.fromEntries(sections.map(
+    (section) => [section.dataset.actor ?? "session", Object.fromEntries([...section.querySelectorAll("svg.stats-chart")]
+      .map((chart) => [chart.dataset.faces, [...chart.querySelectorAll("rect.stats-bar")]
+        .map((bar) => [Number(bar.dataset.face), Number(bar.dataset.count)])]))])));
+  return { drawn, reply: replies.at(-1)?.stats ?? null, replies: replies.length };
+}

@@ -12,7 +12,8 @@
 import process from "node:process";
 
 import {
-  DESKTOP, PHONE, connected, diceOf, joinedPage, launch, logSeqs, openPage, roll, seqOf, tapWebSocket, trackOf, waitSeq,
+  DESKTOP, PHONE, connected, diceOf, joinedPage, launch, logSeqs, openPage, roll, seqOf, statsOf, tapWebSocket, trackOf,
+  waitSeq,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -38,20 +39,34 @@ function frameEvent(frames, seq) {
 const browser = await launch(env.RB_CHROMIUM);
 try {
   step("the GM joins with the token in the fragment");
-  const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`, TOKENS.web.gm);
+  const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`, TOKENS.web.gm,
+    { tap: true });
   result.join = {
     gmAddress: await gm.evaluate(() => location.href),
     gmRole: await gm.textContent("#role"),
   };
 
   step("the player types the token in, on a phone");
-  const player = await openPage(browser, "player", { ...PHONE, locale: "cs-CZ" }, trouble);
+  const player = await openPage(browser, "player", { ...PHONE, locale: "cs-CZ", timezoneId: "Europe/Prague" }, trouble);
   const gate = await tapWebSocket(player);
   await player.goto(`${BASE}/tables/web`);
+  await player.waitForSelector("#join-form:not([hidden])");
+  await player.waitForFunction(() => document.documentElement.lang === "cs");
+  result.words = {
+    joinButton: await player.textContent('#join-form button[type="submit"]'),
+    joinLabel: await player.textContent('label[for="token"]'),
+  };
   await player.fill("#token", TOKENS.web.player);
   await player.click('#join-form button[type="submit"]');
   await connected(player);
   result.join.playerRole = await player.textContent("#role");
+  Object.assign(result.words, {
+    lang: await player.evaluate(() => document.documentElement.lang),
+    headings: await player.$$eval("main h2", (l) => l.filter((h) => h.checkVisibility()).map((h) => h.textContent)),
+    status: await player.textContent("#status"),
+    gmLang: await gm.evaluate(() => document.documentElement.lang),
+    gmHeadings: await gm.$$eval("main h2", (l) => l.map((h) => h.textContent)),
+  });
   result.join.playerActions = await player.$$eval("#action-select option", (o) => o.map((x) => x.value));
   result.join.playerActors = await player.$$eval('form.action-form select[name="actor"] option',
     (o) => o.map((x) => x.value));
@@ -76,6 +91,9 @@ try {
     player: await diceOf(player, rollSeq),
     frame: frameEvent(gate.frames, rollSeq)?.data?.roll?.groups ?? null,
     playerText: await player.textContent(`#log li[data-seq="${rollSeq}"]`),
+    frameAt: frameEvent(gate.frames, rollSeq)?.at ?? null,
+    time: await player.$eval(`#log li[data-seq="${rollSeq}"] .entry-head time`,
+      (t) => ({ datetime: t.dateTime, text: t.textContent, title: t.title })),
   };
 
   step("the player's form resolves Tukan's attack on Rook");
@@ -128,6 +146,8 @@ try {
     playerHtml: await player.content(),
     playerFrames: gate.frames.filter((f) => f.includes("48611") || f.includes("ambush")).length,
     playerFrame: frameEvent(gate.frames, secretSeq),
+    playerTimes: await player.$$eval(`#log li[data-seq="${secretSeq}"] time`, (l) => l.length),
+    gmTime: await gm.getAttribute(`#log li[data-seq="${secretSeq}"] time`, "datetime"),
   };
   result.secret.playerHas = result.secret.playerHtml.includes("48611") || result.secret.playerHtml.includes("ambush");
   delete result.secret.playerHtml;
@@ -149,9 +169,24 @@ try {
     gaps: await player.$$eval("#log li.entry-gap", (l) => l.length),
     awayTexts: await Promise.all(away.map((s) => player.textContent(`#log li[data-seq="${s}"]`))),
   };
+
+  step("both pages count the night's dice: the player's without the GM's secret roll");
+  await waitSeq(gm, away[1]);
+  result.stats = {
+    seq: await seqOf(gm),
+    playerSeq: await seqOf(player),
+    secretDice: (frameEvent(gm.gate.frames, secretSeq)?.data?.roll?.groups ?? [])
+      .flatMap((group) => group.dice.map((die) => die.faces)),
+    gm: await statsOf(gm, gm.gate),
+    player: await statsOf(player, gate),
+  };
+  result.stats.gmHour = await statsOf(gm, gm.gate, "hour");
+  result.stats.playerLine = await player.textContent("#stats [data-session] .stats-line");
+  result.stats.gmLine = await gm.textContent("#stats [data-session] .stats-line");
   if (SHOTS) {
     await gm.evaluate(() => window.scrollTo(0, 0));
-    await gm.screenshot({ path: `${SHOTS}/web-gm.png` });
+    await gm.screenshot({ path: `${SHOTS}/web-gm.png`, fullPage: true }); // the statistics below the forms
+    await gm.locator("#stats-panel").screenshot({ path: `${SHOTS}/web-stats.png` });
   }
 
   step("a player who joins late reads the log from before");
@@ -162,6 +197,7 @@ try {
     seqs: await logSeqs(late),
     gm: await logSeqs(gm),
     secretClass: await late.getAttribute(`#log li[data-seq="${secretSeq}"]`, "class"),
+    rollTime: await late.getAttribute(`#log li[data-seq="${rollSeq}"] time`, "datetime"),
     hasSecret: (await late.content()).includes("48611"),
     requests: late.requests,
   };
@@ -190,7 +226,8 @@ try {
 
   step("approvals and adjustments on a table where players ask first");
   const apGm = await joinedPage(browser, "approval-gm", DESKTOP, trouble, `${BASE}/tables/approval`, TOKENS.approval.gm);
-  const apPlayer = await joinedPage(browser, "approval-player", PHONE, trouble, `${BASE}/tables/approval`, TOKENS.approval.player);
+  const apPlayer = await joinedPage(browser, "approval-player", PHONE, trouble, `${BASE}/tables/approval`,
+    TOKENS.approval.player, { tap: true });
   result.approval = {
     gmPanelHidden: { player: await apPlayer.isHidden("#gm-panel"), gm: await apGm.isHidden("#gm-panel") },
   };
@@ -242,6 +279,7 @@ try {
     order: await apPlayer.$$eval("#encounter li.turn", (l) => l.map((x) => x.dataset.actor)),
     playerButtons: await apPlayer.$$eval("#encounter button", (l) => l.map((x) => x.name)),
   };
+  result.encounter.stats = await statsOf(apPlayer, apPlayer.gate, "encounter");
   await apPlayer.click('#encounter button[name="next"]');
   await apGm.waitForSelector('#encounter li.current[data-actor="guard-a"]');
   result.encounter.afterNext = {
