@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -45,6 +46,8 @@ class TableService:
     :param host: the plugin host (rulesets, observers).
     :param dice: makes the dice source of each request (default: secure).
     :param dice_key: the key of verifiable dice (default: :meth:`DiceKey.for_store`).
+    :param clock: the time now, in seconds since the Unix epoch, recorded in each
+        event (default: the system's; None: events carry no time).
     """
 
     def __init__(
@@ -54,8 +57,10 @@ class TableService:
         *,
         dice: Callable[[], DiceSource] = SecureDice,
         dice_key: DiceKey | None = None,
+        clock: Callable[[], float] | None = time.time,
     ) -> None:
         self.store = store
+        self.clock = clock
         self.host = host
         self.dice = dice
         #: The key of verifiable dice: the store's (beside its file), unless given.
@@ -109,7 +114,11 @@ class TableService:
         if protocol is None:
             loaded = LoadTable(table_id=table_id).run(self.store)
             protocol = TableProtocol.open(
-                loaded, self.host.rulesets, dice=self.dice, dice_key=self.dice_key
+                loaded,
+                self.host.rulesets,
+                dice=self.dice,
+                dice_key=self.dice_key,
+                clock=self.clock,
             )
             self._open[table_id] = protocol
         return protocol

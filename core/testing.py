@@ -106,16 +106,23 @@ class RulesetHarness:
     :param ruleset: the ruleset under test.
     :param settings: table settings (``{"ruleset": {...}}`` for the ruleset's own).
     :param seed: seed of the dice used when a call supplies none.
+    :param clock: the table's clock (each event's ``at``); None, the default: events
+        carry no time, so a test's views are the same at every run.
     """
 
     def __init__(
-        self, ruleset: Ruleset, *, settings: Mapping[str, Any] | None = None, seed: int = 0
+        self,
+        ruleset: Ruleset,
+        *,
+        settings: Mapping[str, Any] | None = None,
+        seed: int = 0,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.ruleset = ruleset
         self.host = host_with(ruleset)
         self.seed = seed
         self._rolls = 0
-        self.service = TableService(MemoryStore(), self.host, dice=self._next_dice)
+        self.service = TableService(MemoryStore(), self.host, dice=self._next_dice, clock=clock)
         info, self.tokens = self.service.create_table(
             "harness", ruleset.id, settings=settings, table_id="harness"
         )

@@ -83,3 +83,14 @@ def test_the_wheel_declares_the_cli_and_the_pytest_plugin(wheel):
     text = wheel.read(entry_points).decode()
     assert "rollbridge = rollbridge.cli:main" in text
     assert "[pytest11]" in text and "rollbridge = rollbridge.testing" in text
+
+
+def test_the_wheel_holds_the_web_view(wheel):
+    """The web view's pages, modules and stylesheets, and the shared client they
+    load, ship in the wheel (rollbridge serve serves them from there)."""
+    from rollbridge.server.web_view import CLIENT_FILES, WEB_FILES
+
+    names = set(wheel.namelist())
+    wanted = {f"rollbridge/server/webui/{name}" for name in WEB_FILES}
+    wanted |= {f"rollbridge/adapters/client/{name}" for name in CLIENT_FILES}
+    assert not sorted(wanted - names), sorted(wanted - names)

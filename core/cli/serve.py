@@ -12,6 +12,7 @@ import argparse
 import logging
 import sys
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from rollbridge.cli.limits import add_limit_options, limits_from
 from rollbridge.cli.stores import add_store_options, open_store, refuse_unsafe_redis, store_name
@@ -19,14 +20,17 @@ from rollbridge.server.limits import DEFAULT_HOST, DEFAULT_PORT, MAX_PENDING
 from rollbridge.stores.base import DEFAULT_RETAIN, Store
 
 if TYPE_CHECKING:
+    from rollbridge.engine.model import TableInfo
     from rollbridge.host import PluginHost
     from rollbridge.server.app import Server
 
-__all__ = ["add_parsers", "create_demo_table", "join_url"]
+__all__ = ["SHOWN_TABLES", "add_parsers", "create_demo_table", "join_url", "web_url"]
 
 log = logging.getLogger("rollbridge.serve")
 
 DEMO_RULESET = "sr2"
+#: The tables whose web view ``serve`` names at start (the oldest first); the rest are counted.
+SHOWN_TABLES = 20
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
@@ -47,6 +51,13 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         default=MAX_PENDING,
         help="changes that may wait for the disk before new ones are refused with error"
         f" 'busy' (default {MAX_PENDING})",
+    )
+    serve.add_argument(
+        "--lease-ms",
+        type=_positive,
+        default=None,
+        help="with --redis: how long a process's lease of a table lasts unless renewed, in ms"
+        " (default 5000): how long a table waits for a new process after its process died",
     )
     serve.add_argument("--no-demo", action="store_true", help="do not create the demo table")
     serve.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING (default INFO)")
@@ -73,6 +84,12 @@ def _positive(text: str) -> int:
 def join_url(address: str, port: int, table_id: str) -> str:
     """The URL a client joins a table with (``connect`` reads the table from its path)."""
     return f"ws://{address}:{port}/tables/{table_id}"
+
+
+def web_url(address: str, port: int, table_id: str) -> str:
+    """The address of a table's web view in a browser (docs/web.md); a join token
+    goes after it in the fragment, ``#token=…``, which browsers never send."""
+    return f"http://{address}:{port}/tables/{quote(table_id, safe='')}"
 
 
 def create_demo_table(store: Store, host: PluginHost) -> tuple[str, dict[str, str]] | None:
@@ -116,29 +133,49 @@ def _serve(args: argparse.Namespace) -> int:
         if demo is not None:
             table_id, tokens = demo
             url = join_url(args.host, args.port, table_id)
+            web = web_url(args.host, args.port, table_id)
             sys.stdout.write(
                 "A demo table was created (shown once; keep the tokens):\n"
                 f"  table    {table_id}\n  url      {url}\n"
                 + "".join(f"  {role:<8} {token}\n" for role, token in tokens.items())
                 + f"Join it:  rollbridge connect {url} --token {tokens['gm']}\n"
+                + f"Or open   {web}  and paste a token, or share {web}#token=TOKEN\n"
             )
-    server = Server(
-        store,
-        host,
-        address=args.host,
-        port=args.port,
-        max_pending=args.max_pending,
-        manage_gc=True,
-        limits=limits_from(args),
-    )
+    options = {
+        "address": args.host,
+        "port": args.port,
+        "max_pending": args.max_pending,
+        "manage_gc": True,
+        "limits": limits_from(args),
+    }
+    server: Server
+    if args.redis:  # every process on this Redis serves every table (docs/redis.md)
+        from rollbridge.server.cluster import DEFAULT_LEASE_MS, ClusterServer
+
+        lease = args.lease_ms or DEFAULT_LEASE_MS
+        server = ClusterServer(store, host, redis_url=args.redis, lease_ms=lease, **options)
+    else:
+        server = Server(store, host, **options)
     sys.stdout.write(
         f"rollbridge serving {len(store.tables())} table(s) on ws://{args.host}:{args.port}/ "
         f"(db {db}); Ctrl-C stops\n"
     )
+    sys.stdout.write(_web_lines(store.tables(), args.host, args.port))
     sys.stdout.flush()
     asyncio.run(_run(server))
     sys.stdout.write("rollbridge stopped\n")
     return 0
+
+
+def _web_lines(tables: list[TableInfo], address: str, port: int) -> str:
+    """The web view's address of each table (at most :data:`SHOWN_TABLES`)."""
+    lines = [
+        f"  web view  {web_url(address, port, info.id)}  ({info.name})\n"
+        for info in tables[:SHOWN_TABLES]
+    ]
+    if len(tables) > SHOWN_TABLES:
+        lines.append(f"  … and {len(tables) - SHOWN_TABLES} more (rollbridge table list)\n")
+    return "".join(lines)
 
 
 async def _run(server: Server) -> None:

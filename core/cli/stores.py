@@ -20,7 +20,14 @@ from rollbridge.exceptions import StoreError
 from rollbridge.stores.base import DEFAULT_RETAIN
 from rollbridge.text import Messages
 
-__all__ = ["REDIS_ENV", "add_store_options", "open_store", "refuse_unsafe_redis", "store_name"]
+__all__ = [
+    "REDIS_ENV",
+    "add_store_options",
+    "open_store",
+    "process_id",
+    "refuse_unsafe_redis",
+    "store_name",
+]
 
 #: The environment variable that names the Redis server, as ``--redis`` does.
 REDIS_ENV = "ROLLBRIDGE_REDIS"
@@ -66,11 +73,20 @@ def open_store(args: argparse.Namespace, *, retain: int = DEFAULT_RETAIN) -> Any
     if redis_url:
         from rollbridge.stores.redis import RedisStore
 
-        return RedisStore(redis_url, retain=retain, writer=f"serve-{os.getpid()}")
+        return RedisStore(redis_url, retain=retain, writer=process_id())
     from rollbridge.paths import default_db_path
     from rollbridge.stores.sqlite import SQLiteStore
 
     return SQLiteStore(args.db or default_db_path(), retain=retain)
+
+
+def process_id() -> str:
+    """This process's id among the processes sharing a Redis (the value of the leases
+    it holds): host name, pid and a random part, so no two processes share one."""
+    import secrets
+    import socket
+
+    return f"serve-{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"
 
 
 def store_name(store: Any) -> str:

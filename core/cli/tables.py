@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,11 @@ SETTINGS_JSON = say("cli.table.settings_json", "--settings: not valid JSON ({pro
 NO_TOKEN = say("cli.table.no_token", "table {table} has no token {token}")
 # Translators: {path} is the file of --out; {error} the system's own words.
 CANNOT_WRITE = say("cli.table.cannot_write", "--out: cannot write {path}: {error}")
+# Translators: {option} is --from or --to; {given} is what was typed.
+BAD_MOMENT = say(
+    "cli.stats.bad_time",
+    "{option}: {given} is not a time (ISO 8601 such as 2026-12-02T19:30, or seconds since 1970)",
+)
 # Translators: the heading of the whole session's statistics in `table stats`.
 STATS_SESSION = say("cli.stats.session", "Session")
 # Translators: one line of `table stats` for the session or an actor ({name}).
@@ -272,6 +278,14 @@ def _add_stats(actions: argparse._SubParsersAction) -> None:
     stats.add_argument("--encounter", type=int, metavar="SEQ", help="the encounter started at SEQ")
     stats.add_argument("--since", type=int, metavar="SEQ", help="from this seq (inclusive)")
     stats.add_argument("--until", type=int, metavar="SEQ", help="up to this seq (inclusive)")
+    stats.add_argument(
+        "--from",
+        dest="from_time",
+        metavar="TIME",
+        help="events executed at or after TIME: ISO 8601 (2026-12-02T19:30, local time "
+        "unless it has an offset) or seconds since 1970",
+    )
+    stats.add_argument("--to", dest="to_time", metavar="TIME", help="... at or before TIME")
     stats.set_defaults(handler=_stats)
 
 
@@ -280,6 +294,7 @@ def _stats(args: argparse.Namespace) -> int:
 
     given = {"actor": args.actor, "encounter": args.encounter}
     given |= {"since": args.since, "until": args.until}
+    given |= {name: _moment(name, getattr(args, name)) for name in ("from_time", "to_time")}
     scope = check_scope({name: value for name, value in given.items() if value is not None})
     log = _read_log(args)
     locale = args.locale or "en"
@@ -293,6 +308,23 @@ def _stats(args: argparse.Namespace) -> int:
         lines += _stats_lines(actor["name"], actor, locale)
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
+
+
+def _moment(field: str, text: str | None) -> float | None:
+    """``--from``/``--to``: ISO 8601 (local time without an offset) or seconds since
+    1970, as seconds since 1970.
+
+    :raises InvalidRequest: naming the option, for text that is neither.
+    """
+    if text is None:
+        return None
+    try:
+        return float(text) if text.replace(".", "", 1).isdigit() else (
+            datetime.fromisoformat(text).astimezone().timestamp())  # fmt: skip
+    except (ValueError, OverflowError, OSError):
+        option = "--from" if field == "from_time" else "--to"
+        raise InvalidRequest(BAD_MOMENT(option=option, given=text[:64]),
+                             details={"field": field}) from None  # fmt: skip
 
 
 def _stats_lines(name: str, summary: dict[str, Any], locale: str) -> list[str]:

@@ -76,6 +76,8 @@ class DiceGroup:
     A ruleset may give ``label`` and ``note`` as texts (:class:`rollbridge.text.Text`)
     and mark any field but ``dice`` and ``tags`` as one actor's detail
     (:class:`rollbridge.text.Private`): the engine renders and hides them per audience.
+    ``actor`` names the actor who rolled the dice where that is not the event's
+    acting actor (a defender's resistance test): statistics count them for it.
     """
 
     label: Any  # str, or a rollbridge.text.Text
@@ -86,6 +88,7 @@ class DiceGroup:
     successes: Any = None  # int | None, or a rollbridge.text.Private
     note: Any = ""  # str, or a rollbridge.text.Text / Private
     tags: tuple[str, ...] = field(default=())
+    actor: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The group as plain data; absent facts are left out."""
@@ -96,6 +99,8 @@ class DiceGroup:
                 data[key] = value
         if self.tags:
             data["tags"] = list(self.tags)
+        if self.actor is not None:
+            data["actor"] = self.actor
         return data
 
     @classmethod
@@ -110,4 +115,5 @@ class DiceGroup:
             successes=data.get("successes"),
             note=str(data.get("note", "")),
             tags=tuple(data.get("tags", ())),
+            actor=data.get("actor"),
         )

@@ -89,6 +89,7 @@ class Draft:
             }
             self.table_fields.update(table)
         info = self.table.info
+        clock = self.table.clock
         event = Event(
             table=info.id,
             epoch=info.epoch,
@@ -101,6 +102,7 @@ class Draft:
             undoable=undoable and bool(changes or table_change),
             request=request,
             by=by,
+            at=round(clock(), 3) if clock is not None else None,
         )
         self.events.append(event)
         return event

@@ -204,6 +204,10 @@ class Event:
         their stored form (:mod:`rollbridge.text`); rendered per audience.
     :param private: ``[path, actor id, aspect, instead?]`` for each value in
         ``data`` that is one actor's detail (:class:`~rollbridge.text.Private`).
+    :param at: when it was executed, in seconds since the Unix epoch (UTC), from
+        the clock its driver gave the table (:attr:`Table.clock
+        <rollbridge.engine.table.Table.clock>`); None where no clock was given
+        (and in logs written before events carried a time).
     """
 
     table: str
@@ -219,6 +223,7 @@ class Event:
     by: str | None = None
     texts: list[list[Any]] = field(default_factory=list)
     private: list[list[Any]] = field(default_factory=list)
+    at: float | None = None
     #: Views already built, by audience; not stored.
     views: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     #: The stored form packed (msgpack), made once; not compared.
@@ -243,6 +248,8 @@ class Event:
             data["texts"] = self.texts
         if self.private:
             data["private"] = self.private
+        if self.at is not None:
+            data["at"] = self.at
         return data
 
     def packed(self) -> bytes:
@@ -285,11 +292,19 @@ class Event:
             by=data.get("by"),
             texts=list(data.get("texts") or []),
             private=list(data.get("private") or []),
+            at=_time(data.get("at")),
         )
 
     def touched(self) -> list[str]:
         """Ids of the actors this event changes."""
         return [change["actor"] for change in self.changes]
+
+
+def _time(value: Any) -> float | None:
+    """A stored event's time, or None (absent, or not a number)."""
+    if value.__class__ in (int, float):
+        return float(value)
+    return None
 
 
 @dataclass(slots=True)

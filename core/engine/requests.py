@@ -222,11 +222,13 @@ REQUESTS: dict[str, RequestType] = {
                 encounter={"type": "integer", "minimum": 1},
                 since={"type": "integer", "minimum": 0},
                 until={"type": "integer", "minimum": 0},
+                from_time={"type": "number", "minimum": 0},
+                to_time={"type": "number", "minimum": 0},
             ),
             "observer",
             False,
             "Roll statistics of the retained log as the caller may see it: per actor and "
-            "for a session (an encounter, a seq span, or the whole log).",
+            "for a session (an encounter, a seq span, a time span, or the whole log).",
         ),
         RequestType(
             "state",

@@ -119,6 +119,11 @@ class Table:
     #: The server's dice key for verifiable dice (its driver sets it); without one, a
     #: table refuses to turn ``verifiable`` on.
     dice_key: DiceKey | None = None
+    #: The time now, in seconds since the Unix epoch (its driver sets it, as it sets
+    #: the dice): each event records when it was executed (:attr:`Event.at
+    #: <rollbridge.engine.model.Event.at>`). Without one, events carry no time; the
+    #: engine itself never reads a clock.
+    clock: Callable[[], float] | None = None
 
     def __init__(
         self,

@@ -235,6 +235,8 @@ def event_view(
         "request": event.request,
         "by": event.by,
     }
+    if event.at is not None:
+        view["at"] = event.at
     if event.table_change:
         after_table = dict(event.table_change["after"])
         if not gm:

@@ -11,8 +11,8 @@ report can hold nothing the audience was not sent. Every text from the table goe
 through :func:`~rollbridge.export.escape.inline`; every word of the report's own is
 a catalogue message, rendered in the export's locale.
 
-Events carry no time of their own (the engine has no clock), so the report names
-the seqs it spans and when it was made, not when each event happened.
+An event's heading ends with when it was executed (UTC), where it carries a
+time (``at``: the driver's clock; events of older logs have none).
 """
 
 from __future__ import annotations
@@ -138,11 +138,15 @@ def _head(log: SessionLog, audience: str, locale: str, now: datetime) -> str:
         lines.append("- " + r(SPAN, first=first, last=last, count=len(log.events)))
     else:
         lines.append("- " + r(NO_EVENTS, since=log.since))
-    stamp = now.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-    lines.append("- " + r(EXPORTED, time=stamp))
+    lines.append("- " + r(EXPORTED, time=_stamp(now)))
     if log.truncated and log.events:
         lines += ["", r(TRUNCATED, seq=log.events[0].seq)]
     return "\n".join(lines) + "\n"
+
+
+def _stamp(moment: datetime) -> str:
+    """A time as the report shows it: ISO 8601 in UTC, to the second."""
+    return moment.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def _renderer(locale: str) -> Callable[..., str]:
@@ -165,6 +169,9 @@ def render_event(event: Mapping[str, Any], names: Names, locale: str = "en") -> 
         heading = r(HEADING, seq=event.get("seq"), kind=named)
     if event.get("gm_only"):
         heading += f" · {r(SECRET)}"
+    at = event.get("at")
+    if at.__class__ in (int, float) and 0 <= at < 253402300800:  # up to the year 9999
+        heading += f" · {_stamp(datetime.fromtimestamp(at, UTC))}"
     lines = ["", f"## {heading}", ""]
     body = _BODIES.get(kind)
     if kind == "encounter.started":  # its order is the table's, after the event

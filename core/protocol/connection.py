@@ -90,7 +90,12 @@ class Tables:
     :param rates: the request rates allowed per connection and per table.
     :param max_per_token: connections one join token may hold at once (None: any).
     :param options: passed to every :class:`TableProtocol` (dice, admit, limits).
+
+    :attr:`protocol` is the class each table is opened as (a cluster driver sets a
+    subclass of :class:`TableProtocol`).
     """
+
+    protocol: type[TableProtocol] = TableProtocol
 
     def __init__(
         self,
@@ -131,7 +136,7 @@ class Tables:
 
     def _loaded(self, table_id: str, loaded: Any) -> Effects:
         try:
-            protocol = TableProtocol.open(loaded, self.rulesets, **self.options)
+            protocol = self.protocol.open(loaded, self.rulesets, **self.options)
         except RollbridgeError as exc:
             return self._failed(table_id, exc)
         self.open[table_id] = protocol

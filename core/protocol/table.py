@@ -174,6 +174,8 @@ class TableProtocol:
     :param admit: called before a change is executed; raises
         :class:`~rollbridge.exceptions.Busy` to refuse it (the server's limit of
         commits waiting for the disk).
+    :param clock: the time now, in seconds since the Unix epoch: each event records
+        when it was executed (``at``); None: events carry no time.
     """
 
     def __init__(
@@ -187,8 +189,11 @@ class TableProtocol:
         backlog_limit: int | None = None,
         odds_bounds: Bounds = SERVER_BOUNDS,
         dice_key: DiceKey | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.table = table
+        #: The driver's clock (seconds since the Unix epoch): each event's ``at``.
+        self.clock = table.clock = clock
         #: The server's key of verifiable dice (:mod:`rollbridge.dice.verifiable`).
         self.dice_key = table.dice_key = dice_key
         #: What one ``odds`` request may compute (:mod:`rollbridge.odds.bounds`).
@@ -449,6 +454,7 @@ class TableProtocol:
             self.table = Table(snapshot, self.table.ruleset, history)
             self.table.max_event_bytes = self.max_event_bytes
             self.table.dice_key = self.dice_key
+            self.table.clock = self.clock
             self.writing = []
             self._keys = KeySet(keys)
             self._recent.clear()

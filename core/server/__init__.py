@@ -5,8 +5,10 @@
 
     from rollbridge.server import Server
 
-The same port answers plain HTTP too: ``/metrics``, ``/healthz``, ``/readyz`` and
-the admin API under ``/admin/`` (:mod:`rollbridge.server.http`, docs/operations.md).
+The same port answers plain HTTP too: ``/metrics``, ``/healthz``, ``/readyz``, the
+admin API under ``/admin/``, the session log (``/tables/ID/export``), and the web
+view and stream overlay (``/tables/ID``, ``/tables/ID/overlay``, ``/static/``;
+docs/web.md) — :mod:`rollbridge.server.http`, docs/operations.md.
 
 websockets and asyncio load only when the server is used (``rollbridge.server.app``),
 so the CLI's other commands start without them.

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -135,6 +136,7 @@ class Server:
             admit=self._admit,
             max_event_bytes=limits.max_event_bytes,
             dice_key=self.dice_key,
+            clock=time.time,
             # half the outbox, the welcome counted: room is left for the live frames
             backlog_limit=buffer_limit // 2,
         )

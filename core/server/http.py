@@ -11,6 +11,9 @@ handshake as before::
                        stopping; else 503 and why
     *    /admin/...    the admin API (rollbridge.server.admin), JSON
     GET  /tables/ID/export  the session log for a join token (rollbridge.server.export_http)
+    GET  /tables/ID, /tables/ID/overlay, /static/...
+                       the web view and the stream overlay (rollbridge.server.web_view);
+                       a WebSocket handshake to /tables/ID goes on to the protocol
 
 websockets reads no request body (it closes a connection whose request has
 one, before this hook, without an answer), so the admin API takes its
@@ -28,6 +31,7 @@ from rollbridge.server.admin import AdminApi
 from rollbridge.server.export_http import ExportRoute
 from rollbridge.server.metrics import CONTENT_TYPE
 from rollbridge.server.web import in_reader, request_locale, respond
+from rollbridge.server.web_view import WebViewRoute
 from rollbridge.text import Messages, Text
 
 if TYPE_CHECKING:
@@ -57,6 +61,7 @@ class HttpRoutes:
         self.server = server
         self.admin = AdminApi(server)
         self.export = ExportRoute(server)
+        self.web = WebViewRoute()
 
     async def process_request(
         self, connection: ServerConnection, request: Request
@@ -70,6 +75,8 @@ class HttpRoutes:
         export_table = self.export.table_of(path)
         if export_table is not None:
             return await self.export.handle(connection, request, export_table)
+        if self.web.answers(request):
+            return self.web.handle(request)
         if path == "/metrics":
             return respond(200, self.server.metrics.render(), CONTENT_TYPE)
         if path == "/healthz":

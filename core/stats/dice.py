@@ -19,8 +19,9 @@ def is_int(value: Any) -> bool:
 
 def groups_of(view: Mapping[str, Any]) -> Iterator[tuple[str | None, Mapping[str, Any]]]:
     """The dice groups (:class:`~rollbridge.dice.records.DiceGroup` as data) of one
-    event view, each with the actor who rolled them (the event's ``actor``; a turn
-    hook's own; None for none): a ``roll``'s groups, a resolution's dice (and its
+    event view, each with the actor who rolled them (the group's own ``actor`` where
+    it names one, as a defender's resistance test does; else the event's ``actor``;
+    a turn hook's own; None for none): a ``roll``'s groups, a resolution's dice (and its
     turn hooks'), a ``dice.drawn`` as one group of single rolls."""
     data = view.get("data")
     if not isinstance(data, Mapping):
@@ -37,10 +38,10 @@ def groups_of(view: Mapping[str, Any]) -> Iterator[tuple[str | None, Mapping[str
             dice = [{"faces": faces, "rolls": [r]} for r in results if is_int(r)]
             yield actor, {"dice": dice}
     else:
-        yield from ((actor, g) for g in _mappings(data.get("dice")))
+        yield from ((_actor(g) or actor, g) for g in _mappings(data.get("dice")))
         for hook in _mappings(data.get("hooks")):
             owner = _actor(hook)
-            yield from ((owner, g) for g in _mappings(hook.get("dice")))
+            yield from ((_actor(g) or owner, g) for g in _mappings(hook.get("dice")))
 
 
 def _actor(data: Mapping[str, Any]) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,10 @@ BAD_SEQ = say("stats.bad_seq", "{field}: must be a seq number (0 or more), not {
 BAD_ACTOR = say("stats.bad_actor", "{field}: must be an actor id, not {given}")
 # Translators: {since} and {until} are seq numbers.
 EMPTY_SPAN = say("stats.empty_span", "since: seq {since} is after until: seq {until}")
+# Translators: {field} is from_time or to_time; {given} is what was sent.
+BAD_TIME = say("stats.bad_time", "{field}: must be a time in seconds since 1970 (UTC), not {given}")
+# Translators: {start} and {end} are times in seconds since 1970.
+EMPTY_TIMES = say("stats.empty_times", "from_time: {start} is after to_time: {end}")
 # Translators: {seq} is the seq number the request named as an encounter.
 NO_ENCOUNTER = say(
     "stats.no_encounter",
@@ -31,16 +36,20 @@ NO_ENCOUNTER = say(
 class Scope:
     """A session: whose statistics (``actor``: one actor's only), and which events
     — the encounter whose ``encounter.started`` event has seq ``encounter``, the
-    seqs from ``since`` to ``until`` (inclusive), or all retained ones."""
+    seqs from ``since`` to ``until`` (inclusive), the events executed from
+    ``from_time`` to ``to_time`` (seconds since the Unix epoch, inclusive), or all
+    retained ones. Given together, they narrow each other."""
 
     actor: str | None = None
     encounter: int | None = None
     since: int | None = None
     until: int | None = None
+    from_time: float | None = None
+    to_time: float | None = None
 
     def to_dict(self) -> JSON:
         """The parameters given (the reply's ``scope``)."""
-        fields = ("actor", "encounter", "since", "until")
+        fields = ("actor", "encounter", "since", "until", "from_time", "to_time")
         return {k: getattr(self, k) for k in fields if getattr(self, k) is not None}
 
     def span(self, views: Sequence[Mapping[str, Any]]) -> tuple[int, int | None]:
@@ -67,11 +76,27 @@ class Scope:
                 high = end if high is None else min(high, end)
         return low, high
 
+    def timed(self) -> bool:
+        """Whether the session is a time span (then only events with a time count)."""
+        return self.from_time is not None or self.to_time is not None
+
+    def holds_time(self, at: Any) -> bool:
+        """Whether an event executed at ``at`` (None: no time recorded) is in the
+        time span; every event is when there is none."""
+        if not self.timed():
+            return True
+        if at.__class__ not in (int, float):
+            return False
+        return (self.from_time is None or at >= self.from_time) and (
+            self.to_time is None or at <= self.to_time
+        )
+
 
 def check_scope(fields: Mapping[str, Any]) -> Scope:
     """The scope of a request's (schema-checked) fields, or of the CLI's options.
 
-    :raises InvalidRequest: naming the bad field; ``since`` after ``until``.
+    :raises InvalidRequest: naming the bad field; ``since`` after ``until``,
+        ``from_time`` after ``to_time``.
     """
     for name in ("encounter", "since", "until"):
         value = fields.get(name)
@@ -85,4 +110,21 @@ def check_scope(fields: Mapping[str, Any]) -> Scope:
     since, until = fields.get("since"), fields.get("until")
     if since is not None and until is not None and since > until:
         raise InvalidRequest(EMPTY_SPAN(since=since, until=until), details={"field": "since"})
-    return Scope(actor, fields.get("encounter"), since, until)
+    for name in ("from_time", "to_time"):
+        value = fields.get(name)
+        if value is not None and (
+            value.__class__ not in (int, float) or not math.isfinite(value) or value < 0
+        ):
+            raise InvalidRequest(BAD_TIME(field=name, given=repr(value)[:64]),
+                                 details={"field": name})  # fmt: skip
+    start, end = fields.get("from_time"), fields.get("to_time")
+    if start is not None and end is not None and start > end:
+        raise InvalidRequest(EMPTY_TIMES(start=start, end=end), details={"field": "from_time"})
+    return Scope(
+        actor,
+        fields.get("encounter"),
+        since,
+        until,
+        float(start) if start is not None else None,
+        float(end) if end is not None else None,
+    )

@@ -145,6 +145,8 @@ def tally(table: Table, views: Sequence[Mapping[str, Any]], scope: Scope) -> Tal
         seq = view["seq"]
         if seq < low or (high is not None and seq > high) or view.get("kind") == "hidden":
             continue
+        if not scope.holds_time(view.get("at")):
+            continue
         table.call_ruleset(lambda v=view, u=seq in undone: counted.add(v, undone=u))
     return counted
 

@@ -208,7 +208,7 @@ def _resist(
         body,
         pool,
     )
-    groups.append(roll.group(told.label, told.note, told.target))
+    groups.append(roll.group(told.label, told.note, told.target, actor=who))  # SR-9: its roll
     steps.append(told.tn_step)
     steps.append(
         resistance_line(told.rolled, told.against, roll.chains, result(roll.successes, roll.botch))

@@ -56,13 +56,16 @@ class TestRoll:
         #: each die's explosion chain as text: ``4``, ``6+6+3=15``
         self.chains = chains if chains is not None else [_chain(d) for d in dice]
 
-    def group(self, label: Any, note: Any = "", target: Any = None) -> DiceGroup:
+    def group(
+        self, label: Any, note: Any = "", target: Any = None, actor: str | None = None
+    ) -> DiceGroup:
         """The dice as a :class:`DiceGroup` for the resolution.
 
         :param label: its label (a text, or the label a player gave).
         :param note: a text, or a :class:`~rollbridge.text.Private` one.
         :param target: the TN as the group records it (a Private one for a TN
             players may not see); default: :attr:`tn`.
+        :param actor: who rolled, where not the acting actor (the defender).
         """
         return DiceGroup(
             label=label,
@@ -72,6 +75,7 @@ class TestRoll:
             successes=self.successes,
             note=note,
             tags=("botch",) if self.botch else (),
+            actor=actor,
         )
 
 

@@ -430,7 +430,13 @@ def test_a_resolution_die_changed_to_another_drawn_value_is_caught():
     for event in (e for e in events if e["kind"] == "resolution"):
         dice = event["data"]["dice"][0]["dice"]
         first, second = dice[0], dice[1]
-        if first["faces"] == second["faces"] and first["rolls"] != second["rolls"]:
+        # copying a chain at least as long as the one it replaces shows a result more
+        # often than it was drawn (a shorter one, [6, 4] -> [4], would only drop one)
+        if (
+            first["faces"] == second["faces"]
+            and sorted(first["rolls"]) != sorted(second["rolls"])
+            and len(second["rolls"]) >= len(first["rolls"])
+        ):
             first["rolls"] = list(second["rolls"])
             break
     else:  # the trait die and the wild die differ in faces: copy within one die's rolls

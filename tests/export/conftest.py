@@ -25,6 +25,22 @@ SECRET_ROLL = {"type": "roll", "formula": "17d6+48611", "label": "ambush check",
 ATTACK = {"weapon": "Hackler", "skill": 5, "attacker_pool": 2, "rounds": 3, "range": "short"}
 
 
+#: When the night's clock starts (2026-12-02T19:00:00Z), and how far it moves per event.
+NIGHT_START, NIGHT_TICK = 1796238000.0, 30.0
+
+
+class Clock:
+    """A table's clock for tests: NIGHT_START, then NIGHT_TICK seconds later at
+    every reading (the engine reads it once per event)."""
+
+    def __init__(self) -> None:
+        self.readings = 0
+
+    def __call__(self) -> float:
+        self.readings += 1
+        return NIGHT_START + NIGHT_TICK * (self.readings - 1)
+
+
 @dataclass
 class Night:
     """A sr2 table after a night: its store file, the seqs of what happened."""
@@ -68,10 +84,21 @@ def night(tmp_path) -> Night:
     path = tmp_path / "night.db"
     host = PluginHost()
     with SQLiteStore(path) as store:
-        service = TableService(store, host, dice=lambda: SeededDice(2026))
+        service = TableService(store, host, dice=lambda: SeededDice(2026), clock=Clock())
         service.create_table("Friday night", "sr2", table_id="sr2")
         seqs = play_night(service)
     return Night(path, host, seqs)
 
 
-__all__ = ["ATTACK", "GM", "PLAYER", "SECRET_ROLL", "Night", "ScriptedDice", "play_night"]
+__all__ = [
+    "ATTACK",
+    "GM",
+    "NIGHT_START",
+    "NIGHT_TICK",
+    "PLAYER",
+    "SECRET_ROLL",
+    "Clock",
+    "Night",
+    "ScriptedDice",
+    "play_night",
+]

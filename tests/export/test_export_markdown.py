@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import types
+from datetime import UTC, datetime
 
 from rollbridge.dice.sources import SeededDice
 from rollbridge.export import export_chunks, read_log
@@ -15,7 +16,7 @@ from rollbridge.export.markdown import KINDS, SEEN_AS, UNDOES
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
 
-from .conftest import GM, PLAYER
+from .conftest import GM, NIGHT_START, NIGHT_TICK, PLAYER
 
 
 def report(night, audience: str, locale: str = "en") -> str:
@@ -71,14 +72,23 @@ def test_the_resolution_has_its_narration_dice_and_steps(night):
     assert f"Physical {physical['value']}/{physical['max']}" in section
 
 
+def at(seq: int) -> str:
+    """When the night's clock says event ``seq`` was executed, as the report shows it
+    (one reading per event, in seq order)."""
+    moment = datetime.fromtimestamp(NIGHT_START + NIGHT_TICK * (seq - 1), UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def test_undo_and_redo_and_the_secret_as_such(night):
     gm, player = report(night, "gm"), report(night, "player")
     adjust, undo, redo = (night.seqs[k] for k in ("adjust", "undo", "redo"))
     for text in (gm, player):
-        assert f"## #{undo} · undo · gm\n\n- Undoes #{adjust} (adjusted)" in text
-        assert f"## #{redo} · redo · gm\n\n- Redoes #{adjust} (adjusted)" in text
+        assert f"## #{undo} · undo · gm · {at(undo)}\n\n- Undoes #{adjust} (adjusted)" in text
+        assert f"## #{redo} · redo · gm · {at(redo)}\n\n- Redoes #{adjust} (adjusted)" in text
     secret = night.seqs["secret"]
-    assert f"## #{secret} · roll · gm · GM only\n\n- Roll (ambush check): 17d6 [" in gm
+    assert (
+        f"## #{secret} · roll · gm · GM only · {at(secret)}\n\n- Roll (ambush check): 17d6 [" in gm
+    )
     assert f"## #{secret} · hidden\n\n- *(a GM-only event)*" in player
     assert "ambush" not in player and "48611" not in player
     assert "- Guard A: physical +4" in gm and "physical +4" not in player

@@ -13,6 +13,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.lang_files import (
+    KEY,
+    check_language_file,
+    check_translation,
+    check_written_out,
+    read_catalog,
+    script_text,
+)
+
 ROOT = Path(__file__).resolve().parents[2]
 MODULE = ROOT / "adapters" / "foundry" / "module"
 # the module's own scripts and the shared client its release bundles (scripts/client/)
@@ -20,30 +29,10 @@ SCRIPTS = sorted((MODULE / "scripts").rglob("*.mjs")) + sorted(
     (MODULE.parents[1] / "client").glob("*.mjs")
 )
 LANGUAGES = {"en": "English", "cs": "Čeština", "de": "Deutsch", "ru": "Русский"}
-PLACEHOLDER = re.compile(r"{[^}]+}")  # what Foundry's Localization#format replaces
-KEY = re.compile(r"""["'`](ROLLBRIDGE(?:\.[A-Za-z0-9_]+)+)["'`]""")
-
-
-def flatten(tree: dict, prefix: str = "") -> dict[str, object]:
-    out: dict[str, object] = {}
-    for key, value in tree.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, dict):
-            out.update(flatten(value, f"{path}."))
-        else:
-            out[path] = value
-    return out
 
 
 def catalog(lang: str) -> dict[str, object]:
-    return flatten(json.loads((MODULE / "lang" / f"{lang}.json").read_text(encoding="utf-8")))
-
-
-def script_text(path: Path) -> str:
-    """A script without its comments (so a key named in a comment does not count)."""
-    text = path.read_text(encoding="utf-8")
-    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    return re.sub(r"(?m)(^|[^:\"'`])//.*$", r"\1", text)
+    return read_catalog(MODULE / "lang" / f"{lang}.json")
 
 
 def used_keys() -> dict[str, list[str]]:
@@ -67,28 +56,12 @@ def test_module_json_lists_the_four_languages():
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_a_language_file_is_nested_utf8_json_of_texts(lang):
-    raw = (MODULE / "lang" / f"{lang}.json").read_bytes()
-    data = json.loads(raw.decode("utf-8"))
-    assert list(data) == ["ROLLBRIDGE"], "every key lives under the module's namespace"
-    for key, value in catalog(lang).items():
-        assert isinstance(value, str) and value.strip(), f"{lang}: {key}"
-        assert value == value.strip(), f"{lang}: {key} has surrounding blanks"
+    check_language_file(MODULE / "lang" / f"{lang}.json")
 
 
 @pytest.mark.parametrize("lang", ["cs", "de", "ru"])
-def test_a_translation_has_exactly_the_keys_of_en_json(lang):
-    english, other = catalog("en"), catalog(lang)
-    assert sorted(set(english) - set(other)) == [], f"{lang}.json lacks these"
-    assert sorted(set(other) - set(english)) == [], f"{lang}.json has keys en.json has not"
-    assert list(other) == list(english), f"{lang}.json keeps en.json's order"
-
-
-@pytest.mark.parametrize("lang", ["cs", "de", "ru"])
-def test_a_translation_keeps_every_placeholder(lang):
-    english, other = catalog("en"), catalog(lang)
-    for key, text in english.items():
-        wanted = sorted(PLACEHOLDER.findall(str(text)))
-        assert sorted(PLACEHOLDER.findall(str(other[key]))) == wanted, f"{lang}: {key}"
+def test_a_translation_has_the_keys_and_placeholders_of_en_json_in_order(lang):
+    check_translation(catalog("en"), catalog(lang), lang)
 
 
 @pytest.mark.parametrize("lang", ["cs", "de", "ru"])
@@ -117,11 +90,7 @@ def test_every_key_in_en_json_is_used():
 
 
 def test_keys_are_written_out_in_full():
-    """A key put together at run time could not be checked: every key is a literal."""
-    for path in SCRIPTS:
-        text = script_text(path)
-        assert not re.search(r"`ROLLBRIDGE\.[^`]*\$\{", text), path
-        assert not re.search(r"""["']ROLLBRIDGE\.[A-Za-z0-9_.]*\.["']\s*\+""", text), path
+    check_written_out(SCRIPTS)
 
 
 def test_no_english_goes_to_the_user_unlocalized():

@@ -107,7 +107,9 @@ async def test_other_paths_still_open_websockets(tables):
         hello = {"type": "hello", "id": 1, "table": "sr2", "token": tables.tokens["sr2"]["gm"]}
         await connection.send(json.dumps(hello))
         assert json.loads(await connection.recv())["type"] == "welcome"
-    assert (await get(tables.server, "/tables/sr2"))[0] == 426  # plain HTTP: upgrade required
+    # plain HTTP: the table's web view (docs/web.md); any other path: upgrade required
+    assert (await get(tables.server, "/tables/sr2"))[0] == 200
+    assert (await get(tables.server, "/somewhere/else"))[0] == 426
     assert (await get(tables.server, "/metrics", method="POST"))[0] == 405
 
 

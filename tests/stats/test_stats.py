@@ -177,3 +177,20 @@ def test_statistics_larger_than_a_reply_may_carry_are_refused(nights):
     with pytest.raises(LimitExceeded) as refused:
         table_stats(log.table, log.events, audience="gm", scope=check_scope({}))
     assert refused.value.details["limit"] == 400 and refused.value.details["size"] > 400
+
+
+def test_the_defenders_resistance_dice_count_for_the_defender(nights):
+    """SR-9: the guard rolls its resistance test; statistics count those dice for
+    the guard, the attack test's for Tukan (each group names who rolled it)."""
+    (path, host), _ = nights
+    with SQLiteStore(path) as store:
+        log = read_log(store, "sr2", host.rulesets)
+    attack = next(e for e in log.events if e.kind == "resolution")
+    groups = attack.data["dice"]
+    assert len(groups) == 2, "the attack must hit for its resistance test to be rolled"
+    shown = [sum(len(d["rolls"]) for d in g["dice"]) for g in groups]
+    stats = stats_of(path, host, "gm", since=attack.seq, until=attack.seq)
+    assert stats["actors"]["tukan"]["dice"]["6"]["count"] == shown[0]
+    assert stats["actors"]["guard-a"]["dice"]["6"]["count"] == shown[1]
+    assert stats["actors"]["guard-a"]["rolls"] == 1
+    assert stats["session"]["dice"]["6"]["count"] == shown[0] + shown[1]

@@ -11,13 +11,13 @@ import os
 import socket
 import subprocess
 import sys
-import time
 
 from websockets.asyncio.client import connect
 
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.dice.verify import verify_events
 from rollbridge.stores.redis import RedisStore
+from tests.stores.cluster_harness import wait_listening
 
 ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
@@ -43,16 +43,7 @@ class Serving:
              "--redis", url, "--no-demo", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
         )  # fmt: skip
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                if self.process.poll() is not None:
-                    break
-                time.sleep(0.05)
-        raise AssertionError("serve did not start: " + self.process.stderr.read())
+        wait_listening(self.process, self.port, timeout=20)
 
     def stop(self) -> str:
         self.process.terminate()

@@ -1,0 +1,545 @@
+"""Several ``rollbridge serve`` processes, one Redis, every table (issue 13, item 2).
+
+:class:`ClusterServer` is the WebSocket :class:`~rollbridge.server.app.Server`
+driving :class:`~rollbridge.server.cluster_table.ClusterTable` instead of the plain
+table protocol, plus what a cluster needs, all over redis-py's asyncio client:
+
+* **The lease.** A table's changes are executed by one process at a time, its
+  *owner*: the process whose id is in ``rb:{T}:owner``. A process that gets a change
+  for a table nobody owns takes it (``SET … NX PX lease``), loads the table again
+  and executes; it renews each lease every third of its length with a
+  compare-then-extend script (:data:`RENEW`), and gives it up when it stops
+  (:data:`RELEASE`). The lease is only an optimisation of who executes: what keeps
+  two processes from both writing is the commit script — it refuses a commit from a
+  process that is not the owner named in Redis, and one that does not continue the
+  stored seq (docs/redis.md, "The commit script"). A paused owner's late commit is
+  refused; the table is then loaded again.
+* **Forwarding.** A change on a process that does not own its table goes to the
+  owner's inbox (``rb:node:ID:inbox``, a list popped with ``BLPOP``) with its
+  request id and the requester's principal; the owner runs it through its table
+  protocol as if the requester were its own client and pushes the reply to the
+  sender's list (``rb:node:ID:replies``). While it waits the sender watches the
+  lease: if the owner changes or the lease is gone (the owner died), it sends the
+  request to the new owner or takes the table over itself. The request id is the
+  idempotency key, so a request that reached two owners is executed once: the second
+  finds its stored reply (or its commit is refused).
+* **Fan-out.** Every process subscribes to ``rb:{T}:events`` of each table it holds
+  in memory (the commit script publishes ``"{epoch}:{seq}"`` there) and polls the
+  stored seq every ``poll_interval`` seconds; a table that is ahead is synced from
+  the stored log (:class:`~rollbridge.server.cluster_table.Sync`) and exactly the
+  events after the last one delivered here go to this process's clients. A lost
+  subscription (``CLIENT KILL TYPE pubsub``, a Redis restart) is made again and
+  every table synced: events are delivered late, never skipped or twice. A
+  subscription quiet for a while is pinged; one that does not answer (a connection
+  that died without a word) is made again too.
+
+Run one process per port, behind a load balancer that passes WebSocket upgrades
+(docs/redis.md, "Several processes").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+import redis.asyncio as aioredis
+
+from rollbridge.engine.model import Principal
+from rollbridge.exceptions import InvalidSettings, RollbridgeError, StoreError
+from rollbridge.host import PluginHost
+from rollbridge.plain import JSON, pack, unpack
+from rollbridge.protocol.effects import Effect, Reply
+from rollbridge.protocol.table import error_message
+from rollbridge.server.app import Server
+from rollbridge.server.client import Client
+from rollbridge.server.cluster_table import ClusterTable, Forward, Ownership
+from rollbridge.server.logs import log_refusal
+from rollbridge.stores.redis import RedisStore
+from rollbridge.text import Messages, stored
+
+__all__ = [
+    "DEFAULT_FORWARD_TIMEOUT",
+    "DEFAULT_LEASE_MS",
+    "RELEASE",
+    "RENEW",
+    "ClusterServer",
+    "Remote",
+]
+
+log = logging.getLogger("rollbridge.cluster")
+say = Messages("rollbridge")
+
+#: How long a lease lasts unless renewed (milliseconds): how long a table waits for
+#: a new owner after its owner died.
+DEFAULT_LEASE_MS = 5000
+#: Seconds a forwarded request waits for an answer before the requester is told to
+#: send it again.
+DEFAULT_FORWARD_TIMEOUT = 15.0
+#: Seconds between polls of the stored seq of each table held in memory (what finds
+#: a commit whose notice was lost).
+DEFAULT_POLL_INTERVAL = 1.0
+
+#: Lease lengths an owned table may go unused (no client on this process, nothing
+#: running) before this process gives its lease up.
+DEFAULT_IDLE_LEASES = 4
+
+#: Seconds of silence on the subscription before it is pinged (and then without an
+#: answer before it is made again).
+DEFAULT_SUBSCRIPTION_PING = 3.0
+
+#: Extend the lease (KEYS[1]) by ARGV[2] ms if ARGV[1] holds it: 1, else 0.
+RENEW = """#!lua
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+#: Delete the lease (KEYS[1]) if ARGV[1] holds it: 1, else 0.
+RELEASE = """#!lua
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+# Translators: a forwarded change got no answer; {seconds} is a number.
+NO_OWNER = say(
+    "cluster.no_owner",
+    "the process that runs this table did not answer within {seconds} s; send the request "
+    "again (with the same id)",
+)
+
+
+class _Silence:
+    """Finds a subscription that died without a word (a black-holed connection):
+    after ``quiet`` seconds without a message it is pinged, and a ping unanswered
+    for ``patience`` seconds ends it (it is then made again)."""
+
+    def __init__(self, quiet: float, patience: float) -> None:
+        self.quiet, self.patience = quiet, patience
+        self.last = time.monotonic()
+        self.pinged: float | None = None
+
+    def heard(self) -> None:
+        self.last, self.pinged = time.monotonic(), None
+
+    async def check(self, pubsub: Any) -> None:
+        """Ping when it has been quiet; :raises redis.ConnectionError: no answer."""
+        now = time.monotonic()
+        if self.pinged is not None:
+            if now - self.pinged > self.patience:
+                raise redis.ConnectionError(f"no answer to a ping in {self.patience} s")
+        elif now - self.last > self.quiet:
+            self.pinged = now
+            await pubsub.ping()
+
+
+@dataclass(frozen=True, slots=True)
+class Remote:
+    """The requester of a forwarded request, as the owner sees it: the process
+    that forwarded it, and the forward's id there."""
+
+    node: str
+    fid: str
+
+
+class ClusterServer(Server):
+    """A :class:`~rollbridge.server.app.Server` that shares every table with the
+    other processes on the same Redis; see the module docstring.
+
+    :param store: the Redis store; its ``writer`` is this process's id, the value
+        of the leases it holds.
+    :param host: the plugin host.
+    :param redis_url: the store's Redis URL (for the asyncio client).
+    :param lease_ms: how long a lease lasts unless renewed.
+    :param forward_timeout: seconds a forwarded request waits for an answer.
+    :param poll_interval: seconds between polls of the stored seqs.
+    :param options: as for :class:`~rollbridge.server.app.Server`.
+    :raises InvalidSettings: a store without a writer id, or a lease under 300 ms.
+    """
+
+    def __init__(
+        self,
+        store: RedisStore,
+        host: PluginHost,
+        *,
+        redis_url: str,
+        lease_ms: int = DEFAULT_LEASE_MS,
+        forward_timeout: float = DEFAULT_FORWARD_TIMEOUT,
+        poll_interval: float = DEFAULT_POLL_INTERVAL,
+        **options: Any,
+    ) -> None:
+        if not store.writer:
+            raise InvalidSettings("a cluster process needs a store with a writer id")
+        if lease_ms < 300:
+            raise InvalidSettings(f"the lease must last 300 ms or more, not {lease_ms}")
+        super().__init__(store, host, **options)
+        self.node = store.writer
+        self.redis_url = redis_url
+        #: The Redis server, as logs may name it (never a password).
+        self.store_where = store.where
+        self.lease_ms = lease_ms
+        self.forward_timeout = forward_timeout
+        self.poll_interval = poll_interval
+        #: Seconds of silence before the subscription is pinged, and then without a
+        #: pong before it is made again.
+        self.subscription_ping = DEFAULT_SUBSCRIPTION_PING
+        self.ownership = Ownership()
+        self.tables.protocol = ClusterTable
+        self.tables.options["ownership"] = self.ownership
+        self.keys = store.keys
+        prefix = store.keys.prefix
+        self.inbox = f"{prefix}node:{self.node}:inbox"
+        self.replies = f"{prefix}node:{self.node}:replies"
+        self.redis: aioredis.Redis | None = None
+        self._renewed: dict[str, float] = {}
+        #: When each owned table was last seen in use.
+        self._used: dict[str, float] = {}
+        #: Lease lengths a table owned here may go unused before its lease is released.
+        self.idle_leases = DEFAULT_IDLE_LEASES
+        self._waiting: dict[str, asyncio.Future[JSON]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._loops: list[asyncio.Task[Any]] = []
+
+    # -- lifecycle ----------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start the server, then the inbox, the subscription, the poll and the
+        lease keeper."""
+        await super().start()
+        self.redis = aioredis.Redis.from_url(self.redis_url, decode_responses=False)
+        self._renew = self.redis.register_script(RENEW)
+        self._release = self.redis.register_script(RELEASE)
+        loop = asyncio.get_running_loop()
+        for job in (self._read_inbox(), self._listen(), self._poll(), self._keep_leases()):
+            self._loops.append(loop.create_task(job))
+        log.info("cluster process %s (lease %d ms), sharing the tables of %s",
+                 self.node, self.lease_ms, self.store_where)  # fmt: skip
+
+    async def stop(self) -> None:
+        """Stop as :meth:`Server.stop`, then give up every lease held (another
+        process takes the table at once instead of after the lease)."""
+        for task in self._loops:
+            task.cancel()
+        for task in self._loops:
+            with contextlib.suppress(BaseException):
+                await task
+        self._loops = []
+        await super().stop()
+        for task in list(self._tasks):
+            task.cancel()
+        if self.redis is not None:
+            for table_id in list(self.ownership.owned):
+                with contextlib.suppress(redis.RedisError, OSError):
+                    await self._release(keys=[self.keys.table(table_id).owner], args=[self.node])
+            self.ownership.owned.clear()
+            with contextlib.suppress(redis.RedisError, OSError):
+                await self.redis.delete(self.inbox, self.replies)
+            await self.redis.aclose()
+            self.redis = None
+
+    def _spawn(self, job: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- effects --------------------------------------------------------------------
+
+    def _carry_one(self, effect: Effect, client: Client | None) -> None:
+        if isinstance(effect, Forward):
+            self._spawn(self._forward(effect))
+        elif isinstance(effect, Reply) and isinstance(effect.origin, Remote):
+            self.metrics.replied(effect)
+            if effect.error is not None:
+                log_refusal(effect)
+            self._spawn(self._answer(effect.origin, effect.message))
+        else:
+            super()._carry_one(effect, client)
+
+    # -- forwarding -------------------------------------------------------------------
+
+    async def _forward(self, forward: Forward) -> None:
+        table: ClusterTable = forward.table
+        try:
+            answer = await self._send(forward)
+        except RollbridgeError as exc:  # the client is told store_error; the log says why
+            log.warning("a change forwarded for table %s failed: %s", forward.table_id, exc)
+            effects = table.refuse_forward(forward, exc)
+        except Exception as exc:  # a driver bug: the requester still gets an answer
+            log.exception("forwarding a request of table %s failed", forward.table_id)
+            effects = table.refuse_forward(forward, StoreError(f"{type(exc).__name__}: {exc}"))
+        else:
+            effects = (
+                table.take_over(forward) if answer is None else table.forwarded(forward, answer)
+            )
+        self.carry(effects)
+
+    async def _send(self, forward: Forward) -> JSON | None:
+        """Send ``forward`` to the table's owner and return its reply; None when this
+        process took the table over instead. :raises StoreError: no answer in time."""
+        assert self.redis is not None, "not started"
+        owner_key = self.keys.table(forward.table_id).owner
+        fid = uuid.uuid4().hex
+        future: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
+        self._waiting[fid] = future
+        who = forward.principal
+        assert who is not None
+        payload = pack(
+            {"fid": fid, "from": self.node, "table": forward.table_id,
+             "message": dict(forward.message), "who": [who.role, who.name, who.key],
+             "locale": forward.locale},
+            stored,
+        )  # fmt: skip
+        deadline = time.monotonic() + self.forward_timeout
+        sent_to: str | None = None
+        resend_at = deadline
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise StoreError(
+                        NO_OWNER(seconds=self.forward_timeout),
+                        details={"reason": "no_owner", "table": forward.table_id},
+                    )
+                try:
+                    raw = await self.redis.get(owner_key)
+                    if raw is None:
+                        taken = await self.redis.set(
+                            owner_key, self.node, nx=True, px=self.lease_ms
+                        )
+                        if taken:
+                            self._took(forward.table_id)
+                            return None
+                        continue
+                    owner = raw.decode()
+                    if owner == self.node:
+                        self._took(forward.table_id)
+                        return None
+                    if owner != sent_to or time.monotonic() >= resend_at:
+                        # to a new owner; or again to the same, its answer may be lost (the
+                        # owner answers a request id it is running or ran with that result)
+                        await self._push(f"{self.keys.prefix}node:{owner}:inbox", payload)
+                        sent_to, resend_at = owner, time.monotonic() + self.lease_ms / 1000
+                except (redis.RedisError, OSError) as exc:
+                    log.warning("forwarding to table %s: %s", forward.table_id, exc)
+                    await asyncio.sleep(min(0.2, max(left, 0)))
+                    continue
+                wait = min(left, self.lease_ms / 2000)
+                with contextlib.suppress(TimeoutError):
+                    return await asyncio.wait_for(asyncio.shield(future), wait)
+        finally:
+            self._waiting.pop(fid, None)
+
+    def _took(self, table_id: str) -> None:
+        log.info("this process now runs table %s", table_id)
+        self.ownership.owned.add(table_id)
+        self._renewed[table_id] = self._used[table_id] = time.monotonic()
+
+    async def _answer(self, origin: Remote, message: JSON) -> None:
+        """Push the reply of a forwarded request to the process that sent it."""
+        assert self.redis is not None, "not started"
+        where = f"{self.keys.prefix}node:{origin.node}:replies"
+        data = pack({"fid": origin.fid, "message": message}, stored)
+        for attempt in range(3):  # a connection Redis dropped is made again
+            try:
+                await self._push(where, data)
+                return
+            except (redis.RedisError, OSError) as exc:
+                if attempt == 2:  # the sender sends its request again, or times out
+                    log.warning("a forwarded reply to %s was lost: %s", origin.node, exc)
+                else:
+                    await asyncio.sleep(0.1)
+
+    async def _push(self, where: str, data: bytes) -> None:
+        """Append to another process's list, which lives as long as a forward waits."""
+        assert self.redis is not None, "not started"
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.rpush(where, data)
+            pipe.pexpire(where, int(self.forward_timeout * 1000) + self.lease_ms)
+            await pipe.execute()
+
+    async def _read_inbox(self) -> None:
+        """Pop forwarded requests (run them) and replies (hand them to their waiter)."""
+        assert self.redis is not None
+        while True:
+            try:
+                popped = await self.redis.blpop([self.inbox, self.replies], timeout=1)
+            except (redis.RedisError, OSError) as exc:
+                log.warning("reading the inbox: %s", exc)
+                await asyncio.sleep(0.2)
+                continue
+            if popped is None:
+                continue
+            key, data = popped
+            try:
+                body = unpack(data)
+                if key.decode() == self.replies:
+                    waiter = self._waiting.get(body["fid"])
+                    if waiter is not None and not waiter.done():
+                        waiter.set_result(body["message"])
+                else:
+                    self._run_forwarded(body)
+            except Exception:
+                log.exception("a forwarded message could not be handled")
+
+    def _run_forwarded(self, body: dict[str, Any]) -> None:
+        """Run a request another process forwarded, as if its requester were here."""
+        origin = Remote(body["from"], body["fid"])
+        if self.ownership.owns(body["table"]):
+            self._used[body["table"]] = time.monotonic()  # in use, by other processes' clients
+        who = Principal(*body["who"])
+        message, locale = body["message"], body["locale"]
+
+        def opened(found: Any) -> list[Effect]:
+            if isinstance(found, BaseException):
+                error = found if isinstance(found, RollbridgeError) else StoreError(str(found))
+                refused = error_message(message.get("id"), error, locale)
+                return [Reply(origin=origin, message=refused, error=error)]
+            return found.receive(message, who, origin, locale=locale)
+
+        self.carry(self.tables.get(body["table"], opened))
+
+    # -- the lease ------------------------------------------------------------------------
+
+    async def _keep_leases(self) -> None:
+        """Renew every lease held, every third of its length; a lease found taken (or
+        not renewed for a whole lease) is given up here too, and so is the lease of a
+        table unused (no client here, nothing running) for :attr:`idle_leases`
+        lease lengths: another process takes it when it needs it."""
+        assert self.redis is not None
+        while True:
+            await asyncio.sleep(self.lease_ms / 3000)
+            now = time.monotonic()
+            for table_id in list(self.ownership.owned):
+                owner_key = self.keys.table(table_id).owner
+                protocol = self.tables.open.get(table_id)
+                if protocol is None or not isinstance(protocol, ClusterTable) or protocol.used:
+                    self._used[table_id] = now
+                elif now - self._used.get(table_id, now) > self.idle_leases * self.lease_ms / 1000:
+                    await self._give_up(table_id, protocol)
+                    continue
+                try:
+                    kept = await self._renew(keys=[owner_key], args=[self.node, self.lease_ms])
+                except (redis.RedisError, OSError) as exc:
+                    log.warning("renewing the lease of table %s: %s", table_id, exc)
+                    if time.monotonic() - self._renewed.get(table_id, 0) < self.lease_ms / 1000:
+                        continue
+                    kept = 0
+                if kept:
+                    self._renewed[table_id] = time.monotonic()
+                else:
+                    self._lost(table_id)
+
+    async def _give_up(self, table_id: str, protocol: ClusterTable) -> None:
+        """Release an unused table's lease and drop it from memory."""
+        assert self.redis is not None
+        self.ownership.owned.discard(table_id)  # from now on its changes are forwarded
+        self._renewed.pop(table_id, None)
+        self._used.pop(table_id, None)
+        try:
+            await self._release(keys=[self.keys.table(table_id).owner], args=[self.node])
+        except (redis.RedisError, OSError) as exc:  # it runs out by itself
+            log.warning("releasing the lease of table %s: %s", table_id, exc)
+        log.info("this process gave up table %s (unused)", table_id)
+        self.tables.release(protocol)
+
+    def _lost(self, table_id: str) -> None:
+        log.warning("this process no longer runs table %s (its lease is gone)", table_id)
+        self.ownership.owned.discard(table_id)
+        self._renewed.pop(table_id, None)
+        protocol = self.tables.open.get(table_id)
+        if isinstance(protocol, ClusterTable):
+            self.carry(protocol.resync())
+            self.tables.release(protocol)
+
+    # -- following the stored log ---------------------------------------------------------
+
+    def _notice(self, table_id: str, epoch: int, seq: int) -> None:
+        protocol = self.tables.open.get(table_id)
+        if isinstance(protocol, ClusterTable):
+            self.carry(protocol.notified(epoch, seq))
+
+    def _resync(self, table_id: str) -> None:
+        protocol = self.tables.open.get(table_id)
+        if isinstance(protocol, ClusterTable):
+            self.carry(protocol.resync())
+
+    async def _listen(self) -> None:
+        """Subscribe to the channel of every table held in memory; a notice of a
+        commit ahead of this process syncs the table. A lost subscription is made
+        again, and every table synced (what was published meanwhile is read from the
+        log)."""
+        assert self.redis is not None
+        while True:
+            pubsub = self.redis.pubsub()
+            subscribed: dict[str, str] = {}
+            watch = _Silence(self.subscription_ping, self.subscription_ping)
+            try:
+                while True:
+                    wanted = {self.keys.table(t).channel: t for t in self.tables.open}
+                    new = [c for c in wanted if c not in subscribed]
+                    gone = [c for c in subscribed if c not in wanted]
+                    if new:
+                        await pubsub.subscribe(*new)
+                        for channel in new:
+                            subscribed[channel] = wanted[channel]
+                            self._resync(wanted[channel])  # what came before the subscription
+                    if gone:
+                        await pubsub.unsubscribe(*gone)
+                        for channel in gone:
+                            del subscribed[channel]
+                    if not subscribed:
+                        await asyncio.sleep(0.1)
+                        continue
+                    await watch.check(pubsub)
+                    message = await pubsub.get_message(ignore_subscribe_messages=True,
+                                                       timeout=0.1)  # fmt: skip
+                    if message is None:
+                        continue
+                    watch.heard()
+                    if message.get("type") != "message":
+                        continue
+                    table_id = subscribed.get(message["channel"].decode())
+                    if table_id is None:
+                        continue
+                    epoch, _, seq = message["data"].decode().partition(":")
+                    self._notice(table_id, int(epoch), int(seq))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("the event subscription failed (%s); subscribing again", exc)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+            await asyncio.sleep(0.1)
+
+    async def _poll(self) -> None:
+        """Read the stored (epoch, seq) of every table held in memory, every
+        ``poll_interval`` seconds: a notice lost on a connection that died silently
+        is found here."""
+        assert self.redis is not None
+        while True:
+            await asyncio.sleep(self.poll_interval)
+            for protocol in list(self.tables.open.values()):
+                self.tables.release(protocol)  # one left idle after a sync is dropped here
+            tables = list(self.tables.open)
+            if not tables:
+                continue
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for table_id in tables:
+                        pipe.hmget(self.keys.table(table_id).info, "epoch", "seq")
+                    stored_at = await pipe.execute()
+            except (redis.RedisError, OSError) as exc:
+                log.warning("polling the stored seqs: %s", exc)
+                continue
+            for table_id, (epoch, seq) in zip(tables, stored_at, strict=True):
+                if epoch is not None and seq is not None:
+                    self._notice(table_id, int(epoch), int(seq))

@@ -1,0 +1,327 @@
+"""One table's protocol in a cluster of processes (issue 13, item 2): sans-I/O.
+
+:class:`ClusterTable` is the :class:`~rollbridge.protocol.table.TableProtocol`
+with three additions, each an effect for the cluster driver
+(:mod:`rollbridge.server.cluster`) to carry out:
+
+* **forwarding** — a change (a request that writes) is executed only by the
+  process holding the table's lease, the *owner*. Elsewhere, once the table's own
+  checks passed (parse, role, a reply already known), :meth:`_execute` returns a
+  :class:`Forward`: the driver sends the request to the owner, or takes the table
+  over when nobody holds it (:meth:`take_over`), and hands the owner's reply back
+  (:meth:`forwarded`);
+* **following** — a process that does not own the table keeps it in memory for its
+  clients (welcome, resume, ``state``, ``odds``, ``stats``) and follows the stored
+  log: the driver calls :meth:`notified` with each commit's ``(epoch, seq)`` the
+  commit script publishes (and with the stored seq it polls), which becomes a
+  :class:`Sync` read — the table as stored plus every event since the last one this
+  process delivered — and :meth:`follow` delivers exactly the events after the last
+  delivered seq, in seq order: an event is never skipped (a gap is read from the
+  log) and never sent twice (``Member.last_seq``);
+* **resume on a follower** — a ``hello`` that resumes from a seq this process has
+  not reached yet first syncs, so the member is sent exactly what it missed.
+
+Nothing here performs I/O: :class:`Sync` is a :class:`~rollbridge.protocol.effects.Read`
+run on a reader thread like any other.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rollbridge.engine.model import Event, Principal
+from rollbridge.engine.table import Table
+from rollbridge.exceptions import RollbridgeError
+from rollbridge.plain import JSON
+from rollbridge.protocol.connection import CLOSE_BEHIND
+from rollbridge.protocol.effects import Close, Deliver, Effect, Read, Reply
+from rollbridge.protocol.keys import KeySet
+from rollbridge.protocol.members import Delivery, Member
+from rollbridge.protocol.table import TableProtocol, _Asker, _Held
+
+if TYPE_CHECKING:
+    from rollbridge.dice.sources import DiceSource
+    from rollbridge.engine.requests import Request
+    from rollbridge.stores.base import Store
+
+__all__ = ["ClusterTable", "Forward", "Ownership", "Sync"]
+
+log = logging.getLogger("rollbridge.cluster")
+
+Effects = list[Effect]
+
+
+class Ownership:
+    """Which tables this process owns (holds the lease of): what a
+    :class:`ClusterTable` asks before it executes a change. The driver's lease
+    keeper (:class:`rollbridge.server.cluster.Node`) keeps it."""
+
+    def __init__(self) -> None:
+        self.owned: set[str] = set()
+
+    def owns(self, table_id: str) -> bool:
+        """Whether this process holds the lease of ``table_id``."""
+        return table_id in self.owned
+
+
+@dataclass(eq=False, slots=True)
+class Sync(Read):
+    """The table as stored, and every retained event after ``after`` up to its seq:
+    ``((snapshot, history, reply keys), events or None)``; None when some of those
+    events have left the log."""
+
+    after: int = 0
+
+    def run(self, store: Store) -> tuple[tuple[Any, dict[int, Event], list[str]], Any]:
+        snapshot, history = store.load(self.table_id)
+        keys = store.reply_keys(self.table_id)
+        seq = snapshot.info.seq
+        events: list[Event] | None = []
+        if self.after < seq:
+            events = store.events_after(self.table_id, self.after)
+            if events is not None:  # what a later commit added is left for the next sync
+                events = [e for e in events if e.seq <= seq]
+        return (snapshot, history, keys), events
+
+
+@dataclass(eq=False, slots=True)
+class Forward(Effect):
+    """Send a change to the table's owner (the driver finds it, or takes the table
+    over), then hand the owner's reply to :meth:`ClusterTable.forwarded`."""
+
+    table_id: str = ""
+    message: Mapping[str, Any] = field(default_factory=dict)
+    principal: Principal | None = None
+    locale: str = "en"
+    asker: Any = None
+    held: Any = None
+    #: The table that forwards it (:meth:`ClusterTable.forwarded`, :meth:`~ClusterTable.take_over`).
+    table: Any = None
+
+
+class ClusterTable(TableProtocol):
+    """A table protocol that executes changes only while this process owns the
+    table, forwards them otherwise, and follows the stored log; see the module
+    docstring.
+
+    :param ownership: this process's leases.
+    :param options: as for :class:`~rollbridge.protocol.table.TableProtocol`.
+    """
+
+    def __init__(self, table: Table, *, ownership: Ownership, **options: Any) -> None:
+        super().__init__(table, **options)
+        self.ownership = ownership
+        #: The highest seq a notification named; a sync is running.
+        self.wanted = table.info.seq
+        self.syncing = False
+        #: Forwarded replies that name an event not yet delivered here: each waits
+        #: for its event, so the requester sees the event before the result, as it
+        #: would at the owner.
+        self.parked: list[tuple[int, Reply]] = []
+
+    @property
+    def used(self) -> bool:
+        """A member, or anything running: the process that owns it keeps its lease."""
+        return not super().idle or self.syncing or bool(self.parked)
+
+    @property
+    def idle(self) -> bool:
+        """Droppable: no member, nothing running, and not owned by this process."""
+        return super().idle and not self.syncing and not self.ownership.owns(self.id)
+
+    # -- forwarding ---------------------------------------------------------------
+
+    def _execute(
+        self, request: Request, who: Principal, asker: _Asker, dice: DiceSource | None
+    ) -> Effects:
+        if self.ownership.owns(self.id):
+            return super()._execute(request, who, asker, dice)
+        message = {**request.fields, "type": request.type, "id": request.id}
+        held = _Held(message, who, asker, dice)
+        return [
+            Forward(
+                table_id=self.id,
+                message=held.message,
+                principal=who,
+                locale=asker.locale,
+                asker=asker,
+                held=held,
+                table=self,
+            )
+        ]
+
+    def forwarded(self, forward: Forward, message: JSON) -> Effects:
+        """The owner's reply to a forwarded request: for the requester, once the
+        event it names (if any) has been delivered here."""
+        asker: _Asker = forward.asker
+        message = dict(message)
+        if asker.member is not None and asker.member.brief and message.get("status") != "secret":
+            # the owner answered a requester it does not see as brief: the event comes
+            # as a frame anyway (a secret roll's requester view is the one exception)
+            message.pop("event", None)
+        reply = self._reply(asker, message, None)
+        if message.get("type") == "error":  # for the driver's log and metrics
+            reply.error = RollbridgeError(str(message.get("message", "")),
+                                          code=str(message.get("code", "error")))  # fmt: skip
+        seq = message.get("seq")
+        if isinstance(seq, int) and not isinstance(seq, bool) and seq > self.durable_seq:
+            self.parked.append((seq, reply))
+            return self.notified(self.table.info.epoch, seq)
+        return [reply]
+
+    def refuse_forward(self, forward: Forward, error: RollbridgeError) -> Effects:
+        """A forward that failed (no owner answered, Redis failed): the requester is
+        told, and may send the request again with the same id."""
+        return [self._refuse(forward.asker, error)]
+
+    def take_over(self, forward: Forward) -> Effects:
+        """This process has just taken the table's lease: load the table again (the
+        last owner may have committed since it was loaded here), then execute the
+        request that was to be forwarded, and every one held meanwhile."""
+        if self.broken:  # a reload is running (another request took over first): wait for it
+            self._held.append(forward.held)
+            return []
+        self.broken = True  # what runs now waits for the reload, as after a failed commit
+        self._held.append(forward.held)
+        self.generation += 1
+        return self._reload()
+
+    # -- following ------------------------------------------------------------------
+
+    def notified(self, epoch: int, seq: int) -> Effects:
+        """The stored table is at ``(epoch, seq)`` (a commit's notice, or a poll):
+        sync when it is ahead of this process."""
+        if epoch == self.table.info.epoch and seq <= self.table.info.seq:
+            return []
+        self.wanted = max(self.wanted, seq) if epoch == self.table.info.epoch else seq
+        if self.syncing:
+            return []
+        return [self._sync()]
+
+    def resync(self) -> Effects:
+        """Sync whatever the last notice said (after a lost subscription or lease)."""
+        if self.syncing:
+            return []
+        return [self._sync()]
+
+    def _sync(self) -> Sync:
+        self.syncing = True
+        read = Sync(table_id=self.id, after=self.durable_seq)
+        read.on_result = self._synced
+        read.on_error = self._sync_failed
+        return read
+
+    def _sync_failed(self, error: BaseException) -> Effects:
+        self.syncing = False
+        log.warning("table %s: following the stored log failed: %s", self.id, error)
+        return []  # the next notice or poll tries again
+
+    def _synced(self, result: tuple[tuple[Any, dict[int, Event], list[str]], Any]) -> Effects:
+        self.syncing = False
+        effects = self.follow(result)
+        if self.wanted > self.table.info.seq and not self.broken and not self._writes:
+            effects.append(self._sync())
+        return effects
+
+    def follow(self, result: tuple[tuple[Any, dict[int, Event], list[str]], Any]) -> Effects:
+        """Take the stored table (a :class:`Sync`'s result) and deliver the events
+        after the last one delivered, in seq order; replies parked for them follow."""
+        (snapshot, history, keys), events = result
+        if self._writes or self.broken:  # this process is writing: its own commits decide
+            return []
+        info = snapshot.info
+        if info.epoch == self.table.info.epoch and info.seq <= self.durable_seq:
+            return self._unpark()
+        before, epoch = self.durable_seq, self.table.info.epoch
+        self.table = Table(snapshot, self.table.ruleset, history)
+        self.table.max_event_bytes = self.max_event_bytes
+        self.table.dice_key = self.dice_key
+        self._keys = KeySet(keys)
+        self._recent.clear()
+        self.writing = []
+        self.durable_seq = info.seq
+        return self._catch_up(before, epoch, events) + self._unpark()
+
+    def _catch_up(self, before: int, epoch: int, events: list[Event] | None) -> Effects:
+        """The table was replaced by the stored one: its members are sent the events
+        from ``before`` (the last seq delivered, in ``epoch``) on, or, when those
+        cannot all be read (a new epoch, events gone from the log), are closed with
+        1013 to reconnect and resume (a snapshot, ``recovered: false``)."""
+        info = self.table.info
+        fresh = [e for e in events or () if e.seq > before and e.epoch == info.epoch]
+        whole = (
+            info.epoch == epoch
+            and events is not None
+            and [e.seq for e in fresh] == list(range(before + 1, info.seq + 1))
+        )
+        effects: Effects = []
+        if not whole:
+            log.warning("table %s: cannot follow to %s:%s; members reconnect",
+                        self.id, info.epoch, info.seq)  # fmt: skip
+            for member in list(self.members):
+                effects.append(Close(member=member, code=CLOSE_BEHIND, reason="resync"))
+                self.leave(member)
+            return effects
+        if self._reading:
+            self._since_read.extend(fresh)
+        frames = self._frames([Delivery(self.table, event) for event in fresh])
+        if frames:
+            effects.append(Deliver(frames=frames))
+        for event in fresh:
+            event.views.clear()
+        return effects
+
+    def _reload(self) -> Effects:
+        """As :meth:`TableProtocol._reload` (after a refused commit, or a takeover),
+        reading the events committed elsewhere since the last one delivered here
+        too: the members are sent them before anything that follows."""
+        before, epoch = self.durable_seq, self.table.info.epoch
+        effects = super()._reload()
+        load = effects[-1]
+        sync = Sync(table_id=self.id, after=before)
+        loaded, failed = load.on_result, load.on_error
+        assert loaded is not None and failed is not None
+
+        def then(result: tuple[tuple[Any, dict[int, Event], list[str]], Any]) -> Effects:
+            stored, events = result
+            self._holding += 1  # the held requests run after the catch-up
+            reopened = loaded(stored)
+            caught_up = self._catch_up(before, epoch, events)
+            self._holding -= 1
+            return [*reopened, *caught_up, *self._unpark(), *self._release()]
+
+        sync.on_result, sync.on_error = then, failed
+        return [*effects[:-1], sync]
+
+    def _unpark(self) -> Effects:
+        ready = [reply for seq, reply in self.parked if seq <= self.durable_seq]
+        self.parked = [(seq, reply) for seq, reply in self.parked if seq > self.durable_seq]
+        return list(ready)
+
+    # -- members ------------------------------------------------------------------------
+
+    def join(self, member: Member, resume: Mapping[str, Any] | None) -> Effects:
+        """As :meth:`TableProtocol.join`; a resume from a seq (or epoch) this process
+        has not reached yet syncs first, so the member gets exactly what it missed."""
+        if resume is not None and not self.ownership.owns(self.id):
+            seq, epoch = resume.get("seq"), resume.get("epoch")
+            ahead = seq.__class__ is int and seq > self.durable_seq
+            if ahead or (epoch.__class__ is int and epoch != self.table.info.epoch):
+                read = Sync(table_id=self.id, after=self.durable_seq)
+                self.syncing = True
+
+                def then(result: Any) -> Effects:
+                    self.syncing = False
+                    return self.follow(result) + TableProtocol.join(self, member, resume)
+
+                def failed(error: BaseException) -> Effects:
+                    self.syncing = False
+                    log.warning("table %s: sync before a resume failed: %s", self.id, error)
+                    return TableProtocol.join(self, member, resume)
+
+                read.on_result, read.on_error = then, failed
+                return [read]
+        return super().join(member, resume)

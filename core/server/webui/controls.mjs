@@ -1,0 +1,115 @@
+// The GM's controls (undo and redo, the pending requests to approve or reject,
+// adjusting an actor's track) and the encounter's order with its buttons.
+
+import { el, renderActor } from "./render.mjs";
+import { field, select } from "./forms.mjs";
+import { i18n } from "./texts.mjs";
+
+function button(text, name, onClick) {
+  const node = el("button", "", text);
+  node.type = "button";
+  node.name = name;
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+/** Undo and redo. */
+export function historyButtons(send) {
+  const row = el("div", "buttons");
+  row.append(button(i18n.localize("ROLLBRIDGE.Web.Button.Undo"), "undo", () => send({ type: "undo" })),
+    button(i18n.localize("ROLLBRIDGE.Web.Button.Redo"), "redo", () => send({ type: "redo" })));
+  return row;
+}
+
+/** The pending requests (the GM's table view holds them), each to approve or reject. */
+export function pendingList(session, send) {
+  const list = el("ul", "pending");
+  for (const entry of session.table.pending ?? []) {
+    const fields = entry.fields ?? {};
+    const what = entry.type === "roll" ? fields.formula : fields.action;
+    const item = el("li", "pending-item");
+    item.dataset.pending = String(entry.pending);
+    item.append(el("span", "", i18n.format("ROLLBRIDGE.Web.Pending.Item",
+      { pending: entry.pending, who: entry.who?.name ?? "?", type: entry.type, what: what ?? "" })));
+    item.append(
+      button(i18n.localize("ROLLBRIDGE.Web.Button.Approve"), "approve",
+        () => send({ type: "approve", request: entry.pending })),
+      button(i18n.localize("ROLLBRIDGE.Web.Button.Reject"), "reject",
+        () => send({ type: "reject", request: entry.pending })),
+    );
+    list.append(item);
+  }
+  if (!list.childElementCount) list.append(el("li", "empty", i18n.localize("ROLLBRIDGE.Web.Pending.Nothing")));
+  return list;
+}
+
+/** Adjust a track of an actor's common state (damage > 0, healing < 0). */
+export function adjustForm(session, send) {
+  const form = el("form", "adjust-form");
+  const actors = [...session.actors.values()];
+  const actor = select(actors.map((a) => [a.id, a.name]), { name: "actor" });
+  const track = select([], { name: "track" });
+  const fillTracks = () => {
+    track.replaceChildren();
+    for (const t of session.actors.get(actor.value)?.common?.tracks ?? []) {
+      track.append(new Option(t.label ?? t.key, t.key));
+    }
+  };
+  actor.addEventListener("change", fillTracks);
+  fillTracks();
+  const delta = el("input");
+  delta.type = "number";
+  delta.name = "delta";
+  delta.step = "1";
+  delta.value = "1";
+  const submit = el("button", "", i18n.localize("ROLLBRIDGE.Web.Button.Adjust"));
+  submit.type = "submit";
+  form.append(field(i18n.localize("ROLLBRIDGE.Web.Field.Actor"), actor),
+    field(i18n.localize("ROLLBRIDGE.Web.Field.Track"), track),
+    field(i18n.localize("ROLLBRIDGE.Web.Field.Delta"), delta, i18n.localize("ROLLBRIDGE.Web.Field.DeltaHint")), submit);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send({ type: "adjust", actor: actor.value, track: track.value, delta: Number.parseInt(delta.value, 10) });
+  });
+  return form;
+}
+
+/** The encounter: the order with whose turn it is; next (and for the GM start, end). */
+export function encounterView(session, send) {
+  const box = el("div", "encounter-body");
+  const encounter = session.table.encounter;
+  if (encounter) {
+    box.append(el("p", "round", i18n.format("ROLLBRIDGE.Web.Encounter.Round", { round: encounter.round })));
+    const order = el("ol", "order");
+    encounter.order.forEach((id, index) => {
+      const item = el("li", index === encounter.turn ? "turn current" : "turn", session.nameOf(id));
+      item.dataset.actor = id;
+      if (index === encounter.turn) item.append(el("span", "now", i18n.localize("ROLLBRIDGE.Web.Encounter.Now")));
+      order.append(item);
+    });
+    box.append(order);
+  } else {
+    box.append(el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Encounter.None")));
+  }
+  const row = el("div", "buttons");
+  if (session.role === "gm" && !encounter) {
+    row.append(button(i18n.localize("ROLLBRIDGE.Web.Button.Start"), "start",
+      () => send({ type: "encounter.start", order: [...session.actors.keys()] })));
+  }
+  if (encounter && session.role !== "observer") {
+    row.append(button(i18n.localize("ROLLBRIDGE.Web.Button.Next"), "next", () => send({ type: "encounter.next" })));
+  }
+  if (encounter && session.role === "gm") {
+    row.append(button(i18n.localize("ROLLBRIDGE.Web.Button.End"), "end", () => send({ type: "encounter.end" })));
+  }
+  if (row.childElementCount) box.append(row);
+  return box;
+}
+
+/** Every actor's card; whose turn it is and the viewer's own marked. */
+export function actorCards(session, { small = false } = {}) {
+  const current = session.table.encounter?.current ?? null;
+  const mine = new Set(session.role === "player" ? session.controllable().map((a) => a.id) : []);
+  return [...session.actors.values()].map((actor) =>
+    renderActor(actor, { current: actor.id === current, mine: mine.has(actor.id), small }));
+}

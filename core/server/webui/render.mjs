@@ -1,0 +1,224 @@
+// DOM builders of the web view and the overlay: actors (the common damage
+// state), dice, and log entries. Every name, narration and label goes in as
+// text (textContent, createElement): nothing a table holds is ever parsed as
+// HTML.
+
+import { labelOf } from "../client/i18n.mjs";
+import { KIND_WORDS, STATUS_WORDS, counted, i18n } from "./texts.mjs";
+
+/** An element with a class and a text, each optional. */
+export function el(tag, className = "", text = null) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== null && text !== undefined) node.textContent = String(text);
+  return node;
+}
+
+/** A class name made of a code from the wire (a status, a die's tag): letters,
+ * digits, - and _ only, so a strange code cannot add other classes. */
+export function codeClass(prefix, code) {
+  const safe = String(code ?? "").toLowerCase().replace(/[^a-z0-9_-]/g, "");
+  return safe ? `${prefix}-${safe}` : "";
+}
+
+/** Tracks up to this many boxes are drawn box by box; longer ones as a bar. */
+export const MAX_BOXES = 20;
+
+/** One track of the common state: boxes (filled up to its value) or a bar. */
+export function renderTrack(track) {
+  const value = Number(track.value) || 0;
+  const max = Number(track.max) || 0;
+  const row = el("div", "track");
+  row.dataset.track = String(track.key ?? "");
+  row.append(el("span", "track-label", track.label ?? track.key ?? ""));
+  if (max > 0 && max <= MAX_BOXES) {
+    const boxes = el("span", "boxes");
+    for (let i = 0; i < max; i++) boxes.append(el("span", i < value ? "box box-filled" : "box"));
+    row.append(boxes);
+  } else {
+    const bar = el("meter", "bar");
+    bar.min = 0;
+    bar.max = Math.max(max, 1);
+    bar.value = Math.min(value, bar.max);
+    row.append(bar);
+  }
+  row.append(el("span", "track-value", `${value}/${max}`));
+  return row;
+}
+
+/** An actor as this viewer may see it: name, status, tracks, conditions, modifier. */
+export function renderActor(actor, { current = false, mine = false, small = false } = {}) {
+  const common = actor.common ?? {};
+  const card = el("article", ["actor", codeClass("status", common.status), current ? "actor-current" : "",
+    mine ? "actor-mine" : "", small ? "actor-small" : ""].filter(Boolean).join(" "));
+  card.dataset.actor = String(actor.id ?? "");
+  const head = el("header", "actor-head");
+  head.append(el("h3", "actor-name", actor.name ?? actor.id));
+  if (mine) head.append(el("span", "mine", i18n.localize("ROLLBRIDGE.Web.Actor.Yours")));
+  if (common.status) head.append(el("span", "status", labelOf(i18n, STATUS_WORDS, common.status)));
+  if (actor.limited && !small) head.append(el("span", "limited", i18n.localize("ROLLBRIDGE.Web.Actor.Limited")));
+  card.append(head);
+  for (const track of common.tracks ?? []) card.append(renderTrack(track));
+  if (!small) {
+    const conditions = common.conditions ?? [];
+    if (conditions.length) {
+      const list = el("ul", "conditions");
+      for (const condition of conditions) list.append(el("li", "condition", condition));
+      card.append(list);
+    }
+    if (common.modifier_note) card.append(el("p", "modifier", common.modifier_note));
+    else if (common.modifier) {
+      card.append(el("p", "modifier", i18n.format("ROLLBRIDGE.Web.Actor.Modifier", { modifier: common.modifier })));
+    }
+  }
+  return card;
+}
+
+/** One die: its value, or the chain of an exploding die (6+1), with its tags. */
+export function renderDie(die) {
+  const tags = Array.isArray(die.tags) ? die.tags : [];
+  const rolls = Array.isArray(die.rolls) ? die.rolls : [];
+  const classes = ["die", ...tags.map((tag) => codeClass("die", tag))].filter(Boolean);
+  const text = rolls.length > 1 ? rolls.join("+") : String(die.value ?? rolls[0] ?? "?");
+  const node = el("span", classes.join(" "), text);
+  node.title = [`d${die.faces ?? "?"}`, ...tags].join(" ");
+  return node;
+}
+
+/** A group of dice: its label and formula, target and successes, each die. */
+export function renderDiceGroup(group) {
+  const box = el("div", "dice-group");
+  const head = [group.label, group.formula].filter(Boolean).join(" · ");
+  if (head) box.append(el("div", "dice-head", head));
+  const row = el("div", "dice");
+  for (const die of group.dice ?? []) row.append(renderDie(die));
+  box.append(row);
+  const facts = [];
+  if (group.target !== undefined && group.target !== null) {
+    facts.push(i18n.format("ROLLBRIDGE.Web.Dice.Target", { target: group.target }));
+  }
+  if (group.successes !== undefined && group.successes !== null) {
+    facts.push(counted(i18n, "ROLLBRIDGE.Web.Count.Successes", Number(group.successes) || 0));
+  }
+  if (group.total !== undefined && group.total !== null) facts.push(`= ${group.total}`);
+  if (group.note) facts.push(group.note);
+  if (facts.length) box.append(el("div", "dice-facts", facts.join(" · ")));
+  return box;
+}
+
+/** The dice groups of a roll or resolution event's data. */
+export function diceGroups(data) {
+  if (Array.isArray(data?.dice)) return data.dice;
+  return data?.roll?.groups ?? [];
+}
+
+function textOf(value) {
+  return typeof value === "string" ? value : "";
+}
+
+/** The steps of an explanation, folded away. */
+function renderSteps(steps) {
+  const details = el("details", "steps");
+  details.append(el("summary", "", i18n.localize("ROLLBRIDGE.Web.Log.Steps")));
+  const list = el("ol");
+  for (const step of steps) list.append(el("li", "", textOf(step) || JSON.stringify(step)));
+  details.append(list);
+  return details;
+}
+
+/** What one event says in a line, for the log. */
+export function eventSummary(event, nameOf) {
+  const data = event.data ?? {};
+  switch (event.kind) {
+    case "roll":
+      return [data.label, data.actor ? nameOf(data.actor) : "", data.text].filter(Boolean).join(" — ");
+    case "resolution":
+      return textOf(data.narration) || `${data.action ?? ""}`;
+    case "adjusted":
+      return `${nameOf(data.actor)}: ${data.track} ${data.delta > 0 ? "+" : ""}${data.delta}`;
+    case "undo":
+      return i18n.format("ROLLBRIDGE.Web.Log.Undo", { seq: data.undoes, kind: data.kind ?? "" });
+    case "redo":
+      return i18n.format("ROLLBRIDGE.Web.Log.Redo", { seq: data.redoes, kind: data.kind ?? "" });
+    case "actor.created":
+    case "actor.updated":
+    case "actor.removed":
+      return nameOf(data.actor);
+    case "encounter.turn":
+      return i18n.format("ROLLBRIDGE.Web.Log.Turn", { round: data.round, actor: nameOf(data.actor) });
+    case "encounter.ended":
+      return counted(i18n, "ROLLBRIDGE.Web.Log.Ended", Number(data.rounds) || 0);
+    case "approval.requested": {
+      const request = data.request ?? {};
+      const fields = request.fields ?? {};
+      const what = request.type === "roll" ? fields.formula : fields.action;
+      return i18n.format("ROLLBRIDGE.Web.Log.Asks",
+        { pending: data.pending, who: request.who?.name ?? "?", type: request.type, what: what ?? "" });
+    }
+    case "approval.rejected":
+      return [data.requested_by, data.type, data.reason].filter(Boolean).join(" — ");
+    case "dice.drawn":
+      return `${data.label ?? ""} [${(data.results ?? []).join(", ")}]`;
+    default:
+      return "";
+  }
+}
+
+/**
+ * When an event was executed, as a <time>: the hour and minute in the viewer's
+ * time zone, `datetime` the instant in UTC (ISO 8601), the full date and time
+ * as its title; null when the event carries no time (older logs, hidden
+ * placeholders).
+ * @param {number} at the event's `at`: seconds since 1970, UTC
+ * @param {string} [lang] the language the page shows dates in
+ * @returns {HTMLTimeElement|null}
+ */
+export function renderTime(at, lang = undefined) {
+  const seconds = typeof at === "number" ? at : Number.NaN;
+  if (!Number.isFinite(seconds)) return null;
+  const when = new Date(seconds * 1000);
+  if (Number.isNaN(when.getTime())) return null;
+  let short;
+  let full;
+  try {
+    short = when.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    full = when.toLocaleString(lang, { dateStyle: "full", timeStyle: "long" });
+  } catch {
+    short = when.toTimeString().slice(0, 5); // a tag Intl does not take
+    full = when.toString();
+  }
+  const node = el("time", "at", short);
+  node.dateTime = when.toISOString();
+  node.title = full;
+  return node;
+}
+
+/** One log entry: seq, who, what, when; a roll's or resolution's dice; its steps
+ * folded. `lang`: the language of its time. */
+export function renderEvent(event, nameOf, { lang = undefined } = {}) {
+  const data = event.data ?? {};
+  const item = el("li", ["entry", codeClass("kind", String(event.kind).replace(".", "-")),
+    event.gm_only ? "entry-secret" : ""].filter(Boolean).join(" "));
+  item.dataset.seq = String(event.seq);
+  const head = el("div", "entry-head");
+  head.append(el("span", "seq", `#${event.seq}`));
+  const time = renderTime(event.at, lang);
+  if (time) head.append(time);
+  head.append(el("span", "kind", labelOf(i18n, KIND_WORDS, event.kind)));
+  if (event.by) head.append(el("span", "by", event.by));
+  if (event.gm_only) head.append(el("span", "secret-mark", i18n.localize("ROLLBRIDGE.Web.Log.GmOnly")));
+  item.append(head);
+  const summary = eventSummary(event, nameOf);
+  if (summary) item.append(el("p", event.kind === "resolution" ? "narration" : "summary", summary));
+  const groups = diceGroups(data);
+  if (groups.length && (event.kind === "roll" || event.kind === "resolution")) {
+    const dice = el("div", "dice-groups");
+    for (const group of groups) dice.append(renderDiceGroup(group));
+    item.append(dice);
+  }
+  for (const hook of data.hooks ?? []) {
+    if (textOf(hook.narration)) item.append(el("p", "narration", hook.narration));
+  }
+  if (Array.isArray(data.steps) && data.steps.length) item.append(renderSteps(data.steps));
+  return item;
+}

@@ -1,0 +1,170 @@
+// One page's session at one table: where the page is, the token it joins with,
+// and the table as this viewer may see it, kept up to date from the protocol's
+// events (as `rollbridge connect` keeps it: welcome, events in seq order,
+// resume with epoch and seq after a drop — the shared Connection does that).
+//
+// The token comes typed in or from the address's fragment (#token=…), which
+// the browser never sends to the server; takeToken removes it from the address
+// bar at once. It is kept in memory only, and sent only inside `hello`.
+
+import { Connection } from "../client/connection.mjs";
+import { isLocaleTag } from "../client/protocol.mjs";
+import { redact } from "../client/url.mjs";
+
+/** The table id of a page's path: /tables/ID or /tables/ID/overlay. */
+export function tableFromPath(pathname) {
+  const found = /^\/tables\/([^/]+)(?:\/overlay)?\/?$/.exec(String(pathname));
+  if (!found) return null;
+  try {
+    return decodeURIComponent(found[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** The WebSocket URL of the table on the page's own server. */
+export function socketUrl(loc, table) {
+  const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${loc.host}/tables/${encodeURIComponent(table)}`;
+}
+
+/** The token of the address's fragment (#token=…), or null; the fragment is
+ * removed from the address bar (and the history entry) either way. */
+export function takeToken(loc = globalThis.location, hist = globalThis.history) {
+  const hash = String(loc.hash || "");
+  if (!hash) return null;
+  const token = new URLSearchParams(hash.slice(1)).get("token");
+  hist.replaceState(hist.state, "", loc.pathname + loc.search);
+  return token && token.trim() ? token.trim() : null;
+}
+
+/** The viewer's language for the server's texts (the browser's first). */
+export function browserLocale(nav = globalThis.navigator) {
+  const lang = nav?.languages?.[0] ?? nav?.language ?? "en";
+  return isLocaleTag(lang) ? lang : "en";
+}
+
+/** The GM's pending requests as a list: the welcome's table lists them
+ * ({pending, ...request}); an event's table_after maps their ids to them. */
+export function pendingList(value) {
+  if (Array.isArray(value)) return value;
+  return Object.entries(value ?? {}).map(([pending, entry]) => ({ pending, ...entry }));
+}
+
+/**
+ * The table as one viewer sees it. Listeners:
+ * - onTable(session): actors, encounter, pending or undo state changed;
+ * - onEvent(event, {replayed}): each event once, in seq order;
+ * - onSnapshot(welcome, {first}): the table was taken afresh (first join, or a
+ *   resume the server could not recover: events of the gap are not shown);
+ * - onStatus(status, detail): the connection's status;
+ * - onCursor({epoch, seq}): the last event seen.
+ */
+export class Session {
+  constructor({ table, token, url, locale, listeners = {}, WebSocket }) {
+    this.tableId = table;
+    this.listeners = listeners;
+    this.welcome = null;
+    this.role = null;
+    this.name = null;
+    this.ruleset = null;
+    this.table = {};
+    this.actors = new Map();
+    this.snapshots = 0;
+    this.connection = new Connection({
+      url,
+      table,
+      token,
+      locale,
+      WebSocket,
+      client: "rollbridge-web",
+      idPrefix: "web",
+      log: (level, text) => {
+        if (level === "error" || level === "warn") console.warn(`rollbridge: ${redact(text, [token])}`);
+      },
+      onSnapshot: (welcome) => this.#snapshot(welcome),
+      onWelcome: (welcome) => this.#welcomed(welcome),
+      onEvent: (event, how) => this.#apply(event, how),
+      onStatus: (status, detail) => this.listeners.onStatus?.(status, detail),
+      onCursor: (cursor) => this.listeners.onCursor?.(cursor),
+    });
+  }
+
+  start() {
+    this.connection.start();
+  }
+
+  stop() {
+    this.connection.stop();
+  }
+
+  /** Send a request; resolves with the result, rejects with a RollbridgeError. */
+  request(message) {
+    return this.connection.request(message);
+  }
+
+  /** An actor's name, or its id when the table does not know it. */
+  nameOf(id) {
+    return this.actors.get(id)?.name ?? String(id ?? "");
+  }
+
+  /** The actors this viewer may act for: the GM all, a player those it controls. */
+  controllable() {
+    const all = [...this.actors.values()];
+    if (this.role === "gm") return all;
+    if (this.role !== "player") return [];
+    return all.filter((actor) => (actor.controllers ?? []).includes(this.name));
+  }
+
+  #welcomed(welcome) {
+    this.welcome = welcome;
+    this.role = welcome.role;
+    this.name = welcome.name;
+    this.ruleset = welcome.ruleset ?? null;
+  }
+
+  #snapshot(welcome) {
+    this.#welcomed(welcome);
+    const { actors = [], ...fields } = welcome.table ?? {};
+    this.table = fields;
+    this.actors = new Map(actors.map((actor) => [actor.id, actor]));
+    this.snapshots += 1;
+    this.listeners.onSnapshot?.(welcome, { first: this.snapshots === 1 });
+    this.listeners.onTable?.(this);
+  }
+
+  /** The GM's pending requests follow the events that ask, approve and reject
+   * (those events do not carry the table's pending list). */
+  #followPending(event) {
+    const data = event.data ?? {};
+    const pending = pendingList(this.table.pending);
+    let after = null;
+    if (event.kind === "approval.requested" && data.pending) {
+      after = [...pending.filter((p) => p.pending !== data.pending), { pending: data.pending, ...data.request }];
+    } else if (event.kind === "approval.rejected" && data.pending) {
+      after = pending.filter((p) => p.pending !== data.pending);
+    } else if (data.approved) {
+      after = pending.filter((p) => p.pending !== data.approved);
+    }
+    if (after === null) return false;
+    this.table.pending = after;
+    return true;
+  }
+
+  #apply(event, how) {
+    let changed = false;
+    for (const actor of event.actors ?? []) {
+      if (actor.removed) this.actors.delete(actor.id);
+      else this.actors.set(actor.id, actor);
+      changed = true;
+    }
+    if (this.#followPending(event)) changed = true;
+    if (event.table_after) {
+      Object.assign(this.table, event.table_after);
+      if ("pending" in event.table_after) this.table.pending = pendingList(event.table_after.pending);
+      changed = true;
+    }
+    this.listeners.onEvent?.(event, how);
+    if (changed) this.listeners.onTable?.(this);
+  }
+}

@@ -1,0 +1,131 @@
+// The web view's own words, in the viewer's language: lang/en.json, cs.json,
+// de.json and ru.json (served as /static/web/lang/LANG.json), nested under
+// ROLLBRIDGE as the Foundry module's lang files are. The texts the server
+// renders (narration, steps, dice labels, track labels, conditions, error
+// messages) come in the language the page asked for in its hello; these are
+// the page's headings, buttons and labels.
+//
+// `i18n` is shaped like Foundry's Localization (adapters/client/i18n.mjs), so the
+// shared client's errors and labels read from it too. Every key is written out
+// in full where it is used (a counted text names its group of plural forms), so
+// tests/web/test_web_i18n.py finds each one in all four files.
+
+import { plural } from "../client/i18n.mjs";
+
+/** The languages the page has its own words in (the first is the fallback). */
+export const LANGUAGES = ["en", "cs", "de", "ru"];
+
+/** The texts of the page's language, and English for a key it lacks. */
+const catalogs = { chosen: {}, english: {} };
+
+function flatten(tree, prefix = "", out = {}) {
+  for (const [key, value] of Object.entries(tree ?? {})) {
+    if (value && typeof value === "object") flatten(value, `${prefix}${key}.`, out);
+    else out[`${prefix}${key}`] = String(value);
+  }
+  return out;
+}
+
+function textOf(key) {
+  return catalogs.chosen[key] ?? catalogs.english[key] ?? key;
+}
+
+/** The page's texts: `localize(key)`, `format(key, data)` ({name} placeholders
+ * filled), `lang` the language they are in. A key no file has reads as itself. */
+export const i18n = {
+  lang: "en",
+  localize: (key) => textOf(key),
+  format: (key, data = {}) =>
+    textOf(key).replace(/\{(\w+)\}/g, (whole, name) => (name in data ? String(data[name]) : whole)),
+};
+
+/** The language of the page's own words for a locale tag ("cs-CZ" → "cs"); en
+ * when the page has none in it. */
+export function pageLanguage(locale) {
+  const base = String(locale ?? "").toLowerCase().split(/[-_]/)[0];
+  return LANGUAGES.includes(base) ? base : LANGUAGES[0];
+}
+
+async function fetchCatalog(lang, fetchFn) {
+  try {
+    const answer = await fetchFn(`/static/web/lang/${lang}.json`, { credentials: "omit", referrerPolicy: "no-referrer" });
+    return answer.ok ? flatten(await answer.json()) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Load the page's words in `lang` (one of LANGUAGES) and English beside them
+ * (for a key the language lacks); `i18n` reads them from then on.
+ * @param {string} lang the language, as pageLanguage gives it
+ * @returns {Promise<void>}
+ */
+export async function useLanguage(lang, fetchFn = globalThis.fetch) {
+  const english = await fetchCatalog("en", fetchFn);
+  catalogs.english = english;
+  catalogs.chosen = lang === "en" ? english : await fetchCatalog(lang, fetchFn);
+  i18n.lang = Object.keys(catalogs.chosen).length ? lang : "en";
+}
+
+/**
+ * Fill the static markup's words: each element with `data-i18n="KEY"` gets the
+ * key's text as its text (never as HTML); the root's `lang` says the language.
+ * A key no file has (the files could not be fetched) leaves the markup's
+ * English in place.
+ * @param {Document} doc the page
+ */
+export function localizePage(doc = globalThis.document) {
+  doc.documentElement.lang = i18n.lang;
+  for (const node of doc.querySelectorAll("[data-i18n]")) {
+    const key = node.dataset.i18n;
+    const text = i18n.localize(key);
+    if (text !== key) node.textContent = text;
+  }
+}
+
+/**
+ * A counted text: `key` names a group of plural forms (`key.one`, `.few`,
+ * `.many`, `.other`, every language has all four), the form of `count` in the
+ * page's language is taken and `{count}` filled.
+ * @param {object} texts the page's texts (i18n)
+ * @param {string} key the group's key, written out in full where it is used
+ * @param {number} count the number counted
+ * @param {object} [data] more placeholders
+ * @returns {string}
+ */
+export function counted(texts, key, count, data = {}) {
+  const forms = Object.fromEntries(["one", "few", "many", "other"].map((form) => [form, `${key}.${form}`]));
+  return plural(texts, forms, count, data);
+}
+
+/** The words of each event kind in the log (a kind not listed shows as its code). */
+export const KIND_WORDS = {
+  roll: "ROLLBRIDGE.Web.Kind.Roll",
+  resolution: "ROLLBRIDGE.Web.Kind.Resolution",
+  hidden: "ROLLBRIDGE.Web.Kind.Hidden",
+  "actor.created": "ROLLBRIDGE.Web.Kind.ActorCreated",
+  "actor.updated": "ROLLBRIDGE.Web.Kind.ActorUpdated",
+  "actor.removed": "ROLLBRIDGE.Web.Kind.ActorRemoved",
+  adjusted: "ROLLBRIDGE.Web.Kind.Adjusted",
+  undo: "ROLLBRIDGE.Web.Kind.Undo",
+  redo: "ROLLBRIDGE.Web.Kind.Redo",
+  settings: "ROLLBRIDGE.Web.Kind.Settings",
+  "encounter.started": "ROLLBRIDGE.Web.Kind.EncounterStarted",
+  "encounter.turn": "ROLLBRIDGE.Web.Kind.EncounterTurn",
+  "encounter.ended": "ROLLBRIDGE.Web.Kind.EncounterEnded",
+  "approval.requested": "ROLLBRIDGE.Web.Kind.ApprovalRequested",
+  "approval.rejected": "ROLLBRIDGE.Web.Kind.ApprovalRejected",
+  "dice.committed": "ROLLBRIDGE.Web.Kind.DiceCommitted",
+  "dice.revealed": "ROLLBRIDGE.Web.Kind.DiceRevealed",
+  "dice.drawn": "ROLLBRIDGE.Web.Kind.DiceDrawn",
+};
+
+/** The words of an actor's status in the common damage state. */
+export const STATUS_WORDS = {
+  ok: "ROLLBRIDGE.ActorStatus.ok",
+  impaired: "ROLLBRIDGE.ActorStatus.impaired",
+  down: "ROLLBRIDGE.ActorStatus.down",
+  dying: "ROLLBRIDGE.ActorStatus.dying",
+  dead: "ROLLBRIDGE.ActorStatus.dead",
+};

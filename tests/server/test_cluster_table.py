@@ -1,0 +1,125 @@
+"""The cluster's table protocol, sans-I/O (issue 13, item 2): a follower delivers the
+stored log's events once each, in order; forwards changes; parks a forwarded result
+until its event; closes its members when the log cannot fill a gap; a takeover
+executes after catching up. Driven synchronously on a memory store, no process."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rollbridge.engine.model import Principal
+from rollbridge.protocol.effects import Close, Deliver, Effect, LoadTable, Persist, Read, Reply
+from rollbridge.protocol.members import Member
+from rollbridge.server.cluster_table import ClusterTable, Forward, Ownership
+from rollbridge.stores.memory import MemoryStore
+from tests.conftest import GM
+
+ROLL = {"type": "roll", "formula": "1d6"}
+
+
+class Driver:
+    """Carries out a table's effects at once on the store; keeps what went out."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self.store = store
+        self.out: list[Effect] = []
+
+    def carry(self, effects: list[Effect]) -> list[Effect]:
+        pending, done = list(effects), []
+        while pending:
+            effect = pending.pop(0)
+            follow: list[Effect] = []
+            if isinstance(effect, Read):
+                follow = effect.resume(effect.run(self.store))
+            elif isinstance(effect, Persist):
+                self.store.commit(effect.table_id, effect.commit)
+                follow = effect.resume(None)
+            else:
+                done.append(effect)
+            pending[:0] = follow
+        self.out += done
+        return done
+
+
+def sent(effects: list[Effect], member: Member) -> list[tuple[str, Any]]:
+    """What ``member`` was sent, in order: ("event", seq) and ("result", id)."""
+    import json
+
+    out = []
+    for effect in effects:
+        frames = effect.frames if isinstance(effect, Deliver) else []
+        if isinstance(effect, Reply) and effect.frame is not None:
+            frames = [(None, effect.frame)]
+        for to, frame in frames:
+            if to is member or to is None:
+                message = json.loads(frame)
+                out.append(("event", message["seq"]) if message["type"] == "event"
+                           else (message["type"], message.get("id")))  # fmt: skip
+    return out
+
+
+def follower(service: Any, owned: bool = False) -> tuple[ClusterTable, Member, Driver]:
+    """The table ``t`` opened again from the service's store as a cluster table, with
+    one joined GM member."""
+    store = service.store
+    ownership = Ownership()
+    if owned:
+        ownership.owned.add("t")
+    table = ClusterTable.open(LoadTable(table_id="t").run(store), service.host.rulesets,
+                              ownership=ownership)  # fmt: skip
+    member = Member(Principal("gm", "gm", "tok-gm2"), kind="json", origin="m")
+    driver = Driver(store)
+    driver.carry(table.join(member, None))
+    return table, member, driver
+
+
+def test_a_follower_sends_each_stored_event_once_in_order(service):
+    table, member, driver = follower(service)
+    for i in range(3):  # the owner (another process) commits
+        service.handle("t", {**ROLL, "id": f"r{i}"}, GM)
+    out = driver.carry(table.notified(1, 3))
+    assert sent(out, member) == [("event", 1), ("event", 2), ("event", 3)]
+    assert driver.carry(table.notified(1, 3)) == []  # the same notice again: nothing
+    assert driver.carry(table.notified(1, 2)) == []  # an older one: nothing
+    service.handle("t", {**ROLL, "id": "r3"}, GM)
+    out = driver.carry(table.resync())  # a lost subscription: read what is stored
+    assert sent(out, member) == [("event", 4)]
+    assert table.durable_seq == 4 and table.table.info.seq == 4
+
+
+def test_a_gap_the_log_cannot_fill_closes_the_members(tally):
+    from rollbridge.offline import TableService
+    from tests.conftest import host_with
+
+    service = TableService(MemoryStore(retain=2), host_with(tally))
+    service.create_table("T", "tally", table_id="t")
+    table, member, driver = follower(service)
+    for i in range(5):
+        service.handle("t", {**ROLL, "id": f"r{i}"}, GM)
+    out = driver.carry(table.notified(1, 5))
+    closes = [e for e in out if isinstance(e, Close)]
+    assert [(c.member, c.code) for c in closes] == [(member, 1013)]  # it resumes elsewhere
+    assert not [e for e in out if isinstance(e, Deliver)]  # never events with a hole
+    assert member.gone and table.durable_seq == 5
+
+
+def test_a_change_on_a_follower_is_forwarded_and_its_result_waits_for_its_event(service):
+    table, member, driver = follower(service)
+    out = driver.carry(table.receive({**ROLL, "id": "x"}, GM, "m", member=member))
+    (forward,) = out
+    assert isinstance(forward, Forward) and forward.message["id"] == "x"
+    assert forward.principal == GM and service.store.events_after("t", 0) == []
+    # the owner executes it (here: the service) and answers with seq 1
+    answer = {"type": "result", "id": "x", **service.handle("t", {**ROLL, "id": "x"}, GM)}
+    out = driver.carry(forward.table.forwarded(forward, answer))
+    assert sent(out, member) == [("event", 1), ("result", "x")]  # event first, as at the owner
+
+
+def test_a_takeover_catches_up_then_executes(service):
+    table, member, driver = follower(service)
+    service.handle("t", {**ROLL, "id": "r0"}, GM)  # the old owner's last change
+    (forward,) = driver.carry(table.receive({**ROLL, "id": "x"}, GM, "m", member=member))
+    table.ownership.owned.add("t")  # the lease was free: this process took it
+    out = driver.carry(table.take_over(forward))
+    assert sent(out, member) == [("event", 1), ("event", 2), ("result", "x")]
+    assert [e.seq for e in service.store.events_after("t", 0)] == [1, 2]

@@ -1,0 +1,319 @@
+"""Real ``rollbridge serve --redis`` processes and real WebSocket clients for the
+cluster tests (issue 13, items 2 and 4): no fakes, free ports, waits with timeouts
+(never assertions on durations)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"}
+#: The lease of the test processes (ms): short, so a takeover comes soon.
+LEASE_MS = 1500
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "rollbridge", *args], capture_output=True,
+                          text=True, check=True, timeout=60, env=ENV)  # fmt: skip
+
+
+def make_table(url: str, ruleset: str = "bandits", settings: dict | None = None) -> dict:
+    """A table made by the CLI: ``{"table": id, "tokens": {"gm": …, "player": …, …}}``."""
+    args = ["table", "create", "--ruleset", ruleset, "--name", "C", "--redis", url, "--json"]
+    if settings:
+        args += ["--settings", json.dumps(settings)]
+    return json.loads(cli(*args).stdout)
+
+
+def wait_listening(process: subprocess.Popen, port: int, timeout: float = 30) -> None:
+    """Wait until ``process`` listens on ``port``. :raises AssertionError: it exited."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            if process.poll() is not None:
+                break
+            time.sleep(0.05)
+    raise AssertionError("serve did not start: " + (process.stderr.read() or ""))
+
+
+class Process:
+    """``rollbridge serve --redis URL`` on a free port, in a subprocess."""
+
+    def __init__(
+        self, url: str, *extra: str, lease_ms: int = LEASE_MS, via_env: bool = False
+    ) -> None:
+        self.url = url
+        self.extra = extra
+        #: Name Redis through ``ROLLBRIDGE_REDIS`` instead of ``--redis``.
+        self.via_env = via_env
+        self.lease_ms = lease_ms
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+        self.start()
+
+    def start(self) -> None:
+        where = [] if self.via_env else ["--redis", self.url]
+        env = {**ENV, "ROLLBRIDGE_REDIS": self.url} if self.via_env else ENV
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "rollbridge", "serve", "--port", str(self.port),
+             *where, "--no-demo", "--lease-ms", str(self.lease_ms),
+             "--log-level", "INFO", *self.extra],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
+        )  # fmt: skip
+        wait_listening(self.process, self.port)
+
+    def owns(self, table: str) -> bool:
+        """Whether this process holds the table's lease (read from Redis)."""
+        import redis
+
+        client = redis.Redis.from_url(self.url)
+        try:
+            owner = client.get(f"rb:{{{table}}}:owner")
+        finally:
+            client.close()
+        return (
+            owner is not None
+            and self.process is not None
+            and owner.decode().split("-")[-2] == str(self.process.pid)
+        )
+
+    def signal(self, signum: int) -> None:
+        assert self.process is not None
+        self.process.send_signal(signum)
+
+    def kill(self) -> None:
+        """SIGKILL: no lease given up, nothing flushed."""
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait(timeout=20)
+        self.process.stderr.close()
+        self.process = None
+
+    def stop(self) -> str:
+        if self.process is None:
+            return ""
+        process, self.process = self.process, None
+        if process.poll() is None:
+            process.send_signal(signal.SIGCONT)
+            process.terminate()
+        try:
+            _out, err = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            _out, err = process.communicate(timeout=10)
+        return err or ""
+
+
+class Player:
+    """A client of one table on one process: every event it is sent, in order, and
+    the replies by request id."""
+
+    def __init__(self, port: int, table: str, token: str) -> None:
+        self.port, self.table, self.token = port, table, token
+        self.ws: ClientConnection | None = None
+        self.events: list[dict] = []
+        self.replies: dict[Any, dict] = {}
+        self.welcome: dict | None = None
+        self.epoch: int | None = None
+        self.seq = 0
+        self._reader: asyncio.Task | None = None
+        self._changed = asyncio.Event()
+
+    async def join(self, resume: bool = False, timeout: float = 30, **hello_fields: Any) -> dict:
+        self.ws = await connect(f"ws://127.0.0.1:{self.port}/", open_timeout=timeout)
+        hello: dict = {"type": "hello", "id": "h", "table": self.table, "token": self.token,
+                       **hello_fields}  # fmt: skip
+        if resume and self.epoch is not None:
+            hello["resume"] = {"epoch": self.epoch, "seq": self.seq}
+        await self.ws.send(json.dumps(hello))
+        welcome = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        assert welcome["type"] == "welcome", welcome
+        self.welcome = welcome
+        if not (resume and welcome.get("resume", {}).get("recovered")):
+            self.seq = welcome["seq"]  # a snapshot: events from here on
+        self.epoch = welcome["epoch"]
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+        return welcome
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        with contextlib.suppress(Exception):
+            async for frame in self.ws:
+                message = json.loads(frame)
+                if message.get("type") == "event":
+                    self.events.append(message)
+                    self.seq = message["seq"]
+                elif "id" in message:
+                    self.replies[message["id"]] = message
+                self._changed.set()
+        self._changed.set()
+
+    async def until(self, check: Any, timeout: float = 30, what: str = "") -> None:
+        deadline = time.monotonic() + timeout
+        while not check():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"timed out waiting for {what or check}")
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), min(left, 0.5))
+
+    async def ask(self, request: dict, timeout: float = 30) -> dict:
+        """Send a request; its reply (a result or an error)."""
+        assert self.ws is not None
+        self.replies.pop(request["id"], None)
+        await self.ws.send(json.dumps(request))
+        await self.until(lambda: request["id"] in self.replies, timeout, f"reply {request}")
+        return self.replies[request["id"]]
+
+    async def ask_until_done(self, request: dict, timeout: float = 60) -> dict:
+        """Send a request again (same id) until it is not refused with store_error
+        or rate_limited: what a client does when the server says "try again"."""
+        deadline = time.monotonic() + timeout
+        while True:
+            reply = await self.ask(request, max(1.0, deadline - time.monotonic()))
+            code = reply.get("code")
+            if reply.get("type") == "result" or code not in ("store_error", "rate_limited"):
+                return reply
+            if time.monotonic() > deadline:
+                raise AssertionError(f"still refused: {reply}")
+            await asyncio.sleep(reply.get("details", {}).get("retry_after", 0.2))
+
+    def seqs(self) -> list[int]:
+        return [e["seq"] for e in self.events]
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(self._reader, 5)
+        self.ws = None
+
+
+class Cluster:
+    """``count`` processes on one Redis and one table made by the CLI: :meth:`run`
+    plays a coroutine against them, then stops every process (whatever happened) and
+    checks that none logged a traceback; :attr:`logs` holds each one's stderr."""
+
+    def __init__(
+        self, url: str, count: int, settings: dict | None = None, extra: tuple[str, ...] = ()
+    ) -> None:
+        made = make_table(url, settings=settings)
+        self.url = url
+        self.table: str = made["table"]
+        self.tokens: dict[str, str] = made["tokens"]
+        # every other process finds Redis through the environment variable
+        self.processes = [Process(url, *extra, via_env=i % 2 == 1) for i in range(count)]
+        self.logs: list[str] = []
+
+    def player(self, index: int, role: str = "gm") -> Player:
+        """A client of the table on process ``index`` (not joined yet)."""
+        return Player(self.processes[index].port, self.table, self.tokens[role])
+
+    async def joined(self, *indexes: int, role: str = "gm") -> list[Player]:
+        """A joined client on each process named."""
+        players = [self.player(i, role) for i in indexes]
+        for player in players:
+            await player.join()
+        return players
+
+    def owner(self) -> Process:
+        """The process holding the table's lease."""
+        return next(p for p in self.processes if p.owns(self.table))
+
+    def run(self, play: Any) -> str:
+        """Run ``play()``; stop every process; every log, joined."""
+        try:
+            asyncio.run(play())
+        finally:
+            self.logs = [p.stop() for p in self.processes]
+        errors = "".join(self.logs)
+        assert "Traceback" not in errors, errors
+        return errors
+
+
+class Proxy:
+    """A TCP proxy in front of a Redis server. :meth:`black_hole_next_subscriber` makes
+    the next connection that sends SUBSCRIBE go silent both ways — bytes are dropped,
+    its sockets stay open, nobody is told: a black-holed connection."""
+
+    def __init__(self, upstream_port: int) -> None:
+        import threading
+
+        self.upstream_port = upstream_port
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port = self.listener.getsockname()[1]
+        self.lock = threading.Lock()
+        self.armed = 0
+        #: Connections that subscribed, and those black-holed.
+        self.subscribers = 0
+        self.holed = 0
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def black_hole_next_subscriber(self) -> None:
+        with self.lock:
+            self.armed += 1
+
+    def _accept(self) -> None:
+        import threading
+
+        while True:
+            try:
+                client, _ = self.listener.accept()
+                upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
+            except OSError:
+                return
+            self.sockets += [client, upstream]
+            state = {"hole": False}
+            for args in ((client, upstream, True), (upstream, client, False)):
+                threading.Thread(target=self._pump, args=(*args, state), daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket, outbound: bool, state: dict) -> None:
+        with contextlib.suppress(OSError):
+            while data := src.recv(65536):
+                if outbound and b"SUBSCRIBE" in data and not state.get("subscribed"):
+                    with self.lock:
+                        state["subscribed"] = True
+                        self.subscribers += 1
+                        if self.armed:
+                            self.armed -= 1
+                            self.holed += 1
+                            state["hole"] = True
+                if not state["hole"]:
+                    dst.sendall(data)
+        for sock in (src, dst):
+            with contextlib.suppress(OSError):
+                sock.close()
+
+    def close(self) -> None:
+        for sock in [self.listener, *self.sockets]:
+            with contextlib.suppress(OSError):
+                sock.close()

@@ -1,0 +1,396 @@
+"""Several ``rollbridge serve --redis`` processes serving one table (issue 13, item 2),
+and their failures (item 4): real redis-server, real processes, real clients.
+
+Each test checks what the issue asks of clients: every client of a table, on any
+process, is sent the same events in the same seq order — none skipped, none twice —
+and every acknowledged change is in the stored log, at a seq no other event has.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from typing import Any
+
+import pytest
+import redis as redis_py
+
+from rollbridge.stores.redis import RedisStore
+from tests.stores.cluster_harness import Cluster, Player, Proxy, cli
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+async def keep_rolling(player: Player, name: str, count: int, acked: dict[str, int]) -> None:
+    """Roll ``count`` times with fresh ids, each sent again until it is done (what a
+    client does when told to try again); every acknowledgement recorded."""
+    for i in range(count):
+        reply = await player.ask_until_done({"type": "roll", "id": f"{name}{i}", "formula": "1d6"})
+        assert reply["type"] == "result", reply
+        acked[f"{name}{i}"] = reply["seq"]
+
+
+def check_acknowledged(url: str, table: str, acked: dict[str, int]) -> list[int]:
+    """Every acknowledged change is in the stored log at its seq, made by its request;
+    the stored seqs run 1..N without a gap (no seq reused, none lost)."""
+    store = RedisStore(url)
+    try:
+        events = store.events_after(table, 0) or []
+    finally:
+        store.close()
+    seqs = [e.seq for e in events]
+    assert seqs == list(range(1, len(seqs) + 1)), seqs
+    by_seq = {e.seq: e for e in events}
+    for request, seq in acked.items():
+        assert by_seq[seq].request == request, (request, seq, by_seq[seq].request)
+    assert len(set(acked.values())) == len(acked)
+    return seqs
+
+
+async def until(check: Any, timeout: float = 30, what: str = "") -> None:
+    """Wait until ``check()`` (polled), at most ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.1)
+
+
+async def all_sent(players: list[Player], last: int) -> None:
+    """Each player is sent every event up to ``last``, exactly once, in seq order."""
+    for player in players:
+        await player.until(lambda p=player: p.seq >= last, what=f"seq {last}")
+    for player in players:
+        assert player.seqs() == list(range(1, last + 1)), player.seqs()
+        await player.close()
+
+
+def test_two_processes_one_table_same_events_in_the_same_order(redis_factory):
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+
+    async def play() -> None:
+        on_a, on_b = await cluster.joined(0, 1)
+        # requests on both processes, in turn: one runs the table, the other forwards
+        for i in range(10):
+            who = on_a if i % 2 == 0 else on_b
+            reply = await who.ask({"type": "roll", "id": f"r{i}", "formula": "2d6"})
+            assert reply["type"] == "result" and reply["seq"] == i + 1, reply
+        # at the same time from both
+        replies = await asyncio.gather(
+            *[(on_a if i % 2 else on_b).ask({"type": "roll", "id": f"c{i}", "formula": "1d6"})
+              for i in range(10)]
+        )  # fmt: skip
+        assert all(r["type"] == "result" for r in replies), replies
+        assert sorted(r["seq"] for r in replies) == list(range(11, 21))
+        # the same events, with the same dice, at both
+        await on_b.until(lambda: on_b.seq >= 20)
+        assert [e["data"] for e in on_a.events] == [e["data"] for e in on_b.events]
+        # a retry, on A, of a request B forwarded: the first result
+        again = await on_a.ask({"type": "roll", "id": "r1", "formula": "2d6"})
+        assert again["seq"] == 2 and again["event"]["data"] == on_b.replies["r1"]["event"]["data"]
+        # a brief client on the process that forwards: no event in its results
+        brief = cluster.player(1 if cluster.owner() is cluster.processes[0] else 0)
+        await brief.join(results="brief")
+        short = await brief.ask({"type": "roll", "id": "b", "formula": "1d6"})
+        assert short["type"] == "result" and short["seq"] == 21 and "event" not in short, short
+        assert brief.seqs() == [21]  # the event came as a frame, before the result
+        await brief.close()
+        await all_sent([on_a, on_b], 21)
+        assert check_acknowledged(redis.url, cluster.table, {}) == list(range(1, 22))
+
+    cluster.run(play)
+    # one process ran the table; the other forwarded its half of the requests
+    ran = [f"now runs table {cluster.table}" in log for log in cluster.logs]
+    assert sorted(ran) == [False, True]
+
+
+def test_kill_9_of_the_owner_mid_session_the_others_take_over(redis_factory):
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 3)
+    a = cluster.processes[0]
+
+    async def play() -> None:
+        on_a, on_b, on_c = await cluster.joined(0, 1, 2)
+        first = await on_a.ask({"type": "roll", "id": "a0", "formula": "1d6"})
+        assert first["seq"] == 1 and cluster.owner() is a  # A runs the table
+        acked: dict[str, int] = {"a0": 1}
+        rolling = asyncio.gather(keep_rolling(on_b, "b", 30, acked),
+                                 keep_rolling(on_c, "c", 30, acked))  # fmt: skip
+        await on_b.until(lambda: len(acked) >= 15, what="15 acknowledged changes")
+        a.kill()  # kill -9, mid-session: its lease is left to run out
+        await rolling
+        assert len(acked) == 61
+        last = max(acked.values())
+        await on_a.close()
+        await all_sent([on_b, on_c], last)  # the clients of the surviving processes
+        assert check_acknowledged(redis.url, cluster.table, acked)[-1] == last
+
+    errors = cluster.run(play)
+    assert f"now runs table {cluster.table}" in cluster.logs[1] + cluster.logs[2], errors
+
+
+def test_the_subscription_killed_while_events_flow_no_gap_no_duplicate(redis_factory):
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+    admin = redis_py.Redis.from_url(redis.url)
+
+    async def play() -> None:
+        on_a, on_b, also_b = await cluster.joined(0, 1, 1)
+        acked: dict[str, int] = {}
+        rolling = asyncio.ensure_future(keep_rolling(on_a, "r", 60, acked))
+        killed = 0
+        while not rolling.done():
+            killed += admin.client_kill_filter(_type="pubsub")  # every process's subscription
+            await asyncio.sleep(0.05)
+        await rolling
+        assert killed >= 2  # it was cut while the events flowed
+        await all_sent([on_a, on_b, also_b], 60)
+        check_acknowledged(redis.url, cluster.table, acked)
+
+    try:
+        errors = cluster.run(play)
+    finally:
+        admin.close()
+    assert "subscribing again" in errors  # the subscription was lost, and made again
+
+
+def test_a_hundred_resumes_across_processes_while_another_commits(redis_factory):
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 3)
+
+    async def play() -> None:
+        committer, wanderer = await cluster.joined(0, 1)
+        acked: dict[str, int] = {}
+        seen: list[int] = []
+        rolling = asyncio.ensure_future(keep_rolling(committer, "r", 150, acked))
+        for cycle in range(100):
+            await asyncio.sleep(0.01 * (cycle % 4))
+            await wanderer.close()  # then what it was sent: nothing arrives after the close
+            seen += wanderer.seqs()
+            wanderer.events = []
+            wanderer.port = cluster.processes[(cycle + 1) % 3].port
+            welcome = await wanderer.join(resume=True)  # on A (committing), B or C
+            assert welcome["resume"]["recovered"] is True, welcome["resume"]
+        await rolling
+        await wanderer.until(lambda: wanderer.seq >= 150, what="seq 150")
+        await wanderer.close()
+        seen += wanderer.seqs()
+        await committer.close()
+        # 100 resumes on three processes while A committed: 0 gaps, 0 duplicates
+        assert seen == list(range(1, 151)), seen
+        check_acknowledged(redis.url, cluster.table, acked)
+
+    cluster.run(play)
+
+
+@pytest.mark.parametrize("how", ["stop", "kill"])
+def test_redis_restarted_every_process_recovers(redis_factory, how):
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+
+    async def play() -> None:
+        on_a, on_b = await cluster.joined(0, 1)
+        acked: dict[str, int] = {}
+        await keep_rolling(on_a, "a", 5, acked)
+        await keep_rolling(on_b, "b", 5, acked)
+        # SIGTERM (Redis fsyncs and exits) or SIGKILL (appendfsync always: what it
+        # acknowledged is on disk); both processes lose it
+        getattr(redis, how)()
+        await asyncio.sleep(0.5)
+        redis.start()  # the same folder and port: every acknowledged change is there
+        await keep_rolling(on_b, "c", 5, acked)
+        await keep_rolling(on_a, "d", 5, acked)
+        await all_sent([on_a, on_b], 20)
+        check_acknowledged(redis.url, cluster.table, acked)
+
+    cluster.run(play)
+
+
+def test_approval_across_three_processes_and_undo_after_a_takeover(redis_factory):
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 3, settings={"approval": True})
+
+    async def play() -> None:
+        (asker,) = await cluster.joined(0, role="player")
+        (judge,) = await cluster.joined(1)
+        asked = await asker.ask({"type": "roll", "id": "p1", "formula": "2d6"})
+        assert asked["type"] == "result" and asked["status"] == "pending", asked
+        approved = await judge.ask({"type": "approve", "id": "g1", "request": asked["pending"]})
+        assert approved["type"] == "result", approved
+        await asker.close()
+        (retry,) = await cluster.joined(2, role="player")  # the player's retry, on a third
+        result = await retry.ask({"type": "roll", "id": "p1", "formula": "2d6"})
+        assert result["type"] == "result" and isinstance(result.get("seq"), int), result
+        assert result.get("status") != "pending"
+        changed = await judge.ask({"type": "settings", "id": "g2", "settings": {"approval": False}})
+        assert changed["type"] == "result" and changed["seq"] > result["seq"], changed
+        # the owner goes; the GM's undo on another process after the takeover
+        owner = cluster.owner()
+        owner.kill()
+        survivor = next(i for i, p in enumerate(cluster.processes) if p.process is not None)
+        (gm_there,) = await cluster.joined(survivor)
+        undone = await gm_there.ask_until_done({"type": "undo", "id": "u1"})
+        assert undone["type"] == "result", undone
+        await gm_there.until(lambda: gm_there.seq > changed["seq"], what="the undo event")
+        assert gm_there.events[-1]["kind"] == "undo"
+        state = await gm_there.ask({"type": "state", "id": "s1"})
+        assert state["table"]["settings"].get("approval") is True, state  # undone
+        for player in (retry, judge, gm_there):
+            await player.close()
+
+    cluster.run(play)
+
+
+def test_an_owner_stopped_past_its_lease_is_fenced_when_it_resumes(redis_factory):
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+    a, b = cluster.processes
+
+    async def play() -> None:
+        on_a, on_b = await cluster.joined(0, 1)
+        acked: dict[str, int] = {}
+        await keep_rolling(on_a, "a", 3, acked)
+        assert cluster.owner() is a
+        a.signal(signal.SIGSTOP)  # paused: its lease runs out, its clients wait
+        # a request waits in A's socket: A runs it when it wakes, still thinking it owns
+        await on_a.ws.send('{"type": "roll", "id": "stale", "formula": "1d6"}')
+        await keep_rolling(on_b, "b", 3, acked)  # B takes the table over meanwhile
+        assert cluster.owner() is b
+        a.signal(signal.SIGCONT)
+        stale = await on_a.ask_until_done({"type": "roll", "id": "stale", "formula": "1d6"})
+        assert stale["type"] == "result", stale
+        acked["stale"] = stale["seq"]
+        await keep_rolling(on_a, "c", 3, acked)
+        await all_sent([on_a, on_b], 10)  # each request once: no seq reused, none twice
+        check_acknowledged(redis.url, cluster.table, acked)
+
+    cluster.run(play)
+    # A learned it no longer runs the table: its late commit was refused by the commit
+    # script (the lease names B, the seq moved on), or its renewal found B's lease
+    # first and it forwarded instead. Either way nothing of A's was written twice.
+    log_a = cluster.logs[0]
+    assert "not by this writer" in log_a or "no longer runs table" in log_a, log_a
+
+
+def test_a_revoked_token_is_cut_off_on_every_process(redis_factory):
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+
+    async def play() -> None:
+        players = await cluster.joined(0, 1, role="player")
+        (gm,) = await cluster.joined(1)
+        store = RedisStore(redis.url)
+        try:
+            token = next(t for t in store.list_tokens(cluster.table) if t.role == "player")
+        finally:
+            store.close()
+        cli("table", "tokens", cluster.table, "--revoke", token.id, "--redis", redis.url)
+        for player in players:  # the server's token check, on each process
+            await player.until(lambda p=player: p.ws.close_code is not None, what="the cut-off")
+            assert player.ws.close_code == 1008
+        reply = await gm.ask({"type": "roll", "id": "g", "formula": "1d6"})  # the GM stays
+        assert reply["type"] == "result", reply
+        await gm.close()
+
+    cluster.run(play)
+
+
+def test_a_resume_from_before_the_retained_log_on_another_process(redis_factory):
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2, extra=("--retain", "5"))
+
+    async def play() -> None:
+        on_a, late = await cluster.joined(0, 0)
+        await keep_rolling(on_a, "r", 2, {})
+        await late.until(lambda: late.seq >= 2)
+        await late.close()  # it saw 1..2
+        await keep_rolling(on_a, "s", 10, {})  # 3..12: the log keeps 8..12
+        late.port = cluster.processes[1].port
+        welcome = await late.join(resume=True)  # on B: what it missed is gone
+        assert welcome["resume"]["recovered"] is False and welcome["seq"] == 12, welcome
+        late.events = []
+        await keep_rolling(on_a, "t", 3, {})  # and it follows from the snapshot on
+        await late.until(lambda: late.seq >= 15)
+        assert late.seqs() == [13, 14, 15]
+        for player in (on_a, late):
+            await player.close()
+
+    cluster.run(play)
+
+
+def test_a_black_holed_subscription_is_found_and_no_event_is_lost(redis_factory):
+    redis = redis_factory()
+    proxy = Proxy(redis.port)
+    proxy.black_hole_next_subscriber()  # the first process to subscribe hears nothing
+    try:
+        cluster = Cluster(proxy.url, 2)
+
+        async def play() -> None:
+            on_a, on_b = await cluster.joined(0, 1)
+            acked: dict[str, int] = {}
+            count, deadline = 0, time.monotonic() + 60
+            while proxy.subscribers < 3:  # until the silent one subscribed again
+                assert time.monotonic() < deadline, "the black hole was never found"
+                await keep_rolling(on_a if count % 2 else on_b, f"r{count}-", 1, acked)
+                count += 1
+                await asyncio.sleep(0.05)
+            await keep_rolling(on_b, "after", 5, acked)
+            last = max(acked.values())
+            await all_sent([on_a, on_b], last)  # meanwhile too: every event once, in order
+            check_acknowledged(proxy.url, cluster.table, acked)
+
+        errors = cluster.run(play)
+    finally:
+        proxy.close()
+    assert proxy.holed == 1
+    assert "no answer to a ping" in errors, errors
+
+
+def test_a_process_lets_go_of_a_table_its_clients_left(redis_factory):
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+    admin = redis_py.Redis.from_url(redis.url)
+    channel = f"rb:{{{cluster.table}}}:events"
+
+    def subscribers() -> int:
+        return dict(admin.pubsub_numsub(channel))[channel.encode()]
+
+    async def play() -> None:
+        on_a, on_b = await cluster.joined(0, 1)
+        await keep_rolling(on_b, "r", 3, {})  # B forwards to A, or runs the table itself
+        await on_a.until(lambda: subscribers() == 2, what="both processes subscribed")
+        owner = cluster.owner()
+        leaving = on_b if owner is cluster.processes[0] else on_a
+        await leaving.close()  # the process that does not run the table: no client left
+        await on_a.until(lambda: subscribers() == 1, what="the follower unsubscribed")
+        staying = on_a if leaving is on_b else on_b
+        await keep_rolling(staying, "s", 2, {})  # the owner plays on
+        await all_sent([staying], 5)
+
+    try:
+        cluster.run(play)
+    finally:
+        admin.close()
+
+
+def test_an_unused_table_s_lease_is_given_up_and_taken_elsewhere(redis_factory):
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+    a = cluster.processes[0]
+
+    async def play() -> None:
+        (on_a,) = await cluster.joined(0)
+        await keep_rolling(on_a, "r", 2, {})
+        assert cluster.owner() is a
+        await on_a.close()  # nobody uses the table on A any more
+        await until(lambda: not a.owns(cluster.table), what="A giving the lease up")
+        (on_b,) = await cluster.joined(1)
+        await keep_rolling(on_b, "s", 2, {})  # B takes the table, at once
+        assert cluster.owner() is cluster.processes[1]
+        await on_b.until(lambda: on_b.seq >= 4)
+        assert on_b.welcome["seq"] == 2 and on_b.seqs() == [3, 4]
+        await on_b.close()
+
+    cluster.run(play)
+    assert f"gave up table {cluster.table}" in cluster.logs[0], cluster.logs[0]

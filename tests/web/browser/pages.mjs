@@ -1,0 +1,128 @@
+// What the web view's browser scripts share: Chromium's launch, a page that
+// records its errors and dialogs, and questions to a page of the web view.
+
+import { createRequire } from "node:module";
+
+// playwright-core is installed once, for every browser test, in tests/foundry
+// (npm ci --prefix tests/foundry)
+const require = createRequire(new URL("../../foundry/package.json", import.meta.url));
+const { chromium } = require("playwright-core");
+
+/** Chromium's flags, as tests/foundry/browser/e2e.mjs launches it. */
+export const ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+
+/** A phone's screen (CSS pixels). */
+export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
+/** A laptop's screen. */
+export const DESKTOP = { viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 };
+
+export function launch(executablePath) {
+  return chromium.launch({ executablePath, headless: true, args: ARGS });
+}
+
+/** A new page in its own context, recording page errors, console errors (a CSP
+ * violation is one), dialogs (dismissed) and every request's URL. */
+export async function openPage(browser, name, options, trouble) {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(20_000);
+  const page = await context.newPage();
+  page.requests = [];
+  page.on("pageerror", (error) => trouble.errors.push(`${name}: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") trouble.errors.push(`${name}: console: ${message.text()}`);
+  });
+  page.on("dialog", (dialog) => {
+    trouble.dialogs.push(`${name}: ${dialog.type()} ${dialog.message()}`);
+    dialog.dismiss().catch(() => {});
+  });
+  page.on("request", (request) => page.requests.push(request.url()));
+  return page;
+}
+
+/** Record every frame the server sends this page (and let a test cut the line):
+ * `gate.open = false` refuses new connections, `gate.drop()` closes the open ones. */
+export async function tapWebSocket(page) {
+  const gate = { open: true, frames: [], routes: [] };
+  gate.drop = () => {
+    for (const route of gate.routes.splice(0)) route.close({ code: 4001, reason: "test: the line is cut" });
+  };
+  await page.routeWebSocket(/\/tables\//, (route) => {
+    if (!gate.open) {
+      route.close({ code: 1013, reason: "test: the line is down" });
+      return;
+    }
+    const server = route.connectToServer();
+    route.onMessage((message) => server.send(message));
+    server.onMessage((message) => {
+      gate.frames.push(String(message));
+      route.send(message);
+    });
+    gate.routes.push(route);
+  });
+  return gate;
+}
+
+export const connected = (page) => page.waitForSelector('body[data-status="connected"]');
+
+/** A new page that opens `url` with the token in its fragment and waits until it
+ * joined; with `tap`, the frames it receives are recorded in `page.gate`. */
+export async function joinedPage(browser, name, options, trouble, url, token, { tap = false } = {}) {
+  const page = await openPage(browser, name, options, trouble);
+  if (tap) page.gate = await tapWebSocket(page);
+  await page.goto(`${url}#token=${token}`);
+  await connected(page);
+  return page;
+}
+
+/** The last seq the page has seen. */
+export const seqOf = (page) => page.evaluate(() => Number(document.body.dataset.seq ?? 0));
+
+/** Wait until the page has seen event `seq`. */
+export const waitSeq = (page, seq) =>
+  page.waitForFunction((s) => Number(document.body.dataset.seq ?? 0) >= s, seq);
+
+/** The seqs of the page's log entries, oldest first. */
+export const logSeqs = (page) =>
+  page.$$eval("#log li[data-seq]", (items) => items.map((li) => Number(li.dataset.seq)).reverse());
+
+/** A track's "value/max" on an actor's card. */
+export const trackOf = (page, actor, key) =>
+  page.$eval(`#actors [data-actor="${actor}"] [data-track="${key}"] .track-value`, (n) => n.textContent);
+
+/** Roll with the page's dice form; the seq of the roll's log entry. */
+export async function roll(page, formula, label, { secret = false } = {}) {
+  const form = page.locator("form.roll-form");
+  await form.locator('input[name="formula"]').fill(formula);
+  await form.locator('input[name="label"]').fill(label);
+  const box = form.locator('input[name="secret"]');
+  if (await box.count()) await box.setChecked(secret);
+  await form.locator('button[type="submit"]').click();
+  const entry = page.locator("#log li.kind-roll", { hasText: label }).first();
+  await entry.waitFor();
+  return Number(await entry.getAttribute("data-seq"));
+}
+
+/** The dice a log entry shows: each die's text and classes. */
+export const diceOf = (page, seq) =>
+  page.$$eval(`#log li[data-seq="${seq}"] .die`, (dice) => dice.map((d) => ({ text: d.textContent, classes: d.className })));
+
+/** Ask the page's statistics panel for `scope` and wait for its charts; what the
+ * panel drew ({section: {faces: [[face, count], …]}}, the session's section as
+ * "session") and the `stats` reply the page received (from its recorded frames). */
+export async function statsOf(page, gate, scope = "all") {
+  await page.evaluate(() => document.getElementById("stats").replaceChildren()); // a new reply draws anew
+  await page.selectOption("#stats-scope", scope);
+  await page.click('#stats-form button[type="submit"]');
+  await page.waitForSelector("#stats .stats-panel").catch(async (error) => {
+    throw new Error(`no statistics drawn (the page says: ${await page.textContent("#message")}): ${error.message}`);
+  });
+  const replies = gate.frames.map((f) => JSON.parse(f)).filter((m) => m.type === "result" && m.stats);
+  const drawn = await page.$$eval("#stats .stats-panel > section", (sections) => Object.fromEntries(sections.map(
+    (section) => [section.dataset.actor ?? "session", Object.fromEntries([...section.querySelectorAll("svg.stats-chart")]
+      .map((chart) => [chart.dataset.faces, [...chart.querySelectorAll("rect.stats-bar")]
+        .map((bar) => [Number(bar.dataset.face), Number(bar.dataset.count)])]))])));
+  return { drawn, reply: replies.at(-1)?.stats ?? null, replies: replies.length };
+}

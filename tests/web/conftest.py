@@ -1,0 +1,85 @@
+"""Fixtures of the web view's tests: a real server on 127.0.0.1 over a real SQLite
+file, with seeded dice, and a sr2 table of three actors (the player's Tukan, Rook
+of another player, the NPC Guard A); a second table whose actor's name is HTML; a
+third whose players' requests wait for the GM's approval."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from rollbridge.dice.sources import SeededDice
+from rollbridge.engine import Principal
+from rollbridge.host import PluginHost
+from rollbridge.offline import TableService
+from rollbridge.server import Server
+from rollbridge.stores.sqlite import SQLiteStore
+from tests.server.conftest import TEST_LIMITS
+from tests.server.httpclient import debug_log  # noqa: F401  (a fixture)
+
+GM = Principal("gm", "gm", "setup")
+#: The seed of every request's dice: with it Tukan's example attack hits Rook and a
+#: 4d6x roll explodes (the browser test checks both happened, not their numbers).
+SEED = 1
+#: The name of the actor of the table ``xss``: HTML that would run if parsed.
+XSS_NAME = "<img src=x onerror=alert(1)>"
+
+
+@dataclass
+class WebWorld:
+    """A running server and the tokens of its tables (``web``, ``xss``, ``approval``)."""
+
+    server: Server
+    store: SQLiteStore
+    tokens: dict[str, dict[str, str]]
+
+    @property
+    def base(self) -> str:
+        """The server's http:// origin."""
+        return f"http://{self.server.address}:{self.server.port}"
+
+
+def seed_tables(store: SQLiteStore, host: PluginHost) -> dict[str, dict[str, str]]:
+    """The tables ``web``, ``xss`` and ``approval`` (players' requests wait for the
+    GM) and their gm, player and observer tokens."""
+    service = TableService(store, host)
+    sheets = host.rulesets["sr2"].example_sheets
+    tokens: dict[str, dict[str, str]] = {}
+    _, tokens["web"] = service.create_table("Friday run", "sr2", table_id="web")
+    _, tokens["xss"] = service.create_table("Hostile names", "sr2", table_id="xss")
+    _, tokens["approval"] = service.create_table("Asking first", "sr2", table_id="approval")
+    approval = {"type": "settings", "id": "approval-on", "settings": {"approval": True}}
+    service.handle("approval", approval, GM)
+    guard = ("guard-a", "Guard A", "Guard A", [])
+    tukan = ("tukan", "Tukan", "Tukan", ["player"])
+    casts = {
+        "web": [tukan, ("rook", "Rook", "Guard B", ["ally"]), guard],
+        "xss": [("evil", XSS_NAME, "Tukan", ["player"]), guard],
+        "approval": [tukan, guard],
+    }
+    for table, cast in casts.items():
+        for index, (actor_id, name, sheet, controllers) in enumerate(cast):
+            actor = {"id": actor_id, "name": name, "sheet": dict(sheets[sheet])}
+            actor["controllers"] = controllers
+            request = {"type": "actor.create", "id": f"{table}-{index}", "actor": actor}
+            service.handle(table, request, GM)
+    return tokens
+
+
+@pytest.fixture
+async def web_world(tmp_path) -> Any:
+    """A server on a free port of 127.0.0.1 over ``web.db`` in tmp, dice seeded with
+    :data:`SEED`; stopped after the test."""
+    path = tmp_path / "web.db"
+    host = PluginHost()
+    with SQLiteStore(path) as seed:
+        tokens = seed_tables(seed, host)
+    store = SQLiteStore(path)
+    server = Server(store, host, port=0, limits=TEST_LIMITS, dice=lambda: SeededDice(SEED))
+    await server.start()
+    try:
+        yield WebWorld(server, store, tokens)
+    finally:
+        await server.stop()
