@@ -919,14 +919,17 @@ class LoadTable:
 
 
 async def join_tables(
-    port: int,
+    port: int | Callable[[LoadTable, int], int],
     tables: list[LoadTable],
     *,
     clients: int = 6,
     deflate: bool = False,
     concurrency: int = 64,
 ) -> float:
-    """Connect every client of every table and say hello; seconds taken."""
+    """Connect every client of every table and say hello; seconds taken. ``port``:
+    one server's, or a function of (table, client index) giving each connection's
+    (several processes: bench_cluster.py)."""
+    port_of = port if callable(port) else lambda table, index: port
     semaphore = asyncio.Semaphore(concurrency)
     loop = asyncio.get_running_loop()
     start = time.perf_counter()
@@ -934,7 +937,7 @@ async def join_tables(
     async def join(table: LoadTable, index: int) -> None:
         role = ROLES[index % len(ROLES)]
         async with semaphore:
-            connection = await connect(ADDRESS, port, deflate=deflate)
+            connection = await connect(ADDRESS, port_of(table, index), deflate=deflate)
             welcome: asyncio.Future[None] = loop.create_future()
 
             def on_welcome(opcode: int, payload: bytes) -> None:
@@ -1207,6 +1210,18 @@ async def profile_once(server: ServerProcess, args: argparse.Namespace, tokens: 
     return {"run": figures, "py_spy": samples}
 
 
+def closed_loop_config(args: argparse.Namespace) -> JSON:
+    """The closed-loop run's settings, as a result's ``config`` names them."""
+    return {
+        "tables": args.tables,
+        "clients_per_table": args.clients,
+        "inflight_per_table": args.inflight,
+        "warmup_s": args.warmup,
+        "duration_s": args.duration,
+        "rounds": args.rounds,
+    }
+
+
 async def run_throughput(args: argparse.Namespace, workdir: Path) -> JSON:
     host = make_host()
     loadgen_cpu, server_cpu = cpus_for(args)
@@ -1301,12 +1316,7 @@ async def run_throughput(args: argparse.Namespace, workdir: Path) -> JSON:
     return {
         "mode": "throughput",
         "config": {
-            "tables": args.tables,
-            "clients_per_table": args.clients,
-            "inflight_per_table": args.inflight,
-            "warmup_s": args.warmup,
-            "duration_s": args.duration,
-            "rounds": args.rounds,
+            **closed_loop_config(args),
             "variants": args.variants,
             "pinning": {"loadgen": loadgen_cpu, "server": server_cpu},
             "seed_s": round(seed_s, 2),
@@ -1688,16 +1698,21 @@ def log(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def print_report(result: JSON) -> None:
-    """A readable report of a mode's result (``--json`` prints the result itself)."""
+def print_machine(result: JSON, extra: str = "") -> None:
+    """The report's first lines: the machine, the load average, the run's settings."""
     info = result["machine"]
     print(
         f"machine: {info['cpus']} CPUs ({info['cpu']}), {info['memory']}, {info['system']}, "
         f"Python {info['python']}, websockets {info['websockets']}, msgpack {info['msgpack']}, "
-        f"SQLite {info.get('sqlite')}; "
+        f"SQLite {info.get('sqlite')}{extra}; "
         f"load average {info['loadavg']} before, {result['loadavg_after']} after"
     )
     print("config: " + ", ".join(f"{k}={v}" for k, v in result["config"].items()))
+
+
+def print_report(result: JSON) -> None:
+    """A readable report of a mode's result (``--json`` prints the result itself)."""
+    print_machine(result)
     mode = result["mode"]
     if mode == "throughput":
         print(
@@ -1908,18 +1923,25 @@ def main(argv: list[str] | None = None) -> int:
                                     args.variant)  # fmt: skip
         print(json.dumps(costs))
         return 0
-    info = machine()
     run = {"throughput": run_throughput, "scale": run_scale, "compression": run_compression}
-    workdir = Path(tempfile.mkdtemp(prefix="bench-server-", dir=args.dir))
+    return run_and_report(args, run[args.mode], print_report, "bench-server-")
+
+
+def run_and_report(args: argparse.Namespace, run: Callable[..., Any],
+                   report: Callable[[JSON], None], prefix: str) -> int:  # fmt: skip
+    """Run ``run(args, workdir)`` in a temporary folder; print its result (with the
+    machine and the load average before and after) as JSON or as ``report`` puts it."""
+    info = machine()
+    workdir = Path(tempfile.mkdtemp(prefix=prefix, dir=args.dir))
     try:
-        result = asyncio.run(run[args.mode](args, workdir))
+        result = asyncio.run(run(args, workdir))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     result = {"machine": info, "loadavg_after": [round(x, 2) for x in os.getloadavg()], **result}
     if args.json:
         print(json.dumps(result, indent=1, default=str))
     else:
-        print_report(result)
+        report(result)
     return 0
 
 

@@ -316,11 +316,12 @@ class ClusterServer(Server):
                         )
                         if taken:
                             self._took(forward.table_id)
+                            forward.reload = True
                             return None
                         continue
                     owner = raw.decode()
-                    if owner == self.node:
-                        self._took(forward.table_id)
+                    if owner == self.node:  # another change took it first: no reload
+                        forward.reload = not self._took(forward.table_id)
                         return None
                     if owner != sent_to or time.monotonic() >= resend_at:
                         # to a new owner; or again to the same, its answer may be lost (the
@@ -337,10 +338,14 @@ class ClusterServer(Server):
         finally:
             self._waiting.pop(fid, None)
 
-    def _took(self, table_id: str) -> None:
-        log.info("this process now runs table %s", table_id)
+    def _took(self, table_id: str) -> bool:
+        """Record the lease of ``table_id`` as held here; whether it already was."""
+        held = self.ownership.owns(table_id)
+        if not held:
+            log.info("this process now runs table %s", table_id)
         self.ownership.owned.add(table_id)
         self._renewed[table_id] = self._used[table_id] = time.monotonic()
+        return held
 
     async def _answer(self, origin: Remote, message: JSON) -> None:
         """Push the reply of a forwarded request to the process that sent it."""

@@ -100,6 +100,9 @@ class Forward(Effect):
     held: Any = None
     #: The table that forwards it (:meth:`ClusterTable.forwarded`, :meth:`~ClusterTable.take_over`).
     table: Any = None
+    #: Whether a :meth:`~ClusterTable.take_over` of it must load the table again: False
+    #: when this process already held the lease (another change took the table over first).
+    reload: bool = True
 
 
 class ClusterTable(TableProtocol):
@@ -180,10 +183,17 @@ class ClusterTable(TableProtocol):
     def take_over(self, forward: Forward) -> Effects:
         """This process has just taken the table's lease: load the table again (the
         last owner may have committed since it was loaded here), then execute the
-        request that was to be forwarded, and every one held meanwhile."""
+        request that was to be forwarded, and every one held meanwhile. A forward the
+        driver found this process already owning (``forward.reload`` false: two changes
+        raced for a free lease, and the other took it) is not loaded again — the table
+        here is the stored one, plus this process's commits in flight, which a second
+        reload would miss (their seq would be taken twice, and a commit refused)."""
         if self.broken:  # a reload is running (another request took over first): wait for it
             self._held.append(forward.held)
             return []
+        if not forward.reload:
+            held = forward.held
+            return self._handle(held.message, held.who, held.asker, held.dice)
         self.broken = True  # what runs now waits for the reload, as after a failed commit
         self._held.append(forward.held)
         self.generation += 1

@@ -123,3 +123,43 @@ def test_a_takeover_catches_up_then_executes(service):
     out = driver.carry(table.take_over(forward))
     assert sent(out, member) == [("event", 1), ("event", 2), ("result", "x")]
     assert [e.seq for e in service.store.events_after("t", 0)] == [1, 2]
+
+
+def test_a_second_forward_that_finds_the_lease_already_here_runs_without_a_reload(service):
+    """Two changes raced for a free lease: the first took it over (reloaded, executed,
+    its commit in flight); the second, finding the lease already this process's, runs
+    on the table as it is here. Loading it again would miss the commit in flight and
+    give the second change the same seq: a refused commit, store_error for the client
+    (found by benchmarks/bench_cluster.py on one `serve --redis` process)."""
+    table, member, driver = follower(service)
+    (a,) = driver.carry(table.receive({**ROLL, "id": "a"}, GM, "m", member=member))
+    (b,) = driver.carry(table.receive({**ROLL, "id": "b"}, GM, "m", member=member))
+    table.ownership.owned.add("t")
+    in_flight: list[Persist] = []
+    reads = 0
+
+    def carry(effects: list[Effect]) -> list[Effect]:  # reads at once; commits held
+        nonlocal reads
+        pending, done = list(effects), []
+        while pending:
+            effect = pending.pop(0)
+            if isinstance(effect, Read):
+                reads += 1
+                pending[:0] = effect.resume(effect.run(service.store))
+            elif isinstance(effect, Persist):
+                in_flight.append(effect)
+            else:
+                done.append(effect)
+        return done
+
+    out = carry(table.take_over(a))
+    assert reads == 1 and len(in_flight) == 1  # reloaded once; a's commit in flight
+    b.reload = False  # what the driver says when the lease is already this process's
+    out += carry(table.take_over(b))
+    assert reads == 1  # not loaded again
+    while in_flight:
+        persist = in_flight.pop(0)
+        service.store.commit(persist.table_id, persist.commit)
+        out += carry(persist.resume(None))
+    assert sent(out, member) == [("event", 1), ("result", "a"), ("event", 2), ("result", "b")]
+    assert [e.seq for e in service.store.events_after("t", 0)] == [1, 2]

@@ -250,6 +250,18 @@ class TestLoad:
             assert sorted(history) == [1, 3, 4]
             assert history[3].to_dict() == current.events_after("t", 2)[0].to_dict()
 
+    def test_undo_history_far_apart_and_close_together(self, kit, store):
+        """The events the undo and redo stacks name are loaded, and only they, whether
+        far apart in the log or close together."""
+        store.create_table(make_info(), [])
+        store.commit("t", make_commit(store, events=8, meta_=meta(undo=[1], redo=[8])))
+        assert sorted(store.load("t")[1]) == [1, 8]
+        store.commit("t", make_commit(store, events=1, meta_=meta(undo=[5, 6, 8], redo=[])))
+        for current in kit.and_restarted(store):
+            _, history = current.load("t")
+            assert sorted(history) == [5, 6, 8]
+            assert history[6].to_dict() == current.events_after("t", 5)[0].to_dict()
+
     def test_actor_order_is_insertion_order_like_a_dict(self, store):
         store.create_table(make_info(), [])
         store.commit("t", make_commit(store, actors=[actor("b"), actor("a"), actor("c")]))
