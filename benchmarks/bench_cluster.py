@@ -188,15 +188,17 @@ class Group:
         if self.redis_child is not None:
             out["redis"] = proc_cpu(self.redis_child.pid)
             info = self.redis_client.info("commandstats")
-            self.stats.append({k.removeprefix("cmdstat_"): v["calls"] for k, v in info.items()})
+            self.stats.append({k.removeprefix("cmdstat_"): (v["calls"], v["usec"])
+                               for k, v in info.items()})  # fmt: skip
         return out
 
-    def redis_calls(self) -> dict[str, int]:
-        """Calls per command in the measurement window (the last two readings)."""
+    def redis_calls(self, field: int = 0) -> dict[str, int]:
+        """Calls (``field`` 1: microseconds, as Redis times them) per command in the
+        measurement window (the last two readings)."""
         if len(self.stats) < 2:
             return {}
         before, after = self.stats[-2], self.stats[-1]
-        calls = {k: v - before.get(k, 0) for k, v in after.items()}
+        calls = {k: v[field] - before.get(k, (0, 0))[field] for k, v in after.items()}
         return dict(sorted(((k, v) for k, v in calls.items() if v > 0), key=lambda kv: -kv[1]))
 
 
@@ -280,6 +282,10 @@ async def run_config(config: str, round_number: int, args: argparse.Namespace, w
         calls = group.redis_calls()
         figures["redis_calls_per_request"] = {
             k: round(v / figures["requests"], 2) for k, v in list(calls.items())[:8]
+        } if figures["requests"] else {}  # fmt: skip
+        usec = group.redis_calls(field=1)
+        figures["redis_command_us_per_request"] = {
+            k: round(v / figures["requests"], 1) for k, v in list(usec.items())[:12]
         } if figures["requests"] else {}  # fmt: skip
         figures["redis_cpu_us_per_request"] = (
             round(figures["server_cpu_redis"] / figures["requests_per_s"] * 1e6, 1)

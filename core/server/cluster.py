@@ -486,20 +486,25 @@ class ClusterServer(Server):
             pubsub = self.redis.pubsub()
             subscribed: dict[str, str] = {}
             watch = _Silence(self.subscription_ping, self.subscription_ping)
+            open_ids: set[str] = set()
             try:
                 while True:
-                    wanted = {self.keys.table(t).channel: t for t in self.tables.open}
-                    new = [c for c in wanted if c not in subscribed]
-                    gone = [c for c in subscribed if c not in wanted]
-                    if new:
-                        await pubsub.subscribe(*new)
-                        for channel in new:
-                            subscribed[channel] = wanted[channel]
-                            self._resync(wanted[channel])  # what came before the subscription
-                    if gone:
-                        await pubsub.unsubscribe(*gone)
-                        for channel in gone:
-                            del subscribed[channel]
+                    # the channels wanted are worked out again only when the tables
+                    # held change, not for every message (a commit here is one, too)
+                    if self.tables.open.keys() != open_ids:
+                        open_ids = set(self.tables.open)
+                        wanted = {self.keys.table(t).channel: t for t in open_ids}
+                        new = [c for c in wanted if c not in subscribed]
+                        gone = [c for c in subscribed if c not in wanted]
+                        if new:
+                            await pubsub.subscribe(*new)
+                            for channel in new:
+                                subscribed[channel] = wanted[channel]
+                                self._resync(wanted[channel])  # what came before it
+                        if gone:
+                            await pubsub.unsubscribe(*gone)
+                            for channel in gone:
+                                del subscribed[channel]
                     if not subscribed:
                         await asyncio.sleep(0.1)
                         continue

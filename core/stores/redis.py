@@ -539,11 +539,24 @@ class RedisStore:
                 keys, args = commit_args(self.keys.table(table_id), writer, p, self.retain)
                 results = [script(keys=keys, args=args)]
             else:
+                # EVALSHA queued as a plain command: a Script given the pipeline
+                # would have redis-py send SCRIPT EXISTS first, one more round trip
+                # for every batch; a script Redis lost is loaded below instead
+                calls = [commit_args(self.keys.table(t), writer, p, self.retain)
+                         for t, p in prepared]  # fmt: skip
                 pipe = self.client.pipeline(transaction=False)
-                for table_id, p in prepared:
-                    keys, args = commit_args(self.keys.table(table_id), writer, p, self.retain)
-                    script(keys=keys, args=args, client=pipe)
+                for keys, args in calls:
+                    pipe.evalsha(script.sha, len(keys), *keys, *args)
                 results = pipe.execute(raise_on_error=False)
+                for n, result in enumerate(results):
+                    if isinstance(result, redis.exceptions.NoScriptError):
+                        # not run (a restarted Redis, SCRIPT FLUSH): sent again, in
+                        # order, each loading the script when Redis lacks it
+                        keys, args = calls[n]
+                        try:
+                            results[n] = script(keys=keys, args=args)
+                        except redis.RedisError as exc:  # raised below, in order
+                            results[n] = exc
         for (table_id, p), result in zip(prepared, results, strict=True):
             if isinstance(result, Exception):
                 raise self._error(result) from result

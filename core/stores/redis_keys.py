@@ -10,6 +10,7 @@ belong to no table (the table index, the admin tokens) are ``{prefix}{kind}``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rollbridge.exceptions import InvalidSettings
 
@@ -89,12 +90,18 @@ class RedisKeys:
             )
 
     def table(self, table_id: str) -> TableKeys:
-        """The keys of ``table_id``, all with the hash tag ``{table_id}``."""
-        base = f"{self.prefix}{{{table_id}}}:"
-        return TableKeys(*(base + kind for kind in TABLE_KINDS), channel=base + "events")
+        """The keys of ``table_id``, all with the hash tag ``{table_id}`` (made once
+        per prefix and table, then reused: every commit and every poll names them)."""
+        return _table_keys(self.prefix, table_id)
 
     def glob(self, kind: str) -> str:
         """A key that belongs to no table (one of :data:`GLOBAL_KINDS`)."""
         if kind not in GLOBAL_KINDS:
             raise KeyError(kind)
         return self.prefix + kind
+
+
+@lru_cache(maxsize=4096)
+def _table_keys(prefix: str, table_id: str) -> TableKeys:
+    base = f"{prefix}{{{table_id}}}:"
+    return TableKeys(*(base + kind for kind in TABLE_KINDS), channel=base + "events")

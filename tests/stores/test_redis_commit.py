@@ -249,6 +249,31 @@ class TestBatches:
             assert [e.seq for e in store.events_after(table_id, 0)] == [1, 2, 3]
             assert store.load(table_id)[0].actors["ana"].state == {"damage": 2}
 
+    def test_a_batch_sends_no_script_exists_and_survives_a_script_flush(self, opened):
+        """A batch is its EVALSHAs only (redis-py would send SCRIPT EXISTS before a
+        Script given a pipeline: a round trip per batch); a script Redis lost (SCRIPT
+        FLUSH, a restart) is loaded again and the commits it refused are sent again,
+        in order, each written once."""
+        store = opened()
+        store.create_table(make_info(), [])
+
+        def batch(first: int) -> list[Any]:
+            commits = [make_commit(store) for _ in range(3)]
+            for n, commit in enumerate(commits):
+                commit.events[0].seq = commit.info.seq = first + n
+            return [("t", c) for c in commits]
+
+        def calls(name: str) -> int:
+            return int(store.client.info("commandstats").get(f"cmdstat_{name}", {}).get("calls", 0))
+
+        store.commit("t", make_commit(store))  # seq 1; the script is loaded
+        before = calls("script|exists")
+        store.commit_many(batch(2))
+        assert calls("script|exists") == before
+        store.client.script_flush()
+        store.commit_many(batch(5))
+        assert [e.seq for e in store.events_after("t", 0)] == list(range(1, 8))
+
     def test_an_unknown_table_in_a_batch(self, opened):
         store = opened()
         store.create_table(make_info(), [])
