@@ -1270,6 +1270,8 @@ async def run_throughput(args: argparse.Namespace, workdir: Path) -> JSON:
                     output = workdir / f"{name}.spy.txt"
                     profile[name] = await profile_once(servers[name], args, tokens, heal,
                                                        spy, output)  # fmt: skip
+                    if args.profile_dump and output.exists():
+                        shutil.copyfile(output, f"{args.profile_dump}.{name}.spy.txt")
         if args.cprofile:
             profile = profile or {}
             server = servers["rollbridge"]
@@ -1864,7 +1866,11 @@ def parser() -> argparse.ArgumentParser:
         ".py): NAME or NAME+NAME",
     )
     p.add_argument("--profile-top", type=int, default=30)
-    p.add_argument("--profile-dump", help="also write PATH.loop.pstats and PATH.writer.pstats")
+    p.add_argument(
+        "--profile-dump",
+        help="also write PATH.loop.pstats and PATH.writer.pstats (--cprofile) "
+        "and PATH.SERVER.spy.txt, py-spy's raw samples (--profile)",
+    )
 
     p = modes.add_parser("scale", help="(b) many tables and connections at once")
     common(p)

@@ -24,6 +24,11 @@ The baseline is bare ``sqlite3`` on the same disk with the same pragmas:
 commits per second over the baseline's: what the schema, the several rows of a
 commit, the checks and the serialisation cost on top of the fsync.
 
+With ``--redis URL`` each batch size also runs on :class:`RedisStore`, and the CPU
+each store costs per commit is printed: this process's for SQLite and for the Redis
+client (serialising, the driver, SQLite itself; ``time.process_time``), and the Redis
+server's (``INFO cpu``, its fsyncs included: give the benchmark a server of its own).
+
 ``--codec`` also times msgpack against JSON on the same commits (the choice
 ``rollbridge.stores.sqlite.pack`` documents). Each figure is the best of
 ``--repeats`` runs, each on a fresh database file.
@@ -36,6 +41,7 @@ import copy
 import gc
 import itertools
 import json
+import math
 import os
 import platform
 import sqlite3
@@ -125,9 +131,15 @@ def time_store(
     batch: int,
     retain: int = DEFAULT_RETAIN,
     redis_url: str | None = None,
+    cpu: dict[str, float] | None = None,
 ) -> float:
     """Commits per second of the store (SQLite, or with ``redis_url`` a RedisStore
-    under a fresh key prefix); batch 0 is one commit() per commit."""
+    under a fresh key prefix); batch 0 is one commit() per commit.
+
+    ``cpu``, when given, gets the CPU per commit in µs: ``client``, this process's
+    (``time.process_time``: serialising, the driver, SQLite itself), and with Redis
+    ``redis``, the server's (``INFO cpu``: ``used_cpu_user`` + ``used_cpu_sys``, its
+    fsyncs included), kept at the least of the runs."""
     path = folder / f"store-{batch}-{time.perf_counter_ns()}.db"
     if redis_url:
         from rollbridge.stores.redis import RedisStore
@@ -140,6 +152,8 @@ def time_store(
             store.create_table(info, tokens)
         setup, timed = commits[: 2 * TABLES], commits[2 * TABLES :]
         store.commit_many(setup)
+        server_before = _redis_cpu(store) if redis_url else 0.0
+        client_before = time.process_time()
         start = time.perf_counter()
         if batch == 0:
             for table_id, commit in timed:
@@ -148,11 +162,23 @@ def time_store(
             for i in range(0, len(timed), batch):
                 store.commit_many(timed[i : i + batch])
         elapsed = time.perf_counter() - start
+        if cpu is not None:
+            spent = {"client": time.process_time() - client_before}
+            if redis_url:
+                spent["redis"] = _redis_cpu(store) - server_before
+            for name, seconds in spent.items():
+                cpu[name] = min(cpu.get(name, math.inf), seconds / len(timed) * 1e6)
     finally:
         store.close()
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
     return len(timed) / elapsed
+
+
+def _redis_cpu(store: Any) -> float:
+    """Seconds of CPU the Redis server has used (user + system, every thread)."""
+    info = store.client.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 def time_bare(folder: Path, size: int, count: int, batch: int) -> float:
@@ -246,21 +272,35 @@ def main(argv: list[str] | None = None) -> None:
     folder = args.dir or Path(tempfile.gettempdir())
     with tempfile.TemporaryDirectory(dir=folder, prefix="rollbridge-bench-") as tmp:
         print(f"files in {tmp}; synchronous=FULL, WAL\n")
-        extra = f"{'redis commits/s':>17}{'redis/store':>12}" if args.redis else ""
+        extra = (
+            f"{'redis commits/s':>17}{'redis/store':>12}{'CPU us: sqlite':>16}"
+            f"{'redis client':>14}{'redis server':>14}"
+            if args.redis
+            else ""
+        )
         print(f"{'mode':<11}{'store commits/s':>17}{'bare commits/s':>16}{'store/bare':>12}{extra}")
         for batch in (0, *BATCHES):
             label = "commit" if batch == 0 else f"batch {batch}"
+            sqlite_cpu: dict[str, float] = {}
             store = best(
-                args.repeats, lambda b=batch: time_store(Path(tmp), tables, commits, b, args.retain)
+                args.repeats,
+                lambda b=batch, c=sqlite_cpu: time_store(
+                    Path(tmp), tables, commits, b, args.retain, cpu=c
+                ),
             )
             bare = best(
                 args.repeats, lambda b=batch: time_bare(Path(tmp), size, len(timed), max(1, b))
             )
             tail = ""
             if args.redis:
-                redis = best(args.repeats, lambda b=batch: time_store(
-                    Path(tmp), tables, commits, b, args.retain, args.redis))  # fmt: skip
-                tail = f"{redis:>17,.0f}{redis / store:>12.2f}"
+                redis_cpu: dict[str, float] = {}
+                redis = best(args.repeats, lambda b=batch, c=redis_cpu: time_store(
+                    Path(tmp), tables, commits, b, args.retain, args.redis,
+                    cpu=c))  # fmt: skip
+                tail = (
+                    f"{redis:>17,.0f}{redis / store:>12.2f}{sqlite_cpu['client']:>16.0f}"
+                    f"{redis_cpu['client']:>14.0f}{redis_cpu['redis']:>14.0f}"
+                )
             print(f"{label:<11}{store:>17,.0f}{bare:>16,.0f}{store / bare:>12.2f}{tail}")
             sys.stdout.flush()
     if args.codec:

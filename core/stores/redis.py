@@ -118,16 +118,26 @@ def _final(reply: JSON) -> bool:
 
 
 def _digest(fields: tuple[Any, ...]) -> str:
-    """A digest of a commit's serialised fields, each part length-prefixed."""
-    epoch, seq, events, actors, removed, info, meta, wanted, replies = fields
-    parts: list[bytes] = [b"%d:%d:%d" % (epoch, seq, len(events)), info, meta, wanted.encode()]
-    parts += [b for _, b in events]
-    parts.append(b"%d:%d:%d" % (len(actors), len(removed), len(replies)))
-    for name, blob in (*actors, *replies):
-        parts += (name.encode(), blob)
-    parts += [r.encode() for r in removed]
-    joined = b"".join(len(p).to_bytes(4, "big") + p for p in parts)
-    return hashlib.blake2b(joined, digest_size=16).hexdigest()
+    """A digest of a commit's serialised fields: SHA-256 of their msgpack array
+    (every part length-prefixed by msgpack itself, so no two commits' parts run
+    together into the same bytes), its first 16 bytes in hex. SHA-256, not blake2b:
+    with the CPU's SHA instructions it is 2.4x faster on a 5 KB commit here."""
+    return hashlib.sha256(pack(fields)).hexdigest()[:32]
+
+
+def _info_bytes(info: TableInfo) -> bytes:
+    """``pack(info.to_dict())`` without copying the settings first (packing copies)."""
+    return pack(
+        {
+            "id": info.id,
+            "name": info.name,
+            "ruleset": info.ruleset,
+            "ruleset_version": info.ruleset_version,
+            "settings": info.settings,
+            "epoch": info.epoch,
+            "seq": info.seq,
+        }
+    )
 
 
 def prepare(commit: Commit) -> PreparedRedisCommit:
@@ -137,14 +147,14 @@ def prepare(commit: Commit) -> PreparedRedisCommit:
     """
     try:
         meta = commit.meta
-        history = sorted({int(s) for s in [*meta.get("undo", []), *meta.get("redo", [])]})
+        history = sorted({int(s) for s in (*meta.get("undo", ()), *meta.get("redo", ()))})
         fields = (
             int(commit.info.epoch),
             int(commit.info.seq),
             tuple((int(e.seq), e.packed()) for e in commit.events),
             tuple((r.id, r.packed()) for r in commit.actors),
             tuple(commit.removed),
-            pack(commit.info.to_dict()),
+            _info_bytes(commit.info),
             pack(meta),
             ",".join(map(str, history)),
             tuple(
@@ -539,15 +549,9 @@ class RedisStore:
                 keys, args = commit_args(self.keys.table(table_id), writer, p, self.retain)
                 results = [script(keys=keys, args=args)]
             else:
-                # EVALSHA queued as a plain command: a Script given the pipeline
-                # would have redis-py send SCRIPT EXISTS first, one more round trip
-                # for every batch; a script Redis lost is loaded below instead
                 calls = [commit_args(self.keys.table(t), writer, p, self.retain)
                          for t, p in prepared]  # fmt: skip
-                pipe = self.client.pipeline(transaction=False)
-                for keys, args in calls:
-                    pipe.evalsha(script.sha, len(keys), *keys, *args)
-                results = pipe.execute(raise_on_error=False)
+                results = self._evalsha_batch(script.sha, calls)
                 for n, result in enumerate(results):
                     if isinstance(result, redis.exceptions.NoScriptError):
                         # not run (a restarted Redis, SCRIPT FLUSH): sent again, in
@@ -561,6 +565,46 @@ class RedisStore:
             if isinstance(result, Exception):
                 raise self._error(result) from result
             self._check_result(table_id, p, result)
+
+    def _evalsha_batch(self, sha: str, calls: list[tuple[list[str], list[Any]]]) -> list[Any]:
+        """``EVALSHA`` of each ``(keys, args)``, written to one connection in one
+        ``sendall`` and answered in order; an error reply (``NOSCRIPT``, say) stands
+        in the list in its call's place.
+
+        Not redis-py's pipeline: it writes a batch in pieces of 6 KB, one system call
+        each (so Redis may read, run and fsync a batch in several turns), and queues
+        ``EVALSHA`` behind a ``SCRIPT EXISTS`` round trip when given a ``Script``.
+        Sending a batch again is safe (a commit written already is recognised), so a
+        connection that fails is dropped and the batch sent once more on a new one,
+        as redis-py retries a pipeline.
+        """
+        pool = self.client.connection_pool
+        for attempt in (1, 2):
+            conn = pool.get_connection()
+            try:
+                data = b"".join(
+                    chunk
+                    for keys, args in calls
+                    for chunk in conn.pack_command("EVALSHA", sha, len(keys), *keys, *args)
+                )
+                conn.send_packed_command([data])  # a list of one: one sendall
+                results: list[Any] = []
+                for _ in calls:
+                    try:
+                        results.append(conn.read_response())
+                    except redis.exceptions.ResponseError as exc:
+                        results.append(exc)
+                return results
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+                conn.disconnect()
+                if attempt == 2:
+                    raise
+            except BaseException:
+                conn.disconnect()  # what it has read is unknown: never reuse it
+                raise
+            finally:
+                pool.release(conn)
+        raise AssertionError("unreachable")
 
     @staticmethod
     def _check_result(table_id: str, p: PreparedRedisCommit, result: list[Any]) -> None:

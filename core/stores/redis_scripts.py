@@ -129,11 +129,12 @@ if ne > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', cseq - math.max(retain, 1))
 end
 for k = 0, na - 1 do
+  -- HSET answers how many fields it added: 1 for an actor new to the table, which
+  -- then takes the next position (the record hash and the order set move together)
   local id = ARGV[a0 + 2 * k]
-  if not redis.call('ZSCORE', KEYS[3], id) then
+  if redis.call('HSET', KEYS[2], id, ARGV[a0 + 2 * k + 1]) == 1 then
     redis.call('ZADD', KEYS[3], redis.call('HINCRBY', KEYS[1], 'pos', 1), id)
   end
-  redis.call('HSET', KEYS[2], id, ARGV[a0 + 2 * k + 1])
 end
 for k = 0, nr - 1 do
   redis.call('HDEL', KEYS[2], ARGV[r0 + k])

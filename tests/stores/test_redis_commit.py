@@ -274,6 +274,51 @@ class TestBatches:
         store.commit_many(batch(5))
         assert [e.seq for e in store.events_after("t", 0)] == list(range(1, 8))
 
+    def test_a_batch_is_one_write_and_is_sent_again_when_its_answer_is_lost(
+        self, opened, monkeypatch
+    ):
+        """A batch of 20 commits of ~2 KB each goes to Redis in one ``sendall``
+        (redis-py's pipeline would write it in 6 KB pieces, and Redis might run and
+        fsync it in several turns). When the connection fails after the batch went
+        out (its answers lost), the batch is sent once more on a new connection and
+        each commit is recognised as written (check 0), never written twice."""
+        store = opened()
+        store.create_table(make_info(), [])
+        store.commit("t", make_commit(store))  # seq 1; the script is loaded
+
+        def batch(first: int) -> list[Any]:
+            commits = [make_commit(store, data={"note": "x" * 2000}) for _ in range(20)]
+            for n, commit in enumerate(commits):
+                commit.events[0].seq = commit.info.seq = first + n
+            return [("t", c) for c in commits]
+
+        first, second = batch(2), batch(22)  # (make_commit reads the store)
+        writes: list[int] = []
+        lose_next_answer = False
+        send = redis.connection.AbstractConnection.send_packed_command
+
+        def counted(conn: Any, command: Any, check_health: bool = True) -> None:
+            nonlocal lose_next_answer
+            pieces = command if isinstance(command, list) else [command]
+            evalsha = any(b"EVALSHA" in bytes(piece) for piece in pieces)
+            if evalsha:  # not a connection's handshake
+                writes.append(len(pieces))  # one sendall each
+            send(conn, command, check_health)
+            if evalsha and lose_next_answer:
+                lose_next_answer = False
+                conn.disconnect()  # sent and run by Redis; the answers never read
+                raise redis.ConnectionError("connection lost (test)")
+
+        monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counted)
+        store.commit_many(first)
+        assert writes == [1]
+        writes.clear()
+        lose_next_answer = True
+        store.commit_many(second)
+        assert writes == [1, 1]
+        assert [e.seq for e in store.events_after("t", 0)] == list(range(1, 42))
+        assert store.client.zcard(store.keys.table("t").log) == 41
+
     def test_an_unknown_table_in_a_batch(self, opened):
         store = opened()
         store.create_table(make_info(), [])
