@@ -57,14 +57,52 @@ Effects = list[Effect]
 class Ownership:
     """Which tables this process owns (holds the lease of): what a
     :class:`ClusterTable` asks before it executes a change. The driver's lease
-    keeper (:class:`rollbridge.server.cluster.Node`) keeps it."""
+    keeper (:class:`rollbridge.server.cluster.ClusterServer`) keeps it.
+
+    :attr:`owned` is read-only (a frozen set, replaced on each change): every change
+    goes through :meth:`take`, :meth:`drop` or :meth:`clear`, which bump
+    :attr:`version` — what the driver's subscription loop compares to know when to
+    work out its channels again (it is not subscribed to the tables owned here)."""
 
     def __init__(self) -> None:
-        self.owned: set[str] = set()
+        self._owned: frozenset[str] = frozenset()
+        self._version = 0
+
+    @property
+    def owned(self) -> frozenset[str]:
+        """The ids of the tables owned here (a snapshot: later changes replace it)."""
+        return self._owned
+
+    @property
+    def version(self) -> int:
+        """A count of the changes to :attr:`owned`: equal versions, equal sets."""
+        return self._version
 
     def owns(self, table_id: str) -> bool:
         """Whether this process holds the lease of ``table_id``."""
-        return table_id in self.owned
+        return table_id in self._owned
+
+    def take(self, table_id: str) -> bool:
+        """Record the lease of ``table_id`` as held here; whether it was not already."""
+        if table_id in self._owned:
+            return False
+        self._owned = self._owned | {table_id}
+        self._version += 1
+        return True
+
+    def drop(self, table_id: str) -> bool:
+        """Record the lease of ``table_id`` as no longer held here; whether it was."""
+        if table_id not in self._owned:
+            return False
+        self._owned = self._owned - {table_id}
+        self._version += 1
+        return True
+
+    def clear(self) -> None:
+        """Record every lease as given up (the process stops)."""
+        if self._owned:
+            self._owned = frozenset()
+            self._version += 1
 
 
 @dataclass(eq=False, slots=True)
@@ -120,6 +158,9 @@ class ClusterTable(TableProtocol):
         #: The highest seq a notification named; a sync is running.
         self.wanted = table.info.seq
         self.syncing = False
+        #: A resync was asked while a sync ran (whose read may have come before what
+        #: the resync is to cover): another sync follows it.
+        self.again = False
         #: Forwarded replies that name an event not yet delivered here: each waits
         #: for its event, so the requester sees the event before the result, as it
         #: would at the owner.
@@ -212,8 +253,11 @@ class ClusterTable(TableProtocol):
         return [self._sync()]
 
     def resync(self) -> Effects:
-        """Sync whatever the last notice said (after a lost subscription or lease)."""
+        """Sync whatever the last notice said (after a lost subscription or lease, a
+        new subscription). While a sync runs, another is made once it is done: the
+        running one may have read the store before what this one is to cover."""
         if self.syncing:
+            self.again = True
             return []
         return [self._sync()]
 
@@ -225,16 +269,21 @@ class ClusterTable(TableProtocol):
         return read
 
     def _sync_failed(self, error: BaseException) -> Effects:
-        self.syncing = False
+        self.syncing = self.again = False
         log.warning("table %s: following the stored log failed: %s", self.id, error)
         return []  # the next notice or poll tries again
 
     def _synced(self, result: tuple[tuple[Any, dict[int, Event], list[str]], Any]) -> Effects:
         self.syncing = False
-        effects = self.follow(result)
-        if self.wanted > self.table.info.seq and not self.broken and not self._writes:
-            effects.append(self._sync())
-        return effects
+        return self.follow(result) + self._more()
+
+    def _more(self) -> Effects:
+        """After a sync: another, when a notice named a later seq meanwhile or a
+        resync was asked (unless this process is writing: its own commits decide)."""
+        again, self.again = self.again, False
+        if (again or self.wanted > self.table.info.seq) and not self.broken and not self._writes:
+            return [self._sync()]
+        return []
 
     def follow(self, result: tuple[tuple[Any, dict[int, Event], list[str]], Any]) -> Effects:
         """Take the stored table (a :class:`Sync`'s result) and deliver the events
@@ -325,10 +374,11 @@ class ClusterTable(TableProtocol):
 
                 def then(result: Any) -> Effects:
                     self.syncing = False
-                    return self.follow(result) + TableProtocol.join(self, member, resume)
+                    followed = self.follow(result) + TableProtocol.join(self, member, resume)
+                    return followed + self._more()
 
                 def failed(error: BaseException) -> Effects:
-                    self.syncing = False
+                    self.syncing = self.again = False
                     log.warning("table %s: sync before a resume failed: %s", self.id, error)
                     return TableProtocol.join(self, member, resume)
 

@@ -64,7 +64,7 @@ def follower(service: Any, owned: bool = False) -> tuple[ClusterTable, Member, D
     store = service.store
     ownership = Ownership()
     if owned:
-        ownership.owned.add("t")
+        ownership.take("t")
     table = ClusterTable.open(LoadTable(table_id="t").run(store), service.host.rulesets,
                               ownership=ownership)  # fmt: skip
     member = Member(Principal("gm", "gm", "tok-gm2"), kind="json", origin="m")
@@ -119,7 +119,7 @@ def test_a_takeover_catches_up_then_executes(service):
     table, member, driver = follower(service)
     service.handle("t", {**ROLL, "id": "r0"}, GM)  # the old owner's last change
     (forward,) = driver.carry(table.receive({**ROLL, "id": "x"}, GM, "m", member=member))
-    table.ownership.owned.add("t")  # the lease was free: this process took it
+    table.ownership.take("t")  # the lease was free: this process took it
     out = driver.carry(table.take_over(forward))
     assert sent(out, member) == [("event", 1), ("event", 2), ("result", "x")]
     assert [e.seq for e in service.store.events_after("t", 0)] == [1, 2]
@@ -134,7 +134,7 @@ def test_a_second_forward_that_finds_the_lease_already_here_runs_without_a_reloa
     table, member, driver = follower(service)
     (a,) = driver.carry(table.receive({**ROLL, "id": "a"}, GM, "m", member=member))
     (b,) = driver.carry(table.receive({**ROLL, "id": "b"}, GM, "m", member=member))
-    table.ownership.owned.add("t")
+    table.ownership.take("t")
     in_flight: list[Persist] = []
     reads = 0
 
@@ -163,3 +163,33 @@ def test_a_second_forward_that_finds_the_lease_already_here_runs_without_a_reloa
         out += carry(persist.resume(None))
     assert sent(out, member) == [("event", 1), ("result", "a"), ("event", 2), ("result", "b")]
     assert [e.seq for e in service.store.events_after("t", 0)] == [1, 2]
+
+
+def test_a_resync_asked_while_a_sync_runs_syncs_again_after_it(service):
+    """A lost lease syncs the table, and so does the subscription made again right
+    after: when the first sync read the store before the new owner's next commit, the
+    second (asked while the first ran) must still run, or that commit waits for the
+    next notice or poll."""
+    table, member, driver = follower(service)
+    service.handle("t", {**ROLL, "id": "r0"}, GM)
+    (running,) = table.resync()  # the lease was lost: sync
+    result = running.run(service.store)  # it reads seq 1 ...
+    service.handle("t", {**ROLL, "id": "r1"}, GM)  # ... then the new owner commits seq 2
+    assert table.resync() == []  # subscribed again: a sync runs, this one comes after it
+    out = driver.carry(running.resume(result))
+    assert sent(out, member) == [("event", 1), ("event", 2)]
+    assert table.durable_seq == 2 and not table.syncing and not table.again
+    assert driver.carry(table.resync()) == []  # nothing more stored: nothing sent
+
+
+def test_ownership_changes_only_through_its_methods_each_a_new_version():
+    ownership = Ownership()
+    before = ownership.version
+    assert ownership.take("t") and ownership.owns("t") and ownership.version == before + 1
+    assert not ownership.take("t") and ownership.version == before + 1  # no change
+    seen = ownership.owned
+    assert ownership.take("u") and ownership.owned == {"t", "u"} and seen == {"t"}
+    assert ownership.drop("t") and not ownership.drop("t") and ownership.owned == {"u"}
+    ownership.clear()
+    assert ownership.owned == frozenset() and ownership.version == before + 4
+    assert not hasattr(ownership.owned, "add")  # read-only: nothing changes it unseen

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -95,6 +96,29 @@ class Process:
             and self.process is not None
             and owner.decode().split("-")[-2] == str(self.process.pid)
         )
+
+    def subscriptions(self, admin: Any) -> int:
+        """How many channels this process is subscribed to, as Redis counts them:
+        ``CLIENT LIST``'s connections matched, by their port, to the sockets this
+        process holds (Linux's /proc)."""
+        assert self.process is not None
+        pid = self.process.pid
+        inodes = set()
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                target = os.readlink(fd)
+                if target.startswith("socket:["):
+                    inodes.add(target[len("socket:[") : -1])
+        ports = set()
+        for table in ("tcp", "tcp6"):
+            for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
+                fields = line.split()
+                if fields[9] in inodes:  # local address, as HEX_IP:HEX_PORT
+                    ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+        return sum(
+            int(client.get("sub", 0)) for client in admin.client_list()
+            if int(client["addr"].rsplit(":", 1)[1]) in ports
+        )  # fmt: skip
 
     def signal(self, signum: int) -> None:
         assert self.process is not None

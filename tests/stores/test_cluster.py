@@ -322,29 +322,42 @@ def test_a_resume_from_before_the_retained_log_on_another_process(redis_factory)
 def test_a_black_holed_subscription_is_found_and_no_event_is_lost(redis_factory):
     redis = redis_factory()
     proxy = Proxy(redis.port)
-    proxy.black_hole_next_subscriber()  # the first process to subscribe hears nothing
+    admin = redis_py.Redis.from_url(redis.url)
     try:
         cluster = Cluster(proxy.url, 2)
+        channel = f"rb:{{{cluster.table}}}:events"
 
         async def play() -> None:
-            on_a, on_b = await cluster.joined(0, 1)
+            (on_a,) = await cluster.joined(0)
             acked: dict[str, int] = {}
+            await keep_rolling(on_a, "a", 1, acked)
+            assert cluster.owner() is cluster.processes[0]  # A runs the table: not subscribed
+            await until(lambda: dict(admin.pubsub_numsub(channel))[channel.encode()] == 0,
+                        10, "A leaving its own table's channel")  # fmt: skip
+            await asyncio.sleep(0.3)
+            subscribed = proxy.subscribers
+            proxy.black_hole_next_subscriber()  # B, following the table, hears nothing
+            (on_b,) = await cluster.joined(1)
             count, deadline = 0, time.monotonic() + 60
-            while proxy.subscribers < 3:  # until the silent one subscribed again
+            while proxy.subscribers < subscribed + 2:  # until B subscribed again
                 assert time.monotonic() < deadline, "the black hole was never found"
                 await keep_rolling(on_a if count % 2 else on_b, f"r{count}-", 1, acked)
                 count += 1
                 await asyncio.sleep(0.05)
-            await keep_rolling(on_b, "after", 5, acked)
+            await keep_rolling(on_a, "after", 5, acked)
             last = max(acked.values())
-            await all_sent([on_a, on_b], last)  # meanwhile too: every event once, in order
+            await all_sent([on_a], last)  # meanwhile too: every event once, in order
+            await on_b.until(lambda: on_b.seq >= last, what=f"seq {last} on B")
+            assert on_b.seqs() == list(range(on_b.welcome["seq"] + 1, last + 1))
+            await on_b.close()
             check_acknowledged(proxy.url, cluster.table, acked)
 
         errors = cluster.run(play)
     finally:
         proxy.close()
+        admin.close()
     assert proxy.holed == 1
-    assert "no answer to a ping" in errors, errors
+    assert "no answer to a ping" in cluster.logs[1], errors
 
 
 def test_a_process_lets_go_of_a_table_its_clients_left(redis_factory):
@@ -359,11 +372,14 @@ def test_a_process_lets_go_of_a_table_its_clients_left(redis_factory):
     async def play() -> None:
         on_a, on_b = await cluster.joined(0, 1)
         await keep_rolling(on_b, "r", 3, {})  # B forwards to A, or runs the table itself
-        await on_a.until(lambda: subscribers() == 2, what="both processes subscribed")
         owner = cluster.owner()
+        follower = cluster.processes[1 if owner is cluster.processes[0] else 0]
+        # the process that does not run the table listens; the owner does not
+        await on_a.until(lambda: subscribers() == 1 and follower.subscriptions(admin) == 1,
+                         what="the follower subscribed, the owner not")  # fmt: skip
         leaving = on_b if owner is cluster.processes[0] else on_a
         await leaving.close()  # the process that does not run the table: no client left
-        await on_a.until(lambda: subscribers() == 1, what="the follower unsubscribed")
+        await on_a.until(lambda: subscribers() == 0, what="the follower unsubscribed")
         staying = on_a if leaving is on_b else on_b
         await keep_rolling(staying, "s", 2, {})  # the owner plays on
         await all_sent([staying], 5)
@@ -394,3 +410,103 @@ def test_an_unused_table_s_lease_is_given_up_and_taken_elsewhere(redis_factory):
 
     cluster.run(play)
     assert f"gave up table {cluster.table}" in cluster.logs[0], cluster.logs[0]
+
+
+def test_the_owner_is_not_subscribed_to_its_own_table_a_follower_is(redis_factory):
+    """The commit script publishes every commit; the owner made each one itself, so it
+    does not listen to its own tables' channels (it would read every notice only to
+    drop it). A process that holds the table without owning it does."""
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+    a, b = cluster.processes
+    admin = redis_py.Redis.from_url(redis.url)
+    channel = f"rb:{{{cluster.table}}}:events"
+
+    def subscribers() -> int:
+        return dict(admin.pubsub_numsub(channel))[channel.encode()]
+
+    async def play() -> None:
+        on_a, also_a = await cluster.joined(0, 0)  # every client of the table on A
+        acked: dict[str, int] = {}
+        await keep_rolling(on_a, "a", 3, acked)
+        assert cluster.owner() is a
+        await until(lambda: subscribers() == 0, 10, "A leaving its own table's channel")
+        counts = []
+        for i in range(10):  # A commits: nobody is sent its notices
+            await keep_rolling(also_a if i % 2 else on_a, f"b{i}-", 1, acked)
+            counts.append(subscribers())
+        assert counts == [0] * 10 and a.subscriptions(admin) == 0
+        # a client on B: B holds the table in memory, not owning it, and listens
+        (on_b,) = await cluster.joined(1)
+        await until(lambda: b.subscriptions(admin) == 1, 10, "B subscribing")
+        await keep_rolling(on_b, "c", 3, acked)  # forwarded to A
+        await keep_rolling(on_a, "d", 3, acked)  # B hears of A's own commits
+        assert cluster.owner() is a
+        assert subscribers() == 1 and a.subscriptions(admin) == 0
+        last = max(acked.values())
+        assert last == 19
+        await on_b.until(lambda: on_b.seq >= last, what=f"seq {last} on B")
+        assert on_b.seqs() == list(range(on_b.welcome["seq"] + 1, last + 1))
+        await on_b.close()
+        await all_sent([on_a, also_a], last)
+        check_acknowledged(redis.url, cluster.table, acked)
+
+    try:
+        cluster.run(play)
+    finally:
+        admin.close()
+
+
+@pytest.mark.parametrize("how", ["lease deleted", "owner stopped"])
+def test_an_owner_that_loses_its_table_listens_again_and_misses_nothing(redis_factory, how):
+    """A process that loses the lease of a table its clients still use subscribes to
+    the table's channel again (and syncs); its clients are sent every event the new
+    owner commits, once each, in order. The new owner leaves the channel."""
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+    a, b = cluster.processes
+    admin = redis_py.Redis.from_url(redis.url)
+    channel = f"rb:{{{cluster.table}}}:events"
+
+    def subscribers() -> int:
+        return dict(admin.pubsub_numsub(channel))[channel.encode()]
+
+    async def play() -> None:
+        on_a, also_a = await cluster.joined(0, 0)
+        acked: dict[str, int] = {}
+        await keep_rolling(on_a, "a", 3, acked)
+        assert cluster.owner() is a
+        await until(lambda: subscribers() == 0, 10, "A leaving its own table's channel")
+        if how == "owner stopped":
+            a.signal(signal.SIGSTOP)  # paused: its lease runs out, B takes the table
+        else:
+            admin.delete(f"rb:{{{cluster.table}}}:owner")  # the lease gone under A
+        (on_b,) = await cluster.joined(1)
+        await keep_rolling(on_b, "b", 3, acked)
+        assert cluster.owner() is b
+        if how == "owner stopped":
+            a.signal(signal.SIGCONT)
+        # A finds its lease gone and follows the table: it listens, B (the owner) not
+        await until(
+            lambda: a.subscriptions(admin) == 1 and b.subscriptions(admin) == 0,
+            10, "A subscribed again, B not",
+        )  # fmt: skip
+        assert subscribers() == 1
+        # the new owner commits, and A forwards: A's clients are sent every event
+        await keep_rolling(on_b, "c", 10, acked)
+        await keep_rolling(also_a, "d", 3, acked)
+        assert cluster.owner() is b
+        last = max(acked.values())
+        assert last == 19
+        await on_b.until(lambda: on_b.seq >= last, what=f"seq {last} on B")
+        assert on_b.seqs() == list(range(on_b.welcome["seq"] + 1, last + 1))
+        await on_b.close()
+        await all_sent([on_a, also_a], last)  # no gap, no duplicate
+        check_acknowledged(redis.url, cluster.table, acked)
+        assert subscribers() == 1 and a.subscriptions(admin) == 1
+
+    try:
+        cluster.run(play)
+    finally:
+        admin.close()
+    assert f"no longer runs table {cluster.table}" in cluster.logs[0], cluster.logs[0]
