@@ -34,7 +34,9 @@ address, per token, rates) are turned off with ``serve``'s own options (0).
 
 Figures per run: requests/s, p50/p99 latency (send to result), and the CPU used
 in the measurement window by *every* server-side process — each rollbridge
-process and ``redis-server``, utime+stime from ``/proc/PID/stat`` — per request.
+process and ``redis-server``, utime+stime from ``/proc/PID/stat`` — per request;
+for ``redis-server`` with its reaped children's (cutime+cstime: the AOF rewrites it
+forks as the AOF grows, which ``aof_rewrites`` in the calls counts).
 Ratios are same-round ratios (against ``sqlite`` and ``baseline`` of the same
 round), their median over rounds. Redis's own ``INFO commandstats`` deltas for
 the window (calls per command) show what each request cost Redis.
@@ -44,7 +46,13 @@ CPU; every server-side process — the rollbridge processes, ``redis-server``, t
 baseline — on the last (``taskset``). So each configuration gets the same single
 core, and the two-process configurations *share* it: on a two-core machine this
 measures what scale-out costs (CPU per request), not how it scales; more cores for
-more processes is a projection from these figures (docs/scaling.md).
+more processes is a projection from these figures (docs/scaling.md). With
+``--redis-core own``, ``redis-server`` runs on the load generator's core instead (it
+uses ~0.15 of it), as Redis would on a core or machine of its own: the rollbridge
+process then shares neither its core's time nor its caches with Redis, and the CPU
+per request summed over the processes is still what is compared. With
+``--redis-socket`` the processes reach Redis over a Unix socket instead of TCP on
+127.0.0.1 (what one machine allows).
 """
 
 from __future__ import annotations
@@ -112,10 +120,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def proc_cpu(pid: int) -> float:
-    """CPU seconds (user + system, every thread) a process used so far."""
+def proc_cpu(pid: int, children: bool = False) -> float:
+    """CPU seconds (user + system, every thread) a process used so far; with
+    ``children``, also that of its children it has reaped (``redis-server``'s AOF
+    rewrites: a forked child each, reaped when it is done)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def taskset(cpu: int | None) -> list[str]:
@@ -186,10 +199,12 @@ class Group:
     def cpu_seconds(self) -> JSON:
         out = {child.name: proc_cpu(child.pid) for child in self.children}
         if self.redis_child is not None:
-            out["redis"] = proc_cpu(self.redis_child.pid)
+            out["redis"] = proc_cpu(self.redis_child.pid, children=True)
             info = self.redis_client.info("commandstats")
             self.stats.append({k.removeprefix("cmdstat_"): (v["calls"], v["usec"])
                                for k, v in info.items()})  # fmt: skip
+            rewrites = self.redis_client.info("persistence")["aof_rewrites"]
+            self.stats[-1]["aof_rewrites"] = (rewrites, 0)
         return out
 
     def redis_calls(self, field: int = 0) -> dict[str, int]:
@@ -280,10 +295,11 @@ async def run_config(config: str, round_number: int, args: argparse.Namespace, w
     )
     if redis_child is not None:
         calls = group.redis_calls()
+        figures["aof_rewrites"] = calls.pop("aof_rewrites", 0)  # in the window
         figures["redis_calls_per_request"] = {
             k: round(v / figures["requests"], 2) for k, v in list(calls.items())[:8]
         } if figures["requests"] else {}  # fmt: skip
-        usec = group.redis_calls(field=1)
+        usec = group.redis_calls(field=1)  # (no aof_rewrites: its second field is 0)
         figures["redis_command_us_per_request"] = {
             k: round(v / figures["requests"], 1) for k, v in list(usec.items())[:12]
         } if figures["requests"] else {}  # fmt: skip
@@ -359,7 +375,11 @@ async def run(args: argparse.Namespace, work: Path) -> JSON:
     redis_argv = [args.redis_server, "--port", str(redis_port), "--bind", ADDRESS,
                   "--dir", str(redis_dir), "--appendonly", "yes", "--appendfsync", "always",
                   "--save", "", "--maxmemory-policy", "noeviction"]  # fmt: skip
-    redis_child = await Child.start("redis", redis_argv, redis_port, server_cpu,
+    socket_path = redis_dir / "redis.sock"
+    if args.redis_socket:
+        redis_argv += ["--unixsocket", str(socket_path), "--unixsocketperm", "700"]
+    redis_cpu = loadgen_cpu if args.redis_core == "own" else server_cpu
+    redis_child = await Child.start("redis", redis_argv, redis_port, redis_cpu,
                                     work / "redis.log")  # fmt: skip
     setup["redis"] = redis_child
     client = redis.Redis(host=ADDRESS, port=redis_port)
@@ -368,7 +388,11 @@ async def run(args: argparse.Namespace, work: Path) -> JSON:
     try:
         version = client.info("server")["redis_version"]
         for n, config in enumerate(c for c in configs if c.startswith("redis")):
-            url = f"redis://{ADDRESS}:{redis_port}/{n + 1}"
+            url = (
+                f"unix://{socket_path}?db={n + 1}"
+                if args.redis_socket
+                else f"redis://{ADDRESS}:{redis_port}/{n + 1}"
+            )
             setup["urls"][config] = url
             setup["tokens"][config] = seed_redis(url, args.tables, host)
         for round_number in range(1, args.rounds + 1):
@@ -381,12 +405,14 @@ async def run(args: argparse.Namespace, work: Path) -> JSON:
                     log(f"  errors {figures['errors']}; the servers' log ends:\n"
                         + figures["server_log"])  # fmt: skip
                     server_log.unlink()
+                rewrites = figures.get("aof_rewrites")
+                rewrites = f"  AOF rewrites {rewrites}" if rewrites else ""
                 log(
                     f"  round {round_number} {config:17s} {figures['requests_per_s']:8.1f} req/s"
                     f"  p50 {figures['p50_ms']:6.2f} ms  p99 {figures['p99_ms']:6.2f} ms  "
                     f"cpu {figures['cpu_us_per_request']:6.0f} us/req "
                     f"({', '.join(f'{k[11:]} {v:.2f}' for k, v in figures.items() if k.startswith('server_cpu_'))})"  # noqa: E501
-                    f"  loadgen {figures['loadgen_cpu']:.2f}"
+                    f"  loadgen {figures['loadgen_cpu']:.2f}" + rewrites
                 )
     finally:
         client.close()
@@ -396,7 +422,8 @@ async def run(args: argparse.Namespace, work: Path) -> JSON:
         "config": {
             **closed_loop_config(args),
             "configs": configs,
-            "pinning": {"loadgen": loadgen_cpu, "servers_and_redis": server_cpu},
+            "pinning": {"loadgen": loadgen_cpu, "servers": server_cpu, "redis": redis_cpu},
+            "redis_transport": "unix socket" if args.redis_socket else "tcp",
             "redis_server": version,
         },
         "runs": runs,
@@ -446,6 +473,19 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--rounds", type=int, default=2, help="interleaved rounds")
     p.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=CONFIGS)
     p.add_argument("--redis-server", default="redis-server", help="the redis-server binary")
+    p.add_argument(
+        "--redis-socket",
+        action="store_true",
+        help="the rollbridge processes reach Redis over a Unix socket, not TCP (one machine)",
+    )
+    p.add_argument(
+        "--redis-core",
+        choices=("shared", "own"),
+        default="shared",
+        help="shared: redis-server on the rollbridge processes' core (the default: every "
+        "configuration gets one core); own: on the load generator's core, as Redis runs "
+        "on a core or machine of its own in production (no cache or CPU shared with rollbridge)",
+    )
     return p
 
 
