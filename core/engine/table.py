@@ -22,7 +22,7 @@ The request's life around it (idempotency, the commit, deliveries) is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,7 +109,15 @@ class Table:
 
     :param snapshot: the table as loaded (or freshly created).
     :param ruleset: the table's ruleset, already checked with :meth:`check_ruleset`.
-    :param history: events the undo and redo stacks refer to, by seq.
+    :param history: events the undo and redo stacks refer to, by seq: each an
+        :class:`~rollbridge.engine.model.Event` or its packed bytes
+        (:meth:`Event.packed`, as the log stores them). Only the latest
+        ``HISTORY_IN_MEMORY`` entries of each stack are kept (packed); an older one
+        is read from the log when an undo or redo needs it (:meth:`missing_history`).
+    :param retained: the seqs of undo and redo entries whose events are still in the
+        retained log, though not all of them are given in ``history`` (a follower
+        reads only the recent ones); None: ``history``'s keys. An entry in neither
+        has left the log and is dropped from its stack.
     """
 
     #: The largest event (packed msgpack bytes) a request may make; larger ones are
@@ -129,7 +137,9 @@ class Table:
         self,
         snapshot: TableSnapshot,
         ruleset: Ruleset,
-        history: Mapping[int, Event] | None = None,
+        history: Mapping[int, Event | bytes] | None = None,
+        *,
+        retained: Collection[int] | None = None,
     ) -> None:
         self.info = snapshot.info
         self.ruleset = ruleset
@@ -139,9 +149,10 @@ class Table:
         #: The verifiable dice's segment: ``{"segment": k, "open": bool}`` or None.
         self.dice_segment: JSON | None = snapshot.dice
         history = dict(history or {})
+        kept = history.keys() if retained is None else {*retained, *history}
         # An undo entry whose event left the log cannot be undone any more.
-        self.undo_stack: list[int] = [s for s in snapshot.undo if s in history]
-        self.redo_stack: list[int] = [s for s in snapshot.redo if s in history]
+        self.undo_stack: list[int] = [s for s in snapshot.undo if s in kept]
+        self.redo_stack: list[int] = [s for s in snapshot.redo if s in kept]
         # Kept packed (msgpack bytes): one object each instead of hundreds, so the
         # cyclic garbage collector has that much less to walk at a busy server.
         self._history: dict[int, bytes] = {}
@@ -267,10 +278,20 @@ class Table:
             return
         self._history[event.seq] = event.packed()
 
-    def _keep_recent_history(self, extra: Mapping[int, Event] | None = None) -> None:
+    def recent_history(self) -> dict[int, bytes]:
+        """A copy of the events held in memory (the latest undo and redo entries'),
+        packed, by seq: what a follower hands to its next sync, which then need not
+        read them again (:meth:`rollbridge.stores.redis.RedisStore.follow`)."""
+        return dict(self._history)
+
+    def _keep_recent_history(self, extra: Mapping[int, Event | bytes] | None = None) -> None:
         """Keep in memory only the events of the latest undo and redo entries."""
         recent = {*self.undo_stack[-HISTORY_IN_MEMORY:], *self.redo_stack[-HISTORY_IN_MEMORY:]}
-        pool = {seq: event.packed() for seq, event in (extra or {}).items() if seq in recent}
+        pool = {
+            seq: event.packed() if isinstance(event, Event) else bytes(event)
+            for seq, event in (extra or {}).items()
+            if seq in recent
+        }
         pool.update(self._history)
         self._history = {seq: pool[seq] for seq in recent if seq in pool}
 

@@ -448,10 +448,12 @@ class TableProtocol:
         self._holding += 1
         load = LoadTable(table_id=self.id)
 
-        def loaded(result: tuple[Any, dict[int, Event], list[str]]) -> Effects:
+        def loaded(result: tuple[Any, ...]) -> Effects:
             self._holding -= 1
-            snapshot, history, keys = result
-            self.table = Table(snapshot, self.table.ruleset, history)
+            # (snapshot, history, keys), or with ``retained`` (Table's keyword) fourth
+            snapshot, history, keys, *retained = result
+            self.table = Table(snapshot, self.table.ruleset, history,
+                               retained=retained[0] if retained else None)  # fmt: skip
             self.table.max_event_bytes = self.max_event_bytes
             self.table.dice_key = self.dice_key
             self.table.clock = self.clock
@@ -754,14 +756,16 @@ class TableProtocol:
     @classmethod
     def open(
         cls,
-        loaded: tuple[Any, dict[int, Event], list[str]],
+        loaded: tuple[Any, ...],
         rulesets: Mapping[str, Any],
         **options: Any,
     ) -> TableProtocol:
-        """The protocol of a table read by :class:`~rollbridge.protocol.effects.LoadTable`.
+        """The protocol of a table read by :class:`~rollbridge.protocol.effects.LoadTable`
+        (``(snapshot, history, keys)``), or with :class:`Table`'s ``retained`` fourth.
 
         :raises RulesetUnavailable: if its ruleset is missing or of another major version.
         """
-        snapshot, history, keys = loaded
+        snapshot, history, keys, *retained = loaded
         ruleset = Table.check_ruleset(snapshot.info, rulesets)
-        return cls(Table(snapshot, ruleset, history), reply_keys=keys, **options)
+        table = Table(snapshot, ruleset, history, retained=retained[0] if retained else None)
+        return cls(table, reply_keys=keys, **options)

@@ -108,12 +108,25 @@ class Ownership:
 @dataclass(eq=False, slots=True)
 class Sync(Read):
     """The table as stored, and every retained event after ``after`` up to its seq:
-    ``((snapshot, history, reply keys), events or None)``; None when some of those
-    events have left the log."""
+    ``((snapshot, history, reply keys, retained), events or None)``; None when some
+    of those events have left the log. ``retained`` (for :class:`Table`'s keyword)
+    is None when ``history`` holds every undo and redo entry's event.
+
+    A store with a ``follow`` method (:meth:`RedisStore.follow
+    <rollbridge.stores.redis.RedisStore.follow>`) reads it all at once, and only the
+    recent undo and redo entries' events that are not in ``known`` (the packed events
+    the table here holds, valid in ``epoch``, taken on the loop thread when this
+    effect is made); other stores: ``load``, ``reply_keys`` and ``events_after``."""
 
     after: int = 0
+    known: dict[int, bytes] = field(default_factory=dict)
+    epoch: int | None = None
 
-    def run(self, store: Store) -> tuple[tuple[Any, dict[int, Event], list[str]], Any]:
+    def run(self, store: Store) -> tuple[tuple[Any, Any, list[str], Any], Any]:
+        follow = getattr(store, "follow", None)
+        if follow is not None:
+            got = follow(self.table_id, self.after, self.known, self.epoch)
+            return (got.snapshot, got.history, got.keys, got.retained), got.events
         snapshot, history = store.load(self.table_id)
         keys = store.reply_keys(self.table_id)
         seq = snapshot.info.seq
@@ -122,7 +135,15 @@ class Sync(Read):
             events = store.events_after(self.table_id, self.after)
             if events is not None:  # what a later commit added is left for the next sync
                 events = [e for e in events if e.seq <= seq]
-        return (snapshot, history, keys), events
+        return (snapshot, history, keys, None), events
+
+    @classmethod
+    def of(cls, protocol: TableProtocol, after: int) -> Sync:
+        """A sync of ``protocol``'s table, knowing the events it holds in memory up
+        to its last durable seq (a later one may never have been stored)."""
+        table = protocol.table
+        known = {s: b for s, b in table.recent_history().items() if s <= protocol.durable_seq}
+        return cls(table_id=protocol.id, after=after, known=known, epoch=table.info.epoch)
 
 
 @dataclass(eq=False, slots=True)
@@ -263,7 +284,7 @@ class ClusterTable(TableProtocol):
 
     def _sync(self) -> Sync:
         self.syncing = True
-        read = Sync(table_id=self.id, after=self.durable_seq)
+        read = Sync.of(self, self.durable_seq)
         read.on_result = self._synced
         read.on_error = self._sync_failed
         return read
@@ -273,7 +294,7 @@ class ClusterTable(TableProtocol):
         log.warning("table %s: following the stored log failed: %s", self.id, error)
         return []  # the next notice or poll tries again
 
-    def _synced(self, result: tuple[tuple[Any, dict[int, Event], list[str]], Any]) -> Effects:
+    def _synced(self, result: tuple[tuple[Any, Any, list[str], Any], Any]) -> Effects:
         self.syncing = False
         return self.follow(result) + self._more()
 
@@ -285,17 +306,17 @@ class ClusterTable(TableProtocol):
             return [self._sync()]
         return []
 
-    def follow(self, result: tuple[tuple[Any, dict[int, Event], list[str]], Any]) -> Effects:
+    def follow(self, result: tuple[tuple[Any, Any, list[str], Any], Any]) -> Effects:
         """Take the stored table (a :class:`Sync`'s result) and deliver the events
         after the last one delivered, in seq order; replies parked for them follow."""
-        (snapshot, history, keys), events = result
+        (snapshot, history, keys, retained), events = result
         if self._writes or self.broken:  # this process is writing: its own commits decide
             return []
         info = snapshot.info
         if info.epoch == self.table.info.epoch and info.seq <= self.durable_seq:
             return self._unpark()
         before, epoch = self.durable_seq, self.table.info.epoch
-        self.table = Table(snapshot, self.table.ruleset, history)
+        self.table = Table(snapshot, self.table.ruleset, history, retained=retained)
         self.table.max_event_bytes = self.max_event_bytes
         self.table.dice_key = self.dice_key
         self._keys = KeySet(keys)
@@ -340,11 +361,11 @@ class ClusterTable(TableProtocol):
         before, epoch = self.durable_seq, self.table.info.epoch
         effects = super()._reload()
         load = effects[-1]
-        sync = Sync(table_id=self.id, after=before)
+        sync = Sync.of(self, before)
         loaded, failed = load.on_result, load.on_error
         assert loaded is not None and failed is not None
 
-        def then(result: tuple[tuple[Any, dict[int, Event], list[str]], Any]) -> Effects:
+        def then(result: tuple[tuple[Any, Any, list[str], Any], Any]) -> Effects:
             stored, events = result
             self._holding += 1  # the held requests run after the catch-up
             reopened = loaded(stored)
@@ -369,7 +390,7 @@ class ClusterTable(TableProtocol):
             seq, epoch = resume.get("seq"), resume.get("epoch")
             ahead = seq.__class__ is int and seq > self.durable_seq
             if ahead or (epoch.__class__ is int and epoch != self.table.info.epoch):
-                read = Sync(table_id=self.id, after=self.durable_seq)
+                read = Sync.of(self, self.durable_seq)
                 self.syncing = True
 
                 def then(result: Any) -> Effects:

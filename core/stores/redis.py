@@ -54,6 +54,7 @@ import redis
 from redis.commands.core import Script
 
 from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
+from rollbridge.engine.table import HISTORY_IN_MEMORY
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
 from rollbridge.plain import JSON, NotPlain, pack, unpack
 from rollbridge.stores import redis_scripts as lua
@@ -70,6 +71,7 @@ from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 __all__ = [
     "CommitRefused",
+    "Followed",
     "PreparedRedisCommit",
     "RedisStore",
     "check_durability",
@@ -109,6 +111,23 @@ class PreparedRedisCommit(NamedTuple):
     replies: tuple[tuple[str, bytes], ...]
     #: A digest of all of the above: the commit script knows a commit sent again.
     digest: str
+
+
+class Followed(NamedTuple):
+    """What :meth:`RedisStore.follow` read: the table as stored and what a follower
+    needs to take it (``Table(snapshot, ruleset, history, retained=retained)``)."""
+
+    snapshot: TableSnapshot
+    #: Packed events of the latest undo and redo entries, by seq (older ones are
+    #: read from the log when an undo or redo needs them).
+    history: dict[int, bytes]
+    #: The seqs of the undo and redo entries whose events are in the retained log.
+    retained: set[int]
+    #: The idempotency keys of the stored replies in the window.
+    keys: list[str]
+    #: Every event after ``after`` up to the table's seq; None when some of them
+    #: have left the log (as :meth:`RedisStore.events_after`).
+    events: list[Event] | None
 
 
 def _final(reply: JSON) -> bool:
@@ -457,6 +476,74 @@ class RedisStore:
                 history[event.seq] = event
         snapshot = TableSnapshot.from_meta(info, actors, meta)
         return snapshot, history
+
+    def follow(
+        self,
+        table_id: str,
+        after: int,
+        known: dict[int, bytes] | None = None,
+        epoch: int | None = None,
+    ) -> Followed:
+        """What a follower's sync needs, in one atomic read (the
+        :data:`~rollbridge.stores.redis_scripts.FOLLOW` script): the table as
+        :meth:`load` reads it, but the undo and redo entries' events only for the
+        latest ``HISTORY_IN_MEMORY`` of each stack (for the others, only whether the
+        log still holds them), the events after ``after`` (:meth:`events_after`) and
+        the reply keys (:meth:`reply_keys`).
+
+        ``known`` holds packed events the caller has (its recent history, by seq),
+        valid in ``epoch`` only: in another epoch they are ignored. A recent event
+        that is neither known nor among the events after ``after`` is read from the
+        log then (one ``EVENT`` each, usually none); one gone meanwhile is left out
+        of :attr:`Followed.retained`.
+
+        :raises UnknownTable:
+        """
+        k = self.keys.table(table_id)
+        retain = max(0, self.retain)
+        found = self._run(
+            "FOLLOW",
+            [k.info, k.actors, k.order, k.log, k.reply_seqs],
+            [int(after), retain, reply_window(self.retain)],
+        )
+        if not found:
+            raise _unknown(table_id)
+        info_blob, meta_blob, records, present, latest, blobs, reply_keys = found
+        info = TableInfo.from_dict(unpack(info_blob))
+        actors = {}
+        for blob in records:
+            data = unpack(blob)
+            actors[data["id"]] = ActorRecord.from_dict(data, fresh=True)
+        snapshot = TableSnapshot.from_meta(info, actors, unpack(meta_blob))
+        floor = info.seq - self.retain
+        retained = {s for s in map(int, present) if s > floor}  # as load's history
+        latest = int(latest)
+        events: list[Event] | None = []
+        logged: dict[int, bytes] = {}
+        if after < latest:
+            events = None
+            if after >= latest - self.retain:
+                unpacked = [Event.from_dict(unpack(b)) for b in blobs]
+                if [e.seq for e in unpacked] == list(range(after + 1, latest + 1)):
+                    events = [e for e in unpacked if e.seq <= info.seq]
+                    logged = {e.seq: bytes(b) for e, b in zip(unpacked, blobs, strict=True)}
+        if known is None or epoch != info.epoch:
+            known = {}
+        undo = [s for s in snapshot.undo if s in retained]
+        redo = [s for s in snapshot.redo if s in retained]
+        history: dict[int, bytes] = {}
+        for seq in {*undo[-HISTORY_IN_MEMORY:], *redo[-HISTORY_IN_MEMORY:]}:
+            blob = known.get(seq) or logged.get(seq)
+            if blob is None:
+                got = self._run("EVENT", [k.info, k.log], [seq])
+                if got and got[1] and int(got[0]) - self.retain < seq <= int(got[0]):
+                    blob = bytes(got[1])
+            if blob is None:
+                retained.discard(seq)  # gone from the log since FOLLOW read it
+            else:
+                history[seq] = blob
+        keys = [_text(key) for key in reply_keys]
+        return Followed(snapshot, history, retained, keys, events)
 
     def events_after(self, table_id: str, seq: int) -> list[Event] | None:
         """Every event with a seq above ``seq``, in order; ``[]`` when ``seq`` is the

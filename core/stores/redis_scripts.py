@@ -25,6 +25,7 @@ __all__ = [
     "EVENTS_AFTER",
     "FIND_ADMIN_TOKEN",
     "FIND_TOKEN",
+    "FOLLOW",
     "IMPORT_TABLE",
     "LIST_ADMIN_TOKENS",
     "LIST_TOKENS",
@@ -175,6 +176,36 @@ for s in string.gmatch(h[3] or '', '[^,]+') do
   if got[1] then history[#history + 1] = got[1] end
 end
 return {h[1], h[2], records, history}
+"""
+)
+
+#: KEYS: info actors order log reply_seqs. ARGV: after, retain, window. What a
+#: follower's sync reads, in one atomic read: LOAD without the undo/redo events
+#: (only which of those seqs the log still holds, by ZCOUNT), EVENTS_AFTER and
+#: REPLY_KEYS. Returns false for an unknown table, else {info, meta, records in
+#: order, the seqs of ``wanted`` in the log, latest seq, events after ``after`` (none
+#: when ``after`` is the latest or some left the log), reply keys in the window}.
+FOLLOW = (
+    _READS
+    + _HMGET
+    + """
+local h = redis.call('HMGET', KEYS[1], 'info', 'meta', 'wanted', 'seq')
+if not h[1] then return false end
+local ids = redis.call('ZRANGE', KEYS[3], 0, -1)
+local records = hmget(KEYS[2], ids)
+local present = {}
+for s in string.gmatch(h[3] or '', '[^,]+') do
+  if redis.call('ZCOUNT', KEYS[4], s, s) > 0 then present[#present + 1] = s end
+end
+local latest = tonumber(h[4])
+local after, retain = tonumber(ARGV[1]), tonumber(ARGV[2])
+local events = {}
+if after < latest and after >= latest - retain then
+  events = redis.call('ZRANGE', KEYS[4], '(' .. after, '+inf', 'BYSCORE')
+end
+local keys = redis.call('ZRANGE', KEYS[5], '(' .. (latest - tonumber(ARGV[3])), '+inf',
+  'BYSCORE')
+return {h[1], h[2], records, present, latest, events, keys}
 """
 )
 
