@@ -319,6 +319,7 @@ class ClusterTable(TableProtocol):
         self.table = Table(snapshot, self.table.ruleset, history, retained=retained)
         self.table.max_event_bytes = self.max_event_bytes
         self.table.dice_key = self.dice_key
+        self.table.clock = self.clock  # the times of events it makes if it takes over
         self._keys = KeySet(keys)
         self._recent.clear()
         self.writing = []

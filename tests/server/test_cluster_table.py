@@ -193,3 +193,24 @@ def test_ownership_changes_only_through_its_methods_each_a_new_version():
     ownership.clear()
     assert ownership.owned == frozenset() and ownership.version == before + 4
     assert not hasattr(ownership.owned, "add")  # read-only: nothing changes it unseen
+
+
+def test_a_followed_table_keeps_the_drivers_clock_for_what_it_makes_later(service):
+    """A follower replaces its table with the stored one at each sync; the new table
+    keeps the driver's clock, so an event it makes after taking the table over
+    carries its time (``at``) as the owner's would."""
+    store = service.store
+    ownership = Ownership()
+    table = ClusterTable.open(LoadTable(table_id="t").run(store), service.host.rulesets,
+                              ownership=ownership, clock=lambda: 1_800_000_000.0)  # fmt: skip
+    driver = Driver(store)
+    service.handle("t", {**ROLL, "id": "r0"}, GM)  # the owner (another process) commits
+    driver.carry(table.notified(1, 1))
+    assert table.table.info.seq == 1
+    assert table.table.clock is table.clock
+    ownership.take("t")  # taken over: this process executes now
+    member = Member(Principal("gm", "gm", "tok-gm2"), kind="json", origin="m")
+    driver.carry(table.join(member, None))
+    driver.carry(table.receive({**ROLL, "id": "r1"}, member.principal, member))
+    (event,) = store.events_after("t", 1)
+    assert event.at == 1_800_000_000.0
