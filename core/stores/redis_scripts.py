@@ -181,7 +181,8 @@ return {h[1], h[2], records, history}
 
 #: KEYS: info actors order log reply_seqs. ARGV: after, retain, window. What a
 #: follower's sync reads, in one atomic read: LOAD without the undo/redo events
-#: (only which of those seqs the log still holds, by ZCOUNT), EVENTS_AFTER and
+#: (only which of those seqs the log still holds: from the log's range when it is
+#: whole, else by a ZCOUNT each), EVENTS_AFTER and
 #: REPLY_KEYS. Returns false for an unknown table, else {info, meta, records in
 #: order, the seqs of ``wanted`` in the log, latest seq, events after ``after`` (none
 #: when ``after`` is the latest or some left the log), reply keys in the window}.
@@ -193,11 +194,22 @@ local h = redis.call('HMGET', KEYS[1], 'info', 'meta', 'wanted', 'seq')
 if not h[1] then return false end
 local ids = redis.call('ZRANGE', KEYS[3], 0, -1)
 local records = hmget(KEYS[2], ids)
+local latest = tonumber(h[4])
+-- the log is (nearly always) the seqs latest - card + 1 .. latest, each once (the commit
+-- script stores a seq once): then an entry's event is in it exactly when its seq is in
+-- that range, found with two calls instead of a ZCOUNT per entry
+local card = redis.call('ZCARD', KEYS[4])
+local low = latest - card + 1
+local whole = card > 0 and redis.call('ZCOUNT', KEYS[4], low, latest) == card
 local present = {}
 for s in string.gmatch(h[3] or '', '[^,]+') do
-  if redis.call('ZCOUNT', KEYS[4], s, s) > 0 then present[#present + 1] = s end
+  local n = tonumber(s)
+  if whole then
+    if n >= low and n <= latest then present[#present + 1] = s end
+  elseif redis.call('ZCOUNT', KEYS[4], s, s) > 0 then
+    present[#present + 1] = s
+  end
 end
-local latest = tonumber(h[4])
 local after, retain = tonumber(ARGV[1]), tonumber(ARGV[2])
 local events = {}
 if after < latest and after >= latest - retain then

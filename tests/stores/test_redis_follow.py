@@ -119,6 +119,34 @@ def test_follow_reads_what_load_events_after_and_reply_keys_read(
     assert ran == ["FOLLOW", *["EVENT"] * len(missing)]
 
 
+def test_which_entries_the_log_holds_is_found_from_its_range_or_by_seq(played, tally):
+    """On a whole log (every seq from its first to the latest) FOLLOW finds which
+    undo/redo entries' events it holds from that range, in two calls, not one ZCOUNT
+    per entry; on a log with a hole it asks seq by seq, and the entry whose event is
+    missing is dropped, as ``load`` drops it."""
+    store, _ = played
+
+    def zcounts() -> int:
+        stats = store.client.info("commandstats").get("cmdstat_zcount", {})
+        return int(stats.get("calls", 0))
+
+    before = zcounts()
+    whole = store.follow("t", 36)
+    assert zcounts() - before == 1  # the range check alone
+    assert sorted(whole.retained) == [*range(7, 15), *range(15, 26)]
+    log = store.keys.table("t").log
+    assert store.client.zremrangebyscore(log, 12, 12) == 1  # a hole: seq 12
+    before = zcounts()
+    holed = store.follow("t", 36)
+    wanted = store.client.hget(store.keys.table("t").info, "wanted").split(b",")
+    assert zcounts() - before == 1 + len(wanted)  # every undo/redo entry as stored
+    assert sorted(holed.retained) == [*range(7, 12), *range(13, 26)]
+    table = Table(holed.snapshot, tally, holed.history, retained=holed.retained)
+    assert table.undo_stack == [*range(7, 12), 13, 14]
+    expected = loaded_table(store, tally)
+    assert (table.undo_stack, table.redo_stack) == (expected.undo_stack, expected.redo_stack)
+
+
 def test_follow_of_an_unknown_table_raises(played):
     store, _ = played
     with pytest.raises(UnknownTable):
