@@ -219,6 +219,16 @@ def _unknown(table_id: str) -> UnknownTable:
     return UnknownTable(UNKNOWN_TABLE(table=repr(table_id)), details={"table": table_id})
 
 
+def _snapshot(info: bytes, meta: bytes, records: Sequence[bytes]) -> TableSnapshot:
+    """A table's snapshot from its stored info, meta and actor records (in order),
+    as ``LOAD`` and ``FOLLOW`` return them."""
+    actors = {}
+    for blob in records:
+        data = unpack(blob)
+        actors[data["id"]] = ActorRecord.from_dict(data, fresh=True)
+    return TableSnapshot.from_meta(TableInfo.from_dict(unpack(info)), actors, unpack(meta))
+
+
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
@@ -463,18 +473,12 @@ class RedisStore:
         if not found:
             raise _unknown(table_id)
         info_blob, meta_blob, records, events = found
-        info = TableInfo.from_dict(unpack(info_blob))
-        meta = unpack(meta_blob)
-        actors = {}
-        for blob in records:
-            data = unpack(blob)
-            actors[data["id"]] = ActorRecord.from_dict(data, fresh=True)
+        snapshot = _snapshot(info_blob, meta_blob, records)
         history = {}
         for blob in events:
             event = Event.from_dict(unpack(blob))
-            if event.seq > info.seq - self.retain:
+            if event.seq > snapshot.info.seq - self.retain:
                 history[event.seq] = event
-        snapshot = TableSnapshot.from_meta(info, actors, meta)
         return snapshot, history
 
     def follow(
@@ -509,12 +513,8 @@ class RedisStore:
         if not found:
             raise _unknown(table_id)
         info_blob, meta_blob, records, present, latest, blobs, reply_keys = found
-        info = TableInfo.from_dict(unpack(info_blob))
-        actors = {}
-        for blob in records:
-            data = unpack(blob)
-            actors[data["id"]] = ActorRecord.from_dict(data, fresh=True)
-        snapshot = TableSnapshot.from_meta(info, actors, unpack(meta_blob))
+        snapshot = _snapshot(info_blob, meta_blob, records)
+        info = snapshot.info
         floor = info.seq - self.retain
         retained = {s for s in map(int, present) if s > floor}  # as load's history
         latest = int(latest)

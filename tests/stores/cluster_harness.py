@@ -266,6 +266,12 @@ class Cluster:
         """The process holding the table's lease."""
         return next(p for p in self.processes if p.owns(self.table))
 
+    def subscribers(self, admin: Any) -> int:
+        """How many connections are subscribed to the table's event channel
+        (``PUBSUB NUMSUB``; ``admin``: a redis-py client of the same Redis)."""
+        channel = f"rb:{{{self.table}}}:events"
+        return int(dict(admin.pubsub_numsub(channel))[channel.encode()])
+
     def run(self, play: Any) -> str:
         """Run ``play()``; stop every process; every log, joined."""
         try:

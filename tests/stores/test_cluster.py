@@ -325,15 +325,14 @@ def test_a_black_holed_subscription_is_found_and_no_event_is_lost(redis_factory)
     admin = redis_py.Redis.from_url(redis.url)
     try:
         cluster = Cluster(proxy.url, 2)
-        channel = f"rb:{{{cluster.table}}}:events"
 
         async def play() -> None:
             (on_a,) = await cluster.joined(0)
             acked: dict[str, int] = {}
             await keep_rolling(on_a, "a", 1, acked)
             assert cluster.owner() is cluster.processes[0]  # A runs the table: not subscribed
-            await until(lambda: dict(admin.pubsub_numsub(channel))[channel.encode()] == 0,
-                        10, "A leaving its own table's channel")  # fmt: skip
+            await until(lambda: cluster.subscribers(admin) == 0, 10,
+                        "A leaving its own table's channel")  # fmt: skip
             await asyncio.sleep(0.3)
             subscribed = proxy.subscribers
             proxy.black_hole_next_subscriber()  # B, following the table, hears nothing
@@ -364,10 +363,6 @@ def test_a_process_lets_go_of_a_table_its_clients_left(redis_factory):
     redis = redis_factory()
     cluster = Cluster(redis.url, 2)
     admin = redis_py.Redis.from_url(redis.url)
-    channel = f"rb:{{{cluster.table}}}:events"
-
-    def subscribers() -> int:
-        return dict(admin.pubsub_numsub(channel))[channel.encode()]
 
     async def play() -> None:
         on_a, on_b = await cluster.joined(0, 1)
@@ -375,11 +370,13 @@ def test_a_process_lets_go_of_a_table_its_clients_left(redis_factory):
         owner = cluster.owner()
         follower = cluster.processes[1 if owner is cluster.processes[0] else 0]
         # the process that does not run the table listens; the owner does not
-        await on_a.until(lambda: subscribers() == 1 and follower.subscriptions(admin) == 1,
-                         what="the follower subscribed, the owner not")  # fmt: skip
+        await on_a.until(
+            lambda: cluster.subscribers(admin) == 1 and follower.subscriptions(admin) == 1,
+            what="the follower subscribed, the owner not",
+        )
         leaving = on_b if owner is cluster.processes[0] else on_a
         await leaving.close()  # the process that does not run the table: no client left
-        await on_a.until(lambda: subscribers() == 0, what="the follower unsubscribed")
+        await on_a.until(lambda: cluster.subscribers(admin) == 0, what="the follower unsubscribed")
         staying = on_a if leaving is on_b else on_b
         await keep_rolling(staying, "s", 2, {})  # the owner plays on
         await all_sent([staying], 5)
@@ -420,21 +417,19 @@ def test_the_owner_is_not_subscribed_to_its_own_table_a_follower_is(redis_factor
     cluster = Cluster(redis.url, 2)
     a, b = cluster.processes
     admin = redis_py.Redis.from_url(redis.url)
-    channel = f"rb:{{{cluster.table}}}:events"
-
-    def subscribers() -> int:
-        return dict(admin.pubsub_numsub(channel))[channel.encode()]
 
     async def play() -> None:
         on_a, also_a = await cluster.joined(0, 0)  # every client of the table on A
         acked: dict[str, int] = {}
         await keep_rolling(on_a, "a", 3, acked)
         assert cluster.owner() is a
-        await until(lambda: subscribers() == 0, 10, "A leaving its own table's channel")
+        await until(
+            lambda: cluster.subscribers(admin) == 0, 10, "A leaving its own table's channel"
+        )
         counts = []
         for i in range(10):  # A commits: nobody is sent its notices
             await keep_rolling(also_a if i % 2 else on_a, f"b{i}-", 1, acked)
-            counts.append(subscribers())
+            counts.append(cluster.subscribers(admin))
         assert counts == [0] * 10 and a.subscriptions(admin) == 0
         # a client on B: B holds the table in memory, not owning it, and listens
         (on_b,) = await cluster.joined(1)
@@ -442,7 +437,7 @@ def test_the_owner_is_not_subscribed_to_its_own_table_a_follower_is(redis_factor
         await keep_rolling(on_b, "c", 3, acked)  # forwarded to A
         await keep_rolling(on_a, "d", 3, acked)  # B hears of A's own commits
         assert cluster.owner() is a
-        assert subscribers() == 1 and a.subscriptions(admin) == 0
+        assert cluster.subscribers(admin) == 1 and a.subscriptions(admin) == 0
         last = max(acked.values())
         assert last == 19
         await on_b.until(lambda: on_b.seq >= last, what=f"seq {last} on B")
@@ -466,17 +461,15 @@ def test_an_owner_that_loses_its_table_listens_again_and_misses_nothing(redis_fa
     cluster = Cluster(redis.url, 2)
     a, b = cluster.processes
     admin = redis_py.Redis.from_url(redis.url)
-    channel = f"rb:{{{cluster.table}}}:events"
-
-    def subscribers() -> int:
-        return dict(admin.pubsub_numsub(channel))[channel.encode()]
 
     async def play() -> None:
         on_a, also_a = await cluster.joined(0, 0)
         acked: dict[str, int] = {}
         await keep_rolling(on_a, "a", 3, acked)
         assert cluster.owner() is a
-        await until(lambda: subscribers() == 0, 10, "A leaving its own table's channel")
+        await until(
+            lambda: cluster.subscribers(admin) == 0, 10, "A leaving its own table's channel"
+        )
         if how == "owner stopped":
             a.signal(signal.SIGSTOP)  # paused: its lease runs out, B takes the table
         else:
@@ -491,7 +484,7 @@ def test_an_owner_that_loses_its_table_listens_again_and_misses_nothing(redis_fa
             lambda: a.subscriptions(admin) == 1 and b.subscriptions(admin) == 0,
             10, "A subscribed again, B not",
         )  # fmt: skip
-        assert subscribers() == 1
+        assert cluster.subscribers(admin) == 1
         # the new owner commits, and A forwards: A's clients are sent every event
         await keep_rolling(on_b, "c", 10, acked)
         await keep_rolling(also_a, "d", 3, acked)
@@ -503,7 +496,7 @@ def test_an_owner_that_loses_its_table_listens_again_and_misses_nothing(redis_fa
         await on_b.close()
         await all_sent([on_a, also_a], last)  # no gap, no duplicate
         check_acknowledged(redis.url, cluster.table, acked)
-        assert subscribers() == 1 and a.subscriptions(admin) == 1
+        assert cluster.subscribers(admin) == 1 and a.subscriptions(admin) == 1
 
     try:
         cluster.run(play)
