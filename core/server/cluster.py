@@ -60,7 +60,7 @@ import redis
 import redis.asyncio as aioredis
 
 from rollbridge.engine.model import Principal
-from rollbridge.exceptions import InvalidSettings, RollbridgeError, StoreError
+from rollbridge.exceptions import InvalidSettings, RateLimited, RollbridgeError, StoreError
 from rollbridge.host import PluginHost
 from rollbridge.plain import JSON, pack, unpack
 from rollbridge.protocol.effects import Effect, Reply
@@ -410,6 +410,14 @@ class ClusterServer(Server):
             self._used[body["table"]] = time.monotonic()  # in use, by other processes' clients
         who = Principal(*body["who"])
         message, locale = body["message"], body["locale"]
+        try:
+            # every change of a table, from any process, passes here: the owner's
+            # bucket holds the table to its rate across processes
+            self.tables.count_at_table(body["table"])
+        except RateLimited as exc:
+            refused = error_message(message.get("id"), exc, locale)
+            self.carry([Reply(origin=origin, message=refused, error=exc)])
+            return
 
         def opened(found: Any) -> list[Effect]:
             if isinstance(found, BaseException):

@@ -296,6 +296,35 @@ def test_a_revoked_token_is_cut_off_on_every_process(redis_factory):
     cluster.run(play)
 
 
+def test_a_table_s_rate_holds_across_processes(redis_factory):
+    """``--rate-per-table`` counts every change of a table once at its owner, whichever
+    process its client is on: a client on another process cannot add a second
+    process's allowance. (0.05 requests a second: a burst of one, the next in 20 s.)"""
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2, extra=("--rate-per-table", "0.05",
+                                           "--rate-per-connection", "0"))  # fmt: skip
+
+    async def play() -> None:
+        on_a, on_b = await cluster.joined(0, 1)
+        first = await on_a.ask({"type": "roll", "id": "a1", "formula": "1d6"})
+        assert first["type"] == "result" and first["seq"] == 1, first
+        assert cluster.owner() is cluster.processes[0]
+        again = await on_a.ask({"type": "roll", "id": "a2", "formula": "1d6"})
+        assert again["code"] == "rate_limited" and again["details"]["scope"] == "table", again
+        # B has not counted anything at this table itself: only the owner refuses it
+        elsewhere = await on_b.ask({"type": "roll", "id": "b1", "formula": "1d6"})
+        assert elsewhere["type"] == "error", elsewhere
+        assert elsewhere["code"] == "rate_limited", elsewhere
+        assert elsewhere["details"]["scope"] == "table", elsewhere
+        assert elsewhere["details"]["retry_after"] > 0
+        # nothing was done: the stored log holds the first roll only
+        assert check_acknowledged(redis.url, cluster.table, {"a1": 1}) == [1]
+        await on_a.close()
+        await on_b.close()
+
+    cluster.run(play)
+
+
 def test_a_resume_from_before_the_retained_log_on_another_process(redis_factory):
     redis = redis_factory()
     cluster = Cluster(redis.url, 2, extra=("--retain", "5"))
