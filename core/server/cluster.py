@@ -70,6 +70,7 @@ from rollbridge.server.client import Client
 from rollbridge.server.cluster_table import ClusterTable, Forward, Ownership
 from rollbridge.server.logs import log_refusal
 from rollbridge.stores.redis import RedisStore
+from rollbridge.stores.redis_fence import behind, delivered
 from rollbridge.text import Messages, stored
 
 __all__ = [
@@ -566,6 +567,9 @@ class ClusterServer(Server):
             tables = list(self.tables.open)
             if not tables:
                 continue
+            # what each table had committed before the read: a stored table found
+            # behind it went back in time (a failover), and its sync fences it
+            known = [delivered(self.tables.open.get(t)) for t in tables]
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for table_id in tables:
@@ -574,6 +578,10 @@ class ClusterServer(Server):
             except (redis.RedisError, OSError) as exc:
                 log.warning("polling the stored seqs: %s", exc)
                 continue
-            for table_id, (epoch, seq) in zip(tables, stored_at, strict=True):
-                if epoch is not None and seq is not None:
+            for table_id, (epoch, seq), point in zip(tables, stored_at, known, strict=True):
+                if epoch is None or seq is None:
+                    continue
+                if point is not None and behind((int(epoch), int(seq)), point):
+                    self._resync(table_id)
+                else:
                     self._notice(table_id, int(epoch), int(seq))
