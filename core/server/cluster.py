@@ -63,7 +63,8 @@ from rollbridge.engine.model import Principal
 from rollbridge.exceptions import InvalidSettings, RollbridgeError, StoreError
 from rollbridge.host import PluginHost
 from rollbridge.plain import JSON, pack, unpack
-from rollbridge.protocol.effects import Effect, Reply
+from rollbridge.protocol.connection import CLOSE_AUTH
+from rollbridge.protocol.effects import Close, Effect, Reply
 from rollbridge.protocol.table import error_message
 from rollbridge.server.app import Server
 from rollbridge.server.client import Client
@@ -555,6 +556,19 @@ class ClusterServer(Server):
                     await pubsub.aclose()
             await asyncio.sleep(0.1)
 
+    def _gone(self, table_id: str) -> None:
+        """The table is no longer in Redis (its data lost, its info key deleted): its
+        clients here are closed (1008, as for a deleted table); the table leaves memory
+        once unused, and a hello for it is refused (``unknown_table``)."""
+        protocol = self.tables.open.get(table_id)
+        if not isinstance(protocol, ClusterTable) or not protocol.members:
+            return
+        log.warning("table %s is gone from Redis; closing its clients", table_id)
+        members = list(protocol.members)
+        for member in members:
+            protocol.leave(member)
+        self.carry([Close(member=m, code=CLOSE_AUTH, reason="table gone") for m in members])
+
     async def _poll(self) -> None:
         """Read the stored (epoch, seq) of every table held in memory, every
         ``poll_interval`` seconds: a notice lost on a connection that died silently
@@ -580,6 +594,7 @@ class ClusterServer(Server):
                 continue
             for table_id, (epoch, seq), point in zip(tables, stored_at, known, strict=True):
                 if epoch is None or seq is None:
+                    self._gone(table_id)
                     continue
                 if point is not None and behind((int(epoch), int(seq)), point):
                     self._resync(table_id)
