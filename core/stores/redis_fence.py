@@ -29,14 +29,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from rollbridge.engine.model import TableInfo
-from rollbridge.exceptions import StoreError
+from rollbridge.exceptions import StoreError, UnknownTable
 from rollbridge.plain import pack, unpack
-
-if TYPE_CHECKING:
-    from rollbridge.stores.redis import RedisStore
+from rollbridge.stores.base import UNKNOWN_TABLE
 
 __all__ = ["FENCE", "Fenced", "behind", "delivered", "fence", "fence_if_behind", "new_epoch"]
 
@@ -97,16 +95,16 @@ def new_epoch(*known: int, now: float | None = None) -> int:
     return max(millis, max(known, default=0) + 1)
 
 
-def fence(store: RedisStore, table_id: str, epoch: int, seq: int) -> Fenced:
+def fence(store: Any, table_id: str, epoch: int, seq: int) -> Fenced:
     """Move ``table_id`` to a new epoch if Redis holds it behind ``(epoch, seq)``, a
-    point known to have been committed; else leave it. Safe to call from several
+    point known to have been committed; else leave it. ``store`` is a
+    :class:`~rollbridge.stores.redis.RedisStore` (its ``fence`` calls this; this module
+    does not import it). Safe to call from several
     processes at once, and when nothing is wrong (a read that raced a commit).
 
     :raises UnknownTable: the table is not in Redis.
     :raises StoreError: Redis failed, or the table kept changing.
     """
-    from rollbridge.stores.redis import _unknown  # not at import: it needs redis-py
-
     info_key = store.keys.table(table_id).info
     script = store.client.register_script(FENCE)
     for _attempt in range(ATTEMPTS):
@@ -135,6 +133,10 @@ def fence(store: RedisStore, table_id: str, epoch: int, seq: int) -> Fenced:
                 )  # fmt: skip
             return Fenced(now_epoch, now_seq, moved=status == 1)
     raise StoreError(f"table {table_id!r} kept changing while it was fenced; try again")
+
+
+def _unknown(table_id: str) -> UnknownTable:
+    return UnknownTable(UNKNOWN_TABLE(table=repr(table_id)), details={"table": table_id})
 
 
 def fence_if_behind(
