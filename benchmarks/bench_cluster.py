@@ -13,6 +13,11 @@ started for its run and stopped after it; one ``redis-server`` with
 per configuration):
 
 * ``sqlite``: one ``rollbridge serve --db FILE`` (SQLite, ``synchronous=FULL``).
+* ``sqlite-2``: two ``serve --db`` processes, each with its own SQLite file (a copy
+  of the seeded one) and the clients of every table on one of them (table *i* to
+  process *i* mod 2): the tables split by hand over two processes, what an operator
+  can do without Redis. Nothing is shared; it shows what running a second process on
+  the same core costs by itself, without Redis.
 * ``redis-1``: one ``rollbridge serve --redis URL``.
 * ``redis-2-affinity``: two ``serve --redis`` processes; all the clients of a
   table connect to the same process, chosen by table (table *i* to process *i*
@@ -103,7 +108,7 @@ from bench_server import (
 from rollbridge.offline import TableService
 from rollbridge.plain import JSON
 
-CONFIGS = ("sqlite", "redis-1", "redis-2-affinity", "redis-2-spread", "baseline")
+CONFIGS = ("sqlite", "sqlite-2", "redis-1", "redis-2-affinity", "redis-2-spread", "baseline")
 #: Issue 13, item 5: CPU per request (rollbridge processes + redis-server) at most
 #: this times one SQLite process's; N processes at least this times N x one's throughput.
 GOAL_CPU_RATIO = 1.2
@@ -220,7 +225,7 @@ class Group:
 def layout(config: str, tables: list[LoadTable]) -> tuple[Callable[[LoadTable, int], int], str]:
     """Which process (0 or 1) each client connects to, and who owns the table."""
     index = {table.id: n for n, table in enumerate(tables)}
-    if config == "redis-2-affinity":
+    if config in ("redis-2-affinity", "sqlite-2"):
         return (lambda table, client: index[table.id] % 2), "every client of a table on one"
     if config == "redis-2-spread":
         # client 0 the player, 1 the GM (the owner, after its priming heal), 2..5 receivers
@@ -260,11 +265,13 @@ async def run_config(config: str, round_number: int, args: argparse.Namespace, w
             group.children = [Child("baseline", baseline.process, baseline.port)]
             ports = [baseline.port]
         else:
-            processes = 2 if config.startswith("redis-2") else 1
+            processes = 2 if config.endswith("-2") or config.startswith("redis-2") else 1
             for n in range(processes):
                 port = free_port()
                 if config == "sqlite":
                     store = ["--db", str(setup["db"])]
+                elif config == "sqlite-2":
+                    store = ["--db", str(setup["db_copies"][n])]
                 else:
                     store = ["--redis", setup["urls"][config]]
                 child = await Child.start(f"rollbridge_{n + 1}", serve_argv(port, store), port,
@@ -272,7 +279,8 @@ async def run_config(config: str, round_number: int, args: argparse.Namespace, w
                 children.append(child)
             group = Group(children, redis_child, setup.get("redis_client"))
             ports = [c.port for c in children]
-        tokens = setup["tokens"]["sqlite" if config in ("sqlite", "baseline") else config]
+        sqlite_tokens = config in ("sqlite", "sqlite-2", "baseline")
+        tokens = setup["tokens"]["sqlite" if sqlite_tokens else config]
         tables = make_load_tables(tokens, setup["heal"])
         where, arrangement = layout(config, tables)
         await join_tables(lambda t, i: ports[where(t, i)], tables, clients=args.clients)
@@ -343,12 +351,22 @@ def summarise(runs: list[JSON], configs: list[str]) -> JSON:
         if config.startswith("redis-2") and "redis-1" in configs:
             figures["throughput_vs_redis_1"] = median_ratio(runs, config, "redis-1",
                                                             "requests_per_s")  # fmt: skip
+        if config.startswith("redis-2") and "sqlite-2" in configs:
+            # the same two processes on the same core, without Redis: the tables split
+            figures["cpu_per_request_vs_sqlite_2"] = median_ratio(
+                runs, config, "sqlite-2", "cpu_us_per_request"
+            )
         servers[config] = figures
     goals: JSON = {"cpu_ratio_at_most": GOAL_CPU_RATIO}
     for config in configs:
         if config.startswith("redis") and "sqlite" in configs:
             ratio = servers[config]["cpu_per_request_vs_sqlite"]
             goals[f"cpu_{config}"] = {"ratio": ratio, "met": bool(ratio <= GOAL_CPU_RATIO)}
+            if "cpu_per_request_vs_sqlite_2" in servers[config]:
+                ratio = servers[config]["cpu_per_request_vs_sqlite_2"]
+                goals[f"cpu_{config}_vs_sqlite-2"] = {
+                    "ratio": ratio, "met": bool(ratio <= GOAL_CPU_RATIO)
+                }  # fmt: skip
     return {"servers": servers, "goals": goals}
 
 
@@ -366,7 +384,11 @@ async def run(args: argparse.Namespace, work: Path) -> JSON:
     frames_path.write_bytes(msgpack.packb(baseline_replies(frames)))
     configs = [c for c in CONFIGS if c in args.configs]
     tokens, _ = seed_sqlite(work / "sqlite.db", args.tables, host)
+    copies = [work / f"sqlite-2-{n}.db" for n in (1, 2)]  # same tables and tokens
+    for copy in copies:
+        shutil.copyfile(work / "sqlite.db", copy)
     setup: JSON = {"server_cpu": server_cpu, "frames": frames_path, "db": work / "sqlite.db",
+                   "db_copies": copies,
                    "heal": heal_request(host), "tokens": {"sqlite": tokens},
                    "urls": {}}  # fmt: skip
     redis_port = free_port()
@@ -456,7 +478,8 @@ def print_report(result: JSON) -> None:
                 f"{k} {v}" for k, v in r["redis_calls_per_request"].items()))  # fmt: skip
     for name, goal in result["summary"]["goals"].items():
         if isinstance(goal, dict):
-            print(f"goal {name}: CPU per request {goal['ratio']} x SQLite's "
+            against = "two SQLite processes'" if name.endswith("sqlite-2") else "SQLite's"
+            print(f"goal {name}: CPU per request {goal['ratio']} x {against} "
                   f"(at most {GOAL_CPU_RATIO}): {'met' if goal['met'] else 'NOT met'}")  # fmt: skip
 
 

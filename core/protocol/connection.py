@@ -167,6 +167,15 @@ class Tables:
             self.buckets[table_id] = bucket
         return bucket.take()
 
+    def count_at_table(self, table_id: str) -> None:
+        """Count one request against the table's rate (``rates.per_table``).
+
+        :raises RateLimited: the table is over its rate (``scope`` ``table``).
+        """
+        wait = self.table_wait(table_id)
+        if wait is not None:
+            raise _rate_limited(wait, "table")
+
 
 def _rate_limited(wait: float, scope: str) -> RateLimited:
     """The refusal of a request over the rate of its connection or its table."""
@@ -265,9 +274,7 @@ class Connection:
                 wait = self._bucket.take(min(cost, self._bucket.burst) - 1)
                 if wait is not None:
                     raise _rate_limited(wait, "connection")
-            wait = self.tables.table_wait(self.table.id)
-            if wait is not None:
-                raise _rate_limited(wait, "table")
+            self.tables.count_at_table(self.table.id)
             if self.member.adapter is not None:
                 message = self.member.adapter.inbound(message)
             return self.table.receive(

@@ -49,7 +49,13 @@ from rollbridge.engine.odds import answer_odds
 from rollbridge.engine.requests import REQUESTS, Request, parse_request, valid_id
 from rollbridge.engine.table import MAX_EVENT_BYTES, Outcome, Table
 from rollbridge.engine.views import Audience
-from rollbridge.exceptions import InternalError, InvalidRequest, RollbridgeError, StoreError
+from rollbridge.exceptions import (
+    InternalError,
+    InvalidRequest,
+    RollbridgeError,
+    StoreError,
+    UnknownTable,
+)
 from rollbridge.odds.bounds import SERVER_BOUNDS, Bounds
 from rollbridge.plain import JSON, NotPlain, quotable, valid
 from rollbridge.protocol.effects import (
@@ -467,7 +473,11 @@ class TableProtocol:
         def failed(error: BaseException) -> Effects:
             self._holding -= 1
             log.error("table %s: loading it again failed (%s); will retry", self.id, error)
-            refused = StoreError(f"table {self.id!r} is unavailable: the store failed")
+            refused = (  # a table gone from the store says so (Redis lost it, say)
+                error
+                if isinstance(error, UnknownTable)
+                else StoreError(f"table {self.id!r} is unavailable: the store failed")
+            )
             effects = [self._refuse(h.asker, refused) for h in self._held]
             self._held.clear()
             return effects

@@ -60,16 +60,18 @@ import redis
 import redis.asyncio as aioredis
 
 from rollbridge.engine.model import Principal
-from rollbridge.exceptions import InvalidSettings, RollbridgeError, StoreError
+from rollbridge.exceptions import InvalidSettings, RateLimited, RollbridgeError, StoreError
 from rollbridge.host import PluginHost
 from rollbridge.plain import JSON, pack, unpack
-from rollbridge.protocol.effects import Effect, Reply
+from rollbridge.protocol.connection import CLOSE_AUTH
+from rollbridge.protocol.effects import Close, Effect, Reply
 from rollbridge.protocol.table import error_message
 from rollbridge.server.app import Server
 from rollbridge.server.client import Client
 from rollbridge.server.cluster_table import ClusterTable, Forward, Ownership
 from rollbridge.server.logs import log_refusal
 from rollbridge.stores.redis import RedisStore
+from rollbridge.stores.redis_fence import behind, delivered
 from rollbridge.text import Messages, stored
 
 __all__ = [
@@ -87,6 +89,8 @@ say = Messages("rollbridge")
 #: How long a lease lasts unless renewed (milliseconds): how long a table waits for
 #: a new owner after its owner died.
 DEFAULT_LEASE_MS = 5000
+#: Messages taken from each of the inbox's two lists per round trip after a blocking pop.
+INBOX_BATCH = 64
 #: Seconds a forwarded request waits for an answer before the requester is told to
 #: send it again.
 DEFAULT_FORWARD_TIMEOUT = 15.0
@@ -380,28 +384,48 @@ class ClusterServer(Server):
             await pipe.execute()
 
     async def _read_inbox(self) -> None:
-        """Pop forwarded requests (run them) and replies (hand them to their waiter)."""
+        """Pop forwarded requests (run them) and replies (hand them to their waiter):
+        one blocking pop, then whatever else both lists hold in one round trip, the
+        replies first — a busy inbox never holds back the answers this process's own
+        forwards wait for, and a burst costs one round trip, not one per message."""
         assert self.redis is not None
         while True:
             try:
-                popped = await self.redis.blpop([self.inbox, self.replies], timeout=1)
+                popped = await self.redis.blpop([self.replies, self.inbox], timeout=1)
             except (redis.RedisError, OSError) as exc:
                 log.warning("reading the inbox: %s", exc)
                 await asyncio.sleep(0.2)
                 continue
             if popped is None:
                 continue
-            key, data = popped
+            replies = requests = None
             try:
-                body = unpack(data)
-                if key.decode() == self.replies:
-                    waiter = self._waiting.get(body["fid"])
-                    if waiter is not None and not waiter.done():
-                        waiter.set_result(body["message"])
-                else:
-                    self._run_forwarded(body)
-            except Exception:
-                log.exception("a forwarded message could not be handled")
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.lpop(self.replies, INBOX_BATCH)
+                    pipe.lpop(self.inbox, INBOX_BATCH)
+                    replies, requests = await pipe.execute()
+            except (redis.RedisError, OSError) as exc:  # the next pop takes them
+                log.warning("reading the inbox: %s", exc)
+            key, data = popped
+            batch = [(key.decode() == self.replies, data)]
+            batch += [(True, data) for data in replies or ()]
+            batch += [(False, data) for data in requests or ()]
+            batch.sort(key=lambda item: not item[0])  # replies first; each list in order
+            for is_reply, data in batch:
+                self._handle_popped(is_reply, data)
+
+    def _handle_popped(self, is_reply: bool, data: bytes) -> None:
+        """Hand a popped reply to its waiter, or run a popped request."""
+        try:
+            body = unpack(data)
+            if is_reply:
+                waiter = self._waiting.get(body["fid"])
+                if waiter is not None and not waiter.done():
+                    waiter.set_result(body["message"])
+            else:
+                self._run_forwarded(body)
+        except Exception:
+            log.exception("a forwarded message could not be handled")
 
     def _run_forwarded(self, body: dict[str, Any]) -> None:
         """Run a request another process forwarded, as if its requester were here."""
@@ -410,6 +434,14 @@ class ClusterServer(Server):
             self._used[body["table"]] = time.monotonic()  # in use, by other processes' clients
         who = Principal(*body["who"])
         message, locale = body["message"], body["locale"]
+        try:
+            # every change of a table, from any process, passes here: the owner's
+            # bucket holds the table to its rate across processes
+            self.tables.count_at_table(body["table"])
+        except RateLimited as exc:
+            refused = error_message(message.get("id"), exc, locale)
+            self.carry([Reply(origin=origin, message=refused, error=exc)])
+            return
 
         def opened(found: Any) -> list[Effect]:
             if isinstance(found, BaseException):
@@ -554,6 +586,19 @@ class ClusterServer(Server):
                     await pubsub.aclose()
             await asyncio.sleep(0.1)
 
+    def _gone(self, table_id: str) -> None:
+        """The table is no longer in Redis (its data lost, its info key deleted): its
+        clients here are closed (1008, as for a deleted table); the table leaves memory
+        once unused, and a hello for it is refused (``unknown_table``)."""
+        protocol = self.tables.open.get(table_id)
+        if not isinstance(protocol, ClusterTable) or not protocol.members:
+            return
+        log.warning("table %s is gone from Redis; closing its clients", table_id)
+        members = list(protocol.members)
+        for member in members:
+            protocol.leave(member)
+        self.carry([Close(member=m, code=CLOSE_AUTH, reason="table gone") for m in members])
+
     async def _poll(self) -> None:
         """Read the stored (epoch, seq) of every table held in memory, every
         ``poll_interval`` seconds: a notice lost on a connection that died silently
@@ -566,6 +611,9 @@ class ClusterServer(Server):
             tables = list(self.tables.open)
             if not tables:
                 continue
+            # what each table had committed before the read: a stored table found
+            # behind it went back in time (a failover), and its sync fences it
+            known = [delivered(self.tables.open.get(t)) for t in tables]
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for table_id in tables:
@@ -574,6 +622,11 @@ class ClusterServer(Server):
             except (redis.RedisError, OSError) as exc:
                 log.warning("polling the stored seqs: %s", exc)
                 continue
-            for table_id, (epoch, seq) in zip(tables, stored_at, strict=True):
-                if epoch is not None and seq is not None:
+            for table_id, (epoch, seq), point in zip(tables, stored_at, known, strict=True):
+                if epoch is None or seq is None:
+                    self._gone(table_id)
+                    continue
+                if point is not None and behind((int(epoch), int(seq)), point):
+                    self._resync(table_id)
+                else:
                     self._notice(table_id, int(epoch), int(seq))

@@ -43,6 +43,7 @@ from rollbridge.protocol.keys import KeySet
 from rollbridge.protocol.members import Delivery, Member
 from rollbridge.protocol.table import TableProtocol, _Asker, _Held
 from rollbridge.stores.base import LogTail
+from rollbridge.stores.redis_fence import fence_if_behind
 
 if TYPE_CHECKING:
     from rollbridge.dice.sources import DiceSource
@@ -130,12 +131,29 @@ class Sync(Read):
     known: dict[int, bytes] = field(default_factory=dict)
     epoch: int | None = None
     tail: bool = False
+    #: A point a client's ``resume`` names as seen, ``(epoch, seq)``: checked like this
+    #: process's own ``(epoch, after)`` (:meth:`run`).
+    claim: tuple[int, int] | None = None
 
     def run(self, store: Store) -> LogTail | tuple[tuple[Any, Any, list[str], Any], Any]:
-        if self.tail:
+        """The log alone when it continues the table here (``tail``, see the class);
+        else :meth:`read`, and when the table read is behind what this process
+        delivered or a client saw, the store fences it with a new epoch first and it
+        is read again (:mod:`rollbridge.stores.redis_fence`). A log that does not
+        continue the table (a stored seq below :attr:`after`, another epoch) is never
+        applied: it takes the second way, which fences."""
+        if self.tail and self.claim is None:
             tail = self._tail(store)
             if tail is not None:
                 return tail
+        result = self.read(store)
+        known = [(self.epoch, self.after) if self.epoch is not None else None, self.claim]
+        if fence_if_behind(store, self.table_id, result[0][0].info, known):
+            result = self.read(store)
+        return result
+
+    def read(self, store: Store) -> tuple[tuple[Any, Any, list[str], Any], Any]:
+        """The table as stored and the events after :attr:`after` (see the class)."""
         follow = getattr(store, "follow", None)
         if follow is not None:
             got = follow(self.table_id, self.after, self.known, self.epoch)
@@ -393,6 +411,8 @@ class ClusterTable(TableProtocol):
         cannot all be read (a new epoch, events gone from the log), are closed with
         1013 to reconnect and resume (a snapshot, ``recovered: false``)."""
         info = self.table.info
+        if info.epoch != epoch:  # the seqs a notice of the old epoch named mean nothing now
+            self.wanted = info.seq
         fresh = [e for e in events or () if e.seq > before and e.epoch == info.epoch]
         whole = (
             info.epoch == epoch
@@ -448,11 +468,19 @@ class ClusterTable(TableProtocol):
     def join(self, member: Member, resume: Mapping[str, Any] | None) -> Effects:
         """As :meth:`TableProtocol.join`; a resume from a seq (or epoch) this process
         has not reached yet syncs first, so the member gets exactly what it missed."""
-        if resume is not None and not self.ownership.owns(self.id):
+        if resume is not None:
             seq, epoch = resume.get("seq"), resume.get("epoch")
             ahead = seq.__class__ is int and seq > self.durable_seq
-            if ahead or (epoch.__class__ is int and epoch != self.table.info.epoch):
+            other = epoch.__class__ is int and epoch != self.table.info.epoch
+            if (ahead or other) and not (other and self.ownership.owns(self.id)):
+                # a follower may lag; the owner is behind a client only if Redis went
+                # back in time (the sync then fences the table with a new epoch)
                 read = Sync.of(self, self.durable_seq)
+                if ahead and not other and member.principal.role == "gm":
+                    # only the GM's word moves a table to a new epoch: a player's
+                    # resume past the stored seq is answered from the table as stored
+                    # (``recovered: false``), or any player could restart the table
+                    read.claim = (epoch, seq)
                 self.syncing = True
 
                 def then(result: Any) -> Effects:

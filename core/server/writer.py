@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rollbridge.engine.model import Commit
-from rollbridge.exceptions import StoreError
+from rollbridge.exceptions import StoreError, UnknownTable
 from rollbridge.server.limits import MAX_PENDING
 from rollbridge.stores.base import Store
 
@@ -141,10 +141,10 @@ class CommitWriter:
         self.commits += 1
         return None
 
-    def _failed(self, items: list[_Item], exc: BaseException) -> StoreError:
+    def _failed(self, items: list[_Item], exc: BaseException) -> StoreError | UnknownTable:
         log.error("commit of %d request(s) failed: %s", len(items), exc)
         self._poisoned.update(i.table_id for i in items)
-        if isinstance(exc, StoreError):
+        if isinstance(exc, StoreError | UnknownTable):  # a table gone says so
             return exc
         return StoreError(f"the store failed to commit: {type(exc).__name__}: {exc}")
 

@@ -48,7 +48,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import redis
 from redis.commands.core import Script
@@ -69,6 +69,9 @@ from rollbridge.stores.base import (
 from rollbridge.stores.redis_durability import check_durability
 from rollbridge.stores.redis_keys import DEFAULT_PREFIX, RedisKeys, TableKeys
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
+
+if TYPE_CHECKING:
+    from rollbridge.stores.redis_fence import Fenced
 
 __all__ = [
     "CommitRefused",
@@ -738,6 +741,16 @@ class RedisStore:
             f"table {table_id!r} is held by {owner!r}, not by this writer: reload it",
             details={"table": table_id, "reason": "owner", "owner": owner},
         )
+
+    # -- fencing --------------------------------------------------------------------
+
+    def fence(self, table_id: str, epoch: int, seq: int) -> Fenced:
+        """Move a table Redis holds behind ``(epoch, seq)`` — a point known to have been
+        committed — to a new epoch (:func:`rollbridge.stores.redis_fence.fence`; a
+        :class:`~rollbridge.stores.redis_fence.Fenced`). :raises UnknownTable: StoreError:"""
+        from rollbridge.stores.redis_fence import fence
+
+        return fence(self, table_id, epoch, seq)
 
     # -- tokens ---------------------------------------------------------------------
 

@@ -90,7 +90,9 @@ end
 local owner = redis.call('GET', KEYS[7])
 if owner and owner ~= ARGV[1] then return {0, 'owner', owner} end
 
--- 2. the sequence: within an epoch the commit continues the stored log exactly
+-- 2. the sequence: within an epoch the commit continues the stored log exactly; an
+-- older epoch than the stored one never writes again (the table was fenced)
+if cepoch < epoch then return {0, 'seq', epoch, stored} end
 if cepoch == epoch then
   local expect = stored
   local fits = true

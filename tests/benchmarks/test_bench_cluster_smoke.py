@@ -33,7 +33,7 @@ def test_every_configuration_runs_and_reports_cpu_per_request():
     document = json.loads(result.stdout)
     assert document["mode"] == "cluster"
     assert document["machine"]["cpus"] >= 1
-    configs = ["sqlite", "redis-1", "redis-2-affinity", "redis-2-spread", "baseline"]
+    configs = ["sqlite", "sqlite-2", "redis-1", "redis-2-affinity", "redis-2-spread", "baseline"]
     assert [r["config"] for r in document["runs"]] == configs
     for run in document["runs"]:
         assert run["requests"] > 0
@@ -45,11 +45,15 @@ def test_every_configuration_runs_and_reports_cpu_per_request():
         if run["config"].startswith("redis"):
             assert "server_cpu_redis" in processes
             assert run["redis_calls_per_request"]["evalsha"] > 0  # the commit script ran
-        assert run["processes"] == (2 if run["config"].startswith("redis-2") else 1)
+        two = run["config"].startswith("redis-2") or run["config"] == "sqlite-2"
+        assert run["processes"] == (2 if two else 1)
     servers = document["summary"]["servers"]
     assert set(servers) == set(configs)
-    for config in configs[1:4]:
+    for config in configs[1:5]:
         assert positive(servers[config]["cpu_per_request_vs_sqlite"])
         assert positive(servers[config]["throughput_vs_baseline"])
     goals = document["summary"]["goals"]
     assert isinstance(goals["cpu_redis-1"]["met"], bool)
+    # two Redis processes are also compared with two SQLite processes (tables split)
+    assert positive(servers["redis-2-affinity"]["cpu_per_request_vs_sqlite_2"])
+    assert isinstance(goals["cpu_redis-2-affinity_vs_sqlite-2"]["met"], bool)

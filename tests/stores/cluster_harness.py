@@ -308,6 +308,19 @@ class Proxy:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
+    def switch(self, port: int) -> None:
+        """Send every new connection to the Redis on ``port`` and cut the open ones —
+        a stand-in for a failover by Sentinel, a virtual IP or DNS: the processes
+        reconnect to the address they know and reach the promoted server."""
+        with self.lock:
+            self.upstream_port = port
+            cut, self.sockets = self.sockets, []
+        for sock in cut:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            with contextlib.suppress(OSError):
+                sock.close()
+
     def black_hole_next_subscriber(self) -> None:
         with self.lock:
             self.armed += 1
@@ -321,7 +334,8 @@ class Proxy:
                 upstream = socket.create_connection(("127.0.0.1", self.upstream_port))
             except OSError:
                 return
-            self.sockets += [client, upstream]
+            with self.lock:
+                self.sockets += [client, upstream]
             state = {"hole": False}
             for args in ((client, upstream, True), (upstream, client, False)):
                 threading.Thread(target=self._pump, args=(*args, state), daemon=True).start()

@@ -9,15 +9,19 @@ and every acknowledged change is in the stored log, at a seq no other event has.
 from __future__ import annotations
 
 import asyncio
+import json
+import shutil
 import signal
 import time
 from typing import Any
 
 import pytest
 import redis as redis_py
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from rollbridge.stores.redis import RedisStore
-from tests.stores.cluster_harness import Cluster, Player, Proxy, cli
+from tests.stores.cluster_harness import Cluster, Player, Proxy, cli, make_table
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -296,6 +300,35 @@ def test_a_revoked_token_is_cut_off_on_every_process(redis_factory):
     cluster.run(play)
 
 
+def test_a_table_s_rate_holds_across_processes(redis_factory):
+    """``--rate-per-table`` counts every change of a table once at its owner, whichever
+    process its client is on: a client on another process cannot add a second
+    process's allowance. (0.05 requests a second: a burst of one, the next in 20 s.)"""
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2, extra=("--rate-per-table", "0.05",
+                                           "--rate-per-connection", "0"))  # fmt: skip
+
+    async def play() -> None:
+        on_a, on_b = await cluster.joined(0, 1)
+        first = await on_a.ask({"type": "roll", "id": "a1", "formula": "1d6"})
+        assert first["type"] == "result" and first["seq"] == 1, first
+        assert cluster.owner() is cluster.processes[0]
+        again = await on_a.ask({"type": "roll", "id": "a2", "formula": "1d6"})
+        assert again["code"] == "rate_limited" and again["details"]["scope"] == "table", again
+        # B has not counted anything at this table itself: only the owner refuses it
+        elsewhere = await on_b.ask({"type": "roll", "id": "b1", "formula": "1d6"})
+        assert elsewhere["type"] == "error", elsewhere
+        assert elsewhere["code"] == "rate_limited", elsewhere
+        assert elsewhere["details"]["scope"] == "table", elsewhere
+        assert elsewhere["details"]["retry_after"] > 0
+        # nothing was done: the stored log holds the first roll only
+        assert check_acknowledged(redis.url, cluster.table, {"a1": 1}) == [1]
+        await on_a.close()
+        await on_b.close()
+
+    cluster.run(play)
+
+
 def test_a_resume_from_before_the_retained_log_on_another_process(redis_factory):
     redis = redis_factory()
     cluster = Cluster(redis.url, 2, extra=("--retain", "5"))
@@ -503,3 +536,210 @@ def test_an_owner_that_loses_its_table_listens_again_and_misses_nothing(redis_fa
     finally:
         admin.close()
     assert f"no longer runs table {cluster.table}" in cluster.logs[0], cluster.logs[0]
+
+
+# -- Redis going back in time (SCALING.md failures 5 and 6) -------------------------------
+
+
+def promote(master: Any, replica: Any) -> None:
+    """The replica holds every write so far (``WAIT``), then stops following its master
+    (``REPLICAOF NO ONE``): from here on the master's writes are not on it."""
+    on_master, on_replica = (redis_py.Redis.from_url(s.url) for s in (master, replica))
+    try:
+        assert on_master.wait(1, 10_000) == 1
+        on_replica.execute_command("REPLICAOF", "NO", "ONE")
+    finally:
+        on_master.close()
+        on_replica.close()
+
+
+def one_meaning(players: list[Player], url: str) -> dict[tuple[int, int], Any]:
+    """No (epoch, seq) names two different events: across what every client was sent
+    (over all its connections) and the stored log. Returns them all."""
+    named: dict[tuple[int, int], Any] = {}
+
+    def see(epoch: int, seq: int, request: Any, data: Any) -> None:
+        what = (request, json.dumps(data, sort_keys=True))
+        assert named.setdefault((epoch, seq), what) == what, f"({epoch}, {seq}) names two events"
+
+    for player in players:
+        for event in player.events:
+            see(event["epoch"], event["seq"], event["request"], event["data"])
+    store = RedisStore(url)
+    try:
+        for event in store.events_after(players[0].table, 0) or []:
+            see(event.epoch, event.seq, event.request, event.data)
+    finally:
+        store.close()
+    return named
+
+
+async def hello_refused(port: int, table: str, token: str) -> dict | None:
+    """A hello for ``table``: the error it is answered with (None: the server closed
+    the connection without one). :raises AssertionError: still welcomed after 30 s."""
+    deadline = time.monotonic() + 30
+    while True:  # a process drops the table from memory once unused: until then it welcomes
+        async with connect(f"ws://127.0.0.1:{port}/", open_timeout=30) as ws:
+            await ws.send(json.dumps({"type": "hello", "id": "h", "table": table, "token": token}))
+            try:
+                answer = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            except ConnectionClosed:
+                return None
+        if answer["type"] == "error":
+            return answer
+        assert time.monotonic() < deadline, answer
+        await asyncio.sleep(0.5)
+
+
+async def closed_with(players: list[Player], code: int) -> None:
+    """Each player's connection is closed by the server with ``code``."""
+    for player in players:
+        await player.until(lambda p=player: p.ws.close_code is not None, what=f"close {code}")
+        assert player.ws.close_code == code, player.ws.close_code
+
+
+async def resumed_in_a_new_epoch(players: list[Player], seq: int) -> int:
+    """Each player resumes from the last (epoch, seq) it saw and is told ``recovered:
+    false`` with the table at ``seq`` of one new epoch; that epoch."""
+    epochs = set()
+    for player in players:
+        before = player.epoch
+        welcome = await player.join(resume=True)
+        assert welcome["resume"]["recovered"] is False, welcome["resume"]
+        assert welcome["epoch"] > before and welcome["seq"] == seq, welcome
+        epochs.add(welcome["epoch"])
+    (epoch,) = epochs
+    return epoch
+
+
+async def plays_on(players: list[Player], epoch: int, first: int, url: str) -> None:
+    """Changes on every process after the fence: the seqs go on from ``first`` under
+    ``epoch``, every client is sent each once, and nothing has two meanings."""
+    acked: dict[str, int] = {}
+    for n, player in enumerate(players):
+        await keep_rolling(player, f"new{n}-", 2, acked)
+    last = first + 2 * len(players) - 1
+    assert sorted(acked.values()) == list(range(first, last + 1))
+    for player in players:
+        await player.until(lambda p=player: p.seq >= last, what=f"seq {last}")
+        fresh = [(e["epoch"], e["seq"]) for e in player.events if e["epoch"] == epoch]
+        assert fresh == [(epoch, s) for s in range(first, last + 1)], fresh
+    one_meaning(players, url)
+    for player in players:
+        await player.close()
+
+
+@pytest.mark.parametrize("how", ["the owner commits", "a client resumes"])
+def test_a_lagging_replica_promoted_is_fenced_with_a_new_epoch(redis_factory, how):
+    """SCALING.md failure 6. Redis is behind a TCP proxy that switches its backend (a
+    stand-in for Sentinel, a virtual IP or DNS). A replica is detached at seq 6 while
+    the master goes on to 10; the proxy switches to it and the master is killed. Either
+    the processes that delivered 1..10 find it (the owner's next commit is refused, or
+    a poll finds the stored seq below what it delivered), or — every such process gone
+    too — a client resuming at (1, 10) on a fresh process does. The table moves to a
+    new epoch before anything else is committed or sent; every client gets
+    ``recovered: false`` and the table at seq 6 of it; play goes on at 7, 8, … of the
+    new epoch; no (epoch, seq) names two events, for any client or in the log."""
+    master = redis_factory("--repl-diskless-sync-delay", "0")
+    replica = redis_factory("--replicaof", "127.0.0.1", str(master.port))
+    proxy = Proxy(master.port)
+    earlier: list[str] = []
+    try:
+        cluster = Cluster(proxy.url, 2)
+
+        async def play() -> None:
+            on_a, on_b = await cluster.joined(0, 1)
+            await keep_rolling(on_a, "a", 3, {})
+            await keep_rolling(on_b, "b", 3, {})
+            promote(master, replica)  # the replica holds 1..6
+            await keep_rolling(on_a, "c", 4, {})  # 7..10: acknowledged by the master alone
+            for player in (on_a, on_b):
+                await player.until(lambda p=player: p.seq >= 10, what="seq 10")
+            owner = on_a if cluster.owner() is cluster.processes[0] else on_b
+            if how == "a client resumes":  # every process that knew seq 10 goes too
+                for player in (on_a, on_b):
+                    await player.close()
+                earlier.extend(p.stop() for p in cluster.processes)
+            proxy.switch(replica.port)
+            master.kill()
+            if how == "a client resumes":
+                for process in cluster.processes:
+                    process.start()  # they load the table from the replica: seq 6
+            else:  # the owner's next change (unless its poll found the table first)
+                await owner.ws.send(json.dumps({"type": "roll", "id": "d", "formula": "1d6"}))
+                await closed_with([on_a, on_b], 1013)  # to resume
+            epoch = await resumed_in_a_new_epoch([on_b, on_a], 6)
+            await plays_on([on_a, on_b], epoch, 7, proxy.url)
+            store = RedisStore(proxy.url)
+            try:
+                stored = [(e.epoch, e.seq) for e in store.events_after(cluster.table, 0)]
+            finally:
+                store.close()
+            assert stored == [(1, s) for s in range(1, 7)] + [(epoch, s) for s in range(7, 11)]
+
+        errors = cluster.run(play)
+    finally:
+        proxy.close()
+    logs = "".join(earlier) + errors
+    assert "Traceback" not in logs, logs
+    assert "moved to the new epoch" in logs, logs
+
+
+@pytest.mark.parametrize("how", ["restarted from an older copy", "flushed", "info key lost"])
+def test_redis_losing_data_every_process_recovers(redis_factory, tmp_path, how):
+    """SCALING.md failure 5, two processes serving the table. Redis restarted from an
+    older copy of its folder (a backup, a disk snapshot): fenced as a promoted replica
+    is — ``recovered: false``, a new epoch, play goes on. Redis emptied (``FLUSHALL``):
+    the table is gone — a change is refused with ``unknown_table`` on either process,
+    the clients are cut off (their tokens are gone, 1008), a hello is refused; the
+    processes serve a new table at once. A table's info key lost: its changes are
+    refused with ``unknown_table`` on either process and nothing is written."""
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+    admin = redis_py.Redis.from_url(redis.url)
+    older = tmp_path / "older"
+
+    async def play() -> None:
+        on_a, on_b = await cluster.joined(0, 1)
+        await keep_rolling(on_a, "a", 3, {})
+        await keep_rolling(on_b, "b", 3, {})
+        if how == "restarted from an older copy":
+            redis.stop()
+            shutil.copytree(redis.folder, older)  # Redis's data at seq 6
+            redis.start()
+        await keep_rolling(on_a, "c", 4, {})
+        for player in (on_a, on_b):
+            await player.until(lambda p=player: p.seq >= 10, what="seq 10")
+        if how == "restarted from an older copy":
+            redis.stop()
+            shutil.rmtree(redis.folder)
+            shutil.copytree(older, redis.folder)
+            redis.start()
+            await closed_with([on_a, on_b], 1013)  # both processes found it behind
+            epoch = await resumed_in_a_new_epoch([on_a, on_b], 6)
+            await plays_on([on_a, on_b], epoch, 7, redis.url)
+            return
+        if how == "flushed":
+            admin.flushall()
+        else:
+            admin.delete(f"rb:{{{cluster.table}}}:info")
+        for n, player in enumerate((on_a, on_b)):
+            refused = await player.ask({"type": "roll", "id": f"x{n}", "formula": "1d6"})
+            assert refused.get("code") == "unknown_table", refused
+        await closed_with([on_a, on_b], 1008)  # as for a deleted table
+        if how == "info key lost":  # nothing was written: the log holds 1..10, no more
+            assert admin.zcard(f"rb:{{{cluster.table}}}:log") == 10
+        for process in cluster.processes:  # the table cannot be opened any more
+            await hello_refused(process.port, cluster.table, cluster.tokens["gm"])
+        made = make_table(redis.url)  # the processes serve on, no restart
+        players = [Player(p.port, made["table"], made["tokens"]["gm"]) for p in cluster.processes]
+        for player in players:
+            await player.join()
+        await plays_on(players, players[0].epoch, 1, redis.url)
+
+    try:
+        errors = cluster.run(play)
+    finally:
+        admin.close()
+    if how == "restarted from an older copy":
+        assert "moved to the new epoch" in errors, errors

@@ -1,0 +1,54 @@
+"""The inbox reader of a ``serve --redis`` process (``ClusterServer._read_inbox``),
+on a real redis-server: the answers its own forwards wait for are handed over before
+a backlog of other processes' requests is run, and a burst is read in one blocking pop
+and one drain, not a round trip per message."""
+
+from __future__ import annotations
+
+import asyncio
+
+import redis.asyncio as aioredis
+
+from rollbridge.host import PluginHost
+from rollbridge.plain import pack
+from rollbridge.server.cluster import ClusterServer
+from rollbridge.stores.redis import RedisStore
+from rollbridge.text import stored
+
+
+def test_replies_come_before_a_backlog_and_a_burst_is_one_pop(redis_factory):
+    redis = redis_factory()
+    store = RedisStore(redis.url, writer="node-a")
+    host = PluginHost({}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    server = ClusterServer(store, host, redis_url=redis.url)
+    order: list[tuple[str, bool]] = []  # each request run, and whether the reply was in
+
+    async def play() -> None:
+        client = aioredis.Redis.from_url(redis.url)
+        server.redis = aioredis.Redis.from_url(redis.url)
+        waiter = asyncio.get_running_loop().create_future()
+        server._waiting["mine"] = waiter
+        server._run_forwarded = lambda body: order.append((body["fid"], waiter.done()))
+        for n in range(40):  # other processes' requests, queued before the answer came
+            await client.rpush(server.inbox, pack({"fid": f"r{n}"}, stored))
+        await client.rpush(server.replies, pack({"fid": "mine", "message": {"ok": 1}}, stored))
+        before = (await client.info("commandstats")).get("cmdstat_blpop", {}).get("calls", 0)
+        reader = asyncio.get_running_loop().create_task(server._read_inbox())
+        try:
+            async with asyncio.timeout(20):
+                while len(order) < 40:
+                    await asyncio.sleep(0.01)
+        finally:
+            reader.cancel()
+        after = (await client.info("commandstats"))["cmdstat_blpop"]["calls"]
+        assert waiter.result() == {"ok": 1}
+        assert order == [(f"r{n}", True) for n in range(40)]  # in order, after the reply
+        assert after - before <= 2  # one pop for the burst (and the next, blocking)
+        assert await client.llen(server.inbox) == 0
+        await client.aclose()
+        await server.redis.aclose()
+
+    try:
+        asyncio.run(play())
+    finally:
+        store.close()
