@@ -17,7 +17,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rollbridge.plain import JSON, pack
+from rollbridge.plain import JSON, pack, unpack
 from rollbridge.text import Places, stored
 
 __all__ = [
@@ -294,6 +294,14 @@ class Event:
             private=list(data.get("private") or []),
             at=_time(data.get("at")),
         )
+
+    @classmethod
+    def unpacked(cls, blob: bytes) -> Event:
+        """An event from its stored bytes (:meth:`packed`, as a log keeps them), which
+        it keeps as its packed form: a table holding it packed does not pack it again."""
+        event = cls.from_dict(unpack(blob))
+        event._packed = bytes(blob)
+        return event
 
     def touched(self) -> list[str]:
         """Ids of the actors this event changes."""

@@ -22,14 +22,14 @@ The request's life around it (idempotency, the commit, deliveries) is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rollbridge.contract import Ruleset, major_version
 from rollbridge.dice.sources import DiceSource, ScriptedDice
 from rollbridge.dice.verifiable import DiceKey
-from rollbridge.engine import actors, approvals, history, rolls, segments, turns
+from rollbridge.engine import actors, approvals, follow, history, rolls, segments, turns
 from rollbridge.engine.context import RequestContext
 from rollbridge.engine.draft import Draft
 from rollbridge.engine.model import (
@@ -294,6 +294,29 @@ class Table:
         }
         pool.update(self._history)
         self._history = {seq: pool[seq] for seq in recent if seq in pool}
+
+    def follow(self, events: Sequence[Event], *, kept_from: int) -> None:
+        """Apply ``events``, which the table's owner made elsewhere and stored (in seq
+        order, continuing this table's seq), as executing them changed the owner's
+        table (:mod:`rollbridge.engine.follow`): then this table is the one a load
+        would give, but for the events it holds in memory (only those of the entries
+        it held or applied; a missing one is read when an undo needs it). Undo and
+        redo entries below ``kept_from`` have left the retained log: they are dropped.
+
+        :raises rollbridge.engine.follow.Unfit: an event does not continue this table
+            exactly; nothing was changed (load the table instead).
+        """
+        after = follow.replay(self, events, kept_from=kept_from, undo_depth=UNDO_DEPTH)
+        self.info.settings = after.settings
+        self.info.seq = after.seq
+        self.actors = after.actors
+        self.encounter = after.encounter
+        self.pending = after.pending
+        self.dice_segment = after.dice
+        self.undo_stack = after.undo
+        self.redo_stack = after.redo
+        self._history.update(after.history)
+        self._keep_recent_history()
 
     def controlled(self, actor_id: str) -> bool:
         """Whether some player controls the actor now (unknown actors: no)."""

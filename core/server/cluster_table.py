@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rollbridge.engine.follow import Unfit, continues
 from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.table import Table
 from rollbridge.exceptions import RollbridgeError
@@ -41,6 +42,7 @@ from rollbridge.protocol.effects import Close, Deliver, Effect, Read, Reply
 from rollbridge.protocol.keys import KeySet
 from rollbridge.protocol.members import Delivery, Member
 from rollbridge.protocol.table import TableProtocol, _Asker, _Held
+from rollbridge.stores.base import LogTail
 from rollbridge.stores.redis_fence import fence_if_behind
 
 if TYPE_CHECKING:
@@ -117,19 +119,33 @@ class Sync(Read):
     <rollbridge.stores.redis.RedisStore.follow>`) reads it all at once, and only the
     recent undo and redo entries' events that are not in ``known`` (the packed events
     the table here holds, valid in ``epoch``, taken on the loop thread when this
-    effect is made); other stores: ``load``, ``reply_keys`` and ``events_after``."""
+    effect is made); other stores: ``load``, ``reply_keys`` and ``events_after``.
+
+    With ``tail``, a store with a ``follow_log`` method is asked for the log after
+    ``after`` first: when its events continue the table here exactly (the same
+    ``epoch``, no gap, kinds it can apply: :func:`~rollbridge.engine.follow.continues`)
+    that :class:`~rollbridge.stores.base.LogTail` is the result, to apply to the table
+    in memory (:meth:`ClusterTable.follow_log`); otherwise the whole table is read."""
 
     after: int = 0
     known: dict[int, bytes] = field(default_factory=dict)
     epoch: int | None = None
+    tail: bool = False
     #: A point a client's ``resume`` names as seen, ``(epoch, seq)``: checked like this
     #: process's own ``(epoch, after)`` (:meth:`run`).
     claim: tuple[int, int] | None = None
 
-    def run(self, store: Store) -> tuple[tuple[Any, Any, list[str], Any], Any]:
-        """:meth:`read`; when the table read is behind what this process delivered or
-        a client saw, the store fences it with a new epoch first and it is read again
-        (:mod:`rollbridge.stores.redis_fence`)."""
+    def run(self, store: Store) -> LogTail | tuple[tuple[Any, Any, list[str], Any], Any]:
+        """The log alone when it continues the table here (``tail``, see the class);
+        else :meth:`read`, and when the table read is behind what this process
+        delivered or a client saw, the store fences it with a new epoch first and it
+        is read again (:mod:`rollbridge.stores.redis_fence`). A log that does not
+        continue the table (a stored seq below :attr:`after`, another epoch) is never
+        applied: it takes the second way, which fences."""
+        if self.tail and self.claim is None:
+            tail = self._tail(store)
+            if tail is not None:
+                return tail
         result = self.read(store)
         known = [(self.epoch, self.after) if self.epoch is not None else None, self.claim]
         if fence_if_behind(store, self.table_id, result[0][0].info, known):
@@ -152,13 +168,28 @@ class Sync(Read):
                 events = [e for e in events if e.seq <= seq]
         return (snapshot, history, keys, None), events
 
+    def _tail(self, store: Store) -> LogTail | None:
+        """The log after ``after``, if the store reads it alone and its events continue
+        the table here exactly; else None."""
+        follow_log = getattr(store, "follow_log", None)
+        if follow_log is None or self.epoch is None:
+            return None
+        tail: LogTail = follow_log(self.table_id, self.after)
+        if tail.epoch != self.epoch:
+            return None
+        if not continues(tail.events, epoch=self.epoch, after=self.after, latest=tail.seq):
+            return None
+        return tail
+
     @classmethod
-    def of(cls, protocol: TableProtocol, after: int) -> Sync:
+    def of(cls, protocol: TableProtocol, after: int, *, tail: bool = False) -> Sync:
         """A sync of ``protocol``'s table, knowing the events it holds in memory up
-        to its last durable seq (a later one may never have been stored)."""
+        to its last durable seq (a later one may never have been stored); ``tail``:
+        the log alone when its events can be applied to the table (see the class)."""
         table = protocol.table
         known = {s: b for s, b in table.recent_history().items() if s <= protocol.durable_seq}
-        return cls(table_id=protocol.id, after=after, known=known, epoch=table.info.epoch)
+        return cls(table_id=protocol.id, after=after, known=known, epoch=table.info.epoch,
+                   tail=tail)  # fmt: skip
 
 
 @dataclass(eq=False, slots=True)
@@ -297,9 +328,11 @@ class ClusterTable(TableProtocol):
             return []
         return [self._sync()]
 
-    def _sync(self) -> Sync:
+    def _sync(self, *, tail: bool = True) -> Sync:
+        """A sync of what was stored after the last seq delivered: the log alone when
+        its events can be applied to the table here (``tail``), else the whole table."""
         self.syncing = True
-        read = Sync.of(self, self.durable_seq)
+        read = Sync.of(self, self.durable_seq, tail=tail)
         read.on_result = self._synced
         read.on_error = self._sync_failed
         return read
@@ -309,13 +342,18 @@ class ClusterTable(TableProtocol):
         log.warning("table %s: following the stored log failed: %s", self.id, error)
         return []  # the next notice or poll tries again
 
-    def _synced(self, result: tuple[tuple[Any, Any, list[str], Any], Any]) -> Effects:
+    def _synced(self, result: LogTail | tuple[tuple[Any, Any, list[str], Any], Any]) -> Effects:
         self.syncing = False
+        if isinstance(result, LogTail):
+            return self.follow_log(result) + self._more()
         return self.follow(result) + self._more()
 
     def _more(self) -> Effects:
         """After a sync: another, when a notice named a later seq meanwhile or a
-        resync was asked (unless this process is writing: its own commits decide)."""
+        resync was asked (unless this process is writing: its own commits decide, or
+        a sync of the whole table is running already)."""
+        if self.syncing:
+            return []
         again, self.again = self.again, False
         if (again or self.wanted > self.table.info.seq) and not self.broken and not self._writes:
             return [self._sync()]
@@ -339,6 +377,32 @@ class ClusterTable(TableProtocol):
         self._recent.clear()
         self.writing = []
         self.durable_seq = info.seq
+        return self._catch_up(before, epoch, events) + self._unpark()
+
+    def follow_log(self, tail: LogTail) -> Effects:
+        """Apply the events of ``tail`` (a :class:`Sync`'s result when they continue
+        the table here) to the table in memory, as the owner's table changed when it
+        executed them (:meth:`Table.follow`), and deliver them; replies parked for
+        them follow. Events that do not fit the table after all (an actor, a stack or
+        a pending request not as they found it) change nothing: the whole table is
+        read instead (a sync of it)."""
+        if self._writes or self.broken:  # this process is writing: its own commits decide
+            return []
+        table = self.table
+        if tail.epoch == table.info.epoch and tail.seq <= self.durable_seq:
+            return self._unpark()
+        before, epoch = self.durable_seq, table.info.epoch
+        events = [e for e in tail.events or () if e.seq > before]
+        try:
+            if tail.events is None or table.info.seq != before:
+                raise Unfit(f"no events to apply after {before}")
+            table.follow(events, kept_from=tail.kept_from)
+        except Unfit as exc:
+            log.info("table %s: reading it whole: %s", self.id, exc)
+            return [self._sync(tail=False)]
+        self._recent.clear()
+        self.writing = []
+        self.durable_seq = table.info.seq
         return self._catch_up(before, epoch, events) + self._unpark()
 
     def _catch_up(self, before: int, epoch: int, events: list[Event] | None) -> Effects:

@@ -16,7 +16,7 @@ rather than serialising them again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from rollbridge.text import Messages
 
@@ -30,6 +30,7 @@ __all__ = [
     "DEFAULT_RETAIN",
     "TABLE_EXISTS",
     "UNKNOWN_TABLE",
+    "LogTail",
     "Store",
     "reply_window",
 ]
@@ -51,6 +52,22 @@ def reply_window(retain: int) -> int:
     event log (10,000 by default), so a retry is answered long after its event
     left the log, while the store does not grow without end."""
     return max(1, retain) * 10
+
+
+class LogTail(NamedTuple):
+    """Where a table's log stands and the events after a seq: what a follower reads
+    to apply them to its table in memory (``follow_log``, a store's optional method:
+    :meth:`RedisStore.follow_log <rollbridge.stores.redis.RedisStore.follow_log>`)."""
+
+    epoch: int
+    #: The table's seq.
+    seq: int
+    #: The lowest seq an undo or redo entry may have and still be in the retained
+    #: log (as a load finds it): the log's first seq, or above ``seq - retain``.
+    kept_from: int
+    #: Every event after the seq asked for up to :attr:`seq`, in order; None when
+    #: some of them have left the log (as ``events_after``).
+    events: list[Event] | None
 
 
 class Store(Protocol):

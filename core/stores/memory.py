@@ -10,7 +10,13 @@ import hmac
 from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
 from rollbridge.exceptions import Conflict, StoreError, UnknownTable
 from rollbridge.plain import JSON, pack, unpack
-from rollbridge.stores.base import DEFAULT_RETAIN, TABLE_EXISTS, UNKNOWN_TABLE, reply_window
+from rollbridge.stores.base import (
+    DEFAULT_RETAIN,
+    TABLE_EXISTS,
+    UNKNOWN_TABLE,
+    LogTail,
+    reply_window,
+)
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 __all__ = ["MemoryStore"]
@@ -81,6 +87,18 @@ class MemoryStore:
         if seq + 1 not in row["events"]:
             return None
         return [Event.from_dict(unpack(row["events"][s])) for s in range(seq + 1, latest + 1)]
+
+    def follow_log(self, table_id: str, after: int) -> LogTail:
+        """The table's epoch and seq, the lowest seq an undo or redo entry may have
+        and still be in the log, and the events after ``after`` (as the Redis store's
+        ``follow_log``: what a follower applies to its table in memory)."""
+        row = self._table(table_id)
+        seq, logged = row["seq"], row["events"]
+        first = min(logged) if logged else seq + 1
+        epoch = TableInfo.from_dict(unpack(row["info"])).epoch
+        return LogTail(
+            epoch, seq, max(first, seq - self.retain + 1), self.events_after(table_id, after)
+        )
 
     def event(self, table_id: str, seq: int) -> Event | None:
         data = self._table(table_id)["events"].get(seq)

@@ -63,6 +63,7 @@ from rollbridge.stores.base import (
     DEFAULT_RETAIN,
     TABLE_EXISTS,
     UNKNOWN_TABLE,
+    LogTail,
     reply_window,
 )
 from rollbridge.stores.redis_durability import check_durability
@@ -520,16 +521,10 @@ class RedisStore:
         info = snapshot.info
         floor = info.seq - self.retain
         retained = {s for s in map(int, present) if s > floor}  # as load's history
-        latest = int(latest)
-        events: list[Event] | None = []
-        logged: dict[int, bytes] = {}
-        if after < latest:
-            events = None
-            if after >= latest - self.retain:
-                unpacked = [Event.from_dict(unpack(b)) for b in blobs]
-                if [e.seq for e in unpacked] == list(range(after + 1, latest + 1)):
-                    events = [e for e in unpacked if e.seq <= info.seq]
-                    logged = {e.seq: bytes(b) for e, b in zip(unpacked, blobs, strict=True)}
+        events = self._after(blobs, after, int(latest))
+        logged = {e.seq: e.packed() for e in events or ()}
+        if events is not None:
+            events = [e for e in events if e.seq <= info.seq]
         if known is None or epoch != info.epoch:
             known = {}
         undo = [s for s in snapshot.undo if s in retained]
@@ -558,13 +553,36 @@ class RedisStore:
         found = self._run("EVENTS_AFTER", [k.info, k.log], [int(seq), max(0, self.retain)])
         if not found:
             raise _unknown(table_id)
-        latest, blobs = int(found[0]), found[1:]
-        if seq >= latest:
+        return self._after(found[1:], seq, int(found[0]))
+
+    def follow_log(self, table_id: str, after: int) -> LogTail:
+        """What a follower that applies the events to its table in memory reads
+        (:meth:`Table.follow <rollbridge.engine.table.Table.follow>`), in one atomic
+        read (the :data:`~rollbridge.stores.redis_scripts.FOLLOW_LOG` script): the
+        table's epoch and seq, the lowest seq an undo or redo entry may have and still
+        be in the log, and the events after ``after`` (:meth:`events_after`) — not the
+        table itself, nor the reply keys.
+
+        :raises UnknownTable:
+        """
+        k = self.keys.table(table_id)
+        found = self._run("FOLLOW_LOG", [k.info, k.log], [int(after), max(0, self.retain)])
+        if not found:
+            raise _unknown(table_id)
+        epoch, latest, first, blobs = int(found[0]), int(found[1]), found[2], found[3]
+        kept_from = max(latest + 1 if first is None else int(first), latest - self.retain + 1)
+        return LogTail(epoch, latest, kept_from, self._after(blobs, after, latest))
+
+    def _after(self, blobs: Sequence[bytes], after: int, latest: int) -> list[Event] | None:
+        """The events after ``after`` from the log's ``blobs`` (what a script read
+        after it, the table being at ``latest``): ``[]`` when ``after`` is the
+        latest, None when some of them have left the log."""
+        if after >= latest:
             return []
-        if seq < latest - self.retain:
+        if after < latest - self.retain:
             return None
-        events = [Event.from_dict(unpack(b)) for b in blobs]
-        if [e.seq for e in events] != list(range(seq + 1, latest + 1)):
+        events = [Event.unpacked(b) for b in blobs]
+        if [e.seq for e in events] != list(range(after + 1, latest + 1)):
             return None
         return events
 

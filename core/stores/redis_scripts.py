@@ -26,6 +26,7 @@ __all__ = [
     "FIND_ADMIN_TOKEN",
     "FIND_TOKEN",
     "FOLLOW",
+    "FOLLOW_LOG",
     "IMPORT_TABLE",
     "LIST_ADMIN_TOKENS",
     "LIST_TOKENS",
@@ -220,6 +221,27 @@ end
 local keys = redis.call('ZRANGE', KEYS[5], '(' .. (latest - tonumber(ARGV[3])), '+inf',
   'BYSCORE')
 return {h[1], h[2], records, present, latest, events, keys}
+"""
+)
+
+#: KEYS: info log. ARGV: after, retain. What a follower that applies the events to
+#: its table in memory reads (:meth:`~rollbridge.stores.redis.RedisStore.follow_log`):
+#: EVENTS_AFTER, with the table's epoch and the log's first seq. Returns false for an
+#: unknown table, else {epoch, latest seq, the log's first seq or false, events after
+#: ``after`` (none when ``after`` is the latest or some left the log)}.
+FOLLOW_LOG = (
+    _READS
+    + """
+local h = redis.call('HMGET', KEYS[1], 'epoch', 'seq')
+if not h[1] then return false end
+local latest = tonumber(h[2])
+local after, retain = tonumber(ARGV[1]), tonumber(ARGV[2])
+local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+local events = {}
+if after < latest and after >= latest - retain then
+  events = redis.call('ZRANGE', KEYS[2], '(' .. after, '+inf', 'BYSCORE')
+end
+return {tonumber(h[1]), latest, first[2] and tonumber(first[2]) or false, events}
 """
 )
 

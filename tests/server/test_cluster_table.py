@@ -8,54 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from rollbridge.engine.model import Principal
-from rollbridge.protocol.effects import Close, Deliver, Effect, LoadTable, Persist, Read, Reply
+from rollbridge.protocol.effects import Close, Deliver, Effect, LoadTable, Persist, Read
 from rollbridge.protocol.members import Member
 from rollbridge.server.cluster_table import ClusterTable, Forward, Ownership
 from rollbridge.stores.memory import MemoryStore
 from tests.conftest import GM
+from tests.server.cluster_driver import Driver, sent
 
 ROLL = {"type": "roll", "formula": "1d6"}
-
-
-class Driver:
-    """Carries out a table's effects at once on the store; keeps what went out."""
-
-    def __init__(self, store: MemoryStore) -> None:
-        self.store = store
-        self.out: list[Effect] = []
-
-    def carry(self, effects: list[Effect]) -> list[Effect]:
-        pending, done = list(effects), []
-        while pending:
-            effect = pending.pop(0)
-            follow: list[Effect] = []
-            if isinstance(effect, Read):
-                follow = effect.resume(effect.run(self.store))
-            elif isinstance(effect, Persist):
-                self.store.commit(effect.table_id, effect.commit)
-                follow = effect.resume(None)
-            else:
-                done.append(effect)
-            pending[:0] = follow
-        self.out += done
-        return done
-
-
-def sent(effects: list[Effect], member: Member) -> list[tuple[str, Any]]:
-    """What ``member`` was sent, in order: ("event", seq) and ("result", id)."""
-    import json
-
-    out = []
-    for effect in effects:
-        frames = effect.frames if isinstance(effect, Deliver) else []
-        if isinstance(effect, Reply) and effect.frame is not None:
-            frames = [(None, effect.frame)]
-        for to, frame in frames:
-            if to is member or to is None:
-                message = json.loads(frame)
-                out.append(("event", message["seq"]) if message["type"] == "event"
-                           else (message["type"], message.get("id")))  # fmt: skip
-    return out
 
 
 def follower(service: Any, owned: bool = False) -> tuple[ClusterTable, Member, Driver]:
