@@ -89,6 +89,8 @@ say = Messages("rollbridge")
 #: How long a lease lasts unless renewed (milliseconds): how long a table waits for
 #: a new owner after its owner died.
 DEFAULT_LEASE_MS = 5000
+#: Forwards remembered as counted against their table's rate (the oldest forgotten).
+COUNTED_FORWARDS = 4096
 #: Messages taken from each of the inbox's two lists per round trip after a blocking pop.
 INBOX_BATCH = 64
 #: Seconds a forwarded request waits for an answer before the requester is told to
@@ -217,6 +219,8 @@ class ClusterServer(Server):
         #: Lease lengths a table owned here may go unused before its lease is released.
         self.idle_leases = DEFAULT_IDLE_LEASES
         self._waiting: dict[str, asyncio.Future[JSON]] = {}
+        #: The forwards counted against their table's rate lately (a resend is not).
+        self._counted: dict[str, None] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[Any]] = []
 
@@ -403,9 +407,13 @@ class ClusterServer(Server):
                 async with self.redis.pipeline(transaction=False) as pipe:
                     pipe.lpop(self.replies, INBOX_BATCH)
                     pipe.lpop(self.inbox, INBOX_BATCH)
-                    replies, requests = await pipe.execute()
-            except (redis.RedisError, OSError) as exc:  # the next pop takes them
+                    replies, requests = await pipe.execute(raise_on_error=False)
+            except (redis.RedisError, OSError) as exc:
+                # what Redis popped before the answer was lost is gone from here: each
+                # sender sends its request again after a lease without an answer
                 log.warning("reading the inbox: %s", exc)
+            replies = replies if isinstance(replies, list) else None
+            requests = requests if isinstance(requests, list) else None
             key, data = popped
             batch = [(key.decode() == self.replies, data)]
             batch += [(True, data) for data in replies or ()]
@@ -434,14 +442,18 @@ class ClusterServer(Server):
             self._used[body["table"]] = time.monotonic()  # in use, by other processes' clients
         who = Principal(*body["who"])
         message, locale = body["message"], body["locale"]
-        try:
-            # every change of a table, from any process, passes here: the owner's
-            # bucket holds the table to its rate across processes
-            self.tables.count_at_table(body["table"])
-        except RateLimited as exc:
-            refused = error_message(message.get("id"), exc, locale)
-            self.carry([Reply(origin=origin, message=refused, error=exc)])
-            return
+        if origin.fid not in self._counted:  # a forward sent again is counted once
+            try:
+                # every change of a table, from any process, passes here: the owner's
+                # bucket holds the table to its rate across processes
+                self.tables.count_at_table(body["table"])
+            except RateLimited as exc:
+                refused = error_message(message.get("id"), exc, locale)
+                self.carry([Reply(origin=origin, message=refused, error=exc)])
+                return
+            self._counted[origin.fid] = None
+            if len(self._counted) > COUNTED_FORWARDS:
+                del self._counted[next(iter(self._counted))]
 
         def opened(found: Any) -> list[Effect]:
             if isinstance(found, BaseException):

@@ -413,6 +413,9 @@ class ClusterTable(TableProtocol):
         info = self.table.info
         if info.epoch != epoch:  # the seqs a notice of the old epoch named mean nothing now
             self.wanted = info.seq
+            # and so do the seqs forwarded replies wait for: their requesters are closed
+            # below and resume; a retry is answered by the owner (stored) or runs again
+            self.parked = []
         fresh = [e for e in events or () if e.seq > before and e.epoch == info.epoch]
         whole = (
             info.epoch == epoch

@@ -90,19 +90,17 @@ end
 local owner = redis.call('GET', KEYS[7])
 if owner and owner ~= ARGV[1] then return {0, 'owner', owner} end
 
--- 2. the sequence: within an epoch the commit continues the stored log exactly; an
--- older epoch than the stored one never writes again (the table was fenced)
-if cepoch < epoch then return {0, 'seq', epoch, stored} end
-if cepoch == epoch then
-  local expect = stored
-  local fits = true
-  for k = 0, ne - 1 do
-    if tonumber(ARGV[e0 + 2 * k]) ~= expect + 1 then fits = false; break end
-    expect = expect + 1
-  end
-  if cseq ~= expect then fits = false end
-  if not fits then return {0, 'seq', epoch, stored} end
+-- 2. the sequence: the commit continues the stored log exactly, in the stored epoch.
+-- Another epoch never writes: only FENCE moves a table to a new one, so an older
+-- epoch is a process that has not seen the fence, and a newer one a fence Redis lost
+-- (a second failover): refused, the writer reloads and fences again
+if cepoch ~= epoch then return {0, 'seq', epoch, stored} end
+local expect = stored
+for k = 0, ne - 1 do
+  if tonumber(ARGV[e0 + 2 * k]) ~= expect + 1 then return {0, 'seq', epoch, stored} end
+  expect = expect + 1
 end
+if cseq ~= expect then return {0, 'seq', epoch, stored} end
 
 -- 3. the request ids: a request whose reply names an event is never answered again
 local floor = stored - window
@@ -116,10 +114,6 @@ for k = 0, np - 1 do
 end
 
 -- 4. every check passed: write
-if cepoch ~= epoch and ne > 0 then
-  -- a new epoch: its seqs replace whatever the old one had from there on
-  redis.call('ZREMRANGEBYSCORE', KEYS[4], ARGV[e0], '+inf')
-end
 for k = 0, ne - 1 do
   redis.call('ZADD', KEYS[4], ARGV[e0 + 2 * k], ARGV[e0 + 2 * k + 1])
 end

@@ -8,7 +8,12 @@ import json
 import msgpack
 from websockets.asyncio.client import connect
 
+from rollbridge.dice.sources import SeededDice
+
 from .conftest import Peer
+
+#: A seed whose dice make Tukan's attack hit the guard (every request rolls them).
+SEED_THAT_HITS = 17
 
 
 def wire_text(peer) -> str:
@@ -99,10 +104,12 @@ async def test_the_approval_flow(tables):
     assert next(a for a in state["table"]["actors"] if a["id"] == "guard")["state"]["damage"] == 6
 
 
-async def test_a_players_gm_roll_is_shown_to_that_player_as_players_see_it(tables):
+async def test_a_players_gm_roll_is_shown_to_that_player_as_players_see_it(make_tables):
     """Foundry's GM roll (issue 15, item 3): ``secret`` with ``requester_sees`` stays
     GM-only for every connection, but the requester's reply carries the players' view
-    (an NPC's numbers hidden as ever), even with brief results; a repeat answers alike."""
+    (an NPC's numbers hidden as ever), even with brief results; a repeat answers alike.
+    Seeded dice: the attack hits, so the guard is among the actors it changed."""
+    tables = await make_tables(dice=lambda: SeededDice(SEED_THAT_HITS))
     gm, _ = await tables.join("sr2", "gm")
     other, _ = await tables.join("sr2", "player")
     player = Peer(await connect(tables.server.url), binary=True)

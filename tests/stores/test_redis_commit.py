@@ -122,16 +122,28 @@ class TestSequence:
         with pytest.raises(CommitRefused):  # same seqs, other contents: not a repeat
             store.commit("t", changed)
 
-    def test_a_new_epoch_starts_over_its_seqs(self, opened):
+    def test_a_commit_of_another_epoch_is_refused_only_a_fence_moves_it(self, opened):
+        """Only ``fence`` moves a table to a new epoch (docs/redis.md, "Failover and
+        fencing"): a commit of another epoch than the stored one — a newer one here,
+        starting its seqs over — is refused and writes nothing (it was written before
+        fencing existed; a newer epoch in a commit now means a fence Redis lost)."""
         store = opened()
         store.create_table(make_info(), [])
         store.commit("t", make_commit(store, events=3))
         fresh = make_commit(store, events=1)
         fresh.info.epoch, fresh.info.seq = 2, 2
         fresh.events[0].epoch, fresh.events[0].seq = 2, 2
-        store.commit("t", fresh)
-        assert [(e.epoch, e.seq) for e in store.events_after("t", 0)] == [(1, 1), (2, 2)]
-        assert store.load("t")[0].info.epoch == 2
+        before = raw(store)
+        with pytest.raises(CommitRefused) as caught:
+            store.commit("t", fresh)
+        assert caught.value.details["reason"] == "seq"
+        assert raw(store) == before
+        moved = store.fence("t", 1, 4)  # seq 4 of epoch 1 was seen: the table moves
+        ahead = make_commit(store, events=1)  # and commits go on in its new epoch
+        store.commit("t", ahead)
+        assert [(e.epoch, e.seq) for e in store.events_after("t", 0)][-2:] == [
+            (1, 3), (moved.epoch, 4)
+        ]  # fmt: skip
 
 
 class TestReplies:

@@ -23,7 +23,7 @@ from rollbridge.exceptions import UnknownTable
 from rollbridge.offline import TableService
 from rollbridge.protocol.effects import Close, Deliver, Effect, LoadTable, Persist, Read, Reply
 from rollbridge.protocol.members import Member
-from rollbridge.server.cluster_table import ClusterTable, Ownership
+from rollbridge.server.cluster_table import ClusterTable, Forward, Ownership
 from rollbridge.stores.redis import CommitRefused, RedisStore
 from rollbridge.stores.redis_fence import behind, new_epoch
 from rollbridge.testing import host_with
@@ -109,6 +109,28 @@ def test_a_commit_of_the_old_epoch_is_refused_after_a_fence(store):
     assert caught.value.details["reason"] == "seq"
     assert caught.value.details["stored_epoch"] == fenced.epoch
     assert raw(store) == before
+
+
+def test_a_commit_of_a_newer_epoch_is_refused_a_fence_lost_is_found_again(store):
+    """Only FENCE moves a table to a new epoch. A commit of a *newer* epoch than the
+    stored one is a fence Redis lost (a second failover to a replica that had not
+    seen it): it is refused, writing nothing — not written past the stored log's end
+    with the seqs between lost — so its writer reloads, finds the table behind what it
+    committed under the new epoch, and fences it again."""
+    key = store.keys.table("t").info
+    lagging = store.client.hmget(key, "epoch", "info")  # what the replica still holds
+    fenced = store.fence("t", 1, 6)  # on the old master: the table moved to a new epoch
+    ahead = make_commit(store, events=1)  # what its owner then wrote: (new epoch, 4)
+    ahead.events[0].seq = ahead.info.seq = 10  # after 7..9, which this Redis never got
+    store.client.hset(key, mapping={"epoch": lagging[0], "info": lagging[1]})  # promoted
+    before = raw(store)
+    with pytest.raises(CommitRefused) as caught:
+        store.commit("t", ahead)
+    assert caught.value.details["reason"] == "seq"
+    assert (caught.value.details["stored_epoch"], caught.value.details["stored_seq"]) == (1, 3)
+    assert raw(store) == before  # nothing written
+    again = store.fence("t", fenced.epoch, 9)  # the writer's reload: behind what it knew
+    assert again.moved and again.epoch > fenced.epoch and again.seq == 3
 
 
 # -- a promoted replica that lagged, found by the cluster protocol ------------------------
@@ -335,3 +357,30 @@ def test_a_follower_that_delivered_more_fences_on_its_next_sync(failover):
     info = f.store.load("t")[0].info
     assert info.epoch > 1 and follower.table.info.epoch == info.epoch
     assert (follower.table.info.seq, follower.durable_seq) == (5, 5)
+
+
+def test_replies_parked_for_seqs_of_the_old_epoch_are_dropped_by_the_fence(failover):
+    """A follower holds the owner's answer to a forwarded change until the event it
+    names (seq 9) has been delivered here. The table is then found behind and fenced:
+    seq 9 of the old epoch will never be delivered, and seq 9 of the new one would be
+    another event, so the parked answer is dropped (its requester is closed to
+    resume; its retry is answered by the owner or runs again), and the follower does
+    not stay 'used' for it."""
+    f = failover
+    owner, gm = f.protocol(owned=True), member("gm")
+    f.carry(owner.join(gm, None))
+    follower, asker = f.protocol(owned=False), member("asker")
+    f.carry(follower.join(asker, None))
+    play(f, owner, gm, "a", 5)
+    f.promote()
+    play(f, owner, gm, "b", 3)
+    f.carry(follower.notified(1, 8))
+    (forward,) = [e for e in follower.receive({**ROLL, "id": "x"}, GM, asker.origin,
+                                              member=asker) if isinstance(e, Forward)]  # fmt: skip
+    f.switch()  # the owner ran it as seq 9 on the old master, then Redis failed over
+    answer = {"type": "result", "id": "x", "seq": 9, "status": "done"}
+    out = f.carry(follower.forwarded(forward, answer))  # parked for 9; its sync fences
+    assert [(c.member, c.code) for c in out if isinstance(c, Close)] == [(asker, 1013)]
+    assert follower.table.info.epoch > 1 and follower.durable_seq == 5
+    assert follower.parked == [] and not follower.used
+    assert not [e for e in out if isinstance(e, Reply)]  # the answer is not sent
