@@ -414,13 +414,15 @@ class ClusterServer(Server):
                 log.warning("reading the inbox: %s", exc)
             replies = replies if isinstance(replies, list) else None
             requests = requests if isinstance(requests, list) else None
-            key, data = popped
-            batch = [(key.decode() == self.replies, data)]
-            batch += [(True, data) for data in replies or ()]
-            batch += [(False, data) for data in requests or ()]
-            batch.sort(key=lambda item: not item[0])  # replies first; each list in order
-            for is_reply, data in batch:
-                self._handle_popped(is_reply, data)
+            key, first = popped
+            if key.decode() == self.replies:
+                replies = [first, *(replies or ())]
+            else:
+                requests = [first, *(requests or ())]
+            for data in replies or ():  # the answers first; each list in order
+                self._handle_popped(True, data)
+            for data in requests or ():
+                self._handle_popped(False, data)
 
     def _handle_popped(self, is_reply: bool, data: bytes) -> None:
         """Hand a popped reply to its waiter, or run a popped request."""
