@@ -228,7 +228,8 @@ class Event:
     views: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     #: The stored form packed (msgpack), made once; not compared.
     _packed: bytes | None = field(default=None, repr=False, compare=False)
-    _places: Places | None = field(default=None, repr=False, compare=False)
+    #: Its places trees (:meth:`places`), with and without private values; not compared.
+    _places: dict[bool, Places] | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> JSON:
         data = {

@@ -1,0 +1,155 @@
+"""Instructions per request, counted by callgrind: a figure the machine's load cannot move.
+
+The throughput benchmark (``bench_server.py throughput``) moves by ±10 % between
+rounds on a shared VM, which hides any change worth a few percent. This one runs
+the same request mix in one process — an sr2 ``attack`` (Tukan on the guard,
+Hackler, short range) and a ``3d6`` roll in turn, the GM's heal
+(``actor.update``) whenever the guard is down — through the same code the server
+runs for a request: decode the frame, parse, the idempotency check, execute and
+stage (rules, dice, every audience's view packed), the frames for the table's six
+msgpack clients and the result, and the commit prepared for SQLite. No sockets
+and no SQLite write: the in-process work of a request. Dice are seeded (one
+``SeededDice`` per request), so the same code executes the same instructions.
+
+``python benchmarks/bench_instructions.py`` runs itself twice under
+``valgrind --tool=callgrind`` (``PYTHONHASHSEED=0``), once with no pairs (the
+imports and the table's load) and once with ``--pairs`` pairs, and prints the
+difference divided by the pairs: instructions per attack + roll pair (heals
+included). It also prints a SHA-256 of every frame and prepared commit made, so
+two versions of the code can show they put the same bytes on the wire and in
+the store (the tables are seeded with a fixed epoch, so the digest is stable).
+
+``--run N`` runs the mix without valgrind (what the counted runs execute).
+Needs valgrind (Debian: ``apt-get install valgrind``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import msgpack
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+__all__ = ["count_instructions", "run_mix"]
+
+#: The epoch the benchmark's table is seeded with (the digest must not depend on the clock).
+EPOCH = 1
+
+
+def run_mix(pairs: int) -> str:
+    """Run ``pairs`` attack + roll pairs (and the heals they call for) in-process;
+    the SHA-256 of every frame and prepared commit made."""
+    from bench_server import (
+        ATTACK,
+        HEAL_STATUSES,
+        ROLL,
+        heal_request,
+        make_host,
+        open_mix_table,
+        seed_sqlite,
+    )
+
+    from rollbridge.dice import SeededDice
+    from rollbridge.engine import Table, parse_request
+    from rollbridge.protocol import Delivery
+    from rollbridge.protocol.frames import decode
+    from rollbridge.protocol.members import result_frame
+    from rollbridge.protocol.table import echo_id
+    from rollbridge.stores import SQLiteStore
+
+    digest = hashlib.sha256()
+    host = make_host()
+    with tempfile.TemporaryDirectory(prefix="bench-instructions-") as folder:
+        path = Path(folder) / "mix.db"
+        seed_sqlite(path, 1, host)
+        store = SQLiteStore(path)
+        try:
+            with store._transaction(write=True) as conn:  # a fixed epoch: a stable digest
+                conn.execute("UPDATE tables SET epoch = ?", (EPOCH,))
+            protocol, player, gm, members = open_mix_table(store, host)
+            table = protocol.table
+            heal = heal_request(host)
+            need_heal = False
+            for n in range(pairs * 2):
+                if need_heal:
+                    message, who, need_heal = heal, gm, False
+                else:
+                    message, who = (ATTACK if n % 2 == 0 else ROLL), player
+                asker = members[1] if who is gm else members[0]
+                frame = msgpack.packb({**message, "id": f"r{n}"})
+                decoded, _ = decode(frame)
+                request = parse_request(decoded)
+                key = Table.reply_key(who, request.id)
+                if key in protocol._recent or key in protocol._keys:
+                    raise SystemExit(f"request id {request.id} seen before")
+                outcome = table.execute(request, who, SeededDice(n))
+                deliveries = [Delivery(table, event) for event in outcome.events]
+                for delivery in deliveries:
+                    for member in members:
+                        digest.update(bytes(delivery.frame(member)))
+                reply = {"type": "result", "id": echo_id(decoded), **outcome.reply}
+                if reply.pop("view", None) is not None and deliveries:
+                    reply["event"] = deliveries[-1].view(asker.audience)
+                last = deliveries[-1] if deliveries else None
+                digest.update(bytes(result_frame(asker, reply, last)))
+                prepared = store.prepare(outcome.commit)  # type: ignore[arg-type]
+                digest.update(prepared.events + prepared.state)
+                if message is ATTACK and deliveries:
+                    for actor in deliveries[-1].view(members[0].audience)["actors"]:
+                        if actor["id"] == "guard" and actor["common"]["status"] in HEAL_STATUSES:
+                            need_heal = True
+                for event in outcome.events:
+                    event.views.clear()
+        finally:
+            store.close()
+    return digest.hexdigest()
+
+
+def count_instructions(pairs: int, valgrind: str = "valgrind") -> int:
+    """Instructions callgrind counts for a run of ``pairs`` pairs (the whole process)."""
+    with tempfile.TemporaryDirectory(prefix="bench-callgrind-") as folder:
+        out = Path(folder) / "callgrind.out"
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        command = [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
+                   str(Path(__file__).resolve()), "--run", str(pairs)]  # fmt: skip
+        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"valgrind failed ({done.returncode}):\n{done.stderr[-2000:]}")
+        found = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
+        if found is None:
+            raise SystemExit(f"no instruction count in valgrind's output:\n{done.stderr[-2000:]}")
+        return int(found.group(1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Count, or with ``--run N`` only run the mix."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pairs", type=int, default=100, help="attack + roll pairs (default 100)")
+    parser.add_argument("--run", type=int, metavar="N", help="run N pairs, no valgrind")
+    parser.add_argument("--valgrind", default="valgrind", help="the valgrind binary")
+    args = parser.parse_args(argv)
+    if args.run is not None:
+        print(run_mix(args.run))
+        return 0
+    if shutil.which(args.valgrind) is None:
+        raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
+    print(f"counting {args.pairs} pairs under callgrind (a minute or two) ...", file=sys.stderr)
+    empty = count_instructions(0, args.valgrind)
+    full = count_instructions(args.pairs, args.valgrind)
+    per_pair = (full - empty) / args.pairs
+    print(f"M instructions per attack + roll pair: {per_pair / 1e6:.3f}")
+    print(f"frames and commits digest: {run_mix(args.pairs)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,37 @@
+"""benchmarks/bench_instructions.py: the request mix it counts is deterministic — the
+same pairs give the same frames and commits, byte for byte — and it exercises the
+whole in-process path (a different number of pairs gives different bytes). The
+instruction counts themselves need valgrind and are recorded in
+docs/performance.md, never asserted: speed is not a test."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_instructions.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_instructions", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_mix_makes_the_same_bytes_every_run(bench):
+    first = bench.run_mix(3)
+    assert first == bench.run_mix(3)
+    assert len(first) == 64
+
+
+def test_more_pairs_make_other_bytes(bench):
+    assert bench.run_mix(3) != bench.run_mix(4)
+
+
+def test_the_run_mode_prints_the_digest(bench, capsys):
+    assert bench.main(["--run", "2"]) == 0
+    assert capsys.readouterr().out.strip() == bench.run_mix(2)
