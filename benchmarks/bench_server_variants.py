@@ -19,24 +19,46 @@ from typing import Any
 __all__ = ["LOOP_VARIANTS", "VARIANTS", "apply", "before_loop"]
 
 
+def _pragma(server: Any, statement: str) -> None:
+    """Run ``statement`` on every connection of the server's SQLite store, those
+    open already and those its threads open later."""
+    original = server.store._conn
+    done: set[int] = set()
+
+    def conn() -> Any:
+        connection = original()
+        if id(connection) not in done:
+            connection.execute(statement)
+            done.add(id(connection))
+        return connection
+
+    for connection in server.store._connections:
+        connection.execute(statement)
+        done.add(id(connection))
+    server.store._conn = conn
+
+
 def sync_off(server: Any) -> None:
     """SQLite with ``synchronous=OFF``: no fsync at all, so a commit is not
     durable (a power cut loses it). Not a candidate: it measures what the
     durability the issue asks for costs, next to everything else."""
-    original = server.store._conn
-    switched: set[int] = set()
+    _pragma(server, "PRAGMA synchronous = OFF")
 
-    def conn() -> Any:
-        connection = original()
-        if id(connection) not in switched:  # once per connection (one per thread)
-            connection.execute("PRAGMA synchronous = OFF")
-            switched.add(id(connection))
-        return connection
 
-    for connection in server.store._connections:  # already open in this thread
-        connection.execute("PRAGMA synchronous = OFF")
-        switched.add(id(connection))
-    server.store._conn = conn
+def wal_coalesce(server: Any) -> None:
+    """Checkpoint the WAL every 10,000 pages instead of SQLite's 1,000: a page
+    written by many commits (an index leaf) is copied into the database once per
+    checkpoint, so fewer copies. The WAL file grows to ~40 MB before it is reset.
+    Measured 3 December: 878 against 911 µs per request, the writer's share of
+    the core unchanged (0.16–0.20): within the noise."""
+    _pragma(server, "PRAGMA wal_autocheckpoint = 10000")
+
+
+def page_cache(server: Any) -> None:
+    """64 MiB of SQLite page cache per connection instead of 2 MB: index pages
+    stay in memory, not read back from the OS. Measured 3 December: 879 against
+    911 µs per request (with wal-coalesce 900): within the noise."""
+    _pragma(server, "PRAGMA cache_size = -65536")
 
 
 def default_gc(server: Any) -> None:
@@ -108,6 +130,8 @@ VARIANTS: dict[str, Callable[[Any], None]] = {
     "gc-young": gc_young,
     "uvloop": as_is,  # its loop is set by before_loop
     "wire-once": wire_once,
+    "wal-coalesce": wal_coalesce,
+    "page-cache": page_cache,
 }
 
 # Measured earlier and since made real in the server: building each event view
