@@ -52,7 +52,7 @@ import contextlib
 import logging
 import time
 import uuid
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,6 +107,10 @@ DEFAULT_IDLE_LEASES = 4
 #: Seconds of silence on the subscription before it is pinged (and then without an
 #: answer before it is made again).
 DEFAULT_SUBSCRIPTION_PING = 3.0
+
+#: Seconds a stop waits for the background loops to end, and then for each call that
+#: gives up this process's leases and inbox, before it goes on without them.
+STOP_TIMEOUT = 3.0
 
 #: Extend the lease (KEYS[1]) by ARGV[2] ms if ARGV[1] holds it: 1, else 0.
 RENEW = """#!lua
@@ -241,25 +245,55 @@ class ClusterServer(Server):
 
     async def stop(self) -> None:
         """Stop as :meth:`Server.stop`, then give up every lease held (another
-        process takes the table at once instead of after the lease)."""
-        for task in self._loops:
-            task.cancel()
-        for task in self._loops:
-            with contextlib.suppress(BaseException):
-                await task
-        self._loops = []
+        process takes the table at once instead of after the lease). Bounded: a
+        Redis that does not answer delays a stop by a few seconds, never for good."""
+        self.stopping = True
+        await self._stop_loops()
         await super().stop()
         for task in list(self._tasks):
             task.cancel()
         if self.redis is not None:
             for table_id in self.ownership.owned:
-                with contextlib.suppress(redis.RedisError, OSError):
-                    await self._release(keys=[self.keys.table(table_id).owner], args=[self.node])
+                await self._bounded(
+                    self._release(keys=[self.keys.table(table_id).owner], args=[self.node]),
+                    f"giving up the lease of table {table_id}",
+                )
             self.ownership.clear()
-            with contextlib.suppress(redis.RedisError, OSError):
-                await self.redis.delete(self.inbox, self.replies)
-            await self.redis.aclose()
+            await self._bounded(self.redis.delete(self.inbox, self.replies), "clearing the inbox")
+            await self._bounded(self.redis.aclose(), "closing the Redis connections")
             self.redis = None
+
+    async def _stop_loops(self) -> None:
+        """Cancel the background loops and wait for them to end, cancelling again
+        while they run: a cancellation that a library swallows (redis-py can, while
+        it connects) must not hold the stop. Each loop also ends at its next turn
+        once :attr:`stopping` is set; one that still runs after :data:`STOP_TIMEOUT`
+        is left behind, with a warning."""
+        pending = {task for task in self._loops if not task.done()}
+        deadline = time.monotonic() + STOP_TIMEOUT
+        while pending:
+            for task in pending:
+                task.cancel()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                log.warning("%d background loop(s) did not stop within %s s; stopping "
+                            "without them", len(pending), STOP_TIMEOUT)  # fmt: skip
+                break
+            _done, pending = await asyncio.wait(pending, timeout=min(0.1, left))
+        for task in self._loops:  # a loop that failed: its error is logged, not lost
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                log.warning("a background loop had failed: %r", task.exception())
+        self._loops = []
+
+    @staticmethod
+    async def _bounded(call: Awaitable[Any], what: str) -> None:
+        """Await ``call`` for at most :data:`STOP_TIMEOUT`; a failure or a timeout is
+        logged, not raised (the stop goes on)."""
+        try:
+            async with asyncio.timeout(STOP_TIMEOUT):
+                await call
+        except (redis.RedisError, OSError, TimeoutError) as exc:
+            log.warning("%s: %s", what, exc or type(exc).__name__)
 
     def _spawn(self, job: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(job)
@@ -393,7 +427,7 @@ class ClusterServer(Server):
         replies first — a busy inbox never holds back the answers this process's own
         forwards wait for, and a burst costs one round trip, not one per message."""
         assert self.redis is not None
-        while True:
+        while not self.stopping:
             try:
                 popped = await self.redis.blpop([self.replies, self.inbox], timeout=1)
             except (redis.RedisError, OSError) as exc:
@@ -474,7 +508,7 @@ class ClusterServer(Server):
         table unused (no client here, nothing running) for :attr:`idle_leases`
         lease lengths: another process takes it when it needs it."""
         assert self.redis is not None
-        while True:
+        while not self.stopping:
             await asyncio.sleep(self.lease_ms / 3000)
             now = time.monotonic()
             for table_id in self.ownership.owned:  # a snapshot: _give_up, _lost change it
@@ -546,14 +580,14 @@ class ClusterServer(Server):
         every table followed synced (what was published meanwhile is read from the
         log)."""
         assert self.redis is not None
-        while True:
+        while not self.stopping:
             pubsub = self.redis.pubsub()
             subscribed: dict[str, str] = {}
             watch = _Silence(self.subscription_ping, self.subscription_ping)
             open_ids: set[str] = set()
             version = -1
             try:
-                while True:
+                while not self.stopping:
                     # the channels wanted are worked out again only when the tables
                     # held or those owned change, not for every message
                     if self.ownership.version != version or self.tables.open.keys() != open_ids:
@@ -618,7 +652,7 @@ class ClusterServer(Server):
         ``poll_interval`` seconds: a notice lost on a connection that died silently
         is found here."""
         assert self.redis is not None
-        while True:
+        while not self.stopping:
             await asyncio.sleep(self.poll_interval)
             for protocol in list(self.tables.open.values()):
                 self.tables.release(protocol)  # one left idle after a sync is dropped here
