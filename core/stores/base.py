@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
+from rollbridge.exceptions import UnknownTable
 from rollbridge.text import Messages
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ __all__ = [
     "LogTail",
     "Store",
     "reply_window",
+    "unknown_table",
 ]
 
 say = Messages("rollbridge")
@@ -42,6 +44,12 @@ UNKNOWN_TABLE = say("store.unknown_table", "no table {table}")
 TABLE_EXISTS = say("store.table_exists", "a table {table} already exists")
 # Translators: {path} is the database file; {error} SQLite's own message.
 CANNOT_OPEN = say("store.cannot_open", "cannot open {path}: {error}")
+
+
+def unknown_table(table_id: str) -> UnknownTable:
+    """The error every store raises for a table it does not hold."""
+    return UnknownTable(UNKNOWN_TABLE(table=repr(table_id)), details={"table": table_id})
+
 
 #: Events kept per table for resume and undo, by default.
 DEFAULT_RETAIN = 1_000

@@ -8,14 +8,14 @@ from __future__ import annotations
 import hmac
 
 from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
-from rollbridge.exceptions import Conflict, StoreError, UnknownTable
+from rollbridge.exceptions import Conflict, StoreError
 from rollbridge.plain import JSON, pack, unpack
 from rollbridge.stores.base import (
     DEFAULT_RETAIN,
     TABLE_EXISTS,
-    UNKNOWN_TABLE,
     LogTail,
     reply_window,
+    unknown_table,
 )
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
@@ -38,9 +38,7 @@ class MemoryStore:
         try:
             return self._tables[table_id]
         except KeyError:
-            raise UnknownTable(
-                UNKNOWN_TABLE(table=repr(table_id)), details={"table": table_id}
-            ) from None
+            raise unknown_table(table_id) from None
 
     def create_table(self, info: TableInfo, tokens: list[TokenRecord]) -> None:
         if info.id in self._tables:

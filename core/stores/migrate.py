@@ -36,7 +36,7 @@ from rollbridge.dice.verifiable import DiceKey
 from rollbridge.engine.model import Event, TableSnapshot
 from rollbridge.exceptions import Conflict, InvalidRequest, NotFound, UnknownTable
 from rollbridge.plain import JSON, pack
-from rollbridge.stores.base import DEFAULT_RETAIN, UNKNOWN_TABLE, Store
+from rollbridge.stores.base import DEFAULT_RETAIN, Store, unknown_table
 from rollbridge.stores.redis import RedisStore
 from rollbridge.stores.sqlite import SCHEMA_VERSION, SQLiteStore
 from rollbridge.text import Messages
@@ -325,7 +325,7 @@ def _choose(source: SQLiteSource, tables: Sequence[str] | None) -> list[str]:
         return known
     for table_id in tables:
         if table_id not in known:
-            raise UnknownTable(UNKNOWN_TABLE(table=repr(table_id)), details={"table": table_id})
+            raise unknown_table(table_id)
     return list(dict.fromkeys(tables))
 
 

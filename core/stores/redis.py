@@ -55,16 +55,16 @@ from redis.commands.core import Script
 
 from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
 from rollbridge.engine.table import HISTORY_IN_MEMORY
-from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
+from rollbridge.exceptions import Conflict, RollbridgeError, StoreError
 from rollbridge.plain import JSON, NotPlain, pack, unpack
 from rollbridge.stores import redis_scripts as lua
 from rollbridge.stores.base import (
     CANNOT_OPEN,
     DEFAULT_RETAIN,
     TABLE_EXISTS,
-    UNKNOWN_TABLE,
     LogTail,
     reply_window,
+    unknown_table,
 )
 from rollbridge.stores.redis_durability import check_durability
 from rollbridge.stores.redis_keys import DEFAULT_PREFIX, RedisKeys, TableKeys
@@ -217,10 +217,6 @@ def commit_args(
         args += pair
     keys_ = [keys.info, keys.actors, keys.order, keys.log, keys.replies, keys.reply_seqs]
     return [*keys_, keys.owner, keys.commits], args
-
-
-def _unknown(table_id: str) -> UnknownTable:
-    return UnknownTable(UNKNOWN_TABLE(table=repr(table_id)), details={"table": table_id})
 
 
 def _snapshot(info: bytes, meta: bytes, records: Sequence[bytes]) -> TableSnapshot:
@@ -397,7 +393,7 @@ class RedisStore:
         """Remove a table and everything of it (its lease too). :raises UnknownTable:"""
         keys = [*self.keys.table(table_id).all(), self.keys.glob("tables")]
         if not self._run("DELETE_TABLE", keys, [table_id]):
-            raise _unknown(table_id)
+            raise unknown_table(table_id)
 
     def import_table(
         self,
@@ -475,7 +471,7 @@ class RedisStore:
         k = self.keys.table(table_id)
         found = self._run("LOAD", [k.info, k.actors, k.order, k.log])
         if not found:
-            raise _unknown(table_id)
+            raise unknown_table(table_id)
         info_blob, meta_blob, records, events = found
         snapshot = _snapshot(info_blob, meta_blob, records)
         history = {}
@@ -515,7 +511,7 @@ class RedisStore:
             [int(after), retain, reply_window(self.retain)],
         )
         if not found:
-            raise _unknown(table_id)
+            raise unknown_table(table_id)
         info_blob, meta_blob, records, present, latest, blobs, reply_keys = found
         snapshot = _snapshot(info_blob, meta_blob, records)
         info = snapshot.info
@@ -552,7 +548,7 @@ class RedisStore:
         k = self.keys.table(table_id)
         found = self._run("EVENTS_AFTER", [k.info, k.log], [int(seq), max(0, self.retain)])
         if not found:
-            raise _unknown(table_id)
+            raise unknown_table(table_id)
         return self._after(found[1:], seq, int(found[0]))
 
     def follow_log(self, table_id: str, after: int) -> LogTail:
@@ -568,7 +564,7 @@ class RedisStore:
         k = self.keys.table(table_id)
         found = self._run("FOLLOW_LOG", [k.info, k.log], [int(after), max(0, self.retain)])
         if not found:
-            raise _unknown(table_id)
+            raise unknown_table(table_id)
         epoch, latest, first, blobs = int(found[0]), int(found[1]), found[2], found[3]
         kept_from = max(latest + 1 if first is None else int(first), latest - self.retain + 1)
         return LogTail(epoch, latest, kept_from, self._after(blobs, after, latest))
@@ -606,7 +602,7 @@ class RedisStore:
         k = self.keys.table(table_id)
         found = self._run("REPLY", [k.info, k.replies, k.reply_seqs], [key])
         if not found:
-            raise _unknown(table_id)
+            raise unknown_table(table_id)
         latest, blob, at = found
         if not blob or not at or float(at) <= latest - reply_window(self.retain):
             return None
@@ -617,7 +613,7 @@ class RedisStore:
         k = self.keys.table(table_id)
         found = self._run("REPLY_KEYS", [k.info, k.reply_seqs], [reply_window(self.retain)])
         if found is None or found is False:
-            raise _unknown(table_id)
+            raise unknown_table(table_id)
         return [_text(key) for key in found]
 
     # -- commits --------------------------------------------------------------------
@@ -720,7 +716,7 @@ class RedisStore:
             return
         reason = _text(result[1])
         if reason == "unknown":
-            raise _unknown(table_id)
+            raise unknown_table(table_id)
         if reason == "seq":
             epoch, seq = int(result[2]), int(result[3])
             raise CommitRefused(
@@ -763,7 +759,7 @@ class RedisStore:
         """Store a token record (its hash only). :raises UnknownTable:"""
         args = [record.id, self._pack_token(record), record.hash]
         if not self._run("ADD_TOKEN", self._token_keys(record.table), args):
-            raise _unknown(record.table)
+            raise unknown_table(record.table)
 
     def find_token(self, table_id: str, token_hash: str) -> TokenRecord | None:
         """The token of this table with this hash (None for an unknown table)."""
@@ -778,14 +774,14 @@ class RedisStore:
         k = self.keys.table(table_id)
         blobs = self._run("LIST_TOKENS", [k.info, k.tokens, k.token_order])
         if blobs is None:
-            raise _unknown(table_id)
+            raise unknown_table(table_id)
         return [_token(table_id, b) for b in blobs if b is not None]
 
     def revoke_token(self, table_id: str, token_id: str) -> bool:
         """Remove a token; whether it existed. :raises UnknownTable:"""
         done = int(self._run("REVOKE_TOKEN", self._token_keys(table_id), [token_id]))
         if done < 0:
-            raise _unknown(table_id)
+            raise unknown_table(table_id)
         return done == 1
 
     def token_ids(self) -> set[str]:

@@ -32,9 +32,9 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from rollbridge.engine.model import TableInfo
-from rollbridge.exceptions import StoreError, UnknownTable
+from rollbridge.exceptions import StoreError
 from rollbridge.plain import pack, unpack
-from rollbridge.stores.base import UNKNOWN_TABLE
+from rollbridge.stores.base import unknown_table
 
 __all__ = ["FENCE", "Fenced", "behind", "delivered", "fence", "fence_if_behind", "new_epoch"]
 
@@ -110,7 +110,7 @@ def fence(store: Any, table_id: str, epoch: int, seq: int) -> Fenced:
     for _attempt in range(ATTEMPTS):
         found = store._call(lambda: store.client.hmget(info_key, "epoch", "seq", "info"))
         if found[0] is None or found[2] is None:
-            raise _unknown(table_id)
+            raise unknown_table(table_id)
         stored = (int(found[0]), int(found[1]))
         if not behind(stored, (epoch, seq)):
             return Fenced(*stored, moved=False)
@@ -121,7 +121,7 @@ def fence(store: Any, table_id: str, epoch: int, seq: int) -> Fenced:
         args = [epoch, seq, found[2], blob, fresh]
         answer = store._call(lambda a=args: script(keys=[info_key], args=a))  # type: ignore[misc]
         if not answer:
-            raise _unknown(table_id)
+            raise unknown_table(table_id)
         status, now_epoch, now_seq = int(answer[0]), int(answer[1]), int(answer[2])
         if status != 2:
             if status == 1:
@@ -133,10 +133,6 @@ def fence(store: Any, table_id: str, epoch: int, seq: int) -> Fenced:
                 )  # fmt: skip
             return Fenced(now_epoch, now_seq, moved=status == 1)
     raise StoreError(f"table {table_id!r} kept changing while it was fenced; try again")
-
-
-def _unknown(table_id: str) -> UnknownTable:
-    return UnknownTable(UNKNOWN_TABLE(table=repr(table_id)), details={"table": table_id})
 
 
 def fence_if_behind(

@@ -68,9 +68,9 @@ from rollbridge.stores.base import (
     CANNOT_OPEN,
     DEFAULT_RETAIN,
     TABLE_EXISTS,
-    UNKNOWN_TABLE,
     reply_window,
     say,
+    unknown_table,
 )
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
@@ -301,10 +301,6 @@ _EMPTY = bytes((0x90,))  # an empty msgpack array
 _INFO_COLUMNS = "id, name, ruleset, ruleset_version, settings, epoch, seq"
 
 
-def _unknown(table_id: str) -> UnknownTable:
-    return UnknownTable(UNKNOWN_TABLE(table=repr(table_id)), details={"table": table_id})
-
-
 def _info(row: Sequence[Any], latest: Sequence[Any] | None = None) -> TableInfo:
     """A table's info from its ``tables`` row, or from its latest log row (seq, info)."""
     if latest is not None and latest[0] >= row[6]:
@@ -494,7 +490,7 @@ class SQLiteStore:
     @staticmethod
     def _require(conn: sqlite3.Connection, table_id: str) -> None:
         if conn.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is None:
-            raise _unknown(table_id)
+            raise unknown_table(table_id)
 
     @staticmethod
     def _head(conn: sqlite3.Connection, table_id: str) -> tuple[int, int, int]:
@@ -506,7 +502,7 @@ class SQLiteStore:
             (table_id,),
         ).fetchone()
         if row is None:
-            raise _unknown(table_id)
+            raise unknown_table(table_id)
         epoch, snapshot, log_epoch, last = row
         if last is not None and last >= snapshot:
             return log_epoch, last, snapshot
@@ -570,7 +566,7 @@ class SQLiteStore:
                 f"SELECT {_INFO_COLUMNS}, meta, state FROM tables WHERE id = ?", (table_id,)
             ).fetchone()
             if row is None:
-                raise _unknown(table_id)
+                raise unknown_table(table_id)
             rows = conn.execute(
                 'SELECT last, info, state FROM log WHERE "table" = ? AND first > ? ORDER BY first',
                 (table_id, row[6]),
