@@ -140,6 +140,25 @@ def wire_once(server: Any) -> None:
     client_module.broadcast = broadcast
 
 
+def frame_by_frame(server: Any) -> None:
+    """The outbox's batches off: every frame written to its connection on its own,
+    one ``send`` system call each, as before 3 December (what writing a group
+    commit's frames together buys; docs/performance.md, "Deliveries written
+    together")."""
+    import contextlib
+
+    from rollbridge.server.outbox import Outbox
+
+    class Unbatched(Outbox):
+        __slots__ = ()
+
+        @contextlib.contextmanager
+        def batch(self) -> Any:
+            yield
+
+    server.outbox = Unbatched()
+
+
 VARIANTS: dict[str, Callable[[Any], None]] = {
     "sync-off": sync_off,
     "default-gc": default_gc,
@@ -150,6 +169,7 @@ VARIANTS: dict[str, Callable[[Any], None]] = {
     "wal-coalesce": wal_coalesce,
     "page-cache": page_cache,
     "recv-64k": recv_64k,
+    "frame-by-frame": frame_by_frame,
 }
 
 # Measured earlier and since made real in the server: building each event view

@@ -58,6 +58,7 @@ from rollbridge.server.limits import (
 )
 from rollbridge.server.logs import log_refusal
 from rollbridge.server.metrics import ServerMetrics
+from rollbridge.server.outbox import Outbox
 from rollbridge.server.writer import MAX_PENDING, CommitWriter
 from rollbridge.stores.base import Store
 from rollbridge.text import Messages
@@ -141,6 +142,8 @@ class Server:
             backlog_limit=buffer_limit // 2,
         )
         self.clients: set[Client] = set()
+        #: Where frames leave; a batch writes each client's frames together.
+        self.outbox = Outbox()
         self.writer: CommitWriter | None = None
         self._reader: ThreadPoolExecutor | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -155,7 +158,9 @@ class Server:
     async def start(self) -> None:
         """Start the writer and the readers, and listen."""
         loop = self._loop = asyncio.get_running_loop()
-        self.writer = CommitWriter(self.store, loop, max_pending=self.max_pending)
+        self.writer = CommitWriter(
+            self.store, loop, max_pending=self.max_pending, batch=self.outbox.batch
+        )
         self.writer.observe = self.metrics.committed
         self._reader = ThreadPoolExecutor(READER_THREADS, thread_name_prefix="rollbridge-reader")
         self._server = await serve(
@@ -243,12 +248,14 @@ class Server:
 
     def carry(self, effects: list[Effect], client: Client | None = None) -> None:
         """Carry out the protocol's effects, in order (``client``: whose frame
-        produced them, for a :class:`Close` of its own connection)."""
-        for effect in effects:
-            try:
-                self._carry_one(effect, client)
-            except Exception:  # a driver bug must not stop the other effects
-                log.exception("carrying out %s failed", type(effect).__name__)
+        produced them, for a :class:`Close` of its own connection). The frames
+        they send leave together, per client, when the last is carried out."""
+        with self.outbox.batch():
+            for effect in effects:
+                try:
+                    self._carry_one(effect, client)
+                except Exception:  # a driver bug must not stop the other effects
+                    log.exception("carrying out %s failed", type(effect).__name__)
 
     def _carry_one(self, effect: Effect, client: Client | None) -> None:
         if isinstance(effect, Deliver):

@@ -2,8 +2,11 @@
 
 A client reads frames in order and hands each to its sans-I/O
 :class:`~rollbridge.protocol.connection.Connection`; the server carries out the
-effects. Every frame to the client — replies and events alike — is written at
-once to the connection's transport, in order; a client that does not read is
+effects. Every frame to the client — replies and events alike — is written to
+the connection's transport in order: at once, or, while the server carries out
+a batch (a group commit's callbacks, one frame's effects), when the batch ends,
+together with the client's other frames of it (:mod:`rollbridge.server.outbox`).
+A client that does not read is
 never waited for: when its unsent bytes pass the limit it is disconnected (1013)
 and can resume.
 """
@@ -15,7 +18,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
-from websockets.asyncio.server import ServerConnection, broadcast
+from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
@@ -71,24 +74,23 @@ class Client:
     # -- sending ---------------------------------------------------------------
 
     def enqueue(self, frame: bytes | str, *, backlog: bool = False) -> None:
-        """Write a frame now (websockets' synchronous ``broadcast`` to this one
-        connection: no queue, no task). A client whose unsent bytes pass the
-        limit is too far behind: it is disconnected (1013) and can resume.
-        ``backlog`` frames (a welcome and a resume's missed events) are not held
-        to the limit."""
+        """Write a frame now, or at the end of the server's running batch (the
+        server's :class:`~rollbridge.server.outbox.Outbox`: no queue, no task).
+        A client whose unsent bytes pass the limit is too far behind: it is
+        disconnected (1013) and can resume. ``backlog`` frames (a welcome and a
+        resume's missed events) are not held to the limit."""
         if self.closing:
             return
-        transport = self.connection.transport
-        if not backlog and transport.get_write_buffer_size() > self.server.buffer_limit:
+        connection = self.connection
+        owed = connection.transport.get_write_buffer_size()
+        if not backlog and owed > self.server.buffer_limit:
             log.warning(
-                "client %s fell %d bytes behind; disconnecting",
-                self.principal.label(),
-                transport.get_write_buffer_size(),
+                "client %s fell %d bytes behind; disconnecting", self.principal.label(), owed
             )
             self.server.metrics.cut_off("behind")
             self.disconnect(CLOSE_BEHIND, self.reason(BEHIND()))
             return
-        broadcast((self.connection,), frame)
+        self.server.outbox.send(connection, frame)
         self.server.metrics.sent(len(frame))
 
     @property

@@ -17,11 +17,13 @@ so they fail too, until the loop has reloaded the table and called
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import queue
 import threading
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from rollbridge.engine.model import Commit
@@ -59,6 +61,8 @@ class CommitWriter:
     :param loop: the event loop callbacks run in.
     :param linger: seconds to wait for more commits before writing (group commit).
     :param max_pending: commits that may wait to be written (see :attr:`full`).
+    :param batch: entered around the callbacks of one group commit, in the loop
+        (the server's outbox: the frames they release leave together).
     """
 
     def __init__(
@@ -68,8 +72,10 @@ class CommitWriter:
         *,
         linger: float = LINGER,
         max_pending: int = MAX_PENDING,
+        batch: Callable[[], AbstractContextManager[object]] = contextlib.nullcontext,
     ) -> None:
         self.store = store
+        self.batch = batch
         self.loop = loop
         self.linger = linger
         self.max_pending = max_pending
@@ -186,8 +192,9 @@ class CommitWriter:
     def _run_callbacks(self, callbacks: list[tuple[Done, BaseException | None]]) -> None:
         """In the loop: the commits are written (or failed); tell their owners."""
         self.pending -= len(callbacks)
-        for done, error in callbacks:
-            try:
-                done(error)
-            except Exception:
-                log.exception("a commit callback failed")
+        with self.batch():
+            for done, error in callbacks:
+                try:
+                    done(error)
+                except Exception:
+                    log.exception("a commit callback failed")

@@ -44,7 +44,7 @@ def test_throughput_mode():
         assert run_figures["requests"] > 0
         assert run_figures["errors"] == {}
         assert run_figures["p50_ms"] <= run_figures["p99_ms"]
-        assert set(run_figures["mix"]) <= {"attack", "roll", "heal"}
+        assert {"attack", "roll"} <= set(run_figures["mix"]) <= {"attack", "roll", "heal"}
     summary = document["summary"]
     assert positive(summary["ratio"])
     assert isinstance(summary["goal_met"], bool)
@@ -58,6 +58,19 @@ def test_throughput_mode():
     costs = document["inprocess_us_per_request"]
     assert set(costs) == {"rollbridge"}
     assert all(positive(steps["total"]) for steps in costs.values())
+
+
+def test_throughput_roll_mix_sends_only_rolls():
+    """``--mix roll``: the pipeline's floor, 3d6 rolls and nothing else, to both servers."""
+    document = run(
+        "throughput", "--tables", "1", "--warmup", "0.3", "--duration", "0.5", "--rounds", "1",
+        "--cost-requests", "10", "--mix", "roll",
+    )  # fmt: skip
+    assert document["config"]["mix"] == "roll"
+    for run_figures in document["runs"]:
+        assert set(run_figures["mix"]) == {"roll"}
+        assert run_figures["errors"] == {}
+    assert positive(document["summary"]["servers"]["rollbridge"]["cpu_us_per_request"])
 
 
 def test_scale_mode():

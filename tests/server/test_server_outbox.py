@@ -1,0 +1,146 @@
+"""The outbox (rollbridge.server.outbox): the frames a batch releases leave each
+connection in one transport write, in order and intact; outside a batch, and for a
+lone frame, each frame is written at once, as websockets' ``broadcast`` does.
+
+Real websockets connections on 127.0.0.1; the server side's transport ``write`` is
+wrapped only to count calls (the bytes still go out through it)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+import msgpack
+from websockets.asyncio.client import connect
+from websockets.asyncio.server import serve
+from websockets.protocol import State
+
+from rollbridge.server.outbox import Outbox
+from tests.server.test_server_failures import slow_commits
+
+
+def count_writes(connection) -> list[bytes]:
+    """Every chunk the connection's transport is asked to write, from now on."""
+    transport = connection.transport
+    original = transport.write
+    written: list[bytes] = []
+
+    def write(data) -> None:
+        written.append(bytes(data))
+        original(data)
+
+    transport.write = write
+    return written
+
+
+@contextlib.asynccontextmanager
+async def pair(count: int = 2):
+    """``count`` connections: (server side, client side) for each."""
+    accepted: list = []
+    done = asyncio.Event()
+
+    async def handler(connection) -> None:
+        accepted.append(connection)
+        await done.wait()
+
+    async with serve(handler, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        clients = [await connect(f"ws://127.0.0.1:{port}") for _ in range(count)]
+        while len(accepted) < count:
+            await asyncio.sleep(0.01)
+        try:
+            yield list(zip(accepted, clients, strict=True))
+        finally:
+            done.set()
+            for client in clients:
+                await client.close()
+
+
+async def received(client, count: int) -> list:
+    return [await asyncio.wait_for(client.recv(), 5) for _ in range(count)]
+
+
+async def test_a_batch_writes_each_connections_frames_together_in_order():
+    outbox = Outbox()
+    async with pair() as [(a, a_client), (b, b_client)]:
+        a_writes, b_writes = count_writes(a), count_writes(b)
+        frames = [msgpack.packb({"n": 1}), '{"n": 2}', msgpack.packb({"n": 3}), "x" * 70_000]
+        with outbox.batch():
+            assert outbox.holding
+            for frame in frames:
+                outbox.send(a, frame)
+            outbox.send(b, b"lone")
+            assert a_writes == [] and b_writes == []  # held until the batch ends
+        assert not outbox.holding
+        assert len(a_writes) == 1  # four frames, one write
+        assert len(b_writes) == 1  # a lone frame: broadcast's own write
+        assert await received(a_client, 4) == frames  # text stays text, bytes stay bytes
+        assert await received(b_client, 1) == [b"lone"]
+
+
+async def test_outside_a_batch_each_frame_leaves_at_once():
+    outbox = Outbox()
+    async with pair(1) as [(a, a_client)]:
+        writes = count_writes(a)
+        outbox.send(a, b"one")
+        assert len(writes) == 1
+        outbox.send(a, "two")
+        assert len(writes) == 2
+        assert await received(a_client, 2) == [b"one", "two"]
+
+
+async def test_a_batch_inside_a_batch_is_part_of_the_outer_one():
+    outbox = Outbox()
+    async with pair(1) as [(a, a_client)]:
+        writes = count_writes(a)
+        with outbox.batch():
+            outbox.send(a, b"1")
+            with outbox.batch():
+                outbox.send(a, b"2")
+            assert writes == []  # the inner batch's end flushes nothing
+            outbox.send(a, b"3")
+        assert len(writes) == 1
+        assert await received(a_client, 3) == [b"1", b"2", b"3"]
+
+
+async def test_a_connection_closed_meanwhile_is_skipped_and_the_others_still_get_theirs():
+    outbox = Outbox()
+    async with pair() as [(a, a_client), (b, b_client)]:
+        await a_client.close()
+        await asyncio.wait_for(a.wait_closed(), 5)
+        assert a.state is State.CLOSED
+        a_writes = count_writes(a)
+        with outbox.batch():
+            outbox.send(a, b"lost")
+            outbox.send(a, b"lost too")
+            outbox.send(b, b"kept")
+            outbox.send(b, b"kept too")
+        assert a_writes == []
+        assert await received(b_client, 2) == [b"kept", b"kept too"]
+
+
+async def test_a_group_commit_sends_each_client_its_frames_in_one_write(make_tables):
+    """Two requests committed in one group (the writer slowed so they queue behind a
+    first): each client's events and the requester's results leave in one write per
+    group, in seq order, and read as separate, intact frames."""
+    world = await make_tables()
+    gm, _ = await world.join("tally", "gm", binary=True)
+    watcher, _ = await world.join("tally", "observer", binary=True)
+    clients = {c.principal.role: c for c in world.server.clients}
+    gm_writes = count_writes(clients["gm"].connection)
+    watcher_writes = count_writes(clients["observer"].connection)
+    slow_commits(world.store, 0.4)
+    hit = {"type": "resolve", "action": "hit", "targets": ["guard"]}
+    first = await gm.send({**hit, "dice": [1]})
+    await asyncio.sleep(0.1)  # the writer is in the first group's commit now
+    second = await gm.send({**hit, "dice": [2]})
+    third = await gm.send({**hit, "dice": [3]})
+    replies = [await gm.reply(r) for r in (first, second, third)]
+    assert [r["status"] for r in replies] == ["done"] * 3
+    seqs = [r["seq"] for r in replies]
+    assert seqs == sorted(seqs) and len(set(seqs)) == 3
+    await watcher.wait_for(lambda p: len(p.events) == 3)
+    assert [e["seq"] for e in watcher.events] == seqs
+    assert [e["seq"] for e in gm.events] == seqs
+    assert len(watcher_writes) == 2  # the first group, then the second's two events together
+    assert len(gm_writes) == 2  # each group: its events and results in one write
