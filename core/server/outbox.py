@@ -80,7 +80,8 @@ class Outbox:
 
 def write_together(connection: ServerConnection, frames: list[Frame]) -> None:
     """``frames`` to ``connection``, in order, with one transport write where it can
-    (see the module docstring); never raises."""
+    (see the module docstring). Never raises: as with ``broadcast``, a connection
+    that fails is skipped (and logged), never the batch."""
     protocol = connection.protocol
     if len(frames) == 1 or protocol.state is not State.OPEN or _mid_message(connection):
         for frame in frames:
@@ -92,21 +93,29 @@ def write_together(connection: ServerConnection, frames: list[Frame]) -> None:
                 protocol.send_text(frame.encode())  # type: ignore[union-attr]
             else:
                 protocol.send_binary(frame)  # type: ignore[arg-type]
-    except Exception as exc:  # as broadcast: the connection is skipped, never the batch
+    except Exception as exc:
         log.warning("skipped frames to a connection: %s: %s", type(exc).__name__, exc)
-    data = protocol.data_to_send()
+    try:
+        _write(connection, protocol.data_to_send())
+    except Exception as exc:
+        log.warning("could not write to a connection: %s: %s", type(exc).__name__, exc)
+
+
+def _write(connection: ServerConnection, data: list[bytes]) -> None:
+    """What the protocol has to send, joined into one transport write; an end of
+    stream among it (the protocol failed) is handled as websockets does."""
+    transport = connection.transport
     if all(data):
         if data:
-            connection.transport.write(b"".join(data))
+            transport.write(b"".join(data))
         return
-    # An end of stream among them (the protocol failed): websockets' own way out.
     for chunk in data:
         if chunk:
-            connection.transport.write(chunk)
-        elif connection.transport.can_write_eof():
-            connection.transport.write_eof()
+            transport.write(chunk)
+        elif transport.can_write_eof():
+            transport.write_eof()
         else:
-            connection.transport.close()
+            transport.close()
 
 
 def _mid_message(connection: ServerConnection) -> bool:

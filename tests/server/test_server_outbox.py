@@ -119,6 +119,19 @@ async def test_a_connection_closed_meanwhile_is_skipped_and_the_others_still_get
         assert await received(b_client, 2) == [b"kept", b"kept too"]
 
 
+async def test_a_connection_that_fails_to_write_is_skipped_never_the_batch(caplog):
+    outbox = Outbox()
+    async with pair() as [(a, _a_client), (b, b_client)]:
+        a.transport.write_eof()  # from now on its transport refuses every write
+        with outbox.batch():
+            outbox.send(a, b"refused")
+            outbox.send(a, b"refused too")
+            outbox.send(b, b"kept")
+            outbox.send(b, b"kept too")
+        assert await received(b_client, 2) == [b"kept", b"kept too"]
+        assert "could not write to a connection" in caplog.text
+
+
 async def test_a_group_commit_sends_each_client_its_frames_in_one_write(make_tables):
     """Two requests committed in one group (the writer slowed so they queue behind a
     first): each client's events and the requester's results leave in one write per
