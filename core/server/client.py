@@ -112,6 +112,7 @@ class Client:
             return
         self.closing = True
         self.protocol.close()
+        self.server.outbox.flush(self.connection)  # what it was sent goes before the close
         self._spawn(self.connection.close(code, reason))
         # A client that reads nothing never takes the close frame: its socket and
         # buffer are let go after a bounded time whatever it does.

@@ -13,11 +13,14 @@ message go through ``broadcast`` exactly as outside a batch.
 
 Nothing is reordered: a connection's frames leave in the order they were
 given, and nothing else writes to a connection while a batch runs (the batch is
-synchronous: no task runs until it ends). A client's limit on unsent bytes is
-checked against its transport's buffer, as before: frames held by a batch are
-not counted, so a client that does not read may owe one batch more than the
-limit before it is cut off (a healthy client is never cut off for the size of a
-batch, which its socket takes at once). Measured on the throughput
+synchronous: no task runs until it ends; a client being closed has its held
+frames written first, with :meth:`Outbox.flush`, so its close frame follows
+them). Frames held for one connection
+are written as soon as they pass :data:`FLUSH_AT` (64 KiB), so a large burst —
+a follower's catch-up of many missed events — reaches the transport as it
+did before, and a client's limit on unsent bytes (checked against its
+transport's buffer) sees it: held frames add at most 64 KiB to what a client
+may owe before it is cut off. Measured on the throughput
 benchmark: docs/performance.md ("Deliveries written together").
 """
 
@@ -30,20 +33,24 @@ from collections.abc import Iterator
 from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.protocol import State
 
-__all__ = ["Outbox", "write_together"]
+__all__ = ["FLUSH_AT", "Outbox", "write_together"]
 
 log = logging.getLogger("rollbridge.client")
 
 Frame = bytes | str
 
+#: Held frames of one connection (their length) that are written at once, batch or not.
+FLUSH_AT = 64 * 1024
+
 
 class Outbox:
     """Where a server's frames leave: at once, or held until the batch ends."""
 
-    __slots__ = ("_held",)
+    __slots__ = ("_held", "_sizes")
 
     def __init__(self) -> None:
         self._held: dict[ServerConnection, list[Frame]] | None = None
+        self._sizes: dict[ServerConnection, int] = {}
 
     @property
     def holding(self) -> bool:
@@ -58,9 +65,22 @@ class Outbox:
             return
         frames = held.get(connection)
         if frames is None:
-            held[connection] = [frame]
+            frames = held[connection] = [frame]
+            size = self._sizes[connection] = len(frame)
         else:
             frames.append(frame)
+            size = self._sizes[connection] = self._sizes[connection] + len(frame)
+        if size >= FLUSH_AT:  # a burst: written now, so the client's limit sees it
+            del held[connection], self._sizes[connection]
+            write_together(connection, frames)
+
+    def flush(self, connection: ServerConnection) -> None:
+        """Write the frames held for ``connection`` now (before its close frame)."""
+        if self._held is not None:
+            frames = self._held.pop(connection, None)
+            self._sizes.pop(connection, None)
+            if frames:
+                write_together(connection, frames)
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
@@ -74,6 +94,7 @@ class Outbox:
             yield
         finally:
             held, self._held = self._held, None
+            self._sizes.clear()
             for connection, frames in held.items():
                 write_together(connection, frames)
 
@@ -87,14 +108,14 @@ def write_together(connection: ServerConnection, frames: list[Frame]) -> None:
         for frame in frames:
             broadcast((connection,), frame)  # skips a connection that is not open
         return
-    try:
-        for frame in frames:
+    for frame in frames:
+        try:
             if frame.__class__ is str:
                 protocol.send_text(frame.encode())  # type: ignore[union-attr]
             else:
                 protocol.send_binary(frame)  # type: ignore[arg-type]
-    except Exception as exc:
-        log.warning("skipped frames to a connection: %s: %s", type(exc).__name__, exc)
+        except Exception as exc:  # as broadcast: this frame is skipped, not the others
+            log.warning("skipped a frame to a connection: %s: %s", type(exc).__name__, exc)
     try:
         _write(connection, protocol.data_to_send())
     except Exception as exc:
@@ -120,8 +141,8 @@ def _write(connection: ServerConnection, data: list[bytes]) -> None:
 
 def _mid_message(connection: ServerConnection) -> bool:
     """The connection is sending a fragmented message (rollbridge never does, but
-    then a frame must wait: ``broadcast`` skips it). websockets 14 and later name
-    the future ``send_in_progress``, 13 ``fragmented_send_waiter``."""
+    then a frame must wait: ``broadcast`` skips it). websockets 16 and later name
+    the future ``send_in_progress``, 13 to 15 ``fragmented_send_waiter``."""
     for name in ("send_in_progress", "fragmented_send_waiter"):
         if getattr(connection, name, None) is not None:
             return True

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 
 import msgpack
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
 from websockets.protocol import State
 
-from rollbridge.server.outbox import Outbox
-from tests.server.test_server_failures import slow_commits
+from rollbridge.server.outbox import FLUSH_AT, Outbox
 
 
 def count_writes(connection) -> list[bytes]:
@@ -64,7 +64,7 @@ async def test_a_batch_writes_each_connections_frames_together_in_order():
     outbox = Outbox()
     async with pair() as [(a, a_client), (b, b_client)]:
         a_writes, b_writes = count_writes(a), count_writes(b)
-        frames = [msgpack.packb({"n": 1}), '{"n": 2}', msgpack.packb({"n": 3}), "x" * 70_000]
+        frames = [msgpack.packb({"n": 1}), '{"n": 2}', msgpack.packb({"n": 3}), "x" * 20_000]
         with outbox.batch():
             assert outbox.holding
             for frame in frames:
@@ -103,7 +103,7 @@ async def test_a_batch_inside_a_batch_is_part_of_the_outer_one():
         assert await received(a_client, 3) == [b"1", b"2", b"3"]
 
 
-async def test_a_connection_closed_meanwhile_is_skipped_and_the_others_still_get_theirs():
+async def test_a_connection_closed_meanwhile_is_skipped_and_the_others_still_get_theirs(caplog):
     outbox = Outbox()
     async with pair() as [(a, a_client), (b, b_client)]:
         await a_client.close()
@@ -117,6 +117,49 @@ async def test_a_connection_closed_meanwhile_is_skipped_and_the_others_still_get
             outbox.send(b, b"kept too")
         assert a_writes == []
         assert await received(b_client, 2) == [b"kept", b"kept too"]
+        assert "skipped" not in caplog.text  # not even tried: it is not open
+
+
+async def test_frames_past_64_kib_are_written_without_waiting_for_the_batch_to_end():
+    """A burst (a catch-up of many events) reaches the transport as it is made, so the
+    client's limit on unsent bytes sees it."""
+    outbox = Outbox()
+    async with pair(1) as [(a, a_client)]:
+        writes = count_writes(a)
+        frames = [bytes([n]) * (FLUSH_AT // 4) for n in range(6)]
+        with outbox.batch():
+            for frame in frames:
+                outbox.send(a, frame)
+            assert len(writes) == 1  # the first four, together, at 64 KiB
+        assert len(writes) == 2  # the other two at the end
+        assert await received(a_client, 6) == frames
+
+
+async def test_flush_writes_a_connections_held_frames_now():
+    """Before a client's close frame: what it was sent goes first."""
+    outbox = Outbox()
+    async with pair() as [(a, a_client), (b, b_client)]:
+        a_writes, b_writes = count_writes(a), count_writes(b)
+        with outbox.batch():
+            outbox.send(a, b"1")
+            outbox.send(a, b"2")
+            outbox.send(b, b"other")
+            outbox.flush(a)
+            assert len(a_writes) == 1 and b_writes == []
+            outbox.send(a, b"3")
+        assert len(a_writes) == 2 and len(b_writes) == 1
+        assert await received(a_client, 3) == [b"1", b"2", b"3"]
+        assert await received(b_client, 1) == [b"other"]
+
+
+async def test_a_refused_hello_gets_its_error_before_the_close(make_tables):
+    world = await make_tables()
+    peer = await connect(world.server.url)
+    await peer.send(msgpack.packb({"type": "hello", "table": "sr2", "token": "rbt_x", "id": 1}))
+    error = msgpack.unpackb(await asyncio.wait_for(peer.recv(), 5))
+    assert (error["type"], error["code"]) == ("error", "unauthorized")
+    await asyncio.wait_for(peer.wait_closed(), 5)
+    assert peer.close_code == 1008
 
 
 async def test_a_connection_that_fails_to_write_is_skipped_never_the_batch(caplog):
@@ -132,9 +175,24 @@ async def test_a_connection_that_fails_to_write_is_skipped_never_the_batch(caplo
         assert "could not write to a connection" in caplog.text
 
 
+def hold_first_commit(store) -> tuple[threading.Event, threading.Event]:
+    """The writer's first group commit waits for ``release``; ``entered`` is set when
+    it starts waiting."""
+    entered, release = threading.Event(), threading.Event()
+    original = store.commit_many
+
+    def held(items):
+        entered.set()
+        release.wait(10)
+        return original(items)
+
+    store.commit_many = held
+    return entered, release
+
+
 async def test_a_group_commit_sends_each_client_its_frames_in_one_write(make_tables):
-    """Two requests committed in one group (the writer slowed so they queue behind a
-    first): each client's events and the requester's results leave in one write per
+    """Two requests committed in one group (they queue behind a first, held in the
+    writer): each client's events and the requester's results leave in one write per
     group, in seq order, and read as separate, intact frames."""
     world = await make_tables()
     gm, _ = await world.join("tally", "gm", binary=True)
@@ -142,12 +200,15 @@ async def test_a_group_commit_sends_each_client_its_frames_in_one_write(make_tab
     clients = {c.principal.role: c for c in world.server.clients}
     gm_writes = count_writes(clients["gm"].connection)
     watcher_writes = count_writes(clients["observer"].connection)
-    slow_commits(world.store, 0.4)
+    entered, release = hold_first_commit(world.store)
     hit = {"type": "resolve", "action": "hit", "targets": ["guard"]}
     first = await gm.send({**hit, "dice": [1]})
-    await asyncio.sleep(0.1)  # the writer is in the first group's commit now
+    assert await asyncio.to_thread(entered.wait, 10)  # the writer holds the first group
     second = await gm.send({**hit, "dice": [2]})
     third = await gm.send({**hit, "dice": [3]})
+    while world.server.writer.pending < 3:  # both queued behind it
+        await asyncio.sleep(0.01)
+    release.set()
     replies = [await gm.reply(r) for r in (first, second, third)]
     assert [r["status"] for r in replies] == ["done"] * 3
     seqs = [r["seq"] for r in replies]
