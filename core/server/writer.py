@@ -23,7 +23,6 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from rollbridge.engine.model import Commit
@@ -72,7 +71,7 @@ class CommitWriter:
         *,
         linger: float = LINGER,
         max_pending: int = MAX_PENDING,
-        batch: Callable[[], AbstractContextManager[object]] = contextlib.nullcontext,
+        batch: Callable[[], contextlib.AbstractContextManager[object]] = contextlib.nullcontext,
     ) -> None:
         self.store = store
         self.batch = batch
