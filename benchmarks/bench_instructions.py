@@ -45,9 +45,12 @@ __all__ = ["count_instructions", "run_mix"]
 EPOCH = 1
 
 
-def run_mix(pairs: int) -> str:
+def run_mix(pairs: int, group: int = 0, tables: int = 1) -> str:
     """Run ``pairs`` attack + roll pairs (and the heals they call for) in-process;
-    the SHA-256 of every frame and prepared commit made."""
+    the SHA-256 of every frame and prepared commit made. With ``group``, the
+    prepared commits are also written to SQLite, ``group`` per group commit
+    (``commit_many``, as the server's writer thread does). The requests go to
+    ``tables`` tables in turn, each with its own mix."""
     from bench_server import (
         ATTACK,
         HEAL_STATUSES,
@@ -70,20 +73,25 @@ def run_mix(pairs: int) -> str:
     host = make_host()
     with tempfile.TemporaryDirectory(prefix="bench-instructions-") as folder:
         path = Path(folder) / "mix.db"
-        seed_sqlite(path, 1, host)
+        seed_sqlite(path, tables, host)
         store = SQLiteStore(path)
         try:
             with store._transaction(write=True) as conn:  # a fixed epoch: a stable digest
                 conn.execute("UPDATE tables SET epoch = ?", (EPOCH,))
-            protocol, player, gm, members = open_mix_table(store, host)
-            table = protocol.table
+            opened = [open_mix_table(store, host, f"t{k:04d}") for k in range(tables)]
             heal = heal_request(host)
-            need_heal = False
+            asked = [0] * tables  # requests each table was sent
+            need_heal = [False] * tables
+            waiting: list = []
             for n in range(pairs * 2):
-                if need_heal:
-                    message, who, need_heal = heal, gm, False
+                k = n % tables
+                protocol, player, gm, members = opened[k]
+                table = protocol.table
+                if need_heal[k]:
+                    message, who, need_heal[k] = heal, gm, False
                 else:
-                    message, who = (ATTACK if n % 2 == 0 else ROLL), player
+                    message, who = (ATTACK if asked[k] % 2 == 0 else ROLL), player
+                asked[k] += 1
                 asker = members[1] if who is gm else members[0]
                 frame = msgpack.packb({**message, "id": f"r{n}"})
                 decoded, _ = decode(frame)
@@ -103,10 +111,15 @@ def run_mix(pairs: int) -> str:
                 digest.update(bytes(result_frame(asker, reply, last)))
                 prepared = store.prepare(outcome.commit)  # type: ignore[arg-type]
                 digest.update(prepared.events + prepared.state)
+                if group:
+                    waiting.append((protocol.id, prepared))
+                    if len(waiting) == group or n == pairs * 2 - 1:
+                        store.commit_many(waiting)
+                        waiting = []
                 if message is ATTACK and deliveries:
                     for actor in deliveries[-1].view(members[0].audience)["actors"]:
                         if actor["id"] == "guard" and actor["common"]["status"] in HEAL_STATUSES:
-                            need_heal = True
+                            need_heal[k] = True
                 for event in outcome.events:
                     event.views.clear()
         finally:
@@ -114,13 +127,16 @@ def run_mix(pairs: int) -> str:
     return digest.hexdigest()
 
 
-def count_instructions(pairs: int, valgrind: str = "valgrind") -> int:
+def count_instructions(
+    pairs: int, valgrind: str = "valgrind", group: int = 0, tables: int = 1
+) -> int:
     """Instructions callgrind counts for a run of ``pairs`` pairs (the whole process)."""
     with tempfile.TemporaryDirectory(prefix="bench-callgrind-") as folder:
         out = Path(folder) / "callgrind.out"
         env = {**os.environ, "PYTHONHASHSEED": "0"}
         command = [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
-                   str(Path(__file__).resolve()), "--run", str(pairs)]  # fmt: skip
+                   str(Path(__file__).resolve()), "--run", str(pairs),
+                   "--commit", str(group), "--tables", str(tables)]  # fmt: skip
         done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise SystemExit(f"valgrind failed ({done.returncode}):\n{done.stderr[-2000:]}")
@@ -136,18 +152,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", type=int, default=100, help="attack + roll pairs (default 100)")
     parser.add_argument("--run", type=int, metavar="N", help="run N pairs, no valgrind")
     parser.add_argument("--valgrind", default="valgrind", help="the valgrind binary")
+    parser.add_argument(
+        "--commit", type=int, default=0, metavar="N",
+        help="also write the commits to SQLite, N per group commit (the writer's "
+        "instructions; the kernel's writes and fsyncs are not counted)",
+    )  # fmt: skip
+    parser.add_argument("--tables", type=int, default=1, help="tables the mix is spread over")
     args = parser.parse_args(argv)
     if args.run is not None:
-        print(run_mix(args.run))
+        print(run_mix(args.run, args.commit, args.tables))
         return 0
     if shutil.which(args.valgrind) is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
     print(f"counting {args.pairs} pairs under callgrind (a minute or two) ...", file=sys.stderr)
-    empty = count_instructions(0, args.valgrind)
-    full = count_instructions(args.pairs, args.valgrind)
+    empty = count_instructions(0, args.valgrind, args.commit, args.tables)
+    full = count_instructions(args.pairs, args.valgrind, args.commit, args.tables)
     per_pair = (full - empty) / args.pairs
-    print(f"M instructions per attack + roll pair: {per_pair / 1e6:.3f}")
-    print(f"frames and commits digest: {run_mix(args.pairs)}")
+    written = f", written {args.commit} per group commit" if args.commit else ""
+    written += f", over {args.tables} tables" if args.tables != 1 else ""
+    print(f"M instructions per attack + roll pair{written}: {per_pair / 1e6:.3f}")
+    print(f"frames and commits digest: {run_mix(args.pairs, args.commit, args.tables)}")
     return 0
 
 

@@ -1082,15 +1082,17 @@ def make_load_tables(
 # -- (a) throughput --------------------------------------------------------------
 
 
-def open_mix_table(store: SQLiteStore, host: PluginHost) -> tuple[Any, Principal, Principal, list]:
-    """The seeded table ``t0000`` opened in a table protocol, for the request mix run
+def open_mix_table(
+    store: SQLiteStore, host: PluginHost, table_id: str = "t0000"
+) -> tuple[Any, Principal, Principal, list]:
+    """A seeded table (``t0000``) opened in a table protocol, for the request mix run
     in one process: ``(protocol, player, gm, members)``, the members being the
     table's six msgpack clients (the player who asks, the GM, four more players)."""
     from rollbridge.protocol import Member
     from rollbridge.protocol.effects import LoadTable
     from rollbridge.protocol.table import TableProtocol
 
-    protocol = TableProtocol.open(LoadTable(table_id="t0000").run(store), host.rulesets)
+    protocol = TableProtocol.open(LoadTable(table_id=table_id).run(store), host.rulesets)
     player = Principal("player", "player", "bench-player")
     gm = Principal("gm", "gm", "bench-gm")
     members = [Member(p, kind="msgpack") for p in (player, gm, *[player] * 4)]

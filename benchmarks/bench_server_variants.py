@@ -160,6 +160,27 @@ def frame_by_frame(server: Any) -> None:
     server.outbox = Unbatched()
 
 
+def row_by_row(server: Any) -> None:
+    """The group commit as before 3 December (afternoon): a statement per row
+    (``executemany``: a GIL release and take per row) and each table's head read
+    again at every group commit, not kept while ``PRAGMA data_version`` shows no
+    other writer (what the lean group commit buys; docs/performance.md, "A lean
+    group commit")."""
+    from rollbridge.stores import sqlite
+
+    def insert(conn: Any, head: str, width: int, rows: list[tuple]) -> None:
+        conn.executemany(f"{head} ({', '.join('?' * width)})", rows)
+
+    sqlite._insert = insert  # type: ignore[assignment]
+    store, commit_many = server.store, server.store.commit_many
+
+    def forgetful(items: Any) -> None:
+        store._local.heads = None
+        commit_many(items)
+
+    store.commit_many = forgetful
+
+
 VARIANTS: dict[str, Callable[[Any], None]] = {
     "sync-off": sync_off,
     "default-gc": default_gc,
@@ -171,6 +192,7 @@ VARIANTS: dict[str, Callable[[Any], None]] = {
     "page-cache": page_cache,
     "recv-64k": recv_64k,
     "frame-by-frame": frame_by_frame,
+    "row-by-row": row_by_row,
 }
 
 # Measured earlier and since made real in the server: building each event view

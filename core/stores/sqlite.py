@@ -32,7 +32,8 @@ actor record in order, as of ``seq``) with the log rows after it folded in; ever
 rows and replies no longer needed (older than the snapshot and the retained log).
 The retained log and the reply window are enforced when reading, so a pruning
 that has not happened yet is never visible. Group commit (:meth:`commit_many`)
-writes a batch with one statement per kind of row.
+writes a batch with one statement per kind of row (a multi-row ``INSERT``: each
+statement's step releases and takes the GIL, which the event loop wants too).
 
 ``settings``, ``meta``, ``state``, ``info``, ``events`` and ``reply`` are msgpack
 blobs (:mod:`rollbridge.plain`: msgpack rather than JSON because it is smaller and
@@ -44,7 +45,11 @@ Sequence guard. Within one epoch a commit must continue the stored log: its
 first event has the stored seq + 1 and the table's seq becomes its last
 event's. Anything else — another process wrote to the same table, or a caller
 wrote a stale commit — raises :class:`~rollbridge.exceptions.StoreError`
-having written nothing, so seq never has a gap or a repeat.
+having written nothing, so seq never has a gap or a repeat. The writer reads a
+table's head (epoch, seq, snapshot) once and keeps it between group commits
+while ``PRAGMA data_version`` (read under the write lock) shows that no other
+connection committed and its own connection wrote nothing else; otherwise it
+reads the heads again.
 :mod:`rollbridge.protocol` then loads the table again from
 the store.
 """
@@ -252,6 +257,24 @@ def _array(items: Sequence[Any]) -> bytes:
     return head + b"".join(i if i.__class__ is Packed else pack(i) for i in items)
 
 
+#: Most rows one ``INSERT`` writes: SQLite before 3.32 allows 999 parameters.
+_ROWS_PER_INSERT = 128
+
+
+def _insert(conn: sqlite3.Connection, head: str, width: int, rows: list[tuple]) -> None:
+    """``head VALUES (?, …), (?, …)…``: every row in a few statements (one per
+    power of two in ``len(rows)``, so a handful of forms stay in the statement
+    cache), not a statement per row — each step releases and takes the GIL."""
+    placeholder = "(" + ", ".join("?" * width) + ")"
+    start, left = 0, len(rows)
+    while left:
+        size = min(_ROWS_PER_INSERT, 1 << (left.bit_length() - 1))
+        chunk = rows[start : start + size]
+        conn.execute(f"{head} {', '.join([placeholder] * size)}", [v for r in chunk for v in r])
+        start += size
+        left -= size
+
+
 class PreparedCommit(NamedTuple):
     """A :class:`~rollbridge.engine.model.Commit` serialised: only bytes and
     numbers, so it no longer shares anything with the live table.
@@ -426,6 +449,10 @@ class SQLiteStore:
                 conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
                 conn.execute("PRAGMA synchronous = FULL")
                 conn.execute("PRAGMA foreign_keys = ON")
+                # A group commit's multi-row INSERT keeps a statement journal (to undo
+                # the statement alone); past 64 KiB SQLite spills it to a temporary
+                # file, a write system call per page. In memory it is a copy.
+                conn.execute("PRAGMA temp_store = MEMORY")
             except sqlite3.Error as exc:
                 conn.close()
                 raise StoreError(CANNOT_OPEN(path=str(self.path), error=str(exc))) from exc
@@ -693,8 +720,14 @@ class SQLiteStore:
         ]
         if not prepared:
             return
+        local = self._local
+        known, local.heads = getattr(local, "heads", None), None  # back only on success
         with self._transaction(write=True) as conn:
-            heads: dict[str, list[int]] = {}
+            version = conn.execute("PRAGMA data_version").fetchone()[0]
+            if known is None or known[0] != (version, conn.total_changes):
+                heads: dict[str, list[int]] = {}
+            else:
+                heads = known[1]
             rows, replies, empty = [], [], []
             for table_id, p in prepared:
                 head = heads.get(table_id)
@@ -709,15 +742,16 @@ class SQLiteStore:
                 else:
                     empty.append((table_id, p))
                 replies += [(table_id, key, reply, p.seq) for key, reply in p.replies]
-            conn.executemany("INSERT INTO log VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-            conn.executemany(
-                'INSERT OR REPLACE INTO replies ("table", key, reply, seq) VALUES (?, ?, ?, ?)',
-                replies,
-            )
-            for table_id, (_epoch, latest, snapshot) in heads.items():
-                forced = any(t == table_id for t, _ in empty)
-                if forced or latest - snapshot >= SNAPSHOT_EVERY:
+            _insert(conn, "INSERT INTO log VALUES", 7, rows)
+            _insert(conn, 'INSERT OR REPLACE INTO replies ("table", key, reply, seq) VALUES',
+                    4, replies)  # fmt: skip
+            forced = {t for t, _ in empty}
+            for table_id in dict.fromkeys(t for t, _ in prepared):  # this batch's, in order
+                head = heads[table_id]
+                if table_id in forced or head[1] - head[2] >= SNAPSHOT_EVERY:
                     self._snapshot(conn, table_id, [p for t, p in empty if t == table_id])
+                    head[2] = head[1]
+        local.heads = ((version, conn.total_changes), heads)
 
     def _snapshot(
         self, conn: sqlite3.Connection, table_id: str, extra: list[PreparedCommit]
@@ -740,8 +774,10 @@ class SQLiteStore:
              info.seq, pack(meta), _array([Packed(r.packed()) for r in actors.values()]),
              table_id),
         )  # fmt: skip
+        # ``first <= ?`` says nothing more than ``last <= ?`` (a row's first is at
+        # most its last) but lets the index stop the scan at the retained rows.
         conn.execute(
-            'DELETE FROM log WHERE "table" = ? AND last <= ?',
+            'DELETE FROM log WHERE "table" = ?1 AND first <= ?2 AND last <= ?2',
             (table_id, min(info.seq, info.seq - max(0, self.retain))),
         )
         conn.execute(

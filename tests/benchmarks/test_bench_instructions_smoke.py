@@ -35,3 +35,16 @@ def test_more_pairs_make_other_bytes(bench):
 def test_the_run_mode_prints_the_digest(bench, capsys):
     assert bench.main(["--run", "2"]) == 0
     assert capsys.readouterr().out.strip() == bench.run_mix(2)
+
+
+def test_writing_the_commits_leaves_the_bytes_as_they_were(bench):
+    """``--commit N`` writes each group commit for real (a refused commit would
+    raise): the frames and commits are those of the mix without writing."""
+    assert bench.run_mix(5, group=4) == bench.run_mix(5)
+
+
+def test_the_mix_spread_over_tables_writes_each_table_s_own_log(bench):
+    spread = bench.run_mix(6, group=5, tables=3)
+    assert spread == bench.run_mix(6, tables=3)
+    assert spread != bench.run_mix(6)  # three tables' mixes, not one table's
+    assert bench.main(["--run", "6", "--commit", "5", "--tables", "3"]) == 0

@@ -605,14 +605,97 @@ class TestAppendOnly:
         statements: list[str] = []
         store._conn().set_trace_callback(statements.append)
         store.commit_many(
-            [("a", commit_at("a", n)) for n in range(1, 9)] + [("b", commit_at("b", 1))]
+            [("a", commit_at("a", n)) for n in range(1, 8)] + [("b", commit_at("b", 1))]
         )
         store._conn().set_trace_callback(None)
         writes = [s for s in statements if s.split()[0] in ("INSERT", "UPDATE", "DELETE")]
-        assert sum(s.startswith("INSERT INTO log") for s in writes) == 9  # one row a commit
+        logs = [s for s in writes if s.startswith("INSERT INTO log")]
+        assert len(logs) == 1 and logs[0].count("), (") == 7  # the 8 rows in one statement
+        assert sum(s.startswith("INSERT OR REPLACE INTO replies") for s in writes) == 1
         assert not any(s.startswith(("UPDATE", "DELETE")) for s in writes)  # nothing in place
         reads = [s for s in statements if s.startswith("SELECT")]
         assert len(reads) == 2  # one look at each table's head, for the whole batch
+        assert [e.seq for e in store.events_after("a", 0)] == list(range(1, 8))
+        assert [e.seq for e in store.events_after("b", 0)] == [1]
+
+    @pytest.mark.parametrize("size", [1, 3, 127, 128, 129, 256])
+    def test_rows_past_one_statement_s_share_are_all_written_in_order(self, store, size):
+        """A statement takes at most 128 rows (SQLite before 3.32 allows 999
+        parameters): a batch is split into powers of two, and nothing is lost."""
+        store.create_table(info(), [])
+        statements: list[str] = []
+        store._conn().set_trace_callback(statements.append)
+        store.commit_many([("t", commit_at("t", n)) for n in range(1, size + 1)])
+        store._conn().set_trace_callback(None)
+        logs = [s for s in statements if s.startswith("INSERT INTO log")]
+        assert len(logs) == max(bin(size).count("1"), (size + 127) // 128)
+        assert [e.seq for e in store.events_after("t", 0)] == list(range(1, size + 1))
+        assert store.reply("t", f"k{size}") == {"seq": size}
+
+    def test_the_heads_are_read_once_while_nothing_else_writes(self, store):
+        store.create_table(info(), [])
+        store.commit("t", commit_at("t", 1))
+        statements: list[str] = []
+        store._conn().set_trace_callback(statements.append)
+        store.commit("t", commit_at("t", 2))
+        store.commit("t", commit_at("t", 3))
+        store._conn().set_trace_callback(None)
+        assert not [s for s in statements if s.startswith("SELECT")]
+        assert [e.seq for e in store.events_after("t", 0)] == [1, 2, 3]
+
+    def test_another_connection_s_commit_is_seen_the_stale_commit_refused(self, db, store):
+        """The writer keeps each table's head between group commits only while
+        ``PRAGMA data_version`` shows no other connection wrote: a commit of
+        another process (here a second store on the file) is found, and a commit
+        built on the old head is refused by the sequence guard, writing nothing."""
+        store.create_table(info(), [])
+        store.commit("t", commit_at("t", 1))
+        other = SQLiteStore(db)
+        try:
+            other.commit("t", commit_at("t", 2, events=2))  # seqs 2 and 3
+        finally:
+            other.close()
+        with pytest.raises(StoreError, match="at seq 3 in the store"):
+            store.commit("t", commit_at("t", 2))
+        assert [e.seq for e in store.events_after("t", 0)] == [1, 2, 3]
+        store.commit("t", commit_at("t", 4))  # the head read again: it goes on
+        assert [e.seq for e in store.events_after("t", 0)] == [1, 2, 3, 4]
+
+    def test_the_same_connection_s_other_writes_drop_the_heads_it_kept(self, store):
+        """A table deleted and made again on the writer's own connection (which
+        ``data_version`` does not count) is read afresh: its log starts at 1."""
+        store.create_table(info(), [])
+        store.commit_many([("t", commit_at("t", 1)), ("t", commit_at("t", 2))])
+        store.delete_table("t")
+        store.create_table(info(), [])
+        store.commit("t", commit_at("t", 1))
+        assert [e.seq for e in store.events_after("t", 0)] == [1]
+
+    def test_pruning_reads_only_the_rows_it_deletes(self, db, monkeypatch):
+        """The snapshot's prune searches the log's index up to the seq it keeps,
+        not every retained row of the table (each read for its ``last``)."""
+        monkeypatch.setattr(sqlite_module, "SNAPSHOT_EVERY", 4)
+        store = SQLiteStore(db, retain=2)
+        store.create_table(info(), [])
+        statements: list[str] = []
+        store._conn().set_trace_callback(statements.append)
+        for n in range(1, 6):
+            store.commit("t", commit_at("t", n))
+        store._conn().set_trace_callback(None)
+        prunes = [s for s in statements if s.startswith("DELETE FROM log")]
+        assert prunes
+        plan = store._conn().execute("EXPLAIN QUERY PLAN " + prunes[0]).fetchall()
+        assert "first<" in plan[0][3].replace(" ", ""), plan
+        assert [e.seq for e in store.events_after("t", 3)] == [4, 5]
+        store.close()
+
+    def test_a_refused_batch_keeps_no_head_of_its_own(self, store):
+        store.create_table(info(), [])
+        store.commit("t", commit_at("t", 1))
+        with pytest.raises(StoreError):
+            store.commit_many([("t", commit_at("t", 2)), ("t", commit_at("t", 9))])
+        store.commit("t", commit_at("t", 2))  # had the head kept seq 2, this would fail
+        assert [e.seq for e in store.events_after("t", 0)] == [1, 2]
 
     def test_a_snapshot_every_so_often_bounds_the_fold_and_keeps_everything(self, db, monkeypatch):
         monkeypatch.setattr(sqlite_module, "SNAPSHOT_EVERY", 8)
