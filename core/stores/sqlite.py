@@ -262,9 +262,10 @@ _ROWS_PER_INSERT = 128
 
 
 def _insert(conn: sqlite3.Connection, head: str, width: int, rows: list[tuple]) -> None:
-    """``head VALUES (?, …), (?, …)…``: every row in a few statements (one per
-    power of two in ``len(rows)``, so a handful of forms stay in the statement
-    cache), not a statement per row — each step releases and takes the GIL."""
+    """``head VALUES (?, …), (?, …)…``: every row in a few statements, not a
+    statement per row (each step releases and takes the GIL). Each statement takes
+    the largest power of two of the rows left, at most 128, so only eight forms
+    ever reach SQLite's statement cache."""
     placeholder = "(" + ", ".join("?" * width) + ")"
     start, left = 0, len(rows)
     while left:
@@ -325,13 +326,20 @@ _INFO_COLUMNS = "id, name, ruleset, ruleset_version, settings, epoch, seq"
 
 
 def _info(row: Sequence[Any], latest: Sequence[Any] | None = None) -> TableInfo:
-    """A table's info from its ``tables`` row, or from its latest log row (seq, info)."""
-    if latest is not None and latest[0] >= row[6]:
-        data = unpack(latest[1])
-        return TableInfo(row[0], data["name"], data["ruleset"], data["ruleset_version"],
-                         data["settings"], data["epoch"], latest[0])  # fmt: skip
+    """A table's info from its ``tables`` row, or from its latest log row (seq, info)
+    if that is past the snapshot (a row at the snapshot's seq is folded into it, and
+    the snapshot may hold more: a commit without events made after it)."""
+    if latest is not None and latest[0] > row[6]:
+        return _logged_info(row[0], latest[0], latest[1])
     id_, name, ruleset, version, settings, epoch, seq = row[:7]
     return TableInfo(id_, name, ruleset, version, unpack(settings), epoch, seq)
+
+
+def _logged_info(table_id: str, seq: int, blob: bytes) -> TableInfo:
+    """A table's info as a log row (or a commit without events) left it at ``seq``."""
+    data = unpack(blob)
+    return TableInfo(table_id, data["name"], data["ruleset"], data["ruleset_version"],
+                     data["settings"], data["epoch"], seq)  # fmt: skip
 
 
 def _fold(
@@ -353,8 +361,12 @@ def _fold(
             actors.pop(actor_id, None)
         if state["meta"] is not None:
             meta = state["meta"]
-        info = _info(row, (last, info_blob))
+        info = _logged_info(row[0], last, info_blob)
     return info, actors, meta
+
+
+def _first(item: Sequence[Any]) -> Any:
+    return item[0]
 
 
 def _token(row: Sequence[Any]) -> TokenRecord:
@@ -531,7 +543,7 @@ class SQLiteStore:
         if row is None:
             raise unknown_table(table_id)
         epoch, snapshot, log_epoch, last = row
-        if last is not None and last >= snapshot:
+        if last is not None and last > snapshot:  # at the snapshot's seq: folded into it
             return log_epoch, last, snapshot
         return epoch, snapshot, snapshot
 
@@ -749,15 +761,17 @@ class SQLiteStore:
             for table_id in dict.fromkeys(t for t, _ in prepared):  # this batch's, in order
                 head = heads[table_id]
                 if table_id in forced or head[1] - head[2] >= SNAPSHOT_EVERY:
-                    self._snapshot(conn, table_id, [p for t, p in empty if t == table_id])
-                    head[2] = head[1]
-        local.heads = ((version, conn.total_changes), heads)
+                    head[2] = self._snapshot(conn, table_id, [p for t, p in empty if t == table_id])
+            mark = (version, conn.total_changes)  # COMMIT changes no row
+        local.heads = (mark, heads)
 
     def _snapshot(
         self, conn: sqlite3.Connection, table_id: str, extra: list[PreparedCommit]
-    ) -> None:
-        """Fold the log into a fresh snapshot, then prune what no read needs any more:
-        log rows older than the snapshot and the retained log, replies past the window."""
+    ) -> int:
+        """Fold the log — and ``extra``, this batch's commits without events, each
+        after the commit that brought its seq — into a fresh snapshot, then prune
+        what no read needs any more: log rows older than the snapshot and the
+        retained log, replies past the window. Returns the snapshot's seq."""
         row = conn.execute(
             f"SELECT {_INFO_COLUMNS}, meta, state FROM tables WHERE id = ?", (table_id,)
         ).fetchone()
@@ -765,7 +779,8 @@ class SQLiteStore:
             'SELECT last, info, state FROM log WHERE "table" = ? AND first > ? ORDER BY first',
             (table_id, row[6]),
         ).fetchall()
-        rows += [(p.seq, p.info, p.state) for p in extra]
+        if extra:  # a stable sort: at one seq, the log row, then these in batch order
+            rows = sorted([*rows, *((p.seq, p.info, p.state) for p in extra)], key=_first)
         info, actors, meta = _fold(row, rows)
         conn.execute(
             "UPDATE tables SET name = ?, ruleset = ?, ruleset_version = ?, settings = ?,"
@@ -784,6 +799,7 @@ class SQLiteStore:
             'DELETE FROM replies WHERE "table" = ? AND seq <= ?',
             (table_id, info.seq - reply_window(self.retain)),
         )
+        return info.seq
 
     @staticmethod
     def _check_sequence(table_id: str, epoch: int, seq: int, p: PreparedCommit) -> None:

@@ -618,7 +618,7 @@ class TestAppendOnly:
         assert [e.seq for e in store.events_after("a", 0)] == list(range(1, 8))
         assert [e.seq for e in store.events_after("b", 0)] == [1]
 
-    @pytest.mark.parametrize("size", [1, 3, 127, 128, 129, 256])
+    @pytest.mark.parametrize("size", [1, 3, 127, 128, 129, 256, 300])
     def test_rows_past_one_statement_s_share_are_all_written_in_order(self, store, size):
         """A statement takes at most 128 rows (SQLite before 3.32 allows 999
         parameters): a batch is split into powers of two, and nothing is lost."""
@@ -628,7 +628,7 @@ class TestAppendOnly:
         store.commit_many([("t", commit_at("t", n)) for n in range(1, size + 1)])
         store._conn().set_trace_callback(None)
         logs = [s for s in statements if s.startswith("INSERT INTO log")]
-        assert len(logs) == max(bin(size).count("1"), (size + 127) // 128)
+        assert len(logs) == size // 128 + bin(size % 128).count("1")
         assert [e.seq for e in store.events_after("t", 0)] == list(range(1, size + 1))
         assert store.reply("t", f"k{size}") == {"seq": size}
 
@@ -688,6 +688,44 @@ class TestAppendOnly:
         assert "first<" in plan[0][3].replace(" ", ""), plan
         assert [e.seq for e in store.events_after("t", 3)] == [4, 5]
         store.close()
+
+    def test_the_kept_heads_are_what_the_store_holds(self, store):
+        """After every group commit the heads the writer keeps equal a fresh read,
+        and the table's epoch is the same whether listed or loaded: with a commit
+        without events that moves the table to a new epoch (folded into a snapshot
+        at the seq of the log's last row), and one in a batch before commits with
+        events (folded in seq order, not after them)."""
+
+        def epoch_moved(seq: int, epoch: int) -> Commit:
+            table = TableInfo("t", "Table t", "tally", "1.2.0", {"approval": False}, epoch, seq)
+            meta = {"encounter": None, "pending": {}, "undo": [], "redo": []}
+            return Commit([], [], [], table, meta, {})
+
+        def later(first: int, epoch: int) -> Commit:
+            commit = commit_at("t", first)
+            commit.info.epoch = commit.events[0].epoch = epoch
+            return commit
+
+        def check() -> None:
+            conn = store._conn()
+            assert store._local.heads[1]["t"] == list(store._head(conn, "t"))
+            [listed] = store.tables()
+            assert listed.epoch == store.load("t")[0].info.epoch
+            assert listed.seq == store.load("t")[0].info.seq
+
+        store.create_table(info(), [])
+        store.commit("t", commit_at("t", 1))
+        check()
+        store.commit("t", epoch_moved(1, 2))
+        check()
+        assert store.tables()[0].epoch == 2
+        with pytest.raises(StoreError):  # the guard holds in the new epoch: 5 is not 2
+            store.commit("t", later(5, 2))
+        store.commit_many([("t", epoch_moved(1, 3)), ("t", later(2, 3))])
+        check()
+        snapshot, _ = store.load("t")
+        assert (snapshot.info.epoch, snapshot.info.seq) == (3, 2)
+        assert [a.id for a in snapshot.actors.values()] == ["a1", "a2"]
 
     def test_a_refused_batch_keeps_no_head_of_its_own(self, store):
         store.create_table(info(), [])
