@@ -63,6 +63,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -363,10 +364,6 @@ def _fold(
             meta = state["meta"]
         info = _logged_info(row[0], last, info_blob)
     return info, actors, meta
-
-
-def _first(item: Sequence[Any]) -> Any:
-    return item[0]
 
 
 def _token(row: Sequence[Any]) -> TokenRecord:
@@ -780,7 +777,7 @@ class SQLiteStore:
             (table_id, row[6]),
         ).fetchall()
         if extra:  # a stable sort: at one seq, the log row, then these in batch order
-            rows = sorted([*rows, *((p.seq, p.info, p.state) for p in extra)], key=_first)
+            rows = sorted([*rows, *((p.seq, p.info, p.state) for p in extra)], key=itemgetter(0))
         info, actors, meta = _fold(row, rows)
         conn.execute(
             "UPDATE tables SET name = ?, ruleset = ?, ruleset_version = ?, settings = ?,"
