@@ -30,7 +30,10 @@ A table's state is its *snapshot* in ``tables`` (info, meta, and ``state``: ever
 actor record in order, as of ``seq``) with the log rows after it folded in; every
 :data:`SNAPSHOT_EVERY` events a commit also writes a fresh snapshot and prunes the
 rows and replies no longer needed (older than the snapshot and the retained log).
-The retained log and the reply window are enforced when reading, so a pruning
+A commit without events (a table moved to a new epoch, say) has no log row: it is
+folded into a fresh snapshot at once, in seq order with the batch's other commits,
+and at the snapshot's own seq the snapshot, not the log row, tells the table's
+info. The retained log and the reply window are enforced when reading, so a pruning
 that has not happened yet is never visible. Group commit (:meth:`commit_many`)
 writes a batch with one statement per kind of row (a multi-row ``INSERT``: each
 statement's step releases and takes the GIL, which the event loop wants too).
