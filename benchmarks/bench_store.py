@@ -29,8 +29,10 @@ each store costs per commit is printed: this process's for SQLite and for the Re
 client (serialising, the driver, SQLite itself; ``time.process_time``), and the Redis
 server's (``INFO cpu``, its fsyncs included: give the benchmark a server of its own).
 
-``--codec`` also times msgpack against JSON on the same commits (the choice
-``rollbridge.stores.sqlite.pack`` documents). Each figure is the best of
+``--codec`` also times msgpack against JSON on the same commits, in their stored
+form: the reference packages (``msgpack``, the standard library's ``json``) and
+what the store and the wire use (:mod:`rollbridge.plain`: ``ormsgpack`` and
+``orjson``, the same bytes and text). Each figure is the best of
 ``--repeats`` runs, each on a fresh database file.
 """
 
@@ -57,10 +59,11 @@ import msgpack
 from rollbridge.dice import SeededDice
 from rollbridge.engine import Commit, Principal, TableInfo
 from rollbridge.offline import TableService
-from rollbridge.plain import pack
+from rollbridge.plain import dumps_json, loads_json, pack, unpack
 from rollbridge.plugins.sr2 import SR2Ruleset
 from rollbridge.stores import DEFAULT_RETAIN, MemoryStore, SQLiteStore
 from rollbridge.testing import host_with
+from rollbridge.text import stored_data
 from rollbridge.tokens import TokenRecord
 
 GM = Principal("gm", "gm", "gm-token")
@@ -181,8 +184,12 @@ def _redis_cpu(store: Any) -> float:
     return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
-def time_bare(folder: Path, size: int, count: int, batch: int) -> float:
-    """Commits per second of bare sqlite3: ``batch`` INSERTs of ``size`` bytes, COMMIT."""
+def time_bare(
+    folder: Path, size: int, count: int, batch: int, cpu: dict[str, float] | None = None
+) -> float:
+    """Commits per second of bare sqlite3: ``batch`` INSERTs of ``size`` bytes, COMMIT.
+    ``cpu``, when given, gets the least CPU per commit in µs (``client``), as
+    :func:`time_store` does."""
     path = folder / f"bare-{batch}-{time.perf_counter_ns()}.db"
     conn = sqlite3.connect(path, isolation_level=None)
     try:
@@ -190,6 +197,7 @@ def time_bare(folder: Path, size: int, count: int, batch: int) -> float:
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, data BLOB NOT NULL)")
         blob = os.urandom(size)
+        client_before = time.process_time()
         start = time.perf_counter()
         for _ in range(0, count, batch):
             conn.execute("BEGIN IMMEDIATE")
@@ -197,6 +205,9 @@ def time_bare(folder: Path, size: int, count: int, batch: int) -> float:
                 conn.execute("INSERT INTO t (data) VALUES (?)", (blob,))
             conn.execute("COMMIT")
         elapsed = time.perf_counter() - start
+        if cpu is not None:
+            spent = (time.process_time() - client_before) / count * 1e6
+            cpu["client"] = min(cpu.get("client", math.inf), spent)
     finally:
         conn.close()
         for suffix in ("", "-wal", "-shm"):
@@ -209,11 +220,14 @@ def best(repeats: int, run: Callable[[], float]) -> float:
 
 
 def time_codecs(commits: list[tuple[str, Commit]], repeats: int) -> dict[str, float]:
-    """µs per commit to serialise and deserialise its parts, msgpack vs JSON."""
+    """µs per commit to serialise and deserialise its parts, msgpack vs JSON: each
+    part in its stored form (texts as ``{"id", "args"}``), the plain data both
+    codecs can write."""
     parts = []
     for _, commit in commits:
         items = [e.to_dict() for e in commit.events] + [a.to_dict() for a in commit.actors]
-        parts.append([commit.info.settings, commit.meta, *items, *commit.replies.values()])
+        raw = [commit.info.settings, commit.meta, *items, *commit.replies.values()]
+        parts.append([stored_data(p) for p in raw])
     packed = [[msgpack.packb(p) for p in ps] for ps in parts]
     dumped = [[json.dumps(p, separators=(",", ":")) for p in ps] for ps in parts]
 
@@ -238,12 +252,19 @@ def time_codecs(commits: list[tuple[str, Commit]], repeats: int) -> dict[str, fl
             lambda: [[msgpack.unpackb(b, strict_map_key=False) for b in bs] for bs in packed]
         ),
         "json loads": per_commit(lambda: [[json.loads(s) for s in ss] for ss in dumped]),
+        # What the store and the wire use (rollbridge.plain: ormsgpack and orjson
+        # when installed, the same bytes and text as the two above).
+        "plain pack": per_commit(lambda: [[pack(p) for p in ps] for ps in parts]),
+        "plain dumps_json": per_commit(lambda: [[dumps_json(p) for p in ps] for ps in parts]),
+        "plain unpack": per_commit(lambda: [[unpack(b) for b in bs] for bs in packed]),
+        "plain loads_json": per_commit(lambda: [[loads_json(s) for s in ss] for ss in dumped]),
         "msgpack bytes": sum(len(b) for bs in packed for b in bs) / len(parts),
         "json bytes": sum(len(s.encode()) for ss in dumped for s in ss) / len(parts),
     }
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Run, print the table; the figures: ``{"modes": {label: {...}}, "codec": {...}}``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commits", type=int, default=512, help="commits per run")
     parser.add_argument("--repeats", type=int, default=3, help="runs; the best is reported")
@@ -270,44 +291,60 @@ def main(argv: list[str] | None = None) -> None:
           f"{size} bytes serialised per commit on average; retain {args.retain}; "
           f"best of {args.repeats}")  # fmt: skip
     folder = args.dir or Path(tempfile.gettempdir())
+    figures: dict[str, Any] = {"modes": {}, "codec": {}}
     with tempfile.TemporaryDirectory(dir=folder, prefix="rollbridge-bench-") as tmp:
         print(f"files in {tmp}; synchronous=FULL, WAL\n")
         extra = (
-            f"{'redis commits/s':>17}{'redis/store':>12}{'CPU us: sqlite':>16}"
-            f"{'redis client':>14}{'redis server':>14}"
+            f"{'redis commits/s':>17}{'redis/store':>12}{'client CPU':>12}{'server CPU':>12}"
             if args.redis
             else ""
         )
-        print(f"{'mode':<11}{'store commits/s':>17}{'bare commits/s':>16}{'store/bare':>12}{extra}")
+        print(f"{'mode':<11}{'store commits/s':>17}{'bare commits/s':>16}{'store/bare':>12}"
+              f"{'store CPU':>11}{'bare CPU':>10}{'CPU ratio':>11}{extra}")  # fmt: skip
         for batch in (0, *BATCHES):
             label = "commit" if batch == 0 else f"batch {batch}"
-            sqlite_cpu: dict[str, float] = {}
+            store_cpu: dict[str, float] = {}
+            bare_cpu: dict[str, float] = {}
             store = best(
                 args.repeats,
-                lambda b=batch, c=sqlite_cpu: time_store(
+                lambda b=batch, c=store_cpu: time_store(
                     Path(tmp), tables, commits, b, args.retain, cpu=c
                 ),
             )
             bare = best(
-                args.repeats, lambda b=batch: time_bare(Path(tmp), size, len(timed), max(1, b))
+                args.repeats,
+                lambda b=batch, c=bare_cpu: time_bare(
+                    Path(tmp), size, len(timed), max(1, b), cpu=c
+                ),
             )
+            row = figures["modes"][label] = {
+                "store": store,
+                "bare": bare,
+                "store_cpu_us": store_cpu["client"],
+                "bare_cpu_us": bare_cpu["client"],
+            }
             tail = ""
             if args.redis:
                 redis_cpu: dict[str, float] = {}
                 redis = best(args.repeats, lambda b=batch, c=redis_cpu: time_store(
                     Path(tmp), tables, commits, b, args.retain, args.redis,
                     cpu=c))  # fmt: skip
+                row.update(redis=redis, redis_cpu_us=redis_cpu)
                 tail = (
-                    f"{redis:>17,.0f}{redis / store:>12.2f}{sqlite_cpu['client']:>16.0f}"
-                    f"{redis_cpu['client']:>14.0f}{redis_cpu['redis']:>14.0f}"
+                    f"{redis:>17,.0f}{redis / store:>12.2f}"
+                    f"{redis_cpu['client']:>12.0f}{redis_cpu['redis']:>12.0f}"
                 )
-            print(f"{label:<11}{store:>17,.0f}{bare:>16,.0f}{store / bare:>12.2f}{tail}")
+            print(f"{label:<11}{store:>17,.0f}{bare:>16,.0f}{store / bare:>12.2f}"
+                  f"{row['store_cpu_us']:>11.0f}{row['bare_cpu_us']:>10.0f}"
+                  f"{row['store_cpu_us'] / row['bare_cpu_us']:>11.2f}{tail}")  # fmt: skip
             sys.stdout.flush()
     if args.codec:
         print()
-        for name, value in time_codecs(timed, max(args.repeats, 5)).items():
+        figures["codec"] = time_codecs(timed, max(args.repeats, 5))
+        for name, value in figures["codec"].items():
             unit = "bytes" if "bytes" in name else "µs/commit"
             print(f"{name:<16}{value:>10.1f} {unit}")
+    return figures
 
 
 if __name__ == "__main__":

@@ -9,8 +9,12 @@ rounds and turns in the participants' states.
 
 from __future__ import annotations
 
+import importlib.util
 import os
-from collections.abc import Mapping
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -185,3 +189,27 @@ def seated(service: TableService) -> TableService:
     ):
         service.handle("t", {"type": "actor.create", "id": f"seat{rid}", "actor": actor}, GM)
     return service
+
+
+#: The benchmark scripts (a folder of scripts, not a package).
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+@pytest.fixture(scope="session")
+def benchmark_script() -> Callable[[str], ModuleType]:
+    """Import ``benchmarks/<name>.py`` afresh (its globals are the test's to patch),
+    with the folder on ``sys.path`` while it loads, as when it runs: the scripts
+    import each other."""
+
+    def load(name: str) -> ModuleType:
+        spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+        assert spec is not None and spec.loader is not None, name
+        module = importlib.util.module_from_spec(spec)
+        sys.path.insert(0, str(BENCHMARKS))
+        try:
+            spec.loader.exec_module(module)
+        finally:
+            sys.path.remove(str(BENCHMARKS))
+        return module
+
+    return load

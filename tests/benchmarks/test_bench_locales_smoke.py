@@ -4,16 +4,9 @@ asserted: speed is not a test)."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_locales.py"
-
-
-def test_every_ruleset_is_rendered_in_every_locale(capsys):
-    spec = importlib.util.spec_from_file_location("bench_locales", SCRIPT)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+def test_every_ruleset_is_rendered_in_every_locale(benchmark_script, capsys):
+    bench = benchmark_script("bench_locales")
     figures = bench.main(["--renders", "3", "--repeats", "1"])
     assert set(figures) == {"sr2", "techlevel", "bandits", "wilddie"}
     for per_locale in figures.values():

@@ -4,7 +4,6 @@ tests never assert on time)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import pathlib
@@ -73,16 +72,12 @@ def test_throughput_roll_mix_sends_only_rolls():
     assert positive(document["summary"]["servers"]["rollbridge"]["cpu_us_per_request"])
 
 
-def test_every_variant_runs_and_serves_without_errors():
+def test_every_variant_runs_and_serves_without_errors(benchmark_script):
     """Each benchmark-only variant still applies to the server as it is now (a variant
     that patches a name the server no longer has fails here, not in a measurement).
     The loop variants need packages rollbridge does not depend on (uvloop)."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_server_variants import LOOP_VARIANTS, VARIANTS
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    names = [name for name in VARIANTS if name not in LOOP_VARIANTS]
+    variants = benchmark_script("bench_server_variants")
+    names = [name for name in variants.VARIANTS if name not in variants.LOOP_VARIANTS]
     document = run(
         "throughput", "--tables", "1", "--warmup", "0.2", "--duration", "0.3", "--rounds", "1",
         "--cost-requests", "5", "--variants", *names,
@@ -135,15 +130,9 @@ def test_compression_mode():
     assert all(r["requests"] > 0 and r["errors"] == {} for r in document["throughput"])
 
 
-def test_py_spy_samples_are_sorted_by_phase():
+def test_py_spy_samples_are_sorted_by_phase(benchmark_script):
     """The py-spy summary (the tool itself is optional) sorts samples by phase."""
-    spec = importlib.util.spec_from_file_location("bench_server", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(SCRIPT.parent))
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
+    module = benchmark_script("bench_server")
     raw = (
         "thread (1): MainThread;run (asyncio/events.py:80);"
         "view_of (core/text.py:480);_render (core/text.py:300) 3\n"

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("icepool")
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_odds.py"
 
 
-def test_bench_odds_json(capsys, monkeypatch):
-    spec = importlib.util.spec_from_file_location("bench_odds", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+def test_bench_odds_json(benchmark_script, capsys, monkeypatch):
+    module = benchmark_script("bench_odds")
     monkeypatch.setattr(module, "GRID", [g for g in module.GRID if g[0] in ("3d6", "999d6")])
     assert module.main(["--seconds", "0.01", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -26,11 +21,8 @@ def test_bench_odds_json(capsys, monkeypatch):
     assert "3d6" in capsys.readouterr().out
 
 
-def test_bench_action_odds_json(capsys, monkeypatch):
-    path = BENCH.parent / "bench_action_odds.py"
-    spec = importlib.util.spec_from_file_location("bench_action_odds", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+def test_bench_action_odds_json(benchmark_script, capsys, monkeypatch):
+    module = benchmark_script("bench_action_odds")
     chosen = [g for g in module.GRID if g[:2] in (("bandits", "move"), ("sr2", "attack"))][:2]
     monkeypatch.setattr(module, "GRID", chosen)
     assert module.main(["--runs", "3", "--json"]) == 0
