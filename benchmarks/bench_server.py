@@ -1082,17 +1082,24 @@ def make_load_tables(
 # -- (a) throughput --------------------------------------------------------------
 
 
+#: The time of every event of the in-process request mix (seconds since the Unix epoch).
+MIX_TIME = 1_764_720_000.5
+
+
 def open_mix_table(
     store: SQLiteStore, host: PluginHost, table_id: str = "t0000"
 ) -> tuple[Any, Principal, Principal, list]:
     """A seeded table (``t0000``) opened in a table protocol, for the request mix run
     in one process: ``(protocol, player, gm, members)``, the members being the
-    table's six msgpack clients (the player who asks, the GM, four more players)."""
+    table's six msgpack clients (the player who asks, the GM, four more players).
+    Its events carry a time, as the server's do: always :data:`MIX_TIME`, so the
+    same requests make the same bytes."""
     from rollbridge.protocol import Member
     from rollbridge.protocol.effects import LoadTable
     from rollbridge.protocol.table import TableProtocol
 
-    protocol = TableProtocol.open(LoadTable(table_id=table_id).run(store), host.rulesets)
+    loaded = LoadTable(table_id=table_id).run(store)
+    protocol = TableProtocol.open(loaded, host.rulesets, clock=lambda: MIX_TIME)
     player = Principal("player", "player", "bench-player")
     gm = Principal("gm", "gm", "bench-gm")
     members = [Member(p, kind="msgpack") for p in (player, gm, *[player] * 4)]

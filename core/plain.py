@@ -168,8 +168,10 @@ def pack(value: Any, default: Callable[[Any], Any] | None = None) -> bytes:
             data = _reference.pack(value)
     except Exception as exc:
         raise _explain(value, exc, default) from None
-    # the float marker first (memchr, in C): most packed values hold no float at all
-    if b"\xcb" in data and _NON_FINITE.search(data) is not None:  # perhaps not: make sure
+    # the float marker first (memchr, in C): most packed values hold no float at all,
+    # and an event's one float, its time, comes after its data: the pattern starts there
+    first = data.find(b"\xcb")
+    if first >= 0 and _NON_FINITE.search(data, first) is not None:  # perhaps: make sure
         _check(value, "value", 0, 250, signed_only=False)
     return data
 

@@ -96,6 +96,28 @@ def test_bytes_are_refused_where_values_come_in():
         ensure_plain({"state": [b"raw"]})
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"time": 1.5, "then": float("nan")},
+        {"mark": "\u02c0", "time": 2.5, "then": float("-inf")},
+        [float("inf"), 3.5, "\u02c0"],
+        ["\u02c0" * 50, [{"deep": [float("nan")]}], 4.5],
+    ],
+    ids=["after-a-float", "after-a-marker-in-text", "first", "nested-after-markers"],
+)
+def test_a_non_finite_float_anywhere_is_refused(value):
+    """The check runs from the first float marker (0xcb; also inside the UTF-8 of
+    U+02C0–U+02FF): a NaN or infinity after finite floats or such text is found."""
+    with pytest.raises(NotPlain, match="finite"):
+        pack(value)
+
+
+def test_finite_floats_among_markers_in_text_pass():
+    value = {"mark": "\u02c0\u02ff", "time": 1_764_720_000.5, "odds": [0.25, -0.0, 1e300]}
+    assert unpack(pack(value)) == value
+
+
 def test_harmless_bytes_that_look_like_a_nan_are_not_refused():
     # 0xcb 0x7f 0xf8 inside an integer's bytes, not a float
     value = [int.from_bytes(b"\x00\xcb\x7f\xf8\x00\x00\x00\x01", "big"), "é"]

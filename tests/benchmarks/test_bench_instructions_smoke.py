@@ -40,3 +40,23 @@ def test_the_mix_spread_over_tables_writes_each_table_s_own_log(bench):
     assert spread == bench.run_mix(6, tables=3)
     assert spread != bench.run_mix(6)  # three tables' mixes, not one table's
     assert bench.main(["--run", "6", "--commit", "5", "--tables", "3"]) == 0
+
+
+def test_the_mix_s_events_carry_a_time_as_the_server_s_do(benchmark_script, tmp_path):
+    """The server gives its tables a clock (each event's ``at``, a float to pack);
+    the in-process mix gives a fixed one, so its bytes stay the same every run."""
+    server = benchmark_script("bench_server")
+    from rollbridge.dice import SeededDice
+    from rollbridge.engine import parse_request
+    from rollbridge.stores import SQLiteStore
+
+    host = server.make_host()
+    server.seed_sqlite(tmp_path / "mix.db", 1, host)
+    store = SQLiteStore(tmp_path / "mix.db")
+    try:
+        protocol, player, _gm, _members = server.open_mix_table(store, host)
+        request = parse_request({**server.ROLL, "id": "r1"})
+        outcome = protocol.table.execute(request, player, SeededDice(1))
+    finally:
+        store.close()
+    assert [event.at for event in outcome.events] == [server.MIX_TIME]
