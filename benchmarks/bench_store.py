@@ -22,12 +22,14 @@ The baseline is bare ``sqlite3`` on the same disk with the same pragmas:
 ``INSERT`` of one blob as large as a commit's serialised payload, then
 ``COMMIT`` (for ``batch N``: N inserts, one ``COMMIT``). The ratio is the store's
 commits per second over the baseline's: what the schema, the several rows of a
-commit, the checks and the serialisation cost on top of the fsync.
+commit, the checks and the serialisation cost on top of the fsync. The CPU each
+costs per commit is printed too (``time.process_time`` of this process:
+serialising, the driver, SQLite itself, the kernel's writes), and its ratio.
 
-With ``--redis URL`` each batch size also runs on :class:`RedisStore`, and the CPU
-each store costs per commit is printed: this process's for SQLite and for the Redis
-client (serialising, the driver, SQLite itself; ``time.process_time``), and the Redis
-server's (``INFO cpu``, its fsyncs included: give the benchmark a server of its own).
+With ``--redis URL`` each batch size also runs on :class:`RedisStore`: its commits
+per second against the SQLite store's, the CPU of this process (the Redis client)
+and the Redis server's (``INFO cpu``, its fsyncs included: give the benchmark a
+server of its own).
 
 ``--codec`` also times msgpack against JSON on the same commits, in their stored
 form: the reference packages (``msgpack``, the standard library's ``json``) and
@@ -199,9 +201,9 @@ def time_bare(
         blob = os.urandom(size)
         client_before = time.process_time()
         start = time.perf_counter()
-        for _ in range(0, count, batch):
+        for first in range(0, count, batch):  # the last batch may be short, as the store's
             conn.execute("BEGIN IMMEDIATE")
-            for _ in range(batch):
+            for _ in range(min(batch, count - first)):
                 conn.execute("INSERT INTO t (data) VALUES (?)", (blob,))
             conn.execute("COMMIT")
         elapsed = time.perf_counter() - start
@@ -213,6 +215,11 @@ def time_bare(
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
     return count / elapsed
+
+
+def _ratio(mine: float, baseline: float) -> float:
+    """``mine / baseline``; NaN where the baseline measured nothing (a coarse clock)."""
+    return mine / baseline if baseline > 0 else math.nan
 
 
 def best(repeats: int, run: Callable[[], float]) -> float:
@@ -295,7 +302,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(dir=folder, prefix="rollbridge-bench-") as tmp:
         print(f"files in {tmp}; synchronous=FULL, WAL\n")
         extra = (
-            f"{'redis commits/s':>17}{'redis/store':>12}{'client CPU':>12}{'server CPU':>12}"
+            f"{'redis commits/s':>17}{'redis/store':>12}{'redis client CPU':>18}"
+            f"{'redis server CPU':>18}"
             if args.redis
             else ""
         )
@@ -329,14 +337,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 redis = best(args.repeats, lambda b=batch, c=redis_cpu: time_store(
                     Path(tmp), tables, commits, b, args.retain, args.redis,
                     cpu=c))  # fmt: skip
-                row.update(redis=redis, redis_cpu_us=redis_cpu)
+                row.update(
+                    redis=redis,
+                    redis_client_cpu_us=redis_cpu["client"],
+                    redis_server_cpu_us=redis_cpu["redis"],
+                )
                 tail = (
                     f"{redis:>17,.0f}{redis / store:>12.2f}"
-                    f"{redis_cpu['client']:>12.0f}{redis_cpu['redis']:>12.0f}"
+                    f"{redis_cpu['client']:>18.0f}{redis_cpu['redis']:>18.0f}"
                 )
             print(f"{label:<11}{store:>17,.0f}{bare:>16,.0f}{store / bare:>12.2f}"
                   f"{row['store_cpu_us']:>11.0f}{row['bare_cpu_us']:>10.0f}"
-                  f"{row['store_cpu_us'] / row['bare_cpu_us']:>11.2f}{tail}")  # fmt: skip
+                  f"{_ratio(row['store_cpu_us'], row['bare_cpu_us']):>11.2f}{tail}")  # fmt: skip
             sys.stdout.flush()
     if args.codec:
         print()

@@ -169,10 +169,14 @@ def pack(value: Any, default: Callable[[Any], Any] | None = None) -> bytes:
     except Exception as exc:
         raise _explain(value, exc, default) from None
     # the float marker first (memchr, in C): most packed values hold no float at all,
-    # and an event's one float, its time, comes after its data: the pattern starts there
+    # and an event's time, its usual float, comes after its data: the pattern starts
+    # at the first marker (every match begins with one)
     first = data.find(b"\xcb")
     if first >= 0 and _NON_FINITE.search(data, first) is not None:  # perhaps: make sure
-        _check(value, "value", 0, 250, signed_only=False)
+        # the bytes as packed, the default applied (the value itself may hold texts,
+        # which are plain only in their stored form); the bytes matched by chance
+        # where the pattern is inside another value (an integer, a float's mantissa)
+        _check(unpack(data), "value", 0, 250, signed_only=False)
     return data
 
 

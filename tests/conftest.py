@@ -197,19 +197,29 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 @pytest.fixture(scope="session")
 def benchmark_script() -> Callable[[str], ModuleType]:
-    """Import ``benchmarks/<name>.py`` afresh (its globals are the test's to patch),
-    with the folder on ``sys.path`` while it loads, as when it runs: the scripts
-    import each other."""
+    """Import ``benchmarks/<name>.py`` afresh (its globals are the test's to patch).
+
+    While it loads, the folder is on ``sys.path`` (the scripts import each other by
+    name; those are imported once and shared, as any module) and the module is in
+    ``sys.modules`` under its name (as a dataclass in it needs); both are put back
+    as they were after. A script that puts its folder on ``sys.path`` itself, to
+    import a sibling later, keeps it there."""
 
     def load(name: str) -> ModuleType:
         spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
         assert spec is not None and spec.loader is not None, name
         module = importlib.util.module_from_spec(spec)
+        before = sys.modules.get(name)
+        sys.modules[name] = module
         sys.path.insert(0, str(BENCHMARKS))
         try:
             spec.loader.exec_module(module)
         finally:
             sys.path.remove(str(BENCHMARKS))
+            if before is None:
+                del sys.modules[name]
+            else:
+                sys.modules[name] = before
         return module
 
     return load

@@ -26,6 +26,7 @@ from rollbridge.plain import (
     reference_pack,
     unpack,
 )
+from rollbridge.text import Messages
 
 scalars = (
     st.none()
@@ -111,6 +112,64 @@ def test_a_non_finite_float_anywhere_is_refused(value):
     U+02C0–U+02FF): a NaN or infinity after finite floats or such text is found."""
     with pytest.raises(NotPlain, match="finite"):
         pack(value)
+
+
+#: A message of the tests' own, for texts as a ruleset makes them.
+SAMPLE = Messages("codec_tests")("sample", "{who} rolls {n}")
+#: A time whose packed float holds the NaN pattern in its mantissa (cb 41 da 3c cb ff f9 ..):
+#: such times recur for about a second every few days.
+CHANCE_TIME = 1760767999.894
+
+
+def test_a_value_with_texts_and_the_pattern_by_chance_packs():
+    """The pattern can turn up inside an integer or a float's mantissa; the check then
+    looks at what was packed (texts in their stored form), not at the value, which
+    holds texts that are plain data only through the default."""
+    from rollbridge.text import stored
+
+    text = SAMPLE(who="Tukan", n=3)
+    chance = int.from_bytes(b"\x00\xcb\x7f\xf8\x00\x00\x00\x01", "big")
+    for value in ({"narration": text, "n": chance}, {"narration": text, "at": CHANCE_TIME}):
+        packed = pack(value, stored)
+        assert unpack(packed) == {**value, "narration": stored(text)}
+
+
+def test_a_non_finite_float_in_a_text_s_arguments_is_refused_naming_it():
+    from rollbridge.text import stored
+
+    text = SAMPLE(who="Tukan", n=float("nan"))
+    with pytest.raises(NotPlain, match="finite") as refused:
+        pack({"narration": text}, stored)
+    assert "narration" in refused.value.where
+
+
+def test_an_event_at_a_time_with_the_pattern_by_chance_is_stored_and_sent():
+    """An sr2 attack (texts in its narration and steps) when the table's clock reads
+    such a time: the engine packs its event and views, and the table moves on."""
+    from rollbridge.dice import SeededDice
+    from rollbridge.engine import Principal
+    from rollbridge.host import PluginHost
+    from rollbridge.offline import TableService
+    from rollbridge.stores import MemoryStore
+
+    gm = Principal("gm", "gm", "tok-gm")
+    service = TableService(MemoryStore(), PluginHost(), dice=lambda: SeededDice(3),
+                           clock=lambda: CHANCE_TIME)  # fmt: skip
+    service.create_table("t", "sr2", table_id="t")
+    sheets = {
+        "tukan": {"body": 5, "combat_pool": 6,
+                  "weapons": [{"name": "Hackler", "code": "7M", "skill": 6}]},
+        "guard": {"body": 4, "combat_pool": 4, "armor": {"ballistic": 4, "impact": 2}},
+    }  # fmt: skip
+    for actor_id, sheet in sheets.items():
+        actor = {"id": actor_id, "name": actor_id.title(), "sheet": sheet}
+        service.handle("t", {"type": "actor.create", "id": f"c-{actor_id}", "actor": actor}, gm)
+    attack = {"type": "resolve", "id": "a1", "action": "attack", "actor": "tukan",
+              "targets": ["guard"], "params": {"weapon": "Hackler", "range": "short"}}  # fmt: skip
+    reply = service.handle("t", attack, gm)
+    assert reply["status"] == "done", reply
+    event = service.table("t").history_event(reply["seq"])
+    assert event.request == "a1" and event.at == CHANCE_TIME and event.texts
 
 
 def test_finite_floats_among_markers_in_text_pass():

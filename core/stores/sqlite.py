@@ -40,7 +40,8 @@ statement's step releases and takes the GIL, which the event loop wants too).
 
 ``settings``, ``meta``, ``state``, ``info``, ``events`` and ``reply`` are msgpack
 blobs (:mod:`rollbridge.plain`: msgpack rather than JSON because it is smaller and
-cheaper to write and read). Child rows reference ``tables(id)`` with ``ON DELETE
+cheaper to read, and the design card names it; ``docs/performance.md`` has the
+figures). Child rows reference ``tables(id)`` with ``ON DELETE
 CASCADE``. Actors come back in the order they were added, as from a dict. Tables
 come back oldest first (``created``).
 
