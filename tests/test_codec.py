@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import struct
 
 import msgpack
 import pytest
@@ -170,6 +171,49 @@ def test_an_event_at_a_time_with_the_pattern_by_chance_is_stored_and_sent():
     assert reply["status"] == "done", reply
     event = service.table("t").history_event(reply["seq"])
     assert event.request == "a1" and event.at == CHANCE_TIME and event.texts
+
+
+#: Integers and finite floats (times of this decade) whose packed bytes hold the NaN
+#: pattern by chance: inside an integer, or in a float's mantissa.
+look_alikes = st.builds(
+    lambda head, tail: int.from_bytes(bytes(head) + b"\xcb\x7f\xf8" + bytes(tail), "big"),
+    st.lists(st.integers(0, 255), min_size=1, max_size=1),
+    st.lists(st.integers(0, 255), min_size=4, max_size=4),
+) | st.builds(
+    lambda at, fill: struct.unpack(
+        ">d", (b"\x41\xda" + bytes(fill[:at]) + b"\xcb\xff\xf9" + bytes(fill[at:]))
+    )[0],
+    st.integers(0, 3),
+    st.lists(st.integers(0, 255), min_size=3, max_size=3),
+)
+
+
+def _texts_stored(value):
+    from rollbridge.text import Text, stored
+
+    if isinstance(value, Text):
+        return stored(value)
+    if isinstance(value, dict):
+        return {k: _texts_stored(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_texts_stored(v) for v in value]
+    return value
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.recursive(
+        scalars | look_alikes | st.builds(lambda n: SAMPLE(who="Tukan", n=n), scalars),
+        lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(), inner, max_size=5),
+        max_leaves=25,
+    )
+)
+def test_plain_data_with_texts_and_look_alikes_packs_as_stored(value):
+    """Whatever plain data and texts a ruleset returns, with values whose bytes look
+    like a NaN, packs: as the data with each text in its stored form."""
+    from rollbridge.text import stored
+
+    assert unpack(pack(value, stored)) == _texts_stored(value)
 
 
 def test_finite_floats_among_markers_in_text_pass():
