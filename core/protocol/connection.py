@@ -15,6 +15,7 @@ table's protocol from the registry, loading it when needed).
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -179,7 +180,8 @@ class Tables:
 
 def _rate_limited(wait: float, scope: str) -> RateLimited:
     """The refusal of a request over the rate of its connection or its table."""
-    retry = max(0.001, round(wait, 3))
+    # rounded up to the millisecond: a client that waits this long is let through
+    retry = max(0.001, math.ceil(round(wait * 1000, 6)) / 1000)
     if scope == "table":
         text = say(
             "limit.rate_table",
@@ -269,12 +271,22 @@ class Connection:
             if kind_name == "ping":
                 return [self._reply({"type": "pong", "id": request_id}, kind, "ping")]
             cost = COSTS.get(kind_name) if kind_name.__class__ is str else None
+            extra = 0.0
             if cost is not None and self._bucket is not None:
-                # one is taken already; never more than the bucket holds
-                wait = self._bucket.take(min(cost, self._bucket.burst) - 1)
+                # the frame took one already; never more than the bucket holds
+                extra = min(cost, self._bucket.burst) - 1
+                wait = self._bucket.take(extra)
                 if wait is not None:
+                    # refused: the frame's token goes back too, so the wait told is
+                    # the wait for the whole cost (a client that waits it gets in)
+                    self._bucket.give_back(1)
                     raise _rate_limited(wait, "connection")
-            self.tables.count_at_table(self.table.id)
+            try:
+                self.tables.count_at_table(self.table.id)
+            except RateLimited:
+                if extra and self._bucket is not None:  # as a request of one refused there
+                    self._bucket.give_back(extra)
+                raise
             if self.member.adapter is not None:
                 message = self.member.adapter.inbound(message)
             return self.table.receive(

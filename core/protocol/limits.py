@@ -25,6 +25,11 @@ STATS_COST = 5.0
 #: The request types that cost more than one request, and what they cost.
 COSTS: dict[str, float] = {"odds": ODDS_COST, "stats": STATS_COST}
 
+#: How far below its cost a bucket may be and still pay it: what the floats of
+#: ``rate × seconds`` lose, so that a client that waited the wait it was told is
+#: not refused by a rounding error.
+_SLACK = 1e-9
+
 
 @dataclass(slots=True)
 class RateLimit:
@@ -51,11 +56,16 @@ class RateLimit:
         now = self.clock()
         tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
         self._at = now
-        if tokens >= cost:
-            self._tokens = tokens - cost
+        if tokens >= cost - _SLACK:
+            self._tokens = max(0.0, tokens - cost)
             return None
         self._tokens = tokens
         return (cost - tokens) / self.rate
+
+    def give_back(self, tokens: float) -> None:
+        """Return ``tokens`` taken for a request that was then refused (never past
+        ``burst``): a refused request costs nothing but what the caller keeps."""
+        self._tokens = min(self.burst, self._tokens + tokens)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ server's bounds and the request's cost in the connection's rate."""
 
 from __future__ import annotations
 
+import asyncio
 from fractions import Fraction
 
 from rollbridge.odds import distribution
@@ -67,3 +68,31 @@ async def test_an_odds_request_costs_more_of_the_connections_rate(make_tables):
     assert refused[0]["details"]["scope"] == "connection"
     # what is left (4 tokens, less than one odds request) still serves cheaper requests
     assert (await player.request({"type": "state"}))["type"] == "result"
+
+
+async def test_an_odds_request_refused_for_the_rate_gets_in_after_its_retry_after(make_tables):
+    """docs/protocol.md: "send it again after details.retry_after s". A refused odds
+    request takes nothing (its frame's token goes back), so the wait told is the wait
+    for its whole cost."""
+    limits = Limits(rate_per_connection=5.0, rate_per_table=None, per_token=None,
+                    per_address=None)  # fmt: skip
+    world = await make_tables(limits=limits)
+    player, _ = await world.join("sr2", "player")
+    assert (await player.request({"type": "odds", "formula": "2d6"}))["type"] == "result"
+    refused = await player.request({"type": "odds", "formula": "2d6"})
+    assert refused["code"] == "rate_limited" and refused["details"]["scope"] == "connection"
+    await asyncio.sleep(refused["details"]["retry_after"])
+    assert (await player.request({"type": "odds", "formula": "2d6"}))["type"] == "result"
+
+
+async def test_an_odds_request_refused_at_the_table_costs_the_connection_one(make_tables):
+    """Refused for the table's rate, a costly request costs its connection what any
+    refused request does (its frame), not its whole cost."""
+    limits = Limits(rate_per_connection=20.0, rate_per_table=0.01, per_token=None,
+                    per_address=None)  # fmt: skip
+    world = await make_tables(limits=limits)
+    player, _ = await world.join("sr2", "player")
+    replies = [await player.request({"type": "odds", "formula": "2d6"}) for _ in range(12)]
+    assert replies[0]["type"] == "result"  # the table's burst of one
+    # 39 tokens after the hello: 11 refusals of one each leave plenty (of five: none)
+    assert [r["details"]["scope"] for r in replies[1:]] == ["table"] * 11

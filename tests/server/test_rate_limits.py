@@ -1,0 +1,55 @@
+"""The request buckets (``rollbridge.protocol.limits``) and the ``retry_after`` they
+tell a refused client (docs/protocol.md, "Limits": "send it again after
+``details.retry_after`` s"): waiting exactly that long lets the request in, and a
+refused request takes nothing from the bucket."""
+
+from __future__ import annotations
+
+import pytest
+
+from rollbridge.protocol.connection import _rate_limited
+from rollbridge.protocol.limits import RateLimit
+
+
+class Clock:
+    """Seconds that move only when the test says."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+RATES = [0.3, 0.7, 1.0, 2.5, 3.3, 5.0, 7.0, 20.0, 50.0, 333.0]
+
+
+@pytest.mark.parametrize("rate", RATES)
+@pytest.mark.parametrize("cost", [1.0, 5.0])
+def test_waiting_the_told_retry_after_lets_the_request_in(rate, cost):
+    clock = Clock()
+    bucket = RateLimit(rate, max(1.0, 2 * rate), clock)
+    cost = min(cost, bucket.burst)
+    refusals = 0
+    for _ in range(int(bucket.burst / cost) + 20):  # drained, then each retry after its hint
+        wait = bucket.take(cost)
+        if wait is None:
+            continue
+        refusals += 1
+        hint = _rate_limited(wait, "connection").details["retry_after"]
+        assert hint >= wait - 1e-9  # rounded up, never down (but for float noise)
+        clock.now += hint
+        assert bucket.take(cost) is None, (rate, cost, wait, hint)
+    assert refusals > 0
+
+
+def test_a_refused_take_takes_nothing_and_a_give_back_never_passes_the_burst():
+    clock = Clock()
+    bucket = RateLimit(2.0, 4.0, clock)
+    assert bucket.take(3) is None  # 1 left
+    assert bucket.take(2) == pytest.approx(0.5)  # refused: still 1
+    assert bucket.take(1) is None  # 0 left
+    bucket.give_back(1)
+    assert bucket.take(1) is None
+    bucket.give_back(100)
+    assert bucket.take(4) is None and bucket.take(0.5) is not None
