@@ -11,9 +11,11 @@ This module is the project's only msgpack and JSON codec. The ``msgpack``
 package is the reference; when the ``ormsgpack`` package is installed (it is a
 dependency, with wheels for the common platforms), :func:`pack` uses it, because
 it produces the same bytes about three times faster (``tests/test_codec.py``
-proves the bytes identical on generated plain data; ``docs/performance.md``
-has the figures). JSON text goes through ``orjson`` when installed, else the
-standard library, with the same compact output.
+proves the bytes identical on generated plain data; ``docs/performance.md`` has
+the figures). It is told to refuse what the reference refuses — enums, datetimes,
+UUIDs, dataclasses, which it would write by itself (options of ormsgpack 1.9) —
+and the same tests hold it to that. JSON text goes through ``orjson`` when
+installed, else the standard library, with the same compact output.
 
 A value packed once can be embedded in a larger message without packing it
 again: msgpack is a concatenation of values, so :func:`pack_map` writes a map
@@ -140,6 +142,31 @@ def valid_text(text: str) -> bool:
 
 # -- msgpack ---------------------------------------------------------------------
 
+#: ormsgpack writes dataclasses, datetimes, enums and UUIDs by itself, where the
+#: reference refuses them: these options hand them to ``default`` instead, which
+#: refuses them (or, for an IntEnum or a StrEnum, gives the int or str the reference
+#: writes), so that both codecs take exactly the plain data.
+_STRICT = (
+    (
+        _ormsgpack.OPT_PASSTHROUGH_DATACLASS
+        | _ormsgpack.OPT_PASSTHROUGH_DATETIME
+        | _ormsgpack.OPT_PASSTHROUGH_ENUM
+        | _ormsgpack.OPT_PASSTHROUGH_UUID
+    )
+    if _ormsgpack is not None
+    else 0
+)
+
+
+def _scalar(value: Any) -> Any:
+    """The default of :func:`pack`: a subclass of a plain scalar type (an IntEnum,
+    a StrEnum) as that type, as the reference codec writes it; TypeError otherwise."""
+    for base in (int, float, str):
+        if isinstance(value, base):
+            return base(value)
+    raise TypeError(f"{type(value).__name__} values are not allowed")
+
+
 #: A float64 whose exponent is all ones (NaN or an infinity), as msgpack writes it.
 _NON_FINITE = re.compile(rb"\xcb[\x7f\xff][\xf0-\xff]")
 
@@ -161,7 +188,7 @@ def pack(value: Any, default: Callable[[Any], Any] | None = None) -> bytes:
     """
     try:
         if _ormsgpack is not None:
-            data = _ormsgpack.packb(value, default=default)
+            data = _ormsgpack.packb(value, default=default or _scalar, option=_STRICT)
         elif default is not None:
             data = msgpack.packb(value, use_bin_type=True, default=default)
         else:
@@ -304,6 +331,16 @@ def map_body(packed: bytes) -> bytes:
 # -- JSON ------------------------------------------------------------------------
 
 
+#: As :data:`_STRICT`, for orjson: dataclasses and datetimes go to ``default``.
+#: (orjson writes enums and UUIDs whatever it is told; what reaches the wire was
+#: packed by :func:`pack` first, which refuses them.)
+_JSON_STRICT = (
+    _orjson.OPT_PASSTHROUGH_DATACLASS | _orjson.OPT_PASSTHROUGH_DATETIME
+    if _orjson is not None
+    else 0
+)
+
+
 def dumps_json(value: Any, default: Callable[[Any], Any] | None = None) -> str:
     """Plain data as compact JSON text (no spaces, Unicode as it is).
 
@@ -315,7 +352,7 @@ def dumps_json(value: Any, default: Callable[[Any], Any] | None = None) -> str:
     """
     if _orjson is not None:
         try:
-            return _orjson.dumps(value, default=default).decode("utf-8")
+            return _orjson.dumps(value, default=default, option=_JSON_STRICT).decode("utf-8")
         except Exception as exc:
             raise _explain(value, exc, default) from None
     try:

@@ -628,7 +628,8 @@ def stored_data(value: Any) -> Any:
 def stored(value: Any) -> Any:
     """The stored form of a :class:`Text` or :class:`Private` (the ``default`` hook
     of the packers): ``{"id", "args"}`` and ``{"private", "of", "aspect",
-    "instead"?}``. :raises TypeError: for anything else."""
+    "instead"?}``; a subclass of a plain scalar type (an IntEnum) as that type.
+    :raises TypeError: for anything else."""
     kind = value.__class__
     if kind is Text:
         if value.id not in _MESSAGES:
@@ -642,6 +643,9 @@ def stored(value: Any) -> Any:
         return data
     if isinstance(value, Mapping):  # a read-only map a ruleset shares (MappingProxyType)
         return dict(value)
+    for base in (int, float, str):  # an IntEnum, a StrEnum: as the reference writes it
+        if isinstance(value, base):
+            return base(value)
     raise TypeError(f"{type(value).__name__} values are not allowed")
 
 

@@ -7,9 +7,13 @@ is not plain data as the reference does (or more strictly, naming the value).
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
+import enum
 import json
 import math
 import struct
+import uuid
 
 import msgpack
 import pytest
@@ -89,6 +93,58 @@ def test_what_is_not_plain_is_refused_naming_it(value, problem):
         pack(value)
     with pytest.raises(NotPlain, match=problem):
         ensure_plain(value)
+
+
+class Colour(enum.Enum):
+    RED = "red"
+
+
+class Level(enum.IntEnum):
+    HIGH = 3
+
+
+class Name(enum.StrEnum):
+    TUKAN = "tukan"
+
+
+@dataclasses.dataclass
+class Point:
+    x: int
+
+
+@pytest.mark.parametrize(
+    "value",
+    [Colour.RED, datetime.datetime(2026, 12, 3), uuid.UUID(int=7), Point(1)],
+    ids=["enum", "datetime", "uuid", "dataclass"],
+)
+def test_what_the_reference_refuses_the_fast_codec_refuses_too(value):
+    """ormsgpack writes these by itself; the reference and ensure_plain refuse them,
+    so pack does too — with and without a default (a ruleset's result packed with
+    its texts): a ruleset's mistake is refused, not stored as a string."""
+    from rollbridge.text import stored
+
+    with pytest.raises(TypeError):
+        msgpack.packb(value, use_bin_type=True)
+    with pytest.raises(NotPlain):
+        ensure_plain({"v": value})
+    for default in (None, stored):
+        with pytest.raises(NotPlain, match=r"not allowed|cannot be packed"):
+            pack({"v": value}, default)
+
+
+@pytest.mark.parametrize("value", [datetime.datetime(2026, 12, 3), Point(1)])
+def test_dumps_json_refuses_datetimes_and_dataclasses(value):
+    with pytest.raises(NotPlain):
+        dumps_json({"v": value})
+
+
+def test_subclasses_of_plain_scalars_pack_as_the_reference_writes_them():
+    from rollbridge.text import stored
+
+    value = {"level": Level.HIGH, "name": Name.TUKAN, "list": [Level.HIGH]}
+    ensure_plain(value)
+    assert pack(value) == pack(value, stored) == reference_pack(value)
+    assert unpack(pack(value)) == {"level": 3, "name": "tukan", "list": [3]}
 
 
 def test_bytes_are_refused_where_values_come_in():
