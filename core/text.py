@@ -607,8 +607,9 @@ def _extract(value: Any, path: list[Any], texts: list, privates: list, depth: in
     if kind is Private:
         entry: list[Any] = [path.copy(), value.of, value.aspect]
         if value.instead is not _NO_INSTEAD:
-            if value.instead.__class__ is Text:
-                texts.append(path.copy())
+            # a text instead is known by its type where it is shown (_instead), not
+            # noted among the texts: the value itself, shown to those who may see
+            # it, is a text only if it is one
             entry.append(_extract(value.instead, path, [], [], depth + 1))
         privates.append(entry)
         return _extract(value.value, path, texts, privates, depth)
@@ -699,7 +700,7 @@ def view_of(
     *,
     locale: str = "en",
     hides: Hides = None,
-    memo: dict[int, str] | None = None,
+    memo: dict[int, tuple[Any, str]] | None = None,
     places: Places | None = None,
 ) -> JSON:
     """The stored ``data`` as an audience sees it: private values it may not see
@@ -723,8 +724,7 @@ def _view(value: Any, node: Places, locale: str, hides: Hides, memo: dict | None
             if hides(entry[1], entry[2]):
                 if len(entry) <= 3:
                     return _DROP
-                value = entry[3]
-                return _shown_text(value, locale, hides, memo) if node.text else value
+                return _instead(entry[3], node, locale, hides, memo)
     children = node.children
     if children:
         kind = value.__class__
@@ -777,7 +777,7 @@ def view_pair(
     *,
     hides: Callable[[str, str], bool],
     locale: str = "en",
-    memo: dict[int, str] | None = None,
+    memo: dict[int, tuple[Any, str]] | None = None,
     places: Places | None = None,
 ) -> tuple[JSON, JSON]:
     """``(view_of(data, ..., hides=None), view_of(data, ..., hides=hides))`` in one
@@ -797,12 +797,7 @@ def _pair(
     """``(_view(value, node, locale, None, memo), _view(value, node, locale, hides, memo))``."""
     for entry in node.privates:
         if hides(entry[1], entry[2]):  # players get what stands instead, or nothing
-            if len(entry) <= 3:
-                shown = _DROP
-            else:
-                shown = entry[3]
-                if node.text:
-                    shown = _shown_text(shown, locale, hides, memo)
+            shown = _DROP if len(entry) <= 3 else _instead(entry[3], node, locale, hides, memo)
             return _view(value, node, locale, None, memo), shown
     gm = players = value
     children = node.children
@@ -874,17 +869,30 @@ def _pair_child(
     return item, _view(item, child, locale, hides, memo)
 
 
+def _instead(instead: Any, node: Places, locale: str, hides: Hides, memo: dict | None) -> Any:
+    """What stands instead of a hidden private value: rendered when it is a text —
+    live, or in its stored form (``{"id", "args"}``). Events stored before texts
+    instead were known by their type also note one among the texts (``node.text``)."""
+    kind = instead.__class__
+    if node.text or kind is Text or (kind is dict and "id" in instead and "args" in instead):
+        return _shown_text(instead, locale, hides, memo)
+    return instead
+
+
 def _shown_text(value: Any, locale: str, hides: Hides, memo: dict | None) -> Any:
     """A text (live or stored) rendered; anything else as it is."""
     kind = value.__class__
     if kind is Text:
         return _live(value, locale, hides)
     if kind is dict and "id" in value:
-        known = memo.get(id(value)) if memo is not None else None
-        if known is None:
-            met = _privates_met[0]
-            known = _render(value["id"], value.get("args") or _NO_ARGS, locale, hides, False)
-            if memo is not None and _privates_met[0] == met:
-                memo[id(value)] = known  # no private argument: the same for everyone
+        # the memo keeps the text it was made for, and is used only for that very
+        # object: an id alone could be a freed object's, reused
+        kept = memo.get(id(value)) if memo is not None else None
+        if kept is not None and kept[0] is value:
+            return kept[1]
+        met = _privates_met[0]
+        known = _render(value["id"], value.get("args") or _NO_ARGS, locale, hides, False)
+        if memo is not None and _privates_met[0] == met:
+            memo[id(value)] = (value, known)  # no private argument: the same for everyone
         return known
     return value

@@ -59,6 +59,19 @@ def test_pack_writes_the_reference_bytes(value):
     assert unpack(pack(value)) == msgpack.unpackb(reference_pack(value), raw=False)
 
 
+@pytest.mark.parametrize(
+    ("head", "view"),
+    [({}, {"k0": 0}), ({"type": "event"}, {}), ({}, {}), ({"type": "event"}, {"k0": [1]})],
+    ids=["empty-head", "empty-view", "both-empty", "neither"],
+)
+def test_a_frame_with_an_empty_head_or_view_is_the_message_encoded_at_once(head, view):
+    from rollbridge.protocol.frames import prefixed
+
+    whole = {**head, **view}
+    assert prefixed(head, dumps_json(view), "json") == dumps_json(whole)
+    assert prefixed(head, Packed(pack(view)), "msgpack") == reference_pack(whole)
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.dictionaries(st.text(), plain_data, max_size=8), st.text(), plain_data)
 def test_a_map_of_packed_values_is_the_map_packed_at_once(fields, key, value):

@@ -105,7 +105,9 @@ def prefixed(head: JSON, encoded: bytes | str, kind: Kind) -> bytes | str:
     if kind == "json":
         inner = encoded[1:]
         first = dumps_json(head)[:-1]
-        return f"{first}}}" if inner == "}" else f"{first},{inner}"
+        if inner == "}" or first == "{":  # one of the two maps is empty: no comma
+            return f"{first}{inner}"
+        return f"{first},{inner}"
     data = bytes(encoded)
     marker = data[0]
     if 0x80 <= marker <= 0x8F:
