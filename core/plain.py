@@ -36,6 +36,8 @@ try:  # the faster codec, byte-identical for plain data (tests/test_codec.py)
     import ormsgpack as _ormsgpack
 except ImportError:  # pragma: no cover - the dependency is installed with rollbridge
     _ormsgpack = None
+if _ormsgpack is not None and not hasattr(_ormsgpack, "OPT_PASSTHROUGH_ENUM"):
+    _ormsgpack = None  # pragma: no cover - before 1.9 it cannot refuse enums: not used
 try:
     import orjson as _orjson
 except ImportError:  # pragma: no cover - the dependency is installed with rollbridge
@@ -160,10 +162,13 @@ _STRICT = (
 
 def _scalar(value: Any) -> Any:
     """The default of :func:`pack`: a subclass of a plain scalar type (an IntEnum,
-    a StrEnum) as that type, as the reference codec writes it; TypeError otherwise."""
+    a StrEnum) as that type, a tuple's (a named tuple) as a list — as the reference
+    codec writes them; TypeError otherwise."""
     for base in (int, float, str):
         if isinstance(value, base):
             return base(value)
+    if isinstance(value, tuple):
+        return list(value)
     raise TypeError(f"{type(value).__name__} values are not allowed")
 
 
@@ -332,8 +337,9 @@ def map_body(packed: bytes) -> bytes:
 
 
 #: As :data:`_STRICT`, for orjson: dataclasses and datetimes go to ``default``.
-#: (orjson writes enums and UUIDs whatever it is told; what reaches the wire was
-#: packed by :func:`pack` first, which refuses them.)
+#: (orjson writes enums and UUIDs whatever it is told. A table's events are packed
+#: by :func:`pack` before their JSON is made, so one holding them is refused
+#: there; the other messages the server writes are plain by construction.)
 _JSON_STRICT = (
     _orjson.OPT_PASSTHROUGH_DATACLASS | _orjson.OPT_PASSTHROUGH_DATETIME
     if _orjson is not None

@@ -545,7 +545,7 @@ def extract(value: Any, *, where: str = "value") -> tuple[Any, list[list[Any]], 
         the way copied, nothing else; texts are kept as they are: :func:`stored`
         gives their stored form when the data is packed); ``texts``, the paths (lists
         of keys and indices) of the texts; ``privates``, one ``[path, of, aspect]``
-        (plus ``instead``, when given) per private value.
+        (plus ``instead`` and whether it is a text, when given) per private value.
 
     Whether the data is plain is checked where it is packed and encoded for the
     wire (``Table._stage``), not here.
@@ -607,10 +607,15 @@ def _extract(value: Any, path: list[Any], texts: list, privates: list, depth: in
     if kind is Private:
         entry: list[Any] = [path.copy(), value.of, value.aspect]
         if value.instead is not _NO_INSTEAD:
-            # a text instead is known by its type where it is shown (_instead), not
-            # noted among the texts: the value itself, shown to those who may see
-            # it, is a text only if it is one
-            entry.append(_extract(value.instead, path, [], [], depth + 1))
+            # what stands instead, and whether it is a text (_instead renders it
+            # then): the mark, not the place, tells, for the value itself is a text
+            # only if it is one
+            instead_text = value.instead.__class__ is Text
+            entry += [_extract(value.instead, path, [], [], depth + 1), instead_text]
+            if instead_text and not isinstance(value.value, Mapping):
+                # noted among the texts as well, as before the mark, for code that
+                # reads events without it (a map there it would take for a text)
+                texts.append(path.copy())
         privates.append(entry)
         return _extract(value.value, path, texts, privates, depth)
     if kind is str or kind is int or kind is bool or kind is float or value is None:
@@ -629,7 +634,8 @@ def stored_data(value: Any) -> Any:
 def stored(value: Any) -> Any:
     """The stored form of a :class:`Text` or :class:`Private` (the ``default`` hook
     of the packers): ``{"id", "args"}`` and ``{"private", "of", "aspect",
-    "instead"?}``; a subclass of a plain scalar type (an IntEnum) as that type.
+    "instead"?}``; a subclass of a plain scalar type (an IntEnum) as that type,
+    a named tuple as a list.
     :raises TypeError: for anything else."""
     kind = value.__class__
     if kind is Text:
@@ -647,6 +653,8 @@ def stored(value: Any) -> Any:
     for base in (int, float, str):  # an IntEnum, a StrEnum: as the reference writes it
         if isinstance(value, base):
             return base(value)
+    if isinstance(value, tuple):  # a named tuple: as the reference writes it
+        return list(value)
     raise TypeError(f"{type(value).__name__} values are not allowed")
 
 
@@ -724,7 +732,7 @@ def _view(value: Any, node: Places, locale: str, hides: Hides, memo: dict | None
             if hides(entry[1], entry[2]):
                 if len(entry) <= 3:
                     return _DROP
-                return _instead(entry[3], node, locale, hides, memo)
+                return _instead(entry, node, locale, hides, memo)
     children = node.children
     if children:
         kind = value.__class__
@@ -797,7 +805,7 @@ def _pair(
     """``(_view(value, node, locale, None, memo), _view(value, node, locale, hides, memo))``."""
     for entry in node.privates:
         if hides(entry[1], entry[2]):  # players get what stands instead, or nothing
-            shown = _DROP if len(entry) <= 3 else _instead(entry[3], node, locale, hides, memo)
+            shown = _DROP if len(entry) <= 3 else _instead(entry, node, locale, hides, memo)
             return _view(value, node, locale, None, memo), shown
     gm = players = value
     children = node.children
@@ -869,14 +877,14 @@ def _pair_child(
     return item, _view(item, child, locale, hides, memo)
 
 
-def _instead(instead: Any, node: Places, locale: str, hides: Hides, memo: dict | None) -> Any:
-    """What stands instead of a hidden private value: rendered when it is a text —
-    live, or in its stored form (``{"id", "args"}``). Events stored before texts
-    instead were known by their type also note one among the texts (``node.text``)."""
-    kind = instead.__class__
-    if node.text or kind is Text or (kind is dict and "id" in instead and "args" in instead):
-        return _shown_text(instead, locale, hides, memo)
-    return instead
+def _instead(
+    entry: Sequence[Any], node: Places, locale: str, hides: Hides, memo: dict | None
+) -> Any:
+    """What stands instead of a hidden private value (``entry[3]``), rendered when
+    its entry marks it a text (``entry[4]``); in an entry stored before the mark,
+    when a text is noted at its place, as it was read then."""
+    is_text = entry[4] if len(entry) > 4 else node.text
+    return _shown_text(entry[3], locale, hides, memo) if is_text else entry[3]
 
 
 def _shown_text(value: Any, locale: str, hides: Hides, memo: dict | None) -> Any:

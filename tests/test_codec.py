@@ -151,13 +151,16 @@ def test_dumps_json_refuses_datetimes_and_dataclasses(value):
         dumps_json({"v": value})
 
 
-def test_subclasses_of_plain_scalars_pack_as_the_reference_writes_them():
+def test_subclasses_of_plain_types_pack_as_the_reference_writes_them():
+    from collections import namedtuple
+
     from rollbridge.text import stored
 
-    value = {"level": Level.HIGH, "name": Name.TUKAN, "list": [Level.HIGH]}
+    pair = namedtuple("pair", "a b")
+    value = {"level": Level.HIGH, "name": Name.TUKAN, "list": [Level.HIGH], "pair": pair(1, 2)}
     ensure_plain(value)
     assert pack(value) == pack(value, stored) == reference_pack(value)
-    assert unpack(pack(value)) == {"level": 3, "name": "tukan", "list": [3]}
+    assert unpack(pack(value)) == {"level": 3, "name": "tukan", "list": [3], "pair": [1, 2]}
 
 
 def test_bytes_are_refused_where_values_come_in():

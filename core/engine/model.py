@@ -202,8 +202,10 @@ class Event:
     :param by: who asked (``gm``, ``player:alice``).
     :param texts: where in ``data`` texts are (paths of keys and indices), in
         their stored form (:mod:`rollbridge.text`); rendered per audience.
-    :param private: ``[path, actor id, aspect, instead?]`` for each value in
-        ``data`` that is one actor's detail (:class:`~rollbridge.text.Private`).
+    :param private: ``[path, actor id, aspect, instead?, instead is a text?]`` for
+        each value in ``data`` that is one actor's detail
+        (:class:`~rollbridge.text.Private`; entries stored before the last mark
+        have four items at most).
     :param at: when it was executed, in seconds since the Unix epoch (UTC), from
         the clock its driver gave the table (:attr:`Table.clock
         <rollbridge.engine.table.Table.clock>`); None where no clock was given

@@ -181,7 +181,7 @@ class Tables:
 def _rate_limited(wait: float, scope: str) -> RateLimited:
     """The refusal of a request over the rate of its connection or its table."""
     # rounded up to the millisecond: a client that waits this long is let through
-    retry = max(0.001, math.ceil(round(wait * 1000, 6)) / 1000)
+    retry = max(0.001, math.ceil(round(wait * 1000, 9)) / 1000)
     if scope == "table":
         text = say(
             "limit.rate_table",
@@ -260,8 +260,15 @@ class Connection:
             return [self._error(None, refused, kind)]
         try:
             kind_name = message.get("type")
+            cost = COSTS.get(kind_name) if kind_name.__class__ is str else None
+            extra = 0.0  # what a costly request takes on top of its frame's one
+            if cost is not None and self._bucket is not None:
+                extra = min(cost, self._bucket.burst) - 1
             if wait is not None:
-                raise _rate_limited(wait, "connection")
+                # refused on its frame's own token (nothing taken): the wait told is
+                # for the whole cost, so that a client that waits it gets in
+                extra_wait = extra / self._bucket.rate if self._bucket is not None else 0.0
+                raise _rate_limited(wait + extra_wait, "connection")
             if kind_name == "hello":
                 return self._hello(message, kind, request_id)
             if self.table is None or self.member is None:
@@ -270,11 +277,8 @@ class Connection:
                 )
             if kind_name == "ping":
                 return [self._reply({"type": "pong", "id": request_id}, kind, "ping")]
-            cost = COSTS.get(kind_name) if kind_name.__class__ is str else None
-            extra = 0.0
-            if cost is not None and self._bucket is not None:
+            if extra and self._bucket is not None:
                 # the frame took one already; never more than the bucket holds
-                extra = min(cost, self._bucket.burst) - 1
                 wait = self._bucket.take(extra)
                 if wait is not None:
                     # refused: the frame's token goes back too, so the wait told is

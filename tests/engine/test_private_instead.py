@@ -36,16 +36,38 @@ def test_the_gm_gets_the_private_map_and_players_the_text_instead():
         assert view_pair(data, texts, privates, hides=npc_hidden) == (gm, players)
 
 
-def test_a_text_instead_is_not_noted_among_the_texts():
-    (_, texts, privates), _ = made_and_stored()
-    assert texts == []
-    assert [entry[0] for entry in privates] == [["target"], ["roll"]]
+def test_a_text_instead_is_marked_in_its_entry():
+    """The entry marks its instead a text; where the value is not a map, its place
+    is noted among the texts too, as code that reads events without the mark did."""
+    (_, texts, privates), (_, back_texts, back_privates) = made_and_stored()
+    assert texts == back_texts == [["roll"]]
+    for entries in (privates, back_privates):
+        assert [(entry[0], entry[4]) for entry in entries] == [(["target"], True), (["roll"], True)]
 
 
-def test_an_event_stored_when_a_text_instead_was_noted_among_the_texts_reads_as_before():
+def test_an_instead_that_is_not_a_text_is_shown_as_it_is():
+    """A map instead, even one shaped like a stored text, and one beside a value
+    that is a text: players get the map as it is."""
+    looks_like_a_text = {"id": "n1", "args": {"what": "x"}}
+    made = extract(
+        {"a": Private(5, of="goblin-1", instead=looks_like_a_text),
+         "b": Private(SOMEONE(what="real"), of="goblin-1", instead={"id": "n1", "name": "x"})}
+    )  # fmt: skip
+    back = unpack(pack(dict(zip(("data", "texts", "private"), made, strict=True)), stored))
+    for data, texts, privates in (made, tuple(back.values())):
+        players = view_of(data, texts, privates, hides=npc_hidden)
+        assert players == {"a": looks_like_a_text, "b": {"id": "n1", "name": "x"}}
+        gm = view_of(data, texts, privates)
+        assert gm == {"a": 5, "b": "someone real"}
+        assert view_pair(data, texts, privates, hides=npc_hidden) == (gm, players)
+
+
+def test_an_event_stored_before_the_mark_reads_as_it_did():
+    """Entries of four items, a text instead noted at its place among the texts."""
     (_, _, _), (data, _, privates) = made_and_stored()
-    old_texts = [["target"], ["roll"]]  # how events stored before noted them
-    players = view_of(data, old_texts, privates, hides=npc_hidden)
+    old_privates = [entry[:4] for entry in privates]
+    old_texts = [["target"], ["roll"]]
+    players = view_of(data, old_texts, old_privates, hides=npc_hidden)
     assert players == {"target": "someone hidden", "roll": "someone rolled"}
 
 

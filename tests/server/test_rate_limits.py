@@ -53,3 +53,41 @@ def test_a_refused_take_takes_nothing_and_a_give_back_never_passes_the_burst():
     assert bucket.take(1) is None
     bucket.give_back(100)
     assert bucket.take(4) is None and bucket.take(0.5) is not None
+
+
+def joined_connection(per_connection: float, clock: Clock):
+    """A sans-I/O connection past its hello, at a stand-in table that serves every
+    request it is handed (``["served"]``): only the rate limits are under test."""
+    import json
+    import types
+
+    from rollbridge.protocol.connection import Connection, Tables
+    from rollbridge.protocol.limits import Rates
+
+    tables = Tables({}, rates=Rates(per_connection=per_connection, clock=clock))
+    connection = Connection(tables, {})
+    connection.table = types.SimpleNamespace(id="t", receive=lambda *a, **k: ["served"])
+    connection.member = types.SimpleNamespace(
+        adapter=None, principal=None, locale="en", encode=json.dumps
+    )
+
+    def send(kind: str):
+        out = connection.receive(json.dumps({"type": kind, "id": "x"}))
+        return "served" if out == ["served"] else out[0].message
+
+    return send
+
+
+@pytest.mark.parametrize("rate", [2.0, 5.0, 20.0])
+def test_a_costly_request_refused_on_its_frame_s_token_waits_for_its_whole_cost(rate):
+    """Drained by cheap requests, the bucket cannot give even the frame's token: the
+    wait told an odds request is still the wait for all five."""
+    clock = Clock()
+    send = joined_connection(rate, clock)
+    while send("state") == "served":
+        pass
+    for _ in range(3):
+        refused = send("odds")
+        assert refused["code"] == "rate_limited"
+        clock.now += refused["details"]["retry_after"]
+        assert send("odds") == "served"
