@@ -40,8 +40,10 @@ Stored form (what events keep; plain data): a text is
 ``{"id": "sr2.attack.hit", "args": {...}}``; inside ``args`` a nested text has
 the same shape and a private argument is ``{"private": value, "of": actor id,
 "aspect": aspect, "instead": value?}``. :func:`extract` turns a ruleset's
-output into that form and lists where its texts and private values are;
-:func:`view_of` builds an audience's view from it.
+output into that form and lists where its texts and private values are (a
+private value outside a text as ``[path, of, aspect, instead?, instead is a
+text?]``; the last mark came in December 2026, and entries without it are read
+as before it); :func:`view_of` builds an audience's view from it.
 """
 
 from __future__ import annotations
