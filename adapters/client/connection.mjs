@@ -17,7 +17,11 @@
 // - events reach `onEvent` once each, in seq order: after a drop the hello
 //   carries the last (epoch, seq) seen and the server sends what was missed,
 //   or a fresh snapshot (`onSnapshot`) when it cannot;
-// - a refused token (close 1008) stops retrying; everything else retries;
+// - a refused token (close 1008) stops retrying; everything else retries, with a
+//   backoff that starts over once a connection has answered a ping, and a hello
+//   unanswered for a ping's time is given up;
+// - a request made again with an id still waiting is the same request; one larger
+//   than the server's 64 KiB frame is refused at once, never sent;
 // - a request the server refuses as `busy` (too many changes waiting for its
 //   disk; nothing was done) is sent again, same id, after a growing pause, up
 //   to BUSY_RETRIES times before its promise is rejected; one refused as
@@ -44,8 +48,14 @@ export const BUSY_BASE_MS = 250;
 export const BUSY_CAP_MS = 4_000;
 /** Refusals after which nothing was done and the same request is sent again. */
 const RETRIED = new Set(["busy", "rate_limited"]);
-/** Hello errors that do not refuse the token: the client reconnects with backoff. */
-const TRANSIENT_HELLO = new Set(["too_many_connections", "rate_limited", "busy", "store_error"]);
+/** Hello errors that do not refuse the token: the client reconnects with backoff
+ * (a server that failed building the table, or lacks its ruleset, may not later). */
+const TRANSIENT_HELLO = new Set([
+  "too_many_connections", "rate_limited", "busy", "store_error", "internal", "ruleset_unavailable",
+]);
+/** The largest frame the server takes (docs/protocol.md): a larger one closes the
+ * connection (1009), and sent again after each reconnect it would close every one. */
+export const MAX_FRAME_BYTES = 64 * 1024;
 /** Close code of a server that cannot take the connection now (too many, too far behind). */
 const CLOSE_TRY_LATER = 1013;
 
@@ -181,10 +191,23 @@ export class Connection {
       const key = this.status === "stopped" ? "ROLLBRIDGE.Error.ConnectionStopped" : "ROLLBRIDGE.Error.ConnectionRefused";
       return Promise.reject(new RollbridgeError(this.status, `the connection is ${this.status}`, undefined, { key }));
     }
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { request, resolve, reject });
-      if (this.connected) this.#send(request);
+    // the same id again is the same request: its answer, not a second entry
+    const waiting = this.pending.get(id);
+    if (waiting) return waiting.promise;
+    const size = new TextEncoder().encode(encodeFrame(request)).length;
+    if (size > MAX_FRAME_BYTES) {
+      return Promise.reject(new RollbridgeError("request_too_large",
+        `request ${id} is ${size} bytes; the server takes at most ${MAX_FRAME_BYTES}`, undefined,
+        { key: "ROLLBRIDGE.Error.RequestTooLarge", data: { id, size, limit: MAX_FRAME_BYTES } }));
+    }
+    const entry = { request };
+    entry.promise = new Promise((resolve, reject) => {
+      entry.resolve = resolve;
+      entry.reject = reject;
     });
+    this.pending.set(id, entry);
+    if (this.connected) this.#send(request);
+    return entry.promise;
   }
 
   /**
@@ -221,6 +244,16 @@ export class Connection {
         id: this.#helloId, table: this.table, token: this.#token, cursor: this.cursor, client: this.client,
         locale: this.locale, dialect: this.dialect,
       }));
+      // no welcome as long as a ping may take: the network or the server stalled
+      if (this.pingInterval) {
+        this.#pongTimer = this.timers.setTimeout(() => {
+          this.#pongTimer = null;
+          this.log("warn", `no welcome within ${this.pingInterval + this.pingTimeout} ms; reconnecting`);
+          this.socket = null;
+          try { socket.close(CLOSE_NO_PONG, "no welcome"); } catch { /* closed */ }
+          this.#closed(CLOSE_NO_PONG, "no welcome");
+        }, this.pingInterval + this.pingTimeout);
+      }
     };
     socket.onmessage = (event) => {
       if (socket !== this.socket) return;
@@ -268,6 +301,7 @@ export class Connection {
         this.#reply(message);
         break;
       case "pong":
+        this.attempt = 0; // up a ping's time: a good connection
         break;
       default:
         // a reply of its own type (`odds`) to a request this connection made
@@ -278,7 +312,13 @@ export class Connection {
 
   #welcomed(welcome) {
     this.welcome = welcome;
-    this.attempt = 0;
+    if (this.#pongTimer !== null) { // the hello was answered
+      this.timers.clearTimeout(this.#pongTimer);
+      this.#pongTimer = null;
+    }
+    // the backoff starts over once the connection has lived through a ping (a
+    // server that closes it at once, every time, is not hammered); without pings, now
+    if (!this.pingInterval) this.attempt = 0;
     this.stats.connects += 1;
     const resumed = Boolean(welcome.resume);
     const recovered = resumed && welcome.resume.recovered === true;
@@ -296,11 +336,14 @@ export class Connection {
       this.handlers.onSnapshot(welcome);
       this.handlers.onCursor({ ...this.cursor });
     }
+    // those waiting now are sent below; one made from the handlers is sent as it is made
+    const waiting = [...this.pending.values()];
     this.#setStatus("connected", { role: welcome.role, recovered, missed: welcome.resume?.missed ?? 0 });
     this.log("info", `joined table ${this.table} as ${welcome.role} at seq ${welcome.seq}`
       + (resumed ? ` (resume: ${recovered ? `recovered ${welcome.resume.missed} missed` : "snapshot"})` : ""));
     this.handlers.onWelcome(welcome);
-    for (const entry of this.pending.values()) {
+    for (const entry of waiting) {
+      if (this.pending.get(entry.request.id) !== entry) continue; // answered or forgotten meanwhile
       this.#cancelRetry(entry); // sent now: a busy retry still waiting would send it twice
       this.#send(entry.request);
     }

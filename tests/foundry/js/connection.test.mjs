@@ -4,6 +4,7 @@ import { beforeEach, test } from "node:test";
 import {
   BACKOFF_CAP_MS,
   BUSY_RETRIES,
+  MAX_FRAME_BYTES,
   backoffDelay,
   Connection,
   PING_INTERVAL_MS,
@@ -243,7 +244,12 @@ test("after a drop it reconnects with backoff, resumes from the cursor and resen
   assert.equal((await pending).seq, 7);
   assert.equal((await later).seq, 8);
   assert.deepEqual(seen.events.map((e) => e.seq), [6, 7, 8]);
-  assert.equal(connection.attempt, 0, "a welcome resets the backoff");
+  assert.equal(connection.attempt, 2, "a welcome alone does not reset the backoff");
+  // a connection that lives through a ping is a good one: the backoff starts over
+  clock.advance(PING_INTERVAL_MS);
+  const ping = ws.messages().find((m) => m.type === "ping");
+  ws.receive({ type: "pong", id: ping.id });
+  assert.equal(connection.attempt, 0, "a pong resets the backoff");
   assert.deepEqual(connection.stats, { connects: 2, resumes: 1, recovered: 1, snapshots: 1, missed: 2, drops: 2 });
 });
 
@@ -417,4 +423,103 @@ test("the shared client speaks the protocol's own dialect unless told otherwise"
   connection.request({ type: "roll", formula: "1d6" });
   const sent = ws.messages().at(-1);
   assert.match(sent.id, /^rb-/);
+});
+
+test("a request larger than the server takes is refused at once, and the rest goes on", async () => {
+  const { connection } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws);
+  const huge = connection.request({ type: "actor.create", actor: { id: "big", sheet: { notes: "x".repeat(70_000) } } });
+  await assert.rejects(huge, (error) => error.code === "request_too_large"
+    && error.key === "ROLLBRIDGE.Error.RequestTooLarge" && error.data.limit === MAX_FRAME_BYTES);
+  const roll = connection.request({ type: "roll", formula: "1d6" });
+  assert.deepEqual(ws.messages().filter((m) => m.type !== "hello").map((m) => m.type), ["roll"]);
+  ws.receive({ type: "result", id: ws.messages().at(-1).id, status: "done", seq: 1 });
+  assert.equal((await roll).seq, 1);
+  assert.equal(connection.pending.size, 0);
+});
+
+test("a server that closes every connection right after its welcome is not hammered", () => {
+  const { clock, connection, seen } = setup();
+  connection.start();
+  for (let n = 0; n < 5; n++) {
+    const ws = FakeWebSocket.last();
+    ws.open();
+    welcome(ws);
+    ws.drop(1013);
+    clock.advance(seen.statuses.at(-1)[1].delay);
+  }
+  const delays = seen.statuses.filter(([s]) => s === "waiting").map(([, d]) => d.delay);
+  assert.deepEqual(delays, [375, 750, 1500, 3000, 6000], "the backoff grows: no welcome alone resets it");
+});
+
+test("no welcome within a ping's time: the client gives up on that connection and tries again", () => {
+  const { clock, connection, seen } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const pending = connection.request({ type: "roll", formula: "1d6" });
+  clock.advance(PING_INTERVAL_MS + PING_TIMEOUT_MS - 1);
+  assert.equal(connection.status, "joining");
+  clock.advance(1);
+  assert.equal(connection.status, "waiting");
+  assert.ok(seen.logs.some((l) => l.includes("no welcome")));
+  clock.advance(seen.statuses.at(-1)[1].delay);
+  const next = FakeWebSocket.last();
+  assert.notEqual(next, ws);
+  next.open();
+  welcome(next);
+  const resent = next.messages().find((m) => m.type === "roll");
+  next.receive({ type: "result", id: resent.id, status: "done", seq: 1 });
+  return pending.then((reply) => assert.equal(reply.seq, 1));
+});
+
+test("a server failing to build the table for the hello is tried again, not taken for a refused token", () => {
+  for (const code of ["internal", "ruleset_unavailable"]) {
+    FakeWebSocket.reset();
+    const { connection } = setup();
+    connection.start();
+    const ws = FakeWebSocket.last();
+    ws.open();
+    const pending = connection.request({ type: "roll", formula: "1d6" });
+    const hello = ws.messages().find((m) => m.type === "hello");
+    ws.receive({ type: "error", id: hello.id, code, message: "ruleset 'sr2' failed: KeyError: 'armor'" });
+    assert.equal(connection.status, "waiting", code);
+    assert.equal(connection.pending.size, 1, "the roll still waits");
+    connection.stop();
+    pending.catch(() => {});
+  }
+});
+
+test("a request made again with its id is the same request: one entry, one answer", async () => {
+  const { connection } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws);
+  const first = connection.request({ type: "roll", id: "r-1", formula: "1d6" });
+  const again = connection.request({ type: "roll", id: "r-1", formula: "1d6" });
+  assert.equal(first, again);
+  assert.equal(ws.messages().filter((m) => m.id === "r-1").length, 1);
+  ws.receive({ type: "result", id: "r-1", status: "done", seq: 1 });
+  assert.equal((await again).seq, 1);
+});
+
+test("a request made when the connection comes up goes out once", () => {
+  const sent = [];
+  const { connection } = setup({
+    onStatus: (status) => {
+      if (status === "connected") sent.push(connection.request({ type: "state", id: "s-1" }));
+    },
+  });
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws);
+  assert.equal(sent.length, 1);
+  assert.equal(ws.messages().filter((m) => m.id === "s-1").length, 1);
+  connection.stop();
+  sent[0].catch(() => {});
 });

@@ -17,6 +17,7 @@ import {
   cardAudience, refusesRequesterSees, requesterCard, withoutRequesterSees,
 } from "../../../adapters/foundry/module/scripts/core/rollmode.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { FakeWebSocket } from "./fakes.mjs";
 import { registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
 
 const USERS = [
@@ -250,4 +251,28 @@ test("the GM's client: the GM's view of a player's GM roll to the GMs only, no c
   ws.receive({ type: "event", ...attack(2, "p-self", "gm") });
   await settle(client);
   assert.equal(Standin.log.messages.length, before + 1, "a player's self roll: the roller's client posts it");
+});
+
+test("the GM's client does not wait for roll-mode notes of secret events it missed while away", async () => {
+  // a reload: the saved cursor resumes the log, and the server replays what was missed;
+  // no player's note of those rolls will come any more
+  client?.stop();
+  await world({ users: USERS, user: "gm" });
+  await registerModuleSettings();
+  await game.settings.set("rollbridge", "cursor", { table: "t1", epoch: 1, seq: 10 });
+  client = new FoundryClient();
+  client.start();
+  client.modes.wait = () => new Promise(() => {}); // a note that never comes
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  assert.deepEqual(hello.resume, { epoch: 1, seq: 10 });
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 12,
+    locale: game.i18n.lang, table: { id: "t1", actors: [] }, resume: { recovered: true, missed: 2 } });
+  const before = Standin.log.messages.length;
+  ws.receive({ type: "event", ...attack(11, "p-away-1", "gm") });
+  ws.receive({ type: "event", ...attack(12, "p-away-2", "gm") });
+  await until(() => Standin.log.messages.length >= before + 2, "the missed secret events' cards");
+  const posted = Standin.log.messages.slice(before);
+  assert.deepEqual(posted.map((m) => m.whisper), [[GM], [GM]], "to the GMs, as without a note");
 });

@@ -448,8 +448,12 @@ export class FoundryClient {
     if (this.writer && event.kind === "approval.requested") await postApprovalCard(event);
     if (shouldPostCard({ event, writer: this.writer, gmPresent, ownRequests: this.ownRequests })) {
       const welcome = this.connection?.welcome;
-      // a secret event's readers depend on its roll mode: a player's note may still be on its way
-      const note = event.gm_only ? await this.modes.wait(event.request) : this.modes.get(event.request);
+      // a secret event's readers depend on its roll mode: a player's note may still be on
+      // its way — but not for one that happened while this client was away (its note, if
+      // any, is long gone: waiting would hold every later event up)
+      const note = event.gm_only && !replayed
+        ? await this.modes.wait(event.request)
+        : this.modes.get(event.request);
       const gms = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
       const audience = cardAudience({ event, note, writer: game.user.id, gms });
       // null: a player's self roll, whose card the roller's own client posts
