@@ -21,7 +21,8 @@
 //   backoff that starts over once a connection has answered a ping, and a hello
 //   unanswered for a ping's time is given up;
 // - a request made again with an id still waiting is the same request; one larger
-//   than the server's 64 KiB frame is refused at once, never sent;
+//   than the server's 64 KiB frame is refused at once, never sent; a brief result
+//   gets its event however many events came between them (a resume's backlog);
 // - a request the server refuses as `busy` (too many changes waiting for its
 //   disk; nothing was done) is sent again, same id, after a growing pause, up
 //   to BUSY_RETRIES times before its promise is rejected; one refused as
@@ -131,6 +132,9 @@ export class Connection {
     this.pending = new Map();
     /** The latest events by seq: a brief result gets its event from here. */
     this.recent = new Map();
+    /** The events of requests still waiting, by request id, however many came since
+     * (a resume's backlog comes before the results of the requests sent again). */
+    this.own = new Map();
     this.socket = null;
     this.#helloId = null;
     this.#timer = null;
@@ -220,6 +224,7 @@ export class Connection {
     if (!entry) return false;
     this.#cancelRetry(entry);
     this.pending.delete(id);
+    this.own.delete(id);
     return true;
   }
 
@@ -333,6 +338,7 @@ export class Connection {
       this.stats.snapshots += 1;
       this.cursor = { epoch: welcome.epoch, seq: welcome.seq };
       this.recent.clear(); // a snapshot: events of before are not this epoch's
+      this.own.clear();
       this.handlers.onSnapshot(welcome);
       this.handlers.onCursor({ ...this.cursor });
     }
@@ -357,6 +363,7 @@ export class Connection {
     this.cursor = { epoch: event.epoch, seq: event.seq };
     this.recent.set(event.seq, event);
     if (this.recent.size > RECENT_EVENTS) this.recent.delete(this.recent.keys().next().value);
+    if (event.request != null && this.pending.has(event.request)) this.own.set(event.request, event);
     const upTo = this.replayTo;
     const replayed = Boolean(upTo && event.epoch === upTo.epoch && event.seq <= upTo.seq);
     try {
@@ -391,16 +398,19 @@ export class Connection {
       return;
     }
     this.pending.delete(reply.id);
+    const own = this.own.get(reply.id);
+    this.own.delete(reply.id);
     if (reply.type === "error") entry.reject(errorFromReply(reply));
-    else entry.resolve(this.#withEvent(reply));
+    else entry.resolve(this.#withEvent(reply, own));
   }
 
-  /** A brief result with the event it names, as it arrived just before it. */
-  #withEvent(reply) {
+  /** A brief result with the event it names, as it arrived before it (among the
+   * latest events, or kept as the event of this request, `own`). */
+  #withEvent(reply, own) {
     if (reply.event !== undefined || !Number.isInteger(reply.seq) || reply.status !== "done") {
       return reply;
     }
-    const event = this.recent.get(reply.seq);
+    const event = this.recent.get(reply.seq) ?? (own?.seq === reply.seq ? own : undefined);
     return event ? { ...reply, event } : reply;
   }
 
@@ -433,6 +443,7 @@ export class Connection {
       entry.reject(new RollbridgeError(code, message(id), undefined, { key, data: { id } }));
     }
     this.pending.clear();
+    this.own.clear();
   }
 
   #refused(reply) {

@@ -523,3 +523,26 @@ test("a request made when the connection comes up goes out once", () => {
   connection.stop();
   sent[0].catch(() => {});
 });
+
+test("a request sent again after a long resume still resolves with its event", async () => {
+  const { clock, connection, seen } = setup();
+  connection.start();
+  let ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws, { seq: 10 });
+  const roll = connection.request({ type: "roll", formula: "1d6" });
+  const sent = ws.messages().find((m) => m.type === "roll");
+  ws.drop(1006); // the roll was done as seq 11, but its result was lost
+  clock.advance(seen.statuses.at(-1)[1].delay);
+  ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws, { seq: 80, resume: { recovered: true, missed: 70 } });
+  // the missed events come first, the roll's among them, then many more
+  for (let seq = 11; seq <= 80; seq++) ws.receive(event(seq, seq === 11 ? { request: sent.id } : {}));
+  assert.ok(!connection.recent.has(11), "long gone from the latest events");
+  ws.receive({ type: "result", id: sent.id, status: "done", seq: 11 });
+  const reply = await roll;
+  assert.equal(reply.event?.seq, 11);
+  assert.equal(reply.event.request, sent.id);
+  assert.equal(connection.own.size, 0, "kept only while the request waits");
+});
