@@ -99,6 +99,34 @@ async def test_a_resume_is_bounded_by_the_outbox_limit(make_tables, limit):
     assert (await peer.request({"type": "ping"}))["type"] == "pong"  # still connected
 
 
+async def test_a_resume_whose_missed_event_cannot_be_sent_takes_the_table_as_it_is(
+    make_tables, monkeypatch
+):
+    """An event the server cannot show a client (a ruleset's or adapter's bug) is not
+    skipped in a resume's backlog, which would leave a gap the client cannot see: the
+    client is welcomed with the table as it is (``recovered: false``)."""
+    from rollbridge.protocol import members
+
+    world = await make_tables()
+    gm, _ = await world.join("sr2", "gm")
+    first = await gm.request({"type": "roll", "formula": "1d6"})
+    broken = (await gm.request({"type": "roll", "formula": "2d6"}))["seq"]
+    await gm.request({"type": "roll", "formula": "3d6"})
+    frame = members.Delivery.frame
+
+    def failing(delivery, member):
+        if delivery.seq == broken and member.principal.role == "observer":
+            raise KeyError("a view that fails")
+        return frame(delivery, member)
+
+    monkeypatch.setattr(members.Delivery, "frame", failing)
+    peer, welcome = await world.join("sr2", "observer", resume={"epoch": 1, "seq": first["seq"]})
+    assert welcome["resume"] == {"recovered": False, "missed": 0, "reason": "unsendable"}
+    assert welcome["seq"] == broken + 1
+    assert (await peer.request({"type": "state"}))["table"]["seq"] == welcome["seq"]
+    assert peer.events == []
+
+
 async def test_one_tables_failing_commit_does_not_fail_another(tables):
     sr2, _ = await tables.join("sr2", "gm")
     tally, _ = await tables.join("tally", "gm")
