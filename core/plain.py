@@ -48,6 +48,7 @@ __all__ = [
     "JSON",
     "NotPlain",
     "Packed",
+    "as_plain_type",
     "copy_plain",
     "dumps_json",
     "ensure_plain",
@@ -160,10 +161,12 @@ _STRICT = (
 )
 
 
-def _scalar(value: Any) -> Any:
-    """The default of :func:`pack`: a subclass of a plain scalar type (an IntEnum,
-    a StrEnum) as that type, a tuple's (a named tuple) as a list — as the reference
-    codec writes them; TypeError otherwise."""
+def as_plain_type(value: Any) -> Any:
+    """A value of a subclass of a plain type — an IntEnum, a StrEnum as that scalar
+    type, a named tuple as a list — as the reference codec writes it: the default of
+    :func:`pack` (and the last step of a caller's default).
+
+    :raises TypeError: for any other value."""
     for base in (int, float, str):
         if isinstance(value, base):
             return base(value)
@@ -193,7 +196,7 @@ def pack(value: Any, default: Callable[[Any], Any] | None = None) -> bytes:
     """
     try:
         if _ormsgpack is not None:
-            data = _ormsgpack.packb(value, default=default or _scalar, option=_STRICT)
+            data = _ormsgpack.packb(value, default=default or as_plain_type, option=_STRICT)
         elif default is not None:
             data = msgpack.packb(value, use_bin_type=True, default=default)
         else:

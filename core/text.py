@@ -57,7 +57,7 @@ from typing import Any
 
 from rollbridge import i18n
 from rollbridge.exceptions import PluginError
-from rollbridge.plain import JSON, NotPlain, pack, unpack
+from rollbridge.plain import JSON, NotPlain, as_plain_type, pack, unpack
 
 __all__ = [
     "HIDDEN",
@@ -652,12 +652,7 @@ def stored(value: Any) -> Any:
         return data
     if isinstance(value, Mapping):  # a read-only map a ruleset shares (MappingProxyType)
         return dict(value)
-    for base in (int, float, str):  # an IntEnum, a StrEnum: as the reference writes it
-        if isinstance(value, base):
-            return base(value)
-    if isinstance(value, tuple):  # a named tuple: as the reference writes it
-        return list(value)
-    raise TypeError(f"{type(value).__name__} values are not allowed")
+    return as_plain_type(value)  # an IntEnum, a named tuple: as the reference writes it
 
 
 class Places:

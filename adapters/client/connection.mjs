@@ -57,6 +57,7 @@ const TRANSIENT_HELLO = new Set([
 /** The largest frame the server takes (docs/protocol.md): a larger one closes the
  * connection (1009), and sent again after each reconnect it would close every one. */
 export const MAX_FRAME_BYTES = 64 * 1024;
+const UTF8 = new TextEncoder();
 /** Close code of a server that cannot take the connection now (too many, too far behind). */
 const CLOSE_TRY_LATER = 1013;
 
@@ -198,19 +199,20 @@ export class Connection {
     // the same id again is the same request: its answer, not a second entry
     const waiting = this.pending.get(id);
     if (waiting) return waiting.promise;
-    const size = new TextEncoder().encode(encodeFrame(request)).length;
+    const frame = encodeFrame(request); // made once: sent as it is, again too
+    const size = UTF8.encode(frame).length;
     if (size > MAX_FRAME_BYTES) {
       return Promise.reject(new RollbridgeError("request_too_large",
         `request ${id} is ${size} bytes; the server takes at most ${MAX_FRAME_BYTES}`, undefined,
         { key: "ROLLBRIDGE.Error.RequestTooLarge", data: { id, size, limit: MAX_FRAME_BYTES } }));
     }
-    const entry = { request };
+    const entry = { request, frame };
     entry.promise = new Promise((resolve, reject) => {
       entry.resolve = resolve;
       entry.reject = reject;
     });
     this.pending.set(id, entry);
-    if (this.connected) this.#send(request);
+    if (this.connected) this.#sendFrame(frame);
     return entry.promise;
   }
 
@@ -274,8 +276,12 @@ export class Connection {
   }
 
   #sendRaw(socket, message) {
+    this.#write(socket, encodeFrame(message));
+  }
+
+  #write(socket, frame) {
     try {
-      socket.send(encodeFrame(message));
+      socket.send(frame);
     } catch (error) {
       this.log("warn", `send failed: ${error.message}`);
     }
@@ -283,6 +289,11 @@ export class Connection {
 
   #send(message) {
     if (this.socket) this.#sendRaw(this.socket, message);
+  }
+
+  /** A request's frame, as encoded when it was made. */
+  #sendFrame(frame) {
+    if (this.socket) this.#write(this.socket, frame);
   }
 
   #receive(data) {
@@ -351,7 +362,7 @@ export class Connection {
     for (const entry of waiting) {
       if (this.pending.get(entry.request.id) !== entry) continue; // answered or forgotten meanwhile
       this.#cancelRetry(entry); // sent now: a busy retry still waiting would send it twice
-      this.#send(entry.request);
+      this.#sendFrame(entry.frame);
     }
     this.#schedulePing();
   }
@@ -428,7 +439,7 @@ export class Connection {
     this.#cancelRetry(entry);
     entry.retry = this.timers.setTimeout(() => {
       entry.retry = null;
-      if (this.pending.get(id) === entry && this.connected) this.#send(entry.request);
+      if (this.pending.get(id) === entry && this.connected) this.#sendFrame(entry.frame);
     }, delay);
   }
 
