@@ -16,7 +16,8 @@
 //   down is made exactly once when it comes back;
 // - events reach `onEvent` once each, in seq order: after a drop the hello
 //   carries the last (epoch, seq) seen and the server sends what was missed,
-//   or a fresh snapshot (`onSnapshot`) when it cannot;
+//   or a fresh snapshot (`onSnapshot`) when it cannot; an event after a gap in
+//   seq is not handed on: the client reconnects and resumes from before the gap;
 // - a refused token (close 1008) stops retrying; everything else retries, with a
 //   backoff that starts over once a connection has answered a ping, and a hello
 //   unanswered for a ping's time is given up;
@@ -66,6 +67,8 @@ export const RECENT_EVENTS = 64;
 
 const CLOSE_AUTH = 1008;
 const CLOSE_NO_PONG = 4000;
+/** Not sent (the socket is closed normally): why the client dropped a connection. */
+const CLOSE_GAP = 4001;
 const CLOSE_STOPPED = 1000;
 
 /** The wait before reconnect attempt `attempt` (0-based): exponential from
@@ -129,7 +132,7 @@ export class Connection {
     this.status = "idle";
     this.attempt = 0;
     this.welcome = null;
-    this.stats = { connects: 0, resumes: 0, recovered: 0, snapshots: 0, missed: 0, drops: 0 };
+    this.stats = { connects: 0, resumes: 0, recovered: 0, snapshots: 0, missed: 0, drops: 0, gaps: 0 };
     this.pending = new Map();
     /** The latest events by seq: a brief result gets its event from here. */
     this.recent = new Map();
@@ -371,6 +374,10 @@ export class Connection {
     if (!Number.isInteger(event.seq)) return;
     const cursor = this.cursor;
     if (cursor && event.epoch === cursor.epoch && event.seq <= cursor.seq) return; // seen
+    if (cursor && event.epoch === cursor.epoch && event.seq > cursor.seq + 1) {
+      this.#gap(cursor.seq + 1, event.seq);
+      return;
+    }
     this.cursor = { epoch: event.epoch, seq: event.seq };
     this.recent.set(event.seq, event);
     if (this.recent.size > RECENT_EVENTS) this.recent.delete(this.recent.keys().next().value);
@@ -383,6 +390,22 @@ export class Connection {
       this.log("error", `an event handler failed: ${error.message}`);
     }
     this.handlers.onCursor({ ...this.cursor });
+  }
+
+  /** Events `from` to before `to` never came (the server could not show one to this
+   * client: its log names it). Handing on what follows would pass them silently, so
+   * this connection goes and the next resumes from the last event seen: the server
+   * sends the missed ones, or the table as it is (`onSnapshot`). */
+  #gap(from, to) {
+    this.stats.gaps += 1;
+    const missing = to - 1 === from ? `event ${from}` : `events ${from}-${to - 1}`;
+    this.log("warn", `${missing} of table ${this.table} did not come; reconnecting to resume from ${from - 1}`);
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      try { socket.close(CLOSE_STOPPED, "missed events"); } catch { /* closed */ }
+    }
+    this.#closed(CLOSE_GAP, "missed events");
   }
 
   #reply(reply) {

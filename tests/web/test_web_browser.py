@@ -173,10 +173,20 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     assert [w["locale"] for w in resume["welcomes"]] == ["cs", "cs"]  # the browser's language
     assert "while away one" in resume["awayTexts"][0] and "while away two" in resume["awayTexts"][1]
 
+    # an event skipped for the player: the next one showed a gap, the page dropped the
+    # line and resumed from before it, and got both, once each, in order
+    gap = result["gap"]
+    first, second = gap["skipped"]
+    assert gap["swallowed"] == [first] and second == first + 1
+    assert gap["events"] == [second, first, second]  # the one after the gap, then the resume's
+    assert gap["welcomes"] == [{"seq": second, "resume": {"recovered": True, "missed": 2}}]
+    assert gap["player"] == gap["gm"] == sorted(set(gap["gm"])) and second in gap["player"]
+    assert "skipped once" in gap["texts"][0] and "after the gap" in gap["texts"][1]
+
     # the statistics panels drew the reply each page received, bar for bar: the
     # session and every actor, each die size's faces with their counts
     stats = result["stats"]
-    assert stats["seq"] == stats["playerSeq"] >= resume["away"][1]
+    assert stats["seq"] == stats["playerSeq"] >= gap["skipped"][1]
     for who in ("gm", "player"):
         page = stats[who]
         assert page["replies"] == 1 and page["reply"]["audience"] == who

@@ -115,13 +115,14 @@ const rendered = (generation) => {
 };
 
 let client = null;
-async function gmWorld(generation) {
+/** A GM's world joined at `seq`: the events a test sends follow it without a gap. */
+async function gmWorld(generation, seq = 0) {
   client?.stop();
   await world({ users: USERS, user: "gm", generation });
   await registerModuleSettings();
   client = new FoundryClient();
   client.start();
-  return welcomeClient(client, { role: "gm" });
+  return welcomeClient(client, { role: "gm", seq });
 }
 after(() => {
   client?.stop();
@@ -170,7 +171,7 @@ for (const generation of [12, 13]) {
 }
 
 test("a pending request's GM-only card: approve sends the approval, then its buttons go", async () => {
-  const ws = await gmWorld(13);
+  const ws = await gmWorld(13, 2);
   ws.receive({
     type: "event", table: "t1", epoch: 1, seq: 3, kind: "approval.requested", gm_only: true,
     data: { pending: "p3", request: { type: "resolve", id: "x1", fields: { action: "attack" }, who: { name: "alice", role: "player" } } },
@@ -183,6 +184,12 @@ test("a pending request's GM-only card: approve sends the approval, then its but
   addButtons(message, html, client);
   assert.match(element.card.buttons.html, /"approve".*"reject"/s);
   const reply = press("approve", cardOf(message), client);
+  // as the server answers: the approved request's event, then the brief result
+  for (let i = 0; i < 50 && ws.messages().at(-1)?.type !== "approve"; i++) await tick();
+  ws.receive({
+    type: "event", table: "t1", epoch: 1, seq: 4, kind: "resolution", request: "x1", actors: [],
+    data: { action: "attack", approved: "p3", approved_by: "gm:gm" },
+  });
   const sent = await answer(ws, { type: "result", ok: true, seq: 4 });
   await reply;
   assert.deepEqual({ ...sent, id: undefined }, { type: "approve", request: "p3", id: undefined });

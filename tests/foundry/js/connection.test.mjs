@@ -41,6 +41,16 @@ function welcome(ws, { epoch = 1, seq = 0, resume, role = "gm" } = {}) {
   return hello;
 }
 
+/** A started connection, welcomed at `seq` on its first socket. */
+function joinedAt(seq, options = {}) {
+  const setupDone = setup(options);
+  setupDone.connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws, { seq });
+  return { ...setupDone, ws };
+}
+
 function event(seq, extra = {}) {
   return { type: "event", table: "t1", epoch: 1, seq, kind: "roll", data: { total: seq }, ...extra };
 }
@@ -204,11 +214,7 @@ test("a server that stays busy rejects the request after the last retry", async 
 });
 
 test("after a drop it reconnects with backoff, resumes from the cursor and resends unanswered requests with the same id", async () => {
-  const { clock, connection, seen } = setup();
-  connection.start();
-  let ws = FakeWebSocket.last();
-  ws.open();
-  welcome(ws, { seq: 5 });
+  let { clock, connection, seen, ws } = joinedAt(5);
   ws.receive(event(6));
   const pending = connection.request({ type: "roll", formula: "2d6" });
   const sent = ws.messages().find((m) => m.type === "roll");
@@ -250,15 +256,66 @@ test("after a drop it reconnects with backoff, resumes from the cursor and resen
   const ping = ws.messages().find((m) => m.type === "ping");
   ws.receive({ type: "pong", id: ping.id });
   assert.equal(connection.attempt, 0, "a pong resets the backoff");
-  assert.deepEqual(connection.stats, { connects: 2, resumes: 1, recovered: 1, snapshots: 1, missed: 2, drops: 2 });
+  assert.deepEqual(connection.stats, { connects: 2, resumes: 1, recovered: 1, snapshots: 1, missed: 2, drops: 2, gaps: 0 });
+});
+
+test("an event after a gap in seq is not handed on: the client resumes from before the gap", async () => {
+  // the server skips a frame it cannot build for this client (its log names the
+  // bug); handing on what follows would pass the missed event silently
+  let { clock, connection, seen, ws } = joinedAt(5);
+  ws.receive(event(6));
+  const pending = connection.request({ type: "roll", formula: "2d6" });
+  const sent = ws.messages().find((m) => m.type === "roll");
+  ws.receive(event(8, { request: sent.id })); // 7 never came
+  assert.deepEqual(seen.events.map((e) => e.seq), [6], "8 is not handed on before 7");
+  assert.deepEqual(connection.cursor, { epoch: 1, seq: 6 });
+  assert.equal(ws.closedWith?.code, 1000, "the connection is closed");
+  assert.equal(connection.status, "waiting");
+  assert.equal(connection.stats.gaps, 1);
+  assert.ok(seen.logs.includes("warn: event 7 of table t1 did not come; reconnecting to resume from 6"));
+  ws.receive(event(9)); // a frame still in flight on the closed socket is ignored
+  assert.deepEqual(seen.events.map((e) => e.seq), [6]);
+  clock.advance(BACKOFF_CAP_MS);
+  ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages()[0];
+  assert.deepEqual(hello.resume, { epoch: 1, seq: 6 }, "resumes from the last event before the gap");
+  // the server sends both missed events this time; the request goes again, same id
+  welcome(ws, { seq: 8, resume: { recovered: true, missed: 2 } });
+  assert.deepEqual(ws.messages().filter((m) => m.type === "roll").map((m) => m.id), [sent.id]);
+  ws.receive(event(7));
+  ws.receive(event(8, { request: sent.id }));
+  ws.receive({ type: "result", id: sent.id, status: "done", seq: 8 });
+  assert.equal((await pending).event.seq, 8, "the brief result gets its event");
+  assert.deepEqual(seen.events.map((e) => e.seq), [6, 7, 8]);
+  assert.deepEqual(seen.snapshots.length, 1);
+});
+
+test("a gap the server cannot fill either: the resume gives the table as it is", () => {
+  let { clock, connection, seen, ws } = joinedAt(5);
+  ws.receive(event(7)); // 6 never came
+  assert.deepEqual(seen.events, []);
+  clock.advance(BACKOFF_CAP_MS);
+  ws = FakeWebSocket.last();
+  ws.open();
+  assert.deepEqual(ws.messages()[0].resume, { epoch: 1, seq: 5 });
+  welcome(ws, { seq: 7, resume: { recovered: false, missed: 0, reason: "unsendable" } });
+  assert.equal(seen.snapshots.length, 2, "a fresh snapshot at seq 7");
+  assert.deepEqual(connection.cursor, { epoch: 1, seq: 7 });
+  ws.receive(event(8));
+  assert.deepEqual(seen.events.map((e) => e.seq), [8]);
+  assert.equal(connection.stats.gaps, 1);
+});
+
+test("an event of another epoch is no gap (the table was reset): it is handed on", () => {
+  const { connection, seen, ws } = joinedAt(5);
+  ws.receive(event(9, { epoch: 2 }));
+  assert.deepEqual(seen.events.map((e) => [e.epoch, e.seq]), [[2, 9]]);
+  assert.equal(connection.stats.gaps, 0);
 });
 
 test("a resume the server cannot recover gives a fresh snapshot", () => {
-  const { clock, connection, seen } = setup();
-  connection.start();
-  let ws = FakeWebSocket.last();
-  ws.open();
-  welcome(ws, { seq: 5 });
+  let { clock, connection, seen, ws } = joinedAt(5);
   ws.drop(1001, "server shutting down");
   clock.advance(BACKOFF_CAP_MS);
   ws = FakeWebSocket.last();

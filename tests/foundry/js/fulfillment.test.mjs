@@ -40,12 +40,14 @@ function seeded(seed) {
 
 let client = null;
 let dice = null;
+/** The seq a test's table is joined at: a table with some history. */
+const WELCOME_SEQ = 10;
 
 /** The fake server: answers each `draw` as the server does (an event, then the brief
  * result), from `answer(message)` → results, or {error}, or null (no answer). */
 function serve(ws, answer) {
   const requests = [];
-  let seq = 10;
+  let seq = WELCOME_SEQ; // the events follow the welcome without a gap
   const send = ws.send.bind(ws);
   ws.send = (data) => {
     send(data);
@@ -83,7 +85,7 @@ async function setUp({ serverDiceOn = true, connect = true, user = "gm", role = 
   dice = registerFulfillment(client, { timeoutMs });
   applyServerDice(game.settings.get("rollbridge", "serverDice"));
   client.start();
-  return connect ? welcomeClient(client, { role }) : null;
+  return connect ? welcomeClient(client, { role, seq: WELCOME_SEQ }) : null;
 }
 
 function values(roll) {

@@ -97,7 +97,7 @@ beforeEach(async () => {
   await registerModuleSettings();
   client = new FoundryClient();
   client.start();
-  welcomeClient(client, { role: "gm" });
+  welcomeClient(client, { role: "gm", seq }); // the events that follow come without a gap
 });
 after(() => {
   client?.stop();

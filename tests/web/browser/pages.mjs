@@ -43,9 +43,11 @@ export async function openPage(browser, name, options, trouble) {
 }
 
 /** Record every frame the server sends this page (and let a test cut the line):
- * `gate.open = false` refuses new connections, `gate.drop()` closes the open ones. */
+ * `gate.open = false` refuses new connections, `gate.drop()` closes the open ones;
+ * a frame for which `gate.swallow(frame)` is true is not handed to the page (as if
+ * the server had skipped it), and is recorded in `gate.swallowed`. */
 export async function tapWebSocket(page) {
-  const gate = { open: true, frames: [], routes: [] };
+  const gate = { open: true, frames: [], routes: [], swallow: () => false, swallowed: [] };
   gate.drop = () => {
     for (const route of gate.routes.splice(0)) route.close({ code: 4001, reason: "test: the line is cut" });
   };
@@ -57,6 +59,10 @@ export async function tapWebSocket(page) {
     const server = route.connectToServer();
     route.onMessage((message) => server.send(message));
     server.onMessage((message) => {
+      if (gate.swallow(String(message))) {
+        gate.swallowed.push(String(message));
+        return;
+      }
       gate.frames.push(String(message));
       route.send(message);
     });

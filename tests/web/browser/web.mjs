@@ -170,8 +170,27 @@ try {
     awayTexts: await Promise.all(away.map((s) => player.textContent(`#log li[data-seq="${s}"]`))),
   };
 
+  step("an event skipped for the player (as a server bug would): the page resumes from before the gap");
+  const framesBefore = gate.frames.length;
+  const isEvent = (frame) => frame.includes('"type":"event"');
+  gate.swallow = (frame) => isEvent(frame) && gate.swallowed.length === 0;
+  const skipped = [await roll(gm, "1d8", "skipped once"), await roll(gm, "1d10", "after the gap")];
+  await waitSeq(player, skipped[1]);
+  await connected(player);
+  gate.swallow = () => false;
+  const afterGap = gate.frames.slice(framesBefore).map((f) => JSON.parse(f));
+  result.gap = {
+    skipped,
+    swallowed: gate.swallowed.map((f) => JSON.parse(f).seq),
+    gm: await logSeqs(gm),
+    player: await logSeqs(player),
+    welcomes: afterGap.filter((m) => m.type === "welcome").map((w) => ({ seq: w.seq, resume: w.resume ?? null })),
+    events: afterGap.filter((m) => m.type === "event").map((m) => m.seq),
+    texts: await Promise.all(skipped.map((s) => player.textContent(`#log li[data-seq="${s}"]`))),
+  };
+
   step("both pages count the night's dice: the player's without the GM's secret roll");
-  await waitSeq(gm, away[1]);
+  await waitSeq(gm, skipped[1]);
   result.stats = {
     seq: await seqOf(gm),
     playerSeq: await seqOf(player),
@@ -206,8 +225,8 @@ try {
   step("the overlay, with an observer's token");
   const screen = { viewport: { width: 960, height: 540 }, deviceScaleFactor: 1 };
   const overlay = await joinedPage(browser, "overlay", screen, trouble, `${BASE}/tables/web/overlay`, TOKENS.web.observer);
-  // on opening: the latest roll before it (the second roll while the player was away)
-  await overlay.waitForSelector(`#latest .shown[data-seq="${away[1]}"]`);
+  // on opening: the latest roll before it (the roll after the skipped event)
+  await overlay.waitForSelector(`#latest .shown[data-seq="${skipped[1]}"]`);
   const shownSeq = await roll(gm, "4d6x", "for the stream");
   await overlay.waitForSelector(`#latest .shown[data-seq="${shownSeq}"]`);
   result.overlay = {
