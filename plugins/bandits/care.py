@@ -45,7 +45,8 @@ def resolve_medpack(context: ActionContext, dice: DiceSource) -> Resolution:
     if context.actor is not None:
         require_able(context.actor, context.settings, "medpack")
     before = state_of(target)
-    after, info = medpack(before, n)
+    lasting = bool(context.settings.get("heavy_wound_lasts_the_raid", False))
+    after, info = medpack(before, n, lasting=lasting)
     from_slot, to_slot = info["from_slot"], info["to_slot"]
     slots_before, slots_after = marked(before), marked(after)
     effect, step = _medpack_texts(n, from_slot, to_slot, tuple(slots_before), tuple(slots_after))

@@ -104,10 +104,26 @@ def stabilise(state: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def medpack(state: Mapping[str, Any], n: int) -> tuple[dict[str, Any], Info]:
+def medpack(
+    state: Mapping[str, Any], n: int, *, lasting: bool = False
+) -> tuple[dict[str, Any], Info]:
     """BD-10: a medpack-``n`` clears the most serious marked slot ≤ n, or else moves
     the most serious marked slot s > n whose slot s − n is free down to s − n.
-    Slot 4 (dying) is never touched (Decision)."""
+    Slot 4 (dying) is never touched (Decision).
+
+    :param lasting: the BD-7 variant is on: a bandit whose slot 3 the medpack clears
+        or moves down was heavily wounded this raid, however slot 3 came to be
+        marked (a harm roll, the GM's ``adjust``, a wound kept from the last raid),
+        and keeps the disadvantage until the raid ends (``heavy_this_raid``).
+    """
+    new, info = _medpack(state, n)
+    if lasting and info["from_slot"] == 3:
+        new["heavy_this_raid"] = True
+    return new, info
+
+
+def _medpack(state: Mapping[str, Any], n: int) -> tuple[dict[str, Any], Info]:
+    """:func:`medpack`, without BD-7's variant."""
     if state.get("dead"):
         raise RuleViolation(MEDPACK_DEAD(), code="target_dead")
     current = marked(state)

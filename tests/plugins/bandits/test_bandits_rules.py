@@ -633,3 +633,78 @@ def test_bd7_variant_keeps_the_disadvantage_until_the_raid_ends():
     assert table.state("boris")["heavy_this_raid"] is False
     after = table.resolve("move", actor="boris", params={"stat": "cool"}, dice=[3, 4])
     assert after["data"]["outcome"]["dice_mode"] == "normal"
+
+
+def _bandit_table(lasting: bool, boris_state: dict | None = None):
+    """A table with Boris (a bandit, in ``boris_state`` if given) and a guard."""
+    from rollbridge.plugins.bandits import BanditsRuleset
+    from rollbridge.testing import RulesetHarness
+
+    table = RulesetHarness(
+        BanditsRuleset(), settings={"ruleset": {"heavy_wound_lasts_the_raid": lasting}}
+    )
+    sheets = BanditsRuleset.example_sheets
+    table.add_actor("Boris", sheets["Boris"], actor_id="boris", player=True, state=boris_state)
+    table.add_actor("Guard", sheets["Guard"], actor_id="guard")
+    return table
+
+
+def _slot_3_kept_from_the_last_raid(table):
+    table.resolve("harm", actor="guard", targets=["boris"], params={"direction": "dealt"},
+                  dice=[6, 5])  # fmt: skip
+    table.resolve("end_of_raid", params={"kept_wounds": {"boris": 3}})  # BD-11
+
+
+def _slot_3_marked_by_the_gm(table):
+    # BD-6: a hit of 3 wounds, by the GM's hand
+    table.request({"type": "adjust", "actor": "boris", "track": "wounds", "delta": 3})
+
+
+WAYS_TO_SLOT_3 = {
+    "a wound kept from the last raid": _slot_3_kept_from_the_last_raid,
+    "the GM's adjust": _slot_3_marked_by_the_gm,
+    "a bandit joining heavily wounded": None,
+}
+
+
+@pytest.mark.parametrize("way", WAYS_TO_SLOT_3)
+@pytest.mark.parametrize("lasting", [True, False])
+def test_bd7_variant_a_heavy_wound_from_anywhere_lasts_once_a_medpack_clears_it(way, lasting):
+    """BD-7's variant: "a bandit once heavily wounded keeps the disadvantage until the
+    raid ends, even after a medpack clears slot 3" — whether a harm roll of this raid
+    marked slot 3 or not; by default the medpack removes the effect with the status."""
+    joining = {"slots": {"heavily": True}} if WAYS_TO_SLOT_3[way] is None else None
+    table = _bandit_table(lasting, joining)
+    if WAYS_TO_SLOT_3[way] is not None:
+        WAYS_TO_SLOT_3[way](table)
+    assert table.state("boris")["slots"]["heavily"] is True
+    table.resolve("medpack", targets=["boris"], params={"n": 3})  # BD-10 clears slot 3
+    assert table.state("boris")["slots"]["heavily"] is False
+    assert table.state("boris")["heavy_this_raid"] is lasting
+    dice = [1, 5, 6] if lasting else [1, 5]
+    move = table.resolve("move", actor="boris", params={"stat": "cool"}, dice=dice)
+    outcome = move["data"]["outcome"]
+    assert outcome["dice_mode"] == ("disadvantage" if lasting else "normal")
+    assert outcome["dice"] == dice
+    table.resolve("end_of_raid", params={"kept_wounds": {}})
+    after = table.resolve("move", actor="boris", params={"stat": "cool"}, dice=[1, 5])
+    assert after["data"]["outcome"]["dice_mode"] == "normal"
+
+
+@pytest.mark.parametrize("lasting", [True, False])
+def test_bd7_variant_a_medpack_moving_slot_3_down_keeps_the_disadvantage(lasting):
+    table = _bandit_table(lasting, {"slots": {"heavily": True}})
+    table.resolve("medpack", targets=["boris"], params={"n": 1})  # slot 3 → slot 2
+    slots = table.state("boris")["slots"]
+    assert slots["heavily"] is False and slots["seriously"] is True
+    move = table.resolve("move", actor="boris", params={"stat": "cool"},
+                         dice=[1, 5, 6] if lasting else [1, 5])  # fmt: skip
+    assert move["data"]["outcome"]["dice_mode"] == ("disadvantage" if lasting else "normal")
+
+
+def test_bd7_variant_a_medpack_on_a_lighter_wound_sets_nothing():
+    table = _bandit_table(True, {"slots": {"lightly": True}})
+    table.resolve("medpack", targets=["boris"], params={"n": 1})
+    assert table.state("boris")["heavy_this_raid"] is False
+    move = table.resolve("move", actor="boris", params={"stat": "cool"}, dice=[1, 5])
+    assert move["data"]["outcome"]["dice_mode"] == "normal"
