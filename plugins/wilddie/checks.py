@@ -32,6 +32,7 @@ from rollbridge.plugins.wilddie.messages import (
     CHIP_NO_TARGET,
     CHIP_RECOVERS,
     CHIP_REROLLS,
+    CHIP_SHAKEN_AGAIN,
     CHIP_SPENT,
     CHIP_SPENT_HIDDEN,
     CHIP_TARGET_REQUIRED,
@@ -117,6 +118,7 @@ RECOVERY_DIFFICULTY = 4
 # texts without arguments, made once
 _DEFENSE, _TARGETS_DEFENSE, _NO_FIGHTING = DEFENSE(), TARGETS_DEFENSE(), DEFENSE_NO_FIGHTING()
 _WHOLE_ROLL, _CHIP_RECOVERS = WHOLE_ROLL(), CHIP_RECOVERS()
+_CHIP_SHAKEN_AGAIN = CHIP_SHAKEN_AGAIN()
 _RECOVERY_SUCCESS, _RECOVERY_FAILURE = RECOVERY_SUCCESS(), RECOVERY_FAILURE()
 _MODES: dict[str, Text] = {mode: word() for mode, word in ATTACK_MODES.items()}
 _BANDS: dict[str, Text] = {band: word() for band, word in RANGE_BANDS.items()}
@@ -544,8 +546,11 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
     after = evaluate(new_record, difficulty)
     state = replace_roll(actor.state, new_record)
     state["chips"] = chips - 1
+    shaken_again = _shaken_again(actor.state, new_record, before, after)
     if new_record["kind"] == "recovery" and after["success"] and state["shaken"]:
         state["shaken"] = False
+    elif shaken_again:
+        state["shaken"] = True
     outcome: dict[str, Any] = {
         "action": "chip",
         "actor": actor.id,
@@ -592,6 +597,8 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
     steps.extend(steps_for(new_record, after, difficulty=verdict_against))
     if record["kind"] == "recovery" and after["success"] and actor.state.get("shaken"):
         steps.append(_CHIP_RECOVERS)
+    elif shaken_again:
+        steps.append(_CHIP_SHAKEN_AGAIN)
     return Resolution(
         narration=CHIP_REROLLS(
             actor=actor.name,
@@ -645,3 +652,22 @@ def _chip_difficulty(
 def strength_faces(actor: Actor) -> int:
     """The faces of ``actor``'s Strength die (melee damage, WD-7)."""
     return die_faces(actor.sheet["attributes"]["strength"])
+
+
+def _shaken_again(
+    state: Mapping[str, Any],
+    record: Mapping[str, Any],
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+) -> bool:
+    """WD-4 with WD-9: a chip turns a successful recovery roll into a failure. A
+    recovery is rolled only while Shaken, so its success is what ended Shaken; now
+    that it failed, Shaken did not end, and comes back. Only for the actor's latest
+    recovery roll: an older one's success ended an earlier Shaken, which a later
+    roll has dealt with since."""
+    if record["kind"] != "recovery" or not before["success"] or after["success"]:
+        return False
+    if state.get("shaken") or state.get("incapacitated"):
+        return False
+    recoveries = [r for r in state.get("rolls", ()) if r.get("kind") == "recovery"]
+    return bool(recoveries) and recoveries[-1].get("id") == record["id"]

@@ -14,7 +14,7 @@ from typing import Any
 
 from rollbridge.contract import ActionContext, Actor, Resolution
 from rollbridge.dice import DiceGroup, DiceSource
-from rollbridge.exceptions import InvalidParams
+from rollbridge.exceptions import Forbidden, InvalidParams
 from rollbridge.plugins.wilddie.checks import require_target, strength_faces
 from rollbridge.plugins.wilddie.damage import (
     damage_effect,
@@ -33,6 +33,7 @@ from rollbridge.plugins.wilddie.messages import (
     DAMAGE,
     DAMAGE_BY,
     DAMAGE_CONSTANT,
+    DAMAGE_NEEDS_PLAYERS_ACTOR,
     DAMAGE_ROLL,
     DAMAGE_TOTAL,
     DICE_LINE,
@@ -146,7 +147,11 @@ class DamagePlan:
 
 def plan_damage(context: ActionContext) -> DamagePlan:
     """The :class:`DamagePlan` of a ``damage`` action, refused as :func:`damage` refuses
-    (one target, a valid expression, an actor for a melee hit)."""
+    (one target, a valid expression, an actor for a melee hit, and WD-10: a player's
+    damage roll names the attacker, whose control the engine checks; only the GM
+    rolls damage for no character, a trap or a fall)."""
+    if context.actor is None and not context.by_gm:
+        raise Forbidden(DAMAGE_NEEDS_PLAYERS_ACTOR(), details={"field": "actor"})
     target = require_target(context)
     params = context.params
     terms = parse_damage(params["dice"])

@@ -266,6 +266,9 @@ REPLACED_WILD_ACED = say(
     "chip.replaced.wild.aced", "the wild die's {rolls:+} = {value} is replaced"
 )
 CHIP_RECOVERS = say("chip.recovers", "WD-9: the rerolled recovery succeeds and ends Shaken")
+CHIP_SHAKEN_AGAIN = say(
+    "chip.shaken_again", "WD-9: the rerolled recovery fails: Shaken did not end, and is back"
+)
 # Translators: {which} as in chip.spent, {trait} "Fighting d8"; {before} → {after} totals.
 CHIP_REROLLS = say(
     "chip.rerolls",
@@ -423,6 +426,11 @@ CHIP_TARGET_REQUIRED = say(
 MELEE_NEEDS_ACTOR = say(
     "refused.melee_actor",
     "params.melee: melee damage adds the attacker's Strength; name the attacker",
+)
+# Translators: WD-10; "actor" names a request's field: keep it. Code forbidden.
+DAMAGE_NEEDS_PLAYERS_ACTOR = say(
+    "refused.damage_player_actor",
+    "a player rolls damage only for a character they control: name the attacker (actor)",
 )
 # Translators: {where} is the field (params.dice), {problem} what is wrong with the
 # damage expression {expression}; "2d6, d8+1 or d10+d6" are examples in dice notation.

@@ -614,6 +614,47 @@ def test_WD9_recover_action_and_chip_on_a_failed_recovery(wd):
     assert err.value.code == "not_shaken"
 
 
+def test_WD9_a_chip_that_fails_a_successful_recovery_leaves_the_character_shaken(wd):
+    """WD-4 rerolls a die of the roll (Decision 9: the new die replaces the old);
+    WD-9: "success ends Shaken". A recovery that succeeded and is rerolled into a
+    failure did not end Shaken: the state says so, as the outcome does."""
+    ana = wd.actor("ana", state={"shaken": True})
+    res = wd.resolve("recover", {}, actor=ana, dice=[5, 1], request_id="rec")
+    assert res.outcome["recovered"] is True and res.states["ana"]["shaken"] is False
+    ana = wd.after(ana, res)
+    res = wd.resolve("chip", {"roll": "rec", "die": "trait"}, actor=ana, dice=[1])
+    assert res.outcome["total"] == 1 and res.outcome["success"] is False
+    assert res.outcome["recovered"] is False
+    assert res.states["ana"]["shaken"] is True
+    assert res.outcome["new_state"]["shaken"] is True
+    assert "Shaken did not end" in " ".join(str(step) for step in res.steps)
+    # and Shaken again, the character may roll its recovery again
+    again = wd.resolve("recover", {}, actor=wd.after(ana, res), dice=[4, 1])
+    assert again.states["ana"]["shaken"] is False
+
+
+def test_WD9_a_chip_on_an_older_recovery_leaves_a_later_ones_result(wd):
+    """The latest recovery decides Shaken: rerolling an earlier one, whose Shaken a
+    later roll ended, into a failure brings back no Shaken."""
+    ana = wd.actor("ana", state={"shaken": True})
+    first = wd.resolve("recover", {}, actor=ana, dice=[5, 1], request_id="first")
+    ana = wd.after(ana, first)
+    ana = Actor(ana.id, ana.name, ana.sheet, {**ana.state, "shaken": True})  # shaken again
+    second = wd.resolve("recover", {}, actor=ana, dice=[5, 2], request_id="second")
+    ana = wd.after(ana, second)
+    assert ana.state["shaken"] is False
+    res = wd.resolve("chip", {"roll": "first", "die": "trait"}, actor=ana, dice=[1])
+    assert res.outcome["success"] is False and res.states["ana"]["shaken"] is False
+
+
+def test_WD9_a_chip_that_keeps_a_recovery_successful_changes_nothing_of_shaken(wd):
+    ana = wd.actor("ana", state={"shaken": True})
+    res = wd.resolve("recover", {}, actor=ana, dice=[2, 5], request_id="rec")
+    ana = wd.after(ana, res)
+    res = wd.resolve("chip", {"roll": "rec", "die": "trait"}, actor=ana, dice=[1])
+    assert res.outcome["success"] is True and res.states["ana"]["shaken"] is False
+
+
 # -- WD-10 who rolls (the ruleset's part; the engine's part is in test_wilddie_engine) ----
 
 

@@ -81,6 +81,46 @@ def test_WD10_supplied_dice_only_from_the_controlling_player():
     )
 
 
+@pytest.mark.parametrize("player_dice", [False, True])
+def test_WD10_a_players_damage_roll_names_a_character_it_controls(player_dice):
+    """WD-10: "A player may roll only for the characters that player controls; the GM
+    for any." A damage roll for no character, or for one another controls, is the
+    GM's; with supplied dice too ("accepted only from such a player")."""
+    table = _table(player_dice=player_dice)
+    dice = [10, 1] if player_dice else None
+    for actor in (None, "guard"):
+        request = {"type": "resolve", "action": "damage", "targets": ["guard"],
+                   "params": {"dice": "d10"}}  # fmt: skip
+        if actor is not None:
+            request["actor"] = actor
+        if dice is not None:
+            request["dice"] = dice
+        error = _unchanged(table, lambda request=request: table.request(request, who=PLAYER))
+        assert error.details == ({"field": "actor"} if actor is None else {"actor": "guard"})
+    # nor are the odds of such a roll the player's to ask
+    odds = {"type": "odds", "action": "damage", "targets": ["ana"], "params": {"dice": "d10"}}
+    _unchanged(table, lambda: table.request(odds, who=PLAYER))
+    assert table.request(odds, who=GM)["odds"]["outcomes"]
+    # the player's own attacker: allowed; the GM rolls damage for no one (a trap)
+    own = table.resolve("damage", actor="ana", targets=["guard"], params={"dice": "d10"},
+                        dice=[10, 1], who=PLAYER)  # fmt: skip
+    assert own["data"]["outcome"]["total"] == 11
+    trap = table.resolve("damage", targets=["ana"], params={"dice": "d6"}, dice=[3], who=GM)
+    assert trap["data"]["outcome"]["total"] == 3
+
+
+def test_WD10_the_refusal_of_a_players_damage_roll_reads_in_every_locale():
+    table = _table()
+    error = _unchanged(
+        table,
+        lambda: table.resolve("damage", targets=["guard"], params={"dice": "d6"}, who=PLAYER),
+    )
+    english = str(error)
+    assert "name the attacker" in english
+    for locale in ("cs", "de", "ru"):
+        assert error.render(locale) != english, locale
+
+
 def test_WD4_chip_names_the_engine_request_and_only_for_own_character():
     table = _table()
     table.request(
