@@ -17,7 +17,8 @@
 // - events reach `onEvent` once each, in seq order: after a drop the hello
 //   carries the last (epoch, seq) seen and the server sends what was missed,
 //   or a fresh snapshot (`onSnapshot`) when it cannot; an event after a gap in
-//   seq is not handed on: the client reconnects and resumes from before the gap;
+//   seq (or of another epoch) is not handed on: the client reconnects and resumes
+//   from before the gap;
 // - a refused token (close 1008) stops retrying; everything else retries, with a
 //   backoff that starts over once a connection has answered a ping, and a hello
 //   unanswered for a ping's time is given up;
@@ -67,8 +68,6 @@ export const RECENT_EVENTS = 64;
 
 const CLOSE_AUTH = 1008;
 const CLOSE_NO_PONG = 4000;
-/** Not sent (the socket is closed normally): why the client dropped a connection. */
-const CLOSE_GAP = 4001;
 const CLOSE_STOPPED = 1000;
 
 /** The wait before reconnect attempt `attempt` (0-based): exponential from
@@ -145,9 +144,16 @@ export class Connection {
     this.#pingTimer = null;
     this.#pongTimer = null;
     this.#pingCount = 0;
+    this.#gapSeen = null;
+    this.#liveFrom = null;
   }
 
   #token;
+  /** The seq of the event that showed a gap, until the next welcome. */
+  #gapSeen;
+  /** From this seq on, a resume's events had come live before (the event that showed
+   * the gap and after): they are handed on as live, not as missed. */
+  #liveFrom;
   #helloId;
   #timer;
   #pingTimer;
@@ -345,20 +351,25 @@ export class Connection {
     if (resumed) this.stats.resumes += 1;
     // a resume's missed events come next, up to the seq the welcome reports
     this.replayTo = recovered && sameEpoch ? { epoch: welcome.epoch, seq: welcome.seq } : null;
+    const gap = this.#gapSeen !== null;
+    this.#liveFrom = this.replayTo ? this.#gapSeen : null;
+    this.#gapSeen = null;
     if (recovered && sameEpoch) {
       this.stats.recovered += 1;
       this.stats.missed += welcome.resume.missed ?? 0;
     } else {
       this.stats.snapshots += 1;
+      if (!sameEpoch) { // events of before are not this epoch's (same epoch: still true)
+        this.recent.clear();
+        this.own.clear();
+      }
       this.cursor = { epoch: welcome.epoch, seq: welcome.seq };
-      this.recent.clear(); // a snapshot: events of before are not this epoch's
-      this.own.clear();
       this.handlers.onSnapshot(welcome);
       this.handlers.onCursor({ ...this.cursor });
     }
     // those waiting now are sent below; one made from the handlers is sent as it is made
     const waiting = [...this.pending.values()];
-    this.#setStatus("connected", { role: welcome.role, recovered, missed: welcome.resume?.missed ?? 0 });
+    this.#setStatus("connected", { role: welcome.role, recovered, missed: welcome.resume?.missed ?? 0, gap });
     this.log("info", `joined table ${this.table} as ${welcome.role} at seq ${welcome.seq}`
       + (resumed ? ` (resume: ${recovered ? `recovered ${welcome.resume.missed} missed` : "snapshot"})` : ""));
     this.handlers.onWelcome(welcome);
@@ -374,16 +385,17 @@ export class Connection {
     if (!Number.isInteger(event.seq)) return;
     const cursor = this.cursor;
     if (cursor && event.epoch === cursor.epoch && event.seq <= cursor.seq) return; // seen
-    if (cursor && event.epoch === cursor.epoch && event.seq > cursor.seq + 1) {
-      this.#gap(cursor.seq + 1, event.seq);
+    if (event.request != null && this.pending.has(event.request)) this.own.set(event.request, event);
+    if (cursor && (event.epoch !== cursor.epoch || event.seq > cursor.seq + 1)) {
+      this.#gap(cursor, event);
       return;
     }
     this.cursor = { epoch: event.epoch, seq: event.seq };
     this.recent.set(event.seq, event);
     if (this.recent.size > RECENT_EVENTS) this.recent.delete(this.recent.keys().next().value);
-    if (event.request != null && this.pending.has(event.request)) this.own.set(event.request, event);
     const upTo = this.replayTo;
-    const replayed = Boolean(upTo && event.epoch === upTo.epoch && event.seq <= upTo.seq);
+    const replayed = Boolean(upTo && event.epoch === upTo.epoch && event.seq <= upTo.seq)
+      && !(this.#liveFrom !== null && event.seq >= this.#liveFrom);
     try {
       this.handlers.onEvent(event, { replayed });
     } catch (error) {
@@ -392,20 +404,29 @@ export class Connection {
     this.handlers.onCursor({ ...this.cursor });
   }
 
-  /** Events `from` to before `to` never came (the server could not show one to this
-   * client: its log names it). Handing on what follows would pass them silently, so
-   * this connection goes and the next resumes from the last event seen: the server
-   * sends the missed ones, or the table as it is (`onSnapshot`). */
-  #gap(from, to) {
+  /** `event` does not follow `cursor`: events between never came (the server could
+   * not show one to this client: its log names it), or it is of another epoch. Handing
+   * it on would pass them silently, so this connection goes, and the next one, after
+   * the first step of the backoff (the connection was a good one), resumes from the
+   * last event seen: the server sends the missed ones, this one again among them, or
+   * the table as it is (`onSnapshot`). An event of a request still waiting is kept
+   * for its result (`own`). */
+  #gap(cursor, event) {
     this.stats.gaps += 1;
-    const missing = to - 1 === from ? `event ${from}` : `events ${from}-${to - 1}`;
-    this.log("warn", `${missing} of table ${this.table} did not come; reconnecting to resume from ${from - 1}`);
+    const from = cursor.seq + 1;
+    const missing = event.epoch !== cursor.epoch ? `epoch ${event.epoch} began (event ${event.seq})`
+      : event.seq - 1 === from ? `event ${from} did not come` : `events ${from}-${event.seq - 1} did not come`;
+    this.log("warn", `table ${this.table}: ${missing}; reconnecting to resume from ${cursor.seq}`);
+    this.#gapSeen = event.epoch === cursor.epoch ? event.seq : null;
     const socket = this.socket;
     this.socket = null;
+    this.#clearTimers();
     if (socket) {
       try { socket.close(CLOSE_STOPPED, "missed events"); } catch { /* closed */ }
     }
-    this.#closed(CLOSE_GAP, "missed events");
+    this.attempt = 0;
+    this.#retry("gap");
+    this.attempt = 0; // the connection was good: a drop after this one is a first again
   }
 
   #reply(reply) {
@@ -506,10 +527,12 @@ export class Connection {
     this.#retry();
   }
 
-  #retry() {
+  /** Reconnect after the backoff; `reason` "gap" when the client closed a good
+   * connection itself to resume past a gap (the status says so: no outage to tell). */
+  #retry(reason) {
     const delay = backoffDelay(this.attempt, this.random);
     this.attempt += 1;
-    this.#setStatus("waiting", { delay, attempt: this.attempt });
+    this.#setStatus("waiting", reason ? { delay, attempt: this.attempt, reason } : { delay, attempt: this.attempt });
     this.log("info", `reconnecting in ${delay} ms (attempt ${this.attempt})`);
     this.#timer = this.timers.setTimeout(() => {
       this.#timer = null;

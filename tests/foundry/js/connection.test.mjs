@@ -262,38 +262,61 @@ test("after a drop it reconnects with backoff, resumes from the cursor and resen
 test("an event after a gap in seq is not handed on: the client resumes from before the gap", async () => {
   // the server skips a frame it cannot build for this client (its log names the
   // bug); handing on what follows would pass the missed event silently
-  let { clock, connection, seen, ws } = joinedAt(5);
+  const handed = [];
+  let { clock, connection, seen, ws } = joinedAt(5, { onEvent: (e, info) => handed.push([e.seq, info.replayed]) });
   ws.receive(event(6));
   const pending = connection.request({ type: "roll", formula: "2d6" });
   const sent = ws.messages().find((m) => m.type === "roll");
+  clock.advance(PING_INTERVAL_MS - 1); // a good connection: its frames keep it alive
   ws.receive(event(8, { request: sent.id })); // 7 never came
-  assert.deepEqual(seen.events.map((e) => e.seq), [6], "8 is not handed on before 7");
+  assert.deepEqual(handed, [[6, false]], "8 is not handed on before 7");
   assert.deepEqual(connection.cursor, { epoch: 1, seq: 6 });
   assert.equal(ws.closedWith?.code, 1000, "the connection is closed");
   assert.equal(connection.status, "waiting");
+  // no outage: the first step of the backoff, told as a gap, not counted as a drop
+  assert.deepEqual(seen.statuses.at(-1), ["waiting", { delay: 375, attempt: 1, reason: "gap" }]);
   assert.equal(connection.stats.gaps, 1);
-  assert.ok(seen.logs.includes("warn: event 7 of table t1 did not come; reconnecting to resume from 6"));
+  assert.equal(connection.stats.drops, 0);
+  assert.ok(seen.logs.includes("warn: table t1: event 7 did not come; reconnecting to resume from 6"));
   ws.receive(event(9)); // a frame still in flight on the closed socket is ignored
-  assert.deepEqual(seen.events.map((e) => e.seq), [6]);
-  clock.advance(BACKOFF_CAP_MS);
+  assert.deepEqual(handed, [[6, false]]);
+  clock.advance(375);
   ws = FakeWebSocket.last();
   ws.open();
   const hello = ws.messages()[0];
   assert.deepEqual(hello.resume, { epoch: 1, seq: 6 }, "resumes from the last event before the gap");
   // the server sends both missed events this time; the request goes again, same id
   welcome(ws, { seq: 8, resume: { recovered: true, missed: 2 } });
+  assert.deepEqual(seen.statuses.at(-1)[1].gap, true, "connected again after a gap");
   assert.deepEqual(ws.messages().filter((m) => m.type === "roll").map((m) => m.id), [sent.id]);
   ws.receive(event(7));
   ws.receive(event(8, { request: sent.id }));
   ws.receive({ type: "result", id: sent.id, status: "done", seq: 8 });
   assert.equal((await pending).event.seq, 8, "the brief result gets its event");
-  assert.deepEqual(seen.events.map((e) => e.seq), [6, 7, 8]);
+  // 7 was missed; 8 had come live (its animation, its roll-mode wait are a live event's)
+  assert.deepEqual(handed, [[6, false], [7, true], [8, false]]);
   assert.deepEqual(seen.snapshots.length, 1);
+  // gaps again and again do not make the client wait longer and longer
+  for (let round = 0; round < 4; round++) {
+    const at = connection.cursor.seq;
+    ws.receive(event(at + 2));
+    assert.deepEqual(seen.statuses.at(-1), ["waiting", { delay: 375, attempt: 1, reason: "gap" }]);
+    clock.advance(375);
+    ws = FakeWebSocket.last();
+    ws.open();
+    welcome(ws, { seq: at + 2, resume: { recovered: true, missed: 2 } });
+    ws.receive(event(at + 1));
+    ws.receive(event(at + 2));
+  }
+  assert.equal(connection.stats.gaps, 5);
+  assert.deepEqual(handed.map(([seq]) => seq), [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
 });
 
-test("a gap the server cannot fill either: the resume gives the table as it is", () => {
+test("a gap the server cannot fill either: the resume gives the table as it is, the request its event", async () => {
   let { clock, connection, seen, ws } = joinedAt(5);
-  ws.receive(event(7)); // 6 never came
+  const pending = connection.request({ type: "roll", formula: "2d6" });
+  const sent = ws.messages().find((m) => m.type === "roll");
+  ws.receive(event(7, { request: sent.id })); // 6 never came
   assert.deepEqual(seen.events, []);
   clock.advance(BACKOFF_CAP_MS);
   ws = FakeWebSocket.last();
@@ -302,16 +325,28 @@ test("a gap the server cannot fill either: the resume gives the table as it is",
   welcome(ws, { seq: 7, resume: { recovered: false, missed: 0, reason: "unsendable" } });
   assert.equal(seen.snapshots.length, 2, "a fresh snapshot at seq 7");
   assert.deepEqual(connection.cursor, { epoch: 1, seq: 7 });
+  // the request, sent again, is answered by its id: its event, kept, comes with it
+  ws.receive({ type: "result", id: sent.id, status: "done", seq: 7 });
+  assert.equal((await pending).event.seq, 7);
   ws.receive(event(8));
   assert.deepEqual(seen.events.map((e) => e.seq), [8]);
   assert.equal(connection.stats.gaps, 1);
 });
 
-test("an event of another epoch is no gap (the table was reset): it is handed on", () => {
-  const { connection, seen, ws } = joinedAt(5);
+test("an event of another epoch is a gap too: the client resumes, and takes the new table", () => {
+  let { clock, connection, seen, ws } = joinedAt(5);
   ws.receive(event(9, { epoch: 2 }));
-  assert.deepEqual(seen.events.map((e) => [e.epoch, e.seq]), [[2, 9]]);
-  assert.equal(connection.stats.gaps, 0);
+  assert.deepEqual(seen.events, []);
+  assert.equal(connection.stats.gaps, 1);
+  assert.ok(seen.logs.includes("warn: table t1: epoch 2 began (event 9); reconnecting to resume from 5"));
+  clock.advance(BACKOFF_CAP_MS);
+  ws = FakeWebSocket.last();
+  ws.open();
+  assert.deepEqual(ws.messages()[0].resume, { epoch: 1, seq: 5 });
+  welcome(ws, { epoch: 2, seq: 9, resume: { recovered: false, missed: 0 } });
+  assert.deepEqual(connection.cursor, { epoch: 2, seq: 9 });
+  ws.receive(event(10, { epoch: 2 }));
+  assert.deepEqual(seen.events.map((e) => [e.epoch, e.seq]), [[2, 10]]);
 });
 
 test("a resume the server cannot recover gives a fresh snapshot", () => {

@@ -199,3 +199,28 @@ test("the GM's own GM roll and a player's secret request tell the GM's client th
     await asked;
   }
 });
+
+test("a gap in the events is no outage: the GM is told neither a drop nor a reconnect; a real drop is told", async () => {
+  const ws = globalThis.WebSocket.last();
+  const sockets = globalThis.WebSocket.instances.length;
+  Standin.log.notifications.length = 0;
+  ws.receive(secretEvent("gap-before")); // seq + 1: taken
+  seq += 1; // seq + 2 never comes
+  ws.receive(secretEvent("gap-after"));
+  await settle(client);
+  for (let i = 0; i < 100 && globalThis.WebSocket.instances.length === sockets; i++) {
+    await new Promise((r) => setTimeout(r, 10)); // the first step of the backoff, at most 0.5 s
+  }
+  const again = globalThis.WebSocket.last();
+  assert.notEqual(again, ws, "the client reconnected");
+  again.open();
+  const hello = again.messages().find((m) => m.type === "hello");
+  assert.equal(hello.resume.seq, seq - 2, "resumes from the last event it got");
+  again.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq, locale: game.i18n.lang,
+    table: { id: "t1", actors: [] }, resume: { recovered: true, missed: 2 } });
+  await settle(client);
+  assert.deepEqual(Standin.log.notifications, [], "no toast for a gap");
+  again.drop(1006);
+  assert.deepEqual(Standin.log.notifications.map((n) => n.level), ["warn"], "a drop is told");
+  assert.ok(Standin.log.notifications[0].text.includes(game.i18n.localize("ROLLBRIDGE.Notice.Reconnecting")));
+});

@@ -396,13 +396,15 @@ export class FoundryClient {
   }
 
   #status(status, detail) {
-    if (status === "connected") {
+    // a reconnect to resume past a gap in the events (the client's own, at once) is no
+    // outage: the GM is told of neither the drop nor the connection back (the log is)
+    if (status === "connected" && !detail?.gap) {
       this.lastNotice = null;
       const role = labelOf(game.i18n, ROLE_LABELS, detail?.role ?? "?");
       this.notify("info", "ROLLBRIDGE.Notice.Connected", { data: { table: this.table, role } });
     } else if (status === "refused") {
       this.notify("error", "ROLLBRIDGE.Notice.Refused", { permanent: true });
-    } else if (status === "waiting" && detail?.attempt === 1) {
+    } else if (status === "waiting" && detail?.attempt === 1 && detail.reason !== "gap") {
       this.notify("warn", "ROLLBRIDGE.Notice.Reconnecting");
     }
     if (this.writer) game.socket?.emit(SOCKET, { type: "status", status, table: this.table });
