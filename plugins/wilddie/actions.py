@@ -113,7 +113,10 @@ ACTIONS: dict[str, ActionSpec] = describe_actions(
         ),
         ActionSpec(
             name="damage",
-            summary="WD-7: roll damage (aces, no wild die) against the target's Toughness",
+            summary=(
+                "WD-7: roll damage (aces, no wild die) against the target's Toughness; "
+                "a player names the attacker, a character of theirs (WD-10)"
+            ),
             params={
                 "type": "object",
                 "required": ["dice"],

@@ -94,6 +94,7 @@ from rollbridge.plugins.wilddie.state import (
     find_roll,
     remember_roll,
     replace_roll,
+    set_shaken,
     wound_modifier,
 )
 from rollbridge.plugins.wilddie.traits import defense, die_faces, trait_die
@@ -456,8 +457,8 @@ def recovery_roll(
         roll_id=roll_id,
         remember=remember,
     )
-    if result["success"]:
-        state["shaken"] = False
+    if result["success"]:  # a secret roll is not remembered: no chip can undo it
+        set_shaken(state, False, ended_by=record["id"] if remember else None)
     outcome = _roll_outcome(action, actor, record, result)
     outcome["recovered"] = result["success"]
     _chips_outcome(outcome, state, actor)
@@ -548,9 +549,9 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
     state["chips"] = chips - 1
     shaken_again = _shaken_again(actor.state, new_record, before, after)
     if new_record["kind"] == "recovery" and after["success"] and state["shaken"]:
-        state["shaken"] = False
+        set_shaken(state, False, ended_by=new_record["id"])
     elif shaken_again:
-        state["shaken"] = True
+        set_shaken(state, True)
     outcome: dict[str, Any] = {
         "action": "chip",
         "actor": actor.id,
@@ -660,14 +661,10 @@ def _shaken_again(
     before: Mapping[str, Any],
     after: Mapping[str, Any],
 ) -> bool:
-    """WD-4 with WD-9: a chip turns a successful recovery roll into a failure. A
-    recovery is rolled only while Shaken, so its success is what ended Shaken; now
-    that it failed, Shaken did not end, and comes back. Only for the actor's latest
-    recovery roll: an older one's success ended an earlier Shaken, which a later
-    roll has dealt with since."""
+    """WD-4 with WD-9: a chip turns a successful recovery roll into a failure. If that
+    roll's success is what ended the character's last Shaken (``shaken_ended_by``:
+    nothing has changed Shaken since, not damage, a heal, nor another recovery), it
+    did not end: Shaken is back."""
     if record["kind"] != "recovery" or not before["success"] or after["success"]:
         return False
-    if state.get("shaken") or state.get("incapacitated"):
-        return False
-    recoveries = [r for r in state.get("rolls", ()) if r.get("kind") == "recovery"]
-    return bool(recoveries) and recoveries[-1].get("id") == record["id"]
+    return not state.get("shaken") and state.get("shaken_ended_by") == record["id"]

@@ -66,6 +66,7 @@ from rollbridge.plugins.wilddie.state import (
     copy_state,
     heal_wounds,
     max_wounds,
+    set_shaken,
 )
 from rollbridge.plugins.wilddie.traits import die_faces, toughness
 from rollbridge.text import Private, Text
@@ -189,11 +190,11 @@ def damage_result(
     )
     if effect["wounds"]:
         state = add_wounds(target.state, effect["wounds"], pc=plan.pc)
-        state["shaken"] = True
+        set_shaken(state, True)
     else:
         state = copy_state(target.state)
         if effect["result"] == "shaken":
-            state["shaken"] = True
+            set_shaken(state, True)
     return effect, state
 
 
@@ -286,7 +287,7 @@ def heal(context: ActionContext, dice: DiceSource) -> Resolution:
     for target in context.targets:
         state = heal_wounds(target.state, count, pc=is_pc(target.sheet))
         if unshake:
-            state["shaken"] = False
+            set_shaken(state, False)
         states[target.id] = state
         results[target.id] = {
             "wounds_before": int(target.state["wounds"]),

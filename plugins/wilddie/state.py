@@ -11,6 +11,10 @@ The state is plain JSON data::
       "rolls": []               # the last ROLL_MEMORY trait rolls, oldest first (for chips)
     }
 
+and, only while it holds, ``"shaken_ended_by"``: the id of the remembered recovery
+roll whose success ended the last Shaken (WD-4 with WD-9: a chip that turns it into
+a failure brings Shaken back; any other change of Shaken forgets it).
+
 Every function here returns a new dict and never changes its argument.
 """
 
@@ -34,6 +38,7 @@ __all__ = [
     "max_wounds",
     "remember_roll",
     "replace_roll",
+    "set_shaken",
     "state_schema_for",
     "wound_modifier",
 ]
@@ -128,6 +133,10 @@ STATE_SCHEMA: dict[str, Any] = {
             "maxItems": ROLL_MEMORY,
             "description": "the last trait rolls, oldest first, for chip rerolls (WD-4)",
         },
+        "shaken_ended_by": {
+            **ROLL_SCHEMA["properties"]["id"],
+            "description": "the remembered recovery roll whose success ended Shaken (WD-9)",
+        },
     },
 }
 
@@ -156,6 +165,17 @@ def fresh_state(chips: int) -> dict[str, Any]:
         "seq": 0,
         "rolls": [],
     }
+
+
+def set_shaken(state: dict[str, Any], shaken: bool, *, ended_by: str | None = None) -> None:
+    """Set ``state``'s Shaken (WD-7, WD-9) in place. ``ended_by`` names the remembered
+    recovery roll whose success ended it, which a chip failing that roll undoes
+    (WD-4); any other change of Shaken forgets the roll that ended the one before."""
+    state["shaken"] = shaken
+    if ended_by is None:
+        state.pop("shaken_ended_by", None)
+    else:
+        state["shaken_ended_by"] = ended_by
 
 
 def copy_state(state: Mapping[str, Any]) -> dict[str, Any]:

@@ -221,3 +221,58 @@ def test_WD9_another_player_may_not_supply_the_recoveryScriptedDice():
             {"type": "encounter.start", "order": ["guard", "ana"], "dice": [4]}, who=PLAYER
         ),
     )
+
+
+def _recovered_once():
+    """Ana, Shaken, recovers (remembered roll); returns the table and that roll's id."""
+    table = RulesetHarness(WildDieRuleset())
+    table.add_actor("Ana", ANA, actor_id="ana", player=True, state={"shaken": True})
+    table.add_actor("Guard", GUARD, actor_id="guard")
+    event = table.resolve("recover", actor="ana", dice=[5, 1], who=PLAYER)
+    assert event["data"]["outcome"]["recovered"] is True
+    assert table.state("ana")["shaken_ended_by"] == event["data"]["outcome"]["roll"]
+    return table, event["data"]["outcome"]["roll"]
+
+
+def _shaken_by_damage(table):
+    table.resolve("damage", targets=["ana"], params={"dice": "d10"}, dice=[7], who=GM)
+    assert table.state("ana")["shaken"] is True and "shaken_ended_by" not in table.state("ana")
+
+
+def _ended_by_the_gm(table):
+    _shaken_by_damage(table)
+    table.resolve("heal", targets=["ana"], params={"wounds": 0, "unshake": True}, who=GM)
+
+
+def _ended_by_a_secret_recovery(table):
+    _shaken_by_damage(table)
+    reply = table.request({"type": "resolve", "action": "recover", "actor": "ana", "params": {},
+                           "secret": True}, who=GM, dice=ScriptedDice([5, 1]))  # fmt: skip
+    assert reply["event"]["gm_only"] is True
+    assert len(table.state("ana")["rolls"]) == 1, "a secret roll is not remembered"
+
+
+@pytest.mark.parametrize("since", [_ended_by_the_gm, _ended_by_a_secret_recovery])
+def test_WD9_a_chip_failing_a_recovery_whose_shaken_ended_otherwise_since_changes_nothing(since):
+    """WD-4 with WD-9: a chip undoes a recovery's ending of Shaken only while that
+    ending stands: after damage Shaken again and the GM's unshake, or a secret
+    recovery (not remembered), the old roll ended nothing that is still so."""
+    table, roll = _recovered_once()
+    since(table)
+    assert table.state("ana")["shaken"] is False
+    chip = table.resolve("chip", actor="ana", params={"roll": roll, "die": "trait"}, dice=[1],
+                         who=PLAYER)  # fmt: skip
+    assert chip["data"]["outcome"]["success"] is False
+    assert table.state("ana")["shaken"] is False
+
+
+def test_WD9_a_chip_failing_the_recovery_brings_shaken_back_through_the_engine():
+    table, roll = _recovered_once()
+    # the GM's adjust of wounds leaves Shaken as it is: the recovery still ended it
+    table.request({"type": "adjust", "actor": "ana", "track": "wounds", "delta": 1})
+    chip = table.resolve("chip", actor="ana", params={"roll": roll, "die": "trait"}, dice=[1],
+                         who=PLAYER)  # fmt: skip
+    assert chip["data"]["outcome"]["recovered"] is False
+    assert table.state("ana")["shaken"] is True and "shaken_ended_by" not in table.state("ana")
+    again = table.resolve("recover", actor="ana", dice=[6, 3, 1], who=PLAYER)
+    assert again["data"]["outcome"]["recovered"] is True and table.state("ana")["shaken"] is False
