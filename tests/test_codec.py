@@ -319,3 +319,33 @@ def test_a_frame_made_from_an_encoded_view_is_the_message_encoded_at_once(view, 
         **result,
         "event": json.loads(dumps_json(view)),
     }
+
+
+_NOT_JSON = "a text frame must hold JSON"
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        ('{"a" 1}', f"{_NOT_JSON}: it is not, at line 1, column 6"),
+        ('{"type": "ping",\n "id": 1,]', f"{_NOT_JSON}: it is not, at line 2, column 10"),
+        ("[" * 60_000 + "]" * 60_000, f"{_NOT_JSON}: this is nested too deep"),
+        ('{"id": ' + "1" * 5000 + "}", f"{_NOT_JSON} (a number in it may be too long)"),
+    ],
+    ids=["at", "second-line", "deep", "long-number"],
+)
+def test_a_text_frame_that_is_no_json_is_refused_in_the_clients_words(text, english):
+    """``undecodable`` names where the text stops being JSON, in the client's
+    language; the JSON library's own English (which names Python internals, such as
+    ``sys.set_int_max_str_digits``) is never sent."""
+    from rollbridge.exceptions import UndecodableFrame
+    from rollbridge.protocol.frames import decode
+
+    with pytest.raises(UndecodableFrame) as caught:
+        decode(text)
+    error = caught.value
+    assert error.code == "undecodable" and str(error) == english
+    rendered = {locale: error.render(locale) for locale in ("cs", "de", "ru")}
+    assert len(set(rendered.values())) == 3 and english not in rendered.values()
+    for message in (english, *rendered.values()):
+        assert "Expecting" not in message and "sys." not in message and "recursion" not in message

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rollbridge.engine import segments
 from rollbridge.engine.context import RequestContext
 from rollbridge.engine.model import ActorRecord, Event
-from rollbridge.engine.settings import default_settings
+from rollbridge.engine.settings import default_settings, merge_settings
 from rollbridge.exceptions import NothingToRedo, NothingToUndo
 from rollbridge.plain import JSON
 from rollbridge.text import Messages
@@ -72,10 +72,7 @@ def settings(ctx: RequestContext) -> JSON:
     """``settings``: a partial update of the table settings, validated whole."""
     table = ctx.table
     change = ctx.fields["settings"]
-    current = table.info.settings
-    merged = {**current, **{k: v for k, v in change.items() if k != "ruleset"}}
-    merged["ruleset"] = {**current.get("ruleset", {}), **(change.get("ruleset") or {})}
-    settings = default_settings(table.ruleset, merged)
+    settings = default_settings(table.ruleset, merge_settings(table.info.settings, change))
     reply = ctx.record(
         "settings", {"changed": sorted(change)}, table={"settings": settings}, undoable=True
     )

@@ -26,7 +26,7 @@ from rollbridge.plain import JSON
 from rollbridge.schema import validate
 from rollbridge.text import Messages
 
-__all__ = ["CORE_SETTINGS_SCHEMA", "default_settings"]
+__all__ = ["CORE_SETTINGS_SCHEMA", "default_settings", "merge_settings"]
 
 say = Messages("rollbridge")
 
@@ -60,6 +60,22 @@ CORE_SETTINGS_SCHEMA: JSON = {
         "ruleset": {"type": "object", "additionalProperties": True, "default": {}},
     },
 }
+#: A ``settings`` request's ``ruleset``: an object (its keys are the ruleset's to check).
+_RULESET_PATCH: JSON = {"type": "object", "additionalProperties": True}
+
+
+def merge_settings(current: Mapping[str, Any], change: Mapping[str, Any]) -> JSON:
+    """The partial update ``change`` laid over the settings ``current``: its core
+    settings replace theirs, its ``ruleset`` settings are merged key by key.
+
+    :raises InvalidSettings: ``change``'s ``ruleset`` is not an object (nothing else
+        is checked here: :func:`default_settings` validates the result whole).
+    """
+    if "ruleset" in change:
+        validate(_RULESET_PATCH, change["ruleset"], where="settings.ruleset", error=InvalidSettings)
+    merged = {**current, **{k: v for k, v in change.items() if k != "ruleset"}}
+    merged["ruleset"] = {**current.get("ruleset", {}), **change.get("ruleset", {})}
+    return merged
 
 
 def default_settings(ruleset: Ruleset, settings: Mapping[str, Any] | None = None) -> JSON:

@@ -21,7 +21,7 @@ from rollbridge.plain import (
     pack_map,
     unpack_received,
 )
-from rollbridge.text import Messages, stored
+from rollbridge.text import Messages, Text, stored
 
 __all__ = ["MAX_FRAME", "Kind", "decode", "encode", "encode_with", "prefixed"]
 
@@ -41,6 +41,11 @@ _KINDS = {
     type(None): say("frame.kind.null", "null"),
 }
 _OTHER = say("frame.kind.other", "another value")
+_JSON_AT = say(
+    "frame.json_at", "a text frame must hold JSON: it is not, at line {line}, column {column}"
+)
+_JSON_DEEP = say("frame.json_deep", "a text frame must hold JSON: this is nested too deep")
+_JSON = say("frame.json", "a text frame must hold JSON (a number in it may be too long)")
 
 Kind = Literal["msgpack", "json"]
 
@@ -55,10 +60,8 @@ def decode(frame: bytes | str) -> tuple[JSON, Kind]:
         kind: Kind = "json"
         try:
             message = loads_json(frame)
-        except (ValueError, RecursionError) as exc:
-            raise UndecodableFrame(
-                say("frame.json", "a text frame must hold JSON: {problem}")(problem=str(exc)[:200])
-            ) from None
+        except (ValueError, RecursionError) as exc:  # the codec's own words are not sent
+            raise UndecodableFrame(_not_json(exc)) from None
     else:
         kind = "msgpack"
         try:
@@ -74,6 +77,17 @@ def decode(frame: bytes | str) -> tuple[JSON, Kind]:
             )
         )
     return message, kind
+
+
+def _not_json(exc: ValueError | RecursionError) -> Text:
+    """Why a text frame is not JSON, in the client's words: where it stops being JSON,
+    or that it nests too deep; Python's own message is English and names internals."""
+    line, column = getattr(exc, "lineno", None), getattr(exc, "colno", None)
+    if isinstance(line, int) and isinstance(column, int):
+        return _JSON_AT(line=line, column=column)
+    if isinstance(exc, RecursionError):
+        return _JSON_DEEP()
+    return _JSON()
 
 
 def encode(message: JSON, kind: Kind) -> bytes | str:

@@ -254,6 +254,26 @@ async def test_values_no_store_or_codec_can_carry_are_refused(tables, value):
     assert (await gm.request({"type": "state"}))["table"]["seq"] == welcome["seq"]
 
 
+@pytest.mark.parametrize("ruleset", ["x", 1, 0.5, True, [1], "", 0, False, [], None])
+async def test_ruleset_settings_that_are_no_object_are_refused_and_change_nothing(
+    tables, ruleset, caplog
+):
+    """A GM's ``settings`` whose ``ruleset`` is no object: ``invalid_settings`` naming
+    it, not ``internal`` (it was unpacked as a map before anything checked it), and
+    no event (a falsy one was committed as a change of nothing)."""
+    gm, welcome = await tables.join("sr2", "gm")
+    before = tables.server.tables.open["sr2"].table.settings
+    reply = await gm.request({"type": "settings", "settings": {"ruleset": ruleset}})
+    assert reply["type"] == "error" and reply["code"] == "invalid_settings", reply
+    assert "settings.ruleset" in reply["message"]
+    assert (await gm.request({"type": "state"}))["table"]["seq"] == welcome["seq"]
+    assert tables.server.tables.open["sr2"].table.settings == before
+    assert "Traceback" not in caplog.text
+    done = await gm.request({"type": "settings", "settings": {"ruleset": {"rule_of_one": False}}})
+    assert done["type"] == "result"
+    assert tables.server.tables.open["sr2"].table.settings["ruleset"]["rule_of_one"] is False
+
+
 async def test_deeply_nested_json_is_refused_and_the_connection_stays(tables):
     gm, _ = await tables.join("sr2", "gm")
     await gm.connection.send('{"type": "roll", "id": "deep", "x": ' + "[" * 20_000
