@@ -42,8 +42,18 @@ STATUSES = {
     "committed": say("cli.verify.committed", "committed, not revealed yet"),
     "revealed": say("cli.verify.revealed", "revealed"),
     "wrong seed": say("cli.verify.wrong_seed", "the revealed seed does not match"),
+    "abandoned": say(
+        "cli.verify.abandoned",
+        "abandoned: the server lost its dice key, so its seed can never be revealed "
+        "and its dice cannot be checked",
+    ),
 }
 ALL_GOOD = say("cli.verify.ok", "every revealed server die checks out")
+# Translators: {count} events whose dice came from the GM's stream (docs/dice.md).
+GM_STREAM = say(
+    "cli.verify.gm_stream",
+    "{count} rolled on the GM's stream (secret or with NPCs): only the GM's log checks them",
+)
 NOTHING = say(
     "cli.verify.nothing",
     "no verifiable dice in this log (is the table's setting verifiable on?)",
@@ -94,6 +104,8 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
             unrevealed=report.unrevealed,
         ).render(locale)
     ]
+    if report.gm_stream:
+        lines.append(GM_STREAM(count=report.gm_stream).render(locale))
     for number, status in sorted(report.segments.items()):
         shown = STATUSES[status]() if status in STATUSES else status
         lines.append(SEGMENT(segment=number, status=shown).render(locale))

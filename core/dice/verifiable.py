@@ -10,16 +10,20 @@ the seed and the die's place in the log:
 * the *stream* of the event that records the die — ``(table, epoch, seq)`` — is a
   sequence of 32-byte blocks ``HMAC-SHA256(seed, "rollbridge-dice/v1\\0" + table +
   "\\0" + epoch + "\\0" + seq + "\\0" + block number)``, read as little-endian
-  unsigned 64-bit words, one after another;
+  unsigned 64-bit words, one after another; after ``a`` requests were refused at that
+  seq having drawn dice, ``seq`` is written ``seq.a`` (the event's ``draws`` say
+  ``attempt: a``), so that what a refusal told of its dice says nothing of the
+  dice the seq is then rolled with;
 * a die of F faces takes the next word x; if ``x < 2^64 − (2^64 mod F)`` it shows
   ``x mod F + 1``, else the word is thrown away and the next one is taken
   (rejection sampling: every face exactly equally likely, no modulo bias). Every
   die drawn counts — explosions and rerolls are dice like any other.
 
 The seed of segment k is itself ``HMAC-SHA256(key, "rollbridge-seed/v1\\0" + table
-+ "\\0" + epoch + "\\0" + k)`` for the server's dice key (:class:`DiceKey`, kept
-outside the store): a table's seeds need no storage of their own, and revealing
-one reveals neither the key nor any other segment's seed.
++ "\\0" + epoch + "\\0" + k + "\\0" + nonce)`` for the server's dice key
+(:class:`DiceKey`, kept outside the store) and the segment's random nonce (kept in the
+table's ``dice`` field): revealing one seed reveals neither the key nor any other
+segment's seed.
 
 :class:`VerifiableDice` is the :class:`~rollbridge.dice.sources.DiceSource` the
 table engine rolls with while a segment is open; it records what it drew per seq
@@ -67,9 +71,11 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-def stream(seed: bytes, table: str, epoch: int, seq: int) -> Iterator[int]:
-    """The 64-bit words of the dice of event ``seq`` (see the module docstring)."""
-    prefix = f"rollbridge-dice/v1\0{table}\0{epoch}\0{seq}\0".encode()
+def stream(seed: bytes, table: str, epoch: int, seq: int, attempt: int = 0) -> Iterator[int]:
+    """The 64-bit words of the dice of event ``seq``, at its ``attempt``-th try after
+    requests refused having drawn dice (see the module docstring)."""
+    place = f"{seq}.{attempt}" if attempt else str(seq)
+    prefix = f"rollbridge-dice/v1\0{table}\0{epoch}\0{place}\0".encode()
     block = 0
     while True:
         digest = hmac.new(seed, prefix + str(block).encode(), hashlib.sha256).digest()
@@ -87,9 +93,12 @@ def next_die(words: Iterator[int], faces: int) -> int:
     raise AssertionError("a stream never ends")  # pragma: no cover
 
 
-def derive(seed: bytes, table: str, epoch: int, seq: int, faces: list[int]) -> list[int]:
-    """The results the dice ``faces`` (in draw order) of event ``seq`` must show."""
-    words = stream(seed, table, epoch, seq)
+def derive(
+    seed: bytes, table: str, epoch: int, seq: int, faces: list[int], attempt: int = 0
+) -> list[int]:
+    """The results the dice ``faces`` (in draw order) of event ``seq`` (at its
+    ``attempt``, the event's ``draws.attempt``) must show."""
+    words = stream(seed, table, epoch, seq, attempt)
     return [next_die(words, f) for f in faces]
 
 
@@ -157,6 +166,8 @@ class VerifiableDice(DiceSource):
     :param table: epoch: the table's id and epoch.
     :param next_seq: the seq of the event the next die will belong to (the
         engine's draft: the next event it will add).
+    :param attempt: how many requests were refused at this seq having drawn dice
+        (each such try rolls other dice: see the module docstring).
     """
 
     def __init__(
@@ -166,25 +177,34 @@ class VerifiableDice(DiceSource):
         epoch: int,
         next_seq: Callable[[], int],
         *,
+        attempt: int = 0,
         limit: int = MAX_RESULTS_PER_REQUEST,
     ) -> None:
         super().__init__(limit=limit)
         self._seed, self._table, self._epoch = seed, table, epoch
+        self.attempt = attempt
         self._next_seq = next_seq
         self._words: dict[int, Iterator[int]] = {}
         #: What was drawn, per seq: ``[faces, result]`` in draw order.
         self.draws: dict[int, list[list[int]]] = {}
         #: The segment's stream the seed is of (``public`` or ``gm``), for the record.
         self.stream = "public"
+        #: Raised at the first die instead of drawing it (the seed is not the one
+        #: committed to: the server's dice key changed).
+        self.refusal: Exception | None = None
 
     def __repr__(self) -> str:
         return f"VerifiableDice(table={self._table!r})"
 
     def _draw(self, faces: int) -> int:
+        if self.refusal is not None:
+            raise self.refusal
         seq = self._next_seq()
         words = self._words.get(seq)
         if words is None:
-            words = self._words[seq] = stream(self._seed, self._table, self._epoch, seq)
+            words = self._words[seq] = stream(
+                self._seed, self._table, self._epoch, seq, self.attempt
+            )
         value = next_die(words, faces)
         self.draws.setdefault(seq, []).append([faces, value])
         return value

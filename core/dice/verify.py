@@ -61,6 +61,11 @@ WRONG_SEED = say(
     "seq {seq}: the seed revealed for segment {segment} does not hash to its commitment",
 )
 BAD_DRAWS = say("verify.bad_draws", "seq {seq}: its draws are not [faces, result]")
+NO_DRAWS = say(
+    "verify.no_draws",
+    "seq {seq} shows dice while segment {segment} is open, but neither names its draws "
+    "nor says its dice were supplied",
+)
 WRONG_DIE = say(
     "verify.wrong_die",
     "seq {seq}, die {number} (a d{faces}): the log says {got}, the seed gives {want}",
@@ -201,6 +206,8 @@ class LogVerifier:
     def __init__(self) -> None:
         self.report = Report()
         self._segments: dict[int, _Segment] = {}
+        #: The segment whose public seed is not revealed yet: its dice must be drawn.
+        self._open: int | None = None
         self._last_seq: int | None = None
         self._position = 0
 
@@ -219,6 +226,16 @@ class LogVerifier:
                 dice["commitment"], table, epoch, at, gm if isinstance(gm, str) else None
             )
             self.report.segments[number] = "committed"
+            self._open = number
+
+    def _welcome(self, welcome: Mapping[str, Any]) -> None:
+        """A ``welcome`` line of a client's log: the segment open when it joined
+        (:meth:`known`), committed before the events that follow it."""
+        table = welcome.get("table")
+        if not isinstance(table, Mapping) or not isinstance(table.get("id"), str):
+            return
+        epoch = table.get("epoch", welcome.get("epoch", 1))
+        self.known(table["id"], epoch if _whole(epoch) else 1, table.get("dice"))
 
     def _problem(self, seq: int | None, code: str, text: Text) -> None:
         self.report.problems.append(Problem(self._position, seq, code, text))
@@ -226,8 +243,11 @@ class LogVerifier:
     def feed(self, entry: Mapping[str, Any]) -> list[int]:
         """Check one event; returns the seqs verified by it (a reveal's segment)."""
         self._position += 1
+        if entry.get("type") == "welcome":  # a client that joined mid-segment: its start
+            self._welcome(entry)
+            return []
         if entry.get("type") not in (None, "event") or "seq" not in entry:
-            return []  # not an event (a result, a welcome): nothing to check
+            return []  # not an event (a result, a state reply): nothing to check
         report = self.report
         report.events += 1
         seq = entry.get("seq")
@@ -248,6 +268,8 @@ class LogVerifier:
             return self._revealed(seq, data, "public")
         elif kind == "dice.revealed.gm":
             return self._revealed(seq, data, "gm")
+        elif kind == "dice.abandoned":
+            self._abandoned(data)
         draws = data.get("draws")
         if isinstance(draws, Mapping):
             if draws.get("withheld"):
@@ -264,6 +286,10 @@ class LogVerifier:
             segment.events[stream].append((self._position, entry))
         elif data.get("supplied"):
             report.supplied += 1
+        elif self._open is not None and next(iter(_shown(entry)), None) is not None:
+            # dice in an open segment are the server's, drawn, or supplied: a log that
+            # says neither would keep made-up dice from the check
+            self._problem(seq, "no_draws", NO_DRAWS(seq=seq, segment=self._open))
         return []
 
     def _committed(self, seq: int, data: Mapping[str, Any]) -> None:
@@ -284,6 +310,16 @@ class LogVerifier:
             gm if isinstance(gm, str) else None,
         )  # fmt: skip
         self.report.segments[number] = "committed"
+        self._open = number
+
+    def _abandoned(self, data: Mapping[str, Any]) -> None:
+        """The server lost the key of a segment (``dice.abandoned``): its seed can
+        never be revealed, so its dice stay unchecked (counted as not revealed)."""
+        number = data.get("segment")
+        if _whole(number) and number in self._segments:
+            self.report.segments[number] = "abandoned"  # type: ignore[index]
+            if self._open == number:
+                self._open = None
 
     def _revealed(self, seq: int, data: Mapping[str, Any], stream: str) -> list[int]:
         number = data.get("segment")
@@ -303,6 +339,8 @@ class LogVerifier:
         if stream == "public":
             segment.seed = seed
             self.report.segments[number] = "revealed"  # type: ignore[index]
+            if self._open == number:
+                self._open = None
         else:
             segment.gm_seed = seed
         verified = []
@@ -317,16 +355,21 @@ class LogVerifier:
     ) -> bool:
         seq, data = entry["seq"], entry["data"]
         drawn = data["draws"].get("dice")
+        attempt = data["draws"].get("attempt", 0)
         saved, self._position = self._position, position
         try:
-            if not isinstance(drawn, list) or not all(
-                isinstance(d, list) and len(d) == 2 and all(isinstance(x, int) for x in d)
-                for d in drawn
+            if (
+                not isinstance(drawn, list)
+                or not all(
+                    isinstance(d, list) and len(d) == 2 and all(isinstance(x, int) for x in d)
+                    for d in drawn
+                )
+                or not (_whole(attempt) and attempt >= 0)
             ):
                 self._problem(seq, "bad_event", BAD_DRAWS(seq=seq))
                 return False
             faces = [f for f, _ in drawn]
-            expected = derive(seed, segment.table, segment.epoch, seq, faces)
+            expected = derive(seed, segment.table, segment.epoch, seq, faces, attempt)
             for index, ((f, got), want) in enumerate(zip(drawn, expected, strict=True)):
                 if got != want:
                     wrong = WRONG_DIE(seq=seq, number=index + 1, faces=f, got=got, want=want)

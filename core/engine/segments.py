@@ -50,6 +50,14 @@ NOT_VERIFIABLE = say(
     "this table's dice are not verifiable (setting verifiable): there is no segment to reveal",
 )
 NO_KEY = say("dice.no_key", "this server has no dice key, so it cannot roll verifiable dice")
+# Translators: {segment} a number; dice.reveal is a request type; "verifiable" a setting.
+KEY_LOST = say(
+    "dice.key_lost",
+    "segment {segment} of this table's verifiable dice was committed under another dice "
+    "key than this server's (its file beside the database was lost or replaced), so its "
+    "dice can neither be rolled nor revealed: the GM ends it with dice.reveal (or turns "
+    "verifiable off and on), which opens a new segment",
+)
 
 
 def _seed(table: Table, segment: int, nonce: str, stream: str = PUBLIC) -> bytes:
@@ -85,17 +93,36 @@ def stream_of(table: Table, request: Request) -> str:
     return GM_STREAM if request.fields.get("secret") or _involves_npc(table, request) else PUBLIC
 
 
-def verifiable_dice(table: Table, draft: Draft, request: Request) -> VerifiableDice | None:
-    """The dice a request rolls at ``table`` while a segment is open, else None."""
+def verifiable_dice(
+    table: Table, draft: Draft, request: Request, attempt: int = 0
+) -> VerifiableDice | None:
+    """The dice a request rolls at ``table`` while a segment is open, else None;
+    ``attempt`` counts the requests refused at this seq having drawn dice (the
+    table's :meth:`~rollbridge.engine.table.Table.execute` keeps it)."""
     state = table.dice_segment
     if not state or not state.get("open"):
         return None
     info = table.info
     stream = stream_of(table, request)
     seed = _seed(table, state["segment"], state.get("nonce", ""), stream)
-    dice = VerifiableDice(seed, info.id, info.epoch, lambda: info.seq + len(draft.events) + 1)
+    dice = VerifiableDice(
+        seed, info.id, info.epoch, lambda: info.seq + len(draft.events) + 1, attempt=attempt
+    )
     dice.stream = stream
+    if not _committed_to(state, stream, seed):  # a request that rolls nothing goes on
+        dice.refusal = Conflict(
+            KEY_LOST(segment=state["segment"]),
+            code="dice_key_lost",
+            details={"segment": state["segment"]},
+        )
     return dice
+
+
+def _committed_to(state: JSON, stream: str, seed: bytes) -> bool:
+    """Whether ``seed`` is the one the open segment committed to for ``stream`` (not
+    when the dice key changed since: a lost key file made anew)."""
+    committed = state.get("commitment" if stream == PUBLIC else "gm_commitment")
+    return committed is None or committed == commitment(seed)
 
 
 def record_draws(draft: Draft, dice: VerifiableDice) -> None:
@@ -108,6 +135,8 @@ def record_draws(draft: Draft, dice: VerifiableDice) -> None:
         drawn = dice.draws.get(event.seq)
         if drawn:
             draws = {"segment": segment, "stream": dice.stream, "dice": drawn}
+            if dice.attempt:
+                draws["attempt"] = dice.attempt
             event.data = {**event.data, "draws": draws}
 
 
@@ -140,6 +169,10 @@ def _open(ctx: RequestContext, number: int) -> None:
 def _reveal(ctx: RequestContext, state: JSON) -> None:
     number, nonce = state["segment"], state.get("nonce", "")
     seed = _seed(ctx.table, number, nonce)
+    if not _committed_to(state, PUBLIC, seed):  # the key that made it is gone
+        data = {"segment": number, "reason": "key_lost"}
+        ctx.event("dice.abandoned", data, table={"dice": {"segment": number, "open": False}})
+        return
     data: JSON = {"segment": number, "seed": seed.hex(), "commitment": commitment(seed)}
     gm_seed = _seed(ctx.table, number, nonce, GM_STREAM)
     gm: JSON = {"segment": number, "seed": gm_seed.hex(), "commitment": commitment(gm_seed)}

@@ -157,6 +157,9 @@ class Table:
         # cyclic garbage collector has that much less to walk at a busy server.
         self._history: dict[int, bytes] = {}
         self._keep_recent_history(history)
+        # (seq, n): n requests were refused at seq having drawn verifiable dice, so
+        # the next one there rolls other dice than those a refusal may have told of
+        self._refused_draws = (snapshot.info.seq, 0)
 
     # -- opening --------------------------------------------------------------
 
@@ -447,13 +450,22 @@ class Table:
                 )
             )
         draft = Draft(self)
-        verifiable = segments.verifiable_dice(self, draft, request)
+        seq, refused = self._refused_draws
+        attempt = refused if seq == self.info.seq else 0
+        verifiable = segments.verifiable_dice(self, draft, request, attempt)
         context = RequestContext(self, request, who, verifiable or dice, draft)
-        reply = handler(context)
-        if verifiable is not None:
-            segments.record_draws(draft, verifiable)
-        replies = {self.reply_key(who, request.id): reply, **draft.replies}
-        self._stage(draft, replies)
+        try:
+            reply = handler(context)
+            if verifiable is not None:
+                segments.record_draws(draft, verifiable)
+            replies = {self.reply_key(who, request.id): reply, **draft.replies}
+            self._stage(draft, replies)
+        except BaseException:
+            # a refusal may tell something of the dice it drew (a total past 64 bits,
+            # a division by zero): the next request at this seq must not roll them
+            if verifiable is not None and verifiable.draws:
+                self._refused_draws = (self.info.seq, attempt + 1)
+            raise
         return self._apply(draft, reply, replies)
 
     def check_role(self, request: Request, who: Principal) -> None:

@@ -98,6 +98,11 @@ COMMITTED = say(
     "cli.dice.committed", "verifiable dice: segment {segment} committed (SHA-256 {digest}…)"
 )
 REVEALED = say("cli.dice.revealed", "verifiable dice: segment {segment} revealed (seed {seed}…)")
+ABANDONED = say(
+    "cli.dice.abandoned",
+    "verifiable dice: segment {segment} abandoned (the server lost its dice key: its dice "
+    "cannot be checked)",
+)
 
 Names = dict[str, str]
 
@@ -340,6 +345,10 @@ def _revealed(data: JSON, names: Names, r: Render) -> Lines:
     return [r(REVEALED, segment=data.get("segment"), seed=inline(str(data.get("seed", ""))[:16]))]
 
 
+def _abandoned(data: JSON, names: Names, r: Render) -> Lines:
+    return [r(ABANDONED, segment=data.get("segment"))]
+
+
 _BODIES: dict[str, Callable[[JSON, Names, Render], Lines]] = {
     "roll": _roll,
     "dice.drawn": _drawn,
@@ -355,6 +364,7 @@ _BODIES: dict[str, Callable[[JSON, Names, Render], Lines]] = {
     "adjusted": _adjusted,
     "dice.committed": _committed,
     "dice.revealed": _revealed,
+    "dice.abandoned": _abandoned,
 }
 
 

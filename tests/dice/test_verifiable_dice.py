@@ -31,16 +31,20 @@ HOST = offline_host()
 KEY = DiceKey(bytes(range(32)))
 
 
-def documented_die(seed: bytes, table: str, epoch: int, seq: int, faces: list[int]) -> list[int]:
+def documented_die(
+    seed: bytes, table: str, epoch: int, seq: int, faces: list[int], attempt: int = 0
+) -> list[int]:
     """docs/dice.md's construction, written out: HMAC-SHA256 blocks of the event's
-    place, little-endian 64-bit words, rejection above the largest multiple."""
+    place (``seq``, or ``seq.attempt`` after refused tries), little-endian 64-bit
+    words, rejection above the largest multiple."""
     words: list[int] = []
     block = 0
     out = []
+    place = f"{seq}.{attempt}" if attempt else f"{seq}"
     for f in faces:
         while True:
             if not words:
-                message = f"rollbridge-dice/v1\0{table}\0{epoch}\0{seq}\0{block}".encode()
+                message = f"rollbridge-dice/v1\0{table}\0{epoch}\0{place}\0{block}".encode()
                 digest = hmac.new(seed, message, hashlib.sha256).digest()
                 words = [int.from_bytes(digest[i : i + 8], "little") for i in range(0, 32, 8)]
                 block += 1
@@ -474,3 +478,196 @@ def test_the_verify_report_reads_in_the_readers_language(tmp_path, capsys):
     assert main(["verify", str(bad), "--locale", "cs"]) == 1
     out = capsys.readouterr().out
     assert "NESHODA na řádku" in out and "záznam uvádí" in out and "the log says" not in out
+
+
+# -- a refused request's dice (what its refusal told of them) are never rolled ---------
+
+
+OVERFLOW = "100d6 * 1000000000 * 1000000000 * 1000000000"  # refused after its dice: dice_limit
+
+
+def _refused(svc: TableService, rid: str, who: Principal = PLAYER) -> None:
+    with pytest.raises(Exception) as refused:
+        roll(svc, OVERFLOW, rid, who)
+    assert refused.value.code == "dice_limit"
+
+
+def test_a_request_refused_after_its_dice_leaves_the_next_one_other_dice():
+    """A refusal can tell something of the dice it drew (here: whether a total passes
+    64 bits; a division by zero likewise), so a player could learn the next dice by
+    probing with requests refused or not by them. The next request at that seq rolls
+    from another stream (``seq.attempt``), which the event's draws name."""
+    svc = service(player_dice=False)
+    seed = open_seed(svc)
+    before = svc.table("t").info.seq
+    _refused(svc, "probe-1")
+    assert svc.table("t").info.seq == before, "the refusal changed nothing"
+    event = roll(svc, "100d6", "r1", PLAYER)["event"]
+    draws = event["data"]["draws"]
+    assert event["seq"] == before + 1 and draws["attempt"] == 1
+    values = [v for _, v in draws["dice"]]
+    faces = [6] * 100
+    assert values == documented_die(seed, "t", 1, event["seq"], faces, attempt=1)
+    # what the probe drew (its seq's first stream) is not what the roll got
+    assert values != documented_die(seed, "t", 1, event["seq"], faces)
+    # three refusals at the next seq: the fourth try; a GM's refusal counts as well
+    for n in range(3):
+        _refused(svc, f"probe-{n + 2}", GM if n == 1 else PLAYER)
+    later = roll(svc, "2d6", "r2", PLAYER)["event"]
+    assert later["seq"] == event["seq"] + 1 and later["data"]["draws"]["attempt"] == 3
+    # once a seq is taken, the next one starts from its first stream again
+    third = roll(svc, "2d6", "r3", PLAYER)["event"]
+    assert "attempt" not in third["data"]["draws"]
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    report = verify_events(log(svc, gm=False))
+    assert report.ok, report.problems
+    assert {event["seq"], later["seq"], third["seq"]} <= set(report.verified_seqs)
+
+
+def test_a_refusal_before_any_die_changes_no_stream():
+    svc = service()
+    with pytest.raises(Exception) as refused:
+        roll(svc, "2d6 +", "bad")
+    assert refused.value.code == "invalid_notation"
+    assert "attempt" not in roll(svc, "2d6", "r1")["event"]["data"]["draws"]
+
+
+@pytest.mark.parametrize("attempt", [1, 7])
+def test_a_changed_attempt_is_caught(attempt):
+    svc = service()
+    _refused(svc, "probe")
+    roll(svc, "20d6", "r1", PLAYER)  # a wrong stream shows other dice: but 1 in 6**20
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    events = log(svc)
+    target = next(e for e in events if e["kind"] == "roll")
+    assert target["data"]["draws"]["attempt"] == 1
+    if attempt == 1:
+        del target["data"]["draws"]["attempt"]  # claimed as the seq's first stream
+    else:
+        target["data"]["draws"]["attempt"] = attempt
+    problems = verify_events(events).problems
+    assert [p.code for p in problems] == ["wrong_die"] and problems[0].seq == target["seq"]
+
+
+# -- what `rollbridge verify` reads of a client's log ------------------------------------
+
+
+def _joined_late(svc: TableService) -> list[dict[str, Any]]:
+    """A player's log who joined after the commitment: its welcome, then the events
+    from there, as received (JSON lines)."""
+    table = svc.table("t")
+    welcome = {"type": "welcome", "id": "h", "protocol": 1, "role": "player",
+               "epoch": table.info.epoch, "seq": table.info.seq,
+               "table": table.view(gm=False)}  # fmt: skip
+    start = table.info.seq
+    for n in range(3):
+        roll(svc, "3d6", f"late-{n}", PLAYER)
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    later = [e for e in log(svc, gm=False) if e["seq"] > start]
+    return json.loads(json.dumps([welcome, *({"type": "event", **e} for e in later)]))
+
+
+def test_a_late_joiners_log_verifies_from_its_welcome(tmp_path, capsys):
+    """The welcome's ``dice`` names the segment committed before the log begins: with
+    it, the log of a player who joined mid-segment checks out (without it, its first
+    roll looked rolled before any commitment)."""
+    svc = service()
+    roll(svc, "2d6", "early")
+    entries = _joined_late(svc)
+    report = verify_events(entries)
+    assert report.ok, report.problems
+    assert report.verified_events == 3 and report.segments[1] == "revealed"
+    path = tmp_path / "late.jsonl"
+    path.write_text("\n".join(json.dumps(e) for e in entries))
+    assert main(["verify", str(path)]) == 0
+    assert "3 rolls verified" in capsys.readouterr().out
+    without = [p.code for p in verify_events(entries[1:]).problems]
+    assert without[0] == "uncommitted" and "unknown_segment" in without
+
+
+def test_dice_shown_in_an_open_segment_without_draws_are_caught():
+    """A log whose event shows dice in an open segment but names no draws (and no
+    supplied dice) would keep made-up dice from every check: it is a problem."""
+    events = revealed_log()
+    target = [e for e in events if e["kind"] == "roll"][1]
+    del target["data"]["draws"]
+    problems = verify_events(events).problems
+    assert [p.code for p in problems] == ["no_draws"] and problems[0].seq == target["seq"]
+    # supplied dice say so, and are counted apart
+    supplied = service(player_dice=True)
+    svc_event = supplied.handle("t", {"type": "roll", "id": "s", "formula": "2d6",
+                                      "dice": [3, 4]}, PLAYER)["event"]  # fmt: skip
+    assert svc_event["data"]["supplied"] is True
+    report = verify_events(log(supplied))
+    assert report.ok and report.supplied == 1
+
+
+def test_the_verify_summary_says_how_many_rolled_on_the_gms_stream(tmp_path, capsys):
+    svc = service()
+    roll(svc, "2d6", "public", PLAYER)
+    roll(svc, "2d6", "secret", GM, secret=True)
+    roll(svc, "3d6", "hidden-from-none", GM, secret=True, requester_sees=True)
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    path = tmp_path / "gm-view.jsonl"
+    relabelled = log(svc, gm=False)
+    for event in relabelled:  # a log that says `gm` for a public roll keeps it unchecked
+        if event.get("request") == "public":
+            event["data"]["draws"]["stream"] = "gm"
+    path.write_text("\n".join(json.dumps(e) for e in relabelled))
+    assert main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "1 rolled on the GM's stream (secret or with NPCs): only the GM's log checks them" in out
+
+
+def test_a_lost_dice_key_refuses_the_segments_dice_and_its_reveal_abandons_it(tmp_path):
+    """A server whose key file is gone makes a new key: the open segment's seed is then
+    not the committed one. Rolling on would make dice no reveal can back, and the
+    reveal would publish a seed that fails its commitment (an honest server looking
+    like a cheat): its dice are refused (``dice_key_lost``) until the GM's reveal
+    abandons the segment and opens a new one under the new key."""
+    path = tmp_path / "tables.db"
+    first = TableService(SQLiteStore(path), HOST)
+    first.create_table("t", "bandits", table_id="t", settings={"verifiable": True})
+    roll(first, "4d6", "r1")
+    first.store.close()
+    (tmp_path / "tables.db.dice-key").rename(tmp_path / "lost-key")
+    again = TableService(SQLiteStore(path), HOST)  # a new key is made
+    seq = again.table("t").info.seq
+    with pytest.raises(Exception) as refused:
+        roll(again, "4d6", "r2", PLAYER)
+    assert refused.value.code == "dice_key_lost" and refused.value.details == {"segment": 1}
+    assert "dice.reveal" in str(refused.value)
+    assert again.table("t").info.seq == seq, "refused: nothing changed"
+    again.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    events = log(again, gm=False)
+    kinds = [e["kind"] for e in events]
+    assert "dice.revealed" not in kinds, "no seed that fails its commitment is published"
+    assert kinds[-2:] == ["dice.abandoned", "dice.committed"]
+    assert events[-2]["data"] == {"segment": 1, "reason": "key_lost"}
+    roll(again, "4d6", "r3", PLAYER)
+    again.handle("t", {"type": "dice.reveal", "id": "v2"}, GM)
+    report = verify_events(log(again, gm=False))
+    assert report.ok, report.problems
+    assert report.segments[1] == "abandoned" and report.segments[2] == "revealed"
+    assert report.verified_events == 1 and report.unrevealed == 1  # r1: never checkable
+    # the session report says so, in the reader's language
+    from rollbridge.export import export_chunks, read_log
+
+    session = read_log(again.store, "t", HOST.rulesets)
+    english = "".join(export_chunks(session, "markdown", "player"))
+    assert "verifiable dice: segment 1 abandoned (the server lost its dice key" in english
+    czech = "".join(export_chunks(session, "markdown", "player", locale="cs"))
+    assert "úsek 1 opuštěn" in czech
+
+
+def test_the_verify_command_names_an_abandoned_segment(tmp_path, capsys):
+    events = revealed_log()
+    committed = next(e for e in events if e["kind"] == "dice.committed")
+    reveal = next(e for e in events if e["kind"] == "dice.revealed")
+    reveal.update(kind="dice.abandoned", data={"segment": committed["data"]["segment"],
+                                                "reason": "key_lost"})  # fmt: skip
+    path = tmp_path / "abandoned.jsonl"
+    path.write_text("\n".join(json.dumps(e) for e in events))
+    assert main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "segment 1: abandoned: the server lost its dice key" in out

@@ -118,6 +118,7 @@ export const KIND_WORDS = {
   "approval.rejected": "ROLLBRIDGE.Web.Kind.ApprovalRejected",
   "dice.committed": "ROLLBRIDGE.Web.Kind.DiceCommitted",
   "dice.revealed": "ROLLBRIDGE.Web.Kind.DiceRevealed",
+  "dice.abandoned": "ROLLBRIDGE.Web.Kind.DiceAbandoned",
   "dice.drawn": "ROLLBRIDGE.Web.Kind.DiceDrawn",
 };
 
