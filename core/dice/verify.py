@@ -153,30 +153,48 @@ def _whole(value: Any) -> bool:
 
 def _shown(entry: Mapping[str, Any]) -> Iterator[tuple[int, int]]:
     """The dice an event shows once each: a roll's groups, a resolution's dice groups
-    (its outcome may repeat them), else any die record in its data."""
+    (its outcome may repeat them), else any die record in its data. A resolution that
+    rerolls dice of an earlier roll (a wilddie chip) shows that roll whole, but drew
+    only its rerolls (tagged ``reroll``): the dice it replaced (``rerolled``) and
+    kept came from the earlier event, whose own check covers them."""
     data = entry.get("data") or {}
     if entry.get("kind") == "roll":
         return shown_dice(data.get("roll"))
     if entry.get("kind") == "resolution":
-        return shown_dice(data.get("dice"))
+        records = list(_die_records(data.get("dice")))
+        rerolls = [r for r in records if "reroll" in _tags(r)]
+        return _results(rerolls or records)
     return iter(set(shown_dice(data)))
 
 
 def shown_dice(data: Any) -> Iterator[tuple[int, int]]:
     """Every ``(faces, result)`` an event's data shows: each roll of each die record
     (``{"faces": F, "rolls": [...]}``), wherever in the data it is."""
+    return _results(_die_records(data))
+
+
+def _die_records(data: Any) -> Iterator[Mapping[str, Any]]:
     if isinstance(data, Mapping):
-        faces, rolls = data.get("faces"), data.get("rolls")
-        if isinstance(faces, int) and isinstance(rolls, list):
-            for value in rolls:
-                if isinstance(value, int):
-                    yield faces, value
+        if isinstance(data.get("faces"), int) and isinstance(data.get("rolls"), list):
+            yield data
         for key, value in data.items():
             if key != "draws":
-                yield from shown_dice(value)
+                yield from _die_records(value)
     elif isinstance(data, list):
         for item in data:
-            yield from shown_dice(item)
+            yield from _die_records(item)
+
+
+def _tags(record: Mapping[str, Any]) -> Any:
+    tags = record.get("tags")
+    return tags if isinstance(tags, list) else ()
+
+
+def _results(records: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, int]]:
+    for record in records:
+        for value in record["rolls"]:
+            if isinstance(value, int):
+                yield record["faces"], value
 
 
 @dataclass(slots=True)
@@ -410,10 +428,13 @@ class LogVerifier:
         return True
 
     def finish(self) -> Report:
-        """The report, counting the events of streams never revealed (a player's log
-        never has the GM stream's seed: those are ``gm_stream``)."""
-        self.report.unrevealed = sum(len(s.events["public"]) for s in self._segments.values())
-        self.report.gm_stream = sum(len(s.events["gm"]) for s in self._segments.values())
+        """The report, counting the events of streams never revealed: of a segment not
+        revealed yet, ``unrevealed``; of the GM stream of a segment revealed to
+        players (a player's log never has the GM stream's seed), ``gm_stream``."""
+        segments = self._segments.values()
+        waiting = [s for s in segments if s.seed is None]
+        self.report.unrevealed = sum(len(s.events["public"]) + len(s.events["gm"]) for s in waiting)
+        self.report.gm_stream = sum(len(s.events["gm"]) for s in segments if s.seed is not None)
         return self.report
 
 

@@ -16,6 +16,11 @@ derived from the server's dice key and never stored or sent until its reveal.
   :class:`~rollbridge.dice.verifiable.VerifiableDice` (dice a client or the GM
   supplies stay theirs: the event says ``supplied``); each event that drew dice
   records them in ``data.draws`` (``{"segment": k, "dice": [[faces, result], …]}``).
+* A request refused having drawn dice leaves the next request at its seq another
+  stream (``attempt``, counted by :data:`REFUSED_DRAWS`): what a refusal told of its
+  dice is never rolled.
+* A segment whose seed is no longer the committed one (the dice key changed) rolls
+  nothing (``dice_key_lost``); its reveal abandons it (``dice.abandoned``).
 
 The commitment event precedes every die of its segment in seq order: a segment is
 opened by a commit before any request can roll in it.
@@ -24,6 +29,7 @@ opened by a commit before any request can roll in it.
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from rollbridge.dice.verifiable import SCHEME, VerifiableDice, commitment
@@ -37,8 +43,8 @@ from rollbridge.text import Messages
 if TYPE_CHECKING:
     from rollbridge.engine.table import Table
 
-__all__ = ["GM_STREAM", "PUBLIC", "dice_reveal", "reconcile", "record_draws", "stream_of",
-           "verifiable_dice"]  # fmt: skip
+__all__ = ["GM_STREAM", "PUBLIC", "REFUSED_DRAWS", "RefusedDraws", "dice_reveal", "reconcile",
+           "record_draws", "stream_of", "verifiable_dice"]  # fmt: skip
 
 #: The two streams of a segment: the one players can check, and the GM's.
 PUBLIC = "public"
@@ -91,6 +97,39 @@ def stream_of(table: Table, request: Request) -> str:
     secret roll or an NPC's dice (how many it rolled could tell its hidden numbers).
     """
     return GM_STREAM if request.fields.get("secret") or _involves_npc(table, request) else PUBLIC
+
+
+class RefusedDraws:
+    """How many requests were refused at a table's next seq having drawn verifiable
+    dice, kept for the process rather than in a :class:`Table`: a table is dropped
+    from memory when its last client leaves and read again at the next ``hello``
+    (or after a failed commit), and a count kept in it would start again from 0 —
+    a player alone at a table could probe, reconnect, and roll the probed dice.
+    Forgotten when the process ends (docs/dice.md, "What it cannot check"). Kept per
+    segment (its random nonce): a table made again under the same id starts afresh.
+    """
+
+    def __init__(self, limit: int = 100_000) -> None:
+        self._counts: OrderedDict[tuple[str, int, str], tuple[int, int]] = OrderedDict()
+        self._limit = limit
+
+    def attempt(self, table: str, epoch: int, segment: str, seq: int) -> int:
+        """The attempt the next request at ``seq`` of the segment with the nonce
+        ``segment`` rolls (0: none was refused there)."""
+        at, count = self._counts.get((table, epoch, segment), (seq, 0))
+        return count if at == seq else 0
+
+    def refused(self, table: str, epoch: int, segment: str, seq: int) -> None:
+        """A request at ``seq`` was refused having drawn dice."""
+        key = (table, epoch, segment)
+        self._counts[key] = (seq, self.attempt(table, epoch, segment, seq) + 1)
+        self._counts.move_to_end(key)
+        while len(self._counts) > self._limit:
+            self._counts.popitem(last=False)
+
+
+#: The process's count of refused draws (:class:`RefusedDraws`).
+REFUSED_DRAWS = RefusedDraws()
 
 
 def verifiable_dice(

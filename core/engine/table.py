@@ -157,9 +157,6 @@ class Table:
         # cyclic garbage collector has that much less to walk at a busy server.
         self._history: dict[int, bytes] = {}
         self._keep_recent_history(history)
-        # (seq, n): n requests were refused at seq having drawn verifiable dice, so
-        # the next one there rolls other dice than those a refusal may have told of
-        self._refused_draws = (snapshot.info.seq, 0)
 
     # -- opening --------------------------------------------------------------
 
@@ -450,8 +447,9 @@ class Table:
                 )
             )
         draft = Draft(self)
-        seq, refused = self._refused_draws
-        attempt = refused if seq == self.info.seq else 0
+        info, refused = self.info, segments.REFUSED_DRAWS
+        nonce = str((self.dice_segment or {}).get("nonce", ""))
+        attempt = refused.attempt(info.id, info.epoch, nonce, info.seq)
         verifiable = segments.verifiable_dice(self, draft, request, attempt)
         context = RequestContext(self, request, who, verifiable or dice, draft)
         try:
@@ -464,7 +462,7 @@ class Table:
             # a refusal may tell something of the dice it drew (a total past 64 bits,
             # a division by zero): the next request at this seq must not roll them
             if verifiable is not None and verifiable.draws:
-                self._refused_draws = (self.info.seq, attempt + 1)
+                refused.refused(info.id, info.epoch, nonce, info.seq)
             raise
         return self._apply(draft, reply, replies)
 

@@ -671,3 +671,50 @@ def test_the_verify_command_names_an_abandoned_segment(tmp_path, capsys):
     assert main(["verify", str(path)]) == 0
     out = capsys.readouterr().out
     assert "segment 1: abandoned: the server lost its dice key" in out
+
+
+def test_the_count_of_refused_draws_outlives_the_table_read_again(tmp_path):
+    """A table is read again when its last client comes back (or after a failed
+    commit): the refusals counted at its seq still stand, so a player alone at the
+    table cannot probe, reconnect, and roll the probed dice."""
+    path = tmp_path / "tables.db"
+    first = TableService(SQLiteStore(path), HOST)
+    first.create_table("t", "bandits", table_id="t", settings={"verifiable": True})
+    _refused(first, "probe")
+    first.store.close()
+    again = TableService(SQLiteStore(path), HOST)  # the table read anew, same process
+    assert roll(again, "2d6", "r1", PLAYER)["event"]["data"]["draws"]["attempt"] == 1
+
+
+def test_a_chip_reroll_shows_the_replaced_die_and_still_verifies():
+    """A wilddie chip shows the die it replaced (tagged ``rerolled``), which an
+    earlier event drew: not a die the chip's event claims to have drawn."""
+    svc = service("wilddie")
+    sheets = HOST.ruleset("wilddie").example_sheets
+    ana = {"id": "Ana", "name": "Ana", "sheet": sheets["Ana"], "controllers": ["pat"]}
+    svc.handle("t", {"type": "actor.create", "id": "c", "actor": ana}, GM)
+    chips = 0
+    for n in range(20):
+        svc.handle("t", {"type": "resolve", "id": f"t{n}", "action": "trait", "actor": "Ana",
+                         "params": {"trait": "notice"}}, PLAYER)  # fmt: skip
+        die = "wild" if n % 2 else "trait"
+        chip = svc.handle("t", {"type": "resolve", "id": f"c{n}", "action": "chip", "actor": "Ana",
+                                "params": {"die": die}}, PLAYER)["event"]  # fmt: skip
+        assert any("rerolled" in d.get("tags", ()) for g in chip["data"]["dice"] for d in g["dice"])
+        chips += 1
+        svc.handle("t", {"type": "resolve", "id": f"w{n}", "action": "award_chips",
+                         "targets": ["Ana"], "params": {"count": 1}}, GM)  # fmt: skip
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    for gm in (True, False):
+        report = verify_events(log(svc, gm=gm))
+        assert report.ok, report.problems
+        assert report.verified_events == 2 * chips
+
+
+def test_the_gms_own_log_counts_an_unrevealed_secret_roll_as_not_revealed_yet():
+    svc = service()
+    roll(svc, "2d6", "public", PLAYER)
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    roll(svc, "2d6", "secret", GM, secret=True)  # in segment 2, revealed to no one yet
+    gm = verify_events(log(svc))
+    assert gm.ok and gm.unrevealed == 1 and gm.gm_stream == 0

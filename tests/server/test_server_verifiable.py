@@ -4,6 +4,7 @@ frame and no log line before its reveal."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from rollbridge.dice.verify import verify_events
@@ -34,3 +35,25 @@ async def test_a_players_received_events_verify_after_the_reveal(tables, caplog)
     assert report.verified_events == 3 and report.hidden == 2
     assert sorted(report.verified_seqs) == sorted(r["seq"] for r in rolls)
     assert seed in wire_text(player)  # published now
+
+
+async def test_a_player_alone_cannot_probe_reconnect_and_roll_the_probed_dice(tables):
+    """A request refused after drawing dice (a total past 64 bits) moves the next
+    request at its seq to another stream; a player alone at the table who leaves
+    (the table is dropped from memory) and comes back still rolls that other stream."""
+    gm, _ = await tables.join("sr2", "gm")
+    await gm.request({"type": "settings", "settings": {"verifiable": True}})
+    await gm.close()
+    probe = "100d6 * 1000000000 * 1000000000 * 1000000000"
+    player, _ = await tables.join("sr2", "player")
+    refused = await player.request({"type": "roll", "formula": probe})
+    assert refused["code"] == "dice_limit"
+    await player.close()
+    for _ in range(100):  # the last client gone, the server lets the table go
+        if "sr2" not in tables.server.tables.open:
+            break
+        await asyncio.sleep(0.01)
+    assert "sr2" not in tables.server.tables.open
+    again, _ = await tables.join("sr2", "player")
+    done = await again.request({"type": "roll", "formula": "2d6"})
+    assert done["event"]["data"]["draws"]["attempt"] == 1
