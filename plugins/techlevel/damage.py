@@ -128,6 +128,7 @@ def _strike_vehicle(
     if section["destroyed"]:
         effect = detail_or(m.BOXES_LOST(lost=boxes), owner, m.NOTHING_CROSSED)
         steps.append(m.SECTION_GONE(section=quoted, reason=reason, effect=effect))
+        outcome["destroyed"] = False  # this hit destroyed nothing (the odds read it too)
         return 0, boxes, None
     result = _cross_object(section, boxes)
     crossed, lost = result["crossed"], result["lost"]

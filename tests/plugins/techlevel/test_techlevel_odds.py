@@ -191,10 +191,11 @@ def rider(tl, sections=({"name": "front"}, {"name": "rear"})):
 @pytest.mark.parametrize("weapon", [2, 5])
 @pytest.mark.parametrize(
     ("section", "front_crossed", "free"),
-    [(None, 0, 20), (None, 20, 20), ("front", 15, 5), ("rear", 15, 20)],
+    [(None, 0, 20), (None, 20, 20), ("front", 15, 5), ("rear", 15, 20), ("front", 20, 0)],
 )
 def test_vehicle_odds_equal_icepool(tl, expression, weapon, section, front_crossed, free):
-    # TL-10: the named section, or the first intact one; excess lost in that section
+    # TL-10: the named section, or the first intact one; excess lost in that section;
+    # a named section already destroyed takes nothing (the odds failed on it)
     target = rider(tl)
     state = copy.deepcopy(dict(target.state))
     state["vehicle"]["sections"][0]["crossed"] = front_crossed
