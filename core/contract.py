@@ -282,9 +282,10 @@ class TurnContext:
 @dataclass(frozen=True, slots=True)
 class Count:
     """One thing a ruleset's result meant for one actor, for roll statistics: add
-    ``value`` to ``actor``'s count ``key`` (one of :attr:`Statistics.keys`)."""
+    ``value`` to ``actor``'s count ``key`` (one of :attr:`Statistics.keys`) and the
+    session's; ``actor`` None: the session's alone (a hit by no actor, a trap)."""
 
-    actor: str
+    actor: str | None
     key: str
     value: int = 1
 
@@ -321,7 +322,10 @@ class Statistics:
     :param count: reads one event *as the asker's audience sees it* (a view of
         :func:`rollbridge.engine.views.event_view`: ``kind``, ``seq``, ``data`` with
         hidden values left out) and returns its :class:`Count` entries. It must read
-        nothing else, tolerate any value being absent, and change nothing.
+        nothing else, tolerate any value being absent, and change nothing. Each turn
+        hook's result in an ``encounter.*`` event is given to it too, as a
+        ``resolution`` whose ``data`` holds the hook's ``actor``, ``outcome`` and
+        ``dice``, and ``action`` the hook's name (``on_turn_start``, …).
     """
 
     keys: tuple[tuple[str, Text], ...]

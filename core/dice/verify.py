@@ -153,17 +153,22 @@ def _whole(value: Any) -> bool:
 
 def _shown(entry: Mapping[str, Any]) -> Iterator[tuple[int, int]]:
     """The dice an event shows once each: a roll's groups, a resolution's dice groups
-    (its outcome may repeat them), else any die record in its data. A resolution that
-    rerolls dice of an earlier roll (a wilddie chip) shows that roll whole, but drew
-    only its rerolls (tagged ``reroll``): the dice it replaced (``rerolled``) and
-    kept came from the earlier event, whose own check covers them."""
+    (its outcome may repeat them), else any die record in its data. A group tagged
+    ``reroll`` shows an earlier roll again with some dice rerolled (a wilddie chip):
+    it drew only its dice tagged ``reroll``; the rest came from the earlier event,
+    whose own check covers them."""
     data = entry.get("data") or {}
     if entry.get("kind") == "roll":
         return shown_dice(data.get("roll"))
     if entry.get("kind") == "resolution":
-        records = list(_die_records(data.get("dice")))
-        rerolls = [r for r in records if "reroll" in _tags(r)]
-        return _results(rerolls or records)
+        groups = data.get("dice") if isinstance(data.get("dice"), list) else []
+        records = []
+        for group in groups:
+            found = _die_records(group)
+            if isinstance(group, Mapping) and "reroll" in _tags(group):
+                found = (r for r in found if "reroll" in _tags(r))
+            records += list(found)
+        return _results(records)
     return iter(set(shown_dice(data)))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +11,7 @@ from rollbridge.exceptions import InvalidRequest
 from rollbridge.plain import JSON
 from rollbridge.text import Messages
 
-__all__ = ["Scope", "check_scope"]
+__all__ = ["Scope", "check_scope", "undone_seqs"]
 
 say = Messages("rollbridge")
 # Translators: {field} is a parameter name (since, until, encounter); {given} what was sent.
@@ -29,6 +29,11 @@ NO_ENCOUNTER = say(
     "stats.no_encounter",
     "encounter: no encounter started at seq {seq} in the retained log "
     "(an encounter's id is the seq of its encounter.started event)",
+)
+# Translators: {until} and {first} are seq numbers.
+BEFORE_LOG = say(
+    "stats.before_log",
+    "until: seq {until} is before the retained log, which starts at seq {first}",
 )
 
 
@@ -60,21 +65,39 @@ class Scope:
         """
         low = self.since if self.since is not None else 0
         high = self.until
+        if high is not None and views and high < views[0]["seq"]:
+            raise InvalidRequest(
+                BEFORE_LOG(until=high, first=views[0]["seq"]), details={"field": "until"}
+            )
         if self.encounter is not None:
+            undone = undone_seqs(views)  # an undone start or end is none (until a redo)
             started = [v for v in views if v.get("seq") == self.encounter]
-            if not started or started[0].get("kind") != "encounter.started":
+            if (
+                not started
+                or started[0].get("kind") != "encounter.started"
+                or self.encounter in undone
+            ):
                 raise InvalidRequest(
                     NO_ENCOUNTER(seq=self.encounter), details={"field": "encounter"}
                 )
             end = next(
                 (v["seq"] for v in views
-                 if v.get("kind") == "encounter.ended" and v["seq"] > self.encounter),
+                 if v.get("kind") == "encounter.ended" and v["seq"] > self.encounter
+                 and v["seq"] not in undone),
                 None,
             )  # fmt: skip
             low = max(low, self.encounter)
             if end is not None:
                 high = end if high is None else min(high, end)
         return low, high
+
+    def before_end(self, view: Mapping[str, Any], high: int | None) -> bool:
+        """Whether ``view`` comes no later than the session's end: its seq ``high``
+        and its ``to_time`` (an undo after the end does not undo within it)."""
+        if high is not None and view["seq"] > high:
+            return False
+        at = view.get("at")
+        return self.to_time is None or at.__class__ not in (int, float) or at <= self.to_time
 
     def timed(self) -> bool:
         """Whether the session is a time span (then only events with a time count)."""
@@ -128,3 +151,20 @@ def check_scope(fields: Mapping[str, Any]) -> Scope:
         float(start) if start is not None else None,
         float(end) if end is not None else None,
     )
+
+
+def undone_seqs(
+    views: Sequence[Mapping[str, Any]], until: Callable[[Mapping[str, Any]], bool] | None = None
+) -> set[int]:
+    """The seqs an ``undo`` reversed and no later ``redo`` restored, reading the
+    ``views`` in order as long as ``until`` holds (default: all of them)."""
+    undone: set[int] = set()
+    for view in views:
+        if until is not None and not until(view):
+            break
+        data = view.get("data") or {}
+        if view.get("kind") == "undo" and data.get("undoes").__class__ is int:
+            undone.add(data["undoes"])
+        elif view.get("kind") == "redo" and data.get("redoes").__class__ is int:
+            undone.discard(data["redoes"])
+    return undone

@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rollbridge.contract import Statistics
+from rollbridge.contract import Count, Statistics
 from rollbridge.engine.model import Event
 from rollbridge.engine.table import Table
 from rollbridge.engine.views import Audience
 from rollbridge.exceptions import InternalError, LimitExceeded
 from rollbridge.plain import JSON, dumps_json
 from rollbridge.stats.dice import groups_of, is_int
-from rollbridge.stats.scope import Scope
+from rollbridge.stats.scope import Scope, undone_seqs
 from rollbridge.stats.summary import Summary
 from rollbridge.text import Messages, render
 
@@ -79,21 +79,30 @@ class Tally:
             for owner in rolled - {None}:
                 self.actors[owner].rolls += 1  # type: ignore[index]
         if self.statistics is not None and not undone:
-            for count in self.statistics.count(view):
-                if count.key not in self.keys or not is_int(count.value):
-                    raise InternalError(
-                        BAD_COUNT(ruleset=self.ruleset_id, key=repr(count.key)[:64]),
-                        details={"field": "statistics"},
-                    )
-                for summary in (self.session, self.actor(count.actor)):
-                    summary.ruleset[count.key] = summary.ruleset.get(count.key, 0) + count.value
+            for meant in (view, *_hook_views(view)):
+                for count in self.statistics.count(meant):
+                    self._count(count)
+
+    def _count(self, count: Count) -> None:
+        if count.key not in self.keys or not is_int(count.value):
+            raise InternalError(
+                BAD_COUNT(ruleset=self.ruleset_id, key=repr(count.key)[:64]),
+                details={"field": "statistics"},
+            )
+        owners = [self.session] if count.actor is None else [self.session, self.actor(count.actor)]
+        for summary in owners:
+            summary.ruleset[count.key] = summary.ruleset.get(count.key, 0) + count.value
 
     @staticmethod
     def _group(group: Mapping[str, Any], summaries: list[Summary]) -> bool:
-        """Count one dice group into each summary; whether it held a die."""
+        """Count one dice group into each summary; whether it held a die. A group
+        tagged ``reroll`` shows an earlier roll again with some dice rerolled (a
+        chip): only its dice tagged ``reroll`` were rolled now, and its successes and
+        botch are the earlier roll's, counted with it."""
         shown = False
-        successes = group.get("successes")
-        botch = "botch" in (group.get("tags") or ())
+        rerolled = "reroll" in (group.get("tags") or ())
+        successes = None if rerolled else group.get("successes")
+        botch = not rerolled and "botch" in (group.get("tags") or ())
         for summary in summaries:
             if is_int(successes):
                 summary.successes += successes
@@ -104,6 +113,8 @@ class Tally:
             if not is_int(faces) or faces < 1 or not isinstance(rolls, list):
                 continue
             tags = die.get("tags") or ()
+            if rerolled and "reroll" not in tags:
+                continue  # the earlier roll's die, counted with it
             explosions = (1 if "exploded" in tags else 0) + (
                 max(0, len(rolls) - 1) if "compounded" in tags else 0
             )
@@ -117,18 +128,18 @@ class Tally:
         return shown
 
 
-def _undone(views: Sequence[Mapping[str, Any]], high: int | None) -> set[int]:
-    """The seqs an ``undo`` up to ``high`` reversed and no later ``redo`` restored."""
-    undone: set[int] = set()
-    for view in views:
-        if high is not None and view["seq"] > high:
-            break
-        data = view.get("data") or {}
-        if view.get("kind") == "undo" and is_int(data.get("undoes")):
-            undone.add(data["undoes"])
-        elif view.get("kind") == "redo" and is_int(data.get("redoes")):
-            undone.discard(data["redoes"])
-    return undone
+def _hook_views(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Each turn hook's result of an ``encounter.*`` event, as the ruleset's
+    :attr:`~rollbridge.contract.Statistics.count` reads it (a ``resolution``)."""
+    data = view.get("data")
+    if not isinstance(data, Mapping) or not isinstance(data.get("hooks"), list):
+        return []
+    return [
+        {"kind": "resolution", "seq": view.get("seq"), "data": {
+            "action": hook.get("hook"), "actor": hook.get("actor"),
+            "outcome": hook.get("outcome"), "dice": hook.get("dice")}}
+        for hook in data["hooks"] if isinstance(hook, Mapping)
+    ]  # fmt: skip
 
 
 def tally(table: Table, views: Sequence[Mapping[str, Any]], scope: Scope) -> Tally:
@@ -140,7 +151,7 @@ def tally(table: Table, views: Sequence[Mapping[str, Any]], scope: Scope) -> Tal
     statistics = table.call_ruleset(table.ruleset.statistics)
     counted = Tally(statistics, table.ruleset.id)
     low, high = scope.span(views)
-    undone = _undone(views, high)
+    undone = undone_seqs(views, lambda view: scope.before_end(view, high))
     for view in views:
         seq = view["seq"]
         if seq < low or (high is not None and seq > high) or view.get("kind") == "hidden":
@@ -182,6 +193,7 @@ def table_stats(
             "events": counted.events,
             "first_seq": counted.first,
             "last_seq": counted.last,
+            "log_from": views[0]["seq"] if views else None,
             "session": session.to_dict(labels),
             "actors": {
                 actor_id: {

@@ -145,6 +145,8 @@ def harm_report(harm: HarmRoll) -> HarmReport:
         formula=_formula(formula, owners),
         total=marked,
         note=band.text,
+        # harm taken is the target's roll (BD-3): statistics count its dice for it
+        actor=harm.target.id if harm.direction == "taken" else None,
     )
     return HarmReport(terms, narration, steps, group, marked)
 

@@ -40,14 +40,14 @@ def count(view: Mapping[str, Any]) -> list[Count]:
     attacker = _id(outcome.get("attacker")) or _id(data.get("actor"))
     target = _id(outcome.get("target"))
     counts: list[Count] = []
-    if attacker:
-        counts.append(Count(attacker, "hits"))
-        if outcome.get("layer") == "body":
-            counts.append(Count(attacker, "penetrations"))
-        if outcome.get("immune") is True:
-            counts.append(Count(attacker, "immune"))
-        if outcome.get("destroyed") is True:
-            counts.append(Count(attacker, "layers_destroyed"))
+    # a hit with no attacker (a trap, a fall) counts for the session alone (actor None)
+    counts.append(Count(attacker, "hits"))
+    if outcome.get("layer") == "body":
+        counts.append(Count(attacker, "penetrations"))
+    if outcome.get("immune") is True:
+        counts.append(Count(attacker, "immune"))
+    if outcome.get("destroyed") is True:
+        counts.append(Count(attacker, "layers_destroyed"))
     crossed = outcome.get("crossed")
     counts += dealt_and_taken(attacker, target, crossed, "boxes_dealt", "boxes_taken")
     return counts

@@ -296,7 +296,9 @@ def group_for(
     """The dice group of a test: the trait die, the wild die, kept/dropped tags.
 
     ``replaced`` maps ``"trait"``/``"wild"`` to the die a chip rerolled; it
-    is shown tagged ``rerolled`` before its replacement (tagged ``reroll``).
+    is shown tagged ``rerolled`` before its replacement (tagged ``reroll``), and the
+    group is tagged ``reroll``: it shows an earlier roll again, and only its dice
+    tagged ``reroll`` were rolled now (what statistics and the dice verifier read).
     ``difficulty`` is the group's target as the resolution shows it (a
     :class:`~rollbridge.text.Private` Defense); None: the result's difficulty.
     """
@@ -328,6 +330,7 @@ def group_for(
         target=result["difficulty"] if difficulty is None else difficulty,
         successes=1 if result["success"] else 0,
         note=note,
+        tags=("reroll",) if replaced else (),
     )
 
 

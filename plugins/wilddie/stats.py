@@ -30,8 +30,9 @@ STATISTICS_KEYS = (
     ("wounds_taken", say("stats.wounds_taken", "Wounds taken")()),
     ("chips_spent", say("stats.chips_spent", "Chips spent")()),
 )
-#: The actions that roll a trait test (WD-3), the chip's reroll included.
-_TESTS = frozenset({"trait", "attack", "recover", "chip"})
+#: The actions that roll a trait test (WD-3), a turn hook's recovery roll (WD-9)
+#: included; a chip rerolls one (WD-4): its counts are what the reroll changed.
+_TESTS = frozenset({"trait", "attack", "recover", "turn_start_recovery"})
 
 
 def count(view: Mapping[str, Any]) -> list[Count]:
@@ -44,6 +45,8 @@ def count(view: Mapping[str, Any]) -> list[Count]:
     if not isinstance(outcome, Mapping) or actor is None:
         return []
     action = data.get("action")
+    if action not in _TESTS and outcome.get("action") in _TESTS:
+        action = outcome["action"]  # a turn hook's roll: the hook's name is its action
     counts: list[Count] = []
     if action in _TESTS and "total" in outcome:
         counts.append(Count(actor, "tests"))
@@ -51,6 +54,8 @@ def count(view: Mapping[str, Any]) -> list[Count]:
             counts.append(Count(actor, "raises", raises))
         if outcome.get("kept") == "wild":
             counts.append(Count(actor, "wild_die_used"))
+    if action == "chip":
+        counts += _rerolled(actor, outcome)
     if action == "attack":
         counts.append(Count(actor, "attacks"))
         if outcome.get("hit") is True:
@@ -61,6 +66,31 @@ def count(view: Mapping[str, Any]) -> list[Count]:
     if chips := _positive(outcome.get("chips_spent")):
         counts.append(Count(actor, "chips_spent", chips))
     return counts
+
+
+def _rerolled(actor: str, outcome: Mapping[str, Any]) -> list[Count]:
+    """WD-4: a chip's reroll changes its test's result, not the number of tests: its
+    raises, wild die used and hit count as the change from before (possibly less)."""
+    before = outcome.get("before")
+    if not isinstance(before, Mapping) or "total" not in outcome:
+        return []
+    changes = []
+    raises, was = outcome.get("raises"), before.get("raises")
+    if _whole(raises) and _whole(was) and raises != was:
+        changes.append(Count(actor, "raises", raises - was))
+    wild = (outcome.get("kept") == "wild") - (before.get("kept") == "wild")
+    if wild:
+        changes.append(Count(actor, "wild_die_used", wild))
+    if outcome.get("roll_kind") == "attack":
+        hit = (outcome.get("hit") is True) - (before.get("success") is True)
+        if hit:
+            changes.append(Count(actor, "hits", hit))
+    return changes
+
+
+def _whole(value: Any) -> bool:
+    """An integer, not a boolean."""
+    return value.__class__ is int
 
 
 #: wilddie's statistics: the ruleset's :meth:`~rollbridge.contract.Ruleset.statistics`.
