@@ -83,8 +83,12 @@ def default_settings(ruleset: Ruleset, settings: Mapping[str, Any] | None = None
 
     :raises InvalidSettings: naming the offending setting.
     """
+    given: Any = {} if settings is None else settings  # anything else but a map: refused
     merged = validate(
-        CORE_SETTINGS_SCHEMA, dict(settings or {}), where="settings", error=InvalidSettings
+        CORE_SETTINGS_SCHEMA,
+        dict(given) if isinstance(given, Mapping) else given,
+        where="settings",
+        error=InvalidSettings,
     )
     if "locale" in merged:
         chosen = negotiate(merged["locale"])

@@ -210,6 +210,8 @@ class AdminApi:
                 settings = json.loads(parameters["settings"])
             except json.JSONDecodeError as exc:
                 raise InvalidRequest(SETTINGS_JSON(problem=exc.msg)) from None
+            except (ValueError, RecursionError):  # too deep, a number too long
+                raise InvalidRequest(SETTINGS_JSON(problem="too deep or too long")) from None
         made = await in_reader(self.server, _create_table, self.server, name, ruleset, settings)
         _log(admin, "created table %s (ruleset %s)", made["id"], made["ruleset"], table=made["id"])
         return made

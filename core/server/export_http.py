@@ -22,7 +22,10 @@ never a greater one (403 ``forbidden``). Answers:
 - 403 ``forbidden``: ``as`` above the token's role;
 - 404 ``unknown_table`` (whether a table id exists is no secret here: the id is in
   every URL of the table's web view); 413 ``limit_exceeded``: larger than :data:`MAX_EXPORT_BYTES`
-  (ask for less with ``since``); 503: the store failed or the ruleset is missing.
+  (ask for less with ``since``); 503: the store failed or the ruleset is missing, or
+  ``busy`` (``Retry-After``): :data:`MAX_EXPORTS` exports are running already — an
+  export holds one of the server's store-reading threads for seconds, and joins,
+  admin calls and ``/readyz`` need one too.
 
 Errors are JSON ``{"code", "message"}`` (and ``details``), the message in the
 request's ``locale`` or ``Accept-Language``. The store reads and the rendering run
@@ -46,6 +49,7 @@ from urllib.parse import parse_qs, unquote
 from rollbridge import i18n
 from rollbridge.exceptions import (
     AuthenticationFailed,
+    Busy,
     Forbidden,
     InvalidRequest,
     LimitExceeded,
@@ -55,6 +59,7 @@ from rollbridge.exceptions import (
 )
 from rollbridge.export import check_audience, check_format, check_since, export_chunks, read_log
 from rollbridge.server.admin import status_of
+from rollbridge.server.limits import READER_THREADS
 from rollbridge.server.web import in_reader, request_locale, respond
 from rollbridge.text import Messages
 from rollbridge.tokens import hash_token
@@ -65,7 +70,7 @@ if TYPE_CHECKING:
 
     from rollbridge.server.app import Server
 
-__all__ = ["CONTENT_TYPES", "MAX_EXPORT_BYTES", "ExportRoute"]
+__all__ = ["CONTENT_TYPES", "MAX_EXPORTS", "MAX_EXPORT_BYTES", "ExportRoute"]
 
 log = logging.getLogger("rollbridge.export")
 say = Messages("rollbridge")
@@ -89,9 +94,17 @@ TOO_LARGE = say(
 # Translators: {given} is what was sent; {known} the language codes.
 BAD_LOCALE = say("export.http.bad_locale", "locale: {given} is not a known language ({known})")
 FAILED = say("export.http.failed", "the server failed; try again")
+# Translators: {running} is a number of exports.
+BUSY = say(
+    "export.http.busy",
+    "{running} exports are running, as many as the server runs at once; try again in a moment",
+)
 
 #: The largest body one export answers with (bytes); more is refused with 413.
 MAX_EXPORT_BYTES = 32 * 1024 * 1024
+#: Exports run at once: one fewer than the store-reading threads, so that one is
+#: always free for joins, admin calls and the readiness probe.
+MAX_EXPORTS = max(1, READER_THREADS - 1)
 #: The Content-Type of each format.
 CONTENT_TYPES = {"jsonl": "application/x-ndjson", "markdown": "text/markdown; charset=utf-8"}
 _SUFFIXES = {"jsonl": "jsonl", "markdown": "md"}
@@ -125,6 +138,7 @@ class ExportRoute:
 
     def __init__(self, server: Server) -> None:
         self.server = server
+        self.running = 0
 
     @staticmethod
     def table_of(path: str) -> str | None:
@@ -149,13 +163,23 @@ class ExportRoute:
             token = _bearer(request)
             if token is None:
                 raise AuthenticationFailed(NO_TOKEN())
-            audience, body, token_id = await in_reader(
-                self.server, self._export, table_id, hash_token(token), form, since, asked, locale
-            )
+            if self.running >= MAX_EXPORTS:
+                raise Busy(BUSY(running=self.running), details={"running": self.running,
+                                                                 "limit": MAX_EXPORTS})  # fmt: skip
+            self.running += 1
+            try:
+                audience, body, token_id = await in_reader(
+                    self.server, self._export, table_id, hash_token(token), form, since, asked,
+                    locale,
+                )  # fmt: skip
+            finally:
+                self.running -= 1
         except RollbridgeError as error:
             log.info("export of table %r refused: %s", table_id, error.code,
                      extra={"table": table_id, "code": error.code})  # fmt: skip
             extra = {"WWW_Authenticate": "Bearer"} if error.code == "unauthorized" else {}
+            if isinstance(error, Busy):
+                extra = {"Retry_After": "2"}
             answer = error.to_dict(locale)
             if isinstance(error, StoreError):  # what failed is for the operator's log
                 log.error("export of table %r: the store failed: %s", table_id, error)

@@ -157,3 +157,43 @@ async def test_too_large_is_413_and_a_failing_store_503(tables, monkeypatch):
     answer = await get(tables.server, path, token=token)
     assert error_of(answer) == (503, "store_error")
     assert "/srv/secret" not in answer[2].decode("utf-8")
+
+
+async def test_exports_past_the_limit_are_busy_and_leave_a_reader_for_joins(tables, monkeypatch):
+    """An export holds one of the server's two store-reading threads for seconds;
+    exports past MAX_EXPORTS are refused at once (503 ``busy``, ``Retry-After``), so
+    joins, admin calls and ``/readyz`` always find a reader (they waited, and after
+    10 s were cut off without an answer)."""
+    import asyncio
+    import threading
+
+    from rollbridge.server.export_http import MAX_EXPORTS, ExportRoute
+
+    release, started = threading.Event(), threading.Event()
+    export = ExportRoute._export
+
+    def slow(self, *args):
+        started.set()
+        release.wait(10)
+        return export(self, *args)
+
+    monkeypatch.setattr(ExportRoute, "_export", slow)
+    token = tables.tokens["sr2"]["gm"]
+    path = "/tables/sr2/export?format=markdown"
+    running = [asyncio.create_task(get(tables.server, path, token=token))
+               for _ in range(MAX_EXPORTS)]  # fmt: skip
+    await asyncio.to_thread(started.wait, 5)
+    await asyncio.sleep(0.1)
+    try:
+        status, headers, body = await get(tables.server, path, token=token)
+        assert (status, json.loads(body)["code"]) == (503, "busy")
+        assert headers["Retry-After"] == "2"
+        assert json.loads(body)["details"] == {"running": MAX_EXPORTS, "limit": MAX_EXPORTS}
+        ready = await get(tables.server, "/readyz")
+        assert ready[0] == 200
+        _peer, welcome = await asyncio.wait_for(tables.join("sr2", "player"), 5)
+        assert welcome["type"] == "welcome"
+    finally:
+        release.set()
+    assert all(status == 200 for status, _, _ in await asyncio.gather(*running))
+    assert (await get(tables.server, path, token=token))[0] == 200  # free again

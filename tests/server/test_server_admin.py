@@ -114,6 +114,12 @@ async def test_issue_and_revoke_a_join_token_cuts_its_holder_off(make_tables):
          "invalid_request"),
         ("POST", "/admin/tables", {"ruleset": "tally", "name": "x",
                                    "settings": '{"approval": 3}'}, 400, "invalid_settings"),
+        # valid JSON but no object: was a 500 with a traceback, or a table made anyway
+        *(("POST", "/admin/tables", {"ruleset": "tally", "name": "x", "settings": given}, 400,
+           "invalid_settings")
+          for given in ("[1]", "NaN", "1", '"ab"', '[["approval", true]]', "false", "[]")),
+        ("POST", "/admin/tables", {"ruleset": "tally", "name": "x", "settings": "[" * 2000},
+         400, "invalid_request"),
         ("POST", "/admin/tables/sr2/tokens", {"role": "king"}, 400, "invalid_request"),
         ("POST", "/admin/tables/nope/tokens", {"role": "gm"}, 404, "unknown_table"),
         ("GET", "/admin/tables/nope/tokens", {}, 404, "unknown_table"),
