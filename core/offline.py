@@ -21,6 +21,7 @@ from rollbridge.engine.model import Principal, TableInfo
 from rollbridge.engine.settings import default_settings
 from rollbridge.engine.table import Table
 from rollbridge.host import PluginHost
+from rollbridge.names import check_name
 from rollbridge.plain import JSON
 from rollbridge.protocol.effects import Effect, LoadTable, Notify, Persist, Read, Reply
 from rollbridge.protocol.observers import notify
@@ -78,8 +79,9 @@ class TableService:
         """Create a table with a gm, a player and an observer token.
 
         :returns: the table's info and the tokens by role (shown once).
-        :raises UnknownRuleset: InvalidSettings:
+        :raises UnknownRuleset: InvalidSettings: InvalidRequest: a bad name.
         """
+        check_name(name)
         chosen = self.host.ruleset(ruleset)
         info = TableInfo(
             id=table_id or new_table_id(name),

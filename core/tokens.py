@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass
 
 from rollbridge.engine.model import Principal, Role
+from rollbridge.names import check_name
 
 __all__ = [
     "ADMIN_PREFIX",
@@ -59,7 +60,12 @@ class TokenRecord:
 
 
 def new_token(table: str, role: Role, name: str | None = None) -> tuple[str, TokenRecord]:
-    """A fresh token and the record to store for it. Show the token once."""
+    """A fresh token and the record to store for it. Show the token once.
+
+    :raises InvalidRequest: a ``name`` that is no name (:func:`~rollbridge.names.check_name`).
+    """
+    if name is not None:
+        check_name(name)
     secret = _PREFIX + secrets.token_urlsafe(32)
     record = TokenRecord(
         id=secrets.token_hex(6), table=table, role=role, name=name or role, hash=hash_token(secret)

@@ -41,6 +41,7 @@ from rollbridge.exceptions import (
     StoreError,
 )
 from rollbridge.plain import JSON
+from rollbridge.server.logs import cut_tokens
 from rollbridge.server.web import in_reader, request_locale, respond
 from rollbridge.text import Messages
 from rollbridge.tokens import AdminTokenRecord, hash_token, new_token
@@ -92,8 +93,13 @@ def status_of(error: RollbridgeError) -> int:
 
 
 def _json(status: int, body: JSON, **headers: str) -> Response:
-    text = json.dumps(body, ensure_ascii=False) + "\n"
-    return respond(status, text, "application/json; charset=utf-8", **headers)
+    """A JSON answer; a token quoted in it (an error that names the request's path,
+    where a client may have misplaced one) is cut out, as from the log — except the
+    new tokens an issuing answer carries (``keep_tokens``)."""
+    keep = headers.pop("keep_tokens", "")
+    text = json.dumps(body, ensure_ascii=False)
+    return respond(status, (text if keep else cut_tokens(text)) + "\n",
+                   "application/json; charset=utf-8", **headers)  # fmt: skip
 
 
 def _parameters(query: str) -> dict[str, str]:
@@ -168,7 +174,7 @@ class AdminApi:
         except Exception:
             log.exception("admin %s %s failed", method, path, extra={"code": "internal"})
             return _json(500, {"code": "internal", "message": FAILED().render(locale)})
-        return _json(status, body)
+        return _json(status, body, keep_tokens="yes")  # new tokens are the answer
 
     async def _authorize(self, request: Request) -> AdminTokenRecord | None:
         given = request.headers.get_all("Authorization")

@@ -60,6 +60,7 @@ from rollbridge.exceptions import (
 from rollbridge.export import check_audience, check_format, check_since, export_chunks, read_log
 from rollbridge.server.admin import status_of
 from rollbridge.server.limits import READER_THREADS
+from rollbridge.server.logs import cut_tokens
 from rollbridge.server.web import in_reader, request_locale, respond
 from rollbridge.text import Messages
 from rollbridge.tokens import hash_token
@@ -114,7 +115,8 @@ _FILE_SAFE = re.compile(r"[^A-Za-z0-9._-]")
 
 
 def _json(status: int, body: Mapping[str, Any], **headers: str) -> Response:
-    text = json.dumps(body, ensure_ascii=False) + "\n"
+    # an error may quote the request, where a client may have misplaced its token
+    text = cut_tokens(json.dumps(body, ensure_ascii=False)) + "\n"
     return respond(status, text, "application/json; charset=utf-8", **headers)
 
 
@@ -155,7 +157,7 @@ class ExportRoute:
         parameters = {k: v[-1] for k, v in parse_qs(query, keep_blank_values=True).items()}
         try:
             locale = self._locale(parameters, locale)
-            if "token" in parameters:
+            if any(name.lower() == "token" for name in parameters):
                 raise InvalidRequest(IN_URL(), details={"field": "token"})
             form = check_format(parameters.get("format", ""))
             since = check_since(parameters.get("since", "0"))

@@ -37,14 +37,16 @@ __all__ = [
     "JsonFormatter",
     "SafeLog",
     "configure",
+    "cut_tokens",
     "install",
     "log_refusal",
     "redact",
 ]
 
-#: A token, or as much of one as a truncated log line holds: as text, or as the
-#: hex bytes websockets prints for a binary frame (``72 62 74 5f`` is ``rbt_``).
-_TOKEN = re.compile(r"(rb[ta]_)[A-Za-z0-9_\-]*|(72 62 (?:74|61) 5f)(?: [0-9a-f]{2})*")
+#: A token, or as much of one as a truncated log line holds: as text (its ``_``
+#: percent-encoded too, as in a URL), or as the hex bytes websockets prints for a
+#: binary frame (``72 62 74 5f`` is ``rbt_``).
+_TOKEN = re.compile(r"(rb[ta](?:_|%5[Ff]))[A-Za-z0-9_\-]*|(72 62 (?:74|61) 5f)(?: [0-9a-f]{2})*")
 #: An Authorization header as websockets' DEBUG log prints it (``< Authorization: …``).
 _AUTHORIZATION = re.compile(r"(?i)(authorization:\s*)\S[^\r\n]*")
 #: The extra fields a record may carry, in the order a JSON line shows them.
@@ -55,10 +57,16 @@ _requests = logging.getLogger("rollbridge.requests")
 _TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
-def redact(text: str) -> str:
-    """``text`` with every token (or start of one) and Authorization value cut out."""
+def cut_tokens(text: str) -> str:
+    """``text`` with every token (or start of one) cut out after its prefix."""
     if "rb" in text or "72 62 " in text:
         text = _TOKEN.sub(lambda m: (m.group(1) or m.group(2)) + "…", text)
+    return text
+
+
+def redact(text: str) -> str:
+    """``text`` with every token (or start of one) and Authorization value cut out."""
+    text = cut_tokens(text)
     if "uthorization" in text or "UTHORIZATION" in text:
         text = _AUTHORIZATION.sub(r"\1…", text)
     return text

@@ -197,3 +197,14 @@ async def test_exports_past_the_limit_are_busy_and_leave_a_reader_for_joins(tabl
         release.set()
     assert all(status == 200 for status, _, _ in await asyncio.gather(*running))
     assert (await get(tables.server, path, token=token))[0] == 200  # free again
+
+
+async def test_a_token_misplaced_in_the_query_is_neither_echoed_nor_taken(tables):
+    token = tables.tokens["sr2"]["player"]
+    for query in (f"format={token}", f"format=jsonl&as={token}", f"format=jsonl&Token={token}"):
+        status, _headers, body = await get(tables.server, f"/tables/sr2/export?{query}",
+                                           token=token)  # fmt: skip
+        assert status == 400 and token.split("_", 1)[1] not in body.decode("utf-8"), query
+    answer = await get(tables.server, f"/tables/sr2/export?format=jsonl&Token={token}",
+                       token=token)  # fmt: skip
+    assert json.loads(answer[2])["details"] == {"field": "token"}

@@ -121,6 +121,11 @@ async def test_issue_and_revoke_a_join_token_cuts_its_holder_off(make_tables):
         ("POST", "/admin/tables", {"ruleset": "tally", "name": "x", "settings": "[" * 2000},
          400, "invalid_request"),
         ("POST", "/admin/tables/sr2/tokens", {"role": "king"}, 400, "invalid_request"),
+        # names of one line: a line break or an escape could forge a log line
+        *(("POST", "/admin/tables", {"ruleset": "tally", "name": name}, 400, "invalid_request")
+          for name in ("a\nb", "esc\x1b[31mred", "nul\x00", "x" * 201)),
+        ("POST", "/admin/tables/sr2/tokens", {"role": "player", "name": "alice\n2026 INFO"},
+         400, "invalid_request"),
         ("POST", "/admin/tables/nope/tokens", {"role": "gm"}, 404, "unknown_table"),
         ("GET", "/admin/tables/nope/tokens", {}, 404, "unknown_table"),
         ("PUT", "/admin/tables", {}, 404, "not_found"),
@@ -192,3 +197,23 @@ async def test_two_authorization_headers_are_no_token_and_a_body_is_refused(admi
     status, _ = await raw(admin, with_body, b"{}")
     assert status is None  # websockets reads no body: it closes; parameters go in the query
     assert [t.id for t in admin.store.tables()] == ["sr2", "tally"]
+
+
+async def test_a_token_misplaced_in_the_path_or_query_is_not_echoed(admin, debug_log):
+    """A client that put a token where it does not belong (the path, a parameter)
+    gets an error that quotes the request, but not the token; nor does the log hold
+    it, percent-encoded or not."""
+    token = admin.tokens["sr2"]["player"]
+    encoded = token.replace("_", "%5F", 1)
+    status, body = await call(admin, "GET", f"/admin/{token}", admin.admin)
+    assert (status, body["code"]) == (404, "not_found") and token not in json.dumps(body)
+    status, body = await call(admin, "POST", "/admin/tables/sr2/tokens", admin.admin, role=token)
+    assert status == 400 and token not in json.dumps(body)
+    assert (await call(admin, "GET", f"/admin/{encoded}", None))[0] == 401
+    secret_part = token.split("_", 1)[1]
+    logged = debug_log.getvalue()
+    assert "/admin/rbt%5F" in logged  # the request was logged, its token cut out
+    assert secret_part not in logged and admin.admin.split("_", 1)[1] not in logged
+    # the answers that issue tokens still carry them
+    status, made = await call(admin, "POST", "/admin/tables/sr2/tokens", admin.admin, role="gm")
+    assert status == 201 and made["token"].startswith("rbt_") and len(made["token"]) > 20

@@ -1,0 +1,35 @@
+"""The names people give tables and tokens: shown in pages, printed by the CLI and
+written into the server's log, so they are text of one line — 1 to
+:data:`MAX_NAME` characters, no control characters (a line break or an escape
+sequence in a name could forge a log line or repaint an operator's terminal)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from rollbridge.exceptions import InvalidRequest
+from rollbridge.text import Messages
+
+__all__ = ["MAX_NAME", "check_name"]
+
+#: The longest name, in characters (as the longest actor name).
+MAX_NAME = 200
+
+say = Messages("rollbridge")
+# Translators: {field} names the field (name); {limit} is a number of characters.
+BAD_NAME = say(
+    "name.invalid",
+    "{field}: a name is 1 to {limit} characters of one line, without control characters",
+)
+
+
+def check_name(name: str, field: str = "name") -> str:
+    """``name`` when it is one (see the module docstring).
+
+    :raises InvalidRequest: naming ``field``.
+    """
+    if not 1 <= len(name) <= MAX_NAME or any(
+        unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name
+    ):
+        raise InvalidRequest(BAD_NAME(field=field, limit=MAX_NAME), details={"field": field})
+    return name

@@ -1,0 +1,39 @@
+"""Names of tables and tokens (rollbridge.names): one line of text, at most 200
+characters; a line break or an escape sequence could forge a log line."""
+
+from __future__ import annotations
+
+import pytest
+
+from rollbridge.exceptions import InvalidRequest
+from rollbridge.host import PluginHost
+from rollbridge.names import MAX_NAME, check_name
+from rollbridge.offline import TableService
+from rollbridge.stores.memory import MemoryStore
+from rollbridge.tokens import new_token
+
+
+@pytest.mark.parametrize("name", ["Pátek u Tukana", "Freitag 🎲", "Пятница", "x" * MAX_NAME])
+def test_a_name_of_one_line_is_taken(name):
+    assert check_name(name) == name
+
+
+@pytest.mark.parametrize(
+    "name", ["", "x" * (MAX_NAME + 1), "a\nb", "a\rb", "esc\x1b[31m", "nul\x00", "a\u2028b",
+             "bidi\u202eevil"],
+)  # fmt: skip
+def test_a_name_that_is_no_line_is_refused_naming_its_field(name):
+    with pytest.raises(InvalidRequest) as refused:
+        check_name(name, "name")
+    assert refused.value.details == {"field": "name"}
+    assert "1 to 200 characters" in str(refused.value)
+
+
+def test_tables_and_tokens_take_no_such_name():
+    service = TableService(MemoryStore(), PluginHost())
+    with pytest.raises(InvalidRequest):
+        service.create_table("night\n2026-12-03 INFO forged", "sr2")
+    assert service.store.tables() == []
+    with pytest.raises(InvalidRequest):
+        new_token("t", "player", "alice\x1b[2J")
+    assert new_token("t", "player", "Alice")[1].name == "Alice"
