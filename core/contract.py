@@ -323,9 +323,10 @@ class Statistics:
         :func:`rollbridge.engine.views.event_view`: ``kind``, ``seq``, ``data`` with
         hidden values left out) and returns its :class:`Count` entries. It must read
         nothing else, tolerate any value being absent, and change nothing. Each turn
-        hook's result in an ``encounter.*`` event is given to it too, as a
-        ``resolution`` whose ``data`` holds the hook's ``actor``, ``outcome`` and
-        ``dice``, and ``action`` the hook's name (``on_turn_start``, …).
+        hook's result in an ``encounter.*`` event is given to it too, as a view of
+        kind ``hook`` whose ``data`` holds the hook's ``actor``, ``outcome`` and
+        ``dice``, and ``action`` the hook's name (``on_turn_start``, …): a ruleset
+        that counts nothing of it need do nothing.
     """
 
     keys: tuple[tuple[str, Text], ...]

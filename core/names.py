@@ -14,6 +14,11 @@ __all__ = ["MAX_NAME", "check_name"]
 
 #: The longest name, in characters (as the longest actor name).
 MAX_NAME = 200
+#: Control characters and line breaks (joiners such as an emoji's ZWJ or a Persian
+#: ZWNJ are format characters a name needs, and stay).
+_BREAKING = frozenset({"Cc", "Zl", "Zp"})
+#: The bidirectional overrides and isolates, which can make a line read otherwise.
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 say = Messages("rollbridge")
 # Translators: {field} names the field (name); {limit} is a number of characters.
@@ -28,8 +33,10 @@ def check_name(name: str, field: str = "name") -> str:
 
     :raises InvalidRequest: naming ``field``.
     """
-    if not 1 <= len(name) <= MAX_NAME or any(
-        unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name
+    if (
+        not 1 <= len(name) <= MAX_NAME
+        or not name.strip()
+        or any(unicodedata.category(c) in _BREAKING or c in _BIDI for c in name)
     ):
         raise InvalidRequest(BAD_NAME(field=field, limit=MAX_NAME), details={"field": field})
     return name

@@ -583,7 +583,9 @@ class RulesetConformance(StateConformance):
                 for view in harness.views():
                     for count in statistics.count(view):
                         assert count.key in keys, f"{name}: count of unknown key {count.key!r}"
-                        assert count.actor.__class__ is str, f"{name}: count of {count.actor!r}"
+                        assert count.actor is None or count.actor.__class__ is str, (
+                            f"{name}: count of {count.actor!r}"
+                        )
                         assert count.value.__class__ is int, f"{name}: {count.key} not an int"
                         counted += count.value != 0
         assert counted, "no action example counted anything for the ruleset's statistics"

@@ -13,14 +13,18 @@ from rollbridge.stores.memory import MemoryStore
 from rollbridge.tokens import new_token
 
 
-@pytest.mark.parametrize("name", ["Pátek u Tukana", "Freitag 🎲", "Пятница", "x" * MAX_NAME])
+@pytest.mark.parametrize(
+    "name",
+    ["Pátek u Tukana", "Freitag 🎲", "Пятница", "x" * MAX_NAME, "Rodina 👨\u200d👩\u200d👧",
+     "علی\u200cرضا", "Pride 🏳️\u200d🌈"],
+)  # fmt: skip
 def test_a_name_of_one_line_is_taken(name):
     assert check_name(name) == name
 
 
 @pytest.mark.parametrize(
-    "name", ["", "x" * (MAX_NAME + 1), "a\nb", "a\rb", "esc\x1b[31m", "nul\x00", "a\u2028b",
-             "bidi\u202eevil"],
+    "name", ["", "   ", "x" * (MAX_NAME + 1), "a\nb", "a\rb", "esc\x1b[31m", "nul\x00",
+             "a\u2028b", "bidi\u202eevil", "iso\u2066late"],
 )  # fmt: skip
 def test_a_name_that_is_no_line_is_refused_naming_its_field(name):
     with pytest.raises(InvalidRequest) as refused:
@@ -37,3 +41,19 @@ def test_tables_and_tokens_take_no_such_name():
     with pytest.raises(InvalidRequest):
         new_token("t", "player", "alice\x1b[2J")
     assert new_token("t", "player", "Alice")[1].name == "Alice"
+    # a player whose name has a joiner (Persian ZWNJ) can have a token for their actor
+    assert new_token("t", "player", "علی\u200cرضا")[1].name == "علی\u200cرضا"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [["--name", "a\nb"], ["--name", "x", "--settings", "[" * 5000],
+     ["--name", "x", "--settings", "1" + "0" * 5000], ["--name", "x", "--settings", "[1]"]],
+)  # fmt: skip
+def test_the_cli_refuses_bad_names_and_settings_without_a_traceback(tmp_path, capsys, options):
+    from rollbridge.cli import main
+
+    code = main(["table", "create", "--db", str(tmp_path / "t.db"), "--ruleset", "sr2", *options])
+    err = capsys.readouterr().err
+    assert code != 0 and "Traceback" not in err and "rollbridge: error:" in err
+    assert "invalid_request" in err or "invalid_settings" in err, err

@@ -95,6 +95,8 @@ def _create(args: argparse.Namespace) -> int:
             settings = json.loads(args.settings)
         except json.JSONDecodeError as exc:
             raise InvalidRequest(SETTINGS_JSON(problem=exc.msg)) from None
+        except (ValueError, RecursionError):  # too deep, a number too long
+            raise InvalidRequest(SETTINGS_JSON(problem="too deep or too long")) from None
     store = _store(args)
     try:
         from rollbridge.host import PluginHost

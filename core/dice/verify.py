@@ -153,10 +153,10 @@ def _whole(value: Any) -> bool:
 
 def _shown(entry: Mapping[str, Any]) -> Iterator[tuple[int, int]]:
     """The dice an event shows once each: a roll's groups, a resolution's dice groups
-    (its outcome may repeat them), else any die record in its data. A group tagged
-    ``reroll`` shows an earlier roll again with some dice rerolled (a wilddie chip):
-    it drew only its dice tagged ``reroll``; the rest came from the earlier event,
-    whose own check covers them."""
+    (its outcome may repeat them), else any die record in its data. A group that shows
+    an earlier roll again with some dice rerolled (a wilddie chip; tagged ``reroll``,
+    as are the dice rolled anew) drew only its dice tagged ``reroll``; the rest came
+    from the earlier event, whose own check covers them."""
     data = entry.get("data") or {}
     if entry.get("kind") == "roll":
         return shown_dice(data.get("roll"))
@@ -164,10 +164,12 @@ def _shown(entry: Mapping[str, Any]) -> Iterator[tuple[int, int]]:
         groups = data.get("dice") if isinstance(data.get("dice"), list) else []
         records = []
         for group in groups:
-            found = _die_records(group)
-            if isinstance(group, Mapping) and "reroll" in _tags(group):
-                found = (r for r in found if "reroll" in _tags(r))
-            records += list(found)
+            found = list(_die_records(group))
+            # by its dice's tags, not only the group's: logs written before the group
+            # was tagged have them alone (a reroll drawn in the same event as the die
+            # it replaced is then checked less, never wrongly)
+            rerolls = [r for r in found if "reroll" in _tags(r)]
+            records += rerolls or found
         return _results(records)
     return iter(set(shown_dice(data)))
 

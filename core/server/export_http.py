@@ -142,6 +142,22 @@ class ExportRoute:
         self.server = server
         self.running = 0
 
+    def _counted(self, *args: Any) -> tuple[str, str, str]:
+        """:meth:`_export` on a reader thread, counted out when that thread is done
+        with it: an answer cancelled meanwhile (the client left, the handshake timed
+        out) leaves the thread busy until then, and the count says so."""
+        loop = self.server._loop
+        try:
+            return self._export(*args)
+        finally:
+            if loop is not None:
+                loop.call_soon_threadsafe(self._done)
+            else:  # pragma: no cover - a reader thread runs only while the server does
+                self._done()
+
+    def _done(self) -> None:
+        self.running -= 1
+
     @staticmethod
     def table_of(path: str) -> str | None:
         """The table id of an export path (``/tables/ID/export``), else None."""
@@ -169,13 +185,10 @@ class ExportRoute:
                 raise Busy(BUSY(running=self.running), details={"running": self.running,
                                                                  "limit": MAX_EXPORTS})  # fmt: skip
             self.running += 1
-            try:
-                audience, body, token_id = await in_reader(
-                    self.server, self._export, table_id, hash_token(token), form, since, asked,
-                    locale,
-                )  # fmt: skip
-            finally:
-                self.running -= 1
+            audience, body, token_id = await in_reader(
+                self.server, self._counted, table_id, hash_token(token), form, since, asked,
+                locale,
+            )  # fmt: skip
         except RollbridgeError as error:
             log.info("export of table %r refused: %s", table_id, error.code,
                      extra={"table": table_id, "code": error.code})  # fmt: skip

@@ -46,7 +46,10 @@ __all__ = [
 #: A token, or as much of one as a truncated log line holds: as text (its ``_``
 #: percent-encoded too, as in a URL), or as the hex bytes websockets prints for a
 #: binary frame (``72 62 74 5f`` is ``rbt_``).
-_TOKEN = re.compile(r"(rb[ta](?:_|%5[Ff]))[A-Za-z0-9_\-]*|(72 62 (?:74|61) 5f)(?: [0-9a-f]{2})*")
+_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9])(rb[ta](?:_|%5[Ff]))(?:[A-Za-z0-9_\-]|%[0-9A-Fa-f]{2})*"
+    r"|(72 62 (?:74|61) 5f)(?: [0-9a-f]{2})*"
+)
 #: An Authorization header as websockets' DEBUG log prints it (``< Authorization: …``).
 _AUTHORIZATION = re.compile(r"(?i)(authorization:\s*)\S[^\r\n]*")
 #: The extra fields a record may carry, in the order a JSON line shows them.

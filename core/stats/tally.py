@@ -97,8 +97,8 @@ class Tally:
     def _group(group: Mapping[str, Any], summaries: list[Summary]) -> bool:
         """Count one dice group into each summary; whether it held a die. A group
         tagged ``reroll`` shows an earlier roll again with some dice rerolled (a
-        chip): only its dice tagged ``reroll`` were rolled now, and its successes and
-        botch are the earlier roll's, counted with it."""
+        chip): only its dice tagged ``reroll`` were rolled now; its successes and botch
+        are not counted again (a test counts its first result)."""
         shown = False
         rerolled = "reroll" in (group.get("tags") or ())
         successes = None if rerolled else group.get("successes")
@@ -130,12 +130,13 @@ class Tally:
 
 def _hook_views(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """Each turn hook's result of an ``encounter.*`` event, as the ruleset's
-    :attr:`~rollbridge.contract.Statistics.count` reads it (a ``resolution``)."""
+    :attr:`~rollbridge.contract.Statistics.count` reads it (a view of kind ``hook``,
+    shaped as a resolution's)."""
     data = view.get("data")
     if not isinstance(data, Mapping) or not isinstance(data.get("hooks"), list):
         return []
     return [
-        {"kind": "resolution", "seq": view.get("seq"), "data": {
+        {"kind": "hook", "seq": view.get("seq"), "data": {
             "action": hook.get("hook"), "actor": hook.get("actor"),
             "outcome": hook.get("outcome"), "dice": hook.get("dice")}}
         for hook in data["hooks"] if isinstance(hook, Mapping)

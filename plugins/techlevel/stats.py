@@ -1,7 +1,8 @@
 """What techlevel results mean for roll statistics (:meth:`TechLevel.statistics`).
 
 Read from an event *as the asker sees it*: a value the view leaves out counts for
-nothing. Hits (TL-1) by the attacker; penetrations, the hits that struck the body
+nothing. Hits (TL-1) by the attacker (by no one, a trap: the session's alone);
+penetrations, the hits that struck the body
 itself because no layer above it was left (TL-2, TL-3); the boxes crossed on the
 layer struck (TL-4, TL-5), dealt by the attacker and taken by the target; hits a
 layer's immunity stopped (TL-6); layers destroyed (TL-5).

@@ -31,14 +31,15 @@ STATISTICS_KEYS = (
     ("chips_spent", say("stats.chips_spent", "Chips spent")()),
 )
 #: The actions that roll a trait test (WD-3), a turn hook's recovery roll (WD-9)
-#: included; a chip rerolls one (WD-4): its counts are what the reroll changed.
+#: included. A chip rerolls one (WD-4): a test counts its first result (a chip's
+#: change would need the test in the same session), the chip its dice and itself.
 _TESTS = frozenset({"trait", "attack", "recover", "turn_start_recovery"})
 
 
 def count(view: Mapping[str, Any]) -> list[Count]:
     """The counts of one event view (see the module docstring)."""
     data = view.get("data")
-    if view.get("kind") != "resolution" or not isinstance(data, Mapping):
+    if view.get("kind") not in ("resolution", "hook") or not isinstance(data, Mapping):
         return []
     outcome = data.get("outcome")
     actor = _id(data.get("actor"))
@@ -54,8 +55,6 @@ def count(view: Mapping[str, Any]) -> list[Count]:
             counts.append(Count(actor, "raises", raises))
         if outcome.get("kept") == "wild":
             counts.append(Count(actor, "wild_die_used"))
-    if action == "chip":
-        counts += _rerolled(actor, outcome)
     if action == "attack":
         counts.append(Count(actor, "attacks"))
         if outcome.get("hit") is True:
@@ -66,31 +65,6 @@ def count(view: Mapping[str, Any]) -> list[Count]:
     if chips := _positive(outcome.get("chips_spent")):
         counts.append(Count(actor, "chips_spent", chips))
     return counts
-
-
-def _rerolled(actor: str, outcome: Mapping[str, Any]) -> list[Count]:
-    """WD-4: a chip's reroll changes its test's result, not the number of tests: its
-    raises, wild die used and hit count as the change from before (possibly less)."""
-    before = outcome.get("before")
-    if not isinstance(before, Mapping) or "total" not in outcome:
-        return []
-    changes = []
-    raises, was = outcome.get("raises"), before.get("raises")
-    if _whole(raises) and _whole(was) and raises != was:
-        changes.append(Count(actor, "raises", raises - was))
-    wild = (outcome.get("kept") == "wild") - (before.get("kept") == "wild")
-    if wild:
-        changes.append(Count(actor, "wild_die_used", wild))
-    if outcome.get("roll_kind") == "attack":
-        hit = (outcome.get("hit") is True) - (before.get("success") is True)
-        if hit:
-            changes.append(Count(actor, "hits", hit))
-    return changes
-
-
-def _whole(value: Any) -> bool:
-    """An integer, not a boolean."""
-    return value.__class__ is int
 
 
 #: wilddie's statistics: the ruleset's :meth:`~rollbridge.contract.Ruleset.statistics`.

@@ -208,3 +208,33 @@ async def test_a_token_misplaced_in_the_query_is_neither_echoed_nor_taken(tables
     answer = await get(tables.server, f"/tables/sr2/export?format=jsonl&Token={token}",
                        token=token)  # fmt: skip
     assert json.loads(answer[2])["details"] == {"field": "token"}
+
+
+async def test_an_export_cancelled_while_its_thread_reads_still_counts_until_it_ends():
+    """websockets cancels an answer that outlives its handshake timeout (10 s), and a
+    client may leave: the reader thread goes on all the same, so the export counts
+    until that thread is done (a second one let in then found no reader free)."""
+    import asyncio
+    import threading
+    import types
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rollbridge.server.export_http import ExportRoute
+
+    release = threading.Event()
+    with ThreadPoolExecutor(1) as reader:
+        server = types.SimpleNamespace(_loop=asyncio.get_running_loop(), _reader=reader)
+        route = ExportRoute(server)  # type: ignore[arg-type]
+        route._export = lambda *args: release.wait(10) and ("gm", "", "id")  # type: ignore[method-assign]
+        route.running = 1
+        waiting = asyncio.ensure_future(server._loop.run_in_executor(reader, route._counted))
+        await asyncio.sleep(0.05)
+        waiting.cancel()  # the answer is given up; the thread still reads
+        await asyncio.sleep(0.05)
+        assert route.running == 1
+        release.set()
+        for _ in range(100):
+            if route.running == 0:
+                break
+            await asyncio.sleep(0.01)
+        assert route.running == 0

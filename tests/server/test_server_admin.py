@@ -217,3 +217,15 @@ async def test_a_token_misplaced_in_the_path_or_query_is_not_echoed(admin, debug
     # the answers that issue tokens still carry them
     status, made = await call(admin, "POST", "/admin/tables/sr2/tokens", admin.admin, role="gm")
     assert status == 201 and made["token"].startswith("rbt_") and len(made["token"]) > 20
+
+
+def test_cutting_tokens_keeps_words_that_only_look_like_one_and_cuts_encoded_ones():
+    from rollbridge.server.logs import cut_tokens
+
+    assert cut_tokens('{"table": "herba_garden", "ruleset": "verba_rules"}') == (
+        '{"table": "herba_garden", "ruleset": "verba_rules"}'
+    )
+    assert cut_tokens("GET /admin/rbt%5FAbCd%5FSECRETtail-xyz HTTP/1.1") == (
+        "GET /admin/rbt%5F… HTTP/1.1"
+    )
+    assert cut_tokens('"token": "rbt_abc_DEF-1"') == '"token": "rbt_…"'

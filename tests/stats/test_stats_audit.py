@@ -76,7 +76,7 @@ def counts(summary: dict) -> dict[str, int]:
 def test_a_chip_counts_the_dice_it_rolled_and_changes_its_tests_result(who):
     """WD-4: a chip rerolls one die of an earlier test. The dice rolled were 6+3
     (the trait die, one ace) and 2 (the wild die), then 5: four faces, not the
-    chip's whole shown roll again; one test, whose raises are the reroll's."""
+    chip's whole shown roll again; one test, counted as it first came out."""
     table = Table("wilddie")
     table.actor("ana", "Ana", player=True)
     test = table.resolve("trait", PLAYER, [6, 3, 2], actor="ana", params={"trait": "notice"})
@@ -87,13 +87,16 @@ def test_a_chip_counts_the_dice_it_rolled_and_changes_its_tests_result(who):
     stats = table.stats(who)
     for summary in (stats["session"], stats["actors"]["ana"]):
         assert d6(summary) == (4, 16, 1)
-        assert counts(summary) == {"tests": 1, "chips_spent": 1}  # raises 1 - 1, wild 0 - 0
+        assert counts(summary) == {"tests": 1, "raises": 1, "chips_spent": 1}
         assert summary["successes"] == 1  # the test's, counted once
+    # a session that holds the chip alone counts its die and itself, nothing below 0
+    alone = table.stats(who, since=chip["seq"])["session"]
+    assert d6(alone) == (1, 5, 0) and counts(alone) == {"chips_spent": 1}
 
 
-def test_a_chip_that_lets_the_trait_die_beat_the_wild_die_takes_back_its_use():
+def test_a_chip_that_lets_the_trait_die_beat_the_wild_die_counts_the_test_once():
     """Trait 2, wild 5: the wild die kept (used). The chip rerolls the trait die to
-    6+1 = 7, which now beats it: one test, the wild die not used in the end."""
+    6+1 = 7, which now beats it: one test, counted as it first came out."""
     table = Table("wilddie")
     table.actor("ana", "Ana", player=True)
     table.resolve("trait", PLAYER, [2, 5], actor="ana", params={"trait": "notice"})
@@ -101,7 +104,7 @@ def test_a_chip_that_lets_the_trait_die_beat_the_wild_die_takes_back_its_use():
     chip = table.resolve("chip", PLAYER, [6, 1], actor="ana", params={"die": "trait"})
     assert chip["event"]["data"]["outcome"]["kept"] == "trait"
     session = table.stats()["session"]
-    assert counts(session).get("wild_die_used", 0) == 0 and counts(session)["tests"] == 1
+    assert counts(session) == {"tests": 1, "wild_die_used": 1, "chips_spent": 1}
     assert d6(session) == (4, 14, 1)  # 2, 5, then 6+1
 
 
