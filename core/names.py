@@ -16,7 +16,7 @@ __all__ = ["MAX_NAME", "check_name"]
 MAX_NAME = 200
 #: Control characters and line breaks (joiners such as an emoji's ZWJ or a Persian
 #: ZWNJ are format characters a name needs, and stay).
-_BREAKING = frozenset({"Cc", "Zl", "Zp"})
+_BREAKING = frozenset({"Cc", "Cs", "Zl", "Zp"})
 #: The bidirectional overrides and isolates, which can make a line read otherwise.
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -35,7 +35,7 @@ def check_name(name: str, field: str = "name") -> str:
     """
     if (
         not 1 <= len(name) <= MAX_NAME
-        or not name.strip()
+        or all(c.isspace() or unicodedata.category(c) == "Cf" for c in name)  # nothing shown
         or any(unicodedata.category(c) in _BREAKING or c in _BIDI for c in name)
     ):
         raise InvalidRequest(BAD_NAME(field=field, limit=MAX_NAME), details={"field": field})

@@ -24,7 +24,8 @@ def test_a_name_of_one_line_is_taken(name):
 
 @pytest.mark.parametrize(
     "name", ["", "   ", "x" * (MAX_NAME + 1), "a\nb", "a\rb", "esc\x1b[31m", "nul\x00",
-             "a\u2028b", "bidi\u202eevil", "iso\u2066late"],
+             "a\u2028b", "bidi\u202eevil", "iso\u2066late", "\u200b", "\u200d", " \u2060 ",
+             "\ufeff", "a\ud800b"],
 )  # fmt: skip
 def test_a_name_that_is_no_line_is_refused_naming_its_field(name):
     with pytest.raises(InvalidRequest) as refused:
@@ -57,3 +58,16 @@ def test_the_cli_refuses_bad_names_and_settings_without_a_traceback(tmp_path, ca
     err = capsys.readouterr().err
     assert code != 0 and "Traceback" not in err and "rollbridge: error:" in err
     assert "invalid_request" in err or "invalid_settings" in err, err
+
+
+@pytest.mark.parametrize(
+    "option",
+    [["resolve", "wilddie", "trait", "--settings"], ["odds", "wilddie", "trait", "--params"]],
+)
+def test_offline_json_options_refuse_deep_or_long_json_without_a_traceback(capsys, option):
+    from rollbridge.cli import main
+
+    for given in ("[" * 5000, "1" + "0" * 5000):
+        code = main([*option, given])
+        err = capsys.readouterr().err
+        assert code != 0 and "Traceback" not in err and "invalid_request" in err, err

@@ -87,6 +87,9 @@ def json_arg(text: str, option: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidRequest(NOT_JSON(option=option, problem=exc.msg, position=exc.pos)) from None
+    except (ValueError, RecursionError):  # nested too deep, a number too long
+        raise InvalidRequest(NOT_JSON(option=option, problem="too deep or too long",
+                                      position=0)) from None  # fmt: skip
 
 
 def _source(args: argparse.Namespace) -> DiceSource:

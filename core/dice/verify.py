@@ -151,25 +151,32 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _shown(entry: Mapping[str, Any]) -> Iterator[tuple[int, int]]:
-    """The dice an event shows once each: a roll's groups, a resolution's dice groups
-    (its outcome may repeat them), else any die record in its data. A group that shows
-    an earlier roll again with some dice rerolled (a wilddie chip; tagged ``reroll``,
-    as are the dice rolled anew) drew only its dice tagged ``reroll``; the rest came
-    from the earlier event, whose own check covers them."""
+def _shown(entry: Mapping[str, Any], drawn: Counter[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """The dice an event shows once each, which its ``drawn`` dice must include: a
+    roll's groups, a resolution's dice groups (its outcome may repeat them), else any
+    die record in its data. A group that shows an earlier roll again with some dice
+    rerolled (a wilddie chip: the group tagged ``reroll``, as are the dice rolled
+    anew) drew only its dice tagged ``reroll``; the rest came from the earlier event,
+    whose own check covers them. A log written before groups were tagged (3 December
+    2026) has the dice's tags alone: such a resolution is read as a reroll only when
+    its rerolled dice are exactly what it drew (a reroll within a fresh roll, as
+    ``6d6r<3``, drew all its dice, and every one is checked)."""
     data = entry.get("data") or {}
     if entry.get("kind") == "roll":
         return shown_dice(data.get("roll"))
     if entry.get("kind") == "resolution":
-        groups = data.get("dice") if isinstance(data.get("dice"), list) else []
+        groups = [g for g in data.get("dice") or () if isinstance(g, Mapping)]
+        if not isinstance(data.get("dice"), list):
+            groups = []
+        untagged = [g for g in groups if "reroll" not in _tags(g)]
+        old_rerolls = [r for g in untagged for r in _die_records(g) if "reroll" in _tags(r)]
+        old_chip = bool(old_rerolls) and Counter(_results(old_rerolls)) == drawn
         records = []
         for group in groups:
             found = list(_die_records(group))
-            # by its dice's tags, not only the group's: logs written before the group
-            # was tagged have them alone (a reroll drawn in the same event as the die
-            # it replaced is then checked less, never wrongly)
-            rerolls = [r for r in found if "reroll" in _tags(r)]
-            records += rerolls or found
+            if "reroll" in _tags(group) or old_chip:
+                found = [r for r in found if "reroll" in _tags(r)]
+            records += found
         return _results(records)
     return iter(set(shown_dice(data)))
 
@@ -311,7 +318,7 @@ class LogVerifier:
             segment.events[stream].append((self._position, entry))
         elif data.get("supplied"):
             report.supplied += 1
-        elif self._open is not None and next(iter(_shown(entry)), None) is not None:
+        elif self._open is not None and next(iter(_shown(entry, Counter())), None) is not None:
             # dice in an open segment are the server's, drawn, or supplied: a log that
             # says neither would keep made-up dice from the check
             self._problem(seq, "no_draws", NO_DRAWS(seq=seq, segment=self._open))
@@ -400,7 +407,8 @@ class LogVerifier:
                     wrong = WRONG_DIE(seq=seq, number=index + 1, faces=f, got=got, want=want)
                     self._problem(seq, "wrong_die", wrong)
                     return False
-            extra = Counter(_shown(entry)) - Counter((f, v) for f, v in drawn)
+            counted = Counter((f, v) for f, v in drawn)
+            extra = Counter(_shown(entry, counted)) - counted
             if extra:
                 f, v = min(extra)
                 self._problem(seq, "wrong_die", NOT_DRAWN(seq=seq, faces=f, value=v))

@@ -39,9 +39,11 @@ same origin: no CORS is involved, and none is offered to other origins.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
+import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote
@@ -142,19 +144,6 @@ class ExportRoute:
         self.server = server
         self.running = 0
 
-    def _counted(self, *args: Any) -> tuple[str, str, str]:
-        """:meth:`_export` on a reader thread, counted out when that thread is done
-        with it: an answer cancelled meanwhile (the client left, the handshake timed
-        out) leaves the thread busy until then, and the count says so."""
-        loop = self.server._loop
-        try:
-            return self._export(*args)
-        finally:
-            if loop is not None:
-                loop.call_soon_threadsafe(self._done)
-            else:  # pragma: no cover - a reader thread runs only while the server does
-                self._done()
-
     def _done(self) -> None:
         self.running -= 1
 
@@ -184,11 +173,10 @@ class ExportRoute:
             if self.running >= MAX_EXPORTS:
                 raise Busy(BUSY(running=self.running), details={"running": self.running,
                                                                  "limit": MAX_EXPORTS})  # fmt: skip
-            self.running += 1
-            audience, body, token_id = await in_reader(
-                self.server, self._counted, table_id, hash_token(token), form, since, asked,
-                locale,
-            )  # fmt: skip
+            job = _Job(self)
+            audience, body, token_id = await job.run(
+                table_id, hash_token(token), form, since, asked, locale
+            )
         except RollbridgeError as error:
             log.info("export of table %r refused: %s", table_id, error.code,
                      extra={"table": table_id, "code": error.code})  # fmt: skip
@@ -257,3 +245,38 @@ class ExportRoute:
                 )
             parts.append(data)
         return audience, b"".join(parts), record.id
+
+
+class _Job:
+    """One export counted in :attr:`ExportRoute.running` from the moment it is let
+    in until its reader thread is done with it — or, if it never reached one (the
+    answer was given up while it waited for a thread, the server stopped), until
+    then. An answer cancelled while its thread reads leaves the thread busy, and
+    the count says so."""
+
+    def __init__(self, route: ExportRoute) -> None:
+        self.route = route
+        self.lock = threading.Lock()
+        self.started = self.dropped = False
+        route.running += 1
+
+    async def run(self, *args: Any) -> tuple[str, str, str]:
+        loop = asyncio.get_running_loop()
+        try:
+            return await in_reader(self.route.server, self._in_thread, loop, *args)
+        except BaseException:
+            with self.lock:
+                if not self.started:  # it never ran and never will: counted out here
+                    self.dropped = True
+                    self.route._done()
+            raise
+
+    def _in_thread(self, loop: asyncio.AbstractEventLoop, *args: Any) -> tuple[str, str, str]:
+        with self.lock:
+            if self.dropped:
+                raise RuntimeError("the export was given up before it ran")
+            self.started = True
+        try:
+            return self.route._export(*args)
+        finally:
+            loop.call_soon_threadsafe(self.route._done)

@@ -47,9 +47,13 @@ __all__ = [
 #: percent-encoded too, as in a URL), or as the hex bytes websockets prints for a
 #: binary frame (``72 62 74 5f`` is ``rbt_``).
 _TOKEN = re.compile(
-    r"(?<![A-Za-z0-9])(rb[ta](?:_|%5[Ff]))(?:[A-Za-z0-9_\-]|%[0-9A-Fa-f]{2})*"
+    r"(rb[ta](?:_|%5[Ff]))((?:[A-Za-z0-9_\-]|%[0-9A-Fa-f]{2})*)"
     r"|(72 62 (?:74|61) 5f)(?: [0-9a-f]{2})*"
 )
+#: A token's body is 43 characters; one this long is cut wherever it stands, a
+#: shorter one (a truncated line's) only where no letter or digit precedes it, so
+#: that a word such as ``herba_garden`` stays.
+_TOKEN_BODY = 16
 #: An Authorization header as websockets' DEBUG log prints it (``< Authorization: …``).
 _AUTHORIZATION = re.compile(r"(?i)(authorization:\s*)\S[^\r\n]*")
 #: The extra fields a record may carry, in the order a JSON line shows them.
@@ -63,8 +67,18 @@ _TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 def cut_tokens(text: str) -> str:
     """``text`` with every token (or start of one) cut out after its prefix."""
     if "rb" in text or "72 62 " in text:
-        text = _TOKEN.sub(lambda m: (m.group(1) or m.group(2)) + "…", text)
+        text = _TOKEN.sub(lambda m: _cut(m, text), text)
     return text
+
+
+def _cut(found: re.Match[str], text: str) -> str:
+    if found.group(3):  # a binary frame's hex bytes
+        return found.group(3) + "…"
+    at = found.start()
+    alone = at == 0 or not text[at - 1].isalnum()
+    if alone or len(found.group(2)) >= _TOKEN_BODY:
+        return found.group(1) + "…"
+    return found.group(0)
 
 
 def redact(text: str) -> str:

@@ -718,3 +718,46 @@ def test_the_gms_own_log_counts_an_unrevealed_secret_roll_as_not_revealed_yet():
     roll(svc, "2d6", "secret", GM, secret=True)  # in segment 2, revealed to no one yet
     gm = verify_events(log(svc))
     assert gm.ok and gm.unrevealed == 1 and gm.gm_stream == 0
+
+
+def test_a_chip_of_an_older_log_verifies_and_a_reroll_in_a_fresh_roll_is_checked_whole():
+    """Logs written before chip groups were tagged ``reroll`` have the dice's tags
+    alone: such a chip still verifies. A reroll within a fresh roll (``6d6r<3`` in a
+    techlevel hit) drew every die it shows: a plain die changed there is caught."""
+    svc = service("wilddie")
+    ana = {"id": "Ana", "name": "Ana", "sheet": HOST.ruleset("wilddie").example_sheets["Ana"],
+           "controllers": ["pat"]}  # fmt: skip
+    svc.handle("t", {"type": "actor.create", "id": "c", "actor": ana}, GM)
+    svc.handle("t", {"type": "resolve", "id": "t1", "action": "trait", "actor": "Ana",
+                     "params": {"trait": "notice"}}, PLAYER)  # fmt: skip
+    svc.handle("t", {"type": "resolve", "id": "c1", "action": "chip", "actor": "Ana",
+                     "params": {"die": "trait"}}, PLAYER)  # fmt: skip
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    events = log(svc)
+    for event in events:
+        for group in (event.get("data") or {}).get("dice") or ():
+            group.pop("tags", None)  # as written before 3 December 2026
+    assert verify_events(events).ok
+
+    tl = service("techlevel")
+    guard = {
+        "id": "guard",
+        "name": "Guard",
+        "sheet": HOST.ruleset("techlevel").example_sheets["Guard"],
+    }
+    tl.handle("t", {"type": "actor.create", "id": "g", "actor": guard}, GM)
+    for n in range(6):
+        tl.handle("t", {"type": "resolve", "id": f"h{n}", "action": "hit", "targets": ["guard"],
+                        "params": {"dice": "6d6r<3", "tl": 1}}, GM)  # fmt: skip
+    tl.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    events = log(tl)
+    assert verify_events(events).ok
+    forged = False
+    for event in events:
+        for group in (event.get("data") or {}).get("dice") or ():
+            for die in group.get("dice") or ():
+                if not forged and not die.get("tags") and die["rolls"] != [6]:
+                    die["rolls"] = [6]
+                    forged = True
+    assert forged
+    assert "wrong_die" in [p.code for p in verify_events(events).problems]

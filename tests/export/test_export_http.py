@@ -210,26 +210,37 @@ async def test_a_token_misplaced_in_the_query_is_neither_echoed_nor_taken(tables
     assert json.loads(answer[2])["details"] == {"field": "token"}
 
 
-async def test_an_export_cancelled_while_its_thread_reads_still_counts_until_it_ends():
+async def test_an_export_counts_until_its_thread_ends_or_until_given_up_unstarted():
     """websockets cancels an answer that outlives its handshake timeout (10 s), and a
-    client may leave: the reader thread goes on all the same, so the export counts
-    until that thread is done (a second one let in then found no reader free)."""
+    client may leave. An export whose thread is reading counts until the thread is
+    done (a second one let in then found no reader free); one still waiting for a
+    thread never runs, and is counted out at once (else the count leaked for good)."""
     import asyncio
     import threading
     import types
     from concurrent.futures import ThreadPoolExecutor
 
-    from rollbridge.server.export_http import ExportRoute
+    from rollbridge.server.export_http import ExportRoute, _Job
 
     release = threading.Event()
     with ThreadPoolExecutor(1) as reader:
         server = types.SimpleNamespace(_loop=asyncio.get_running_loop(), _reader=reader)
         route = ExportRoute(server)  # type: ignore[arg-type]
-        route._export = lambda *args: release.wait(10) and ("gm", "", "id")  # type: ignore[method-assign]
-        route.running = 1
-        waiting = asyncio.ensure_future(server._loop.run_in_executor(reader, route._counted))
+        ran: list[str] = []
+
+        def export(name: str) -> tuple[str, str, str]:
+            ran.append(name)
+            release.wait(10)
+            return "gm", "", "id"
+
+        route._export = export  # type: ignore[method-assign]
+        reading = asyncio.ensure_future(_Job(route).run("first"))
         await asyncio.sleep(0.05)
-        waiting.cancel()  # the answer is given up; the thread still reads
+        waiting = asyncio.ensure_future(_Job(route).run("second"))  # no thread free
+        await asyncio.sleep(0.05)
+        assert route.running == 2
+        waiting.cancel()
+        reading.cancel()  # given up; its thread still reads
         await asyncio.sleep(0.05)
         assert route.running == 1
         release.set()
@@ -237,4 +248,8 @@ async def test_an_export_cancelled_while_its_thread_reads_still_counts_until_it_
             if route.running == 0:
                 break
             await asyncio.sleep(0.01)
-        assert route.running == 0
+        assert route.running == 0 and ran == ["first"]
+    server._reader = None  # stopped: in_reader refuses, and the job is counted out
+    with pytest.raises(RuntimeError):
+        await _Job(route).run("late")
+    assert route.running == 0
