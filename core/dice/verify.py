@@ -165,9 +165,8 @@ def _shown(entry: Mapping[str, Any], drawn: Counter[tuple[int, int]]) -> Iterato
     if entry.get("kind") == "roll":
         return shown_dice(data.get("roll"))
     if entry.get("kind") == "resolution":
-        groups = [g for g in data.get("dice") or () if isinstance(g, Mapping)]
-        if not isinstance(data.get("dice"), list):
-            groups = []
+        given = data.get("dice")
+        groups = [g for g in given if isinstance(g, Mapping)] if isinstance(given, list) else []
         untagged = [g for g in groups if "reroll" not in _tags(g)]
         old_rerolls = [r for g in untagged for r in _die_records(g) if "reroll" in _tags(r)]
         old_chip = bool(old_rerolls) and Counter(_results(old_rerolls)) == drawn

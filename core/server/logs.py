@@ -50,9 +50,9 @@ _TOKEN = re.compile(
     r"(rb[ta](?:_|%5[Ff]))((?:[A-Za-z0-9_\-]|%[0-9A-Fa-f]{2})*)"
     r"|(72 62 (?:74|61) 5f)(?: [0-9a-f]{2})*"
 )
-#: A token's body is 43 characters; one this long is cut wherever it stands, a
-#: shorter one (a truncated line's) only where no letter or digit precedes it, so
-#: that a word such as ``herba_garden`` stays.
+#: A token's body is 43 characters; a body of at least this many is cut wherever
+#: it stands, a shorter one (a truncated line's) only where no letter or digit
+#: precedes it, so that a word such as ``herba_garden`` stays.
 _TOKEN_BODY = 16
 #: An Authorization header as websockets' DEBUG log prints it (``< Authorization: …``).
 _AUTHORIZATION = re.compile(r"(?i)(authorization:\s*)\S[^\r\n]*")

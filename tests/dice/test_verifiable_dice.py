@@ -761,3 +761,17 @@ def test_a_chip_of_an_older_log_verifies_and_a_reroll_in_a_fresh_roll_is_checked
                     forged = True
     assert forged
     assert "wrong_die" in [p.code for p in verify_events(events).problems]
+
+
+@pytest.mark.parametrize("dice", [5, True, 1.5, "x", {}, None])
+def test_a_resolution_whose_dice_are_no_list_is_a_problem_not_a_traceback(dice):
+    svc = service("wilddie")
+    ana = {"id": "Ana", "name": "Ana", "sheet": HOST.ruleset("wilddie").example_sheets["Ana"],
+           "controllers": ["pat"]}  # fmt: skip
+    svc.handle("t", {"type": "actor.create", "id": "c", "actor": ana}, GM)
+    svc.handle("t", {"type": "resolve", "id": "t1", "action": "trait", "actor": "Ana",
+                     "params": {"trait": "notice"}}, PLAYER)  # fmt: skip
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    events = log(svc)
+    next(e for e in events if e["kind"] == "resolution")["data"]["dice"] = dice
+    verify_events(events)  # no exception: whatever it finds is a problem in the report
