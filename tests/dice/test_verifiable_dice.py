@@ -720,16 +720,22 @@ def test_the_gms_own_log_counts_an_unrevealed_secret_roll_as_not_revealed_yet():
     assert gm.ok and gm.unrevealed == 1 and gm.gm_stream == 0
 
 
-def test_a_chip_of_an_older_log_verifies_and_a_reroll_in_a_fresh_roll_is_checked_whole():
-    """Logs written before chip groups were tagged ``reroll`` have the dice's tags
-    alone: such a chip still verifies. A reroll within a fresh roll (``6d6r<3`` in a
-    techlevel hit) drew every die it shows: a plain die changed there is caught."""
+def wilddie_after_a_trait_test() -> TableService:
+    """A verifiable wilddie table where the player's Ana made one trait test."""
     svc = service("wilddie")
     ana = {"id": "Ana", "name": "Ana", "sheet": HOST.ruleset("wilddie").example_sheets["Ana"],
            "controllers": ["pat"]}  # fmt: skip
     svc.handle("t", {"type": "actor.create", "id": "c", "actor": ana}, GM)
     svc.handle("t", {"type": "resolve", "id": "t1", "action": "trait", "actor": "Ana",
                      "params": {"trait": "notice"}}, PLAYER)  # fmt: skip
+    return svc
+
+
+def test_a_chip_of_an_older_log_verifies_and_a_reroll_in_a_fresh_roll_is_checked_whole():
+    """Logs written before chip groups were tagged ``reroll`` have the dice's tags
+    alone: such a chip still verifies. A reroll within a fresh roll (``6d6r<3`` in a
+    techlevel hit) drew every die it shows: a plain die changed there is caught."""
+    svc = wilddie_after_a_trait_test()
     svc.handle("t", {"type": "resolve", "id": "c1", "action": "chip", "actor": "Ana",
                      "params": {"die": "trait"}}, PLAYER)  # fmt: skip
     svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
@@ -765,12 +771,7 @@ def test_a_chip_of_an_older_log_verifies_and_a_reroll_in_a_fresh_roll_is_checked
 
 @pytest.mark.parametrize("dice", [5, True, 1.5, "x", {}, None])
 def test_a_resolution_whose_dice_are_no_list_is_a_problem_not_a_traceback(dice):
-    svc = service("wilddie")
-    ana = {"id": "Ana", "name": "Ana", "sheet": HOST.ruleset("wilddie").example_sheets["Ana"],
-           "controllers": ["pat"]}  # fmt: skip
-    svc.handle("t", {"type": "actor.create", "id": "c", "actor": ana}, GM)
-    svc.handle("t", {"type": "resolve", "id": "t1", "action": "trait", "actor": "Ana",
-                     "params": {"trait": "notice"}}, PLAYER)  # fmt: skip
+    svc = wilddie_after_a_trait_test()
     svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
     events = log(svc)
     next(e for e in events if e["kind"] == "resolution")["data"]["dice"] = dice
