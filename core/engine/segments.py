@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from rollbridge.engine.table import Table
 
 __all__ = ["GM_STREAM", "PUBLIC", "REFUSED_DRAWS", "RefusedDraws", "dice_reveal", "reconcile",
-           "record_draws", "stream_of", "verifiable_dice"]  # fmt: skip
+           "record_draws", "refused", "stream_of", "verifiable_dice"]  # fmt: skip
 
 #: The two streams of a segment: the one players can check, and the GM's.
 PUBLIC = "public"
@@ -132,16 +132,15 @@ class RefusedDraws:
 REFUSED_DRAWS = RefusedDraws()
 
 
-def verifiable_dice(
-    table: Table, draft: Draft, request: Request, attempt: int = 0
-) -> VerifiableDice | None:
-    """The dice a request rolls at ``table`` while a segment is open, else None;
-    ``attempt`` counts the requests refused at this seq having drawn dice (the
-    table's :meth:`~rollbridge.engine.table.Table.execute` keeps it)."""
+def verifiable_dice(table: Table, draft: Draft, request: Request) -> VerifiableDice | None:
+    """The dice a request rolls at ``table`` while a segment is open, else None: at
+    the seq's next attempt after requests refused there having drawn dice
+    (:func:`refused`)."""
     state = table.dice_segment
     if not state or not state.get("open"):
         return None
     info = table.info
+    attempt = REFUSED_DRAWS.attempt(info.id, info.epoch, state.get("nonce", ""), info.seq)
     stream = stream_of(table, request)
     seed = _seed(table, state["segment"], state.get("nonce", ""), stream)
     dice = VerifiableDice(
@@ -155,6 +154,16 @@ def verifiable_dice(
             details={"segment": state["segment"]},
         )
     return dice
+
+
+def refused(table: Table, dice: VerifiableDice) -> None:
+    """A request rolling ``dice`` at ``table`` was refused: if it drew any, what the
+    refusal told of them (a total past 64 bits, a division by zero) must not be
+    rolled by the next request at this seq, which takes the next attempt."""
+    state = table.dice_segment
+    if dice.draws and state:
+        info = table.info
+        REFUSED_DRAWS.refused(info.id, info.epoch, state.get("nonce", ""), info.seq)
 
 
 def _committed_to(state: JSON, stream: str, seed: bytes) -> bool:

@@ -447,10 +447,7 @@ class Table:
                 )
             )
         draft = Draft(self)
-        info, refused = self.info, segments.REFUSED_DRAWS
-        nonce = str((self.dice_segment or {}).get("nonce", ""))
-        attempt = refused.attempt(info.id, info.epoch, nonce, info.seq)
-        verifiable = segments.verifiable_dice(self, draft, request, attempt)
+        verifiable = segments.verifiable_dice(self, draft, request)
         context = RequestContext(self, request, who, verifiable or dice, draft)
         try:
             reply = handler(context)
@@ -461,8 +458,8 @@ class Table:
         except BaseException:
             # a refusal may tell something of the dice it drew (a total past 64 bits,
             # a division by zero): the next request at this seq must not roll them
-            if verifiable is not None and verifiable.draws:
-                refused.refused(info.id, info.epoch, nonce, info.seq)
+            if verifiable is not None:
+                segments.refused(self, verifiable)
             raise
         return self._apply(draft, reply, replies)
 
