@@ -19,6 +19,9 @@ MAX_NAME = 200
 _BREAKING = frozenset({"Cc", "Cs", "Zl", "Zp"})
 #: The bidirectional overrides and isolates, which can make a line read otherwise.
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Letters and symbols drawn as nothing: the Hangul fillers and the blank Braille
+#: pattern (a name of these alone, or of them and spaces, shows nothing).
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 say = Messages("rollbridge")
 # Translators: {field} names the field (name); {limit} is a number of characters.
@@ -35,7 +38,7 @@ def check_name(name: str, field: str = "name") -> str:
     """
     if (
         not 1 <= len(name) <= MAX_NAME
-        or all(c.isspace() or unicodedata.category(c) == "Cf" for c in name)  # nothing shown
+        or all(c.isspace() or c in _BLANK or unicodedata.category(c) == "Cf" for c in name)
         or any(unicodedata.category(c) in _BREAKING or c in _BIDI for c in name)
     ):
         raise InvalidRequest(BAD_NAME(field=field, limit=MAX_NAME), details={"field": field})

@@ -16,7 +16,7 @@ from rollbridge.tokens import new_token
 @pytest.mark.parametrize(
     "name",
     ["Pátek u Tukana", "Freitag 🎲", "Пятница", "x" * MAX_NAME, "Rodina 👨\u200d👩\u200d👧",
-     "علی\u200cرضا", "Pride 🏳️\u200d🌈"],
+     "علی\u200cرضا", "Pride 🏳️\u200d🌈", "한국", "⠓⠑⠇⠇⠕\u2800⠺⠕⠗⠇⠙"],
 )  # fmt: skip
 def test_a_name_of_one_line_is_taken(name):
     assert check_name(name) == name
@@ -25,7 +25,7 @@ def test_a_name_of_one_line_is_taken(name):
 @pytest.mark.parametrize(
     "name", ["", "   ", "x" * (MAX_NAME + 1), "a\nb", "a\rb", "esc\x1b[31m", "nul\x00",
              "a\u2028b", "bidi\u202eevil", "iso\u2066late", "\u200b", "\u200d", " \u2060 ",
-             "\ufeff", "a\ud800b"],
+             "\ufeff", "a\ud800b", "\u3164", "\u2800\u2800", "\u115f\u1160", " \uffa0 "],
 )  # fmt: skip
 def test_a_name_that_is_no_line_is_refused_naming_its_field(name):
     with pytest.raises(InvalidRequest) as refused:
@@ -71,3 +71,5 @@ def test_offline_json_options_refuse_deep_or_long_json_without_a_traceback(capsy
         code = main([*option, given])
         err = capsys.readouterr().err
         assert code != 0 and "Traceback" not in err and "invalid_request" in err, err
+        assert "nests too deep or a number in it is too long" in err
+        assert "at character" not in err  # no position it does not know

@@ -44,6 +44,10 @@ NO_DICE = say("cli.dice.none", "--dice: give the results as comma-separated numb
 # Translators: {option} is the option (--params), {problem} the JSON parser's own
 # (English) words, {position} a character count.
 NOT_JSON = say("cli.json", "{option}: not valid JSON ({problem} at character {position})")
+TOO_DEEP_JSON = say(
+    "cli.json.limit",
+    "{option}: not accepted as JSON: it nests too deep or a number in it is too long",
+)
 ACTORS_SHAPE = say(
     "cli.actors.shape", '--actors: give a list of actors or {{"actor": ..., "targets": [...]}}'
 )
@@ -88,8 +92,7 @@ def json_arg(text: str, option: str) -> Any:
     except json.JSONDecodeError as exc:
         raise InvalidRequest(NOT_JSON(option=option, problem=exc.msg, position=exc.pos)) from None
     except (ValueError, RecursionError):  # nested too deep, a number too long
-        raise InvalidRequest(NOT_JSON(option=option, problem="too deep or too long",
-                                      position=0)) from None  # fmt: skip
+        raise InvalidRequest(TOO_DEEP_JSON(option=option)) from None
 
 
 def _source(args: argparse.Namespace) -> DiceSource:

@@ -88,7 +88,9 @@ IN_URL = say(
     "a URL reaches logs; make a new token if this one was shared",
 )
 # Translators: {asked} and {role} are gm, player or observer (keep them as they are).
-ABOVE_ROLE = say("export.http.above_role", "as: a {role} token cannot export the {asked} view")
+ABOVE_ROLE = say(
+    "export.http.above_role", "as: a token of role {role} cannot export the {asked} view"
+)
 # Translators: {size} and {limit} are numbers of bytes.
 TOO_LARGE = say(
     "export.http.too_large",

@@ -56,6 +56,9 @@ async def test_the_role_decides_and_as_only_lowers_it(tables):
         answer = await get(tables.server, f"/tables/sr2/export?format=jsonl&as={asked}",
                            token=token)  # fmt: skip
         assert error_of(answer) == (403, "forbidden")
+        role = "player" if token == player else "observer"
+        message = json.loads(answer[2])["message"]
+        assert message == f"as: a token of role {role} cannot export the {asked} view"
 
 
 async def test_a_missing_wrong_or_revoked_token_is_401(tables):
