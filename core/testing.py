@@ -50,6 +50,7 @@ from rollbridge.contract import (
     PlayerView,
     Resolution,
     Ruleset,
+    Statistics,
 )
 from rollbridge.contract import TurnContext as _TurnContext
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SeededDice
@@ -63,6 +64,7 @@ from rollbridge.odds import Odds
 from rollbridge.offline import TableService
 from rollbridge.plain import JSON
 from rollbridge.schema import check_schema, validate
+from rollbridge.stats.tally import hook_views
 from rollbridge.stores.memory import MemoryStore
 from rollbridge.text import render, untranslated
 
@@ -248,6 +250,20 @@ def _check_rendered(data: Mapping[str, Any], what: str) -> None:
         assert isinstance(line, str), f"{what}: a step was not rendered: {line!r}"
         assert not line.startswith("["), f"{what}: an undeclared message: {line}"
         assert "{" not in line and "}" not in line, f"{what}: a placeholder is left: {line}"
+
+
+def _checked_counts(statistics: Statistics, keys: list[str], view: JSON, what: str) -> int:
+    """How many non-zero counts ``statistics`` gives for ``view``, each checked: one of
+    ``keys``, an actor id or None, an integer value."""
+    nonzero = 0
+    for count in statistics.count(view):
+        assert count.key in keys, f"{what}: count of unknown key {count.key!r}"
+        assert count.actor is None or count.actor.__class__ is str, (
+            f"{what}: count of {count.actor!r}"
+        )
+        assert count.value.__class__ is int, f"{what}: {count.key} not an int"
+        nonzero += count.value != 0
+    return nonzero
 
 
 def _check_common(common: CommonState, what: str) -> None:
@@ -561,9 +577,10 @@ class RulesetConformance(StateConformance):
     def test_statistics_read_the_rulesets_own_events(self) -> None:
         """A ruleset's :meth:`~rollbridge.contract.Ruleset.statistics` (when it has
         them): distinct keys with labels that render in every locale; on the GM's and
-        the players' views of every example's event, only its keys, with integer
-        values and actor ids; and some count from the examples — so the counts read
-        the fields the ruleset's events really have."""
+        the players' views of every example's event, and of every turn hook's result
+        in an encounter of the example actors, only its keys, with integer values and
+        actor ids; and some count from the examples — so the counts read the fields
+        the ruleset's events really have."""
         statistics = self.ruleset.statistics()
         if statistics is None:
             return
@@ -581,14 +598,26 @@ class RulesetConformance(StateConformance):
                 except RuleViolation:
                     continue
                 for view in harness.views():
-                    for count in statistics.count(view):
-                        assert count.key in keys, f"{name}: count of unknown key {count.key!r}"
-                        assert count.actor is None or count.actor.__class__ is str, (
-                            f"{name}: count of {count.actor!r}"
-                        )
-                        assert count.value.__class__ is int, f"{name}: {count.key} not an int"
-                        counted += count.value != 0
+                    counted += _checked_counts(statistics, keys, view, name)
+            for view in self._encounter_views(harness, ids):
+                for hook in hook_views(view):
+                    _checked_counts(statistics, keys, hook, f"turn hook {hook['data']['action']}")
         assert counted, "no action example counted anything for the ruleset's statistics"
+
+    @staticmethod
+    def _encounter_views(harness: RulesetHarness, ids: list[str]) -> list[JSON]:
+        """The GM's and the players' views of an encounter of the example actors: its
+        start, two rounds of turns and its end (the turn hooks' results are in them)."""
+        views: list[JSON] = []
+        steps = [{"type": "encounter.start", "order": ids}]
+        steps += [{"type": "encounter.next"}] * (2 * len(ids)) + [{"type": "encounter.end"}]
+        for step in steps:
+            try:
+                harness.request(step)
+            except RollbridgeError:
+                continue  # a ruleset may refuse a step; the rest still count
+            views.extend(harness.views())
+        return views
 
     def _context(self, name: str, case: JSON, actors: list[Actor]) -> ActionContext:
         """The action's example as a context: the first example actor acts (if the

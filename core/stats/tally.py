@@ -23,7 +23,7 @@ from rollbridge.stats.scope import Scope, undone_seqs
 from rollbridge.stats.summary import Summary
 from rollbridge.text import Messages, render
 
-__all__ = ["AUDIENCES", "table_stats", "tally"]
+__all__ = ["AUDIENCES", "hook_views", "table_stats", "tally"]
 
 say = Messages("rollbridge")
 #: Whose statistics: the protocol's roles (a player and an observer see alike).
@@ -79,7 +79,7 @@ class Tally:
             for owner in rolled - {None}:
                 self.actors[owner].rolls += 1  # type: ignore[index]
         if self.statistics is not None and not undone:
-            for meant in (view, *_hook_views(view)):
+            for meant in (view, *hook_views(view)):
                 for count in self.statistics.count(meant):
                     self._count(count)
 
@@ -128,7 +128,7 @@ class Tally:
         return shown
 
 
-def _hook_views(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def hook_views(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """Each turn hook's result of an ``encounter.*`` event, as the ruleset's
     :attr:`~rollbridge.contract.Statistics.count` reads it (a view of kind ``hook``,
     shaped as a resolution's)."""
