@@ -8,6 +8,7 @@ from __future__ import annotations
 import unicodedata
 
 from rollbridge.exceptions import InvalidRequest
+from rollbridge.plain import has_bidi_control
 from rollbridge.text import Messages
 
 __all__ = ["MAX_NAME", "check_name"]
@@ -17,8 +18,6 @@ MAX_NAME = 200
 #: Control characters and line breaks (joiners such as an emoji's ZWJ or a Persian
 #: ZWNJ are format characters a name needs, and stay).
 _BREAKING = frozenset({"Cc", "Cs", "Zl", "Zp"})
-#: The bidirectional overrides and isolates, which can make a line read otherwise.
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 #: Letters and symbols drawn as nothing: the Hangul fillers and the blank Braille
 #: pattern (a name of these alone, or of them and spaces, shows nothing).
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
@@ -39,7 +38,8 @@ def check_name(name: str, field: str = "name") -> str:
     if (
         not 1 <= len(name) <= MAX_NAME
         or all(c.isspace() or c in _BLANK or unicodedata.category(c) == "Cf" for c in name)
-        or any(unicodedata.category(c) in _BREAKING or c in _BIDI for c in name)
+        or any(unicodedata.category(c) in _BREAKING for c in name)
+        or has_bidi_control(name)
     ):
         raise InvalidRequest(BAD_NAME(field=field, limit=MAX_NAME), details={"field": field})
     return name

@@ -52,6 +52,7 @@ __all__ = [
     "copy_plain",
     "dumps_json",
     "ensure_plain",
+    "has_bidi_control",
     "loads_json",
     "map_body",
     "map_header",
@@ -141,6 +142,19 @@ def valid_text(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+#: The bidirectional embeddings, overrides and isolates: in a text shown to others
+#: they reorder what follows them (a player's "Dodge U+202E" label made the GM's log
+#: show a roll of 62 as 26), so no text a client sends may hold one.
+_BIDI_CONTROL = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def has_bidi_control(text: str) -> bool:
+    """Whether ``text`` holds a bidirectional embedding, override or isolate
+    (U+202A–U+202E, U+2066–U+2069). The marks U+200E and U+200F, which right-to-left
+    text needs, are not among them."""
+    return not text.isascii() and _BIDI_CONTROL.search(text) is not None
 
 
 # -- msgpack ---------------------------------------------------------------------

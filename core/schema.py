@@ -38,7 +38,7 @@ from functools import lru_cache
 from typing import Any
 
 from rollbridge.exceptions import InvalidParams, InvalidRequest, PluginError
-from rollbridge.plain import valid_text
+from rollbridge.plain import has_bidi_control, valid_text
 from rollbridge.text import Messages, Text
 
 __all__ = ["KEYWORDS", "check_schema", "validate"]
@@ -81,6 +81,11 @@ say = Messages("rollbridge")
 # keep it as it is); {problem} one of the schema.* problems.
 INVALID = say("schema.invalid", "{field}: {problem}")
 NOT_UNICODE = say("schema.unicode", "text is not valid Unicode")
+BIDI = say(
+    "schema.bidi",
+    "text must not hold a bidirectional control character (U+202A–U+202E, "
+    "U+2066–U+2069): it could make what others read show otherwise",
+)
 TOO_DEEP = say("schema.depth", "nested more than {limit} levels deep")
 OUT_OF_RANGE = say("schema.int64", "integer out of the 64-bit range")
 NOT_FINITE = say("schema.finite", "numbers must be finite")
@@ -240,6 +245,8 @@ def _validator(schema: Mapping[str, Any]) -> Check:
 def _text(item: str, path: Path) -> str:
     if not valid_text(item):
         raise _Invalid(path, NOT_UNICODE())
+    if has_bidi_control(item):
+        raise _Invalid(path, BIDI())
     return item
 
 

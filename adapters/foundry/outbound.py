@@ -7,7 +7,9 @@
   ``foundry: {rolls, speaker, flavor, content}``: ``rolls`` are Roll JSON for
   ``Roll.fromData`` (dice_out.py) — one for a formula roll, one per dice group
   of a resolution; ``speaker`` is ``{"actor": <rollbridge actor id>, "alias"}``;
-  ``content`` the narration (or the roll's text);
+  ``flavor`` and ``content`` (the label or action, the narration or the roll's
+  text) are HTML, as a ChatMessage's are: escaped, and cut where Foundry's
+  enrichers would find an inline roll or a link (:func:`chat_html`);
 - the ``players`` of a GM's event (the same event as a player in the GM's
   locale is sent it: adapter.py, ``public_view``) is translated the same way;
 - the welcome gets ``foundry: {adapter, mappings}``: this adapter's version and
@@ -21,7 +23,9 @@ translate (a shape it does not know) goes out unchanged with
 
 from __future__ import annotations
 
+import html
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,9 +35,23 @@ from .actors import with_foundry
 from .dice_out import roll_from_group, roll_from_result
 from .mappings import MAPPINGS
 
-__all__ = ["translate"]
+__all__ = ["chat_html", "translate"]
 
 log = logging.getLogger("rollbridge.adapters.foundry")
+
+#: Where Foundry's enrichers begin a pattern: ``[[1d20]]``, ``@UUID[…]{…}``.
+_ENRICHED = re.compile(r"[\[@]")
+
+
+def chat_html(text: str) -> str:
+    """``text`` (a label, a narration: a player may have written part of it) as the
+    HTML of a ChatMessage's ``content`` or ``flavor``. Escaped, and with a ``<wbr>``
+    after each ``[`` and ``@``: Foundry enriches a message's HTML on every client
+    (``[[1d1+99]]`` becomes a roll, ``@UUID[Macro.x]{…}`` a link that runs a macro)
+    and reads the decoded text to do it, so escaping alone does not stop it; the
+    ``<wbr>`` splits every such pattern and shows nothing (the module's cards do
+    the same, ``escapeText`` in scripts/core/card.mjs)."""
+    return _ENRICHED.sub(r"\g<0><wbr>", html.escape(text))
 
 
 def translate(message: Mapping[str, Any], version: str = "") -> JSON:
@@ -97,15 +115,15 @@ def _event(event: Mapping[str, Any]) -> JSON:
         foundry = {
             "rolls": rolls,
             "speaker": speaker,
-            "flavor": data.get("label") or data.get("formula") or "",
-            "content": data.get("text") or "",
+            "flavor": chat_html(str(data.get("label") or data.get("formula") or "")),
+            "content": chat_html(str(data.get("text") or "")),
         }
     else:
         foundry = {
             "rolls": [roll_from_group(g) for g in data.get("dice") or () if isinstance(g, Mapping)],
             "speaker": speaker,
-            "flavor": data.get("action") or "",
-            "content": data.get("narration") or "",
+            "flavor": chat_html(str(data.get("action") or "")),
+            "content": chat_html(str(data.get("narration") or "")),
         }
     out["foundry"] = foundry
     return out

@@ -61,10 +61,12 @@ EXHAUSTED = say.plural(
 CANNOT_SHOW = say(
     "dice.cannot_show", "supplied die #{number} is {value}, which a d{faces} cannot show"
 )
+# Translators: chosen by {unused}, the dice left over; {count} were supplied, {used} used.
 UNUSED = say.plural(
     "dice.unused",
+    "{unused} of the {count} supplied dice was not used (the roll used {used})",
     "{unused} of the {count} supplied dice were not used (the roll used {used})",
-    "{unused} of the {count} supplied dice were not used (the roll used {used})",
+    count="unused",
 )
 
 #: Results one request may draw, explosions included.

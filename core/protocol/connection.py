@@ -48,6 +48,8 @@ __all__ = ["CLOSE_AUTH", "CLOSE_BEHIND", "CLOSE_LIMIT", "HELLO_SCHEMA", "Connect
 
 log = logging.getLogger("rollbridge.connection")
 say = Messages("rollbridge")
+_FAILED = say("server.failed", "the server failed; try again")
+_JOINED = say("hello.joined", "this connection has already joined a table")
 
 Effects = list[Effect]
 
@@ -298,9 +300,9 @@ class Connection:
             )
         except RollbridgeError as exc:
             return [self._error(request_id, exc, kind)]
-        except Exception as exc:
+        except Exception:
             log.exception("request %r failed", request_id)
-            failed = InternalError(f"the server failed: {type(exc).__name__}")
+            failed = InternalError(_FAILED())
             return [self._error(request_id, failed, kind)]
 
     def _reply(self, message: JSON, kind: Kind, request: str | None = None) -> Reply:
@@ -318,7 +320,7 @@ class Connection:
 
     def _hello(self, message: Mapping[str, Any], kind: Kind, request_id: Any) -> Effects:
         if self.table is not None:
-            raise InvalidRequest("this connection has already joined a table")
+            raise InvalidRequest(_JOINED())
         body = {k: v for k, v in message.items() if k not in ("type", "id")}
         hello = validate(HELLO_SCHEMA, body, where="hello", error=InvalidRequest)
         asked = negotiate(hello.get("locale"))

@@ -83,6 +83,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("rollbridge.protocol")
 say = Messages("rollbridge")
+_UNENCODABLE = say("reply.unencodable", "the reply could not be encoded")
 
 Effects = list[Effect]
 
@@ -544,7 +545,7 @@ class TableProtocol:
                 frame = result_frame(member, message, delivery, audience)
             except (NotPlain, RollbridgeError) as exc:
                 log.error("table %s: a reply could not be encoded: %s", self.id, exc)
-                return self._refuse(asker, InternalError("the reply could not be encoded"))
+                return self._refuse(asker, InternalError(_UNENCODABLE()))
         return Reply(origin=asker.origin, message=message, frame=frame, request=asker.request_type)
 
     # -- reading ------------------------------------------------------------------------

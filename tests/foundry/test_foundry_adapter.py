@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import html
 import json
+import re
 from typing import Any
 
 import msgpack
 import pytest
 from websockets.asyncio.client import connect
 
-from rollbridge.adapters.foundry import FoundryAdapter
+from rollbridge.adapters.foundry import FoundryAdapter, outbound
 from rollbridge.adapters.foundry.dice_in import formula_of, is_evaluated, results_of
 from rollbridge.adapters.foundry.dice_out import (
     foundry_order,
@@ -22,6 +24,7 @@ from rollbridge.adapters.foundry.dice_out import (
 )
 from rollbridge.adapters.foundry.inbound import translate
 from rollbridge.adapters.foundry.mappings import MAPPINGS, system_updates
+from rollbridge.adapters.foundry.outbound import chat_html
 from rollbridge.dice import ScriptedDice, SeededDice, roll_formula
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.host import PluginHost
@@ -585,7 +588,7 @@ async def test_an_attack_maps_the_target_state_onto_flags_and_sr5(live):
     attack, resistance = event["foundry"]["rolls"]
     assert attack["total"] == 3 and resistance["total"] == 0
     assert attack["formula"] == "6d6xcs>=6"
-    assert event["foundry"]["content"] == event["data"]["narration"]
+    assert event["foundry"]["content"] == chat_html(event["data"]["narration"])
     (guard,) = [a for a in event["actors"] if a["id"] == "fvttGuard0000002"]
     flags = guard["foundry"]["flags"]["rollbridge"]
     physical = next(t for t in flags["common"]["tracks"] if t["key"] == "physical")
@@ -778,3 +781,21 @@ def test_requester_sees_passes_through_with_a_secret_roll_mode_only():
     assert "secret" not in public and "requester_sees" not in public
     with pytest.raises(InvalidRequest):
         translate({**roll, "rollMode": "gmroll", "requester_sees": "yes"})
+
+
+def test_chat_fields_are_html_a_consumer_can_post_as_they_are():
+    """``foundry.flavor`` and ``foundry.content`` are a ChatMessage's HTML: a player's
+    label with markup, an inline roll or a macro link comes out escaped and cut where
+    Foundry's enrichers would find a pattern, and reads as written."""
+
+    payload = "Dodge <img src=x onerror=alert(1)> @UUID[Macro.AbCdEf0123456789]{Run} [[1d1+99]]"
+    event = {"type": "event", "kind": "roll", "seq": 2, "epoch": 1, "actors": [],
+             "data": {"formula": "1d20", "label": payload, "total": 7,
+                      "text": f"{payload}: 1d20 [7] = 7", "roll": {"total": 7}}}  # fmt: skip
+    foundry = outbound.translate(event)["foundry"]
+    for field in ("flavor", "content"):
+        value = foundry[field]
+        assert "<img" not in value and "[[" not in value and "@UUID[" not in value
+        assert not re.search(r"\[\[.*?]]|@\w+\[", html.unescape(value)), value
+        assert payload in html.unescape(value.replace("<wbr>", ""))
+    assert foundry["rolls"][0]["options"]["flavor"] == payload  # Roll flavor: text, not HTML

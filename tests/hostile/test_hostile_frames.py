@@ -166,3 +166,43 @@ async def test_with_approval_on_what_needs_no_dice_is_refused_before_it_is_held(
     assert good.get("status") == "pending", good
     await player.close()
     await gm.close()
+
+
+async def test_bidirectional_controls_in_any_text_are_refused_and_change_nothing(served):
+    """A label "Dodge U+202E" made every screen show a roll of 62 as 26: no text a
+    client sends may hold a bidirectional embedding, override or isolate; the marks
+    right-to-left text needs (U+200F) are taken."""
+    gm = await joined(served, "gm")
+    before = await table_now(gm)
+    refused = [
+        ({"type": "roll", "formula": "1d100", "label": "Dodge \u202e"}, "roll.label"),
+        ({"type": "roll", "formula": "1d100", "label": "\u2067x\u2069"}, "roll.label"),
+        ({"type": "actor.create", "actor": {"name": "Guard \u202d", "sheet": {}}},
+         "actor.create.actor.name"),
+        ({"type": "resolve", "action": "success_test",
+          "params": {"dice": 2, "tn": 4, "label": "\u202bx"}}, "resolve.params.label"),
+    ]  # fmt: skip
+    for number, (frame, field) in enumerate(refused):
+        reply = await ask(gm, {"id": f"b{number}", **frame})
+        assert reply["type"] == "error", reply
+        assert reply["code"] == "invalid_request", reply
+        assert reply["message"].startswith(field) and "bidirectional" in reply["message"], reply
+    assert await table_now(gm) == before
+    taken = await ask(gm, {"id": "rtl", "type": "roll", "formula": "1d6",
+                           "label": "\u05e9\u05dc\u05d5\u05dd\u200f 2"})  # fmt: skip
+    assert taken["type"] == "result" and taken["status"] == "done", taken
+    await gm.close()
+    served.stop()
+    assert "Traceback" not in served.log_text()
+
+
+async def test_a_second_hello_is_refused_in_the_clients_language(served):
+    ws = await connect(served.url)
+    welcome = await ask(ws, {"type": "hello", "id": "h", "table": served.table,
+                             "token": served.tokens["player"], "locale": "cs"})  # fmt: skip
+    assert welcome["type"] == "welcome"
+    again = await ask(ws, {"type": "hello", "id": "h2", "table": served.table,
+                           "token": served.tokens["player"]})  # fmt: skip
+    assert again["code"] == "invalid_request"
+    assert again["message"] == "toto spojení se už připojilo ke stolu", again
+    await ws.close()

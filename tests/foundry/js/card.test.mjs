@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { approvalCardHtml } from "../../../adapters/foundry/module/scripts/core/buttons.mjs";
 import { escapeHtml, groupResult, renderCard, tracksHtml } from "../../../adapters/foundry/module/scripts/core/card.mjs";
 import { en } from "./localization.mjs";
 
@@ -49,6 +50,31 @@ test("everything from the server is escaped", () => {
   const html = renderCard(attack, { i18n: en });
   assert.ok(!html.includes("<b>hard</b>"));
   assert.ok(html.includes("&lt;b&gt;hard&lt;/b&gt;"));
+});
+
+// Foundry enriches every chat message's HTML (TextEditor.enrichHTML, on each
+// client): its inline-roll pattern and its content-link pattern (v12/v13), run
+// over the whole HTML and over each text node, as the enrichers read them.
+const INLINE_ROLL = /\[\[(\/[a-zA-Z]+\s)?(.*?)(]{2,3})(?:{([^}]+)})?/gi;
+const CONTENT_LINK = /@(\w+)\[([^#\]]+)(?:#([^\]]+))?](?:{([^}]+)})?/g;
+const DECODE = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
+const textNodes = (html) => html.split(/<[^>]*>/).map((t) => t.replace(/&(amp|lt|gt|quot|#39);/g, (e) => DECODE[e]));
+
+test("a player's text in a card is not enriched by Foundry: no inline roll, no macro link", () => {
+  const payload = "Dodge @UUID[Macro.AbCdEf0123456789]{Apply damage} [[1d1+99]] [[/r 1d20]]";
+  const roll = { kind: "roll", seq: 4, epoch: 1, data: { formula: "1d20", label: payload, total: 7, text: `${payload}: 1d20 [7] = 7` } };
+  const resolution = { ...attack, data: { ...attack.data, narration: payload, steps: [payload] } };
+  const approval = { kind: "approval.requested", seq: 6, epoch: 1, data: { request: { type: "roll", fields: { formula: payload }, who: { name: payload } } } };
+  for (const html of [renderCard(roll, { i18n: en }), renderCard(resolution, { i18n: en }), approvalCardHtml(approval, { i18n: en })]) {
+    for (const text of [html, ...textNodes(html)]) {
+      assert.equal(text.match(INLINE_ROLL), null, text);
+      assert.equal(text.match(CONTENT_LINK), null, text);
+    }
+    // and it reads as written: the <wbr> shows nothing
+    assert.ok(textNodes(html.replaceAll("<wbr>", "")).join("").includes(payload), html);
+  }
+  // the same payload unbroken is what the patterns find (the check can fail)
+  assert.ok(payload.match(INLINE_ROLL) && payload.match(CONTENT_LINK));
 });
 
 test("a resolution card shows every die, the result, the outcome and the state", () => {

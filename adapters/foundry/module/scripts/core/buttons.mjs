@@ -11,7 +11,7 @@
 //   (`data.apply`: {action, params}, the ruleset's follow-up action), the same
 //   follow-up against the tokens the user has selected.
 
-import { escapeHtml } from "./card.mjs";
+import { escapeHtml, escapeText } from "./card.mjs";
 
 export const BUTTON_KEYS = {
   undo: "ROLLBRIDGE.Button.Undo",
@@ -104,7 +104,7 @@ export function buttonsHtml(buttons, i18n) {
   if (!buttons.length) return "";
   const items = buttons.map((b) => `<button type="button" class="rb-button rb-${escapeHtml(b.action)}" data-rollbridge-action="${escapeHtml(b.action)}"`
     + `${b.seq !== undefined ? ` data-seq="${escapeHtml(b.seq)}"` : ""}${b.pending ? ` data-pending="${escapeHtml(b.pending)}"` : ""}>`
-    + `${escapeHtml(i18n.localize(BUTTON_KEYS[b.action]))}</button>`).join("");
+    + `${escapeText(i18n.localize(BUTTON_KEYS[b.action]))}</button>`).join("");
   return `<div class="rollbridge-buttons">${items}</div>`;
 }
 
@@ -145,6 +145,6 @@ export function approvalCardHtml(event, { i18n, by }) {
   const what = fields.action ?? fields.formula ?? request.type ?? "?";
   const who = by ?? request.who?.name ?? event?.by ?? "?";
   return `<div class="rollbridge-card rb-approval" data-kind="approval.requested" data-seq="${escapeHtml(event?.seq)}" data-epoch="${escapeHtml(event?.epoch)}">`
-    + `<header class="rb-head"><span class="rb-title">${escapeHtml(i18n.format("ROLLBRIDGE.Button.Pending", { who, what }))}</span></header>`
+    + `<header class="rb-head"><span class="rb-title">${escapeText(i18n.format("ROLLBRIDGE.Button.Pending", { who, what }))}</span></header>`
     + `</div>`;
 }

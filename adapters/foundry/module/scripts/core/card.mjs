@@ -19,8 +19,19 @@ import { trackRows } from "./state.mjs";
 
 const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
+/** `value` as the text of an attribute: every HTML-special character escaped. */
 export function escapeHtml(value) {
   return String(value ?? "").replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+/** `value` as the content of an element in a chat message. Foundry enriches every
+ * message's content (`TextEditor.enrichHTML`): `[[1d20]]` becomes an inline roll,
+ * `@UUID[Macro.x]{…}` a link that runs a macro, and escaping does not stop it (the
+ * enrichers read the decoded text). A `<wbr>` after each `[` and `@` splits the
+ * text where every such pattern needs it whole, and shows nothing: a player's label
+ * "[[1d1+99]]" reads as written and rolls nothing. */
+export function escapeText(value) {
+  return escapeHtml(value).replace(/[[@]/g, "$&<wbr>");
 }
 
 /** The keys of the card's words (each in lang/*.json). */
@@ -111,19 +122,19 @@ function dieHtml(die, i18n) {
   const tagText = [...tags].map((tag) => labelOf(i18n, TAG_LABELS, tag)).join(", ");
   const title = `d${die.faces}${chain ? `: ${chain}` : ""}${tagText ? ` (${tagText})` : ""}`;
   return `<li class="${classes.join(" ")}" data-value="${escapeHtml(die.value)}" data-rolls="${escapeHtml(rolls.join(","))}" title="${escapeHtml(title)}">`
-    + `${chain ? `<span class="rb-chain">${escapeHtml(chain)}=</span>` : ""}${escapeHtml(die.value)}</li>`;
+    + `${chain ? `<span class="rb-chain">${escapeText(chain)}=</span>` : ""}${escapeText(die.value)}</li>`;
 }
 
 function groupHtml(group, i18n) {
   const result = groupResult(group, i18n);
   const against = group.target !== undefined && group.target !== null
-    ? ` ${escapeHtml(i18n.format(CARD_KEYS.against, { target: group.target }))}`
+    ? ` ${escapeText(i18n.format(CARD_KEYS.against, { target: group.target }))}`
     : "";
   return `<div class="rb-group" data-result="${escapeHtml(result.value)}">`
-    + `<div class="rb-group-head"><span class="rb-label">${escapeHtml(group.label ?? "")}</span>`
-    + `<span class="rb-formula">${escapeHtml(group.formula ?? "")}${against}</span></div>`
+    + `<div class="rb-group-head"><span class="rb-label">${escapeText(group.label ?? "")}</span>`
+    + `<span class="rb-formula">${escapeText(group.formula ?? "")}${against}</span></div>`
     + `<ol class="rb-dice">${(group.dice ?? []).map((die) => dieHtml(die, i18n)).join("")}</ol>`
-    + `<div class="rb-result">${escapeHtml(result.text)}${group.note ? ` <span class="rb-note">${escapeHtml(group.note)}</span>` : ""}</div>`
+    + `<div class="rb-result">${escapeText(result.text)}${group.note ? ` <span class="rb-note">${escapeText(group.note)}</span>` : ""}</div>`
     + `</div>`;
 }
 
@@ -142,7 +153,7 @@ function outcomeHtml(outcome, i18n) {
     const value = outcome[key];
     if (value === undefined || value === null || typeof value === "object") continue;
     items.push(`<li data-key="${escapeHtml(key)}" data-value="${escapeHtml(value)}">`
-      + `<span>${escapeHtml(labelOf(i18n, OUTCOME_LABELS, key))}</span> ${escapeHtml(outcomeValue(key, value, i18n))}</li>`);
+      + `<span>${escapeText(labelOf(i18n, OUTCOME_LABELS, key))}</span> ${escapeText(outcomeValue(key, value, i18n))}</li>`);
   }
   return items.length ? `<ul class="rb-outcome">${items.join("")}</ul>` : "";
 }
@@ -158,19 +169,19 @@ export function tracksHtml(common, { name, i18n = KEYS_ONLY } = {}) {
       ? Array.from({ length: row.max }, (_, i) => `<i class="${i < row.value ? "rb-on" : ""}"></i>`).join("")
       : `<span class="rb-bar" style="width:${Math.round(row.ratio * 100)}%"></span>`;
     return `<div class="rb-track" data-track="${escapeHtml(row.key)}" data-value="${row.value}" data-max="${row.max}">`
-      + `<span class="rb-track-label">${escapeHtml(row.label)}</span>`
+      + `<span class="rb-track-label">${escapeText(row.label)}</span>`
       + `<span class="rb-boxes">${boxes}</span><span class="rb-track-value">${row.value}/${row.max}</span></div>`;
   }).join("");
-  const conditions = (common.conditions ?? []).map((c) => `<li>${escapeHtml(c)}</li>`).join("");
+  const conditions = (common.conditions ?? []).map((c) => `<li>${escapeText(c)}</li>`).join("");
   const status = escapeHtml(common.status ?? "ok");
-  const statusLabel = escapeHtml(labelOf(i18n, STATUS_LABELS, common.status ?? "ok"));
+  const statusLabel = escapeText(labelOf(i18n, STATUS_LABELS, common.status ?? "ok"));
   const badge = `<span class="rb-status" data-status="${status}">${statusLabel}</span>`;
   return `<div class="rb-state rb-status-${status}">`
-    + (name ? `<div class="rb-state-name">${escapeHtml(name)} ${badge}</div>`
+    + (name ? `<div class="rb-state-name">${escapeText(name)} ${badge}</div>`
       : `<div class="rb-state-name">${badge}</div>`)
     + rows
     + (conditions ? `<ul class="rb-conditions">${conditions}</ul>` : "")
-    + (common.modifier_note ? `<div class="rb-modifier">${escapeHtml(common.modifier_note)}</div>` : "")
+    + (common.modifier_note ? `<div class="rb-modifier">${escapeText(common.modifier_note)}</div>` : "")
     + `</div>`;
 }
 
@@ -190,18 +201,18 @@ export function renderCard(event, { speakerName, showWho = true, i18n = KEYS_ONL
   const narration = isRoll ? data.text : data.narration;
   const groups = diceGroups(event).map((group) => groupHtml(group, i18n)).join("");
   const total = isRoll
-    ? `<div class="rb-total" data-total="${escapeHtml(data.total)}">${escapeHtml(data.formula)} = <b>${escapeHtml(data.total)}</b></div>`
+    ? `<div class="rb-total" data-total="${escapeHtml(data.total)}">${escapeText(data.formula)} = <b>${escapeText(data.total)}</b></div>`
     : "";
   const steps = (data.steps ?? []).length
-    ? `<details class="rb-steps"><summary>${escapeHtml(i18n.localize(CARD_KEYS.how))}</summary><ol>${data.steps.map((s) => `<li>${escapeHtml(s)}</li>`).join("")}</ol></details>`
+    ? `<details class="rb-steps"><summary>${escapeText(i18n.localize(CARD_KEYS.how))}</summary><ol>${data.steps.map((s) => `<li>${escapeText(s)}</li>`).join("")}</ol></details>`
     : "";
   const actors = (event?.actors ?? [])
     .filter((a) => a && !a.removed && a.common)
     .map((a) => tracksHtml(a.common, { name: a.name, i18n }))
     .join("");
   return `<div class="rollbridge-card" data-kind="${escapeHtml(event?.kind)}" data-seq="${escapeHtml(event?.seq)}" data-epoch="${escapeHtml(event?.epoch)}">`
-    + `<header class="rb-head">${who && showWho ? `<span class="rb-who">${escapeHtml(who)}</span>` : ""}<span class="rb-title">${escapeHtml(title)}</span></header>`
-    + (narration ? `<p class="rb-narration">${escapeHtml(narration)}</p>` : "")
+    + `<header class="rb-head">${who && showWho ? `<span class="rb-who">${escapeText(who)}</span>` : ""}<span class="rb-title">${escapeText(title)}</span></header>`
+    + (narration ? `<p class="rb-narration">${escapeText(narration)}</p>` : "")
     + `<section class="rb-groups">${groups}</section>`
     + total
     + (isRoll ? "" : outcomeHtml(data.outcome, i18n))

@@ -15,7 +15,7 @@
 // other error — `odds_unavailable` (no odds for that action), `unknown_type`
 // (a server older than odds), anything else — shows nothing at all.
 
-import { escapeHtml } from "./card.mjs";
+import { escapeHtml, escapeText } from "./card.mjs";
 
 /** The most rows a formula's distribution is shown in (more totals are grouped). */
 export const MAX_ROWS = 16;
@@ -147,22 +147,22 @@ export function oddsHtml(result, { i18n, title = "", lang = "en", actorName = (i
   if (!result) return "";
   if (result.kind === "hidden") {
     const actor = result.actor ? actorName(result.actor) : "?";
-    return `<div class="rollbridge-odds rb-odds-hidden"><p class="rb-note">${escapeHtml(i18n.format(ODDS_KEYS.hidden, { actor }))}</p></div>`;
+    return `<div class="rollbridge-odds rb-odds-hidden"><p class="rb-note">${escapeText(i18n.format(ODDS_KEYS.hidden, { actor }))}</p></div>`;
   }
   const rows = oddsRows(result.odds, lang).map((row) => `<li data-outcome="${escapeHtml(row.outcome)}" data-probability="${escapeHtml(row.probability)}" title="${escapeHtml(row.probability)}">`
-    + `<span class="rb-odds-label">${escapeHtml(row.label)}</span>`
+    + `<span class="rb-odds-label">${escapeText(row.label)}</span>`
     + `<span class="rb-odds-bar"><i style="width:${Math.round(row.ratio * 100)}%"></i></span>`
-    + `<span class="rb-odds-percent">${escapeHtml(row.percent)}</span></li>`).join("");
+    + `<span class="rb-odds-percent">${escapeText(row.percent)}</span></li>`).join("");
   const truncated = Number(result.odds.truncated_float) > 0
-    ? `<p class="rb-note rb-odds-truncated">${escapeHtml(i18n.format(ODDS_KEYS.truncated, { percent: percent(result.odds.truncated_float, lang) }))}</p>`
+    ? `<p class="rb-note rb-odds-truncated">${escapeText(i18n.format(ODDS_KEYS.truncated, { percent: percent(result.odds.truncated_float, lang) }))}</p>`
     : "";
   const meanFloat = Number(result.odds.mean_float);
   const mean = result.odds.mean_float !== null && result.odds.mean_float !== undefined && Number.isFinite(meanFloat)
-    ? `<p class="rb-note rb-odds-mean" title="${escapeHtml(result.odds.mean ?? "")}">${escapeHtml(i18n.format(ODDS_KEYS.mean, {
+    ? `<p class="rb-note rb-odds-mean" title="${escapeHtml(result.odds.mean ?? "")}">${escapeText(i18n.format(ODDS_KEYS.mean, {
       mean: new Intl.NumberFormat(lang, { maximumFractionDigits: 2 }).format(meanFloat),
     }))}</p>`
     : "";
   return `<div class="rollbridge-odds">`
-    + `<header class="rb-head"><span class="rb-title">${escapeHtml(i18n.format(ODDS_KEYS.title, { what: title }))}</span></header>`
+    + `<header class="rb-head"><span class="rb-title">${escapeText(i18n.format(ODDS_KEYS.title, { what: title }))}</span></header>`
     + `<ol class="rb-odds">${rows}</ol>${mean}${truncated}</div>`;
 }
