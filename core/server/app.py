@@ -28,7 +28,7 @@ from websockets.protocol import State
 
 from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.dice.verifiable import DiceKey
-from rollbridge.exceptions import Busy
+from rollbridge.exceptions import Busy, StoreError
 from rollbridge.host import PluginHost
 from rollbridge.protocol.connection import CLOSE_AUTH, CLOSE_LIMIT, Tables
 from rollbridge.protocol.effects import (
@@ -334,13 +334,20 @@ class Server:
         live = await self._loop.run_in_executor(self._reader, self.store.token_ids)
         return self.drop_revoked(live)
 
+    async def recheck_tokens(self) -> None:
+        """:meth:`check_tokens`, its failure logged (a store that cannot be read in one
+        line, as the next check may well succeed; anything else with its traceback)."""
+        try:
+            await self.check_tokens()
+        except StoreError as exc:
+            log.error("checking for revoked tokens failed: %s", exc)
+        except Exception:
+            log.exception("checking for revoked tokens failed")
+
     async def _watch_tokens(self, interval: float) -> None:
         while True:
             await asyncio.sleep(interval)
-            try:
-                await self.check_tokens()
-            except Exception:  # a busy or failing store: try again next time
-                log.exception("checking for revoked tokens failed")
+            await self.recheck_tokens()
 
     # -- connections ------------------------------------------------------------------
 

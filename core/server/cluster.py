@@ -70,7 +70,7 @@ from rollbridge.server.app import Server
 from rollbridge.server.client import Client
 from rollbridge.server.cluster_table import ClusterTable, Forward, Ownership
 from rollbridge.server.logs import log_refusal
-from rollbridge.stores.redis import RedisStore
+from rollbridge.stores.redis import CLIENT_TIMEOUTS, RedisStore
 from rollbridge.stores.redis_fence import behind, delivered
 from rollbridge.text import Messages, stored
 
@@ -234,7 +234,9 @@ class ClusterServer(Server):
         """Start the server, then the inbox, the subscription, the poll and the
         lease keeper."""
         await super().start()
-        self.redis = aioredis.Redis.from_url(self.redis_url, decode_responses=False)
+        self.redis = aioredis.Redis.from_url(
+            self.redis_url, decode_responses=False, **CLIENT_TIMEOUTS
+        )
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
         loop = asyncio.get_running_loop()

@@ -74,6 +74,7 @@ if TYPE_CHECKING:
     from rollbridge.stores.redis_fence import Fenced
 
 __all__ = [
+    "CLIENT_TIMEOUTS",
     "CommitRefused",
     "Followed",
     "PreparedRedisCommit",
@@ -84,6 +85,13 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+#: Seconds a Redis connection may take to open, and a reply to come, before the call
+#: fails (a ``StoreError`` for the client, and the connection is made again). Set
+#: here, not left to redis-py: its default was no timeout before version 8, and a
+#: connection whose packets were silently dropped then hung its process for good.
+#: A URL's own ``socket_timeout`` / ``socket_connect_timeout`` options win.
+CLIENT_TIMEOUTS = {"socket_timeout": 5.0, "socket_connect_timeout": 5.0}
 
 #: The first byte of a stored reply: it names an event (``F``: final, the request
 #: was executed) or not (``P``: provisional, a pending approval).
@@ -292,7 +300,9 @@ class RedisStore:
         self._closed = False
         self._lock = threading.Lock()
         try:
-            self.client = client or redis.Redis.from_url(url, decode_responses=False)
+            self.client = client or redis.Redis.from_url(
+                url, decode_responses=False, **CLIENT_TIMEOUTS
+            )
         except ValueError as exc:  # a malformed URL (port, scheme, database): the
             # operator's input, named without any password it holds
             raise StoreError(

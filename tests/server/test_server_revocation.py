@@ -77,3 +77,23 @@ async def test_frames_already_received_from_a_revoked_client_are_not_executed(ma
     after = await gm.request({"type": "roll", "formula": "1d6"})  # queued behind "late", if any
     assert after["seq"] == seq + 1
     assert not any(e.get("request") == "late" for e in gm.events)
+
+
+async def test_a_store_that_cannot_be_read_is_logged_in_one_line(make_tables, debug_log):
+    """A token check that meets an unreachable store (Redis away past its timeout)
+    logs one ERROR line naming the failure, not a traceback: it is expected, and the
+    next check may succeed."""
+    from rollbridge.exceptions import StoreError
+
+    world = await make_tables(token_check_interval=None)
+    await world.join("sr2", "gm")
+
+    def unreachable():
+        raise StoreError("Redis did not answer within 5 s")
+
+    world.store.token_ids = unreachable
+    await world.server.recheck_tokens()
+    lines = [json.loads(line) for line in debug_log.getvalue().splitlines()]
+    (failed,) = [line for line in lines if "revoked tokens" in line.get("message", "")]
+    assert failed["level"] == "ERROR" and "Redis did not answer" in failed["message"]
+    assert "Traceback" not in debug_log.getvalue()
