@@ -128,6 +128,21 @@ return 0
 """
 
 # Translators: a forwarded change got no answer; {seconds} is a number.
+# Translators: {error} is out_of_memory or cannot_persist (keep it as it is).
+REFUSED = say("cluster.redis_refused", "Redis refused to take the request: {error}")
+
+
+def _lasting(error: Exception) -> str | None:
+    """``out_of_memory`` or ``cannot_persist`` for a Redis refusal that lasts (a full
+    Redis under ``noeviction``; a failing snapshot with ``stop-writes-on-bgsave-error``),
+    which a forward does not retry; None for any other error."""
+    if isinstance(error, redis.exceptions.OutOfMemoryError):
+        return "out_of_memory"
+    if isinstance(error, redis.ResponseError) and "MISCONF" in str(error):
+        return "cannot_persist"
+    return None
+
+
 NO_OWNER = say(
     "cluster.no_owner",
     "the process that runs this table did not answer within {seconds} s; send the request "
@@ -381,6 +396,16 @@ class ClusterServer(Server):
                         await self._push(f"{self.keys.prefix}node:{owner}:inbox", payload)
                         sent_to, resend_at = owner, time.monotonic() + self.lease_ms / 1000
                 except (redis.RedisError, OSError) as exc:
+                    lasting = _lasting(exc)
+                    if lasting is not None:
+                        # out of memory, or unable to persist: no retry within the
+                        # forward's 15 s will change that; the client is told at once
+                        log.error("forwarding to table %s: Redis refused the write (%s)",
+                                  forward.table_id, lasting)  # fmt: skip
+                        raise StoreError(
+                            REFUSED(error=lasting),
+                            details={"reason": lasting, "table": forward.table_id},
+                        ) from None
                     log.warning("forwarding to table %s: %s", forward.table_id, exc)
                     await asyncio.sleep(min(0.2, max(left, 0)))
                     continue

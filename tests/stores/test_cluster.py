@@ -743,3 +743,31 @@ def test_redis_losing_data_every_process_recovers(redis_factory, tmp_path, how):
         admin.close()
     if how == "restarted from an older copy":
         assert "moved to the new epoch" in errors, errors
+
+
+def test_a_full_redis_refuses_a_forwarded_change_at_once(redis_factory):
+    """Redis out of memory (``noeviction``, SCALING.md failure 14): a change sent to a
+    process that does not own the table is refused at once as the owner's own would
+    be (``store_error``; the log says why, once), not retried every 0.2 s until the
+    forward's 15 s run out; once memory is back the same request goes through, once."""
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+    admin = redis_py.Redis.from_url(redis.url)
+
+    async def play() -> None:
+        on_a, on_b = await cluster.joined(0, 1)
+        first = await on_a.ask({"type": "roll", "id": "a0", "formula": "1d6"})
+        assert first["type"] == "result"
+        await until(lambda: cluster.processes[0].owns(cluster.table), what="A owns")
+        admin.config_set("maxmemory", int(admin.info("memory")["used_memory"]))
+        refused = await on_b.ask({"type": "roll", "id": "b0", "formula": "1d6"})
+        assert refused["code"] == "store_error", refused
+        admin.config_set("maxmemory", 0)
+        again = await on_b.ask_until_done({"type": "roll", "id": "b0", "formula": "1d6"})
+        assert again["type"] == "result" and again["seq"] == first["seq"] + 1, again
+        await all_sent([on_a, on_b], again["seq"])
+
+    logs = cluster.run(play)
+    admin.close()
+    tries = [line for line in logs.splitlines() if "forwarding to table" in line]
+    assert len(tries) == 1 and "(out_of_memory)" in tries[0] and "ERROR" in tries[0], tries
