@@ -124,10 +124,10 @@ def test_a_hit_on_armour_reads_in_each_language(locale):
 
 DON = {
     "cs": (
-        "Wyrm si nasazuje Rune buckler (energetický štít)",
+        "Wyrm si nasazuje na vrstvu „energetický štít“: Rune buckler",
         "vrstva „energetický štít“ byla volná: nově na ní Rune buckler, přeškrtnuto 0 z 7 "
         "políček, TL5 (TL-9)",
-        "Wyrm si nasazuje předmět (energetický štít)",
+        "Wyrm si nasazuje na vrstvu „energetický štít“: předmět",
         "vrstva „energetický štít“ byla volná: nově na ní předmět, přeškrtnuto 0 z 7 políček "
         "(TL-9)",
     ),
@@ -333,13 +333,13 @@ def test_the_reveal_setting_shows_them_in_every_locale(locale):
 OCCUPIED = {
     "en": "cannot put on 'Rune buckler': the energy shield already holds 'Aegis'; items do "
     "not stack or replace each other, take it off first (TL-9)",
-    "cs": "nelze nasadit 'Rune buckler': na vrstvě „energetický štít“ už je 'Aegis'; "
-    "předměty se nesčítají ani nenahrazují, nejdřív ho sundej (TL-9)",
+    "cs": "nelze nasadit předmět 'Rune buckler': na vrstvě „energetický štít“ už je 'Aegis'; "
+    "předměty se nesčítají ani nenahrazují, nejdřív předmět sundejte (TL-9)",
     "de": "'Rune buckler' kann nicht angelegt werden: auf der Schicht „Energieschild“ ist "
     "bereits 'Aegis'; Gegenstände addieren sich nicht und ersetzen einander nicht, erst "
     "ablegen (TL-9)",
-    "ru": "нельзя надеть 'Rune buckler': на слое «энергощит» уже 'Aegis'; предметы не "
-    "складываются и не заменяют друг друга, сначала снимите его (TL-9)",
+    "ru": "нельзя надеть предмет 'Rune buckler': на слое «энергощит» уже 'Aegis'; предметы не "
+    "складываются и не заменяют друг друга, сначала снимите предмет (TL-9)",
 }
 NOT_MOUNTED = {
     "en": "Ana is not mounted",
