@@ -165,9 +165,9 @@ def test_donning_a_carried_shield_reads_in_each_language(locale):
 
 MENTAL = {
     "cs": "Ana zasahuje cíl Ana: 6 na 1d6 TL3 → mysl (GSK), ×3, 10 políček přeškrtnuto, "
-    "přebytek 8 do KSK; Ana – stav: v bezvědomí",
+    "přebytek 8 do KSK; Ana – stav: mimo boj",
     "de": "Ana trifft Ana: 6 auf 1d6 TL3 → Geist (GSK), ×3, 10 Kästchen gestrichen, "
-    "8 Überschuss in die KSK; Ana ist bewusstlos",
+    "8 Überschuss in die KSK; Ana ist kampfunfähig",
     "ru": "Ana попадает по цели Ana: 6 на 1d6 TL3 → разум (GSK), ×3, 10 клеток зачёркнуто, "
     "избыток 8 в KSK; Ana — состояние: без сознания",
 }
