@@ -70,9 +70,9 @@ const text = (html) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
 // The words a card of `attack()` must show in each language (from the language files, checked by hand).
 const WORDS = {
   en: ["How", "hit", "yes", "level", "boxes", "status", "impaired", "2 successes", "vs 6"],
-  cs: ["Postup", "zásah", "ano", "úroveň", "políčka", "stav", "oslabený", "2 úspěchy", "proti 6"],
-  de: ["Rechenweg", "Treffer", "ja", "Stufe", "Kästchen", "Zustand", "beeinträchtigt", "2 Erfolge", "gegen 6"],
-  ru: ["Расчёт", "попадание", "да", "уровень", "клетки", "состояние", "ослаблен", "2 успеха", "против 6"],
+  cs: ["Postup", "zásah", "ano", "úroveň", "políčka", "stav", "oslabení", "2 úspěchy", "proti 6"],
+  de: ["Rechenweg", "Treffer", "ja", "Stufe", "Kästchen", "Zustand", "angeschlagen", "2 Erfolge", "gegen 6"],
+  ru: ["Расчёт", "попадание", "да", "уровень", "клетки", "состояние", "с ранениями", "2 успеха", "против 6"],
 };
 
 for (const lang of ["cs", "de", "ru", "en"]) {
@@ -111,7 +111,7 @@ test("counts take the language's plural forms", () => {
 
 test("the token HUD's panel names the status in the user's language", () => {
   const html = tracksHtml({ status: "dying", tracks: [] }, { name: "rollbridge", i18n: i18n.de });
-  assert.match(html, /data-status="dying">sterbend</);
+  assert.match(html, /data-status="dying">im Sterben</);
   assert.match(html, /rb-status-dying/, "the CSS class keeps the code");
   assert.equal(labelOf(i18n.ru, ROLE_LABELS, "gm"), "мастер");
   assert.equal(labelOf(i18n.ru, ROLE_LABELS, "someone"), "someone", "a code without a label is shown as it is");

@@ -127,12 +127,12 @@ def test_BD3_BD5_BD9_harm_dealt_to_an_extra_reads_in_each_language(locale):
 #: gives disadvantage on moves (BD-7): the common state says so.
 HARM_TAKEN = {
     "cs": (
-        "Boss → Ana: utržení zranění (hází Ana): 11 → 3 rány; Ana: těžce zraněn (políčko 3)",
+        "Boss → Ana: utržení zranění (hází Ana): 11 → 3 rány; Ana: těžké zranění (políčko 3)",
         "utržení zranění (BD-3), hází Ana: 9 (2k6 [5, 4]) − 1 (Ana: Odolně) − 1 (Ana: Zbroj) "
         "+ 4 (Boss: Průraz) = 11 (u zranění se na ±4 neomezuje)",
-        "3 rány: políčko 3 (těžce zraněn) bylo volné a označuje se (BD-6)",
-        ["Těžce zraněn", "Nevýhoda na tahy"],
-        "nevýhoda na hody tahů (těžce zraněn)",
+        "3 rány: políčko 3 (těžké zranění) bylo volné a označuje se (BD-6)",
+        ["Těžké zranění", "Nevýhoda na tahy"],
+        "nevýhoda na hody tahů (těžké zranění)",
         "Políčka zranění",
     ),
     "de": (
@@ -147,12 +147,12 @@ HARM_TAKEN = {
         "Wundkästchen",
     ),
     "ru": (
-        "Boss → Ana: получение урона (бросает Ana): 11 → 3 раны; Ana: тяжело ранен (статус 3)",
+        "Boss → Ana: получение урона (бросает Ana): 11 → 3 раны; Ana: тяжёлое ранение (статус 3)",
         "получение урона (BD-3), бросает Ana: 9 (2к6 [5, 4]) − 1 (Ana: Стойко) − 1 (Ana: "
         "Броня) + 4 (Boss: Пробой) = 11 (для урона без ограничения ±4)",
-        "3 раны: статус 3 (тяжело ранен) был свободен и отмечается (BD-6)",
-        ["Тяжело ранен", "Помеха на ходы"],
-        "помеха на броски ходов (тяжело ранен)",
+        "3 раны: статус 3 (тяжёлое ранение) был свободен и отмечается (BD-6)",
+        ["Тяжёлое ранение", "Помеха на ходы"],
+        "помеха на броски ходов (тяжёлое ранение)",
         "Статусы ранений",
     ),
 }
@@ -221,16 +221,16 @@ def test_BD1_a_move_reads_in_each_language(locale):
 #: BD-2, BD-7: heavily wounded Ana rolls with disadvantage: 6, 6, 1 → the highest
 #: dropped → 7, a partial success.
 DISADVANTAGE = {
-    "cs": ("nevýhoda, těžce zraněn (BD-7) (BD-2): 3k6 [6, 6, 1], nejvyšší (6) se nepočítá → 7",
+    "cs": ("nevýhoda, těžké zranění (BD-7) (BD-2): 3k6 [6, 6, 1], nejvyšší (6) se nepočítá → 7",
            "Ana hraje tah: 7, částečný úspěch (7–9)"),
     "de": ("Nachteil, schwer verwundet (BD-7) (BD-2): 3W6 [6, 6, 1], der höchste (6) fällt "
            "weg → 7", "Ana würfelt für einen Spielzug: 7, Teilerfolg (7–9)"),
-    "ru": ("помеха, тяжело ранен (BD-7) (BD-2): 3к6 [6, 6, 1], наибольший (6) отброшен → 7",
+    "ru": ("помеха, тяжёлое ранение (BD-7) (BD-2): 3к6 [6, 6, 1], наибольший (6) отброшен → 7",
            "Ana делает ход: 7, ограниченный успех (7–9)"),
 }  # fmt: skip
 
 
-HEAVY = {"cs": "těžce zraněn (BD-7)", "de": "schwer verwundet (BD-7)", "ru": "тяжело ранен (BD-7)"}
+HEAVY = {"cs": "těžké zranění (BD-7)", "de": "schwer verwundet (BD-7)", "ru": "тяжёлое ранение (BD-7)"}
 
 
 @pytest.mark.parametrize("locale", LOCALES)

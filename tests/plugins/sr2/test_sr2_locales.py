@@ -72,9 +72,9 @@ def tukan_a() -> RulesetHarness:
 TUKAN_A = {
     "cs": {
         "narration": "Tukan zasahuje cíl Guard zbraní Hackler (10S, 7 úspěchů): "
-        "Smrtelné, 1 bod overdamage; Guard: umírá.",
+        "Smrtelné, 1 bod overdamage; Guard: umírající.",
         "players": "Tukan zasahuje cíl Guard zbraní Hackler (10S, 7 úspěchů): "
-        "Smrtelné; Guard: umírá.",
+        "Smrtelné; Guard: umírající.",
         "steps": [
             "Kód 10S = 7M, vystřeleny 3 náboje: síla +3, úroveň +1 "
             "(o jednu za každé 3 náboje, nejvýš D) (SR-6)",
@@ -88,13 +88,13 @@ TUKAN_A = {
             "Posun úrovně: S->D, D->+1 overdamage",
             "Poškození: Smrtelné (D) = 10 čtverečků + 1 bod overdamage, monitor zranění "
             "(SR-5, SR-11)",
-            "Proškrtnuté čtverečky: zranění 0 -> 10, overdamage 0 -> 1; stav: umírá (SR-13)",
+            "Proškrtnuté čtverečky: zranění 0 -> 10, overdamage 0 -> 1; stav: umírající (SR-13)",
         ],
         "players_steps": {
             4: "CČ odolání skryté: síla 10 - balistický pancíř (skryto) + postih za zranění 0 "
             "(SR-9)",
             5: "Odolání: 4 kostky proti skrytému CČ: [6+2=8, 6+3=9, 1, 4] -> 2 úspěchy",
-            9: "Úrovně zranění teď: Smrtelné zranění; stav: umírá (SR-12, SR-13)",
+            9: "Úrovně zranění teď: Smrtelné zranění; stav: umírající (SR-12, SR-13)",
         },
         "dice": [
             ("Hod na útok (Tukan)", "dovednost 7 + rezerva 1"),
@@ -217,7 +217,7 @@ def test_common_state_reads_in_each_language(tukan_a, locale):
 
 TUKAN_B = {
     "cs": (
-        "Tukan zasahuje cíl Guard zbraní Hackler (10S, 5 úspěchů): Mírné; Guard: pod postihem.",
+        "Tukan zasahuje cíl Guard zbraní Hackler (10S, 5 úspěchů): Mírné; Guard: oslabení.",
         [
             "Útok: dovednost 7 + rezerva 0 = 7 kostek proti CČ 4: [5, 5, 5, 5, 5, 1, 2] "
             "-> 5 úspěchů",
@@ -226,7 +226,7 @@ TUKAN_B = {
             "Čisté úspěchy 5 - 7 = -2 -> o 1 stupeň níž (SR-10)",
             "Posun úrovně: S->M",
             "Poškození: Mírné (M) = 3 čtverečky, monitor zranění (SR-5, SR-11)",
-            "Proškrtnuté čtverečky: zranění 0 -> 3; stav: pod postihem (SR-13)",
+            "Proškrtnuté čtverečky: zranění 0 -> 3; stav: oslabení (SR-13)",
         ],
         ["Zranění: Mírné"],
     ),
@@ -381,9 +381,9 @@ NOUNS = {
             "Guard se zotaví o {} čtverečků (omráčení): v pořádku.",
         ),
         (
-            "Guard восстанавливает {} клетку (оглушение): в норме.",
-            "Guard восстанавливает {} клетки (оглушение): в норме.",
-            "Guard восстанавливает {} клеток (оглушение): в норме.",
+            "Guard восстанавливает {} клетку (оглушение): в порядке.",
+            "Guard восстанавливает {} клетки (оглушение): в порядке.",
+            "Guard восстанавливает {} клеток (оглушение): в порядке.",
         ),
     ),
     "overflow": (

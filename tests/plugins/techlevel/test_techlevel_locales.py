@@ -124,10 +124,10 @@ def test_a_hit_on_armour_reads_in_each_language(locale):
 
 DON = {
     "cs": (
-        "Wyrm si nasazuje Rune buckler (energetický štít)",
+        "Wyrm si nasazuje na vrstvu „energetický štít“: Rune buckler",
         "vrstva „energetický štít“ byla volná: nově na ní Rune buckler, přeškrtnuto 0 z 7 "
         "políček, TL5 (TL-9)",
-        "Wyrm si nasazuje předmět (energetický štít)",
+        "Wyrm si nasazuje na vrstvu „energetický štít“: předmět",
         "vrstva „energetický štít“ byla volná: nově na ní předmět, přeškrtnuto 0 z 7 políček "
         "(TL-9)",
     ),
@@ -165,9 +165,9 @@ def test_donning_a_carried_shield_reads_in_each_language(locale):
 
 MENTAL = {
     "cs": "Ana zasahuje cíl Ana: 6 na 1d6 TL3 → mysl (GSK), ×3, 10 políček přeškrtnuto, "
-    "přebytek 8 do KSK; Ana – stav: v bezvědomí",
+    "přebytek 8 do KSK; Ana – stav: mimo boj",
     "de": "Ana trifft Ana: 6 auf 1d6 TL3 → Geist (GSK), ×3, 10 Kästchen gestrichen, "
-    "8 Überschuss in die KSK; Ana ist bewusstlos",
+    "8 Überschuss in die KSK; Ana ist kampfunfähig",
     "ru": "Ana попадает по цели Ana: 6 на 1d6 TL3 → разум (GSK), ×3, 10 клеток зачёркнуто, "
     "избыток 8 в KSK; Ana — состояние: без сознания",
 }
@@ -333,13 +333,13 @@ def test_the_reveal_setting_shows_them_in_every_locale(locale):
 OCCUPIED = {
     "en": "cannot put on 'Rune buckler': the energy shield already holds 'Aegis'; items do "
     "not stack or replace each other, take it off first (TL-9)",
-    "cs": "nelze nasadit 'Rune buckler': na vrstvě „energetický štít“ už je 'Aegis'; "
-    "předměty se nesčítají ani nenahrazují, nejdřív ho sundej (TL-9)",
+    "cs": "nelze nasadit předmět 'Rune buckler': na vrstvě „energetický štít“ už je 'Aegis'; "
+    "předměty se nesčítají ani nenahrazují, nejdřív předmět sundejte (TL-9)",
     "de": "'Rune buckler' kann nicht angelegt werden: auf der Schicht „Energieschild“ ist "
     "bereits 'Aegis'; Gegenstände addieren sich nicht und ersetzen einander nicht, erst "
     "ablegen (TL-9)",
-    "ru": "нельзя надеть 'Rune buckler': на слое «энергощит» уже 'Aegis'; предметы не "
-    "складываются и не заменяют друг друга, сначала снимите его (TL-9)",
+    "ru": "нельзя надеть предмет 'Rune buckler': на слое «энергощит» уже 'Aegis'; предметы не "
+    "складываются и не заменяют друг друга, сначала снимите предмет (TL-9)",
 }
 NOT_MOUNTED = {
     "en": "Ana is not mounted",
