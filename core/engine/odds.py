@@ -114,8 +114,8 @@ def _seen_actor(
     sheet: Mapping[str, Any] | None = record.sheet
     state: Mapping[str, Any] | None = record.state
     if limited:
-        view = ruleset.player_view(Actor(record.id, record.name, record.sheet, record.state),
-                                   table.ruleset_settings)  # fmt: skip
+        actor = Actor(record.id, record.name, record.sheet, record.state)
+        view = table.call_ruleset(lambda: ruleset.player_view(actor, table.ruleset_settings))
         sheet, state = view.sheet, view.state
         for part, shown in (("sheet", sheet), ("state", state)):
             if shown is None and (stated is None or part not in stated):
