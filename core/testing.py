@@ -429,6 +429,9 @@ class StateConformance:
             result = self.ruleset.resolve(context, SeededDice(1))
         except RollbridgeError:
             return  # a typed refusal (its texts are checked by the locale tests)
+        assert isinstance(result, Resolution), (
+            f"{name}: resolve returned {type(result).__name__}, not a Resolution"
+        )
         for state in result.states.values():
             _json_roundtrip(state, f"{name}: new state")
 

@@ -682,6 +682,24 @@ class Table:
                 )
             ) from exc
 
+    def returned(self, value: Any, expected: type, hook: str, *, optional: bool = False) -> Any:
+        """``value``, what the ruleset's ``hook`` returned, when it is an ``expected``
+        (or None, where ``optional``). :raises InternalError: anything else, naming
+        the ruleset, the hook and the type it returned."""
+        if isinstance(value, expected) or (optional and value is None):
+            return value
+        raise InternalError(
+            say(
+                "internal.ruleset_returned",
+                "ruleset {ruleset} returned {returned} from {hook}, not {expected}",
+            )(
+                ruleset=repr(self.ruleset.id),
+                returned=type(value).__name__,
+                hook=hook,
+                expected=expected.__name__ + (" | None" if optional else ""),
+            )
+        )
+
     def new_states(
         self, draft: Draft, states: Mapping[str, JSON], allowed: set[str]
     ) -> dict[str, ActorRecord]:
