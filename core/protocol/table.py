@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.dice.verifiable import DiceKey
+from rollbridge.engine.context import SECRET_NOTE
 from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.odds import answer_odds
 from rollbridge.engine.requests import REQUESTS, Request, parse_request, valid_id
@@ -510,6 +511,8 @@ class TableProtocol:
         """Reply to ``asker`` with a reply template; one that names a view carries
         the event as the asker sees it (read from the log if it is not at hand)."""
         message: JSON = {"type": "result", "id": asker.request_id, **template}
+        if "note" in message and message.get("status") == "secret":
+            message["note"] = SECRET_NOTE().render(asker.locale)
         audience_name = message.pop("view", None)
         member = asker.member
         # brief results leave out the event the member gets as a frame anyway; the
