@@ -319,7 +319,8 @@ class Connection:
         member = self.member
         locale = member.locale if member is not None else self.locale
         # no table to tell whose details a private argument is: only the GM sees it
-        hides = None if member is not None and member.principal.is_gm else _hides_all
+        gm = member is not None and getattr(member.principal, "is_gm", False)
+        hides = None if gm else _hides_all
         reply = self._reply(error_message(request_id, error, locale, hides), kind)
         reply.error = error
         return reply
