@@ -450,7 +450,9 @@ class Ruleset(ABC):
     def player_view(self, actor: Actor, settings: Mapping[str, Any]) -> PlayerView:
         """What players and observers see of an actor no player controls.
 
-        The default shows the common state and hides the sheet and state.
+        The default shows the common state — its tracks with their exact values and
+        maxima too — and hides the sheet and state: override it to leave out a track
+        whose values you mark :class:`~rollbridge.text.Private` in results.
         """
         return PlayerView(common=self.common_state(actor))
 

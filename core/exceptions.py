@@ -132,15 +132,19 @@ class RollbridgeError(Exception):
             self.code = code  # type: ignore[misc]  # instance override of the class code
         self.details: dict[str, Any] = dict(details or {})
 
-    def render(self, locale: str = "en") -> str:
-        """The message in ``locale`` (English where it has no translation)."""
-        if self.text is None or locale == "en":
+    def render(self, locale: str = "en", hides: Any = None) -> str:
+        """The message in ``locale`` (English where it has no translation) for an
+        audience: ``hides(actor_id, aspect)`` is true where it may not see a
+        :class:`~rollbridge.text.Private` argument (left out as in views); None
+        for the GM, who sees everything."""
+        if self.text is None or (locale == "en" and hides is None):
             return self.message
-        return self.text.render(locale)
+        return self.text.render(locale, hides)
 
-    def to_dict(self, locale: str = "en") -> dict[str, Any]:
-        """The error as it travels over the wire, its message in ``locale``."""
-        data: dict[str, Any] = {"code": self.code, "message": self.render(locale)}
+    def to_dict(self, locale: str = "en", hides: Any = None) -> dict[str, Any]:
+        """The error as it travels over the wire, its message in ``locale`` for an
+        audience (``hides``: see :meth:`render`)."""
+        data: dict[str, Any] = {"code": self.code, "message": self.render(locale, hides)}
         if self.details:
             data["details"] = self.details
         return data

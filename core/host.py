@@ -321,6 +321,7 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
     try:
         check_schema(ruleset.sheet_schema, "sheet_schema")
         check_schema(ruleset.settings_schema, "settings_schema")
+        check_schema(ruleset.state_schema, "state_schema")
         for key, spec in actions.items():
             if key != spec.name:
                 raise fail(f"lists action {spec.name!r} under the key {key!r}")

@@ -148,6 +148,12 @@ def check_schema(schema: Any, where: str = "schema") -> None:
         check_schema(schema["items"], f"{where}[]")
     if isinstance(schema.get("additionalProperties"), Mapping):
         check_schema(schema["additionalProperties"], f"{where}.*")
+    if "default" in schema:
+        # a default its own node refuses would be filled in, then refuse every value
+        try:
+            validate(schema, schema["default"], where=f"{where} default")
+        except InvalidRequest as exc:
+            raise PluginError(f"{where} has a default its own schema refuses: {exc}") from None
 
 
 def _type_name(value: Any) -> str:

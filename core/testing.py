@@ -56,7 +56,13 @@ from rollbridge.contract import TurnContext as _TurnContext
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SeededDice
 from rollbridge.engine.model import Principal
 from rollbridge.engine.views import Audience
-from rollbridge.exceptions import InvalidState, RollbridgeError, RuleViolation
+from rollbridge.exceptions import (
+    InternalError,
+    InvalidState,
+    PluginError,
+    RollbridgeError,
+    RuleViolation,
+)
 from rollbridge.hookspecs import hookimpl
 from rollbridge.host import PluginHost, check_ruleset
 from rollbridge.i18n import locales_of
@@ -429,6 +435,9 @@ class StateConformance:
             result = self.ruleset.resolve(context, SeededDice(1))
         except RollbridgeError:
             return  # a typed refusal (its texts are checked by the locale tests)
+        assert isinstance(result, Resolution), (
+            f"{name}: resolve returned {type(result).__name__}, not a Resolution"
+        )
         for state in result.states.values():
             _json_roundtrip(state, f"{name}: new state")
 
@@ -607,13 +616,18 @@ class RulesetConformance(StateConformance):
     @staticmethod
     def _encounter_views(harness: RulesetHarness, ids: list[str]) -> list[JSON]:
         """The GM's and the players' views of an encounter of the example actors: its
-        start, two rounds of turns and its end (the turn hooks' results are in them)."""
+        start, two rounds of turns and its end (the turn hooks' results are in them).
+        A step the rules refuse is skipped; one the engine refuses as the ruleset's
+        fault (``internal``: a hook returned what cannot be stored, raised, …; or
+        ``plugin_error``) fails, naming the step."""
         views: list[JSON] = []
         steps = [{"type": "encounter.start", "order": ids}]
         steps += [{"type": "encounter.next"}] * (2 * len(ids)) + [{"type": "encounter.end"}]
         for step in steps:
             try:
                 harness.request(step)
+            except (InternalError, PluginError) as exc:
+                raise AssertionError(f"{step['type']}: {exc.code}: {exc}") from exc
             except RollbridgeError:
                 continue  # a ruleset may refuse a step; the rest still count
             views.extend(harness.views())

@@ -14,6 +14,18 @@ def python_blocks(path: Path) -> list[str]:
     return re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
 
 
+def coin_with(extension: str | None = None) -> dict:
+    """The namespace of the guide's Coin, with the block defining ``extension`` (a
+    subclass of it) run after it."""
+    blocks = python_blocks(DOCS / "plugins.md")
+    names = ["Coin", *([extension] if extension else [])]
+    namespace: dict = {}
+    for name in names:
+        (source,) = [b for b in blocks if f"class {name}(" in b]
+        exec(compile(source, "docs/plugins.md", "exec"), namespace)
+    return namespace
+
+
 def test_the_coin_ruleset_of_the_plugin_guide_works():
     (coin_source,) = [b for b in python_blocks(DOCS / "plugins.md") if "class Coin(" in b]
     namespace: dict = {}
@@ -35,12 +47,33 @@ def test_the_odds_example_of_the_plugin_guide_is_exact():
 
     from rollbridge.contract import ActionContext
 
-    blocks = python_blocks(DOCS / "plugins.md")
-    (coin_source,) = [b for b in blocks if "class Coin(" in b]
-    (odds_source,) = [b for b in blocks if "class CoinWithOdds(" in b]
-    namespace: dict = {}
-    exec(compile(coin_source, "docs/plugins.md", "exec"), namespace)
-    exec(compile(odds_source, "docs/plugins.md", "exec"), namespace)
+    namespace = coin_with("CoinWithOdds")
     odds = namespace["CoinWithOdds"]().odds(ActionContext("flip", {}))
     assert dict(odds.outcomes) == {"heads": Fraction(1, 2), "tails": Fraction(1, 2)}
     assert odds.truncated == 0
+
+
+def test_the_statistics_example_of_the_plugin_guide_counts_heads():
+    """docs/plugins.md "Statistics": the Coin's outcome is ``{"tails": bool}``; the
+    example counted heads by ``outcome.side``, which no flip has, so it counted none."""
+    table = RulesetHarness(coin_with("CoinWithStats")["CoinWithStats"]())
+    table.add_actor("Hero", {"lives": 3}, actor_id="hero", player=True)
+    counts = []
+    for die in (1, 2, 1):
+        table.resolve("flip", actor="hero", dice=[die])
+        counts += table.ruleset.statistics().count(table.views()[1])
+    keys = [c.key for c in counts]
+    assert keys.count("flips") == 3 and keys.count("heads") == 2
+
+
+def test_the_plugin_guide_gives_the_odds_signature_in_full():
+    import inspect
+
+    from rollbridge.odds import Odds
+
+    text = (DOCS / "plugins.md").read_text(encoding="utf-8")
+    fields = ", ".join(
+        name if p.default is inspect.Parameter.empty else f"{name}={p.default!r}"
+        for name, p in inspect.signature(Odds).parameters.items()
+    )
+    assert "`Odds(outcomes, truncated=0, totals=None, labels={})`" in text, fields

@@ -120,3 +120,12 @@ def test_schemas_outside_the_subset_are_refused_when_checked():
         check_schema({"type": "object", "required": ["x"]})
     with pytest.raises(PluginError, match="bad pattern"):
         check_schema({"type": "string", "pattern": "("})
+
+
+def test_a_default_its_own_node_refuses_is_refused_when_checked():
+    with pytest.raises(PluginError, match=r"^s\.n has a default its own schema refuses: s\.n"):
+        check_schema({"type": "object", "properties": {"n": {"type": "integer", "maximum": 5,
+                                                             "default": 9}}}, "s")  # fmt: skip
+    with pytest.raises(PluginError, match="items has a default"):
+        check_schema({"type": "array", "items": {"type": "string"}, "default": [1]}, "items")
+    check_schema({"type": "integer", "minimum": 1, "default": 1})  # a fitting one passes

@@ -10,6 +10,7 @@ the fixed ``rollbridge: error: CODE:`` head that scripts may read.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Sequence
 
@@ -42,6 +43,17 @@ COMMAND_MODULES = (
 )  # fmt: skip
 
 
+class _EngineLine(logging.Handler):
+    """A ruleset's failure, as the engine logs it, in one line on stderr (its
+    exception's type and text, no traceback), for the offline commands; ``serve``'s
+    configured log has it in full."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        exc = record.exc_info[1] if record.exc_info else None
+        cause = f": {type(exc).__name__}: {exc}" if exc is not None else ""
+        sys.stderr.write(f"rollbridge: {record.getMessage()}{cause}\n")
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors are one line plus a hint, exit status 2."""
 
@@ -69,6 +81,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     locale = default_locale()
+    engine_line = _EngineLine(logging.ERROR)
+    if args.command != "serve":
+        logging.getLogger("rollbridge.engine").addHandler(engine_line)
     try:
         if hasattr(args, "locale"):  # the commands that print for players and GMs
             args.locale = locale = chosen_locale(args.locale)
@@ -82,6 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    finally:
+        logging.getLogger("rollbridge.engine").removeHandler(engine_line)
 
 
 if __name__ == "__main__":  # pragma: no cover

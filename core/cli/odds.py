@@ -282,11 +282,12 @@ def odds_reply_lines(reply: dict, locale: str = "en") -> list[str]:
 
 def _action_odds(args: argparse.Namespace) -> int:
     from rollbridge.cli.offline import json_arg
+    from rollbridge.engine.odds import checked_odds
 
     params = json_arg(args.params, "--params")
     table = _table(args)
     context = action_context(table, args.action, params)
-    odds = table.call_ruleset(lambda: table.ruleset.odds(context))
+    odds = checked_odds(table, table.call_ruleset(lambda: table.ruleset.odds(context)))
     ruleset = table.ruleset.id
     if args.json:
         data = odds.to_dict(args.locale) if odds is not None else None

@@ -20,11 +20,17 @@ from rollbridge.engine.draft import Draft
 from rollbridge.engine.model import ActorRecord, Event, Principal
 from rollbridge.engine.requests import Request
 from rollbridge.plain import JSON
+from rollbridge.text import Messages
 
 if TYPE_CHECKING:
     from rollbridge.engine.table import Table
 
-__all__ = ["RequestContext", "reply_for"]
+__all__ = ["SECRET_NOTE", "RequestContext", "reply_for"]
+
+say = Messages("rollbridge")
+#: The note of a secret result to the player who asked: kept in English with the
+#: reply (a retry gets it again) and rendered in the asker's language when sent.
+SECRET_NOTE = say("reply.secret_note", "sent to the GM only")
 
 
 def reply_for(event: Event, who: Principal) -> JSON:
@@ -35,7 +41,7 @@ def reply_for(event: Event, who: Principal) -> JSON:
     if event.gm_only and not who.is_gm:
         if event.data.get("requester_sees"):  # the GM and the roller (Foundry's GM roll)
             return {"seq": event.seq, "status": "secret", "view": "requester"}
-        return {"seq": event.seq, "status": "secret", "note": "sent to the GM only"}
+        return {"seq": event.seq, "status": "secret", "note": SECRET_NOTE().render()}
     return {"seq": event.seq, "status": "done", "view": "gm" if who.is_gm else "players"}
 
 

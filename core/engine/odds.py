@@ -35,6 +35,7 @@ depend on the text alone.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from rollbridge.contract import ActionContext, Actor
@@ -46,13 +47,14 @@ from rollbridge.engine.requests import Request
 from rollbridge.engine.rolls import action_inputs
 from rollbridge.exceptions import (
     DiceLimitExceeded,
+    InternalError,
     InvalidRequest,
     InvalidSheet,
     InvalidState,
     OddsHidden,
     OddsUnavailable,
 )
-from rollbridge.odds import Distribution, distribution
+from rollbridge.odds import Distribution, Odds, distribution
 from rollbridge.odds.bounds import DEFAULT_BOUNDS, Bounds, bounded
 from rollbridge.plain import JSON, dumps_json
 from rollbridge.text import Messages
@@ -104,6 +106,30 @@ def _merged(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def checked_odds(table: Table, odds: Any) -> Odds | None:
+    """What the ruleset's ``odds`` returned, when it is an :class:`Odds` of exact
+    probabilities (or None). :raises InternalError: anything else, naming the ruleset
+    and what is wrong (a float probability, say: odds are exact fractions)."""
+    table.returned(odds, Odds, "odds", optional=True)
+    if odds is None:
+        return None
+    named = [(repr(name), p) for name, p in odds.outcomes.items()]
+    for outcome, probability in [*named, ("truncated", odds.truncated)]:
+        if probability.__class__ is not Fraction and probability.__class__ is not int:
+            raise InternalError(
+                say(
+                    "internal.odds_inexact",
+                    "ruleset {ruleset} gave the odds of {outcome} as {returned}, "
+                    "not an exact Fraction",
+                )(
+                    ruleset=repr(table.ruleset.id),
+                    outcome=outcome,
+                    returned=type(probability).__name__,
+                )
+            )
+    return odds
+
+
 def _seen_actor(
     table: Table, record: ActorRecord, who: Principal, stated: Mapping[str, Any] | None
 ) -> tuple[Actor, bool]:
@@ -114,8 +140,8 @@ def _seen_actor(
     sheet: Mapping[str, Any] | None = record.sheet
     state: Mapping[str, Any] | None = record.state
     if limited:
-        view = ruleset.player_view(Actor(record.id, record.name, record.sheet, record.state),
-                                   table.ruleset_settings)  # fmt: skip
+        actor = Actor(record.id, record.name, record.sheet, record.state)
+        view = table.call_ruleset(lambda: ruleset.player_view(actor, table.ruleset_settings))
         sheet, state = view.sheet, view.state
         for part, shown in (("sheet", sheet), ("state", state)):
             if shown is None and (stated is None or part not in stated):
@@ -212,7 +238,7 @@ def answer_odds(
         with bounded(bounds):
             return table.ruleset.odds(context)
 
-    odds = table.call_ruleset(compute)
+    odds = checked_odds(table, table.call_ruleset(compute))
     if odds is None:
         raise OddsUnavailable(
             NO_ODDS(ruleset=table.ruleset.id, action=spec.name), details={"action": spec.name}

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from contextlib import suppress
 from typing import Any, NamedTuple
 
-from rollbridge.contract import ActionContext, ActionSpec
+from rollbridge.contract import ActionContext, ActionSpec, Resolution
 from rollbridge.dice import roll_formula
 from rollbridge.dice.sources import DiceSource
 from rollbridge.engine.context import RequestContext
@@ -229,6 +229,7 @@ def resolve(ctx: RequestContext) -> JSON:
         table.call_ruleset(lambda: rehearse(lambda dice: table.ruleset.resolve(context, dice)))
         return pend(ctx)
     resolution = table.call_ruleset(lambda: table.ruleset.resolve(context, source))
+    table.returned(resolution, Resolution, "resolve")
     source.finish()
     allowed = {a.id for a in (actor, *targets) if a is not None}
     new_records = table.new_states(ctx.draft, resolution.states, allowed)

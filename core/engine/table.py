@@ -22,6 +22,7 @@ The request's life around it (idempotency, the commit, deliveries) is
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -77,6 +78,9 @@ MAX_EVENT_BYTES = 128 * 1024
 _ROLE_RANK = {"observer": 0, "player": 1, "gm": 2}
 
 say = Messages("rollbridge")
+#: The engine's log: a ruleset's failure is told here in full (its traceback), to
+#: the client only as "ruleset X failed".
+log = logging.getLogger("rollbridge.engine")
 #: The audiences every event is staged for (shown and packed before it is applied).
 STAGED_AUDIENCES: tuple[Audience, ...] = (GM, PLAYERS)
 
@@ -329,12 +333,14 @@ class Table:
 
     def view_actor(self, actor_id: str, *, gm: bool, locale: str = "en") -> JSON:
         """One actor as the GM or everyone else sees it, its texts in ``locale``."""
-        return actor_view(
-            self.actors[actor_id],
-            gm=gm,
-            ruleset=self.ruleset,
-            settings=self.ruleset_settings,
-            locale=locale,
+        return self.call_ruleset(
+            lambda: actor_view(
+                self.actors[actor_id],
+                gm=gm,
+                ruleset=self.ruleset,
+                settings=self.ruleset_settings,
+                locale=locale,
+            )
         )
 
     def view_event(
@@ -413,17 +419,19 @@ class Table:
             "encounter": fields["encounter"],
             # the verifiable dice's segment ({"segment", "open"}); its seed is never here
             "dice": fields["dice"],
-            "actors": [
-                actor_view(
-                    rec,
-                    gm=gm,
-                    ruleset=self.ruleset,
-                    settings=settings.get("ruleset") or {},
-                    locale=locale,
-                )
-                for rec in actors.values()
-                if rec is not None
-            ],
+            "actors": self.call_ruleset(
+                lambda: [
+                    actor_view(
+                        rec,
+                        gm=gm,
+                        ruleset=self.ruleset,
+                        settings=settings.get("ruleset") or {},
+                        locale=locale,
+                    )
+                    for rec in actors.values()
+                    if rec is not None
+                ]
+            ),
         }
         if gm:
             table["pending"] = [{"pending": key, **entry} for key, entry in self.pending.items()]
@@ -656,7 +664,10 @@ class Table:
         return who.role == "player" and bool(self.settings.get("approval"))
 
     def call_ruleset(self, call: Callable[[], Any]) -> Any:
-        """Call into the ruleset; anything but a typed error becomes ``internal``."""
+        """Call into the ruleset; anything but a typed error becomes ``internal``,
+        naming the ruleset only (what the exception says may be a hidden value or
+        a path of the server's); the exception and its traceback go to the
+        engine's log, naming the ruleset and the table."""
         try:
             return call()
         except RollbridgeError:
@@ -664,11 +675,30 @@ class Table:
         except NotPlain:
             raise
         except Exception as exc:
+            log.error("ruleset %r failed at table %r", self.ruleset.id, self.info.id, exc_info=exc)
             raise InternalError(
-                say("internal.ruleset_failed", "ruleset {ruleset} failed: {error}")(
-                    ruleset=repr(self.ruleset.id), error=f"{type(exc).__name__}: {exc}"
+                say("internal.ruleset_failed", "ruleset {ruleset} failed")(
+                    ruleset=repr(self.ruleset.id)
                 )
             ) from exc
+
+    def returned(self, value: Any, expected: type, hook: str, *, optional: bool = False) -> Any:
+        """``value``, what the ruleset's ``hook`` returned, when it is an ``expected``
+        (or None, where ``optional``). :raises InternalError: anything else, naming
+        the ruleset, the hook and the type it returned."""
+        if isinstance(value, expected) or (optional and value is None):
+            return value
+        raise InternalError(
+            say(
+                "internal.ruleset_returned",
+                "ruleset {ruleset} returned {returned} from {hook}, not {expected}",
+            )(
+                ruleset=repr(self.ruleset.id),
+                returned=type(value).__name__,
+                hook=hook,
+                expected=expected.__name__ + (" | None" if optional else ""),
+            )
+        )
 
     def new_states(
         self, draft: Draft, states: Mapping[str, JSON], allowed: set[str]

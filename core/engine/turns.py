@@ -72,6 +72,7 @@ def run_hooks(
         context = turn_context(table, staged, encounter, actor_id, source)
         method = getattr(table.ruleset, hook)
         resolution: Resolution | None = table.call_ruleset(lambda m=method, c=context: m(c, source))
+        table.returned(resolution, Resolution, hook, optional=True)
         if resolution is None:
             continue
         records = table.new_states(staged, resolution.states, set(encounter.order))

@@ -33,6 +33,7 @@ __all__ = [
     "actor_view",
     "event_view",
     "hides_for",
+    "hides_now",
     "record_actor",
     "shown_alike",
     "staged_data",
@@ -141,6 +142,25 @@ def hides_for(
         if shown is None:
             shown = revealed[aspect] = bool(ruleset.reveals(aspect, settings))
         return not shown
+
+    return hides
+
+
+def hides_now(
+    ruleset: Ruleset, settings: Mapping[str, Any], controlled: Callable[[str], bool]
+) -> Hides:
+    """The players' ``hides(actor, aspect)`` as the table is now (for a text that
+    is no event's, such as a refusal's message): a detail is hidden when no player
+    controls its actor and the ruleset does not reveal its aspect (a ruleset whose
+    ``reveals`` fails reveals nothing)."""
+
+    def hides(actor_id: str, aspect: str) -> bool:
+        if controlled(actor_id):
+            return False
+        try:
+            return not ruleset.reveals(aspect, settings)
+        except Exception:
+            return True
 
     return hides
 

@@ -85,6 +85,11 @@ HELLO_SCHEMA: JSON = {
 }
 
 
+def _hides_all(actor_id: str, aspect: str) -> bool:
+    """Every private argument hidden (a refusal outside a table, to a non-GM)."""
+    return True
+
+
 class Tables:
     """The open tables of one driver: each opened once, however many connections
     ask for it at the same time, and dropped when idle.
@@ -311,8 +316,12 @@ class Connection:
         return Reply(origin=self.origin, message=message, frame=frame, request=request)
 
     def _error(self, request_id: Any, error: RollbridgeError, kind: Kind) -> Reply:
-        locale = self.member.locale if self.member is not None else self.locale
-        reply = self._reply(error_message(request_id, error, locale), kind)
+        member = self.member
+        locale = member.locale if member is not None else self.locale
+        # no table to tell whose details a private argument is: only the GM sees it
+        gm = member is not None and getattr(member.principal, "is_gm", False)
+        hides = None if gm else _hides_all
+        reply = self._reply(error_message(request_id, error, locale, hides), kind)
         reply.error = error
         return reply
 

@@ -44,11 +44,12 @@ from typing import TYPE_CHECKING, Any
 
 from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.dice.verifiable import DiceKey
+from rollbridge.engine.context import SECRET_NOTE
 from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.odds import answer_odds
 from rollbridge.engine.requests import REQUESTS, Request, parse_request, valid_id
 from rollbridge.engine.table import MAX_EVENT_BYTES, Outcome, Table
-from rollbridge.engine.views import Audience
+from rollbridge.engine.views import Audience, hides_now
 from rollbridge.exceptions import (
     InternalError,
     InvalidRequest,
@@ -74,7 +75,7 @@ from rollbridge.protocol.effects import (
 from rollbridge.protocol.keys import KeySet
 from rollbridge.protocol.members import Delivery, Member, result_frame
 from rollbridge.stats import check_scope, table_stats
-from rollbridge.text import Messages
+from rollbridge.text import Hides, Messages
 
 __all__ = ["RECENT_REPLIES", "ReadRetained", "TableProtocol", "echo_id", "error_message"]
 
@@ -104,12 +105,17 @@ def echo_id(message: Mapping[str, Any]) -> Any:
 MAX_MESSAGE = 600
 
 
-def error_message(request_id: Any, error: RollbridgeError, locale: str = "en") -> JSON:
-    """The ``error`` reply to a refused request, its message in ``locale``. A store's
-    failure is described to the operator's log only; the client is told to try again."""
+def error_message(
+    request_id: Any, error: RollbridgeError, locale: str = "en", hides: Hides = None
+) -> JSON:
+    """The ``error`` reply to a refused request, its message in ``locale`` for the
+    asker's audience: ``hides(actor_id, aspect)`` is true where the asker may not
+    see a private argument of the message (left out as in views); None for the GM.
+    A store's failure is described to the operator's log only; the client is told
+    to try again."""
     if isinstance(error, StoreError):
         error = StoreError(say("store.failed", "the store failed; try again")())
-    body = error.to_dict(locale)
+    body = error.to_dict(locale, hides)
     # What it quotes may come from the client as it was sent: made safe and short.
     message = valid(body["message"])
     body["message"] = message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
@@ -151,6 +157,8 @@ class _Asker:
     locale: str = "en"
     #: The request's type, when it is a known one (for the driver's metrics).
     request_type: str | None = None
+    #: Whether it is the GM (who sees a refusal's private arguments; others do not).
+    gm: bool = False
 
 
 @dataclass(eq=False, slots=True)
@@ -255,7 +263,8 @@ class TableProtocol:
         the server's dice for this one."""
         kind = message.get("type")
         asker = _Asker(origin, member, echo_id(message), member.locale if member else locale,
-                       kind if kind.__class__ is str and kind in REQUESTS else None)  # fmt: skip
+                       kind if kind.__class__ is str and kind in REQUESTS else None,
+                       who.is_gm)  # fmt: skip
         if self._holding or self._held:
             self._held.append(_Held(message, who, asker, dice))
             return []
@@ -489,7 +498,9 @@ class TableProtocol:
     # -- replies ------------------------------------------------------------------------
 
     def _refuse(self, asker: _Asker, error: RollbridgeError) -> Reply:
-        message = error_message(asker.request_id, error, asker.locale)
+        table = self.table
+        hides = None if asker.gm else hides_now(table.ruleset, table.settings, table.controlled)
+        message = error_message(asker.request_id, error, asker.locale, hides)
         frame = asker.member.encode(message) if asker.member is not None else None
         return Reply(origin=asker.origin, message=message, error=error, frame=frame,
                      request=asker.request_type)  # fmt: skip
@@ -500,6 +511,8 @@ class TableProtocol:
         """Reply to ``asker`` with a reply template; one that names a view carries
         the event as the asker sees it (read from the log if it is not at hand)."""
         message: JSON = {"type": "result", "id": asker.request_id, **template}
+        if "note" in message and message.get("status") == "secret":
+            message["note"] = SECRET_NOTE().render(asker.locale)
         audience_name = message.pop("view", None)
         member = asker.member
         # brief results leave out the event the member gets as a frame anyway; the
@@ -738,8 +751,9 @@ class TableProtocol:
                 welcome["resume"] = {"recovered": recovered, "missed": len(missed or ())}
             frames = [(member, member.encode(welcome))]
         except RollbridgeError as exc:
-            return [self._refuse(_Asker(member.origin, member, member.hello_id, member.locale),
-                                 exc)]  # fmt: skip
+            asker = _Asker(member.origin, member, member.hello_id, member.locale,
+                           gm=member.principal.is_gm)  # fmt: skip
+            return [self._refuse(asker, exc)]
         member.last_seq = self.durable_seq
         backlog: list[tuple[Member, bytes | str]] = []
         size, limit = len(frames[0][1]), self.backlog_limit  # the welcome counts too

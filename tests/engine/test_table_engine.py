@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import logging
 
 import pytest
 
@@ -165,10 +166,21 @@ class TestBadInput:
             )
         assert frozen(seated) == before
 
-    def test_a_failing_ruleset_is_an_internal_error_and_changes_nothing(self, seated):
+    def test_a_failing_ruleset_is_an_internal_error_and_changes_nothing(self, seated, caplog):
+        """The error names the ruleset only; what the exception said (a hidden value,
+        a server path) goes to the engine's log with its traceback (audit finding 2)."""
         before = frozen(seated)
-        with pytest.raises(InternalError, match="the ruleset broke"):
+        with (
+            caplog.at_level(logging.ERROR, logger="rollbridge.engine"),
+            pytest.raises(InternalError) as raised,
+        ):
             seated.handle("t", {"type": "resolve", "id": "x", "action": "boom"}, GM)
+        assert str(raised.value) == "ruleset 'tally' failed"
+        assert raised.value.to_dict()["message"] == "ruleset 'tally' failed"
+        [record] = [r for r in caplog.records if r.name == "rollbridge.engine"]
+        assert record.levelno == logging.ERROR
+        assert "'tally'" in record.getMessage() and "'t'" in record.getMessage()
+        assert "the ruleset broke" in caplog.text and "Traceback" in caplog.text
         assert frozen(seated) == before
         hit(seated, "after", dice=[2])  # and the table goes on
         assert damage(seated, "guard") == 2

@@ -119,6 +119,30 @@ class TestRegistration:
         with pytest.raises(PluginError, match="propertys"):
             host_with(Broken())
 
+    @pytest.mark.parametrize(
+        ("attribute", "schema", "message"),
+        [
+            ("state_schema", {"type": "object", "properties": {"stress": {"type": "int"}}},
+             r"state_schema\.stress has unknown type 'int'"),
+            ("settings_schema", {"type": "object", "properties": {"style_shifts": {
+                "type": "integer", "minimum": 1, "maximum": 5, "default": 9}}},
+             r"settings_schema\.style_shifts has a default its own schema refuses: "
+             r"settings_schema\.style_shifts default: .*"),
+            ("sheet_schema", {"type": "object", "properties": {"hp": {
+                "type": "string", "default": 3}}},
+             r"sheet_schema\.hp has a default its own schema refuses"),
+        ],
+        ids=["state-type-typo", "settings-default-out-of-bounds", "sheet-default-wrong-type"],
+    )  # fmt: skip
+    def test_a_schema_the_checks_refuse_is_refused_at_load(self, tally, attribute, schema,
+                                                          message):  # fmt: skip
+        """The state schema is checked as the others are, and a default its own node
+        refuses (which then made every GM ``settings`` request fail) is refused at
+        load, naming the path (audit findings 6 and 7)."""
+        broken = type("Broken", (type(tally),), {attribute: schema})
+        with pytest.raises(PluginError, match=message):
+            host_with(broken())
+
     def test_a_registration_hook_that_raises_names_the_plugin(self):
         class Plugin:
             @rollbridge.hookimpl

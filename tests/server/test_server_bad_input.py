@@ -84,6 +84,7 @@ async def test_a_ruleset_that_raises_gets_internal_and_the_server_goes_on(tables
     before = await gm.request({"type": "state"})
     reply = await gm.request({"type": "resolve", "action": "boom"})
     assert reply["code"] == "internal"
+    assert reply["message"] == "ruleset 'tally' failed"  # not what the exception said
     assert (await gm.request({"type": "state"}))["table"] == before["table"]
     sr2, _ = await tables.join("sr2", "gm")
     assert (await sr2.request({"type": "roll", "formula": "2d6"}))["status"] == "done"

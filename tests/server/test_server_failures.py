@@ -227,7 +227,7 @@ async def test_a_ruleset_failing_to_show_an_event_refuses_it_and_changes_nothing
     monkeypatch.setattr(ruleset, "player_resolution", broken)
     reply = await gm.request({"type": "resolve", "action": "hit", "targets": ["guard"],
                               "dice": [2]}, timeout=5)  # fmt: skip
-    assert reply["code"] == "internal" and "player view bug" in reply["message"]
+    assert reply["code"] == "internal" and reply["message"] == "ruleset 'tally' failed"
     after = await gm.request({"type": "state"})
     assert after["table"] == before["table"]
     monkeypatch.undo()

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
 from rollbridge import ActionContext, ActionSpec, Actor, CommonState, Resolution, Ruleset, Track
+from rollbridge.contract import PlayerView
 from rollbridge.dice import DiceGroup, DiceSource, roll_die, roll_formula
 from rollbridge.exceptions import RuleViolation
 from rollbridge.text import Private
@@ -150,6 +152,11 @@ class HitPoints(Ruleset):
         hp, lost = actor.sheet["hp"], actor.state["lost"]
         status = "down" if lost >= hp else "impaired" if lost * 2 >= hp else "ok"
         return CommonState(status, (Track("hp", "HP lost", lost, hp),))
+
+    def player_view(self, actor: Actor, settings: Mapping[str, Any]) -> PlayerView:
+        """An NPC's hit points are the GM's (its results mark them ``Private``): the
+        default view would show them as its track, so players get its status only."""
+        return PlayerView(common=replace(self.common_state(actor), tracks=()))
 
     def adjust(self, actor: Actor, track: str, delta: int) -> dict[str, Any]:
         if track != "hp":

@@ -62,3 +62,15 @@ def test_players_see_the_dice_but_not_an_npc_armour_class(table):
     # the fighter is a player's: the goblin's attack on him shows his AC to everyone
     table.resolve("attack", actor="g", targets=["f"], dice=[2])
     assert table.views()[1]["data"]["steps"][0] == "attack 2 +4 = 6 against AC 16"
+
+
+def test_players_see_an_npcs_status_but_not_its_hit_points(table):
+    """The goblin's hit points are Private in results, so its view leaves its track
+    out too (the default ``player_view`` showed it in ``actors[].common.tracks``)."""
+    table.resolve("attack", actor="f", targets=["g"], dice=[9, 1])  # 1d8+3 = 4 of 7
+    gm, player = table.views()
+    [goblin] = [a for a in player["actors"] if a["id"] == "g"]
+    assert goblin["common"]["status"] == "impaired" and goblin["common"]["tracks"] == []
+    [seen] = [a for a in gm["actors"] if a["id"] == "g"]
+    assert [(t["value"], t["max"]) for t in seen["common"]["tracks"]] == [(4, 7)]
+    assert table.actor("f", gm=False)["common"]["tracks"]  # a player's own actor: shown

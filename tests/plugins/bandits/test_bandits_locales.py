@@ -230,7 +230,11 @@ DISADVANTAGE = {
 }  # fmt: skip
 
 
-HEAVY = {"cs": "těžké zranění (BD-7)", "de": "schwer verwundet (BD-7)", "ru": "тяжёлое ранение (BD-7)"}
+HEAVY = {
+    "cs": "těžké zranění (BD-7)",
+    "de": "schwer verwundet (BD-7)",
+    "ru": "тяжёлое ранение (BD-7)",
+}
 
 
 @pytest.mark.parametrize("locale", LOCALES)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from rollbridge.contract import Count, Statistics
+from rollbridge.contract import Count, Resolution, Statistics
 from rollbridge.host import PluginHost
 from rollbridge.plugins.wilddie import WildDieRuleset
 from rollbridge.testing import RulesetConformance
+from rollbridge.text import Text
 
 
 class TestWildDieConforms(RulesetConformance):
@@ -43,4 +44,30 @@ def test_the_suite_reads_turn_hooks_statistics_too():
         ruleset = BadHookCounts()
 
     with pytest.raises(AssertionError, match=r"turn hook on_turn_start: .* not an int"):
+        TestBad().test_statistics_read_the_rulesets_own_events()
+
+
+@pytest.mark.parametrize(
+    ("returned", "problem"),
+    [
+        (lambda: Resolution(Text("wilddie.never_declared", {"x": 1}), {}), "internal"),
+        (lambda: Resolution("round", {"skills": {"fight", "will"}}), "internal"),
+        (lambda: {"narration": "round"}, "internal"),
+    ],
+    ids=["undeclared-text", "a-set", "a-dict"],
+)
+def test_a_turn_hook_the_engine_refuses_fails_the_suite(returned, problem):
+    """A turn hook whose result cannot be stored (an undeclared Text, a set) or is no
+    Resolution: the engine refuses the step as ``internal``, and the suite's
+    encounter fails naming the step (it skipped every refusal before, so such a
+    ruleset passed); refusals by the rules are still skipped."""
+
+    class BadRoundStart(WildDieRuleset):
+        def on_round_start(self, context, dice):
+            return returned()
+
+    class TestBad(RulesetConformance):
+        ruleset = BadRoundStart()
+
+    with pytest.raises(AssertionError, match=rf"encounter\.(start|next): {problem}: "):
         TestBad().test_statistics_read_the_rulesets_own_events()
