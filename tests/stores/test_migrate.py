@@ -272,11 +272,18 @@ def test_a_backup_moves_as_its_database_does(played, redis_factory, tmp_path):
     assert hashlib.sha256(backup.read_bytes()).hexdigest() == before
     beside = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("backup"))
     assert beside == ["backup.db", "backup.db.dice-key"]  # no -wal, no -shm made
-    source = SQLiteSource(played.db, retain=RETAIN)
+    source, copy = SQLiteSource(played.db, retain=RETAIN), SQLiteSource(backup, retain=RETAIN)
     try:
-        wanted = {t: checksum(dump_table(source.store, t)) for t in ("mig", "other")}
+        dumps = {t: dump_table(copy.store, t) for t in ("mig", "other")}
+        for table, dump in dumps.items():  # the database itself, at a new epoch
+            original = dump_table(source.store, table)
+            assert dump.snapshot.info.epoch > original.snapshot.info.epoch
+            assert [e.packed() for e in dump.events] == [e.packed() for e in original.events]
+            assert dump.replies == original.replies and dump.tokens == original.tokens
     finally:
         source.close()
+        copy.close()
+    wanted = {t: checksum(dump) for t, dump in dumps.items()}
     assert {t["table"]: t["redis_checksum"] for t in json.loads(out)["tables"]} == wanted
 
 
