@@ -38,6 +38,12 @@ __all__ = ["BackupInfo", "backup"]
 DEST_EXISTS = say("store.backup.exists", "{path} exists already; choose another name")
 SAME_FILE = say("store.backup.same", "the backup would overwrite the database {path} itself")
 NO_DATABASE = say("store.backup.missing", "no database file {path}")
+# Translators: {path} the backup asked for; {folder} its folder.
+NO_FOLDER = say(
+    "store.backup.no_folder", "cannot write the backup {path}: the folder {folder} does not exist"
+)
+# Translators: {path} the backup asked for; {error} SQLite's or the system's (English) reason.
+CANNOT_WRITE = say("store.backup.cannot_write", "cannot write the backup {path}: {error}")
 # Translators: {problem} is SQLite's own (English) report of the check.
 BAD_COPY = say("store.backup.bad_copy", "the copy failed its check ({problem}); it was removed")
 
@@ -85,7 +91,8 @@ def backup(
     """Copy the database ``source`` to ``dest`` (which must not exist); see the
     module docstring.
 
-    :raises StoreError: the source cannot be read, or the copy is not sound.
+    :raises StoreError: the source cannot be read (naming it), the copy cannot be
+        written (naming the destination), or the copy is not sound.
     :raises Conflict: ``dest`` exists (or is the source).
     """
     source, dest = Path(source), Path(dest)
@@ -94,14 +101,18 @@ def backup(
     if dest.exists():
         same = dest.resolve() == source.resolve()
         raise Conflict((SAME_FILE if same else DEST_EXISTS)(path=str(dest)))
+    if not dest.parent.is_dir():
+        raise StoreError(NO_FOLDER(path=str(dest), folder=str(dest.parent)))
     partial = dest.with_name(f".{dest.name}.{os.getpid()}.partial")
+    blamed = source  # what an error is about: the source while it is read, else the copy
     try:
-        with (
-            closing(sqlite3.connect(source, timeout=busy_timeout)) as reading,
-            closing(sqlite3.connect(partial)) as copy,
-        ):
+        with closing(sqlite3.connect(source, timeout=busy_timeout)) as reading:
             reading.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-            reading.backup(copy)  # one step: one consistent snapshot
+            blamed = dest
+            with closing(sqlite3.connect(partial)) as copy:
+                blamed = source
+                reading.backup(copy)  # one step: one consistent snapshot
+        blamed = dest
         _new_epochs(partial)
         with closing(sqlite3.connect(partial)) as copy:
             copy.execute("PRAGMA journal_mode=DELETE")
@@ -118,6 +129,8 @@ def backup(
         for leftover in [partial, *(partial.with_name(partial.name + end) for end in _BESIDE)]:
             with suppress(OSError):
                 leftover.unlink()
+        if blamed == dest and isinstance(exc, sqlite3.Error | OSError):
+            raise StoreError(CANNOT_WRITE(path=str(dest), error=str(exc))) from exc
         if isinstance(exc, sqlite3.Error):
             raise StoreError(CANNOT_OPEN(path=str(source), error=str(exc))) from exc
         raise

@@ -130,3 +130,15 @@ async def test_a_restored_backup_is_a_new_epoch_no_client_resumes_across(tally, 
         for peer in world.peers:
             peer._reader.cancel()
         await server.stop()
+
+
+def test_a_destination_that_cannot_be_written_is_named(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LANGUAGE", "en")
+    source = tmp_path / "rollbridge.db"
+    SQLiteStore(source).close()
+    dest = tmp_path / "missing" / "dir" / "x.db"
+    assert main(["backup", "--db", str(source), str(dest)]) == 1
+    _, err = capsys.readouterr()
+    assert err.count("\n") == 1 and err.startswith("rollbridge: error: store_error: ")
+    assert str(dest) in err and str(source) not in err
+    assert not (tmp_path / "missing").exists()
