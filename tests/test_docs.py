@@ -77,3 +77,13 @@ def test_the_plugin_guide_gives_the_odds_signature_in_full():
         for name, p in inspect.signature(Odds).parameters.items()
     )
     assert "`Odds(outcomes, truncated=0, totals=None, labels={})`" in text, fields
+
+
+def test_operations_warns_that_the_wal_files_are_part_of_the_database():
+    """docs/operations.md: deleting the -wal (or copying the .db alone) loses
+    acknowledged changes; the operator is told so, and told to use rollbridge backup."""
+    text = (DOCS / "operations.md").read_text(encoding="utf-8")
+    warning = text.split("**The `-wal` and `-shm` files are part of the database.**")[1]
+    paragraph = warning.split("\n\n")[0]
+    for said in ("Never delete", "never copy or move the `.db` file alone", "rollbridge backup"):
+        assert said in paragraph

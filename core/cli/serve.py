@@ -9,15 +9,19 @@ SIGINT stops accepting, closes clients with 1001, flushes the store, exits 0.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import logging
+import os
 import sys
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from rollbridge.cli.limits import add_limit_options, limits_from
 from rollbridge.cli.stores import add_store_options, open_store, refuse_unsafe_redis, store_name
+from rollbridge.exceptions import Conflict, StoreError
 from rollbridge.server.limits import DEFAULT_HOST, DEFAULT_PORT, MAX_PENDING
 from rollbridge.stores.base import DEFAULT_RETAIN, Store
+from rollbridge.text import Messages
 
 if TYPE_CHECKING:
     from rollbridge.engine.model import TableInfo
@@ -27,6 +31,16 @@ if TYPE_CHECKING:
 __all__ = ["SHOWN_TABLES", "add_parsers", "create_demo_table", "join_url", "web_url"]
 
 log = logging.getLogger("rollbridge.serve")
+
+say = Messages("rollbridge")
+# Translators: {path} the database; {lock} its lock file.
+IN_USE = say(
+    "cli.serve.in_use",
+    "another rollbridge serve is running on {path} (it holds {lock}): stop it first, "
+    "or give this one another --db",
+)
+# Translators: {path} the lock file; {error} the system's (English) reason.
+CANNOT_LOCK = say("cli.serve.cannot_lock", "cannot open the lock file {path}: {error}")
 
 DEMO_RULESET = "sr2"
 #: The tables whose web view ``serve`` names at start (the oldest first); the rest are counted.
@@ -118,13 +132,50 @@ def _serve(args: argparse.Namespace) -> int:
 
     # no token and no client-caused traceback in the log, in either format
     configure(args.log_level, args.log_format)
-    import asyncio
+    store = open_store(args, retain=args.retain)  # the store loads only for serving
+    refuse_unsafe_redis(store, args)
+    lock = None if args.redis else _lock_database(store)
+    try:
+        return _serve_store(args, store)
+    finally:
+        if lock is not None:
+            os.close(lock)
 
+
+def _lock_database(store: Store) -> int | None:
+    """Take ``<db>.lock`` for this process's life: one ``serve`` per SQLite file (a
+    second one would refuse most requests with ``store_error``, each process's
+    commits breaking the other's sequence). The ``table``, ``token``, ``backup``
+    and ``export`` commands take no lock: they run beside a server.
+
+    :raises Conflict: another process serves the file (``database_in_use``).
+    """
+    path = getattr(store, "path", None)
+    if path is None:
+        return None
+    lock_path = f"{path}.lock"
+    try:
+        descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        store.close()
+        raise StoreError(CANNOT_LOCK(path=lock_path, error=exc.strerror or str(exc))) from None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(descriptor)
+        store.close()
+        raise Conflict(
+            IN_USE(path=str(path), lock=lock_path),
+            code="database_in_use",
+            details={"path": str(path)},
+        ) from None
+    return descriptor
+
+
+def _serve_store(args: argparse.Namespace, store: Store) -> int:
     from rollbridge.host import PluginHost
     from rollbridge.server.app import Server
 
-    store = open_store(args, retain=args.retain)  # the store loads only for serving
-    refuse_unsafe_redis(store, args)
     db = store_name(store)
     host = PluginHost()
     fresh = not store.tables()
@@ -162,6 +213,8 @@ def _serve(args: argparse.Namespace) -> int:
     )
     sys.stdout.write(_web_lines(store.tables(), args.host, args.port))
     sys.stdout.flush()
+    import asyncio
+
     asyncio.run(_run(server))
     sys.stdout.write("rollbridge stopped\n")
     return 0

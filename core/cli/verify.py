@@ -26,6 +26,7 @@ __all__ = ["add_parsers", "read_log", "render_report"]
 say = Messages("rollbridge")
 # Translators: {path} a file, {line} a line number, {error} the parser's message.
 UNREADABLE = say("cli.verify.unreadable", "{path}: line {line} is not JSON: {error}")
+TOO_DEEP = say("cli.verify.too_deep", "{path}: line {line} is JSON nested too deep to check")
 # Translators: a summary of `rollbridge verify`; the numbers are counts.
 SUMMARY = say(
     "cli.verify.summary",
@@ -75,7 +76,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
 def read_log(path: str) -> list[dict[str, Any]]:
     """The JSON objects of a JSON Lines file (blank lines skipped).
 
-    :raises ValueError: naming the line that is not JSON.
+    :raises ValueError: naming the line that is not JSON (or nests too deep).
     """
     text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     entries = []
@@ -87,6 +88,8 @@ def read_log(path: str) -> list[dict[str, Any]]:
             entry = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ValueError(UNREADABLE(path=path, line=number, error=exc.msg)) from exc
+        except RecursionError:
+            raise ValueError(TOO_DEEP(path=path, line=number)) from None
         entries.append(entry if isinstance(entry, dict) else {})
     return entries
 

@@ -35,11 +35,15 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import os
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 from pathlib import Path
 
 from rollbridge.dice.sources import MAX_RESULTS_PER_REQUEST, DiceSource
+from rollbridge.exceptions import StoreError
+from rollbridge.text import Messages
 
 __all__ = [
     "SCHEME",
@@ -55,6 +59,22 @@ __all__ = [
 SCHEME = "rollbridge-hmac-sha256-v1"
 _WORD = 1 << 64
 KEY_BYTES = 32
+
+log = logging.getLogger("rollbridge.dice")
+say = Messages("rollbridge")
+# Translators: {path} is the key file; "dice_key_lost" is an error code, kept as it is.
+BAD_KEY = say(
+    "dice.bad_key",
+    "{path} is not a dice key (64 hexadecimal digits): restore the file from the backup "
+    "of the database, or, if it is lost, move it aside so that a new key is made "
+    "(open verifiable segments then refuse dice with dice_key_lost)",
+)
+# Translators: {path} is the key file; {error} the system's (English) reason.
+UNREADABLE_KEY = say(
+    "dice.unreadable_key",
+    "the dice key {path} cannot be read ({error}): give the server's user access to it, "
+    "or restore it from the backup of the database",
+)
 
 
 def segment_seed(key: bytes, table: str, epoch: int, segment: int | str, nonce: str = "") -> bytes:
@@ -114,6 +134,8 @@ class DiceKey:
         if len(secret) != KEY_BYTES:
             raise ValueError(f"a dice key is {KEY_BYTES} bytes, not {len(secret)}")
         self._secret = secret
+        #: Whether :meth:`load` made this key just now (the file was absent).
+        self.created = False
 
     def __repr__(self) -> str:
         return "DiceKey(…)"  # never the secret, not even in a traceback
@@ -125,19 +147,56 @@ class DiceKey:
 
     @classmethod
     def load(cls, path: str | Path) -> DiceKey:
-        """The key in ``path``, created (mode 0600, written and synced) if absent."""
+        """The key in ``path``, created if absent: written (mode 0600) and synced under a
+        temporary name, then linked into place and the folder synced, so that a crash
+        leaves no key or a whole one (:attr:`created` is then true).
+
+        :raises StoreError: ``path`` cannot be read or holds no key (code
+            ``bad_dice_key``): never replaced, since verifiable tables' segments were
+            committed under it.
+        """
         path = Path(path)
         try:
-            return cls(bytes.fromhex(path.read_text().strip()))
+            return cls._read(path)
         except FileNotFoundError:
             pass
         secret = os.urandom(KEY_BYTES)
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "w") as file:
-            file.write(secret.hex() + "\n")
-            file.flush()
-            os.fsync(file.fileno())
-        return cls(secret)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(descriptor, "w") as file:
+                file.write(secret.hex() + "\n")
+                file.flush()
+                os.fsync(file.fileno())
+            try:
+                os.link(temporary, path)  # never over a key another process just made
+            except FileExistsError:
+                return cls._read(path)
+            _sync_folder(path.parent)
+        except OSError as exc:
+            raise _unreadable(path, exc) from None
+        finally:
+            with suppress(OSError):
+                temporary.unlink()
+        key = cls(secret)
+        key.created = True
+        return key
+
+    @classmethod
+    def _read(cls, path: Path) -> DiceKey:
+        """The key in ``path``. :raises FileNotFoundError: StoreError:"""
+        try:
+            text = path.read_text(encoding="ascii", errors="replace").strip()
+        except FileNotFoundError:
+            raise
+        except OSError as exc:
+            raise _unreadable(path, exc) from None
+        try:
+            return cls(bytes.fromhex(text))
+        except ValueError:
+            raise StoreError(
+                BAD_KEY(path=str(path)), code="bad_dice_key", details={"path": str(path)}
+            ) from None
 
     @classmethod
     def for_store(cls, store: object) -> DiceKey:
@@ -151,11 +210,46 @@ class DiceKey:
         path = getattr(store, "path", None)
         if path is None:
             return cls.ephemeral()
-        return cls.load(f"{path}.dice-key")
+        key = cls.load(f"{path}.dice-key")
+        tables = getattr(store, "tables", None)
+        if key.created and tables is not None and tables():
+            log.warning(
+                "%s.dice-key was missing, so a new dice key was made, but the database "
+                "holds tables already (restored without its key file?): open segments "
+                "of verifiable tables will refuse dice (dice_key_lost) until their GM "
+                "ends them with dice.reveal; restore the key file beside the database "
+                "to avoid that",
+                path,
+            )
+        return key
 
     def seed(self, table: str, epoch: int, segment: int | str, nonce: str = "") -> bytes:
         """The seed of one segment's stream (:func:`segment_seed`)."""
         return segment_seed(self._secret, table, epoch, segment, nonce)
+
+
+def _unreadable(path: Path, exc: OSError) -> StoreError:
+    """The refusal of a key file the system would not read or write."""
+    error = exc.strerror or type(exc).__name__
+    return StoreError(
+        UNREADABLE_KEY(path=str(path), error=error),
+        code="bad_dice_key",
+        details={"path": str(path)},
+    )
+
+
+def _sync_folder(folder: Path) -> None:
+    """fsync a folder, so that a name just linked in it survives a crash."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - a system without folder descriptors
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:  # pragma: no cover - a file system that cannot sync folders
+        pass
+    finally:
+        os.close(descriptor)
 
 
 class VerifiableDice(DiceSource):

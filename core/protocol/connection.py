@@ -39,7 +39,7 @@ from rollbridge.protocol.effects import Close, Effect, FindToken, LoadTable, Rep
 from rollbridge.protocol.frames import Kind, decode, encode
 from rollbridge.protocol.limits import COSTS, RateLimit, Rates
 from rollbridge.protocol.members import Member
-from rollbridge.protocol.table import TableProtocol, error_message
+from rollbridge.protocol.table import TableProtocol, error_message, store_cause
 from rollbridge.schema import validate
 from rollbridge.text import Messages
 from rollbridge.tokens import hash_token
@@ -351,7 +351,7 @@ class Connection:
         # The token first: without one, nothing is loaded and nothing told apart.
         find = FindToken(table_id=hello["table"], token_hash=hash_token(hello["token"]))
         find.on_result = lambda record: self._token_found(record, hello, adapter, kind, request_id)
-        find.on_error = lambda error: self._hello_failed(error, kind, request_id)
+        find.on_error = lambda error: self._hello_failed(error, kind, request_id, hello["table"])
         return [find]
 
     def _token_found(
@@ -364,7 +364,7 @@ class Connection:
             if isinstance(found, UnknownTable):
                 return self._refused(kind, request_id)
             if isinstance(found, BaseException):
-                return self._hello_failed(found, kind, request_id)
+                return self._hello_failed(found, kind, request_id, hello["table"])
             if self.closed:  # gone while the table loaded: nobody may be keeping it
                 self.tables.release(found)
                 return []
@@ -387,7 +387,6 @@ class Connection:
                 notes=notes,
             )
             self.table, self.member, self.locale = found, member, locale
-            log.info("%s joined table %s", member.principal.label(), found.id)
             return found.join(member, hello.get("resume")) + self._joined()
 
         return self.tables.get(hello["table"], opened)
@@ -436,9 +435,12 @@ class Connection:
         error = AuthenticationFailed(say("hello.refused", "this token does not open that table")())
         return [self._error(request_id, error, kind), Close(code=CLOSE_AUTH, reason=error.code)]
 
-    def _hello_failed(self, error: BaseException, kind: Kind, request_id: Any) -> Effects:
+    def _hello_failed(
+        self, error: BaseException, kind: Kind, request_id: Any, table: str
+    ) -> Effects:
+        if not isinstance(error, RollbridgeError) or isinstance(error, StoreError):
+            log.error("hello at table %s failed: %s", table, store_cause(error))
         if not isinstance(error, RollbridgeError):
-            log.error("hello failed: %s: %s", type(error).__name__, error)
             error = StoreError(f"{type(error).__name__}: {error}")
         return [self._error(request_id, error, kind), *self._joined()]
 

@@ -100,6 +100,17 @@ def echo_id(message: Mapping[str, Any]) -> Any:
     return value if valid_id(value) else None
 
 
+#: The longest cause of a store's failure the operator's log quotes (characters).
+MAX_CAUSE = 500
+
+
+def store_cause(error: BaseException) -> str:
+    """A store's failure as the operator's log tells it: the store's own message (the
+    type too when it is not rollbridge's), at most :data:`MAX_CAUSE` characters."""
+    text = str(error) if isinstance(error, RollbridgeError) else f"{type(error).__name__}: {error}"
+    return text if len(text) <= MAX_CAUSE else text[: MAX_CAUSE - 1] + "…"
+
+
 #: The longest error message sent (characters): one that quotes a client's long
 #: value is cut.
 MAX_MESSAGE = 600
@@ -361,7 +372,7 @@ class TableProtocol:
 
         def fail(error: BaseException) -> Effects:
             self._holding -= 1
-            log.error("table %s: a store read failed: %s", self.id, error)
+            log.error("table %s: a store read failed: %s", self.id, store_cause(error))
             return [self._refuse(asker, StoreError(str(error))), *self._release()]
 
         read.on_result, read.on_error = resume, fail
@@ -532,7 +543,7 @@ class TableProtocol:
                 return [self._embed(asker, message, Delivery(self.table, event), audience_name)]
 
             read.on_result = found
-            read.on_error = lambda error: [self._refuse(asker, StoreError(str(error)))]
+            read.on_error = self._read_failed(asker, f"reading event {seq}")
             return [read]
         return [self._embed(asker, message, delivery, audience_name)]
 
@@ -603,9 +614,7 @@ class TableProtocol:
             return [self._reply(asker, {"type": "result", "id": asker.request_id, **fields}, None)]
 
         read.on_result = then
-        read.on_error = self._counting_error(
-            lambda error: [self._refuse(asker, StoreError(str(error)))]
-        )
+        read.on_error = self._counting_error(self._read_failed(asker, "reading the log"))
         return [read]
 
     def _state(self, request: Request, who: Principal, asker: _Asker) -> Effects:
@@ -634,10 +643,18 @@ class TableProtocol:
             return [self._reply(asker, message, None)]
 
         read.on_result = then
-        read.on_error = self._counting_error(
-            lambda error: [self._refuse(asker, StoreError(str(error)))]
-        )
+        read.on_error = self._counting_error(self._read_failed(asker, "reading the log"))
         return [read]
+
+    def _read_failed(self, asker: _Asker, what: str) -> Callable[[BaseException], Effects]:
+        """What a failed read answers ``asker``: ``store_error``, and the cause in
+        the operator's log (the client is only told to try again)."""
+
+        def refuse(error: BaseException) -> Effects:
+            log.error("table %s: %s failed: %s", self.id, what, store_cause(error))
+            return [self._refuse(asker, StoreError(str(error)))]
+
+        return refuse
 
     def _counting_error(self, fail: Callable[[BaseException], Effects] | None) -> Any:
         def on_error(error: BaseException) -> Effects:
@@ -701,7 +718,7 @@ class TableProtocol:
             )
             asker = _Asker(member.origin, member, member.hello_id, member.locale)
             read.on_error = self._counting_error(
-                lambda error: [self._refuse(asker, StoreError(str(error)))]
+                self._read_failed(asker, "reading the missed events")
             )
             return [read]
         return self._welcome(member, resume, None)
@@ -754,6 +771,7 @@ class TableProtocol:
             asker = _Asker(member.origin, member, member.hello_id, member.locale,
                            gm=member.principal.is_gm)  # fmt: skip
             return [self._refuse(asker, exc)]
+        log.info("%s joined table %s", member.principal.label(), self.id)
         member.last_seq = self.durable_seq
         backlog: list[tuple[Member, bytes | str]] = []
         size, limit = len(frames[0][1]), self.backlog_limit  # the welcome counts too

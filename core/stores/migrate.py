@@ -34,9 +34,9 @@ from typing import Any
 
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.engine.model import Event, TableSnapshot
-from rollbridge.exceptions import Conflict, InvalidRequest, NotFound, UnknownTable
+from rollbridge.exceptions import Conflict, InvalidRequest, NotFound, StoreError, UnknownTable
 from rollbridge.plain import JSON, pack
-from rollbridge.stores.base import DEFAULT_RETAIN, Store, unknown_table
+from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN, Store, unknown_table
 from rollbridge.stores.redis import RedisStore
 from rollbridge.stores.sqlite import SCHEMA_VERSION, SQLiteStore
 from rollbridge.text import Messages
@@ -174,6 +174,7 @@ class SQLiteSource:
     :raises NotFound: the file does not exist (code ``no_database``).
     :raises InvalidRequest: it is not a database of this rollbridge's schema
         (code ``schema_version``).
+    :raises StoreError: it is not a SQLite database at all.
     """
 
     def __init__(self, path: str | Path, *, retain: int = DEFAULT_RETAIN) -> None:
@@ -184,6 +185,15 @@ class SQLiteSource:
         if not self.path.is_file():
             raise NotFound(NO_DATABASE(path=str(self.path)), code="no_database",
                            details={"path": str(self.path)})  # fmt: skip
+        try:
+            self._check()
+        except sqlite3.Error as exc:  # not a database: garbage, or a folder
+            raise StoreError(CANNOT_OPEN(path=str(self.path), error=str(exc))) from exc
+        #: The store read through its interface (nothing it does here writes).
+        self.store = SQLiteStore(self.read_path, retain=retain)
+
+    def _check(self) -> None:
+        """Check the file's schema; read one not in WAL mode from a copy."""
         with closing(self._read_only()) as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
@@ -198,8 +208,6 @@ class SQLiteSource:
                 self.read_path = Path(self._copy.name) / self.path.name
                 with closing(sqlite3.connect(self.read_path)) as copy:
                     conn.backup(copy)
-        #: The store read through its interface (nothing it does here writes).
-        self.store = SQLiteStore(self.read_path, retain=retain)
 
     def _read_only(self) -> sqlite3.Connection:
         return sqlite3.connect(f"{self.read_path.resolve().as_uri()}?mode=ro", uri=True)
@@ -377,14 +385,18 @@ def migrate(
     admin tokens and the dice key; verify each table once written.
 
     Everything is checked before anything is written: the named tables exist in
-    SQLite, none of them exists in Redis, the admin tokens and the dice key do not
-    clash. ``progress(done, total, table)`` is called after each table.
+    SQLite and every one of them reads whole (each is read once to check it, then
+    again to write it, so that only one table is held in memory at a time), none of
+    them exists in Redis, the admin tokens and the dice key do not clash.
+    ``progress(done, total, table)`` is called after each table.
 
     :raises UnknownTable: a named table is not in the file.
     :raises Conflict: Redis holds a table already (``table_exists``, every one named),
         another admin token of an id, or another dice key while a moved table has an
         open verifiable segment; nothing was written then.
-    :raises StoreError: Redis failed; the tables before were written and verified.
+    :raises StoreError: a table in the file cannot be read (naming it and the
+        seqs); nothing was written then. Or Redis failed; the tables before were
+        written and verified.
     """
     chosen = _choose(source, tables)
     there = set(target.table_ids())
@@ -393,8 +405,8 @@ def migrate(
         raise Conflict(EXISTS(tables=", ".join(clash)), code="table_exists",
                        details={"tables": clash})  # fmt: skip
     open_segments = []
-    for table_id in chosen:
-        dice: Any = source.store.load(table_id)[0].dice
+    for table_id in chosen:  # each read whole once before anything is written
+        dice: Any = dump_table(source.store, table_id).snapshot.dice
         if isinstance(dice, dict) and dice.get("open"):
             open_segments.append(table_id)
     report = MigrationReport(dice_key=_dice_plan(source, target, open_segments))

@@ -370,6 +370,34 @@ def _fold(
     return info, actors, meta
 
 
+# Translators: {table} a table's id; {first} and {last} seqs; {error} Python's (English) reason.
+CORRUPT_ROW = say(
+    "store.corrupt_row",
+    "table {table}: the stored events of seqs {first} to {last} cannot be read ({error}): "
+    "the database is damaged; restore it from a backup",
+)
+
+# Translators: {table} a table's id; {error} Python's (English) reason.
+CORRUPT_STATE = say(
+    "store.corrupt_state",
+    "table {table}: its stored state cannot be read ({error}): the database is damaged; "
+    "restore it from a backup",
+)
+
+
+def _row_events(table_id: str, first: int, last: int, blob: bytes) -> list[Event]:
+    """The events of one log row. :raises StoreError: naming the table and seqs,
+    when the row cannot be read."""
+    try:
+        return [Event.from_dict(data) for data in unpack(blob)]
+    except Exception as exc:
+        error = f"{type(exc).__name__}: {exc}"[:200]
+        raise StoreError(
+            CORRUPT_ROW(table=table_id, first=first, last=last, error=error),
+            details={"table": table_id, "first": first, "last": last},
+        ) from exc
+
+
 def _token(row: Sequence[Any]) -> TokenRecord:
     return TokenRecord(id=row[0], table=row[1], role=row[2], name=row[3], hash=row[4])
 
@@ -611,17 +639,23 @@ class SQLiteStore:
                 'SELECT last, info, state FROM log WHERE "table" = ? AND first > ? ORDER BY first',
                 (table_id, row[6]),
             ).fetchall()
-            info, actors, meta = _fold(row, rows)
+            try:
+                info, actors, meta = _fold(row, rows)
+            except Exception as exc:
+                error = f"{type(exc).__name__}: {exc}"[:200]
+                raise StoreError(CORRUPT_STATE(table=table_id, error=error),
+                                 details={"table": table_id}) from exc  # fmt: skip
             wanted = sorted(s for s in {*meta["undo"], *meta["redo"]} if s > info.seq - self.retain)
             history: dict[int, Event] = {}
             if wanted:
-                for (events,) in conn.execute(
-                    'SELECT events FROM log WHERE "table" = ? AND last >= ? AND first <= ?',
+                for row in conn.execute(
+                    'SELECT first, last, events FROM log WHERE "table" = ? AND last >= ?'
+                    " AND first <= ?",
                     (table_id, wanted[0], wanted[-1]),
                 ):
-                    for data in unpack(events):
-                        if data["seq"] in wanted:
-                            history[data["seq"]] = Event.from_dict(data)
+                    for event in _row_events(table_id, *row):
+                        if event.seq in wanted:
+                            history[event.seq] = event
         snapshot = TableSnapshot.from_meta(info, actors, meta)
         return snapshot, history
 
@@ -629,7 +663,8 @@ class SQLiteStore:
         """Every event with a seq above ``seq``, in order; ``[]`` when ``seq``
         is the latest; None if some of them have left the retained log.
 
-        :raises UnknownTable:
+        :raises UnknownTable: StoreError: a log row cannot be read (it names the
+            table and the seqs).
         """
         with self._transaction() as conn:
             _, latest, _ = self._head(conn, table_id)
@@ -638,16 +673,19 @@ class SQLiteStore:
             if seq < latest - self.retain:
                 return None
             rows = conn.execute(
-                'SELECT events FROM log WHERE "table" = ? AND last > ? ORDER BY first',
+                'SELECT first, last, events FROM log WHERE "table" = ? AND last > ? ORDER BY first',
                 (table_id, seq),
             ).fetchall()
-        events = [data for (blob,) in rows for data in unpack(blob) if data["seq"] > seq]
-        if [e["seq"] for e in events] != list(range(seq + 1, latest + 1)):
+        events = [e for row in rows for e in _row_events(table_id, *row) if e.seq > seq]
+        if [e.seq for e in events] != list(range(seq + 1, latest + 1)):
             return None
-        return [Event.from_dict(data) for data in events]
+        return events
 
     def event(self, table_id: str, seq: int) -> Event | None:
-        """One retained event, or None if it is not (or no longer) in the log."""
+        """One retained event, or None if it is not (or no longer) in the log.
+
+        :raises StoreError: its log row cannot be read.
+        """
         with self._transaction() as conn:
             try:
                 _, latest, _ = self._head(conn, table_id)
@@ -656,15 +694,15 @@ class SQLiteStore:
             if not latest - self.retain < seq <= latest:
                 return None
             row = conn.execute(
-                'SELECT events FROM log WHERE "table" = ? AND first <= ? AND last >= ?'
+                'SELECT first, last, events FROM log WHERE "table" = ? AND first <= ? AND last >= ?'
                 " ORDER BY first DESC LIMIT 1",
                 (table_id, seq, seq),
             ).fetchone()
         if row is None:
             return None
-        for data in unpack(row[0]):
-            if data["seq"] == seq:
-                return Event.from_dict(data)
+        for event in _row_events(table_id, *row):
+            if event.seq == seq:
+                return event
         return None
 
     def reply(self, table_id: str, key: str) -> JSON | None:

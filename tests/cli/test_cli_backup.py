@@ -88,3 +88,57 @@ def test_json_and_the_function(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["tables"] == 0
     info = backup(db, tmp_path / "b.db")
     assert (info.tables, info.schema_version) == (0, 4) and info.size > 0
+
+
+async def test_a_restored_backup_is_a_new_epoch_no_client_resumes_across(tally, tmp_path):
+    """A backup taken at seq 5 restored after clients saw seq 10: the seqs after 5 get
+    new events, so a client resuming from 10 starts over (``recovered: false``) rather
+    than being told it missed nothing of another history."""
+    import shutil
+
+    host, path = make_host(tally), tmp_path / "rollbridge.db"
+    with SQLiteStore(path) as seed:
+        tokens = seed_tables(seed, host)
+    server, store = await start(path, host)
+    world = Tables(server, store, path, tokens)
+    gm, welcome = await world.join("tally", "gm")
+    for _ in range(3):
+        await gm.request({"type": "roll", "formula": "1d6"})
+    copy = tmp_path / "copy.db"
+    assert await asyncio.to_thread(main, ["backup", "--db", str(path), str(copy)]) == 0
+    for _ in range(3):
+        last = await gm.request({"type": "roll", "formula": "1d6"})
+    seen = (welcome["epoch"], last["seq"])
+    for peer in world.peers:
+        peer._reader.cancel()
+    await server.stop()
+    for end in ("", "-wal", "-shm"):  # the restore of docs/operations.md
+        if (tmp_path / f"rollbridge.db{end}").exists():
+            (tmp_path / f"rollbridge.db{end}").rename(tmp_path / f"aside.db{end}")
+    shutil.copy(copy, path)
+    server, store = await start(path, host)
+    world = Tables(server, store, path, tokens)
+    try:
+        gm, restored = await world.join("tally", "gm")
+        assert restored["epoch"] != seen[0] and restored["seq"] == seen[1] - 3
+        for _ in range(3):  # the seqs the client saw, with other events
+            await gm.request({"type": "roll", "formula": "1d6"})
+        _, back = await world.join("tally", "player", resume={"epoch": seen[0], "seq": seen[1]})
+        assert back["type"] == "welcome" and back["resume"]["recovered"] is False
+        assert back["epoch"] == restored["epoch"] and back["seq"] == seen[1]
+    finally:
+        for peer in world.peers:
+            peer._reader.cancel()
+        await server.stop()
+
+
+def test_a_destination_that_cannot_be_written_is_named(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LANGUAGE", "en")
+    source = tmp_path / "rollbridge.db"
+    SQLiteStore(source).close()
+    dest = tmp_path / "missing" / "dir" / "x.db"
+    assert main(["backup", "--db", str(source), str(dest)]) == 1
+    _, err = capsys.readouterr()
+    assert err.count("\n") == 1 and err.startswith("rollbridge: error: store_error: ")
+    assert str(dest) in err and str(source) not in err
+    assert not (tmp_path / "missing").exists()

@@ -776,3 +776,12 @@ def test_a_resolution_whose_dice_are_no_list_is_a_problem_not_a_traceback(dice):
     events = log(svc)
     next(e for e in events if e["kind"] == "resolution")["data"]["dice"] = dice
     verify_events(events)  # no exception: whatever it finds is a problem in the report
+
+
+def test_verify_of_json_nested_too_deep_is_one_error_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LANGUAGE", "en")
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text('{"type": "event"}\n' + "[" * 100_000 + "]" * 100_000 + "\n")
+    assert main(["verify", str(deep)]) == 2
+    _, err = capsys.readouterr()
+    assert err == f"rollbridge: error: {deep}: line 2 is JSON nested too deep to check\n"

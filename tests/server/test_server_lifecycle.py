@@ -289,3 +289,41 @@ async def test_a_slow_client_is_disconnected_and_never_holds_up_the_table(make_t
         while True:
             await asyncio.wait_for(slow_ws.recv(), 10)
     assert slow_ws.close_code == 1013
+
+
+def test_a_second_serve_on_the_same_db_is_refused(tmp_path):
+    """Two servers on one SQLite file would break each other's commits (most requests
+    refused with store_error): the second refuses to start, one line naming the file;
+    the table and backup commands still run beside the server; once it stops, the
+    file can be served again."""
+    db = tmp_path / "one.db"
+    first = Serve(db, "--no-demo")
+    try:
+        second = subprocess.run(
+            [sys.executable, "-m", "rollbridge", "serve", "--port", str(free_port()),
+             "--db", str(db), "--no-demo"],
+            capture_output=True, text=True, timeout=60,
+            env={**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1", "LANGUAGE": "en"},
+        )  # fmt: skip
+        assert second.returncode == 1
+        assert second.stderr.count("\n") == 1 and "Traceback" not in second.stderr
+        assert second.stderr.startswith("rollbridge: error: database_in_use: ")
+        assert str(db) in second.stderr
+        assert "serving" not in second.stdout
+        made = json.loads(cli("table", "create", "--ruleset", "wilddie", "--name", "Side",
+                              "--json", db=db).stdout)  # fmt: skip
+        cli("backup", "--db", str(db), str(tmp_path / "copy.db"), db=db)
+        assert first.process.poll() is None
+    finally:
+        assert first.stop() == 0
+    again = Serve(db, "--no-demo")
+    try:
+
+        async def join() -> dict:
+            ws, welcome = await hello(again.url, made["table"], made["tokens"]["gm"])
+            await ws.close()
+            return welcome
+
+        assert asyncio.run(join())["type"] == "welcome"
+    finally:
+        assert again.stop() == 0

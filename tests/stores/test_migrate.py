@@ -272,11 +272,18 @@ def test_a_backup_moves_as_its_database_does(played, redis_factory, tmp_path):
     assert hashlib.sha256(backup.read_bytes()).hexdigest() == before
     beside = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("backup"))
     assert beside == ["backup.db", "backup.db.dice-key"]  # no -wal, no -shm made
-    source = SQLiteSource(played.db, retain=RETAIN)
+    source, copy = SQLiteSource(played.db, retain=RETAIN), SQLiteSource(backup, retain=RETAIN)
     try:
-        wanted = {t: checksum(dump_table(source.store, t)) for t in ("mig", "other")}
+        dumps = {t: dump_table(copy.store, t) for t in ("mig", "other")}
+        for table, dump in dumps.items():  # the database itself, at a new epoch
+            original = dump_table(source.store, table)
+            assert dump.snapshot.info.epoch > original.snapshot.info.epoch
+            assert [e.packed() for e in dump.events] == [e.packed() for e in original.events]
+            assert dump.replies == original.replies and dump.tokens == original.tokens
     finally:
         source.close()
+        copy.close()
+    wanted = {t: checksum(dump) for t, dump in dumps.items()}
     assert {t["table"]: t["redis_checksum"] for t in json.loads(out)["tables"]} == wanted
 
 
@@ -494,3 +501,26 @@ def test_serve_on_the_moved_tables_resumes_a_client_from_before_the_move(played,
     assert welcome["resume"] == {"recovered": True, "missed": 2}
     assert [(e["type"], e["seq"]) for e in events] == [("event", last - 1), ("event", last)]
     assert [e["kind"] for e in events] == [e.kind for e in played.log[-2:]]
+
+
+def test_a_file_that_is_no_database_is_one_error_line(tmp_path, redis_factory):
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(os.urandom(50_000))
+    status, _, err = run("migrate", "--from", str(garbage), "--to", redis_factory().url)
+    assert status == 1 and err.count("\n") == 1
+    assert err.startswith("rollbridge: error: store_error: ") and str(garbage) in err
+
+
+def test_a_corrupt_log_row_is_refused_before_anything_is_written(played, redis_factory):
+    import sqlite3
+
+    with sqlite3.connect(played.db) as conn:
+        (last,) = conn.execute("SELECT max(last) FROM log WHERE \"table\" = 'mig'").fetchone()
+        conn.execute("UPDATE log SET events = X'c1c1' WHERE \"table\" = 'mig' AND last = ?",
+                     (last,))  # fmt: skip
+    redis = redis_factory()
+    store = RedisStore(redis.url)
+    status, out, err = migrate(played, redis.url)
+    assert status == 1 and out == "" and err.count("\n") == 1
+    assert err.startswith("rollbridge: error: store_error: table mig: ") and f"{last}" in err
+    assert everything(store) == {}  # no admin token, no dice key, no table
