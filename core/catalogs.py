@@ -153,6 +153,11 @@ def _compiled(po: Path, domain: str, locale: str) -> bytes:
     _catalog, _extract, mofile, pofile = _babel()
     with po.open("rb") as file:
         translated = pofile.read_po(file, locale=locale, domain=domain)
+    for message in list(translated):
+        # Babel writes a plural form left empty as the English: the message would then
+        # read in English unrecorded. Left out, it is missing, as an empty singular is.
+        if isinstance(message.string, (list, tuple)) and not all(message.string):
+            translated.delete(message.id, context=message.context)
     buffer = io.BytesIO()
     mofile.write_mo(buffer, translated, use_fuzzy=False)
     return buffer.getvalue()

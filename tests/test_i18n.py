@@ -171,6 +171,19 @@ class TestCatalogues:
         render(messages["hello"](name="x"), locale="cs")
         assert (f"{name}.hello", "cs") not in untranslated()
 
+    def test_a_plural_left_empty_reads_english_and_is_recorded(self, domain):
+        """A compiled catalogue keeps a plural whose forms were left empty (the .po's
+        ``msgstr[0] ""``): it is as missing as an absent message, and recorded so."""
+        name, source, _messages = domain
+        po = source / "locale" / "cs" / "LC_MESSAGES" / f"{name}.po"
+        fill(po, "cs", {"wounds": ("", "", "")})
+        catalogs.compile_catalogues(source, name)
+        i18n.register(name, source / "other")  # forget what was loaded ...
+        say = Messages(name, catalogs=source / "locale")  # ... and load it again
+        wounds = say.plural("wounds", "{count} wound", "{count} wounds")
+        assert render(wounds(count=3), locale="cs") == "3 wounds"
+        assert (f"{name}.wounds", "cs") in untranslated()
+
     def test_a_locale_without_a_catalogue_reads_english(self, domain):
         _name, _source, messages = domain
         assert render(messages["hello"](name="Tukan"), locale="pl") == "Hello, Tukan!"
