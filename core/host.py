@@ -133,6 +133,7 @@ class PluginHost:
             self._add(
                 name, plugin, version=getattr(plugin, "__version__", "0.0.0"), source="explicit"
             )
+        self._check_hook_names()
         self._collect()
 
     # -- loading --------------------------------------------------------------
@@ -195,6 +196,20 @@ class PluginHost:
                 f"plugin {name!r} could not be registered: {exc}", details={"plugin": name}
             ) from exc
         self.plugins[name] = PluginInfo(name=name, version=str(version), source=source)
+
+    def _check_hook_names(self) -> None:
+        """Refuse a plugin implementing a hook rollbridge does not have: a misspelt
+        ``register_ruleset`` would otherwise load silently and register nothing."""
+        try:
+            self.manager.check_pending()
+        except pluggy.PluginValidationError as exc:
+            name = self.manager.get_name(exc.plugin) or "?"
+            hook = re.search(r"unknown hook '([^']+)'", str(exc))
+            raise PluginLoadError(
+                f"plugin {name!r} implements {hook.group(1) if hook else str(exc)!r}, which "
+                "is no hook of rollbridge (docs/plugins.md lists them)",
+                details={"plugin": name},
+            ) from None
 
     def _collect(self) -> None:
         self._call_registration("register_rulesets", self._register_ruleset)

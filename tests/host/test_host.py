@@ -173,3 +173,21 @@ class TestRegistration:
         assert host.plugins["dialect"].adapters == ["test-vtt"]
         with pytest.raises(DuplicateRegistration, match="adapter id 'test-vtt'"):
             PluginHost({"one": Plugin(), "two": Plugin()}, builtins=False, environ={})
+
+
+def test_a_misspelt_hook_is_refused_at_load_naming_plugin_and_hook():
+    """A plugin implementing ``register_ruleset`` (no s) registered nothing and loaded
+    silently; now it is refused, naming the plugin and the hook."""
+    from rollbridge.exceptions import PluginLoadError
+    from rollbridge.hookspecs import hookimpl
+
+    class Misspelt:
+        @hookimpl
+        def register_ruleset(self, register):
+            raise AssertionError("never called")
+
+    with pytest.raises(PluginLoadError) as refused:
+        PluginHost({"typo": Misspelt()}, builtins=False,
+                   environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
+    assert refused.value.details == {"plugin": "typo"}
+    assert "'typo' implements 'register_ruleset'" in str(refused.value)
