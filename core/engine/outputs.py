@@ -15,7 +15,7 @@ from typing import Any
 
 from rollbridge.contract import Resolution, Ruleset
 from rollbridge.exceptions import InternalError
-from rollbridge.plain import JSON, NotPlain
+from rollbridge.plain import JSON, NotPlain, ensure_plain
 from rollbridge.text import Messages, extract
 
 __all__ = ["Output", "resolution_output"]
@@ -34,12 +34,18 @@ def _follow_up(ruleset: Ruleset, apply: Any) -> JSON:
     """A resolution's ``apply``, checked: an action of the ruleset and its parameters."""
     action = apply.get("action") if isinstance(apply, Mapping) else None
     params = apply.get("params", {}) if isinstance(apply, Mapping) else None
-    if action not in ruleset.actions or not isinstance(params, Mapping):
+    plain = isinstance(params, Mapping)
+    if plain:
+        try:  # plain data only: a Private or a Text would read otherwise to players
+            ensure_plain(params, "apply.params")
+        except NotPlain:
+            plain = False
+    if action not in ruleset.actions or not plain:
         raise InternalError(
             say(
                 "internal.bad_follow_up",
                 "ruleset {ruleset} returned a follow-up that is not one of its actions "
-                "with parameters: {apply}",
+                "with parameters of plain data: {apply}",
             )(ruleset=repr(ruleset.id), apply=repr(apply)[:200]),
             details={"field": "apply"},
         )

@@ -16,6 +16,9 @@ from rollbridge.exceptions import InternalError
 from rollbridge.offline import TableService
 from rollbridge.stores.memory import MemoryStore
 from rollbridge.testing import host_with
+from rollbridge.text import Messages, Private
+
+SAY = Messages("rollbridge")
 
 GM = Principal("gm", "gm", "gm-token")
 HOST = offline_host()
@@ -65,12 +68,23 @@ def test_an_sr2_damage_follow_up_keeps_the_attack_not_the_defenders_overrides():
     assert outcome["attack_successes"] == 4 and outcome["defender"] == "a2"
 
 
-def test_a_follow_up_naming_no_action_of_the_ruleset_is_refused_and_changes_nothing(tally):
+@pytest.mark.parametrize(
+    "apply",
+    [{"action": "nope"},
+     # a Private in the parameters reached players without it: their follow-up would
+     # have applied other parameters than the GM's
+     {"action": "hit", "params": {"bonus": Private(3, of="g")}},
+     {"action": "hit", "params": {"bonus": 1, "note": SAY("note", "a note")()}}],
+    ids=["no-such-action", "private-param", "text-param"],
+)  # fmt: skip
+def test_a_follow_up_naming_no_action_or_unplain_params_is_refused_and_changes_nothing(
+    tally, apply
+):
     original = type(tally).resolve
 
     class Broken(type(tally)):
         def resolve(self, context, dice):
-            return replace(original(self, context, dice), apply={"action": "nope"})
+            return replace(original(self, context, dice), apply=apply)
 
     service = TableService(MemoryStore(), host_with(Broken()))
     service.create_table("t", "tally", table_id="t")
