@@ -230,12 +230,45 @@ def pack(value: Any, default: Callable[[Any], Any] | None = None) -> bytes:
 
 
 def _explain(value: Any, exc: Exception, default: Callable[[Any], Any] | None = None) -> NotPlain:
-    if default is None:
-        try:
-            _check(value, "value", 0, 250, signed_only=False)
-        except NotPlain as found:
-            return found
+    """Why ``value`` could not be packed, naming where it stands (the slow path of a
+    failure only: the packing itself never walks the value)."""
+    try:
+        _locate(value, "value", 0, default)
+    except NotPlain as found:
+        return found
     return NotPlain("value", f"cannot be packed: {type(exc).__name__}: {exc}")
+
+
+def _locate(value: Any, where: str, depth: int, default: Callable[[Any], Any] | None) -> None:
+    """:func:`ensure_plain`'s walk, where ``default`` (as :func:`pack` was given it)
+    turns the values it knows into plain data first; raises :class:`NotPlain` naming
+    the first value that is not, or that ``default`` refuses."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check(key, where, depth, 250, signed_only=False)
+            if key.__class__ is not str:
+                raise NotPlain(where, f"map keys must be strings, got {key!r:.40}")
+            _locate(item, f"{where}.{key}"[:200], depth + 1, default)
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            _locate(item, f"{where}[{index}]"[:200], depth + 1, default)
+    elif default is not None and not isinstance(value, _SCALARS):
+        try:
+            plain = default(value)
+        except NotPlain as refused:
+            raise NotPlain(where, f"{refused.where}: {refused.problem}") from None
+        except Exception as failed:  # the hook's TypeError says what it is not
+            raise NotPlain(
+                where, str(failed) or f"{type(value).__name__} values are not allowed"
+            ) from None
+        if plain is value:
+            raise NotPlain(where, f"{type(value).__name__} values are not allowed")
+        _locate(plain, where, depth + 1, default)
+    else:
+        _check(value, where, depth, 250, signed_only=False)
+
+
+_SCALARS = (str, int, float, bool, type(None))
 
 
 def reference_pack(value: Any) -> bytes:

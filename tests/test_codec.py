@@ -31,7 +31,7 @@ from rollbridge.plain import (
     reference_pack,
     unpack,
 )
-from rollbridge.text import Messages
+from rollbridge.text import Messages, Text
 
 scalars = (
     st.none()
@@ -349,3 +349,24 @@ def test_a_text_frame_that_is_no_json_is_refused_in_the_clients_words(text, engl
     assert len(set(rendered.values())) == 3 and english not in rendered.values()
     for message in (english, *rendered.values()):
         assert "Expecting" not in message and "sys." not in message and "recursion" not in message
+
+
+@pytest.mark.parametrize(
+    ("bad", "problem"),
+    [(datetime.date(2026, 1, 1), "date values are not allowed"),
+     ({"fight", "will"}, "set values are not allowed"),
+     (2**70, "integer out of the 64-bit range"),
+     ({3: "x"}, "map keys must be strings"),
+     (Text("rollbridge.never_declared_here", {}),
+      "'rollbridge.never_declared_here' is not a declared message")],
+)  # fmt: skip
+def test_what_cannot_be_packed_with_texts_is_named_where_it_stands(bad, problem):
+    """A ruleset's result packed with its texts (the ``stored`` hook): the refusal names
+    the path of the value and what it is, not only "value: cannot be packed"."""
+    from rollbridge.text import stored
+
+    value = {"data": {"outcome": {"ok": [1, {"fine": SAMPLE(who="x", n=1)}, bad]}}}
+    with pytest.raises(NotPlain) as refused:
+        pack(value, stored)
+    assert refused.value.where == "value.data.outcome.ok[2]", refused.value
+    assert problem in refused.value.problem, refused.value
