@@ -5,6 +5,7 @@ sequence in a name could forge a log line or repaint an operator's terminal)."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from rollbridge.exceptions import InvalidRequest
@@ -18,9 +19,15 @@ MAX_NAME = 200
 #: Control characters and line breaks (joiners such as an emoji's ZWJ or a Persian
 #: ZWNJ are format characters a name needs, and stay).
 _BREAKING = frozenset({"Cc", "Cs", "Zl", "Zp"})
-#: Letters and symbols drawn as nothing: the Hangul fillers and the blank Braille
-#: pattern (a name of these alone, or of them and spaces, shows nothing).
-_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: What is drawn as nothing: Unicode's default-ignorable code points (joiners,
+#: variation selectors, the Hangul fillers, the combining grapheme joiner, tags…) and
+#: the blank Braille pattern. A name of these alone, or of them and spaces, shows
+#: nothing.
+_BLANK = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff\\s]*"
+)
 
 say = Messages("rollbridge")
 # Translators: {field} names the field (name); {limit} is a number of characters.
@@ -37,7 +44,8 @@ def check_name(name: str, field: str = "name") -> str:
     """
     if (
         not 1 <= len(name) <= MAX_NAME
-        or all(c.isspace() or c in _BLANK or unicodedata.category(c) == "Cf" for c in name)
+        or _BLANK.fullmatch(name) is not None
+        or all(unicodedata.category(c) == "Cf" for c in name)
         or any(unicodedata.category(c) in _BREAKING for c in name)
         or has_bidi_control(name)
     ):

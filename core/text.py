@@ -49,6 +49,7 @@ as before it); :func:`view_of` builds an audience's view from it.
 from __future__ import annotations
 
 import logging
+import re
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -363,8 +364,12 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
     values = {}
     for name, arg in args.items():  # text and numbers as they are, without a call
         kind = arg.__class__
-        if kind is str or kind is int:
+        if kind is int:
             values[name] = arg
+        elif kind is str:  # right-to-left text kept from reordering the line around it
+            values[name] = (
+                arg if arg.isascii() or _RTL.search(arg) is None else f"\u2068{arg}\u2069"
+            )
         elif kind is Text:  # a nested text, rendered already for this locale or now
             cache = arg._rendered
             known = cache.get(locale) if cache is not None else None
@@ -393,6 +398,15 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
 
 
 _NO_ARGS: dict[str, Any] = {}
+
+#: Right-to-left letters and marks (Hebrew, Arabic, Syriac, Thaana, N'Ko and the
+#: rest up to U+08FF, their presentation forms, the historic scripts of the SMP; RLM
+#: and ALM). A text argument holding one (a name, a label) is rendered between FSI
+#: and PDI (U+2068, U+2069): otherwise "Dodge" + RLM before "3 + 1d100" shows as
+#: "Dodge1 + 3d100", the numbers of the line reordered around it.
+_RTL = re.compile(
+    "[\u0590-\u08ff\u200f\u061c\ufb1d-\ufdff\ufe70-\ufefe\U00010800-\U00010fff\U0001e800-\U0001efff]"
+)
 
 
 def _shown_count(count: Any, hides: Hides) -> Any:

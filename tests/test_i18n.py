@@ -267,3 +267,17 @@ class TestToolchain:
         problems = [str(p) for p in catalogs.check(source, name, ["pl"])]
         assert "pl hello: not translated" in problems
         assert "pl wounds: not translated" in problems
+
+
+def test_a_right_to_left_argument_is_isolated_from_the_line_around_it():
+    """A name or label holding right-to-left text (Hebrew, Arabic, an RLM) is rendered
+    between FSI and PDI: "Dodge" + RLM before "3 + 1d100" showed "Dodge1 + 3d100".
+    Other text reads exactly as given."""
+    say = Messages("i18n_tests")
+    line = say("rtl_line", "{who} rolls {label}: 3 + 1d100")
+    assert (
+        render(line(who="Ana", label="Dodge\u200f"))
+        == "Ana rolls \u2068Dodge\u200f\u2069: 3 + 1d100"
+    )
+    assert render(line(who="\u05e9\u05dc\u05d5\u05dd", label="x")).startswith("\u2068\u05e9")
+    assert render(line(who="Пятница", label="Pátek")) == "Пятница rolls Pátek: 3 + 1d100"

@@ -25,7 +25,9 @@ def test_a_name_of_one_line_is_taken(name):
 @pytest.mark.parametrize(
     "name", ["", "   ", "x" * (MAX_NAME + 1), "a\nb", "a\rb", "esc\x1b[31m", "nul\x00",
              "a\u2028b", "bidi\u202eevil", "iso\u2066late", "\u200b", "\u200d", " \u2060 ",
-             "\ufeff", "a\ud800b", "\u3164", "\u2800\u2800", "\u115f\u1160", " \uffa0 "],
+             "\ufeff", "a\ud800b", "\u3164", "\u2800\u2800", "\u115f\u1160", " \uffa0 ",
+             "\u034f", "\u17b4\u17b5", "\ufe0f", "\u180b", "\U000e0100", "\u034f \ufe0f",
+             "\u2800\u034f"],
 )  # fmt: skip
 def test_a_name_that_is_no_line_is_refused_naming_its_field(name):
     with pytest.raises(InvalidRequest) as refused:

@@ -45,13 +45,14 @@ _ENRICHED = re.compile(r"[\[@]")
 
 def chat_html(text: str) -> str:
     """``text`` (a label, a narration: a player may have written part of it) as the
-    HTML of a ChatMessage's ``content`` or ``flavor``. Escaped, and with a ``<wbr>``
-    after each ``[`` and ``@``: Foundry enriches a message's HTML on every client
-    (``[[1d1+99]]`` becomes a roll, ``@UUID[Macro.x]{…}`` a link that runs a macro)
-    and reads the decoded text to do it, so escaping alone does not stop it; the
-    ``<wbr>`` splits every such pattern and shows nothing (the module's cards do
-    the same, ``escapeText`` in scripts/core/card.mjs)."""
-    return _ENRICHED.sub(r"\g<0><wbr>", html.escape(text))
+    HTML of a ChatMessage's ``content`` or ``flavor``. Escaped, and with an empty
+    ``<span></span>`` after each ``[`` and ``@``: Foundry enriches a message's HTML on
+    every client (``[[1d1+99]]`` becomes a roll, ``@UUID[Macro.x]{…}`` a link that
+    runs a macro) and reads the decoded text node by node, so escaping alone does not
+    stop it; the span splits every such pattern and shows nothing. A ``<wbr>`` would
+    not last: Foundry's sanitizer drops tags it does not allow, ``wbr`` among them.
+    (The module's cards do the same, ``escapeText`` in scripts/core/card.mjs.)"""
+    return _ENRICHED.sub(r"\g<0><span></span>", html.escape(text))
 
 
 def translate(message: Mapping[str, Any], version: str = "") -> JSON:

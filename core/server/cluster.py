@@ -127,7 +127,6 @@ end
 return 0
 """
 
-# Translators: a forwarded change got no answer; {seconds} is a number.
 # Translators: {error} is out_of_memory or cannot_persist (keep it as it is).
 REFUSED = say("cluster.redis_refused", "Redis refused to take the request: {error}")
 
@@ -143,6 +142,7 @@ def _lasting(error: Exception) -> str | None:
     return None
 
 
+# Translators: a forwarded change got no answer; {seconds} is a number.
 NO_OWNER = say(
     "cluster.no_owner",
     "the process that runs this table did not answer within {seconds} s; send the request "
@@ -454,9 +454,14 @@ class ClusterServer(Server):
         replies first — a busy inbox never holds back the answers this process's own
         forwards wait for, and a burst costs one round trip, not one per message."""
         assert self.redis is not None
+        # the pop blocks in Redis at most half the connection's reply timeout (1 s by
+        # default; less when a URL's socket_timeout is below 2 s), so an idle inbox is
+        # never taken for a dead connection
+        reply_timeout = self.redis.connection_pool.connection_kwargs.get("socket_timeout")
+        wait = 1.0 if not reply_timeout else max(0.05, min(1.0, reply_timeout / 2))
         while not self.stopping:
             try:
-                popped = await self.redis.blpop([self.replies, self.inbox], timeout=1)
+                popped = await self.redis.blpop([self.replies, self.inbox], timeout=wait)
             except (redis.RedisError, OSError) as exc:
                 log.warning("reading the inbox: %s", exc)
                 await asyncio.sleep(0.2)

@@ -18,7 +18,7 @@ from rollbridge.stores.memory import MemoryStore
 from rollbridge.testing import host_with
 from rollbridge.text import Messages, Private
 
-SAY = Messages("rollbridge")
+SAY = Messages("follow_up_tests")
 
 GM = Principal("gm", "gm", "gm-token")
 HOST = offline_host()

@@ -797,5 +797,5 @@ def test_chat_fields_are_html_a_consumer_can_post_as_they_are():
         value = foundry[field]
         assert "<img" not in value and "[[" not in value and "@UUID[" not in value
         assert not re.search(r"\[\[.*?]]|@\w+\[", html.unescape(value)), value
-        assert payload in html.unescape(value.replace("<wbr>", ""))
+        assert payload in html.unescape(value.replace("<span></span>", ""))
     assert foundry["rolls"][0]["options"]["flavor"] == payload  # Roll flavor: text, not HTML

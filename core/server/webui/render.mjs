@@ -88,7 +88,7 @@ export function renderDie(die) {
 /** A group of dice: its label and formula, target and successes, each die. */
 export function renderDiceGroup(group) {
   const box = el("div", "dice-group");
-  const head = [group.label, group.formula].filter(Boolean).join(" · ");
+  const head = [group.label, group.formula].filter(Boolean).map(isolated).join(" · ");
   if (head) box.append(el("div", "dice-head", head));
   const row = el("div", "dice");
   for (const die of group.dice ?? []) row.append(renderDie(die));
@@ -112,6 +112,16 @@ export function diceGroups(data) {
   return data?.roll?.groups ?? [];
 }
 
+// Right-to-left letters and marks (as the server's rollbridge.text._RTL): a piece of
+// text holding one is put between FSI and PDI where pieces are joined into one line,
+// so it cannot reorder the pieces and numbers beside it.
+const RTL = /[\u0590-\u08ff\u200f\u061c\ufb1d-\ufdff\ufe70-\ufefe]|[\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+
+/** `text` isolated from its neighbours in a joined line when it holds right-to-left text. */
+export function isolated(text) {
+  return RTL.test(text) ? `\u2068${text}\u2069` : text;
+}
+
 function textOf(value) {
   return typeof value === "string" ? value : "";
 }
@@ -131,7 +141,7 @@ export function eventSummary(event, nameOf) {
   const data = event.data ?? {};
   switch (event.kind) {
     case "roll":
-      return [data.label, data.actor ? nameOf(data.actor) : "", data.text].filter(Boolean).join(" — ");
+      return [data.label, data.actor ? nameOf(data.actor) : "", data.text].filter(Boolean).map(isolated).join(" — ");
     case "resolution":
       return textOf(data.narration) || `${data.action ?? ""}`;
     case "adjusted":

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { approvalCardHtml } from "../../../adapters/foundry/module/scripts/core/buttons.mjs";
-import { escapeHtml, groupResult, renderCard, tracksHtml } from "../../../adapters/foundry/module/scripts/core/card.mjs";
+import { ENRICHER_CUT, escapeHtml, groupResult, renderCard, tracksHtml } from "../../../adapters/foundry/module/scripts/core/card.mjs";
 import { en } from "./localization.mjs";
 
 const attack = {
@@ -59,6 +59,11 @@ const INLINE_ROLL = /\[\[(\/[a-zA-Z]+\s)?(.*?)(]{2,3})(?:{([^}]+)})?/gi;
 const CONTENT_LINK = /@(\w+)\[([^#\]]+)(?:#([^\]]+))?](?:{([^}]+)})?/g;
 const DECODE = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
 const textNodes = (html) => html.split(/<[^>]*>/).map((t) => t.replace(/&(amp|lt|gt|quot|#39);/g, (e) => DECODE[e]));
+// Foundry's sanitizer (an HTMLField is cleaned when the message is saved) keeps only
+// its allowed tags and drops the others with their content's tags joined: a cut made
+// of a tag it drops (`<wbr>`) would let the pattern join again. Ours is on its list.
+const ALLOWED = new Set(["span", "div", "p", "header", "section", "ol", "ul", "li", "b", "i", "details", "summary"]);
+const sanitized = (html) => html.replace(/<\/?([a-z0-9]+)[^>]*>/gi, (tag, name) => (ALLOWED.has(name.toLowerCase()) ? tag : ""));
 
 test("a player's text in a card is not enriched by Foundry: no inline roll, no macro link", () => {
   const payload = "Dodge @UUID[Macro.AbCdEf0123456789]{Apply damage} [[1d1+99]] [[/r 1d20]]";
@@ -66,12 +71,12 @@ test("a player's text in a card is not enriched by Foundry: no inline roll, no m
   const resolution = { ...attack, data: { ...attack.data, narration: payload, steps: [payload] } };
   const approval = { kind: "approval.requested", seq: 6, epoch: 1, data: { request: { type: "roll", fields: { formula: payload }, who: { name: payload } } } };
   for (const html of [renderCard(roll, { i18n: en }), renderCard(resolution, { i18n: en }), approvalCardHtml(approval, { i18n: en })]) {
-    for (const text of [html, ...textNodes(html)]) {
+    for (const text of [html, ...textNodes(html), ...textNodes(sanitized(html))]) {
       assert.equal(text.match(INLINE_ROLL), null, text);
       assert.equal(text.match(CONTENT_LINK), null, text);
     }
-    // and it reads as written: the <wbr> shows nothing
-    assert.ok(textNodes(html.replaceAll("<wbr>", "")).join("").includes(payload), html);
+    // and it reads as written: the cut shows nothing
+    assert.ok(textNodes(html.replaceAll(ENRICHER_CUT, "")).join("").includes(payload), html);
   }
   // the same payload unbroken is what the patterns find (the check can fail)
   assert.ok(payload.match(INLINE_ROLL) && payload.match(CONTENT_LINK));

@@ -27,11 +27,15 @@ export function escapeHtml(value) {
 /** `value` as the content of an element in a chat message. Foundry enriches every
  * message's content (`TextEditor.enrichHTML`): `[[1d20]]` becomes an inline roll,
  * `@UUID[Macro.x]{…}` a link that runs a macro, and escaping does not stop it (the
- * enrichers read the decoded text). A `<wbr>` after each `[` and `@` splits the
- * text where every such pattern needs it whole, and shows nothing: a player's label
- * "[[1d1+99]]" reads as written and rolls nothing. */
+ * enrichers read the decoded text, node by node). An empty `<span></span>` after
+ * each `[` and `@` puts every such pattern into two text nodes and shows nothing: a
+ * player's label "[[1d1+99]]" reads as written and rolls nothing. (A `<wbr>` would
+ * not do: Foundry's HTML sanitizer keeps only its allowed tags, and `wbr` is not
+ * one of them, so the pattern would join again when the message is saved.) */
+export const ENRICHER_CUT = "<span></span>";
+
 export function escapeText(value) {
-  return escapeHtml(value).replace(/[[@]/g, "$&<wbr>");
+  return escapeHtml(value).replace(/[[@]/g, `$&${ENRICHER_CUT}`);
 }
 
 /** The keys of the card's words (each in lang/*.json). */
