@@ -124,12 +124,34 @@ def hides_for(
 ) -> Hides:
     """The players' ``hides(actor, aspect)`` for one event: a detail is hidden when
     its actor is no player's (as the event's own records say, else as the table
-    says now: ``controlled``) and the ruleset does not reveal its aspect."""
+    says now: ``controlled``) and the ruleset does not reveal its aspect
+    (``settings``: the ruleset's own)."""
     owners: dict[str, bool] = {}
     for change in event.changes:
         record = change["after"] or change["before"]
         if record is not None:
             owners[change["actor"]] = bool(record.get("controllers"))
+    return _hides(owners, ruleset, settings, controlled, failing_hides=False)
+
+
+def hides_now(
+    ruleset: Ruleset, settings: Mapping[str, Any], controlled: Callable[[str], bool]
+) -> Hides:
+    """The players' ``hides(actor, aspect)`` as the table is now (for a text that
+    is no event's, such as a refusal's message), as :func:`hides_for` decides it
+    (``settings``: the ruleset's own); a ruleset whose ``reveals`` fails reveals
+    nothing."""
+    return _hides({}, ruleset, settings, controlled, failing_hides=True)
+
+
+def _hides(
+    owners: dict[str, bool],
+    ruleset: Ruleset,
+    settings: Mapping[str, Any],
+    controlled: Callable[[str], bool],
+    *,
+    failing_hides: bool,
+) -> Hides:
     revealed: dict[str, bool] = {}
 
     def hides(actor_id: str, aspect: str) -> bool:
@@ -140,27 +162,14 @@ def hides_for(
             return False
         shown = revealed.get(aspect)
         if shown is None:
-            shown = revealed[aspect] = bool(ruleset.reveals(aspect, settings))
+            try:
+                shown = bool(ruleset.reveals(aspect, settings))
+            except Exception:
+                if not failing_hides:
+                    raise
+                shown = False
+            revealed[aspect] = shown
         return not shown
-
-    return hides
-
-
-def hides_now(
-    ruleset: Ruleset, settings: Mapping[str, Any], controlled: Callable[[str], bool]
-) -> Hides:
-    """The players' ``hides(actor, aspect)`` as the table is now (for a text that
-    is no event's, such as a refusal's message): a detail is hidden when no player
-    controls its actor and the ruleset does not reveal its aspect (a ruleset whose
-    ``reveals`` fails reveals nothing)."""
-
-    def hides(actor_id: str, aspect: str) -> bool:
-        if controlled(actor_id):
-            return False
-        try:
-            return not ruleset.reveals(aspect, settings)
-        except Exception:
-            return True
 
     return hides
 

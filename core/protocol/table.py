@@ -510,7 +510,9 @@ class TableProtocol:
 
     def _refuse(self, asker: _Asker, error: RollbridgeError) -> Reply:
         table = self.table
-        hides = None if asker.gm else hides_now(table.ruleset, table.settings, table.controlled)
+        hides = None
+        if not asker.gm:
+            hides = hides_now(table.ruleset, table.ruleset_settings, table.controlled)
         message = error_message(asker.request_id, error, asker.locale, hides)
         frame = asker.member.encode(message) if asker.member is not None else None
         return Reply(origin=asker.origin, message=message, error=error, frame=frame,
@@ -716,7 +718,8 @@ class TableProtocol:
             read.on_result = lambda stored: self._welcome(
                 member, resume, self._read_done(stored), recovered=True
             )
-            asker = _Asker(member.origin, member, member.hello_id, member.locale)
+            asker = _Asker(member.origin, member, member.hello_id, member.locale,
+                           gm=member.principal.is_gm)  # fmt: skip
             read.on_error = self._counting_error(
                 self._read_failed(asker, "reading the missed events")
             )

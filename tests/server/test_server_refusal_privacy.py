@@ -61,3 +61,21 @@ async def test_a_refusal_in_another_language_hides_them_too(refusing):
     )
     assert refused["code"] == "taken_out"
     assert "100" not in refused["message"], refused
+
+
+async def test_what_the_tables_settings_reveal_a_refusal_shows_too(refusing, tally, monkeypatch):
+    """A ruleset's ``reveals`` reads the ruleset's own settings, as for events: with
+    the GM's "show damage" on, a refusal shows the player what an event would."""
+
+    def reveals(self, aspect, settings):
+        return bool(settings.get("show_damage"))
+
+    monkeypatch.setattr(type(tally), "reveals", reveals)
+    gm, _ = await refusing.join("tally", "gm")
+    player, _ = await refusing.join("tally", "player")
+    done = await gm.request({"type": "settings", "settings": {"ruleset": {"show_damage": True}}})
+    assert done["type"] == "result", done
+    refused = await player.request(
+        {"type": "resolve", "action": "hit", "actor": "ana", "targets": ["guard"]}
+    )
+    assert refused["message"] == "Guard has taken 0 of 100 boxes", refused
