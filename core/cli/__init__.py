@@ -54,6 +54,19 @@ class _EngineLine(logging.Handler):
         sys.stderr.write(f"rollbridge: {record.getMessage()}{cause}\n")
 
 
+class _WarningLine(logging.Handler):
+    """A warning of the store or the dice key (a new dice key made beside a database
+    that holds tables, a table a restore could not move) in the CLI's own form,
+    ``rollbridge: warning: …``, for every command but ``serve`` (whose log has it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        sys.stderr.write(f"rollbridge: warning: {record.getMessage()}\n")
+
+
+#: The loggers whose warnings the commands other than ``serve`` print (:class:`_WarningLine`).
+WARNING_LOGGERS = ("rollbridge.dice", "rollbridge.store")
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors are one line plus a hint, exit status 2."""
 
@@ -82,8 +95,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     locale = default_locale()
     engine_line = _EngineLine(logging.ERROR)
+    warning_line = _WarningLine(logging.WARNING)
     if args.command != "serve":
         logging.getLogger("rollbridge.engine").addHandler(engine_line)
+        for name in WARNING_LOGGERS:
+            logging.getLogger(name).addHandler(warning_line)
     try:
         if hasattr(args, "locale"):  # the commands that print for players and GMs
             args.locale = locale = chosen_locale(args.locale)
@@ -99,6 +115,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     finally:
         logging.getLogger("rollbridge.engine").removeHandler(engine_line)
+        for name in WARNING_LOGGERS:
+            logging.getLogger(name).removeHandler(warning_line)
 
 
 if __name__ == "__main__":  # pragma: no cover

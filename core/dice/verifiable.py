@@ -33,6 +33,7 @@ table engine rolls with while a segment is open; it records what it drew per seq
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import logging
@@ -40,6 +41,7 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import suppress
 from pathlib import Path
+from typing import Any
 
 from rollbridge.dice.sources import MAX_RESULTS_PER_REQUEST, DiceSource
 from rollbridge.exceptions import StoreError
@@ -51,6 +53,7 @@ __all__ = [
     "VerifiableDice",
     "commitment",
     "derive",
+    "key_path",
     "segment_seed",
     "stream",
 ]
@@ -74,6 +77,13 @@ UNREADABLE_KEY = say(
     "dice.unreadable_key",
     "the dice key {path} cannot be read ({error}): give the server's user access to it, "
     "or restore it from the backup of the database",
+)
+
+# Translators: {path} is the key file; {error} the system's (English) reason.
+UNWRITABLE_KEY = say(
+    "dice.unwritable_key",
+    "a new dice key cannot be written to {path} ({error}): give the server's user "
+    "write access to its folder, or free space there",
 )
 
 
@@ -172,9 +182,19 @@ class DiceKey:
                 os.link(temporary, path)  # never over a key another process just made
             except FileExistsError:
                 return cls._read(path)
+            except OSError as exc:
+                if exc.errno not in _NO_LINKS:
+                    raise
+                # no hard links here (some network and FAT file systems): claim the
+                # name, then put the whole key over the claim
+                try:
+                    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+                except FileExistsError:
+                    return cls._read(path)
+                os.replace(temporary, path)
             _sync_folder(path.parent)
         except OSError as exc:
-            raise _unreadable(path, exc) from None
+            raise _unreadable(path, exc, UNWRITABLE_KEY) from None
         finally:
             with suppress(OSError):
                 temporary.unlink()
@@ -210,16 +230,17 @@ class DiceKey:
         path = getattr(store, "path", None)
         if path is None:
             return cls.ephemeral()
-        key = cls.load(f"{path}.dice-key")
+        file = key_path(path)
+        key = cls.load(file)
         tables = getattr(store, "tables", None)
         if key.created and tables is not None and tables():
             log.warning(
-                "%s.dice-key was missing, so a new dice key was made, but the database "
+                "%s was missing, so a new dice key was made, but the database "
                 "holds tables already (restored without its key file?): open segments "
                 "of verifiable tables will refuse dice (dice_key_lost) until their GM "
                 "ends them with dice.reveal; restore the key file beside the database "
                 "to avoid that",
-                path,
+                file,
             )
         return key
 
@@ -228,14 +249,30 @@ class DiceKey:
         return segment_seed(self._secret, table, epoch, segment, nonce)
 
 
-def _unreadable(path: Path, exc: OSError) -> StoreError:
-    """The refusal of a key file the system would not read or write."""
+def key_path(db: str | os.PathLike[str]) -> Path:
+    """The dice key file of the database ``db``: ``<db>.dice-key`` beside the file
+    ``db`` really is (symlinks resolved, so a link to it shares its key); the one
+    beside the link if only that exists (a key made before keys followed links)."""
+    real = Path(f"{os.path.realpath(db)}.dice-key")
+    given = Path(f"{db}.dice-key")
+    if real != given and not real.exists() and given.exists():
+        return given
+    return real
+
+
+def _unreadable(path: Path, exc: OSError, message: Any = UNREADABLE_KEY) -> StoreError:
+    """The refusal of a key file the system would not read (or, with
+    :data:`UNWRITABLE_KEY`, write)."""
     error = exc.strerror or type(exc).__name__
     return StoreError(
-        UNREADABLE_KEY(path=str(path), error=error),
+        message(path=str(path), error=error),
         code="bad_dice_key",
         details={"path": str(path)},
     )
+
+
+#: What :func:`os.link` fails with on a file system without hard links.
+_NO_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS, errno.EXDEV}
 
 
 def _sync_folder(folder: Path) -> None:
