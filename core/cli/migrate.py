@@ -49,6 +49,14 @@ DICE = {
     "none": say("cli.migrate.dice_none", "dice key: none beside the database"),
 }
 NOTHING = say("cli.migrate.nothing", "no tables to move")
+# Translators: {count} tables of a backup (docs/operations.md, "Backup and restore").
+RESTORED = say.plural(
+    "cli.migrate.restored",
+    "the file is a backup: its {count} table was moved to a new epoch first (the file "
+    "itself is unchanged)",
+    "the file is a backup: its {count} tables were moved to a new epoch first (the file "
+    "itself is unchanged)",
+)
 # Translators: progress on stderr; {done} and {total} are counts of tables.
 PROGRESS = say("cli.migrate.progress", "{done}/{total} tables moved ({table})")
 
@@ -112,6 +120,8 @@ def _migrate(args: argparse.Namespace) -> int:
         print_json(report.to_dict())
         return 0 if report.ok else 1
     lines = []
+    if report.restored is not None:
+        lines.append(RESTORED(count=report.restored).render(locale))
     for result in report.tables:
         if result.ok:
             lines.append(MOVED(table=result.table, **result.counts).render(locale))

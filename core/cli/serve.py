@@ -9,7 +9,6 @@ SIGINT stops accepting, closes clients with 1001, flushes the store, exits 0.
 from __future__ import annotations
 
 import argparse
-import fcntl
 import logging
 import os
 import sys
@@ -132,38 +131,81 @@ def _serve(args: argparse.Namespace) -> int:
 
     # no token and no client-caused traceback in the log, in either format
     configure(args.log_level, args.log_format)
-    store = open_store(args, retain=args.retain)  # the store loads only for serving
-    refuse_unsafe_redis(store, args)
-    lock = None if args.redis else _lock_database(store)
+    lock = None
+    if not args.redis:
+        from rollbridge.paths import default_db_path
+
+        lock = _lock_database(args.db or default_db_path())  # before the store opens
     try:
+        store = open_store(args, retain=args.retain)  # the store loads only for serving
+        refuse_unsafe_redis(store, args)
+        _finish_restore(store)
         return _serve_store(args, store)
     finally:
         if lock is not None:
             os.close(lock)
 
 
-def _lock_database(store: Store) -> int | None:
-    """Take ``<db>.lock`` for this process's life: one ``serve`` per SQLite file (a
-    second one would refuse most requests with ``store_error``, each process's
+def _finish_restore(store: Store) -> None:
+    """A restored backup (``rollbridge backup``'s mark in the file): move its tables to
+    a new epoch before any client is served (:meth:`SQLiteStore.finish_restore`)."""
+    finish = getattr(store, "finish_restore", None)
+    if finish is None:
+        return
+    try:
+        restored = finish()
+    except BaseException:
+        store.close()
+        raise
+    if restored is None:
+        return
+    level = logging.WARNING if restored.skipped else logging.INFO
+    log.log(
+        level,
+        "%s is a restored backup (taken %s): %d table(s) moved to a new epoch, so no "
+        "client resumes across the restore; %d could not be read and were left as they "
+        "were%s",
+        store_name(store),
+        _when(restored.taken_at),
+        len(restored.moved),
+        len(restored.skipped),
+        f" ({', '.join(restored.skipped)})" if restored.skipped else "",
+    )
+
+
+def _when(timestamp: float) -> str:
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _lock_database(db: str | os.PathLike[str]) -> int | None:
+    """Take ``<db>.lock`` — of the file ``db`` really is, symlinks resolved — for this
+    process's life, before the store is opened (or migrated): one ``serve`` per SQLite
+    file (a second one would refuse most requests with ``store_error``, each process's
     commits breaking the other's sequence). The ``table``, ``token``, ``backup``
-    and ``export`` commands take no lock: they run beside a server.
+    and ``export`` commands take no lock: they run beside a server. Where the system
+    has no ``fcntl`` (Windows) nothing is locked, and a WARNING says so.
 
     :raises Conflict: another process serves the file (``database_in_use``).
     """
-    path = getattr(store, "path", None)
-    if path is None:
+    try:
+        import fcntl
+    except ImportError:
+        log.warning("this system has no fcntl: %s is not locked against a second serve", db)
         return None
+    path = os.path.realpath(db)
     lock_path = f"{path}.lock"
+    if not os.path.isdir(os.path.dirname(path)):
+        return None  # opening the store says what is wrong with the folder
     try:
         descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
     except OSError as exc:
-        store.close()
         raise StoreError(CANNOT_LOCK(path=lock_path, error=exc.strerror or str(exc))) from None
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         os.close(descriptor)
-        store.close()
         raise Conflict(
             IN_USE(path=str(path), lock=lock_path),
             code="database_in_use",

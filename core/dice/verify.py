@@ -253,6 +253,9 @@ class LogVerifier:
             since = dice.get("since")
             at = since if isinstance(since, int) else 0
             gm = dice.get("gm_commitment")
+            committed = dice.get("epoch")  # a restored table's segment: the epoch before
+            if _whole(committed):
+                epoch = committed
             self._segments[number] = _Segment(
                 dice["commitment"], table, epoch, at, gm if isinstance(gm, str) else None
             )

@@ -21,6 +21,11 @@ derived from the server's dice key and never stored or sent until its reveal.
   dice is never rolled.
 * A segment whose seed is no longer the committed one (the dice key changed) rolls
   nothing (``dice_key_lost``); its reveal abandons it (``dice.abandoned``).
+* A segment open when its table was restored from a backup
+  (:meth:`~rollbridge.stores.sqlite.SQLiteStore.finish_restore`) is marked
+  ``restored`` and keeps the epoch it was committed under (``epoch``): it rolls
+  nothing (``dice_segment_restored``: its seed may have been revealed in the history
+  the backup lost), and its reveal still reveals its seed.
 
 The commitment event precedes every die of its segment in seq order: a segment is
 opened by a commit before any request can roll in it.
@@ -65,12 +70,30 @@ KEY_LOST = say(
     "verifiable off and on), which opens a new segment",
 )
 
+# Translators: {segment} a number; dice.reveal is a request type; "verifiable" a setting.
+RESTORED = say(
+    "dice.segment_restored",
+    "segment {segment} of this table's verifiable dice was open when the table was "
+    "restored from a backup, and its seed may have been revealed since, so its dice are "
+    "not rolled: the GM ends it with dice.reveal (or turns verifiable off and on), which "
+    "reveals its seed and opens a new segment",
+)
 
-def _seed(table: Table, segment: int, nonce: str, stream: str = PUBLIC) -> bytes:
+
+def _seed(
+    table: Table, segment: int, nonce: str, stream: str = PUBLIC, epoch: int | None = None
+) -> bytes:
     if table.dice_key is None:
         raise InternalError(NO_KEY())
     name: int | str = segment if stream == PUBLIC else f"{segment}:{stream}"
-    return table.dice_key.seed(table.info.id, table.info.epoch, name, nonce)
+    at = table.info.epoch if epoch is None else epoch
+    return table.dice_key.seed(table.info.id, at, name, nonce)
+
+
+def _epoch_of(state: JSON) -> int | None:
+    """The epoch a restored segment was committed under (None: the table's)."""
+    epoch = state.get("epoch")
+    return epoch if isinstance(epoch, int) and not isinstance(epoch, bool) else None
 
 
 def _involves_npc(table: Table, request: Request) -> bool:
@@ -142,12 +165,18 @@ def verifiable_dice(table: Table, draft: Draft, request: Request) -> VerifiableD
     info = table.info
     attempt = REFUSED_DRAWS.attempt(info.id, info.epoch, state.get("nonce", ""), info.seq)
     stream = stream_of(table, request)
-    seed = _seed(table, state["segment"], state.get("nonce", ""), stream)
+    seed = _seed(table, state["segment"], state.get("nonce", ""), stream, _epoch_of(state))
     dice = VerifiableDice(
         seed, info.id, info.epoch, lambda: info.seq + len(draft.events) + 1, attempt=attempt
     )
     dice.stream = stream
-    if not _committed_to(state, stream, seed):  # a request that rolls nothing goes on
+    if state.get("restored"):  # its seed may be known: nothing is rolled from it
+        dice.refusal = Conflict(
+            RESTORED(segment=state["segment"]),
+            code="dice_segment_restored",
+            details={"segment": state["segment"]},
+        )
+    elif not _committed_to(state, stream, seed):  # a request that rolls nothing goes on
         dice.refusal = Conflict(
             KEY_LOST(segment=state["segment"]),
             code="dice_key_lost",
@@ -215,14 +244,14 @@ def _open(ctx: RequestContext, number: int) -> None:
 
 
 def _reveal(ctx: RequestContext, state: JSON) -> None:
-    number, nonce = state["segment"], state.get("nonce", "")
-    seed = _seed(ctx.table, number, nonce)
+    number, nonce, epoch = state["segment"], state.get("nonce", ""), _epoch_of(state)
+    seed = _seed(ctx.table, number, nonce, epoch=epoch)
     if not _committed_to(state, PUBLIC, seed):  # the key that made it is gone
         data = {"segment": number, "reason": "key_lost"}
         ctx.event("dice.abandoned", data, table={"dice": {"segment": number, "open": False}})
         return
     data: JSON = {"segment": number, "seed": seed.hex(), "commitment": commitment(seed)}
-    gm_seed = _seed(ctx.table, number, nonce, GM_STREAM)
+    gm_seed = _seed(ctx.table, number, nonce, GM_STREAM, epoch)
     gm: JSON = {"segment": number, "seed": gm_seed.hex(), "commitment": commitment(gm_seed)}
     ctx.event("dice.revealed.gm", gm, gm_only=True)  # the GM stream: the GM's log only
     ctx.event("dice.revealed", data, table={"dice": {"segment": number, "open": False}})

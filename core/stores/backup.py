@@ -11,26 +11,29 @@ self-contained file (``journal_mode=DELETE``) and only then renamed into place,
 so a destination either is a whole backup or does not exist. The source is only
 read: no schema migration, nothing written.
 
-**The copy is a new epoch.** Every table of the copy is moved to a new epoch
-(:func:`_new_epochs`): restored, it goes on from the seq it was copied at, while
-clients may have seen later seqs of the old history; with a new epoch none of them
-resumes across the rewrite (each gets a fresh snapshot, ``recovered: false``). The
-copy is brought to this rollbridge's schema.
+**The copy is marked as a backup.** Nothing else is changed in it: it is the
+database as it was, in the schema it had (a backup taken before an upgrade can
+roll the upgrade back). The mark is one small table, ``rollbridge_restore`` (the
+time the copy was taken), made with plain SQL. Restored and served, the file is
+then a *restore*: ``rollbridge serve`` (and ``rollbridge migrate``) moves every table
+to a new epoch before any client is served and drops the mark
+(:meth:`rollbridge.stores.sqlite.SQLiteStore.finish_restore`), so no client resumes
+across the events the backup does not hold. Reading the backup (``table export``,
+``table stats``) does not: it shows all its events.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from contextlib import closing, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from rollbridge.engine.model import Commit
 from rollbridge.exceptions import Conflict, StoreError
 from rollbridge.stores.base import CANNOT_OPEN, say
-from rollbridge.stores.redis_fence import new_epoch
-from rollbridge.stores.sqlite import DEFAULT_BUSY_TIMEOUT, SQLiteStore
+from rollbridge.stores.sqlite import DEFAULT_BUSY_TIMEOUT, RESTORE_MARK
 
 __all__ = ["BackupInfo", "backup"]
 
@@ -52,23 +55,23 @@ BAD_COPY = say("store.backup.bad_copy", "the copy failed its check ({problem}); 
 _BESIDE = ("-journal", "-wal", "-shm")
 
 
-def _new_epochs(path: Path) -> None:
-    """Move every table of the copy at ``path`` to a new epoch (a commit without
-    events, as a Redis fence makes): a restored backup goes on from its own seqs, which
-    clients may have seen with other events since, so none of them may resume across
-    it (docs/protocol.md: a client with another epoch gets a fresh snapshot). The copy
-    is opened as a store (brought to this rollbridge's schema) keeping every event and
-    reply it holds."""
-    with SQLiteStore(path, retain=_KEEP_ALL) as store:
-        for info in store.tables():
-            snapshot, _ = store.load(info.id)
-            moved = snapshot.info
-            moved.epoch = new_epoch(moved.epoch)
-            store.commit(info.id, Commit([], [], [], moved, snapshot.meta()))
+def _mark(copy: sqlite3.Connection) -> None:
+    """Mark the copy as a backup (:data:`~rollbridge.stores.sqlite.RESTORE_MARK`):
+    served, it moves every table to a new epoch first."""
+    copy.execute(f"CREATE TABLE IF NOT EXISTS {RESTORE_MARK} (taken_at REAL NOT NULL)")
+    copy.execute(f"DELETE FROM {RESTORE_MARK}")
+    copy.execute(f"INSERT INTO {RESTORE_MARK} (taken_at) VALUES (?)", (time.time(),))
+    copy.commit()
 
 
-#: A retained log long enough that the copy's new snapshots prune nothing.
-_KEEP_ALL = 1 << 40
+#: SQLite's result codes (the primary code, ``sqlite_errorcode & 0xff``) that a
+#: failed backup step owes to the file written, not the one read: disk full, I/O.
+_WRITE_FAILURES = {10, 13}  # SQLITE_IOERR, SQLITE_FULL
+
+
+def _blames_copy(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in _WRITE_FAILURES
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,11 +114,16 @@ def backup(
             blamed = dest
             with closing(sqlite3.connect(partial)) as copy:
                 blamed = source
-                reading.backup(copy)  # one step: one consistent snapshot
+                try:
+                    reading.backup(copy)  # one step: one consistent snapshot
+                except sqlite3.Error as exc:
+                    if _blames_copy(exc):  # the copy's disk is full, or failed
+                        blamed = dest
+                    raise
         blamed = dest
-        _new_epochs(partial)
         with closing(sqlite3.connect(partial)) as copy:
             copy.execute("PRAGMA journal_mode=DELETE")
+            _mark(copy)
             problem = copy.execute("PRAGMA quick_check").fetchone()[0]
             if problem != "ok":
                 raise StoreError(BAD_COPY(problem=str(problem)))

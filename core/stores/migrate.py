@@ -18,6 +18,11 @@ The SQLite file is only read: it is checked first with a read-only connection
 (it exists, its schema is this rollbridge's), so opening it never migrates it; a
 file not in WAL mode (a ``rollbridge backup``) is read from a temporary copy, since
 opening it as a store would switch it to WAL; no dice key is created beside it.
+A backup not served since it was taken (``rollbridge backup``'s mark,
+:data:`~rollbridge.stores.sqlite.RESTORE_MARK`) is a restore: it is read from a
+temporary copy whose tables are moved to a new epoch first
+(:meth:`~rollbridge.stores.sqlite.SQLiteStore.finish_restore`), so what Redis gets
+is what serving the backup would serve; the backup itself stays as it is.
 ``docs/redis.md`` ("Moving tables from SQLite") is the operator's side.
 """
 
@@ -32,13 +37,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rollbridge.dice.verifiable import DiceKey
+from rollbridge.dice.verifiable import DiceKey, key_path
 from rollbridge.engine.model import Event, TableSnapshot
 from rollbridge.exceptions import Conflict, InvalidRequest, NotFound, StoreError, UnknownTable
 from rollbridge.plain import JSON, pack
 from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN, Store, unknown_table
 from rollbridge.stores.redis import RedisStore
-from rollbridge.stores.sqlite import SCHEMA_VERSION, SQLiteStore
+from rollbridge.stores.sqlite import RESTORE_MARK, SCHEMA_VERSION, Restored, SQLiteStore
 from rollbridge.text import Messages
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
@@ -182,6 +187,7 @@ class SQLiteSource:
         #: The file read: the database, or a temporary copy of one not in WAL mode.
         self.read_path = self.path
         self._copy: tempfile.TemporaryDirectory[str] | None = None
+        self._marked = False
         if not self.path.is_file():
             raise NotFound(NO_DATABASE(path=str(self.path)), code="no_database",
                            details={"path": str(self.path)})  # fmt: skip
@@ -189,8 +195,17 @@ class SQLiteSource:
             self._check()
         except sqlite3.Error as exc:  # not a database: garbage, or a folder
             raise StoreError(CANNOT_OPEN(path=str(self.path), error=str(exc))) from exc
-        #: The store read through its interface (nothing it does here writes).
+        #: The store read through its interface (nothing it does here writes, but
+        #: the restore of a backup, in the copy).
         self.store = SQLiteStore(self.read_path, retain=retain)
+        #: What the restore of a backup did (None: the file is no backup).
+        self.restored: Restored | None = None
+        if self._marked:
+            try:
+                self.restored = self.store.finish_restore()
+            except BaseException:
+                self.close()
+                raise
 
     def _check(self) -> None:
         """Check the file's schema; read one not in WAL mode from a copy."""
@@ -203,7 +218,15 @@ class SQLiteSource:
                     code="schema_version",
                     details={"schema_version": version},
                 )
-            if mode != "wal":  # opening it as a store would switch it to WAL: a write
+            self._marked = (
+                conn.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (RESTORE_MARK,)
+                ).fetchone()
+                is not None
+            )
+            # opening it as a store would switch it to WAL (a write); a backup is
+            # restored before it is read (new epochs): both in a copy
+            if mode != "wal" or self._marked:
                 self._copy = tempfile.TemporaryDirectory(prefix="rollbridge-migrate-")
                 self.read_path = Path(self._copy.name) / self.path.name
                 with closing(sqlite3.connect(self.read_path)) as copy:
@@ -214,8 +237,8 @@ class SQLiteSource:
 
     @property
     def key_path(self) -> Path:
-        """The dice key file beside the database."""
-        return Path(f"{self.path}.dice-key")
+        """The dice key file beside the database (:func:`~rollbridge.dice.verifiable.key_path`)."""
+        return key_path(self.path)
 
     def dice_secret(self) -> bytes | None:
         """The dice key's 32 bytes, or None when there is no key file (never made).
@@ -290,6 +313,9 @@ class MigrationReport:
     #: The dice key: ``moved``, ``same`` (Redis held this one), ``kept`` (Redis keeps
     #: its own; no moved table has an open segment) or ``none`` (no key file).
     dice_key: str = "none"
+    #: A backup's restore: the tables moved to a new epoch before they were read
+    #: (None: the file is no backup, :attr:`SQLiteSource.restored`).
+    restored: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -300,7 +326,8 @@ class MigrationReport:
         """The report as plain data (``--json``)."""
         return {"ok": self.ok, "tables": [t.to_dict() for t in self.tables],
                 "admin_tokens": self.admin_tokens, "admin_tokens_present": self.admin_present,
-                "admin_tokens_ok": self.admin_ok, "dice_key": self.dice_key}  # fmt: skip
+                "admin_tokens_ok": self.admin_ok, "dice_key": self.dice_key,
+                "restored": self.restored}  # fmt: skip
 
 
 def write_table(target: RedisStore, dump: TableDump, source: SQLiteSource) -> None:
@@ -410,6 +437,8 @@ def migrate(
         if isinstance(dice, dict) and dice.get("open"):
             open_segments.append(table_id)
     report = MigrationReport(dice_key=_dice_plan(source, target, open_segments))
+    if source.restored is not None:
+        report.restored = len(source.restored.moved)
     admins, report.admin_present = _admin_plan(source, target)
     if report.dice_key == "moved":
         secret = source.dice_secret()

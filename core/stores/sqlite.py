@@ -61,6 +61,7 @@ the store.
 from __future__ import annotations
 
 import hmac
+import logging
 import os
 import sqlite3
 import threading
@@ -82,15 +83,26 @@ from rollbridge.stores.base import (
     say,
     unknown_table,
 )
+from rollbridge.stores.redis_fence import new_epoch
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT",
     "MIGRATIONS",
+    "RESTORE_MARK",
     "SCHEMA_VERSION",
     "PreparedCommit",
+    "Restored",
     "SQLiteStore",
 ]
+
+log = logging.getLogger("rollbridge.store")
+
+#: The table ``rollbridge backup`` makes in its copy (``taken_at``: Unix time): the
+#: file is a backup, and the first server (or migration) of it is a restore that moves
+#: every table to a new epoch (:meth:`SQLiteStore.finish_restore`). Not part of the
+#: schema: no migration makes or needs it.
+RESTORE_MARK = "rollbridge_restore"
 
 #: Seconds a write waits for another connection's write (``busy_timeout``).
 DEFAULT_BUSY_TIMEOUT = 10.0
@@ -384,6 +396,14 @@ CORRUPT_STATE = say(
     "restore it from a backup",
 )
 
+# Translators: {table} a table's id; {key} a request's idempotency key; {error}
+# Python's (English) reason.
+CORRUPT_REPLY = say(
+    "store.corrupt_reply",
+    "table {table}: the stored reply to request {key} cannot be read ({error}): the "
+    "database is damaged; restore it from a backup",
+)
+
 
 def _row_events(table_id: str, first: int, last: int, blob: bytes) -> list[Event]:
     """The events of one log row. :raises StoreError: naming the table and seqs,
@@ -400,6 +420,17 @@ def _row_events(table_id: str, first: int, last: int, blob: bytes) -> list[Event
 
 def _token(row: Sequence[Any]) -> TokenRecord:
     return TokenRecord(id=row[0], table=row[1], role=row[2], name=row[3], hash=row[4])
+
+
+class Restored(NamedTuple):
+    """What :meth:`SQLiteStore.finish_restore` did."""
+
+    #: When the backup was taken (Unix time), as its mark says.
+    taken_at: float
+    #: The tables moved to a new epoch.
+    moved: list[str]
+    #: The tables that could not be read, left as they were (each was logged).
+    skipped: list[str]
 
 
 class SQLiteStore:
@@ -709,7 +740,8 @@ class SQLiteStore:
         """The stored reply to the request with this idempotency key (kept for
         :func:`~rollbridge.stores.base.reply_window` seqs).
 
-        :raises UnknownTable:
+        :raises UnknownTable: StoreError: the stored reply cannot be read (naming
+            the table and the request).
         """
         with self._transaction() as conn:
             _, latest, _ = self._head(conn, table_id)
@@ -718,7 +750,12 @@ class SQLiteStore:
             ).fetchone()
         if row is None or row[1] <= latest - reply_window(self.retain):
             return None
-        return unpack(row[0])
+        try:
+            return unpack(row[0])
+        except Exception as exc:
+            error = f"{type(exc).__name__}: {exc}"[:200]
+            raise StoreError(CORRUPT_REPLY(table=table_id, key=key, error=error),
+                             details={"table": table_id, "key": key}) from exc  # fmt: skip
 
     def reply_keys(self, table_id: str) -> list[str]:
         """The idempotency key of every stored reply of a table. :raises UnknownTable:"""
@@ -940,6 +977,69 @@ class SQLiteStore:
         with self._transaction(write=True) as conn:
             cursor = conn.execute("DELETE FROM admin_tokens WHERE id = ?", (token_id,))
             return cursor.rowcount > 0
+
+    # -- restores -----------------------------------------------------------------
+
+    def restore_pending(self) -> float | None:
+        """When the backup this file is was taken (Unix time), if it was made by
+        ``rollbridge backup`` and not served since; else None."""
+        with self._transaction() as conn:
+            known = conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (RESTORE_MARK,)
+            ).fetchone()
+            if known is None:
+                return None
+            row = conn.execute(f"SELECT max(taken_at) FROM {RESTORE_MARK}").fetchone()
+        return float(row[0]) if row and isinstance(row[0], int | float) else 0.0
+
+    def finish_restore(self) -> Restored | None:
+        """Make a restored backup servable; None if this file is no backup
+        (:data:`RESTORE_MARK`).
+
+        Every table moves to a new epoch (a commit without events, as a Redis fence
+        makes, docs/protocol.md): the file goes on from the seqs the backup holds,
+        while clients may have seen later seqs of the history that was lost, so none
+        of them may resume across it. The epoch is the time now in milliseconds, so
+        the same backup restored twice gets two epochs. A table whose verifiable
+        segment is open keeps the epoch that segment was committed under (its
+        ``dice`` field's ``epoch``: its seed can still be revealed) and is marked
+        ``restored``: its dice are refused until the GM ends it, since its seed may
+        have been revealed in the lost history (docs/dice.md). A table that cannot be
+        read is left as it was, with a WARNING naming it. The mark is dropped last;
+        call this before serving any client.
+
+        :raises StoreError: the file cannot be written.
+        """
+        taken_at = self.restore_pending()
+        if taken_at is None:
+            return None
+        moved: list[str] = []
+        skipped: list[str] = []
+        for info in self.tables():
+            try:
+                snapshot, _ = self.load(info.id)
+                table = snapshot.info
+                meta = snapshot.meta()
+                dice = meta.get("dice")
+                if isinstance(dice, dict) and dice.get("open"):
+                    meta["dice"] = {**dice, "epoch": dice.get("epoch", table.epoch),
+                                    "restored": True}  # fmt: skip
+                table.epoch = new_epoch(table.epoch)
+                self.commit(info.id, Commit([], [], [], table, meta))
+            except Exception as exc:  # a damaged table: the others are restored
+                log.warning(
+                    "restore of %s: table %s cannot be read, so it stays at its epoch "
+                    "(clients may resume it across the restore): %s",
+                    self.path,
+                    info.id,
+                    exc,
+                )
+                skipped.append(info.id)
+                continue
+            moved.append(info.id)
+        with self._transaction(write=True) as conn:
+            conn.execute(f"DROP TABLE IF EXISTS {RESTORE_MARK}")
+        return Restored(taken_at, moved, skipped)
 
     def ping(self) -> None:
         """One indexed read of the file: proves it answers. :raises StoreError:"""

@@ -116,6 +116,8 @@ async def test_a_restored_backup_is_a_new_epoch_no_client_resumes_across(tally, 
         if (tmp_path / f"rollbridge.db{end}").exists():
             (tmp_path / f"rollbridge.db{end}").rename(tmp_path / f"aside.db{end}")
     shutil.copy(copy, path)
+    with SQLiteStore(path) as restoring:  # as rollbridge serve does before serving
+        assert restoring.finish_restore() is not None
     server, store = await start(path, host)
     world = Tables(server, store, path, tokens)
     try:
