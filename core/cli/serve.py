@@ -160,16 +160,20 @@ def _finish_restore(store: Store) -> None:
     if restored is None:
         return
     level = logging.WARNING if restored.skipped else logging.INFO
+    skipped = (
+        f"; {len(restored.skipped)} could not be read and stay at their epoch: "
+        + ", ".join(restored.skipped)
+        if restored.skipped
+        else ""
+    )
     log.log(
         level,
         "%s is a restored backup (taken %s): %d table(s) moved to a new epoch, so no "
-        "client resumes across the restore; %d could not be read and were left as they "
-        "were%s",
+        "client resumes across the restore%s",
         store_name(store),
         _when(restored.taken_at),
         len(restored.moved),
-        len(restored.skipped),
-        f" ({', '.join(restored.skipped)})" if restored.skipped else "",
+        skipped,
     )
 
 
