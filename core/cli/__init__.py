@@ -96,10 +96,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     locale = default_locale()
     engine_line = _EngineLine(logging.ERROR)
     warning_line = _WarningLine(logging.WARNING)
-    if args.command != "serve":
-        logging.getLogger("rollbridge.engine").addHandler(engine_line)
-        for name in WARNING_LOGGERS:
-            logging.getLogger(name).addHandler(warning_line)
+    shown = [logging.getLogger(name) for name in ("rollbridge.engine", *WARNING_LOGGERS)]
+    propagated = [logger.propagate for logger in shown]
+    if args.command != "serve":  # the command prints these lines itself, and only so
+        shown[0].addHandler(engine_line)
+        for logger in shown[1:]:
+            logger.addHandler(warning_line)
+        for logger in shown:
+            logger.propagate = False
     try:
         if hasattr(args, "locale"):  # the commands that print for players and GMs
             args.locale = locale = chosen_locale(args.locale)
@@ -114,9 +118,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     finally:
-        logging.getLogger("rollbridge.engine").removeHandler(engine_line)
-        for name in WARNING_LOGGERS:
-            logging.getLogger(name).removeHandler(warning_line)
+        shown[0].removeHandler(engine_line)
+        for logger, propagate in zip(shown, propagated, strict=True):
+            logger.removeHandler(warning_line)
+            logger.propagate = propagate
 
 
 if __name__ == "__main__":  # pragma: no cover

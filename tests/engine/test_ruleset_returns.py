@@ -99,3 +99,22 @@ def test_the_odds_cli_tells_a_rulesets_exception_in_one_line(capsys, monkeypatch
         "rollbridge: ruleset 'bandits' failed at table 'odds': KeyError: 'odds exploded'",
         "rollbridge: error: internal: ruleset 'bandits' failed",
     ]
+
+
+def test_the_cli_prints_the_line_itself_whatever_logging_holds(capsys, monkeypatch):
+    """The offline CLI shows a ruleset's failure as its own line; the record does not
+    also go to handlers configured elsewhere (a stale one on a closed stream printed
+    "--- Logging error ---" and a traceback into the command's output)."""
+    import io
+    import logging
+
+    stream = io.StringIO()
+    stale = logging.StreamHandler(stream)
+    logging.getLogger().addHandler(stale)
+    stream.close()
+    try:
+        test_the_odds_cli_tells_a_rulesets_exception_in_one_line(capsys, monkeypatch)
+    finally:
+        logging.getLogger().removeHandler(stale)
+    assert not logging.getLogger("rollbridge.engine").handlers  # the CLI's is gone again
+    assert logging.getLogger("rollbridge.engine").propagate
