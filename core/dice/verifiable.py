@@ -38,6 +38,7 @@ import hashlib
 import hmac
 import logging
 import os
+import time
 from collections.abc import Callable, Iterator
 from contextlib import suppress
 from pathlib import Path
@@ -167,7 +168,7 @@ class DiceKey:
         """
         path = Path(path)
         try:
-            return cls._read(path)
+            return cls._read_settled(path)
         except FileNotFoundError:
             pass
         secret = os.urandom(KEY_BYTES)
@@ -181,7 +182,7 @@ class DiceKey:
             try:
                 os.link(temporary, path)  # never over a key another process just made
             except FileExistsError:
-                return cls._read(path)
+                return cls._read_settled(path)
             except OSError as exc:
                 if exc.errno not in _NO_LINKS:
                     raise
@@ -190,7 +191,7 @@ class DiceKey:
                 try:
                     os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
                 except FileExistsError:
-                    return cls._read(path)
+                    return cls._read_settled(path)
                 os.replace(temporary, path)
             _sync_folder(path.parent)
         except OSError as exc:
@@ -201,6 +202,25 @@ class DiceKey:
         key = cls(secret)
         key.created = True
         return key
+
+    @classmethod
+    def _read_settled(cls, path: Path) -> DiceKey:
+        """:meth:`_read`, where an empty file is a claim of the no-hard-links path
+        above: another process is about to put its key over it (wait for it, up to
+        :data:`_CLAIM_WAIT` seconds), or died between the claim and the rename, its
+        whole key left in its temporary file beside (that key is put in place). An
+        empty file with neither is refused as any other (``bad_dice_key``)."""
+        deadline = time.monotonic() + _CLAIM_WAIT
+        while path.stat().st_size == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if path.stat().st_size == 0:
+            for left in sorted(path.parent.glob(f".{path.name}.*.tmp")):
+                with suppress(OSError, StoreError, ValueError):
+                    cls._read(left)  # a whole key: the creation the crash cut short
+                    os.replace(left, path)
+                    _sync_folder(path.parent)
+                    break
+        return cls._read(path)
 
     @classmethod
     def _read(cls, path: Path) -> DiceKey:
@@ -272,6 +292,8 @@ def _unreadable(path: Path, exc: OSError, message: Any = UNREADABLE_KEY) -> Stor
 
 
 #: What :func:`os.link` fails with on a file system without hard links.
+#: Seconds an empty key file (a claim) is given to become a key.
+_CLAIM_WAIT = 2.0
 _NO_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS, errno.EXDEV}
 
 

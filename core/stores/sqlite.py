@@ -63,6 +63,7 @@ from __future__ import annotations
 import hmac
 import logging
 import os
+import secrets
 import sqlite3
 import threading
 import time
@@ -103,6 +104,10 @@ log = logging.getLogger("rollbridge.store")
 #: every table to a new epoch (:meth:`SQLiteStore.finish_restore`). Not part of the
 #: schema: no migration makes or needs it.
 RESTORE_MARK = "rollbridge_restore"
+#: The random part added to a restored table's time-based epoch (ms): two restores of
+#: one backup share an epoch one time in a million at most, even when the backup's
+#: epoch is ahead of the clock (epochs stay below 2^53).
+_EPOCH_SPREAD = 1_000_000
 
 #: Seconds a write waits for another connection's write (``busy_timeout``).
 DEFAULT_BUSY_TIMEOUT = 10.0
@@ -1018,15 +1023,7 @@ class SQLiteStore:
         for info in self.tables():
             try:
                 snapshot, _ = self.load(info.id)
-                table = snapshot.info
-                meta = snapshot.meta()
-                dice = meta.get("dice")
-                if isinstance(dice, dict) and dice.get("open"):
-                    meta["dice"] = {**dice, "epoch": dice.get("epoch", table.epoch),
-                                    "restored": True}  # fmt: skip
-                table.epoch = new_epoch(table.epoch)
-                self.commit(info.id, Commit([], [], [], table, meta))
-            except Exception as exc:  # a damaged table: the others are restored
+            except StoreError as exc:  # a damaged table: the others are restored
                 log.warning(
                     "restore of %s: table %s cannot be read, so it stays at its epoch "
                     "(clients may resume it across the restore): %s",
@@ -1036,6 +1033,16 @@ class SQLiteStore:
                 )
                 skipped.append(info.id)
                 continue
+            table = snapshot.info
+            meta = snapshot.meta()
+            dice = meta.get("dice")
+            if isinstance(dice, dict) and dice.get("open"):
+                meta["dice"] = {**dice, "epoch": dice.get("epoch", table.epoch),
+                                "restored": True}  # fmt: skip
+            # time-based, and apart from any other restore of the same backup even
+            # when the backup's epoch is ahead of this clock
+            table.epoch = new_epoch(table.epoch) + secrets.randbelow(_EPOCH_SPREAD)
+            self.commit(info.id, Commit([], [], [], table, meta))  # a failure: raised, mark kept
             moved.append(info.id)
         with self._transaction(write=True) as conn:
             conn.execute(f"DROP TABLE IF EXISTS {RESTORE_MARK}")

@@ -103,6 +103,45 @@ def test_the_backup_file_exports_every_event_and_each_restore_is_its_own_epoch(t
     assert epochs[0] != epochs[1]
 
 
+def test_two_restores_differ_even_with_the_backup_ahead_of_the_clock(tmp_path, monkeypatch):
+    """An epoch is the time in ms, or one more than the stored one when that is later:
+    a backup whose epoch is ahead of this clock (a restore on a clock that ran fast)
+    gave both restores of it the same epoch; a random part keeps them apart."""
+    import types
+
+    _played(tmp_path / "a.db").store.close()
+    backup(tmp_path / "a.db", tmp_path / "b.db")
+    behind = types.SimpleNamespace(time=lambda: 0.0)  # this clock: before every epoch
+    monkeypatch.setattr("rollbridge.stores.redis_fence.time", behind)
+    epochs = []
+    for name in ("one.db", "two.db"):
+        (tmp_path / name).write_bytes((tmp_path / "b.db").read_bytes())
+        with SQLiteStore(tmp_path / name) as store:
+            store.finish_restore()
+            epochs.append(store.load("t")[0].info.epoch)
+    assert epochs[0] != epochs[1]
+
+
+def test_a_restore_that_cannot_write_keeps_its_mark_for_the_next_start(tmp_path, monkeypatch):
+    """A table that reads fine but cannot be written (a full disk) is not skipped as
+    damaged: the restore fails, the mark stays, and the next start restores it all."""
+    _played(tmp_path / "a.db").store.close()
+    backup(tmp_path / "a.db", tmp_path / "b.db")
+    real_commit = SQLiteStore.commit
+
+    def full(self, table_id, commit):
+        raise StoreError("database or disk is full")
+
+    monkeypatch.setattr(SQLiteStore, "commit", full)
+    with SQLiteStore(tmp_path / "b.db") as store, pytest.raises(StoreError):
+        store.finish_restore()
+    monkeypatch.setattr(SQLiteStore, "commit", real_commit)
+    with SQLiteStore(tmp_path / "b.db") as store:
+        assert store.restore_pending() is not None
+        done = store.finish_restore()
+    assert done is not None and sorted(done.moved) == ["t", "u"] and not done.skipped
+
+
 def test_a_restored_open_segment_refuses_dice_and_still_reveals_its_seed(tmp_path):
     svc = _played(tmp_path / "a.db", verifiable=True)
     svc.store.close()
@@ -183,6 +222,37 @@ def test_a_dice_key_without_hard_links_and_a_key_that_cannot_be_written(tmp_path
     with pytest.raises(StoreError) as caught:
         DiceKey.load(tmp_path / "new.dice-key")
     assert "cannot be written" in str(caught.value) and "cannot be read" not in str(caught.value)
+
+
+def test_a_key_claimed_without_hard_links_is_waited_for_or_completed(tmp_path, monkeypatch):
+    """Without hard links a key's name is claimed (an empty file) before the key is put
+    over it: a reader meeting the claim waits for the key; a claim left by a crash,
+    with its whole key in the temporary file beside, is completed with that key; an
+    empty file with no such key is still refused (``bad_dice_key``)."""
+    import threading
+
+    monkeypatch.setattr("rollbridge.dice.verifiable._CLAIM_WAIT", 5.0)
+    path = tmp_path / "k.dice-key"
+    made = DiceKey.ephemeral()
+    secret = made._secret.hex() + "\n"
+    path.write_text("")  # another process's claim ...
+    later = threading.Timer(0.3, lambda: path.write_text(secret))  # ... then its key
+    later.start()
+    try:
+        assert DiceKey.load(path).seed("t", 1, 1) == made.seed("t", 1, 1)
+    finally:
+        later.cancel()
+    crashed = tmp_path / "c.dice-key"
+    crashed.write_text("")
+    (tmp_path / ".c.dice-key.4242.tmp").write_text(secret)  # killed before its rename
+    monkeypatch.setattr("rollbridge.dice.verifiable._CLAIM_WAIT", 0.1)
+    assert DiceKey.load(crashed).seed("t", 1, 1) == made.seed("t", 1, 1)
+    assert not list(tmp_path.glob(".c.dice-key.*")) and crashed.read_text() == secret
+    empty = tmp_path / "e.dice-key"
+    empty.write_text("")
+    with pytest.raises(StoreError) as caught:
+        DiceKey.load(empty)
+    assert caught.value.code == "bad_dice_key"
 
 
 def test_a_full_destination_is_blamed_not_the_source(tmp_path, monkeypatch):
