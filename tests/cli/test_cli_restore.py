@@ -40,6 +40,18 @@ def _played(path, rolls: int = 3, verifiable: bool = False) -> TableService:
     return svc
 
 
+def _restored_twice(backup_file) -> tuple[int, int]:
+    """Table t's epoch after each of two restores of the same backup file."""
+    epochs = []
+    for name in ("one.db", "two.db"):
+        copy = backup_file.with_name(name)
+        copy.write_bytes(backup_file.read_bytes())
+        with SQLiteStore(copy) as store:
+            store.finish_restore()
+            epochs.append(store.load("t")[0].info.epoch)
+    return epochs[0], epochs[1]
+
+
 def _rows(path, sql: str) -> list[tuple]:
     with sqlite3.connect(path) as conn:
         return conn.execute(sql).fetchall()
@@ -94,13 +106,8 @@ def test_the_backup_file_exports_every_event_and_each_restore_is_its_own_epoch(t
     assert main([*argv, str(tmp_path / "b.db")]) == 0
     rolls = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [e["kind"] for e in rolls].count("roll") == 3
-    epochs = []
-    for name in ("one.db", "two.db"):  # the same backup restored twice
-        (tmp_path / name).write_bytes((tmp_path / "b.db").read_bytes())
-        with SQLiteStore(tmp_path / name) as store:
-            store.finish_restore()
-            epochs.append(store.load("t")[0].info.epoch)
-    assert epochs[0] != epochs[1]
+    first, second = _restored_twice(tmp_path / "b.db")
+    assert first != second
 
 
 def test_two_restores_differ_even_with_the_backup_ahead_of_the_clock(tmp_path, monkeypatch):
@@ -113,13 +120,8 @@ def test_two_restores_differ_even_with_the_backup_ahead_of_the_clock(tmp_path, m
     backup(tmp_path / "a.db", tmp_path / "b.db")
     behind = types.SimpleNamespace(time=lambda: 0.0)  # this clock: before every epoch
     monkeypatch.setattr("rollbridge.stores.redis_fence.time", behind)
-    epochs = []
-    for name in ("one.db", "two.db"):
-        (tmp_path / name).write_bytes((tmp_path / "b.db").read_bytes())
-        with SQLiteStore(tmp_path / name) as store:
-            store.finish_restore()
-            epochs.append(store.load("t")[0].info.epoch)
-    assert epochs[0] != epochs[1]
+    first, second = _restored_twice(tmp_path / "b.db")
+    assert first != second
 
 
 def test_a_restore_that_cannot_write_keeps_its_mark_for_the_next_start(tmp_path, monkeypatch):
