@@ -43,7 +43,7 @@ from rollbridge.exceptions import Conflict, InvalidRequest, NotFound, StoreError
 from rollbridge.plain import JSON, pack
 from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN, Store, unknown_table
 from rollbridge.stores.redis import RedisStore
-from rollbridge.stores.sqlite import RESTORE_MARK, SCHEMA_VERSION, Restored, SQLiteStore
+from rollbridge.stores.sqlite import SCHEMA_VERSION, Restored, SQLiteStore, has_restore_mark
 from rollbridge.text import Messages
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
@@ -218,12 +218,7 @@ class SQLiteSource:
                     code="schema_version",
                     details={"schema_version": version},
                 )
-            self._marked = (
-                conn.execute(
-                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (RESTORE_MARK,)
-                ).fetchone()
-                is not None
-            )
+            self._marked = has_restore_mark(conn)
             # opening it as a store would switch it to WAL (a write); a backup is
             # restored before it is read (new epochs): both in a copy
             if mode != "wal" or self._marked:

@@ -95,6 +95,7 @@ __all__ = [
     "PreparedCommit",
     "Restored",
     "SQLiteStore",
+    "has_restore_mark",
 ]
 
 log = logging.getLogger("rollbridge.store")
@@ -108,6 +109,18 @@ RESTORE_MARK = "rollbridge_restore"
 #: one backup share an epoch one time in a million at most, even when the backup's
 #: epoch is ahead of the clock (epochs stay below 2^53).
 _EPOCH_SPREAD = 1_000_000
+
+
+def has_restore_mark(conn: sqlite3.Connection) -> bool:
+    """Whether the database ``conn`` reads is a backup not served since (it holds
+    :data:`RESTORE_MARK`)."""
+    return (
+        conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (RESTORE_MARK,)
+        ).fetchone()
+        is not None
+    )
+
 
 #: Seconds a write waits for another connection's write (``busy_timeout``).
 DEFAULT_BUSY_TIMEOUT = 10.0
@@ -989,10 +1002,7 @@ class SQLiteStore:
         """When the backup this file is was taken (Unix time), if it was made by
         ``rollbridge backup`` and not served since; else None."""
         with self._transaction() as conn:
-            known = conn.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (RESTORE_MARK,)
-            ).fetchone()
-            if known is None:
+            if not has_restore_mark(conn):
                 return None
             row = conn.execute(f"SELECT max(taken_at) FROM {RESTORE_MARK}").fetchone()
         return float(row[0]) if row and isinstance(row[0], int | float) else 0.0
