@@ -560,7 +560,7 @@ def test_a_bad_damage_code_is_refused_in_each_language(kit):
         "use L, M, S or D (Light, Moderate, Serious, Deadly)"
     )
     assert caught.value.render("cs") == (
-        "params.code: neznámá úroveň poškození 'V' v '7V'; použij L, M, S nebo D "
+        "params.code: neznámá úroveň poškození 'V' v '7V'; použijte L, M, S nebo D "
         "(lehké, mírné, vážné, smrtelné: české V se píše S, české S se píše D)"
     )
     assert caught.value.render("de").startswith("params.code: unbekanntes Schadensniveau 'V'")
