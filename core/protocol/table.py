@@ -168,8 +168,9 @@ class _Asker:
     locale: str = "en"
     #: The request's type, when it is a known one (for the driver's metrics).
     request_type: str | None = None
-    #: Whether it is the GM (who sees a refusal's private arguments; others do not).
-    gm: bool = False
+    #: Whether it is the GM (who sees a refusal's private arguments; others do not):
+    #: required, so that no refusal is rendered for the wrong audience by default.
+    gm: bool = field(kw_only=True)
 
 
 @dataclass(eq=False, slots=True)
@@ -275,7 +276,7 @@ class TableProtocol:
         kind = message.get("type")
         asker = _Asker(origin, member, echo_id(message), member.locale if member else locale,
                        kind if kind.__class__ is str and kind in REQUESTS else None,
-                       who.is_gm)  # fmt: skip
+                       gm=who.is_gm)  # fmt: skip
         if self._holding or self._held:
             self._held.append(_Held(message, who, asker, dice))
             return []
