@@ -243,9 +243,11 @@ def _locate(value: Any, where: str, depth: int, default: Callable[[Any], Any] | 
     """:func:`ensure_plain`'s walk, where ``default`` (as :func:`pack` was given it)
     turns the values it knows into plain data first; raises :class:`NotPlain` naming
     the first value that is not, or that ``default`` refuses."""
+    if depth > _EXPLAIN_DEPTH:
+        raise NotPlain(where, f"nested more than {_EXPLAIN_DEPTH} levels deep")
     if isinstance(value, dict):
         for key, item in value.items():
-            _check(key, where, depth, 250, signed_only=False)
+            _check(key, where, depth, _EXPLAIN_DEPTH, signed_only=False)
             if key.__class__ is not str:
                 raise NotPlain(where, f"map keys must be strings, got {key!r:.40}")
             _locate(item, f"{where}.{key}"[:200], depth + 1, default)
@@ -269,6 +271,8 @@ def _locate(value: Any, where: str, depth: int, default: Callable[[Any], Any] | 
 
 
 _SCALARS = (str, int, float, bool, type(None))
+#: How deep :func:`_locate` looks (as deep as :func:`_explain`'s plain check).
+_EXPLAIN_DEPTH = 250
 
 
 def reference_pack(value: Any) -> bytes:

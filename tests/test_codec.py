@@ -370,3 +370,16 @@ def test_what_cannot_be_packed_with_texts_is_named_where_it_stands(bad, problem)
         pack(value, stored)
     assert refused.value.where == "value.data.outcome.ok[2]", refused.value
     assert problem in refused.value.problem, refused.value
+
+
+def test_a_value_nested_past_any_limit_is_refused_as_such_not_a_recursion_error():
+    """The failure path names where a value stands by walking it: a value nested
+    deeper than the packer goes (a ruleset's result) is refused, naming its depth."""
+    from rollbridge.text import stored
+
+    value: list = []
+    for _ in range(5000):
+        value = [value]
+    with pytest.raises(NotPlain) as refused:
+        pack({"data": value}, stored)
+    assert "nested more than" in refused.value.problem
