@@ -6,7 +6,7 @@ from rollbridge.engine import segments
 from rollbridge.engine.context import RequestContext
 from rollbridge.engine.model import ActorRecord, Event
 from rollbridge.engine.settings import default_settings, merge_settings
-from rollbridge.exceptions import NothingToRedo, NothingToUndo
+from rollbridge.exceptions import InvalidSettings, NothingToRedo, NothingToUndo
 from rollbridge.plain import JSON
 from rollbridge.text import Messages
 
@@ -73,6 +73,14 @@ def settings(ctx: RequestContext) -> JSON:
     table = ctx.table
     change = ctx.fields["settings"]
     settings = default_settings(table.ruleset, merge_settings(table.info.settings, change))
+    if settings == table.info.settings:  # an event would say "changed" and change nothing
+        raise InvalidSettings(
+            say(
+                "settings.unchanged",
+                "settings: nothing would change (every setting given already has that value)",
+            )(),
+            details={"field": "settings"},
+        )
     reply = ctx.record(
         "settings", {"changed": sorted(change)}, table={"settings": settings}, undoable=True
     )

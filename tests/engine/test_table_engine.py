@@ -18,6 +18,7 @@ from rollbridge.exceptions import (
     InternalError,
     InvalidParams,
     InvalidRequest,
+    InvalidSettings,
     NothingToRedo,
     NothingToUndo,
     RulesetUnavailable,
@@ -528,6 +529,23 @@ class TestReviewFindings:
         view = seated.table("t").view_event(event, gm=True)
         assert "table" not in view
         assert view["table_after"]["settings"]["approval"] is True
+
+    @pytest.mark.parametrize(
+        "change",
+        [{}, {"ruleset": {}}, {"approval": False}, {"ruleset": {"show_damage": False}}],
+        ids=["empty", "empty-ruleset", "core-same", "ruleset-same"],
+    )
+    def test_a_settings_change_that_changes_nothing_is_refused(self, seated, change):
+        """`{"settings": {}}` committed an event saying "changed" that changed
+        nothing (and an undo step taking nothing back)."""
+        before = frozen(seated)
+        seq = seated.table("t").info.seq
+        with pytest.raises(InvalidSettings, match="nothing would change"):
+            seated.handle("t", {"type": "settings", "id": "same", "settings": change}, GM)
+        assert frozen(seated) == before and seated.table("t").info.seq == seq
+        reply = seated.handle("t", {"type": "settings", "id": "set",
+                                    "settings": {"approval": True}}, GM)  # fmt: skip
+        assert reply["seq"] == seq + 1
 
     def test_undo_deeper_than_the_events_kept_in_memory_reads_the_log(self, seated):
         from rollbridge.engine.table import HISTORY_IN_MEMORY
