@@ -44,10 +44,10 @@ __all__ = [
 ]
 
 #: A token, or as much of one as a truncated log line holds: as text (its ``_``
-#: percent-encoded too, as in a URL), or as the hex bytes websockets prints for a
-#: binary frame (``72 62 74 5f`` is ``rbt_``).
+#: percent-encoded too, once or twice, as in a URL: ``%5F``, ``%255F``), or as the
+#: hex bytes websockets prints for a binary frame (``72 62 74 5f`` is ``rbt_``).
 _TOKEN = re.compile(
-    r"(rb[ta](?:_|%5[Ff]))((?:[A-Za-z0-9_\-]|%[0-9A-Fa-f]{2})*)"
+    r"(rb[ta](?:_|%(?:25)?5[Ff]))((?:[A-Za-z0-9_\-]|%(?:25)?[0-9A-Fa-f]{2})*)"
     r"|(72 62 (?:74|61) 5f)(?: [0-9a-f]{2})*"
 )
 #: A token's body is 43 characters; a body of at least this many is cut wherever
