@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from rollbridge.testing import RulesetHarness
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -87,3 +89,17 @@ def test_operations_warns_that_the_wal_files_are_part_of_the_database():
     paragraph = warning.split("\n\n")[0]
     for said in ("Never delete", "never copy or move the `.db` file alone", "rollbridge backup"):
         assert said in paragraph
+
+
+def test_the_rules_files_in_docs_are_the_projects_own():
+    """docs/sources/rules/ is the copy of the project's rules files that the docs
+    link to; where the shared originals sit beside the checkout (../shared), the copy
+    must be theirs, byte for byte (the bandits copy once lacked BD-7's variant)."""
+    shared = DOCS.parents[1] / "shared" / "rulesets"
+    if not shared.is_dir():
+        pytest.skip("../shared/rulesets is not beside this checkout")
+    originals = sorted(p.name for p in shared.glob("*.md"))
+    assert originals == sorted(p.name for p in (DOCS / "sources" / "rules").glob("*.md"))
+    for name in originals:
+        copy = (DOCS / "sources" / "rules" / name).read_bytes()
+        assert copy == (shared / name).read_bytes(), name

@@ -34,7 +34,7 @@ def require_able(
     """
     if state is None:
         state = state_of(actor)
-    able, why = can_act(state, dying_can_act=bool(settings.get("dying_can_act", False)))
+    able, why = can_act(state, dying_can_act=bool(settings.get("dying_can_act", True)))
     if able:
         return
     message = CANNOT_ACT[why](actor=actor.name, doing=DOING[doing]())

@@ -98,9 +98,10 @@ class BanditsRuleset(Ruleset):
             },
             "dying_can_act": {
                 "type": "boolean",
-                "default": False,
+                "default": True,
                 "description": "an unstabilised dying bandit may still make moves and deal "
-                "harm (Decision on BD-8)",
+                "harm, as BD-8 reads (off: every dying bandit is barred, not only the "
+                "stabilised; Decision D4)",
             },
             "heavy_wound_lasts_the_raid": {
                 "type": "boolean",

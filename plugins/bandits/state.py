@@ -186,7 +186,7 @@ def is_heavily_wounded(state: Mapping[str, Any]) -> bool:
     return 3 in marked(state) or bool(state.get("heavy_this_raid"))
 
 
-def can_act(state: Mapping[str, Any], *, dying_can_act: bool = False) -> tuple[bool, str]:
+def can_act(state: Mapping[str, Any], *, dying_can_act: bool = True) -> tuple[bool, str]:
     """Whether the actor may make a move or deal harm, and why not: ``""`` (it may),
     ``out``, ``dead``, ``stabilised`` or ``dying`` (the keys of
     :data:`.messages.CANNOT_ACT`)."""

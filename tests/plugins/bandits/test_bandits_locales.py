@@ -364,7 +364,7 @@ REFUSALS = {
         "de": "dieser Bandit hat keine Wunde zu heilen",
         "ru": "у этого бандита нет ран для лечения",
     },
-    # BD-8: a dying bandit may not make a move.
+    # BD-8, Decision D4 with `dying_can_act` off: a dying bandit may not make a move.
     "cannot_act": {
         "en": "Ana is dying and cannot act (BD-8), so cannot make a move",
         "cs": "Ana umírá a nemůže jednat (BD-8), takže nemůže hrát tah",
@@ -384,7 +384,7 @@ REFUSALS = {
 
 
 def _refusal(code: str) -> RuleViolation:
-    harness = table()
+    harness = table(dying_can_act=False)  # the dying refusal is the table's choice
     dying = {"kind": "bandit", "slots": {"dying": True}, "dying": True}
     harness.add_actor("Ana", {"kind": "bandit"}, actor_id="ana2", player=True, state=dying)
     request = {

@@ -72,7 +72,12 @@ def test_BD10_medpack_refusal_through_the_engine_changes_nothing(ruleset_harness
     ("build", "action", "params", "code"),
     [
         (lambda k: {"actor": k.bandit("ana", dead=True)}, "move", {}, "actor_dead"),
-        (lambda k: {"actor": k.bandit("ana", slots={4})}, "move", {}, "cannot_act"),
+        (
+            lambda k: {"actor": k.bandit("ana", slots={4}, stabilised=True)},
+            "move",
+            {},
+            "cannot_act",
+        ),
         (
             lambda k: {"actor": k.bandit("ana"), "targets": [k.bandit("bo", dead=True)]},
             "harm",

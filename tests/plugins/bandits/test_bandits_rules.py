@@ -453,13 +453,19 @@ def test_BD8_end_of_turn_action_kills_an_unstabilised_dying_bandit(kit):
     assert calm.states == {}
 
 
-def test_BD8_a_dying_bandit_cannot_act_unless_the_table_allows_it(kit):
-    ana = kit.bandit("ana", slots={4})
+def test_BD8_a_dying_bandit_acts_unless_the_table_bars_it(kit):
+    """BD-8 bars only the stabilised ("stabilised means alive but unable to act"):
+    an unstabilised dying bandit still moves and deals harm, unless the table turns
+    `dying_can_act` off (Decision D4)."""
+    ana = kit.bandit("ana", slots={4}, stats={"cool": 1})
+    move = kit.run("move", {"stat": "cool"}, dice=[3, 4], actor=ana)
+    assert move.outcome["total"] == 8 and move.outcome["band"] == "partial"
+    harm = kit.run("harm", {"direction": "dealt"}, dice=[3, 3], actor=ana,
+                   targets=[kit.extra("guard")])  # fmt: skip
+    assert harm.outcome["wounds"] == 1
     with pytest.raises(RuleViolation) as err:
-        kit.run("move", {}, dice=[3, 3], actor=ana)
+        kit.run("move", {}, dice=[3, 3], actor=ana, settings={"dying_can_act": False})
     assert err.value.code == "cannot_act"
-    move = kit.run("move", {}, dice=[3, 3], actor=ana, settings={"dying_can_act": True})
-    assert move.outcome["total"] == 6
 
 
 def test_BD8_stabilise_refusals(kit):
