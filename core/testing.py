@@ -20,7 +20,8 @@ actors and resolve actions with supplied or seeded dice::
 module and set ``ruleset``; pytest collects its tests, which every ruleset must
 pass: a valid contract, example sheets that validate, JSON-safe states, a
 well-formed common state, pure and reproducible resolutions that never mutate
-their input, only typed errors, turn hooks that touch only participants, and
+their input and show every die they roll (as rolled: verifiable dice check it), only
+typed errors, turn hooks that touch only participants, and
 supplied states (fuzzed with hypothesis) that are either refused with
 ``invalid_state`` or completed into states every action works on, and, for the
 actions a ruleset gives odds of, exact odds that draw no dice::
@@ -54,6 +55,7 @@ from rollbridge.contract import (
 )
 from rollbridge.contract import TurnContext as _TurnContext
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SeededDice
+from rollbridge.dice.verify import resolution_dice
 from rollbridge.engine.model import Principal
 from rollbridge.engine.views import Audience
 from rollbridge.exceptions import (
@@ -229,6 +231,19 @@ class RulesetHarness:
 def ruleset_harness() -> Callable[..., RulesetHarness]:
     """A factory: ``ruleset_harness(MyRuleset(), settings=..., seed=...)``."""
     return RulesetHarness
+
+
+class _Recording(SeededDice):
+    """Seeded dice that remember every ``(faces, result)`` drawn, in order."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.record: list[tuple[int, int]] = []
+
+    def _draw(self, faces: int) -> int:
+        value = super()._draw(faces)
+        self.record.append((faces, value))
+        return value
 
 
 def all_keys(value: Any) -> set[str]:
@@ -659,6 +674,25 @@ class RulesetConformance(StateConformance):
                 results.append(result.to_dict() if isinstance(result, Resolution) else None)
                 assert (actor, targets, params) == frozen, f"{name}: resolve mutated its input"
             assert results[0] == results[1], f"{name}: the same dice gave different results"
+
+    def test_a_resolution_shows_every_die_it_rolls(self) -> None:
+        """The dice groups of each example's resolution show every die it drew, in
+        the order drawn (a chip's group: its rerolled dice): at a table with
+        verifiable dice the engine refuses a resolution that does not (``internal``),
+        and ``rollbridge verify`` reports one as a server that chose its dice."""
+        actors = self._actors()
+        for name, case in self._cases():
+            context = self._context(name, case, actors)
+            for seed in self.seeds:
+                source = _Recording(seed)
+                try:
+                    result = self.ruleset.resolve(context, source)
+                except RuleViolation:
+                    continue
+                shown = resolution_dice({"dice": [g.to_dict() for g in result.dice]})
+                assert shown == source.record, (
+                    f"{name}: drew {source.record} (faces, result) but shows {shown}"
+                )
 
     def test_odds_are_exact_and_draw_no_dice(self) -> None:
         """Each action example whose :meth:`~rollbridge.contract.Ruleset.odds` gives an

@@ -50,6 +50,23 @@ STATUSES = {
     ),
 }
 ALL_GOOD = say("cli.verify.ok", "every revealed server die checks out")
+NONE_YET = say(
+    "cli.verify.none_yet",
+    "no die could be checked yet: nothing in this log was rolled in a revealed segment "
+    "(ask the GM for dice.reveal)",
+)
+# Translators: {count} events; docs/dice.md, "attempt".
+RETRIED = say(
+    "cli.verify.retried",
+    "{count} rolled at a later attempt of their seq, after requests refused there "
+    "having drawn dice: a server could have chosen among attempts",
+)
+# Translators: {epochs} the epochs' numbers.
+EPOCHS = say(
+    "cli.verify.epochs",
+    "the table's history restarted in this log (epochs: {epochs}; a restored backup "
+    "or a move): each epoch's seqs and segments are checked on their own",
+)
 # Translators: {count} events whose dice came from the GM's stream (docs/dice.md).
 GM_STREAM = say(
     "cli.verify.gm_stream",
@@ -109,14 +126,20 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
     ]
     if report.gm_stream:
         lines.append(GM_STREAM(count=report.gm_stream).render(locale))
-    for number, status in sorted(report.segments.items()):
+    if report.retried:
+        lines.append(RETRIED(count=report.retried).render(locale))
+    if len(report.epochs) > 1:
+        epochs = ", ".join(map(str, report.epochs))
+        lines.append(EPOCHS(epochs=epochs).render(locale))
+    for number, status in report.segments.items():  # in the order committed
         shown = STATUSES[status]() if status in STATUSES else status
         lines.append(SEGMENT(segment=number, status=shown).render(locale))
     problems = sorted(report.problems, key=lambda p: (p.position, p.seq or 0))
     for problem in problems if every else problems[:1]:
         lines.append(PROBLEM(line=problem.position, message=problem.text).render(locale))
     if report.ok:
-        lines.append((ALL_GOOD if report.segments else NOTHING)().render(locale))
+        done = ALL_GOOD if report.verified_events else NONE_YET
+        lines.append((done if report.segments else NOTHING)().render(locale))
     return lines
 
 

@@ -34,7 +34,7 @@ from rollbridge.dice.verifiable import derive
 from rollbridge.exceptions import RollbridgeError
 from rollbridge.text import Messages, Text
 
-__all__ = ["LogVerifier", "Problem", "Report", "shown_dice", "verify_events"]
+__all__ = ["LogVerifier", "Problem", "Report", "resolution_dice", "shown_dice", "verify_events"]
 
 say = Messages("rollbridge")
 # Translators: {seq}, {last} are event numbers; {segment} a segment number; {faces} a
@@ -78,6 +78,21 @@ WRONG_RESULTS = say(
 )
 # Translators: {error} is the dice engine's own message.
 NO_ROLL = say("verify.no_roll", "seq {seq}: its formula does not roll on its dice ({error})")
+# Translators: {drawn} and {shown} are counts of dice.
+NOT_AS_DRAWN = say(
+    "verify.not_as_drawn",
+    "seq {seq}: the dice it shows are not the dice it drew, in the order drawn (it drew "
+    "{drawn}, shows {shown}): a server could have drawn more and shown those it liked, "
+    "or moved dice between tests",
+)
+# Translators: {text} is the roll's line as the log has it, {want} as its dice give it.
+WRONG_TEXT = say("verify.wrong_text", "seq {seq}: its line reads {text}, its dice give {want}")
+# Translators: {earlier} is a segment number.
+SEED_REUSED = say(
+    "verify.seed_reused",
+    "seq {seq}: segment {segment} commits to the seed of segment {earlier}, whose dice "
+    "anyone could know",
+)
 # Translators: {formula} is dice notation; {total} and {logged} numbers.
 WRONG_TOTAL = say(
     "verify.wrong_total", "seq {seq}: {formula} on its dice totals {total}, the log says {logged}"
@@ -117,7 +132,15 @@ class Report:
     hidden: int = 0
     unrevealed: int = 0
     gm_stream: int = 0
-    segments: dict[int, str] = field(default_factory=dict)
+    #: Verified events drawn at a later attempt (a request refused at their seq after
+    #: drawing dice, docs/dice.md): a server could have chosen among attempts.
+    retried: int = 0
+    #: The table's epochs in log order, when the log spans more than one (a restored
+    #: backup, a table moved): each starts its own seqs and segments.
+    epochs: list[int] = field(default_factory=list)
+    #: Each segment's state, in the order committed; a segment of a later epoch of
+    #: the log is named ``"<number>@<epoch>"``.
+    segments: dict[int | str, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     verified_seqs: list[int] = field(default_factory=list)
 
@@ -138,7 +161,9 @@ class Report:
             "hidden": self.hidden,
             "unrevealed": self.unrevealed,
             "gm_stream": self.gm_stream,
-            "segments": {str(k): v for k, v in sorted(self.segments.items())},
+            "retried": self.retried,
+            "epochs": list(self.epochs),
+            "segments": {str(k): v for k, v in self.segments.items()},
             "problems": [p.to_dict(locale) for p in sorted(self.problems, key=_place)],
         }
 
@@ -169,15 +194,26 @@ def _shown(entry: Mapping[str, Any], drawn: Counter[tuple[int, int]]) -> Iterato
         groups = [g for g in given if isinstance(g, Mapping)] if isinstance(given, list) else []
         untagged = [g for g in groups if "reroll" not in _tags(g)]
         old_rerolls = [r for g in untagged for r in _die_records(g) if "reroll" in _tags(r)]
-        old_chip = bool(old_rerolls) and Counter(_results(old_rerolls)) == drawn
-        records = []
-        for group in groups:
-            found = list(_die_records(group))
-            if "reroll" in _tags(group) or old_chip:
-                found = [r for r in found if "reroll" in _tags(r)]
-            records += found
-        return _results(records)
+        if old_rerolls and Counter(_results(old_rerolls)) == drawn:  # a chip, before tags
+            rerolled = [r for g in groups for r in _die_records(g) if "reroll" in _tags(r)]
+            return _results(rerolled)
+        return iter(resolution_dice(data))
     return iter(set(shown_dice(data)))
+
+
+def resolution_dice(data: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """The ``(faces, result)`` of every die a resolution's ``data`` shows as its own,
+    in order: its dice groups' records, of a group tagged ``reroll`` (a chip) only the
+    dice tagged ``reroll``. The contract: they are the dice it drew, as drawn."""
+    given = data.get("dice")
+    groups = [g for g in given if isinstance(g, Mapping)] if isinstance(given, list) else []
+    records = []
+    for group in groups:
+        found = list(_die_records(group))
+        if "reroll" in _tags(group):
+            found = [r for r in found if "reroll" in _tags(r)]
+        records += found
+    return list(_results(records))
 
 
 def shown_dice(data: Any) -> Iterator[tuple[int, int]]:
@@ -224,6 +260,10 @@ class _Segment:
         default_factory=lambda: {"public": [], "gm": []}
     )
 
+    #: Its number, and how the report names it (:attr:`Report.segments`).
+    number: int = 0
+    label: int | str = 0
+
     def revealed(self, stream: str) -> bool:
         return (self.seed if stream == "public" else self.gm_seed) is not None
 
@@ -236,11 +276,37 @@ class LogVerifier:
 
     def __init__(self) -> None:
         self.report = Report()
+        #: The segments of the log's current epoch, by number.
         self._segments: dict[int, _Segment] = {}
+        #: Every segment of the log, by commitment (a restored one goes on in a later
+        #: epoch: the same segment, its waiting events with it).
+        self._committed_to: dict[str, _Segment] = {}
         #: The segment whose public seed is not revealed yet: its dice must be drawn.
         self._open: int | None = None
         self._last_seq: int | None = None
+        self._epoch: int | None = None
         self._position = 0
+
+    def _enter(self, epoch: Any) -> None:
+        """An event or welcome of ``epoch``: a new epoch of the table (a restored
+        backup, a move) starts its own seqs and segments."""
+        if not _whole(epoch) or epoch == self._epoch:
+            return
+        if self._epoch is not None:
+            self._segments, self._open, self._last_seq = {}, None, None
+        if not self.report.epochs or self.report.epochs[-1] != epoch:
+            self.report.epochs.append(epoch)
+        self._epoch = epoch
+
+    def _label(self, number: int) -> int | str:
+        return number if len(self.report.epochs) <= 1 else f"{number}@{self._epoch}"
+
+    def _add_segment(self, number: int, segment: _Segment) -> None:
+        segment.number, segment.label = number, self._label(number)
+        self._segments[number] = segment
+        self._committed_to.setdefault(segment.commitment, segment)
+        self.report.segments[segment.label] = "committed"
+        self._open = number
 
     def known(self, table: str, epoch: int, dice: Mapping[str, Any] | None) -> None:
         """What a client joining mid-segment knows from its ``welcome``: the table's
@@ -250,17 +316,22 @@ class LogVerifier:
             return
         number = dice.get("segment")
         if isinstance(number, int) and number not in self._segments:
+            earlier = self._committed_to.get(dice["commitment"])
+            if earlier is not None:  # a restored table: the segment committed before it
+                self._segments[number] = earlier
+                if earlier.seed is None:
+                    self._open = number
+                return
             since = dice.get("since")
             at = since if isinstance(since, int) else 0
             gm = dice.get("gm_commitment")
             committed = dice.get("epoch")  # a restored table's segment: the epoch before
             if _whole(committed):
                 epoch = committed
-            self._segments[number] = _Segment(
-                dice["commitment"], table, epoch, at, gm if isinstance(gm, str) else None
+            self._add_segment(
+                number,
+                _Segment(dice["commitment"], table, epoch, at, gm if isinstance(gm, str) else None),
             )
-            self.report.segments[number] = "committed"
-            self._open = number
 
     def _welcome(self, welcome: Mapping[str, Any]) -> None:
         """A ``welcome`` line of a client's log: the segment open when it joined
@@ -269,6 +340,7 @@ class LogVerifier:
         if not isinstance(table, Mapping) or not isinstance(table.get("id"), str):
             return
         epoch = table.get("epoch", welcome.get("epoch", 1))
+        self._enter(epoch)
         self.known(table["id"], epoch if _whole(epoch) else 1, table.get("dice"))
 
     def _problem(self, seq: int | None, code: str, text: Text) -> None:
@@ -288,6 +360,7 @@ class LogVerifier:
         if not isinstance(seq, int):
             self._problem(None, "bad_event", NO_SEQ())
             return []
+        self._enter(entry.get("epoch"))
         if self._last_seq is not None and seq <= self._last_seq:
             self._problem(seq, "out_of_order", OUT_OF_ORDER(seq=seq, last=self._last_seq))
         self._last_seq = seq if self._last_seq is None else max(seq, self._last_seq)
@@ -338,41 +411,45 @@ class LogVerifier:
         if number in self._segments:
             self._problem(seq, "committed_twice", TWICE(seq=seq, segment=number))
             return
+        earlier = self._committed_to.get(data["commitment"])
+        if earlier is not None:
+            reused = SEED_REUSED(seq=seq, segment=number, earlier=earlier.label)
+            self._problem(seq, "seed_reused", reused)
         gm = data.get("gm_commitment")
-        self._segments[number] = _Segment(
+        self._add_segment(number, _Segment(
             data["commitment"], str(data.get("table")), int(data.get("epoch") or 1), seq,
             gm if isinstance(gm, str) else None,
-        )  # fmt: skip
-        self.report.segments[number] = "committed"
-        self._open = number
+        ))  # fmt: skip
 
     def _abandoned(self, data: Mapping[str, Any]) -> None:
         """The server lost the key of a segment (``dice.abandoned``): its seed can
         never be revealed, so its dice stay unchecked (counted as not revealed)."""
         number = data.get("segment")
         if _whole(number) and number in self._segments:
-            self.report.segments[number] = "abandoned"  # type: ignore[index]
+            self.report.segments[self._segments[number].label] = "abandoned"
             if self._open == number:
                 self._open = None
 
     def _revealed(self, seq: int, data: Mapping[str, Any], stream: str) -> list[int]:
         number = data.get("segment")
-        segment = self._segments.get(number) if _whole(number) else None
-        if segment is None:
-            self._problem(seq, "unknown_segment", UNKNOWN_SEGMENT(seq=seq, segment=repr(number)))
-            return []
         try:
             seed = bytes.fromhex(str(data.get("seed")))
         except ValueError:
             seed = b""
+        segment = self._segments.get(number) if _whole(number) else None
+        if segment is None:  # a restored table reveals the segment open in its backup
+            segment = self._earlier(number, seed, stream)
+        if segment is None:
+            self._problem(seq, "unknown_segment", UNKNOWN_SEGMENT(seq=seq, segment=repr(number)))
+            return []
         committed = segment.commitment if stream == "public" else segment.gm_commitment
         if hashlib.sha256(seed).hexdigest() != committed:
             self._problem(seq, "wrong_seed", WRONG_SEED(seq=seq, segment=number))
-            self.report.segments[number] = "wrong seed"  # type: ignore[index]
+            self.report.segments[segment.label] = "wrong seed"
             return []
         if stream == "public":
             segment.seed = seed
-            self.report.segments[number] = "revealed"  # type: ignore[index]
+            self.report.segments[segment.label] = "revealed"
             if self._open == number:
                 self._open = None
         else:
@@ -383,6 +460,17 @@ class LogVerifier:
                 verified.append(entry["seq"])
         segment.events[stream] = []
         return verified
+
+    def _earlier(self, number: Any, seed: bytes, stream: str) -> _Segment | None:
+        """The segment ``number`` of an earlier epoch of the log that ``seed`` opens,
+        if any: a table restored from a backup reveals, in its new epoch, the segment
+        open when the backup was made."""
+        digest = hashlib.sha256(seed).hexdigest()
+        for segment in self._committed_to.values():
+            committed = segment.commitment if stream == "public" else segment.gm_commitment
+            if committed == digest and segment.number == number:
+                return segment
+        return None
 
     def _check_dice(
         self, position: int, entry: Mapping[str, Any], segment: _Segment, seed: bytes
@@ -410,10 +498,16 @@ class LogVerifier:
                     self._problem(seq, "wrong_die", wrong)
                     return False
             counted = Counter((f, v) for f, v in drawn)
-            extra = Counter(_shown(entry, counted)) - counted
+            shown = list(_shown(entry, counted))
+            extra = Counter(shown) - counted
             if extra:
                 f, v = min(extra)
                 self._problem(seq, "wrong_die", NOT_DRAWN(seq=seq, faces=f, value=v))
+                return False
+            if entry.get("kind") == "resolution" and shown != [(f, v) for f, v in drawn]:
+                # the contract: a resolution shows every die it rolls, as rolled
+                wrong = NOT_AS_DRAWN(seq=seq, drawn=len(drawn), shown=len(shown))
+                self._problem(seq, "not_as_drawn", wrong)
                 return False
             if entry.get("kind") == "roll" and not self._same_roll(seq, data, expected):
                 return False
@@ -423,6 +517,7 @@ class LogVerifier:
         finally:
             self._position = saved
         self.report.verified_events += 1
+        self.report.retried += attempt > 0
         self.report.verified_dice += len(drawn)
         self.report.verified_seqs.append(seq)
         return True
@@ -442,13 +537,17 @@ class LogVerifier:
                                 logged=str(data.get("total")))  # fmt: skip
             self._problem(seq, "wrong_roll", wrong)
             return False
+        if "text" in data and data["text"] != result.describe():  # what the web log shows
+            wrong = WRONG_TEXT(seq=seq, text=repr(data["text"]), want=repr(result.describe()))
+            self._problem(seq, "wrong_roll", wrong)
+            return False
         return True
 
     def finish(self) -> Report:
         """The report, counting the events of streams never revealed: of a segment not
         revealed yet, ``unrevealed``; of the GM stream of a segment revealed to
         players (a player's log never has the GM stream's seed), ``gm_stream``."""
-        segments = self._segments.values()
+        segments = self._committed_to.values()
         waiting = [s for s in segments if s.seed is None]
         self.report.unrevealed = sum(len(s.events["public"]) + len(s.events["gm"]) for s in waiting)
         self.report.gm_stream = sum(len(s.events["gm"]) for s in segments if s.seed is not None)

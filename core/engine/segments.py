@@ -38,6 +38,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from rollbridge.dice.verifiable import SCHEME, VerifiableDice, commitment
+from rollbridge.dice.verify import resolution_dice
 from rollbridge.engine.context import RequestContext, reply_for
 from rollbridge.engine.draft import Draft
 from rollbridge.engine.requests import Request
@@ -204,17 +205,36 @@ def _committed_to(state: JSON, stream: str, seed: bytes) -> bool:
 
 def record_draws(draft: Draft, dice: VerifiableDice) -> None:
     """Put each event's draws in its data (what was drawn for a seq no event took —
-    a request refused after its dice — is left out: nothing is committed then)."""
+    a request refused after its dice — is left out: nothing is committed then).
+
+    :raises InternalError: a resolution shows dice other than those it drew, in the
+        order drawn (the contract: every die rolled, as rolled), which ``rollbridge
+        verify`` would report as a server that chose its dice.
+    """
     segment = dice_state(draft)
     if segment is None:
         return
     for event in draft.events:
         drawn = dice.draws.get(event.seq)
+        if event.kind == "resolution" and drawn is not None:
+            _check_shown(draft, event.data, drawn)
         if drawn:
             draws = {"segment": segment, "stream": dice.stream, "dice": drawn}
             if dice.attempt:
                 draws["attempt"] = dice.attempt
             event.data = {**event.data, "draws": draws}
+
+
+def _check_shown(draft: Draft, data: JSON, drawn: list[list[int]]) -> None:
+    shown = resolution_dice(data)
+    if shown != [(faces, value) for faces, value in drawn]:
+        raise InternalError(
+            say(
+                "internal.dice_not_shown",
+                "ruleset {ruleset} drew {drawn} dice but shows {shown} as its resolution's "
+                "dice: a resolution must show every die it rolls, in the order rolled",
+            )(ruleset=repr(draft.table.ruleset.id), drawn=len(drawn), shown=len(shown))
+        )
 
 
 def dice_state(draft: Draft) -> int | None:

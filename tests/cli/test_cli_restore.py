@@ -305,3 +305,44 @@ def test_serve_restores_a_backup_before_serving_and_says_so(tmp_path, caplog):
     assert (
         "is a restored backup" in caplog.text and "2 table(s) moved to a new epoch" in caplog.text
     )
+
+
+def test_a_players_log_across_a_restore_verifies_epoch_by_epoch(tmp_path):
+    """A client that played on through a restore has two epochs in its log: the same
+    seqs and segment numbers again in the second. `verify` read that as replayed
+    seqs and segments committed twice (11 false mismatches); each epoch is now
+    checked on its own, and the report names them."""
+    svc = _played(tmp_path / "a.db", rolls=1, verifiable=True)
+
+    def play(service: TableService, name: str) -> None:
+        service.handle("t", {"type": "roll", "id": f"{name}-r", "formula": "3d6"}, GM)
+        service.handle("t", {"type": "dice.reveal", "id": f"{name}-v"}, GM)
+
+    play(svc, "a1")  # segment 1 revealed, 2 open
+    svc.store.close()
+    backup(tmp_path / "a.db", tmp_path / "b.db")
+    svc = TableService(SQLiteStore(tmp_path / "a.db"), HOST, dice_key=KEY)
+    play(svc, "a2")  # 2 revealed, 3 open: history the restore loses
+    before = [svc.table("t").view_event(e, gm=False) for e in svc.store.events_after("t", 0)]
+    svc.store.close()
+    store = SQLiteStore(tmp_path / "b.db")
+    try:
+        store.finish_restore()
+        again = TableService(store, HOST, dice_key=KEY)
+        restored_at = again.table("t").info.seq
+        # the client's resume: a fresh snapshot (recovered: false), the restored segment
+        welcome = {"type": "welcome", "table": again.table("t").view(gm=False)}
+        again.handle("t", {"type": "dice.reveal", "id": "b0"}, GM)  # the restored 2; 3 anew
+        play(again, "b1")  # 3 of the new epoch revealed, 4 open
+        table = again.table("t")
+        after = [table.view_event(e, gm=False) for e in store.events_after("t", restored_at)]
+        epoch = table.info.epoch
+    finally:
+        store.close()
+    whole = [*json.loads(json.dumps(before)), json.loads(json.dumps(welcome))]
+    whole += json.loads(json.dumps(after))
+    report = verify_events(whole)
+    assert report.ok, report.problems
+    assert report.epochs == [1, epoch] and report.verified_events == 4, report
+    assert report.segments == {1: "revealed", 2: "revealed", 3: "committed",
+                               f"3@{epoch}": "revealed", f"4@{epoch}": "committed"}  # fmt: skip

@@ -18,6 +18,8 @@ import pytest
 
 from rollbridge.cli import main
 from rollbridge.cli.offline import offline_host
+from rollbridge.contract import ActionSpec, CommonState, Resolution, Ruleset
+from rollbridge.dice.records import DiceGroup, Die
 from rollbridge.dice.verifiable import DiceKey, commitment, derive, next_die
 from rollbridge.dice.verify import shown_dice, verify_events
 from rollbridge.engine.model import Principal
@@ -522,6 +524,7 @@ def test_a_request_refused_after_its_dice_leaves_the_next_one_other_dice():
     report = verify_events(log(svc, gm=False))
     assert report.ok, report.problems
     assert {event["seq"], later["seq"], third["seq"]} <= set(report.verified_seqs)
+    assert report.retried == 2  # said apart: a server could choose among attempts
 
 
 def test_a_refusal_before_any_die_changes_no_stream():
@@ -785,3 +788,124 @@ def test_verify_of_json_nested_too_deep_is_one_error_line(tmp_path, capsys, monk
     assert main(["verify", str(deep)]) == 2
     _, err = capsys.readouterr()
     assert err == f"rollbridge: error: {deep}: line 2 is JSON nested too deep to check\n"
+
+
+# -- a server choosing among dice it drew (audit of 3 December 2026) --------------------
+
+
+def sr2_attack_log() -> list[dict[str, Any]]:
+    """The GM's log of a verifiable sr2 table: a success test and an attack, revealed."""
+    svc = service("sr2")
+    sheets = HOST.ruleset("sr2").example_sheets
+    for i, name in enumerate(("Tukan", "Guard A")):
+        actor = {"id": f"a{i}", "name": name, "sheet": sheets[name]}
+        svc.handle("t", {"type": "actor.create", "id": f"c{i}", "actor": actor}, GM)
+    svc.handle("t", {"type": "resolve", "id": "s", "action": "success_test",
+                     "params": {"dice": 5, "tn": 4}}, GM)  # fmt: skip
+    svc.handle("t", {"type": "resolve", "id": "a", "action": "attack", "actor": "a0",
+                     "targets": ["a1"], "params": {"code": "9M", "skill": 4,
+                                                   "range": "short"}}, GM)  # fmt: skip
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    return log(svc)
+
+
+def test_a_resolution_showing_the_best_of_more_dice_than_it_shows_is_caught():
+    """Every die drawn was the seed's, but the success test drew ten and showed the
+    best five: `verify` took that ("shown dice among the draws"); now a resolution's
+    dice must be its draws, in the order drawn."""
+    events = sr2_attack_log()
+    assert verify_events(events).ok
+    test = next(e for e in events if (e.get("data") or {}).get("action") == "success_test")
+    seed = bytes.fromhex(next(e for e in events if e["kind"] == "dice.revealed")["data"]["seed"])
+    ten = derive(seed, "t", 1, test["seq"], [6] * 10)
+    test["data"]["draws"]["dice"] = [[6, v] for v in ten]
+    best = sorted(ten, reverse=True)[:5]
+    for die, value in zip(test["data"]["dice"][0]["dice"], best, strict=True):
+        die["rolls"] = [value]
+    problems = verify_events(events).problems
+    assert [p.code for p in problems] == ["not_as_drawn"], problems
+    assert "drew 10, shows 5" in problems[0].message
+
+
+def test_dice_moved_between_a_resolutions_tests_are_caught():
+    events = sr2_attack_log()
+    attack = next(e for e in events if (e.get("data") or {}).get("action") == "attack")
+    groups = attack["data"]["dice"]
+    assert len(groups) == 2, "an attack test and a resistance test"
+    first, second = groups[0]["dice"][0], groups[1]["dice"][0]
+    if first["rolls"] == second["rolls"]:
+        pytest.skip("the two dice are alike: nothing to swap")
+    first["rolls"], second["rolls"] = second["rolls"], first["rolls"]
+    assert [p.code for p in verify_events(events).problems] == ["not_as_drawn"]
+
+
+class _HidesADie(Ruleset):
+    """A ruleset that rolls two dice and shows one (a hidden hit location, say)."""
+
+    id = "hides-a-die"
+    name = "Hides a die"
+    version = "1.0.0"
+    sheet_schema = {"type": "object"}
+    actions = {"roll2": ActionSpec("roll2", "two dice", {"type": "object"}, actor="none",
+                                   example={})}  # fmt: skip
+    example_sheets = {"X": {}}
+
+    def initial_state(self, sheet):
+        return {}
+
+    def common_state(self, actor):
+        return CommonState()
+
+    def resolve(self, context, dice):
+        first, _hidden = dice.roll(6), dice.roll(6)
+        group = DiceGroup("d6", (Die.single(6, first),))
+        return Resolution("rolled", {"value": first}, dice=[group])
+
+
+def test_a_ruleset_that_hides_a_die_it_drew_is_refused_where_dice_are_verifiable():
+    """The contract: a resolution shows every die it rolls. At a verifiable table the
+    engine refuses one that does not (its log would not verify), changing nothing;
+    the conformance suite fails it too."""
+    from rollbridge.exceptions import InternalError
+    from rollbridge.testing import RulesetConformance, host_with
+
+    svc = TableService(MemoryStore(), host_with(_HidesADie()), dice_key=KEY)
+    svc.create_table("t", "hides-a-die", table_id="t", settings={"verifiable": True})
+    seq = svc.table("t").info.seq
+    with pytest.raises(InternalError, match="drew 2 dice but shows 1"):
+        svc.handle("t", {"type": "resolve", "id": "r", "action": "roll2"}, GM)
+    assert svc.table("t").info.seq == seq
+    plain = TableService(MemoryStore(), host_with(_HidesADie()))
+    plain.create_table("t", "hides-a-die", table_id="t")
+    assert plain.handle("t", {"type": "resolve", "id": "r", "action": "roll2"}, GM)["seq"]
+    suite = type("Suite", (RulesetConformance,), {"ruleset": _HidesADie()})()
+    with pytest.raises(AssertionError, match="roll2: drew"):
+        suite.test_a_resolution_shows_every_die_it_rolls()
+
+
+def test_a_rolls_line_that_its_dice_do_not_give_is_caught():
+    """The web log shows a roll's `text`: a "= 47" over a real 21 is a mismatch."""
+    events = revealed_log()
+    first = next(e for e in events if e["kind"] == "roll")
+    first["data"]["text"] = first["data"]["text"].rsplit("=", 1)[0] + "= 999"
+    problems = verify_events(events).problems
+    assert [p.code for p in problems] == ["wrong_roll"] and "999" in problems[0].message
+
+
+def test_a_segment_committing_to_an_earlier_segments_seed_is_caught():
+    events = revealed_log()
+    commits = [e for e in events if e["kind"] == "dice.committed"]
+    assert len(commits) == 2
+    commits[1]["data"]["commitment"] = commits[0]["data"]["commitment"]
+    problems = verify_events(events).problems
+    assert [p.code for p in problems] == ["seed_reused"], problems
+
+
+def test_a_log_with_nothing_revealed_says_nothing_was_checked(tmp_path, capsys):
+    svc = service()
+    roll(svc, "2d6", "r")
+    path = tmp_path / "log.jsonl"
+    path.write_text("\n".join(json.dumps(e) for e in log(svc)) + "\n", encoding="utf-8")
+    assert main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "no die could be checked yet" in out and "checks out" not in out
