@@ -27,7 +27,10 @@
 //     status effects land in the delta, never in the base actor
 //   ChatMessage.create's `author` (v12+): a user posts as itself, only a GM as
 //     another user (else it throws); whispers to existing users only; every roll
-//     of the message evaluated (else it throws)
+//     of the message evaluated (else it throws); a message with rolls gets
+//     ChatMessage#_preCreate's roll mode: options.rollMode, and on v12 without
+//     one and without a whisper the creating user's core.rollMode (v13 only
+//     applies options.rollMode)
 //   v13 queries: CONFIG.queries (v13 only) and User#query(name, data,
 //     {timeout}) run on the queried user's page (the world's channel) and
 //     answer; headless, FoundryStandin.queryClient stands for that client
@@ -830,7 +833,26 @@
       }
       return html;
     }
-    static async create(data) {
+    // ChatMessage.applyRollMode as v12 and v13 define it: "roll" is the creating user's
+    // own chat roll mode (core.rollMode), whispers and blind follow the mode
+    static applyRollMode(chatData, rollMode) {
+      if (rollMode === "roll") rollMode = game.settings.get("core", "rollMode");
+      if (["gmroll", "blindroll"].includes(rollMode)) chatData.whisper = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
+      else if (rollMode === "selfroll") chatData.whisper = [game.user.id];
+      else if (rollMode === "publicroll") chatData.whisper = [];
+      chatData.blind = rollMode === "blindroll";
+      return chatData;
+    }
+    static async create(data, options = {}) {
+      // ChatMessage#_preCreate of a message with rolls (before the preCreate hook): v12
+      // applies options.rollMode, or without one and without a whisper the creating
+      // user's own chat roll mode ("roll"); v13 applies options.rollMode only
+      if ((data.rolls ?? []).length) {
+        const v12 = game.release.generation < 13;
+        if (options.rollMode || (v12 && !(data.whisper?.length > 0))) {
+          data = ChatMessage.applyRollMode({ ...data }, options.rollMode || "roll");
+        }
+      }
       // v12+ `author`: a user may post as itself; only a GM may post as another user
       const author = data.author ?? game.user.id;
       if (!game.users.get(author)) throw new Error(`stand-in ChatMessage.create: no user ${author}`);
@@ -850,7 +872,7 @@
       message.rolls = data.rolls ?? [];
       message.author = author;
       // Foundry's preCreate hook: a listener may change the source (updateSource) or stop it
-      if (Hooks.call("preCreateChatMessage", message, data, {}, game.user.id) === false) return undefined;
+      if (Hooks.call("preCreateChatMessage", message, data, options, game.user.id) === false) return undefined;
       ChatMessage.#add(message);
       world?.postMessage({ type: "createChatMessage", data: message.toObject(), user: game.user.id });
       await ChatMessage.#display(message, game.user.id);

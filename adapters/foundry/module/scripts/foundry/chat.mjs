@@ -4,7 +4,9 @@
 // A public card's message is created with its `rolls` (Dice So Nice's
 // recommended path: it animates a message's rolls on every client and holds
 // the card back until the dice land; other modules read the rolls; without
-// Dice So Nice Foundry plays its dice sound). No separate showForRoll.
+// Dice So Nice Foundry plays its dice sound). No separate showForRoll. It is
+// created with the roll mode `publicroll`: v12's ChatMessage#_preCreate would
+// otherwise apply the posting GM's own chat roll mode to it.
 //
 // A whispered card (a secret roll: GM, blind or self) carries no `rolls`:
 // Foundry sends a roll message to every client and shows it there as "???"
@@ -95,7 +97,11 @@ export async function postCard(received, { locale = null, role = null, audience 
     const viewers = readers.blind ? whisper : [...new Set([...whisper, readers.author].filter(Boolean))];
     for (const roll of rolls) await game.dice3d.showForRoll(roll, game.user, true, viewers, readers.blind);
   }
-  return ChatMessage.create(data);
+  // Foundry's ChatMessage#_preCreate applies a roll mode to a message with rolls: on
+  // v12, without one given and without a whisper, the posting user's own chat roll
+  // mode (a GM on "Private GM Roll" would whisper every public card to the GMs). The
+  // card's readers are decided above, so a public card says it is public.
+  return ChatMessage.create(data, data.rolls ? { rollMode: "publicroll" } : {});
 }
 
 /**
