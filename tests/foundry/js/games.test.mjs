@@ -5,6 +5,8 @@
 // - F1: v12's ChatMessage#_preCreate applies the creating user's own chat roll
 //   mode to a message with rolls and no whisper; a public card must not be
 //   whispered because the GM keeps "Private GM Roll" on.
+// - F2: Dice So Nice's showForRoll does not resolve while the GM's tab is
+//   hidden; the one-at-a-time queue of events must not wait for it.
 
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
@@ -87,3 +89,23 @@ for (const mode of ["gmroll", "blindroll", "selfroll"]) {
     assert.equal(message.rolls.length, 1);
   });
 }
+
+test("F2: a whispered card's dice in a hidden tab hold up neither its card nor later cards and actor writes", async () => {
+  const ws = await gmClient({ generation: 13 });
+  Standin.installDiceSoNice({ version: 6, hidden: true });
+  const pc = Standin.addActor({ _id: "fvttPc0000000001", name: "Pc", ownership: { [PLAYER]: 3 }, flags: { rollbridge: { actorId: "pc" } } });
+  client.modes.note("p-gm", { user: PLAYER, mode: "gmroll", gm: false }); // a player's GM roll: not blind
+  ws.receive(rollEvent(1, { request: "p-gm", gmOnly: true }));
+  const hurt = { id: "pc", foundry: { flags: { rollbridge: { common: { tracks: [{ key: "hp", value: 3, max: 10 }] } } } } };
+  ws.receive({ ...rollEvent(2, { request: "p-public" }), actors: [hurt] });
+  for (let i = 0; i < 50 && Standin.log.messages.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+  const seqs = Standin.log.messages.map((m) => m.flags.rollbridge?.seq);
+  assert.deepEqual(seqs, [1, 2], "both cards, in order, while the tab is hidden");
+  assert.equal(Standin.log.showForRoll.length, 1, "the whispered card's dice were asked for");
+  assert.deepEqual(Standin.log.showForRoll[0].whisper.sort(), [GM, PLAYER].sort());
+  assert.deepEqual(pc.flags.rollbridge.common.tracks[0].value, 3, "the actor is written");
+  Standin.setTabHidden(false);
+  await settle(client);
+  assert.equal(Standin.log.messages.length, 2, "nothing posted twice once the tab is visible");
+  delete game.dice3d;
+});

@@ -80,7 +80,10 @@
 //     diceSoNiceMessageProcessed (which v6 keeps but warns about when it is
 //     written); each animation records the dice thrown, every Die term's
 //     results in the order given. game.dice3d.showForRoll(roll, user,
-//     synchronize, whisper, blind) is there too (recorded apart)
+//     synchronize, whisper, blind) is there too (recorded apart): as Dice So
+//     Nice 5's Dice3D#show, it resolves false at once when blind for the caller,
+//     and while the tab is hidden (installDiceSoNice({hidden: true}),
+//     setTabHidden) it resolves only once the tab is visible again
 //
 // Everything it is asked to do is recorded in `FoundryStandin.log` for the test
 // to check. It is used only by tests/foundry/browser/index.html.
@@ -1084,10 +1087,27 @@
     world = null;
   }
 
-  function installDiceSoNice({ version = 6 } = {}) {
+  // Dice So Nice's Dice3D#show as 5.x has it: blind for the caller, no animation here
+  // (false at once); else, while the tab is hidden (document.hidden), the animation is
+  // parked and its promise resolves only when the tab is visible again
+  // (its "visibilitychange" handler); `hidden` starts the stand-in's tab hidden
+  let parked = [];
+  function setTabHidden(hidden) {
+    diceSoNiceTab.hidden = hidden;
+    if (hidden) return;
+    const waiting = parked;
+    parked = [];
+    for (const resolve of waiting) resolve(true);
+  }
+  const diceSoNiceTab = { hidden: false };
+  function installDiceSoNice({ version = 6, hidden = false } = {}) {
+    parked = [];
+    diceSoNiceTab.hidden = hidden;
     game.dice3d = {
       async showForRoll(roll, user, synchronize, whisper, blind) {
         record.showForRoll.push({ formula: roll.formula, user: user?.id, synchronize, whisper, blind });
+        if (blind) return false;
+        if (diceSoNiceTab.hidden) return new Promise((resolve) => parked.push(resolve));
         return true;
       },
     };
@@ -1137,7 +1157,7 @@
   });
   globalThis.foundry = { utils: { mergeObject, setProperty, getProperty, deepClone: structuredClone } };
   globalThis.FoundryStandin = {
-    install, uninstall, installDiceSoNice, addActor, addScene, addToken, boot, log: record, isStandin: true, StandinJQuery,
+    install, uninstall, installDiceSoNice, setTabHidden, addActor, addScene, addToken, boot, log: record, isStandin: true, StandinJQuery,
     // headless: (user, name, data) => answer, standing for the queried user's client
     queryClient: null,
   };

@@ -14,7 +14,8 @@
 // the GM's view, which may hold an NPC's hidden numbers — would sit in every
 // player's client. As a plain whisper it reaches only its readers; Dice So
 // Nice is asked to show its dice to them (showForRoll with the whisper, the
-// roller too unless blind).
+// roller too unless blind), without waiting for the animation: Dice So Nice
+// holds it while the tab is hidden, and the events are handled one at a time.
 //
 // Each Die term's results are in Foundry's own order (the adapter's
 // dice_out.py: every first roll, then each round of explosions), so the dice
@@ -95,7 +96,14 @@ export async function postCard(received, { locale = null, role = null, audience 
     if (rolls.length) data.rolls = rolls;
   } else if (rolls.length && game.dice3d?.showForRoll && !replayed) {
     const viewers = readers.blind ? whisper : [...new Set([...whisper, readers.author].filter(Boolean))];
-    for (const roll of rolls) await game.dice3d.showForRoll(roll, game.user, true, viewers, readers.blind);
+    // not awaited: Dice So Nice resolves only once the animation ran, and while this
+    // tab is hidden it parks it until the tab is visible again; the card, and every
+    // event after it (cards, actor writes, the cursor), would wait that long
+    for (const roll of rolls) {
+      Promise.resolve()
+        .then(() => game.dice3d.showForRoll(roll, game.user, true, viewers, readers.blind))
+        .catch((error) => console.warn(`rollbridge | Dice So Nice: ${error?.message ?? error}`));
+    }
   }
   // Foundry's ChatMessage#_preCreate applies a roll mode to a message with rolls: on
   // v12, without one given and without a whisper, the posting user's own chat roll
