@@ -7,11 +7,15 @@
 //   whispered because the GM keeps "Private GM Roll" on.
 // - F2: Dice So Nice's showForRoll does not resolve while the GM's tab is
 //   hidden; the one-at-a-time queue of events must not wait for it.
+// - F3: a player's client posts its own card while no GM is active (the GM
+//   reloads); the GM's client, resuming, must not post the same card again.
 
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
+import { cardPosted } from "../../../adapters/foundry/module/scripts/core/state.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { FakeWebSocket } from "./fakes.mjs";
 import { registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
 
 const USERS = [
@@ -108,4 +112,57 @@ test("F2: a whispered card's dice in a hidden tab hold up neither its card nor l
   await settle(client);
   assert.equal(Standin.log.messages.length, 2, "nothing posted twice once the tab is visible");
   delete game.dice3d;
+});
+
+test("F3: the GM's client resuming after a reload does not post again a card a player's client posted meanwhile", async () => {
+  const users = (gmActive) => [{ ...USERS[0], active: gmActive }, USERS[1]];
+  // the player's browser while the GM's page reloads: no active GM, so it posts its own card
+  client?.stop();
+  await world({ users: users(false), user: PLAYER, generation: 13 });
+  await registerModuleSettings();
+  game.ready = true;
+  client = new FoundryClient();
+  client.start();
+  let ws = welcomeClient(client, { role: "player", seq: 4 });
+  const rolled = client.roll("1d6");
+  for (let i = 0; i < 50 && !ws.messages().some((m) => m.type === "foundry.roll"); i++) await new Promise((r) => setImmediate(r));
+  const request = ws.messages().find((m) => m.type === "foundry.roll");
+  ws.receive(rollEvent(5, { request: request.id }));
+  ws.receive({ type: "result", id: request.id, status: "done", seq: 5 });
+  await rolled;
+  await settle(client);
+  const players = Standin.log.messages.filter((m) => m.flags.rollbridge?.seq === 5);
+  assert.equal(players.length, 1, "the player's client posted the card");
+  const stored = players[0].toObject();
+  client.stop();
+  // the GM's browser after the reload: the world's chat holds the player's card; the GM
+  // resumes from its saved cursor and gets the same event again, replayed
+  await world({ users: users(true), user: "gm", generation: 13 });
+  await registerModuleSettings();
+  await game.settings.set("rollbridge", "cursor", { table: "t1", epoch: 1, seq: 4 });
+  await ChatMessage._fromWorld({ data: stored, user: PLAYER });
+  game.ready = true;
+  client = new FoundryClient();
+  client.start();
+  ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  assert.deepEqual(hello.resume, { epoch: 1, seq: 4 });
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 5, locale: "en",
+    resume: { recovered: true, missed: 1 }, table: { id: "t1", actors: [] } });
+  ws.receive(rollEvent(5, { request: request.id }));
+  ws.receive(rollEvent(6, { request: "another" }));
+  await settle(client);
+  const cards = (seq) => [...game.messages.values()].filter((m) => m.flags.rollbridge?.seq === seq);
+  assert.equal(cards(5).length, 1, "one roll, one card");
+  assert.equal(cards(6).length, 1, "a new event still gets its card");
+  // another table, epoch or kind with the same seq is another card; a roller's own card
+  // of a GM or self roll is not the card of the event
+  const messages = game.messages.contents;
+  assert.ok(cardPosted(messages, { table: "t1", epoch: 1, seq: 5, kind: "roll" }));
+  assert.ok(!cardPosted(messages, { table: "t2", epoch: 1, seq: 5, kind: "roll" }));
+  assert.ok(!cardPosted(messages, { table: "t1", epoch: 2, seq: 5, kind: "roll" }));
+  assert.ok(!cardPosted(messages, { table: "t1", epoch: 1, seq: 5, kind: "resolution" }));
+  const own = { flags: { rollbridge: { table: "t1", epoch: 1, seq: 7, kind: "roll", secret: true, view: "players", requester: true } } };
+  assert.ok(!cardPosted([own], { table: "t1", epoch: 1, seq: 7, kind: "roll" }));
 });

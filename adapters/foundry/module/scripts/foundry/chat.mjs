@@ -79,6 +79,8 @@ export async function postCard(received, { locale = null, role = null, audience 
       apply: event.data?.apply ?? null,
       rolls: event.foundry?.rolls ?? [],
       secret,
+      // a roller's own card of a GM or self roll (the GM's client posts the GM's view too)
+      requester,
       rollMode: readers.mode,
       replayed,
       // whose view the card is in: "players" (what any user may read) or "gm"

@@ -22,6 +22,7 @@ import { askGM } from "./relay.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
 import {
   actorUpdate,
+  cardPosted,
   chooseMapping,
   connectPlan,
   EventCache,
@@ -447,8 +448,11 @@ export class FoundryClient {
   async #handle(event, { replayed = false } = {}) {
     await this.#applyActors(event.actors);
     const gmPresent = Boolean(game.users.activeGM);
-    if (this.writer && event.kind === "approval.requested") await postApprovalCard(event);
-    if (shouldPostCard({ event, writer: this.writer, gmPresent, ownRequests: this.ownRequests })) {
+    // a card already in the world's chat is not posted again: a player's client posted
+    // it while no GM was active, or this client did before a reload it resumes from
+    const posted = () => cardPosted(game.messages?.contents ?? [], event);
+    if (this.writer && event.kind === "approval.requested" && !posted()) await postApprovalCard(event);
+    if (shouldPostCard({ event, writer: this.writer, gmPresent, ownRequests: this.ownRequests }) && !posted()) {
       const welcome = this.connection?.welcome;
       // a secret event's readers depend on its roll mode: a player's note may still be on
       // its way — but not for one that happened while this client was away (its note, if
