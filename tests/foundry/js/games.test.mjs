@@ -9,11 +9,15 @@
 //   hidden; the one-at-a-time queue of events must not wait for it.
 // - F3: a player's client posts its own card while no GM is active (the GM
 //   reloads); the GM's client, resuming, must not post the same card again.
+// - F4: the GM's client must not act with its authority on a relayed "apply"
+//   whose sender is only what the message says (a v13 query handler is not
+//   told who asks; a module socket message is, by Foundry's server).
 
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
 import { cardPosted } from "../../../adapters/foundry/module/scripts/core/state.mjs";
+import { registerRelay, socketSender } from "../../../adapters/foundry/module/scripts/foundry/relay.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
 import { registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
@@ -165,4 +169,55 @@ test("F3: the GM's client resuming after a reload does not post again a card a p
   assert.ok(!cardPosted(messages, { table: "t1", epoch: 1, seq: 5, kind: "resolution" }));
   const own = { flags: { rollbridge: { table: "t1", epoch: 1, seq: 7, kind: "roll", secret: true, view: "players", requester: true } } };
   assert.ok(!cardPosted([own], { table: "t1", epoch: 1, seq: 7, kind: "roll" }));
+});
+
+test("F4: a relayed apply with a forged user is refused, on a v13 query and on the socket", async () => {
+  const people = [
+    { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+    { _id: "standinAlice001", name: "Alice" }, // owns alice-pc
+    { _id: "standinMallory1", name: "Mallory" }, // the sender; owns nothing involved
+  ];
+  const [, ALICE, MALLORY] = people.map((u) => u._id);
+  client?.stop();
+  await world({ users: people, user: "gm", generation: 13 });
+  await registerModuleSettings();
+  game.ready = true;
+  Standin.addActor({ _id: "alicepc", name: "Alice's PC", ownership: { [ALICE]: 3 }, flags: { rollbridge: { actorId: "alice-pc" } } });
+  Standin.addActor({ _id: "bosspc", name: "Boss NPC", flags: { rollbridge: { actorId: "boss" } } });
+  client = new FoundryClient();
+  client.start();
+  const ws = welcomeClient(client, { role: "gm", seq: 2 });
+  ws.receive({
+    type: "event", table: "t1", epoch: 1, seq: 3, kind: "resolution", request: "r3",
+    data: { action: "attack", actor: "boss", targets: ["alice-pc"], apply: { action: "damage", params: { code: "6M" } }, dice: [] },
+    actors: [], foundry: { rolls: [], speaker: null },
+  });
+  await settle(client);
+  registerRelay((m, o) => client.relayed(m, o));
+  const sent = () => ws.messages().filter((m) => m.type === "resolve" || m.type === "foundry.resolve");
+  // what Mallory's client could send, naming Alice (the audit's request: any action, any actor)
+  const forged = {
+    type: "apply", user: ALICE,
+    request: { type: "resolve", action: "attack", actor: "boss", targets: ["alice-pc"], params: { weapon: "anything", rounds: 10 } },
+    card: { table: "t1", epoch: 1, seq: 3 }, targets: ["alice-pc"],
+  };
+  // refused at once (a request sent would wait for the server's answer)
+  const answer = (promise) => Promise.race([promise, new Promise((r) => setTimeout(() => r("sent, waiting for the server"), 100))]);
+  assert.equal(await answer(CONFIG.queries["rollbridge.relay"](forged, { timeout: 5000 })), null, "a query: no sender, no GM authority");
+  client.onSocket(forged, MALLORY); // the socket: Foundry's server says Mallory sent it
+  assert.equal(await answer(client.relayed(forged, { sender: MALLORY })), null);
+  assert.equal(await answer(client.relayed({ ...forged, user: MALLORY }, { sender: MALLORY })), null, "Mallory owns no target");
+  await settle(client);
+  assert.deepEqual(sent(), [], "nothing sent on the GM's connection");
+  // the socket's sender is the last argument, as Foundry's server adds it after the sender's own
+  assert.equal(socketSender([ALICE, MALLORY]), MALLORY);
+  assert.equal(socketSender([]), null);
+  assert.equal(socketSender(["nobody"]), null);
+  // Alice herself, on the socket: the card's own follow-up, not what the message asks for
+  const done = client.relayed(forged, { sender: ALICE });
+  for (let i = 0; i < 50 && !sent().length; i++) await new Promise((r) => setImmediate(r));
+  const [request] = sent();
+  assert.deepEqual({ ...request, id: undefined }, { type: "resolve", action: "damage", targets: ["alice-pc"], params: { code: "6M" }, actor: "boss", id: undefined });
+  ws.receive({ type: "result", id: request.id, status: "done", seq: 4 });
+  assert.deepEqual(await done, { seq: 4 });
 });

@@ -8,7 +8,9 @@
 //   Hooks.on/once/off/call/callAll
 //   game.settings.register/get/set (scopes "world", "client", "user"; onChange;
 //     a world setting written by a non-GM throws, as Foundry's server refuses it)
-//   game.socket.on/emit on a module's channel: reaches the world's other pages
+//   game.socket.on/emit on a module's channel: reaches the world's other pages,
+//     the handler getting the sender's user id after the message (as Foundry's
+//     server adds it; a v13 query handler gets no sender, as in Foundry)
 //   game.user {id, name, isGM, character, targets}, game.users.activeGM / contents
 //     (the world's users given to install(), the same on every page of one world)
 //   game.actors (a Collection: get, contents), Actor#update (dotted and nested
@@ -1020,7 +1022,7 @@
         on: (name, fn) => { (socketHandlers[name] ??= []).push(fn); },
         emit: (name, message) => {
           record.socket.push({ name, message });
-          world?.postMessage({ type: "socket", name, message: structuredClone(message) });
+          world?.postMessage({ type: "socket", name, message: structuredClone(message), user: game.user.id });
         },
       },
     };
@@ -1036,7 +1038,8 @@
       world = new BroadcastChannel(WORLD);
       world.onmessage = (e) => {
         if (e.data?.type === "createChatMessage") ChatMessage._fromWorld(e.data);
-        if (e.data?.type === "socket") for (const fn of socketHandlers[e.data.name] ?? []) fn(e.data.message);
+        // Foundry's server adds the sending user's id after the sender's own arguments
+        if (e.data?.type === "socket") for (const fn of socketHandlers[e.data.name] ?? []) fn(e.data.message, e.data.user);
         if (e.data?.type === "query") answerQuery(e.data);
         if (e.data?.type === "queryReply" && pendingQueries.has(e.data.id)) {
           const { resolve, reject } = pendingQueries.get(e.data.id);
