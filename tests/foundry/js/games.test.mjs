@@ -221,3 +221,21 @@ test("F4: a relayed apply with a forged user is refused, on a v13 query and on t
   ws.receive({ type: "result", id: request.id, status: "done", seq: 4 });
   assert.deepEqual(await done, { seq: 4 });
 });
+
+test("F6: Dice So Nice shows a whispered card's dice to the posting GM too when blind, with the speaker, as the roller's (GM roll)", async () => {
+  const ws = await gmClient({ generation: 13 });
+  Standin.installDiceSoNice({ version: 6 });
+  Standin.log.showForRoll.length = 0;
+  client.modes.note("p-blind", { user: PLAYER, mode: "blindroll", gm: false });
+  ws.receive({ ...rollEvent(1, { request: "p-blind", gmOnly: true }), foundry: { ...rollEvent(1).foundry, speaker: { alias: "Tukan" } } });
+  await settle(client);
+  client.modes.note("p-gm", { user: PLAYER, mode: "gmroll", gm: false });
+  ws.receive(rollEvent(2, { request: "p-gm", gmOnly: true }));
+  await settle(client);
+  const [blind, gmroll] = Standin.log.showForRoll;
+  assert.deepEqual(blind.whisper, [GM], "not the roller's: blind");
+  assert.equal(blind.blind, false, "blind means blind for this client: the posting GM sees the dice");
+  assert.equal(blind.speaker?.alias, "Tukan");
+  assert.equal(gmroll.user, PLAYER, "a GM roll: the roller's dice, not the GM's");
+  delete game.dice3d;
+});

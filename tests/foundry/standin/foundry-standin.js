@@ -1107,8 +1107,8 @@
     parked = [];
     diceSoNiceTab.hidden = hidden;
     game.dice3d = {
-      async showForRoll(roll, user, synchronize, whisper, blind) {
-        record.showForRoll.push({ formula: roll.formula, user: user?.id, synchronize, whisper, blind });
+      async showForRoll(roll, user, synchronize, whisper, blind, messageID = null, speaker = null) {
+        record.showForRoll.push({ formula: roll.formula, user: user?.id, synchronize, whisper, blind, messageID, speaker });
         if (blind) return false;
         if (diceSoNiceTab.hidden) return new Promise((resolve) => parked.push(resolve));
         return true;

@@ -98,12 +98,16 @@ export async function postCard(received, { locale = null, role = null, audience 
     if (rolls.length) data.rolls = rolls;
   } else if (rolls.length && game.dice3d?.showForRoll && !replayed) {
     const viewers = readers.blind ? whisper : [...new Set([...whisper, readers.author].filter(Boolean))];
+    // the roller's dice (Dice So Nice's appearance is the user's); `blind` is "blind for
+    // this client", and the poster reads every card it posts (a blind roll's `viewers`
+    // already leave its roller out); the speaker for Dice So Nice's "hide NPC rolls"
+    const roller = game.users.get(readers.author) ?? game.user;
     // not awaited: Dice So Nice resolves only once the animation ran, and while this
     // tab is hidden it parks it until the tab is visible again; the card, and every
     // event after it (cards, actor writes, the cursor), would wait that long
     for (const roll of rolls) {
       Promise.resolve()
-        .then(() => game.dice3d.showForRoll(roll, game.user, true, viewers, readers.blind))
+        .then(() => game.dice3d.showForRoll(roll, roller, true, viewers, false, null, speaker))
         .catch((error) => console.warn(`rollbridge | Dice So Nice: ${error?.message ?? error}`));
     }
   }
