@@ -148,7 +148,7 @@ for (const generation of [12, 13]) {
     });
     await settle(client);
     const message = Standin.log.messages.at(-1);
-    assert.deepEqual(cardOf(message), { kind: "resolution", seq: 1, pending: null, apply: null, targets: [guard.id], actor: "tukan" });
+    assert.deepEqual(cardOf(message), { table: "t1", epoch: 1, kind: "resolution", seq: 1, pending: null, apply: null, targets: [guard.id], actor: "tukan" });
     const { element, html } = rendered(generation);
     assert.equal(addButtons(message, html, client), 1);
     assert.match(element.card.buttons.html, /data-rollbridge-action="undo"/);
@@ -208,7 +208,7 @@ test("a pending request's GM-only card: approve sends the approval, then its but
   assert.equal(addButtons(other, rendered(13).html, client), 0, "approved elsewhere");
 });
 
-test("a player without a connection applies through the GM's client: a v13 query; the GM checks ownership", async () => {
+test("a player without a connection applies through the GM's client: on the socket, as a reference to the card; the GM checks the sender's ownership", async () => {
   client?.stop();
   await world({ users: USERS, user: PLAYER, generation: 13, settings: { "rollbridge.token": "" } });
   await registerModuleSettings();
@@ -216,31 +216,42 @@ test("a player without a connection applies through the GM's client: a v13 query
   client.start();
   assert.equal(client.connection, null, "no token: no connection");
   const pc = Standin.addActor({ _id: "fvttPc0000000001", name: "Pc", ownership: { [PLAYER]: 3 } });
-  const card = { kind: "resolution", seq: 5, targets: [pc.id], actor: "orc", apply: { action: "damage", params: { code: "6M" } } };
+  const card = { table: "t1", epoch: 1, kind: "resolution", seq: 5, targets: [pc.id], actor: "orc", apply: { action: "damage", params: { code: "6M" } } };
   const asked = [];
   Standin.queryClient = async (user, name, data) => {
     asked.push({ to: user.id, name, data });
     return { seq: 6 };
   };
-  // nothing targeted or selected: a warning, nothing asked
+  // nothing targeted or selected: a warning, nothing sent
   assert.equal(await press("apply", card, client), null);
-  assert.equal(asked.length, 0);
+  assert.equal(Standin.log.socket.length, 0);
   game.user.targets = new Set([{ actor: pc }]);
-  assert.deepEqual(await press("apply", card, client), { seq: 6 });
-  assert.deepEqual(asked, [{
-    to: GM, name: "rollbridge.relay",
-    data: { type: "apply", user: PLAYER, request: { type: "resolve", action: "damage", targets: [pc.id], params: { code: "6M" }, actor: "orc" } },
-  }]);
-  // the GM's side of the query
-  const ws = await gmWorld(13);
+  assert.equal(await press("apply", card, client), null, "the socket has no answer");
+  assert.deepEqual(asked, [], "not a v13 query: a query handler is not told who asks");
+  const relayed = { type: "apply", card: { table: "t1", epoch: 1, seq: 5 }, targets: [pc.id], user: PLAYER };
+  assert.deepEqual(Standin.log.socket.map((s) => s.message), [relayed], "the card's reference, not a request");
+  // the GM's side: the card's event as its own connection received it
+  const ws = await gmWorld(13, 4);
   Standin.addActor({ _id: "fvttPc0000000001", name: "Pc", ownership: { [PLAYER]: 3 } });
   Standin.addActor({ _id: "fvttNpc000000001", name: "Npc" });
-  registerRelay((m) => client.relayed(m)); // as the module's init hook does
+  ws.receive({
+    type: "event", table: "t1", epoch: 1, seq: 5, kind: "resolution", request: "r5",
+    data: { action: "attack", actor: "orc", targets: [pc.id], apply: { action: "damage", params: { code: "6M" } }, dice: [] },
+    actors: [], foundry: { rolls: [], speaker: null },
+  });
+  await settle(client);
+  registerRelay((m, o) => client.relayed(m, o)); // as the module's init hook does
   const handler = CONFIG.queries["rollbridge.relay"];
-  assert.equal(await client.relayed({ ...asked[0].data, request: { ...asked[0].data.request, targets: ["fvttNpc000000001"], actor: "fvttNpc000000001" } }), null, "not the player's");
-  const done = handler(asked[0].data);
+  const count = ws.messages().length;
+  assert.equal(await handler(relayed), null, "a query: Foundry does not say who asks");
+  assert.equal(await client.relayed({ ...relayed, targets: ["fvttNpc000000001"] }, { sender: PLAYER }), null, "not the player's");
+  assert.equal(await client.relayed({ ...relayed, targets: [pc.id, "fvttNpc000000001"] }, { sender: PLAYER }), null, "not all the player's");
+  assert.equal(await client.relayed({ ...relayed, card: { table: "t1", epoch: 1, seq: 4 } }, { sender: PLAYER }), null, "no such card");
+  assert.equal(ws.messages().length, count, "nothing sent");
+  const done = client.relayed(relayed, { sender: PLAYER });
   const sent = await answer(ws, { type: "result", ok: true, seq: 6 });
   assert.deepEqual(await done, { seq: 6 });
-  assert.equal(sent.type, "resolve");
-  assert.deepEqual(sent.targets, ["fvttPc0000000001"]);
+  assert.deepEqual({ ...sent, id: undefined }, {
+    type: "resolve", action: "damage", targets: ["fvttPc0000000001"], params: { code: "6M" }, actor: "orc", id: undefined,
+  });
 });

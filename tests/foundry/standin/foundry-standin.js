@@ -8,7 +8,9 @@
 //   Hooks.on/once/off/call/callAll
 //   game.settings.register/get/set (scopes "world", "client", "user"; onChange;
 //     a world setting written by a non-GM throws, as Foundry's server refuses it)
-//   game.socket.on/emit on a module's channel: reaches the world's other pages
+//   game.socket.on/emit on a module's channel: reaches the world's other pages,
+//     the handler getting the sender's user id after the message (as Foundry's
+//     server adds it; a v13 query handler gets no sender, as in Foundry)
 //   game.user {id, name, isGM, character, targets}, game.users.activeGM / contents
 //     (the world's users given to install(), the same on every page of one world)
 //   game.actors (a Collection: get, contents), Actor#update (dotted and nested
@@ -27,7 +29,10 @@
 //     status effects land in the delta, never in the base actor
 //   ChatMessage.create's `author` (v12+): a user posts as itself, only a GM as
 //     another user (else it throws); whispers to existing users only; every roll
-//     of the message evaluated (else it throws)
+//     of the message evaluated (else it throws); a message with rolls gets
+//     ChatMessage#_preCreate's roll mode: options.rollMode, and on v12 without
+//     one and without a whisper the creating user's core.rollMode (v13 only
+//     applies options.rollMode)
 //   v13 queries: CONFIG.queries (v13 only) and User#query(name, data,
 //     {timeout}) run on the queried user's page (the world's channel) and
 //     answer; headless, FoundryStandin.queryClient stands for that client
@@ -77,7 +82,10 @@
 //     diceSoNiceMessageProcessed (which v6 keeps but warns about when it is
 //     written); each animation records the dice thrown, every Die term's
 //     results in the order given. game.dice3d.showForRoll(roll, user,
-//     synchronize, whisper, blind) is there too (recorded apart)
+//     synchronize, whisper, blind) is there too (recorded apart): as Dice So
+//     Nice 5's Dice3D#show, it resolves false at once when blind for the caller,
+//     and while the tab is hidden (installDiceSoNice({hidden: true}),
+//     setTabHidden) it resolves only once the tab is visible again
 //
 // Everything it is asked to do is recorded in `FoundryStandin.log` for the test
 // to check. It is used only by tests/foundry/browser/index.html.
@@ -830,7 +838,26 @@
       }
       return html;
     }
-    static async create(data) {
+    // ChatMessage.applyRollMode as v12 and v13 define it: "roll" is the creating user's
+    // own chat roll mode (core.rollMode), whispers and blind follow the mode
+    static applyRollMode(chatData, rollMode) {
+      if (rollMode === "roll") rollMode = game.settings.get("core", "rollMode");
+      if (["gmroll", "blindroll"].includes(rollMode)) chatData.whisper = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
+      else if (rollMode === "selfroll") chatData.whisper = [game.user.id];
+      else if (rollMode === "publicroll") chatData.whisper = [];
+      chatData.blind = rollMode === "blindroll";
+      return chatData;
+    }
+    static async create(data, options = {}) {
+      // ChatMessage#_preCreate of a message with rolls (before the preCreate hook): v12
+      // applies options.rollMode, or without one and without a whisper the creating
+      // user's own chat roll mode ("roll"); v13 applies options.rollMode only
+      if ((data.rolls ?? []).length) {
+        const v12 = game.release.generation < 13;
+        if (options.rollMode || (v12 && !(data.whisper?.length > 0))) {
+          data = ChatMessage.applyRollMode({ ...data }, options.rollMode || "roll");
+        }
+      }
       // v12+ `author`: a user may post as itself; only a GM may post as another user
       const author = data.author ?? game.user.id;
       if (!game.users.get(author)) throw new Error(`stand-in ChatMessage.create: no user ${author}`);
@@ -850,7 +877,7 @@
       message.rolls = data.rolls ?? [];
       message.author = author;
       // Foundry's preCreate hook: a listener may change the source (updateSource) or stop it
-      if (Hooks.call("preCreateChatMessage", message, data, {}, game.user.id) === false) return undefined;
+      if (Hooks.call("preCreateChatMessage", message, data, options, game.user.id) === false) return undefined;
       ChatMessage.#add(message);
       world?.postMessage({ type: "createChatMessage", data: message.toObject(), user: game.user.id });
       await ChatMessage.#display(message, game.user.id);
@@ -995,7 +1022,7 @@
         on: (name, fn) => { (socketHandlers[name] ??= []).push(fn); },
         emit: (name, message) => {
           record.socket.push({ name, message });
-          world?.postMessage({ type: "socket", name, message: structuredClone(message) });
+          world?.postMessage({ type: "socket", name, message: structuredClone(message), user: game.user.id });
         },
       },
     };
@@ -1011,7 +1038,8 @@
       world = new BroadcastChannel(WORLD);
       world.onmessage = (e) => {
         if (e.data?.type === "createChatMessage") ChatMessage._fromWorld(e.data);
-        if (e.data?.type === "socket") for (const fn of socketHandlers[e.data.name] ?? []) fn(e.data.message);
+        // Foundry's server adds the sending user's id after the sender's own arguments
+        if (e.data?.type === "socket") for (const fn of socketHandlers[e.data.name] ?? []) fn(e.data.message, e.data.user);
         if (e.data?.type === "query") answerQuery(e.data);
         if (e.data?.type === "queryReply" && pendingQueries.has(e.data.id)) {
           const { resolve, reject } = pendingQueries.get(e.data.id);
@@ -1062,10 +1090,27 @@
     world = null;
   }
 
-  function installDiceSoNice({ version = 6 } = {}) {
+  // Dice So Nice's Dice3D#show as 5.x has it: blind for the caller, no animation here
+  // (false at once); else, while the tab is hidden (document.hidden), the animation is
+  // parked and its promise resolves only when the tab is visible again
+  // (its "visibilitychange" handler); `hidden` starts the stand-in's tab hidden
+  let parked = [];
+  function setTabHidden(hidden) {
+    diceSoNiceTab.hidden = hidden;
+    if (hidden) return;
+    const waiting = parked;
+    parked = [];
+    for (const resolve of waiting) resolve(true);
+  }
+  const diceSoNiceTab = { hidden: false };
+  function installDiceSoNice({ version = 6, hidden = false } = {}) {
+    parked = [];
+    diceSoNiceTab.hidden = hidden;
     game.dice3d = {
-      async showForRoll(roll, user, synchronize, whisper, blind) {
-        record.showForRoll.push({ formula: roll.formula, user: user?.id, synchronize, whisper, blind });
+      async showForRoll(roll, user, synchronize, whisper, blind, messageID = null, speaker = null) {
+        record.showForRoll.push({ formula: roll.formula, user: user?.id, synchronize, whisper, blind, messageID, speaker });
+        if (blind) return false;
+        if (diceSoNiceTab.hidden) return new Promise((resolve) => parked.push(resolve));
         return true;
       },
     };
@@ -1115,7 +1160,7 @@
   });
   globalThis.foundry = { utils: { mergeObject, setProperty, getProperty, deepClone: structuredClone } };
   globalThis.FoundryStandin = {
-    install, uninstall, installDiceSoNice, addActor, addScene, addToken, boot, log: record, isStandin: true, StandinJQuery,
+    install, uninstall, installDiceSoNice, setTabHidden, addActor, addScene, addToken, boot, log: record, isStandin: true, StandinJQuery,
     // headless: (user, name, data) => answer, standing for the queried user's client
     queryClient: null,
   };

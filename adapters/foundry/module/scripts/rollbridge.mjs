@@ -17,7 +17,7 @@
 
 import { localizeRenderedCard, skipReplayedDice } from "./foundry/chat.mjs";
 import { addButtons } from "./foundry/buttons.mjs";
-import { registerRelay } from "./foundry/relay.mjs";
+import { registerRelay, socketSender } from "./foundry/relay.mjs";
 import { FoundryClient } from "./foundry/client.mjs";
 import { onRenderActorSheet, onRenderTokenHUD } from "./foundry/hud.mjs";
 import { maskTokenInput, registerSettings, setting } from "./foundry/settings.mjs";
@@ -137,11 +137,12 @@ Hooks.once("init", () => {
   Hooks.on("renderChatMessageHTML", onRenderChatMessage);
   if ((game.release?.generation ?? 13) < 13) Hooks.on("renderChatMessage", onRenderChatMessage);
   // a player's client asks the GM's through a v13 query (v12: the module's socket, on ready)
-  registerRelay((message) => client.relayed(message));
+  registerRelay((message, options) => client.relayed(message, options));
 });
 
 Hooks.once("ready", () => {
-  game.socket?.on(`module.${MODULE_ID}`, (message) => client.onSocket(message));
+  // Foundry's server adds the sender's user id after the sender's arguments
+  game.socket?.on(`module.${MODULE_ID}`, (message, ...rest) => client.onSocket(message, socketSender(rest)));
   client.start();
 });
 

@@ -186,6 +186,28 @@ export function shouldPostCard({ event, writer, gmPresent, ownRequests }) {
   return Boolean(event.request && ownRequests?.has(event.request));
 }
 
+/**
+ * Whether the world's chat (`messages`, any iterable of messages with `flags`)
+ * already holds the card of `event` (same table, epoch, seq and kind): a
+ * player's client posts its own request's card while no GM is active (a GM's
+ * reload, a dropped connection), and the GM's client, resuming from its saved
+ * cursor, gets the same event again. A roller's own card of a GM or self roll
+ * (flags `requester`; before the flag, secret in the players' view) is not the
+ * card of the event: the GM's client still posts its GM's view.
+ */
+export function cardPosted(messages, event) {
+  if (!event || event.seq === undefined || event.seq === null) return false;
+  const table = event.table ?? null;
+  for (const message of messages ?? []) {
+    const flags = message?.flags?.[MODULE_ID];
+    if (!flags || flags.seq !== event.seq || flags.epoch !== event.epoch) continue;
+    if ((flags.table ?? null) !== table || flags.kind !== event.kind) continue;
+    if (flags.requester || (flags.secret && flags.view === "players")) continue;
+    return true;
+  }
+  return false;
+}
+
 /** The speaker (Foundry's ChatMessage speaker) for a rollbridge actor id: a
  * synthetic actor speaks as its token (scene, token, base actor id). */
 export function speakerFor(rollbridgeId, actors, alias) {

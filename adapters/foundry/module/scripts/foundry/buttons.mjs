@@ -3,7 +3,8 @@
 // object, v13's renderChatMessageHTML an HTMLElement — and what a press does:
 // the GM's client sends undo, redo, approve or reject on its connection; a
 // target's owner applies the card's follow-up to the targets they selected,
-// on their own connection or, without one, through the GM's client (relay.mjs).
+// on their own connection or, without one, through the GM's client (relay.mjs:
+// the card's reference and the targets, never a request of the player's making).
 
 import { buttonRequest, buttonsHtml, cardButtons } from "../core/buttons.mjs";
 import { errorText } from "../core/protocol.mjs";
@@ -23,8 +24,8 @@ export function cardOf(message) {
   const flags = message?.flags?.[MODULE_ID];
   if (!flags || flags.seq === undefined) return null;
   return {
-    kind: flags.kind, seq: flags.seq, pending: flags.pending ?? null, apply: flags.apply ?? null,
-    targets: flags.targets ?? [], actor: flags.actor ?? null,
+    table: flags.table ?? null, epoch: flags.epoch, kind: flags.kind, seq: flags.seq, pending: flags.pending ?? null,
+    apply: flags.apply ?? null, targets: flags.targets ?? [], actor: flags.actor ?? null,
   };
 }
 
@@ -85,8 +86,11 @@ export async function press(action, card, client) {
       if (action === "approve" || action === "reject") client.settled.add(card.pending);
       return reply;
     }
-    // a player without a connection of its own: the GM's client applies it
-    return await askGM({ type: "apply", request });
+    // a player without a connection of its own: the GM's client applies the card's own
+    // follow-up (which it takes from the event it received) to these targets, if this
+    // user owns every one of them
+    if (action !== "apply") return null;
+    return await askGM({ type: "apply", card: { table: card.table ?? null, epoch: card.epoch, seq: card.seq }, targets });
   } catch (error) {
     ui.notifications.error(`rollbridge: ${errorText(error, game.i18n)}`);
     return null;

@@ -4,7 +4,9 @@
 // A public card's message is created with its `rolls` (Dice So Nice's
 // recommended path: it animates a message's rolls on every client and holds
 // the card back until the dice land; other modules read the rolls; without
-// Dice So Nice Foundry plays its dice sound). No separate showForRoll.
+// Dice So Nice Foundry plays its dice sound). No separate showForRoll. It is
+// created with the roll mode `publicroll`: v12's ChatMessage#_preCreate would
+// otherwise apply the posting GM's own chat roll mode to it.
 //
 // A whispered card (a secret roll: GM, blind or self) carries no `rolls`:
 // Foundry sends a roll message to every client and shows it there as "???"
@@ -12,7 +14,8 @@
 // the GM's view, which may hold an NPC's hidden numbers — would sit in every
 // player's client. As a plain whisper it reaches only its readers; Dice So
 // Nice is asked to show its dice to them (showForRoll with the whisper, the
-// roller too unless blind).
+// roller too unless blind), without waiting for the animation: Dice So Nice
+// holds it while the tab is hidden, and the events are handled one at a time.
 //
 // Each Die term's results are in Foundry's own order (the adapter's
 // dice_out.py: every first roll, then each round of explosions), so the dice
@@ -76,6 +79,8 @@ export async function postCard(received, { locale = null, role = null, audience 
       apply: event.data?.apply ?? null,
       rolls: event.foundry?.rolls ?? [],
       secret,
+      // a roller's own card of a GM or self roll (the GM's client posts the GM's view too)
+      requester,
       rollMode: readers.mode,
       replayed,
       // whose view the card is in: "players" (what any user may read) or "gm"
@@ -93,9 +98,24 @@ export async function postCard(received, { locale = null, role = null, audience 
     if (rolls.length) data.rolls = rolls;
   } else if (rolls.length && game.dice3d?.showForRoll && !replayed) {
     const viewers = readers.blind ? whisper : [...new Set([...whisper, readers.author].filter(Boolean))];
-    for (const roll of rolls) await game.dice3d.showForRoll(roll, game.user, true, viewers, readers.blind);
+    // the roller's dice (Dice So Nice's appearance is the user's); `blind` is "blind for
+    // this client", and the poster reads every card it posts (a blind roll's `viewers`
+    // already leave its roller out); the speaker for Dice So Nice's "hide NPC rolls"
+    const roller = game.users.get(readers.author) ?? game.user;
+    // not awaited: Dice So Nice resolves only once the animation ran, and while this
+    // tab is hidden it parks it until the tab is visible again; the card, and every
+    // event after it (cards, actor writes, the cursor), would wait that long
+    for (const roll of rolls) {
+      Promise.resolve()
+        .then(() => game.dice3d.showForRoll(roll, roller, true, viewers, false, null, speaker))
+        .catch((error) => console.warn(`rollbridge | Dice So Nice: ${error?.message ?? error}`));
+    }
   }
-  return ChatMessage.create(data);
+  // Foundry's ChatMessage#_preCreate applies a roll mode to a message with rolls: on
+  // v12, without one given and without a whisper, the posting user's own chat roll
+  // mode (a GM on "Private GM Roll" would whisper every public card to the GMs). The
+  // card's readers are decided above, so a public card says it is public.
+  return ChatMessage.create(data, data.rolls ? { rollMode: "publicroll" } : {});
 }
 
 /**

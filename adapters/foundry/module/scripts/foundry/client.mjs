@@ -17,11 +17,13 @@ import { DIALECT, localeNotice, newRequestId, resolveMessage, RollbridgeError, R
 import {
   cardAudience, refusesRequesterSees, requesterCard, RollModeNotes, SECRET_MODES, withoutRequesterSees,
 } from "../core/rollmode.mjs";
-import { UndoTracker } from "../core/buttons.mjs";
+import { buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { askGM } from "./relay.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
 import {
   actorUpdate,
+  cardEvent,
+  cardPosted,
   chooseMapping,
   connectPlan,
   EventCache,
@@ -336,29 +338,45 @@ export class FoundryClient {
   }
 
   /**
-   * The GM's client: a player's client asks (relay.mjs, v13 query or v12 socket).
+   * The GM's client: a player's client asks (relay.mjs, v13 query or the socket).
+   * `sender`: the user Foundry says sent it (the socket), null when Foundry does
+   * not say (a v13 query); a `user` the message names is only the sender's word.
    * `rollMode`: the roll mode of the player's coming request. `apply`: a card's
-   * follow-up, sent on this connection when the player owns one of its targets
-   * or its actor. Returns what the query answers.
+   * follow-up for the targets the player selected — only from a sender Foundry
+   * vouches for, rebuilt from this client's own event of the card (its action,
+   * params and acting actor), and only when the sender owns every target.
+   * Returns what the query answers (null: refused).
    */
-  async relayed(message) {
+  async relayed(message, { sender = null } = {}) {
     if (!this.writer || !message) return null;
-    const user = game.users.get(message.user);
-    if (!user || user.isGM) return null;
+    const claimed = message.user ?? null;
+    if (sender && claimed && claimed !== sender) return this.#refuse(message, sender, "names another user");
+    const user = game.users.get(sender ?? claimed);
+    if (!user) return null;
     if (message.type === "rollMode") {
+      if (user.isGM) return null;
       this.modes.note(message.request, { user: user.id, mode: message.mode, gm: false });
       return { noted: true };
     }
-    if (message.type === "apply") {
-      const request = message.request;
-      if (request?.type !== "resolve") return null;
-      const actors = foundryActors();
-      const mine = [...(request.targets ?? []), request.actor].filter(Boolean)
-        .some((id) => findActor(id, actors)?.testUserPermission?.(user, 3));
-      if (!mine) return null;
-      const reply = await this.request({ ...request, id: undefined });
-      return { seq: reply?.seq ?? reply?.event?.seq ?? null };
-    }
+    if (message.type !== "apply") return null;
+    // GM authority: never on the sender's word about who it is
+    if (!sender) return this.#refuse(message, claimed, "no sender Foundry vouches for");
+    const ref = message.card ?? {};
+    const cached = this.events.get(ref.table ?? null, ref.epoch, ref.seq);
+    const event = cached ? cardEvent(cached) : null;
+    const apply = event?.kind === "resolution" ? event.data?.apply : null;
+    if (!apply?.action) return this.#refuse(message, sender, "no such card with a follow-up here");
+    const targets = Array.isArray(message.targets) ? message.targets : [];
+    const actors = foundryActors();
+    const owned = (id) => typeof id === "string" && Boolean(findActor(id, actors)?.testUserPermission?.(user, 3));
+    if (!targets.length || !targets.every(owned)) return this.#refuse(message, sender, "targets not all the sender's");
+    const request = buttonRequest("apply", { card: { apply, actor: event.data?.actor ?? null }, targets });
+    const reply = await this.request(request);
+    return { seq: reply?.seq ?? reply?.event?.seq ?? null };
+  }
+
+  #refuse(message, user, why) {
+    console.warn(`rollbridge | refused a relayed ${String(message?.type)} from ${String(user)}: ${why}`);
     return null;
   }
 
@@ -447,8 +465,11 @@ export class FoundryClient {
   async #handle(event, { replayed = false } = {}) {
     await this.#applyActors(event.actors);
     const gmPresent = Boolean(game.users.activeGM);
-    if (this.writer && event.kind === "approval.requested") await postApprovalCard(event);
-    if (shouldPostCard({ event, writer: this.writer, gmPresent, ownRequests: this.ownRequests })) {
+    // a card already in the world's chat is not posted again: a player's client posted
+    // it while no GM was active, or this client did before a reload it resumes from
+    const posted = () => cardPosted(game.messages?.contents ?? [], event);
+    if (this.writer && event.kind === "approval.requested" && !posted()) await postApprovalCard(event);
+    if (shouldPostCard({ event, writer: this.writer, gmPresent, ownRequests: this.ownRequests }) && !posted()) {
       const welcome = this.connection?.welcome;
       // a secret event's readers depend on its roll mode: a player's note may still be on
       // its way — but not for one that happened while this client was away (its note, if
@@ -469,9 +490,10 @@ export class FoundryClient {
     await game.settings.set(MODULE_ID, "cursor", { table: this.table, ...cursor });
   }
 
-  onSocket(message) {
+  /** A module socket message; `sender` the user Foundry's server says sent it (relay.mjs socketSender). */
+  onSocket(message, sender = null) {
     if (message?.type === "status") this.gmStatus = message.status;
-    // v12: a player's client asking the GM's (relay.mjs); v13 uses queries
-    if (message?.type === "rollMode" || message?.type === "apply") this.relayed(message);
+    // a player's client asking the GM's (relay.mjs): roll-mode notes on v12, applies always
+    if (message?.type === "rollMode" || message?.type === "apply") this.relayed(message, { sender });
   }
 }

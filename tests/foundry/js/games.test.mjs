@@ -1,0 +1,241 @@
+// What the audit of the module in real games found (notes: audit-foundry-games):
+// behaviour of real Foundry v12/v13 and Dice So Nice the stand-in now models,
+// and the module's answers to it.
+//
+// - F1: v12's ChatMessage#_preCreate applies the creating user's own chat roll
+//   mode to a message with rolls and no whisper; a public card must not be
+//   whispered because the GM keeps "Private GM Roll" on.
+// - F2: Dice So Nice's showForRoll does not resolve while the GM's tab is
+//   hidden; the one-at-a-time queue of events must not wait for it.
+// - F3: a player's client posts its own card while no GM is active (the GM
+//   reloads); the GM's client, resuming, must not post the same card again.
+// - F4: the GM's client must not act with its authority on a relayed "apply"
+//   whose sender is only what the message says (a v13 query handler is not
+//   told who asks; a module socket message is, by Foundry's server).
+
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+
+import { cardPosted } from "../../../adapters/foundry/module/scripts/core/state.mjs";
+import { registerRelay, socketSender } from "../../../adapters/foundry/module/scripts/foundry/relay.mjs";
+import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { FakeWebSocket } from "./fakes.mjs";
+import { registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
+
+const USERS = [
+  { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+  { _id: "standinPlr00001", name: "Player" },
+];
+const [GM, PLAYER] = USERS.map((u) => u._id);
+
+let client = null;
+after(() => {
+  client?.stop();
+  Standin.uninstall();
+});
+
+function rollEvent(seq, { request = `r${seq}`, gmOnly = false, total = 4 } = {}) {
+  return {
+    type: "event", table: "t1", epoch: 1, seq, kind: "roll", request, ...(gmOnly ? { gm_only: true } : {}),
+    data: { formula: "1d6", total, roll: { groups: [{ formula: "1d6", total, dice: [{ faces: 6, rolls: [total], value: total }] }] } },
+    actors: [],
+    foundry: {
+      speaker: null,
+      rolls: [{ class: "Roll", formula: "1d6", options: {}, dice: [], total, evaluated: true,
+        terms: [{ class: "Die", number: 1, faces: 6, modifiers: [], options: {}, evaluated: true, results: [{ result: total, active: true }] }] }],
+    },
+  };
+}
+
+/** What `userId` can read of a message: [visible, content visible]. */
+function readBy(message, userId) {
+  const me = game.user;
+  game.user = game.users.get(userId);
+  try {
+    return [message.visible, message.isContentVisible];
+  } finally {
+    game.user = me;
+  }
+}
+
+async function gmClient({ generation = 13, settings = {} } = {}) {
+  client?.stop();
+  await world({ users: USERS, user: "gm", generation, settings });
+  await registerModuleSettings();
+  game.ready = true;
+  client = new FoundryClient();
+  client.start();
+  return welcomeClient(client, { role: "gm" });
+}
+
+test("F1: the stand-in applies v12's _preCreate roll mode: the creating user's own, unless the message says", async () => {
+  await world({ users: USERS, user: "gm", generation: 12 });
+  await game.settings.set("core", "rollMode", "gmroll");
+  const roll = () => Roll.fromData(rollEvent(1).foundry.rolls[0]);
+  const plain = await ChatMessage.create({ content: "x", rolls: [roll()] });
+  assert.deepEqual(plain.whisper, [GM], "v12: the GM's own mode whispers it");
+  const told = await ChatMessage.create({ content: "x", rolls: [roll()] }, { rollMode: "publicroll" });
+  assert.deepEqual(told.whisper, []);
+  const noRolls = await ChatMessage.create({ content: "x" });
+  assert.deepEqual(noRolls.whisper ?? [], [], "a message without rolls is not a roll");
+  await world({ users: USERS, user: "gm", generation: 13 });
+  await game.settings.set("core", "rollMode", "gmroll");
+  assert.deepEqual((await ChatMessage.create({ content: "x", rolls: [roll()] })).whisper ?? [], [], "v13 applies options.rollMode only");
+});
+
+for (const mode of ["gmroll", "blindroll", "selfroll"]) {
+  test(`F1: on v12 a public card stays public when the GM's own chat roll mode is ${mode}`, async () => {
+    const ws = await gmClient({ generation: 12 });
+    await game.settings.set("core", "rollMode", mode);
+    ws.receive(rollEvent(1));
+    await settle(client);
+    const message = Standin.log.messages.find((m) => m.flags.rollbridge?.seq === 1);
+    assert.ok(message, "the card");
+    assert.deepEqual(message.whisper, []);
+    assert.ok(!message.blind);
+    assert.deepEqual(readBy(message, PLAYER), [true, true], "the player reads it");
+    assert.equal(message.rolls.length, 1);
+  });
+}
+
+test("F2: a whispered card's dice in a hidden tab hold up neither its card nor later cards and actor writes", async () => {
+  const ws = await gmClient({ generation: 13 });
+  Standin.installDiceSoNice({ version: 6, hidden: true });
+  const pc = Standin.addActor({ _id: "fvttPc0000000001", name: "Pc", ownership: { [PLAYER]: 3 }, flags: { rollbridge: { actorId: "pc" } } });
+  client.modes.note("p-gm", { user: PLAYER, mode: "gmroll", gm: false }); // a player's GM roll: not blind
+  ws.receive(rollEvent(1, { request: "p-gm", gmOnly: true }));
+  const hurt = { id: "pc", foundry: { flags: { rollbridge: { common: { tracks: [{ key: "hp", value: 3, max: 10 }] } } } } };
+  ws.receive({ ...rollEvent(2, { request: "p-public" }), actors: [hurt] });
+  for (let i = 0; i < 50 && Standin.log.messages.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+  const seqs = Standin.log.messages.map((m) => m.flags.rollbridge?.seq);
+  assert.deepEqual(seqs, [1, 2], "both cards, in order, while the tab is hidden");
+  assert.equal(Standin.log.showForRoll.length, 1, "the whispered card's dice were asked for");
+  assert.deepEqual(Standin.log.showForRoll[0].whisper.sort(), [GM, PLAYER].sort());
+  assert.deepEqual(pc.flags.rollbridge.common.tracks[0].value, 3, "the actor is written");
+  Standin.setTabHidden(false);
+  await settle(client);
+  assert.equal(Standin.log.messages.length, 2, "nothing posted twice once the tab is visible");
+  delete game.dice3d;
+});
+
+test("F3: the GM's client resuming after a reload does not post again a card a player's client posted meanwhile", async () => {
+  const users = (gmActive) => [{ ...USERS[0], active: gmActive }, USERS[1]];
+  // the player's browser while the GM's page reloads: no active GM, so it posts its own card
+  client?.stop();
+  await world({ users: users(false), user: PLAYER, generation: 13 });
+  await registerModuleSettings();
+  game.ready = true;
+  client = new FoundryClient();
+  client.start();
+  let ws = welcomeClient(client, { role: "player", seq: 4 });
+  const rolled = client.roll("1d6");
+  for (let i = 0; i < 50 && !ws.messages().some((m) => m.type === "foundry.roll"); i++) await new Promise((r) => setImmediate(r));
+  const request = ws.messages().find((m) => m.type === "foundry.roll");
+  ws.receive(rollEvent(5, { request: request.id }));
+  ws.receive({ type: "result", id: request.id, status: "done", seq: 5 });
+  await rolled;
+  await settle(client);
+  const players = Standin.log.messages.filter((m) => m.flags.rollbridge?.seq === 5);
+  assert.equal(players.length, 1, "the player's client posted the card");
+  const stored = players[0].toObject();
+  client.stop();
+  // the GM's browser after the reload: the world's chat holds the player's card; the GM
+  // resumes from its saved cursor and gets the same event again, replayed
+  await world({ users: users(true), user: "gm", generation: 13 });
+  await registerModuleSettings();
+  await game.settings.set("rollbridge", "cursor", { table: "t1", epoch: 1, seq: 4 });
+  await ChatMessage._fromWorld({ data: stored, user: PLAYER });
+  game.ready = true;
+  client = new FoundryClient();
+  client.start();
+  ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  assert.deepEqual(hello.resume, { epoch: 1, seq: 4 });
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 5, locale: "en",
+    resume: { recovered: true, missed: 1 }, table: { id: "t1", actors: [] } });
+  ws.receive(rollEvent(5, { request: request.id }));
+  ws.receive(rollEvent(6, { request: "another" }));
+  await settle(client);
+  const cards = (seq) => [...game.messages.values()].filter((m) => m.flags.rollbridge?.seq === seq);
+  assert.equal(cards(5).length, 1, "one roll, one card");
+  assert.equal(cards(6).length, 1, "a new event still gets its card");
+  // another table, epoch or kind with the same seq is another card; a roller's own card
+  // of a GM or self roll is not the card of the event
+  const messages = game.messages.contents;
+  assert.ok(cardPosted(messages, { table: "t1", epoch: 1, seq: 5, kind: "roll" }));
+  assert.ok(!cardPosted(messages, { table: "t2", epoch: 1, seq: 5, kind: "roll" }));
+  assert.ok(!cardPosted(messages, { table: "t1", epoch: 2, seq: 5, kind: "roll" }));
+  assert.ok(!cardPosted(messages, { table: "t1", epoch: 1, seq: 5, kind: "resolution" }));
+  const own = { flags: { rollbridge: { table: "t1", epoch: 1, seq: 7, kind: "roll", secret: true, view: "players", requester: true } } };
+  assert.ok(!cardPosted([own], { table: "t1", epoch: 1, seq: 7, kind: "roll" }));
+});
+
+test("F4: a relayed apply with a forged user is refused, on a v13 query and on the socket", async () => {
+  const people = [
+    { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+    { _id: "standinAlice001", name: "Alice" }, // owns alice-pc
+    { _id: "standinMallory1", name: "Mallory" }, // the sender; owns nothing involved
+  ];
+  const [, ALICE, MALLORY] = people.map((u) => u._id);
+  client?.stop();
+  await world({ users: people, user: "gm", generation: 13 });
+  await registerModuleSettings();
+  game.ready = true;
+  Standin.addActor({ _id: "alicepc", name: "Alice's PC", ownership: { [ALICE]: 3 }, flags: { rollbridge: { actorId: "alice-pc" } } });
+  Standin.addActor({ _id: "bosspc", name: "Boss NPC", flags: { rollbridge: { actorId: "boss" } } });
+  client = new FoundryClient();
+  client.start();
+  const ws = welcomeClient(client, { role: "gm", seq: 2 });
+  ws.receive({
+    type: "event", table: "t1", epoch: 1, seq: 3, kind: "resolution", request: "r3",
+    data: { action: "attack", actor: "boss", targets: ["alice-pc"], apply: { action: "damage", params: { code: "6M" } }, dice: [] },
+    actors: [], foundry: { rolls: [], speaker: null },
+  });
+  await settle(client);
+  registerRelay((m, o) => client.relayed(m, o));
+  const sent = () => ws.messages().filter((m) => m.type === "resolve" || m.type === "foundry.resolve");
+  // what Mallory's client could send, naming Alice (the audit's request: any action, any actor)
+  const forged = {
+    type: "apply", user: ALICE,
+    request: { type: "resolve", action: "attack", actor: "boss", targets: ["alice-pc"], params: { weapon: "anything", rounds: 10 } },
+    card: { table: "t1", epoch: 1, seq: 3 }, targets: ["alice-pc"],
+  };
+  // refused at once (a request sent would wait for the server's answer)
+  const answer = (promise) => Promise.race([promise, new Promise((r) => setTimeout(() => r("sent, waiting for the server"), 100))]);
+  assert.equal(await answer(CONFIG.queries["rollbridge.relay"](forged, { timeout: 5000 })), null, "a query: no sender, no GM authority");
+  client.onSocket(forged, MALLORY); // the socket: Foundry's server says Mallory sent it
+  assert.equal(await answer(client.relayed(forged, { sender: MALLORY })), null);
+  assert.equal(await answer(client.relayed({ ...forged, user: MALLORY }, { sender: MALLORY })), null, "Mallory owns no target");
+  await settle(client);
+  assert.deepEqual(sent(), [], "nothing sent on the GM's connection");
+  // the socket's sender is the last argument, as Foundry's server adds it after the sender's own
+  assert.equal(socketSender([ALICE, MALLORY]), MALLORY);
+  assert.equal(socketSender([]), null);
+  assert.equal(socketSender(["nobody"]), null);
+  // Alice herself, on the socket: the card's own follow-up, not what the message asks for
+  const done = client.relayed(forged, { sender: ALICE });
+  for (let i = 0; i < 50 && !sent().length; i++) await new Promise((r) => setImmediate(r));
+  const [request] = sent();
+  assert.deepEqual({ ...request, id: undefined }, { type: "resolve", action: "damage", targets: ["alice-pc"], params: { code: "6M" }, actor: "boss", id: undefined });
+  ws.receive({ type: "result", id: request.id, status: "done", seq: 4 });
+  assert.deepEqual(await done, { seq: 4 });
+});
+
+test("F6: Dice So Nice shows a whispered card's dice to the posting GM too when blind, with the speaker, as the roller's (GM roll)", async () => {
+  const ws = await gmClient({ generation: 13 });
+  Standin.installDiceSoNice({ version: 6 });
+  Standin.log.showForRoll.length = 0;
+  client.modes.note("p-blind", { user: PLAYER, mode: "blindroll", gm: false });
+  ws.receive({ ...rollEvent(1, { request: "p-blind", gmOnly: true }), foundry: { ...rollEvent(1).foundry, speaker: { alias: "Tukan" } } });
+  await settle(client);
+  client.modes.note("p-gm", { user: PLAYER, mode: "gmroll", gm: false });
+  ws.receive(rollEvent(2, { request: "p-gm", gmOnly: true }));
+  await settle(client);
+  const [blind, gmroll] = Standin.log.showForRoll;
+  assert.deepEqual(blind.whisper, [GM], "not the roller's: blind");
+  assert.equal(blind.blind, false, "blind means blind for this client: the posting GM sees the dice");
+  assert.equal(blind.speaker?.alias, "Tukan");
+  assert.equal(gmroll.user, PLAYER, "a GM roll: the roller's dice, not the GM's");
+  delete game.dice3d;
+});
