@@ -11,7 +11,8 @@ test (RB_CASE) and this judges what the pages showed and sent.
   saying "offline" at once;
 - a form rebuilt (the GM added an actor) keeps what the player typed and the focus;
 - a polite live region for new results, the player's own, the line lost and back;
-  the focus on the table's heading after joining by keyboard.
+  the focus on the table's heading after joining by keyboard;
+- a name longer than a phone is wide wraps: the page does not scroll sideways.
 
 Needs what tests/web/test_web_browser.py needs; skipped without chromium.
 """
@@ -124,3 +125,11 @@ async def test_a_screen_reader_hears_results_and_the_line(web_world):
     assert any(re.match(r"your result: own roll — .*= \d+", line) for line in rolls["lines"]), rolls
     lines = result["line"]["lines"]
     assert "connection lost; reconnecting…" in lines and lines[-1] == "connection restored", lines
+
+
+async def test_long_names_wrap_on_a_phone(web_world):
+    result = await run_case(web_world, "wrap")
+    width = result["width"]
+    assert width["screen"] == 360 and width["page"] <= 360, width
+    assert width["wider"] == [], width
+    assert min(result["radio"]) >= 16, result["radio"]

@@ -18,6 +18,8 @@ const BASE = env.RB_BASE;
 const TOKENS = JSON.parse(env.RB_TOKENS);
 const trouble = { errors: [], dialogs: [] };
 const EN_PHONE = { ...PHONE, locale: "en-US" };
+/** A German compound as an actor's name: one word wider than a phone. */
+const LONG_NAME = "Sicherheitsdienstleistungsgesellschaftsvorstandsvorsitzenderstellvertreterin Tukan";
 
 function step(name) {
   process.stderr.write(`phone: ${name}\n`);
@@ -285,6 +287,31 @@ const cases = {
     result.line = await live();
   },
 
+  /** A name longer than a phone is wide wraps: nothing scrolls sideways. */
+  async wrap(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm);
+    await addActor(gm, "web", TOKENS.web.gm, { id: "long", name: LONG_NAME,
+      sheet: { body: 4, combat_pool: 3, armor: { ballistic: 4, impact: 2 } }, controllers: [] });
+    const narrow = { ...PHONE, viewport: { width: 360, height: 740 }, locale: "de-DE" };
+    const player = await joinedPage(browser, "player", narrow, trouble, `${BASE}/tables/web`, TOKENS.web.player);
+    await player.waitForSelector('#actors [data-actor="long"]');
+    await roll(gm, "2d6", LONG_NAME.split(" ")[0]); // a label is at most 80 characters
+    await player.locator("#log li.kind-roll").first().waitFor();
+    await player.selectOption("#action-select", "attack");
+    await player.waitForSelector('form.action-form input[name="target"][value="long"]');
+    // a phone's browser widens its layout to fit what is too wide (innerWidth grows)
+    result.width = await player.evaluate((screen) => ({
+      page: document.documentElement.scrollWidth, screen: window.innerWidth,
+      wider: [...document.querySelectorAll("#table *")].filter((node) => node.getBoundingClientRect().right > screen + 1)
+        .map((node) => `${node.tagName}.${node.className}`).slice(0, 10),
+    }), narrow.viewport.width);
+    const radio = await player.$eval('form.action-form input[name="target"][value="long"]', (input) => {
+      const box = input.getBoundingClientRect();
+      return [Math.round(box.width), Math.round(box.height)];
+    });
+    result.radio = radio;
+  },
 };
 
 const browser = await launch(env.RB_CHROMIUM);
