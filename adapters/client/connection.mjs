@@ -22,6 +22,8 @@
 // - a refused token (close 1008) stops retrying; everything else retries, with a
 //   backoff that starts over once a connection has answered a ping, and a hello
 //   unanswered for a ping's time is given up;
+// - nudge() skips the backoff's wait (the page calls it when the network or the
+//   page comes back) and, connected, pings at once;
 // - a request made again with an id still waiting is the same request; one larger
 //   than the server's 64 KiB frame is refused at once, never sent; a brief result
 //   gets its event however many events came between them (a resume's backlog);
@@ -223,6 +225,25 @@ export class Connection {
     this.pending.set(id, entry);
     if (this.connected) this.#sendFrame(frame);
     return entry.promise;
+  }
+
+  /**
+   * Try now instead of at the backoff's next step (the network or the page came
+   * back: the browser's `online`, a page shown again): waiting to reconnect, it
+   * connects at once and the backoff starts over; connected, it pings at once,
+   * so a line that died meanwhile is noticed within a ping's timeout instead of
+   * at the next ping. Connecting, joining, refused or stopped: nothing.
+   */
+  nudge() {
+    if (this.status === "waiting") {
+      this.attempt = 0;
+      this.log("info", "trying to reconnect now");
+      this.#open();
+    } else if (this.status === "connected" && this.pingInterval && this.#pongTimer === null) {
+      if (this.#pingTimer !== null) this.timers.clearTimeout(this.#pingTimer);
+      this.#pingTimer = null;
+      this.#ping();
+    }
   }
 
   /**
@@ -544,20 +565,25 @@ export class Connection {
     if (!this.pingInterval) return;
     this.#pingTimer = this.timers.setTimeout(() => {
       this.#pingTimer = null;
-      if (!this.connected) return;
-      this.#pingCount += 1;
-      this.#send({ type: "ping", id: `ping-${this.#pingCount}` });
-      this.#pongTimer = this.timers.setTimeout(() => {
-        this.#pongTimer = null;
-        this.log("warn", `no answer to ping within ${this.pingTimeout} ms; reconnecting`);
-        const socket = this.socket;
-        this.socket = null;
-        if (socket) {
-          try { socket.close(CLOSE_NO_PONG, "no pong"); } catch { /* closed */ }
-        }
-        this.#closed(CLOSE_NO_PONG, "no pong");
-      }, this.pingTimeout);
+      this.#ping();
     }, this.pingInterval);
+  }
+
+  /** A ping now; no answer within the ping's timeout closes the connection. */
+  #ping() {
+    if (!this.connected) return;
+    this.#pingCount += 1;
+    this.#send({ type: "ping", id: `ping-${this.#pingCount}` });
+    this.#pongTimer = this.timers.setTimeout(() => {
+      this.#pongTimer = null;
+      this.log("warn", `no answer to ping within ${this.pingTimeout} ms; reconnecting`);
+      const socket = this.socket;
+      this.socket = null;
+      if (socket) {
+        try { socket.close(CLOSE_NO_PONG, "no pong"); } catch { /* closed */ }
+      }
+      this.#closed(CLOSE_NO_PONG, "no pong");
+    }, this.pingTimeout);
   }
 
   /** Any frame proves the connection alive: the ping cycle starts again. */

@@ -43,9 +43,11 @@ export function pendingList(session, send) {
   return list;
 }
 
-/** Adjust a track of an actor's common state (damage > 0, healing < 0). */
+/** Adjust a track of an actor's common state (damage > 0, healing < 0); `send(message,
+ * form)` gets the `adjust` request and this form. */
 export function adjustForm(session, send) {
   const form = el("form", "adjust-form");
+  form.dataset.form = "adjust";
   const actors = [...session.actors.values()];
   const actor = select(actors.map((a) => [a.id, a.name]), { name: "actor" });
   const track = select([], { name: "track" });
@@ -66,10 +68,11 @@ export function adjustForm(session, send) {
   submit.type = "submit";
   form.append(field(i18n.localize("ROLLBRIDGE.Web.Field.Actor"), actor),
     field(i18n.localize("ROLLBRIDGE.Web.Field.Track"), track),
-    field(i18n.localize("ROLLBRIDGE.Web.Field.Delta"), delta, i18n.localize("ROLLBRIDGE.Web.Field.DeltaHint")), submit);
+    field(i18n.localize("ROLLBRIDGE.Web.Field.Delta"), delta, i18n.localize("ROLLBRIDGE.Web.Field.DeltaHint")), submit,
+    el("p", "form-status"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    send({ type: "adjust", actor: actor.value, track: track.value, delta: Number.parseInt(delta.value, 10) });
+    send({ type: "adjust", actor: actor.value, track: track.value, delta: Number.parseInt(delta.value, 10) }, form);
   });
   return form;
 }

@@ -3,6 +3,12 @@
 // booleans, strings, enums), with the actor and targets chosen from lists.
 // Each form turns into one protocol request; empty fields are left out, so the
 // schema's defaults apply at the server, which checks everything again.
+//
+// Each form has a key (`data-form`: "roll", "action:NAME") and a status line
+// beside its button: while its request waits, the button is disabled and says
+// so (showWaiting), and the answer is shown there (showOutcome), next to the
+// form the viewer used, wherever the log is on the page. A form rebuilt while the
+// viewer types in it keeps what was typed and the focus (replaceKeeping).
 
 import { el } from "./render.mjs";
 import { i18n } from "./texts.mjs";
@@ -95,11 +101,12 @@ function actorChoices(session, spec) {
 
 /**
  * The form of one action: its actor, targets, parameters (and for the GM a
- * secret box). `submit(message)` gets the `resolve` request.
+ * secret box). `submit(message, form)` gets the `resolve` request and this form.
  */
 export function actionForm(session, actionName, spec, submit) {
   const form = el("form", "action-form");
   form.dataset.action = actionName;
+  form.dataset.form = `action:${actionName}`;
   if (spec.summary) form.append(el("p", "summary", spec.summary));
   const { actor, targets } = actorChoices(session, spec);
   if (actor) form.append(field(i18n.localize("ROLLBRIDGE.Web.Field.Actor"), actor));
@@ -128,7 +135,7 @@ export function actionForm(session, actionName, spec, submit) {
   }
   const button = el("button", "", i18n.format("ROLLBRIDGE.Web.Button.Do", { action: actionName }));
   button.type = "submit";
-  form.append(button);
+  form.append(button, el("p", "form-status"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const params = {};
@@ -142,14 +149,16 @@ export function actionForm(session, actionName, spec, submit) {
       message.targets = [...targets.querySelectorAll("input:checked")].map((input) => input.value);
     }
     if (secret?.checked) message.secret = true;
-    submit(message);
+    submit(message, form);
   });
   return form;
 }
 
-/** The dice form: notation, an optional label and actor; for the GM a secret box. */
+/** The dice form: notation, an optional label and actor; for the GM a secret box.
+ * `submit(message, form)` gets the `roll` request and this form. */
 export function rollForm(session, submit) {
   const form = el("form", "roll-form");
+  form.dataset.form = "roll";
   const formula = el("input");
   formula.name = "formula";
   formula.required = true;
@@ -171,14 +180,126 @@ export function rollForm(session, submit) {
   }
   const button = el("button", "", i18n.localize("ROLLBRIDGE.Web.Button.Roll"));
   button.type = "submit";
-  form.append(button);
+  form.append(button, el("p", "form-status"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const message = { type: "roll", formula: formula.value.trim() };
     if (label.value.trim()) message.label = label.value.trim();
     if (actor.value) message.actor = actor.value;
     if (secret?.checked) message.secret = true;
-    submit(message);
+    submit(message, form);
   });
   return form;
+}
+
+/** The words of a form's button while its request waits: sent and not yet
+ * answered, or held until the connection is back. */
+const WAITING_WORDS = {
+  sending: "ROLLBRIDGE.Web.Button.Sending",
+  queued: "ROLLBRIDGE.Web.Button.Queued",
+};
+
+/**
+ * Show whether a form's request waits: `how` "sending" or "queued" disables its
+ * button and says so on it; null gives the button back its own words. Focus the
+ * disabled button lost goes back to it.
+ * @param {HTMLFormElement} form a form of this module
+ * @param {"sending"|"queued"|null} how
+ */
+export function showWaiting(form, how) {
+  const button = form.querySelector('button[type="submit"]');
+  if (!button) return;
+  button.dataset.words ??= button.textContent;
+  if (how) {
+    if (document.activeElement === button) form.dataset.hadFocus = "true";
+    button.disabled = true;
+    button.textContent = i18n.localize(WAITING_WORDS[how]);
+    form.dataset.waiting = how;
+    return;
+  }
+  button.disabled = false;
+  button.textContent = button.dataset.words;
+  delete form.dataset.waiting;
+  if (form.dataset.hadFocus && (!document.activeElement || document.activeElement === document.body)) {
+    button.focus();
+  }
+  delete form.dataset.hadFocus;
+}
+
+/** Say how a form's request ended on its status line (`kind` "error" for a
+ * refusal), and bring the line into view. */
+export function showOutcome(form, text, kind = "info") {
+  const line = form.querySelector(".form-status");
+  if (!line) return;
+  line.textContent = text;
+  line.dataset.kind = kind;
+  if (text) line.scrollIntoView({ block: "nearest" });
+}
+
+/** What the viewer has in a form: each named control's value (a checkbox's or
+ * radio's by its value too), the open folds, the focused control and its caret. */
+function formState(form) {
+  const values = [...form.elements].filter((control) => control.name).map((control) =>
+    control.type === "checkbox" || control.type === "radio"
+      ? { name: control.name, value: control.value, checked: control.checked }
+      : { name: control.name, value: control.value });
+  const focused = form.contains(document.activeElement) ? document.activeElement : null;
+  return {
+    values,
+    open: [...form.querySelectorAll("details")].map((details) => details.open),
+    focus: focused && {
+      name: focused.name, value: focused.value,
+      caret: typeof focused.selectionStart === "number" ? [focused.selectionStart, focused.selectionEnd] : null,
+    },
+  };
+}
+
+/** The control of `form` a saved entry names (a checkbox or radio by its value too). */
+function controlNamed(form, entry) {
+  return [...form.elements].find((control) => control.name === entry.name
+    && (!(control.type === "checkbox" || control.type === "radio") || control.value === entry.value));
+}
+
+/** Put a saved state into a form built anew (a choice that is gone stays as built). */
+function restoreState(form, state) {
+  for (const entry of state.values) {
+    const control = controlNamed(form, entry);
+    if (!control) continue;
+    if ("checked" in entry) control.checked = entry.checked;
+    else if (control.tagName !== "SELECT") control.value = entry.value;
+    else if (control.value !== entry.value && [...control.options].some((o) => o.value === entry.value)) {
+      control.value = entry.value;
+      control.dispatchEvent(new Event("change")); // what depends on the choice follows it
+    }
+  }
+  form.querySelectorAll("details").forEach((details, index) => {
+    if (state.open[index]) details.open = true;
+  });
+  const focus = state.focus && controlNamed(form, state.focus);
+  if (!focus) return;
+  focus.focus();
+  if (state.focus.caret) focus.setSelectionRange(...state.focus.caret);
+}
+
+/**
+ * Put `node` in `box` in place of what it holds; when both are the same form
+ * (the same data-form), what the viewer typed or chose there, the open folds and
+ * the focus with its caret are carried over (the GM added or renamed an actor
+ * while the viewer was typing).
+ * @param {HTMLElement} box the form's place
+ * @param {HTMLElement} node the form built anew
+ */
+export function replaceKeeping(box, node) {
+  const old = box.querySelector("form");
+  const same = old && node.matches?.("form") && old.dataset.form === node.dataset.form;
+  const state = same ? formState(old) : null;
+  const outcome = same ? old.querySelector(".form-status") : null;
+  box.replaceChildren(node);
+  if (!state) return;
+  restoreState(node, state);
+  const line = node.querySelector(".form-status");
+  if (line && outcome) {
+    line.textContent = outcome.textContent;
+    if (outcome.dataset.kind) line.dataset.kind = outcome.dataset.kind;
+  }
 }

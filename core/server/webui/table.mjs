@@ -1,19 +1,32 @@
 // The web view of one table (/tables/ID): join with a token (typed in, or from
 // the #token=… fragment), then the table live — actors, encounter, the log of
 // rolls and resolutions — and the forms this viewer's role may use.
+//
+// A form's request is made once however often it is submitted: while it waits
+// its button is disabled and says whether it is being sent or waits for the
+// connection, and a repeat submit sends the same request (same id). Its answer
+// is shown beside the form (on a phone the log is far above it), and a request
+// waiting for the GM's approval is followed to the GM's answer. New results, the
+// viewer's own and a lost or restored connection are told to screen readers in
+// a polite live region (#announce).
 
 import { CONNECTION_LABELS, ROLE_LABELS, labelOf } from "../client/i18n.mjs";
-import { errorText, localeNotice } from "../client/protocol.mjs";
+import { errorText, localeNotice, newRequestId } from "../client/protocol.mjs";
 import { actorCards, adjustForm, encounterView, historyButtons, pendingList } from "./controls.mjs";
-import { actionForm, rollForm } from "./forms.mjs";
+import { actionForm, replaceKeeping, rollForm, showOutcome, showWaiting } from "./forms.mjs";
 import { fetchHistory } from "./history.mjs";
-import { el, renderEvent } from "./render.mjs";
+import { el, eventSummary, renderEvent } from "./render.mjs";
 import { Session, browserLocale, socketUrl, tableFromPath, takeToken } from "./session.mjs";
 import { StatsPanel } from "./statspanel.mjs";
-import { i18n, localizePage, pageLanguage, useLanguage } from "./texts.mjs";
+import { KIND_WORDS, i18n, localizePage, pageLanguage, useLanguage } from "./texts.mjs";
 
 /** Log entries kept on the page (the oldest leave first). */
 const MAX_ENTRIES = 500;
+/** Lines kept in the live region (a screen reader reads each as it comes). */
+const MAX_ANNOUNCED = 5;
+/** The event kinds told to a screen reader as they come (the viewer's own always). */
+const ANNOUNCED = new Set(["roll", "resolution", "hidden", "adjusted", "undo", "redo", "encounter.turn",
+  "approval.requested", "approval.rejected"]);
 
 const $ = (id) => document.getElementById(id);
 const tableId = tableFromPath(location.pathname);
@@ -31,19 +44,126 @@ function say(text, kind = "info") {
   line.dataset.kind = kind;
 }
 
-function send(message) {
-  return session.request(message).then(
-    (reply) => {
-      if (reply.status === "pending") say(i18n.format("ROLLBRIDGE.Web.Message.Pending", { pending: reply.pending }));
-      else if (reply.status === "secret") say(i18n.localize("ROLLBRIDGE.Web.Message.Secret"));
-      else if (reply.status === "rejected") say(i18n.localize("ROLLBRIDGE.Web.Message.Rejected"));
-      else say("");
-      return reply;
-    },
+/** Tell a screen reader `text` (politely: after what it is reading). */
+function announce(text) {
+  if (!text) return;
+  const region = $("announce");
+  region.append(el("p", "", text));
+  while (region.childElementCount > MAX_ANNOUNCED) region.firstElementChild.remove();
+}
+
+/** The requests of this page's forms still waiting for their answer, by the
+ * form's key (data-form): its button stays disabled, and a repeat submit sends
+ * the same request (same id: the connection and the server take it as one). */
+const waiting = new Map();
+/** This page's requests waiting for the GM's approval: pending id → form key. */
+const asked = new Map();
+
+/** Whether a request goes out now: connected, and the browser not offline. */
+function lineUp() {
+  return Boolean(session?.connection.connected) && navigator.onLine !== false;
+}
+
+/** The form of a key on the page (a rebuilt one too), or null. */
+function formOf(key) {
+  return [...document.querySelectorAll("form[data-form]")].find((form) => form.dataset.form === key) ?? null;
+}
+
+/** Each form's button as its request stands: being sent, held until the
+ * connection is back, or free. */
+function showForms() {
+  const how = lineUp() ? "sending" : "queued";
+  for (const form of document.querySelectorAll("form[data-form]")) {
+    showWaiting(form, waiting.has(form.dataset.form) ? how : null);
+  }
+}
+
+/** A done request's result in a line: its event's summary (the reply's, or the
+ * log's entry of its seq). */
+function resultText(reply) {
+  if (reply.event) return eventSummary(reply.event, (id) => session.nameOf(id));
+  const entry = Number.isInteger(reply.seq) ? $("log").querySelector(`li[data-seq="${reply.seq}"]`) : null;
+  return entry?.querySelector(".narration, .summary")?.textContent ?? "";
+}
+
+/** What a reply says, on the message line and beside the form `key` sent it. */
+function answered(reply, key) {
+  let text = "";
+  if (reply.status === "pending") {
+    text = i18n.format("ROLLBRIDGE.Web.Message.Pending", { pending: reply.pending });
+    if (key) asked.set(reply.pending, key);
+  } else if (reply.status === "secret") text = i18n.localize("ROLLBRIDGE.Web.Message.Secret");
+  else if (reply.status === "rejected") text = i18n.localize("ROLLBRIDGE.Web.Message.Rejected");
+  say(text);
+  const form = key ? formOf(key) : null;
+  if (form) showOutcome(form, text || resultText(reply));
+  return reply;
+}
+
+/** A refused or unanswered request: on the message line and beside its form. */
+function failed(error, key) {
+  const text = errorText(error, i18n);
+  say(text, "error");
+  const form = key ? formOf(key) : null;
+  if (form) showOutcome(form, text, "error");
+}
+
+/**
+ * Send a request; with the form it came from, once: a repeat submit while it
+ * waits sends the same request again (the same id), never a second one.
+ * @param {object} message the request, without an id
+ * @param {HTMLFormElement|null} form the form (with its data-form key), if any
+ */
+function send(message, form = null) {
+  if (!form) return session.request(message).then((reply) => answered(reply, null), (error) => failed(error, null));
+  const key = form.dataset.form;
+  const held = waiting.get(key);
+  if (held) return session.request(held.request);
+  const entry = { request: { ...message, id: newRequestId("web") } };
+  waiting.set(key, entry);
+  showOutcome(form, "");
+  showForms();
+  // an answer for a session left behind (the page joined anew) is not this page's now
+  const settle = () => {
+    if (waiting.get(key) !== entry) return false;
+    waiting.delete(key);
+    showForms();
+    return true;
+  };
+  return session.request(entry.request).then(
+    (reply) => (settle() ? answered(reply, key) : reply),
     (error) => {
-      say(errorText(error, i18n), "error");
+      if (settle()) failed(error, key);
     },
   );
+}
+
+/** The GM approved or rejected a request of this page's: say so (beside its form
+ * too). True when the event is one. */
+function followAsked(event) {
+  const data = event.data ?? {};
+  const rejected = event.kind === "approval.rejected";
+  const id = rejected ? data.pending : data.approved;
+  if (id === undefined || !asked.has(id)) return false;
+  const form = formOf(asked.get(id));
+  asked.delete(id);
+  const text = rejected ? i18n.localize("ROLLBRIDGE.Web.Message.Rejected")
+    : i18n.format("ROLLBRIDGE.Web.Message.Approved", { result: eventSummary(event, (actor) => session.nameOf(actor)) });
+  say(text);
+  if (form) showOutcome(form, text);
+  return true;
+}
+
+/** A live event for the log, the statistics, and a screen reader. */
+function liveEvent(event, { replayed } = {}) {
+  stats.note(event);
+  addEntry(renderEvent(event, (id) => session.nameOf(id), { lang: locale }));
+  const own = followAsked(event)
+    || [...waiting.values()].some((entry) => entry.request.id === event.request);
+  if (replayed || !(own || ANNOUNCED.has(event.kind))) return;
+  const summary = eventSummary(event, (id) => session.nameOf(id));
+  const line = [labelOf(i18n, KIND_WORDS, event.kind), summary].filter(Boolean).join(": ");
+  announce(own ? i18n.format("ROLLBRIDGE.Web.Announce.Own", { result: summary || line }) : line);
 }
 
 const stats = new StatsPanel({
@@ -72,7 +192,7 @@ function buildForms() {
   $("act-panel").hidden = !acting;
   $("gm-panel").hidden = session.role !== "gm";
   if (!acting) return;
-  $("roll").replaceChildren(rollForm(session, send));
+  replaceKeeping($("roll"), rollForm(session, send));
   const actions = Object.entries(session.ruleset?.actions ?? {})
     .filter(([, spec]) => session.role === "gm" || !spec.gm_only);
   const chooser = $("action-select");
@@ -81,14 +201,16 @@ function buildForms() {
   if (actions.some(([name]) => name === chosen)) chooser.value = chosen;
   const showAction = () => {
     const spec = session.ruleset?.actions?.[chooser.value];
-    $("action").replaceChildren(spec ? actionForm(session, chooser.value, spec, send) : el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Message.NoActions")));
+    replaceKeeping($("action"), spec ? actionForm(session, chooser.value, spec, send) : el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Message.NoActions")));
+    showForms();
   };
   chooser.onchange = showAction;
   showAction();
   if (session.role === "gm") {
     $("history").replaceChildren(historyButtons(send));
-    $("adjust").replaceChildren(adjustForm(session, send));
+    replaceKeeping($("adjust"), adjustForm(session, send));
   }
+  showForms();
 }
 
 /** The seqs the log shows: an event is shown once, whether it came live or from history. */
@@ -136,6 +258,37 @@ function joined(token, welcome, { first }) {
   if (first) addHistory(token, welcome);
   const notice = localeNotice(welcome, locale);
   if (notice) say(notice.message);
+  // the join form that had the focus is gone: the table's heading takes it
+  const focused = document.activeElement;
+  if (first && (!focused || focused === document.body || $("join").contains(focused))) $("title").focus();
+}
+
+/** Whether a screen reader was told the connection was lost (and is to hear it back). */
+let lost = false;
+
+/** The connection's status in the top bar, "offline" at once while the browser
+ * has no network (the socket notices at its next ping only); the forms' buttons
+ * and a screen reader follow it. */
+function showStatus(status = session?.connection.status ?? "off", detail = null) {
+  const offline = navigator.onLine === false && !["refused", "stopped", "off"].includes(status);
+  document.body.dataset.status = offline ? "offline" : status;
+  $("status").textContent = offline ? i18n.localize("ROLLBRIDGE.Web.Connection.Offline")
+    : labelOf(i18n, CONNECTION_LABELS, status);
+  $("reconnect").hidden = !(offline || status === "waiting");
+  showForms();
+  if (!lost && (offline || (status === "waiting" && detail?.reason !== "gap"))) {
+    lost = true;
+    announce($("status").textContent);
+  } else if (lost && status === "connected" && !offline) {
+    lost = false;
+    announce(i18n.localize("ROLLBRIDGE.Web.Announce.Restored"));
+  }
+}
+
+/** Try the connection at once (the network or the page came back, or the viewer asked). */
+function nudge() {
+  showStatus();
+  session?.connection.nudge();
 }
 
 function join(token) {
@@ -146,6 +299,9 @@ function join(token) {
   $("log").replaceChildren();
   stats.reset();
   shown.clear();
+  waiting.clear();
+  asked.clear();
+  lost = false;
   session = new Session({
     table: tableId,
     token,
@@ -154,16 +310,12 @@ function join(token) {
     listeners: {
       onSnapshot: (welcome, how) => joined(token, welcome, how),
       onTable: drawTable,
-      onEvent: (event) => {
-        stats.note(event);
-        addEntry(renderEvent(event, (id) => session.nameOf(id), { lang: locale }));
-      },
+      onEvent: liveEvent,
       onCursor: (cursor) => {
         document.body.dataset.seq = String(cursor.seq);
       },
       onStatus: (status, detail) => {
-        document.body.dataset.status = status;
-        $("status").textContent = labelOf(i18n, CONNECTION_LABELS, status);
+        showStatus(status, detail);
         if (status === "refused") {
           say(detail?.message || i18n.localize("ROLLBRIDGE.Connection.refused"), "error");
           $("join").hidden = false;
@@ -183,6 +335,17 @@ $("join-form").addEventListener("submit", (event) => {
   if (!token) return;
   if (session) session.stop();
   join(token);
+});
+
+$("reconnect").addEventListener("click", nudge);
+// back online, or the page shown again (a phone's tab): try now, not at the backoff's next step
+window.addEventListener("online", nudge);
+window.addEventListener("offline", nudge);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") nudge();
+});
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) nudge();
 });
 
 const fromFragment = takeToken();

@@ -391,6 +391,51 @@ test("an unanswered ping closes the connection and reconnects", () => {
   assert.equal(connection.status, "waiting");
 });
 
+test("nudge while waiting reconnects at once, and the backoff starts over", () => {
+  const { clock, connection } = setup();
+  connection.start();
+  for (let n = 0; n < 6; n++) { // each try refused at once
+    if (n) clock.advance(BACKOFF_CAP_MS);
+    FakeWebSocket.last().drop(1006);
+  }
+  assert.equal(connection.status, "waiting");
+  assert.ok(clock.pending()[0] >= 8000, "the backoff has grown");
+  connection.nudge(); // the browser is online again
+  assert.equal(FakeWebSocket.instances.length, 7, "a new socket at once");
+  assert.equal(clock.pending().length, 0, "the backoff's timer is gone");
+  assert.equal(connection.status, "connecting");
+  FakeWebSocket.last().drop(1006);
+  assert.equal(clock.pending()[0], backoffDelay(0, () => 0.5), "the next wait is the first step again");
+});
+
+test("nudge while connected pings at once; unanswered, the line is given up within the ping's timeout", () => {
+  const { clock, connection } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws);
+  clock.advance(1000);
+  connection.nudge();
+  const pings = () => ws.messages().filter((m) => m.type === "ping");
+  assert.equal(pings().length, 1, "a ping at once, not at the interval");
+  connection.nudge();
+  assert.equal(pings().length, 1, "one ping at a time");
+  clock.advance(PING_TIMEOUT_MS);
+  assert.deepEqual(ws.closedWith, { code: 4000, reason: "no pong" });
+  assert.equal(connection.status, "waiting");
+});
+
+test("nudge does nothing while connecting or once stopped", () => {
+  const { connection } = setup();
+  connection.start();
+  connection.nudge();
+  assert.equal(FakeWebSocket.instances.length, 1);
+  connection.stop();
+  connection.nudge();
+  assert.equal(FakeWebSocket.instances.length, 1);
+  assert.equal(connection.status, "stopped");
+});
+
 test("any frame counts as an answer: a busy table is not pinged", () => {
   const { clock, connection } = setup();
   connection.start();

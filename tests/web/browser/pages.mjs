@@ -42,22 +42,35 @@ export async function openPage(browser, name, options, trouble) {
   return page;
 }
 
-/** Record every frame the server sends this page (and let a test cut the line):
- * `gate.open = false` refuses new connections, `gate.drop()` closes the open ones;
- * a frame for which `gate.swallow(frame)` is true is not handed to the page (as if
- * the server had skipped it), and is recorded in `gate.swallowed`. */
+/** Record every frame the server sends this page, and each the page sends
+ * (`gate.sent`), and let a test cut the line: `gate.open = false` refuses new
+ * connections, `gate.drop()` closes the open ones; a frame for which
+ * `gate.swallow(frame)` is true is not handed to the page (as if the server had
+ * skipped it), and is recorded in `gate.swallowed`; while `gate.hold` is true the
+ * page's frames wait (a slow line) until `gate.release()`; `gate.attempts` counts
+ * the page's tries to connect. */
 export async function tapWebSocket(page) {
-  const gate = { open: true, frames: [], routes: [], swallow: () => false, swallowed: [] };
+  const gate = { open: true, frames: [], sent: [], routes: [], swallow: () => false, swallowed: [], hold: false, held: [],
+    attempts: 0 };
+  gate.release = () => {
+    gate.hold = false;
+    for (const [server, message] of gate.held.splice(0)) server.send(message);
+  };
   gate.drop = () => {
     for (const route of gate.routes.splice(0)) route.close({ code: 4001, reason: "test: the line is cut" });
   };
   await page.routeWebSocket(/\/tables\//, (route) => {
+    gate.attempts += 1;
     if (!gate.open) {
       route.close({ code: 1013, reason: "test: the line is down" });
       return;
     }
     const server = route.connectToServer();
-    route.onMessage((message) => server.send(message));
+    route.onMessage((message) => {
+      gate.sent.push(String(message));
+      if (gate.hold) gate.held.push([server, message]);
+      else server.send(message);
+    });
     server.onMessage((message) => {
       if (gate.swallow(String(message))) {
         gate.swallowed.push(String(message));
@@ -131,4 +144,23 @@ export async function statsOf(page, gate, scope = "all") {
       .map((chart) => [chart.dataset.faces, [...chart.querySelectorAll("rect.stats-bar")]
         .map((bar) => [Number(bar.dataset.face), Number(bar.dataset.count)])]))])));
   return { drawn, reply: replies.at(-1)?.stats ?? null, replies: replies.length };
+}
+
+/** Add an actor to `table` as its GM does over the protocol (as Foundry or
+ * `rollbridge connect` would), from a page of the server's origin (node 20 has no
+ * WebSocket); resolves with the reply. */
+export function addActor(page, table, token, actor) {
+  return page.evaluate(({ table, token, actor }) => new Promise((resolve, reject) => {
+    const socket = new WebSocket(`ws://${location.host}/tables/${table}`);
+    socket.onopen = () => socket.send(JSON.stringify({ type: "hello", id: "add-hello", table, token }));
+    socket.onmessage = (message) => {
+      const frame = JSON.parse(message.data);
+      if (frame.id === "add-hello") socket.send(JSON.stringify({ type: "actor.create", id: `add-${actor.id}`, actor }));
+      if (frame.id === `add-${actor.id}`) {
+        socket.close();
+        resolve(frame);
+      }
+    };
+    socket.onerror = () => reject(new Error("the GM's socket failed"));
+  }), { table, token, actor });
 }

@@ -1,0 +1,325 @@
+// The web view as a player uses it on a phone (a slow or broken line, the forms at
+// the bottom of the page, the GM changing the table while the player types) and
+// as a screen reader reads it, in headless Chromium against a real rollbridge
+// server (started by tests/web/test_web_phone.py). RB_CASE names the case; prints
+// one line `RESULT {json}` of what the pages showed and sent; the Python test
+// judges it. Exits non-zero when a step cannot be done at all.
+//
+// Environment: RB_BASE (http://127.0.0.1:PORT), RB_TOKENS (JSON: table → role →
+// token; never printed), RB_CHROMIUM, RB_CASE.
+
+import process from "node:process";
+import { setTimeout as sleep } from "node:timers/promises";
+
+import { DESKTOP, PHONE, addActor, connected, joinedPage, launch, openPage, roll, tapWebSocket } from "./pages.mjs";
+
+const env = process.env;
+const BASE = env.RB_BASE;
+const TOKENS = JSON.parse(env.RB_TOKENS);
+const trouble = { errors: [], dialogs: [] };
+const EN_PHONE = { ...PHONE, locale: "en-US" };
+/** A German compound as an actor's name: one word wider than a phone. */
+const LONG_NAME = "Sicherheitsdienstleistungsgesellschaftsvorstandsvorsitzenderstellvertreterin Tukan";
+
+function step(name) {
+  process.stderr.write(`phone: ${name}\n`);
+}
+
+/** The roll form's button and status line, and the page's message line. */
+const rollFormState = (page) => page.evaluate(() => {
+  const form = document.querySelector("form.roll-form");
+  const button = form.querySelector('button[type="submit"]');
+  return {
+    disabled: button.disabled, button: button.textContent,
+    status: form.querySelector(".form-status")?.textContent ?? null,
+    message: document.getElementById("message").textContent,
+  };
+});
+
+/** Fill the roll form and tap its button (not waiting for the roll). */
+async function tapRoll(page, formula, label) {
+  const form = page.locator("form.roll-form");
+  await form.locator('input[name="formula"]').fill(formula);
+  await form.locator('input[name="label"]').fill(label);
+  await form.locator('button[type="submit"]').click();
+}
+
+/** Submit the roll form again as an impatient player can: a disabled button takes
+ * no tap, but the form can still be submitted. */
+const submitAgain = (page) => page.evaluate(() => document.querySelector("form.roll-form").requestSubmit());
+
+/** The roll requests a page sent with `label`: their ids. */
+const sentRolls = (gate, label) => gate.sent.map((f) => JSON.parse(f))
+  .filter((m) => m.type === "roll" && m.label === label).map((m) => m.id);
+
+/** The log entries of rolls labelled `label`. */
+const rollsShown = (page, label) => page.$$eval("#log li.kind-roll",
+  (items, text) => items.filter((li) => li.textContent.includes(text)).length, label);
+
+/** Where an element is against the viewport: its text and whether it is all on screen. */
+const onScreen = (page, selector) => page.$eval(selector, (node) => {
+  const box = node.getBoundingClientRect();
+  return { text: node.textContent, top: Math.round(box.top), bottom: Math.round(box.bottom),
+    visible: box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight };
+});
+
+const cases = {
+  /** A roll tapped on a slow line and while the line is down: the button says so,
+   * and tapping again sends the same request: one roll. */
+  async once(browser, result) {
+    const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player,
+      { tap: true });
+    const gate = player.gate;
+    step("a slow line: the request waits at the proxy");
+    gate.hold = true;
+    await tapRoll(player, "2d6", "slow tap");
+    result.slow = await rollFormState(player);
+    await submitAgain(player);
+    await submitAgain(player);
+    await sleep(300);
+    gate.release();
+    await player.locator("#log li.kind-roll", { hasText: "slow tap" }).first().waitFor();
+    await player.waitForFunction(() => !document.querySelector('form.roll-form button[type="submit"]').disabled);
+    await sleep(500); // a second roll, were there one, would be in by now
+    result.slow.rolls = await rollsShown(player, "slow tap");
+    result.slow.sent = sentRolls(gate, "slow tap");
+    result.slow.after = await rollFormState(player);
+
+    step("the line is down: the request waits for the connection");
+    gate.open = false;
+    gate.drop();
+    await player.waitForSelector('body[data-status="waiting"]');
+    await tapRoll(player, "3d6", "down tap");
+    result.down = await rollFormState(player);
+    await submitAgain(player);
+    await player.locator('form.roll-form button[type="submit"]').click({ force: true, timeout: 2000 }).catch(() => {});
+    await submitAgain(player);
+    gate.open = true;
+    await player.locator("#log li.kind-roll", { hasText: "down tap" }).first().waitFor({ timeout: 60_000 });
+    await player.waitForFunction(() => !document.querySelector('form.roll-form button[type="submit"]').disabled);
+    await sleep(500);
+    result.down.rolls = await rollsShown(player, "down tap");
+    result.down.sent = sentRolls(gate, "down tap");
+    result.down.after = await rollFormState(player);
+  },
+
+  /** After a tap at the bottom of a phone's page, the result (or the error) shows
+   * beside the form, on screen. */
+  async result(browser, result) {
+    const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player,
+      { tap: true });
+    step("a roll");
+    await tapRoll(player, "2d6", "where is it");
+    await player.waitForSelector("form.roll-form .form-status:not(:empty)");
+    const entry = player.locator("#log li.kind-roll", { hasText: "where is it" }).first();
+    await entry.waitFor();
+    const seq = Number(await entry.getAttribute("data-seq"));
+    const frame = player.gate.frames.map((f) => JSON.parse(f)).find((m) => m.type === "event" && m.seq === seq);
+    result.roll = { ...(await onScreen(player, "form.roll-form .form-status")), frameText: frame?.data?.text ?? null,
+      logTop: (await onScreen(player, `#log li[data-seq="${seq}"]`)).top };
+    step("a typo in the dice");
+    await tapRoll(player, "2d6+", "typo");
+    await player.waitForSelector('form.roll-form .form-status[data-kind="error"]');
+    result.error = { ...(await onScreen(player, "form.roll-form .form-status")),
+      message: await player.textContent("#message") };
+    step("an attack");
+    await player.selectOption("#action-select", "attack");
+    const form = player.locator('form.action-form[data-action="attack"]');
+    await form.locator('select[name="actor"]').selectOption("tukan");
+    await form.locator('input[name="target"][value="rook"]').check();
+    await form.locator('button[type="submit"]').click();
+    await player.waitForSelector('form.action-form[data-action="attack"] .form-status:not(:empty)');
+    const attack = player.locator("#log li.kind-resolution").first();
+    await attack.waitFor();
+    result.attack = { ...(await onScreen(player, 'form.action-form[data-action="attack"] .form-status')),
+      narration: await attack.locator(".narration").first().textContent() };
+  },
+
+  /** A request waiting for the GM: the player's page says when the GM approved or
+   * rejected it. */
+  async approval(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/approval`,
+      TOKENS.approval.gm);
+    const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/approval`,
+      TOKENS.approval.player);
+    const ask = async (formula, label) => {
+      await tapRoll(player, formula, label);
+      await player.waitForFunction(() => document.getElementById("message").textContent.includes("approval"));
+      const waitingText = await player.textContent("#message");
+      const item = gm.locator("#pending li.pending-item", { hasText: formula });
+      await item.waitFor();
+      return { item, waitingText };
+    };
+    step("approved");
+    const first = await ask("2d6+1", "may I");
+    await first.item.locator('button[name="approve"]').click();
+    await player.locator("#log li.kind-roll", { hasText: "may I" }).first().waitFor();
+    await player.waitForFunction((before) => document.getElementById("message").textContent !== before,
+      first.waitingText, { timeout: 5000 }).catch(() => {});
+    result.approved = { waiting: first.waitingText, message: await player.textContent("#message"),
+      status: await player.textContent("form.roll-form .form-status") };
+    step("rejected");
+    const second = await ask("3d6", "no way");
+    await second.item.locator('button[name="reject"]').click();
+    await player.locator("#log li.kind-approval-rejected").first().waitFor();
+    await player.waitForFunction((before) => document.getElementById("message").textContent !== before,
+      second.waitingText, { timeout: 5000 }).catch(() => {});
+    result.rejected = { waiting: second.waitingText, message: await player.textContent("#message"),
+      status: await player.textContent("form.roll-form .form-status") };
+  },
+
+  /** Back online or shown again: the page reconnects at once, not at the backoff's
+   * next step; offline, it says so at once. */
+  async reconnect(browser, result) {
+    const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player,
+      { tap: true });
+    const gate = player.gate;
+    let attempts = 0;
+    const down = async () => {
+      gate.open = false;
+      gate.drop();
+      await player.waitForSelector('body[data-status="waiting"]');
+      // four refused tries (0.25 + 0.5 + 1 + 2 s at least): the next one waits 4–8 s
+      const start = gate.attempts;
+      while (gate.attempts - start < 4) await sleep(50);
+      attempts = gate.attempts - start;
+      await sleep(300);
+    };
+    const backIn = async (how) => {
+      gate.open = true;
+      const from = Date.now();
+      await player.evaluate((event) => {
+        if (event === "online") window.dispatchEvent(new Event("online"));
+        else document.dispatchEvent(new Event("visibilitychange"));
+      }, how);
+      await connected(player);
+      return { ms: Date.now() - from, attempts };
+    };
+    step("online");
+    await down();
+    result.reconnectButton = await player.isVisible("#reconnect");
+    result.online = await backIn("online");
+    step("visibilitychange");
+    await down();
+    result.visible = await backIn("visibilitychange");
+    step("offline");
+    const from = Date.now();
+    await player.context().setOffline(true);
+    await player.waitForFunction(() => document.getElementById("status").textContent.includes("offline"),
+      null, { timeout: 5000 }).catch(() => {});
+    result.offline = { ms: Date.now() - from, status: await player.textContent("#status"),
+      data: await player.evaluate(() => document.body.dataset.status) };
+    await player.context().setOffline(false);
+    await connected(player);
+  },
+
+  /** The GM adds an actor while the player types: what was typed stays, and so does
+   * the focus with its caret. */
+  async keep(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm);
+    const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player);
+    await player.selectOption("#action-select", "attack");
+    const action = player.locator('form.action-form[data-action="attack"]');
+    await action.locator('input[name="target"][value="rook"]').check();
+    const form = player.locator("form.roll-form");
+    await form.locator('input[name="formula"]').fill("5d6");
+    const label = form.locator('input[name="label"]');
+    await label.fill("Tukan dodges the");
+    await label.press("End");
+    step("the GM adds an NPC");
+    result.added = (await addActor(gm, "web", TOKENS.web.gm, { id: "npc-x", name: "Guard C",
+      sheet: { body: 4, combat_pool: 3, armor: { ballistic: 4, impact: 2 } }, controllers: [] })).type;
+    await player.waitForSelector('#actors [data-actor="npc-x"]');
+    await player.waitForSelector('form.action-form input[name="target"][value="npc-x"]');
+    result.after = await player.evaluate(() => {
+      const roll = document.querySelector("form.roll-form");
+      const focused = document.activeElement;
+      return {
+        formula: roll.elements.formula.value, label: roll.elements.label.value,
+        focus: `${focused.tagName}[${focused.name ?? ""}]`, caret: focused.selectionStart ?? null,
+        target: document.querySelector('form.action-form input[name="target"]:checked')?.value ?? null,
+      };
+    });
+    await player.keyboard.type(" bullet");
+    result.typed = await form.locator('input[name="label"]').inputValue();
+  },
+
+  /** A screen reader hears new results, the player's own, the line lost and back;
+   * after joining by keyboard the focus is on the table's heading. */
+  async a11y(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm);
+    const player = await openPage(browser, "player", EN_PHONE, trouble);
+    const gate = await tapWebSocket(player);
+    await player.goto(`${BASE}/tables/web`);
+    await player.waitForSelector("#join-form:not([hidden])");
+    await player.focus("#token");
+    await player.keyboard.type(TOKENS.web.player);
+    await player.keyboard.press("Enter");
+    await connected(player);
+    await player.waitForSelector("#table:not([hidden])");
+    await sleep(200);
+    result.focus = await player.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+    const live = () => player.evaluate(() => {
+      const region = document.querySelector('[aria-live="polite"]:not(#message)');
+      return region ? { id: region.id, role: region.getAttribute("role"), lines: [...region.children].map((p) => p.textContent),
+        hidden: region.getBoundingClientRect().width <= 1 } : null;
+    });
+    const heard = (text) => player.waitForFunction((t) =>
+      [...document.querySelectorAll('[aria-live="polite"]:not(#message) > *')].some((p) => p.textContent.includes(t)),
+    text, { timeout: 5000 }).catch(() => {});
+    step("the GM rolls");
+    await roll(gm, "1d6", "gm roll");
+    await heard("gm roll");
+    step("the player rolls");
+    await roll(player, "2d6", "own roll");
+    await heard("own roll");
+    result.rolls = await live();
+    step("the line drops and comes back");
+    gate.open = false;
+    gate.drop();
+    await player.waitForSelector('body[data-status="waiting"]');
+    await heard("lost");
+    gate.open = true;
+    await connected(player);
+    await heard("restored");
+    result.line = await live();
+  },
+
+  /** A name longer than a phone is wide wraps: nothing scrolls sideways. */
+  async wrap(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm);
+    await addActor(gm, "web", TOKENS.web.gm, { id: "long", name: LONG_NAME,
+      sheet: { body: 4, combat_pool: 3, armor: { ballistic: 4, impact: 2 } }, controllers: [] });
+    const narrow = { ...PHONE, viewport: { width: 360, height: 740 }, locale: "de-DE" };
+    const player = await joinedPage(browser, "player", narrow, trouble, `${BASE}/tables/web`, TOKENS.web.player);
+    await player.waitForSelector('#actors [data-actor="long"]');
+    await roll(gm, "2d6", LONG_NAME.split(" ")[0]); // a label is at most 80 characters
+    await player.locator("#log li.kind-roll").first().waitFor();
+    await player.selectOption("#action-select", "attack");
+    await player.waitForSelector('form.action-form input[name="target"][value="long"]');
+    // a phone's browser widens its layout to fit what is too wide (innerWidth grows)
+    result.width = await player.evaluate((screen) => ({
+      page: document.documentElement.scrollWidth, screen: window.innerWidth,
+      wider: [...document.querySelectorAll("#table *")].filter((node) => node.getBoundingClientRect().right > screen + 1)
+        .map((node) => `${node.tagName}.${node.className}`).slice(0, 10),
+    }), narrow.viewport.width);
+    const radio = await player.$eval('form.action-form input[name="target"][value="long"]', (input) => {
+      const box = input.getBoundingClientRect();
+      return [Math.round(box.width), Math.round(box.height)];
+    });
+    result.radio = radio;
+  },
+};
+
+const browser = await launch(env.RB_CHROMIUM);
+const result = { case: env.RB_CASE };
+try {
+  await cases[env.RB_CASE](browser, result);
+} finally {
+  result.trouble = trouble;
+  await browser.close();
+}
+process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);

@@ -1,0 +1,135 @@
+"""The web view as a player uses it on a phone and as a screen reader reads it, in
+real headless Chromium against a real server: browser/phone.mjs runs one case per
+test (RB_CASE) and this judges what the pages showed and sent.
+
+- a request made once however often it is tapped: its button disabled and saying
+  it is being sent, or will be once the connection is back; a repeat submit is the
+  same request (same id), so a slow or broken line never makes two rolls;
+- the result of a tap, or the error, beside the form, on screen;
+- a request waiting for the GM: the page says when the GM approved or rejected it;
+- reconnecting at once on the browser's ``online`` and ``visibilitychange``, and
+  saying "offline" at once;
+- a form rebuilt (the GM added an actor) keeps what the player typed and the focus;
+- a polite live region for new results, the player's own, the line lost and back;
+  the focus on the table's heading after joining by keyboard;
+- a name longer than a phone is wide wraps: the page does not scroll sideways.
+
+Needs what tests/web/test_web_browser.py needs; skipped without chromium.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.web.test_web_browser import CHROMIUM, requirements, run_script
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
+
+
+async def run_case(world, case: str) -> dict:
+    """Run one case of browser/phone.mjs against ``world``; its result."""
+    missing = requirements()
+    if missing:
+        pytest.fail("the web view's browser tests need: " + "; ".join(missing))
+    secrets = [token for table in world.tokens.values() for token in table.values()]
+    env = {
+        "RB_BASE": world.base,
+        "RB_TOKENS": json.dumps(world.tokens),
+        "RB_CHROMIUM": CHROMIUM,
+        "RB_CASE": case,
+    }
+    result = await run_script("phone.mjs", env, secrets)
+    assert result["trouble"] == {"errors": [], "dialogs": []}
+    return result
+
+
+async def test_a_roll_tapped_again_while_it_waits_is_made_once(web_world):
+    result = await run_case(web_world, "once")
+    # a slow line: the button is disabled and says it is sending; two more submits
+    # sent nothing more; one roll
+    slow = result["slow"]
+    assert slow["disabled"] is True and slow["button"] == "Sending…"
+    assert len(slow["sent"]) == 1 and slow["rolls"] == 1
+    assert slow["after"]["disabled"] is False and slow["after"]["button"] == "Roll"
+    # the line down: it says it will be sent on reconnect; sent again after the
+    # reconnect with the same id only; one roll
+    down = result["down"]
+    assert down["disabled"] is True and down["button"] == "Will be sent on reconnect"
+    assert down["sent"] and len(set(down["sent"])) == 1, down["sent"]
+    assert down["rolls"] == 1
+    assert down["after"]["disabled"] is False and down["after"]["button"] == "Roll"
+
+
+async def test_the_result_of_a_tap_shows_beside_the_form(web_world):
+    result = await run_case(web_world, "result")
+    roll = result["roll"]
+    # the roll's line (2d6 [a, b] = n) beside the form, on screen; its log entry is above it
+    assert roll["visible"], roll
+    assert roll["frameText"] and roll["frameText"] in roll["text"]
+    assert "where is it" in roll["text"]
+    # a typo: the server's error beside the form, on screen
+    error = result["error"]
+    assert (
+        error["visible"]
+        and error["text"] == error["message"]
+        and "invalid_notation" in error["text"]
+    )
+    # an attack: its narration beside the form
+    attack = result["attack"]
+    assert attack["visible"] and attack["text"] == attack["narration"]
+
+
+async def test_the_approval_message_follows_the_gms_answer(web_world):
+    result = await run_case(web_world, "approval")
+    approved, rejected = result["approved"], result["rejected"]
+    assert approved["waiting"].startswith("waiting for the GM's approval")
+    assert approved["message"].startswith("the GM approved it: ") and "may I" in approved["message"]
+    assert approved["status"] == approved["message"]
+    assert rejected["message"] == rejected["status"] == "the GM rejected it"
+
+
+async def test_the_page_reconnects_at_once_when_the_network_or_the_page_comes_back(web_world):
+    result = await run_case(web_world, "reconnect")
+    # after four refused tries the backoff waits 4–8 s more; the events cut it short
+    assert result["reconnectButton"] is True
+    for how in ("online", "visible"):
+        assert result[how]["attempts"] >= 4 and result[how]["ms"] < 2000, (how, result[how])
+    offline = result["offline"]
+    assert (
+        offline["ms"] < 2000
+        and offline["status"] == "offline: no network"
+        and offline["data"] == "offline"
+    )
+
+
+async def test_what_the_player_types_survives_a_new_actor(web_world):
+    result = await run_case(web_world, "keep")
+    assert result["added"] == "result"
+    after = result["after"]
+    assert after["formula"] == "5d6" and after["label"] == "Tukan dodges the"
+    assert after["focus"] == "INPUT[label]" and after["caret"] == len("Tukan dodges the")
+    assert after["target"] == "rook"
+    assert result["typed"] == "Tukan dodges the bullet"
+
+
+async def test_a_screen_reader_hears_results_and_the_line(web_world):
+    result = await run_case(web_world, "a11y")
+    assert result["focus"] == "title"
+    rolls = result["rolls"]
+    assert rolls["role"] == "log" and rolls["hidden"]
+    assert any(line.startswith("roll: gm roll") for line in rolls["lines"]), rolls
+    assert any(re.match(r"your result: own roll — .*= \d+", line) for line in rolls["lines"]), rolls
+    lines = result["line"]["lines"]
+    assert "connection lost; reconnecting…" in lines and lines[-1] == "connection restored", lines
+
+
+async def test_long_names_wrap_on_a_phone(web_world):
+    result = await run_case(web_world, "wrap")
+    width = result["width"]
+    assert width["screen"] == 360 and width["page"] <= 360, width
+    assert width["wider"] == [], width
+    assert min(result["radio"]) >= 16, result["radio"]
