@@ -141,7 +141,8 @@ class ActionSpec:
     """An action a ruleset offers.
 
     :param name: the action's id, unique in its ruleset (``attack``).
-    :param summary: one line for help screens.
+    :param summary: one line for help screens: a text (rendered in each reader's
+        language) or a plain string.
     :param params: the parameter schema (see :mod:`rollbridge.schema`).
     :param actor: whether the request names an acting actor: ``required``,
         ``optional`` or ``none``.
@@ -151,10 +152,20 @@ class ActionSpec:
         targets (a new combat turn that refills every pool); the request names none.
     :param gm_only: only the GM may ask for it (healing, awarding chips).
     :param example: example parameters, shown in docs and ``rollbridge rulesets``.
+    :param label: the action's name as people read it (``Attack``), a text or a
+        plain string; empty: ``name``. Forms (the web table) show it.
+    :param labels: each parameter's name as people read it, by parameter.
+    :param hints: each parameter's one-line help in the reader's language, by
+        parameter (without one, forms show the schema's ``description``).
+    :param choices: the values of a parameter with an ``enum`` as people read them,
+        by parameter, then by value (``{"range": {"short": TEXT(), …}}``).
+
+    Every key of ``labels``, ``hints`` and ``choices`` must be a parameter of
+    ``params`` (and every value a member of its ``enum``): checked at load.
     """
 
     name: str
-    summary: str
+    summary: str | Text
     params: Mapping[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
     actor: Literal["required", "optional", "none"] = "required"
     min_targets: int = 0
@@ -162,11 +173,18 @@ class ActionSpec:
     every_actor: bool = False
     gm_only: bool = False
     example: Mapping[str, Any] | None = None
+    label: str | Text = ""
+    labels: Mapping[str, str | Text] = field(default_factory=dict)
+    hints: Mapping[str, str | Text] = field(default_factory=dict)
+    choices: Mapping[str, Mapping[Any, str | Text]] = field(default_factory=dict)
 
-    def to_dict(self) -> JSON:
+    def to_dict(self, locale: str = "en") -> JSON:
+        """The action as clients get it, its texts rendered in ``locale`` (a
+        choice's value as a string key)."""
         return {
             "name": self.name,
-            "summary": self.summary,
+            "label": render(self.label, locale=locale) or self.name,
+            "summary": render(self.summary, locale=locale),
             "params": self.params,
             "actor": self.actor,
             "min_targets": self.min_targets,
@@ -174,6 +192,12 @@ class ActionSpec:
             "every_actor": self.every_actor,
             "gm_only": self.gm_only,
             "example": self.example,
+            "labels": {k: render(v, locale=locale) for k, v in self.labels.items()},
+            "hints": {k: render(v, locale=locale) for k, v in self.hints.items()},
+            "choices": {
+                k: {str(value): render(text, locale=locale) for value, text in values.items()}
+                for k, values in self.choices.items()
+            },
         }
 
 
@@ -531,14 +555,15 @@ class Ruleset(ABC):
 
     # -- description --------------------------------------------------------
 
-    def describe(self) -> JSON:
-        """Metadata of the ruleset as plain data (for clients and the CLI)."""
+    def describe(self, locale: str = "en") -> JSON:
+        """Metadata of the ruleset as plain data (for clients and the CLI), its
+        texts (summaries, the actions' labels, hints and choices) in ``locale``."""
         return {
             "id": self.id,
             "name": self.name,
             "version": self.version,
-            "summary": self.summary,
-            "actions": {name: spec.to_dict() for name, spec in self.actions.items()},
+            "summary": render(self.summary, locale=locale),
+            "actions": {name: spec.to_dict(locale) for name, spec in self.actions.items()},
             "sheet_schema": self.sheet_schema,
             "state_schema": self.state_schema,
             "settings_schema": self.settings_schema,

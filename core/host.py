@@ -341,10 +341,29 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
             if key != spec.name:
                 raise fail(f"lists action {spec.name!r} under the key {key!r}")
             check_schema(spec.params, f"action {key!r} params")
+            _check_action_texts(spec, fail)
     except PluginError as exc:
         if exc.message.startswith(f"plugin {plugin!r}"):
             raise
         raise fail(exc.message) from None
+
+
+def _check_action_texts(spec: Any, fail: Callable[[str], PluginError]) -> None:
+    """An action's ``labels``, ``hints`` and ``choices`` name its parameters (a
+    misspelt one would quietly show nothing), and ``choices`` the values of their
+    ``enum``."""
+    properties = (spec.params or {}).get("properties") or {}
+    for kind in ("labels", "hints", "choices"):
+        for param in getattr(spec, kind, None) or {}:
+            if param not in properties:
+                raise fail(f"action {spec.name!r} {kind}: {param!r} is not one of its parameters")
+    for param, values in (getattr(spec, "choices", None) or {}).items():
+        allowed = properties[param].get("enum")
+        if allowed is None:
+            raise fail(f"action {spec.name!r} choices: {param!r} has no enum")
+        for value in values:
+            if value not in allowed:
+                raise fail(f"action {spec.name!r} choices: {value!r} is not a value of {param!r}")
 
 
 def loaded_ruleset_ids(host: PluginHost) -> Iterable[str]:

@@ -767,7 +767,8 @@ class RulesetConformance(StateConformance):
 
     def test_every_action_reads_in_every_locale(self) -> None:
         """Every action's resolution (for the GM and for players), every actor's
-        common state and every refusal read in each locale the ruleset ships
+        common state, every refusal and the actions' own words (label, summary, the
+        parameters' labels, hints and choices) read in each locale the ruleset ships
         (:attr:`locales`) with no message left in English for want of a translation."""
         locales = self._locales()
         if not locales:
@@ -798,6 +799,8 @@ class RulesetConformance(StateConformance):
                             )
                 rendered += 1
         assert rendered, "no action example resolved with any seed"
+        for locale in locales:  # the actions' own words, as forms show them
+            _json_roundtrip(self.ruleset.describe(locale), f"describe({locale!r})")
         missing = sorted(untranslated() - before)
         assert not missing, f"messages without a translation (id, locale): {missing}"
 

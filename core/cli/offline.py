@@ -187,7 +187,7 @@ def _rulesets(args: argparse.Namespace) -> int:
     host = offline_host()
     chosen = [host.ruleset(args.ruleset)] if args.ruleset else list(host.rulesets.values())
     if args.json:
-        print_json([r.describe() for r in chosen])
+        print_json([r.describe(args.locale) for r in chosen])
         return 0
     locale = args.locale
     for ruleset in chosen:

@@ -729,7 +729,7 @@ class TableProtocol:
 
     def welcome_fields(self, principal: Principal, locale: str = "en") -> JSON:
         """What a ``welcome`` tells a member besides its backlog."""
-        ruleset = self.table.ruleset.describe()
+        ruleset = self.table.ruleset.describe(locale)
         return {
             "role": principal.role,
             "name": principal.name,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 
 import pytest
@@ -140,6 +141,23 @@ class TestRegistration:
         refuses (which then made every GM ``settings`` request fail) is refused at
         load, naming the path (audit findings 6 and 7)."""
         broken = type("Broken", (type(tally),), {attribute: schema})
+        with pytest.raises(PluginError, match=message):
+            host_with(broken())
+
+    @pytest.mark.parametrize(
+        ("texts", "message"),
+        [
+            ({"labels": {"bonsu": "Bonus"}}, r"labels: 'bonsu' is not one of its parameters"),
+            ({"hints": {"amount": "How much"}}, r"hints: 'amount' is not one of its parameters"),
+            ({"choices": {"bonus": {1: "one"}}}, r"choices: 'bonus' has no enum"),
+        ],
+        ids=["misspelt-label", "another-actions-param", "choices-without-enum"],
+    )
+    def test_an_actions_texts_must_name_its_parameters(self, tally, texts, message):
+        """A label for a misspelt parameter would quietly show nothing in a form."""
+        hit = tally.actions["hit"]
+        broken = type("Broken", (type(tally),), {"actions": {
+            **tally.actions, "hit": dataclasses.replace(hit, **texts)}})  # fmt: skip
         with pytest.raises(PluginError, match=message):
             host_with(broken())
 

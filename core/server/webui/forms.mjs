@@ -36,11 +36,16 @@ export function select(options, { name = "", empty = null } = {}) {
   return control;
 }
 
-/** The control of one schema property (with its example value filled in). */
-export function controlFor(name, schema, example) {
+/**
+ * The control of one schema property (with its example value filled in);
+ * `choices` names an enum's values as the viewer reads them (the ruleset's
+ * translations, by value), a value without one shows itself.
+ */
+export function controlFor(name, schema, example, choices = {}) {
   let control;
   if (Array.isArray(schema.enum)) {
-    control = select(schema.enum.map((v) => [String(v), String(v)]), { name, empty: i18n.localize("ROLLBRIDGE.Web.Field.Default") });
+    const options = schema.enum.map((v) => [String(v), choices[String(v)] || String(v)]);
+    control = select(options, { name, empty: i18n.localize("ROLLBRIDGE.Web.Field.Default") });
   } else if (schema.type === "boolean") {
     control = el("input");
     control.type = "checkbox";
@@ -118,11 +123,15 @@ export function actionForm(session, actionName, spec, submit) {
   // the parameters the action needs or its example fills in are shown; the rest folded
   const more = el("details", "more-params");
   more.append(el("summary", "", i18n.localize("ROLLBRIDGE.Web.Field.MoreParams")));
+  // the ruleset's words for its parameters in the viewer's language (the welcome's
+  // `labels`, `hints`, `choices`), else the parameter's name and its schema's description
+  const labels = spec.labels ?? {};
+  const hints = spec.hints ?? {};
   for (const [name, schema] of Object.entries(properties)) {
-    const control = controlFor(name, schema, example[name]);
+    const control = controlFor(name, schema, example[name], spec.choices?.[name] ?? {});
     if (required.has(name)) control.required = true;
     controls[name] = control;
-    const row = field(name, control, schema.description ?? "");
+    const row = field(labels[name] || name, control, hints[name] || schema.description || "");
     if (required.has(name) || name in example) form.append(row);
     else more.append(row);
   }
@@ -133,7 +142,10 @@ export function actionForm(session, actionName, spec, submit) {
     secret.type = "checkbox";
     form.append(field(i18n.localize("ROLLBRIDGE.Web.Field.Secret"), secret));
   }
-  const button = el("button", "", i18n.format("ROLLBRIDGE.Web.Button.Do", { action: actionName }));
+  // the action's own label names what the button does ("Attack", "Útok"); an action
+  // without one reads "Do attack_roll"
+  const named = spec.label && spec.label !== actionName;
+  const button = el("button", "", named ? spec.label : i18n.format("ROLLBRIDGE.Web.Button.Do", { action: actionName }));
   button.type = "submit";
   form.append(button, el("p", "form-status"));
   form.addEventListener("submit", (event) => {

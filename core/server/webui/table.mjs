@@ -197,7 +197,7 @@ function buildForms() {
     .filter(([, spec]) => session.role === "gm" || !spec.gm_only);
   const chooser = $("action-select");
   const chosen = chooser.value;
-  chooser.replaceChildren(...actions.map(([name]) => new Option(name, name)));
+  chooser.replaceChildren(...actions.map(([name, spec]) => new Option(spec.label || name, name)));
   if (actions.some(([name]) => name === chosen)) chooser.value = chosen;
   const showAction = () => {
     const spec = session.ruleset?.actions?.[chooser.value];

@@ -1,0 +1,61 @@
+"""An action's label, summary, parameter labels, hints and choices are texts:
+rendered in each reader's language in the ruleset's description and the welcome."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from rollbridge.contract import ActionSpec
+from rollbridge.engine.model import Principal
+from rollbridge.offline import TableService
+from rollbridge.stores import MemoryStore
+from rollbridge.testing import host_with
+from rollbridge.text import Messages
+
+say = Messages("action_texts_tests")
+HIT = say("action.hit", "Hit")()
+BONUS = say("param.bonus", "Bonus")()
+BONUS_HINT = say("hint.bonus", "added to the die")()
+LOW = say("choice.low", "low")()
+
+
+@pytest.fixture
+def labelled(tally):
+    hit = tally.actions["hit"]
+    params = {"type": "object", "properties": {
+        "bonus": {"type": "integer", "minimum": 0, "default": 0},
+        "aim": {"type": "string", "enum": ["low", "high"], "description": "where"}}}  # fmt: skip
+    spec = dataclasses.replace(
+        hit, params=params, label=HIT, summary=say("summary.hit", "Roll a hit.")(),
+        labels={"bonus": BONUS}, hints={"bonus": BONUS_HINT}, choices={"aim": {"low": LOW}},
+    )  # fmt: skip
+    return type("Labelled", (type(tally),), {"actions": {**tally.actions, "hit": spec}})()
+
+
+def test_an_actions_texts_are_rendered_in_the_description(labelled):
+    described = labelled.describe("en")["actions"]["hit"]
+    assert described["label"] == "Hit" and described["summary"] == "Roll a hit."
+    assert described["labels"] == {"bonus": "Bonus"}
+    assert described["hints"] == {"bonus": "added to the die"}
+    assert described["choices"] == {"aim": {"low": "low"}}
+    assert labelled.describe()["actions"]["heal"]["label"] == "heal"  # none given: its name
+
+
+def test_the_welcome_carries_them_in_the_members_language(labelled, monkeypatch):
+    """The welcome's ruleset is rendered for the member's locale (no Text objects on
+    the wire: the whole welcome packs)."""
+    rendered = []
+    real = ActionSpec.to_dict
+
+    def spy(self, locale="en"):
+        rendered.append(locale)
+        return real(self, locale)
+
+    monkeypatch.setattr(ActionSpec, "to_dict", spy)
+    svc = TableService(MemoryStore(), host_with(labelled))
+    svc.create_table("t", "tally", table_id="t")
+    fields = svc.protocol("t").welcome_fields(Principal("player", "p", "tok"), "de")
+    assert "de" in rendered
+    assert fields["ruleset"]["actions"]["hit"]["label"] == "Hit"  # no German catalogue here
