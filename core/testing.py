@@ -55,6 +55,7 @@ from rollbridge.contract import (
 )
 from rollbridge.contract import TurnContext as _TurnContext
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SeededDice
+from rollbridge.dice.verifiable import DiceKey
 from rollbridge.dice.verify import resolution_dice
 from rollbridge.engine.model import Principal
 from rollbridge.engine.views import Audience
@@ -118,6 +119,9 @@ class RulesetHarness:
     :param seed: seed of the dice used when a call supplies none.
     :param clock: the table's clock (each event's ``at``); None, the default: events
         carry no time, so a test's views are the same at every run.
+    :param verifiable: the table rolls verifiable dice (a fixed test key), as a table
+        with the setting ``verifiable`` does: every die from a committed seed, and a
+        resolution (or turn hook) refused unless it shows every die it drew.
     """
 
     def __init__(
@@ -127,12 +131,18 @@ class RulesetHarness:
         settings: Mapping[str, Any] | None = None,
         seed: int = 0,
         clock: Callable[[], float] | None = None,
+        verifiable: bool = False,
     ) -> None:
         self.ruleset = ruleset
         self.host = host_with(ruleset)
         self.seed = seed
         self._rolls = 0
-        self.service = TableService(MemoryStore(), self.host, dice=self._next_dice, clock=clock)
+        key = DiceKey(bytes(32)) if verifiable else None
+        if verifiable:
+            settings = {**(settings or {}), "verifiable": True}
+        self.service = TableService(
+            MemoryStore(), self.host, dice=self._next_dice, clock=clock, dice_key=key
+        )
         info, self.tokens = self.service.create_table(
             "harness", ruleset.id, settings=settings, table_id="harness"
         )
@@ -552,8 +562,8 @@ class RulesetConformance(StateConformance):
             if spec.example is not None
         ]
 
-    def _harness(self, seed: int) -> tuple[RulesetHarness, list[str]]:
-        harness = RulesetHarness(self.ruleset, seed=seed)
+    def _harness(self, seed: int, *, verifiable: bool = False) -> tuple[RulesetHarness, list[str]]:
+        harness = RulesetHarness(self.ruleset, seed=seed, verifiable=verifiable)
         ids = [
             harness.add_actor(name, sheet, actor_id=f"a{i}")
             for i, (name, sheet) in enumerate(self.ruleset.example_sheets.items())
@@ -676,10 +686,22 @@ class RulesetConformance(StateConformance):
             assert results[0] == results[1], f"{name}: the same dice gave different results"
 
     def test_a_resolution_shows_every_die_it_rolls(self) -> None:
-        """The dice groups of each example's resolution show every die it drew, in
-        the order drawn (a chip's group: its rerolled dice): at a table with
-        verifiable dice the engine refuses a resolution that does not (``internal``),
-        and ``rollbridge verify`` reports one as a server that chose its dice."""
+        """The dice groups of each example's resolution, and of each turn hook's,
+        show every die it drew, in the order drawn (a chip's group: its rerolled
+        dice): at a table with verifiable dice the engine refuses one that does not
+        (``internal``), and ``rollbridge verify`` reports one as a server that chose
+        its dice. Checked on the resolutions themselves and through the engine at a
+        verifiable table: every example, and an encounter of the example actors."""
+        for seed in self.seeds[:4]:
+            harness, ids = self._harness(seed, verifiable=True)
+            for name, case in self._cases():
+                try:
+                    harness.resolve(name, params=case["params"], **self._request_for(name, ids))
+                except (InternalError, PluginError) as exc:
+                    raise AssertionError(f"{name}: {exc.code}: {exc}") from exc
+                except RollbridgeError:
+                    continue
+            self._encounter_views(harness, ids)  # a hook the engine refuses fails here
         actors = self._actors()
         for name, case in self._cases():
             context = self._context(name, case, actors)

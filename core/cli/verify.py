@@ -55,6 +55,17 @@ NONE_YET = say(
     "no die could be checked yet: nothing in this log was rolled in a revealed segment "
     "(ask the GM for dice.reveal)",
 )
+NONE_SEEN = say(
+    "cli.verify.none_seen",
+    "no die could be checked from this log: what was rolled in its revealed segments is "
+    "secret, withheld from this view or on the GM's stream",
+)
+# Translators: {count} events; a chip rerolls dice of an earlier roll (docs/dice.md).
+CARRIED = say(
+    "cli.verify.carried",
+    "{count} show dice of an earlier roll again (a chip's reroll): those dice are not "
+    "matched to the earlier roll here, only the new ones are checked",
+)
 # Translators: {count} events; docs/dice.md, "attempt".
 RETRIED = say(
     "cli.verify.retried",
@@ -128,6 +139,8 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
         lines.append(GM_STREAM(count=report.gm_stream).render(locale))
     if report.retried:
         lines.append(RETRIED(count=report.retried).render(locale))
+    if report.carried:
+        lines.append(CARRIED(count=report.carried).render(locale))
     if len(report.epochs) > 1:
         epochs = ", ".join(map(str, report.epochs))
         lines.append(EPOCHS(epochs=epochs).render(locale))
@@ -138,7 +151,8 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
     for problem in problems if every else problems[:1]:
         lines.append(PROBLEM(line=problem.position, message=problem.text).render(locale))
     if report.ok:
-        done = ALL_GOOD if report.verified_events else NONE_YET
+        revealed = "revealed" in report.segments.values()
+        done = ALL_GOOD if report.verified_events else NONE_SEEN if revealed else NONE_YET
         lines.append((done if report.segments else NOTHING)().render(locale))
     return lines
 

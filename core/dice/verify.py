@@ -9,15 +9,23 @@ each as a client got it (an ``event`` frame or the bare event) — and checks:
   the segment), and a revealed seed hashes to its commitment (a wrong seed);
 * **dice**: once a segment is revealed, every die of every event of it is derived
   again from the seed and the event's place (:func:`rollbridge.dice.verifiable.derive`)
-  and compared with the recorded ``draws``; every die result the event shows (any
-  ``{"faces", "rolls"}`` record in its data) must be one of its draws; a ``roll``
-  event's formula is evaluated again on its draws and must give its total and dice;
-  a ``dice.drawn`` event's results must be its draws.
+  and compared with the recorded ``draws``; the dice a resolution shows, and those of
+  an encounter event's turn hooks, must be exactly its draws in the order drawn
+  (:func:`event_dice`); any other die result an event shows must be one of its draws;
+  a ``roll`` event's formula is evaluated again on its draws and must give its dice,
+  total and line (``text``); a ``dice.drawn`` event's results must be its draws;
+* **seeds**: no segment commits to a seed (of either stream) an earlier one did;
+* **epochs**: each epoch of the table (a ``welcome`` that names another one: a
+  client's resume after a restore or a fence) has its own seqs and segments; an event
+  of another epoch with no welcome before it is a problem, as is a commitment naming
+  another epoch than its event's.
 
 It tells apart what it could not check: dice a client or the GM supplied
 (``supplied``), events whose draws players do not see (``withheld``), secret
-events (``hidden``), and segments not yet revealed. The first problem found, in
-log order, is what ``rollbridge verify`` reports (all of them with ``--all``).
+events (``hidden``), segments not yet revealed, dice of an earlier roll a chip's
+reroll shows again (``carried``), and events rolled at a later attempt of their seq
+(``retried``). The first problem found, in log order, is what ``rollbridge verify``
+reports (all of them with ``--all``).
 """
 
 from __future__ import annotations
@@ -34,7 +42,16 @@ from rollbridge.dice.verifiable import derive
 from rollbridge.exceptions import RollbridgeError
 from rollbridge.text import Messages, Text
 
-__all__ = ["LogVerifier", "Problem", "Report", "resolution_dice", "shown_dice", "verify_events"]
+__all__ = [
+    "LogVerifier",
+    "Problem",
+    "Report",
+    "carries_dice",
+    "event_dice",
+    "resolution_dice",
+    "shown_dice",
+    "verify_events",
+]
 
 say = Messages("rollbridge")
 # Translators: {seq}, {last} are event numbers; {segment} a segment number; {faces} a
@@ -87,6 +104,17 @@ NOT_AS_DRAWN = say(
 )
 # Translators: {text} is the roll's line as the log has it, {want} as its dice give it.
 WRONG_TEXT = say("verify.wrong_text", "seq {seq}: its line reads {text}, its dice give {want}")
+# Translators: {epoch}, {current} are epoch numbers (docs/dice.md).
+OTHER_EPOCH = say(
+    "verify.other_epoch",
+    "seq {seq} is of epoch {epoch}, but the log's table is in epoch {current} and no "
+    "welcome in between says it moved",
+)
+# Translators: {epoch}, {current} are epoch numbers.
+COMMIT_EPOCH = say(
+    "verify.commit_epoch",
+    "seq {seq}: segment {segment} commits to epoch {epoch} in epoch {current}",
+)
 # Translators: {earlier} is a segment number.
 SEED_REUSED = say(
     "verify.seed_reused",
@@ -135,6 +163,9 @@ class Report:
     #: Verified events drawn at a later attempt (a request refused at their seq after
     #: drawing dice, docs/dice.md): a server could have chosen among attempts.
     retried: int = 0
+    #: Verified resolutions that show dice of an earlier roll again (a chip's reroll:
+    #: a group tagged ``reroll``): those dice are not matched to the earlier roll.
+    carried: int = 0
     #: The table's epochs in log order, when the log spans more than one (a restored
     #: backup, a table moved): each starts its own seqs and segments.
     epochs: list[int] = field(default_factory=list)
@@ -162,6 +193,7 @@ class Report:
             "unrevealed": self.unrevealed,
             "gm_stream": self.gm_stream,
             "retried": self.retried,
+            "carried": self.carried,
             "epochs": list(self.epochs),
             "segments": {str(k): v for k, v in self.segments.items()},
             "problems": [p.to_dict(locale) for p in sorted(self.problems, key=_place)],
@@ -198,7 +230,36 @@ def _shown(entry: Mapping[str, Any], drawn: Counter[tuple[int, int]]) -> Iterato
             rerolled = [r for g in groups for r in _die_records(g) if "reroll" in _tags(r)]
             return _results(rerolled)
         return iter(resolution_dice(data))
+    ordered = event_dice(entry.get("kind"), data)
+    if ordered is not None:
+        return iter(ordered)
     return iter(set(shown_dice(data)))
+
+
+def event_dice(kind: Any, data: Mapping[str, Any]) -> list[tuple[int, int]] | None:
+    """The dice an event shows as its own, in order, where the contract says they are
+    its draws as drawn: a resolution's (:func:`resolution_dice`), and an encounter
+    event's turn hooks' (each a resolution, ``data.hooks``, in order); None for
+    other events (a ``roll`` is checked by evaluating its formula again)."""
+    if kind == "resolution":
+        return resolution_dice(data)
+    hooks = data.get("hooks")
+    if isinstance(hooks, list):
+        return [die for hook in hooks if isinstance(hook, Mapping) for die in resolution_dice(hook)]
+    return None
+
+
+def carries_dice(data: Mapping[str, Any]) -> bool:
+    """Whether a resolution shows dice of an earlier roll again (a group tagged
+    ``reroll`` with dice not tagged so): those dice are not checked here."""
+    given = data.get("dice")
+    groups = [g for g in given if isinstance(g, Mapping)] if isinstance(given, list) else []
+    return any(
+        "reroll" not in _tags(record)
+        for group in groups
+        if "reroll" in _tags(group)
+        for record in _die_records(group)
+    )
 
 
 def resolution_dice(data: Mapping[str, Any]) -> list[tuple[int, int]]:
@@ -281,6 +342,8 @@ class LogVerifier:
         #: Every segment of the log, by commitment (a restored one goes on in a later
         #: epoch: the same segment, its waiting events with it).
         self._committed_to: dict[str, _Segment] = {}
+        #: Every commitment of the log, of either stream, and its segment.
+        self._seeds: dict[str, _Segment] = {}
         #: The segment whose public seed is not revealed yet: its dice must be drawn.
         self._open: int | None = None
         self._last_seq: int | None = None
@@ -305,6 +368,9 @@ class LogVerifier:
         segment.number, segment.label = number, self._label(number)
         self._segments[number] = segment
         self._committed_to.setdefault(segment.commitment, segment)
+        for digest in (segment.commitment, segment.gm_commitment):
+            if digest is not None:
+                self._seeds.setdefault(digest, segment)
         self.report.segments[segment.label] = "committed"
         self._open = number
 
@@ -360,7 +426,14 @@ class LogVerifier:
         if not isinstance(seq, int):
             self._problem(None, "bad_event", NO_SEQ())
             return []
-        self._enter(entry.get("epoch"))
+        epoch = entry.get("epoch")
+        if _whole(epoch) and self._epoch is not None and epoch != self._epoch:
+            # a table's epoch changes only with a welcome (a client's resume after a
+            # restore or a fence): an event that moves it alone could hide its dice
+            wrong = OTHER_EPOCH(seq=seq, epoch=epoch, current=self._epoch)
+            self._problem(seq, "other_epoch", wrong)
+            return []
+        self._enter(epoch)
         if self._last_seq is not None and seq <= self._last_seq:
             self._problem(seq, "out_of_order", OUT_OF_ORDER(seq=seq, last=self._last_seq))
         self._last_seq = seq if self._last_seq is None else max(seq, self._last_seq)
@@ -411,11 +484,20 @@ class LogVerifier:
         if number in self._segments:
             self._problem(seq, "committed_twice", TWICE(seq=seq, segment=number))
             return
-        earlier = self._committed_to.get(data["commitment"])
-        if earlier is not None:
-            reused = SEED_REUSED(seq=seq, segment=number, earlier=earlier.label)
-            self._problem(seq, "seed_reused", reused)
+        committed_epoch = int(data.get("epoch") or 1)
+        if self._epoch is not None and committed_epoch != self._epoch:
+            wrong = COMMIT_EPOCH(seq=seq, segment=number, epoch=committed_epoch,
+                                 current=self._epoch)  # fmt: skip
+            self._problem(seq, "commit_epoch", wrong)
         gm = data.get("gm_commitment")
+        digests = [data["commitment"], *([gm] if isinstance(gm, str) else [])]
+        for digest in digests:
+            earlier = self._seeds.get(digest)
+            if earlier is not None or digests.count(digest) > 1:
+                shown = earlier.label if earlier is not None else number
+                reused = SEED_REUSED(seq=seq, segment=number, earlier=shown)
+                self._problem(seq, "seed_reused", reused)
+                break
         self._add_segment(number, _Segment(
             data["commitment"], str(data.get("table")), int(data.get("epoch") or 1), seq,
             gm if isinstance(gm, str) else None,
@@ -504,7 +586,8 @@ class LogVerifier:
                 f, v = min(extra)
                 self._problem(seq, "wrong_die", NOT_DRAWN(seq=seq, faces=f, value=v))
                 return False
-            if entry.get("kind") == "resolution" and shown != [(f, v) for f, v in drawn]:
+            as_drawn = entry.get("kind") == "resolution" or isinstance(data.get("hooks"), list)
+            if as_drawn and shown != [(f, v) for f, v in drawn]:
                 # the contract: a resolution shows every die it rolls, as rolled
                 wrong = NOT_AS_DRAWN(seq=seq, drawn=len(drawn), shown=len(shown))
                 self._problem(seq, "not_as_drawn", wrong)
@@ -518,6 +601,7 @@ class LogVerifier:
             self._position = saved
         self.report.verified_events += 1
         self.report.retried += attempt > 0
+        self.report.carried += entry.get("kind") == "resolution" and carries_dice(data)
         self.report.verified_dice += len(drawn)
         self.report.verified_seqs.append(seq)
         return True

@@ -38,7 +38,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from rollbridge.dice.verifiable import SCHEME, VerifiableDice, commitment
-from rollbridge.dice.verify import resolution_dice
+from rollbridge.dice.verify import event_dice
 from rollbridge.engine.context import RequestContext, reply_for
 from rollbridge.engine.draft import Draft
 from rollbridge.engine.requests import Request
@@ -80,6 +80,15 @@ RESTORED = say(
     "reveals its seed and opens a new segment",
 )
 
+# Translators: {segment} a number; dice.reveal is a request type; "verifiable" a setting.
+MOVED = say(
+    "dice.segment_moved",
+    "segment {segment} of this table's verifiable dice was open when the table moved to "
+    "a new epoch (its store went back in time), and its seed may have been revealed in "
+    "the history lost, so its dice are not rolled: the GM ends it with dice.reveal (or "
+    "turns verifiable off and on), which reveals its seed and opens a new segment",
+)
+
 
 def _seed(
     table: Table, segment: int, nonce: str, stream: str = PUBLIC, epoch: int | None = None
@@ -92,7 +101,8 @@ def _seed(
 
 
 def _epoch_of(state: JSON) -> int | None:
-    """The epoch a restored segment was committed under (None: the table's)."""
+    """The epoch a segment was committed under (kept since 3 December 2026, and by a
+    restore; None: the table's)."""
     epoch = state.get("epoch")
     return epoch if isinstance(epoch, int) and not isinstance(epoch, bool) else None
 
@@ -171,9 +181,14 @@ def verifiable_dice(table: Table, draft: Draft, request: Request) -> VerifiableD
         seed, info.id, info.epoch, lambda: info.seq + len(draft.events) + 1, attempt=attempt
     )
     dice.stream = stream
-    if state.get("restored"):  # its seed may be known: nothing is rolled from it
+    committed_in = _epoch_of(state)
+    if state.get("restored") or committed_in not in (None, info.epoch):
+        # restored from a backup, or fenced by a store that went back in time (the
+        # segment's epoch, kept since it opened, is not the table's): its seed may be
+        # known, so nothing is rolled from it
+        said = RESTORED if state.get("restored") else MOVED
         dice.refusal = Conflict(
-            RESTORED(segment=state["segment"]),
+            said(segment=state["segment"]),
             code="dice_segment_restored",
             details={"segment": state["segment"]},
         )
@@ -207,17 +222,18 @@ def record_draws(draft: Draft, dice: VerifiableDice) -> None:
     """Put each event's draws in its data (what was drawn for a seq no event took —
     a request refused after its dice — is left out: nothing is committed then).
 
-    :raises InternalError: a resolution shows dice other than those it drew, in the
-        order drawn (the contract: every die rolled, as rolled), which ``rollbridge
-        verify`` would report as a server that chose its dice.
+    :raises InternalError: a resolution (or a turn hook's, in an encounter event)
+        shows dice other than those it drew, in the order drawn (the contract: every
+        die rolled, as rolled), which ``rollbridge verify`` would report as a server
+        that chose its dice.
     """
     segment = dice_state(draft)
     if segment is None:
         return
     for event in draft.events:
         drawn = dice.draws.get(event.seq)
-        if event.kind == "resolution" and drawn is not None:
-            _check_shown(draft, event.data, drawn)
+        if drawn is not None:
+            _check_shown(draft, event.kind, event.data, drawn)
         if drawn:
             draws = {"segment": segment, "stream": dice.stream, "dice": drawn}
             if dice.attempt:
@@ -225,9 +241,9 @@ def record_draws(draft: Draft, dice: VerifiableDice) -> None:
             event.data = {**event.data, "draws": draws}
 
 
-def _check_shown(draft: Draft, data: JSON, drawn: list[list[int]]) -> None:
-    shown = resolution_dice(data)
-    if shown != [(faces, value) for faces, value in drawn]:
+def _check_shown(draft: Draft, kind: str, data: JSON, drawn: list[list[int]]) -> None:
+    shown = event_dice(kind, data)
+    if shown is not None and shown != [(faces, value) for faces, value in drawn]:
         raise InternalError(
             say(
                 "internal.dice_not_shown",
@@ -259,7 +275,8 @@ def _open(ctx: RequestContext, number: int) -> None:
     }
     at = info.seq + len(ctx.draft.events) + 1  # the seq this event gets
     state = {"segment": number, "open": True, "commitment": digest,
-             "gm_commitment": gm_digest, "since": at, "nonce": nonce}  # fmt: skip
+             "gm_commitment": gm_digest, "since": at, "nonce": nonce,
+             "epoch": info.epoch}  # fmt: skip
     ctx.event("dice.committed", data, table={"dice": state})
 
 

@@ -132,7 +132,7 @@ def encounter_start(ctx: RequestContext) -> JSON:
     source.finish()
     return ctx.record(
         "encounter.started",
-        {"hooks": hooks},
+        _supplied({"hooks": hooks}, source),
         actors=changed,
         table={"encounter": encounter.to_dict()},
         undoable=True,
@@ -178,18 +178,30 @@ def encounter_next(ctx: RequestContext) -> JSON:
     source.finish()
     return ctx.record(
         "encounter.turn",
-        {
-            "round": upcoming.round,
-            "turn": upcoming.turn,
-            "actor": upcoming.current,
-            "hooks": hooks + more,
-        },
+        _supplied(
+            {
+                "round": upcoming.round,
+                "turn": upcoming.turn,
+                "actor": upcoming.current,
+                "hooks": hooks + more,
+            },
+            source,
+        ),
         actors={**changed, **changed_more},
         table={"encounter": upcoming.to_dict()},
         undoable=True,
         texts=texts + more_texts,
         private=private + more_private,
     )
+
+
+def _supplied(data: JSON, source: DiceSource) -> JSON:
+    """An encounter event's data, saying so when its hooks rolled supplied dice (as a
+    resolution's ``supplied``: not the server's, which ``rollbridge verify`` tells
+    apart); left out otherwise."""
+    if source.supplied:
+        data["supplied"] = True
+    return data
 
 
 def encounter_end(ctx: RequestContext) -> JSON:

@@ -155,11 +155,16 @@ def test_a_restored_open_segment_refuses_dice_and_still_reveals_its_seed(tmp_pat
         with pytest.raises(Conflict) as refused:
             again.handle("t", {"type": "roll", "id": "after", "formula": "2d6"}, GM)
         assert refused.value.code == "dice_segment_restored"
+        restored_at = again.table("t").info.seq
+        # a client's log: the events before, the welcome of its resume, the events after
+        welcome = {"type": "welcome", "table": again.table("t").view(gm=True)}
         again.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
-        events = [again.table("t").view_event(e, gm=True) for e in store.events_after("t", 0)]
+        table = again.table("t")
+        events = [table.view_event(e, gm=True) for e in store.events_after("t", 0)]
+        events.insert(next(i for i, e in enumerate(events) if e["seq"] > restored_at), welcome)
         events = json.loads(json.dumps(events))
-        committed = next(e for e in events if e["kind"] == "dice.committed")
-        revealed = next(e for e in events if e["kind"] == "dice.revealed")
+        committed = next(e for e in events if e.get("kind") == "dice.committed")
+        revealed = next(e for e in events if e.get("kind") == "dice.revealed")
         assert (
             commitment(bytes.fromhex(revealed["data"]["seed"])) == committed["data"]["commitment"]
         )

@@ -8,6 +8,7 @@ docs/dice.md ("Verifiable dice"), not from rollbridge's code.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import json
@@ -712,6 +713,7 @@ def test_a_chip_reroll_shows_the_replaced_die_and_still_verifies():
         report = verify_events(log(svc, gm=gm))
         assert report.ok, report.problems
         assert report.verified_events == 2 * chips
+        assert report.carried == chips  # the earlier roll's dice: said apart, not checked
 
 
 def test_the_gms_own_log_counts_an_unrevealed_secret_roll_as_not_revealed_yet():
@@ -879,7 +881,7 @@ def test_a_ruleset_that_hides_a_die_it_drew_is_refused_where_dice_are_verifiable
     plain.create_table("t", "hides-a-die", table_id="t")
     assert plain.handle("t", {"type": "resolve", "id": "r", "action": "roll2"}, GM)["seq"]
     suite = type("Suite", (RulesetConformance,), {"ruleset": _HidesADie()})()
-    with pytest.raises(AssertionError, match="roll2: drew"):
+    with pytest.raises(AssertionError, match=r"roll2: internal: .*drew 2 dice but shows 1"):
         suite.test_a_resolution_shows_every_die_it_rolls()
 
 
@@ -909,3 +911,126 @@ def test_a_log_with_nothing_revealed_says_nothing_was_checked(tmp_path, capsys):
     assert main(["verify", str(path)]) == 0
     out = capsys.readouterr().out
     assert "no die could be checked yet" in out and "checks out" not in out
+
+
+# -- the review of that change: turn hooks, epochs, both streams' seeds -----------------
+
+
+class _HookRolls(Ruleset):
+    """A ruleset whose turn hook rolls two dice (and, ``hides``, shows only one)."""
+
+    id = "hook-rolls"
+    name = "Hook rolls"
+    version = "1.0.0"
+    sheet_schema = {"type": "object"}
+    actions = {"noop": ActionSpec("noop", "nothing", actor="none", example={})}
+    example_sheets = {"X": {}}
+    hides = False
+
+    def initial_state(self, sheet):
+        return {}
+
+    def common_state(self, actor):
+        return CommonState()
+
+    def resolve(self, context, dice):
+        return Resolution("nothing")
+
+    def on_turn_start(self, context, dice):
+        first, second = dice.roll(6), dice.roll(6)
+        shown = (
+            (Die.single(6, first),) if self.hides else (Die.single(6, first), Die.single(6, second))
+        )
+        return Resolution("rolled", dice=[DiceGroup("2d6", shown)])
+
+
+class _HookHides(_HookRolls):
+    id = "hook-hides"
+    name = "Hook hides"
+    hides = True
+
+
+def hook_table(ruleset: Ruleset) -> TableService:
+    from rollbridge.testing import host_with
+
+    svc = TableService(MemoryStore(), host_with(ruleset), dice_key=KEY)
+    svc.create_table("t", ruleset.id, table_id="t", settings={"verifiable": True})
+    svc.handle("t", {"type": "actor.create", "id": "c",
+                     "actor": {"id": "x", "name": "X", "sheet": {}}}, GM)  # fmt: skip
+    return svc
+
+
+def test_a_turn_hooks_dice_must_be_its_draws_too():
+    """A hook's dice were checked only as "among the draws" (as a set): six drawn and
+    the best two shown, or one 6 shown twice, passed."""
+    svc = hook_table(_HookRolls())
+    svc.handle("t", {"type": "encounter.start", "id": "e", "order": ["x"]}, GM)
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    events = log(svc)
+    assert verify_events(events).ok
+    started = next(e for e in events if e["kind"] == "encounter.started")
+    group = started["data"]["hooks"][0]["dice"][0]
+    twice = copy.deepcopy(events)
+    hook = next(e for e in twice if e["kind"] == "encounter.started")["data"]["hooks"][0]
+    hook["dice"][0]["dice"].append(dict(group["dice"][0]))  # a drawn die shown twice
+    assert [p.code for p in verify_events(twice).problems] == ["wrong_die"]
+    first, second = group["dice"]
+    if first["rolls"] == second["rolls"]:
+        pytest.skip("the two dice are alike: nothing to reorder")
+    group["dice"] = [second, first]  # shown in another order than drawn
+    assert [p.code for p in verify_events(events).problems] == ["not_as_drawn"]
+
+
+def test_a_hook_that_hides_a_die_is_refused_at_a_verifiable_table_and_by_the_suite():
+    from rollbridge.exceptions import InternalError
+    from rollbridge.testing import RulesetConformance
+
+    svc = hook_table(_HookHides())
+    seq = svc.table("t").info.seq
+    with pytest.raises(InternalError, match="drew 2 dice but shows 1"):
+        svc.handle("t", {"type": "encounter.start", "id": "e", "order": ["x"]}, GM)
+    assert svc.table("t").info.seq == seq and svc.table("t").encounter is None
+    suite = type("Suite", (RulesetConformance,), {"ruleset": _HookHides()})()
+    with pytest.raises(AssertionError, match=r"encounter\.start: internal"):
+        suite.test_a_resolution_shows_every_die_it_rolls()
+
+
+def test_supplied_dice_of_a_turn_hook_say_so_and_are_not_a_mismatch():
+    svc = hook_table(_HookRolls())
+    started = svc.handle("t", {"type": "encounter.start", "id": "e", "order": ["x"],
+                               "dice": [3, 4]}, GM)["event"]  # fmt: skip
+    assert started["data"]["supplied"] is True and "draws" not in started["data"]
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    report = verify_events(log(svc))
+    assert report.ok and report.supplied == 1, report.problems
+
+
+def test_an_event_that_moves_the_epoch_without_a_welcome_is_a_mismatch():
+    """A made-up epoch on the events before a reveal made the verifier forget the open
+    segment, and a roll shown with no draws then passed. An epoch changes only with a
+    welcome (a client's resume after a restore or a fence)."""
+    events = revealed_log()
+    last_roll = max(i for i, e in enumerate(events) if e["kind"] == "roll")
+    for event in events[last_roll:]:
+        event["epoch"] = 2
+    del events[last_roll]["data"]["draws"]
+    problems = verify_events(events).problems
+    assert problems and problems[0].code == "other_epoch", problems
+
+
+def test_a_gm_stream_on_an_earlier_public_seed_is_caught():
+    events = revealed_log()
+    commits = [e for e in events if e["kind"] == "dice.committed"]
+    commits[1]["data"]["gm_commitment"] = commits[0]["data"]["commitment"]
+    assert "seed_reused" in [p.code for p in verify_events(events).problems]
+
+
+def test_a_players_log_with_nothing_checkable_after_a_reveal_says_so(tmp_path, capsys):
+    svc = service()
+    roll(svc, "2d6", "s", secret=True)  # the GM's stream: a player cannot check it
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    path = tmp_path / "log.jsonl"
+    path.write_text("\n".join(json.dumps(e) for e in log(svc, gm=False)) + "\n", encoding="utf-8")
+    assert main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "no die could be checked from this log" in out and "ask the GM" not in out

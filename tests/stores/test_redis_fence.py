@@ -98,6 +98,48 @@ def test_two_processes_fencing_at_once_move_it_once(redis_server, redis_prefix):
             opened.close()
 
 
+def test_a_segment_open_across_a_fence_rolls_nothing_and_still_reveals(
+    redis_server: Any, redis_prefix: str
+):
+    """Its seed may have been revealed in the history Redis lost, and the new epoch's
+    seed is not the committed one: its dice were refused as `dice_key_lost` (blaming a
+    key file) and its reveal abandoned it, so its honest rolls could never be checked.
+    Now it is refused as a moved segment and its reveal publishes its real seed."""
+    from rollbridge.cli.offline import offline_host
+    from rollbridge.dice.verifiable import DiceKey
+    from rollbridge.dice.verify import verify_events
+    from rollbridge.exceptions import Conflict
+
+    key = DiceKey(bytes(range(32)))
+    opened = RedisStore(redis_server.url, prefix=redis_prefix)
+    svc = TableService(opened, offline_host(), dice_key=key)
+    svc.create_table("t", "bandits", table_id="t", settings={"verifiable": True})
+    for n in range(2):
+        svc.handle("t", {**ROLL, "id": f"r{n}"}, GM)
+    table = svc.table("t")
+    before = [table.view_event(e, gm=False) for e in opened.events_after("t", 0)]
+    info = opened.load("t")[0].info
+    assert opened.fence("t", info.epoch, info.seq + 2).moved
+    opened.close()
+    again = RedisStore(redis_server.url, prefix=redis_prefix)
+    try:
+        svc = TableService(again, offline_host(), dice_key=key)
+        table = svc.table("t")
+        welcome = {"type": "welcome", "table": table.view(gm=False)}
+        with pytest.raises(Conflict) as refused:
+            svc.handle("t", {**ROLL, "id": "after"}, GM)
+        assert refused.value.code == "dice_segment_restored"
+        assert "moved to a new epoch" in refused.value.message
+        svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+        after = [table.view_event(e, gm=False) for e in again.events_after("t", info.seq)]
+    finally:
+        again.close()
+    assert "dice.revealed" in [e["kind"] for e in after]  # not abandoned
+    log = json.loads(json.dumps([*before, welcome, *after]))
+    report = verify_events(log)
+    assert report.ok and report.verified_events == 2, report.problems
+
+
 def test_a_commit_of_the_old_epoch_is_refused_after_a_fence(store):
     """A process that has not noticed the fence commits on under the old epoch: the
     commit script refuses it (an older epoch never writes again), writing nothing."""
