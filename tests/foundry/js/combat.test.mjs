@@ -61,6 +61,7 @@ class Server {
     this.seq = seq;
     this.refuse = null;
     this.answered = 0;
+    this.turnActors = []; // the actor views a turn hook's changes bring (its encounter.turn event)
     this.ws.send = (data) => {
       this.ws.sent.push(data);
       const message = JSON.parse(data);
@@ -89,7 +90,7 @@ class Server {
     }
     this.seq += 1;
     const event = { type: "event", table: "t1", epoch: 1, seq: this.seq, kind, request: message.id, data: { hooks: [] },
-      actors: [], table_after: { encounter: this.encounter } };
+      actors: kind === "encounter.turn" ? this.turnActors : [], table_after: { encounter: this.encounter } };
     this.ws.receive(event);
     this.ws.receive({ type: "result", id: message.id, status: "done", seq: this.seq });
   }
@@ -143,9 +144,13 @@ for (const generation of [12, 13]) {
     await fight.nextTurn();
     await settle();
     assert.equal(server.requests().length, 3);
+    // a turn hook's change (bandits' countdown of a dying bandit, say) comes as the event's actor view
+    server.turnActors = [{ id: "b", foundry: { flags: { rollbridge: { actorId: "b", common: { status: "dead", tracks: [] } } } } }];
     await fight.nextTurn(); // c → round 2, a
     await settle();
     assert.deepEqual(server.requests().slice(1), [["encounter.next"], ["encounter.next"], ["encounter.next"]]);
+    assert.equal(actors.b.flags.rollbridge.common.status, "dead", "written to the Foundry actor like any event's");
+    assert.equal(Standin.log.messages.length, 0, "no chat card for an encounter event (docs/foundry.md)");
     assert.deepEqual(server.encounter, { order: ["a", "b", "c"], round: 2, turn: 0, current: "a" });
     await fight.endCombat();
     await settle();
