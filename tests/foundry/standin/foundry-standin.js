@@ -75,6 +75,15 @@
 //     term's `_root` its roll; CONFIG.Dice.randomUniform injectable
 //     (install({random})); every fulfilment asked is recorded (`fulfilled`)
 //   ui.notifications.info/warn/error
+//   Combat and Combatant (v12/v13): game.combats (active, viewed), game.combat,
+//     Combat.create, createEmbeddedDocuments/deleteEmbeddedDocuments("Combatant"),
+//     startCombat, nextTurn, previousTurn, nextRound, previousRound, endCombat,
+//     delete, update; Combat#turns, round, turn, started, combatant, current and
+//     previous (Combat.HistoryData); Combatant#actor (its token's actor, synthetic
+//     when unlinked), actorId, tokenId, token. The hooks combatStart/combatTurn/
+//     combatRound on the initiating client only; combatTurnChange, updateCombat,
+//     deleteCombat on every client; a player may only move the turn on from its
+//     own combatant's turn. asUser(userId, fn): another user's client drives it
 //   Dice So Nice (installDiceSoNice, when the test wants it): a stand-in of its
 //     chat-message path — on createChatMessage, a message with rolls whose
 //     content this user may see is animated unless a module turned
@@ -95,7 +104,7 @@
 
   const record = {
     hooks: [], updates: [], messages: [], notifications: [], dice3d: [], socket: [], settingsSet: [], fulfilled: [],
-    rendered: [], compatibility: [], statusEffects: [], showForRoll: [], queries: [],
+    rendered: [], compatibility: [], statusEffects: [], showForRoll: [], queries: [], confirmations: [],
   };
 
   // -- Hooks ---------------------------------------------------------------------
@@ -924,6 +933,262 @@
     },
   };
 
+  // -- combat ---------------------------------------------------------------------------
+  // Combat and Combatant as Foundry v12/v13 have them (foundry-vtt-types 12.331 /
+  // 13.340: Combat#turns, round, turn, current/previous (Combat.HistoryData {round,
+  // turn, tokenId, combatantId}), started, combatant; Combatant#actor, actorId,
+  // tokenId, token). What happens on which client:
+  // - combatStart, combatTurn and combatRound fire on the initiating client only,
+  //   before the update (Combat#startCombat/nextTurn/nextRound/previous…);
+  // - after the update every client records the prior state (Object.assign into the
+  //   same `previous` object, so a later change overwrites it) and, when the turn
+  //   changed (v12: the round or the combatant; v13: also the turn index), the
+  //   combat is started and the operation's turnEvents is not false, fires
+  //   combatTurnChange(combat, previous, current); then updateCombat(combat,
+  //   changed, options, userId); deleteCombat(combat, options, userId) likewise;
+  // - a GM may change anything; a player only the round and turn, only while its
+  //   own combatant has the turn (BaseCombat#canUserModify), else it throws;
+  // - a combatant added or removed mid-combat keeps the current combatant's turn
+  //   (the combatTurn option of _preCreate/_preDeleteDescendantDocuments); removing
+  //   the current one gives the turn to the next.
+  // FoundryStandin.asUser(userId, fn) runs fn as another user's client would: its
+  // permission, the hooks of every client here, none of the initiating client's.
+  let initiator = null;
+  const actingUser = () => initiator ?? game.user;
+  const initiating = () => !initiator || initiator.id === game.user.id;
+  async function asUser(userId, fn) {
+    const user = game.users.get(userId);
+    if (!user) throw new Error(`stand-in: no user ${userId}`);
+    initiator = user;
+    try {
+      return await fn();
+    } finally {
+      initiator = null;
+    }
+  }
+  let combatCount = 0;
+  const COMBAT_FIELDS = ["round", "turn", "active", "scene", "flags"];
+
+  class Combatant {
+    constructor({ _id, actorId = null, tokenId = null, sceneId = null, name = null, initiative = null, hidden = false, defeated = false }, combat) {
+      this._id = _id ?? `standinCbt${String(++combatCount).padStart(5, "0")}`;
+      this.actorId = actorId;
+      this.tokenId = tokenId;
+      this.sceneId = sceneId;
+      this._name = name;
+      this.initiative = initiative;
+      this.hidden = hidden;
+      this.defeated = defeated;
+      this.parent = combat;
+    }
+    get id() {
+      return this._id;
+    }
+    get combat() {
+      return this.parent;
+    }
+    // the token it stands for, on its scene (null: a combatant without one)
+    get token() {
+      if (!this.tokenId) return null;
+      return game.scenes.get(this.sceneId)?.tokens.get(this.tokenId) ?? null;
+    }
+    // Combatant#actor: the token's actor (an unlinked token's synthetic actor), else the world actor
+    get actor() {
+      const token = this.token;
+      if (token) return token.actor;
+      return game.actors.get(this.actorId) ?? null;
+    }
+    get name() {
+      return this._name ?? this.token?.name ?? this.actor?.name ?? "";
+    }
+    get isDefeated() {
+      return this.defeated;
+    }
+    get isOwner() {
+      return game.user.isGM || Boolean(this.actor?.isOwner);
+    }
+  }
+
+  class Combat {
+    constructor({ _id, scene = null, active = false, round = 0, turn = null }) {
+      this._id = _id ?? `standinCmb${String(++combatCount).padStart(5, "0")}`;
+      this.scene = scene;
+      this.active = active;
+      this.round = round;
+      this.turn = turn;
+      this.combatants = new Collection();
+      this.turns = [];
+      this.current = this._getCurrentState();
+      this.previous = { ...this.current };
+    }
+    get id() {
+      return this._id;
+    }
+    get started() {
+      return this.turns.length > 0 && this.round > 0;
+    }
+    get combatant() {
+      return this.turn === null ? undefined : this.turns[this.turn];
+    }
+    get isActive() {
+      return this.active;
+    }
+    static async create(data = {}) {
+      if (!actingUser().isGM) throw new Error(`User ${actingUser().name} lacks permission to create Combat`);
+      const combat = new Combat({ scene: canvas.scene?.id ?? null, active: true, ...data });
+      game.combats.set(combat.id, combat);
+      Hooks.callAll("createCombat", combat, {}, actingUser().id);
+      return combat;
+    }
+    _getCurrentState(combatant) {
+      const c = combatant ?? this.combatant;
+      return { round: this.round, turn: this.turn ?? null, combatantId: c?.id ?? null, tokenId: c?.tokenId ?? null };
+    }
+    _sortCombatants(a, b) {
+      const ia = Number.isFinite(a.initiative) ? a.initiative : -Infinity;
+      const ib = Number.isFinite(b.initiative) ? b.initiative : -Infinity;
+      return (ib - ia) || (a.id > b.id ? 1 : -1);
+    }
+    setupTurns() {
+      const turns = this.combatants.contents.sort((a, b) => this._sortCombatants(a, b));
+      if (this.turn !== null) this.turn = Math.min(Math.max(this.turn, 0), Math.max(turns.length - 1, 0));
+      this.turns = turns;
+      this.current = this._getCurrentState();
+      return turns;
+    }
+    // every client, after a change: the prior state into `previous` (the same object), turn events
+    _recordAndNotify(priorState, options) {
+      const { round, turn, combatantId } = this.current;
+      const v13 = game.release.generation >= 13;
+      const changed = combatantId !== priorState.combatantId || round !== priorState.round
+        || (v13 && turn !== priorState.turn);
+      Object.assign(this.previous, priorState);
+      if (changed && options.turnEvents !== false && this.started) {
+        Hooks.callAll("combatTurnChange", this, this.previous, this.current);
+      }
+      return changed;
+    }
+    async update(data, options = {}) {
+      const user = actingUser();
+      for (const key of Object.keys(data)) {
+        if (!COMBAT_FIELDS.includes(key.split(".")[0])) throw new Error(`stand-in Combat#update: unexpected field ${key}`);
+      }
+      if (!user.isGM) {
+        const turnOnly = Object.keys(data).every((k) => k === "round" || k === "turn");
+        const owns = this.combatant?.actor?.testUserPermission?.(user, OWNER);
+        if (!turnOnly || !owns) throw new Error(`User ${user.name} lacks permission to update Combat [${this.id}]`);
+      }
+      const changed = structuredClone(data);
+      for (const [key, value] of Object.entries(changed)) {
+        if (key === "flags") mergeObject(this.flags ??= {}, value);
+        else this[key] = value;
+      }
+      const priorState = structuredClone(this.current);
+      this.current = this._getCurrentState();
+      this._recordAndNotify(priorState, options);
+      Hooks.callAll("updateCombat", this, changed, options, user.id);
+      return this;
+    }
+    async startCombat() {
+      const updateData = { round: 1, turn: 0 };
+      if (initiating()) Hooks.callAll("combatStart", this, updateData);
+      return this.update(updateData);
+    }
+    async nextRound() {
+      const turn = this.turn === null ? null : 0;
+      const updateData = { round: this.round + 1, turn };
+      const updateOptions = { direction: 1, worldTime: { delta: 0 } };
+      if (initiating()) Hooks.callAll("combatRound", this, updateData, updateOptions);
+      return this.update(updateData, updateOptions);
+    }
+    async previousRound() {
+      let turn = this.round === 0 ? 0 : Math.max(this.turns.length - 1, 0);
+      if (this.turn === null) turn = null;
+      const round = Math.max(this.round - 1, 0);
+      if (round === 0) turn = null;
+      const updateData = { round, turn };
+      const updateOptions = { direction: -1, worldTime: { delta: 0 } };
+      if (initiating()) Hooks.callAll("combatRound", this, updateData, updateOptions);
+      return this.update(updateData, updateOptions);
+    }
+    async nextTurn() {
+      const next = (this.turn ?? -1) + 1;
+      if (this.round === 0 || next >= this.turns.length) return this.nextRound();
+      const updateData = { round: this.round, turn: next };
+      const updateOptions = { direction: 1, worldTime: { delta: 0 } };
+      if (initiating()) Hooks.callAll("combatTurn", this, updateData, updateOptions);
+      return this.update(updateData, updateOptions);
+    }
+    async previousTurn() {
+      if (this.turn === 0 && this.round === 0) return this;
+      if (this.turn !== null && this.turn <= 0) return this.previousRound();
+      const updateData = { round: this.round, turn: (this.turn ?? this.turns.length) - 1 };
+      const updateOptions = { direction: -1, worldTime: { delta: 0 } };
+      if (initiating()) Hooks.callAll("combatTurn", this, updateData, updateOptions);
+      return this.update(updateData, updateOptions);
+    }
+    // v12 asks with Dialog.confirm, v13 with DialogV2.confirm; the stand-in's GM says yes
+    async endCombat() {
+      record.confirmations.push({ combat: this.id, generation: game.release.generation });
+      return this.delete();
+    }
+    async delete(options = {}) {
+      if (!actingUser().isGM) throw new Error(`User ${actingUser().name} lacks permission to delete Combat [${this.id}]`);
+      game.combats.delete(this.id);
+      Hooks.callAll("deleteCombat", this, options, actingUser().id);
+      return this;
+    }
+    async activate() {
+      for (const combat of game.combats.contents) combat.active = combat === this;
+      return [this];
+    }
+    async createEmbeddedDocuments(embeddedName, list, options = {}) {
+      if (embeddedName !== "Combatant") throw new Error(`stand-in Combat: no embedded ${embeddedName}`);
+      const user = actingUser();
+      const made = list.map((data) => new Combatant(data, this));
+      for (const combatant of made) {
+        if (!user.isGM && !combatant.actor?.testUserPermission?.(user, OWNER)) {
+          throw new Error(`User ${user.name} lacks permission to create Combatant in Combat [${this.id}]`);
+        }
+      }
+      const currentId = this.combatant?.id ?? null;
+      for (const combatant of made) this.combatants.set(combatant.id, combatant);
+      this._onModifyCombatants(currentId, options);
+      for (const combatant of made) Hooks.callAll("createCombatant", combatant, options, user.id);
+      return made;
+    }
+    async deleteEmbeddedDocuments(embeddedName, ids, options = {}) {
+      if (embeddedName !== "Combatant") throw new Error(`stand-in Combat: no embedded ${embeddedName}`);
+      if (!actingUser().isGM) throw new Error(`User ${actingUser().name} lacks permission to delete Combatant`);
+      const currentId = this.combatant?.id ?? null;
+      const gone = ids.map((id) => this.combatants.get(id)).filter(Boolean);
+      // the current combatant removed: the turn stays at its index (the next one's turn)
+      const keep = gone.some((c) => c.id === currentId) ? null : currentId;
+      for (const combatant of gone) this.combatants.delete(combatant.id);
+      this._onModifyCombatants(keep, options);
+      for (const combatant of gone) Hooks.callAll("deleteCombatant", combatant, options, actingUser().id);
+      return gone;
+    }
+    // the turn stays with `keepId` (combatTurn), the turns sorted again, then turn events
+    _onModifyCombatants(keepId, options) {
+      const priorState = structuredClone(this.current);
+      this.turns = this.combatants.contents.sort((a, b) => this._sortCombatants(a, b));
+      if (keepId && this.turn !== null) this.turn = this.turns.findIndex((c) => c.id === keepId);
+      this.setupTurns();
+      this._recordAndNotify(priorState, options);
+    }
+  }
+
+  class CombatEncounters extends Collection {
+    // the combat active on the viewed scene (or on none)
+    get active() {
+      return this.contents.find((c) => c.active && (!c.scene || c.scene === canvas.scene?.id)) ?? null;
+    }
+    get viewed() {
+      return this.active ?? this.contents.find((c) => !c.scene || c.scene === canvas.scene?.id) ?? null;
+    }
+  }
+
   // -- ui ------------------------------------------------------------------------------------
   const notify = (level) => (text) => {
     record.notifications.push({ level, text });
@@ -1012,6 +1277,7 @@
       }),
       actors: new Collection(),
       scenes: new Collection(),
+      combats: new CombatEncounters(),
       messages: new Collection(),
       modules: new Collection([["rollbridge", module]]),
       settings: new ClientSettings(settings),
@@ -1026,6 +1292,8 @@
         },
       },
     };
+    // game.combat: the combat this client views (CombatEncounters#viewed)
+    Object.defineProperty(game, "combat", { get: () => game.combats.viewed, configurable: true });
     game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
     // the user's Dice Configuration: a method per die size ("" or absent: the default method)
     game.settings.register("core", "diceConfiguration", { scope: "client", config: false, type: Object, default: {} });
@@ -1156,11 +1424,12 @@
 
   Object.assign(globalThis, {
     Hooks, Roll, Die, DiceTerm, RollTerm, OperatorTerm, NumericTerm, PoolTerm, ParentheticalTerm,
-    FunctionTerm, ChatMessage, Actor, TokenDocument, Scene,
+    FunctionTerm, ChatMessage, Actor, TokenDocument, Scene, Combat, Combatant,
   });
   globalThis.foundry = { utils: { mergeObject, setProperty, getProperty, deepClone: structuredClone } };
   globalThis.FoundryStandin = {
     install, uninstall, installDiceSoNice, setTabHidden, addActor, addScene, addToken, boot, log: record, isStandin: true, StandinJQuery,
+    asUser,
     // headless: (user, name, data) => answer, standing for the queried user's client
     queryClient: null,
   };

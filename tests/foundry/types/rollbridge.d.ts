@@ -10,6 +10,8 @@ declare global {
     "rollbridge.systemMapping": string;
     "rollbridge.serverDice": boolean;
     "rollbridge.cursor": { table?: string; epoch?: string; seq?: number };
+    "rollbridge.combatTracker": boolean;
+    "rollbridge.combat": { table?: string; id?: string };
   }
 
   interface FlagConfig {

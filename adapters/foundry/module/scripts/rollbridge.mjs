@@ -12,6 +12,10 @@
 // With the world setting "The server's dice for every roll", every Foundry roll
 // (a system sheet's too) draws its dice from the server (foundry/fulfillment.mjs).
 //
+// With the world setting "Combat tracker runs the table's encounter" (on by
+// default), the active GM's client starts, moves and ends the table's encounter
+// as Foundry's combat tracker does (foundry/combat.mjs).
+//
 // Chat: "/rb 2d6+1 # Dodge", "/rb do attack guard {"weapon": "Hackler"}",
 // "/rb odds 2d6+1", "/rb odds attack guard {…}", "/rb status".
 
@@ -19,6 +23,7 @@ import { localizeRenderedCard, skipReplayedDice } from "./foundry/chat.mjs";
 import { addButtons } from "./foundry/buttons.mjs";
 import { registerRelay, socketSender } from "./foundry/relay.mjs";
 import { FoundryClient } from "./foundry/client.mjs";
+import { registerCombat } from "./foundry/combat.mjs";
 import { onRenderActorSheet, onRenderTokenHUD } from "./foundry/hud.mjs";
 import { maskTokenInput, registerSettings, setting } from "./foundry/settings.mjs";
 import { applyServerDice, flagLocalDice, markLocalDice, registerFulfillment } from "./foundry/fulfillment.mjs";
@@ -138,6 +143,8 @@ Hooks.once("init", () => {
   if ((game.release?.generation ?? 13) < 13) Hooks.on("renderChatMessage", onRenderChatMessage);
   // a player's client asks the GM's through a v13 query (v12: the module's socket, on ready)
   registerRelay((message, options) => client.relayed(message, options));
+  // the combat tracker runs the table's encounter (the active GM's client sends)
+  registerCombat(client);
 });
 
 Hooks.once("ready", () => {

@@ -63,6 +63,9 @@ export class FoundryClient {
     // the cards' events as this client's own connection received them (its
     // user's language, its audience's view), to draw cards again in it
     this.events = new EventCache();
+    // the table's encounter as the server last said ({order, round, turn, current},
+    // null: none runs; undefined: not known yet): the welcome's, then each event's
+    this.encounter = undefined;
   }
 
   /** Read the settings and (re)connect as the rules say. */
@@ -70,6 +73,7 @@ export class FoundryClient {
     this.stop();
     this.localeNoted = false;
     this.requesterSees = true; // another server, or the same one upgraded
+    this.encounter = undefined;
     const url = setting("serverUrl");
     const token = setting("token");
     const user = game.user;
@@ -109,6 +113,10 @@ export class FoundryClient {
         // a pending request approved (its event names it) or rejected, here or elsewhere
         if (event.kind === "approval.rejected" && event.data?.pending) this.settled.add(event.data.pending);
         if (event.data?.approved) this.settled.add(event.data.approved);
+        // the welcome's table is the latest: a replayed event's encounter is an older one
+        if (!info?.replayed && event.table_after && "encounter" in event.table_after) {
+          this.encounter = event.table_after.encounter ?? null;
+        }
         this.#keep(event);
         this.#enqueue(() => this.#handle(event, info));
       },
@@ -405,6 +413,7 @@ export class FoundryClient {
 
   #welcomed(welcome) {
     this.welcome = welcome;
+    this.encounter = welcome.table?.encounter ?? null;
     const notice = localeNotice(welcome, game.i18n.lang);
     if (notice && !this.localeNoted) {
       this.localeNoted = true; // once per start, not on every reconnect

@@ -7,7 +7,11 @@
 // serverDice     world   off | on: every Foundry roll draws its dice from the server
 //                        (the `rollbridge` fulfillment method as Foundry's default;
 //                        foundry/fulfillment.mjs). A world setting: the GM's to change
+// combatTracker  world   on | off: the combat tracker runs the table's encounter
+//                        (foundry/combat.mjs): the active GM's client sends encounter.start,
+//                        encounter.next and encounter.end as the combat moves. On by default
 // cursor         world   hidden: the (epoch, seq) the GM's client last applied, to resume
+// combat         world   hidden: {table, id}: the combat whose encounter the module started
 
 import { MODULE_ID } from "../core/state.mjs";
 
@@ -70,7 +74,21 @@ export function registerSettings(onConnectionChange, { onServerDice = () => {} }
     default: false,
     onChange: (value) => onServerDice(Boolean(value)),
   });
+  game.settings.register(MODULE_ID, "combatTracker", {
+    name: "ROLLBRIDGE.Settings.CombatTracker.Name",
+    hint: "ROLLBRIDGE.Settings.CombatTracker.Hint",
+    scope: "world",
+    config: true,
+    type: Boolean,
+    default: true,
+  });
   game.settings.register(MODULE_ID, "cursor", {
+    scope: "world",
+    config: false,
+    type: Object,
+    default: {},
+  });
+  game.settings.register(MODULE_ID, "combat", {
     scope: "world",
     config: false,
     type: Object,

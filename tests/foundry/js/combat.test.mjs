@@ -1,0 +1,376 @@
+// Foundry's combat tracker runs the table's encounter (audit F5): the active
+// GM's client sends encounter.start when a combat begins, encounter.next for
+// each turn forward, encounter.end when the combat is deleted — driven here
+// through the stand-in's Combat (tests/foundry/standin/), whose hooks fire as
+// Foundry v12/v13 fire them (combatTurnChange and deleteCombat on every client
+// after the update; combatStart/combatTurn/combatRound on the initiating
+// client only).
+
+import assert from "node:assert/strict";
+import { after, afterEach, test } from "node:test";
+
+import { encounterOrder, stepsTo, turnMove } from "../../../adapters/foundry/module/scripts/core/combat.mjs";
+import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { registerCombat } from "../../../adapters/foundry/module/scripts/foundry/combat.mjs";
+import { FakeWebSocket } from "./fakes.mjs";
+import { registerModuleSettings, Standin, world } from "./standin.mjs";
+
+const USERS = [
+  { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+  { _id: "standinPlr00001", name: "Player" },
+];
+const [GM, PLAYER] = USERS.map((u) => u._id);
+
+let client = null;
+let sync = null;
+afterEach(() => {
+  sync?.unregister();
+  client?.stop();
+  sync = null;
+  client = null;
+});
+after(() => Standin.uninstall());
+
+/** A world with three actors on the table (a, b, c) and one that is not (x), in a combat. */
+async function setup({ user = "gm", generation = 13, settings = {}, encounter = null, seq = 0 } = {}) {
+  await world({ users: USERS, user, generation, settings });
+  await registerModuleSettings();
+  game.ready = true;
+  const actor = (id, name, owner = null) => Standin.addActor({
+    _id: `fvtt${id}000000000000`.slice(0, 16), name,
+    ownership: owner ? { [owner]: 3 } : {},
+    flags: id === "x" ? {} : { rollbridge: { actorId: id } },
+  });
+  const actors = { a: actor("a", "Alvar", PLAYER), b: actor("b", "Bandit"), c: actor("c", "Crow"), x: actor("x", "Extra") };
+  client = new FoundryClient();
+  client.start();
+  sync = registerCombat(client);
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  const role = user === "gm" ? "gm" : "player";
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role, epoch: 1, seq, locale: "en", table: { id: "t1", actors: [], encounter } });
+  return { ws, actors, server: new Server(ws, encounter, seq) };
+}
+
+/** The server's side: answers encounter requests as the engine does (core/engine/turns.py). */
+class Server {
+  constructor(ws, encounter, seq) {
+    this.ws = ws;
+    this.encounter = encounter;
+    this.seq = seq;
+    this.refuse = null;
+    this.answered = 0;
+    this.turnActors = []; // the actor views a turn hook's changes bring (its encounter.turn event)
+    this.ws.send = (data) => {
+      this.ws.sent.push(data);
+      const message = JSON.parse(data);
+      if (message.type?.startsWith("encounter.")) queueMicrotask(() => this.#answer(message));
+    };
+  }
+
+  #answer(message) {
+    this.answered += 1;
+    if (this.refuse) {
+      this.ws.receive({ type: "error", id: message.id, code: this.refuse.code, message: this.refuse.message });
+      return;
+    }
+    let kind;
+    if (message.type === "encounter.start") {
+      this.encounter = { order: message.order, round: 1, turn: 0, current: message.order[0] };
+      kind = "encounter.started";
+    } else if (message.type === "encounter.next") {
+      const { order, round, turn } = this.encounter;
+      const next = turn + 1 >= order.length ? { round: round + 1, turn: 0 } : { round, turn: turn + 1 };
+      this.encounter = { order, ...next, current: order[next.turn] };
+      kind = "encounter.turn";
+    } else {
+      this.encounter = null;
+      kind = "encounter.ended";
+    }
+    this.seq += 1;
+    const event = { type: "event", table: "t1", epoch: 1, seq: this.seq, kind, request: message.id, data: { hooks: [] },
+      actors: kind === "encounter.turn" ? this.turnActors : [], table_after: { encounter: this.encounter } };
+    this.ws.receive(event);
+    this.ws.receive({ type: "result", id: message.id, status: "done", seq: this.seq });
+  }
+
+  /** The encounter requests the client sent: [type, order?]. */
+  requests() {
+    return this.ws.messages().filter((m) => m.type?.startsWith("encounter.")).map((m) => (m.order ? [m.type, m.order] : [m.type]));
+  }
+}
+
+async function settle() {
+  for (let i = 0; i < 10; i++) {
+    await sync?.queue;
+    await client?.queue;
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/** A combat with combatants for the actors named (initiative: first named goes first). */
+async function combat(actors, names) {
+  const fight = await Combat.create();
+  await fight.createEmbeddedDocuments("Combatant", names.map((n, i) => ({ actorId: actors[n].id, initiative: 20 - i })));
+  return fight;
+}
+
+test("core: the order, a move of the tracker, the steps to a turn", () => {
+  assert.deepEqual(encounterOrder([{ actor: "a" }, { name: "X", actor: null }, { actor: "b" }, { name: "A again", actor: "a" }]),
+    { order: ["a", "b"], left: ["X", "A again"] });
+  assert.equal(turnMove({ round: 0, turn: null, combatantId: null }, { round: 1, turn: 0, combatantId: "c1" }), "start");
+  assert.equal(turnMove({ round: 1, turn: 0, combatantId: "c1" }, { round: 1, turn: 1, combatantId: "c2" }), "forward");
+  assert.equal(turnMove({ round: 1, turn: 2, combatantId: "c3" }, { round: 2, turn: 0, combatantId: "c1" }), "forward");
+  assert.equal(turnMove({ round: 1, turn: 1, combatantId: "c2" }, { round: 1, turn: 0, combatantId: "c1" }), "back");
+  assert.equal(turnMove({ round: 2, turn: 0, combatantId: "c1" }, { round: 1, turn: 2, combatantId: "c3" }), "back");
+  assert.equal(turnMove({ round: 1, turn: 0, combatantId: "c1" }, { round: 1, turn: 1, combatantId: "c1" }), null, "v13: re-sorted, same combatant");
+  const running = { order: ["a", "b", "c"], round: 1, turn: 2 };
+  assert.equal(stepsTo(running, 2, "a"), 1);
+  assert.equal(stepsTo(running, 2, "c"), 3);
+  assert.equal(stepsTo(running, 1, "b"), -1);
+  assert.equal(stepsTo(running, 2, "z"), null);
+});
+
+for (const generation of [12, 13]) {
+  test(`v${generation}: begin, next turn, round wrap and end send start, one next a turn, end`, async () => {
+    const { actors, server } = await setup({ generation });
+    const fight = await combat(actors, ["a", "b", "c"]);
+    await fight.startCombat();
+    await settle();
+    assert.deepEqual(server.requests(), [["encounter.start", ["a", "b", "c"]]]);
+    assert.deepEqual(client.encounter, { order: ["a", "b", "c"], round: 1, turn: 0, current: "a" }, "the event's table_after");
+    await fight.nextTurn();
+    await fight.nextTurn();
+    await settle();
+    assert.equal(server.requests().length, 3);
+    // a turn hook's change (bandits' countdown of a dying bandit, say) comes as the event's actor view
+    server.turnActors = [{ id: "b", foundry: { flags: { rollbridge: { actorId: "b", common: { status: "dead", tracks: [] } } } } }];
+    await fight.nextTurn(); // c → round 2, a
+    await settle();
+    assert.deepEqual(server.requests().slice(1), [["encounter.next"], ["encounter.next"], ["encounter.next"]]);
+    assert.equal(actors.b.flags.rollbridge.common.status, "dead", "written to the Foundry actor like any event's");
+    assert.equal(Standin.log.messages.length, 0, "no chat card for an encounter event (docs/foundry.md)");
+    assert.deepEqual(server.encounter, { order: ["a", "b", "c"], round: 2, turn: 0, current: "a" });
+    await fight.endCombat();
+    await settle();
+    assert.deepEqual(server.requests().at(-1), ["encounter.end"]);
+    assert.equal(server.encounter, null);
+    assert.deepEqual(game.settings.get("rollbridge", "combat"), {}, "no combat followed any more");
+    assert.deepEqual(Standin.log.notifications.filter((n) => n.level !== "info"), []);
+  });
+}
+
+test("a player ending their own turn moves the encounter too (the hooks every client gets)", async () => {
+  const { actors, server } = await setup();
+  const fight = await combat(actors, ["a", "b"]);
+  await fight.startCombat();
+  await settle();
+  // the player's own client moves the combat: no combatTurn hook on the GM's client
+  await Standin.asUser(PLAYER, () => fight.nextTurn());
+  await settle();
+  assert.deepEqual(server.requests(), [["encounter.start", ["a", "b"]], ["encounter.next"]]);
+});
+
+test("Foundry's next round skips turns: one next for each, so the skipped turns' hooks run", async () => {
+  const { actors, server } = await setup();
+  const fight = await combat(actors, ["a", "b", "c"]);
+  await fight.startCombat();
+  await fight.nextRound(); // from a's turn: b and c are skipped
+  await settle();
+  assert.deepEqual(server.requests().slice(1), [["encounter.next"], ["encounter.next"], ["encounter.next"]]);
+  assert.deepEqual(server.encounter.round, 2);
+  assert.deepEqual(server.encounter.current, "a");
+});
+
+test("combatants whose actors are not on the table are left out, said once in the console; their turns send nothing", async (t) => {
+  const info = t.mock.method(console, "info", () => {});
+  const { actors, server } = await setup();
+  const fight = await combat(actors, ["a", "x", "b"]);
+  await fight.startCombat();
+  await settle();
+  assert.deepEqual(server.requests(), [["encounter.start", ["a", "b"]]]);
+  const said = info.mock.calls.map((c) => String(c.arguments[0])).filter((s) => s.includes("Extra"));
+  assert.equal(said.length, 1, "once");
+  await fight.nextTurn(); // x's turn: a's turn goes on at the server
+  await settle();
+  assert.equal(server.requests().length, 1);
+  await fight.nextTurn(); // b
+  await fight.nextTurn(); // round 2, a
+  await settle();
+  assert.deepEqual(server.requests().slice(1), [["encounter.next"], ["encounter.next"]]);
+  assert.deepEqual(server.encounter, { order: ["a", "b"], round: 2, turn: 0, current: "a" });
+  assert.equal(info.mock.calls.map((c) => String(c.arguments[0])).filter((s) => s.includes("Extra")).length, 1);
+});
+
+test("going back is not sent: the GM is told (translated), and the tracker is followed again past that turn", async () => {
+  const { actors, server } = await setup();
+  await game.i18n.setLanguage("de");
+  const fight = await combat(actors, ["a", "b", "c"]);
+  await fight.startCombat();
+  await fight.nextTurn(); // b
+  await settle();
+  await fight.previousTurn(); // back to a
+  await settle();
+  assert.equal(server.requests().length, 2, "nothing for going back");
+  const warned = Standin.log.notifications.filter((n) => n.level === "warn");
+  assert.equal(warned.length, 1);
+  assert.match(warned[0].text, /keinen Zug zurück/);
+  await fight.nextTurn(); // b again: the server is there already
+  await settle();
+  assert.equal(server.requests().length, 2);
+  await fight.nextTurn(); // c
+  await settle();
+  assert.deepEqual(server.requests().at(-1), ["encounter.next"]);
+  assert.equal(server.encounter.current, "c");
+});
+
+test("a refusal is shown to the GM with the server's message, once, and not sent again", async () => {
+  const running = { order: ["b"], round: 3, turn: 0, current: "b" };
+  const { actors, server } = await setup({ encounter: running });
+  server.refuse = { code: "encounter_state", message: "an encounter is already running; end it first" };
+  const fight = await combat(actors, ["a", "b"]);
+  await fight.startCombat();
+  await settle();
+  const errors = Standin.log.notifications.filter((n) => n.level === "error");
+  assert.equal(errors.length, 1);
+  assert.match(errors[0].text, /did not take the combat tracker's change: .*already running; end it first/);
+  await fight.nextTurn();
+  await fight.nextTurn();
+  await fight.endCombat();
+  await settle();
+  assert.equal(server.answered, 1, "the combat it could not start is not followed: no next, no end");
+  assert.deepEqual(server.requests(), [["encounter.start", ["a", "b"]]]);
+});
+
+test("the GM reloads mid-combat: no second start; the next turn goes on from the table's encounter in the welcome", async () => {
+  let { actors, server } = await setup();
+  const fight = await combat(actors, ["a", "b", "c"]);
+  await fight.startCombat();
+  await fight.nextTurn();
+  await settle();
+  const followed = game.settings.get("rollbridge", "combat");
+  assert.deepEqual(followed, { table: "t1", id: fight.id });
+  // the reload: a new client (the same world: its combat and the hidden setting stay)
+  sync.unregister();
+  client.stop();
+  client = new FoundryClient();
+  client.start();
+  sync = registerCombat(client);
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: server.seq, locale: "en",
+    table: { id: "t1", actors: [], encounter: server.encounter } });
+  server = new Server(ws, server.encounter, server.seq);
+  await fight.update({ flags: { other: { x: 1 } } }); // a change that is no turn
+  await fight.nextTurn(); // b → c
+  await settle();
+  assert.deepEqual(server.requests(), [["encounter.next"]], "no encounter.start after the reload");
+  assert.equal(server.encounter.current, "c");
+});
+
+test("several combats: the one whose encounter runs is followed; another one's turns and deletion send nothing", async () => {
+  const { actors, server } = await setup();
+  const first = await combat(actors, ["a", "b"]);
+  await first.startCombat();
+  await settle();
+  const second = await combat(actors, ["c"]);
+  await second.startCombat();
+  await second.nextTurn();
+  await second.delete();
+  await settle();
+  assert.deepEqual(server.requests(), [["encounter.start", ["a", "b"]]]);
+  assert.ok(Standin.log.notifications.some((n) => n.level === "warn" && /another combat/.test(n.text)));
+  await first.nextTurn();
+  await settle();
+  assert.deepEqual(server.requests().at(-1), ["encounter.next"]);
+});
+
+test("a combatant added mid-combat is not in the encounter: its turn sends nothing; the turn stays with the current one", async () => {
+  const { actors, server } = await setup();
+  const fight = await combat(actors, ["a", "b"]);
+  await fight.startCombat();
+  await settle();
+  await fight.createEmbeddedDocuments("Combatant", [{ actorId: actors.c.id, initiative: 30 }]); // sorts first
+  await settle();
+  assert.equal(server.requests().length, 1, "adding is no turn");
+  await fight.nextTurn(); // b
+  await fight.nextTurn(); // round 2: c (not in the encounter)
+  await settle();
+  assert.deepEqual(server.encounter, { order: ["a", "b"], round: 1, turn: 1, current: "b" });
+  await fight.nextTurn(); // a
+  await settle();
+  assert.deepEqual(server.encounter, { order: ["a", "b"], round: 2, turn: 0, current: "a" });
+});
+
+test("with the world setting off nothing is sent", async () => {
+  const { actors, server } = await setup({ settings: { "rollbridge.combatTracker": false } });
+  const fight = await combat(actors, ["a", "b"]);
+  await fight.startCombat();
+  await fight.nextTurn();
+  await fight.endCombat();
+  await settle();
+  assert.deepEqual(server.requests(), []);
+  // switched on again: the next combat's start is sent
+  await game.settings.set("rollbridge", "combatTracker", true);
+  const next = await combat(actors, ["b", "a"]);
+  await next.startCombat();
+  await settle();
+  assert.deepEqual(server.requests(), [["encounter.start", ["b", "a"]]]);
+});
+
+test("a player's client sends nothing (the GM moves the combat, the player ends a turn)", async () => {
+  const { actors, server } = await setup({ user: "player", encounter: { order: ["a", "b"], round: 1, turn: 0, current: "a" } });
+  const fight = await Standin.asUser(GM, () => combat(actors, ["a", "b"]));
+  await Standin.asUser(GM, () => fight.startCombat());
+  await fight.nextTurn(); // the player's own actor a: allowed to end its turn
+  await Standin.asUser(GM, () => fight.endCombat());
+  await settle();
+  assert.deepEqual(server.requests(), []);
+  assert.deepEqual(client.encounter, { order: ["a", "b"], round: 1, turn: 0, current: "a" }, "it knows the encounter all the same");
+});
+
+test("a player may not start a combat or end a turn that is not theirs (the stand-in is as strict as Foundry)", async () => {
+  const { actors } = await setup({ user: "player" });
+  await assert.rejects(Combat.create(), /lacks permission/);
+  const fight = await Standin.asUser(GM, () => combat(actors, ["b", "a"]));
+  await Standin.asUser(GM, () => fight.startCombat());
+  await assert.rejects(fight.nextTurn(), /lacks permission/, "b's turn");
+  await assert.rejects(fight.update({ active: false }), /lacks permission/);
+  await assert.rejects(fight.update({ nonsense: 1 }), /unexpected field/);
+});
+
+test("the stand-in's combatTurnChange: once per step, not before the start, its prior state overwritten by the next change", async () => {
+  const { actors } = await setup({ generation: 12 });
+  const seen = [];
+  const hook = Hooks.on("combatTurnChange", (combat, prior, current) => seen.push({ prior, now: { ...current }, was: { ...prior } }));
+  const fight = await combat(actors, ["a", "b"]);
+  assert.equal(seen.length, 0, "no turn change before the start");
+  await fight.startCombat();
+  await fight.nextTurn();
+  Hooks.off("combatTurnChange", hook);
+  assert.equal(seen.length, 2);
+  assert.deepEqual(seen[0].was, { round: 0, turn: null, combatantId: null, tokenId: null });
+  assert.equal(seen[0].prior, seen[1].prior, "the same object, as in Foundry");
+  assert.equal(seen[0].prior.round, 1, "overwritten by the next change");
+  assert.equal(game.combat, fight);
+});
+
+test("the module's entry point registers the setting and the combat hooks", async () => {
+  await world({ users: USERS, user: "gm", generation: 13 });
+  Standin.addActor({ _id: "fvtta00000000000", name: "Alvar", flags: { rollbridge: { actorId: "a" } } });
+  await import("../../../adapters/foundry/module/scripts/rollbridge.mjs");
+  await Standin.boot();
+  assert.equal(game.settings.get("rollbridge", "combatTracker"), true, "on by default");
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 0, locale: "en", table: { id: "t1", actors: [], encounter: null } });
+  const fight = await Combat.create();
+  await fight.createEmbeddedDocuments("Combatant", [{ actorId: "fvtta00000000000", initiative: 10 }]);
+  await fight.startCombat();
+  for (let i = 0; i < 20 && !ws.messages().some((m) => m.type === "encounter.start"); i++) await new Promise((r) => setTimeout(r, 5));
+  assert.deepEqual(ws.messages().find((m) => m.type === "encounter.start")?.order, ["a"]);
+  game.modules.get("rollbridge").api.disconnect();
+});
