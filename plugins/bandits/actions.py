@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rollbridge.contract import ActionSpec, describe_actions
+
+from .action_texts import CHOICES, HINTS, LABEL, LABELS, SUMMARY
 
 __all__ = ["ACTIONS", "DUAL_WIELD"]
 
@@ -12,9 +16,21 @@ DUAL_WIELD = {
     "default": None,
 }
 
+
+def _words(name: str) -> dict[str, Any]:
+    """An action's words as people read them (:mod:`.action_texts`): its name and
+    summary, its parameters' names and help, its enums' values."""
+    return {
+        "label": LABEL[name],
+        "summary": SUMMARY[name],
+        "labels": LABELS[name],
+        "hints": HINTS[name],
+        "choices": CHOICES.get(name, {}),
+    }
+
+
 MOVE = ActionSpec(
     name="move",
-    summary="A move roll: 2d6 + stat + situational modifiers, clamped to ±4 (BD-1, BD-2, BD-7).",
     params={
         "type": "object",
         "properties": {
@@ -60,12 +76,11 @@ MOVE = ActionSpec(
         "stat": "cool",
         "modifiers": [{"label": "cover", "value": 1}],
     },
+    **_words("move"),
 )
 
 HARM = ActionSpec(
     name="harm",
-    summary="A harm roll by the actor (attacker) against one target, dealt or taken "
-    "(BD-3, BD-4, BD-5), then its wounds (BD-6, BD-9).",
     params={
         "type": "object",
         "properties": {
@@ -109,11 +124,11 @@ HARM = ActionSpec(
     min_targets=1,
     max_targets=1,
     example={"direction": "dealt", "attacker_dual_wield": None},
+    **_words("harm"),
 )
 
 MEDPACK = ActionSpec(
     name="medpack",
-    summary="Use a medpack-N (or doc's kit) on the target bandit (BD-10).",
     params={
         "type": "object",
         "properties": {"n": {"type": "integer", "minimum": 1, "maximum": 10}},
@@ -123,11 +138,11 @@ MEDPACK = ActionSpec(
     min_targets=1,
     max_targets=1,
     example={"n": 1},
+    **_words("medpack"),
 )
 
 STABILISE = ActionSpec(
     name="stabilise",
-    summary="A doc or a special item stabilises the dying target bandit (BD-8).",
     params={
         "type": "object",
         "properties": {"means": {"type": "string", "enum": ["doc", "item"], "default": "doc"}},
@@ -136,21 +151,19 @@ STABILISE = ActionSpec(
     min_targets=1,
     max_targets=1,
     example={"means": "doc"},
+    **_words("stabilise"),
 )
 
 END_OF_TURN = ActionSpec(
     name="end_of_turn",
-    summary="The actor's turn ends: a dying bandit nobody stabilised dies (BD-8); "
-    "its two-weapon choice is released (BD-4).",
     params={"type": "object", "properties": {}},
     actor="required",
     example={},
+    **_words("end_of_turn"),
 )
 
 END_OF_RAID = ActionSpec(
     name="end_of_raid",
-    summary="The raid is over: every bandit is healed, except one wound each may keep "
-    "as a getaway trouble (BD-11).",
     params={
         "type": "object",
         "properties": {
@@ -167,6 +180,7 @@ END_OF_RAID = ActionSpec(
     every_actor=True,
     gm_only=True,
     example={"kept_wounds": {}},
+    **_words("end_of_raid"),
 )
 
 ACTIONS = describe_actions([MOVE, HARM, MEDPACK, STABILISE, END_OF_TURN, END_OF_RAID])

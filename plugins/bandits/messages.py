@@ -9,7 +9,9 @@ in ``locale/``); an argument that is an NPC's own detail is marked
 :class:`rollbridge.text.Private` where the resolution is built (:mod:`.privacy` says
 which). The harm table's row in an outcome (``table_text``, ``table``) is the same
 messages in English (:func:`english`), as plain data, beside the seed's Russian line
-(data of :mod:`.table`, not a message).
+(data of :mod:`.table`, not a message). The actions' own words (names, summaries,
+parameter names, help and choices, as forms show them) are declared in
+:mod:`.action_texts`.
 """
 
 from __future__ import annotations

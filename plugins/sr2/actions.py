@@ -6,6 +6,7 @@ from typing import Any
 
 from rollbridge.contract import ActionSpec, describe_actions
 
+from .action_texts import HINTS, LABEL, LABELS, SUMMARY, choices
 from .sheet import CODE_PATTERN
 
 __all__ = ["ACTIONS", "RANGE_TN"]
@@ -35,6 +36,22 @@ _BODY = {"type": "integer", "minimum": 1, "maximum": 50, "description": "Overrid
 _ARMOR = {"type": "integer", "minimum": 0, "maximum": 100, "description": "Overrides the sheet."}
 
 
+#: Action → parameter → value → its words (the range bands with their TN).
+_CHOICES = choices(RANGE_TN)
+
+
+def _words(name: str) -> dict[str, Any]:
+    """An action's words as people read them (:mod:`.action_texts`): its name and
+    summary, its parameters' names and help, its enums' values."""
+    return {
+        "label": LABEL[name],
+        "summary": SUMMARY[name],
+        "labels": LABELS[name],
+        "hints": HINTS[name],
+        "choices": _CHOICES.get(name, {}),
+    }
+
+
 def _obj(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
@@ -44,7 +61,6 @@ def _obj(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str
 
 SUCCESS_TEST = ActionSpec(
     name="success_test",
-    summary="SR-16: any number of open-ended d6 against any TN.",
     params=_obj(
         {
             "dice": {**_DICE, "description": "Dice rolled."},
@@ -61,11 +77,11 @@ SUCCESS_TEST = ActionSpec(
     ),
     actor="optional",
     example={"dice": 4, "tn": 5, "label": "Body (death roll)"},
+    **_words("success_test"),
 )
 
 ATTACK = ActionSpec(
     name="attack",
-    summary="SR-6 to SR-11: attack test, resistance test, staging and damage.",
     params=_obj(
         {
             "weapon": {
@@ -98,11 +114,11 @@ ATTACK = ActionSpec(
     min_targets=1,
     max_targets=1,
     example={"weapon": "Hackler", "skill": 5, "attacker_pool": 2, "rounds": 3, "range": "short"},
+    **_words("attack"),
 )
 
 DAMAGE = ActionSpec(
     name="damage",
-    summary="SR-9 to SR-11: the target resists a damage code against given attack successes.",
     params=_obj(
         {
             "code": _CODE,
@@ -120,11 +136,11 @@ DAMAGE = ActionSpec(
     min_targets=1,
     max_targets=1,
     example={"code": "10S", "attack_successes": 7},
+    **_words("damage"),
 )
 
 HEAL = ActionSpec(
     name="heal",
-    summary="SR-15: remove boxes from a monitor; Physical heals overflow first.",
     params=_obj(
         {
             "monitor": {"type": "string", "enum": ["physical", "stun"]},
@@ -137,33 +153,33 @@ HEAL = ActionSpec(
     max_targets=1,
     gm_only=True,
     example={"monitor": "physical", "boxes": 3},
+    **_words("heal"),
 )
 
 BLEED = ActionSpec(
     name="bleed",
-    summary="SR-13: a dying, unstabilised character takes overflow boxes.",
     params=_obj({"boxes": {"type": "integer", "minimum": 1, "maximum": 100, "default": 1}}),
     actor="none",
     min_targets=1,
     max_targets=1,
     gm_only=True,
     example={"boxes": 1},
+    **_words("bleed"),
 )
 
 STABILISE = ActionSpec(
     name="stabilise",
-    summary="SR-13: a dying character stops bleeding.",
     params=_obj({}),
     actor="none",
     min_targets=1,
     max_targets=1,
     gm_only=True,
     example={},
+    **_words("stabilise"),
 )
 
 NEW_TURN = ActionSpec(
     name="new_turn",
-    summary="SR-14: a new combat turn refills every Combat Pool.",
     params=_obj({}),
     actor="none",
     min_targets=0,
@@ -171,6 +187,7 @@ NEW_TURN = ActionSpec(
     every_actor=True,
     gm_only=True,
     example={},
+    **_words("new_turn"),
 )
 
 ACTIONS = describe_actions([SUCCESS_TEST, ATTACK, DAMAGE, HEAL, BLEED, STABILISE, NEW_TURN])

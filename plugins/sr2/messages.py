@@ -14,7 +14,9 @@ Russian; ``rollbridge catalogs update plugins/sr2`` extracts and compiles them).
 number followed by a counted noun is a plural message (``say.plural``), so that
 languages with more forms (Czech and Russian: 1 rána, 2 rány, 5 ran) decline it;
 the English output is the same either way. The refusals are declared in
-:mod:`.refusals`, the common state's texts in :mod:`.conditions`.
+:mod:`.refusals`, the common state's texts in :mod:`.conditions`, the actions' own
+words (names, summaries, parameter names, help and choices, as forms show them) in
+:mod:`.action_texts`.
 
 The ruleset's own notation stays as it is in every language: damage codes
 (``10S``) and level letters (the English edition's L, M, S, D: the Czech seed's V

@@ -4,17 +4,23 @@ placeholders, every key the pages use is in them (the modules' keys, the HTML's
 ``data-i18n`` keys, and the keys of the shared client's modules the pages load),
 and every key in them is used. Mirrors tests/foundry/test_foundry_i18n.py.
 
-The browser test reads a Czech page's words (tests/web/test_web_browser.py)."""
+The browser test reads a Czech page's words (tests/web/test_web_browser.py); the
+one here reads a ruleset's own words on a Czech and a German player's action form
+(browser/words.mjs): the action's name, its parameters' names and help and its
+enum's values as sr2 translates them."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
+from rollbridge.plugins.sr2 import SR2Ruleset
 from rollbridge.server.web_view import WEB_FILES
 from tests import lang_files
+from tests.web.test_web_browser import CHROMIUM, requirements, run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 WEBUI = ROOT / "core" / "server" / "webui"
@@ -129,3 +135,75 @@ def test_no_english_sentence_left_in_the_modules():
         bare = [re.sub(r"\$\{[^}]*\}?|rollbridge", "", w) for w in found]
         words = [w for w, b in zip(found, bare, strict=True) if re.search(r"[A-Za-z]{3}", b)]
         assert words == [], f"{path.name}: {words}"
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
+async def test_a_players_action_form_reads_in_the_players_language(web_world):
+    """A Czech and a German player choose sr2's attack: the action list, the
+    form's summary and button, every field's name and help and the range's
+    choices are sr2's own words in their language (the welcome's ``label``,
+    ``labels``, ``hints``, ``choices``), not the parameter keys and the schema's
+    English descriptions."""
+    missing = requirements()
+    if missing:
+        pytest.fail("the web view's browser tests need: " + "; ".join(missing))
+    env = {
+        "RB_BASE": web_world.base,
+        "RB_TOKENS": json.dumps(web_world.tokens),
+        "RB_CHROMIUM": CHROMIUM,
+        "RB_LOCALES": "cs-CZ,de-DE",
+        "RB_ACTION": "attack",
+    }
+    secrets = [token for table in web_world.tokens.values() for token in table.values()]
+    result = await run_script("words.mjs", env, secrets)
+    assert result["trouble"] == {"errors": [], "dialogs": []}
+    cs, de = result["pages"]["cs-CZ"], result["pages"]["de-DE"]
+    assert (cs["lang"], de["lang"]) == ("cs", "de")
+
+    # the action list and the button name the action; the summary is translated
+    assert {"attack": "Útok", "success_test": "Hod na úspěch"}.items() <= dict(
+        cs["actions"]
+    ).items()
+    assert {"attack": "Angriff", "success_test": "Erfolgsprobe"}.items() <= dict(
+        de["actions"]
+    ).items()
+    assert cs["button"] == "Útok" and de["button"] == "Angriff"
+    assert cs["summary"].startswith("SR-6 až SR-11: hod na útok")
+    assert de["summary"].startswith("SR-6 bis SR-11: Angriffsprobe")
+
+    # the fields: their names and help, and an enum's values, in the reader's words
+    assert cs["fields"]["range"]["label"] == "Vzdálenost"
+    assert cs["fields"]["range"]["hint"] == "Jak daleko je cíl: určuje základní CČ (SR-8)."
+    assert cs["fields"]["range"]["options"][1:] == [
+        ["short", "Krátká (CČ 4)"], ["medium", "Střední (CČ 5)"],
+        ["long", "Dlouhá (CČ 6)"], ["extreme", "Extrémní (CČ 9)"],
+    ]  # fmt: skip
+    assert cs["fields"]["weapon"]["label"] == "Zbraň"
+    assert cs["fields"]["armor_type"]["options"][1:] == [
+        ["ballistic", "Balistický"], ["impact", "Nárazový"],
+    ]  # fmt: skip
+    assert de["fields"]["range"]["label"] == "Reichweite"
+    assert de["fields"]["range"]["hint"] == (
+        "Wie weit das Ziel entfernt ist: bestimmt den Basis-MW (SR-8)."
+    )
+    assert de["fields"]["range"]["options"][1:] == [
+        ["short", "Kurz (MW 4)"], ["medium", "Mittel (MW 5)"],
+        ["long", "Weit (MW 6)"], ["extreme", "Extrem (MW 9)"],
+    ]  # fmt: skip
+    assert de["fields"]["damage_type"]["options"][1:] == [
+        ["physical", "Körperlich"], ["stun", "Geistig"],
+    ]  # fmt: skip
+
+    # every field of the form, as sr2 describes the action in that language, none
+    # of them the parameter's key or the schema's English description
+    ruleset = SR2Ruleset()
+    schema = ruleset.actions["attack"].params["properties"]
+    for page, locale in ((cs, "cs"), (de, "de")):
+        spec = ruleset.describe(locale)["actions"]["attack"]
+        assert set(page["fields"]) == set(schema)
+        for name, field in page["fields"].items():
+            assert field["label"] == spec["labels"][name] != name, (locale, name)
+            assert field["hint"] == spec["hints"][name], (locale, name)
+            assert field["hint"] != schema[name].get("description"), (locale, name)
+            if field["options"] is not None:
+                assert dict(field["options"][1:]) == spec["choices"][name], (locale, name)
