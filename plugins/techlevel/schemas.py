@@ -6,6 +6,7 @@ from typing import Any
 
 from rollbridge.contract import ActionSpec
 
+from .action_texts import ACTION_TEXTS
 from .items import IMMUNE_SCHEMA, ITEM_SCHEMA, TL_SCHEMA, VEHICLE_SCHEMA
 from .layers import WEARABLE
 
@@ -70,7 +71,7 @@ _BOXES_OR_ALL: dict[str, Any] = {
 
 HIT = ActionSpec(
     name="hit",
-    summary="A weapon hits the target: dice and TL against its outermost intact layer",
+    **ACTION_TEXTS["hit"],
     params={
         "type": "object",
         "properties": {
@@ -108,7 +109,7 @@ HIT = ActionSpec(
 
 DON = ActionSpec(
     name="don",
-    summary="Put on an armour or energy shield (own layer, or the mounted vehicle's)",
+    **ACTION_TEXTS["don"],
     params={
         "type": "object",
         "properties": {
@@ -122,7 +123,7 @@ DON = ActionSpec(
 
 DOFF = ActionSpec(
     name="doff",
-    summary="Take off the item worn on a layer (kept as carried unless dropped)",
+    **ACTION_TEXTS["doff"],
     params={
         "type": "object",
         "properties": {
@@ -136,7 +137,7 @@ DOFF = ActionSpec(
 
 ENCHANT = ActionSpec(
     name="enchant",
-    summary="Cast a magical armour on an empty layer, or improve the worn one",
+    **ACTION_TEXTS["enchant"],
     params={
         "type": "object",
         "properties": {
@@ -168,7 +169,7 @@ ENCHANT = ActionSpec(
 
 DISPEL = ActionSpec(
     name="dispel",
-    summary="Dispel the magic on a layer: a cast armour vanishes, an improved one reverts",
+    **ACTION_TEXTS["dispel"],
     params={
         "type": "object",
         "properties": {"layer": {"type": "string", "enum": list(WEARABLE), "default": "armour"}},
@@ -181,7 +182,7 @@ DISPEL = ActionSpec(
 
 DESTROY = ActionSpec(
     name="destroy",
-    summary="Destroy a worn item, a vehicle section or the whole vehicle (all boxes crossed)",
+    **ACTION_TEXTS["destroy"],
     params={
         "type": "object",
         "properties": {
@@ -199,7 +200,7 @@ DESTROY = ActionSpec(
 
 MOUNT = ActionSpec(
     name="mount",
-    summary="Mount a vehicle or mount: its layers go above the rider's (TL-2)",
+    **ACTION_TEXTS["mount"],
     params={
         "type": "object",
         "properties": {
@@ -218,7 +219,7 @@ MOUNT = ActionSpec(
 
 DISMOUNT = ActionSpec(
     name="dismount",
-    summary="Get off the vehicle or mount; its damage is reported and kept",
+    **ACTION_TEXTS["dismount"],
     params={
         "type": "object",
         "properties": {"leave": {"type": "boolean", "default": False}},
@@ -228,7 +229,7 @@ DISMOUNT = ActionSpec(
 
 REPAIR = ActionSpec(
     name="repair",
-    summary="Repair boxes of a worn item or of the vehicle",
+    **ACTION_TEXTS["repair"],
     params={
         "type": "object",
         "properties": {
@@ -247,7 +248,7 @@ REPAIR = ActionSpec(
 
 HEAL = ActionSpec(
     name="heal",
-    summary="Heal KSK (shock first, or only lethal/shock) or GSK boxes",
+    **ACTION_TEXTS["heal"],
     params={
         "type": "object",
         "properties": {
@@ -265,7 +266,7 @@ HEAL = ActionSpec(
 
 RECOVER = ActionSpec(
     name="recover",
-    summary="Recover from shock: clear shock boxes (TL-7)",
+    **ACTION_TEXTS["recover"],
     params={"type": "object", "properties": {"boxes": _BOXES_OR_ALL}},
     example={},
 )

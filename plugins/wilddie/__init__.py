@@ -11,6 +11,7 @@ how to use it. Modules, one job each:
 ``rolling``   WD-2 aces, WD-3 trait tests as roll records
 ``damage``    WD-7 damage expressions and their effect against Toughness
 ``actions``   the action specs and the table settings
+``action_texts`` the actions' labels, summaries, parameter labels, hints and choices
 ``checks``    trait, attack, recover, chip (WD-3, WD-4, WD-6, WD-9)
 ``harm``      damage, heal, award_chips (WD-4, WD-7, WD-8)
 ``ruleset``   the Ruleset object

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rollbridge.contract import ActionSpec, describe_actions
+from rollbridge.plugins.wilddie.action_texts import ACTION_TEXTS
 from rollbridge.plugins.wilddie.traits import TRAITS
 
 __all__ = [
@@ -78,7 +79,7 @@ ACTIONS: dict[str, ActionSpec] = describe_actions(
     [
         ActionSpec(
             name="trait",
-            summary="WD-3: roll a trait (and the wild die for a pc) against a difficulty",
+            **ACTION_TEXTS["trait"],
             params={
                 "type": "object",
                 "required": ["trait"],
@@ -96,7 +97,7 @@ ACTIONS: dict[str, ActionSpec] = describe_actions(
         ),
         ActionSpec(
             name="attack",
-            summary="WD-6: Fighting against the target's Defense, or Shooting by range and size",
+            **ACTION_TEXTS["attack"],
             params={
                 "type": "object",
                 "required": ["mode"],
@@ -113,10 +114,7 @@ ACTIONS: dict[str, ActionSpec] = describe_actions(
         ),
         ActionSpec(
             name="damage",
-            summary=(
-                "WD-7: roll damage (aces, no wild die) against the target's Toughness; "
-                "a player names the attacker, a character of theirs (WD-10)"
-            ),
+            **ACTION_TEXTS["damage"],
             params={
                 "type": "object",
                 "required": ["dice"],
@@ -141,10 +139,7 @@ ACTIONS: dict[str, ActionSpec] = describe_actions(
         ),
         ActionSpec(
             name="chip",
-            summary=(
-                "WD-4: spend a chip to reroll one die of an earlier roll (or the whole roll); "
-                "a melee attack's chip names its target again"
-            ),
+            **ACTION_TEXTS["chip"],
             params={
                 "type": "object",
                 "properties": {
@@ -158,7 +153,7 @@ ACTIONS: dict[str, ActionSpec] = describe_actions(
         ),
         ActionSpec(
             name="recover",
-            summary="WD-9: roll Character against 4 to end Shaken",
+            **ACTION_TEXTS["recover"],
             params={
                 "type": "object",
                 "properties": {"modifiers": MODIFIERS},
@@ -167,7 +162,7 @@ ACTIONS: dict[str, ActionSpec] = describe_actions(
         ),
         ActionSpec(
             name="award_chips",
-            summary="WD-4: the GM gives chips back",
+            **ACTION_TEXTS["award_chips"],
             params={
                 "type": "object",
                 "properties": {
@@ -182,7 +177,7 @@ ACTIONS: dict[str, ActionSpec] = describe_actions(
         ),
         ActionSpec(
             name="heal",
-            summary="WD-8: the GM heals wounds (and may end Shaken)",
+            **ACTION_TEXTS["heal"],
             params={
                 "type": "object",
                 "properties": {

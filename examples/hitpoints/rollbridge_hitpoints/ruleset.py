@@ -39,7 +39,12 @@ def lost_schema(hp: int) -> dict[str, Any]:
 
 
 class HitPoints(Ruleset):
-    """d20 attacks against armour class; damage comes off hit points."""
+    """d20 attacks against armour class; damage comes off hit points.
+
+    The actions' words for forms (``label``, the parameters' ``labels`` and
+    ``hints``) are plain English strings: this example ships no catalogue, so they
+    read in English in every language. A ruleset with catalogues declares them as
+    texts of its domain instead (docs/plugins.md, ``ActionSpec``)."""
 
     id = "hitpoints"
     name = "Hit points (example plugin)"
@@ -64,6 +69,9 @@ class HitPoints(Ruleset):
             min_targets=1,
             max_targets=1,
             example={"modifier": 0},
+            label="Attack",
+            labels={"modifier": "Modifier"},
+            hints={"modifier": "added to the d20 roll (cover, a spell, …)"},
         ),
         "heal": ActionSpec(
             "heal",
@@ -78,6 +86,9 @@ class HitPoints(Ruleset):
             max_targets=1,
             gm_only=True,
             example={"amount": 3},
+            label="Heal",
+            labels={"amount": "Hit points"},
+            hints={"amount": "how many hit points to restore"},
         ),
     }
 

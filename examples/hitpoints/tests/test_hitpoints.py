@@ -74,3 +74,11 @@ def test_players_see_an_npcs_status_but_not_its_hit_points(table):
     [seen] = [a for a in gm["actors"] if a["id"] == "g"]
     assert [(t["value"], t["max"]) for t in seen["common"]["tracks"]] == [(4, 7)]
     assert table.actor("f", gm=False)["common"]["tracks"]  # a player's own actor: shown
+
+
+def test_its_actions_have_english_words_for_forms():
+    """Labels and hints are plain strings (no catalogue): English in every locale."""
+    attack = HitPoints().describe("de")["actions"]["attack"]
+    assert attack["label"] == "Attack"
+    assert attack["labels"] == {"modifier": "Modifier"}
+    assert set(attack["hints"]) == {"modifier"}
