@@ -195,10 +195,22 @@ class ActionSpec:
             "labels": {k: render(v, locale=locale) for k, v in self.labels.items()},
             "hints": {k: render(v, locale=locale) for k, v in self.hints.items()},
             "choices": {
-                k: {str(value): render(text, locale=locale) for value, text in values.items()}
+                k: {
+                    _choice_key(value): render(text, locale=locale)
+                    for value, text in values.items()
+                }
                 for k, values in self.choices.items()
             },
         }
+
+
+def _choice_key(value: Any) -> str:
+    """An ``enum`` value as a key of :attr:`ActionSpec.choices` on the wire: as
+    JavaScript's ``String(value)`` writes it (``null``, ``true``, ``3``), which is
+    how a form looks its label up."""
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else ("true" if value else "false")
+    return str(value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,3 +59,17 @@ def test_the_welcome_carries_them_in_the_members_language(labelled, monkeypatch)
     fields = svc.protocol("t").welcome_fields(Principal("player", "p", "tok"), "de")
     assert "de" in rendered
     assert fields["ruleset"]["actions"]["hit"]["label"] == "Hit"  # no German catalogue here
+
+
+def test_choices_of_null_and_booleans_are_keyed_as_a_browser_writes_them(tally):
+    """A form looks an option's label up by JavaScript's String(value): `None` keyed
+    "None" left bandits' "no choice" reading `null`."""
+    hit = tally.actions["hit"]
+    params = {"type": "object", "properties": {
+        "wield": {"type": ["string", "null"], "enum": [None, "pierce"]},
+        "aim": {"type": ["boolean", "integer"], "enum": [True, 2]}}}  # fmt: skip
+    spec = dataclasses.replace(hit, params=params, choices={
+        "wield": {None: "none", "pierce": "pierce"}, "aim": {True: "yes", 2: "two"}})  # fmt: skip
+    choices = spec.to_dict("en")["choices"]
+    assert choices == {"wield": {"null": "none", "pierce": "pierce"},
+                       "aim": {"true": "yes", "2": "two"}}  # fmt: skip

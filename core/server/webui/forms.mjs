@@ -73,6 +73,7 @@ export function valueOf(control, schema) {
   }
   const text = control.value.trim();
   if (text === "") return undefined;
+  if (Array.isArray(schema.enum)) return schema.enum.find((v) => String(v) === text);
   if (schema.type === "integer") return Number.parseInt(text, 10);
   if (schema.type === "number") return Number(text);
   return text;
