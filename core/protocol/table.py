@@ -247,6 +247,8 @@ class TableProtocol:
         #: Bumped at every reload; failures of older commits are handled already.
         self.generation = 0
         self.broken = False
+        #: The ruleset's description a welcome carries, by locale (rendered once).
+        self._described: dict[str, JSON] = {}
 
     @property
     def id(self) -> str:
@@ -729,13 +731,17 @@ class TableProtocol:
 
     def welcome_fields(self, principal: Principal, locale: str = "en") -> JSON:
         """What a ``welcome`` tells a member besides its backlog."""
-        ruleset = self.table.ruleset.describe(locale)
+        described = self._described.get(locale)
+        if described is None:  # a ruleset's words do not change while it is loaded
+            ruleset = self.table.ruleset.describe(locale)
+            described = {k: v for k, v in ruleset.items() if k != "example_sheets"}
+            self._described[locale] = described
         return {
             "role": principal.role,
             "name": principal.name,
             "locale": locale,
             "table": self.view(principal.is_gm, locale=locale),
-            "ruleset": {k: v for k, v in ruleset.items() if k != "example_sheets"},
+            "ruleset": described,
             "epoch": self.table.info.epoch,
             "seq": self.durable_seq,
         }
