@@ -133,3 +133,11 @@ async def test_long_names_wrap_on_a_phone(web_world):
     assert width["screen"] == 360 and width["page"] <= 360, width
     assert width["wider"] == [], width
     assert min(result["radio"]) >= 16, result["radio"]
+
+
+async def test_every_control_is_a_fingers_size_on_a_phone(web_world):
+    """Inputs and buttons were 35 px tall, "more parameters" 19 px, a target's label
+    21 px: under the 44 px a finger needs (WCAG 2.5.5)."""
+    result = await run_case(web_world, "wrap")
+    assert result["coarse"] is True  # a phone's touch screen: the coarse pointer's rules
+    assert result["small"] == [], result["small"]

@@ -311,6 +311,14 @@ const cases = {
       return [Math.round(box.width), Math.round(box.height)];
     });
     result.radio = radio;
+    // a finger's targets: every control of the forms, and a target's whole label
+    result.coarse = await player.evaluate(() => matchMedia("(pointer: coarse)").matches);
+    result.small = await player.$$eval(
+      "#act-panel input:not([type=checkbox]):not([type=radio]), #act-panel select, #act-panel button, #act-panel summary, #act-panel label.target",
+      (nodes) => nodes.filter((node) => node.offsetParent !== null)
+        .map((node) => [`${node.tagName}.${node.className}`, Math.round(node.getBoundingClientRect().height)])
+        .filter(([, height]) => height < 44),
+    );
   },
 };
 
