@@ -468,11 +468,17 @@ class Ruleset(ABC):
         same bounds (cache it): validators are compiled once per schema object."""
         return self.state_schema
 
-    def adjust(self, actor: Actor, track: str, delta: int) -> JSON:
+    def adjust(
+        self, actor: Actor, track: str, delta: int, settings: Mapping[str, Any] | None = None
+    ) -> JSON:
         """A GM's direct damage (``delta`` > 0) or healing (< 0) on the track
         ``track`` of the common state, bypassing the dice. Returns the new state.
 
-        The default refuses; rulesets whose tracks map onto boxes override it.
+        ``settings`` are the table's settings for this ruleset (defaults filled in),
+        for a rule a setting changes (sr2's ``stun_carry``); the engine passes them
+        only to an override that names the parameter (one written before it existed
+        goes on working). The default refuses; rulesets whose tracks map onto boxes
+        override it.
         """
         say = Messages("rollbridge")
         raise RuleViolation(

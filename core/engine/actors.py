@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import re
+from collections.abc import Callable
+from typing import Any
 
 from rollbridge.engine import turns
 from rollbridge.engine.context import RequestContext
@@ -95,12 +99,29 @@ def actor_remove(ctx: RequestContext) -> JSON:
     )
 
 
+@functools.lru_cache(maxsize=64)
+def _takes_settings_of(function: Callable[..., Any]) -> bool:
+    try:
+        return "settings" in inspect.signature(function).parameters
+    except (TypeError, ValueError):  # a builtin or a callable without a signature
+        return False
+
+
+def _takes_settings(method: Callable[..., Any]) -> bool:
+    """Whether a ruleset's ``adjust`` names a ``settings`` parameter (an override
+    written before it existed does not)."""
+    return _takes_settings_of(getattr(method, "__func__", method))
+
+
 def adjust(ctx: RequestContext) -> JSON:
-    """``adjust``: the GM's direct damage or healing on a common track, through the ruleset."""
+    """``adjust``: the GM's direct damage or healing on a common track, through the
+    ruleset (with the table's settings for it, where its ``adjust`` takes them)."""
     table, fields = ctx.table, ctx.fields
     current = table.require_actor(ctx.draft, fields["actor"])
+    method = table.ruleset.adjust
+    extra = {"settings": table.ruleset_settings} if _takes_settings(method) else {}
     state = table.call_ruleset(
-        lambda: table.ruleset.adjust(record_actor(current), fields["track"], fields["delta"])
+        lambda: method(record_actor(current), fields["track"], fields["delta"], **extra)
     )
     record = ActorRecord(current.id, current.name, current.sheet, state, current.controllers)
     return ctx.record(

@@ -94,10 +94,17 @@ class SR2Ruleset(Ruleset):
         refilled (see :mod:`.privacy`)."""
         return privacy.reveals(aspect, settings)
 
-    def adjust(self, actor: Actor, track: str, delta: int) -> dict[str, Any]:
+    def adjust(
+        self,
+        actor: Actor,
+        track: str,
+        delta: int,
+        settings: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
         """A GM's direct change of ``stun``, ``physical`` or ``overflow``.
 
-        Damage (delta > 0) carries like SR-11 (Stun → Physical → overflow);
+        Damage (delta > 0) carries like SR-11 (Stun → Physical → overflow; Stun past
+        10 is lost where the table's ``stun_carry`` is off);
         healing (delta < 0) follows SR-15 (healing Physical removes overflow
         first). Unlike the ``heal`` action this also works on the dead (a GM
         correcting a mistake).
@@ -116,7 +123,8 @@ class SR2Ruleset(Ruleset):
                 new["overflow"] = min(body + 1, new.get("overflow", 0) + delta)
                 new["stabilised"] = False
                 return new
-            return monitor.apply_damage(actor.state, body, delta, track)[0]
+            carry = bool((settings or {}).get("stun_carry", True))
+            return monitor.apply_damage(actor.state, body, delta, track, stun_carry=carry)[0]
         if delta < 0:
             return monitor.heal(actor.state, track, -delta)[0]
         return dict(actor.state)

@@ -154,6 +154,16 @@ def test_adjust_through_the_engine(table):
     assert table.state("guard")["physical"] == 1
 
 
+def test_adjust_follows_the_tables_stun_carry(sr2):
+    """SR-11's setting: with `stun_carry` off, Stun past 10 is lost for the GM's
+    `adjust` too (it carried into Physical: `adjust` got no table settings)."""
+    harness = RulesetHarness(sr2, settings={"ruleset": {"stun_carry": False}})
+    harness.add_actor("Guard", GUARD, actor_id="guard")
+    harness.request({"type": "adjust", "actor": "guard", "track": "stun", "delta": 12})
+    state = harness.state("guard")
+    assert (state["stun"], state["physical"]) == (10, 0)
+
+
 def test_adjust_rules(kit, sr2):
     target = kit.actor("t", {"body": 2}, physical=9)
     assert sr2.adjust(target, "physical", 5) == {**target.state, "physical": 10, "overflow": 3}
