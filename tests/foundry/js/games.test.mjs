@@ -239,3 +239,24 @@ test("F6: Dice So Nice shows a whispered card's dice to the posting GM too when 
   assert.equal(gmroll.user, PLAYER, "a GM roll: the roller's dice, not the GM's");
   delete game.dice3d;
 });
+
+test("R3: Dice So Nice's blind is true exactly when the posting GM is not one of the card's readers (a player's self roll)", async () => {
+  const ws = await gmClient({ generation: 13 });
+  Standin.installDiceSoNice({ version: 6 });
+  Standin.log.showForRoll.length = 0;
+  // a player's self roll on a server without requester_sees: whispered to the roller
+  // alone, the GM's client posts it — Foundry would not show it to the GM
+  client.modes.note("p-self", { user: PLAYER, mode: "selfroll", gm: false });
+  ws.receive(rollEvent(1, { request: "p-self", gmOnly: true }));
+  await settle(client);
+  // the GM's own blind roll: the GM reads it
+  client.modes.note("g-blind", { user: GM, mode: "blindroll", gm: true });
+  ws.receive(rollEvent(2, { request: "g-blind", gmOnly: true }));
+  await settle(client);
+  const [self, gmBlind] = Standin.log.showForRoll;
+  assert.deepEqual(self.whisper, [PLAYER]);
+  assert.equal(self.blind, true, "the GM is no reader of a player's self roll: not animated on the GM's screen");
+  assert.deepEqual(gmBlind.whisper, [GM]);
+  assert.equal(gmBlind.blind, false, "the GM reads its own blind roll");
+  delete game.dice3d;
+});

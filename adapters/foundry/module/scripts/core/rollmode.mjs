@@ -167,3 +167,18 @@ export class RollModeNotes {
     });
   }
 }
+
+/**
+ * Dice So Nice's showForRoll arguments for a whispered card this client (the
+ * user `me`) posts: {user, users, blind}. `readers` is the card's audience
+ * (cardAudience). `users`: who gets the dice over Dice So Nice's socket — the
+ * whisper, and the roller too unless blind. `blind` is Dice So Nice's "blind for
+ * the current user" (it decides only whether this client animates them): true
+ * exactly when this user is not one of the card's readers (a player's self roll
+ * a GM posts), false for a card it may read (a GM or blind roll's, the GMs').
+ */
+export function diceSoNiceShow({ readers, me }) {
+  const whisper = readers?.whisper ?? [];
+  const users = readers?.blind ? [...whisper] : [...new Set([...whisper, readers?.author].filter(Boolean))];
+  return { user: readers?.author ?? me, users, blind: !users.includes(me) };
+}
