@@ -260,3 +260,26 @@ test("R3: Dice So Nice's blind is true exactly when the posting GM is not one of
   assert.equal(gmBlind.blind, false, "the GM reads its own blind roll");
   delete game.dice3d;
 });
+
+test("R2: a GM who ticked Dice So Nice's 'Only show my dice' still sends a player's GM-roll dice to its readers", async () => {
+  const ws = await gmClient({ generation: 13 });
+  game.user.flags = { "dice-so-nice": { settings: { onlyShowOwnDice: true } } };
+  Standin.installDiceSoNice({ version: 6 });
+  Standin.log.showForRoll.length = 0;
+  client.modes.note("p-gm", { user: PLAYER, mode: "gmroll", gm: false });
+  ws.receive(rollEvent(1, { request: "p-gm", gmOnly: true }));
+  await settle(client);
+  const [call] = Standin.log.showForRoll;
+  assert.equal(call.dropped, undefined, "Dice So Nice did not return before sending the dice");
+  assert.equal(call.user, GM, "sent as the GM's own (the roller's would be dropped)");
+  assert.deepEqual([...call.whisper].sort(), [GM, PLAYER].sort(), "to the GMs and the roller");
+  assert.equal(call.blind, true, "and not animated on the GM's screen, as the option asks");
+  // without the option, the roller's dice, animated for the GM who reads the card
+  game.user.flags = {};
+  client.modes.note("p-gm2", { user: PLAYER, mode: "gmroll", gm: false });
+  ws.receive(rollEvent(2, { request: "p-gm2", gmOnly: true }));
+  await settle(client);
+  const second = Standin.log.showForRoll[1];
+  assert.deepEqual([second.user, second.blind, second.dropped], [PLAYER, false, undefined]);
+  delete game.dice3d;
+});

@@ -174,11 +174,20 @@ export class RollModeNotes {
  * (cardAudience). `users`: who gets the dice over Dice So Nice's socket — the
  * whisper, and the roller too unless blind. `blind` is Dice So Nice's "blind for
  * the current user" (it decides only whether this client animates them): true
- * exactly when this user is not one of the card's readers (a player's self roll
- * a GM posts), false for a card it may read (a GM or blind roll's, the GMs').
+ * when this user is not one of the card's readers (a player's self roll a GM
+ * posts), false for a card it may read (a GM or blind roll's, the GMs').
+ *
+ * `user` is the roller (their dice's look), except when this user ticked Dice
+ * So Nice's "Only show my dice" (`onlyOwnDice`): Dice So Nice 5's showForRoll
+ * then returns before sending anything for another user's roll, so no reader
+ * would see the dice. This user sends them as its own instead (the readers see
+ * them, in this user's look) and does not animate them itself (blind), as the
+ * option asks.
  */
-export function diceSoNiceShow({ readers, me }) {
+export function diceSoNiceShow({ readers, me, onlyOwnDice = false }) {
   const whisper = readers?.whisper ?? [];
   const users = readers?.blind ? [...whisper] : [...new Set([...whisper, readers?.author].filter(Boolean))];
-  return { user: readers?.author ?? me, users, blind: !users.includes(me) };
+  const roller = readers?.author ?? me;
+  const others = Boolean(onlyOwnDice) && roller !== me;
+  return { user: others ? me : roller, users, blind: others || !users.includes(me) };
 }

@@ -100,9 +100,11 @@ export async function postCard(received, { locale = null, role = null, audience 
     if (rolls.length) data.rolls = rolls;
   } else if (rolls.length && game.dice3d?.showForRoll && !replayed) {
     // the roller's dice (Dice So Nice's appearance is the user's) to the card's readers;
-    // blind for this client exactly when this user is not one of them (core/rollmode.mjs);
-    // the speaker for Dice So Nice's "hide NPC rolls"
-    const show = diceSoNiceShow({ readers, me: game.user.id });
+    // blind for this client when this user is not one of them; this user's own when it
+    // asked Dice So Nice for "Only show my dice", which would drop another user's roll
+    // for every reader (core/rollmode.mjs); the speaker for Dice So Nice's "hide NPC rolls"
+    const onlyOwnDice = game.user?.flags?.["dice-so-nice"]?.settings?.onlyShowOwnDice;
+    const show = diceSoNiceShow({ readers, me: game.user.id, onlyOwnDice });
     const roller = game.users.get(show.user) ?? game.user;
     // not awaited: Dice So Nice resolves only once the animation ran, and while this
     // tab is hidden it parks it until the tab is visible again; the card, and every
