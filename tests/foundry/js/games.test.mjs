@@ -209,8 +209,8 @@ test("F4: a relayed apply with a forged user is refused, on a v13 query and on t
   assert.equal(await answer(client.relayed({ ...forged, user: MALLORY }, { sender: MALLORY })), null, "Mallory owns no target");
   await settle(client);
   assert.deepEqual(sent(), [], "nothing sent on the GM's connection");
-  // the socket's sender is the last argument, as Foundry's server adds it after the sender's own
-  assert.equal(socketSender([ALICE, MALLORY]), MALLORY);
+  // the socket's sender: the one argument Foundry's server adds to the module's one
+  assert.equal(socketSender([MALLORY]), MALLORY);
   assert.equal(socketSender([]), null);
   assert.equal(socketSender(["nobody"]), null);
   // Alice herself, on the socket: the card's own follow-up, not what the message asks for
@@ -282,4 +282,21 @@ test("R2: a GM who ticked Dice So Nice's 'Only show my dice' still sends a playe
   const second = Standin.log.showForRoll[1];
   assert.deepEqual([second.user, second.blind, second.dropped], [PLAYER, false, undefined]);
   delete game.dice3d;
+});
+
+test("R4: a socket message is taken as a user's only when the handler gets exactly (message, senderId)", async () => {
+  const people = [
+    { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+    { _id: "standinAlice001", name: "Alice" },
+    { _id: "standinMallory1", name: "Mallory" },
+  ];
+  await world({ users: people, user: "gm", generation: 13 });
+  const [, ALICE, MALLORY] = people.map((u) => u._id);
+  assert.equal(socketSender([ALICE]), ALICE);
+  // Mallory emits (data, ALICE): whether the server appends her id after all arguments
+  // or puts it second and forwards the rest, the handler gets two: no sender vouched for
+  assert.equal(socketSender([ALICE, MALLORY]), null, "appended after a forged extra argument");
+  assert.equal(socketSender([MALLORY, ALICE]), null, "inserted second, the forged one forwarded");
+  assert.equal(socketSender(["nobody"]), null);
+  assert.equal(socketSender([{ id: ALICE }]), null);
 });
