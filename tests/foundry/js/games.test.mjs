@@ -300,3 +300,60 @@ test("R4: a socket message is taken as a user's only when the handler gets exact
   assert.equal(socketSender(["nobody"]), null);
   assert.equal(socketSender([{ id: ALICE }]), null);
 });
+
+test("R1: after the GM's page reloaded, a player's relayed apply reads the card's event from the server", async () => {
+  const people = [
+    { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+    { _id: "standinAlice001", name: "Alice" }, // owns alice-pc
+  ];
+  const [, ALICE] = people.map((u) => u._id);
+  client?.stop();
+  await world({ users: people, user: "gm", generation: 13 });
+  await registerModuleSettings();
+  game.ready = true;
+  Standin.addActor({ _id: "alicepc", name: "Alice's PC", ownership: { [ALICE]: 3 }, flags: { rollbridge: { actorId: "alice-pc" } } });
+  Standin.addActor({ _id: "bosspc", name: "Boss NPC", flags: { rollbridge: { actorId: "boss" } } });
+  const attack = {
+    type: "event", table: "t1", epoch: 1, seq: 3, kind: "resolution", request: "r3",
+    data: { action: "attack", actor: "boss", targets: ["alice-pc"], apply: { action: "damage", params: { code: "6M" } }, dice: [] },
+    actors: [], foundry: { rolls: [], speaker: null },
+  };
+  client = new FoundryClient();
+  client.start();
+  let ws = welcomeClient(client, { role: "gm", seq: 2 });
+  ws.receive(attack);
+  await settle(client);
+  // the GM presses F5: a new page, its connection resumes after the card
+  client.stop();
+  client = new FoundryClient();
+  client.start();
+  ws = welcomeClient(client, { role: "gm", seq: 3 });
+  await settle(client);
+  assert.equal(client.cachedEvent("t1", 1, 3), null, "the new page holds no event of the card");
+  const sent = () => ws.messages().filter((m) => m.type === "resolve" || m.type === "foundry.resolve");
+  const done = client.relayed({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 3 }, targets: ["alice-pc"] }, { sender: ALICE });
+  for (let i = 0; i < 50 && FakeWebSocket.last() === ws; i++) await new Promise((r) => setImmediate(r));
+  const reader = FakeWebSocket.last();
+  assert.notEqual(reader, ws, "the GM's client asks the server for the card's event");
+  reader.open();
+  const hello = reader.messages().find((m) => m.type === "hello");
+  assert.deepEqual(hello.resume, { epoch: 1, seq: 2 }, "a resume from the seq before the card");
+  reader.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 3, locale: "en", table: { id: "t1", actors: [] }, resume: { recovered: true, missed: 1 } });
+  reader.receive(attack);
+  for (let i = 0; i < 50 && !sent().length; i++) await new Promise((r) => setImmediate(r));
+  const [request] = sent();
+  assert.ok(request, "the follow-up went out on the GM's connection");
+  assert.deepEqual({ ...request, id: undefined }, { type: "resolve", action: "damage", targets: ["alice-pc"], params: { code: "6M" }, actor: "boss", id: undefined });
+  assert.ok(reader.closedWith, "the reading connection is closed");
+  ws.receive({ type: "result", id: request.id, status: "done", seq: 4 });
+  assert.deepEqual(await done, { seq: 4 });
+  // a card the server cannot give (a seq the table never reached): refused, nothing sent
+  const none = client.relayed({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 99 }, targets: ["alice-pc"] }, { sender: ALICE });
+  for (let i = 0; i < 50 && FakeWebSocket.last() === reader; i++) await new Promise((r) => setImmediate(r));
+  const second = FakeWebSocket.last();
+  second.open();
+  const hello2 = second.messages().find((m) => m.type === "hello");
+  second.receive({ type: "welcome", id: hello2.id, protocol: 1, role: "gm", epoch: 1, seq: 4, locale: "en", table: { id: "t1", actors: [] }, resume: { recovered: true, missed: 0 } });
+  assert.equal(await none, null);
+  assert.equal(sent().length, 1);
+});

@@ -39,6 +39,8 @@ import { foundryActors, speakerActor } from "./actors.mjs";
 import { checkServerUrl, redact } from "../client/url.mjs";
 
 const SOCKET = `module.${MODULE_ID}`;
+/** How long the GM's client waits for the server to give it a card's event (a relayed apply). */
+export const READ_EVENT_MS = 8000;
 
 export class FoundryClient {
   constructor() {
@@ -66,6 +68,8 @@ export class FoundryClient {
     // the table's encounter as the server last said ({order, round, turn, current},
     // null: none runs; undefined: not known yet): the welcome's, then each event's
     this.encounter = undefined;
+    // reads of a card's event from the server (a relayed apply), one at a time
+    this.reads = Promise.resolve();
   }
 
   /** Read the settings and (re)connect as the rules say. */
@@ -351,8 +355,9 @@ export class FoundryClient {
    * not say (a v13 query); a `user` the message names is only the sender's word.
    * `rollMode`: the roll mode of the player's coming request. `apply`: a card's
    * follow-up for the targets the player selected — only from a sender Foundry
-   * vouches for, rebuilt from this client's own event of the card (its action,
-   * params and acting actor), and only when the sender owns every target.
+   * vouches for, rebuilt from the GM's own event of the card (its action, params
+   * and acting actor: this connection's, or read from the server after a reload),
+   * and only when the sender owns every target (the module's own rule).
    * Returns what the query answers (null: refused).
    */
   async relayed(message, { sender = null } = {}) {
@@ -370,8 +375,8 @@ export class FoundryClient {
     // GM authority: never on the sender's word about who it is
     if (!sender) return this.#refuse(message, claimed, "no sender Foundry vouches for");
     const ref = message.card ?? {};
-    const cached = this.events.get(ref.table ?? null, ref.epoch, ref.seq);
-    const event = cached ? cardEvent(cached) : null;
+    const received = await this.#cardEventOf(ref);
+    const event = received ? cardEvent(received) : null;
     const apply = event?.kind === "resolution" ? event.data?.apply : null;
     if (!apply?.action) return this.#refuse(message, sender, "no such card with a follow-up here");
     const targets = Array.isArray(message.targets) ? message.targets : [];
@@ -381,6 +386,76 @@ export class FoundryClient {
     const request = buttonRequest("apply", { card: { apply, actor: event.data?.actor ?? null }, targets });
     const reply = await this.request(request);
     return { seq: reply?.seq ?? reply?.event?.seq ?? null };
+  }
+
+  /**
+   * The GM's event of a card (table, epoch, seq), never the player's word for it:
+   * this client's connection's, when it still holds it (one of the last
+   * CARD_EVENTS), else read from the server (a card from before this page's
+   * reload, or older). Null when neither has it.
+   */
+  async #cardEventOf(ref) {
+    const table = ref?.table ?? null;
+    const cached = this.events.get(table, ref?.epoch, ref?.seq);
+    if (cached) return cached;
+    if (table !== (this.table ?? null) || !Number.isSafeInteger(ref?.epoch) || !Number.isSafeInteger(ref?.seq) || ref.seq < 1) {
+      return null;
+    }
+    // one read at a time: a burst of presses opens no burst of connections
+    const read = this.reads.then(() => this.events.get(table, ref.epoch, ref.seq) ?? this.#readEvent(ref.epoch, ref.seq));
+    this.reads = read.catch(() => null);
+    const event = await read;
+    if (event) this.events.add(event);
+    return event;
+  }
+
+  /**
+   * Read one event from the server (docs/protocol.md: a `hello` whose `resume` is
+   * the seq before it is answered with the missed events, in order, from it on):
+   * a connection of this client's own (its token, the GM's view), closed once the
+   * event came, or the welcome says the server cannot give it (another epoch, a
+   * snapshot instead of the missed events, a seq the table has not reached), or
+   * after READ_EVENT_MS. Resolves with the event or null.
+   */
+  #readEvent(epoch, seq) {
+    const url = this.check?.ok ? this.check.url : null;
+    const token = setting("token");
+    if (!url || !token || !this.connection) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      let done = false;
+      let reader = null;
+      let timer = null;
+      const finish = (event) => {
+        if (done) return;
+        done = true;
+        globalThis.clearTimeout(timer);
+        resolve(event);
+        // after the Connection's own handling of this frame is over
+        Promise.resolve().then(() => reader?.stop());
+      };
+      reader = new Connection({
+        url,
+        table: this.table,
+        token,
+        cursor: { epoch, seq: seq - 1 },
+        locale: game.i18n.lang,
+        dialect: DIALECT,
+        idPrefix: "fvtt",
+        client: `foundry/${game.release?.version ?? "?"} rollbridge/${game.modules.get(MODULE_ID)?.version ?? "?"} read`,
+        pingInterval: 0,
+        onWelcome: (welcome) => {
+          if (welcome.epoch !== epoch || !(welcome.seq >= seq) || welcome.resume?.recovered !== true) finish(null);
+        },
+        onSnapshot: () => finish(null),
+        onEvent: (event) => finish(event.epoch === epoch && event.seq === seq ? event : null),
+        onStatus: (status) => {
+          if (status === "refused" || status === "waiting") finish(null);
+        },
+        log: (level, text) => (level === "error" || level === "warn") && console.warn(`rollbridge | reading event ${seq}: ${redact(text, [token])}`),
+      });
+      timer = globalThis.setTimeout(() => finish(null), READ_EVENT_MS);
+      reader.start();
+    });
   }
 
   #refuse(message, user, why) {
