@@ -347,13 +347,84 @@ test("R1: after the GM's page reloaded, a player's relayed apply reads the card'
   assert.ok(reader.closedWith, "the reading connection is closed");
   ws.receive({ type: "result", id: request.id, status: "done", seq: 4 });
   assert.deepEqual(await done, { seq: 4 });
-  // a card the server cannot give (a seq the table never reached): refused, nothing sent
+  // a seq the table never reached: refused without asking the server
   const none = client.relayed({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 99 }, targets: ["alice-pc"] }, { sender: ALICE });
+  assert.equal(await none, null);
+  assert.equal(FakeWebSocket.last(), reader, "no connection opened");
+  // a card the server answers with a snapshot instead (it cannot show the missed events): refused
+  const old = client.relayed({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 2 }, targets: ["alice-pc"] }, { sender: ALICE });
   for (let i = 0; i < 50 && FakeWebSocket.last() === reader; i++) await new Promise((r) => setImmediate(r));
   const second = FakeWebSocket.last();
+  assert.notEqual(second, reader);
   second.open();
   const hello2 = second.messages().find((m) => m.type === "hello");
-  second.receive({ type: "welcome", id: hello2.id, protocol: 1, role: "gm", epoch: 1, seq: 4, locale: "en", table: { id: "t1", actors: [] }, resume: { recovered: true, missed: 0 } });
-  assert.equal(await none, null);
-  assert.equal(sent().length, 1);
+  assert.deepEqual(hello2.resume, { epoch: 1, seq: 1 });
+  second.receive({ type: "welcome", id: hello2.id, protocol: 1, role: "gm", epoch: 1, seq: 4, locale: "en", table: { id: "t1", actors: [] }, resume: { recovered: false, missed: 0, reason: "too_far_behind" } });
+  assert.equal(await old, null);
+  await new Promise((r) => setImmediate(r));
+  assert.ok(second.closedWith, "closed");
+  assert.equal(sent().length, 1, "nothing more sent");
+});
+
+test("R5: a relayed apply the server refuses is told its sender over the socket; no unhandled rejection on the GM's page", async () => {
+  const people = [
+    { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+    { _id: "standinAlice001", name: "Alice" }, // owns alice-pc
+  ];
+  const [GMID, ALICE] = people.map((u) => u._id);
+  const unhandled = [];
+  const onUnhandled = (reason) => unhandled.push(String(reason?.message ?? reason));
+  process.on("unhandledRejection", onUnhandled);
+  try {
+    client?.stop();
+    await world({ users: people, user: "gm", generation: 13 });
+    await registerModuleSettings();
+    game.ready = true;
+    Standin.addActor({ _id: "alicepc", name: "Alice's PC", ownership: { [ALICE]: 3 }, flags: { rollbridge: { actorId: "alice-pc" } } });
+    client = new FoundryClient();
+    client.start();
+    const ws = welcomeClient(client, { role: "gm", seq: 2 });
+    ws.receive({
+      type: "event", table: "t1", epoch: 1, seq: 3, kind: "resolution", request: "r3",
+      data: { action: "attack", actor: "boss", targets: ["alice-pc"], apply: { action: "damage", params: { code: "6M" } }, dice: [] },
+      actors: [], foundry: { rolls: [], speaker: null },
+    });
+    await settle(client);
+    const sent = () => ws.messages().filter((m) => m.type === "resolve" || m.type === "foundry.resolve");
+    const answers = () => Standin.log.socket.filter((s) => s.message.type === "applied").map((s) => s.message);
+    Standin.log.socket.length = 0;
+    // as it arrives on the socket: (message, sender)
+    client.onSocket({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 3 }, targets: ["alice-pc"] }, ALICE);
+    for (let i = 0; i < 50 && !sent().length; i++) await new Promise((r) => setImmediate(r));
+    ws.receive({ type: "error", id: sent()[0].id, code: "unknown_actor", message: "no actor 'boss' at this table" });
+    for (let i = 0; i < 50 && !answers().length; i++) await new Promise((r) => setTimeout(r, 2));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(unhandled, [], "nothing unhandled on the GM's page");
+    assert.deepEqual(answers(), [{
+      type: "applied", to: ALICE, ok: false, card: { table: "t1", epoch: 1, seq: 3 },
+      error: { code: "unknown_actor", message: "no actor 'boss' at this table" },
+    }]);
+    // the GM's client's own refusal (a card it cannot find, targets not all hers) is told too
+    client.onSocket({ type: "apply", user: ALICE, card: { table: "t1", epoch: 2, seq: 3 }, targets: ["alice-pc"] }, ALICE);
+    client.onSocket({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 3 }, targets: ["boss"] }, ALICE);
+    for (let i = 0; i < 100 && answers().length < 3; i++) await new Promise((r) => setTimeout(r, 2));
+    assert.deepEqual(answers().slice(1).map((a) => [a.to, a.key]).sort(),
+      [[ALICE, "ROLLBRIDGE.Button.ApplyNoCard"], [ALICE, "ROLLBRIDGE.Button.ApplyNotOwner"]]);
+    // Alice's client shows the answer; another user's, or one not from a GM, shows nothing
+    game.user = game.users.get(ALICE);
+    Standin.log.notifications.length = 0;
+    const [refused, noCard] = answers();
+    client.onSocket(refused, ALICE); // not from a GM: ignored
+    client.onSocket(refused, GMID);
+    client.onSocket({ ...noCard, to: GMID }, GMID);
+    client.onSocket(noCard, GMID);
+    assert.deepEqual(Standin.log.notifications.map((n) => [n.level, n.text]), [
+      ["error", "rollbridge: the server did not apply it: unknown_actor: no actor 'boss' at this table"],
+      ["error", `rollbridge: ${game.i18n.localize(noCard.key)}`],
+    ]);
+    assert.ok(!Standin.log.notifications[1].text.includes("ROLLBRIDGE"), "a translated text");
+    game.user = game.users.get(GMID);
+  } finally {
+    process.off("unhandledRejection", onUnhandled);
+  }
 });

@@ -13,7 +13,7 @@ import { localizeRenderedCards, postApprovalCard, postCard } from "./chat.mjs";
 import { setting } from "./settings.mjs";
 import { Connection } from "../client/connection.mjs";
 import { labelOf, ROLE_LABELS } from "../client/i18n.mjs";
-import { DIALECT, localeNotice, newRequestId, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage } from "../core/protocol.mjs";
+import { DIALECT, errorText, localeNotice, newRequestId, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage } from "../core/protocol.mjs";
 import {
   cardAudience, refusesRequesterSees, requesterCard, RollModeNotes, SECRET_MODES, withoutRequesterSees,
 } from "../core/rollmode.mjs";
@@ -362,6 +362,10 @@ export class FoundryClient {
    */
   async relayed(message, { sender = null } = {}) {
     if (!this.writer || !message) return null;
+    if (message.type === "apply") {
+      const outcome = await this.applyRelayed(message, { sender });
+      return outcome?.ok ? { seq: outcome.seq } : null;
+    }
     const claimed = message.user ?? null;
     if (sender && claimed && claimed !== sender) return this.#refuse(message, sender, "names another user");
     const user = game.users.get(sender ?? claimed);
@@ -371,21 +375,69 @@ export class FoundryClient {
       this.modes.note(message.request, { user: user.id, mode: message.mode, gm: false });
       return { noted: true };
     }
-    if (message.type !== "apply") return null;
+    return null;
+  }
+
+  /**
+   * The GM's client: a player's relayed apply (see relayed). Resolves with null
+   * when it is not this client's to answer (not the writer; no sender Foundry
+   * vouches for; a message naming another user than its sender), {ok: true, seq}
+   * when the follow-up was done, {ok: false, key} when this client refused it
+   * (key: the player's notice); rejects with the server's refusal.
+   */
+  async applyRelayed(message, { sender = null } = {}) {
+    if (!this.writer || message?.type !== "apply") return null;
+    const claimed = message.user ?? null;
     // GM authority: never on the sender's word about who it is
     if (!sender) return this.#refuse(message, claimed, "no sender Foundry vouches for");
+    if (claimed && claimed !== sender) return this.#refuse(message, sender, "names another user");
+    const user = game.users.get(sender);
+    if (!user) return null;
     const ref = message.card ?? {};
     const received = await this.#cardEventOf(ref);
     const event = received ? cardEvent(received) : null;
     const apply = event?.kind === "resolution" ? event.data?.apply : null;
-    if (!apply?.action) return this.#refuse(message, sender, "no such card with a follow-up here");
+    if (!apply?.action) {
+      this.#refuse(message, sender, "no such card with a follow-up here");
+      return { ok: false, key: "ROLLBRIDGE.Button.ApplyNoCard" };
+    }
     const targets = Array.isArray(message.targets) ? message.targets : [];
     const actors = foundryActors();
     const owned = (id) => typeof id === "string" && Boolean(findActor(id, actors)?.testUserPermission?.(user, 3));
-    if (!targets.length || !targets.every(owned)) return this.#refuse(message, sender, "targets not all the sender's");
+    if (!targets.length || !targets.every(owned)) {
+      this.#refuse(message, sender, "targets not all the sender's");
+      return { ok: false, key: "ROLLBRIDGE.Button.ApplyNotOwner" };
+    }
     const request = buttonRequest("apply", { card: { apply, actor: event.data?.actor ?? null }, targets });
     const reply = await this.request(request);
-    return { seq: reply?.seq ?? reply?.event?.seq ?? null };
+    return { ok: true, seq: reply?.seq ?? reply?.event?.seq ?? null };
+  }
+
+  /** The GM's client: tell a relayed apply's sender that it was not applied (the
+   * module's socket reaches every client; only `to`'s shows it). */
+  #answerApply(message, sender, outcome) {
+    if (!sender || !outcome || outcome.ok) return;
+    const card = message?.card ?? {};
+    game.socket?.emit(SOCKET, {
+      type: "applied", to: sender, ok: false,
+      card: { table: card.table ?? null, epoch: card.epoch ?? null, seq: card.seq ?? null },
+      ...(outcome.key ? { key: outcome.key } : {}),
+      ...(outcome.error ? { error: outcome.error } : {}),
+    });
+  }
+
+  /** A player's client: the GM's client's answer to this user's relayed apply. */
+  #applied(message, sender) {
+    if (message.to !== game.user?.id || message.ok !== false) return;
+    if (!game.users.get(sender)?.isGM) return; // only the GM's client answers
+    const keys = ["ROLLBRIDGE.Button.ApplyNoCard", "ROLLBRIDGE.Button.ApplyNotOwner"];
+    const error = message.error ?? {};
+    const text = keys.includes(message.key)
+      ? game.i18n.localize(message.key)
+      : game.i18n.format("ROLLBRIDGE.Button.ApplyRefused", {
+        reason: errorText({ code: String(error.code ?? "error"), message: String(error.message ?? "") }, game.i18n),
+      });
+    ui.notifications?.error?.(`rollbridge: ${text}`);
   }
 
   /**
@@ -401,6 +453,9 @@ export class FoundryClient {
     if (table !== (this.table ?? null) || !Number.isSafeInteger(ref?.epoch) || !Number.isSafeInteger(ref?.seq) || ref.seq < 1) {
       return null;
     }
+    // the server resumes only in the table's current epoch, up to its latest seq
+    const now = this.connection?.cursor;
+    if (!now || ref.epoch !== now.epoch || ref.seq > now.seq) return null;
     // one read at a time: a burst of presses opens no burst of connections
     const read = this.reads.then(() => this.events.get(table, ref.epoch, ref.seq) ?? this.#readEvent(ref.epoch, ref.seq));
     this.reads = read.catch(() => null);
@@ -578,6 +633,19 @@ export class FoundryClient {
   onSocket(message, sender = null) {
     if (message?.type === "status") this.gmStatus = message.status;
     // a player's client asking the GM's (relay.mjs): roll-mode notes on v12, applies always
-    if (message?.type === "rollMode" || message?.type === "apply") this.relayed(message, { sender });
+    if (message?.type === "rollMode") {
+      this.relayed(message, { sender }).catch((error) => console.warn(`rollbridge | ${redact(error?.message ?? error)}`));
+    }
+    // an apply refused (here, or by the server) is told its sender; it never rejects unhandled
+    if (message?.type === "apply") {
+      this.applyRelayed(message, { sender })
+        .catch((error) => {
+          console.warn(`rollbridge | a relayed apply from ${String(sender)} was refused: ${redact(error?.message ?? error)}`);
+          return { ok: false, error: { code: error?.code ?? null, message: String(error?.message ?? error) } };
+        })
+        .then((outcome) => this.#answerApply(message, sender, outcome))
+        .catch((error) => console.warn(`rollbridge | ${redact(error?.message ?? error)}`));
+    }
+    if (message?.type === "applied") this.#applied(message, sender);
   }
 }
