@@ -428,3 +428,48 @@ test("R5: a relayed apply the server refuses is told its sender over the socket;
     process.off("unhandledRejection", onUnhandled);
   }
 });
+
+test("R6: a repeated apply press is the same request (one id), so the server applies it once", async () => {
+  const { applyRequestId } = await import("../../../adapters/foundry/module/scripts/core/buttons.mjs");
+  const people = [
+    { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+    { _id: "standinAlice001", name: "Alice" }, // owns alice-pc and alice-pet
+  ];
+  const [, ALICE] = people.map((u) => u._id);
+  client?.stop();
+  await world({ users: people, user: "gm", generation: 13 });
+  await registerModuleSettings();
+  game.ready = true;
+  Standin.addActor({ _id: "alicepc", name: "Alice's PC", ownership: { [ALICE]: 3 }, flags: { rollbridge: { actorId: "alice-pc" } } });
+  Standin.addActor({ _id: "alicepet", name: "Alice's pet", ownership: { [ALICE]: 3 }, flags: { rollbridge: { actorId: "alice-pet" } } });
+  client = new FoundryClient();
+  client.start();
+  const ws = welcomeClient(client, { role: "gm", seq: 2 });
+  ws.receive({
+    type: "event", table: "t1", epoch: 1, seq: 3, kind: "resolution", request: "r3",
+    data: { action: "attack", actor: "boss", targets: ["alice-pc"], apply: { action: "damage", params: { code: "6M" } }, dice: [] },
+    actors: [], foundry: { rolls: [], speaker: null },
+  });
+  await settle(client);
+  const sent = () => ws.messages().filter((m) => m.type === "resolve" || m.type === "foundry.resolve");
+  const press = (targets) => client.onSocket({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 3 }, targets }, ALICE);
+  press(["alice-pc", "alice-pet"]);
+  for (let i = 0; i < 50 && !sent().length; i++) await new Promise((r) => setImmediate(r));
+  ws.receive({ type: "result", id: sent()[0].id, status: "done", seq: 4 });
+  await new Promise((r) => setTimeout(r, 5));
+  press(["alice-pet", "alice-pc"]); // pressed again, after the first was done: the same id
+  for (let i = 0; i < 50 && sent().length < 2; i++) await new Promise((r) => setImmediate(r));
+  const ids = sent().map((m) => m.id);
+  assert.equal(ids.length, 2);
+  assert.equal(new Set(ids).size, 1, `one request id for both presses: ${ids}`);
+  assert.ok(ids[0].length <= 64);
+  // another card, another user or other targets: another request
+  const base = { table: "t1", epoch: 1, seq: 3, user: ALICE, targets: ["alice-pc", "alice-pet"] };
+  const one = applyRequestId(base);
+  assert.equal(one, ids[0]);
+  assert.equal(applyRequestId({ ...base, targets: ["alice-pet", "alice-pc", "alice-pc"] }), one);
+  for (const other of [{ seq: 5 }, { epoch: 2 }, { user: "standinBob00001" }, { targets: ["alice-pc"] }, { table: "t2" }]) {
+    assert.notEqual(applyRequestId({ ...base, ...other }), one, JSON.stringify(other));
+  }
+  assert.ok(applyRequestId({ ...base, epoch: 10 ** 20, seq: 10 ** 20, targets: ["x".repeat(300)] }).length <= 64);
+});

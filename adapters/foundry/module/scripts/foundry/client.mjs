@@ -17,7 +17,7 @@ import { DIALECT, errorText, localeNotice, newRequestId, resolveMessage, Rollbri
 import {
   cardAudience, refusesRequesterSees, requesterCard, RollModeNotes, SECRET_MODES, withoutRequesterSees,
 } from "../core/rollmode.mjs";
-import { buttonRequest, UndoTracker } from "../core/buttons.mjs";
+import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { askGM } from "./relay.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
 import {
@@ -409,6 +409,8 @@ export class FoundryClient {
       return { ok: false, key: "ROLLBRIDGE.Button.ApplyNotOwner" };
     }
     const request = buttonRequest("apply", { card: { apply, actor: event.data?.actor ?? null }, targets });
+    // a repeated press is the same request: the server does it once (core/buttons.mjs)
+    request.id = applyRequestId({ table: ref.table ?? null, epoch: ref.epoch, seq: ref.seq, user: sender, targets });
     const reply = await this.request(request);
     return { ok: true, seq: reply?.seq ?? reply?.event?.seq ?? null };
   }
