@@ -473,3 +473,24 @@ test("R6: a repeated apply press is the same request (one id), so the server app
   }
   assert.ok(applyRequestId({ ...base, epoch: 10 ** 20, seq: 10 ** 20, targets: ["x".repeat(300)] }).length <= 64);
 });
+
+test("R8: the first roll-mode note of a request wins; another player's later note for it is ignored", async () => {
+  const people = [
+    { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+    { _id: "standinAlice001", name: "Alice" },
+    { _id: "standinMallory1", name: "Mallory" },
+  ];
+  const [, ALICE, MALLORY] = people.map((u) => u._id);
+  client?.stop();
+  await world({ users: people, user: "gm", generation: 12 });
+  await registerModuleSettings();
+  game.ready = true;
+  client = new FoundryClient();
+  client.start();
+  welcomeClient(client, { role: "gm", seq: 0 });
+  // v12: Alice's note goes on the socket, which Mallory's client receives too
+  client.onSocket({ type: "rollMode", request: "a-1", user: ALICE, mode: "gmroll" }, ALICE);
+  client.onSocket({ type: "rollMode", request: "a-1", user: MALLORY, mode: "selfroll" }, MALLORY);
+  await settle(client);
+  assert.deepEqual(client.modes.get("a-1"), { user: ALICE, mode: "gmroll", gm: false });
+});

@@ -136,11 +136,14 @@ export class RollModeNotes {
     this.waiting = new Map();
   }
 
-  /** Keep the mode of request `request`: {user, mode, gm}. An unknown mode is ignored. */
+  /** Keep the mode of request `request`: {user, mode, gm}. An unknown mode is ignored,
+   * and so is a later note of a request already noted: the first wins (on v12 a note
+   * reaches every client on the module's socket, so another player learns the request
+   * id and could otherwise send a note of their own for it, as the roller). */
   note(request, { user, mode, gm = false }) {
     const normal = normalMode(mode);
     if (!request || !user || !normal) return false;
-    this.notes.delete(request);
+    if (this.notes.has(request)) return false;
     this.notes.set(request, { user: String(user), mode: normal, gm: Boolean(gm) });
     while (this.notes.size > this.limit) this.notes.delete(this.notes.keys().next().value);
     const waiter = this.waiting.get(request);
