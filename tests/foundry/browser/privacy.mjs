@@ -256,10 +256,15 @@ try {
   assert.equal(secret.blind, true);
   assert.deepEqual(secret.whisper, ["standinGM000001"]);
   // a whispered card carries no Rolls (a roll message reaches every client as "???");
-  // Dice So Nice shows its dice to the GMs only, blind
+  // Dice So Nice shows its dice to the GMs only. Its `blind` is "blind for the current
+  // user" (Dice So Nice 5, Dice3D#showForRoll's JSDoc; show() animates on the calling
+  // client only when !blind, the others get the dice by `users`): the GM's own blind
+  // roll is read by the GM, so it is false — blind is true exactly when the posting
+  // GM is not one of the card's readers (the review's R3). The roller being blind is
+  // said by `users`, which is the GMs alone.
   assert.equal(secret.rolls, 0);
   assert.deepEqual(secret.showForRoll.at(-1)?.whisper, ["standinGM000001"]);
-  assert.equal(secret.showForRoll.at(-1)?.blind, true);
+  assert.equal(secret.showForRoll.at(-1)?.blind, false);
   const secretSeen = await seen(pages.gm, secret);
   assert.ok(leaks(secretSeen.stored).length > 0, "a GM-only card may keep the GM's view");
   for (const key of ["ivan", "paul"]) {

@@ -209,8 +209,8 @@ test("F4: a relayed apply with a forged user is refused, on a v13 query and on t
   assert.equal(await answer(client.relayed({ ...forged, user: MALLORY }, { sender: MALLORY })), null, "Mallory owns no target");
   await settle(client);
   assert.deepEqual(sent(), [], "nothing sent on the GM's connection");
-  // the socket's sender is the last argument, as Foundry's server adds it after the sender's own
-  assert.equal(socketSender([ALICE, MALLORY]), MALLORY);
+  // the socket's sender: the one argument Foundry's server adds to the module's one
+  assert.equal(socketSender([MALLORY]), MALLORY);
   assert.equal(socketSender([]), null);
   assert.equal(socketSender(["nobody"]), null);
   // Alice herself, on the socket: the card's own follow-up, not what the message asks for
@@ -238,4 +238,259 @@ test("F6: Dice So Nice shows a whispered card's dice to the posting GM too when 
   assert.equal(blind.speaker?.alias, "Tukan");
   assert.equal(gmroll.user, PLAYER, "a GM roll: the roller's dice, not the GM's");
   delete game.dice3d;
+});
+
+test("R3: Dice So Nice's blind is true exactly when the posting GM is not one of the card's readers (a player's self roll)", async () => {
+  const ws = await gmClient({ generation: 13 });
+  Standin.installDiceSoNice({ version: 6 });
+  Standin.log.showForRoll.length = 0;
+  // a player's self roll on a server without requester_sees: whispered to the roller
+  // alone, the GM's client posts it — Foundry would not show it to the GM
+  client.modes.note("p-self", { user: PLAYER, mode: "selfroll", gm: false });
+  ws.receive(rollEvent(1, { request: "p-self", gmOnly: true }));
+  await settle(client);
+  // the GM's own blind roll: the GM reads it
+  client.modes.note("g-blind", { user: GM, mode: "blindroll", gm: true });
+  ws.receive(rollEvent(2, { request: "g-blind", gmOnly: true }));
+  await settle(client);
+  const [self, gmBlind] = Standin.log.showForRoll;
+  assert.deepEqual(self.whisper, [PLAYER]);
+  assert.equal(self.blind, true, "the GM is no reader of a player's self roll: not animated on the GM's screen");
+  assert.deepEqual(gmBlind.whisper, [GM]);
+  assert.equal(gmBlind.blind, false, "the GM reads its own blind roll");
+  delete game.dice3d;
+});
+
+test("R2: a GM who ticked Dice So Nice's 'Only show my dice' still sends a player's GM-roll dice to its readers", async () => {
+  const ws = await gmClient({ generation: 13 });
+  game.user.flags = { "dice-so-nice": { settings: { onlyShowOwnDice: true } } };
+  Standin.installDiceSoNice({ version: 6 });
+  Standin.log.showForRoll.length = 0;
+  client.modes.note("p-gm", { user: PLAYER, mode: "gmroll", gm: false });
+  ws.receive(rollEvent(1, { request: "p-gm", gmOnly: true }));
+  await settle(client);
+  const [call] = Standin.log.showForRoll;
+  assert.equal(call.dropped, undefined, "Dice So Nice did not return before sending the dice");
+  assert.equal(call.user, GM, "sent as the GM's own (the roller's would be dropped)");
+  assert.deepEqual([...call.whisper].sort(), [GM, PLAYER].sort(), "to the GMs and the roller");
+  assert.equal(call.blind, true, "and not animated on the GM's screen, as the option asks");
+  // without the option, the roller's dice, animated for the GM who reads the card
+  game.user.flags = {};
+  client.modes.note("p-gm2", { user: PLAYER, mode: "gmroll", gm: false });
+  ws.receive(rollEvent(2, { request: "p-gm2", gmOnly: true }));
+  await settle(client);
+  const second = Standin.log.showForRoll[1];
+  assert.deepEqual([second.user, second.blind, second.dropped], [PLAYER, false, undefined]);
+  delete game.dice3d;
+});
+
+test("R4: a socket message is taken as a user's only when the handler gets exactly (message, senderId)", async () => {
+  const people = [
+    { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+    { _id: "standinAlice001", name: "Alice" },
+    { _id: "standinMallory1", name: "Mallory" },
+  ];
+  await world({ users: people, user: "gm", generation: 13 });
+  const [, ALICE, MALLORY] = people.map((u) => u._id);
+  assert.equal(socketSender([ALICE]), ALICE);
+  // Mallory emits (data, ALICE): whether the server appends her id after all arguments
+  // or puts it second and forwards the rest, the handler gets two: no sender vouched for
+  assert.equal(socketSender([ALICE, MALLORY]), null, "appended after a forged extra argument");
+  assert.equal(socketSender([MALLORY, ALICE]), null, "inserted second, the forged one forwarded");
+  assert.equal(socketSender(["nobody"]), null);
+  assert.equal(socketSender([{ id: ALICE }]), null);
+});
+
+test("R1: after the GM's page reloaded, a player's relayed apply reads the card's event from the server", async () => {
+  const people = [
+    { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+    { _id: "standinAlice001", name: "Alice" }, // owns alice-pc
+  ];
+  const [, ALICE] = people.map((u) => u._id);
+  client?.stop();
+  await world({ users: people, user: "gm", generation: 13 });
+  await registerModuleSettings();
+  game.ready = true;
+  Standin.addActor({ _id: "alicepc", name: "Alice's PC", ownership: { [ALICE]: 3 }, flags: { rollbridge: { actorId: "alice-pc" } } });
+  Standin.addActor({ _id: "bosspc", name: "Boss NPC", flags: { rollbridge: { actorId: "boss" } } });
+  const attack = {
+    type: "event", table: "t1", epoch: 1, seq: 3, kind: "resolution", request: "r3",
+    data: { action: "attack", actor: "boss", targets: ["alice-pc"], apply: { action: "damage", params: { code: "6M" } }, dice: [] },
+    actors: [], foundry: { rolls: [], speaker: null },
+  };
+  client = new FoundryClient();
+  client.start();
+  let ws = welcomeClient(client, { role: "gm", seq: 2 });
+  ws.receive(attack);
+  await settle(client);
+  // the GM presses F5: a new page, its connection resumes after the card
+  client.stop();
+  client = new FoundryClient();
+  client.start();
+  ws = welcomeClient(client, { role: "gm", seq: 3 });
+  await settle(client);
+  assert.equal(client.cachedEvent("t1", 1, 3), null, "the new page holds no event of the card");
+  const sent = () => ws.messages().filter((m) => m.type === "resolve" || m.type === "foundry.resolve");
+  const done = client.relayed({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 3 }, targets: ["alice-pc"] }, { sender: ALICE });
+  for (let i = 0; i < 50 && FakeWebSocket.last() === ws; i++) await new Promise((r) => setImmediate(r));
+  const reader = FakeWebSocket.last();
+  assert.notEqual(reader, ws, "the GM's client asks the server for the card's event");
+  reader.open();
+  const hello = reader.messages().find((m) => m.type === "hello");
+  assert.deepEqual(hello.resume, { epoch: 1, seq: 2 }, "a resume from the seq before the card");
+  reader.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 3, locale: "en", table: { id: "t1", actors: [] }, resume: { recovered: true, missed: 1 } });
+  reader.receive(attack);
+  for (let i = 0; i < 50 && !sent().length; i++) await new Promise((r) => setImmediate(r));
+  const [request] = sent();
+  assert.ok(request, "the follow-up went out on the GM's connection");
+  assert.deepEqual({ ...request, id: undefined }, { type: "resolve", action: "damage", targets: ["alice-pc"], params: { code: "6M" }, actor: "boss", id: undefined });
+  assert.ok(reader.closedWith, "the reading connection is closed");
+  ws.receive({ type: "result", id: request.id, status: "done", seq: 4 });
+  assert.deepEqual(await done, { seq: 4 });
+  // a seq the table never reached: refused without asking the server
+  const none = client.relayed({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 99 }, targets: ["alice-pc"] }, { sender: ALICE });
+  assert.equal(await none, null);
+  assert.equal(FakeWebSocket.last(), reader, "no connection opened");
+  // a card the server answers with a snapshot instead (it cannot show the missed events): refused
+  const old = client.relayed({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 2 }, targets: ["alice-pc"] }, { sender: ALICE });
+  for (let i = 0; i < 50 && FakeWebSocket.last() === reader; i++) await new Promise((r) => setImmediate(r));
+  const second = FakeWebSocket.last();
+  assert.notEqual(second, reader);
+  second.open();
+  const hello2 = second.messages().find((m) => m.type === "hello");
+  assert.deepEqual(hello2.resume, { epoch: 1, seq: 1 });
+  second.receive({ type: "welcome", id: hello2.id, protocol: 1, role: "gm", epoch: 1, seq: 4, locale: "en", table: { id: "t1", actors: [] }, resume: { recovered: false, missed: 0, reason: "too_far_behind" } });
+  assert.equal(await old, null);
+  await new Promise((r) => setImmediate(r));
+  assert.ok(second.closedWith, "closed");
+  assert.equal(sent().length, 1, "nothing more sent");
+});
+
+test("R5: a relayed apply the server refuses is told its sender over the socket; no unhandled rejection on the GM's page", async () => {
+  const people = [
+    { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+    { _id: "standinAlice001", name: "Alice" }, // owns alice-pc
+  ];
+  const [GMID, ALICE] = people.map((u) => u._id);
+  const unhandled = [];
+  const onUnhandled = (reason) => unhandled.push(String(reason?.message ?? reason));
+  process.on("unhandledRejection", onUnhandled);
+  try {
+    client?.stop();
+    await world({ users: people, user: "gm", generation: 13 });
+    await registerModuleSettings();
+    game.ready = true;
+    Standin.addActor({ _id: "alicepc", name: "Alice's PC", ownership: { [ALICE]: 3 }, flags: { rollbridge: { actorId: "alice-pc" } } });
+    client = new FoundryClient();
+    client.start();
+    const ws = welcomeClient(client, { role: "gm", seq: 2 });
+    ws.receive({
+      type: "event", table: "t1", epoch: 1, seq: 3, kind: "resolution", request: "r3",
+      data: { action: "attack", actor: "boss", targets: ["alice-pc"], apply: { action: "damage", params: { code: "6M" } }, dice: [] },
+      actors: [], foundry: { rolls: [], speaker: null },
+    });
+    await settle(client);
+    const sent = () => ws.messages().filter((m) => m.type === "resolve" || m.type === "foundry.resolve");
+    const answers = () => Standin.log.socket.filter((s) => s.message.type === "applied").map((s) => s.message);
+    Standin.log.socket.length = 0;
+    // as it arrives on the socket: (message, sender)
+    client.onSocket({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 3 }, targets: ["alice-pc"] }, ALICE);
+    for (let i = 0; i < 50 && !sent().length; i++) await new Promise((r) => setImmediate(r));
+    ws.receive({ type: "error", id: sent()[0].id, code: "unknown_actor", message: "no actor 'boss' at this table" });
+    for (let i = 0; i < 50 && !answers().length; i++) await new Promise((r) => setTimeout(r, 2));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(unhandled, [], "nothing unhandled on the GM's page");
+    assert.deepEqual(answers(), [{
+      type: "applied", to: ALICE, ok: false, card: { table: "t1", epoch: 1, seq: 3 },
+      error: { code: "unknown_actor", message: "no actor 'boss' at this table" },
+    }]);
+    // the GM's client's own refusal (a card it cannot find, targets not all hers) is told too
+    client.onSocket({ type: "apply", user: ALICE, card: { table: "t1", epoch: 2, seq: 3 }, targets: ["alice-pc"] }, ALICE);
+    client.onSocket({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 3 }, targets: ["boss"] }, ALICE);
+    for (let i = 0; i < 100 && answers().length < 3; i++) await new Promise((r) => setTimeout(r, 2));
+    assert.deepEqual(answers().slice(1).map((a) => [a.to, a.key]).sort(),
+      [[ALICE, "ROLLBRIDGE.Button.ApplyNoCard"], [ALICE, "ROLLBRIDGE.Button.ApplyNotOwner"]]);
+    // Alice's client shows the answer; another user's, or one not from a GM, shows nothing
+    game.user = game.users.get(ALICE);
+    Standin.log.notifications.length = 0;
+    const [refused, noCard] = answers();
+    client.onSocket(refused, ALICE); // not from a GM: ignored
+    client.onSocket(refused, GMID);
+    client.onSocket({ ...noCard, to: GMID }, GMID);
+    client.onSocket(noCard, GMID);
+    assert.deepEqual(Standin.log.notifications.map((n) => [n.level, n.text]), [
+      ["error", "rollbridge: the server did not apply it: unknown_actor: no actor 'boss' at this table"],
+      ["error", `rollbridge: ${game.i18n.localize(noCard.key)}`],
+    ]);
+    assert.ok(!Standin.log.notifications[1].text.includes("ROLLBRIDGE"), "a translated text");
+    game.user = game.users.get(GMID);
+  } finally {
+    process.off("unhandledRejection", onUnhandled);
+  }
+});
+
+test("R6: a repeated apply press is the same request (one id), so the server applies it once", async () => {
+  const { applyRequestId } = await import("../../../adapters/foundry/module/scripts/core/buttons.mjs");
+  const people = [
+    { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+    { _id: "standinAlice001", name: "Alice" }, // owns alice-pc and alice-pet
+  ];
+  const [, ALICE] = people.map((u) => u._id);
+  client?.stop();
+  await world({ users: people, user: "gm", generation: 13 });
+  await registerModuleSettings();
+  game.ready = true;
+  Standin.addActor({ _id: "alicepc", name: "Alice's PC", ownership: { [ALICE]: 3 }, flags: { rollbridge: { actorId: "alice-pc" } } });
+  Standin.addActor({ _id: "alicepet", name: "Alice's pet", ownership: { [ALICE]: 3 }, flags: { rollbridge: { actorId: "alice-pet" } } });
+  client = new FoundryClient();
+  client.start();
+  const ws = welcomeClient(client, { role: "gm", seq: 2 });
+  ws.receive({
+    type: "event", table: "t1", epoch: 1, seq: 3, kind: "resolution", request: "r3",
+    data: { action: "attack", actor: "boss", targets: ["alice-pc"], apply: { action: "damage", params: { code: "6M" } }, dice: [] },
+    actors: [], foundry: { rolls: [], speaker: null },
+  });
+  await settle(client);
+  const sent = () => ws.messages().filter((m) => m.type === "resolve" || m.type === "foundry.resolve");
+  const press = (targets) => client.onSocket({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 3 }, targets }, ALICE);
+  press(["alice-pc", "alice-pet"]);
+  for (let i = 0; i < 50 && !sent().length; i++) await new Promise((r) => setImmediate(r));
+  ws.receive({ type: "result", id: sent()[0].id, status: "done", seq: 4 });
+  await new Promise((r) => setTimeout(r, 5));
+  press(["alice-pet", "alice-pc"]); // pressed again, after the first was done: the same id
+  for (let i = 0; i < 50 && sent().length < 2; i++) await new Promise((r) => setImmediate(r));
+  const ids = sent().map((m) => m.id);
+  assert.equal(ids.length, 2);
+  assert.equal(new Set(ids).size, 1, `one request id for both presses: ${ids}`);
+  assert.ok(ids[0].length <= 64);
+  // another card, another user or other targets: another request
+  const base = { table: "t1", epoch: 1, seq: 3, user: ALICE, targets: ["alice-pc", "alice-pet"] };
+  const one = applyRequestId(base);
+  assert.equal(one, ids[0]);
+  assert.equal(applyRequestId({ ...base, targets: ["alice-pet", "alice-pc", "alice-pc"] }), one);
+  for (const other of [{ seq: 5 }, { epoch: 2 }, { user: "standinBob00001" }, { targets: ["alice-pc"] }, { table: "t2" }]) {
+    assert.notEqual(applyRequestId({ ...base, ...other }), one, JSON.stringify(other));
+  }
+  assert.ok(applyRequestId({ ...base, epoch: 10 ** 20, seq: 10 ** 20, targets: ["x".repeat(300)] }).length <= 64);
+});
+
+test("R8: the first roll-mode note of a request wins; another player's later note for it is ignored", async () => {
+  const people = [
+    { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+    { _id: "standinAlice001", name: "Alice" },
+    { _id: "standinMallory1", name: "Mallory" },
+  ];
+  const [, ALICE, MALLORY] = people.map((u) => u._id);
+  client?.stop();
+  await world({ users: people, user: "gm", generation: 12 });
+  await registerModuleSettings();
+  game.ready = true;
+  client = new FoundryClient();
+  client.start();
+  welcomeClient(client, { role: "gm", seq: 0 });
+  // v12: Alice's note goes on the socket, which Mallory's client receives too
+  client.onSocket({ type: "rollMode", request: "a-1", user: ALICE, mode: "gmroll" }, ALICE);
+  client.onSocket({ type: "rollMode", request: "a-1", user: MALLORY, mode: "selfroll" }, MALLORY);
+  await settle(client);
+  assert.deepEqual(client.modes.get("a-1"), { user: ALICE, mode: "gmroll", gm: false });
 });

@@ -92,7 +92,10 @@
 //     written); each animation records the dice thrown, every Die term's
 //     results in the order given. game.dice3d.showForRoll(roll, user,
 //     synchronize, whisper, blind) is there too (recorded apart): as Dice So
-//     Nice 5's Dice3D#show, it resolves false at once when blind for the caller,
+//     Nice 5's, it sends nothing and resolves false when the calling user's own
+//     "Only show my dice" (the user's flags["dice-so-nice"].settings.onlyShowOwnDice)
+//     is on and `user` is another user (recorded with `dropped`); as its
+//     Dice3D#show, it resolves false at once when blind for the caller,
 //     and while the tab is hidden (installDiceSoNice({hidden: true}),
 //     setTabHidden) it resolves only once the tab is visible again
 //
@@ -219,8 +222,9 @@
   const pendingQueries = new Map();
   let queryCount = 0;
   class User {
-    constructor({ _id, name, isGM = false, active = true }) {
+    constructor({ _id, name, isGM = false, active = true, flags = {} }) {
       this.id = _id;
+      this.flags = structuredClone(flags);
       this.name = name;
       this.isGM = isGM;
       this.active = active;
@@ -1376,6 +1380,12 @@
     diceSoNiceTab.hidden = hidden;
     game.dice3d = {
       async showForRoll(roll, user, synchronize, whisper, blind, messageID = null, speaker = null) {
+        // Dice So Nice 5 (Dice3D.js showForRoll): the CALLING user's "Only show my dice"
+        // returns before show(), so nothing is sent to anyone, for another user's roll
+        if (game.user?.flags?.["dice-so-nice"]?.settings?.onlyShowOwnDice && user !== game.user) {
+          record.showForRoll.push({ formula: roll.formula, user: user?.id, synchronize, whisper, blind, messageID, speaker, dropped: "onlyShowOwnDice" });
+          return false;
+        }
         record.showForRoll.push({ formula: roll.formula, user: user?.id, synchronize, whisper, blind, messageID, speaker });
         if (blind) return false;
         if (diceSoNiceTab.hidden) return new Promise((resolve) => parked.push(resolve));

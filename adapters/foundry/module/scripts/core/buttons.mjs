@@ -134,6 +134,30 @@ export function buttonRequest(action, { card, targets = [], reason } = {}) {
   }
 }
 
+/**
+ * The request id of a card's "apply": the same for the same card (table, epoch,
+ * seq), user and targets (in any order), so a repeated press — a double click, a
+ * second press before the card's follow-up shows — is the same request, which
+ * the server answers again rather than applying twice (a repeated id from the
+ * same connection's token: docs/protocol.md). At most 64 characters, as the
+ * protocol takes: `apply-<epoch>-<seq>-<hash>`, the hash (FNV-1a, 2×32 bits) of
+ * all of it.
+ */
+export function applyRequestId({ table = null, epoch, seq, user, targets = [] }) {
+  const key = [table ?? "", epoch, seq, user ?? "", ...[...new Set(targets.map(String))].sort()].join("\u0000");
+  const fnv = (seed) => {
+    let h = seed >>> 0;
+    for (let i = 0; i < key.length; i++) {
+      h ^= key.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    return h.toString(16).padStart(8, "0");
+  };
+  const hash = fnv(0x811c9dc5) + fnv(0x050c5d1f);
+  const id = `apply-${epoch}-${seq}-${hash}`;
+  return id.length <= 64 ? id : `apply-${hash}`;
+}
+
 /** The card of an `approval.requested` event (GM only): who asks for what.
  * @param {any} event
  * @param {{i18n: import('../client/i18n.mjs').I18n, by?: string}} options

@@ -136,11 +136,14 @@ export class RollModeNotes {
     this.waiting = new Map();
   }
 
-  /** Keep the mode of request `request`: {user, mode, gm}. An unknown mode is ignored. */
+  /** Keep the mode of request `request`: {user, mode, gm}. An unknown mode is ignored,
+   * and so is a later note of a request already noted: the first wins (on v12 a note
+   * reaches every client on the module's socket, so another player learns the request
+   * id and could otherwise send a note of their own for it, as the roller). */
   note(request, { user, mode, gm = false }) {
     const normal = normalMode(mode);
     if (!request || !user || !normal) return false;
-    this.notes.delete(request);
+    if (this.notes.has(request)) return false;
     this.notes.set(request, { user: String(user), mode: normal, gm: Boolean(gm) });
     while (this.notes.size > this.limit) this.notes.delete(this.notes.keys().next().value);
     const waiter = this.waiting.get(request);
@@ -166,4 +169,28 @@ export class RollModeNotes {
       this.waiting.set(request, done);
     });
   }
+}
+
+/**
+ * Dice So Nice's showForRoll arguments for a whispered card this client (the
+ * user `me`) posts: {user, users, blind}. `readers` is the card's audience
+ * (cardAudience). `users`: who gets the dice over Dice So Nice's socket — the
+ * whisper, and the roller too unless blind. `blind` is Dice So Nice's "blind for
+ * the current user" (it decides only whether this client animates them): true
+ * when this user is not one of the card's readers (a player's self roll a GM
+ * posts), false for a card it may read (a GM or blind roll's, the GMs').
+ *
+ * `user` is the roller (their dice's look), except when this user ticked Dice
+ * So Nice's "Only show my dice" (`onlyOwnDice`): Dice So Nice 5's showForRoll
+ * then returns before sending anything for another user's roll, so no reader
+ * would see the dice. This user sends them as its own instead (the readers see
+ * them, in this user's look) and does not animate them itself (blind), as the
+ * option asks.
+ */
+export function diceSoNiceShow({ readers, me, onlyOwnDice = false }) {
+  const whisper = readers?.whisper ?? [];
+  const users = readers?.blind ? [...whisper] : [...new Set([...whisper, readers?.author].filter(Boolean))];
+  const roller = readers?.author ?? me;
+  const others = Boolean(onlyOwnDice) && roller !== me;
+  return { user: others ? me : roller, users, blind: others || !users.includes(me) };
 }

@@ -6,7 +6,7 @@
 // on their own connection or, without one, through the GM's client (relay.mjs:
 // the card's reference and the targets, never a request of the player's making).
 
-import { buttonRequest, buttonsHtml, cardButtons } from "../core/buttons.mjs";
+import { applyRequestId, buttonRequest, buttonsHtml, cardButtons } from "../core/buttons.mjs";
 import { errorText } from "../core/protocol.mjs";
 import { findActor, MODULE_ID } from "../core/state.mjs";
 import { foundryActors } from "./actors.mjs";
@@ -81,6 +81,10 @@ export async function press(action, card, client) {
     }
     const request = buttonRequest(action, { card, targets });
     if (!request) return null;
+    // a repeated apply of this card to these targets is the same request: done once
+    if (action === "apply") {
+      request.id = applyRequestId({ table: card.table ?? null, epoch: card.epoch, seq: card.seq, user: game.user?.id, targets });
+    }
     if (client.connection) {
       const reply = await client.request(request);
       if (action === "approve" || action === "reject") client.settled.add(card.pending);

@@ -14,7 +14,8 @@
 // the GM's view, which may hold an NPC's hidden numbers — would sit in every
 // player's client. As a plain whisper it reaches only its readers; Dice So
 // Nice is asked to show its dice to them (showForRoll with the whisper, the
-// roller too unless blind), without waiting for the animation: Dice So Nice
+// roller too unless blind; blind for the posting client only when its user is
+// not a reader), without waiting for the animation: Dice So Nice
 // holds it while the tab is hidden, and the events are handled one at a time.
 //
 // Each Die term's results are in Foundry's own order (the adapter's
@@ -40,6 +41,7 @@
 import { foundryActors } from "./actors.mjs";
 import { renderCard } from "../core/card.mjs";
 import { approvalCardHtml } from "../core/buttons.mjs";
+import { diceSoNiceShow } from "../core/rollmode.mjs";
 import { cardEvent, cardToLocalize, cardView, MODULE_ID, speakerFor } from "../core/state.mjs";
 
 export function rebuildRolls(event) {
@@ -97,17 +99,19 @@ export async function postCard(received, { locale = null, role = null, audience 
   if (!whisper.length) {
     if (rolls.length) data.rolls = rolls;
   } else if (rolls.length && game.dice3d?.showForRoll && !replayed) {
-    const viewers = readers.blind ? whisper : [...new Set([...whisper, readers.author].filter(Boolean))];
-    // the roller's dice (Dice So Nice's appearance is the user's); `blind` is "blind for
-    // this client", and the poster reads every card it posts (a blind roll's `viewers`
-    // already leave its roller out); the speaker for Dice So Nice's "hide NPC rolls"
-    const roller = game.users.get(readers.author) ?? game.user;
+    // the roller's dice (Dice So Nice's appearance is the user's) to the card's readers;
+    // blind for this client when this user is not one of them; this user's own when it
+    // asked Dice So Nice for "Only show my dice", which would drop another user's roll
+    // for every reader (core/rollmode.mjs); the speaker for Dice So Nice's "hide NPC rolls"
+    const onlyOwnDice = game.user?.flags?.["dice-so-nice"]?.settings?.onlyShowOwnDice;
+    const show = diceSoNiceShow({ readers, me: game.user.id, onlyOwnDice });
+    const roller = game.users.get(show.user) ?? game.user;
     // not awaited: Dice So Nice resolves only once the animation ran, and while this
     // tab is hidden it parks it until the tab is visible again; the card, and every
     // event after it (cards, actor writes, the cursor), would wait that long
     for (const roll of rolls) {
       Promise.resolve()
-        .then(() => game.dice3d.showForRoll(roll, roller, true, viewers, false, null, speaker))
+        .then(() => game.dice3d.showForRoll(roll, roller, true, show.users, show.blind, null, speaker))
         .catch((error) => console.warn(`rollbridge | Dice So Nice: ${error?.message ?? error}`));
     }
   }

@@ -13,11 +13,11 @@ import { localizeRenderedCards, postApprovalCard, postCard } from "./chat.mjs";
 import { setting } from "./settings.mjs";
 import { Connection } from "../client/connection.mjs";
 import { labelOf, ROLE_LABELS } from "../client/i18n.mjs";
-import { DIALECT, localeNotice, newRequestId, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage } from "../core/protocol.mjs";
+import { DIALECT, errorText, localeNotice, newRequestId, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage } from "../core/protocol.mjs";
 import {
   cardAudience, refusesRequesterSees, requesterCard, RollModeNotes, SECRET_MODES, withoutRequesterSees,
 } from "../core/rollmode.mjs";
-import { buttonRequest, UndoTracker } from "../core/buttons.mjs";
+import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { askGM } from "./relay.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
 import {
@@ -39,6 +39,8 @@ import { foundryActors, speakerActor } from "./actors.mjs";
 import { checkServerUrl, redact } from "../client/url.mjs";
 
 const SOCKET = `module.${MODULE_ID}`;
+/** How long the GM's client waits for the server to give it a card's event (a relayed apply). */
+export const READ_EVENT_MS = 8000;
 
 export class FoundryClient {
   constructor() {
@@ -66,6 +68,8 @@ export class FoundryClient {
     // the table's encounter as the server last said ({order, round, turn, current},
     // null: none runs; undefined: not known yet): the welcome's, then each event's
     this.encounter = undefined;
+    // reads of a card's event from the server (a relayed apply), one at a time
+    this.reads = Promise.resolve();
   }
 
   /** Read the settings and (re)connect as the rules say. */
@@ -351,12 +355,17 @@ export class FoundryClient {
    * not say (a v13 query); a `user` the message names is only the sender's word.
    * `rollMode`: the roll mode of the player's coming request. `apply`: a card's
    * follow-up for the targets the player selected — only from a sender Foundry
-   * vouches for, rebuilt from this client's own event of the card (its action,
-   * params and acting actor), and only when the sender owns every target.
+   * vouches for, rebuilt from the GM's own event of the card (its action, params
+   * and acting actor: this connection's, or read from the server after a reload),
+   * and only when the sender owns every target (the module's own rule).
    * Returns what the query answers (null: refused).
    */
   async relayed(message, { sender = null } = {}) {
     if (!this.writer || !message) return null;
+    if (message.type === "apply") {
+      const outcome = await this.applyRelayed(message, { sender });
+      return outcome?.ok ? { seq: outcome.seq } : null;
+    }
     const claimed = message.user ?? null;
     if (sender && claimed && claimed !== sender) return this.#refuse(message, sender, "names another user");
     const user = game.users.get(sender ?? claimed);
@@ -366,21 +375,144 @@ export class FoundryClient {
       this.modes.note(message.request, { user: user.id, mode: message.mode, gm: false });
       return { noted: true };
     }
-    if (message.type !== "apply") return null;
+    return null;
+  }
+
+  /**
+   * The GM's client: a player's relayed apply (see relayed). Resolves with null
+   * when it is not this client's to answer (not the writer; no sender Foundry
+   * vouches for; a message naming another user than its sender), {ok: true, seq}
+   * when the follow-up was done, {ok: false, key} when this client refused it
+   * (key: the player's notice); rejects with the server's refusal.
+   */
+  async applyRelayed(message, { sender = null } = {}) {
+    if (!this.writer || message?.type !== "apply") return null;
+    const claimed = message.user ?? null;
     // GM authority: never on the sender's word about who it is
     if (!sender) return this.#refuse(message, claimed, "no sender Foundry vouches for");
+    if (claimed && claimed !== sender) return this.#refuse(message, sender, "names another user");
+    const user = game.users.get(sender);
+    if (!user) return null;
     const ref = message.card ?? {};
-    const cached = this.events.get(ref.table ?? null, ref.epoch, ref.seq);
-    const event = cached ? cardEvent(cached) : null;
+    const received = await this.#cardEventOf(ref);
+    const event = received ? cardEvent(received) : null;
     const apply = event?.kind === "resolution" ? event.data?.apply : null;
-    if (!apply?.action) return this.#refuse(message, sender, "no such card with a follow-up here");
+    if (!apply?.action) {
+      this.#refuse(message, sender, "no such card with a follow-up here");
+      return { ok: false, key: "ROLLBRIDGE.Button.ApplyNoCard" };
+    }
     const targets = Array.isArray(message.targets) ? message.targets : [];
     const actors = foundryActors();
     const owned = (id) => typeof id === "string" && Boolean(findActor(id, actors)?.testUserPermission?.(user, 3));
-    if (!targets.length || !targets.every(owned)) return this.#refuse(message, sender, "targets not all the sender's");
+    if (!targets.length || !targets.every(owned)) {
+      this.#refuse(message, sender, "targets not all the sender's");
+      return { ok: false, key: "ROLLBRIDGE.Button.ApplyNotOwner" };
+    }
     const request = buttonRequest("apply", { card: { apply, actor: event.data?.actor ?? null }, targets });
+    // a repeated press is the same request: the server does it once (core/buttons.mjs)
+    request.id = applyRequestId({ table: ref.table ?? null, epoch: ref.epoch, seq: ref.seq, user: sender, targets });
     const reply = await this.request(request);
-    return { seq: reply?.seq ?? reply?.event?.seq ?? null };
+    return { ok: true, seq: reply?.seq ?? reply?.event?.seq ?? null };
+  }
+
+  /** The GM's client: tell a relayed apply's sender that it was not applied (the
+   * module's socket reaches every client; only `to`'s shows it). */
+  #answerApply(message, sender, outcome) {
+    if (!sender || !outcome || outcome.ok) return;
+    const card = message?.card ?? {};
+    game.socket?.emit(SOCKET, {
+      type: "applied", to: sender, ok: false,
+      card: { table: card.table ?? null, epoch: card.epoch ?? null, seq: card.seq ?? null },
+      ...(outcome.key ? { key: outcome.key } : {}),
+      ...(outcome.error ? { error: outcome.error } : {}),
+    });
+  }
+
+  /** A player's client: the GM's client's answer to this user's relayed apply. */
+  #applied(message, sender) {
+    if (message.to !== game.user?.id || message.ok !== false) return;
+    if (!game.users.get(sender)?.isGM) return; // only the GM's client answers
+    const keys = ["ROLLBRIDGE.Button.ApplyNoCard", "ROLLBRIDGE.Button.ApplyNotOwner"];
+    const error = message.error ?? {};
+    const text = keys.includes(message.key)
+      ? game.i18n.localize(message.key)
+      : game.i18n.format("ROLLBRIDGE.Button.ApplyRefused", {
+        reason: errorText({ code: String(error.code ?? "error"), message: String(error.message ?? "") }, game.i18n),
+      });
+    ui.notifications?.error?.(`rollbridge: ${text}`);
+  }
+
+  /**
+   * The GM's event of a card (table, epoch, seq), never the player's word for it:
+   * this client's connection's, when it still holds it (one of the last
+   * CARD_EVENTS), else read from the server (a card from before this page's
+   * reload, or older). Null when neither has it.
+   */
+  async #cardEventOf(ref) {
+    const table = ref?.table ?? null;
+    const cached = this.events.get(table, ref?.epoch, ref?.seq);
+    if (cached) return cached;
+    if (table !== (this.table ?? null) || !Number.isSafeInteger(ref?.epoch) || !Number.isSafeInteger(ref?.seq) || ref.seq < 1) {
+      return null;
+    }
+    // the server resumes only in the table's current epoch, up to its latest seq
+    const now = this.connection?.cursor;
+    if (!now || ref.epoch !== now.epoch || ref.seq > now.seq) return null;
+    // one read at a time: a burst of presses opens no burst of connections
+    const read = this.reads.then(() => this.events.get(table, ref.epoch, ref.seq) ?? this.#readEvent(ref.epoch, ref.seq));
+    this.reads = read.catch(() => null);
+    const event = await read;
+    if (event) this.events.add(event);
+    return event;
+  }
+
+  /**
+   * Read one event from the server (docs/protocol.md: a `hello` whose `resume` is
+   * the seq before it is answered with the missed events, in order, from it on):
+   * a connection of this client's own (its token, the GM's view), closed once the
+   * event came, or the welcome says the server cannot give it (another epoch, a
+   * snapshot instead of the missed events, a seq the table has not reached), or
+   * after READ_EVENT_MS. Resolves with the event or null.
+   */
+  #readEvent(epoch, seq) {
+    const url = this.check?.ok ? this.check.url : null;
+    const token = setting("token");
+    if (!url || !token || !this.connection) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      let done = false;
+      let reader = null;
+      let timer = null;
+      const finish = (event) => {
+        if (done) return;
+        done = true;
+        globalThis.clearTimeout(timer);
+        resolve(event);
+        // after the Connection's own handling of this frame is over
+        Promise.resolve().then(() => reader?.stop());
+      };
+      reader = new Connection({
+        url,
+        table: this.table,
+        token,
+        cursor: { epoch, seq: seq - 1 },
+        locale: game.i18n.lang,
+        dialect: DIALECT,
+        idPrefix: "fvtt",
+        client: `foundry/${game.release?.version ?? "?"} rollbridge/${game.modules.get(MODULE_ID)?.version ?? "?"} read`,
+        pingInterval: 0,
+        onWelcome: (welcome) => {
+          if (welcome.epoch !== epoch || !(welcome.seq >= seq) || welcome.resume?.recovered !== true) finish(null);
+        },
+        onSnapshot: () => finish(null),
+        onEvent: (event) => finish(event.epoch === epoch && event.seq === seq ? event : null),
+        onStatus: (status) => {
+          if (status === "refused" || status === "waiting") finish(null);
+        },
+        log: (level, text) => (level === "error" || level === "warn") && console.warn(`rollbridge | reading event ${seq}: ${redact(text, [token])}`),
+      });
+      timer = globalThis.setTimeout(() => finish(null), READ_EVENT_MS);
+      reader.start();
+    });
   }
 
   #refuse(message, user, why) {
@@ -503,6 +635,19 @@ export class FoundryClient {
   onSocket(message, sender = null) {
     if (message?.type === "status") this.gmStatus = message.status;
     // a player's client asking the GM's (relay.mjs): roll-mode notes on v12, applies always
-    if (message?.type === "rollMode" || message?.type === "apply") this.relayed(message, { sender });
+    if (message?.type === "rollMode") {
+      this.relayed(message, { sender }).catch((error) => console.warn(`rollbridge | ${redact(error?.message ?? error)}`));
+    }
+    // an apply refused (here, or by the server) is told its sender; it never rejects unhandled
+    if (message?.type === "apply") {
+      this.applyRelayed(message, { sender })
+        .catch((error) => {
+          console.warn(`rollbridge | a relayed apply from ${String(sender)} was refused: ${redact(error?.message ?? error)}`);
+          return { ok: false, error: { code: error?.code ?? null, message: String(error?.message ?? error) } };
+        })
+        .then((outcome) => this.#answerApply(message, sender, outcome))
+        .catch((error) => console.warn(`rollbridge | ${redact(error?.message ?? error)}`));
+    }
+    if (message?.type === "applied") this.#applied(message, sender);
   }
 }

@@ -6,7 +6,7 @@
 // module's socket (fire and forget, as sockets are).
 //
 // Who asks: Foundry's server adds the sending user's id to a module socket
-// message (the last argument the handler gets; socketlib's senderId), so the
+// message (the handler gets exactly (message, senderId): socketlib's), so the
 // GM's client knows the sender of a socket message for sure. A v13 query
 // handler gets no sender (Users#handleUserQuery calls handler(queryData,
 // {timeout})), so whatever a query says about its user is the sender's word.
@@ -32,11 +32,17 @@ export function registerRelay(handler) {
   if (/** @type {any} */ (globalThis).CONFIG?.queries) /** @type {any} */ (CONFIG).queries[QUERY] = (data) => handler(data, { sender: null });
 }
 
-/** The id of the user who sent a module socket message, as Foundry's server adds it
- * after the sender's own arguments (the handler's last argument), or null. */
+/** The id of the user who sent a module socket message, or null. `args` are the
+ * handler's arguments after the message. The module always emits exactly one
+ * argument, and Foundry's server adds the sender's id to it, so an honest
+ * message reaches the handler as exactly (message, senderId). Where the server
+ * puts the sender when a client emits more (after all of them, or second with
+ * the rest forwarded) is not documented, and a forger's extra argument could
+ * name another user: any other arity has no sender Foundry vouches for. */
 export function socketSender(args) {
-  const last = args.at(-1);
-  return typeof last === "string" && game.users?.get(last) ? last : null;
+  if (args.length !== 1) return null;
+  const [sender] = args;
+  return typeof sender === "string" && game.users?.get(sender) ? sender : null;
 }
 
 /**
