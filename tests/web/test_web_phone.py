@@ -12,7 +12,8 @@ test (RB_CASE) and this judges what the pages showed and sent.
 - a form rebuilt (the GM added an actor) keeps what the player typed and the focus;
 - a polite live region for new results, the player's own, the line lost and back;
   the focus on the table's heading after joining by keyboard;
-- a name longer than a phone is wide wraps: the page does not scroll sideways.
+- a name longer than a phone is wide wraps: the page does not scroll sideways;
+- a plain roll's dice heading says its formula once.
 
 Needs what tests/web/test_web_browser.py needs; skipped without chromium.
 """
@@ -141,3 +142,11 @@ async def test_every_control_is_a_fingers_size_on_a_phone(web_world):
     result = await run_case(web_world, "wrap")
     assert result["coarse"] is True  # a phone's touch screen: the coarse pointer's rules
     assert result["small"] == [], result["small"]
+
+
+async def test_a_plain_rolls_dice_heading_says_its_formula_once(web_world):
+    """It read "4d6kh3 · 4d6kh3": the group's label of a plain roll is its formula."""
+    result = await run_case(web_world, "dice")
+    for lang in ("en", "de"):
+        heads = {label: entry["heads"] for label, entry in result[lang].items()}
+        assert heads == {"kept": ["4d6kh3"], "boom": ["4d6x"], "count": ["6d6cs>=5"]}, heads

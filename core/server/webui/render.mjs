@@ -85,10 +85,12 @@ export function renderDie(die) {
   return node;
 }
 
-/** A group of dice: its label and formula, target and successes, each die. */
+/** A group of dice: its label (unless it is the formula itself, as a plain roll's
+ * is) and formula, target and successes, each die. */
 export function renderDiceGroup(group) {
   const box = el("div", "dice-group");
-  const head = [group.label, group.formula].filter(Boolean).map(isolated).join(" · ");
+  const label = group.label === group.formula ? null : group.label;
+  const head = [label, group.formula].filter(Boolean).map(isolated).join(" · ");
   if (head) box.append(el("div", "dice-head", head));
   const row = el("div", "dice");
   for (const die of group.dice ?? []) row.append(renderDie(die));

@@ -287,6 +287,37 @@ const cases = {
     result.line = await live();
   },
 
+  /** A die's meaning in words for a screen reader (dropped, exploded, success: on
+   * screen a strike-through, an outline, a colour), in the page's language; a plain
+   * roll's dice heading says its formula once. */
+  async dice(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "de-DE" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm);
+    const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player);
+    const rolls = { kept: "4d6kh3", boom: "4d6x", count: "6d6cs>=5" };
+    const seqs = {};
+    for (const [label, formula] of Object.entries(rolls)) seqs[label] = await roll(player, formula, label);
+    const read = (page) => Promise.all(Object.entries(seqs).map(async ([label, seq]) => {
+      const entry = page.locator(`#log li[data-seq="${seq}"]`);
+      await entry.waitFor();
+      const shown = await entry.evaluate((li) => ({
+        heads: [...li.querySelectorAll(".dice-head")].map((n) => n.textContent),
+        dice: [...li.querySelectorAll(".die")].map((die) => {
+          const next = die.nextElementSibling;
+          const said = next?.classList.contains("visually-hidden") ? next : null;
+          return { text: die.textContent, tags: [...die.classList].filter((c) => c !== "die").map((c) => c.slice(4)),
+            hidden: die.getAttribute("aria-hidden"), said: said?.textContent ?? null,
+            saidWidth: said ? said.getBoundingClientRect().width : null };
+        }),
+      }));
+      // what a screen reader gets of the dice: the accessibility tree's text
+      const tree = await entry.locator(".dice").first().ariaSnapshot();
+      return [label, { ...shown, tree }];
+    }));
+    result.en = Object.fromEntries(await read(player));
+    result.de = Object.fromEntries(await read(gm));
+  },
+
   /** A name longer than a phone is wide wraps: nothing scrolls sideways. */
   async wrap(browser, result) {
     const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
