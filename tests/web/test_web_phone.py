@@ -13,7 +13,8 @@ test (RB_CASE) and this judges what the pages showed and sent.
 - a polite live region for new results, the player's own, the line lost and back;
   the focus on the table's heading after joining by keyboard;
 - a name longer than a phone is wide wraps: the page does not scroll sideways;
-- a plain roll's dice heading says its formula once.
+- each die's meaning (dropped, exploded, success) in words for a screen reader, in
+  the page's language; a plain roll's dice heading says its formula once.
 
 Needs what tests/web/test_web_browser.py needs; skipped without chromium.
 """
@@ -142,6 +143,39 @@ async def test_every_control_is_a_fingers_size_on_a_phone(web_world):
     result = await run_case(web_world, "wrap")
     assert result["coarse"] is True  # a phone's touch screen: the coarse pointer's rules
     assert result["small"] == [], result["small"]
+
+
+#: The words a screen reader hears for a die's tags, by language (lang/*.json).
+TAG_WORDS = {
+    "en": {"dropped": "dropped", "exploded": "exploded", "explosion": "explosion", "success": "success",
+           "failure": "failure"},
+    "de": {"dropped": "gestrichen", "exploded": "explodiert", "explosion": "aus einer Explosion",
+           "success": "Erfolg", "failure": "Fehlschlag"},
+}
+
+
+async def test_a_screen_reader_hears_what_each_die_means(web_world):
+    """A dropped die was only struck through, a success green, an explosion
+    outlined: a screen reader read bare numbers ("3 3 4 6")."""
+    result = await run_case(web_world, "dice")
+    for lang in ("en", "de"):
+        words = TAG_WORDS[lang]
+        heard = set()
+        for label, entry in result[lang].items():
+            for die in entry["dice"]:
+                if not die["tags"]:
+                    assert die["said"] is None and die["hidden"] is None, (lang, label, die)
+                    continue
+                said = ", ".join([die["text"], *(words[tag] for tag in die["tags"])])
+                # the words beside the die, visually hidden; the die itself hidden from it
+                assert die["said"] == said and die["hidden"] == "true", (lang, label, die)
+                assert die["saidWidth"] <= 1, die
+                assert said in entry["tree"], (lang, entry["tree"])
+                heard.update(die["tags"])
+        assert {"dropped", "exploded", "explosion", "success"} <= heard, (lang, heard)
+        # 4d6kh3: one die dropped, said so
+        kept = [die for die in result[lang]["kept"]["dice"] if "dropped" in die["tags"]]
+        assert len(kept) == 1 and kept[0]["said"].endswith(", " + words["dropped"])
 
 
 async def test_a_plain_rolls_dice_heading_says_its_formula_once(web_world):

@@ -122,6 +122,23 @@ export const KIND_WORDS = {
   "dice.drawn": "ROLLBRIDGE.Web.Kind.DiceDrawn",
 };
 
+/** The words of a die's tags, said to a screen reader beside the die ("3, dropped"):
+ * on the page a tag is a colour, an outline or a strike-through only. */
+export const DIE_TAG_WORDS = {
+  success: "ROLLBRIDGE.Web.Dice.Tag.success",
+  failure: "ROLLBRIDGE.Web.Dice.Tag.failure",
+  compounded: "ROLLBRIDGE.Web.Dice.Tag.compounded",
+  exploded: "ROLLBRIDGE.Web.Dice.Tag.exploded",
+  explosion: "ROLLBRIDGE.Web.Dice.Tag.explosion",
+  wild: "ROLLBRIDGE.Web.Dice.Tag.wild",
+  reroll: "ROLLBRIDGE.Web.Dice.Tag.reroll",
+  rerolled: "ROLLBRIDGE.Web.Dice.Tag.rerolled",
+  botch: "ROLLBRIDGE.Web.Dice.Tag.botch",
+  dropped: "ROLLBRIDGE.Web.Dice.Tag.dropped",
+  max: "ROLLBRIDGE.Web.Dice.Tag.max",
+  min: "ROLLBRIDGE.Web.Dice.Tag.min",
+};
+
 /** The words of an actor's status in the common damage state. */
 export const STATUS_WORDS = {
   ok: "ROLLBRIDGE.ActorStatus.ok",
