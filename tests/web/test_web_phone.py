@@ -13,6 +13,8 @@ test (RB_CASE) and this judges what the pages showed and sent.
 - a polite live region for new results, the player's own, the line lost and back;
   the focus on the table's heading after joining by keyboard;
 - a name longer than a phone is wide wraps: the page does not scroll sideways;
+- on a phone the focus goes in the order shown (the log before the forms), and the
+  log, which scrolls inside the page there, is in the focus order and named;
 - each die's meaning (dropped, exploded, success) in words for a screen reader, in
   the page's language; a plain roll's dice heading says its formula once.
 
@@ -143,6 +145,22 @@ async def test_every_control_is_a_fingers_size_on_a_phone(web_world):
     result = await run_case(web_world, "wrap")
     assert result["coarse"] is True  # a phone's touch screen: the coarse pointer's rules
     assert result["small"] == [], result["small"]
+
+
+async def test_the_focus_on_a_phone_goes_in_the_order_shown(web_world):
+    """The log was shown before the forms but reached after them (and after the
+    statistics); axe flagged it (scrollable-region-focusable): it scrolls inside the
+    page with no keyboard stop of its own in browsers that do not make one."""
+    result = await run_case(web_world, "focus")
+    stops = result["stops"]
+    panels = [stop["panel"] for stop in stops]
+    assert panels[:3] == ["log-panel", "act-panel", "stats-panel"], stops  # no actor or turn to focus
+    tops = [stop["top"] for stop in stops]
+    assert tops == sorted(tops), stops
+    assert len(set(panels)) == len(panels), stops  # each panel's stops together
+    assert stops[0]["what"] == "OL#log"
+    assert result["scrollers"] == [{"id": "log", "tabIndex": 0}], result["scrollers"]
+    assert result["logNamed"] == 1
 
 
 #: The words a screen reader hears for a die's tags, by language (lang/*.json).

@@ -318,6 +318,35 @@ const cases = {
     result.de = Object.fromEntries(await read(gm));
   },
 
+  /** On a phone the keyboard's focus goes in the order the panels are shown (the
+   * log before the forms), and a region that scrolls inside the page is in the
+   * focus order and named (axe's scrollable-region-focusable). */
+  async focus(browser, result) {
+    const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player);
+    for (let i = 0; i < 10; i++) await roll(player, "2d6", `fill ${i}`);
+    await player.selectOption("#action-select", "attack");
+    await player.focus("#title");
+    const stops = [];
+    for (let i = 0; i < 120; i++) {
+      await player.keyboard.press("Tab");
+      const stop = await player.evaluate(() => {
+        const node = document.activeElement;
+        const panel = node?.closest("section.panel");
+        if (!panel) return null;
+        return { panel: panel.id, top: Math.round(panel.getBoundingClientRect().top + window.scrollY),
+          what: `${node.tagName}#${node.id}` };
+      });
+      if (!stop) break; // out of the table (the page's end)
+      if (stops.at(-1)?.panel !== stop.panel) stops.push(stop);
+    }
+    result.stops = stops;
+    // every element that scrolls inside the page: in the focus order, and named
+    result.scrollers = await player.evaluate(() => [...document.querySelectorAll("#table *")]
+      .filter((node) => ["auto", "scroll"].includes(getComputedStyle(node).overflowY) && node.scrollHeight > node.clientHeight)
+      .map((node) => ({ id: node.id, tabIndex: node.tabIndex })));
+    result.logNamed = await player.getByRole("list", { name: "Log", exact: true }).count();
+  },
+
   /** A name longer than a phone is wide wraps: nothing scrolls sideways. */
   async wrap(browser, result) {
     const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
