@@ -163,6 +163,31 @@ async def test_the_focus_on_a_phone_goes_in_the_order_shown(web_world):
     assert result["logNamed"] == 1
 
 
+async def test_a_slow_first_load_says_loading_in_the_pages_language(web_world):
+    """On "Slow 3G" a German page said "not connected", in English, for 18 s: its
+    modules loaded level by level, then en.json, then de.json, then it connected."""
+    result = await run_case(web_world, "loading")
+    player = result["player"]
+    delay = player["delay"]
+    statuses = player["statuses"]
+    # the markup's fallback at most, then German: never "not connected"
+    assert statuses[0] in ("loading…", "wird geladen…"), statuses
+    assert "wird geladen…" in statuses and statuses[-1] == "verbunden", statuses
+    assert "not connected" not in statuses and "nicht verbunden" not in statuses, statuses
+    # every module asked for within one answer's delay: preloaded, no waterfall
+    modules = player["modules"]
+    assert {"/static/web/session.mjs", "/static/client/connection.mjs", "/static/client/protocol.mjs"} <= set(modules)
+    assert max(modules.values()) - min(modules.values()) < delay, modules
+    # both language files at once, and the socket opened before they came
+    english, german = player["catalogs"]
+    assert abs(english - german) < delay, player["catalogs"]
+    assert player["socket"] < min(english, german) + delay, player
+    # without a token: "not connected" in German once the words are in, the join form German
+    stranger = result["stranger"]
+    assert stranger["statuses"][-1] == "nicht verbunden" and "not connected" not in stranger["statuses"], stranger
+    assert stranger["join"] == "Beitreten", stranger
+
+
 #: The words a screen reader hears for a die's tags, by language (lang/*.json).
 TAG_WORDS = {
     "en": {"dropped": "dropped", "exploded": "exploded", "explosion": "explosion", "success": "success",

@@ -57,14 +57,17 @@ async function fetchCatalog(lang, fetchFn) {
 
 /**
  * Load the page's words in `lang` (one of LANGUAGES) and English beside them
- * (for a key the language lacks); `i18n` reads them from then on.
+ * (for a key the language lacks), both files at once; `i18n` reads them from then on.
  * @param {string} lang the language, as pageLanguage gives it
  * @returns {Promise<void>}
  */
 export async function useLanguage(lang, fetchFn = globalThis.fetch) {
-  const english = await fetchCatalog("en", fetchFn);
+  const [english, chosen] = await Promise.all([
+    fetchCatalog("en", fetchFn),
+    lang === "en" ? null : fetchCatalog(lang, fetchFn),
+  ]);
   catalogs.english = english;
-  catalogs.chosen = lang === "en" ? english : await fetchCatalog(lang, fetchFn);
+  catalogs.chosen = chosen ?? english;
   i18n.lang = Object.keys(catalogs.chosen).length ? lang : "en";
 }
 

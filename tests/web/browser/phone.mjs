@@ -347,6 +347,54 @@ const cases = {
     result.logNamed = await player.getByRole("list", { name: "Log", exact: true }).count();
   },
 
+  /** A German phone on a slow line (every static file answered 600 ms late): the
+   * modules are asked for at once, not level by level; both language files at
+   * once; the connection starts while they load; the top bar says "loading…" in
+   * German from the start, never the English "not connected". */
+  async loading(browser, result) {
+    const DELAY = 600;
+    const open = async (name, url) => {
+      const page = await openPage(browser, name, { ...PHONE, locale: "de-DE" }, trouble);
+      const t0 = Date.now();
+      page.asked = {};
+      page.on("websocket", () => {
+        page.asked.socket ??= Date.now() - t0;
+      });
+      await page.route(/\/static\//, async (route) => {
+        page.asked[new URL(route.request().url()).pathname] = Date.now() - t0;
+        await sleep(DELAY);
+        await route.continue();
+      });
+      // every text the top bar shows, from the markup's on
+      await page.addInitScript(() => {
+        window.statusTexts = [];
+        const note = () => {
+          const text = document.getElementById("status")?.textContent;
+          if (text && window.statusTexts.at(-1) !== text) window.statusTexts.push(text);
+        };
+        new MutationObserver(note).observe(document, { subtree: true, childList: true, characterData: true });
+      });
+      await page.goto(url);
+      return page;
+    };
+    step("a player's link");
+    const player = await open("player", `${BASE}/tables/web#token=${TOKENS.web.player}`);
+    await connected(player);
+    const modules = Object.entries(player.asked).filter(([path]) => path.endsWith(".mjs"));
+    result.player = {
+      statuses: await player.evaluate(() => window.statusTexts),
+      modules: Object.fromEntries(modules),
+      catalogs: [player.asked["/static/web/lang/en.json"], player.asked["/static/web/lang/de.json"]],
+      socket: player.asked.socket,
+      delay: DELAY,
+    };
+    step("the page without a token");
+    const stranger = await open("stranger", `${BASE}/tables/web`);
+    await stranger.waitForSelector("#join:not([hidden])");
+    result.stranger = { statuses: await stranger.evaluate(() => window.statusTexts),
+      join: await stranger.textContent('#join-form button[type="submit"]') };
+  },
+
   /** A name longer than a phone is wide wraps: nothing scrolls sideways. */
   async wrap(browser, result) {
     const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
