@@ -110,7 +110,9 @@ def test_the_first_loading_words_are_the_language_files():
     (body,) = re.findall(r"const LOADING = \{([^}]*)\};", text)
     words = dict(re.findall(r'(\w+): "([^"]*)"', body))
     assert words == {lang: catalog(lang)["ROLLBRIDGE.Web.Connection.Loading"] for lang in LANGUAGES}
-    assert 'data-i18n="ROLLBRIDGE.Web.Connection.Loading"' in (WEBUI / "table.html").read_text(encoding="utf-8")
+    assert 'data-i18n="ROLLBRIDGE.Web.Connection.Loading"' in (WEBUI / "table.html").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_keys_are_written_out_in_full():

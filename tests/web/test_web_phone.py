@@ -154,7 +154,9 @@ async def test_the_focus_on_a_phone_goes_in_the_order_shown(web_world):
     result = await run_case(web_world, "focus")
     stops = result["stops"]
     panels = [stop["panel"] for stop in stops]
-    assert panels[:3] == ["log-panel", "act-panel", "stats-panel"], stops  # no actor or turn to focus
+    assert panels[:3] == ["log-panel", "act-panel", "stats-panel"], (
+        stops
+    )  # no actor or turn to focus
     tops = [stop["top"] for stop in stops]
     assert tops == sorted(tops), stops
     assert len(set(panels)) == len(panels), stops  # each panel's stops together
@@ -176,7 +178,11 @@ async def test_a_slow_first_load_says_loading_in_the_pages_language(web_world):
     assert "not connected" not in statuses and "nicht verbunden" not in statuses, statuses
     # every module asked for within one answer's delay: preloaded, no waterfall
     modules = player["modules"]
-    assert {"/static/web/session.mjs", "/static/client/connection.mjs", "/static/client/protocol.mjs"} <= set(modules)
+    assert {
+        "/static/web/session.mjs",
+        "/static/client/connection.mjs",
+        "/static/client/protocol.mjs",
+    } <= set(modules)
     assert max(modules.values()) - min(modules.values()) < delay, modules
     # both language files at once, and the socket opened before they came
     english, german = player["catalogs"]
@@ -184,16 +190,29 @@ async def test_a_slow_first_load_says_loading_in_the_pages_language(web_world):
     assert player["socket"] < min(english, german) + delay, player
     # without a token: "not connected" in German once the words are in, the join form German
     stranger = result["stranger"]
-    assert stranger["statuses"][-1] == "nicht verbunden" and "not connected" not in stranger["statuses"], stranger
+    assert (
+        stranger["statuses"][-1] == "nicht verbunden"
+        and "not connected" not in stranger["statuses"]
+    ), stranger
     assert stranger["join"] == "Beitreten", stranger
 
 
 #: The words a screen reader hears for a die's tags, by language (lang/*.json).
 TAG_WORDS = {
-    "en": {"dropped": "dropped", "exploded": "exploded", "explosion": "explosion", "success": "success",
-           "failure": "failure"},
-    "de": {"dropped": "gestrichen", "exploded": "explodiert", "explosion": "aus einer Explosion",
-           "success": "Erfolg", "failure": "Fehlschlag"},
+    "en": {
+        "dropped": "dropped",
+        "exploded": "exploded",
+        "explosion": "explosion",
+        "success": "success",
+        "failure": "failure",
+    },
+    "de": {
+        "dropped": "gestrichen",
+        "exploded": "explodiert",
+        "explosion": "aus einer Explosion",
+        "success": "Erfolg",
+        "failure": "Fehlschlag",
+    },
 }
 
 
