@@ -46,6 +46,7 @@ WEB_FILES = (
     "table.html",
     "overlay.html",
     "table.mjs",
+    "loading.mjs",
     "overlay.mjs",
     "session.mjs",
     "render.mjs",

@@ -103,6 +103,18 @@ def test_every_key_in_the_language_files_is_used():
     assert sorted(set(catalog("en")) - used) == [], "keys no page uses"
 
 
+def test_the_first_loading_words_are_the_language_files():
+    """loading.mjs says "loading…" before the files are fetched, from a map of its
+    own: each language's words are the files' ROLLBRIDGE.Web.Connection.Loading."""
+    text = (WEBUI / "loading.mjs").read_text(encoding="utf-8")
+    (body,) = re.findall(r"const LOADING = \{([^}]*)\};", text)
+    words = dict(re.findall(r'(\w+): "([^"]*)"', body))
+    assert words == {lang: catalog(lang)["ROLLBRIDGE.Web.Connection.Loading"] for lang in LANGUAGES}
+    assert 'data-i18n="ROLLBRIDGE.Web.Connection.Loading"' in (WEBUI / "table.html").read_text(
+        encoding="utf-8"
+    )
+
+
 def test_keys_are_written_out_in_full():
     lang_files.check_written_out(MODULES)
 

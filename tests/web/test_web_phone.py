@@ -12,7 +12,11 @@ test (RB_CASE) and this judges what the pages showed and sent.
 - a form rebuilt (the GM added an actor) keeps what the player typed and the focus;
 - a polite live region for new results, the player's own, the line lost and back;
   the focus on the table's heading after joining by keyboard;
-- a name longer than a phone is wide wraps: the page does not scroll sideways.
+- a name longer than a phone is wide wraps: the page does not scroll sideways;
+- on a phone the focus goes in the order shown (the log before the forms), and the
+  log, which scrolls inside the page there, is in the focus order and named;
+- each die's meaning (dropped, exploded, success) in words for a screen reader, in
+  the page's language; a plain roll's dice heading says its formula once.
 
 Needs what tests/web/test_web_browser.py needs; skipped without chromium.
 """
@@ -141,3 +145,104 @@ async def test_every_control_is_a_fingers_size_on_a_phone(web_world):
     result = await run_case(web_world, "wrap")
     assert result["coarse"] is True  # a phone's touch screen: the coarse pointer's rules
     assert result["small"] == [], result["small"]
+
+
+async def test_the_focus_on_a_phone_goes_in_the_order_shown(web_world):
+    """The log was shown before the forms but reached after them (and after the
+    statistics); axe flagged it (scrollable-region-focusable): it scrolls inside the
+    page with no keyboard stop of its own in browsers that do not make one."""
+    result = await run_case(web_world, "focus")
+    stops = result["stops"]
+    panels = [stop["panel"] for stop in stops]
+    assert panels[:3] == ["log-panel", "act-panel", "stats-panel"], (
+        stops
+    )  # no actor or turn to focus
+    tops = [stop["top"] for stop in stops]
+    assert tops == sorted(tops), stops
+    assert len(set(panels)) == len(panels), stops  # each panel's stops together
+    assert stops[0]["what"] == "OL#log"
+    assert result["scrollers"] == [{"id": "log", "tabIndex": 0}], result["scrollers"]
+    assert result["logNamed"] == 1
+
+
+async def test_a_slow_first_load_says_loading_in_the_pages_language(web_world):
+    """On "Slow 3G" a German page said "not connected", in English, for 18 s: its
+    modules loaded level by level, then en.json, then de.json, then it connected."""
+    result = await run_case(web_world, "loading")
+    player = result["player"]
+    delay = player["delay"]
+    statuses = player["statuses"]
+    # the markup's fallback at most, then German: never "not connected"
+    assert statuses[0] in ("loading…", "wird geladen…"), statuses
+    assert "wird geladen…" in statuses and statuses[-1] == "verbunden", statuses
+    assert "not connected" not in statuses and "nicht verbunden" not in statuses, statuses
+    # every module asked for within one answer's delay: preloaded, no waterfall
+    modules = player["modules"]
+    assert {
+        "/static/web/session.mjs",
+        "/static/client/connection.mjs",
+        "/static/client/protocol.mjs",
+    } <= set(modules)
+    assert max(modules.values()) - min(modules.values()) < delay, modules
+    # both language files at once, and the socket opened before they came
+    english, german = player["catalogs"]
+    assert abs(english - german) < delay, player["catalogs"]
+    assert player["socket"] < min(english, german) + delay, player
+    # without a token: "not connected" in German once the words are in, the join form German
+    stranger = result["stranger"]
+    assert (
+        stranger["statuses"][-1] == "nicht verbunden"
+        and "not connected" not in stranger["statuses"]
+    ), stranger
+    assert stranger["join"] == "Beitreten", stranger
+
+
+#: The words a screen reader hears for a die's tags, by language (lang/*.json).
+TAG_WORDS = {
+    "en": {
+        "dropped": "dropped",
+        "exploded": "exploded",
+        "explosion": "explosion",
+        "success": "success",
+        "failure": "failure",
+    },
+    "de": {
+        "dropped": "gestrichen",
+        "exploded": "explodiert",
+        "explosion": "aus einer Explosion",
+        "success": "Erfolg",
+        "failure": "Fehlschlag",
+    },
+}
+
+
+async def test_a_screen_reader_hears_what_each_die_means(web_world):
+    """A dropped die was only struck through, a success green, an explosion
+    outlined: a screen reader read bare numbers ("3 3 4 6")."""
+    result = await run_case(web_world, "dice")
+    for lang in ("en", "de"):
+        words = TAG_WORDS[lang]
+        heard = set()
+        for label, entry in result[lang].items():
+            for die in entry["dice"]:
+                if not die["tags"]:
+                    assert die["said"] is None and die["hidden"] is None, (lang, label, die)
+                    continue
+                said = ", ".join([die["text"], *(words[tag] for tag in die["tags"])])
+                # the words beside the die, visually hidden; the die itself hidden from it
+                assert die["said"] == said and die["hidden"] == "true", (lang, label, die)
+                assert die["saidWidth"] <= 1, die
+                assert said in entry["tree"], (lang, entry["tree"])
+                heard.update(die["tags"])
+        assert {"dropped", "exploded", "explosion", "success"} <= heard, (lang, heard)
+        # 4d6kh3: one die dropped, said so
+        kept = [die for die in result[lang]["kept"]["dice"] if "dropped" in die["tags"]]
+        assert len(kept) == 1 and kept[0]["said"].endswith(", " + words["dropped"])
+
+
+async def test_a_plain_rolls_dice_heading_says_its_formula_once(web_world):
+    """It read "4d6kh3 · 4d6kh3": the group's label of a plain roll is its formula."""
+    result = await run_case(web_world, "dice")
+    for lang in ("en", "de"):
+        heads = {label: entry["heads"] for label, entry in result[lang].items()}
+        assert heads == {"kept": ["4d6kh3"], "boom": ["4d6x"], "count": ["6d6cs>=5"]}, heads

@@ -4,7 +4,7 @@
 // HTML.
 
 import { labelOf } from "../client/i18n.mjs";
-import { KIND_WORDS, STATUS_WORDS, counted, i18n } from "./texts.mjs";
+import { DIE_TAG_WORDS, KIND_WORDS, STATUS_WORDS, counted, i18n } from "./texts.mjs";
 
 /** An element with a class and a text, each optional. */
 export function el(tag, className = "", text = null) {
@@ -85,13 +85,34 @@ export function renderDie(die) {
   return node;
 }
 
-/** A group of dice: its label and formula, target and successes, each die. */
+/** What a screen reader says for a die with tags: its text and the tags' words
+ * ("3, dropped", "6, exploded, success"); null for a die without tags (its number
+ * says it all). */
+export function dieSaid(die, text) {
+  const tags = Array.isArray(die.tags) ? die.tags : [];
+  if (!tags.length) return null;
+  const words = tags.map((tag) => labelOf(i18n, DIE_TAG_WORDS, tag)).filter(Boolean).join(", ");
+  return i18n.format("ROLLBRIDGE.Web.Dice.Said", { die: text, tags: words });
+}
+
+/** A group of dice: its label (unless it is the formula itself, as a plain roll's
+ * is) and formula, target and successes, each die; a die with tags is read to a
+ * screen reader as words in visually hidden text beside it, the die hidden from it. */
 export function renderDiceGroup(group) {
   const box = el("div", "dice-group");
-  const head = [group.label, group.formula].filter(Boolean).map(isolated).join(" · ");
+  const label = group.label === group.formula ? null : group.label;
+  const head = [label, group.formula].filter(Boolean).map(isolated).join(" · ");
   if (head) box.append(el("div", "dice-head", head));
   const row = el("div", "dice");
-  for (const die of group.dice ?? []) row.append(renderDie(die));
+  for (const die of group.dice ?? []) {
+    const node = renderDie(die);
+    row.append(node);
+    const said = dieSaid(die, node.textContent);
+    if (said) {
+      node.setAttribute("aria-hidden", "true");
+      row.append(el("span", "visually-hidden", said));
+    }
+  }
   box.append(row);
   const facts = [];
   if (group.target !== undefined && group.target !== null) {

@@ -9,6 +9,11 @@
 // waiting for the GM's approval is followed to the GM's answer. New results, the
 // viewer's own and a lost or restored connection are told to screen readers in
 // a polite live region (#announce).
+//
+// A slow line: the page's modules are preloaded at once (table.html), the top bar
+// says "loading…" in the browser's language (loading.mjs) until the page's words
+// are in, and the connection starts while they load: what it hears is held and
+// shown, in order, once they are.
 
 import { CONNECTION_LABELS, ROLE_LABELS, labelOf } from "../client/i18n.mjs";
 import { errorText, localeNotice, newRequestId } from "../client/protocol.mjs";
@@ -31,10 +36,20 @@ const ANNOUNCED = new Set(["roll", "resolution", "hidden", "adjusted", "undo", "
 const $ = (id) => document.getElementById(id);
 const tableId = tableFromPath(location.pathname);
 const locale = browserLocale();
-// the page's own words in the language its hello asks the server's texts in
-await useLanguage(pageLanguage(locale));
-localizePage(document);
 let session = null;
+/** Whether the page's own words are in; until then what the session hears waits in `heldCalls`. */
+let worded = false;
+const heldCalls = [];
+
+/** `fn` as a listener that waits for the page's words: a call before they are in
+ * is held, and made (in the order of the calls) when they come. */
+function afterWords(fn) {
+  return (...args) => {
+    if (worded) fn(...args);
+    else heldCalls.push(() => fn(...args));
+  };
+}
+
 /** What the forms were built from: they are rebuilt only when it changes. */
 let formsKey = null;
 
@@ -270,6 +285,7 @@ let lost = false;
  * has no network (the socket notices at its next ping only); the forms' buttons
  * and a screen reader follow it. */
 function showStatus(status = session?.connection.status ?? "off", detail = null) {
+  if (!worded) return; // "loading…" until the words are in (they show the status then)
   const offline = navigator.onLine === false && !["refused", "stopped", "off"].includes(status);
   document.body.dataset.status = offline ? "offline" : status;
   $("status").textContent = offline ? i18n.localize("ROLLBRIDGE.Web.Connection.Offline")
@@ -293,7 +309,7 @@ function nudge() {
 
 function join(token) {
   if (!tableId) {
-    say(i18n.localize("ROLLBRIDGE.Web.Message.NoTable"), "error");
+    afterWords(() => say(i18n.localize("ROLLBRIDGE.Web.Message.NoTable"), "error"))();
     return;
   }
   $("log").replaceChildren();
@@ -307,21 +323,22 @@ function join(token) {
     token,
     url: socketUrl(location, tableId),
     locale,
+    // the connection may start before the page's words are in: what it hears waits for them
     listeners: {
-      onSnapshot: (welcome, how) => joined(token, welcome, how),
-      onTable: drawTable,
-      onEvent: liveEvent,
-      onCursor: (cursor) => {
+      onSnapshot: afterWords((welcome, how) => joined(token, welcome, how)),
+      onTable: afterWords(drawTable),
+      onEvent: afterWords(liveEvent),
+      onCursor: afterWords((cursor) => {
         document.body.dataset.seq = String(cursor.seq);
-      },
-      onStatus: (status, detail) => {
+      }),
+      onStatus: afterWords((status, detail) => {
         showStatus(status, detail);
         if (status === "refused") {
           say(detail?.message || i18n.localize("ROLLBRIDGE.Connection.refused"), "error");
           $("join").hidden = false;
           $("table").hidden = true;
         }
-      },
+      }),
     },
   });
   session.start();
@@ -348,6 +365,13 @@ window.addEventListener("pageshow", (event) => {
   if (event.persisted) nudge();
 });
 
+// joining with the fragment's token starts at once, while the page's words load
+// (in the language its hello asks the server's texts in); the join form waits for them
 const fromFragment = takeToken();
 if (fromFragment) join(fromFragment);
-else $("join").hidden = false;
+await useLanguage(pageLanguage(locale));
+localizePage(document);
+worded = true;
+for (const call of heldCalls.splice(0)) call();
+showStatus();
+if (!fromFragment) $("join").hidden = false;

@@ -57,14 +57,17 @@ async function fetchCatalog(lang, fetchFn) {
 
 /**
  * Load the page's words in `lang` (one of LANGUAGES) and English beside them
- * (for a key the language lacks); `i18n` reads them from then on.
+ * (for a key the language lacks), both files at once; `i18n` reads them from then on.
  * @param {string} lang the language, as pageLanguage gives it
  * @returns {Promise<void>}
  */
 export async function useLanguage(lang, fetchFn = globalThis.fetch) {
-  const english = await fetchCatalog("en", fetchFn);
+  const [english, chosen] = await Promise.all([
+    fetchCatalog("en", fetchFn),
+    lang === "en" ? null : fetchCatalog(lang, fetchFn),
+  ]);
   catalogs.english = english;
-  catalogs.chosen = lang === "en" ? english : await fetchCatalog(lang, fetchFn);
+  catalogs.chosen = chosen ?? english;
   i18n.lang = Object.keys(catalogs.chosen).length ? lang : "en";
 }
 
@@ -120,6 +123,23 @@ export const KIND_WORDS = {
   "dice.revealed": "ROLLBRIDGE.Web.Kind.DiceRevealed",
   "dice.abandoned": "ROLLBRIDGE.Web.Kind.DiceAbandoned",
   "dice.drawn": "ROLLBRIDGE.Web.Kind.DiceDrawn",
+};
+
+/** The words of a die's tags, said to a screen reader beside the die ("3, dropped"):
+ * on the page a tag is a colour, an outline or a strike-through only. */
+export const DIE_TAG_WORDS = {
+  success: "ROLLBRIDGE.Web.Dice.Tag.success",
+  failure: "ROLLBRIDGE.Web.Dice.Tag.failure",
+  compounded: "ROLLBRIDGE.Web.Dice.Tag.compounded",
+  exploded: "ROLLBRIDGE.Web.Dice.Tag.exploded",
+  explosion: "ROLLBRIDGE.Web.Dice.Tag.explosion",
+  wild: "ROLLBRIDGE.Web.Dice.Tag.wild",
+  reroll: "ROLLBRIDGE.Web.Dice.Tag.reroll",
+  rerolled: "ROLLBRIDGE.Web.Dice.Tag.rerolled",
+  botch: "ROLLBRIDGE.Web.Dice.Tag.botch",
+  dropped: "ROLLBRIDGE.Web.Dice.Tag.dropped",
+  max: "ROLLBRIDGE.Web.Dice.Tag.max",
+  min: "ROLLBRIDGE.Web.Dice.Tag.min",
 };
 
 /** The words of an actor's status in the common damage state. */

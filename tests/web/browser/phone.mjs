@@ -287,6 +287,114 @@ const cases = {
     result.line = await live();
   },
 
+  /** A die's meaning in words for a screen reader (dropped, exploded, success: on
+   * screen a strike-through, an outline, a colour), in the page's language; a plain
+   * roll's dice heading says its formula once. */
+  async dice(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "de-DE" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm);
+    const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player);
+    const rolls = { kept: "4d6kh3", boom: "4d6x", count: "6d6cs>=5" };
+    const seqs = {};
+    for (const [label, formula] of Object.entries(rolls)) seqs[label] = await roll(player, formula, label);
+    const read = (page) => Promise.all(Object.entries(seqs).map(async ([label, seq]) => {
+      const entry = page.locator(`#log li[data-seq="${seq}"]`);
+      await entry.waitFor();
+      const shown = await entry.evaluate((li) => ({
+        heads: [...li.querySelectorAll(".dice-head")].map((n) => n.textContent),
+        dice: [...li.querySelectorAll(".die")].map((die) => {
+          const next = die.nextElementSibling;
+          const said = next?.classList.contains("visually-hidden") ? next : null;
+          return { text: die.textContent, tags: [...die.classList].filter((c) => c !== "die").map((c) => c.slice(4)),
+            hidden: die.getAttribute("aria-hidden"), said: said?.textContent ?? null,
+            saidWidth: said ? said.getBoundingClientRect().width : null };
+        }),
+      }));
+      // what a screen reader gets of the dice: the accessibility tree's text
+      const tree = await entry.locator(".dice").first().ariaSnapshot();
+      return [label, { ...shown, tree }];
+    }));
+    result.en = Object.fromEntries(await read(player));
+    result.de = Object.fromEntries(await read(gm));
+  },
+
+  /** On a phone the keyboard's focus goes in the order the panels are shown (the
+   * log before the forms), and a region that scrolls inside the page is in the
+   * focus order and named (axe's scrollable-region-focusable). */
+  async focus(browser, result) {
+    const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player);
+    for (let i = 0; i < 10; i++) await roll(player, "2d6", `fill ${i}`);
+    await player.selectOption("#action-select", "attack");
+    await player.focus("#title");
+    const stops = [];
+    for (let i = 0; i < 120; i++) {
+      await player.keyboard.press("Tab");
+      const stop = await player.evaluate(() => {
+        const node = document.activeElement;
+        const panel = node?.closest("section.panel");
+        if (!panel) return null;
+        return { panel: panel.id, top: Math.round(panel.getBoundingClientRect().top + window.scrollY),
+          what: `${node.tagName}#${node.id}` };
+      });
+      if (!stop) break; // out of the table (the page's end)
+      if (stops.at(-1)?.panel !== stop.panel) stops.push(stop);
+    }
+    result.stops = stops;
+    // every element that scrolls inside the page: in the focus order, and named
+    result.scrollers = await player.evaluate(() => [...document.querySelectorAll("#table *")]
+      .filter((node) => ["auto", "scroll"].includes(getComputedStyle(node).overflowY) && node.scrollHeight > node.clientHeight)
+      .map((node) => ({ id: node.id, tabIndex: node.tabIndex })));
+    result.logNamed = await player.getByRole("list", { name: "Log", exact: true }).count();
+  },
+
+  /** A German phone on a slow line (every static file answered 600 ms late): the
+   * modules are asked for at once, not level by level; both language files at
+   * once; the connection starts while they load; the top bar says "loading…" in
+   * German from the start, never the English "not connected". */
+  async loading(browser, result) {
+    const DELAY = 600;
+    const open = async (name, url) => {
+      const page = await openPage(browser, name, { ...PHONE, locale: "de-DE" }, trouble);
+      const t0 = Date.now();
+      page.asked = {};
+      page.on("websocket", () => {
+        page.asked.socket ??= Date.now() - t0;
+      });
+      await page.route(/\/static\//, async (route) => {
+        page.asked[new URL(route.request().url()).pathname] = Date.now() - t0;
+        await sleep(DELAY);
+        await route.continue();
+      });
+      // every text the top bar shows, from the markup's on
+      await page.addInitScript(() => {
+        window.statusTexts = [];
+        const note = () => {
+          const text = document.getElementById("status")?.textContent;
+          if (text && window.statusTexts.at(-1) !== text) window.statusTexts.push(text);
+        };
+        new MutationObserver(note).observe(document, { subtree: true, childList: true, characterData: true });
+      });
+      await page.goto(url);
+      return page;
+    };
+    step("a player's link");
+    const player = await open("player", `${BASE}/tables/web#token=${TOKENS.web.player}`);
+    await connected(player);
+    const modules = Object.entries(player.asked).filter(([path]) => path.endsWith(".mjs"));
+    result.player = {
+      statuses: await player.evaluate(() => window.statusTexts),
+      modules: Object.fromEntries(modules),
+      catalogs: [player.asked["/static/web/lang/en.json"], player.asked["/static/web/lang/de.json"]],
+      socket: player.asked.socket,
+      delay: DELAY,
+    };
+    step("the page without a token");
+    const stranger = await open("stranger", `${BASE}/tables/web`);
+    await stranger.waitForSelector("#join:not([hidden])");
+    result.stranger = { statuses: await stranger.evaluate(() => window.statusTexts),
+      join: await stranger.textContent('#join-form button[type="submit"]') };
+  },
+
   /** A name longer than a phone is wide wraps: nothing scrolls sideways. */
   async wrap(browser, result) {
     const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
