@@ -74,7 +74,10 @@ def domain(tmp_path: Path):
         "wounds": say.plural("wounds", "{count} wound", "{count} wounds"),
         "left_out": say("left_out", "Nobody translates me"),
     }
-    return name, source, messages
+    yield name, source, messages
+    # forget its catalogues: a language only it ships (a test's "pl") would stay among
+    # the known ones and be chosen by later tests' LANGUAGE lists
+    i18n.register(name, source / "forgotten")
 
 
 class TestNegotiate:
