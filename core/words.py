@@ -25,6 +25,7 @@ KINDS = {
     "settings": say("cli.kind.settings", "settings"),
     "encounter.started": say("cli.kind.encounter_started", "encounter started"),
     "encounter.turn": say("cli.kind.encounter_turn", "turn"),
+    "encounter.reordered": say("cli.kind.encounter_reordered", "turn order changed"),
     "encounter.ended": say("cli.kind.encounter_ended", "encounter ended"),
     "dice.committed": say("cli.kind.dice_committed", "dice committed"),
     "dice.revealed": say("cli.kind.dice_revealed", "dice revealed"),

@@ -57,6 +57,7 @@ APPLIED_KINDS = frozenset(
         "settings",
         "encounter.started",
         "encounter.turn",
+        "encounter.reordered",
         "encounter.ended",
         "approval.requested",
         "approval.rejected",

@@ -189,8 +189,8 @@ class Event:
 
     :param kind: ``roll``, ``resolution``, ``actor.created``, ``actor.updated``,
         ``actor.removed``, ``adjusted``, ``undo``, ``redo``, ``settings``,
-        ``encounter.started``, ``encounter.turn``, ``encounter.ended``,
-        ``approval.requested``, ``approval.rejected``.
+        ``encounter.started``, ``encounter.turn``, ``encounter.reordered``,
+        ``encounter.ended``, ``approval.requested``, ``approval.rejected``.
     :param data: what happened, by kind (the dice, the narration, …).
     :param changes: per actor touched, ``{"actor": id, "before": record|None,
         "after": record|None}``.

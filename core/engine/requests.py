@@ -26,6 +26,7 @@ say = Messages("rollbridge")
 
 _ID = {"type": "string", "minLength": 1, "maxLength": 64}
 _DICE = {"type": "array", "items": {"type": "integer"}, "maxItems": 10_000}
+_ORDER = {"type": "array", "items": _ID, "minItems": 1, "maxItems": 256}
 _ACTOR_FIELDS = {
     "id": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": r"[A-Za-z0-9_.:-]+"},
     "name": {"type": "string", "minLength": 1, "maxLength": 200},
@@ -157,7 +158,7 @@ REQUESTS: dict[str, RequestType] = {
             "encounter.start",
             _obj(
                 ("order",),
-                order={"type": "array", "items": _ID, "minItems": 1, "maxItems": 256},
+                order=_ORDER,
                 dice=_DICE,
             ),
             "gm",
@@ -166,10 +167,19 @@ REQUESTS: dict[str, RequestType] = {
         ),
         RequestType(
             "encounter.next",
-            _obj(dice=_DICE),
+            _obj(dice=_DICE, order=_ORDER),
             "player",
             True,
-            "End the current turn and start the next (GM, or the current actor's player).",
+            "End the current turn and start the next (GM, or the current actor's player); "
+            "``order``: the order of the round it begins, if it begins one.",
+        ),
+        RequestType(
+            "encounter.reorder",
+            _obj(("order",), order=_ORDER),
+            "gm",
+            True,
+            "A new turn order for the running encounter: the current actor keeps its turn; "
+            "no hook runs.",
         ),
         RequestType("encounter.end", _obj(), "gm", True, "End the encounter."),
         RequestType(

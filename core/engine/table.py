@@ -754,6 +754,7 @@ HANDLERS: Mapping[str, Callable[[RequestContext], JSON]] = {
     "settings": history.settings,
     "encounter.start": turns.encounter_start,
     "encounter.next": turns.encounter_next,
+    "encounter.reorder": turns.encounter_reorder,
     "encounter.end": turns.encounter_end,
     "approve": approvals.approve,
     "reject": approvals.reject,

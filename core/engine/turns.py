@@ -1,4 +1,5 @@
-"""Encounters: ``encounter.start``, ``encounter.next``, ``encounter.end`` and the turn hooks."""
+"""Encounters: ``encounter.start``, ``encounter.next``, ``encounter.reorder``,
+``encounter.end`` and the turn hooks."""
 
 from __future__ import annotations
 
@@ -108,6 +109,20 @@ def encounter_dice(
     return table.dice_for(fields, who, dice)
 
 
+def checked_order(table: Table, draft: Draft, given: list[str]) -> list[str]:
+    """An encounter's order as a request gives it. :raises InvalidRequest: for an
+    actor named twice. :raises UnknownActor: for one not at the table."""
+    order = list(given)
+    if len(set(order)) != len(order):
+        raise InvalidRequest(
+            say("encounter.order_twice", "order: an actor is named twice")(),
+            details={"field": "order"},
+        )
+    for actor_id in order:
+        table.require_actor(draft, actor_id)
+    return order
+
+
 def encounter_start(ctx: RequestContext) -> JSON:
     """``encounter.start``: set the order and run ``on_round_start`` and the first
     ``on_turn_start``."""
@@ -116,14 +131,7 @@ def encounter_start(ctx: RequestContext) -> JSON:
         raise EncounterState(
             say("encounter.running", "an encounter is already running; end it first")()
         )
-    order = list(ctx.fields["order"])
-    if len(set(order)) != len(order):
-        raise InvalidRequest(
-            say("encounter.order_twice", "order: an actor is named twice")(),
-            details={"field": "order"},
-        )
-    for actor_id in order:
-        table.require_actor(draft, actor_id)
+    order = checked_order(table, draft, ctx.fields["order"])
     encounter = Encounter(order)
     source = encounter_dice(table, ctx.fields, ctx.who, ctx.dice, order[0])
     hooks, texts, private, changed = run_hooks(
@@ -162,7 +170,25 @@ def encounter_next(ctx: RequestContext) -> JSON:
     if turn >= len(encounter.order):
         turn, round_ = 0, round_ + 1
         steps += [("on_round_end", None)]
-    upcoming = Encounter(list(encounter.order), round_, turn)
+    order = list(encounter.order)
+    if ctx.fields.get("order") is not None:
+        # the new round's order (a tracker that deals initiative every round)
+        if who.role == "player":
+            raise Forbidden(
+                say("encounter.order_forbidden", "order: only the GM may change the order")(),
+                details={"field": "order"},
+            )
+        if round_ == encounter.round:
+            raise InvalidRequest(
+                say(
+                    "encounter.order_mid_round",
+                    "order: only for the turn that begins a new round "
+                    "(encounter.reorder changes the order within one)",
+                )(),
+                details={"field": "order"},
+            )
+        order = checked_order(table, draft, ctx.fields["order"])
+    upcoming = Encounter(order, round_, turn)
     if round_ != encounter.round:
         steps += [("on_round_start", None)]
     steps += [("on_turn_start", upcoming.current)]
@@ -202,6 +228,38 @@ def _supplied(data: JSON, source: DiceSource) -> JSON:
     if source.supplied:
         data["supplied"] = True
     return data
+
+
+def encounter_reorder(ctx: RequestContext) -> JSON:
+    """``encounter.reorder``: a new turn order for the running encounter (a tracker's
+    initiative sorted again); the current actor keeps its turn, at its place in the
+    new order. No hook runs."""
+    table = ctx.table
+    encounter = table.encounter
+    if encounter is None:
+        raise EncounterState(NO_ENCOUNTER())
+    order = checked_order(table, ctx.draft, ctx.fields["order"])
+    current = encounter.current
+    if current not in order:
+        raise InvalidRequest(
+            say(
+                "encounter.current_left_out",
+                "order: {actor}, whose turn it is, is not in it",
+            )(actor=repr(current)),
+            details={"field": "order", "actor": current},
+        )
+    if order == encounter.order:
+        raise InvalidRequest(
+            say("encounter.order_unchanged", "order: it is the encounter's order already")(),
+            details={"field": "order"},
+        )
+    upcoming = Encounter(order, encounter.round, order.index(current))
+    return ctx.record(
+        "encounter.reordered",
+        {"order": order, "round": upcoming.round, "turn": upcoming.turn, "actor": current},
+        table={"encounter": upcoming.to_dict()},
+        undoable=True,
+    )
 
 
 def encounter_end(ctx: RequestContext) -> JSON:

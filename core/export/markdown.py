@@ -323,6 +323,10 @@ def _turn(data: JSON, names: Names, r: Render) -> Lines:
     return [r(TURN, round=data.get("round"), actor=_name(data["actor"], names))]
 
 
+def _reordered(data: JSON, names: Names, r: Render) -> Lines:
+    return _started(data, names, r) + _turn(data, names, r)
+
+
 def _ended(data: JSON, names: Names, r: Render) -> Lines:
     return [r(ENDED, count=data["rounds"])] if isinstance(data.get("rounds"), int) else []
 
@@ -360,6 +364,7 @@ _BODIES: dict[str, Callable[[JSON, Names, Render], Lines]] = {
     "settings": _settings,
     "encounter.started": _started,
     "encounter.turn": _turn,
+    "encounter.reordered": _reordered,
     "encounter.ended": _ended,
     "adjusted": _adjusted,
     "dice.committed": _committed,

@@ -420,6 +420,95 @@ class TestEncounter:
         event = seated.store.events_after("t", 3)[0]
         assert event.data["hooks"][1]["dice"][0]["dice"][0]["value"] == 5
 
+    def test_reorder_keeps_the_current_actors_turn_runs_no_hook_and_undoes(self, seated):
+        seated.handle(
+            "t", {"type": "encounter.start", "id": "e1", "order": ["ana", "bo"]}, GM, SeededDice(1)
+        )
+        seated.handle("t", {"type": "encounter.next", "id": "e2"}, GM, SeededDice(2))  # bo
+        table = seated.table("t")
+        actors = {a: r.to_dict() for a, r in table.actors.items()}
+        reply = seated.handle(
+            "t", {"type": "encounter.reorder", "id": "o1", "order": ["bo", "guard", "ana"]}, GM
+        )
+        event = reply["event"]
+        assert event["kind"] == "encounter.reordered"
+        assert event["data"] == {
+            "order": ["bo", "guard", "ana"],
+            "round": 1,
+            "turn": 0,
+            "actor": "bo",
+        }
+        assert event["table_after"]["encounter"] == {
+            "order": ["bo", "guard", "ana"],
+            "round": 1,
+            "turn": 0,
+            "current": "bo",
+        }
+        assert {a: r.to_dict() for a, r in table.actors.items()} == actors, "no hook ran"
+        nxt = seated.handle("t", {"type": "encounter.next", "id": "e3"}, GM, SeededDice(3))
+        assert nxt["event"]["data"]["actor"] == "guard" and nxt["event"]["data"]["round"] == 1
+        seated.handle("t", {"type": "undo", "id": "u1"}, GM)  # the turn
+        seated.handle("t", {"type": "undo", "id": "u2"}, GM)  # the new order
+        assert table.encounter.order == ["ana", "bo"] and table.encounter.current == "bo"
+        seated.handle("t", {"type": "redo", "id": "r1"}, GM)
+        assert table.encounter.order == ["bo", "guard", "ana"] and table.encounter.turn == 0
+
+    @pytest.mark.parametrize(
+        ("order", "error", "words"),
+        [
+            (["ana", "ana", "bo"], InvalidRequest, "named twice"),
+            (["ana", "nobody"], UnknownActor, "nobody"),
+            (["ana", "guard"], InvalidRequest, "'bo', whose turn it is, is not in it"),
+            (["ana", "bo"], InvalidRequest, "the encounter's order already"),
+        ],
+    )
+    def test_reorder_refused(self, seated, order, error, words):
+        seated.handle(
+            "t", {"type": "encounter.start", "id": "e1", "order": ["ana", "bo"]}, GM, SeededDice(1)
+        )
+        seated.handle("t", {"type": "encounter.next", "id": "e2"}, GM, SeededDice(2))  # bo
+        before = frozen(seated)
+        with pytest.raises(error, match=words):
+            seated.handle("t", {"type": "encounter.reorder", "id": "o", "order": order}, GM)
+        assert frozen(seated) == before
+
+    def test_reorder_without_an_encounter_or_by_a_player_is_refused(self, seated):
+        message = {"type": "encounter.reorder", "id": "o", "order": ["ana"]}
+        with pytest.raises(EncounterState, match="no encounter"):
+            seated.handle("t", message, GM)
+        seated.handle("t", {"type": "encounter.start", "id": "e1", "order": ["ana"]}, GM)
+        with pytest.raises(Forbidden):
+            seated.handle("t", {**message, "order": ["ana", "bo"]}, ALICE)
+
+    def test_reorder_refusal_is_translated(self, seated):
+        seated.handle("t", {"type": "encounter.start", "id": "e1", "order": ["ana", "bo"]}, GM)
+        with pytest.raises(InvalidRequest) as caught:
+            seated.handle("t", {"type": "encounter.reorder", "id": "o", "order": ["bo"]}, GM)
+        assert caught.value.render("de") == "order: die Figur am Zug ('ana') fehlt darin"
+
+    def test_next_with_the_new_rounds_order(self, seated):
+        seated.handle(
+            "t", {"type": "encounter.start", "id": "e1", "order": ["ana", "bo"]}, GM, SeededDice(1)
+        )
+        with pytest.raises(InvalidRequest, match="only for the turn that begins a new round"):
+            seated.handle("t", {"type": "encounter.next", "id": "x", "order": ["bo", "ana"]}, GM)
+        seated.handle("t", {"type": "encounter.next", "id": "e2"}, GM, SeededDice(2))  # bo
+        with pytest.raises(Forbidden):
+            seated.handle("t", {"type": "encounter.next", "id": "x2", "order": ["bo", "ana"]}, BOB)
+        wrap = seated.handle(
+            "t",
+            {"type": "encounter.next", "id": "e3", "order": ["guard", "bo", "ana"]},
+            GM,
+            SeededDice(3),
+        )
+        data = wrap["event"]["data"]
+        assert (data["round"], data["turn"], data["actor"]) == (2, 0, "guard")
+        assert [(h["hook"], h["actor"]) for h in data["hooks"]][-1] == ("on_turn_start", "guard")
+        table = seated.table("t")
+        assert table.actors["guard"].state["rounds"] == 1, "a participant from round 2 on"
+        seated.handle("t", {"type": "undo", "id": "u"}, GM)
+        assert table.encounter.order == ["ana", "bo"] and table.encounter.current == "bo"
+
 
 class TestApproval:
     def test_player_request_waits_for_the_gm(self, seated):

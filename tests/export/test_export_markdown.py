@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from rollbridge.dice.sources import SeededDice
 from rollbridge.export import export_chunks, read_log
 from rollbridge.export.dicetext import dice_text, die_text
-from rollbridge.export.markdown import KINDS, SEEN_AS, UNDOES
+from rollbridge.export.markdown import KINDS, SEEN_AS, UNDOES, render_event
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
 
@@ -157,3 +157,11 @@ def test_the_report_is_written_a_piece_at_a_time(night):
     assert len(chunks) == 1 + len(log.events)  # the head, then one per event
     assert chunks[0].startswith("# Session log: Friday night\n")
     assert all(c.startswith(f"\n## #{e.seq} ") for c, e in zip(chunks[1:], log.events, strict=True))
+
+
+def test_a_new_turn_order_shows_the_order_and_whose_turn_it_stays():
+    event = {"seq": 9, "kind": "encounter.reordered",
+             "data": {"order": ["b", "a"], "round": 2, "turn": 1, "actor": "a"}}  # fmt: skip
+    text = render_event(event, {"a": "Ana", "b": "Bo"}, "de")
+    assert "## #9 · Zugreihenfolge geändert" in text
+    assert "Bo, Ana" in text and "Ana" in text.splitlines()[-1]

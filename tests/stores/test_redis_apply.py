@@ -163,7 +163,12 @@ def mixed(session: Session, rng: random.Random, n: int) -> None:
             order = rng.sample(actors, min(len(actors), 3))
             session.play({"type": "encounter.start", "id": rid, "order": order}, GM)
         elif table.encounter is not None:
-            step = "encounter.end" if rng.random() < 0.2 else "encounter.next"
+            roll = rng.random()
+            if roll < 0.15 and table.encounter.current in actors:
+                order = rng.sample(actors, len(actors))
+                session.play({"type": "encounter.reorder", "id": rid, "order": order}, GM)
+                return
+            step = "encounter.end" if roll < 0.3 else "encounter.next"
             session.play({"type": step, "id": rid}, GM)
     elif kind == "reveal":
         session.play({"type": "dice.reveal", "id": rid}, GM)
@@ -180,6 +185,7 @@ EVERY_KIND: list[tuple[dict[str, Any], Principal]] = [
     ({"type": "actor.update", "actor": "x", "controllers": ["bob"]}, GM),
     ({"type": "encounter.start", "order": ["x", "ana"]}, GM),
     ({"type": "encounter.next"}, GM),
+    ({"type": "encounter.reorder", "order": ["ana", "x"]}, GM),
     ({"type": "actor.remove", "actor": "x"}, GM),
     ({"type": "undo"}, GM),
     ({"type": "redo"}, GM),

@@ -177,6 +177,8 @@ export function eventSummary(event, nameOf) {
       return nameOf(data.actor);
     case "encounter.turn":
       return i18n.format("ROLLBRIDGE.Web.Log.Turn", { round: data.round, actor: nameOf(data.actor) });
+    case "encounter.reordered":
+      return (data.order ?? []).map((id) => nameOf(id)).join(", ");
     case "encounter.ended":
       return counted(i18n, "ROLLBRIDGE.Web.Log.Ended", Number(data.rounds) || 0);
     case "approval.requested": {

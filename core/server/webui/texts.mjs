@@ -116,6 +116,7 @@ export const KIND_WORDS = {
   settings: "ROLLBRIDGE.Web.Kind.Settings",
   "encounter.started": "ROLLBRIDGE.Web.Kind.EncounterStarted",
   "encounter.turn": "ROLLBRIDGE.Web.Kind.EncounterTurn",
+  "encounter.reordered": "ROLLBRIDGE.Web.Kind.EncounterReordered",
   "encounter.ended": "ROLLBRIDGE.Web.Kind.EncounterEnded",
   "approval.requested": "ROLLBRIDGE.Web.Kind.ApprovalRequested",
   "approval.rejected": "ROLLBRIDGE.Web.Kind.ApprovalRejected",

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { after, afterEach, test } from "node:test";
 
-import { encounterOrder, stepsTo, turnMove } from "../../../adapters/foundry/module/scripts/core/combat.mjs";
+import { catchUp, encounterOrder, stepsTo } from "../../../adapters/foundry/module/scripts/core/combat.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { registerCombat } from "../../../adapters/foundry/module/scripts/foundry/combat.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
@@ -44,7 +44,7 @@ async function setup({ user = "gm", generation = 13, settings = {}, encounter = 
   const actors = { a: actor("a", "Alvar", PLAYER), b: actor("b", "Bandit"), c: actor("c", "Crow"), x: actor("x", "Extra") };
   client = new FoundryClient();
   client.start();
-  sync = registerCombat(client);
+  sync = registerCombat(client, { roundDelay: 0 });
   const ws = FakeWebSocket.last();
   ws.open();
   const hello = ws.messages().find((m) => m.type === "hello");
@@ -71,8 +71,9 @@ class Server {
 
   #answer(message) {
     this.answered += 1;
-    if (this.refuse) {
-      this.ws.receive({ type: "error", id: message.id, code: this.refuse.code, message: this.refuse.message });
+    const refusal = this.refuse ?? this.#refusal(message);
+    if (refusal) {
+      this.ws.receive({ type: "error", id: message.id, code: refusal.code, message: refusal.message });
       return;
     }
     let kind;
@@ -81,9 +82,14 @@ class Server {
       kind = "encounter.started";
     } else if (message.type === "encounter.next") {
       const { order, round, turn } = this.encounter;
-      const next = turn + 1 >= order.length ? { round: round + 1, turn: 0 } : { round, turn: turn + 1 };
-      this.encounter = { order, ...next, current: order[next.turn] };
+      const wraps = turn + 1 >= order.length;
+      const next = wraps ? { order: message.order ?? order, round: round + 1, turn: 0 } : { order, round, turn: turn + 1 };
+      this.encounter = { ...next, current: next.order[next.turn] };
       kind = "encounter.turn";
+    } else if (message.type === "encounter.reorder") {
+      const { round, current } = this.encounter;
+      this.encounter = { order: message.order, round, turn: message.order.indexOf(current), current };
+      kind = "encounter.reordered";
     } else {
       this.encounter = null;
       kind = "encounter.ended";
@@ -93,6 +99,21 @@ class Server {
       actors: kind === "encounter.turn" ? this.turnActors : [], table_after: { encounter: this.encounter } };
     this.ws.receive(event);
     this.ws.receive({ type: "result", id: message.id, status: "done", seq: this.seq });
+  }
+
+  /** What the engine refuses (core/engine/turns.py), as {code, message}, or null. */
+  #refusal(message) {
+    const e = this.encounter;
+    if (message.type === "encounter.start" && e) return { code: "encounter_state", message: "an encounter is already running; end it first" };
+    if (message.type !== "encounter.start" && !e) return { code: "encounter_state", message: "no encounter is running" };
+    const order = message.order;
+    if (message.type === "encounter.reorder" && (!order.includes(e.current) || order.join() === e.order.join())) {
+      return { code: "invalid_request", message: "order: refused" };
+    }
+    if (message.type === "encounter.next" && order && e.turn + 1 < e.order.length) {
+      return { code: "invalid_request", message: "order: only for the turn that begins a new round" };
+    }
+    return null;
   }
 
   /** The encounter requests the client sent: [type, order?]. */
@@ -119,17 +140,32 @@ async function combat(actors, names) {
 test("core: the order, a move of the tracker, the steps to a turn", () => {
   assert.deepEqual(encounterOrder([{ actor: "a" }, { name: "X", actor: null }, { actor: "b" }, { name: "A again", actor: "a" }]),
     { order: ["a", "b"], left: ["X", "A again"] });
-  assert.equal(turnMove({ round: 0, turn: null, combatantId: null }, { round: 1, turn: 0, combatantId: "c1" }), "start");
-  assert.equal(turnMove({ round: 1, turn: 0, combatantId: "c1" }, { round: 1, turn: 1, combatantId: "c2" }), "forward");
-  assert.equal(turnMove({ round: 1, turn: 2, combatantId: "c3" }, { round: 2, turn: 0, combatantId: "c1" }), "forward");
-  assert.equal(turnMove({ round: 1, turn: 1, combatantId: "c2" }, { round: 1, turn: 0, combatantId: "c1" }), "back");
-  assert.equal(turnMove({ round: 2, turn: 0, combatantId: "c1" }, { round: 1, turn: 2, combatantId: "c3" }), "back");
-  assert.equal(turnMove({ round: 1, turn: 0, combatantId: "c1" }, { round: 1, turn: 1, combatantId: "c1" }), null, "v13: re-sorted, same combatant");
   const running = { order: ["a", "b", "c"], round: 1, turn: 2 };
   assert.equal(stepsTo(running, 2, "a"), 1);
   assert.equal(stepsTo(running, 2, "c"), 3);
   assert.equal(stepsTo(running, 1, "b"), -1);
   assert.equal(stepsTo(running, 2, "z"), null);
+});
+
+test("core: catching up with the tracker — steps, a new order within a round, a new round in a new order", () => {
+  const running = { order: ["a", "b", "c"], round: 1, turn: 0 };
+  const types = (plan) => plan.requests.map((r) => (r.order ? `${r.type} ${r.order.join("")}` : r.type));
+  assert.deepEqual(types(catchUp(running, { round: 1, actor: "c", order: ["a", "b", "c"] })), ["encounter.next", "encounter.next"]);
+  // initiative rolled after the start: a keeps its turn, now last
+  assert.deepEqual(types(catchUp(running, { round: 1, actor: "a", order: ["c", "b", "a"] })), ["encounter.reorder cba"]);
+  // ... and the next turn taken before it was sent: sorted first, then one step
+  assert.deepEqual(types(catchUp(running, { round: 2, actor: "c", order: ["c", "b", "a"] })),
+    ["encounter.next", "encounter.next", "encounter.next cba"], "round 1's turns in its order, round 2 in the new one");
+  const last = { order: ["a", "b", "c"], round: 1, turn: 2 };
+  assert.deepEqual(types(catchUp(last, { round: 2, actor: "c", order: ["c", "b", "a"] })), ["encounter.next cba"], "SWADE's new round");
+  assert.deepEqual(types(catchUp(last, { round: 2, actor: "b", order: ["c", "b", "a"] })), ["encounter.next cba", "encounter.next"]);
+  // the current actor left the tracker: its turn ends (old order), then the new order
+  const atB = { order: ["a", "b", "c"], round: 1, turn: 1 };
+  assert.deepEqual(types(catchUp(atB, { round: 1, actor: "c", order: ["a", "c"] })), ["encounter.next", "encounter.reorder ac"]);
+  // behind the server: told only for a move back
+  assert.deepEqual(catchUp(atB, { round: 1, actor: "a", order: ["a", "b", "c"] }), { requests: [], notice: null });
+  assert.deepEqual(catchUp(atB, { round: 1, actor: "a", order: ["a", "b", "c"] }, { back: true }).notice, { key: "ROLLBRIDGE.Combat.NoBack" });
+  assert.deepEqual(catchUp(running, { round: 3, actor: "b", order: ["a", "b", "c"] }).notice, { key: "ROLLBRIDGE.Combat.OutOfStep", data: { steps: 7 } });
 });
 
 for (const generation of [12, 13]) {
@@ -250,13 +286,13 @@ test("the GM reloads mid-combat: no second start; the next turn goes on from the
   await fight.nextTurn();
   await settle();
   const followed = game.settings.get("rollbridge", "combat");
-  assert.deepEqual(followed, { table: "t1", id: fight.id });
+  assert.deepEqual(followed, { table: "t1", id: fight.id, offset: 0 });
   // the reload: a new client (the same world: its combat and the hidden setting stay)
   sync.unregister();
   client.stop();
   client = new FoundryClient();
   client.start();
-  sync = registerCombat(client);
+  sync = registerCombat(client, { roundDelay: 0 });
   const ws = FakeWebSocket.last();
   ws.open();
   const hello = ws.messages().find((m) => m.type === "hello");
@@ -287,21 +323,23 @@ test("several combats: the one whose encounter runs is followed; another one's t
   assert.deepEqual(server.requests().at(-1), ["encounter.next"]);
 });
 
-test("a combatant added mid-combat is not in the encounter: its turn sends nothing; the turn stays with the current one", async () => {
+test("a combatant added mid-combat joins the encounter's order; the turn stays with the current one", async () => {
   const { actors, server } = await setup();
   const fight = await combat(actors, ["a", "b"]);
   await fight.startCombat();
   await settle();
   await fight.createEmbeddedDocuments("Combatant", [{ actorId: actors.c.id, initiative: 30 }]); // sorts first
   await settle();
-  assert.equal(server.requests().length, 1, "adding is no turn");
+  assert.deepEqual(server.requests().slice(1), [["encounter.reorder", ["c", "a", "b"]]], "adding is no turn");
+  assert.deepEqual(server.encounter, { order: ["c", "a", "b"], round: 1, turn: 1, current: "a" });
   await fight.nextTurn(); // b
-  await fight.nextTurn(); // round 2: c (not in the encounter)
+  await fight.nextTurn(); // round 2: c
   await settle();
-  assert.deepEqual(server.encounter, { order: ["a", "b"], round: 1, turn: 1, current: "b" });
-  await fight.nextTurn(); // a
+  assert.deepEqual(server.encounter, { order: ["c", "a", "b"], round: 2, turn: 0, current: "c" });
+  await fight.deleteEmbeddedDocuments("Combatant", [fight.turns[0].id]); // c leaves on its own turn: a's
   await settle();
   assert.deepEqual(server.encounter, { order: ["a", "b"], round: 2, turn: 0, current: "a" });
+  assert.deepEqual(server.requests().slice(-2), [["encounter.next"], ["encounter.reorder", ["a", "b"]]]);
 });
 
 test("with the world setting off nothing is sent", async () => {
@@ -373,4 +411,219 @@ test("the module's entry point registers the setting and the combat hooks", asyn
   for (let i = 0; i < 20 && !ws.messages().some((m) => m.type === "encounter.start"); i++) await new Promise((r) => setTimeout(r, 5));
   assert.deepEqual(ws.messages().find((m) => m.type === "encounter.start")?.order, ["a"]);
   game.modules.get("rollbridge").api.disconnect();
+});
+
+// -- the review of the combat sync (notes/review-combat.md): F1–F7 ----------------------------
+
+/** The tracker's and the server's turns, side by side: "r2 c | r2 c". */
+const sides = (fight, server) => `r${fight.round} ${fight.combatant?.actor?.flags?.rollbridge?.actorId ?? "-"} | r${server.encounter?.round} ${server.encounter?.current}`;
+/** The rollbridge ids of a combat's combatants: {a: combatant id, …}. */
+const combatantIds = (fight) => Object.fromEntries(fight.combatants.contents.map((c) => [c.actor.flags.rollbridge.actorId, c.id]));
+const noWarnings = () => Standin.log.notifications.filter((n) => n.level !== "info").map((n) => n.text);
+
+test("the stand-in is Foundry's: started is round > 0, the active GM's turn hook after its turn events, initiative sorts again", async () => {
+  const { actors } = await setup({ generation: 13 });
+  const seen = [];
+  const turnHook = Hooks.on("combatTurnChange", (combat, prior, current) => seen.push(["turn", prior.round, current.round, current.turn]));
+  const updateHook = Hooks.on("updateCombat", (combat, changed) => seen.push(["update", Object.keys(changed).join()]));
+  const combatantHook = Hooks.on("updateCombatant", (combatant, changes) => seen.push(["combatant", changes.initiative]));
+  let release;
+  Standin.turnEvents = () => new Promise((resolve) => { release = resolve; });
+  const empty = await Combat.create();
+  await empty.startCombat();
+  assert.equal(empty.started, true, "begun with no combatant: started all the same");
+  assert.deepEqual(seen, [["update", "round,turn"]], "the active GM's hook waits for its turn events");
+  release();
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(seen.at(-1), ["turn", 0, 1, 0]);
+  Standin.turnEvents = async () => {};
+  seen.length = 0;
+  const fight = await combat(actors, ["a", "b", "c"]);
+  await fight.startCombat();
+  await fight.nextTurn(); // b
+  const ids = combatantIds(fight);
+  await fight.rollInitiative([ids.c], { formula: "30" });
+  assert.deepEqual(fight.turns.map((t) => t.id), [ids.c, ids.a, ids.b], "sorted again");
+  assert.equal(fight.combatant.id, ids.b, "the same combatant's turn, at its new place");
+  assert.equal(fight.turn, 2);
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(seen.slice(-1), [["combatant", 30]], "v13: no turn hook for it");
+  await fight.resetAll();
+  assert.equal(fight.combatant.id, ids.b, "v13's resetAll keeps the turn");
+  Hooks.off("combatTurnChange", turnHook);
+  Hooks.off("updateCombat", updateHook);
+  Hooks.off("updateCombatant", combatantHook);
+});
+
+for (const generation of [12, 13]) {
+  test(`v${generation} (F2): Begin Combat then Next Turn while the GM's turn events still run: started, and the turn sent`, async () => {
+    const { actors, server } = await setup({ generation });
+    Standin.turnEvents = () => new Promise((r) => setTimeout(r, 20)); // a system's _onStartTurn, a token update
+    const fight = await combat(actors, ["a", "b", "c"]);
+    await fight.startCombat();
+    await fight.nextTurn();
+    await new Promise((r) => setTimeout(r, 60));
+    await settle();
+    assert.deepEqual(server.requests(), [["encounter.start", ["a", "b", "c"]], ["encounter.next"]]);
+    await fight.nextTurn();
+    await new Promise((r) => setTimeout(r, 40));
+    await settle();
+    assert.deepEqual(sides(fight, server), "r1 c | r1 c");
+    assert.deepEqual(noWarnings(), []);
+  });
+
+  test(`v${generation} (F1): begun before initiative, rolled after: the server's order follows, the current actor keeps its turn`, async () => {
+    const { actors, server } = await setup({ generation });
+    const fight = await Combat.create();
+    await fight.createEmbeddedDocuments("Combatant", ["a", "b", "c"].map((n) => ({ actorId: actors[n].id })));
+    await fight.startCombat(); // a, b, c (no initiative: by id)
+    await settle();
+    const ids = combatantIds(fight);
+    await fight.rollInitiative([ids.c], { formula: "20" });
+    await fight.rollInitiative([ids.b], { formula: "10" });
+    await fight.rollInitiative([ids.a], { formula: "5" }); // c, b, a: a's turn goes on, now the last
+    await settle();
+    assert.deepEqual(server.encounter, { order: ["c", "b", "a"], round: 1, turn: 2, current: "a" });
+    const log = [];
+    for (let i = 0; i < 4; i++) {
+      await fight.nextTurn();
+      await settle();
+      log.push(sides(fight, server));
+    }
+    assert.deepEqual(log, ["r2 c | r2 c", "r2 b | r2 b", "r2 a | r2 a", "r3 c | r3 c"]);
+    assert.deepEqual(server.requests().filter(([type]) => type === "encounter.next").length, 4, "one next a turn");
+    assert.deepEqual(noWarnings(), []);
+  });
+}
+
+test("F1: a combatant's initiative changed mid-round: reordered, no turn sent, the next turn the tracker's", async () => {
+  const { actors, server } = await setup();
+  const fight = await combat(actors, ["a", "b", "c"]);
+  await fight.startCombat();
+  await fight.nextTurn(); // b
+  await settle();
+  await fight.combatants.get(combatantIds(fight).c).update({ initiative: 50 }); // c first: c, a, b; b's turn
+  await settle();
+  assert.deepEqual(server.requests().slice(-1), [["encounter.reorder", ["c", "a", "b"]]]);
+  assert.deepEqual(server.encounter, { order: ["c", "a", "b"], round: 1, turn: 2, current: "b" });
+  await fight.nextTurn(); // round 2: c
+  await settle();
+  assert.equal(sides(fight, server), "r2 c | r2 c");
+});
+
+test("F1: SWADE's next round (initiative reset, new round, cards dealt, turn 0): the new round begins in the dealt order", async () => {
+  const { actors, server } = await setup({ generation: 13 });
+  sync.roundDelay = 20; // the module lets a new round settle
+  const fight = await combat(actors, ["a", "b", "c"]);
+  await fight.startCombat();
+  await fight.nextTurn();
+  await fight.nextTurn(); // c
+  await settle();
+  /** SwadeCombat#_nextRoundAsGM: resetAll (turn 0), nextRound, deal (initiative), update({turn: 0}). */
+  const swadeRound = async (cards) => {
+    const nulls = fight.combatants.contents.map((c) => ({ _id: c.id, initiative: null }));
+    await fight.update({ turn: 0, combatants: nulls }, { diff: false });
+    await fight.nextRound();
+    const ids = combatantIds(fight);
+    await fight.updateEmbeddedDocuments("Combatant", Object.entries(cards).map(([n, v]) => ({ _id: ids[n], initiative: v })), { turnEvents: false });
+    await fight.update({ turn: 0 });
+    await new Promise((r) => setTimeout(r, 40));
+    await settle();
+  };
+  await swadeRound({ c: 50, b: 40, a: 30 });
+  assert.equal(sides(fight, server), "r2 c | r2 c");
+  assert.deepEqual(server.encounter.order, ["c", "b", "a"]);
+  assert.deepEqual(server.requests().slice(3), [["encounter.next", ["c", "b", "a"]]], "one turn: c's round-1 turn ends, round 2 begins with c");
+  await fight.nextTurn();
+  await fight.nextTurn(); // a, the last
+  await settle();
+  await swadeRound({ b: 50, a: 40, c: 30 });
+  assert.equal(sides(fight, server), "r3 b | r3 b");
+  assert.deepEqual(server.requests().at(-1), ["encounter.next", ["b", "a", "c"]]);
+  assert.deepEqual(noWarnings(), [], "no 'cannot go back', no 'out of step'");
+});
+
+for (const generation of [12, 13]) {
+  test(`v${generation} (F3): back to round 0 and begun again: the encounter ends and starts again, no second start refused`, async () => {
+    const { actors, server } = await setup({ generation });
+    const fight = await combat(actors, ["a", "b"]);
+    await fight.startCombat();
+    await fight.nextTurn(); // b
+    await settle();
+    await fight.previousRound(); // round 1 → 0: Foundry fires no turn hook
+    await fight.previousRound();
+    await settle();
+    await fight.createEmbeddedDocuments("Combatant", [{ actorId: actors.c.id, initiative: 30 }]);
+    await fight.startCombat();
+    await settle();
+    assert.deepEqual(server.requests(), [
+      ["encounter.start", ["a", "b"]], ["encounter.next"], ["encounter.end"], ["encounter.start", ["c", "a", "b"]],
+    ]);
+    assert.deepEqual(server.encounter, { order: ["c", "a", "b"], round: 1, turn: 0, current: "c" });
+    assert.deepEqual(noWarnings(), []);
+    const told = Standin.log.notifications.filter((n) => n.level === "info").map((n) => n.text);
+    assert.ok(told.some((t) => /begun again from round 0/.test(t)), "the GM is told");
+  });
+}
+
+test("F3: the GM is told in their language that the encounter started afresh", async () => {
+  const { actors } = await setup();
+  await game.i18n.setLanguage("cs");
+  const fight = await combat(actors, ["a", "b"]);
+  await fight.startCombat();
+  await fight.previousRound();
+  await fight.startCombat();
+  await settle();
+  assert.ok(Standin.log.notifications.some((n) => n.level === "info" && /zahájen znovu od kola 0/.test(n.text)));
+});
+
+test("F5: End Combat with the setting off still ends the encounter; the next combat starts", async () => {
+  const { actors, server } = await setup();
+  const fight = await combat(actors, ["a", "b"]);
+  await fight.startCombat();
+  await settle();
+  await game.settings.set("rollbridge", "combatTracker", false);
+  await fight.nextTurn(); // not sent
+  await fight.endCombat();
+  await settle();
+  await game.settings.set("rollbridge", "combatTracker", true);
+  const next = await combat(actors, ["b", "a"]);
+  await next.startCombat();
+  await settle();
+  assert.deepEqual(server.requests(), [["encounter.start", ["a", "b"]], ["encounter.end"], ["encounter.start", ["b", "a"]]]);
+  assert.deepEqual(noWarnings(), []);
+});
+
+test("F6: a turn and an End Combat while a new connection waits for its welcome are sent after it", async () => {
+  let { actors, server } = await setup();
+  const fight = await combat(actors, ["a", "b", "c"]);
+  await fight.startCombat();
+  await settle();
+  client.start(); // a reconsider: the active GM changed back, the settings changed
+  const ws = FakeWebSocket.last();
+  ws.open();
+  server = new Server(ws, server.encounter, server.seq);
+  await fight.nextTurn(); // b: the encounter is not known yet
+  await fight.endCombat();
+  await new Promise((r) => setTimeout(r, 5));
+  assert.deepEqual(server.requests(), [], "nothing before the welcome");
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: server.seq, locale: "en",
+    table: { id: "t1", actors: [], encounter: server.encounter } });
+  await settle();
+  assert.deepEqual(server.requests(), [["encounter.next"], ["encounter.end"]]);
+  assert.equal(server.encounter, null);
+});
+
+test("F7: a combat begun with no combatant on the table starts its encounter when combatants join", async () => {
+  const { actors, server } = await setup();
+  const fight = await Combat.create();
+  await fight.startCombat();
+  await settle();
+  await fight.createEmbeddedDocuments("Combatant", ["a", "b"].map((n, i) => ({ actorId: actors[n].id, initiative: 20 - i })));
+  await settle();
+  await fight.nextTurn();
+  await settle();
+  assert.deepEqual(server.requests(), [["encounter.start", ["a", "b"]], ["encounter.next"]]);
+  assert.equal(sides(fight, server), "r1 b | r1 b");
 });

@@ -946,15 +946,31 @@
   //   before the update (Combat#startCombat/nextTurn/nextRound/previous…);
   // - after the update every client records the prior state (Object.assign into the
   //   same `previous` object, so a later change overwrites it) and, when the turn
-  //   changed (v12: the round or the combatant; v13: also the turn index), the
-  //   combat is started and the operation's turnEvents is not false, fires
-  //   combatTurnChange(combat, previous, current); then updateCombat(combat,
-  //   changed, options, userId); deleteCombat(combat, options, userId) likewise;
+  //   changed (v12: the round or the combatant; v13: also the turn index) and the
+  //   operation's turnEvents is not false, manages the turn events (async, not
+  //   awaited: Combat#_manageTurnEvents): nothing unless the combat is started
+  //   (`round > 0`, v12 and v13); on the active GM the turn events are awaited
+  //   first (FoundryStandin.turnEvents(combat), settable; the system's
+  //   _onStartTurn, v13's movement histories) and only then is
+  //   combatTurnChange(combat, previous, current) called — v13 with the states it
+  //   captured before the await, v12 reading `previous` and `current` after it;
+  //   other clients call it at once. updateCombat(combat, changed, options,
+  //   userId) follows the update on every client (before the active GM's
+  //   combatTurnChange); deleteCombat(combat, options, userId) likewise;
   // - a GM may change anything; a player only the round and turn, only while its
   //   own combatant has the turn (BaseCombat#canUserModify), else it throws;
   // - a combatant added or removed mid-combat keeps the current combatant's turn
   //   (the combatTurn option of _preCreate/_preDeleteDescendantDocuments); removing
-  //   the current one gives the turn to the next.
+  //   the current one gives the turn to the next;
+  // - initiative: Combatant#update / Combat#updateEmbeddedDocuments("Combatant")
+  //   sort the turns again keeping the current combatant's turn (v12.331/v13
+  //   Combatant._preUpdateOperation: combatTurn; v13 also turnEvents false), then
+  //   updateCombatant(combatant, changes, options, userId) on every client;
+  //   Combat#rollInitiative(ids, {formula, updateTurn}) (the stand-in's "roll" is
+  //   the formula read as a number, 10 without one; v12 then updates the turn to
+  //   the current combatant's index), setInitiative, resetAll ({updateTurn}: v13
+  //   keeps the current combatant's turn without turn events; v12 sets turn 0) as
+  //   Foundry's client code has them.
   // FoundryStandin.asUser(userId, fn) runs fn as another user's client would: its
   // permission, the hooks of every client here, none of the initiating client's.
   let initiator = null;
@@ -971,7 +987,7 @@
     }
   }
   let combatCount = 0;
-  const COMBAT_FIELDS = ["round", "turn", "active", "scene", "flags"];
+  const COMBAT_FIELDS = ["round", "turn", "active", "scene", "flags", "combatants"];
 
   class Combatant {
     constructor({ _id, actorId = null, tokenId = null, sceneId = null, name = null, initiative = null, hidden = false, defeated = false }, combat) {
@@ -1011,6 +1027,10 @@
     get isOwner() {
       return game.user.isGM || Boolean(this.actor?.isOwner);
     }
+    async update(data, options = {}) {
+      const [made] = await this.parent.updateEmbeddedDocuments("Combatant", [{ ...data, _id: this.id }], options);
+      return made;
+    }
   }
 
   class Combat {
@@ -1029,7 +1049,7 @@
       return this._id;
     }
     get started() {
-      return this.turns.length > 0 && this.round > 0;
+      return this.round > 0;
     }
     get combatant() {
       return this.turn === null ? undefined : this.turns[this.turn];
@@ -1067,10 +1087,15 @@
       const changed = combatantId !== priorState.combatantId || round !== priorState.round
         || (v13 && turn !== priorState.turn);
       Object.assign(this.previous, priorState);
-      if (changed && options.turnEvents !== false && this.started) {
-        Hooks.callAll("combatTurnChange", this, this.previous, this.current);
-      }
+      if (changed && options.turnEvents !== false) this._manageTurnEvents();
       return changed;
+    }
+    async _manageTurnEvents() {
+      if (!this.started) return;
+      const { current, previous } = this;
+      if (game.users.activeGM?.id === game.user.id) await FoundryStandin.turnEvents(this);
+      if (game.release.generation >= 13) Hooks.callAll("combatTurnChange", this, previous, current);
+      else Hooks.callAll("combatTurnChange", this, this.previous, this.current);
     }
     async update(data, options = {}) {
       const user = actingUser();
@@ -1085,10 +1110,16 @@
       const changed = structuredClone(data);
       for (const [key, value] of Object.entries(changed)) {
         if (key === "flags") mergeObject(this.flags ??= {}, value);
-        else this[key] = value;
+        else if (key === "combatants") {
+          for (const source of value) {
+            const combatant = this.combatants.get(source._id);
+            if (combatant && "initiative" in source) combatant.initiative = source.initiative;
+          }
+        } else this[key] = value;
       }
       const priorState = structuredClone(this.current);
-      this.current = this._getCurrentState();
+      if ("combatants" in changed) this.setupTurns();
+      else this.current = this._getCurrentState();
       this._recordAndNotify(priorState, options);
       Hooks.callAll("updateCombat", this, changed, options, user.id);
       return this;
@@ -1099,15 +1130,17 @@
       return this.update(updateData);
     }
     async nextRound() {
-      const turn = this.turn === null ? null : 0;
+      const turn = this.turn === null || (game.release.generation >= 13 && this.turns.length === 0) ? null : 0;
       const updateData = { round: this.round + 1, turn };
       const updateOptions = { direction: 1, worldTime: { delta: 0 } };
       if (initiating()) Hooks.callAll("combatRound", this, updateData, updateOptions);
       return this.update(updateData, updateOptions);
     }
     async previousRound() {
+      const v13 = game.release.generation >= 13;
+      if (v13 && this.round === 0) return this;
       let turn = this.round === 0 ? 0 : Math.max(this.turns.length - 1, 0);
-      if (this.turn === null) turn = null;
+      if (this.turn === null || (v13 && (this.round === 1 || this.turns.length === 0))) turn = null;
       const round = Math.max(this.round - 1, 0);
       if (round === 0) turn = null;
       const updateData = { round, turn };
@@ -1125,6 +1158,7 @@
     }
     async previousTurn() {
       if (this.turn === 0 && this.round === 0) return this;
+      if (game.release.generation >= 13 && this.round === 0) return this;
       if (this.turn !== null && this.turn <= 0) return this.previousRound();
       const updateData = { round: this.round, turn: (this.turn ?? this.turns.length) - 1 };
       const updateOptions = { direction: -1, worldTime: { delta: 0 } };
@@ -1173,6 +1207,66 @@
       for (const combatant of gone) Hooks.callAll("deleteCombatant", combatant, options, actingUser().id);
       return gone;
     }
+    // initiative (and other combatant fields): the turn stays with the current combatant
+    // (Combatant._preUpdateOperation's combatTurn; v13: no turn events), then updateCombatant
+    async updateEmbeddedDocuments(embeddedName, updates, options = {}) {
+      if (embeddedName !== "Combatant") throw new Error(`stand-in Combat: no embedded ${embeddedName}`);
+      const user = actingUser();
+      const changed = [];
+      for (const update of updates) {
+        const combatant = this.combatants.get(update._id);
+        if (!combatant) continue;
+        if (!user.isGM && !combatant.actor?.testUserPermission?.(user, OWNER)) {
+          throw new Error(`User ${user.name} lacks permission to update Combatant [${combatant.id}]`);
+        }
+        for (const key of ["initiative", "hidden", "defeated"]) if (key in update) combatant[key] = update[key];
+        changed.push([combatant, update]);
+      }
+      options = { ...options };
+      const currentId = this.combatant?.id ?? null;
+      if (options.combatTurn === undefined && currentId && this.turn !== null) {
+        const sorted = this.combatants.contents.sort((a, b) => this._sortCombatants(a, b));
+        options.combatTurn = Math.max(sorted.findIndex((c) => c.id === currentId), 0);
+        if (game.release.generation >= 13) options.turnEvents = false;
+      }
+      const priorState = structuredClone(this.current);
+      if (typeof options.combatTurn === "number" && this.turn !== null) this.turn = options.combatTurn;
+      this.setupTurns();
+      this._recordAndNotify(priorState, options);
+      for (const [combatant, update] of changed) Hooks.callAll("updateCombatant", combatant, update, options, user.id);
+      return changed.map(([combatant]) => combatant);
+    }
+    async setInitiative(id, value) {
+      return this.combatants.get(id).update({ initiative: value });
+    }
+    async rollInitiative(ids, { formula = null, updateTurn = true } = {}) {
+      ids = typeof ids === "string" ? [ids] : ids;
+      const currentId = this.combatant?.id ?? null;
+      const value = formula === null ? 10 : Number(formula);
+      const updates = ids.filter((id) => this.combatants.get(id)?.isOwner).map((id) => ({ _id: id, initiative: value }));
+      if (!updates.length) return this;
+      if (game.release.generation >= 13) {
+        const options = { turnEvents: false };
+        if (!updateTurn) options.combatTurn = this.turn;
+        await this.updateEmbeddedDocuments("Combatant", updates, options);
+      } else {
+        await this.updateEmbeddedDocuments("Combatant", updates);
+        if (updateTurn && currentId) await this.update({ turn: this.turns.findIndex((t) => t.id === currentId) });
+      }
+      return this;
+    }
+    async resetAll({ updateTurn = true } = {}) {
+      const currentId = this.combatant?.id;
+      const combatants = this.combatants.contents.map((c) => ({ _id: c.id, initiative: null }));
+      if (game.release.generation >= 13) {
+        for (const c of this.combatants.contents) c.initiative = null;
+        this.setupTurns();
+        const update = { combatants };
+        if (updateTurn && currentId) update.turn = this.turns.findIndex((t) => t.id === currentId);
+        return this.update(update, { turnEvents: false, diff: false });
+      }
+      return this.update({ turn: this.started ? 0 : null, combatants }, { diff: false });
+    }
     // the turn stays with `keepId` (combatTurn), the turns sorted again, then turn events
     _onModifyCombatants(keepId, options) {
       const priorState = structuredClone(this.current);
@@ -1217,7 +1311,10 @@
     // the world's users: a GM and a player, or `users` [{_id, name, isGM}] (the same on
     // every page of one world); `user` is "gm", "player" or a user's id
     for (const list of Object.values(record)) if (Array.isArray(list)) list.length = 0; // a fresh world
-    if (globalThis.FoundryStandin) FoundryStandin.queryClient = null;
+    if (globalThis.FoundryStandin) {
+      FoundryStandin.queryClient = null;
+      FoundryStandin.turnEvents = async () => {};
+    }
     const people = (users ?? [
       { _id: "standinGM000001", name: "Gamemaster", isGM: true }, { _id: "standinPlr00001", name: "Player" },
     ]).map((u) => new User(u));
@@ -1440,6 +1537,8 @@
   globalThis.FoundryStandin = {
     install, uninstall, installDiceSoNice, setTabHidden, addActor, addScene, addToken, boot, log: record, isStandin: true, StandinJQuery,
     asUser,
+    // the active GM's turn events, awaited before its combatTurnChange (Combat#_manageTurnEvents)
+    turnEvents: async () => {},
     // headless: (user, name, data) => answer, standing for the queried user's client
     queryClient: null,
   };

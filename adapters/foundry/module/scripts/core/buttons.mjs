@@ -24,7 +24,7 @@ export const BUTTON_KEYS = {
 /** The event kinds a GM's undo may take back (rollbridge's undoable events) when they changed something. */
 export const UNDOABLE_KINDS = new Set([
   "resolution", "adjusted", "actor.created", "actor.updated", "actor.removed", "settings",
-  "encounter.started", "encounter.turn", "encounter.ended",
+  "encounter.started", "encounter.turn", "encounter.reordered", "encounter.ended",
 ]);
 
 /** Whether an event (as received) is one the server's undo can take back. */

@@ -18,6 +18,12 @@
 //   runs a skipped turn's events too). While a combatant that is not in the
 //   encounter has the turn, nothing is sent: the turn of the encounter's actor
 //   before it goes on until the next combatant of the encounter comes up.
+// - The order follows the tracker's (catchUp): sorted again within a round
+//   (initiative rolled after the start, changed, a combatant added or removed),
+//   `encounter.reorder` gives the new order and the current actor keeps its turn,
+//   as Foundry keeps its combatant's; a new round in another order (SWADE deals
+//   every round) ends the old round's turns in the old order and begins the new
+//   round in the new one (`encounter.next` with `order`).
 
 /** The combatants of an encounter: {order: [actor ids], left: [names left out]}. */
 export function encounterOrder(combatants) {
@@ -29,27 +35,6 @@ export function encounterOrder(combatants) {
     else left.push(String(combatant?.name ?? combatant?.id ?? "?"));
   }
   return { order, left };
-}
-
-/**
- * What a change of the tracker's turn state is: "start" (round 1 begins),
- * "forward", "back", or null (no turn passed: a combatant added, the turn order
- * sorted again with the same combatant's turn).
- * @param {{round?: number|null, turn?: number|null, combatantId?: string|null}|null} prior
- * @param {{round?: number|null, turn?: number|null, combatantId?: string|null}|null} current
- */
-export function turnMove(prior, current) {
-  const before = Number(prior?.round) || 0;
-  const now = Number(current?.round) || 0;
-  if (now < 1) return before >= 1 ? "back" : null; // back to round 0: the combat reset
-  if (before < 1) return "start";
-  if (now > before) return "forward";
-  if (now < before) return "back";
-  if ((current.combatantId ?? null) === (prior.combatantId ?? null)) return null;
-  const from = Number(prior.turn ?? -1);
-  const to = Number(current.turn ?? -1);
-  // the same turn index with another combatant: the one whose turn it was left
-  return to < from ? "back" : "forward";
 }
 
 /**
@@ -68,4 +53,50 @@ export function stepsTo(encounter, round, actor) {
 /** At most this many `encounter.next` for one step of the tracker: a whole round. */
 export function maxSteps(encounter) {
   return Array.isArray(encounter?.order) ? encounter.order.length : 0;
+}
+
+const sameOrder = (a, b) => a.length === b.length && a.every((id, i) => id === b[i]);
+
+/**
+ * What brings the server's `encounter` ({order, round, turn}) to the tracker's
+ * state: `round` (counted as the encounter counts them), `actor` (the current
+ * combatant's actor id, or null) and `order` (the tracker's mapped order).
+ * Returns {requests: [encounter requests, in order], notice: null or
+ * {key, data}}; `back`: the tracker was moved back (Foundry's previous turn or
+ * round), which is told — another move behind the server is not.
+ */
+export function catchUp(encounter, { round, actor, order }, { back = false } = {}) {
+  const requests = [];
+  if (!Array.isArray(encounter?.order) || !encounter.order.length || !order?.length) return { requests, notice: null };
+  let e = { order: [...encounter.order], round: Number(encounter.round), turn: Number(encounter.turn) };
+  const current = () => e.order[e.turn];
+  const next = (newOrder = null) => {
+    const wraps = e.turn + 1 >= e.order.length;
+    requests.push(newOrder ? { type: "encounter.next", order: [...newOrder] } : { type: "encounter.next" });
+    e = wraps ? { order: newOrder ? [...newOrder] : e.order, round: e.round + 1, turn: 0 } : { ...e, turn: e.turn + 1 };
+  };
+  const reorder = () => {
+    requests.push({ type: "encounter.reorder", order: [...order] });
+    e = { order: [...order], round: e.round, turn: order.indexOf(current()) };
+  };
+  const done = (notice = null) => ({ requests, notice });
+  if (round < e.round) return done(back ? { key: "ROLLBRIDGE.Combat.NoBack" } : null);
+  if (round === e.round && !sameOrder(order, e.order)) {
+    if (!order.includes(current())) {
+      // the current actor left the order: its turn ends first (in the old order)
+      const ahead = actor ? stepsTo(e, round, actor) : null;
+      if (ahead !== null && ahead > 0) for (let i = 0; i < ahead; i++) next();
+    }
+    if (order.includes(current())) reorder();
+  } else if (round === e.round + 1 && actor && !sameOrder(order, e.order)) {
+    // a new round in another order: the old round's last turns, then the new round
+    while (e.turn + 1 < e.order.length) next();
+    next(order);
+  }
+  const steps = stepsTo(e, round, actor);
+  if (steps === null || steps === 0) return done();
+  if (steps < 0) return done(back ? { key: "ROLLBRIDGE.Combat.NoBack" } : null);
+  if (steps > maxSteps(e)) return done({ key: "ROLLBRIDGE.Combat.OutOfStep", data: { steps } });
+  for (let i = 0; i < steps; i++) next();
+  return done();
 }

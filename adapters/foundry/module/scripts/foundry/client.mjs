@@ -70,6 +70,32 @@ export class FoundryClient {
     this.encounter = undefined;
     // reads of a card's event from the server (a relayed apply), one at a time
     this.reads = Promise.resolve();
+    // who waits for it to be known (encounterKnown): released by the welcome, or
+    // when this client does not connect
+    this.encounterWaiters = [];
+  }
+
+  /**
+   * Resolves once the table's encounter is known (the welcome came), at once when
+   * it is; after `ms` regardless, or when this client does not connect (then
+   * `encounter` may still be undefined).
+   */
+  encounterKnown(ms = 15000) {
+    if (this.encounter !== undefined) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.encounterWaiters.push(done);
+    });
+  }
+
+  #releaseEncounterWaiters() {
+    const waiters = this.encounterWaiters;
+    this.encounterWaiters = [];
+    for (const done of waiters) done();
   }
 
   /** Read the settings and (re)connect as the rules say. */
@@ -87,11 +113,13 @@ export class FoundryClient {
       const key = { "no-token": "ROLLBRIDGE.Notice.NoToken", "not-active-gm": "ROLLBRIDGE.Notice.NotActiveGM" }[this.plan.reason];
       if (key && url && user?.isGM) this.notify("info", key);
       else if (key && url) console.info(`rollbridge | ${game.i18n.localize(key)}`);
+      this.#releaseEncounterWaiters();
       return;
     }
     this.check = checkServerUrl(url, { pageProtocol: globalThis.location?.protocol ?? "https:", i18n: game.i18n });
     if (!this.check.ok) {
       this.notify("error", /** @type {any} */ (this.check).message, { raw: true, permanent: true });
+      this.#releaseEncounterWaiters();
       return;
     }
     if (this.check.warning) this.notify("warn", this.check.warning, { raw: true });
@@ -546,6 +574,7 @@ export class FoundryClient {
   #welcomed(welcome) {
     this.welcome = welcome;
     this.encounter = welcome.table?.encounter ?? null;
+    this.#releaseEncounterWaiters();
     const notice = localeNotice(welcome, game.i18n.lang);
     if (notice && !this.localeNoted) {
       this.localeNoted = true; // once per start, not on every reconnect

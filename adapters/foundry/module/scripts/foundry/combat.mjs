@@ -7,24 +7,41 @@
 //   the combat begins (round 1)     → encounter.start {order}: the combatants
 //                                     in turn order whose actors are on the table
 //   a turn or a round forward       → encounter.next, one a turn (core/combat.mjs)
-//   the combat deleted (its end)    → encounter.end
+//   the turn order sorted again     → encounter.reorder {order} (the current actor
+//                                     keeps its turn); a new round in a new order:
+//                                     encounter.next {order}
+//   back to round 0, begun again    → encounter.end, then encounter.start
+//   the combat deleted (its end)    → encounter.end (with the setting off too)
 //
-// Foundry's hooks (foundry-vtt-types 12.331 / 13.340): combatStart, combatTurn
-// and combatRound fire only on the client that moves the combat, before the
-// update — a player ending their own turn, or another GM, moves it on theirs —
-// so the module listens to the hooks every client gets after the update:
-// combatTurnChange(combat, prior, current) (v12 and v13; only for a started
-// combat) and deleteCombat(combat, options, userId).
+// Foundry's hooks (foundry-vtt-types 12.331 / 13.340; v12 client/data/documents/
+// combat.js, v13 client/documents/combat.mjs): combatStart, combatTurn and
+// combatRound fire only on the client that moves the combat, before the update;
+// combatTurnChange fires on every client but, on the active GM, only after the
+// turn events it awaits (a system's _onStartTurn, v13's movement histories), and
+// Foundry's `previous` it passes is one object every update fills again. So the
+// module takes no move from the hooks: any of updateCombat, combatTurnChange,
+// createCombatant, updateCombatant (initiative: Foundry sorts again, keeping the
+// combatant's turn, with no turn hook) and deleteCombatant only says "look at
+// this combat", and the module compares the combat as it stands with the state
+// it saw last (`seen`, its own) and with the server's encounter. The looks at
+// one combat are queued and merged: one look reads the latest state.
+// updateCombat's `direction` (-1: Foundry's previous turn or round) tells a move
+// back, which the server cannot follow (the GM is told).
 //
 // One encounter runs at a table at a time, so the module follows one combat:
 // the one whose start it sent (its id in the hidden world setting `combat`,
-// which outlives a reload of the GM's page), until that combat is deleted.
-// Another combat started meanwhile is not sent (the GM is told). The server's
-// encounter as it stands comes with the welcome (`table.encounter`) and with
-// each event that changes it, so a GM who reloads mid-combat goes on from it.
+// {table, id, offset}: offset = the tracker's round at the start − 1; it
+// outlives a reload of the GM's page), until that combat is deleted. Another
+// combat started meanwhile is not sent (the GM is told). A started combat that
+// is not followed starts the encounter at its first look with combatants on the
+// table when none runs and no other combat is followed (a combat begun empty,
+// or while the setting was off). The server's encounter as it stands comes with
+// the welcome (`table.encounter`) and with each event that changes it, so a GM
+// who reloads mid-combat goes on from it; until the welcome (a new connection)
+// the module waits for it.
 
 import { setting } from "./settings.mjs";
-import { encounterOrder, maxSteps, stepsTo, turnMove } from "../core/combat.mjs";
+import { catchUp, encounterOrder } from "../core/combat.mjs";
 import { errorText } from "../core/protocol.mjs";
 import { isOnTable, MODULE_ID, rollbridgeIdOf } from "../core/state.mjs";
 
@@ -36,18 +53,37 @@ export function combatantActor(combatant) {
   return rollbridgeIdOf(actor);
 }
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export class CombatSync {
-  /** @param {any} client  the FoundryClient (request, writer, table, encounter, notify) */
-  constructor(client) {
+  /**
+   * @param {any} client  the FoundryClient (request, writer, table, encounter, notify)
+   * @param {{roundDelay?: number}} [options]  roundDelay: ms a followed combat's new
+   *   round is left to settle before it is sent (a system deals initiative in
+   *   several updates: SWADE resets, begins the round, deals, sets the turn)
+   */
+  constructor(client, { roundDelay = 300 } = {}) {
     this.client = client;
     this.queue = Promise.resolve();
     this.hooks = [];
+    this.roundDelay = roundDelay;
+    /** combat id → {round, turn, combatantId} as the module last looked at it */
+    this.seen = new Map();
+    /** combat id → {back}: a look queued, not begun (later hooks merge into it) */
+    this.waiting = new Map();
+    /** the combats seen at round 0 since their last look (a look may come too late to) */
+    this.reset = new Set();
   }
 
   /** Listen to Foundry's combat hooks; `unregister` stops. */
   register() {
+    const look = (combat, options) => this.changed(combat, { back: Number(options?.direction) < 0 });
     this.hooks = [
-      ["combatTurnChange", Hooks.on("combatTurnChange", (combat, prior, current) => this.turnChanged(combat, prior, current))],
+      ["updateCombat", Hooks.on("updateCombat", (combat, changed, options) => look(combat, options))],
+      ["combatTurnChange", Hooks.on("combatTurnChange", (combat) => look(combat))],
+      ["createCombatant", Hooks.on("createCombatant", (combatant) => look(combatant?.parent))],
+      ["updateCombatant", Hooks.on("updateCombatant", (combatant) => look(combatant?.parent))],
+      ["deleteCombatant", Hooks.on("deleteCombatant", (combatant) => look(combatant?.parent))],
       ["deleteCombat", Hooks.on("deleteCombat", (combat) => this.deleted(combat))],
     ];
     return this;
@@ -63,26 +99,30 @@ export class CombatSync {
   }
 
   /**
-   * combatTurnChange, on every client after the update. `prior` and `current`
-   * are read now: Foundry assigns the next change's prior state into the same
-   * object. Returns the queued work (tests wait for it), or null.
+   * A change of `combat` (any of the hooks): a look at it is queued, or merged
+   * into the one waiting. Returns the queued work (tests wait for it), or null.
    */
-  turnChanged(combat, prior, current) {
-    if (!combat || !this.enabled) return null;
-    const move = turnMove(prior, current);
-    if (move === "start") {
-      const combatants = Array.from(combat.turns ?? []).map((c) => ({ id: c.id, name: c.name, actor: combatantActor(c) }));
-      return this.#enqueue(() => this.#start(combat, combatants));
+  changed(combat, { back = false } = {}) {
+    if (!combat?.id || !this.client.writer) return null;
+    if (!(Number(combat.round) > 0)) this.reset.add(combat.id);
+    const waiting = this.waiting.get(combat.id);
+    if (waiting) {
+      waiting.back ||= back;
+      return this.queue;
     }
-    if (!move) return null;
-    const round = current.round;
-    const actor = combatantActor(combat.combatants?.get(current.combatantId));
-    return this.#enqueue(() => this.#step(combat, move, round, actor));
+    this.waiting.set(combat.id, { back });
+    return this.#enqueue(() => {
+      const { back: wentBack } = this.waiting.get(combat.id) ?? { back };
+      this.waiting.delete(combat.id);
+      return this.#look(combat, wentBack);
+    });
   }
 
-  /** deleteCombat (Foundry's "End Combat" deletes it): the encounter ends. */
+  /** deleteCombat (Foundry's "End Combat" deletes it): the encounter ends — with
+   * the setting off too, so that the server's encounter does not outlive it. */
   deleted(combat) {
-    if (!combat || !this.enabled) return null;
+    if (!combat || !this.client.writer) return null;
+    this.seen.delete(combat.id);
     return this.#enqueue(() => this.#end(combat));
   }
 
@@ -93,74 +133,130 @@ export class CombatSync {
     return this.queue;
   }
 
+  /** The saved {table, id, offset} of the combat the module follows at this table, or null. */
+  #saved() {
+    const saved = setting("combat");
+    return saved?.id && saved.table === this.client.table ? saved : null;
+  }
+
   /** Whether the module follows `combat` at this table (it sent its start). */
   #follows(combat) {
-    const saved = setting("combat");
-    return Boolean(saved?.id) && saved.id === combat.id && saved.table === this.client.table;
+    return this.#saved()?.id === combat.id;
   }
 
-  /** The combat the module follows at this table, if it still exists. */
-  #followed() {
-    const saved = setting("combat");
-    if (!saved?.id || saved.table !== this.client.table) return null;
-    return game.combats?.get(saved.id) ?? null;
+  /** The tracker as it stands: its state, its order mapped, the current actor. */
+  #state(combat) {
+    const combatants = Array.from(combat.turns ?? []).map((c) => ({ id: c.id, name: c.name, actor: combatantActor(c) }));
+    return {
+      round: Number(combat.round) || 0,
+      turn: combat.turn ?? null,
+      combatantId: combat.combatant?.id ?? null,
+      ...encounterOrder(combatants),
+      actor: combatantActor(combat.combatant),
+    };
   }
 
-  async #start(combat, combatants) {
-    const followed = this.#followed();
-    if (followed && followed.id !== combat.id && followed.started) {
-      this.client.notify("warn", "ROLLBRIDGE.Combat.Another", { data: { name: followed.name ?? followed.id } });
-      return;
+  async #look(combat, back) {
+    const prior = this.seen.get(combat.id);
+    let now = this.#state(combat);
+    this.seen.set(combat.id, { round: now.round, turn: now.turn, combatantId: now.combatantId });
+    if (!this.enabled || game.combats?.get(combat.id) !== combat) return;
+    const follows = this.#follows(combat);
+    if (follows && prior && now.round > prior.round && prior.round > 0 && this.roundDelay > 0) {
+      await sleep(this.roundDelay); // let a new round settle (its order dealt), then read it
+      now = this.#state(combat);
+      this.seen.set(combat.id, { round: now.round, turn: now.turn, combatantId: now.combatantId });
+      if (!this.enabled || game.combats?.get(combat.id) !== combat) return;
     }
-    const { order, left } = encounterOrder(combatants);
-    if (left.length) {
-      console.info(`rollbridge | not in the table's encounter (no actor on the table, or one already in it): ${left.join(", ")}`);
-    }
-    if (!order.length) {
-      console.info("rollbridge | no combatant's actor is on the table: no encounter started");
-      return;
-    }
-    try {
-      await this.client.request({ type: "encounter.start", order });
-    } catch (error) {
-      this.#refused(error);
-      return;
-    }
-    await game.settings.set(MODULE_ID, "combat", { table: this.client.table, id: combat.id });
-  }
-
-  async #step(combat, move, round, actor) {
-    if (!this.#follows(combat)) return;
-    if (move === "back") {
-      this.client.notify("warn", "ROLLBRIDGE.Combat.NoBack");
-      return;
-    }
+    if (now.round < 1) return; // not begun, or back to round 0: begun again, it restarts
+    // it began (again) just now
+    const wasReset = this.reset.delete(combat.id);
+    const fresh = wasReset || (Boolean(prior) && prior.round < 1);
+    await this.client.encounterKnown?.();
+    if (!this.client.writer) return; // the active GM changed meanwhile
     const encounter = this.client.encounter;
+    if (encounter === undefined) {
+      console.info("rollbridge | the table's encounter is not known (not connected): the combat tracker's change is not sent");
+      return;
+    }
+    if (!follows) return this.#maybeStart(combat, now, fresh, encounter);
+    if (fresh) return this.#restart(combat, now, encounter);
     if (!encounter) {
-      console.info("rollbridge | no encounter runs at the table: the turn is not sent");
+      console.info("rollbridge | no encounter runs at the table: the combat tracker's change is not sent");
       return;
     }
-    // null: a combatant not in the encounter has the turn; 0 or less: it is there already
-    const steps = stepsTo(encounter, round, actor);
-    if (steps === null || steps <= 0) return;
-    if (steps > maxSteps(encounter)) {
-      this.client.notify("warn", "ROLLBRIDGE.Combat.OutOfStep", { data: { steps } });
+    await this.#catchUp(now, encounter, back);
+  }
+
+  async #maybeStart(combat, now, fresh, encounter) {
+    const saved = this.#saved();
+    const other = saved ? game.combats?.get(saved.id) : null;
+    if (other && other.id !== combat.id && other.started) {
+      if (fresh) this.client.notify("warn", "ROLLBRIDGE.Combat.Another", { data: { name: other.name ?? other.id } });
       return;
     }
-    for (let i = 0; i < steps; i++) {
+    if (!fresh && encounter) return; // an encounter this combat did not start runs
+    if (!now.order.length) {
+      if (fresh) console.info("rollbridge | no combatant's actor is on the table: no encounter started (yet)");
+      return;
+    }
+    await this.#start(combat, now);
+  }
+
+  /** Begun again after going back to round 0: the encounter starts afresh. */
+  async #restart(combat, now, encounter) {
+    if (encounter) {
       try {
-        await this.client.request({ type: "encounter.next" });
+        await this.client.request({ type: "encounter.end" });
       } catch (error) {
-        this.#refused(error); // the rest is not sent: the next step of the tracker tries again
+        this.#refused(error);
         return;
       }
     }
+    if (!now.order.length) {
+      await game.settings.set(MODULE_ID, "combat", {});
+      return;
+    }
+    if (await this.#start(combat, now)) this.client.notify("info", "ROLLBRIDGE.Combat.Restarted");
+  }
+
+  async #start(combat, now) {
+    if (now.left.length) {
+      console.info(`rollbridge | not in the table's encounter (no actor on the table, or one already in it): ${now.left.join(", ")}`);
+    }
+    try {
+      await this.client.request({ type: "encounter.start", order: now.order });
+    } catch (error) {
+      this.#refused(error);
+      return false;
+    }
+    const offset = now.round - 1;
+    await game.settings.set(MODULE_ID, "combat", { table: this.client.table, id: combat.id, offset });
+    // begun later than at its first turn (a combat begun empty, or while not followed)
+    if (this.client.encounter) await this.#catchUp(now, this.client.encounter, false);
+    return true;
+  }
+
+  /** The requests that bring the server's encounter to the tracker, sent one by one. */
+  async #catchUp(now, encounter, back) {
+    const offset = Number(this.#saved()?.offset) || 0;
+    const { requests, notice } = catchUp(encounter, { round: now.round - offset, actor: now.actor, order: now.order }, { back });
+    for (const request of requests) {
+      try {
+        await this.client.request(request);
+      } catch (error) {
+        this.#refused(error); // the rest is not sent: the next look tries again from the server's state
+        return;
+      }
+    }
+    if (notice) this.client.notify("warn", notice.key, notice.data ? { data: notice.data } : undefined);
   }
 
   async #end(combat) {
     if (!this.#follows(combat)) return; // deleted: no longer in game.combats
     await game.settings.set(MODULE_ID, "combat", {});
-    if (!this.client.encounter) return;
+    await this.client.encounterKnown?.();
+    if (this.client.encounter === null) return; // none runs (unknown: sent, refused harmlessly if none)
     try {
       await this.client.request({ type: "encounter.end" });
     } catch (error) {
@@ -175,6 +271,6 @@ export class CombatSync {
 }
 
 /** The module's combat sync for `client`, listening to Foundry's hooks. */
-export function registerCombat(client) {
-  return new CombatSync(client).register();
+export function registerCombat(client, options) {
+  return new CombatSync(client, options).register();
 }

@@ -9,9 +9,11 @@
 //                        foundry/fulfillment.mjs). A world setting: the GM's to change
 // combatTracker  world   on | off: the combat tracker runs the table's encounter
 //                        (foundry/combat.mjs): the active GM's client sends encounter.start,
-//                        encounter.next and encounter.end as the combat moves. On by default
+//                        encounter.next, encounter.reorder and encounter.end as the combat
+//                        moves and sorts its turns again. On by default
 // cursor         world   hidden: the (epoch, seq) the GM's client last applied, to resume
-// combat         world   hidden: {table, id}: the combat whose encounter the module started
+// combat         world   hidden: {table, id, offset}: the combat whose encounter the module
+//                        started (offset: its round then − 1)
 
 import { MODULE_ID } from "../core/state.mjs";
 
