@@ -1,14 +1,14 @@
 """techlevel's actions in the reader's language: every action has a label and a
 summary, every parameter a label and a hint, every enum value a choice — texts of the
 ruleset's catalogue, which ``describe(locale)`` renders (the welcome and the web
-table's forms show them)."""
+table's forms show them). That every built-in ruleset gives them all:
+tests/plugins/test_action_words.py."""
 
 from __future__ import annotations
 
 import pytest
 
 from rollbridge.plugins.techlevel import TechLevel
-from rollbridge.text import Text
 
 RULESET = TechLevel()
 
@@ -38,18 +38,3 @@ def test_the_actions_words_are_translated(locale):
     assert actions["enchant"]["choices"]["mode"]["improve"] == reads["mode"]
     assert doff["summary"] != english["doff"]["summary"]
     assert doff["hints"]["layer"] != english["doff"]["hints"]["layer"]
-
-
-@pytest.mark.parametrize("name", sorted(RULESET.actions))
-def test_every_action_parameter_and_choice_has_its_words(name):
-    """Every action a label and a summary, every parameter a label and a hint, every
-    value of an enum a choice: all texts, none left to the schema's English."""
-    spec = RULESET.actions[name]
-    properties = spec.params["properties"]
-    assert isinstance(spec.label, Text) and isinstance(spec.summary, Text)
-    assert set(spec.labels) == set(properties) == set(spec.hints)
-    enums = {p: set(s["enum"]) for p, s in properties.items() if "enum" in s}
-    assert {p: set(values) for p, values in spec.choices.items()} == enums
-    texts = [*spec.labels.values(), *spec.hints.values()]
-    texts += [text for values in spec.choices.values() for text in values.values()]
-    assert all(isinstance(text, Text) for text in texts)
