@@ -218,7 +218,9 @@ def _shown(entry: Mapping[str, Any], drawn: Counter[tuple[int, int]]) -> Iterato
     2026) has the dice's tags alone: such a resolution is read as a reroll only when
     its rerolled dice are exactly what it drew (a reroll within a fresh roll, as
     ``6d6r<3``, drew all its dice, and every one is checked)."""
-    data = entry.get("data") or {}
+    data = entry.get("data")
+    if not isinstance(data, Mapping):
+        data = {}
     if entry.get("kind") == "roll":
         return shown_dice(data.get("roll"))
     if entry.get("kind") == "resolution":
@@ -378,7 +380,9 @@ class LogVerifier:
         """What a client joining mid-segment knows from its ``welcome``: the table's
         ``dice`` field names the open segment, its commitment and the seq it was
         committed at (before the log this client receives)."""
-        if not dice or not dice.get("open") or not isinstance(dice.get("commitment"), str):
+        if not isinstance(dice, Mapping) or not dice.get("open"):
+            return
+        if not isinstance(dice.get("commitment"), str):
             return
         number = dice.get("segment")
         if isinstance(number, int) and number not in self._segments:

@@ -1034,3 +1034,11 @@ def test_a_players_log_with_nothing_checkable_after_a_reveal_says_so(tmp_path, c
     assert main(["verify", str(path)]) == 0
     out = capsys.readouterr().out
     assert "no die could be checked from this log" in out and "ask the GM" not in out
+
+
+@pytest.mark.parametrize("junk", [1.5, "x", [], None])
+def test_a_log_with_junk_data_or_dice_fields_is_checked_not_a_traceback(junk):
+    events = revealed_log()
+    events[2]["data"] = junk
+    welcome = {"type": "welcome", "table": {"id": "t", "epoch": 1, "dice": junk}}
+    verify_events([welcome, *events])  # whatever it finds is a problem in the report
