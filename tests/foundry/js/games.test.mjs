@@ -22,6 +22,15 @@ import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/
 import { FakeWebSocket } from "./fakes.mjs";
 import { registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
 
+/** The boss's attack on Alice's PC, with a follow-up a player may apply (seq 3). */
+function bossAttacksAlice() {
+  return {
+    type: "event", table: "t1", epoch: 1, seq: 3, kind: "resolution", request: "r3",
+    data: { action: "attack", actor: "boss", targets: ["alice-pc"], apply: { action: "damage", params: { code: "6M" } }, dice: [] },
+    actors: [], foundry: { rolls: [], speaker: null },
+  };
+}
+
 const USERS = [
   { _id: "standinGM000001", name: "Gamemaster", isGM: true },
   { _id: "standinPlr00001", name: "Player" },
@@ -187,11 +196,7 @@ test("F4: a relayed apply with a forged user is refused, on a v13 query and on t
   client = new FoundryClient();
   client.start();
   const ws = welcomeClient(client, { role: "gm", seq: 2 });
-  ws.receive({
-    type: "event", table: "t1", epoch: 1, seq: 3, kind: "resolution", request: "r3",
-    data: { action: "attack", actor: "boss", targets: ["alice-pc"], apply: { action: "damage", params: { code: "6M" } }, dice: [] },
-    actors: [], foundry: { rolls: [], speaker: null },
-  });
+  ws.receive(bossAttacksAlice());
   await settle(client);
   registerRelay((m, o) => client.relayed(m, o));
   const sent = () => ws.messages().filter((m) => m.type === "resolve" || m.type === "foundry.resolve");
@@ -384,11 +389,7 @@ test("R5: a relayed apply the server refuses is told its sender over the socket;
     client = new FoundryClient();
     client.start();
     const ws = welcomeClient(client, { role: "gm", seq: 2 });
-    ws.receive({
-      type: "event", table: "t1", epoch: 1, seq: 3, kind: "resolution", request: "r3",
-      data: { action: "attack", actor: "boss", targets: ["alice-pc"], apply: { action: "damage", params: { code: "6M" } }, dice: [] },
-      actors: [], foundry: { rolls: [], speaker: null },
-    });
+    ws.receive(bossAttacksAlice());
     await settle(client);
     const sent = () => ws.messages().filter((m) => m.type === "resolve" || m.type === "foundry.resolve");
     const answers = () => Standin.log.socket.filter((s) => s.message.type === "applied").map((s) => s.message);
@@ -445,11 +446,7 @@ test("R6: a repeated apply press is the same request (one id), so the server app
   client = new FoundryClient();
   client.start();
   const ws = welcomeClient(client, { role: "gm", seq: 2 });
-  ws.receive({
-    type: "event", table: "t1", epoch: 1, seq: 3, kind: "resolution", request: "r3",
-    data: { action: "attack", actor: "boss", targets: ["alice-pc"], apply: { action: "damage", params: { code: "6M" } }, dice: [] },
-    actors: [], foundry: { rolls: [], speaker: null },
-  });
+  ws.receive(bossAttacksAlice());
   await settle(client);
   const sent = () => ws.messages().filter((m) => m.type === "resolve" || m.type === "foundry.resolve");
   const press = (targets) => client.onSocket({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 3 }, targets }, ALICE);
