@@ -274,6 +274,20 @@ def _json_roundtrip(value: Any, what: str) -> None:
     assert again == value, f"{what} does not survive a JSON round trip: {value!r}"
 
 
+def _check_made_state(ruleset: Ruleset, sheet: Mapping[str, Any], state: Any, what: str) -> None:
+    """A state the rules made (a resolution's, a turn hook's) is one the GM could send
+    back: it passes ``state_schema_for(sheet)`` and comes back unchanged from
+    ``validate_state`` — otherwise an ``actor.update`` resending the actor as it
+    stands would be refused, and a supplied state could never reach it."""
+    _json_roundtrip(state, what)
+    try:
+        validate(ruleset.state_schema_for(sheet), state, where="state", error=InvalidState)
+        again = ruleset.validate_state(sheet, copy.deepcopy(state))
+    except InvalidState as refused:
+        raise AssertionError(f"{what} breaks the state schema: {refused.message}") from None
+    assert again == state, f"{what} changes through validate_state: {state!r} -> {again!r}"
+
+
 def _check_rendered(data: Mapping[str, Any], what: str) -> None:
     narration = data.get("narration")
     assert isinstance(narration, str) and narration.strip(), f"{what}: empty narration"
@@ -463,8 +477,9 @@ class StateConformance:
         assert isinstance(result, Resolution), (
             f"{name}: resolve returned {type(result).__name__}, not a Resolution"
         )
-        for state in result.states.values():
-            _json_roundtrip(state, f"{name}: new state")
+        sheets = {a.id: a.sheet for a in actors}
+        for actor_id, state in result.states.items():
+            _check_made_state(self.ruleset, sheets[actor_id], state, f"{name}: new state")
 
     def test_supplied_states_are_refused_or_work(self) -> None:
         """Fuzzed states (hypothesis): each is refused with ``InvalidState`` (a Text
@@ -599,7 +614,12 @@ class RulesetConformance(StateConformance):
                 _json_roundtrip(event["data"], f"{name}: resolution")
                 assert event["data"]["narration"], f"{name}: the narration is empty"
                 for actor_id in ids:
-                    _json_roundtrip(harness.state(actor_id), f"{name}: new state of {actor_id}")
+                    _check_made_state(
+                        self.ruleset,
+                        harness.table.actors[actor_id].sheet,
+                        harness.state(actor_id),
+                        f"{name}: new state of {actor_id}",
+                    )
                     common = harness.actor(actor_id)["common"]
                     assert common["status"] in STATUSES
                     for track in common["tracks"]:
@@ -656,6 +676,9 @@ class RulesetConformance(StateConformance):
             except RollbridgeError:
                 continue  # a ruleset may refuse a step; the rest still count
             views.extend(harness.views())
+            for actor_id, actor in harness.table.actors.items():
+                where = f"{step['type']}: state of {actor_id}"
+                _check_made_state(harness.ruleset, actor.sheet, dict(actor.state), where)
         return views
 
     def _context(self, name: str, case: JSON, actors: list[Actor]) -> ActionContext:
@@ -873,5 +896,6 @@ class RulesetConformance(StateConformance):
                 continue
             assert isinstance(result, Resolution), f"{hook} must return a Resolution or None"
             assert set(result.states) <= {a.id for a in actors}, f"{hook} touched a stranger"
-            for state in result.states.values():
-                _json_roundtrip(state, f"{hook}: new state")
+            sheets = {a.id: a.sheet for a in actors}
+            for actor_id, state in result.states.items():
+                _check_made_state(self.ruleset, sheets[actor_id], state, f"{hook}: new state")
