@@ -4,7 +4,10 @@ Each sub-command lives in its own module and adds itself to the parser with
 ``add_parser(subparsers)``; the handler it sets returns the exit status.
 Errors are one line on stderr and a non-zero exit, never a traceback; the
 message is in the command's ``--locale`` (else the environment's language), after
-the fixed ``rollbridge: error: CODE:`` head that scripts may read.
+the fixed ``rollbridge: error: CODE:`` head that scripts may read. A command may
+set a ``hint`` (``hint(args, error) -> Text | None``): words on what would help, in
+parentheses at the line's end (``rollbridge resolve``: where its ruleset's
+parameters are listed).
 """
 
 from __future__ import annotations
@@ -110,7 +113,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.handler(args) or 0)
     except RollbridgeError as exc:
         # the fixed head and the code stay as they are, for scripts that read them
-        sys.stderr.write(f"rollbridge: error: {exc.code}: {exc.render(locale)}\n")
+        hint = getattr(args, "hint", None)  # a command's pointer to what would help
+        said = hint(args, exc) if hint is not None else None
+        tail = f" ({said.render(locale)})" if said is not None else ""
+        sys.stderr.write(f"rollbridge: error: {exc.code}: {exc.render(locale)}{tail}\n")
         return 1
     except KeyboardInterrupt:
         sys.stderr.write(f"rollbridge: {INTERRUPTED().render(locale)}\n")

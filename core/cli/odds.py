@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from rollbridge.cli.locales import add_locale_option
+from rollbridge.cli.offline import params_hint
 from rollbridge.cli.render import print_json
 from rollbridge.odds import DEFAULT_DEPTH, MAX_DEPTH, Distribution, Odds, distribution
 from rollbridge.text import Messages
@@ -103,7 +104,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     odds.add_argument("--exact", action="store_true", help="print every fraction in full")
     odds.add_argument("--json", action="store_true", help="print JSON")
     add_locale_option(odds)
-    odds.set_defaults(handler=_odds)
+    odds.set_defaults(handler=_odds, hint=params_hint)
 
 
 def _fraction(value: Fraction, exact: bool) -> tuple[str, bool]:

@@ -24,9 +24,9 @@ from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import dice_line, print_json, render_event
 from rollbridge.dice import roll_formula
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SecureDice, SeededDice
-from rollbridge.exceptions import InvalidRequest
+from rollbridge.exceptions import InvalidRequest, RollbridgeError
 from rollbridge.plain import JSON
-from rollbridge.text import Messages, render
+from rollbridge.text import Messages, Text, render
 
 if TYPE_CHECKING:
     from rollbridge.contract import Ruleset
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 #: The core table settings; every other key of ``--settings`` is the ruleset's.
 CORE_SETTINGS = ("approval", "player_dice", "ruleset")
 
-__all__ = ["actor_specs", "add_parsers", "json_arg", "offline_host", "parse_dice"]
+__all__ = ["actor_specs", "add_parsers", "json_arg", "offline_host", "params_hint", "parse_dice"]
 
 say = Messages("rollbridge")
 # Translators: {part} is what was given, quoted.
@@ -68,6 +68,25 @@ EXAMPLE = say("cli.rulesets.example", "example: --params '{params}'")
 WAITING = say("cli.resolve.waiting", "waiting for the GM's approval (table setting approval)")
 # Translators: {status} is the reply's status code (pending, secret): keep it.
 STATUS_NOTE = say("cli.resolve.status", "{status}: {note}")
+# Translators: {ruleset} is a ruleset id; the command after the colon stays as it is.
+PARAMS_HINT = say(
+    "cli.resolve.params_hint",
+    "the actions, parameters and examples of {ruleset}: see rollbridge rulesets {ruleset}",
+)
+
+#: The refusals whose cure is reading the action's parameters.
+_PARAMS_CODES = frozenset({"invalid_params", "unknown_action"})
+
+
+def params_hint(args: argparse.Namespace, error: RollbridgeError) -> Text | None:
+    """The words after a refusal of ``resolve``'s or ``odds``' action or parameters:
+    where the ruleset's actions and their parameters are listed."""
+    ruleset = getattr(args, "ruleset", None)
+    if ruleset is None and getattr(args, "action", None):  # odds RULESET ACTION
+        ruleset = args.formula
+    if error.code not in _PARAMS_CODES or not isinstance(ruleset, str):
+        return None
+    return PARAMS_HINT(ruleset=ruleset)
 
 
 def parse_dice(text: str) -> list[int]:
@@ -152,7 +171,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     resolve.add_argument("--seed", help="seed the dice (reproducible)")
     resolve.add_argument("--json", action="store_true", help="print JSON (its texts in --locale)")
     add_locale_option(resolve)
-    resolve.set_defaults(handler=_resolve)
+    resolve.set_defaults(handler=_resolve, hint=params_hint)
 
 
 def offline_host() -> PluginHost:

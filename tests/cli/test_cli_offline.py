@@ -209,3 +209,31 @@ def test_offline_commands_do_not_load_the_server_stack():
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "LOADED []" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("resolve", "wilddie", "trait"),  # a required parameter missing: invalid_params
+        ("resolve", "sr2", "nope"),  # unknown_action
+        ("odds", "sr2", "attack", "--params", "{}"),
+    ],
+)
+def test_a_refused_action_points_to_the_rulesets_parameters(capsys, argv):
+    """The error stays one line with its head unchanged for scripts; it ends by
+    naming the command that lists the ruleset's actions, parameters and examples."""
+    code, _, err = run(capsys, *argv, "--locale", "en")
+    assert code == 1 and err.count("\n") == 1 and err.startswith("rollbridge: error: ")
+    assert err.endswith(
+        f" (the actions, parameters and examples of {argv[1]}: see rollbridge rulesets {argv[1]})\n"
+    )
+
+
+def test_other_refusals_get_no_parameters_hint(capsys):
+    code, _, err = run(capsys, "resolve", "nope", "x")
+    assert code == 1 and err == (
+        "rollbridge: error: unknown_ruleset: no ruleset 'nope' is loaded "
+        "(loaded: bandits, sr2, techlevel, wilddie)\n"
+    )
+    code, _, err = run(capsys, "odds", "3d")
+    assert code == 1 and "rollbridge rulesets" not in err
