@@ -80,7 +80,8 @@ def table_created(table: Mapping[str, Any]) -> None:
     Calling mode: broadcast to every implementation; return values ignored.
 
     :param table: the table's public description: ``id``, ``name``,
-        ``ruleset``, ``ruleset_version``, ``settings``, ``epoch``. Never tokens.
+        ``ruleset``, ``ruleset_version``, ``settings``, ``epoch``, ``seq``. Never
+        tokens.
     """
 
 
@@ -92,8 +93,9 @@ def roll_resolved(table_id: str, event: Mapping[str, Any]) -> None:
     return values ignored.
 
     :param table_id: the table's id.
-    :param event: the full event as the GM sees it (``type`` is ``roll`` or
-        ``resolution``; ``epoch``, ``seq``, the dice, outcome and narration).
+    :param event: the full event as the GM sees it (``kind`` is ``roll`` or
+        ``resolution``; ``epoch``, ``seq``, ``at``, ``by``, ``request``, ``actors``,
+        and in ``data`` the dice, outcome and narration).
     """
 
 

@@ -29,6 +29,7 @@ KINDS = {
     "encounter.ended": say("cli.kind.encounter_ended", "encounter ended"),
     "dice.committed": say("cli.kind.dice_committed", "dice committed"),
     "dice.revealed": say("cli.kind.dice_revealed", "dice revealed"),
+    "dice.revealed.gm": say("cli.kind.dice_revealed_gm", "GM's dice revealed"),
     "dice.abandoned": say("cli.kind.dice_abandoned", "dice abandoned"),
     "dice.drawn": say("cli.kind.dice_drawn", "dice drawn"),
     "approval.requested": say("export.md.kind.approval_requested", "approval requested"),

@@ -103,3 +103,15 @@ def test_the_rules_files_in_docs_are_the_projects_own():
     for name in originals:
         copy = (DOCS / "sources" / "rules" / name).read_bytes()
         assert copy == (shared / name).read_bytes(), name
+
+
+def test_operations_lists_every_logger_of_the_server() -> None:
+    """Every ``rollbridge.*`` logger the code writes to is in docs/operations.md's
+    table of loggers, so an operator can set its level or filter it."""
+    root = Path(__file__).resolve().parents[1]
+    operations = (root / "docs" / "operations.md").read_text(encoding="utf-8")
+    used = set()
+    for path in (root / "core").rglob("*.py"):
+        used |= set(re.findall(r'getLogger\("(rollbridge[a-z._]*)"\)', path.read_text("utf-8")))
+    missing = sorted(name for name in used if f"`{name}`" not in operations)
+    assert not missing, f"docs/operations.md does not name the loggers {missing}"

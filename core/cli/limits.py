@@ -49,7 +49,7 @@ def add_limit_options(serve: argparse.ArgumentParser) -> None:
         ("--hello-timeout", "hello_timeout", float,
          "seconds a connection may stay without a hello (close 1008)"),
         ("--max-connections-per-address", "per_address", int,
-         "connections open at once from one client address (close 1008)"),
+         "connections open at once from one client address (close 1013)"),
         ("--max-connections-per-token", "per_token", int,
          "connections open at once with one join token (error too_many_connections)"),
         ("--rate-per-connection", "rate_per_connection", float,

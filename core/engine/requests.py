@@ -3,7 +3,8 @@
 Each request type has a schema (the :mod:`rollbridge.schema` subset) for its
 fields besides ``type`` and ``id``, the lowest role that may send it, and
 whether it writes (writes are idempotent by request id and go to the store).
-docs/protocol.md is written from this table; tests check they agree.
+docs/protocol.md and docs/engine.md are written from this table;
+tests/test_protocol_docs.py checks they agree.
 """
 
 from __future__ import annotations

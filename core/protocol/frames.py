@@ -1,8 +1,10 @@
 """Frames to messages and back: msgpack in binary frames, JSON in text frames.
 
 Sans-I/O: these functions take and return bytes and strings; the driver decides
-when to read and write. A reply goes back in the kind of frame its request came
-in. The codecs themselves are :mod:`rollbridge.plain`'s.
+when to read and write. A connection speaks the kind of its ``hello`` (its
+member's :attr:`~rollbridge.protocol.members.Member.kind`); before a ``hello`` is
+accepted a reply goes back in the kind of frame its request came in. The codecs
+themselves are :mod:`rollbridge.plain`'s.
 """
 
 from __future__ import annotations

@@ -134,3 +134,29 @@ async def test_an_embedded_view_is_the_same_message_as_one_encoded_at_once(world
         assert reply["event"]["data"]["label"] == "Příliš ☃"
         if isinstance(raw, bytes):
             assert raw == msgpack.packb(decoded, use_bin_type=True)
+
+
+@pytest.mark.parametrize("binary", [False, True])
+async def test_a_connection_speaks_the_kind_of_its_hello(world, binary):
+    """docs/protocol.md, Frames: once joined, every reply goes in the kind of the
+    hello, whatever kind a request came in; before the hello, in the request's."""
+    peer, welcome = await world("gm", binary=binary)
+    hello_kind = bytes if binary else str
+    assert type(peer.frames[-1]) is hello_kind and welcome["type"] == "welcome"
+    peer.binary = not binary  # now send in the other kind
+    for message in ({"type": "ping"}, {"type": "state"}, {"type": "no.such"}):
+        before = len(peer.frames)
+        reply = await peer.request(message)
+        frame = peer.frames[before]
+        assert type(frame) is hello_kind, f"{message['type']}: {type(frame).__name__} frame"
+        assert reply["type"] in ("pong", "result", "error")
+    # before a hello: the reply is in the request's own kind
+    host, port = peer.connection.remote_address[:2]
+    lone = Peer(await connect(f"ws://{host}:{port}/"))
+    try:
+        for lone.binary in (True, False):
+            before = len(lone.frames)
+            await lone.request({"type": "ping"})
+            assert type(lone.frames[before]) is (bytes if lone.binary else str)
+    finally:
+        lone._reader.cancel()
