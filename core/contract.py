@@ -230,6 +230,9 @@ class ActionContext:
         how it went, only what it leaves on the table (the states it changes, which
         they see as the ruleset shows them); so record nothing of its dice or results
         in a state a player sees (docs/plugins.md, "Secret requests").
+    :param seq: the seq of the event that will record this resolution (None where
+        nothing is recorded: odds): a later reroll of this roll names it in its dice
+        group (:attr:`~rollbridge.dice.records.DiceGroup.earlier`).
     """
 
     action: str
@@ -240,6 +243,7 @@ class ActionContext:
     request_id: str | None = None
     by_gm: bool = True
     secret: bool = False
+    seq: int | None = None
 
     def actor_by_id(self, actor_id: str) -> Actor | None:
         """The actor or target with this id, if the request involves it."""
@@ -306,6 +310,8 @@ class TurnContext:
     :param settings: the table's settings for this ruleset.
     :param dice_supplied: whether the dice source holds results the player
         supplied (WD-9's recovery roll may be supplied).
+    :param seq: the seq of the encounter event that will record the hook's result
+        (as :attr:`ActionContext.seq`); None where nothing is recorded.
     """
 
     round: int
@@ -313,6 +319,7 @@ class TurnContext:
     participants: tuple[Actor, ...]
     settings: Mapping[str, Any] = field(default_factory=dict)
     dice_supplied: bool = False
+    seq: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,9 @@
 """``rollbridge verify LOG.jsonl``: check a table's verifiable dice from its log.
 
 The log is JSON Lines: one event per line, as a client received it (``event``
-frames, or bare events; other lines — results, welcomes — are skipped), in the
-order received or exported. Every die of every revealed segment is derived again
+frames, or bare events; a ``welcome`` gives the segment open when the client joined,
+or an export began; other lines — results — are skipped), in the order received or
+exported. Every die of every revealed segment is derived again
 from its seed and compared (:mod:`rollbridge.dice.verify`). The exit status is 0
 when nothing is wrong, 1 at the first problem (printed with its line and seq),
 2 for a file that cannot be read. ``--json`` prints the whole report.
@@ -63,8 +64,21 @@ NONE_SEEN = say(
 # Translators: {count} events; a chip rerolls dice of an earlier roll (docs/dice.md).
 CARRIED = say(
     "cli.verify.carried",
-    "{count} show dice of an earlier roll again (a chip's reroll): those dice are not "
-    "matched to the earlier roll here, only the new ones are checked",
+    "{count} show dice of an earlier roll again (a chip's reroll) whose roll is not in "
+    "this log: those dice are not matched to it here, only the new ones are checked",
+)
+# Translators: {count} events; a chip rerolls dice of an earlier roll (docs/dice.md).
+CARRIED_MATCHED = say(
+    "cli.verify.carried_matched",
+    "{count} show dice of an earlier roll again (a chip's reroll): matched to that roll",
+)
+# Translators: {segment} a number; {commitment} a SHA-256 in hex; "welcome" is the
+# protocol's message, kept as it is.
+WELCOMED = say(
+    "cli.verify.welcomed",
+    "segment {segment} was committed before this log begins: its commitment {commitment} "
+    "is only the word of the log's welcome line (a client's join, an export's first "
+    "line); compare it with the one the table published",
 )
 # Translators: {count} events; docs/dice.md, "attempt".
 RETRIED = say(
@@ -139,6 +153,8 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
         lines.append(GM_STREAM(count=report.gm_stream).render(locale))
     if report.retried:
         lines.append(RETRIED(count=report.retried).render(locale))
+    if report.carried_matched:
+        lines.append(CARRIED_MATCHED(count=report.carried_matched).render(locale))
     if report.carried:
         lines.append(CARRIED(count=report.carried).render(locale))
     if len(report.epochs) > 1:
@@ -147,6 +163,8 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
     for number, status in report.segments.items():  # in the order committed
         shown = STATUSES[status]() if status in STATUSES else status
         lines.append(SEGMENT(segment=number, status=shown).render(locale))
+    for number, digest in report.welcomed.items():
+        lines.append(WELCOMED(segment=number, commitment=digest).render(locale))
     problems = sorted(report.problems, key=lambda p: (p.position, p.seq or 0))
     for problem in problems if every else problems[:1]:
         lines.append(PROBLEM(line=problem.position, message=problem.text).render(locale))

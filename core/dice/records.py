@@ -78,6 +78,10 @@ class DiceGroup:
     (:class:`rollbridge.text.Private`): the engine renders and hides them per audience.
     ``actor`` names the actor who rolled the dice where that is not the event's
     acting actor (a defender's resistance test): statistics count them for it.
+    A group tagged ``reroll`` shows an earlier roll again with some dice rerolled (a
+    chip): ``earlier`` is the seq of the event that showed that roll (its
+    resolution's :attr:`~rollbridge.contract.ActionContext.seq`), where
+    ``rollbridge verify`` matches the dice it shows again (docs/dice.md).
     """
 
     label: Any  # str, or a rollbridge.text.Text
@@ -89,6 +93,7 @@ class DiceGroup:
     note: Any = ""  # str, or a rollbridge.text.Text / Private
     tags: tuple[str, ...] = field(default=())
     actor: str | None = None
+    earlier: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The group as plain data; absent facts are left out."""
@@ -101,6 +106,8 @@ class DiceGroup:
             data["tags"] = list(self.tags)
         if self.actor is not None:
             data["actor"] = self.actor
+        if self.earlier is not None:
+            data["earlier"] = self.earlier
         return data
 
     @classmethod
@@ -116,4 +123,5 @@ class DiceGroup:
             note=str(data.get("note", "")),
             tags=tuple(data.get("tags", ())),
             actor=data.get("actor"),
+            earlier=data.get("earlier"),
         )

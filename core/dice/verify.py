@@ -14,6 +14,10 @@ each as a client got it (an ``event`` frame or the bare event) — and checks:
   (:func:`event_dice`); any other die result an event shows must be one of its draws;
   a ``roll`` event's formula is evaluated again on its draws and must give its dice,
   total and line (``text``); a ``dice.drawn`` event's results must be its draws;
+* **carried dice**: a dice group that shows an earlier roll again with some dice
+  rerolled (a chip: tagged ``reroll``) names the event that showed that roll
+  (``earlier``, its seq); where that event is in the log, the group's dice not
+  rolled anew must be one of its dice groups, die for die (:func:`carried_dice`);
 * **seeds**: no segment commits to a seed (of either stream) an earlier one did;
 * **epochs**: each epoch of the table (a ``welcome`` that names another one: a
   client's resume after a restore or a fence) has its own seqs and segments; an event
@@ -23,8 +27,11 @@ each as a client got it (an ``event`` frame or the bare event) — and checks:
 It tells apart what it could not check: dice a client or the GM supplied
 (``supplied``), events whose draws players do not see (``withheld``), secret
 events (``hidden``), segments not yet revealed, dice of an earlier roll a chip's
-reroll shows again (``carried``), and events rolled at a later attempt of their seq
-(``retried``). The first problem found, in log order, is what ``rollbridge verify``
+reroll shows again whose earlier event is not in the log (``carried``), events
+rolled at a later attempt of their seq (``retried``), and the commitments it has
+from a ``welcome`` alone (``welcomed``: a client that joined mid-segment, an export
+that starts mid-segment), which the log cannot show were published before its
+dice. The first problem found, in log order, is what ``rollbridge verify``
 reports (all of them with ``--all``).
 """
 
@@ -46,6 +53,7 @@ __all__ = [
     "LogVerifier",
     "Problem",
     "Report",
+    "carried_dice",
     "carries_dice",
     "event_dice",
     "resolution_dice",
@@ -121,6 +129,13 @@ SEED_REUSED = say(
     "seq {seq}: segment {segment} commits to the seed of segment {earlier}, whose dice "
     "anyone could know",
 )
+# Translators: {earlier} is an event's number; a chip rerolls some dice of an earlier
+# roll and shows the others again (docs/dice.md).
+CARRIED_MISMATCH = say(
+    "verify.carried_mismatch",
+    "seq {seq} shows again dice of the roll of seq {earlier} (a chip's reroll), but "
+    "seq {earlier} shows no such roll: the dice it carries are not that roll's",
+)
 # Translators: {formula} is dice notation; {total} and {logged} numbers.
 WRONG_TOTAL = say(
     "verify.wrong_total", "seq {seq}: {formula} on its dice totals {total}, the log says {logged}"
@@ -164,14 +179,21 @@ class Report:
     #: drawing dice, docs/dice.md): a server could have chosen among attempts.
     retried: int = 0
     #: Verified resolutions that show dice of an earlier roll again (a chip's reroll:
-    #: a group tagged ``reroll``): those dice are not matched to the earlier roll.
+    #: a group tagged ``reroll``) whose earlier event is not in the log (or that name
+    #: none): those dice are not matched to the earlier roll.
     carried: int = 0
+    #: Verified resolutions whose carried dice were matched to the earlier roll's.
+    carried_matched: int = 0
     #: The table's epochs in log order, when the log spans more than one (a restored
     #: backup, a table moved): each starts its own seqs and segments.
     epochs: list[int] = field(default_factory=list)
     #: Each segment's state, in the order committed; a segment of a later epoch of
     #: the log is named ``"<number>@<epoch>"``.
     segments: dict[int | str, str] = field(default_factory=dict)
+    #: The segments (named as in :attr:`segments`) whose commitment the log has from
+    #: a ``welcome`` line alone, not from their ``dice.committed`` event: the
+    #: commitment, to compare with the one the table published.
+    welcomed: dict[int | str, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     verified_seqs: list[int] = field(default_factory=list)
 
@@ -194,8 +216,10 @@ class Report:
             "gm_stream": self.gm_stream,
             "retried": self.retried,
             "carried": self.carried,
+            "carried_matched": self.carried_matched,
             "epochs": list(self.epochs),
             "segments": {str(k): v for k, v in self.segments.items()},
+            "welcomed": {str(k): v for k, v in self.welcomed.items()},
             "problems": [p.to_dict(locale) for p in sorted(self.problems, key=_place)],
         }
 
@@ -253,14 +277,43 @@ def event_dice(kind: Any, data: Mapping[str, Any]) -> list[tuple[int, int]] | No
 
 def carries_dice(data: Mapping[str, Any]) -> bool:
     """Whether a resolution shows dice of an earlier roll again (a group tagged
-    ``reroll`` with dice not tagged so): those dice are not checked here."""
-    given = data.get("dice")
-    groups = [g for g in given if isinstance(g, Mapping)] if isinstance(given, list) else []
-    return any(
-        "reroll" not in _tags(record)
-        for group in groups
-        if "reroll" in _tags(group)
-        for record in _die_records(group)
+    ``reroll`` with dice not tagged so): those dice its draws do not cover."""
+    return any(True for _ in carried_dice(data))
+
+
+def carried_dice(data: Mapping[str, Any]) -> Iterator[tuple[Any, Rolled]]:
+    """Each group of a resolution's ``data`` (or of its turn hooks') that shows an
+    earlier roll again (tagged ``reroll``), as the seq it names (``earlier``;
+    anything, as the log has it) and its dice not rolled anew (those not tagged
+    ``reroll``: the earlier roll's, the ones replaced included), in order."""
+    for group in _groups(data):
+        if "reroll" in _tags(group):
+            carried = [r for r in _die_records(group) if "reroll" not in _tags(r)]
+            if carried:
+                yield group.get("earlier"), _rolled(carried)
+
+
+def _groups(data: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+    """The dice groups of a resolution's data, or of an encounter event's hooks."""
+    parts = [data]
+    hooks = data.get("hooks")
+    if isinstance(hooks, list):
+        parts += [hook for hook in hooks if isinstance(hook, Mapping)]
+    for part in parts:
+        given = part.get("dice")
+        if isinstance(given, list):
+            yield from (group for group in given if isinstance(group, Mapping))
+
+
+#: A dice group's dice as ``rollbridge verify`` compares them: each die's faces and
+#: every roll it made, in order.
+Rolled = tuple[tuple[int, tuple[int, ...]], ...]
+
+
+def _rolled(records: Iterable[Mapping[str, Any]]) -> Rolled:
+    return tuple(
+        (record["faces"], tuple(v for v in record["rolls"] if isinstance(v, int)))
+        for record in records
     )
 
 
@@ -351,6 +404,12 @@ class LogVerifier:
         self._last_seq: int | None = None
         self._epoch: int | None = None
         self._position = 0
+        #: The dice groups each resolution (or encounter event) of the log shows, by
+        #: seq, for the chips that show one of them again (:meth:`_carried`).
+        self._rolls: dict[int, list[Rolled]] = {}
+        #: The log positions of events whose carried dice were matched, or not.
+        self._matched: set[int] = set()
+        self._unmatched: set[int] = set()
 
     def _enter(self, epoch: Any) -> None:
         """An event or welcome of ``epoch``: a new epoch of the table (a restored
@@ -402,6 +461,8 @@ class LogVerifier:
                 number,
                 _Segment(dice["commitment"], table, epoch, at, gm if isinstance(gm, str) else None),
             )
+            # its commitment is the welcome's word: the log holds no dice.committed
+            self.report.welcomed[self._segments[number].label] = dice["commitment"]
 
     def _welcome(self, welcome: Mapping[str, Any]) -> None:
         """A ``welcome`` line of a client's log: the segment open when it joined
@@ -410,6 +471,10 @@ class LogVerifier:
         if not isinstance(table, Mapping) or not isinstance(table.get("id"), str):
             return
         epoch = table.get("epoch", welcome.get("epoch", 1))
+        if _whole(epoch) and self._epoch is not None and epoch != self._epoch:
+            # the new epoch shares the history up to its start, not the seqs after it
+            start = table.get("seq", welcome.get("seq"))
+            self._rolls = {s: r for s, r in self._rolls.items() if _whole(start) and s <= start}
         self._enter(epoch)
         self.known(table["id"], epoch if _whole(epoch) else 1, table.get("dice"))
 
@@ -446,6 +511,8 @@ class LogVerifier:
         if kind == "hidden":
             report.hidden += 1
             return []
+        if kind == "resolution" or isinstance(data.get("hooks"), list):
+            self._carried(seq, data)
         if kind == "dice.committed":
             self._committed(seq, data)
         elif kind == "dice.revealed":
@@ -475,6 +542,29 @@ class LogVerifier:
             # says neither would keep made-up dice from the check
             self._problem(seq, "no_draws", NO_DRAWS(seq=seq, segment=self._open))
         return []
+
+    def _carried(self, seq: int, data: Mapping[str, Any]) -> None:
+        """Match the dice a chip's group shows again (:func:`carried_dice`) with the
+        groups of the event it names, where that event is in the log; then keep this
+        event's groups for later chips."""
+        matched = unmatched = False
+        for earlier, carried in carried_dice(data):
+            shown = self._rolls.get(earlier) if _whole(earlier) and earlier < seq else None
+            if (_whole(earlier) and earlier >= seq) or (shown is not None and carried not in shown):
+                # a roll the chip's event itself or a later one shows, or not that roll
+                wrong = CARRIED_MISMATCH(seq=seq, earlier=repr(earlier))
+                self._problem(seq, "carried_mismatch", wrong)
+            elif shown is None:  # names none, or an event not in this log (or hidden)
+                unmatched = True
+            else:
+                matched = True
+        if unmatched:
+            self._unmatched.add(self._position)
+        elif matched:
+            self._matched.add(self._position)
+        groups = [_rolled(_die_records(group)) for group in _groups(data)]
+        if groups:
+            self._rolls[seq] = groups
 
     def _committed(self, seq: int, data: Mapping[str, Any]) -> None:
         number = data.get("segment")
@@ -605,7 +695,8 @@ class LogVerifier:
             self._position = saved
         self.report.verified_events += 1
         self.report.retried += attempt > 0
-        self.report.carried += entry.get("kind") == "resolution" and carries_dice(data)
+        self.report.carried += position in self._unmatched
+        self.report.carried_matched += position in self._matched
         self.report.verified_dice += len(drawn)
         self.report.verified_seqs.append(seq)
         return True

@@ -44,6 +44,11 @@ class Draft:
         self.redo: list[int] | None = None
         self.replies: dict[str, JSON] = {}
 
+    @property
+    def next_seq(self) -> int:
+        """The seq the next event added to this draft gets."""
+        return self.table.info.seq + len(self.events) + 1
+
     def actor(self, actor_id: str) -> ActorRecord | None:
         """The actor as the request has left it so far (None: absent or removed)."""
         if actor_id in self.actors:
@@ -93,7 +98,7 @@ class Draft:
         event = Event(
             table=info.id,
             epoch=info.epoch,
-            seq=info.seq + len(self.events) + 1,
+            seq=self.next_seq,
             kind=kind,
             data=data,
             changes=changes,

@@ -222,6 +222,7 @@ def resolve(ctx: RequestContext) -> JSON:
         request_id=str(ctx.request.id),  # rulesets keep ids as text (1 and "1" alike)
         by_gm=who.is_gm,
         secret=bool(fields.get("secret")),
+        seq=ctx.draft.next_seq,  # the resolution's event: the next one (ctx.record)
     )
     if not ctx.approved and table.needs_approval(who):
         # what the rules refuse before the dice (an unknown weapon, a spent pool) is

@@ -43,13 +43,19 @@ def encounter_without(table: Table, actor_id: str) -> JSON | None:
 
 
 def turn_context(
-    table: Table, draft: Draft, encounter: Encounter, actor_id: str | None, source: DiceSource
+    table: Table,
+    draft: Draft,
+    encounter: Encounter,
+    actor_id: str | None,
+    source: DiceSource,
+    seq: int | None = None,
 ) -> TurnContext:
-    """The TurnContext a hook gets, with states as the request has left them."""
+    """The TurnContext a hook gets, with states as the request has left them;
+    ``seq`` is the encounter event's that will record its result."""
     participants = tuple(record_actor(table.require_actor(draft, a)) for a in encounter.order)
     actor = next((p for p in participants if p.id == actor_id), None)
     return TurnContext(
-        encounter.round, actor, participants, table.ruleset_settings, source.supplied
+        encounter.round, actor, participants, table.ruleset_settings, source.supplied, seq
     )
 
 
@@ -60,9 +66,11 @@ def run_hooks(
     steps: list[tuple[str, str | None]],
     source: DiceSource,
     first: int = 0,
+    seq: int | None = None,
 ) -> HookResults:
     """Run turn hooks in order, each seeing the states the previous left. Their
-    entries are numbered from ``first`` in the event's ``hooks``."""
+    entries are numbered from ``first`` in the event's ``hooks``, of the event that
+    gets ``seq``."""
     results: list[JSON] = []
     texts: list[list[Any]] = []
     private: list[list[Any]] = []
@@ -70,7 +78,7 @@ def run_hooks(
     staged = Draft(table)
     staged.actors = dict(draft.actors)
     for hook, actor_id in steps:
-        context = turn_context(table, staged, encounter, actor_id, source)
+        context = turn_context(table, staged, encounter, actor_id, source, seq)
         method = getattr(table.ruleset, hook)
         resolution: Resolution | None = table.call_ruleset(lambda m=method, c=context: m(c, source))
         table.returned(resolution, Resolution, hook, optional=True)
@@ -134,8 +142,9 @@ def encounter_start(ctx: RequestContext) -> JSON:
     order = checked_order(table, draft, ctx.fields["order"])
     encounter = Encounter(order)
     source = encounter_dice(table, ctx.fields, ctx.who, ctx.dice, order[0])
+    steps = [("on_round_start", None), ("on_turn_start", order[0])]
     hooks, texts, private, changed = run_hooks(
-        table, draft, encounter, [("on_round_start", None), ("on_turn_start", order[0])], source
+        table, draft, encounter, steps, source, seq=draft.next_seq
     )
     source.finish()
     return ctx.record(
@@ -195,11 +204,14 @@ def encounter_next(ctx: RequestContext) -> JSON:
     source = encounter_dice(table, ctx.fields, who, ctx.dice, upcoming.current)
     # Hooks of the ending turn see the old round; those of the new one the new round.
     split = 2 if round_ != encounter.round else 1
-    hooks, texts, private, changed = run_hooks(table, draft, encounter, steps[:split], source)
+    seq = draft.next_seq  # the encounter event's (ctx.record)
+    hooks, texts, private, changed = run_hooks(
+        table, draft, encounter, steps[:split], source, seq=seq
+    )
     staged_draft = Draft(table)
     staged_draft.actors = {**draft.actors, **changed}
     more, more_texts, more_private, changed_more = run_hooks(
-        table, staged_draft, upcoming, steps[split:], source, first=len(hooks)
+        table, staged_draft, upcoming, steps[split:], source, first=len(hooks), seq=seq
     )
     source.finish()
     return ctx.record(

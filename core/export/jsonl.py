@@ -1,6 +1,13 @@
 """A table's log as JSON Lines: one ``event`` frame per line, exactly as the
 protocol sends it to the audience (the JSON text frame of a client without a
-dialect: ``{"type": "event", "table": …, "epoch", "seq", "kind", …}``)."""
+dialect: ``{"type": "event", "table": …, "epoch", "seq", "kind", …}``).
+
+A log that starts while a verifiable segment is open (after its ``dice.committed``
+event: ``since``, a pruned log, a restored backup) starts with the ``welcome``
+frame a client joining just then would have been sent
+(:meth:`~rollbridge.export.log.SessionLog.welcome`): it names the open segment and
+its commitments, so that ``rollbridge verify`` checks the export as it checks a
+client's own log."""
 
 from __future__ import annotations
 
@@ -12,9 +19,13 @@ __all__ = ["jsonl_lines"]
 
 
 def jsonl_lines(log: SessionLog, audience: str, locale: str = "en") -> Iterator[str]:
-    """Each event's frame and a line break, one at a time.
+    """The opening ``welcome`` if the log starts in an open verifiable segment, then
+    each event's frame, each with a line break, one at a time.
 
     :raises InternalError: if the ruleset fails to show an event.
     """
+    welcome = log.welcome(audience, locale)
+    if welcome is not None:
+        yield welcome + "\n"
     for frame in log.frames(audience, locale):
         yield frame + "\n"

@@ -6,7 +6,10 @@ each event as the ``event`` frame the live protocol sends that audience — buil
 by the protocol's own :class:`~rollbridge.protocol.members.Delivery`, the very
 path a resume takes (:meth:`~rollbridge.protocol.table.TableProtocol.join`), so
 the export never has a redaction of its own (:mod:`rollbridge.engine.views`
-decides, as for every client).
+decides, as for every client). :meth:`SessionLog.welcome` is the ``welcome`` a
+client of the audience joining just before the first event would have been sent
+(the table as it stood then, through :meth:`~rollbridge.engine.table.Table.view`),
+which an export that starts in an open verifiable segment begins with.
 
 The audiences are the protocol's roles: ``gm`` sees everything; ``player`` is
 what any player at the table is sent (not a requester's own view of a secret:
@@ -112,6 +115,30 @@ class SessionLog:
         """A member of the audience as the protocol knows one (JSON frames, no dialect)."""
         role = check_audience(audience)
         return Member(Principal(role, "export", "export"), kind="json", locale=locale)  # type: ignore[arg-type]
+
+    def welcome(self, audience: str, locale: str = "en") -> str | None:
+        """The ``welcome`` frame a client of ``audience`` joining just before the first
+        event would have been sent (the table as it stood then, its ``epoch`` and
+        ``seq``), when a verifiable segment was open then; None otherwise.
+
+        Such an export starts after the segment's ``dice.committed`` event (``since``,
+        a pruned log, a restored backup): the frame's ``table.dice`` names the open
+        segment and its commitments, which ``rollbridge verify`` reads from a
+        ``welcome`` as it does from a client's own log (docs/dice.md).
+
+        :raises InternalError: if the ruleset fails to show an actor.
+        """
+        if not self.events or self.table.dice_segment is None:
+            return None  # nothing to check, or a table never verifiable
+        at = self.events[0].seq - 1
+        view = self.table.view(gm=audience == "gm", at=at, later=self.events, locale=locale)
+        if not (view["dice"] or {}).get("open"):
+            return None
+        member = self.member(audience, locale)
+        frame = member.encode({"type": "welcome", "protocol": 1, "role": member.principal.role,
+                               "locale": locale, "table": view, "epoch": view["epoch"],
+                               "seq": at})  # fmt: skip
+        return frame if isinstance(frame, str) else frame.decode("utf-8")
 
     def frames(self, audience: str, locale: str = "en") -> Iterator[str]:
         """Each event as the JSON text frame the protocol sends ``audience``, in seq

@@ -13,8 +13,9 @@ same; ``as`` may ask for a lesser audience (a GM exporting what the players saw)
 never a greater one (403 ``forbidden``). Answers:
 
 - 200 ``application/x-ndjson`` (one ``event`` frame per line, exactly as the
-  protocol sends it) or ``text/markdown; charset=utf-8``, with a
-  ``Content-Disposition`` file name;
+  protocol sends it, after a ``welcome`` line when the log starts in an open
+  verifiable segment: :mod:`rollbridge.export.jsonl`) or ``text/markdown;
+  charset=utf-8``, with a ``Content-Disposition`` file name;
 - 400 ``invalid_request``: a bad ``format``, ``since``, ``as`` or ``locale``, or a
   token in the query;
 - 401 ``unauthorized`` (``WWW-Authenticate: Bearer``): no token, or one that does

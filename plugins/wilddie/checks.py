@@ -228,6 +228,7 @@ def _roll_for(
     against: str | None = None,
     extra: Mapping[str, Any] | None = None,
     remember: bool = True,
+    seq: int | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """Roll, remember the roll in the actor's state; returns (state, record, result).
 
@@ -249,6 +250,7 @@ def _roll_for(
         roll_id=roll_id,
         against=against,
         extra=extra,
+        seq=seq,
     )
     remembered = remember_roll(actor.state, record)
     record = remembered["rolls"][-1]
@@ -297,6 +299,7 @@ def trait_test(context: ActionContext, dice: DiceSource) -> Resolution:
         modifiers=list(params.get("modifiers", [])),
         roll_id=context.request_id,
         remember=not context.secret,
+        seq=context.seq,
     )
     outcome = _roll_outcome("trait", actor, record, result)
     _chips_outcome(outcome, state, actor)
@@ -408,6 +411,7 @@ def attack(context: ActionContext, dice: DiceSource) -> Resolution:
         remember=not context.secret,
         against=against,
         extra=extra,
+        seq=context.seq,
     )
     outcome = _roll_outcome("attack", actor, record, result)
     if shown is not None:
@@ -444,9 +448,11 @@ def recovery_roll(
     roll_id: str | None,
     action: str,
     remember: bool = True,
+    seq: int | None = None,
 ) -> Resolution:
     """WD-9: Character (+ wild die for a pc) against 4; success ends Shaken (a secret
-    roll, ``remember`` false, is not kept for a chip)."""
+    roll, ``remember`` false, is not kept for a chip); ``seq``: the event's that
+    shows it."""
     state, record, result = _roll_for(
         actor,
         dice,
@@ -456,6 +462,7 @@ def recovery_roll(
         modifiers=modifiers,
         roll_id=roll_id,
         remember=remember,
+        seq=seq,
     )
     if result["success"]:  # a secret roll is not remembered: no chip can undo it
         set_shaken(state, False, ended_by=record["id"] if remember else None)
@@ -489,6 +496,7 @@ def recover(context: ActionContext, dice: DiceSource) -> Resolution:
         roll_id=context.request_id,
         remember=not context.secret,
         action="recover",
+        seq=context.seq,
     )
 
 

@@ -5,6 +5,7 @@ can reroll one of its dice::
 
     {
       "id": "req-17",               # the request that made it (or "#<seq>")
+      "seq": 12,                    # the event that showed it (absent: unknown)
       "kind": "trait",              # "trait", "attack" or "recovery"
       "trait": "fighting", "faces": 10, "untrained": false,
       "modifiers": [{"value": -1, "note": "1 wound"}],
@@ -161,13 +162,15 @@ def roll_record(
     roll_id: str | None,
     against: str | None = None,
     extra: Mapping[str, Any] | None = None,
+    seq: int | None = None,
 ) -> dict[str, Any]:
     """Roll a trait test (WD-3): the trait die, then the wild die for a pc.
 
     The record keeps ``difficulty`` when it is public (the request's own
     number, a range band, WD-9's 4). When the difficulty comes from another
     actor's hidden values, ``difficulty`` is None and ``against`` names what
-    it is built from (``"defense"``); the number is not stored.
+    it is built from (``"defense"``); the number is not stored. ``seq`` is the
+    event's that shows the roll (its context's), which a chip's dice group names.
     """
     if (difficulty is None) == (against is None):
         raise ValueError("a roll record has either a difficulty or what it is against")
@@ -175,6 +178,7 @@ def roll_record(
     wild_die = roll_ace(dice, WILD_FACES).tagged("wild") if wild else None
     record: dict[str, Any] = {
         "id": roll_id,
+        **({"seq": seq} if seq is not None else {}),
         "kind": kind,
         "trait": trait,
         "faces": faces,
@@ -298,7 +302,9 @@ def group_for(
     ``replaced`` maps ``"trait"``/``"wild"`` to the die a chip rerolled; it
     is shown tagged ``rerolled`` before its replacement (tagged ``reroll``), and the
     group is tagged ``reroll``: it shows an earlier roll again, and only its dice
-    tagged ``reroll`` were rolled now (what statistics and the dice verifier read).
+    tagged ``reroll`` were rolled now (what statistics and the dice verifier read);
+    it names the event that showed that roll (``earlier``: the record's ``seq``),
+    where the dice verifier matches the others.
     ``difficulty`` is the group's target as the resolution shows it (a
     :class:`~rollbridge.text.Private` Defense); None: the result's difficulty.
     """
@@ -331,6 +337,7 @@ def group_for(
         successes=1 if result["success"] else 0,
         note=note,
         tags=("reroll",) if replaced else (),
+        earlier=record.get("seq") if replaced else None,
     )
 
 

@@ -193,8 +193,9 @@ class WildDieRuleset(Ruleset):
         if actor is None or not actor.state.get("shaken") or actor.state.get("incapacitated"):
             return None
         resolution = checks.recovery_roll(
-            actor, dice, modifiers=[], roll_id=None, action="turn_start_recovery"
-        )
+            actor, dice, modifiers=[], roll_id=None, action="turn_start_recovery",
+            seq=context.seq,
+        )  # fmt: skip
         resolution.outcome["round"] = context.round
         resolution.outcome["dice_supplied"] = context.dice_supplied
         starts = TURN_SHAKEN_PLAYER if context.dice_supplied else TURN_SHAKEN_SERVER

@@ -78,6 +78,12 @@ ROLL_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "id": {"type": "string", "minLength": 1, "maxLength": 200},
+        "seq": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 2**53,
+            "description": "the seq of the event that showed the roll (a chip names it)",
+        },
         "kind": {"type": "string", "enum": ["trait", "attack", "recovery"]},
         "trait": _SMALL,
         "faces": {"type": "integer", "minimum": 4, "maximum": 12},

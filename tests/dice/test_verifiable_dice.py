@@ -713,7 +713,8 @@ def test_a_chip_reroll_shows_the_replaced_die_and_still_verifies():
         report = verify_events(log(svc, gm=gm))
         assert report.ok, report.problems
         assert report.verified_events == 2 * chips
-        assert report.carried == chips  # the earlier roll's dice: said apart, not checked
+        # the earlier roll's dice, shown again: matched to the roll of the event it names
+        assert (report.carried, report.carried_matched) == (0, chips)
 
 
 def test_the_gms_own_log_counts_an_unrevealed_secret_roll_as_not_revealed_yet():

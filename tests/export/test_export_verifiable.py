@@ -1,0 +1,274 @@
+"""An honest export of a verifiable table verifies wherever it starts: after a
+segment's ``dice.committed`` (``--since``, ``--retain``, a pruned log, a restored
+backup) it opens with the ``welcome`` a client joining then would have been sent,
+naming the open segment and its commitments (docs/dice.md, "Verifiable dice").
+Before, such an export failed ``rollbridge verify`` with ``uncommitted`` or
+``unknown_segment`` though the server was honest. What that first line claims is
+only as good as the commitments it names: a tampered die, a forged commitment or a
+made-up seed still fails."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rollbridge.cli import main
+from rollbridge.cli.offline import offline_host
+from rollbridge.dice.sources import SeededDice
+from rollbridge.engine.model import Principal
+from rollbridge.offline import TableService
+from rollbridge.stores.backup import backup
+from rollbridge.stores.sqlite import SQLiteStore
+from tests.server.httpclient import get
+
+GM = Principal("gm", "gm", "gm-token")
+PLAYER = Principal("player", "pat", "player-token")
+HOST = offline_host()
+
+
+def _roll(service: TableService, rid: str, who: Principal = PLAYER, **fields: Any) -> int:
+    message = {"type": "roll", "id": rid, "formula": "3d6!! + 1d8", **fields}
+    return service.handle("t", message, who)["seq"]
+
+
+def play(path: Path) -> dict[str, int]:
+    """A verifiable bandits table on SQLite (its dice key the file beside it):
+    segment 1 rolled and revealed, segment 2 rolled and revealed, segment 3 open.
+    Returns the seqs by name."""
+    seqs: dict[str, int] = {}
+    with SQLiteStore(path) as store:
+        service = TableService(store, HOST)
+        service.create_table("t", "bandits", table_id="t", settings={"verifiable": True})
+        for n in range(3):
+            seqs[f"a{n}"] = _roll(service, f"a{n}")
+        seqs["secret"] = _roll(service, "s", GM, secret=True)
+        # a reveal answers with its last event: the next segment's commitment
+        seqs["commit2"] = service.handle("t", {"type": "dice.reveal", "id": "v1"}, GM)["seq"]
+        for n in range(3):
+            seqs[f"b{n}"] = _roll(service, f"b{n}")
+        seqs["commit3"] = service.handle("t", {"type": "dice.reveal", "id": "v2"}, GM)["seq"]
+    return seqs
+
+
+@pytest.fixture
+def night(tmp_path) -> tuple[Path, dict[str, int]]:
+    path = tmp_path / "v.db"
+    return path, play(path)
+
+
+def export(capsys, path: Path, *options: str, audience: str = "player") -> list[str]:
+    code = main(["table", "export", "t", "--db", str(path), "--as", audience,
+                 "--format", "jsonl", *options])  # fmt: skip
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    return out.splitlines()
+
+
+def verify(capsys, tmp_path: Path, lines: list[str]) -> tuple[int, dict[str, Any]]:
+    """``rollbridge verify --json`` on these lines: its exit status and report."""
+    log = tmp_path / "export.jsonl"
+    log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    code = main(["verify", str(log), "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def codes(report: dict[str, Any]) -> list[str]:
+    return [problem["code"] for problem in report["problems"]]
+
+
+@pytest.mark.parametrize("audience", ["player", "gm"])
+def test_an_export_since_a_seq_mid_segment_verifies(night, tmp_path, capsys, audience):
+    path, seqs = night
+    lines = export(capsys, path, "--since", str(seqs["a0"]), audience=audience)
+    welcome = json.loads(lines[0])
+    assert welcome["type"] == "welcome" and welcome["seq"] == seqs["a0"]
+    assert welcome["role"] == audience and welcome["table"]["seq"] == seqs["a0"]
+    dice = welcome["table"]["dice"]
+    assert dice["segment"] == 1 and dice["open"] is True and dice["since"] < seqs["a0"]
+    assert json.loads(lines[1])["seq"] == seqs["a0"] + 1
+    code, report = verify(capsys, tmp_path, lines)
+    assert (code, report["ok"]) == (0, True), report["problems"]
+    assert report["verified_events"] == (6 if audience == "gm" else 5)
+    assert report["segments"] == {"1": "revealed", "2": "revealed", "3": "committed"}
+    assert report["welcomed"] == {"1": dice["commitment"]}  # the first line's word
+    # the same log without its first line: what every such export was before
+    code, report = verify(capsys, tmp_path, lines[1:])
+    assert code == 1 and codes(report)[0] == "uncommitted"
+
+
+def test_an_export_that_starts_at_a_segments_border_has_no_welcome(night, capsys):
+    path, seqs = night
+    whole = export(capsys, path)
+    assert json.loads(whole[0])["type"] == "event"  # seq 1: nothing committed before
+    border = export(capsys, path, "--since", str(seqs["commit2"] - 1))  # 1 revealed
+    assert json.loads(border[0])["kind"] == "dice.committed"
+    assert [json.loads(line)["type"] for line in border] == ["event"] * len(border)
+
+
+def test_an_export_of_a_pruned_log_verifies(night, tmp_path, capsys):
+    path, seqs = night
+    keep = seqs["commit3"] - seqs["b0"]  # the log starts at b1, in segment 2
+    lines = export(capsys, path, "--retain", str(keep), audience="gm")
+    assert json.loads(lines[0])["table"]["dice"]["segment"] == 2
+    assert json.loads(lines[1])["seq"] == seqs["b1"]
+    code, report = verify(capsys, tmp_path, lines)
+    assert (code, report["verified_events"]) == (0, 2), report["problems"]
+    code, report = verify(capsys, tmp_path, lines[1:])  # as it was exported before
+    assert code == 1 and codes(report)[0] == "uncommitted"
+
+
+def test_an_export_of_a_restored_backup_verifies(tmp_path, capsys):
+    """The backup's open segment is revealed in the new epoch: the export holds only
+    the new epoch's events, and its first line names that segment, committed in the
+    epoch before."""
+    path = tmp_path / "a.db"
+    seqs = play(path)
+    with SQLiteStore(path) as store:
+        _roll(TableService(store, HOST), "c0")  # segment 3 rolls: the restore keeps it open
+    backup(path, tmp_path / "b.db")
+    (tmp_path / "b.db.dice-key").write_bytes((tmp_path / "a.db.dice-key").read_bytes())
+    with SQLiteStore(tmp_path / "b.db") as store:
+        assert store.finish_restore() is not None
+        service = TableService(store, HOST)
+        service.handle("t", {"type": "dice.reveal", "id": "r1"}, GM)  # the restored 3
+        _roll(service, "d0")
+        service.handle("t", {"type": "dice.reveal", "id": "r2"}, GM)
+        epoch = service.table("t").info.epoch
+    lines = export(capsys, tmp_path / "b.db")
+    welcome = json.loads(lines[0])
+    assert welcome["epoch"] == epoch and welcome["table"]["dice"]["restored"] is True
+    assert welcome["table"]["dice"]["epoch"] == 1 and welcome["seq"] == seqs["commit3"] + 1
+    code, report = verify(capsys, tmp_path, lines)
+    assert code == 0, report["problems"]
+    assert report["segments"] == {"3": "revealed", "4": "revealed", "5": "committed"}
+    assert report["verified_events"] == 1 and report["epochs"] == [epoch]
+    code, report = verify(capsys, tmp_path, lines[1:])  # as it was exported before
+    assert code == 1 and codes(report) == ["unknown_segment"]
+
+
+# -- what the first line can and cannot claim ------------------------------------------
+
+
+def tamper(lines: list[str], change) -> list[str]:
+    entries = [json.loads(line) for line in lines]
+    change(entries)
+    return [json.dumps(entry) for entry in entries]
+
+
+def _first_roll(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    return next(e for e in entries if e.get("kind") == "roll")
+
+
+def _changed_die(entries: list[dict[str, Any]]) -> None:
+    """A die a roll of the welcome's segment drew, changed."""
+    drawn = _first_roll(entries)["data"]["draws"]["dice"]
+    faces, value = drawn[-1]
+    drawn[-1] = [faces, value % faces + 1]
+
+
+def _changed_total(entries: list[dict[str, Any]]) -> None:
+    """A roll of the welcome's segment shown with another total than its dice give."""
+    _first_roll(entries)["data"]["total"] += 1
+
+
+def _forged_commitment(entries: list[dict[str, Any]]) -> None:
+    entries[0]["table"]["dice"]["commitment"] = hashlib.sha256(b"another seed").hexdigest()
+
+
+def _forged_seed(entries: list[dict[str, Any]]) -> None:
+    """A made-up seed, revealed against a commitment the first line says is to it."""
+    seed = hashlib.sha256(b"a seed of the forger's choice").digest()
+    entries[0]["table"]["dice"]["commitment"] = hashlib.sha256(seed).hexdigest()
+    reveal = next(e for e in entries if e.get("kind") == "dice.revealed")
+    reveal["data"]["seed"] = seed.hex()
+    reveal["data"]["commitment"] = entries[0]["table"]["dice"]["commitment"]
+
+
+def _later_commitment(entries: list[dict[str, Any]]) -> None:
+    """The welcome claims the segment was committed after the rolls it shows."""
+    entries[0]["table"]["dice"]["since"] = entries[-1]["seq"]
+
+
+def _other_epoch(entries: list[dict[str, Any]]) -> None:
+    entries[0]["table"]["dice"]["epoch"] = 7  # the seed derived for another epoch
+
+
+def _committed_again(entries: list[dict[str, Any]]) -> None:
+    """A welcome naming a segment the log then commits: the log's own word wins."""
+    committed = next(e for e in entries if e.get("kind") == "dice.committed")
+    entries[0]["table"]["dice"]["segment"] = committed["data"]["segment"]
+
+
+@pytest.mark.parametrize(
+    ("change", "found"),
+    [
+        (_changed_die, "wrong_die"),
+        (_changed_total, "wrong_roll"),
+        (_forged_commitment, "wrong_seed"),
+        (_forged_seed, "wrong_die"),
+        (_later_commitment, "uncommitted"),
+        (_other_epoch, "wrong_die"),
+        (_committed_again, "committed_twice"),
+    ],
+)
+def test_a_tampered_export_still_fails(night, tmp_path, capsys, change, found):
+    path, seqs = night
+    lines = export(capsys, path, "--since", str(seqs["a0"]))
+    assert verify(capsys, tmp_path, lines)[0] == 0
+    code, report = verify(capsys, tmp_path, tamper(lines, change))
+    assert code == 1 and found in codes(report), report["problems"]
+
+
+# -- the same over HTTP ----------------------------------------------------------------
+
+
+async def _verifiable_night(tables) -> dict[str, Any]:
+    """On a live server's sr2 table: verifiable on, the player rolls in segment 1,
+    the GM reveals, the player rolls in segment 2, the GM reveals."""
+    gm, _ = await tables.join("sr2", "gm")
+    player, _ = await tables.join("sr2", "player")
+    await gm.request({"type": "settings", "settings": {"verifiable": True}})
+    first = [(await player.request({"type": "roll", "formula": "4d6x"}))["seq"]
+             for _ in range(3)]  # fmt: skip
+    await gm.request({"type": "dice.reveal"})
+    second = [(await player.request({"type": "roll", "formula": "2d10"}))["seq"]
+              for _ in range(2)]  # fmt: skip
+    await gm.request({"type": "dice.reveal"})
+    return {"first": first, "second": second}
+
+
+async def _export(tables, role: str, query: str) -> list[str]:
+    status, headers, body = await get(tables.server, f"/tables/sr2/export?format=jsonl{query}",
+                                      token=tables.tokens["sr2"][role])  # fmt: skip
+    assert status == 200 and headers["Content-Type"] == "application/x-ndjson"
+    return body.decode("utf-8").splitlines()
+
+
+async def test_an_http_export_since_mid_segment_verifies_and_tampering_fails(
+    make_tables, tmp_path, capsys
+):
+    tables = await make_tables(dice=lambda: SeededDice(5))
+    played = await _verifiable_night(tables)
+    for role in ("player", "gm"):
+        lines = await _export(tables, role, f"&since={played['first'][0]}")
+        assert json.loads(lines[0])["table"]["dice"]["segment"] == 1
+        code, report = verify(capsys, tmp_path, lines)
+        assert (code, report["verified_events"]) == (0, 4), (role, report["problems"])
+        for change, found in ((_changed_die, "wrong_die"), (_forged_seed, "wrong_die")):
+            code, report = verify(capsys, tmp_path, tamper(lines, change))
+            assert code == 1 and found in codes(report), role
+
+
+async def test_an_http_export_of_a_pruned_log_verifies(make_tables, tmp_path, capsys):
+    tables = await make_tables(retain=4)
+    played = await _verifiable_night(tables)
+    lines = await _export(tables, "player", "")
+    first = json.loads(lines[1])["seq"]
+    assert json.loads(lines[0])["table"]["dice"]["segment"] == 2
+    assert played["second"][0] <= first <= played["second"][-1]  # pruned mid-segment
+    code, report = verify(capsys, tmp_path, lines)
+    assert code == 0 and report["verified_events"] >= 1, report["problems"]
