@@ -74,6 +74,8 @@ export async function postCard(received, { locale = null, role = null, audience 
       epoch: event.epoch,
       seq: event.seq,
       kind: event.kind,
+      // a turn hook's card: which of its encounter event's hooks (core/hooks.mjs)
+      ...(Number.isInteger(event.hook) ? { hook: event.hook } : {}),
       request: event.request ?? null,
       // for the card's buttons (core/buttons.mjs): who acted, on whom, and the follow-up
       actor: event.data?.actor ?? null,
@@ -170,7 +172,7 @@ export function localizeRenderedCard(message, html, cache) {
   if (!card || localized.has(card)) return false;
   const flag = (key) => message?.getFlag?.(MODULE_ID, key);
   const flags = flag("seq") === undefined ? null : {
-    table: flag("table") ?? null, epoch: flag("epoch"), seq: flag("seq"), kind: flag("kind"),
+    table: flag("table") ?? null, epoch: flag("epoch"), seq: flag("seq"), kind: flag("kind"), hook: flag("hook"),
     lang: flag("lang"), secret: flag("secret"), view: flag("view"),
   };
   const event = cardToLocalize({ flags, lang: game.i18n.lang, cache, user: game.user, message });
