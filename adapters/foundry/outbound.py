@@ -10,6 +10,10 @@
   ``flavor`` and ``content`` (the label or action, the narration or the roll's
   text) are HTML, as a ChatMessage's are: escaped, and cut where Foundry's
   enrichers would find an inline roll or a link (:func:`chat_html`);
+- an ``encounter.started`` or ``encounter.turn`` event gets
+  ``foundry: {hooks: [{rolls, speaker}]}``, one entry per turn hook's result in
+  ``data.hooks`` (same index): the hook's dice groups as Roll JSON, as a
+  resolution's, and its actor as the speaker (None for a round hook);
 - the ``players`` of a GM's event (the same event as a player in the GM's
   locale is sent it: adapter.py, ``public_view``) is translated the same way;
 - the welcome gets ``foundry: {adapter, mappings}``: this adapter's version and
@@ -92,6 +96,32 @@ def _table(table: Mapping[str, Any]) -> JSON:
     return out
 
 
+#: The encounter events whose ``data.hooks`` hold the turn hooks' results.
+_ENCOUNTER_KINDS = ("encounter.started", "encounter.turn")
+
+
+def _speaker(actor: Any, names: Mapping[Any, Any]) -> JSON | None:
+    return {"actor": actor, "alias": names.get(actor)} if actor else None
+
+
+def _hooks(hooks: Any, names: Mapping[Any, Any]) -> list[JSON]:
+    """Each turn hook's result (a resolution's data, with ``hook`` and ``actor``) as
+    ``{rolls, speaker}``: its dice groups as Roll JSON, one per group."""
+    out: list[JSON] = []
+    for entry in hooks if isinstance(hooks, list) else ():
+        if not isinstance(entry, Mapping):
+            out.append({"rolls": [], "speaker": None})
+            continue
+        groups = entry.get("dice") or ()
+        out.append(
+            {
+                "rolls": [roll_from_group(g) for g in groups if isinstance(g, Mapping)],
+                "speaker": _speaker(entry.get("actor"), names),
+            }
+        )
+    return out
+
+
 def _event(event: Mapping[str, Any]) -> JSON:
     out = dict(event)
     if isinstance(event.get("players"), Mapping):
@@ -105,10 +135,12 @@ def _event(event: Mapping[str, Any]) -> JSON:
         names = {}
     data = event.get("data")
     kind = event.get("kind")
+    if isinstance(data, Mapping) and kind in _ENCOUNTER_KINDS:
+        out["foundry"] = {"hooks": _hooks(data.get("hooks"), names)}
     if not isinstance(data, Mapping) or kind not in ("roll", "resolution"):
         return out
     actor = data.get("actor")
-    speaker = {"actor": actor, "alias": names.get(actor)} if actor else None
+    speaker = _speaker(actor, names)
     if kind == "roll":
         rolls = []
         if isinstance(data.get("roll"), Mapping):

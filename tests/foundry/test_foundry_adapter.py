@@ -709,6 +709,61 @@ async def test_only_a_foundry_gm_is_sent_the_players_view(live):
     assert "players" not in plain.events[-1] and "players" not in player.events[-1]
 
 
+#: wilddie's guard whose chips (47) only the GM may read (WD-9's recovery roll shows them).
+WILD_GUARD = {
+    "kind": "npc",
+    "attributes": {"strength": "d6", "coordination": "d6", "reaction": "d6",
+                   "intuition": "d6", "vigor": "d12", "character": "d6"},
+    "skills": {"fighting": "d12", "shooting": "d6", "notice": "d6"},
+    "armor": 19,
+    "chips": 47,
+}  # fmt: skip
+
+
+async def test_a_foundry_gms_encounter_event_carries_the_players_view_and_its_hooks_dice(live):
+    """The module posts each turn hook's result as a card (public: from ``players``):
+    the GM's ``encounter.turn`` carries exactly what a player is sent of it, and each
+    hook's dice as Roll JSON (``foundry.hooks``), the NPC's hidden numbers in neither."""
+    gm, _ = await live("deadlands", "gm")
+    player, _ = await live("deadlands", "player")
+    sheets = HOST.rulesets["wilddie"].example_sheets
+    for request_id, actor in [
+        ("c1", {"id": "ana", "name": "Ana", "sheet": next(iter(sheets.values())),
+                "controllers": ["player"]}),
+        ("c2", {"id": "guard", "name": "Guard", "sheet": WILD_GUARD}),
+    ]:  # fmt: skip
+        made = await gm.request({"type": "actor.create", "id": request_id, "actor": actor})
+        assert made["status"] == "done", made
+    # 29 against Toughness 27: the guard is Shaken (WD-9)
+    shaken = await gm.request(
+        {"type": "foundry.resolve", "id": "dmg", "action": "damage", "speaker": {"actor": "ana"},
+         "targets": ["guard"], "params": {"dice": "d6+24"}, "dice": [5]}
+    )  # fmt: skip
+    assert shaken["status"] == "done", shaken
+    started = await gm.request({"type": "encounter.start", "id": "s", "order": ["ana", "guard"]})
+    # the guard's turn starts Shaken: its recovery roll (Character d6) fails with a 2
+    turn = await gm.request({"type": "encounter.next", "id": "n", "dice": [2]})
+    assert started["status"] == turn["status"] == "done", (started, turn)
+    await player.until_events(5)
+    for seq in (started["seq"], turn["seq"]):
+        (event,) = [e for e in gm.events if e["seq"] == seq]
+        (received,) = [e for e in player.events if e["seq"] == seq]
+        assert event["players"] == received and "players" not in received
+    (event,) = [e for e in gm.events if e["seq"] == turn["seq"]]
+    (hook,) = event["data"]["hooks"]
+    assert hook["hook"] == "on_turn_start" and hook["actor"] == "guard"
+    (shown,) = event["foundry"]["hooks"]
+    assert shown["speaker"] == {"actor": "guard", "alias": "Guard"}
+    (roll,) = shown["rolls"]
+    assert roll["total"] == 2 and roll["terms"][0]["results"][0]["result"] == 2
+    assert event["players"]["foundry"]["hooks"][0]["rolls"] == [roll]
+    # the GM's view has the guard's chips; the players' view (the stored card) does not
+    assert hook["outcome"]["chips_left"] == 47
+    seen = json.dumps([event["players"][k] for k in ("data", "actors", "foundry")])
+    assert not re.search(r"\b47\b", seen), "no chip count reaches the players"
+    assert re.search(r"\b47\b", json.dumps(event["data"])), "the check can fail"
+
+
 # -- frames: JSON or msgpack ------------------------------------------------------------------
 
 

@@ -256,15 +256,13 @@ try {
   assert.equal(secret.blind, true);
   assert.deepEqual(secret.whisper, ["standinGM000001"]);
   // a whispered card carries no Rolls (a roll message reaches every client as "???");
-  // Dice So Nice shows its dice to the GMs only. Its `blind` is "blind for the current
-  // user" (Dice So Nice 5, Dice3D#showForRoll's JSDoc; show() animates on the calling
-  // client only when !blind, the others get the dice by `users`): the GM's own blind
-  // roll is read by the GM, so it is false — blind is true exactly when the posting
-  // GM is not one of the card's readers (the review's R3). The roller being blind is
-  // said by `users`, which is the GMs alone.
+  // each client whose user reads it rolls its dice there with Dice So Nice's
+  // showForRoll, for this message and nowhere else (synchronize false), and hides the
+  // card until they land, as Dice So Nice does for a public card (foundry/dice.mjs):
+  // the GM's page; the players' pages, which do not read it, roll nothing (below)
   assert.equal(secret.rolls, 0);
-  assert.deepEqual(secret.showForRoll.at(-1)?.whisper, ["standinGM000001"]);
-  assert.equal(secret.showForRoll.at(-1)?.blind, false);
+  const onGM = secret.showForRoll.at(-1);
+  assert.deepEqual([onGM?.messageID, onGM?.user, onGM?.synchronize, onGM?.users, onGM?.blind], [secret.id, "standinGM000001", false, null, false]);
   const secretSeen = await seen(pages.gm, secret);
   assert.ok(leaks(secretSeen.stored).length > 0, "a GM-only card may keep the GM's view");
   for (const key of ["ivan", "paul"]) {
@@ -277,9 +275,10 @@ try {
       return {
         inLog: Boolean(document.querySelector(`#chat-log li[data-message-id="${id}"]`)),
         own: api.cachedEvent(table, epoch, seq),
+        dice: FoundryStandin.log.showForRoll.filter((c) => c.messageID === id).length,
       };
     }, secret);
-    assert.deepEqual(v, { inLog: false, own: null }, key);
+    assert.deepEqual(v, { inLog: false, own: null, dice: 0 }, key);
   }
   summary.secret = { seq: secret.seq, view: secret.flags.view };
 

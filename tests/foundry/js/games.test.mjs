@@ -6,7 +6,9 @@
 //   mode to a message with rolls and no whisper; a public card must not be
 //   whispered because the GM keeps "Private GM Roll" on.
 // - F2: Dice So Nice's showForRoll does not resolve while the GM's tab is
-//   hidden; the one-at-a-time queue of events must not wait for it.
+//   hidden; the one-at-a-time queue of events must not wait for it (a
+//   whispered card's dice roll on each reader's screen, the card hidden until
+//   they land: dicesonice.test.mjs).
 // - F3: a player's client posts its own card while no GM is active (the GM
 //   reloads); the GM's client, resuming, must not post the same card again.
 // - F4: the GM's client must not act with its authority on a relayed "apply"
@@ -19,8 +21,9 @@ import { after, test } from "node:test";
 import { cardPosted } from "../../../adapters/foundry/module/scripts/core/state.mjs";
 import { registerRelay, socketSender } from "../../../adapters/foundry/module/scripts/foundry/relay.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { animateWhisperedDice, hideWhileRolling } from "../../../adapters/foundry/module/scripts/foundry/dice.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
-import { registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
+import { registerModuleSettings, settle, Standin, welcomeClient, welcomeResumed, world } from "./standin.mjs";
 
 /** The boss's attack on Alice's PC, with a follow-up a player may apply (seq 3). */
 function bossAttacksAlice() {
@@ -107,9 +110,21 @@ for (const mode of ["gmroll", "blindroll", "selfroll"]) {
   });
 }
 
+globalThis.HTMLElement ??= class HTMLElement {};
+/** A rendered message's element, for the render hooks (v13: the <li> itself). */
+class Rendered extends globalThis.HTMLElement {
+  constructor() {
+    super();
+    const classes = new Set();
+    this.classList = { add: (c) => classes.add(c), remove: (c) => classes.delete(c), contains: (c) => classes.has(c) };
+  }
+}
+
 test("F2: a whispered card's dice in a hidden tab hold up neither its card nor later cards and actor writes", async () => {
   const ws = await gmClient({ generation: 13 });
   Standin.installDiceSoNice({ version: 6, hidden: true });
+  // the module's own hook (rollbridge.mjs): a whispered card's dice on each reader's screen
+  Hooks.on("createChatMessage", animateWhisperedDice);
   const pc = Standin.addActor({ _id: "fvttPc0000000001", name: "Pc", ownership: { [PLAYER]: 3 }, flags: { rollbridge: { actorId: "pc" } } });
   client.modes.note("p-gm", { user: PLAYER, mode: "gmroll", gm: false }); // a player's GM roll: not blind
   ws.receive(rollEvent(1, { request: "p-gm", gmOnly: true }));
@@ -118,12 +133,17 @@ test("F2: a whispered card's dice in a hidden tab hold up neither its card nor l
   for (let i = 0; i < 50 && Standin.log.messages.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
   const seqs = Standin.log.messages.map((m) => m.flags.rollbridge?.seq);
   assert.deepEqual(seqs, [1, 2], "both cards, in order, while the tab is hidden");
+  const [secret] = Standin.log.messages;
   assert.equal(Standin.log.showForRoll.length, 1, "the whispered card's dice were asked for");
-  assert.deepEqual(Standin.log.showForRoll[0].whisper.sort(), [GM, PLAYER].sort());
+  assert.deepEqual([Standin.log.showForRoll[0].user, Standin.log.showForRoll[0].messageID], [PLAYER, secret.id]);
   assert.deepEqual(pc.flags.rollbridge.common.tracks[0].value, 3, "the actor is written");
+  const element = new Rendered();
+  assert.equal(hideWhileRolling(secret, element), true, "the card waits for its dice, as Dice So Nice holds a public one");
   Standin.setTabHidden(false);
   await settle(client);
+  assert.equal(element.classList.contains("rb-dice-rolling"), false, "shown once they landed");
   assert.equal(Standin.log.messages.length, 2, "nothing posted twice once the tab is visible");
+  Hooks.off("createChatMessage", animateWhisperedDice);
   delete game.dice3d;
 });
 
@@ -157,12 +177,9 @@ test("F3: the GM's client resuming after a reload does not post again a card a p
   game.ready = true;
   client = new FoundryClient();
   client.start();
-  ws = FakeWebSocket.last();
-  ws.open();
-  const hello = ws.messages().find((m) => m.type === "hello");
+  let hello;
+  ({ ws, hello } = welcomeResumed(client, { seq: 5, missed: 1 }));
   assert.deepEqual(hello.resume, { epoch: 1, seq: 4 });
-  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 5, locale: "en",
-    resume: { recovered: true, missed: 1 }, table: { id: "t1", actors: [] } });
   ws.receive(rollEvent(5, { request: request.id }));
   ws.receive(rollEvent(6, { request: "another" }));
   await settle(client);
@@ -225,68 +242,6 @@ test("F4: a relayed apply with a forged user is refused, on a v13 query and on t
   assert.deepEqual({ ...request, id: undefined }, { type: "resolve", action: "damage", targets: ["alice-pc"], params: { code: "6M" }, actor: "boss", id: undefined });
   ws.receive({ type: "result", id: request.id, status: "done", seq: 4 });
   assert.deepEqual(await done, { seq: 4 });
-});
-
-test("F6: Dice So Nice shows a whispered card's dice to the posting GM too when blind, with the speaker, as the roller's (GM roll)", async () => {
-  const ws = await gmClient({ generation: 13 });
-  Standin.installDiceSoNice({ version: 6 });
-  Standin.log.showForRoll.length = 0;
-  client.modes.note("p-blind", { user: PLAYER, mode: "blindroll", gm: false });
-  ws.receive({ ...rollEvent(1, { request: "p-blind", gmOnly: true }), foundry: { ...rollEvent(1).foundry, speaker: { alias: "Tukan" } } });
-  await settle(client);
-  client.modes.note("p-gm", { user: PLAYER, mode: "gmroll", gm: false });
-  ws.receive(rollEvent(2, { request: "p-gm", gmOnly: true }));
-  await settle(client);
-  const [blind, gmroll] = Standin.log.showForRoll;
-  assert.deepEqual(blind.whisper, [GM], "not the roller's: blind");
-  assert.equal(blind.blind, false, "blind means blind for this client: the posting GM sees the dice");
-  assert.equal(blind.speaker?.alias, "Tukan");
-  assert.equal(gmroll.user, PLAYER, "a GM roll: the roller's dice, not the GM's");
-  delete game.dice3d;
-});
-
-test("R3: Dice So Nice's blind is true exactly when the posting GM is not one of the card's readers (a player's self roll)", async () => {
-  const ws = await gmClient({ generation: 13 });
-  Standin.installDiceSoNice({ version: 6 });
-  Standin.log.showForRoll.length = 0;
-  // a player's self roll on a server without requester_sees: whispered to the roller
-  // alone, the GM's client posts it — Foundry would not show it to the GM
-  client.modes.note("p-self", { user: PLAYER, mode: "selfroll", gm: false });
-  ws.receive(rollEvent(1, { request: "p-self", gmOnly: true }));
-  await settle(client);
-  // the GM's own blind roll: the GM reads it
-  client.modes.note("g-blind", { user: GM, mode: "blindroll", gm: true });
-  ws.receive(rollEvent(2, { request: "g-blind", gmOnly: true }));
-  await settle(client);
-  const [self, gmBlind] = Standin.log.showForRoll;
-  assert.deepEqual(self.whisper, [PLAYER]);
-  assert.equal(self.blind, true, "the GM is no reader of a player's self roll: not animated on the GM's screen");
-  assert.deepEqual(gmBlind.whisper, [GM]);
-  assert.equal(gmBlind.blind, false, "the GM reads its own blind roll");
-  delete game.dice3d;
-});
-
-test("R2: a GM who ticked Dice So Nice's 'Only show my dice' still sends a player's GM-roll dice to its readers", async () => {
-  const ws = await gmClient({ generation: 13 });
-  game.user.flags = { "dice-so-nice": { settings: { onlyShowOwnDice: true } } };
-  Standin.installDiceSoNice({ version: 6 });
-  Standin.log.showForRoll.length = 0;
-  client.modes.note("p-gm", { user: PLAYER, mode: "gmroll", gm: false });
-  ws.receive(rollEvent(1, { request: "p-gm", gmOnly: true }));
-  await settle(client);
-  const [call] = Standin.log.showForRoll;
-  assert.equal(call.dropped, undefined, "Dice So Nice did not return before sending the dice");
-  assert.equal(call.user, GM, "sent as the GM's own (the roller's would be dropped)");
-  assert.deepEqual([...call.whisper].sort(), [GM, PLAYER].sort(), "to the GMs and the roller");
-  assert.equal(call.blind, true, "and not animated on the GM's screen, as the option asks");
-  // without the option, the roller's dice, animated for the GM who reads the card
-  game.user.flags = {};
-  client.modes.note("p-gm2", { user: PLAYER, mode: "gmroll", gm: false });
-  ws.receive(rollEvent(2, { request: "p-gm2", gmOnly: true }));
-  await settle(client);
-  const second = Standin.log.showForRoll[1];
-  assert.deepEqual([second.user, second.blind, second.dropped], [PLAYER, false, undefined]);
-  delete game.dice3d;
 });
 
 test("R4: a socket message is taken as a user's only when the handler gets exactly (message, senderId)", async () => {

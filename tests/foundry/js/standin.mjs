@@ -51,3 +51,17 @@ export async function settle(client) {
     await new Promise((r) => setImmediate(r));
   }
 }
+
+/**
+ * Open a FoundryClient's fake socket and welcome it as a resume from its saved
+ * cursor: the server recovered `missed` events up to `seq`, which the test sends
+ * next (replayed). Returns {ws, hello}.
+ */
+export function welcomeResumed(client, { role = "gm", seq, missed }) {
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role, epoch: 1, seq, locale: game.i18n.lang,
+    resume: { recovered: true, missed }, table: { id: "t1", actors: [] } });
+  return { ws, hello };
+}

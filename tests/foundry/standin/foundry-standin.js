@@ -85,19 +85,24 @@
 //     deleteCombat on every client; a player may only move the turn on from its
 //     own combatant's turn. asUser(userId, fn): another user's client drives it
 //   Dice So Nice (installDiceSoNice, when the test wants it): a stand-in of its
-//     chat-message path — on createChatMessage, a message with rolls whose
-//     content this user may see is animated unless a module turned
-//     `willTrigger3DRoll` off in diceSoNiceMessagePreProcess (v6+) or
-//     diceSoNiceMessageProcessed (which v6 keeps but warns about when it is
-//     written); each animation records the dice thrown, every Die term's
-//     results in the order given. game.dice3d.showForRoll(roll, user,
-//     synchronize, whisper, blind) is there too (recorded apart): as Dice So
-//     Nice 5's, it sends nothing and resolves false when the calling user's own
-//     "Only show my dice" (the user's flags["dice-so-nice"].settings.onlyShowOwnDice)
-//     is on and `user` is another user (recorded with `dropped`); as its
-//     Dice3D#show, it resolves false at once when blind for the caller,
-//     and while the tab is hidden (installDiceSoNice({hidden: true}),
-//     setTabHidden) it resolves only once the tab is visible again
+//     chat-message path — on createChatMessage (which Foundry fires before it
+//     renders the message), a message with rolls whose content this user may
+//     see is animated unless a module turned `willTrigger3DRoll` off in
+//     diceSoNiceMessagePreProcess (v6+) or diceSoNiceMessageProcessed (which
+//     v6 keeps but warns about when it is written); each animation records the
+//     dice thrown, every Die term's results in the order given, and whether they
+//     `landed`; while they roll its render hook hides the message (`dsn-hide`),
+//     and once they landed the class goes and diceSoNiceRollComplete fires.
+//     game.dice3d.showForRoll(roll, user, synchronize, users, blind,
+//     messageID, speaker) is there too (recorded apart, with `landed`): as
+//     Dice So Nice 5's, it sends nothing and resolves false when the calling
+//     user's own "Only show my dice" (the user's
+//     flags["dice-so-nice"].settings.onlyShowOwnDice) is on and `user` is
+//     another user (recorded with `dropped`); as its Dice3D#show, it resolves
+//     false at once when blind for the caller, and while the tab is hidden
+//     (installDiceSoNice({hidden: true}), setTabHidden) it resolves only once
+//     the tab is visible again. A throw lands at once, or with
+//     installDiceSoNice({manual: true}) only when the test calls landDice()
 //
 // Everything it is asked to do is recorded in `FoundryStandin.log` for the test
 // to check. It is used only by tests/foundry/browser/index.html.
@@ -909,9 +914,13 @@
       game.messages.set(message.id, message);
       record.messages.push(message);
     }
+    // Foundry's ChatMessage#_onCreate starts ui.chat.postOne, whose rendering awaits the
+    // message's template, and the createChatMessage hook follows at once: the hook runs
+    // before the render hooks (Dice So Nice flags a message there that its render hook hides)
     static async #display(message, userId) {
-      await ui.chat.postOne(message);
+      const shown = ui.chat.postOne(message);
       Hooks.callAll("createChatMessage", message, {}, userId);
+      await shown;
     }
     static getSpeaker({ actor, alias } = {}) {
       const speaking = actor ?? game.standinControlled ?? game.user.character;
@@ -930,6 +939,7 @@
         record.rendered.push({ message: message.id, shown: false });
         return null;
       }
+      await null; // the template (renderTemplate) before the render hooks
       const element = game.release.generation >= 13 ? await message.renderHTML() : (await message.getHTML())[0];
       record.rendered.push({ message: message.id, shown: true });
       document.getElementById("chat-log")?.append(element);
@@ -1459,37 +1469,79 @@
     world = null;
   }
 
-  // Dice So Nice's Dice3D#show as 5.x has it: blind for the caller, no animation here
+  // Dice So Nice's Dice3D#show (5.x and 6.x): blind for the caller, no animation here
   // (false at once); else, while the tab is hidden (document.hidden), the animation is
-  // parked and its promise resolves only when the tab is visible again
-  // (its "visibilitychange" handler); `hidden` starts the stand-in's tab hidden
+  // parked and its promise resolves only when the tab is visible again (its
+  // "visibilitychange" handler); `hidden` starts the stand-in's tab hidden. An
+  // animation takes its time: at once by default, or, installDiceSoNice({manual:
+  // true}), only when the test lands the dice (landDice), as a real throw ends later
   let parked = [];
+  let throwing = [];
   function setTabHidden(hidden) {
     diceSoNiceTab.hidden = hidden;
     if (hidden) return;
     const waiting = parked;
     parked = [];
-    for (const resolve of waiting) resolve(true);
+    for (const start of waiting) start();
   }
-  const diceSoNiceTab = { hidden: false };
-  function installDiceSoNice({ version = 6, hidden = false } = {}) {
+  // the dice thrown so far land: their animations resolve true
+  function landDice() {
+    const landing = throwing;
+    throwing = [];
+    for (const resolve of landing) resolve(true);
+  }
+  const diceSoNiceTab = { hidden: false, manual: false };
+  let diceSoNiceHooks = [];
+  function animate() {
+    const thrown = () => (diceSoNiceTab.manual ? new Promise((resolve) => throwing.push(resolve)) : Promise.resolve(true));
+    if (diceSoNiceTab.hidden) return new Promise((resolve) => parked.push(() => thrown().then(resolve)));
+    return thrown();
+  }
+  function installDiceSoNice({ version = 6, hidden = false, manual = false } = {}) {
     parked = [];
+    throwing = [];
     diceSoNiceTab.hidden = hidden;
+    diceSoNiceTab.manual = manual;
+    // Dice3D#show: `synchronize` sends the dice over Dice So Nice's socket to `users`
+    // (everyone when null), where they are shown tied to no message; the calling client
+    // animates them unless `blind`
+    function show(blind) {
+      if (blind) return Promise.resolve(false);
+      return animate();
+    }
     game.dice3d = {
-      async showForRoll(roll, user, synchronize, whisper, blind, messageID = null, speaker = null) {
+      showForRoll(roll, user, synchronize, users = null, blind = false, messageID = null, speaker = null) {
+        const call = { formula: roll.formula, user: user?.id, synchronize, users, blind, messageID, speaker };
         // Dice So Nice 5 (Dice3D.js showForRoll): the CALLING user's "Only show my dice"
         // returns before show(), so nothing is sent to anyone, for another user's roll
         if (game.user?.flags?.["dice-so-nice"]?.settings?.onlyShowOwnDice && user !== game.user) {
-          record.showForRoll.push({ formula: roll.formula, user: user?.id, synchronize, whisper, blind, messageID, speaker, dropped: "onlyShowOwnDice" });
-          return false;
+          record.showForRoll.push({ ...call, dropped: "onlyShowOwnDice" });
+          return Promise.resolve(false);
         }
-        record.showForRoll.push({ formula: roll.formula, user: user?.id, synchronize, whisper, blind, messageID, speaker });
-        if (blind) return false;
-        if (diceSoNiceTab.hidden) return new Promise((resolve) => parked.push(resolve));
-        return true;
+        record.showForRoll.push(call);
+        return show(blind).then((shown) => {
+          call.landed = true;
+          return shown;
+        });
       },
     };
-    Hooks.on("createChatMessage", (message) => {
+    // its chat-message path: on createChatMessage (before Foundry renders the message),
+    // a message with rolls whose content this user may see is animated (renderRolls:
+    // the message flagged _dice3danimating, its rolls shown in order) unless a module
+    // turned willTrigger3DRoll off; its render hook hides a message while it animates
+    // (`dsn-hide` on the message's element: renderChatMessageHTML on v13,
+    // renderChatMessage on v12), and once the dice landed the class goes and
+    // diceSoNiceRollComplete(messageId) fires
+    const hideAnimating = (message, html) => {
+      const element = html instanceof (globalThis.HTMLElement ?? class {}) ? html : html?.[0];
+      if (!message._dice3danimating || !element?.classList) return;
+      element.classList.add("dsn-hide");
+      (message._dsnHidden ??= new Set()).add(element); // headless: no DOM to find it in
+    };
+    // installed again (another test's world): its hooks once, not twice
+    for (const [name, fn] of diceSoNiceHooks) Hooks.off(name, fn);
+    const renderHook = game.release.generation >= 13 ? "renderChatMessageHTML" : "renderChatMessage";
+    const onCreate = (message) => {
       if (!message.isRoll || !message.isContentVisible) return;
       const interception = { willTrigger3DRoll: true };
       if (version >= 6) Hooks.callAll("diceSoNiceMessagePreProcess", message.id, interception);
@@ -1498,7 +1550,7 @@
       if (version >= 6 && interception.willTrigger3DRoll !== decided) {
         record.compatibility.push("A module mutated willTrigger3DRoll from the 'diceSoNiceMessageProcessed' hook");
       }
-      record.dice3d.push({
+      const entry = {
         message: message.id,
         user: game.user.id,
         animated: interception.willTrigger3DRoll,
@@ -1509,8 +1561,23 @@
           total: roll.total,
           results: roll.dice.flatMap((d) => d.results.map((r) => r.result)),
         })),
-      });
-    });
+        landed: false,
+      };
+      record.dice3d.push(entry);
+      if (!entry.animated) return;
+      message._dice3danimating = true;
+      (async () => {
+        for (const _roll of message.rolls) await show(false);
+        delete message._dice3danimating;
+        entry.landed = true;
+        const shown = [...(globalThis.document?.querySelectorAll?.(`[data-message-id="${message.id}"]`) ?? []), ...(message._dsnHidden ?? [])];
+        for (const element of shown) element.classList.remove("dsn-hide");
+        delete message._dsnHidden;
+        Hooks.callAll("diceSoNiceRollComplete", message.id);
+      })();
+    };
+    diceSoNiceHooks = [[renderHook, hideAnimating], ["createChatMessage", onCreate]];
+    for (const [name, fn] of diceSoNiceHooks) Hooks.on(name, fn);
   }
 
   function addActor(data) {
@@ -1535,7 +1602,7 @@
   });
   globalThis.foundry = { utils: { mergeObject, setProperty, getProperty, deepClone: structuredClone } };
   globalThis.FoundryStandin = {
-    install, uninstall, installDiceSoNice, setTabHidden, addActor, addScene, addToken, boot, log: record, isStandin: true, StandinJQuery,
+    install, uninstall, installDiceSoNice, setTabHidden, landDice, addActor, addScene, addToken, boot, log: record, isStandin: true, StandinJQuery,
     asUser,
     // the active GM's turn events, awaited before its combatTurnChange (Combat#_manageTurnEvents)
     turnEvents: async () => {},

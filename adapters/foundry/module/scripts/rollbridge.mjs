@@ -14,13 +14,19 @@
 //
 // With the world setting "Combat tracker runs the table's encounter" (on by
 // default), the active GM's client starts, moves and ends the table's encounter
-// as Foundry's combat tracker does (foundry/combat.mjs).
+// as Foundry's combat tracker does (foundry/combat.mjs); what the ruleset's round
+// and turn rules did is posted as chat cards (core/hooks.mjs, foundry/client.mjs).
+//
+// Dice So Nice: a public card's rolls are its own (its message's `rolls`); a
+// whispered card's dice roll on each reader's screen, the card hidden until they
+// land (foundry/dice.mjs).
 //
 // Chat: "/rb 2d6+1 # Dodge", "/rb do attack guard {"weapon": "Hackler"}",
 // "/rb odds 2d6+1", "/rb odds attack guard {…}", "/rb status".
 
 import { localizeRenderedCard, skipReplayedDice } from "./foundry/chat.mjs";
 import { addButtons } from "./foundry/buttons.mjs";
+import { animateWhisperedDice, hideWhileRolling } from "./foundry/dice.mjs";
 import { registerRelay, socketSender } from "./foundry/relay.mjs";
 import { FoundryClient } from "./foundry/client.mjs";
 import { registerCombat } from "./foundry/combat.mjs";
@@ -108,6 +114,11 @@ async function showOdds(command) {
 
 function onRenderChatMessage(message, html) {
   try {
+    hideWhileRolling(message, html); // a whispered card whose dice still roll here (dice.mjs)
+  } catch (error) {
+    console.error(`rollbridge | ${error?.message ?? error}`);
+  }
+  try {
     markLocalDice(message, html instanceof HTMLElement ? html : html?.[0]); // "local dice, not the server's"
   } catch (error) {
     console.error(`rollbridge | ${error?.message ?? error}`);
@@ -163,6 +174,15 @@ Hooks.on("chatMessage", (_log, text) => {
 // Dice So Nice animates a message's rolls; not those of a card replayed after a reconnect
 Hooks.on("diceSoNiceMessagePreProcess", skipReplayedDice);
 Hooks.on("diceSoNiceMessageProcessed", skipReplayedDice);
+// a whispered card's dice: animated on each client that reads it, the card hidden until
+// they land, as Dice So Nice does for a public card's rolls (foundry/dice.mjs)
+Hooks.on("createChatMessage", (message) => {
+  try {
+    animateWhisperedDice(message);
+  } catch (error) {
+    console.error(`rollbridge | ${error?.message ?? error}`);
+  }
+});
 
 // a message whose rolls took Foundry's own dice keeps a flag of it (localDice)
 Hooks.on("preCreateChatMessage", (message) => flagLocalDice(message));

@@ -94,11 +94,24 @@ export const TAG_LABELS = {
   min: "ROLLBRIDGE.Card.Tag.min",
 };
 
+/** A turn hook's card title, by the hook (core/hooks.mjs: a card of an encounter event's hook). */
+export const HOOK_LABELS = {
+  on_round_start: "ROLLBRIDGE.Card.Hook.on_round_start",
+  on_round_end: "ROLLBRIDGE.Card.Hook.on_round_end",
+  on_turn_start: "ROLLBRIDGE.Card.Hook.on_turn_start",
+  on_turn_end: "ROLLBRIDGE.Card.Hook.on_turn_end",
+};
+
+/** Whether `event` is the card of one turn hook's result (core/hooks.mjs hookCard). */
+export function isHookCard(event) {
+  return Number.isInteger(event?.hook);
+}
+
 /** The dice groups of an event, in the shape of rollbridge's `DiceGroup.to_dict()`. */
 export function diceGroups(event) {
   const data = event?.data ?? {};
   if (event?.kind === "roll") return data.roll?.groups ?? [];
-  if (event?.kind === "resolution") return data.dice ?? [];
+  if (event?.kind === "resolution" || isHookCard(event)) return data.dice ?? [];
   return [];
 }
 
@@ -189,9 +202,10 @@ export function tracksHtml(common, { name, i18n = KEYS_ONLY } = {}) {
     + `</div>`;
 }
 
-/** The chat card of a `roll` or `resolution` event. `showWho: false` leaves the
- * actor's name out of the card's head (a chat message shows its speaker);
- * `i18n` gives the card's own words (game.i18n in Foundry).
+/** The chat card of a `roll` or `resolution` event, or of one turn hook's result
+ * (core/hooks.mjs hookCard: a resolution's data, titled by its hook). `showWho:
+ * false` leaves the actor's name out of the card's head (a chat message shows its
+ * speaker); `i18n` gives the card's own words (game.i18n in Foundry).
  * @param {any} event
  * @param {{speakerName?: string, showWho?: boolean, i18n?: import('../client/i18n.mjs').I18n}} [options]
  */
@@ -199,9 +213,10 @@ export function renderCard(event, { speakerName, showWho = true, i18n = KEYS_ONL
   const data = event?.data ?? {};
   const isRoll = event?.kind === "roll";
   const who = speakerName || event?.foundry?.speaker?.alias || data.actor || "";
+  const hook = isHookCard(event);
   const title = isRoll
     ? (data.label || data.formula || i18n.localize(CARD_KEYS.roll))
-    : (data.action || i18n.localize(CARD_KEYS.action));
+    : hook ? labelOf(i18n, HOOK_LABELS, data.hook) : (data.action || i18n.localize(CARD_KEYS.action));
   const narration = isRoll ? data.text : data.narration;
   const groups = diceGroups(event).map((group) => groupHtml(group, i18n)).join("");
   const total = isRoll
@@ -214,7 +229,7 @@ export function renderCard(event, { speakerName, showWho = true, i18n = KEYS_ONL
     .filter((a) => a && !a.removed && a.common)
     .map((a) => tracksHtml(a.common, { name: a.name, i18n }))
     .join("");
-  return `<div class="rollbridge-card" data-kind="${escapeHtml(event?.kind)}" data-seq="${escapeHtml(event?.seq)}" data-epoch="${escapeHtml(event?.epoch)}">`
+  return `<div class="rollbridge-card" data-kind="${escapeHtml(event?.kind)}" data-seq="${escapeHtml(event?.seq)}" data-epoch="${escapeHtml(event?.epoch)}"${hook ? ` data-hook="${escapeHtml(event.hook)}"` : ""}>`
     + `<header class="rb-head">${who && showWho ? `<span class="rb-who">${escapeText(who)}</span>` : ""}<span class="rb-title">${escapeText(title)}</span></header>`
     + (narration ? `<p class="rb-narration">${escapeText(narration)}</p>` : "")
     + `<section class="rb-groups">${groups}</section>`

@@ -172,25 +172,25 @@ export class RollModeNotes {
 }
 
 /**
- * Dice So Nice's showForRoll arguments for a whispered card this client (the
- * user `me`) posts: {user, users, blind}. `readers` is the card's audience
- * (cardAudience). `users`: who gets the dice over Dice So Nice's socket — the
- * whisper, and the roller too unless blind. `blind` is Dice So Nice's "blind for
- * the current user" (it decides only whether this client animates them): true
- * when this user is not one of the card's readers (a player's self roll a GM
- * posts), false for a card it may read (a GM or blind roll's, the GMs').
- *
- * `user` is the roller (their dice's look), except when this user ticked Dice
- * So Nice's "Only show my dice" (`onlyOwnDice`): Dice So Nice 5's showForRoll
- * then returns before sending anything for another user's roll, so no reader
- * would see the dice. This user sends them as its own instead (the readers see
- * them, in this user's look) and does not animate them itself (blind), as the
- * option asks.
+ * The dice this client animates for a whispered card, as Dice So Nice animates a
+ * public card's `rolls` on each client that may read it (foundry/dice.mjs):
+ * {rolls, user} — the card's Roll JSON (flags.rollbridge.rolls, the view its
+ * readers read) and the user whose dice they are (the message's author: the
+ * roller of a GM or self roll, the posting GM of a blind one, whose roller does
+ * not read it) — or null: not a rollbridge card, not a whisper (a public card
+ * carries its `rolls`: Dice So Nice's own path), a card replayed after a
+ * reconnect, no dice, or a card this user does not read (`message.visible` and
+ * `isContentVisible`, Foundry's rule for a whisper: its recipients and its
+ * author). So the users who see the dice are the card's readers, each on their
+ * own screen: the whisper, and the roller too unless blind.
  */
-export function diceSoNiceShow({ readers, me, onlyOwnDice = false }) {
-  const whisper = readers?.whisper ?? [];
-  const users = readers?.blind ? [...whisper] : [...new Set([...whisper, readers?.author].filter(Boolean))];
-  const roller = readers?.author ?? me;
-  const others = Boolean(onlyOwnDice) && roller !== me;
-  return { user: others ? me : roller, users, blind: others || !users.includes(me) };
+export function whisperedDice(message) {
+  const flags = message?.flags?.rollbridge;
+  if (!flags || flags.replayed) return null;
+  if (!(message.whisper ?? []).length || (message.rolls ?? []).length) return null;
+  const rolls = Array.isArray(flags.rolls) ? flags.rolls : [];
+  if (!rolls.length || !message.visible || !message.isContentVisible) return null;
+  // a message's author is a User in Foundry (its source holds the id)
+  const author = message.author?.id ?? message.author ?? null;
+  return { rolls, user: typeof author === "string" ? author : null };
 }

@@ -21,6 +21,8 @@
 //   flags.rollbridge) plus, when the GM chose a system mapping that applies,
 //   its `foundry.systems[mapping]` paths.
 
+import { HOOK_KINDS, hookCard } from "./hooks.mjs";
+
 export const MODULE_ID = "rollbridge";
 
 /** Foundry system id → the mapping `auto` picks. */
@@ -188,20 +190,23 @@ export function shouldPostCard({ event, writer, gmPresent, ownRequests }) {
 
 /**
  * Whether the world's chat (`messages`, any iterable of messages with `flags`)
- * already holds the card of `event` (same table, epoch, seq and kind): a
- * player's client posts its own request's card while no GM is active (a GM's
- * reload, a dropped connection), and the GM's client, resuming from its saved
- * cursor, gets the same event again. A roller's own card of a GM or self roll
- * (flags `requester`; before the flag, secret in the players' view) is not the
- * card of the event: the GM's client still posts its GM's view.
+ * already holds the card of `event` (same table, epoch, seq and kind, and for a
+ * turn hook's card the same hook: core/hooks.mjs): a player's client posts its
+ * own request's card while no GM is active (a GM's reload, a dropped
+ * connection), and the GM's client, resuming from its saved cursor, gets the
+ * same event again. A roller's own card of a GM or self roll (flags
+ * `requester`; before the flag, secret in the players' view) is not the card of
+ * the event: the GM's client still posts its GM's view.
  */
 export function cardPosted(messages, event) {
   if (!event || event.seq === undefined || event.seq === null) return false;
   const table = event.table ?? null;
+  const hook = Number.isInteger(event.hook) ? event.hook : null;
   for (const message of messages ?? []) {
     const flags = message?.flags?.[MODULE_ID];
     if (!flags || flags.seq !== event.seq || flags.epoch !== event.epoch) continue;
     if ((flags.table ?? null) !== table || flags.kind !== event.kind) continue;
+    if ((Number.isInteger(flags.hook) ? flags.hook : null) !== hook) continue;
     if (flags.requester || (flags.secret && flags.view === "players")) continue;
     return true;
   }
@@ -263,9 +268,10 @@ export function eventKey(table, epoch, seq) {
 }
 
 /**
- * The last `limit` roll and resolution events this client's own connection
- * received, by table, epoch and seq. Nothing else goes in: not a `hidden`
- * event (a GM-only one, as a player receives it), not the event of a reply.
+ * The last `limit` roll, resolution and encounter (turn hooks: core/hooks.mjs)
+ * events this client's own connection received, by table, epoch and seq.
+ * Nothing else goes in: not a `hidden` event (a GM-only one, as a player
+ * receives it), not the event of a reply.
  */
 export class EventCache {
   constructor(limit = CARD_EVENTS) {
@@ -275,7 +281,7 @@ export class EventCache {
 
   /** Keep an event; returns its key, or null when it is not one a card shows. */
   add(event) {
-    if (!event || (event.kind !== "roll" && event.kind !== "resolution")) return null;
+    if (!event || (event.kind !== "roll" && event.kind !== "resolution" && !HOOK_KINDS.has(event.kind))) return null;
     const key = eventKey(event.table, event.epoch, event.seq);
     if (!key) return null;
     this.events.delete(key);
@@ -316,7 +322,8 @@ export function cardEvent(event) {
 
 /**
  * The event to draw a chat card again from for this viewer, or null to leave
- * the stored card. `flags` are the message's flags.rollbridge; `message` tells
+ * the stored card (a turn hook's card: that hook's card of the event, by
+ * `flags.hook`). `flags` are the message's flags.rollbridge; `message` tells
  * whether this user may see the content ({whisper, blind, visible,
  * isContentVisible} as Foundry's ChatMessage has them); `user` {id, isGM}.
  * A card in this user's language is drawn again only for a GM holding the GM's
@@ -338,8 +345,10 @@ export function cardToLocalize({ flags, lang, cache, user, message }) {
   const cached = cache.get(flags.table, flags.epoch, flags.seq);
   if (!cached || (cached.gm_only && !isGM)) return null;
   // a GM's connection's event (with `players`) is drawn as the players' view for a non-GM
-  const event = isGM ? cached : (cached.players ?? cached);
-  if (event.kind !== flags.kind) return null;
+  const received = isGM ? cached : (cached.players ?? cached);
+  if (received.kind !== flags.kind) return null;
+  const event = Number.isInteger(flags.hook) ? hookCard(received, flags.hook) : received;
+  if (!event) return null;
   // same language and no GM's view to add: the stored card says it all
   if (flags.lang === lang && !(isGM && event.players)) return null;
   return event;

@@ -12,11 +12,13 @@
 // Foundry sends a roll message to every client and shows it there as "???"
 // (ChatMessage#visible is true for any roll), so its content and its Rolls —
 // the GM's view, which may hold an NPC's hidden numbers — would sit in every
-// player's client. As a plain whisper it reaches only its readers; Dice So
-// Nice is asked to show its dice to them (showForRoll with the whisper, the
-// roller too unless blind; blind for the posting client only when its user is
-// not a reader), without waiting for the animation: Dice So Nice
-// holds it while the tab is hidden, and the events are handled one at a time.
+// player's client. As a plain whisper it reaches only its readers; each
+// reader's client animates its dice itself and holds the card back until they
+// land, as Dice So Nice does for a public card (foundry/dice.mjs). The posting
+// client does not wait for the animation: the events are handled one at a time.
+//
+// A turn hook's card (core/hooks.mjs: the result of a ruleset's round or turn
+// rule in an encounter event) is posted the same way: `hook` in its flags.
 //
 // Each Die term's results are in Foundry's own order (the adapter's
 // dice_out.py: every first roll, then each round of explosions), so the dice
@@ -41,7 +43,6 @@
 import { foundryActors } from "./actors.mjs";
 import { renderCard } from "../core/card.mjs";
 import { approvalCardHtml } from "../core/buttons.mjs";
-import { diceSoNiceShow } from "../core/rollmode.mjs";
 import { cardEvent, cardToLocalize, cardView, MODULE_ID, speakerFor } from "../core/state.mjs";
 
 export function rebuildRolls(event) {
@@ -74,6 +75,8 @@ export async function postCard(received, { locale = null, role = null, audience 
       epoch: event.epoch,
       seq: event.seq,
       kind: event.kind,
+      // a turn hook's card: which of its encounter event's hooks (core/hooks.mjs)
+      ...(Number.isInteger(event.hook) ? { hook: event.hook } : {}),
       request: event.request ?? null,
       // for the card's buttons (core/buttons.mjs): who acted, on whom, and the follow-up
       actor: event.data?.actor ?? null,
@@ -96,25 +99,8 @@ export async function postCard(received, { locale = null, role = null, audience 
   if (readers.author) data.author = readers.author;
   if (whisper.length) data.whisper = whisper;
   if (readers.blind) data.blind = true;
-  if (!whisper.length) {
-    if (rolls.length) data.rolls = rolls;
-  } else if (rolls.length && game.dice3d?.showForRoll && !replayed) {
-    // the roller's dice (Dice So Nice's appearance is the user's) to the card's readers;
-    // blind for this client when this user is not one of them; this user's own when it
-    // asked Dice So Nice for "Only show my dice", which would drop another user's roll
-    // for every reader (core/rollmode.mjs); the speaker for Dice So Nice's "hide NPC rolls"
-    const onlyOwnDice = game.user?.flags?.["dice-so-nice"]?.settings?.onlyShowOwnDice;
-    const show = diceSoNiceShow({ readers, me: game.user.id, onlyOwnDice });
-    const roller = game.users.get(show.user) ?? game.user;
-    // not awaited: Dice So Nice resolves only once the animation ran, and while this
-    // tab is hidden it parks it until the tab is visible again; the card, and every
-    // event after it (cards, actor writes, the cursor), would wait that long
-    for (const roll of rolls) {
-      Promise.resolve()
-        .then(() => game.dice3d.showForRoll(roll, roller, true, show.users, show.blind, null, speaker))
-        .catch((error) => console.warn(`rollbridge | Dice So Nice: ${error?.message ?? error}`));
-    }
-  }
+  // a whispered card's dice: each reader's client animates them (foundry/dice.mjs)
+  if (!whisper.length && rolls.length) data.rolls = rolls;
   // Foundry's ChatMessage#_preCreate applies a roll mode to a message with rolls: on
   // v12, without one given and without a whisper, the posting user's own chat roll
   // mode (a GM on "Private GM Roll" would whisper every public card to the GMs). The
@@ -170,7 +156,7 @@ export function localizeRenderedCard(message, html, cache) {
   if (!card || localized.has(card)) return false;
   const flag = (key) => message?.getFlag?.(MODULE_ID, key);
   const flags = flag("seq") === undefined ? null : {
-    table: flag("table") ?? null, epoch: flag("epoch"), seq: flag("seq"), kind: flag("kind"),
+    table: flag("table") ?? null, epoch: flag("epoch"), seq: flag("seq"), kind: flag("kind"), hook: flag("hook"),
     lang: flag("lang"), secret: flag("secret"), view: flag("view"),
   };
   const event = cardToLocalize({ flags, lang: game.i18n.lang, cache, user: game.user, message });

@@ -18,6 +18,7 @@ import {
   cardAudience, refusesRequesterSees, requesterCard, RollModeNotes, SECRET_MODES, withoutRequesterSees,
 } from "../core/rollmode.mjs";
 import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
+import { hookCards } from "../core/hooks.mjs";
 import { askGM } from "./relay.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
 import {
@@ -652,7 +653,22 @@ export class FoundryClient {
       // null: a player's self roll, whose card the roller's own client posts
       if (audience) await postCard(event, { locale: welcome?.locale ?? null, role: welcome?.role ?? null, audience, replayed });
     }
+    if (this.writer) await this.#postHookCards(event, replayed);
     Hooks.callAll("rollbridge.event", event);
+  }
+
+  /** The writer's cards of an encounter event's turn hooks, one per hook that shows
+   * something (core/hooks.mjs), each posted once: public from the players' view,
+   * GM-only ones whispered to the GMs in the GM's view (core/rollmode.mjs). */
+  async #postHookCards(event, replayed) {
+    const welcome = this.connection?.welcome;
+    const role = welcome?.role ?? null;
+    const gms = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
+    for (const card of hookCards(event, { role })) {
+      if (cardPosted(game.messages?.contents ?? [], card)) continue;
+      const audience = cardAudience({ event: card, note: null, writer: game.user.id, gms });
+      await postCard(card, { locale: welcome?.locale ?? null, role, audience, replayed });
+    }
   }
 
   async #saveCursor(cursor) {
