@@ -132,6 +132,15 @@ def test_bad_settings_are_one_error_line(capsys, tmp_path, settings, said):
     assert err.startswith(f"rollbridge: error: {said}")
 
 
+def test_resolve_with_a_ruleset_that_is_no_object_is_one_error_line(capsys):
+    """It was a TypeError's traceback: the flat keys were merged into the text."""
+    code, out, err = run(capsys, "resolve", "sr2", "success_test", "--params",
+                         '{"dice": 2, "tn": 4}', "--settings",
+                         '{"ruleset": "x", "rule_of_one": false}')  # fmt: skip
+    assert code == 1 and out == "" and err.count("\n") == 1
+    assert err.startswith("rollbridge: error: invalid_settings: settings.ruleset: must be")
+
+
 def test_a_ruleset_without_settings_or_with_free_ones():
     bare = types.SimpleNamespace(id="bare", settings_schema={"type": "object", "properties": {}})
     with pytest.raises(InvalidSettings) as caught:
