@@ -1,6 +1,8 @@
 """Where rollbridge keeps its files by default, per platform (no platformdirs needed).
 
-The embedded database lives in the user's data directory:
+The embedded database lives in the user's data directory, unless a command's
+``--db`` names the file (it wins over the environment; so does ``--redis``, and
+``$ROLLBRIDGE_REDIS`` without ``--db``: :mod:`rollbridge.cli.stores`):
 
 =========  ==========================================================
 ``$ROLLBRIDGE_DB``  if set: that file, wherever it is
@@ -18,10 +20,12 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-__all__ = ["APP_NAME", "DB_FILENAME", "default_data_dir", "default_db_path"]
+__all__ = ["APP_NAME", "DB_ENV", "DB_FILENAME", "default_data_dir", "default_db_path"]
 
 APP_NAME = "rollbridge"
 DB_FILENAME = "rollbridge.db"
+#: The environment variable naming the database file (``--db`` wins over it).
+DB_ENV = "ROLLBRIDGE_DB"
 
 
 def default_data_dir(
@@ -66,7 +70,7 @@ def default_db_path(
         when it is rollbridge's own data directory).
     """
     env = os.environ if environ is None else environ
-    explicit = env.get("ROLLBRIDGE_DB")
+    explicit = env.get(DB_ENV)
     if explicit:
         path = Path(explicit).expanduser()
         if create:

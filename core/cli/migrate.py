@@ -6,12 +6,16 @@ tokens and the dice key (:mod:`rollbridge.stores.migrate`). Nothing is written
 when Redis holds one of the tables already. Each table is read back from Redis
 and compared (counts and a SHA-256 checksum); the exit status is 0 when every
 table matches, 1 on a mismatch or an error. The SQLite file is only read: stop
-the server that uses it first, so that no change is made after the copy.
+the server that uses it first, so that no change is made after the copy. While a
+``rollbridge serve`` holds the file's lock, ``migrate`` refuses (``database_in_use``)
+and writes nothing; while it runs, it holds that lock itself, so no ``serve`` starts
+on the file (:mod:`rollbridge.cli.serve_lock`).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -71,7 +75,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     )
     migrate.add_argument(
         "--from", dest="source", type=Path, required=True, metavar="DB_FILE",
-        help="the SQLite file (only read; stop its server first)",
+        help="the SQLite file (only read; stop its server first: refused while a "
+        "rollbridge serve runs on it)",
     )  # fmt: skip
     migrate.add_argument(
         "--to", dest="target", required=True, metavar="URL",
@@ -97,6 +102,18 @@ def _positive(text: str) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
+    from rollbridge.cli.serve_lock import hold_unserved
+
+    lock = hold_unserved(args.source)  # before the file is read
+    try:
+        return _move(args)
+    finally:
+        if lock is not None:
+            os.close(lock)
+
+
+def _move(args: argparse.Namespace) -> int:
+    """Move the tables (the serve lock held) and print the report."""
     from rollbridge.stores.migrate import SQLiteSource, migrate
     from rollbridge.stores.redis import RedisStore
 

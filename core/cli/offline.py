@@ -24,7 +24,7 @@ from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import dice_line, print_json, render_event
 from rollbridge.dice import roll_formula
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SecureDice, SeededDice
-from rollbridge.exceptions import InvalidRequest, RollbridgeError
+from rollbridge.exceptions import InvalidRequest, InvalidSettings, RollbridgeError
 from rollbridge.plain import JSON
 from rollbridge.text import Messages, Text, render
 
@@ -32,10 +32,23 @@ if TYPE_CHECKING:
     from rollbridge.contract import Ruleset
     from rollbridge.host import PluginHost
 
-#: The core table settings; every other key of ``--settings`` is the ruleset's.
-CORE_SETTINGS = ("approval", "player_dice", "ruleset")
+__all__ = [
+    "SETTINGS_HELP",
+    "actor_specs",
+    "add_parsers",
+    "json_arg",
+    "offline_host",
+    "params_hint",
+    "parse_dice",
+    "table_settings",
+]
 
-__all__ = ["actor_specs", "add_parsers", "json_arg", "offline_host", "params_hint", "parse_dice"]
+#: The help of ``--settings`` (``resolve``, ``table create``): what :func:`table_settings` reads.
+SETTINGS_HELP = (
+    'table settings as JSON: the ruleset\'s own (e.g. {"rule_of_one": false}, or nested '
+    'as {"ruleset": {...}}) and the core ones ("approval", "player_dice", "verifiable", '
+    '"locale")'
+)
 
 say = Messages("rollbridge")
 # Translators: {part} is what was given, quoted.
@@ -56,6 +69,24 @@ ACTOR_SHEET = say("cli.actors.sheet", "--actors: actor #{number} needs a sheet")
 ACTOR_NAME = say("cli.actors.name", "Actor {number}")
 SETTINGS_SHAPE = say(
     "cli.settings.shape", '--settings: give a JSON object, e.g. {{"rule_of_one": false}}'
+)
+# Translators: {field} is the key as given; {core} the table settings every table has;
+# {ruleset} a ruleset id; {own} its settings. Keep "settings." before {field}.
+NOT_A_SETTING = say(
+    "cli.settings.unknown",
+    "settings.{field}: is neither a table setting (known: {core}) nor a setting of "
+    "ruleset {ruleset} (known: {own})",
+)
+# Translators: as cli.settings.unknown, for a ruleset that has no settings.
+NOT_A_SETTING_NONE = say(
+    "cli.settings.unknown_none",
+    "settings.{field}: is not a table setting (known: {core}), and ruleset {ruleset} has "
+    "no settings of its own",
+)
+VERIFIABLE_DICE = say(
+    "cli.resolve.verifiable_dice",
+    "--dice and --seed do not apply to a verifiable table (setting verifiable: its dice "
+    "come from the seeds the server commits to): leave out one or the other",
 )
 # Translators: how `rollbridge plugins` lists what a plugin provides.
 PROVIDES_RULESET = say("cli.plugins.ruleset", "ruleset {id}")
@@ -154,11 +185,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         help='actors as JSON: a list (first acts, the rest are targets) or {"actor": {...}, '
         '"targets": [...]}; each {"name", "sheet", "state"?}. Default: the example sheets',
     )
-    resolve.add_argument(
-        "--settings",
-        help='table settings as JSON: the ruleset\'s own (e.g. {"rule_of_one": false}) and '
-        'the core ones ("approval", "player_dice"); default: the ruleset\'s defaults',
-    )
+    resolve.add_argument("--settings", help=SETTINGS_HELP + "; default: the ruleset's defaults")
     resolve.add_argument(
         "--as",
         dest="role",
@@ -252,18 +279,50 @@ def actor_specs(
 
 
 def table_settings(raw: str | None, ruleset: Ruleset) -> JSON:
-    """``--settings`` as table settings: its core keys as they are, every other key
-    one of the ruleset's (merged into an explicit ``ruleset``)."""
+    """``--settings`` as table settings (``resolve``, ``odds``, ``table create``).
+
+    Flat, as people write them: the core keys (those of
+    :data:`~rollbridge.engine.settings.CORE_SETTINGS_SCHEMA`) as they are, every other
+    key one of the ruleset's, merged into ``ruleset``; or nested, the protocol's form,
+    ``{"ruleset": {...}}``; or both (a flat key over the same nested one). The table
+    validates the result whole (:func:`~rollbridge.engine.settings.default_settings`).
+
+    :raises InvalidRequest: not JSON, or not a JSON object.
+    :raises InvalidSettings: a flat key that is neither a core setting nor one of the
+        ruleset's, naming both.
+    """
+    from rollbridge.engine.settings import CORE_SETTINGS_SCHEMA
+
     if raw is None:
         return {}
     given = json_arg(raw, "--settings")
     if not isinstance(given, dict):
         raise InvalidRequest(SETTINGS_SHAPE())
-    settings = {k: v for k, v in given.items() if k in CORE_SETTINGS}
-    own = {k: v for k, v in given.items() if k not in CORE_SETTINGS}
-    if own:
-        settings["ruleset"] = {**(settings.get("ruleset") or {}), **own}
+    core = CORE_SETTINGS_SCHEMA["properties"]
+    settings = {k: v for k, v in given.items() if k in core}
+    own = {k: v for k, v in given.items() if k not in core}
+    if not own:
+        return settings
+    _check_own(own, ruleset, core)
+    nested = settings.get("ruleset")
+    if nested is None or isinstance(nested, dict):  # else the table refuses it as it is
+        settings["ruleset"] = {**(nested or {}), **own}
     return settings
+
+
+def _check_own(own: Mapping[str, Any], ruleset: Ruleset, core: Mapping[str, Any]) -> None:
+    """Refuse a flat key of ``--settings`` the ruleset's settings schema does not know
+    (one that takes any key knows them all)."""
+    schema = ruleset.settings_schema
+    if schema.get("additionalProperties", False) is not False:
+        return
+    known = sorted(schema.get("properties") or {})
+    for field in own:
+        if field not in known:
+            said = {"field": field, "core": ", ".join(sorted(core)), "ruleset": ruleset.id}
+            text = (NOT_A_SETTING(own=", ".join(known), **said) if known
+                    else NOT_A_SETTING_NONE(**said))  # fmt: skip
+            raise InvalidSettings(text, details={"field": f"settings.{field}"})
 
 
 def _resolve(args: argparse.Namespace) -> int:
@@ -280,6 +339,8 @@ def _resolve(args: argparse.Namespace) -> int:
     source = _source(args)
     service = TableService(MemoryStore(), host, dice=SecureDice)
     settings = table_settings(args.settings, ruleset)
+    if settings.get("verifiable") is True and (args.dice is not None or args.seed is not None):
+        raise InvalidRequest(VERIFIABLE_DICE(), details={"field": "settings.verifiable"})
     info, _tokens = service.create_table("offline", ruleset.id, settings=settings,
                                          table_id="offline")  # fmt: skip
     gm = Principal("gm", "gm", "cli")

@@ -16,11 +16,15 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from rollbridge.cli.limits import add_limit_options, limits_from
-from rollbridge.cli.stores import add_store_options, open_store, refuse_unsafe_redis, store_name
-from rollbridge.exceptions import Conflict, StoreError
+from rollbridge.cli.stores import (
+    add_store_options,
+    open_store,
+    redis_url,
+    refuse_unsafe_redis,
+    store_name,
+)
 from rollbridge.server.limits import DEFAULT_HOST, DEFAULT_PORT, MAX_PENDING
 from rollbridge.stores.base import DEFAULT_RETAIN, Store
-from rollbridge.text import Messages
 
 if TYPE_CHECKING:
     from rollbridge.engine.model import TableInfo
@@ -30,16 +34,6 @@ if TYPE_CHECKING:
 __all__ = ["SHOWN_TABLES", "add_parsers", "create_demo_table", "join_url", "web_url"]
 
 log = logging.getLogger("rollbridge.serve")
-
-say = Messages("rollbridge")
-# Translators: {path} the database; {lock} its lock file.
-IN_USE = say(
-    "cli.serve.in_use",
-    "another rollbridge serve is running on {path} (it holds {lock}): stop it first, "
-    "or give this one another --db",
-)
-# Translators: {path} the lock file; {error} the system's (English) reason.
-CANNOT_LOCK = say("cli.serve.cannot_lock", "cannot open the lock file {path}: {error}")
 
 DEMO_RULESET = "sr2"
 #: The tables whose web view ``serve`` names at start (the oldest first); the rest are counted.
@@ -132,10 +126,11 @@ def _serve(args: argparse.Namespace) -> int:
     # no token and no client-caused traceback in the log, in either format
     configure(args.log_level, args.log_format)
     lock = None
-    if not args.redis:
+    if redis_url(args) is None:
+        from rollbridge.cli.serve_lock import lock_database
         from rollbridge.paths import default_db_path
 
-        lock = _lock_database(args.db or default_db_path())  # before the store opens
+        lock = lock_database(args.db or default_db_path())  # before the store opens
     try:
         store = open_store(args, retain=args.retain)  # the store loads only for serving
         refuse_unsafe_redis(store, args)
@@ -183,41 +178,6 @@ def _when(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def _lock_database(db: str | os.PathLike[str]) -> int | None:
-    """Take ``<db>.lock`` — of the file ``db`` really is, symlinks resolved — for this
-    process's life, before the store is opened (or migrated): one ``serve`` per SQLite
-    file (a second one would refuse most requests with ``store_error``, each process's
-    commits breaking the other's sequence). The ``table``, ``token``, ``backup``
-    and ``export`` commands take no lock: they run beside a server. Where the system
-    has no ``fcntl`` (Windows) nothing is locked, and a WARNING says so.
-
-    :raises Conflict: another process serves the file (``database_in_use``).
-    """
-    try:
-        import fcntl
-    except ImportError:
-        log.warning("this system has no fcntl: %s is not locked against a second serve", db)
-        return None
-    path = os.path.realpath(db)
-    lock_path = f"{path}.lock"
-    if not os.path.isdir(os.path.dirname(path)):
-        return None  # opening the store says what is wrong with the folder
-    try:
-        descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError as exc:
-        raise StoreError(CANNOT_LOCK(path=lock_path, error=exc.strerror or str(exc))) from None
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(descriptor)
-        raise Conflict(
-            IN_USE(path=str(path), lock=lock_path),
-            code="database_in_use",
-            details={"path": str(path)},
-        ) from None
-    return descriptor
-
-
 def _serve_store(args: argparse.Namespace, store: Store) -> int:
     from rollbridge.host import PluginHost
     from rollbridge.server.app import Server
@@ -246,11 +206,12 @@ def _serve_store(args: argparse.Namespace, store: Store) -> int:
         "limits": limits_from(args),
     }
     server: Server
-    if args.redis:  # every process on this Redis serves every table (docs/redis.md)
+    url = redis_url(args)
+    if url:  # every process on this Redis serves every table (docs/redis.md)
         from rollbridge.server.cluster import DEFAULT_LEASE_MS, ClusterServer
 
         lease = args.lease_ms or DEFAULT_LEASE_MS
-        server = ClusterServer(store, host, redis_url=args.redis, lease_ms=lease, **options)
+        server = ClusterServer(store, host, redis_url=url, lease_ms=lease, **options)
     else:
         server = Server(store, host, **options)
     sys.stdout.write(

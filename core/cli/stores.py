@@ -2,10 +2,16 @@
 (``--redis URL``, or the environment variable ``ROLLBRIDGE_REDIS``).
 
 One set of options for ``serve``, ``table …`` and ``admin-token``, so the same
-commands administer either store. ``serve`` refuses a Redis whose settings would
-lose acknowledged changes (``rollbridge.stores.redis.check_durability``: no AOF,
-``appendfsync`` other than ``always``, eviction on) unless ``--redis-unsafe`` says
-the operator knows (docs/redis.md).
+commands administer either store. An option on the command line wins over the
+environment: ``--db FILE`` is that file even with ``ROLLBRIDGE_REDIS`` set, ``--redis
+URL`` that server even with ``ROLLBRIDGE_DB`` set; both options at once are refused.
+Without either, ``ROLLBRIDGE_REDIS`` names Redis, else ``ROLLBRIDGE_DB`` the file
+(:func:`rollbridge.paths.default_db_path`), else the user data directory holds it.
+
+``serve`` refuses a Redis whose settings would lose acknowledged changes
+(``rollbridge.stores.redis.check_durability``: no AOF, ``appendfsync`` other than
+``always``, eviction on) unless ``--redis-unsafe`` says the operator knows
+(docs/redis.md).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from rollbridge.exceptions import StoreError
+from rollbridge.paths import DB_ENV
 from rollbridge.stores.base import DEFAULT_RETAIN
 from rollbridge.text import Messages
 
@@ -25,6 +32,7 @@ __all__ = [
     "add_store_options",
     "open_store",
     "process_id",
+    "redis_url",
     "refuse_unsafe_redis",
     "store_name",
 ]
@@ -44,12 +52,17 @@ BOTH = say("cli.store.both", "give --db or --redis, not both")
 
 def add_store_options(parser: argparse.ArgumentParser, *, serving: bool = False) -> None:
     """``--db`` and ``--redis`` (and, for ``serve``, ``--redis-unsafe``)."""
-    parser.add_argument("--db", type=Path, help="SQLite file (default: the user data directory)")
+    parser.add_argument(
+        "--db",
+        type=Path,
+        help=f"SQLite file (default: ${DB_ENV}, else in the user data directory); "
+        f"used even with ${REDIS_ENV} set",
+    )
     parser.add_argument(
         "--redis",
         metavar="URL",
-        default=os.environ.get(REDIS_ENV) or None,
-        help=f"a Redis server instead of SQLite, e.g. redis://127.0.0.1:6379/0 (or ${REDIS_ENV})",
+        help="a Redis server instead of SQLite, e.g. redis://127.0.0.1:6379/0 "
+        f"(default: ${REDIS_ENV}, unless --db is given)",
     )
     if serving:
         parser.add_argument(
@@ -62,22 +75,34 @@ def add_store_options(parser: argparse.ArgumentParser, *, serving: bool = False)
 def open_store(args: argparse.Namespace, *, retain: int = DEFAULT_RETAIN) -> Any:
     """The store the options name (SQLite by default).
 
-    :raises InvalidRequest: both ``--db`` and ``--redis``.
+    :raises InvalidRequest: both ``--db`` and ``--redis`` (:func:`redis_url`).
     :raises StoreError: the store cannot be opened.
     """
-    redis_url = getattr(args, "redis", None)
-    if redis_url and getattr(args, "db", None):
-        from rollbridge.exceptions import InvalidRequest
-
-        raise InvalidRequest(BOTH(), details={"field": "redis"})
-    if redis_url:
+    url = redis_url(args)
+    if url:
         from rollbridge.stores.redis import RedisStore
 
-        return RedisStore(redis_url, retain=retain, writer=process_id())
+        return RedisStore(url, retain=retain, writer=process_id())
     from rollbridge.paths import default_db_path
     from rollbridge.stores.sqlite import SQLiteStore
 
     return SQLiteStore(args.db or default_db_path(), retain=retain)
+
+
+def redis_url(args: argparse.Namespace) -> str | None:
+    """The Redis server the options name, or None for SQLite: ``--redis``, else
+    ``$ROLLBRIDGE_REDIS`` unless ``--db`` is given (an option wins over the environment).
+
+    :raises InvalidRequest: both ``--db`` and ``--redis``.
+    """
+    given, db = getattr(args, "redis", None), getattr(args, "db", None)
+    if given is not None and db is not None:
+        from rollbridge.exceptions import InvalidRequest
+
+        raise InvalidRequest(BOTH(), details={"field": "redis"})
+    if given is not None or db is not None:
+        return given or None
+    return os.environ.get(REDIS_ENV) or None
 
 
 def process_id() -> str:

@@ -8,13 +8,13 @@ only their hashes, so ``table tokens`` lists them by id and can make new ones.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from rollbridge.cli.offline import SETTINGS_HELP, offline_host, table_settings
 from rollbridge.cli.render import print_json
 from rollbridge.cli.stores import add_store_options, open_store
 from rollbridge.exceptions import InvalidRequest, UnknownRequest
@@ -23,8 +23,6 @@ from rollbridge.text import Messages
 __all__ = ["add_parsers"]
 
 say = Messages("rollbridge")
-# Translators: {problem} is the JSON parser's own (English) words.
-SETTINGS_JSON = say("cli.table.settings_json", "--settings: not valid JSON ({problem})")
 NO_TOKEN = say("cli.table.no_token", "table {table} has no token {token}")
 # Translators: {path} is the file of --out; {error} the system's own words.
 CANNOT_WRITE = say("cli.table.cannot_write", "--out: cannot write {path}: {error}")
@@ -59,7 +57,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     create = with_db(actions.add_parser("create", help="create a table and its join tokens"))
     create.add_argument("--ruleset", required=True, help="ruleset id, e.g. sr2")
     create.add_argument("--name", required=True, help="the table's name")
-    create.add_argument("--settings", help='table settings as JSON, e.g. {"approval": true}')
+    create.add_argument("--settings", help=SETTINGS_HELP + ", as rollbridge resolve takes them")
     create.set_defaults(handler=_create)
 
     listing = with_db(actions.add_parser("list", help="list tables"))
@@ -89,20 +87,13 @@ def _store(args: argparse.Namespace) -> Any:
 
 
 def _create(args: argparse.Namespace) -> int:
-    settings = None
-    if args.settings:
-        try:
-            settings = json.loads(args.settings)
-        except json.JSONDecodeError as exc:
-            raise InvalidRequest(SETTINGS_JSON(problem=exc.msg)) from None
-        except (ValueError, RecursionError):  # too deep, a number too long
-            raise InvalidRequest(SETTINGS_JSON(problem="too deep or too long")) from None
+    from rollbridge.offline import TableService
+
+    host = offline_host()
+    settings = table_settings(args.settings, host.ruleset(args.ruleset))  # before the store
     store = _store(args)
     try:
-        from rollbridge.host import PluginHost
-        from rollbridge.offline import TableService
-
-        info, tokens = TableService(store, PluginHost()).create_table(
+        info, tokens = TableService(store, host).create_table(
             args.name, args.ruleset, settings=settings
         )
     finally:

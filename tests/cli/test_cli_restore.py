@@ -176,14 +176,14 @@ def test_a_restored_open_segment_refuses_dice_and_still_reveals_its_seed(tmp_pat
 
 
 def test_serve_takes_the_lock_of_the_real_file_before_opening_it(tmp_path, capsys):
-    from rollbridge.cli.serve import _lock_database
+    from rollbridge.cli.serve_lock import lock_database
 
     real, link = tmp_path / "real.db", tmp_path / "link.db"
     link.symlink_to(real)
-    held = _lock_database(real)
+    held = lock_database(real)
     try:
         with pytest.raises(Conflict) as caught:
-            _lock_database(link)
+            lock_database(link)
         assert caught.value.code == "database_in_use"
         assert main(["serve", "--db", str(link), "--no-demo", "--port", "0"]) == 1
         assert "database_in_use" in capsys.readouterr().err
@@ -198,8 +198,9 @@ def test_serve_takes_the_lock_of_the_real_file_before_opening_it(tmp_path, capsy
 def test_every_command_runs_without_fcntl(tmp_path):
     code = (
         "import sys; sys.modules['fcntl'] = None\n"
-        "from rollbridge.cli.serve import _lock_database\n"
-        f"assert _lock_database({str(tmp_path / 'x.db')!r}) is None\n"
+        "from rollbridge.cli.serve_lock import hold_unserved, lock_database\n"
+        f"assert lock_database({str(tmp_path / 'x.db')!r}) is None\n"
+        f"assert hold_unserved({str(tmp_path / 'x.db')!r}) is None\n"
         "from rollbridge.cli import main\n"
         f"sys.exit(main(['table', 'list', '--db', {str(tmp_path / 'x.db')!r}]))\n"
     )

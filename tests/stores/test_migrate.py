@@ -529,3 +529,48 @@ def test_a_corrupt_log_row_is_refused_before_anything_is_written(played, redis_f
     assert status == 1 and out == "" and err.count("\n") == 1
     assert err.startswith("rollbridge: error: store_error: table mig: ") and f"{last}" in err
     assert everything(store) == {}  # no admin token, no dice key, no table
+
+
+# -- a file a server runs on ---------------------------------------------------------
+
+
+def test_a_file_a_serve_runs_on_is_refused_and_backup_still_runs(played, redis_factory, tmp_path):
+    """``serve`` holds the file's lock: ``migrate`` refuses (``database_in_use``, naming
+    the file and the server) and writes nothing, while ``rollbridge backup`` (online)
+    still copies the file beside the server; once the server stopped, the file moves.
+    While ``migrate`` holds the lock, a ``serve`` refuses to start on the file."""
+    from rollbridge.cli.serve_lock import hold_unserved
+    from tests.server.test_server_lifecycle import Serve
+
+    redis = redis_factory()
+    serving = Serve(played.db, "--no-demo", "--retain", str(RETAIN))
+    try:
+        status, out, err = migrate(played, redis.url)
+        real = played.db.resolve()
+        assert (status, out) == (1, "")
+        assert err == (
+            f"rollbridge: error: database_in_use: a rollbridge serve is running on {real} "
+            f"(it holds {real}.lock): stop it before migrating, so that it changes nothing "
+            "after the copy\n"
+        )
+        target = RedisStore(redis.url, retain=RETAIN)
+        try:
+            assert everything(target) == {}  # nothing written
+        finally:
+            target.close()
+        status, out, err = run("backup", "--db", str(played.db), str(tmp_path / "copy.db"))
+        assert status == 0 and out.startswith("backed up ") and err == ""
+        assert serving.process.poll() is None
+    finally:
+        assert serving.stop() == 0
+        serving.process.communicate(timeout=20)
+    held = hold_unserved(played.db)  # as migrate holds it while it reads
+    try:
+        status, _out, err = run("serve", "--db", str(played.db), "--no-demo", "--port", "0")
+        assert status == 1 and err.startswith("rollbridge: error: database_in_use: ")
+        assert "or a migrate reading it (wait until it ends)" in err
+    finally:
+        assert held is not None
+        os.close(held)
+    status, out, err = migrate(played, redis.url, "--json")
+    assert status == 0 and json.loads(out)["ok"], err
