@@ -831,13 +831,22 @@ def test_a_resolution_showing_the_best_of_more_dice_than_it_shows_is_caught():
 
 
 def test_dice_moved_between_a_resolutions_tests_are_caught():
-    events = sr2_attack_log()
-    attack = next(e for e in events if (e.get("data") or {}).get("action") == "attack")
-    groups = attack["data"]["dice"]
-    assert len(groups) == 2, "an attack test and a resistance test"
-    first, second = groups[0]["dice"][0], groups[1]["dice"][0]
-    if first["rolls"] == second["rolls"]:
-        pytest.skip("the two dice are alike: nothing to swap")
+    # each segment's seed has a random nonce: an attack that misses has no resistance
+    # test, so take the first of a few tables whose attack hit
+    # and two dice, one of each test, that differ (to swap)
+    for _ in range(40):
+        events = sr2_attack_log()
+        attack = next(e for e in events if (e.get("data") or {}).get("action") == "attack")
+        groups = attack["data"]["dice"]
+        if len(groups) != 2:  # missed: no resistance test
+            continue
+        pairs = [(a, b) for a in groups[0]["dice"] for b in groups[1]["dice"]]
+        differ = [(a, b) for a, b in pairs if a["rolls"] != b["rolls"]]
+        if differ:
+            break
+    else:
+        pytest.fail("no attack of 40 tables hit with two dice to swap")
+    first, second = differ[0]
     first["rolls"], second["rolls"] = second["rolls"], first["rolls"]
     assert [p.code for p in verify_events(events).problems] == ["not_as_drawn"]
 
