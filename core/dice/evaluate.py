@@ -872,6 +872,9 @@ def _compile(node: Node) -> Evaluator:
 
             return mul
 
+        if not _rolls_dice(node.right) and _constant(right) == 0:
+            raise ZeroDivisionError  # it never rolls: compile_formula refuses it
+
         def div(source: DiceSource, out: list[Any]) -> Total:
             a = left(source, out)
             out.append(operator)
@@ -909,6 +912,24 @@ def _compile(node: Node) -> Evaluator:
     return call
 
 
+def _rolls_dice(node: Node) -> bool:
+    """Whether ``node`` has a dice term."""
+    if isinstance(node, Dice):
+        return True
+    if isinstance(node, BinOp):
+        return _rolls_dice(node.left) or _rolls_dice(node.right)
+    if isinstance(node, Neg):
+        return _rolls_dice(node.operand)
+    if isinstance(node, Group):
+        return _rolls_dice(node.inner)
+    return isinstance(node, Call) and _rolls_dice(node.arg)
+
+
+def _constant(evaluate: Evaluator) -> Total:
+    """The value of a compiled sub-formula without dice, as a roll computes it."""
+    return evaluate(None, [])  # type: ignore[arg-type]  # no dice: the source is never read
+
+
 def _js_round(value: Total) -> int:
     """Foundry's ``round`` is JavaScript's ``Math.round``: halves go up (-2.5 → -2)."""
     return math.floor(value + 0.5)
@@ -941,14 +962,22 @@ BEYOND_64_BITS = say(
 def compile_formula(formula: Formula) -> Callable[[DiceSource], RollResult]:
     """A function that rolls ``formula`` with a source and returns its result.
 
-    Before drawing anything it checks that the source's per-request limit
-    leaves room for the formula's dice (explosions aside); if a roll fails
-    part-way (the limit, a division by zero, scripted dice that do not fit), a
-    :class:`~rollbridge.dice.sources.ScriptedDice` source is rewound to where
-    it was, so the failed roll consumed nothing.
+    A division by a divisor without dice that is 0 (``2d6/0``, ``1d6/(2-2)``) could
+    never be rolled: it is refused here, before any roll (:func:`~rollbridge.dice.notation.parse`
+    compiles what it parses, so parsing refuses it). Before drawing anything the
+    function it returns checks that the source's per-request limit leaves room for
+    the formula's dice (explosions aside); if a roll fails part-way (the limit, a
+    divisor with dice that rolled 0, scripted dice that do not fit), a
+    :class:`~rollbridge.dice.sources.ScriptedDice` source is rewound to where it
+    was, so the failed roll consumed nothing.
+
+    :raises NotationError: a divisor without dice that is 0.
     """
-    evaluate = _compile(formula.root)
     text = str(formula)
+    try:
+        evaluate = _compile(formula.root)
+    except ZeroDivisionError:
+        raise NotationError(ZERO_DIVISION(formula=repr(text)), details={"formula": text}) from None
     needed = formula.min_dice
 
     def run(source: DiceSource) -> RollResult:

@@ -12,6 +12,7 @@ from rollbridge.text import Text
 
 from . import messages as m
 from .body import GSK, KSK, cross_lethal, heal_ksk, status_of
+from .damage import no_section
 from .details import detail, detail_or
 from .items import settle_item, settle_vehicle
 from .layers import item_on, own_state, thaw
@@ -33,18 +34,12 @@ def _result(
     return Resolution(narration=narration, outcome=out, states={actor_id: state}, steps=steps)
 
 
-def _mend_sections(vehicle: dict[str, Any], section: str | None, amount: int) -> int:
+def _mend_sections(vehicle: dict[str, Any], section: str | None, amount: int, owner: str) -> int:
     sections = vehicle["sections"]
     if section is not None:
         sections = [s for s in sections if s["name"] == section]
         if not sections:
-            raise InvalidParams(
-                m.INVALID(
-                    path="params.section",
-                    problem=m.NO_SECTION(vehicle=repr(vehicle["name"]), section=repr(section)),
-                ),
-                details={"field": "params.section"},
-            )
+            raise no_section(vehicle, section, owner)
     mended = 0
     for s in sections:
         take = min(amount - mended, s["crossed"])
@@ -64,7 +59,7 @@ def resolve_repair(ctx: ActionContext) -> Resolution:
         vehicle = state.get("vehicle")
         if vehicle is None:
             raise RuleViolation(m.NOT_MOUNTED(actor=target.name), code="not_mounted")
-        mended = _mend_sections(vehicle, section, amount)
+        mended = _mend_sections(vehicle, section, amount, target.id)
         name = vehicle["name"]
     else:
         if section is not None:

@@ -30,25 +30,37 @@ from .layers import first_intact, item_on, own_state
 from .tl import TlFactor, tl_factor
 from .weapon import roll_damage
 
-__all__ = ["MENTAL", "SHOCK", "HitPlan", "plan_hit", "resolve_hit", "strike"]
+__all__ = ["MENTAL", "SHOCK", "HitPlan", "no_section", "plan_hit", "resolve_hit", "strike"]
 
 SHOCK = "shock"
 MENTAL = "mental"
 
 
-def _pick_section(vehicle: dict[str, Any], wanted: str | None) -> tuple[dict[str, Any], Text]:
+def no_section(vehicle: dict[str, Any], wanted: str, owner: str) -> InvalidParams:
+    """TL-10: ``invalid_params`` for a section ``owner``'s vehicle does not have. The
+    sections are public (``player_view``), the vehicle's name is ``owner``'s detail:
+    players who may not see it read the vehicle's kind instead."""
+    names = ", ".join(s["name"] for s in vehicle["sections"])
+    said = {"section": repr(wanted), "names": names}
+    problem = detail_or(
+        m.NO_SECTION_OF(vehicle=repr(vehicle["name"]), **said),
+        owner,
+        m.NO_SECTION_OF_PUBLIC(kind=m.KIND[vehicle["kind"]], **said),
+    )
+    return InvalidParams(
+        m.INVALID(path="params.section", problem=problem), details={"field": "params.section"}
+    )
+
+
+def _pick_section(
+    vehicle: dict[str, Any], wanted: str | None, owner: str
+) -> tuple[dict[str, Any], Text]:
     """TL-10: the named section, or else the first intact one (and which it was)."""
     if wanted is not None:
         for section in vehicle["sections"]:
             if section["name"] == wanted:
                 return section, m.NAMED_BY_HIT
-        raise InvalidParams(  # checked before any change; kept here for safety
-            m.INVALID(
-                path="params.section",
-                problem=m.NO_SECTION(vehicle=repr(vehicle["name"]), section=repr(wanted)),
-            ),
-            details={"field": "params.section"},
-        )
+        raise no_section(vehicle, wanted, owner)  # checked before any change; kept for safety
     for section in vehicle["sections"]:
         if not section["destroyed"]:
             return section, m.FIRST_INTACT
@@ -122,7 +134,7 @@ def _strike_vehicle(
 ) -> Struck:
     """TL-10: cross the boxes of one section; a destroyed one takes nothing."""
     vehicle = state["vehicle"]
-    section, reason = _pick_section(vehicle, wanted)
+    section, reason = _pick_section(vehicle, wanted, owner)
     outcome["section"] = section["name"]
     quoted = repr(section["name"])
     if section["destroyed"]:
@@ -209,16 +221,7 @@ def _check_section(target: Actor, state: dict[str, Any], wanted_section: str | N
             details={"field": "params.section"},
         )
     if wanted_section not in [s["name"] for s in vehicle["sections"]]:
-        names = ", ".join(s["name"] for s in vehicle["sections"])
-        raise InvalidParams(
-            m.INVALID(
-                path="params.section",
-                problem=m.NO_SECTION_OF(
-                    vehicle=repr(vehicle["name"]), section=repr(wanted_section), names=names
-                ),
-            ),
-            details={"field": "params.section"},
-        )
+        raise no_section(vehicle, wanted_section, target.id)
 
 
 def plan_hit(ctx: ActionContext, target: Actor, state: dict[str, Any]) -> HitPlan:

@@ -420,6 +420,26 @@ CANNOT_IMPROVE_DESTROYED = say(
     "refused.improve_destroyed", "cannot improve {item}: it is destroyed"
 )
 NOT_MAGICAL = say("refused.not_magical", "{item} on the {layer} is not magical; nothing to dispel")
+# What a player reads of a refusal about an NPC's layer whose item it may not see
+# (the name, whether it is magical): the layer stands for the item.
+# Translators: a whole refusal, given as it is: keep it "{line}".
+LINE = say("refused.line", "{line}")
+CAST_ONTO_WORN = say(
+    "refused.cast_onto_worn",
+    "cannot cast {spell}: the {layer} already holds an item, and no magical armour may be "
+    "cast onto a layer that holds one (TL-9)",
+)
+IMPROVE_MAGICAL_PUBLIC = say(
+    "refused.improve_magical_public",
+    "cannot improve the {layer} with {spell}: it is magical and stays until it is destroyed "
+    "or dispelled (TL-9)",
+)
+IMPROVE_DESTROYED_PUBLIC = say(
+    "refused.improve_destroyed_public", "cannot improve the {layer}: it is destroyed"
+)
+NOT_MAGICAL_PUBLIC = say(
+    "refused.not_magical_public", "the {layer} is not magical; nothing to dispel"
+)
 ALREADY_MOUNTED = say("refused.already_mounted", "{actor} is already on {vehicle}; dismount first")
 NO_VEHICLE_NAMED = say(
     "refused.no_vehicle_named", "{actor} has no vehicle or mount named {name} (has: {names})"
@@ -436,9 +456,13 @@ VEHICLE_OR_NAME = say(
     "invalid.vehicle_or_name", "give exactly one of 'vehicle' (its data) or 'name'"
 )()
 CAST_NEEDS_TL = say("invalid.cast_needs_tl", "casting a magical armour needs the spell's TL")()
-NO_SECTION = say("invalid.no_section", "{vehicle} has no section {section}")
 NO_SECTION_OF = say(
     "invalid.no_section_of", "{vehicle} has no section {section} (sections: {names})"
+)
+# Translators: {kind} is "vehicle" or "mount": what players read instead of an NPC's
+# vehicle's name.
+NO_SECTION_OF_PUBLIC = say(
+    "invalid.no_section_of_public", "the {kind} has no section {section} (sections: {names})"
 )
 NO_SUCH_SECTION = say("invalid.no_such_section", "{vehicle} has no such section")
 ONLY_VEHICLE_SECTIONS = say(

@@ -8,7 +8,7 @@ action changes nothing.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from rollbridge.contract import ActionContext, Actor, Resolution
 from rollbridge.exceptions import InvalidParams, RuleViolation
@@ -58,14 +58,45 @@ def _holder(state: dict[str, Any], layer: str, who: Actor) -> dict[str, Any]:
     return vehicle
 
 
+def _magical(item: dict[str, Any]) -> bool:
+    """TL-9: whether an item is magical and intact (it stays until destroyed or dispelled)."""
+    return bool(item["magical"]) and not item["destroyed"]
+
+
 def _refuse_magical(item: dict[str, Any], layer: str, doing: Text) -> None:
-    """TL-9: an intact magical item stays until destroyed or dispelled."""
-    if item["magical"] and not item["destroyed"]:
+    """TL-9: an intact magical item stays until destroyed or dispelled (``don``,
+    ``doff``: the asker's own actor, whose items it sees, so the message names it)."""
+    if _magical(item):
         raise RuleViolation(
             m.MAGICAL_STAYS(doing=doing, item=repr(item["name"]), layer=m.LAYER[layer]),
             code="magical_armour_present",
             details={"layer": layer, "item": item["name"]},
         )
+
+
+def _told(full: Text, owner: str, public: Text) -> Text:
+    """A refusal about a layer of ``owner``, the target of ``enchant`` or ``dispel``:
+    ``full`` (naming its item) to those who may see ``owner``'s details, ``public``
+    (naming the layer only) to the others. Such a refusal's ``details`` name only
+    the layer: details reach every asker as they are."""
+    return m.LINE(line=detail_or(full, owner, public))
+
+
+def _refuse_cast_onto(item: dict[str, Any], layer: str, spell: str, owner: str) -> NoReturn:
+    """TL-9: no magical armour is cast onto a layer holding an item. One code,
+    ``cast_onto_armour``, whether that item is magical or not, and for players who may
+    not see ``owner``'s details one message: the refusal tells them no more than
+    their view (which hides whether an NPC's item is magical)."""
+    label, name = m.LAYER[layer], repr(item["name"])
+    if _magical(item):
+        full = m.MAGICAL_STAYS(doing=m.DOING_CAST(spell=repr(spell)), item=name, layer=label)
+    else:
+        full = m.CAST_ONTO_ARMOUR(spell=repr(spell), layer=label, item=name)
+    raise RuleViolation(
+        _told(full, owner, m.CAST_ONTO_WORN(spell=repr(spell), layer=label)),
+        code="cast_onto_armour",
+        details={"layer": layer},
+    )
 
 
 def _refuse_occupied(item: dict[str, Any], layer: str, new_name: str) -> None:
@@ -232,14 +263,7 @@ def resolve_enchant(ctx: ActionContext) -> Resolution:
     magic = detail_or(spell, owner, m.MAGIC)
     if mode == "cast":
         if current is not None:
-            _refuse_magical(current, layer, m.DOING_CAST(spell=repr(spell)))
-            raise RuleViolation(
-                m.CAST_ONTO_ARMOUR(
-                    spell=repr(spell), layer=m.LAYER[layer], item=repr(current["name"])
-                ),
-                code="cast_onto_armour",
-                details={"layer": layer, "item": current["name"]},
-            )
+            _refuse_cast_onto(current, layer, spell, owner)
         if params.get("tl") is None:
             raise invalid("params.tl", m.CAST_NEEDS_TL)
         item = item_state(
@@ -275,12 +299,25 @@ def resolve_enchant(ctx: ActionContext) -> Resolution:
             code="layer_empty",
             details={"layer": layer},
         )
-    _refuse_magical(current, layer, m.DOING_IMPROVE(item=repr(current["name"]), spell=repr(spell)))
+    name = repr(current["name"])
+    if _magical(current):  # improving tells the caster as much: it would have worked
+        full = m.MAGICAL_STAYS(
+            doing=m.DOING_IMPROVE(item=name, spell=repr(spell)), item=name, layer=label
+        )
+        raise RuleViolation(
+            _told(full, owner, m.IMPROVE_MAGICAL_PUBLIC(layer=label, spell=repr(spell))),
+            code="magical_armour_present",
+            details={"layer": layer},
+        )
     if current["destroyed"]:
         raise RuleViolation(
-            m.CANNOT_IMPROVE_DESTROYED(item=repr(current["name"])),
+            _told(
+                m.CANNOT_IMPROVE_DESTROYED(item=name),
+                owner,
+                m.IMPROVE_DESTROYED_PUBLIC(layer=label),
+            ),
             code="item_destroyed",
-            details={"layer": layer, "item": current["name"]},
+            details={"layer": layer},
         )
     old_boxes, old_tl = current["boxes"], current["tl"]
     current["base"] = {
@@ -334,17 +371,21 @@ def resolve_dispel(ctx: ActionContext) -> Resolution:
     layer = ctx.params["layer"]
     state = own_state(target)
     item = _require_item(state, layer, target)
-    if not item["magical"]:
+    owner, label = target.id, m.LAYER[layer]
+    if not item["magical"]:  # a dispel that works tells as much: the magic is gone
         raise RuleViolation(
-            m.NOT_MAGICAL(item=repr(item["name"]), layer=m.LAYER[layer]),
+            _told(
+                m.NOT_MAGICAL(item=repr(item["name"]), layer=label),
+                owner,
+                m.NOT_MAGICAL_PUBLIC(layer=label),
+            ),
             code="not_magical",
-            details={"layer": layer, "item": item["name"]},
+            details={"layer": layer},
         )
     holder = _holder(state, layer, target)
     kind = slot_of(layer)[1]
     spell = item["spell"] or item["name"]
     base = item.get("base")
-    owner, label = target.id, m.LAYER[layer]
     if base:
         item.update(
             boxes=base["boxes"], tl=base["tl"], immune=list(base.get("immune", [])),

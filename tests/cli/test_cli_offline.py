@@ -45,6 +45,12 @@ def test_roll_with_a_seed_is_reproducible(capsys):
     assert first == second and "10d6" in first
 
 
+def test_roll_dividing_by_a_constant_zero_is_one_error_line(capsys):
+    code, out, err = run(capsys, "roll", "2d6/0")
+    assert code != 0 and out == ""
+    assert err.splitlines() == ["rollbridge: error: invalid_notation: '2d6 / 0' divides by zero"]
+
+
 def test_resolve_with_the_example_sheets(capsys):
     code, out, _ = run(
         capsys,

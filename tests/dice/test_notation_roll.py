@@ -27,6 +27,7 @@ from rollbridge.dice.evaluate import (
     OperatorTerm,
     ParentheticalTerm,
 )
+from rollbridge.dice.notation import BinOp, Dice, Num
 from rollbridge.exceptions import (
     DiceLimitExceeded,
     DiceScriptError,
@@ -508,6 +509,35 @@ def test_division_by_zero_rewinds_scripted_dice() -> None:
     assert caught.value.code == "invalid_notation"
     assert "divides by zero" in caught.value.message
     assert (source.position, source.drawn) == (0, 0)
+
+
+@pytest.mark.parametrize(
+    "formula", ["2d6/0", "2d6 / -0", "1d6/(2-2)", "3/(1/3*3-1)", "1d6/floor(1/2)", "1d6/abs(0)"]
+)
+def test_a_divisor_without_dice_that_is_zero_is_refused_when_parsed(formula: str) -> None:
+    """It could never be rolled: refused with the roll's message before any die."""
+    with pytest.raises(NotationError) as caught:
+        parse(formula)
+    assert caught.value.code == "invalid_notation"
+    text = str(caught.value.details["formula"])
+    assert caught.value.message == f"{text!r} divides by zero"
+    source = ScriptedDice([1, 1, 1])
+    with pytest.raises(NotationError):
+        roll_formula(formula, source)
+    assert (source.position, source.drawn) == (0, 0)
+
+
+def test_a_formula_built_without_parsing_is_checked_before_any_die() -> None:
+    source = ScriptedDice([4])
+    with pytest.raises(NotationError, match="divides by zero"):
+        roll_formula(Formula(BinOp("/", Dice(1, 6), Num(0)), 1), source)
+    assert (source.position, source.drawn) == (0, 0)
+
+
+@pytest.mark.parametrize("formula", ["1/(1d2-1)", "1d6/(0*1d6)", "2d6/2", "1d6/(3-2)"])
+def test_a_divisor_with_dice_or_not_zero_parses(formula: str) -> None:
+    """A divisor with dice may roll 0 (``0*1d6`` always does): that fails when rolled."""
+    parse(formula)
 
 
 class MaxDice(DiceSource):

@@ -121,9 +121,12 @@ def test_TL9_refused_casting_armour_onto_armour(tl, make_armour):
 
 
 def test_TL9_refused_casting_onto_magical_armour(tl):
+    """TL-9: casting onto a worn armour is ``cast_onto_armour`` whatever the armour (a
+    player's view hides whether an NPC's is magical); the GM's message says it is."""
     actor = tl.actor(worn=[magic()])
     params = {"mode": "cast", "spell": "Stoneskin", "boxes": 20, "tl": 3}
-    refused(tl, "enchant", params, "magical_armour_present", targets=[actor])
+    error = refused(tl, "enchant", params, "cast_onto_armour", targets=[actor])
+    assert "is magical and stays until it is destroyed or dispelled" in error.message
 
 
 def test_TL9_cast_on_an_empty_layer(tl):
