@@ -627,3 +627,55 @@ test("F7: a combat begun with no combatant on the table starts its encounter whe
   assert.deepEqual(server.requests(), [["encounter.start", ["a", "b"]], ["encounter.next"]]);
   assert.equal(sides(fight, server), "r1 b | r1 b");
 });
+
+test("an undo of a turn (its hook card's Undo) moves the tracker back, a redo forward: nothing sent, the turn not run again", async () => {
+  const { ws, actors, server } = await setup();
+  const fight = await combat(actors, ["a", "b", "c"]);
+  await fight.startCombat();
+  await settle();
+  await fight.nextTurn(); // b's turn
+  await settle();
+  const turnSeq = server.seq;
+  const sent = server.requests().length;
+  const undo = (kind, seq, encounter) => {
+    server.seq += 1;
+    server.encounter = encounter;
+    const key = kind === "undo" ? "undoes" : "redoes";
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: server.seq, kind, data: { [key]: seq }, actors: [], table_after: { encounter } });
+  };
+  undo("undo", turnSeq, { order: ["a", "b", "c"], round: 1, turn: 0, current: "a" });
+  await settle();
+  assert.deepEqual([fight.round, fight.combatant.actor.id], [1, actors.a.id], "the tracker back at a's turn");
+  undo("redo", turnSeq, { order: ["a", "b", "c"], round: 1, turn: 1, current: "b" });
+  await settle();
+  assert.deepEqual([fight.round, fight.combatant.actor.id], [1, actors.b.id], "and forward again");
+  assert.equal(server.requests().length, sent, "nothing sent for either");
+  undo("undo", turnSeq, { order: ["a", "b", "c"], round: 1, turn: 0, current: "a" });
+  await settle();
+  await fight.nextTurn(); // the GM moves on: b's turn, once
+  await settle();
+  assert.deepEqual(server.requests().slice(sent), [["encounter.next"]]);
+  assert.deepEqual([server.encounter.current, fight.combatant.actor.id], ["b", actors.b.id]);
+  // the start undone: no encounter runs, the tracker is back at round 0; begun again, it starts
+  undo("undo", server.seq, null);
+  await settle();
+  assert.equal(fight.round, 0);
+  assert.deepEqual(server.requests().slice(sent + 1), []);
+  await fight.startCombat();
+  await settle();
+  assert.deepEqual(server.requests().slice(sent + 1), [["encounter.start", ["a", "b", "c"]]]);
+});
+
+test("a replayed undo and an undo that did not change the encounter move nothing", async () => {
+  const { ws, actors, server } = await setup();
+  const fight = await combat(actors, ["a", "b", "c"]);
+  await fight.startCombat();
+  await settle();
+  await fight.nextTurn();
+  await settle();
+  assert.equal(sync.undone({ kind: "undo", data: { undoes: 2 }, table_after: { encounter: server.encounter } }, { replayed: true }), null);
+  server.seq += 1;
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq: server.seq, kind: "undo", data: { undoes: 1 }, actors: [{ id: "a" }] });
+  await settle();
+  assert.deepEqual([fight.round, fight.combatant.actor.id], [1, actors.b.id]);
+});

@@ -6,20 +6,14 @@
 // the stand-in of Dice So Nice's chat-message path (v6: its PreProcess hook).
 
 import assert from "node:assert/strict";
-import { after, test } from "node:test";
+import { test } from "node:test";
 
 import { FakeWebSocket } from "./fakes.mjs";
-import { Standin, world } from "./standin.mjs";
+import { bootModule, Standin, world } from "./standin.mjs";
 
 await world({ generation: 13, system: "shadowrun5e" });
 Standin.installDiceSoNice({ version: 6 });
-await import("../../../adapters/foundry/module/scripts/rollbridge.mjs");
-await Standin.boot();
-const api = game.modules.get("rollbridge").api;
-after(() => {
-  api.disconnect();
-  Standin.uninstall();
-});
+const api = await bootModule();
 
 const until = async (predicate, what, ms = 5000) => {
   const start = Date.now();

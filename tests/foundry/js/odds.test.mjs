@@ -5,7 +5,7 @@
 // older server: nothing). The test plays the server's side on the fake socket.
 
 import assert from "node:assert/strict";
-import { after, test } from "node:test";
+import { test } from "node:test";
 
 import {
   distributionOdds, oddsHtml, oddsMessage, oddsResult, oddsRows, percent, sumFractions,
@@ -13,7 +13,7 @@ import {
 import { parseChatCommand } from "../../../adapters/foundry/module/scripts/core/protocol.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
 import { en, localization } from "./localization.mjs";
-import { Standin, world } from "./standin.mjs";
+import { bootModule, Standin, world } from "./standin.mjs";
 
 // a reply in the shape the server gives (2d6+1 grouped; the numbers are the test's own)
 const ODDS = {
@@ -109,13 +109,7 @@ test("chat commands: /rb odds FORMULA, /rb odds ACTION [targets] {params}", () =
 // -- the module in the stand-in, the test as the server -------------------------------------
 
 await world({ generation: 12, system: "shadowrun5e", user: "player" });
-await import("../../../adapters/foundry/module/scripts/rollbridge.mjs");
-await Standin.boot();
-const api = game.modules.get("rollbridge").api;
-after(() => {
-  api.disconnect();
-  Standin.uninstall();
-});
+const api = await bootModule();
 const ws = FakeWebSocket.last();
 ws.open();
 const hello = ws.messages().find((m) => m.type === "hello");

@@ -65,3 +65,20 @@ export function welcomeResumed(client, { role = "gm", seq, missed }) {
     resume: { recovered: true, missed }, table: { id: "t1", actors: [] } });
   return { ws, hello };
 }
+
+/**
+ * Load the whole module as Foundry does (its esmodules entry, then init, i18n,
+ * setup and ready) and return its API; the test's end disconnects it and
+ * uninstalls the stand-in.
+ */
+export async function bootModule() {
+  const { after } = await import("node:test");
+  await import("../../../adapters/foundry/module/scripts/rollbridge.mjs");
+  await Standin.boot();
+  const api = game.modules.get("rollbridge").api;
+  after(() => {
+    api.disconnect();
+    Standin.uninstall();
+  });
+  return api;
+}

@@ -113,6 +113,7 @@
   const record = {
     hooks: [], updates: [], messages: [], notifications: [], dice3d: [], socket: [], settingsSet: [], fulfilled: [],
     rendered: [], compatibility: [], statusEffects: [], showForRoll: [], queries: [], confirmations: [],
+    notified: [], scrolled: [],
   };
 
   // -- Hooks ---------------------------------------------------------------------
@@ -509,6 +510,10 @@
     get expression() {
       return `${this.number}d${this.faces}${this.modifiers.join("")}`;
     }
+    // RollTerm#formula: a dice term's is its expression (it has no flavor here)
+    get formula() {
+      return this.expression;
+    }
     get total() {
       if (!this._evaluated) return undefined;
       let total = this.results.reduce((t, r) => (!r.active ? t : r.count !== undefined ? t + r.count : t + r.result), 0);
@@ -836,6 +841,16 @@
         : '<div class="dice-roll"><div class="dice-result"><h4 class="dice-total">???</h4></div></div>';
       li.append(header, content);
       return li;
+    }
+    // Document#delete: gone from game.messages and from the log, then deleteChatMessage
+    // on every client (here: this one)
+    async delete(options = {}) {
+      if (!game.messages.has(this.id)) return undefined;
+      if (!(this.isAuthor || game.user.isGM)) throw new Error(`User ${game.user.name} may not delete ChatMessage ${this.id}`);
+      game.messages.delete(this.id);
+      for (const element of globalThis.document?.querySelectorAll?.(`.message[data-message-id="${this.id}"]`) ?? []) element.remove();
+      Hooks.callAll("deleteChatMessage", this, options, game.user.id);
+      return this;
     }
     // v12
     async getHTML() {
@@ -1409,8 +1424,11 @@
     // the user's Dice Configuration: a method per die size ("" or absent: the default method)
     game.settings.register("core", "diceConfiguration", { scope: "client", config: false, type: Object, default: {} });
     // headless (Node's tests): no DOM, so the chat log records what it would render
-    const chat = headless ? headlessChatLog : chatLog;
-    globalThis.ui = { notifications: { info: notify("info"), warn: notify("warn"), error: notify("error") }, chat };
+    const chat = { ...(headless ? headlessChatLog : chatLog), ...chatLogViews() };
+    // the sidebar: v13's `expanded` (collapsed: new messages are notified over the board),
+    // its pop-outs (none here)
+    const sidebar = { popouts: {}, ...(generation >= 13 ? { expanded: true } : {}) };
+    globalThis.ui = { notifications: { info: notify("info"), warn: notify("warn"), error: notify("error") }, chat, sidebar };
     world?.close();
     world = null;
     if (globalThis.BroadcastChannel && !headless) {
@@ -1441,6 +1459,25 @@
     ],
     shadowrun5e: [{ id: "dead", name: "EFFECT.StatusDead", img: "icons/svg/skull.svg" }],
   };
+
+  // the chat log's scrolling and notifications (v12/v13 ChatLog): isAtBottom (whether it
+  // is scrolled to the bottom: yes here, settable), scrollBottom(options) and
+  // notify(message, {existing, newMessage}) (v13: a message shown over the board while
+  // the sidebar is collapsed, a copy of `existing`, the log's element) — recorded
+  function chatLogViews() {
+    return {
+      isAtBottom: true,
+      element: globalThis.document?.getElementById?.("sidebar") ?? null,
+      async scrollBottom(options = {}) {
+        record.scrolled.push(options);
+      },
+      notify(message, { existing = null, newMessage = false } = {}) {
+        record.notified.push({ message: message.id, existing: existing?.dataset?.messageId ?? null, newMessage });
+        const box = globalThis.document?.getElementById?.("chat-notifications");
+        if (box && existing) box.append(existing.cloneNode(true));
+      },
+    };
+  }
 
   // Node's tests have no DOM: the chat log decides visibility as the real one and records it
   const headlessChatLog = {
@@ -1511,7 +1548,10 @@
     }
     game.dice3d = {
       showForRoll(roll, user, synchronize, users = null, blind = false, messageID = null, speaker = null) {
-        const call = { formula: roll.formula, user: user?.id, synchronize, users, blind, messageID, speaker };
+        const call = {
+          formula: roll.formula, user: user?.id, synchronize, users, blind, messageID, speaker,
+          results: roll.dice.flatMap((d) => d.results.map((r) => r.result)),
+        };
         // Dice So Nice 5 (Dice3D.js showForRoll): the CALLING user's "Only show my dice"
         // returns before show(), so nothing is sent to anyone, for another user's roll
         if (game.user?.flags?.["dice-so-nice"]?.settings?.onlyShowOwnDice && user !== game.user) {
@@ -1566,15 +1606,32 @@
       record.dice3d.push(entry);
       if (!entry.animated) return;
       message._dice3danimating = true;
+      // renderRolls: the dice of all the message's rolls in one throw (its world setting
+      // enabledSimultaneousRollForMessage, on by default; a term's options.rollOrder
+      // would split them otherwise, and the rolls here have none), then showMessage
+      entry.throws = 1;
       (async () => {
-        for (const _roll of message.rolls) await show(false);
+        await show(false);
         delete message._dice3danimating;
         entry.landed = true;
-        const shown = [...(globalThis.document?.querySelectorAll?.(`[data-message-id="${message.id}"]`) ?? []), ...(message._dsnHidden ?? [])];
-        for (const element of shown) element.classList.remove("dsn-hide");
-        delete message._dsnHidden;
-        Hooks.callAll("diceSoNiceRollComplete", message.id);
+        showMessage(message);
       })();
+    };
+    // Dice3D#renderRolls' showMessage: the class goes from the message's elements; v13's
+    // hidden copy among the chat notifications goes and, the sidebar collapsed, the
+    // message is notified again from the log's element; diceSoNiceRollComplete; the log
+    // scrolled to the bottom when it was there or the message is this user's
+    const showMessage = (message) => {
+      const selector = `.message[data-message-id="${message.id}"]`;
+      const shown = [...(globalThis.document?.querySelectorAll?.(selector) ?? []), ...(message._dsnHidden ?? [])];
+      for (const element of shown) element.classList.remove("dsn-hide");
+      delete message._dsnHidden;
+      globalThis.document?.querySelector?.(`#chat-notifications ${selector}`)?.remove();
+      if (ui.sidebar.expanded === false) {
+        ui.chat.notify(message, { newMessage: true, existing: ui.chat.element?.querySelector(`[data-message-id="${message.id}"]`) ?? null });
+      }
+      Hooks.callAll("diceSoNiceRollComplete", message.id);
+      if (ui.chat.isAtBottom || message.author === game.user.id) ui.chat.scrollBottom({ popout: false });
     };
     diceSoNiceHooks = [[renderHook, hideAnimating], ["createChatMessage", onCreate]];
     for (const [name, fn] of diceSoNiceHooks) Hooks.on(name, fn);

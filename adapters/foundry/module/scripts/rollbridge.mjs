@@ -26,7 +26,8 @@
 
 import { localizeRenderedCard, skipReplayedDice } from "./foundry/chat.mjs";
 import { addButtons } from "./foundry/buttons.mjs";
-import { animateWhisperedDice, hideWhileRolling } from "./foundry/dice.mjs";
+import { rootOf } from "./foundry/dom.mjs";
+import { animateWhisperedDice, hideWhileRolling, stopWhisperedDice } from "./foundry/dice.mjs";
 import { registerRelay, socketSender } from "./foundry/relay.mjs";
 import { FoundryClient } from "./foundry/client.mjs";
 import { registerCombat } from "./foundry/combat.mjs";
@@ -119,7 +120,7 @@ function onRenderChatMessage(message, html) {
     console.error(`rollbridge | ${error?.message ?? error}`);
   }
   try {
-    markLocalDice(message, html instanceof HTMLElement ? html : html?.[0]); // "local dice, not the server's"
+    markLocalDice(message, rootOf(html)); // "local dice, not the server's"
   } catch (error) {
     console.error(`rollbridge | ${error?.message ?? error}`);
   }
@@ -183,6 +184,7 @@ Hooks.on("createChatMessage", (message) => {
     console.error(`rollbridge | ${error?.message ?? error}`);
   }
 });
+Hooks.on("deleteChatMessage", (message) => stopWhisperedDice(message));
 
 // a message whose rolls took Foundry's own dice keeps a flag of it (localDice)
 Hooks.on("preCreateChatMessage", (message) => flagLocalDice(message));

@@ -24,6 +24,10 @@
 //   as Foundry keeps its combatant's; a new round in another order (SWADE deals
 //   every round) ends the old round's turns in the old order and begins the new
 //   round in the new one (`encounter.next` with `order`).
+// - The tracker follows a GM's undo or redo of an encounter event (trackerTurn):
+//   the server's encounter after it (the event's `table_after.encounter`) is
+//   the tracker's round and turn; none, round 0 (not begun). The tracker's order
+//   is its initiative, so an undone reorder is sent again at the next look.
 
 /** The combatants of an encounter: {order: [actor ids], left: [names left out]}. */
 export function encounterOrder(combatants) {
@@ -99,4 +103,24 @@ export function catchUp(encounter, { round, actor, order }, { back = false } = {
   if (steps > maxSteps(e)) return done({ key: "ROLLBRIDGE.Combat.OutOfStep", data: { steps } });
   for (let i = 0; i < steps; i++) next();
   return done();
+}
+
+/**
+ * Where the tracker goes to follow the server's `encounter` after an undo or
+ * redo: {round, turn} (Foundry's round, `offset` rounds after the encounter's;
+ * turn: the index in `combatants`, the tracker's turns as in encounterOrder,
+ * of the encounter's current actor), {round: 0, turn: 0} when no encounter
+ * runs, or null when the tracker is there already or the current actor has
+ * no combatant.
+ * @param {any} encounter  the server's encounter, or null
+ * @param {{round: number, actor: string | null}} tracker  its round (counted as the encounter counts them) and current actor
+ * @param {{actor: string | null}[]} combatants
+ * @param {number} offset
+ */
+export function trackerTurn(encounter, tracker, combatants, offset = 0) {
+  if (!Array.isArray(encounter?.order) || !encounter.order.length) return tracker.round > 0 ? { round: 0, turn: 0 } : null;
+  if (stepsTo(encounter, tracker.round, tracker.actor) === 0) return null;
+  const actor = encounter.current ?? encounter.order[encounter.turn];
+  const turn = combatants.findIndex((c) => c?.actor === actor);
+  return turn < 0 ? null : { round: Number(encounter.round) + offset, turn };
 }

@@ -11,13 +11,8 @@ import { errorText } from "../core/protocol.mjs";
 import { findActor, MODULE_ID } from "../core/state.mjs";
 import { foundryActors } from "./actors.mjs";
 import { askGM } from "./relay.mjs";
+import { rootOf } from "./dom.mjs";
 
-/** The card's DOM root in a rendered message (jQuery on v12, HTMLElement on v13). */
-export function rootOf(html) {
-  const Element = globalThis.HTMLElement;
-  if (Element && html instanceof Element) return html;
-  return html?.[0] ?? null;
-}
 
 /** What the buttons need from a message's flags.rollbridge, or null for another message. */
 export function cardOf(message) {

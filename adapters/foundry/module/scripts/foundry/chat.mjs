@@ -44,9 +44,11 @@ import { foundryActors } from "./actors.mjs";
 import { renderCard } from "../core/card.mjs";
 import { approvalCardHtml } from "../core/buttons.mjs";
 import { cardEvent, cardToLocalize, cardView, MODULE_ID, speakerFor } from "../core/state.mjs";
+import { rootOf } from "./dom.mjs";
 
-export function rebuildRolls(event) {
-  return (event.foundry?.rolls ?? []).map((json) => Roll.fromData(JSON.parse(JSON.stringify(json))));
+/** Foundry Rolls from the server's Roll JSON (copied: Roll.fromData keeps the objects it is given). */
+export function rollsOf(jsons) {
+  return (jsons ?? []).map((json) => Roll.fromData(JSON.parse(JSON.stringify(json))));
 }
 
 /**
@@ -62,7 +64,7 @@ export async function postCard(received, { locale = null, role = null, audience 
   const event = cardEvent(received); // the players' view of a public GM event
   const actors = foundryActors();
   const speaker = speakerFor(event.foundry?.speaker?.actor, actors, event.foundry?.speaker?.alias);
-  const rolls = rebuildRolls(event);
+  const rolls = rollsOf(event.foundry?.rolls);
   // who reads it (core/rollmode.mjs); without a word on it, a secret card is the GMs' alone
   const gms = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
   const readers = audience ?? { mode: secret ? "blindroll" : "publicroll", author: null, whisper: secret ? gms : [], blind: secret };
@@ -135,11 +137,6 @@ export async function postApprovalCard(event) {
   });
 }
 
-/** The card's DOM element in a rendered message (jQuery on v12, HTMLElement on v13). */
-function rootOf(html) {
-  if (html instanceof HTMLElement) return html;
-  return html?.[0] instanceof HTMLElement ? html[0] : null;
-}
 
 const localized = new WeakSet();
 

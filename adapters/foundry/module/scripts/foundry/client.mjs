@@ -641,34 +641,32 @@ export class FoundryClient {
     const posted = () => cardPosted(game.messages?.contents ?? [], event);
     if (this.writer && event.kind === "approval.requested" && !posted()) await postApprovalCard(event);
     if (shouldPostCard({ event, writer: this.writer, gmPresent, ownRequests: this.ownRequests }) && !posted()) {
-      const welcome = this.connection?.welcome;
       // a secret event's readers depend on its roll mode: a player's note may still be on
       // its way — but not for one that happened while this client was away (its note, if
       // any, is long gone: waiting would hold every later event up)
       const note = event.gm_only && !replayed
         ? await this.modes.wait(event.request)
         : this.modes.get(event.request);
-      const gms = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
-      const audience = cardAudience({ event, note, writer: game.user.id, gms });
-      // null: a player's self roll, whose card the roller's own client posts
-      if (audience) await postCard(event, { locale: welcome?.locale ?? null, role: welcome?.role ?? null, audience, replayed });
+      await this.#postOnce(event, { note, replayed });
     }
-    if (this.writer) await this.#postHookCards(event, replayed);
-    Hooks.callAll("rollbridge.event", event);
+    // the writer's cards of an encounter event's turn hooks, one per hook that shows
+    // something (core/hooks.mjs): public from the players' view, GM-only ones whispered
+    // to the GMs in the GM's view (core/rollmode.mjs)
+    if (this.writer) {
+      for (const card of hookCards(event, { role: this.connection?.welcome?.role ?? null })) await this.#postOnce(card, { replayed });
+    }
+    Hooks.callAll("rollbridge.event", event, { replayed });
   }
 
-  /** The writer's cards of an encounter event's turn hooks, one per hook that shows
-   * something (core/hooks.mjs), each posted once: public from the players' view,
-   * GM-only ones whispered to the GMs in the GM's view (core/rollmode.mjs). */
-  async #postHookCards(event, replayed) {
+  /** Post the card of `event` (an event's, or a turn hook's) to its readers
+   * (core/rollmode.mjs cardAudience) unless the world's chat has it already. */
+  async #postOnce(event, { note = null, replayed = false } = {}) {
+    if (cardPosted(game.messages?.contents ?? [], event)) return;
     const welcome = this.connection?.welcome;
-    const role = welcome?.role ?? null;
     const gms = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
-    for (const card of hookCards(event, { role })) {
-      if (cardPosted(game.messages?.contents ?? [], card)) continue;
-      const audience = cardAudience({ event: card, note: null, writer: game.user.id, gms });
-      await postCard(card, { locale: welcome?.locale ?? null, role, audience, replayed });
-    }
+    const audience = cardAudience({ event, note, writer: game.user.id, gms });
+    // null: a player's self roll, whose card the roller's own client posts
+    if (audience) await postCard(event, { locale: welcome?.locale ?? null, role: welcome?.role ?? null, audience, replayed });
   }
 
   async #saveCursor(cursor) {

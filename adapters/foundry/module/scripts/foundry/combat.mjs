@@ -13,6 +13,14 @@
 //   back to round 0, begun again    → encounter.end, then encounter.start
 //   the combat deleted (its end)    → encounter.end (with the setting off too)
 //
+// And back: a GM's undo or redo of an encounter event (a turn card's Undo) moves
+// the followed combat to the server's encounter after it (the event's
+// table_after.encounter: its round and current actor's turn; none: round 0),
+// without turn events (`turnEvents: false`); the look that follows finds the
+// tracker where the server is, so nothing is sent (the undone turn is not run
+// again). The tracker's order is its combatants' initiative: an undone reorder
+// is sent again at the next look.
+//
 // Foundry's hooks (foundry-vtt-types 12.331 / 13.340; v12 client/data/documents/
 // combat.js, v13 client/documents/combat.mjs): combatStart, combatTurn and
 // combatRound fire only on the client that moves the combat, before the update;
@@ -41,7 +49,7 @@
 // the module waits for it.
 
 import { setting } from "./settings.mjs";
-import { catchUp, encounterOrder } from "../core/combat.mjs";
+import { catchUp, encounterOrder, trackerTurn } from "../core/combat.mjs";
 import { errorText } from "../core/protocol.mjs";
 import { isOnTable, MODULE_ID, rollbridgeIdOf } from "../core/state.mjs";
 
@@ -85,6 +93,7 @@ export class CombatSync {
       ["updateCombatant", Hooks.on("updateCombatant", (combatant) => look(combatant?.parent))],
       ["deleteCombatant", Hooks.on("deleteCombatant", (combatant) => look(combatant?.parent))],
       ["deleteCombat", Hooks.on("deleteCombat", (combat) => this.deleted(combat))],
+      ["rollbridge.event", Hooks.on("rollbridge.event", (event, info) => this.undone(event, info))],
     ];
     return this;
   }
@@ -124,6 +133,33 @@ export class CombatSync {
     if (!combat || !this.client.writer) return null;
     this.seen.delete(combat.id);
     return this.#enqueue(() => this.#end(combat));
+  }
+
+  /**
+   * A rollbridge event (the client's hook rollbridge.event): a live undo or redo
+   * that changed the encounter moves the followed combat to it. Returns the
+   * queued work, or null.
+   */
+  undone(event, { replayed = false } = {}) {
+    if (!["undo", "redo"].includes(event?.kind) || replayed || !this.client.writer) return null;
+    if (!event.table_after || !("encounter" in event.table_after)) return null;
+    return this.#enqueue(() => this.#follow(event.table_after.encounter ?? null));
+  }
+
+  async #follow(encounter) {
+    const saved = this.#saved();
+    const combat = saved ? game.combats?.get(saved.id) : null;
+    if (!this.enabled || !combat) return;
+    const now = this.#state(combat);
+    const offset = Number(saved.offset) || 0;
+    const combatants = Array.from(combat.turns ?? []).map((c) => ({ actor: combatantActor(c) }));
+    const target = trackerTurn(encounter, { round: now.round - offset, actor: now.actor }, combatants, offset);
+    if (!target) return;
+    await combat.update(target, { turnEvents: false });
+    // the look this update queues compares with the server, not with the state before it
+    const moved = this.#state(combat);
+    this.seen.set(combat.id, { round: moved.round, turn: moved.turn, combatantId: moved.combatantId });
+    if (moved.round > 0) this.reset.delete(combat.id);
   }
 
   #enqueue(task) {

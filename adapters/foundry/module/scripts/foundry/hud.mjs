@@ -3,13 +3,8 @@
 
 import { tracksHtml } from "../core/card.mjs";
 import { panelFlags } from "../core/state.mjs";
+import { rootOf } from "./dom.mjs";
 
-// v13 hands an HTMLElement, v12 a jQuery object
-function rootOf(html) {
-  const Element = globalThis.HTMLElement;
-  if (Element && html instanceof Element) return html;
-  return html?.[0] ?? null;
-}
 
 // a removed actor draws nothing; an unlinked token draws only its own state (core/state.mjs)
 function panel(actor, className) {
