@@ -226,7 +226,9 @@ class RulesetHarness:
     def views(self, seq: int | None = None, *, locale: str = "en") -> tuple[JSON, JSON]:
         """An event (default: the latest) as the GM and as players see it, in ``locale``."""
         wanted = self.table.info.seq if seq is None else seq
-        (event,) = [e for e in self.events(wanted - 1) if e.seq == wanted]
+        later = self.events(wanted - 1)
+        self.table.recall(later)  # shown as it left the table, as live
+        (event,) = [e for e in later if e.seq == wanted]
         return (
             self.table.view_event(event, audience=Audience(True, locale)),
             self.table.view_event(event, audience=Audience(False, locale)),

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from rollbridge.plain import JSON, pack, unpack
 from rollbridge.text import Places, stored
+
+if TYPE_CHECKING:
+    from rollbridge.engine.redaction import Redaction
 
 __all__ = [
     "ROLES",
@@ -228,6 +231,11 @@ class Event:
     at: float | None = None
     #: Views already built, by audience; not stored.
     views: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: The table as this event left it, as its views depend on it (the settings and
+    #: who was a player's): set when it is staged, or walked back to when it is read
+    #: from the log (:mod:`rollbridge.engine.redaction`); None: shown as the table
+    #: is now. Not stored, not compared.
+    redaction: Redaction | None = field(default=None, repr=False, compare=False)
     #: The stored form packed (msgpack), made once; not compared.
     _packed: bytes | None = field(default=None, repr=False, compare=False)
     #: Its places trees (:meth:`places`), with and without private values; not compared.

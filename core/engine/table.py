@@ -42,6 +42,7 @@ from rollbridge.engine.model import (
     TableInfo,
     TableSnapshot,
 )
+from rollbridge.engine.redaction import Redaction, recall, ruleset_settings
 from rollbridge.engine.requests import Request
 from rollbridge.engine.views import (
     GM,
@@ -161,6 +162,12 @@ class Table:
         # cyclic garbage collector has that much less to walk at a busy server.
         self._history: dict[int, bytes] = {}
         self._keep_recent_history(history)
+        #: The redaction of the table as it is (:meth:`redaction`), made when needed.
+        self._redaction: Redaction | None = None
+        #: The first seq whose event left the table with the redaction it has now, as
+        #: far as this table knows (loaded: its latest seq): a retry or resume of a
+        #: later event needs no walk back through the log (:meth:`recall`).
+        self.redaction_from = self.info.seq
 
     # -- opening --------------------------------------------------------------
 
@@ -319,6 +326,8 @@ class Table:
         self.dice_segment = after.dice
         self.undo_stack = after.undo
         self.redo_stack = after.redo
+        self._redaction = None
+        self.redaction_from = self.info.seq
         self._history.update(after.history)
         self._keep_recent_history()
 
@@ -329,7 +338,34 @@ class Table:
 
     def npcs(self) -> frozenset[str]:
         """The actors no player controls."""
-        return frozenset(a for a, r in self.actors.items() if r.is_npc)
+        return self.redaction().npcs
+
+    def redaction(self) -> Redaction:
+        """The table as it is now, as event views depend on it (its ruleset settings,
+        who is a player's): made once, again after settings or actors changed."""
+        found = self._redaction
+        if found is None:
+            found = self._redaction = Redaction.of(ruleset_settings(self.settings), self.actors)
+        return found
+
+    def recall(self, events: Iterable[Event]) -> None:
+        """Give each of ``events`` (read back from the log) that has none the
+        redaction of its seq — the table as that event left it: the table's own from
+        :attr:`redaction_from` on, else walking back from the table now through
+        ``events``, which must then hold every event after it
+        (:func:`rollbridge.engine.redaction.recall`; one it cannot reach is shown as
+        the table is now)."""
+        now, epoch, latest = self.redaction(), self.info.epoch, self.info.seq
+        events = list(events)
+        walk = False
+        for event in events:
+            if event.redaction is None and event.epoch == epoch:
+                if self.redaction_from <= event.seq <= latest:
+                    event.redaction = now
+                else:
+                    walk = True
+        if walk:
+            recall(now, latest, epoch, events)
 
     def view_actor(self, actor_id: str, *, gm: bool, locale: str = "en") -> JSON:
         """One actor as the GM or everyone else sees it, its texts in ``locale``."""
@@ -355,14 +391,16 @@ class Table:
             audience = GM if gm else PLAYERS
         view = event.views.get(audience)
         if view is None:
+            # the table as the event left it (:mod:`rollbridge.engine.redaction`)
+            seen = event.redaction or self.redaction()
             view = event.views[audience] = self.call_ruleset(
                 lambda: event_view(
                     event,
                     audience=audience,
                     ruleset=self.ruleset,
-                    settings=self.ruleset_settings,
-                    controlled=self.controlled,
-                    npcs=self.npcs(),
+                    settings=seen.settings,
+                    controlled=seen.controlled,
+                    npcs=seen.npcs,
                 )
             )
         return view
@@ -462,14 +500,14 @@ class Table:
             if verifiable is not None:
                 segments.record_draws(draft, verifiable)
             replies = {self.reply_key(who, request.id): reply, **draft.replies}
-            self._stage(draft, replies)
+            after = self._stage(draft, replies)
         except BaseException:
             # a refusal may tell something of the dice it drew (a total past 64 bits,
             # a division by zero): the next request at this seq must not roll them
             if verifiable is not None:
                 segments.refused(self, verifiable)
             raise
-        return self._apply(draft, reply, replies)
+        return self._apply(draft, reply, replies, after)
 
     def check_role(self, request: Request, who: Principal) -> None:
         """:raises Forbidden: if ``who``'s role may not send this request type."""
@@ -481,7 +519,7 @@ class Table:
                 details={"type": request.type},
             )
 
-    def _stage(self, draft: Draft, replies: Mapping[str, JSON]) -> None:
+    def _stage(self, draft: Draft, replies: Mapping[str, JSON]) -> Redaction:
         """Check that everything the draft would apply can be stored and sent:
         pack its events, records and replies, show each event to every audience and
         encode the views for both frame kinds (between them the two codecs refuse
@@ -490,9 +528,7 @@ class Table:
 
         :raises InternalError: naming what could not be stored or shown.
         """
-        controlled = self._controlled_after(draft)
-        npcs = frozenset(a for a, r in self._actors_after(draft).items() if r.is_npc)
-        settings = draft.field("settings").get("ruleset") or {}
+        after = self._redact(draft)
         try:
             for record in draft.actors.values():
                 if record is not None:
@@ -509,16 +545,17 @@ class Table:
                         )(size=size, limit=self.max_event_bytes),
                         details={"size": size, "limit": self.max_event_bytes},
                     )
+                seen = event.redaction  # the table as the request leaves it
                 met = privates_met()
                 # the GM's and the players' data in one walk (both views need it)
                 pair = self.call_ruleset(
-                    lambda e=event: staged_data(
-                        e, ruleset=self.ruleset, settings=settings, controlled=controlled
+                    lambda e=event, r=seen: staged_data(
+                        e, ruleset=self.ruleset, settings=r.settings, controlled=r.controlled
                     )
                 )
                 for audience in STAGED_AUDIENCES:
                     if not audience.gm and shown_alike(
-                        event, self.ruleset, controlled, privates_met() != met
+                        event, self.ruleset, seen.controlled, privates_met() != met
                     ):
                         for kind in (None, "msgpack", "json"):  # one view serves both
                             key = GM if kind is None else (GM, kind)
@@ -527,13 +564,13 @@ class Table:
                             )
                         continue
                     view = self.call_ruleset(
-                        lambda e=event, a=audience, p=pair: event_view(
+                        lambda e=event, a=audience, p=pair, r=seen: event_view(
                             e,
                             audience=a,
                             ruleset=self.ruleset,
-                            settings=settings,
-                            controlled=controlled,
-                            npcs=npcs,
+                            settings=r.settings,
+                            controlled=r.controlled,
+                            npcs=r.npcs,
                             data=None if p is None else p[0] if a.gm else p[1],
                         )
                     )
@@ -542,6 +579,7 @@ class Table:
                     event.views[audience, "json"] = dumps_json(view, stored)
             for reply in replies.values():
                 pack(reply)
+            return after
         except NotPlain as exc:
             for event in draft.events:
                 event.forget_packed()
@@ -556,23 +594,30 @@ class Table:
                 event.forget_packed()
             raise
 
-    def _actors_after(self, draft: Draft) -> dict[str, ActorRecord]:
-        actors = dict(self.actors)
-        for actor_id, record in draft.actors.items():
-            if record is None:
-                actors.pop(actor_id, None)
-            else:
-                actors[actor_id] = record
-        return actors
+    def _redact(self, draft: Draft) -> Redaction:
+        """Give each of the draft's events its redaction: the table as the request
+        leaves it, walked back through its later events (a request's events seldom
+        change settings or actors; most requests share the table's own). Returns
+        the table's redaction after the draft."""
+        after = self.redaction()
+        if "settings" in draft.table_fields:
+            settings = ruleset_settings(draft.table_fields["settings"])
+            if settings != after.settings:
+                after = after._replace(settings=settings)
+        if draft.actors:
+            after = after.with_actors(
+                (a, None if r is None else not r.is_npc) for a, r in draft.actors.items()
+            )
+        events = draft.events
+        if len(events) == 1:  # nearly every request: the one event has the table's after
+            events[0].redaction = after
+        else:
+            recall(after, draft.next_seq - 1, self.info.epoch, events)
+        return after
 
-    def _controlled_after(self, draft: Draft) -> Callable[[str], bool]:
-        def controlled(actor_id: str) -> bool:
-            record = draft.actor(actor_id)
-            return record is not None and bool(record.controllers)
-
-        return controlled
-
-    def _apply(self, draft: Draft, reply: JSON, replies: dict[str, JSON]) -> Outcome:
+    def _apply(
+        self, draft: Draft, reply: JSON, replies: dict[str, JSON], redaction: Redaction
+    ) -> Outcome:
         """Apply a staged draft. Plain assignments: nothing here can fail."""
         changed: list[ActorRecord] = []
         removed: list[str] = []
@@ -592,6 +637,11 @@ class Table:
                 self.pending = value
             elif key == "dice":
                 self.dice_segment = value
+        if redaction is not self._redaction:  # the request changed what views depend on
+            self._redaction = redaction
+            self.redaction_from = min(
+                (e.seq for e in draft.events if e.redaction is redaction), default=self.info.seq + 1
+            )
         if draft.undo is not None or draft.redo is not None:  # undo or redo
             self.undo_stack = draft.undo if draft.undo is not None else self.undo_stack
             self.redo_stack = draft.redo if draft.redo is not None else self.redo_stack

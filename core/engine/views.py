@@ -123,9 +123,10 @@ def hides_for(
     controlled: Callable[[str], bool],
 ) -> Hides:
     """The players' ``hides(actor, aspect)`` for one event: a detail is hidden when
-    its actor is no player's (as the event's own records say, else as the table
-    says now: ``controlled``) and the ruleset does not reveal its aspect
-    (``settings``: the ruleset's own)."""
+    its actor is no player's (as the event's own records say, else ``controlled``:
+    as the table was at the event's seq, its
+    :class:`~rollbridge.engine.redaction.Redaction`) and the ruleset does not reveal
+    its aspect (``settings``: the ruleset's own, at that seq)."""
     owners: dict[str, bool] = {}
     for change in event.changes:
         record = change["after"] or change["before"]
@@ -205,9 +206,11 @@ def event_view(
     (``{"id": ..., "removed": true}`` for one removed). ``before`` records stay in
     the log; they never go out.
 
-    :param controlled: whether a player controls an actor now (for actors the
-        event itself does not record).
-    :param npcs: the actors no player controls, for a ruleset that still
+    :param settings: the ruleset's settings as the event left the table.
+    :param controlled: whether a player controlled an actor as the event left the
+        table (for actors the event itself does not record; see
+        :mod:`rollbridge.engine.redaction`).
+    :param npcs: the actors no player controlled then, for a ruleset that still
         overrides the deprecated :meth:`~rollbridge.contract.Ruleset.player_resolution`.
     :param data: the event's data as this audience sees it (private values hidden,
         texts rendered), when the caller built it already (:func:`staged_data`).

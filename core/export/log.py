@@ -90,8 +90,9 @@ def check_since(given: Any) -> int:
 class SessionLog:
     """A table as it stands, and its retained events after ``since``, in seq order.
 
-    :param table: the table engine, loaded from the store (its actors decide, as
-        for a resume, who controls whom).
+    :param table: the table engine, loaded from the store; each event is shown as
+        it left the table (its :attr:`~rollbridge.engine.model.Event.redaction`,
+        which :func:`read_log` gives it, as a resume does).
     :param events: the retained events with a seq above ``since``.
     :param since: the seq asked for (0: the whole retained log).
     """
@@ -177,5 +178,7 @@ def read_log(
         events = store.events_after(table_id, start)
         if events is not None:  # None: a commit pruned the log between the two reads
             kept = [e for e in events if e.seq <= latest and e.epoch == snapshot.info.epoch]
-            return SessionLog(Table(snapshot, ruleset, history), kept, since)
+            table = Table(snapshot, ruleset, history)
+            table.recall(kept)  # each event shown as it left the table, as it was live
+            return SessionLog(table, kept, since)
     raise StoreError(MOVING(table=repr(table_id)), details={"table": table_id})

@@ -539,18 +539,44 @@ class TableProtocol:
         seq = template.get("seq")
         delivery = (deliveries or {}).get(seq) if seq is not None else None
         if delivery is None:
-            read = ReadEvent(table_id=self.id, seq=seq)
-
-            def found(event: Event | None) -> Effects:
-                if event is None:
-                    note = {**message, "note": "the event has left the retained log"}
-                    return [self._reply(asker, note, None)]
-                return [self._embed(asker, message, Delivery(self.table, event), audience_name)]
-
-            read.on_result = found
-            read.on_error = self._read_failed(asker, f"reading event {seq}")
-            return [read]
+            return [self._read_answer(asker, message, seq, audience_name)]
         return [self._embed(asker, message, delivery, audience_name)]
+
+    def _read_answer(self, asker: _Asker, message: JSON, seq: int, audience_name: str) -> Read:
+        """Read the event a repeated request's reply names, to show it as the table
+        left it (:meth:`Table.recall`): the event alone when the table's redaction
+        holds from before it, else with every later event, to walk back through."""
+
+        def found(event: Event | None) -> Effects:
+            if event is None:
+                note = {**message, "note": "the event has left the retained log"}
+                return [self._reply(asker, note, None)]
+            return [self._embed(asker, message, Delivery(self.table, event), audience_name)]
+
+        table = self.table
+        if table.redaction_from <= seq <= table.info.seq:
+            read: Read = ReadEvent(table_id=self.id, seq=seq)
+            now, epoch = table.redaction(), table.info.epoch
+
+            def alone(event: Event | None) -> Effects:
+                if event is not None and event.redaction is None and event.epoch == epoch:
+                    event.redaction = now  # the table's then (and still, or at that seq)
+                return found(event)
+
+            read.on_result = alone
+            read.on_error = self._read_failed(asker, f"reading event {seq}")
+            return read
+        self._reading += 1
+        read = ReadEvents(table_id=self.id, after=seq - 1)
+
+        def walked(stored: list[Event] | None) -> Effects:
+            durable = self._recalled(self._read_done(stored))
+            event = durable[0] if durable and durable[0].seq == seq else None
+            return found(event)
+
+        read.on_result = walked
+        read.on_error = self._counting_error(self._read_failed(asker, f"reading event {seq}"))
+        return read
 
     def _embed(self, asker: _Asker, message: JSON, delivery: Delivery, name: str) -> Reply:
         audience = Audience.named(name, asker.locale)
@@ -596,7 +622,7 @@ class TableProtocol:
         epoch = self.table.info.epoch
 
         def then(stored: list[Event] | None) -> Effects:
-            durable = self._read_done(stored)
+            durable = self._recalled(self._read_done(stored))
             try:
                 if durable is None:
                     raise StoreError(
@@ -682,6 +708,14 @@ class TableProtocol:
             merged.setdefault(event.seq, event)
         return [merged[s] for s in sorted(merged)]
 
+    def _recalled(self, durable: list[Event] | None) -> list[Event] | None:
+        """``durable`` (read back from the log, :meth:`_read_done`), each event given
+        the redaction of its seq (:meth:`Table.recall`: walking back from the table,
+        through the events still being written too)."""
+        if durable:
+            self.table.recall([*durable, *self.writing])
+        return durable
+
     def view(
         self,
         gm: bool,
@@ -719,7 +753,7 @@ class TableProtocol:
             self._reading += 1
             read = ReadEvents(table_id=self.id, after=seq)
             read.on_result = lambda stored: self._welcome(
-                member, resume, self._read_done(stored), recovered=True
+                member, resume, self._recalled(self._read_done(stored)), recovered=True
             )
             asker = _Asker(member.origin, member, member.hello_id, member.locale,
                            gm=member.principal.is_gm)  # fmt: skip

@@ -432,6 +432,7 @@ class ClusterTable(TableProtocol):
             return effects
         if self._reading:
             self._since_read.extend(fresh)
+        self.table.recall(fresh)  # each shown as it left the table (it is at the last now)
         frames = self._frames([Delivery(self.table, event) for event in fresh])
         if frames:
             effects.append(Deliver(frames=frames))
