@@ -5,7 +5,7 @@ Rulesets import from here::
     from rollbridge.dice import DiceSource, roll_pool, count_successes
 """
 
-from rollbridge.dice.evaluate import RollResult, roll_formula
+from rollbridge.dice.evaluate import RollResult, prepare, roll_formula
 from rollbridge.dice.mechanics import (
     best_of,
     count_successes,
@@ -40,6 +40,7 @@ __all__ = [
     "count_successes",
     "keep",
     "parse",
+    "prepare",
     "reroll",
     "roll_compounding",
     "roll_die",

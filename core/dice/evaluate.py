@@ -69,6 +69,7 @@ __all__ = [
     "RollResult",
     "Term",
     "compile_formula",
+    "prepare",
     "roll_formula",
 ]
 
@@ -963,8 +964,9 @@ def compile_formula(formula: Formula) -> Callable[[DiceSource], RollResult]:
     """A function that rolls ``formula`` with a source and returns its result.
 
     A division by a divisor without dice that is 0 (``2d6/0``, ``1d6/(2-2)``) could
-    never be rolled: it is refused here, before any roll (:func:`~rollbridge.dice.notation.parse`
-    compiles what it parses, so parsing refuses it). Before drawing anything the
+    never be rolled: it is refused here, before any roll (:func:`prepare`, which
+    every roll calls first, so a formula that could only fail is refused before its
+    first die). Before drawing anything the
     function it returns checks that the source's per-request limit leaves room for
     the formula's dice (explosions aside); if a roll fails part-way (the limit, a
     divisor with dice that rolled 0, scripted dice that do not fit), a
@@ -1058,12 +1060,25 @@ def roll_formula(formula: str | Formula, source: DiceSource) -> RollResult:
         and the source's per-request result limit).
     :raises DiceScriptError: scripted dice that do not fit the roll.
     """
+    return prepare(formula)._run(source)  # type: ignore[union-attr]
+
+
+def prepare(formula: str | Formula) -> Formula:
+    """Dice notation parsed and compiled (each once: the parser caches formulas, and a
+    formula keeps what it compiled to), ready to roll with :func:`roll_formula`.
+
+    It checks everything that needs no dice: what :func:`~rollbridge.dice.notation.parse`
+    checks, and a division by a divisor without dice that is 0 (``2d6/0``,
+    ``1d6/(2-2)``), which could never be rolled. A request checked before it is held
+    (for the GM's approval, say) calls it, not ``parse``.
+
+    :raises NotationError: invalid notation, or a divisor without dice that is 0.
+    :raises DiceLimitExceeded: past a limit of the notation.
+    """
     if formula.__class__ is str and len(formula) <= MAX_FORMULA_LENGTH:  # type: ignore[arg-type]
         formula = _parse(formula)  # type: ignore[arg-type]  # the cache, directly
     elif formula.__class__ is not Formula:
         formula = parse(formula)  # type: ignore[arg-type]
-    run = formula._run  # type: ignore[union-attr]
-    if run is None:  # compiled once per parsed formula (the parser caches formulas)
-        run = compile_formula(formula)  # type: ignore[arg-type]
-        object.__setattr__(formula, "_run", run)
-    return run(source)
+    if formula._run is None:  # type: ignore[union-attr]
+        object.__setattr__(formula, "_run", compile_formula(formula))  # type: ignore[arg-type]
+    return formula  # type: ignore[return-value]

@@ -4,10 +4,12 @@
 :class:`Formula`: a tree of :class:`Num`, :class:`Dice`, :class:`Neg`,
 :class:`BinOp`, :class:`Group` (parentheses) and :class:`Call` (``floor(…)``)
 nodes. Parsing checks everything that can be checked without rolling — syntax,
-the limits, explosions or rerolls that could never stop, a division by a divisor
-without dice that is 0 (``2d6/0``, ``1d6/(2-2)``) — so a formula that parses can
-only fail at roll time on the per-request result limit of its dice source, a
-divisor with dice that rolled 0 (``1/(1d2-1)``) or a scripted die that does not fit.
+the limits, explosions or rerolls that could never stop. Compiling it
+(:func:`rollbridge.dice.evaluate.prepare`, which every roll does first) refuses a
+division by a divisor without dice that is 0 (``2d6/0``); so a formula that
+compiles can only fail at roll time on the per-request result limit of its dice
+source, a divisor with dice that rolled 0 (``1/(1d2-1)``) or a scripted die that
+does not fit.
 
 The grammar (whitespace allowed between tokens, not inside a dice term)::
 
@@ -653,21 +655,17 @@ def _parse(text: str) -> Formula:
             details={"length": len(text), "limit": MAX_FORMULA_LENGTH},
         )
     parser = _Parser(text)
-    formula = Formula(parser.parse(), parser.min_dice)
-    # compiled now, once per text: a constant divisor of 0 is refused with the rest
-    from rollbridge.dice.evaluate import compile_formula  # it imports this module
-
-    object.__setattr__(formula, "_run", compile_formula(formula))
-    return formula
+    return Formula(parser.parse(), parser.min_dice)
 
 
 def parse(formula: str) -> Formula:
     """Parse dice notation into a :class:`Formula` (cached).
 
     :raises NotationError: (``invalid_notation``) when the text is not valid
-        notation, describes a roll that could never stop (the message names the
-        problem and the character where it is) or divides by a divisor without
-        dice that is 0 (``2d6/0``: the formula is compiled as it is parsed).
+        notation or describes a roll that could never stop; the message names
+        the problem and the character where it is. (A divisor without dice that is
+        0, ``2d6/0``, is refused when the formula is compiled:
+        :func:`rollbridge.dice.evaluate.prepare`.)
     :raises DiceLimitExceeded: (``dice_limit``) past a limit: more than 999 dice
         in a term, more than 1,000,000 faces, a formula longer than 256
         characters, parentheses deeper than 32, more than 10,000 dice in all.

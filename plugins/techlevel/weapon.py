@@ -6,7 +6,7 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from rollbridge.dice import DiceSource, parse, roll_formula
+from rollbridge.dice import DiceSource, prepare, roll_formula
 from rollbridge.exceptions import NotationError
 
 from .messages import DAMAGE_DICE, DAMAGE_DICE_PART, INVALID, ROLL_GIVEN, ROLLED, ROLLED_ROUNDED
@@ -20,9 +20,10 @@ def roll_value(raw: Any) -> int:
 
 
 def parse_dice(formula: str) -> Any:
-    """The parsed damage expression (TL-1). :raises NotationError: naming ``params.dice``."""
+    """The damage expression, parsed and compiled (TL-1): a divisor without dice that is
+    0 is refused here, before any die. :raises NotationError: naming ``params.dice``."""
     try:
-        return parse(formula)
+        return prepare(formula)
     except NotationError as exc:
         problem = exc.text if exc.text is not None else exc.message
         raise NotationError(

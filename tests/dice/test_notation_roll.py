@@ -26,6 +26,7 @@ from rollbridge.dice.evaluate import (
     NumberTerm,
     OperatorTerm,
     ParentheticalTerm,
+    prepare,
 )
 from rollbridge.dice.notation import BinOp, Dice, Num
 from rollbridge.exceptions import (
@@ -514,10 +515,13 @@ def test_division_by_zero_rewinds_scripted_dice() -> None:
 @pytest.mark.parametrize(
     "formula", ["2d6/0", "2d6 / -0", "1d6/(2-2)", "3/(1/3*3-1)", "1d6/floor(1/2)", "1d6/abs(0)"]
 )
-def test_a_divisor_without_dice_that_is_zero_is_refused_when_parsed(formula: str) -> None:
-    """It could never be rolled: refused with the roll's message before any die."""
+def test_a_divisor_without_dice_that_is_zero_is_refused_when_compiled(formula: str) -> None:
+    """It could never be rolled: refused with the roll's message before any die, by
+    ``prepare`` (which a roll, an approval's check and techlevel's dice call first);
+    ``parse`` alone checks the notation."""
+    parse(formula)
     with pytest.raises(NotationError) as caught:
-        parse(formula)
+        prepare(formula)
     assert caught.value.code == "invalid_notation"
     text = str(caught.value.details["formula"])
     assert caught.value.message == f"{text!r} divides by zero"
@@ -537,7 +541,7 @@ def test_a_formula_built_without_parsing_is_checked_before_any_die() -> None:
 @pytest.mark.parametrize("formula", ["1/(1d2-1)", "1d6/(0*1d6)", "2d6/2", "1d6/(3-2)"])
 def test_a_divisor_with_dice_or_not_zero_parses(formula: str) -> None:
     """A divisor with dice may roll 0 (``0*1d6`` always does): that fails when rolled."""
-    parse(formula)
+    prepare(formula)
 
 
 class MaxDice(DiceSource):

@@ -2,7 +2,8 @@
 finding 2): at a table with approval on, a player's ``2d6 / 0`` — or a techlevel ``hit``
 with ``params.dice`` ``1d6/0`` — was checked only up to its first die, held as pending,
 and then every ``approve`` failed ``invalid_notation``: it took one of the player's
-pending slots until the GM rejected it. The formula is refused when it is parsed now."""
+pending slots until the GM rejected it. The formula is refused when it is compiled now,
+before any die (``rollbridge.dice.prepare``)."""
 
 from __future__ import annotations
 
