@@ -8,14 +8,14 @@ and compared (counts and a SHA-256 checksum); the exit status is 0 when every
 table matches, 1 on a mismatch or an error. The SQLite file is only read: stop
 the server that uses it first, so that no change is made after the copy. While a
 ``rollbridge serve`` holds the file's lock, ``migrate`` refuses (``database_in_use``)
-and writes nothing; while it runs, it holds that lock itself, so no ``serve`` starts
-on the file (:mod:`rollbridge.cli.serve_lock`).
+and writes nothing; while it runs, it holds that lock itself (making the lock file of
+a file never served, and removing it when done), so no ``serve`` starts on the file
+(:mod:`rollbridge.cli.serve_lock`).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -109,7 +109,7 @@ def _migrate(args: argparse.Namespace) -> int:
         return _move(args)
     finally:
         if lock is not None:
-            os.close(lock)
+            lock.release()
 
 
 def _move(args: argparse.Namespace) -> int:

@@ -5,23 +5,32 @@ serve`` of that file (docs/operations.md, "One server per database file").
 would refuse most requests with ``store_error``, each process's commits breaking the
 other's sequence. ``migrate`` holds it while it reads the file
 (:func:`hold_unserved`), refusing while a ``serve`` holds it: what that server
-commits after the copy would be lost. The ``table``, ``admin-token``, ``backup`` and
-``export`` commands take no lock: they run beside a server. The lock is an
-``flock`` of the file the database really is (symlinks resolved), so it goes with
-the process however it ends; where the system has no ``fcntl`` (Windows) nothing is
-locked, and a WARNING says so.
+commits after the copy would be lost. A file never served has no lock file yet:
+``migrate`` makes it, and removes it again when it is done (:meth:`Held.release`),
+so it leaves nothing beside the file. A process that opened a lock file just before
+``migrate`` removed it finds, once it has the lock, that the name is no longer that
+file, and takes the lock of the file the name now is. The ``table``,
+``admin-token``, ``backup`` and ``export`` commands take no lock: they run beside a
+server. The lock is an ``flock`` of the file the database really is (symlinks
+resolved), so it goes with the process however it ends; where the system has no
+``fcntl`` (Windows) nothing is locked, and a WARNING says so. Only ``flock``'s "held
+by another" errors mean the file is in use; any other (a file system without locks)
+is a ``store_error`` naming the lock file.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import logging
 import os
+from dataclasses import dataclass
 from typing import Any
 
 from rollbridge.exceptions import Conflict, StoreError
 from rollbridge.text import Messages
 
-__all__ = ["hold_unserved", "lock_database", "lock_path"]
+__all__ = ["Held", "hold_unserved", "lock_database", "lock_path"]
 
 log = logging.getLogger("rollbridge.store")
 
@@ -35,12 +44,17 @@ IN_USE = say(
 )
 # Translators: {path} the lock file; {error} the system's (English) reason.
 CANNOT_LOCK = say("cli.serve.cannot_lock", "cannot open the lock file {path}: {error}")
+# Translators: {path} the lock file; {error} the system's (English) reason, e.g. a file
+# system that cannot lock files.
+CANNOT_FLOCK = say("cli.serve.cannot_flock", "cannot lock the lock file {path}: {error}")
 # Translators: {path} the database; {lock} its lock file.
 SERVED = say(
     "cli.migrate.served",
-    "a rollbridge serve is running on {path} (it holds {lock}): stop it before migrating, "
-    "so that it changes nothing after the copy",
+    "a rollbridge serve is running on {path}, or another migrate reads it (it holds "
+    "{lock}): stop the serve before migrating, so that it changes nothing after the copy",
 )
+#: How often a lock file that another process removed meanwhile is opened again.
+_TRIES = 5
 
 
 def lock_path(db: str | os.PathLike[str]) -> str:
@@ -56,44 +70,67 @@ def lock_database(db: str | os.PathLike[str]) -> int | None:
         was locked (no ``fcntl``; the database's folder does not exist, which opening
         the store reports).
     :raises Conflict: another process holds it (``database_in_use``).
-    :raises StoreError: the lock file cannot be opened.
+    :raises StoreError: the lock file cannot be opened or locked.
     """
     fcntl = _fcntl(db, "a second serve")
     path = os.path.realpath(db)
     if fcntl is None or not os.path.isdir(os.path.dirname(path)):
         return None
-    descriptor = _open(lock_path(path), os.O_RDWR | os.O_CREAT)
-    if descriptor is not None and not _locked(fcntl, descriptor):
+    taken = _take(fcntl, lock_path(path))
+    if taken is None:
         raise Conflict(
             IN_USE(path=path, lock=lock_path(path)),
             code="database_in_use",
             details={"path": path},
         )
-    return descriptor
+    return taken[0]
 
 
-def hold_unserved(db: str | os.PathLike[str]) -> int | None:
+@dataclass(slots=True)
+class Held:
+    """The serve lock ``migrate`` holds (:func:`hold_unserved`)."""
+
+    #: The lock file's descriptor.
+    descriptor: int
+    #: The lock file.
+    path: str
+    #: Whether ``migrate`` made the lock file (the database was never served).
+    created: bool
+
+    def release(self) -> None:
+        """Let go: the lock file removed first if this process made it (still holding
+        the lock, so that no one takes it meanwhile), then closed."""
+        try:
+            if self.created:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self.path)
+        finally:
+            os.close(self.descriptor)
+
+
+def hold_unserved(db: str | os.PathLike[str]) -> Held | None:
     """Hold ``db``'s serve lock while ``migrate`` reads the file, so that no ``serve``
-    starts on it meanwhile; nothing is made beside the file (a database never served
-    has no lock file, and no server).
+    starts on it meanwhile. A database never served has no lock file: it is made, and
+    :meth:`Held.release` removes it.
 
-    :returns: the lock's file descriptor (closing it lets go), or None when there is
-        nothing to hold (no lock file, or no ``fcntl``).
-    :raises Conflict: a ``serve`` runs on the file (``database_in_use``).
-    :raises StoreError: the lock file cannot be opened.
+    :returns: the lock held (:meth:`Held.release` lets go), or None when there is
+        nothing to hold (no database file, which opening it reports; no ``fcntl``).
+    :raises Conflict: a ``serve`` (or another ``migrate``) holds it
+        (``database_in_use``).
+    :raises StoreError: the lock file cannot be opened or locked.
     """
     fcntl = _fcntl(db, "a running serve")
     path = os.path.realpath(db)
-    descriptor = None if fcntl is None else _open(lock_path(path), os.O_RDONLY)
-    if descriptor is None:
+    if fcntl is None or not os.path.isfile(path):
         return None
-    if not _locked(fcntl, descriptor):
+    taken = _take(fcntl, lock_path(path))
+    if taken is None:
         raise Conflict(
             SERVED(path=path, lock=lock_path(path)),
             code="database_in_use",
             details={"path": path},
         )
-    return descriptor
+    return Held(taken[0], lock_path(path), taken[1])
 
 
 def _fcntl(db: str | os.PathLike[str], against: str) -> Any:
@@ -106,22 +143,70 @@ def _fcntl(db: str | os.PathLike[str], against: str) -> Any:
     return fcntl
 
 
-def _open(path: str, flags: int) -> int | None:
-    """The lock file opened (read-only will do for ``flock``); None if it does not
-    exist and ``flags`` do not make it."""
+def _take(fcntl: Any, path: str) -> tuple[int, bool] | None:
+    """The lock file ``path`` (made if missing) locked without waiting: its descriptor
+    and whether this call made it; None if another process holds it.
+
+    :raises StoreError: it cannot be opened or locked.
+    """
+    for _ in range(_TRIES):
+        try:
+            descriptor, created = _open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL), True
+        except FileExistsError:
+            try:
+                descriptor, created = _open(path, os.O_RDONLY), False  # flock needs no more
+            except FileNotFoundError:
+                continue  # removed meanwhile (a migrate that made it ended): again
+        try:
+            if not _locked(fcntl, descriptor, path):
+                return None
+        except StoreError:
+            if created:  # nothing left behind by a lock that could not be taken
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path)
+            raise
+        if _is_named(descriptor, path):
+            return descriptor, created
+        os.close(descriptor)  # removed after it was opened: lock the file it now names
+    return None
+
+
+def _open(path: str, flags: int) -> int:
+    """The lock file opened. :raises FileExistsError: FileNotFoundError: as
+    ``os.open`` (for :func:`_take`); :raises StoreError: on any other error."""
     try:
         return os.open(path, flags, 0o600)
+    except (FileExistsError, FileNotFoundError):
+        raise
     except OSError as exc:
-        if isinstance(exc, FileNotFoundError) and not flags & os.O_CREAT:
-            return None
         raise StoreError(CANNOT_LOCK(path=path, error=exc.strerror or str(exc))) from None
 
 
-def _locked(fcntl: Any, descriptor: int) -> bool:
-    """Take the lock without waiting; False (the descriptor closed) if another holds it."""
+def _is_named(descriptor: int, path: str) -> bool:
+    """Whether ``path`` still names the open file ``descriptor``."""
+    opened = os.fstat(descriptor)
+    try:
+        named = os.stat(path)
+    except FileNotFoundError:
+        return False
+    return (opened.st_dev, opened.st_ino) == (named.st_dev, named.st_ino)
+
+
+#: What ``flock`` says when another process holds the lock (``EACCES``: some systems'
+#: ``fcntl`` locks).
+_HELD_ELSEWHERE = frozenset({errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES})
+
+
+def _locked(fcntl: Any, descriptor: int, path: str) -> bool:
+    """Take the lock without waiting; False (the descriptor closed) if another holds it.
+
+    :raises StoreError: ``flock`` failed otherwise (the descriptor closed).
+    """
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    except OSError as exc:
         os.close(descriptor)
-        return False
+        if exc.errno in _HELD_ELSEWHERE:
+            return False
+        raise StoreError(CANNOT_FLOCK(path=path, error=exc.strerror or str(exc))) from None
     return True

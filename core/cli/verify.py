@@ -64,8 +64,9 @@ NONE_SEEN = say(
 # Translators: {count} events; a chip rerolls dice of an earlier roll (docs/dice.md).
 CARRIED = say(
     "cli.verify.carried",
-    "{count} show dice of an earlier roll again (a chip's reroll) whose roll is not in "
-    "this log: those dice are not matched to it here, only the new ones are checked",
+    "{count} show dice of an earlier roll again (a chip's reroll) that this log cannot "
+    "match with that roll (its event is not in the log, is secret or shows no dice here, "
+    "is of an earlier epoch, or the chip does not name it): only their new dice are checked",
 )
 # Translators: {count} events; a chip rerolls dice of an earlier roll (docs/dice.md).
 CARRIED_MATCHED = say(

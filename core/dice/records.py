@@ -78,10 +78,13 @@ class DiceGroup:
     (:class:`rollbridge.text.Private`): the engine renders and hides them per audience.
     ``actor`` names the actor who rolled the dice where that is not the event's
     acting actor (a defender's resistance test): statistics count them for it.
+    ``roll`` is the ruleset's name for the roll the group shows (a wilddie roll
+    record's ``id``), where a later reroll may show it again.
     A group tagged ``reroll`` shows an earlier roll again with some dice rerolled (a
     chip): ``earlier`` is the seq of the event that showed that roll (its
-    resolution's :attr:`~rollbridge.contract.ActionContext.seq`), where
-    ``rollbridge verify`` matches the dice it shows again (docs/dice.md).
+    resolution's :attr:`~rollbridge.contract.ActionContext.seq`) and ``roll`` that
+    roll's name, where ``rollbridge verify`` matches the dice it shows again with that
+    event's group of the same actor and name (docs/dice.md).
     """
 
     label: Any  # str, or a rollbridge.text.Text
@@ -94,6 +97,7 @@ class DiceGroup:
     tags: tuple[str, ...] = field(default=())
     actor: str | None = None
     earlier: int | None = None
+    roll: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The group as plain data; absent facts are left out."""
@@ -108,11 +112,22 @@ class DiceGroup:
             data["actor"] = self.actor
         if self.earlier is not None:
             data["earlier"] = self.earlier
+        if self.roll is not None:
+            data["roll"] = self.roll
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DiceGroup:
-        """Rebuild a group from :meth:`to_dict` output."""
+        """Rebuild a group from :meth:`to_dict` output.
+
+        :raises ValueError: ``earlier`` is not a whole number (nor absent), or ``roll``
+            not a string.
+        """
+        earlier, roll = data.get("earlier"), data.get("roll")
+        if earlier is not None and (not isinstance(earlier, int) or isinstance(earlier, bool)):
+            raise ValueError(f"a dice group's earlier must be a seq, not {earlier!r}")
+        if roll is not None and not isinstance(roll, str):
+            raise ValueError(f"a dice group's roll must be a string, not {roll!r}")
         return cls(
             label=str(data["label"]),
             dice=tuple(Die.from_dict(d) for d in data.get("dice", ())),
@@ -123,5 +138,6 @@ class DiceGroup:
             note=str(data.get("note", "")),
             tags=tuple(data.get("tags", ())),
             actor=data.get("actor"),
-            earlier=data.get("earlier"),
+            earlier=earlier,
+            roll=roll,
         )

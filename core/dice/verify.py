@@ -16,8 +16,12 @@ each as a client got it (an ``event`` frame or the bare event) — and checks:
   total and line (``text``); a ``dice.drawn`` event's results must be its draws;
 * **carried dice**: a dice group that shows an earlier roll again with some dice
   rerolled (a chip: tagged ``reroll``) names the event that showed that roll
-  (``earlier``, its seq); where that event is in the log, the group's dice not
-  rolled anew must be one of its dice groups, die for die (:func:`carried_dice`);
+  (``earlier``, its seq) and the roll (``roll``, the ruleset's name for it); where
+  that event is in the log's current epoch, the group's dice not rolled anew must be
+  the dice of that event's group of the same actor that names the same roll, die for
+  die (:func:`carried_dice`, :func:`shown_groups`); an ``earlier`` that is no seq
+  before the chip's, or names an event of this epoch of a kind that shows no roll,
+  is a mismatch too;
 * **seeds**: no segment commits to a seed (of either stream) an earlier one did;
 * **epochs**: each epoch of the table (a ``welcome`` that names another one: a
   client's resume after a restore or a fence) has its own seqs and segments; an event
@@ -27,7 +31,9 @@ each as a client got it (an ``event`` frame or the bare event) — and checks:
 It tells apart what it could not check: dice a client or the GM supplied
 (``supplied``), events whose draws players do not see (``withheld``), secret
 events (``hidden``), segments not yet revealed, dice of an earlier roll a chip's
-reroll shows again whose earlier event is not in the log (``carried``), events
+reroll shows again that the log cannot match (``carried``: its event is not in the
+log, is secret or shows no dice groups, is of an earlier epoch and shows other dice,
+or the group names none), events
 rolled at a later attempt of their seq (``retried``), and the commitments it has
 from a ``welcome`` alone (``welcomed``: a client that joined mid-segment, an export
 that starts mid-segment), which the log cannot show were published before its
@@ -41,7 +47,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from rollbridge.dice.evaluate import roll_formula
 from rollbridge.dice.sources import ScriptedDice
@@ -53,11 +59,12 @@ __all__ = [
     "LogVerifier",
     "Problem",
     "Report",
+    "Shown",
     "carried_dice",
-    "carries_dice",
     "event_dice",
     "resolution_dice",
     "shown_dice",
+    "shown_groups",
     "verify_events",
 ]
 
@@ -179,8 +186,11 @@ class Report:
     #: drawing dice, docs/dice.md): a server could have chosen among attempts.
     retried: int = 0
     #: Verified resolutions that show dice of an earlier roll again (a chip's reroll:
-    #: a group tagged ``reroll``) whose earlier event is not in the log (or that name
-    #: none): those dice are not matched to the earlier roll.
+    #: a group tagged ``reroll``) that the log cannot match with that roll: its event
+    #: is not in the log, is a secret event's stand-in or shows no dice groups, is of
+    #: an earlier epoch and shows other dice (the same seq past where the epochs
+    #: part), or the group names no event (or no roll, where that event's groups
+    #: name theirs).
     carried: int = 0
     #: Verified resolutions whose carried dice were matched to the earlier roll's.
     carried_matched: int = 0
@@ -224,6 +234,11 @@ class Report:
         }
 
 
+#: The kinds of event that may show a roll a chip names: a resolution, an encounter
+#: event (its turn hooks'), and a secret event's stand-in.
+_ROLL_KINDS = ("resolution", "encounter.started", "encounter.turn", "hidden")
+
+
 def _place(problem: Problem) -> tuple[int, int]:
     return problem.position, problem.seq or 0
 
@@ -248,14 +263,13 @@ def _shown(entry: Mapping[str, Any], drawn: Counter[tuple[int, int]]) -> Iterato
     if entry.get("kind") == "roll":
         return shown_dice(data.get("roll"))
     if entry.get("kind") == "resolution":
-        given = data.get("dice")
-        groups = [g for g in given if isinstance(g, Mapping)] if isinstance(given, list) else []
+        groups = _dice_groups(data)
         untagged = [g for g in groups if "reroll" not in _tags(g)]
         old_rerolls = [r for g in untagged for r in _die_records(g) if "reroll" in _tags(r)]
         if old_rerolls and Counter(_results(old_rerolls)) == drawn:  # a chip, before tags
             rerolled = [r for g in groups for r in _die_records(g) if "reroll" in _tags(r)]
             return _results(rerolled)
-        return iter(resolution_dice(data))
+        return iter(_own_dice(groups))
     ordered = event_dice(entry.get("kind"), data)
     if ordered is not None:
         return iter(ordered)
@@ -269,60 +283,19 @@ def event_dice(kind: Any, data: Mapping[str, Any]) -> list[tuple[int, int]] | No
     other events (a ``roll`` is checked by evaluating its formula again)."""
     if kind == "resolution":
         return resolution_dice(data)
-    hooks = data.get("hooks")
-    if isinstance(hooks, list):
-        return [die for hook in hooks if isinstance(hook, Mapping) for die in resolution_dice(hook)]
-    return None
-
-
-def carries_dice(data: Mapping[str, Any]) -> bool:
-    """Whether a resolution shows dice of an earlier roll again (a group tagged
-    ``reroll`` with dice not tagged so): those dice its draws do not cover."""
-    return any(True for _ in carried_dice(data))
-
-
-def carried_dice(data: Mapping[str, Any]) -> Iterator[tuple[Any, Rolled]]:
-    """Each group of a resolution's ``data`` (or of its turn hooks') that shows an
-    earlier roll again (tagged ``reroll``), as the seq it names (``earlier``;
-    anything, as the log has it) and its dice not rolled anew (those not tagged
-    ``reroll``: the earlier roll's, the ones replaced included), in order."""
-    for group in _groups(data):
-        if "reroll" in _tags(group):
-            carried = [r for r in _die_records(group) if "reroll" not in _tags(r)]
-            if carried:
-                yield group.get("earlier"), _rolled(carried)
-
-
-def _groups(data: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
-    """The dice groups of a resolution's data, or of an encounter event's hooks."""
-    parts = [data]
-    hooks = data.get("hooks")
-    if isinstance(hooks, list):
-        parts += [hook for hook in hooks if isinstance(hook, Mapping)]
-    for part in parts:
-        given = part.get("dice")
-        if isinstance(given, list):
-            yield from (group for group in given if isinstance(group, Mapping))
-
-
-#: A dice group's dice as ``rollbridge verify`` compares them: each die's faces and
-#: every roll it made, in order.
-Rolled = tuple[tuple[int, tuple[int, ...]], ...]
-
-
-def _rolled(records: Iterable[Mapping[str, Any]]) -> Rolled:
-    return tuple(
-        (record["faces"], tuple(v for v in record["rolls"] if isinstance(v, int)))
-        for record in records
-    )
+    if not isinstance(data.get("hooks"), list):
+        return None
+    return [die for hook in _parts(data)[1:] for die in resolution_dice(hook)]
 
 
 def resolution_dice(data: Mapping[str, Any]) -> list[tuple[int, int]]:
     """The ``(faces, result)`` of every die a resolution's ``data`` shows as its own,
     in order: its dice groups' records, of a group tagged ``reroll`` (a chip) only the
     dice tagged ``reroll``. The contract: they are the dice it drew, as drawn."""
-    given = data.get("dice")
-    groups = [g for g in given if isinstance(g, Mapping)] if isinstance(given, list) else []
+    return _own_dice(_dice_groups(data))
+
+
+def _own_dice(groups: Iterable[Mapping[str, Any]]) -> list[tuple[int, int]]:
     records = []
     for group in groups:
         found = list(_die_records(group))
@@ -330,6 +303,88 @@ def resolution_dice(data: Mapping[str, Any]) -> list[tuple[int, int]]:
             found = [r for r in found if "reroll" in _tags(r)]
         records += found
     return list(_results(records))
+
+
+def _parts(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """What shows dice groups in an event's data: the data itself (a resolution's),
+    then each turn hook's result of an encounter event (``hooks``), in order."""
+    hooks = data.get("hooks")
+    if not isinstance(hooks, list):
+        return [data]
+    return [data, *(hook for hook in hooks if isinstance(hook, Mapping))]
+
+
+def _dice_groups(part: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The dice groups of a resolution's data, or of one turn hook's result."""
+    given = part.get("dice")
+    return [g for g in given if isinstance(g, Mapping)] if isinstance(given, list) else []
+
+
+#: A dice group's dice as ``rollbridge verify`` compares them: each die's faces and
+#: every roll it made, in order.
+Rolled = tuple[tuple[int, tuple[int, ...]], ...]
+
+
+class Shown(NamedTuple):
+    """A dice group as a chip's carried dice are matched with it: the actor who rolled
+    it (the group's ``actor``, else its resolution's or hook's), the roll it names
+    (``roll``: the ruleset's name for it; None: unnamed) and its dice."""
+
+    actor: Any
+    roll: Any
+    dice: Rolled
+
+
+def shown_groups(data: Mapping[str, Any]) -> list[Shown]:
+    """Every dice group of a resolution's ``data`` (or of its turn hooks'), in order."""
+    return [
+        _shown_group(part, group, _die_records(group))
+        for part in _parts(data)
+        for group in _dice_groups(part)
+    ]
+
+
+def carried_dice(data: Mapping[str, Any]) -> Iterator[tuple[Mapping[str, Any], Shown]]:
+    """Each group of a resolution's ``data`` (or of its turn hooks') that shows an
+    earlier roll again (tagged ``reroll``), with its dice not rolled anew (those not
+    tagged ``reroll``: the earlier roll's, the ones replaced included), in order: the
+    group itself (its ``earlier`` as the log has it) and those dice as :class:`Shown`."""
+    for part in _parts(data):
+        for group in _dice_groups(part):
+            if "reroll" in _tags(group):
+                carried = [r for r in _die_records(group) if "reroll" not in _tags(r)]
+                if carried:
+                    yield group, _shown_group(part, group, carried)
+
+
+def _shown_group(
+    part: Mapping[str, Any], group: Mapping[str, Any], records: Iterable[Mapping[str, Any]]
+) -> Shown:
+    actor = group.get("actor")
+    roller = actor if isinstance(actor, str) else part.get("actor")
+    return Shown(roller, group.get("roll"), _rolled(records))
+
+
+def _bound(shown: list[Shown], carried: Shown) -> bool | None:
+    """Whether ``carried`` (a chip's dice shown again) are the roll it names among an
+    event's groups ``shown``: True, False (a mismatch), or None (not bound to one: the
+    chip names no roll where the event's groups name theirs). Only the groups the
+    chip's actor rolled count; where they name their rolls, only the one named as the
+    chip names its (an event shown before groups named them: any of them)."""
+    mine = [group for group in shown if group.actor == carried.actor]
+    named = [group for group in mine if group.roll is not None]
+    if not named:
+        return any(group.dice == carried.dice for group in mine)
+    if carried.roll is None:
+        return None if any(group.dice == carried.dice for group in mine) else False
+    return any(group.dice == carried.dice for group in named if group.roll == carried.roll)
+
+
+def _rolled(records: Iterable[Mapping[str, Any]]) -> Rolled:
+    return tuple(
+        (record["faces"], tuple(v for v in record["rolls"] if isinstance(v, int)))
+        for record in records
+    )
 
 
 def shown_dice(data: Any) -> Iterator[tuple[int, int]]:
@@ -405,8 +460,10 @@ class LogVerifier:
         self._epoch: int | None = None
         self._position = 0
         #: The dice groups each resolution (or encounter event) of the log shows, by
-        #: seq, for the chips that show one of them again (:meth:`_carried`).
-        self._rolls: dict[int, list[Rolled]] = {}
+        #: epoch and seq, for the chips that show one of them again (:meth:`_carried`).
+        self._rolls: dict[tuple[int | None, int], list[Shown]] = {}
+        #: The kind of every event of the log, by epoch and seq (a chip naming one).
+        self._seen: dict[tuple[int | None, int], Any] = {}
         #: The log positions of events whose carried dice were matched, or not.
         self._matched: set[int] = set()
         self._unmatched: set[int] = set()
@@ -471,10 +528,6 @@ class LogVerifier:
         if not isinstance(table, Mapping) or not isinstance(table.get("id"), str):
             return
         epoch = table.get("epoch", welcome.get("epoch", 1))
-        if _whole(epoch) and self._epoch is not None and epoch != self._epoch:
-            # the new epoch shares the history up to its start, not the seqs after it
-            start = table.get("seq", welcome.get("seq"))
-            self._rolls = {s: r for s, r in self._rolls.items() if _whole(start) and s <= start}
         self._enter(epoch)
         self.known(table["id"], epoch if _whole(epoch) else 1, table.get("dice"))
 
@@ -507,6 +560,7 @@ class LogVerifier:
             self._problem(seq, "out_of_order", OUT_OF_ORDER(seq=seq, last=self._last_seq))
         self._last_seq = seq if self._last_seq is None else max(seq, self._last_seq)
         kind = entry.get("kind")
+        self._seen.setdefault((self._epoch, seq), kind)
         data = entry.get("data") if isinstance(entry.get("data"), Mapping) else {}
         if kind == "hidden":
             report.hidden += 1
@@ -544,27 +598,44 @@ class LogVerifier:
         return []
 
     def _carried(self, seq: int, data: Mapping[str, Any]) -> None:
-        """Match the dice a chip's group shows again (:func:`carried_dice`) with the
-        groups of the event it names, where that event is in the log; then keep this
-        event's groups for later chips."""
+        """Match the dice each chip's group shows again (:func:`carried_dice`) with the
+        roll it names (:meth:`_match`); then keep this event's groups for later chips."""
         matched = unmatched = False
-        for earlier, carried in carried_dice(data):
-            shown = self._rolls.get(earlier) if _whole(earlier) and earlier < seq else None
-            if (_whole(earlier) and earlier >= seq) or (shown is not None and carried not in shown):
-                # a roll the chip's event itself or a later one shows, or not that roll
-                wrong = CARRIED_MISMATCH(seq=seq, earlier=repr(earlier))
-                self._problem(seq, "carried_mismatch", wrong)
-            elif shown is None:  # names none, or an event not in this log (or hidden)
+        for group, carried in carried_dice(data):
+            found = self._match(seq, group, carried)
+            if found is None:
                 unmatched = True
-            else:
+            elif found:
                 matched = True
+            else:
+                earlier = repr(group.get("earlier"))
+                self._problem(seq, "carried_mismatch", CARRIED_MISMATCH(seq=seq, earlier=earlier))
         if unmatched:
             self._unmatched.add(self._position)
         elif matched:
             self._matched.add(self._position)
-        groups = [_rolled(_die_records(group)) for group in _groups(data)]
+        groups = shown_groups(data)
         if groups:
-            self._rolls[seq] = groups
+            self._rolls[(self._epoch, seq)] = groups
+
+    def _match(self, seq: int, group: Mapping[str, Any], carried: Shown) -> bool | None:
+        """Whether a chip's ``carried`` dice are the roll its ``group`` names: True,
+        False (a mismatch), or None (not matched: counted as ``carried``)."""
+        if "earlier" not in group:
+            return None  # a roll remembered without its event, or a log before ``earlier``
+        earlier = group["earlier"]
+        if not _whole(earlier) or not 0 < earlier < seq:
+            return False  # no seq, or the chip's own or a later one
+        here = (self._epoch, earlier)
+        if here in self._rolls:
+            return _bound(self._rolls[here], carried)
+        if here in self._seen:  # secret here, or no dice groups: else it shows no roll
+            return None if self._seen[here] in _ROLL_KINDS else False
+        # not in this epoch of the log: the same seq of an earlier epoch (a restored
+        # backup, a fence) is that roll up to where the epochs part, which the log
+        # does not say; past it, another event
+        older = (s for (e, at), s in self._rolls.items() if at == earlier and e != self._epoch)
+        return True if any(_bound(shown, carried) for shown in older) else None
 
     def _committed(self, seq: int, data: Mapping[str, Any]) -> None:
         number = data.get("segment")

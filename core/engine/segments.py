@@ -177,9 +177,7 @@ def verifiable_dice(table: Table, draft: Draft, request: Request) -> VerifiableD
     attempt = REFUSED_DRAWS.attempt(info.id, info.epoch, state.get("nonce", ""), info.seq)
     stream = stream_of(table, request)
     seed = _seed(table, state["segment"], state.get("nonce", ""), stream, _epoch_of(state))
-    dice = VerifiableDice(
-        seed, info.id, info.epoch, lambda: info.seq + len(draft.events) + 1, attempt=attempt
-    )
+    dice = VerifiableDice(seed, info.id, info.epoch, lambda: draft.next_seq, attempt=attempt)
     dice.stream = stream
     committed_in = _epoch_of(state)
     if state.get("restored") or committed_in not in (None, info.epoch):
@@ -273,7 +271,7 @@ def _open(ctx: RequestContext, number: int) -> None:
         "table": info.id,
         "epoch": info.epoch,
     }
-    at = info.seq + len(ctx.draft.events) + 1  # the seq this event gets
+    at = ctx.draft.next_seq  # the seq this event gets
     state = {"segment": number, "open": True, "commitment": digest,
              "gm_commitment": gm_digest, "since": at, "nonce": nonce,
              "epoch": info.epoch}  # fmt: skip

@@ -415,7 +415,11 @@ class Table:
     ) -> JSON:
         """The whole table as a viewer sees it (what ``welcome`` and ``state`` carry):
         now, or as it stood right after seq ``at``, walking back through ``later``
-        (every event after ``at``, any order); its texts in ``locale``.
+        (every event after ``at``, any order); its texts in ``locale``. The GM's view
+        of the table as it stands also has the requests waiting for approval
+        (``pending``) and whether undo and redo can be used (``can_undo``,
+        ``can_redo``); a view of an earlier seq leaves them out: the events after it
+        do not tell what they were then.
 
         :raises InvalidRequest: if ``at`` is in the future or events after it are missing.
         """
@@ -471,11 +475,19 @@ class Table:
                 ]
             ),
         }
-        if gm:
-            table["pending"] = [{"pending": key, **entry} for key, entry in self.pending.items()]
-            table["can_undo"] = bool(self.undo_stack)
-            table["can_redo"] = bool(self.redo_stack)
+        if gm and seq == self.info.seq:  # the table as it stands, not an earlier seq
+            table.update(self.gm_fields())
         return table
+
+    def gm_fields(self) -> JSON:
+        """What the GM's view of the table as it stands adds (:meth:`view`): the
+        requests waiting for approval (``pending``), and whether undo and redo can
+        be used (``can_undo``, ``can_redo``)."""
+        return {
+            "pending": [{"pending": key, **entry} for key, entry in self.pending.items()],
+            "can_undo": bool(self.undo_stack),
+            "can_redo": bool(self.redo_stack),
+        }
 
     # -- executing --------------------------------------------------------------
 

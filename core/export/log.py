@@ -27,6 +27,7 @@ from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.table import Table
 from rollbridge.exceptions import InvalidRequest, StoreError
 from rollbridge.protocol.members import Delivery, Member
+from rollbridge.protocol.table import described_ruleset, welcome_fields, welcome_message
 from rollbridge.text import Messages
 
 if TYPE_CHECKING:
@@ -119,15 +120,21 @@ class SessionLog:
 
     def welcome(self, audience: str, locale: str = "en") -> str | None:
         """The ``welcome`` frame a client of ``audience`` joining just before the first
-        event would have been sent (the table as it stood then, its ``epoch`` and
-        ``seq``), when a verifiable segment was open then; None otherwise.
+        event would have been sent (built as the protocol builds one,
+        :func:`~rollbridge.protocol.table.welcome_fields`: the table as it stood then,
+        its ``epoch`` and ``seq``; no ``hello`` answered, so its ``id`` is null), when a
+        verifiable segment was open then; None otherwise. A view of a past seq has no
+        ``pending``, ``can_undo`` or ``can_redo`` (:meth:`Table.view`).
 
         Such an export starts after the segment's ``dice.committed`` event (``since``,
         a pruned log, a restored backup): the frame's ``table.dice`` names the open
         segment and its commitments, which ``rollbridge verify`` reads from a
         ``welcome`` as it does from a client's own log (docs/dice.md).
 
-        :raises InternalError: if the ruleset fails to show an actor.
+        :raises InternalError: if the ruleset fails to show an actor or to describe
+            itself.
+        :raises InvalidRequest: if the events are not every event after the seq
+            before the first (``Table.view(at=…)``: events missing from ``events``).
         """
         if not self.events or self.table.dice_segment is None:
             return None  # nothing to check, or a table never verifiable
@@ -136,9 +143,9 @@ class SessionLog:
         if not (view["dice"] or {}).get("open"):
             return None
         member = self.member(audience, locale)
-        frame = member.encode({"type": "welcome", "protocol": 1, "role": member.principal.role,
-                               "locale": locale, "table": view, "epoch": view["epoch"],
-                               "seq": at})  # fmt: skip
+        described = self.table.call_ruleset(lambda: described_ruleset(self.table, locale))
+        fields = welcome_fields(member.principal, locale, view, described, at)
+        frame = member.encode(welcome_message(None, fields))
         return frame if isinstance(frame, str) else frame.decode("utf-8")
 
     def frames(self, audience: str, locale: str = "en") -> Iterator[str]:

@@ -77,7 +77,16 @@ from rollbridge.protocol.members import Delivery, Member, result_frame
 from rollbridge.stats import check_scope, table_stats
 from rollbridge.text import Hides, Messages
 
-__all__ = ["RECENT_REPLIES", "ReadRetained", "TableProtocol", "echo_id", "error_message"]
+__all__ = [
+    "RECENT_REPLIES",
+    "ReadRetained",
+    "TableProtocol",
+    "described_ruleset",
+    "echo_id",
+    "error_message",
+    "welcome_fields",
+    "welcome_message",
+]
 
 if TYPE_CHECKING:
     from rollbridge.stores.base import Store
@@ -190,6 +199,36 @@ class _Writing:
     outcome: Outcome
     generation: int
     waiting: dict[str, list[_Asker]] = field(default_factory=dict)
+
+
+def described_ruleset(table: Table, locale: str) -> JSON:
+    """The table's ruleset as a ``welcome`` describes it in ``locale`` (its actions and
+    their words; not its example sheets)."""
+    described = table.ruleset.describe(locale)
+    return {k: v for k, v in described.items() if k != "example_sheets"}
+
+
+def welcome_fields(
+    principal: Principal, locale: str, view: JSON, described: JSON, seq: int
+) -> JSON:
+    """What a ``welcome`` tells a member besides its backlog: who it is, the table as
+    it may see it (``view``, of seq ``seq``), the ruleset ``described``
+    (:func:`described_ruleset`)."""
+    return {
+        "role": principal.role,
+        "name": principal.name,
+        "locale": locale,
+        "table": view,
+        "ruleset": described,
+        "epoch": view["epoch"],
+        "seq": seq,
+    }
+
+
+def welcome_message(hello_id: Any, fields: JSON) -> JSON:
+    """The ``welcome`` message, answering the ``hello`` of id ``hello_id``
+    (:func:`welcome_fields`)."""
+    return {"type": "welcome", "id": hello_id, "protocol": 1, **fields}
 
 
 class TableProtocol:
@@ -725,7 +764,11 @@ class TableProtocol:
         locale: str = "en",
     ) -> JSON:
         """The table at the last durable seq, or at ``at`` given the durable
-        events after it (``durable``), its texts in ``locale``. :raises InvalidRequest:"""
+        events after it (``durable``), its texts in ``locale``. The GM's view at the
+        last durable seq has the table's ``pending``, ``can_undo`` and ``can_redo`` as
+        it stands (:meth:`Table.gm_fields`: the events of the changes still being
+        written follow it); one at an earlier seq has none (:meth:`Table.view`).
+        :raises InvalidRequest:"""
         target = self.durable_seq if at is None else at
         table = self.table
         if target == table.info.seq:
@@ -733,7 +776,10 @@ class TableProtocol:
         later = {e.seq: e for e in durable}
         for event in self.writing:
             later[event.seq] = event
-        return table.view(gm=gm, at=target, later=later.values(), locale=locale)
+        view = table.view(gm=gm, at=target, later=later.values(), locale=locale)
+        if gm and target == self.durable_seq:
+            view.update(table.gm_fields())
+        return view
 
     # -- members ------------------------------------------------------------------------
 
@@ -764,21 +810,14 @@ class TableProtocol:
         return self._welcome(member, resume, None)
 
     def welcome_fields(self, principal: Principal, locale: str = "en") -> JSON:
-        """What a ``welcome`` tells a member besides its backlog."""
+        """What a ``welcome`` tells a member besides its backlog (:func:`welcome_fields`:
+        the table at the last durable seq)."""
         described = self._described.get(locale)
         if described is None:  # a ruleset's words do not change while it is loaded
-            ruleset = self.table.ruleset.describe(locale)
-            described = {k: v for k, v in ruleset.items() if k != "example_sheets"}
+            described = described_ruleset(self.table, locale)
             self._described[locale] = described
-        return {
-            "role": principal.role,
-            "name": principal.name,
-            "locale": locale,
-            "table": self.view(principal.is_gm, locale=locale),
-            "ruleset": described,
-            "epoch": self.table.info.epoch,
-            "seq": self.durable_seq,
-        }
+        view = self.view(principal.is_gm, locale=locale)
+        return welcome_fields(principal, locale, view, described, self.durable_seq)
 
     def _welcome(
         self,
@@ -791,12 +830,8 @@ class TableProtocol:
         if member.gone:  # it left while its missed events were read
             return []
         try:
-            welcome: JSON = {
-                "type": "welcome",
-                "id": member.hello_id,
-                "protocol": 1,
-                **self.welcome_fields(member.principal, member.locale),
-            }
+            fields = self.welcome_fields(member.principal, member.locale)
+            welcome = welcome_message(member.hello_id, fields)
             if member.notes:
                 welcome["notes"] = list(member.notes)
             if resume is not None:

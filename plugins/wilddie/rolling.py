@@ -304,7 +304,8 @@ def group_for(
     group is tagged ``reroll``: it shows an earlier roll again, and only its dice
     tagged ``reroll`` were rolled now (what statistics and the dice verifier read);
     it names the event that showed that roll (``earlier``: the record's ``seq``),
-    where the dice verifier matches the others.
+    where the dice verifier matches the others. Every group names its roll (``roll``:
+    the record's ``id``), which binds a chip's group to the one it shows again.
     ``difficulty`` is the group's target as the resolution shows it (a
     :class:`~rollbridge.text.Private` Defense); None: the result's difficulty.
     """
@@ -338,6 +339,7 @@ def group_for(
         note=note,
         tags=("reroll",) if replaced else (),
         earlier=record.get("seq") if replaced else None,
+        roll=record.get("id"),
     )
 
 

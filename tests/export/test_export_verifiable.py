@@ -21,7 +21,9 @@ from rollbridge.cli.offline import offline_host
 from rollbridge.dice.sources import SeededDice
 from rollbridge.engine.model import Principal
 from rollbridge.offline import TableService
+from rollbridge.protocol.effects import Persist
 from rollbridge.stores.backup import backup
+from rollbridge.stores.memory import MemoryStore
 from rollbridge.stores.sqlite import SQLiteStore
 from tests.server.httpclient import get
 
@@ -272,3 +274,63 @@ async def test_an_http_export_of_a_pruned_log_verifies(make_tables, tmp_path, ca
     assert played["second"][0] <= first <= played["second"][-1]  # pruned mid-segment
     code, report = verify(capsys, tmp_path, lines)
     assert code == 0 and report["verified_events"] >= 1, report["problems"]
+
+
+# -- the first line is the protocol's welcome, of that seq ------------------------------
+
+
+def test_a_gm_exports_welcome_tells_nothing_of_a_later_seq(tmp_path, capsys):
+    """The GM's welcome line is the table as it stood before the first event: a
+    request made pending later, and a redo that an undo after it allowed, are not in
+    it. Before, it listed the table's ``pending``, ``can_undo`` and ``can_redo`` as
+    they stand now. A view of an earlier seq leaves them out (the events after it do
+    not tell them), as does the GM's ``state`` at an earlier seq; the table now has
+    them. The line is the protocol's own ``welcome`` (its fields, the ruleset's words)."""
+    path = tmp_path / "w.db"
+    with SQLiteStore(path) as store:
+        service = TableService(store, HOST)
+        service.create_table("t", "wilddie", table_id="t",
+                             settings={"verifiable": True, "approval": True})  # fmt: skip
+        sheet = HOST.ruleset("wilddie").example_sheets["Guard"]
+        guard = {"id": "guard", "name": "Guard", "sheet": sheet}
+        service.handle("t", {"type": "actor.create", "id": "a", "actor": guard}, GM)
+        service.handle("t", {"type": "resolve", "id": "g", "action": "trait", "actor": "guard",
+                             "params": {"trait": "notice"}}, GM)  # fmt: skip
+        at = service.table("t").info.seq
+        asked = service.handle("t", {"type": "roll", "id": "p", "formula": "1d6"}, PLAYER)
+        assert asked["status"] == "pending"
+        service.handle("t", {"type": "undo", "id": "u"}, GM)
+        now = service.handle("t", {"type": "state", "id": "s"}, GM)["table"]
+        then = service.handle("t", {"type": "state", "id": "s2", "at": at}, GM)["table"]
+        fields = service.protocol("t").welcome_fields(Principal("gm", "export", "export"))
+    assert [entry["id"] for entry in now["pending"]] == ["p"]
+    assert now["can_redo"] is True and now["can_undo"] is True
+    assert not {"pending", "can_undo", "can_redo"} & set(then)
+    lines = export(capsys, path, "--since", str(at), audience="gm")
+    welcome = json.loads(lines[0])
+    assert welcome["type"] == "welcome" and welcome["seq"] == at
+    assert not {"pending", "can_undo", "can_redo"} & set(welcome["table"])
+    assert welcome["table"] == then
+    assert set(welcome) == {"type", "id", "protocol", *fields}
+    assert welcome["id"] is None and welcome["ruleset"] == fields["ruleset"]
+    code, report = verify(capsys, tmp_path, lines)
+    assert code == 0, report["problems"]
+
+
+def test_a_gms_welcome_while_a_change_is_written_has_the_table_now():
+    """A live welcome is of the last durable seq, the changes still being written
+    following it as events: the GM's still lists the table's pending requests (the
+    web table follows them from there), not an earlier seq's nothing."""
+    service = TableService(MemoryStore(), HOST)
+    service.create_table("t", "bandits", table_id="t", settings={"approval": True})
+    service.handle("t", {"type": "roll", "id": "p", "formula": "1d6"}, PLAYER)
+    protocol = service.protocol("t")
+    effects = protocol.receive({"type": "roll", "id": "r", "formula": "1d6"}, GM)
+    assert any(isinstance(effect, Persist) for effect in effects)  # not written yet
+    assert protocol.durable_seq < protocol.table.info.seq
+    fields = protocol.welcome_fields(GM)
+    assert fields["seq"] == protocol.durable_seq
+    assert [entry["id"] for entry in fields["table"]["pending"]] == ["p"]
+    assert {"can_undo", "can_redo"} <= set(fields["table"])
+    at = protocol.table.view(gm=True, at=protocol.durable_seq, later=protocol.writing)
+    assert "pending" not in at  # the engine's view of an earlier seq has none

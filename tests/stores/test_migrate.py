@@ -549,9 +549,9 @@ def test_a_file_a_serve_runs_on_is_refused_and_backup_still_runs(played, redis_f
         real = played.db.resolve()
         assert (status, out) == (1, "")
         assert err == (
-            f"rollbridge: error: database_in_use: a rollbridge serve is running on {real} "
-            f"(it holds {real}.lock): stop it before migrating, so that it changes nothing "
-            "after the copy\n"
+            f"rollbridge: error: database_in_use: a rollbridge serve is running on {real}, "
+            f"or another migrate reads it (it holds {real}.lock): stop the serve before "
+            "migrating, so that it changes nothing after the copy\n"
         )
         target = RedisStore(redis.url, retain=RETAIN)
         try:
@@ -571,6 +571,38 @@ def test_a_file_a_serve_runs_on_is_refused_and_backup_still_runs(played, redis_f
         assert "or a migrate reading it (wait until it ends)" in err
     finally:
         assert held is not None
-        os.close(held)
+        held.release()
     status, out, err = migrate(played, redis.url, "--json")
     assert status == 0 and json.loads(out)["ok"], err
+
+
+def test_a_file_never_served_is_locked_while_it_moves_and_left_as_it_was(
+    played, redis_factory, monkeypatch
+):
+    """A file no ``serve`` ever ran on has no lock file: ``migrate`` makes it and holds
+    it while it reads, so a ``serve`` started meanwhile refuses (before, it took the
+    lock and ran beside the copy), then removes it: nothing is left beside the file."""
+    from rollbridge.cli import migrate as migrate_command
+    from rollbridge.cli.serve_lock import lock_database, lock_path
+
+    lock = Path(lock_path(played.db))
+    assert not lock.exists()
+    before = folder_state(played.db)
+    seen = []
+    move = migrate_command._move
+
+    def a_serve_starts_meanwhile(args):
+        seen.append(lock.exists())
+        with pytest.raises(Conflict) as caught:
+            lock_database(played.db)
+        seen.append(caught.value.code)
+        return move(args)
+
+    monkeypatch.setattr(migrate_command, "_move", a_serve_starts_meanwhile)
+    status, _out, err = migrate(played, redis_factory().url, "--json")
+    assert status == 0, err
+    assert seen == [True, "database_in_use"]
+    assert folder_state(played.db) == before  # the lock file it made is gone
+    served = lock_database(played.db)  # and the lock is free
+    assert served is not None
+    os.close(served)
