@@ -154,7 +154,7 @@ def _take(fcntl: Any, path: str) -> tuple[int, bool] | None:
             descriptor, created = _open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL), True
         except FileExistsError:
             try:
-                descriptor, created = _open(path, os.O_RDONLY), False  # flock needs no more
+                descriptor, created = _open_existing(path), False
             except FileNotFoundError:
                 continue  # removed meanwhile (a migrate that made it ended): again
         try:
@@ -180,6 +180,21 @@ def _open(path: str, flags: int) -> int:
         raise
     except OSError as exc:
         raise StoreError(CANNOT_LOCK(path=path, error=exc.strerror or str(exc))) from None
+
+
+def _open_existing(path: str) -> int:
+    """An existing lock file opened for reading and writing (an exclusive ``flock`` on
+    NFS, which Linux makes a POSIX lock, needs a descriptor open for writing), or for
+    reading only where this user may not write it (a local ``flock`` needs no more).
+    :raises FileNotFoundError: as :func:`_open`; :raises StoreError: otherwise."""
+    try:
+        return os.open(path, os.O_RDWR)
+    except PermissionError:
+        return _open(path, os.O_RDONLY)
+    except (FileExistsError, FileNotFoundError):
+        raise
+    except OSError:
+        return _open(path, os.O_RDWR)  # its error, as _open words it
 
 
 def _is_named(descriptor: int, path: str) -> bool:

@@ -15,7 +15,10 @@ stored):
   hold every actor record and the settings as they were. Only the events of the
   retained log are ever shown, and the retained log is every event from its first
   to the latest, so the walk is exact; an event it cannot reach (one whose later
-  events were not given) keeps none and is shown as the table is now.
+  events were not given) keeps none and is shown as the table is now. (The protocol
+  never passes such events: a read of the log that was out while the table was
+  loaded again is stale, :meth:`TableProtocol._read_done
+  <rollbridge.protocol.table.TableProtocol._read_done>`.)
 
 Settings are replaced, never changed in place, and so are the frozen sets here:
 a :class:`Redaction` shares them with the table and with other events.

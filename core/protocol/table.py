@@ -280,9 +280,12 @@ class TableProtocol:
         self._writes: list[_Writing] = []
         self._held: deque[_Held] = deque()
         self._holding = 0
-        #: Reads of the log in progress, and the events made durable meanwhile.
+        #: Reads of the log in progress, and the events made durable meanwhile; a
+        #: reload while they are out makes them stale (the events it skipped never
+        #: reached ``_since_read``), and each then answers as not reaching the log.
         self._reading = 0
         self._since_read: list[Event] = []
+        self._reads_stale = False
         #: Bumped at every reload; failures of older commits are handled already.
         self.generation = 0
         self.broken = False
@@ -529,6 +532,8 @@ class TableProtocol:
             self.writing = []
             self._keys = KeySet(keys)
             self._recent.clear()
+            if self._reading:  # they cannot hold what this load skipped over
+                self._reads_stale = True
             self.durable_seq = self.table.info.seq
             self.broken = False
             return [Reopened(table_id=self.id), *self._release()]
@@ -735,12 +740,15 @@ class TableProtocol:
 
     def _read_done(self, stored: list[Event] | None) -> list[Event] | None:
         """A read of the log came back: the durable events it and the events made
-        durable meanwhile hold, in seq order (None: it did not reach the log)."""
-        since = self._since_read
+        durable meanwhile hold, in seq order (None: it did not reach the log, or the
+        table was loaded again while it was out, so events between may be missing:
+        a resume is then welcomed with the table as it is, never with a gap)."""
+        since, stale = self._since_read, self._reads_stale
         self._reading -= 1
         if not self._reading:
             self._since_read = []
-        if stored is None:
+            self._reads_stale = False
+        if stored is None or stale:
             return None
         merged = {e.seq: e for e in stored if e.seq <= self.durable_seq}
         for event in since:

@@ -130,3 +130,35 @@ def test_flock_failing_otherwise_is_a_clear_error_not_a_running_serve(db, monkey
     assert not Path(lock).exists()  # what hold_unserved made is not left behind
     status, _out, err = run("serve", "--db", str(db), "--no-demo", "--port", "0")
     assert status == 1 and err.startswith("rollbridge: error: store_error: cannot lock ")
+
+
+def test_an_existing_lock_file_is_opened_for_writing_where_it_may_be(db, monkeypatch):
+    """An exclusive flock on NFS (a POSIX lock there) needs a descriptor open for
+    writing: the lock file is opened so; read-only only where this user may not write
+    it (review of 4 December: serve opened it read-only, refused on NFS every time)."""
+    os.close(lock_database(db))  # a serve that ran: the lock file stays
+    assert os.path.exists(lock_path(os.path.realpath(db)))
+    opened: list[int] = []
+    real_open = os.open
+
+    def recording(path, flags, *rest):
+        if str(path) == lock_path(os.path.realpath(db)):
+            opened.append(flags & (os.O_RDONLY | os.O_WRONLY | os.O_RDWR))
+        return real_open(path, flags, *rest)
+
+    monkeypatch.setattr(os, "open", recording)
+    held = lock_database(db)
+    assert opened and opened[-1] == os.O_RDWR
+    os.close(held)
+    opened.clear()
+
+    def refusing_writes(path, flags, *rest):
+        mine = str(path) == lock_path(os.path.realpath(db))
+        if mine and flags & os.O_RDWR and not flags & os.O_CREAT:
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return recording(path, flags, *rest)
+
+    monkeypatch.setattr(os, "open", refusing_writes)
+    held = lock_database(db)
+    assert held is not None and opened[-1] == os.O_RDONLY
+    os.close(held)

@@ -168,3 +168,41 @@ def test_a_table_knows_from_which_seq_its_redaction_holds():
     fresh = service.store.events_after("t", 2)
     table.recall([e for e in fresh if e.seq == 5])  # no walk needed: the table's own
     assert [e.redaction is table.redaction() for e in fresh] == [False, False, True, False]
+
+
+def test_a_resume_read_out_while_the_table_is_loaded_again_is_not_shown_with_a_gap():
+    """Review of the redaction (4 December): a player resumes from before an attack;
+    while its read of the log is out, a commit that landed is reported failed and the
+    table is loaded again, past the events the read holds. The read's events could
+    not be walked back to (the walk starts at the table's new seq) and were shown as
+    the table is now — the NPC's numbers a setting now reveals, hidden when it
+    happened — and the event between was never sent. Such a read is stale: the
+    resume is welcomed with the table as it is (``recovered: false``), no gap."""
+    service = sr2_table()
+    store = service.store
+    protocol = TableProtocol.open(LoadTable(table_id="t").run(store), HOST.rulesets,
+                                  dice=lambda: SeededDice("r:hit"))  # fmt: skip
+    carry(store, protocol.receive({**ATTACK, "id": "a"}, ALICE, "en"))  # seq 3, hidden
+    held: list[Persist] = []
+    carry(store, protocol.receive({**REVEAL, "id": "s"}, GM, "gm"), held)  # seq 4, held
+    bob = Member(Principal("player", "bob", "tok-bob"), kind="json", locale="en", origin="b")
+    reads: list[Read] = []
+    for effect in protocol.join(bob, {"epoch": 1, "seq": 2}):
+        (reads if isinstance(effect, Read) else []).append(effect)
+    (read,) = reads
+    stored = read.run(store)  # the missed events as the log holds them now: seq 3
+    (persist,) = held
+    store.commit(persist.table_id, persist.commit)  # it landed, but is reported failed
+    carry(store, persist.fail(RuntimeError("timed out")))  # the table is loaded again
+    out = carry(store, read.resume(stored))
+    welcome = next(
+        json.loads(frame)
+        for effect in out
+        if isinstance(effect, Deliver)
+        for to, frame in effect.frames
+        if to is bob and json.loads(frame)["type"] == "welcome"
+    )
+    assert welcome["resume"] == {"recovered": False, "missed": 0}
+    assert welcome["seq"] == 4
+    sent = [f for f in events_to(out, bob).values() if f["type"] == "event"]
+    assert sent == []  # nothing shown as the table is now
