@@ -76,14 +76,7 @@ def lock_database(db: str | os.PathLike[str]) -> int | None:
     path = os.path.realpath(db)
     if fcntl is None or not os.path.isdir(os.path.dirname(path)):
         return None
-    taken = _take(fcntl, lock_path(path))
-    if taken is None:
-        raise Conflict(
-            IN_USE(path=path, lock=lock_path(path)),
-            code="database_in_use",
-            details={"path": path},
-        )
-    return taken[0]
+    return _take_or_refuse(fcntl, path, IN_USE)[0]
 
 
 @dataclass(slots=True)
@@ -123,14 +116,8 @@ def hold_unserved(db: str | os.PathLike[str]) -> Held | None:
     path = os.path.realpath(db)
     if fcntl is None or not os.path.isfile(path):
         return None
-    taken = _take(fcntl, lock_path(path))
-    if taken is None:
-        raise Conflict(
-            SERVED(path=path, lock=lock_path(path)),
-            code="database_in_use",
-            details={"path": path},
-        )
-    return Held(taken[0], lock_path(path), taken[1])
+    descriptor, created = _take_or_refuse(fcntl, path, SERVED)
+    return Held(descriptor, lock_path(path), created)
 
 
 def _fcntl(db: str | os.PathLike[str], against: str) -> Any:
@@ -141,6 +128,19 @@ def _fcntl(db: str | os.PathLike[str], against: str) -> Any:
         log.warning("this system has no fcntl: %s is not locked against %s", db, against)
         return None
     return fcntl
+
+
+def _take_or_refuse(fcntl: Any, path: str, held: Any) -> tuple[int, bool]:
+    """The lock of the database ``path`` taken (:func:`_take`).
+
+    :raises Conflict: another process holds it (``database_in_use``, worded by the
+        message ``held``, given the database and its lock file).
+    """
+    taken = _take(fcntl, lock_path(path))
+    if taken is None:
+        raise Conflict(held(path=path, lock=lock_path(path)), code="database_in_use",
+                       details={"path": path})  # fmt: skip
+    return taken
 
 
 def _take(fcntl: Any, path: str) -> tuple[int, bool] | None:
