@@ -233,6 +233,11 @@ class ActionContext:
     :param seq: the seq of the event that will record this resolution (None where
         nothing is recorded: odds): a later reroll of this roll names it in its dice
         group (:attr:`~rollbridge.dice.records.DiceGroup.earlier`).
+    :param controls: where a player asks, the ids of the actor and targets that player
+        controls; None where the GM asks (who acts for every actor) or the caller does
+        not say (odds, tests). A choice that belongs to an actor (a stance, a spent
+        resource) is the GM's or its player's: refuse it from another player *before*
+        checking it, so that the refusal tells nothing of an NPC's sheet or state.
     """
 
     action: str
@@ -244,6 +249,7 @@ class ActionContext:
     by_gm: bool = True
     secret: bool = False
     seq: int | None = None
+    controls: frozenset[str] | None = None
 
     def actor_by_id(self, actor_id: str) -> Actor | None:
         """The actor or target with this id, if the request involves it."""

@@ -223,6 +223,11 @@ def resolve(ctx: RequestContext) -> JSON:
         by_gm=who.is_gm,
         secret=bool(fields.get("secret")),
         seq=ctx.draft.next_seq,  # the resolution's event: the next one (ctx.record)
+        controls=None
+        if who.is_gm
+        else frozenset(
+            a.id for a in (actor, *targets) if a is not None and who.name in a.controllers
+        ),
     )
     if not ctx.approved and table.needs_approval(who):
         # what the rules refuse before the dice (an unknown weapon, a spent pool) is

@@ -31,6 +31,7 @@ from .messages import (
     NO_PAIR,
     NO_PIERCE,
     NO_WOUND_INSTEAD,
+    NOT_YOUR_STANCE,
     PAIR_LOCKED,
     REDUCTION_NEEDS_GM,
     SELF_HARM,
@@ -46,13 +47,31 @@ __all__ = ["HarmPlan", "dual_wield_choice", "plan_harm", "resolve_harm"]
 
 
 def dual_wield_choice(
-    actor: Actor | None, state: Mapping[str, Any] | None, asked: str | None, field: str
+    actor: Actor | None,
+    state: Mapping[str, Any] | None,
+    asked: str | None,
+    field: str,
+    controls: frozenset[str] | None = None,
 ) -> tuple[str | None, bool]:
     """BD-4: the actor's two-weapon choice for this turn and whether it is new.
 
     No choice asked: this turn's earlier choice (if any) applies again. A choice needs
     two light weapons on the sheet, and cannot differ from one already made this turn.
+    It is the GM's or the actor's player's (``controls``: the actors a player asking
+    controls, None for the GM): another player's is refused before it is checked, so
+    that the refusal tells nothing of an NPC's weapons or stance.
     """
+    if (
+        asked is not None
+        and actor is not None
+        and controls is not None
+        and actor.id not in controls
+    ):
+        raise RuleViolation(
+            NOT_YOUR_STANCE(field=field, actor=actor.name),
+            code="stance_not_yours",
+            details={"field": f"params.{field}"},
+        )
     if actor is None or state is None:
         if asked is not None:
             raise InvalidParams(
@@ -137,10 +156,11 @@ def plan_harm(context: ActionContext) -> HarmPlan:
     if t_state.get("kind") == "extra" and t_state.get("out"):
         raise RuleViolation(TARGET_OUT(target=target.name), code="target_out")
     a_choice, a_new = dual_wield_choice(
-        attacker, a_state, params.get("attacker_dual_wield"), "attacker_dual_wield"
-    )
+        attacker, a_state, params.get("attacker_dual_wield"), "attacker_dual_wield",
+        context.controls,
+    )  # fmt: skip
     t_choice, t_new = dual_wield_choice(
-        target, t_state, params.get("target_dual_wield"), "target_dual_wield"
+        target, t_state, params.get("target_dual_wield"), "target_dual_wield", context.controls
     )
 
     terms: list[HarmTerm] = []

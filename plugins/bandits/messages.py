@@ -402,6 +402,11 @@ PAIR_LOCKED = {
         "{actor} already chose +1 armour this turn and cannot change it (BD-4)",
     ),
 }
+# Translators: {field} is the request's field (target_dual_wield), left as it is.
+NOT_YOUR_STANCE = say(
+    "refused.not_your_stance",
+    "params.{field}: only the GM or {actor}'s player chooses {actor}'s two-weapon stance (BD-4)",
+)
 SELF_HARM = say("refused.self_harm", "targets: the attacker and the harmed target must differ")
 NO_PIERCE = say(
     "refused.no_pierce", "params.pierce: name the attacker as the actor, or give its Pierce"

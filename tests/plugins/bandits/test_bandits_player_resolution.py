@@ -221,3 +221,44 @@ def test_turn_hooks_show_an_npcs_state_with_show_npc_details():
         assert player["data"] == gm["data"]
     state = hook(views_[-1][1], "on_turn_end")["outcome"]["state"]
     assert state["dead"] is True and state["dying_turn_started"] is False
+
+
+# -- BD-4's stance is the GM's or the actor's player's (review of 4 December 2026) ------
+
+
+def refusal(harness: RulesetHarness, who, **params: Any) -> tuple[str, str]:
+    """The code and message of a ``harm`` Ana deals to the target, as ``who`` asks."""
+    from rollbridge.exceptions import RollbridgeError
+
+    before = copy.deepcopy({a: harness.state(a) for a in ("ana", "guard", "boss")})
+    try:
+        harness.resolve("harm", actor="ana", targets=[params.pop("target")],
+                        params={"direction": "dealt", **params}, who=who, dice=[3, 4])  # fmt: skip
+    except RollbridgeError as refused:
+        assert {a: harness.state(a) for a in before} == before  # nothing changed
+        return refused.code, refused.message
+    return "done", ""
+
+
+def test_a_player_cannot_choose_an_npcs_stance_and_learns_nothing_from_trying():
+    """Before, a player naming an NPC target's BD-4 choice was refused
+    ``no_two_light_weapons`` (the NPC carries no pair: its sheet) or
+    ``dual_wield_locked`` (its stance this turn: its state), or it was applied. Now the
+    choice is the GM's or the actor's player's: refused before it is checked, alike
+    for an NPC with or without a pair."""
+    from rollbridge.testing import GM, PLAYER
+
+    armed = {**BOSS, "two_light_weapons": True}
+    for boss in (BOSS, armed):
+        harness = table()
+        harness.request({"type": "actor.update", "actor": "boss", "sheet": boss})
+        code, message = refusal(harness, PLAYER, target="boss", target_dual_wield="armour")
+        assert code == "stance_not_yours" and "two_light_weapons" not in message
+        assert "params.target_dual_wield" in message
+    # the GM may choose it (refused by the rules only when they refuse it)
+    harness = table()
+    assert refusal(harness, GM, target="boss", target_dual_wield="armour")[0] == (
+        "no_two_light_weapons"
+    )
+    # a player chooses for its own actor
+    assert refusal(table(), PLAYER, target="guard", attacker_dual_wield="pierce") == ("done", "")
