@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from rollbridge.dice.evaluate import roll_formula
-from rollbridge.dice.sources import ScriptedDice
+from rollbridge.dice.sources import MAX_FACES, ScriptedDice
 from rollbridge.dice.verifiable import derive
 from rollbridge.exceptions import RollbridgeError
 from rollbridge.text import Messages, Text
@@ -730,7 +730,10 @@ class LogVerifier:
             if (
                 not isinstance(drawn, list)
                 or not all(
-                    isinstance(d, list) and len(d) == 2 and all(isinstance(x, int) for x in d)
+                    isinstance(d, list)
+                    and len(d) == 2
+                    and all(_whole(x) for x in d)
+                    and 1 <= d[0] <= MAX_FACES  # 0 faces, or past 2**64, derives no die
                     for d in drawn
                 )
                 or not (_whole(attempt) and attempt >= 0)

@@ -1052,3 +1052,15 @@ def test_a_log_with_junk_data_or_dice_fields_is_checked_not_a_traceback(junk):
     events[2]["data"] = junk
     welcome = {"type": "welcome", "table": {"id": "t", "epoch": 1, "dice": junk}}
     verify_events([welcome, *events])  # whatever it finds is a problem in the report
+
+
+@pytest.mark.parametrize("faces", [0, -6, 2**70, True, 1_000_001])
+def test_draws_of_faces_no_die_has_are_a_problem_not_a_hang(faces):
+    """A log's ``draws`` naming a die of 0 faces divided by zero, and one of more than
+    2**64 faces never ended (rejection sampling found no word under a cutoff of 0):
+    ``verify`` of a hostile log must answer (found by mutating real logs, 4 December)."""
+    events = revealed_log()
+    drawn = next(e for e in events if (e.get("data") or {}).get("draws"))
+    drawn["data"]["draws"]["dice"][0][0] = faces
+    report = verify_events(events)
+    assert "bad_event" in [p.code for p in report.problems]
