@@ -121,6 +121,7 @@ class TableService:
                 dice=self.dice,
                 dice_key=self.dice_key,
                 clock=self.clock,
+                retain=self.store.retain,
             )
             self._open[table_id] = protocol
         return protocol

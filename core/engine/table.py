@@ -137,6 +137,12 @@ class Table:
     #: <rollbridge.engine.model.Event.at>`). Without one, events carry no time; the
     #: engine itself never reads a clock.
     clock: Callable[[], float] | None = None
+    #: How many events the store keeps in its log (its driver sets it from the
+    #: store's ``retain``): an undo or redo entry older than that is dropped after
+    #: each request, as a load of the table drops it (its event has left the log, or
+    #: will at the store's next prune), so that the table here and the table loaded
+    #: again offer the same undo. None: entries are kept while they fit the stack.
+    retain: int | None = None
 
     def __init__(
         self,
@@ -663,9 +669,13 @@ class Table:
                 self._history[event.seq] = event.packed()
                 self.redo_stack = []
         del self.undo_stack[:-UNDO_DEPTH]
-        self._keep_recent_history()
         if draft.events:
             self.info.seq = draft.events[-1].seq
+        if self.retain is not None:  # as a load finds them: above seq - retain
+            floor = self.info.seq - self.retain
+            self.undo_stack = [s for s in self.undo_stack if s > floor]
+            self.redo_stack = [s for s in self.redo_stack if s > floor]
+        self._keep_recent_history()
         commit = Commit(
             events=draft.events,
             actors=changed,

@@ -256,17 +256,20 @@ class TableProtocol:
         odds_bounds: Bounds = SERVER_BOUNDS,
         dice_key: DiceKey | None = None,
         clock: Callable[[], float] | None = None,
+        retain: int | None = None,
     ) -> None:
-        self.table = table
         #: The driver's clock (seconds since the Unix epoch): each event's ``at``.
-        self.clock = table.clock = clock
+        self.clock = clock
         #: The server's key of verifiable dice (:mod:`rollbridge.dice.verifiable`).
-        self.dice_key = table.dice_key = dice_key
+        self.dice_key = dice_key
         #: What one ``odds`` request may compute (:mod:`rollbridge.odds.bounds`).
         self.odds_bounds = odds_bounds
         self.dice = dice
         self.admit = admit
-        self.max_event_bytes = table.max_event_bytes = max_event_bytes
+        self.max_event_bytes = max_event_bytes
+        #: The events the store keeps (its ``retain``): how far back undo reaches.
+        self.retain = retain
+        self.table = self.adopt(table)
         #: The most bytes of missed events a resume is sent; beyond, the member is
         #: welcomed with the table as it is now (``recovered: false``).
         self.backlog_limit = backlog_limit
@@ -515,6 +518,15 @@ class TableProtocol:
         self._held.append(held)
         return [] if self._holding else self._reload()
 
+    def adopt(self, table: Table) -> Table:
+        """``table``, given what this driver sets on each table it runs: the limit
+        of an event's size, the dice key, the clock, the store's retained log."""
+        table.max_event_bytes = self.max_event_bytes
+        table.dice_key = self.dice_key
+        table.clock = self.clock
+        table.retain = self.retain
+        return table
+
     def _reload(self) -> Effects:
         """Load the table again from the store; requests wait meanwhile."""
         self._holding += 1
@@ -524,11 +536,8 @@ class TableProtocol:
             self._holding -= 1
             # (snapshot, history, keys), or with ``retained`` (Table's keyword) fourth
             snapshot, history, keys, *retained = result
-            self.table = Table(snapshot, self.table.ruleset, history,
-                               retained=retained[0] if retained else None)  # fmt: skip
-            self.table.max_event_bytes = self.max_event_bytes
-            self.table.dice_key = self.dice_key
-            self.table.clock = self.clock
+            self.table = self.adopt(Table(snapshot, self.table.ruleset, history,
+                                          retained=retained[0] if retained else None))  # fmt: skip
             self.writing = []
             self._keys = KeySet(keys)
             self._recent.clear()

@@ -138,6 +138,7 @@ class Server:
             max_event_bytes=limits.max_event_bytes,
             dice_key=self.dice_key,
             clock=time.time,
+            retain=store.retain,
             # half the outbox, the welcome counted: room is left for the live frames
             backlog_limit=buffer_limit // 2,
         )

@@ -369,10 +369,8 @@ class ClusterTable(TableProtocol):
         if info.epoch == self.table.info.epoch and info.seq <= self.durable_seq:
             return self._unpark()
         before, epoch = self.durable_seq, self.table.info.epoch
-        self.table = Table(snapshot, self.table.ruleset, history, retained=retained)
-        self.table.max_event_bytes = self.max_event_bytes
-        self.table.dice_key = self.dice_key
-        self.table.clock = self.clock  # the times of events it makes if it takes over
+        # with the clock, key and limits for the events it makes if it takes over
+        self.table = self.adopt(Table(snapshot, self.table.ruleset, history, retained=retained))
         self._keys = KeySet(keys)
         self._recent.clear()
         self.writing = []

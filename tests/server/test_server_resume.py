@@ -100,3 +100,17 @@ async def test_msgpack_and_json_are_answered_in_kind(tables, binary):
     peer, welcome = await tables.join("sr2", "observer", binary=binary)
     assert isinstance(peer.frames[0], bytes if binary else str)
     assert welcome["role"] == "observer"
+
+
+async def test_undo_reaches_as_far_back_running_as_after_a_restart(make_tables):
+    # docs/engine.md, "Undo and redo": an entry older than the retained log is dropped
+    world = await make_tables(retain=3)
+    gm, _ = await world.join("tally", "gm")
+    await gm.request({"type": "resolve", "action": "hit", "targets": ["guard"], "dice": [5]})
+    for _ in range(3):  # the hit is now more than `retain` seqs old
+        await roll(gm, "1d6")
+    running = (await gm.request({"type": "state"}))["table"]
+    assert (await gm.request({"type": "undo"}))["code"] == "nothing_to_undo"
+    await make_tables.restart(world)
+    gm, welcome = await world.join("tally", "gm")
+    assert running["can_undo"] is welcome["table"]["can_undo"] is False
