@@ -10,14 +10,19 @@ stored):
 
 * the engine gives each event it stages the table as the request left it
   (:meth:`Table.execute <rollbridge.engine.table.Table.execute>`);
-* an event read back from the log gets it by walking back from the table as it is
-  now through the events after it (:func:`recall`): each event's ``before`` sides
-  hold every actor record and the settings as they were. Only the events of the
-  retained log are ever shown, and the retained log is every event from its first
-  to the latest, so the walk is exact; an event it cannot reach (one whose later
-  events were not given) keeps none and is shown as the table is now. (The protocol
-  never passes such events: a read of the log that was out while the table was
-  loaded again is stale, :meth:`TableProtocol._read_done
+* an event read back from the log gets it by walking back through the events after
+  it (:func:`recall`) from the first event that left the table as it is now (a
+  :class:`Held`: :meth:`Table.held <rollbridge.engine.table.Table.held>`), whose
+  redaction is the table's: each event's ``before`` sides hold every actor record
+  and the settings as they were. The walk needs only the events from the one
+  wanted to that first one — a repeated request reads just those
+  (:class:`~rollbridge.protocol.effects.ReadEvents` with ``until``), not the rest of
+  the log. Only the events of the retained log are ever shown, and the retained
+  log is every event from its first to the latest, so the walk is exact; an event
+  it cannot reach (one whose later events were not given) keeps none and is shown
+  as the table is now. (The protocol never passes such events: a read of the log
+  that was out while the table was loaded again is stale,
+  :meth:`TableProtocol._read_done
   <rollbridge.protocol.table.TableProtocol._read_done>`.)
 
 Settings are replaced, never changed in place, and so are the frozen sets here:
@@ -34,7 +39,7 @@ from rollbridge.plain import JSON
 if TYPE_CHECKING:
     from rollbridge.engine.model import Event
 
-__all__ = ["EMPTY_SETTINGS", "Redaction", "recall", "ruleset_settings"]
+__all__ = ["EMPTY_SETTINGS", "Held", "Redaction", "recall", "ruleset_settings"]
 
 #: The ruleset settings of a table that has none (shared, never changed).
 EMPTY_SETTINGS: Mapping[str, Any] = {}
@@ -105,12 +110,41 @@ def _owned(changes: list[JSON]) -> Iterator[tuple[str, bool | None]]:
         yield change["actor"], None if record is None else bool(record.get("controllers"))
 
 
+class Held(NamedTuple):
+    """A table's redaction and the events that left the table with it: every event
+    of ``epoch`` from ``first`` to ``last``. It stays true of those events whatever
+    the table does later, so a read of the log may take it when it is sent out and
+    walk back from it when it comes back."""
+
+    redaction: Redaction
+    first: int
+    last: int
+    epoch: int
+
+    def recall(self, events: Iterable[Event]) -> None:
+        """Give each of ``events`` that has no redaction the one of its seq:
+        :attr:`redaction` from :attr:`first` to :attr:`last`; walking back from
+        :attr:`first` (:func:`recall`) for an earlier one, which ``events`` must give
+        with every event from it to :attr:`first`. One it cannot reach, or one after
+        :attr:`last`, keeps none."""
+        events = list(events)
+        walk = False
+        for event in events:
+            if event.redaction is None and event.epoch == self.epoch:
+                if self.first <= event.seq <= self.last:
+                    event.redaction = self.redaction
+                elif event.seq < self.first:
+                    walk = True
+        if walk:
+            recall(self.redaction, self.first, self.epoch, events)
+
+
 def recall(now: Redaction, seq: int, epoch: int, events: Iterable[Event]) -> None:
     """Give each of ``events`` that has no redaction the one of its seq, walking back
-    from ``now`` (the table's, after ``seq`` of ``epoch``) through ``events``: an
-    event that has one already (staged here) is taken at its word. The walk stops at
-    the first seq missing from ``events`` (or of another epoch): those before it
-    keep none."""
+    from ``now`` (the redaction event ``seq`` of ``epoch`` left the table with)
+    through ``events``: an event that has one already (staged here) is taken at its
+    word. The walk stops at the first seq missing from ``events`` (or of another
+    epoch): those before it keep none."""
     by_seq = {e.seq: e for e in events if e.epoch == epoch}
     wanted = [s for s, e in by_seq.items() if e.redaction is None]
     if not wanted:

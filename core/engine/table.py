@@ -42,7 +42,7 @@ from rollbridge.engine.model import (
     TableInfo,
     TableSnapshot,
 )
-from rollbridge.engine.redaction import Redaction, recall, ruleset_settings
+from rollbridge.engine.redaction import Held, Redaction, recall, ruleset_settings
 from rollbridge.engine.requests import Request
 from rollbridge.engine.views import (
     GM,
@@ -172,7 +172,8 @@ class Table:
         self._redaction: Redaction | None = None
         #: The first seq whose event left the table with the redaction it has now, as
         #: far as this table knows (loaded: its latest seq): a retry or resume of a
-        #: later event needs no walk back through the log (:meth:`recall`).
+        #: later event needs no walk back through the log, and the walk back for an
+        #: earlier one starts there (:meth:`recall`), needing no later event.
         self.redaction_from = self.info.seq
 
     # -- opening --------------------------------------------------------------
@@ -354,24 +355,21 @@ class Table:
             found = self._redaction = Redaction.of(ruleset_settings(self.settings), self.actors)
         return found
 
-    def recall(self, events: Iterable[Event]) -> None:
+    def held(self) -> Held:
+        """The table's redaction and the seqs whose events left the table with it:
+        :attr:`redaction_from` to the latest (:class:`~rollbridge.engine.redaction.Held`)."""
+        seq = self.info.seq
+        return Held(self.redaction(), min(self.redaction_from, seq), seq, self.info.epoch)
+
+    def recall(self, events: Iterable[Event], held: Held | None = None) -> None:
         """Give each of ``events`` (read back from the log) that has none the
         redaction of its seq — the table as that event left it: the table's own from
-        :attr:`redaction_from` on, else walking back from the table now through
-        ``events``, which must then hold every event after it
-        (:func:`rollbridge.engine.redaction.recall`; one it cannot reach is shown as
-        the table is now)."""
-        now, epoch, latest = self.redaction(), self.info.epoch, self.info.seq
-        events = list(events)
-        walk = False
-        for event in events:
-            if event.redaction is None and event.epoch == epoch:
-                if self.redaction_from <= event.seq <= latest:
-                    event.redaction = now
-                else:
-                    walk = True
-        if walk:
-            recall(now, latest, epoch, events)
+        :attr:`redaction_from` on, else walking back from :attr:`redaction_from`
+        through ``events``, which must then hold every event from it to that seq
+        (:meth:`Held.recall <rollbridge.engine.redaction.Held.recall>`; one it
+        cannot reach is shown as the table is now). ``held``: :meth:`held` as it was
+        when the events were asked for (default: as it is)."""
+        (self.held() if held is None else held).recall(events)
 
     def view_actor(self, actor_id: str, *, gm: bool, locale: str = "en") -> JSON:
         """One actor as the GM or everyone else sees it, its texts in ``locale``."""

@@ -157,12 +157,14 @@ class FindReply(Read):
 
 @dataclass(eq=False, slots=True)
 class ReadEvents(Read):
-    """Every retained event after ``after`` (None: some have left the log)."""
+    """Every retained event after ``after``, up to ``until`` (inclusive) when given
+    (None: some have left the log)."""
 
     after: int = 0
+    until: int | None = None
 
     def run(self, store: Store) -> list[Event] | None:
-        return store.events_after(self.table_id, self.after)
+        return store.events_after(self.table_id, self.after, self.until)
 
 
 @dataclass(eq=False, slots=True)

@@ -47,6 +47,7 @@ from rollbridge.dice.verifiable import DiceKey
 from rollbridge.engine.context import SECRET_NOTE
 from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.odds import answer_odds
+from rollbridge.engine.redaction import Held
 from rollbridge.engine.requests import REQUESTS, Request, parse_request, valid_id
 from rollbridge.engine.table import MAX_EVENT_BYTES, Outcome, Table
 from rollbridge.engine.views import Audience, hides_now
@@ -598,7 +599,11 @@ class TableProtocol:
     def _read_answer(self, asker: _Asker, message: JSON, seq: int, audience_name: str) -> Read:
         """Read the event a repeated request's reply names, to show it as the table
         left it (:meth:`Table.recall`): the event alone when the table's redaction
-        holds from before it, else with every later event, to walk back through."""
+        holds from before it, else the events from it to the first that left the
+        table as it is (:attr:`Table.redaction_from`), to walk back through — never
+        the rest of the log. The walk starts from the table's redaction as it held
+        when the read was sent (:meth:`Table.held`): a change made while the read is
+        out moves the table's, not that of the events read."""
 
         def found(event: Event | None) -> Effects:
             if event is None:
@@ -606,24 +611,23 @@ class TableProtocol:
                 return [self._reply(asker, note, None)]
             return [self._embed(asker, message, Delivery(self.table, event), audience_name)]
 
-        table = self.table
-        if table.redaction_from <= seq <= table.info.seq:
+        held = self.table.held()
+        if held.first <= seq <= held.last:
             read: Read = ReadEvent(table_id=self.id, seq=seq)
-            now, epoch = table.redaction(), table.info.epoch
 
             def alone(event: Event | None) -> Effects:
-                if event is not None and event.redaction is None and event.epoch == epoch:
-                    event.redaction = now  # the table's then (and still, or at that seq)
+                if event is not None:
+                    held.recall([event])  # the table's then (and still, or at that seq)
                 return found(event)
 
             read.on_result = alone
             read.on_error = self._read_failed(asker, f"reading event {seq}")
             return read
         self._reading += 1
-        read = ReadEvents(table_id=self.id, after=seq - 1)
+        read = ReadEvents(table_id=self.id, after=seq - 1, until=held.first)
 
         def walked(stored: list[Event] | None) -> Effects:
-            durable = self._recalled(self._read_done(stored))
+            durable = self._recalled(self._read_done(stored), held)
             event = durable[0] if durable and durable[0].seq == seq else None
             return found(event)
 
@@ -764,12 +768,15 @@ class TableProtocol:
             merged.setdefault(event.seq, event)
         return [merged[s] for s in sorted(merged)]
 
-    def _recalled(self, durable: list[Event] | None) -> list[Event] | None:
+    def _recalled(
+        self, durable: list[Event] | None, held: Held | None = None
+    ) -> list[Event] | None:
         """``durable`` (read back from the log, :meth:`_read_done`), each event given
-        the redaction of its seq (:meth:`Table.recall`: walking back from the table,
-        through the events still being written too)."""
+        the redaction of its seq (:meth:`Table.recall`: walking back from the first
+        event that left the table as it is — or as it was when the read was sent,
+        ``held`` — through the events still being written too)."""
         if durable:
-            self.table.recall([*durable, *self.writing])
+            self.table.recall([*durable, *self.writing], held)
         return durable
 
     def view(

@@ -101,9 +101,10 @@ class Store(Protocol):
         :raises UnknownTable:
         """
 
-    def events_after(self, table_id: str, seq: int) -> list[Event] | None:
-        """Every event with a seq above ``seq``, in order; None if some of them
-        have left the retained log."""
+    def events_after(self, table_id: str, seq: int, until: int | None = None) -> list[Event] | None:
+        """Every event with a seq above ``seq`` — and at most ``until``, when given
+        (a ranged read: ``[]`` when ``until <= seq``) — in order; None if some of
+        them have left the retained log."""
 
     def event(self, table_id: str, seq: int) -> Event | None:
         """One retained event, or None if it is not (or no longer) in the log."""

@@ -77,14 +77,14 @@ class MemoryStore:
         }
         return snapshot, history
 
-    def events_after(self, table_id: str, seq: int) -> list[Event] | None:
+    def events_after(self, table_id: str, seq: int, until: int | None = None) -> list[Event] | None:
         row = self._table(table_id)
-        latest = row["seq"]
-        if seq >= latest:
+        last = row["seq"] if until is None else min(until, row["seq"])
+        if seq >= last:
             return []
         if seq + 1 not in row["events"]:
             return None
-        return [Event.from_dict(unpack(row["events"][s])) for s in range(seq + 1, latest + 1)]
+        return [Event.from_dict(unpack(row["events"][s])) for s in range(seq + 1, last + 1)]
 
     def follow_log(self, table_id: str, after: int) -> LogTail:
         """The table's epoch and seq, the lowest seq an undo or redo entry may have

@@ -549,17 +549,22 @@ class RedisStore:
         keys = [_text(key) for key in reply_keys]
         return Followed(snapshot, history, retained, keys, events)
 
-    def events_after(self, table_id: str, seq: int) -> list[Event] | None:
-        """Every event with a seq above ``seq``, in order; ``[]`` when ``seq`` is the
-        latest; None if some of them have left the retained log.
+    def events_after(self, table_id: str, seq: int, until: int | None = None) -> list[Event] | None:
+        """Every event with a seq above ``seq`` — and at most ``until``, when given:
+        a bounded range of the log's sorted set — in order; ``[]`` when ``seq`` is
+        the latest (or ``until <= seq``); None if some of them have left the
+        retained log.
 
         :raises UnknownTable:
         """
         k = self.keys.table(table_id)
-        found = self._run("EVENTS_AFTER", [k.info, k.log], [int(seq), max(0, self.retain)])
+        args = [int(seq), max(0, self.retain)]
+        if until is not None:
+            args.append(int(until))
+        found = self._run("EVENTS_AFTER", [k.info, k.log], args)
         if not found:
             raise unknown_table(table_id)
-        return self._after(found[1:], seq, int(found[0]))
+        return self._after(found[1:], seq, int(found[0]), until)
 
     def follow_log(self, table_id: str, after: int) -> LogTail:
         """What a follower that applies the events to its table in memory reads
@@ -579,16 +584,20 @@ class RedisStore:
         kept_from = max(latest + 1 if first is None else int(first), latest - self.retain + 1)
         return LogTail(epoch, latest, kept_from, self._after(blobs, after, latest))
 
-    def _after(self, blobs: Sequence[bytes], after: int, latest: int) -> list[Event] | None:
-        """The events after ``after`` from the log's ``blobs`` (what a script read
-        after it, the table being at ``latest``): ``[]`` when ``after`` is the
-        latest, None when some of them have left the log."""
-        if after >= latest:
+    def _after(
+        self, blobs: Sequence[bytes], after: int, latest: int, until: int | None = None
+    ) -> list[Event] | None:
+        """The events after ``after`` (up to ``until``, when given) from the log's
+        ``blobs`` (what a script read after it, the table being at ``latest``):
+        ``[]`` when ``after`` is the latest (or ``until``), None when some of them
+        have left the log."""
+        last = latest if until is None else min(until, latest)
+        if after >= last:
             return []
         if after < latest - self.retain:
             return None
         events = [Event.unpacked(b) for b in blobs]
-        if [e.seq for e in events] != list(range(after + 1, latest + 1)):
+        if [e.seq for e in events] != list(range(after + 1, last + 1)):
             return None
         return events
 

@@ -239,8 +239,9 @@ return {tonumber(h[1]), latest, first[2] and tonumber(first[2]) or false, events
 """
 )
 
-#: KEYS: info log. ARGV: seq, retain. Returns false for an unknown table, else
-#: {latest seq, events after seq...} (no events when some left the log).
+#: KEYS: info log. ARGV: seq, retain[, until]. Returns false for an unknown table,
+#: else {latest seq, events after seq (up to until)...} (no events when some left
+#: the log).
 EVENTS_AFTER = (
     _READS
     + """
@@ -248,8 +249,10 @@ local latest = redis.call('HGET', KEYS[1], 'seq')
 if not latest then return false end
 latest = tonumber(latest)
 local seq, retain = tonumber(ARGV[1]), tonumber(ARGV[2])
-if seq >= latest or seq < latest - retain then return {latest} end
-local out = redis.call('ZRANGE', KEYS[2], '(' .. seq, '+inf', 'BYSCORE')
+local last = latest
+if ARGV[3] then last = math.min(latest, tonumber(ARGV[3])) end
+if seq >= last or seq < latest - retain then return {latest} end
+local out = redis.call('ZRANGE', KEYS[2], '(' .. seq, last, 'BYSCORE')
 table.insert(out, 1, latest)
 return out
 """

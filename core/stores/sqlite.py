@@ -708,25 +708,31 @@ class SQLiteStore:
         snapshot = TableSnapshot.from_meta(info, actors, meta)
         return snapshot, history
 
-    def events_after(self, table_id: str, seq: int) -> list[Event] | None:
-        """Every event with a seq above ``seq``, in order; ``[]`` when ``seq``
-        is the latest; None if some of them have left the retained log.
+    def events_after(self, table_id: str, seq: int, until: int | None = None) -> list[Event] | None:
+        """Every event with a seq above ``seq`` — and at most ``until``, when given —
+        in order; ``[]`` when ``seq`` is the latest (or ``until <= seq``); None if
+        some of them have left the retained log. Only the log rows that hold them
+        are read: from the one holding ``seq + 1`` to the one holding the last
+        wanted, a range of the ``("table", first)`` index.
 
         :raises UnknownTable: StoreError: a log row cannot be read (it names the
             table and the seqs).
         """
         with self._transaction() as conn:
             _, latest, _ = self._head(conn, table_id)
-            if seq >= latest:
+            last = latest if until is None else min(until, latest)
+            if seq >= last:
                 return []
             if seq < latest - self.retain:
                 return None
             rows = conn.execute(
-                'SELECT first, last, events FROM log WHERE "table" = ? AND last > ? ORDER BY first',
-                (table_id, seq),
+                'SELECT first, last, events FROM log WHERE "table" = ?1 AND first <= ?3'
+                ' AND first >= (SELECT max(first) FROM log WHERE "table" = ?1 AND first <= ?2)'
+                " ORDER BY first",
+                (table_id, seq + 1, last),
             ).fetchall()
-        events = [e for row in rows for e in _row_events(table_id, *row) if e.seq > seq]
-        if [e.seq for e in events] != list(range(seq + 1, latest + 1)):
+        events = [e for row in rows for e in _row_events(table_id, *row) if seq < e.seq <= last]
+        if [e.seq for e in events] != list(range(seq + 1, last + 1)):
             return None
         return events
 

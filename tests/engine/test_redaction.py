@@ -14,11 +14,22 @@ from rollbridge.engine.model import Principal
 from rollbridge.engine.views import Audience
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
-from rollbridge.protocol.effects import Deliver, Effect, LoadTable, Persist, Read
+from rollbridge.protocol.effects import (
+    Deliver,
+    Effect,
+    LoadTable,
+    Persist,
+    Read,
+    ReadEvent,
+    ReadEvents,
+    Reply,
+)
 from rollbridge.protocol.members import Member
 from rollbridge.protocol.table import TableProtocol
 from rollbridge.server.cluster_table import ClusterTable, Ownership
+from rollbridge.stores.base import Store
 from rollbridge.stores.memory import MemoryStore
+from rollbridge.stores.sqlite import SQLiteStore
 from tests.server.cluster_driver import Driver
 
 HOST = PluginHost(environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
@@ -31,10 +42,12 @@ ATTACK = {"type": "resolve", "action": "attack", "actor": "tukan", "targets": ["
 REVEAL = {"type": "settings", "settings": {"ruleset": {"show_npc_sheet": True}}}
 
 
-def sr2_table() -> TableService:
-    """An sr2 table ``t``: Tukan (alice's) and an NPC guard; seeded dice."""
+def sr2_table(store: Store | None = None) -> TableService:
+    """An sr2 table ``t`` (on ``store``; default: in memory): Tukan (alice's) and an
+    NPC guard; seeded dice."""
     seeds = iter(range(10**6))
-    service = TableService(MemoryStore(), HOST, dice=lambda: SeededDice(f"r:{next(seeds)}"))
+    service = TableService(store if store is not None else MemoryStore(), HOST,
+                           dice=lambda: SeededDice(f"r:{next(seeds)}"))  # fmt: skip
     service.create_table("T", "sr2", table_id="t")
     for actor in ({"id": "tukan", "name": "Tukan", "sheet": SHEETS["Tukan"],
                    "controllers": ["alice"]},
@@ -206,3 +219,104 @@ def test_a_resume_read_out_while_the_table_is_loaded_again_is_not_shown_with_a_g
     assert welcome["seq"] == 4
     sent = [f for f in events_to(out, bob).values() if f["type"] == "event"]
     assert sent == []  # nothing shown as the table is now
+
+
+def retry_read(protocol: TableProtocol, store: Store, request_id: str) -> Read:
+    """Alice repeats her attack ``request_id``: the read of the event its reply names
+    (after the reply itself is found in the store, when it is not in memory)."""
+    effects = protocol.receive({**ATTACK, "id": request_id}, ALICE, "alice")
+    while True:
+        (effect,) = effects
+        if isinstance(effect, (ReadEvent, ReadEvents)):
+            return effect
+        effects = effect.resume(effect.run(store))
+
+
+def restarted(path: Any, service: TableService) -> TableService:
+    """The table's server restarted: a new store on the same file, the table loaded
+    again (it knows its redaction from its latest seq only)."""
+    service.store.close()
+    seeds = iter(range(10**6, 2 * 10**6))
+    return TableService(SQLiteStore(path), HOST, dice=lambda: SeededDice(f"r:{next(seeds)}"))
+
+
+def hits(live: dict[str, dict[str, Any]]) -> list[str]:
+    """The attacks that hit (a resistance test to hide), by request id."""
+    return [k for k, r in live.items() if r["event"]["data"]["outcome"]["resistance"] is not None]
+
+
+def test_a_retry_after_a_restart_reads_only_up_to_where_the_redaction_holds(tmp_path):
+    """A retry of an old attack, after a restart, forty more attacks, the GM's reveal
+    and forty more: it read the whole rest of the log to walk back to its event (the
+    store's thread, for 1,000 retained events, 33 ms against 0.44 ms for one). Now it
+    reads the events from its own to the reveal (``until``), the first that left the
+    table as it is, and walks back from there: the attack reads as it did live."""
+    path = tmp_path / "t.db"
+    service = sr2_table(SQLiteStore(path))
+    live = {f"a{n}": service.handle("t", {**ATTACK, "id": f"a{n}"}, ALICE) for n in range(5)}
+    assert hits(live) and all(resistance(live[k]["event"]) == {} for k in hits(live))
+    service = restarted(path, service)
+    for n in range(40):
+        service.handle("t", {**ATTACK, "id": f"b{n}"}, ALICE)
+    reveal = service.handle("t", {**REVEAL, "id": "s"}, GM)["seq"]
+    for n in range(40):
+        service.handle("t", {**ATTACK, "id": f"c{n}"}, ALICE)
+    protocol, store = service.protocol("t"), service.store
+    assert protocol.table.info.seq == reveal + 40
+    for request_id, reply in live.items():
+        seq = reply["seq"]
+        read = retry_read(protocol, store, request_id)
+        assert isinstance(read, ReadEvents)
+        assert (read.after, read.until) == (seq - 1, reveal)
+        stored = read.run(store)
+        assert [e.seq for e in stored] == list(range(seq, reveal + 1))  # not to reveal + 40
+        (answer,) = read.resume(stored)
+        assert answer.message["event"] == reply["event"], request_id
+    table, now = protocol.table, store.event("t", live[hits(live)[0]]["seq"])
+    assert resistance(table.view_event(now, audience=Audience(False, "en"))), (
+        "shown as the table is now, the hit would read otherwise: something at stake"
+    )
+
+
+def test_a_change_made_while_a_retry_reads_does_not_move_its_walk(tmp_path):
+    """The walk starts where the table's redaction held when the read was sent: the
+    GM adds an NPC (the table's redaction now holds from that seq) while a retry's
+    read is out; the read still holds only the events up to the reveal, and the
+    attack is shown as it was, not as the table is now."""
+    service = sr2_table(SQLiteStore(tmp_path / "t.db"))
+    live = {f"a{n}": service.handle("t", {**ATTACK, "id": f"a{n}"}, ALICE) for n in range(5)}
+    reveal = service.handle("t", {**REVEAL, "id": "s"}, GM)["seq"]
+    for n in range(10):
+        service.handle("t", {**ATTACK, "id": f"b{n}"}, ALICE)
+    protocol, store = service.protocol("t"), service.store
+    request_id = hits(live)[0]
+    read = retry_read(protocol, store, request_id)
+    assert isinstance(read, ReadEvents) and read.until == reveal
+    npc = {"id": "guard2", "name": "Guard B", "sheet": SHEETS["Guard A"]}
+    carry(store, protocol.receive({"type": "actor.create", "id": "g2", "actor": npc}, GM, "gm"))
+    assert protocol.table.redaction_from == reveal + 11  # moved while the read is out
+    (answer,) = read.resume(read.run(store))
+    assert answer.message["event"] == live[request_id]["event"]
+    assert resistance(answer.message["event"]) == {}
+
+
+def test_a_retry_read_out_while_the_table_is_loaded_again_is_stale(tmp_path):
+    """The ranged read keeps the stale-read rule: a commit that landed is reported
+    failed while a retry's read is out, and the table is loaded again; the retry is
+    told its event left the log rather than shown with a walk that may miss events."""
+    service = sr2_table(SQLiteStore(tmp_path / "t.db"))
+    live = {f"a{n}": service.handle("t", {**ATTACK, "id": f"a{n}"}, ALICE) for n in range(3)}
+    service.handle("t", {**REVEAL, "id": "s"}, GM)
+    protocol, store = service.protocol("t"), service.store
+    read = retry_read(protocol, store, "a0")
+    assert isinstance(read, ReadEvents)
+    held: list[Persist] = []
+    hide = {**REVEAL, "id": "s2", "settings": {"ruleset": {"show_npc_sheet": False}}}
+    carry(store, protocol.receive(hide, GM, "gm"), held)
+    (persist,) = held
+    store.commit(persist.table_id, persist.commit)  # it landed, but is reported failed
+    carry(store, persist.fail(RuntimeError("timed out")))  # the table is loaded again
+    (answer,) = read.resume(read.run(store))
+    assert isinstance(answer, Reply) and "event" not in answer.message
+    assert answer.message["note"] == "the event has left the retained log"
+    assert answer.message["seq"] == live["a0"]["seq"]

@@ -215,6 +215,43 @@ def redacted_as_now(world: World, live: dict[int, dict[str, Any]]) -> list[int]:
     ]
 
 
+async def played(
+    world: World, gm: Peer, player: Peer, shots: int = 0
+) -> tuple[dict[str, int], int]:
+    """The player's requests (:func:`requests_for`; ``shots`` more of its attack
+    after them), then the GM's: the seq of each of the player's that made an event,
+    by id (kept in ``world.requests``), and the table's seq after them all."""
+    mine_requests, theirs = requests_for(world)
+    attack = next((m for m in mine_requests if m.get("action") == "attack"), None)
+    if shots:
+        mine_requests += [{**attack, "id": f"shot{n}"} for n in range(shots)]
+    world.requests = {m["id"]: m for m in mine_requests}
+    mine: dict[str, int] = {}
+    for message in mine_requests:
+        reply = await player.request(message)
+        if reply["type"] == "result" and "seq" in reply:
+            mine[message["id"]] = reply["seq"]
+    for message in theirs:
+        await gm.request(message)
+    assert mine, "the player's actor acted"
+    return mine, (await gm.request({"type": "state"}))["table"]["seq"]
+
+
+async def changed(world: World, gm: Peer, change: str) -> int:
+    """The GM's change — ``settings``: the ruleset's NPC-detail setting turned on;
+    ``controllers``: every NPC made the player's (``actor.update``) — and its (last)
+    seq."""
+    if change == "settings":
+        settings = {"ruleset": REVEALING[world.ruleset_id]}
+        replies = [await gm.request({"type": "settings", "settings": settings})]
+    else:
+        replies = [await gm.request({"type": "actor.update", "actor": actor_id,
+                                     "controllers": ["player"]})
+                   for actor_id in world.ids[1:]]  # fmt: skip
+    assert all(reply["type"] == "result" for reply in replies), replies
+    return replies[-1]["seq"]
+
+
 @pytest.mark.parametrize("change", ["settings", "controllers"])
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 async def test_an_event_reads_the_same_live_on_retry_resume_and_export_after_a_change(
@@ -225,17 +262,7 @@ async def test_an_event_reads_the_same_live_on_retry_resume_and_export_after_a_c
     world = await worlds(ruleset_id)
     gm = await world.join("gm")
     players = {locale: await world.join("player", locale) for locale in ("en", "de", "cs")}
-    mine_requests, theirs = requests_for(world)
-    world.requests = {m["id"]: m for m in mine_requests}
-    mine: dict[str, int] = {}
-    for message in mine_requests:
-        reply = await players["en"].request(message)
-        if reply["type"] == "result" and "seq" in reply:
-            mine[message["id"]] = reply["seq"]
-    for message in theirs:
-        await gm.request(message)
-    assert mine, "the player's actor acted"
-    last = (await gm.request({"type": "state"}))["table"]["seq"]
+    mine, last = await played(world, gm, players["en"])
     for peer in players.values():
         await peer.wait_for(lambda p: p.events and p.events[-1]["seq"] >= last)
     live = {
@@ -243,16 +270,57 @@ async def test_an_event_reads_the_same_live_on_retry_resume_and_export_after_a_c
         for locale, peer in players.items()
     }
 
-    if change == "settings":
-        settings = {"ruleset": REVEALING[ruleset_id]}
-        assert (await gm.request({"type": "settings", "settings": settings}))["type"] == "result"
-    else:
-        for actor_id in world.ids[1:]:
-            reply = await gm.request({"type": "actor.update", "actor": actor_id,
-                                      "controllers": ["player"]})  # fmt: skip
-            assert reply["type"] == "result", reply
+    await changed(world, gm, change)
     if change == "settings" or ruleset_id in NAMES_UNCHANGED_NPCS:
         assert redacted_as_now(world, live["en"]), "no event would read otherwise: nothing at stake"
     assert await shown_again(world, live, mine, last) == []
     await world.restart()  # every event read back from the log
     assert await shown_again(world, live, mine, last) == []
+
+
+async def rolled(gm: Any, count: int) -> None:
+    """The GM rolls ``count`` times (sent 25 at a time: one event each)."""
+    for done in range(0, count, 25):
+        sent = [await gm.send({"type": "roll", "formula": "1d6"})
+                for _ in range(min(25, count - done))]  # fmt: skip
+        for request_id in sent:
+            assert (await gm.reply(request_id))["type"] == "result"
+
+
+@pytest.mark.parametrize("change", ["settings", "controllers"])
+async def test_a_retry_after_a_restart_and_a_change_reads_only_up_to_the_change(
+    worlds, change, monkeypatch
+):
+    """The player's requests (two more shots at the guard among them, whose players'
+    views depend on the change) are repeated after a restart, 150 events, the change
+    (the NPC-detail setting on, or every NPC made the player's) and 150 events more.
+    Each repeat's event reads as it did live, and its read of the log asks only for
+    the events from its own to the change — the first that left the table as it is —
+    where it read the whole rest of the retained log (``until``: None)."""
+    world = await worlds("sr2")
+    gm, player = await world.join("gm"), await world.join("player")
+    mine, last = await played(world, gm, player, shots=2)  # (the magazine's rest)
+    await player.wait_for(lambda p: p.events and p.events[-1]["seq"] >= last)
+    live = {e["seq"]: e for e in player.events if e["seq"] > world.created}
+    await world.restart()
+    gm = await world.join("gm")
+    await rolled(gm, 150)
+    change_seq = await changed(world, gm, change)
+    await rolled(gm, 150)
+    at_stake = set(redacted_as_now(world, live)) & set(mine.values())
+    assert at_stake, "no repeated event would read otherwise: nothing at stake"
+    reads: list[tuple[int, int | None, int]] = []
+    original = world.store.events_after
+
+    def counted(table_id: str, seq: int, until: int | None = None) -> Any:
+        found = original(table_id, seq, *(() if until is None else (until,)))  # (any version)
+        reads.append((seq, until, len(found)))
+        return found
+
+    monkeypatch.setattr(world.store, "events_after", counted)
+    again = await world.join("player")
+    for request_id, seq in mine.items():
+        reply = await again.request(dict(world.requests[request_id]))
+        assert reply["type"] == "result" and reply["seq"] == seq, reply
+        assert frame_of(reply["event"]) == live[seq], f"retry of {request_id}"
+    assert reads == [(seq - 1, change_seq, change_seq - seq + 1) for seq in mine.values()]

@@ -93,10 +93,10 @@ async def test_a_slow_store_read_never_stalls_the_event_loop(tables, monkeypatch
     release, finished = threading.Event(), threading.Event()
     original = tables.store.events_after
 
-    def slow_events_after(table_id, seq):
+    def slow_events_after(table_id, seq, until=None):
         release.wait(10)
         try:
-            return original(table_id, seq)
+            return original(table_id, seq, until)
         finally:
             finished.set()
 

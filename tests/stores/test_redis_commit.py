@@ -352,6 +352,21 @@ class TestLog:
         assert [e.seq for e in store.events_after("t", latest - 5)] == [int(s) for _, s in scores]
         assert store.events_after("t", latest - 6) is None
 
+    def test_a_ranged_read_takes_only_its_range_of_the_log(self, opened):
+        """``events_after`` with ``until`` is a bounded range of the sorted set: a
+        member past it is never sent (were it, this garbage one could not be read)."""
+        store = opened()
+        store.create_table(make_info(), [])
+        for _ in range(8):
+            store.commit("t", make_commit(store))
+        log = store.keys.table("t").log
+        store.client.zremrangebyscore(log, 7, 7)
+        store.client.zadd(log, {b"\xc1\xc1": 7})
+        assert [e.seq for e in store.events_after("t", 2, 5)] == [3, 4, 5]
+        assert [e.seq for e in store.events_after("t", 5, 6)] == [6]
+        with pytest.raises(ValueError):
+            store.events_after("t", 5)  # the whole rest: the garbage member too
+
     def test_a_commit_publishes_its_epoch_and_seq(self, opened):
         store = opened()
         store.create_table(make_info(), [])

@@ -40,6 +40,16 @@ def test_every_read_of_a_corrupt_row_names_the_table_and_seqs(damaged):
         assert store.event("t", 4) is not None  # the other rows read as before
 
 
+def test_a_ranged_read_reads_only_the_rows_of_its_range(damaged):
+    """``events_after`` with ``until`` selects the log rows of its range by the
+    ``("table", first)`` index: the garbage row past it is never read."""
+    with SQLiteStore(damaged) as store:
+        assert [e.seq for e in store.events_after("t", 1, 4)] == [2, 3, 4]
+        assert [e.seq for e in store.events_after("t", 3, 4)] == [4]
+        with pytest.raises(StoreError):
+            store.events_after("t", 1)  # the whole rest: the garbage row too
+
+
 def test_a_corrupt_snapshot_names_the_table(damaged):
     with sqlite3.connect(damaged) as conn:
         conn.execute("UPDATE tables SET meta = X'c1' WHERE id = 't'")

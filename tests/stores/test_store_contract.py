@@ -323,6 +323,30 @@ class TestEventsAfter:
             # undo entries whose events left the log are not loaded
             assert sorted(current.load("t")[1]) == [3, 4, 5]
 
+    def test_a_ranged_read_ends_at_until(self, kit):
+        """``until`` (inclusive) bounds the read: what a repeated request reads to
+        walk an old event's redaction back (up to where the table's holds)."""
+        store = kit.open(retain=5)
+        store.create_table(make_info(), [])
+        store.commit("t", make_commit(store, events=3))  # one row of seqs 1-3
+        for _ in range(4):
+            store.commit("t", make_commit(store))  # 4, 5, 6, 7: the log holds 3-7
+        for current in kit.and_restarted(store):
+            assert [e.seq for e in current.events_after("t", 3, 5)] == [4, 5]
+            assert [e.seq for e in current.events_after("t", 3, 4)] == [4]
+            # from within a row of several commits' worth
+            assert [e.seq for e in current.events_after("t", 2, 4)] == [3, 4]
+            assert [e.seq for e in current.events_after("t", 5, 100)] == [6, 7]  # to the latest
+            assert [e.seq for e in current.events_after("t", 5, None)] == [6, 7]
+            assert current.events_after("t", 4, 4) == [] == current.events_after("t", 4, 2)
+            assert current.events_after("t", 7, 9) == []
+            assert current.events_after("t", 1, 4) is None  # seq 2 has left the log
+            assert current.events_after("t", 1, 1) == []  # nothing asked for
+            ranged, whole = current.events_after("t", 3, 5), current.events_after("t", 3)
+            assert [e.to_dict() for e in ranged] == [e.to_dict() for e in whole[:2]]
+            with pytest.raises(UnknownTable):
+                current.events_after("nope", 0, 3)
+
     def test_a_batch_larger_than_the_retention_keeps_the_newest(self, kit):
         store = kit.open(retain=3)
         store.create_table(make_info(), [])
