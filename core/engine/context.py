@@ -84,6 +84,7 @@ class RequestContext:
         undoable: bool = False,
         texts: list[list[Any]] | None = None,
         private: list[list[Any]] | None = None,
+        places: Mapping[str, int] | None = None,
     ) -> Event:
         """Add an event of this request to the draft (see :meth:`Draft.add_event`)."""
         event = self.draft.add_event(
@@ -95,6 +96,7 @@ class RequestContext:
             undoable=undoable,
             request=self.request.id,
             by=self.who.label(),
+            places=places,
         )
         if texts:
             event.texts = texts

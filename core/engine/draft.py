@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rollbridge.engine.model import ActorRecord, Event
+from rollbridge.engine.places import placed
 from rollbridge.plain import JSON
 
 if TYPE_CHECKING:
@@ -38,6 +39,9 @@ class Draft:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.actors: dict[str, ActorRecord | None] = {}
+        #: The ids of the table's actors in order as the request has left them, once
+        #: it took an actor out or put one in (None before: the table's order).
+        self.order: list[str] | None = None
         self.events: list[Event] = []
         self.table_fields: JSON = {}
         self.undo: list[int] | None = None
@@ -72,9 +76,11 @@ class Draft:
         undoable: bool = False,
         request: str | None = None,
         by: str | None = None,
+        places: Mapping[str, int] | None = None,
     ) -> Event:
-        """Record an event: the actors it changes (None removes one), the table
-        fields it sets, and its flags. Seqs follow the table's latest."""
+        """Record an event: the actors it changes (None removes one; a new one goes
+        last, or at its place in ``places``), the table fields it sets, and its
+        flags. Seqs follow the table's latest."""
         changes = []
         for actor_id, after in (actors or {}).items():
             before = self.actor(actor_id)
@@ -86,6 +92,7 @@ class Draft:
                 }
             )
             self.actors[actor_id] = after
+        self._place(changes, places or {})
         table_change = None
         if table:
             table_change = {
@@ -111,3 +118,20 @@ class Draft:
         )
         self.events.append(event)
         return event
+
+    def _place(self, changes: list[JSON], places: Mapping[str, int]) -> None:
+        """Give each change that takes an actor out its place before, and each that
+        puts one in at a place (``places``) its place after
+        (:mod:`rollbridge.engine.places`); keep the order they leave."""
+        moved = [c for c in changes if (c["before"] is None) != (c["after"] is None)]
+        if not moved:
+            return
+        order = self.order if self.order is not None else list(self.table.actors)
+        for change in moved:
+            if change["after"] is None and change["actor"] in order:
+                change["index"] = order.index(change["actor"])
+        updates = {c["actor"]: None if c["after"] is None else True for c in moved}
+        self.order = list(placed(dict.fromkeys(order, True), updates, places))
+        for change in moved:
+            if change["before"] is None and change["actor"] in places:
+                change["index"] = self.order.index(change["actor"])

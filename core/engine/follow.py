@@ -18,8 +18,12 @@ changed it on the owner:
   (a seq below ``kept_from``) is dropped, as a table loaded then drops it;
 * the table's seq: the last event's.
 
+An actor an event puts back at a place (an undone removal) goes there
+(:mod:`rollbridge.engine.places`), as on the owner.
+
 Every event is checked against the table as it goes: the next seq of the same epoch,
-a kind of :data:`APPLIED_KINDS`, each actor's ``before`` equal to the record held, each
+a kind of :data:`APPLIED_KINDS`, each actor's ``before`` equal to the record held (and
+an actor it takes out where it stood, when it says so), each
 table field's ``before`` equal to the one held, the pending request it settles held
 (and the one it adds not), the entry it undoes or redoes on top of its stack. Any
 mismatch raises :class:`Unfit` having changed nothing: the caller loads the table
@@ -33,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rollbridge.engine import places
 from rollbridge.engine.model import ActorRecord, Encounter, Event
 from rollbridge.plain import JSON
 
@@ -136,16 +141,21 @@ def replay(table: Table, events: Sequence[Event], *, kept_from: int, undo_depth:
 
 
 def _actors(state: Replayed, event: Event) -> None:
-    """Each actor the event changes: its record after (None: removed)."""
+    """Each actor the event changes: its record after (None: removed), an actor put
+    back at its place (:mod:`rollbridge.engine.places`)."""
     for change in event.changes:
-        actor_id, before, after = change["actor"], change["before"], change["after"]
+        actor_id, before = change["actor"], change["before"]
         held = state.actors.get(actor_id)
         if (held.as_data() if held is not None else None) != before:
             raise Unfit(f"event {event.seq}: actor {actor_id!r} is not as it found it")
-        if after is None:
-            del state.actors[actor_id]
-        else:
-            state.actors[actor_id] = ActorRecord.from_dict(after, fresh=True)
+        at = places.index(change) if before is not None and change["after"] is None else None
+        if at is not None and list(state.actors).index(actor_id) != at:
+            raise Unfit(f"event {event.seq}: actor {actor_id!r} is not where it found it")
+    places.apply(state.actors, event.changes, "after", _record)
+
+
+def _record(data: JSON) -> ActorRecord:
+    return ActorRecord.from_dict(data, fresh=True)
 
 
 def _field(state: Replayed, name: str) -> Any:

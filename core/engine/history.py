@@ -5,6 +5,7 @@ from __future__ import annotations
 from rollbridge.engine import segments
 from rollbridge.engine.context import RequestContext
 from rollbridge.engine.model import ActorRecord, Event
+from rollbridge.engine.places import places
 from rollbridge.engine.settings import default_settings, merge_settings
 from rollbridge.exceptions import InvalidSettings, NothingToRedo, NothingToUndo
 from rollbridge.plain import JSON
@@ -13,9 +14,13 @@ from rollbridge.text import Messages
 say = Messages("rollbridge")
 
 
-def reverse(original: Event, *, to_before: bool) -> tuple[dict[str, ActorRecord | None], JSON]:
+def reverse(
+    original: Event, *, to_before: bool
+) -> tuple[dict[str, ActorRecord | None], JSON, dict[str, int]]:
     """The actor records and table fields that take ``original`` back (its
-    ``before`` side) or forward again (its ``after`` side)."""
+    ``before`` side) or forward again (its ``after`` side), and the places of the
+    actors they put in (:mod:`rollbridge.engine.places`: an undone removal's actor
+    goes back where it stood; one a removal stored without its place goes last)."""
     side = "before" if to_before else "after"
     actors: dict[str, ActorRecord | None] = {}
     for change in original.changes:
@@ -26,7 +31,7 @@ def reverse(original: Event, *, to_before: bool) -> tuple[dict[str, ActorRecord 
         for key, value in original.table_change[side].items():
             if key in ("settings", "encounter"):
                 fields[key] = value
-    return actors, fields
+    return actors, fields, places(original.changes, side)
 
 
 def undo(ctx: RequestContext) -> JSON:
@@ -54,13 +59,14 @@ def redo(ctx: RequestContext) -> JSON:
 
 def _replay(ctx: RequestContext, seq: int, *, backwards: bool) -> JSON:
     original = ctx.table.history_event(seq)
-    actors, fields = reverse(original, to_before=backwards)
+    actors, fields, where = reverse(original, to_before=backwards)
     kind, key = ("undo", "undoes") if backwards else ("redo", "redoes")
     reply = ctx.record(
         kind,
         {key: seq, "kind": original.kind},
         actors=actors,
         table=fields,
+        places=where,
         gm_only=original.gm_only,  # taking back a secret roll stays secret
     )
     if "settings" in fields:  # verifiable dice follow the setting back and forth

@@ -4,8 +4,9 @@ Everything here is plain data that serialises to JSON/msgpack with
 ``to_dict`` and back with ``from_dict``; the stores keep exactly that.
 
 An :class:`Event` records what changed as *changes*: for each actor touched,
-its whole record before and after (``None`` for created / removed), and for
-the table its settings and encounter before and after. That one shape serves
+its whole record before and after (``None`` for created / removed; a removal also
+records where the actor stood, :mod:`rollbridge.engine.places`), and for the table
+its settings and encounter before and after. That one shape serves
 every purpose: applying an event folds the ``after`` side, undo applies the
 ``before`` side as a new event, a snapshot at an older seq walks back through
 ``before`` sides, and views redact records actor by actor.
@@ -196,7 +197,9 @@ class Event:
         ``encounter.ended``, ``approval.requested``, ``approval.rejected``.
     :param data: what happened, by kind (the dice, the narration, …).
     :param changes: per actor touched, ``{"actor": id, "before": record|None,
-        "after": record|None}``.
+        "after": record|None}``; one that takes an actor out, and one that puts it
+        back at a place, also has ``index``: its place among the table's actors
+        (:mod:`rollbridge.engine.places`; changes stored before it have none).
     :param table_change: ``{"before": {...}, "after": {...}}`` for the table
         fields changed (``settings``, ``encounter``, ``pending``), or None.
     :param gm_only: only the GM may see it (secret rolls, approval requests).
@@ -380,6 +383,11 @@ class Commit:
         approval also the player's original request). A reply that reports an
         event names it (``seq``) and the audience whose view it carries
         (``view``: ``gm`` or ``players``) rather than holding the view.
+    :param order: the ids of every actor of the table after the request, in order,
+        when that is not the order the store holds with ``actors`` changed in their
+        place, new ones added last (in the order given) and ``removed`` taken out —
+        an undone removal puts its actor back where it stood
+        (:mod:`rollbridge.engine.places`); None: it is.
     """
 
     events: list[Event]
@@ -388,3 +396,4 @@ class Commit:
     info: TableInfo
     meta: JSON
     replies: dict[str, JSON] = field(default_factory=dict)
+    order: list[str] | None = None

@@ -30,7 +30,16 @@ from typing import Any
 from rollbridge.contract import Ruleset, major_version
 from rollbridge.dice.sources import DiceSource, ScriptedDice
 from rollbridge.dice.verifiable import DiceKey
-from rollbridge.engine import actors, approvals, follow, history, rolls, segments, turns
+from rollbridge.engine import (
+    actors,
+    approvals,
+    follow,
+    history,
+    places,
+    rolls,
+    segments,
+    turns,
+)
 from rollbridge.engine.context import RequestContext
 from rollbridge.engine.draft import Draft
 from rollbridge.engine.model import (
@@ -101,6 +110,10 @@ class Outcome:
     events: list[Event] = field(default_factory=list)
     commit: Commit | None = None
     replies: dict[str, JSON] = field(default_factory=dict)
+
+
+def _same(record: JSON) -> JSON:
+    return record
 
 
 def _copy_info(info: TableInfo) -> TableInfo:
@@ -427,7 +440,7 @@ class Table:
 
         :raises InvalidRequest: if ``at`` is in the future or events after it are missing.
         """
-        actors: dict[str, JSON | None] = {a: r.as_data() for a, r in self.actors.items()}
+        actors: dict[str, JSON] = {a: r.as_data() for a, r in self.actors.items()}
         fields: JSON = {k: self.table_field(k) for k in ("settings", "encounter", "dice")}
         seq = self.info.seq
         if at is not None and at != seq:
@@ -447,8 +460,7 @@ class Table:
                     details={"field": "at"},
                 )
             for event in events:
-                for change in event.changes:
-                    actors[change["actor"]] = change["before"]
+                places.apply(actors, event.changes, "before", _same)
                 for key, value in (event.table_change or {}).get("before", {}).items():
                     if key in fields:
                         fields[key] = value
@@ -475,7 +487,6 @@ class Table:
                         locale=locale,
                     )
                     for rec in actors.values()
-                    if rec is not None
                 ]
             ),
         }
@@ -644,6 +655,14 @@ class Table:
             else:
                 self.actors[actor_id] = record
                 changed.append(record)
+        order = None
+        if draft.order is not None:  # an actor taken out or put in (:mod:`.places`)
+            appended = list(self.actors)  # what a store keeps: new actors last
+            ordered = {a: self.actors[a] for a in draft.order if a in self.actors}
+            ordered.update(self.actors)  # (the draft's order names every actor)
+            self.actors = ordered
+            if list(ordered) != appended:
+                order = list(ordered)
         for key, value in draft.table_fields.items():
             if key == "settings":
                 self.info.settings = value
@@ -681,6 +700,7 @@ class Table:
             info=_copy_info(self.info),  # a copy: later requests move self.info on
             meta=self.meta(),
             replies=replies,
+            order=order,
         )
         return Outcome(reply=reply, events=draft.events, commit=commit, replies=replies)
 

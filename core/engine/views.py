@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 from rollbridge.contract import Actor, Ruleset
 from rollbridge.engine.model import ActorRecord, Event
+from rollbridge.engine.places import index
 from rollbridge.plain import JSON
 from rollbridge.text import Hides, view_of, view_pair
 
@@ -203,8 +204,9 @@ def event_view(
 ) -> JSON:
     """An event as an audience receives it: its place, what happened (private values
     hidden, texts rendered), and the new view of every actor it touched
-    (``{"id": ..., "removed": true}`` for one removed). ``before`` records stay in
-    the log; they never go out.
+    (``{"id": ..., "removed": true}`` for one removed; ``index``, its place among
+    the table's actors, for one put back where it stood, :mod:`rollbridge.engine.places`).
+    ``before`` records stay in the log; they never go out.
 
     :param settings: the ruleset's settings as the event left the table.
     :param controlled: whether a player controlled an actor as the event left the
@@ -221,10 +223,12 @@ def event_view(
         after = change["after"]
         if after is None:
             actors.append({"id": change["actor"], "removed": True})
-        else:
-            actors.append(
-                actor_view(after, gm=gm, ruleset=ruleset, settings=settings, locale=audience.locale)
-            )
+            continue
+        view = actor_view(after, gm=gm, ruleset=ruleset, settings=settings, locale=audience.locale)
+        at = index(change) if change["before"] is None else None
+        if at is not None:  # put back where it stood (an undone removal)
+            view = {**view, "index": at}
+        actors.append(view)
     if event.gm_only and not gm and not audience.requester:
         # A secret hides how (dice, texts, data), not the table it leaves: the actors
         # it changed, as this audience may see them, so that a client's actors agree

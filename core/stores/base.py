@@ -16,7 +16,8 @@ rather than serialising them again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
 from rollbridge.exceptions import UnknownTable
 from rollbridge.text import Messages
@@ -33,6 +34,7 @@ __all__ = [
     "UNKNOWN_TABLE",
     "LogTail",
     "Store",
+    "in_order",
     "reply_window",
     "unknown_table",
 ]
@@ -60,6 +62,19 @@ def reply_window(retain: int) -> int:
     event log (10,000 by default), so a retry is answered long after its event
     left the log, while the store does not grow without end."""
     return max(1, retain) * 10
+
+
+V = TypeVar("V")
+
+
+def in_order(actors: Mapping[str, V], order: Sequence[str]) -> dict[str, V]:
+    """A table's actors in a commit's :attr:`~rollbridge.engine.model.Commit.order`
+    (an id it names that is not an actor is left out; an actor it does not name,
+    which no commit the engine makes leaves, goes first, as on Redis)."""
+    named = set(order)
+    placed = {a: v for a, v in actors.items() if a not in named}
+    placed.update((a, actors[a]) for a in order if a in actors)
+    return placed
 
 
 class LogTail(NamedTuple):

@@ -14,6 +14,7 @@ from rollbridge.stores.base import (
     DEFAULT_RETAIN,
     TABLE_EXISTS,
     LogTail,
+    in_order,
     reply_window,
     unknown_table,
 )
@@ -122,6 +123,8 @@ class MemoryStore:
         row["actors"].update(actors)
         for actor_id in commit.removed:
             row["actors"].pop(actor_id, None)
+        if commit.order is not None:  # an actor put back where it stood
+            row["actors"] = in_order(row["actors"], commit.order)
         row["events"].update(events)
         for old in sorted(row["events"])[: max(0, len(row["events"]) - self.retain)]:
             del row["events"][old]

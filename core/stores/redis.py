@@ -27,7 +27,8 @@ then writes:
    an event (a pending approval) is replaced when the request is decided.
 
 Then it writes the events (trimming the log to the last ``retain``), the actor
-records, the info and meta, the replies (pruning those past the
+records (and their order, when the commit gives it: an undone removal put an actor
+back where it stood), the info and meta, the replies (pruning those past the
 :func:`~rollbridge.stores.base.reply_window`) and publishes ``"{epoch}:{seq}"`` on
 the table's channel ``rb:{table}:events``. A refusal raises
 :class:`CommitRefused` (a :class:`~rollbridge.exceptions.StoreError`) having written
@@ -121,6 +122,9 @@ class PreparedRedisCommit(NamedTuple):
     meta: bytes
     wanted: str
     replies: tuple[tuple[str, bytes], ...]
+    #: Every actor id in order, when the commit gives the order
+    #: (:attr:`Commit.order <rollbridge.engine.model.Commit.order>`); else empty.
+    order: tuple[str, ...]
     #: A digest of all of the above: the commit script knows a commit sent again.
     digest: str
 
@@ -192,6 +196,7 @@ def prepare(commit: Commit) -> PreparedRedisCommit:
                 (key, (FINAL if _final(reply) else PROVISIONAL) + pack(reply))
                 for key, reply in commit.replies.items()
             ),
+            tuple(commit.order or ()),
         )
         return PreparedRedisCommit(*fields, digest=_digest(fields))
     except Exception as exc:
@@ -217,12 +222,14 @@ def commit_args(
         reply_window(retain),
         keys.channel,
         p.digest,
+        len(p.order),
     ]
     for pair in (*p.events, *p.actors):
         args += pair
     args += p.removed
     for pair in p.replies:
         args += pair
+    args += p.order
     keys_ = [keys.info, keys.actors, keys.order, keys.log, keys.replies, keys.reply_seqs]
     return [*keys_, keys.owner, keys.commits], args
 

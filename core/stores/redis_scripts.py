@@ -61,8 +61,9 @@ end
 
 #: KEYS: info actors order log replies reply_seqs owner commits.
 #: ARGV: writer, epoch, seq, events, actors, removed, replies, info, meta, wanted,
-#: retain, window, channel, digest; then events (seq, bytes), actors (id, bytes),
-#: removed ids, replies (key, flag byte + bytes).
+#: retain, window, channel, digest, order; then events (seq, bytes), actors (id,
+#: bytes), removed ids, replies (key, flag byte + bytes), every actor id in order
+#: (when the commit gives the order: ``order`` of them, else none).
 #: Returns {1} written, {2} this very commit was written already (nothing
 #: written again), or {0, reason, ...}: nothing written.
 COMMIT = (
@@ -75,10 +76,12 @@ local cepoch, cseq = tonumber(ARGV[2]), tonumber(ARGV[3])
 local ne, na, nr, np = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]),
   tonumber(ARGV[7])
 local retain, window = tonumber(ARGV[11]), tonumber(ARGV[12])
-local e0 = 15
+local no = tonumber(ARGV[15])
+local e0 = 16
 local a0 = e0 + 2 * ne
 local r0 = a0 + 2 * na
 local p0 = r0 + nr
+local o0 = p0 + 2 * np
 
 -- 0. this very commit, written already (a retry after a lost reply): nothing to do
 if ne > 0 and cepoch == epoch and cseq <= stored
@@ -137,6 +140,15 @@ end
 for k = 0, nr - 1 do
   redis.call('HDEL', KEYS[2], ARGV[r0 + k])
   redis.call('ZREM', KEYS[3], ARGV[r0 + k])
+end
+if no > 0 then
+  -- the whole order (an actor put back where it stood): positions after every other
+  local base = redis.call('HINCRBY', KEYS[1], 'pos', no) - no
+  for k = 0, no - 1 do
+    if redis.call('HEXISTS', KEYS[2], ARGV[o0 + k]) == 1 then
+      redis.call('ZADD', KEYS[3], base + k + 1, ARGV[o0 + k])
+    end
+  end
 end
 redis.call('HSET', KEYS[1], 'info', ARGV[8], 'meta', ARGV[9], 'epoch', cepoch,
   'seq', cseq, 'wanted', ARGV[10])

@@ -24,7 +24,8 @@ Schema (version :data:`SCHEMA_VERSION`, kept in ``PRAGMA user_version``;
     admin_tokens(id PK, name, created, hash UNIQUE)        the server's admin tokens
 
 **Append-only.** A commit is one new ``log`` row: its events (the bytes the engine
-packed), the records it changed and removed, and the table's info and meta after
+packed), the records it changed and removed (and the order of every actor, when
+an undone removal put one back where it stood), and the table's info and meta after
 it; plus one ``replies`` row per request it answers. Nothing is updated in place.
 A table's state is its *snapshot* in ``tables`` (info, meta, and ``state``: every
 actor record in order, as of ``seq``) with the log rows after it folded in; every
@@ -42,8 +43,9 @@ statement's step releases and takes the GIL, which the event loop wants too).
 blobs (:mod:`rollbridge.plain`: msgpack rather than JSON because it is smaller and
 cheaper to read, and the design card names it; ``docs/performance.md`` has the
 figures). Child rows reference ``tables(id)`` with ``ON DELETE
-CASCADE``. Actors come back in the order they were added, as from a dict. Tables
-come back oldest first (``created``).
+CASCADE``. Actors come back in the table's order: as they were added, as from a
+dict, but for an actor an undone removal put back where it stood. Tables come back
+oldest first (``created``).
 
 Sequence guard. Within one epoch a commit must continue the stored log: its
 first event has the stored seq + 1 and the table's seq becomes its last
@@ -80,6 +82,7 @@ from rollbridge.stores.base import (
     CANNOT_OPEN,
     DEFAULT_RETAIN,
     TABLE_EXISTS,
+    in_order,
     reply_window,
     say,
     unknown_table,
@@ -331,13 +334,11 @@ class PreparedCommit(NamedTuple):
 
 def _prepare(commit: Commit) -> PreparedCommit:
     info = commit.info
-    state = pack_map(
-        {
-            "removed": commit.removed,
-            "meta": commit.meta,
-            "actors": Packed(_array([Packed(r.packed()) for r in commit.actors])),
-        }
-    )
+    fields: JSON = {"removed": commit.removed, "meta": commit.meta}
+    if commit.order is not None:  # an actor put back where it stood: the whole order
+        fields["order"] = commit.order
+    fields["actors"] = Packed(_array([Packed(r.packed()) for r in commit.actors]))
+    state = pack_map(fields)
     return PreparedCommit(
         epoch=int(info.epoch),
         seq=int(info.seq),
@@ -380,9 +381,9 @@ def _logged_info(table_id: str, seq: int, blob: bytes) -> TableInfo:
 def _fold(
     row: Sequence[Any], rows: Sequence[Sequence[Any]]
 ) -> tuple[TableInfo, dict[str, ActorRecord], JSON]:
-    """A table's info, actors (in the order they were added) and meta: its
-    snapshot (``row``: the info columns, meta and state) with log rows (``last``,
-    ``info``, ``state``) applied in order."""
+    """A table's info, actors (in the table's order) and meta: its snapshot
+    (``row``: the info columns, meta and state) with log rows (``last``, ``info``,
+    ``state``) applied in order."""
     info = _info(row)
     actors = {
         data["id"]: ActorRecord.from_dict(data, fresh=True) for data in unpack(row[8] or _EMPTY)
@@ -394,6 +395,8 @@ def _fold(
             actors[data["id"]] = ActorRecord.from_dict(data, fresh=True)
         for actor_id in state["removed"]:
             actors.pop(actor_id, None)
+        if state.get("order") is not None:  # rows written before it have none
+            actors = in_order(actors, state["order"])
         if state["meta"] is not None:
             meta = state["meta"]
         info = _logged_info(row[0], last, info_blob)

@@ -89,3 +89,38 @@ def test_a_players_jsonl_export_verifies_with_rollbridge_verify(tmp_path, capsys
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is True and report["problems"] == []
     assert report["verified_events"] == 3 and report["verified_dice"] >= 12
+
+
+def test_an_undone_removal_exports_with_its_place_and_verifies(tmp_path, capsys):
+    """The undo of a removal tells where the actor goes back (``index``): the JSONL
+    export carries it, the Markdown export reads it, ``rollbridge verify`` takes it."""
+    from rollbridge.host import PluginHost
+    from rollbridge.offline import TableService
+    from rollbridge.stores.sqlite import SQLiteStore
+
+    from .conftest import GM, PLAYER
+
+    path = tmp_path / "o.db"
+    with SQLiteStore(path) as store:
+        service = TableService(store, PluginHost())
+        service.create_table("Order", "sr2", table_id="o", settings={"verifiable": True})
+        sheets = service.host.rulesets["sr2"].example_sheets
+        for index, name in enumerate(["Tukan", "Guard A"]):
+            actor = {"id": f"n{index}", "name": name, "sheet": dict(sheets[name])}
+            service.handle("o", {"type": "actor.create", "id": f"a{index}", "actor": actor}, GM)
+        service.handle("o", {"type": "actor.remove", "id": "rm", "actor": "n0"}, GM)
+        undo = service.handle("o", {"type": "undo", "id": "u"}, GM)["seq"]
+        service.handle("o", {"type": "roll", "id": "r", "formula": "4d6x"}, PLAYER)
+        service.handle("o", {"type": "dice.reveal", "id": "reveal"}, GM)
+    log = tmp_path / "o.jsonl"
+    code, _, err = run(capsys, "o", "--db", str(path), "--as", "player", "--format", "jsonl",
+                       "--out", str(log))  # fmt: skip
+    assert (code, err) == (0, "")
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    undone = next(e for e in events if e.get("seq") == undo)
+    assert [(a["id"], a.get("index")) for a in undone["actors"]] == [("n0", 0)]
+    assert main(["verify", str(log), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is True and report["verified_events"] == 1
+    code, out, err = run(capsys, "o", "--db", str(path), "--as", "gm", "--format", "markdown")
+    assert (code, err) == (0, "") and f"## #{undo} · undo · gm" in out

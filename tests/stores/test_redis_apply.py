@@ -236,6 +236,24 @@ def test_a_follower_that_applies_the_events_holds_the_table_a_load_builds(sessio
     assert set(session.ran) == {"FOLLOW_LOG"} and len(session.ran) > 50
 
 
+def test_an_undone_removal_puts_the_actor_back_where_it_stood_everywhere(session):
+    """Live, on the follower that applies the events, and in a load from Redis: the
+    actor an undo puts back stands where it stood (core/engine/places.py)."""
+    session.play({"type": "actor.remove", "id": "rm1", "actor": "bo"}, GM)
+    session.play({"type": "actor.remove", "id": "rm2", "actor": "ana"}, GM)
+    session.sync()
+    session.play({"type": "undo", "id": "u1"}, GM)
+    session.sync()
+    session.play({"type": "undo", "id": "u2"}, GM)
+    session.play({"type": "actor.create", "id": "mk", "actor": {"id": "x", "name": "X",
+                  "sheet": {"hp": 3}}}, GM)  # fmt: skip
+    session.sync()
+    session.check()
+    assert list(session.table.actors) == ["ana", "bo", "guard", "x"]
+    assert list(session.follower.table.actors) == ["ana", "bo", "guard", "x"]
+    assert set(session.ran) == {"FOLLOW_LOG"}  # applied, never read whole
+
+
 def test_a_follower_behind_the_retained_log_reads_the_whole_table(session):
     for n in range(RETAIN + 5):
         session.play({"type": "adjust", "id": f"a{n}", "actor": "guard", "track": "damage",

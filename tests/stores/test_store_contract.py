@@ -118,6 +118,7 @@ def make_commit(
     replies: dict[str, Any] | None = None,
     settings: dict[str, Any] | None = None,
     data: dict[str, Any] | None = None,
+    order: list[str] | None = None,
 ) -> Commit:
     """A commit that continues the table's log by ``events`` events."""
     info = next(i for i in store.tables() if i.id == table_id)
@@ -130,7 +131,7 @@ def make_commit(
     info.seq += events
     if settings is not None:
         info.settings = settings
-    return Commit(new, actors or [], removed or [], info, meta_ or meta(), replies or {})
+    return Commit(new, actors or [], removed or [], info, meta_ or meta(), replies or {}, order)
 
 
 def everything(store: Store) -> Any:
@@ -270,6 +271,19 @@ class TestLoad:
         actors = store.load("t")[0].actors
         assert list(actors) == ["b", "c", "a"]
         assert actors["b"].state == {"damage": 2}
+
+    def test_a_commit_that_gives_the_order_puts_an_actor_back_where_it_stood(self, kit, store):
+        """An undone removal's commit gives the whole order (core/engine/places.py):
+        the actors come back in it; later commits without one add new actors last."""
+        store.create_table(make_info(), [])
+        store.commit("t", make_commit(store, actors=[actor("a"), actor("b"), actor("c")]))
+        store.commit("t", make_commit(store, removed=["b"]))
+        store.commit("t", make_commit(store, actors=[actor("b", 1)], order=["a", "b", "c"]))
+        store.commit("t", make_commit(store, actors=[actor("d"), actor("a", 2)]))
+        for current in kit.and_restarted(store):
+            actors = current.load("t")[0].actors
+            assert list(actors) == ["a", "b", "c", "d"]
+            assert (actors["a"].state, actors["b"].state) == ({"damage": 2}, {"damage": 1})
 
     def test_an_actor_both_changed_and_removed_is_removed(self, store):
         store.create_table(make_info(), [])
@@ -612,6 +626,19 @@ class TestEngineRoundTrip:
                 "events": [e.to_dict() for e in events],
             }
         )
+
+    def test_an_undone_removal_keeps_its_place_after_a_restart(self, kit, tally):
+        service = TableService(kit.open(), host_with(tally))
+        service.create_table("Order", "tally", table_id="t")
+        for n, name in enumerate(["ana", "bo", "guard"]):
+            actor_ = {"id": name, "name": name.title(), "sheet": {"hp": 4}}
+            service.handle("t", {"type": "actor.create", "id": f"c{n}", "actor": actor_}, GM)
+        service.handle("t", {"type": "actor.remove", "id": "rm", "actor": "ana"}, GM)
+        service.handle("t", {"type": "undo", "id": "u"}, GM)
+        before = self.state(service)
+        assert before["order"] == ["ana", "bo", "guard"]
+        reborn = TableService(kit.reopen(), host_with(tally))
+        assert self.state(reborn) == before
 
     def test_everything_survives_a_restart(self, kit, tally):
         service = TableService(kit.open(), host_with(tally))

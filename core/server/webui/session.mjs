@@ -51,6 +51,22 @@ export function pendingList(value) {
   return Object.entries(value ?? {}).map(([pending, entry]) => ({ pending, ...entry }));
 }
 
+/** The table's actors (a Map by id, in the table's order) after an event's actor
+ * views: a removed one leaves, a changed one keeps its place, a new one goes last
+ * — or, with `index` (an undone removal puts it back), where it stood. */
+export function withActors(actors, views) {
+  let after = actors;
+  for (const actor of views) {
+    if (actor.removed) after.delete(actor.id);
+    else if (Number.isInteger(actor.index) && !after.has(actor.id)) {
+      const entries = [...after];
+      entries.splice(Math.max(0, Math.min(actor.index, entries.length)), 0, [actor.id, actor]);
+      after = new Map(entries);
+    } else after.set(actor.id, actor);
+  }
+  return after;
+}
+
 /**
  * The table as one viewer sees it. Listeners:
  * - onTable(session): actors, encounter, pending or undo state changed;
@@ -153,9 +169,8 @@ export class Session {
 
   #apply(event, how) {
     let changed = false;
-    for (const actor of event.actors ?? []) {
-      if (actor.removed) this.actors.delete(actor.id);
-      else this.actors.set(actor.id, actor);
+    if (event.actors?.length) {
+      this.actors = withActors(this.actors, event.actors);
       changed = true;
     }
     if (this.#followPending(event)) changed = true;
