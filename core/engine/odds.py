@@ -29,7 +29,13 @@ proves it with generated hidden values).
 
 The computation runs under the bounds its driver sets
 (:mod:`rollbridge.odds.bounds`); formulas' distributions are cached, since they
-depend on the text alone.
+depend on the text alone, in caches bounded by bytes
+(:mod:`rollbridge.odds.cache`). Each answer is computed inside
+:func:`~rollbridge.odds.cache.provisional`: a refused one (a reply larger than an
+event may be, say) leaves nothing in any cache. A formula whose reply could not
+fit, whatever its probabilities (:func:`~rollbridge.odds.support.fewest_totals`
+outcomes of at least :data:`OUTCOME_BYTES` each), is refused before its
+distribution is computed.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from rollbridge.contract import ActionContext, Actor
+from rollbridge.dice.notation import parse
 from rollbridge.dice.sources import ScriptedDice
 from rollbridge.engine.context import RequestContext
 from rollbridge.engine.draft import Draft
@@ -56,13 +63,15 @@ from rollbridge.exceptions import (
 )
 from rollbridge.odds import Distribution, Odds, distribution
 from rollbridge.odds.bounds import DEFAULT_BOUNDS, Bounds, bounded
+from rollbridge.odds.cache import provisional
+from rollbridge.odds.support import fewest_totals
 from rollbridge.plain import JSON, dumps_json
 from rollbridge.text import Messages
 
 if TYPE_CHECKING:
     from rollbridge.engine.table import Table
 
-__all__ = ["answer_odds", "formula_distribution"]
+__all__ = ["OUTCOME_BYTES", "answer_odds", "formula_distribution"]
 
 say = Messages("rollbridge")
 ONE_OF = say("odds.one_of", "odds: give either formula or action, not both and not neither")
@@ -83,6 +92,13 @@ TOO_LARGE = say(
     "fewer dice",
 )
 
+# Translators: {totals}, {size} and {limit} are numbers ({size}, {limit} of bytes).
+TOO_MANY_TOTALS = say(
+    "odds.too_many_totals",
+    "the odds would have {totals:,} totals, at least {size:,} bytes, more than the "
+    "{limit:,} a reply may carry; ask for fewer dice",
+)
+
 
 #: An action's reply carries the law of its total up to this many totals.
 MAX_REPLY_TOTALS = 500
@@ -93,6 +109,24 @@ def formula_distribution(formula: str, bounds: Bounds = DEFAULT_BOUNDS) -> Distr
     :func:`rollbridge.odds.distribution`: the same formula's odds are computed once)."""
     with bounded(bounds):
         return distribution(formula)
+
+
+#: The fewest bytes one total takes in a formula's reply (``Distribution.to_dict``):
+#: the shortest total, fraction and float there are.
+OUTCOME_BYTES = len(dumps_json({"total": 0, "probability": "1/1", "float": 1.0})) + 1
+
+
+def _formula_odds(formula: Any, bounds: Bounds, limit: int) -> JSON:
+    """The reply fields of a formula's odds; refused before any computation when
+    even the shortest outcomes of the totals it must have pass ``limit``."""
+    totals = fewest_totals(parse(formula))
+    least = totals * OUTCOME_BYTES - 1
+    if least > limit:
+        raise DiceLimitExceeded(
+            TOO_MANY_TOTALS(totals=totals, size=least, limit=limit),
+            details={"size": least, "limit": limit, "totals": totals},
+        )
+    return _check_size({"distribution": formula_distribution(formula, bounds).to_dict()}, limit)
 
 
 def _merged(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
@@ -204,9 +238,16 @@ def answer_odds(
     formula, action = fields.get("formula"), fields.get("action")
     if (formula is None) == (action is None):
         raise InvalidRequest(ONE_OF(), details={"field": "formula"})
-    if formula is not None:
-        totals = formula_distribution(formula, bounds)
-        return _check_size({"distribution": totals.to_dict()}, table.max_event_bytes)
+    with provisional():  # a refused answer keeps nothing in the caches
+        if formula is not None:
+            return _formula_odds(formula, bounds, table.max_event_bytes)
+        return _action_odds(table, request, who, locale, bounds)
+
+
+def _action_odds(
+    table: Table, request: Request, who: Principal, locale: str, bounds: Bounds
+) -> JSON:
+    fields = request.fields
     ctx = RequestContext(table, request, who, ScriptedDice([]), Draft(table))
     spec, params, actor, targets = action_inputs(ctx)
     assume: Mapping[str, Any] = fields.get("assume") or {}

@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
 from rollbridge.dice.notation import Formula, parse
 from rollbridge.exceptions import InvalidRequest
-from rollbridge.odds.bounds import Bounds, current
+from rollbridge.odds.bounds import current
+from rollbridge.odds.cache import BoundedCache
 from rollbridge.odds.compute import checked, node_law
 from rollbridge.odds.law import Value
 from rollbridge.text import Messages
 
-__all__ = ["DEFAULT_DEPTH", "MAX_DEPTH", "Distribution", "distribution"]
+__all__ = [
+    "CACHE",
+    "CACHE_BYTES",
+    "CACHE_ENTRIES",
+    "CACHE_ENTRY_BYTES",
+    "DEFAULT_DEPTH",
+    "MAX_DEPTH",
+    "Distribution",
+    "distribution",
+    "footprint",
+]
 
 #: How many dice one line of explosions may add (and how many times a
 #: compounding die may roll again) before the rest is cut off as ``truncated``.
@@ -137,22 +149,54 @@ def distribution(formula: str | Formula, *, explode_depth: int = DEFAULT_DEPTH) 
             BAD_DEPTH(depth=explode_depth, limit=MAX_DEPTH),
             details={"depth": repr(explode_depth), "limit": MAX_DEPTH},
         )
-    if isinstance(formula, str):
-        return _cached(formula, explode_depth, current())
-    return _computed(formula if isinstance(formula, Formula) else parse(formula), explode_depth)
+    if not isinstance(formula, str):
+        return _computed(formula if isinstance(formula, Formula) else parse(formula), explode_depth)
+    key = (_normalised(formula), explode_depth, current())
+    return CACHE.cached(key, lambda: _computed(parse(formula), explode_depth))
 
 
-@lru_cache(maxsize=512)
-def _cached(formula: str, depth: int, bounds: Bounds) -> Distribution:
-    """A formula's distribution, computed once per text, depth and bounds: it depends
-    on nothing else (a ruleset asks the same ``1d8!!`` before every roll). The
-    result is shared: treat its ``weights`` as read-only."""
-    return _computed(parse(formula), depth)
+@lru_cache(maxsize=1024)
+def _normalised(formula: str) -> str:
+    """The formula as :func:`parse` normalises it (``3D6+2`` → ``3d6 + 2``): as many
+    entries as the parser's own cache, each a text of at most 256 characters."""
+    return str(parse(formula))
+
+
+#: The most distributions :data:`CACHE` keeps.
+CACHE_ENTRIES = 512
+#: The most bytes (by :func:`footprint`) the distributions it keeps may take together.
+CACHE_BYTES = 32 * 2**20
+#: The largest distribution it keeps, in bytes (by :func:`footprint`, ``3d6``: 5 KiB;
+#: ``2d1000``: 0.6 MiB; ``50d6!!``: 2.8 MiB; ``8d2500``: 6.8 MiB, not kept).
+CACHE_ENTRY_BYTES = 4 * 2**20
+
+#: A bytes slot per total beside its weight: the key (an ``int``, or a ``Fraction``
+#: of two) and the ``Fraction`` object :attr:`Distribution.outcomes` adds.
+_PER_TOTAL = 176
+
+
+def footprint(totals: Distribution) -> int:
+    """What ``totals`` takes in memory once its :attr:`~Distribution.outcomes` are
+    built, in bytes: an estimate from its number of totals and the size of its
+    denominator (every weight is at most the denominator), never below what it holds
+    (tests/odds/test_odds_cache.py measures it)."""
+    weights = totals.weights
+    per_total = _PER_TOTAL + 3 * sys.getsizeof(totals.denominator)
+    return 2 * sys.getsizeof(weights) + len(weights) * per_total
+
+
+#: Formulas' distributions, computed once per normalised text, depth and bounds: a
+#: distribution depends on nothing else (a ruleset asks the same ``1d8!!`` before
+#: every roll). Bounded by entries and by bytes (:mod:`rollbridge.odds.cache`); the
+#: values are shared: treat their ``weights`` as read-only.
+CACHE: BoundedCache[tuple[str, int, Any], Distribution] = BoundedCache(
+    entries=CACHE_ENTRIES, budget=CACHE_BYTES, largest=CACHE_ENTRY_BYTES, size=footprint
+)
 
 
 def clear_cache() -> None:
     """Forget every cached distribution (benchmarks measure the first computation)."""
-    _cached.cache_clear()
+    CACHE.clear()
 
 
 def _computed(parsed: Formula, explode_depth: int) -> Distribution:

@@ -5,13 +5,22 @@ server's bounds and the request's cost in the connection's rate."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import importlib
+import tracemalloc
 from fractions import Fraction
 
+import pytest
+
+import rollbridge.plugins.sr2.odds as sr2_odds
 from rollbridge.odds import distribution
 from rollbridge.protocol.limits import ODDS_COST
 from rollbridge.server.limits import Limits
 
 from .test_server_visibility import wire_text
+
+# the module (rollbridge.odds.distribution is also the function's name)
+distribution_module = importlib.import_module("rollbridge.odds.distribution")
 
 
 async def test_a_player_gets_the_exact_odds_of_a_formula(tables):
@@ -96,3 +105,94 @@ async def test_an_odds_request_refused_at_the_table_costs_the_connection_one(mak
     assert replies[0]["type"] == "result"  # the table's burst of one
     # 39 tokens after the hello: 11 refusals of one each leave plenty (of five: none)
     assert [r["details"]["scope"] for r in replies[1:]] == ["table"] * 11
+
+
+# -- what odds requests leave in memory (the long-run audit) ---------------------------
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """Counts the distributions computed (cached or not), and starts from an empty
+    cache."""
+    calls: list[str] = []
+    build = distribution_module._computed
+
+    def counted(parsed, depth):
+        calls.append(str(parsed))
+        return build(parsed, depth)
+
+    monkeypatch.setattr(distribution_module, "_computed", counted)
+    distribution_module.clear_cache()
+    yield calls
+    distribution_module.clear_cache()
+
+
+async def test_a_formula_whose_reply_cannot_fit_is_refused_before_it_is_computed(tables, builds):
+    """``8d2500`` has 19,993 totals: ~2 MB of reply, past the 128 KiB a reply may
+    carry. It used to be computed (~160 ms on the event loop), kept, then refused."""
+    observer, _ = await tables.join("sr2", "observer")
+    reply = await observer.request({"type": "odds", "formula": "8d2500"})
+    assert builds == []
+    assert reply["type"] == "error" and reply["code"] == "dice_limit"  # as before
+    limit = Limits().max_event_bytes
+    assert reply["details"]["limit"] == limit and reply["details"]["size"] > limit
+    assert reply["details"]["totals"] == 19993
+
+
+async def test_a_refused_reply_is_not_cached(tables, builds):
+    """``1d2611`` may fit by its number of totals, so it is computed; its reply is
+    too large (~176 KB), so it is refused, and nothing of it is kept: asked again, it
+    is computed again. An answered formula is computed once."""
+    observer, _ = await tables.join("sr2", "observer")
+    for _ in range(2):
+        reply = await observer.request({"type": "odds", "formula": "1d2611"})
+        assert reply["code"] == "dice_limit" and "totals" not in reply["details"]
+    assert builds == ["1d2611", "1d2611"]
+    for _ in range(2):
+        assert (await observer.request({"type": "odds", "formula": "2d20"}))["type"] == "result"
+    assert builds[2:] == ["2d20"]
+
+
+async def test_distinct_too_large_formulas_leave_nothing_in_memory(tables, builds):
+    """The audit's attack: one observer sends distinct formulas whose replies are too
+    large (``8d2500``, ``8d2499``, … refused at once; ``1d2600``, ``1d2601``, …
+    computed, then refused). The old server kept each (~4 MiB of ``8dF``), 512 of
+    them: its memory grew past 2 GB and stayed."""
+    observer, _ = await tables.join("sr2", "observer")
+    warm = await observer.request({"type": "odds", "formula": "2d1000"})  # answered, kept
+    assert warm["type"] == "result"
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for k in range(12):
+            for formula in (f"8d{2500 - k}", f"1d{2600 + k}"):
+                reply = await observer.request({"type": "odds", "formula": formula})
+                assert reply["code"] == "dice_limit"
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert kept < 2**20, f"{kept:,} bytes kept"
+    assert len(builds) == 13  # 2d1000 and the twelve 1dF: never an 8dF
+    assert len(distribution_module.CACHE) == 1  # 2d1000
+
+
+async def test_a_refused_sr2_success_test_leaves_no_law_in_sr2s_cache(tables, monkeypatch):
+    """99 dice against TN 100: ~200 KB of exact fractions, refused; sr2 kept the law
+    of the test all the same (its own cache, 4,096 of them). Asked again, it is
+    computed again; a test that is answered is computed once."""
+    computed: list[int] = []
+    chance = sr2_odds.die_chance
+    monkeypatch.setattr(sr2_odds, "die_chance", lambda tn: computed.append(tn) or chance(tn))
+    gm, _ = await tables.join("sr2", "gm")
+    ask = {"type": "odds", "action": "success_test", "params": {"dice": 99, "tn": 100}}
+    for _ in range(2):
+        reply = await gm.request(ask)
+        assert reply["code"] == "dice_limit"
+    assert computed == [100, 100]
+    ask["params"] = {"dice": 23, "tn": 29}  # a pair no other test asks
+    for _ in range(2):
+        assert (await gm.request(ask))["type"] == "result"
+    assert computed[2:] == [29]
+    assert (99, 100, True) not in sr2_odds.LAWS and (23, 29, True) in sr2_odds.LAWS
