@@ -213,6 +213,8 @@ class ClusterServer(Server):
             raise InvalidSettings("a cluster process needs a store with a writer id")
         if lease_ms < 300:
             raise InvalidSettings(f"the lease must last 300 ms or more, not {lease_ms}")
+        # the poll drops the idle tables every poll_interval: no sweep of its own
+        options.setdefault("sweep_interval", None)
         super().__init__(store, host, **options)
         self.node = store.writer
         self.redis_url = redis_url
