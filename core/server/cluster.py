@@ -587,6 +587,7 @@ class ClusterServer(Server):
         log.warning("this process no longer runs table %s (its lease is gone)", table_id)
         self.ownership.drop(table_id)
         self._renewed.pop(table_id, None)
+        self._used.pop(table_id, None)  # kept only for tables owned here
         protocol = self.tables.open.get(table_id)
         if isinstance(protocol, ClusterTable):
             self.carry(protocol.resync())
