@@ -357,8 +357,11 @@ class Connection:
     def _token_found(
         self, record: Any, hello: JSON, adapter: Adapter | None, kind: Kind, request_id: Any
     ) -> Effects:
-        if record is None:
+        if record is None:  # refused (and counted) even if it has gone meanwhile
             return self._refused(kind, request_id)
+        if self.closed:  # gone while its token was looked up: nothing to load for it
+            self.joining = False
+            return []
 
         def opened(found: TableProtocol | BaseException) -> Effects:
             if isinstance(found, UnknownTable):
@@ -366,6 +369,7 @@ class Connection:
             if isinstance(found, BaseException):
                 return self._hello_failed(found, kind, request_id, hello["table"])
             if self.closed:  # gone while the table loaded: nobody may be keeping it
+                self.joining = False
                 self.tables.release(found)
                 return []
             key = record.principal().key
@@ -447,8 +451,10 @@ class Connection:
     # -- leaving -------------------------------------------------------------------------
 
     def close(self) -> None:
-        """The connection is gone (or being cut off): leave the table."""
+        """The connection is gone (or being cut off): leave the table. A ``hello``
+        still being answered is answered to nobody: it is no longer joining."""
         self.closed = True
+        self.joining = False
         self._waiting = []
         key, self._token_key = self._token_key, None
         if key is not None:

@@ -275,6 +275,11 @@ class TableProtocol:
         #: welcomed with the table as it is now (``recovered: false``).
         self.backlog_limit = backlog_limit
         self.members: dict[Member, None] = {}
+        #: Members given to :meth:`join` that have not left: the welcomed ones, one
+        #: whose missed events are being read, and one whose welcome failed (its
+        #: ``hello`` refused, its connection still at this table): each keeps the
+        #: table loaded, so no connection is left on a copy its driver dropped.
+        self._attached: dict[Member, None] = {}
         self.durable_seq = table.info.seq
         #: Events executed but not yet durable, in seq order.
         self.writing: list[Event] = []
@@ -302,8 +307,16 @@ class TableProtocol:
 
     @property
     def idle(self) -> bool:
-        """No member, nothing being written or read: the driver may drop it."""
-        return not self.members and not self._writes and not self._holding and not self._reading
+        """No member (nor a connection that joined and has not left), nothing being
+        written or read: the driver may drop it. A driver tries after each thing that
+        can make it so — a member leaving, a commit or a read coming back."""
+        return (
+            not self.members
+            and not self._attached
+            and not self._writes
+            and not self._holding
+            and not self._reading
+        )
 
     # -- requests -----------------------------------------------------------------
 
@@ -811,7 +824,11 @@ class TableProtocol:
         """Add a member: it is sent its ``welcome`` (the table at the last durable
         seq) and, with ``resume`` (its last epoch and seq) when every later event is
         retained, exactly the events it missed (``recovered: true``); then every
-        event made durable from now on."""
+        event made durable from now on. The member holds the table until it leaves
+        (:meth:`leave`); one that left already joins nothing."""
+        if member.gone:
+            return []
+        self._attached[member] = None
         info = self.table.info
         seq = resume.get("seq") if resume is not None else None
         if (
@@ -902,6 +919,7 @@ class TableProtocol:
         """Remove a member (its connection closed or it was cut off)."""
         member.gone = True
         self.members.pop(member, None)
+        self._attached.pop(member, None)
 
     @classmethod
     def open(

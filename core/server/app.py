@@ -53,6 +53,7 @@ from rollbridge.server.limits import (
     DEFAULT_PORT,
     PING_INTERVAL,
     READER_THREADS,
+    SWEEP_INTERVAL,
     TOKEN_CHECK_INTERVAL,
     Limits,
 )
@@ -88,6 +89,8 @@ class Server:
         refused with error ``busy`` (reads and repeats are still answered).
     :param token_check_interval: seconds between checks for revoked tokens
         (None: never check).
+    :param sweep_interval: seconds between sweeps that drop idle tables still in
+        memory, a backstop to dropping each as it becomes idle (None: no sweep).
     :param manage_gc: keep the garbage collector's full passes off the
         long-lived heap (:mod:`rollbridge.server.collector`); global to the
         interpreter, so only for a process that is the server (``rollbridge serve``).
@@ -109,6 +112,7 @@ class Server:
         manage_gc: bool = False,
         limits: Limits | None = None,
         dice_key: DiceKey | None = None,
+        sweep_interval: float | None = SWEEP_INTERVAL,
     ) -> None:
         self.store = store
         #: The key of verifiable dice: the store's (beside its file), unless given.
@@ -122,6 +126,9 @@ class Server:
         self.compression = compression
         self.max_pending = max_pending
         self.token_check_interval = token_check_interval
+        #: Seconds between sweeps for idle tables left in memory (None: none).
+        self.sweep_interval = sweep_interval
+        self._sweeper: asyncio.Task | None = None
         limits = self.limits = limits or Limits()
         self.hello_timeout = limits.hello_timeout
         self.abort_after = limits.close_timeout
@@ -181,6 +188,8 @@ class Server:
             self.collector.start()
         if self.token_check_interval is not None:
             self._token_watch = loop.create_task(self._watch_tokens(self.token_check_interval))
+        if self.sweep_interval is not None:
+            self._sweeper = loop.create_task(self._sweep_idle(self.sweep_interval))
         log.info("listening on %s", self.url)
 
     @property
@@ -200,6 +209,9 @@ class Server:
         if self._token_watch is not None:
             self._token_watch.cancel()
             self._token_watch = None
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
         if self.collector is not None:
             self.collector.stop()
         if self._server is not None:
@@ -298,14 +310,37 @@ class Server:
             error = finished.exception()
             follow = effect.fail(error) if error is not None else effect.resume(finished.result())
             self.carry(follow, client)
+            self._settle(effect.table_id)
 
         future.add_done_callback(done)
 
     def _persisted(self, effect: Persist, error: BaseException | None) -> None:
         self.carry(effect.fail(error) if error is not None else effect.resume(None))
-        protocol = self.tables.open.get(effect.table_id)
+        self._settle(effect.table_id)
+
+    def _settle(self, table_id: str) -> None:
+        """Drop the table from memory if what just came back (a read, a commit) and
+        its follow-ups left it idle: its last client may have left while it was out,
+        when the table could not be dropped yet."""
+        protocol = self.tables.open.get(table_id)
         if protocol is not None:
             self.tables.release(protocol)
+
+    def sweep(self) -> int:
+        """Drop every idle table still in memory; how many were dropped. A backstop
+        (:attr:`sweep_interval`): each path that leaves a table idle drops it at
+        once, so a sweep that finds one has found a path that did not."""
+        idle = [p for p in self.tables.open.values() if p.idle]
+        for protocol in idle:
+            self.tables.release(protocol)
+        return len(idle)
+
+    async def _sweep_idle(self, interval: float) -> None:
+        while True:
+            await asyncio.sleep(interval)
+            dropped = self.sweep()
+            if dropped:
+                log.warning("dropped %d idle table(s) left in memory", dropped)
 
     # -- tokens -----------------------------------------------------------------------
 

@@ -54,6 +54,8 @@ class Client:
         self.protocol = Connection(server.tables, server.host.adapters, origin=self)
         self.closing = False
         self._tasks: set[asyncio.Task] = set()
+        #: The hello deadline's timer (the latest, when it looked again).
+        self._deadline: asyncio.TimerHandle | None = None
 
     @property
     def principal(self) -> Principal:
@@ -127,10 +129,11 @@ class Client:
             self.connection.transport.abort()
 
     def _no_hello(self) -> None:
-        if self.protocol.member is not None or self.closing:
+        self._deadline = None
+        if self.protocol.member is not None or self.closing or self.protocol.closed:
             return
         if self.protocol.joining:  # its hello is being answered: look again shortly
-            asyncio.get_running_loop().call_later(1.0, self._no_hello)
+            self._deadline = asyncio.get_running_loop().call_later(1.0, self._no_hello)
             return
         seconds = f"{self.server.hello_timeout:g}"
         self.server.metrics.cut_off("no_hello")
@@ -141,11 +144,8 @@ class Client:
     async def run(self) -> None:
         """Serve the connection until it closes (or it sends no ``hello`` in time)."""
         timeout = self.server.hello_timeout
-        deadline = (
-            asyncio.get_running_loop().call_later(timeout, self._no_hello)
-            if timeout is not None
-            else None
-        )
+        if timeout is not None:
+            self._deadline = asyncio.get_running_loop().call_later(timeout, self._no_hello)
         try:
             async for frame in self.connection:
                 self.server.carry(self.protocol.receive(frame), self)
@@ -154,8 +154,9 @@ class Client:
         except ConnectionClosed:
             pass
         finally:
-            if deadline is not None:
-                deadline.cancel()
+            if self._deadline is not None:  # the first, or the one looking again
+                self._deadline.cancel()
+                self._deadline = None
             self.protocol.close()
             if self._tasks:
                 with contextlib.suppress(Exception):

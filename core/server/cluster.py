@@ -213,6 +213,8 @@ class ClusterServer(Server):
             raise InvalidSettings("a cluster process needs a store with a writer id")
         if lease_ms < 300:
             raise InvalidSettings(f"the lease must last 300 ms or more, not {lease_ms}")
+        # the poll drops the idle tables every poll_interval: no sweep of its own
+        options.setdefault("sweep_interval", None)
         super().__init__(store, host, **options)
         self.node = store.writer
         self.redis_url = redis_url
@@ -585,6 +587,7 @@ class ClusterServer(Server):
         log.warning("this process no longer runs table %s (its lease is gone)", table_id)
         self.ownership.drop(table_id)
         self._renewed.pop(table_id, None)
+        self._used.pop(table_id, None)  # kept only for tables owned here
         protocol = self.tables.open.get(table_id)
         if isinstance(protocol, ClusterTable):
             self.carry(protocol.resync())

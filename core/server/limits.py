@@ -14,6 +14,7 @@ __all__ = [
     "MAX_PENDING",
     "PING_INTERVAL",
     "READER_THREADS",
+    "SWEEP_INTERVAL",
     "TOKEN_CHECK_INTERVAL",
     "Limits",
 ]
@@ -31,6 +32,10 @@ PING_INTERVAL = 20.0
 #: ``table delete`` run in another process): a client whose token is gone is
 #: disconnected with 1008 within this time.
 TOKEN_CHECK_INTERVAL = 5.0
+#: Seconds between sweeps for idle tables still in memory: a backstop, as a table
+#: leaves memory as soon as its last client has left and its reads and writes are
+#: done; a sweep costs a look at each table in memory.
+SWEEP_INTERVAL = 60.0
 #: Threads that run store reads (token look-ups, loading tables, the log).
 READER_THREADS = 2
 #: Commits submitted and not yet written (or failed) before new changes are

@@ -92,6 +92,7 @@ from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT",
+    "JOURNAL_SIZE_LIMIT",
     "MIGRATIONS",
     "RESTORE_MARK",
     "SCHEMA_VERSION",
@@ -127,6 +128,14 @@ def has_restore_mark(conn: sqlite3.Connection) -> bool:
 
 #: Seconds a write waits for another connection's write (``busy_timeout``).
 DEFAULT_BUSY_TIMEOUT = 10.0
+#: The size (bytes) the ``-wal`` file is cut back to when SQLite starts it over
+#: after a checkpoint (``PRAGMA journal_size_limit``; SQLite's default never cuts it).
+#: SQLite checkpoints every 1,000 pages (4 MiB of 4 KiB pages), so in ordinary use the
+#: file cycles up to about 4 MiB and is reused as it is; twice that is never cut then
+#: (no shrinking and growing again: a file that grows costs each commit's fsync its
+#: size change too), and a file grown far past it while a long read held the
+#: checkpoint back (a backup, a table's export) is cut back to it.
+JOURNAL_SIZE_LIMIT = 8 * 1024 * 1024
 
 
 # -- schema and migrations ----------------------------------------------------
@@ -546,6 +555,9 @@ class SQLiteStore:
                 # the statement alone); past 64 KiB SQLite spills it to a temporary
                 # file, a write system call per page. In memory it is a copy.
                 conn.execute("PRAGMA temp_store = MEMORY")
+                # WAL is never shrunk by default: one grown while a long read held the
+                # checkpoint back would stay at its largest for good.
+                conn.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT}")
             except sqlite3.Error as exc:
                 conn.close()
                 raise StoreError(CANNOT_OPEN(path=str(self.path), error=str(exc))) from exc

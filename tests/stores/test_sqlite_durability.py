@@ -35,6 +35,8 @@ from rollbridge.tokens import hash_token, new_token
 
 GM = Principal("gm", "gm", "tok-gm")
 CONFTEST = Path(__file__).resolve().parents[1] / "conftest.py"
+#: The size the ``-wal`` file is cut back to (docs/operations.md, "Backups").
+WAL_LIMIT = 8 * 1024 * 1024
 
 
 @pytest.fixture
@@ -106,6 +108,45 @@ class TestSettings:
         plain = sqlite3.connect(db)
         assert plain.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         plain.close()
+
+    def test_every_connection_limits_the_wal_file(self, store):
+        """``journal_size_limit`` holds for the connection of each thread (whichever
+        writes after a checkpoint cuts the file back)."""
+
+        def limit() -> int:
+            return store._conn().execute("PRAGMA journal_size_limit").fetchone()[0]
+
+        seen: list[int] = []
+        threads = [threading.Thread(target=lambda: seen.append(limit())) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert [limit(), *seen] == [WAL_LIMIT] * 4
+        assert len(store._connections) == 4
+        assert sqlite_module.JOURNAL_SIZE_LIMIT == WAL_LIMIT
+
+    def test_a_wal_grown_while_a_read_held_the_checkpoint_is_cut_back(self, store, db):
+        """A long read keeps SQLite from starting the WAL over, so it grows past the
+        limit; once the read is done, the next commits checkpoint it and start it over
+        at most the limit long (before, it stayed at its largest for good)."""
+        store.create_table(info("t"), [])
+        wal = db.with_name(db.name + "-wal")
+        reader = sqlite3.connect(db, isolation_level=None)
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM log").fetchone()  # holds its snapshot
+        seq, filler = 1, "x" * 60_000
+        while wal.stat().st_size <= WAL_LIMIT + 4 * 1024 * 1024:
+            store.commit_many([("t", commit_at("t", n, filler=filler))
+                               for n in range(seq, seq + 20)])  # fmt: skip
+            seq += 20
+        grown = wal.stat().st_size
+        reader.execute("COMMIT")
+        reader.close()
+        for n in range(seq, seq + 3):  # a checkpoint, then a write that starts it over
+            store.commit("t", commit_at("t", n))
+        assert wal.stat().st_size <= WAL_LIMIT < grown
+        assert [e.seq for e in store.events_after("t", seq - 1)] == [seq, seq + 1, seq + 2]
 
     def test_schema_version_is_recorded(self, store, db):
         plain = sqlite3.connect(db)

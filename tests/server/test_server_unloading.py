@@ -1,0 +1,248 @@
+"""A long-running server lets go of what its clients left: a table nobody is at
+leaves memory once the reads and writes it started are done, whenever its last
+client left (during a ``stats``, a ``state`` at an earlier seq, a resume, the
+reload after a failed commit); and a client that left while its ``hello`` was being
+answered leaves nothing behind (no timer keeps its object alive).
+
+Each store read is held on its reader thread by a :class:`Gate` (threading events,
+no sleeps) while the client leaves, so the leaving always happens mid-read."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import threading
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import connect
+
+from rollbridge.exceptions import StoreError
+from rollbridge.protocol.effects import LoadTable
+from rollbridge.protocol.table import TableProtocol
+from rollbridge.server.client import Client
+from rollbridge.server.limits import Limits
+from tests.server.conftest import Peer
+from tests.server.httpclient import get
+from tests.server.test_server_failures import failing_for
+
+
+class Gate:
+    """Holds every call of one store method on its (reader) thread until
+    :meth:`open`; then it runs, or raises ``fail``."""
+
+    def __init__(self, store: Any, name: str, fail: BaseException | None = None) -> None:
+        self.entered, self.opened, self.left = (threading.Event() for _ in range(3))
+        original = getattr(store, name)
+
+        def held(*args: Any, **kwargs: Any) -> Any:
+            self.entered.set()
+            self.opened.wait(10)
+            try:
+                if fail is not None:
+                    raise fail
+                return original(*args, **kwargs)
+            finally:
+                self.left.set()
+
+        setattr(store, name, held)
+
+    async def reached(self) -> None:
+        assert await asyncio.to_thread(self.entered.wait, 10), "the read never started"
+
+    async def open(self) -> None:
+        self.opened.set()
+        assert await asyncio.to_thread(self.left.wait, 10), "the read never ended"
+
+
+async def settled(predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
+    """Whether ``predicate`` holds within ``timeout`` seconds (polled)."""
+    try:
+        async with asyncio.timeout(timeout):
+            while not predicate():
+                await asyncio.sleep(0.01)
+    except TimeoutError:
+        return False
+    return True
+
+
+async def open_tables_metric(server: Any) -> float:
+    _status, _headers, body = await get(server, "/metrics")
+    line = next(x for x in body.decode().splitlines() if x.startswith("rollbridge_open_tables "))
+    return float(line.split()[1])
+
+
+async def leave_now(world: Any, peer: Peer, *, staying: int = 0) -> None:
+    """The client goes; the server has seen it go (its connection left the table):
+    ``staying`` connections are left."""
+    await peer.close()
+    assert await settled(lambda: len(world.server.clients) <= staying), "the server kept it"
+
+
+@pytest.mark.parametrize("kind", ["stats", "state_at", "resume"])
+async def test_a_table_whose_last_client_left_during_a_read_is_unloaded(tables, kind):
+    """The client leaves while its read of the log is out: once the read is back the
+    table leaves memory (before the fix it stayed loaded for good: the leaving tried
+    to release it while the read was out, and the read's end never tried again)."""
+    server = tables.server
+    gm, welcome = await tables.join("tally", "gm")
+    await gm.request({"type": "roll", "formula": "1d6"})
+    if kind == "resume":  # it left, and comes back to resume from seq 0
+        await leave_now(tables, gm)
+        assert await settled(lambda: not server.tables.open)
+    gate = Gate(tables.store, "events_after")
+    if kind == "resume":
+        gm = Peer(await connect(server.url))
+        tables.peers.append(gm)
+        token = tables.tokens["tally"]["gm"]
+        await gm.send({"type": "hello", "table": "tally", "token": token,
+                       "resume": {"epoch": welcome["epoch"], "seq": 0}})  # fmt: skip
+    elif kind == "stats":
+        await gm.send({"type": "stats"})
+    else:
+        await gm.send({"type": "state", "at": 1})
+    await gate.reached()
+    await leave_now(tables, gm)
+    assert "tally" in server.tables.open  # its read is still out
+    await gate.open()
+    assert await settled(lambda: not server.tables.open), "the table stayed loaded"
+    assert await open_tables_metric(server) == 0
+    # it loads again for the next client, as it was
+    _again, welcome = await tables.join("tally", "gm")
+    assert welcome["type"] == "welcome" and welcome["seq"] == 3
+
+
+@pytest.mark.parametrize("reload", ["loaded", "failed"])
+async def test_a_table_left_during_its_reload_after_a_failed_commit_is_unloaded(tables, reload):
+    """A commit fails, the table is loaded again, and its client leaves while that
+    load is out: the table leaves memory when the load is back (done or failed)."""
+    server = tables.server
+    gm, _ = await tables.join("tally", "gm")
+    failing_for(tables.store, "tally", times=1)
+    fail = StoreError("disk unreadable (simulated)") if reload == "failed" else None
+    gate = Gate(tables.store, "load", fail)
+    refused = await gm.request({"type": "roll", "formula": "1d6"})
+    assert refused["code"] == "store_error"
+    await gate.reached()  # the reload
+    await leave_now(tables, gm)
+    await gate.open()
+    assert await settled(lambda: not server.tables.open), "the table stayed loaded"
+    assert await open_tables_metric(server) == 0
+
+
+async def test_a_table_left_during_a_held_request_s_read_is_unloaded(tables):
+    """A repeated request id the table's key filter may know is checked in the store
+    (the table's requests wait behind that read): its client leaves meanwhile."""
+    server = tables.server
+    gm, _ = await tables.join("tally", "gm")
+    first = await gm.request({"type": "roll", "formula": "1d6", "id": "r1"})
+    await leave_now(tables, gm)
+    assert await settled(lambda: not server.tables.open)
+    gm, _ = await tables.join("tally", "gm")  # loaded again: r1 is only in the store now
+    gate = Gate(tables.store, "reply")
+    await gm.send({"type": "roll", "formula": "1d6", "id": "r1"})
+    await gate.reached()
+    await leave_now(tables, gm)
+    await gate.open()
+    assert await settled(lambda: not server.tables.open), "the table stayed loaded"
+    again, _ = await tables.join("tally", "gm")
+    repeat = await again.request({"type": "roll", "formula": "1d6", "id": "r1"})
+    assert repeat["seq"] == first["seq"]  # answered from the store, not rolled again
+
+
+async def test_a_failed_welcome_keeps_the_table_until_its_connection_leaves(tables):
+    """A resume whose read fails refuses the ``hello`` but leaves the connection at the
+    table; the table is not dropped under it when the read ends (a later hello would
+    load a second copy of it beside the one this connection still uses), only when
+    the connection leaves."""
+    server = tables.server
+    gm, welcome = await tables.join("tally", "gm")
+    await gm.request({"type": "roll", "formula": "1d6"})
+    await leave_now(tables, gm)
+    assert await settled(lambda: not server.tables.open)
+    gate = Gate(tables.store, "events_after", StoreError("disk unreadable (simulated)"))
+    peer = Peer(await connect(server.url))
+    tables.peers.append(peer)
+    token = tables.tokens["tally"]["gm"]
+    hello = await peer.send({"type": "hello", "table": "tally", "token": token,
+                             "resume": {"epoch": welcome["epoch"], "seq": 0}})  # fmt: skip
+    await gate.reached()
+    await gate.open()
+    assert (await peer.reply(hello))["code"] == "store_error"
+    protocol = server.tables.open["tally"]
+    other, _ = await tables.join("tally", "player")
+    assert server.tables.open.get("tally") is protocol  # one copy of the table
+    await leave_now(tables, other, staying=1)
+    # the refused connection is still there: the table is not dropped under it
+    assert server.tables.open.get("tally") is protocol, "dropped under a connection"
+    await leave_now(tables, peer)
+    assert await settled(lambda: not server.tables.open)
+
+
+async def test_the_sweep_drops_a_table_left_idle_by_a_path_not_foreseen(make_tables, caplog):
+    """The backstop: a table the registry holds with nobody at it and nothing running
+    (put there by hand here, as a path nobody foresaw would leave it) is dropped by
+    the periodic sweep, which says so."""
+    world = await make_tables(sweep_interval=0.05)
+    server = world.server
+    loaded = await asyncio.to_thread(LoadTable(table_id="sr2").run, world.store)
+    stray = TableProtocol.open(loaded, server.host.rulesets)
+    server.tables.open["sr2"] = stray
+    busy, _ = await world.join("tally", "gm")  # a table in use is kept
+    assert await settled(lambda: "sr2" not in server.tables.open), "the sweep never ran"
+    assert "tally" in server.tables.open
+    assert (await busy.request({"type": "ping"}))["type"] == "pong"
+    said = [r for r in caplog.records if r.name == "rollbridge.server" and r.levelname == "WARNING"]
+    assert [r.getMessage() for r in said] == ["dropped 1 idle table(s) left in memory"]
+
+
+# -- a client gone while its hello is answered --------------------------------------
+
+
+@pytest.mark.parametrize("slow", ["find_token", "load"])
+async def test_a_client_gone_during_its_hello_past_the_deadline_is_let_go(
+    make_tables, monkeypatch, slow
+):
+    """The hello deadline passes while the hello is answered (the token look-up, or
+    the table's load, is slow), and the client goes before it is: nothing keeps the
+    client's object (before the fix a timer looked again every second, for ever:
+    ``joining`` was never reset), and the hello loads nothing for nobody."""
+    limits = Limits(hello_timeout=0.2, rate_per_connection=None, rate_per_table=None,
+                    per_token=None, per_address=None)  # fmt: skip
+    world = await make_tables(limits=limits)
+    server = world.server
+    fired = asyncio.Event()
+    looks = Client._no_hello
+
+    def looked(self: Client) -> None:
+        looks(self)
+        fired.set()
+
+    monkeypatch.setattr(Client, "_no_hello", looked)
+    loads: list[str] = []
+    load = world.store.load
+    world.store.load = lambda table_id: loads.append(table_id) or load(table_id)
+    gate = Gate(world.store, slow)
+    peer = Peer(await connect(server.url))
+    world.peers.append(peer)
+    await peer.send({"type": "hello", "table": "tally", "token": world.tokens["tally"]["gm"]})
+    await gate.reached()
+    await asyncio.wait_for(fired.wait(), 5)  # the deadline passed while it was answered
+    (client,) = server.clients
+    assert client.protocol.joining
+    gone = weakref.ref(client)
+    del client
+    await leave_now(world, peer)
+    await gate.open()
+
+    def collected() -> bool:
+        gc.collect()
+        return gone() is None
+
+    # (the read's callback holds the client until it has run: then it is let go)
+    assert await settled(collected, timeout=3), "the client's object is kept alive"
+    assert not server.tables.open
+    # gone before its token was found, it had nothing loaded for it
+    assert loads == ([] if slow == "find_token" else ["tally"])

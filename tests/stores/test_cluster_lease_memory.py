@@ -1,0 +1,48 @@
+"""What a ``serve --redis`` process remembers of a table's lease, on a real
+redis-server: once the lease is lost (another process took the table), nothing of
+the table is kept — a long-running process that loses the leases of many tables
+(deleted ones too) does not keep an entry for each for good."""
+
+from __future__ import annotations
+
+import asyncio
+
+from rollbridge.host import PluginHost
+from rollbridge.server.cluster import ClusterServer
+from rollbridge.stores.redis import RedisStore
+
+
+def test_a_lost_lease_leaves_nothing_of_its_table_behind(redis_factory):
+    redis = redis_factory()
+    store = RedisStore(redis.url, writer="node-a")
+    host = PluginHost({}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    server = ClusterServer(store, host, port=0, redis_url=redis.url, lease_ms=300)
+    tables = [f"t{n}" for n in range(3)]
+
+    async def play() -> None:
+        await server.start()
+        assert server.redis is not None
+        try:
+            renewed = dict.fromkeys(tables, 0.0)
+            for table_id in tables:  # taken as a forward takes a free lease
+                await server.redis.set(server.keys.table(table_id).owner, server.node)
+                server._took(table_id)
+                renewed[table_id] = server._renewed[table_id]
+            async with asyncio.timeout(10):  # the lease keeper renews them
+                while any(server._renewed.get(t, 0) <= renewed[t] for t in tables):
+                    await asyncio.sleep(0.02)
+            assert set(server._used) == set(tables)
+            for table_id in tables:  # another process takes each over
+                await server.redis.set(server.keys.table(table_id).owner, "node-b")
+            async with asyncio.timeout(10):
+                while server.ownership.owned:
+                    await asyncio.sleep(0.02)
+            assert server._renewed == {}
+            assert server._used == {}
+        finally:
+            await server.stop()
+
+    try:
+        asyncio.run(play())
+    finally:
+        store.close()
