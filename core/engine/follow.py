@@ -15,7 +15,8 @@ changed it on the owner:
   empties the redo stack (the undo stack keeps its latest ``UNDO_DEPTH``); ``undo``
   moves ``data.undoes`` from the undo stack's top to the redo stack, ``redo`` moves
   ``data.redoes`` back; at the end an entry whose event has left the retained log
-  (a seq below ``kept_from``) is dropped, as a table loaded then drops it;
+  (a seq below ``kept_from``) is dropped, a redo entry with every one under it
+  (:mod:`rollbridge.engine.reach`), as a table loaded then drops it;
 * the table's seq: the last event's.
 
 An actor an event puts back at a place (an undone removal) goes there
@@ -39,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from rollbridge.engine import places
 from rollbridge.engine.model import ActorRecord, Encounter, Event
+from rollbridge.engine.reach import redo_in_reach, undo_in_reach
 from rollbridge.plain import JSON
 
 if TYPE_CHECKING:
@@ -135,8 +137,8 @@ def replay(table: Table, events: Sequence[Event], *, kept_from: int, undo_depth:
         _pending(state, event)
         _stacks(state, event, undo_depth)
         state.seq = event.seq
-    state.undo = [s for s in state.undo if s >= kept_from]
-    state.redo = [s for s in state.redo if s >= kept_from]
+    state.undo = undo_in_reach(state.undo, lambda s: s >= kept_from)
+    state.redo = redo_in_reach(state.redo, lambda s: s >= kept_from)
     return state
 
 

@@ -51,6 +51,7 @@ from rollbridge.engine.model import (
     TableInfo,
     TableSnapshot,
 )
+from rollbridge.engine.reach import redo_in_reach, undo_in_reach
 from rollbridge.engine.redaction import Held, Redaction, recall, ruleset_settings
 from rollbridge.engine.requests import Request
 from rollbridge.engine.views import (
@@ -175,8 +176,8 @@ class Table:
         history = dict(history or {})
         kept = history.keys() if retained is None else {*retained, *history}
         # An undo entry whose event left the log cannot be undone any more.
-        self.undo_stack: list[int] = [s for s in snapshot.undo if s in kept]
-        self.redo_stack: list[int] = [s for s in snapshot.redo if s in kept]
+        self.undo_stack: list[int] = undo_in_reach(snapshot.undo, kept.__contains__)
+        self.redo_stack: list[int] = redo_in_reach(snapshot.redo, kept.__contains__)
         # Kept packed (msgpack bytes): one object each instead of hundreds, so the
         # cyclic garbage collector has that much less to walk at a busy server.
         self._history: dict[int, bytes] = {}
@@ -690,8 +691,8 @@ class Table:
             self.info.seq = draft.events[-1].seq
         if self.retain is not None:  # as a load finds them: above seq - retain
             floor = self.info.seq - self.retain
-            self.undo_stack = [s for s in self.undo_stack if s > floor]
-            self.redo_stack = [s for s in self.redo_stack if s > floor]
+            self.undo_stack = undo_in_reach(self.undo_stack, lambda s: s > floor)
+            self.redo_stack = redo_in_reach(self.redo_stack, lambda s: s > floor)
         self._keep_recent_history()
         commit = Commit(
             events=draft.events,
