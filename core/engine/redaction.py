@@ -112,14 +112,13 @@ def _owned(changes: list[JSON]) -> Iterator[tuple[str, bool | None]]:
 
 class Held(NamedTuple):
     """A table's redaction and the events that left the table with it: every event
-    of ``epoch`` from ``first`` to ``last``. It stays true of those events whatever
+    from ``first`` to ``last``. It stays true of those events whatever
     the table does later, so a read of the log may take it when it is sent out and
     walk back from it when it comes back."""
 
     redaction: Redaction
     first: int
     last: int
-    epoch: int
 
     def recall(self, events: Iterable[Event]) -> None:
         """Give each of ``events`` that has no redaction the one of its seq:
@@ -130,22 +129,25 @@ class Held(NamedTuple):
         events = list(events)
         walk = False
         for event in events:
-            if event.redaction is None and event.epoch == self.epoch:
+            if event.redaction is None:
                 if self.first <= event.seq <= self.last:
                     event.redaction = self.redaction
                 elif event.seq < self.first:
                     walk = True
         if walk:
-            recall(self.redaction, self.first, self.epoch, events)
+            recall(self.redaction, self.first, events)
 
 
-def recall(now: Redaction, seq: int, epoch: int, events: Iterable[Event]) -> None:
+def recall(now: Redaction, seq: int, events: Iterable[Event]) -> None:
     """Give each of ``events`` that has no redaction the one of its seq, walking back
-    from ``now`` (the redaction event ``seq`` of ``epoch`` left the table with)
-    through ``events``: an event that has one already (staged here) is taken at its
-    word. The walk stops at the first seq missing from ``events`` (or of another
-    epoch): those before it keep none."""
-    by_seq = {e.seq: e for e in events if e.epoch == epoch}
+    from ``now`` (the redaction event ``seq`` left the table with) through
+    ``events``: an event that has one already (staged here) is taken at its word.
+    The walk stops at the first seq missing from ``events``: those before it keep
+    none. It crosses epochs: a table moved to a new epoch (a restored backup, a Redis
+    fence) keeps its log and continues its seqs, and the move itself changes no
+    actor or setting, so an event of the old epoch is walked back through like any
+    other (a log holds one event per seq)."""
+    by_seq = {e.seq: e for e in events}
     wanted = [s for s, e in by_seq.items() if e.redaction is None]
     if not wanted:
         return

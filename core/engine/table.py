@@ -152,10 +152,12 @@ class Table:
     #: engine itself never reads a clock.
     clock: Callable[[], float] | None = None
     #: How many events the store keeps in its log (its driver sets it from the
-    #: store's ``retain``): an undo or redo entry older than that is dropped after
-    #: each request, as a load of the table drops it (its event has left the log, or
-    #: will at the store's next prune), so that the table here and the table loaded
-    #: again offer the same undo. None: entries are kept while they fit the stack.
+    #: store's ``retain``): an undo or redo entry whose event is no longer among the
+    #: last ``retain`` is dropped after each request (a redo entry with every one
+    #: under it, :mod:`rollbridge.engine.reach`), as a load of the table drops it
+    #: (its event has left the log, or will at the store's next prune), so that the
+    #: table here and the table loaded again offer the same undo and redo. None:
+    #: entries are kept while they fit the stack.
     retain: int | None = None
 
     def __init__(
@@ -373,7 +375,7 @@ class Table:
         """The table's redaction and the seqs whose events left the table with it:
         :attr:`redaction_from` to the latest (:class:`~rollbridge.engine.redaction.Held`)."""
         seq = self.info.seq
-        return Held(self.redaction(), min(self.redaction_from, seq), seq, self.info.epoch)
+        return Held(self.redaction(), min(self.redaction_from, seq), seq)
 
     def recall(self, events: Iterable[Event], held: Held | None = None) -> None:
         """Give each of ``events`` (read back from the log) that has none the
@@ -640,7 +642,7 @@ class Table:
         if len(events) == 1:  # nearly every request: the one event has the table's after
             events[0].redaction = after
         else:
-            recall(after, draft.next_seq - 1, self.info.epoch, events)
+            recall(after, draft.next_seq - 1, events)
         return after
 
     def _apply(

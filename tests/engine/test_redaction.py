@@ -27,6 +27,7 @@ from rollbridge.protocol.effects import (
 from rollbridge.protocol.members import Member
 from rollbridge.protocol.table import TableProtocol
 from rollbridge.server.cluster_table import ClusterTable, Ownership
+from rollbridge.stores.backup import backup
 from rollbridge.stores.base import Store
 from rollbridge.stores.memory import MemoryStore
 from rollbridge.stores.sqlite import SQLiteStore
@@ -320,3 +321,34 @@ def test_a_retry_read_out_while_the_table_is_loaded_again_is_stale(tmp_path):
     assert isinstance(answer, Reply) and "event" not in answer.message
     assert answer.message["note"] == "the event has left the retained log"
     assert answer.message["seq"] == live["a0"]["seq"]
+
+
+def test_a_retry_across_a_restored_backup_reads_as_it_did_live(tmp_path):
+    """Attacks hidden live, the GM's reveal, a backup restored (the table moves to a
+    new epoch, its seqs go on), more events: each attack repeated reads as it did
+    live. The walk back stopped at the epoch's edge, and the attacks of the old
+    epoch were shown as the table is now — the guard's armour and Body, hidden when
+    they were rolled, sent to the player (found by review)."""
+    path, copy = tmp_path / "t.db", tmp_path / "restored.db"
+    service = sr2_table(SQLiteStore(path))
+    live = {f"a{n}": service.handle("t", {**ATTACK, "id": f"a{n}"}, ALICE) for n in range(4)}
+    assert hits(live) and all(resistance(live[k]["event"]) == {} for k in hits(live))
+    service.handle("t", {**REVEAL, "id": "s"}, GM)
+    epoch = service.table("t").info.epoch
+    service.store.close()
+    backup(path, copy)
+    restored = SQLiteStore(copy)
+    restored.finish_restore()
+    seeds = iter(range(10**6, 2 * 10**6))
+    service = TableService(restored, HOST, dice=lambda: SeededDice(f"r:{next(seeds)}"))
+    assert service.table("t").info.epoch != epoch
+    for n in range(3):
+        service.handle("t", {"type": "roll", "id": f"x{n}", "formula": "1d6"}, GM)
+    for request_id, reply in live.items():
+        again = service.handle("t", {**ATTACK, "id": request_id}, ALICE)
+        assert again["event"] == reply["event"], request_id
+    table, hit_seqs = service.table("t"), {live[k]["seq"] for k in hits(live)}
+    stored = [e for e in restored.events_after("t", 0) if e.seq >= min(hit_seqs)]
+    table.recall(stored)  # as an export reads the log: the same walk
+    assert all(resistance(table.view_event(e, gm=False)) == {} for e in stored
+               if e.seq in hit_seqs)  # fmt: skip
