@@ -144,16 +144,25 @@ def replay(table: Table, events: Sequence[Event], *, kept_from: int, undo_depth:
 
 def _actors(state: Replayed, event: Event) -> None:
     """Each actor the event changes: its record after (None: removed), an actor put
-    back at its place (:mod:`rollbridge.engine.places`)."""
+    back at its place (:mod:`rollbridge.engine.places`). Nearly every event only
+    replaces records: those are replaced as they are checked, and only an event that
+    takes an actor out or puts one in goes through :func:`places.apply`."""
+    actors, moved = state.actors, False
     for change in event.changes:
-        actor_id, before = change["actor"], change["before"]
-        held = state.actors.get(actor_id)
+        actor_id, before, after = change["actor"], change["before"], change["after"]
+        held = actors.get(actor_id)
         if (held.as_data() if held is not None else None) != before:
             raise Unfit(f"event {event.seq}: actor {actor_id!r} is not as it found it")
-        at = places.index(change) if before is not None and change["after"] is None else None
-        if at is not None and list(state.actors).index(actor_id) != at:
+        if before is not None and after is not None:
+            if not moved:
+                actors[actor_id] = ActorRecord.from_dict(after, fresh=True)
+            continue
+        moved = True
+        at = places.index(change) if after is None else None
+        if at is not None and list(actors).index(actor_id) != at:
             raise Unfit(f"event {event.seq}: actor {actor_id!r} is not where it found it")
-    places.apply(state.actors, event.changes, "after", _record)
+    if moved:
+        places.apply(actors, event.changes, "after", _record)
 
 
 def _record(data: JSON) -> ActorRecord:

@@ -198,7 +198,9 @@ def prepare(commit: Commit) -> PreparedRedisCommit:
             ),
             tuple(commit.order or ()),
         )
-        return PreparedRedisCommit(*fields, digest=_digest(fields))
+        # without an order (nearly every commit), digested as before orders were
+        # stored: a node of the version before knows the same commit by the same digest
+        return PreparedRedisCommit(*fields, digest=_digest(fields if fields[-1] else fields[:-1]))
     except Exception as exc:
         raise StoreError(f"the commit cannot be stored: {type(exc).__name__}: {exc}") from exc
 
