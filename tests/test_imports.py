@@ -1,7 +1,8 @@
 """Which way imports run (../shared/DESIGN.md, "Which way imports run"), over every module.
 
 * plugins import only the contract, the dice engine, the errors and the documented
-  plugin helpers (schema, plain data, texts, the hook marker) — and their own package;
+  plugin helpers (schema, plain data, texts, the hook marker, the odds cache) — and
+  their own package;
 * the table engine and the dice engine import nothing from plugins, adapters, the
   protocol, the server, a store or the CLI;
 * adapters import no store and no server;
@@ -28,6 +29,7 @@ PLUGIN_MAY_IMPORT = {
     "rollbridge.dice",
     "rollbridge.exceptions",
     "rollbridge.hookspecs",
+    "rollbridge.odds.cache",  # a ruleset's odds caches, bounded (docs/plugins.md, "Odds")
     "rollbridge.plain",
     "rollbridge.schema",
     "rollbridge.text",
