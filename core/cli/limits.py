@@ -48,8 +48,11 @@ def add_limit_options(serve: argparse.ArgumentParser) -> None:
     options: list[tuple[str, str, type, str]] = [
         ("--hello-timeout", "hello_timeout", float,
          "seconds a connection may stay without a hello (close 1008)"),
+        ("--max-connections", "max_connections", int,
+         "connections open at once, all clients together (close 1013)"),
         ("--max-connections-per-address", "per_address", int,
-         "connections open at once from one client address (close 1013)"),
+         "connections open at once from one client address, an IPv6 /64 as one "
+         "(close 1013)"),
         ("--max-connections-per-token", "per_token", int,
          "connections open at once with one join token (error too_many_connections)"),
         ("--rate-per-connection", "rate_per_connection", float,

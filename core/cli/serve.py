@@ -23,6 +23,7 @@ from rollbridge.cli.stores import (
     refuse_unsafe_redis,
     store_name,
 )
+from rollbridge.server.file_limit import fit_file_limit
 from rollbridge.server.limits import DEFAULT_HOST, DEFAULT_PORT, MAX_PENDING
 from rollbridge.stores.base import DEFAULT_RETAIN, Store
 
@@ -205,6 +206,7 @@ def _serve_store(args: argparse.Namespace, store: Store) -> int:
         "manage_gc": True,
         "limits": limits_from(args),
     }
+    fit_file_limit(options["limits"].max_connections)  # one socket per connection
     server: Server
     url = redis_url(args)
     if url:  # every process on this Redis serves every table (docs/redis.md)

@@ -44,6 +44,7 @@ from rollbridge.protocol.effects import (
 from rollbridge.protocol.frames import MAX_FRAME
 from rollbridge.protocol.limits import Rates
 from rollbridge.protocol.observers import notify
+from rollbridge.server.addresses import address_group
 from rollbridge.server.client import Client
 from rollbridge.server.collector import CollectorManager
 from rollbridge.server.http import HttpRoutes
@@ -72,6 +73,8 @@ say = Messages("rollbridge")
 REVOKED = say("server.revoked", "token revoked")
 # Translators: the reason of a WebSocket close (at most 123 bytes).
 TOO_MANY_FROM_ADDRESS = say("server.per_address", "too many connections from this address")
+# Translators: the reason of a WebSocket close (at most 123 bytes).
+SERVER_FULL = say("server.full", "the server is full; try again later")
 
 
 class Server:
@@ -150,6 +153,9 @@ class Server:
             backlog_limit=buffer_limit // 2,
         )
         self.clients: set[Client] = set()
+        #: When a refusal for a full server was last logged (monotonic seconds):
+        #: a full server refuses many connections, and logs one line a minute.
+        self._full_logged_at: float | None = None
         #: Where frames leave; a batch writes each client's frames together.
         self.outbox = Outbox()
         self.writer: CommitWriter | None = None
@@ -387,8 +393,25 @@ class Server:
 
     # -- connections ------------------------------------------------------------------
 
+    def _log_full(self, limit: int) -> None:
+        now = time.monotonic()
+        if self._full_logged_at is None or now - self._full_logged_at >= 60:
+            self._full_logged_at = now
+            log.warning(
+                "refusing connections: %d open, the limit (--max-connections); "
+                'rollbridge_clients_cut_off_total{reason="server_full"} counts them',
+                limit,
+            )
+
     async def _handle(self, connection: ServerConnection) -> None:
         address = str(connection.remote_address[0]) if connection.remote_address else "?"
+        address = address_group(address)
+        full = self.limits.max_connections
+        if full is not None and len(self.clients) >= full:
+            self._log_full(full)
+            self.metrics.cut_off("server_full")
+            await connection.close(CLOSE_LIMIT, SERVER_FULL().render())
+            return
         count = self.per_address.get(address, 0)
         limit = self.limits.per_address
         if limit is not None and count >= limit:

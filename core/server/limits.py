@@ -11,6 +11,7 @@ __all__ = [
     "BUFFER_LIMIT",
     "DEFAULT_HOST",
     "DEFAULT_PORT",
+    "MAX_CONNECTIONS",
     "MAX_PENDING",
     "PING_INTERVAL",
     "READER_THREADS",
@@ -44,6 +45,11 @@ READER_THREADS = 2
 MAX_PENDING = 1024
 #: Seconds a connection may stay open without a ``hello``.
 HELLO_TIMEOUT = 10.0
+#: Connections open at once, all clients together: with the fixed 4 MiB of unsent
+#: bytes a client may hold (:data:`BUFFER_LIMIT`) it bounds what slow clients can
+#: take of the server's memory (16 GiB at worst, at this default; a few MiB in
+#: practice). Hundreds of tables of a handful of clients each fit well.
+MAX_CONNECTIONS = 4096
 #: Connections open at once from one client address (a whole group behind one
 #: home router is a handful; a reverse proxy in front: raise it or set none).
 PER_ADDRESS = 64
@@ -67,7 +73,9 @@ class Limits:
     any real table: docs/operations.md gives the reasoning and each close or error.
 
     :param hello_timeout: seconds a connection may stay without a ``hello`` (1008).
-    :param per_address: connections open at once from one client address (1008).
+    :param max_connections: connections open at once, all clients together (1013).
+    :param per_address: connections open at once from one client address, an IPv6
+        /64 counted as one (:mod:`rollbridge.server.addresses`; 1013).
     :param per_token: connections open at once with one join token
         (``too_many_connections``, then 1008).
     :param rate_per_connection: requests per second of one connection, on average
@@ -81,6 +89,7 @@ class Limits:
     """
 
     hello_timeout: float | None = HELLO_TIMEOUT
+    max_connections: int | None = MAX_CONNECTIONS
     per_address: int | None = PER_ADDRESS
     per_token: int | None = PER_TOKEN
     rate_per_connection: float | None = RATE_PER_CONNECTION

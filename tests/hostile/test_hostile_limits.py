@@ -75,6 +75,27 @@ async def test_connections_per_address_and_per_token_are_bounded(serve):
         await ws.close()
 
 
+async def test_the_server_holds_at_most_max_connections_and_frees_a_place_when_one_leaves(
+    serve,
+):
+    """All clients together (the per-address limit off, as every client here comes
+    from 127.0.0.1): the connection past ``--max-connections`` is closed 1013 (try
+    again later) before any hello, and logged; one leaving lets the next in."""
+    served = serve("--max-connections", "3", "--max-connections-per-address", "0")
+    first = [await connect(served.url) for _ in range(3)]
+    assert (await ask(first[0], hello(served, "gm")))["type"] == "welcome"
+    fourth = await connect(served.url)
+    assert await closed_with(fourth) == 1013
+    assert fourth.close_reason == "the server is full; try again later"
+    await first[1].close()
+    await asyncio.sleep(0.2)
+    again = await connect(served.url)
+    assert (await ask(again, hello(served, "player")))["type"] == "welcome"
+    for ws in (first[0], first[2], again):
+        await ws.close()
+    assert "refusing connections: 3 open, the limit (--max-connections)" in served.log_text()
+
+
 async def test_a_connection_over_its_rate_is_refused_with_a_retry_hint_and_nothing_done(serve):
     served = serve("--rate-per-connection", "5", "--rate-per-table", "0")
     ws = await connect(served.url)
