@@ -171,18 +171,26 @@ CACHE_BYTES = 32 * 2**20
 CACHE_ENTRY_BYTES = 4 * 2**20
 
 #: A bytes slot per total beside its weight: the key (an ``int``, or a ``Fraction``
-#: of two) and the ``Fraction`` object :attr:`Distribution.outcomes` adds.
+#: of two small ones) and the ``Fraction`` object :attr:`Distribution.outcomes` adds.
 _PER_TOTAL = 176
 
 
 def footprint(totals: Distribution) -> int:
     """What ``totals`` takes in memory once its :attr:`~Distribution.outcomes` are
     built, in bytes: an estimate from its number of totals and the size of its
-    denominator (every weight is at most the denominator), never below what it holds
-    (tests/odds/test_odds_cache.py measures it)."""
+    denominator (every weight is at most the denominator), plus the numbers of each
+    total that is a fraction (a division by a long product makes them long: they are
+    measured, not assumed small), never below what it holds (tests/odds/
+    test_odds_cache.py measures it)."""
     weights = totals.weights
     per_total = _PER_TOTAL + 3 * sys.getsizeof(totals.denominator)
-    return 2 * sys.getsizeof(weights) + len(weights) * per_total
+    size = sys.getsizeof
+    fractions = sum(
+        size(total.numerator) + size(total.denominator)
+        for total in weights
+        if total.__class__ is Fraction
+    )
+    return 2 * sys.getsizeof(weights) + len(weights) * per_total + fractions
 
 
 #: Formulas' distributions, computed once per normalised text, depth and bounds: a

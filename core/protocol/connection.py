@@ -35,7 +35,7 @@ from rollbridge.exceptions import (
 )
 from rollbridge.i18n import DEFAULT_LOCALE, known_locales, negotiate
 from rollbridge.plain import JSON
-from rollbridge.protocol.effects import Close, Effect, FindToken, LoadTable, Reply
+from rollbridge.protocol.effects import Close, Effect, FindToken, LoadTable, Reopened, Reply
 from rollbridge.protocol.frames import Kind, decode, encode
 from rollbridge.protocol.limits import COSTS, RateLimit, Rates
 from rollbridge.protocol.members import Member
@@ -123,6 +123,10 @@ class Tables:
         #: Request buckets of the open tables (for ``rates.per_table``).
         self.buckets: dict[str, RateLimit] = {}
         self._loading: dict[str, list[Callable[[TableProtocol | BaseException], Effects]]] = {}
+        #: Tables whose load's waiters are being called, and those of them a waiter
+        #: released meanwhile (dropped, if still idle, once every waiter has run).
+        self._waking: set[str] = set()
+        self._dropped: dict[str, TableProtocol] = {}
 
     def get(
         self, table_id: str, then: Callable[[TableProtocol | BaseException], Effects]
@@ -148,9 +152,20 @@ class Tables:
         except RollbridgeError as exc:
             return self._failed(table_id, exc)
         self.open[table_id] = protocol
-        effects: Effects = []
-        for then in self._loading.pop(table_id, []):
-            effects += then(protocol)
+        # Loaded afresh: whatever a driver's commit queue remembers of an earlier copy's
+        # failed commit is over (a copy leaves memory only with no write out).
+        effects: Effects = [Reopened(table_id=table_id)]
+        # Every waiter runs before any may drop the table: a waiter that is gone (or
+        # refused) releases a table still idle, which must not leave the others on
+        # a copy out of the registry (:meth:`release` waits until they have run).
+        self._waking.add(table_id)
+        try:
+            for then in self._loading.pop(table_id, []):
+                effects += then(protocol)
+        finally:
+            self._waking.discard(table_id)
+        if self._dropped.pop(table_id, None) is protocol:
+            self.release(protocol)
         return effects
 
     def _failed(self, table_id: str, error: BaseException) -> Effects:
@@ -160,7 +175,11 @@ class Tables:
         return effects
 
     def release(self, protocol: TableProtocol) -> None:
-        """Drop a table once nobody uses it (it loads again on the next ``hello``)."""
+        """Drop a table once nobody uses it (it loads again on the next ``hello``);
+        while the waiters of its load are being called, once they all have."""
+        if protocol.id in self._waking:
+            self._dropped[protocol.id] = protocol
+            return
         if protocol.idle and self.open.get(protocol.id) is protocol:
             del self.open[protocol.id]
             self.buckets.pop(protocol.id, None)

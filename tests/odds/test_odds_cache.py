@@ -194,3 +194,27 @@ def test_a_formula_that_may_divide_by_zero_is_not_bounded_from_below():
     """Its computation may end in a division by zero: that must stay its answer."""
     assert fewest_totals(parse("8d2500 + 1 / (1d2 - 1)")) == 1
     assert fewest_totals(parse("8d2500 / 0")) == 1
+
+
+#: Primes near 10**9: their product is a denominator of ~190 digits.
+PRIMES = [999999937, 999999929, 999999893, 999999883, 999999797, 999999761, 999999757,
+          999999751, 999999739, 999999733, 999999677, 999999667, 999999613, 999999607,
+          999999599, 999999587, 999999541, 999999527, 999999503, 999999491, 999999487]  # fmt: skip
+
+
+def test_footprint_of_totals_with_long_fractions_is_not_below_what_they_hold():
+    """Totals that are fractions of ~190-digit denominators (a division by a long
+    product of primes): each key is far larger than the slot for "an int, or a
+    Fraction of two small ones", and the estimate was 1.28x below what they hold
+    (found by review). The fractions' numbers are measured now."""
+    formula = "1d60*2+1d60/" + "/".join(map(str, PRIMES))
+    assert len(formula) <= 256
+    held: list = []
+
+    def build() -> None:
+        totals = distribution(parse(formula))
+        totals.to_dict()
+        held.append(totals)
+
+    kept = _kept_after(build)
+    assert footprint(held[0]) >= kept, (footprint(held[0]), kept)

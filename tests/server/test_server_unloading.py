@@ -246,3 +246,60 @@ async def test_a_client_gone_during_its_hello_past_the_deadline_is_let_go(
     assert not server.tables.open
     # gone before its token was found, it had nothing loaded for it
     assert loads == ([] if slow == "find_token" else ["tally"])
+
+
+async def test_two_hellos_waiting_on_one_load_one_gone_leave_no_orphan_copy(tables):
+    """A and B say hello to an unloaded table; both wait on its one load; A goes
+    before the load is back. A's continuation, run first, released the table it was
+    just given, still idle, so the registry dropped it, and B's joined that dropped
+    copy: a third client loaded a second copy, B never saw its events, and B's next
+    change failed against the stored seq (found by review; so before the release
+    work too). Now the table is dropped, if idle, only once every waiter has run."""
+    server = tables.server
+    gate = Gate(tables.store, "load")
+    a = Peer(await connect(server.url))
+    b = Peer(await connect(server.url))
+    tables.peers += [a, b]
+    await a.send({"type": "hello", "table": "tally", "token": tables.tokens["tally"]["gm"]})
+    await gate.reached()
+    hello_b = await b.send(
+        {"type": "hello", "table": "tally", "token": tables.tokens["tally"]["player"]}
+    )
+    assert await settled(lambda: len(server.tables._loading.get("tally", ())) == 2)
+    await leave_now(tables, a, staying=1)
+    await gate.open()
+    assert (await b.reply(hello_b))["type"] == "welcome"
+    (client_b,) = server.clients
+    copy_b = client_b.protocol.table
+    c, _ = await tables.join("tally", "gm")
+    rolled = await c.request({"type": "roll", "formula": "1d6"})
+    assert rolled["type"] == "result"
+    await asyncio.sleep(0.3)
+    # B is at the table the registry runs, and saw C's roll
+    assert server.tables.open.get("tally") is copy_b, "B is on a copy the registry dropped"
+    assert [e["seq"] for e in b.events] == [rolled["seq"]]
+    seen = await b.request({"type": "roll", "formula": "1d6"})
+    assert seen["type"] == "result" and seen["seq"] == rolled["seq"] + 1
+
+
+async def test_a_table_dropped_after_a_failed_reload_accepts_its_next_change(tables):
+    """A commit fails, its reload fails too, the client leaves: the table is dropped
+    once the read is back. The writer still refused the table's commits (the failed
+    one's mark, cleared only by a reload's ``Reopened``), so the first change after
+    the next hello, on a fresh good load, was refused ``store_error`` (found by
+    review). A fresh load now clears it: a copy leaves memory with no write out."""
+    server = tables.server
+    gm, _ = await tables.join("tally", "gm")
+    failing_for(tables.store, "tally", times=1)
+    gate = Gate(tables.store, "load", StoreError("disk unreadable (simulated)"))
+    refused = await gm.request({"type": "roll", "formula": "1d6"})
+    assert refused["code"] == "store_error"
+    await gate.reached()
+    await leave_now(tables, gm)
+    await gate.open()
+    assert await settled(lambda: not server.tables.open)
+    # the store is fine again; a new client loads the table afresh
+    tables.store.load = type(tables.store).load.__get__(tables.store)
+    again, _ = await tables.join("tally", "gm")
+    rolled = await again.request({"type": "roll", "formula": "1d6"})
+    assert rolled["type"] == "result", rolled
