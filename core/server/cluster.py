@@ -349,6 +349,7 @@ class ClusterServer(Server):
                 table.take_over(forward) if answer is None else table.forwarded(forward, answer)
             )
         self.carry(effects)
+        self._settle(forward.table_id)  # its requester may have left meanwhile
 
     async def _send(self, forward: Forward) -> JSON | None:
         """Send ``forward`` to the table's owner and return its reply; None when this
@@ -548,9 +549,15 @@ class ClusterServer(Server):
             for table_id in self.ownership.owned:  # a snapshot: _give_up, _lost change it
                 owner_key = self.keys.table(table_id).owner
                 protocol = self.tables.open.get(table_id)
-                if protocol is None or not isinstance(protocol, ClusterTable) or protocol.used:
+                if protocol is not None and (
+                    not isinstance(protocol, ClusterTable) or protocol.used
+                ):
                     self._used[table_id] = now
-                elif now - self._used.get(table_id, now) > self.idle_leases * self.lease_ms / 1000:
+                # unused, or not in memory at all: unused since then, and given up
+                # after a while like any (not renewed for good)
+                elif now - self._used.setdefault(table_id, now) > self.idle_leases * (
+                    self.lease_ms / 1000
+                ):
                     await self._give_up(table_id, protocol)
                     continue
                 try:
@@ -565,7 +572,7 @@ class ClusterServer(Server):
                 else:
                     self._lost(table_id)
 
-    async def _give_up(self, table_id: str, protocol: ClusterTable) -> None:
+    async def _give_up(self, table_id: str, protocol: ClusterTable | None) -> None:
         """Drop an unused table from memory and release its lease."""
         assert self.redis is not None
         self.ownership.drop(table_id)  # from now on its changes are forwarded
@@ -573,7 +580,8 @@ class ClusterServer(Server):
         self._used.pop(table_id, None)
         # out of memory before the await: the subscription loop, which would subscribe
         # to the channel of a table held here but no longer owned, never sees it
-        self.tables.release(protocol)
+        if protocol is not None:
+            self.tables.release(protocol)
         try:
             await self._release(keys=[self.keys.table(table_id).owner], args=[self.node])
         except (redis.RedisError, OSError) as exc:  # it runs out by itself

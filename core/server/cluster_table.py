@@ -232,16 +232,25 @@ class ClusterTable(TableProtocol):
         #: for its event, so the requester sees the event before the result, as it
         #: would at the owner.
         self.parked: list[tuple[int, Reply]] = []
+        #: Changes forwarded to the owner and not answered yet: the table stays in
+        #: memory for them (an answer, or a take-over, comes back to this copy) even
+        #: when the client that sent one has left.
+        self.forwards_out = 0
 
     @property
     def used(self) -> bool:
         """A member, or anything running: the process that owns it keeps its lease."""
-        return not super().idle or self.syncing or bool(self.parked)
+        return not super().idle or self.syncing or bool(self.parked) or self.forwards_out > 0
 
     @property
     def idle(self) -> bool:
         """Droppable: no member, nothing running, and not owned by this process."""
-        return super().idle and not self.syncing and not self.ownership.owns(self.id)
+        return (
+            super().idle
+            and not self.syncing
+            and not self.forwards_out
+            and not self.ownership.owns(self.id)
+        )
 
     # -- forwarding ---------------------------------------------------------------
 
@@ -252,6 +261,7 @@ class ClusterTable(TableProtocol):
             return super()._execute(request, who, asker, dice)
         message = {**request.fields, "type": request.type, "id": request.id}
         held = _Held(message, who, asker, dice)
+        self.forwards_out += 1  # until forwarded, refuse_forward or take_over
         return [
             Forward(
                 table_id=self.id,
@@ -267,6 +277,7 @@ class ClusterTable(TableProtocol):
     def forwarded(self, forward: Forward, message: JSON) -> Effects:
         """The owner's reply to a forwarded request: for the requester, once the
         event it names (if any) has been delivered here."""
+        self.forwards_out -= 1
         asker: _Asker = forward.asker
         message = dict(message)
         if asker.member is not None and asker.member.brief and message.get("status") != "secret":
@@ -286,6 +297,7 @@ class ClusterTable(TableProtocol):
     def refuse_forward(self, forward: Forward, error: RollbridgeError) -> Effects:
         """A forward that failed (no owner answered, Redis failed): the requester is
         told, and may send the request again with the same id."""
+        self.forwards_out -= 1
         return [self._refuse(forward.asker, error)]
 
     def take_over(self, forward: Forward) -> Effects:
@@ -296,6 +308,7 @@ class ClusterTable(TableProtocol):
         raced for a free lease, and the other took it) is not loaded again — the table
         here is the stored one, plus this process's commits in flight, which a second
         reload would miss (their seq would be taken twice, and a commit refused)."""
+        self.forwards_out -= 1  # owned now: the lease keeps the table in memory
         if self.broken:  # a reload is running (another request took over first): wait for it
             self._held.append(forward.held)
             return []

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from rollbridge.engine.model import Principal
+from rollbridge.exceptions import StoreError
 from rollbridge.protocol.effects import Close, Deliver, Effect, LoadTable, Persist, Read
 from rollbridge.protocol.members import Member
 from rollbridge.server.cluster_table import ClusterTable, Forward, Ownership
@@ -73,6 +74,23 @@ def test_a_change_on_a_follower_is_forwarded_and_its_result_waits_for_its_event(
     answer = {"type": "result", "id": "x", **service.handle("t", {**ROLL, "id": "x"}, GM)}
     out = driver.carry(forward.table.forwarded(forward, answer))
     assert sent(out, member) == [("event", 1), ("result", "x")]  # event first, as at the owner
+
+
+def test_a_change_out_to_the_owner_keeps_the_table_here_after_its_sender_left(service):
+    """A follower forwards a change and its client leaves before the answer: the
+    table was idle (no member, not owned) and its driver could drop it, so a
+    take-over then ran on a copy out of the registry while the next client loaded
+    another (found by review). A forward out keeps it; the answer frees it."""
+    table, member, driver = follower(service)
+    (forward,) = driver.carry(table.receive({**ROLL, "id": "x"}, GM, "m", member=member))
+    table.leave(member)
+    assert not table.idle and table.used  # answered or taken over here, not dropped
+    answer = {"type": "result", "id": "x", **service.handle("t", {**ROLL, "id": "x"}, GM)}
+    driver.carry(table.forwarded(forward, answer))  # its event read (a sync), then idle
+    assert table.idle and not table.used
+    (again,) = driver.carry(table.receive({**ROLL, "id": "y"}, GM, "m"))
+    table.refuse_forward(again, StoreError("no owner answered"))
+    assert table.idle
 
 
 def test_a_takeover_catches_up_then_executes(service):

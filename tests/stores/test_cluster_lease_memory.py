@@ -46,3 +46,35 @@ def test_a_lost_lease_leaves_nothing_of_its_table_behind(redis_factory):
         asyncio.run(play())
     finally:
         store.close()
+
+
+def test_a_lease_of_a_table_not_in_memory_is_given_up_like_an_unused_one(redis_factory):
+    """A lease held for a table this process has no copy of was counted as in use
+    and renewed for as long as the process ran (found by review): nothing here
+    would ever use it, and every other process had to forward to this one. It is
+    given up after ``idle_leases`` lease lengths, as an unused table's is."""
+    redis = redis_factory()
+    store = RedisStore(redis.url, writer="node-a")
+    host = PluginHost({}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    server = ClusterServer(store, host, port=0, redis_url=redis.url, lease_ms=300)
+
+    async def play() -> None:
+        await server.start()
+        assert server.redis is not None
+        try:
+            owner = server.keys.table("t").owner
+            await server.redis.set(owner, server.node)
+            server._took("t")
+            assert "t" not in server.tables.open
+            async with asyncio.timeout(10):  # 4 leases of 0.3 s, then given up
+                while server.ownership.owns("t"):
+                    await asyncio.sleep(0.02)
+            assert await server.redis.get(owner) is None  # released for the next taker
+            assert "t" not in server._used and "t" not in server._renewed
+        finally:
+            await server.stop()
+
+    try:
+        asyncio.run(play())
+    finally:
+        store.close()
