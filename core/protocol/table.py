@@ -76,6 +76,7 @@ from rollbridge.protocol.effects import (
 from rollbridge.protocol.keys import KeySet
 from rollbridge.protocol.members import Delivery, Member, result_frame
 from rollbridge.stats import check_scope, table_stats
+from rollbridge.stores.base import reply_window
 from rollbridge.text import Hides, Messages
 
 __all__ = [
@@ -283,7 +284,7 @@ class TableProtocol:
         self.durable_seq = table.info.seq
         #: Events executed but not yet durable, in seq order.
         self.writing: list[Event] = []
-        self._keys = KeySet(reply_keys)
+        self._keys = KeySet(reply_keys, seq=table.info.seq)
         self._recent: OrderedDict[str, JSON] = OrderedDict()
         self._inflight: dict[str, _Writing] = {}
         self._writes: list[_Writing] = []
@@ -397,9 +398,12 @@ class TableProtocol:
         if self.admit is not None:
             self.admit()
         outcome = table.execute(request, who, dice if dice is not None else self.dice())
+        seq = table.info.seq  # the replies are stored at it (or before)
         for key, reply in outcome.replies.items():
-            self._keys.add(key)
+            self._keys.add(key, seq)
             self._remember(key, reply)
+        if self.retain is not None:  # keys whose replies the store forgets
+            self._keys.forget_through(seq - reply_window(self.retain))
         writing = _Writing(outcome, self.generation)
         key = Table.reply_key(who, request.id)
         writing.waiting[key] = [asker]
@@ -553,7 +557,7 @@ class TableProtocol:
             self.table = self.adopt(Table(snapshot, self.table.ruleset, history,
                                           retained=retained[0] if retained else None))  # fmt: skip
             self.writing = []
-            self._keys = KeySet(keys)
+            self._keys = KeySet(keys, seq=snapshot.info.seq)
             self._recent.clear()
             if self._reading:  # they cannot hold what this load skipped over
                 self._reads_stale = True

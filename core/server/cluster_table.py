@@ -384,7 +384,7 @@ class ClusterTable(TableProtocol):
         before, epoch = self.durable_seq, self.table.info.epoch
         # with the clock, key and limits for the events it makes if it takes over
         self.table = self.adopt(Table(snapshot, self.table.ruleset, history, retained=retained))
-        self._keys = KeySet(keys)
+        self._keys = KeySet(keys, seq=info.seq)
         self._recent.clear()
         self.writing = []
         self.durable_seq = info.seq
