@@ -61,6 +61,8 @@ def add_limit_options(serve: argparse.ArgumentParser) -> None:
          "requests per second at one table, all clients together (error rate_limited)"),
         ("--max-event-size", "max_event_bytes", int,
          "bytes of the largest event one request may make (error event_too_large)"),
+        ("--max-actors", "max_actors", int,
+         "actors one table holds (error limit_exceeded)"),
         ("--close-timeout", "close_timeout", float,
          "seconds a client has to take its close before it is aborted"),
         ("--drain-timeout", "drain_timeout", float,

@@ -13,7 +13,7 @@ from rollbridge.engine.context import RequestContext
 from rollbridge.engine.draft import Draft
 from rollbridge.engine.model import ActorRecord
 from rollbridge.engine.views import record_actor
-from rollbridge.exceptions import InvalidRequest
+from rollbridge.exceptions import InvalidRequest, LimitExceeded
 from rollbridge.plain import JSON
 from rollbridge.text import Messages
 
@@ -35,6 +35,15 @@ def actor_create(ctx: RequestContext) -> JSON:
     """``actor.create``: validate the sheet, build the initial state (or validate and complete
     the given one, :meth:`~rollbridge.contract.Ruleset.validate_state`), add the actor."""
     table, draft = ctx.table, ctx.draft
+    limit = table.max_actors
+    if limit is not None and len(table.actors) >= limit:
+        raise LimitExceeded(
+            say(
+                "actor.too_many",
+                "the table holds {count} actors, its limit; remove one before adding another",
+            )(count=len(table.actors)),
+            details={"limit": limit},
+        )
     spec = ctx.fields["actor"]
     actor_id = spec.get("id") or new_actor_id(draft, spec["name"])
     if draft.actor(actor_id) is not None:

@@ -49,7 +49,7 @@ from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.odds import answer_odds
 from rollbridge.engine.redaction import Held
 from rollbridge.engine.requests import REQUESTS, Request, parse_request, valid_id
-from rollbridge.engine.table import MAX_EVENT_BYTES, Outcome, Table
+from rollbridge.engine.table import MAX_ACTORS, MAX_EVENT_BYTES, Outcome, Table
 from rollbridge.engine.views import Audience, hides_now
 from rollbridge.exceptions import (
     InternalError,
@@ -254,6 +254,7 @@ class TableProtocol:
         dice: Callable[[], DiceSource] = SecureDice,
         admit: Callable[[], None] | None = None,
         max_event_bytes: int = MAX_EVENT_BYTES,
+        max_actors: int | None = MAX_ACTORS,
         backlog_limit: int | None = None,
         odds_bounds: Bounds = SERVER_BOUNDS,
         dice_key: DiceKey | None = None,
@@ -269,6 +270,7 @@ class TableProtocol:
         self.dice = dice
         self.admit = admit
         self.max_event_bytes = max_event_bytes
+        self.max_actors = max_actors
         #: The events the store keeps (its ``retain``): how far back undo reaches.
         self.retain = retain
         self.table = self.adopt(table)
@@ -538,8 +540,10 @@ class TableProtocol:
 
     def adopt(self, table: Table) -> Table:
         """``table``, given what this driver sets on each table it runs: the limit
-        of an event's size, the dice key, the clock, the store's retained log."""
+        of an event's size and of its actors, the dice key, the clock, the store's
+        retained log."""
         table.max_event_bytes = self.max_event_bytes
+        table.max_actors = self.max_actors
         table.dice_key = self.dice_key
         table.clock = self.clock
         table.retain = self.retain

@@ -146,6 +146,7 @@ class Server:
             dice=dice,
             admit=self._admit,
             max_event_bytes=limits.max_event_bytes,
+            max_actors=limits.max_actors,
             dice_key=self.dice_key,
             clock=time.time,
             retain=store.retain,

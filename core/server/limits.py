@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rollbridge.engine.table import MAX_EVENT_BYTES
+from rollbridge.engine.table import MAX_ACTORS, MAX_EVENT_BYTES
 
 __all__ = [
     "BUFFER_LIMIT",
@@ -83,6 +83,7 @@ class Limits:
     :param rate_per_table: requests per second at one table, all clients together.
     :param max_event_bytes: the largest event one request may make, packed
         (``event_too_large``); with ``--retain`` it bounds a table's log on disk.
+    :param max_actors: the most actors one table holds (``limit_exceeded``).
     :param close_timeout: seconds a client has to take its close before its
         connection is aborted.
     :param drain_timeout: seconds ``serve`` gives its clients at shutdown.
@@ -95,5 +96,6 @@ class Limits:
     rate_per_connection: float | None = RATE_PER_CONNECTION
     rate_per_table: float | None = RATE_PER_TABLE
     max_event_bytes: int = MAX_EVENT_BYTES
+    max_actors: int | None = MAX_ACTORS
     close_timeout: float = CLOSE_TIMEOUT
     drain_timeout: float = DRAIN_TIMEOUT

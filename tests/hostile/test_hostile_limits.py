@@ -96,6 +96,23 @@ async def test_the_server_holds_at_most_max_connections_and_frees_a_place_when_o
     assert "refusing connections: 3 open, the limit (--max-connections)" in served.log_text()
 
 
+async def test_a_table_holds_at_most_max_actors(serve):
+    served = serve("--max-actors", "2")
+    ws = await connect(served.url)
+    assert (await ask(ws, hello(served, "gm")))["type"] == "welcome"
+    sheet = {"body": 3}
+    made = []
+    for n in range(3):
+        actor = {"id": f"a{n}", "name": f"A{n}", "sheet": sheet}
+        made.append(await ask(ws, {"type": "actor.create", "id": f"c{n}", "actor": actor}))
+    assert [m["type"] for m in made[:2]] == ["result", "result"], made
+    assert made[2]["type"] == "error" and made[2]["code"] == "limit_exceeded", made[2]
+    assert made[2]["details"] == {"limit": 2}
+    state = await ask(ws, {"type": "state", "id": "s"})
+    assert [a["id"] for a in state["table"]["actors"]] == ["a0", "a1"]
+    await ws.close()
+
+
 async def test_a_connection_over_its_rate_is_refused_with_a_retry_hint_and_nothing_done(serve):
     served = serve("--rate-per-connection", "5", "--rate-per-table", "0")
     ws = await connect(served.url)
