@@ -42,6 +42,7 @@ from rollbridge.exceptions import (
 )
 from rollbridge.plain import JSON
 from rollbridge.server.logs import cut_tokens
+from rollbridge.server.throttle import Throttle
 from rollbridge.server.web import in_reader, request_locale, respond
 from rollbridge.text import Messages
 from rollbridge.tokens import AdminTokenRecord, hash_token, new_token
@@ -148,6 +149,8 @@ class AdminApi:
 
     def __init__(self, server: Server) -> None:
         self.server = server
+        #: Refusals for a missing or wrong admin token: a WARNING at most every 10 s.
+        self._refused_log = Throttle(10.0)
 
     async def handle(self, connection: ServerConnection, request: Request) -> Response:
         """Answer one admin request (after checking its admin token)."""
@@ -157,10 +160,13 @@ class AdminApi:
         try:
             admin = await self._authorize(request)
             if admin is None:
-                log.warning(
-                    "admin %s %s refused: no valid admin token (from %s)",
-                    method, path, _peer(connection), extra={"code": "unauthorized"},
-                )  # fmt: skip
+                held = self._refused_log.allow()
+                if held is not None:
+                    log.warning(
+                        "admin %s %s refused: no valid admin token (from %s; %d more "
+                        "refused since the last such line)",
+                        method, path, _peer(connection), held, extra={"code": "unauthorized"},
+                    )  # fmt: skip
                 raise AuthenticationFailed(NO_ADMIN_TOKEN())
             status, body = await self._route(admin, method, path, _parameters(query))
         except RollbridgeError as error:

@@ -61,6 +61,7 @@ from rollbridge.server.limits import (
 from rollbridge.server.logs import log_refusal
 from rollbridge.server.metrics import ServerMetrics
 from rollbridge.server.outbox import Outbox
+from rollbridge.server.throttle import Throttle
 from rollbridge.server.writer import MAX_PENDING, CommitWriter
 from rollbridge.stores.base import Store
 from rollbridge.text import Messages
@@ -154,9 +155,8 @@ class Server:
             backlog_limit=buffer_limit // 2,
         )
         self.clients: set[Client] = set()
-        #: When a refusal for a full server was last logged (monotonic seconds):
-        #: a full server refuses many connections, and logs one line a minute.
-        self._full_logged_at: float | None = None
+        #: A full server refuses many connections, and logs one line a minute.
+        self._full_log = Throttle(60.0)
         #: Where frames leave; a batch writes each client's frames together.
         self.outbox = Outbox()
         self.writer: CommitWriter | None = None
@@ -395,13 +395,14 @@ class Server:
     # -- connections ------------------------------------------------------------------
 
     def _log_full(self, limit: int) -> None:
-        now = time.monotonic()
-        if self._full_logged_at is None or now - self._full_logged_at >= 60:
-            self._full_logged_at = now
+        held = self._full_log.allow()
+        if held is not None:
             log.warning(
-                "refusing connections: %d open, the limit (--max-connections); "
-                'rollbridge_clients_cut_off_total{reason="server_full"} counts them',
+                "refusing connections: %d open, the limit (--max-connections); %d more "
+                "refused since the last such line (rollbridge_clients_cut_off_total"
+                '{reason="server_full"} counts them all)',
                 limit,
+                held,
             )
 
     async def _handle(self, connection: ServerConnection) -> None:

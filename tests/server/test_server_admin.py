@@ -236,3 +236,12 @@ def test_cutting_tokens_keeps_words_that_only_look_like_one_and_cuts_encoded_one
     token = "rbt_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0U1v"
     for before in ("%2F", "a%3D", "%20", "%22", "\\n", "x"):
         assert cut_tokens(before + token) == before + "rbt_…", before
+
+
+async def test_a_wrong_admin_token_in_a_loop_logs_one_warning(admin, caplog) -> None:
+    caplog.set_level(logging.INFO, logger="rollbridge.admin")
+    answers = [await call(admin, "GET", "/admin/tables", f"rba_wrong{n}") for n in range(50)]
+    assert all(status == 401 for status, _ in answers)  # every one refused
+    warned = [r for r in caplog.records if "no valid admin token" in r.getMessage()]
+    assert len(warned) == 1, [r.getMessage() for r in warned]
+    assert "0 more refused since the last such line" in warned[0].getMessage()
