@@ -1,51 +1,64 @@
 """What a ``serve --redis`` process remembers of a table's lease, on a real
 redis-server: once the lease is lost (another process took the table), nothing of
 the table is kept — a long-running process that loses the leases of many tables
-(deleted ones too) does not keep an entry for each for good."""
+(deleted ones too) does not keep an entry for each for good; and a lease held for a
+table not in memory is given up, not renewed for good."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 from rollbridge.host import PluginHost
 from rollbridge.server.cluster import ClusterServer
 from rollbridge.stores.redis import RedisStore
 
 
-def test_a_lost_lease_leaves_nothing_of_its_table_behind(redis_factory):
+def on_a_cluster_server(redis_factory, play: Callable[[ClusterServer], Awaitable[None]]) -> None:
+    """Run ``play`` against a started ``serve --redis`` process (leases of 0.3 s) on
+    a fresh redis-server; the server is stopped and its store closed after it."""
     redis = redis_factory()
     store = RedisStore(redis.url, writer="node-a")
     host = PluginHost({}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
     server = ClusterServer(store, host, port=0, redis_url=redis.url, lease_ms=300)
-    tables = [f"t{n}" for n in range(3)]
 
-    async def play() -> None:
+    async def run() -> None:
         await server.start()
         assert server.redis is not None
         try:
-            renewed = dict.fromkeys(tables, 0.0)
-            for table_id in tables:  # taken as a forward takes a free lease
-                await server.redis.set(server.keys.table(table_id).owner, server.node)
-                server._took(table_id)
-                renewed[table_id] = server._renewed[table_id]
-            async with asyncio.timeout(10):  # the lease keeper renews them
-                while any(server._renewed.get(t, 0) <= renewed[t] for t in tables):
-                    await asyncio.sleep(0.02)
-            assert set(server._used) == set(tables)
-            for table_id in tables:  # another process takes each over
-                await server.redis.set(server.keys.table(table_id).owner, "node-b")
-            async with asyncio.timeout(10):
-                while server.ownership.owned:
-                    await asyncio.sleep(0.02)
-            assert server._renewed == {}
-            assert server._used == {}
+            await play(server)
         finally:
             await server.stop()
 
     try:
-        asyncio.run(play())
+        asyncio.run(run())
     finally:
         store.close()
+
+
+def test_a_lost_lease_leaves_nothing_of_its_table_behind(redis_factory):
+    tables = [f"t{n}" for n in range(3)]
+
+    async def play(server: ClusterServer) -> None:
+        assert server.redis is not None
+        renewed = dict.fromkeys(tables, 0.0)
+        for table_id in tables:  # taken as a forward takes a free lease
+            await server.redis.set(server.keys.table(table_id).owner, server.node)
+            server._took(table_id)
+            renewed[table_id] = server._renewed[table_id]
+        async with asyncio.timeout(10):  # the lease keeper renews them
+            while any(server._renewed.get(t, 0) <= renewed[t] for t in tables):
+                await asyncio.sleep(0.02)
+        assert set(server._used) == set(tables)
+        for table_id in tables:  # another process takes each over
+            await server.redis.set(server.keys.table(table_id).owner, "node-b")
+        async with asyncio.timeout(10):
+            while server.ownership.owned:
+                await asyncio.sleep(0.02)
+        assert server._renewed == {}
+        assert server._used == {}
+
+    on_a_cluster_server(redis_factory, play)
 
 
 def test_a_lease_of_a_table_not_in_memory_is_given_up_like_an_unused_one(redis_factory):
@@ -53,28 +66,17 @@ def test_a_lease_of_a_table_not_in_memory_is_given_up_like_an_unused_one(redis_f
     and renewed for as long as the process ran (found by review): nothing here
     would ever use it, and every other process had to forward to this one. It is
     given up after ``idle_leases`` lease lengths, as an unused table's is."""
-    redis = redis_factory()
-    store = RedisStore(redis.url, writer="node-a")
-    host = PluginHost({}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
-    server = ClusterServer(store, host, port=0, redis_url=redis.url, lease_ms=300)
 
-    async def play() -> None:
-        await server.start()
+    async def play(server: ClusterServer) -> None:
         assert server.redis is not None
-        try:
-            owner = server.keys.table("t").owner
-            await server.redis.set(owner, server.node)
-            server._took("t")
-            assert "t" not in server.tables.open
-            async with asyncio.timeout(10):  # 4 leases of 0.3 s, then given up
-                while server.ownership.owns("t"):
-                    await asyncio.sleep(0.02)
-            assert await server.redis.get(owner) is None  # released for the next taker
-            assert "t" not in server._used and "t" not in server._renewed
-        finally:
-            await server.stop()
+        owner = server.keys.table("t").owner
+        await server.redis.set(owner, server.node)
+        server._took("t")
+        assert "t" not in server.tables.open
+        async with asyncio.timeout(10):  # 4 leases of 0.3 s, then given up
+            while server.ownership.owns("t"):
+                await asyncio.sleep(0.02)
+        assert await server.redis.get(owner) is None  # released for the next taker
+        assert "t" not in server._used and "t" not in server._renewed
 
-    try:
-        asyncio.run(play())
-    finally:
-        store.close()
+    on_a_cluster_server(redis_factory, play)
