@@ -404,8 +404,9 @@ class TableProtocol:
         for key, reply in outcome.replies.items():
             self._keys.add(key, seq)
             self._remember(key, reply)
-        if self.retain is not None:  # keys whose replies the store forgets
-            self._keys.forget_through(seq - reply_window(self.retain))
+        if self.retain is not None:  # keys whose replies the store forgets: as far as
+            # the store has written (commits still queued do not move its window)
+            self._keys.forget_through(self.durable_seq - reply_window(self.retain))
         writing = _Writing(outcome, self.generation)
         key = Table.reply_key(who, request.id)
         writing.waiting[key] = [asker]

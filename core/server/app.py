@@ -76,6 +76,9 @@ REVOKED = say("server.revoked", "token revoked")
 TOO_MANY_FROM_ADDRESS = say("server.per_address", "too many connections from this address")
 # Translators: the reason of a WebSocket close (at most 123 bytes).
 SERVER_FULL = say("server.full", "the server is full; try again later")
+#: Seconds a connection refused before its ``hello`` (a full server, an address at
+#: its limit) has to take its close before it is aborted.
+REFUSED_CLOSE_TIMEOUT = 1.0
 
 
 class Server:
@@ -155,8 +158,13 @@ class Server:
             backlog_limit=buffer_limit // 2,
         )
         self.clients: set[Client] = set()
-        #: A full server refuses many connections, and logs one line a minute.
+        #: Connections open, refused ones still closing and joined ones alike (for
+        #: ``limits.max_connections``: each holds a socket).
+        self.sockets = 0
+        #: A full server refuses many connections, and logs one line a minute; an
+        #: address at its limit one every 10 s.
         self._full_log = Throttle(60.0)
+        self._per_address_log = Throttle(10.0)
         #: Where frames leave; a batch writes each client's frames together.
         self.outbox = Outbox()
         self.writer: CommitWriter | None = None
@@ -406,20 +414,42 @@ class Server:
             )
 
     async def _handle(self, connection: ServerConnection) -> None:
+        self.sockets += 1  # every connection holds a socket, a refused one too
+        try:
+            await self._admit_connection(connection)
+        finally:
+            self.sockets -= 1
+
+    async def _refuse_connection(self, connection: ServerConnection, reason: str) -> None:
+        """Close a connection refused before its ``hello`` (1013), waiting at most
+        :data:`REFUSED_CLOSE_TIMEOUT` for its close: a client that never answers
+        must not hold a socket for the whole ``--close-timeout``."""
+        timeout = connection.close_timeout
+        if timeout is None or timeout > REFUSED_CLOSE_TIMEOUT:
+            connection.close_timeout = REFUSED_CLOSE_TIMEOUT
+        await connection.close(CLOSE_LIMIT, reason)
+
+    async def _admit_connection(self, connection: ServerConnection) -> None:
         address = str(connection.remote_address[0]) if connection.remote_address else "?"
         address = address_group(address)
         full = self.limits.max_connections
-        if full is not None and len(self.clients) >= full:
+        if full is not None and self.sockets > full:  # the others fill it already
             self._log_full(full)
             self.metrics.cut_off("server_full")
-            await connection.close(CLOSE_LIMIT, SERVER_FULL().render())
+            await self._refuse_connection(connection, SERVER_FULL().render())
             return
         count = self.per_address.get(address, 0)
         limit = self.limits.per_address
         if limit is not None and count >= limit:
-            log.warning("refused a connection from %s: %d open, the limit", address, count)
+            held = self._per_address_log.allow()
+            if held is not None:
+                log.warning(
+                    "refused a connection from %s: %d open, the limit "
+                    "(--max-connections-per-address); %d more refused since the last such line",
+                    address, count, held,
+                )  # fmt: skip
             self.metrics.cut_off("per_address")
-            await connection.close(CLOSE_LIMIT, TOO_MANY_FROM_ADDRESS().render())
+            await self._refuse_connection(connection, TOO_MANY_FROM_ADDRESS().render())
             return
         self.per_address[address] = count + 1
         client = Client(connection, self)

@@ -387,6 +387,10 @@ class ClusterTable(TableProtocol):
         self._keys = KeySet(keys, seq=info.seq)
         self._recent.clear()
         self.writing = []
+        if self._reading and info.epoch != epoch:
+            # another history (a fence): a read out now may hold the old one's events
+            # at these seqs, which must not be walked through (as after a reload)
+            self._reads_stale = True
         self.durable_seq = info.seq
         return self._catch_up(before, epoch, events) + self._unpark()
 

@@ -6,7 +6,9 @@ refused request, and a server that stops in time whatever its clients do
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
 import signal
 import socket
 import time
@@ -232,3 +234,57 @@ async def test_garbage_frames_take_from_the_connections_rate_too(serve):
     assert codes.count("rate_limited") >= 16, codes
     assert set(codes) <= {"undecodable", "invalid_request", "rate_limited"}
     await ws.close()
+
+
+def _raw_upgrade(port: int, path: str) -> socket.socket:
+    """A WebSocket handshake that then never reads nor answers a close."""
+    sock = socket.create_connection(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    return sock
+
+
+def _sockets(pid: int) -> int:
+    fd = f"/proc/{pid}/fd"
+    return sum(1 for f in os.listdir(fd) if os.readlink(f"{fd}/{f}").startswith("socket:"))
+
+
+async def test_refused_connections_let_go_of_their_sockets_at_once(serve) -> None:
+    """--max-connections 2 and 200 upgrades that never read: each refused connection
+    held its socket for the whole --close-timeout (30 s here), uncounted, so a
+    client could take the process past the open-file limit the cap was sized for
+    (found by review). A refused connection now waits at most 1 s for its close,
+    and counts against the cap while it does."""
+    served = serve(
+        "--max-connections", "2", "--max-connections-per-address", "0", "--close-timeout", "30"
+    )
+    pid = served.process.pid
+    path = f"/tables/{served.table}"
+    first = [await connect(served.url) for _ in range(2)]
+    base = _sockets(pid)
+    extra = [_raw_upgrade(served.port, path) for _ in range(200)]
+    await asyncio.sleep(2)
+    held = _sockets(pid)
+    for s in extra:
+        s.close()
+    for ws in first:
+        await ws.close()
+    assert held - base < 10, (base, held)
+
+
+async def test_per_address_refusals_log_one_line_every_10_s(serve) -> None:
+    """One address at its limit reconnecting in a loop: a WARNING per refusal
+    before (found by review); one every 10 s now."""
+    served = serve("--max-connections-per-address", "1")
+    first = await connect(served.url)
+    for _ in range(50):
+        ws = await connect(served.url)
+        assert await closed_with(ws) == 1013
+    await first.close()
+    await asyncio.sleep(0.5)
+    lines = served.log_text().count("refused a connection from")
+    assert lines <= 1, lines

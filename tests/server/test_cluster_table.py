@@ -5,11 +5,20 @@ executes after catching up. Driven synchronously on a memory store, no process."
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from rollbridge.engine.model import Principal
 from rollbridge.exceptions import StoreError
-from rollbridge.protocol.effects import Close, Deliver, Effect, LoadTable, Persist, Read
+from rollbridge.protocol.effects import (
+    Close,
+    Deliver,
+    Effect,
+    LoadTable,
+    Persist,
+    Read,
+    ReadEvents,
+)
 from rollbridge.protocol.members import Member
 from rollbridge.server.cluster_table import ClusterTable, Forward, Ownership
 from rollbridge.stores.memory import MemoryStore
@@ -91,6 +100,31 @@ def test_a_change_out_to_the_owner_keeps_the_table_here_after_its_sender_left(se
     (again,) = driver.carry(table.receive({**ROLL, "id": "y"}, GM, "m"))
     table.refuse_forward(again, StoreError("no owner answered"))
     assert table.idle
+
+
+def test_a_resume_read_out_when_a_follower_moves_to_a_new_epoch_is_stale(service):
+    """A follower takes the stored table at a new epoch (a Redis fence: the old
+    history's last commits may be lost and its seqs made again) while a resume's read
+    of the log is out: that read may hold the old history's events at those seqs,
+    which must not be walked through or sent. It is stale, as after a reload: the
+    resume is welcomed with the table as it is (found by review)."""
+    for n in range(2):
+        service.handle("t", {**ROLL, "id": f"r{n}"}, GM)
+    table, _, driver = follower(service)
+    epoch = table.table.info.epoch
+    bob = Member(Principal("player", "bob", "tok-bob"), kind="json", origin="b")
+    (read,) = [e for e in table.join(bob, {"epoch": epoch, "seq": 0}) if isinstance(e, Read)]
+    assert isinstance(read, ReadEvents)
+    stored = read.run(service.store)  # the old history's events 1 and 2
+    snapshot, history, keys = LoadTable(table_id="t").run(service.store)
+    snapshot.info.epoch = epoch + 1  # fenced: the stored table is at a new epoch
+    driver.carry(table.follow(((snapshot, history, keys, None), [])))
+    out = driver.carry(read.resume(stored))
+    frames = [json.loads(f) for e in out if isinstance(e, Deliver) for to, f in e.frames
+              if to is bob]  # fmt: skip
+    (welcome,) = [f for f in frames if f["type"] == "welcome"]
+    assert welcome["resume"]["recovered"] is False
+    assert [f for f in frames if f["type"] == "event"] == []
 
 
 def test_a_takeover_catches_up_then_executes(service):

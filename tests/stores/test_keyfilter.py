@@ -100,3 +100,42 @@ def test_a_table_loaded_for_long_keeps_every_key_the_store_answers_and_few_filte
                 assert key in keys, (n, back)
     assert most <= 3, most  # without forgetting: 6 (64 to 2,048 keys, doubling)
     service.store.close()
+
+
+def test_a_key_the_store_answers_stays_in_the_filter_while_commits_are_out() -> None:
+    """The filter forgot by the table's seq, the store by the seq it has written:
+    with 50 commits queued for the writer, keys the store still answered were
+    dropped, and their retries ran again (found by review). Forgotten now by the
+    durable seq."""
+    from rollbridge.engine.model import Principal
+    from rollbridge.engine.table import Table
+    from rollbridge.host import PluginHost
+    from rollbridge.offline import TableService
+    from rollbridge.protocol.effects import Persist, Read
+    from rollbridge.stores.memory import MemoryStore
+
+    host = PluginHost(environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    gm = Principal("gm", "gm", "tok-gm")
+    store = MemoryStore(retain=5)  # replies kept for 50 seqs
+    service = TableService(store, host)
+    service.create_table("T", "sr2", table_id="t")
+    p = service.protocol("t")
+    n = 0
+    while p._keys.filters < 2:
+        service.handle("t", {"type": "roll", "id": f"r{n}", "formula": "1d6"}, gm)
+        n += 1
+    held: list[Persist] = []
+
+    def carry(effects):
+        for e in effects:
+            if isinstance(e, Persist):
+                held.append(e)
+            elif isinstance(e, Read):
+                carry(e.resume(e.run(store)))
+
+    for _ in range(50):  # a writer 50 commits behind (MAX_PENDING is 1,024)
+        carry(p.receive({"type": "roll", "id": f"r{n}", "formula": "1d6"}, gm))
+        n += 1
+    answered = [b for b in range(n) if store.reply("t", Table.reply_key(gm, f"r{b}"))]
+    dropped = [b for b in answered if Table.reply_key(gm, f"r{b}") not in p._keys]
+    assert not dropped, f"store answers r{dropped[0]}..r{dropped[-1]}, the filter dropped them"
