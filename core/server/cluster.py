@@ -89,6 +89,11 @@ say = Messages("rollbridge")
 #: How long a lease lasts unless renewed (milliseconds): how long a table waits for
 #: a new owner after its owner died.
 DEFAULT_LEASE_MS = 5000
+#: The most connections one process's event-loop client opens to Redis (the inbox's
+#: blocking pop and the subscription hold one each; forwards, pushes and leases share
+#: the rest, waiting up to the client's timeout for one to come free). Without a cap,
+#: a burst of forwards opened a connection each and the pool kept them all.
+REDIS_CONNECTIONS = 64
 #: Forwards remembered as counted against their table's rate (the oldest forgotten).
 COUNTED_FORWARDS = 4096
 #: Messages taken from each of the inbox's two lists per round trip after a blocking pop.
@@ -251,9 +256,16 @@ class ClusterServer(Server):
         """Start the server, then the inbox, the subscription, the poll and the
         lease keeper."""
         await super().start()
-        self.redis = aioredis.Redis.from_url(
-            self.redis_url, decode_responses=False, **CLIENT_TIMEOUTS
+        # many forwards at once wait for a connection instead of opening one each
+        # (and keeping them all, the pool's peak, for as long as the process runs)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            self.redis_url,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=CLIENT_TIMEOUTS["socket_timeout"],
+            decode_responses=False,
+            **CLIENT_TIMEOUTS,
         )
+        self.redis = aioredis.Redis.from_pool(pool)
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
         loop = asyncio.get_running_loop()

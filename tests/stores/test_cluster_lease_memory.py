@@ -80,3 +80,19 @@ def test_a_lease_of_a_table_not_in_memory_is_given_up_like_an_unused_one(redis_f
         assert "t" not in server._used and "t" not in server._renewed
 
     on_a_cluster_server(redis_factory, play)
+
+
+def test_a_burst_of_redis_commands_opens_a_bounded_number_of_connections(redis_factory):
+    """500 commands at once on a ``serve --redis`` process's event-loop client (as
+    500 forwards would send them): each opened a connection of its own, and the
+    pool kept them all for as long as the process ran (audit). The pool is capped
+    (``REDIS_CONNECTIONS``); the others wait for a connection to come free."""
+    from rollbridge.server.cluster import REDIS_CONNECTIONS
+
+    async def play(server: ClusterServer) -> None:
+        assert server.redis is not None
+        await asyncio.gather(*(server.redis.get(f"k{n}") for n in range(500)))
+        clients = await server.redis.client_list()
+        assert len(clients) <= REDIS_CONNECTIONS + 4, len(clients)  # + the store's own
+
+    on_a_cluster_server(redis_factory, play)
