@@ -42,6 +42,7 @@ from rollbridge.exceptions import RollbridgeError
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.plain import JSON
+from rollbridge.stores.base import Store
 from rollbridge.stores.sqlite import SQLiteStore
 
 GM = Principal("gm", "gm", "gm-token")
@@ -81,7 +82,7 @@ class TableModel(RuleBasedStateMachine):
         super().__init__()
         self.dir = Path(tempfile.mkdtemp(prefix="rollbridge-model-"))
         self.path = self.dir / "table.db"
-        self.store = SQLiteStore(self.path, retain=RETAIN)
+        self.store = self.open_store()
         self.rolls = 0
         self.service = self._service(self.store)
         self.ruleset = HOST.rulesets[self.ruleset_id]
@@ -104,7 +105,12 @@ class TableModel(RuleBasedStateMachine):
 
     # helpers
 
-    def _service(self, store: SQLiteStore) -> TableService:
+    def open_store(self) -> Store:
+        """The table's store, opened (again: as after a restart) on what it keeps:
+        here the SQLite file (tests/stores/test_table_model_redis.py: a Redis)."""
+        return SQLiteStore(self.path, retain=RETAIN)
+
+    def _service(self, store: Store) -> TableService:
         def dice() -> SeededDice:
             self.rolls += 1
             return SeededDice(f"model:{self.rolls}")
@@ -282,9 +288,9 @@ class TableModel(RuleBasedStateMachine):
     @rule(pick=st.data(), restart=st.booleans())
     def send_again(self, pick: st.DataObject, restart: bool) -> None:
         message, who, reply = pick.draw(st.sampled_from(self.applied))
-        if restart:  # the table loaded again from its file, as after a restart
+        if restart:  # the table loaded again from its store, as after a restart
             self.store.close()
-            self.store = SQLiteStore(self.path, retain=RETAIN)
+            self.store = self.open_store()
             self.service = self._service(self.store)
         before = self._views()
         again = self.service.handle(TABLE, copy.deepcopy(message), who)
@@ -296,7 +302,7 @@ class TableModel(RuleBasedStateMachine):
 
     @invariant()
     def loads_again_as_it_is(self) -> None:
-        with_file = SQLiteStore(self.path, retain=RETAIN)
+        with_file = self.open_store()
         try:
             assert self._views(self._service(with_file)) == self._views()
         finally:
@@ -322,13 +328,8 @@ class TableModel(RuleBasedStateMachine):
                 )
 
 
-def _machine_for(ruleset_id: str) -> type[TableModel]:
-    return type(f"TableModel_{ruleset_id}", (TableModel,), {"ruleset_id": ruleset_id})
-
-
-@pytest.mark.parametrize("ruleset_id", sorted(HOST.rulesets))
-def test_a_table_keeps_its_promises(ruleset_id: str) -> None:
-    machine = _machine_for(ruleset_id)
+def run_model(machine: type[TableModel]) -> None:
+    """Run a table model with this test's settings (``ROLLBRIDGE_MODEL_EXAMPLES``)."""
     machine.TestCase.settings = settings(
         max_examples=int(os.environ.get("ROLLBRIDGE_MODEL_EXAMPLES", "20")),
         stateful_step_count=30,
@@ -337,3 +338,8 @@ def test_a_table_keeps_its_promises(ruleset_id: str) -> None:
         derandomize=True,
     )
     machine.TestCase().runTest()
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(HOST.rulesets))
+def test_a_table_keeps_its_promises(ruleset_id: str) -> None:
+    run_model(type(f"TableModel_{ruleset_id}", (TableModel,), {"ruleset_id": ruleset_id}))
