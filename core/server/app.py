@@ -402,17 +402,6 @@ class Server:
 
     # -- connections ------------------------------------------------------------------
 
-    def _log_full(self, limit: int) -> None:
-        held = self._full_log.allow()
-        if held is not None:
-            log.warning(
-                "refusing connections: %d open, the limit (--max-connections); %d more "
-                "refused since the last such line (rollbridge_clients_cut_off_total"
-                '{reason="server_full"} counts them all)',
-                limit,
-                held,
-            )
-
     async def _handle(self, connection: ServerConnection) -> None:
         self.sockets += 1  # every connection holds a socket, a refused one too
         try:
@@ -420,10 +409,24 @@ class Server:
         finally:
             self.sockets -= 1
 
-    async def _refuse_connection(self, connection: ServerConnection, reason: str) -> None:
-        """Close a connection refused before its ``hello`` (1013), waiting at most
-        :data:`REFUSED_CLOSE_TIMEOUT` for its close: a client that never answers
-        must not hold a socket for the whole ``--close-timeout``."""
+    async def _refuse_connection(
+        self,
+        connection: ServerConnection,
+        cut: str,
+        reason: str,
+        said: Throttle,
+        line: str,
+        *args: object,
+    ) -> None:
+        """Refuse a connection before its ``hello``: counted as ``cut``, ``line``
+        logged (through ``said``, with how many were refused since it last was), closed
+        1013 with ``reason``, waiting at most :data:`REFUSED_CLOSE_TIMEOUT` for its
+        close: a client that never answers must not hold a socket for the whole
+        ``--close-timeout``."""
+        held = said.allow()
+        if held is not None:
+            log.warning(f"{line}; %d more refused since the last such line", *args, held)
+        self.metrics.cut_off(cut)
         timeout = connection.close_timeout
         if timeout is None or timeout > REFUSED_CLOSE_TIMEOUT:
             connection.close_timeout = REFUSED_CLOSE_TIMEOUT
@@ -434,22 +437,20 @@ class Server:
         address = address_group(address)
         full = self.limits.max_connections
         if full is not None and self.sockets > full:  # the others fill it already
-            self._log_full(full)
-            self.metrics.cut_off("server_full")
-            await self._refuse_connection(connection, SERVER_FULL().render())
+            await self._refuse_connection(
+                connection, "server_full", SERVER_FULL().render(), self._full_log,
+                "refusing connections: %d open, the limit (--max-connections)", full,
+            )  # fmt: skip
             return
         count = self.per_address.get(address, 0)
         limit = self.limits.per_address
         if limit is not None and count >= limit:
-            held = self._per_address_log.allow()
-            if held is not None:
-                log.warning(
-                    "refused a connection from %s: %d open, the limit "
-                    "(--max-connections-per-address); %d more refused since the last such line",
-                    address, count, held,
-                )  # fmt: skip
-            self.metrics.cut_off("per_address")
-            await self._refuse_connection(connection, TOO_MANY_FROM_ADDRESS().render())
+            await self._refuse_connection(
+                connection, "per_address", TOO_MANY_FROM_ADDRESS().render(),
+                self._per_address_log,
+                "refused a connection from %s: %d open, the limit "
+                "(--max-connections-per-address)", address, count,
+            )  # fmt: skip
             return
         self.per_address[address] = count + 1
         client = Client(connection, self)

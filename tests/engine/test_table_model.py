@@ -44,9 +44,8 @@ from rollbridge.offline import TableService
 from rollbridge.plain import JSON
 from rollbridge.stores.base import Store
 from rollbridge.stores.sqlite import SQLiteStore
+from tests.conftest import ALICE, GM
 
-GM = Principal("gm", "gm", "gm-token")
-PLAYER = Principal("player", "player", "player-token")
 HOST = PluginHost()
 TABLE = "model"
 #: Events the store keeps beyond its snapshot: small, so that steps cross snapshots.
@@ -160,7 +159,7 @@ class TableModel(RuleBasedStateMachine):
         for index, (name, sheet) in enumerate(self.sheets):
             actor: JSON = {"name": name, "sheet": sheet}
             if index == 0:
-                actor["controllers"] = [PLAYER.name]
+                actor["controllers"] = [ALICE.name]
             assert self._send({"type": "actor.create", "actor": actor}) is not None
 
     # rules
@@ -171,7 +170,7 @@ class TableModel(RuleBasedStateMachine):
 
     @rule(action=st.data(), secret=st.booleans())
     def resolve_as_player(self, action: st.DataObject, secret: bool) -> None:
-        self._resolve(action, secret, PLAYER)
+        self._resolve(action, secret, ALICE)
 
     def _resolve(self, action: st.DataObject, secret: bool, who: Principal) -> None:
         ids = self._actor_ids()
@@ -180,7 +179,7 @@ class TableModel(RuleBasedStateMachine):
         message: JSON = {"type": "resolve", "action": name, "params": spec.example or {}}
         own = [a for a in ids if self.service.table(TABLE).actors[a].controllers]
         if spec.actor != "none" and ids:
-            mine = who is PLAYER and own and action.draw(st.booleans())
+            mine = who is ALICE and own and action.draw(st.booleans())
             message["actor"] = action.draw(st.sampled_from(own if mine else ids))
         wanted = spec.min_targets or (1 if (spec.max_targets or 0) >= 1 else 0)
         if ids and wanted and not spec.every_actor:
@@ -200,7 +199,7 @@ class TableModel(RuleBasedStateMachine):
         name, sheet = self.sheets[index % len(self.sheets)]
         actor: JSON = {"name": f"{name} {self.ids}", "sheet": sheet}
         if player:
-            actor["controllers"] = [PLAYER.name]
+            actor["controllers"] = [ALICE.name]
         self._send({"type": "actor.create", "actor": actor})
 
     @rule(pick=st.data(), player=st.booleans())
@@ -208,7 +207,7 @@ class TableModel(RuleBasedStateMachine):
         ids = self._actor_ids()
         if ids:
             actor = pick.draw(st.sampled_from(ids))
-            controllers = [PLAYER.name] if player else []
+            controllers = [ALICE.name] if player else []
             self._send({"type": "actor.update", "actor": actor, "controllers": controllers})
 
     @rule(pick=st.data())
@@ -314,7 +313,7 @@ class TableModel(RuleBasedStateMachine):
         for seq in range(max(1, latest - RETAIN + 1), latest):
             if seq not in self.seen:
                 continue
-            for who, index in ((GM, 0), (PLAYER, 1)):
+            for who, index in ((GM, 0), (ALICE, 1)):
                 self.ids += 1
                 try:
                     reply = self.service.handle(
