@@ -46,6 +46,7 @@ any of these changes nothing.
     │   ├── TooManyConnections           too_many_connections
     │   └── EventTooLarge                event_too_large
     ├── StoreError                       store_error
+    │   └── StoreUnavailable             store_error
     └── InternalError                    internal
 
 Rulesets refuse an action the rules do not allow with :class:`RuleViolation`
@@ -90,6 +91,7 @@ __all__ = [
     "RuleViolation",
     "RulesetUnavailable",
     "StoreError",
+    "StoreUnavailable",
     "TooManyConnections",
     "UndecodableFrame",
     "UnknownAction",
@@ -387,6 +389,17 @@ class StoreError(RollbridgeError):
     """The store failed to read or write; nothing was acknowledged."""
 
     code = "store_error"
+
+
+class StoreUnavailable(StoreError):
+    """The store as a whole refuses to write (or read) for now, whatever is asked
+    of it: its disk is full, its file is locked by another program, removed or
+    replaced, Redis is gone, out of memory or refusing writes. No commit can succeed
+    until that changes, so a batch that failed this way is not tried again commit by
+    commit. ``details["reason"]`` names the cause (``disk_full``, ``io``,
+    ``locked``, ``read_only``, ``file_replaced``, ``unreachable``,
+    ``out_of_memory``, ``not_persisting``); clients see ``store_error`` as for any
+    store failure."""
 
 
 class InternalError(RollbridgeError):

@@ -39,7 +39,7 @@ from rollbridge.protocol.effects import Close, Effect, FindToken, LoadTable, Reo
 from rollbridge.protocol.frames import Kind, decode, encode
 from rollbridge.protocol.limits import COSTS, RateLimit, Rates
 from rollbridge.protocol.members import Member
-from rollbridge.protocol.table import TableProtocol, error_message, store_cause
+from rollbridge.protocol.table import TableProtocol, error_message, store_cause, store_level
 from rollbridge.schema import validate
 from rollbridge.text import Messages
 from rollbridge.tokens import hash_token
@@ -462,7 +462,7 @@ class Connection:
         self, error: BaseException, kind: Kind, request_id: Any, table: str
     ) -> Effects:
         if not isinstance(error, RollbridgeError) or isinstance(error, StoreError):
-            log.error("hello at table %s failed: %s", table, store_cause(error))
+            log.log(store_level(error), "hello at table %s failed: %s", table, store_cause(error))
         if not isinstance(error, RollbridgeError):
             error = StoreError(f"{type(error).__name__}: {error}")
         return [self._error(request_id, error, kind), *self._joined()]

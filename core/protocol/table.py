@@ -56,6 +56,7 @@ from rollbridge.exceptions import (
     InvalidRequest,
     RollbridgeError,
     StoreError,
+    StoreUnavailable,
     UnknownTable,
 )
 from rollbridge.odds.bounds import SERVER_BOUNDS, Bounds
@@ -120,6 +121,13 @@ def store_cause(error: BaseException) -> str:
     type too when it is not rollbridge's), at most :data:`MAX_CAUSE` characters."""
     text = str(error) if isinstance(error, RollbridgeError) else f"{type(error).__name__}: {error}"
     return text if len(text) <= MAX_CAUSE else text[: MAX_CAUSE - 1] + "…"
+
+
+def store_level(error: BaseException) -> int:
+    """The level a store's failure is logged at by a table: DEBUG when the store
+    failed as a whole (:class:`StoreUnavailable`: a full disk, Redis gone — the
+    server's :mod:`~rollbridge.server.store_health` logs that once), else ERROR."""
+    return logging.DEBUG if isinstance(error, StoreUnavailable) else logging.ERROR
 
 
 #: The longest error message sent (characters): one that quotes a client's long
@@ -441,7 +449,8 @@ class TableProtocol:
 
         def fail(error: BaseException) -> Effects:
             self._holding -= 1
-            log.error("table %s: a store read failed: %s", self.id, store_cause(error))
+            log.log(store_level(error), "table %s: a store read failed: %s", self.id,
+                    store_cause(error))  # fmt: skip
             return [self._refuse(asker, StoreError(str(error))), *self._release()]
 
         read.on_result, read.on_error = resume, fail
@@ -520,7 +529,8 @@ class TableProtocol:
         for key in writing.outcome.replies:
             self._recent.pop(key, None)
         if writing.generation == self.generation:  # the first failure: load again once
-            log.error("table %s: commit failed (%s); loading it again", self.id, error)
+            log.log(store_level(error), "table %s: commit failed (%s); loading it again",
+                    self.id, error)  # fmt: skip
             self.generation += 1
             self.broken = True  # ``writing`` stays: views walk back through it until the reload
             effects += self._reload()
@@ -572,7 +582,8 @@ class TableProtocol:
 
         def failed(error: BaseException) -> Effects:
             self._holding -= 1
-            log.error("table %s: loading it again failed (%s); will retry", self.id, error)
+            log.log(store_level(error), "table %s: loading it again failed (%s); will retry",
+                    self.id, error)  # fmt: skip
             refused = (  # a table gone from the store says so (Redis lost it, say)
                 error
                 if isinstance(error, UnknownTable)
@@ -761,7 +772,8 @@ class TableProtocol:
         the operator's log (the client is only told to try again)."""
 
         def refuse(error: BaseException) -> Effects:
-            log.error("table %s: %s failed: %s", self.id, what, store_cause(error))
+            log.log(store_level(error), "table %s: %s failed: %s", self.id, what,
+                    store_cause(error))  # fmt: skip
             return [self._refuse(asker, StoreError(str(error)))]
 
         return refuse

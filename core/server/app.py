@@ -28,7 +28,7 @@ from websockets.protocol import State
 
 from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.dice.verifiable import DiceKey
-from rollbridge.exceptions import Busy, StoreError
+from rollbridge.exceptions import Busy, StoreError, StoreUnavailable
 from rollbridge.host import PluginHost
 from rollbridge.protocol.connection import CLOSE_AUTH, CLOSE_LIMIT, Tables
 from rollbridge.protocol.effects import (
@@ -61,7 +61,8 @@ from rollbridge.server.limits import (
 from rollbridge.server.logs import log_refusal
 from rollbridge.server.metrics import ServerMetrics
 from rollbridge.server.outbox import Outbox
-from rollbridge.server.throttle import Throttle
+from rollbridge.server.store_health import StoreHealth
+from rollbridge.server.throttle import Retried, Throttle
 from rollbridge.server.writer import MAX_PENDING, CommitWriter
 from rollbridge.stores.base import Store
 from rollbridge.text import Messages
@@ -142,6 +143,8 @@ class Server:
         #: Open connections per client address (for ``limits.per_address``).
         self.per_address: dict[str, int] = {}
         self._token_watch: asyncio.Task | None = None
+        #: The store failing each check: the first failure, then one line a minute.
+        self._token_check_log = Retried(log, "checking for revoked tokens", level=logging.ERROR)
         self.collector = CollectorManager() if manage_gc else None
         self.tables = Tables(
             host.rulesets,
@@ -168,6 +171,8 @@ class Server:
         #: Where frames leave; a batch writes each client's frames together.
         self.outbox = Outbox()
         self.writer: CommitWriter | None = None
+        #: Whether the store works: an outage (a full disk, Redis gone) logged once.
+        self.health = StoreHealth()
         self._reader: ThreadPoolExecutor | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server: Any = None
@@ -182,8 +187,9 @@ class Server:
         """Start the writer and the readers, and listen."""
         loop = self._loop = asyncio.get_running_loop()
         self.writer = CommitWriter(
-            self.store, loop, max_pending=self.max_pending, batch=self.outbox.batch
-        )
+            self.store, loop, max_pending=self.max_pending, batch=self.outbox.batch,
+            health=self.health,
+        )  # fmt: skip
         self.writer.observe = self.metrics.committed
         self._reader = ThreadPoolExecutor(READER_THREADS, thread_name_prefix="rollbridge-reader")
         self._server = await serve(
@@ -323,6 +329,8 @@ class Server:
             if finished.cancelled():
                 return
             error = finished.exception()
+            if isinstance(error, StoreUnavailable):
+                self.health.failed(error)
             follow = effect.fail(error) if error is not None else effect.resume(finished.result())
             self.carry(follow, client)
             self._settle(effect.table_id)
@@ -387,13 +395,16 @@ class Server:
 
     async def recheck_tokens(self) -> None:
         """:meth:`check_tokens`, its failure logged (a store that cannot be read in one
-        line, as the next check may well succeed; anything else with its traceback)."""
+        line, as the next check may well succeed, and then at most one line a minute
+        until one does; anything else with its traceback)."""
         try:
             await self.check_tokens()
         except StoreError as exc:
-            log.error("checking for revoked tokens failed: %s", exc)
+            self._token_check_log.failed(exc)
         except Exception:
             log.exception("checking for revoked tokens failed")
+        else:
+            self._token_check_log.worked()
 
     async def _watch_tokens(self, interval: float) -> None:
         while True:

@@ -70,6 +70,7 @@ from rollbridge.server.app import Server
 from rollbridge.server.client import Client
 from rollbridge.server.cluster_table import ClusterTable, Forward, Ownership
 from rollbridge.server.logs import log_refusal
+from rollbridge.server.throttle import Retried
 from rollbridge.stores.redis import CLIENT_TIMEOUTS, RedisStore
 from rollbridge.stores.redis_fence import behind, delivered
 from rollbridge.text import Messages, stored
@@ -249,6 +250,11 @@ class ClusterServer(Server):
         self._counted: dict[str, None] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[Any]] = []
+        # the loops' failures while Redis is down: the first, then one a minute
+        self._inbox_log = Retried(log, "reading the inbox")
+        self._subscription_log = Retried(log, "subscribing to the tables' events")
+        self._poll_log = Retried(log, "polling the stored seqs")
+        self._renew_log = Retried(log, "renewing the leases")
 
     # -- lifecycle ----------------------------------------------------------------
 
@@ -478,9 +484,10 @@ class ClusterServer(Server):
             try:
                 popped = await self.redis.blpop([self.replies, self.inbox], timeout=wait)
             except (redis.RedisError, OSError) as exc:
-                log.warning("reading the inbox: %s", exc)
+                self._inbox_log.failed(exc)
                 await asyncio.sleep(0.2)
                 continue
+            self._inbox_log.worked()
             if popped is None:
                 continue
             replies = requests = None
@@ -492,7 +499,7 @@ class ClusterServer(Server):
             except (redis.RedisError, OSError) as exc:
                 # what Redis popped before the answer was lost is gone from here: each
                 # sender sends its request again after a lease without an answer
-                log.warning("reading the inbox: %s", exc)
+                self._inbox_log.failed(exc)
             replies = replies if isinstance(replies, list) else None
             requests = requests if isinstance(requests, list) else None
             key, first = popped
@@ -575,10 +582,12 @@ class ClusterServer(Server):
                 try:
                     kept = await self._renew(keys=[owner_key], args=[self.node, self.lease_ms])
                 except (redis.RedisError, OSError) as exc:
-                    log.warning("renewing the lease of table %s: %s", table_id, exc)
+                    self._renew_log.failed(exc, f"(table {table_id})")
                     if time.monotonic() - self._renewed.get(table_id, 0) < self.lease_ms / 1000:
                         continue
                     kept = 0
+                else:
+                    self._renew_log.worked()
                 if kept:
                     self._renewed[table_id] = time.monotonic()
                 else:
@@ -670,6 +679,7 @@ class ClusterServer(Server):
                     await watch.check(pubsub)
                     message = await pubsub.get_message(ignore_subscribe_messages=True,
                                                        timeout=0.1)  # fmt: skip
+                    self._subscription_log.worked()
                     if message is None:
                         continue
                     watch.heard()
@@ -683,7 +693,7 @@ class ClusterServer(Server):
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.warning("the event subscription failed (%s); subscribing again", exc)
+                self._subscription_log.failed(exc)
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
@@ -723,8 +733,9 @@ class ClusterServer(Server):
                         pipe.hmget(self.keys.table(table_id).info, "epoch", "seq")
                     stored_at = await pipe.execute()
             except (redis.RedisError, OSError) as exc:
-                log.warning("polling the stored seqs: %s", exc)
+                self._poll_log.failed(exc)
                 continue
+            self._poll_log.worked()
             for table_id, (epoch, seq), point in zip(tables, stored_at, known, strict=True):
                 if epoch is None or seq is None:
                     self._gone(table_id)

@@ -9,10 +9,11 @@ back, so the next line says how many there were; the metrics count every one.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 
-__all__ = ["Throttle"]
+__all__ = ["Retried", "Throttle"]
 
 
 class Throttle:
@@ -36,3 +37,55 @@ class Throttle:
             return None
         self._last, held, self.held = now, self.held, 0
         return held
+
+
+class Retried:
+    """The log of a loop that calls the store again and again (the cluster's inbox,
+    its subscription, its polls; the check for revoked tokens): while the store is
+    down each call fails, several times a second. The first failure is logged, then
+    at most one line per ``interval`` seconds saying how many failed since, and one
+    line when a call works again.
+
+    :param log: the logger; ``level`` the level of the failure lines.
+    :param what: what failed, as the lines name it (``reading the inbox``).
+    """
+
+    __slots__ = ("_clock", "_interval", "_log", "_throttle", "failures", "level", "what")
+
+    def __init__(
+        self,
+        log: logging.Logger,
+        what: str,
+        *,
+        level: int = logging.WARNING,
+        interval: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._log = log
+        self.what = what
+        self.level = level
+        self._interval, self._clock = interval, clock
+        self._throttle = Throttle(interval, clock)
+        #: Calls failed since the last that worked.
+        self.failures = 0
+
+    def failed(self, error: BaseException, detail: str = "") -> None:
+        """A call failed with ``error`` (``detail``: more of what it did, a table)."""
+        self.failures += 1
+        if self.failures == 1:  # a new outage: its first line is never held back
+            self._throttle = Throttle(self._interval, self._clock)
+        held = self._throttle.allow()
+        if held is None:
+            return
+        what = f"{self.what} {detail}".rstrip()
+        if self.failures == 1:
+            self._log.log(self.level, "%s: %s", what, error or type(error).__name__)
+        else:
+            self._log.log(self.level, "%s: still failing (%d times since it began): %s",
+                          what, self.failures, error or type(error).__name__)  # fmt: skip
+
+    def worked(self) -> None:
+        """A call worked: after failures, one line says so."""
+        if self.failures:
+            failures, self.failures = self.failures, 0
+            self._log.info("%s works again, after %d failure(s)", self.what, failures)

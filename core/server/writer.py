@@ -11,7 +11,14 @@ so nothing is acknowledged before it is durable.
 If a transaction fails, every table in it is *poisoned*: commits of that table
 still queued behind the failed one were built on state that was never stored,
 so they fail too, until the loop has reloaded the table and called
-:meth:`CommitWriter.reset`.
+:meth:`CommitWriter.reset`. A group commit that failed is tried again commit by
+commit, to find the one the store refused — unless the store failed as a whole
+(:class:`~rollbridge.exceptions.StoreUnavailable`: a full disk, a lock held by
+another program, Redis gone), which fails every commit of the batch at once (one
+by one, a lock held by another program would cost each of them the store's whole
+lock wait). Such failures, and the first commit written after them, are told to
+:attr:`CommitWriter.health`, which logs the outage once; any other failure is
+logged at ERROR, naming its tables.
 """
 
 from __future__ import annotations
@@ -26,8 +33,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rollbridge.engine.model import Commit
-from rollbridge.exceptions import StoreError, UnknownTable
+from rollbridge.exceptions import StoreError, StoreUnavailable, UnknownTable
 from rollbridge.server.limits import MAX_PENDING
+from rollbridge.server.store_health import StoreHealth
 from rollbridge.stores.base import Store
 
 __all__ = ["LINGER", "MAX_BATCH", "MAX_PENDING", "CommitWriter"]
@@ -62,6 +70,8 @@ class CommitWriter:
     :param max_pending: commits that may wait to be written (see :attr:`full`).
     :param batch: entered around the callbacks of one group commit, in the loop
         (the server's outbox: the frames they release leave together).
+    :param health: told of the store failing as a whole and of each commit written
+        (a new one if not given).
     """
 
     def __init__(
@@ -72,6 +82,7 @@ class CommitWriter:
         linger: float = LINGER,
         max_pending: int = MAX_PENDING,
         batch: Callable[[], contextlib.AbstractContextManager[object]] = contextlib.nullcontext,
+        health: StoreHealth | None = None,
     ) -> None:
         self.store = store
         self.batch = batch
@@ -87,6 +98,8 @@ class CommitWriter:
         #: Called in the writer thread after each group commit that succeeded,
         #: with its size and the seconds it took (the server's metrics).
         self.observe: Callable[[int, float], None] | None = None
+        #: Told of the store failing as a whole, and of each commit written.
+        self.health = health if health is not None else StoreHealth()
         self._thread = threading.Thread(target=self._run, name="rollbridge-writer", daemon=True)
         self._thread.start()
 
@@ -137,6 +150,7 @@ class CommitWriter:
 
     def _write_one(self, item: _Item) -> BaseException | None:
         if item.table_id in self._poisoned:
+            self.health.also_refused(1)
             return StoreError("an earlier commit of this table failed")
         try:
             self.store.commit(item.table_id, item.commit)  # type: ignore[arg-type]
@@ -144,11 +158,16 @@ class CommitWriter:
             return self._failed([item], exc)
         self.batches += 1
         self.commits += 1
+        self.health.succeeded()
         return None
 
     def _failed(self, items: list[_Item], exc: BaseException) -> StoreError | UnknownTable:
-        log.error("commit of %d request(s) failed: %s", len(items), exc)
         self._poisoned.update(i.table_id for i in items)
+        if isinstance(exc, StoreUnavailable):  # the store's, not these commits': said once
+            self.health.failed(exc, len(items))
+            return exc
+        tables = ", ".join(dict.fromkeys(i.table_id for i in items))
+        log.error("commit of %d request(s) of table %s failed: %s", len(items), tables, exc)
         if isinstance(exc, StoreError | UnknownTable):  # a table gone says so
             return exc
         return StoreError(f"the store failed to commit: {type(exc).__name__}: {exc}")
@@ -160,6 +179,7 @@ class CommitWriter:
             if item.commit is None:
                 self._poisoned.discard(item.table_id)
             elif item.table_id in self._poisoned:
+                self.health.also_refused(1)
                 results.append((item, StoreError("an earlier commit of this table failed")))
             else:
                 writable.append(item)
@@ -168,18 +188,27 @@ class CommitWriter:
             try:
                 self.store.commit_many([(i.table_id, i.commit) for i in writable])  # type: ignore[misc]
             except BaseException as exc:
-                if len(writable) == 1:
-                    results.append((writable[0], self._failed(writable, exc)))
+                if len(writable) == 1 or isinstance(exc, StoreUnavailable):
+                    error = self._failed(writable, exc)
+                    results.extend((item, error) for item in writable)
                 else:  # one bad commit must not fail the others: write them one by one
                     log.warning(
                         "group commit of %d failed (%s); retrying one by one", len(writable), exc
                     )
+                    down: BaseException | None = None
                     for item in writable:
-                        results.append((item, self._write_one(item)))
+                        if down is not None:  # the store failed as a whole meanwhile
+                            results.append((item, self._failed([item], down)))
+                            continue
+                        error = self._write_one(item)
+                        if isinstance(error, StoreUnavailable):
+                            down = error
+                        results.append((item, error))
             else:
                 self.batches += 1
                 self.commits += len(writable)
                 results.extend((i, None) for i in writable)
+                self.health.succeeded()
                 if self.observe is not None:
                     self.observe(len(writable), time.perf_counter() - started)
         order = {id(item): n for n, item in enumerate(batch)}

@@ -56,7 +56,7 @@ from redis.commands.core import Script
 
 from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
 from rollbridge.engine.table import HISTORY_IN_MEMORY
-from rollbridge.exceptions import Conflict, RollbridgeError, StoreError
+from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, StoreUnavailable
 from rollbridge.plain import JSON, NotPlain, pack, unpack
 from rollbridge.stores import redis_scripts as lua
 from rollbridge.stores.base import (
@@ -354,17 +354,33 @@ class RedisStore:
             raise self._error(exc) from exc
 
     def _error(self, exc: BaseException) -> StoreError:
-        """A redis-py error as a :class:`StoreError` that says what to do."""
+        """A redis-py error as a :class:`StoreError` that says what to do: a
+        :class:`StoreUnavailable` when Redis refuses every write (or answers
+        nothing), not this one alone."""
         if isinstance(exc, redis.exceptions.OutOfMemoryError):
-            return StoreError(
+            return StoreUnavailable(
                 f"{self.where} is out of memory (maxmemory): nothing was written; "
                 f"free memory or raise maxmemory ({exc})",
                 details={"reason": "out_of_memory"},
             )
         if isinstance(exc, redis.exceptions.ReadOnlyError):
-            return StoreError(
+            return StoreUnavailable(
                 f"{self.where} is a read-only replica: nothing was written ({exc})",
                 details={"reason": "read_only"},
+            )
+        if isinstance(exc, redis.exceptions.ResponseError) and str(exc).startswith("MISCONF"):
+            return StoreUnavailable(
+                f"{self.where} cannot save to its disk and refuses writes: nothing was "
+                "written; its log says why (a failed RDB save or AOF write: a full or "
+                "unwritable disk, its dir); mend that, then BGSAVE (or BGREWRITEAOF) ("
+                f"{str(exc)[:120]}…)",
+                details={"reason": "not_persisting"},
+            )
+        if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
+            return StoreUnavailable(
+                f"{self.where} does not answer: nothing was written; start it, or check "
+                f"the network ({type(exc).__name__}: {exc})",
+                details={"reason": "unreachable"},
             )
         return StoreError(f"{self.where}: {type(exc).__name__}: {exc}")
 

@@ -88,6 +88,7 @@ from rollbridge.stores.base import (
     unknown_table,
 )
 from rollbridge.stores.redis_fence import new_epoch
+from rollbridge.stores.sqlite_faults import FileIdentity, store_wide
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 __all__ = [
@@ -506,6 +507,8 @@ class SQLiteStore:
         self._connections_lock = threading.Lock()
         self._write_lock = threading.Lock()
         self._closed = False
+        #: The files opened (None until they are): a write checks they are still there.
+        self._files: FileIdentity | None = None
         try:
             conn = self._conn()
             mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
@@ -514,6 +517,7 @@ class SQLiteStore:
                     f"{self.path}: SQLite would not use WAL mode (journal_mode={mode})"
                 )
             self._migrate(conn)
+            self._files = FileIdentity(self.path)
         except BaseException as exc:
             self.close()
             if isinstance(exc, sqlite3.Error):
@@ -540,7 +544,11 @@ class SQLiteStore:
                 raise StoreError(f"{self!r} is closed")
             try:
                 conn = sqlite3.connect(
-                    self.path,
+                    # once open, never make a new empty file where it was removed
+                    self.path
+                    if self._files is None
+                    else self.path.absolute().as_uri() + "?mode=rw",
+                    uri=self._files is not None,
                     timeout=self.busy_timeout,
                     isolation_level=None,  # transactions are explicit
                     check_same_thread=False,  # so close() can close every one
@@ -580,6 +588,8 @@ class SQLiteStore:
         if lock is not None:
             lock.acquire()
         try:
+            if write and self._files is not None:
+                self._files.check(conn)
             if begin or write:
                 conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
@@ -594,7 +604,9 @@ class SQLiteStore:
         except RollbridgeError:
             raise
         except Exception as exc:
-            raise StoreError(f"{self.path}: {type(exc).__name__}: {exc}") from exc
+            raise store_wide(self.path, exc) or StoreError(
+                f"{self.path}: {type(exc).__name__}: {exc}"
+            ) from exc
         finally:
             if lock is not None:
                 lock.release()

@@ -19,7 +19,7 @@ from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.server import Server
 from rollbridge.server.limits import Limits
-from rollbridge.stores.sqlite import SQLiteStore
+from rollbridge.stores.sqlite import DEFAULT_BUSY_TIMEOUT, SQLiteStore
 from tests.server.httpclient import debug_log  # noqa: F401  (a fixture)
 
 GM = Principal("gm", "gm", "setup")
@@ -168,7 +168,8 @@ TEST_LIMITS = Limits(rate_per_connection=None, rate_per_table=None, per_token=No
 
 
 async def start(path, host, **options) -> tuple[Server, SQLiteStore]:
-    store = SQLiteStore(path, retain=options.pop("retain", 1000))
+    store = SQLiteStore(path, retain=options.pop("retain", 1000),
+                        busy_timeout=options.pop("busy_timeout", DEFAULT_BUSY_TIMEOUT))  # fmt: skip
     options.setdefault("limits", TEST_LIMITS)
     server = Server(store, host, port=0, **options)
     await server.start()

@@ -1,0 +1,97 @@
+"""Whether the store works, said once in the operator's log.
+
+A full disk, a database locked by another program or a Redis gone fails every
+change sent until it is mended — at a busy table several a second — and a line per
+failure would bury the one that says what is wrong. :class:`StoreHealth` hears of
+every failure of the store as a whole
+(:class:`~rollbridge.exceptions.StoreUnavailable`) and of every commit that
+succeeds, and logs:
+
+* one ERROR when the store starts failing, with the store's own message (what is
+  wrong, what to do), and again when the cause changes;
+* at most one ERROR a minute while it goes on, with how many requests were refused;
+* one WARNING when a commit succeeds again: how long it failed and how many requests
+  were refused meanwhile (none of them acknowledged).
+
+Thread-safe: the commit writer's thread and the event loop (failed reads) report.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from rollbridge.exceptions import StoreUnavailable
+
+__all__ = ["REMIND_EVERY", "StoreHealth"]
+
+log = logging.getLogger("rollbridge.writer")
+
+#: Seconds between two lines saying the store still fails.
+REMIND_EVERY = 60.0
+
+
+class StoreHealth:
+    """See the module docstring (``clock``: monotonic seconds)."""
+
+    def __init__(
+        self, *, remind_every: float = REMIND_EVERY, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.remind_every = remind_every
+        self._clock = clock
+        self._lock = threading.Lock()
+        #: The failure that began the current outage (None: the store works).
+        self.failing: StoreUnavailable | None = None
+        self._reason: object = None
+        self._since = 0.0
+        self._said = 0.0
+        #: Requests refused since the outage began.
+        self.refused = 0
+
+    def failed(self, error: StoreUnavailable, requests: int = 1) -> None:
+        """The store failed as a whole; ``requests`` were refused for it."""
+        now = self._clock()
+        with self._lock:
+            self.refused += requests
+            reason = error.details.get("reason")
+            if self.failing is None or reason != self._reason:
+                if self.failing is None:
+                    self._since, self.refused = now, requests
+                self.failing, self._reason, self._said = error, reason, now
+                line = (
+                    "the store fails: %s. Changes are refused (clients get store_error) "
+                    "until it works again; each one sent tries it"
+                )
+                args: tuple[object, ...] = (error,)
+            elif now - self._said >= self.remind_every:
+                self._said = now
+                line = "the store still fails, for %.0f s now (%d request(s) refused): %s"
+                args = (now - self._since, self.refused, error)
+            else:
+                return
+        log.error(line, *args)
+
+    def also_refused(self, requests: int) -> None:
+        """``requests`` more were refused for the outage (queued behind a commit of
+        their table that failed in it); nothing if the store works."""
+        if self.failing is not None:
+            with self._lock:
+                self.refused += requests
+
+    def succeeded(self) -> None:
+        """A commit was written: the store works (again)."""
+        if self.failing is None:  # the common case, without the lock
+            return
+        with self._lock:
+            if self.failing is None:
+                return
+            seconds, refused = self._clock() - self._since, self.refused
+            self.failing, self._reason, self.refused = None, None, 0
+        log.warning(
+            "the store works again, after %.0f s: %d request(s) were refused meanwhile "
+            "(none of them acknowledged; their senders were told store_error)",
+            seconds,
+            refused,
+        )

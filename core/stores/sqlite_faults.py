@@ -1,0 +1,128 @@
+"""What the SQLite store says when the file, rather than a request, is at fault.
+
+Some of SQLite's errors say nothing about the commit that met them: the disk is
+full, a write to it failed, another program holds the write lock, the file cannot
+be written. :func:`store_wide` turns those into
+:class:`~rollbridge.exceptions.StoreUnavailable`, with a reason and a message that
+tells the operator what to do (the server then fails a whole group commit at once
+instead of trying each of its commits again, and logs the fault once).
+
+SQLite goes on writing to a file that was removed or replaced under it, through
+the descriptor it holds: every commit after that would be acknowledged and then
+lost with the process. :class:`FileIdentity` remembers which file the store opened
+(and its ``-wal``) and :meth:`FileIdentity.check` refuses a write once the path
+names another file, or none.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import time
+from pathlib import Path
+
+from rollbridge.exceptions import StoreUnavailable
+
+__all__ = ["FileIdentity", "store_wide"]
+
+log = logging.getLogger("rollbridge.store")
+
+#: SQLite's primary result codes of a fault of the file, not of one commit, and the
+#: reason each is given (``details["reason"]``).
+_REASONS = {
+    "SQLITE_FULL": "disk_full",
+    "SQLITE_IOERR": "io",
+    "SQLITE_BUSY": "locked",
+    "SQLITE_LOCKED": "locked",
+    "SQLITE_READONLY": "read_only",
+    "SQLITE_CANTOPEN": "read_only",
+}
+
+_ADVICE = {
+    "disk_full": "the disk is full: free space on it",
+    "io": "writing to the disk failed: the disk may be full, the file past a size "
+    "limit (ulimit -f) or the disk failing; see the system's log",
+    "locked": "another program holds the database's lock (a sqlite3 shell in a "
+    "transaction, a backup tool): end its transaction",
+    "read_only": "the file cannot be written: check the permissions of the file and "
+    "its folder, and the file system",
+}
+
+
+def store_wide(path: Path, exc: BaseException) -> StoreUnavailable | None:
+    """``exc`` as a :class:`StoreUnavailable` if it is a fault of the file (see the
+    module docstring), else None."""
+    name = getattr(exc, "sqlite_errorname", None)
+    if not isinstance(exc, sqlite3.Error) or not isinstance(name, str):
+        return None
+    primary = "_".join(name.split("_")[:2])  # SQLITE_IOERR_WRITE -> SQLITE_IOERR
+    reason = _REASONS.get(primary)
+    if reason is None:
+        return None
+    return StoreUnavailable(
+        f"{path}: {_ADVICE[reason]}; nothing was written ({name}: {exc})",
+        details={"reason": reason},
+    )
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+class FileIdentity:
+    """Which files a store opened: its database file and ``-wal``, as they are now
+    (call once the file is open in WAL mode)."""
+
+    __slots__ = ("known", "path", "rescued")
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        wal = path.with_name(path.name + "-wal")
+        self.known = [(p, i) for p in (path, wal) if (i := _identity(p)) is not None]
+        #: Where :meth:`check` copied the database it found gone (once per loss).
+        self.rescued: Path | None = None
+
+    def check(self, conn: sqlite3.Connection) -> None:
+        """Before a write on ``conn`` (outside a transaction).
+
+        :raises StoreUnavailable: the path (or its ``-wal``) names another file than
+            the one opened, or none: it was removed, moved or replaced. The first
+            time, the database as ``conn`` still sees it (everything committed, the
+            file's descriptors being still open) is copied beside the path, and the
+            error names the copy."""
+        if all(_identity(path) == known for path, known in self.known):
+            self.rescued = None
+            return
+        if self.rescued is None:
+            self.rescued = _rescue(conn, self.path)
+        kept = (
+            f"everything acknowledged until then is copied to {self.rescued}: stop the "
+            f"server and put that copy in place of {self.path}"
+            if self.rescued is not None
+            else "it could not be copied: stop the server and put the file back"
+        )
+        raise StoreUnavailable(
+            f"{self.path} (or its -wal) was removed, moved or replaced while the server "
+            f"had it open: nothing more is written, since it would be lost; {kept}",
+            details={"reason": "file_replaced"},
+        )
+
+
+def _rescue(conn: sqlite3.Connection, path: Path) -> Path | None:
+    """Copy what ``conn`` sees to ``<path>.rescued-<time>``; None if it cannot."""
+    target = path.with_name(f"{path.name}.rescued-{time.strftime('%Y%m%dT%H%M%S')}")
+    try:
+        copy = sqlite3.connect(target)
+        try:
+            conn.backup(copy)
+        finally:
+            copy.close()
+    except (sqlite3.Error, OSError) as exc:
+        log.error("copying the database %s to %s failed: %s", path, target, exc)
+        return None
+    return target

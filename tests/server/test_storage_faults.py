@@ -1,0 +1,225 @@
+"""Real storage faults under a running ``rollbridge serve`` on SQLite, with a GM and
+a player at a table (docs/operations.md, "When the storage fails"): a file past its
+size limit (as a full disk), a lock held by another process, the database file
+removed or replaced. Whatever happens, every request is answered (a result, or
+``store_error``); every result is in the file afterwards; nobody is shown an event
+that was not stored; the server takes changes again by itself once the fault is
+mended; and the operator's log says what happened once, not once per request."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rollbridge.stores.sqlite import SQLiteStore
+from tests.server.storage_harness import Seat, Serve, make_table, stored_seqs
+
+HACKLER = {"name": "Hackler", "code": "7M", "skill": 6}
+TUKAN = {"id": "tukan", "name": "Tukan", "controllers": ["player"],
+         "sheet": {"body": 5, "weapons": [HACKLER]}}  # fmt: skip
+GUARD = {"id": "guard", "name": "Guard", "sheet": {"body": 4}}
+ATTACK = {"type": "resolve", "action": "attack", "actor": "tukan", "targets": ["guard"],
+          "params": {"weapon": "Hackler", "range": "short"}}  # fmt: skip
+#: A roll whose event fills a good part of a page (a label at its longest).
+BIG_ROLL = {"type": "roll", "formula": "40d6", "label": "x" * 200}
+
+
+async def seated(served: Serve, table: str, tokens: dict[str, str]) -> tuple[Seat, Seat, Seat]:
+    gm, _ = await Seat.take(served.port, table, tokens["gm"])
+    player, _ = await Seat.take(served.port, table, tokens["player"])
+    observer, _ = await Seat.take(served.port, table, tokens["observer"])
+    return gm, player, observer
+
+
+def settled(seat: Seat) -> list[int]:
+    return [event["seq"] for event in seat.events]
+
+
+def acknowledged(replies: list[dict[str, Any]]) -> list[int]:
+    return [reply["seq"] for reply in replies if reply["type"] == "result" and "seq" in reply]
+
+
+def check_refusals(replies: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every reply a result or ``store_error`` (never ``internal``); the refusals."""
+    refused = [reply for reply in replies if reply["type"] == "error"]
+    for reply in refused:
+        assert reply["code"] == "store_error", reply
+        assert "try again" in reply["message"], reply
+    return refused
+
+
+def errors(served: Serve) -> list[dict[str, Any]]:
+    return [line for line in served.lines() if line["level"] in ("ERROR", "CRITICAL")]
+
+
+async def play_round(gm: Seat, player: Seat) -> list[dict[str, Any]]:
+    """A GM and a player at once: rolls, an attack; the GM takes the attack back
+    when it was made; the player looks at the table."""
+    replies = await asyncio.gather(gm.ask(BIG_ROLL), player.ask(BIG_ROLL), player.ask(ATTACK))
+    if replies[-1]["type"] == "result":
+        replies.append(await gm.ask({"type": "undo"}))
+    state = await player.ask({"type": "state"})
+    assert state["type"] == "result", state  # reading goes on, whatever the disk does
+    return list(replies)
+
+
+async def test_a_full_disk_refuses_changes_loses_nothing_and_recovers_by_itself(tmp_path):
+    db = tmp_path / "rollbridge.db"
+    table, tokens = make_table("--db", str(db))
+    room = max(os.path.getsize(db), 32 * 1024) + 96 * 1024
+    served = Serve(tmp_path / "serve.log", "--db", str(db), file_size=room)
+    try:
+        gm, player, observer = await seated(served, table, tokens)
+        for actor in (TUKAN, GUARD):
+            assert (await gm.ask({"type": "actor.create", "actor": actor}))["type"] == "result"
+        replies: list[dict[str, Any]] = []
+        for _ in range(60):  # until the file can grow no more
+            replies += await play_round(gm, player)
+            if len(check_refusals(replies)) >= 8:
+                break
+        refused = check_refusals(replies)
+        assert len(refused) >= 8, "the file never filled up"
+        await observer.quiet()
+        done = acknowledged(replies)
+        # nobody was shown a change the file does not hold
+        assert set(settled(observer)) - {1, 2} == set(done)
+        served.lift_file_size_limit()  # the operator frees space: no restart
+        after = await gm.ask(BIG_ROLL)
+        assert after["type"] == "result", after
+        assert after["seq"] == max([2, *done]) + 1
+        lines = served.lines()
+        failing = errors(served)
+        assert len(failing) == 1, failing  # once, however many requests were refused
+        assert (
+            "size limit" in failing[0]["message"]
+            and "nothing was written" in (failing[0]["message"])
+        )
+        recovered = [line for line in lines if line["message"].startswith("the store works")]
+        assert len(recovered) == 1 and f"{len(refused)} request(s)" in recovered[0]["message"]
+        for seat in (gm, player, observer):
+            await seat.close()
+    finally:
+        assert served.stop() == 0
+    assert stored_seqs(SQLiteStore(db), table) == list(range(1, after["seq"] + 1))
+    assert "Traceback" not in served.log.read_text()
+
+
+def hold_lock(db: Path) -> subprocess.Popen:
+    """Another process (an operator's sqlite3 shell) holding the write lock."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sqlite3, sys\n"
+         f"c = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
+         "c.execute('BEGIN IMMEDIATE'); print('held', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    return holder
+
+
+async def test_a_lock_held_by_another_process_fails_each_batch_once_and_recovers(
+    make_tables, debug_log
+):
+    """Every table's change waits out the lock once (``busy_timeout``), not once
+    per table queued behind it: a batch the lock failed is not retried commit by
+    commit. Nothing is applied or shown; after the lock goes, all goes on."""
+    world = await make_tables(busy_timeout=1.5)
+    sr2, _ = await world.join("sr2", "gm")
+    tally, _ = await world.join("tally", "gm")
+    watcher, _ = await world.join("tally", "observer")
+    before = [await t.request({"type": "state"}) for t in (sr2, tally)]
+    holder = hold_lock(world.path)
+    try:
+        started = time.monotonic()
+        refused = await asyncio.gather(
+            sr2.request({"type": "roll", "formula": "2d6"}),
+            tally.request({"type": "resolve", "action": "hit", "targets": ["guard"],
+                           "dice": [3]}),
+            tally.request({"type": "roll", "formula": "1d6"}),
+        )  # fmt: skip
+        waited = time.monotonic() - started
+    finally:
+        holder.communicate("", timeout=10)
+    assert [r["code"] for r in refused] == ["store_error"] * 3, refused
+    assert waited < 3.5, f"{waited:.1f} s: the lock was waited out once per table"
+    assert watcher.events == []
+    for peer, was in zip((sr2, tally), before, strict=True):
+        assert (await peer.request({"type": "state"}))["table"] == was["table"]
+    again = await tally.request({"type": "roll", "formula": "1d6"})
+    assert again["seq"] == before[1]["table"]["seq"] + 1
+    await watcher.wait_for(lambda p: [e["seq"] for e in p.events] == [again["seq"]])
+    logged = debug_log.getvalue()
+    assert logged.count('"level": "ERROR"') == 1, logged
+    assert "another program holds the database's lock" in logged
+    assert "the store works again" in logged
+
+
+@pytest.mark.parametrize("mistake", ["removed", "replaced", "wal removed"])
+async def test_a_database_file_removed_or_replaced_is_not_written_to(tmp_path, mistake):
+    """SQLite would go on writing to the file it has open — gone from the folder, or
+    no longer the one there — and every change acknowledged from then on would be
+    lost with the process. The server refuses them, copies what it holds beside the
+    path, and that copy, put in place, serves everything acknowledged."""
+    db = tmp_path / "rollbridge.db"
+    table, tokens = make_table("--db", str(db))
+    served = Serve(tmp_path / "serve.log", "--db", str(db))
+    try:
+        gm, player, observer = await seated(served, table, tokens)
+        done = [await gm.ask({"type": "roll", "formula": "3d6"}) for _ in range(3)]
+        if mistake == "removed":
+            db.unlink()
+        elif mistake == "replaced":  # a copy of the file made before the rolls
+            shutil.copy(db, tmp_path / "copy.db")
+            os.replace(tmp_path / "copy.db", db)
+        else:
+            db.with_name(db.name + "-wal").unlink()
+        replies = await asyncio.gather(
+            gm.ask({"type": "roll", "formula": "2d6"}),
+            player.ask({"type": "roll", "formula": "1d6"}),
+        )
+        assert [r["code"] for r in replies] == ["store_error"] * 2, replies
+        await observer.quiet()
+        assert settled(observer) == [r["seq"] for r in done]
+        failing = errors(served)
+        assert len(failing) == 1, failing
+        assert "removed, moved or replaced" in failing[0]["message"]
+        (rescued,) = tmp_path.glob("rollbridge.db.rescued-*")
+        assert str(rescued) in failing[0]["message"]
+        for seat in (gm, player, observer):
+            await seat.close()
+    finally:
+        served.stop()
+    for name in ("rollbridge.db", "rollbridge.db-wal", "rollbridge.db-shm"):
+        (tmp_path / name).unlink(missing_ok=True)
+    os.replace(rescued, db)  # what the log says to do
+    assert stored_seqs(SQLiteStore(db), table) == [r["seq"] for r in done]
+
+
+async def test_a_database_file_moved_back_is_written_to_again(tmp_path):
+    db = tmp_path / "rollbridge.db"
+    table, tokens = make_table("--db", str(db))
+    served = Serve(tmp_path / "serve.log", "--db", str(db))
+    try:
+        gm, _ = await Seat.take(served.port, table, tokens["gm"])
+        first = await gm.ask({"type": "roll", "formula": "3d6"})
+        db.rename(tmp_path / "moved.db")
+        refused = await gm.ask({"type": "roll", "formula": "3d6"})
+        assert refused["code"] == "store_error", refused
+        (tmp_path / "moved.db").rename(db)
+        again = await gm.ask({"type": "roll", "formula": "3d6"})
+        assert again["seq"] == first["seq"] + 1, again
+        assert [line for line in served.lines() if line["message"].startswith("the store works")]
+        await gm.close()
+    finally:
+        served.stop()
+    assert stored_seqs(SQLiteStore(db), table) == [first["seq"], again["seq"]]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
