@@ -144,7 +144,12 @@ def error_message(
     A store's failure is described to the operator's log only; the client is told
     to try again."""
     if isinstance(error, StoreError):
-        error = StoreError(say("store.failed", "the store failed; try again")())
+        error = StoreError(
+            say(
+                "store.failed",
+                "the server's storage failed, so nothing was done; try again shortly",
+            )()
+        )
     body = error.to_dict(locale, hides)
     # What it quotes may come from the client as it was sent: made safe and short.
     message = valid(body["message"])
