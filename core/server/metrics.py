@@ -8,7 +8,7 @@ The hot path stays cheap. What the event loop counts per frame or per reply
 (bytes sent, requests, errors, clients cut off) is a plain integer added to in
 the loop thread — no lock, no label look-up beyond one dict — and read only when
 ``/metrics`` is scraped, by :class:`_LoopCounters`. The gauges (connections, open
-tables, pending commits) are read from the server at scrape time and cost
+tables, pending commits, the store failing) are read from the server at scrape time and cost
 nothing in between. Only the commit histograms are prometheus-client's own
 objects (thread-safe): the writer thread observes them once per group commit.
 
@@ -17,6 +17,7 @@ Metrics::
     rollbridge_connections                        gauge: WebSocket connections open
     rollbridge_open_tables                        gauge: tables loaded in memory
     rollbridge_pending_commits                    gauge: commits waiting for the disk
+    rollbridge_store_failing                      gauge: 1 while the store refuses every change
     rollbridge_requests_total{type,outcome}       counter: requests answered
     rollbridge_errors_total{code}                 counter: error replies, by error code
     rollbridge_commit_seconds                     histogram: one group commit (write + fsync)
@@ -121,6 +122,13 @@ class ServerMetrics:
                 "rollbridge_pending_commits",
                 "Commits submitted and not yet written (or failed).",
                 lambda: server.writer.pending if server.writer is not None else 0,
+            ),
+            (
+                "rollbridge_store_failing",
+                "1 while the store fails as a whole (a full disk, a lock held by another"
+                " program, Redis gone): from its first such failure until a commit is"
+                " written again; else 0.",
+                lambda: int(server.health.failing is not None),
             ),
         )
         for name, documentation, read in gauges:

@@ -21,6 +21,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,13 @@ class Serve:
         """The disk has room again (the running process may write past any size)."""
         unlimited = (resource.RLIM_INFINITY, resource.RLIM_INFINITY)
         resource.prlimit(self.process.pid, resource.RLIMIT_FSIZE, unlimited)
+
+    def metric(self, name: str) -> float:
+        """One unlabelled sample of ``/metrics``."""
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=10) as got:
+            text = got.read().decode()
+        (value,) = [line.split()[1] for line in text.splitlines() if line.split()[:1] == [name]]
+        return float(value)
 
     def lines(self) -> list[dict[str, Any]]:
         """The log's JSON lines so far."""

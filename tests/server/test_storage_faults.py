@@ -96,10 +96,12 @@ async def test_a_full_disk_refuses_changes_loses_nothing_and_recovers_by_itself(
         done = acknowledged(replies)
         # nobody was shown a change the file does not hold
         assert set(settled(observer)) - {1, 2} == set(done)
+        assert served.metric("rollbridge_store_failing") == 1
         served.lift_file_size_limit()  # the operator frees space: no restart
         after = await gm.ask(BIG_ROLL)
         assert after["type"] == "result", after
         assert after["seq"] == max([2, *done]) + 1
+        assert served.metric("rollbridge_store_failing") == 0
         lines = served.lines()
         failing = errors(served)
         assert len(failing) == 1, failing  # once, however many requests were refused
