@@ -394,12 +394,12 @@ class StoreError(RollbridgeError):
 class StoreUnavailable(StoreError):
     """The store as a whole refuses to write (or read) for now, whatever is asked
     of it: its disk is full, its file is locked by another program, removed or
-    replaced, Redis is gone, out of memory or refusing writes. No commit can succeed
-    until that changes, so a batch that failed this way is not tried again commit by
-    commit. ``details["reason"]`` names the cause (``disk_full``, ``io``,
-    ``locked``, ``read_only``, ``file_replaced``, ``unreachable``,
-    ``out_of_memory``, ``not_persisting``); clients see ``store_error`` as for any
-    store failure."""
+    replaced, Redis is gone, out of memory, refusing writes or set to lose them. No
+    commit can succeed until that changes, so a batch that failed this way is not
+    tried again commit by commit. ``details["reason"]`` names the cause
+    (``disk_full``, ``io``, ``locked``, ``read_only``, ``file_replaced``,
+    ``unreachable``, ``out_of_memory``, ``not_persisting``, ``not_durable``);
+    clients see ``store_error`` as for any store failure."""
 
 
 class InternalError(RollbridgeError):

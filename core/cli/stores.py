@@ -122,7 +122,9 @@ def store_name(store: Any) -> str:
 
 def refuse_unsafe_redis(store: Any, args: argparse.Namespace, locale: str = "en") -> None:
     """Stop ``serve`` on a Redis that would lose acknowledged changes, unless
-    ``--redis-unsafe``; with it, say what is at risk on stderr.
+    ``--redis-unsafe``; with it, say what is at risk on stderr. A durable one is
+    watched while it serves: commits are refused while its settings are changed to
+    lose them (:meth:`RedisStore.watch_durability`).
 
     :raises StoreError: naming every unsafe setting.
     """
@@ -133,6 +135,7 @@ def refuse_unsafe_redis(store: Any, args: argparse.Namespace, locale: str = "en"
 
     problems = check_durability(client)
     if not problems:
+        store.watch_durability()
         return
     text = UNSAFE(where=store_name(store), problems="\n".join(f"  - {p}" for p in problems))
     if getattr(args, "redis_unsafe", False):

@@ -252,7 +252,7 @@ class ClusterServer(Server):
         self._loops: list[asyncio.Task[Any]] = []
         # the loops' failures while Redis is down: the first, then one a minute
         self._inbox_log = Retried(log, "reading the inbox")
-        self._subscription_log = Retried(log, "subscribing to the tables' events")
+        self._subscription_log = Retried(log, "the event subscription")
         self._poll_log = Retried(log, "polling the stored seqs")
         self._renew_log = Retried(log, "renewing the leases")
 
@@ -693,7 +693,7 @@ class ClusterServer(Server):
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                self._subscription_log.failed(exc)
+                self._subscription_log.failed(exc, "failed; subscribing again")
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()

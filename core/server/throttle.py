@@ -5,6 +5,10 @@ sent in a loop, connections to a full server — and a WARNING per refusal would
 it fill the operator's disk and drown every other line. A :class:`Throttle` lets a
 line through at most once per ``interval`` seconds and counts the ones it held
 back, so the next line says how many there were; the metrics count every one.
+
+A store that is down does the same to a loop that calls it again and again (the
+cluster's inbox, several times a second): :class:`Retried` logs such a loop's first
+failure, at most one line per interval while it goes on, and one when it works again.
 """
 
 from __future__ import annotations
@@ -78,11 +82,12 @@ class Retried:
         if held is None:
             return
         what = f"{self.what} {detail}".rstrip()
+        cause = str(error) or type(error).__name__
         if self.failures == 1:
-            self._log.log(self.level, "%s: %s", what, error or type(error).__name__)
+            self._log.log(self.level, "%s: %s", what, cause)
         else:
             self._log.log(self.level, "%s: still failing (%d times since it began): %s",
-                          what, self.failures, error or type(error).__name__)  # fmt: skip
+                          what, self.failures, cause)  # fmt: skip
 
     def worked(self) -> None:
         """A call worked: after failures, one line says so."""

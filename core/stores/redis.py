@@ -67,7 +67,7 @@ from rollbridge.stores.base import (
     reply_window,
     unknown_table,
 )
-from rollbridge.stores.redis_durability import check_durability
+from rollbridge.stores.redis_durability import DurabilityWatch, check_durability
 from rollbridge.stores.redis_keys import DEFAULT_PREFIX, RedisKeys, TableKeys
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
@@ -306,6 +306,8 @@ class RedisStore:
         self.retain = retain
         self.keys = RedisKeys(prefix)
         self.writer = writer
+        #: Checks before commits that Redis still keeps them (:meth:`watch_durability`).
+        self.durability: DurabilityWatch | None = None
         self._closed = False
         self._lock = threading.Lock()
         try:
@@ -692,6 +694,8 @@ class RedisStore:
         writer = self.writer or ""
         script = self._scripts["COMMIT"]
         with self._io():
+            if self.durability is not None:
+                self.durability.check()
             if len(prepared) == 1:
                 table_id, p = prepared[0]
                 keys, args = commit_args(self.keys.table(table_id), writer, p, self.retain)
@@ -872,6 +876,12 @@ class RedisStore:
     def check_durability(self) -> list[str]:
         """The problems of this store's server: :func:`check_durability`."""
         return check_durability(self.client)
+
+    def watch_durability(self) -> None:
+        """From now on refuse commits while the server's settings would lose them
+        (:class:`~rollbridge.stores.redis_durability.DurabilityWatch`): for a server
+        found durable, whose settings an operator may change while it serves."""
+        self.durability = DurabilityWatch(self.client, self.where)
 
     def dice_secret(self) -> bytes:
         """The 32-byte secret of verifiable dice (:mod:`rollbridge.dice.verifiable`),

@@ -8,13 +8,25 @@ every client share an fsync), and if Redis never drops keys to make room
 (``maxmemory-policy noeviction``: a full Redis refuses writes instead, so
 nothing is acknowledged that is not kept). ``rollbridge serve`` refuses a
 Redis with any of these problems unless the operator says so.
+
+The settings can change while the server runs (``CONFIG SET appendonly no``): a
+:class:`DurabilityWatch` checks them again before a commit, at most every
+:data:`WATCH_EVERY` seconds, and refuses commits while a problem lasts.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["REQUIRED", "check_durability"]
+from rollbridge.exceptions import StoreUnavailable
+
+__all__ = ["REQUIRED", "WATCH_EVERY", "DurabilityWatch", "check_durability"]
+
+#: Seconds between two checks of a watched Redis's settings (a commit between a
+#: change of them and the next check is acknowledged as before).
+WATCH_EVERY = 1.0
 
 #: The settings a durable Redis has, and why each matters.
 REQUIRED: dict[str, tuple[str, str]] = {
@@ -57,3 +69,66 @@ def check_durability(client: Any) -> list[str]:
         elif value.lower() != wanted:
             problems.append(f"Redis has {name} {value}, needs {wanted}: {why}")
     return problems
+
+
+class DurabilityWatch:
+    """The settings of a Redis found durable at the start, checked again while it
+    serves: :meth:`check` before each commit reads them at most every ``every``
+    seconds (three ``CONFIG GET`` round trips), and raises while one of them would
+    lose acknowledged changes. Turned back, they are taken again once the AOF that
+    ``CONFIG SET appendonly yes`` starts writing is done (until then nothing is
+    durable). A check that cannot read the settings (Redis not answering) changes
+    nothing: the commit says what is wrong.
+
+    :param client: a ``redis.Redis`` client; ``where`` names the server in messages.
+    """
+
+    def __init__(
+        self,
+        client: Any,
+        where: str,
+        *,
+        every: float = WATCH_EVERY,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.client = client
+        self.where = where
+        self.every = every
+        self._clock = clock
+        self._checked: float | None = None
+        #: What the last check found (None: durable).
+        self.problem: StoreUnavailable | None = None
+
+    def check(self) -> None:
+        """:raises StoreUnavailable: the settings would lose what is committed now."""
+        now = self._clock()
+        if self._checked is None or now - self._checked >= self.every:
+            self._checked = now
+            self._read()
+        if self.problem is not None:
+            raise self.problem
+
+    def _read(self) -> None:
+        found = check_durability(self.client)
+        if any(p.startswith("cannot read") for p in found):
+            return  # not answering: the commit itself fails and says so
+        if not found and self.problem is not None and not self._aof_written():
+            return
+        self.problem = None
+        if found:
+            self.problem = StoreUnavailable(
+                f"{self.where} was set to lose acknowledged changes while serving ("
+                + "; ".join(found)
+                + "): nothing was written; set it back (CONFIG SET), or restart the "
+                "server with --redis-unsafe to take the risk",
+                details={"reason": "not_durable", "problems": found},
+            )
+
+    def _aof_written(self) -> bool:
+        """Whether no AOF rewrite is under way (the first one, after ``appendonly``
+        was turned on, is what makes the AOF hold everything)."""
+        try:
+            info = self.client.info("persistence")
+        except Exception:
+            return False
+        return not (info.get("aof_rewrite_in_progress") or info.get("aof_rewrite_scheduled"))

@@ -125,3 +125,39 @@ async def test_redis_killed_and_started_again_mid_game(redis_factory, tmp_path):
     finally:
         served.stop()
     assert stored_seqs(RedisStore(server.url), table) == [r["seq"] for r in [*done, after]]
+
+
+async def test_redis_set_to_lose_changes_while_serving_refuses_them(redis_factory, tmp_path):
+    """``serve`` refuses a Redis without a durable AOF at its start; an operator's
+    ``CONFIG SET appendonly no`` while it serves is found before the next commit
+    (at most a second later) and refuses changes until it is set back — else they
+    were acknowledged and lost at Redis's next restart."""
+    server = redis_factory()
+    client = redis.Redis.from_url(server.url)
+    table, tokens = make_table("--redis", server.url)
+    served = Serve(tmp_path / "serve.log", "--redis", server.url)
+    try:
+        gm, _ = await Seat.take(served.port, table, tokens["gm"])
+        done = [await gm.ask(ROLL) for _ in range(2)]
+        client.config_set("appendonly", "no")
+        await asyncio.sleep(1.2)  # the settings read at the last commit are out of date
+        refused = [await gm.ask(ROLL) for _ in range(3)]
+        assert [r.get("code") for r in refused] == ["store_error"] * 3, refused
+        (failing,) = [line for line in served.lines() if line["level"] == "ERROR"]
+        assert "appendonly no" in failing["message"] and "--redis-unsafe" in failing["message"]
+        client.config_set("appendonly", "yes")
+        wait_for(lambda: not any(client.info("persistence")[k] for k in
+                                 ("aof_rewrite_in_progress", "aof_rewrite_scheduled")),
+                 "the AOF was not written")  # fmt: skip
+        deadline = time.monotonic() + 5
+        while (after := await gm.ask(ROLL))["type"] != "result":
+            assert time.monotonic() < deadline, after
+            await asyncio.sleep(0.2)
+        done.append(after)
+        await gm.close()
+    finally:
+        served.stop()
+        client.close()
+    server.kill()  # only what Redis made durable comes back
+    server.start()
+    assert stored_seqs(RedisStore(server.url), table) == [r["seq"] for r in done]
