@@ -88,7 +88,7 @@ from rollbridge.stores.base import (
     unknown_table,
 )
 from rollbridge.stores.redis_fence import new_epoch
-from rollbridge.stores.sqlite_faults import FileIdentity, store_wide
+from rollbridge.stores.sqlite_faults import FileIdentity, LockWait, store_wide
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 __all__ = [
@@ -509,6 +509,8 @@ class SQLiteStore:
         self._closed = False
         #: The files opened (None until they are): a write checks they are still there.
         self._files: FileIdentity | None = None
+        #: How long a write waits for another program's lock.
+        self._lock_wait = LockWait(busy_timeout)
         try:
             conn = self._conn()
             mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
@@ -590,6 +592,7 @@ class SQLiteStore:
         try:
             if write and self._files is not None:
                 self._files.check(conn)
+                self._lock_wait.set(conn, self._local)
             if begin or write:
                 conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
@@ -601,12 +604,15 @@ class SQLiteStore:
                     with suppress(sqlite3.Error):
                         conn.execute("ROLLBACK")
                 raise
+            if write:
+                self._lock_wait.done(None)
         except RollbridgeError:
             raise
         except Exception as exc:
-            raise store_wide(self.path, exc) or StoreError(
-                f"{self.path}: {type(exc).__name__}: {exc}"
-            ) from exc
+            wide = store_wide(self.path, exc)
+            if write and wide is not None:
+                self._lock_wait.done(wide)
+            raise wide or StoreError(f"{self.path}: {type(exc).__name__}: {exc}") from exc
         finally:
             if lock is not None:
                 lock.release()

@@ -7,6 +7,11 @@ be written. :func:`store_wide` turns those into
 tells the operator what to do (the server then fails a whole group commit at once
 instead of trying each of its commits again, and logs the fault once).
 
+A write waits ``busy_timeout`` for another program's lock (the CLI's writes take
+milliseconds). A lock held past that is likely held for long — an operator's
+``sqlite3`` shell left in a transaction — and every change would wait it out again:
+:class:`LockWait` makes later writes wait a tenth of it, until one is written.
+
 SQLite goes on writing to a file that was removed or replaced under it, through
 the descriptor it holds: every commit after that would be acknowledged and then
 lost with the process. :class:`FileIdentity` remembers which file the store opened
@@ -24,7 +29,7 @@ from pathlib import Path
 
 from rollbridge.exceptions import StoreUnavailable
 
-__all__ = ["FileIdentity", "store_wide"]
+__all__ = ["FileIdentity", "LockWait", "store_wide"]
 
 log = logging.getLogger("rollbridge.store")
 
@@ -126,3 +131,29 @@ def _rescue(conn: sqlite3.Connection, path: Path) -> Path | None:
         log.error("copying the database %s to %s failed: %s", path, target, exc)
         return None
     return target
+
+
+class LockWait:
+    """How long a write waits for another connection's lock: ``busy_timeout``, or a
+    tenth of it (at least 0.1 s) after a write found the lock held all that time,
+    until a write succeeds (see the module docstring)."""
+
+    __slots__ = ("full", "held", "short")
+
+    def __init__(self, busy_timeout: float) -> None:
+        self.full = busy_timeout
+        self.short = min(busy_timeout, max(0.1, busy_timeout / 10))
+        #: The last write found the lock held (and no write succeeded since).
+        self.held = False
+
+    def set(self, conn: sqlite3.Connection, local: object) -> None:
+        """Before a write on ``conn`` (``local``: its thread's state, which keeps
+        the wait set on it)."""
+        wait = self.short if self.held else self.full
+        if getattr(local, "busy_wait", None) != wait:
+            conn.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
+            local.busy_wait = wait  # type: ignore[attr-defined]
+
+    def done(self, error: StoreUnavailable | None) -> None:
+        """After a write: ``error`` if it failed as a whole, else None."""
+        self.held = error is not None and error.details.get("reason") == "locked"
