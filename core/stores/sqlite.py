@@ -88,7 +88,7 @@ from rollbridge.stores.base import (
     unknown_table,
 )
 from rollbridge.stores.redis_fence import new_epoch
-from rollbridge.stores.sqlite_faults import FileIdentity, LockWait, store_wide
+from rollbridge.stores.sqlite_faults import FileIdentity, LockWait, explain, store_wide
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 __all__ = [
@@ -523,7 +523,7 @@ class SQLiteStore:
         except BaseException as exc:
             self.close()
             if isinstance(exc, sqlite3.Error):
-                raise StoreError(CANNOT_OPEN(path=str(self.path), error=str(exc))) from exc
+                raise StoreError(CANNOT_OPEN(path=str(self.path), error=explain(exc))) from exc
             raise
 
     def __repr__(self) -> str:
@@ -556,7 +556,7 @@ class SQLiteStore:
                     check_same_thread=False,  # so close() can close every one
                 )
             except sqlite3.Error as exc:
-                raise StoreError(CANNOT_OPEN(path=str(self.path), error=str(exc))) from exc
+                raise StoreError(CANNOT_OPEN(path=str(self.path), error=explain(exc))) from exc
             try:
                 conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
                 conn.execute("PRAGMA synchronous = FULL")
@@ -570,7 +570,7 @@ class SQLiteStore:
                 conn.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT}")
             except sqlite3.Error as exc:
                 conn.close()
-                raise StoreError(CANNOT_OPEN(path=str(self.path), error=str(exc))) from exc
+                raise StoreError(CANNOT_OPEN(path=str(self.path), error=explain(exc))) from exc
             self._connections.append(conn)
         self._local.conn = conn
         return conn

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from rollbridge.exceptions import StoreUnavailable
 
-__all__ = ["FileIdentity", "LockWait", "store_wide"]
+__all__ = ["FileIdentity", "LockWait", "explain", "store_wide"]
 
 log = logging.getLogger("rollbridge.store")
 
@@ -55,16 +55,30 @@ _ADVICE = {
 }
 
 
-def store_wide(path: Path, exc: BaseException) -> StoreUnavailable | None:
-    """``exc`` as a :class:`StoreUnavailable` if it is a fault of the file (see the
-    module docstring), else None."""
+def _reason(exc: BaseException) -> tuple[str, str] | None:
+    """The reason of a fault of the file, and SQLite's name of the error; None for
+    anything else."""
     name = getattr(exc, "sqlite_errorname", None)
     if not isinstance(exc, sqlite3.Error) or not isinstance(name, str):
         return None
-    primary = "_".join(name.split("_")[:2])  # SQLITE_IOERR_WRITE -> SQLITE_IOERR
-    reason = _REASONS.get(primary)
-    if reason is None:
+    reason = _REASONS.get("_".join(name.split("_")[:2]))  # SQLITE_IOERR_WRITE: SQLITE_IOERR
+    return None if reason is None else (reason, name)
+
+
+def explain(exc: BaseException) -> str:
+    """What ``exc`` says, with what to do first when it is a fault of the file
+    (``the disk is full: free space on it (SQLITE_FULL: …)``)."""
+    found = _reason(exc)
+    return str(exc) if found is None else f"{_ADVICE[found[0]]} ({found[1]}: {exc})"
+
+
+def store_wide(path: Path, exc: BaseException) -> StoreUnavailable | None:
+    """``exc`` as a :class:`StoreUnavailable` if it is a fault of the file (see the
+    module docstring), else None."""
+    found = _reason(exc)
+    if found is None:
         return None
+    reason, name = found
     return StoreUnavailable(
         f"{path}: {_ADVICE[reason]}; nothing was written ({name}: {exc})",
         details={"reason": reason},

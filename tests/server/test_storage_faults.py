@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import resource
 import shutil
 import signal
 import sqlite3
@@ -22,7 +23,7 @@ from typing import Any
 import pytest
 
 from rollbridge.stores.sqlite import SQLiteStore
-from tests.server.storage_harness import Seat, Serve, make_table, stored_seqs
+from tests.server.storage_harness import ENV, Seat, Serve, make_table, stored_seqs
 
 HACKLER = {"name": "Hackler", "code": "7M", "skill": 6}
 TUKAN = {"id": "tukan", "name": "Tukan", "controllers": ["player"],
@@ -237,3 +238,22 @@ async def test_a_database_file_moved_back_is_written_to_again(tmp_path):
     assert stored_seqs(SQLiteStore(db), table) == [first["seq"], again["seq"]]
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+def test_serve_on_a_full_disk_says_so_and_exits(tmp_path):
+    """A start that cannot write (the file, its -wal) is a store_error saying what
+    to do, exit 1 — not SQLite's bare "disk I/O error"."""
+    db = tmp_path / "rollbridge.db"
+    make_table("--db", str(db))
+
+    def full() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2000, resource.RLIM_INFINITY))
+
+    ended = subprocess.run(
+        [sys.executable, "-m", "rollbridge", "serve", "--db", str(db), "--port", "0"],
+        capture_output=True, text=True, env=ENV, preexec_fn=full, timeout=60,
+    )  # fmt: skip
+    assert ended.returncode == 1, ended.stderr
+    assert "store_error: cannot open" in ended.stderr
+    assert "the disk may be full, the file past a size limit (ulimit -f)" in ended.stderr
+    assert "Traceback" not in ended.stderr
