@@ -380,8 +380,9 @@ class RedisStore:
             )
         if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
             return StoreUnavailable(
-                f"{self.where} does not answer: nothing was written; start it, or check "
-                f"the network ({type(exc).__name__}: {exc})",
+                f"{self.where} does not answer: nothing is acknowledged (a change it got "
+                "before it stopped answering shows once the table is read again); start "
+                f"it, or check the network ({type(exc).__name__}: {exc})",
                 details={"reason": "unreachable"},
             )
         return StoreError(f"{self.where}: {type(exc).__name__}: {exc}")
