@@ -506,12 +506,22 @@ class Table:
 
     def gm_fields(self) -> JSON:
         """What the GM's view of the table as it stands adds (:meth:`view`): the
-        requests waiting for approval (``pending``), and whether undo and redo can
-        be used (``can_undo``, ``can_redo``)."""
+        requests waiting for approval (``pending``), whether undo and redo can
+        be used (``can_undo``, ``can_redo``), and what they would take
+        (``undo_redo``: the seqs of the undo and redo stacks, the latest last, as of
+        seq ``seq``, with the log's ``retain`` and the undo ``depth`` that bound
+        them), so that a client can name the event its undo means."""
         return {
             "pending": [{"pending": key, **entry} for key, entry in self.pending.items()],
             "can_undo": bool(self.undo_stack),
             "can_redo": bool(self.redo_stack),
+            "undo_redo": {
+                "seq": self.info.seq,
+                "undo": list(self.undo_stack),
+                "redo": list(self.redo_stack),
+                "retain": self.retain,
+                "depth": UNDO_DEPTH,
+            },
         }
 
     # -- executing --------------------------------------------------------------

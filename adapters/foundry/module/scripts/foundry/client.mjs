@@ -138,7 +138,8 @@ export class FoundryClient {
       client: `foundry/${game.release?.version ?? "?"} rollbridge/${game.modules.get(MODULE_ID)?.version ?? "?"}`,
       onWelcome: (welcome) => this.#welcomed(welcome),
       onSnapshot: (welcome) => {
-        this.undo.reset(); // the table as it stands: what can be undone is not known yet
+        // the table as it stands: the GM's says what undo and redo take (a player's nothing)
+        this.undo.reset(welcome.table?.undo_redo);
         this.#enqueue(() => this.#applySnapshot(welcome));
       },
       onEvent: (event, info) => {
