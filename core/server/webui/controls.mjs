@@ -16,7 +16,7 @@ function button(text, name, onClick) {
 /** Undo and redo in `box`, each naming the event it takes ("Undo #12": the log's
  * #12) and sending its seq, so that a table another GM changed meanwhile refuses
  * it (`not_latest`) instead of taking another change; disabled when there is
- * none. Where the page does not know (it missed an undo), plain "Undo" takes the
+ * none (aria-disabled: still focusable). Where the page does not know (it missed an undo), plain "Undo" takes the
  * latest. The buttons are made once and brought up to date in place, so a
  * keyboard's focus stays on them as the table changes. */
 export function showHistory(box, session, send) {
@@ -29,6 +29,7 @@ export function showHistory(box, session, send) {
     let node = box.querySelector(`button[name="${type}"]`);
     if (!node) {
       node = button("", type, () => {
+        if (node.getAttribute("aria-disabled") === "true") return; // nothing to take
         const named = node.dataset.seq ? Number(node.dataset.seq) : null;
         send(named ? { type, seq: named } : { type });
       });
@@ -36,7 +37,9 @@ export function showHistory(box, session, send) {
     }
     const named = Number.isInteger(seq);
     node.textContent = named ? i18n.format(numbered, { seq }) : i18n.localize(plain);
-    node.disabled = history.known && !named;
+    // aria-disabled, not disabled: a disabled button loses the keyboard's focus (to
+    // the page's body) once the last undo leaves nothing to undo
+    node.setAttribute("aria-disabled", String(history.known && !named));
     if (named) node.dataset.seq = String(seq);
     else delete node.dataset.seq;
   }

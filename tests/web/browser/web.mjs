@@ -128,7 +128,8 @@ try {
 
   step("undo in the GM's page reverts it in the player's");
   const historyButton = async (page, name) => page.$eval(`#history button[name="${name}"]`,
-    (b) => ({ text: b.textContent, seq: b.dataset.seq ?? null, disabled: b.disabled }));
+    (b) => ({ text: b.textContent, seq: b.dataset.seq ?? null,
+      disabled: b.disabled || b.getAttribute("aria-disabled") === "true" }));
   const beforeUndo = { undo: await historyButton(gm, "undo"), redo: await historyButton(gm, "redo") };
   await gm.click('#history button[name="undo"]');
   const undoEntry = player.locator("#log li.kind-undo").first();
