@@ -444,8 +444,9 @@ class Table:
         now, or as it stood right after seq ``at``, walking back through ``later``
         (every event after ``at``, any order); its texts in ``locale``. The GM's view
         of the table as it stands also has the requests waiting for approval
-        (``pending``) and whether undo and redo can be used (``can_undo``,
-        ``can_redo``); a view of an earlier seq leaves them out: the events after it
+        (``pending``), whether undo and redo can be used (``can_undo``,
+        ``can_redo``) and what they take (``undo_redo``, :meth:`gm_fields`); a view
+        of an earlier seq leaves them out: the events after it
         do not tell what they were then. A view of an earlier seq that walked back over
         a removal stored before removals recorded the actor's place has
         ``actor_order: "approximate"`` (:func:`~rollbridge.engine.places.unplaced`).

@@ -102,7 +102,11 @@ export class Session {
         if (level === "error" || level === "warn") console.warn(`rollbridge: ${redact(text, [token])}`);
       },
       onSnapshot: (welcome) => this.#snapshot(welcome),
-      onWelcome: (welcome) => this.#welcomed(welcome),
+      onWelcome: (welcome) => {
+        this.#welcomed(welcome);
+        // the buttons follow the stacks a recovered resume's welcome brought
+        if (welcome.table?.undo_redo && this.snapshots) this.listeners.onTable?.(this);
+      },
       onEvent: (event, how) => this.#apply(event, how),
       onStatus: (status, detail) => this.listeners.onStatus?.(status, detail),
       onCursor: (cursor) => this.listeners.onCursor?.(cursor),
@@ -140,6 +144,9 @@ export class Session {
     this.role = welcome.role;
     this.name = welcome.name;
     this.ruleset = welcome.ruleset ?? null;
+    // a resume the server recovered has no snapshot, but the GM's welcome still says
+    // what undo and redo take (the missed events that follow are in it already)
+    if (welcome.table?.undo_redo) this.history.reset(welcome.table.undo_redo);
   }
 
   #snapshot(welcome) {
