@@ -29,6 +29,7 @@ any of these changes nothing.
     ├── Conflict                         conflict
     │   ├── NothingToUndo                nothing_to_undo
     │   ├── NothingToRedo                nothing_to_redo
+    │   ├── NotLatest                    not_latest
     │   └── EncounterState               encounter_state
     ├── Forbidden                        forbidden
     │   ├── AuthenticationFailed         unauthorized
@@ -78,6 +79,7 @@ __all__ = [
     "InvalidState",
     "LimitExceeded",
     "NotFound",
+    "NotLatest",
     "NotationError",
     "NothingToRedo",
     "NothingToUndo",
@@ -280,6 +282,13 @@ class NothingToRedo(Conflict):
     """Redo was asked for but nothing was undone since the last change."""
 
     code = "nothing_to_redo"
+
+
+class NotLatest(Conflict):
+    """Undo or redo named an event (``seq``) that is not the one it would take:
+    the table moved on since the client looked."""
+
+    code = "not_latest"
 
 
 class EncounterState(Conflict):

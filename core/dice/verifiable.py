@@ -23,7 +23,10 @@ The seed of segment k is itself ``HMAC-SHA256(key, "rollbridge-seed/v1\\0" + tab
 + "\\0" + epoch + "\\0" + k + "\\0" + nonce)`` for the server's dice key
 (:class:`DiceKey`, kept outside the store) and the segment's random nonce (kept in the
 table's ``dice`` field): revealing one seed reveals neither the key nor any other
-segment's seed.
+segment's seed. A segment opened before segments had a nonce (rollbridge of
+2 December 2026, before the GM stream) was committed to ``HMAC-SHA256(key,
+"rollbridge-seed/v1\\0" + table + "\\0" + epoch + "\\0" + k)``: its nonce is None,
+and it has only the public stream.
 
 :class:`VerifiableDice` is the :class:`~rollbridge.dice.sources.DiceSource` the
 table engine rolls with while a segment is open; it records what it drew per seq
@@ -39,7 +42,7 @@ import hmac
 import logging
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
@@ -88,12 +91,16 @@ UNWRITABLE_KEY = say(
 )
 
 
-def segment_seed(key: bytes, table: str, epoch: int, segment: int | str, nonce: str = "") -> bytes:
+def segment_seed(
+    key: bytes, table: str, epoch: int, segment: int | str, nonce: str | None = ""
+) -> bytes:
     """The seed of ``segment`` of ``table``'s ``epoch`` under the server's ``key``;
     ``nonce`` is the segment's random nonce (a table deleted and made again, or
-    moved again, never reuses a seed). ``segment`` ``"3:gm"`` names segment 3's GM
-    stream (secret rolls and rolls that involve an NPC)."""
-    message = f"rollbridge-seed/v1\0{table}\0{epoch}\0{segment}\0{nonce}".encode()
+    moved again, never reuses a seed); None for a segment opened before segments
+    had one (its seed was derived without). ``segment`` ``"3:gm"`` names segment
+    3's GM stream (secret rolls and rolls that involve an NPC)."""
+    tail = "" if nonce is None else f"\0{nonce}"
+    message = f"rollbridge-seed/v1\0{table}\0{epoch}\0{segment}{tail}".encode()
     return hmac.new(key, message, hashlib.sha256).digest()
 
 
@@ -253,7 +260,9 @@ class DiceKey:
         file = key_path(path)
         key = cls.load(file)
         tables = getattr(store, "tables", None)
-        if key.created and tables is not None and tables():
+        # only a table with verifiable dice on has a segment the lost key committed to
+        # (a file of a rollbridge from before verifiable dice gets its first key here)
+        if key.created and tables is not None and any(_verifiable(t) for t in tables()):
             log.warning(
                 "%s was missing, so a new dice key was made, but the database "
                 "holds tables already (restored without its key file?): open segments "
@@ -264,9 +273,16 @@ class DiceKey:
             )
         return key
 
-    def seed(self, table: str, epoch: int, segment: int | str, nonce: str = "") -> bytes:
+    def seed(self, table: str, epoch: int, segment: int | str, nonce: str | None = "") -> bytes:
         """The seed of one segment's stream (:func:`segment_seed`)."""
         return segment_seed(self._secret, table, epoch, segment, nonce)
+
+
+def _verifiable(info: Any) -> bool:
+    """Whether a stored table (a :class:`~rollbridge.engine.model.TableInfo`) has the
+    setting ``verifiable`` on."""
+    settings = getattr(info, "settings", None)
+    return isinstance(settings, Mapping) and bool(settings.get("verifiable"))
 
 
 def key_path(db: str | os.PathLike[str]) -> Path:

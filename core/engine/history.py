@@ -7,7 +7,7 @@ from rollbridge.engine.context import RequestContext
 from rollbridge.engine.model import ActorRecord, Event
 from rollbridge.engine.places import places
 from rollbridge.engine.settings import default_settings, merge_settings
-from rollbridge.exceptions import InvalidSettings, NothingToRedo, NothingToUndo
+from rollbridge.exceptions import InvalidSettings, NothingToRedo, NothingToUndo, NotLatest
 from rollbridge.plain import JSON
 from rollbridge.text import Messages
 
@@ -36,25 +36,45 @@ def reverse(
 
 def undo(ctx: RequestContext) -> JSON:
     """Take back the latest undoable event: its actors and table fields go back
-    to their before side, in a new ``undo`` event."""
+    to their before side, in a new ``undo`` event. With ``seq``, only if that is
+    the event it would take back (:class:`NotLatest` otherwise)."""
     table = ctx.table
     if not table.undo_stack:
         raise NothingToUndo(say("undo.nothing", "there is nothing to undo")())
     seq = table.undo_stack[-1]
+    _check_named(ctx, seq, "undo")
     ctx.draft.undo = table.undo_stack[:-1]
     ctx.draft.redo = [*table.redo_stack, seq]
     return _replay(ctx, seq, backwards=True)
 
 
 def redo(ctx: RequestContext) -> JSON:
-    """Re-apply the latest undone event's after side, in a new ``redo`` event."""
+    """Re-apply the latest undone event's after side, in a new ``redo`` event.
+    With ``seq``, only if that is the event it would redo (:class:`NotLatest`)."""
     table = ctx.table
     if not table.redo_stack:
         raise NothingToRedo(say("redo.nothing", "there is nothing to redo")())
     seq = table.redo_stack[-1]
+    _check_named(ctx, seq, "redo")
     ctx.draft.undo = [*table.undo_stack, seq]
     ctx.draft.redo = table.redo_stack[:-1]
     return _replay(ctx, seq, backwards=False)
+
+
+def _check_named(ctx: RequestContext, latest: int, kind: str) -> None:
+    """Refuse an ``undo`` or ``redo`` that names another event than ``latest``,
+    the one it would take: the client's view of the table is behind."""
+    named = ctx.fields.get("seq")
+    if named is None or named == latest:
+        return
+    message = (
+        say("undo.not_latest", "undo: #{seq} is not the latest change; undo takes back #{latest}")
+        if kind == "undo"
+        else say(
+            "redo.not_latest", "redo: #{seq} is not the latest undone change; redo redoes #{latest}"
+        )
+    )
+    raise NotLatest(message(seq=named, latest=latest), details={"seq": named, "latest": latest})
 
 
 def _replay(ctx: RequestContext, seq: int, *, backwards: bool) -> JSON:

@@ -27,7 +27,7 @@ from typing import TypeVar
 
 from rollbridge.plain import JSON
 
-__all__ = ["apply", "index", "placed", "places"]
+__all__ = ["apply", "index", "placed", "places", "unplaced"]
 
 V = TypeVar("V")
 
@@ -36,6 +36,13 @@ def index(change: JSON) -> int | None:
     """A change record's ``index`` (None when it has none, or not an integer)."""
     found = change.get("index")
     return found if found.__class__ is int else None
+
+
+def unplaced(changes: Iterable[JSON]) -> bool:
+    """Whether ``changes`` take an actor out without its place (a removal stored
+    before changes carried an index): walking back over them puts it last, which
+    may not be where it stood."""
+    return any(c["after"] is None and c["before"] is not None and index(c) is None for c in changes)
 
 
 def places(changes: Iterable[JSON], side: str) -> dict[str, int]:

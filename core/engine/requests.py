@@ -26,6 +26,8 @@ __all__ = ["REQUESTS", "Request", "RequestType", "parse_request", "valid_id"]
 say = Messages("rollbridge")
 
 _ID = {"type": "string", "minLength": 1, "maxLength": 64}
+#: The seq of an event a request names (``undo`` and ``redo``: the one meant).
+_SEQ = {"type": "integer", "minimum": 1}
 _DICE = {"type": "array", "items": {"type": "integer"}, "maxItems": 10_000}
 _ORDER = {"type": "array", "items": _ID, "minItems": 1, "maxItems": 256}
 _ACTOR_FIELDS = {
@@ -146,8 +148,20 @@ REQUESTS: dict[str, RequestType] = {
             True,
             "Apply damage (delta > 0) or healing (delta < 0) to a track directly.",
         ),
-        RequestType("undo", _obj(), "gm", True, "Undo the latest undoable event."),
-        RequestType("redo", _obj(), "gm", True, "Redo the latest undone event."),
+        RequestType(
+            "undo",
+            _obj(seq=_SEQ),
+            "gm",
+            True,
+            "Undo the latest undoable event (``seq``: only if it is that event).",
+        ),
+        RequestType(
+            "redo",
+            _obj(seq=_SEQ),
+            "gm",
+            True,
+            "Redo the latest undone event (``seq``: only if it is that event).",
+        ),
         RequestType(
             "settings",
             _obj(("settings",), settings={"type": "object", "additionalProperties": True}),

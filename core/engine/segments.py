@@ -21,6 +21,10 @@ derived from the server's dice key and never stored or sent until its reveal.
   dice is never rolled.
 * A segment whose seed is no longer the committed one (the dice key changed) rolls
   nothing (``dice_key_lost``); its reveal abandons it (``dice.abandoned``).
+* A segment opened by rollbridge of 2 December 2026 before segments had a nonce and
+  a GM stream (still open in a table that version stored) goes on as it was
+  committed: its seed is derived without a nonce, every die it rolls is on its public
+  stream, and its reveal reveals that one seed.
 * A segment open when its table was restored from a backup
   (:meth:`~rollbridge.stores.sqlite.SQLiteStore.finish_restore`) is marked
   ``restored`` and keeps the epoch it was committed under (``epoch``): it rolls
@@ -91,13 +95,20 @@ MOVED = say(
 
 
 def _seed(
-    table: Table, segment: int, nonce: str, stream: str = PUBLIC, epoch: int | None = None
+    table: Table, segment: int, nonce: str | None, stream: str = PUBLIC, epoch: int | None = None
 ) -> bytes:
     if table.dice_key is None:
         raise InternalError(NO_KEY())
     name: int | str = segment if stream == PUBLIC else f"{segment}:{stream}"
     at = table.info.epoch if epoch is None else epoch
     return table.dice_key.seed(table.info.id, at, name, nonce)
+
+
+def _nonce(state: JSON) -> str | None:
+    """A segment's nonce; None for one opened before segments had a nonce (and a GM
+    stream): its seed is derived without one (:func:`~rollbridge.dice.verifiable.segment_seed`)."""
+    nonce = state.get("nonce")
+    return nonce if isinstance(nonce, str) else None
 
 
 def _epoch_of(state: JSON) -> int | None:
@@ -175,8 +186,10 @@ def verifiable_dice(table: Table, draft: Draft, request: Request) -> VerifiableD
         return None
     info = table.info
     attempt = REFUSED_DRAWS.attempt(info.id, info.epoch, state.get("nonce", ""), info.seq)
-    stream = stream_of(table, request)
-    seed = _seed(table, state["segment"], state.get("nonce", ""), stream, _epoch_of(state))
+    nonce = _nonce(state)
+    # a segment opened before the GM stream committed to the public one alone
+    stream = PUBLIC if nonce is None else stream_of(table, request)
+    seed = _seed(table, state["segment"], nonce, stream, _epoch_of(state))
     dice = VerifiableDice(seed, info.id, info.epoch, lambda: draft.next_seq, attempt=attempt)
     dice.stream = stream
     committed_in = _epoch_of(state)
@@ -279,16 +292,17 @@ def _open(ctx: RequestContext, number: int) -> None:
 
 
 def _reveal(ctx: RequestContext, state: JSON) -> None:
-    number, nonce, epoch = state["segment"], state.get("nonce", ""), _epoch_of(state)
+    number, nonce, epoch = state["segment"], _nonce(state), _epoch_of(state)
     seed = _seed(ctx.table, number, nonce, epoch=epoch)
     if not _committed_to(state, PUBLIC, seed):  # the key that made it is gone
         data = {"segment": number, "reason": "key_lost"}
         ctx.event("dice.abandoned", data, table={"dice": {"segment": number, "open": False}})
         return
     data: JSON = {"segment": number, "seed": seed.hex(), "commitment": commitment(seed)}
-    gm_seed = _seed(ctx.table, number, nonce, GM_STREAM, epoch)
-    gm: JSON = {"segment": number, "seed": gm_seed.hex(), "commitment": commitment(gm_seed)}
-    ctx.event("dice.revealed.gm", gm, gm_only=True)  # the GM stream: the GM's log only
+    if nonce is not None:  # a segment opened before the GM stream has none to reveal
+        gm_seed = _seed(ctx.table, number, nonce, GM_STREAM, epoch)
+        gm: JSON = {"segment": number, "seed": gm_seed.hex(), "commitment": commitment(gm_seed)}
+        ctx.event("dice.revealed.gm", gm, gm_only=True)  # the GM stream: the GM's log only
     ctx.event("dice.revealed", data, table={"dice": {"segment": number, "open": False}})
 
 

@@ -444,15 +444,19 @@ class Table:
         now, or as it stood right after seq ``at``, walking back through ``later``
         (every event after ``at``, any order); its texts in ``locale``. The GM's view
         of the table as it stands also has the requests waiting for approval
-        (``pending``) and whether undo and redo can be used (``can_undo``,
-        ``can_redo``); a view of an earlier seq leaves them out: the events after it
-        do not tell what they were then.
+        (``pending``), whether undo and redo can be used (``can_undo``,
+        ``can_redo``) and what they take (``undo_redo``, :meth:`gm_fields`); a view
+        of an earlier seq leaves them out: the events after it
+        do not tell what they were then. A view of an earlier seq that walked back over
+        a removal stored before removals recorded the actor's place has
+        ``actor_order: "approximate"`` (:func:`~rollbridge.engine.places.unplaced`).
 
         :raises InvalidRequest: if ``at`` is in the future or events after it are missing.
         """
         actors: dict[str, JSON] = {a: r.as_data() for a, r in self.actors.items()}
         fields: JSON = {k: self.table_field(k) for k in ("settings", "encounter", "dice")}
         seq = self.info.seq
+        unplaced = False
         if at is not None and at != seq:
             if at > seq:
                 raise InvalidRequest(
@@ -470,6 +474,7 @@ class Table:
                     details={"field": "at"},
                 )
             for event in events:
+                unplaced = unplaced or places.unplaced(event.changes)
                 places.apply(actors, event.changes, "before", _same)
                 for key, value in (event.table_change or {}).get("before", {}).items():
                     if key in fields:
@@ -502,16 +507,28 @@ class Table:
         }
         if gm and seq == self.info.seq:  # the table as it stands, not an earlier seq
             table.update(self.gm_fields())
+        if unplaced:  # walked back over an old removal that did not say where the actor was
+            table["actor_order"] = "approximate"
         return table
 
     def gm_fields(self) -> JSON:
         """What the GM's view of the table as it stands adds (:meth:`view`): the
-        requests waiting for approval (``pending``), and whether undo and redo can
-        be used (``can_undo``, ``can_redo``)."""
+        requests waiting for approval (``pending``), whether undo and redo can
+        be used (``can_undo``, ``can_redo``), and what they would take
+        (``undo_redo``: the seqs of the undo and redo stacks, the latest last, as of
+        seq ``seq``, with the log's ``retain`` and the undo ``depth`` that bound
+        them), so that a client can name the event its undo means."""
         return {
             "pending": [{"pending": key, **entry} for key, entry in self.pending.items()],
             "can_undo": bool(self.undo_stack),
             "can_redo": bool(self.redo_stack),
+            "undo_redo": {
+                "seq": self.info.seq,
+                "undo": list(self.undo_stack),
+                "redo": list(self.redo_stack),
+                "retain": self.retain,
+                "depth": UNDO_DEPTH,
+            },
         }
 
     # -- executing --------------------------------------------------------------

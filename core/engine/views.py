@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from rollbridge.contract import Actor, Ruleset
+from rollbridge.engine.legacy import before_texts, withheld
 from rollbridge.engine.model import ActorRecord, Event
 from rollbridge.engine.places import index
 from rollbridge.plain import JSON
@@ -213,7 +214,8 @@ def event_view(
         table (for actors the event itself does not record; see
         :mod:`rollbridge.engine.redaction`).
     :param npcs: the actors no player controlled then, for a ruleset that still
-        overrides the deprecated :meth:`~rollbridge.contract.Ruleset.player_resolution`.
+        overrides the deprecated :meth:`~rollbridge.contract.Ruleset.player_resolution`
+        and for an event stored before texts were data (:mod:`rollbridge.engine.legacy`).
     :param data: the event's data as this audience sees it (private values hidden,
         texts rendered), when the caller built it already (:func:`staged_data`).
     """
@@ -262,6 +264,14 @@ def event_view(
             data = {"actor": data["actor"]}  # how many boxes the GM added is the GM's business
         if _overrides_player_resolution(ruleset):
             data = _legacy_player_resolution(event, data, ruleset, settings, npcs)
+        elif before_texts(event):
+            data = withheld(
+                event,
+                data,
+                locale=audience.locale,
+                hidden=lambda actor_id: bool(npcs) and (actor_id is None or actor_id in npcs),
+                touches_npc=bool(_legacy_hidden(event, data, npcs)),
+            )
     view: JSON = {
         "kind": event.kind,
         "epoch": event.epoch,

@@ -124,7 +124,7 @@ class SessionLog:
         :func:`~rollbridge.protocol.table.welcome_fields`: the table as it stood then,
         its ``epoch`` and ``seq``; no ``hello`` answered, so its ``id`` is null), when a
         verifiable segment was open then; None otherwise. A view of a past seq has no
-        ``pending``, ``can_undo`` or ``can_redo`` (:meth:`Table.view`).
+        ``pending``, ``can_undo``, ``can_redo`` or ``undo_redo`` (:meth:`Table.view`).
 
         Such an export starts after the segment's ``dice.committed`` event (``since``,
         a pruned log, a restored backup): the frame's ``table.dice`` names the open

@@ -830,7 +830,8 @@ class TableProtocol:
         events after it (``durable``), its texts in ``locale``. The GM's view at the
         last durable seq has the table's ``pending``, ``can_undo`` and ``can_redo`` as
         it stands (:meth:`Table.gm_fields`: the events of the changes still being
-        written follow it); one at an earlier seq has none (:meth:`Table.view`).
+        written follow it) and, when no change is being written, ``undo_redo``; one
+        at an earlier seq has none (:meth:`Table.view`).
         :raises InvalidRequest:"""
         target = self.durable_seq if at is None else at
         table = self.table
@@ -842,6 +843,12 @@ class TableProtocol:
         view = table.view(gm=gm, at=target, later=later.values(), locale=locale)
         if gm and target == self.durable_seq:
             view.update(table.gm_fields())
+            if self.writing:
+                # the stacks would include changes still being written, and a write
+                # that fails is not told to the members: the next event takes its
+                # seq, and a client counting events up to undo_redo.seq as in the
+                # stacks would skip it. Unknown is better than wrong.
+                del view["undo_redo"]
         return view
 
     # -- members ------------------------------------------------------------------------

@@ -15,9 +15,12 @@ it stays gone). The server's admin tokens move once; the dice key beside the fil
 committed before the move.
 
 The SQLite file is only read: it is checked first with a read-only connection
-(it exists, its schema is this rollbridge's), so opening it never migrates it; a
-file not in WAL mode (a ``rollbridge backup``) is read from a temporary copy, since
-opening it as a store would switch it to WAL; no dice key is created beside it.
+(it exists, its schema is this rollbridge's or an older one's), so opening it never
+migrates it; a file not in WAL mode (a ``rollbridge backup``) or of an older schema
+(written by an older rollbridge) is read from a temporary copy, since opening it as a
+store would switch it to WAL or bring its schema up to date (in the copy:
+:data:`~rollbridge.stores.sqlite.MIGRATIONS`, as ``serve`` would); no dice key is
+created beside it.
 A backup not served since it was taken (``rollbridge backup``'s mark,
 :data:`~rollbridge.stores.sqlite.RESTORE_MARK`) is a restore: it is read from a
 temporary copy whose tables are moved to a new epoch first
@@ -177,8 +180,8 @@ class SQLiteSource:
     :param path: the database file; its dice key is ``<path>.dice-key``.
     :param retain: events per table that count as retained (``serve --retain``).
     :raises NotFound: the file does not exist (code ``no_database``).
-    :raises InvalidRequest: it is not a database of this rollbridge's schema
-        (code ``schema_version``).
+    :raises InvalidRequest: it is not a database of this rollbridge's schema or an
+        older one's (code ``schema_version``).
     :raises StoreError: it is not a SQLite database at all.
     """
 
@@ -212,16 +215,17 @@ class SQLiteSource:
         with closing(self._read_only()) as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
-            if version != SCHEMA_VERSION:
+            if not 0 < version <= SCHEMA_VERSION:  # none, or a newer rollbridge's
                 raise InvalidRequest(
                     SCHEMA(path=str(self.path), version=version, supported=SCHEMA_VERSION),
                     code="schema_version",
                     details={"schema_version": version},
                 )
             self._marked = has_restore_mark(conn)
-            # opening it as a store would switch it to WAL (a write); a backup is
-            # restored before it is read (new epochs): both in a copy
-            if mode != "wal" or self._marked:
+            # opening it as a store would switch it to WAL (a write), or bring an older
+            # schema up to date (a written older rollbridge could not read again); a
+            # backup is restored before it is read (new epochs): all in a copy
+            if mode != "wal" or self._marked or version < SCHEMA_VERSION:
                 self._copy = tempfile.TemporaryDirectory(prefix="rollbridge-migrate-")
                 self.read_path = Path(self._copy.name) / self.path.name
                 with closing(sqlite3.connect(self.read_path)) as copy:

@@ -292,7 +292,9 @@ def test_a_damaged_reply_names_its_table_and_request(tmp_path):
 
 def test_the_new_key_warning_reads_as_a_cli_line(tmp_path, capsys):
     db = tmp_path / "a.db"
-    assert main(["table", "create", "--db", str(db), "--ruleset", "bandits", "--name", "A"]) == 0
+    verifiable = ["--settings", '{"verifiable": true}']  # a segment the key committed to
+    assert main(["table", "create", "--db", str(db), "--ruleset", "bandits", "--name", "A",
+                 *verifiable]) == 0  # fmt: skip
     (tmp_path / "a.db.dice-key").unlink()
     capsys.readouterr()
     assert main(["table", "create", "--db", str(db), "--ruleset", "bandits", "--name", "B"]) == 0

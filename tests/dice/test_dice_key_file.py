@@ -1,6 +1,7 @@
 """The dice key file beside a database (docs/operations.md, "The dice key"): a bad
 one is refused with one error line naming it, a new one is written whole or not at
-all, and a new one made for a database that holds tables already is logged."""
+all, and a new one made for a database that holds verifiable tables already is
+logged (not for one of a rollbridge from before verifiable dice)."""
 
 from __future__ import annotations
 
@@ -58,13 +59,20 @@ def test_a_key_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
     assert not DiceKey.load(path).created
 
 
-def test_a_new_key_for_a_database_with_tables_is_a_warning(tmp_path, caplog):
+def test_a_new_key_for_a_database_with_verifiable_tables_is_a_warning(tmp_path, caplog):
     db = tmp_path / "x.db"
     with SQLiteStore(db) as store:
         with caplog.at_level(logging.WARNING, logger="rollbridge.dice"):
             assert DiceKey.for_store(store).created
         assert not caplog.records  # no table yet: nothing lost
-        TableService(store, HOST).create_table("t", "bandits", table_id="t")
+        TableService(store, HOST).create_table("u", "bandits", table_id="u")
+        os.unlink(f"{db}.dice-key")  # a file of a rollbridge from before verifiable dice
+        with caplog.at_level(logging.WARNING, logger="rollbridge.dice"):
+            assert DiceKey.for_store(store).created
+        assert not caplog.records  # no verifiable table: no segment was committed
+        TableService(store, HOST).create_table(
+            "t", "bandits", table_id="t", settings={"verifiable": True}
+        )
         os.unlink(f"{db}.dice-key")  # a restore without the key file
         with caplog.at_level(logging.WARNING, logger="rollbridge.dice"):
             assert DiceKey.for_store(store).created

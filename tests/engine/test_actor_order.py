@@ -140,6 +140,8 @@ class TestStateAt:
         assert state_order(seated, 5, "s5") == ["ana", "guard", "xena"]
         assert state_order(seated, 6, "s6") == ["guard", "xena"]
         assert state_order(seated, None, "s7") == ["guard", "xena", "bo"]
+        then = play(seated, {"type": "state", "id": "s8", "at": 3})["table"]
+        assert "actor_order" not in then  # every removal said where the actor stood
 
     def test_state_at_across_an_undone_removal(self, seated):
         remove(seated, "ana", "rm")  # seq 4
@@ -230,6 +232,8 @@ class TestOldLogs:
         old = TableService(SQLiteStore(path), host_with(tally))
         assert "index" not in old.store.events_after("t", 3)[0].changes[0]
         assert state_order(old, 3) == ["ana", "guard", "bo"]  # walked back: last
+        then = play(old, {"type": "state", "id": "s-at", "at": 3})["table"]
+        assert then["actor_order"] == "approximate"  # and says that it may be wrong
         follower = loaded(old)
         play(old, {"type": "undo", "id": "u"})  # the removal, read back from the file
         assert order(old) == ["ana", "guard", "bo"]

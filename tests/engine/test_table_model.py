@@ -51,7 +51,7 @@ TABLE = "model"
 #: Events the store keeps beyond its snapshot: small, so that steps cross snapshots.
 RETAIN = 6
 #: What a view of an earlier seq leaves out (the log cannot tell it).
-PRESENT_ONLY = ("pending", "can_undo", "can_redo")
+PRESENT_ONLY = ("pending", "can_undo", "can_redo", "undo_redo")
 #: What undo and redo restore.
 RESTORED = ("actors", "encounter", "settings")
 
@@ -234,26 +234,42 @@ class TableModel(RuleBasedStateMachine):
             request = pick.draw(st.sampled_from(sorted(p["pending"] for p in pending)))
             self._send({"type": "approve" if approve else "reject", "request": request})
 
-    @rule()
-    def undo(self) -> None:
+    def _named(self, message: JSON, stack: list[int], how: str) -> JSON:
+        """``message`` naming the event it means (``seq``), the one the GM's view
+        says it takes (``right``), another (``wrong``: refused, nothing changes), or
+        none."""
+        if how == "right" and stack:
+            return {**message, "seq": stack[-1]}
+        if how == "wrong":
+            return {**message, "seq": (stack[-1] if stack else 0) + 1}
+        return message
+
+    @rule(how=st.sampled_from(["none", "right", "wrong"]))
+    def undo(self, how: str) -> None:
         table = self.service.table(TABLE).view(gm=True)
-        reply = self._send({"type": "undo"})
+        stack = table["undo_redo"]["undo"]
+        reply = self._send(self._named({"type": "undo"}, stack, how))
         if reply is None:
-            assert not table["can_undo"]
+            assert how == "wrong" or not table["can_undo"]
             return
+        assert how != "wrong", "an undo naming another event than the latest was applied"
         target = reply["event"]["data"]["undoes"]
+        assert target == stack[-1], "undo took another event than the GM's view named"
         if target == table["seq"] and target in self.around:  # nothing came between
             assert self._restored() == self.around[target][0], f"undo of {target}"
         self.undone = (reply["event"]["seq"], target)
 
-    @rule()
-    def redo(self) -> None:
+    @rule(how=st.sampled_from(["none", "right", "wrong"]))
+    def redo(self, how: str) -> None:
         table = self.service.table(TABLE).view(gm=True)
-        reply = self._send({"type": "redo"})
+        stack = table["undo_redo"]["redo"]
+        reply = self._send(self._named({"type": "redo"}, stack, how))
         if reply is None:
-            assert not table["can_redo"]
+            assert how == "wrong" or not table["can_redo"]
             return
+        assert how != "wrong", "a redo naming another event than the latest was applied"
         target = reply["event"]["data"]["redoes"]
+        assert target == stack[-1], "redo took another event than the GM's view named"
         if self.undone == (table["seq"], target) and target in self.around:
             assert self._restored() == self.around[target][1], f"redo of {target}"
 

@@ -153,6 +153,20 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     # undo in the GM's page reverted it in the player's
     assert result["undo"]["seq"] > attack["seq"]
     assert result["undo"]["player"] == result["undo"]["gm"] == "0/10"
+    # the GM's buttons named what they take: the attack, then (undone) its redo
+    buttons = result["undo"]["buttons"]
+    assert buttons["before"]["undo"] == {
+        "text": f"Undo #{attack['seq']}",
+        "seq": str(attack["seq"]),
+        "disabled": False,
+    }
+    assert buttons["before"]["redo"] == {"text": "Redo", "seq": None, "disabled": True}
+    assert buttons["after"]["redo"] == {
+        "text": f"Redo #{attack['seq']}",
+        "seq": str(attack["seq"]),
+        "disabled": False,
+    }
+    assert buttons["after"]["undo"]["seq"] != str(attack["seq"])
 
     # the GM's secret roll: the GM reads it; the player has a placeholder only
     secret = result["secret"]

@@ -13,12 +13,36 @@ function button(text, name, onClick) {
   return node;
 }
 
-/** Undo and redo. */
-export function historyButtons(send) {
-  const row = el("div", "buttons");
-  row.append(button(i18n.localize("ROLLBRIDGE.Web.Button.Undo"), "undo", () => send({ type: "undo" })),
-    button(i18n.localize("ROLLBRIDGE.Web.Button.Redo"), "redo", () => send({ type: "redo" })));
-  return row;
+/** Undo and redo in `box`, each naming the event it takes ("Undo #12": the log's
+ * #12) and sending its seq, so that a table another GM changed meanwhile refuses
+ * it (`not_latest`) instead of taking another change; disabled when there is
+ * none (aria-disabled: still focusable). Where the page does not know (it missed an undo), plain "Undo" takes the
+ * latest. The buttons are made once and brought up to date in place, so a
+ * keyboard's focus stays on them as the table changes. */
+export function showHistory(box, session, send) {
+  const history = session.history;
+  const words = {
+    undo: ["ROLLBRIDGE.Web.Button.Undo", "ROLLBRIDGE.Web.Button.UndoSeq", history.latestUndo()],
+    redo: ["ROLLBRIDGE.Web.Button.Redo", "ROLLBRIDGE.Web.Button.RedoSeq", history.latestRedo()],
+  };
+  for (const [type, [plain, numbered, seq]] of Object.entries(words)) {
+    let node = box.querySelector(`button[name="${type}"]`);
+    if (!node) {
+      node = button("", type, () => {
+        if (node.getAttribute("aria-disabled") === "true") return; // nothing to take
+        const named = node.dataset.seq ? Number(node.dataset.seq) : null;
+        send(named ? { type, seq: named } : { type });
+      });
+      box.append(node);
+    }
+    const named = Number.isInteger(seq);
+    node.textContent = named ? i18n.format(numbered, { seq }) : i18n.localize(plain);
+    // aria-disabled, not disabled: a disabled button loses the keyboard's focus (to
+    // the page's body) once the last undo leaves nothing to undo
+    node.setAttribute("aria-disabled", String(history.known && !named));
+    if (named) node.dataset.seq = String(seq);
+    else delete node.dataset.seq;
+  }
 }
 
 /** The pending requests (the GM's table view holds them), each to approve or reject. */

@@ -9,6 +9,7 @@
 
 import { Connection } from "../client/connection.mjs";
 import { isLocaleTag } from "../client/protocol.mjs";
+import { UndoTracker } from "../client/undo.mjs";
 import { redact } from "../client/url.mjs";
 
 /** The table id of a page's path: /tables/ID or /tables/ID/overlay. */
@@ -86,6 +87,8 @@ export class Session {
     this.ruleset = null;
     this.table = {};
     this.actors = new Map();
+    /** What the GM's undo and redo would take (the GM's table says; nothing for others). */
+    this.history = new UndoTracker();
     this.snapshots = 0;
     this.connection = new Connection({
       url,
@@ -99,7 +102,11 @@ export class Session {
         if (level === "error" || level === "warn") console.warn(`rollbridge: ${redact(text, [token])}`);
       },
       onSnapshot: (welcome) => this.#snapshot(welcome),
-      onWelcome: (welcome) => this.#welcomed(welcome),
+      onWelcome: (welcome) => {
+        this.#welcomed(welcome);
+        // the buttons follow the stacks a recovered resume's welcome brought
+        if (welcome.table?.undo_redo && this.snapshots) this.listeners.onTable?.(this);
+      },
       onEvent: (event, how) => this.#apply(event, how),
       onStatus: (status, detail) => this.listeners.onStatus?.(status, detail),
       onCursor: (cursor) => this.listeners.onCursor?.(cursor),
@@ -137,6 +144,9 @@ export class Session {
     this.role = welcome.role;
     this.name = welcome.name;
     this.ruleset = welcome.ruleset ?? null;
+    // a resume the server recovered has no snapshot, but the GM's welcome still says
+    // what undo and redo take (the missed events that follow are in it already)
+    if (welcome.table?.undo_redo) this.history.reset(welcome.table.undo_redo);
   }
 
   #snapshot(welcome) {
@@ -144,6 +154,7 @@ export class Session {
     const { actors = [], ...fields } = welcome.table ?? {};
     this.table = fields;
     this.actors = new Map(actors.map((actor) => [actor.id, actor]));
+    this.history.reset(fields.undo_redo);
     this.snapshots += 1;
     this.listeners.onSnapshot?.(welcome, { first: this.snapshots === 1 });
     this.listeners.onTable?.(this);
@@ -168,7 +179,10 @@ export class Session {
   }
 
   #apply(event, how) {
-    let changed = false;
+    const history = [this.history.latestUndo(), this.history.latestRedo(), this.history.known];
+    this.history.see(event);
+    let changed = [this.history.latestUndo(), this.history.latestRedo(), this.history.known]
+      .some((value, index) => value !== history[index]);
     if (event.actors?.length) {
       this.actors = withActors(this.actors, event.actors);
       changed = true;

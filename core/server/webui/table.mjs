@@ -17,7 +17,7 @@
 
 import { CONNECTION_LABELS, ROLE_LABELS, labelOf } from "../client/i18n.mjs";
 import { errorText, localeNotice, newRequestId } from "../client/protocol.mjs";
-import { actorCards, adjustForm, encounterView, historyButtons, pendingList } from "./controls.mjs";
+import { actorCards, adjustForm, encounterView, pendingList, showHistory } from "./controls.mjs";
 import { actionForm, replaceKeeping, rollForm, showOutcome, showWaiting } from "./forms.mjs";
 import { fetchHistory } from "./history.mjs";
 import { el, eventSummary, renderEvent } from "./render.mjs";
@@ -193,7 +193,10 @@ function drawTable() {
   stats.refresh(Boolean(session.table.encounter));
   $("actors").replaceChildren(...actorCards(session));
   $("encounter").replaceChildren(encounterView(session, send));
-  if (session.role === "gm") $("pending").replaceChildren(pendingList(session, send));
+  if (session.role === "gm") {
+    $("pending").replaceChildren(pendingList(session, send));
+    showHistory($("history"), session, send);
+  }
   const key = JSON.stringify([session.role, [...session.actors.values()].map((a) => [a.id, a.name, a.controllers,
     (a.common?.tracks ?? []).map((t) => t.key)])]);
   if (key !== formsKey) {
@@ -221,10 +224,7 @@ function buildForms() {
   };
   chooser.onchange = showAction;
   showAction();
-  if (session.role === "gm") {
-    $("history").replaceChildren(historyButtons(send));
-    replaceKeeping($("adjust"), adjustForm(session, send));
-  }
+  if (session.role === "gm") replaceKeeping($("adjust"), adjustForm(session, send));
   showForms();
 }
 

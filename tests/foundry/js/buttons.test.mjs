@@ -40,6 +40,27 @@ test("the undo tracker follows the server's stacks from the events", () => {
   assert.ok(!t.canUndo(4), "an undo of something unseen: the stack is unknown");
 });
 
+test("the undo tracker starts from the GM's table (undo_redo) and trims as the server does", () => {
+  const t = new UndoTracker();
+  t.reset({ seq: 12, undo: [3, 9, 12], redo: [], retain: 6, depth: 100 });
+  assert.ok(t.known && t.named && t.canUndo(12));
+  t.see({ kind: "resolution", seq: 12, actors: [{ id: "g" }] });
+  assert.deepEqual(t.undo, [3, 9, 12], "an event up to the table's seq is in the stacks already");
+  t.see({ kind: "undo", seq: 13, data: { undoes: 12 } });
+  assert.equal(t.latestUndo(), 9, "under the undone event: the one the server named");
+  assert.equal(t.latestRedo(), 12);
+  assert.deepEqual(t.undo, [9], "entries at or below seq - retain (13 - 6) are out of reach");
+  t.see({ kind: "undo", seq: 14, data: { undoes: 9 } });
+  assert.deepEqual(t.redo, [12, 9]);
+  t.see({ kind: "roll", seq: 15 });
+  assert.deepEqual(t.redo, [], "the latest undone (9) out of reach (15 - 6): the one under it goes too");
+  t.reset({ seq: 3, undo: [1, 2, 3], redo: [], retain: null, depth: 3 });
+  t.see({ kind: "adjusted", seq: 4, actors: [{ id: "g" }] });
+  assert.deepEqual(t.undo, [2, 3, 4], "no deeper than the server's depth");
+  t.reset(undefined);
+  assert.ok(!t.known && !t.named && t.latestUndo() === undefined, "a player's table (or an older server): nothing known");
+});
+
 test("which buttons whom: the GM's undo, redo, approve, reject; an owner's apply", () => {
   const t = new UndoTracker();
   t.see({ kind: "resolution", seq: 4, actors: [{ id: "g" }] });
@@ -57,7 +78,9 @@ test("which buttons whom: the GM's undo, redo, approve, reject; an owner's apply
   const html = buttonsHtml(cardButtons({ card: pending, user: gm, tracker: t }), en);
   assert.match(html, /data-rollbridge-action="approve" data-pending="p9">Approve</);
   assert.match(html, />Reject<\/button>/);
-  assert.deepEqual(buttonRequest("undo", { card }), { type: "undo" });
+  assert.deepEqual(buttonRequest("undo", { card }), { type: "undo" }, "a server that does not say what undo takes");
+  assert.deepEqual(buttonRequest("undo", { card, named: true }), { type: "undo", seq: 4 }, "the card's event: refused if not the latest");
+  assert.deepEqual(buttonRequest("redo", { card, named: true }), { type: "redo", seq: 4 });
   assert.deepEqual(buttonRequest("approve", { card: pending }), { type: "approve", request: "p9" });
   assert.deepEqual(buttonRequest("apply", { card: { ...card, actor: "tukan" }, targets: ["g2", "g3"] }),
     { type: "resolve", action: "damage", targets: ["g2", "g3"], params: { code: "6M" }, actor: "tukan" });

@@ -127,13 +127,20 @@ try {
   }
 
   step("undo in the GM's page reverts it in the player's");
+  const historyButton = async (page, name) => page.$eval(`#history button[name="${name}"]`,
+    (b) => ({ text: b.textContent, seq: b.dataset.seq ?? null,
+      disabled: b.disabled || b.getAttribute("aria-disabled") === "true" }));
+  const beforeUndo = { undo: await historyButton(gm, "undo"), redo: await historyButton(gm, "redo") };
   await gm.click('#history button[name="undo"]');
   const undoEntry = player.locator("#log li.kind-undo").first();
   await undoEntry.waitFor();
+  const undoSeq = Number(await undoEntry.getAttribute("data-seq"));
+  await waitSeq(gm, undoSeq);
   result.undo = {
-    seq: Number(await undoEntry.getAttribute("data-seq")),
+    seq: undoSeq,
     player: await trackOf(player, "rook", "physical"),
     gm: await trackOf(gm, "rook", "physical"),
+    buttons: { before: beforeUndo, after: { undo: await historyButton(gm, "undo"), redo: await historyButton(gm, "redo") } },
   };
 
   step("a secret roll of the GM never reaches the player");

@@ -4,13 +4,16 @@
 //
 // - The GM: undo of the card's change while it is the table's latest undoable
 //   change, redo while it is the latest undone one (the server's undo and redo
-//   take the latest; UndoTracker follows them from the events this client
-//   received); approve and reject on a pending request's card.
+//   take the latest; UndoTracker, the shared client's, follows them from the
+//   GM's table and the events after it, and the button names the card's seq,
+//   so a table that moved on refuses it); approve and reject on a pending
+//   request's card.
 // - A target's owner (or the GM), where the ruleset allows: apply to the
 //   selected targets — when the resolution's data names what applying means
 //   (`data.apply`: {action, params}, the ruleset's follow-up action), the same
 //   follow-up against the tokens the user has selected.
 
+import { isUndoable, UNDOABLE_KINDS, UndoTracker } from "../client/undo.mjs";
 import { escapeHtml, escapeText } from "./card.mjs";
 
 export const BUTTON_KEYS = {
@@ -21,60 +24,8 @@ export const BUTTON_KEYS = {
   apply: "ROLLBRIDGE.Button.Apply",
 };
 
-/** The event kinds a GM's undo may take back (rollbridge's undoable events) when they changed something. */
-export const UNDOABLE_KINDS = new Set([
-  "resolution", "adjusted", "actor.created", "actor.updated", "actor.removed", "settings",
-  "encounter.started", "encounter.turn", "encounter.reordered", "encounter.ended",
-]);
-
-/** Whether an event (as received) is one the server's undo can take back. */
-export function isUndoable(event) {
-  if (!UNDOABLE_KINDS.has(event?.kind)) return false;
-  if (event.kind !== "resolution") return true;
-  return Boolean((event.actors ?? []).length || event.table_after);
-}
-
-/**
- * The table's undo and redo stacks as this client's events show them: an
- * undoable event is pushed (and the redo stack cleared), `undo` moves its
- * `data.undoes` to the redo stack, `redo` its `data.redoes` back. A snapshot
- * (reset) forgets both: no button until new events say more.
- */
-export class UndoTracker {
-  constructor() {
-    this.reset();
-  }
-
-  reset() {
-    this.undo = [];
-    this.redo = [];
-  }
-
-  see(event) {
-    if (event?.kind === "undo") {
-      const seq = event.data?.undoes;
-      if (this.undo.at(-1) === seq) this.undo.pop();
-      else this.undo = []; // the server undid something this client did not see
-      this.redo.push(seq);
-    } else if (event?.kind === "redo") {
-      const seq = event.data?.redoes;
-      if (this.redo.at(-1) === seq) this.redo.pop();
-      else this.redo = [];
-      this.undo.push(seq);
-    } else if (isUndoable(event)) {
-      this.undo.push(event.seq);
-      this.redo = [];
-    }
-  }
-
-  canUndo(seq) {
-    return seq !== undefined && this.undo.at(-1) === seq;
-  }
-
-  canRedo(seq) {
-    return seq !== undefined && this.redo.at(-1) === seq;
-  }
-}
+// The undo tracker is the shared client's (the web view follows the same stacks).
+export { isUndoable, UNDOABLE_KINDS, UndoTracker };
 
 /**
  * The buttons of one card for one user: [{action, ...data}].
@@ -110,16 +61,17 @@ export function buttonsHtml(buttons, i18n) {
 
 /**
  * The request a button sends. `card` as in cardButtons; for apply, `targets`
- * are the selected targets' rollbridge ids and `actor` the card's actor.
+ * are the selected targets' rollbridge ids and `actor` the card's actor; undo
+ * and redo name the card's event when the server takes that (`named`: its GM's
+ * table said what they take — UndoTracker.named; an older server refuses the field).
  * @param {string} action
- * @param {{card?: any, targets?: string[], reason?: string}} [args]
+ * @param {{card?: any, targets?: string[], reason?: string, named?: boolean}} [args]
  */
-export function buttonRequest(action, { card, targets = [], reason } = {}) {
+export function buttonRequest(action, { card, targets = [], reason, named = false } = {}) {
   switch (action) {
-    case "undo":
-      return { type: "undo" };
+    case "undo": // naming the card's event: a server whose table moved on refuses (not_latest)
     case "redo":
-      return { type: "redo" };
+      return named && Number.isInteger(card?.seq) ? { type: action, seq: card.seq } : { type: action };
     case "approve":
       return { type: "approve", request: card.pending };
     case "reject":

@@ -74,7 +74,7 @@ export async function press(action, card, client) {
       ui.notifications.warn(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Button.NotLatest")}`);
       return null;
     }
-    const request = buttonRequest(action, { card, targets });
+    const request = buttonRequest(action, { card, targets, named: client.undo.named });
     if (!request) return null;
     // a repeated apply of this card to these targets is the same request: done once
     if (action === "apply") {

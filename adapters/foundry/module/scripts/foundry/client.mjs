@@ -136,9 +136,16 @@ export class FoundryClient {
       dialect: DIALECT,
       idPrefix: "fvtt",
       client: `foundry/${game.release?.version ?? "?"} rollbridge/${game.modules.get(MODULE_ID)?.version ?? "?"}`,
-      onWelcome: (welcome) => this.#welcomed(welcome),
+      onWelcome: (welcome) => {
+        // a resume the server recovered (a reload from the saved cursor) has no
+        // snapshot, but the GM's welcome still says what undo and redo take: the
+        // missed events after it are in it already (their seqs are up to its seq)
+        if (welcome.table?.undo_redo) this.undo.reset(welcome.table.undo_redo);
+        this.#welcomed(welcome);
+      },
       onSnapshot: (welcome) => {
-        this.undo.reset(); // the table as it stands: what can be undone is not known yet
+        // the table as it stands: the GM's says what undo and redo take (a player's nothing)
+        this.undo.reset(welcome.table?.undo_redo);
         this.#enqueue(() => this.#applySnapshot(welcome));
       },
       onEvent: (event, info) => {
