@@ -519,7 +519,7 @@ class SQLiteStore:
                     f"{self.path}: SQLite would not use WAL mode (journal_mode={mode})"
                 )
             self._migrate(conn)
-            self._files = FileIdentity(self.path)
+            self._files = FileIdentity(self.path.absolute())
         except BaseException as exc:
             self.close()
             if isinstance(exc, sqlite3.Error):
@@ -547,9 +547,7 @@ class SQLiteStore:
             try:
                 conn = sqlite3.connect(
                     # once open, never make a new empty file where it was removed
-                    self.path
-                    if self._files is None
-                    else self.path.absolute().as_uri() + "?mode=rw",
+                    self.path if self._files is None else self._files.path.as_uri() + "?mode=rw",
                     uri=self._files is not None,
                     timeout=self.busy_timeout,
                     isolation_level=None,  # transactions are explicit
