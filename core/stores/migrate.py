@@ -197,10 +197,15 @@ class SQLiteSource:
         try:
             self._check()
         except sqlite3.Error as exc:  # not a database: garbage, or a folder
+            self._discard_copy()
             raise StoreError(CANNOT_OPEN(path=str(self.path), error=str(exc))) from exc
         #: The store read through its interface (nothing it does here writes, but
         #: the restore of a backup, in the copy).
-        self.store = SQLiteStore(self.read_path, retain=retain)
+        try:
+            self.store = SQLiteStore(self.read_path, retain=retain)
+        except BaseException:  # an older schema not brought up to date in the copy
+            self._discard_copy()
+            raise
         #: What the restore of a backup did (None: the file is no backup).
         self.restored: Restored | None = None
         if self._marked:
@@ -230,6 +235,13 @@ class SQLiteSource:
                 self.read_path = Path(self._copy.name) / self.path.name
                 with closing(sqlite3.connect(self.read_path)) as copy:
                     conn.backup(copy)
+
+    def _discard_copy(self) -> None:
+        """Remove the temporary copy now (a failed open: not left to the garbage
+        collector)."""
+        if self._copy is not None:
+            self._copy.cleanup()
+            self._copy = None
 
     def _read_only(self) -> sqlite3.Connection:
         return sqlite3.connect(f"{self.read_path.resolve().as_uri()}?mode=ro", uri=True)

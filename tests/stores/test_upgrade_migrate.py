@@ -60,3 +60,45 @@ def test_a_file_of_a_newer_schema_is_refused_naming_it(tmp_path):
     status, out, err = _run("migrate", "--from", str(old.path), "--to", "redis://127.0.0.1:1/0")
     assert status != 0 and out == ""
     assert "schema_version" in err and str(old.path) in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("commit", [VERSIONS[0], VERSIONS[1]])
+def test_an_old_file_in_wal_mode_is_read_from_a_copy(commit, tmp_path, redis_factory):
+    """The fixtures are in rollback-journal mode, which migrate reads from a copy
+    anyway; a stopped old server leaves its file in WAL mode, which migrate opens in
+    place unless the schema is older: it must still be only read."""
+    old = old_file(commit, tmp_path / "old")
+    with sqlite3.connect(old.path) as conn:  # as the old server left it
+        assert conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    assert version < SCHEMA_VERSION
+    before = _files(old.path.parent)
+    redis = redis_factory()
+    status, out, err = _run("migrate", "--from", str(old.path), "--to", redis.url)
+    assert status == 0, err
+    assert out.count("checksum ok") == len(old.tables), out
+    assert _files(old.path.parent) == before  # only read: not migrated in place
+    with sqlite3.connect(old.path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == version
+
+
+def test_a_failed_upgrade_of_the_copy_leaves_no_copy_behind(tmp_path, monkeypatch):
+    """An old file whose schema cannot be brought up to date (a record cut short) is
+    refused; the temporary copy it was read from is gone at once, not when the
+    garbage collector finds it (with a ResourceWarning), and the file is untouched."""
+    import tempfile
+
+    from rollbridge.exceptions import StoreError
+    from rollbridge.stores.migrate import SQLiteSource
+
+    old = old_file(VERSIONS[0], tmp_path / "old")
+    with sqlite3.connect(old.path) as conn:
+        conn.execute("UPDATE actors SET record = x'c1' WHERE id = 'a0'")
+    before = _files(old.path.parent)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    with pytest.raises(StoreError) as failed:
+        SQLiteSource(old.path)
+    assert list(scratch.iterdir()) == [], failed.value
+    assert _files(old.path.parent) == before
