@@ -176,6 +176,15 @@ class RefusedDraws:
 #: The process's count of refused draws (:class:`RefusedDraws`).
 REFUSED_DRAWS = RefusedDraws()
 
+# Translators: {segment} a number; dice.reveal is a request type.
+NO_GM_STREAM = say(
+    "dice.segment_public_only",
+    "segment {segment} of this table's verifiable dice was opened by an older rollbridge "
+    "with a public stream only, whose seed its reveal shows everyone, so a secret roll or "
+    "an NPC's dice are not rolled in it: the GM ends it with dice.reveal, which opens a "
+    "new segment that keeps them secret",
+)
+
 
 def verifiable_dice(table: Table, draft: Draft, request: Request) -> VerifiableDice | None:
     """The dice a request rolls at ``table`` while a segment is open, else None: at
@@ -187,8 +196,9 @@ def verifiable_dice(table: Table, draft: Draft, request: Request) -> VerifiableD
     info = table.info
     attempt = REFUSED_DRAWS.attempt(info.id, info.epoch, state.get("nonce", ""), info.seq)
     nonce = _nonce(state)
+    wanted = stream_of(table, request)
     # a segment opened before the GM stream committed to the public one alone
-    stream = PUBLIC if nonce is None else stream_of(table, request)
+    stream = PUBLIC if nonce is None else wanted
     seed = _seed(table, state["segment"], nonce, stream, _epoch_of(state))
     dice = VerifiableDice(seed, info.id, info.epoch, lambda: draft.next_seq, attempt=attempt)
     dice.stream = stream
@@ -201,6 +211,12 @@ def verifiable_dice(table: Table, draft: Draft, request: Request) -> VerifiableD
         dice.refusal = Conflict(
             said(segment=state["segment"]),
             code="dice_segment_restored",
+            details={"segment": state["segment"]},
+        )
+    elif stream != wanted:  # its reveal would let players recompute what the GM keeps
+        dice.refusal = Conflict(
+            NO_GM_STREAM(segment=state["segment"]),
+            code="dice_segment_public_only",
             details={"segment": state["segment"]},
         )
     elif not _committed_to(state, stream, seed):  # a request that rolls nothing goes on

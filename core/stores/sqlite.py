@@ -65,6 +65,7 @@ from __future__ import annotations
 import hmac
 import logging
 import os
+import re
 import secrets
 import sqlite3
 import threading
@@ -248,7 +249,10 @@ def _append_only_v3(conn: sqlite3.Connection) -> None:
 
 
 def _admin_tokens_v4(conn: sqlite3.Connection) -> None:
-    """v4: the server's admin tokens (``rollbridge admin-token``), by hash."""
+    """v4: the server's admin tokens (``rollbridge admin-token``), by hash; and each
+    reply stored for an integer request id found under the key that id has since
+    (:func:`_integer_ids_keyed`)."""
+    _integer_ids_keyed(conn)
     conn.execute(
         """
         CREATE TABLE admin_tokens (
@@ -259,6 +263,29 @@ def _admin_tokens_v4(conn: sqlite3.Connection) -> None:
         )
         """
     )
+
+
+#: A reply key of a server before schema 4 whose id may have been an integer.
+_DIGITS_KEY = re.compile(r"(.+)/(0|[1-9][0-9]{0,18})")
+
+
+def _integer_ids_keyed(conn: sqlite3.Connection) -> None:
+    """Schema 4 came with the server that keys an integer request id ``N`` as
+    ``TOKEN#N`` (``Table.reply_key``: ``41`` and ``"41"`` are two ids). Every server
+    before it made the id a string first and stored its reply as ``TOKEN/41``, so a
+    client repeating ``{"id": 41}`` after the upgrade would miss it and have its
+    request run a second time. Each such reply is also filed under ``TOKEN#41``:
+    for those servers ``41`` and ``"41"`` were the same id, and stay so for the
+    replies they stored. (Added to this step after the fact: a file brought to
+    schema 4 by an earlier rollbridge keeps its old keys only.)"""
+    copies = []
+    for table, key, *rest in conn.execute("SELECT * FROM replies").fetchall():
+        found = _DIGITS_KEY.fullmatch(key)
+        if found and int(found[2]) < 2**63:
+            copies.append((table, f"{found[1]}#{found[2]}", *rest))
+    if copies:
+        marks = ", ".join("?" * len(copies[0]))
+        conn.executemany(f"INSERT OR IGNORE INTO replies VALUES ({marks})", copies)
 
 
 #: ``MIGRATIONS[n]`` brings a database from schema version ``n`` to ``n + 1``;

@@ -1,9 +1,10 @@
 """The segment 9a8b894 left open (no nonce, no GM stream) after an upgrade: a secret
-roll the new server makes in it is drawn from the public stream, so the reveal that
-docs/operations.md ("Upgrading") asks the GM for lets every player recompute it —
-the very thing the GM stream exists to prevent (docs/dice.md). The docs warn of it;
-nothing stops it. Shown here as what it is (xfail, strict): a player who got only
-``hidden`` for the secret roll reads its dice from the revealed seed."""
+roll the new server made in it was drawn from the public stream, so the reveal that
+docs/operations.md ("Upgrading") asks the GM for let every player recompute it —
+the very thing the GM stream exists to prevent (docs/dice.md; found by the review
+of the upgrade work). Such a roll is now refused (``dice_segment_public_only``)
+until the GM's reveal opens a segment with a GM stream; then it is rolled there,
+and no revealed seed a player sees gives its dice."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from rollbridge.dice.verifiable import DiceKey, next_die, stream
 from rollbridge.engine.model import Principal
+from rollbridge.exceptions import Conflict
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
@@ -19,19 +21,22 @@ from tests.upgrade_files import old_file
 GM = Principal("gm", "gm", "upgrade-gm")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a nonce-less segment rolls secret (and NPC) dice on the stream its reveal publishes",
-)
 def test_a_secret_roll_in_the_first_schemes_segment_stays_secret_after_its_reveal(tmp_path):
     old = old_file("9a8b894", tmp_path)
     table_id = old.tables["sr2"]["table"]
     with SQLiteStore(old.path) as store:
         service = TableService(store, PluginHost(), dice_key=DiceKey.for_store(store))
-        secret = service.handle(
-            table_id, {"type": "roll", "id": "s1", "formula": "3d6", "secret": True}, GM
-        )["event"]
+        secret_roll = {"type": "roll", "id": "s1", "formula": "3d6", "secret": True}
+        seq = service.table(table_id).info.seq
+        with pytest.raises(Conflict) as refused:
+            service.handle(table_id, secret_roll, GM)
+        assert refused.value.code == "dice_segment_public_only"
+        assert service.table(table_id).info.seq == seq  # nothing changed
+        public = service.handle(table_id, {"type": "roll", "id": "p1", "formula": "1d6"}, GM)
+        assert public["status"] == "done"  # a public roll goes on in it
         service.handle(table_id, {"type": "dice.reveal", "id": "r1"}, GM)
+        secret = service.handle(table_id, {**secret_roll, "id": "s2"}, GM)["event"]
+        service.handle(table_id, {"type": "dice.reveal", "id": "r2"}, GM)
         table = service.table(table_id)
         players = [table.view_event(e, gm=False) for e in store.events_after(table_id, 0)]
     assert next(v for v in players if v["seq"] == secret["seq"])["kind"] == "hidden"

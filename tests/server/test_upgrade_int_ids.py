@@ -3,12 +3,13 @@
 Up to ``74f6d37`` (schemas 2 and 3) the server turned an integer request id into a
 string (``str(id)``) and stored its reply under ``<token key>/<id>``; since ``7848585``
 an integer id is its own id, stored under ``<token key>#<id>`` (docs/protocol.md:
-``424242`` and ``"424242"`` are two ids). Nothing brings the old keys along, so a client
-that sent ``{"id": 41}`` to the old server and sends it again to the new one (the
-retry idempotency is for: the answer was lost when the old server stopped) has its
-request executed a second time — another roll, another attack — instead of getting
-the reply stored (docs/operations.md, "Upgrading": "a repeated request gets the reply
-the old server stored").
+``424242`` and ``"424242"`` are two ids). Without the old keys brought along (the
+schema-4 step, ``sqlite._integer_ids_keyed``), a client that sent ``{"id": 41}`` to the
+old server and sends it again to the new one (the retry idempotency is for: the
+answer was lost when the old server stopped) had its request executed a second time
+— another roll, another attack — instead of getting the reply stored
+(docs/operations.md, "Upgrading": "a repeated request gets the reply the old server
+stored"). Found by the review of the upgrade work.
 
 Checked against the real old server: ``74f6d37`` stores ``{"id": 41}`` as
 ``KEY/41``, ``7848585`` as ``KEY#41``. The fixture has no integer id, so the test
@@ -25,10 +26,6 @@ from tests.server.test_upgrade import _serve, _stop
 from tests.upgrade_files import old_file
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the schema-2/3 server keyed an integer id N KEY/N; it is looked up as KEY#N",
-)
 @pytest.mark.parametrize("commit", ["9e19e5f", "74f6d37"])
 async def test_an_integer_id_repeated_after_the_upgrade_gets_its_stored_reply(commit, tmp_path):
     old = old_file(commit, tmp_path)
