@@ -290,7 +290,9 @@ def _integer_ids_keyed(conn: sqlite3.Connection) -> None:
 
 #: ``MIGRATIONS[n]`` brings a database from schema version ``n`` to ``n + 1``;
 #: each runs inside the opening transaction, so a failed migration changes
-#: nothing. To change the schema, append a step and never edit an old one.
+#: nothing. To change the schema, append a step and never change what an old one
+#: makes of the schema. (One data repair was added to the v4 step after the fact,
+#: :func:`_integer_ids_keyed`: it concerns only files written before v4 existed.)
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _create_v1,
     _replies_seq_v2,
