@@ -24,7 +24,9 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+import stat
 import time
+from contextlib import suppress
 from pathlib import Path
 
 from rollbridge.exceptions import StoreUnavailable
@@ -97,14 +99,20 @@ class FileIdentity:
     """Which files a store opened: its database file and ``-wal``, as they are now
     (call once the file is open in WAL mode)."""
 
-    __slots__ = ("known", "path", "rescued")
+    __slots__ = ("known", "lost", "mode", "path", "rescued")
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        wal = path.with_name(path.name + "-wal")
+        # SQLite names the -wal after the file a symlinked path leads to
+        real = path.resolve()
+        wal = real.with_name(real.name + "-wal")
         self.known = [(p, i) for p in (path, wal) if (i := _identity(p)) is not None]
+        #: The database file's permissions, which its rescued copy gets too.
+        self.mode = _mode(path)
         #: Where :meth:`check` copied the database it found gone (once per loss).
         self.rescued: Path | None = None
+        #: The files at the path are not the ones opened (the copy was tried).
+        self.lost = False
 
     def check(self, conn: sqlite3.Connection) -> None:
         """Before a write on ``conn`` (outside a transaction).
@@ -115,10 +123,11 @@ class FileIdentity:
             file's descriptors being still open) is copied beside the path, and the
             error names the copy."""
         if all(_identity(path) == known for path, known in self.known):
-            self.rescued = None
+            self.rescued, self.lost = None, False
             return
-        if self.rescued is None:
-            self.rescued = _rescue(conn, self.path)
+        if not self.lost:  # once: a copy that failed (a full disk) is not tried each write
+            self.lost = True
+            self.rescued = _rescue(conn, self.path, self.mode)
         kept = (
             f"everything acknowledged until then is copied to {self.rescued}: stop the "
             f"server and put that copy in place of {self.path}"
@@ -132,10 +141,21 @@ class FileIdentity:
         )
 
 
-def _rescue(conn: sqlite3.Connection, path: Path) -> Path | None:
-    """Copy what ``conn`` sees to ``<path>.rescued-<time>``; None if it cannot."""
-    target = path.with_name(f"{path.name}.rescued-{time.strftime('%Y%m%dT%H%M%S')}")
+def _mode(path: Path) -> int:
     try:
+        return stat.S_IMODE(os.stat(path).st_mode) & 0o666
+    except OSError:
+        return 0o600
+
+
+def _rescue(conn: sqlite3.Connection, path: Path, mode: int = 0o600) -> Path | None:
+    """Copy what ``conn`` sees to ``<path>.rescued-<time>``, a new file with the
+    database's permissions (``mode``); None if it cannot, leaving no partial copy."""
+    target = path.with_name(f"{path.name}.rescued-{time.strftime('%Y%m%dT%H%M%S')}")
+    made = False
+    try:
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode))
+        made = True
         copy = sqlite3.connect(target)
         try:
             conn.backup(copy)
@@ -143,6 +163,10 @@ def _rescue(conn: sqlite3.Connection, path: Path) -> Path | None:
             copy.close()
     except (sqlite3.Error, OSError) as exc:
         log.error("copying the database %s to %s failed: %s", path, target, exc)
+        if made:
+            for leftover in (target, target.with_name(target.name + "-journal")):
+                with suppress(OSError):
+                    leftover.unlink()
         return None
     return target
 

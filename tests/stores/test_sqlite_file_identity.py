@@ -1,0 +1,95 @@
+"""The SQLite store's file check (:mod:`rollbridge.stores.sqlite_faults`) on the
+cases a review found it wrong: a symlinked ``--db`` (SQLite keeps the ``-wal``
+beside the file the link names), the rescued copy's permissions, and a rescue that
+cannot be written (a full disk)."""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from rollbridge.engine.model import TableInfo
+from rollbridge.exceptions import StoreUnavailable
+from rollbridge.stores.sqlite import SQLiteStore
+
+
+def table(store: SQLiteStore, name: str) -> None:
+    store.create_table(TableInfo(name, "Game night", "sr2", "1"), [])
+
+
+def test_a_symlinked_db_has_its_wal_checked(tmp_path: Path) -> None:
+    real = tmp_path / "real.db"
+    SQLiteStore(real).close()
+    link = tmp_path / "rollbridge.db"
+    link.symlink_to(real.name)
+    with SQLiteStore(link) as store:
+        table(store, "before")
+        assert Path(f"{real}-wal").exists()  # SQLite's -wal: beside the file, not the link
+        os.unlink(f"{real}-wal")
+        with pytest.raises(StoreUnavailable) as raised:
+            table(store, "after")  # acknowledged, then lost with the process, before
+        assert raised.value.details["reason"] == "file_replaced"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_the_rescued_copy_is_no_more_readable_than_the_db(tmp_path: Path) -> None:
+    db = tmp_path / "rollbridge.db"
+    os.close(os.open(db, os.O_CREAT | os.O_WRONLY, 0o600))
+    old = os.umask(0o022)
+    try:
+        with SQLiteStore(db) as store:
+            table(store, "secret")
+            os.rename(db, tmp_path / "moved.db")
+            with pytest.raises(StoreUnavailable):
+                table(store, "after")
+    finally:
+        os.umask(old)
+    (rescued,) = tmp_path.glob("rollbridge.db.rescued-*")
+    assert stat.S_IMODE(rescued.stat().st_mode) == 0o600
+    with SQLiteStore(rescued) as copy:
+        assert [t.id for t in copy.tables()] == ["secret"]
+
+
+@pytest.mark.skipif(not hasattr(resource, "RLIMIT_FSIZE"), reason="no file-size limit")
+def test_a_rescue_that_fails_leaves_no_partial_copy(tmp_path: Path) -> None:
+    """A full disk (here a file-size limit, in a child process): no truncated
+    ``rescued-*`` file that looks like a good copy is left, and the copy is not
+    tried again (the whole database read) at every write."""
+    db = tmp_path / "rollbridge.db"
+    with SQLiteStore(db) as store:
+        for n in range(60):
+            store.create_table(TableInfo(f"t{n}", "x" * 20_000, "sr2", "1"), [])
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        code = 1
+        try:
+            os.close(read)
+            store = SQLiteStore(db)
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            limit = 200_000
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+            os.rename(db, tmp_path / "moved.db")
+            refused = 0
+            for n in range(3):
+                try:
+                    table(store, f"after{n}")
+                except StoreUnavailable:
+                    refused += 1
+            os.write(write, str(refused).encode())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    with os.fdopen(read) as answer:
+        refused = answer.read()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert refused == "3"
+    assert list(tmp_path.glob("rollbridge.db.rescued-*")) == []
