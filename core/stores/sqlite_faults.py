@@ -31,9 +31,12 @@ from pathlib import Path
 
 from rollbridge.exceptions import StoreUnavailable
 
-__all__ = ["FileIdentity", "LockWait", "explain", "store_wide"]
+__all__ = ["RESCUE_EVERY", "FileIdentity", "LockWait", "explain", "store_wide"]
 
 log = logging.getLogger("rollbridge.store")
+
+#: Seconds between two tries to copy a database whose file went, when one failed.
+RESCUE_EVERY = 60.0
 
 #: SQLite's primary result codes of a fault of the file, not of one commit, and the
 #: reason each is given (``details["reason"]``).
@@ -99,7 +102,7 @@ class FileIdentity:
     """Which files a store opened: its database file and ``-wal``, as they are now
     (call once the file is open in WAL mode)."""
 
-    __slots__ = ("known", "lost", "mode", "path", "rescued")
+    __slots__ = ("known", "mode", "path", "rescued", "tried")
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -111,8 +114,8 @@ class FileIdentity:
         self.mode = _mode(path)
         #: Where :meth:`check` copied the database it found gone (once per loss).
         self.rescued: Path | None = None
-        #: The files at the path are not the ones opened (the copy was tried).
-        self.lost = False
+        #: When the copy was last tried (monotonic; None: not since the files went).
+        self.tried: float | None = None
 
     def check(self, conn: sqlite3.Connection) -> None:
         """Before a write on ``conn`` (outside a transaction).
@@ -123,10 +126,13 @@ class FileIdentity:
             file's descriptors being still open) is copied beside the path, and the
             error names the copy."""
         if all(_identity(path) == known for path, known in self.known):
-            self.rescued, self.lost = None, False
+            self.rescued, self.tried = None, None
             return
-        if not self.lost:  # once: a copy that failed (a full disk) is not tried each write
-            self.lost = True
+        now = time.monotonic()
+        # a copy that failed (a full disk, the folder gone) is tried again at most once
+        # a minute, not at each write (each reads the whole database)
+        if self.rescued is None and (self.tried is None or now - self.tried >= RESCUE_EVERY):
+            self.tried = now
             self.rescued = _rescue(conn, self.path, self.mode)
         kept = (
             f"everything acknowledged until then is copied to {self.rescued}: stop the "

@@ -16,6 +16,7 @@ import pytest
 
 from rollbridge.engine.model import TableInfo
 from rollbridge.exceptions import StoreUnavailable
+from rollbridge.stores import sqlite_faults
 from rollbridge.stores.sqlite import SQLiteStore
 
 
@@ -93,3 +94,22 @@ def test_a_rescue_that_fails_leaves_no_partial_copy(tmp_path: Path) -> None:
     assert os.waitstatus_to_exitcode(status) == 0
     assert refused == "3"
     assert list(tmp_path.glob("rollbridge.db.rescued-*")) == []
+
+
+def test_a_rescue_that_failed_is_tried_again_later(tmp_path: Path, monkeypatch) -> None:
+    """Its folder moved away (the copy cannot be made beside the path), then made
+    again: a later write makes the copy there (at most once a minute; here at once)."""
+    monkeypatch.setattr(sqlite_faults, "RESCUE_EVERY", 0.0)
+    folder = tmp_path / "data"
+    folder.mkdir()
+    with SQLiteStore(folder / "rollbridge.db") as store:
+        table(store, "kept")
+        folder.rename(tmp_path / "elsewhere")
+        with pytest.raises(StoreUnavailable, match="could not be copied"):
+            table(store, "after")
+        folder.mkdir()
+        with pytest.raises(StoreUnavailable, match="is copied to"):
+            table(store, "after")
+    (rescued,) = folder.glob("rollbridge.db.rescued-*")
+    with SQLiteStore(rescued) as copy:
+        assert [t.id for t in copy.tables()] == ["kept"]
