@@ -104,3 +104,21 @@ def test_an_outage_of_reads_alone_ends_when_a_read_works(caplog):
     health.failed(full(), commit=False)
     health.read()
     assert health.failing is not None
+
+
+def test_a_loop_failing_another_way_says_so_at_once(caplog):
+    """Redis comes back but refuses the password: that is not held back for a minute
+    behind the 'connection refused' that began the outage."""
+    caplog.set_level(logging.DEBUG, "x")
+    clock = Clock()
+    retried = Retried(logging.getLogger("x"), "reading the inbox", clock=clock)
+    retried.failed(ConnectionError("Connection refused"))
+    clock.now += 5
+    retried.failed(ConnectionError("Connection refused"))  # held back
+    clock.now += 5
+    retried.failed(PermissionError("WRONGPASS invalid username-password pair"))
+    clock.now += 5
+    retried.failed(PermissionError("WRONGPASS invalid username-password pair"))  # held
+    said = [message for _, message in messages(caplog)]
+    assert len(said) == 2, said
+    assert "WRONGPASS" in said[1], said
