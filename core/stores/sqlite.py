@@ -569,6 +569,13 @@ class SQLiteStore:
             except sqlite3.Error as exc:
                 conn.close()
                 raise StoreError(CANNOT_OPEN(path=str(self.path), error=explain(exc))) from exc
+            if self._files is not None and not self._files.same():
+                # the path names another file now (or its -wal is another): this
+                # connection would see that file (under the old -wal, a mix), never
+                # what was committed; the copy is taken from the first connection
+                conn.close()
+                with self._write_lock:
+                    raise self._files.refused(self._connections[0] if self._connections else None)
             self._connections.append(conn)
         self._local.conn = conn
         return conn

@@ -125,13 +125,29 @@ class FileIdentity:
             time, the database as ``conn`` still sees it (everything committed, the
             file's descriptors being still open) is copied beside the path, and the
             error names the copy."""
+        if self.same():
+            return
+        raise self.refused(conn)
+
+    def same(self) -> bool:
+        """Whether the path (and its ``-wal``) still names the files opened."""
         if all(_identity(path) == known for path, known in self.known):
             self.rescued, self.tried = None, None
-            return
+            return True
+        return False
+
+    def refused(self, conn: sqlite3.Connection | None) -> StoreUnavailable:
+        """The error of a write refused since the files went, the database as
+        ``conn`` sees it copied first (``conn`` must be one opened on the files
+        opened, before they went)."""
         now = time.monotonic()
         # a copy that failed (a full disk, the folder gone) is tried again at most once
         # a minute, not at each write (each reads the whole database)
-        if self.rescued is None and (self.tried is None or now - self.tried >= RESCUE_EVERY):
+        if (
+            conn is not None
+            and self.rescued is None
+            and (self.tried is None or now - self.tried >= RESCUE_EVERY)
+        ):
             self.tried = now
             self.rescued = _rescue(conn, self.path, self.mode)
         kept = (
@@ -140,7 +156,7 @@ class FileIdentity:
             if self.rescued is not None
             else "it could not be copied: stop the server and put the file back"
         )
-        raise StoreUnavailable(
+        return StoreUnavailable(
             f"{self.path} (or its -wal) was removed, moved or replaced while the server "
             f"had it open: nothing more is written, since it would be lost; {kept}",
             details={"reason": "file_replaced"},

@@ -10,6 +10,7 @@ import resource
 import signal
 import stat
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,37 @@ def test_a_rescue_that_failed_is_tried_again_later(tmp_path: Path, monkeypatch) 
     (rescued,) = folder.glob("rollbridge.db.rescued-*")
     with SQLiteStore(rescued) as copy:
         assert [t.id for t in copy.tables()] == ["kept"]
+
+
+def test_a_thread_first_connecting_after_the_file_was_replaced(tmp_path: Path) -> None:
+    """``mv other.db rollbridge.db`` while the server runs, before its writer thread's
+    first commit (or before a new reader thread starts): the connection that thread
+    opens would see the other file under the old ``-wal`` — a mix. It is refused
+    (nothing read from or written to the mix), and the rescued copy is taken from a
+    connection on the file the store opened: every acknowledged table, sound."""
+    db = tmp_path / "rollbridge.db"
+    with SQLiteStore(tmp_path / "other.db") as other:
+        table(other, "other")
+    with SQLiteStore(db) as store:
+        for n in range(100):
+            store.create_table(TableInfo(f"t{n}", "x" * 3000, "sr2", "1"), [])
+        store._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        table(store, "last")
+        os.replace(tmp_path / "other.db", db)
+        raised: list[BaseException] = []
+
+        def first_use() -> None:
+            try:
+                store.tables()
+            except BaseException as exc:
+                raised.append(exc)
+
+        thread = threading.Thread(target=first_use)
+        thread.start()
+        thread.join()
+        assert isinstance(raised[0], StoreUnavailable), raised
+        assert raised[0].details["reason"] == "file_replaced"
+    (rescued,) = tmp_path.glob("rollbridge.db.rescued-*")
+    with SQLiteStore(rescued) as copy:
+        assert len(copy.tables()) == 101
+        assert copy._conn().execute("PRAGMA integrity_check").fetchone()[0] == "ok"
