@@ -148,3 +148,29 @@ def test_a_thread_first_connecting_after_the_file_was_replaced(tmp_path: Path) -
     with SQLiteStore(rescued) as copy:
         assert len(copy.tables()) == 101
         assert copy._conn().execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_thread_first_connecting_after_the_file_was_removed(tmp_path: Path) -> None:
+    """``rm rollbridge.db`` before the writer thread's first commit: its connection
+    cannot be opened (``mode=rw``); that is the removed file, said so and rescued, not
+    'check the permissions'."""
+    db = tmp_path / "rollbridge.db"
+    with SQLiteStore(db) as store:
+        table(store, "kept")
+        db.unlink()
+        raised: list[BaseException] = []
+
+        def first_write() -> None:
+            try:
+                table(store, "after")
+            except BaseException as exc:
+                raised.append(exc)
+
+        thread = threading.Thread(target=first_write)
+        thread.start()
+        thread.join()
+        assert isinstance(raised[0], StoreUnavailable), raised
+        assert raised[0].details["reason"] == "file_replaced"
+    (rescued,) = tmp_path.glob("rollbridge.db.rescued-*")
+    with SQLiteStore(rescued) as copy:
+        assert [t.id for t in copy.tables()] == ["kept"]
