@@ -408,7 +408,13 @@ class StoreUnavailable(StoreError):
     tried again commit by commit. ``details["reason"]`` names the cause
     (``disk_full``, ``io``, ``locked``, ``read_only``, ``file_replaced``,
     ``unreachable``, ``out_of_memory``, ``not_persisting``, ``not_durable``);
-    clients see ``store_error`` as for any store failure."""
+    clients see ``store_error`` as for any store failure.
+
+    A batch of commits that is not one transaction (Redis's) may meet it after some
+    of its commits were written: :attr:`written` counts those, the first ones."""
+
+    #: Commits of the batch that failed so written before the failure (the first ones).
+    written = 0
 
 
 class InternalError(RollbridgeError):

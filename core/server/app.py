@@ -330,7 +330,9 @@ class Server:
                 return
             error = finished.exception()
             if isinstance(error, StoreUnavailable):
-                self.health.failed(error)
+                self.health.failed(error, commit=False)
+            elif error is None:
+                self.health.read()
             follow = effect.fail(error) if error is not None else effect.resume(finished.result())
             self.carry(follow, client)
             self._settle(effect.table_id)

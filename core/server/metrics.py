@@ -127,7 +127,7 @@ class ServerMetrics:
                 "rollbridge_store_failing",
                 "1 while the store fails as a whole (a full disk, a lock held by another"
                 " program, Redis gone): from its first such failure until a commit is"
-                " written again; else 0.",
+                " written again (or a read works, if only reads failed); else 0.",
                 lambda: int(server.health.failing is not None),
             ),
         )

@@ -10,8 +10,9 @@ succeeds, and logs:
 * one ERROR when the store starts failing, with the store's own message (what is
   wrong, what to do), and again when the cause changes;
 * at most one ERROR a minute while it goes on, with how many requests were refused;
-* one WARNING when a commit succeeds again: how long it failed and how many requests
-  were refused meanwhile (none of them acknowledged).
+* one WARNING when a commit succeeds again (or, if only reads failed — players
+  joining while Redis was down, no change sent — when a read works): how long it
+  failed and how many requests were refused meanwhile (none of them acknowledged).
 
 Thread-safe: the commit writer's thread and the event loop (failed reads) report.
 """
@@ -49,12 +50,16 @@ class StoreHealth:
         self._said = 0.0
         #: Requests refused since the outage began.
         self.refused = 0
+        #: A commit failed in this outage (not only reads): only a commit ends it.
+        self._commit_failed = False
 
-    def failed(self, error: StoreUnavailable, requests: int = 1) -> None:
-        """The store failed as a whole; ``requests`` were refused for it."""
+    def failed(self, error: StoreUnavailable, requests: int = 1, *, commit: bool = True) -> None:
+        """The store failed as a whole; ``requests`` were refused for it (``commit``:
+        a commit failed, else a read)."""
         now = self._clock()
         with self._lock:
             self.refused += requests
+            self._commit_failed = (self._commit_failed and self.failing is not None) or commit
             reason = error.details.get("reason")
             if self.failing is None or reason != self._reason:
                 if self.failing is None:
@@ -80,15 +85,22 @@ class StoreHealth:
             with self._lock:
                 self.refused += requests
 
-    def succeeded(self) -> None:
+    def read(self) -> None:
+        """A read worked: that ends an outage in which only reads failed (a store
+        that reads but refuses commits, a full disk, stays failing)."""
+        if self.failing is not None and not self._commit_failed:
+            self.succeeded(read=True)
+
+    def succeeded(self, *, read: bool = False) -> None:
         """A commit was written: the store works (again)."""
         if self.failing is None:  # the common case, without the lock
             return
         with self._lock:
-            if self.failing is None:
+            if self.failing is None or (read and self._commit_failed):
                 return
             seconds, refused = self._clock() - self._since, self.refused
             self.failing, self._reason, self.refused = None, None, 0
+            self._commit_failed = False
         log.warning(
             "the store works again, after %.0f s: %d request(s) were refused meanwhile "
             "(none of them acknowledged; their senders were told store_error)",

@@ -54,7 +54,7 @@ class Retried:
     :param what: what failed, as the lines name it (``reading the inbox``).
     """
 
-    __slots__ = ("_clock", "_interval", "_log", "_throttle", "failures", "level", "what")
+    __slots__ = ("_clock", "_interval", "_kind", "_log", "_throttle", "failures", "level", "what")
 
     def __init__(
         self,
@@ -72,12 +72,18 @@ class Retried:
         self._throttle = Throttle(interval, clock)
         #: Calls failed since the last that worked.
         self.failures = 0
+        #: The kind (type) of the failure last logged: another kind is logged at once.
+        self._kind = ""
 
     def failed(self, error: BaseException, detail: str = "") -> None:
         """A call failed with ``error`` (``detail``: more of what it did, a table)."""
         self.failures += 1
-        if self.failures == 1:  # a new outage: its first line is never held back
+        kind = type(error).__name__
+        if self.failures == 1 or kind != self._kind:
+            # a new outage, or a failure of another kind (Redis back but refusing the
+            # password): its first line is never held back
             self._throttle = Throttle(self._interval, self._clock)
+        self._kind = kind
         held = self._throttle.allow()
         if held is None:
             return

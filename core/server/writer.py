@@ -189,8 +189,16 @@ class CommitWriter:
                 self.store.commit_many([(i.table_id, i.commit) for i in writable])  # type: ignore[misc]
             except BaseException as exc:
                 if len(writable) == 1 or isinstance(exc, StoreUnavailable):
-                    error = self._failed(writable, exc)
-                    results.extend((item, error) for item in writable)
+                    # a batch that is not one transaction (Redis) may have written its
+                    # first commits before the store failed: those are acknowledged
+                    written = exc.written if isinstance(exc, StoreUnavailable) else 0
+                    written = max(0, min(written, len(writable)))
+                    if written:
+                        self.batches += 1
+                        self.commits += written
+                        results.extend((item, None) for item in writable[:written])
+                    error = self._failed(writable[written:], exc)
+                    results.extend((item, error) for item in writable[written:])
                 else:  # one bad commit must not fail the others: write them one by one
                     log.warning(
                         "group commit of %d failed (%s); retrying one by one", len(writable), exc

@@ -684,8 +684,11 @@ class RedisStore:
         second), the commits before it are written and durable, it wrote nothing,
         the later commits of its table fail their sequence check and write nothing,
         and the later commits of other tables are written. This raises the first
-        failure. Sending the batch again (as the server's writer does, one by one)
-        is safe: a commit already written is recognised and not written twice.
+        failure; a :class:`StoreUnavailable` (Redis out of memory from the second
+        commit on, say) says in ``written`` how many commits before it were written,
+        which the server's writer acknowledges. Sending the batch again (as the
+        server's writer does, one by one) is safe: a commit already written is
+        recognised and not written twice.
 
         :raises UnknownTable: CommitRefused: StoreError:
         """
@@ -714,9 +717,12 @@ class RedisStore:
                             results[n] = script(keys=keys, args=args)
                         except redis.RedisError as exc:  # raised below, in order
                             results[n] = exc
-        for (table_id, p), result in zip(prepared, results, strict=True):
+        for n, ((table_id, p), result) in enumerate(zip(prepared, results, strict=True)):
             if isinstance(result, Exception):
-                raise self._error(result) from result
+                error = self._error(result)
+                if isinstance(error, StoreUnavailable):
+                    error.written = n  # the commits before it are written (and durable)
+                raise error from result
             self._check_result(table_id, p, result)
 
     def _evalsha_batch(self, sha: str, calls: list[tuple[list[str], list[Any]]]) -> list[Any]:

@@ -20,6 +20,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import redis
+
 from rollbridge.exceptions import StoreUnavailable
 
 __all__ = ["REQUIRED", "WATCH_EVERY", "DurabilityWatch", "check_durability"]
@@ -27,6 +29,9 @@ __all__ = ["REQUIRED", "WATCH_EVERY", "DurabilityWatch", "check_durability"]
 #: Seconds between two checks of a watched Redis's settings (a commit between a
 #: change of them and the next check is acknowledged as before).
 WATCH_EVERY = 1.0
+
+#: redis-py's errors of a Redis that does not answer.
+_UNANSWERED = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 
 #: The settings a durable Redis has, and why each matters.
 REQUIRED: dict[str, tuple[str, str]] = {
@@ -46,10 +51,13 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def check_durability(client: Any) -> list[str]:
+def check_durability(client: Any, *, unanswered: bool = False) -> list[str]:
     """The problems of a Redis that would lose acknowledged changes; ``[]`` if none.
 
     :param client: a ``redis.Redis`` client (any that answers ``CONFIG GET``).
+    :param unanswered: raise redis-py's ``ConnectionError``/``TimeoutError`` (Redis
+        not answering) instead of listing it, after one try rather than one per
+        setting (each a socket timeout).
 
     Each problem names the setting, its value, the value needed and why. A Redis
     whose ``CONFIG`` command is refused (some hosted services rename it) cannot
@@ -60,6 +68,8 @@ def check_durability(client: Any) -> list[str]:
         try:
             answer = client.config_get(name)
         except Exception as exc:  # a refused CONFIG, a lost connection, …
+            if unanswered and isinstance(exc, _UNANSWERED):
+                raise
             problems.append(f"cannot read the Redis setting {name}: {type(exc).__name__}: {exc}")
             continue
         found = {_text(k): _text(v) for k, v in dict(answer).items()}
@@ -77,8 +87,9 @@ class DurabilityWatch:
     seconds (three ``CONFIG GET`` round trips), and raises while one of them would
     lose acknowledged changes. Turned back, they are taken again once the AOF that
     ``CONFIG SET appendonly yes`` starts writing is done (until then nothing is
-    durable). A check that cannot read the settings (Redis not answering) changes
-    nothing: the commit says what is wrong.
+    durable). A check that finds Redis not answering raises redis-py's error (the
+    store's ``unreachable``) without waiting for the commit to time out too; one
+    whose ``CONFIG`` is refused changes nothing.
 
     :param client: a ``redis.Redis`` client; ``where`` names the server in messages.
     """
@@ -109,9 +120,11 @@ class DurabilityWatch:
             raise self.problem
 
     def _read(self) -> None:
-        found = check_durability(self.client)
+        # not answering: raised at once (the store says so), not after a socket
+        # timeout per setting and then the commit's own
+        found = check_durability(self.client, unanswered=True)
         if any(p.startswith("cannot read") for p in found):
-            return  # not answering: the commit itself fails and says so
+            return  # CONFIG refused now: the commit says what is wrong, if anything
         if not found and self.problem is not None and not self._aof_written():
             return
         self.problem = None

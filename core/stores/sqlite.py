@@ -74,7 +74,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
@@ -583,6 +583,8 @@ class SQLiteStore:
                     check_same_thread=False,  # so close() can close every one
                 )
             except sqlite3.Error as exc:
+                if self._files is not None and not self._files.same():
+                    self._refuse_replaced()  # removed since it was opened
                 raise StoreError(CANNOT_OPEN(path=str(self.path), error=explain(exc))) from exc
             try:
                 conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
@@ -598,9 +600,24 @@ class SQLiteStore:
             except sqlite3.Error as exc:
                 conn.close()
                 raise StoreError(CANNOT_OPEN(path=str(self.path), error=explain(exc))) from exc
+            if self._files is not None and not self._files.same():
+                # the path names another file now (or its -wal is another): this
+                # connection would see that file (under the old -wal, a mix), never
+                # what was committed; the copy is taken from the first connection
+                conn.close()
+                self._refuse_replaced()
             self._connections.append(conn)
         self._local.conn = conn
         return conn
+
+    def _refuse_replaced(self) -> NoReturn:
+        """A connection cannot be opened on the files the store opened: they were
+        removed or replaced. :raises StoreUnavailable: the database copied from the
+        store's first connection (on those files) — never from one opened since,
+        which sees the other file (under the old ``-wal``, a mix)."""
+        assert self._files is not None
+        with self._write_lock:
+            raise self._files.refused(self._connections[0] if self._connections else None)
 
     @contextmanager
     def _transaction(

@@ -24,14 +24,19 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+import stat
 import time
+from contextlib import suppress
 from pathlib import Path
 
 from rollbridge.exceptions import StoreUnavailable
 
-__all__ = ["FileIdentity", "LockWait", "explain", "store_wide"]
+__all__ = ["RESCUE_EVERY", "FileIdentity", "LockWait", "explain", "store_wide"]
 
 log = logging.getLogger("rollbridge.store")
+
+#: Seconds between two tries to copy a database whose file went, when one failed.
+RESCUE_EVERY = 60.0
 
 #: SQLite's primary result codes of a fault of the file, not of one commit, and the
 #: reason each is given (``details["reason"]``).
@@ -97,14 +102,20 @@ class FileIdentity:
     """Which files a store opened: its database file and ``-wal``, as they are now
     (call once the file is open in WAL mode)."""
 
-    __slots__ = ("known", "path", "rescued")
+    __slots__ = ("known", "mode", "path", "rescued", "tried")
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        wal = path.with_name(path.name + "-wal")
+        # SQLite names the -wal after the file a symlinked path leads to
+        real = path.resolve()
+        wal = real.with_name(real.name + "-wal")
         self.known = [(p, i) for p in (path, wal) if (i := _identity(p)) is not None]
+        #: The database file's permissions, which its rescued copy gets too.
+        self.mode = _mode(path)
         #: Where :meth:`check` copied the database it found gone (once per loss).
         self.rescued: Path | None = None
+        #: When the copy was last tried (monotonic; None: not since the files went).
+        self.tried: float | None = None
 
     def check(self, conn: sqlite3.Connection) -> None:
         """Before a write on ``conn`` (outside a transaction).
@@ -114,28 +125,59 @@ class FileIdentity:
             time, the database as ``conn`` still sees it (everything committed, the
             file's descriptors being still open) is copied beside the path, and the
             error names the copy."""
-        if all(_identity(path) == known for path, known in self.known):
-            self.rescued = None
+        if self.same():
             return
-        if self.rescued is None:
-            self.rescued = _rescue(conn, self.path)
+        raise self.refused(conn)
+
+    def same(self) -> bool:
+        """Whether the path (and its ``-wal``) still names the files opened."""
+        if all(_identity(path) == known for path, known in self.known):
+            self.rescued, self.tried = None, None
+            return True
+        return False
+
+    def refused(self, conn: sqlite3.Connection | None) -> StoreUnavailable:
+        """The error of a write refused since the files went, the database as
+        ``conn`` sees it copied first (``conn`` must be one opened on the files
+        opened, before they went)."""
+        now = time.monotonic()
+        # a copy that failed (a full disk, the folder gone) is tried again at most once
+        # a minute, not at each write (each reads the whole database)
+        if (
+            conn is not None
+            and self.rescued is None
+            and (self.tried is None or now - self.tried >= RESCUE_EVERY)
+        ):
+            self.tried = now
+            self.rescued = _rescue(conn, self.path, self.mode)
         kept = (
             f"everything acknowledged until then is copied to {self.rescued}: stop the "
             f"server and put that copy in place of {self.path}"
             if self.rescued is not None
             else "it could not be copied: stop the server and put the file back"
         )
-        raise StoreUnavailable(
+        return StoreUnavailable(
             f"{self.path} (or its -wal) was removed, moved or replaced while the server "
             f"had it open: nothing more is written, since it would be lost; {kept}",
             details={"reason": "file_replaced"},
         )
 
 
-def _rescue(conn: sqlite3.Connection, path: Path) -> Path | None:
-    """Copy what ``conn`` sees to ``<path>.rescued-<time>``; None if it cannot."""
-    target = path.with_name(f"{path.name}.rescued-{time.strftime('%Y%m%dT%H%M%S')}")
+def _mode(path: Path) -> int:
     try:
+        return stat.S_IMODE(os.stat(path).st_mode) & 0o666
+    except OSError:
+        return 0o600
+
+
+def _rescue(conn: sqlite3.Connection, path: Path, mode: int = 0o600) -> Path | None:
+    """Copy what ``conn`` sees to ``<path>.rescued-<time>``, a new file with the
+    database's permissions (``mode``); None if it cannot, leaving no partial copy."""
+    target = path.with_name(f"{path.name}.rescued-{time.strftime('%Y%m%dT%H%M%S')}")
+    made = False
+    try:
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode))
+        made = True
         copy = sqlite3.connect(target)
         try:
             conn.backup(copy)
@@ -143,6 +185,10 @@ def _rescue(conn: sqlite3.Connection, path: Path) -> Path | None:
             copy.close()
     except (sqlite3.Error, OSError) as exc:
         log.error("copying the database %s to %s failed: %s", path, target, exc)
+        if made:
+            for leftover in (target, target.with_name(target.name + "-journal")):
+                with suppress(OSError):
+                    leftover.unlink()
         return None
     return target
 

@@ -257,3 +257,28 @@ def test_serve_on_a_full_disk_says_so_and_exits(tmp_path):
     assert "store_error: cannot open" in ended.stderr
     assert "the disk may be full, the file past a size limit (ulimit -f)" in ended.stderr
     assert "Traceback" not in ended.stderr
+
+
+async def test_a_file_replaced_before_the_first_change_is_rescued_from_the_file_served(
+    tmp_path,
+):
+    """``mv other.db rollbridge.db`` after the server started and before anyone changed
+    anything: the writer thread opens its connection at that first change — on the
+    other file. The copy the log says to put in place must be of the file the server
+    opened (its tables), not of the one now at the path."""
+    db = tmp_path / "rollbridge.db"
+    table, tokens = make_table("--db", str(db))
+    other = tmp_path / "other.db"
+    make_table("--db", str(other))
+    served = Serve(tmp_path / "serve.log", "--db", str(db))
+    try:
+        gm, _ = await Seat.take(served.port, table, tokens["gm"])
+        os.replace(other, db)
+        refused = await gm.ask({"type": "roll", "formula": "3d6"})
+        assert refused["code"] == "store_error", refused
+        (rescued,) = tmp_path.glob("rollbridge.db.rescued-*")
+        await gm.close()
+    finally:
+        served.stop()
+    with SQLiteStore(rescued) as copy:
+        assert [t.id for t in copy.tables()] == [table]

@@ -81,3 +81,44 @@ def test_a_loop_failing_again_and_again_is_said_once_a_minute(caplog):
         ("INFO", "reading the inbox works again, after 51 failure(s)"),
         ("WARNING", "reading the inbox: again"),  # a new outage: said at once
     ]
+
+
+def test_an_outage_of_reads_alone_ends_when_a_read_works(caplog):
+    """Players joined while Redis was down, and nobody changed anything since: the
+    first read that works ends it (a commit may never come at an idle table). An
+    outage in which a commit failed is ended by a commit only: reads work on a full
+    disk."""
+    caplog.set_level(logging.DEBUG, "rollbridge.writer")
+    health = StoreHealth(clock=Clock())
+    health.failed(full(), commit=False)
+    health.read()
+    assert health.failing is None
+    assert [level for level, _ in messages(caplog)] == ["ERROR", "WARNING"]
+    health.failed(full(), commit=False)
+    health.failed(full())  # a commit failed too
+    health.read()
+    assert health.failing is not None
+    health.succeeded()
+    assert health.failing is None
+    health.failed(full())  # a new outage: a commit's
+    health.failed(full(), commit=False)
+    health.read()
+    assert health.failing is not None
+
+
+def test_a_loop_failing_another_way_says_so_at_once(caplog):
+    """Redis comes back but refuses the password: that is not held back for a minute
+    behind the 'connection refused' that began the outage."""
+    caplog.set_level(logging.DEBUG, "x")
+    clock = Clock()
+    retried = Retried(logging.getLogger("x"), "reading the inbox", clock=clock)
+    retried.failed(ConnectionError("Connection refused"))
+    clock.now += 5
+    retried.failed(ConnectionError("Connection refused"))  # held back
+    clock.now += 5
+    retried.failed(PermissionError("WRONGPASS invalid username-password pair"))
+    clock.now += 5
+    retried.failed(PermissionError("WRONGPASS invalid username-password pair"))  # held
+    said = [message for _, message in messages(caplog)]
+    assert len(said) == 2, said
+    assert "WRONGPASS" in said[1], said
