@@ -147,7 +147,8 @@ def error_message(
         error = StoreError(
             say(
                 "store.failed",
-                "the server's storage failed, so nothing was done; try again shortly",
+                "the server's storage failed and could not confirm this; check the table, "
+                "then try again shortly",
             )()
         )
     body = error.to_dict(locale, hides)

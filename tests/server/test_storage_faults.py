@@ -55,7 +55,7 @@ def check_refusals(replies: list[dict[str, Any]]) -> list[dict[str, Any]]:
     refused = [reply for reply in replies if reply["type"] == "error"]
     for reply in refused:
         assert reply["code"] == "store_error", reply
-        assert "nothing was done; try again" in reply["message"], reply
+        assert "could not confirm this" in reply["message"], reply
     return refused
 
 
