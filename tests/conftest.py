@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
+import subprocess
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -223,3 +225,15 @@ def benchmark_script() -> Callable[[str], ModuleType]:
         return module
 
     return load
+
+
+def stop_process(process: subprocess.Popen, timeout: float = 20) -> int | None:
+    """Stop a server a test started: SIGTERM, SIGKILL after ``timeout`` s; its exit status."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=timeout)
+    return process.returncode

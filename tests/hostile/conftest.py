@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -16,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import stop_process
 
 
 def _free_port() -> int:
@@ -42,15 +43,8 @@ class Served:
         return self.log.read_text(encoding="utf-8", errors="replace")
 
     def stop(self) -> int:
-        """SIGTERM; the exit status."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        return self.process.returncode
+        """SIGTERM (SIGKILL after 20 s); the exit status."""
+        return stop_process(self.process)
 
 
 @pytest.fixture

@@ -16,7 +16,6 @@ import contextlib
 import json
 import os
 import resource
-import signal
 import socket
 import subprocess
 import sys
@@ -27,6 +26,8 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+from tests.conftest import stop_process
 
 ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
@@ -112,14 +113,7 @@ class Serve:
 
     def stop(self) -> int | None:
         """SIGTERM (SIGKILL after 20 s); the exit status."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=20)
-        return self.process.returncode
+        return stop_process(self.process)
 
 
 class Seat:

@@ -11,6 +11,7 @@ import signal
 import stat
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -131,19 +132,7 @@ def test_a_thread_first_connecting_after_the_file_was_replaced(tmp_path: Path) -
         store._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")
         table(store, "last")
         os.replace(tmp_path / "other.db", db)
-        raised: list[BaseException] = []
-
-        def first_use() -> None:
-            try:
-                store.tables()
-            except BaseException as exc:
-                raised.append(exc)
-
-        thread = threading.Thread(target=first_use)
-        thread.start()
-        thread.join()
-        assert isinstance(raised[0], StoreUnavailable), raised
-        assert raised[0].details["reason"] == "file_replaced"
+        _refused_in_a_new_thread(store.tables)
     (rescued,) = tmp_path.glob("rollbridge.db.rescued-*")
     with SQLiteStore(rescued) as copy:
         assert len(copy.tables()) == 101
@@ -158,19 +147,25 @@ def test_a_thread_first_connecting_after_the_file_was_removed(tmp_path: Path) ->
     with SQLiteStore(db) as store:
         table(store, "kept")
         db.unlink()
-        raised: list[BaseException] = []
-
-        def first_write() -> None:
-            try:
-                table(store, "after")
-            except BaseException as exc:
-                raised.append(exc)
-
-        thread = threading.Thread(target=first_write)
-        thread.start()
-        thread.join()
-        assert isinstance(raised[0], StoreUnavailable), raised
-        assert raised[0].details["reason"] == "file_replaced"
+        _refused_in_a_new_thread(lambda: table(store, "after"))
     (rescued,) = tmp_path.glob("rollbridge.db.rescued-*")
     with SQLiteStore(rescued) as copy:
         assert [t.id for t in copy.tables()] == ["kept"]
+
+
+def _refused_in_a_new_thread(use: Callable[[], object]) -> None:
+    """``use`` the store from a thread that has no connection yet (as the writer's
+    first commit after a start): refused as a replaced file."""
+    raised: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            use()
+        except BaseException as exc:
+            raised.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    assert raised and isinstance(raised[0], StoreUnavailable), raised
+    assert raised[0].details["reason"] == "file_replaced"

@@ -32,16 +32,8 @@ def _files(folder: Path) -> dict[str, str]:
 @pytest.mark.parametrize("commit", VERSIONS)
 def test_an_old_file_moves_to_redis_as_it_is(commit, tmp_path, redis_factory):
     old = old_file(commit, tmp_path / "old")
-    with sqlite3.connect(old.path) as conn:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-    before = _files(old.path.parent)
     redis = redis_factory()
-    status, out, err = _run("migrate", "--from", str(old.path), "--to", redis.url)
-    assert status == 0, err
-    assert out.count("checksum ok") == len(old.tables), out
-    assert _files(old.path.parent) == before  # only read: not migrated in place
-    with sqlite3.connect(old.path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == version
+    _migrates_reading_only(old, redis.url)
     target = RedisStore(redis.url)
     try:
         for ruleset, meta in old.tables.items():
@@ -72,14 +64,7 @@ def test_an_old_file_in_wal_mode_is_read_from_a_copy(commit, tmp_path, redis_fac
         assert conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
         version = conn.execute("PRAGMA user_version").fetchone()[0]
     assert version < SCHEMA_VERSION
-    before = _files(old.path.parent)
-    redis = redis_factory()
-    status, out, err = _run("migrate", "--from", str(old.path), "--to", redis.url)
-    assert status == 0, err
-    assert out.count("checksum ok") == len(old.tables), out
-    assert _files(old.path.parent) == before  # only read: not migrated in place
-    with sqlite3.connect(old.path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == version
+    _migrates_reading_only(old, redis_factory().url)
 
 
 def test_a_failed_upgrade_of_the_copy_leaves_no_copy_behind(tmp_path, monkeypatch):
@@ -102,3 +87,17 @@ def test_a_failed_upgrade_of_the_copy_leaves_no_copy_behind(tmp_path, monkeypatc
         SQLiteSource(old.path)
     assert list(scratch.iterdir()) == [], failed.value
     assert _files(old.path.parent) == before
+
+
+def _migrates_reading_only(old, url: str) -> None:
+    """``rollbridge migrate`` moves every table of ``old`` to the Redis at ``url``,
+    checksums matching, and only reads the file: its folder and schema unchanged."""
+    with sqlite3.connect(old.path) as conn:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    before = _files(old.path.parent)
+    status, out, err = _run("migrate", "--from", str(old.path), "--to", url)
+    assert status == 0, err
+    assert out.count("checksum ok") == len(old.tables), out
+    assert _files(old.path.parent) == before  # only read: not migrated in place
+    with sqlite3.connect(old.path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == version
