@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 
 from rollbridge.exceptions import StoreUnavailable
+from rollbridge.server.throttle import Throttle
 
 __all__ = ["REMIND_EVERY", "StoreHealth"]
 
@@ -47,7 +48,8 @@ class StoreHealth:
         self.failing: StoreUnavailable | None = None
         self._reason: object = None
         self._since = 0.0
-        self._said = 0.0
+        #: The reminders while an outage lasts: one line per ``remind_every``.
+        self._remind = Throttle(remind_every, clock)
         #: Requests refused since the outage began.
         self.refused = 0
         #: A commit failed in this outage (not only reads): only a commit ends it.
@@ -64,14 +66,15 @@ class StoreHealth:
             if self.failing is None or reason != self._reason:
                 if self.failing is None:
                     self._since, self.refused = now, requests
-                self.failing, self._reason, self._said = error, reason, now
+                self.failing, self._reason = error, reason
+                self._remind = Throttle(self.remind_every, self._clock)
+                self._remind.allow()  # this line: the next reminder after remind_every
                 line = (
                     "the store fails: %s. Changes are refused (clients get store_error) "
                     "until it works again; each one sent tries it"
                 )
                 args: tuple[object, ...] = (error,)
-            elif now - self._said >= self.remind_every:
-                self._said = now
+            elif self._remind.allow() is not None:
                 line = "the store still fails, for %.0f s now (%d request(s) refused): %s"
                 args = (now - self._since, self.refused, error)
             else:
