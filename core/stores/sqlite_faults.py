@@ -16,7 +16,10 @@ SQLite goes on writing to a file that was removed or replaced under it, through
 the descriptor it holds: every commit after that would be acknowledged and then
 lost with the process. :class:`FileIdentity` remembers which file the store opened
 (and its ``-wal``) and :meth:`FileIdentity.check` refuses a write once the path
-names another file, or none.
+names another file, or none. It also notices a ``-shm`` (the ``-wal``'s index,
+where two writers' lock is taken) removed or replaced, which it cannot refuse to
+its good (docs/operations.md, "A removed -shm"): it logs one WARNING saying to
+restart the server before any other program opens the database.
 """
 
 from __future__ import annotations
@@ -102,14 +105,17 @@ class FileIdentity:
     """Which files a store opened: its database file and ``-wal``, as they are now
     (call once the file is open in WAL mode)."""
 
-    __slots__ = ("known", "mode", "path", "rescued", "tried")
+    __slots__ = ("index", "known", "mode", "path", "rescued", "tried")
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        # SQLite names the -wal after the file a symlinked path leads to
+        # SQLite names the -wal and -shm after the file a symlinked path leads to
         real = path.resolve()
         wal = real.with_name(real.name + "-wal")
         self.known = [(p, i) for p in (path, wal) if (i := _identity(p)) is not None]
+        shm = real.with_name(real.name + "-shm")
+        #: The -shm as opened, until a write finds it gone (and says so, once).
+        self.index = None if (found := _identity(shm)) is None else (shm, found)
         #: The database file's permissions, which its rescued copy gets too.
         self.mode = _mode(path)
         #: Where :meth:`check` copied the database it found gone (once per loss).
@@ -125,9 +131,17 @@ class FileIdentity:
             time, the database as ``conn`` still sees it (everything committed, the
             file's descriptors being still open) is copied beside the path, and the
             error names the copy."""
-        if self.same():
-            return
-        raise self.refused(conn)
+        if not self.same():
+            raise self.refused(conn)
+        if self.index is not None and _identity(self.index[0]) != self.index[1]:
+            log.warning(
+                "%s (the -wal's index) was removed or replaced while the server has the "
+                "database open: restart the server before any other program (a "
+                "rollbridge table or admin-token command) opens the database, or its "
+                "changes and this server's write over each other",
+                self.index[0],
+            )
+            self.index = None
 
     def same(self) -> bool:
         """Whether the path (and its ``-wal``) still names the files opened."""

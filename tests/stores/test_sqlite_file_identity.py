@@ -169,3 +169,24 @@ def _refused_in_a_new_thread(use: Callable[[], object]) -> None:
     thread.join()
     assert raised and isinstance(raised[0], StoreUnavailable), raised
     assert raised[0].details["reason"] == "file_replaced"
+
+
+def test_a_removed_shm_is_told_once_and_loses_nothing(tmp_path: Path, caplog) -> None:
+    """The -shm (the -wal's index, where writers' locks are taken) removed under an
+    open store: writes go on — refusing them would not save another program's
+    changes, the store's close checkpointing with its own index anyway
+    (docs/operations.md, "A removed -shm") — and the operator is told once to
+    restart before anything else opens the file. Nothing written is lost."""
+    db = tmp_path / "rollbridge.db"
+    with SQLiteStore(db) as store:
+        table(store, "before")
+        Path(f"{db}-shm").unlink()
+        with caplog.at_level("WARNING", logger="rollbridge.store"):
+            table(store, "after")
+            table(store, "later")
+        told = [r.getMessage() for r in caplog.records if r.name == "rollbridge.store"]
+        assert len(told) == 1, told
+        assert f"{db}-shm (the -wal's index) was removed" in told[0]
+        assert "restart the server before any other program" in told[0]
+    with SQLiteStore(db) as store:
+        assert sorted(t.id for t in store.tables()) == ["after", "before", "later"]
