@@ -48,7 +48,8 @@ def _admin_token(args: argparse.Namespace) -> int:
     from rollbridge.tokens import new_admin_token
 
     locale = default_locale()
-    with open_store(args) as store:  # the store loads only when used
+    # the store loads only when used; only making a token makes a database file
+    with open_store(args, create=not (args.revoke or args.list)) as store:
         if args.revoke:
             if not store.revoke_admin_token(args.revoke):
                 raise NotFound(NO_SUCH(id=repr(args.revoke)), details={"id": args.revoke})

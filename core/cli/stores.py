@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rollbridge.exceptions import StoreError
+from rollbridge.exceptions import NotFound, StoreError
 from rollbridge.paths import DB_ENV
 from rollbridge.stores.base import DEFAULT_RETAIN
 from rollbridge.text import Messages
@@ -48,6 +48,12 @@ UNSAFE = say(
     "or start with --redis-unsafe if losing them is acceptable",
 )
 BOTH = say("cli.store.both", "give --db or --redis, not both")
+# Translators: {path} is a file name, {env} the environment variable ROLLBRIDGE_DB.
+MISSING = say(
+    "cli.store.missing",
+    "no database file {path}: check --db (or ${env}); rollbridge serve or rollbridge "
+    "table create makes one",
+)
 
 
 def add_store_options(parser: argparse.ArgumentParser, *, serving: bool = False) -> None:
@@ -72,11 +78,19 @@ def add_store_options(parser: argparse.ArgumentParser, *, serving: bool = False)
         )
 
 
-def open_store(args: argparse.Namespace, *, retain: int = DEFAULT_RETAIN) -> Any:
+def open_store(
+    args: argparse.Namespace, *, retain: int = DEFAULT_RETAIN, create: bool = True
+) -> Any:
     """The store the options name (SQLite by default).
 
+    :param create: make the SQLite file if there is none (``serve``, ``table
+        create``, making an admin token). A command that only reads or changes what
+        a database holds passes False: a mistyped ``--db`` is then an error naming
+        the file, not an empty database made there ("no tables").
     :raises InvalidRequest: both ``--db`` and ``--redis`` (:func:`redis_url`).
     :raises StoreError: the store cannot be opened.
+    :raises NotFound: ``create`` is False and there is no such file (code
+        ``no_database``, as ``migrate`` says it).
     """
     url = redis_url(args)
     if url:
@@ -86,7 +100,11 @@ def open_store(args: argparse.Namespace, *, retain: int = DEFAULT_RETAIN) -> Any
     from rollbridge.paths import default_db_path
     from rollbridge.stores.sqlite import SQLiteStore
 
-    return SQLiteStore(args.db or default_db_path(), retain=retain)
+    path = args.db or default_db_path()
+    if not create and not Path(path).exists():
+        raise NotFound(MISSING(path=str(path), env=DB_ENV), code="no_database",
+                       details={"path": str(path)})  # fmt: skip
+    return SQLiteStore(path, retain=retain)
 
 
 def redis_url(args: argparse.Namespace) -> str | None:

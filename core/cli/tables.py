@@ -82,8 +82,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     _add_stats(actions)
 
 
-def _store(args: argparse.Namespace) -> Any:
-    return open_store(args)  # the store loads only when used
+def _store(args: argparse.Namespace, *, create: bool = False) -> Any:
+    """The store of ``args``; only ``table create`` makes a database file."""
+    return open_store(args, create=create)  # the store loads only when used
 
 
 def _create(args: argparse.Namespace) -> int:
@@ -91,7 +92,7 @@ def _create(args: argparse.Namespace) -> int:
 
     host = offline_host()
     settings = table_settings(args.settings, host.ruleset(args.ruleset))  # before the store
-    store = _store(args)
+    store = _store(args, create=True)
     try:
         info, tokens = TableService(store, host).create_table(
             args.name, args.ruleset, settings=settings
@@ -203,7 +204,7 @@ def _read_log(args: argparse.Namespace, since: int = 0) -> Any:
     from rollbridge.export import read_log
     from rollbridge.host import PluginHost
 
-    store = open_store(args, retain=max(1, args.retain))
+    store = open_store(args, retain=max(1, args.retain), create=False)
     try:
         return read_log(store, args.table, PluginHost().rulesets, since)
     finally:

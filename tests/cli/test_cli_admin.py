@@ -56,5 +56,6 @@ def test_json_shows_the_new_token_once(tmp_path, capsys):
 
 def test_texts_in_the_environments_language(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("LANGUAGE", "de")
+    SQLiteStore(tmp_path / "r.db").close()
     code, out, _ = run(capsys, "admin-token", "--db", str(tmp_path / "r.db"), "--list")
     assert code == 0 and out != "no admin tokens\n" and out.strip()

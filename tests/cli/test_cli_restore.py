@@ -202,7 +202,8 @@ def test_every_command_runs_without_fcntl(tmp_path):
         f"assert lock_database({str(tmp_path / 'x.db')!r}) is None\n"
         f"assert hold_unserved({str(tmp_path / 'x.db')!r}) is None\n"
         "from rollbridge.cli import main\n"
-        f"sys.exit(main(['table', 'list', '--db', {str(tmp_path / 'x.db')!r}]))\n"
+        f"sys.exit(main(['table', 'create', '--ruleset', 'sr2', '--name', 'T', '--db', "
+        f"{str(tmp_path / 'x.db')!r}]))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -194,6 +194,38 @@ def test_both_options_at_once_are_refused(capsys, tmp_path):
     assert not (tmp_path / "t.db").exists()
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("table", "list"),
+        ("table", "tokens", "t"),
+        ("table", "delete", "t"),
+        ("table", "export", "t", "--as", "gm", "--format", "jsonl"),
+        ("table", "stats", "t"),
+        ("admin-token", "--list"),
+        ("admin-token", "--revoke", "a1"),
+    ],
+)
+def test_a_mistyped_db_is_named_not_made(capsys, tmp_path, argv):
+    """Before, ``table list --db rollbrige.db`` made an empty database there and said
+    "no tables" — an operator's tables seemingly gone, and a stray file left."""
+    typo = tmp_path / "rollbrige.db"
+    code, out, err = run(capsys, *argv, "--db", str(typo))
+    assert (code, out) == (1, "")
+    assert err == (
+        f"rollbridge: error: no_database: no database file {typo}: check --db (or "
+        "$ROLLBRIDGE_DB); rollbridge serve or rollbridge table create makes one\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_what_makes_a_database_still_makes_one(capsys, tmp_path):
+    code, _out, err = run(capsys, "admin-token", "--db", str(tmp_path / "a.db"), "--json")
+    assert code == 0, err
+    assert create(capsys, tmp_path / "t.db", "{}")[0] == 0
+    assert run(capsys, "table", "list", "--db", str(tmp_path / "t.db"))[0] == 0
+
+
 def test_the_help_says_which_wins():
     for command in (("table", "list"), ("serve",), ("admin-token",)):
         text = " ".join(_subparser(*command).format_help().split())
