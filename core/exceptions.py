@@ -48,6 +48,7 @@ any of these changes nothing.
     │   └── EventTooLarge                event_too_large
     ├── StoreError                       store_error
     │   └── StoreUnavailable             store_error
+    ├── CannotListen                     cannot_listen
     └── InternalError                    internal
 
 Rulesets refuse an action the rules do not allow with :class:`RuleViolation`
@@ -62,6 +63,7 @@ from typing import Any, ClassVar
 __all__ = [
     "AuthenticationFailed",
     "Busy",
+    "CannotListen",
     "Conflict",
     "DiceLimitExceeded",
     "DiceScriptError",
@@ -415,6 +417,16 @@ class StoreUnavailable(StoreError):
 
     #: Commits of the batch that failed so written before the failure (the first ones).
     written = 0
+
+
+class CannotListen(RollbridgeError):
+    """The server cannot listen on the address and port it was given: another
+    program holds the port, the port needs privileges, or the address is not this
+    machine's (``details``: ``host``, ``port``, and ``errno`` where the system gave
+    one). Raised by :meth:`rollbridge.server.app.Server.start`, before it takes any
+    client; ``rollbridge serve`` says it in one line and exits 1."""
+
+    code = "cannot_listen"
 
 
 class InternalError(RollbridgeError):

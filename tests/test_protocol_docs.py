@@ -34,6 +34,7 @@ NOT_SENT = {
     "duplicate_registration": "loading plugins, at start-up",
     "plugin_load_failed": "loading plugins, at start-up",
     "plugin_error": "a plugin's declarations, checked at load; at run time a client gets internal",
+    "cannot_listen": "serve's start, before any client (docs/operations.md)",
 }
 
 

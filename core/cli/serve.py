@@ -12,6 +12,7 @@ import argparse
 import logging
 import os
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
@@ -216,15 +217,19 @@ def _serve_store(args: argparse.Namespace, store: Store) -> int:
         server = ClusterServer(store, host, redis_url=url, lease_ms=lease, **options)
     else:
         server = Server(store, host, **options)
-    sys.stdout.write(
-        f"rollbridge serving {len(store.tables())} table(s) on ws://{args.host}:{args.port}/ "
-        f"(db {db}); Ctrl-C stops\n"
-    )
-    sys.stdout.write(_web_lines(store.tables(), args.host, args.port))
-    sys.stdout.flush()
+
+    def listening() -> None:  # said once the port is taken, not before
+        tables = store.tables()
+        sys.stdout.write(
+            f"rollbridge serving {len(tables)} table(s) on ws://{args.host}:{args.port}/ "
+            f"(db {db}); Ctrl-C stops\n"
+        )
+        sys.stdout.write(_web_lines(tables, args.host, args.port))
+        sys.stdout.flush()
+
     import asyncio
 
-    asyncio.run(_run(server))
+    asyncio.run(_run(server, listening))
     sys.stdout.write("rollbridge stopped\n")
     return 0
 
@@ -240,7 +245,7 @@ def _web_lines(tables: list[TableInfo], address: str, port: int) -> str:
     return "".join(lines)
 
 
-async def _run(server: Server) -> None:
+async def _run(server: Server, listening: Callable[[], None]) -> None:
     import asyncio
     import signal
 
@@ -248,4 +253,4 @@ async def _run(server: Server) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    await server.serve_forever(stop)
+    await server.serve_forever(stop, listening)

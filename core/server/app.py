@@ -58,6 +58,7 @@ from rollbridge.server.limits import (
     TOKEN_CHECK_INTERVAL,
     Limits,
 )
+from rollbridge.server.listen import cannot_listen
 from rollbridge.server.logs import log_refusal
 from rollbridge.server.metrics import ServerMetrics
 from rollbridge.server.outbox import Outbox
@@ -192,19 +193,22 @@ class Server:
         )  # fmt: skip
         self.writer.observe = self.metrics.committed
         self._reader = ThreadPoolExecutor(READER_THREADS, thread_name_prefix="rollbridge-reader")
-        self._server = await serve(
-            self._handle,
-            self.address,
-            self.requested_port,
-            max_size=MAX_FRAME,
-            max_queue=8,
-            write_limit=32 * 1024,
-            compression=self.compression,
-            process_request=self.http.process_request,
-            ping_interval=self.ping_interval,
-            ping_timeout=self.ping_interval,
-            close_timeout=self.limits.close_timeout,
-        )
+        try:
+            self._server = await serve(
+                self._handle,
+                self.address,
+                self.requested_port,
+                max_size=MAX_FRAME,
+                max_queue=8,
+                write_limit=32 * 1024,
+                compression=self.compression,
+                process_request=self.http.process_request,
+                ping_interval=self.ping_interval,
+                ping_timeout=self.ping_interval,
+                close_timeout=self.limits.close_timeout,
+            )
+        except OSError as exc:  # the port taken, privileged, or not this machine's
+            raise cannot_listen(exc, self.address, self.requested_port) from None
         if self.collector is not None:
             self.collector.start()
         if self.token_check_interval is not None:
@@ -257,10 +261,18 @@ class Server:
             self._reader = None
         self.store.close()
 
-    async def serve_forever(self, stop: asyncio.Event) -> None:
-        """Run until ``stop`` is set (by a signal handler), then shut down cleanly."""
-        await self.start()
+    async def serve_forever(
+        self, stop: asyncio.Event, listening: Callable[[], None] | None = None
+    ) -> None:
+        """Run until ``stop`` is set (by a signal handler), then shut down cleanly
+        (also when :meth:`start` fails: the writer and the store are closed).
+
+        :param listening: called once the port is listened on.
+        :raises CannotListen: the port cannot be listened on."""
         try:
+            await self.start()
+            if listening is not None:
+                listening()
             await stop.wait()
         finally:
             await self.stop()

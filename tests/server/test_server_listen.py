@@ -1,0 +1,112 @@
+"""A server that cannot listen says why in one line (:mod:`rollbridge.server.listen`).
+
+Before, ``rollbridge serve`` on a port another program held printed "rollbridge serving
+… on ws://…" and then a Python traceback ending in ``OSError: [Errno 98]``."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import os
+import socket
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from rollbridge.exceptions import CannotListen, StoreError
+from rollbridge.host import PluginHost
+from rollbridge.server.app import Server
+from rollbridge.server.listen import cannot_listen
+from rollbridge.stores.sqlite import SQLiteStore
+from tests.server.test_server_lifecycle import free_port
+
+ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1", "LANGUAGE": "en"}
+
+
+def serve(tmp_path, *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rollbridge", "serve", "--db", str(tmp_path / "r.db"), *argv],
+        capture_output=True, text=True, timeout=60, env=ENV,
+    )  # fmt: skip
+
+
+def refused(done: subprocess.CompletedProcess[str]) -> str:
+    """The one line ``serve`` said, having said nothing of serving."""
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "serving" not in done.stdout, done.stdout
+    return done.stderr
+
+
+def test_a_port_another_program_holds(tmp_path):
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        said = refused(serve(tmp_path, "--host", "127.0.0.1", "--port", str(port)))
+    assert said == (
+        f"rollbridge: error: cannot_listen: cannot listen on 127.0.0.1:{port}: another "
+        "program already uses the port (another rollbridge serve?): stop it, or give "
+        "another --port\n"
+    )
+
+
+def test_an_address_that_is_not_this_machines(tmp_path):
+    # 192.0.2.1: TEST-NET-1 (RFC 5737), never a local address
+    said = refused(serve(tmp_path, "--host", "192.0.2.1", "--port", str(free_port())))
+    assert said.startswith("rollbridge: error: cannot_listen: cannot listen on 192.0.2.1:")
+    assert "this machine has no such address: give --host 127.0.0.1" in said
+
+
+def test_the_reasons_in_german(tmp_path):
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "rollbridge", "serve", "--db", str(tmp_path / "r.db"),
+             "--host", "127.0.0.1", "--port", str(port)],
+            capture_output=True, text=True, timeout=60, env={**ENV, "LANGUAGE": "de"},
+        )  # fmt: skip
+    said = refused(done)
+    assert said.startswith("rollbridge: error: cannot_listen: ") and f"127.0.0.1:{port}" in said
+    assert "another program" not in said and "--port" in said
+
+
+@pytest.mark.parametrize(
+    ("exc", "host", "reason", "details"),
+    [
+        (OSError(errno.EACCES, "Permission denied"), "0.0.0.0",
+         "permission denied (a port below 1024 needs privileges)",
+         {"host": "0.0.0.0", "port": 80, "errno": "EACCES"}),
+        (socket.gaierror(socket.EAI_NONAME, "Name or service not known"), "nosuch.invalid",
+         "the host name is not known", {"host": "nosuch.invalid", "port": 80}),
+        (OSError(errno.EADDRNOTAVAIL, "Cannot assign"), "::5",
+         "this machine has no such address", {"host": "::5", "port": 80, "errno": "EADDRNOTAVAIL"}),
+        (OSError(errno.EMFILE, "Too many open files"), "127.0.0.1",
+         "Too many open files", {"host": "127.0.0.1", "port": 80, "errno": "EMFILE"}),
+    ],
+)  # fmt: skip
+def test_each_reason(exc, host, reason, details):
+    error = cannot_listen(exc, host, 80)
+    assert error.code == "cannot_listen" and error.details == details
+    where = "[::5]:80" if host == "::5" else f"{host}:80"
+    assert str(error).startswith(f"cannot listen on {where}: {reason}"), str(error)
+
+
+async def test_a_server_that_cannot_listen_leaves_no_thread_and_closes_its_store(tmp_path):
+    store = SQLiteStore(tmp_path / "r.db")
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        server = Server(store, PluginHost(), address="127.0.0.1", port=held.getsockname()[1])
+        called = []
+        with pytest.raises(CannotListen):
+            await server.serve_forever(asyncio.Event(), lambda: called.append(True))
+    assert called == []  # "listening" is never said
+    # the commit writer and the store's readers ended
+    assert [t.name for t in threading.enumerate() if t.name.startswith("rollbridge")] == []
+    with pytest.raises(StoreError):
+        store.tables()  # closed
