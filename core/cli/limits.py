@@ -13,9 +13,9 @@ __all__ = ["add_limit_options", "limits_from"]
 _DEFAULTS = Limits()
 
 
-def _number(kind: type, offable: bool) -> object:
+def _number(kind: type, offable: bool, least: int = 0) -> object:
     """An argparse type: a finite number of ``kind``, ≥ 0 where 0 means no limit
-    (``offable``), else > 0."""
+    (``offable``), else > 0 — and at least ``least``, if given."""
 
     def parse(text: str) -> int | float | None:
         try:
@@ -23,8 +23,10 @@ def _number(kind: type, offable: bool) -> object:
         except ValueError:
             value = -1
         if not math.isfinite(value) or value < 0 or (value == 0 and not offable):
-            least = "at least 0" if offable else "above 0"
-            raise argparse.ArgumentTypeError(f"expected a number {least}, not {text!r}")
+            floor = "at least 0" if offable else "above 0"
+            raise argparse.ArgumentTypeError(f"expected a number {floor}, not {text!r}")
+        if value < least:
+            raise argparse.ArgumentTypeError(f"expected at least {least}, not {text!r}")
         return value or None
 
     return parse
@@ -33,6 +35,11 @@ def _number(kind: type, offable: bool) -> object:
 #: The limits that cannot be turned off (every event has a size; a close and a
 #: shutdown always end).
 _ALWAYS = frozenset({"max_event_bytes", "close_timeout", "drain_timeout"})
+
+#: Limits below which the server would refuse ordinary play: an sr2 attack's event
+#: is about 3 KiB packed, so a mistyped ``--max-event-size 10`` (meant as KiB?)
+#: would refuse every request.
+_LEAST = {"max_event_bytes": 4096}
 
 
 def _shown(value: object) -> str:
@@ -60,7 +67,8 @@ def add_limit_options(serve: argparse.ArgumentParser) -> None:
         ("--rate-per-table", "rate_per_table", float,
          "requests per second at one table, all clients together (error rate_limited)"),
         ("--max-event-size", "max_event_bytes", int,
-         "bytes of the largest event one request may make (error event_too_large)"),
+         "bytes of the largest event one request may make, at least 4096 (error "
+         "event_too_large)"),
         ("--max-actors", "max_actors", int,
          "actors one table holds (error limit_exceeded)"),
         ("--close-timeout", "close_timeout", float,
@@ -73,7 +81,7 @@ def add_limit_options(serve: argparse.ArgumentParser) -> None:
         group.add_argument(
             flag,
             dest=f"limit_{field}",
-            type=_number(kind, offable=field not in _ALWAYS),
+            type=_number(kind, offable=field not in _ALWAYS, least=_LEAST.get(field, 0)),
             default=default,
             metavar="N",
             help=f"{text} (default {_shown(default)})",

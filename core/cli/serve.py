@@ -46,7 +46,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add ``serve``."""
     serve = commands.add_parser("serve", help="run the live WebSocket server")
     serve.add_argument("--host", default=DEFAULT_HOST, help="interface (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (default 8765)")
+    serve.add_argument(
+        "--port", type=_port, default=DEFAULT_PORT, help="port (default 8765; 0: any free one)"
+    )
     add_store_options(serve, serving=True)
     serve.add_argument(
         "--retain",
@@ -87,6 +89,16 @@ def _positive(text: str) -> int:
         value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, not {text!r}")
     return value
 
 
@@ -187,19 +199,6 @@ def _serve_store(args: argparse.Namespace, store: Store) -> int:
     db = store_name(store)
     host = PluginHost()
     fresh = not store.tables()
-    if fresh and not args.no_demo:
-        demo = create_demo_table(store, host)
-        if demo is not None:
-            table_id, tokens = demo
-            url = join_url(args.host, args.port, table_id)
-            web = web_url(args.host, args.port, table_id)
-            sys.stdout.write(
-                "A demo table was created (shown once; keep the tokens):\n"
-                f"  table    {table_id}\n  url      {url}\n"
-                + "".join(f"  {role:<8} {token}\n" for role, token in tokens.items())
-                + f"Join it:  rollbridge connect {url} --token {tokens['gm']}\n"
-                + f"Or open   {web}  and paste a token, or share {web}#token=TOKEN\n"
-            )
     options = {
         "address": args.host,
         "port": args.port,
@@ -218,13 +217,19 @@ def _serve_store(args: argparse.Namespace, store: Store) -> int:
     else:
         server = Server(store, host, **options)
 
-    def listening() -> None:  # said once the port is taken, not before
+    def listening() -> None:  # once the port is held (--port 0: the one given), not before
+        port = server.port
+        # made only now: a server that cannot listen leaves no demo table whose
+        # tokens nobody saw (no client is served before this returns)
+        demo = create_demo_table(store, host) if fresh and not args.no_demo else None
+        if demo is not None:
+            sys.stdout.write(_demo_lines(*demo, args.host, port))
         tables = store.tables()
         sys.stdout.write(
-            f"rollbridge serving {len(tables)} table(s) on ws://{args.host}:{args.port}/ "
+            f"rollbridge serving {len(tables)} table(s) on ws://{args.host}:{port}/ "
             f"(db {db}); Ctrl-C stops\n"
         )
-        sys.stdout.write(_web_lines(tables, args.host, args.port))
+        sys.stdout.write(_web_lines(tables, args.host, port))
         sys.stdout.flush()
 
     import asyncio
@@ -232,6 +237,19 @@ def _serve_store(args: argparse.Namespace, store: Store) -> int:
     asyncio.run(_run(server, listening))
     sys.stdout.write("rollbridge stopped\n")
     return 0
+
+
+def _demo_lines(table_id: str, tokens: dict[str, str], address: str, port: int) -> str:
+    """How to join the demo table just made (its tokens are shown this once)."""
+    url = join_url(address, port, table_id)
+    web = web_url(address, port, table_id)
+    return (
+        "A demo table was created (shown once; keep the tokens):\n"
+        f"  table    {table_id}\n  url      {url}\n"
+        + "".join(f"  {role:<8} {token}\n" for role, token in tokens.items())
+        + f"Join it:  rollbridge connect {url} --token {tokens['gm']}\n"
+        + f"Or open   {web}  and paste a token, or share {web}#token=TOKEN\n"
+    )
 
 
 def _web_lines(tables: list[TableInfo], address: str, port: int) -> str:

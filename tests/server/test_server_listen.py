@@ -110,3 +110,52 @@ async def test_a_server_that_cannot_listen_leaves_no_thread_and_closes_its_store
     assert [t.name for t in threading.enumerate() if t.name.startswith("rollbridge")] == []
     with pytest.raises(StoreError):
         store.tables()  # closed
+
+
+def test_a_first_start_that_cannot_listen_makes_no_demo_table(tmp_path):
+    """Before, the demo table was made (its tokens printed once) and then the start
+    failed; the next start, finding a table, made none: a demo nobody could join."""
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        refused(serve(tmp_path, "--host", "127.0.0.1", "--port", str(held.getsockname()[1])))
+    with SQLiteStore(tmp_path / "r.db") as store:
+        assert store.tables() == []
+
+
+def test_port_0_serves_on_a_free_port_and_says_which(tmp_path):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rollbridge", "serve", "--db", str(tmp_path / "r.db"),
+         "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=ENV,
+    )  # fmt: skip
+    try:
+        lines = []
+        while not lines or "serving" not in lines[-1]:
+            line = process.stdout.readline()
+            assert line, lines
+            lines.append(line)
+        port = int(lines[-1].split("ws://127.0.0.1:")[1].split("/")[0])
+        assert port != 0
+        assert any(f"url      ws://127.0.0.1:{port}/tables/demo-sr2-" in line for line in lines)
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()  # it is that one
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (("--port", "-1"), "argument --port: expected a port from 0 to 65535, not '-1'"),
+        (("--port", "70000"), "argument --port: expected a port from 0 to 65535, not '70000'"),
+        (("--max-event-size", "10"), "argument --max-event-size: expected at least 4096, not '10'"),
+    ],
+)
+def test_options_no_server_could_serve_with(tmp_path, argv, said):
+    """``--port 70000`` was an OverflowError's traceback; ``--max-event-size 10`` a
+    server that refused every request (``event_too_large``)."""
+    done = serve(tmp_path, *argv)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert said in done.stderr
+    assert not (tmp_path / "r.db").exists()
