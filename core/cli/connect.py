@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from urllib.parse import urlparse
+from urllib.parse import parse_qs, unquote, urlparse
 
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.exceptions import InvalidRequest
@@ -23,7 +23,15 @@ __all__ = ["add_parsers"]
 
 say = Messages("rollbridge")
 # Translators: {scheme} is the URL's scheme as given, quoted.
-SCHEME = say("cli.connect.scheme", "the URL must start with ws:// or wss://, not {scheme}://")
+SCHEME = say(
+    "cli.connect.scheme",
+    "the URL must start with ws:// or wss:// (or the web view's http:// or https://), not {scheme}",
+)
+# Translators: {url} is what was given, quoted.
+NO_SCHEME = say(
+    "cli.connect.no_scheme",
+    "give the whole URL, as serve prints it: ws://HOST:PORT/tables/ID (given: {url})",
+)
 NO_TABLE = say("cli.connect.no_table", "no table: use a URL ending in /tables/ID or give --table")
 NO_TOKEN = say(
     "cli.connect.no_token", "give the table's join token with --token or ROLLBRIDGE_TOKEN"
@@ -33,7 +41,11 @@ NO_TOKEN = say(
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add ``connect``."""
     parser = commands.add_parser("connect", help="join a table from the terminal and watch it live")
-    parser.add_argument("url", help="ws://HOST:PORT/tables/TABLE (as `serve` prints it)")
+    parser.add_argument(
+        "url",
+        help="ws://HOST:PORT/tables/TABLE (as `serve` prints it); a web view's "
+        "http(s):// address, or its share link with #token=…, does too",
+    )
     parser.add_argument(
         "--token",
         help="a join token of the table (or set ROLLBRIDGE_TOKEN, which other users of "
@@ -45,21 +57,35 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_connect)
 
 
-def _table_from(url: str, table: str | None) -> tuple[str, str]:
+#: The web view's address of a table is its WebSocket address too (one port, one path).
+_WEB_SCHEMES = {"http": "ws", "https": "wss"}
+
+
+def _table_from(url: str, table: str | None) -> tuple[str, str, str | None]:
+    """The WebSocket URL to connect to (a web view's ``http(s)://`` one turned into
+    ``ws(s)://``), the table's id (``--table``, else the URL's ``/tables/ID``) and the
+    token a web view's share link carries (``#token=…``), if any."""
+    if "://" not in url:
+        raise InvalidRequest(NO_SCHEME(url=repr(url)))
     parsed = urlparse(url)
+    shared = parse_qs(parsed.fragment).get("token", [None])[0]
+    if parsed.scheme in _WEB_SCHEMES:
+        parsed = parsed._replace(scheme=_WEB_SCHEMES[parsed.scheme])
+    parsed = parsed._replace(fragment="")  # the token goes in the hello, not the URL
+    url = parsed.geturl()
     if parsed.scheme not in ("ws", "wss"):
-        raise InvalidRequest(SCHEME(scheme=repr(parsed.scheme)))
+        raise InvalidRequest(SCHEME(scheme=repr(parsed.scheme + "://")))
     parts = [p for p in parsed.path.split("/") if p]
     if table is None and len(parts) >= 2 and parts[-2] == "tables":
-        table = parts[-1]
+        table = unquote(parts[-1])  # the web view's address quotes it
     if not table:
         raise InvalidRequest(NO_TABLE())
-    return url, table
+    return url, table, shared
 
 
 def _connect(args: argparse.Namespace) -> int:
-    url, table = _table_from(args.url, args.table)
-    token = args.token or os.environ.get("ROLLBRIDGE_TOKEN")
+    url, table, shared = _table_from(args.url, args.table)
+    token = args.token or os.environ.get("ROLLBRIDGE_TOKEN") or shared
     if not token:
         raise InvalidRequest(NO_TOKEN())
     from rollbridge.cli.terminal import run  # websockets and asyncio load only here

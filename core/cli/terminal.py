@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shlex
+import ssl
 import sys
 import threading
 import uuid
@@ -73,6 +74,12 @@ NOT_KEY_VALUE = say("cli.terminal.key_value", "do: {part} is not key=value")
 # Translators: {command} is what was typed, quoted; "help" is the command word.
 UNKNOWN_COMMAND = say("cli.terminal.unknown", "unknown command {command}; type help")
 CANNOT_CONNECT = say("cli.terminal.cannot_connect", "cannot connect to {url}: {problem}")
+# Translators: {problem} is the system's words (ConnectionResetError, an SSL error).
+NOT_TLS = say(
+    "cli.terminal.not_tls",
+    "{problem}; rollbridge serve itself speaks plain ws://: wss:// needs a TLS proxy in "
+    "front of it",
+)
 # Translators: {code} is the server's error code; {message} its message.
 REFUSED = say("cli.terminal.refused", "{code}: {message}")
 # Translators: {role} is gm, player or observer; {seq} the table's event number.
@@ -207,7 +214,10 @@ async def _session(url: str, table: str, token: str, binary: bool, locale: str) 
     try:
         connection = await connect(url, max_size=2**20, open_timeout=10)
     except Exception as exc:
-        raise InvalidRequest(CANNOT_CONNECT(url=url, problem=str(exc))) from None
+        problem: Any = str(exc) or type(exc).__name__  # ConnectionResetError() says nothing
+        if url.startswith("wss://") and isinstance(exc, (ConnectionError, ssl.SSLError)):
+            problem = NOT_TLS(problem=problem)
+        raise InvalidRequest(CANNOT_CONNECT(url=url, problem=problem)) from None
     prefix = uuid.uuid4().hex[:8]
     counter = 0
     waiting: set[Any] = set()

@@ -161,8 +161,9 @@ def test_connects_own_errors_print_in_the_locale(capsys, environment):
         "rollbridge: error: invalid_request: zadejte přístupový token stolu pomocí --token "
         "nebo ROLLBRIDGE_TOKEN\n"
     )
-    code, _out, err = run(capsys, "connect", "http://x/tables/t", "--token", "t", "--locale", "ru")
-    assert "URL должен начинаться с ws:// или wss://, а не с 'http'://" in err
+    code, _out, err = run(capsys, "connect", "ftp://x/tables/t", "--token", "t", "--locale", "ru")
+    assert "URL должен начинаться с ws:// или wss:// (или с http:// или https:// " in err
+    assert "а не с 'ftp://'" in err
 
 
 def test_the_terminal_client_speaks_the_locale():

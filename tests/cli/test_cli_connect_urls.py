@@ -1,0 +1,80 @@
+"""``rollbridge connect`` takes the addresses a user has at hand: the ``ws://`` one
+``serve`` prints, the web view's ``http://`` one it prints beside it, and the share
+link ``…#token=…`` the web view makes. What it cannot use it says plainly: a URL
+without its scheme (before: "must start with ws:// or wss://, not ''://"), a
+``wss://`` to the plain server (before: "cannot connect to wss://…: " and nothing
+after the colon)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.server.test_server_lifecycle import cli, served_table
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    db = tmp_path_factory.mktemp("connect") / "c.db"
+    made, server, _url = served_table(db, "Urls")
+    try:
+        yield made, server.port
+    finally:
+        server.stop()
+
+
+def connect(*argv: str) -> tuple[int, str, str]:
+    done = cli("connect", *argv, db=None, check=False, input="quit\n")
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "http://127.0.0.1:{port}/tables/{table}",  # the web view's address
+        "ws://127.0.0.1:{port}/tables/{table}",
+    ],
+)
+def test_the_web_views_address_joins_as_the_websockets_does(table, address):
+    made, port = table
+    code, out, err = connect(address.format(port=port, table=made["table"]),
+                             "--token", made["tokens"]["player"])  # fmt: skip
+    assert code == 0, err
+    assert "joined Urls" in out and "as player" in out
+
+
+def test_a_share_link_carries_its_token(table, monkeypatch):
+    made, port = table
+    monkeypatch.delenv("ROLLBRIDGE_TOKEN", raising=False)
+    link = f"http://127.0.0.1:{port}/tables/{made['table']}#token={made['tokens']['observer']}"
+    code, out, err = connect(link)
+    assert code == 0, err
+    assert "as observer" in out
+    assert made["tokens"]["observer"] not in out  # the token is not echoed
+
+
+def test_a_token_given_wins_over_the_links(table):
+    made, port = table
+    link = f"http://127.0.0.1:{port}/tables/{made['table']}#token={made['tokens']['observer']}"
+    code, out, err = connect(link, "--token", made["tokens"]["gm"])
+    assert code == 0, err
+    assert "as gm" in out
+
+
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        ("127.0.0.1:{port}", "give the whole URL, as serve prints it: ws://HOST:PORT/tables/ID "
+         "(given: '127.0.0.1:{port}')"),
+        ("ftp://127.0.0.1:{port}/tables/t", "the URL must start with ws:// or wss:// (or the web "
+         "view's http:// or https://), not 'ftp://'"),
+        ("wss://127.0.0.1:{port}/tables/t", "cannot connect to wss://127.0.0.1:{port}/tables/t: "
+         "ConnectionResetError; rollbridge serve itself speaks plain ws://: wss:// needs a TLS "
+         "proxy in front of it"),
+    ],
+)  # fmt: skip
+def test_what_cannot_be_joined_is_said(table, address, said):
+    made, port = table
+    code, out, err = connect(address.format(port=port), "--token", made["tokens"]["gm"],
+                             "--table", "t")  # fmt: skip
+    assert code == 1 and out == ""
+    assert err == f"rollbridge: error: invalid_request: {said.format(port=port)}\n"
