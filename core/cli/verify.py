@@ -26,6 +26,8 @@ __all__ = ["add_parsers", "read_log", "render_report"]
 
 say = Messages("rollbridge")
 # Translators: {path} a file, {line} a line number, {error} the parser's message.
+# Translators: {path} is the log given; {problem} the system's words (in English).
+CANNOT_READ = say("cli.verify.cannot_read", "cannot read {path}: {problem}")
 UNREADABLE = say("cli.verify.unreadable", "{path}: line {line} is not JSON: {error}")
 TOO_DEEP = say("cli.verify.too_deep", "{path}: line {line} is JSON nested too deep to check")
 # Translators: a summary of `rollbridge verify`; the numbers are counts.
@@ -179,8 +181,14 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
 def _verify(args: argparse.Namespace) -> int:
     try:
         entries = read_log(args.log)
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
-        sys.stderr.write(f"rollbridge: error: {exc}\n")
+    except OSError as exc:  # missing, a folder, unreadable: the system's words, no errno
+        said = CANNOT_READ(path=str(args.log), problem=exc.strerror or str(exc))
+        sys.stderr.write(f"rollbridge: error: {said.render(args.locale)}\n")
+        return 2
+    except (ValueError, UnicodeDecodeError) as exc:
+        text = exc.args[0] if exc.args else None
+        said = text.render(args.locale) if hasattr(text, "render") else str(exc)
+        sys.stderr.write(f"rollbridge: error: {said}\n")
         return 2
     report = verify_events(entries)
     if args.json:

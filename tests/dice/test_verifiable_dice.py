@@ -368,6 +368,13 @@ def test_the_verify_command_reads_json_lines_and_exits_by_the_result(tmp_path, c
     junk.write_text("{not json\n")
     assert main(["verify", str(junk)]) == 2
     assert "line 1 is not JSON" in capsys.readouterr().err
+    for missing, why in ((tmp_path / "none.jsonl", "No such file or directory"),
+                         (tmp_path, "Is a directory")):  # fmt: skip
+        assert main(["verify", str(missing)]) == 2
+        said = capsys.readouterr().err  # before: "rollbridge: error: [Errno 2] No such file…"
+        assert said == f"rollbridge: error: cannot read {missing}: {why}\n"
+    assert main(["verify", str(junk), "--locale", "de"]) == 2  # the reader's words too
+    assert capsys.readouterr().err.startswith(f"rollbridge: error: {junk}: Zeile 1 ist kein JSON")
 
 
 def test_undoing_the_setting_reveals_and_redoing_it_commits_again():
