@@ -101,7 +101,7 @@ def open_store(
     from rollbridge.stores.sqlite import SQLiteStore
 
     path = args.db or default_db_path()
-    if not create and not Path(path).exists():
+    if not create and not Path(path).is_file():
         raise NotFound(MISSING(path=str(path), env=DB_ENV), code="no_database",
                        details={"path": str(path)})  # fmt: skip
     return SQLiteStore(path, retain=retain)

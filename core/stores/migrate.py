@@ -65,7 +65,7 @@ __all__ = [
 
 say = Messages("rollbridge")
 # Translators: {path} the SQLite file given to rollbridge migrate --from.
-NO_DATABASE = say("migrate.no_database", "{path} does not exist: nothing to migrate")
+NO_DATABASE = say("migrate.no_database", "no database file {path}: nothing to migrate")
 # Translators: {path} a file; {version} and {supported} schema version numbers.
 SCHEMA = say(
     "migrate.schema",

@@ -256,3 +256,17 @@ def _subparser(*names: str):
         action = next(a for a in parser._actions if a.dest.endswith("command"))
         parser = action.choices[name]
     return parser
+
+
+def test_a_folder_given_as_the_database_is_named(capsys, tmp_path):
+    """Before: ``table list`` said SQLite's "unable to open database file" as a
+    permission problem, and ``migrate`` that the folder "does not exist"."""
+    code, _out, err = run(capsys, "table", "list", "--db", str(tmp_path))
+    assert code == 1 and err.startswith(
+        f"rollbridge: error: no_database: no database file {tmp_path}:"
+    )
+    code, _out, err = run(capsys, "migrate", "--from", str(tmp_path), "--to", NOWHERE)
+    assert code == 1
+    assert (
+        err == f"rollbridge: error: no_database: no database file {tmp_path}: nothing to migrate\n"
+    )
