@@ -2,6 +2,8 @@
 
 ::
 
+    GET /                    a few lines saying what runs here and how to join a table
+                             (a browser pointed at the server's own address)
     GET /tables/ID           the table's web view (an HTML page; docs/web.md)
     GET /tables/ID/overlay   the stream overlay: transparent, the latest roll large
     GET /static/web/NAME     the view's own modules, stylesheets and words (WEB_FILES)
@@ -33,12 +35,26 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from rollbridge.server.web import respond
+from rollbridge.server.web import request_locale, respond
+from rollbridge.text import Messages
 
 if TYPE_CHECKING:
     from websockets.http11 import Request, Response
 
-__all__ = ["CLIENT_FILES", "CONTENT_TYPES", "WEB_FILES", "WebViewRoute", "page_policy"]
+__all__ = ["CLIENT_FILES", "CONTENT_TYPES", "HOME", "WEB_FILES", "WebViewRoute", "page_policy"]
+
+say = Messages("rollbridge")
+# Translators: the page a browser gets at the server's own address (http://HOST:PORT/),
+# plain text; keep the paths, the commands and ws:// / http:// as they are.
+HOME = say(
+    "web.home",
+    "rollbridge runs here.\n\n"
+    "To join a table, open its web view: this address followed by /tables/ and the "
+    "table's id. The GM has it: rollbridge serve prints it, and rollbridge table list "
+    "lists the tables.\n\n"
+    "In Foundry VTT, the rollbridge module's Server URL is that address of the table, "
+    "beginning with ws:// instead of http://.\n",
+)
 
 #: The view's files (in ``rollbridge/server/webui/``), by the name they are served as
 #: (``lang/LANG.json``: the pages' own words in each language).
@@ -131,7 +147,8 @@ class WebViewRoute:
             return False
         path = request.path.partition("?")[0]
         return (
-            path.startswith("/static/")
+            path in ("/", "/favicon.ico")
+            or path.startswith("/static/")
             or _TABLE_PAGE.match(path) is not None
             or _OVERLAY_PAGE.match(path) is not None
         )
@@ -141,6 +158,9 @@ class WebViewRoute:
         path = request.path.partition("?")[0]
         hosts = request.headers.get_all("Host")
         host = hosts[0] if len(hosts) == 1 else None
+        if path == "/":  # no table named, none listed: what runs here and how to join
+            return respond(200, HOME().render(request_locale(request)),
+                           X_Content_Type_Options="nosniff")  # fmt: skip
         if _OVERLAY_PAGE.match(path):
             return self._file("web", "overlay.html", host, framed=True)
         if _TABLE_PAGE.match(path):

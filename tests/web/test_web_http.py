@@ -133,6 +133,32 @@ async def test_the_join_url_still_opens_a_websocket(web_world):
     assert welcome["type"] == "welcome" and welcome["role"] == "player"
 
 
+async def test_the_servers_own_address_says_what_runs_there_in_the_browsers_language(
+    web_world,
+):
+    """Before, a browser pointed at http://HOST:PORT/ (the ws:// address serve prints,
+    with http://) got websockets' 426 "You cannot access a WebSocket server directly
+    with a browser"; a browser's own /favicon.ico did too."""
+    status, headers, body = await get(web_world.server, "/")
+    assert status == 200 and headers["Content-Type"] == "text/plain; charset=utf-8"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    text = body.decode("utf-8")
+    assert text.startswith("rollbridge runs here.\n") and "/tables/" in text and "ws://" in text
+    assert "web" not in text.replace("web view", "")  # no table is named or listed
+    _, _, german = await get(web_world.server, "/", headers={"Accept-Language": "de-AT, en;q=0.5"})
+    assert german.decode("utf-8").startswith("Hier läuft rollbridge.\n")
+    status, _, _ = await get(web_world.server, "/favicon.ico")
+    assert status == 404
+
+
+async def test_a_websocket_to_the_servers_own_address_still_joins(web_world):
+    """The Foundry module and older clients connect to ws://HOST:PORT/ itself."""
+    async with connect(f"ws://{web_world.server.address}:{web_world.server.port}/") as connection:
+        hello = {"type": "hello", "id": 1, "table": "web", "token": web_world.tokens["web"]["gm"]}
+        await connection.send(json.dumps(hello))
+        assert json.loads(await connection.recv())["type"] == "welcome"
+
+
 async def test_a_strange_host_is_left_out_of_the_policy(web_world):
     for host in ("evil.example; script-src *", "a b", ""):
         status, headers, _ = await get(web_world.server, "/tables/web", headers={"Host": host})
