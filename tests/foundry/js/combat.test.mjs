@@ -421,6 +421,26 @@ const sides = (fight, server) => `r${fight.round} ${fight.combatant?.actor?.flag
 const combatantIds = (fight) => Object.fromEntries(fight.combatants.contents.map((c) => [c.actor.flags.rollbridge.actorId, c.id]));
 const noWarnings = () => Standin.log.notifications.filter((n) => n.level !== "info").map((n) => n.text);
 
+test("a new world is a new page: the combat sync of the page before (never unregistered, as the module's is not) hears none of its hooks", async () => {
+  await setup();
+  const before = { client, sync }; // that page's: its hooks stay registered
+  client = null;
+  sync = null;
+  before.client.stop();
+  const { actors, server } = await setup();
+  const fight = await combat(actors, ["a", "b"]);
+  await fight.startCombat();
+  await settle();
+  await fight.endCombat();
+  await settle();
+  await before.sync.queue;
+  before.sync.unregister();
+  // the page before's sync shares the world setting of the combat followed: had it heard the
+  // End Combat, it would have taken the followed combat off first and this page sent no end
+  assert.deepEqual(server.requests(), [["encounter.start", ["a", "b"]], ["encounter.end"]]);
+  assert.deepEqual(noWarnings(), [], "nor did it try to start the encounter on its closed connection");
+});
+
 test("the stand-in is Foundry's: started is round > 0, the active GM's turn hook after its turn events, initiative sorts again", async () => {
   const { actors } = await setup({ generation: 13 });
   const seen = [];

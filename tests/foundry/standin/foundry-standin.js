@@ -5,7 +5,7 @@
 // a page where this file provides the few globals the module uses, shaped after
 // Foundry's documented API (v12/v13):
 //
-//   Hooks.on/once/off/call/callAll
+//   Hooks.on/once/off/call/callAll (each install() a fresh page: no hooks of the one before)
 //   game.settings.register/get/set (scopes "world", "client", "user"; onChange;
 //     a world setting written by a non-GM throws, as Foundry's server refuses it)
 //   game.socket.on/emit on a module's channel: reaches the world's other pages,
@@ -1336,6 +1336,9 @@
     // the world's users: a GM and a player, or `users` [{_id, name, isGM}] (the same on
     // every page of one world); `user` is "gm", "player" or a user's id
     for (const list of Object.values(record)) if (Array.isArray(list)) list.length = 0; // a fresh world
+    // a fresh page: the hooks of the page before (a module booted there, a test's listeners)
+    // are gone with it, as a reload leaves none of them in the browser
+    Hooks.events = {};
     if (globalThis.FoundryStandin) {
       FoundryStandin.queryClient = null;
       FoundryStandin.turnEvents = async () => {};
