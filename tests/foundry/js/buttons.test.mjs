@@ -4,7 +4,7 @@
 // shapes (v12 jQuery, v13 HTMLElement); a player's request to the GM's client
 // through v13's User#query / CONFIG.queries. Node has no DOM: a small fake
 // element stands for the rendered message (insertAdjacentHTML, querySelector,
-// click listeners), the rest is the Foundry stand-in.
+// click listeners: elements.mjs), the rest is the Foundry stand-in.
 
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
@@ -13,6 +13,7 @@ import { buttonRequest, buttonsHtml, cardButtons, isUndoable, UndoTracker } from
 import { addButtons, cardOf, press } from "../../../adapters/foundry/module/scripts/foundry/buttons.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { registerRelay } from "../../../adapters/foundry/module/scripts/foundry/relay.mjs";
+import { FakeMessageElement } from "./elements.mjs";
 import { en } from "./localization.mjs";
 import { registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
 
@@ -88,49 +89,6 @@ test("which buttons whom: the GM's undo, redo, approve, reject; an owner's apply
 
 // -- a rendered message, as the two render hooks hand it over -------------------------------------
 
-class FakeButtons {
-  constructor(html) {
-    this.html = html;
-    this.listeners = [];
-    this.removed = false;
-  }
-  addEventListener(type, fn) {
-    this.listeners.push([type, fn]);
-  }
-  remove() {
-    this.removed = true;
-  }
-  /** Press the button of `action`, as a click on it bubbles to the container. */
-  click(action) {
-    const button = { dataset: { rollbridgeAction: action }, disabled: false };
-    for (const [type, fn] of this.listeners) {
-      if (type === "click") fn({ target: { closest: () => button }, preventDefault() {} });
-    }
-    return button;
-  }
-}
-class FakeCard {
-  constructor() {
-    this.buttons = null;
-  }
-  querySelector(selector) {
-    return selector === ".rollbridge-buttons" && this.buttons && !this.buttons.removed ? this.buttons : null;
-  }
-  insertAdjacentHTML(where, html) {
-    assert.equal(where, "beforeend");
-    this.buttons = new FakeButtons(html);
-  }
-}
-globalThis.HTMLElement ??= class HTMLElement {};
-class FakeMessageElement extends globalThis.HTMLElement {
-  constructor() {
-    super();
-    this.card = new FakeCard();
-  }
-  querySelector(selector) {
-    return selector === ".rollbridge-card" ? this.card : null;
-  }
-}
 const rendered = (generation) => {
   const element = new FakeMessageElement();
   // v13: renderChatMessageHTML's HTMLElement; v12: renderChatMessage's jQuery object

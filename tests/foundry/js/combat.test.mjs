@@ -421,6 +421,26 @@ const sides = (fight, server) => `r${fight.round} ${fight.combatant?.actor?.flag
 const combatantIds = (fight) => Object.fromEntries(fight.combatants.contents.map((c) => [c.actor.flags.rollbridge.actorId, c.id]));
 const noWarnings = () => Standin.log.notifications.filter((n) => n.level !== "info").map((n) => n.text);
 
+test("a new world is a new page: the combat sync of the page before (never unregistered, as the module's is not) hears none of its hooks", async () => {
+  await setup();
+  const before = { client, sync }; // that page's: its hooks stay registered
+  client = null;
+  sync = null;
+  before.client.stop();
+  const { actors, server } = await setup();
+  const fight = await combat(actors, ["a", "b"]);
+  await fight.startCombat();
+  await settle();
+  await fight.endCombat();
+  await settle();
+  await before.sync.queue;
+  before.sync.unregister();
+  // the page before's sync shares the world setting of the combat followed: had it heard the
+  // End Combat, it would have taken the followed combat off first and this page sent no end
+  assert.deepEqual(server.requests(), [["encounter.start", ["a", "b"]], ["encounter.end"]]);
+  assert.deepEqual(noWarnings(), [], "nor did it try to start the encounter on its closed connection");
+});
+
 test("the stand-in is Foundry's: started is round > 0, the active GM's turn hook after its turn events, initiative sorts again", async () => {
   const { actors } = await setup({ generation: 13 });
   const seen = [];
@@ -628,6 +648,14 @@ test("F7: a combat begun with no combatant on the table starts its encounter whe
   assert.equal(sides(fight, server), "r1 b | r1 b");
 });
 
+/** The server's event of a GM's undo or redo of event `seq`, the encounter after it `encounter`. */
+function undoEvent(ws, server, kind, seq, encounter) {
+  server.seq += 1;
+  server.encounter = encounter;
+  const key = kind === "undo" ? "undoes" : "redoes";
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq: server.seq, kind, data: { [key]: seq }, actors: [], table_after: { encounter } });
+}
+
 test("an undo of a turn (its hook card's Undo) moves the tracker back, a redo forward: nothing sent, the turn not run again", async () => {
   const { ws, actors, server } = await setup();
   const fight = await combat(actors, ["a", "b", "c"]);
@@ -637,12 +665,7 @@ test("an undo of a turn (its hook card's Undo) moves the tracker back, a redo fo
   await settle();
   const turnSeq = server.seq;
   const sent = server.requests().length;
-  const undo = (kind, seq, encounter) => {
-    server.seq += 1;
-    server.encounter = encounter;
-    const key = kind === "undo" ? "undoes" : "redoes";
-    ws.receive({ type: "event", table: "t1", epoch: 1, seq: server.seq, kind, data: { [key]: seq }, actors: [], table_after: { encounter } });
-  };
+  const undo = (kind, seq, encounter) => undoEvent(ws, server, kind, seq, encounter);
   undo("undo", turnSeq, { order: ["a", "b", "c"], round: 1, turn: 0, current: "a" });
   await settle();
   assert.deepEqual([fight.round, fight.combatant.actor.id], [1, actors.a.id], "the tracker back at a's turn");
@@ -664,6 +687,49 @@ test("an undo of a turn (its hook card's Undo) moves the tracker back, a redo fo
   await fight.startCombat();
   await settle();
   assert.deepEqual(server.requests().slice(sent + 1), [["encounter.start", ["a", "b", "c"]]]);
+});
+
+test("undoing a turn past a reorder (the web view's undo, twice) sends nothing, so the GM's redo takes both back; an undone reorder goes again at the tracker's next change", async () => {
+  const { ws, actors, server } = await setup();
+  const fight = await combat(actors, ["a", "b", "c"]);
+  await fight.startCombat();
+  await fight.nextTurn(); // b
+  await settle();
+  const turnSeq = server.seq;
+  await fight.combatants.get(combatantIds(fight).c).update({ initiative: 50 }); // c, a, b; b's turn
+  await settle();
+  const reorderSeq = server.seq;
+  const sent = server.requests().length;
+  assert.deepEqual(server.requests().at(-1), ["encounter.reorder", ["c", "a", "b"]]);
+  undoEvent(ws, server, "undo", reorderSeq, { order: ["a", "b", "c"], round: 1, turn: 1, current: "b" });
+  await settle();
+  undoEvent(ws, server, "undo", turnSeq, { order: ["a", "b", "c"], round: 1, turn: 0, current: "a" });
+  await settle();
+  assert.equal(sides(fight, server), "r1 a | r1 a", "the tracker back at a's turn");
+  // a reorder sent here would be a new change: the server would drop its redo stack (the
+  // turn and the reorder undone) and the GM's next undo would take that reorder
+  assert.deepEqual(server.requests().slice(sent), [], "nothing sent for the tracker the undo moved");
+  undoEvent(ws, server, "redo", turnSeq, { order: ["a", "b", "c"], round: 1, turn: 1, current: "b" });
+  await settle();
+  undoEvent(ws, server, "redo", reorderSeq, { order: ["c", "a", "b"], round: 1, turn: 2, current: "b" });
+  await settle();
+  assert.deepEqual(server.requests().slice(sent), [], "nor for the redos");
+  await fight.nextTurn(); // round 2: c
+  await settle();
+  assert.deepEqual(server.requests().slice(sent), [["encounter.next"]]);
+  assert.equal(sides(fight, server), "r2 c | r2 c");
+  // an undone reorder alone: the tracker keeps its initiative's order, sent again with the next turn
+  await fight.combatants.get(combatantIds(fight).a).update({ initiative: 60 }); // a, c, b; c's turn
+  await settle();
+  assert.deepEqual(server.requests().at(-1), ["encounter.reorder", ["a", "c", "b"]]);
+  undoEvent(ws, server, "undo", server.seq, { order: ["c", "a", "b"], round: 2, turn: 0, current: "c" });
+  await settle();
+  const before = server.requests().length;
+  await fight.nextTurn(); // b
+  await settle();
+  assert.deepEqual(server.requests().slice(before), [["encounter.reorder", ["a", "c", "b"]], ["encounter.next"]]);
+  assert.equal(sides(fight, server), "r2 b | r2 b");
+  assert.deepEqual(noWarnings(), []);
 });
 
 test("a replayed undo and an undo that did not change the encounter move nothing", async () => {

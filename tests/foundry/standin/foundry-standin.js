@@ -5,7 +5,7 @@
 // a page where this file provides the few globals the module uses, shaped after
 // Foundry's documented API (v12/v13):
 //
-//   Hooks.on/once/off/call/callAll
+//   Hooks.on/once/off/call/callAll (each install() a fresh page: no hooks of the one before)
 //   game.settings.register/get/set (scopes "world", "client", "user"; onChange;
 //     a world setting written by a non-GM throws, as Foundry's server refuses it)
 //   game.socket.on/emit on a module's channel: reaches the world's other pages,
@@ -37,7 +37,9 @@
 //     {timeout}) run on the queried user's page (the world's channel) and
 //     answer; headless, FoundryStandin.queryClient stands for that client
 //   headless install (Node's tests): no DOM; the chat log records what it
-//     would render and whether its content would show
+//     would render and whether its content would show, and draws it (its
+//     render hooks run) into the element the test gives
+//     (FoundryStandin.headlessElement(message)), when it gives one
 //   game.modules.get(id) {id, active, version, api, languages}, game.release,
 //   game.system, game.socket.on/emit, game.ready
 //   game.i18n: the Localization stand-in (localization-standin.js): the
@@ -59,7 +61,10 @@
 //     and renderChatMessageHTML(message, html, data) with an HTMLElement, and
 //     then, as v13 does, the deprecated renderChatMessage with the element in
 //     jQuery, only when something listens to it (`"renderChatMessage" in
-//     Hooks.events`), recording a compatibility warning
+//     Hooks.events`), recording a compatibility warning. A message it draws
+//     is `logged` (ChatMessage#logged). ui.chat.updateMessage(message) (v12
+//     and v13) draws a message the log shows again, in place, its render
+//     hooks run again; a message it does not show, it posts
 //   the world's socket: a message created on one page reaches the other pages
 //     of the same browser (a BroadcastChannel standing in for Foundry's server),
 //     which add it to game.messages, render it and fire createChatMessage
@@ -745,6 +750,7 @@
 
   // -- chat -------------------------------------------------------------------------------
   let messageCount = 0;
+  let headlessPage = false; // install({headless}): Node's tests, no DOM
   const WORLD = "foundry-standin-world";
   let world = null; // the BroadcastChannel standing in for Foundry's server
 
@@ -780,6 +786,8 @@
       this.blind = false;
       this.flags = {};
       Object.assign(this, rest);
+      // ChatMessage#logged: whether the chat log shows it (its postOne and batch set it)
+      this.logged = false;
     }
     get id() {
       return this._id;
@@ -819,10 +827,12 @@
       return this.visible;
     }
     toObject() {
-      const { rolls, ...data } = this;
+      const { rolls, logged, ...data } = this;
       return JSON.parse(JSON.stringify({ ...data, _id: this._id, rolls: rolls ?? [] }));
     }
     #element() {
+      // headless (no DOM): the element the test gives for it (FoundryStandin.headlessElement)
+      if (headlessPage) return FoundryStandin.headlessElement(this);
       const li = document.createElement("li");
       li.className = "chat-message message flexcol";
       li.dataset.messageId = this.id;
@@ -955,12 +965,26 @@
         return null;
       }
       await null; // the template (renderTemplate) before the render hooks
-      const element = game.release.generation >= 13 ? await message.renderHTML() : (await message.getHTML())[0];
+      message.logged = true;
+      const element = await renderMessage(message);
       record.rendered.push({ message: message.id, shown: true });
       document.getElementById("chat-log")?.append(element);
       return element;
     },
+    // ChatLog#updateMessage (v12 and v13): the message's element in the log drawn again
+    // in place (its render hooks run again); a message the log does not show is posted
+    // ("a newly visible message"; Foundry puts it before the next one shown, here last)
+    async updateMessage(message) {
+      const li = document.querySelector(`#chat-log [data-message-id="${CSS.escape(message.id)}"]`);
+      if (!li) return this.postOne(message);
+      const element = await renderMessage(message);
+      record.rendered.push({ message: message.id, shown: true, updated: true });
+      li.replaceWith(element);
+      return element;
+    },
   };
+  // a message's element, its render hooks run: v13's ChatMessage#renderHTML, v12's getHTML
+  const renderMessage = async (message) => (game.release.generation >= 13 ? message.renderHTML() : (await message.getHTML())[0]);
 
   // -- combat ---------------------------------------------------------------------------
   // Combat and Combatant as Foundry v12/v13 have them (foundry-vtt-types 12.331 /
@@ -1336,8 +1360,12 @@
     // the world's users: a GM and a player, or `users` [{_id, name, isGM}] (the same on
     // every page of one world); `user` is "gm", "player" or a user's id
     for (const list of Object.values(record)) if (Array.isArray(list)) list.length = 0; // a fresh world
+    // a fresh page: the hooks of the page before (a module booted there, a test's listeners)
+    // are gone with it, as a reload leaves none of them in the browser
+    Hooks.events = {};
     if (globalThis.FoundryStandin) {
       FoundryStandin.queryClient = null;
+      FoundryStandin.headlessElement = null;
       FoundryStandin.turnEvents = async () => {};
     }
     const people = (users ?? [
@@ -1392,6 +1420,7 @@
       },
     });
     record.language = language;
+    headlessPage = headless;
     const socketHandlers = {};
     globalThis.game = {
       ready: false,
@@ -1480,10 +1509,20 @@
   }
 
   // Node's tests have no DOM: the chat log decides visibility as the real one and records it
+  // (and draws it, its render hooks run, when the test gives its element: headlessElement)
   const headlessChatLog = {
     async postOne(message) {
       record.rendered.push({ message: message.id, shown: Boolean(message.visible), content: message.isContentVisible });
-      return null;
+      if (!message.visible) return null;
+      await null; // the template before the render hooks
+      message.logged = true;
+      return FoundryStandin.headlessElement ? renderMessage(message) : null;
+    },
+    // ChatLog#updateMessage: a message the log shows is drawn again in place; another is posted
+    async updateMessage(message) {
+      if (!message.logged) return this.postOne(message);
+      record.rendered.push({ message: message.id, shown: true, content: message.isContentVisible, updated: true });
+      return FoundryStandin.headlessElement ? renderMessage(message) : null;
     },
   };
 
@@ -1665,5 +1704,8 @@
     turnEvents: async () => {},
     // headless: (user, name, data) => answer, standing for the queried user's client
     queryClient: null,
+    // headless: (message) => the element the chat log draws it into (ChatMessage#renderHTML,
+    // v12's getHTML), handed to its render hooks; null: the log draws nothing, no hook runs
+    headlessElement: null,
   };
 })();

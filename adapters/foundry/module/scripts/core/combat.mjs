@@ -27,7 +27,8 @@
 // - The tracker follows a GM's undo or redo of an encounter event (trackerTurn):
 //   the server's encounter after it (the event's `table_after.encounter`) is
 //   the tracker's round and turn; none, round 0 (not begun). The tracker's order
-//   is its initiative, so an undone reorder is sent again at the next look.
+//   is its initiative, so an undone reorder is sent again at the GM's next change
+//   of the tracker (foundry/combat.mjs: not at the look an undo's move makes).
 
 /** The combatants of an encounter: {order: [actor ids], left: [names left out]}. */
 export function encounterOrder(combatants) {

@@ -5,6 +5,8 @@
 // target's owner applies the card's follow-up to the targets they selected,
 // on their own connection or, without one, through the GM's client (relay.mjs:
 // the card's reference and the targets, never a request of the player's making).
+// Once a welcome says what undo and redo take, the cards the log drew before it
+// are drawn again where that changes their Undo or Redo (redrawUndoButtons).
 
 import { applyRequestId, buttonRequest, buttonsHtml, cardButtons } from "../core/buttons.mjs";
 import { errorText } from "../core/protocol.mjs";
@@ -29,14 +31,25 @@ function owns(rollbridgeId) {
   return Boolean(findActor(rollbridgeId, foundryActors())?.isOwner);
 }
 
+/** The undo and redo among a card's buttons, as one word ("undo", "redo", ""). */
+const undoRedo = (buttons) => buttons.filter((b) => b.action === "undo" || b.action === "redo").map((b) => b.action).join(" ");
+
+/** message → the undo/redo its card was last drawn with (null: its element had no card to draw on). */
+const drawn = new WeakMap();
+
 /** Add the card's buttons to a rendered message; returns how many. */
 export function addButtons(message, html, client) {
   const root = rootOf(html);
   const card = root?.querySelector?.(".rollbridge-card");
   const info = cardOf(message);
-  if (!card || !info) return 0;
+  if (!info) return 0;
+  if (!card) {
+    drawn.set(message, null);
+    return 0;
+  }
   if (info.pending && client.settled.has(info.pending)) info.settled = true;
   const buttons = cardButtons({ card: info, user: game.user, tracker: client.undo, owns });
+  drawn.set(message, undoRedo(buttons));
   card.querySelector(".rollbridge-buttons")?.remove();
   if (!buttons.length) return 0;
   card.insertAdjacentHTML("beforeend", buttonsHtml(buttons, game.i18n));
@@ -50,6 +63,33 @@ export function addButtons(message, html, client) {
     });
   });
   return buttons.length;
+}
+
+/**
+ * Draw again the cards in the chat log whose Undo or Redo is no longer what the
+ * tracker says: after the welcome seeded it (`undo_redo`), the cards Foundry drew
+ * before it — a reload draws the log before the connection is welcomed — get
+ * theirs, and a card that showed one the new stacks do not have loses it. Only
+ * messages Foundry shows in the log (ChatMessage#logged), each redrawn in place by
+ * ChatLog#updateMessage (v12 and v13: the render hooks run again, addButtons with
+ * them); a message Foundry has not drawn (older than the log's batch) is left to
+ * be drawn when it is. Nothing is sent. Returns how many it redrew.
+ */
+export async function redrawUndoButtons(client) {
+  const chat = /** @type {any} */ (ui).chat;
+  if (typeof chat?.updateMessage !== "function") return 0;
+  let redrawn = 0;
+  for (const message of game.messages?.contents ?? []) {
+    const info = message?.logged ? cardOf(message) : null;
+    if (!info) continue;
+    const shown = drawn.has(message) ? drawn.get(message) : ""; // not drawn here yet: no button
+    if (shown === null) continue;
+    const wanted = undoRedo(cardButtons({ card: info, user: game.user, tracker: client.undo }));
+    if (wanted === shown) continue;
+    await chat.updateMessage(message);
+    redrawn += 1;
+  }
+  return redrawn;
 }
 
 /** The rollbridge ids of the tokens the user targets (else those selected). */

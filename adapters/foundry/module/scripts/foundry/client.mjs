@@ -20,6 +20,7 @@ import {
 import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { hookCards } from "../core/hooks.mjs";
 import { askGM } from "./relay.mjs";
+import { redrawUndoButtons } from "./buttons.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
 import {
   actorUpdate,
@@ -142,6 +143,8 @@ export class FoundryClient {
         // missed events after it are in it already (their seqs are up to its seq)
         if (welcome.table?.undo_redo) this.undo.reset(welcome.table.undo_redo);
         this.#welcomed(welcome);
+        // the cards Foundry drew before the welcome (a reload) get their Undo or Redo now
+        this.#enqueue(() => redrawUndoButtons(this));
       },
       onSnapshot: (welcome) => {
         // the table as it stands: the GM's says what undo and redo take (a player's nothing)

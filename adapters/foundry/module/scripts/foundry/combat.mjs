@@ -19,7 +19,9 @@
 // without turn events (`turnEvents: false`); the look that follows finds the
 // tracker where the server is, so nothing is sent (the undone turn is not run
 // again). The tracker's order is its combatants' initiative: an undone reorder
-// is sent again at the next look.
+// is sent again at the GM's next change of the tracker — a look at the tracker
+// as an undo or redo left it sends nothing (`followed`), so undoing a turn past
+// a reorder sends no new change that would end the GM's redo.
 //
 // Foundry's hooks (foundry-vtt-types 12.331 / 13.340; v12 client/data/documents/
 // combat.js, v13 client/documents/combat.mjs): combatStart, combatTurn and
@@ -63,6 +65,10 @@ export function combatantActor(combatant) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Whether two states of a tracker (#state) are the same turn of the same round in the same order. */
+const sameTracker = (a, b) => a.round === b.round && a.turn === b.turn && a.combatantId === b.combatantId
+  && a.order.join("\n") === b.order.join("\n");
+
 export class CombatSync {
   /**
    * @param {any} client  the FoundryClient (request, writer, table, encounter, notify)
@@ -81,6 +87,9 @@ export class CombatSync {
     this.waiting = new Map();
     /** the combats seen at round 0 since their last look (a look may come too late to) */
     this.reset = new Set();
+    /** combat id → the tracker as an undo or redo left it ({round, turn, combatantId, order}):
+     * until the GM changes it, a look sends nothing (its order may differ from the server's) */
+    this.followed = new Map();
   }
 
   /** Listen to Foundry's combat hooks; `unregister` stops. */
@@ -132,6 +141,7 @@ export class CombatSync {
   deleted(combat) {
     if (!combat || !this.client.writer) return null;
     this.seen.delete(combat.id);
+    this.followed.delete(combat.id);
     return this.#enqueue(() => this.#end(combat));
   }
 
@@ -154,12 +164,20 @@ export class CombatSync {
     const offset = Number(saved.offset) || 0;
     const combatants = Array.from(combat.turns ?? []).map((c) => ({ actor: combatantActor(c) }));
     const target = trackerTurn(encounter, { round: now.round - offset, actor: now.actor }, combatants, offset);
-    if (!target) return;
+    // the tracker's order stays its initiative's, which an undone reorder does not change:
+    // it is sent again at the GM's next change of the tracker, not by a look at the
+    // tracker as this leaves it (that reorder, a new change, would end the GM's redo and
+    // be what the next undo takes)
+    if (!target) {
+      this.followed.set(combat.id, now);
+      return;
+    }
     await combat.update(target, { turnEvents: false });
     // the look this update queues compares with the server, not with the state before it
     const moved = this.#state(combat);
     this.seen.set(combat.id, { round: moved.round, turn: moved.turn, combatantId: moved.combatantId });
     if (moved.round > 0) this.reset.delete(combat.id);
+    this.followed.set(combat.id, moved);
   }
 
   #enqueue(task) {
@@ -204,6 +222,10 @@ export class CombatSync {
       this.seen.set(combat.id, { round: now.round, turn: now.turn, combatantId: now.combatantId });
       if (!this.enabled || game.combats?.get(combat.id) !== combat) return;
     }
+    // as an undo or redo left it: nothing of the GM's to send
+    const followed = this.followed.get(combat.id);
+    if (followed && sameTracker(followed, now)) return;
+    this.followed.delete(combat.id);
     if (now.round < 1) return; // not begun, or back to round 0: begun again, it restarts
     // it began (again) just now
     const wasReset = this.reset.delete(combat.id);
