@@ -300,6 +300,10 @@ class TableProtocol:
         self.durable_seq = table.info.seq
         #: Events executed but not yet durable, in seq order.
         self.writing: list[Event] = []
+        #: The requests waiting for approval as of :attr:`durable_seq` while changes
+        #: are being written (the GM's ``pending`` then): taken when a write begins
+        #: with none out, moved on as each is written.
+        self._durable_pending: Mapping[str, Any] = table.pending
         self._keys = KeySet(reply_keys, seq=table.info.seq)
         self._recent: OrderedDict[str, JSON] = OrderedDict()
         self._inflight: dict[str, _Writing] = {}
@@ -413,6 +417,8 @@ class TableProtocol:
             return self._hold(ReadEvent(table_id=self.id, seq=missing), then, asker)
         if self.admit is not None:
             self.admit()
+        if not self.writing:  # the table as it stands is durable (written, loaded, followed)
+            self._durable_pending = table.pending
         outcome = table.execute(request, who, dice if dice is not None else self.dice())
         seq = table.info.seq  # the replies are stored at it (or before)
         for key, reply in outcome.replies.items():
@@ -476,6 +482,7 @@ class TableProtocol:
         outcome = writing.outcome
         self._forget_write(writing)
         events = outcome.events
+        self._durable_pending = outcome.commit.meta.get("pending", self._durable_pending)
         if events:
             self.durable_seq = max(self.durable_seq, events[-1].seq)
             done = {e.seq for e in events}
@@ -850,6 +857,13 @@ class TableProtocol:
                 # seq, and a client counting events up to undo_redo.seq as in the
                 # stacks would skip it. Unknown is better than wrong.
                 del view["undo_redo"]
+                # the requests waiting for approval as of that seq, too: the events
+                # being written bring their own changes (approval.requested, the
+                # approved request's event, approval.rejected), and a write that
+                # fails never listed a request that never was, or dropped one
+                view["pending"] = [
+                    {"pending": key, **entry} for key, entry in self._durable_pending.items()
+                ]
         return view
 
     # -- members ------------------------------------------------------------------------

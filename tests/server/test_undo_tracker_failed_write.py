@@ -17,7 +17,7 @@ from rollbridge.exceptions import StoreError
 from rollbridge.offline import TableService
 from rollbridge.protocol.effects import Persist
 from rollbridge.stores.memory import MemoryStore
-from tests.conftest import GM
+from tests.conftest import ALICE, GM
 from tests.server.test_undo_tracker_wire import TRACKER
 
 SEE = """
@@ -69,3 +69,36 @@ def test_a_welcome_during_a_write_names_no_change_that_may_fail(tally):
     # once nothing is being written, a GM's welcome has the stacks again
     again = protocol.welcome_fields(GM)["table"]["undo_redo"]
     assert again["undo"] == server["undo"] and again["seq"] == 2
+
+
+def test_a_welcome_during_a_write_lists_the_requests_waiting_as_of_its_seq(tally):
+    """The same for ``pending`` (the requests waiting for the GM's approval): a
+    player's request held for approval, still being written, was listed in a GM's
+    welcome; its write failed and the GM's page kept a request the table never had
+    (an approve of it: unknown). Listed as of the welcome's seq, the event that
+    follows it brings the request (``approval.requested``) — or, failed, nothing."""
+    from rollbridge.testing import host_with
+
+    service = TableService(MemoryStore(), host_with(tally))
+    service.create_table("t", "tally", table_id="t", settings={"approval": True})
+    protocol = service.protocol("t")
+    effects = protocol.receive({"type": "roll", "id": "p", "formula": "1d6"}, ALICE)
+    persist = next(e for e in effects if isinstance(e, Persist))
+    assert list(protocol.table.pending)  # held, being written
+    welcome = protocol.welcome_fields(GM)["table"]
+    assert welcome["pending"] == []  # as of seq 0: the request comes with its event
+    (event,) = persist.commit.events  # what the GM is sent once it is written
+    shown = protocol.table.view_event(event, gm=True)
+    assert shown["kind"] == "approval.requested"
+    assert [shown["data"]["pending"]] == list(protocol.table.pending)
+    service._carry(persist.fail(StoreError("disk full")), [])  # the write fails: reloaded
+    assert protocol.table.pending == {} and welcome["pending"] == []
+
+    # the GM's approval being written: the request is still listed, its event drops it
+    held = service.handle("t", {"type": "roll", "id": "q", "formula": "1d6"}, ALICE)
+    effects = protocol.receive({"type": "approve", "id": "a", "request": held["pending"]}, GM)
+    persist = next(e for e in effects if isinstance(e, Persist))
+    listed = protocol.welcome_fields(GM)["table"]["pending"]
+    assert [p["pending"] for p in listed] == [held["pending"]]
+    service._carry(persist.fail(StoreError("disk full")), [])
+    assert list(protocol.table.pending) == [held["pending"]]  # as the welcome said
