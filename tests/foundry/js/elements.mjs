@@ -57,3 +57,21 @@ export class FakeMessageElement extends globalThis.HTMLElement {
     return selector === ".rollbridge-card" ? this.card : null;
   }
 }
+
+/**
+ * Headless, the chat log draws each message it shows into a fake element
+ * (FoundryStandin.headlessElement), and the module's render hook (rollbridge.mjs:
+ * v13's renderChatMessageHTML, v12's renderChatMessage) hands it to `render`
+ * (message, html): the buttons' addButtons. Returns message id → the element it
+ * was last drawn into.
+ */
+export function drawMessages(generation, render) {
+  const elements = new Map();
+  globalThis.FoundryStandin.headlessElement = (message) => {
+    const element = new FakeMessageElement({ card: String(message.content).includes("rollbridge-card") });
+    elements.set(message.id, element);
+    return element;
+  };
+  Hooks.on(generation >= 13 ? "renderChatMessageHTML" : "renderChatMessage", render);
+  return elements;
+}

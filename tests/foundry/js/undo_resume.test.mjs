@@ -8,7 +8,7 @@ import { after, test } from "node:test";
 
 import { addButtons, press } from "../../../adapters/foundry/module/scripts/foundry/buttons.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
-import { FakeMessageElement } from "./elements.mjs";
+import { drawMessages } from "./elements.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
 import { registerModuleSettings, settle, Standin, world } from "./standin.mjs";
 
@@ -73,15 +73,8 @@ async function reloadedPage({ generation, user, settings = {} }) {
   client?.stop();
   await world({ users: USERS, user, generation, settings });
   await registerModuleSettings();
-  const elements = new Map();
-  Standin.headlessElement = (message) => {
-    const element = new FakeMessageElement({ card: String(message.content).includes("rollbridge-card") });
-    elements.set(message.id, element);
-    return element;
-  };
   client = new FoundryClient();
-  const hook = generation >= 13 ? "renderChatMessageHTML" : "renderChatMessage";
-  Hooks.on(hook, (message, html) => addButtons(message, html, client));
+  const elements = drawMessages(generation, (message, html) => addButtons(message, html, client));
   const messages = {};
   for (const seq of [2, 3, 4, 5]) messages[seq] = await ChatMessage._fromWorld({ data: card(seq), user: USERS[0]._id });
   messages.plain = await ChatMessage._fromWorld({ data: { content: "hello", author: USERS[1]._id }, user: USERS[1]._id });

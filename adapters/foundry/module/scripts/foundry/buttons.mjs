@@ -6,7 +6,9 @@
 // on their own connection or, without one, through the GM's client (relay.mjs:
 // the card's reference and the targets, never a request of the player's making).
 // Once a welcome says what undo and redo take, the cards the log drew before it
-// are drawn again where that changes their Undo or Redo (redrawUndoButtons).
+// are drawn again where that changes their Undo or Redo (redrawUndoButtons); and
+// when an event moves what they take, the cards it moves them from and to
+// (followUndoButtons).
 
 import { applyRequestId, buttonRequest, buttonsHtml, cardButtons } from "../core/buttons.mjs";
 import { errorText } from "../core/protocol.mjs";
@@ -36,6 +38,18 @@ const undoRedo = (buttons) => buttons.filter((b) => b.action === "undo" || b.act
 
 /** message → the undo/redo its card was last drawn with (null: its element had no card to draw on). */
 const drawn = new WeakMap();
+/** The cards drawn here, to find a seq's without walking the log: seq → the ids of its messages. */
+const drawnBySeq = new Map();
+/** The ids of the messages whose card was last drawn with an Undo or Redo. */
+const drawnWithUndoRedo = new Set();
+
+function noteDrawn(message, seq, shown) {
+  drawn.set(message, shown);
+  if (!drawnBySeq.has(seq)) drawnBySeq.set(seq, new Set());
+  drawnBySeq.get(seq).add(message.id);
+  if (shown) drawnWithUndoRedo.add(message.id);
+  else drawnWithUndoRedo.delete(message.id);
+}
 
 /** Add the card's buttons to a rendered message; returns how many. */
 export function addButtons(message, html, client) {
@@ -49,7 +63,7 @@ export function addButtons(message, html, client) {
   }
   if (info.pending && client.settled.has(info.pending)) info.settled = true;
   const buttons = cardButtons({ card: info, user: game.user, tracker: client.undo, owns });
-  drawn.set(message, undoRedo(buttons));
+  noteDrawn(message, info.seq, undoRedo(buttons));
   card.querySelector(".rollbridge-buttons")?.remove();
   if (!buttons.length) return 0;
   card.insertAdjacentHTML("beforeend", buttonsHtml(buttons, game.i18n));
@@ -75,11 +89,43 @@ export function addButtons(message, html, client) {
  * them); a message Foundry has not drawn (older than the log's batch) is left to
  * be drawn when it is. Nothing is sent. Returns how many it redrew.
  */
-export async function redrawUndoButtons(client) {
+export function redrawUndoButtons(client) {
+  return redrawStale(game.messages?.contents ?? [], client);
+}
+
+/**
+ * After an event moved what undo or redo take (a change, an undo, a redo, here or
+ * another GM's): draw again, as redrawUndoButtons does, only the cards it concerns
+ * — those last drawn with an Undo or Redo, and those of the events undo and redo
+ * now take — found by what addButtons noted, not by walking the log. A card not
+ * drawn yet (the new event's, while Foundry draws it) gets its buttons when it is.
+ * Returns how many it redrew.
+ */
+export function followUndoButtons(client) {
+  const messages = new Map();
+  const take = (ids) => {
+    for (const id of ids) {
+      const message = game.messages?.get(id);
+      if (message) messages.set(id, message);
+      else ids.delete(id); // deleted, or another world's
+    }
+  };
+  take(drawnWithUndoRedo);
+  for (const seq of new Set([client.undo.latestUndo(), client.undo.latestRedo()])) {
+    const ids = drawnBySeq.get(seq);
+    if (!ids) continue;
+    take(ids);
+    if (!ids.size) drawnBySeq.delete(seq);
+  }
+  return redrawStale(messages.values(), client);
+}
+
+/** Draw again those of `messages` the log shows whose Undo or Redo as drawn is not the tracker's. */
+async function redrawStale(messages, client) {
   const chat = /** @type {any} */ (ui).chat;
   if (typeof chat?.updateMessage !== "function") return 0;
   let redrawn = 0;
-  for (const message of game.messages?.contents ?? []) {
+  for (const message of messages) {
     const info = message?.logged ? cardOf(message) : null;
     if (!info) continue;
     const shown = drawn.has(message) ? drawn.get(message) : ""; // not drawn here yet: no button

@@ -20,7 +20,7 @@ import {
 import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { hookCards } from "../core/hooks.mjs";
 import { askGM } from "./relay.mjs";
-import { redrawUndoButtons } from "./buttons.mjs";
+import { followUndoButtons, redrawUndoButtons } from "./buttons.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
 import {
   actorUpdate,
@@ -41,6 +41,8 @@ import { foundryActors, speakerActor } from "./actors.mjs";
 import { checkServerUrl, redact } from "../client/url.mjs";
 
 const SOCKET = `module.${MODULE_ID}`;
+/** What the GM's undo and redo take, as a string: when it changes, some card's Undo or Redo moves. */
+const undoTargets = (tracker) => `${tracker.latestUndo()} ${tracker.latestRedo()}`;
 /** How long the GM's client waits for the server to give it a card's event (a relayed apply). */
 export const READ_EVENT_MS = 8000;
 
@@ -152,6 +154,7 @@ export class FoundryClient {
         this.#enqueue(() => this.#applySnapshot(welcome));
       },
       onEvent: (event, info) => {
+        const targets = undoTargets(this.undo);
         this.undo.see(event);
         // a pending request approved (its event names it) or rejected, here or elsewhere
         if (event.kind === "approval.rejected" && event.data?.pending) this.settled.add(event.data.pending);
@@ -162,6 +165,9 @@ export class FoundryClient {
         }
         this.#keep(event);
         this.#enqueue(() => this.#handle(event, info));
+        // what undo and redo take moved: the cards it moved from and to are drawn again,
+        // after the event's own card (drawn with the buttons it has now)
+        if (undoTargets(this.undo) !== targets) this.#enqueue(() => followUndoButtons(this));
       },
       onCursor: (c) => this.#enqueue(() => this.#saveCursor(c)),
       onStatus: (status, detail) => this.#status(status, detail),
