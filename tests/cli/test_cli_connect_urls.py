@@ -52,6 +52,19 @@ def test_a_share_link_carries_its_token(table, monkeypatch):
     assert made["tokens"]["observer"] not in out  # the token is not echoed
 
 
+def test_the_overlays_share_link_joins_its_table(table, monkeypatch):
+    """docs/web.md gives the stream overlay's link (``…/tables/ID/overlay#token=…``,
+    an observer's) to share: it was "no table: use a URL ending in /tables/ID"."""
+    made, port = table
+    monkeypatch.delenv("ROLLBRIDGE_TOKEN", raising=False)
+    link = (
+        f"http://127.0.0.1:{port}/tables/{made['table']}/overlay#token={made['tokens']['observer']}"
+    )
+    code, out, err = connect(link)
+    assert code == 0, err
+    assert "joined Urls" in out and "as observer" in out
+
+
 def test_a_token_given_wins_over_the_links(table):
     made, port = table
     link = f"http://127.0.0.1:{port}/tables/{made['table']}#token={made['tokens']['observer']}"
