@@ -91,3 +91,16 @@ def test_what_cannot_be_joined_is_said(table, address, said):
                              "--table", "t")  # fmt: skip
     assert code == 1 and out == ""
     assert err == f"rollbridge: error: invalid_request: {said.format(port=port)}\n"
+
+
+def test_a_wss_url_where_nothing_listens_is_not_said_to_need_tls():
+    """Only a TLS handshake the server broke off is the plain server's: a refused
+    connection (the proxy down, a wrong port) got "wss:// needs a TLS proxy in front
+    of it" too, sending an operator whose proxy is there to look for one."""
+    from tests.server.test_server_lifecycle import free_port
+
+    port = free_port()
+    code, out, err = connect(f"wss://127.0.0.1:{port}/tables/t", "--token", "x")
+    assert code == 1 and out == ""
+    assert f"cannot connect to wss://127.0.0.1:{port}/tables/t: " in err
+    assert "TLS" not in err, err
