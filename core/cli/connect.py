@@ -90,7 +90,8 @@ def _table_from(url: str, table: str | None) -> tuple[str, str, str | None]:
 
 def _connect(args: argparse.Namespace) -> int:
     url, table, shared = _table_from(args.url, args.table)
-    token = args.token or os.environ.get("ROLLBRIDGE_TOKEN") or shared
+    # given for this URL (--token, the link's own) before the shell's, set for any table
+    token = args.token or shared or os.environ.get("ROLLBRIDGE_TOKEN")
     if not token:
         raise InvalidRequest(NO_TOKEN())
     from rollbridge.cli.terminal import run  # websockets and asyncio load only here

@@ -65,6 +65,19 @@ def test_the_overlays_share_link_joins_its_table(table, monkeypatch):
     assert "joined Urls" in out and "as observer" in out
 
 
+def test_a_links_token_wins_over_the_environments(table, monkeypatch):
+    """ROLLBRIDGE_TOKEN is what the shell holds, for whatever table it was set; the
+    link is what was given for this one. The environment's won: a share link of
+    another table than the one it was set for failed to join (a token of another
+    table), saying nothing of the link's own."""
+    made, port = table
+    monkeypatch.setenv("ROLLBRIDGE_TOKEN", "rbt_of_another_table")
+    link = f"http://127.0.0.1:{port}/tables/{made['table']}#token={made['tokens']['observer']}"
+    code, out, err = connect(link)
+    assert code == 0, err
+    assert "as observer" in out
+
+
 def test_a_token_given_wins_over_the_links(table):
     made, port = table
     link = f"http://127.0.0.1:{port}/tables/{made['table']}#token={made['tokens']['observer']}"
