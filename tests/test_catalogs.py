@@ -91,3 +91,13 @@ def test_verifys_messages_each_have_their_own_translators_comment():
         message = extracted[key]
         told = {name for comment in message.auto_comments for name in named.findall(comment)}
         assert told == set(named.findall(message.id)), (key, message.auto_comments)
+
+
+def test_the_russian_texts_call_the_gm_master_throughout():
+    """The GM is «мастер» in every Russian text (the web view's words, the Foundry
+    module's, the catalogues); web.home called them «ведущий», another word a reader
+    takes for another role."""
+    for path in (ROOT / "core" / "locale" / "ru" / "LC_MESSAGES" / "rollbridge.po",
+                 ROOT / "core" / "server" / "webui" / "lang" / "ru.json"):  # fmt: skip
+        assert "ведущ" not in path.read_text(encoding="utf-8").lower(), path
+        assert "мастер" in path.read_text(encoding="utf-8"), path
