@@ -77,3 +77,27 @@ def test_the_package_knows_where_each_domains_catalogues_are():
         assert i18n.catalogs_of(domain) == sources[0] / "locale", domain
         assert set(LOCALES) <= i18n.locales_of(domain), domain
     assert Path(rollbridge.__file__).parent == DOMAINS["rollbridge"][0]
+
+
+def test_verifys_messages_each_have_their_own_translators_comment():
+    """A ``# Translators:`` comment goes with the message right below it: stacked
+    above cli.verify.cannot_read, cli.verify.unreadable's went with it, telling of a
+    {line} and an {error} it does not have, and left unreadable with none."""
+    import re
+
+    named = re.compile(r"\{(\w+)\}")
+    extracted = {m.context: m for m in catalogs.extract(DOMAINS["rollbridge"], "rollbridge")}
+    for key in ("cli.verify.cannot_read", "cli.verify.unreadable"):
+        message = extracted[key]
+        told = {name for comment in message.auto_comments for name in named.findall(comment)}
+        assert told == set(named.findall(message.id)), (key, message.auto_comments)
+
+
+def test_the_russian_texts_call_the_gm_master_throughout():
+    """The GM is «мастер» in every Russian text (the web view's words, the Foundry
+    module's, the catalogues); web.home called them «ведущий», another word a reader
+    takes for another role."""
+    for path in (ROOT / "core" / "locale" / "ru" / "LC_MESSAGES" / "rollbridge.po",
+                 ROOT / "core" / "server" / "webui" / "lang" / "ru.json"):  # fmt: skip
+        assert "ведущ" not in path.read_text(encoding="utf-8").lower(), path
+        assert "мастер" in path.read_text(encoding="utf-8"), path

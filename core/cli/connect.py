@@ -63,8 +63,9 @@ _WEB_SCHEMES = {"http": "ws", "https": "wss"}
 
 def _table_from(url: str, table: str | None) -> tuple[str, str, str | None]:
     """The WebSocket URL to connect to (a web view's ``http(s)://`` one turned into
-    ``ws(s)://``), the table's id (``--table``, else the URL's ``/tables/ID``) and the
-    token a web view's share link carries (``#token=…``), if any."""
+    ``ws(s)://``, the overlay's ``/tables/ID/overlay`` into its table's), the table's
+    id (``--table``, else the URL's ``/tables/ID``) and the token a web view's share
+    link carries (``#token=…``), if any."""
     if "://" not in url:
         raise InvalidRequest(NO_SCHEME(url=repr(url)))
     parsed = urlparse(url)
@@ -76,6 +77,10 @@ def _table_from(url: str, table: str | None) -> tuple[str, str, str | None]:
     if parsed.scheme not in ("ws", "wss"):
         raise InvalidRequest(SCHEME(scheme=repr(parsed.scheme + "://")))
     parts = [p for p in parsed.path.split("/") if p]
+    if len(parts) >= 3 and parts[-3] == "tables" and parts[-1] == "overlay":
+        parts = parts[:-1]  # the stream overlay's link (docs/web.md): its table's
+        parsed = parsed._replace(path="/" + "/".join(parts))
+        url = parsed.geturl()
     if table is None and len(parts) >= 2 and parts[-2] == "tables":
         table = unquote(parts[-1])  # the web view's address quotes it
     if not table:
@@ -85,7 +90,8 @@ def _table_from(url: str, table: str | None) -> tuple[str, str, str | None]:
 
 def _connect(args: argparse.Namespace) -> int:
     url, table, shared = _table_from(args.url, args.table)
-    token = args.token or os.environ.get("ROLLBRIDGE_TOKEN") or shared
+    # given for this URL (--token, the link's own) before the shell's, set for any table
+    token = args.token or shared or os.environ.get("ROLLBRIDGE_TOKEN")
     if not token:
         raise InvalidRequest(NO_TOKEN())
     from rollbridge.cli.terminal import run  # websockets and asyncio load only here

@@ -215,7 +215,10 @@ async def _session(url: str, table: str, token: str, binary: bool, locale: str) 
         connection = await connect(url, max_size=2**20, open_timeout=10)
     except Exception as exc:
         problem: Any = str(exc) or type(exc).__name__  # ConnectionResetError() says nothing
-        if url.startswith("wss://") and isinstance(exc, (ConnectionError, ssl.SSLError)):
+        # the plain server breaks off the TLS handshake (a reset, an SSL error); a
+        # refused connection is nothing listening there, TLS or not
+        broken_off = (ConnectionResetError, ConnectionAbortedError, ssl.SSLError)
+        if url.startswith("wss://") and isinstance(exc, broken_off):
             problem = NOT_TLS(problem=problem)
         raise InvalidRequest(CANNOT_CONNECT(url=url, problem=problem)) from None
     prefix = uuid.uuid4().hex[:8]

@@ -25,9 +25,9 @@ from rollbridge.text import Messages
 __all__ = ["add_parsers", "read_log", "render_report"]
 
 say = Messages("rollbridge")
-# Translators: {path} a file, {line} a line number, {error} the parser's message.
 # Translators: {path} is the log given; {problem} the system's words (in English).
 CANNOT_READ = say("cli.verify.cannot_read", "cannot read {path}: {problem}")
+# Translators: {path} a file, {line} a line number, {error} the parser's message.
 UNREADABLE = say("cli.verify.unreadable", "{path}: line {line} is not JSON: {error}")
 TOO_DEEP = say("cli.verify.too_deep", "{path}: line {line} is JSON nested too deep to check")
 # Translators: a summary of `rollbridge verify`; the numbers are counts.

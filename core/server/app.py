@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import time
 from collections.abc import Callable
@@ -81,6 +82,8 @@ SERVER_FULL = say("server.full", "the server is full; try again later")
 #: Seconds a connection refused before its ``hello`` (a full server, an address at
 #: its limit) has to take its close before it is aborted.
 REFUSED_CLOSE_TIMEOUT = 1.0
+#: Port 0 on a host of several addresses: how many times a port free on all is sought.
+PORT_ATTEMPTS = 5
 
 
 class Server:
@@ -194,19 +197,9 @@ class Server:
         self.writer.observe = self.metrics.committed
         self._reader = ThreadPoolExecutor(READER_THREADS, thread_name_prefix="rollbridge-reader")
         try:
-            self._server = await serve(
-                self._handle,
-                self.address,
-                self.requested_port,
-                max_size=MAX_FRAME,
-                max_queue=8,
-                write_limit=32 * 1024,
-                compression=self.compression,
-                process_request=self.http.process_request,
-                ping_interval=self.ping_interval,
-                ping_timeout=self.ping_interval,
-                close_timeout=self.limits.close_timeout,
-            )
+            self._server = await self._listen(self.requested_port)
+            if self.requested_port == 0:
+                self._server = await self._one_port(self._server)
         except OSError as exc:  # the port taken, privileged, or not this machine's
             raise cannot_listen(exc, self.address, self.requested_port) from None
         if self.collector is not None:
@@ -216,6 +209,46 @@ class Server:
         if self.sweep_interval is not None:
             self._sweeper = loop.create_task(self._sweep_idle(self.sweep_interval))
         log.info("listening on %s", self.url)
+
+    async def _listen(self, port: int) -> Any:
+        """Listen on :attr:`address` (every address it names) at ``port``."""
+        return await serve(
+            self._handle,
+            self.address,
+            port,
+            max_size=MAX_FRAME,
+            max_queue=8,
+            write_limit=32 * 1024,
+            compression=self.compression,
+            process_request=self.http.process_request,
+            ping_interval=self.ping_interval,
+            ping_timeout=self.ping_interval,
+            close_timeout=self.limits.close_timeout,
+        )
+
+    async def _one_port(self, server: Any) -> Any:
+        """``server``, listening at port 0, on one port: a host that names several
+        addresses (``''``, or ``localhost`` as 127.0.0.1 and ::1) has a socket on
+        each, and each took its own free port, while :attr:`port` (the one printed)
+        names the first's. Listened on again at that port on every address (taken on
+        another meanwhile: at another free port), a few times.
+
+        :raises OSError: no port was free on every address."""
+        for _ in range(PORT_ATTEMPTS):
+            ports = [s.getsockname()[1] for s in server.sockets]
+            if len(set(ports)) <= 1:
+                return server
+            server.close()
+            await server.wait_closed()
+            try:
+                server = await self._listen(ports[0])
+            except OSError as exc:
+                if exc.errno != errno.EADDRINUSE:
+                    raise
+                server = await self._listen(0)
+        server.close()
+        await server.wait_closed()
+        raise OSError(errno.EADDRINUSE, "no free port on every address")
 
     @property
     def port(self) -> int:

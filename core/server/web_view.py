@@ -45,7 +45,8 @@ __all__ = ["CLIENT_FILES", "CONTENT_TYPES", "HOME", "WEB_FILES", "WebViewRoute",
 
 say = Messages("rollbridge")
 # Translators: the page a browser gets at the server's own address (http://HOST:PORT/),
-# plain text; keep the paths, the commands and ws:// / http:// as they are.
+# plain text; keep the paths, the commands and ws://, wss://, http://, https:// as
+# they are.
 HOME = say(
     "web.home",
     "rollbridge runs here.\n\n"
@@ -53,7 +54,7 @@ HOME = say(
     "table's id. The GM has it: rollbridge serve prints it, and rollbridge table list "
     "lists the tables.\n\n"
     "In Foundry VTT, the rollbridge module's Server URL is that address of the table, "
-    "beginning with ws:// instead of http://.\n",
+    "beginning with ws:// instead of http:// (wss:// instead of https://).\n",
 )
 
 #: The view's files (in ``rollbridge/server/webui/``), by the name they are served as

@@ -52,6 +52,32 @@ def test_a_share_link_carries_its_token(table, monkeypatch):
     assert made["tokens"]["observer"] not in out  # the token is not echoed
 
 
+def test_the_overlays_share_link_joins_its_table(table, monkeypatch):
+    """docs/web.md gives the stream overlay's link (``…/tables/ID/overlay#token=…``,
+    an observer's) to share: it was "no table: use a URL ending in /tables/ID"."""
+    made, port = table
+    monkeypatch.delenv("ROLLBRIDGE_TOKEN", raising=False)
+    link = (
+        f"http://127.0.0.1:{port}/tables/{made['table']}/overlay#token={made['tokens']['observer']}"
+    )
+    code, out, err = connect(link)
+    assert code == 0, err
+    assert "joined Urls" in out and "as observer" in out
+
+
+def test_a_links_token_wins_over_the_environments(table, monkeypatch):
+    """ROLLBRIDGE_TOKEN is what the shell holds, for whatever table it was set; the
+    link is what was given for this one. The environment's won: a share link of
+    another table than the one it was set for failed to join (a token of another
+    table), saying nothing of the link's own."""
+    made, port = table
+    monkeypatch.setenv("ROLLBRIDGE_TOKEN", "rbt_of_another_table")
+    link = f"http://127.0.0.1:{port}/tables/{made['table']}#token={made['tokens']['observer']}"
+    code, out, err = connect(link)
+    assert code == 0, err
+    assert "as observer" in out
+
+
 def test_a_token_given_wins_over_the_links(table):
     made, port = table
     link = f"http://127.0.0.1:{port}/tables/{made['table']}#token={made['tokens']['observer']}"
@@ -78,3 +104,16 @@ def test_what_cannot_be_joined_is_said(table, address, said):
                              "--table", "t")  # fmt: skip
     assert code == 1 and out == ""
     assert err == f"rollbridge: error: invalid_request: {said.format(port=port)}\n"
+
+
+def test_a_wss_url_where_nothing_listens_is_not_said_to_need_tls():
+    """Only a TLS handshake the server broke off is the plain server's: a refused
+    connection (the proxy down, a wrong port) got "wss:// needs a TLS proxy in front
+    of it" too, sending an operator whose proxy is there to look for one."""
+    from tests.server.test_server_lifecycle import free_port
+
+    port = free_port()
+    code, out, err = connect(f"wss://127.0.0.1:{port}/tables/t", "--token", "x")
+    assert code == 1 and out == ""
+    assert f"cannot connect to wss://127.0.0.1:{port}/tables/t: " in err
+    assert "TLS" not in err, err

@@ -159,3 +159,30 @@ def test_options_no_server_could_serve_with(tmp_path, argv, said):
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert said in done.stderr
     assert not (tmp_path / "r.db").exists()
+
+
+def _dual_stack() -> bool:
+    """Whether this machine listens on IPv6 and IPv4 both (``--host ''``: each)."""
+    try:
+        with socket.socket(socket.AF_INET6) as six:
+            six.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            six.bind(("::", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _dual_stack(), reason="no IPv6 here")
+async def test_port_0_on_several_addresses_is_one_port_on_each(tmp_path):
+    """A host naming several addresses (``--host ''``: every IPv4 and IPv6 address;
+    ``localhost`` where it is 127.0.0.1 and ::1) gets one listening socket per
+    address. With port 0 each took its own free port, and ``serve`` printed the
+    first's: a client reaching the host by its other address found nothing there."""
+    server = Server(SQLiteStore(tmp_path / "r.db"), PluginHost(), address="", port=0)
+    await server.start()
+    try:
+        sockets = server._server.sockets
+        assert len(sockets) == 2, sockets
+        assert {s.getsockname()[1] for s in sockets} == {server.port}
+    finally:
+        await server.stop()

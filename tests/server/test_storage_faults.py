@@ -308,6 +308,7 @@ async def test_a_removed_shm_is_told_to_the_operator_and_loses_nothing_of_the_se
 
 @pytest.mark.xfail(
     strict=True,
+    raises=AssertionError,  # the table lost at the stop, not a start or a command that failed
     reason="a program that opens the database after its -shm was removed writes unseen "
     "by the server, whose stop checkpoints without it (docs/operations.md)",
 )

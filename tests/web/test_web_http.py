@@ -149,6 +149,13 @@ async def test_the_servers_own_address_says_what_runs_there_in_the_browsers_lang
     assert german.decode("utf-8").startswith("Hier läuft rollbridge.\n")
     status, _, _ = await get(web_world.server, "/favicon.ico")
     assert status == 404
+    # behind a TLS proxy the page is https://, and Foundry's Server URL wss:// (the
+    # module refuses a ws:// one from an https:// Foundry that is not this machine)
+    assert "wss:// instead of https://" in text
+    for lang, said in (("de", "wss:// statt https://"), ("cs", "wss:// místo https://"),
+                       ("ru", "wss:// вместо https://")):  # fmt: skip
+        _, _, body = await get(web_world.server, "/", headers={"Accept-Language": lang})
+        assert said in body.decode("utf-8"), lang
 
 
 async def test_a_websocket_to_the_servers_own_address_still_joins(web_world):

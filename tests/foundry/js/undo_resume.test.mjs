@@ -160,3 +160,32 @@ test("a GM's reconnect whose stacks moved on: a card that showed Undo loses it, 
   await settle(client);
   assert.deepEqual(shown(messages, elements), { 2: "undo", 3: "redo", 4: "", 5: "" });
 });
+
+test("the cards of another table, or of the table's earlier epoch, never get its Undo or Redo", async () => {
+  // a world's chat keeps the cards of every table it played at (and of a table restored
+  // or made again: another epoch); their seqs are another log's. A card #3 of table t0
+  // with Undo, pressed, would have sent `undo seq 3` to t1 and undone t1's #3.
+  const { messages, elements } = await reloadedPage({ generation: 13, user: "gm" });
+  const foreign = {};
+  foreign.table = await ChatMessage._fromWorld({ data: { ...card(3), flags: { rollbridge: { table: "t0", epoch: 1, seq: 3, kind: "resolution" } } }, user: USERS[0]._id });
+  foreign.epoch = await ChatMessage._fromWorld({ data: { ...card(4), flags: { rollbridge: { table: "t1", epoch: 0, seq: 4, kind: "resolution" } } }, user: USERS[0]._id });
+  client.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 5, locale: "en", table: { id: "t1", actors: [], undo_redo: STACKS } });
+  await settle(client);
+  assert.deepEqual(shown(messages, elements), { 2: "", 3: "undo", 4: "redo", 5: "" });
+  const buttons = (message) => ["undo", "redo"].filter((a) => elements.get(message.id).card.shown.includes(`data-rollbridge-action="${a}"`));
+  assert.deepEqual(buttons(foreign.table), [], "another table's #3");
+  assert.deepEqual(buttons(foreign.epoch), [], "an earlier epoch's #4");
+  // a press of such a card (drawn by an older module) sends nothing
+  const count = ws.messages().length;
+  assert.equal(await press("undo", { table: "t0", epoch: 1, kind: "resolution", seq: 3 }, client), null);
+  assert.equal(ws.messages().length, count, "nothing sent");
+  // nor does an event of the table draw them again with one
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq: 6, kind: "adjusted", data: { actor: "g" }, actors: [{ id: "g" }] });
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq: 7, kind: "undo", data: { undoes: 6 }, actors: [] });
+  await settle(client);
+  assert.deepEqual(buttons(foreign.table), []);
+});

@@ -33,6 +33,17 @@ function owns(rollbridgeId) {
   return Boolean(findActor(rollbridgeId, foundryActors())?.isOwner);
 }
 
+/**
+ * The undo tracker that speaks for a card: the client's when the card is of the table
+ * the client is at, in the epoch its connection has; else none. A world's chat keeps
+ * the cards of other tables and of the table's earlier epochs, whose seqs are another
+ * log's: an Undo on such a card #3 would undo this table's #3.
+ */
+function trackerFor(card, client) {
+  const here = (card.table ?? null) === (client.table ?? null) && card.epoch === client.connection?.cursor?.epoch;
+  return here ? client.undo : null;
+}
+
 /** The undo and redo among a card's buttons, as one word ("undo", "redo", ""). */
 const undoRedo = (buttons) => buttons.filter((b) => b.action === "undo" || b.action === "redo").map((b) => b.action).join(" ");
 
@@ -62,7 +73,7 @@ export function addButtons(message, html, client) {
     return 0;
   }
   if (info.pending && client.settled.has(info.pending)) info.settled = true;
-  const buttons = cardButtons({ card: info, user: game.user, tracker: client.undo, owns });
+  const buttons = cardButtons({ card: info, user: game.user, tracker: trackerFor(info, client), owns });
   noteDrawn(message, info.seq, undoRedo(buttons));
   card.querySelector(".rollbridge-buttons")?.remove();
   if (!buttons.length) return 0;
@@ -130,7 +141,7 @@ async function redrawStale(messages, client) {
     if (!info) continue;
     const shown = drawn.has(message) ? drawn.get(message) : ""; // not drawn here yet: no button
     if (shown === null) continue;
-    const wanted = undoRedo(cardButtons({ card: info, user: game.user, tracker: client.undo }));
+    const wanted = undoRedo(cardButtons({ card: info, user: game.user, tracker: trackerFor(info, client) }));
     if (wanted === shown) continue;
     await chat.updateMessage(message);
     redrawn += 1;
@@ -155,7 +166,8 @@ export async function press(action, card, client) {
       return null;
     }
     // the server undoes the latest change: a card that is no longer it sends nothing
-    const stale = (action === "undo" && !client.undo.canUndo(card.seq)) || (action === "redo" && !client.undo.canRedo(card.seq));
+    const tracker = trackerFor(card, client);
+    const stale = (action === "undo" && !tracker?.canUndo(card.seq)) || (action === "redo" && !tracker?.canRedo(card.seq));
     if (stale) {
       ui.notifications.warn(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Button.NotLatest")}`);
       return null;
