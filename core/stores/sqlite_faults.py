@@ -137,7 +137,8 @@ class FileIdentity:
             log.warning(
                 "%s (the -wal's index) was removed or replaced while the server has the "
                 "database open: restart the server before any other program (a "
-                "rollbridge table or admin-token command) opens the database, or its "
+                "rollbridge table or admin-token command, a sqlite3 shell) opens the "
+                "database to write, or its "
                 "changes and this server's write over each other",
                 self.index[0],
             )
