@@ -68,6 +68,21 @@ async def settled(predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
     return True
 
 
+def alive(refs: list[weakref.ref[Any]]) -> int:
+    """How many of the objects ``refs`` point to are still alive."""
+    return sum(ref() is not None for ref in refs)
+
+
+async def let_go(refs: list[weakref.ref[Any]]) -> bool:
+    """Whether nothing keeps the objects ``refs`` point to, soon (polled, collected)."""
+
+    def collected() -> bool:
+        gc.collect()
+        return not alive(refs)
+
+    return await settled(collected)
+
+
 async def open_tables_metric(server: Any) -> float:
     _status, _headers, body = await get(server, "/metrics")
     line = next(x for x in body.decode().splitlines() if x.startswith("rollbridge_open_tables "))
@@ -348,10 +363,25 @@ async def test_clients_cut_off_that_close_in_time_are_let_go_at_once(make_tables
     assert await settled(lambda: not server.clients and not server.sockets)
     assert not server.tables.open and not server.tables.per_token and not server.per_address
 
-    def collected() -> bool:
-        gc.collect()
-        return all(ref() is None for ref in made)
+    assert await let_go(made), f"{alive(made)} of {len(made)} clients kept alive"
 
-    assert await settled(collected), (
-        f"{sum(ref() is not None for ref in made)} of {len(made)} clients kept alive"
-    )
+
+async def test_the_last_changes_written_keep_neither_their_tables_nor_their_clients(tables):
+    """Clients of both tables make changes and leave; the server goes idle. Their
+    tables leave memory and nothing keeps them, nor the clients, alive. Before the
+    fix the commit writer's thread, waiting for the next commit, still held its last
+    group of commits — whose callbacks name the table and the client of each — so an
+    idle server kept its last few hundred changes' tables and clients for good."""
+    server = tables.server
+    made: list[weakref.ref[Any]] = []
+    for table in ("sr2", "tally", "sr2", "tally"):
+        gm, _ = await tables.join(table, "gm")
+        (client,) = server.clients
+        made += [weakref.ref(client), weakref.ref(server.tables.open[table])]
+        del client
+        assert (await gm.request({"type": "roll", "formula": "2d6"}))["type"] == "result"
+        await leave_now(tables, gm)
+        assert await settled(lambda: not server.tables.open)
+    assert server.writer is not None and server.writer.pending == 0
+
+    assert await let_go(made), f"{alive(made)} of {len(made)} tables and clients kept alive"
