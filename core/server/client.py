@@ -115,10 +115,19 @@ class Client:
         self.closing = True
         self.protocol.close()
         self.server.outbox.flush(self.connection)  # what it was sent goes before the close
-        self._spawn(self.connection.close(code, reason))
-        # A client that reads nothing never takes the close frame: its socket and
-        # buffer are let go after a bounded time whatever it does.
-        asyncio.get_running_loop().call_later(self.server.abort_after, self.abort)
+        self._spawn(self._close(code, reason))
+
+    async def _close(self, code: int, reason: str) -> None:
+        """Close the connection; abort it if it has not closed after the close
+        timeout. A client that reads nothing never takes the close frame: its socket
+        and buffer are let go after a bounded time whatever it does. One that closes
+        in time is let go at once: the timer, which holds the client, goes with it."""
+        timer = asyncio.get_running_loop().call_later(self.server.abort_after, self.abort)
+        try:
+            await self.connection.close(code, reason)
+        finally:
+            if self.connection.state is State.CLOSED:
+                timer.cancel()
 
     def abort(self) -> None:
         """Drop the connection's transport now, unless it closed meanwhile."""

@@ -566,32 +566,33 @@ class ClusterServer(Server):
             await asyncio.sleep(self.lease_ms / 3000)
             now = time.monotonic()
             for table_id in self.ownership.owned:  # a snapshot: _give_up, _lost change it
-                owner_key = self.keys.table(table_id).owner
-                protocol = self.tables.open.get(table_id)
-                if protocol is not None and (
-                    not isinstance(protocol, ClusterTable) or protocol.used
-                ):
-                    self._used[table_id] = now
-                # unused, or not in memory at all: unused since then, and given up
-                # after a while like any (not renewed for good)
-                elif now - self._used.setdefault(table_id, now) > self.idle_leases * (
-                    self.lease_ms / 1000
-                ):
-                    await self._give_up(table_id, protocol)
-                    continue
-                try:
-                    kept = await self._renew(keys=[owner_key], args=[self.node, self.lease_ms])
-                except (redis.RedisError, OSError) as exc:
-                    self._renew_log.failed(exc, f"(table {table_id})")
-                    if time.monotonic() - self._renewed.get(table_id, 0) < self.lease_ms / 1000:
-                        continue
-                    kept = 0
-                else:
-                    self._renew_log.worked()
-                if kept:
-                    self._renewed[table_id] = time.monotonic()
-                else:
-                    self._lost(table_id)
+                await self._keep_lease(table_id, now)
+
+    async def _keep_lease(self, table_id: str, now: float) -> None:
+        """One lease of :meth:`_keep_leases`: renewed, given up or found lost. (A call
+        of its own: the table it looked at is not kept by the loop while it sleeps.)"""
+        owner_key = self.keys.table(table_id).owner
+        protocol = self.tables.open.get(table_id)
+        if protocol is not None and (not isinstance(protocol, ClusterTable) or protocol.used):
+            self._used[table_id] = now
+        # unused, or not in memory at all: unused since then, and given up
+        # after a while like any (not renewed for good)
+        elif now - self._used.setdefault(table_id, now) > self.idle_leases * (self.lease_ms / 1000):
+            await self._give_up(table_id, protocol)
+            return
+        try:
+            kept = await self._renew(keys=[owner_key], args=[self.node, self.lease_ms])
+        except (redis.RedisError, OSError) as exc:
+            self._renew_log.failed(exc, f"(table {table_id})")
+            if time.monotonic() - self._renewed.get(table_id, 0) < self.lease_ms / 1000:
+                return
+            kept = 0
+        else:
+            self._renew_log.worked()
+        if kept:
+            self._renewed[table_id] = time.monotonic()
+        else:
+            self._lost(table_id)
 
     async def _give_up(self, table_id: str, protocol: ClusterTable | None) -> None:
         """Drop an unused table from memory and release its lease."""
@@ -719,8 +720,9 @@ class ClusterServer(Server):
         assert self.redis is not None
         while not self.stopping:
             await asyncio.sleep(self.poll_interval)
-            for protocol in list(self.tables.open.values()):
-                self.tables.release(protocol)  # one left idle after a sync is dropped here
+            # one left idle after a sync is dropped here (no loop variable of this
+            # loop names a table while it sleeps: it would keep the last one alive)
+            self.sweep()
             tables = list(self.tables.open)
             if not tables:
                 continue

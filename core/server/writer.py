@@ -126,27 +126,36 @@ class CommitWriter:
         self._thread.join()
 
     def _run(self) -> None:
-        stopping = False
-        while not stopping:
-            first = self._queue.get()
-            if first is _STOP:
+        while self._write_next():
+            pass
+
+    def _write_next(self) -> bool:
+        """Wait for commits and write them as one group; False once told to stop.
+        A call of its own, so that its batch goes when it returns: the thread waits
+        for the next commits holding none of the last ones (their callbacks name
+        the clients and tables that made them, which would stay alive with them, on
+        an idle server for good)."""
+        first = self._queue.get()
+        if first is _STOP:
+            return False
+        batch = [first]
+        if self.linger > 0:
+            # Sleep rather than wait on the queue: a wait would wake this
+            # thread (and make it take the GIL from the event loop) at
+            # every commit submitted during the linger.
+            time.sleep(self.linger)
+        going = True
+        while len(batch) < MAX_BATCH:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
                 break
-            batch = [first]
-            if self.linger > 0:
-                # Sleep rather than wait on the queue: a wait would wake this
-                # thread (and make it take the GIL from the event loop) at
-                # every commit submitted during the linger.
-                time.sleep(self.linger)
-            while len(batch) < MAX_BATCH:
-                try:
-                    item = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if item is _STOP:
-                    stopping = True
-                    break
-                batch.append(item)
-            self._write(batch)  # type: ignore[arg-type]
+            if item is _STOP:
+                going = False
+                break
+            batch.append(item)
+        self._write(batch)  # type: ignore[arg-type]
+        return going
 
     def _write_one(self, item: _Item) -> BaseException | None:
         if item.table_id in self._poisoned:

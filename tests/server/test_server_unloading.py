@@ -68,6 +68,21 @@ async def settled(predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
     return True
 
 
+def alive(refs: list[weakref.ref[Any]]) -> int:
+    """How many of the objects ``refs`` point to are still alive."""
+    return sum(ref() is not None for ref in refs)
+
+
+async def let_go(refs: list[weakref.ref[Any]]) -> bool:
+    """Whether nothing keeps the objects ``refs`` point to, soon (polled, collected)."""
+
+    def collected() -> bool:
+        gc.collect()
+        return not alive(refs)
+
+    return await settled(collected)
+
+
 async def open_tables_metric(server: Any) -> float:
     _status, _headers, body = await get(server, "/metrics")
     line = next(x for x in body.decode().splitlines() if x.startswith("rollbridge_open_tables "))
@@ -303,3 +318,70 @@ async def test_a_table_dropped_after_a_failed_reload_accepts_its_next_change(tab
     again, _ = await tables.join("tally", "gm")
     rolled = await again.request({"type": "roll", "formula": "1d6"})
     assert rolled["type"] == "result", rolled
+
+
+# -- clients the server cut off ------------------------------------------------------
+
+
+async def test_clients_cut_off_that_close_in_time_are_let_go_at_once(make_tables, monkeypatch):
+    """The server ends connections of many clients of both tables — ``hello`` with a
+    wrong token (1008), joined ones whose token is gone (revoked, 1008), ones over
+    their token's limit (1013) — and each takes its close. Once they are gone nothing
+    keeps their objects (each with its websockets connection and buffers), and the
+    registry is back to empty. Before the fix each one's abort timer held it for the
+    whole close timeout (5 s by default, an hour here), whether its connection had
+    closed or not: a client refused in a loop kept a few hundred of them alive."""
+    limits = Limits(close_timeout=3600, per_token=2, rate_per_connection=None,
+                    rate_per_table=None, per_address=None)  # fmt: skip
+    world = await make_tables(limits=limits)
+    server = world.server
+    made: list[weakref.ref[Client]] = []
+    init = Client.__init__
+
+    def counted(self: Client, *args: Any) -> None:
+        init(self, *args)
+        made.append(weakref.ref(self))
+
+    monkeypatch.setattr(Client, "__init__", counted)
+    peers: list[Peer] = []
+    for table in ("sr2", "tally"):
+        for _ in range(10):  # refused: a token that opens nothing
+            peer = Peer(await connect(server.url))
+            await peer.send({"type": "hello", "table": table, "token": "rbt_wrong"})
+            peers.append(peer)
+        for role in ("gm", "player", "observer"):
+            for _ in range(3):  # the third of each token is over its limit
+                peer = Peer(await connect(server.url))
+                await peer.reply(await peer.send({"type": "hello", "table": table,
+                                                  "token": world.tokens[table][role]}))  # fmt: skip
+                peers.append(peer)
+    assert len(made) == 38
+    assert await settled(lambda: len(server.clients) == 12)  # the joined ones are left
+    assert server.drop_revoked(set()) == 12  # every joined one's token is gone
+    codes = [await peer.wait_closed() for peer in peers]
+    assert sorted(set(codes)) == [1008, 1013]
+    assert await settled(lambda: not server.clients and not server.sockets)
+    assert not server.tables.open and not server.tables.per_token and not server.per_address
+
+    assert await let_go(made), f"{alive(made)} of {len(made)} clients kept alive"
+
+
+async def test_the_last_changes_written_keep_neither_their_tables_nor_their_clients(tables):
+    """Clients of both tables make changes and leave; the server goes idle. Their
+    tables leave memory and nothing keeps them, nor the clients, alive. Before the
+    fix the commit writer's thread, waiting for the next commit, still held its last
+    group of commits — whose callbacks name the table and the client of each — so an
+    idle server kept its last few hundred changes' tables and clients for good."""
+    server = tables.server
+    made: list[weakref.ref[Any]] = []
+    for table in ("sr2", "tally", "sr2", "tally"):
+        gm, _ = await tables.join(table, "gm")
+        (client,) = server.clients
+        made += [weakref.ref(client), weakref.ref(server.tables.open[table])]
+        del client
+        assert (await gm.request({"type": "roll", "formula": "2d6"}))["type"] == "result"
+        await leave_now(tables, gm)
+        assert await settled(lambda: not server.tables.open)
+    assert server.writer is not None and server.writer.pending == 0
+
+    assert await let_go(made), f"{alive(made)} of {len(made)} tables and clients kept alive"

@@ -96,3 +96,52 @@ def test_a_burst_of_redis_commands_opens_a_bounded_number_of_connections(redis_f
         assert len(clients) <= REDIS_CONNECTIONS + 4, len(clients)  # + the store's own
 
     on_a_cluster_server(redis_factory, play)
+
+
+def test_tables_whose_clients_left_are_not_kept_by_the_loops(redis_factory):
+    """Clients of three tables join, roll and leave: every table leaves memory and
+    nothing keeps it — neither the poll of the stored seqs nor the lease keeper,
+    whose loop variables still named the last table they looked at while they slept,
+    and for good once no table was left to look at (an idle process kept the last
+    table it had served)."""
+    import gc
+    import json
+    import weakref
+
+    from websockets.asyncio.client import connect
+
+    from rollbridge.offline import TableService
+
+    async def play(server: ClusterServer) -> None:
+        service = TableService(server.store, server.host)
+        made = []
+        for n in range(3):
+            info, tokens = service.create_table(f"T{n}", "bandits", table_id=f"t{n}")
+            made.append((info.id, tokens["gm"]))
+        kept: list[weakref.ref] = []
+        for table_id, token in made:
+            async with connect(f"ws://127.0.0.1:{server.port}/") as ws:
+                await ws.send(json.dumps({"type": "hello", "id": "h", "table": table_id,
+                                          "token": token}))  # fmt: skip
+                assert json.loads(await ws.recv())["type"] == "welcome"
+                kept.append(weakref.ref(server.tables.open[table_id]))
+                await asyncio.sleep(server.poll_interval * 2)  # the loops see it in use
+                await ws.send(json.dumps({"type": "roll", "id": "r", "formula": "1d6"}))
+                while json.loads(await ws.recv()).get("id") != "r":
+                    pass
+        async with asyncio.timeout(10):  # out of memory, leases given up
+            while server.tables.open or server.ownership.owned:
+                await asyncio.sleep(0.02)
+
+        def alive() -> int:
+            gc.collect()
+            return sum(ref() is not None for ref in kept)
+
+        try:
+            async with asyncio.timeout(5):  # the loops go round in that time, many times
+                while alive():
+                    await asyncio.sleep(0.05)
+        except TimeoutError:
+            raise AssertionError(f"{alive()} of {len(kept)} tables kept alive") from None
+
+    on_a_cluster_server(redis_factory, play)

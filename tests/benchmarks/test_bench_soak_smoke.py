@@ -1,0 +1,69 @@
+"""benchmarks/bench_soak.py runs at a tiny size, against its own server child and
+against `rollbridge serve`: every kind of churn it claims happens (each ruleset's
+requests answered, refusals, resumes, strays, HTTP, tables made and deleted), and
+after each cycle, with its clients gone, the server holds what its resident
+clients hold and nothing more. The figures (RSS, growth) go to
+docs/performance.md, never into an assertion."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "benchmarks" / "bench_soak.py"
+TINY = ("--tables", "4", "--cycles", "2", "--warmup", "1", "--strays", "8", "--rotate", "1",
+        "--resident", "1", "--settle", "0")  # fmt: skip
+
+
+def run(*args: str) -> dict:
+    result = subprocess.run(
+        [sys.executable, str(SCRIPT), *TINY, *args, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+    return json.loads(result.stdout)
+
+
+def test_the_soak_churns_and_the_server_holds_only_its_residents():
+    document = run()
+    samples = document["samples"]
+    assert [s["cycle"] for s in samples] == [0, 1, 2]
+    for sample in samples[1:]:
+        assert sample["gauges"] == {"connections": 1, "open_tables": 1}
+        held = {k: v for k, v in sample["structures"].items() if v}
+        assert held == {"clients": 1, "sockets": 1, "per_address": 1, "open_tables": 1,
+                        "per_token": 1, "table_buckets": 1}  # fmt: skip
+        assert sample["fds"] > 0 and sample["threads"] >= 2 and sample["tasks"] > 0
+    replies = document["replies"]
+    for answered in ("hello: welcome", "resolve: result", "roll: result", "odds: result",
+                     "stats: result", "state: result", "undo: result", "approve: result",
+                     "encounter.start: result", "actor.create: result"):  # fmt: skip
+        assert replies.get(answered), answered
+    for refused in ("?: error undecodable", "no.such.request: error unknown_type",
+                    "resolve: error invalid_params", "ping: error rate_limited",
+                    "hello: error unauthorized", "ping: error unauthorized"):  # fmt: skip
+        assert replies.get(refused), refused
+    http = document["http"]
+    answered_http = ("page 200", "static 200", "admin create 201", "admin delete 200",
+                     "admin token 201", "admin revoke 200", "/metrics 200",
+                     "/readyz 200")  # fmt: skip
+    for answered in answered_http:
+        assert http.get(answered), answered
+    assert any(key.startswith("export ") for key in http)
+    logged = samples[-1]["log"]
+    assert logged and not any(key.startswith(("WARNING", "ERROR", "CRITICAL")) for key in logged)
+
+
+def test_the_soak_runs_against_rollbridge_serve():
+    document = run("--cli")
+    assert document["config"]["server"] == "rollbridge serve"
+    for sample in document["samples"][1:]:
+        assert sample["gauges"] == {"connections": 1, "open_tables": 1}
+        assert sample["fds"] > 0 and "structures" not in sample
+    assert document["replies"].get("resolve: result")
