@@ -197,7 +197,7 @@ class Server:
         self.writer.observe = self.metrics.committed
         self._reader = ThreadPoolExecutor(READER_THREADS, thread_name_prefix="rollbridge-reader")
         try:
-            self._server = await self._listen(self.requested_port)
+            self._server = await self._serve_on(self.requested_port)
             if self.requested_port == 0:
                 self._server = await self._one_port(self._server)
         except OSError as exc:  # the port taken, privileged, or not this machine's
@@ -210,7 +210,7 @@ class Server:
             self._sweeper = loop.create_task(self._sweep_idle(self.sweep_interval))
         log.info("listening on %s", self.url)
 
-    async def _listen(self, port: int) -> Any:
+    async def _serve_on(self, port: int) -> Any:
         """Listen on :attr:`address` (every address it names) at ``port``."""
         return await serve(
             self._handle,
@@ -241,11 +241,11 @@ class Server:
             server.close()
             await server.wait_closed()
             try:
-                server = await self._listen(ports[0])
+                server = await self._serve_on(ports[0])
             except OSError as exc:
                 if exc.errno != errno.EADDRINUSE:
                     raise
-                server = await self._listen(0)
+                server = await self._serve_on(0)
         server.close()
         await server.wait_closed()
         raise OSError(errno.EADDRINUSE, "no free port on every address")
