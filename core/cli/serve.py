@@ -9,6 +9,7 @@ SIGINT stops accepting, closes clients with 1001, flushes the store, exits 0.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
@@ -24,6 +25,7 @@ from rollbridge.cli.stores import (
     refuse_unsafe_redis,
     store_name,
 )
+from rollbridge.exceptions import RollbridgeError
 from rollbridge.server.file_limit import fit_file_limit
 from rollbridge.server.limits import DEFAULT_HOST, DEFAULT_PORT, MAX_PENDING
 from rollbridge.stores.base import DEFAULT_RETAIN, Store
@@ -198,7 +200,8 @@ def _serve_store(args: argparse.Namespace, store: Store) -> int:
 
     db = store_name(store)
     host = PluginHost()
-    fresh = not store.tables()
+    tables = store.tables()  # read now: once the port is open, the store may fail
+    fresh = not tables
     options = {
         "address": args.host,
         "port": args.port,
@@ -219,17 +222,25 @@ def _serve_store(args: argparse.Namespace, store: Store) -> int:
 
     def listening() -> None:  # once the port is held (--port 0: the one given), not before
         port = server.port
-        # made only now: a server that cannot listen leaves no demo table whose
-        # tokens nobody saw (no client is served before this returns)
-        demo = create_demo_table(store, host) if fresh and not args.no_demo else None
-        if demo is not None:
-            sys.stdout.write(_demo_lines(*demo, args.host, port))
-        tables = store.tables()
+        shown = tables
+        if fresh and not args.no_demo:
+            # made only now: a server that cannot listen leaves no demo table whose
+            # tokens nobody saw (no client is served before this returns). A store
+            # failing just now costs the demo, not the server.
+            try:
+                demo = create_demo_table(store, host)
+            except RollbridgeError as exc:
+                log.error("the demo table could not be made: %s", exc)
+                demo = None
+            if demo is not None:
+                sys.stdout.write(_demo_lines(*demo, args.host, port))
+                with contextlib.suppress(RollbridgeError):
+                    shown = store.tables()
         sys.stdout.write(
-            f"rollbridge serving {len(tables)} table(s) on ws://{args.host}:{port}/ "
+            f"rollbridge serving {len(shown)} table(s) on ws://{args.host}:{port}/ "
             f"(db {db}); Ctrl-C stops\n"
         )
-        sys.stdout.write(_web_lines(tables, args.host, port))
+        sys.stdout.write(_web_lines(shown, args.host, port))
         sys.stdout.flush()
 
     import asyncio

@@ -186,3 +186,58 @@ async def test_port_0_on_several_addresses_is_one_port_on_each(tmp_path):
         assert {s.getsockname()[1] for s in sockets} == {server.port}
     finally:
         await server.stop()
+
+
+STORE_FAILS_ONCE_SERVING = """
+import sys
+from rollbridge.cli import main
+from rollbridge.exceptions import StoreUnavailable
+from rollbridge.stores.sqlite import SQLiteStore
+
+from rollbridge.server.app import Server
+
+open_ports = []
+real_tables, real_start = SQLiteStore.tables, Server.start
+
+async def start(self):
+    await real_start(self)
+    open_ports.append(self.port)
+
+def tables(self):
+    if open_ports:  # the store fails once the port is open (Redis killed just then)
+        raise StoreUnavailable("the store went away")
+    return real_tables(self)
+
+Server.start, SQLiteStore.tables = start, tables
+SQLiteStore.create_table = lambda *a, **k: (_ for _ in ()).throw(StoreUnavailable("gone"))
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_store_failing_as_the_port_opens_costs_the_demo_not_the_server(tmp_path):
+    """Before, the lines printed once the port was open read the store again: a
+    Redis killed just then stopped the new server ('Server is shutting down' to the
+    first client, found by tests/stores/test_redis_health_reads.py under load)."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-c", STORE_FAILS_ONCE_SERVING, "serve", "--db", str(tmp_path / "r.db"),
+         "--port", str(port), "--log-format", "json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+    )  # fmt: skip
+    try:
+        lines = []
+        while not lines or "serving" not in lines[-1]:
+            line = process.stdout.readline()
+            assert line, (lines, process.stderr.read())
+            lines.append(line)
+        db = tmp_path / "r.db"
+        serving = (
+            f"rollbridge serving 0 table(s) on ws://127.0.0.1:{port}/ (db {db}); Ctrl-C stops\n"
+        )
+        assert lines == [serving]
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()  # still serving
+    finally:
+        process.terminate()
+        assert process.wait(timeout=30) == 0
+    logged = process.stderr.read()
+    assert "the demo table could not be made" in logged and "Traceback" not in logged
