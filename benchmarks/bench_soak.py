@@ -383,6 +383,26 @@ async def serve_main(args: argparse.Namespace) -> None:
     answer({"stopped": True})
 
 
+def _die_with_parent() -> Any:
+    """What the server child runs before the server: a SIGTERM asked for when the
+    soak's process ends (Linux's parent-death signal), so a soak killed outright —
+    kill -9, a test's timeout — leaves no server behind. (A ``_serve`` child also
+    stops at the end of its stdin; ``rollbridge serve`` reads none, and ran on for
+    good.) The C library is looked up here, before the fork: the child only calls."""
+    import ctypes
+    import signal
+
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    parent = os.getpid()
+
+    def ask() -> None:
+        prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the soak ended before the signal was asked for
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return ask
+
+
 class ServerChild:
     """The parent's handle on the server: a ``_serve`` child, or ``rollbridge serve``."""
 
@@ -396,6 +416,7 @@ class ServerChild:
     @classmethod
     async def start(cls, db: Path, log: Path, cli: bool, retain: int) -> ServerChild:
         stderr = log.open("ab")
+        tied = _die_with_parent()
         if cli:
             port = _free_port()
             argv = [
@@ -405,17 +426,22 @@ class ServerChild:
                 "--retain", str(retain),
             ]  # fmt: skip
             process = await asyncio.create_subprocess_exec(
-                *argv, stdout=asyncio.subprocess.DEVNULL, stderr=stderr
-            )
+                *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+                stderr=stderr, preexec_fn=tied,
+            )  # fmt: skip
             child = cls(process, port, log)
             child.inside = False
-            await child._wait_listening()
+            try:
+                await child._wait_listening()
+            except BaseException:  # slow to start, or interrupted: not left running
+                await child.stop()
+                raise
             return child
         argv = [sys.executable, str(Path(__file__).resolve()), "_serve", "--db", str(db),
                 "--retain", str(retain)]  # fmt: skip
         process = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=stderr, limit=2**24,
+            stderr=stderr, limit=2**24, preexec_fn=tied,
         )  # fmt: skip
         line = await asyncio.wait_for(process.stdout.readline(), 60)  # type: ignore[union-attr]
         if not line:

@@ -8,9 +8,14 @@ docs/performance.md, never into an assertion."""
 from __future__ import annotations
 
 import json
+import os
 import pathlib
+import signal
 import subprocess
 import sys
+import time
+
+import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "bench_soak.py"
@@ -67,3 +72,58 @@ def test_the_soak_runs_against_rollbridge_serve():
         assert sample["gauges"] == {"connections": 1, "open_tables": 1}
         assert sample["fds"] > 0 and "structures" not in sample
     assert document["replies"].get("resolve: result")
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in pathlib.Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting to be reaped does not)."""
+    try:
+        return pathlib.Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("mode", [(), ("--cli",)], ids=["child", "cli"])
+def test_a_soak_killed_leaves_no_server_running(mode):
+    """The soak killed outright (kill -9, or the timeout of the test above) takes its
+    server with it. ``rollbridge serve`` (``--cli``) reads no stdin, so nothing told
+    it its soak was gone: it ran on for good, reparented to init, on a port and a
+    database in a temporary folder nobody would remove (found by review)."""
+    bench = subprocess.Popen(
+        [sys.executable, str(SCRIPT), *TINY[:2], "--cycles", "50", *TINY[4:], *mode, "--json"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
+    )  # fmt: skip
+    servers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while not servers and time.monotonic() < deadline and bench.poll() is None:
+            time.sleep(0.1)
+            servers = _children(bench.pid)
+        assert servers, "the soak started no server"
+        time.sleep(1.0)  # serving, past its start
+        bench.kill()
+        bench.wait()
+        deadline = time.monotonic() + 15
+        while any(map(_running, servers)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(map(_running, servers)), "the server outlived its soak"
+    finally:
+        if bench.poll() is None:
+            bench.kill()
+            bench.wait()
+        for pid in servers:  # only the soak's own server
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
