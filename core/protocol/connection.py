@@ -172,6 +172,10 @@ class Tables:
         effects: Effects = []
         for then in self._loading.pop(table_id, []):
             effects += then(error)
+        if table_id not in self.open:
+            # a request counted against the table before it was asked for (a change
+            # another process forwarded) made its bucket: no copy here will release it
+            self.buckets.pop(table_id, None)
         return effects
 
     def release(self, protocol: TableProtocol) -> None:

@@ -145,3 +145,33 @@ def test_tables_whose_clients_left_are_not_kept_by_the_loops(redis_factory):
             raise AssertionError(f"{alive()} of {len(kept)} tables kept alive") from None
 
     on_a_cluster_server(redis_factory, play)
+
+
+def test_a_forward_for_a_table_that_cannot_be_opened_leaves_no_rate_bucket(redis_factory):
+    """The owner counts every forwarded change against its table's rate before it
+    opens the table, which makes the table's bucket. A bucket goes when its table
+    leaves memory; a forward for a table that never opened here (deleted after the
+    sender sent it: ``unknown_table``) left its bucket for as long as the process ran,
+    one for each such table id (found by reading the forward path after the Redis
+    soak). The sender is answered, and the buckets are back to what they were."""
+    from rollbridge.plain import pack, unpack
+    from rollbridge.text import stored
+
+    async def play(server: ClusterServer) -> None:
+        assert server.redis is not None
+        assert server.tables.buckets == {}
+        replies = f"{server.keys.prefix}node:node-b:replies"
+        for n in range(3):  # as process node-b forwards them, for tables deleted meanwhile
+            body = {"fid": f"f{n}", "from": "node-b", "table": f"gone{n}",
+                    "message": {"type": "roll", "id": f"r{n}", "formula": "1d6"},
+                    "who": ["gm", "GM", f"key{n}"], "locale": "en"}  # fmt: skip
+            await server.redis.rpush(server.inbox, pack(body, stored))
+            popped = await server.redis.blpop([replies], timeout=10)
+            assert popped is not None, "no answer"
+            answer = unpack(popped[1])
+            assert answer["fid"] == f"f{n}"
+            assert answer["message"]["code"] == "unknown_table", answer
+        assert server.tables.buckets == {}
+        assert server.tables.open == {}
+
+    on_a_cluster_server(redis_factory, play)
