@@ -127,6 +127,9 @@ class Tables:
         #: released meanwhile (dropped, if still idle, once every waiter has run).
         self._waking: set[str] = set()
         self._dropped: dict[str, TableProtocol] = {}
+        #: Called with the id of each table that leaves memory (the driver's commit
+        #: writer forgets what it marked of it).
+        self.on_drop: Callable[[str], None] | None = None
 
     def get(
         self, table_id: str, then: Callable[[TableProtocol | BaseException], Effects]
@@ -187,6 +190,8 @@ class Tables:
         if protocol.idle and self.open.get(protocol.id) is protocol:
             del self.open[protocol.id]
             self.buckets.pop(protocol.id, None)
+            if self.on_drop is not None:
+                self.on_drop(protocol.id)
 
     def table_wait(self, table_id: str) -> float | None:
         """Take a request from the table's bucket: None, or the seconds to wait."""
