@@ -747,12 +747,13 @@ async def play_table(port: int | tuple[int, int], table_id: str, table: JSON, cy
 
 
 async def rotate(port: int, tables: dict[str, JSON], admin: str, count: int, cycle: int,
-                 tally: Tally, keep: list[str]) -> None:  # fmt: skip
+                 tally: Tally, keep: list[str], deleted: int = 0) -> None:  # fmt: skip
     """Tables come and go: the ``count`` oldest are deleted and as many made (the
     admin API), each new one seated by its GM; on each, a player token is issued,
-    joins, and is revoked (the server cuts its connection off)."""
+    joins, and is revoked (the server cuts its connection off). ``deleted``: how many
+    of the ``count`` were deleted already (by :func:`delete_in_play`)."""
     bearer = {"Authorization": f"Bearer {admin}"}
-    for table_id in [t for t in tables if t not in keep][:count]:
+    for table_id in [t for t in tables if t not in keep][: count - deleted]:
         status, _ = await http_get(port, f"/admin/tables/{table_id}", bearer, "DELETE")
         tally.http[f"admin delete {status}"] += 1
         del tables[table_id]
@@ -935,6 +936,31 @@ async def soak(args: argparse.Namespace, workdir: Path) -> JSON:
 # -- serve --redis: two processes on one redis-server --------------------------------
 
 
+async def delete_in_play(ports: tuple[int, int], table_id: str, table: JSON, admin: str,
+                         tally: Tally) -> None:  # fmt: skip
+    """A table deleted while it is played on two processes: its GM on the first
+    (whose roll takes the lease there), its player on the second sending rolls (each
+    forwarded to the first) before, while and after the first's admin API deletes
+    it; both are cut off (1008, the table gone)."""
+    tokens = table["tokens"]
+    gm = await join(ports[0], table_id, tokens["gm"], tally)
+    await gm.request({"type": "roll", "formula": "1d6"})
+    player = await join(ports[1], table_id, tokens["player"], tally)
+    for _ in range(3):
+        await player.send({"type": "roll", "formula": "1d6"})
+    bearer = {"Authorization": f"Bearer {admin}"}
+    status, _ = await http_get(ports[0], f"/admin/tables/{table_id}", bearer, "DELETE")
+    tally.http[f"admin delete in play {status}"] += 1
+    with contextlib.suppress(ConnectionClosed):
+        for _ in range(3):
+            await player.send({"type": "roll", "formula": "1d6"})
+        await asyncio.sleep(0.2)
+        for _ in range(3):
+            await player.send({"type": "roll", "formula": "1d6"})
+    await asyncio.wait_for(player.reader, 30)  # cut off once its process sees it gone
+    await asyncio.wait_for(gm.reader, 30)
+
+
 class RedisChild:
     """A ``redis-server`` of the soak's own (durable, as ``serve`` requires), on a free
     port of 127.0.0.1 in the work folder; stopped at the end."""
@@ -1099,7 +1125,13 @@ async def soak_redis(args: argparse.Namespace, workdir: Path) -> JSON:
 
         for cycle in range(1, args.cycles + 1):
             start_time = time.perf_counter()
-            await rotate(ports[cycle % 2], tables, admin, args.rotate, cycle, tally, resident)
+            side = cycle % 2
+            doomed = [t for t in tables if t not in resident][: min(1, args.rotate)]
+            for table_id in doomed:  # the first of the tables rotated out, deleted in play
+                await delete_in_play((ports[side], ports[1 - side]), table_id,
+                                     tables.pop(table_id), admin, tally)  # fmt: skip
+            await rotate(ports[side], tables, admin, args.rotate, cycle, tally, resident,
+                         len(doomed))  # fmt: skip
             first = next(iter(tables))
             token = (first, tables[first]["tokens"]["player"])
             await asyncio.gather(
