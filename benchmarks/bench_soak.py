@@ -8,6 +8,7 @@ Run from the repository root::
     python benchmarks/bench_soak.py --cli                   # a real `rollbridge serve` child
     python benchmarks/bench_soak.py --json                  # one JSON document on stdout
     python benchmarks/bench_soak.py flood --refused 300     # what refused connections leave
+    python benchmarks/bench_soak.py --redis --tables 80 --retain 5  # two `serve --redis`
 
 A server hosts hundreds of groups for weeks: every connection, table load, read,
 refusal and HTTP request must leave nothing behind once it is over. The soak
@@ -58,6 +59,20 @@ The server runs in a child process (``bench_soak.py _serve``, a
 serve --log-format json`` writes it), so the load generator's own objects are
 never counted. ``--cli`` runs ``rollbridge serve`` itself instead (no view
 inside: /proc and /metrics only). Figures: docs/performance.md, "Soak".
+
+``--redis`` soaks ``serve --redis`` instead (:func:`soak_redis`): a
+``redis-server`` of its own (durable, on a free port of 127.0.0.1, stopped at the
+end), two :class:`rollbridge.server.cluster.ClusterServer` children on it, each
+table's GM on one and its player on the other, so that one side's changes are
+forwarded to the lease owner; the sides swap every cycle, and the leases move as
+idle tables give theirs up (``--lease-ms``, 1,000 here); each resident table has an
+observer on both processes (one owns it for good, the other follows it); process B
+is killed (``--restart``) after the middle cycle and started again. Each sample
+covers both processes (as above, plus the cluster's own structures: leases,
+forwards waiting and counted, parked replies) and Redis: ``INFO memory``, the keys
+by kind with the elements they hold and their ``MEMORY USAGE``, keys of a table not
+in the index, pub/sub channels and subscribers, connections. Figures:
+docs/performance.md, "Soak", "Over Redis".
 """
 
 from __future__ import annotations
@@ -139,6 +154,11 @@ STRUCTURES = (
     "loading", "waking", "dropped", "outbox_sizes", "writer_pending", "writer_poisoned",
     "websockets_handlers",
 )  # fmt: skip
+#: And those of a ``serve --redis`` process (:class:`rollbridge.server.cluster.ClusterServer`).
+CLUSTER_STRUCTURES = (
+    "owned", "renewed", "used", "waiting", "counted", "cluster_tasks", "loops", "parked",
+    "forwards_out", "redis_pool_connections",
+)  # fmt: skip
 
 
 #: Object types of the server's own (and websockets') whose count the report follows.
@@ -152,11 +172,12 @@ SERVER_TYPES = (
 # -- seeding -----------------------------------------------------------------------
 
 
-def seed(path: Path, count: int) -> tuple[dict[str, JSON], str]:
+def seed(path: Path | str, count: int) -> tuple[dict[str, JSON], str]:
     """``count`` tables, the rulesets in turn, each with the player's character and
-    an NPC (their ruleset and tokens by table id), and an admin token."""
+    an NPC (their ruleset and tokens by table id), and an admin token; in the SQLite
+    file ``path``, or in the Redis of a ``redis://`` URL."""
     host = make_host()
-    store = SQLiteStore(path)
+    store = open_store(path)
     try:
         buffered = _BufferedStore(store)
         service = TableService(buffered, host)  # type: ignore[arg-type]
@@ -192,6 +213,15 @@ def actors_of(ruleset: str) -> list[JSON]:
         }
         for index, (actor_id, name) in enumerate(RULESETS[ruleset]["actors"])
     ]
+
+
+def open_store(where: Path | str, retain: int = 1000, writer: str | None = None) -> Any:
+    """The SQLite store of a file, or the Redis store of a ``redis://`` URL."""
+    if str(where).startswith("redis://"):
+        from rollbridge.stores.redis import RedisStore
+
+        return RedisStore(str(where), retain=retain, writer=writer)
+    return SQLiteStore(where, retain=retain)
 
 
 # -- the server under test (child process) --------------------------------------------
@@ -288,7 +318,37 @@ def structures(server: Any) -> JSON:
         "writer_pending": writer.pending if writer is not None else 0,
         "writer_poisoned": len(writer._poisoned) if writer is not None else 0,
         "websockets_handlers": len(getattr(listening, "handlers", ())),
+        **(cluster_structures(server) if hasattr(server, "ownership") else {}),
     }
+
+
+def cluster_structures(server: Any) -> JSON:
+    """What a ``serve --redis`` process holds per table, lease and forward."""
+    protocols = [p for p in server.tables.open.values() if hasattr(p, "parked")]
+    pool = server.redis.connection_pool if server.redis is not None else None
+    return {
+        "owned": len(server.ownership.owned),
+        "renewed": len(server._renewed),
+        "used": len(server._used),
+        "waiting": len(server._waiting),
+        "counted": len(server._counted),
+        "cluster_tasks": len(server._tasks),
+        "loops": sum(not task.done() for task in server._loops),
+        "parked": sum(len(p.parked) for p in protocols),
+        "forwards_out": sum(p.forwards_out for p in protocols),
+        "redis_pool_connections": len(getattr(pool, "_connections", ())),
+    }
+
+
+def _timers(loop: asyncio.AbstractEventLoop) -> JSON:
+    """The event loop's scheduled callbacks: how many, how many of them cancelled (a
+    cancelled one stays until its time comes, or a clean-up), and the seconds to the
+    latest: what bounds them."""
+    scheduled = list(getattr(loop, "_scheduled", ()))
+    now = loop.time()
+    latest = max((h.when() - now for h in scheduled), default=0.0)
+    cancelled = sum(h.cancelled() for h in scheduled)
+    return {"scheduled": len(scheduled), "cancelled": cancelled, "latest_s": round(latest, 1)}
 
 
 def _task_name(task: asyncio.Task) -> str:
@@ -307,17 +367,26 @@ async def serve_main(args: argparse.Namespace) -> None:
     configure("INFO", "json")
     raise_nofile()
     draws = itertools.count()
-    server = Server(
-        SQLiteStore(args.db, retain=args.retain),
-        make_host(),
-        address=ADDRESS,
-        port=0,
-        dice=lambda: SeededDice(f"soak:{next(draws)}"),
-        manage_gc=True,
+    seeds = "soak" if args.node == "a" else f"soak-{args.node}"
+    options: JSON = {
+        "address": ADDRESS,
+        "port": 0,
+        # seeded dice; process B of --redis draws its own seeds
+        "dice": lambda: SeededDice(f"{seeds}:{next(draws)}"),
+        "manage_gc": True,
         # the defaults, less the connections per address (every client is on
         # 127.0.0.1) and a short hello timeout, so the soak sees it cut clients off
-        limits=Limits(per_address=None, hello_timeout=HELLO_TIMEOUT),
-    )
+        "limits": Limits(per_address=None, hello_timeout=HELLO_TIMEOUT),
+    }
+    if args.db.startswith("redis://"):  # one of the processes of `serve --redis`
+        from rollbridge.cli.stores import process_id
+        from rollbridge.server.cluster import ClusterServer
+
+        store = open_store(args.db, args.retain, writer=process_id())
+        server: Server = ClusterServer(store, make_host(), redis_url=args.db,
+                                       lease_ms=args.lease_ms, **options)  # fmt: skip
+    else:
+        server = Server(SQLiteStore(args.db, retain=args.retain), make_host(), **options)
     await server.start()
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=2**24)
@@ -346,7 +415,7 @@ async def serve_main(args: argparse.Namespace) -> None:
                 ctypes.CDLL(None).malloc_trim(0)
                 figures["rss_trimmed_kb"] = _proc_figures()["rss_kb"]
             answer({**figures, "tasks": sum(tasks.values()), "task_names": tasks,
-                    "objects": sum(types.values()), "types": types,
+                    "timers": _timers(loop), "objects": sum(types.values()), "types": types,
                     "blocks": sys.getallocatedblocks(), **_malloc(),
                     "structures": structures(server)})  # fmt: skip
             gc.freeze()
@@ -414,7 +483,8 @@ class ServerChild:
         self.inside = True
 
     @classmethod
-    async def start(cls, db: Path, log: Path, cli: bool, retain: int) -> ServerChild:
+    async def start(cls, db: Path | str, log: Path, cli: bool, retain: int,
+                    extra: tuple[str, ...] = ()) -> ServerChild:  # fmt: skip
         stderr = log.open("ab")
         tied = _die_with_parent()
         if cli:
@@ -438,7 +508,7 @@ class ServerChild:
                 raise
             return child
         argv = [sys.executable, str(Path(__file__).resolve()), "_serve", "--db", str(db),
-                "--retain", str(retain)]  # fmt: skip
+                "--retain", str(retain), *extra]  # fmt: skip
         process = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=stderr, limit=2**24, preexec_fn=tied,
@@ -470,6 +540,11 @@ class ServerChild:
             return await self.call("sample", trim=trim)
         return _proc_figures(self.pid)
 
+    async def kill(self) -> None:
+        """SIGKILL: no goodbye (its leases run out, its lists expire)."""
+        self.process.kill()
+        await self.process.wait()
+
     async def stop(self) -> None:
         if self.inside:
             with contextlib.suppress(Exception):
@@ -478,11 +553,16 @@ class ServerChild:
                 self.process.stdin.close()  # type: ignore[union-attr]
         elif self.process.returncode is None:
             self.process.terminate()
-        try:
-            await asyncio.wait_for(self.process.wait(), 60)
-        except TimeoutError:
-            self.process.kill()
-            await self.process.wait()
+        await _ended(self.process, 60)
+
+
+async def _ended(process: asyncio.subprocess.Process, timeout: float) -> None:
+    """Wait for a child that was asked to end; killed after ``timeout`` seconds."""
+    try:
+        await asyncio.wait_for(process.wait(), timeout)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
 
 
 def _free_port() -> int:
@@ -621,8 +701,12 @@ async def join(port: int, table_id: str, token: str, tally: Tally, *, binary: bo
     return peer
 
 
-async def play_table(port: int, table_id: str, table: JSON, cycle: int, tally: Tally) -> None:
-    """One table's churn in one cycle (see the module docstring)."""
+async def play_table(port: int | tuple[int, int], table_id: str, table: JSON, cycle: int,
+                     tally: Tally) -> None:  # fmt: skip
+    """One table's churn in one cycle (see the module docstring). ``port``: one server's,
+    or two: the GM, the observer and HTTP on the first, the player on the second (so
+    that, with ``serve --redis``, one of them is forwarded to the other's process)."""
+    port, player_port = port if isinstance(port, tuple) else (port, port)
     tokens, spec = table["tokens"], RULESETS[table["ruleset"]]
     pc = spec["actors"][0][0]
     number = zlib.crc32(table_id.encode())
@@ -632,7 +716,7 @@ async def play_table(port: int, table_id: str, table: JSON, cycle: int, tally: T
     gm = await join(
         port, table_id, tokens["gm"], tally, binary=binary, locale=locale, dialect=dialect
     )
-    player = await join(port, table_id, tokens["player"], tally, binary=not binary)
+    player = await join(player_port, table_id, tokens["player"], tally, binary=not binary)
     first, second = ({"type": "resolve", "actor": pc, **action} for action in spec["actions"])
     answer = await player.request(first)
     if answer is not None and answer.get("code") == "unknown_actor":  # the NPC died and left
@@ -665,7 +749,8 @@ async def play_table(port: int, table_id: str, table: JSON, cycle: int, tally: T
     await player.send({"type": "roll", "formula": "3d6", "actor": pc})
     player.abort()
     await gm.request({"type": "roll", "formula": "1d20", "secret": True})
-    back = await join(port, table_id, tokens["player"], tally, binary=binary, resume=seen)
+    back = await join(player_port, table_id, tokens["player"], tally, binary=binary,
+                      resume=seen)  # fmt: skip
     # the connection's rate: 60 pings at once, some refused
     observer = await join(port, table_id, tokens["observer"], tally, binary=True)
     pings = [await observer.send({"type": "ping"}) for _ in range(60)]
@@ -688,12 +773,13 @@ async def play_table(port: int, table_id: str, table: JSON, cycle: int, tally: T
 
 
 async def rotate(port: int, tables: dict[str, JSON], admin: str, count: int, cycle: int,
-                 tally: Tally, keep: list[str]) -> None:  # fmt: skip
+                 tally: Tally, keep: list[str], deleted: int = 0) -> None:  # fmt: skip
     """Tables come and go: the ``count`` oldest are deleted and as many made (the
     admin API), each new one seated by its GM; on each, a player token is issued,
-    joins, and is revoked (the server cuts its connection off)."""
+    joins, and is revoked (the server cuts its connection off). ``deleted``: how many
+    of the ``count`` were deleted already (by :func:`delete_in_play`)."""
     bearer = {"Authorization": f"Bearer {admin}"}
-    for table_id in [t for t in tables if t not in keep][:count]:
+    for table_id in [t for t in tables if t not in keep][: count - deleted]:
         status, _ = await http_get(port, f"/admin/tables/{table_id}", bearer, "DELETE")
         tally.http[f"admin delete {status}"] += 1
         del tables[table_id]
@@ -790,6 +876,14 @@ def slope(values: list[float]) -> float:
     return num / sum((x - mean_x) ** 2 for x in range(n))
 
 
+def config_of(args: argparse.Namespace, server: str, seeded: float, **more: Any) -> JSON:
+    """A run's settings, as its report gives them."""
+    names = ("tables", "cycles", "warmup", "strays", "rotate", "resident", "retain",
+             "concurrency")  # fmt: skip
+    return {**{name: getattr(args, name) for name in names}, **more, "server": server,
+            "seed_s": round(seeded, 1)}  # fmt: skip
+
+
 async def soak(args: argparse.Namespace, workdir: Path) -> JSON:
     raise_nofile()
     db, log = workdir / "soak.db", workdir / "server.log"
@@ -854,24 +948,337 @@ async def soak(args: argparse.Namespace, workdir: Path) -> JSON:
     finally:
         await server.stop()
     return {
-        "config": {
-            "tables": args.tables,
-            "cycles": args.cycles,
-            "warmup": args.warmup,
-            "strays": args.strays,
-            "rotate": args.rotate,
-            "resident": args.resident,
-            "retain": args.retain,
-            "concurrency": args.concurrency,
-            "server": "rollbridge serve" if args.cli else "Server (child process)",
-            "seed_s": round(seeded, 1),
-        },
+        "config": config_of(
+            args, "rollbridge serve" if args.cli else "Server (child process)", seeded
+        ),
         "samples": samples,
         "growth": growth(samples, args.warmup),
         "replies": dict(tally.outcomes.most_common()),
         "http": dict(tally.http),
         "trace": traced,
     }
+
+
+# -- serve --redis: two processes on one redis-server --------------------------------
+
+
+async def delete_in_play(ports: tuple[int, int], table_id: str, table: JSON, admin: str,
+                         tally: Tally) -> None:  # fmt: skip
+    """A table deleted while it is played on two processes: its GM on the first
+    (whose roll takes the lease there), its player on the second sending rolls (each
+    forwarded to the first) before, while and after the first's admin API deletes
+    it; both are cut off (1008, the table gone)."""
+    tokens = table["tokens"]
+    gm = await join(ports[0], table_id, tokens["gm"], tally)
+    await gm.request({"type": "roll", "formula": "1d6"})
+    player = await join(ports[1], table_id, tokens["player"], tally)
+    for _ in range(3):
+        await player.send({"type": "roll", "formula": "1d6"})
+    bearer = {"Authorization": f"Bearer {admin}"}
+    status, _ = await http_get(ports[0], f"/admin/tables/{table_id}", bearer, "DELETE")
+    tally.http[f"admin delete in play {status}"] += 1
+    with contextlib.suppress(ConnectionClosed):
+        for _ in range(3):
+            await player.send({"type": "roll", "formula": "1d6"})
+        await asyncio.sleep(0.2)
+        for _ in range(3):
+            await player.send({"type": "roll", "formula": "1d6"})
+    await asyncio.wait_for(player.reader, 30)  # cut off once its process sees it gone
+    await asyncio.wait_for(gm.reader, 30)
+
+
+class RedisChild:
+    """A ``redis-server`` of the soak's own (durable, as ``serve`` requires), on a free
+    port of 127.0.0.1 in the work folder; stopped at the end."""
+
+    def __init__(self, process: asyncio.subprocess.Process, port: int) -> None:
+        import redis
+
+        self.process, self.port = process, port
+        self.url = f"redis://{ADDRESS}:{port}/0"
+        self.client = redis.Redis(host=ADDRESS, port=port)
+
+    @classmethod
+    async def start(cls, folder: Path) -> RedisChild:
+        folder.mkdir()
+        port = _free_port()
+        argv = [shutil.which("redis-server") or "/usr/bin/redis-server", "--port", str(port),
+                "--bind", ADDRESS, "--dir", str(folder), "--appendonly", "yes",
+                "--appendfsync", "always", "--save", "", "--maxmemory-policy", "noeviction",
+                "--logfile", str(folder / "redis.log")]  # fmt: skip
+        process = await asyncio.create_subprocess_exec(*argv, stdout=asyncio.subprocess.DEVNULL)
+        child = cls(process, port)
+        for _ in range(200):
+            with contextlib.suppress(Exception):
+                if child.client.ping():
+                    return child
+            await asyncio.sleep(0.05)
+        await child.stop()
+        raise RuntimeError("redis-server did not start")
+
+    def sample(self, prefix: str = "rb:") -> JSON:
+        """Redis's memory, its keys by kind with the elements they hold, keys of tables
+        that are not in the table index, channels and subscribers, connections."""
+        client = self.client
+        memory = client.info("memory")
+        keys = [k.decode() for k in client.scan_iter(count=1000)]
+        kinds: Counter[str] = Counter()
+        kind_of: list[str] = []
+        tables_seen = set()
+        for key in keys:
+            rest = key.removeprefix(prefix)
+            if rest.startswith("{"):
+                table_id, _, kind = rest[1:].partition("}:")
+                tables_seen.add(table_id)
+            elif rest.startswith("node:"):
+                kind = "node:" + rest.rsplit(":", 1)[-1]
+            else:
+                kind = rest
+            kinds[kind] += 1
+            kind_of.append(kind)
+        sizes = {"string": None, "hash": "hlen", "zset": "zcard", "list": "llen", "set": "scard",
+                 "stream": "xlen"}  # fmt: skip
+        with client.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.type(key)
+            types = [t.decode() for t in pipe.execute()]
+        with client.pipeline(transaction=False) as pipe:
+            measured = [(kind, kt) for kind, kt in zip(kind_of, types, strict=True)]
+            for key, (_, kt) in zip(keys, measured, strict=True):
+                getattr(pipe, sizes.get(kt) or "exists")(key)
+            lengths = pipe.execute()
+        with client.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.memory_usage(key, samples=0)
+            usage = pipe.execute()
+        elements: Counter[str] = Counter()
+        kind_kb: Counter[str] = Counter()
+        for (kind, _), length, used in zip(measured, lengths, usage, strict=True):
+            elements[kind] += int(length)
+            kind_kb[kind] += int(used or 0)
+        indexed = {t.decode() for t in client.zrange(f"{prefix}tables", 0, -1)}
+        channels = client.pubsub_channels()
+        subscribers = client.pubsub_numsub(*channels) if channels else []
+        return {
+            "used_memory_kb": memory["used_memory"] // 1024,
+            "rss_kb": memory["used_memory_rss"] // 1024,
+            "dbsize": client.dbsize(),
+            "keys": dict(sorted(kinds.items())),
+            "elements": dict(sorted(elements.items())),
+            "kind_kb": {kind: round(n / 1024, 1) for kind, n in sorted(kind_kb.items())},
+            "orphan_tables": len(tables_seen - indexed),
+            "channels": len(channels),
+            "subscribers": sum(n for _, n in subscribers),
+            "connections": len(client.client_list()),
+        }
+
+    async def stop(self) -> None:
+        self.client.close()
+        if self.process.returncode is None:
+            self.process.terminate()
+        await _ended(self.process, 30)
+
+
+async def soak_redis(args: argparse.Namespace, workdir: Path) -> JSON:
+    """The soak over ``serve --redis``: two processes on one ``redis-server``; the GM
+    of each table on one process and its player on the other (their changes are
+    forwarded to the lease owner), the sides swapped each cycle (the leases, released
+    by idle tables, move); the ``--resident`` tables have an observer on each process
+    all along (one process owns each for good, the other follows it); process B
+    killed (``--restart kill``) or stopped and started again after the cycle in the
+    middle (its residents join again). Both processes and Redis are sampled."""
+    raise_nofile()
+    redis_child = await RedisChild.start(workdir / "redis")
+    url = redis_child.url
+    started = time.perf_counter()
+    tables, admin = seed(url, args.tables)
+    seeded = time.perf_counter() - started
+    extra = ("--lease-ms", str(args.lease_ms))
+    logs = [workdir / "server-a.log", workdir / "server-b.log"]
+
+    async def start(n: int) -> ServerChild:
+        return await ServerChild.start(url, logs[n], False, args.retain,
+                                       (*extra, "--node", "ab"[n]))  # fmt: skip
+
+    servers = [await start(0), await start(1)]
+    tally = Tally()
+    samples: list[JSON] = []
+    residents: list[list[Peer]] = [[], []]
+    # B restarted in the middle of the counted cycles, with cycles left to count after
+    # its own warm-up
+    restart_at = (args.cycles + args.warmup) // 2 if args.restart != "none" else 0
+    restarted = 0
+    try:
+        resident = list(tables)[-args.resident :] if args.resident else []
+
+        async def seat(n: int) -> None:
+            """An observer of each resident table on process ``n``, all along: one of
+            the two processes owns the table for good, the other follows it."""
+            for table_id in resident:
+                token = tables[table_id]["tokens"]["observer"]
+                residents[n].append(await join(servers[n].port, table_id, token, tally))
+
+        await seat(0)
+        await seat(1)
+
+        async def settled() -> list[JSON]:
+            return [await quiet(server.port, len(resident)) for server in servers]
+
+        async def sample(cycle: int, seconds: float, gauges: Any, seen: list[Counter[str]]) -> None:
+            entry: JSON = {"cycle": cycle, "seconds": round(seconds, 1), "gauges": gauges}
+            for n, server in enumerate(servers):
+                figures = await server.sample(args.trim)
+                lines = _log_lines(logs[n])
+                figures["log"], seen[n] = dict(lines - seen[n]), lines
+                entry["ab"[n]] = figures
+            entry["redis"] = redis_child.sample()
+            samples.append(entry)
+            _say(args, f"cycle {cycle}: {seconds:.1f} s")
+            for n in range(2):
+                _say(args, f"  {'AB'[n]}: {_line(entry['ab'[n]])}")
+            _say(args, f"  redis: {_redis_line(entry['redis'])}")
+
+        seen: list[Counter[str]] = [Counter(), Counter()]
+        await sample(0, 0.0, await settled(), seen)
+        semaphore = asyncio.Semaphore(args.concurrency)
+        ports = [server.port for server in servers]
+
+        async def bounded(n: int, table_id: str, cycle: int) -> None:
+            side = (n + cycle) % 2  # the GM's process; the player is on the other
+            async with semaphore:
+                await play_table((ports[side], ports[1 - side]), table_id, tables[table_id],
+                                 cycle, tally)  # fmt: skip
+
+        for cycle in range(1, args.cycles + 1):
+            start_time = time.perf_counter()
+            side = cycle % 2
+            doomed = [t for t in tables if t not in resident][: min(1, args.rotate)]
+            for table_id in doomed:  # the first of the tables rotated out, deleted in play
+                await delete_in_play((ports[side], ports[1 - side]), table_id,
+                                     tables.pop(table_id), admin, tally)  # fmt: skip
+            await rotate(ports[side], tables, admin, args.rotate, cycle, tally, resident,
+                         len(doomed))  # fmt: skip
+            first = next(iter(tables))
+            token = (first, tables[first]["tokens"]["player"])
+            await asyncio.gather(
+                strays(ports[0], args.strays // 2, tally, token),
+                strays(ports[1], args.strays - args.strays // 2, tally, token),
+                *(bounded(n, table_id, cycle) for n, table_id in enumerate(tables)),
+            )
+            for port in ports:
+                for path in ("/metrics", "/readyz", "/healthz"):
+                    status, _ = await http_get(port, path)
+                    tally.http[f"{path} {status}"] += 1
+            gauges = await settled()
+            seconds = time.perf_counter() - start_time
+            await asyncio.sleep(args.settle)
+            if cycle == restart_at:  # B goes (killed: its leases run out) and comes back
+                if args.restart == "kill":
+                    await servers[1].kill()
+                else:
+                    await servers[1].stop()
+                residents[1] = []
+                servers[1] = await start(1)
+                ports[1] = servers[1].port
+                await seat(1)
+                restarted = cycle
+                gauges = await settled()
+                await asyncio.sleep(args.settle)
+            await sample(cycle, seconds, gauges, seen)
+        for name in args.holders:
+            for server in servers:
+                holders = await server.call("holders", type=name)
+                _say(args, f"holders of {name}: {json.dumps(holders, indent=1)}")
+        for peer in residents[0] + residents[1]:
+            await peer.close()
+    finally:
+        for server in servers:
+            await server.stop()
+        await redis_child.stop()
+    counted = [s for s in samples if s["cycle"] > args.warmup]
+    # B restarted: counted after its own warm-up (the restart cycle's sample is of a
+    # fresh process)
+    after_restart = (
+        [s for s in counted if s["cycle"] >= restarted + args.warmup] if restarted else counted
+    )
+    return {
+        "config": config_of(
+            args,
+            "2 ClusterServer child processes, one redis-server",
+            seeded,
+            lease_ms=args.lease_ms,
+            restart=f"{args.restart} B after cycle {restarted}" if restarted else "none",
+        ),
+        "samples": samples,
+        "growth": {
+            "a": growth([{**s["a"], "cycle": s["cycle"]} for s in counted], 0),
+            "b": growth([{**s["b"], "cycle": s["cycle"]} for s in after_restart], 0),
+            "redis": {
+                key: round(slope([s["redis"][key] for s in counted]), 1)
+                for key in ("used_memory_kb", "dbsize", "channels", "subscribers", "connections")
+            },
+            "redis_elements": {
+                kind: round(slope([s["redis"]["elements"].get(kind, 0) for s in counted]), 1)
+                for kind in counted[-1]["redis"]["elements"]
+            }
+            if counted
+            else {},
+        },
+        "replies": dict(tally.outcomes.most_common()),
+        "http": dict(tally.http),
+        "trace": None,
+    }
+
+
+def _redis_line(sample: JSON) -> str:
+    return (f"used {sample['used_memory_kb'] / 1024:.1f} MiB, keys {sample['dbsize']}, "
+            f"orphan tables {sample['orphan_tables']}, channels {sample['channels']}, "
+            f"subscribers {sample['subscribers']}, connections {sample['connections']}, "
+            f"node lists {[k for k in sample['keys'] if k.startswith('node:')]}, "
+            f"elements {sample['elements']}")  # fmt: skip
+
+
+def print_redis_report(result: JSON) -> None:
+    info = result["machine"]
+    print(f"machine: {info['cpus']} CPUs, Python {info['python']}; load {info['loadavg']}")
+    print("config: " + ", ".join(f"{k}={v}" for k, v in result["config"].items()))
+    print(
+        "cycle  seconds | A: RSS MiB  malloc  fds thr tasks timers objects | B: RSS MiB  "
+        "malloc  fds thr tasks timers objects | Redis: used MiB  keys  chan  subs  conns"
+    )
+    for s in result["samples"]:
+        row = f"{s['cycle']:>5}  {s['seconds']:>7}"
+        for n in "ab":
+            p = s[n]
+            row += (f" | {p['rss_kb'] / 1024:>10.1f}  {p.get('malloc_used_kb', 0) / 1024:>6.1f}  "
+                    f"{p['fds']:>3} {p['threads']:>3} {p.get('tasks', '-'):>5} "
+                    f"{p.get('timers', {}).get('scheduled', '-'):>6} "
+                    f"{p.get('objects', '-'):>7}")  # fmt: skip
+        r = s["redis"]
+        row += (f" | {r['used_memory_kb'] / 1024:>15.1f}  {r['dbsize']:>4}  {r['channels']:>4}  "
+                f"{r['subscribers']:>4}  {r['connections']:>5}")  # fmt: skip
+        print(row)
+    for name in ("a", "b"):
+        g = result["growth"][name]
+        print(f"growth per cycle, {name.upper()}: " + ", ".join(
+            f"{k} {v}" for k, v in g.items() if not isinstance(v, dict)))  # fmt: skip
+        for key in ("types_growing", "server_types_more", "structures_end"):
+            if key in g:
+                print(f"  {key}: {g[key]}")
+    print(f"growth per cycle, Redis: {result['growth']['redis']}")
+    print(f"  elements: {result['growth']['redis_elements']}")
+    last = result["samples"][-1]
+    print(f"Redis at the end: keys {last['redis']['keys']}")
+    print(f"  elements {last['redis']['elements']}, orphan tables "
+          f"{last['redis']['orphan_tables']}")  # fmt: skip
+    print(f"  KiB by kind {last['redis']['kind_kb']}")
+    print("  elements by cycle: " + "; ".join(
+        f"{s['cycle']}: replies {s['redis']['elements'].get('replies', 0)} log "
+        f"{s['redis']['elements'].get('log', 0)}" for s in result["samples"]))  # fmt: skip
+    print(f"timers at the end: A {last['a'].get('timers')}, B {last['b'].get('timers')}")
+    print(f"log lines of the last cycle: A {last['a']['log']}, B {last['b']['log']}")
+    print(f"replies: {result['replies']}")
+    print(f"http: {result['http']}")
 
 
 async def flood(args: argparse.Namespace, workdir: Path) -> JSON:
@@ -1039,8 +1446,21 @@ def parser() -> argparse.ArgumentParser:
     main.add_argument(
         "--refused", type=int, default=300, help="flood: connections refused at their hello"
     )
+    main.add_argument(
+        "--redis",
+        action="store_true",
+        help="two `serve --redis` processes on a redis-server of the soak's own",
+    )
+    main.add_argument("--lease-ms", type=int, default=1000, help="--redis: the lease's length")
+    main.add_argument(
+        "--restart",
+        choices=("kill", "stop", "none"),
+        default="kill",
+        help="--redis: process B killed (or stopped) and started again mid-run",
+    )
     main.add_argument("mode", nargs="?", default="soak", choices=("soak", "flood", "_serve"))
     main.add_argument("--db", default=None, help=argparse.SUPPRESS)
+    main.add_argument("--node", default="a", help=argparse.SUPPRESS)
     return main
 
 
@@ -1052,12 +1472,15 @@ def main(argv: list[str] | None = None) -> JSON | None:
     info = machine()
     workdir = Path(tempfile.mkdtemp(prefix="bench-soak-", dir=args.dir))
     try:
-        result = asyncio.run((flood if args.mode == "flood" else soak)(args, workdir))
+        run = flood if args.mode == "flood" else soak_redis if args.redis else soak
+        result = asyncio.run(run(args, workdir))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     result = {"machine": info, **result}
     if args.json or args.mode == "flood":
         print(json.dumps(result, indent=1, default=str))
+    elif args.redis:
+        print_redis_report(result)
     else:
         print_report(result)
     return result

@@ -127,6 +127,9 @@ class Tables:
         #: released meanwhile (dropped, if still idle, once every waiter has run).
         self._waking: set[str] = set()
         self._dropped: dict[str, TableProtocol] = {}
+        #: Called with the id of each table that leaves memory (the driver's commit
+        #: writer forgets what it marked of it).
+        self.on_drop: Callable[[str], None] | None = None
 
     def get(
         self, table_id: str, then: Callable[[TableProtocol | BaseException], Effects]
@@ -172,6 +175,10 @@ class Tables:
         effects: Effects = []
         for then in self._loading.pop(table_id, []):
             effects += then(error)
+        if table_id not in self.open:
+            # a request counted against the table before it was asked for (a change
+            # another process forwarded) made its bucket: no copy here will release it
+            self.buckets.pop(table_id, None)
         return effects
 
     def release(self, protocol: TableProtocol) -> None:
@@ -183,6 +190,8 @@ class Tables:
         if protocol.idle and self.open.get(protocol.id) is protocol:
             del self.open[protocol.id]
             self.buckets.pop(protocol.id, None)
+            if self.on_drop is not None:
+                self.on_drop(protocol.id)
 
     def table_wait(self, table_id: str) -> float | None:
         """Take a request from the table's bucket: None, or the seconds to wait."""

@@ -195,6 +195,7 @@ class Server:
             health=self.health,
         )  # fmt: skip
         self.writer.observe = self.metrics.committed
+        self.tables.on_drop = self._table_dropped
         self._reader = ThreadPoolExecutor(READER_THREADS, thread_name_prefix="rollbridge-reader")
         try:
             self._server = await self._serve_on(self.requested_port)
@@ -395,6 +396,11 @@ class Server:
         protocol = self.tables.open.get(table_id)
         if protocol is not None:
             self.tables.release(protocol)
+
+    def _table_dropped(self, table_id: str) -> None:
+        """A table left memory: the commit writer forgets a failed commit of it."""
+        if self.writer is not None:
+            self.writer.forget(table_id)
 
     def sweep(self) -> int:
         """Drop every idle table still in memory; how many were dropped. A backstop

@@ -120,6 +120,16 @@ class CommitWriter:
         """The loop reloaded ``table_id`` after a failure: accept its commits again."""
         self._queue.put(_Item(table_id, None, None))
 
+    def forget(self, table_id: str) -> None:
+        """``table_id`` left memory (with no commit of it out): accept its commits
+        again if one had failed. Its next load would (:meth:`reset`), but a table
+        deleted while a change of it was written is never loaded again, and its mark
+        stayed for as long as the process ran."""
+        # read from the loop: the mark is set before the failed commit's callback runs,
+        # and a table leaves memory only once every callback of its commits has
+        if table_id in self._poisoned:
+            self.reset(table_id)
+
     def close(self) -> None:
         """Write everything queued, then stop the thread (blocks until done)."""
         self._queue.put(_STOP)

@@ -145,3 +145,79 @@ def test_tables_whose_clients_left_are_not_kept_by_the_loops(redis_factory):
             raise AssertionError(f"{alive()} of {len(kept)} tables kept alive") from None
 
     on_a_cluster_server(redis_factory, play)
+
+
+def test_a_forward_for_a_table_that_cannot_be_opened_leaves_no_rate_bucket(redis_factory):
+    """The owner counts every forwarded change against its table's rate before it
+    opens the table, which makes the table's bucket. A bucket goes when its table
+    leaves memory; a forward for a table that never opened here (deleted after the
+    sender sent it: ``unknown_table``) left its bucket for as long as the process ran,
+    one for each such table id (found by reading the forward path after the Redis
+    soak). The sender is answered, and the buckets are back to what they were."""
+    from rollbridge.plain import pack, unpack
+    from rollbridge.text import stored
+
+    async def play(server: ClusterServer) -> None:
+        assert server.redis is not None
+        assert server.tables.buckets == {}
+        replies = f"{server.keys.prefix}node:node-b:replies"
+        for n in range(3):  # as process node-b forwards them, for tables deleted meanwhile
+            body = {"fid": f"f{n}", "from": "node-b", "table": f"gone{n}",
+                    "message": {"type": "roll", "id": f"r{n}", "formula": "1d6"},
+                    "who": ["gm", "GM", f"key{n}"], "locale": "en"}  # fmt: skip
+            await server.redis.rpush(server.inbox, pack(body, stored))
+            popped = await server.redis.blpop([replies], timeout=10)
+            assert popped is not None, "no answer"
+            answer = unpack(popped[1])
+            assert answer["fid"] == f"f{n}"
+            assert answer["message"]["code"] == "unknown_table", answer
+        assert server.tables.buckets == {}
+        assert server.tables.open == {}
+
+    on_a_cluster_server(redis_factory, play)
+
+
+def test_a_table_deleted_while_a_change_is_written_leaves_nothing_in_the_writer(redis_factory):
+    """A table deleted (by another process's admin API, or the CLI) while a change of
+    it is on its way to Redis: the commit fails (``unknown_table``), and the commit
+    writer marks the table as failed so that the commits queued after it are refused
+    until the table is loaded again. The table is never loaded again, so the mark
+    stayed for as long as the process ran, one for each table deleted that way (found
+    by the Redis soak's probe of deletions under forwarded changes). It goes when the
+    table leaves memory (the next load would clear it anyway)."""
+    import json
+
+    from websockets.asyncio.client import connect
+
+    from rollbridge.offline import TableService
+    from rollbridge.stores.redis import RedisStore
+
+    async def play(server: ClusterServer) -> None:
+        assert server.writer is not None
+        service = TableService(server.store, server.host)
+        other = RedisStore(server.redis_url)  # another process's view of the same Redis
+        try:
+            for n in range(3):
+                info, tokens = service.create_table(f"T{n}", "bandits", table_id=f"d{n}")
+                async with connect(f"ws://127.0.0.1:{server.port}/") as ws:
+                    await ws.send(json.dumps({"type": "hello", "id": "h", "table": info.id,
+                                              "token": tokens["gm"]}))  # fmt: skip
+                    assert json.loads(await ws.recv())["type"] == "welcome"
+                    await ws.send(json.dumps({"type": "roll", "id": "r1", "formula": "1d6"}))
+                    while json.loads(await ws.recv()).get("id") != "r1":
+                        pass
+                    other.delete_table(info.id)
+                    await ws.send(json.dumps({"type": "roll", "id": "r2", "formula": "1d6"}))
+                    while (answer := json.loads(await ws.recv())).get("id") != "r2":
+                        pass
+                    assert answer["type"] == "error", answer
+                async with asyncio.timeout(10):  # the table leaves memory, its lease goes
+                    while server.tables.open or server.ownership.owned:
+                        await asyncio.sleep(0.02)
+            async with asyncio.timeout(5):  # the writer thread takes what it is told
+                while server.writer._poisoned:
+                    await asyncio.sleep(0.02)
+        finally:
+            other.close()
+
+    on_a_cluster_server(redis_factory, play)
