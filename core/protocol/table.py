@@ -126,8 +126,12 @@ def store_cause(error: BaseException) -> str:
 def store_level(error: BaseException) -> int:
     """The level a store's failure is logged at by a table: DEBUG when the store
     failed as a whole (:class:`StoreUnavailable`: a full disk, Redis gone — the
-    server's :mod:`~rollbridge.server.store_health` logs that once), else ERROR."""
-    return logging.DEBUG if isinstance(error, StoreUnavailable) else logging.ERROR
+    server's :mod:`~rollbridge.server.store_health` logs that once), INFO when the
+    table is gone (:class:`UnknownTable`: deleted while it was played, the operator's
+    doing), else ERROR."""
+    if isinstance(error, StoreUnavailable):
+        return logging.DEBUG
+    return logging.INFO if isinstance(error, UnknownTable) else logging.ERROR
 
 
 #: The longest error message sent (characters): one that quotes a client's long

@@ -186,7 +186,10 @@ class CommitWriter:
             self.health.failed(exc, len(items))
             return exc
         tables = ", ".join(dict.fromkeys(i.table_id for i in items))
-        log.error("commit of %d request(s) of table(s) %s failed: %s", len(items), tables, exc)
+        # a table deleted meanwhile (the operator's doing: its clients are cut off) is
+        # no fault of the store's
+        level = logging.INFO if isinstance(exc, UnknownTable) else logging.ERROR
+        log.log(level, "commit of %d request(s) of table(s) %s failed: %s", len(items), tables, exc)
         if isinstance(exc, StoreError | UnknownTable):  # a table gone says so
             return exc
         return StoreError(f"the store failed to commit: {type(exc).__name__}: {exc}")
