@@ -123,6 +123,19 @@ def test_a_first_start_that_cannot_listen_makes_no_demo_table(tmp_path):
         assert store.tables() == []
 
 
+def lines_until_serving(process: subprocess.Popen[str]) -> list[str]:
+    """What ``serve`` printed up to its "serving" line (it ended before: a failure
+    showing what it said, and its stderr if that was kept)."""
+    lines: list[str] = []
+    while not lines or "serving" not in lines[-1]:
+        line = process.stdout.readline() if process.stdout else ""
+        if not line:
+            said = process.stderr.read() if process.stderr else ""
+            raise AssertionError(f"serve ended before serving: {lines} {said}")
+        lines.append(line)
+    return lines
+
+
 def test_port_0_serves_on_a_free_port_and_says_which(tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "rollbridge", "serve", "--db", str(tmp_path / "r.db"),
@@ -130,11 +143,7 @@ def test_port_0_serves_on_a_free_port_and_says_which(tmp_path):
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=ENV,
     )  # fmt: skip
     try:
-        lines = []
-        while not lines or "serving" not in lines[-1]:
-            line = process.stdout.readline()
-            assert line, lines
-            lines.append(line)
+        lines = lines_until_serving(process)
         port = int(lines[-1].split("ws://127.0.0.1:")[1].split("/")[0])
         assert port != 0
         assert any(f"url      ws://127.0.0.1:{port}/tables/demo-sr2-" in line for line in lines)
@@ -225,11 +234,7 @@ def test_a_store_failing_as_the_port_opens_costs_the_demo_not_the_server(tmp_pat
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
     )  # fmt: skip
     try:
-        lines = []
-        while not lines or "serving" not in lines[-1]:
-            line = process.stdout.readline()
-            assert line, (lines, process.stderr.read())
-            lines.append(line)
+        lines = lines_until_serving(process)
         db = tmp_path / "r.db"
         serving = (
             f"rollbridge serving 0 table(s) on ws://127.0.0.1:{port}/ (db {db}); Ctrl-C stops\n"

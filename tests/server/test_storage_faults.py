@@ -9,6 +9,7 @@ mended; and the operator's log says what happened once, not once per request."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import resource
 import shutil
@@ -17,6 +18,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,22 @@ async def seated(served: Serve, table: str, tokens: dict[str, str]) -> tuple[Sea
     player, _ = await Seat.take(served.port, table, tokens["player"])
     observer, _ = await Seat.take(served.port, table, tokens["observer"])
     return gm, player, observer
+
+
+@contextlib.asynccontextmanager
+async def gm_served(tmp_path: Path) -> AsyncIterator[tuple[Path, str, Serve, Seat]]:
+    """An sr2 table made by the CLI on ``rollbridge.db``, ``serve`` on it and its GM
+    seated: the file, the table's id, the server and the GM, who leaves before the
+    server stops (on the way out, whatever happened)."""
+    db = tmp_path / "rollbridge.db"
+    table, tokens = make_table("--db", str(db))
+    served = Serve(tmp_path / "serve.log", "--db", str(db))
+    try:
+        gm, _ = await Seat.take(served.port, table, tokens["gm"])
+        yield db, table, served, gm
+        await gm.close()
+    finally:
+        served.stop()
 
 
 def settled(seat: Seat) -> list[int]:
@@ -219,11 +237,7 @@ async def test_a_database_file_removed_or_replaced_is_not_written_to(tmp_path, m
 
 
 async def test_a_database_file_moved_back_is_written_to_again(tmp_path):
-    db = tmp_path / "rollbridge.db"
-    table, tokens = make_table("--db", str(db))
-    served = Serve(tmp_path / "serve.log", "--db", str(db))
-    try:
-        gm, _ = await Seat.take(served.port, table, tokens["gm"])
+    async with gm_served(tmp_path) as (db, table, served, gm):
         first = await gm.ask({"type": "roll", "formula": "3d6"})
         db.rename(tmp_path / "moved.db")
         refused = await gm.ask({"type": "roll", "formula": "3d6"})
@@ -232,9 +246,6 @@ async def test_a_database_file_moved_back_is_written_to_again(tmp_path):
         again = await gm.ask({"type": "roll", "formula": "3d6"})
         assert again["seq"] == first["seq"] + 1, again
         assert [line for line in served.lines() if line["message"].startswith("the store works")]
-        await gm.close()
-    finally:
-        served.stop()
     assert stored_seqs(SQLiteStore(db), table) == [first["seq"], again["seq"]]
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
@@ -288,11 +299,7 @@ async def test_a_removed_shm_is_told_to_the_operator_and_loses_nothing_of_the_se
     """``rm rollbridge.db-shm`` under a running server: changes go on being taken and
     kept; the log says once, as a WARNING, to restart before any other program opens
     the file (docs/operations.md, "A removed -shm")."""
-    db = tmp_path / "rollbridge.db"
-    table, tokens = make_table("--db", str(db))
-    served = Serve(tmp_path / "serve.log", "--db", str(db))
-    try:
-        gm, _ = await Seat.take(served.port, table, tokens["gm"])
+    async with gm_served(tmp_path) as (db, table, served, gm):
         done = [await gm.ask({"type": "roll", "formula": "3d6"})]
         db.with_name(db.name + "-shm").unlink()
         done += [await gm.ask({"type": "roll", "formula": "3d6"}) for _ in range(3)]
@@ -300,9 +307,6 @@ async def test_a_removed_shm_is_told_to_the_operator_and_loses_nothing_of_the_se
         told = [line for line in served.lines() if "the -wal's index" in line["message"]]
         assert [line["level"] for line in told] == ["WARNING"], told
         assert "restart the server before any other program" in told[0]["message"]
-        await gm.close()
-    finally:
-        served.stop()
     assert stored_seqs(SQLiteStore(db), table) == [r["seq"] for r in done]
 
 
@@ -313,16 +317,9 @@ async def test_a_removed_shm_is_told_to_the_operator_and_loses_nothing_of_the_se
     "by the server, whose stop checkpoints without it (docs/operations.md)",
 )
 async def test_a_table_made_after_the_shm_was_removed_survives_the_servers_stop(tmp_path):
-    db = tmp_path / "rollbridge.db"
-    table, tokens = make_table("--db", str(db))
-    served = Serve(tmp_path / "serve.log", "--db", str(db))
-    try:
-        gm, _ = await Seat.take(served.port, table, tokens["gm"])
+    async with gm_served(tmp_path) as (db, table, _served, gm):
         await gm.ask({"type": "roll", "formula": "3d6"})
         db.with_name(db.name + "-shm").unlink()
         other, _ = make_table("--db", str(db))
-        await gm.close()
-    finally:
-        served.stop()
     with SQLiteStore(db) as store:
         assert sorted(t.id for t in store.tables()) == sorted([table, other])
