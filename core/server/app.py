@@ -46,6 +46,7 @@ from rollbridge.protocol.frames import MAX_FRAME
 from rollbridge.protocol.limits import Rates
 from rollbridge.protocol.observers import notify
 from rollbridge.server.addresses import address_group
+from rollbridge.server.bounded import BoundedConnection
 from rollbridge.server.client import Client
 from rollbridge.server.collector import CollectorManager
 from rollbridge.server.http import HttpRoutes
@@ -225,6 +226,7 @@ class Server:
             ping_interval=self.ping_interval,
             ping_timeout=self.ping_interval,
             close_timeout=self.limits.close_timeout,
+            create_connection=BoundedConnection,
         )
 
     async def _one_port(self, server: Any) -> Any:

@@ -12,28 +12,12 @@ import os
 import signal
 import socket
 import time
-from typing import Any
 
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-
-async def receive(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:
-    return json.loads(await asyncio.wait_for(ws.recv(), timeout))
-
-
-async def ask(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
-    """Send a request and return its reply (events are skipped)."""
-    await ws.send(json.dumps(message))
-    while True:
-        reply = await receive(ws)
-        if reply.get("type") != "event":
-            return reply
-
-
-def hello(served, role: str) -> dict[str, Any]:
-    return {"type": "hello", "id": "h", "table": served.table, "token": served.tokens[role]}
+from tests.hostile.wire import ask, hello, receive
 
 
 async def closed_with(ws: ClientConnection, timeout: float = 15) -> int | None:

@@ -1,0 +1,167 @@
+"""What one client can take from everyone else on a real ``rollbridge serve``: the
+store-reading threads every table's joins need, the server's memory, the export's
+one place, the operator's log (a red-team pass; docs/operations.md, "Limits")."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import os
+import socket
+import time
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from tests.hostile.wire import ask, hello, receive
+
+
+async def joined(served, role: str) -> ClientConnection:
+    ws = await connect(served.url, max_size=2**24)
+    welcome = await ask(ws, hello(served, role), 30)
+    assert welcome["type"] == "welcome", welcome
+    return ws
+
+
+async def replies(ws: ClientConnection, count: int) -> list[dict[str, Any]]:
+    """The next ``count`` replies (events skipped)."""
+    got: list[dict[str, Any]] = []
+    while len(got) < count:
+        reply = await receive(ws, 30)
+        if reply.get("type") != "event":
+            got.append(reply)
+    return got
+
+
+async def test_reads_of_the_log_a_table_asks_for_are_one_at_a_time(serve):
+    """An observer sending ``state`` at earlier seqs (each reads the log back from
+    that seq on the server's two store-reading threads): every one was queued, so 10 s
+    of them, within the rates, kept the server from answering any table's ``hello``
+    for minutes (found by red-teaming: 600 reads of a 1,200-event log queued, a
+    ``hello`` at another table still unanswered 4 minutes later, ``serve`` not
+    stopping on SIGTERM). One read per table is out at once now; the others are
+    refused with ``busy`` and change nothing."""
+    served = serve("--rate-per-connection", "0", "--rate-per-table", "0")
+    gm = await joined(served, "gm")
+    for n in range(120):  # a log of 26 KiB events
+        await gm.send(json.dumps({"type": "roll", "id": f"r{n}", "formula": "999d6"}))
+    assert all(r.get("status") == "done" for r in await replies(gm, 120))
+    observer = await joined(served, "observer")
+    for n in range(30):
+        await observer.send(json.dumps({"type": "state", "id": f"s{n}", "at": 1 + n}))
+    await observer.send(json.dumps({"type": "stats", "id": "stats"}))
+    answers = await replies(observer, 31)
+    busy = [a for a in answers if a.get("code") == "busy"]
+    done = [a for a in answers if a["type"] == "result"]
+    assert len(busy) + len(done) == 31, answers
+    assert busy and len(done) < 31, "every read was queued"
+    assert all(b["details"] == {"reading": 1, "limit": 1} for b in busy), busy[0]
+    assert "read(s) of this table's log are under way" in busy[0]["message"]
+    # refused, not used: the same id is answered once the read before it is back
+    again = await ask(observer, {"type": "state", "id": busy[0]["id"], "at": 5})
+    assert again["type"] == "result" and again["table"]["seq"] == 5
+    started = time.monotonic()
+    late = await joined(served, "player")
+    assert time.monotonic() - started < 5
+    for ws in (gm, observer, late):
+        await ws.close()
+
+
+def _rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def _ping_frame() -> bytes:
+    """A client's (masked) WebSocket ping with the most a ping may carry, 125 bytes."""
+    mask = os.urandom(4)
+    payload = bytes(b ^ mask[i % 4] for i, b in enumerate(b"p" * 125))
+    return bytes([0x89, 0x80 | 125]) + mask + payload
+
+
+def test_a_client_that_pings_and_never_reads_is_cut_off_without_growing_the_server(serve):
+    """WebSocket pings, never a read, no ``hello``: websockets writes a pong for each
+    whatever the client reads, and the server held them all (found by red-teaming:
+    ~270 MB in 15 s from one connection; with ``--hello-timeout 0``, or after a
+    ``hello``, without end). Now the pongs are held to the 4 MiB a client may owe:
+    past it the connection reads no more and is cut off (1013, then aborted)."""
+    served = serve("--log-level", "INFO", "--hello-timeout", "0", "--close-timeout", "1")
+    pid = served.process.pid
+    before = _rss_kib(pid)
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", served.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)  # the handshake's answer only, then never another read
+    assert head.startswith(b"HTTP/1.1 101"), head
+    burst = _ping_frame() * 1000
+    sock.settimeout(1.0)
+    grown, cut, started = 0, False, time.monotonic()
+    try:
+        while time.monotonic() - started < 12:
+            with contextlib.suppress(TimeoutError):  # it reads no more: its cut-off comes
+                sock.sendall(burst)
+            grown = max(grown, _rss_kib(pid) - before)
+    except OSError:  # reset: the server dropped the connection
+        cut = True
+    finally:
+        sock.close()
+    assert cut, f"still connected after 12 s; the server grew by {grown} KiB"
+    assert grown < 48 * 1024, grown
+    assert "fell" in served.log_text() and "bytes behind; disconnecting" in served.log_text()
+
+
+async def _http_status(port: int, path: str, token: str) -> int:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n".encode()
+    )
+    await writer.drain()
+    answer = await reader.read()
+    writer.close()
+    return int(answer.split()[1])
+
+
+async def test_wrong_tokens_take_no_place_of_a_token_holders_export(serve):
+    """Strangers asking for a table's export (its id is in every URL of its web view)
+    with a made-up token: each took the one export place while the server loaded the
+    whole table to tell 401 from 404, so the token holders' own exports were refused
+    ``busy`` (found by red-teaming: 45 of 51 refused while four such loops ran). The
+    token is looked up first now, and the table's existence told from its tokens."""
+    served = serve("--rate-per-connection", "0", "--rate-per-table", "0")
+    gm = await joined(served, "gm")
+    for n in range(40):
+        await gm.send(json.dumps({"type": "roll", "id": f"r{n}", "formula": "999d6"}))
+    assert all(r.get("status") == "done" for r in await replies(gm, 40))
+    path = f"/tables/{served.table}/export?format=jsonl"
+    stop = asyncio.Event()
+    strangers: dict[int, int] = {}
+
+    async def stranger() -> None:
+        while not stop.is_set():
+            status = await _http_status(served.port, path, "rbt_made-up")
+            strangers[status] = strangers.get(status, 0) + 1
+
+    loops = [asyncio.create_task(stranger()) for _ in range(4)]
+    holders = []
+    for _ in range(12):
+        holders.append(await _http_status(served.port, path, served.tokens["player"]))
+    stop.set()
+    await asyncio.gather(*loops)
+    assert holders == [200] * 12, holders
+    assert set(strangers) == {401}, strangers
+    unknown = "/tables/no-such-table/export?format=jsonl"
+    assert await _http_status(served.port, unknown, "rbt_made-up") == 404
+    await gm.close()

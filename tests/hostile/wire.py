@@ -1,0 +1,31 @@
+"""What the hostile tests say to a served table over JSON frames: a reply read, a
+request asked, a ``hello``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection
+
+__all__ = ["ask", "hello", "receive"]
+
+
+async def receive(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:
+    """The next frame, as JSON."""
+    return json.loads(await asyncio.wait_for(ws.recv(), timeout))
+
+
+async def ask(ws: ClientConnection, message: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
+    """Send a request and return its reply (events are skipped)."""
+    await ws.send(json.dumps(message))
+    while True:
+        reply = await receive(ws, timeout)
+        if reply.get("type") != "event":
+            return reply
+
+
+def hello(served: Any, role: str) -> dict[str, Any]:
+    """A ``hello`` to the served table with its ``role`` token."""
+    return {"type": "hello", "id": "h", "table": served.table, "token": served.tokens[role]}
