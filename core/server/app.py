@@ -293,7 +293,9 @@ class Server:
             await loop.run_in_executor(None, self.writer.close)
             self.writer = None
         if self._reader is not None:
-            self._reader.shutdown(wait=True)
+            # the reads not yet begun are dropped: queued for clients that are gone,
+            # they would hold the stop past its drain timeout
+            self._reader.shutdown(wait=True, cancel_futures=True)
             self._reader = None
         self.store.close()
 
