@@ -221,3 +221,43 @@ async def test_serve_stops_in_time_with_reads_of_the_log_still_queued(serve):
     served.process.send_signal(signal.SIGTERM)
     assert await asyncio.to_thread(served.process.wait, 60) == 0
     assert time.monotonic() - started < 5, time.monotonic() - started
+
+
+async def test_requests_that_keep_the_loop_busy_take_more_of_the_rate(serve):
+    """A player rolling ``999d6x>1`` (every die exploding: ~50 ms of the event loop
+    each, refused as too large) from three connections, within the rates: the loop
+    every table shares could not keep up, and another client's ``ping`` waited 1.5 s,
+    then 14 s and more (found by red-teaming). A request that keeps the loop busy
+    now takes one more request from its rates for every 5 ms."""
+    served = serve("--log-level", "INFO")
+    players = [await joined(served, "player") for _ in range(3)]
+    other = await joined(served, "observer")
+    stop = asyncio.Event()
+
+    async def flood(ws: ClientConnection, k: int) -> None:
+        n = 0
+        while not stop.is_set():
+            roll = {"type": "roll", "id": f"f{k}-{n}", "formula": "999d6x>1"}
+            await ws.send(json.dumps(roll))
+            n += 1
+            await asyncio.sleep(0.05)
+
+    async def drain(ws: ClientConnection) -> None:
+        with contextlib.suppress(Exception):
+            while True:
+                await ws.recv()
+
+    tasks = [asyncio.create_task(flood(ws, k)) for k, ws in enumerate(players)]
+    tasks += [asyncio.create_task(drain(ws)) for ws in players]
+    waits = []
+    for n in range(8):
+        await asyncio.sleep(0.5)
+        started = time.monotonic()
+        assert (await ask(other, {"type": "ping", "id": f"p{n}"}, 60))["type"] == "pong"
+        waits.append(time.monotonic() - started)
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    for ws in (*players, other):
+        await ws.close()
+    assert max(waits[2:]) < 1.0, [round(w, 2) for w in waits]
