@@ -936,7 +936,9 @@ class TableProtocol:
             and 0 <= seq < self.durable_seq
         ):
             self._reading += 1
-            read = ReadEvents(table_id=self.id, after=seq)
+            # a client that left before its turn came (one that resumes and leaves,
+            # again and again) has nothing read for it
+            read = ReadEvents(table_id=self.id, after=seq, needed=lambda: not member.gone)
             read.on_result = lambda stored: self._welcome(
                 member, resume, self._recalled(self._read_done(stored)), recovered=True
             )

@@ -373,7 +373,7 @@ class Server:
 
     def _read(self, effect: Read, client: Client | None) -> None:
         assert self._loop is not None and self._reader is not None, "the server is not started"
-        future = self._loop.run_in_executor(self._reader, effect.run, self.store)
+        future = self._loop.run_in_executor(self._reader, _run_if_wanted, effect, self.store)
 
         def done(finished: asyncio.Future) -> None:
             if finished.cancelled():
@@ -532,3 +532,9 @@ class Server:
                 self.per_address[address] = left
             else:
                 self.per_address.pop(address, None)
+
+
+def _run_if_wanted(effect: Read, store: Store) -> Any:
+    """On a reader thread: ``effect`` run, unless nobody waits for it any more (its
+    client left while it waited its turn): None then, unread."""
+    return effect.run(store) if effect.wanted() else None
