@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -46,7 +47,7 @@ from rollbridge.protocol.frames import MAX_FRAME
 from rollbridge.protocol.limits import Rates
 from rollbridge.protocol.observers import notify
 from rollbridge.server.addresses import address_group
-from rollbridge.server.bounded import BoundedConnection
+from rollbridge.server.bounded import BoundedConnection, Opening
 from rollbridge.server.client import Client
 from rollbridge.server.collector import CollectorManager
 from rollbridge.server.http import HttpRoutes
@@ -184,6 +185,8 @@ class Server:
         #: Set when :meth:`stop` begins: ``/readyz`` answers 503 from then on.
         self.stopping = False
         self.metrics = ServerMetrics(self)
+        #: Sockets still in their opening handshake, held to the connection limits.
+        self.opening = Opening(limits.per_address, self.metrics.cut_off)
         self.http = HttpRoutes(self)  # /metrics, /healthz, /readyz, /admin/
 
     # -- lifecycle ----------------------------------------------------------------
@@ -226,7 +229,9 @@ class Server:
             ping_interval=self.ping_interval,
             ping_timeout=self.ping_interval,
             close_timeout=self.limits.close_timeout,
-            create_connection=BoundedConnection,
+            create_connection=functools.partial(  # type: ignore[arg-type]
+                BoundedConnection, opening=self.opening
+            ),
         )
 
     async def _one_port(self, server: Any) -> Any:
@@ -471,6 +476,8 @@ class Server:
     # -- connections ------------------------------------------------------------------
 
     async def _handle(self, connection: ServerConnection) -> None:
+        if isinstance(connection, BoundedConnection):
+            connection.opened()  # counted from here on as a connection
         self.sockets += 1  # every connection holds a socket, a refused one too
         try:
             await self._admit_connection(connection)

@@ -13,18 +13,77 @@ the client resets the connection amid a burst of pings, every write after the on
 that failed was a WARNING of asyncio's, ``socket.send() raised exception.`` (found
 by red-teaming: 20 connections, no ``hello``, 10,127 lines). What websockets has to
 send is written in one write (:func:`~rollbridge.server.outbox.write_data`).
+
+A socket still in its opening handshake holds a file descriptor for websockets'
+10 s open timeout, counted nowhere: one address opening sockets and never finishing
+a request (a slowloris) took the process to its open-file limit, every other client
+was refused, and asyncio logged a traceback for each refused accept (found by
+red-teaming: 350 such sockets, a limit of 300 files, 3,929 tracebacks). The server's
+:class:`Opening` counts them by address: past ``--max-connections-per-address`` from
+one address, a new socket is dropped as soon as it is accepted. (Such a flood from
+many addresses is still for a reverse proxy or the firewall.)
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable
+from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 
+from rollbridge.server.addresses import address_group
 from rollbridge.server.limits import BUFFER_LIMIT
 from rollbridge.server.outbox import write_data
+from rollbridge.server.throttle import Throttle
 
-__all__ = ["BoundedConnection"]
+__all__ = ["BoundedConnection", "Opening"]
+
+log = logging.getLogger("rollbridge.server")
+
+
+class Opening:
+    """The sockets of one server still in their opening handshake, by address group.
+
+    :param per_address: the most from one address group (None: any).
+    :param refused: called with ``"opening"`` for each socket dropped (the server's
+        metrics).
+    """
+
+    def __init__(
+        self, per_address: int | None, refused: Callable[[str], None] | None = None
+    ) -> None:
+        self.per_address = per_address
+        self.refused = refused
+        self.count = 0
+        self.by_address: dict[str, int] = {}
+        self._said = Throttle(10.0)
+
+    def enter(self, address: str) -> bool:
+        """Count a socket from ``address`` (its group), or refuse it (False)."""
+        held = self.by_address.get(address, 0)
+        if self.per_address is not None and held >= self.per_address:
+            if self.refused is not None:
+                self.refused("opening")
+            said = self._said.allow()
+            if said is not None:
+                log.warning("dropped a socket from %s: %d still in their opening handshake, "
+                            "the limit (--max-connections-per-address); %d more dropped "
+                            "since the last such line", address, held, said)  # fmt: skip
+            return False
+        self.by_address[address] = held + 1
+        self.count += 1
+        return True
+
+    def leave(self, address: str) -> None:
+        """A socket counted by :meth:`enter` finished its handshake, or closed."""
+        self.count -= 1
+        left = self.by_address.get(address, 1) - 1
+        if left > 0:
+            self.by_address[address] = left
+        else:
+            self.by_address.pop(address, None)
 
 
 class BoundedConnection(ServerConnection):
@@ -37,6 +96,35 @@ class BoundedConnection(ServerConnection):
     #: client cuts itself off); None: the connection is dropped at once.
     on_behind: Callable[[int], None] | None = None
     _behind: bool = False
+
+    def __init__(self, *args: Any, opening: Opening | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._opening = opening
+        #: The address group it is counted under while it opens (None: not counted).
+        self._counted: str | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """websockets' own, then counted as opening (or dropped: see :class:`Opening`)."""
+        super().connection_made(transport)
+        if self._opening is None:
+            return
+        peer = transport.get_extra_info("peername")
+        address = address_group(str(peer[0])) if peer else "?"
+        if self._opening.enter(address):
+            self._counted = address
+        else:
+            transport.abort()
+
+    def opened(self) -> None:
+        """Its handshake is over: no longer counted as opening."""
+        if self._counted is not None and self._opening is not None:
+            self._opening.leave(self._counted)
+            self._counted = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """websockets' own; one that closes while it opens is no longer counted."""
+        super().connection_lost(exc)
+        self.opened()
 
     def send_data(self) -> None:
         """What websockets has to send, in one transport write."""

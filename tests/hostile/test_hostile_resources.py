@@ -17,7 +17,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.hostile.wire import ask, hello, receive
+from tests.hostile.wire import ask, hello, receive, sockets_of
 
 
 async def joined(served, role: str) -> ClientConnection:
@@ -286,3 +286,30 @@ async def test_requests_that_keep_the_loop_busy_take_more_of_the_rate(serve):
     for ws in (*players, other):
         await ws.close()
     assert max(waits[2:]) < 1.0, [round(w, 2) for w in waits]
+
+
+async def test_sockets_that_never_finish_their_handshake_are_held_to_the_per_address_limit(serve):
+    """One address opening sockets that never finish their request line (a
+    slowloris): each held a file descriptor for websockets' 10 s open timeout,
+    counted nowhere, so one stranger took the process to its open-file limit: every
+    other client was refused and asyncio logged a traceback per refused accept (found
+    by red-teaming: 350 such sockets at a limit of 300 files, 3,929 tracebacks). Now
+    at most --max-connections-per-address of them from one address are kept; the
+    rest are dropped when accepted, and another address is served as ever."""
+    served = serve("--log-level", "INFO", "--max-connections-per-address", "20")
+    pid = served.process.pid
+    base = sockets_of(pid)
+    held = []
+    for _ in range(200):
+        sock = socket.create_connection(("127.0.0.1", served.port), source_address=("127.0.0.3", 0))
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the rest
+        held.append(sock)
+    await asyncio.sleep(1)
+    kept = sockets_of(pid) - base
+    other = await connect(served.url, local_addr=("127.0.0.2", 0))
+    assert (await ask(other, hello(served, "player")))["type"] == "welcome"
+    await other.close()
+    for sock in held:
+        sock.close()
+    assert kept <= 20 + 2, kept
+    assert "20 still in their opening handshake" in served.log_text()
