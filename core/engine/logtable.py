@@ -58,6 +58,9 @@ class LoggedTable:
     #: The requests waiting for the GM's approval, by pending id; None: not known
     #: (a player's log, a log that starts at a past seq with some waiting).
     pending: dict[str, JSON] | None = None
+    #: Each actor's record made from its view, kept while the view is the same (the
+    #: engine never changes a record in place; made once, not at every snapshot).
+    _records: dict[str, tuple[JSON, ActorRecord]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_welcome(cls, welcome: Mapping[str, Any]) -> LoggedTable | None:
@@ -120,8 +123,19 @@ class LoggedTable:
         info = TableInfo(self.id, self.name, self.ruleset, self.ruleset_version,
                          dict(settings if settings is not None else self.settings),
                          self.epoch, seq)  # fmt: skip
-        actors = {a: ActorRecord.from_dict(view) for a, view in self.actors.items()}
-        return TableSnapshot(info=info, actors=actors, pending=dict(self.pending or {}))
+        return TableSnapshot(info=info, actors=self.records(), pending=dict(self.pending or {}))
+
+    def records(self) -> dict[str, ActorRecord]:
+        """Every actor as the engine holds one, in the table's order."""
+        records, kept = {}, {}
+        for actor_id, view in self.actors.items():
+            known = self._records.get(actor_id)
+            if known is None or known[0] is not view:
+                known = (view, ActorRecord.from_dict(view))
+            kept[actor_id] = known
+            records[actor_id] = known[1]
+        self._records = kept
+        return records
 
 
 def _pending(table: Mapping[str, Any]) -> dict[str, JSON] | None:

@@ -281,3 +281,54 @@ def test_a_log_the_engine_cannot_take_is_a_mismatch_not_a_traceback(tmp_path, ca
         assert err == "" and "Traceback" not in out
         said = "ruleset 'wilddie' failed" if change == "state" else "is not well-formed"
         assert f"seq {first}: " in out and said in out, out
+
+
+def test_approvals_supplied_dice_and_undo_are_resolved_as_the_server_did(tmp_path, capsys):
+    """A table that is not verifiable (the dice are its resolutions' dice groups):
+    a player's attack approved with the GM's dice (the GM's approve runs it again,
+    the GM the asker), a player's test with their own dice approved as it was, an
+    undone attack and the one after it. The GM's export resolves every one again;
+    the player's log cannot tell whose the approved dice were and counts that apart."""
+    attack = {"type": "resolve", "action": "attack", "actor": "pc", "targets": ["npc"],
+              "params": {"weapon": "Hackler", "skill": 5, "attacker_pool": 2, "rounds": 1,
+                         "range": "short"}}  # fmt: skip
+    with SQLiteStore(tmp_path / "t.db") as store:
+        service = TableService(store, HOST)
+        service.create_table("t", "sr2", table_id="t",
+                             settings={"approval": True, "player_dice": True})  # fmt: skip
+        for index, (name, actor_id, pc) in enumerate(
+            (("Tukan", "pc", True), ("Guard A", "npc", False))
+        ):
+            actor = _actor("sr2", name, actor_id, pc)
+            service.handle("t", {"type": "actor.create", "id": f"c{index}", "actor": actor}, GM)
+        waiting = service.handle("t", {**attack, "id": "a1"}, PAT)["pending"]
+        approve = {"type": "approve", "id": "ok1", "request": waiting,
+                   "dice": [5, 5, 4, 1, 2, 3, 2, 2, 2, 1, 3]}  # fmt: skip
+        assert service.handle("t", approve, GM)["status"] == "done"
+        test = {"type": "resolve", "id": "t1", "action": "success_test", "actor": "pc",
+                "params": {"dice": 3, "tn": 4}, "dice": [5, 2, 4]}  # fmt: skip
+        waiting = service.handle("t", test, PAT)["pending"]
+        assert service.handle("t", {"type": "approve", "id": "ok2", "request": waiting},
+                              GM)["status"] == "done"  # fmt: skip
+        gm_attack = {**attack, "id": "g1", "actor": "npc", "targets": ["pc"],
+                     "params": {"code": "6M", "skill": 4, "range": "short"}}  # fmt: skip
+        assert service.handle("t", gm_attack, GM)["status"] == "done"
+        service.handle("t", {"type": "undo", "id": "u1"}, GM)
+        assert service.handle("t", {**gm_attack, "id": "g2"}, GM)["status"] == "done"
+    lines = export(capsys, tmp_path / "t.db", "gm")
+    kinds = [json.loads(line).get("kind") for line in lines]
+    assert kinds.count("resolution") == 4 and "undo" in kinds
+    code, report = verify(capsys, tmp_path, lines, "--json")
+    assert (code, report["problems"]) == (0, [])
+    assert (report["resolved"], report["unresolved"]) == (4, {})
+    assert report["supplied"] == 2
+    code, report = verify(capsys, tmp_path, export(capsys, tmp_path / "t.db", "player"), "--json")
+    assert (code, report["problems"]) == (0, [])
+    # the player's approved test with dice: its or the GM's? (the attacks: the NPC's)
+    assert report["unresolved"] == {"no_table": 1, "withheld": 3, "secret": 2}
+    # the approved attack's damage changed in the GM's log is caught
+    n, event = _resolutions(lines)[0]
+    event["actors"][-1]["state"]["physical"] += 1
+    lines[n] = json.dumps(event)
+    code, report = verify(capsys, tmp_path, lines, "--json")
+    assert code == 1 and _codes(report)[0] == ("wrong_resolution", event["seq"])
