@@ -2,16 +2,16 @@
 
 A log (a client's own, or ``rollbridge table export --format jsonl``) opens with a
 ``welcome``: the table as its audience was sent it — id, name, ruleset and version,
-settings, epoch, seq, every actor as that audience sees it — and the locale of its
-texts. Each event frame after it carries the new view of every actor it touched
-(``{"id", "removed": true}`` for one taken out; ``index`` for one put back at its
-place) and the settings it set (``table_after``; the table's other fields decide
-no resolution); a secret event's ``hidden`` stand-in carries its actors too. The
-GM's log also holds the requests waiting for the GM's approval: the welcome of the
-table as it stands lists them (``pending``; a table at seq 0 has none), each
-``approval.requested`` event adds one, its approval or rejection settles it
-(:func:`rollbridge.engine.follow.pending_after`, as a follower applies them).
-:meth:`LoggedTable.apply` takes a frame to the table as
+settings, epoch, seq, encounter, every actor as that audience sees it — and the
+locale of its texts. Each event frame after it carries the new view of every actor
+it touched (``{"id", "removed": true}`` for one taken out; ``index`` for one put
+back at its place) and the settings and encounter it set (``table_after``; the
+table's other fields decide no resolution); a secret event's ``hidden`` stand-in
+carries its actors too. The GM's log also holds the requests waiting for the GM's
+approval: the welcome of the table as it stands lists them (``pending``; a table at
+seq 0 has none), each ``approval.requested`` event adds one, its approval or
+rejection settles it (:func:`rollbridge.engine.follow.pending_after`, as a follower
+applies them). :meth:`LoggedTable.apply` takes a frame to the table as
 :func:`rollbridge.engine.places.placed` takes an event's changes to a table's
 actors, so the table is, after each frame, as that frame left it.
 
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbridge.engine.follow import Unfit, pending_after
-from rollbridge.engine.model import ActorRecord, Event, TableInfo, TableSnapshot
+from rollbridge.engine.model import ActorRecord, Encounter, Event, TableInfo, TableSnapshot
 from rollbridge.engine.places import placed
 from rollbridge.plain import JSON
 
@@ -36,7 +36,7 @@ __all__ = ["LoggedTable"]
 @dataclass(slots=True)
 class LoggedTable:
     """The table a log's audience saw, as of :attr:`seq` — what a resolution depends
-    on: its ruleset, settings and actors; see the module docstring.
+    on: its ruleset, settings, actors and encounter; see the module docstring.
 
     :param role: the audience of the log (the welcome's ``role``: ``gm``,
         ``player`` or ``observer``).
@@ -58,6 +58,8 @@ class LoggedTable:
     #: The requests waiting for the GM's approval, by pending id; None: not known
     #: (a player's log, a log that starts at a past seq with some waiting).
     pending: dict[str, JSON] | None = None
+    #: The running encounter (its order, round, turn), or None.
+    encounter: JSON | None = None
     #: Each actor's record made from its view, kept while the view is the same (the
     #: engine never changes a record in place; made once, not at every snapshot).
     _records: dict[str, tuple[JSON, ActorRecord]] = field(default_factory=dict, repr=False)
@@ -82,6 +84,7 @@ class LoggedTable:
                 locale=str(welcome.get("locale") or "en"),
                 actors=actors,
                 pending=_pending(table),
+                encounter=table.get("encounter"),
             )
         except (KeyError, TypeError, ValueError):
             return None
@@ -99,8 +102,11 @@ class LoggedTable:
             }
             self.actors = placed(self.actors, updates, where)
         after = frame.get("table_after")
-        if isinstance(after, Mapping) and isinstance(after.get("settings"), Mapping):
-            self.settings = dict(after["settings"])
+        if isinstance(after, Mapping):
+            if isinstance(after.get("settings"), Mapping):
+                self.settings = dict(after["settings"])
+            if "encounter" in after:
+                self.encounter = after["encounter"]
         if self.pending is not None and isinstance(frame.get("data"), Mapping):
             try:
                 event = Event(self.id, self.epoch, int(frame["seq"]), str(frame.get("kind")),
@@ -123,7 +129,8 @@ class LoggedTable:
         info = TableInfo(self.id, self.name, self.ruleset, self.ruleset_version,
                          dict(settings if settings is not None else self.settings),
                          self.epoch, seq)  # fmt: skip
-        return TableSnapshot(info=info, actors=self.records(), pending=dict(self.pending or {}))
+        return TableSnapshot(info=info, actors=self.records(), pending=dict(self.pending or {}),
+                             encounter=Encounter.from_dict(self.encounter))  # fmt: skip
 
     def records(self) -> dict[str, ActorRecord]:
         """Every actor as the engine holds one, in the table's order."""

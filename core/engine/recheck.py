@@ -4,8 +4,9 @@ The dice check (:mod:`rollbridge.dice.verify`) shows that a resolution's dice ar
 the seed's; this shows that the rules were applied to them as the ruleset applies
 them. Walking the log in order, it keeps the table as the log shows it
 (:class:`~rollbridge.engine.logtable.LoggedTable`, from the ``welcome`` on) and
-resolves each ``resolution`` event again on the table as of the seq before it,
-with its dice (:func:`~rollbridge.engine.rerun.rerun`). A result that is not the
+resolves each ``resolution`` event, and each encounter event whose turn hooks
+resolved, again on the table as of the seq before it, with its dice
+(:func:`~rollbridge.engine.rerun.rerun`). A result that is not the
 event as logged is a problem (``wrong_resolution``), reported with its line and seq.
 
 A resolution it cannot resolve again is counted apart, by reason (:data:`REASONS`),
@@ -13,10 +14,10 @@ never passed: ``no_table`` (no ``welcome`` before it, or an event missing betwee
 the log does not hold the table it ran on; a resumed client's missed events that
 follow a welcome the log has nothing before), ``withheld`` (this view withholds an
 involved NPC's numbers or the event's dice), ``ruleset`` (the table's ruleset is
-not installed here, or at another major version), ``turn_hooks`` (the resolutions
-an encounter's turn hooks ran, inside an encounter event). A secret event reaches
-players as a ``hidden`` stand-in that does not say what it was: those are counted
-as ``secret``.
+not installed here, or at another major version), ``turn_hooks`` (turn hooks'
+results in an encounter event of a kind this version does not know). A secret event
+reaches players as a ``hidden`` stand-in that does not say what it was: those are
+counted as ``secret``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from rollbridge.contract import Ruleset
 from rollbridge.dice.verify import Problem
 from rollbridge.engine.logtable import LoggedTable
 from rollbridge.engine.model import TableInfo
+from rollbridge.engine.recorded import HOOK_KINDS
 from rollbridge.engine.rerun import rerun
 from rollbridge.engine.table import Table
 from rollbridge.exceptions import RulesetUnavailable
@@ -94,11 +96,12 @@ class ResolutionCheck:
             entry["seq"] != table.seq + 1 or entry.get("epoch", table.epoch) != table.epoch
         ):
             self.table = table = None  # an event missing, or another epoch: lost
-        if kind == "resolution":
+        hooks = isinstance(data, Mapping) and bool(data.get("hooks"))
+        if kind == "resolution" or (kind in HOOK_KINDS and hooks):
             self._resolution(entry, position)
         elif kind == "hidden":
             self.skipped["secret"] += 1
-        elif isinstance(data, Mapping) and isinstance(data.get("hooks"), list):
+        elif hooks:  # an encounter event of a kind this version does not know
             self.skipped["turn_hooks"] += 1
         if table is not None:
             table.apply(entry)
@@ -137,12 +140,9 @@ class ResolutionCheck:
         if self.ruleset is None:
             self.skipped["ruleset"] += 1
             return
-        draws, action, targets = data.get("draws"), data.get("action"), data.get("targets")
-        spec = self.ruleset.actions.get(action) if isinstance(action, str) else None
-        involved = list(table.actors) if spec is not None and spec.every_actor else [
-            data.get("actor"), *(targets if isinstance(targets, list) else [])]  # fmt: skip
+        draws = data.get("draws")
         if (isinstance(draws, Mapping) and draws.get("withheld")) or any(
-            table.limited(a) for a in involved if isinstance(a, str)
+            table.limited(a) for a in self._involved(table, entry) if isinstance(a, str)
         ):
             self.skipped["withheld"] += 1
             return
@@ -162,6 +162,24 @@ class ResolutionCheck:
         else:
             text = WRONG(seq=seq, part=found.field)
         self.problems.append(Problem(position, seq, "wrong_resolution", text))
+
+    def _involved(self, table: LoggedTable, entry: Mapping[str, Any]) -> list[Any]:
+        """The actors a resolution's rules read: its actor and targets (every actor,
+        for an action on every actor); an encounter event's, the encounter's."""
+        data = entry["data"]
+        if entry.get("kind") in HOOK_KINDS:
+            shown = entry.get("table_after")
+            after = shown.get("encounter") if isinstance(shown, Mapping) else None
+            after = after or table.encounter
+            order = after.get("order") if isinstance(after, Mapping) else None
+            return list(order) if isinstance(order, list) else list(table.actors)
+        action, targets = data.get("action"), data.get("targets")
+        spec = (
+            self.ruleset.actions.get(action) if self.ruleset and isinstance(action, str) else None
+        )
+        if spec is not None and spec.every_actor:
+            return list(table.actors)
+        return [data.get("actor"), *(targets if isinstance(targets, list) else [])]
 
 
 def check_resolutions(

@@ -1,25 +1,22 @@
 """Resolving a logged resolution again: the engine executes the request the event
 records, on the table the log shows before it, with the event's own dice.
 
-A ``resolution`` event frame names what was asked — the action, the acting actor,
-the targets, the parameters, secret or not, who asked (``by``), the request's id —
-and the dice it rolled, in the order drawn: its verifiable ``draws``, or else its
-dice groups (the contract: a resolution shows every die it rolls, as rolled,
-:func:`rollbridge.dice.verify.resolution_dice`). :func:`rerun` builds a
-:class:`~rollbridge.engine.table.Table` from the log's table as of the seq before
-(:class:`~rollbridge.engine.logtable.LoggedTable`), executes that ``resolve`` on it
-with those dice (:meth:`Table.execute`: the very path of every request, the
-table's ruleset settings and all; dice the event says were supplied are supplied
-in the request, the server's are its scripted source), and shows the
-event it makes to the log's audience in the log's locale, as the server showed
-it. Everything the rules decide must be as logged: the narration, outcome, steps,
-dice groups and parameters, and every actor's view after — every value the log
-shows (a field this version writes that the logged event lacks is no difference: a
-log written before that field existed). Not compared: the time
+:func:`rerun` builds a :class:`~rollbridge.engine.table.Table` from the log's table
+as of the seq before the event (:class:`~rollbridge.engine.logtable.LoggedTable`),
+executes the request the event records on it
+(:func:`~rollbridge.engine.recorded.recorded`: a resolution's ``resolve`` or
+approval, an encounter event's ``encounter.start`` or ``encounter.next`` whose turn
+hooks resolve) with the event's dice, through :meth:`Table.execute` — the very path
+of every request, the table's ruleset settings and all; the server's dice are its
+scripted source, not supplied (a ruleset may tell them apart) — and shows the
+event it makes to the log's audience in the log's locale, as the server showed it.
+Everything the rules decide must be as logged: the narration, outcome, steps, dice
+groups and parameters, the hooks' results, every actor's view after — every value
+the log shows (a field this version writes that the logged event lacks is no
+difference: a log written before that field existed). Not compared: the time
 (``at``), the frame's ``type`` and ``table``, and the data that is no ruleset's —
 ``draws`` (the dice check's), ``approved`` and ``approved_by`` (an approval's,
-where the approval is not executed again: see :func:`rerun`), the GM's
-``pending``.
+where the approval is not executed again), the GM's ``pending``.
 
 The table it runs on does not hold the requests for the GM's approval (the logged
 event is the approved request's) and rolls no verifiable dice (the dice are given):
@@ -35,9 +32,8 @@ from typing import Any
 
 from rollbridge.contract import Ruleset
 from rollbridge.dice.sources import ScriptedDice
-from rollbridge.dice.verify import resolution_dice
 from rollbridge.engine.logtable import LoggedTable
-from rollbridge.engine.model import Principal
+from rollbridge.engine.recorded import recorded
 from rollbridge.engine.requests import parse_request
 from rollbridge.engine.table import Table
 from rollbridge.engine.views import Audience
@@ -57,8 +53,8 @@ class Rerun:
     """What resolving a logged event again gave: ``ok``; else ``field`` names the
     first part that differs (``data.outcome``, ``actors``, …) or ``refused`` holds
     the engine's refusal of the logged request on the logged table; ``skipped``: it
-    was not resolved again (``no_table``: a resolution the GM approved with dice of
-    their own, whose request the log does not hold, see :func:`rerun`); ``malformed``:
+    was not resolved again (``no_table``: a resolution approved with supplied dice
+    whose request the log does not hold, :mod:`~rollbridge.engine.recorded`); ``malformed``:
     the log's table before it, its pending request or the event itself is not what
     the engine can execute."""
 
@@ -81,86 +77,26 @@ class _Drawn(ScriptedDice):
 
 
 def rerun(table: LoggedTable, frame: Mapping[str, Any], ruleset: Ruleset) -> Rerun:
-    """Resolve the resolution event ``frame`` again on ``table`` (the log's table as
-    of the seq before it) and compare; see the module docstring.
-
-    A resolution the GM approved is executed as the GM's ``approve`` of its pending
-    request, where the log holds that request (the GM's log): the player's dice or the
-    GM's, the asker the GM approved for, as the server did. Elsewhere it is the
-    player's ``resolve`` (what an approval runs, but for who supplied the dice): one
-    with supplied dice is then skipped, as the log does not say whose they were."""
-    data = frame.get("data")
-    if not isinstance(data, Mapping):
-        return Rerun(False, "data")
-    dice = _dice(data)
-    supplied = bool(data.get("supplied"))
-    approved = data.get("approved")
-    held = isinstance(approved, str) and "approved_by" in data
-    entry = (table.pending or {}).get(approved) if held else None
+    """Execute the request the event ``frame`` records again on ``table`` (the log's
+    table as of the seq before it, :func:`~rollbridge.engine.recorded.recorded`)
+    and compare; see the module docstring."""
     try:
-        if isinstance(entry, Mapping):
-            message: JSON = {"type": "approve", "id": "verify", "request": approved}
-            fields = entry.get("fields")
-            if supplied and not (isinstance(fields, Mapping) and "dice" in fields):
-                message["dice"] = dice  # the GM's dice, given with the approval
-            who = _principal(data["approved_by"])
-        elif approved is not None and "approved_by" in data and supplied:
+        found = recorded(table, frame)
+        if found is None:
             return Rerun(False, skipped="no_table")
-        else:
-            message = _request(frame, data, dice if supplied else None)
-            who = _principal(frame.get("by"))
         settings = {**table.settings, "approval": False, "verifiable": False}
         engine = Table(table.snapshot(int(frame["seq"]) - 1, settings), ruleset)
         engine.max_event_bytes = 1 << 40  # the server stored it: no limit of this one's
         engine.max_actors = None
-        outcome = engine.execute(parse_request(message), who, _Drawn([] if supplied else dice))
+        outcome = engine.execute(parse_request(found.message), found.who, _Drawn(found.dice))
         event = outcome.events[-1]
         view = engine.view_event(event, audience=Audience(table.role == "gm", table.locale))
     except RollbridgeError as exc:
         return Rerun(False, refused=exc.text if exc.text is not None else exc.message)
-    except (KeyError, TypeError, ValueError, AttributeError, RecursionError, NotPlain):
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError, NotPlain):
         # a log whose table, pending request or event the engine cannot take
         return Rerun(False, malformed=True)
     return _compare(json.loads(dumps_json(view)), frame)
-
-
-def _request(frame: Mapping[str, Any], data: Mapping[str, Any], dice: list[int] | None) -> JSON:
-    """The ``resolve`` request the event records (``dice``: the dice it supplied)."""
-    request: JSON = {
-        "type": "resolve",
-        "id": frame.get("request") if frame.get("request") is not None else "verify",
-        "action": data.get("action"),
-        "params": data.get("params") or {},
-    }
-    if data.get("actor") is not None:
-        request["actor"] = data["actor"]
-    if data.get("targets"):
-        request["targets"] = data["targets"]
-    if dice is not None:
-        request["dice"] = dice
-    if frame.get("gm_only"):
-        request["secret"] = True
-        if data.get("requester_sees"):
-            request["requester_sees"] = True
-    return request
-
-
-def _principal(by: Any) -> Principal:
-    """Who asked, from an event's ``by`` (``gm``, ``player``, ``player:alice``,
-    :meth:`Principal.label`)."""
-    role, _, name = str(by).partition(":")
-    if role not in ("gm", "player", "observer"):
-        role, name = "player", str(by)
-    return Principal(role, name or role, "verify")  # type: ignore[arg-type]
-
-
-def _dice(data: Mapping[str, Any]) -> list[int]:
-    """The results the event rolled, in the order drawn: its draws, else its dice
-    groups' own dice."""
-    draws = data.get("draws")
-    if isinstance(draws, Mapping) and isinstance(draws.get("dice"), list):
-        return [d[1] for d in draws["dice"] if isinstance(d, list) and len(d) == 2]
-    return [value for _faces, value in resolution_dice(data)]
 
 
 def _compare(made: JSON, logged: Mapping[str, Any]) -> Rerun:

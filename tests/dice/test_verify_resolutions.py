@@ -332,3 +332,37 @@ def test_approvals_supplied_dice_and_undo_are_resolved_as_the_server_did(tmp_pat
     lines[n] = json.dumps(event)
     code, report = verify(capsys, tmp_path, lines, "--json")
     assert code == 1 and _codes(report)[0] == ("wrong_resolution", event["seq"])
+
+
+@pytest.mark.parametrize("ruleset", ["sr2", "wilddie"])
+def test_an_encounters_turn_hooks_are_resolved_again(tmp_path, capsys, ruleset):
+    """The turn hooks an encounter runs (sr2's new combat turn, wilddie's start of
+    turn) are resolutions too: ``encounter.start`` and
+    ``encounter.next`` run again on the logged table (a new round's order given with
+    the turn), their results and the actors they changed compared."""
+    play(tmp_path / "t.db", ruleset)
+    with SQLiteStore(tmp_path / "t.db") as store:
+        service = TableService(store, HOST)
+        start = {"type": "encounter.start", "id": "e0", "order": ["pc", "npc"]}
+        assert service.handle("t", start, GM)["status"] == "done"
+        for turn in range(4):
+            step: dict[str, Any] = {"type": "encounter.next", "id": f"e{turn + 1}"}
+            if turn == 1:  # the turn that starts round 2, in a new order
+                step["order"] = ["npc", "pc"]
+            assert service.handle("t", step, GM)["status"] == "done"
+        service.handle("t", {"type": "dice.reveal", "id": "v2"}, GM)
+    lines = export(capsys, tmp_path / "t.db", "gm")
+    events = [json.loads(line) for line in lines[1:]]
+    hooked = [e for e in events if e["kind"].startswith("encounter.") and e["data"].get("hooks")]
+    assert hooked  # the ruleset's hooks resolved something
+    code, report = verify(capsys, tmp_path, lines, "--json")
+    assert (code, report["problems"], report["unresolved"]) == (0, [], {})
+    made = sum(e["kind"] == "resolution" for e in events)
+    assert report["resolved"] == made + len(hooked)
+    event = hooked[-1]
+    at = lines.index(json.dumps(event, separators=(",", ":"), ensure_ascii=False))
+    event["data"]["hooks"][-1]["narration"] += "!"
+    lines[at] = json.dumps(event)
+    code, report = verify(capsys, tmp_path, lines, "--json")
+    assert code == 1 and _codes(report)[0] == ("wrong_resolution", event["seq"])
+    assert report["problems"][0]["message"].startswith(f"seq {event['seq']}: resolved again")
