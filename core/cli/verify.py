@@ -141,6 +141,13 @@ UNRESOLVED = {
         "{count} secret events, hidden from this view, were not resolved again (only "
         "the GM's log checks them)",
     ),
+    "dialect": say.plural(
+        "cli.verify.unresolved_dialect",
+        "{count} resolution not resolved again: its frame is a dialect's (an adapter's "
+        "fields, such as the Foundry module's); verify an export instead",
+        "{count} resolutions not resolved again: their frames are a dialect's (an "
+        "adapter's fields, such as the Foundry module's); verify an export instead",
+    ),
     "turn_hooks": say.plural(
         "cli.verify.unresolved_turn_hooks",
         "{count} encounter event ran turn hooks whose resolutions are not resolved again",

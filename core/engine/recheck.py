@@ -15,9 +15,11 @@ the log does not hold the table it ran on; a resumed client's missed events that
 follow a welcome the log has nothing before), ``withheld`` (this view withholds an
 involved NPC's numbers or the event's dice), ``ruleset`` (the table's ruleset is
 not installed here, or at another major version), ``turn_hooks`` (turn hooks'
-results in an encounter event of a kind this version does not know). A secret event
-reaches players as a ``hidden`` stand-in that does not say what it was: those are
-counted as ``secret``.
+results in an encounter event of a kind this version does not know), ``dialect``
+(a frame with fields the plain protocol's have not: a client of a dialect, such as
+the Foundry module's, is sent its adapter's translation, which this does not make).
+A secret event reaches players as a ``hidden`` stand-in that does not say what it
+was: those are counted as ``secret``.
 """
 
 from __future__ import annotations
@@ -58,7 +60,13 @@ MALFORMED = say(
     "event itself, is not well-formed",
 )
 #: Why a resolution was not resolved again (see the module docstring).
-REASONS = ("no_table", "withheld", "ruleset", "secret", "turn_hooks")
+REASONS = ("no_table", "withheld", "ruleset", "secret", "turn_hooks", "dialect")
+#: The fields of an ``event`` frame of the plain protocol (docs/protocol.md); a frame
+#: with others is a dialect's (an adapter's ``foundry``, ``players``).
+FRAME_FIELDS = frozenset(
+    {"type", "table", "kind", "epoch", "seq", "data", "actors", "request", "by", "at",
+     "table_after", "gm_only"}
+)  # fmt: skip
 
 
 class ResolutionCheck:
@@ -139,6 +147,9 @@ class ResolutionCheck:
             return
         if self.ruleset is None:
             self.skipped["ruleset"] += 1
+            return
+        if not FRAME_FIELDS.issuperset(entry):
+            self.skipped["dialect"] += 1  # an adapter's fields: not this engine's frame
             return
         draws = data.get("draws")
         if (isinstance(draws, Mapping) and draws.get("withheld")) or any(

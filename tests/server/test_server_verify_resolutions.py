@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import json
 
+from websockets.asyncio.client import connect
+
 from rollbridge.cli import main
+
+from .conftest import Peer
 
 ATTACK = {"weapon": "Hackler", "skill": 5, "attacker_pool": 2, "rounds": 3, "range": "short"}
 
@@ -74,3 +78,24 @@ async def test_a_resumed_gms_log_goes_on_with_the_table_it_held(tables, tmp_path
         assert main(["verify", str(log), "--json"]) == 0
         report = json.loads(capsys.readouterr().out)
         assert (report["resolved"], report["unresolved"]) == (resolved, unresolved)
+
+
+async def test_a_foundry_gms_frames_are_counted_apart_not_failed(tables, tmp_path, capsys):
+    """A client of the Foundry dialect is sent its adapter's translation (``foundry``
+    fields, the players' frame): not what the engine makes, so its resolutions are
+    counted apart (``dialect``), not reported as mismatches; its dice still verify."""
+    peer = Peer(await connect(tables.server.url))
+    tables.peers.append(peer)
+    hello = {"type": "hello", "table": "sr2", "token": tables.tokens["sr2"]["gm"],
+             "dialect": "foundry"}  # fmt: skip
+    assert (await peer.request(hello))["type"] == "welcome"
+    attack = {"type": "resolve", "action": "attack", "actor": "tukan", "targets": ["guard-a"],
+              "params": ATTACK}  # fmt: skip
+    assert (await peer.request(attack))["status"] == "done"
+    await peer.wait_for(lambda p: len(p.events) == 1)
+    assert "foundry" in peer.events[0]
+    log = tmp_path / "foundry.jsonl"
+    log.write_text("".join(f"{frame}\n" for frame in peer.frames), encoding="utf-8")
+    assert main(["verify", str(log), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["resolved"], report["unresolved"]) == (0, {"dialect": 1})
