@@ -173,8 +173,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         "from the log's welcome line on) resolved again by the ruleset installed here "
         "and compared with the event as logged. Resolutions it cannot resolve again "
         "(an NPC's numbers withheld from a player's view, secret events, a ruleset not "
-        "installed, a log without its welcome line) are counted apart by reason. Exit "
-        "status: 0 nothing wrong, 1 a problem, 2 an unreadable file.",
+        "installed, a log without its welcome line, a dialect's frames) are counted "
+        "apart by reason. Exit status: 0 nothing wrong, 1 a problem, 2 an unreadable "
+        "file.",
     )
     verify.add_argument("log", help="the events, one JSON object per line ('-': stdin)")
     verify.add_argument("--all", action="store_true", help="print every problem, not the first")
