@@ -50,8 +50,8 @@ _DATA_NOT_COMPARED = ("draws", "approved", "approved_by")
 
 @dataclass(frozen=True, slots=True)
 class Rerun:
-    """What resolving a logged event again gave: ``ok``; else ``field`` names the
-    first part that differs (``data.outcome``, ``actors``, …) or ``refused`` holds
+    """What resolving a logged event again gave: ``ok``; else ``field`` names where
+    they first differ (``data.outcome.boxes``, ``actors[1].state``) or ``refused`` holds
     the engine's refusal of the logged request on the logged table; ``skipped``: it
     was not resolved again (``no_table``: a resolution approved with supplied dice
     whose request the log does not hold, :mod:`~rollbridge.engine.recorded`); ``malformed``:
