@@ -679,6 +679,13 @@ test("the bound: a tracker that keeps changing, or a card never dealt (a combata
   assert.deepEqual(await sentAfter(clock, server, before, ROUND_MAX_MS, "a's card is waited for"),
     [["encounter.next", ["c", "b", "a"]]], "a without a card: last");
   assert.equal(sides(fight, server), "r3 c | r3 c");
+  // round 4, a still on hold: read without a card when the round was, it is not waited for again
+  await fight.nextTurn();
+  await fight.nextTurn(); // a, the last of round 3
+  await settle();
+  const third = server.requests().length;
+  await swadeDeal(fight, clock, { b: 50, c: 40 }, [50, 50, 50, 50]);
+  assert.deepEqual(await sentAfter(clock, server, third, QUIET), [["encounter.next", ["b", "c", "a"]]]);
 });
 
 test("the GM's world setting 'Longest wait for a new round's order' (seconds) is the bound", async (t) => {

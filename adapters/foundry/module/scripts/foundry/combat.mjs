@@ -145,9 +145,9 @@ export class CombatSync {
 
   /**
    * A change of `combat` (any of the hooks): a look at it is queued, or merged
-   * into the one waiting. `update`: a change of the combat or its combatants (not
-   * combatTurnChange), which keeps a look waiting for the combat to settle
-   * waiting. Returns the queued work (tests wait for it), or null.
+   * into the one waiting. `update`: a change of the combat or its combatants (every
+   * hook but combatTurnChange): a look waiting for the combat to settle waits on.
+   * Returns the queued work (tests wait for it), or null.
    */
   changed(combat, { back = false, update = true } = {}) {
     if (!combat?.id || !this.client.writer) return null;
