@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 
+from rollbridge.server.addresses import Network, parse_network
 from rollbridge.server.limits import Limits
 
 __all__ = ["add_limit_options", "limits_from"]
@@ -42,6 +43,16 @@ _ALWAYS = frozenset({"max_event_bytes", "close_timeout", "drain_timeout"})
 _LEAST = {"max_event_bytes": 4096}
 
 
+def _network(text: str) -> Network:
+    """An argparse type: an address or a network of trusted proxies."""
+    try:
+        return parse_network(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected an address or a network such as 10.0.0.0/8, not {text!r}"
+        ) from None
+
+
 def _shown(value: object) -> str:
     return "none" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
 
@@ -76,6 +87,17 @@ def add_limit_options(serve: argparse.ArgumentParser) -> None:
         ("--drain-timeout", "drain_timeout", float,
          "seconds serve gives its clients at shutdown before aborting them"),
     ]  # fmt: skip
+    group.add_argument(
+        "--trusted-proxy",
+        dest="limit_trusted_proxies",
+        type=_network,
+        action="append",
+        default=[],
+        metavar="NETWORK",
+        help="a reverse proxy in front of the server (an address, or a network such as "
+        "10.0.0.0/8; repeat for several): a connection from it counts as the client "
+        "its X-Forwarded-For header names (default none: the header is ignored)",
+    )
     for flag, field, kind, text in options:
         default = getattr(_DEFAULTS, field)
         group.add_argument(
@@ -95,4 +117,5 @@ def limits_from(args: argparse.Namespace) -> Limits:
         for name, value in vars(args).items()
         if name.startswith("limit_")
     }
+    values["trusted_proxies"] = tuple(values.get("trusted_proxies") or ())
     return Limits(**values)

@@ -25,7 +25,7 @@ from rollbridge.cli.stores import (
     refuse_unsafe_redis,
     store_name,
 )
-from rollbridge.exceptions import RollbridgeError
+from rollbridge.exceptions import CannotListen, RollbridgeError
 from rollbridge.server.file_limit import fit_file_limit
 from rollbridge.server.limits import DEFAULT_HOST, DEFAULT_PORT, MAX_PENDING
 from rollbridge.stores.base import DEFAULT_RETAIN, Store
@@ -142,19 +142,61 @@ def _serve(args: argparse.Namespace) -> int:
     # no token and no client-caused traceback in the log, in either format
     configure(args.log_level, args.log_format)
     lock = None
+    made: list[str] = []
     if redis_url(args) is None:
         from rollbridge.cli.serve_lock import lock_database
         from rollbridge.paths import default_db_path
 
-        lock = lock_database(args.db or default_db_path())  # before the store opens
+        db = args.db or default_db_path()
+        made = _files_not_there(db)
+        lock = lock_database(db)  # before the store opens
     try:
         store = open_store(args, retain=args.retain)  # the store loads only for serving
         refuse_unsafe_redis(store, args)
         _finish_restore(store)
         return _serve_store(args, store)
+    except CannotListen:
+        if made and _holds_no_table(made[0]):
+            _remove(made)  # a first start that never served leaves no files behind
+        raise
     finally:
         if lock is not None:
             os.close(lock)
+
+
+def _files_not_there(db: str | os.PathLike[str]) -> list[str]:
+    """The files a first ``serve`` of ``db`` makes (the database with its WAL and
+    index, its dice key, its serve lock), when ``db`` is not there yet; else none."""
+    from rollbridge.cli.serve_lock import lock_path
+    from rollbridge.dice.verifiable import key_path
+
+    if os.path.lexists(db):
+        return []
+    real = os.path.realpath(db)
+    files = [real, f"{real}-wal", f"{real}-shm", str(key_path(db)), lock_path(db)]
+    return [file for file in files if not os.path.lexists(file)]
+
+
+def _holds_no_table(db: str) -> bool:
+    """Whether the SQLite file ``db`` holds no table (none made by another program
+    meanwhile: ``rollbridge table create`` takes no serve lock)."""
+    import sqlite3
+    from pathlib import Path
+
+    uri = f"{Path(db).as_uri()}?mode=ro"
+    try:
+        with contextlib.closing(sqlite3.connect(uri, uri=True)) as conn:
+            return conn.execute("SELECT count(*) FROM tables").fetchone()[0] == 0
+    except sqlite3.Error:
+        return False
+
+
+def _remove(files: list[str]) -> None:
+    """Remove ``files`` (those of them there), the serve lock last: it is still held,
+    so no other ``serve`` opens the database meanwhile."""
+    for file in files:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(file)
 
 
 def _finish_restore(store: Store) -> None:

@@ -4,7 +4,10 @@ The log is JSON Lines: one event per line, as a client received it (``event``
 frames, or bare events; a ``welcome`` gives the segment open when the client joined,
 or an export began; other lines — results — are skipped), in the order received or
 exported. Every die of every revealed segment is derived again
-from its seed and compared (:mod:`rollbridge.dice.verify`). The exit status is 0
+from its seed and compared (:mod:`rollbridge.dice.verify`), and every resolution
+whose inputs the log holds is resolved again with its dice by the ruleset installed
+here, on the table the log shows before it (:mod:`rollbridge.engine.recheck`); those
+it cannot are counted by reason. The exit status is 0
 when nothing is wrong, 1 at the first problem (printed with its line and seq),
 2 for a file that cannot be read. ``--json`` prints the whole report.
 """
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,9 +24,10 @@ from typing import Any
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_json
 from rollbridge.dice.verify import Report, verify_events
+from rollbridge.engine.recheck import REASONS
 from rollbridge.text import Messages
 
-__all__ = ["add_parsers", "read_log", "render_report"]
+__all__ = ["add_parsers", "read_log", "recheck", "render_report"]
 
 say = Messages("rollbridge")
 # Translators: {path} is the log given; {problem} the system's words (in English).
@@ -100,6 +105,55 @@ GM_STREAM = say(
     "cli.verify.gm_stream",
     "{count} rolled on the GM's stream (secret or with NPCs): only the GM's log checks them",
 )
+# Translators: {count} resolutions (a ruleset's actions, such as an attack).
+RESOLVED = say.plural(
+    "cli.verify.resolved",
+    "{count} resolution resolved again with its dice on the table the log shows before it",
+    "{count} resolutions resolved again with their dice on the table the log shows before them",
+)
+# Translators: why resolutions could not be resolved again; {count} events.
+UNRESOLVED = {
+    "no_table": say.plural(
+        "cli.verify.unresolved_no_table",
+        "{count} resolution not resolved again: the log does not hold the table it ran "
+        "on (no welcome line before it, or events missing)",
+        "{count} resolutions not resolved again: the log does not hold the table they "
+        "ran on (no welcome line before them, or events missing)",
+    ),
+    "withheld": say.plural(
+        "cli.verify.unresolved_withheld",
+        "{count} resolution not resolved again: this view withholds an NPC's numbers "
+        "or its dice (only the GM's log checks it)",
+        "{count} resolutions not resolved again: this view withholds an NPC's numbers "
+        "or their dice (only the GM's log checks them)",
+    ),
+    "ruleset": say.plural(
+        "cli.verify.unresolved_ruleset",
+        "{count} resolution not resolved again: the table's ruleset is not installed "
+        "here, or at another major version",
+        "{count} resolutions not resolved again: the table's ruleset is not installed "
+        "here, or at another major version",
+    ),
+    "secret": say.plural(
+        "cli.verify.unresolved_secret",
+        "{count} secret event, hidden from this view, was not resolved again (only the "
+        "GM's log checks it)",
+        "{count} secret events, hidden from this view, were not resolved again (only "
+        "the GM's log checks them)",
+    ),
+    "dialect": say.plural(
+        "cli.verify.unresolved_dialect",
+        "{count} resolution not resolved again: its frame is a dialect's (an adapter's "
+        "fields, such as the Foundry module's); verify an export instead",
+        "{count} resolutions not resolved again: their frames are a dialect's (an "
+        "adapter's fields, such as the Foundry module's); verify an export instead",
+    ),
+    "turn_hooks": say.plural(
+        "cli.verify.unresolved_turn_hooks",
+        "{count} encounter event ran turn hooks whose resolutions are not resolved again",
+        "{count} encounter events ran turn hooks whose resolutions are not resolved again",
+    ),
+}
 NOTHING = say(
     "cli.verify.nothing",
     "no verifiable dice in this log (is the table's setting verifiable on?)",
@@ -109,7 +163,19 @@ NOTHING = say(
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add the ``verify`` sub-command."""
     verify = commands.add_parser(
-        "verify", help="check the verifiable dice of a table's event log (JSON Lines)"
+        "verify",
+        help="check a table's event log (JSON Lines): its verifiable dice, and its "
+        "resolutions resolved again with their dice",
+        description="Check a table's event log (a client's, or 'rollbridge table export "
+        "--format jsonl'): every die of a revealed segment is derived again from its "
+        "seed, every roll's formula evaluated again on its dice, and every resolution "
+        "whose inputs the log holds (its request, its dice, the table shown before it "
+        "from the log's welcome line on) resolved again by the ruleset installed here "
+        "and compared with the event as logged. Resolutions it cannot resolve again "
+        "(an NPC's numbers withheld from a player's view, secret events, a ruleset not "
+        "installed, a log without its welcome line, a dialect's frames) are counted "
+        "apart by reason. Exit status: 0 nothing wrong, 1 a problem, 2 an unreadable "
+        "file.",
     )
     verify.add_argument("log", help="the events, one JSON object per line ('-': stdin)")
     verify.add_argument("--all", action="store_true", help="print every problem, not the first")
@@ -168,6 +234,11 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
         lines.append(SEGMENT(segment=number, status=shown).render(locale))
     for number, digest in report.welcomed.items():
         lines.append(WELCOMED(segment=number, commitment=digest).render(locale))
+    if report.resolved:
+        lines.append(RESOLVED(count=report.resolved).render(locale))
+    for reason, count in report.unresolved.items():
+        if count and reason in UNRESOLVED:
+            lines.append(UNRESOLVED[reason](count=count).render(locale))
     problems = sorted(report.problems, key=lambda p: (p.position, p.seq or 0))
     for problem in problems if every else problems[:1]:
         lines.append(PROBLEM(line=problem.position, message=problem.text).render(locale))
@@ -176,6 +247,25 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
         done = ALL_GOOD if report.verified_events else NONE_SEEN if revealed else NONE_YET
         lines.append((done if report.segments else NOTHING)().render(locale))
     return lines
+
+
+def recheck(entries: list[dict[str, Any]], report: Report) -> None:
+    """Resolve every resolution of ``entries`` again (:mod:`rollbridge.engine.recheck`,
+    with the rulesets installed here) and add what it found to ``report``."""
+    from rollbridge.cli.offline import offline_host
+    from rollbridge.engine.recheck import check_resolutions
+
+    engine_log = logging.getLogger("rollbridge.engine")
+    quiet = engine_log.disabled
+    # a logged state the ruleset fails on is this log's mismatch, not a traceback here
+    engine_log.disabled = True
+    try:
+        check = check_resolutions(entries, offline_host().rulesets)
+    finally:
+        engine_log.disabled = quiet
+    report.resolved = check.checked
+    report.unresolved = {r: check.skipped[r] for r in REASONS if check.skipped[r]}
+    report.problems += check.problems
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -191,6 +281,7 @@ def _verify(args: argparse.Namespace) -> int:
         sys.stderr.write(f"rollbridge: error: {said}\n")
         return 2
     report = verify_events(entries)
+    recheck(entries, report)
     if args.json:
         print_json(report.to_dict(args.locale))
     else:

@@ -206,6 +206,10 @@ class Report:
     welcomed: dict[int | str, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     verified_seqs: list[int] = field(default_factory=list)
+    #: Resolutions resolved again on their dice and the table the log shows before
+    #: them (:mod:`rollbridge.engine.recheck`), and those it could not, by reason.
+    resolved: int = 0
+    unresolved: dict[str, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -230,6 +234,8 @@ class Report:
             "epochs": list(self.epochs),
             "segments": {str(k): v for k, v in self.segments.items()},
             "welcomed": {str(k): v for k, v in self.welcomed.items()},
+            "resolved": self.resolved,
+            "unresolved": dict(self.unresolved),
             "problems": [p.to_dict(locale) for p in sorted(self.problems, key=_place)],
         }
 

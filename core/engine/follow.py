@@ -46,7 +46,7 @@ from rollbridge.plain import JSON
 if TYPE_CHECKING:
     from rollbridge.engine.table import Table
 
-__all__ = ["APPLIED_KINDS", "Replayed", "Unfit", "continues", "replay"]
+__all__ = ["APPLIED_KINDS", "Replayed", "Unfit", "continues", "pending_after", "replay"]
 
 #: The kinds of event the engine makes, each applied from what it carries. An event
 #: of another kind (a later version's) is not applied: the table is loaded instead.
@@ -199,23 +199,31 @@ def _fields(state: Replayed, event: Event) -> None:
 
 
 def _pending(state: Replayed, event: Event) -> None:
-    """The pending approval the event adds or settles (copied: the table's own map is
-    shared with its stored meta and never changed in place)."""
+    """The pending approval the event adds or settles."""
+    state.pending = pending_after(state.pending, event)
+
+
+def pending_after(pending: dict[str, JSON], event: Event) -> dict[str, JSON]:
+    """The pending approvals after ``event``: the one it adds or settles (see the
+    module docstring), in a copy (the table's own map is shared with its stored meta
+    and never changed in place); ``pending`` itself when it changes none.
+
+    :raises Unfit: it adds a request held already, or settles one not held.
+    """
     data = event.data
     if event.kind == "approval.requested":
         added = data.get("pending")
-        if added in state.pending or not isinstance(data.get("request"), dict):
+        if added in pending or not isinstance(data.get("request"), dict):
             raise Unfit(f"event {event.seq}: pending request {added!r} is held already")
-        state.pending = {**state.pending, added: data["request"]}
-        return
+        return {**pending, added: data["request"]}
     settled = data.get("pending") if event.kind == "approval.rejected" else None
     if "approved" in data and "approved_by" in data:
         settled = data["approved"]
     if settled is None:
-        return
-    if settled not in state.pending:
+        return pending
+    if settled not in pending:
         raise Unfit(f"event {event.seq}: no pending request {settled!r} to settle")
-    state.pending = {k: v for k, v in state.pending.items() if k != settled}
+    return {k: v for k, v in pending.items() if k != settled}
 
 
 def _stacks(state: Replayed, event: Event, undo_depth: int) -> None:

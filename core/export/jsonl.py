@@ -2,12 +2,13 @@
 protocol sends it to the audience (the JSON text frame of a client without a
 dialect: ``{"type": "event", "table": …, "epoch", "seq", "kind", …}``).
 
-A log that starts while a verifiable segment is open (after its ``dice.committed``
-event: ``since``, a pruned log, a restored backup) starts with the ``welcome``
-frame a client joining just then would have been sent
-(:meth:`~rollbridge.export.log.SessionLog.welcome`): it names the open segment and
-its commitments, so that ``rollbridge verify`` checks the export as it checks a
-client's own log."""
+The log starts with the ``welcome`` frame a client joining just before its first
+event would have been sent (:meth:`~rollbridge.export.log.SessionLog.welcome`): the
+table as it stood then — its ruleset, settings and actors, on which ``rollbridge
+verify`` resolves the log's resolutions again, and the verifiable segment open then
+with its commitments (an export that starts after a ``dice.committed``: ``since``,
+a pruned log, a restored backup) — so that ``rollbridge verify`` checks the export
+as it checks a client's own log."""
 
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ __all__ = ["jsonl_lines"]
 
 
 def jsonl_lines(log: SessionLog, audience: str, locale: str = "en") -> Iterator[str]:
-    """The opening ``welcome`` if the log starts in an open verifiable segment, then
-    each event's frame, each with a line break, one at a time.
+    """The opening ``welcome`` (none for a log without events), then each event's
+    frame, each with a line break, one at a time.
 
     :raises InternalError: if the ruleset fails to show an event.
     """

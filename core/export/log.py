@@ -9,7 +9,7 @@ the export never has a redaction of its own (:mod:`rollbridge.engine.views`
 decides, as for every client). :meth:`SessionLog.welcome` is the ``welcome`` a
 client of the audience joining just before the first event would have been sent
 (the table as it stood then, through :meth:`~rollbridge.engine.table.Table.view`),
-which an export that starts in an open verifiable segment begins with.
+which every export begins with.
 
 The audiences are the protocol's roles: ``gm`` sees everything; ``player`` is
 what any player at the table is sent (not a requester's own view of a secret:
@@ -122,26 +122,25 @@ class SessionLog:
         """The ``welcome`` frame a client of ``audience`` joining just before the first
         event would have been sent (built as the protocol builds one,
         :func:`~rollbridge.protocol.table.welcome_fields`: the table as it stood then,
-        its ``epoch`` and ``seq``; no ``hello`` answered, so its ``id`` is null), when a
-        verifiable segment was open then; None otherwise. A view of a past seq has no
-        ``pending``, ``can_undo``, ``can_redo`` or ``undo_redo`` (:meth:`Table.view`).
+        its ``epoch`` and ``seq``; no ``hello`` answered, so its ``id`` is null); None
+        for a log without events. A view of a past seq has no ``pending``,
+        ``can_undo``, ``can_redo`` or ``undo_redo`` (:meth:`Table.view`).
 
-        Such an export starts after the segment's ``dice.committed`` event (``since``,
-        a pruned log, a restored backup): the frame's ``table.dice`` names the open
-        segment and its commitments, which ``rollbridge verify`` reads from a
-        ``welcome`` as it does from a client's own log (docs/dice.md).
+        ``rollbridge verify`` reads it as it reads a client's own log (docs/dice.md):
+        the table's ruleset, settings and actors, on which it resolves the log's
+        resolutions again; and, for an export that starts after a segment's
+        ``dice.committed`` event (``since``, a pruned log, a restored backup), the
+        frame's ``table.dice``, naming the open segment and its commitments.
 
         :raises InternalError: if the ruleset fails to show an actor or to describe
             itself.
         :raises InvalidRequest: if the events are not every event after the seq
             before the first (``Table.view(at=…)``: events missing from ``events``).
         """
-        if not self.events or self.table.dice_segment is None:
-            return None  # nothing to check, or a table never verifiable
+        if not self.events:
+            return None  # nothing to check
         at = self.events[0].seq - 1
         view = self.table.view(gm=audience == "gm", at=at, later=self.events, locale=locale)
-        if not (view["dice"] or {}).get("open"):
-            return None
         member = self.member(audience, locale)
         described = self.table.call_ruleset(lambda: described_ruleset(self.table, locale))
         fields = welcome_fields(member.principal, locale, view, described, at)

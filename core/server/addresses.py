@@ -1,4 +1,14 @@
-"""Which client addresses count as one for ``--max-connections-per-address``.
+"""Which client a connection comes from, and which addresses count as one for
+``--max-connections-per-address``.
+
+Behind a reverse proxy every connection comes from the proxy's address. A proxy the
+operator names (``--trusted-proxy``) says whose connection it passes on in the
+``X-Forwarded-For`` header, appending the address it was reached from to what the
+header held; :func:`client_address` reads the list from its right end, passing over
+the operator's own proxies, and takes the first address no trusted proxy holds — the
+one the last trusted proxy saw. What a client wrote into the header itself stands to
+the left of that and is never read. A connection from an address that is not a
+trusted proxy is that address, whatever headers it sends.
 
 An IPv4 address is one client (a home router's, say). An IPv6 client usually holds a
 whole /64 — its provider hands out the prefix, the host picks the rest at will — so
@@ -12,8 +22,24 @@ counted as it is written.
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-__all__ = ["IPV6_PREFIX", "address_group"]
+__all__ = [
+    "IPV6_PREFIX",
+    "Network",
+    "address_group",
+    "client_address",
+    "is_trusted",
+    "parse_network",
+    "peer_address",
+]
+
+#: A network of trusted proxies (one address is a /32 or /128).
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+#: The longest address taken from a header (a longer entry is cut to it).
+LONGEST_ADDRESS = 64
 
 #: The IPv6 prefix length counted as one client.
 IPV6_PREFIX = 64
@@ -31,3 +57,80 @@ def address_group(address: str) -> str:
     if ip.ipv4_mapped is not None:
         return str(ip.ipv4_mapped)
     return str(ipaddress.ip_network(f"{ip}/{IPV6_PREFIX}", strict=False))
+
+
+def parse_network(text: str) -> Network:
+    """``text`` (an address, ``10.0.0.1``, or a network, ``10.0.0.0/8``, ``fd00::/8``)
+    as a network.
+
+    :raises ValueError: ``text`` is neither, or has host bits set past its prefix.
+    """
+    return ipaddress.ip_network(text.strip(), strict=True)
+
+
+def client_address(peer: str, forwarded_for: Iterable[str], trusted: Sequence[Network]) -> str:
+    """The address of the client behind a connection from ``peer``.
+
+    :param peer: the address the connection comes from.
+    :param forwarded_for: the values of its ``X-Forwarded-For`` headers, in order.
+    :param trusted: the operator's proxies. ``peer`` outside them: ``peer`` itself.
+    :returns: the rightmost address of the chain (``X-Forwarded-For`` followed by
+        ``peer``) that no trusted proxy holds; the leftmost, if they all are; the
+        last trusted hop's, when the one before it is not an address.
+    """
+    if not trusted or not _trusted(peer, trusted):
+        return peer
+    hops = [hop.strip() for value in forwarded_for for hop in value.split(",")]
+    client = peer
+    for hop in reversed(hops):
+        address = _address(hop)
+        if address is None:  # "unknown", an obfuscated name, junk: nothing to go by
+            return client
+        client = address
+        if not _trusted(address, trusted):
+            return address
+    return client
+
+
+def _address(hop: str) -> str | None:
+    """One ``X-Forwarded-For`` entry as an address (``[v6]:port`` and ``v4:port``, as
+    some proxies write them, without the port); None if it is none."""
+    hop = hop[:LONGEST_ADDRESS]
+    if hop.startswith("["):
+        hop = hop[1:].split("]", 1)[0]
+    elif hop.count(":") == 1:
+        hop = hop.split(":", 1)[0]
+    try:
+        return str(ipaddress.ip_address(hop))
+    except ValueError:
+        return None
+
+
+def _trusted(address: str, trusted: Sequence[Network]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return any(ip in network for network in trusted)
+
+
+def is_trusted(address: str, trusted: Sequence[Network]) -> bool:
+    """Whether ``address`` is one of the operator's proxies (``trusted``)."""
+    return bool(trusted) and _trusted(address, trusted)
+
+
+def peer_address(connection: Any, trusted: Sequence[Network], request: Any = None) -> str:
+    """The client's address of a websockets ``connection`` (:func:`client_address`
+    of its peer and the ``X-Forwarded-For`` headers of ``request``, by default the
+    connection's opening request); ``"?"`` if the socket has no peer."""
+    remote = getattr(connection, "remote_address", None)
+    if not remote:
+        return "?"
+    peer = str(remote[0])
+    if request is None:
+        request = getattr(connection, "request", None)
+    if not trusted or request is None:
+        return peer
+    return client_address(peer, request.headers.get_all("X-Forwarded-For"), trusted)

@@ -41,6 +41,7 @@ from rollbridge.exceptions import (
     StoreError,
 )
 from rollbridge.plain import JSON
+from rollbridge.server.addresses import peer_address
 from rollbridge.server.logs import cut_tokens
 from rollbridge.server.throttle import Throttle
 from rollbridge.server.web import in_reader, request_locale, respond
@@ -152,6 +153,10 @@ class AdminApi:
         #: Refusals for a missing or wrong admin token: a WARNING at most every 10 s.
         self._refused_log = Throttle(10.0)
 
+    def _peer(self, connection: ServerConnection, request: Request) -> str:
+        """The client's address (behind a trusted proxy, the one it names)."""
+        return peer_address(connection, self.server.limits.trusted_proxies, request)
+
     async def handle(self, connection: ServerConnection, request: Request) -> Response:
         """Answer one admin request (after checking its admin token)."""
         locale = request_locale(request)
@@ -162,10 +167,11 @@ class AdminApi:
             if admin is None:
                 held = self._refused_log.allow()
                 if held is not None:
+                    peer = self._peer(connection, request)
                     log.warning(
                         "admin %s %s refused: no valid admin token (from %s; %d more "
                         "refused since the last such line)",
-                        method, path, _peer(connection), held, extra={"code": "unauthorized"},
+                        method, path, peer, held, extra={"code": "unauthorized"},
                     )  # fmt: skip
                 raise AuthenticationFailed(NO_ADMIN_TOKEN())
             status, body = await self._route(admin, method, path, _parameters(query))
@@ -265,8 +271,3 @@ class AdminApi:
 
 def _log(admin: AdminTokenRecord, what: str, *args: Any, table: str | None = None) -> None:
     log.info(f"admin %s (%s): {what}", admin.id, admin.name, *args, extra={"table": table})
-
-
-def _peer(connection: ServerConnection) -> str:
-    address = getattr(connection, "remote_address", None)
-    return str(address[0]) if address else "?"

@@ -46,7 +46,7 @@ from rollbridge.protocol.effects import (
 from rollbridge.protocol.frames import MAX_FRAME
 from rollbridge.protocol.limits import Rates
 from rollbridge.protocol.observers import notify
-from rollbridge.server.addresses import address_group
+from rollbridge.server.addresses import address_group, peer_address
 from rollbridge.server.bounded import BoundedConnection, Opening
 from rollbridge.server.client import Client
 from rollbridge.server.collector import CollectorManager
@@ -186,7 +186,7 @@ class Server:
         self.stopping = False
         self.metrics = ServerMetrics(self)
         #: Sockets still in their opening handshake, held to the connection limits.
-        self.opening = Opening(limits.per_address, self.metrics.cut_off)
+        self.opening = Opening(limits.per_address, self.metrics.cut_off, limits.trusted_proxies)
         self.http = HttpRoutes(self)  # /metrics, /healthz, /readyz, /admin/
 
     # -- lifecycle ----------------------------------------------------------------
@@ -508,8 +508,7 @@ class Server:
         await connection.close(CLOSE_LIMIT, reason)
 
     async def _admit_connection(self, connection: ServerConnection) -> None:
-        address = str(connection.remote_address[0]) if connection.remote_address else "?"
-        address = address_group(address)
+        address = address_group(peer_address(connection, self.limits.trusted_proxies))
         full = self.limits.max_connections
         if full is not None and self.sockets > full:  # the others fill it already
             await self._refuse_connection(

@@ -20,7 +20,9 @@ a request (a slowloris) took the process to its open-file limit, every other cli
 was refused, and asyncio logged a traceback for each refused accept (found by
 red-teaming: 350 such sockets, a limit of 300 files, 3,929 tracebacks). The server's
 :class:`Opening` counts them by address: past ``--max-connections-per-address`` from
-one address, a new socket is dropped as soon as it is accepted. (Such a flood from
+one address, a new socket is dropped as soon as it is accepted. A trusted proxy's
+sockets (``--trusted-proxy``) are not counted: whose they are is not known before
+their request, and the proxy holds its own clients' handshakes. (Such a flood from
 many addresses is still for a reverse proxy or the firewall.)
 """
 
@@ -28,12 +30,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
 from websockets.asyncio.server import ServerConnection
 
-from rollbridge.server.addresses import address_group
+from rollbridge.server.addresses import Network, address_group, is_trusted
 from rollbridge.server.limits import BUFFER_LIMIT
 from rollbridge.server.outbox import write_data
 from rollbridge.server.throttle import Throttle
@@ -49,19 +51,28 @@ class Opening:
     :param per_address: the most from one address group (None: any).
     :param refused: called with ``"opening"`` for each socket dropped (the server's
         metrics).
+    :param trusted: the operator's proxies, whose sockets are not counted.
     """
 
     def __init__(
-        self, per_address: int | None, refused: Callable[[str], None] | None = None
+        self,
+        per_address: int | None,
+        refused: Callable[[str], None] | None = None,
+        trusted: Sequence[Network] = (),
     ) -> None:
         self.per_address = per_address
         self.refused = refused
+        self.trusted = trusted
         self.count = 0
         self.by_address: dict[str, int] = {}
         self._said = Throttle(10.0)
 
-    def enter(self, address: str) -> bool:
-        """Count a socket from ``address`` (its group), or refuse it (False)."""
+    def enter(self, peer: str) -> str | Literal[False] | None:
+        """Count a socket from ``peer``: the address group it is counted under, None
+        for one not counted (a trusted proxy's), or False: refused."""
+        if is_trusted(peer, self.trusted):
+            return None
+        address = address_group(peer)
         held = self.by_address.get(address, 0)
         if self.per_address is not None and held >= self.per_address:
             if self.refused is not None:
@@ -74,7 +85,7 @@ class Opening:
             return False
         self.by_address[address] = held + 1
         self.count += 1
-        return True
+        return address
 
     def leave(self, address: str) -> None:
         """A socket counted by :meth:`enter` finished its handshake, or closed."""
@@ -109,11 +120,11 @@ class BoundedConnection(ServerConnection):
         if self._opening is None:
             return
         peer = transport.get_extra_info("peername")
-        address = address_group(str(peer[0])) if peer else "?"
-        if self._opening.enter(address):
-            self._counted = address
-        else:
+        counted = self._opening.enter(str(peer[0]) if peer else "?")
+        if counted is False:
             transport.abort()
+        else:
+            self._counted = counted
 
     def opened(self) -> None:
         """Its handshake is over: no longer counted as opening."""

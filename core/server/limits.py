@@ -4,8 +4,12 @@ without loading the server."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rollbridge.engine.table import MAX_ACTORS, MAX_EVENT_BYTES
+
+if TYPE_CHECKING:
+    from rollbridge.server.addresses import Network
 
 __all__ = [
     "BUFFER_LIMIT",
@@ -87,6 +91,10 @@ class Limits:
     :param close_timeout: seconds a client has to take its close before its
         connection is aborted.
     :param drain_timeout: seconds ``serve`` gives its clients at shutdown.
+    :param trusted_proxies: the operator's reverse proxies: a connection from one of
+        them counts as the client its ``X-Forwarded-For`` names
+        (:func:`~rollbridge.server.addresses.client_address`); none by default, so
+        that no client can name itself another.
     """
 
     hello_timeout: float | None = HELLO_TIMEOUT
@@ -99,3 +107,4 @@ class Limits:
     max_actors: int | None = MAX_ACTORS
     close_timeout: float = CLOSE_TIMEOUT
     drain_timeout: float = DRAIN_TIMEOUT
+    trusted_proxies: tuple[Network, ...] = ()

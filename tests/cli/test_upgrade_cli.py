@@ -54,7 +54,9 @@ def test_an_old_file_lists_exports_and_verifies(commit, tmp_path):
                     str(target),
                 )
                 assert status == 0, (ruleset, who, form, err)
-            seqs = [json.loads(line)["seq"] for line in log.read_text().splitlines()]
+            welcome, *events = [json.loads(line) for line in log.read_text().splitlines()]
+            assert (welcome["type"], welcome["seq"]) == ("welcome", 0)  # the table before
+            seqs = [event["seq"] for event in events]
             assert seqs == list(range(1, meta["seq"] + 1)), (ruleset, who)
             if old.verifiable:
                 status, out, err = _run("verify", str(log))

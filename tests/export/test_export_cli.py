@@ -25,7 +25,8 @@ def test_jsonl_to_stdout_is_the_players_log(night, capsys):
                                          "jsonl", "player"))  # fmt: skip
     assert out == expected
     events = [json.loads(line) for line in out.splitlines()]
-    assert events[night.seqs["secret"] - 1]["kind"] == "hidden"
+    assert events[0]["type"] == "welcome"  # the table before seq 1: events[seq] is seq's
+    assert events[night.seqs["secret"]]["kind"] == "hidden"
 
 
 def test_since_and_markdown_to_a_file(night, capsys, tmp_path):

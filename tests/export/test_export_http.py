@@ -38,7 +38,8 @@ async def test_markdown_and_jsonl_for_a_token_holder(tables):
                                       token=tables.tokens["sr2"]["gm"])  # fmt: skip
     assert status == 200 and headers["Content-Type"] == "application/x-ndjson"
     assert headers["Content-Disposition"] == 'attachment; filename="sr2-gm.jsonl"'
-    lines = [json.loads(line) for line in body.decode("utf-8").splitlines()]
+    welcome, *lines = [json.loads(line) for line in body.decode("utf-8").splitlines()]
+    assert (welcome["type"], welcome["seq"]) == ("welcome", 2)
     assert [e["seq"] for e in lines] == [3, 4]
     assert lines[0]["data"]["label"] == "secret plan" and lines[0]["gm_only"] is True
 

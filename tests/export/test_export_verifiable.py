@@ -102,13 +102,19 @@ def test_an_export_since_a_seq_mid_segment_verifies(night, tmp_path, capsys, aud
     assert code == 1 and codes(report)[0] == "uncommitted"
 
 
-def test_an_export_that_starts_at_a_segments_border_has_no_welcome(night, capsys):
+def test_an_export_that_starts_at_a_segments_border_names_no_open_segment(night, capsys):
+    """Every export opens with the table as it stood before its first event (for
+    ``rollbridge verify`` to resolve its resolutions again); where no segment was
+    open then, that welcome names none, and the next segment's commitment follows."""
     path, seqs = night
-    whole = export(capsys, path)
-    assert json.loads(whole[0])["type"] == "event"  # seq 1: nothing committed before
-    border = export(capsys, path, "--since", str(seqs["commit2"] - 1))  # 1 revealed
-    assert json.loads(border[0])["kind"] == "dice.committed"
-    assert [json.loads(line)["type"] for line in border] == ["event"] * len(border)
+    whole = [json.loads(line) for line in export(capsys, path)]
+    assert whole[0]["type"] == "welcome" and whole[0]["table"]["dice"] is None  # seq 0
+    assert whole[1]["seq"] == 1
+    border = [json.loads(line) for line in
+              export(capsys, path, "--since", str(seqs["commit2"] - 1))]  # fmt: skip
+    assert border[0]["type"] == "welcome" and not border[0]["table"]["dice"]["open"]
+    assert border[1]["kind"] == "dice.committed"
+    assert [e["type"] for e in border[1:]] == ["event"] * (len(border) - 1)
 
 
 def test_an_export_of_a_pruned_log_verifies(night, tmp_path, capsys):

@@ -29,9 +29,27 @@ def guard_numbers(gm_lines: list[str]) -> set[str]:
 
 
 def export_lines(night, audience: str, since: int = 0, locale: str = "en") -> list[str]:
+    """The export's event lines, after its opening ``welcome`` (checked here)."""
     with night.store() as store:
         log = read_log(store, "sr2", night.host.rulesets, since)
-    return "".join(export_chunks(log, "jsonl", audience, locale)).splitlines()
+    lines = "".join(export_chunks(log, "jsonl", audience, locale)).splitlines()
+    if lines:
+        welcome = json.loads(lines[0])
+        assert (welcome["type"], welcome["role"], welcome["seq"]) == ("welcome", audience, since)
+    return lines[1:]
+
+
+def test_an_export_opens_with_the_table_as_it_stood_before_its_first_event(night):
+    """Its ``welcome`` names the ruleset, the settings and the actors as they were
+    before the first event exported, which ``rollbridge verify`` resolves again on."""
+    for since in (0, night.seqs["attack"]):
+        with night.store() as store:
+            log = read_log(store, "sr2", night.host.rulesets, since)
+        first = json.loads(next(iter(export_chunks(log, "jsonl", "gm"))))
+        table = first["table"]
+        assert (first["type"], first["seq"], table["seq"]) == ("welcome", since, since)
+        assert (table["ruleset"], table["ruleset_version"]) == ("sr2", "1.0.0")
+        assert len(table["actors"]) == (0 if since == 0 else 2)
 
 
 def test_every_retained_event_in_seq_order_for_every_audience(night):

@@ -313,3 +313,22 @@ async def test_sockets_that_never_finish_their_handshake_are_held_to_the_per_add
         sock.close()
     assert kept <= 20 + 2, kept
     assert "20 still in their opening handshake" in served.log_text()
+
+
+async def test_a_trusted_proxys_sockets_in_their_handshake_are_not_held_to_it(serve):
+    """A reverse proxy named with --trusted-proxy carries every client's handshake
+    from its one address: those are not counted as one address's."""
+    served = serve("--log-level", "INFO", "--max-connections-per-address", "20",
+                   "--trusted-proxy", "127.0.0.3/32")  # fmt: skip
+    base = sockets_of(served.process.pid)
+    held = []
+    for _ in range(40):
+        sock = socket.create_connection(("127.0.0.1", served.port), source_address=("127.0.0.3", 0))
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        held.append(sock)
+    await asyncio.sleep(1)
+    kept = sockets_of(served.process.pid) - base
+    for sock in held:
+        sock.close()
+    assert kept >= 40, kept
+    assert "still in their opening handshake" not in served.log_text()

@@ -123,6 +123,44 @@ def test_a_first_start_that_cannot_listen_makes_no_demo_table(tmp_path):
         assert store.tables() == []
 
 
+def test_a_first_start_that_cannot_listen_leaves_no_files(tmp_path):
+    """Before, it left an empty database with its WAL, a dice key and a serve lock: a
+    mistyped ``--db`` made a stray file (and a stray key) though nothing was served."""
+    folder = tmp_path / "odd ?#% name"
+    folder.mkdir()
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        refused(serve(folder, "--host", "127.0.0.1", "--port", str(held.getsockname()[1])))
+    assert sorted(os.listdir(folder)) == []
+
+
+def test_a_start_that_cannot_listen_keeps_a_database_that_was_there(tmp_path):
+    with SQLiteStore(tmp_path / "r.db") as store:
+        assert store.tables() == []  # made, empty: the operator's file all the same
+    before = sorted(os.listdir(tmp_path))
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        refused(serve(tmp_path, "--host", "127.0.0.1", "--port", str(held.getsockname()[1])))
+    assert (tmp_path / "r.db").exists()
+    assert set(before) <= set(os.listdir(tmp_path))
+
+
+def test_files_are_removed_only_from_a_database_that_holds_no_table(tmp_path):
+    """``table create`` takes no serve lock: a table another program made meanwhile
+    keeps the file (:func:`rollbridge.cli.serve._holds_no_table`)."""
+    from rollbridge.cli.serve import _holds_no_table
+    from rollbridge.offline import TableService
+
+    with SQLiteStore(tmp_path / "r.db") as store:
+        assert _holds_no_table(str(tmp_path / "r.db"))
+        TableService(store, PluginHost()).create_table("Friday", "sr2")
+    assert not _holds_no_table(str(tmp_path / "r.db"))
+    (tmp_path / "junk.db").write_bytes(b"not a database")
+    assert not _holds_no_table(str(tmp_path / "junk.db"))
+
+
 def lines_until_serving(process: subprocess.Popen[str]) -> list[str]:
     """What ``serve`` printed up to its "serving" line (it ended before: a failure
     showing what it said, and its stderr if that was kept)."""

@@ -11,8 +11,8 @@ import { after, afterEach, test } from "node:test";
 
 import { catchUp, encounterOrder, stepsTo } from "../../../adapters/foundry/module/scripts/core/combat.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
-import { registerCombat } from "../../../adapters/foundry/module/scripts/foundry/combat.mjs";
-import { FakeWebSocket } from "./fakes.mjs";
+import { registerCombat, ROUND_MAX_MS, ROUND_QUIET_MS } from "../../../adapters/foundry/module/scripts/foundry/combat.mjs";
+import { FakeClock, FakeWebSocket } from "./fakes.mjs";
 import { registerModuleSettings, Standin, world } from "./standin.mjs";
 
 const USERS = [
@@ -44,7 +44,7 @@ async function setup({ user = "gm", generation = 13, settings = {}, encounter = 
   const actors = { a: actor("a", "Alvar", PLAYER), b: actor("b", "Bandit"), c: actor("c", "Crow"), x: actor("x", "Extra") };
   client = new FoundryClient();
   client.start();
-  sync = registerCombat(client, { roundDelay: 0 });
+  sync = registerCombat(client, { roundQuiet: 0 });
   const ws = FakeWebSocket.last();
   ws.open();
   const hello = ws.messages().find((m) => m.type === "hello");
@@ -166,6 +166,9 @@ test("core: catching up with the tracker — steps, a new order within a round, 
   assert.deepEqual(catchUp(atB, { round: 1, actor: "a", order: ["a", "b", "c"] }), { requests: [], notice: null });
   assert.deepEqual(catchUp(atB, { round: 1, actor: "a", order: ["a", "b", "c"] }, { back: true }).notice, { key: "ROLLBRIDGE.Combat.NoBack" });
   assert.deepEqual(catchUp(running, { round: 3, actor: "b", order: ["a", "b", "c"] }).notice, { key: "ROLLBRIDGE.Combat.OutOfStep", data: { steps: 7 } });
+  // Next Round and turns after it seen in one look (a new round's wait): the next round is in step
+  assert.deepEqual(types(catchUp(running, { round: 2, actor: "c", order: ["a", "b", "c"] })), Array(5).fill("encounter.next"));
+  assert.deepEqual(catchUp(last, { round: 3, actor: "a", order: ["a", "b", "c"] }).notice, { key: "ROLLBRIDGE.Combat.OutOfStep", data: { steps: 4 } });
 });
 
 for (const generation of [12, 13]) {
@@ -292,7 +295,7 @@ test("the GM reloads mid-combat: no second start; the next turn goes on from the
   client.stop();
   client = new FoundryClient();
   client.start();
-  sync = registerCombat(client, { roundDelay: 0 });
+  sync = registerCombat(client, { roundQuiet: 0 });
   const ws = FakeWebSocket.last();
   ws.open();
   const hello = ws.messages().find((m) => m.type === "hello");
@@ -531,36 +534,211 @@ test("F1: a combatant's initiative changed mid-round: reordered, no turn sent, t
   assert.equal(sides(fight, server), "r2 c | r2 c");
 });
 
-test("F1: SWADE's next round (initiative reset, new round, cards dealt, turn 0): the new round begins in the dealt order", async () => {
-  const { actors, server } = await setup({ generation: 13 });
-  sync.roundDelay = 20; // the module lets a new round settle
-  const fight = await combat(actors, ["a", "b", "c"]);
-  await fight.startCombat();
+// -- a new round read once the tracker has settled (its order dealt) -----------------------------
+// The combat sync waits on the page's timers: the test's FakeClock stands in for setTimeout and
+// clearTimeout, so a wait runs only when the test lets the time pass (the old module's fixed
+// sleep ran on the same clock, and these tests caught it reading a half-dealt round).
+
+/** The combat sync as the module registers it (its waits as they are), on a FakeClock. */
+function onClock(t) {
+  const clock = new FakeClock();
+  t.mock.method(globalThis, "setTimeout", clock.setTimeout);
+  t.mock.method(globalThis, "clearTimeout", clock.clearTimeout);
+  sync.unregister();
+  sync = registerCombat(client);
+  return clock;
+}
+
+/** Let the work queued run (no time passes on the clock). */
+async function flush() {
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+}
+
+/** Let `ms` pass on the clock, then the work it let go run. */
+async function pass(clock, ms) {
+  clock.advance(ms);
+  await flush();
+}
+
+/** Let `ms` pass on the clock: nothing is sent before its last millisecond. Returns what was
+ * sent since request `from` once it has passed. */
+async function sentAfter(clock, server, from, ms, message = `nothing sent before ${ms} ms`) {
+  await pass(clock, ms - 1);
+  assert.deepEqual(server.requests().slice(from), [], message);
+  await pass(clock, 1);
+  await settle();
+  return server.requests().slice(from);
+}
+
+/** SwadeCombat#resetAll: every combatant's initiative cleared and turn 0, in one update. */
+async function swadeReset(fight) {
+  await fight.update({ turn: 0, combatants: fight.combatants.contents.map((c) => ({ _id: c.id, initiative: null })) }, { diff: false });
+}
+
+/** A combat of a, b, c (created in that order: their ids sort so) at a's turn, the last of round 1. */
+async function lastTurnOfRound1(actors) {
+  const fight = await Combat.create();
+  await fight.createEmbeddedDocuments("Combatant", [["a", 10], ["b", 20], ["c", 30]].map(([n, initiative]) => ({ actorId: actors[n].id, initiative })));
+  await fight.startCombat(); // c, b, a
+  await fight.nextTurn();
+  await fight.nextTurn(); // a
+  await settle();
+  return fight;
+}
+
+/**
+ * SwadeCombat#_nextRoundAsGM: resetAll (initiative cleared, turn 0, one update), nextRound, a
+ * card for each combatant in `cards` order (rollInitiative: updateEmbeddedDocuments — a player's
+ * card picked in a dialog, the NPCs' at once), then update({turn: 0}) once all have one; `gaps`:
+ * the ms before each update after the reset (chat cards, bennies, a player's pick).
+ */
+async function swadeDeal(fight, clock, cards, gaps) {
+  const wait = [...gaps];
+  await swadeReset(fight);
+  await flush();
+  await pass(clock, wait.shift());
+  await fight.nextRound();
+  await flush();
+  const ids = combatantIds(fight);
+  for (const [name, initiative] of Object.entries(cards)) {
+    await pass(clock, wait.shift());
+    await fight.updateEmbeddedDocuments("Combatant", [{ _id: ids[name], initiative }]);
+    await flush();
+  }
+  await pass(clock, wait.shift());
+  await fight.update({ turn: 0 });
+  await flush();
+}
+
+const QUIET = ROUND_QUIET_MS;
+
+for (const generation of [12, 13]) {
+  test(`v${generation}: SWADE's new round dealt over 0.75 s is read dealt: one next in the new order, nothing of the reset`, async (t) => {
+    const { actors, server } = await setup({ generation });
+    const clock = onClock(t);
+    const fight = await lastTurnOfRound1(actors);
+    const sent = server.requests().length;
+    // the reset sorts the tracker by id (a, b, c) at a's turn; c's card, b's, a's; the turn
+    await swadeDeal(fight, clock, { c: 30, b: 50, a: 40 }, [150, 150, 150, 150, 150]);
+    assert.deepEqual(server.requests().slice(sent), [], "nothing while the round is dealt (no reorder of the reset)");
+    assert.deepEqual(await sentAfter(clock, server, sent, QUIET, "nor before the tracker has been quiet for the window"),
+      [["encounter.next", ["b", "a", "c"]]], "a's round-1 turn ends, round 2 begins with b");
+    assert.equal(sides(fight, server), "r2 b | r2 b");
+    assert.deepEqual(noWarnings(), []);
+  });
+}
+
+test("SWADE: a player's card picked in a dialog 2 s after the NPCs' is waited for (no change meanwhile), then the round is read", async (t) => {
+  const { actors, server } = await setup();
+  const clock = onClock(t);
+  const fight = await lastTurnOfRound1(actors);
+  const sent = server.requests().length;
+  await swadeDeal(fight, clock, { b: 20, c: 10, a: 30 }, [50, 50, 50, 2000, 50]);
+  await pass(clock, QUIET);
+  await settle();
+  assert.deepEqual(server.requests().slice(sent), [["encounter.next", ["a", "b", "c"]]]);
+  assert.equal(sides(fight, server), "r2 a | r2 a");
+  // the next round dealt at once (no player picks a card): read after the quiet window
   await fight.nextTurn();
   await fight.nextTurn(); // c
   await settle();
-  /** SwadeCombat#_nextRoundAsGM: resetAll (turn 0), nextRound, deal (initiative), update({turn: 0}). */
-  const swadeRound = async (cards) => {
-    const nulls = fight.combatants.contents.map((c) => ({ _id: c.id, initiative: null }));
-    await fight.update({ turn: 0, combatants: nulls }, { diff: false });
-    await fight.nextRound();
-    const ids = combatantIds(fight);
-    await fight.updateEmbeddedDocuments("Combatant", Object.entries(cards).map(([n, v]) => ({ _id: ids[n], initiative: v })), { turnEvents: false });
-    await fight.update({ turn: 0 });
-    await new Promise((r) => setTimeout(r, 40));
-    await settle();
-  };
-  await swadeRound({ c: 50, b: 40, a: 30 });
+  const before = server.requests().length;
+  await swadeDeal(fight, clock, { c: 50, a: 40, b: 39 }, [0, 0, 0, 0, 0]);
+  assert.deepEqual(await sentAfter(clock, server, before, QUIET), [["encounter.next", ["c", "a", "b"]]]);
+  assert.equal(sides(fight, server), "r3 c | r3 c");
+});
+
+test("the bound: a tracker that keeps changing, or a card never dealt (a combatant on hold), is read after ROUND_MAX_MS", async (t) => {
+  const { actors, server } = await setup();
+  const clock = onClock(t);
+  const fight = await lastTurnOfRound1(actors);
+  const sent = server.requests().length;
+  await fight.nextRound(); // round 2 (c, b, a): the look begins to wait
+  await flush();
+  const ids = combatantIds(fight);
+  let elapsed = 0;
+  for (let i = 1; elapsed + QUIET - 1 < ROUND_MAX_MS; i++) {
+    await pass(clock, QUIET - 1);
+    elapsed += QUIET - 1;
+    await fight.combatants.get(ids.b).update({ initiative: 40 + i }); // b first, its initiative changed again and again
+    await flush();
+  }
+  // as the tracker stands at the bound: round 2 in b, c, a, at c's turn (Foundry kept it)
+  assert.deepEqual(await sentAfter(clock, server, sent, ROUND_MAX_MS - elapsed, "nothing before the bound"),
+    [["encounter.next", ["b", "c", "a"]], ["encounter.next"]]);
   assert.equal(sides(fight, server), "r2 c | r2 c");
-  assert.deepEqual(server.encounter.order, ["c", "b", "a"]);
-  assert.deepEqual(server.requests().slice(3), [["encounter.next", ["c", "b", "a"]]], "one turn: c's round-1 turn ends, round 2 begins with c");
-  await fight.nextTurn();
-  await fight.nextTurn(); // a, the last
+  // round 3: reset, two cards dealt, a's never (on hold)
+  await fight.nextTurn(); // a, the last of round 2
   await settle();
-  await swadeRound({ b: 50, a: 40, c: 30 });
-  assert.equal(sides(fight, server), "r3 b | r3 b");
-  assert.deepEqual(server.requests().at(-1), ["encounter.next", ["b", "a", "c"]]);
-  assert.deepEqual(noWarnings(), [], "no 'cannot go back', no 'out of step'");
+  const before = server.requests().length;
+  await swadeReset(fight);
+  await fight.nextRound();
+  await fight.updateEmbeddedDocuments("Combatant", [{ _id: ids.c, initiative: 50 }, { _id: ids.b, initiative: 40 }]);
+  await fight.update({ turn: 0 });
+  await flush();
+  assert.deepEqual(await sentAfter(clock, server, before, ROUND_MAX_MS, "a's card is waited for"),
+    [["encounter.next", ["c", "b", "a"]]], "a without a card: last");
+  assert.equal(sides(fight, server), "r3 c | r3 c");
+  // round 4, a still on hold: read without a card when the round was, it is not waited for again
+  await fight.nextTurn();
+  await fight.nextTurn(); // a, the last of round 3
+  await settle();
+  const third = server.requests().length;
+  await swadeDeal(fight, clock, { b: 50, c: 40 }, [50, 50, 50, 50]);
+  assert.deepEqual(await sentAfter(clock, server, third, QUIET), [["encounter.next", ["b", "c", "a"]]]);
+});
+
+test("the GM's world setting 'Longest wait for a new round's order' (seconds) is the bound", async (t) => {
+  const { actors, server } = await setup();
+  const clock = onClock(t);
+  assert.equal(game.settings.get("rollbridge", "roundWait"), ROUND_MAX_MS / 1000, "5 s by default");
+  await game.settings.set("rollbridge", "roundWait", 12); // players who take their time to pick a card
+  const fight = await lastTurnOfRound1(actors);
+  const sent = server.requests().length;
+  await swadeReset(fight);
+  await fight.nextRound();
+  await flush();
+  await pass(clock, 11_000);
+  const ids = combatantIds(fight);
+  await fight.updateEmbeddedDocuments("Combatant", [["a", 3], ["b", 2], ["c", 1]].map(([n, v]) => ({ _id: ids[n], initiative: v })));
+  await fight.update({ turn: 0 });
+  await flush();
+  assert.deepEqual(server.requests().slice(sent), [], "dealt after 11 s: still waited for");
+  await pass(clock, QUIET);
+  await settle();
+  assert.deepEqual(server.requests().slice(sent), [["encounter.next", ["a", "b", "c"]]]);
+});
+
+test("a plain new round (no deal) is read after the quiet window; turns and an End Combat during the wait go in order", async (t) => {
+  const { actors, server } = await setup();
+  const clock = onClock(t);
+  const fight = await lastTurnOfRound1(actors);
+  const sent = server.requests().length;
+  await fight.nextTurn(); // round 2, the same order
+  await flush();
+  assert.deepEqual(await sentAfter(clock, server, sent, QUIET), [["encounter.next"]], "not delayed beyond the quiet window");
+  assert.equal(sides(fight, server), "r2 c | r2 c");
+  // Next Round, then two turns during the wait: each restarts the window; all sent once, in order
+  await fight.nextRound(); // from c's turn: b's and a's skipped, round 3
+  await flush();
+  await pass(clock, 200);
+  await fight.nextTurn(); // b
+  await flush();
+  await pass(clock, 200);
+  await fight.nextTurn(); // a
+  await flush();
+  assert.deepEqual(await sentAfter(clock, server, sent + 1, QUIET), Array(5).fill(["encounter.next"]));
+  assert.equal(sides(fight, server), "r3 a | r3 a");
+  // End Combat during a new round's wait: the encounter ends at once, the round is not sent
+  await fight.nextTurn(); // round 4
+  await flush();
+  await fight.endCombat();
+  await flush();
+  await settle();
+  assert.deepEqual(server.requests().slice(sent + 6), [["encounter.end"]]);
+  assert.equal(sync.settling.size, 0, "no wait left behind");
+  assert.deepEqual(clock.pending().filter((ms) => ms <= ROUND_MAX_MS), [], "nor its timers (the connection's ping aside)");
+  assert.deepEqual(noWarnings(), []);
 });
 
 for (const generation of [12, 13]) {

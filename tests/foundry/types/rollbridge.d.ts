@@ -11,6 +11,7 @@ declare global {
     "rollbridge.serverDice": boolean;
     "rollbridge.cursor": { table?: string; epoch?: string; seq?: number };
     "rollbridge.combatTracker": boolean;
+    "rollbridge.roundWait": number;
     "rollbridge.combat": { table?: string; id?: string; offset?: number };
   }
 

@@ -17,7 +17,8 @@
 //   or Foundry's "next round" skips (the skipped turns' hooks run, as Foundry v13
 //   runs a skipped turn's events too). While a combatant that is not in the
 //   encounter has the turn, nothing is sent: the turn of the encounter's actor
-//   before it goes on until the next combatant of the encounter comes up.
+//   before it goes on until the next combatant of the encounter comes up. A
+//   tracker in a round after the next is out of step: nothing is sent.
 // - The order follows the tracker's (catchUp): sorted again within a round
 //   (initiative rolled after the start, changed, a combatant added or removed),
 //   `encounter.reorder` gives the new order and the current actor keeps its turn,
@@ -53,11 +54,6 @@ export function stepsTo(encounter, round, actor) {
   const index = order.indexOf(actor);
   if (index < 0) return null;
   return (Number(round) - Number(encounter.round)) * order.length + (index - Number(encounter.turn));
-}
-
-/** At most this many `encounter.next` for one step of the tracker: a whole round. */
-export function maxSteps(encounter) {
-  return Array.isArray(encounter?.order) ? encounter.order.length : 0;
 }
 
 const sameOrder = (a, b) => a.length === b.length && a.every((id, i) => id === b[i]);
@@ -101,7 +97,9 @@ export function catchUp(encounter, { round, actor, order }, { back = false } = {
   const steps = stepsTo(e, round, actor);
   if (steps === null || steps === 0) return done();
   if (steps < 0) return done(back ? { key: "ROLLBRIDGE.Combat.NoBack" } : null);
-  if (steps > maxSteps(e)) return done({ key: "ROLLBRIDGE.Combat.OutOfStep", data: { steps } });
+  // a round after the next: out of step (the turns up to the next round's are one step of the
+  // tracker, or Next Round and the turns after it merged in one look: foundry/combat.mjs)
+  if (round > e.round + 1) return done({ key: "ROLLBRIDGE.Combat.OutOfStep", data: { steps } });
   for (let i = 0; i < steps; i++) next();
   return done();
 }

@@ -38,6 +38,18 @@
 // updateCombat's `direction` (-1: Foundry's previous turn or round) tells a move
 // back, which the server cannot follow (the GM is told).
 //
+// A followed combat's new round, and initiative cleared (a reset), are read once
+// the tracker has settled: a system may deal the round's order in several
+// updates (SWADE: resetAll, nextRound, a card for each combatant — a player's
+// picked in a dialog —, then the turn). The look waits until none of the
+// combat's updateCombat, createCombatant, updateCombatant or deleteCombatant has
+// come for `roundQuiet` ms (0.5 s) and every combatant on the table that had an
+// initiative before has one again (a defeated one aside), but no longer than the
+// world setting roundWait (5 s) in all, or until the combat is deleted; then it
+// reads the tracker and sends what it finds (combatTurnChange, which only follows
+// an update, does not prolong it). The looks queued meanwhile run after it, in
+// order, and find the server there.
+//
 // One encounter runs at a table at a time, so the module follows one combat:
 // the one whose start it sent (its id in the hidden world setting `combat`,
 // {table, id, offset}: offset = the tracker's round at the start − 1; it
@@ -63,26 +75,39 @@ export function combatantActor(combatant) {
   return rollbridgeIdOf(actor);
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Whether a combatant has an initiative (Foundry's Combatant#initiative: a number, or null). */
+const hasInitiative = (combatant) => Number.isFinite(combatant?.initiative);
 
 /** Whether two states of a tracker (#state) are the same turn of the same round in the same order. */
 const sameTracker = (a, b) => a.round === b.round && a.turn === b.turn && a.combatantId === b.combatantId
   && a.order.join("\n") === b.order.join("\n");
 
+/** How long a followed combat's new round must have been left unchanged before it is read (ms). */
+export const ROUND_QUIET_MS = 500;
+/** The longest a new round's look waits for the tracker to settle (ms), unless the world
+ * setting roundWait (seconds) says otherwise: its default. */
+export const ROUND_MAX_MS = 5000;
+
 export class CombatSync {
   /**
    * @param {any} client  the FoundryClient (request, writer, table, encounter, notify)
-   * @param {{roundDelay?: number}} [options]  roundDelay: ms a followed combat's new
-   *   round is left to settle before it is sent (a system deals initiative in
-   *   several updates: SWADE resets, begins the round, deals, sets the turn)
+   * @param {{roundQuiet?: number, roundMax?: number | null}} [options]  a followed
+   *   combat's new round (or its initiative cleared) is read once no change of it has
+   *   come for roundQuiet ms and the initiative cleared is dealt again, at the latest
+   *   roundMax ms after the look began (null: the world setting roundWait, in seconds;
+   *   roundQuiet 0: read at once)
    */
-  constructor(client, { roundDelay = 300 } = {}) {
+  constructor(client, { roundQuiet = ROUND_QUIET_MS, roundMax = null } = {}) {
     this.client = client;
     this.queue = Promise.resolve();
     this.hooks = [];
-    this.roundDelay = roundDelay;
-    /** combat id → {round, turn, combatantId} as the module last looked at it */
+    this.roundQuiet = roundQuiet;
+    this.roundMax = roundMax;
+    /** combat id → {round, turn, combatantId, rolled} as the module last looked at it
+     * (rolled: the ids of the combatants that had an initiative) */
     this.seen = new Map();
+    /** combat id → {touch, end}: the look waiting for the combat to settle */
+    this.settling = new Map();
     /** combat id → {back}: a look queued, not begun (later hooks merge into it) */
     this.waiting = new Map();
     /** the combats seen at round 0 since their last look (a look may come too late to) */
@@ -97,7 +122,8 @@ export class CombatSync {
     const look = (combat, options) => this.changed(combat, { back: Number(options?.direction) < 0 });
     this.hooks = [
       ["updateCombat", Hooks.on("updateCombat", (combat, changed, options) => look(combat, options))],
-      ["combatTurnChange", Hooks.on("combatTurnChange", (combat) => look(combat))],
+      // after the turn events of an update already seen: no change of the tracker of its own
+      ["combatTurnChange", Hooks.on("combatTurnChange", (combat) => this.changed(combat, { update: false }))],
       ["createCombatant", Hooks.on("createCombatant", (combatant) => look(combatant?.parent))],
       ["updateCombatant", Hooks.on("updateCombatant", (combatant) => look(combatant?.parent))],
       ["deleteCombatant", Hooks.on("deleteCombatant", (combatant) => look(combatant?.parent))],
@@ -110,6 +136,7 @@ export class CombatSync {
   unregister() {
     for (const [name, id] of this.hooks) Hooks.off(name, id);
     this.hooks = [];
+    for (const wait of [...this.settling.values()]) wait.end();
   }
 
   get enabled() {
@@ -118,10 +145,13 @@ export class CombatSync {
 
   /**
    * A change of `combat` (any of the hooks): a look at it is queued, or merged
-   * into the one waiting. Returns the queued work (tests wait for it), or null.
+   * into the one waiting. `update`: a change of the combat or its combatants (every
+   * hook but combatTurnChange): a look waiting for the combat to settle waits on.
+   * Returns the queued work (tests wait for it), or null.
    */
-  changed(combat, { back = false } = {}) {
+  changed(combat, { back = false, update = true } = {}) {
     if (!combat?.id || !this.client.writer) return null;
+    if (update) this.settling.get(combat.id)?.touch();
     if (!(Number(combat.round) > 0)) this.reset.add(combat.id);
     const waiting = this.waiting.get(combat.id);
     if (waiting) {
@@ -140,6 +170,7 @@ export class CombatSync {
    * the setting off too, so that the server's encounter does not outlive it. */
   deleted(combat) {
     if (!combat || !this.client.writer) return null;
+    this.settling.get(combat.id)?.end(); // its look waits no longer: the combat is gone
     this.seen.delete(combat.id);
     this.followed.delete(combat.id);
     return this.#enqueue(() => this.#end(combat));
@@ -175,7 +206,7 @@ export class CombatSync {
     await combat.update(target, { turnEvents: false });
     // the look this update queues compares with the server, not with the state before it
     const moved = this.#state(combat);
-    this.seen.set(combat.id, { round: moved.round, turn: moved.turn, combatantId: moved.combatantId });
+    this.#see(combat, moved);
     if (moved.round > 0) this.reset.delete(combat.id);
     this.followed.set(combat.id, moved);
   }
@@ -198,28 +229,77 @@ export class CombatSync {
     return this.#saved()?.id === combat.id;
   }
 
-  /** The tracker as it stands: its state, its order mapped, the current actor. */
+  /** The tracker as it stands: its state, its order mapped, the current actor, the
+   * ids of the combatants with an initiative (`rolled`). */
   #state(combat) {
-    const combatants = Array.from(combat.turns ?? []).map((c) => ({ id: c.id, name: c.name, actor: combatantActor(c) }));
+    const turns = Array.from(combat.turns ?? []);
+    const combatants = turns.map((c) => ({ id: c.id, name: c.name, actor: combatantActor(c) }));
     return {
       round: Number(combat.round) || 0,
       turn: combat.turn ?? null,
       combatantId: combat.combatant?.id ?? null,
       ...encounterOrder(combatants),
       actor: combatantActor(combat.combatant),
+      rolled: turns.filter(hasInitiative).map((c) => c.id),
     };
+  }
+
+  /** The state of `combat` the next look compares with. */
+  #see(combat, { round, turn, combatantId, rolled }) {
+    this.seen.set(combat.id, { round, turn, combatantId, rolled });
+  }
+
+  /** The combatants on the table (not defeated) that had an initiative at the look
+   * before (`prior`) and have none now: a new round's order not dealt yet. */
+  #undealt(combat, prior) {
+    const had = new Set(prior.rolled ?? []);
+    return Array.from(combat.turns ?? []).filter((c) => had.has(c.id) && !hasInitiative(c) && !c.isDefeated && combatantActor(c));
+  }
+
+  /** The longest a look waits for a combat to settle (ms): the option, else the world setting. */
+  #roundMax() {
+    if (this.roundMax !== null) return this.roundMax;
+    const seconds = Number(setting("roundWait"));
+    return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : ROUND_MAX_MS;
+  }
+
+  /**
+   * Wait until `combat` has settled: no change of it (`changed`) for roundQuiet ms
+   * and none of its combatants undealt (#undealt), or roundMax ms since the wait
+   * began, or the combat deleted.
+   */
+  #settle(combat, prior) {
+    return new Promise((resolve) => {
+      let quiet = null;
+      const end = () => {
+        clearTimeout(quiet);
+        clearTimeout(bound);
+        if (this.settling.get(combat.id) === wait) this.settling.delete(combat.id);
+        resolve();
+      };
+      const touch = () => {
+        clearTimeout(quiet);
+        // quiet but not dealt: the next change (a card dealt) or the bound ends it
+        quiet = setTimeout(() => !this.#undealt(combat, prior).length && end(), this.roundQuiet);
+      };
+      const bound = setTimeout(end, this.#roundMax());
+      const wait = { touch, end };
+      this.settling.set(combat.id, wait);
+      touch();
+    });
   }
 
   async #look(combat, back) {
     const prior = this.seen.get(combat.id);
     let now = this.#state(combat);
-    this.seen.set(combat.id, { round: now.round, turn: now.turn, combatantId: now.combatantId });
+    this.#see(combat, now);
     if (!this.enabled || game.combats?.get(combat.id) !== combat) return;
     const follows = this.#follows(combat);
-    if (follows && prior && now.round > prior.round && prior.round > 0 && this.roundDelay > 0) {
-      await sleep(this.roundDelay); // let a new round settle (its order dealt), then read it
+    const dealing = prior?.round > 0 && (now.round > prior.round || this.#undealt(combat, prior).length > 0);
+    if (follows && dealing && this.roundQuiet > 0) {
+      await this.#settle(combat, prior); // a new round's order may come in several updates: read it dealt
       now = this.#state(combat);
-      this.seen.set(combat.id, { round: now.round, turn: now.turn, combatantId: now.combatantId });
+      this.#see(combat, now);
       if (!this.enabled || game.combats?.get(combat.id) !== combat) return;
     }
     // as an undo or redo left it: nothing of the GM's to send

@@ -11,6 +11,8 @@
 //                        (foundry/combat.mjs): the active GM's client sends encounter.start,
 //                        encounter.next, encounter.reorder and encounter.end as the combat
 //                        moves and sorts its turns again. On by default
+// roundWait      world   1–60 s (5): the longest a followed combat's new round waits for
+//                        the tracker to settle (its order dealt) before it is sent
 // cursor         world   hidden: the (epoch, seq) the GM's client last applied, to resume
 // combat         world   hidden: {table, id, offset}: the combat whose encounter the module
 //                        started (offset: its round then − 1)
@@ -83,6 +85,15 @@ export function registerSettings(onConnectionChange, { onServerDice = () => {} }
     config: true,
     type: Boolean,
     default: true,
+  });
+  game.settings.register(MODULE_ID, "roundWait", {
+    name: "ROLLBRIDGE.Settings.RoundWait.Name",
+    hint: "ROLLBRIDGE.Settings.RoundWait.Hint",
+    scope: "world",
+    config: true,
+    type: Number,
+    range: { min: 1, max: 60, step: 1 },
+    default: 5,
   });
   game.settings.register(MODULE_ID, "cursor", {
     scope: "world",

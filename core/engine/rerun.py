@@ -1,0 +1,146 @@
+"""Resolving a logged resolution again: the engine executes the request the event
+records, on the table the log shows before it, with the event's own dice.
+
+:func:`rerun` builds a :class:`~rollbridge.engine.table.Table` from the log's table
+as of the seq before the event (:class:`~rollbridge.engine.logtable.LoggedTable`),
+executes the request the event records on it
+(:func:`~rollbridge.engine.recorded.recorded`: a resolution's ``resolve`` or
+approval, an encounter event's ``encounter.start`` or ``encounter.next`` whose turn
+hooks resolve) with the event's dice, through :meth:`Table.execute` — the very path
+of every request, the table's ruleset settings and all; the server's dice are its
+scripted source, not supplied (a ruleset may tell them apart) — and shows the
+event it makes to the log's audience in the log's locale, as the server showed it.
+Everything the rules decide must be as logged: the narration, outcome, steps, dice
+groups and parameters, the hooks' results, every actor's view after — every value
+the log shows (a field this version writes that the logged event lacks is no
+difference: a log written before that field existed). Not compared: the time
+(``at``), the frame's ``type`` and ``table``, and the data that is no ruleset's —
+``draws`` (the dice check's), ``approved`` and ``approved_by`` (an approval's,
+where the approval is not executed again), the GM's ``pending``.
+
+The table it runs on does not hold the requests for the GM's approval (the logged
+event is the approved request's) and rolls no verifiable dice (the dice are given):
+those two settings are off; every other, the ruleset's above all, is the log's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rollbridge.contract import Ruleset
+from rollbridge.dice.sources import ScriptedDice
+from rollbridge.engine.logtable import LoggedTable
+from rollbridge.engine.recorded import recorded
+from rollbridge.engine.requests import parse_request
+from rollbridge.engine.table import Table
+from rollbridge.engine.views import Audience
+from rollbridge.exceptions import RollbridgeError
+from rollbridge.plain import JSON, NotPlain, dumps_json
+from rollbridge.text import Text
+
+__all__ = ["Rerun", "rerun"]
+
+#: What a logged frame holds that the rules do not decide (see the module docstring).
+_NOT_COMPARED = ("type", "table", "at")
+_DATA_NOT_COMPARED = ("draws", "approved", "approved_by")
+
+
+@dataclass(frozen=True, slots=True)
+class Rerun:
+    """What resolving a logged event again gave: ``ok``; else ``field`` names where
+    they first differ (``data.outcome.boxes``, ``actors[1].state``) or ``refused`` holds
+    the engine's refusal of the logged request on the logged table; ``skipped``: it
+    was not resolved again (``no_table``: a resolution approved with supplied dice
+    whose request the log does not hold, :mod:`~rollbridge.engine.recorded`); ``malformed``:
+    the log's table before it, its pending request or the event itself is not what
+    the engine can execute."""
+
+    ok: bool
+    field: str | None = None
+    refused: Text | str | None = None
+    skipped: str | None = None
+    #: The log's table before it, its pending request or the event itself is not
+    #: what the engine can execute (a shape no server writes).
+    malformed: bool = False
+
+
+class _Drawn(ScriptedDice):
+    """The server's dice of a logged event, in the order drawn: scripted, but not
+    supplied (a ruleset may tell the two apart, as techlevel's ``rolled_by``)."""
+
+    @property
+    def supplied(self) -> bool:
+        return False
+
+
+def rerun(table: LoggedTable, frame: Mapping[str, Any], ruleset: Ruleset) -> Rerun:
+    """Execute the request the event ``frame`` records again on ``table`` (the log's
+    table as of the seq before it, :func:`~rollbridge.engine.recorded.recorded`)
+    and compare; see the module docstring."""
+    try:
+        found = recorded(table, frame)
+        if found is None:
+            return Rerun(False, skipped="no_table")
+        settings = {**table.settings, "approval": False, "verifiable": False}
+        engine = Table(table.snapshot(int(frame["seq"]) - 1, settings), ruleset)
+        engine.max_event_bytes = 1 << 40  # the server stored it: no limit of this one's
+        engine.max_actors = None
+        outcome = engine.execute(parse_request(found.message), found.who, _Drawn(found.dice))
+        event = outcome.events[-1]
+        view = engine.view_event(event, audience=Audience(table.role == "gm", table.locale))
+    except RollbridgeError as exc:
+        return Rerun(False, refused=exc.text if exc.text is not None else exc.message)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError, NotPlain):
+        # a log whose table, pending request or event the engine cannot take
+        return Rerun(False, malformed=True)
+    return _compare(json.loads(dumps_json(view)), frame)
+
+
+def _compare(made: JSON, logged: Mapping[str, Any]) -> Rerun:
+    """Whether the event made again is the one logged, but for what the rules do not
+    decide; else where they first differ (``data.outcome.boxes``)."""
+    where = _difference(_comparable(made), _comparable(logged), "")
+    return Rerun(True) if where is None else Rerun(False, where or "data")
+
+
+def _difference(made: Any, logged: Any, path: str) -> str | None:
+    """Where ``logged`` first shows something ``made`` does not, as a path; None
+    where every value it shows is ``made``'s. A key only ``made`` has is no
+    difference: a log written before that field existed lacks it (an earlier
+    version of rollbridge or of the ruleset, the same major version)."""
+    if isinstance(made, Mapping) and isinstance(logged, Mapping):
+        for key in sorted(logged, key=str):
+            here = f"{path}.{key}" if path else str(key)
+            if key not in made:
+                return here
+            found = _difference(made[key], logged[key], here)
+            if found is not None:
+                return found
+        return None
+    if isinstance(made, list) and isinstance(logged, list) and len(made) == len(logged):
+        for index, (one, other) in enumerate(zip(made, logged, strict=True)):
+            found = _difference(one, other, f"{path}[{index}]")
+            if found is not None:
+                return found
+        return None
+    return None if made == logged and type(made) is type(logged) else path
+
+
+def _comparable(frame: Mapping[str, Any]) -> JSON:
+    found = {k: v for k, v in frame.items() if k not in _NOT_COMPARED}
+    data = found.get("data")
+    found["data"] = (
+        {k: v for k, v in data.items() if k not in _DATA_NOT_COMPARED}
+        if isinstance(data, Mapping)
+        else {}
+    )
+    after = found.get("table_after")
+    if isinstance(after, Mapping):
+        after = {k: v for k, v in after.items() if k != "pending"}
+        found["table_after"] = after or None
+    if not found.get("table_after"):
+        found.pop("table_after", None)
+    return found
