@@ -37,7 +37,7 @@ from rollbridge.i18n import DEFAULT_LOCALE, known_locales, negotiate
 from rollbridge.plain import JSON
 from rollbridge.protocol.effects import Close, Effect, FindToken, LoadTable, Reopened, Reply
 from rollbridge.protocol.frames import Kind, decode, encode
-from rollbridge.protocol.limits import COSTS, RateLimit, Rates
+from rollbridge.protocol.limits import COSTS, SECONDS_PER_REQUEST, RateLimit, Rates
 from rollbridge.protocol.members import Member
 from rollbridge.protocol.table import TableProtocol, error_message, store_cause, store_level
 from rollbridge.schema import validate
@@ -203,6 +203,12 @@ class Tables:
             self.buckets[table_id] = bucket
         return bucket.take()
 
+    def charge_table(self, table_id: str, tokens: float) -> None:
+        """Take ``tokens`` more from the table's rate for work already done."""
+        bucket = self.buckets.get(table_id)
+        if bucket is not None:
+            bucket.charge(tokens)
+
     def count_at_table(self, table_id: str) -> None:
         """Count one request against the table's rate (``rates.per_table``).
 
@@ -326,17 +332,33 @@ class Connection:
                 if extra and self._bucket is not None:  # as a request of one refused there
                     self._bucket.give_back(extra)
                 raise
-            if self.member.adapter is not None:
-                message = self.member.adapter.inbound(message)
-            return self.table.receive(
-                message, self.member.principal, self.origin, member=self.member
-            )
+            clock = self.tables.rates.clock
+            started = clock()
+            try:
+                if self.member.adapter is not None:
+                    message = self.member.adapter.inbound(message)
+                return self.table.receive(
+                    message, self.member.principal, self.origin, member=self.member
+                )
+            finally:
+                self._charge(self.table.id, clock() - started)
         except RollbridgeError as exc:
             return [self._error(request_id, exc, kind)]
         except Exception:
             log.exception("request %r failed", request_id)
             failed = InternalError(_FAILED())
             return [self._error(request_id, failed, kind)]
+
+    def _charge(self, table_id: str, seconds: float) -> None:
+        """A request took ``seconds`` of the event loop: past its share
+        (:data:`~rollbridge.protocol.limits.SECONDS_PER_REQUEST`), one more request
+        for each further share, from the connection's rate and the table's."""
+        extra = seconds / SECONDS_PER_REQUEST - 1
+        if extra <= 0:
+            return
+        if self._bucket is not None:
+            self._bucket.charge(extra)
+        self.tables.charge_table(table_id, extra)
 
     def _reply(self, message: JSON, kind: Kind, request: str | None = None) -> Reply:
         member = self.member

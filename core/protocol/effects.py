@@ -136,13 +136,21 @@ class Reopened(Effect):
 @dataclass(eq=False, slots=True)
 class Read(Effect):
     """A store read: :meth:`run` it (off the event loop), then :meth:`resume`
-    with what it returned, or :meth:`fail` with what it raised."""
+    with what it returned, or :meth:`fail` with what it raised. A driver whose
+    reads wait their turn asks :meth:`wanted` when a read's turn comes: one that
+    nobody waits for any more is resumed with None, unread."""
 
     table_id: str = ""
+    #: Whether someone still waits for the read (None: always).
+    needed: Callable[[], bool] | None = field(default=None, repr=False, kw_only=True)
 
     def run(self, store: Store) -> Any:
         """Do the read."""
         raise NotImplementedError
+
+    def wanted(self) -> bool:
+        """Whether the read is still needed (:attr:`needed`)."""
+        return self.needed is None or self.needed()
 
 
 @dataclass(eq=False, slots=True)

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["COSTS", "ODDS_COST", "STATS_COST", "RateLimit", "Rates"]
+__all__ = ["COSTS", "ODDS_COST", "SECONDS_PER_REQUEST", "STATS_COST", "RateLimit", "Rates"]
 
 #: What an ``odds`` request takes from its connection's bucket, in requests: it may
 #: compute for tens of milliseconds (:data:`rollbridge.odds.bounds.SERVER_BOUNDS`),
@@ -24,6 +24,12 @@ STATS_COST = 5.0
 
 #: The request types that cost more than one request, and what they cost.
 COSTS: dict[str, float] = {"odds": ODDS_COST, "stats": STATS_COST}
+
+#: The event loop's time one request's share of a rate pays for: a request handled
+#: in longer (a roll of 999 exploding dice, ~50 ms, refused as too large or not)
+#: takes one more request from its connection's rate and its table's for every
+#: further such share, so that one table cannot take the loop every table shares.
+SECONDS_PER_REQUEST = 0.005
 
 #: How far below its cost a bucket may be and still pay it: what the floats of
 #: ``rate × seconds`` lose, so that a client that waited the wait it was told is
@@ -61,6 +67,15 @@ class RateLimit:
             return None
         self._tokens = tokens
         return (cost - tokens) / self.rate
+
+    def charge(self, tokens: float) -> None:
+        """Take ``tokens`` more for work already done, whatever the bucket holds: it
+        may go below empty (down to ``-burst``), and later requests wait until it has
+        refilled."""
+        now = self.clock()
+        held = min(self.burst, self._tokens + (now - self._at) * self.rate)
+        self._at = now
+        self._tokens = max(-self.burst, held - tokens)
 
     def give_back(self, tokens: float) -> None:
         """Return ``tokens`` taken for a request that was then refused (never past

@@ -52,6 +52,7 @@ from rollbridge.engine.requests import REQUESTS, Request, parse_request, valid_i
 from rollbridge.engine.table import MAX_ACTORS, MAX_EVENT_BYTES, Outcome, Table
 from rollbridge.engine.views import Audience, hides_now
 from rollbridge.exceptions import (
+    Busy,
     InternalError,
     InvalidRequest,
     RollbridgeError,
@@ -81,6 +82,7 @@ from rollbridge.stores.base import reply_window
 from rollbridge.text import Hides, Messages
 
 __all__ = [
+    "MAX_ASKED_READS",
     "RECENT_REPLIES",
     "ReadRetained",
     "TableProtocol",
@@ -99,6 +101,17 @@ say = Messages("rollbridge")
 _UNENCODABLE = say("reply.unencodable", "the reply could not be encoded")
 
 Effects = list[Effect]
+
+#: Reads of the log that requests may have out at once at one table (``state`` at an
+#: earlier seq, ``stats``, a repeated request whose event must be read back): each
+#: may read the whole retained log on one of the driver's few store-reading threads,
+#: which every table's joins need too; one more is refused with ``busy``.
+MAX_ASKED_READS = 1
+_READS_BUSY = say(
+    "limit.reads",
+    "{reading} read(s) of this table's log are under way, the most the server runs at "
+    "once for one table; nothing was done: send the request again shortly",
+)
 
 #: How many replies a table remembers in memory for repeated request ids (the
 #: store remembers them for much longer; see ``reply_window``).
@@ -318,6 +331,8 @@ class TableProtocol:
         #: reload while they are out makes them stale (the events it skipped never
         #: reached ``_since_read``), and each then answers as not reaching the log.
         self._reading = 0
+        #: Of those, the ones requests asked for (at most :data:`MAX_ASKED_READS`).
+        self._asked_reads = 0
         self._since_read: list[Event] = []
         self._reads_stale = False
         #: Bumped at every reload; failures of older commits are handled already.
@@ -673,6 +688,10 @@ class TableProtocol:
             read.on_result = alone
             read.on_error = self._read_failed(asker, f"reading event {seq}")
             return read
+        try:
+            self._admit_read()
+        except Busy as exc:
+            return self._refuse(asker, exc)
         self._reading += 1
         read = ReadEvents(table_id=self.id, after=seq - 1, until=held.first)
 
@@ -683,7 +702,7 @@ class TableProtocol:
 
         read.on_result = walked
         read.on_error = self._counting_error(self._read_failed(asker, f"reading event {seq}"))
-        return read
+        return self._asked(read)
 
     def _embed(self, asker: _Asker, message: JSON, delivery: Delivery, name: str) -> Reply:
         audience = Audience.named(name, asker.locale)
@@ -724,6 +743,7 @@ class TableProtocol:
         (:mod:`rollbridge.stats`), at the last durable seq. The log is read through
         an effect, never on the caller's thread; nothing is written."""
         scope = check_scope(request.fields)
+        self._admit_read()
         self._reading += 1
         read = ReadRetained(table_id=self.id, latest=self.durable_seq)
         epoch = self.table.info.epoch
@@ -753,7 +773,7 @@ class TableProtocol:
 
         read.on_result = then
         read.on_error = self._counting_error(self._read_failed(asker, "reading the log"))
-        return [read]
+        return [self._asked(read)]
 
     def _state(self, request: Request, who: Principal, asker: _Asker) -> Effects:
         """``state``: the table as ``who`` may see it, at the last durable seq or at ``at``."""
@@ -763,6 +783,7 @@ class TableProtocol:
             table = self.view(who.is_gm, target, (), locale=asker.locale)
             return [self._reply(asker, {"type": "result", "id": asker.request_id, "table": table},
                                 None)]  # fmt: skip
+        self._admit_read()
         self._reading += 1
         read = ReadEvents(table_id=self.id, after=target)
 
@@ -782,7 +803,32 @@ class TableProtocol:
 
         read.on_result = then
         read.on_error = self._counting_error(self._read_failed(asker, "reading the log"))
-        return [read]
+        return [self._asked(read)]
+
+    def _admit_read(self) -> None:
+        """Let a request start a read of the log, unless :data:`MAX_ASKED_READS` are
+        out at this table: every table's joins wait behind them for the driver's
+        store-reading threads. :raises Busy: (``details``: ``reading``, ``limit``)."""
+        if self._asked_reads >= MAX_ASKED_READS:
+            reading = self._asked_reads
+            raise Busy(_READS_BUSY(reading=reading),
+                       details={"reading": reading, "limit": MAX_ASKED_READS})  # fmt: skip
+
+    def _asked(self, read: Read) -> Read:
+        """``read``, which a request started, counted until it comes back."""
+        self._asked_reads += 1
+        on_result, on_error = read.on_result, read.on_error
+
+        def result(value: Any) -> Effects:
+            self._asked_reads -= 1
+            return on_result(value) if on_result is not None else []
+
+        def error(exc: BaseException) -> Effects:
+            self._asked_reads -= 1
+            return on_error(exc) if on_error is not None else []
+
+        read.on_result, read.on_error = result, error
+        return read
 
     def _read_failed(self, asker: _Asker, what: str) -> Callable[[BaseException], Effects]:
         """What a failed read answers ``asker``: ``store_error``, and the cause in
@@ -890,7 +936,9 @@ class TableProtocol:
             and 0 <= seq < self.durable_seq
         ):
             self._reading += 1
-            read = ReadEvents(table_id=self.id, after=seq)
+            # a client that left before its turn came (one that resumes and leaves,
+            # again and again) has nothing read for it
+            read = ReadEvents(table_id=self.id, after=seq, needed=lambda: not member.gone)
             read.on_result = lambda stored: self._welcome(
                 member, resume, self._recalled(self._read_done(stored)), recovered=True
             )

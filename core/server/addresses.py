@@ -30,6 +30,7 @@ __all__ = [
     "Network",
     "address_group",
     "client_address",
+    "is_trusted",
     "parse_network",
     "peer_address",
 ]
@@ -113,6 +114,11 @@ def _trusted(address: str, trusted: Sequence[Network]) -> bool:
     if ip.version == 6 and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped
     return any(ip in network for network in trusted)
+
+
+def is_trusted(address: str, trusted: Sequence[Network]) -> bool:
+    """Whether ``address`` is one of the operator's proxies (``trusted``)."""
+    return bool(trusted) and _trusted(address, trusted)
 
 
 def peer_address(connection: Any, trusted: Sequence[Network], request: Any = None) -> str:

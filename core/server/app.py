@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -46,6 +47,7 @@ from rollbridge.protocol.frames import MAX_FRAME
 from rollbridge.protocol.limits import Rates
 from rollbridge.protocol.observers import notify
 from rollbridge.server.addresses import address_group, peer_address
+from rollbridge.server.bounded import BoundedConnection, Opening
 from rollbridge.server.client import Client
 from rollbridge.server.collector import CollectorManager
 from rollbridge.server.http import HttpRoutes
@@ -183,6 +185,8 @@ class Server:
         #: Set when :meth:`stop` begins: ``/readyz`` answers 503 from then on.
         self.stopping = False
         self.metrics = ServerMetrics(self)
+        #: Sockets still in their opening handshake, held to the connection limits.
+        self.opening = Opening(limits.per_address, self.metrics.cut_off, limits.trusted_proxies)
         self.http = HttpRoutes(self)  # /metrics, /healthz, /readyz, /admin/
 
     # -- lifecycle ----------------------------------------------------------------
@@ -225,6 +229,9 @@ class Server:
             ping_interval=self.ping_interval,
             ping_timeout=self.ping_interval,
             close_timeout=self.limits.close_timeout,
+            create_connection=functools.partial(  # type: ignore[arg-type]
+                BoundedConnection, opening=self.opening
+            ),
         )
 
     async def _one_port(self, server: Any) -> Any:
@@ -291,7 +298,9 @@ class Server:
             await loop.run_in_executor(None, self.writer.close)
             self.writer = None
         if self._reader is not None:
-            self._reader.shutdown(wait=True)
+            # the reads not yet begun are dropped: queued for clients that are gone,
+            # they would hold the stop past its drain timeout
+            self._reader.shutdown(wait=True, cancel_futures=True)
             self._reader = None
         self.store.close()
 
@@ -369,7 +378,7 @@ class Server:
 
     def _read(self, effect: Read, client: Client | None) -> None:
         assert self._loop is not None and self._reader is not None, "the server is not started"
-        future = self._loop.run_in_executor(self._reader, effect.run, self.store)
+        future = self._loop.run_in_executor(self._reader, _run_if_wanted, effect, self.store)
 
         def done(finished: asyncio.Future) -> None:
             if finished.cancelled():
@@ -467,6 +476,8 @@ class Server:
     # -- connections ------------------------------------------------------------------
 
     async def _handle(self, connection: ServerConnection) -> None:
+        if isinstance(connection, BoundedConnection):
+            connection.opened()  # counted from here on as a connection
         self.sockets += 1  # every connection holds a socket, a refused one too
         try:
             await self._admit_connection(connection)
@@ -527,3 +538,9 @@ class Server:
                 self.per_address[address] = left
             else:
                 self.per_address.pop(address, None)
+
+
+def _run_if_wanted(effect: Read, store: Store) -> Any:
+    """On a reader thread: ``effect`` run, unless nobody waits for it any more (its
+    client left while it waited its turn): None then, unread."""
+    return effect.run(store) if effect.wanted() else None

@@ -24,6 +24,7 @@ from websockets.protocol import State
 
 from rollbridge.engine.model import Principal
 from rollbridge.protocol.connection import CLOSE_AUTH, CLOSE_BEHIND, Connection
+from rollbridge.server.bounded import BoundedConnection
 from rollbridge.text import Messages, Text
 
 if TYPE_CHECKING:
@@ -53,6 +54,9 @@ class Client:
         self.server = server
         self.protocol = Connection(server.tables, server.host.adapters, origin=self)
         self.closing = False
+        if isinstance(connection, BoundedConnection):  # websockets' pongs, held to the limit
+            connection.unsent_limit = server.buffer_limit
+            connection.on_behind = self.fell_behind
         self._tasks: set[asyncio.Task] = set()
         #: The hello deadline's timer (the latest, when it looked again).
         self._deadline: asyncio.TimerHandle | None = None
@@ -86,14 +90,18 @@ class Client:
         connection = self.connection
         owed = connection.transport.get_write_buffer_size()
         if not backlog and owed > self.server.buffer_limit:
-            log.warning(
-                "client %s fell %d bytes behind; disconnecting", self.principal.label(), owed
-            )
-            self.server.metrics.cut_off("behind")
-            self.disconnect(CLOSE_BEHIND, self.reason(BEHIND()))
+            self.fell_behind(owed)
             return
         self.server.outbox.send(connection, frame)
         self.server.metrics.sent(len(frame))
+
+    def fell_behind(self, owed: int) -> None:
+        """More than the limit is unsent (``owed`` bytes): disconnect (1013)."""
+        if self.closing:
+            return
+        log.warning("client %s fell %d bytes behind; disconnecting", self.principal.label(), owed)
+        self.server.metrics.cut_off("behind")
+        self.disconnect(CLOSE_BEHIND, self.reason(BEHIND()))
 
     @property
     def locale(self) -> str:

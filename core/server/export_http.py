@@ -73,6 +73,8 @@ if TYPE_CHECKING:
     from websockets.http11 import Request, Response
 
     from rollbridge.server.app import Server
+    from rollbridge.stores.base import Store
+    from rollbridge.tokens import TokenRecord
 
 __all__ = ["CONTENT_TYPES", "MAX_EXPORTS", "MAX_EXPORT_BYTES", "ExportRoute"]
 
@@ -173,13 +175,18 @@ class ExportRoute:
             token = _bearer(request)
             if token is None:
                 raise AuthenticationFailed(NO_TOKEN())
+            # the token first, on its own: one that opens nothing takes no export's place
+            record = await in_reader(self.server, _opening, self.server.store, table_id,
+                                     hash_token(token))  # fmt: skip
+            audience = asked or record.role
+            if _RANK[audience] > _RANK[record.role]:
+                raise Forbidden(ABOVE_ROLE(role=record.role, asked=audience),
+                                details={"field": "as"})  # fmt: skip
             if self.running >= MAX_EXPORTS:
                 raise Busy(BUSY(running=self.running), details={"running": self.running,
                                                                  "limit": MAX_EXPORTS})  # fmt: skip
             job = _Job(self)
-            audience, body, token_id = await job.run(
-                table_id, hash_token(token), form, since, asked, locale
-            )
+            body = await job.run(table_id, audience, form, since, locale)
         except RollbridgeError as error:
             log.info("export of table %r refused: %s", table_id, error.code,
                      extra={"table": table_id, "code": error.code})  # fmt: skip
@@ -195,7 +202,7 @@ class ExportRoute:
             log.exception("export of table %r failed", table_id, extra={"table": table_id})
             return _json(500, {"code": "internal", "message": FAILED().render(locale)})
         log.info("exported table %s as %s (%s, %d bytes) for token %s", table_id, audience,
-                 form, len(body), token_id, extra={"table": table_id})  # fmt: skip
+                 form, len(body), record.id, extra={"table": table_id})  # fmt: skip
         name = f"{_FILE_SAFE.sub('_', table_id)[:80]}-{audience}.{_SUFFIXES[form]}"
         return respond(
             200,
@@ -218,24 +225,9 @@ class ExportRoute:
             )
         return chosen
 
-    def _export(
-        self,
-        table_id: str,
-        token_hash: str,
-        form: str,
-        since: int,
-        asked: str | None,
-        locale: str,
-    ) -> tuple[str, bytes, str]:
-        """On a reader thread: the token's audience, the body, the token's id."""
+    def _export(self, table_id: str, audience: str, form: str, since: int, locale: str) -> bytes:
+        """On a reader thread: the body of ``audience``'s export."""
         store = self.server.store
-        record = store.find_token(table_id, token_hash)
-        if record is None:
-            store.load(table_id)  # raises UnknownTable: no such table (404)
-            raise AuthenticationFailed(REFUSED())
-        audience = asked or record.role
-        if _RANK[audience] > _RANK[record.role]:
-            raise Forbidden(ABOVE_ROLE(role=record.role, asked=audience), details={"field": "as"})
         session = read_log(store, table_id, self.server.host.rulesets, since)
         parts: list[bytes] = []
         size = 0
@@ -247,7 +239,21 @@ class ExportRoute:
                     TOO_LARGE(limit=MAX_EXPORT_BYTES), details={"limit": MAX_EXPORT_BYTES}
                 )
             parts.append(data)
-        return audience, b"".join(parts), record.id
+        return b"".join(parts)
+
+
+def _opening(store: Store, table_id: str, token_hash: str) -> TokenRecord:
+    """On a reader thread: the token of ``table_id`` with this hash. A table's few
+    tokens tell whether it exists — never its state, which a stranger's wrong token
+    would otherwise have the server load.
+
+    :raises UnknownTable: no such table (404). :raises AuthenticationFailed: no such
+        token of it (401)."""
+    record = store.find_token(table_id, token_hash)
+    if record is None:
+        store.list_tokens(table_id)
+        raise AuthenticationFailed(REFUSED())
+    return record
 
 
 class _Job:
@@ -263,7 +269,7 @@ class _Job:
         self.started = self.dropped = False
         route.running += 1
 
-    async def run(self, *args: Any) -> tuple[str, str, str]:
+    async def run(self, *args: Any) -> bytes:
         loop = asyncio.get_running_loop()
         try:
             return await in_reader(self.route.server, self._in_thread, loop, *args)
@@ -274,7 +280,7 @@ class _Job:
                     self.route._done()
             raise
 
-    def _in_thread(self, loop: asyncio.AbstractEventLoop, *args: Any) -> tuple[str, str, str]:
+    def _in_thread(self, loop: asyncio.AbstractEventLoop, *args: Any) -> bytes:
         with self.lock:
             if self.dropped:
                 raise RuntimeError("the export was given up before it ran")

@@ -74,6 +74,8 @@ def cut_tokens(text: str) -> str:
 def _cut(found: re.Match[str], text: str) -> str:
     if found.group(3):  # a binary frame's hex bytes
         return found.group(3) + "…"
+    if not found.group(2) and text.startswith("…", found.end()):
+        return found.group(0)  # a prefix cut already, or a message's own "rba_…"
     at = found.start()
     alone = at == 0 or not text[at - 1].isalnum()
     if alone or len(found.group(2)) >= _TOKEN_BODY:

@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.protocol import State
 
-__all__ = ["FLUSH_AT", "Outbox", "write_together"]
+__all__ = ["FLUSH_AT", "Outbox", "write_data", "write_together"]
 
 log = logging.getLogger("rollbridge.client")
 
@@ -117,14 +117,16 @@ def write_together(connection: ServerConnection, frames: list[Frame]) -> None:
         except Exception as exc:  # as broadcast: this frame is skipped, not the others
             log.warning("skipped a frame to a connection: %s: %s", type(exc).__name__, exc)
     try:
-        _write(connection, protocol.data_to_send())
+        write_data(connection, protocol.data_to_send())
     except Exception as exc:
         log.warning("could not write to a connection: %s: %s", type(exc).__name__, exc)
 
 
-def _write(connection: ServerConnection, data: list[bytes]) -> None:
+def write_data(connection: ServerConnection, data: list[bytes]) -> None:
     """What the protocol has to send, joined into one transport write; an end of
-    stream among it (the protocol failed) is handled as websockets does."""
+    stream among it (the protocol failed) is handled as websockets does. One write:
+    a socket that fails takes no more writes, each of which asyncio would log as a
+    WARNING (``socket.send() raised exception.``)."""
     transport = connection.transport
     if all(data):
         if data:

@@ -12,28 +12,12 @@ import os
 import signal
 import socket
 import time
-from typing import Any
 
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-
-async def receive(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:
-    return json.loads(await asyncio.wait_for(ws.recv(), timeout))
-
-
-async def ask(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
-    """Send a request and return its reply (events are skipped)."""
-    await ws.send(json.dumps(message))
-    while True:
-        reply = await receive(ws)
-        if reply.get("type") != "event":
-            return reply
-
-
-def hello(served, role: str) -> dict[str, Any]:
-    return {"type": "hello", "id": "h", "table": served.table, "token": served.tokens[role]}
+from tests.hostile.wire import ask, hello, receive, sockets_of
 
 
 async def closed_with(ws: ClientConnection, timeout: float = 15) -> int | None:
@@ -248,11 +232,6 @@ def _raw_upgrade(port: int, path: str) -> socket.socket:
     return sock
 
 
-def _sockets(pid: int) -> int:
-    fd = f"/proc/{pid}/fd"
-    return sum(1 for f in os.listdir(fd) if os.readlink(f"{fd}/{f}").startswith("socket:"))
-
-
 async def test_refused_connections_let_go_of_their_sockets_at_once(serve) -> None:
     """--max-connections 2 and 200 upgrades that never read: each refused connection
     held its socket for the whole --close-timeout (30 s here), uncounted, so a
@@ -265,10 +244,10 @@ async def test_refused_connections_let_go_of_their_sockets_at_once(serve) -> Non
     pid = served.process.pid
     path = f"/tables/{served.table}"
     first = [await connect(served.url) for _ in range(2)]
-    base = _sockets(pid)
+    base = sockets_of(pid)
     extra = [_raw_upgrade(served.port, path) for _ in range(200)]
     await asyncio.sleep(2)
-    held = _sockets(pid)
+    held = sockets_of(pid)
     for s in extra:
         s.close()
     for ws in first:

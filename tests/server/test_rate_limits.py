@@ -55,6 +55,17 @@ def test_a_refused_take_takes_nothing_and_a_give_back_never_passes_the_burst():
     assert bucket.take(4) is None and bucket.take(0.5) is not None
 
 
+def test_a_charge_for_work_done_may_leave_the_bucket_below_empty_down_to_its_burst():
+    clock = Clock()
+    bucket = RateLimit(2.0, 4.0, clock)
+    bucket.charge(6)  # 4 held: 2 below empty
+    assert bucket.take(1) == pytest.approx(1.5)  # 3 to gain at 2 a second
+    bucket.charge(100)  # never more than a burst below empty
+    assert bucket.take(1) == pytest.approx(2.5)
+    clock.now += 2.5
+    assert bucket.take(1) is None
+
+
 def joined_connection(per_connection: float, clock: Clock):
     """A sans-I/O connection past its hello, at a stand-in table that serves every
     request it is handed (``["served"]``): only the rate limits are under test."""

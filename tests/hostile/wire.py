@@ -1,0 +1,38 @@
+"""What the hostile tests say to a served table over JSON frames: a reply read, a
+request asked, a ``hello``; and how many sockets the server holds."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection
+
+__all__ = ["ask", "hello", "receive", "sockets_of"]
+
+
+async def receive(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:
+    """The next frame, as JSON."""
+    return json.loads(await asyncio.wait_for(ws.recv(), timeout))
+
+
+async def ask(ws: ClientConnection, message: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
+    """Send a request and return its reply (events are skipped)."""
+    await ws.send(json.dumps(message))
+    while True:
+        reply = await receive(ws, timeout)
+        if reply.get("type") != "event":
+            return reply
+
+
+def hello(served: Any, role: str) -> dict[str, Any]:
+    """A ``hello`` to the served table with its ``role`` token."""
+    return {"type": "hello", "id": "h", "table": served.table, "token": served.tokens[role]}
+
+
+def sockets_of(pid: int) -> int:
+    """The sockets process ``pid`` holds open."""
+    fd = f"/proc/{pid}/fd"
+    return sum(1 for f in os.listdir(fd) if os.readlink(f"{fd}/{f}").startswith("socket:"))
