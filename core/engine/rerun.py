@@ -12,8 +12,9 @@ scripted source, not supplied (a ruleset may tell them apart) — and shows the
 event it makes to the log's audience in the log's locale, as the server showed it.
 Everything the rules decide must be as logged: the narration, outcome, steps, dice
 groups and parameters, the hooks' results, every actor's view after — every value
-the log shows (a field this version writes that the logged event lacks is no
-difference: a log written before that field existed). Not compared: the time
+the log shows (a field this version writes that the logged event's data lacks is
+no difference: a log written before that field existed; the state it leaves, its
+actors and ``table_after``, is compared whole, as the log carries it on). Not compared: the time
 (``at``), the frame's ``type`` and ``table``, and the data that is no ruleset's —
 ``draws`` (the dice check's), ``approved`` and ``approved_by`` (an approval's,
 where the approval is not executed again), the GM's ``pending``.
@@ -46,6 +47,9 @@ __all__ = ["Rerun", "rerun"]
 #: What a logged frame holds that the rules do not decide (see the module docstring).
 _NOT_COMPARED = ("type", "table", "at")
 _DATA_NOT_COMPARED = ("draws", "approved", "approved_by")
+#: The fields of a frame that are the state it leaves (each actor's view after, the
+#: table's settings and encounter): compared whole, no key left out.
+_STATE = frozenset({"actors", "table_after"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,23 +110,26 @@ def _compare(made: JSON, logged: Mapping[str, Any]) -> Rerun:
     return Rerun(True) if where is None else Rerun(False, where or "data")
 
 
-def _difference(made: Any, logged: Any, path: str) -> str | None:
+def _difference(made: Any, logged: Any, path: str, strict: bool = False) -> str | None:
     """Where ``logged`` first shows something ``made`` does not, as a path; None
     where every value it shows is ``made``'s. A key only ``made`` has is no
-    difference: a log written before that field existed lacks it (an earlier
-    version of rollbridge or of the ruleset, the same major version)."""
+    difference (a log written before that field existed lacks it: an earlier
+    version of rollbridge or of the ruleset, the same major version) but in the
+    state the event leaves (:data:`_STATE`, ``strict``): the log carries that on to
+    the resolutions after it, so a key left out of it is a change of the state."""
     if isinstance(made, Mapping) and isinstance(logged, Mapping):
-        for key in sorted(logged, key=str):
+        keys = set(logged) | (set(made) if strict else set(made) & _STATE if not path else set())
+        for key in sorted(keys, key=str):
             here = f"{path}.{key}" if path else str(key)
-            if key not in made:
+            if key not in made or key not in logged:
                 return here
-            found = _difference(made[key], logged[key], here)
+            found = _difference(made[key], logged[key], here, strict or here in _STATE)
             if found is not None:
                 return found
         return None
     if isinstance(made, list) and isinstance(logged, list) and len(made) == len(logged):
         for index, (one, other) in enumerate(zip(made, logged, strict=True)):
-            found = _difference(one, other, f"{path}[{index}]")
+            found = _difference(one, other, f"{path}[{index}]", strict)
             if found is not None:
                 return found
         return None

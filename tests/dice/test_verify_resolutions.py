@@ -205,6 +205,28 @@ def test_a_tampered_state_of_another_ruleset_fails_too(tmp_path, capsys):
     assert code == 1 and _codes(report)[0] == ("wrong_resolution", event["seq"])
 
 
+@pytest.mark.parametrize("ruleset", ["sr2", "techlevel"])
+@pytest.mark.parametrize("left_out", ["a state field", "the actors"])
+def test_a_state_left_out_of_the_log_is_a_mismatch(tmp_path, capsys, ruleset, left_out):
+    """The state an event leaves is what the log carries on: an actor's view without
+    its damage (sr2's ``physical``, techlevel's ``ksk``), or an event without its
+    actors, is that actor undamaged. At the log's last damage no later resolution
+    would differ: before, such a log verified."""
+    play(tmp_path / "t.db", ruleset)
+    lines = export(capsys, tmp_path / "t.db", "gm")
+    n, event = [(n, e) for n, e in _resolutions(lines) if e["actors"]][-1]
+    if left_out == "the actors":
+        del event["actors"]
+    else:
+        state = event["actors"][-1]["state"]
+        key = "physical" if ruleset == "sr2" else "ksk"
+        assert state.pop(key) not in (0, {"lethal": 0, "shock": 0})  # damage taken
+    lines[n] = json.dumps(event)
+    code, report = verify(capsys, tmp_path, lines, "--json")
+    assert code == 1 and _codes(report) == [("wrong_resolution", event["seq"])]
+    assert "actors" in report["problems"][0]["message"]
+
+
 def test_the_tables_settings_are_the_rules(tmp_path, capsys):
     """The table's settings decide the rules: a wilddie chip rerolls the whole roll
     under ``chip_reroll: whole_roll`` (WD-4). The honest log verifies; the same log
