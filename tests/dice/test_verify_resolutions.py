@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -388,3 +389,24 @@ def test_an_encounters_turn_hooks_are_resolved_again(tmp_path, capsys, ruleset):
     code, report = verify(capsys, tmp_path, lines, "--json")
     assert code == 1 and _codes(report)[0] == ("wrong_resolution", event["seq"])
     assert report["problems"][0]["message"].startswith(f"seq {event['seq']}: resolved again")
+
+
+def test_a_log_of_a_large_table_is_checked_in_linear_time(tmp_path, capsys):
+    """Each event takes its actors' views to the table in place: a log of 20,000
+    actors and 2,000 actor updates is checked in about a second. Before, every
+    event rebuilt the whole table (about 75 s here; a hostile 15 MB log of 100,000
+    actors and as many events, hours)."""
+    play(tmp_path / "t.db", "sr2")
+    welcome, *events = [json.loads(line) for line in export(capsys, tmp_path / "t.db", "gm")]
+    npc = next(a for e in events for a in e.get("actors") or [] if a["id"] == "npc")
+    welcome["table"]["actors"] = [{**npc, "id": f"n{i}"} for i in range(20_000)]
+    lines, seq = [json.dumps(welcome)], welcome["table"]["seq"]
+    for index in range(2_000):
+        view = {**npc, "id": f"n{index}", "name": f"Guard {index}"}
+        lines.append(json.dumps({"type": "event", "table": "t", "kind": "actor.updated",
+                                 "epoch": 1, "seq": seq + 1 + index, "by": "gm",
+                                 "data": {"actor": view["id"]}, "actors": [view]}))  # fmt: skip
+    started = time.monotonic()
+    code, report = verify(capsys, tmp_path, lines, "--json")
+    assert (code, report["problems"], report["events"]) == (0, [], 2_000)
+    assert time.monotonic() - started < 20
