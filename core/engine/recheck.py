@@ -117,7 +117,7 @@ class ResolutionCheck:
             self.skipped["secret"] += 1
         elif hooks:  # an encounter event of a kind this version does not know
             self.skipped["turn_hooks"] += 1
-        if table is not None and kind in KNOWN_KINDS:
+        if table is not None and isinstance(kind, str) and kind in KNOWN_KINDS:
             table.apply(entry)
         elif table is not None:  # not the engine's: what it left is not known (a follower reloads)
             self.table = None

@@ -430,3 +430,7 @@ def test_an_event_of_a_kind_the_engine_does_not_make_loses_the_table(tmp_path, c
     assert after and (code, report["problems"]) == (0, [])
     assert report["unresolved"] == {"no_table": after}
     assert report["resolved"] == made - 1 - after
+    event["kind"] = ["resolution"]  # no kind at all: the same, not a traceback
+    lines[n] = json.dumps(event)
+    code, report = verify(capsys, tmp_path, lines, "--json")
+    assert (code, report["unresolved"]) == (0, {"no_table": after})
