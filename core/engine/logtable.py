@@ -100,7 +100,10 @@ class LoggedTable:
             updates: dict[str, JSON | None] = {
                 a["id"]: None if a.get("removed") else dict(a) for a in views
             }
-            self.actors = placed(self.actors, updates, where)
+            if all(v is not None and k in self.actors for k, v in updates.items()):
+                self.actors.update(updates)  # views replaced in place (nearly every frame's)
+            else:
+                self.actors = placed(self.actors, updates, where)
         after = frame.get("table_after")
         if isinstance(after, Mapping):
             if isinstance(after.get("settings"), Mapping):

@@ -10,8 +10,9 @@ resolved, again on the table as of the seq before it, with its dice
 event as logged is a problem (``wrong_resolution``), reported with its line and seq.
 
 A resolution it cannot resolve again is counted apart, by reason (:data:`REASONS`),
-never passed: ``no_table`` (no ``welcome`` before it, or an event missing between:
-the log does not hold the table it ran on; a resumed client's missed events that
+never passed: ``no_table`` (no ``welcome`` before it, an event missing between, or
+one of a kind the engine does not make (:data:`KNOWN_KINDS`): the log does not hold
+the table it ran on; a resumed client's missed events that
 follow a welcome the log has nothing before), ``withheld`` (this view withholds an
 involved NPC's numbers or the event's dice), ``ruleset`` (the table's ruleset is
 not installed here, or at another major version), ``turn_hooks`` (turn hooks'
@@ -30,6 +31,7 @@ from typing import Any
 
 from rollbridge.contract import Ruleset
 from rollbridge.dice.verify import Problem
+from rollbridge.engine.follow import APPLIED_KINDS
 from rollbridge.engine.logtable import LoggedTable
 from rollbridge.engine.model import TableInfo
 from rollbridge.engine.recorded import HOOK_KINDS
@@ -61,6 +63,10 @@ MALFORMED = say(
 )
 #: Why a resolution was not resolved again (see the module docstring).
 REASONS = ("no_table", "withheld", "ruleset", "secret", "turn_hooks", "dialect")
+#: The kinds of event the engine makes (each taken to the table from what it carries)
+#: and a secret event's stand-in. After an event of another kind (a later version's,
+#: or a resolution renamed) the table is not known: a new ``welcome`` starts again.
+KNOWN_KINDS = APPLIED_KINDS | {"dice.abandoned", "hidden"}
 #: The fields of an ``event`` frame of the plain protocol (docs/protocol.md); a frame
 #: with others is a dialect's (an adapter's ``foundry``, ``players``).
 FRAME_FIELDS = frozenset(
@@ -111,8 +117,10 @@ class ResolutionCheck:
             self.skipped["secret"] += 1
         elif hooks:  # an encounter event of a kind this version does not know
             self.skipped["turn_hooks"] += 1
-        if table is not None:
+        if table is not None and isinstance(kind, str) and kind in KNOWN_KINDS:
             table.apply(entry)
+        elif table is not None:  # not the engine's: what it left is not known (a follower reloads)
+            self.table = None
 
     def _welcome(self, welcome: Mapping[str, Any]) -> None:
         """A client's join or resume, or an export's first line: the table from here.

@@ -12,8 +12,10 @@ scripted source, not supplied (a ruleset may tell them apart) — and shows the
 event it makes to the log's audience in the log's locale, as the server showed it.
 Everything the rules decide must be as logged: the narration, outcome, steps, dice
 groups and parameters, the hooks' results, every actor's view after — every value
-the log shows (a field this version writes that the logged event lacks is no
-difference: a log written before that field existed). Not compared: the time
+the log shows (a field this version writes that the logged event's data lacks is
+no difference: a log written before that field existed; the state it leaves, its
+actors and ``table_after``, may leave out no key the state before it had, as the log
+carries it on). Not compared: the time
 (``at``), the frame's ``type`` and ``table``, and the data that is no ruleset's —
 ``draws`` (the dice check's), ``approved`` and ``approved_by`` (an approval's,
 where the approval is not executed again), the GM's ``pending``.
@@ -46,6 +48,9 @@ __all__ = ["Rerun", "rerun"]
 #: What a logged frame holds that the rules do not decide (see the module docstring).
 _NOT_COMPARED = ("type", "table", "at")
 _DATA_NOT_COMPARED = ("draws", "approved", "approved_by")
+#: The fields of a frame that are the state it leaves (each actor's view after, the
+#: table's settings and encounter): no key of the state before it left out.
+_STATE = frozenset({"actors", "table_after"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,33 +101,53 @@ def rerun(table: LoggedTable, frame: Mapping[str, Any], ruleset: Ruleset) -> Rer
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError, NotPlain):
         # a log whose table, pending request or event the engine cannot take
         return Rerun(False, malformed=True)
-    return _compare(json.loads(dumps_json(view)), frame)
+    return _compare(json.loads(dumps_json(view)), frame, table)
 
 
-def _compare(made: JSON, logged: Mapping[str, Any]) -> Rerun:
+def _compare(made: JSON, logged: Mapping[str, Any], table: LoggedTable) -> Rerun:
     """Whether the event made again is the one logged, but for what the rules do not
-    decide; else where they first differ (``data.outcome.boxes``)."""
-    where = _difference(_comparable(made), _comparable(logged), "")
+    decide; else where they first differ (``data.outcome.boxes``). ``table``: the
+    log's table before it, whose state a logged state may not leave a field of."""
+    made = _comparable(made)
+    actors = made.get("actors")
+    before = {
+        "actors": [
+            table.actors.get(view.get("id")) if isinstance(view, Mapping) else None
+            for view in (actors if isinstance(actors, list) else [])
+        ],
+        "table_after": {"settings": table.settings, "encounter": table.encounter},
+    }
+    where = _difference(made, _comparable(logged), "", before)
     return Rerun(True) if where is None else Rerun(False, where or "data")
 
 
-def _difference(made: Any, logged: Any, path: str) -> str | None:
+def _difference(made: Any, logged: Any, path: str, before: Any = None) -> str | None:
     """Where ``logged`` first shows something ``made`` does not, as a path; None
     where every value it shows is ``made``'s. A key only ``made`` has is no
-    difference: a log written before that field existed lacks it (an earlier
-    version of rollbridge or of the ruleset, the same major version)."""
+    difference (a log written before that field existed lacks it: an earlier
+    version of rollbridge or of the ruleset, the same major version) but in the
+    state the event leaves (:data:`_STATE`) where the state ``before`` it had that
+    key: the log carries its state on to the resolutions after it, so a key it left
+    out there (an actor's damage) is a change of the state, not a field too new."""
     if isinstance(made, Mapping) and isinstance(logged, Mapping):
-        for key in sorted(logged, key=str):
+        keys = set(logged)
+        if not path:  # the state itself is never left out
+            keys |= set(made) & _STATE
+        elif isinstance(before, Mapping):
+            keys |= set(made) & set(before)
+        for key in sorted(keys, key=str):
             here = f"{path}.{key}" if path else str(key)
-            if key not in made:
+            if key not in made or key not in logged:
                 return here
-            found = _difference(made[key], logged[key], here)
+            was = before.get(key) if isinstance(before, Mapping) else None
+            found = _difference(made[key], logged[key], here, was)
             if found is not None:
                 return found
         return None
     if isinstance(made, list) and isinstance(logged, list) and len(made) == len(logged):
         for index, (one, other) in enumerate(zip(made, logged, strict=True)):
-            found = _difference(one, other, f"{path}[{index}]")
+            was = before[index] if isinstance(before, list) and index < len(before) else None
+            found = _difference(one, other, f"{path}[{index}]", was)
             if found is not None:
                 return found
         return None
