@@ -7,7 +7,8 @@ with :meth:`Effect.resume` (or :meth:`Effect.fail`), which returns the next
 effects. Effects that come back this way:
 
 * :class:`Read` — a store read (:meth:`Read.run` does it; run it off the event
-  loop, on a thread);
+  loop, on a thread); :class:`Compute`, work too long for the event loop, is one
+  that reads no store;
 * :class:`Persist` — write a commit durably, then resume with ``None``.
 
 Effects that are done once carried out: :class:`Reply` (answer one request),
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Close",
+    "Compute",
     "Deliver",
     "Effect",
     "FindReply",
@@ -151,6 +153,22 @@ class Read(Effect):
     def wanted(self) -> bool:
         """Whether the read is still needed (:attr:`needed`)."""
         return self.needed is None or self.needed()
+
+
+@dataclass(eq=False, slots=True)
+class Compute(Read):
+    """Work too long for the event loop that reads no store (counting a log's
+    statistics): :meth:`run` calls :attr:`work`. It is a :class:`Read` so that every
+    driver carries it out as it does reads — off the event loop, on a reader thread,
+    in turn with them, and not at all when nobody waits for it any more — then
+    resumes with what ``work`` returned, or fails with what it raised. What ``work``
+    reads must not change meanwhile: the protocol hands it what it needs."""
+
+    work: Callable[[], Any] | None = field(default=None, repr=False)
+
+    def run(self, store: Store) -> Any:
+        assert self.work is not None, "nothing to compute"
+        return self.work()
 
 
 @dataclass(eq=False, slots=True)

@@ -63,6 +63,7 @@ from rollbridge.exceptions import (
 from rollbridge.odds.bounds import SERVER_BOUNDS, Bounds
 from rollbridge.plain import JSON, NotPlain, quotable, valid
 from rollbridge.protocol.effects import (
+    Compute,
     Deliver,
     Effect,
     FindReply,
@@ -77,7 +78,7 @@ from rollbridge.protocol.effects import (
 )
 from rollbridge.protocol.keys import KeySet
 from rollbridge.protocol.members import Delivery, Member, result_frame
-from rollbridge.stats import check_scope, table_stats
+from rollbridge.stats import check_scope, stats_counter
 from rollbridge.stores.base import reply_window
 from rollbridge.text import Hides, Messages
 
@@ -356,6 +357,7 @@ class TableProtocol:
             and not self._writes
             and not self._holding
             and not self._reading
+            and not self._asked_reads  # a log read back, being counted (``stats``)
         )
 
     # -- requests -----------------------------------------------------------------
@@ -741,7 +743,10 @@ class TableProtocol:
     def _stats(self, request: Request, who: Principal, asker: _Asker) -> Effects:
         """``stats``: roll statistics of the retained log as ``who``'s role sees it
         (:mod:`rollbridge.stats`), at the last durable seq. The log is read through
-        an effect, never on the caller's thread; nothing is written."""
+        an effect, then counted through another (:class:`Compute`: every event's view
+        and the counts, which take seconds for a large log), never on the caller's
+        thread; the two are one read of the log (:data:`MAX_ASKED_READS`). Nothing is
+        written."""
         scope = check_scope(request.fields)
         self._admit_read()
         self._reading += 1
@@ -750,26 +755,33 @@ class TableProtocol:
 
         def then(stored: list[Event] | None) -> Effects:
             durable = self._recalled(self._read_done(stored))
+            if durable is None:
+                moving = say("stats.moving", "the log kept changing while it was read; try again")
+                return [self._refuse(asker, StoreError(moving()))]
+            events = [e for e in durable if e.epoch == epoch]
             try:
-                if durable is None:
-                    raise StoreError(
-                        say("stats.moving", "the log kept changing while it was read; try again")()
-                    )
-                events = [e for e in durable if e.epoch == epoch]
-                fields = table_stats(
-                    self.table, events, audience=who.role, scope=scope, locale=asker.locale
-                )
-            except RollbridgeError as exc:
-                return [self._refuse(asker, exc)]
-            except Exception:  # a fault of the counting: the asker still gets an answer
-                log.exception("table %s: stats failed", self.id)
-                return [
-                    self._refuse(
-                        asker,
-                        InternalError(say("stats.failed", "the statistics could not be counted")()),
-                    )
-                ]
+                work = stats_counter(self.table, events, audience=who.role, scope=scope,
+                                     locale=asker.locale)  # fmt: skip
+            except Exception as exc:
+                return failed(exc)
+            member = asker.member
+            count = Compute(table_id=self.id, work=work,
+                            needed=lambda: member is None or not member.gone)  # fmt: skip
+            count.on_result, count.on_error = counted, failed
+            return [self._asked(count)]  # still this table's one read until counted
+
+        def counted(fields: JSON | None) -> Effects:
+            if fields is None:  # not counted: its asker left
+                return []
             return [self._reply(asker, {"type": "result", "id": asker.request_id, **fields}, None)]
+
+        def failed(error: BaseException) -> Effects:
+            if isinstance(error, RollbridgeError):
+                return [self._refuse(asker, error)]
+            # a fault of the counting: the asker still gets an answer
+            log.error("table %s: stats failed", self.id, exc_info=error)
+            failure = say("stats.failed", "the statistics could not be counted")
+            return [self._refuse(asker, InternalError(failure()))]
 
         read.on_result = then
         read.on_error = self._counting_error(self._read_failed(asker, "reading the log"))

@@ -35,6 +35,7 @@ from rollbridge.host import PluginHost
 from rollbridge.protocol.connection import CLOSE_AUTH, CLOSE_LIMIT, Tables
 from rollbridge.protocol.effects import (
     Close,
+    Compute,
     Deliver,
     Effect,
     Notify,
@@ -386,7 +387,7 @@ class Server:
             error = finished.exception()
             if isinstance(error, StoreUnavailable):
                 self.health.failed(error, commit=False)
-            elif error is None:
+            elif error is None and not isinstance(effect, Compute):  # it read no store
                 self.health.read()
             follow = effect.fail(error) if error is not None else effect.resume(finished.result())
             self.carry(follow, client)

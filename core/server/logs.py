@@ -13,6 +13,14 @@ client's failed handshake (a connection closed before its HTTP request, a bad
 request line) into one line. The server's own errors keep their tracebacks: they
 are bugs to read.
 
+:class:`TextFormatter` writes a record as one line (``--log-format text``, the
+default): ``time level logger: message``, the control characters of its message
+(``\\n``, ``\\r``, ``\\x1b``, the rest of C0 and C1, U+2028 and U+2029) escaped as
+Python writes them in a string (``\\n``, ``\\x1b``, ``\\u2028``), so that a table id, a
+name or a path a client or an admin chose cannot start a line that looks like one of
+the server's; a line without them is written as it was. A traceback (a bug of the
+server's) follows as its own lines, with what its exceptions say escaped alike.
+
 :class:`JsonFormatter` writes one JSON object per line (``--log-format json``):
 ``time``, ``level``, ``logger``, ``message``; ``request``, ``table``, ``code``
 when the record carries them (``extra=``; :func:`log_refusal` writes such a
@@ -36,10 +44,12 @@ __all__ = [
     "FORMATS",
     "JsonFormatter",
     "SafeLog",
+    "TextFormatter",
     "configure",
     "cut_tokens",
     "install",
     "log_refusal",
+    "one_line",
     "redact",
 ]
 
@@ -62,6 +72,11 @@ FIELDS = ("request", "table", "code")
 FORMATS = ("text", "json")
 _requests = logging.getLogger("rollbridge.requests")
 _TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+#: What a text log line escapes: C0 and DEL, C1 (NEL, U+0085, among them), and the
+#: Unicode line and paragraph separators — every character after which a reader
+#: (or ``str.splitlines``) may see a new line, and the terminal's escape sequences.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def cut_tokens(text: str) -> str:
@@ -81,6 +96,21 @@ def _cut(found: re.Match[str], text: str) -> str:
     if alone or len(found.group(2)) >= _TOKEN_BODY:
         return found.group(1) + "…"
     return found.group(0)
+
+
+def one_line(text: str, *, keep_newlines: bool = False) -> str:
+    """``text`` with every control character escaped (:data:`_CONTROL`: ``\\n``,
+    ``\\x1b``, ``\\u2028``…), ``\\n`` kept where ``keep_newlines``; the same text
+    when it has none."""
+    return _CONTROL.sub(lambda m: _escape(m.group(), keep_newlines), text)
+
+
+def _escape(char: str, keep_newlines: bool) -> str:
+    if char == "\n" and keep_newlines:
+        return char
+    return _SHORT.get(char) or (
+        f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
+    )
 
 
 def redact(text: str) -> str:
@@ -129,6 +159,42 @@ class SafeLog(logging.Filter):
             record.exc_text = redact(record.exc_text)
         record.msg, record.args = redact(message), None
         return True
+
+
+class TextFormatter(logging.Formatter):
+    """A record as one line; see the module docstring."""
+
+    def __init__(self) -> None:
+        super().__init__(_TEXT_FORMAT)
+
+    def format(self, record: logging.LogRecord) -> str:
+        shown = logging.makeLogRecord(record.__dict__)
+        shown.msg, shown.args = one_line(record.getMessage()), None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            error = record.exc_info[1] if record.exc_info else None
+            shown.exc_info, shown.exc_text = None, _traceback(record.exc_text, error)
+        return super().format(shown)
+
+
+def _traceback(text: str, error: BaseException | None) -> str:
+    """A traceback's lines, the control characters in them escaped but for the
+    newlines between them; what its exceptions say (``error``'s, and those it was
+    raised from or while handling) all on the line it starts on."""
+    text = one_line(text, keep_newlines=True)
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        try:
+            said = str(error)
+        except Exception:  # a broken __str__: the traceback says so already
+            said = ""
+        if _CONTROL.search(said):
+            for version in {said, redact(said)}:  # as SafeLog left it
+                text = text.replace(one_line(version, keep_newlines=True), one_line(version))
+        error = error.__cause__ or error.__context__
+    return text
 
 
 class JsonFormatter(logging.Formatter):
@@ -181,7 +247,7 @@ def configure(level: str = "INFO", form: str = "text", stream: TextIO | None = N
     """Log to ``stream`` (stderr) at ``level`` in ``form`` (:data:`FORMATS`),
     through :class:`SafeLog`, replacing the root logger's handlers."""
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(JsonFormatter() if form == "json" else logging.Formatter(_TEXT_FORMAT))
+    handler.setFormatter(JsonFormatter() if form == "json" else TextFormatter())
     handler.addFilter(SafeLog())
     root = logging.getLogger()
     for old in root.handlers[:]:

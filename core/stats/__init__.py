@@ -10,6 +10,7 @@ player's statistics never tell what GM-only events hid. docs/statistics.md.
 
 from rollbridge.stats.scope import Scope, check_scope
 from rollbridge.stats.summary import DieCounts, Summary
-from rollbridge.stats.tally import AUDIENCES, table_stats, tally
+from rollbridge.stats.tally import AUDIENCES, stats_counter, table_stats, tally
 
-__all__ = ["AUDIENCES", "DieCounts", "Scope", "Summary", "check_scope", "table_stats", "tally"]
+__all__ = ["AUDIENCES", "DieCounts", "Scope", "Summary", "check_scope", "stats_counter",
+           "table_stats", "tally"]  # fmt: skip

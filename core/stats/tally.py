@@ -9,7 +9,7 @@ statistics are the same whether or not it happened.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from rollbridge.contract import Count, Statistics
@@ -23,7 +23,7 @@ from rollbridge.stats.scope import Scope, undone_seqs
 from rollbridge.stats.summary import Summary
 from rollbridge.text import Messages, render
 
-__all__ = ["AUDIENCES", "hook_views", "table_stats", "tally"]
+__all__ = ["AUDIENCES", "hook_views", "stats_counter", "table_stats", "tally"]
 
 say = Messages("rollbridge")
 #: Whose statistics: the protocol's roles (a player and an observer see alike).
@@ -172,6 +172,43 @@ def table_stats(
 
     :raises LimitExceeded: the body would be larger than the table's largest event.
     """
+    return stats_counter(table, events, audience=audience, scope=scope, locale=locale)()
+
+
+def stats_counter(
+    table: Table, events: Iterable[Event], *, audience: str, scope: Scope, locale: str = "en"
+) -> Callable[[], JSON]:
+    """:func:`table_stats` in two steps, for a table that changes while its log is
+    counted (the server's: counted on a reader thread while its event loop goes on).
+    What the statistics take of ``table`` that may change is taken now: its actors'
+    names, and its redaction as it is for an event that has none (one read back
+    that :meth:`Table.recall` could not reach: shown as the table is now, as
+    :meth:`Table.view_event` would). The function returned does the rest — every
+    event's view, the counting, the reply — and reads of ``table`` only its
+    ruleset, which does not change.
+
+    The function raises :class:`LimitExceeded` as :func:`table_stats` does."""
+    events = list(events)
+    now = table.redaction()
+    for event in events:
+        if event.redaction is None:
+            event.redaction = now
+    names = {actor_id: record.name for actor_id, record in table.actors.items()}
+    limit = table.max_event_bytes
+    return lambda: _counted(table, events, names, limit, audience=audience, scope=scope,
+                            locale=locale)  # fmt: skip
+
+
+def _counted(
+    table: Table,
+    events: list[Event],
+    actors_now: Mapping[str, str],
+    limit: int,
+    *,
+    audience: str,
+    scope: Scope,
+    locale: str,
+) -> JSON:
     seen = Audience(audience == "gm", locale)
     views = [table.view_event(event, audience=seen) for event in events]
     counted = tally(table, views, scope)
@@ -181,7 +218,7 @@ def table_stats(
         if statistics
         else ()
     )
-    names = _names(table, views)
+    names = _names(actors_now, views)
     actors = counted.actors
     session = counted.session
     if scope.actor is not None:
@@ -206,22 +243,19 @@ def table_stats(
         }
     }
     size = len(dumps_json(reply).encode())
-    if size > table.max_event_bytes:  # it must reach the asker: no larger than an event
-        raise LimitExceeded(
-            TOO_LARGE(size=size, limit=table.max_event_bytes),
-            details={"size": size, "limit": table.max_event_bytes},
-        )
+    if size > limit:  # it must reach the asker: no larger than an event
+        raise LimitExceeded(TOO_LARGE(size=size, limit=limit),
+                            details={"size": size, "limit": limit})  # fmt: skip
     return reply
 
 
-def _names(table: Table, views: Sequence[Mapping[str, Any]]) -> dict[str, str]:
-    """Actor names as the audience was shown them: the table's now, else the latest
-    an event showed (an actor removed since)."""
+def _names(actors_now: Mapping[str, str], views: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Actor names as the audience was shown them: the table's now (``actors_now``),
+    else the latest an event showed (an actor removed since)."""
     names: dict[str, str] = {}
     for view in views:
         for actor in view.get("actors") or ():
             if isinstance(actor, Mapping) and "name" in actor:
                 names[actor["id"]] = actor["name"]
-    for actor_id, record in table.actors.items():
-        names[actor_id] = record.name
+    names.update(actors_now)
     return names

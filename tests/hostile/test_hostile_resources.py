@@ -17,7 +17,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.hostile.wire import ask, hello, receive, sockets_of
+from tests.hostile.wire import ask, hello, http_status, receive, sockets_of
 
 
 async def joined(served, role: str) -> ClientConnection:
@@ -137,17 +137,6 @@ def test_a_client_that_pings_and_never_reads_is_cut_off_without_growing_the_serv
     assert "fell" in served.log_text() and "bytes behind; disconnecting" in served.log_text()
 
 
-async def _http_status(port: int, path: str, token: str) -> int:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(
-        f"GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n".encode()
-    )
-    await writer.drain()
-    answer = await reader.read()
-    writer.close()
-    return int(answer.split()[1])
-
-
 async def test_wrong_tokens_take_no_place_of_a_token_holders_export(serve):
     """Strangers asking for a table's export (its id is in every URL of its web view)
     with a made-up token: each took the one export place while the server loaded the
@@ -163,19 +152,19 @@ async def test_wrong_tokens_take_no_place_of_a_token_holders_export(serve):
 
     async def stranger() -> None:
         while not stop.is_set():
-            status = await _http_status(served.port, path, "rbt_made-up")
+            status = await http_status(served.port, path, "rbt_made-up")
             strangers[status] = strangers.get(status, 0) + 1
 
     loops = [asyncio.create_task(stranger()) for _ in range(4)]
     holders = []
     for _ in range(12):
-        holders.append(await _http_status(served.port, path, served.tokens["player"]))
+        holders.append(await http_status(served.port, path, served.tokens["player"]))
     stop.set()
     await asyncio.gather(*loops)
     assert holders == [200] * 12, holders
     assert set(strangers) == {401}, strangers
     unknown = "/tables/no-such-table/export?format=jsonl"
-    assert await _http_status(served.port, unknown, "rbt_made-up") == 404
+    assert await http_status(served.port, unknown, "rbt_made-up") == 404
     await gm.close()
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection
 
-__all__ = ["ask", "hello", "receive", "sockets_of"]
+__all__ = ["ask", "hello", "http_status", "receive", "sockets_of"]
 
 
 async def receive(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:
@@ -30,6 +30,18 @@ async def ask(ws: ClientConnection, message: dict[str, Any], timeout: float = 10
 def hello(served: Any, role: str) -> dict[str, Any]:
     """A ``hello`` to the served table with its ``role`` token."""
     return {"type": "hello", "id": "h", "table": served.table, "token": served.tokens[role]}
+
+
+async def http_status(port: int, path: str, token: str) -> int:
+    """The status of a ``GET path`` with ``token`` as its bearer token."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n".encode()
+    )
+    await writer.drain()
+    answer = await reader.read()
+    writer.close()
+    return int(answer.split()[1])
 
 
 def sockets_of(pid: int) -> int:

@@ -40,17 +40,23 @@ async def get(
     return await asyncio.to_thread(fetch, server, path, **options)
 
 
-@pytest.fixture
-def debug_log() -> Iterator[io.StringIO]:
-    """The root logger at DEBUG as ``rollbridge serve`` sets it up (JSON lines),
-    restored after."""
+def served_log(form: str) -> Iterator[io.StringIO]:
+    """The root logger at DEBUG as ``rollbridge serve --log-format FORM`` sets it up,
+    writing to the stream yielded; restored after."""
     root = logging.getLogger()
     saved = root.handlers[:], root.level
     stream = io.StringIO()
-    configure("DEBUG", "json", stream=stream)
+    configure("DEBUG", form, stream=stream)
     yield stream
     for handler in root.handlers[:]:
         root.removeHandler(handler)
     for handler in saved[0]:
         root.addHandler(handler)
     root.setLevel(saved[1])
+
+
+@pytest.fixture
+def debug_log() -> Iterator[io.StringIO]:
+    """The root logger at DEBUG as ``rollbridge serve`` sets it up (JSON lines),
+    restored after."""
+    yield from served_log("json")

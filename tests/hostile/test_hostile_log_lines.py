@@ -1,0 +1,33 @@
+"""A name an admin chose cannot forge a line of ``rollbridge serve``'s text log
+(``--log-format text``, the default): an admin token named with a newline wrote
+its name as it was in every admin line, the rest of the name a line of its own
+that read as the server's (a red-team pass; tests/server/test_text_log.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.hostile.wire import http_status
+
+ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"}
+#: A line someone would like the operator to read as the server's.
+FORGED = "2026-01-01 00:00:00,000 ERROR rollbridge.server: FORGED: the disk is full"
+
+
+async def test_an_admin_token_s_name_cannot_forge_a_line(serve):
+    served = serve("--log-format", "text")
+    made = subprocess.run(
+        [sys.executable, "-m", "rollbridge", "admin-token", "--json", "--name",
+         f"ops\n{FORGED}", "--db", str(served.log.parent / "hostile.db")],
+        capture_output=True, text=True, check=True, env=ENV, timeout=60,
+    )  # fmt: skip
+    token = json.loads(made.stdout)["token"]
+    assert await http_status(served.port, "/admin/tables", token) == 200
+    assert await http_status(served.port, "/admin/tables/x%0A2026-01-01%20FORGED", token) == 404
+    lines = served.log_text().splitlines()
+    assert not any(line.startswith(("2026-01-01", "FORGED")) for line in lines), lines[-20:]
+    listed = [line for line in lines if "listed 1 table(s)" in line]
+    assert len(listed) == 1 and f"(ops\\n{FORGED}): listed" in listed[0], listed
