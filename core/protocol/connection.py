@@ -209,6 +209,16 @@ class Tables:
         if bucket is not None:
             bucket.charge(tokens)
 
+    def charge_work(self, table_id: str, seconds: float) -> None:
+        """A request at the table took ``seconds`` of the loop's CPU time: one more
+        request from the table's rate for each share
+        (:data:`~rollbridge.protocol.limits.SECONDS_PER_REQUEST`) past the one it
+        paid — wherever the request came from (a cluster's owner charges the changes
+        other processes forward to it)."""
+        shares = seconds / SECONDS_PER_REQUEST
+        if shares > 1:
+            self.charge_table(table_id, shares - 1)
+
     def count_at_table(self, table_id: str) -> None:
         """Count one request against the table's rate (``rates.per_table``).
 
@@ -357,8 +367,7 @@ class Connection:
         shares = seconds / SECONDS_PER_REQUEST
         if shares > paid and self._bucket is not None:
             self._bucket.charge(shares - paid)
-        if shares > 1:
-            self.tables.charge_table(table_id, shares - 1)
+        self.tables.charge_work(table_id, seconds)
 
     def _reply(self, message: JSON, kind: Kind, request: str | None = None) -> Reply:
         member = self.member
