@@ -209,6 +209,16 @@ class Tables:
         if bucket is not None:
             bucket.charge(tokens)
 
+    def charge_work(self, table_id: str, seconds: float) -> None:
+        """A request at the table took ``seconds`` of the loop's CPU time: one more
+        request from the table's rate for each share
+        (:data:`~rollbridge.protocol.limits.SECONDS_PER_REQUEST`) past the one it
+        paid — wherever the request came from (a cluster's owner charges the changes
+        other processes forward to it)."""
+        shares = seconds / SECONDS_PER_REQUEST
+        if shares > 1:
+            self.charge_table(table_id, shares - 1)
+
     def count_at_table(self, table_id: str) -> None:
         """Count one request against the table's rate (``rates.per_table``).
 
@@ -332,7 +342,7 @@ class Connection:
                 if extra and self._bucket is not None:  # as a request of one refused there
                     self._bucket.give_back(extra)
                 raise
-            clock = self.tables.rates.clock
+            clock = self.tables.rates.work_clock
             started = clock()
             try:
                 if self.member.adapter is not None:
@@ -341,7 +351,7 @@ class Connection:
                     message, self.member.principal, self.origin, member=self.member
                 )
             finally:
-                self._charge(self.table.id, clock() - started)
+                self._charge(self.table.id, clock() - started, 1.0 + extra)
         except RollbridgeError as exc:
             return [self._error(request_id, exc, kind)]
         except Exception:
@@ -349,16 +359,15 @@ class Connection:
             failed = InternalError(_FAILED())
             return [self._error(request_id, failed, kind)]
 
-    def _charge(self, table_id: str, seconds: float) -> None:
-        """A request took ``seconds`` of the event loop: past its share
-        (:data:`~rollbridge.protocol.limits.SECONDS_PER_REQUEST`), one more request
-        for each further share, from the connection's rate and the table's."""
-        extra = seconds / SECONDS_PER_REQUEST - 1
-        if extra <= 0:
-            return
-        if self._bucket is not None:
-            self._bucket.charge(extra)
-        self.tables.charge_table(table_id, extra)
+    def _charge(self, table_id: str, seconds: float, paid: float) -> None:
+        """A request took ``seconds`` of the event loop's CPU time: one more request
+        for each share (:data:`~rollbridge.protocol.limits.SECONDS_PER_REQUEST`)
+        past those it paid already — ``paid`` of the connection's rate (its cost),
+        one of the table's."""
+        shares = seconds / SECONDS_PER_REQUEST
+        if shares > paid and self._bucket is not None:
+            self._bucket.charge(shares - paid)
+        self.tables.charge_work(table_id, seconds)
 
     def _reply(self, message: JSON, kind: Kind, request: str | None = None) -> Reply:
         member = self.member

@@ -28,7 +28,11 @@ COSTS: dict[str, float] = {"odds": ODDS_COST, "stats": STATS_COST}
 #: The event loop's time one request's share of a rate pays for: a request handled
 #: in longer (a roll of 999 exploding dice, ~50 ms, refused as too large or not)
 #: takes one more request from its connection's rate and its table's for every
-#: further such share, so that one table cannot take the loop every table shares.
+#: further such share past what it paid already (an ``odds`` request its cost's
+#: five shares), so that one table cannot take the loop every table shares. The
+#: time is the CPU time of the thread that handled it (:attr:`Rates.work_clock`):
+#: another process, or another thread of the server, running meanwhile is not the
+#: request's work.
 SECONDS_PER_REQUEST = 0.005
 
 #: How far below its cost a bucket may be and still pay it: what the floats of
@@ -90,11 +94,17 @@ class Rates:
     :param per_connection: requests per second of one connection (burst: twice it).
     :param per_table: requests per second at one table, all its clients together
         (burst: twice it).
+    :param clock: the buckets' clock (seconds, monotonic).
+    :param work_clock: what a request's handling is timed by for
+        :data:`SECONDS_PER_REQUEST`: the CPU time of the thread that handles it
+        (never the wall clock, which also counts the time the machine gave other
+        processes, or the interpreter other threads, meanwhile).
     """
 
     per_connection: float | None = None
     per_table: float | None = None
     clock: Callable[[], float] = time.monotonic
+    work_clock: Callable[[], float] = time.thread_time
 
     def bucket(self, rate: float | None) -> RateLimit | None:
         """A bucket for ``rate`` (one of the two), or None for no limit (None or 0)."""

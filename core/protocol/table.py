@@ -84,6 +84,7 @@ from rollbridge.text import Hides, Messages
 
 __all__ = [
     "MAX_ASKED_READS",
+    "MAX_QUEUED_READS",
     "RECENT_REPLIES",
     "ReadRetained",
     "TableProtocol",
@@ -106,12 +107,17 @@ Effects = list[Effect]
 #: Reads of the log that requests may have out at once at one table (``state`` at an
 #: earlier seq, ``stats``, a repeated request whose event must be read back): each
 #: may read the whole retained log on one of the driver's few store-reading threads,
-#: which every table's joins need too; one more is refused with ``busy``.
+#: which every table's joins need too. More wait their turn (players asking ``stats``
+#: at once are each answered in turn), :data:`MAX_QUEUED_READS` at most.
 MAX_ASKED_READS = 1
+#: Requests' reads of the log that may wait their turn at one table; one more is
+#: refused with ``busy``.
+MAX_QUEUED_READS = 8
 _READS_BUSY = say(
-    "limit.reads",
-    "{reading} read(s) of this table's log are under way, the most the server runs at "
-    "once for one table; nothing was done: send the request again shortly",
+    "limit.reads.queued",
+    "{reading} read(s) of this table's log are under way or waiting their turn, the "
+    "most the server takes at once for one table; nothing was done: send the request "
+    "again shortly",
 )
 
 #: How many replies a table remembers in memory for repeated request ids (the
@@ -332,8 +338,10 @@ class TableProtocol:
         #: reload while they are out makes them stale (the events it skipped never
         #: reached ``_since_read``), and each then answers as not reaching the log.
         self._reading = 0
-        #: Of those, the ones requests asked for (at most :data:`MAX_ASKED_READS`).
+        #: Of those, the ones requests asked for (at most :data:`MAX_ASKED_READS`),
+        #: and those waiting their turn (at most :data:`MAX_QUEUED_READS`).
         self._asked_reads = 0
+        self._queued_reads: deque[Read] = deque()
         self._since_read: list[Event] = []
         self._reads_stale = False
         #: Bumped at every reload; failures of older commits are handled already.
@@ -660,10 +668,10 @@ class TableProtocol:
         seq = template.get("seq")
         delivery = (deliveries or {}).get(seq) if seq is not None else None
         if delivery is None:
-            return [self._read_answer(asker, message, seq, audience_name)]
+            return self._read_answer(asker, message, seq, audience_name)
         return [self._embed(asker, message, delivery, audience_name)]
 
-    def _read_answer(self, asker: _Asker, message: JSON, seq: int, audience_name: str) -> Read:
+    def _read_answer(self, asker: _Asker, message: JSON, seq: int, audience_name: str) -> Effects:
         """Read the event a repeated request's reply names, to show it as the table
         left it (:meth:`Table.recall`): the event alone when the table's redaction
         holds from before it, else the events from it to the first that left the
@@ -689,11 +697,11 @@ class TableProtocol:
 
             read.on_result = alone
             read.on_error = self._read_failed(asker, f"reading event {seq}")
-            return read
+            return [read]
         try:
             self._admit_read()
         except Busy as exc:
-            return self._refuse(asker, exc)
+            return [self._refuse(asker, exc)]
         self._reading += 1
         read = ReadEvents(table_id=self.id, after=seq - 1, until=held.first)
 
@@ -785,7 +793,7 @@ class TableProtocol:
 
         read.on_result = then
         read.on_error = self._counting_error(self._read_failed(asker, "reading the log"))
-        return [self._asked(read)]
+        return self._asked(read)
 
     def _state(self, request: Request, who: Principal, asker: _Asker) -> Effects:
         """``state``: the table as ``who`` may see it, at the last durable seq or at ``at``."""
@@ -815,32 +823,46 @@ class TableProtocol:
 
         read.on_result = then
         read.on_error = self._counting_error(self._read_failed(asker, "reading the log"))
-        return [self._asked(read)]
+        return self._asked(read)
 
     def _admit_read(self) -> None:
         """Let a request start a read of the log, unless :data:`MAX_ASKED_READS` are
-        out at this table: every table's joins wait behind them for the driver's
-        store-reading threads. :raises Busy: (``details``: ``reading``, ``limit``)."""
-        if self._asked_reads >= MAX_ASKED_READS:
-            reading = self._asked_reads
-            raise Busy(_READS_BUSY(reading=reading),
-                       details={"reading": reading, "limit": MAX_ASKED_READS})  # fmt: skip
+        out at this table and :data:`MAX_QUEUED_READS` wait their turn.
 
-    def _asked(self, read: Read) -> Read:
-        """``read``, which a request started, counted until it comes back."""
-        self._asked_reads += 1
+        :raises Busy: (``details``: ``reading``, out and waiting; ``limit``)."""
+        limit = MAX_ASKED_READS + MAX_QUEUED_READS
+        reading = self._asked_reads + len(self._queued_reads)
+        if reading >= limit:
+            raise Busy(_READS_BUSY(reading=reading),
+                       details={"reading": reading, "limit": limit})  # fmt: skip
+
+    def _asked(self, read: Read) -> Effects:
+        """``read``, which a request asked for: sent now while fewer than
+        :data:`MAX_ASKED_READS` are out at this table (every table's joins wait
+        behind them for the driver's store-reading threads), else when one comes
+        back; counted until it comes back."""
         on_result, on_error = read.on_result, read.on_error
 
         def result(value: Any) -> Effects:
             self._asked_reads -= 1
-            return on_result(value) if on_result is not None else []
+            done = on_result(value) if on_result is not None else []
+            return done + self._next_read()
 
         def error(exc: BaseException) -> Effects:
             self._asked_reads -= 1
-            return on_error(exc) if on_error is not None else []
+            done = on_error(exc) if on_error is not None else []
+            return done + self._next_read()
 
         read.on_result, read.on_error = result, error
-        return read
+        self._queued_reads.append(read)
+        return self._next_read()
+
+    def _next_read(self) -> Effects:
+        """The read that waited longest, when its turn has come."""
+        if not self._queued_reads or self._asked_reads >= MAX_ASKED_READS:
+            return []
+        self._asked_reads += 1
+        return [self._queued_reads.popleft()]
 
     def _read_failed(self, asker: _Asker, what: str) -> Callable[[BaseException], Effects]:
         """What a failed read answers ``asker``: ``store_error``, and the cause in

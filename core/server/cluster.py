@@ -550,7 +550,12 @@ class ClusterServer(Server):
                 error = found if isinstance(found, RollbridgeError) else StoreError(str(found))
                 refused = error_message(message.get("id"), error, locale)
                 return [Reply(origin=origin, message=refused, error=error)]
-            return found.receive(message, who, origin, locale=locale)
+            clock = self.tables.rates.work_clock
+            started = clock()
+            try:
+                return found.receive(message, who, origin, locale=locale)
+            finally:  # its requester's process timed only the forwarding
+                self.tables.charge_work(body["table"], clock() - started)
 
         self.carry(self.tables.get(body["table"], opened))
 

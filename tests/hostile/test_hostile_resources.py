@@ -52,8 +52,8 @@ async def test_reads_of_the_log_a_table_asks_for_are_one_at_a_time(serve):
     of them, within the rates, kept the server from answering any table's ``hello``
     for minutes (found by red-teaming: 600 reads of a 1,200-event log queued, a
     ``hello`` at another table still unanswered 4 minutes later, ``serve`` not
-    stopping on SIGTERM). One read per table is out at once now; the others are
-    refused with ``busy`` and change nothing."""
+    stopping on SIGTERM). One read per table is out at once now, and at most eight
+    more wait their turn; the others are refused with ``busy`` and change nothing."""
     served = serve("--rate-per-connection", "0", "--rate-per-table", "0")
     gm = await joined(served, "gm")
     await rolled(gm, 120)
@@ -66,8 +66,8 @@ async def test_reads_of_the_log_a_table_asks_for_are_one_at_a_time(serve):
     done = [a for a in answers if a["type"] == "result"]
     assert len(busy) + len(done) == 31, answers
     assert busy and len(done) < 31, "every read was queued"
-    assert all(b["details"] == {"reading": 1, "limit": 1} for b in busy), busy[0]
-    assert "read(s) of this table's log are under way" in busy[0]["message"]
+    assert all(b["details"] == {"reading": 9, "limit": 9} for b in busy), busy[0]
+    assert "read(s) of this table's log are under way or waiting" in busy[0]["message"]
     # refused, not used: the same id is answered once the read before it is back
     again = await ask(observer, {"type": "state", "id": busy[0]["id"], "at": 5})
     assert again["type"] == "result" and again["table"]["seq"] == 5
@@ -75,6 +75,23 @@ async def test_reads_of_the_log_a_table_asks_for_are_one_at_a_time(serve):
     late = await joined(served, "player")
     assert time.monotonic() - started < 5
     for ws in (gm, observer, late):
+        await ws.close()
+
+
+async def test_players_asking_for_the_log_at_once_are_each_answered_in_turn(serve):
+    """Three players pressing the web view's "Count the dice" (``stats``) while the GM
+    looks at an earlier ``state``: one read of the log at a time was all a table was
+    let have, and the three others got ``busy`` — in normal play, from clients that
+    do not send it again. They wait their turn now, and each is answered."""
+    served = serve()
+    gm = await joined(served, "gm")
+    await rolled(gm, 40)
+    players = [await joined(served, "player") for _ in range(3)]
+    asked = [ask(p, {"type": "stats", "id": f"s{k}"}) for k, p in enumerate(players)]
+    answers = await asyncio.gather(*asked, ask(gm, {"type": "state", "id": "st", "at": 10}))
+    assert [a["type"] for a in answers] == ["result"] * 4, answers
+    assert answers[-1]["table"]["seq"] == 10
+    for ws in (gm, *players):
         await ws.close()
 
 

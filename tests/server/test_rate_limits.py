@@ -5,6 +5,9 @@ refused request takes nothing from the bucket."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 import pytest
 
 from rollbridge.protocol.connection import _rate_limited
@@ -102,3 +105,70 @@ def test_a_costly_request_refused_on_its_frame_s_token_waits_for_its_whole_cost(
         assert refused["code"] == "rate_limited"
         clock.now += refused["details"]["retry_after"]
         assert send("odds") == "served"
+
+
+def timed_connection(work: dict[str, Callable[[], None]]):
+    """A sans-I/O connection past its hello at 20 requests a second (bursts of 40),
+    on the real clocks, at a stand-in table whose handling of a request type runs
+    ``work[type]`` (nothing for others); ``send`` answers whether it was served."""
+    import json
+    import types
+
+    from rollbridge.protocol.connection import Connection, Tables
+    from rollbridge.protocol.limits import Rates
+
+    tables = Tables({}, rates=Rates(per_connection=20.0))
+    connection = Connection(tables, {})
+
+    def receive(message, *args, **kwargs):
+        work.get(message["type"], lambda: None)()
+        return ["served"]
+
+    connection.table = types.SimpleNamespace(id="t", receive=receive)
+    connection.member = types.SimpleNamespace(
+        adapter=None, principal=None, locale="en", encode=json.dumps
+    )
+
+    def send(kind: str) -> bool:
+        return connection.receive(json.dumps({"type": kind, "id": "x"})) == ["served"]
+
+    return send
+
+
+def served_in_a_row(send: Callable[[str], bool]) -> int:
+    count = 0
+    while send("roll"):
+        count += 1
+    return count
+
+
+def test_time_a_request_spends_off_the_cpu_is_not_charged_to_the_rates():
+    """The charge for a slow request was timed on the wall clock: a request whose
+    thread waited 60 ms (the machine busy with other processes, or the interpreter
+    with the commit writer's thread) took 11 more requests from its connection's 40
+    — an honest client got ``rate_limited``. Only the CPU time of its own thread
+    counts."""
+    send = timed_connection({"state": lambda: time.sleep(0.06)})
+    assert send("state")
+    assert served_in_a_row(send) >= 38  # 39 left, and what 20/s refills meanwhile
+
+
+def busy_for(seconds: float) -> Callable[[], None]:
+    def work() -> None:
+        until = time.thread_time() + seconds
+        while time.thread_time() < until:
+            pass
+
+    return work
+
+
+def test_a_costly_request_is_charged_only_for_cpu_time_past_what_its_cost_paid():
+    """An ``odds`` request pays five requests for its tens of milliseconds; 20 ms of
+    CPU is within those five shares and takes nothing more (it took three more, paid
+    twice). 60 ms of a plain request is still charged: eleven more."""
+    send = timed_connection({"odds": busy_for(0.02), "state": busy_for(0.06)})
+    assert send("odds")
+    assert served_in_a_row(send) >= 34  # 35 left
+    send = timed_connection({"odds": busy_for(0.02), "state": busy_for(0.06)})
+    assert send("state")
+    assert served_in_a_row(send) <= 31  # 39 left, 11 charged (1.2 refilled meanwhile)
