@@ -776,7 +776,7 @@ class TableProtocol:
             count = Compute(table_id=self.id, work=work,
                             needed=lambda: member is None or not member.gone)  # fmt: skip
             count.on_result, count.on_error = counted, failed
-            return [self._asked(count)]  # still this table's one read until counted
+            return self._asked(count, first=True)  # the log read, counted before any other
 
         def counted(fields: JSON | None) -> Effects:
             if fields is None:  # not counted: its asker left
@@ -836,11 +836,12 @@ class TableProtocol:
             raise Busy(_READS_BUSY(reading=reading),
                        details={"reading": reading, "limit": limit})  # fmt: skip
 
-    def _asked(self, read: Read) -> Effects:
+    def _asked(self, read: Read, *, first: bool = False) -> Effects:
         """``read``, which a request asked for: sent now while fewer than
         :data:`MAX_ASKED_READS` are out at this table (every table's joins wait
         behind them for the driver's store-reading threads), else when one comes
-        back; counted until it comes back."""
+        back; counted until it comes back. ``first``: ahead of those waiting (the
+        count of a log just read, which holds its events)."""
         on_result, on_error = read.on_result, read.on_error
 
         def result(value: Any) -> Effects:
@@ -854,7 +855,10 @@ class TableProtocol:
             return done + self._next_read()
 
         read.on_result, read.on_error = result, error
-        self._queued_reads.append(read)
+        if first:
+            self._queued_reads.appendleft(read)
+        else:
+            self._queued_reads.append(read)
         return self._next_read()
 
     def _next_read(self) -> Effects:
