@@ -35,6 +35,8 @@ CANNOT_READ = say("cli.verify.cannot_read", "cannot read {path}: {problem}")
 # Translators: {path} a file, {line} a line number, {error} the parser's message.
 UNREADABLE = say("cli.verify.unreadable", "{path}: line {line} is not JSON: {error}")
 TOO_DEEP = say("cli.verify.too_deep", "{path}: line {line} is JSON nested too deep to check")
+# Translators: {path} a file, {line} a line number.
+NOT_TEXT = say("cli.verify.not_text", "{path}: line {line} is not UTF-8 text: not a log")
 # Translators: a summary of `rollbridge verify`; the numbers are counts.
 SUMMARY = say(
     "cli.verify.summary",
@@ -187,11 +189,16 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
 def read_log(path: str) -> list[dict[str, Any]]:
     """The JSON objects of a JSON Lines file (blank lines skipped).
 
-    :raises ValueError: naming the line that is not JSON (or nests too deep).
+    :raises ValueError: naming the line that is not UTF-8 text, not JSON, or JSON
+        nested too deep.
     """
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     entries = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(data.splitlines(), start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(NOT_TEXT(path=path, line=number)) from None
         if not line.strip():
             entries.append({})
             continue

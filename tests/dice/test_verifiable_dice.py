@@ -375,6 +375,11 @@ def test_the_verify_command_reads_json_lines_and_exits_by_the_result(tmp_path, c
         assert said == f"rollbridge: error: cannot read {missing}: {why}\n"
     assert main(["verify", str(junk), "--locale", "de"]) == 2  # the reader's words too
     assert capsys.readouterr().err.startswith(f"rollbridge: error: {junk}: Zeile 1 ist kein JSON")
+    binary = tmp_path / "log.gz"  # a compressed log, say: before, "'utf-8' codec can't…"
+    binary.write_bytes(json.dumps(events[0]).encode() + b"\n\x1f\x8b\x08\xd6\xff\n")
+    assert main(["verify", str(binary)]) == 2
+    said = capsys.readouterr().err
+    assert said == f"rollbridge: error: {binary}: line 2 is not UTF-8 text: not a log\n"
 
 
 def test_undoing_the_setting_reveals_and_redoing_it_commits_again():
