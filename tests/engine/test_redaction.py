@@ -352,3 +352,40 @@ def test_a_retry_across_a_restored_backup_reads_as_it_did_live(tmp_path):
     table.recall(stored)  # as an export reads the log: the same walk
     assert all(resistance(table.view_event(e, gm=False)) == {} for e in stored
                if e.seq in hit_seqs)  # fmt: skip
+
+
+class CountingStore(MemoryStore):
+    """A store that counts the reads of the log it is asked for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    def events_after(self, *args: Any) -> Any:
+        self.reads += 1
+        return super().events_after(*args)
+
+
+def test_a_resume_whose_client_left_before_its_turn_is_not_read():
+    """Red-team (4 December): resumes dropped as soon as they were sent were each read
+    from the log for nobody, and every table's joins waited behind them. A resume's
+    read is needed only while its member is there: the server's reader threads skip
+    one whose member left (:func:`rollbridge.server.app._run_if_wanted`), counted here
+    without a clock."""
+    from rollbridge.server.app import _run_if_wanted
+
+    store = CountingStore()
+    service = sr2_table(store)
+    protocol = TableProtocol.open(LoadTable(table_id="t").run(store), HOST.rulesets,
+                                  dice=lambda: SeededDice("r:hit"))  # fmt: skip
+    carry(store, protocol.receive({**ATTACK, "id": "a"}, ALICE, "en"))
+    assert service is not None and store.reads == 0
+    stayed = Member(Principal("player", "bob", "tok-bob"), kind="json", locale="en", origin="b")
+    left = Member(Principal("player", "eve", "tok-eve"), kind="json", locale="en", origin="e")
+    reads = {}
+    for member in (stayed, left):
+        (reads[member],) = [e for e in protocol.join(member, {"epoch": 1, "seq": 1})
+                            if isinstance(e, ReadEvents)]  # fmt: skip
+    protocol.leave(left)  # its connection closed before its read's turn came
+    assert _run_if_wanted(reads[left], store) is None and store.reads == 0
+    assert _run_if_wanted(reads[stayed], store) and store.reads == 1
