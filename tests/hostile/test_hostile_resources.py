@@ -261,7 +261,7 @@ async def test_requests_that_keep_the_loop_busy_take_more_of_the_rate(serve):
     every table shares could not keep up, and another client's ``ping`` waited 1.5 s,
     then 14 s and more (found by red-teaming). A request that keeps the loop busy
     now takes one more request from its rates for every 5 ms of its thread's CPU
-    time, so the flood is refused ``rate_limited`` long before it is sent as fast as
+    time, so the flood is refused ``rate_limited`` though it is sent no faster than
     the plain rate allows (20 a second each, here). Counted, not timed: the refusals
     are what keeps the loop for the others."""
     served = serve("--log-level", "INFO")
@@ -295,9 +295,11 @@ async def test_requests_that_keep_the_loop_busy_take_more_of_the_rate(serve):
     for ws in (*players, other):
         await ws.close()
     for counted in codes:
-        # within the plain rate every roll was handled (event_too_large); now most
-        # are refused before they take the loop
-        assert counted["rate_limited"] > counted["event_too_large"], codes
+        # sent at most 20 a second (each after a 50 ms pause), within the plain rate
+        # of 20 a second and its burst of 40: uncharged, every roll was handled
+        # (event_too_large) and none refused (0 against 142 on the code before the
+        # charge); charged for their time, some are refused before they take the loop
+        assert counted["rate_limited"] > 0, codes
 
 
 async def test_sockets_that_never_finish_their_handshake_are_held_to_the_per_address_limit(serve):
