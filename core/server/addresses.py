@@ -48,15 +48,24 @@ IPV6_PREFIX = 64
 def address_group(address: str) -> str:
     """The key ``address`` is counted under: an IPv4 address itself, an IPv6 address's
     /64 (``2001:db8:1:2::/64``), an IPv4-mapped address's IPv4 address."""
-    try:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])  # without an IPv6 zone
-    except ValueError:
+    ip = _ip(address)
+    if ip is None:
         return address
     if ip.version == 4:
         return str(ip)
-    if ip.ipv4_mapped is not None:
-        return str(ip.ipv4_mapped)
     return str(ipaddress.ip_network(f"{ip}/{IPV6_PREFIX}", strict=False))
+
+
+def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """``address`` as an IP address, without an IPv6 zone, an IPv4-mapped one as its
+    IPv4 address; None if it is none."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return None
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
 
 
 def parse_network(text: str) -> Network:
@@ -78,7 +87,7 @@ def client_address(peer: str, forwarded_for: Iterable[str], trusted: Sequence[Ne
         ``peer``) that no trusted proxy holds; the leftmost, if they all are; the
         last trusted hop's, when the one before it is not an address.
     """
-    if not trusted or not _trusted(peer, trusted):
+    if not is_trusted(peer, trusted):
         return peer
     hops = [hop.strip() for value in forwarded_for for hop in value.split(",")]
     client = peer
@@ -87,7 +96,7 @@ def client_address(peer: str, forwarded_for: Iterable[str], trusted: Sequence[Ne
         if address is None:  # "unknown", an obfuscated name, junk: nothing to go by
             return client
         client = address
-        if not _trusted(address, trusted):
+        if not is_trusted(address, trusted):
             return address
     return client
 
@@ -106,19 +115,10 @@ def _address(hop: str) -> str | None:
         return None
 
 
-def _trusted(address: str, trusted: Sequence[Network]) -> bool:
-    try:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-    except ValueError:
-        return False
-    if ip.version == 6 and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return any(ip in network for network in trusted)
-
-
 def is_trusted(address: str, trusted: Sequence[Network]) -> bool:
     """Whether ``address`` is one of the operator's proxies (``trusted``)."""
-    return bool(trusted) and _trusted(address, trusted)
+    ip = _ip(address) if trusted else None
+    return ip is not None and any(ip in network for network in trusted)
 
 
 def peer_address(connection: Any, trusted: Sequence[Network], request: Any = None) -> str:
