@@ -27,6 +27,7 @@ from typing import Any
 
 __all__ = [
     "IPV6_PREFIX",
+    "AddressCounts",
     "Network",
     "address_group",
     "client_address",
@@ -134,3 +135,20 @@ def peer_address(connection: Any, trusted: Sequence[Network], request: Any = Non
     if not trusted or request is None:
         return peer
     return client_address(peer, request.headers.get_all("X-Forwarded-For"), trusted)
+
+
+class AddressCounts(dict[str, int]):
+    """How many of something (connections, sockets in their handshake) each address
+    group holds; a group holding none is not kept."""
+
+    def add(self, address: str) -> None:
+        """One more for ``address``."""
+        self[address] = self.get(address, 0) + 1
+
+    def remove(self, address: str) -> None:
+        """One fewer for ``address`` (the group forgotten at none)."""
+        left = self.get(address, 1) - 1
+        if left > 0:
+            self[address] = left
+        else:
+            self.pop(address, None)

@@ -47,7 +47,7 @@ from rollbridge.protocol.effects import (
 from rollbridge.protocol.frames import MAX_FRAME
 from rollbridge.protocol.limits import Rates
 from rollbridge.protocol.observers import notify
-from rollbridge.server.addresses import address_group, peer_address
+from rollbridge.server.addresses import AddressCounts, address_group, peer_address
 from rollbridge.server.bounded import BoundedConnection, Opening
 from rollbridge.server.client import Client
 from rollbridge.server.collector import CollectorManager
@@ -148,7 +148,7 @@ class Server:
         self.hello_timeout = limits.hello_timeout
         self.abort_after = limits.close_timeout
         #: Open connections per client address (for ``limits.per_address``).
-        self.per_address: dict[str, int] = {}
+        self.per_address = AddressCounts()
         self._token_watch: asyncio.Task | None = None
         #: The store failing each check: the first failure, then one line a minute.
         self._token_check_log = Retried(log, "checking for revoked tokens", level=logging.ERROR)
@@ -527,18 +527,14 @@ class Server:
                 "(--max-connections-per-address)", address, count,
             )  # fmt: skip
             return
-        self.per_address[address] = count + 1
+        self.per_address.add(address)
         client = Client(connection, self)
         self.clients.add(client)
         try:
             await client.run()
         finally:
             self.clients.discard(client)
-            left = self.per_address.get(address, 1) - 1
-            if left > 0:
-                self.per_address[address] = left
-            else:
-                self.per_address.pop(address, None)
+            self.per_address.remove(address)
 
 
 def _run_if_wanted(effect: Read, store: Store) -> Any:

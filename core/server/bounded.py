@@ -35,7 +35,7 @@ from typing import Any, Literal
 
 from websockets.asyncio.server import ServerConnection
 
-from rollbridge.server.addresses import Network, address_group, is_trusted
+from rollbridge.server.addresses import AddressCounts, Network, address_group, is_trusted
 from rollbridge.server.limits import BUFFER_LIMIT
 from rollbridge.server.outbox import write_data
 from rollbridge.server.throttle import Throttle
@@ -64,7 +64,7 @@ class Opening:
         self.refused = refused
         self.trusted = trusted
         self.count = 0
-        self.by_address: dict[str, int] = {}
+        self.by_address = AddressCounts()
         self._said = Throttle(10.0)
 
     def enter(self, peer: str) -> str | Literal[False] | None:
@@ -83,18 +83,14 @@ class Opening:
                             "the limit (--max-connections-per-address); %d more dropped "
                             "since the last such line", address, held, said)  # fmt: skip
             return False
-        self.by_address[address] = held + 1
+        self.by_address.add(address)
         self.count += 1
         return address
 
     def leave(self, address: str) -> None:
         """A socket counted by :meth:`enter` finished its handshake, or closed."""
         self.count -= 1
-        left = self.by_address.get(address, 1) - 1
-        if left > 0:
-            self.by_address[address] = left
-        else:
-            self.by_address.pop(address, None)
+        self.by_address.remove(address)
 
 
 class BoundedConnection(ServerConnection):
