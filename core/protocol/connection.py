@@ -37,7 +37,7 @@ from rollbridge.i18n import DEFAULT_LOCALE, known_locales, negotiate
 from rollbridge.plain import JSON
 from rollbridge.protocol.effects import Close, Effect, FindToken, LoadTable, Reopened, Reply
 from rollbridge.protocol.frames import Kind, decode, encode
-from rollbridge.protocol.limits import COSTS, SECONDS_PER_REQUEST, RateLimit, Rates
+from rollbridge.protocol.limits import COSTS, RateLimit, Rates
 from rollbridge.protocol.members import Member
 from rollbridge.protocol.table import TableProtocol, error_message, store_cause, store_level
 from rollbridge.schema import validate
@@ -203,21 +203,14 @@ class Tables:
             self.buckets[table_id] = bucket
         return bucket.take()
 
-    def charge_table(self, table_id: str, tokens: float) -> None:
-        """Take ``tokens`` more from the table's rate for work already done."""
-        bucket = self.buckets.get(table_id)
-        if bucket is not None:
-            bucket.charge(tokens)
-
     def charge_work(self, table_id: str, seconds: float) -> None:
         """A request at the table took ``seconds`` of the loop's CPU time: one more
-        request from the table's rate for each share
-        (:data:`~rollbridge.protocol.limits.SECONDS_PER_REQUEST`) past the one it
-        paid — wherever the request came from (a cluster's owner charges the changes
-        other processes forward to it)."""
-        shares = seconds / SECONDS_PER_REQUEST
-        if shares > 1:
-            self.charge_table(table_id, shares - 1)
+        request from the table's rate for each share past the one it paid
+        (:meth:`RateLimit.charge_work`) — wherever the request came from (a
+        cluster's owner charges the changes other processes forward to it)."""
+        bucket = self.buckets.get(table_id)
+        if bucket is not None:
+            bucket.charge_work(seconds, paid=1.0)
 
     def count_at_table(self, table_id: str) -> None:
         """Count one request against the table's rate (``rates.per_table``).
@@ -364,9 +357,8 @@ class Connection:
         for each share (:data:`~rollbridge.protocol.limits.SECONDS_PER_REQUEST`)
         past those it paid already — ``paid`` of the connection's rate (its cost),
         one of the table's."""
-        shares = seconds / SECONDS_PER_REQUEST
-        if shares > paid and self._bucket is not None:
-            self._bucket.charge(shares - paid)
+        if self._bucket is not None:
+            self._bucket.charge_work(seconds, paid)
         self.tables.charge_work(table_id, seconds)
 
     def _reply(self, message: JSON, kind: Kind, request: str | None = None) -> Reply:

@@ -72,6 +72,13 @@ class RateLimit:
         self._tokens = tokens
         return (cost - tokens) / self.rate
 
+    def charge_work(self, seconds: float, paid: float) -> None:
+        """A request took ``seconds`` of CPU time: one more request for each share
+        (:data:`SECONDS_PER_REQUEST`) past the ``paid`` it took already."""
+        shares = seconds / SECONDS_PER_REQUEST
+        if shares > paid:
+            self.charge(shares - paid)
+
     def charge(self, tokens: float) -> None:
         """Take ``tokens`` more for work already done, whatever the bucket holds: it
         may go below empty (down to ``-burst``), and later requests wait until it has
