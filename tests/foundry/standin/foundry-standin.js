@@ -1020,6 +1020,22 @@
   //   the current combatant's index), setInitiative, resetAll ({updateTurn}: v13
   //   keeps the current combatant's turn without turn events; v12 sets turn 0) as
   //   Foundry's client code has them.
+  // - combatants changed through their parent, Combat#update({combatants: [...]})
+  //   (resetAll's way, SWADE's too): the Combat's own update workflow only. Foundry
+  //   writes the embedded sources (updateSource) and fires updateCombat, whose
+  //   `changed` carries `combatants`, and Combat#_onUpdate sorts the turns again
+  //   ("combatants" in changed: setupTurns); it fires no updateCombatant, no
+  //   Combatant#_onUpdate. Sources: the hook's documentation (foundryvtt.com/api
+  //   hookEvents.updateDocument: "fires ... after conclusion of an update workflow",
+  //   for the Document updated) and foundry-vtt-types 12.331/13.340
+  //   client/hooks.d.mts (UpdateDocument: called by
+  //   ClientDatabaseBackend#_postUpdateDocumentCallbacks, one call per document of
+  //   the operation); Foundry's client-backend.mjs #handleUpdateDocuments (v12/v13:
+  //   `update${type}` for each document of the operation's collection, the
+  //   embedded ones only updateSource'd) and Combat#_onUpdate. Only
+  //   updateEmbeddedDocuments("Combatant") / Combatant#update fire updateCombatant;
+  // - Combat#system (v12+ document subtypes: a system's data, SWADE's
+  //   `system.awaitingNextRound`), updated like flags (dotted or nested).
   // FoundryStandin.asUser(userId, fn) runs fn as another user's client would: its
   // permission, the hooks of every client here, none of the initiating client's.
   let initiator = null;
@@ -1036,7 +1052,7 @@
     }
   }
   let combatCount = 0;
-  const COMBAT_FIELDS = ["round", "turn", "active", "scene", "flags", "combatants"];
+  const COMBAT_FIELDS = ["round", "turn", "active", "scene", "flags", "system", "combatants"];
 
   class Combatant {
     constructor({ _id, actorId = null, tokenId = null, sceneId = null, name = null, initiative = null, hidden = false, defeated = false }, combat) {
@@ -1090,6 +1106,7 @@
       this.round = round;
       this.turn = turn;
       this.combatants = new Collection();
+      this.system = {};
       this.turns = [];
       this.current = this._getCurrentState();
       this.previous = { ...this.current };
@@ -1159,6 +1176,7 @@
       const changed = structuredClone(data);
       for (const [key, value] of Object.entries(changed)) {
         if (key === "flags") mergeObject(this.flags ??= {}, value);
+        else if (key.split(".")[0] === "system") setProperty(this, key, value);
         else if (key === "combatants") {
           for (const source of value) {
             const combatant = this.combatants.get(source._id);
