@@ -711,14 +711,14 @@ test("SWADE in a slow world: the turn set 0.8 s after the last card is waited fo
 });
 
 /**
- * SWADE 5's SwadeCombat#_nextRoundAsGM: resetAll (initiative cleared, turn 0, no turn events),
+ * SWADE's later SwadeCombat#_nextRoundAsGM (Foundry v13): resetAll (initiative cleared, turn 0, no turn events),
  * update({"system.awaitingNextRound": true}), a card for each combatant (updateEmbeddedDocuments,
  * no turn events) — the round not advanced yet —, and once all have one (the active GM's
  * _onUpdateDescendantDocuments) update({turn: last, "system.awaitingNextRound": false}) with no
  * turn events, then Combat#nextRound (round + 1, turn 0); `gaps`: the ms before each update
  * after the reset.
  */
-async function swade5Deal(fight, clock, cards, gaps) {
+async function swadeV13Deal(fight, clock, cards, gaps) {
   const wait = [...gaps];
   await fight.update({ turn: 0, combatants: fight.combatants.contents.map((c) => ({ _id: c.id, initiative: null })) },
     { turnEvents: false, diff: false });
@@ -740,19 +740,19 @@ async function swade5Deal(fight, clock, cards, gaps) {
   await flush();
 }
 
-test("SWADE 5 deals before it advances the round: read in the new round, also when the round comes 0.8 s after the last card", async (t) => {
+test("SWADE's later code deals before it advances the round: read in the new round, also when the round comes 0.8 s after the last card", async (t) => {
   const { actors, server } = await setup();
   const clock = onClock(t);
   const fight = await lastTurnOfRound1(actors); // c, b, a: a's turn
   const sent = server.requests().length;
-  await swade5Deal(fight, clock, { c: 30, b: 50, a: 40 }, [50, 50, 50, 50, 50, 50]);
+  await swadeV13Deal(fight, clock, { c: 30, b: 50, a: 40 }, [50, 50, 50, 50, 50, 50]);
   assert.deepEqual(await sentAfter(clock, server, sent, QUIET), [["encounter.next", ["b", "a", "c"]]]);
   assert.equal(sides(fight, server), "r2 b | r2 b");
   await fight.nextTurn();
   await fight.nextTurn(); // c, the last of round 2
   await settle();
   const before = server.requests().length;
-  await swade5Deal(fight, clock, { c: 50, a: 40, b: 30 }, [50, 50, 50, 50, 800, 800]);
+  await swadeV13Deal(fight, clock, { c: 50, a: 40, b: 30 }, [50, 50, 50, 50, 800, 800]);
   assert.deepEqual(server.requests().slice(before), [], "dealt, its turn set to the last, but no new round yet");
   assert.deepEqual(await sentAfter(clock, server, before, QUIET), [["encounter.next", ["c", "a", "b"]]],
     "no turn of round 2 run again in the new order");

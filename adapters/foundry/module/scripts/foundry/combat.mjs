@@ -46,10 +46,10 @@
 //
 // A deal — initiative cleared (a reset), or a new round whose initiative changed
 // as it came — is read once the tracker has settled: a system may deal the
-// round's order in several updates. SWADE up to 4 (Foundry v12): resetAll (its
+// round's order in several updates. SWADE (its code for v12 and v13): resetAll (its
 // Combat#update({turn: 0, combatants})), nextRound, a card for each combatant —
 // a player's picked in a dialog —, then, once every combatant not defeated has
-// one, update({turn: 0}); SWADE 5 (v13): resetAll, `system.awaitingNextRound`
+// one, update({turn: 0}); SWADE's later v13 code: resetAll, `system.awaitingNextRound`
 // set, the cards, then update({turn: last, awaitingNextRound: false}) and only
 // then nextRound (SwadeCombat#_nextRoundAsGM, rollInitiative,
 // _onUpdateDescendantDocuments). The look waits until none of the combat's
@@ -57,7 +57,7 @@
 // `roundQuiet` ms (0.5 s) and the deal is done (#dealt): every combatant on the
 // table that had an initiative before has one again (a defeated one aside);
 // a new round with every combatant dealt is at its first turn (SWADE's
-// update({turn: 0}), however long it comes after the last card); a deal SWADE 5
+// update({turn: 0}), however long it comes after the last card); a deal SWADE
 // marked has reached its new round — but no longer than the world setting
 // roundWait (5 s) in all, or until the combat is deleted; then it reads the
 // tracker and sends what it finds (combatTurnChange, which only follows an
@@ -297,7 +297,7 @@ export class CombatSync {
    *   nextRound, the cards), once every combatant not defeated has a card: at its first
    *   turn, which SWADE sets then (rollInitiative's update({turn: 0})) — until then the
    *   tracker's turn is still the one Foundry kept for the reset's first combatant;
-   * - a deal SWADE 5 marks (`system.awaitingNextRound`, seen during the wait: `awaiting`):
+   * - a deal SWADE's later code marks (`system.awaitingNextRound`, seen during the wait: `awaiting`):
    *   in the new round, which SWADE advances only once every card is dealt.
    */
   #dealt(combat, prior, awaiting) {
@@ -316,7 +316,7 @@ export class CombatSync {
   #settle(combat, prior) {
     return new Promise((resolve) => {
       let quiet = null;
-      let awaiting = false; // SWADE 5 marked the deal (its new round comes once it is dealt)
+      let awaiting = false; // SWADE's later code marked the deal (its new round comes once it is dealt)
       const end = () => {
         clearTimeout(quiet);
         clearTimeout(bound);
@@ -344,7 +344,7 @@ export class CombatSync {
     const follows = this.#follows(combat);
     // a deal under way: initiative cleared (SWADE's resetAll, before its new round), or a new
     // round whose initiative changed as it came; a new round with every initiative as it was
-    // (a system that keeps it: dnd5e; SWADE 5 deals before it advances the round) deals nothing
+    // (a system that keeps it: dnd5e; SWADE's later code deals before it advances the round) deals nothing
     const newRound = prior?.round > 0 && now.round > prior.round;
     const dealing = prior?.round > 0 && (this.#undealt(combat, prior).length > 0 || (newRound && this.#reinitiated(prior, now)));
     if (follows && dealing && this.roundQuiet > 0) {
