@@ -477,6 +477,10 @@ test("the stand-in is Foundry's: started is round > 0, the active GM's turn hook
   // combatants updated through their parent (Combat#update({combatants})): Foundry's update
   // workflow of the Combat only — updateCombat, its `changed` carrying them, no updateCombatant
   assert.deepEqual(seen, [["update", "combatants,turn"]], "no updateCombatant for a reset through the combat");
+  seen.length = 0;
+  await fight.update({ turn: fight.turn, round: fight.round }); // nothing differs: Foundry's diff drops it
+  await fight.update({ "system.awaiting": true }); // a dotted key comes expanded
+  assert.deepEqual(seen, [["update", "system"]], "an update that changes nothing fires no hook");
   Hooks.off("combatTurnChange", turnHook);
   Hooks.off("updateCombat", updateHook);
   Hooks.off("updateCombatant", combatantHook);

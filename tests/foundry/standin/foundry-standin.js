@@ -1035,7 +1035,11 @@
   //   embedded ones only updateSource'd) and Combat#_onUpdate. Only
   //   updateEmbeddedDocuments("Combatant") / Combatant#update fire updateCombatant;
   // - Combat#system (v12+ document subtypes: a system's data, SWADE's
-  //   `system.awaitingNextRound`), updated like flags (dotted or nested).
+  //   `system.awaitingNextRound`), updated like flags (dotted or nested);
+  // - Combat#update's changes expanded (a dotted key nested: the hook's `changed` too)
+  //   and, unless {diff: false}, only what differs from the combat: an update that
+  //   changes nothing fires no hook (ClientDatabaseBackend #preUpdateDocumentArray:
+  //   expandObject, then `if (options.diff && isEmpty(diff)) continue`).
   // FoundryStandin.asUser(userId, fn) runs fn as another user's client would: its
   // permission, the hooks of every client here, none of the initiating client's.
   let initiator = null;
@@ -1173,10 +1177,16 @@
         const owns = this.combatant?.actor?.testUserPermission?.(user, OWNER);
         if (!turnOnly || !owns) throw new Error(`User ${user.name} lacks permission to update Combat [${this.id}]`);
       }
-      const changed = structuredClone(data);
+      // as Foundry's client backend (#preUpdateDocumentArray): the changes expanded (a dotted
+      // key nested), and with `diff` (the default) only what differs from the document — none:
+      // no update at all, no hook, no turn events
+      let changed = mergeObject({}, structuredClone(data));
+      if (options.diff !== false) {
+        changed = this._diff(changed);
+        if (!Object.keys(changed).length) return this;
+      }
       for (const [key, value] of Object.entries(changed)) {
-        if (key === "flags") mergeObject(this.flags ??= {}, value);
-        else if (key.split(".")[0] === "system") setProperty(this, key, value);
+        if (key === "flags" || key === "system") mergeObject(this[key] ??= {}, value);
         else if (key === "combatants") {
           for (const source of value) {
             const combatant = this.combatants.get(source._id);
@@ -1190,6 +1200,24 @@
       this._recordAndNotify(priorState, options);
       Hooks.callAll("updateCombat", this, changed, options, user.id);
       return this;
+    }
+    // what of `changes` (expanded) differs from the combat as it stands (Foundry's diff)
+    _diff(changes) {
+      const differs = (now, value) => {
+        if (!isPlainObject(value)) return now !== value;
+        return Object.entries(value).some(([k, v]) => differs(isPlainObject(now) ? now[k] : undefined, v));
+      };
+      const out = {};
+      for (const [key, value] of Object.entries(changes)) {
+        if (key === "combatants") {
+          const kept = value.filter((source) => {
+            const combatant = this.combatants.get(source._id);
+            return combatant && Object.entries(source).some(([k, v]) => k !== "_id" && combatant[k] !== v);
+          });
+          if (kept.length) out.combatants = kept;
+        } else if (differs(this[key], value)) out[key] = value;
+      }
+      return out;
     }
     async startCombat() {
       const updateData = { round: 1, turn: 0 };
