@@ -64,7 +64,7 @@
 // update, does not prolong it). The looks queued meanwhile run after it, in
 // order, and find the server there. A new round that comes with every
 // initiative as it was (dnd5e keeps it; SWADE clears it before its new round, or
-// deals it before) is no deal: it is sent at once.
+// deals it before, within the wait its reset began) is no deal: it is sent at once.
 //
 // One encounter runs at a table at a time, so the module follows one combat:
 // the one whose start it sent (its id in the hidden world setting `combat`,
@@ -344,7 +344,8 @@ export class CombatSync {
     const follows = this.#follows(combat);
     // a deal under way: initiative cleared (SWADE's resetAll, before its new round), or a new
     // round whose initiative changed as it came; a new round with every initiative as it was
-    // (a system that keeps it: dnd5e; SWADE's later code deals before it advances the round) deals nothing
+    // seen (a system that keeps it: dnd5e) deals nothing: it is read at once (SWADE's round
+    // comes after its reset, within the wait the reset began)
     const newRound = prior?.round > 0 && now.round > prior.round;
     const dealing = prior?.round > 0 && (this.#undealt(combat, prior).length > 0 || (newRound && this.#reinitiated(prior, now)));
     if (follows && dealing && this.roundQuiet > 0) {
