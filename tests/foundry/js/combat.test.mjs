@@ -471,8 +471,16 @@ test("the stand-in is Foundry's: started is round > 0, the active GM's turn hook
   assert.equal(fight.turn, 2);
   await new Promise((r) => setImmediate(r));
   assert.deepEqual(seen.slice(-1), [["combatant", 30]], "v13: no turn hook for it");
+  seen.length = 0;
   await fight.resetAll();
   assert.equal(fight.combatant.id, ids.b, "v13's resetAll keeps the turn");
+  // combatants updated through their parent (Combat#update({combatants})): Foundry's update
+  // workflow of the Combat only — updateCombat, its `changed` carrying them, no updateCombatant
+  assert.deepEqual(seen, [["update", "combatants,turn"]], "no updateCombatant for a reset through the combat");
+  seen.length = 0;
+  await fight.update({ turn: fight.turn, round: fight.round }); // nothing differs: Foundry's diff drops it
+  await fight.update({ "system.awaiting": true }); // a dotted key comes expanded
+  assert.deepEqual(seen, [["update", "system"]], "an update that changes nothing fires no hook");
   Hooks.off("combatTurnChange", turnHook);
   Hooks.off("updateCombat", updateHook);
   Hooks.off("updateCombatant", combatantHook);
@@ -653,9 +661,13 @@ test("the bound: a tracker that keeps changing, or a card never dealt (a combata
   const clock = onClock(t);
   const fight = await lastTurnOfRound1(actors);
   const sent = server.requests().length;
-  await fight.nextRound(); // round 2 (c, b, a): the look begins to wait
-  await flush();
   const ids = combatantIds(fight);
+  // round 2 dealt as round 1 was (c, b, a), at once: the look waits for the quiet window
+  await swadeReset(fight);
+  await fight.nextRound();
+  await fight.updateEmbeddedDocuments("Combatant", [["c", 30], ["b", 20], ["a", 10]].map(([n, v]) => ({ _id: ids[n], initiative: v })));
+  await fight.update({ turn: 0 });
+  await flush();
   let elapsed = 0;
   for (let i = 1; elapsed + QUIET - 1 < ROUND_MAX_MS; i++) {
     await pass(clock, QUIET - 1);
@@ -688,6 +700,70 @@ test("the bound: a tracker that keeps changing, or a card never dealt (a combata
   assert.deepEqual(await sentAfter(clock, server, third, QUIET), [["encounter.next", ["b", "c", "a"]]]);
 });
 
+test("SWADE in a slow world: the turn set 0.8 s after the last card is waited for; the round is read at its first turn", async (t) => {
+  const { actors, server } = await setup();
+  const clock = onClock(t);
+  const fight = await lastTurnOfRound1(actors);
+  const sent = server.requests().length;
+  // the reset's first combatant (a, by id) keeps the turn while the cards come: b, a, c at a's
+  await swadeDeal(fight, clock, { c: 30, b: 50, a: 40 }, [50, 50, 50, 50, 800]);
+  assert.deepEqual(server.requests().slice(sent), [], "quiet for 0.8 s, dealt, but its turn not set yet");
+  assert.deepEqual(await sentAfter(clock, server, sent, QUIET), [["encounter.next", ["b", "a", "c"]]],
+    "read once the turn is set: round 2 begins with b, no turn of a's run");
+  assert.equal(sides(fight, server), "r2 b | r2 b");
+  assert.deepEqual(noWarnings(), []);
+});
+
+/**
+ * SWADE's later SwadeCombat#_nextRoundAsGM (Foundry v13): resetAll (initiative cleared, turn 0, no turn events),
+ * update({"system.awaitingNextRound": true}), a card for each combatant (updateEmbeddedDocuments,
+ * no turn events) — the round not advanced yet —, and once all have one (the active GM's
+ * _onUpdateDescendantDocuments) update({turn: last, "system.awaitingNextRound": false}) with no
+ * turn events, then Combat#nextRound (round + 1, turn 0); `gaps`: the ms before each update
+ * after the reset.
+ */
+async function swadeV13Deal(fight, clock, cards, gaps) {
+  const wait = [...gaps];
+  await fight.update({ turn: 0, combatants: fight.combatants.contents.map((c) => ({ _id: c.id, initiative: null })) },
+    { turnEvents: false, diff: false });
+  await flush();
+  await pass(clock, wait.shift());
+  await fight.update({ "system.awaitingNextRound": true });
+  await flush();
+  const ids = combatantIds(fight);
+  for (const [name, initiative] of Object.entries(cards)) {
+    await pass(clock, wait.shift());
+    await fight.updateEmbeddedDocuments("Combatant", [{ _id: ids[name], initiative }], { turnEvents: false });
+    await flush();
+  }
+  await pass(clock, wait.shift());
+  await fight.update({ turn: fight.turns.length - 1, "system.awaitingNextRound": false }, { turnEvents: false });
+  await flush();
+  await pass(clock, wait.shift());
+  await fight.nextRound();
+  await flush();
+}
+
+test("SWADE's later code deals before it advances the round: read in the new round, also when the round comes 0.8 s after the last card", async (t) => {
+  const { actors, server } = await setup();
+  const clock = onClock(t);
+  const fight = await lastTurnOfRound1(actors); // c, b, a: a's turn
+  const sent = server.requests().length;
+  await swadeV13Deal(fight, clock, { c: 30, b: 50, a: 40 }, [50, 50, 50, 50, 50, 50]);
+  assert.deepEqual(await sentAfter(clock, server, sent, QUIET), [["encounter.next", ["b", "a", "c"]]]);
+  assert.equal(sides(fight, server), "r2 b | r2 b");
+  await fight.nextTurn();
+  await fight.nextTurn(); // c, the last of round 2
+  await settle();
+  const before = server.requests().length;
+  await swadeV13Deal(fight, clock, { c: 50, a: 40, b: 30 }, [50, 50, 50, 50, 800, 800]);
+  assert.deepEqual(server.requests().slice(before), [], "dealt, its turn set to the last, but no new round yet");
+  assert.deepEqual(await sentAfter(clock, server, before, QUIET), [["encounter.next", ["c", "a", "b"]]],
+    "no turn of round 2 run again in the new order");
+  assert.equal(sides(fight, server), "r3 c | r3 c");
+  assert.deepEqual(noWarnings(), []);
+});
+
 test("the GM's world setting 'Longest wait for a new round's order' (seconds) is the bound", async (t) => {
   const { actors, server } = await setup();
   const clock = onClock(t);
@@ -709,33 +785,57 @@ test("the GM's world setting 'Longest wait for a new round's order' (seconds) is
   assert.deepEqual(server.requests().slice(sent), [["encounter.next", ["a", "b", "c"]]]);
 });
 
-test("a plain new round (no deal) is read after the quiet window; turns and an End Combat during the wait go in order", async (t) => {
+for (const generation of [12, 13]) {
+  test(`v${generation}: a plain new round (initiative kept, as dnd5e keeps it: no deal) is sent at once, and the turns after it`, async (t) => {
+    const { actors, server } = await setup({ generation });
+    const clock = onClock(t);
+    const fight = await lastTurnOfRound1(actors);
+    const sent = server.requests().length;
+    await fight.nextTurn(); // round 2, the same order
+    await flush(); // no time passes on the clock (a wait begun would hold sync.queue: not awaited here)
+    assert.deepEqual(server.requests().slice(sent), [["encounter.next"]], "sent without the quiet window");
+    assert.equal(sides(fight, server), "r2 c | r2 c");
+    assert.equal(sync.settling.size, 0, "no wait begun");
+    // Next Round from c's turn (b's and a's skipped), then two turns: each sent as it comes
+    await fight.nextRound(); // round 3, c
+    await flush();
+    assert.deepEqual(server.requests().slice(sent + 1), Array(3).fill(["encounter.next"]));
+    await fight.nextTurn(); // b
+    await fight.nextTurn(); // a
+    await flush();
+    assert.deepEqual(server.requests().slice(sent + 4), Array(2).fill(["encounter.next"]));
+    assert.equal(sides(fight, server), "r3 a | r3 a");
+    assert.equal(clock.now, 0, "no time passed");
+    assert.deepEqual(noWarnings(), []);
+  });
+}
+
+test("a new round whose initiative changes as it comes (re-rolled, not cleared) is still read once settled", async (t) => {
+  const { actors, server } = await setup();
+  const clock = onClock(t);
+  const fight = await lastTurnOfRound1(actors); // c, b, a: a's turn
+  const sent = server.requests().length;
+  const ids = combatantIds(fight);
+  // a system that re-rolls every combatant at its new round, without clearing first, in one update
+  await fight.update({ round: 2, turn: 0, combatants: [["a", 50], ["b", 40], ["c", 30]].map(([n, v]) => ({ _id: ids[n], initiative: v })) });
+  await flush();
+  assert.deepEqual(await sentAfter(clock, server, sent, QUIET), [["encounter.next", ["a", "b", "c"]]]);
+  assert.equal(sides(fight, server), "r2 a | r2 a");
+});
+
+test("End Combat during a new round's wait ends the encounter at once; the round is not sent, no wait left", async (t) => {
   const { actors, server } = await setup();
   const clock = onClock(t);
   const fight = await lastTurnOfRound1(actors);
   const sent = server.requests().length;
-  await fight.nextTurn(); // round 2, the same order
+  await swadeReset(fight);
+  await fight.nextRound(); // round 2, no card dealt yet: the look waits
   await flush();
-  assert.deepEqual(await sentAfter(clock, server, sent, QUIET), [["encounter.next"]], "not delayed beyond the quiet window");
-  assert.equal(sides(fight, server), "r2 c | r2 c");
-  // Next Round, then two turns during the wait: each restarts the window; all sent once, in order
-  await fight.nextRound(); // from c's turn: b's and a's skipped, round 3
-  await flush();
-  await pass(clock, 200);
-  await fight.nextTurn(); // b
-  await flush();
-  await pass(clock, 200);
-  await fight.nextTurn(); // a
-  await flush();
-  assert.deepEqual(await sentAfter(clock, server, sent + 1, QUIET), Array(5).fill(["encounter.next"]));
-  assert.equal(sides(fight, server), "r3 a | r3 a");
-  // End Combat during a new round's wait: the encounter ends at once, the round is not sent
-  await fight.nextTurn(); // round 4
-  await flush();
+  assert.equal(sync.settling.size, 1);
   await fight.endCombat();
   await flush();
   await settle();
-  assert.deepEqual(server.requests().slice(sent + 6), [["encounter.end"]]);
+  assert.deepEqual(server.requests().slice(sent), [["encounter.end"]]);
   assert.equal(sync.settling.size, 0, "no wait left behind");
   assert.deepEqual(clock.pending().filter((ms) => ms <= ROUND_MAX_MS), [], "nor its timers (the connection's ping aside)");
   assert.deepEqual(noWarnings(), []);

@@ -2,6 +2,8 @@
 // says so, and a WebSocket the test opens, feeds and drops. They stand in for
 // the browser's timers and socket only; no Foundry global is involved here.
 
+const realClearTimeout = globalThis.clearTimeout;
+
 export class FakeClock {
   constructor() {
     this.now = 0;
@@ -17,8 +19,11 @@ export class FakeClock {
     return id;
   };
 
+  // a timer set before the clock stood in (a real one: a Node Timeout, not this clock's
+  // number) is cleared for real, so that a connection stopped while the clock stands in
+  // leaves no real timer behind to hold the test process open
   clearTimeout = (id) => {
-    this.timers.delete(id);
+    if (!this.timers.delete(id) && typeof id === "object") realClearTimeout(id);
   };
 
   /** Run every timer due within `ms`, in time order. */

@@ -1020,6 +1020,26 @@
   //   the current combatant's index), setInitiative, resetAll ({updateTurn}: v13
   //   keeps the current combatant's turn without turn events; v12 sets turn 0) as
   //   Foundry's client code has them.
+  // - combatants changed through their parent, Combat#update({combatants: [...]})
+  //   (resetAll's way, SWADE's too): the Combat's own update workflow only. Foundry
+  //   writes the embedded sources (updateSource) and fires updateCombat, whose
+  //   `changed` carries `combatants`, and Combat#_onUpdate sorts the turns again
+  //   ("combatants" in changed: setupTurns); it fires no updateCombatant, no
+  //   Combatant#_onUpdate. Sources: the hook's documentation (foundryvtt.com/api
+  //   hookEvents.updateDocument: "fires ... after conclusion of an update workflow",
+  //   for the Document updated) and foundry-vtt-types 12.331/13.340
+  //   client/hooks.d.mts (UpdateDocument: called by
+  //   ClientDatabaseBackend#_postUpdateDocumentCallbacks, one call per document of
+  //   the operation); Foundry's client-backend.mjs #handleUpdateDocuments (v12/v13:
+  //   `update${type}` for each document of the operation's collection, the
+  //   embedded ones only updateSource'd) and Combat#_onUpdate. Only
+  //   updateEmbeddedDocuments("Combatant") / Combatant#update fire updateCombatant;
+  // - Combat#system (v12+ document subtypes: a system's data, SWADE's
+  //   `system.awaitingNextRound`), updated like flags (dotted or nested);
+  // - Combat#update's changes expanded (a dotted key nested: the hook's `changed` too)
+  //   and, unless {diff: false}, only what differs from the combat: an update that
+  //   changes nothing fires no hook (ClientDatabaseBackend #preUpdateDocumentArray:
+  //   expandObject, then `if (options.diff && isEmpty(diff)) continue`).
   // FoundryStandin.asUser(userId, fn) runs fn as another user's client would: its
   // permission, the hooks of every client here, none of the initiating client's.
   let initiator = null;
@@ -1036,7 +1056,7 @@
     }
   }
   let combatCount = 0;
-  const COMBAT_FIELDS = ["round", "turn", "active", "scene", "flags", "combatants"];
+  const COMBAT_FIELDS = ["round", "turn", "active", "scene", "flags", "system", "combatants"];
 
   class Combatant {
     constructor({ _id, actorId = null, tokenId = null, sceneId = null, name = null, initiative = null, hidden = false, defeated = false }, combat) {
@@ -1090,6 +1110,7 @@
       this.round = round;
       this.turn = turn;
       this.combatants = new Collection();
+      this.system = {};
       this.turns = [];
       this.current = this._getCurrentState();
       this.previous = { ...this.current };
@@ -1156,9 +1177,16 @@
         const owns = this.combatant?.actor?.testUserPermission?.(user, OWNER);
         if (!turnOnly || !owns) throw new Error(`User ${user.name} lacks permission to update Combat [${this.id}]`);
       }
-      const changed = structuredClone(data);
+      // as Foundry's client backend (#preUpdateDocumentArray): the changes expanded (a dotted
+      // key nested), and with `diff` (the default) only what differs from the document — none:
+      // no update at all, no hook, no turn events
+      let changed = mergeObject({}, structuredClone(data));
+      if (options.diff !== false) {
+        changed = this._diff(changed);
+        if (!Object.keys(changed).length) return this;
+      }
       for (const [key, value] of Object.entries(changed)) {
-        if (key === "flags") mergeObject(this.flags ??= {}, value);
+        if (key === "flags" || key === "system") mergeObject(this[key] ??= {}, value);
         else if (key === "combatants") {
           for (const source of value) {
             const combatant = this.combatants.get(source._id);
@@ -1172,6 +1200,24 @@
       this._recordAndNotify(priorState, options);
       Hooks.callAll("updateCombat", this, changed, options, user.id);
       return this;
+    }
+    // what of `changes` (expanded) differs from the combat as it stands (Foundry's diff)
+    _diff(changes) {
+      const differs = (now, value) => {
+        if (!isPlainObject(value)) return now !== value;
+        return Object.entries(value).some(([k, v]) => differs(isPlainObject(now) ? now[k] : undefined, v));
+      };
+      const out = {};
+      for (const [key, value] of Object.entries(changes)) {
+        if (key === "combatants") {
+          const kept = value.filter((source) => {
+            const combatant = this.combatants.get(source._id);
+            return combatant && Object.entries(source).some(([k, v]) => k !== "_id" && combatant[k] !== v);
+          });
+          if (kept.length) out.combatants = kept;
+        } else if (differs(this[key], value)) out[key] = value;
+      }
+      return out;
     }
     async startCombat() {
       const updateData = { round: 1, turn: 0 };

@@ -35,20 +35,36 @@
 // this combat", and the module compares the combat as it stands with the state
 // it saw last (`seen`, its own) and with the server's encounter. The looks at
 // one combat are queued and merged: one look reads the latest state.
+// Combatants changed through their parent, Combat#update({combatants: [...]})
+// (Foundry's resetAll, SWADE's), fire updateCombat only, whose `changed` carries
+// them — no updateCombatant: Foundry's update workflow fires the hook of the
+// documents of the operation (client-backend.mjs #handleUpdateDocuments; the
+// documented updateDocument hook), the embedded ones only written (updateSource),
+// and Combat#_onUpdate sorts the turns again. Either hook starts the same look.
 // updateCombat's `direction` (-1: Foundry's previous turn or round) tells a move
 // back, which the server cannot follow (the GM is told).
 //
-// A followed combat's new round, and initiative cleared (a reset), are read once
-// the tracker has settled: a system may deal the round's order in several
-// updates (SWADE: resetAll, nextRound, a card for each combatant — a player's
-// picked in a dialog —, then the turn). The look waits until none of the
-// combat's updateCombat, createCombatant, updateCombatant or deleteCombatant has
-// come for `roundQuiet` ms (0.5 s) and every combatant on the table that had an
-// initiative before has one again (a defeated one aside), but no longer than the
-// world setting roundWait (5 s) in all, or until the combat is deleted; then it
-// reads the tracker and sends what it finds (combatTurnChange, which only follows
-// an update, does not prolong it). The looks queued meanwhile run after it, in
-// order, and find the server there.
+// A deal — initiative cleared (a reset), or a new round whose initiative changed
+// as it came — is read once the tracker has settled: a system may deal the
+// round's order in several updates. SWADE (its code for v12 and v13): resetAll (its
+// Combat#update({turn: 0, combatants})), nextRound, a card for each combatant —
+// a player's picked in a dialog —, then, once every combatant not defeated has
+// one, update({turn: 0}); SWADE's later v13 code: resetAll, `system.awaitingNextRound`
+// set, the cards, then update({turn: last, awaitingNextRound: false}) and only
+// then nextRound (SwadeCombat#_nextRoundAsGM, rollInitiative,
+// _onUpdateDescendantDocuments). The look waits until none of the combat's
+// updateCombat, createCombatant, updateCombatant or deleteCombatant has come for
+// `roundQuiet` ms (0.5 s) and the deal is done (#dealt): every combatant on the
+// table that had an initiative before has one again (a defeated one aside);
+// a new round with every combatant dealt is at its first turn (SWADE's
+// update({turn: 0}), however long it comes after the last card); a deal SWADE
+// marked has reached its new round — but no longer than the world setting
+// roundWait (5 s) in all, or until the combat is deleted; then it reads the
+// tracker and sends what it finds (combatTurnChange, which only follows an
+// update, does not prolong it). The looks queued meanwhile run after it, in
+// order, and find the server there. A new round that comes with every
+// initiative as it was (dnd5e keeps it; SWADE clears it before its new round, or
+// deals it before, within the wait its reset began) is no deal: it is sent at once.
 //
 // One encounter runs at a table at a time, so the module follows one combat:
 // the one whose start it sent (its id in the hidden world setting `combat`,
@@ -78,6 +94,9 @@ export function combatantActor(combatant) {
 /** Whether a combatant has an initiative (Foundry's Combatant#initiative: a number, or null). */
 const hasInitiative = (combatant) => Number.isFinite(combatant?.initiative);
 
+/** The combatants' initiative by id (null: none). */
+const initiativeOf = (combatants) => Object.fromEntries(combatants.map((c) => [c.id, hasInitiative(c) ? c.initiative : null]));
+
 /** Whether two states of a tracker (#state) are the same turn of the same round in the same order. */
 const sameTracker = (a, b) => a.round === b.round && a.turn === b.turn && a.combatantId === b.combatantId
   && a.order.join("\n") === b.order.join("\n");
@@ -91,9 +110,9 @@ export const ROUND_MAX_MS = 5000;
 export class CombatSync {
   /**
    * @param {any} client  the FoundryClient (request, writer, table, encounter, notify)
-   * @param {{roundQuiet?: number, roundMax?: number | null}} [options]  a followed
-   *   combat's new round (or its initiative cleared) is read once no change of it has
-   *   come for roundQuiet ms and the initiative cleared is dealt again, at the latest
+   * @param {{roundQuiet?: number, roundMax?: number | null}} [options]  a deal in a
+   *   followed combat (its initiative cleared, or a new round's changed) is read once no
+   *   change of it has come for roundQuiet ms and it is dealt (#dealt), at the latest
    *   roundMax ms after the look began (null: the world setting roundWait, in seconds;
    *   roundQuiet 0: read at once)
    */
@@ -241,12 +260,20 @@ export class CombatSync {
       ...encounterOrder(combatants),
       actor: combatantActor(combat.combatant),
       rolled: turns.filter(hasInitiative).map((c) => c.id),
+      initiative: initiativeOf(turns),
     };
   }
 
   /** The state of `combat` the next look compares with. */
-  #see(combat, { round, turn, combatantId, rolled }) {
-    this.seen.set(combat.id, { round, turn, combatantId, rolled });
+  #see(combat, { round, turn, combatantId, rolled, initiative }) {
+    this.seen.set(combat.id, { round, turn, combatantId, rolled, initiative });
+  }
+
+  /** Whether a combatant that was in the tracker at the look before (`prior`) has
+   * another initiative now (cleared, or dealt or rolled anew). */
+  #reinitiated(prior, now) {
+    const before = prior.initiative ?? {};
+    return Object.entries(now.initiative).some(([id, value]) => id in before && before[id] !== value);
   }
 
   /** The combatants on the table (not defeated) that had an initiative at the look
@@ -264,13 +291,32 @@ export class CombatSync {
   }
 
   /**
+   * Whether a deal that began at the look before (`prior`) is done, as far as the tracker
+   * tells: none of the combatants undealt (#undealt), and
+   * - a new round (the round went on during the deal, or before it: SWADE's resetAll,
+   *   nextRound, the cards), once every combatant not defeated has a card: at its first
+   *   turn, which SWADE sets then (rollInitiative's update({turn: 0})) — until then the
+   *   tracker's turn is still the one Foundry kept for the reset's first combatant;
+   * - a deal SWADE's later code marks (`system.awaitingNextRound`, seen during the wait: `awaiting`):
+   *   in the new round, which SWADE advances only once every card is dealt.
+   */
+  #dealt(combat, prior, awaiting) {
+    if (this.#undealt(combat, prior).length) return false;
+    const round = Number(combat.round) || 0;
+    if (awaiting && !(round > prior.round)) return false;
+    const everyone = Array.from(combat.turns ?? []).filter((c) => !c.isDefeated).every(hasInitiative);
+    return !(round > prior.round && everyone && combat.turn !== 0);
+  }
+
+  /**
    * Wait until `combat` has settled: no change of it (`changed`) for roundQuiet ms
-   * and none of its combatants undealt (#undealt), or roundMax ms since the wait
-   * began, or the combat deleted.
+   * and its deal done (#dealt), or roundMax ms since the wait began, or the combat
+   * deleted.
    */
   #settle(combat, prior) {
     return new Promise((resolve) => {
       let quiet = null;
+      let awaiting = false; // SWADE's later code marked the deal (its new round comes once it is dealt)
       const end = () => {
         clearTimeout(quiet);
         clearTimeout(bound);
@@ -279,8 +325,9 @@ export class CombatSync {
       };
       const touch = () => {
         clearTimeout(quiet);
-        // quiet but not dealt: the next change (a card dealt) or the bound ends it
-        quiet = setTimeout(() => !this.#undealt(combat, prior).length && end(), this.roundQuiet);
+        awaiting ||= combat.system?.awaitingNextRound === true;
+        // quiet but not dealt: the next change (a card dealt, the turn set) or the bound ends it
+        quiet = setTimeout(() => this.#dealt(combat, prior, awaiting) && end(), this.roundQuiet);
       };
       const bound = setTimeout(end, this.#roundMax());
       const wait = { touch, end };
@@ -295,7 +342,12 @@ export class CombatSync {
     this.#see(combat, now);
     if (!this.enabled || game.combats?.get(combat.id) !== combat) return;
     const follows = this.#follows(combat);
-    const dealing = prior?.round > 0 && (now.round > prior.round || this.#undealt(combat, prior).length > 0);
+    // a deal under way: initiative cleared (SWADE's resetAll, before its new round), or a new
+    // round whose initiative changed as it came; a new round with every initiative as it was
+    // seen (a system that keeps it: dnd5e) deals nothing: it is read at once (SWADE's round
+    // comes after its reset, within the wait the reset began)
+    const newRound = prior?.round > 0 && now.round > prior.round;
+    const dealing = prior?.round > 0 && (this.#undealt(combat, prior).length > 0 || (newRound && this.#reinitiated(prior, now)));
     if (follows && dealing && this.roundQuiet > 0) {
       await this.#settle(combat, prior); // a new round's order may come in several updates: read it dealt
       now = this.#state(combat);
