@@ -10,7 +10,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection
 
-__all__ = ["ask", "hello", "http_get", "http_status", "receive", "sockets_of"]
+__all__ = ["ask", "flood", "hello", "http_get", "http_status", "receive", "sockets_of"]
 
 
 async def receive(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:
@@ -61,6 +61,18 @@ async def http_get(
         name, _, value = field.partition(":")
         found[name.strip().lower()] = value.strip()
     return int(status.split()[1]), found, body
+
+
+async def flood(port: int, address: str, most: int = 1000) -> list[int]:
+    """``GET /healthz`` for the client ``address`` (through a proxy on 127.0.0.1),
+    50 at once, until one is refused (or ``most`` were sent): their statuses."""
+    statuses: list[int] = []
+    while 429 not in statuses and len(statuses) < most:
+        batch = await asyncio.gather(
+            *(http_get(port, "/healthz", {"X-Forwarded-For": address}) for _ in range(50))
+        )
+        statuses += [status for status, _, _ in batch]
+    return statuses
 
 
 def sockets_of(pid: int) -> int:
