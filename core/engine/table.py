@@ -717,8 +717,12 @@ class Table:
             self.info.seq = draft.events[-1].seq
         if self.retain is not None:  # as a load finds them: above seq - retain
             floor = self.info.seq - self.retain
-            self.undo_stack = undo_in_reach(self.undo_stack, lambda s: s > floor)
-            self.redo_stack = redo_in_reach(self.redo_stack, lambda s: s > floor)
+            # Nearly always every entry is in reach: one C-level ``min`` finds that
+            # (the stack holds up to UNDO_DEPTH entries; a call per entry does not).
+            if self.undo_stack and min(self.undo_stack) <= floor:
+                self.undo_stack = undo_in_reach(self.undo_stack, lambda s: s > floor)
+            if self.redo_stack and min(self.redo_stack) <= floor:
+                self.redo_stack = redo_in_reach(self.redo_stack, lambda s: s > floor)
         self._keep_recent_history()
         commit = Commit(
             events=draft.events,

@@ -396,6 +396,16 @@ class Connection:
             self._bucket.charge_work(seconds, paid)
         self.tables.charge_work(table_id, seconds)
 
+    def charge_forwarded(self, seconds: float) -> None:
+        """A change this connection sent ran on another process (the table's owner
+        under ``serve --redis``), which took ``seconds`` of its CPU time for it: one
+        more request from this connection's rate for each share past the one the
+        change paid, as the owner took from the table's (:meth:`Tables.charge_work`).
+        The table's rate here is not charged again: the owner's bucket holds the
+        table. ``seconds`` comes from the owner process, never from a client."""
+        if self._bucket is not None:
+            self._bucket.charge_work(seconds, paid=1.0)
+
     def _reply(self, message: JSON, kind: Kind, request: str | None = None) -> Reply:
         member = self.member
         frame = member.encode(message) if member is not None else encode(message, kind)

@@ -221,6 +221,11 @@ class _Asker:
     #: required, so that no refusal is rendered for the wrong audience by default.
     gm: bool = field(kw_only=True)
 
+    def waiting(self) -> bool:
+        """Whether a reply still has someone to reach: a member that has not left
+        (a requester that is no member, such as the offline driver, always)."""
+        return self.member is None or not self.member.gone
+
 
 @dataclass(eq=False, slots=True)
 class _Held:
@@ -703,10 +708,13 @@ class TableProtocol:
         except Busy as exc:
             return [self._refuse(asker, exc)]
         self._reading += 1
-        read = ReadEvents(table_id=self.id, after=seq - 1, until=held.first)
+        # a read that waits its turn is skipped once its asker has left
+        read = ReadEvents(table_id=self.id, after=seq - 1, until=held.first, needed=asker.waiting)
 
         def walked(stored: list[Event] | None) -> Effects:
             durable = self._recalled(self._read_done(stored), held)
+            if not asker.waiting():  # not read for it, or read and no one to tell
+                return []
             event = durable[0] if durable and durable[0].seq == seq else None
             return found(event)
 
@@ -758,11 +766,14 @@ class TableProtocol:
         scope = check_scope(request.fields)
         self._admit_read()
         self._reading += 1
-        read = ReadRetained(table_id=self.id, latest=self.durable_seq)
+        # a read that waits its turn is skipped once its asker has left
+        read = ReadRetained(table_id=self.id, latest=self.durable_seq, needed=asker.waiting)
         epoch = self.table.info.epoch
 
         def then(stored: list[Event] | None) -> Effects:
             durable = self._recalled(self._read_done(stored))
+            if not asker.waiting():  # not read for it, or read and no one to tell
+                return []
             if durable is None:
                 moving = say("stats.moving", "the log kept changing while it was read; try again")
                 return [self._refuse(asker, StoreError(moving()))]
@@ -772,9 +783,7 @@ class TableProtocol:
                                      locale=asker.locale)  # fmt: skip
             except Exception as exc:
                 return failed(exc)
-            member = asker.member
-            count = Compute(table_id=self.id, work=work,
-                            needed=lambda: member is None or not member.gone)  # fmt: skip
+            count = Compute(table_id=self.id, work=work, needed=asker.waiting)
             count.on_result, count.on_error = counted, failed
             return self._asked(count, first=True)  # the log read, counted before any other
 
@@ -805,10 +814,13 @@ class TableProtocol:
                                 None)]  # fmt: skip
         self._admit_read()
         self._reading += 1
-        read = ReadEvents(table_id=self.id, after=target)
+        # a read that waits its turn is skipped once its asker has left
+        read = ReadEvents(table_id=self.id, after=target, needed=asker.waiting)
 
         def then(stored: list[Event] | None) -> Effects:
             durable = self._read_done(stored)
+            if not asker.waiting():  # not read for it, or read and no one to tell
+                return []
             try:
                 if durable is None:
                     raise InvalidRequest(

@@ -381,7 +381,9 @@ class Server:
 
     def _read(self, effect: Read, client: Client | None) -> None:
         assert self._loop is not None and self._reader is not None, "the server is not started"
-        future = self._loop.run_in_executor(self._reader, _run_if_wanted, effect, self.store)
+        future = self._loop.run_in_executor(
+            self._reader, _run_if_wanted, effect, self.store, self.metrics.store_read
+        )
 
         def done(finished: asyncio.Future) -> None:
             if finished.cancelled():
@@ -540,7 +542,20 @@ class Server:
             self.per_address.remove(address)
 
 
-def _run_if_wanted(effect: Read, store: Store) -> Any:
+def _run_if_wanted(effect: Read, store: Store, counted: Callable[[str], None] | None = None) -> Any:
     """On a reader thread: ``effect`` run, unless nobody waits for it any more (its
-    client left while it waited its turn): None then, unread."""
-    return effect.run(store) if effect.wanted() else None
+    client left while it waited its turn): None then, unread. ``counted`` is told
+    how it ended: ``done``, ``skipped`` or ``failed`` (it raised)."""
+    if not effect.wanted():
+        if counted is not None:
+            counted("skipped")
+        return None
+    try:
+        value = effect.run(store)
+    except BaseException:
+        if counted is not None:
+            counted("failed")
+        raise
+    if counted is not None:
+        counted("done")
+    return value

@@ -22,7 +22,12 @@ table protocol, plus what a cluster needs, all over redis-py's asyncio client:
   lease: if the owner changes or the lease is gone (the owner died), it sends the
   request to the new owner or takes the table over itself. The request id is the
   idempotency key, so a request that reached two owners is executed once: the second
-  finds its stored reply (or its commit is refused).
+  finds its stored reply (or its commit is refused). The owner's reply carries the
+  CPU time its handling took there (``work``, seconds), which the owner charged to
+  the table's rate; the sender charges it to the rate of the connection that sent
+  the change (:meth:`Connection.charge_forwarded
+  <rollbridge.protocol.connection.Connection.charge_forwarded>`), as if it had run
+  there. A reply without it (from an older owner) charges nothing more.
 * **Fan-out.** Every process subscribes to ``rb:{T}:events`` of each table it holds
   in memory but does not own (the commit script publishes ``"{epoch}:{seq}"`` there)
   and polls the stored seq of every table it holds every ``poll_interval`` seconds;
@@ -50,6 +55,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 import uuid
 from collections.abc import Awaitable, Coroutine
@@ -80,6 +86,7 @@ __all__ = [
     "DEFAULT_LEASE_MS",
     "RELEASE",
     "RENEW",
+    "Answer",
     "ClusterServer",
     "Remote",
 ]
@@ -180,13 +187,34 @@ class _Silence:
             await pubsub.ping()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False, slots=True)
 class Remote:
     """The requester of a forwarded request, as the owner sees it: the process
-    that forwarded it, and the forward's id there."""
+    that forwarded it, the forward's id there, and the seconds of this process's
+    CPU time its handling took (sent back with the reply, for the requester's
+    connection's rate)."""
 
     node: str
     fid: str
+    work: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The owner's reply to a forwarded change, as its sender gets it: the reply,
+    and the seconds of the owner's CPU time its handling took (0 when the owner did
+    not say: a process of an older version)."""
+
+    message: JSON
+    work: float = 0.0
+
+
+def _work(value: Any) -> float:
+    """The ``work`` of a forward's reply, as seconds to charge: a finite number
+    above 0, else 0 (none sent, by an older owner; or anything but a number)."""
+    if value.__class__ not in (int, float) or not math.isfinite(value) or value <= 0:
+        return 0.0
+    return float(value)
 
 
 class ClusterServer(Server):
@@ -245,7 +273,7 @@ class ClusterServer(Server):
         self._used: dict[str, float] = {}
         #: Lease lengths a table owned here may go unused before its lease is released.
         self.idle_leases = DEFAULT_IDLE_LEASES
-        self._waiting: dict[str, asyncio.Future[JSON]] = {}
+        self._waiting: dict[str, asyncio.Future[Answer]] = {}
         #: The forwards counted against their table's rate lately (a resend is not).
         self._counted: dict[str, None] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -363,19 +391,30 @@ class ClusterServer(Server):
             log.exception("forwarding a request of table %s failed", forward.table_id)
             effects = table.refuse_forward(forward, StoreError(f"{type(exc).__name__}: {exc}"))
         else:
-            effects = (
-                table.take_over(forward) if answer is None else table.forwarded(forward, answer)
-            )
+            if answer is None:
+                effects = table.take_over(forward)
+            else:
+                self._charge_requester(forward, answer.work)
+                effects = table.forwarded(forward, answer.message)
         self.carry(effects)
         self._settle(forward.table_id)  # its requester may have left meanwhile
 
-    async def _send(self, forward: Forward) -> JSON | None:
+    def _charge_requester(self, forward: Forward, seconds: float) -> None:
+        """The owner took ``seconds`` of its CPU time for a change forwarded from
+        here: charged to the rate of the connection that sent it, as if it had run
+        here (the owner charged the table's rate; it is not charged here again)."""
+        asker = forward.asker
+        client = asker.origin if asker is not None else None
+        if seconds > 0 and isinstance(client, Client):
+            client.protocol.charge_forwarded(seconds)
+
+    async def _send(self, forward: Forward) -> Answer | None:
         """Send ``forward`` to the table's owner and return its reply; None when this
         process took the table over instead. :raises StoreError: no answer in time."""
         assert self.redis is not None, "not started"
         owner_key = self.keys.table(forward.table_id).owner
         fid = uuid.uuid4().hex
-        future: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self._waiting[fid] = future
         who = forward.principal
         assert who is not None
@@ -447,10 +486,12 @@ class ClusterServer(Server):
         return held
 
     async def _answer(self, origin: Remote, message: JSON) -> None:
-        """Push the reply of a forwarded request to the process that sent it."""
+        """Push the reply of a forwarded request to the process that sent it, with
+        the CPU time its handling took here (``work``: its requester's connection is
+        charged for it there; a process of an older version ignores it)."""
         assert self.redis is not None, "not started"
         where = f"{self.keys.prefix}node:{origin.node}:replies"
-        data = pack({"fid": origin.fid, "message": message}, stored)
+        data = pack({"fid": origin.fid, "message": message, "work": origin.work}, stored)
         for attempt in range(3):  # a connection Redis dropped is made again
             try:
                 await self._push(where, data)
@@ -519,7 +560,7 @@ class ClusterServer(Server):
             if is_reply:
                 waiter = self._waiting.get(body["fid"])
                 if waiter is not None and not waiter.done():
-                    waiter.set_result(body["message"])
+                    waiter.set_result(Answer(body["message"], _work(body.get("work"))))
             else:
                 self._run_forwarded(body)
         except Exception:
@@ -555,7 +596,8 @@ class ClusterServer(Server):
             try:
                 return found.receive(message, who, origin, locale=locale)
             finally:  # its requester's process timed only the forwarding
-                self.tables.charge_work(body["table"], clock() - started)
+                origin.work = clock() - started  # sent back with the reply
+                self.tables.charge_work(body["table"], origin.work)
 
         self.carry(self.tables.get(body["table"], opened))
 

@@ -10,7 +10,8 @@ the loop thread — no lock, no label look-up beyond one dict — and read only 
 ``/metrics`` is scraped, by :class:`_LoopCounters`. The gauges (connections, open
 tables, pending commits, the store failing) are read from the server at scrape time and cost
 nothing in between. Only the commit histograms are prometheus-client's own
-objects (thread-safe): the writer thread observes them once per group commit.
+objects (thread-safe): the writer thread observes them once per group commit, and
+the store-reading threads count each read they are given.
 
 Metrics::
 
@@ -24,6 +25,7 @@ Metrics::
     rollbridge_commit_group_size                  histogram: commits per group commit
     rollbridge_bytes_sent_total                   counter: frame payload handed to clients
     rollbridge_clients_cut_off_total{reason}      counter: connections the server ended
+    rollbridge_store_reads_total{outcome}         counter: work of the store-reading threads
     rollbridge_throttled_total{limit}             counter: refused for their address's rate
 """
 
@@ -33,7 +35,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from prometheus_client import CollectorRegistry, Gauge, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
@@ -153,6 +155,15 @@ class ServerMetrics:
             buckets=_COMMIT_BUCKETS,
             registry=self.registry,
         )
+        self.store_reads = Counter(
+            "rollbridge_store_reads",
+            "Work given to the store-reading threads (token look-ups, tables loaded, the"
+            " log read, statistics counted), by how it ended: done; skipped, as nobody"
+            " waited for it any more (its client left while it waited its turn);"
+            " failed.",
+            labelnames=("outcome",),
+            registry=self.registry,
+        )
         self.commit_group_size = Histogram(
             "rollbridge_commit_group_size",
             "Commits written in one transaction (group commit).",
@@ -205,6 +216,12 @@ class ServerMetrics:
         """One group commit of ``size`` commits took ``seconds`` (thread-safe)."""
         self.commit_seconds.observe(seconds)
         self.commit_group_size.observe(size)
+
+    # -- the store-reading threads -------------------------------------------------
+
+    def store_read(self, outcome: str) -> None:
+        """A reader thread's work ended ``outcome`` (thread-safe)."""
+        self.store_reads.labels(outcome).inc()
 
     # -- scraping --------------------------------------------------------------------
 

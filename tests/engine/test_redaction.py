@@ -389,3 +389,57 @@ def test_a_resume_whose_client_left_before_its_turn_is_not_read():
     protocol.leave(left)  # its connection closed before its read's turn came
     assert _run_if_wanted(reads[left], store) is None and store.reads == 0
     assert _run_if_wanted(reads[stayed], store) and store.reads == 1
+
+
+def test_reads_of_the_log_whose_askers_left_before_their_turn_are_not_read():
+    """A table's reads of its log go out one at a time (the rest wait their turn):
+    a ``state`` at an earlier seq, a ``stats`` and a repeated attack whose event must
+    be read back, each asked by a member that left while its read waited, have
+    nothing read for them, and no reply, as a resume's (above); the read of an asker
+    that stayed is read and answered. Counted without a clock."""
+    from rollbridge.server.app import _run_if_wanted
+
+    store = CountingStore()
+    sr2_table(store)
+    protocol = TableProtocol.open(LoadTable(table_id="t").run(store), HOST.rulesets,
+                                  dice=lambda: SeededDice("r:hit"))  # fmt: skip
+    for n in range(3):
+        carry(store, protocol.receive({**ATTACK, "id": f"a{n}"}, ALICE, "en"))
+    carry(store, protocol.receive({**REVEAL, "id": "s"}, GM, "gm"))  # a0 read back to it
+    members = {
+        name: Member(
+            Principal("player", name, f"tok-{name}"), kind="json", locale="en", origin=name
+        )
+        for name in ("first", "left-state", "left-stats", "left-repeat", "stayed")
+    }
+    for member in members.values():
+        protocol.join(member, None)
+    asks = {
+        "first": {"type": "state", "at": 1, "id": "first"},
+        "left-state": {"type": "state", "at": 2, "id": "left-state"},
+        "left-stats": {"type": "stats", "id": "left-stats"},
+        "left-repeat": {**ATTACK, "id": "a0"},  # answered with its event, read back
+        "stayed": {"type": "state", "at": 1, "id": "stayed"},
+    }
+    out = {name: protocol.receive(ask, ALICE, name, member=members[name])
+           for name, ask in asks.items()}  # fmt: skip
+    (first,) = [e for e in out["first"] if isinstance(e, Read)]
+    left = ("left-state", "left-stats", "left-repeat")
+    assert all(not out[name] for name in (*left, "stayed")), out
+    for name in left:
+        protocol.leave(members[name])
+
+    def turn(read: Read) -> tuple[list[Read], list[Effect]]:
+        follow = read.resume(_run_if_wanted(read, store))
+        return [e for e in follow if isinstance(e, Read)], [
+            e for e in follow if isinstance(e, Reply)
+        ]
+
+    store.reads = 0
+    (nxt,), replies = turn(first)
+    assert [r.origin for r in replies] == ["first"] and store.reads == 1
+    for _ in left:
+        (nxt,), replies = turn(nxt)
+        assert replies == [] and store.reads == 1, "read for an asker who left"
+    reads, replies = turn(nxt)
+    assert reads == [] and [r.origin for r in replies] == ["stayed"] and store.reads == 2

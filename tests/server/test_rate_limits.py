@@ -172,3 +172,39 @@ def test_a_costly_request_is_charged_only_for_cpu_time_past_what_its_cost_paid()
     send = timed_connection({"odds": busy_for(0.02), "state": busy_for(0.06)})
     assert send("state")
     assert served_in_a_row(send) <= 31  # 39 left, 11 charged (1.2 refilled meanwhile)
+
+
+def test_a_forwarded_change_s_time_on_the_owner_is_charged_to_its_connection_only():
+    """Under ``serve --redis`` a change runs on the table's owner, which charges the
+    table's rate for its time and sends the time back: the connection that sent the
+    change is charged for it as if it had run here (one more request per 5 ms past
+    the one it paid), the table's rate here not again."""
+    import json
+    import types
+
+    from rollbridge.protocol.connection import Connection, Tables
+    from rollbridge.protocol.limits import Rates
+
+    clock = Clock()  # never moves: nothing refills
+    tables = Tables({}, rates=Rates(per_connection=20, per_table=50, clock=clock))
+    connection = Connection(tables, {})
+    connection.table = types.SimpleNamespace(id="t", receive=lambda *a, **k: ["served"])
+    connection.member = types.SimpleNamespace(
+        adapter=None, principal=None, locale="en", encode=json.dumps
+    )
+
+    def send() -> bool:
+        return connection.receive(json.dumps({"type": "roll", "id": "x"})) == ["served"]
+
+    assert send()  # 39 of the connection's 40 left, 99 of the table's 100
+    connection.charge_forwarded(0.004)  # within the share the change paid: nothing
+    connection.charge_forwarded(0.0)  # an owner that did not say: nothing
+    connection.charge_forwarded(0.05)  # ten shares: nine more
+    served = 0
+    while send():
+        served += 1
+    assert served == 30
+    left = 0
+    while tables.table_wait("t") is None:
+        left += 1
+    assert left == 100 - 31  # one a request, no more

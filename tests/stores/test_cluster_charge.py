@@ -1,16 +1,61 @@
 """The CPU-time charge of a request (docs/protocol.md, "Limits of a hosted server")
 under ``rollbridge serve --redis``: a change sent to a process that does not own its
-table runs on the owner, and is charged there."""
+table runs on the owner, and is charged there to the table's rate; the owner sends
+its time back with the reply, and the sender charges it to the rate of the
+connection that sent the change."""
 
 from __future__ import annotations
 
+import asyncio
+import math
 import time
 
+import msgpack
 import pytest
 
-from tests.stores.cluster_harness import Cluster
+from rollbridge.host import PluginHost
+from rollbridge.server.cluster import ClusterServer
+from rollbridge.stores.redis import RedisStore
+from tests.stores.cluster_harness import Cluster, Player
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+#: Every die exploding: ms of the owner's loop, and too large to keep (refused).
+HEAVY = "999d6x>1"
+
+
+async def away_from_the_owner(cluster: Cluster, *roles: str) -> tuple[Player, list[Player]]:
+    """The GM on the first process, whose roll makes it the table's owner; then a
+    client of each of ``roles`` on the other process."""
+    (gm,) = await cluster.joined(0)
+    assert (await gm.ask({"type": "roll", "id": "own", "formula": "1d6"}))["type"] == "result"
+    owner = cluster.owner()
+    other = next(i for i, p in enumerate(cluster.processes) if p is not owner)
+    clients = [cluster.player(other, role) for role in roles]
+    for client in clients:
+        await client.join()
+    return gm, clients
+
+
+async def flood(player: Player, rate: int, scope: str, most: int) -> None:
+    """Send :data:`HEAVY` rolls until one is refused for a rate (at most ``most``):
+    it must be for ``scope``'s, well before that rate alone refuses it."""
+    codes = []
+    started = time.monotonic()
+    for n in range(most):
+        reply = await player.ask({"type": "roll", "id": f"x{n}", "formula": HEAVY})
+        codes.append((reply.get("code"), reply.get("details", {}).get("scope")))
+        if codes[-1][0] == "rate_limited":
+            break
+    elapsed = time.monotonic() - started
+    assert codes[-1] == ("rate_limited", scope), codes
+    # Counted, not timed: uncharged, each roll takes one request from the rate, so it
+    # is refused only after the burst and what refilled meanwhile (2 * rate + rate *
+    # elapsed: however slow the machine, never before); charged for its time, well
+    # before.
+    plain = 2 * rate + rate * elapsed
+    assert len(codes) < 0.8 * plain, (len(codes), plain, codes)
 
 
 def test_a_forwarded_request_that_keeps_the_owner_busy_takes_more_of_the_tables_rate(
@@ -26,30 +71,80 @@ def test_a_forwarded_request_that_keeps_the_owner_busy_takes_more_of_the_tables_
     cluster = Cluster(
         redis.url, 2, extra=("--rate-per-connection", "0", "--rate-per-table", str(rate))
     )
-    heavy = "999d6x>1"  # every die exploding: ms of the owner's loop, too large to keep
 
     async def play() -> None:
-        (gm,) = await cluster.joined(0)
-        assert (await gm.ask({"type": "roll", "id": "own", "formula": "1d6"}))["type"] == "result"
-        owner = cluster.owner()
-        other = next(i for i, p in enumerate(cluster.processes) if p is not owner)
-        (player,) = await cluster.joined(other)
-        codes = []
-        started = time.monotonic()
-        for n in range(200):
-            reply = await player.ask({"type": "roll", "id": f"x{n}", "formula": heavy})
-            codes.append((reply.get("code"), reply.get("details", {}).get("scope")))
-            if codes[-1] == ("rate_limited", "table"):
-                break
-        elapsed = time.monotonic() - started
-        assert codes[-1] == ("rate_limited", "table"), codes
-        # Counted, not timed: uncharged, each roll takes one request from the table's
-        # rate, so it is refused only after the burst and what refilled meanwhile
-        # (2 * rate + rate * elapsed: however slow the machine, never before);
-        # charged for its time, well before.
-        plain = 2 * rate + rate * elapsed
-        assert len(codes) < 0.8 * plain, (len(codes), plain, codes)
+        gm, (player,) = await away_from_the_owner(cluster, "gm")
+        await flood(player, rate, "table", 200)
         for client in (gm, player):
             await client.close()
 
     cluster.run(play)
+
+
+def test_a_forwarded_request_that_keeps_the_owner_busy_takes_more_of_its_connection_s_rate(
+    redis_factory,
+):
+    """The owner charged a forwarded change's time to the table's rate only: a player
+    on a process that does not own the table rolled ``999d6x>1`` (~50 ms of the
+    owner's loop each) within their own connection's rate, and could spend the whole
+    table's budget — every other player's at the table — without ever being limited
+    themselves. The owner now sends the time back with the reply, and the sender
+    charges it to the player's connection, as if the roll had run there. (The table's
+    rate is off here: only the connection's is under test.) A player whose changes
+    are cheap is not charged more."""
+    redis = redis_factory()
+    rate = 20  # requests a second from one connection, bursts of twice as many
+    cluster = Cluster(
+        redis.url, 2, extra=("--rate-per-connection", str(rate), "--rate-per-table", "0")
+    )
+
+    async def play() -> None:
+        gm, (flooder, player) = await away_from_the_owner(cluster, "player", "player")
+        await flood(flooder, rate, "connection", 100)
+        # another player on the same process, rolling cheap dice: a burst of them
+        # (all but a few of the 2 * rate it holds) goes through, nothing refused
+        for n in range(2 * rate - 4):
+            reply = await player.ask({"type": "roll", "id": f"p{n}", "formula": "1d6"})
+            assert reply["type"] == "result", (n, reply)
+        for client in (gm, flooder, player):
+            await client.close()
+
+    cluster.run(play)
+
+
+def test_the_owner_s_time_is_read_only_from_a_number_in_the_reply(redis_factory):
+    """The time a forward's reply carries (``work``, seconds) is the owner process's
+    word, at the top of the reply beside the client's message: a reply without it
+    (an owner of an older version, during a rolling upgrade) charges nothing more,
+    and so does one with anything but a finite number above 0."""
+    redis = redis_factory()
+    store = RedisStore(redis.url, writer="node-a")
+    host = PluginHost({}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    server = ClusterServer(store, host, redis_url=redis.url)
+    sent = {
+        "old": None, "timed": 0.05, "whole": 2, "none": 0, "below": -1.0, "text": "9",
+        "yes": True, "nan": math.nan, "inf": math.inf, "map": {"work": 1},
+    }  # fmt: skip
+    charged = {"timed": 0.05, "whole": 2.0}
+
+    async def play() -> dict[str, tuple[object, float]]:
+        loop = asyncio.get_running_loop()
+        got = {}
+        for fid, work in sent.items():
+            waiter = loop.create_future()
+            server._waiting[fid] = waiter
+            body = {"fid": fid, "message": {"type": "result", "id": fid}}
+            if work is not None:
+                body["work"] = work
+            # the reference codec: it writes what rollbridge's own pack refuses (NaN)
+            server._handle_popped(True, msgpack.packb(body, use_bin_type=True))
+            answer = waiter.result()
+            got[fid] = (answer.message, answer.work)
+        return got
+
+    try:
+        got = asyncio.run(play())
+    finally:
+        store.close()
+    for fid in sent:
+        assert got[fid] == ({"type": "result", "id": fid}, charged.get(fid, 0.0)), fid

@@ -44,7 +44,7 @@ def test_replies_come_before_a_backlog_and_a_burst_is_one_pop(redis_factory):
         finally:
             reader.cancel()
         after = (await client.info("commandstats"))["cmdstat_blpop"]["calls"]
-        assert waiter.result() == {"ok": 1}
+        assert waiter.result().message == {"ok": 1}
         assert order == [(f"r{n}", True) for n in range(40)]  # in order, after the reply
         assert after - before <= 2  # one pop for the burst (and the next, blocking)
         assert await client.llen(server.inbox) == 0
