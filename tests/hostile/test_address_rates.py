@@ -92,10 +92,16 @@ async def test_an_http_flood_gets_429_while_another_address_is_served(serve):
     assert "rbt_wrong" not in log
 
 
-async def test_the_rate_is_off_at_0(serve):
-    served = serve("--trusted-proxy", "127.0.0.1", "--http-rate-per-address", "0")
+async def test_both_are_off_at_0(serve):
+    served = serve("--trusted-proxy", "127.0.0.1", "--http-rate-per-address", "0",
+                   "--wrong-tokens-per-address", "0")  # fmt: skip
     for _ in range(40):
         assert (await http_get(served.port, "/healthz", via("203.0.113.5")))[0] == 200
+    for attempt in range(12):
+        await guess(served, "203.0.113.5", attempt % 3)
+    ws = await behind(served, "203.0.113.5")
+    assert (await ask(ws, hello(served, "gm")))["type"] == "welcome"
+    await ws.close()
     assert "rollbridge_throttled_total" in (await http_get(served.port, "/metrics"))[2].decode()
 
 
