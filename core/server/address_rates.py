@@ -71,6 +71,7 @@ class HttpRate:
 
     :param limits: the server's limits (``http_rate_per_address``, the trusted proxies).
     :param metrics: where refusals are counted.
+    :param clock: the buckets' clock (seconds, monotonic).
     """
 
     def __init__(
