@@ -16,7 +16,7 @@ _DEFAULTS = Limits()
 
 def _number(kind: type, offable: bool, least: int = 0) -> object:
     """An argparse type: a finite number of ``kind``, ≥ 0 where 0 means no limit
-    (``offable``), else > 0 — and at least ``least``, if given."""
+    (``offable``), else > 0 — and, but for that 0, at least ``least``, if given."""
 
     def parse(text: str) -> int | float | None:
         try:
@@ -26,7 +26,7 @@ def _number(kind: type, offable: bool, least: int = 0) -> object:
         if not math.isfinite(value) or value < 0 or (value == 0 and not offable):
             floor = "at least 0" if offable else "above 0"
             raise argparse.ArgumentTypeError(f"expected a number {floor}, not {text!r}")
-        if value < least:
+        if value < least and not (offable and value == 0):
             raise argparse.ArgumentTypeError(f"expected at least {least}, not {text!r}")
         return value or None
 
@@ -39,8 +39,9 @@ _ALWAYS = frozenset({"max_event_bytes", "close_timeout", "drain_timeout"})
 
 #: Limits below which the server would refuse ordinary play: an sr2 attack's event
 #: is about 3 KiB packed, so a mistyped ``--max-event-size 10`` (meant as KiB?)
-#: would refuse every request.
-_LEAST = {"max_event_bytes": 4096}
+#: would refuse every request. An HTTP rate below one request in 100 s would have a
+#: client told to wait for hours.
+_LEAST = {"max_event_bytes": 4096, "http_rate_per_address": 0.01}
 
 
 def _network(text: str) -> Network:
@@ -82,6 +83,13 @@ def add_limit_options(serve: argparse.ArgumentParser) -> None:
          "event_too_large)"),
         ("--max-actors", "max_actors", int,
          "actors one table holds (error limit_exceeded)"),
+        ("--http-rate-per-address", "http_rate_per_address", float,
+         "plain HTTP requests per second from one client address, bursts of ten "
+         "times as many; loopback and a trusted proxy's own not counted (HTTP 429)"),
+        ("--wrong-tokens-per-address", "wrong_tokens_per_address", int,
+         "wrong tokens (join, admin, export) one client address may present in 10 "
+         "minutes; past them its tokens are refused unchecked (error rate_limited, "
+         "HTTP 429)"),
         ("--close-timeout", "close_timeout", float,
          "seconds a client has to take its close before it is aborted"),
         ("--drain-timeout", "drain_timeout", float,

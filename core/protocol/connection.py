@@ -37,14 +37,23 @@ from rollbridge.i18n import DEFAULT_LOCALE, known_locales, negotiate
 from rollbridge.plain import JSON
 from rollbridge.protocol.effects import Close, Effect, FindToken, LoadTable, Reopened, Reply
 from rollbridge.protocol.frames import Kind, decode, encode
-from rollbridge.protocol.limits import COSTS, RateLimit, Rates
+from rollbridge.protocol.limits import COSTS, RateLimit, Rates, WrongTokens
 from rollbridge.protocol.members import Member
 from rollbridge.protocol.table import TableProtocol, error_message, store_cause, store_level
 from rollbridge.schema import validate
 from rollbridge.text import Messages
 from rollbridge.tokens import hash_token
 
-__all__ = ["CLOSE_AUTH", "CLOSE_BEHIND", "CLOSE_LIMIT", "HELLO_SCHEMA", "Connection", "Tables"]
+__all__ = [
+    "CLOSE_AUTH",
+    "CLOSE_BEHIND",
+    "CLOSE_LIMIT",
+    "HELLO_SCHEMA",
+    "Connection",
+    "Tables",
+    "retry_after",
+    "wrong_tokens_refusal",
+]
 
 log = logging.getLogger("rollbridge.connection")
 say = Messages("rollbridge")
@@ -97,6 +106,8 @@ class Tables:
     :param rulesets: the installed rulesets, by id.
     :param rates: the request rates allowed per connection and per table.
     :param max_per_token: connections one join token may hold at once (None: any).
+    :param wrong_tokens: the throttle of wrong tokens per client address (None: none);
+        a connection's :attr:`Connection.address` is what it counts.
     :param options: passed to every :class:`TableProtocol` (dice, admit, limits).
 
     :attr:`protocol` is the class each table is opened as (a cluster driver sets a
@@ -111,11 +122,13 @@ class Tables:
         *,
         rates: Rates | None = None,
         max_per_token: int | None = None,
+        wrong_tokens: WrongTokens | None = None,
         **options: Any,
     ) -> None:
         self.rulesets = rulesets
         self.rates = rates or Rates()
         self.max_per_token = max_per_token
+        self.wrong_tokens = wrong_tokens
         self.options = options
         self.open: dict[str, TableProtocol] = {}
         #: Joined connections per token key (for :attr:`max_per_token`).
@@ -222,10 +235,27 @@ class Tables:
             raise _rate_limited(wait, "table")
 
 
+def retry_after(wait: float) -> float:
+    """A wait told to a client: rounded up to the millisecond, so that a client that
+    waits this long is let through."""
+    return max(0.001, math.ceil(round(wait * 1000, 9)) / 1000)
+
+
+def wrong_tokens_refusal(wait: float) -> RateLimited:
+    """The refusal of a token presented by an address that presented too many wrong
+    ones lately (:class:`~rollbridge.protocol.limits.WrongTokens`), ``scope``
+    ``wrong_tokens``: a ``hello``'s, an admin or export request's alike."""
+    retry = retry_after(wait)
+    text = say(
+        "limit.wrong_tokens",
+        "too many wrong tokens came from this address; no token is checked from it for {seconds} s",
+    )(seconds=retry)
+    return RateLimited(text, details={"retry_after": retry, "scope": "wrong_tokens"})
+
+
 def _rate_limited(wait: float, scope: str) -> RateLimited:
     """The refusal of a request over the rate of its connection or its table."""
-    # rounded up to the millisecond: a client that waits this long is let through
-    retry = max(0.001, math.ceil(round(wait * 1000, 9)) / 1000)
+    retry = retry_after(wait)
     if scope == "table":
         text = say(
             "limit.rate_table",
@@ -259,11 +289,14 @@ class Connection:
     :param tables: the driver's table registry.
     :param adapters: the registered dialect adapters, by dialect name.
     :param origin: the driver's handle of the connection (given back in effects).
+    :param address: the client's address group, as the driver knows it, for the
+        throttle of wrong tokens (:attr:`Tables.wrong_tokens`); None: not counted.
     """
 
     tables: Tables
     adapters: Mapping[str, Adapter]
     origin: Any = None
+    address: str | None = None
     member: Member | None = None
     table: TableProtocol | None = None
     #: The language of its replies before it has joined (what its ``hello`` asked for).
@@ -274,6 +307,8 @@ class Connection:
     _waiting: list[bytes | str] = field(default_factory=list)
     _bucket: RateLimit | None = None
     _token_key: str | None = None
+    #: A token of its ``hello`` is being looked up, taken from the wrong-token throttle.
+    _presented: bool = False
 
     def __post_init__(self) -> None:
         self._bucket = self.tables.rates.bucket(self.tables.rates.per_connection)
@@ -408,16 +443,36 @@ class Connection:
                     )(dialect=repr(dialect), known=known)
                 )
             adapter = registered.connect(message)
+        guard = self.tables.wrong_tokens
+        if guard is not None:
+            wait = guard.present(self.address)
+            if wait is not None:  # refused unread: its address sent too many wrong ones
+                return self._throttled(kind, request_id, wait)
+            self._presented = True
         self.joining = True
         # The token first: without one, nothing is loaded and nothing told apart.
         find = FindToken(table_id=hello["table"], token_hash=hash_token(hello["token"]))
         find.on_result = lambda record: self._token_found(record, hello, adapter, kind, request_id)
-        find.on_error = lambda error: self._hello_failed(error, kind, request_id, hello["table"])
+        find.on_error = lambda error: self._lookup_failed(error, kind, request_id, hello["table"])
         return [find]
+
+    def _settle_token(self, right: bool) -> None:
+        """The token taken from the wrong-token throttle was looked up: ``right``, it
+        opened the table (or could not be looked up), and costs nothing."""
+        presented, self._presented = self._presented, False
+        if presented and right and self.tables.wrong_tokens is not None:
+            self.tables.wrong_tokens.right(self.address)
+
+    def _lookup_failed(
+        self, error: BaseException, kind: Kind, request_id: Any, table: str
+    ) -> Effects:
+        self._settle_token(right=True)  # the server's failure, not a wrong token
+        return self._hello_failed(error, kind, request_id, table)
 
     def _token_found(
         self, record: Any, hello: JSON, adapter: Adapter | None, kind: Kind, request_id: Any
     ) -> Effects:
+        self._settle_token(right=record is not None)
         if record is None:  # refused (and counted) even if it has gone meanwhile
             return self._refused(kind, request_id)
         if self.closed:  # gone while its token was looked up: nothing to load for it
@@ -481,9 +536,6 @@ class Connection:
         return effects
 
     def _too_many(self, kind: Kind, request_id: Any, limit: int) -> Effects:
-        self.joining = False
-        self.closed = True
-        self._waiting = []
         error = TooManyConnections(
             say(
                 "limit.per_token",
@@ -491,14 +543,23 @@ class Connection:
             )(limit=limit),
             details={"limit": limit},
         )
-        return [self._error(request_id, error, kind), Close(code=CLOSE_LIMIT, reason=error.code)]
+        return self._ended(kind, request_id, error, CLOSE_LIMIT)
 
     def _refused(self, kind: Kind, request_id: Any) -> Effects:
+        error = AuthenticationFailed(say("hello.refused", "this token does not open that table")())
+        return self._ended(kind, request_id, error, CLOSE_AUTH)
+
+    def _throttled(self, kind: Kind, request_id: Any, wait: float) -> Effects:
+        """A ``hello`` refused before its token is looked up: its address presented
+        too many wrong tokens. Closed 1013: a client reconnects later, with backoff."""
+        return self._ended(kind, request_id, wrong_tokens_refusal(wait), CLOSE_LIMIT)
+
+    def _ended(self, kind: Kind, request_id: Any, error: RollbridgeError, code: int) -> Effects:
+        """``hello`` refused with ``error``, the connection closed with ``code``."""
         self.joining = False
         self.closed = True
         self._waiting = []
-        error = AuthenticationFailed(say("hello.refused", "this token does not open that table")())
-        return [self._error(request_id, error, kind), Close(code=CLOSE_AUTH, reason=error.code)]
+        return [self._error(request_id, error, kind), Close(code=code, reason=error.code)]
 
     def _hello_failed(
         self, error: BaseException, kind: Kind, request_id: Any, table: str

@@ -1,17 +1,33 @@
-"""Request rates, sans-I/O: a token bucket per connection and per table.
+"""Request rates, sans-I/O: a token bucket per connection, per table and per
+client address.
 
 A :class:`RateLimit` holds ``burst`` tokens and gains ``rate`` per second; each
 request takes one. The time comes from the clock it is given (``time.monotonic``
 by default; tests pass their own), so the protocol stays free of I/O and timers.
+:class:`Buckets` keeps one per client address, the most recently used
+:data:`MOST_ADDRESSES` of them; :class:`WrongTokens` is the throttle of wrong
+tokens per address built on it.
 """
 
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["COSTS", "ODDS_COST", "SECONDS_PER_REQUEST", "STATS_COST", "RateLimit", "Rates"]
+__all__ = [
+    "COSTS",
+    "MOST_ADDRESSES",
+    "ODDS_COST",
+    "SECONDS_PER_REQUEST",
+    "STATS_COST",
+    "WRONG_TOKENS_WINDOW",
+    "Buckets",
+    "RateLimit",
+    "Rates",
+    "WrongTokens",
+]
 
 #: What an ``odds`` request takes from its connection's bucket, in requests: it may
 #: compute for tens of milliseconds (:data:`rollbridge.odds.bounds.SERVER_BOUNDS`),
@@ -118,3 +134,112 @@ class Rates:
         if not rate or rate != rate or rate == float("inf"):  # 0, NaN, ∞: no limit
             return None
         return RateLimit(rate, max(1.0, 2 * rate), self.clock)
+
+
+#: The most client addresses a :class:`Buckets` keeps a bucket for: a flood of
+#: addresses (an IPv6 client's many /64s, a botnet) cannot grow the server's memory
+#: past a few MiB; past it, the address used longest ago is forgotten.
+MOST_ADDRESSES = 10_000
+
+#: Seconds in which an address may present ``--wrong-tokens-per-address`` wrong
+#: tokens (10 at once, then one more a minute, by default).
+WRONG_TOKENS_WINDOW = 600.0
+
+
+class Buckets:
+    """A :class:`RateLimit` per key (a client's address group), for the ``most``
+    keys used last: one more forgets the key used longest ago, whose next request
+    finds a full bucket again. A bounded memory is worth that: a client that has
+    to make ``most`` addresses to be forgotten has that many addresses anyway.
+
+    :param rate: tokens each bucket gains per second (> 0).
+    :param burst: the most tokens a bucket holds (≥ 1); a new bucket is full.
+    :param most: the most keys kept.
+    :param clock: seconds, monotonic.
+    """
+
+    def __init__(
+        self,
+        rate: float,
+        burst: float,
+        most: int = MOST_ADDRESSES,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.rate, self.burst, self.most, self.clock = rate, burst, most, clock
+        self._buckets: OrderedDict[str, RateLimit] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+    def bucket(self, key: str) -> RateLimit:
+        """``key``'s bucket (made full if it has none), now the key used last."""
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = RateLimit(self.rate, self.burst, self.clock)
+            if len(self._buckets) > self.most:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(key)
+        return bucket
+
+    def take(self, key: str, cost: float = 1.0) -> float | None:
+        """:meth:`RateLimit.take` of ``key``'s bucket."""
+        return self.bucket(key).take(cost)
+
+    def give_back(self, key: str, tokens: float = 1.0) -> None:
+        """:meth:`RateLimit.give_back` to ``key``'s bucket, if it still has one."""
+        bucket = self._buckets.get(key)
+        if bucket is not None:
+            bucket.give_back(tokens)
+
+
+class WrongTokens:
+    """The throttle of wrong tokens (join tokens in a ``hello``, admin and export
+    tokens over HTTP) per client address: an address may present ``allowed`` wrong
+    tokens within ``window`` seconds — that many at once, then one more every
+    ``window / allowed`` s. Past them, its tokens are refused without being looked
+    up until it may again, right ones too: a right token of another address is not
+    held up.
+
+    Each token presented takes one from its address's bucket while it is looked up
+    (:meth:`present`), so that guesses sent at once are held to the bucket too; a
+    right one gives it back (:meth:`right`), a wrong one keeps it. A right token so
+    costs nothing, and never pays for wrong ones: a player holding a good token
+    cannot guess freely by presenting it between guesses.
+
+    :param allowed: wrong tokens an address may present within ``window`` (≥ 1).
+    :param window: seconds.
+    :param most: the most addresses tracked (:class:`Buckets`).
+    :param refused: called with the address and the wait for each token refused
+        (the driver logs and counts it).
+    """
+
+    def __init__(
+        self,
+        allowed: int,
+        window: float = WRONG_TOKENS_WINDOW,
+        *,
+        most: int = MOST_ADDRESSES,
+        clock: Callable[[], float] = time.monotonic,
+        refused: Callable[[str, float], None] | None = None,
+    ) -> None:
+        self.allowed = allowed
+        self.buckets = Buckets(allowed / window, allowed, most, clock)
+        self.refused = refused
+
+    def present(self, address: str | None) -> float | None:
+        """A token from ``address`` (None: an address not counted) is about to be
+        looked up: None if it may be, else the seconds until its address may
+        present one again (nothing is taken then)."""
+        if address is None:
+            return None
+        wait = self.buckets.take(address)
+        if wait is not None and self.refused is not None:
+            self.refused(address, wait)
+        return wait
+
+    def right(self, address: str | None) -> None:
+        """The token :meth:`present` let through opened what it was presented for
+        (or could not be looked up, the server's failure): it costs nothing."""
+        if address is not None:
+            self.buckets.give_back(address)

@@ -1,5 +1,6 @@
 """Which client a connection comes from, and which addresses count as one for
-``--max-connections-per-address``.
+``--max-connections-per-address`` (and the per-address rates, which leave out the
+machine's own requests: :func:`rated_address`).
 
 Behind a reverse proxy every connection comes from the proxy's address. A proxy the
 operator names (``--trusted-proxy``) says whose connection it passes on in the
@@ -34,6 +35,7 @@ __all__ = [
     "is_trusted",
     "parse_network",
     "peer_address",
+    "rated_address",
 ]
 
 #: A network of trusted proxies (one address is a /32 or /128).
@@ -135,6 +137,21 @@ def peer_address(connection: Any, trusted: Sequence[Network], request: Any = Non
     if not trusted or request is None:
         return peer
     return client_address(peer, request.headers.get_all("X-Forwarded-For"), trusted)
+
+
+def rated_address(connection: Any, trusted: Sequence[Network], request: Any = None) -> str | None:
+    """The address group the per-address rates (``--http-rate-per-address``,
+    ``--wrong-tokens-per-address``) count a request of ``connection`` under
+    (:func:`peer_address`, :func:`address_group`); None for one they leave out: from
+    the machine itself (a loopback address: the operator's own health checks and
+    scripts), or from a trusted proxy that names no client behind it (its own
+    probes). Never the proxy's address for its clients', so one client over its
+    rate is not the whole site over it."""
+    address = peer_address(connection, trusted, request)
+    ip = _ip(address)
+    if ip is not None and (ip.is_loopback or is_trusted(address, trusted)):
+        return None
+    return address_group(address)
 
 
 class AddressCounts(dict[str, int]):

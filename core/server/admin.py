@@ -2,7 +2,9 @@
 
 Every request carries ``Authorization: Bearer rba_…``, a server-level admin
 token made with ``rollbridge admin-token`` (stored hashed, like join tokens).
-Without a valid one the answer is 401 and nothing is done. Parameters travel in
+Without a valid one the answer is 401 and nothing is done; from an address that
+presented too many wrong tokens lately, 429 without looking the token up
+(:func:`~rollbridge.server.address_rates.look_up_token`). Parameters travel in
 the query string (see :mod:`rollbridge.server.http`); answers are JSON::
 
     POST   /admin/tables?ruleset=R&name=N[&settings=JSON]  201 table id, three tokens
@@ -37,14 +39,16 @@ from rollbridge.exceptions import (
     Forbidden,
     InvalidRequest,
     NotFound,
+    RateLimited,
     RollbridgeError,
     StoreError,
 )
 from rollbridge.plain import JSON
+from rollbridge.server.address_rates import look_up_token
 from rollbridge.server.addresses import peer_address
 from rollbridge.server.logs import cut_tokens
 from rollbridge.server.throttle import Throttle
-from rollbridge.server.web import in_reader, request_locale, respond
+from rollbridge.server.web import error_headers, in_reader, request_locale, respond
 from rollbridge.text import Messages
 from rollbridge.tokens import AdminTokenRecord, hash_token, new_token
 
@@ -87,6 +91,7 @@ def status_of(error: RollbridgeError) -> int:
         (Conflict, 409),
         (Busy, 503),
         (StoreError, 503),
+        (RateLimited, 429),
         (InvalidRequest, 400),
     ):
         if isinstance(error, kind):
@@ -163,7 +168,7 @@ class AdminApi:
         path, _, query = request.path.partition("?")
         method = request.method
         try:
-            admin = await self._authorize(request)
+            admin = await self._authorize(connection, request)
             if admin is None:
                 held = self._refused_log.allow()
                 if held is not None:
@@ -181,20 +186,28 @@ class AdminApi:
                     "admin %s %s refused: %s", method, path, error.code,
                     extra={"code": error.code},
                 )  # fmt: skip
-            extra = {"WWW_Authenticate": "Bearer"} if error.code == "unauthorized" else {}
-            return _json(status_of(error), error.to_dict(locale), **extra)
+            return _json(status_of(error), error.to_dict(locale), **error_headers(error))
         except Exception:
             log.exception("admin %s %s failed", method, path, extra={"code": "internal"})
             return _json(500, {"code": "internal", "message": FAILED().render(locale)})
         return _json(status, body, keep_tokens="yes")  # new tokens are the answer
 
-    async def _authorize(self, request: Request) -> AdminTokenRecord | None:
+    async def _authorize(
+        self, connection: ServerConnection, request: Request
+    ) -> AdminTokenRecord | None:
+        """The admin token ``request`` presents (None: none, or a wrong one).
+
+        :raises RateLimited: its address presented too many wrong tokens lately."""
         given = request.headers.get_all("Authorization")
         scheme, _, token = (given[0] if len(given) == 1 else "").partition(" ")
         token = token.strip()
         if scheme.lower() != "bearer" or not token:
             return None
-        return await in_reader(self.server, self.server.store.find_admin_token, hash_token(token))
+        server = self.server
+        return await look_up_token(
+            server, connection, request,
+            lambda: in_reader(server, server.store.find_admin_token, hash_token(token)),
+        )  # fmt: skip
 
     async def _route(
         self, admin: AdminTokenRecord, method: str, path: str, parameters: Mapping[str, str]

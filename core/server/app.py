@@ -47,7 +47,8 @@ from rollbridge.protocol.effects import (
 from rollbridge.protocol.frames import MAX_FRAME
 from rollbridge.protocol.limits import Rates
 from rollbridge.protocol.observers import notify
-from rollbridge.server.addresses import AddressCounts, address_group, peer_address
+from rollbridge.server.address_rates import wrong_tokens
+from rollbridge.server.addresses import AddressCounts, address_group, peer_address, rated_address
 from rollbridge.server.bounded import BoundedConnection, Opening
 from rollbridge.server.client import Client
 from rollbridge.server.collector import CollectorManager
@@ -153,10 +154,12 @@ class Server:
         #: The store failing each check: the first failure, then one line a minute.
         self._token_check_log = Retried(log, "checking for revoked tokens", level=logging.ERROR)
         self.collector = CollectorManager() if manage_gc else None
+        self.metrics = ServerMetrics(self)
         self.tables = Tables(
             host.rulesets,
             rates=Rates(limits.rate_per_connection, limits.rate_per_table),
             max_per_token=limits.per_token,
+            wrong_tokens=wrong_tokens(limits, self.metrics),
             dice=dice,
             admit=self._admit,
             max_event_bytes=limits.max_event_bytes,
@@ -185,7 +188,6 @@ class Server:
         self._server: Any = None
         #: Set when :meth:`stop` begins: ``/readyz`` answers 503 from then on.
         self.stopping = False
-        self.metrics = ServerMetrics(self)
         #: Sockets still in their opening handshake, held to the connection limits.
         self.opening = Opening(limits.per_address, self.metrics.cut_off, limits.trusted_proxies)
         self.http = HttpRoutes(self)  # /metrics, /healthz, /readyz, /admin/
@@ -530,7 +532,8 @@ class Server:
             )  # fmt: skip
             return
         self.per_address.add(address)
-        client = Client(connection, self)
+        trusted = self.limits.trusted_proxies
+        client = Client(connection, self, rated_address(connection, trusted))
         self.clients.add(client)
         try:
             await client.run()

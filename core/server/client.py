@@ -49,10 +49,16 @@ MAX_REASON = 123
 class Client:
     """A connected client; see the module docstring."""
 
-    def __init__(self, connection: ServerConnection, server: Server) -> None:
+    def __init__(
+        self, connection: ServerConnection, server: Server, address: str | None = None
+    ) -> None:
+        """``address``: the client's address group for the per-address rates (None:
+        not counted; :func:`~rollbridge.server.addresses.rated_address`)."""
         self.connection = connection
         self.server = server
-        self.protocol = Connection(server.tables, server.host.adapters, origin=self)
+        self.protocol = Connection(
+            server.tables, server.host.adapters, origin=self, address=address
+        )
         self.closing = False
         if isinstance(connection, BoundedConnection):  # websockets' pongs, held to the limit
             connection.unsent_limit = server.buffer_limit

@@ -21,6 +21,9 @@ never a greater one (403 ``forbidden``). Answers:
 - 401 ``unauthorized`` (``WWW-Authenticate: Bearer``): no token, or one that does
   not open this table (wrong, revoked);
 - 403 ``forbidden``: ``as`` above the token's role;
+- 429 ``rate_limited`` (``Retry-After``): the client's address presented too many
+  wrong tokens lately (``--wrong-tokens-per-address``; the token was not looked
+  up), or sent too many HTTP requests (``--http-rate-per-address``);
 - 404 ``unknown_table`` (whether a table id exists is no secret here: the id is in
   every URL of the table's web view); 413 ``limit_exceeded``: larger than :data:`MAX_EXPORT_BYTES`
   (ask for less with ``since``); 503: the store failed or the ruleset is missing, or
@@ -56,15 +59,17 @@ from rollbridge.exceptions import (
     Forbidden,
     InvalidRequest,
     LimitExceeded,
+    RateLimited,
     RollbridgeError,
     RulesetUnavailable,
     StoreError,
 )
 from rollbridge.export import check_audience, check_format, check_since, export_chunks, read_log
+from rollbridge.server.address_rates import look_up_token
 from rollbridge.server.admin import status_of
 from rollbridge.server.limits import READER_THREADS
 from rollbridge.server.logs import cut_tokens
-from rollbridge.server.web import in_reader, request_locale, respond
+from rollbridge.server.web import error_headers, in_reader, request_locale, respond
 from rollbridge.text import Messages
 from rollbridge.tokens import hash_token
 
@@ -128,7 +133,7 @@ def _json(status: int, body: Mapping[str, Any], **headers: str) -> Response:
 
 
 def _status(error: RollbridgeError) -> int:
-    if isinstance(error, LimitExceeded):
+    if isinstance(error, LimitExceeded) and not isinstance(error, RateLimited):
         return 413
     if isinstance(error, RulesetUnavailable):
         return 503
@@ -176,8 +181,11 @@ class ExportRoute:
             if token is None:
                 raise AuthenticationFailed(NO_TOKEN())
             # the token first, on its own: one that opens nothing takes no export's place
-            record = await in_reader(self.server, _opening, self.server.store, table_id,
-                                     hash_token(token))  # fmt: skip
+            server = self.server
+            record = await look_up_token(
+                server, connection, request,
+                lambda: in_reader(server, _opening, server.store, table_id, hash_token(token)),
+            )  # fmt: skip
             audience = asked or record.role
             if _RANK[audience] > _RANK[record.role]:
                 raise Forbidden(ABOVE_ROLE(role=record.role, asked=audience),
@@ -190,7 +198,7 @@ class ExportRoute:
         except RollbridgeError as error:
             log.info("export of table %r refused: %s", table_id, error.code,
                      extra={"table": table_id, "code": error.code})  # fmt: skip
-            extra = {"WWW_Authenticate": "Bearer"} if error.code == "unauthorized" else {}
+            extra = error_headers(error)
             if isinstance(error, Busy):
                 extra = {"Retry_After": "2"}
             answer = error.to_dict(locale)

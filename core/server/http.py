@@ -15,6 +15,11 @@ handshake as before::
                        the web view and the stream overlay (rollbridge.server.web_view);
                        a WebSocket handshake to /tables/ID goes on to the protocol
 
+Every request here but a WebSocket handshake (a GET with ``Upgrade: websocket``
+that no route above answers) is first held to ``--http-rate-per-address``
+(:class:`~rollbridge.server.address_rates.HttpRate`): past it, 429 and nothing
+else — a request no route answers too, before websockets refuses it.
+
 websockets reads no request body (it closes a connection whose request has
 one, before this hook, without an answer), so the admin API takes its
 parameters in the query string. Nothing here logs a header or a query: the admin token travels in
@@ -25,8 +30,10 @@ websockets' own DEBUG lines.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from rollbridge.server.address_rates import HttpRate
 from rollbridge.server.admin import AdminApi
 from rollbridge.server.export_http import ExportRoute
 from rollbridge.server.metrics import CONTENT_TYPE
@@ -53,6 +60,15 @@ STORE_FAILED = say("http.store_failed", "the store failed: {error}")
 #: Seconds ``/readyz`` waits for the store's answer before it says 503.
 READY_TIMEOUT = 2.0
 
+#: What answers a request: a route's handler.
+Route = Callable[["ServerConnection", "Request"], Awaitable["Response"]]
+
+
+def _handshake(request: Request) -> bool:
+    """Whether ``request`` asks for a WebSocket handshake."""
+    upgrade = ",".join(request.headers.get_all("Upgrade")).lower()
+    return request.method == "GET" and "websocket" in upgrade
+
 
 class HttpRoutes:
     """The HTTP side of one server; see the module docstring."""
@@ -62,31 +78,51 @@ class HttpRoutes:
         self.admin = AdminApi(server)
         self.export = ExportRoute(server)
         self.web = WebViewRoute()
+        self.rate = HttpRate(server.limits, server.metrics)
 
     async def process_request(
         self, connection: ServerConnection, request: Request
     ) -> Response | None:
-        """websockets' hook: a response for the paths above, None for a handshake."""
+        """websockets' hook: a response for the paths above (or 429, past the
+        address's rate), None for a handshake and for websockets to refuse."""
+        route = self._route(request)
+        if route is None and _handshake(request):
+            return None
+        refused = self.rate.refuse(connection, request)
+        if refused is not None:
+            return refused
+        return await route(connection, request) if route is not None else None
+
+    def _route(self, request: Request) -> Route | None:
+        """What answers ``request`` (nothing done yet); None: no route here."""
         path = request.path.partition("?")[0]
         if path == "/admin" or path.startswith("/admin/"):
-            return await self.admin.handle(connection, request)
+            return self.admin.handle
         if request.method != "GET":
             return None
         export_table = self.export.table_of(path)
         if export_table is not None:
-            return await self.export.handle(connection, request, export_table)
+            return lambda connection, request: self.export.handle(connection, request, export_table)
         if self.web.answers(request):
-            return self.web.handle(request)
-        if path == "/metrics":
-            return respond(200, self.server.metrics.render(), CONTENT_TYPE)
-        if path == "/healthz":
-            return respond(200, "ok\n")
-        if path == "/readyz":
-            problem = await self.unready()
-            if problem is None:
-                return respond(200, "ready\n")
-            return respond(503, NOT_READY(problem=problem).render(request_locale(request)) + "\n")
-        return None
+            return self._web
+        return {"/metrics": self._metrics, "/healthz": self._healthz, "/readyz": self._readyz}.get(
+            path
+        )
+
+    async def _web(self, connection: ServerConnection, request: Request) -> Response:
+        return self.web.handle(request)
+
+    async def _metrics(self, connection: ServerConnection, request: Request) -> Response:
+        return respond(200, self.server.metrics.render(), CONTENT_TYPE)
+
+    async def _healthz(self, connection: ServerConnection, request: Request) -> Response:
+        return respond(200, "ok\n")
+
+    async def _readyz(self, connection: ServerConnection, request: Request) -> Response:
+        problem = await self.unready()
+        if problem is None:
+            return respond(200, "ready\n")
+        return respond(503, NOT_READY(problem=problem).render(request_locale(request)) + "\n")
 
     async def unready(self) -> Text | None:
         """Why the server is not ready (stopping, or the store does not answer

@@ -15,12 +15,15 @@ __all__ = [
     "BUFFER_LIMIT",
     "DEFAULT_HOST",
     "DEFAULT_PORT",
+    "HTTP_BURST_SECONDS",
+    "HTTP_RATE_PER_ADDRESS",
     "MAX_CONNECTIONS",
     "MAX_PENDING",
     "PING_INTERVAL",
     "READER_THREADS",
     "SWEEP_INTERVAL",
     "TOKEN_CHECK_INTERVAL",
+    "WRONG_TOKENS_PER_ADDRESS",
     "Limits",
 ]
 
@@ -64,6 +67,16 @@ PER_TOKEN = 8
 RATE_PER_CONNECTION = 20.0
 #: Requests per second at one table, all its clients together.
 RATE_PER_TABLE = 50.0
+#: Plain HTTP requests per second from one client address, on average: the web
+#: view's ~20 files per page load, a balancer's probe a second and a scrape fit
+#: many times over (docs/operations.md, "Limits").
+HTTP_RATE_PER_ADDRESS = 20.0
+#: Seconds of :data:`HTTP_RATE_PER_ADDRESS` one address may send at once: a
+#: household behind one router opening the web view together (bursts of 200).
+HTTP_BURST_SECONDS = 10.0
+#: Wrong tokens one client address may present in ten minutes (join tokens in a
+#: ``hello``, admin and export tokens): all at once, then one more a minute.
+WRONG_TOKENS_PER_ADDRESS = 10
 #: Seconds a client has to take its close frame before its connection is aborted.
 CLOSE_TIMEOUT = 5.0
 #: Seconds ``serve`` waits for its clients to close at shutdown before aborting them.
@@ -91,6 +104,13 @@ class Limits:
     :param close_timeout: seconds a client has to take its close before its
         connection is aborted.
     :param drain_timeout: seconds ``serve`` gives its clients at shutdown.
+    :param http_rate_per_address: plain HTTP requests per second from one client
+        address (bursts of :data:`HTTP_BURST_SECONDS` of it; HTTP 429); the machine's
+        own requests and a trusted proxy's are not counted
+        (:func:`~rollbridge.server.addresses.rated_address`).
+    :param wrong_tokens_per_address: wrong tokens one client address may present
+        within ten minutes; past them its tokens are refused unread
+        (:class:`~rollbridge.protocol.limits.WrongTokens`; ``rate_limited``, 429).
     :param trusted_proxies: the operator's reverse proxies: a connection from one of
         them counts as the client its ``X-Forwarded-For`` names
         (:func:`~rollbridge.server.addresses.client_address`); none by default, so
@@ -107,4 +127,6 @@ class Limits:
     max_actors: int | None = MAX_ACTORS
     close_timeout: float = CLOSE_TIMEOUT
     drain_timeout: float = DRAIN_TIMEOUT
+    http_rate_per_address: float | None = HTTP_RATE_PER_ADDRESS
+    wrong_tokens_per_address: int | None = WRONG_TOKENS_PER_ADDRESS
     trusted_proxies: tuple[Network, ...] = ()

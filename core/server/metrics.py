@@ -26,6 +26,7 @@ Metrics::
     rollbridge_bytes_sent_total                   counter: frame payload handed to clients
     rollbridge_clients_cut_off_total{reason}      counter: connections the server ended
     rollbridge_store_reads_total{outcome}         counter: work of the store-reading threads
+    rollbridge_throttled_total{limit}             counter: refused for their address's rate
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ class _LoopCounters:
         self.requests: dict[tuple[Any, Any], int] = {}
         self.errors: dict[str, int] = {}
         self.cut_off: dict[str, int] = {}
+        self.throttled: dict[str, int] = {}
 
     def describe(self) -> list[Any]:
         return []  # collected only when scraped; nothing to check at registration
@@ -85,26 +87,38 @@ class _LoopCounters:
         for (kind, outcome), count in list(self.requests.items()):
             requests.add_metric((_REQUEST_OF.get(kind, str(kind)), str(outcome)), count)
         yield requests
-        errors = CounterMetricFamily(
-            "rollbridge_errors", "Error replies sent, by error code.", labels=("code",)
+        yield _by_label(
+            "rollbridge_errors", "Error replies sent, by error code.", "code", self.errors
         )
-        for code, count in list(self.errors.items()):
-            errors.add_metric((code,), count)
-        yield errors
         yield CounterMetricFamily(
             "rollbridge_bytes_sent",
             "Frame payload bytes handed to clients (characters of a text frame).",
             value=self.bytes_sent,
         )
-        cut = CounterMetricFamily(
+        yield _by_label(
             "rollbridge_clients_cut_off",
             "Connections the server ended: behind (1013), revoked (1008), or the"
             " error code of a refused hello or a broken limit.",
-            labels=("reason",),
+            "reason",
+            self.cut_off,
         )
-        for reason, count in list(self.cut_off.items()):
-            cut.add_metric((reason,), count)
-        yield cut
+        yield _by_label(
+            "rollbridge_throttled",
+            "Refused for their client address's rate: http_rate (an HTTP request, 429),"
+            " wrong_tokens (a token presented by an address that sent too many wrong ones).",
+            "limit",
+            self.throttled,
+        )
+
+
+def _by_label(
+    name: str, documentation: str, label: str, counts: dict[str, int]
+) -> CounterMetricFamily:
+    """A counter with one label, a sample per value counted in ``counts``."""
+    family = CounterMetricFamily(name, documentation, labels=(label,))
+    for value, count in list(counts.items()):
+        family.add_metric((value,), count)
+    return family
 
 
 class ServerMetrics:
@@ -186,6 +200,10 @@ class ServerMetrics:
     def cut_off(self, reason: str) -> None:
         """The server ended a connection (``behind``, ``revoked``, an error code)."""
         self._loop.cut_off[reason] = self._loop.cut_off.get(reason, 0) + 1
+
+    def throttled(self, limit: str) -> None:
+        """A request was refused for its address's rate (``http_rate``, ``wrong_tokens``)."""
+        self._loop.throttled[limit] = self._loop.throttled.get(limit, 0) + 1
 
     def closed(self, code: int, reason: str) -> None:
         """The protocol closed a connection (a refused ``hello``, a broken limit):

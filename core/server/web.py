@@ -1,5 +1,6 @@
 """Plain HTTP answers on the WebSocket port, and what their handlers share:
 :func:`respond` builds a response that ends the connection (no handshake),
+:func:`error_headers` the headers of an error's answer,
 :func:`in_reader` runs a store call on the server's reader threads,
 :func:`request_locale` reads ``Accept-Language``."""
 
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import email.utils
 import http
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -14,11 +16,12 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from rollbridge import i18n
+from rollbridge.exceptions import RateLimited, RollbridgeError
 
 if TYPE_CHECKING:
     from rollbridge.server.app import Server
 
-__all__ = ["in_reader", "request_locale", "respond"]
+__all__ = ["error_headers", "in_reader", "request_locale", "respond"]
 
 T = TypeVar("T")
 
@@ -40,6 +43,18 @@ def respond(
         ]
     )
     return Response(code.value, code.phrase, fields, data)
+
+
+def error_headers(error: RollbridgeError) -> dict[str, str]:
+    """The headers of an answer refusing with ``error`` (for :func:`respond`):
+    ``WWW-Authenticate: Bearer`` for ``unauthorized``; ``Retry-After`` (whole
+    seconds, rounded up) for ``rate_limited``."""
+    if error.code == "unauthorized":
+        return {"WWW_Authenticate": "Bearer"}
+    if isinstance(error, RateLimited):
+        wait = error.details.get("retry_after", 1)
+        return {"Retry_After": str(max(1, math.ceil(wait)))}
+    return {}
 
 
 async def in_reader(server: Server, call: Callable[..., T], *args: Any) -> T:

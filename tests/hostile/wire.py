@@ -10,7 +10,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection
 
-__all__ = ["ask", "hello", "http_status", "receive", "sockets_of"]
+__all__ = ["ask", "flood", "hello", "http_get", "http_status", "receive", "sockets_of"]
 
 
 async def receive(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:
@@ -42,6 +42,37 @@ async def http_status(port: int, path: str, token: str) -> int:
     answer = await reader.read()
     writer.close()
     return int(answer.split()[1])
+
+
+async def http_get(
+    port: int, path: str, headers: dict[str, str] | None = None, method: str = "GET"
+) -> tuple[int, dict[str, str], bytes]:
+    """A request's status, headers (names in lower case) and body."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    lines = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
+    writer.write(f"{method} {path} HTTP/1.1\r\nHost: x\r\n{lines}\r\n".encode())
+    await writer.drain()
+    answer = await asyncio.wait_for(reader.read(), 30)
+    writer.close()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status, *fields = head.decode("latin-1").split("\r\n")
+    found = {}
+    for field in fields:
+        name, _, value = field.partition(":")
+        found[name.strip().lower()] = value.strip()
+    return int(status.split()[1]), found, body
+
+
+async def flood(port: int, address: str, most: int = 1000) -> list[int]:
+    """``GET /healthz`` for the client ``address`` (through a proxy on 127.0.0.1),
+    50 at once, until one is refused (or ``most`` were sent): their statuses."""
+    statuses: list[int] = []
+    while 429 not in statuses and len(statuses) < most:
+        batch = await asyncio.gather(
+            *(http_get(port, "/healthz", {"X-Forwarded-For": address}) for _ in range(50))
+        )
+        statuses += [status for status, _, _ in batch]
+    return statuses
 
 
 def sockets_of(pid: int) -> int:

@@ -1,0 +1,170 @@
+"""What one client address may ask of the server per second, over plain HTTP and
+in tokens presented (docs/operations.md, "Limits").
+
+:class:`HttpRate` holds every plain HTTP request the server answers — the web
+view and its files, ``/metrics``, ``/healthz``, ``/readyz``, the admin API, the
+session-log export, a 404, websockets' own refusal of a request that is no
+handshake — to ``--http-rate-per-address`` per address group, before anything else
+is done for it: past it, 429 with ``Retry-After``, no store read, no export slot.
+A WebSocket handshake is not counted here: its connection is held to
+``--max-connections-per-address`` and its requests to the protocol's rates.
+
+:func:`wrong_tokens` makes the server's throttle of wrong tokens
+(:class:`~rollbridge.protocol.limits.WrongTokens`, ``--wrong-tokens-per-address``),
+which the ``hello`` of a WebSocket client, the admin API and the export share;
+:func:`look_up_token` is how the HTTP routes look a token up under it.
+
+Both count a request under :func:`~rollbridge.server.addresses.rated_address`:
+the machine's own requests (loopback) and a trusted proxy's own (one naming no
+client) are not counted. Each refusal is counted in
+``rollbridge_throttled_total{limit}`` and logged, a WARNING at most every 10 s
+per limit, saying how many more were refused since.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
+
+from rollbridge.exceptions import AuthenticationFailed, NotFound, RateLimited
+from rollbridge.protocol.connection import retry_after, wrong_tokens_refusal
+from rollbridge.protocol.limits import Buckets, WrongTokens
+from rollbridge.server.addresses import rated_address
+from rollbridge.server.limits import HTTP_BURST_SECONDS
+from rollbridge.server.throttle import Throttle
+from rollbridge.server.web import error_headers, request_locale, respond
+from rollbridge.text import Messages
+
+if TYPE_CHECKING:
+    from websockets.asyncio.server import ServerConnection
+    from websockets.http11 import Request, Response
+
+    from rollbridge.server.app import Server
+    from rollbridge.server.limits import Limits
+    from rollbridge.server.metrics import ServerMetrics
+
+__all__ = ["LOG_INTERVAL", "HttpRate", "look_up_token", "wrong_tokens"]
+
+T = TypeVar("T")
+
+log = logging.getLogger("rollbridge.server")
+say = Messages("rollbridge")
+# Translators: the body of an HTTP 429 answer; {rate} and {burst} are numbers of
+# requests, {seconds} a number of seconds.
+TOO_FAST = say(
+    "limit.http_rate",
+    "too many HTTP requests from this address (the server takes {rate} a second, "
+    "{burst} at once); nothing was done: try again in {seconds} s",
+)
+
+#: Seconds between two WARNING lines about one limit's refusals.
+LOG_INTERVAL = 10.0
+
+
+class HttpRate:
+    """The per-address rate of one server's plain HTTP requests; see the module
+    docstring.
+
+    :param limits: the server's limits (``http_rate_per_address``, the trusted proxies).
+    :param metrics: where refusals are counted.
+    :param clock: the buckets' clock (seconds, monotonic).
+    """
+
+    def __init__(
+        self,
+        limits: Limits,
+        metrics: ServerMetrics,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.rate = limits.http_rate_per_address
+        self.trusted = limits.trusted_proxies
+        self.metrics = metrics
+        burst = max(1.0, (self.rate or 0) * HTTP_BURST_SECONDS)
+        self.buckets = Buckets(self.rate, burst, clock=clock) if self.rate else None
+        self._said = Throttle(LOG_INTERVAL)
+
+    def refuse(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Count ``request`` against its address's rate: None if it may be answered,
+        else the 429 that answers it instead."""
+        if self.buckets is None:
+            return None
+        address = rated_address(connection, self.trusted, request)
+        if address is None:
+            return None
+        wait = self.buckets.take(address)
+        if wait is None:
+            return None
+        self.metrics.throttled("http_rate")
+        held = self._said.allow()
+        if held is not None:
+            log.warning(
+                "refused HTTP requests from %s: more than %g a second "
+                "(--http-rate-per-address); %d more refused since the last such line",
+                address, self.rate, held, extra={"code": "rate_limited"},
+            )  # fmt: skip
+        retry = retry_after(wait)
+        error = RateLimited(
+            TOO_FAST(rate=f"{self.rate:g}", burst=f"{self.buckets.burst:g}", seconds=retry),
+            details={"retry_after": retry, "scope": "http"},
+        )
+        body = json.dumps(error.to_dict(request_locale(request)), ensure_ascii=False) + "\n"
+        return respond(429, body, "application/json; charset=utf-8", **error_headers(error))
+
+
+def wrong_tokens(limits: Limits, metrics: ServerMetrics) -> WrongTokens | None:
+    """The server's throttle of wrong tokens (``limits.wrong_tokens_per_address``;
+    None: off), its refusals counted and logged."""
+    allowed = limits.wrong_tokens_per_address
+    if not allowed:
+        return None
+    said = Throttle(LOG_INTERVAL)
+
+    def refused(address: str, wait: float) -> None:
+        metrics.throttled("wrong_tokens")
+        held = said.allow()
+        if held is not None:
+            log.warning(
+                "refused a token from %s without checking it: too many wrong tokens "
+                "from that address (--wrong-tokens-per-address %d), for %d s more; "
+                "%d more refused since the last such line",
+                address, allowed, math.ceil(wait), held, extra={"code": "rate_limited"},
+            )  # fmt: skip
+
+    return WrongTokens(allowed, refused=refused)
+
+
+async def look_up_token(
+    server: Server,
+    connection: ServerConnection,
+    request: Request,
+    lookup: Callable[[], Awaitable[T]],
+) -> T:
+    """``lookup()`` of a token ``request`` presented, under the server's throttle of
+    wrong tokens: a lookup that finds nothing (None, ``unauthorized``, a table or
+    token not found) counts as a wrong token of the request's address; one that
+    fails otherwise (the store) does not.
+
+    :raises RateLimited: the address presented too many wrong tokens lately
+        (``scope`` ``wrong_tokens``); nothing was looked up.
+    """
+    guard = server.tables.wrong_tokens
+    if guard is None:
+        return await lookup()
+    address = rated_address(connection, server.limits.trusted_proxies, request)
+    wait = guard.present(address)
+    if wait is not None:
+        raise wrong_tokens_refusal(wait)
+    try:
+        found = await lookup()
+    except (AuthenticationFailed, NotFound):
+        raise  # a wrong token: what it took stays taken
+    except BaseException:
+        guard.right(address)  # the server's failure, not the token's
+        raise
+    if found is not None:
+        guard.right(address)
+    return found

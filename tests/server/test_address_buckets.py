@@ -1,0 +1,68 @@
+"""The per-address buckets (``rollbridge.protocol.limits``: :class:`Buckets`, the
+throttle of wrong tokens :class:`WrongTokens`) on a clock the test moves: what an
+address may present, when it may again, and a memory that a flood of addresses
+cannot grow (docs/operations.md, "Limits")."""
+
+from __future__ import annotations
+
+from rollbridge.protocol.limits import Buckets, WrongTokens
+from tests.server.test_rate_limits import Clock
+
+
+def test_buckets_keep_the_addresses_used_last_and_no_more():
+    clock = Clock()
+    buckets = Buckets(1.0, 2.0, most=100, clock=clock)
+    assert buckets.take("198.51.100.1") is None
+    assert buckets.take("198.51.100.1") is None
+    assert buckets.take("198.51.100.1") is not None  # drained
+    for n in range(5000):  # a flood of addresses
+        buckets.take(f"2001:db8:{n:x}::/64")
+        if n == 50:  # the drained address is used again meanwhile: it is kept
+            assert buckets.take("198.51.100.1") is not None
+    assert len(buckets) == 100
+    # used longer ago than the last 100: forgotten, and its next request finds a full bucket
+    assert buckets.take("198.51.100.1") is None
+
+
+def test_an_address_may_present_so_many_wrong_tokens_in_the_window_then_waits():
+    clock = Clock()
+    refused: list[tuple[str, float]] = []
+    guard = WrongTokens(3, 30.0, clock=clock, refused=lambda a, w: refused.append((a, w)))
+    for _ in range(3):  # three wrong ones at once
+        assert guard.present("203.0.113.7") is None
+    assert guard.present("203.0.113.7") == 10.0  # one more every 30 s / 3
+    assert guard.present("203.0.113.8") is None  # another address: not held up
+    assert refused == [("203.0.113.7", 10.0)]
+    clock.now += 10.0
+    assert guard.present("203.0.113.7") is None
+    assert guard.present("203.0.113.7") is not None
+
+
+def test_a_right_token_costs_nothing_and_pays_back_no_wrong_one():
+    clock = Clock()
+    guard = WrongTokens(3, 30.0, clock=clock)
+    for _ in range(2):
+        assert guard.present("203.0.113.7") is None  # wrong: kept
+    for _ in range(50):  # right ones, as many as it likes
+        assert guard.present("203.0.113.7") is None
+        guard.right("203.0.113.7")
+    assert guard.present("203.0.113.7") is None  # the third wrong one
+    assert guard.present("203.0.113.7") is not None  # a right one is refused too now
+    clock.now += 10.0  # one more every 30 s / 3
+    assert guard.present("203.0.113.7") is None
+
+
+def test_an_address_not_counted_is_never_refused():
+    guard = WrongTokens(1, 30.0, clock=Clock())
+    for _ in range(10):
+        assert guard.present(None) is None
+        guard.right(None)
+    assert len(guard.buckets) == 0
+
+
+def test_the_wrong_token_throttle_tracks_at_most_its_most_addresses():
+    clock = Clock()
+    guard = WrongTokens(2, 600.0, most=1000, clock=clock)
+    for n in range(20_000):
+        guard.present(f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}")
+    assert len(guard.buckets) == 1000
