@@ -1,6 +1,10 @@
 """The action forms of the web view as a player fills them in, in real headless
 Chromium against a real server (browser/forms.mjs):
 
+- a player who plays one actor has it chosen in the forms' actor lists (the dice
+  form's "for" too): a roll or a techlevel hit is that character's, counted in its
+  statistics, unless the player chooses nobody; the GM's lists start at nobody;
+
 - an action's example is a hint, not the player's values: the sr2 attack's example
   (skill 5, two Combat Pool dice, three rounds) is shown greyed out at most and
   never sent, so the attack rolls the sheet's skill (SR-8) and spends no pool
@@ -27,6 +31,12 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMI
 
 async def test_a_form_sends_what_the_player_gave_and_lists_as_json(web_world):
     result = await run_case(web_world, "forms", script="forms.mjs")
+
+    # a player who plays one actor rolls for it unless they choose nobody (so the
+    # roll counts in its statistics); the GM, who plays them all, for nobody
+    roll = result["roll"]
+    assert roll["chosen"] == "tukan" and roll["sent"]["actor"] == "tukan"
+    assert roll["gmChosen"] == ""
 
     # sr2: the example's numbers are not in the fields; its range, a choice, is
     attack = result["attack"]

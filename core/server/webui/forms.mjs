@@ -118,14 +118,24 @@ export function valueOf(control, schema) {
   return text;
 }
 
+/**
+ * The list of the actors a form may name ("for", "actor"), "(nobody)" first unless
+ * `required`: a player who plays one actor has it chosen (a roll or a hit is their
+ * character's, counted in its statistics, unless they choose nobody); the GM,
+ * who plays them all, nobody.
+ */
+function actorSelect(session, required) {
+  const mine = session.controllable().map((a) => [a.id, a.name]);
+  const empty = required ? null : i18n.localize("ROLLBRIDGE.Web.Field.Nobody");
+  const control = select(mine, { name: "actor", empty });
+  if (session.role === "player" && mine.length === 1) control.value = mine[0][0];
+  return control;
+}
+
 /** The actor list and the target choices of an action form. */
 function actorChoices(session, spec) {
   const parts = {};
-  if (spec.actor !== "none" && spec.actor !== undefined) {
-    const mine = session.controllable().map((a) => [a.id, a.name]);
-    const empty = spec.actor === "required" ? null : i18n.localize("ROLLBRIDGE.Web.Field.Nobody");
-    parts.actor = select(mine, { name: "actor", empty });
-  }
+  if (spec.actor !== "none" && spec.actor !== undefined) parts.actor = actorSelect(session, spec.actor === "required");
   if ((spec.max_targets ?? 0) > 0 || spec.max_targets === null) {
     const box = el("fieldset", "targets");
     box.append(el("legend", "", spec.max_targets === 1
@@ -201,7 +211,8 @@ export function actionForm(session, actionName, spec, submit) {
       }
     } catch (error) {
       if (!(error instanceof NotJson)) throw error;
-      showOutcome(form, i18n.format("ROLLBRIDGE.Web.Field.NotJson", { field: error.field, example: error.example }), "error");
+      const text = i18n.format("ROLLBRIDGE.Web.Field.NotJson", { field: error.field, example: error.example });
+      showOutcome(form, text, "error");
       return;
     }
     const message = { type: "resolve", action: actionName, params };
@@ -228,8 +239,7 @@ export function rollForm(session, submit) {
   const label = el("input");
   label.name = "label";
   label.maxLength = 80;
-  const actor = select(session.controllable().map((a) => [a.id, a.name]),
-    { name: "actor", empty: i18n.localize("ROLLBRIDGE.Web.Field.Nobody") });
+  const actor = actorSelect(session, false);
   form.append(field(i18n.localize("ROLLBRIDGE.Web.Field.Dice"), formula),
     field(i18n.localize("ROLLBRIDGE.Web.Field.Label"), label), field(i18n.localize("ROLLBRIDGE.Web.Field.For"), actor));
   let secret = null;

@@ -8,7 +8,7 @@
 
 import process from "node:process";
 
-import { PHONE, joinedPage, launch } from "./pages.mjs";
+import { DESKTOP, PHONE, joinedPage, launch } from "./pages.mjs";
 
 const env = process.env;
 const BASE = env.RB_BASE;
@@ -44,8 +44,18 @@ function replyTo(page, id) {
 const browser = await launch(env.RB_CHROMIUM);
 const result = {};
 try {
-  // sr2: Tukan's attack as it stands when chosen, then with the weapon typed in
   const sr2 = await joinedPage(browser, "sr2", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player, { tap: true });
+  // sr2: the player plays Tukan alone: the dice form rolls for Tukan unless told
+  // otherwise; the GM's rolls for nobody
+  await sr2.locator('form.roll-form input[name="formula"]').fill("2d6");
+  result.roll = { chosen: await sr2.$eval('form.roll-form select[name="actor"]', (s) => s.value) };
+  await sr2.locator('form.roll-form button[type="submit"]').click();
+  await sr2.waitForSelector("form.roll-form .form-status:not(:empty)");
+  result.roll.sent = sr2.gate.sent.map((f) => JSON.parse(f)).filter((m) => m.type === "roll").at(-1);
+  const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`, TOKENS.web.gm);
+  result.roll.gmChosen = await gm.$eval('form.roll-form select[name="actor"]', (s) => s.value);
+
+  // sr2: Tukan's attack as it stands when chosen, then with the weapon typed in
   await sr2.selectOption("#action-select", "attack");
   result.attack = { controls: await controlsOf(sr2) };
   const attack = sr2.locator('form.action-form[data-action="attack"]');
