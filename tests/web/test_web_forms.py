@@ -10,6 +10,8 @@ Chromium against a real server (browser/forms.mjs):
   never sent, so the attack rolls the sheet's skill (SR-8) and spends no pool
   (SR-14) unless the player types them; the wilddie trait test's example modifier
   ("dark", −2) modifies no roll (WD-3);
+- a request waiting for the GM's approval says in the GM's list and log what it
+  asks for — the action, its actor, targets and parameters — not "resolve attack";
 - a parameter that is a list (wilddie's situational modifiers) is written as JSON
   and sent as a list; what is not JSON is refused beside the form, nothing sent.
 
@@ -19,6 +21,7 @@ Needs what tests/web/test_web_browser.py needs; skipped without chromium.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -50,6 +53,14 @@ async def test_a_form_sends_what_the_player_gave_and_lists_as_json(web_world):
     # Tukan's Hackler: skill 6 on the sheet, no pool spent, one round (SR-6, SR-8)
     assert (outcome["attack"]["skill"], outcome["attack"]["pool"]) == (6, 0)
     assert outcome["rounds"] == 1 and outcome["code"] == "7M"
+
+    # a request waiting for the GM says what it asks: the action in the ruleset's
+    # words, who acts on whom, with what (in the GM's list and log alike)
+    pending = result["pending"]
+    asks = "action Attack: Tukan → Guard A (weapon=Hackler, range=short)"
+    assert re.fullmatch(rf"p\d+: player — {re.escape(asks)}", pending["gm"]), pending
+    logged = asks.replace("Attack", "attack")  # the log has no ruleset's words
+    assert pending["log"] is not None and logged in pending["log"], pending
 
     # wilddie: the example's modifier is a hint written as JSON, not a value
     trait = result["trait"]

@@ -65,6 +65,19 @@ try {
   result.attack.sent = done.sent;
   result.attack.reply = replyTo(sr2, done.sent.id);
 
+  // an attack waiting for the GM's approval: what the GM's list says of it
+  const asking = await joinedPage(browser, "asking", EN_PHONE, trouble, `${BASE}/tables/approval`, TOKENS.approval.player);
+  const approver = await joinedPage(browser, "approver", { ...DESKTOP, locale: "en-US" }, trouble,
+    `${BASE}/tables/approval`, TOKENS.approval.gm);
+  await asking.selectOption("#action-select", "attack");
+  const asked = asking.locator('form.action-form[data-action="attack"]');
+  await asked.locator('input[name="target"][value="guard-a"]').check();
+  await asked.locator('input[name="weapon"]').fill("Hackler");
+  await asked.locator('button[type="submit"]').click();
+  await approver.waitForSelector("#pending li.pending-item");
+  result.pending = { gm: await approver.textContent("#pending li.pending-item span"),
+    log: await approver.textContent("#log li.kind-approval-requested .summary").catch(() => null) };
+
   // wilddie: Ana's trait test as it stands, with modifiers as JSON, with a typo
   const wild = await joinedPage(browser, "wild", EN_PHONE, trouble, `${BASE}/tables/wild`, TOKENS.wild.player, { tap: true });
   await wild.selectOption("#action-select", "trait");
