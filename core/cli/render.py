@@ -15,7 +15,7 @@ from typing import Any
 from rollbridge.text import Messages
 from rollbridge.words import GM_ONLY, KINDS, STATUS, SUCCESSES
 
-__all__ = ["dice_line", "print_json", "render_actor", "render_event"]
+__all__ = ["dice_line", "print_json", "render_actor", "render_encounter", "render_event"]
 
 say = Messages("rollbridge")
 # Translators: the label of a group of dice that has none of its own.
@@ -32,6 +32,9 @@ STATE = say("cli.actor.state", "state: {state}")
 # words) and {who} the name of whoever asked for it.
 EVENT_BY = say("cli.event.by", "#{seq} {kind} by {who}")
 EVENT = say("cli.event", "#{seq} {kind}")
+# Translators: {round} a number; {order} the actors in turn order, the one whose turn
+# it is marked with ▶ (keep the ▶ as it is).
+ENCOUNTER = say("cli.encounter", "encounter, round {round}: {order}")
 # Translators: {segment} a number, {digest} the start of a SHA-256 in hex.
 COMMITTED = say(
     "cli.dice.committed", "verifiable dice: segment {segment} committed (SHA-256 {digest}…)"
@@ -100,8 +103,30 @@ def render_actor(actor: Mapping[str, Any], locale: str = "en") -> str:
     return "\n".join(lines)
 
 
-def render_event(event: Mapping[str, Any], *, show_state: bool = False, locale: str = "en") -> str:
-    """An event as a few terminal lines: what happened, the dice, who changed."""
+def render_encounter(
+    encounter: Mapping[str, Any], names: Mapping[str, str] | None = None, locale: str = "en"
+) -> str:
+    """The running encounter on one line: the round and the turn order, the actor
+    whose turn it is marked ``▶`` (``names``: actor id → name; else the ids)."""
+    names = names or {}
+    current = encounter.get("current")
+    order = ", ".join(
+        ("▶ " if actor == current else "") + str(names.get(actor, actor))
+        for actor in encounter.get("order", ())
+    )
+    return ENCOUNTER(round=encounter.get("round"), order=order).render(locale)
+
+
+def render_event(
+    event: Mapping[str, Any],
+    *,
+    show_state: bool = False,
+    locale: str = "en",
+    names: Mapping[str, str] | None = None,
+) -> str:
+    """An event as a few terminal lines: what happened, the dice, who changed; an
+    encounter's start, turn or new order with the encounter as it is after it
+    (``names``: actor id → name, for it)."""
     kind = event.get("kind")
     data = event.get("data") or {}
     named = _word(KINDS, kind, locale)
@@ -134,6 +159,9 @@ def render_event(event: Mapping[str, Any], *, show_state: bool = False, locale: 
         lines.extend(f"    {dice_line(g, locale)}" for g in hook.get("dice", ()))
     if data.get("narration"):
         lines.append(f"  ⇒ {data['narration']}")
+    encounter = (event.get("table_after") or {}).get("encounter")
+    if str(kind).startswith("encounter.") and encounter:
+        lines.append("  " + render_encounter(encounter, names, locale))
     for actor in event.get("actors", ()):
         lines.append("  " + render_actor(actor, locale).replace("\n", "\n  "))
         if show_state and actor.get("state") is not None:

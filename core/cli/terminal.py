@@ -16,7 +16,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from rollbridge.cli.odds import odds_reply_lines
-from rollbridge.cli.render import render_actor, render_event
+from rollbridge.cli.render import render_actor, render_encounter, render_event
 from rollbridge.dice.verify import LogVerifier
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.plain import JSON, pack, unpack
@@ -253,15 +253,15 @@ async def _session(url: str, table: str, token: str, binary: bool, locale: str) 
             seq=welcome["seq"],
         )
         _print(joined.render(locale))
-        for actor in table_view.get("actors", ()):
-            _print(render_actor(actor, locale))
+        names: dict[str, str] = {}  # actor id → name, for the encounter's line
+        _print_table(table_view, names, locale)
         _print(TYPE_HELP().render(locale))
         lines: asyncio.Queue = asyncio.Queue()
         loop = asyncio.get_running_loop()
         threading.Thread(target=_stdin_lines, args=(loop, lines), daemon=True).start()
         verifier = LogVerifier()  # marks rolls verified as their segment is revealed
         verifier.known(table_view["id"], table_view.get("epoch", 1), table_view.get("dice"))
-        receiver = asyncio.create_task(_receive(connection, waiting, locale, verifier))
+        receiver = asyncio.create_task(_receive(connection, waiting, locale, verifier, names))
         try:
             while True:
                 next_line = asyncio.ensure_future(lines.get())
@@ -316,21 +316,34 @@ def _check_dice(verifier: LogVerifier, event: JSON, locale: str) -> None:
         _print(NOT_VERIFIED(message=problem.text).render(locale))
 
 
-async def _receive(connection: Any, waiting: set[Any], locale: str, verifier: LogVerifier) -> None:
+def _print_table(table: JSON, names: dict[str, str], locale: str) -> None:
+    """Print a table's actors and its running encounter; note the actors' names."""
+    for actor in table.get("actors", ()):
+        names[actor["id"]] = actor.get("name", actor["id"])
+        _print(render_actor(actor, locale))
+    if table.get("encounter"):
+        _print(render_encounter(table["encounter"], names, locale))
+
+
+async def _receive(
+    connection: Any, waiting: set[Any], locale: str, verifier: LogVerifier, names: dict[str, str]
+) -> None:
     try:
         async for frame in connection:
             message = _decode(frame)
             kind = message.get("type")
             if kind == "event":
-                _print(render_event(message, locale=locale))
+                for actor in message.get("actors", ()):
+                    if actor.get("name"):
+                        names[actor["id"]] = actor["name"]
+                _print(render_event(message, locale=locale, names=names))
                 _check_dice(verifier, message, locale)
             elif kind == "result":
                 waiting.discard(message.get("id"))
                 if "odds" in message or "distribution" in message:
                     _print("\n".join(odds_reply_lines(message, locale)))
                 elif "table" in message:
-                    for actor in message["table"].get("actors", ()):
-                        _print(render_actor(actor, locale))
+                    _print_table(message["table"], names, locale)
                 elif message.get("status") in ("pending", "secret", "rejected"):
                     _print(
                         f"= {message['id']}: {message['status']} "

@@ -187,7 +187,7 @@ TROUBLE_STEP = say("harm.trouble", "3−: trouble for {roller}, no wounds (BD-5)
 # (the English says "wounds" after every number, 1 included).
 REDUCTION_STEP = say.plural(
     "harm.reduction",
-    "GM reduction −{reduction}: {wounds} → {left} wounds",
+    "GM reduction −{reduction}: {wounds} → {left} wound",
     "GM reduction −{reduction}: {wounds} → {left} wounds",
     count="left",
 )

@@ -43,7 +43,7 @@ LINE = say("line", "{line}")
 
 SUCCESSES = say.plural("successes", "{count} success", "{count} successes")
 # Translators: six-sided dice rolled (the English says "dice" for any number).
-DICE = say.plural("dice", "{count} dice", "{count} dice")
+DICE = say.plural("dice", "{count} die", "{count} dice")
 # Translators: TN is the target number a die must reach (cs CČ, de MW, ru ЦЧ).
 TN = say("tn", "TN {tn}")
 # Translators: read after "vs" in place of "TN 6" when players may not see the TN
@@ -149,7 +149,7 @@ ATTACK_LINE = say("attack.line", "Attack: {dice} vs {tn}: [{chains}] -> {result}
 # Translators: "pool" is the Combat Pool (SR-14).
 SKILL_DICE = say.plural(
     "dice.skill",
-    "skill {skill} + pool {pool} = {count} dice",
+    "skill {skill} + pool {pool} = {count} die",
     "skill {skill} + pool {pool} = {count} dice",
 )
 ATTACK_MISSES_STEP = say(
@@ -169,15 +169,15 @@ RESISTANCE_TN_HIDDEN = say(
 RESISTANCE_LINE = say("resistance.line", "Resistance: {dice} vs {tn}: [{chains}] -> {result}")
 BODY_DICE = say.plural(
     "dice.body",
-    "Body {body} + pool {pool} = {count} dice",
+    "Body {body} + pool {pool} = {count} die",
     "Body {body} + pool {pool} = {count} dice",
 )
 
 # Translators: {shift} is "2 step(s) up", "no change"...; keep the format {net:+d}.
 NET = say("net", "Net successes {attack} - {resistance} = {net:+d} -> {shift} (SR-10){spare}")
 # Translators: damage level steps the net successes move the damage (SR-10).
-NET_UP = say.plural("net.up", "{count} step(s) up", "{count} step(s) up")
-NET_DOWN = say.plural("net.down", "{count} step(s) down", "{count} step(s) down")
+NET_UP = say.plural("net.up", "{count} step up", "{count} steps up")
+NET_DOWN = say.plural("net.down", "{count} step down", "{count} steps down")
 NET_NONE = say("net.none", "no change")
 NET_SPARE = say("net.spare", ", 1 spare success shifts nothing")
 # Translators: {path} lists the steps: S->D (level letters, kept), and the two below.
@@ -191,7 +191,7 @@ NO_DAMAGE_STEP = say("damage.none", "Damage staged below Light: no damage (SR-10
 # {overflow} is " + 1 overflow" or nothing; {monitor} a track name above.
 DAMAGE_STEP = say.plural(
     "damage.boxes",
-    "Damage: {level} ({letter}) = {boxes} boxes{overflow} on the {monitor} monitor (SR-5, SR-11)",
+    "Damage: {level} ({letter}) = {boxes} box{overflow} on the {monitor} monitor (SR-5, SR-11)",
     "Damage: {level} ({letter}) = {boxes} boxes{overflow} on the {monitor} monitor (SR-5, SR-11)",
     count="boxes",
 )
@@ -205,7 +205,7 @@ BOXES_CROSSED_HIDDEN = say(
 # Translators: a track ({track}: a name above) and its boxes before and after.
 BOXES_MOVED = say("boxes.moved", "{track} {before} -> {after}")
 # Translators: boxes with nowhere to go (past Body + 1, or Stun not carried).
-BOXES_LOST = say.plural("boxes.lost", "; {count} box(es) lost", "; {count} box(es) lost")
+BOXES_LOST = say.plural("boxes.lost", "; {count} box lost", "; {count} boxes lost")
 
 # -- narration and dice groups of an attack (narrate.py) -------------------------------
 
@@ -235,13 +235,13 @@ RESISTANCE_NOTE = say("dice.resistance.note", "Body {body} + pool {pool}")
 # Translators: {label} is what the test is (a player's words, or "Success test").
 TESTED = say.plural(
     "test.done",
-    "{label}, {dice} dice vs TN {tn}: {result}.",
+    "{label}, {dice} die vs TN {tn}: {result}.",
     "{label}, {dice} dice vs TN {tn}: {result}.",
     count="dice",
 )
 TESTED_BY = say.plural(
     "test.done_by",
-    "{actor}: {label}, {dice} dice vs TN {tn}: {result}.",
+    "{actor}: {label}, {dice} die vs TN {tn}: {result}.",
     "{actor}: {label}, {dice} dice vs TN {tn}: {result}.",
     count="dice",
 )
@@ -258,15 +258,15 @@ POOL_DICE = say("dice.pool", "{count} + pool {pool} dice")
 
 HEALS = say.plural(
     "heal.heals",
-    "{target} heals {count} {monitor} box(es): {status}.",
-    "{target} heals {count} {monitor} box(es): {status}.",
+    "{target} heals {count} {monitor} box: {status}.",
+    "{target} heals {count} {monitor} boxes: {status}.",
 )
 HEALS_HIDDEN = say("heal.heals.hidden", "{target} is healed ({monitor}): {status}.")
 # Translators: {removed} is ": overflow -1, physical -2" or nothing.
 HEAL_STEP = say.plural(
     "heal.step",
-    "Heal {boxes} {monitor} box(es) (SR-15){removed}",
-    "Heal {boxes} {monitor} box(es) (SR-15){removed}",
+    "Heal {boxes} {monitor} box (SR-15){removed}",
+    "Heal {boxes} {monitor} boxes (SR-15){removed}",
     count="boxes",
 )
 HEAL_REMOVED = say("heal.removed", ": {parts}")

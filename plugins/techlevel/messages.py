@@ -125,14 +125,14 @@ IMMUNE_STEP = say("hit.immune_step", "{layer} is immune to {type}: 0 boxes (TL-6
 # cell), {n} its number. Plural by {boxes}; the English reads "boxes" even for 1.
 TL_TIMES = say.plural(
     "hit.tl_times",
-    "weapon TL{weapon_tl} against TL{layer_tl}: {factor} → {roll} × {n} = {boxes} boxes (TL-4)",
+    "weapon TL{weapon_tl} against TL{layer_tl}: {factor} → {roll} × {n} = {boxes} box (TL-4)",
     "weapon TL{weapon_tl} against TL{layer_tl}: {factor} → {roll} × {n} = {boxes} boxes (TL-4)",
     count="boxes",
 )
 # Translators: as "hit.tl_times", for a weapon of lower TL: ⌊…⌋ rounds down.
 TL_DIVIDED = say.plural(
     "hit.tl_divided",
-    "weapon TL{weapon_tl} against TL{layer_tl}: {factor} → ⌊{roll} / {n}⌋ = {boxes} boxes (TL-4)",
+    "weapon TL{weapon_tl} against TL{layer_tl}: {factor} → ⌊{roll} / {n}⌋ = {boxes} box (TL-4)",
     "weapon TL{weapon_tl} against TL{layer_tl}: {factor} → ⌊{roll} / {n}⌋ = {boxes} boxes (TL-4)",
     count="boxes",
 )
@@ -167,7 +167,7 @@ SECTION_GONE = say(
     "hit.section_gone", "section {section} ({reason}) is already destroyed: {effect} (TL-10)"
 )
 # Translators: boxes past a vehicle section's free boxes (TL-5); English keeps "boxes" for 1.
-BOXES_LOST = say.plural("hit.boxes_lost", "{lost} boxes lost", "{lost} boxes lost", count="lost")
+BOXES_LOST = say.plural("hit.boxes_lost", "{lost} box lost", "{lost} boxes lost", count="lost")
 NOTHING_CROSSED = say("hit.nothing_crossed", "nothing crossed")()
 # Translators: TL-10: {reason} is "named by the hit" or "first intact section";
 # {lost} is "; 3 lost" or empty.
@@ -315,7 +315,7 @@ KEPT = say("dismount.kept", "kept, mount it again by name")()
 # Translators: {item} is the item's name, or the layer's for players of an NPC.
 REPAIRED = say.plural(
     "repair.narration",
-    "{target}'s {item}: {count} boxes repaired",
+    "{target}'s {item}: {count} box repaired",
     "{target}'s {item}: {count} boxes repaired",
 )
 REPAIRED_STEP = say.plural(

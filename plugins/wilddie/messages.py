@@ -249,7 +249,7 @@ ONE_DIE_WILD = say("chip.which.wild", "the wild die")
 # (chip.which.*); {before} → {after} are the chips held, chosen by {after}.
 CHIP_SPENT = say.plural(
     "chip.spent",
-    "chip spent on roll {roll} ({kind}): rerolls {which}; {before} → {after} chips",
+    "chip spent on roll {roll} ({kind}): rerolls {which}; {before} → {after} chip",
     "chip spent on roll {roll} ({kind}): rerolls {which}; {before} → {after} chips",
     count="after",
 )
@@ -359,9 +359,7 @@ INCAPACITATED = say("wounds.incapacitated", "incapacitated")
 OUT_OF_THE_FIGHT = say("wounds.out", "out of the fight")
 ALREADY_INCAPACITATED = say("wounds.already", "already incapacitated")
 # Translators: the wounds a player character now has, of the {limit} it can hold (3).
-WOUND_TRACK = say.plural(
-    "wounds.track", "{count} wound(s) of {limit}", "{count} wound(s) of {limit}"
-)
+WOUND_TRACK = say.plural("wounds.track", "{count} wound of {limit}", "{count} wounds of {limit}")
 
 HEALS = say("heal.heals", "The GM heals {names}")
 HEAL_STEP = say("heal.step", "{target}: {changes}")

@@ -1,7 +1,8 @@
 """Fixtures of the web view's tests: a real server on 127.0.0.1 over a real SQLite
 file, with seeded dice, and a sr2 table of three actors (the player's Tukan, Rook
 of another player, the NPC Guard A); a second table whose actor's name is HTML; a
-third whose players' requests wait for the GM's approval."""
+third whose players' requests wait for the GM's approval; a wilddie table whose
+player plays Ana."""
 
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ from tests.server.conftest import TEST_LIMITS
 from tests.server.httpclient import debug_log  # noqa: F401  (a fixture)
 
 GM = Principal("gm", "gm", "setup")
-#: The seed of every request's dice: with it Tukan's example attack hits Rook and a
-#: 4d6x roll explodes (the browser test checks both happened, not their numbers).
+#: The seed of every request's dice: with it Tukan's attack (browser/pages.mjs,
+#: ``fillAttack``) hits Rook and a 4d6x roll explodes (the browser test checks both
+#: happened, not their numbers).
 SEED = 1
 #: The name of the actor of the table ``xss``: HTML that would run if parsed.
 XSS_NAME = "<img src=x onerror=alert(1)>"
@@ -29,7 +31,8 @@ XSS_NAME = "<img src=x onerror=alert(1)>"
 
 @dataclass
 class WebWorld:
-    """A running server and the tokens of its tables (``web``, ``xss``, ``approval``)."""
+    """A running server and the tokens of its tables (``web``, ``xss``, ``approval``,
+    ``wild``)."""
 
     server: Server
     store: SQLiteStore
@@ -42,14 +45,16 @@ class WebWorld:
 
 
 def seed_tables(store: SQLiteStore, host: PluginHost) -> dict[str, dict[str, str]]:
-    """The tables ``web``, ``xss`` and ``approval`` (players' requests wait for the
-    GM) and their gm, player and observer tokens."""
+    """The tables ``web``, ``xss``, ``approval`` (players' requests wait for the
+    GM) and ``wild`` (wilddie) and their gm, player and observer tokens."""
     service = TableService(store, host)
     sheets = host.rulesets["sr2"].example_sheets
+    wild = host.rulesets["wilddie"].example_sheets
     tokens: dict[str, dict[str, str]] = {}
     _, tokens["web"] = service.create_table("Friday run", "sr2", table_id="web")
     _, tokens["xss"] = service.create_table("Hostile names", "sr2", table_id="xss")
     _, tokens["approval"] = service.create_table("Asking first", "sr2", table_id="approval")
+    _, tokens["wild"] = service.create_table("Wild night", "wilddie", table_id="wild")
     approval = {"type": "settings", "id": "approval-on", "settings": {"approval": True}}
     service.handle("approval", approval, GM)
     guard = ("guard-a", "Guard A", "Guard A", [])
@@ -58,10 +63,12 @@ def seed_tables(store: SQLiteStore, host: PluginHost) -> dict[str, dict[str, str
         "web": [tukan, ("rook", "Rook", "Guard B", ["ally"]), guard],
         "xss": [("evil", XSS_NAME, "Tukan", ["player"]), guard],
         "approval": [tukan, guard],
+        "wild": [("ana", "Ana", "Ana", ["player"]), ("guard", "Guard", "Guard", [])],
     }
     for table, cast in casts.items():
+        book = wild if table == "wild" else sheets
         for index, (actor_id, name, sheet, controllers) in enumerate(cast):
-            actor = {"id": actor_id, "name": name, "sheet": dict(sheets[sheet])}
+            actor = {"id": actor_id, "name": name, "sheet": dict(book[sheet])}
             actor["controllers"] = controllers
             request = {"type": "actor.create", "id": f"{table}-{index}", "actor": actor}
             service.handle(table, request, GM)

@@ -34,8 +34,9 @@ from tests.web.test_web_browser import CHROMIUM, requirements, run_script
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
 
 
-async def run_case(world, case: str) -> dict:
-    """Run one case of browser/phone.mjs against ``world``; its result."""
+async def run_case(world, case: str, script: str = "phone.mjs") -> dict:
+    """Run one case of browser/phone.mjs (or another ``script`` of browser/) against
+    ``world``; its result, which recorded no page error and no dialog."""
     missing = requirements()
     if missing:
         pytest.fail("the web view's browser tests need: " + "; ".join(missing))
@@ -46,7 +47,7 @@ async def run_case(world, case: str) -> dict:
         "RB_CHROMIUM": CHROMIUM,
         "RB_CASE": case,
     }
-    result = await run_script("phone.mjs", env, secrets)
+    result = await run_script(script, env, secrets)
     assert result["trouble"] == {"errors": [], "dialogs": []}
     return result
 

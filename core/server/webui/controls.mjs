@@ -1,7 +1,7 @@
 // The GM's controls (undo and redo, the pending requests to approve or reject,
 // adjusting an actor's track) and the encounter's order with its buttons.
 
-import { el, renderActor } from "./render.mjs";
+import { askedFor, el, renderActor } from "./render.mjs";
 import { field, select } from "./forms.mjs";
 import { i18n } from "./texts.mjs";
 
@@ -49,12 +49,12 @@ export function showHistory(box, session, send) {
 export function pendingList(session, send) {
   const list = el("ul", "pending");
   for (const entry of session.table.pending ?? []) {
-    const fields = entry.fields ?? {};
-    const what = entry.type === "roll" ? fields.formula : fields.action;
+    const labelOf = (action) => session.ruleset?.actions?.[action]?.label || action;
+    const asked = askedFor(entry, (id) => session.nameOf(id), labelOf);
     const item = el("li", "pending-item");
     item.dataset.pending = String(entry.pending);
     item.append(el("span", "", i18n.format("ROLLBRIDGE.Web.Pending.Item",
-      { pending: entry.pending, who: entry.who?.name ?? "?", type: entry.type, what: what ?? "" })));
+      { pending: entry.pending, who: entry.who?.name ?? "?", ...asked })));
     item.append(
       button(i18n.localize("ROLLBRIDGE.Web.Button.Approve"), "approve",
         () => send({ type: "approve", request: entry.pending })),

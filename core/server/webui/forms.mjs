@@ -36,36 +36,67 @@ export function select(options, { name = "", empty = null } = {}) {
   return control;
 }
 
+/** A schema property's type: its first besides "null" when it lists several
+ * (`["integer", "null"]`: an integer, or left out). */
+const typeOf = (schema) => (Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type);
+
+/** Whether a schema property holds JSON: a list or an object (modifiers, an item). */
+const isJson = (schema) => typeOf(schema) === "array" || typeOf(schema) === "object";
+
 /**
- * The control of one schema property (with its example value filled in);
- * `choices` names an enum's values as the viewer reads them (the ruleset's
- * translations, by value), a value without one shows itself.
+ * The control of one schema property. `example` is the action's example value of
+ * it: put in as the value when `prefill` (a parameter the action needs, or a
+ * choice of a list), else only shown greyed out as a hint (the schema's default
+ * first), never sent: an example's number, modifier or label is not the viewer's
+ * (an example's skill would stand in for the sheet's, its "dark −2" modify every
+ * roll). A list or an object is written as JSON (`data-kind="json"`). `choices`
+ * names an enum's values as the viewer reads them (the ruleset's translations, by
+ * value), a value without one shows itself.
  */
-export function controlFor(name, schema, example, choices = {}) {
+export function controlFor(name, schema, example, choices = {}, { prefill = true } = {}) {
   let control;
   if (Array.isArray(schema.enum)) {
     const options = schema.enum.map((v) => [String(v), choices[String(v)] || String(v)]);
     control = select(options, { name, empty: i18n.localize("ROLLBRIDGE.Web.Field.Default") });
-  } else if (schema.type === "boolean") {
+  } else if (typeOf(schema) === "boolean") {
     control = el("input");
     control.type = "checkbox";
-    control.checked = Boolean(example ?? schema.default ?? false);
+    control.checked = Boolean((prefill ? example : undefined) ?? schema.default ?? false);
   } else {
     control = el("input");
-    control.type = schema.type === "integer" || schema.type === "number" ? "number" : "text";
-    if (schema.type === "integer") control.step = "1";
+    control.type = typeOf(schema) === "integer" || typeOf(schema) === "number" ? "number" : "text";
+    if (typeOf(schema) === "integer") control.step = "1";
     if (schema.minimum !== undefined) control.min = String(schema.minimum);
     if (schema.maximum !== undefined) control.max = String(schema.maximum);
     if (schema.maxLength !== undefined) control.maxLength = schema.maxLength;
-    if (schema.default !== undefined) control.placeholder = String(schema.default);
+    // greyed out: a list's or an object's example (how to write it), else the default
+    // (what an empty field means), else a text's example
+    const hint = isJson(schema) && example !== undefined && example !== null ? JSON.stringify(example)
+      : schema.default !== undefined && schema.default !== null
+        ? (isJson(schema) ? JSON.stringify(schema.default) : String(schema.default))
+        : example !== undefined && example !== null && control.type === "text" ? String(example) : "";
+    if (hint && !(prefill && example !== undefined)) control.placeholder = hint;
   }
   control.name = name;
-  control.dataset.kind = schema.type ?? "string";
-  if (example !== undefined && control.type !== "checkbox") control.value = String(example);
+  control.dataset.kind = isJson(schema) ? "json" : typeOf(schema) ?? "string";
+  if (example !== undefined && example !== null && prefill && control.type !== "checkbox") {
+    control.value = isJson(schema) ? JSON.stringify(example) : String(example);
+  }
   return control;
 }
 
-/** The value a control holds for the request, or undefined to leave it out. */
+/** A field written as JSON that is not: what the viewer is told, in their language. */
+export class NotJson extends Error {
+  /** @param {string} field the field's label @param {string} example what to write */
+  constructor(field, example) {
+    super(`${field}: not JSON`);
+    this.field = field;
+    this.example = example;
+  }
+}
+
+/** The value a control holds for the request, or undefined to leave it out.
+ * @throws {NotJson} for a list's or an object's field that is not JSON */
 export function valueOf(control, schema) {
   if (control.type === "checkbox") {
     const fallback = Boolean(schema.default ?? false);
@@ -73,20 +104,38 @@ export function valueOf(control, schema) {
   }
   const text = control.value.trim();
   if (text === "") return undefined;
+  if (isJson(schema)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      const example = control.placeholder || (typeOf(schema) === "array" ? "[]" : "{}");
+      throw new NotJson(control.labels?.[0]?.textContent || control.name, example);
+    }
+  }
   if (Array.isArray(schema.enum)) return schema.enum.find((v) => String(v) === text);
-  if (schema.type === "integer") return Number.parseInt(text, 10);
-  if (schema.type === "number") return Number(text);
+  if (typeOf(schema) === "integer") return Number.parseInt(text, 10);
+  if (typeOf(schema) === "number") return Number(text);
   return text;
+}
+
+/**
+ * The list of the actors a form may name ("for", "actor"), "(nobody)" first unless
+ * `required`: a player who plays one actor has it chosen (a roll or a hit is their
+ * character's, counted in its statistics, unless they choose nobody); the GM,
+ * who plays them all, nobody.
+ */
+function actorSelect(session, required) {
+  const mine = session.controllable().map((a) => [a.id, a.name]);
+  const empty = required ? null : i18n.localize("ROLLBRIDGE.Web.Field.Nobody");
+  const control = select(mine, { name: "actor", empty });
+  if (session.role === "player" && mine.length === 1) control.value = mine[0][0];
+  return control;
 }
 
 /** The actor list and the target choices of an action form. */
 function actorChoices(session, spec) {
   const parts = {};
-  if (spec.actor !== "none" && spec.actor !== undefined) {
-    const mine = session.controllable().map((a) => [a.id, a.name]);
-    const empty = spec.actor === "required" ? null : i18n.localize("ROLLBRIDGE.Web.Field.Nobody");
-    parts.actor = select(mine, { name: "actor", empty });
-  }
+  if (spec.actor !== "none" && spec.actor !== undefined) parts.actor = actorSelect(session, spec.actor === "required");
   if ((spec.max_targets ?? 0) > 0 || spec.max_targets === null) {
     const box = el("fieldset", "targets");
     box.append(el("legend", "", spec.max_targets === 1
@@ -129,7 +178,10 @@ export function actionForm(session, actionName, spec, submit) {
   const labels = spec.labels ?? {};
   const hints = spec.hints ?? {};
   for (const [name, schema] of Object.entries(properties)) {
-    const control = controlFor(name, schema, example[name], spec.choices?.[name] ?? {});
+    // an example fills in what the action needs and a list's choice; the rest it
+    // shows as a hint only (controlFor)
+    const prefill = required.has(name) || Array.isArray(schema.enum);
+    const control = controlFor(name, schema, example[name], spec.choices?.[name] ?? {}, { prefill });
     if (required.has(name)) control.required = true;
     controls[name] = control;
     const row = field(labels[name] || name, control, hints[name] || schema.description || "");
@@ -152,9 +204,16 @@ export function actionForm(session, actionName, spec, submit) {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const params = {};
-    for (const [name, control] of Object.entries(controls)) {
-      const value = valueOf(control, properties[name]);
-      if (value !== undefined) params[name] = value;
+    try {
+      for (const [name, control] of Object.entries(controls)) {
+        const value = valueOf(control, properties[name]);
+        if (value !== undefined) params[name] = value;
+      }
+    } catch (error) {
+      if (!(error instanceof NotJson)) throw error;
+      const text = i18n.format("ROLLBRIDGE.Web.Field.NotJson", { field: error.field, example: error.example });
+      showOutcome(form, text, "error");
+      return;
     }
     const message = { type: "resolve", action: actionName, params };
     if (actor && actor.value) message.actor = actor.value;
@@ -180,8 +239,7 @@ export function rollForm(session, submit) {
   const label = el("input");
   label.name = "label";
   label.maxLength = 80;
-  const actor = select(session.controllable().map((a) => [a.id, a.name]),
-    { name: "actor", empty: i18n.localize("ROLLBRIDGE.Web.Field.Nobody") });
+  const actor = actorSelect(session, false);
   form.append(field(i18n.localize("ROLLBRIDGE.Web.Field.Dice"), formula),
     field(i18n.localize("ROLLBRIDGE.Web.Field.Label"), label), field(i18n.localize("ROLLBRIDGE.Web.Field.For"), actor));
   let secret = null;

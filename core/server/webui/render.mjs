@@ -157,6 +157,29 @@ function renderSteps(steps) {
   return details;
 }
 
+/**
+ * What a request waiting for the GM asks for, in a line: its kind in words, and
+ * what — a roll's formula, label and actor; an action's name (`labelOf`: the
+ * ruleset's words for it), actor, targets and parameters — so the GM can decide
+ * without the log ("harm: Boris → Guard 2 (direction=dealt)", not "resolve harm").
+ * @returns {{type: string, what: string}}
+ */
+export function askedFor(request, nameOf, labelOf = (action) => action) {
+  const fields = request.fields ?? {};
+  const type = request.type === "roll" ? i18n.localize("ROLLBRIDGE.Web.Kind.Roll")
+    : request.type === "resolve" ? i18n.localize("ROLLBRIDGE.Web.Kind.Resolution") : request.type ?? "";
+  const actor = fields.actor ? nameOf(fields.actor) : "";
+  if (request.type === "roll") {
+    return { type, what: [fields.formula, fields.label, actor && `(${actor})`].filter(Boolean).map(isolated).join(" ") };
+  }
+  const targets = (fields.targets ?? []).map((id) => isolated(nameOf(id))).join(", ");
+  const who = [actor && isolated(actor), targets && `→ ${targets}`].filter(Boolean).join(" ");
+  const params = Object.entries(fields.params ?? {})
+    .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(", ");
+  const what = [fields.action && labelOf(fields.action), who].filter(Boolean).join(": ");
+  return { type, what: params ? `${what} (${isolated(params)})` : what };
+}
+
 /** What one event says in a line, for the log. */
 export function eventSummary(event, nameOf) {
   const data = event.data ?? {};
@@ -183,10 +206,8 @@ export function eventSummary(event, nameOf) {
       return counted(i18n, "ROLLBRIDGE.Web.Log.Ended", Number(data.rounds) || 0);
     case "approval.requested": {
       const request = data.request ?? {};
-      const fields = request.fields ?? {};
-      const what = request.type === "roll" ? fields.formula : fields.action;
       return i18n.format("ROLLBRIDGE.Web.Log.Asks",
-        { pending: data.pending, who: request.who?.name ?? "?", type: request.type, what: what ?? "" });
+        { pending: data.pending, who: request.who?.name ?? "?", ...askedFor(request, nameOf) });
     }
     case "approval.rejected":
       return [data.requested_by, data.type, data.reason].filter(Boolean).join(" — ");

@@ -298,10 +298,10 @@ def test_BD6_BD9_sentences_with_a_number_of_wounds_agree_with_it(locale, index):
     assert reduced.endswith(f"{n + 1} → {n} {word}")
 
 
-def test_the_english_of_the_counted_sentences_is_unchanged():
+def test_the_english_of_the_counted_sentences():
     assert OVER_FOUR(wounds=5).render() == "5 wounds: more than 4 is death (BD-6)"
     assert EXTRA_OUT(wounds=2).render() == "2 wounds in one hit: out (BD-9)"
-    assert REDUCTION_STEP(reduction=1, wounds=2, left=1).render() == "GM reduction −1: 2 → 1 wounds"
+    assert REDUCTION_STEP(reduction=1, wounds=2, left=1).render() == "GM reduction −1: 2 → 1 wound"
 
 
 # -- redaction in every language ----------------------------------------------------------

@@ -459,7 +459,7 @@ def test_the_brief_s_examples_of_plural_forms():
     de = [said.SUCCESSES(count=n).render("de") for n in (0, 1, 2)]
     assert de == ["0 Erfolge", "1 Erfolg", "2 Erfolge"]
     assert [said.SUCCESSES(count=n).render() for n in (1, 2)] == ["1 success", "2 successes"]
-    assert said.DICE(count=1).render() == "1 dice"  # the English wording, as before
+    assert [said.DICE(count=n).render() for n in (1, 2)] == ["1 die", "2 dice"]
 
 
 # -- redaction in every language ----------------------------------------------------------

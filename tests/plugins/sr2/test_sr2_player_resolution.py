@@ -182,7 +182,7 @@ def test_damage_bleed_and_heal_hide_the_boxes():
     assert gm["data"]["outcome"]["removed"] == {"stun": 0, "physical": 0, "overflow": 3}
     assert player["data"]["outcome"] == {"monitor": "physical", "asked": 3, "status": "dying"}
     assert player["data"]["narration"] == "Guard is healed (physical): dying."
-    assert player["data"]["steps"] == ["Heal 3 physical box(es) (SR-15)"]
+    assert player["data"]["steps"] == ["Heal 3 physical boxes (SR-15)"]
 
 
 def test_bleed_with_show_npc_details_shows_the_overflow_not_the_body():

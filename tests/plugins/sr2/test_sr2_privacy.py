@@ -231,10 +231,10 @@ def test_exact_lines_players_read():
     harness = table({}, DYING)
     heal_the_guard(harness)
     gm, player = harness.views()
-    assert gm["data"]["narration"] == "Guard heals 40 physical box(es): impaired."
-    assert gm["data"]["steps"] == ["Heal 40 physical box(es) (SR-15): physical -3, overflow -37"]
+    assert gm["data"]["narration"] == "Guard heals 40 physical boxes: impaired."
+    assert gm["data"]["steps"] == ["Heal 40 physical boxes (SR-15): physical -3, overflow -37"]
     assert player["data"]["narration"] == "Guard is healed (physical): impaired."
-    assert player["data"]["steps"] == ["Heal 40 physical box(es) (SR-15)"]
+    assert player["data"]["steps"] == ["Heal 40 physical boxes (SR-15)"]
 
 
 # -- the marking, at the ruleset ------------------------------------------------------

@@ -295,8 +295,8 @@ def test_german_and_english_have_two_forms():
     assert m.BOXES_CROSSED(count=21).render("de") == "21 Kästchen gestrichen"
     assert m.BOXES_CROSSED(count=1).render() == "1 box crossed"
     assert m.BOXES_CROSSED(count=21).render() == "21 boxes crossed"
-    # English keeps "boxes" for one where it always did
-    assert m.REPAIRED(target="T", item="I", count=1).render() == "T's I: 1 boxes repaired"
+    # English says "box" for one, as it reads
+    assert m.REPAIRED(target="T", item="I", count=1).render() == "T's I: 1 box repaired"
 
 
 # -- 3. redaction in every locale ------------------------------------------------------

@@ -243,7 +243,7 @@ def test_an_npcs_chips_are_hidden():
 
     harness.resolve("chip", actor="guard", params={}, dice=[4, 1])
     gm, player = harness.views()
-    assert "2 → 1 chips" in gm["data"]["steps"][0]
+    assert "2 → 1 chip" in gm["data"]["steps"][0]
     assert player["data"]["steps"][0] == "chip spent on roll h3 (trait): rerolls the trait die"
     assert "chips_left" not in player["data"]["outcome"]
 

@@ -111,6 +111,16 @@ export const logSeqs = (page) =>
 export const trackOf = (page, actor, key) =>
   page.$eval(`#actors [data-actor="${actor}"] [data-track="${key}"] .track-value`, (n) => n.textContent);
 
+/** Fill in an sr2 attack form as Tukan's attack with the Hackler: a three-round
+ * burst, skill 5 and two Combat Pool dice (the values that, with the seeded dice,
+ * hit Rook). An action's example is a hint only: the form leaves its numbers out. */
+export async function fillAttack(form) {
+  await form.locator('input[name="weapon"]').fill("Hackler");
+  await form.locator('input[name="skill"]').fill("5");
+  await form.locator('input[name="attacker_pool"]').fill("2");
+  await form.locator('input[name="rounds"]').fill("3");
+}
+
 /** Roll with the page's dice form; the seq of the roll's log entry. */
 export async function roll(page, formula, label, { secret = false } = {}) {
   const form = page.locator("form.roll-form");

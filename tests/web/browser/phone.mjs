@@ -11,7 +11,7 @@
 import process from "node:process";
 import { setTimeout as sleep } from "node:timers/promises";
 
-import { DESKTOP, PHONE, addActor, connected, joinedPage, launch, openPage, roll, tapWebSocket } from "./pages.mjs";
+import { DESKTOP, PHONE, addActor, connected, fillAttack, joinedPage, launch, openPage, roll, tapWebSocket } from "./pages.mjs";
 
 const env = process.env;
 const BASE = env.RB_BASE;
@@ -127,6 +127,7 @@ const cases = {
     const form = player.locator('form.action-form[data-action="attack"]');
     await form.locator('select[name="actor"]').selectOption("tukan");
     await form.locator('input[name="target"][value="rook"]').check();
+    await fillAttack(form);
     await form.locator('button[type="submit"]').click();
     await player.waitForSelector('form.action-form[data-action="attack"] .form-status:not(:empty)');
     const attack = player.locator("#log li.kind-resolution").first();

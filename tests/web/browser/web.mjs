@@ -12,8 +12,8 @@
 import process from "node:process";
 
 import {
-  DESKTOP, PHONE, connected, diceOf, joinedPage, launch, logSeqs, openPage, roll, seqOf, statsOf, tapWebSocket, trackOf,
-  waitSeq,
+  DESKTOP, PHONE, connected, diceOf, fillAttack, joinedPage, launch, logSeqs, openPage, roll, seqOf, statsOf, tapWebSocket,
+  trackOf, waitSeq,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -102,6 +102,7 @@ try {
   const form = player.locator('form.action-form[data-action="attack"]');
   await form.locator('select[name="actor"]').selectOption("tukan");
   await form.locator('input[name="target"][value="rook"]').check();
+  await fillAttack(form);
   await form.locator('button[type="submit"]').click();
   const attackEntry = player.locator("#log li.kind-resolution").first();
   await attackEntry.waitFor();
@@ -323,6 +324,7 @@ try {
   await xssPlayer.selectOption("#action-select", "attack");
   const xssForm = xssPlayer.locator('form.action-form[data-action="attack"]');
   await xssForm.locator('input[name="target"][value="guard-a"]').check();
+  await fillAttack(xssForm);
   await xssForm.locator('button[type="submit"]').click();
   await xssPlayer.locator("#log li.kind-resolution").first().waitFor();
   await roll(xssGm, "2d6", "<img src=x onerror=alert(2)>");
