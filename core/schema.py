@@ -97,12 +97,12 @@ BELOW = say("schema.minimum", "must be ≥ {limit}, got {value}")
 ABOVE = say("schema.maximum", "must be ≤ {limit}, got {value}")
 TOO_SHORT = say.plural(
     "schema.min_length",
-    "must be at least {count} characters long",
+    "must be at least {count} character long",
     "must be at least {count} characters long",
 )
 TOO_LONG = say.plural(
     "schema.max_length",
-    "must be at most {count} characters long",
+    "must be at most {count} character long",
     "must be at most {count} characters long",
 )
 NO_MATCH = say("schema.pattern", "{value} does not match the pattern {pattern}")
@@ -110,10 +110,10 @@ REQUIRED = say("schema.required", "is required")
 UNKNOWN_FIELD = say("schema.unknown_field", "is not a known field (known: {known})")
 UNKNOWN_FIELD_NONE = say("schema.unknown_field_none", "is not a known field (known: none)")
 TOO_FEW = say.plural(
-    "schema.min_items", "must have at least {count} items", "must have at least {count} items"
+    "schema.min_items", "must have at least {count} item", "must have at least {count} items"
 )
 TOO_MANY = say.plural(
-    "schema.max_items", "must have at most {count} items", "must have at most {count} items"
+    "schema.max_items", "must have at most {count} item", "must have at most {count} items"
 )
 
 

@@ -49,7 +49,7 @@ def test_integral_floats_are_integers_and_booleans_never_are():
     ("value", "message"),
     [
         ({}, r"params.weapon: is required"),
-        ({"weapon": ""}, r"params.weapon: must be at least 1 characters long"),
+        ({"weapon": ""}, r"params.weapon: must be at least 1 character long"),
         ({"weapon": "x" * 9}, r"params.weapon: must be at most 8 characters long"),
         ({"weapon": "x", "rounds": 0}, r"params.rounds: must be ≥ 1, got 0"),
         ({"weapon": "x", "rounds": 11}, r"params.rounds: must be ≤ 10, got 11"),

@@ -948,7 +948,7 @@ say = Messages("rollbridge")
 # Translators: {formula} is the formula, quoted.
 ROOM = say.plural(
     "dice.room",
-    "{formula} rolls at least {count} dice; this request may roll {left} more (limit {limit})",
+    "{formula} rolls at least {count} die; this request may roll {left} more (limit {limit})",
     "{formula} rolls at least {count} dice; this request may roll {left} more (limit {limit})",
 )
 ZERO_DIVISION = say("dice.zero_division", "{formula} divides by zero")

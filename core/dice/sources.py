@@ -44,13 +44,13 @@ say = Messages("rollbridge")
 FACES = say("dice.faces", "a die must have 1 to {limit} faces, not {faces}")
 ROLLED_TOO_MANY = say.plural(
     "dice.rolled_too_many",
-    "this request rolled more than {count} dice (explosions included)",
+    "this request rolled more than {count} die (explosions included)",
     "this request rolled more than {count} dice (explosions included)",
 )
 NOT_WHOLE = say("dice.supplied_not_whole", "supplied die #{number} is {value}, not a whole number")
 SUPPLIED_TOO_MANY = say.plural(
     "dice.supplied_too_many",
-    "{count} dice were supplied; at most {limit} are allowed",
+    "{count} die was supplied; at most {limit} are allowed",
     "{count} dice were supplied; at most {limit} are allowed",
 )
 EXHAUSTED = say.plural(

@@ -24,8 +24,8 @@ say = Messages("rollbridge")
 # target actors; {got} how many the request named.
 TARGETS_EXACTLY = say.plural(
     "targets.count_exact",
-    "targets: action {action} takes {count} target(s), got {got}",
-    "targets: action {action} takes {count} target(s), got {got}",
+    "targets: action {action} takes {count} target, got {got}",
+    "targets: action {action} takes {count} targets, got {got}",
 )
 TARGETS_BETWEEN = say(
     "targets.count_range", "targets: action {action} takes {low} to {high} target(s), got {got}"

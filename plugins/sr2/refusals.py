@@ -136,14 +136,14 @@ ROLES = {
 # so the dice left are not said.
 POOL_NOT_LEFT = say.plural(
     "refused.pool.hidden",
-    "{actor} ({role}) does not have {asked} Combat Pool dice left this turn",
+    "{actor} ({role}) does not have {asked} Combat Pool die left this turn",
     "{actor} ({role}) does not have {asked} Combat Pool dice left this turn",
     count="asked",
 )
 # Translators: {left} dice are left; {asked} were asked for.
 POOL_LEFT = say.plural(
     "refused.pool",
-    "{actor} ({role}) has {left} Combat Pool dice left this turn and cannot spend {asked}",
+    "{actor} ({role}) has {left} Combat Pool die left this turn and cannot spend {asked}",
     "{actor} ({role}) has {left} Combat Pool dice left this turn and cannot spend {asked}",
     count="left",
 )

@@ -210,7 +210,7 @@ MAGICAL_ITEM = say("don.magical", "{name} (magical)")
 # Translators: {tl} is ", TL3" or empty (hidden from players). Plural by {boxes}.
 WORN_THERE = say.plural(
     "don.step",
-    "the {layer} was empty: {item} is worn there, {crossed} of {boxes} boxes crossed{tl} (TL-9)",
+    "the {layer} was empty: {item} is worn there, {crossed} of {boxes} box crossed{tl} (TL-9)",
     "the {layer} was empty: {item} is worn there, {crossed} of {boxes} boxes crossed{tl} (TL-9)",
     count="boxes",
 )
@@ -228,7 +228,7 @@ CASTS = say("enchant.casts", "{caster} casts {spell} on {target} ({layer})")
 # Translators: {tl} is ", TL3, magical" or empty (hidden from players). Plural by {boxes}.
 CAST_THERE = say.plural(
     "enchant.cast_step",
-    "the {layer} was empty: {spell} is cast there, {boxes} boxes{tl} (TL-9)",
+    "the {layer} was empty: {spell} is cast there, {boxes} box{tl} (TL-9)",
     "the {layer} was empty: {spell} is cast there, {boxes} boxes{tl} (TL-9)",
     count="boxes",
 )
@@ -242,7 +242,7 @@ IMPROVED = say(
 )
 IMPROVED_PUBLIC = say.plural(
     "enchant.improve_step_public",
-    "the {layer} is improved by magic: {boxes} boxes, {crossed} crossed (TL-9)",
+    "the {layer} is improved by magic: {boxes} box, {crossed} crossed (TL-9)",
     "the {layer} is improved by magic: {boxes} boxes, {crossed} crossed (TL-9)",
     count="boxes",
 )
@@ -254,13 +254,13 @@ DISPELLED_EMPTY_PUBLIC = say(
 )
 DISPELLED_BACK = say.plural(
     "dispel.reverted_step",
-    "{spell} dispelled: {item} is back to {boxes} boxes TL{tl}, {crossed} crossed",
+    "{spell} dispelled: {item} is back to {boxes} box TL{tl}, {crossed} crossed",
     "{spell} dispelled: {item} is back to {boxes} boxes TL{tl}, {crossed} crossed",
     count="boxes",
 )
 DISPELLED_BACK_PUBLIC = say.plural(
     "dispel.reverted_step_public",
-    "the magic on the {layer} is dispelled: {boxes} boxes, {crossed} crossed",
+    "the magic on the {layer} is dispelled: {boxes} box, {crossed} crossed",
     "the magic on the {layer} is dispelled: {boxes} boxes, {crossed} crossed",
     count="boxes",
 )
@@ -286,8 +286,8 @@ BOARDS_A_VEHICLE = say("mount.boards_public", "boards a vehicle")()
 # Plural by {sections} (the English says "section(s)" for any number).
 MOUNTED = say.plural(
     "mount.step",
-    "{vehicle}: {sections} section(s), {crossed} of {boxes} boxes crossed{wearing}",
-    "{vehicle}: {sections} section(s), {crossed} of {boxes} boxes crossed{wearing}",
+    "{vehicle}: {sections} section, {crossed} of {boxes} boxes crossed{wearing}",
+    "{vehicle}: {sections} sections, {crossed} of {boxes} boxes crossed{wearing}",
     count="sections",
 )
 VEHICLE_NAMED = say("mount.vehicle", "{name} ({kind}, TL{tl})")
@@ -302,7 +302,7 @@ GETS_OFF = say("dismount.narration", "{actor} gets off {vehicle}")
 # Translators: {destroyed} is " (destroyed)" or empty; {kept}: "left behind" or "kept, …".
 LEAVES_THE_STACK = say.plural(
     "dismount.step",
-    "{vehicle} leaves the stack with {crossed} boxes crossed{destroyed}; {kept}",
+    "{vehicle} leaves the stack with {crossed} box crossed{destroyed}; {kept}",
     "{vehicle} leaves the stack with {crossed} boxes crossed{destroyed}; {kept}",
     count="crossed",
 )

@@ -193,9 +193,9 @@ GEAR_TEXTS = [
     ),
     (
         ["Wyrm mounts Nightmare",
-         "Nightmare (mount, TL3): 1 section(s), 0 of 20 boxes crossed, wearing Barding",
+         "Nightmare (mount, TL3): 1 section, 0 of 20 boxes crossed, wearing Barding",
          "its layers now lie above the rider's own (TL-2)"],
-        ["Wyrm mounts up", "a mount: 1 section(s), 0 of 20 boxes crossed, wearing armour",
+        ["Wyrm mounts up", "a mount: 1 section, 0 of 20 boxes crossed, wearing armour",
          "its layers now lie above the rider's own (TL-2)"],
     ),
     (
@@ -256,9 +256,9 @@ GEAR_TEXTS = [
          "the mount leaves the stack with 20 boxes crossed (destroyed); left behind"],
     ),
     (
-        ["Wyrm boards Nightmare", "Nightmare (vehicle, TL1): 1 section(s), 0 of 20 boxes crossed",
+        ["Wyrm boards Nightmare", "Nightmare (vehicle, TL1): 1 section, 0 of 20 boxes crossed",
          "its layers now lie above the rider's own (TL-2)"],
-        ["Wyrm boards a vehicle", "a vehicle: 1 section(s), 0 of 20 boxes crossed",
+        ["Wyrm boards a vehicle", "a vehicle: 1 section, 0 of 20 boxes crossed",
          "its layers now lie above the rider's own (TL-2)"],
     ),
 ]  # fmt: skip
