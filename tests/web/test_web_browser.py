@@ -264,6 +264,8 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     assert set(counted["scope"]) == {"encounter"} and counted["session"]["rolls"] == 0
     assert counted["first_seq"] == counted["scope"]["encounter"]
     assert encounter["afterNext"] == {"gm": "guard-a", "player": "guard-a"}
+    # the player ends only Tukan's turn: on the guard's, no Next for them
+    assert encounter["buttonsOnGuardsTurn"] == {"player": [], "gm": ["next", "end"]}
 
     # a name made of HTML is text everywhere: no img element, no dialog
     for name, page in result["xss"].items():

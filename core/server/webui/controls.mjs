@@ -101,7 +101,8 @@ export function adjustForm(session, send) {
   return form;
 }
 
-/** The encounter: the order with whose turn it is; next (and for the GM start, end). */
+/** The encounter: the order with whose turn it is; next for the GM and for the player
+ * whose actor is on turn (and for the GM start, end). */
 export function encounterView(session, send) {
   const box = el("div", "encounter-body");
   const encounter = session.table.encounter;
@@ -123,7 +124,9 @@ export function encounterView(session, send) {
     row.append(button(i18n.localize("ROLLBRIDGE.Web.Button.Start"), "start",
       () => send({ type: "encounter.start", order: [...session.actors.keys()] })));
   }
-  if (encounter && session.role !== "observer") {
+  // the GM ends any turn; a player only a turn of an actor they play (as the server allows)
+  const turnIsMine = encounter && session.controllable().some((actor) => actor.id === encounter.current);
+  if (encounter && (session.role === "gm" || turnIsMine)) {
     row.append(button(i18n.localize("ROLLBRIDGE.Web.Button.Next"), "next", () => send({ type: "encounter.next" })));
   }
   if (encounter && session.role === "gm") {

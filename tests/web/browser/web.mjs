@@ -309,9 +309,15 @@ try {
   result.encounter.stats = await statsOf(apPlayer, apPlayer.gate, "encounter");
   await apPlayer.click('#encounter button[name="next"]');
   await apGm.waitForSelector('#encounter li.current[data-actor="guard-a"]');
+  await apPlayer.waitForSelector('#encounter li.current[data-actor="guard-a"]');
   result.encounter.afterNext = {
     gm: await apGm.getAttribute("#encounter li.current", "data-actor"),
     player: await apPlayer.getAttribute("#encounter li.current", "data-actor"),
+  };
+  // the guard's turn is not the player's to end: no button for it (the GM keeps hers)
+  result.encounter.buttonsOnGuardsTurn = {
+    player: await apPlayer.$$eval("#encounter button", (l) => l.map((x) => x.name)),
+    gm: await apGm.$$eval("#encounter button", (l) => l.map((x) => x.name)),
   };
   await apGm.click('#encounter button[name="end"]');
   await apPlayer.waitForSelector("#encounter p.empty");
