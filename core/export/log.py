@@ -118,6 +118,13 @@ class SessionLog:
         role = check_audience(audience)
         return Member(Principal(role, "export", "export"), kind="json", locale=locale)  # type: ignore[arg-type]
 
+    def action_labels(self, locale: str = "en") -> dict[str, str]:
+        """The ruleset's words for its actions in ``locale``, by action id (as a
+        ``welcome`` describes them; an action without a label keeps its id)."""
+        described = self.table.call_ruleset(lambda: described_ruleset(self.table, locale))
+        actions = described.get("actions") or {}
+        return {name: str(action.get("label") or name) for name, action in actions.items()}
+
     def welcome(self, audience: str, locale: str = "en") -> str | None:
         """The ``welcome`` frame a client of ``audience`` joining just before the first
         event would have been sent (built as the protocol builds one,

@@ -68,7 +68,7 @@ APPROVED = say("export.md.approved", "approved by {who} (request {pending})")
 # Translators: {label} names the dice; {dice} is "2d20 [14, 3]".
 DRAWN = say("export.md.drawn", "Dice drawn for {label}: {dice}")
 DRAWN_PLAIN = say("export.md.drawn_plain", "Dice drawn: {dice}")
-# Translators: {actor} acts on {targets}; {action} is the ruleset's action id.
+# Translators: {actor} acts on {targets}; {action} is the ruleset's word for the action.
 ACTION = say("export.md.action", "{actor}: {action} against {targets}")
 ACTION_ALONE = say("export.md.action_alone", "{actor}: {action}")
 DICE = say("export.md.dice", "Dice: {dice}")
@@ -120,13 +120,14 @@ def markdown_chunks(
     :raises InternalError: if the ruleset fails to show an event.
     """
     names = log.actor_names(audience, locale)
+    actions = log.action_labels(locale)
     yield _head(log, audience, locale, now or datetime.now(UTC))
     for frame in log.frames(audience, locale):
         event = json.loads(frame)
         for actor in event.get("actors") or ():
             if "name" in actor:
                 names[actor["id"]] = actor["name"]
-        yield render_event(event, names, locale)
+        yield render_event(event, names, locale, actions)
 
 
 def _head(log: SessionLog, audience: str, locale: str, now: datetime) -> str:
@@ -161,11 +162,19 @@ def _renderer(locale: str) -> Callable[..., str]:
     return render
 
 
-def render_event(event: Mapping[str, Any], names: Names, locale: str = "en") -> str:
-    """One event (a frame the protocol sent) as a section of the report."""
+def render_event(
+    event: Mapping[str, Any],
+    names: Names,
+    locale: str = "en",
+    actions: Mapping[str, str] | None = None,
+) -> str:
+    """One event (a frame the protocol sent) as a section of the report; ``actions``:
+    the ruleset's words for its actions, by id (else an action is named by its id)."""
     r = _renderer(locale)
     kind = str(event.get("kind"))
     data: JSON = event.get("data") or {}
+    if actions:
+        data = _labelled(kind, data, actions)
     word = KINDS.get(kind)
     named = r(word) if word is not None else inline(kind)
     if event.get("by"):
@@ -192,6 +201,21 @@ def render_event(event: Mapping[str, Any], names: Names, locale: str = "en") -> 
         lines.append(f"- {r(CHANGES)}")
         lines += [f"  - {line}" for line in changes]
     return "\n".join(lines) + "\n"
+
+
+def _labelled(kind: str, data: JSON, actions: Mapping[str, str]) -> JSON:
+    """``data`` with the action a resolution ran, or an approval asks for, named by
+    the ruleset's word for it (a copy; an unknown action keeps its id)."""
+    if kind == "resolution" and isinstance(data.get("action"), str):
+        return {**data, "action": actions.get(data["action"], data["action"])}
+    request = data.get("request")
+    fields = request.get("fields") if isinstance(request, Mapping) else None
+    if kind == "approval.requested" and isinstance(fields, Mapping):
+        action = fields.get("action")
+        if isinstance(action, str) and action in actions:
+            fields = {**fields, "action": actions[action]}
+            return {**data, "request": {**request, "fields": fields}}
+    return data
 
 
 def _name(actor_id: Any, names: Names) -> str:

@@ -61,7 +61,7 @@ def test_the_resolution_has_its_narration_dice_and_steps(night):
     section = text.split(f"## #{attack['seq']} · resolution · player")[1].split("\n## ")[0]
     data = attack["data"]
     assert f"- Narration: {data['narration']}" in section
-    assert "- Tukan: attack against Guard A" in section
+    assert "- Tukan: Attack against Guard A" in section  # the ruleset's word for it
     for number, step in enumerate(data["steps"], 1):
         assert f"  {number}. {step}" in section
     for group in data["dice"]:
@@ -70,6 +70,16 @@ def test_the_resolution_has_its_narration_dice_and_steps(night):
     guard = next(a for a in attack["actors"] if a["id"] == "guard-a")
     physical = next(t for t in guard["common"]["tracks"] if t["key"] == "physical")
     assert f"Physical {physical['value']}/{physical['max']}" in section
+
+
+def test_an_action_is_named_in_the_reports_language(night):
+    """An action is named by the ruleset's word for it in the report's language, not
+    by its id ("Tukan: attack proti Guard A" in a Czech report, found playing)."""
+    words = {"cs": "Útok proti", "de": "Angriff gegen", "ru": "Атака против"}
+    for locale, word in words.items():
+        for audience in ("gm", "player"):
+            text = report(night, audience, locale)
+            assert f"- Tukan: {word} Guard A" in text, (locale, audience)
 
 
 def at(seq: int) -> str:
