@@ -175,3 +175,12 @@ def test_a_new_turn_order_shows_the_order_and_whose_turn_it_stays():
     text = render_event(event, {"a": "Ana", "b": "Bo"}, "de")
     assert "## #9 · Zugreihenfolge geändert" in text
     assert "Bo, Ana" in text and "Ana" in text.splitlines()[-1]
+
+
+def test_an_approval_asked_for_names_its_action_by_the_rulesets_word():
+    fields = {"action": "attack", "actor": "a"}
+    request = {"type": "resolve", "who": {"name": "bob"}, "fields": fields}
+    event = {"seq": 4, "kind": "approval.requested", "data": {"pending": "p1", "request": request}}
+    text = render_event(event, {"a": "Ana"}, "de", {"attack": "Angriff"})
+    assert "bob bittet um Freigabe von resolve Angriff (Ana) (Anfrage p1)" in text
+    assert "resolve attack" in render_event(event, {"a": "Ana"}, "de")  # no words: the id
