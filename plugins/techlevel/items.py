@@ -94,6 +94,8 @@ ITEM_SCHEMA: dict[str, Any] = {
     "required": ["name", "kind", "boxes", "tl"],
 }
 
+#: The one section a vehicle or mount has when its sheet names none.
+DEFAULT_SECTION = "main"
 SECTION_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -116,7 +118,7 @@ VEHICLE_SCHEMA: dict[str, Any] = {
             "items": SECTION_SCHEMA,
             "minItems": 1,
             "maxItems": 20,
-            "default": [{"name": "main"}],
+            "default": [{"name": DEFAULT_SECTION}],
         },
         "worn": {
             "type": "array",
@@ -237,7 +239,7 @@ def vehicle_state(data: Mapping[str, Any], path: str, fail: Fail) -> dict[str, A
     """State of a vehicle or mount from (schema-validated) data."""
     sections = []
     seen: set[str] = set()
-    for index, section in enumerate(data.get("sections") or [{"name": "main"}]):
+    for index, section in enumerate(data.get("sections") or [{"name": DEFAULT_SECTION}]):
         name = section["name"]
         if name in seen:
             raise fail(f"{path}.sections[{index}].name", m.NAMED_TWICE(name=repr(name)))

@@ -20,6 +20,7 @@ from rollbridge.schema import validate
 
 from .body import GSK, KSK
 from .items import (
+    DEFAULT_SECTION,
     IMMUNE_SCHEMA,
     ITEM_KINDS,
     ITEM_SCHEMA,
@@ -76,7 +77,7 @@ _VEHICLE_STATE_SCHEMA: dict[str, Any] = {
             },
             "minItems": 1,
             "maxItems": 20,
-            "default": [{"name": "main"}],
+            "default": [{"name": DEFAULT_SECTION}],
         },
         "shield": {**_worn("shield"), "default": None},
         "armour": {**_worn("armour"), "default": None},
@@ -151,7 +152,7 @@ def _vehicle(data: Any, path: str, fail: Fail = _fail) -> dict[str, Any]:
                 "immune": data.get("immune", []),
                 "sections": [
                     {"name": s["name"], "crossed": s.get("crossed", 0)}
-                    for s in data.get("sections") or [{"name": "main"}]
+                    for s in data.get("sections") or [{"name": DEFAULT_SECTION}]
                 ],
                 **{k: data.get(k) for k in ITEM_KINDS},
             }

@@ -16,6 +16,7 @@ from rollbridge.text import Text
 
 from . import messages as m
 from .body import GSK, KSK, status_of
+from .items import DEFAULT_SECTION
 from .layers import item_on
 
 __all__ = ["common_state", "player_view", "tracks_of"]
@@ -49,8 +50,12 @@ def tracks_of(state: Mapping[str, Any], *, detailed: bool = True) -> list[Track]
     if vehicle is not None:
         what = m.KIND_TITLE["mount" if vehicle["kind"] == "mount" else "vehicle"]
         head = m.TRACK_VEHICLE(what=what, name=vehicle["name"]) if detailed else what
-        for section in vehicle["sections"]:
-            label = m.TRACK_SECTION(head=head, section=section["name"])
+        sections = vehicle["sections"]
+        alone = len(sections) == 1 and sections[0]["name"] == DEFAULT_SECTION
+        for section in sections:
+            # a mount of the one section its sheet did not name: "Mount Nightmare", not
+            # "Mount Nightmare: main" (the default's name is no word of any language)
+            label = head if alone else m.TRACK_SECTION(head=head, section=section["name"])
             tracks.append(
                 Track(f"vehicle:{section['name']}", label, section["crossed"], section["boxes"])
             )

@@ -50,6 +50,23 @@ def test_common_state_has_one_track_per_layer_present(tl, make_armour):
     assert common.modifier == 0
 
 
+def test_a_mount_of_one_unnamed_section_is_labelled_by_its_name_alone(tl):
+    """TL-10: a mount whose sheet names no section has one, ``main`` (the default's
+    name, no word of any language): its track reads "Mount Nightmare", not "Mount
+    Nightmare: main" (shown as "Reittier: main" in German, found playing); named
+    sections keep their names."""
+    mount = {"name": "Nightmare", "kind": "mount", "tl": 3}
+    rider = tl.actor("pc", "Ana", body_tl=2, vehicles=[mount], mounted="Nightmare")
+    (track,) = [
+        t for t in tl.rs.common_state(rider).to_dict()["tracks"] if t["key"] == "vehicle:main"
+    ]
+    assert track["label"] == "Mount Nightmare"
+    tank = tl.actor("pc", "Bo", body_tl=2, vehicles=[{**TANK, "sections": [{"name": "hull"}]}],
+                    mounted="Tank")  # fmt: skip
+    labels = [t["label"] for t in tl.rs.common_state(tank).to_dict()["tracks"]]
+    assert "Vehicle Tank: hull" in labels
+
+
 def test_player_view_hides_tl_and_immunities(tl, make_armour):
     npc = _npc(tl, make_armour)
     view = tl.rs.player_view(npc, tl.settings())
