@@ -71,8 +71,8 @@ def recv_64k(server: Any) -> None:
 
     original = client_module.Client.__init__
 
-    def init(self: Any, connection: Any, owner: Any) -> None:
-        original(self, connection, owner)
+    def init(self: Any, connection: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, connection, *args, **kwargs)  # the client's own arguments, as they are
         connection.transport.max_size = 64 * 1024
 
     client_module.Client.__init__ = init
