@@ -56,9 +56,10 @@
 // updateCombat, createCombatant, updateCombatant or deleteCombatant has come for
 // `roundQuiet` ms (0.5 s) and the deal is done (#dealt): every combatant on the
 // table that had an initiative before has one again (a defeated one aside);
-// a new round with every combatant dealt is at its first turn (SWADE's
-// update({turn: 0}), however long it comes after the last card); a deal SWADE
-// marked has reached its new round — but no longer than the world setting
+// in SWADE, a new round with every combatant dealt is at its first turn (SWADE's
+// update({turn: 0}), however long it comes after the last card: Foundry's own
+// rollInitiative keeps the turn where it was, so no other system is waited for
+// it); a deal SWADE marked has reached its new round — but no longer than the world setting
 // roundWait (5 s) in all, or until the combat is deleted; then it reads the
 // tracker and sends what it finds (combatTurnChange, which only follows an
 // update, does not prolong it). The looks queued meanwhile run after it, in
@@ -293,10 +294,13 @@ export class CombatSync {
   /**
    * Whether a deal that began at the look before (`prior`) is done, as far as the tracker
    * tells: none of the combatants undealt (#undealt), and
-   * - a new round (the round went on during the deal, or before it: SWADE's resetAll,
-   *   nextRound, the cards), once every combatant not defeated has a card: at its first
-   *   turn, which SWADE sets then (rollInitiative's update({turn: 0})) — until then the
-   *   tracker's turn is still the one Foundry kept for the reset's first combatant;
+   * - in SWADE, a new round (the round went on during the deal, or before it: SWADE's
+   *   resetAll, nextRound, the cards), once every combatant not defeated has a card: at its
+   *   first turn, which SWADE sets then (rollInitiative's update({turn: 0})) — until then the
+   *   tracker's turn is still the one Foundry kept for the reset's first combatant. Only
+   *   SWADE sets it: Foundry's own rollInitiative keeps the turn with that combatant
+   *   (v12's update({turn}), v13's combatTurn), so elsewhere (a GM's Reset, Next Round
+   *   and Roll All) the first turn never comes, and is not waited for;
    * - a deal SWADE's later code marks (`system.awaitingNextRound`, seen during the wait: `awaiting`):
    *   in the new round, which SWADE advances only once every card is dealt.
    */
@@ -304,6 +308,7 @@ export class CombatSync {
     if (this.#undealt(combat, prior).length) return false;
     const round = Number(combat.round) || 0;
     if (awaiting && !(round > prior.round)) return false;
+    if (game.system?.id !== "swade") return true;
     const everyone = Array.from(combat.turns ?? []).filter((c) => !c.isDefeated).every(hasInitiative);
     return !(round > prior.round && everyone && combat.turn !== 0);
   }
