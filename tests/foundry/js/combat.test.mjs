@@ -764,6 +764,72 @@ test("SWADE's later code deals before it advances the round: read in the new rou
   assert.deepEqual(noWarnings(), []);
 });
 
+test("SWADE's later code: a card picked past the bound sends nothing of the deal; its new round is read in its order, no turn of the old run again", async (t) => {
+  // SWADE marks the deal (system.awaitingNextRound) and refuses Next Turn until it is done: read at
+  // the bound, its reset and the cards dealt so far went to the server as new orders of round 1,
+  // and its turn set to the last before the new round ran a turn of round 1 again
+  const { actors, server } = await setup({ system: "swade" });
+  const clock = onClock(t);
+  const fight = await lastTurnOfRound1(actors); // c, b, a: a's turn
+  const sent = server.requests().length;
+  // a's card picked in a dialog a second past the bound
+  await swadeV13Deal(fight, clock, { c: 30, b: 50, a: 40 }, [50, 50, 50, ROUND_MAX_MS + 1000, 50, 50]);
+  assert.deepEqual(server.requests().slice(sent), [], "nothing while SWADE deals, past the bound too");
+  await pass(clock, QUIET);
+  assert.equal(sync.settling.size, 0, "its new round read once quiet");
+  await settle();
+  assert.deepEqual(server.requests().slice(sent), [["encounter.next", ["b", "a", "c"]]], "a's round-1 turn ends, round 2 begins with b");
+  assert.equal(sides(fight, server), "r2 b | r2 b");
+  const before = server.requests().length;
+  await fight.nextTurn();
+  await fight.nextTurn(); // c, the last of round 2
+  await settle();
+  assert.deepEqual(server.requests().slice(before), [["encounter.next"], ["encounter.next"]]);
+  const third = server.requests().length;
+  // a's card past the bound of the look the reset began, b's past the bound of the look a's began
+  await swadeV13Deal(fight, clock, { c: 50, a: 40, b: 30 }, [50, 50, ROUND_MAX_MS + 50, ROUND_MAX_MS + 50, 50, 50]);
+  assert.deepEqual(server.requests().slice(third), []);
+  await pass(clock, QUIET);
+  await settle();
+  assert.deepEqual(server.requests().slice(third), [["encounter.next", ["c", "a", "b"]]]);
+  assert.equal(sides(fight, server), "r3 c | r3 c");
+  assert.deepEqual(noWarnings(), []);
+});
+
+test("SWADE's later code: a GM's page reloaded while SWADE deals sends nothing of the deal either", async (t) => {
+  const { actors, server } = await setup({ system: "swade" });
+  let clock = onClock(t);
+  const fight = await lastTurnOfRound1(actors); // c, b, a: a's turn
+  const sent = server.requests().length;
+  const ids = combatantIds(fight);
+  await fight.update({ turn: 0, combatants: fight.combatants.contents.map((c) => ({ _id: c.id, initiative: null })) },
+    { turnEvents: false, diff: false });
+  await fight.update({ "system.awaitingNextRound": true });
+  await fight.updateEmbeddedDocuments("Combatant", [{ _id: ids.c, initiative: 30 }], { turnEvents: false });
+  await flush();
+  await pass(clock, ROUND_MAX_MS); // the look the reset began
+  await pass(clock, ROUND_MAX_MS); // the one its later changes queued
+  assert.equal(sync.settling.size, 0);
+  assert.deepEqual(server.requests().slice(sent), []);
+  // the GM reloads while a player picks a card: the page's combat sync has seen nothing of the combat
+  sync.unregister();
+  t.mock.restoreAll();
+  clock = onClock(t);
+  for (const [name, initiative] of [["b", 50], ["a", 40]]) {
+    await fight.updateEmbeddedDocuments("Combatant", [{ _id: ids[name], initiative }], { turnEvents: false });
+    await flush();
+  }
+  await fight.update({ turn: fight.turns.length - 1, "system.awaitingNextRound": false }, { turnEvents: false });
+  await flush();
+  assert.deepEqual(server.requests().slice(sent), [], "nothing while SWADE deals");
+  await fight.nextRound();
+  await flush();
+  await pass(clock, QUIET);
+  await settle();
+  assert.deepEqual(server.requests().slice(sent), [["encounter.next", ["b", "a", "c"]]]);
+  assert.equal(sides(fight, server), "r2 b | r2 b");
+});
+
 test("the GM's world setting 'Longest wait for a new round's order' (seconds) is the bound", async (t) => {
   const { actors, server } = await setup({ system: "swade" });
   const clock = onClock(t);
