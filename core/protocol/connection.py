@@ -396,6 +396,11 @@ class Connection:
             self._bucket.charge_work(seconds, paid)
         self.tables.charge_work(table_id, seconds)
 
+    @property
+    def rated(self) -> bool:
+        """Whether the connection's requests are held to a rate (``per_connection``)."""
+        return self._bucket is not None
+
     def charge_forwarded(self, seconds: float) -> None:
         """A change this connection sent ran on another process (the table's owner
         under ``serve --redis``), which took ``seconds`` of its CPU time for it: one

@@ -66,6 +66,40 @@ class Client:
         self._tasks: set[asyncio.Task] = set()
         #: The hello deadline's timer (the latest, when it looked again).
         self._deadline: asyncio.TimerHandle | None = None
+        #: Changes of this client's that run on another process (a cluster's table
+        #: owner) and are not answered yet (:meth:`forward_sent`).
+        self.forwarding = 0
+        self._answered: asyncio.Event | None = None
+
+    def forward_sent(self) -> None:
+        """A change of this client's went to another process to run (a cluster's
+        table owner), whose CPU time comes back with its answer: until it has come
+        (:meth:`forward_answered`), the client's next frame is not read, so that the
+        time is charged to its connection's rate before its next request takes from
+        it — as a change run here is charged before its next frame is read. (Read at
+        once, a burst of frames sent without waiting for replies would each take one
+        request before any of the time they cost came back.)"""
+        self.forwarding += 1
+
+    def forward_answered(self) -> None:
+        """A change :meth:`forward_sent` has been answered (or refused, or taken
+        over here) and its time charged — or its forwarding ended otherwise (the
+        server stopping)."""
+        self.forwarding -= 1
+        if self.forwarding <= 0 and self._answered is not None:
+            self._answered.set()
+
+    async def _forwards_answered(self) -> None:
+        """Wait until every change of this client's sent to another process has
+        been answered; at once when its connection has no rate to charge."""
+        if self.forwarding <= 0 or not self.protocol.rated:
+            return
+        if self._answered is None:
+            self._answered = asyncio.Event()
+        self._answered.clear()
+        while self.forwarding > 0:
+            await self._answered.wait()
+            self._answered.clear()
 
     @property
     def principal(self) -> Principal:
@@ -174,6 +208,8 @@ class Client:
                 self.server.carry(self.protocol.receive(frame), self)
                 if self.closing:
                     break
+                if self.forwarding > 0:  # charged for them first (forward_sent)
+                    await self._forwards_answered()
         except ConnectionClosed:
             pass
         finally:

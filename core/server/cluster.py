@@ -217,6 +217,13 @@ def _work(value: Any) -> float:
     return float(value)
 
 
+def _asking(forward: Forward) -> Client | None:
+    """The client here that sent ``forward``'s change, if a client sent it."""
+    asker = forward.asker
+    client = asker.origin if asker is not None else None
+    return client if isinstance(client, Client) else None
+
+
 class ClusterServer(Server):
     """A :class:`~rollbridge.server.app.Server` that shares every table with the
     other processes on the same Redis; see the module docstring.
@@ -360,16 +367,22 @@ class ClusterServer(Server):
         except (redis.RedisError, OSError, TimeoutError) as exc:
             log.warning("%s: %s", what, exc or type(exc).__name__)
 
-    def _spawn(self, job: Coroutine[Any, Any, Any]) -> None:
+    def _spawn(self, job: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(job)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     # -- effects --------------------------------------------------------------------
 
     def _carry_one(self, effect: Effect, client: Client | None) -> None:
         if isinstance(effect, Forward):
-            self._spawn(self._forward(effect))
+            task = self._spawn(self._forward(effect))
+            asker = _asking(effect)
+            if asker is not None:  # its next frame waits for the answer and its charge
+                asker.forward_sent()
+                # done, failed or cancelled (a stop), even before it ran
+                task.add_done_callback(lambda _task: asker.forward_answered())
         elif isinstance(effect, Reply) and isinstance(effect.origin, Remote):
             self.metrics.replied(effect)
             if effect.error is not None:
@@ -403,9 +416,8 @@ class ClusterServer(Server):
         """The owner took ``seconds`` of its CPU time for a change forwarded from
         here: charged to the rate of the connection that sent it, as if it had run
         here (the owner charged the table's rate; it is not charged here again)."""
-        asker = forward.asker
-        client = asker.origin if asker is not None else None
-        if seconds > 0 and isinstance(client, Client):
+        client = _asking(forward)
+        if seconds > 0 and client is not None:
             client.protocol.charge_forwarded(seconds)
 
     async def _send(self, forward: Forward) -> Answer | None:

@@ -7,6 +7,7 @@ connection that sent the change."""
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import time
 
@@ -110,6 +111,54 @@ def test_a_forwarded_request_that_keeps_the_owner_busy_takes_more_of_its_connect
             await client.close()
 
     cluster.run(play)
+
+
+def test_changes_sent_at_once_to_a_process_that_forwards_them_are_charged_each_before_the_next(
+    redis_factory,
+):
+    """A forwarded change's time came back with its reply, after the frames the client
+    had sent meanwhile had each taken their one request from its connection's rate: a
+    player on a process that does not own the table who sent ``999d6x>1`` rolls at once,
+    without waiting for replies, had a whole burst of them run on the owner (the charges
+    that came back later only took the bucket to its floor), where on the owner's own
+    process the second or third is refused. That process now reads the connection's next
+    frame once its forwarded changes are answered and charged, as a change run there is
+    charged before the next frame is read."""
+    redis = redis_factory()
+    rate = 5  # requests a second from one connection, bursts of twice as many
+    cluster = Cluster(
+        redis.url, 2, extra=("--rate-per-connection", str(rate), "--rate-per-table", "0")
+    )
+    sent = 3 * 2 * rate
+    seen: dict[str, float] = {}
+
+    async def play() -> None:
+        gm, (player,) = await away_from_the_owner(cluster, "player")
+        assert player.ws is not None
+        started = time.monotonic()
+        for n in range(sent):  # at once: no reply awaited
+            await player.ws.send(json.dumps({"type": "roll", "id": f"x{n}", "formula": HEAVY}))
+        ids = [f"x{n}" for n in range(sent)]
+
+        def refused() -> bool:
+            return any(r.get("code") == "rate_limited" for r in player.replies.values())
+
+        await player.until(refused, 120, "a refusal")
+        # the frames are read in order: the first refusal to come is the first in that order
+        seen["elapsed"] = time.monotonic() - started
+        await player.until(lambda: all(i in player.replies for i in ids), 120, "every reply")
+        codes = [player.replies[i].get("code") for i in ids]
+        seen["first"] = codes.index("rate_limited")  # the rolls let through before it
+        assert player.replies[ids[int(seen["first"])]]["details"]["scope"] == "connection"
+        for client in (gm, player):
+            await client.close()
+
+    cluster.run(play)
+    # Counted, not timed: uncharged, the first refusal comes only once the burst is spent
+    # (the hello took one) and what refilled until it came (however slow the machine,
+    # never before); charged, well before.
+    plain = 2 * rate - 1 + rate * seen["elapsed"]
+    assert seen["first"] < 0.8 * plain, (seen, plain)
 
 
 def test_the_owner_s_time_is_read_only_from_a_number_in_the_reply(redis_factory):

@@ -32,8 +32,8 @@ afterEach(() => {
 after(() => Standin.uninstall());
 
 /** A world with three actors on the table (a, b, c) and one that is not (x), in a combat. */
-async function setup({ user = "gm", generation = 13, settings = {}, encounter = null, seq = 0 } = {}) {
-  await world({ users: USERS, user, generation, settings });
+async function setup({ user = "gm", generation = 13, settings = {}, encounter = null, seq = 0, system = undefined } = {}) {
+  await world({ users: USERS, user, generation, settings, system });
   await registerModuleSettings();
   game.ready = true;
   const actor = (id, name, owner = null) => Standin.addActor({
@@ -622,7 +622,7 @@ const QUIET = ROUND_QUIET_MS;
 
 for (const generation of [12, 13]) {
   test(`v${generation}: SWADE's new round dealt over 0.75 s is read dealt: one next in the new order, nothing of the reset`, async (t) => {
-    const { actors, server } = await setup({ generation });
+    const { actors, server } = await setup({ generation, system: "swade" });
     const clock = onClock(t);
     const fight = await lastTurnOfRound1(actors);
     const sent = server.requests().length;
@@ -637,7 +637,7 @@ for (const generation of [12, 13]) {
 }
 
 test("SWADE: a player's card picked in a dialog 2 s after the NPCs' is waited for (no change meanwhile), then the round is read", async (t) => {
-  const { actors, server } = await setup();
+  const { actors, server } = await setup({ system: "swade" });
   const clock = onClock(t);
   const fight = await lastTurnOfRound1(actors);
   const sent = server.requests().length;
@@ -657,7 +657,7 @@ test("SWADE: a player's card picked in a dialog 2 s after the NPCs' is waited fo
 });
 
 test("the bound: a tracker that keeps changing, or a card never dealt (a combatant on hold), is read after ROUND_MAX_MS", async (t) => {
-  const { actors, server } = await setup();
+  const { actors, server } = await setup({ system: "swade" });
   const clock = onClock(t);
   const fight = await lastTurnOfRound1(actors);
   const sent = server.requests().length;
@@ -701,7 +701,7 @@ test("the bound: a tracker that keeps changing, or a card never dealt (a combata
 });
 
 test("SWADE in a slow world: the turn set 0.8 s after the last card is waited for; the round is read at its first turn", async (t) => {
-  const { actors, server } = await setup();
+  const { actors, server } = await setup({ system: "swade" });
   const clock = onClock(t);
   const fight = await lastTurnOfRound1(actors);
   const sent = server.requests().length;
@@ -745,7 +745,7 @@ async function swadeV13Deal(fight, clock, cards, gaps) {
 }
 
 test("SWADE's later code deals before it advances the round: read in the new round, also when the round comes 0.8 s after the last card", async (t) => {
-  const { actors, server } = await setup();
+  const { actors, server } = await setup({ system: "swade" });
   const clock = onClock(t);
   const fight = await lastTurnOfRound1(actors); // c, b, a: a's turn
   const sent = server.requests().length;
@@ -764,8 +764,74 @@ test("SWADE's later code deals before it advances the round: read in the new rou
   assert.deepEqual(noWarnings(), []);
 });
 
+test("SWADE's later code: a card picked past the bound sends nothing of the deal; its new round is read in its order, no turn of the old run again", async (t) => {
+  // SWADE marks the deal (system.awaitingNextRound) and refuses Next Turn until it is done: read at
+  // the bound, its reset and the cards dealt so far went to the server as new orders of round 1,
+  // and its turn set to the last before the new round ran a turn of round 1 again
+  const { actors, server } = await setup({ system: "swade" });
+  const clock = onClock(t);
+  const fight = await lastTurnOfRound1(actors); // c, b, a: a's turn
+  const sent = server.requests().length;
+  // a's card picked in a dialog a second past the bound
+  await swadeV13Deal(fight, clock, { c: 30, b: 50, a: 40 }, [50, 50, 50, ROUND_MAX_MS + 1000, 50, 50]);
+  assert.deepEqual(server.requests().slice(sent), [], "nothing while SWADE deals, past the bound too");
+  await pass(clock, QUIET);
+  assert.equal(sync.settling.size, 0, "its new round read once quiet");
+  await settle();
+  assert.deepEqual(server.requests().slice(sent), [["encounter.next", ["b", "a", "c"]]], "a's round-1 turn ends, round 2 begins with b");
+  assert.equal(sides(fight, server), "r2 b | r2 b");
+  const before = server.requests().length;
+  await fight.nextTurn();
+  await fight.nextTurn(); // c, the last of round 2
+  await settle();
+  assert.deepEqual(server.requests().slice(before), [["encounter.next"], ["encounter.next"]]);
+  const third = server.requests().length;
+  // a's card past the bound of the look the reset began, b's past the bound of the look a's began
+  await swadeV13Deal(fight, clock, { c: 50, a: 40, b: 30 }, [50, 50, ROUND_MAX_MS + 50, ROUND_MAX_MS + 50, 50, 50]);
+  assert.deepEqual(server.requests().slice(third), []);
+  await pass(clock, QUIET);
+  await settle();
+  assert.deepEqual(server.requests().slice(third), [["encounter.next", ["c", "a", "b"]]]);
+  assert.equal(sides(fight, server), "r3 c | r3 c");
+  assert.deepEqual(noWarnings(), []);
+});
+
+test("SWADE's later code: a GM's page reloaded while SWADE deals sends nothing of the deal either", async (t) => {
+  const { actors, server } = await setup({ system: "swade" });
+  let clock = onClock(t);
+  const fight = await lastTurnOfRound1(actors); // c, b, a: a's turn
+  const sent = server.requests().length;
+  const ids = combatantIds(fight);
+  await fight.update({ turn: 0, combatants: fight.combatants.contents.map((c) => ({ _id: c.id, initiative: null })) },
+    { turnEvents: false, diff: false });
+  await fight.update({ "system.awaitingNextRound": true });
+  await fight.updateEmbeddedDocuments("Combatant", [{ _id: ids.c, initiative: 30 }], { turnEvents: false });
+  await flush();
+  await pass(clock, ROUND_MAX_MS); // the look the reset began
+  await pass(clock, ROUND_MAX_MS); // the one its later changes queued
+  assert.equal(sync.settling.size, 0);
+  assert.deepEqual(server.requests().slice(sent), []);
+  // the GM reloads while a player picks a card: the page's combat sync has seen nothing of the combat
+  sync.unregister();
+  t.mock.restoreAll();
+  clock = onClock(t);
+  for (const [name, initiative] of [["b", 50], ["a", 40]]) {
+    await fight.updateEmbeddedDocuments("Combatant", [{ _id: ids[name], initiative }], { turnEvents: false });
+    await flush();
+  }
+  await fight.update({ turn: fight.turns.length - 1, "system.awaitingNextRound": false }, { turnEvents: false });
+  await flush();
+  assert.deepEqual(server.requests().slice(sent), [], "nothing while SWADE deals");
+  await fight.nextRound();
+  await flush();
+  await pass(clock, QUIET);
+  await settle();
+  assert.deepEqual(server.requests().slice(sent), [["encounter.next", ["b", "a", "c"]]]);
+  assert.equal(sides(fight, server), "r2 b | r2 b");
+});
+
 test("the GM's world setting 'Longest wait for a new round's order' (seconds) is the bound", async (t) => {
-  const { actors, server } = await setup();
+  const { actors, server } = await setup({ system: "swade" });
   const clock = onClock(t);
   assert.equal(game.settings.get("rollbridge", "roundWait"), ROUND_MAX_MS / 1000, "5 s by default");
   await game.settings.set("rollbridge", "roundWait", 12); // players who take their time to pick a card
@@ -823,8 +889,39 @@ test("a new round whose initiative changes as it comes (re-rolled, not cleared) 
   assert.equal(sides(fight, server), "r2 a | r2 a");
 });
 
+for (const generation of [12, 13]) {
+  test(`v${generation}: Foundry's own Reset, Next Round and Roll All (no SWADE) are read once rolled, not at the bound`, async (t) => {
+    // a dnd5e GM who has initiative rolled anew each round by hand. Foundry's rollInitiative
+    // keeps the turn with the combatant that had it (v12: update({turn}); v13: combatTurn): after
+    // the reset that is the reset's first combatant (a, by id), not the first of the round —
+    // only SWADE's rollInitiative sets the first turn once every card is dealt
+    const { actors, server } = await setup({ generation });
+    const clock = onClock(t);
+    const fight = await lastTurnOfRound1(actors); // c, b, a: a's turn
+    const sent = server.requests().length;
+    await fight.resetAll();
+    await flush();
+    await pass(clock, 100);
+    await fight.nextRound();
+    await flush();
+    await pass(clock, 100);
+    const ids = combatantIds(fight);
+    for (const [name, value] of [["a", 5], ["b", 25], ["c", 15]]) {
+      await fight.rollInitiative(ids[name], { formula: String(value) }); // the GM's Roll All, a player's own roll
+      await flush();
+    }
+    assert.equal(fight.turn, 2, "the turn kept with a (Foundry's), not set to the first");
+    await pass(clock, QUIET);
+    assert.equal(sync.settling.size, 0, "the wait ended once the tracker was quiet, not at the bound");
+    await settle();
+    assert.deepEqual(server.requests().slice(sent), [["encounter.next", ["b", "c", "a"]], ["encounter.next"], ["encounter.next"]],
+      "round 2 in its order, the turns up to a's, where the tracker is");
+    assert.equal(sides(fight, server), "r2 a | r2 a");
+  });
+}
+
 test("End Combat during a new round's wait ends the encounter at once; the round is not sent, no wait left", async (t) => {
-  const { actors, server } = await setup();
+  const { actors, server } = await setup({ system: "swade" });
   const clock = onClock(t);
   const fight = await lastTurnOfRound1(actors);
   const sent = server.requests().length;

@@ -56,13 +56,17 @@
 // updateCombat, createCombatant, updateCombatant or deleteCombatant has come for
 // `roundQuiet` ms (0.5 s) and the deal is done (#dealt): every combatant on the
 // table that had an initiative before has one again (a defeated one aside);
-// a new round with every combatant dealt is at its first turn (SWADE's
-// update({turn: 0}), however long it comes after the last card); a deal SWADE
-// marked has reached its new round — but no longer than the world setting
-// roundWait (5 s) in all, or until the combat is deleted; then it reads the
-// tracker and sends what it finds (combatTurnChange, which only follows an
-// update, does not prolong it). The looks queued meanwhile run after it, in
-// order, and find the server there. A new round that comes with every
+// in SWADE, a new round with every combatant dealt is at its first turn (SWADE's
+// update({turn: 0}), however long it comes after the last card: Foundry's own
+// rollInitiative keeps the turn where it was, so no other system is waited for
+// it); a deal SWADE marked has reached its new round — but no longer than the
+// world setting roundWait (5 s) in all, or until the combat is deleted; then it
+// reads the tracker and sends what it finds (combatTurnChange, which only
+// follows an update, does not prolong it) — unless SWADE still marks the deal
+// and its new round has not come (a card picked past the bound): then nothing
+// is sent, and the looks until the new round compare with the tracker before
+// the deal (`marked`), so that the new round is read as a deal. The looks
+// queued meanwhile run after it, in order, and find the server there. A new round that comes with every
 // initiative as it was (dnd5e keeps it; SWADE clears it before its new round, or
 // deals it before, within the wait its reset began) is no deal: it is sent at once.
 //
@@ -93,6 +97,10 @@ export function combatantActor(combatant) {
 
 /** Whether a combatant has an initiative (Foundry's Combatant#initiative: a number, or null). */
 const hasInitiative = (combatant) => Number.isFinite(combatant?.initiative);
+
+/** Whether SWADE's later code marks `combat` as dealing its new round's cards
+ * (`system.awaitingNextRound`: it refuses Next Turn and Next Round until they are dealt). */
+const awaitingCards = (combat) => combat?.system?.awaitingNextRound === true;
 
 /** The combatants' initiative by id (null: none). */
 const initiativeOf = (combatants) => Object.fromEntries(combatants.map((c) => [c.id, hasInitiative(c) ? c.initiative : null]));
@@ -134,6 +142,9 @@ export class CombatSync {
     /** combat id → the tracker as an undo or redo left it ({round, turn, combatantId, order}):
      * until the GM changes it, a look sends nothing (its order may differ from the server's) */
     this.followed = new Map();
+    /** combat id → the state seen before a deal SWADE marked (awaitingCards) whose new round
+     * has not come yet, past a look's wait: the looks meanwhile send nothing, and compare with it */
+    this.marked = new Map();
   }
 
   /** Listen to Foundry's combat hooks; `unregister` stops. */
@@ -192,6 +203,7 @@ export class CombatSync {
     this.settling.get(combat.id)?.end(); // its look waits no longer: the combat is gone
     this.seen.delete(combat.id);
     this.followed.delete(combat.id);
+    this.marked.delete(combat.id);
     return this.#enqueue(() => this.#end(combat));
   }
 
@@ -293,10 +305,13 @@ export class CombatSync {
   /**
    * Whether a deal that began at the look before (`prior`) is done, as far as the tracker
    * tells: none of the combatants undealt (#undealt), and
-   * - a new round (the round went on during the deal, or before it: SWADE's resetAll,
-   *   nextRound, the cards), once every combatant not defeated has a card: at its first
-   *   turn, which SWADE sets then (rollInitiative's update({turn: 0})) — until then the
-   *   tracker's turn is still the one Foundry kept for the reset's first combatant;
+   * - in SWADE, a new round (the round went on during the deal, or before it: SWADE's
+   *   resetAll, nextRound, the cards), once every combatant not defeated has a card: at its
+   *   first turn, which SWADE sets then (rollInitiative's update({turn: 0})) — until then the
+   *   tracker's turn is still the one Foundry kept for the reset's first combatant. Only
+   *   SWADE sets it: Foundry's own rollInitiative keeps the turn with that combatant
+   *   (v12's update({turn}), v13's combatTurn), so elsewhere (a GM's Reset, Next Round
+   *   and Roll All) the first turn never comes, and is not waited for;
    * - a deal SWADE's later code marks (`system.awaitingNextRound`, seen during the wait: `awaiting`):
    *   in the new round, which SWADE advances only once every card is dealt.
    */
@@ -304,6 +319,7 @@ export class CombatSync {
     if (this.#undealt(combat, prior).length) return false;
     const round = Number(combat.round) || 0;
     if (awaiting && !(round > prior.round)) return false;
+    if (game.system?.id !== "swade") return true;
     const everyone = Array.from(combat.turns ?? []).filter((c) => !c.isDefeated).every(hasInitiative);
     return !(round > prior.round && everyone && combat.turn !== 0);
   }
@@ -311,21 +327,22 @@ export class CombatSync {
   /**
    * Wait until `combat` has settled: no change of it (`changed`) for roundQuiet ms
    * and its deal done (#dealt), or roundMax ms since the wait began, or the combat
-   * deleted.
+   * deleted. `awaiting`: SWADE marked the deal already. Resolves with whether SWADE
+   * marked it (before or during the wait).
    */
-  #settle(combat, prior) {
+  #settle(combat, prior, awaiting = false) {
     return new Promise((resolve) => {
       let quiet = null;
-      let awaiting = false; // SWADE's later code marked the deal (its new round comes once it is dealt)
+      // awaiting: SWADE's later code marked the deal (its new round comes once it is dealt)
       const end = () => {
         clearTimeout(quiet);
         clearTimeout(bound);
         if (this.settling.get(combat.id) === wait) this.settling.delete(combat.id);
-        resolve();
+        resolve(awaiting);
       };
       const touch = () => {
         clearTimeout(quiet);
-        awaiting ||= combat.system?.awaitingNextRound === true;
+        awaiting ||= awaitingCards(combat);
         // quiet but not dealt: the next change (a card dealt, the turn set) or the bound ends it
         quiet = setTimeout(() => this.#dealt(combat, prior, awaiting) && end(), this.roundQuiet);
       };
@@ -337,23 +354,41 @@ export class CombatSync {
   }
 
   async #look(combat, back) {
-    const prior = this.seen.get(combat.id);
+    const marked = this.marked.get(combat.id);
+    const prior = marked ?? this.seen.get(combat.id);
     let now = this.#state(combat);
     this.#see(combat, now);
     if (!this.enabled || game.combats?.get(combat.id) !== combat) return;
     const follows = this.#follows(combat);
-    // a deal under way: initiative cleared (SWADE's resetAll, before its new round), or a new
-    // round whose initiative changed as it came; a new round with every initiative as it was
-    // seen (a system that keeps it: dnd5e) deals nothing: it is read at once (SWADE's round
-    // comes after its reset, within the wait the reset began)
+    // a deal under way: initiative cleared (SWADE's resetAll, before its new round), one SWADE
+    // marks (until its new round comes), or a new round whose initiative changed as it came; a
+    // new round with every initiative as it was seen (a system that keeps it: dnd5e) deals
+    // nothing: it is read at once (SWADE's round comes after its reset, within the wait the
+    // reset began)
+    let awaiting = Boolean(marked) || awaitingCards(combat);
     const newRound = prior?.round > 0 && now.round > prior.round;
-    const dealing = prior?.round > 0 && (this.#undealt(combat, prior).length > 0 || (newRound && this.#reinitiated(prior, now)));
+    const dealing = prior?.round > 0 && ((awaiting && now.round >= prior.round)
+      || this.#undealt(combat, prior).length > 0 || (newRound && this.#reinitiated(prior, now)));
     if (follows && dealing && this.roundQuiet > 0) {
-      await this.#settle(combat, prior); // a new round's order may come in several updates: read it dealt
+      // a new round's order may come in several updates: read it dealt
+      awaiting = await this.#settle(combat, prior, awaiting);
       now = this.#state(combat);
       this.#see(combat, now);
       if (!this.enabled || game.combats?.get(combat.id) !== combat) return;
     }
+    // a deal SWADE marked whose new round has not come (the wait's bound passed while a player
+    // picks a card): nothing of it is sent — its reset and part-dealt cards are no order of the
+    // old round, and its turn set to the last before the new round no turn of it; SWADE refuses
+    // Next Turn meanwhile. The look that sees the new round reads it, compared with the tracker
+    // before the deal (or, on a page that saw nothing before it — a GM's reload —, the deal as
+    // first seen).
+    awaiting ||= awaitingCards(combat);
+    const before = prior?.round > 0 ? prior : now;
+    if (follows && awaiting && now.round > 0 && now.round === before.round) {
+      this.marked.set(combat.id, before);
+      return;
+    }
+    this.marked.delete(combat.id);
     // as an undo or redo left it: nothing of the GM's to send
     const followed = this.followed.get(combat.id);
     if (followed && sameTracker(followed, now)) return;
