@@ -234,3 +234,24 @@ def test_the_options_are_checked_at_the_command_line(tmp_path, option, value, sa
     assert f"argument {option}: {said}" in done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "r.db").exists()
+
+
+async def test_tokens_refused_unchecked_over_http_are_logged_once_per_interval(serve):
+    """An address past its wrong tokens, asking the admin API and the export again
+    and again: each 429 wrote an INFO line of its own (``admin GET /admin/tables
+    refused: rate_limited``, ``export of table … refused: rate_limited``) besides the
+    throttle's one WARNING per 10 s (found by review). They are DEBUG lines now, as
+    every refused request is."""
+    served = serve("--trusted-proxy", "127.0.0.1", "--wrong-tokens-per-address", "1")
+    admin = via("203.0.113.7", Authorization="Bearer rba_guess")
+    export = f"/tables/{served.table}/export?format=jsonl"
+    assert (await http_get(served.port, "/admin/tables", admin))[0] == 401
+    for _ in range(10):
+        assert (await http_get(served.port, "/admin/tables", admin))[0] == 429
+        guess = via("203.0.113.7", Authorization="Bearer rbt_guess")
+        assert (await http_get(served.port, export, guess))[0] == 429
+    log = served.log_text()
+    assert log.count("refused a token from 203.0.113.7 without checking it") == 1
+    assert "INFO rollbridge.admin: admin GET /admin/tables refused: rate_limited" not in log
+    assert "INFO rollbridge.export: export of table" not in log
+    assert log.count("DEBUG rollbridge.admin: admin GET /admin/tables refused: rate_limited") == 10
