@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from rollbridge.exceptions import AuthenticationFailed, NotFound, RateLimited
 from rollbridge.protocol.connection import retry_after, wrong_tokens_refusal
-from rollbridge.protocol.limits import Buckets, WrongTokens
+from rollbridge.protocol.limits import Buckets, TokenRefusal, WrongTokens
 from rollbridge.server.addresses import rated_address
 from rollbridge.server.limits import HTTP_BURST_SECONDS
 from rollbridge.server.throttle import Throttle
@@ -121,20 +121,33 @@ def wrong_tokens(limits: Limits, metrics: ServerMetrics) -> WrongTokens | None:
     allowed = limits.wrong_tokens_per_address
     if not allowed:
         return None
-    said = Throttle(LOG_INTERVAL)
+    said, said_checking = Throttle(LOG_INTERVAL), Throttle(LOG_INTERVAL)
 
-    def refused(address: str, wait: float) -> None:
+    def refused(address: str, refusal: TokenRefusal) -> None:
         metrics.throttled("wrong_tokens")
+        if refusal.checking:  # no wrong token: more at once than it may hold
+            held = said_checking.allow()
+            if held is not None:
+                log.info(
+                    "refused a token from %s for a moment: %d of its tokens were being "
+                    "checked (--wrong-tokens-per-address %d); %d more refused since the "
+                    "last such line",
+                    address, guard.checking.get(address, 0), allowed, held,
+                    extra={"code": "rate_limited"},
+                )  # fmt: skip
+            return
         held = said.allow()
         if held is not None:
             log.warning(
                 "refused a token from %s without checking it: too many wrong tokens "
                 "from that address (--wrong-tokens-per-address %d), for %d s more; "
                 "%d more refused since the last such line",
-                address, allowed, math.ceil(wait), held, extra={"code": "rate_limited"},
+                address, allowed, math.ceil(refusal.wait), held,
+                extra={"code": "rate_limited"},
             )  # fmt: skip
 
-    return WrongTokens(allowed, refused=refused)
+    guard = WrongTokens(allowed, refused=refused)
+    return guard
 
 
 async def look_up_token(
@@ -155,16 +168,19 @@ async def look_up_token(
     if guard is None:
         return await lookup()
     address = rated_address(connection, server.limits.trusted_proxies, request)
-    wait = guard.present(address)
-    if wait is not None:
-        raise wrong_tokens_refusal(wait)
+    refusal = guard.present(address)
+    if refusal is not None:
+        raise wrong_tokens_refusal(refusal)
     try:
         found = await lookup()
     except (AuthenticationFailed, NotFound):
-        raise  # a wrong token: what it took stays taken
+        guard.wrong(address)  # what it took stays taken
+        raise
     except BaseException:
         guard.right(address)  # the server's failure, not the token's
         raise
-    if found is not None:
+    if found is None:
+        guard.wrong(address)
+    else:
         guard.right(address)
     return found
