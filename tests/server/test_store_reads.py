@@ -1,5 +1,7 @@
-"""A read of the log skipped because its asker left (``rollbridge_store_reads_total``
-``{outcome="skipped"}``) read nothing: it tells nothing of the store's health.
+"""``rollbridge_store_reads_total``: the store-reading threads' work, by outcome.
+
+A read of the log skipped because its asker left (``{outcome="skipped"}``) read
+nothing: it tells nothing of the store's health.
 
 Found by review: while the store failed for reads alone (Redis down, players joining,
 no change sent), a ``state`` at an earlier seq whose asker left before its turn came
@@ -13,6 +15,7 @@ import asyncio
 import threading
 
 from rollbridge.exceptions import StoreUnavailable
+from tests.hostile.wire import http_get
 
 DOWN = StoreUnavailable("the store is down", details={"reason": "down"})
 
@@ -41,7 +44,7 @@ async def test_a_read_skipped_as_its_asker_left_does_not_end_an_outage(tables, m
     assert server.health.failing is not None
 
     def skipped() -> float:
-        return server.metrics.store_reads.labels("skipped")._value.get()
+        return reads(server, "skipped")
 
     for _ in range(200):
         if skipped():
@@ -51,3 +54,22 @@ async def test_a_read_skipped_as_its_asker_left_does_not_end_an_outage(tables, m
     await asyncio.sleep(0.05)  # the skipped read's follow-ups have run
     assert server.health.failing is not None, "a read that read nothing ended the outage"
     assert "the store works again" not in caplog.text
+
+
+def reads(server, outcome: str) -> float:
+    """``rollbridge_store_reads_total{outcome}`` of ``server``."""
+    return server.metrics.store_reads.labels(outcome)._value.get()
+
+
+async def test_the_http_routes_reads_on_the_reader_threads_are_counted(tables):
+    """Found by review: ``/readyz``, the admin API and the export run their store
+    calls on the same two reader threads (the load ``--http-rate-per-address`` was
+    made for), and the counter said none of them."""
+    server = tables.server
+    before = reads(server, "done")
+    assert (await http_get(server.port, "/readyz"))[0] == 200
+    wrong = {"Authorization": "Bearer rba_wrong"}
+    assert (await http_get(server.port, "/admin/tables", wrong))[0] == 401
+    export = "/tables/tally/export?format=jsonl"
+    assert (await http_get(server.port, export, {"Authorization": "Bearer rbt_x"}))[0] == 401
+    assert reads(server, "done") == before + 3
