@@ -256,10 +256,12 @@ class WrongTokens:
         #: Tokens being checked, by address (an address with none is not kept).
         self.checking: dict[str, int] = {}
 
-    def present(self, address: str | None) -> TokenRefusal | None:
+    def present(self, address: str | None, *, tell: bool = True) -> TokenRefusal | None:
         """A token from ``address`` (None: an address not counted) is about to be
         looked up: None if it may be (then :meth:`right` or :meth:`wrong` once it
-        was), else why not and for how long (nothing is taken then)."""
+        was), else why not and for how long (nothing is taken then; ``tell``: the
+        refusal is told to :attr:`refused`, else the caller tells it with
+        :meth:`refuse` if it gives up)."""
         if address is None:
             return None
         wait = self.buckets.take(address)
@@ -271,9 +273,14 @@ class WrongTokens:
             refusal = TokenRefusal(min(wait, CHECKING_WAIT), checking=True)
         else:
             refusal = TokenRefusal(wait)
+        if tell:
+            self.refuse(address, refusal)
+        return refusal
+
+    def refuse(self, address: str, refusal: TokenRefusal) -> None:
+        """Tell :attr:`refused` that a token of ``address`` was refused."""
         if self.refused is not None:
             self.refused(address, refusal)
-        return refusal
 
     def right(self, address: str | None) -> None:
         """The token :meth:`present` let through opened what it was presented for
@@ -288,6 +295,7 @@ class WrongTokens:
             self._checked(address)
 
     def _checked(self, address: str) -> None:
+        """A token of ``address`` that :meth:`present` let through was looked up."""
         left = self.checking.get(address, 0) - 1
         if left > 0:
             self.checking[address] = left

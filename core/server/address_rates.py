@@ -32,10 +32,11 @@ from typing import TYPE_CHECKING, TypeVar
 
 from rollbridge.exceptions import AuthenticationFailed, NotFound, RateLimited
 from rollbridge.protocol.connection import retry_after, wrong_tokens_refusal
-from rollbridge.protocol.limits import Buckets, TokenRefusal, WrongTokens
+from rollbridge.protocol.limits import Buckets, TokenRefusal
 from rollbridge.server.addresses import rated_address
 from rollbridge.server.limits import HTTP_BURST_SECONDS
 from rollbridge.server.throttle import Throttle
+from rollbridge.server.token_places import WaitingWrongTokens
 from rollbridge.server.web import error_headers, request_locale, respond
 from rollbridge.text import Messages
 
@@ -115,7 +116,7 @@ class HttpRate:
         return respond(429, body, "application/json; charset=utf-8", **error_headers(error))
 
 
-def wrong_tokens(limits: Limits, metrics: ServerMetrics) -> WrongTokens | None:
+def wrong_tokens(limits: Limits, metrics: ServerMetrics) -> WaitingWrongTokens | None:
     """The server's throttle of wrong tokens (``limits.wrong_tokens_per_address``;
     None: off), its refusals counted and logged."""
     allowed = limits.wrong_tokens_per_address
@@ -146,7 +147,7 @@ def wrong_tokens(limits: Limits, metrics: ServerMetrics) -> WrongTokens | None:
                 extra={"code": "rate_limited"},
             )  # fmt: skip
 
-    guard = WrongTokens(allowed, refused=refused)
+    guard = WaitingWrongTokens(allowed, refused=refused)
     return guard
 
 
@@ -168,7 +169,10 @@ async def look_up_token(
     if guard is None:
         return await lookup()
     address = rated_address(connection, server.limits.trusted_proxies, request)
-    refusal = guard.present(address)
+    if isinstance(guard, WaitingWrongTokens):  # waits while its tokens are being checked
+        refusal = await guard.place(address)
+    else:
+        refusal = guard.present(address)
     if refusal is not None:
         raise wrong_tokens_refusal(refusal)
     try:

@@ -290,3 +290,22 @@ async def test_right_tokens_at_once_past_the_allowance_are_not_told_of_wrong_one
             await asyncio.sleep(answer["details"]["retry_after"])
         assert answer["type"] == "welcome", answer
     assert "too many wrong tokens" not in served.log_text()
+
+
+async def test_http_requests_with_right_tokens_at_once_wait_for_each_other(serve):
+    """A front end asking from one address many things at once with a right token
+    (the admin API, exports): each request held its place while its token was
+    looked up, and those past ``--wrong-tokens-per-address`` got 429 (found by
+    review: 30 admin calls at once with the right admin token, 20 refused). They
+    wait for the ones being checked now; wrong tokens at once are still held to it."""
+    served = serve("--trusted-proxy", "127.0.0.1", "--wrong-tokens-per-address", "3")
+    export = f"/tables/{served.table}/export?format=jsonl"
+    right = via("203.0.113.7", Authorization=f"Bearer {served.tokens['gm']}")
+    statuses = [s for s, _, _ in await asyncio.gather(
+        *(http_get(served.port, export, right) for _ in range(12)))]  # fmt: skip
+    assert 429 not in statuses, statuses
+    assert set(statuses) <= {200, 503}, statuses  # 503: busy, one export at a time
+    wrong = via("203.0.113.8", Authorization="Bearer rbt_guess")
+    statuses = [s for s, _, _ in await asyncio.gather(
+        *(http_get(served.port, export, wrong) for _ in range(12)))]  # fmt: skip
+    assert sorted(statuses) == [401] * 3 + [429] * 9, statuses

@@ -5,7 +5,10 @@ cannot grow (docs/operations.md, "Limits")."""
 
 from __future__ import annotations
 
+import asyncio
+
 from rollbridge.protocol.limits import CHECKING_WAIT, Buckets, TokenRefusal, WrongTokens
+from rollbridge.server.token_places import WaitingWrongTokens
 from tests.server.test_rate_limits import Clock
 
 
@@ -103,3 +106,29 @@ def test_more_tokens_at_once_than_allowed_wait_a_moment_not_the_window():
     refused = guard.present("203.0.113.7")
     assert refused is not None and not refused.checking and refused.wait == 10.0
     assert guard.checking == {}
+
+
+async def test_an_http_token_waits_for_its_addresss_checks_instead_of_being_refused():
+    """Over HTTP (:class:`WaitingWrongTokens`) a token refused only for the places its
+    address's tokens being checked hold waits for one of them: a right one gives
+    its place back and the token goes on; once they are all known wrong, it is
+    refused for the window's wait, told once."""
+    refused: list[TokenRefusal] = []
+    guard = WaitingWrongTokens(2, 20.0, clock=Clock(), refused=lambda a, r: refused.append(r))
+    for _ in range(2):
+        assert guard.present("203.0.113.7") is None  # being checked
+    waiting = asyncio.ensure_future(guard.place("203.0.113.7"))
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    guard.right("203.0.113.7")
+    assert await waiting is None  # its place, given back
+    assert refused == []
+    waiting = asyncio.ensure_future(guard.place("203.0.113.7"))
+    await asyncio.sleep(0)
+    guard.wrong("203.0.113.7")
+    await asyncio.sleep(0)
+    assert not waiting.done()  # one still being checked
+    guard.wrong("203.0.113.7")
+    assert await waiting == TokenRefusal(10.0)
+    assert refused == [TokenRefusal(10.0)]
+    assert guard.checking == {} and guard._ended == {}
