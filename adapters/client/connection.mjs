@@ -23,8 +23,9 @@
 //   backoff that starts over once a connection has answered a ping, and a hello
 //   unanswered for a ping's time is given up; a hello refused as `rate_limited`
 //   (its address sent too many wrong tokens) waits the server's `retry_after` at
-//   least, and the status `waiting` carries that refusal (`detail.refusal`: its
-//   code and message, in the hello's language) for the page to show;
+//   least; the status `waiting` after any hello refused for now carries the
+//   refusal (`detail.refusal`: its code and message, in the hello's language)
+//   for the page to show;
 // - nudge() skips the backoff's wait (the page calls it when the network or the
 //   page comes back) and, connected, pings at once;
 // - a request made again with an id still waiting is the same request; one larger

@@ -336,7 +336,7 @@ function join(token) {
       onStatus: afterWords((status, detail) => {
         showStatus(status, detail);
         // a hello refused for now (too many wrong tokens from this address): why it waits
-        if (status === "waiting" && detail?.refusal?.message) {
+        if (status === "waiting" && detail?.refusal?.code === "rate_limited" && detail.refusal.message) {
           say(detail.refusal.message, "error");
           refusedForNow = true;
         } else if (status === "connected" && refusedForNow) {
