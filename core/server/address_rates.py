@@ -35,6 +35,7 @@ from rollbridge.protocol.connection import retry_after, wrong_tokens_refusal
 from rollbridge.protocol.limits import Buckets, TokenRefusal
 from rollbridge.server.addresses import rated_address
 from rollbridge.server.limits import HTTP_BURST_SECONDS
+from rollbridge.server.logs import quiet
 from rollbridge.server.throttle import Throttle
 from rollbridge.server.token_places import WaitingWrongTokens
 from rollbridge.server.web import error_headers, request_locale, respond
@@ -100,6 +101,7 @@ class HttpRate:
         if wait is None:
             return None
         self.metrics.throttled("http_rate")
+        quiet(connection)  # websockets' INFO lines of its answer: the WARNING says them
         held = self._said.allow()
         if held is not None:
             log.warning(

@@ -309,3 +309,20 @@ async def test_http_requests_with_right_tokens_at_once_wait_for_each_other(serve
     statuses = [s for s, _, _ in await asyncio.gather(
         *(http_get(served.port, export, wrong) for _ in range(12)))]  # fmt: skip
     assert sorted(statuses) == [401] * 3 + [429] * 9, statuses
+
+
+async def test_a_flood_refused_for_the_http_rate_is_not_logged_per_request(serve):
+    """websockets wrote two INFO lines for every 429 (``HTTP response sent (429 Too
+    Many Requests)``, ``connection closed``): a flood's log grew with the flood
+    however seldom the server's own WARNING said it (found by review). The refused
+    requests' lines are left out now; the WARNING says them, once per 10 s."""
+    served = serve("--trusted-proxy", "127.0.0.1", "--http-rate-per-address", "0.1",
+                   "--log-level", "INFO")  # fmt: skip
+    flooder = via("203.0.113.5")
+    statuses = [(await http_get(served.port, "/healthz", flooder))[0] for _ in range(30)]
+    assert statuses.count(429) >= 28, statuses
+    log = served.log_text()
+    assert "HTTP response sent (429" not in log
+    assert log.count("connection closed") == statuses.count(200)
+    assert log.count("HTTP response sent (200 OK)") == statuses.count(200)
+    assert log.count("refused HTTP requests from 203.0.113.5") == 1
