@@ -21,7 +21,11 @@
 //   from before the gap;
 // - a refused token (close 1008) stops retrying; everything else retries, with a
 //   backoff that starts over once a connection has answered a ping, and a hello
-//   unanswered for a ping's time is given up;
+//   unanswered for a ping's time is given up; a hello refused as `rate_limited`
+//   (its address sent too many wrong tokens) waits the server's `retry_after` at
+//   least; the status `waiting` after any hello refused for now carries the
+//   refusal (`detail.refusal`: its code and message, in the hello's language)
+//   for the page to show;
 // - nudge() skips the backoff's wait (the page calls it when the network or the
 //   page comes back) and, connected, pings at once;
 // - a request made again with an id still waiting is the same request; one larger
@@ -51,6 +55,9 @@ export const PING_TIMEOUT_MS = 10_000;
 export const BUSY_RETRIES = 5;
 export const BUSY_BASE_MS = 250;
 export const BUSY_CAP_MS = 4_000;
+/** The longest `retry_after` of a refused hello the client waits (the server's
+ * wrong-token throttle asks for a minute by default, ten at its strictest). */
+export const HELLO_WAIT_CAP_MS = 600_000;
 /** Refusals after which nothing was done and the same request is sent again. */
 const RETRIED = new Set(["busy", "rate_limited"]);
 /** Hello errors that do not refuse the token: the client reconnects with backoff
@@ -460,7 +467,7 @@ export class Connection {
         if (socket) {
           try { socket.close(CLOSE_STOPPED); } catch { /* closed */ }
         }
-        this.#closed(CLOSE_TRY_LATER, reply.code);
+        this.#closed(CLOSE_TRY_LATER, reply.code, reply);
       } else if (reply.type === "error") {
         this.log("error", `the server refused to join: ${reply.code}: ${reply.message}`);
         this.#refused(reply);
@@ -535,7 +542,9 @@ export class Connection {
       (id) => `request ${id} was not answered: the server refused this connection's token`);
   }
 
-  #closed(code, reason) {
+  /** The connection closed with `code`; `refusal`: the hello's error reply that
+   * closed it (a refusal that does not refuse the token). */
+  #closed(code, reason, refusal = null) {
     this.socket = null;
     this.#clearTimers();
     if (this.status === "refused" || this.status === "stopped") return;
@@ -545,15 +554,24 @@ export class Connection {
     }
     this.stats.drops += 1;
     this.log("warn", `connection closed (${code}${reason ? `: ${reason}` : ""})`);
-    this.#retry();
+    this.#retry(undefined, refusal);
   }
 
   /** Reconnect after the backoff; `reason` "gap" when the client closed a good
-   * connection itself to resume past a gap (the status says so: no outage to tell). */
-  #retry(reason) {
-    const delay = backoffDelay(this.attempt, this.random);
+   * connection itself to resume past a gap (the status says so: no outage to tell).
+   * `refusal`: the hello's error reply, whose `retry_after` (`rate_limited`) is
+   * waited at least, and which the status carries. */
+  #retry(reason, refusal = null) {
+    let delay = backoffDelay(this.attempt, this.random);
+    const hinted = Number(refusal?.details?.retry_after);
+    if (refusal?.code === "rate_limited" && Number.isFinite(hinted) && hinted > 0) {
+      delay = Math.max(delay, Math.min(HELLO_WAIT_CAP_MS, Math.ceil(hinted * 1000)));
+    }
     this.attempt += 1;
-    this.#setStatus("waiting", reason ? { delay, attempt: this.attempt, reason } : { delay, attempt: this.attempt });
+    const detail = { delay, attempt: this.attempt };
+    if (reason) detail.reason = reason;
+    if (refusal) detail.refusal = { code: String(refusal.code), message: String(refusal.message ?? "") };
+    this.#setStatus("waiting", detail);
     this.log("info", `reconnecting in ${delay} ms (attempt ${this.attempt})`);
     this.#timer = this.timers.setTimeout(() => {
       this.#timer = null;

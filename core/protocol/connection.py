@@ -37,7 +37,7 @@ from rollbridge.i18n import DEFAULT_LOCALE, known_locales, negotiate
 from rollbridge.plain import JSON
 from rollbridge.protocol.effects import Close, Effect, FindToken, LoadTable, Reopened, Reply
 from rollbridge.protocol.frames import Kind, decode, encode
-from rollbridge.protocol.limits import COSTS, RateLimit, Rates, WrongTokens
+from rollbridge.protocol.limits import COSTS, RateLimit, Rates, TokenRefusal, WrongTokens
 from rollbridge.protocol.members import Member
 from rollbridge.protocol.table import TableProtocol, error_message, store_cause, store_level
 from rollbridge.schema import validate
@@ -241,11 +241,19 @@ def retry_after(wait: float) -> float:
     return max(0.001, math.ceil(round(wait * 1000, 9)) / 1000)
 
 
-def wrong_tokens_refusal(wait: float) -> RateLimited:
-    """The refusal of a token presented by an address that presented too many wrong
-    ones lately (:class:`~rollbridge.protocol.limits.WrongTokens`), ``scope``
-    ``wrong_tokens``: a ``hello``'s, an admin or export request's alike."""
-    retry = retry_after(wait)
+def wrong_tokens_refusal(refusal: TokenRefusal) -> RateLimited:
+    """The refusal of a token by the throttle of wrong tokens
+    (:class:`~rollbridge.protocol.limits.WrongTokens`), a ``hello``'s, an admin or
+    export request's alike: ``scope`` ``wrong_tokens``, its address presented too
+    many wrong ones lately; ``checking``, too many of its tokens are being checked
+    at once (try again in a moment)."""
+    retry = retry_after(refusal.wait)
+    if refusal.checking:
+        text = say(
+            "limit.tokens_checking",
+            "too many tokens from this address are being checked at once; try again in {seconds} s",
+        )(seconds=retry)
+        return RateLimited(text, details={"retry_after": retry, "scope": "checking"})
     text = say(
         "limit.wrong_tokens",
         "too many wrong tokens came from this address; no token is checked from it for {seconds} s",
@@ -450,9 +458,9 @@ class Connection:
             adapter = registered.connect(message)
         guard = self.tables.wrong_tokens
         if guard is not None:
-            wait = guard.present(self.address)
-            if wait is not None:  # refused unread: its address sent too many wrong ones
-                return self._throttled(kind, request_id, wait)
+            refusal = guard.present(self.address)
+            if refusal is not None:  # refused unread: its address sent too many wrong ones
+                return self._throttled(kind, request_id, refusal)
             self._presented = True
         self.joining = True
         # The token first: without one, nothing is loaded and nothing told apart.
@@ -463,10 +471,16 @@ class Connection:
 
     def _settle_token(self, right: bool) -> None:
         """The token taken from the wrong-token throttle was looked up: ``right``, it
-        opened the table (or could not be looked up), and costs nothing."""
+        opened the table (or could not be looked up), and costs nothing; else it
+        keeps its place."""
         presented, self._presented = self._presented, False
-        if presented and right and self.tables.wrong_tokens is not None:
-            self.tables.wrong_tokens.right(self.address)
+        guard = self.tables.wrong_tokens
+        if not presented or guard is None:
+            return
+        if right:
+            guard.right(self.address)
+        else:
+            guard.wrong(self.address)
 
     def _lookup_failed(
         self, error: BaseException, kind: Kind, request_id: Any, table: str
@@ -554,10 +568,11 @@ class Connection:
         error = AuthenticationFailed(say("hello.refused", "this token does not open that table")())
         return self._ended(kind, request_id, error, CLOSE_AUTH)
 
-    def _throttled(self, kind: Kind, request_id: Any, wait: float) -> Effects:
+    def _throttled(self, kind: Kind, request_id: Any, refusal: TokenRefusal) -> Effects:
         """A ``hello`` refused before its token is looked up: its address presented
-        too many wrong tokens. Closed 1013: a client reconnects later, with backoff."""
-        return self._ended(kind, request_id, wrong_tokens_refusal(wait), CLOSE_LIMIT)
+        too many wrong tokens (or has too many being checked). Closed 1013: a client
+        reconnects later, with backoff."""
+        return self._ended(kind, request_id, wrong_tokens_refusal(refusal), CLOSE_LIMIT)
 
     def _ended(self, kind: Kind, request_id: Any, error: RollbridgeError, code: int) -> Effects:
         """``hello`` refused with ``error``, the connection closed with ``code``."""

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 __all__ = [
+    "CHECKING_WAIT",
     "COSTS",
     "MOST_ADDRESSES",
     "ODDS_COST",
@@ -26,6 +27,7 @@ __all__ = [
     "Buckets",
     "RateLimit",
     "Rates",
+    "TokenRefusal",
     "WrongTokens",
 ]
 
@@ -193,6 +195,27 @@ class Buckets:
             bucket.give_back(tokens)
 
 
+#: The wait told to a token refused only because other tokens of its address are
+#: still being checked (which take milliseconds, unless the store is slow): found
+#: right, they give their places back.
+CHECKING_WAIT = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class TokenRefusal:
+    """Why :meth:`WrongTokens.present` refused a token, and for how long.
+
+    :param wait: seconds until the address may present one again.
+    :param checking: refused only as the address's tokens still being checked hold
+        its places: one found right gives its place back (a group behind one router
+        joining at once), so the wait is :data:`CHECKING_WAIT` at most; False: the
+        address presented too many wrong tokens.
+    """
+
+    wait: float
+    checking: bool = False
+
+
 class WrongTokens:
     """The throttle of wrong tokens (join tokens in a ``hello``, admin and export
     tokens over HTTP) per client address: an address may present ``allowed`` wrong
@@ -203,14 +226,18 @@ class WrongTokens:
 
     Each token presented takes one from its address's bucket while it is looked up
     (:meth:`present`), so that guesses sent at once are held to the bucket too; a
-    right one gives it back (:meth:`right`), a wrong one keeps it. A right token so
-    costs nothing, and never pays for wrong ones: a player holding a good token
-    cannot guess freely by presenting it between guesses.
+    right one gives it back (:meth:`right`), a wrong one keeps it (:meth:`wrong`). A
+    right token so costs nothing, and never pays for wrong ones: a player holding a
+    good token cannot guess freely by presenting it between guesses. A token refused
+    while the address's tokens being checked would leave it room once found right is
+    told so (:attr:`TokenRefusal.checking`), with a short wait: more right tokens at
+    once than ``allowed`` (a group behind one router after a restart) are not told
+    of wrong tokens nobody sent, nor to wait the window's minute.
 
     :param allowed: wrong tokens an address may present within ``window`` (≥ 1).
     :param window: seconds.
     :param most: the most addresses tracked (:class:`Buckets`).
-    :param refused: called with the address and the wait for each token refused
+    :param refused: called with the address and the refusal of each token refused
         (the driver logs and counts it).
     """
 
@@ -221,25 +248,56 @@ class WrongTokens:
         *,
         most: int = MOST_ADDRESSES,
         clock: Callable[[], float] = time.monotonic,
-        refused: Callable[[str, float], None] | None = None,
+        refused: Callable[[str, TokenRefusal], None] | None = None,
     ) -> None:
         self.allowed = allowed
         self.buckets = Buckets(allowed / window, allowed, most, clock)
         self.refused = refused
+        #: Tokens being checked, by address (an address with none is not kept).
+        self.checking: dict[str, int] = {}
 
-    def present(self, address: str | None) -> float | None:
+    def present(self, address: str | None, *, tell: bool = True) -> TokenRefusal | None:
         """A token from ``address`` (None: an address not counted) is about to be
-        looked up: None if it may be, else the seconds until its address may
-        present one again (nothing is taken then)."""
+        looked up: None if it may be (then :meth:`right` or :meth:`wrong` once it
+        was), else why not and for how long (nothing is taken then; ``tell``: the
+        refusal is told to :attr:`refused`, else the caller tells it with
+        :meth:`refuse` if it gives up)."""
         if address is None:
             return None
         wait = self.buckets.take(address)
-        if wait is not None and self.refused is not None:
-            self.refused(address, wait)
-        return wait
+        checking = self.checking.get(address, 0)
+        if wait is None:
+            self.checking[address] = checking + 1
+            return None
+        if checking and checking >= wait * self.buckets.rate - _SLACK:
+            refusal = TokenRefusal(min(wait, CHECKING_WAIT), checking=True)
+        else:
+            refusal = TokenRefusal(wait)
+        if tell:
+            self.refuse(address, refusal)
+        return refusal
+
+    def refuse(self, address: str, refusal: TokenRefusal) -> None:
+        """Tell :attr:`refused` that a token of ``address`` was refused."""
+        if self.refused is not None:
+            self.refused(address, refusal)
 
     def right(self, address: str | None) -> None:
         """The token :meth:`present` let through opened what it was presented for
         (or could not be looked up, the server's failure): it costs nothing."""
         if address is not None:
+            self._checked(address)
             self.buckets.give_back(address)
+
+    def wrong(self, address: str | None) -> None:
+        """The token :meth:`present` let through opened nothing: its place stays taken."""
+        if address is not None:
+            self._checked(address)
+
+    def _checked(self, address: str) -> None:
+        """A token of ``address`` that :meth:`present` let through was looked up."""
+        left = self.checking.get(address, 0) - 1
+        if left > 0:
+            self.checking[address] = left
+        else:
+            self.checking.pop(address, None)

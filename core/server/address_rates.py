@@ -32,10 +32,12 @@ from typing import TYPE_CHECKING, TypeVar
 
 from rollbridge.exceptions import AuthenticationFailed, NotFound, RateLimited
 from rollbridge.protocol.connection import retry_after, wrong_tokens_refusal
-from rollbridge.protocol.limits import Buckets, WrongTokens
+from rollbridge.protocol.limits import Buckets, TokenRefusal
 from rollbridge.server.addresses import rated_address
 from rollbridge.server.limits import HTTP_BURST_SECONDS
+from rollbridge.server.logs import quiet
 from rollbridge.server.throttle import Throttle
+from rollbridge.server.token_places import WaitingWrongTokens
 from rollbridge.server.web import error_headers, request_locale, respond
 from rollbridge.text import Messages
 
@@ -99,6 +101,7 @@ class HttpRate:
         if wait is None:
             return None
         self.metrics.throttled("http_rate")
+        quiet(connection)  # websockets' INFO lines of its answer: the WARNING says them
         held = self._said.allow()
         if held is not None:
             log.warning(
@@ -115,26 +118,39 @@ class HttpRate:
         return respond(429, body, "application/json; charset=utf-8", **error_headers(error))
 
 
-def wrong_tokens(limits: Limits, metrics: ServerMetrics) -> WrongTokens | None:
+def wrong_tokens(limits: Limits, metrics: ServerMetrics) -> WaitingWrongTokens | None:
     """The server's throttle of wrong tokens (``limits.wrong_tokens_per_address``;
     None: off), its refusals counted and logged."""
     allowed = limits.wrong_tokens_per_address
     if not allowed:
         return None
-    said = Throttle(LOG_INTERVAL)
+    said, said_checking = Throttle(LOG_INTERVAL), Throttle(LOG_INTERVAL)
 
-    def refused(address: str, wait: float) -> None:
+    def refused(address: str, refusal: TokenRefusal) -> None:
         metrics.throttled("wrong_tokens")
+        if refusal.checking:  # no wrong token: more at once than it may hold
+            held = said_checking.allow()
+            if held is not None:
+                log.info(
+                    "refused a token from %s for a moment: %d of its tokens were being "
+                    "checked (--wrong-tokens-per-address %d); %d more refused since the "
+                    "last such line",
+                    address, guard.checking.get(address, 0), allowed, held,
+                    extra={"code": "rate_limited"},
+                )  # fmt: skip
+            return
         held = said.allow()
         if held is not None:
             log.warning(
                 "refused a token from %s without checking it: too many wrong tokens "
                 "from that address (--wrong-tokens-per-address %d), for %d s more; "
                 "%d more refused since the last such line",
-                address, allowed, math.ceil(wait), held, extra={"code": "rate_limited"},
+                address, allowed, math.ceil(refusal.wait), held,
+                extra={"code": "rate_limited"},
             )  # fmt: skip
 
-    return WrongTokens(allowed, refused=refused)
+    guard = WaitingWrongTokens(allowed, refused=refused)
+    return guard
 
 
 async def look_up_token(
@@ -155,16 +171,22 @@ async def look_up_token(
     if guard is None:
         return await lookup()
     address = rated_address(connection, server.limits.trusted_proxies, request)
-    wait = guard.present(address)
-    if wait is not None:
-        raise wrong_tokens_refusal(wait)
+    if isinstance(guard, WaitingWrongTokens):  # waits while its tokens are being checked
+        refusal = await guard.place(address)
+    else:
+        refusal = guard.present(address)
+    if refusal is not None:
+        raise wrong_tokens_refusal(refusal)
     try:
         found = await lookup()
     except (AuthenticationFailed, NotFound):
-        raise  # a wrong token: what it took stays taken
+        guard.wrong(address)  # what it took stays taken
+        raise
     except BaseException:
         guard.right(address)  # the server's failure, not the token's
         raise
-    if found is not None:
+    if found is None:
+        guard.wrong(address)
+    else:
         guard.right(address)
     return found

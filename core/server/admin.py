@@ -182,8 +182,10 @@ class AdminApi:
             status, body = await self._route(admin, method, path, _parameters(query))
         except RollbridgeError as error:
             if error.code != "unauthorized":
-                log.info(
-                    "admin %s %s refused: %s", method, path, error.code,
+                # a token refused unchecked is logged by its throttle, once per 10 s
+                level = logging.DEBUG if isinstance(error, RateLimited) else logging.INFO
+                log.log(
+                    level, "admin %s %s refused: %s", method, path, error.code,
                     extra={"code": error.code},
                 )  # fmt: skip
             return _json(status_of(error), error.to_dict(locale), **error_headers(error))

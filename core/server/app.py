@@ -381,8 +381,14 @@ class Server:
 
     def _read(self, effect: Read, client: Client | None) -> None:
         assert self._loop is not None and self._reader is not None, "the server is not started"
+        ended: list[str] = []  # how the reader thread's work ended, told before ``done``
+
+        def counted(outcome: str) -> None:
+            ended.append(outcome)
+            self.metrics.store_read(outcome)
+
         future = self._loop.run_in_executor(
-            self._reader, _run_if_wanted, effect, self.store, self.metrics.store_read
+            self._reader, _run_if_wanted, effect, self.store, counted
         )
 
         def done(finished: asyncio.Future) -> None:
@@ -391,8 +397,8 @@ class Server:
             error = finished.exception()
             if isinstance(error, StoreUnavailable):
                 self.health.failed(error, commit=False)
-            elif error is None and not isinstance(effect, Compute):  # it read no store
-                self.health.read()
+            elif error is None and ended == ["done"] and not isinstance(effect, Compute):
+                self.health.read()  # a read that reached the store (a skipped one did not)
             follow = effect.fail(error) if error is not None else effect.resume(finished.result())
             self.carry(follow, client)
             self._settle(effect.table_id)

@@ -196,8 +196,10 @@ class ExportRoute:
             job = _Job(self)
             body = await job.run(table_id, audience, form, since, locale)
         except RollbridgeError as error:
-            log.info("export of table %r refused: %s", table_id, error.code,
-                     extra={"table": table_id, "code": error.code})  # fmt: skip
+            # a token refused unchecked is logged by its throttle, once per 10 s
+            level = logging.DEBUG if isinstance(error, RateLimited) else logging.INFO
+            log.log(level, "export of table %r refused: %s", table_id, error.code,
+                    extra={"table": table_id, "code": error.code})  # fmt: skip
             extra = error_headers(error)
             if isinstance(error, Busy):
                 extra = {"Retry_After": "2"}

@@ -30,6 +30,7 @@ is one. :func:`configure` sets up the root logger with either format and the fil
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -50,6 +51,7 @@ __all__ = [
     "install",
     "log_refusal",
     "one_line",
+    "quiet",
     "redact",
 ]
 
@@ -134,13 +136,38 @@ def _hold_back_tokens(record: logging.LogRecord) -> None:
             record.msg, record.args = str(record.msg) % (held,), None
 
 
+#: The attribute :func:`quiet` sets on a websockets connection.
+_QUIET = "rollbridge_quiet"
+
+
+def quiet(connection: Any) -> None:
+    """Keep websockets' INFO lines about ``connection`` out of the log (``HTTP
+    response sent (429 …)``, ``connection closed``): an answer refused for a rate
+    whose refusals the server logs itself, at most once per interval."""
+    with contextlib.suppress(AttributeError, TypeError):
+        setattr(connection, _QUIET, True)
+
+
+def _quieted(record: logging.LogRecord) -> bool:
+    """Whether ``record`` is websockets' INFO line about a connection :func:`quiet`."""
+    if record.levelno != logging.INFO or not record.name.startswith("websockets"):
+        return False
+    try:
+        return getattr(getattr(record, "websocket", None), _QUIET, False) is True
+    except ReferenceError:  # the connection is gone (websockets holds a weak proxy)
+        return False
+
+
 class SafeLog(logging.Filter):
     """Redacts tokens in every record and its traceback; folds websockets'
-    client-caused tracebacks (below WARNING) into their message."""
+    client-caused tracebacks (below WARNING) into their message; drops websockets'
+    INFO lines about a connection the server keeps quiet (:func:`quiet`)."""
 
     _format = logging.Formatter()
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if _quieted(record):
+            return False
         if record.name.startswith("websockets") and record.args:
             _hold_back_tokens(record)
         message = record.getMessage()

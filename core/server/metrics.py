@@ -158,7 +158,8 @@ class ServerMetrics:
         self.store_reads = Counter(
             "rollbridge_store_reads",
             "Work given to the store-reading threads (token look-ups, tables loaded, the"
-            " log read, statistics counted), by how it ended: done; skipped, as nobody"
+            " log read, statistics counted, /readyz, the admin API, exports), by how it"
+            " ended: done; skipped, as nobody"
             " waited for it any more (its client left while it waited its turn);"
             " failed.",
             labelnames=("outcome",),

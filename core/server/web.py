@@ -16,7 +16,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from rollbridge import i18n
-from rollbridge.exceptions import RateLimited, RollbridgeError
+from rollbridge.exceptions import RateLimited, RollbridgeError, StoreError
 
 if TYPE_CHECKING:
     from rollbridge.server.app import Server
@@ -58,14 +58,29 @@ def error_headers(error: RollbridgeError) -> dict[str, str]:
 
 
 async def in_reader(server: Server, call: Callable[..., T], *args: Any) -> T:
-    """Run a store call on the server's reader threads (never on the event loop).
+    """Run a store call on the server's reader threads (never on the event loop),
+    counted in ``rollbridge_store_reads_total`` as the protocol's reads are.
 
     :raises RuntimeError: the server is not started (or already stopped).
     """
     loop, reader = server._loop, server._reader
     if loop is None or reader is None:
         raise RuntimeError("the server is not running")
-    return await loop.run_in_executor(reader, call, *args)
+    counted = server.metrics.store_read
+
+    def run() -> T:
+        try:
+            value = call(*args)
+        except RollbridgeError as error:  # a token or table not found was read, not failed
+            counted("failed" if isinstance(error, StoreError) else "done")
+            raise
+        except BaseException:
+            counted("failed")
+            raise
+        counted("done")
+        return value
+
+    return await loop.run_in_executor(reader, run)
 
 
 def request_locale(request: Request) -> str:

@@ -228,7 +228,10 @@ async def test_an_export_counts_until_its_thread_ends_or_until_given_up_unstarte
 
     release = threading.Event()
     with ThreadPoolExecutor(1) as reader:
-        server = types.SimpleNamespace(_loop=asyncio.get_running_loop(), _reader=reader)
+        metrics = types.SimpleNamespace(store_read=lambda outcome: None)
+        server = types.SimpleNamespace(
+            _loop=asyncio.get_running_loop(), _reader=reader, metrics=metrics
+        )
         route = ExportRoute(server)  # type: ignore[arg-type]
         ran: list[str] = []
 

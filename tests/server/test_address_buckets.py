@@ -5,7 +5,10 @@ cannot grow (docs/operations.md, "Limits")."""
 
 from __future__ import annotations
 
-from rollbridge.protocol.limits import Buckets, WrongTokens
+import asyncio
+
+from rollbridge.protocol.limits import CHECKING_WAIT, Buckets, TokenRefusal, WrongTokens
+from rollbridge.server.token_places import WaitingWrongTokens
 from tests.server.test_rate_limits import Clock
 
 
@@ -30,12 +33,16 @@ def test_an_address_may_present_so_many_wrong_tokens_in_the_window_then_waits():
     guard = WrongTokens(3, 30.0, clock=clock, refused=lambda a, w: refused.append((a, w)))
     for _ in range(3):  # three wrong ones at once
         assert guard.present("203.0.113.7") is None
-    assert guard.present("203.0.113.7") == 10.0  # one more every 30 s / 3
+    for _ in range(3):
+        guard.wrong("203.0.113.7")
+    assert guard.present("203.0.113.7") == TokenRefusal(10.0)  # one more every 30 s / 3
     assert guard.present("203.0.113.8") is None  # another address: not held up
-    assert refused == [("203.0.113.7", 10.0)]
+    assert refused == [("203.0.113.7", TokenRefusal(10.0))]
     clock.now += 10.0
     assert guard.present("203.0.113.7") is None
+    guard.wrong("203.0.113.7")
     assert guard.present("203.0.113.7") is not None
+    assert guard.checking == {"203.0.113.8": 1}
 
 
 def test_a_right_token_costs_nothing_and_pays_back_no_wrong_one():
@@ -43,11 +50,14 @@ def test_a_right_token_costs_nothing_and_pays_back_no_wrong_one():
     guard = WrongTokens(3, 30.0, clock=clock)
     for _ in range(2):
         assert guard.present("203.0.113.7") is None  # wrong: kept
+        guard.wrong("203.0.113.7")
     for _ in range(50):  # right ones, as many as it likes
         assert guard.present("203.0.113.7") is None
         guard.right("203.0.113.7")
     assert guard.present("203.0.113.7") is None  # the third wrong one
-    assert guard.present("203.0.113.7") is not None  # a right one is refused too now
+    guard.wrong("203.0.113.7")
+    refused = guard.present("203.0.113.7")  # a right one is refused too now
+    assert refused == TokenRefusal(10.0) and not refused.checking
     clock.now += 10.0  # one more every 30 s / 3
     assert guard.present("203.0.113.7") is None
 
@@ -66,3 +76,59 @@ def test_the_wrong_token_throttle_tracks_at_most_its_most_addresses():
     for n in range(20_000):
         guard.present(f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}")
     assert len(guard.buckets) == 1000
+
+
+def test_more_tokens_at_once_than_allowed_wait_a_moment_not_the_window():
+    """Found by review: right tokens presented at once from one address past its
+    allowance (a group of 18 behind one router joining after a restart) were refused
+    as "too many wrong tokens came from this address", to wait the window's minute,
+    though none was wrong: each held its place while it was looked up. They are told
+    that tokens of the address are being checked, and to wait a moment."""
+    clock = Clock()
+    guard = WrongTokens(3, 30.0, clock=clock)
+    for _ in range(3):
+        assert guard.present("203.0.113.7") is None  # being checked
+    refused = guard.present("203.0.113.7")
+    assert refused == TokenRefusal(CHECKING_WAIT, checking=True)
+    for _ in range(3):  # all right
+        guard.right("203.0.113.7")
+    for _ in range(3):
+        assert guard.present("203.0.113.7") is None
+    # one of them wrong, two right: the wait of the wrong ones is told once none
+    # being checked could give a place back
+    guard.wrong("203.0.113.7")
+    guard.right("203.0.113.7")
+    assert guard.present("203.0.113.7") is None
+    refused = guard.present("203.0.113.7")
+    assert refused is not None and refused.checking  # two being checked
+    guard.wrong("203.0.113.7")
+    guard.wrong("203.0.113.7")
+    refused = guard.present("203.0.113.7")
+    assert refused is not None and not refused.checking and refused.wait == 10.0
+    assert guard.checking == {}
+
+
+async def test_an_http_token_waits_for_its_addresss_checks_instead_of_being_refused():
+    """Over HTTP (:class:`WaitingWrongTokens`) a token refused only for the places its
+    address's tokens being checked hold waits for one of them: a right one gives
+    its place back and the token goes on; once they are all known wrong, it is
+    refused for the window's wait, told once."""
+    refused: list[TokenRefusal] = []
+    guard = WaitingWrongTokens(2, 20.0, clock=Clock(), refused=lambda a, r: refused.append(r))
+    for _ in range(2):
+        assert guard.present("203.0.113.7") is None  # being checked
+    waiting = asyncio.ensure_future(guard.place("203.0.113.7"))
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    guard.right("203.0.113.7")
+    assert await waiting is None  # its place, given back
+    assert refused == []
+    waiting = asyncio.ensure_future(guard.place("203.0.113.7"))
+    await asyncio.sleep(0)
+    guard.wrong("203.0.113.7")
+    await asyncio.sleep(0)
+    assert not waiting.done()  # one still being checked
+    guard.wrong("203.0.113.7")
+    assert await waiting == TokenRefusal(10.0)
+    assert refused == [TokenRefusal(10.0)]
+    assert guard.checking == {} and guard._ended == {}

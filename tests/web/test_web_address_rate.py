@@ -10,7 +10,10 @@ tests/foundry); skipped when chromium is missing.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +24,7 @@ from rollbridge.server import Server
 from rollbridge.server.addresses import parse_network
 from rollbridge.server.limits import Limits
 from rollbridge.stores.sqlite import SQLiteStore
-from tests.hostile.wire import flood
+from tests.hostile.wire import flood, http_get
 from tests.web.conftest import seed_tables
 from tests.web.test_web_browser import CHROMIUM, requirements, run_script
 
@@ -30,20 +33,28 @@ WEBUI = Path(__file__).resolve().parents[2] / "core" / "server" / "webui"
 CLIENT = "203.0.113.40"
 
 
-@pytest.fixture
-async def proxied(tmp_path) -> Any:
-    """A server with the default limits behind a proxy on 127.0.0.1 (stopped after)."""
+@contextlib.asynccontextmanager
+async def behind_proxy(tmp_path: Path, **limits: Any) -> AsyncIterator[tuple[Server, Any]]:
+    """A server behind a proxy on 127.0.0.1, with ``limits`` besides the defaults, and
+    its tables' tokens (stopped after)."""
     path = tmp_path / "web.db"
     host = PluginHost()
     with SQLiteStore(path) as seed:
         tokens = seed_tables(seed, host)
-    limits = Limits(trusted_proxies=(parse_network("127.0.0.1"),))
-    server = Server(SQLiteStore(path), host, port=0, limits=limits)
+    proxy = (parse_network("127.0.0.1"),)
+    server = Server(SQLiteStore(path), host, port=0, limits=Limits(trusted_proxies=proxy, **limits))
     await server.start()
     try:
         yield server, tokens
     finally:
         await server.stop()
+
+
+@pytest.fixture
+async def proxied(tmp_path) -> Any:
+    """A server with the default limits behind a proxy on 127.0.0.1."""
+    async with behind_proxy(tmp_path) as served:
+        yield served
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
@@ -69,3 +80,34 @@ async def test_the_web_view_loads_whole_under_the_default_rate_and_is_counted(pr
     assert {status for _, status in result["requests"]} == {200}
     # counted all the same: that address has the rest of its burst, not a fresh one
     assert 429 in await flood(server.port, CLIENT)
+
+
+@pytest.fixture
+async def strict(tmp_path) -> Any:
+    """A server behind a proxy on 127.0.0.1 that takes one wrong token per address."""
+    async with behind_proxy(tmp_path, wrong_tokens_per_address=1) as served:
+        yield served
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
+async def test_a_page_whose_address_is_past_its_wrong_tokens_says_why_and_waits(strict):
+    """Found by review: a right token from an address past its wrong tokens got
+    ``rate_limited`` (a minute, by default), and the page said only "reconnecting"
+    while the client tried again after 0.5 s, 1 s, 2 s … each refused unchecked.
+    It shows the server's words now, and waits the server's ``retry_after``."""
+    server, tokens = strict
+    missing = requirements()
+    if missing:
+        pytest.fail("the web view's browser tests need: " + "; ".join(missing))
+    guess = {"X-Forwarded-For": CLIENT, "Authorization": "Bearer rba_guess"}
+    assert (await http_get(server.port, "/admin/tables", guess))[0] == 401
+    env = {"RB_BASE": f"http://127.0.0.1:{server.port}", "RB_TOKEN": tokens["web"]["player"],
+           "RB_CHROMIUM": CHROMIUM, "RB_ADDRESS": CLIENT}  # fmt: skip
+    result = await run_script("address_refused.mjs", env, [tokens["web"]["player"]])
+    assert result["trouble"] == {"errors": [], "dialogs": []}
+    assert result["status"] == "waiting"
+    # the server's own words, in the page's language (German)
+    assert "zu viele falsche Tokens" in result["message"], result["message"]
+    assert result["kind"] == "error"
+    await asyncio.sleep(2)  # the backoff alone would have tried twice more by now
+    assert server.metrics._loop.throttled == {"wrong_tokens": 1}

@@ -280,6 +280,8 @@ function joined(token, welcome, { first }) {
 
 /** Whether a screen reader was told the connection was lost (and is to hear it back). */
 let lost = false;
+/** Whether the message line says why the server refused a hello for now. */
+let refusedForNow = false;
 
 /** The connection's status in the top bar, "offline" at once while the browser
  * has no network (the socket notices at its next ping only); the forms' buttons
@@ -333,6 +335,14 @@ function join(token) {
       }),
       onStatus: afterWords((status, detail) => {
         showStatus(status, detail);
+        // a hello refused for now (too many wrong tokens from this address): why it waits
+        if (status === "waiting" && detail?.refusal?.code === "rate_limited" && detail.refusal.message) {
+          say(detail.refusal.message, "error");
+          refusedForNow = true;
+        } else if (status === "connected" && refusedForNow) {
+          say("");
+          refusedForNow = false;
+        }
         if (status === "refused") {
           say(detail?.message || i18n.localize("ROLLBRIDGE.Connection.refused"), "error");
           $("join").hidden = false;

@@ -196,6 +196,31 @@ test("too many connections at hello is not a refused token: it reconnects later"
   assert.equal(connection.status, "connected");
 });
 
+test("a hello refused for its address's wrong tokens waits the server's retry_after, and says why", () => {
+  // the backoff alone tried again after 0.5 s, 1 s, 2 s … while the server had said
+  // 60 s: each attempt refused unchecked, and the page showed "reconnecting" only
+  const { clock, connection, seen } = setup();
+  connection.start();
+  let ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  const message = "too many wrong tokens came from this address; no token is checked from it for 59.5 s";
+  ws.receive({ type: "error", id: hello.id, code: "rate_limited", message,
+               details: { retry_after: 59.5, scope: "wrong_tokens" } });
+  assert.equal(connection.status, "waiting");
+  const [, detail] = seen.statuses.at(-1);
+  assert.equal(detail.delay, 59_500);
+  assert.deepEqual(detail.refusal, { code: "rate_limited", message });
+  clock.advance(59_499);
+  assert.equal(FakeWebSocket.last(), ws, "no new connection before the server's wait");
+  clock.advance(1);
+  assert.notEqual(FakeWebSocket.last(), ws);
+  ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws);
+  assert.equal(connection.status, "connected");
+});
+
 test("a server that stays busy rejects the request after the last retry", async () => {
   const { clock, connection } = setup();
   connection.start();

@@ -224,3 +224,19 @@ test("a gap in the events is no outage: the GM is told neither a drop nor a reco
   assert.deepEqual(Standin.log.notifications.map((n) => n.level), ["warn"], "a drop is told");
   assert.ok(Standin.log.notifications[0].text.includes(game.i18n.localize("ROLLBRIDGE.Notice.Reconnecting")));
 });
+
+test("a hello refused for the address's wrong tokens tells the GM the server's words, not only 'reconnecting'", async () => {
+  globalThis.WebSocket.last().drop(1006);
+  client.connection.nudge(); // waiting to reconnect: now, not at the backoff's step
+  const ws = globalThis.WebSocket.last();
+  Standin.log.notifications.length = 0;
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  const message = "too many wrong tokens came from this address; no token is checked from it for 59.5 s";
+  ws.receive({ type: "error", id: hello.id, code: "rate_limited", message,
+               details: { retry_after: 59.5, scope: "wrong_tokens" } });
+  await settle(client);
+  assert.equal(client.connection.status, "waiting");
+  assert.deepEqual(Standin.log.notifications.map((n) => n.level), ["warn"]);
+  assert.ok(Standin.log.notifications[0].text.includes(message), Standin.log.notifications[0].text);
+});

@@ -609,6 +609,9 @@ export class FoundryClient {
       this.notify("info", "ROLLBRIDGE.Notice.Connected", { data: { table: this.table, role } });
     } else if (status === "refused") {
       this.notify("error", "ROLLBRIDGE.Notice.Refused", { permanent: true });
+    } else if (status === "waiting" && detail?.refusal?.code === "rate_limited" && detail.refusal.message) {
+      // a hello refused for now (too many wrong tokens from this address): the server's words
+      this.notify("warn", detail.refusal.message, { raw: true });
     } else if (status === "waiting" && detail?.attempt === 1 && detail.reason !== "gap") {
       this.notify("warn", "ROLLBRIDGE.Notice.Reconnecting");
     }
