@@ -28,6 +28,7 @@ from rollbridge.cli.stores import (
 from rollbridge.exceptions import CannotListen, RollbridgeError
 from rollbridge.server.file_limit import fit_file_limit
 from rollbridge.server.limits import DEFAULT_HOST, DEFAULT_PORT, MAX_PENDING
+from rollbridge.server.listen import host_port
 from rollbridge.stores.base import DEFAULT_RETAIN, Store
 
 if TYPE_CHECKING:
@@ -106,13 +107,13 @@ def _port(text: str) -> int:
 
 def join_url(address: str, port: int, table_id: str) -> str:
     """The URL a client joins a table with (``connect`` reads the table from its path)."""
-    return f"ws://{address}:{port}/tables/{table_id}"
+    return f"ws://{host_port(address, port)}/tables/{table_id}"
 
 
 def web_url(address: str, port: int, table_id: str) -> str:
     """The address of a table's web view in a browser (docs/web.md); a join token
     goes after it in the fragment, ``#token=…``, which browsers never send."""
-    return f"http://{address}:{port}/tables/{quote(table_id, safe='')}"
+    return f"http://{host_port(address, port)}/tables/{quote(table_id, safe='')}"
 
 
 def create_demo_table(store: Store, host: PluginHost) -> tuple[str, dict[str, str]] | None:
@@ -279,7 +280,7 @@ def _serve_store(args: argparse.Namespace, store: Store) -> int:
                 with contextlib.suppress(RollbridgeError):
                     shown = store.tables()
         sys.stdout.write(
-            f"rollbridge serving {len(shown)} table(s) on ws://{args.host}:{port}/ "
+            f"rollbridge serving {len(shown)} table(s) on ws://{host_port(args.host, port)}/ "
             f"(db {db}); Ctrl-C stops\n"
         )
         sys.stdout.write(_web_lines(shown, args.host, port))

@@ -63,7 +63,7 @@ from rollbridge.server.limits import (
     TOKEN_CHECK_INTERVAL,
     Limits,
 )
-from rollbridge.server.listen import cannot_listen
+from rollbridge.server.listen import cannot_listen, host_port
 from rollbridge.server.logs import log_refusal
 from rollbridge.server.metrics import ServerMetrics
 from rollbridge.server.outbox import Outbox
@@ -270,7 +270,7 @@ class Server:
     @property
     def url(self) -> str:
         """The WebSocket URL clients connect to."""
-        return f"ws://{self.address}:{self.port}/"
+        return f"ws://{host_port(self.address, self.port)}/"
 
     async def stop(self) -> None:
         """Stop accepting, close every client with 1001, flush the store."""

@@ -16,7 +16,7 @@ import socket
 from rollbridge.exceptions import CannotListen
 from rollbridge.text import Messages
 
-__all__ = ["cannot_listen"]
+__all__ = ["cannot_listen", "host_port"]
 
 say = Messages("rollbridge")
 # Translators: {where} is HOST:PORT; {reason} one of the messages below, or the
@@ -44,9 +44,15 @@ NO_NAME = say(
 )
 
 
+def host_port(host: str | None, port: int) -> str:
+    """``host:port`` as a URL writes it: an IPv6 address in brackets (``[::1]:8765``;
+    ``ws://:::8765/`` is no URL), no host as every IPv4 address (``0.0.0.0``)."""
+    return f"[{host}]:{port}" if host and ":" in host else f"{host or '0.0.0.0'}:{port}"
+
+
 def cannot_listen(exc: OSError, host: str | None, port: int) -> CannotListen:
     """``exc``, raised while binding ``host``:``port``, as the error to show."""
-    where = f"[{host}]:{port}" if host and ":" in host else f"{host or '0.0.0.0'}:{port}"
+    where = host_port(host, port)
     code = exc.errno
     if isinstance(exc, socket.gaierror):
         reason = NO_NAME()

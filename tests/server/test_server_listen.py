@@ -191,6 +191,27 @@ def test_port_0_serves_on_a_free_port_and_says_which(tmp_path):
         process.wait(timeout=30)
 
 
+def test_an_ipv6_address_is_written_in_brackets_in_every_url(tmp_path):
+    """``serve --host ::1`` printed ``ws://::1:PORT/…``, which no client can use (found
+    in review): an IPv6 address is bracketed in the join URL, the web view's address
+    and the serving line, and the printed URL is one a client joins with."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rollbridge", "serve", "--db", str(tmp_path / "r.db"),
+         "--port", "0", "--host", "::1"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=ENV,
+    )  # fmt: skip
+    try:
+        lines = lines_until_serving(process)
+        port = int(lines[-1].split("ws://[::1]:")[1].split("/")[0])
+        assert any(f"url      ws://[::1]:{port}/tables/demo-sr2-" in line for line in lines)
+        assert any(f"http://[::1]:{port}/tables/demo-sr2-" in line for line in lines), lines
+        assert not any("::1:" in line.replace("[::1]:", "") for line in lines), lines
+        socket.create_connection(("::1", port), timeout=5).close()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
