@@ -679,7 +679,7 @@ class Places:
 
     def __init__(self) -> None:
         self.children: dict[Any, Places] = {}
-        self.privates: list[Sequence[Any]] = []
+        self.privates: tuple[Sequence[Any], ...] = ()
         self.text = False
         #: A text stands here or below: a view that hides nothing goes only there.
         self.textual = False
@@ -689,24 +689,27 @@ class Places:
         """The tree of the paths in ``texts`` and ``privates`` (see :func:`extract`)."""
         root = cls()
         for entry in privates:
-            if entry[0]:
-                root._at(entry[0]).privates.append(entry)
+            path = entry[0]
+            if path:
+                node = root
+                for key in path:  # (written out, not a method: it runs per key of every path)
+                    child = node.children.get(key)
+                    if child is None:
+                        child = node.children[key] = cls()
+                    node = child
+                node.privates = (*node.privates, entry)
         for path in texts:
             if path:
-                root._at(path, textual=True).text = True
+                node = root
+                node.textual = True
+                for key in path:
+                    child = node.children.get(key)
+                    if child is None:
+                        child = node.children[key] = cls()
+                    node = child
+                    node.textual = True
+                node.text = True
         return root
-
-    def _at(self, path: Sequence[Any], *, textual: bool = False) -> Places:
-        node = self
-        node.textual |= textual
-        for key in path:
-            children = node.children
-            child = children.get(key)
-            if child is None:
-                child = children[key] = Places()
-            node = child
-            node.textual |= textual
-        return node
 
 
 _DROP = object()
@@ -828,7 +831,10 @@ def _pair(
                 if key not in value:
                     continue
                 item = value[key]
-                g, p = _pair_child(item, child, locale, hides, memo)
+                if child.textual:
+                    g, p = _pair(item, child, locale, hides, memo)
+                else:  # only private values below: the GM's as it is
+                    g, p = item, _view(item, child, locale, hides, memo)
                 if g is not item:
                     if gm_out is None:
                         gm_out = dict(value)
@@ -851,7 +857,10 @@ def _pair(
                 if key.__class__ is not int or not 0 <= key < len(value):
                     continue
                 item = value[key]
-                g, p = _pair_child(item, child, locale, hides, memo)
+                if child.textual:
+                    g, p = _pair(item, child, locale, hides, memo)
+                else:  # only private values below: the GM's as it is
+                    g, p = item, _view(item, child, locale, hides, memo)
                 if g is not item:
                     if gm_list is None:
                         gm_list = list(value)
@@ -876,16 +885,6 @@ def _pair(
             return shown, shown  # no private argument: it reads the same to everyone
         return shown, _shown_text(players, locale, hides, memo)
     return gm, players
-
-
-def _pair_child(
-    item: Any, child: Places, locale: str, hides: Callable[[str, str], bool], memo: dict | None
-) -> tuple[Any, Any]:
-    """:func:`_pair` of one child; one with only private values below it is the
-    GM's as it is."""
-    if child.textual:
-        return _pair(item, child, locale, hides, memo)
-    return item, _view(item, child, locale, hides, memo)
 
 
 def _instead(
