@@ -670,44 +670,68 @@ def stored(value: Any) -> Any:
 
 
 class Places:
-    """Where an event's texts and private values are, as a tree of its data's keys:
-    built once per event (:meth:`~rollbridge.engine.model.Event.places`), walked once
-    per view. ``children`` by key or index; ``privates``, the entries marking this
-    very value; ``text``, whether a text stands here."""
+    """Where an event's texts and private values are, as a tree of its data's keys,
+    walked once per view. ``children`` by key or index; ``privates``, the indices of
+    the entries marking this very value (in the list of private entries it was made
+    from); ``text``, whether a text stands here.
+
+    A tree holds only paths, so the events whose texts and private values stand at
+    the same places (a ruleset's results of one shape) share one: :meth:`of` keeps
+    them. Nothing may change a tree it returns.
+    """
 
     __slots__ = ("children", "privates", "text", "textual")
 
     def __init__(self) -> None:
         self.children: dict[Any, Places] = {}
-        self.privates: list[Sequence[Any]] = []
+        self.privates: tuple[int, ...] = ()
         self.text = False
         #: A text stands here or below: a view that hides nothing goes only there.
         self.textual = False
 
     @classmethod
     def of(cls, texts: Sequence[Sequence[Any]], privates: Sequence[Sequence[Any]]) -> Places:
-        """The tree of the paths in ``texts`` and ``privates`` (see :func:`extract`)."""
+        """The tree of the paths in ``texts`` and ``privates`` (see :func:`extract`),
+        made once per shape: the same paths give the same (shared) tree."""
+        shape = (tuple(map(tuple, texts)), tuple([tuple(entry[0]) for entry in privates]))
+        found = _SHAPES.get(shape)
+        if found is None:
+            if len(_SHAPES) >= MAX_SHAPES:  # a bound, not a policy: shapes recur
+                _SHAPES.clear()
+            found = _SHAPES[shape] = cls._made(*shape)
+        return found
+
+    @classmethod
+    def _made(cls, texts: Sequence[Sequence[Any]], paths: Sequence[Sequence[Any]]) -> Places:
+        """A new tree of the paths of texts and private values (``paths``: one per entry)."""
         root = cls()
-        for entry in privates:
-            if entry[0]:
-                root._at(entry[0]).privates.append(entry)
+        for index, path in enumerate(paths):
+            if path:
+                node = root
+                for key in path:  # (written out, not a method: it runs per key of every path)
+                    child = node.children.get(key)
+                    if child is None:
+                        child = node.children[key] = cls()
+                    node = child
+                node.privates = (*node.privates, index)
         for path in texts:
             if path:
-                root._at(path, textual=True).text = True
+                node = root
+                node.textual = True
+                for key in path:
+                    child = node.children.get(key)
+                    if child is None:
+                        child = node.children[key] = cls()
+                    node = child
+                    node.textual = True
+                node.text = True
         return root
 
-    def _at(self, path: Sequence[Any], *, textual: bool = False) -> Places:
-        node = self
-        node.textual |= textual
-        for key in path:
-            children = node.children
-            child = children.get(key)
-            if child is None:
-                child = children[key] = Places()
-            node = child
-            node.textual |= textual
-        return node
 
+#: The trees :meth:`Places.of` made, by their paths; at most :data:`MAX_SHAPES`.
+_SHAPES: dict[tuple[tuple[tuple[Any, ...], ...], ...], Places] = {}
+#: How many trees are kept (an sr2 attack has a few shapes: hit, miss, botch, …).
+MAX_SHAPES = 512
 
 _DROP = object()
 
@@ -734,12 +758,20 @@ def view_of(
         return data
     if places is None:
         places = Places.of(texts, privates)
-    return _view(data, places, locale, hides, memo)
+    return _view(data, places, privates, locale, hides, memo)
 
 
-def _view(value: Any, node: Places, locale: str, hides: Hides, memo: dict | None) -> Any:
+def _view(
+    value: Any,
+    node: Places,
+    entries: Sequence[Sequence[Any]],
+    locale: str,
+    hides: Hides,
+    memo: dict | None,
+) -> Any:
     if node.privates and hides is not None:
-        for entry in node.privates:
+        for index in node.privates:
+            entry = entries[index]
             if hides(entry[1], entry[2]):
                 if len(entry) <= 3:
                     return _DROP
@@ -754,7 +786,7 @@ def _view(value: Any, node: Places, locale: str, hides: Hides, memo: dict | None
                     continue  # only private values below: nothing to do for the GM
                 if key in value:
                     item = value[key]
-                    new = _view(item, child, locale, hides, memo)
+                    new = _view(item, child, entries, locale, hides, memo)
                     if new is not item:
                         if out is None:
                             out = dict(value)
@@ -772,7 +804,7 @@ def _view(value: Any, node: Places, locale: str, hides: Hides, memo: dict | None
                     continue
                 if key.__class__ is int and 0 <= key < len(value):
                     item = value[key]
-                    new = _view(item, child, locale, hides, memo)
+                    new = _view(item, child, entries, locale, hides, memo)
                     if new is not item:
                         if out_list is None:
                             out_list = list(value)
@@ -807,17 +839,24 @@ def view_pair(
         places = Places.of(texts, privates)
     if not texts and not privates:
         return data, data
-    return _pair(data, places, locale, hides, memo)
+    return _pair(data, places, privates, locale, hides, memo)
 
 
 def _pair(
-    value: Any, node: Places, locale: str, hides: Callable[[str, str], bool], memo: dict | None
+    value: Any,
+    node: Places,
+    entries: Sequence[Sequence[Any]],
+    locale: str,
+    hides: Callable[[str, str], bool],
+    memo: dict | None,
 ) -> tuple[Any, Any]:
-    """``(_view(value, node, locale, None, memo), _view(value, node, locale, hides, memo))``."""
-    for entry in node.privates:
+    """``(_view(value, node, entries, locale, None, memo), _view(value, node, entries,
+    locale, hides, memo))``."""
+    for index in node.privates:
+        entry = entries[index]
         if hides(entry[1], entry[2]):  # players get what stands instead, or nothing
             shown = _DROP if len(entry) <= 3 else _instead(entry, node, locale, hides, memo)
-            return _view(value, node, locale, None, memo), shown
+            return _view(value, node, entries, locale, None, memo), shown
     gm = players = value
     children = node.children
     if children:
@@ -828,7 +867,10 @@ def _pair(
                 if key not in value:
                     continue
                 item = value[key]
-                g, p = _pair_child(item, child, locale, hides, memo)
+                if child.textual:
+                    g, p = _pair(item, child, entries, locale, hides, memo)
+                else:  # only private values below: the GM's as it is
+                    g, p = item, _view(item, child, entries, locale, hides, memo)
                 if g is not item:
                     if gm_out is None:
                         gm_out = dict(value)
@@ -851,7 +893,10 @@ def _pair(
                 if key.__class__ is not int or not 0 <= key < len(value):
                     continue
                 item = value[key]
-                g, p = _pair_child(item, child, locale, hides, memo)
+                if child.textual:
+                    g, p = _pair(item, child, entries, locale, hides, memo)
+                else:  # only private values below: the GM's as it is
+                    g, p = item, _view(item, child, entries, locale, hides, memo)
                 if g is not item:
                     if gm_list is None:
                         gm_list = list(value)
@@ -876,16 +921,6 @@ def _pair(
             return shown, shown  # no private argument: it reads the same to everyone
         return shown, _shown_text(players, locale, hides, memo)
     return gm, players
-
-
-def _pair_child(
-    item: Any, child: Places, locale: str, hides: Callable[[str, str], bool], memo: dict | None
-) -> tuple[Any, Any]:
-    """:func:`_pair` of one child; one with only private values below it is the
-    GM's as it is."""
-    if child.textual:
-        return _pair(item, child, locale, hides, memo)
-    return item, _view(item, child, locale, hides, memo)
 
 
 def _instead(

@@ -277,7 +277,8 @@ class Event:
 
     def places(self, privates: bool = True) -> Places:
         """Where its texts (and, with ``privates``, its private values) are, as a tree
-        made once: a view that hides nothing walks only to the texts."""
+        (:meth:`Places.of <rollbridge.text.Places.of>`: shared by the events of the
+        same shape): a view that hides nothing walks only to the texts."""
         if self._places is None:
             self._places = {}
         found = self._places.get(privates)

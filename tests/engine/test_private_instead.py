@@ -6,7 +6,7 @@ is made and as it is stored and read back (docs/plugins.md, "Texts")."""
 from __future__ import annotations
 
 from rollbridge.plain import pack, unpack
-from rollbridge.text import Messages, Private, extract, stored, view_of, view_pair
+from rollbridge.text import Messages, Places, Private, extract, stored, view_of, view_pair
 
 say = Messages("instead_tests")
 SOMEONE = say("someone", "someone {what}")
@@ -79,3 +79,22 @@ def test_the_memo_answers_only_for_the_text_it_was_made_for():
     assert view_of({"t": text}, [["t"]], [], memo=memo) == {"t": "someone here"}
     assert memo[id(text)] == (text, "someone here")
     assert view_of({"t": text}, [["t"]], [], memo=memo) == {"t": "someone here"}
+
+
+def test_events_of_one_shape_share_a_tree_and_show_their_own_values():
+    """``Places.of`` keeps one tree per shape of paths; the tree holds no entry,
+    only its index, so each event shows its own values and its own instead."""
+    one = extract({"roll": Private(17, of="goblin-1", instead=SOMEONE(what="low")),
+                   "who": Private("Grik", of="goblin-1")})  # fmt: skip
+    other = extract({"roll": Private(3, of="goblin-1", instead=SOMEONE(what="high")),
+                     "who": Private("Grak", of="goblin-1")})  # fmt: skip
+    assert Places.of(one[1], one[2]) is Places.of(other[1], other[2])
+    assert view_pair(*one, hides=npc_hidden) == (
+        {"roll": 17, "who": "Grik"},
+        {"roll": "someone low"},
+    )
+    assert view_pair(*other, hides=npc_hidden) == (
+        {"roll": 3, "who": "Grak"},
+        {"roll": "someone high"},
+    )
+    assert view_of(*other, hides=npc_hidden) == {"roll": "someone high"}
