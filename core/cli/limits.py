@@ -25,7 +25,8 @@ def _number(kind: type, offable: bool, least: int = 0) -> object:
             value = -1
         if not math.isfinite(value) or value < 0 or (value == 0 and not offable):
             floor = "at least 0" if offable else "above 0"
-            raise argparse.ArgumentTypeError(f"expected a number {floor}, not {text!r}")
+            number = "a whole number" if kind is int else "a number"  # "2.5" is a number
+            raise argparse.ArgumentTypeError(f"expected {number} {floor}, not {text!r}")
         if value < least and not (offable and value == 0):
             raise argparse.ArgumentTypeError(f"expected at least {least}, not {text!r}")
         return value or None

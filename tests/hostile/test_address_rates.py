@@ -220,8 +220,8 @@ async def test_many_guesses_sent_at_once_are_held_to_the_limit_too(serve):
         ("--http-rate-per-address", "nan", "expected a number at least 0, not 'nan'"),
         ("--http-rate-per-address", "many", "expected a number at least 0, not 'many'"),
         ("--http-rate-per-address", "0.001", "expected at least 0.01, not '0.001'"),
-        ("--wrong-tokens-per-address", "2.5", "expected a number at least 0, not '2.5'"),
-        ("--wrong-tokens-per-address", "-3", "expected a number at least 0, not '-3'"),
+        ("--wrong-tokens-per-address", "2.5", "expected a whole number at least 0, not '2.5'"),
+        ("--wrong-tokens-per-address", "-3", "expected a whole number at least 0, not '-3'"),
     ],
 )
 def test_the_options_are_checked_at_the_command_line(tmp_path, option, value, said):
