@@ -111,3 +111,30 @@ async def test_a_page_whose_address_is_past_its_wrong_tokens_says_why_and_waits(
     assert result["kind"] == "error"
     await asyncio.sleep(2)  # the backoff alone would have tried twice more by now
     assert server.metrics._loop.throttled == {"wrong_tokens": 1}
+
+
+@pytest.fixture
+async def sparing(tmp_path) -> Any:
+    """A server behind a proxy on 127.0.0.1 whose HTTP rate gives an address a burst
+    of 5 requests (a page makes 20)."""
+    async with behind_proxy(tmp_path, http_rate_per_address=0.5) as served:
+        yield served
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
+async def test_a_page_whose_files_are_refused_says_so_instead_of_loading_for_good(sparing):
+    """Found by review: past its address's HTTP rate (a reload storm: each reload
+    fetches 20 files), a page got 429 for some of its modules and said "loading…"
+    for good, in English, with no reason. The top bar now says the page did not load
+    whole and to reload it in a moment, in the browser's language."""
+    server, _tokens = sparing
+    missing = requirements()
+    if missing:
+        pytest.fail("the web view's browser tests need: " + "; ".join(missing))
+    env = {"RB_BASE": f"http://127.0.0.1:{server.port}", "RB_CHROMIUM": CHROMIUM,
+           "RB_ADDRESS": CLIENT}  # fmt: skip
+    result = await run_script("load_refused.mjs", env, [])
+    assert result["refused"] > 0, result  # the page did meet the rate
+    assert result["said"], result
+    assert result["status"] == "stránka se nenačetla celá: za chvíli ji načtěte znovu"
+    assert result["lang"] == "cs"

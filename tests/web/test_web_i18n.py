@@ -113,6 +113,11 @@ def test_the_first_loading_words_are_the_language_files():
     assert 'data-i18n="ROLLBRIDGE.Web.Connection.Loading"' in (WEBUI / "table.html").read_text(
         encoding="utf-8"
     )
+    (body,) = re.findall(r"const FAILED = \{([^}]*)\};", text)  # a file that did not load
+    words = dict(re.findall(r'(\w+): "([^"]*)"', body))
+    assert words == {
+        lang: catalog(lang)["ROLLBRIDGE.Web.Connection.LoadFailed"] for lang in LANGUAGES
+    }
 
 
 def test_keys_are_written_out_in_full():

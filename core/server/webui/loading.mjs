@@ -1,10 +1,14 @@
 // The first words of the table's page, while its modules and words load (on a slow
 // line that takes seconds): the top bar says "loading…" in the browser's language,
 // not "not connected" in English. It imports nothing and is the page's first
-// script, so it runs as soon as it arrives, before the other modules and the
+// script, asked for before the styles and the other modules (a server short of
+// HTTP rate for the address answers the first requests), and runs as soon as it arrives, before the other modules and the
 // language files (lang/*.json) are in; these words are the files'
 // ROLLBRIDGE.Web.Connection.Loading (tests/web/test_web_i18n.py checks they agree),
 // and table.mjs puts the connection's status in their place once the files are in.
+// If a script or style of the page fails to load (a server past its HTTP rate answers
+// 429 to a reload storm), the page can never start: the bar says so and to reload in a
+// moment (ROLLBRIDGE.Web.Connection.LoadFailed), instead of "loading…" for good.
 
 /** "loading…" in each language the page has its own words in (texts.mjs's LANGUAGES). */
 const LOADING = { en: "loading…", cs: "načítá se…", de: "wird geladen…", ru: "загрузка…" };
@@ -12,8 +16,23 @@ const LOADING = { en: "loading…", cs: "načítá se…", de: "wird geladen…"
 const asked = String(globalThis.navigator?.languages?.[0] ?? globalThis.navigator?.language ?? "en");
 const base = asked.toLowerCase().split(/[-_]/)[0];
 const lang = Object.hasOwn(LOADING, base) ? base : "en";
+/** The page did not load whole, in the same languages (the files' LoadFailed). */
+const FAILED = {
+  en: "the page did not load whole: reload it in a moment",
+  cs: "stránka se nenačetla celá: za chvíli ji načtěte znovu",
+  de: "Seite nicht vollständig geladen: bitte gleich neu laden",
+  ru: "страница загрузилась не полностью: обновите её через минуту",
+};
 const status = document.getElementById("status");
 if (status) {
   status.lang = lang;
   status.textContent = LOADING[lang];
+  // a script or style that did not load fires "error" at its element (no bubbling)
+  globalThis.addEventListener("error", (event) => {
+    const element = event.target;
+    if (!(element instanceof HTMLScriptElement || element instanceof HTMLLinkElement)) return;
+    status.dataset.i18n = "ROLLBRIDGE.Web.Connection.LoadFailed";
+    status.dataset.failed = "load";
+    status.textContent = FAILED[lang];
+  }, true);
 }
