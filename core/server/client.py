@@ -91,15 +91,23 @@ class Client:
 
     async def _forwards_answered(self) -> None:
         """Wait until every change of this client's sent to another process has
-        been answered; at once when its connection has no rate to charge."""
+        been answered; at once when its connection has no rate to charge, and no
+        longer once the connection is closing or closed (no next frame is read then:
+        the client leaves at once, not when its forwards end — up to the forward's
+        timeout each, for a table deleted or an owner gone)."""
         if self.forwarding <= 0 or not self.protocol.rated:
             return
         if self._answered is None:
             self._answered = asyncio.Event()
-        self._answered.clear()
-        while self.forwarding > 0:
-            await self._answered.wait()
-            self._answered.clear()
+        closed = asyncio.ensure_future(self.connection.wait_closed())
+        try:
+            while self.forwarding > 0 and not self.closing and not closed.done():
+                self._answered.clear()
+                answered = asyncio.ensure_future(self._answered.wait())
+                await asyncio.wait((answered, closed), return_when=asyncio.FIRST_COMPLETED)
+                answered.cancel()
+        finally:
+            closed.cancel()
 
     @property
     def principal(self) -> Principal:
@@ -161,6 +169,8 @@ class Client:
         if self.closing:
             return
         self.closing = True
+        if self._answered is not None:  # a wait for its forwards ends: it is leaving
+            self._answered.set()
         self.protocol.close()
         self.server.outbox.flush(self.connection)  # what it was sent goes before the close
         self._spawn(self._close(code, reason))
@@ -210,6 +220,8 @@ class Client:
                     break
                 if self.forwarding > 0:  # charged for them first (forward_sent)
                     await self._forwards_answered()
+                    if self.closing:
+                        break
         except ConnectionClosed:
             pass
         finally:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import signal
 import time
 
 import msgpack
@@ -197,3 +198,45 @@ def test_the_owner_s_time_is_read_only_from_a_number_in_the_reply(redis_factory)
         store.close()
     for fid in sent:
         assert got[fid] == ({"type": "result", "id": fid}, charged.get(fid, 0.0)), fid
+
+
+async def _connections(port: int) -> float:
+    """``rollbridge_connections`` from the process's ``GET /metrics``."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    text = (await reader.read()).decode()
+    writer.close()
+    (line,) = [x for x in text.splitlines() if x.startswith("rollbridge_connections ")]
+    return float(line.split()[1])
+
+
+def test_a_client_that_leaves_while_its_forward_waits_is_gone_at_once(redis_factory):
+    """Found by CI (the Redis soak timed out): a rated connection's next frame waits
+    for its forwarded changes to be answered and charged, and that wait also kept a
+    client that had left — closed by its peer, or cut off as its table was deleted —
+    until each of its forwards ended, up to the forward's 15 s timeout each. The
+    owner is stopped here (its lease long), so the forward cannot end before its
+    timeout: the connection must be gone before then."""
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2, extra=("--lease-ms", "60000"))
+
+    async def play() -> None:
+        gm, (player,) = await away_from_the_owner(cluster, "player")
+        owner = cluster.owner()
+        other = next(p for p in cluster.processes if p is not owner)
+        owner.signal(signal.SIGSTOP)
+        try:
+            assert player.ws is not None
+            await player.ws.send(json.dumps({"type": "roll", "id": "stuck", "formula": "1d6"}))
+            await asyncio.sleep(0.3)  # the frame read, its forward sent
+            sent = time.monotonic()
+            await player.close()
+            # the forward's own timeout is 15 s from its sending: gone well before it
+            while await _connections(other.port) > 0:
+                assert time.monotonic() - sent < 12, "the client stayed for its forward"
+                await asyncio.sleep(0.1)
+        finally:
+            owner.signal(signal.SIGCONT)
+        await gm.close()
+
+    cluster.run(play)
