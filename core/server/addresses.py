@@ -32,6 +32,7 @@ __all__ = [
     "Network",
     "address_group",
     "client_address",
+    "ip_of",
     "is_trusted",
     "parse_network",
     "peer_address",
@@ -169,3 +170,9 @@ class AddressCounts(dict[str, int]):
             self[address] = left
         else:
             self.pop(address, None)
+
+
+def ip_of(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """``address`` as an IP address (no IPv6 zone; an IPv4-mapped one as its IPv4
+    address); None if it is none (a Unix socket's peer)."""
+    return _ip(address)

@@ -37,6 +37,7 @@ from rollbridge.server.address_rates import HttpRate
 from rollbridge.server.admin import AdminApi
 from rollbridge.server.export_http import ExportRoute
 from rollbridge.server.metrics import CONTENT_TYPE
+from rollbridge.server.proxy_hint import UnnamedProxyHint
 from rollbridge.server.web import in_reader, request_locale, respond
 from rollbridge.server.web_view import WebViewRoute
 from rollbridge.text import Messages, Text
@@ -79,12 +80,14 @@ class HttpRoutes:
         self.export = ExportRoute(server)
         self.web = WebViewRoute()
         self.rate = HttpRate(server.limits, server.metrics)
+        self.unnamed_proxy = UnnamedProxyHint(server.limits.trusted_proxies)
 
     async def process_request(
         self, connection: ServerConnection, request: Request
     ) -> Response | None:
         """websockets' hook: a response for the paths above (or 429, past the
         address's rate), None for a handshake and for websockets to refuse."""
+        self.unnamed_proxy.notice(connection, request)
         route = self._route(request)
         if route is None and _handshake(request):
             return None

@@ -125,3 +125,36 @@ async def test_a_refused_admin_request_names_the_client_behind_the_proxy(serve):
         await asyncio.to_thread(urllib.request.urlopen, request, timeout=10)
     assert refused.value.code == 401
     assert "no valid admin token (from 203.0.113.9;" in served.log_text()
+
+
+async def test_a_proxy_not_named_is_told_to_the_operator_once(serve):
+    """An operator whose proxy on the same machine is not named with --trusted-proxy
+    had every player counted as the proxy (64 connections for the whole site) and no
+    word of why: the log now says so, and names the option, once — however many
+    requests come."""
+    served = serve("--max-connections-per-address", "2")
+    for n in range(3):
+        ws = await behind(served, f"203.0.113.{n}")
+        assert (await ask(ws, hello(served, "player")))["type"] == "welcome"
+        await ws.close()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{served.port}/healthz", headers={"X-Forwarded-For": "203.0.113.7"}
+    )
+    with await asyncio.to_thread(urllib.request.urlopen, request, timeout=10) as answer:
+        assert answer.status == 200
+    log = served.log_text()
+    line = "requests from 127.0.0.1 name their clients in X-Forwarded-For, but no --trusted-proxy"
+    assert log.count(line) == 1, log
+    assert "start the server with --trusted-proxy 127.0.0.1" in log
+    assert "left out of the per-address HTTP rate and wrong-token throttle" in log
+
+
+async def test_a_named_proxy_and_plain_clients_are_not_told_of(serve):
+    served = serve("--trusted-proxy", "127.0.0.1")
+    ws = await behind(served, "203.0.113.5")
+    assert (await ask(ws, hello(served, "player")))["type"] == "welcome"
+    await ws.close()
+    plain = await connect(served.url)
+    assert (await ask(plain, hello(served, "gm")))["type"] == "welcome"
+    await plain.close()
+    assert "name their clients in X-Forwarded-For" not in served.log_text()

@@ -1,0 +1,92 @@
+"""A WARNING for an operator whose reverse proxy is not named with ``--trusted-proxy``.
+
+A proxy passes its clients on from its own address. Unless the operator names it
+(``--trusted-proxy``), the server cannot tell its clients apart, and the limits per
+client address hold them all as one: the 64 connections of
+``--max-connections-per-address`` are then the whole site's, and a proxy on the
+server's own machine (a loopback address) leaves every client out of the HTTP rate
+and the wrong-token throttle (docs/operations.md, "Limits"). Nothing in the server
+fails to say so: players are refused "too many connections from this address", or
+nobody is throttled.
+
+A proxy says whose request it passes on in ``X-Forwarded-For``. A request that
+carries that header from a peer that is no trusted proxy, and whose address is the
+machine's own or a private network's (where an operator's proxy stands; a browser
+sends no such header), is taken as such a proxy's: :class:`UnnamedProxyHint` logs
+one WARNING naming its address and the option, at most one every
+:data:`HINT_INTERVAL` seconds. A header from a public address is a client's own
+word, ignored as before, and not logged (a client could fill the log with it).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from rollbridge.server.addresses import Network, ip_of, is_trusted
+from rollbridge.server.throttle import Throttle
+
+if TYPE_CHECKING:
+    from websockets.asyncio.server import ServerConnection
+    from websockets.http11 import Request
+
+__all__ = ["HINT_INTERVAL", "UnnamedProxyHint"]
+
+log = logging.getLogger("rollbridge.server")
+
+#: Seconds between two WARNING lines about an unnamed proxy.
+HINT_INTERVAL = 600.0
+
+
+class UnnamedProxyHint:
+    """Tells the operator, in the log, of a reverse proxy not named with
+    ``--trusted-proxy``; see the module docstring.
+
+    :param trusted: the operator's proxies (``--trusted-proxy``).
+    :param clock: monotonic seconds, for the interval between lines.
+    """
+
+    def __init__(
+        self, trusted: Sequence[Network], clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.trusted = trusted
+        self._said = Throttle(HINT_INTERVAL, clock)
+
+    def notice(self, connection: ServerConnection, request: Request) -> bool:
+        """Look at one request's head (an HTTP request or a WebSocket handshake);
+        True if it came from an unnamed proxy (logged, at most once an interval)."""
+        if "X-Forwarded-For" not in request.headers:
+            return False
+        remote = getattr(connection, "remote_address", None)
+        if not remote:
+            return False
+        peer = str(remote[0])
+        if is_trusted(peer, self.trusted) or not _proxy_like(peer):
+            return False
+        if self._said.allow() is not None:
+            log.warning(
+                "requests from %s name their clients in X-Forwarded-For, but no "
+                "--trusted-proxy names %s: every client behind it counts as that one "
+                "address (--max-connections-per-address holds them all together%s); "
+                "if it is your reverse proxy, start the server with --trusted-proxy %s",
+                peer, peer,
+                "; being this machine's, they are left out of the per-address HTTP rate "
+                "and wrong-token throttle" if _loopback(peer) else "",
+                peer,
+                extra={"code": "unnamed_proxy"},
+            )  # fmt: skip
+        return True
+
+
+def _proxy_like(address: str) -> bool:
+    """Whether ``address`` is where an operator's proxy stands: this machine, or a
+    private network."""
+    ip = ip_of(address)
+    return ip is not None and (ip.is_loopback or ip.is_private)
+
+
+def _loopback(address: str) -> bool:
+    ip = ip_of(address)
+    return ip is not None and ip.is_loopback

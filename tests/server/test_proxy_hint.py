@@ -1,0 +1,63 @@
+"""The WARNING for a reverse proxy not named with --trusted-proxy
+(:mod:`rollbridge.server.proxy_hint`), on a clock of the test's."""
+
+from __future__ import annotations
+
+import logging
+from types import SimpleNamespace
+
+import pytest
+from websockets.datastructures import Headers
+
+from rollbridge.server.addresses import parse_network
+from rollbridge.server.proxy_hint import HINT_INTERVAL, UnnamedProxyHint
+
+
+def request(forwarded: str | None) -> SimpleNamespace:
+    headers = Headers()
+    if forwarded is not None:
+        headers["X-Forwarded-For"] = forwarded
+    return SimpleNamespace(headers=headers)
+
+
+def connection(peer: str | None) -> SimpleNamespace:
+    return SimpleNamespace(remote_address=(peer, 4711) if peer else None)
+
+
+@pytest.mark.parametrize(
+    ("peer", "forwarded", "told"),
+    [
+        ("127.0.0.1", "203.0.113.5", True),  # a proxy on this machine
+        ("::1", "2001:db8::5", True),
+        ("::ffff:127.0.0.1", "203.0.113.5", True),
+        ("10.1.2.3", "203.0.113.5", True),  # one on the private network
+        ("fd00::7", "203.0.113.5", True),
+        ("93.184.216.34", "203.0.113.5", False),  # a public client's own word: not logged
+        ("127.0.0.1", None, False),  # no header: the machine's own request
+        (None, "203.0.113.5", False),  # no peer (a socket gone)
+    ],
+)
+def test_who_is_taken_for_an_unnamed_proxy(peer, forwarded, told):
+    assert UnnamedProxyHint([]).notice(connection(peer), request(forwarded)) is told
+
+
+def test_a_named_proxy_is_not_told_of():
+    hint = UnnamedProxyHint([parse_network("10.0.0.0/8")])
+    assert not hint.notice(connection("10.1.2.3"), request("203.0.113.5"))
+    assert hint.notice(connection("127.0.0.1"), request("203.0.113.5"))
+
+
+def test_one_line_per_interval(caplog):
+    now = [0.0]
+    hint = UnnamedProxyHint([], clock=lambda: now[0])
+    caplog.set_level(logging.WARNING, "rollbridge.server")
+    for _ in range(50):
+        hint.notice(connection("10.1.2.3"), request("203.0.113.5"))
+    assert len(caplog.records) == 1
+    line = caplog.records[0].getMessage()
+    assert "--trusted-proxy 10.1.2.3" in line
+    assert "left out of the per-address HTTP rate" not in line  # not this machine's
+    assert caplog.records[0].code == "unnamed_proxy"
+    now[0] += HINT_INTERVAL
+    hint.notice(connection("10.1.2.3"), request("203.0.113.5"))
+    assert len(caplog.records) == 2
