@@ -246,7 +246,9 @@ def wrong_tokens_refusal(refusal: TokenRefusal) -> RateLimited:
     (:class:`~rollbridge.protocol.limits.WrongTokens`), a ``hello``'s, an admin or
     export request's alike: ``scope`` ``wrong_tokens``, its address presented too
     many wrong ones lately; ``checking``, too many of its tokens are being checked
-    at once (try again in a moment)."""
+    at once (try again in a moment). Refused for the allowance of the address's IPv6
+    /48 (:attr:`TokenRefusal.site`, all its /64s together), the message says so and
+    ``details`` name it (``network``)."""
     retry = retry_after(refusal.wait)
     if refusal.checking:
         text = say(
@@ -254,6 +256,16 @@ def wrong_tokens_refusal(refusal: TokenRefusal) -> RateLimited:
             "too many tokens from this address are being checked at once; try again in {seconds} s",
         )(seconds=retry)
         return RateLimited(text, details={"retry_after": retry, "scope": "checking"})
+    if refusal.site is not None:
+        # Translators: {network} is an IPv6 network (2001:db8:1::/48), the site the
+        # client's address is in; {seconds} a number of seconds.
+        text = say(
+            "limit.wrong_tokens_site",
+            "too many wrong tokens came from this address's network {network} (all its "
+            "IPv6 /64s together); no token is checked from it for {seconds} s",
+        )(network=refusal.site, seconds=retry)
+        details = {"retry_after": retry, "scope": "wrong_tokens", "network": refusal.site}
+        return RateLimited(text, details=details)
     text = say(
         "limit.wrong_tokens",
         "too many wrong tokens came from this address; no token is checked from it for {seconds} s",

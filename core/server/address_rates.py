@@ -10,9 +10,17 @@ A WebSocket handshake is not counted here: its connection is held to
 ``--max-connections-per-address`` and its requests to the protocol's rates.
 
 :func:`wrong_tokens` makes the server's throttle of wrong tokens
-(:class:`~rollbridge.protocol.limits.WrongTokens`, ``--wrong-tokens-per-address``),
-which the ``hello`` of a WebSocket client, the admin API and the export share;
-:func:`look_up_token` is how the HTTP routes look a token up under it.
+(:class:`~rollbridge.protocol.limits.WrongTokens`, ``--wrong-tokens-per-address``;
+the /64s of an IPv6 /48 together :data:`~rollbridge.server.limits.WRONG_TOKENS_PER_SITE`
+times as many), which the ``hello`` of a WebSocket client, the admin API and the
+export share; :func:`look_up_token` is how the HTTP routes look a token up under it.
+
+The HTTP rate forgets the address used longest ago once it holds
+:data:`~rollbridge.protocol.limits.MOST_ADDRESSES` (:class:`Buckets`): an address
+forgotten gets a full burst again, which it could have spent from any of the
+addresses it flooded with, so nothing is won. The throttle of wrong tokens forgets
+the one full again soonest (:class:`~rollbridge.protocol.limits.PenaltyBuckets`),
+so that one penalised is not cleared by a flood of other addresses.
 
 Both count a request under :func:`~rollbridge.server.addresses.rated_address`:
 the machine's own requests (loopback) and a trusted proxy's own (one naming no
@@ -33,8 +41,8 @@ from typing import TYPE_CHECKING, TypeVar
 from rollbridge.exceptions import AuthenticationFailed, NotFound, RateLimited
 from rollbridge.protocol.connection import retry_after, wrong_tokens_refusal
 from rollbridge.protocol.limits import Buckets, TokenRefusal
-from rollbridge.server.addresses import rated_address
-from rollbridge.server.limits import HTTP_BURST_SECONDS
+from rollbridge.server.addresses import address_site, rated_address
+from rollbridge.server.limits import HTTP_BURST_SECONDS, WRONG_TOKENS_PER_SITE
 from rollbridge.server.logs import quiet
 from rollbridge.server.throttle import Throttle
 from rollbridge.server.token_places import WaitingWrongTokens
@@ -119,24 +127,42 @@ class HttpRate:
 
 
 def wrong_tokens(limits: Limits, metrics: ServerMetrics) -> WaitingWrongTokens | None:
-    """The server's throttle of wrong tokens (``limits.wrong_tokens_per_address``;
+    """The server's throttle of wrong tokens (``limits.wrong_tokens_per_address``,
+    :data:`~rollbridge.server.limits.WRONG_TOKENS_PER_SITE` times it per IPv6 /48;
     None: off), its refusals counted and logged."""
     allowed = limits.wrong_tokens_per_address
     if not allowed:
         return None
-    said, said_checking = Throttle(LOG_INTERVAL), Throttle(LOG_INTERVAL)
+    per_site = allowed * WRONG_TOKENS_PER_SITE
+    said, said_site = Throttle(LOG_INTERVAL), Throttle(LOG_INTERVAL)
+    said_checking = Throttle(LOG_INTERVAL)
 
     def refused(address: str, refusal: TokenRefusal) -> None:
-        metrics.throttled("wrong_tokens")
+        site = refusal.site
+        metrics.throttled("wrong_tokens" if site is None else "wrong_tokens_48")
         if refusal.checking:  # no wrong token: more at once than it may hold
             held = said_checking.allow()
             if held is not None:
+                whose = "its" if site is None else f"its IPv6 /48 {site}'s"
+                checking = guard.checking if site is None else guard.site_checking
                 log.info(
-                    "refused a token from %s for a moment: %d of its tokens were being "
+                    "refused a token from %s for a moment: %d of %s tokens were being "
                     "checked (--wrong-tokens-per-address %d); %d more refused since the "
                     "last such line",
-                    address, guard.checking.get(address, 0), allowed, held,
+                    address, checking.get(site or address, 0), whose, allowed, held,
                     extra={"code": "rate_limited"},
+                )  # fmt: skip
+            return
+        if site is not None:
+            held = said_site.allow()
+            if held is not None:
+                log.warning(
+                    "refused a token from %s without checking it: too many wrong tokens "
+                    "from its IPv6 /48 %s, all its /64s together (%d, "
+                    "--wrong-tokens-per-address %d × %d), for %d s more; %d more "
+                    "refused since the last such line",
+                    address, site, per_site, allowed, WRONG_TOKENS_PER_SITE,
+                    math.ceil(refusal.wait), held, extra={"code": "rate_limited"},
                 )  # fmt: skip
             return
         held = said.allow()
@@ -149,7 +175,7 @@ def wrong_tokens(limits: Limits, metrics: ServerMetrics) -> WaitingWrongTokens |
                 extra={"code": "rate_limited"},
             )  # fmt: skip
 
-    guard = WaitingWrongTokens(allowed, refused=refused)
+    guard = WaitingWrongTokens(allowed, refused=refused, site=address_site, per_site=per_site)
     return guard
 
 

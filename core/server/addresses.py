@@ -18,19 +18,27 @@ every address it makes up. Addresses in one /64 count as one; an IPv4-mapped IPv
 address (``::ffff:192.0.2.1``, a dual-stack socket's view of an IPv4 client) counts
 as its IPv4 address. Anything that is not an IP address (a Unix socket's peer) is
 counted as it is written.
+
+A holder of a whole site (an IPv6 /48, RFC 6177: 65,536 /64s) could still be that
+many clients; the throttle of wrong tokens therefore also counts the /64s of one
+/48 together (:func:`address_site`), with a larger allowance
+(docs/operations.md, "Limits").
 """
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 __all__ = [
     "IPV6_PREFIX",
+    "IPV6_SITE_PREFIX",
     "AddressCounts",
     "Network",
     "address_group",
+    "address_site",
     "client_address",
     "ip_of",
     "is_trusted",
@@ -48,6 +56,10 @@ LONGEST_ADDRESS = 64
 #: The IPv6 prefix length counted as one client.
 IPV6_PREFIX = 64
 
+#: The IPv6 prefix length of one site (RFC 6177), whose /64s the throttle of wrong
+#: tokens also counts together.
+IPV6_SITE_PREFIX = 48
+
 
 def address_group(address: str) -> str:
     """The key ``address`` is counted under: an IPv4 address itself, an IPv6 address's
@@ -58,6 +70,20 @@ def address_group(address: str) -> str:
     if ip.version == 4:
         return str(ip)
     return str(ipaddress.ip_network(f"{ip}/{IPV6_PREFIX}", strict=False))
+
+
+@functools.lru_cache(maxsize=4096)  # asked again as each token's look-up ends
+def address_site(group: str) -> str | None:
+    """The IPv6 site (``2001:db8:1::/48``) enclosing the address group ``group`` when
+    it is an IPv6 /64 (:func:`address_group`); None for any other (an IPv4 address is
+    one client, and is no site's)."""
+    if not group.endswith(f"/{IPV6_PREFIX}"):
+        return None
+    try:
+        network = ipaddress.IPv6Network(group)
+    except ValueError:
+        return None
+    return str(network.supernet(new_prefix=IPV6_SITE_PREFIX))
 
 
 def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

@@ -24,6 +24,7 @@ __all__ = [
     "SWEEP_INTERVAL",
     "TOKEN_CHECK_INTERVAL",
     "WRONG_TOKENS_PER_ADDRESS",
+    "WRONG_TOKENS_PER_SITE",
     "Limits",
 ]
 
@@ -77,6 +78,12 @@ HTTP_BURST_SECONDS = 10.0
 #: Wrong tokens one client address may present in ten minutes (join tokens in a
 #: ``hello``, admin and export tokens): all at once, then one more a minute.
 WRONG_TOKENS_PER_ADDRESS = 10
+#: How many times an address's wrong tokens the /64s of one IPv6 /48 may present
+#: together (100 in ten minutes by default, then ten a minute): a holder of a /48
+#: gets that many guesses, not 65,536 /64s' worth, while ten households of a /48
+#: shared by its provider can mistype as often as one may (docs/operations.md,
+#: "Limits").
+WRONG_TOKENS_PER_SITE = 10
 #: Seconds a client has to take its close frame before its connection is aborted.
 CLOSE_TIMEOUT = 5.0
 #: Seconds ``serve`` waits for its clients to close at shutdown before aborting them.
@@ -109,7 +116,8 @@ class Limits:
         own requests and a trusted proxy's are not counted
         (:func:`~rollbridge.server.addresses.rated_address`).
     :param wrong_tokens_per_address: wrong tokens one client address may present
-        within ten minutes; past them its tokens are refused unread
+        within ten minutes, and :data:`WRONG_TOKENS_PER_SITE` times it the /64s of
+        one IPv6 /48 together; past them its tokens are refused unread
         (:class:`~rollbridge.protocol.limits.WrongTokens`; ``rate_limited``, 429).
     :param trusted_proxies: the operator's reverse proxies: a connection from one of
         them counts as the client its ``X-Forwarded-For`` names

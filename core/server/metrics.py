@@ -105,7 +105,8 @@ class _LoopCounters:
         yield _by_label(
             "rollbridge_throttled",
             "Refused for their client address's rate: http_rate (an HTTP request, 429),"
-            " wrong_tokens (a token presented by an address that sent too many wrong ones).",
+            " wrong_tokens (a token presented by an address that sent too many wrong ones),"
+            " wrong_tokens_48 (by an IPv6 /48 whose /64s together sent too many).",
             "limit",
             self.throttled,
         )
@@ -203,7 +204,8 @@ class ServerMetrics:
         self._loop.cut_off[reason] = self._loop.cut_off.get(reason, 0) + 1
 
     def throttled(self, limit: str) -> None:
-        """A request was refused for its address's rate (``http_rate``, ``wrong_tokens``)."""
+        """A request was refused for its address's rate (``http_rate``, ``wrong_tokens``,
+        ``wrong_tokens_48``)."""
         self._loop.throttled[limit] = self._loop.throttled.get(limit, 0) + 1
 
     def closed(self, code: int, reason: str) -> None:

@@ -30,18 +30,21 @@ class WaitingWrongTokens(WrongTokens):
 
     def __init__(self, allowed: int, window: float = WRONG_TOKENS_WINDOW, **options: Any) -> None:
         super().__init__(allowed, window, **options)
-        #: Set (and forgotten) when a check of its address ends, for those waiting.
+        #: Set (and forgotten) when a check of its address (or its site) ends, for
+        #: those waiting.
         self._ended: dict[str, asyncio.Event] = {}
 
-    def _checked(self, address: str) -> None:
-        super()._checked(address)
-        ended = self._ended.pop(address, None)
-        if ended is not None:
-            ended.set()
+    def _checked(self, address: str) -> str | None:
+        site = super()._checked(address)
+        for key in (address, site):
+            ended = self._ended.pop(key, None) if key is not None else None
+            if ended is not None:
+                ended.set()
+        return site
 
     async def place(self, address: str | None) -> TokenRefusal | None:
         """:meth:`present` a token of ``address``, waiting while it would be refused
-        only for the places its address's tokens being checked hold
+        only for the places its address's (or its site's) tokens being checked hold
         (:attr:`TokenRefusal.checking`), :data:`MOST_WAIT` s at most: None if it
         may be looked up, else the refusal (told to :attr:`refused`)."""
         loop = asyncio.get_running_loop()
@@ -55,6 +58,6 @@ class WaitingWrongTokens(WrongTokens):
                 if address is not None:
                     self.refuse(address, refusal)
                 return refusal
-            ended = self._ended.setdefault(address, asyncio.Event())
+            ended = self._ended.setdefault(refusal.site or address, asyncio.Event())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(ended.wait(), min(left, refusal.wait))

@@ -326,3 +326,61 @@ async def test_a_flood_refused_for_the_http_rate_is_not_logged_per_request(serve
     assert log.count("connection closed") == statuses.count(200)
     assert log.count("HTTP response sent (200 OK)") == statuses.count(200)
     assert log.count("refused HTTP requests from 203.0.113.5") == 1
+
+
+async def test_the_64s_of_one_48_neither_clear_a_penalty_nor_guess_past_its_allowance(serve):
+    """Found by review: a holder of an IPv6 /48 (65,536 /64s) got ten guesses per
+    /64, and could clear the penalty of one by making 10,000 others present a token
+    each (the throttle forgot the address used longest ago). The /64s of one /48
+    share an allowance of ten times one's now, and a penalised /64 is not forgotten
+    for addresses whose buckets hold nothing; another /48 and IPv4 clients are not
+    held up."""
+    served = serve("--trusted-proxy", "127.0.0.1", "--wrong-tokens-per-address", "1")
+    admin = "/admin/tables"
+    wrong = "Bearer rba_guess"
+    guesser = "2001:db8:77:ffff::1"
+    assert (await http_get(served.port, admin, via(guesser, Authorization=wrong)))[0] == 401
+    status, _, body = await http_get(served.port, admin, via(guesser, Authorization=wrong))
+    assert status == 429 and "network" not in json.loads(body)["details"]
+    # 10,050 other /64s of its /48 present a right token each (a player's, asking
+    # for the GM's view: looked up, found, then refused 403 — no export run)
+    right = f"Bearer {served.tokens['player']}"
+    export = f"/tables/{served.table}/export?format=jsonl&as=gm"
+    for start in range(0, 10_050, 50):
+        answers = await asyncio.gather(*(
+            http_get(served.port, export, via(f"2001:db8:77:{n:x}::1", Authorization=right))
+            for n in range(start, start + 50)))  # fmt: skip
+        assert {status for status, _, _ in answers} == {403}
+    # the guesser's penalty holds: its token is still refused unchecked
+    status, _, body = await http_get(served.port, admin, via(guesser, Authorization=wrong))
+    assert status == 429, body
+    assert json.loads(body)["details"]["scope"] == "wrong_tokens"
+    # the /64s of another /48: ten wrong tokens in all (1 × 10), one each, then none
+    site = "2001:db8:88::/48"
+    for n in range(10):
+        await guess(served, f"2001:db8:88:{n:x}::1", n % 3)
+    status, headers, body = await http_get(
+        served.port, admin, via("2001:db8:88:ab::1", Authorization=wrong)
+    )
+    refusal = json.loads(body)
+    assert status == 429 and int(headers["retry-after"]) >= 1, refusal
+    assert refusal["details"]["network"] == site and refusal["details"]["scope"] == "wrong_tokens"
+    assert 0 < refusal["details"]["retry_after"] <= 60  # one more a minute for the /48
+    assert f"this address's network {site} (all its IPv6 /64s together)" in refusal["message"]
+    ws = await behind(served, "2001:db8:88:cd::1")  # a right token from a fresh /64 too
+    refused = await ask(ws, hello(served, "gm"))
+    assert refused["code"] == "rate_limited" and refused["details"]["network"] == site
+    assert await closed_with(ws) == 1013
+    # another /48 and IPv4 clients: their right tokens are let in, their wrong ones checked
+    for address in ("2001:db8:99:1::1", "203.0.113.7"):
+        ws = await behind(served, address)
+        assert (await ask(ws, hello(served, "player")))["type"] == "welcome"
+        await ws.close()
+        await guess(served, address, 0)
+    assert await metric(served, 'rollbridge_throttled_total{limit="wrong_tokens_48"}') == 2
+    assert await metric(served, 'rollbridge_throttled_total{limit="wrong_tokens"}') == 2
+    log = served.log_text()
+    assert (
+        "refused a token from 2001:db8:88:ab::/64 without checking it: too many wrong tokens "
+        f"from its IPv6 /48 {site}, all its /64s together (10, --wrong-tokens-per-address 1 × 10)"
+    ) in log

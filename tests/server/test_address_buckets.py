@@ -1,13 +1,24 @@
 """The per-address buckets (``rollbridge.protocol.limits``: :class:`Buckets`, the
-throttle of wrong tokens :class:`WrongTokens`) on a clock the test moves: what an
-address may present, when it may again, and a memory that a flood of addresses
-cannot grow (docs/operations.md, "Limits")."""
+throttle of wrong tokens :class:`WrongTokens` on :class:`PenaltyBuckets`) on a clock
+the test moves: what an address may present, when it may again, what the /64s of
+one IPv6 /48 may together, and a memory that a flood of addresses can neither grow
+nor use to clear a penalty (docs/operations.md, "Limits")."""
 
 from __future__ import annotations
 
 import asyncio
 
-from rollbridge.protocol.limits import CHECKING_WAIT, Buckets, TokenRefusal, WrongTokens
+import pytest
+
+from rollbridge.protocol.connection import wrong_tokens_refusal
+from rollbridge.protocol.limits import (
+    CHECKING_WAIT,
+    Buckets,
+    PenaltyBuckets,
+    TokenRefusal,
+    WrongTokens,
+)
+from rollbridge.server.addresses import address_group, address_site
 from rollbridge.server.token_places import WaitingWrongTokens
 from tests.server.test_rate_limits import Clock
 
@@ -132,3 +143,114 @@ async def test_an_http_token_waits_for_its_addresss_checks_instead_of_being_refu
     assert await waiting == TokenRefusal(10.0)
     assert refused == [TokenRefusal(10.0)]
     assert guard.checking == {} and guard._ended == {}
+
+
+@pytest.mark.parametrize("cost", ["right", "wrong"])
+def test_a_flood_of_addresses_does_not_make_the_throttle_forget_a_penalised_one(cost):
+    """Found by review: a client past its wrong tokens made ``most`` other addresses
+    (the /64s of its /48) present one token each, and its own, used longest ago,
+    was forgotten — its penalty with it. The throttle forgets first an address
+    whose bucket is full again (a right token's), else the one nearest full (one
+    wrong token's, full again in a minute), never one further from full while any
+    is nearer."""
+    clock = Clock()
+    guard = WrongTokens(10, 600.0, most=1000, clock=clock)
+    guesser = "2001:db8:1:ffff::/64"
+    for _ in range(10):
+        assert guard.present(guesser) is None
+        guard.wrong(guesser)
+    assert guard.present(guesser) == TokenRefusal(60.0)
+    for n in range(5000):
+        address = f"2001:db8:1:{n:x}::/64"
+        assert guard.present(address) is None
+        guard.right(address) if cost == "right" else guard.wrong(address)
+    assert len(guard.buckets) == 1000
+    assert guard.present(guesser) == TokenRefusal(60.0)  # still: one more a minute
+    # forgotten only once every address kept is further from full than its own:
+    # 1000 addresses, each of them ten wrong tokens (10,000 guesses) later
+    clock.now += 1.0
+    for n in range(1000):
+        address = f"198.51.{n >> 8}.{n & 255}"
+        for _ in range(10):
+            assert guard.present(address) is None
+            guard.wrong(address)
+    assert guard.present(guesser) is None
+
+
+def test_penalty_buckets_forget_the_one_full_again_soonest_at_a_bounded_cost():
+    clock = Clock()
+    buckets = PenaltyBuckets(1.0, 10.0, most=100, clock=clock)
+    for n in range(100):  # each drained of n % 10 + 1: full again in as many seconds
+        for _ in range(n % 10 + 1):
+            assert buckets.take(f"k{n}") is None
+    buckets.give_back("k9")  # full again in nine seconds now, not ten
+    for n in range(100, 110):  # ten more keys, each drained of two
+        assert buckets.take(f"k{n}") is None
+        assert buckets.take(f"k{n}") is None
+    forgotten = {f"k{n}" for n in range(100) if n % 10 == 0}  # full in 1 s
+    assert {f"k{n}" for n in range(110)} - set(buckets._buckets) == forgotten
+    clock.now += 10.0  # all full again: any may go
+    for n in range(200_000):  # each request costs the heap a note, never more than
+        buckets.take(f"k{n % 5000}")  # twice the keys' worth of them
+        assert len(buckets._notes) <= 2 * len(buckets) + 64
+    assert len(buckets) == 100
+
+
+def test_the_64s_of_one_48_are_held_to_its_allowance_together():
+    """The /64s of one IPv6 /48 present at most ``per_site`` wrong tokens within the
+    window together: a holder of a /48 no longer gets ten guesses per /64 (65,536 of
+    them). Another /48, an IPv4 address and a right token of another site are not
+    held up; a right token gives its place back to the /48 too."""
+    clock = Clock()
+    refused: list[tuple[str, TokenRefusal]] = []
+    guard = WrongTokens(3, 30.0, clock=clock, site=address_site, per_site=12,
+                        refused=lambda a, r: refused.append((a, r)))  # fmt: skip
+    site = "2001:db8:1::/48"
+    for n in range(4):  # four /64s, three wrong tokens each: the /48's twelve
+        for _ in range(3):
+            assert guard.present(f"2001:db8:1:{n:x}::/64") is None
+            guard.wrong(f"2001:db8:1:{n:x}::/64")
+    fresh = address_group("2001:db8:1:ab::7")
+    assert guard.present(fresh) == TokenRefusal(2.5, site=site)  # one more every 30 s / 12
+    assert refused == [(fresh, TokenRefusal(2.5, site=site))]
+    # the /64 drained itself too: told the longer of the two waits, its own
+    assert guard.present("2001:db8:1:3::/64") == TokenRefusal(10.0)
+    for other in ("2001:db8:2:1::/64", "203.0.113.7"):  # another /48, IPv4
+        for _ in range(3):
+            assert guard.present(other) is None
+            guard.wrong(other)
+    assert guard.present("2001:db8:2:2::/64") is None  # the other /48's 4th
+    guard.right("2001:db8:2:2::/64")
+    for n in range(50):  # right tokens from many of its /64s cost it nothing
+        assert guard.present(f"2001:db8:2:{n + 100:x}::/64") is None
+        guard.right(f"2001:db8:2:{n + 100:x}::/64")
+    assert len(guard.sites or ()) == 2 and guard.checking == guard.site_checking == {}
+    clock.now += 2.5
+    assert guard.present(fresh) is None  # the /48's next one
+    guard.wrong(fresh)
+    assert guard.present(address_group("2001:db8:1:cd::1")) == TokenRefusal(2.5, site=site)
+    refusal = wrong_tokens_refusal(TokenRefusal(2.5, site=site))
+    assert refusal.details == {"retry_after": 2.5, "scope": "wrong_tokens", "network": site}
+    assert f"this address's network {site} (all its IPv6 /64s together)" in str(refusal)
+
+
+async def test_right_tokens_of_one_48_at_once_wait_a_moment_for_its_checks():
+    """More right tokens at once from the /64s of one /48 than its allowance: those
+    past it are told its tokens are being checked (:attr:`TokenRefusal.checking`);
+    over HTTP they wait for the /48's checks, as for one address's."""
+    clock = Clock()
+    guard = WaitingWrongTokens(3, 30.0, clock=clock, site=address_site, per_site=6)
+    site = "2001:db8:1::/48"
+    for n in range(6):
+        assert guard.present(f"2001:db8:1:{n:x}::/64") is None
+    assert guard.present("2001:db8:1:6::/64") == TokenRefusal(
+        CHECKING_WAIT, checking=True, site=site
+    )
+    waiting = asyncio.ensure_future(guard.place("2001:db8:1:7::/64"))
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    guard.right("2001:db8:1:2::/64")  # another /64 of the /48: its place is given back
+    assert await waiting is None
+    for n in (0, 1, 3, 4, 5, 7):
+        guard.right(f"2001:db8:1:{n:x}::/64")
+    assert guard.checking == guard.site_checking == guard._ended == {}

@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from rollbridge.server.addresses import address_group
+from rollbridge.server.addresses import address_group, address_site
 
 
 @pytest.mark.parametrize(
@@ -28,6 +28,21 @@ from rollbridge.server.addresses import address_group
 )
 def test_addresses_counted_as_one_client(address: str, group: str) -> None:
     assert address_group(address) == group
+
+
+@pytest.mark.parametrize(
+    ("address", "site"),
+    [
+        ("2001:db8:1:2::1", "2001:db8:1::/48"),
+        ("2001:db8:1:ffff:1:2:3:4", "2001:db8:1::/48"),
+        ("2001:db8:2:1::1", "2001:db8:2::/48"),
+        ("192.0.2.7", None),  # an IPv4 address is one client, no site's
+        ("::ffff:192.0.2.7", None),
+        ("?", None),
+    ],
+)
+def test_the_ipv6_site_whose_64s_share_the_wrong_tokens(address: str, site: str | None) -> None:
+    assert address_site(address_group(address)) == site
 
 
 def test_one_ipv6_client_making_up_addresses_counts_as_one() -> None:
