@@ -54,11 +54,21 @@ per table (the logs stop growing); ``--trim`` also samples RSS after
 ``malloc_trim(0)``. ``flood`` sends ``--refused`` hellos with a wrong token and
 samples at once: what the server still holds of connections it refused.
 
+A wait for the server to be quiet that passes 10 s (:data:`STALL_REPORT`) writes to
+stderr, every 10 s until it ends (at 60 s), the gauges and what the server holds
+(:func:`diagnose`: each connection and table with its state, the tasks and where
+they wait); ``--keep`` keeps the work folder (the servers' logs) and says where.
+
 The server runs in a child process (``bench_soak.py _serve``, a
 :class:`rollbridge.server.Server` with ``manage_gc``, its log as ``rollbridge
 serve --log-format json`` writes it), so the load generator's own objects are
 never counted. ``--cli`` runs ``rollbridge serve`` itself instead (no view
 inside: /proc and /metrics only). Figures: docs/performance.md, "Soak".
+
+Every process the soak starts ends with it: SIGTERM (``kill``, a test's timeout)
+cancels the soak, whose ``finally`` blocks stop its servers and its redis-server and
+remove its folder (exit status 143); killed outright (SIGKILL), each child gets
+SIGTERM from the kernel as its parent dies (``PR_SET_PDEATHSIG``).
 
 ``--redis`` soaks ``serve --redis`` instead (:func:`soak_redis`): a
 ``redis-server`` of its own (durable, on a free port of 127.0.0.1, stopped at the
@@ -85,11 +95,13 @@ import itertools
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
 import zlib
 from collections import Counter
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -340,6 +352,45 @@ def cluster_structures(server: Any) -> JSON:
     }
 
 
+#: The state of a table in memory that :func:`diagnose` reports (what keeps it there).
+TABLE_STATE = (
+    "members", "_attached", "_writes", "_holding", "_reading", "_asked_reads", "_held",
+    "broken", "syncing", "again", "forwards_out", "parked", "wanted", "durable_seq",
+)  # fmt: skip
+
+
+def diagnose(server: Any) -> JSON:
+    """What a server holds right now: each connection and each table in memory with
+    its state (a cluster's: owned here or not, forwards out, replies parked), the
+    forwards waiting for an answer, and the tasks with where each waits. What
+    :func:`quiet` reports when a server stays busy long after every client has gone
+    (a debugging aid: it found the Redis soak's stall, docs/performance.md)."""
+    clients = []
+    for client in list(server.clients):
+        protocol = client.protocol
+        clients.append({
+            "state": client.connection.state.name, "closing": client.closing,
+            "forwarding": client.forwarding, "table": getattr(protocol.table, "id", None),
+            "member": protocol.member.principal.label() if protocol.member else None,
+            "closed": protocol.closed, "tasks": len(client._tasks),
+        })  # fmt: skip
+    owned = getattr(getattr(server, "ownership", None), "owned", frozenset())
+    tables = {}
+    for table_id, table in list(server.tables.open.items()):
+        state = {name: getattr(table, name) for name in TABLE_STATE if hasattr(table, name)}
+        tables[table_id] = {
+            **{k: len(v) if hasattr(v, "__len__") else v for k, v in state.items()},
+            "idle": table.idle, "owned": table_id in owned, "seq": table.table.info.seq,
+        }  # fmt: skip
+    tasks = []
+    for task in asyncio.all_tasks():
+        where = [f"{Path(f.f_code.co_filename).name}:{f.f_lineno} {f.f_code.co_name}"
+                 for f in task.get_stack(limit=12)]  # fmt: skip
+        tasks.append({"name": _task_name(task), "stack": where})
+    return {"clients": clients, "tables": tables, "owned": sorted(owned),
+            "forwards_waiting": len(getattr(server, "_waiting", ())), "tasks": tasks}  # fmt: skip
+
+
 def _timers(loop: asyncio.AbstractEventLoop) -> JSON:
     """The event loop's scheduled callbacks: how many, how many of them cancelled (a
     cancelled one stays until its time comes, or a clean-up), and the seconds to the
@@ -441,6 +492,8 @@ async def serve_main(args: argparse.Namespace) -> None:
                 top.append({"size_diff": stat.size_diff, "count_diff": stat.count_diff,
                             "traceback": stat.traceback.format()[-16:]})  # fmt: skip
             answer({"top": top})
+        elif name == "diagnose":
+            answer(diagnose(server))
         elif name == "holders":
             gc.unfreeze()
             gc.collect()
@@ -459,7 +512,6 @@ def _die_with_parent() -> Any:
     stops at the end of its stdin; ``rollbridge serve`` reads none, and ran on for
     good.) The C library is looked up here, before the fork: the child only calls."""
     import ctypes
-    import signal
 
     prctl = ctypes.CDLL(None, use_errno=True).prctl
     parent = os.getpid()
@@ -513,7 +565,13 @@ class ServerChild:
             *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=stderr, limit=2**24, preexec_fn=tied,
         )  # fmt: skip
-        line = await asyncio.wait_for(process.stdout.readline(), 60)  # type: ignore[union-attr]
+        try:
+            line = await asyncio.wait_for(process.stdout.readline(), 60)  # type: ignore[union-attr]
+        except BaseException:  # slow to start, or interrupted: not left running
+            if process.returncode is None:
+                process.kill()
+            await process.wait()
+            raise
         if not line:
             raise RuntimeError(f"the server did not start (exit {await process.wait()})")
         return cls(process, json.loads(line)["port"], log)
@@ -834,10 +892,19 @@ async def strays(port: int, count: int, tally: Tally, tokens: tuple[str, str] | 
     await asyncio.gather(*(one(n) for n in range(count)))
 
 
-async def quiet(port: int, residents: int = 0, timeout: float = 60.0) -> JSON:
+#: Seconds :func:`quiet` waits before it says what the server still holds (and again
+#: every as many seconds).
+STALL_REPORT = 10.0
+
+
+async def quiet(port: int, residents: int = 0, timeout: float = 60.0,
+                child: ServerChild | None = None, name: str = "the server") -> JSON:  # fmt: skip
     """Wait until no connection is open and no table is loaded but the residents';
-    the gauges then."""
+    the gauges then. Past :data:`STALL_REPORT` seconds (and again every as many),
+    the gauges are written to stderr, with what ``child`` holds, if it can say
+    (:func:`diagnose`): what a stall waits for."""
     deadline = time.monotonic() + timeout
+    report = time.monotonic() + STALL_REPORT
     while True:
         values = await metric_values(port)
         figures = {
@@ -846,6 +913,11 @@ async def quiet(port: int, residents: int = 0, timeout: float = 60.0) -> JSON:
         }
         if all(v == residents for v in figures.values()) or time.monotonic() > deadline:
             return figures
+        if time.monotonic() > report:
+            report = time.monotonic() + STALL_REPORT
+            held = await child.call("diagnose") if child is not None and child.inside else {}
+            print(f"still waiting for {name} to be quiet (residents {residents}): {figures}\n"
+                  f"{json.dumps(held, indent=1)}", file=sys.stderr, flush=True)  # fmt: skip
         await asyncio.sleep(0.2)
 
 
@@ -896,13 +968,13 @@ async def soak(args: argparse.Namespace, workdir: Path) -> JSON:
     traced: JSON | None = None
     residents: list[Peer] = []
     try:
-        await quiet(server.port)
+        await quiet(server.port, child=server)
         # observers that stay all along: their tables never leave memory
         resident = list(tables)[-args.resident :] if args.resident else []
         for table_id in resident:
             token = tables[table_id]["tokens"]["observer"]
             residents.append(await join(server.port, table_id, token, tally))
-        await quiet(server.port, len(residents))
+        await quiet(server.port, len(residents), child=server)
         before = await server.sample()
         samples.append({"cycle": 0, "seconds": 0.0, **before, "log": {}})
         _say(args, f"before: {_line(before)}")
@@ -926,7 +998,7 @@ async def soak(args: argparse.Namespace, workdir: Path) -> JSON:
             for path in ("/metrics", "/readyz", "/healthz"):
                 status, _ = await http_get(server.port, path)
                 tally.http[f"{path} {status}"] += 1
-            gauges = await quiet(server.port, len(residents))
+            gauges = await quiet(server.port, len(residents), child=server)
             seconds = time.perf_counter() - start
             # what is let go after a set time (a closed client's abort timer, the
             # close timeout) is not a leak: sampled once that time has passed
@@ -1006,13 +1078,21 @@ class RedisChild:
                 "--bind", ADDRESS, "--dir", str(folder), "--appendonly", "yes",
                 "--appendfsync", "always", "--save", "", "--maxmemory-policy", "noeviction",
                 "--logfile", str(folder / "redis.log")]  # fmt: skip
-        process = await asyncio.create_subprocess_exec(*argv, stdout=asyncio.subprocess.DEVNULL)
+        # tied to the soak like the servers: a soak killed outright (kill -9) left its
+        # redis-server running for good, on a folder nobody would remove
+        process = await asyncio.create_subprocess_exec(
+            *argv, stdout=asyncio.subprocess.DEVNULL, preexec_fn=_die_with_parent()
+        )
         child = cls(process, port)
-        for _ in range(200):
-            with contextlib.suppress(Exception):
-                if child.client.ping():
-                    return child
-            await asyncio.sleep(0.05)
+        try:
+            for _ in range(200):
+                with contextlib.suppress(Exception):
+                    if child.client.ping():
+                        return child
+                await asyncio.sleep(0.05)
+        except BaseException:  # interrupted: not left running
+            await child.stop()
+            raise
         await child.stop()
         raise RuntimeError("redis-server did not start")
 
@@ -1090,9 +1170,6 @@ async def soak_redis(args: argparse.Namespace, workdir: Path) -> JSON:
     raise_nofile()
     redis_child = await RedisChild.start(workdir / "redis")
     url = redis_child.url
-    started = time.perf_counter()
-    tables, admin = seed(url, args.tables)
-    seeded = time.perf_counter() - started
     extra = ("--lease-ms", str(args.lease_ms))
     logs = [workdir / "server-a.log", workdir / "server-b.log"]
 
@@ -1100,7 +1177,7 @@ async def soak_redis(args: argparse.Namespace, workdir: Path) -> JSON:
         return await ServerChild.start(url, logs[n], False, args.retain,
                                        (*extra, "--node", "ab"[n]))  # fmt: skip
 
-    servers = [await start(0), await start(1)]
+    servers: list[ServerChild] = []
     tally = Tally()
     samples: list[JSON] = []
     residents: list[list[Peer]] = [[], []]
@@ -1108,7 +1185,12 @@ async def soak_redis(args: argparse.Namespace, workdir: Path) -> JSON:
     # its own warm-up
     restart_at = (args.cycles + args.warmup) // 2 if args.restart != "none" else 0
     restarted = 0
-    try:
+    try:  # from here on, whatever happens (SIGTERM too), the children are stopped
+        started = time.perf_counter()
+        tables, admin = seed(url, args.tables)
+        seeded = time.perf_counter() - started
+        servers.append(await start(0))
+        servers.append(await start(1))
         resident = list(tables)[-args.resident :] if args.resident else []
 
         async def seat(n: int) -> None:
@@ -1122,7 +1204,8 @@ async def soak_redis(args: argparse.Namespace, workdir: Path) -> JSON:
         await seat(1)
 
         async def settled() -> list[JSON]:
-            return [await quiet(server.port, len(resident)) for server in servers]
+            return [await quiet(s.port, len(resident), child=s, name=f"process {'AB'[n]}")
+                    for n, s in enumerate(servers)]  # fmt: skip
 
         async def sample(cycle: int, seconds: float, gauges: Any, seen: list[Counter[str]]) -> None:
             entry: JSON = {"cycle": cycle, "seconds": round(seconds, 1), "gauges": gauges}
@@ -1300,7 +1383,7 @@ async def flood(args: argparse.Namespace, workdir: Path) -> JSON:
     try:
         before = await server.sample()
         await asyncio.gather(*(refused(n) for n in range(args.refused)))
-        gauges = await quiet(server.port)
+        gauges = await quiet(server.port, child=server)
         after = await server.sample()
     finally:
         await server.stop()
@@ -1444,6 +1527,9 @@ def parser() -> argparse.ArgumentParser:
     main.add_argument("--json", action="store_true")
     main.add_argument("--dir", default=None, help="where the temporary folder goes")
     main.add_argument(
+        "--keep", action="store_true", help="keep the temporary folder (the servers' logs)"
+    )
+    main.add_argument(
         "--refused", type=int, default=300, help="flood: connections refused at their hello"
     )
     main.add_argument(
@@ -1464,18 +1550,56 @@ def parser() -> argparse.ArgumentParser:
     return main
 
 
+def _terminated(signum: int, _frame: Any) -> None:
+    """SIGTERM outside the event loop: raised as :class:`SystemExit`, so that the
+    ``finally`` blocks run (the soak's folder is removed)."""
+    raise SystemExit(128 + signum)
+
+
+async def _until_terminated(job: Coroutine[Any, Any, JSON]) -> JSON:
+    """Run ``job``; a SIGTERM (a test's timeout, ``kill``) cancels it, once, so that
+    its ``finally`` blocks stop the processes it started (the servers, the
+    redis-server) before the soak exits (:class:`SystemExit`, status 143). Killed
+    outright (SIGKILL) it cannot: then each child's parent-death signal
+    (:func:`_die_with_parent`) ends it."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    signalled: list[int] = []
+
+    def terminate() -> None:
+        if not signalled:  # a second SIGTERM does not cut the clean-up short
+            signalled.append(signal.SIGTERM)
+            task.cancel()
+
+    loop.add_signal_handler(signal.SIGTERM, terminate)
+    try:
+        return await job
+    except asyncio.CancelledError:
+        if signalled:
+            raise SystemExit(128 + signal.SIGTERM) from None
+        raise
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)  # (which restores the default)
+        signal.signal(signal.SIGTERM, _terminated)
+
+
 def main(argv: list[str] | None = None) -> JSON | None:
     args = parser().parse_args(argv)
     if args.mode == "_serve":
         asyncio.run(serve_main(args))
         return None
+    signal.signal(signal.SIGTERM, _terminated)
     info = machine()
     workdir = Path(tempfile.mkdtemp(prefix="bench-soak-", dir=args.dir))
     try:
         run = flood if args.mode == "flood" else soak_redis if args.redis else soak
-        result = asyncio.run(run(args, workdir))
+        result = asyncio.run(_until_terminated(run(args, workdir)))
     finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+        if args.keep:
+            print(f"kept {workdir}", file=sys.stderr)
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
     result = {"machine": info, **result}
     if args.json or args.mode == "flood":
         print(json.dumps(result, indent=1, default=str))

@@ -6,8 +6,9 @@ table protocol, plus what a cluster needs, all over redis-py's asyncio client:
 
 * **The lease.** A table's changes are executed by one process at a time, its
   *owner*: the process whose id is in ``rb:{T}:owner``. A process that gets a change
-  for a table nobody owns takes it (``SET … NX PX lease``), loads the table again
-  and executes; it renews each lease every third of its length with a
+  for a table nobody owns takes it (:data:`TAKE`: ``SET … NX PX lease``, if the table
+  is still stored: a deleted one's change is refused ``unknown_table``), loads the
+  table again and executes; it renews each lease every third of its length with a
   compare-then-extend script (:data:`RENEW`), and gives it up when it stops
   (:data:`RELEASE`). The lease is only an optimisation of who executes: what keeps
   two processes from both writing is the commit script — it refuses a commit from a
@@ -66,7 +67,13 @@ import redis
 import redis.asyncio as aioredis
 
 from rollbridge.engine.model import Principal
-from rollbridge.exceptions import InvalidSettings, RateLimited, RollbridgeError, StoreError
+from rollbridge.exceptions import (
+    InvalidSettings,
+    RateLimited,
+    RollbridgeError,
+    StoreError,
+    UnknownTable,
+)
 from rollbridge.host import PluginHost
 from rollbridge.plain import JSON, pack, unpack
 from rollbridge.protocol.connection import CLOSE_AUTH
@@ -77,6 +84,7 @@ from rollbridge.server.client import Client
 from rollbridge.server.cluster_table import ClusterTable, Forward, Ownership
 from rollbridge.server.logs import log_refusal
 from rollbridge.server.throttle import Retried
+from rollbridge.stores.base import unknown_table
 from rollbridge.stores.redis import CLIENT_TIMEOUTS, RedisStore
 from rollbridge.stores.redis_fence import behind, delivered
 from rollbridge.text import Messages, stored
@@ -86,6 +94,7 @@ __all__ = [
     "DEFAULT_LEASE_MS",
     "RELEASE",
     "RENEW",
+    "TAKE",
     "Answer",
     "ClusterServer",
     "Remote",
@@ -129,6 +138,20 @@ STOP_TIMEOUT = 3.0
 RENEW = """#!lua
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+#: Take the lease (KEYS[1]) for ARGV[1], for ARGV[2] ms, if nobody holds it and the
+#: table is stored (its info hash, KEYS[2], exists): 1 taken, 0 held by another
+#: process, -1 no such table. A deleted table's lease is never taken: ``DELETE_TABLE``
+#: removes it with the table, and a plain ``SET NX`` after that made it again — for
+#: good, when a reply parked for an event of the deleted table kept the table in use.
+TAKE = """#!lua
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  return -1
+end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return 1
 end
 return 0
 """
@@ -307,6 +330,7 @@ class ClusterServer(Server):
             **CLIENT_TIMEOUTS,
         )
         self.redis = aioredis.Redis.from_pool(pool)
+        self._take = self.redis.register_script(TAKE)
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
         loop = asyncio.get_running_loop()
@@ -397,6 +421,9 @@ class ClusterServer(Server):
         table: ClusterTable = forward.table
         try:
             answer = await self._send(forward)
+        except UnknownTable as exc:  # deleted meanwhile: the operator's doing, not a fault
+            log.info("a change forwarded for table %s: %s", forward.table_id, exc)
+            effects = table.refuse_forward(forward, exc)
         except RollbridgeError as exc:  # the client is told store_error; the log says why
             log.warning("a change forwarded for table %s failed: %s", forward.table_id, exc)
             effects = table.refuse_forward(forward, exc)
@@ -422,7 +449,9 @@ class ClusterServer(Server):
 
     async def _send(self, forward: Forward) -> Answer | None:
         """Send ``forward`` to the table's owner and return its reply; None when this
-        process took the table over instead. :raises StoreError: no answer in time."""
+        process took the table over instead. :raises StoreError: no answer in time.
+        :raises UnknownTable: nobody holds the lease and the table is not in Redis
+        (deleted): its lease is not taken (:data:`TAKE`)."""
         assert self.redis is not None, "not started"
         owner_key = self.keys.table(forward.table_id).owner
         fid = uuid.uuid4().hex
@@ -450,9 +479,11 @@ class ClusterServer(Server):
                 try:
                     raw = await self.redis.get(owner_key)
                     if raw is None:
-                        taken = await self.redis.set(
-                            owner_key, self.node, nx=True, px=self.lease_ms
-                        )
+                        info_key = self.keys.table(forward.table_id).info
+                        taken = await self._take(keys=[owner_key, info_key],
+                                                 args=[self.node, self.lease_ms])  # fmt: skip
+                        if taken == -1:  # deleted (its lease with it): nobody runs it now
+                            raise unknown_table(forward.table_id)
                         if taken:
                             self._took(forward.table_id)
                             forward.reload = True

@@ -7,6 +7,7 @@ docs/performance.md, never into an assertion."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pathlib
@@ -25,15 +26,34 @@ TINY = ("--tables", "4", "--cycles", "2", "--warmup", "1", "--strays", "8", "--r
 
 
 def run(*args: str) -> dict:
-    result = subprocess.run(
+    """The soak's JSON document. Past 240 s it is stopped with SIGTERM (it then stops
+    the processes it started: its servers, its redis-server), and whatever is left of
+    its process group is killed: nothing it started outlives the test."""
+    bench = subprocess.Popen(
         [sys.executable, str(SCRIPT), *TINY, *args, "--json"],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        cwd=ROOT,
-    )
-    assert result.returncode == 0, result.stderr[-4000:]
-    return json.loads(result.stdout)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        start_new_session=True,  # its children in its process group, killed with it
+    )  # fmt: skip
+    try:
+        try:
+            out, err = bench.communicate(timeout=240)
+        except subprocess.TimeoutExpired:
+            bench.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                bench.communicate(timeout=30)
+            raise
+    finally:
+        _kill_group(bench)
+    assert bench.returncode == 0, err[-4000:]
+    return json.loads(out)
+
+
+def _kill_group(bench: subprocess.Popen) -> None:
+    """SIGKILL to what is left of the soak's process group (its own: started with
+    ``start_new_session``), then the soak reaped."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(bench.pid, signal.SIGKILL)
+    bench.wait()
 
 
 def test_the_soak_churns_and_the_server_holds_only_its_residents():
@@ -97,41 +117,78 @@ def _running(pid: int) -> bool:
         return False
 
 
-@pytest.mark.parametrize("mode", [(), ("--cli",)], ids=["child", "cli"])
-def test_a_soak_killed_leaves_no_server_running(mode):
+REDIS = pytest.mark.skipif(
+    shutil.which("redis-server") is None and not pathlib.Path("/usr/bin/redis-server").exists(),
+    reason="redis-server is not installed",
+)
+
+
+def _start_soak(mode: tuple[str, ...], folder: pathlib.Path) -> tuple[subprocess.Popen, list[int]]:
+    """A long soak (50 cycles) in its own process group, its work folder in
+    ``folder``, once it has started every child it starts at first (a server; with
+    ``--redis`` the redis-server and two servers), and serves: the soak and those."""
+    bench = subprocess.Popen(
+        [sys.executable, str(SCRIPT), *TINY[:2], "--cycles", "50", *TINY[4:], *mode,
+         "--dir", str(folder), "--json"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
+        start_new_session=True,
+    )  # fmt: skip
+    expected = 3 if "--redis" in mode else 1
+    children: list[int] = []
+    deadline = time.monotonic() + 60
+    while len(children) < expected and time.monotonic() < deadline and bench.poll() is None:
+        time.sleep(0.1)
+        children = _children(bench.pid)
+    if len(children) < expected:
+        _kill_group(bench)
+        raise AssertionError(f"the soak started {len(children)} of {expected} children")
+    time.sleep(1.0)  # serving, past its start
+    return bench, children
+
+
+def _ended(pids: list[int]) -> bool:
+    """Whether none of ``pids`` runs, waiting up to 15 s for them to end."""
+    deadline = time.monotonic() + 15
+    while any(map(_running, pids)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return not any(map(_running, pids))
+
+
+@pytest.mark.parametrize(
+    "mode", [(), ("--cli",), pytest.param(("--redis",), marks=REDIS)], ids=["child", "cli", "redis"]
+)
+def test_a_soak_killed_leaves_no_server_running(mode, tmp_path):
     """The soak killed outright (kill -9, or the timeout of the test above) takes its
     server with it. ``rollbridge serve`` (``--cli``) reads no stdin, so nothing told
     it its soak was gone: it ran on for good, reparented to init, on a port and a
-    database in a temporary folder nobody would remove (found by review)."""
-    bench = subprocess.Popen(
-        [sys.executable, str(SCRIPT), *TINY[:2], "--cycles", "50", *TINY[4:], *mode, "--json"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
-    )  # fmt: skip
-    servers: list[int] = []
+    database in a temporary folder nobody would remove (found by review). With
+    ``--redis``, the soak's redis-server did the same (found when the Redis soak's
+    test ran past its timeout): it is tied to the soak like the servers."""
+    bench, children = _start_soak(mode, tmp_path)
     try:
-        deadline = time.monotonic() + 60
-        while not servers and time.monotonic() < deadline and bench.poll() is None:
-            time.sleep(0.1)
-            servers = _children(bench.pid)
-        assert servers, "the soak started no server"
-        time.sleep(1.0)  # serving, past its start
-        bench.kill()
+        os.kill(bench.pid, signal.SIGKILL)  # the soak alone, not its process group
         bench.wait()
-        deadline = time.monotonic() + 15
-        while any(map(_running, servers)) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not any(map(_running, servers)), "the server outlived its soak"
+        assert _ended(children), "a process the soak started outlived it"
     finally:
-        if bench.poll() is None:
-            bench.kill()
-            bench.wait()
-        for pid in servers:  # only the soak's own server
-            if _running(pid):
-                os.kill(pid, signal.SIGKILL)
+        _kill_group(bench)
 
 
-@pytest.mark.skipif(shutil.which("redis-server") is None and not pathlib.Path(
-    "/usr/bin/redis-server").exists(), reason="redis-server is not installed")  # fmt: skip
+@REDIS
+def test_a_soak_stopped_with_sigterm_stops_what_it_started(tmp_path):
+    """SIGTERM (``kill``, a timeout's first signal) to a ``--redis`` soak: it stops its
+    servers and its redis-server itself and removes its work folder, then exits with
+    143. (It was killed at once: its redis-server ran on, and the folder stayed.)"""
+    bench, children = _start_soak(("--redis",), tmp_path)
+    try:
+        os.kill(bench.pid, signal.SIGTERM)  # the soak alone
+        assert bench.wait(timeout=120) == 128 + signal.SIGTERM
+        assert _ended(children), "a process the soak started outlived it"
+        assert list(tmp_path.iterdir()) == [], "the soak's work folder was left behind"
+    finally:
+        _kill_group(bench)
+
+
+@REDIS
 def test_the_soak_runs_two_serve_redis_processes_on_one_redis():
     """``--redis``: two processes on a redis-server of the soak's own, a table's GM on
     one and its player on the other (changes forwarded to the lease owner), process B

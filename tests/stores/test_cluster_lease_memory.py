@@ -8,19 +8,23 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from rollbridge.host import PluginHost
 from rollbridge.server.cluster import ClusterServer
 from rollbridge.stores.redis import RedisStore
 
 
-def on_a_cluster_server(redis_factory, play: Callable[[ClusterServer], Awaitable[None]]) -> None:
-    """Run ``play`` against a started ``serve --redis`` process (leases of 0.3 s) on
-    a fresh redis-server; the server is stopped and its store closed after it."""
+def on_a_cluster_server(
+    redis_factory, play: Callable[[ClusterServer], Awaitable[None]], **options: Any
+) -> None:
+    """Run ``play`` against a started ``serve --redis`` process (leases of 0.3 s;
+    ``options`` for :class:`ClusterServer`) on a fresh redis-server; the server is
+    stopped and its store closed after it."""
     redis = redis_factory()
     store = RedisStore(redis.url, writer="node-a")
     host = PluginHost({}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
-    server = ClusterServer(store, host, port=0, redis_url=redis.url, lease_ms=300)
+    server = ClusterServer(store, host, port=0, redis_url=redis.url, lease_ms=300, **options)
 
     async def run() -> None:
         await server.start()
@@ -228,3 +232,73 @@ def test_a_table_deleted_while_a_change_is_written_leaves_nothing_in_the_writer(
     told = [r for r in caplog.records if r.name.startswith("rollbridge")]
     assert any("no table" in r.getMessage() for r in told), [r.getMessage() for r in told]
     assert [r.getMessage() for r in told if r.levelname == "ERROR"] == []
+
+
+def test_a_deleted_table_s_lease_is_not_taken_again_by_a_forward(redis_factory):
+    """The Redis soak stalled now and then (under load, a minute per cycle: its wait
+    for the processes to be quiet ran to its bound): a process whose player sent
+    changes to a table deleted in play on the other process kept the table in memory,
+    and its lease in Redis, for as long as it ran. Deleting a table removes its lease;
+    a change forwarded afterwards found nobody holding it and took it (``SET NX``),
+    for a table no longer stored: its reload failed, and a reply parked for an event
+    of the deleted table (answered by the owner before the deletion, not yet synced
+    here, and never to be) kept the table in use, so the lease was renewed for good
+    and the table never left memory. A forward now takes a lease only for a table
+    stored in Redis (``TAKE``); for a deleted one its client is told
+    ``unknown_table``, no lease is made, and the table goes when its clients do.
+
+    Here the other process (``node-b``, holding the lease) is played over Redis: it
+    pops the forwarded roll and answers it with the event after the table's seq, as
+    it had committed it; then the table is deleted (as by ``node-b``'s admin API), and
+    another roll is sent. (The poll, which would close the client on seeing the table
+    gone, is kept out of the way: the deletion is seen through the forward only.)"""
+    import json
+
+    from websockets.asyncio.client import connect
+
+    from rollbridge.offline import TableService
+    from rollbridge.plain import pack, unpack
+    from rollbridge.text import stored
+
+    async def answer(ws: Any, request_id: str) -> dict:
+        while (message := json.loads(await ws.recv())).get("id") != request_id:
+            pass
+        return message
+
+    async def play(server: ClusterServer) -> None:
+        assert server.redis is not None
+        service = TableService(server.store, server.host)
+        _info, tokens = service.create_table("T", "bandits", table_id="d")
+        owner = server.keys.table("d").owner
+        await server.redis.set(owner, "node-b", px=60_000)  # node-b runs the table
+        other = RedisStore(server.redis_url)  # node-b's store
+        try:
+            async with connect(f"ws://127.0.0.1:{server.port}/") as ws:
+                await ws.send(json.dumps({"type": "hello", "id": "h", "table": "d",
+                                          "token": tokens["gm"]}))  # fmt: skip
+                welcome = json.loads(await ws.recv())
+                assert welcome["type"] == "welcome", welcome
+                await ws.send(json.dumps({"type": "roll", "id": "r1", "formula": "1d6"}))
+                inbox = f"{server.keys.prefix}node:node-b:inbox"
+                popped = await server.redis.blpop([inbox], timeout=10)
+                assert popped is not None, "nothing forwarded to the owner"
+                forwarded = unpack(popped[1])
+                result = {"type": "result", "id": "r1", "seq": welcome["seq"] + 1}
+                await server.redis.rpush(server.replies, pack(
+                    {"fid": forwarded["fid"], "message": result, "work": 0.0}, stored))  # fmt: skip
+                async with asyncio.timeout(10):  # parked until its event is delivered here
+                    while not server.tables.open["d"].parked:
+                        await asyncio.sleep(0.02)
+                other.delete_table("d")  # its lease with it
+                await ws.send(json.dumps({"type": "roll", "id": "r2", "formula": "1d6"}))
+                refused = await answer(ws, "r2")
+                assert refused["type"] == "error" and refused["code"] == "unknown_table"
+                assert not await server.redis.exists(owner), "a deleted table's lease was taken"
+                assert not server.ownership.owns("d")
+            async with asyncio.timeout(10):  # its client gone, so is the table
+                while server.tables.open or server.ownership.owned:
+                    await asyncio.sleep(0.02)
+        finally:
+            other.close()
+
+    on_a_cluster_server(redis_factory, play, poll_interval=3600.0)
