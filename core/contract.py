@@ -59,6 +59,8 @@ __all__ = [
     "distribution",
     "major_version",
     "positive",
+    "sheet_choices",
+    "value_at",
 ]
 
 Status = Literal["ok", "impaired", "down", "dying", "dead"]
@@ -632,3 +634,59 @@ def complete_state(
 def describe_actions(actions: Sequence[ActionSpec]) -> dict[str, ActionSpec]:
     """Build a ruleset's ``actions`` mapping from a list of specs."""
     return {spec.name: spec for spec in actions}
+
+
+def value_at(node: Any, path: str) -> Any:
+    """The value at ``path`` (field names joined by dots, ``"armor.ballistic"``) inside
+    ``node``, or None when a step of it is missing."""
+    for key in path.split("."):
+        if not isinstance(node, Mapping):
+            return None
+        node = node.get(key)
+    return node
+
+
+def sheet_choices(
+    param: Mapping[str, Any],
+    sheet: Mapping[str, Any] | None,
+    state: Mapping[str, Any] | None = None,
+) -> list[Any]:
+    """The choices a parameter's ``choicesFrom`` annotation names on one actor: what
+    a form offers for it (docs/plugins.md, "Choices from the sheet").
+
+    The annotation's ``sheet`` (or ``state``) path leads to a list or an object of
+    the actor's sheet (or state). A list gives each item's ``value`` field (the
+    items themselves without ``value``); an object gives its keys without
+    ``value``, else each of its values' ``value`` field. Only texts and numbers
+    are choices; each is given once, in the sheet's order.
+
+    :param param: the parameter's schema (a property of an action's ``params``).
+    :param sheet: the actor's sheet as the asker sees it (None: not seen).
+    :param state: the actor's state as the asker sees it (None: not seen).
+    :returns: the choices, ``[]`` without an annotation or when nothing is there.
+    """
+    annotation = param.get("choicesFrom")
+    if not isinstance(annotation, Mapping):
+        return []
+    source, path = (
+        ("state", annotation.get("state"))
+        if "state" in annotation
+        else (
+            "sheet",
+            annotation.get("sheet"),
+        )
+    )
+    found = value_at(state if source == "state" else sheet, str(path))
+    value = annotation.get("value")
+    if isinstance(found, Mapping):
+        items = list(found) if value is None else [value_at(v, value) for v in found.values()]
+    elif isinstance(found, list | tuple):
+        items = [item if value is None else value_at(item, value) for item in found]
+    else:
+        return []
+    out: list[Any] = []
+    for item in items:
+        plain = isinstance(item, str | int | float) and not isinstance(item, bool)
+        if plain and item not in out:
+            out.append(item)
+    return out

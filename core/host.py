@@ -342,6 +342,7 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
                 raise fail(f"lists action {spec.name!r} under the key {key!r}")
             check_schema(spec.params, f"action {key!r} params")
             _check_action_texts(spec, fail)
+            _check_choices_from(ruleset, spec, fail)
     except PluginError as exc:
         if exc.message.startswith(f"plugin {plugin!r}"):
             raise
@@ -364,6 +365,46 @@ def _check_action_texts(spec: Any, fail: Callable[[str], PluginError]) -> None:
         for value in values:
             if value not in allowed:
                 raise fail(f"action {spec.name!r} choices: {value!r} is not a value of {param!r}")
+
+
+def _described(schema: Any, path: str) -> bool:
+    """Whether ``schema`` describes a list or an object at ``path`` (field names
+    joined by dots), or leaves that part free (``additionalProperties: true``)."""
+    node = schema
+    for key in path.split("."):
+        if not isinstance(node, Mapping):
+            return False
+        sub = (node.get("properties") or {}).get(key)
+        extra = node.get("additionalProperties", False)
+        if sub is None and extra is True:
+            return True  # a part the schema leaves free: anything may be there
+        node = sub if sub is not None else extra if isinstance(extra, Mapping) else None
+    if not isinstance(node, Mapping):
+        return False
+    types = node.get("type")
+    names = {types} if isinstance(types, str) else set(types or ())
+    return bool(names & {"array", "object"}) or "items" in node or "properties" in node
+
+
+def _check_choices_from(ruleset: Any, spec: Any, fail: Callable[[str], PluginError]) -> None:
+    """A parameter whose choices are on the sheet (``choicesFrom``) belongs to an
+    action with an acting actor, and names a list or an object its ruleset's
+    ``sheet_schema`` (``state_schema``) describes: a misspelt path would quietly
+    offer nothing."""
+    properties = (spec.params or {}).get("properties") or {}
+    for param, schema in properties.items():
+        annotation = schema.get("choicesFrom") if isinstance(schema, Mapping) else None
+        if annotation is None:
+            continue
+        where = f"action {spec.name!r} parameter {param!r} choicesFrom"
+        if spec.actor == "none":
+            raise fail(f"{where}: the action has no acting actor to take choices from")
+        source = "state" if "state" in annotation else "sheet"
+        described = getattr(ruleset, f"{source}_schema", None)
+        if not _described(described, annotation[source]):
+            raise fail(
+                f"{where}: {source}_schema describes no list or object at {annotation[source]!r}"
+            )
 
 
 def loaded_ruleset_ids(host: PluginHost) -> Iterable[str]:

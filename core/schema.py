@@ -24,6 +24,11 @@ keyword                meaning here
                        ``true``, or a schema for the other fields
 ``default``            filled in when the field is absent
 ``title/description/examples``  documentation only
+``choicesFrom``        documentation for forms: the parameter's choices are
+                       on the acting actor's sheet or state (``{"sheet":
+                       "weapons", "value": "name"}``; see
+                       :func:`rollbridge.contract.sheet_choices`); never
+                       checked against the value
 =====================  ===============================================
 
 Booleans are never accepted as integers, and integers are accepted as numbers.
@@ -41,7 +46,7 @@ from rollbridge.exceptions import InvalidParams, InvalidRequest, PluginError
 from rollbridge.plain import has_bidi_control, valid_text
 from rollbridge.text import Messages, Text
 
-__all__ = ["KEYWORDS", "check_schema", "validate"]
+__all__ = ["CHOICES_FROM_FIELDS", "KEYWORDS", "check_choices_from", "check_schema", "validate"]
 
 KEYWORDS = frozenset(
     {
@@ -62,8 +67,14 @@ KEYWORDS = frozenset(
         "title",
         "description",
         "examples",
+        "choicesFrom",
     }
 )
+
+#: The fields of a ``choicesFrom`` annotation: where the choices are (exactly one of
+#: ``sheet`` and ``state``, a path of field names joined by dots), the field of each
+#: item that is the value, and whether the rules take only those values.
+CHOICES_FROM_FIELDS = frozenset({"sheet", "state", "value", "only"})
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "integer": (int,),
@@ -148,12 +159,40 @@ def check_schema(schema: Any, where: str = "schema") -> None:
         check_schema(schema["items"], f"{where}[]")
     if isinstance(schema.get("additionalProperties"), Mapping):
         check_schema(schema["additionalProperties"], f"{where}.*")
+    if "choicesFrom" in schema:
+        check_choices_from(schema["choicesFrom"], where)
     if "default" in schema:
         # a default its own node refuses would be filled in, then refuse every value
         try:
             validate(schema, schema["default"], where=f"{where} default")
         except InvalidRequest as exc:
             raise PluginError(f"{where} has a default its own schema refuses: {exc}") from None
+
+
+_PATH = re.compile(r"[^.\s]+(?:\.[^.\s]+)*")
+
+
+def check_choices_from(annotation: Any, where: str = "schema") -> None:
+    """Raise :class:`~rollbridge.exceptions.PluginError` unless ``annotation`` is a
+    well-formed ``choicesFrom``: a mapping with exactly one of ``sheet`` and
+    ``state`` (field names joined by dots, ``"weapons"``, ``"stats"``), an
+    optional ``value`` (a field name) and an optional boolean ``only``."""
+    if not isinstance(annotation, Mapping):
+        raise PluginError(f"{where}.choicesFrom must be a mapping")
+    unknown = set(annotation) - CHOICES_FROM_FIELDS
+    if unknown:
+        raise PluginError(f"{where}.choicesFrom has unknown field(s): {', '.join(sorted(unknown))}")
+    sources = [key for key in ("sheet", "state") if key in annotation]
+    if len(sources) != 1:
+        raise PluginError(f"{where}.choicesFrom needs exactly one of 'sheet' and 'state'")
+    path = annotation[sources[0]]
+    if not isinstance(path, str) or not _PATH.fullmatch(path):
+        raise PluginError(f"{where}.choicesFrom.{sources[0]} must be field names joined by dots")
+    value = annotation.get("value")
+    if value is not None and (not isinstance(value, str) or not _PATH.fullmatch(value)):
+        raise PluginError(f"{where}.choicesFrom.value must be a field name")
+    if not isinstance(annotation.get("only", False), bool):
+        raise PluginError(f"{where}.choicesFrom.only must be true or false")
 
 
 def _type_name(value: Any) -> str:

@@ -52,6 +52,8 @@ from rollbridge.contract import (
     Resolution,
     Ruleset,
     Statistics,
+    sheet_choices,
+    value_at,
 )
 from rollbridge.contract import TurnContext as _TurnContext
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SeededDice
@@ -567,6 +569,43 @@ class RulesetConformance(StateConformance):
             view = self.ruleset.player_view(actor, {})
             assert isinstance(view, PlayerView), "player_view must return a PlayerView"
             _check_common(view.common, f"player view of {actor.name!r}")
+
+    def test_choices_from_name_the_example_sheets(self) -> None:
+        """Each parameter whose choices are on the actor's sheet or state
+        (``choicesFrom``) names a list or an object that is there on at least one
+        example actor (its sheet, or the fresh state of it), and every choice found
+        there is a value the parameter's schema accepts; a ruleset without such a
+        parameter passes."""
+        actors = self._actors()
+        for name, spec in self.ruleset.actions.items():
+            for param, schema in ((spec.params or {}).get("properties") or {}).items():
+                annotation = schema.get("choicesFrom")
+                if annotation is None:
+                    continue
+                source = "state" if "state" in annotation else "sheet"
+                path = annotation[source]
+                where = f"action {name!r} parameter {param!r}: choicesFrom {source} {path!r}"
+                found = [
+                    actor
+                    for actor in actors
+                    if isinstance(
+                        value_at(actor.state if source == "state" else actor.sheet, path),
+                        Mapping | list | tuple,
+                    )
+                ]
+                assert found, f"{where} is on no example actor's {source}"
+                offered = False
+                for actor in found:
+                    for choice in sheet_choices(schema, actor.sheet, actor.state):
+                        offered = True
+                        try:
+                            validate(schema, choice, where=f"params.{param}")
+                        except RollbridgeError as exc:
+                            raise AssertionError(
+                                f"{where}: {actor.name!r} offers {choice!r}, which the "
+                                f"parameter refuses: {exc}"
+                            ) from exc
+                assert offered, f"{where}: no example actor offers a choice there"
 
     def test_every_action_has_an_example(self) -> None:
         missing = [n for n, spec in self.ruleset.actions.items() if spec.example is None]

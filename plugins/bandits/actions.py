@@ -45,6 +45,8 @@ MOVE = ActionSpec(
                 "maxLength": 32,
                 "default": None,
                 "description": "the stat of the actor's sheet to add (null: none)",
+                # forms offer the stats of the actor's sheet (BD-1: 2d6 + stat)
+                "choicesFrom": {"sheet": "stats", "only": True},
             },
             "modifiers": {
                 "type": "array",

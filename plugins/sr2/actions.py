@@ -89,6 +89,8 @@ ATTACK = ActionSpec(
                 "minLength": 1,
                 "maxLength": 80,
                 "description": "A weapon on the attacker's sheet (or give code).",
+                # forms offer the attacker's weapons by name; no other name is taken
+                "choicesFrom": {"sheet": "weapons", "value": "name", "only": True},
             },
             "code": _CODE,
             "damage_type": {**_DAMAGE_TYPE, "description": "With code: default physical."},

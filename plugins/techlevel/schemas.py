@@ -114,7 +114,12 @@ DON = ActionSpec(
         "type": "object",
         "properties": {
             "item": {**ITEM_SCHEMA, "type": ["object", "null"], "default": None},
-            "name": {**_NULL_STR, "description": "an item the actor carries"},
+            "name": {
+                **_NULL_STR,
+                "description": "an item the actor carries",
+                # forms offer what the actor carries now (TL-9: it dons one of them)
+                "choicesFrom": {"state": "carried", "value": "name", "only": True},
+            },
             "on": {"type": "string", "enum": ["self", "vehicle"], "default": "self"},
         },
     },
@@ -204,7 +209,12 @@ MOUNT = ActionSpec(
     params={
         "type": "object",
         "properties": {
-            "name": {**_NULL_STR, "description": "one of the actor's vehicles, by name"},
+            "name": {
+                **_NULL_STR,
+                "description": "one of the actor's vehicles, by name",
+                # forms offer the vehicles the actor has and is not riding (TL-10)
+                "choicesFrom": {"state": "stable", "value": "name", "only": True},
+            },
             "vehicle": {**VEHICLE_SCHEMA, "type": ["object", "null"], "default": None},
         },
     },

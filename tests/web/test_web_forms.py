@@ -46,7 +46,7 @@ async def test_a_form_sends_what_the_player_gave_and_lists_as_json(web_world):
     controls = attack["controls"]
     assert controls["skill"]["value"] == "" and controls["attacker_pool"]["value"] == ""
     assert controls["rounds"]["value"] == "" and controls["weapon"]["value"] == ""
-    assert controls["weapon"]["placeholder"] == "Hackler"  # a hint of what to type
+    assert "weapon.other" not in controls  # chosen from Tukan's weapons, nothing typed
     assert controls["range"]["value"] == "short"
     assert attack["sent"]["params"] == {"weapon": "Hackler", "range": "short"}
     outcome = attack["reply"]["event"]["data"]["outcome"]

@@ -1,6 +1,8 @@
 // Forms built from the welcome: dice notation, and each ruleset action from its
 // parameter schema (JSON Schema as the ruleset describes it: integers, numbers,
-// booleans, strings, enums), with the actor and targets chosen from lists.
+// booleans, strings, enums), with the actor and targets chosen from lists, and a
+// parameter whose choices are on the acting actor's sheet (`choicesFrom`) chosen
+// from them.
 // Each form turns into one protocol request; empty fields are left out, so the
 // schema's defaults apply at the server, which checks everything again.
 //
@@ -85,6 +87,87 @@ export function controlFor(name, schema, example, choices = {}, { prefill = true
   return control;
 }
 
+/** The value of a sheet choice list's entry "another value…" (a sheet's choice
+ * that is this very text, NUL first, or the empty text is not offered: it would read
+ * as that entry or as "(default)"). */
+const OTHER = "\u0000other";
+
+/** The value at `path` (field names joined by dots) inside `node`, or undefined. */
+const valueAt = (node, path) => String(path).split(".").reduce(
+  (at, key) => (at !== null && typeof at === "object" && !Array.isArray(at) ? at[key] : undefined), node);
+
+/**
+ * The choices a parameter's `choicesFrom` names on one actor's sheet or state (as
+ * rollbridge.contract.sheet_choices reads them, docs/plugins.md): a list's items'
+ * `value` field (the items without it), an object's keys (its values' `value`
+ * field with it); texts and numbers only, each once, in the sheet's order. An
+ * actor the viewer sees limited (an NPC to a player) gives none: choices come
+ * only from what the viewer's own view of the actor holds.
+ * @param {object} schema the parameter's schema
+ * @param {object|undefined} actor the actor as the session holds it
+ * @returns {(string|number)[]}
+ */
+export function sheetChoices(schema, actor) {
+  const from = schema?.choicesFrom;
+  if (!from || !actor || actor.limited) return [];
+  const found = "state" in from ? valueAt(actor.state, from.state) : valueAt(actor.sheet, from.sheet);
+  const field = from.value ?? null;
+  let items;
+  if (Array.isArray(found)) items = found.map((item) => (field === null ? item : valueAt(item, field)));
+  else if (found !== null && typeof found === "object") {
+    items = field === null ? Object.keys(found) : Object.values(found).map((item) => valueAt(item, field));
+  } else return [];
+  const out = [];
+  for (const item of items) {
+    const plain = typeof item === "string" || (typeof item === "number" && Number.isFinite(item));
+    if (plain && !out.includes(item)) out.push(item);
+  }
+  return out;
+}
+
+/**
+ * The control of a parameter whose choices are on the acting actor's sheet
+ * (`choicesFrom`): a select of them (`fillChoices`), and — when the rules take
+ * other values (`only` not set) and the schema is free text or a number — an entry
+ * "another value…" that shows a field to type it in (`control.otherInput`, put
+ * after the select by the form). `example` is only a hint in that field.
+ */
+function sheetChoiceControl(name, schema, example) {
+  const control = select([], { name });
+  control.dataset.kind = typeOf(schema) ?? "string";
+  control.dataset.sheetChoices = "true";
+  const free = !schema.choicesFrom.only && !Array.isArray(schema.enum) && !isJson(schema)
+    && typeOf(schema) !== "boolean";
+  if (!free) return control;
+  const other = controlFor(`${name}.other`, { ...schema, choicesFrom: undefined }, example, {}, { prefill: false });
+  other.hidden = true;
+  other.setAttribute("aria-label", i18n.localize("ROLLBRIDGE.Web.Field.OtherValue"));
+  control.otherInput = other;
+  control.addEventListener("change", () => { other.hidden = control.value !== OTHER; });
+  return control;
+}
+
+/**
+ * Put `actor`'s choices into a sheet choice control: "(default)" first unless the
+ * parameter is required and the actor has choices, "another value…" last when the
+ * rules take others. What was chosen stays chosen while it is offered; else a
+ * required parameter takes the first choice, and with no choice at all a free one
+ * is typed.
+ */
+function fillChoices(control, schema, actor, required) {
+  const before = control.value;
+  const values = sheetChoices(schema, actor).filter((value) => value !== OTHER && value !== "");
+  const free = Boolean(control.otherInput);
+  control.replaceChildren();
+  if (!required || values.length === 0) control.append(new Option(i18n.localize("ROLLBRIDGE.Web.Field.Default"), ""));
+  for (const value of values) control.append(new Option(String(value), String(value)));
+  if (free) control.append(new Option(i18n.localize("ROLLBRIDGE.Web.Field.Other"), OTHER));
+  if ([...control.options].some((option) => option.value === before)) control.value = before;
+  else if (values.length === 0 && free) control.value = OTHER;
+  else control.value = required && values.length ? String(values[0]) : "";
+  if (free) control.otherInput.hidden = control.value !== OTHER;
+}
+
 /** A field written as JSON that is not: what the viewer is told, in their language. */
 export class NotJson extends Error {
   /** @param {string} field the field's label @param {string} example what to write */
@@ -98,6 +181,7 @@ export class NotJson extends Error {
 /** The value a control holds for the request, or undefined to leave it out.
  * @throws {NotJson} for a list's or an object's field that is not JSON */
 export function valueOf(control, schema) {
+  if (control.otherInput && control.value === OTHER) return valueOf(control.otherInput, schema);
   if (control.type === "checkbox") {
     const fallback = Boolean(schema.default ?? false);
     return control.checked === fallback ? undefined : control.checked;
@@ -177,14 +261,25 @@ export function actionForm(session, actionName, spec, submit) {
   // `labels`, `hints`, `choices`), else the parameter's name and its schema's description
   const labels = spec.labels ?? {};
   const hints = spec.hints ?? {};
+  // the actor the viewer acts as, of those it may act for (never a view it sees
+  // limited): a parameter whose choices are on its sheet offers them
+  const acting = () => (actor ? session.controllable().find((a) => a.id === actor.value) : undefined);
   for (const [name, schema] of Object.entries(properties)) {
     // an example fills in what the action needs and a list's choice; the rest it
     // shows as a hint only (controlFor)
     const prefill = required.has(name) || Array.isArray(schema.enum);
-    const control = controlFor(name, schema, example[name], spec.choices?.[name] ?? {}, { prefill });
+    const fromSheet = Boolean(actor && schema.choicesFrom);
+    const control = fromSheet ? sheetChoiceControl(name, schema, example[name])
+      : controlFor(name, schema, example[name], spec.choices?.[name] ?? {}, { prefill });
+    if (fromSheet) {
+      const refill = () => fillChoices(control, schema, acting(), required.has(name));
+      refill();
+      actor.addEventListener("change", refill);
+    }
     if (required.has(name)) control.required = true;
     controls[name] = control;
     const row = field(labels[name] || name, control, hints[name] || schema.description || "");
+    if (control.otherInput) control.after(control.otherInput);
     if (required.has(name) || name in example) form.append(row);
     else more.append(row);
   }

@@ -18,7 +18,7 @@
 import { CONNECTION_LABELS, ROLE_LABELS, labelOf } from "../client/i18n.mjs";
 import { errorText, localeNotice, newRequestId } from "../client/protocol.mjs";
 import { actorCards, adjustForm, encounterView, pendingList, showHistory } from "./controls.mjs";
-import { actionForm, replaceKeeping, rollForm, showOutcome, showWaiting } from "./forms.mjs";
+import { actionForm, replaceKeeping, rollForm, sheetChoices, showOutcome, showWaiting } from "./forms.mjs";
 import { fetchHistory } from "./history.mjs";
 import { el, eventSummary, renderEvent } from "./render.mjs";
 import { Session, browserLocale, socketUrl, tableFromPath, takeToken } from "./session.mjs";
@@ -198,11 +198,21 @@ function drawTable() {
     showHistory($("history"), session, send);
   }
   const key = JSON.stringify([session.role, [...session.actors.values()].map((a) => [a.id, a.name, a.controllers,
-    (a.common?.tracks ?? []).map((t) => t.key)])]);
+    (a.common?.tracks ?? []).map((t) => t.key)]), choicesKey()]);
   if (key !== formsKey) {
     formsKey = key;
     buildForms();
   }
+}
+
+/** What the forms' sheet choices are made of: what each actor the viewer acts for
+ * offers for each parameter whose choices are on the sheet (`choicesFrom`), so a
+ * weapon added or an item donned rebuilds the forms (keeping what was typed). */
+function choicesKey() {
+  const params = Object.values(session.ruleset?.actions ?? {})
+    .flatMap((spec) => Object.values(spec.params?.properties ?? {}))
+    .filter((schema) => schema?.choicesFrom);
+  return params.length ? session.controllable().map((actor) => params.map((schema) => sheetChoices(schema, actor))) : [];
 }
 
 function buildForms() {

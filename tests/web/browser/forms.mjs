@@ -8,7 +8,7 @@
 
 import process from "node:process";
 
-import { DESKTOP, PHONE, joinedPage, launch } from "./pages.mjs";
+import { DESKTOP, PHONE, joinedPage, launch, replyTo, submitAction as submit } from "./pages.mjs";
 
 const env = process.env;
 const BASE = env.RB_BASE;
@@ -21,25 +21,6 @@ const controlsOf = (page) => page.$$eval("#action form [name]", (nodes) => Objec
   .filter((node) => node.type !== "radio" && node.type !== "submit")
   .map((node) => [node.name, { value: node.type === "checkbox" ? node.checked : node.value,
     placeholder: node.placeholder ?? "" }])));
-
-/** Submit the action form; the `resolve` it sent (or null) and the line beside it. */
-async function submit(page) {
-  const before = page.gate.sent.length;
-  const form = page.locator("#action form");
-  await form.locator(".form-status").evaluate((line) => { line.textContent = ""; });
-  await form.locator('button[type="submit"]').click();
-  await page.waitForSelector("#action form .form-status:not(:empty)");
-  const sent = page.gate.sent.slice(before).map((f) => JSON.parse(f)).filter((m) => m.type === "resolve");
-  return { sent: sent.at(-1) ?? null, status: await form.locator(".form-status").textContent(),
-    kind: await form.locator(".form-status").getAttribute("data-kind") };
-}
-
-/** The reply the page got to request `id`, with the event it made (`event`). */
-function replyTo(page, id) {
-  const frames = page.gate.frames.map((f) => JSON.parse(f));
-  const reply = frames.find((m) => m.id === id && m.type !== "event") ?? null;
-  return reply && { ...reply, event: frames.find((m) => m.type === "event" && m.request === id) ?? null };
-}
 
 const browser = await launch(env.RB_CHROMIUM);
 const result = {};
@@ -55,12 +36,12 @@ try {
   const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`, TOKENS.web.gm);
   result.roll.gmChosen = await gm.$eval('form.roll-form select[name="actor"]', (s) => s.value);
 
-  // sr2: Tukan's attack as it stands when chosen, then with the weapon typed in
+  // sr2: Tukan's attack as it stands when chosen, then with the weapon chosen
   await sr2.selectOption("#action-select", "attack");
   result.attack = { controls: await controlsOf(sr2) };
   const attack = sr2.locator('form.action-form[data-action="attack"]');
   await attack.locator('input[name="target"][value="rook"]').check();
-  await attack.locator('input[name="weapon"]').fill("Hackler");
+  await attack.locator('select[name="weapon"]').selectOption("Hackler");
   const done = await submit(sr2);
   result.attack.sent = done.sent;
   result.attack.reply = replyTo(sr2, done.sent.id);
@@ -72,7 +53,7 @@ try {
   await asking.selectOption("#action-select", "attack");
   const asked = asking.locator('form.action-form[data-action="attack"]');
   await asked.locator('input[name="target"][value="guard-a"]').check();
-  await asked.locator('input[name="weapon"]').fill("Hackler");
+  await asked.locator('select[name="weapon"]').selectOption("Hackler");
   await asked.locator('button[type="submit"]').click();
   await approver.waitForSelector("#pending li.pending-item");
   result.pending = { gm: await approver.textContent("#pending li.pending-item span"),

@@ -115,10 +115,29 @@ export const trackOf = (page, actor, key) =>
  * burst, skill 5 and two Combat Pool dice (the values that, with the seeded dice,
  * hit Rook). An action's example is a hint only: the form leaves its numbers out. */
 export async function fillAttack(form) {
-  await form.locator('input[name="weapon"]').fill("Hackler");
+  await form.locator('select[name="weapon"]').selectOption("Hackler");
   await form.locator('input[name="skill"]').fill("5");
   await form.locator('input[name="attacker_pool"]').fill("2");
   await form.locator('input[name="rounds"]').fill("3");
+}
+
+/** Submit the action form; the `resolve` it sent (or null) and the line beside it. */
+export async function submitAction(page) {
+  const before = page.gate.sent.length;
+  const form = page.locator("#action form");
+  await form.locator(".form-status").evaluate((line) => { line.textContent = ""; });
+  await form.locator('button[type="submit"]').click();
+  await page.waitForSelector("#action form .form-status:not(:empty)");
+  const sent = page.gate.sent.slice(before).map((f) => JSON.parse(f)).filter((m) => m.type === "resolve");
+  return { sent: sent.at(-1) ?? null, status: await form.locator(".form-status").textContent(),
+    kind: await form.locator(".form-status").getAttribute("data-kind") };
+}
+
+/** The reply the page got to request `id`, with the event it made (`event`). */
+export function replyTo(page, id) {
+  const frames = page.gate.frames.map((f) => JSON.parse(f));
+  const reply = frames.find((m) => m.id === id && m.type !== "event") ?? null;
+  return reply && { ...reply, event: frames.find((m) => m.type === "event" && m.request === id) ?? null };
 }
 
 /** Roll with the page's dice form; the seq of the roll's log entry. */
