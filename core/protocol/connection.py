@@ -250,27 +250,38 @@ def wrong_tokens_refusal(refusal: TokenRefusal) -> RateLimited:
     /48 (:attr:`TokenRefusal.site`, all its /64s together), the message says so and
     ``details`` name it (``network``)."""
     retry = retry_after(refusal.wait)
+    scope = "checking" if refusal.checking else "wrong_tokens"
+    details: dict[str, Any] = {"retry_after": retry, "scope": scope}
+    if refusal.site is not None:  # its /48's allowance, all its /64s together
+        details["network"] = refusal.site
+        # Translators: {network} is an IPv6 network (2001:db8:1::/48), the site the
+        # client's address is in; {seconds} a number of seconds.
+        site_checking = say(
+            "limit.tokens_checking_site",
+            "too many tokens from this address's network {network} (all its IPv6 /64s "
+            "together) are being checked at once; try again in {seconds} s",
+        )
+        # Translators: {network} is an IPv6 network (2001:db8:1::/48), the site the
+        # client's address is in; {seconds} a number of seconds.
+        site_wrong = say(
+            "limit.wrong_tokens_site",
+            "too many wrong tokens came from this address's network {network} (all its "
+            "IPv6 /64s together); no token is checked from it for {seconds} s",
+        )
+        told = site_checking if refusal.checking else site_wrong
+        return RateLimited(told(network=refusal.site, seconds=retry), details=details)
     if refusal.checking:
         text = say(
             "limit.tokens_checking",
             "too many tokens from this address are being checked at once; try again in {seconds} s",
         )(seconds=retry)
-        return RateLimited(text, details={"retry_after": retry, "scope": "checking"})
-    if refusal.site is not None:
-        # Translators: {network} is an IPv6 network (2001:db8:1::/48), the site the
-        # client's address is in; {seconds} a number of seconds.
+    else:
         text = say(
-            "limit.wrong_tokens_site",
-            "too many wrong tokens came from this address's network {network} (all its "
-            "IPv6 /64s together); no token is checked from it for {seconds} s",
-        )(network=refusal.site, seconds=retry)
-        details = {"retry_after": retry, "scope": "wrong_tokens", "network": refusal.site}
-        return RateLimited(text, details=details)
-    text = say(
-        "limit.wrong_tokens",
-        "too many wrong tokens came from this address; no token is checked from it for {seconds} s",
-    )(seconds=retry)
-    return RateLimited(text, details={"retry_after": retry, "scope": "wrong_tokens"})
+            "limit.wrong_tokens",
+            "too many wrong tokens came from this address; no token is checked from it "
+            "for {seconds} s",
+        )(seconds=retry)
+    return RateLimited(text, details=details)
 
 
 def _rate_limited(wait: float, scope: str) -> RateLimited:

@@ -145,11 +145,13 @@ def wrong_tokens(limits: Limits, metrics: ServerMetrics) -> WaitingWrongTokens |
             if held is not None:
                 whose = "its" if site is None else f"its IPv6 /48 {site}'s"
                 checking = guard.checking if site is None else guard.site_checking
+                bound = (f"--wrong-tokens-per-address {allowed}" if site is None else
+                         f"{per_site}, --wrong-tokens-per-address {allowed} × "
+                         f"{WRONG_TOKENS_PER_SITE}")  # fmt: skip
                 log.info(
                     "refused a token from %s for a moment: %d of %s tokens were being "
-                    "checked (--wrong-tokens-per-address %d); %d more refused since the "
-                    "last such line",
-                    address, checking.get(site or address, 0), whose, allowed, held,
+                    "checked (%s); %d more refused since the last such line",
+                    address, checking.get(site or address, 0), whose, bound, held,
                     extra={"code": "rate_limited"},
                 )  # fmt: skip
             return

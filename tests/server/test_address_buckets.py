@@ -254,3 +254,39 @@ async def test_right_tokens_of_one_48_at_once_wait_a_moment_for_its_checks():
     for n in (0, 1, 3, 4, 5, 7):
         guard.right(f"2001:db8:1:{n:x}::/64")
     assert guard.checking == guard.site_checking == guard._ended == {}
+
+
+def test_a_48_s_checks_holding_every_place_are_told_as_the_48_s(caplog):
+    """A token refused only because the tokens of its /48 being checked hold every
+    place of the /48's allowance (its own /64 has none being checked) was told
+    ``too many tokens from this address are being checked``, and the log line named
+    an address's allowance (``--wrong-tokens-per-address 10``), not the /48's 100:
+    both now name the /48 and its allowance, and ``details`` its ``network``."""
+    from rollbridge.server.address_rates import wrong_tokens
+    from rollbridge.server.limits import Limits
+
+    class Counted:
+        def __init__(self) -> None:
+            self.limits: list[str] = []
+
+        def throttled(self, limit: str) -> None:
+            self.limits.append(limit)
+
+    metrics = Counted()
+    guard = wrong_tokens(Limits(), metrics)  # type: ignore[arg-type]
+    assert guard is not None
+    site = "2001:db8:7::/48"
+    for n in range(100):  # the /48's 100 at once, none checked yet
+        assert guard.present(f"2001:db8:7:{n:x}::/64") is None
+    with caplog.at_level("INFO", logger="rollbridge.server"):
+        refusal = guard.present("2001:db8:7:ffff::/64")
+    assert refusal == TokenRefusal(CHECKING_WAIT, checking=True, site=site)
+    assert metrics.limits == ["wrong_tokens_48"]
+    told = wrong_tokens_refusal(refusal)
+    assert told.details == {"retry_after": CHECKING_WAIT, "scope": "checking", "network": site}
+    assert f"this address's network {site}" in str(told), str(told)
+    for locale in ("cs", "de", "ru"):  # translated, the network named
+        assert site in told.to_dict(locale)["message"]
+    line = caplog.records[-1].getMessage()
+    assert f"100 of its IPv6 /48 {site}'s tokens were being checked" in line, line
+    assert "(100, --wrong-tokens-per-address 10 × 10)" in line, line
