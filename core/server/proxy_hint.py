@@ -11,7 +11,8 @@ nobody is throttled.
 
 A proxy says whose request it passes on in ``X-Forwarded-For``. A request that
 carries that header from a peer that is no trusted proxy, and whose address is the
-machine's own or a private network's (where an operator's proxy stands; a browser
+machine's own or a private network's (RFC 1918, unique local, link-local: where
+an operator's proxy stands; a browser
 sends no such header), is taken as such a proxy's: :class:`UnnamedProxyHint` logs
 one WARNING naming its address and the option, at most one every
 :data:`HINT_INTERVAL` seconds. A header from a public address is a client's own
@@ -20,6 +21,7 @@ word, ignored as before, and not logged (a client could fill the log with it).
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
     from websockets.asyncio.server import ServerConnection
     from websockets.http11 import Request
 
-__all__ = ["HINT_INTERVAL", "UnnamedProxyHint"]
+__all__ = ["HINT_INTERVAL", "PRIVATE_NETWORKS", "UnnamedProxyHint"]
 
 log = logging.getLogger("rollbridge.server")
 
@@ -65,6 +67,8 @@ class UnnamedProxyHint:
         peer = str(remote[0])
         if is_trusted(peer, self.trusted) or not _proxy_like(peer):
             return False
+        ip = ip_of(peer)
+        peer = str(ip) if ip is not None else peer  # as --trusted-proxy matches it
         if self._said.allow() is not None:
             log.warning(
                 "requests from %s name their clients in X-Forwarded-For, but no "
@@ -80,11 +84,23 @@ class UnnamedProxyHint:
         return True
 
 
+#: The private networks an operator's proxy stands on (RFC 1918, unique local):
+#: named, since ``ipaddress``'s ``is_private`` also holds addresses routed on the
+#: internet (all of 2001::/23 before Python 3.12.4: Teredo's, AMT's), whose clients'
+#: own word the hint must not take for a proxy's.
+PRIVATE_NETWORKS = tuple(
+    ipaddress.ip_network(network)
+    for network in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")
+)
+
+
 def _proxy_like(address: str) -> bool:
     """Whether ``address`` is where an operator's proxy stands: this machine, or a
-    private network."""
+    private network (:data:`PRIVATE_NETWORKS`, or link-local)."""
     ip = ip_of(address)
-    return ip is not None and (ip.is_loopback or ip.is_private)
+    if ip is None:
+        return False
+    return ip.is_loopback or ip.is_link_local or any(ip in net for net in PRIVATE_NETWORKS)
 
 
 def _loopback(address: str) -> bool:

@@ -61,3 +61,34 @@ def test_one_line_per_interval(caplog):
     now[0] += HINT_INTERVAL
     hint.notice(connection("10.1.2.3"), request("203.0.113.5"))
     assert len(caplog.records) == 2
+
+
+@pytest.mark.parametrize(
+    "peer",
+    [
+        "2001:0:4136:e378:8000:63bf:3fff:fdd2",  # Teredo: routed on the internet
+        "2001:3::1",  # AMT: routed on the internet
+    ],
+)
+def test_a_public_address_python_calls_private_is_not_told_of(peer, caplog):
+    """``ipaddress``'s ``is_private`` (Python 3.11) holds all of 2001::/23, Teredo's
+    and AMT's public addresses too: a client there sending X-Forwarded-For had the
+    server log that it was an unnamed proxy, to be named with --trusted-proxy (which
+    would let it name itself any address). Only this machine and the private
+    networks (RFC 1918, unique local, link-local) are taken for a proxy."""
+    caplog.set_level(logging.WARNING, "rollbridge.server")
+    assert not UnnamedProxyHint([]).notice(connection(peer), request("203.0.113.5"))
+    assert caplog.records == []
+
+
+def test_the_hint_names_a_mapped_proxy_as_trusted_proxy_matches_it(caplog):
+    """A dual-stack socket's view of an IPv4 proxy (``::ffff:10.1.2.3``): the hint
+    said ``--trusted-proxy ::ffff:10.1.2.3``, which never matches (the peer is
+    compared as its IPv4 address), so the operator who followed it was told again.
+    It names the IPv4 address, and following it silences the hint."""
+    caplog.set_level(logging.WARNING, "rollbridge.server")
+    assert UnnamedProxyHint([]).notice(connection("::ffff:10.1.2.3"), request("203.0.113.5"))
+    line = caplog.records[-1].getMessage()
+    assert "--trusted-proxy 10.1.2.3" in line and "::ffff:" not in line, line
+    named = UnnamedProxyHint([parse_network("10.1.2.3")])
+    assert not named.notice(connection("::ffff:10.1.2.3"), request("203.0.113.5"))
