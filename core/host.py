@@ -369,9 +369,14 @@ def _check_action_texts(spec: Any, fail: Callable[[str], PluginError]) -> None:
 
 def _described(schema: Any, path: str) -> bool:
     """Whether ``schema`` describes a list or an object at ``path`` (field names
-    joined by dots), or leaves that part free (``additionalProperties: true``)."""
+    joined by dots), or leaves that part free: ``additionalProperties: true``, or a
+    node that validate checks nothing of (no ``type``, ``enum`` or ``properties``:
+    ``{}``, ``{"description": …}``; an object typed with others, ``["object",
+    "null"]``, without ``properties``), where anything may be."""
     node = schema
     for key in path.split("."):
+        if _free(node):
+            return True
         if not isinstance(node, Mapping):
             return False
         sub = (node.get("properties") or {}).get(key)
@@ -381,9 +386,21 @@ def _described(schema: Any, path: str) -> bool:
         node = sub if sub is not None else extra if isinstance(extra, Mapping) else None
     if not isinstance(node, Mapping):
         return False
+    if _free(node):
+        return True
     types = node.get("type")
     names = {types} if isinstance(types, str) else set(types or ())
     return bool(names & {"array", "object"}) or "items" in node or "properties" in node
+
+
+def _free(node: Any) -> bool:
+    """Whether validate leaves a schema node's fields unchecked (core/schema.py: an
+    object only with ``properties`` or ``type: "object"`` alone)."""
+    if not isinstance(node, Mapping) or "properties" in node or "enum" in node:
+        return False
+    types = node.get("type")
+    names = [types] if isinstance(types, str) else list(types or ())
+    return not names or ("object" in names and names != ["object"])
 
 
 def _check_choices_from(ruleset: Any, spec: Any, fail: Callable[[str], PluginError]) -> None:
