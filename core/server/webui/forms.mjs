@@ -288,7 +288,9 @@ export function actionForm(session, actionName, spec, submit) {
     controls[name] = control;
     const row = field(labels[name] || name, control, hints[name] || schema.description || "");
     if (control.otherInput) control.after(control.otherInput);
-    if (required.has(name) || name in example) form.append(row);
+    // a list of the actor's own is shown too: the thing to pick (techlevel's item to
+    // don by name), though the example gives a new one instead
+    if (required.has(name) || name in example || fromSheet) form.append(row);
     else more.append(row);
   }
   if (more.childElementCount > 1) form.append(more);
