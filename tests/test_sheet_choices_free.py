@@ -89,3 +89,32 @@ def test_a_long_list_is_read_without_comparing_each_item_with_all_before():
     # texts and numbers stay apart; 1 and 1.0 are one number
     mixed = {"w": ["1", 1, 1.0, "1", 2]}
     assert sheet_choices({"choicesFrom": {"sheet": "w"}}, mixed) == ["1", 1, 2]
+
+
+def test_a_state_list_that_fills_in_play_passes_the_conformance_suite_empty():
+    """What an actor carries (techlevel's ``carried``, its ``stable``) is state: it
+    changes in play, and a ruleset whose example actors start with nothing there
+    (every one of them) offers nothing until play, which is no fault of its."""
+    from rollbridge.plugins.techlevel.ruleset import TechLevel
+    from rollbridge.testing import RulesetConformance
+
+    bare = {
+        name: {k: v for k, v in sheet.items() if k not in ("carried", "vehicles", "mounted")}
+        for name, sheet in TechLevel.example_sheets.items()
+    }
+    ruleset = type("Bare", (TechLevel,), {"example_sheets": bare})()
+    for actor in (ruleset.validate_sheet(sheet) for sheet in bare.values()):
+        state = ruleset.initial_state(actor)
+        assert state["carried"] == [] and state["stable"] == []
+    suite = type("Suite", (RulesetConformance,), {"ruleset": ruleset, "seeds": (1,)})()
+    suite.test_choices_from_name_the_example_sheets()
+
+
+def test_a_sheet_path_still_needs_an_example_actor_offering_a_choice():
+    from rollbridge.testing import RulesetConformance
+
+    unarmed = {k: v for k, v in SR2Ruleset.example_sheets.items() if "weapons" not in v}
+    ruleset = type("Unarmed", (SR2Ruleset,), {"example_sheets": unarmed})()
+    suite = type("Suite", (RulesetConformance,), {"ruleset": ruleset, "seeds": (1,)})()
+    with pytest.raises(AssertionError, match="no example actor offers a choice"):
+        suite.test_choices_from_name_the_example_sheets()
