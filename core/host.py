@@ -337,6 +337,8 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
         check_schema(ruleset.sheet_schema, "sheet_schema")
         check_schema(ruleset.settings_schema, "settings_schema")
         check_schema(ruleset.state_schema, "state_schema")
+        for name in ("sheet_schema", "settings_schema", "state_schema"):
+            _refuse_stray_choices(getattr(ruleset, name), name)
         for key, spec in actions.items():
             if key != spec.name:
                 raise fail(f"lists action {spec.name!r} under the key {key!r}")
@@ -403,13 +405,35 @@ def _free(node: Any) -> bool:
     return not names or ("object" in names and names != ["object"])
 
 
+def _refuse_stray_choices(schema: Any, where: str) -> None:
+    """Raise :class:`PluginError` for a ``choicesFrom`` anywhere in ``schema``: no
+    form reads one there (only on a property of an action's ``params``), so it would
+    quietly offer nothing."""
+    if not isinstance(schema, Mapping):
+        return
+    if "choicesFrom" in schema:
+        raise PluginError(
+            f"{where} has a choicesFrom, which is read on a property of an action's params only"
+        )
+    for key, sub in (schema.get("properties") or {}).items():
+        _refuse_stray_choices(sub, f"{where}.{key}")
+    _refuse_stray_choices(schema.get("items"), f"{where}[]")
+    _refuse_stray_choices(schema.get("additionalProperties"), f"{where}.*")
+
+
 def _check_choices_from(ruleset: Any, spec: Any, fail: Callable[[str], PluginError]) -> None:
     """A parameter whose choices are on the sheet (``choicesFrom``) belongs to an
     action with an acting actor, and names a list or an object its ruleset's
     ``sheet_schema`` (``state_schema``) describes: a misspelt path would quietly
     offer nothing."""
-    properties = (spec.params or {}).get("properties") or {}
+    params = spec.params or {}
+    properties = params.get("properties") or {}
+    where = f"action {spec.name!r} params"
+    _refuse_stray_choices({k: v for k, v in params.items() if k != "properties"}, where)
     for param, schema in properties.items():
+        if isinstance(schema, Mapping):  # within a parameter: no form reads it there
+            inner = {k: v for k, v in schema.items() if k != "choicesFrom"}
+            _refuse_stray_choices(inner, f"{where}.{param}")
         annotation = schema.get("choicesFrom") if isinstance(schema, Mapping) else None
         if annotation is None:
             continue

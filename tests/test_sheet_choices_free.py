@@ -7,6 +7,7 @@ long list compares each item with the few found before, not with all of them.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -118,3 +119,59 @@ def test_a_sheet_path_still_needs_an_example_actor_offering_a_choice():
     suite = type("Suite", (RulesetConformance,), {"ruleset": ruleset, "seeds": (1,)})()
     with pytest.raises(AssertionError, match="no example actor offers a choice"):
         suite.test_choices_from_name_the_example_sheets()
+
+
+STRAY = {"sheet": "weapons", "value": "name"}
+
+
+@pytest.mark.parametrize(
+    ("fields", "where"),
+    [
+        # inside an object parameter: no form reads it there
+        (
+            {
+                "params": {
+                    "type": "object",
+                    "properties": {
+                        "gear": {
+                            "type": "object",
+                            "properties": {"what": {"type": "string", "choicesFrom": STRAY}},
+                        }
+                    },
+                }
+            },
+            "params.gear.what",
+        ),
+        # on a list parameter's items
+        (
+            {
+                "params": {
+                    "type": "object",
+                    "properties": {
+                        "what": {"type": "array", "items": {"type": "string", "choicesFrom": STRAY}}
+                    },
+                }
+            },
+            "params.what[]",
+        ),
+        # on the params object itself
+        ({"params": {"type": "object", "choicesFrom": STRAY}}, "params"),
+    ],
+)
+def test_a_choices_from_no_form_reads_is_refused_at_load(fields, where):
+    pick = ActionSpec("pick", "Pick one.", actor="required", example={}, **fields)  # type: ignore[arg-type]
+    ruleset = type("Stray", (SR2Ruleset,), {"actions": {"pick": pick}})()
+    named = rf"plugin 'third-party'.*action 'pick' {re.escape(where)}.*choicesFrom"
+    with pytest.raises(PluginError, match=named):
+        check_ruleset(ruleset, "third-party")
+
+
+def test_a_choices_from_in_a_sheet_schema_is_refused_at_load():
+    schema = SR2Ruleset.sheet_schema
+    sheet_schema = {
+        **schema,
+        "properties": {**schema["properties"], "x": {"type": "string", "choicesFrom": STRAY}},
+    }
+    ruleset = type("Stray", (SR2Ruleset,), {"sheet_schema": sheet_schema})()
+    with pytest.raises(PluginError, match=r"plugin 'third-party'.*sheet_schema\.x.*choicesFrom"):
+        check_ruleset(ruleset, "third-party")
