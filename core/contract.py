@@ -685,8 +685,10 @@ def sheet_choices(
     else:
         return []
     out: list[Any] = []
+    seen: set[Any] = set()  # a set: a list of thousands is read in one pass
     for item in items:
         plain = isinstance(item, str | int | float) and not isinstance(item, bool)
-        if plain and item not in out:
+        if plain and item not in seen:
+            seen.add(item)
             out.append(item)
     return out

@@ -337,6 +337,8 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
         check_schema(ruleset.sheet_schema, "sheet_schema")
         check_schema(ruleset.settings_schema, "settings_schema")
         check_schema(ruleset.state_schema, "state_schema")
+        for name in ("sheet_schema", "settings_schema", "state_schema"):
+            _refuse_stray_choices(getattr(ruleset, name), name)
         for key, spec in actions.items():
             if key != spec.name:
                 raise fail(f"lists action {spec.name!r} under the key {key!r}")
@@ -369,9 +371,14 @@ def _check_action_texts(spec: Any, fail: Callable[[str], PluginError]) -> None:
 
 def _described(schema: Any, path: str) -> bool:
     """Whether ``schema`` describes a list or an object at ``path`` (field names
-    joined by dots), or leaves that part free (``additionalProperties: true``)."""
+    joined by dots), or leaves that part free: ``additionalProperties: true``, or a
+    node that validate checks nothing of (no ``type``, ``enum`` or ``properties``:
+    ``{}``, ``{"description": …}``; an object typed with others, ``["object",
+    "null"]``, without ``properties``), where anything may be."""
     node = schema
     for key in path.split("."):
+        if _free(node):
+            return True
         if not isinstance(node, Mapping):
             return False
         sub = (node.get("properties") or {}).get(key)
@@ -381,9 +388,37 @@ def _described(schema: Any, path: str) -> bool:
         node = sub if sub is not None else extra if isinstance(extra, Mapping) else None
     if not isinstance(node, Mapping):
         return False
+    if _free(node):
+        return True
     types = node.get("type")
     names = {types} if isinstance(types, str) else set(types or ())
     return bool(names & {"array", "object"}) or "items" in node or "properties" in node
+
+
+def _free(node: Any) -> bool:
+    """Whether validate leaves a schema node's fields unchecked (core/schema.py: an
+    object only with ``properties`` or ``type: "object"`` alone)."""
+    if not isinstance(node, Mapping) or "properties" in node or "enum" in node:
+        return False
+    types = node.get("type")
+    names = [types] if isinstance(types, str) else list(types or ())
+    return not names or ("object" in names and names != ["object"])
+
+
+def _refuse_stray_choices(schema: Any, where: str) -> None:
+    """Raise :class:`PluginError` for a ``choicesFrom`` anywhere in ``schema``: no
+    form reads one there (only on a property of an action's ``params``), so it would
+    quietly offer nothing."""
+    if not isinstance(schema, Mapping):
+        return
+    if "choicesFrom" in schema:
+        raise PluginError(
+            f"{where} has a choicesFrom, which is read on a property of an action's params only"
+        )
+    for key, sub in (schema.get("properties") or {}).items():
+        _refuse_stray_choices(sub, f"{where}.{key}")
+    _refuse_stray_choices(schema.get("items"), f"{where}[]")
+    _refuse_stray_choices(schema.get("additionalProperties"), f"{where}.*")
 
 
 def _check_choices_from(ruleset: Any, spec: Any, fail: Callable[[str], PluginError]) -> None:
@@ -391,8 +426,14 @@ def _check_choices_from(ruleset: Any, spec: Any, fail: Callable[[str], PluginErr
     action with an acting actor, and names a list or an object its ruleset's
     ``sheet_schema`` (``state_schema``) describes: a misspelt path would quietly
     offer nothing."""
-    properties = (spec.params or {}).get("properties") or {}
+    params = spec.params or {}
+    properties = params.get("properties") or {}
+    where = f"action {spec.name!r} params"
+    _refuse_stray_choices({k: v for k, v in params.items() if k != "properties"}, where)
     for param, schema in properties.items():
+        if isinstance(schema, Mapping):  # within a parameter: no form reads it there
+            inner = {k: v for k, v in schema.items() if k != "choicesFrom"}
+            _refuse_stray_choices(inner, f"{where}.{param}")
         annotation = schema.get("choicesFrom") if isinstance(schema, Mapping) else None
         if annotation is None:
             continue

@@ -117,12 +117,13 @@ export function sheetChoices(schema, actor) {
   else if (found !== null && typeof found === "object") {
     items = field === null ? Object.keys(found) : Object.values(found).map((item) => valueAt(item, field));
   } else return [];
-  const out = [];
+  // a Set: a sheet of thousands is read in one pass (this runs on every change of the table)
+  const out = new Set();
   for (const item of items) {
     const plain = typeof item === "string" || (typeof item === "number" && Number.isFinite(item));
-    if (plain && !out.includes(item)) out.push(item);
+    if (plain) out.add(item);
   }
-  return out;
+  return [...out];
 }
 
 /**
@@ -182,6 +183,13 @@ export class NotJson extends Error {
  * @throws {NotJson} for a list's or an object's field that is not JSON */
 export function valueOf(control, schema) {
   if (control.otherInput && control.value === OTHER) return valueOf(control.otherInput, schema);
+  if (control.dataset.sheetChoices && control.value !== "") {
+    // a choice from the sheet is sent as the sheet spells it, spaces and all (sr2
+    // finds a weapon by its exact name); a number as a number
+    const kind = typeOf(schema);
+    if (Array.isArray(schema.enum)) return schema.enum.find((v) => String(v) === control.value);
+    return kind === "integer" || kind === "number" ? Number(control.value) : control.value;
+  }
   if (control.type === "checkbox") {
     const fallback = Boolean(schema.default ?? false);
     return control.checked === fallback ? undefined : control.checked;
@@ -280,7 +288,9 @@ export function actionForm(session, actionName, spec, submit) {
     controls[name] = control;
     const row = field(labels[name] || name, control, hints[name] || schema.description || "");
     if (control.otherInput) control.after(control.otherInput);
-    if (required.has(name) || name in example) form.append(row);
+    // a list of the actor's own is shown too: the thing to pick (techlevel's item to
+    // don by name), though the example gives a new one instead
+    if (required.has(name) || name in example || fromSheet) form.append(row);
     else more.append(row);
   }
   if (more.childElementCount > 1) form.append(more);
