@@ -11,12 +11,13 @@ nobody is throttled.
 
 A proxy says whose request it passes on in ``X-Forwarded-For``. A request that
 carries that header from a peer that is no trusted proxy, and whose address is the
-machine's own or a private network's (RFC 1918, unique local, link-local: where
-an operator's proxy stands; a browser
-sends no such header), is taken as such a proxy's: :class:`UnnamedProxyHint` logs
-one WARNING naming its address and the option, at most one every
-:data:`HINT_INTERVAL` seconds. A header from a public address is a client's own
-word, ignored as before, and not logged (a client could fill the log with it).
+machine's own or a private network's (RFC 1918, unique local, link-local: where an
+operator's proxy stands; a browser sends no such header), is taken as such a
+proxy's: :class:`UnnamedProxyHint` logs one WARNING naming its address and the
+option, at most one every :data:`HINT_INTERVAL` seconds for each such address (of
+:data:`MOST_PEERS`), so a LAN client sending the header cannot hide the real
+proxy's line. A header from a public address is a client's own word, ignored as
+before, and not logged (a client could fill the log with it).
 """
 
 from __future__ import annotations
@@ -38,8 +39,13 @@ __all__ = ["HINT_INTERVAL", "PRIVATE_NETWORKS", "UnnamedProxyHint"]
 
 log = logging.getLogger("rollbridge.server")
 
-#: Seconds between two WARNING lines about an unnamed proxy.
+#: Seconds between two WARNING lines about one unnamed proxy.
 HINT_INTERVAL = 600.0
+
+#: The most addresses whose lines are timed apart within an interval; the others
+#: share one line, so at most this many and one lines an interval, whatever a
+#: network of clients sends.
+MOST_PEERS = 32
 
 
 class UnnamedProxyHint:
@@ -54,7 +60,12 @@ class UnnamedProxyHint:
         self, trusted: Sequence[Network], clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.trusted = trusted
-        self._said = Throttle(HINT_INTERVAL, clock)
+        self._clock = clock
+        #: One throttle per address told of (at most :data:`MOST_PEERS`): a LAN
+        #: client sending the header cannot hide the real proxy's line.
+        self._said: dict[str, Throttle] = {}
+        #: The throttle of the addresses past those.
+        self._overflow = Throttle(HINT_INTERVAL, clock)
 
     def notice(self, connection: ServerConnection, request: Request) -> bool:
         """Look at one request's head (an HTTP request or a WebSocket handshake);
@@ -69,12 +80,18 @@ class UnnamedProxyHint:
             return False
         ip = ip_of(peer)
         peer = str(ip) if ip is not None else peer  # as --trusted-proxy matches it
-        if self._said.allow() is not None:
+        said = self._said.get(peer)
+        if said is None:
+            said = self._throttle_for(peer)
+        if said.allow() is not None:
             log.warning(
                 "requests from %s name their clients in X-Forwarded-For, but no "
                 "--trusted-proxy names %s: every client behind it counts as that one "
                 "address (--max-connections-per-address holds them all together%s); "
-                "if it is your reverse proxy, start the server with --trusted-proxy %s",
+                "if it is your reverse proxy and it appends the address it was reached "
+                "from to that header, start the server with --trusted-proxy %s (never "
+                "name an address that clients reach the server from directly: they "
+                "could then name themselves any address)",
                 peer, peer,
                 "; being this machine's, they are left out of the per-address HTTP rate "
                 "and wrong-token throttle" if _loopback(peer) else "",
@@ -82,6 +99,19 @@ class UnnamedProxyHint:
                 extra={"code": "unnamed_proxy"},
             )  # fmt: skip
         return True
+
+    def _throttle_for(self, peer: str) -> Throttle:
+        """A new ``peer``'s throttle: its own while fewer than :data:`MOST_PEERS` were
+        told of within an interval, else one all such peers share."""
+        if len(self._said) >= MOST_PEERS:  # forget those whose interval has passed
+            now = self._clock()
+            for old, throttle in list(self._said.items()):
+                if throttle.last is None or now - throttle.last >= HINT_INTERVAL:
+                    del self._said[old]
+        if len(self._said) >= MOST_PEERS:
+            return self._overflow
+        throttle = self._said[peer] = Throttle(HINT_INTERVAL, self._clock)
+        return throttle
 
 
 #: The private networks an operator's proxy stands on (RFC 1918, unique local):

@@ -32,6 +32,11 @@ class Throttle:
         #: Lines held back since the last one let through.
         self.held = 0
 
+    @property
+    def last(self) -> float | None:
+        """When (on its clock) a line was last let through; None: never."""
+        return self._last
+
     def allow(self) -> int | None:
         """None: hold this line back (counted); else let it through, and how many
         were held back since the last one (then counted from 0 again)."""

@@ -10,7 +10,7 @@ import pytest
 from websockets.datastructures import Headers
 
 from rollbridge.server.addresses import parse_network
-from rollbridge.server.proxy_hint import HINT_INTERVAL, UnnamedProxyHint
+from rollbridge.server.proxy_hint import HINT_INTERVAL, MOST_PEERS, UnnamedProxyHint
 
 
 def request(forwarded: str | None) -> SimpleNamespace:
@@ -92,3 +92,25 @@ def test_the_hint_names_a_mapped_proxy_as_trusted_proxy_matches_it(caplog):
     assert "--trusted-proxy 10.1.2.3" in line and "::ffff:" not in line, line
     named = UnnamedProxyHint([parse_network("10.1.2.3")])
     assert not named.notice(connection("::ffff:10.1.2.3"), request("203.0.113.5"))
+
+
+def test_each_proxy_is_told_of_and_the_lines_are_bounded(caplog):
+    """A LAN client sending the header must not hide the real proxy's line for ten
+    minutes; a network of them gets at most MOST_PEERS lines an interval."""
+    now = [0.0]
+    hint = UnnamedProxyHint([], clock=lambda: now[0])
+    caplog.set_level(logging.WARNING, "rollbridge.server")
+    hint.notice(connection("192.168.1.50"), request("203.0.113.5"))  # a LAN client
+    hint.notice(connection("127.0.0.1"), request("203.0.113.5"))  # the real proxy
+    told = [record.getMessage() for record in caplog.records]
+    assert len(told) == 2 and "--trusted-proxy 127.0.0.1" in told[1]
+    assert "appends the address it was reached from" in told[1]
+    caplog.clear()
+    for n in range(10 * MOST_PEERS):
+        hint.notice(connection(f"10.0.{n // 250}.{n % 250 + 1}"), request("203.0.113.5"))
+    assert len(caplog.records) == MOST_PEERS - 2 + 1  # the places left, then one shared
+    caplog.clear()
+    now[0] += HINT_INTERVAL  # an interval later the places are free again
+    hint.notice(connection("10.9.9.9"), request("203.0.113.5"))
+    hint.notice(connection("10.9.9.10"), request("203.0.113.5"))
+    assert len(caplog.records) == 2
