@@ -37,7 +37,14 @@ from rollbridge.i18n import DEFAULT_LOCALE, known_locales, negotiate
 from rollbridge.plain import JSON
 from rollbridge.protocol.effects import Close, Effect, FindToken, LoadTable, Reopened, Reply
 from rollbridge.protocol.frames import Kind, decode, encode
-from rollbridge.protocol.limits import COSTS, RateLimit, Rates, TokenRefusal, WrongTokens
+from rollbridge.protocol.limits import (
+    COSTS,
+    RateLimit,
+    Rates,
+    TokenRefusal,
+    TokensRefused,
+    WrongTokens,
+)
 from rollbridge.protocol.members import Member
 from rollbridge.protocol.table import TableProtocol, error_message, store_cause, store_level
 from rollbridge.schema import validate
@@ -487,7 +494,10 @@ class Connection:
             self._presented = True
         self.joining = True
         # The token first: without one, nothing is loaded and nothing told apart.
-        find = FindToken(table_id=hello["table"], token_hash=hash_token(hello["token"]))
+        counted = self.address if guard is not None and self._presented else None
+        find = FindToken(
+            table_id=hello["table"], token_hash=hash_token(hello["token"]), address=counted
+        )
         find.on_result = lambda record: self._token_found(record, hello, adapter, kind, request_id)
         find.on_error = lambda error: self._lookup_failed(error, kind, request_id, hello["table"])
         return [find]
@@ -509,6 +519,11 @@ class Connection:
         self, error: BaseException, kind: Kind, request_id: Any, table: str
     ) -> Effects:
         self._settle_token(right=True)  # the server's failure, not a wrong token
+        if isinstance(error, TokensRefused):  # by the count shared with other processes
+            guard = self.tables.wrong_tokens
+            if guard is not None and self.address is not None:
+                guard.refuse(self.address, error.refusal)
+            return self._throttled(kind, request_id, error.refusal)
         return self._hello_failed(error, kind, request_id, table)
 
     def _token_found(

@@ -217,9 +217,16 @@ class LoadTable(Read):
 
 @dataclass(eq=False, slots=True)
 class FindToken(Read):
-    """The token record of this table with this hash (None: no such token)."""
+    """The token record of this table with this hash (None: no such token).
+
+    ``address``: the address group whose allowance of wrong tokens the token took a
+    place from (None: not counted); a driver that shares that count with other
+    processes (``serve --redis``) takes a place there too before the read, and fails
+    it with :class:`~rollbridge.protocol.limits.TokensRefused` when refused there.
+    """
 
     token_hash: str = ""
+    address: str | None = None
 
     def run(self, store: Store) -> Any:
         return store.find_token(self.table_id, self.token_hash)

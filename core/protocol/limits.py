@@ -33,6 +33,7 @@ __all__ = [
     "RateLimit",
     "Rates",
     "TokenRefusal",
+    "TokensRefused",
     "WrongTokens",
 ]
 
@@ -309,6 +310,19 @@ class TokenRefusal:
     site: str | None = None
 
 
+class TokensRefused(Exception):
+    """A token refused by the count of wrong tokens its driver shares with other
+    processes (``serve --redis``), as a read of it fails: the connection is told
+    :attr:`refusal` (``rate_limited``), never a store error.
+
+    :param refusal: why, and for how long.
+    """
+
+    def __init__(self, refusal: TokenRefusal) -> None:
+        super().__init__(f"refused for {refusal.wait:g} s")
+        self.refusal = refusal
+
+
 class WrongTokens:
     """The throttle of wrong tokens (join tokens in a ``hello``, admin and export
     tokens over HTTP) per client address: an address may present ``allowed`` wrong
@@ -405,6 +419,23 @@ class WrongTokens:
         if tell:
             self.refuse(address, refusal)
         return refusal
+
+    def held_refusal(self, address: str, own: float | None, shared: float | None) -> TokenRefusal:
+        """The refusal of a token of ``address`` that :meth:`present` let through
+        (its place here still held) but a count shared with other processes refused,
+        its bucket lacking a token for ``own`` s and its site's for ``shared`` s
+        (None: not lacking): ``checking`` when this process's other tokens of the
+        address being checked hold the places missing (those of other processes are
+        not known here)."""
+        site = self.site_of(address)
+        refusals = []
+        if own is not None or shared is None:
+            held = self.checking.get(address, 1) - 1
+            refusals.append(_refusal(own or 0.001, held, self.buckets.rate))
+        if shared is not None and site is not None and self.sites is not None:
+            held = self.site_checking.get(site, 1) - 1
+            refusals.append(_refusal(shared, held, self.sites.rate, site))
+        return max(refusals, key=lambda refusal: refusal.wait)
 
     def refuse(self, address: str, refusal: TokenRefusal) -> None:
         """Tell :attr:`refused` that a token of ``address`` was refused."""

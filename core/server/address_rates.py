@@ -14,6 +14,9 @@ A WebSocket handshake is not counted here: its connection is held to
 the /64s of an IPv6 /48 together :data:`~rollbridge.server.limits.WRONG_TOKENS_PER_SITE`
 times as many), which the ``hello`` of a WebSocket client, the admin API and the
 export share; :func:`look_up_token` is how the HTTP routes look a token up under it.
+Under ``serve --redis`` a token it lets through also takes a place from the count
+every process shares in Redis (:mod:`~rollbridge.server.shared_tokens`, through
+:meth:`~rollbridge.server.cluster.ClusterServer.take_token_place`).
 
 The HTTP rate forgets the address used longest ago once it holds
 :data:`~rollbridge.protocol.limits.MOST_ADDRESSES` (:class:`Buckets`): an address
@@ -40,7 +43,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from rollbridge.exceptions import AuthenticationFailed, NotFound, RateLimited
 from rollbridge.protocol.connection import retry_after, wrong_tokens_refusal
-from rollbridge.protocol.limits import Buckets, TokenRefusal
+from rollbridge.protocol.limits import Buckets, TokenRefusal, TokensRefused
 from rollbridge.server.addresses import address_site, rated_address
 from rollbridge.server.limits import HTTP_BURST_SECONDS, WRONG_TOKENS_PER_SITE
 from rollbridge.server.logs import quiet
@@ -205,6 +208,17 @@ async def look_up_token(
         refusal = guard.present(address)
     if refusal is not None:
         raise wrong_tokens_refusal(refusal)
+    shared = getattr(server, "shared_tokens", None) if address is not None else None
+    if shared is not None:  # serve --redis: every process's count of wrong tokens
+        try:
+            await server.take_token_place(address)  # type: ignore[attr-defined]
+        except TokensRefused as exc:
+            guard.right(address)  # not looked up: its place here is given back
+            guard.refuse(address, exc.refusal)
+            raise wrong_tokens_refusal(exc.refusal) from None
+        except BaseException:
+            guard.right(address)
+            raise
     try:
         found = await lookup()
     except (AuthenticationFailed, NotFound):
@@ -212,9 +226,13 @@ async def look_up_token(
         raise
     except BaseException:
         guard.right(address)  # the server's failure, not the token's
+        if shared is not None:
+            server.give_back_token_place(address)  # type: ignore[attr-defined]
         raise
     if found is None:
         guard.wrong(address)
     else:
         guard.right(address)
+        if shared is not None:
+            server.give_back_token_place(address)  # type: ignore[attr-defined]
     return found

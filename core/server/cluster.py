@@ -46,6 +46,12 @@ table protocol, plus what a cluster needs, all over redis-py's asyncio client:
   Redis restart) is made again and every table followed synced: events are delivered
   late, never skipped or twice. A subscription quiet for a while is pinged; one that
   does not answer (a connection that died without a word) is made again too.
+* **Wrong tokens.** A token this process's own throttle lets through (a
+  ``hello``'s, an admin or export request's) then takes a place from the count of
+  wrong tokens every process shares in Redis
+  (:mod:`~rollbridge.server.shared_tokens`): :meth:`ClusterServer.take_token_place`
+  before its lookup, :meth:`ClusterServer.give_back_token_place` once it was found
+  right.
 
 Run one process per port, behind a load balancer that passes WebSocket upgrades
 (docs/redis.md, "Several processes").
@@ -77,12 +83,15 @@ from rollbridge.exceptions import (
 from rollbridge.host import PluginHost
 from rollbridge.plain import JSON, pack, unpack
 from rollbridge.protocol.connection import CLOSE_AUTH
-from rollbridge.protocol.effects import Close, Effect, Reply
+from rollbridge.protocol.effects import Close, Effect, FindToken, Reply
+from rollbridge.protocol.limits import TokensRefused
 from rollbridge.protocol.table import error_message
+from rollbridge.server.addresses import address_site
 from rollbridge.server.app import Server
 from rollbridge.server.client import Client
 from rollbridge.server.cluster_table import ClusterTable, Forward, Ownership
 from rollbridge.server.logs import log_refusal
+from rollbridge.server.shared_tokens import SharedWrongTokens
 from rollbridge.server.throttle import Retried
 from rollbridge.stores.base import unknown_table
 from rollbridge.stores.redis import CLIENT_TIMEOUTS, RedisStore
@@ -298,6 +307,9 @@ class ClusterServer(Server):
         self.inbox = f"{prefix}node:{self.node}:inbox"
         self.replies = f"{prefix}node:{self.node}:replies"
         self.redis: aioredis.Redis | None = None
+        #: The throttle of wrong tokens every process of the Redis counts against
+        #: (None: off, or not started).
+        self.shared_tokens: SharedWrongTokens | None = None
         self._renewed: dict[str, float] = {}
         #: When each owned table was last seen in use.
         self._used: dict[str, float] = {}
@@ -333,6 +345,13 @@ class ClusterServer(Server):
         self._take = self.redis.register_script(TAKE)
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
+        guard = self.tables.wrong_tokens
+        if guard is not None:
+            per_site = guard.per_site if guard.sites is not None else 0
+            self.shared_tokens = SharedWrongTokens(
+                self.redis, prefix=self.keys.prefix, allowed=guard.allowed,
+                per_site=per_site, site=address_site,
+            )  # fmt: skip
         loop = asyncio.get_running_loop()
         for job in (self._read_inbox(), self._listen(), self._poll(), self._keep_leases()):
             self._loops.append(loop.create_task(job))
@@ -412,8 +431,73 @@ class ClusterServer(Server):
             if effect.error is not None:
                 log_refusal(effect)
             self._spawn(self._answer(effect.origin, effect.message))
+        elif isinstance(effect, FindToken) and effect.address is not None and self.shared_tokens:
+            self._spawn(self._find_shared(effect, effect.address, client))
         else:
             super()._carry_one(effect, client)
+
+    # -- the shared throttle of wrong tokens ---------------------------------------------
+
+    async def take_token_place(self, address: str) -> None:
+        """Take a place for a token of ``address`` from the count of wrong tokens
+        every process shares (:mod:`~rollbridge.server.shared_tokens`), once this
+        process's own throttle let it through.
+
+        :raises TokensRefused: the address (or its IPv6 /48) presented too many wrong
+            tokens lately, on any process; nothing was taken.
+        :raises StoreError: Redis did not answer (a :class:`StoreUnavailable`);
+            nothing was taken.
+        """
+        shared, guard = self.shared_tokens, self.tables.wrong_tokens
+        if shared is None or guard is None:
+            return
+        try:
+            waits = await shared.take(address)
+        except (redis.RedisError, OSError) as exc:
+            raise self.store._error(exc) from None
+        if waits is not None:
+            raise TokensRefused(guard.held_refusal(address, *waits))
+
+    def give_back_token_place(self, address: str) -> None:
+        """Give back (in the background) the place a right token of ``address`` took
+        from the shared count; Redis not answering leaves it taken until its bucket
+        refills, said at DEBUG."""
+        shared = self.shared_tokens
+        if shared is None:
+            return
+
+        async def give_back() -> None:
+            try:
+                await shared.give_back(address)
+            except (redis.RedisError, OSError) as exc:
+                log.debug("giving back a token's place of %s: %s", address, exc)
+
+        self._spawn(give_back())
+
+    async def _find_shared(self, find: FindToken, address: str, client: Client | None) -> None:
+        """:class:`FindToken` under the shared count: a place taken first (else the
+        read fails with why), given back when the token is found, or the read fails."""
+        try:
+            await self.take_token_place(address)
+        except Exception as exc:  # refused, or Redis down: the hello is told, unread
+            self.carry(find.fail(exc), client)
+            self._settle(find.table_id)
+            return
+        result, error = find.on_result, find.on_error
+
+        def found(record: Any) -> list[Effect]:
+            if record is not None:  # right: it costs nothing
+                self.give_back_token_place(address)
+            return result(record) if result is not None else []
+
+        def failed(exc: BaseException) -> list[Effect]:
+            self.give_back_token_place(address)  # the server's failure, not the token's
+            if error is None:
+                raise exc
+            return error(exc)
+
+        find.on_result, find.on_error = found, failed
+        super()._carry_one(find, client)
 
     # -- forwarding -------------------------------------------------------------------
 
