@@ -78,6 +78,7 @@ from rollbridge.exceptions import (
     RateLimited,
     RollbridgeError,
     StoreError,
+    StoreUnavailable,
     UnknownTable,
 )
 from rollbridge.host import PluginHost
@@ -142,6 +143,11 @@ DEFAULT_SUBSCRIPTION_PING = 3.0
 #: Seconds a stop waits for the background loops to end, and then for each call that
 #: gives up this process's leases and inbox, before it goes on without them.
 STOP_TIMEOUT = 3.0
+
+#: Seconds a token refused by the shared count of wrong tokens waits, at most, for
+#: the places that right tokens of its address (or site) found here are giving back,
+#: before it asks once more (docs/redis.md, "The throttle of wrong tokens, shared").
+GIVE_BACK_WAIT = 2.0
 
 #: Extend the lease (KEYS[1]) by ARGV[2] ms if ARGV[1] holds it: 1, else 0.
 RENEW = """#!lua
@@ -310,6 +316,9 @@ class ClusterServer(Server):
         #: The throttle of wrong tokens every process of the Redis counts against
         #: (None: off, or not started).
         self.shared_tokens: SharedWrongTokens | None = None
+        self._store_error = store.error_of
+        #: The give-backs of right tokens' places under way, by address and site.
+        self._giving: dict[str, set[asyncio.Task[Any]]] = {}
         self._renewed: dict[str, float] = {}
         #: When each owned table was last seen in use.
         self._used: dict[str, float] = {}
@@ -451,12 +460,28 @@ class ClusterServer(Server):
         shared, guard = self.shared_tokens, self.tables.wrong_tokens
         if shared is None or guard is None:
             return
-        try:
-            waits = await shared.take(address)
-        except (redis.RedisError, OSError) as exc:
-            raise self.store._error(exc) from None
-        if waits is not None:
-            raise TokensRefused(guard.held_refusal(address, *waits))
+        for attempt in range(2):
+            try:
+                waits = await shared.take(address)
+            except (redis.RedisError, OSError) as exc:
+                raise self._store_error(exc) from None
+            if waits is None:
+                return
+            # right tokens of its address (or site) found here a moment ago give their
+            # places back in the background: refused before they reached Redis, the
+            # token waits for them (bounded) and asks once more
+            pending = {
+                task for key in self._places_of(address) for task in self._giving.get(key, ())
+            }
+            if attempt or not pending:
+                break
+            await asyncio.wait(pending, timeout=GIVE_BACK_WAIT)
+        raise TokensRefused(guard.held_refusal(address, *waits))
+
+    def _places_of(self, address: str) -> tuple[str, ...]:
+        """The buckets a token of ``address`` takes a place from: its own, its site's."""
+        site = address_site(address) if self.shared_tokens and self.shared_tokens.shared else None
+        return (address,) if site is None else (address, site)
 
     def give_back_token_place(self, address: str) -> None:
         """Give back (in the background) the place a right token of ``address`` took
@@ -472,7 +497,20 @@ class ClusterServer(Server):
             except (redis.RedisError, OSError) as exc:
                 log.debug("giving back a token's place of %s: %s", address, exc)
 
-        self._spawn(give_back())
+        task = self._spawn(give_back())
+        keys = self._places_of(address)
+        for key in keys:
+            self._giving.setdefault(key, set()).add(task)
+
+        def given(_task: asyncio.Task[Any]) -> None:
+            for key in keys:
+                tasks = self._giving.get(key)
+                if tasks is not None:
+                    tasks.discard(task)
+                    if not tasks:
+                        del self._giving[key]
+
+        task.add_done_callback(given)
 
     async def _find_shared(self, find: FindToken, address: str, client: Client | None) -> None:
         """:class:`FindToken` under the shared count: a place taken first (else the
@@ -480,6 +518,8 @@ class ClusterServer(Server):
         try:
             await self.take_token_place(address)
         except Exception as exc:  # refused, or Redis down: the hello is told, unread
+            if isinstance(exc, StoreUnavailable):
+                self.health.failed(exc, commit=False)  # as a read failed so
             self.carry(find.fail(exc), client)
             self._settle(find.table_id)
             return

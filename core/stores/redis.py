@@ -355,6 +355,11 @@ class RedisStore:
         except Exception as exc:
             raise self._error(exc) from exc
 
+    def error_of(self, exc: BaseException) -> StoreError:
+        """What a redis-py error raised talking to this store's Redis (by another
+        client: the cluster's asyncio one) is, as the store would raise it."""
+        return self._error(exc)
+
     def _error(self, exc: BaseException) -> StoreError:
         """A redis-py error as a :class:`StoreError` that says what to do: a
         :class:`StoreUnavailable` when Redis refuses every write (or answers

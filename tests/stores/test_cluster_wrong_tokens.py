@@ -231,3 +231,33 @@ def test_a_shared_refusal_is_checking_only_for_this_process_s_tokens_being_check
     assert guard.present("203.0.113.1") is None  # one more being checked here
     refusal = guard.held_refusal("203.0.113.1", 300.0, None)
     assert refusal.checking and refusal.wait == 1.0
+
+
+def test_right_tokens_at_once_on_one_process_are_never_told_of_wrong_ones(redis_factory):
+    """Twelve right tokens at once from one address on one process, then twelve over
+    HTTP, ``--wrong-tokens-per-address 3``: a right token gives its place here back at
+    once and in Redis a moment later (in the background); a token let through here
+    meanwhile must not be told of wrong tokens nobody sent (it waits for the places
+    being given back), only ``checking`` (hello) or nothing (HTTP waits)."""
+    server = redis_factory()
+    cluster = Cluster(server.url, 2, extra=(*PROXIED, "--wrong-tokens-per-address", "3"))
+    a = cluster.processes[0]
+    address = "203.0.113.7"
+
+    async def play() -> None:
+        roles = ["gm", "player", "observer"] * 4
+        for _ in range(3):  # rounds: the race between the give-back and the next take
+            answers = await asyncio.gather(
+                *(join(a, cluster.table, cluster.tokens[role], address) for role in roles)
+            )
+            for answer in answers:
+                if answer["type"] != "welcome":
+                    assert answer["details"]["scope"] == "checking", answer
+        export = f"/tables/{cluster.table}/export?format=jsonl"
+        right = via(address, Authorization=f"Bearer {cluster.tokens['gm']}")
+        statuses = [s for s, _, _ in await asyncio.gather(
+            *(http_get(a.port, export, right) for _ in range(12)))]  # fmt: skip
+        assert 429 not in statuses, statuses
+
+    logs = cluster.run(play)
+    assert "too many wrong tokens" not in logs
