@@ -1,0 +1,81 @@
+// A game night's log in a Russian and a Czech player's page and the German
+// overlay (tests/web/test_web_gamenight.py): the GM adjusts a track, undoes and
+// redoes it, ends a turn; the players roll. What each page's log says of who did
+// it, of the track adjusted and of what was undone.
+import process from "node:process";
+
+import { DESKTOP, PHONE, joinedPage, launch, openPage, roll, seqOf, waitSeq } from "./pages.mjs";
+
+const env = process.env;
+const BASE = env.RB_BASE;
+const TOKENS = JSON.parse(env.RB_TOKENS);
+const trouble = { errors: [], dialogs: [] };
+const browser = await launch(env.RB_CHROMIUM);
+const result = {};
+/** Each log entry of a page: its kind class, who made it and its line. */
+const logOf = (page) => page.$$eval("#log li[data-seq]", (items) => items.map((li) => ({
+  seq: Number(li.dataset.seq), kind: [...li.classList].find((c) => c.startsWith("kind-")),
+  by: li.querySelector(".by")?.textContent ?? null, summary: li.querySelector(".summary, .narration")?.textContent ?? null,
+})).reverse());
+try {
+  const url = `${BASE}/tables/web`;
+  const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.web.gm, { tap: true });
+  const ru = await joinedPage(browser, "ru", { ...PHONE, locale: "ru-RU" }, trouble, url, TOKENS.web.player, { tap: true });
+  const cs = await joinedPage(browser, "cs", { ...PHONE, locale: "cs-CZ" }, trouble, url, TOKENS.web.player, { tap: true });
+  const overlay = await openPage(browser, "overlay", { viewport: { width: 1280, height: 720 }, locale: "de-DE" }, trouble);
+  await overlay.goto(`${BASE}/tables/web/overlay#token=${TOKENS.web.observer}`);
+  await overlay.waitForSelector('body[data-status="connected"]').catch(() => {});
+  await roll(ru, "2d6", "Würfel eins");
+  const adjust = gm.locator("form.adjust-form");
+  await adjust.locator('select[name="actor"]').selectOption("rook");
+  await adjust.locator('select[name="track"]').selectOption("physical");
+  await adjust.locator('input[name="delta"]').fill("2");
+  let seq = await seqOf(gm);
+  await adjust.locator('button[type="submit"]').click();
+  await waitSeq(gm, seq + 1);
+  for (const name of ["undo", "redo"]) {
+    seq = await seqOf(gm);
+    await gm.click(`#history button[name="${name}"]`);
+    await waitSeq(gm, seq + 1);
+  }
+  seq = await seqOf(gm);
+  await gm.click('#encounter button[name="start"]');
+  await waitSeq(gm, seq + 1);
+  seq = await seqOf(gm);
+  await gm.click('#encounter button[name="next"]');
+  await waitSeq(gm, seq + 1);
+  seq = await seqOf(gm);
+  await gm.click('#history button[name="undo"]');
+  await waitSeq(gm, seq + 1);
+  for (const page of [ru, cs]) await waitSeq(page, seq + 1);
+  await roll(gm, "1d6", "Würfel zwei");
+  await overlay.locator(".shown .who", { hasText: "Würfel zwei" }).waitFor();
+  result.ru = await logOf(ru);
+  result.cs = await logOf(cs);
+  result.gm = await logOf(gm);
+  result.overlay = await overlay.$eval(".shown .who", (n) => n.textContent);
+  result.tracks = {
+    ru: await ru.$eval('#actors [data-actor="rook"] [data-track="physical"] .track-label', (n) => n.textContent),
+    cs: await cs.$eval('#actors [data-actor="rook"] [data-track="physical"] .track-label', (n) => n.textContent),
+  };
+  // a table where players ask first: the Russian player asks for a success test,
+  // the GM reads it in the log and rejects it
+  const apUrl = `${BASE}/tables/approval`;
+  const apGm = await joinedPage(browser, "apGm", { ...DESKTOP, locale: "en-US" }, trouble, apUrl, TOKENS.approval.gm);
+  const apRu = await joinedPage(browser, "apRu", { ...PHONE, locale: "ru-RU" }, trouble, apUrl, TOKENS.approval.player);
+  await apRu.selectOption("#action-select", "success_test");
+  await apRu.locator('#action form input[name="dice"]').fill("3");
+  await apRu.locator('#action form input[name="tn"]').fill("4");
+  await apRu.locator('#action form button[type="submit"]').click();
+  await apGm.locator("#log li.kind-approval-requested").first().waitFor();
+  result.asked = await logOf(apGm);
+  seq = await seqOf(apGm);
+  await apGm.click('#pending button[name="reject"]');
+  await waitSeq(apRu, seq + 1);
+  await waitSeq(apGm, seq + 1);
+  result.rejected = { ru: await logOf(apRu), gm: await logOf(apGm) };
+} finally {
+  await browser.close();
+}
+result.trouble = trouble;
+console.log(`RESULT ${JSON.stringify(result)}`);

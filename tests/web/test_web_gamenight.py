@@ -1,0 +1,63 @@
+"""A second game night's log, read in a Russian and a Czech phone's page and the
+German overlay: who did each thing, the track the GM adjusted and what an undo
+took were English or codes in every language (``player``, ``physical``,
+``undo of #5 (adjusted)``, ``undo of #7 (encounter.turn)``, a rejected request as
+``player:alice — resolve``, the GM's line of a request waiting for approval with
+the action's name ``success_test``); they read in the page's words, as the top
+bar, the actor cards and the list of waiting requests already did."""
+
+from __future__ import annotations
+
+import json
+
+from tests.web.test_web_browser import CHROMIUM, pytestmark, run_script  # noqa: F401
+
+
+async def test_the_log_says_who_what_track_and_what_was_undone_in_the_pages_language(web_world):
+    env = {"RB_BASE": web_world.base, "RB_TOKENS": json.dumps(web_world.tokens),
+           "RB_CHROMIUM": CHROMIUM}  # fmt: skip
+    secrets = [t for r in web_world.tokens.values() for t in r.values()]
+    result = await run_script("gamenight.mjs", env, secrets)
+    assert result["trouble"] == {"errors": [], "dialogs": []}
+    words = {
+        "ru": {"player": "игрок", "track": "Физический урон", "adjusted": "изменено",
+               "turn": "следующий ход", "gm": "мастер"},
+        "cs": {"player": "hráč", "track": "Zranění", "adjusted": "upraveno",
+               "turn": "další tah", "gm": "PJ"},
+    }  # fmt: skip
+    for lang, want in words.items():
+        log = result[lang]
+        assert result["tracks"][lang] == want["track"], result["tracks"]
+        roll = next(e for e in log if e["kind"] == "kind-roll")
+        assert roll["by"] == want["player"], roll  # not "player"
+        adjusted = next(e for e in log if e["kind"] == "kind-adjusted")
+        assert adjusted["by"] == want["gm"], adjusted  # not "gm"
+        assert adjusted["summary"] == f"Rook: {want['track']} +2", adjusted  # not "physical"
+        undos = [e for e in log if e["kind"] in ("kind-undo", "kind-redo")]
+        assert len(undos) == 3, log
+        assert all(want["adjusted"] in undo["summary"] for undo in undos[:2]), undos
+        assert want["turn"] in undos[2]["summary"], undos
+        codes = ("player", "adjusted", "physical", "encounter.", "gm")
+        for entry in log:
+            for text in (entry["by"], entry["summary"]):
+                assert not any(code in (text or "") for code in codes), entry
+    gm = result["gm"]
+    assert next(e for e in gm if e["kind"] == "kind-roll")["by"] == "player", gm
+    assert next(e for e in gm if e["kind"] == "kind-adjusted")["summary"] == "Rook: Physical +2", gm
+    assert result["overlay"] == "Spielleitung — Würfel zwei", result["overlay"]
+
+
+async def test_approval_lines_of_the_log_in_the_pages_and_the_rulesets_words(web_world):
+    env = {"RB_BASE": web_world.base, "RB_TOKENS": json.dumps(web_world.tokens),
+           "RB_CHROMIUM": CHROMIUM}  # fmt: skip
+    secrets = [t for r in web_world.tokens.values() for t in r.values()]
+    result = await run_script("gamenight.mjs", env, secrets)
+    asked = next(e for e in result["asked"] if e["kind"] == "kind-approval-requested")
+    # the GM's line names the action as the pending list does
+    assert asked["summary"].startswith("p"), asked
+    assert "Success test: Tukan (dice=3, tn=4)" in asked["summary"], asked
+    assert "success_test" not in asked["summary"], asked
+    ru = next(e for e in result["rejected"]["ru"] if e["kind"] == "kind-approval-rejected")
+    assert ru["summary"] == f"{asked['summary'].split(':')[0]}: игрок — действие", ru
+    gm = next(e for e in result["rejected"]["gm"] if e["kind"] == "kind-approval-rejected")
+    assert gm["summary"].endswith(": player — action"), gm
