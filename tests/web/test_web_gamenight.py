@@ -3,7 +3,8 @@ German overlay: who did each thing, the track the GM adjusted and what an undo
 took were English or codes in every language (``player``, ``physical``,
 ``undo of #5 (adjusted)``, ``undo of #7 (encounter.turn)``, a rejected request as
 ``player:alice — resolve``, the GM's line of a request waiting for approval with
-the action's name ``success_test``); they read in the page's words, as the top
+the action's name ``success_test``; an NPC's adjustment, whose numbers a player's
+event leaves out, as ``Guard A: undefined undefined``); they read in the page's words, as the top
 bar, the actor cards and the list of waiting requests already did."""
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ async def test_the_log_says_who_what_track_and_what_was_undone_in_the_pages_lang
         assert result["tracks"][lang] == want["track"], result["tracks"]
         roll = next(e for e in log if e["kind"] == "kind-roll")
         assert roll["by"] == want["player"], roll  # not "player"
-        adjusted = next(e for e in log if e["kind"] == "kind-adjusted")
+        adjusted, npc = [e for e in log if e["kind"] == "kind-adjusted"]
+        assert npc["summary"] == "Guard A", npc  # not "Guard A: undefined undefined"
         assert adjusted["by"] == want["gm"], adjusted  # not "gm"
         assert adjusted["summary"] == f"Rook: {want['track']} +2", adjusted  # not "physical"
         undos = [e for e in log if e["kind"] in ("kind-undo", "kind-redo")]
@@ -41,9 +43,13 @@ async def test_the_log_says_who_what_track_and_what_was_undone_in_the_pages_lang
         for entry in log:
             for text in (entry["by"], entry["summary"]):
                 assert not any(code in (text or "") for code in codes), entry
+    # a page that joins later reads the same lines from the session log's export
+    late = result["late"]
+    assert [e["summary"] for e in late] == [e["summary"] for e in result["ru"]], late
     gm = result["gm"]
     assert next(e for e in gm if e["kind"] == "kind-roll")["by"] == "player", gm
-    assert next(e for e in gm if e["kind"] == "kind-adjusted")["summary"] == "Rook: Physical +2", gm
+    adjusted = [e["summary"] for e in gm if e["kind"] == "kind-adjusted"]
+    assert adjusted == ["Rook: Physical +2", "Guard A: Stun +1"], gm
     assert result["overlay"] == "Spielleitung — Würfel zwei", result["overlay"]
 
 

@@ -211,6 +211,8 @@ export function eventSummary(event, nameOf, words = {}) {
     case "resolution":
       return textOf(data.narration) || `${data.action ?? ""}`;
     case "adjusted":
+      // a player's event of an NPC's adjustment names the actor only (the boxes are the GM's business)
+      if (data.track === undefined) return nameOf(data.actor);
       return `${nameOf(data.actor)}: ${trackLabel(data.actor, data.track)} ${data.delta > 0 ? "+" : ""}${data.delta}`;
     case "undo":
       return i18n.format("ROLLBRIDGE.Web.Log.Undo", { seq: data.undoes, kind: labelOf(i18n, KIND_WORDS, data.kind ?? "") });

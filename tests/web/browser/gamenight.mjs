@@ -33,6 +33,13 @@ try {
   let seq = await seqOf(gm);
   await adjust.locator('button[type="submit"]').click();
   await waitSeq(gm, seq + 1);
+  // an NPC's track: how many boxes is the GM's business (a player's event names the actor only)
+  await adjust.locator('select[name="actor"]').selectOption("guard-a");
+  await adjust.locator('select[name="track"]').selectOption("stun");
+  await adjust.locator('input[name="delta"]').fill("1");
+  seq = await seqOf(gm);
+  await adjust.locator('button[type="submit"]').click();
+  await waitSeq(gm, seq + 1);
   for (const name of ["undo", "redo"]) {
     seq = await seqOf(gm);
     await gm.click(`#history button[name="${name}"]`);
@@ -50,6 +57,9 @@ try {
   for (const page of [ru, cs]) await waitSeq(page, seq + 1);
   await roll(gm, "1d6", "Würfel zwei");
   await overlay.locator(".shown .who", { hasText: "Würfel zwei" }).waitFor();
+  const late = await joinedPage(browser, "late", { ...PHONE, locale: "ru-RU" }, trouble, url, TOKENS.web.player);
+  await late.waitForSelector("#log li.kind-adjusted");
+  result.late = await logOf(late);
   result.ru = await logOf(ru);
   result.cs = await logOf(cs);
   result.gm = await logOf(gm);
