@@ -14,7 +14,7 @@ import json
 from tests.web.test_web_browser import CHROMIUM, pytestmark, run_script  # noqa: F401
 
 
-async def test_the_log_says_who_what_track_and_what_was_undone_in_the_pages_language(web_world):
+async def test_a_game_nights_log_in_the_pages_and_the_rulesets_words(web_world):
     env = {"RB_BASE": web_world.base, "RB_TOKENS": json.dumps(web_world.tokens),
            "RB_CHROMIUM": CHROMIUM}  # fmt: skip
     secrets = [t for r in web_world.tokens.values() for t in r.values()]
@@ -52,18 +52,20 @@ async def test_the_log_says_who_what_track_and_what_was_undone_in_the_pages_lang
     assert adjusted == ["Rook: Physical +2", "Guard A: Stun +1"], gm
     assert result["overlay"] == "Spielleitung — Würfel zwei", result["overlay"]
 
-
-async def test_approval_lines_of_the_log_in_the_pages_and_the_rulesets_words(web_world):
-    env = {"RB_BASE": web_world.base, "RB_TOKENS": json.dumps(web_world.tokens),
-           "RB_CHROMIUM": CHROMIUM}  # fmt: skip
-    secrets = [t for r in web_world.tokens.values() for t in r.values()]
-    result = await run_script("gamenight.mjs", env, secrets)
+    # approval: the GM's line names the action as the pending list does; the
+    # rejection reads in the player's words
     asked = next(e for e in result["asked"] if e["kind"] == "kind-approval-requested")
-    # the GM's line names the action as the pending list does
-    assert asked["summary"].startswith("p"), asked
     assert "Success test: Tukan (dice=3, tn=4)" in asked["summary"], asked
     assert "success_test" not in asked["summary"], asked
     ru = next(e for e in result["rejected"]["ru"] if e["kind"] == "kind-approval-rejected")
     assert ru["summary"] == f"{asked['summary'].split(':')[0]}: игрок — действие", ru
     gm = next(e for e in result["rejected"]["gm"] if e["kind"] == "kind-approval-rejected")
     assert gm["summary"].endswith(": player — action"), gm
+    # wilddie: the turn hook's recovery roll (WD-9) shows its dice: Character d6 and
+    # the wild die, the lower dropped
+    assert result["shaken"]["status"] == "done", result["shaken"]
+    recovery = result["recovery"]
+    assert any(line.startswith("Ana") for line in recovery["narration"]), recovery
+    assert len(recovery["heads"]) == 1 and "{1d6!!, 1d6!!}kh" in recovery["heads"][0], recovery
+    assert len(recovery["dice"]) == 2, recovery
+    assert any("wild" in die["classes"] for die in recovery["dice"]), recovery

@@ -272,6 +272,13 @@ export function renderTime(at, lang = undefined) {
   return node;
 }
 
+/** Dice groups, each drawn under its heading. */
+function diceBox(groups) {
+  const box = el("div", "dice-groups");
+  for (const group of groups) box.append(renderDiceGroup(group));
+  return box;
+}
+
 /** One log entry: seq, who, what, when; a roll's or resolution's dice; its steps
  * folded. `lang`: the language of its time. */
 export function renderEvent(event, nameOf, { lang = undefined, ...words } = {}) {
@@ -290,13 +297,12 @@ export function renderEvent(event, nameOf, { lang = undefined, ...words } = {}) 
   const summary = eventSummary(event, nameOf, words);
   if (summary) item.append(el("p", event.kind === "resolution" ? "narration" : "summary", summary));
   const groups = diceGroups(data);
-  if (groups.length && (event.kind === "roll" || event.kind === "resolution")) {
-    const dice = el("div", "dice-groups");
-    for (const group of groups) dice.append(renderDiceGroup(group));
-    item.append(dice);
-  }
+  if (groups.length && (event.kind === "roll" || event.kind === "resolution")) item.append(diceBox(groups));
+  // a turn's (or an action's) hooks: each one's narration and the dice it rolled
+  // (wilddie's recovery from Shaken at the start of a turn, WD-9)
   for (const hook of data.hooks ?? []) {
     if (textOf(hook.narration)) item.append(el("p", "narration", hook.narration));
+    if (Array.isArray(hook.dice) && hook.dice.length) item.append(diceBox(hook.dice));
   }
   if (Array.isArray(data.steps) && data.steps.length) item.append(renderSteps(data.steps));
   return item;

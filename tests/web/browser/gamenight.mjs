@@ -4,7 +4,7 @@
 // it, of the track adjusted and of what was undone.
 import process from "node:process";
 
-import { DESKTOP, PHONE, joinedPage, launch, openPage, roll, seqOf, waitSeq } from "./pages.mjs";
+import { DESKTOP, PHONE, diceOf, gmRequest, joinedPage, launch, openPage, roll, seqOf, waitSeq } from "./pages.mjs";
 
 const env = process.env;
 const BASE = env.RB_BASE;
@@ -84,6 +84,23 @@ try {
   await waitSeq(apRu, seq + 1);
   await waitSeq(apGm, seq + 1);
   result.rejected = { ru: await logOf(apRu), gm: await logOf(apGm) };
+  // wilddie: Ana is Shaken when her turn starts, and the turn's hook rolls her
+  // recovery (WD-9): the log shows its dice as it shows a roll's
+  const wildUrl = `${BASE}/tables/wild`;
+  const wildGm = await joinedPage(browser, "wildGm", { ...DESKTOP, locale: "en-US" }, trouble, wildUrl, TOKENS.wild.gm);
+  const wildCs = await joinedPage(browser, "wildCs", { ...PHONE, locale: "cs-CZ" }, trouble, wildUrl, TOKENS.wild.player);
+  const shaken = { shaken: true, wounds: 0, incapacitated: false, chips: 3, seq: 0, rolls: [] };
+  result.shaken = await gmRequest(wildGm, "wild", TOKENS.wild.gm,
+    { type: "actor.update", id: "shake", actor: "ana", state: shaken });
+  seq = await seqOf(wildGm);
+  await wildGm.click('#encounter button[name="start"]');
+  await waitSeq(wildCs, seq + 1);
+  const started = await wildCs.locator("#log li.kind-encounter-started").first().getAttribute("data-seq");
+  result.recovery = {
+    narration: await wildCs.locator(`#log li[data-seq="${started}"] .narration`).allTextContents(),
+    heads: await wildCs.locator(`#log li[data-seq="${started}"] .dice-head`).allTextContents(),
+    dice: await diceOf(wildCs, Number(started)),
+  };
 } finally {
   await browser.close();
 }
