@@ -10,6 +10,7 @@ bar, the actor cards and the list of waiting requests already did."""
 from __future__ import annotations
 
 import json
+import re
 
 from tests.web.test_web_browser import CHROMIUM, pytestmark, run_script  # noqa: F401
 
@@ -69,3 +70,11 @@ async def test_a_game_nights_log_in_the_pages_and_the_rulesets_words(web_world):
     assert len(recovery["heads"]) == 1 and "{1d6!!, 1d6!!}kh" in recovery["heads"][0], recovery
     assert len(recovery["dice"]) == 2, recovery
     assert any("wild" in die["classes"] for die in recovery["dice"]), recovery
+    # verifiable dice: the log says a segment's commitment (what a player notes
+    # before its rolls; the newest, segment 2, after the reveal) and, revealed, its
+    # seed; the line wraps on a phone
+    verifiable = result["verifiable"]
+    assert (verifiable["reply"], verifiable["reveal"]) == ("done", "done"), verifiable
+    assert re.fullmatch(r"úsek 2: SHA-256 [0-9a-f]{64}", verifiable["committed"]), verifiable
+    assert re.fullmatch(r"úsek 1: semínko [0-9a-f]{64}", verifiable["revealed"]), verifiable
+    assert verifiable["wide"] is False, verifiable

@@ -236,6 +236,12 @@ export function eventSummary(event, nameOf, words = {}) {
     case "approval.rejected":
       return [data.pending && `${data.pending}:`, [data.requested_by && byLabel(data.requested_by),
         requestType(data.type), data.reason].filter(Boolean).map(isolated).join(" — ")].filter(Boolean).join(" ");
+    case "dice.committed": // what a player notes before the segment's rolls, to check them later
+      return data.commitment ? i18n.format("ROLLBRIDGE.Web.Log.Committed",
+        { segment: data.segment, commitment: data.commitment }) : "";
+    case "dice.revealed":
+    case "dice.revealed.gm":
+      return data.seed ? i18n.format("ROLLBRIDGE.Web.Log.Revealed", { segment: data.segment, seed: data.seed }) : "";
     case "dice.drawn":
       return `${data.label ?? ""} [${(data.results ?? []).join(", ")}]`;
     default:

@@ -101,6 +101,19 @@ try {
     heads: await wildCs.locator(`#log li[data-seq="${started}"] .dice-head`).allTextContents(),
     dice: await diceOf(wildCs, Number(started)),
   };
+  // verifiable dice: the commitment a player notes before the segment's rolls, on
+  // a phone (64 hex digits that wrap), and the seed once the GM reveals it
+  seq = await seqOf(wildCs);
+  const verifiable = await gmRequest(wildGm, "wild", TOKENS.wild.gm,
+    { type: "settings", id: "verifiable", settings: { verifiable: true } });
+  const revealed = await gmRequest(wildGm, "wild", TOKENS.wild.gm, { type: "dice.reveal", id: "reveal" });
+  await waitSeq(wildCs, revealed.seq ?? seq + 3);
+  const lineOf = (kind) => wildCs.locator(`#log li.kind-${kind} .summary`).first().textContent();
+  result.verifiable = {
+    reply: verifiable.status ?? verifiable.code, reveal: revealed.status ?? revealed.code,
+    committed: await lineOf("dice-committed"), revealed: await lineOf("dice-revealed"),
+    wide: await wildCs.evaluate(() => document.documentElement.scrollWidth > window.innerWidth),
+  };
 } finally {
   await browser.close();
 }
