@@ -1,11 +1,13 @@
 """A second game night's log, read in a Russian and a Czech phone's page and the
-German overlay: who did each thing, the track the GM adjusted and what an undo
-took were English or codes in every language (``player``, ``physical``,
-``undo of #5 (adjusted)``, ``undo of #7 (encounter.turn)``, a rejected request as
-``player:alice — resolve``, the GM's line of a request waiting for approval with
-the action's name ``success_test``; an NPC's adjustment, whose numbers a player's
-event leaves out, as ``Guard A: undefined undefined``); they read in the page's words, as the top
-bar, the actor cards and the list of waiting requests already did."""
+German overlay. Who did each thing, the track the GM adjusted and what an undo took
+were English or codes in every language (``player``, ``physical``, ``undo of #5
+(adjusted)``, ``undo of #7 (encounter.turn)``; a rejected request ``player:alice —
+resolve``; the GM's line of a waiting request named the action ``success_test``); a
+player's line of an NPC's adjustment, whose numbers its event leaves out, read
+``Guard A: undefined undefined``; a turn hook's dice (wilddie's recovery from
+Shaken, WD-9) were not drawn; verifiable dice's lines said no commitment or seed.
+They read in the page's and the ruleset's words now, as the top bar, the actor
+cards and the list of waiting requests already did."""
 
 from __future__ import annotations
 
