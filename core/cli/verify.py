@@ -35,6 +35,13 @@ CANNOT_READ = say("cli.verify.cannot_read", "cannot read {path}: {problem}")
 # Translators: {path} a file, {line} a line number, {error} the parser's message.
 UNREADABLE = say("cli.verify.unreadable", "{path}: line {line} is not JSON: {error}")
 TOO_DEEP = say("cli.verify.too_deep", "{path}: line {line} is JSON nested too deep to check")
+# Translators: {path} a file, {line} a line number; {code} and {message} the
+# server's error (its code, and its message in the language it was asked in).
+ERROR_REPLY = say(
+    "cli.verify.error_reply",
+    "{path}: line {line} is the server's refusal, not a log: {code}: {message} "
+    "(export it again with a token of the table: ?format=jsonl)",
+)
 # Translators: {path} a file, {line} a line number.
 NOT_TEXT = say("cli.verify.not_text", "{path}: line {line} is not UTF-8 text: not a log")
 # Translators: a summary of `rollbridge verify`; the numbers are counts.
@@ -208,8 +215,23 @@ def read_log(path: str) -> list[dict[str, Any]]:
             raise ValueError(UNREADABLE(path=path, line=number, error=exc.msg)) from exc
         except RecursionError:
             raise ValueError(TOO_DEEP(path=path, line=number)) from None
+        if _refusal(entry):
+            raise ValueError(ERROR_REPLY(path=path, line=number, code=entry["code"],
+                                         message=entry["message"]))  # fmt: skip
         entries.append(entry if isinstance(entry, dict) else {})
     return entries
+
+
+def _refusal(entry: Any) -> bool:
+    """Whether a line is the export's error reply (``{"code", "message"}``, what
+    ``curl … > log.jsonl`` saves from a refused token or a missing ``format``), not
+    an event or the table before it."""
+    return (
+        isinstance(entry, dict)
+        and isinstance(entry.get("code"), str)
+        and isinstance(entry.get("message"), str)
+        and not {"kind", "seq", "type"} & entry.keys()
+    )
 
 
 def render_report(report: Report, locale: str = "en", every: bool = False) -> list[str]:

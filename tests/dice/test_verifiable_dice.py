@@ -375,6 +375,18 @@ def test_the_verify_command_reads_json_lines_and_exits_by_the_result(tmp_path, c
         assert said == f"rollbridge: error: cannot read {missing}: {why}\n"
     assert main(["verify", str(junk), "--locale", "de"]) == 2  # the reader's words too
     assert capsys.readouterr().err.startswith(f"rollbridge: error: {junk}: Zeile 1 ist kein JSON")
+    # the export's refusal saved as the log (curl … > log.jsonl with a revoked token
+    # or without ?format=): before, "0 events … is the table's setting verifiable on?"
+    refusal = tmp_path / "refused.jsonl"
+    refusal.write_text(json.dumps({"code": "invalid_request", "message":
+                                   "format: must be jsonl or markdown, not ''",
+                                   "details": {"field": "format"}}) + "\n")  # fmt: skip
+    assert main(["verify", str(refusal)]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith(f"rollbridge: error: {refusal}: line 1 is the server's refusal, "
+                           "not a log: invalid_request: format: must be"), said  # fmt: skip
+    assert main(["verify", str(refusal), "--locale", "cs"]) == 2
+    assert "je odmítnutí serveru, ne záznam" in capsys.readouterr().err
     binary = tmp_path / "log.gz"  # a compressed log, say: before, "'utf-8' codec can't…"
     binary.write_bytes(json.dumps(events[0]).encode() + b"\n\x1f\x8b\x08\xd6\xff\n")
     assert main(["verify", str(binary)]) == 2

@@ -49,8 +49,7 @@ export function showHistory(box, session, send) {
 export function pendingList(session, send) {
   const list = el("ul", "pending");
   for (const entry of session.table.pending ?? []) {
-    const labelOf = (action) => session.ruleset?.actions?.[action]?.label || action;
-    const asked = askedFor(entry, (id) => session.nameOf(id), labelOf);
+    const asked = askedFor(entry, (id) => session.nameOf(id), (action) => session.actionLabel(action));
     const item = el("li", "pending-item");
     item.dataset.pending = String(entry.pending);
     item.append(el("span", "", i18n.format("ROLLBRIDGE.Web.Pending.Item",

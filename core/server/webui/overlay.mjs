@@ -6,7 +6,7 @@
 
 import { actorCards } from "./controls.mjs";
 import { fetchHistory } from "./history.mjs";
-import { diceGroups, el, eventSummary, renderDiceGroup } from "./render.mjs";
+import { byLabel, diceGroups, el, eventSummary, renderDiceGroup } from "./render.mjs";
 import { Session, browserLocale, socketUrl, tableFromPath, takeToken } from "./session.mjs";
 import { i18n, localizePage, pageLanguage, useLanguage } from "./texts.mjs";
 
@@ -29,11 +29,11 @@ function showLatest(event) {
   box.dataset.seq = String(event.seq);
   const data = event.data ?? {};
   if (event.kind === "roll") {
-    const who = data.actor ? session.nameOf(data.actor) : event.by;
+    const who = data.actor ? session.nameOf(data.actor) : byLabel(event.by);
     box.append(el("p", "who", [who, data.label].filter(Boolean).join(" — ")));
     box.append(el("p", "total", data.total));
   }
-  const line = event.kind === "roll" ? data.text : eventSummary(event, (id) => session.nameOf(id));
+  const line = event.kind === "roll" ? data.text : eventSummary(event, (id) => session.nameOf(id), session.words());
   if (line) box.append(el("p", "narration", line));
   for (const group of diceGroups(data)) box.append(renderDiceGroup(group));
   $("latest").replaceChildren(box);

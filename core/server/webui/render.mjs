@@ -3,7 +3,7 @@
 // text (textContent, createElement): nothing a table holds is ever parsed as
 // HTML.
 
-import { labelOf } from "../client/i18n.mjs";
+import { ROLE_LABELS, labelOf } from "../client/i18n.mjs";
 import { DIE_TAG_WORDS, KIND_WORDS, STATUS_WORDS, counted, i18n } from "./texts.mjs";
 
 /** An element with a class and a text, each optional. */
@@ -157,6 +157,12 @@ function renderSteps(steps) {
   return details;
 }
 
+/** A request's type in words: a roll, an action (`resolve`). */
+function requestType(type) {
+  return type === "roll" ? i18n.localize("ROLLBRIDGE.Web.Kind.Roll")
+    : type === "resolve" ? i18n.localize("ROLLBRIDGE.Web.Kind.Resolution") : type ?? "";
+}
+
 /**
  * What a request waiting for the GM asks for, in a line: its kind in words, and
  * what — a roll's formula, label and actor; an action's name (`labelOf`: the
@@ -166,8 +172,7 @@ function renderSteps(steps) {
  */
 export function askedFor(request, nameOf, labelOf = (action) => action) {
   const fields = request.fields ?? {};
-  const type = request.type === "roll" ? i18n.localize("ROLLBRIDGE.Web.Kind.Roll")
-    : request.type === "resolve" ? i18n.localize("ROLLBRIDGE.Web.Kind.Resolution") : request.type ?? "";
+  const type = requestType(request.type);
   const actor = fields.actor ? nameOf(fields.actor) : "";
   if (request.type === "roll") {
     return { type, what: [fields.formula, fields.label, actor && `(${actor})`].filter(Boolean).map(isolated).join(" ") };
@@ -180,8 +185,25 @@ export function askedFor(request, nameOf, labelOf = (action) => action) {
   return { type, what: params ? `${what} (${isolated(params)})` : what };
 }
 
-/** What one event says in a line, for the log. */
-export function eventSummary(event, nameOf) {
+/** Who made an event, from its `by` (`gm`, `player`, `player:alice`): the role in
+ * the page's words, and the name when it is not the role's (`player (alice)`, as the
+ * top bar says the viewer's own). */
+export function byLabel(by) {
+  const text = String(by ?? "");
+  const colon = text.indexOf(":");
+  const role = colon < 0 ? text : text.slice(0, colon);
+  if (!(role in ROLE_LABELS)) return text;
+  const name = colon < 0 ? "" : text.slice(colon + 1);
+  const word = labelOf(i18n, ROLE_LABELS, role);
+  return name && name !== role ? `${word} (${name})` : word;
+}
+
+/** What one event says in a line, for the log. `words` names what the table
+ * knows: `trackLabel(actor, key)`, a track's label as the actor's card shows it,
+ * and `actionLabel(action)`, an action in the ruleset's words (else the keys). */
+export function eventSummary(event, nameOf, words = {}) {
+  const trackLabel = words.trackLabel ?? ((actor, key) => key);
+  const actionLabel = words.actionLabel ?? ((action) => action);
   const data = event.data ?? {};
   switch (event.kind) {
     case "roll":
@@ -189,11 +211,13 @@ export function eventSummary(event, nameOf) {
     case "resolution":
       return textOf(data.narration) || `${data.action ?? ""}`;
     case "adjusted":
-      return `${nameOf(data.actor)}: ${data.track} ${data.delta > 0 ? "+" : ""}${data.delta}`;
+      // a player's event of an NPC's adjustment names the actor only (the boxes are the GM's business)
+      if (data.track === undefined) return nameOf(data.actor);
+      return `${nameOf(data.actor)}: ${trackLabel(data.actor, data.track)} ${data.delta > 0 ? "+" : ""}${data.delta}`;
     case "undo":
-      return i18n.format("ROLLBRIDGE.Web.Log.Undo", { seq: data.undoes, kind: data.kind ?? "" });
+      return i18n.format("ROLLBRIDGE.Web.Log.Undo", { seq: data.undoes, kind: labelOf(i18n, KIND_WORDS, data.kind ?? "") });
     case "redo":
-      return i18n.format("ROLLBRIDGE.Web.Log.Redo", { seq: data.redoes, kind: data.kind ?? "" });
+      return i18n.format("ROLLBRIDGE.Web.Log.Redo", { seq: data.redoes, kind: labelOf(i18n, KIND_WORDS, data.kind ?? "") });
     case "actor.created":
     case "actor.updated":
     case "actor.removed":
@@ -207,10 +231,17 @@ export function eventSummary(event, nameOf) {
     case "approval.requested": {
       const request = data.request ?? {};
       return i18n.format("ROLLBRIDGE.Web.Log.Asks",
-        { pending: data.pending, who: request.who?.name ?? "?", ...askedFor(request, nameOf) });
+        { pending: data.pending, who: request.who?.name ?? "?", ...askedFor(request, nameOf, actionLabel) });
     }
     case "approval.rejected":
-      return [data.requested_by, data.type, data.reason].filter(Boolean).join(" — ");
+      return [data.pending && `${data.pending}:`, [data.requested_by && byLabel(data.requested_by),
+        requestType(data.type), data.reason].filter(Boolean).map(isolated).join(" — ")].filter(Boolean).join(" ");
+    case "dice.committed": // what a player notes before the segment's rolls, to check them later
+      return data.commitment ? i18n.format("ROLLBRIDGE.Web.Log.Committed",
+        { segment: data.segment, commitment: data.commitment }) : "";
+    case "dice.revealed":
+    case "dice.revealed.gm":
+      return data.seed ? i18n.format("ROLLBRIDGE.Web.Log.Revealed", { segment: data.segment, seed: data.seed }) : "";
     case "dice.drawn":
       return `${data.label ?? ""} [${(data.results ?? []).join(", ")}]`;
     default:
@@ -247,9 +278,16 @@ export function renderTime(at, lang = undefined) {
   return node;
 }
 
+/** Dice groups, each drawn under its heading. */
+function diceBox(groups) {
+  const box = el("div", "dice-groups");
+  for (const group of groups) box.append(renderDiceGroup(group));
+  return box;
+}
+
 /** One log entry: seq, who, what, when; a roll's or resolution's dice; its steps
  * folded. `lang`: the language of its time. */
-export function renderEvent(event, nameOf, { lang = undefined } = {}) {
+export function renderEvent(event, nameOf, { lang = undefined, ...words } = {}) {
   const data = event.data ?? {};
   const item = el("li", ["entry", codeClass("kind", String(event.kind).replace(".", "-")),
     event.gm_only ? "entry-secret" : ""].filter(Boolean).join(" "));
@@ -259,19 +297,18 @@ export function renderEvent(event, nameOf, { lang = undefined } = {}) {
   const time = renderTime(event.at, lang);
   if (time) head.append(time);
   head.append(el("span", "kind", labelOf(i18n, KIND_WORDS, event.kind)));
-  if (event.by) head.append(el("span", "by", event.by));
+  if (event.by) head.append(el("span", "by", byLabel(event.by)));
   if (event.gm_only) head.append(el("span", "secret-mark", i18n.localize("ROLLBRIDGE.Web.Log.GmOnly")));
   item.append(head);
-  const summary = eventSummary(event, nameOf);
+  const summary = eventSummary(event, nameOf, words);
   if (summary) item.append(el("p", event.kind === "resolution" ? "narration" : "summary", summary));
   const groups = diceGroups(data);
-  if (groups.length && (event.kind === "roll" || event.kind === "resolution")) {
-    const dice = el("div", "dice-groups");
-    for (const group of groups) dice.append(renderDiceGroup(group));
-    item.append(dice);
-  }
+  if (groups.length && (event.kind === "roll" || event.kind === "resolution")) item.append(diceBox(groups));
+  // a turn's (or an action's) hooks: each one's narration and the dice it rolled
+  // (wilddie's recovery from Shaken at the start of a turn, WD-9)
   for (const hook of data.hooks ?? []) {
     if (textOf(hook.narration)) item.append(el("p", "narration", hook.narration));
+    if (Array.isArray(hook.dice) && hook.dice.length) item.append(diceBox(hook.dice));
   }
   if (Array.isArray(data.steps) && data.steps.length) item.append(renderSteps(data.steps));
   return item;

@@ -131,6 +131,23 @@ export class Session {
     return this.actors.get(id)?.name ?? String(id ?? "");
   }
 
+  /** A track's label as the actor's card shows it (the server's, in the viewer's
+   * language), or its key when the table does not know it. */
+  trackLabel(actor, key) {
+    const tracks = this.actors.get(actor)?.common?.tracks ?? [];
+    return tracks.find((track) => track.key === key)?.label ?? String(key ?? "");
+  }
+
+  /** An action in the ruleset's words (the welcome's `label`), or its name. */
+  actionLabel(action) {
+    return this.ruleset?.actions?.[action]?.label || String(action ?? "");
+  }
+
+  /** What the log's lines name in the table's words (eventSummary's `words`). */
+  words() {
+    return { trackLabel: (actor, key) => this.trackLabel(actor, key), actionLabel: (action) => this.actionLabel(action) };
+  }
+
   /** The actors this viewer may act for: the GM all, a player those it controls. */
   controllable() {
     const all = [...this.actors.values()];

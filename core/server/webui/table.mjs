@@ -96,7 +96,7 @@ function showForms() {
 /** A done request's result in a line: its event's summary (the reply's, or the
  * log's entry of its seq). */
 function resultText(reply) {
-  if (reply.event) return eventSummary(reply.event, (id) => session.nameOf(id));
+  if (reply.event) return eventSummary(reply.event, (id) => session.nameOf(id), session.words());
   const entry = Number.isInteger(reply.seq) ? $("log").querySelector(`li[data-seq="${reply.seq}"]`) : null;
   return entry?.querySelector(".narration, .summary")?.textContent ?? "";
 }
@@ -163,7 +163,8 @@ function followAsked(event) {
   const form = formOf(asked.get(id));
   asked.delete(id);
   const text = rejected ? i18n.localize("ROLLBRIDGE.Web.Message.Rejected")
-    : i18n.format("ROLLBRIDGE.Web.Message.Approved", { result: eventSummary(event, (actor) => session.nameOf(actor)) });
+    : i18n.format("ROLLBRIDGE.Web.Message.Approved",
+      { result: eventSummary(event, (actor) => session.nameOf(actor), session.words()) });
   say(text);
   if (form) showOutcome(form, text);
   return true;
@@ -172,11 +173,12 @@ function followAsked(event) {
 /** A live event for the log, the statistics, and a screen reader. */
 function liveEvent(event, { replayed } = {}) {
   stats.note(event);
-  addEntry(renderEvent(event, (id) => session.nameOf(id), { lang: locale }));
+  addEntry(renderEvent(event, (id) => session.nameOf(id),
+    { lang: locale, ...session.words() }));
   const own = followAsked(event)
     || [...waiting.values()].some((entry) => entry.request.id === event.request);
   if (replayed || !(own || ANNOUNCED.has(event.kind))) return;
-  const summary = eventSummary(event, (id) => session.nameOf(id));
+  const summary = eventSummary(event, (id) => session.nameOf(id), session.words());
   const line = [labelOf(i18n, KIND_WORDS, event.kind), summary].filter(Boolean).join(": ");
   announce(own ? i18n.format("ROLLBRIDGE.Web.Announce.Own", { result: summary || line }) : line);
 }
@@ -262,7 +264,8 @@ async function addHistory(token, welcome) {
   const events = await fetchHistory({ table: tableId, token, locale: welcome.locale, upTo: welcome.seq });
   for (const event of events) {
     stats.note(event);
-    addEntry(renderEvent(event, (id) => session.nameOf(id), { lang: locale }));
+    addEntry(renderEvent(event, (id) => session.nameOf(id),
+    { lang: locale, ...session.words() }));
   }
   document.body.dataset.history = String(events.length);
 }

@@ -122,6 +122,7 @@ export const KIND_WORDS = {
   "approval.rejected": "ROLLBRIDGE.Web.Kind.ApprovalRejected",
   "dice.committed": "ROLLBRIDGE.Web.Kind.DiceCommitted",
   "dice.revealed": "ROLLBRIDGE.Web.Kind.DiceRevealed",
+  "dice.revealed.gm": "ROLLBRIDGE.Web.Kind.DiceRevealedGm",
   "dice.abandoned": "ROLLBRIDGE.Web.Kind.DiceAbandoned",
   "dice.drawn": "ROLLBRIDGE.Web.Kind.DiceDrawn",
 };

@@ -175,21 +175,26 @@ export async function statsOf(page, gate, scope = "all") {
   return { drawn, reply: replies.at(-1)?.stats ?? null, replies: replies.length };
 }
 
-/** Add an actor to `table` as its GM does over the protocol (as Foundry or
+/** Send `request` to `table` as its GM does over the protocol (as Foundry or
  * `rollbridge connect` would), from a page of the server's origin (node 20 has no
  * WebSocket); resolves with the reply. */
-export function addActor(page, table, token, actor) {
-  return page.evaluate(({ table, token, actor }) => new Promise((resolve, reject) => {
+export function gmRequest(page, table, token, request) {
+  return page.evaluate(({ table, token, request }) => new Promise((resolve, reject) => {
     const socket = new WebSocket(`ws://${location.host}/tables/${table}`);
-    socket.onopen = () => socket.send(JSON.stringify({ type: "hello", id: "add-hello", table, token }));
+    socket.onopen = () => socket.send(JSON.stringify({ type: "hello", id: "gm-hello", table, token }));
     socket.onmessage = (message) => {
       const frame = JSON.parse(message.data);
-      if (frame.id === "add-hello") socket.send(JSON.stringify({ type: "actor.create", id: `add-${actor.id}`, actor }));
-      if (frame.id === `add-${actor.id}`) {
+      if (frame.id === "gm-hello") socket.send(JSON.stringify(request));
+      if (frame.id === request.id) {
         socket.close();
         resolve(frame);
       }
     };
     socket.onerror = () => reject(new Error("the GM's socket failed"));
-  }), { table, token, actor });
+  }), { table, token, request });
+}
+
+/** Add an actor to `table` as its GM does over the protocol; resolves with the reply. */
+export function addActor(page, table, token, actor) {
+  return gmRequest(page, table, token, { type: "actor.create", id: `add-${actor.id}`, actor });
 }
