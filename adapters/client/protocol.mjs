@@ -93,6 +93,14 @@ export function errorText(error, i18n) {
   return error?.code ? `${error.code}: ${message}` : message;
 }
 
+/** An error's words alone, for a reader who needs no code (a player on the web
+ * view): its own text (the module's errors), else the server's message (already
+ * in the user's language), else its code. */
+export function errorMessage(error, i18n) {
+  if (error?.key) return i18n.format(error.key, error.data ?? {});
+  return error?.message || error?.code || String(error);
+}
+
 /**
  * The notice for a welcome whose server has no texts in the language the hello
  * asked for (a `locale_unavailable` note), or null: {key, data, message} with

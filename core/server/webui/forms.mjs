@@ -403,12 +403,14 @@ export function showWaiting(form, how) {
 }
 
 /** Say how a form's request ended on its status line (`kind` "error" for a
- * refusal), and bring the line into view. */
-export function showOutcome(form, text, kind = "info") {
+ * refusal, with the server's error `code` kept as the line's data-code), and
+ * bring the line into view. */
+export function showOutcome(form, text, kind = "info", code = "") {
   const line = form.querySelector(".form-status");
   if (!line) return;
   line.textContent = text;
   line.dataset.kind = kind;
+  line.dataset.code = code ?? "";
   if (text) line.scrollIntoView({ block: "nearest" });
 }
 

@@ -4,7 +4,7 @@
 // encounter.started and encounter.ended events, live or from history, to know
 // where the running encounter began.
 
-import { errorText } from "../client/protocol.mjs";
+import { errorMessage } from "../client/protocol.mjs";
 import { renderStats, scopeFields } from "./stats.mjs";
 import { i18n } from "./texts.mjs";
 
@@ -66,7 +66,7 @@ export class StatsPanel {
     try {
       this.box.replaceChildren(renderStats(i18n, await this.request({ type: "stats", ...fields })));
     } catch (error) {
-      this.onError(errorText(error, i18n));
+      this.onError(errorMessage(error, i18n));
     } finally {
       this.box.removeAttribute("aria-busy");
     }

@@ -16,7 +16,7 @@
 // shown, in order, once they are.
 
 import { CONNECTION_LABELS, ROLE_LABELS, labelOf } from "../client/i18n.mjs";
-import { errorText, localeNotice, newRequestId } from "../client/protocol.mjs";
+import { errorMessage, localeNotice, newRequestId } from "../client/protocol.mjs";
 import { actorCards, adjustForm, encounterView, pendingList, showHistory } from "./controls.mjs";
 import { actionForm, replaceKeeping, rollForm, sheetChoices, showOutcome, showWaiting } from "./forms.mjs";
 import { fetchHistory } from "./history.mjs";
@@ -115,12 +115,15 @@ function answered(reply, key) {
   return reply;
 }
 
-/** A refused or unanswered request: on the message line and beside its form. */
+/** A refused or unanswered request: on the message line and beside its form, in
+ * the server's words alone (its code, English jargon to a player, is kept on the
+ * line as data-code for whoever helps them). */
 function failed(error, key) {
-  const text = errorText(error, i18n);
+  const text = errorMessage(error, i18n);
   say(text, "error");
+  $("message").dataset.code = error?.code ?? "";
   const form = key ? formOf(key) : null;
-  if (form) showOutcome(form, text, "error");
+  if (form) showOutcome(form, text, "error", error?.code);
 }
 
 /**

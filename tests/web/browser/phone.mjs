@@ -121,7 +121,8 @@ const cases = {
     await tapRoll(player, "2d6+", "typo");
     await player.waitForSelector('form.roll-form .form-status[data-kind="error"]');
     result.error = { ...(await onScreen(player, "form.roll-form .form-status")),
-      message: await player.textContent("#message") };
+      message: await player.textContent("#message"),
+      code: await player.getAttribute("form.roll-form .form-status", "data-code") };
     step("an attack");
     await player.selectOption("#action-select", "attack");
     const form = player.locator('form.action-form[data-action="attack"]');
