@@ -4,6 +4,7 @@ runs on it (SQLite's backup API: :mod:`rollbridge.stores.backup`)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -22,21 +23,45 @@ DONE = say.plural(
 )
 
 
+# Translators: {env} is the environment variable ROLLBRIDGE_REDIS, {where} a Redis
+# server; redis-cli --rdb, BGSAVE and --db are commands and an option, not translated.
+REDIS = say(
+    "cli.backup.redis",
+    "rollbridge backup copies a SQLite file, but ${env} names a Redis server ({where}): "
+    "back that up with Redis's own tools (redis-cli --rdb FILE, or a copy of its "
+    'folder after BGSAVE: docs/redis.md, "Backups"), or give --db FILE to copy a '
+    "SQLite file",
+)
+
+
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add ``backup``."""
     parser = commands.add_parser(
         "backup", help="copy the database, online (safe while rollbridge serve runs on it)"
     )
-    parser.add_argument("--db", type=Path, help="SQLite file (default: user data directory)")
+    parser.add_argument(
+        "--db",
+        type=Path,
+        help="SQLite file (default: $ROLLBRIDGE_DB, else in the user data directory)",
+    )
     parser.add_argument("dest", type=Path, help="the copy to write (must not exist)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=_backup)
 
 
 def _backup(args: argparse.Namespace) -> int:
+    from rollbridge.cli.stores import REDIS_ENV
+    from rollbridge.exceptions import InvalidRequest
     from rollbridge.paths import default_db_path
     from rollbridge.stores.backup import backup
 
+    url = os.environ.get(REDIS_ENV)
+    if args.db is None and url:
+        # Not the default file: the store every other command would use is Redis.
+        from rollbridge.stores.redis import _without_password
+
+        raise InvalidRequest(REDIS(env=REDIS_ENV, where=_without_password(url)),
+                             code="redis_backup", details={"field": "db"})  # fmt: skip
     done = backup(args.db or default_db_path(), args.dest)
     if args.json:
         print_json({"source": str(done.source), "dest": str(done.dest), "tables": done.tables,

@@ -34,8 +34,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from websockets.asyncio.server import ServerConnection
+from websockets.server import ServerProtocol
 
 from rollbridge.server.addresses import AddressCounts, Network, address_group, is_trusted
+from rollbridge.server.bad_request import AnsweringProtocol
 from rollbridge.server.limits import BUFFER_LIMIT
 from rollbridge.server.outbox import write_data
 from rollbridge.server.throttle import Throttle
@@ -106,6 +108,8 @@ class BoundedConnection(ServerConnection):
 
     def __init__(self, *args: Any, opening: Opening | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if type(self.protocol) is ServerProtocol:  # nothing parsed yet: answers what it
+            self.protocol.__class__ = AnsweringProtocol  # cannot read (bad_request.py)
         self._opening = opening
         #: The address group it is counted under while it opens (None: not counted).
         self._counted: str | None = None

@@ -548,13 +548,17 @@ class ClusterServer(Server):
         except UnknownTable as exc:  # deleted meanwhile: the operator's doing, not a fault
             log.info("a change forwarded for table %s: %s", forward.table_id, exc)
             effects = table.refuse_forward(forward, exc)
+            self.metrics.forwarded("refused")
         except RollbridgeError as exc:  # the client is told store_error; the log says why
             log.warning("a change forwarded for table %s failed: %s", forward.table_id, exc)
             effects = table.refuse_forward(forward, exc)
+            self.metrics.forwarded("refused")
         except Exception as exc:  # a driver bug: the requester still gets an answer
             log.exception("forwarding a request of table %s failed", forward.table_id)
             effects = table.refuse_forward(forward, StoreError(f"{type(exc).__name__}: {exc}"))
+            self.metrics.forwarded("refused")
         else:
+            self.metrics.forwarded("taken_over" if answer is None else "answered")
             if answer is None:
                 effects = table.take_over(forward)
             else:

@@ -27,6 +27,8 @@ Metrics::
     rollbridge_clients_cut_off_total{reason}      counter: connections the server ended
     rollbridge_store_reads_total{outcome}         counter: work of the store-reading threads
     rollbridge_throttled_total{limit}             counter: refused for their address's rate
+    rollbridge_forwarded_total{outcome}           counter: changes sent to their table's process
+    rollbridge_tables_owned                       gauge: tables whose lease this process holds
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ class _LoopCounters:
         self.errors: dict[str, int] = {}
         self.cut_off: dict[str, int] = {}
         self.throttled: dict[str, int] = {}
+        self.forwarded: dict[str, int] = {}
 
     def describe(self) -> list[Any]:
         return []  # collected only when scraped; nothing to check at registration
@@ -110,6 +113,21 @@ class _LoopCounters:
             "limit",
             self.throttled,
         )
+        yield _by_label(
+            "rollbridge_forwarded",
+            "Changes this process sent on to the process that runs their table (on"
+            " Redis; balance by table to keep it low): answered (run there), taken_over"
+            " (nobody ran the table: this process took it), refused (no answer in time,"
+            " or the table gone).",
+            "outcome",
+            self.forwarded,
+        )
+
+
+def _owned(server: Server) -> int:
+    """How many tables ``server`` holds the lease of (a cluster process's; else 0)."""
+    ownership = getattr(server, "ownership", None)
+    return len(ownership.owned) if ownership is not None else 0
 
 
 def _by_label(
@@ -146,6 +164,11 @@ class ServerMetrics:
                 " program, Redis gone): from its first such failure until a commit is"
                 " written again (or a read works, if only reads failed); else 0.",
                 lambda: int(server.health.failing is not None),
+            ),
+            (
+                "rollbridge_tables_owned",
+                "Tables whose lease this process holds, so runs their changes (on Redis; else 0).",
+                lambda: _owned(server),
             ),
         )
         for name, documentation, read in gauges:
@@ -207,6 +230,11 @@ class ServerMetrics:
         """A request was refused for its address's rate (``http_rate``, ``wrong_tokens``,
         ``wrong_tokens_48``)."""
         self._loop.throttled[limit] = self._loop.throttled.get(limit, 0) + 1
+
+    def forwarded(self, outcome: str) -> None:
+        """A change was sent on to its table's process: ``answered``, ``taken_over``
+        or ``refused``."""
+        self._loop.forwarded[outcome] = self._loop.forwarded.get(outcome, 0) + 1
 
     def closed(self, code: int, reason: str) -> None:
         """The protocol closed a connection (a refused ``hello``, a broken limit):

@@ -83,7 +83,9 @@ EXISTS = say(
 KEY_DIFFERS = say(
     "migrate.key_differs",
     "Redis holds another dice key than {path}, and these tables have an open "
-    "verifiable segment whose seed it could not reveal: {tables}; nothing was written",
+    "verifiable segment whose seed it could not reveal: {tables}; nothing was written. "
+    "Have their GMs turn the setting verifiable off (that reveals the open segment) and "
+    "stop the server, migrate, then turn it on again on Redis",
 )
 # Translators: {tables} table ids; {path} the dice key file that is missing.
 KEY_MISSING = say(

@@ -144,3 +144,26 @@ def test_a_destination_that_cannot_be_written_is_named(tmp_path, capsys, monkeyp
     assert err.count("\n") == 1 and err.startswith("rollbridge: error: store_error: ")
     assert str(dest) in err and str(source) not in err
     assert not (tmp_path / "missing").exists()
+
+
+def test_backup_with_redis_in_the_environment_says_how_to_back_redis_up(
+    tmp_path, capsys, monkeypatch
+):
+    """An operator on Redis exports ROLLBRIDGE_REDIS for every command; ``backup``
+    copies only SQLite files, and once said ``no database file`` of a default path
+    never used. It says what it copies and where the Redis advice is, names no
+    password, and writes nothing; ``--db`` still copies a file."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    monkeypatch.setenv("ROLLBRIDGE_REDIS", "redis://:sekrit@127.0.0.1:6390/0")
+    monkeypatch.setenv("ROLLBRIDGE_DB", str(tmp_path / "absent.db"))
+    dest = tmp_path / "copy.db"
+    assert main(["backup", str(dest)]) == 1
+    _out, err = capsys.readouterr()
+    assert err.startswith("rollbridge: error: redis_backup: rollbridge backup copies a SQLite")
+    assert "redis-cli --rdb" in err and 'docs/redis.md, "Backups"' in err and "--db" in err
+    assert "sekrit" not in err and "127.0.0.1:6390" in err
+    assert not dest.exists()
+    with SQLiteStore(tmp_path / "real.db"):
+        pass
+    assert main(["backup", "--db", str(tmp_path / "real.db"), str(dest)]) == 0
+    assert dest.is_file()

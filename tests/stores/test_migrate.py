@@ -392,6 +392,35 @@ def test_another_dice_key_is_refused_while_a_segment_is_open(played, redis_facto
         store.close()
 
 
+def test_another_dice_key_says_what_to_do_and_doing_it_moves_the_table(
+    played, redis_factory, monkeypatch
+):
+    """A Redis already in service has a dice key of its own, and a verifiable table
+    always has a segment open (a reveal opens the next): the refusal says how to move
+    it anyway, and doing what it says moves it, its revealed dice still checkable."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    redis = redis_factory()
+    store = RedisStore(redis.url, retain=RETAIN)
+    try:
+        store.adopt_dice_secret(os.urandom(32))
+        status, _out, err = migrate(played, redis.url, "--table", "mig")
+        assert status == 1 and "dice_key_differs" in err
+        assert "turn the setting verifiable off" in err and "nothing was written" in err
+        with SQLiteStore(played.db, retain=RETAIN) as sqlite:  # what the GM does
+            reply = TableService(sqlite, PluginHost()).handle(
+                "mig", {"id": "off", "type": "settings", "settings": {"verifiable": False}}, GM
+            )
+            assert reply["status"] == "done"
+            seq = sqlite.load("mig")[0].info.seq
+            kinds = [event.kind for event in sqlite.events_after("mig", seq - 3) or []]
+        assert "dice.revealed" in kinds
+        status, out, err = migrate(played, redis.url, "--table", "mig")
+        assert status == 0, err
+        assert "dice key: Redis keeps its own" in out
+    finally:
+        store.close()
+
+
 def test_an_open_segment_without_its_dice_key_is_refused(played, redis_factory):
     redis = redis_factory()
     Path(f"{played.db}.dice-key").unlink()

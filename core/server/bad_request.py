@@ -1,0 +1,60 @@
+"""An answer to an HTTP request websockets cannot read, instead of a silent close.
+
+websockets, which serves the port, reads no request bodies and no transfer codings:
+given a request with a body (a ``POST`` of a form, what an HTTP client sends by
+default), or one it cannot parse, it closed the connection without a word. A client
+was left guessing; and behind nginx that close is the *upstream's* failure: with its
+defaults (``max_fails=1 fail_timeout=10s``) nginx took the process out of its
+rotation for ten seconds, so two anonymous ``POST`` requests with a body took both
+processes of docs/redis.md's example out, and every player got 502 ("no live
+upstreams"), again and again (found on an operator's night with a real nginx).
+
+:class:`AnsweringProtocol` answers such a request with **400**,
+``{"code": "invalid_request", "message", "details": {"reason"}}`` (``reason``:
+``request_body`` for a body or a transfer coding, else ``invalid_http``), before
+websockets' own close. The request's headers were not kept, so the message is in
+English. A client that closed before its request was whole gets nothing (there is
+nobody to answer).
+"""
+
+from __future__ import annotations
+
+import http
+import json
+
+from websockets.http11 import Response
+from websockets.protocol import State
+from websockets.server import ServerProtocol
+
+from rollbridge.server.web import respond
+from rollbridge.text import Messages
+
+__all__ = ["AnsweringProtocol"]
+
+say = Messages("rollbridge")
+BODY = say(
+    "server.http.request_body",
+    "this server reads no request bodies: send the parameters in the query string "
+    '(docs/operations.md, "Admin token and API")',
+)
+INVALID = say("server.http.invalid", "not a valid HTTP request")
+
+
+class AnsweringProtocol(ServerProtocol):
+    """websockets' server protocol, answering a request it could not read (see the
+    module docstring) before it ends the connection."""
+
+    def send_eof(self) -> None:
+        cause = getattr(self.handshake_exc, "__cause__", None)
+        answerable = cause is not None and not isinstance(cause, EOFError)  # else: nobody
+        if answerable and self.state is State.CONNECTING and not self.eof_sent:  # to answer
+            self.writes.append(_answer(cause).serialize())
+        super().send_eof()
+
+
+def _answer(cause: BaseException) -> Response:
+    body = isinstance(cause, NotImplementedError) or str(cause) == "unsupported request body"
+    message, reason = (BODY, "request_body") if body else (INVALID, "invalid_http")
+    payload = {"code": "invalid_request", "message": message().render("en"),
+               "details": {"reason": reason}}  # fmt: skip
+    return respond(http.HTTPStatus.BAD_REQUEST, json.dumps(payload), "application/json")

@@ -1,0 +1,47 @@
+"""What ``/metrics`` of each ``rollbridge serve --redis`` process says about the
+cluster (docs/operations.md, "Metrics and health"): the tables whose lease it holds,
+and the changes it sent on to another process — what tells an operator whether the
+balancer keeps a table's clients on one process (docs/redis.md: spread clients cost
+about ten times the CPU). Real redis-server, real processes, real clients."""
+
+from __future__ import annotations
+
+import re
+import urllib.request
+
+from tests.stores.cluster_harness import Cluster
+
+
+def scrape(port: int) -> dict[str, float]:
+    """A process's samples, by name and labels as the text format writes them."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as answer:
+        text = answer.read().decode()
+    return {
+        match[1]: float(match[2]) for match in re.finditer(r"^(rollbridge_\S+) (\S+)$", text, re.M)
+    }
+
+
+def test_each_process_says_what_it_owns_and_what_it_forwarded(redis_factory):
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+    ports = [p.port for p in cluster.processes]
+
+    async def play() -> None:
+        on_a, on_b = await cluster.joined(0, 1)
+        # A's first change finds the table run by nobody: A takes it
+        reply = await on_a.ask({"type": "roll", "id": "a", "formula": "1d6"})
+        assert reply["type"] == "result", reply
+        assert cluster.owner() is cluster.processes[0]
+        for i in range(3):  # B's changes go to A, which runs the table
+            reply = await on_b.ask({"type": "roll", "id": f"b{i}", "formula": "1d6"})
+            assert reply["type"] == "result" and reply["seq"] == i + 2, reply
+        a, b = scrape(ports[0]), scrape(ports[1])
+        assert a["rollbridge_tables_owned"] == 1 and b["rollbridge_tables_owned"] == 0
+        assert a['rollbridge_forwarded_total{outcome="taken_over"}'] == 1
+        assert 'rollbridge_forwarded_total{outcome="answered"}' not in a
+        assert b['rollbridge_forwarded_total{outcome="answered"}'] == 3
+        assert 'rollbridge_forwarded_total{outcome="taken_over"}' not in b
+        for player in (on_a, on_b):
+            await player.close()
+
+    cluster.run(play)
