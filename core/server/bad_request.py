@@ -22,6 +22,7 @@ from __future__ import annotations
 import http
 import json
 
+from websockets.exceptions import InvalidMessage
 from websockets.http11 import Response
 from websockets.protocol import State
 from websockets.server import ServerProtocol
@@ -44,10 +45,21 @@ class AnsweringProtocol(ServerProtocol):
     """websockets' server protocol, answering a request it could not read (see the
     module docstring) before it ends the connection."""
 
+    def send_response(self, response: Response) -> None:
+        if self.eof_sent:  # the connection already failed (bytes pipelined after the
+            return  # request, read as frames): nothing can follow the EOF sent
+        super().send_response(response)
+
     def send_eof(self) -> None:
-        cause = getattr(self.handshake_exc, "__cause__", None)
+        if self.eof_sent:
+            return
+        # Only the request parser's failure (InvalidMessage, its cause what it could not
+        # read) is answered here: a handshake refused in accept() (a bad
+        # Sec-WebSocket-Key...) was answered by websockets already.
+        failed = self.handshake_exc if isinstance(self.handshake_exc, InvalidMessage) else None
+        cause = getattr(failed, "__cause__", None)
         answerable = cause is not None and not isinstance(cause, EOFError)  # else: nobody
-        if answerable and self.state is State.CONNECTING and not self.eof_sent:  # to answer
+        if answerable and self.state is State.CONNECTING:  # to answer
             self.writes.append(_answer(cause).serialize())
         super().send_eof()
 

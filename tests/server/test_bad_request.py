@@ -1,0 +1,70 @@
+"""The 400 answer to a request websockets cannot read (core/server/bad_request.py)
+answers nothing twice, and bytes pipelined after a request log no traceback."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+
+from rollbridge.server import Server
+from rollbridge.server.limits import Limits
+from rollbridge.stores.sqlite import SQLiteStore
+from tests.server.conftest import make_host, seed_tables
+
+UPGRADE = (b"Host: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+           b"Sec-WebSocket-Version: 13\r\n")  # fmt: skip
+
+
+def exchange(port: int, request: bytes) -> bytes:
+    """Send ``request`` and read all the server sends until it closes."""
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.settimeout(60)  # a hang fails the test rather than the run
+        sock.sendall(request)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    return data
+
+
+async def serve(tmp_path, tally) -> Server:
+    host = make_host(tally)
+    path = tmp_path / "rollbridge.db"
+    with SQLiteStore(path) as seed:
+        seed_tables(seed, host)
+    server = Server(SQLiteStore(path), host, port=0, limits=Limits())
+    await server.start()
+    return server
+
+
+async def test_a_handshake_websockets_refuses_gets_one_answer(tmp_path, tally):
+    """A Sec-WebSocket-Key that is no base64 is refused by websockets' accept() with its
+    own 400; its error has a cause, which the answering protocol took for a request it
+    could not read and sent a second 400 after the first on the same connection."""
+    server = await serve(tmp_path, tally)
+    try:
+        request = b"GET / HTTP/1.1\r\n" + UPGRADE + b"Sec-WebSocket-Key: !!!\r\n\r\n"
+        data = await asyncio.to_thread(exchange, server.port, request)
+    finally:
+        await server.stop()
+    assert data.startswith(b"HTTP/1.1 400 ")
+    assert data.count(b"HTTP/1.1 ") == 1, data
+
+
+async def test_bytes_pipelined_after_a_request_log_no_traceback(tmp_path, tally, caplog):
+    """websockets reads what follows a request as frames while the request is still
+    handled: the connection fails (EOF sent), then the answer's own EOF hit websockets'
+    ``assert not self.eof_sent`` and logged "unexpected internal error" with a
+    traceback, for any client that pipelines (a log flood for anyone)."""
+    caplog.set_level(logging.INFO)
+    server = await serve(tmp_path, tally)
+    healthz = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    try:
+        for request in (healthz * 3, healthz + b"POST / HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc"):
+            await asyncio.to_thread(exchange, server.port, request)
+        # one normal request still answered as before
+        assert (await asyncio.to_thread(exchange, server.port, healthz)).startswith(b"HTTP/1.1 200")
+    finally:
+        await server.stop()
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert errors == [], [r.getMessage() for r in errors]
