@@ -262,17 +262,25 @@ def _admin(blob: bytes) -> AdminTokenRecord:
 
 
 def _without_password(url: str) -> str:
-    """``url`` with any password replaced by ``***`` (for messages and logs)."""
+    """``url`` with any password replaced by ``***`` (for messages and logs): the
+    one before the ``@`` and the query's ``password=`` (redis-py takes that too)."""
+    import re
     from urllib.parse import urlsplit, urlunsplit
 
     try:
         parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        host = parts.hostname or ""
-        port = f":{parts.port}" if parts.port else ""
-        user = f"{parts.username}:***@" if parts.username else ":***@"
-        return urlunsplit(parts._replace(netloc=f"{user}{host}{port}"))
+        query = re.sub(r"(?i)(^|[&;])(password=)[^&;]*", r"\1\2***", parts.query)
+        if parts.password is None:  # as given but the query (unix:/// stays so)
+            head, _, tail = url.partition("?")
+            return url if query == parts.query else f"{head}?{tail.replace(parts.query, query, 1)}"
+        parts = parts._replace(query=query)
+        if parts.password is not None:
+            host = parts.hostname or ""
+            host = f"[{host}]" if ":" in host else host  # an IPv6 address
+            port = f":{parts.port}" if parts.port else ""
+            user = f"{parts.username}:***@" if parts.username else ":***@"
+            parts = parts._replace(netloc=f"{user}{host}{port}")
+        return urlunsplit(parts)
     except ValueError:
         return "(an unreadable Redis URL)"
 

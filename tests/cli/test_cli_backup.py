@@ -167,3 +167,20 @@ def test_backup_with_redis_in_the_environment_says_how_to_back_redis_up(
         pass
     assert main(["backup", "--db", str(tmp_path / "real.db"), str(dest)]) == 0
     assert dest.is_file()
+
+
+def test_backup_names_no_password_given_in_the_redis_url_s_query(tmp_path, capsys, monkeypatch):
+    """redis-py takes a password from the URL's query too (``?password=``), and
+    ``unix://`` URLs have nowhere else to put one: the refusal hid only the one before
+    the ``@`` and printed this one as it was."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    dest = tmp_path / "copy.db"
+    for url in ("redis://127.0.0.1:6390/0?password=sekrit",
+                "unix:///run/redis.sock?db=2&password=sekrit",
+                "redis://:sekrit@127.0.0.1:6390/0?password=sekrit"):  # fmt: skip
+        monkeypatch.setenv("ROLLBRIDGE_REDIS", url)
+        assert main(["backup", str(dest)]) == 1
+        _out, err = capsys.readouterr()
+        assert "redis_backup" in err and "sekrit" not in err, err
+        assert "6390" in err or "/run/redis.sock" in err
+    assert not dest.exists()
