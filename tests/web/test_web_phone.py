@@ -81,10 +81,12 @@ async def test_the_result_of_a_tap_shows_beside_the_form(web_world):
     error = result["error"]
     assert error["visible"] and error["text"] == error["message"] and error["text"]
     assert "invalid_notation" not in error["text"]
-    assert error["code"] == "invalid_notation"
+    assert error["code"] == error["messageCode"] == "invalid_notation"
     # an attack: its narration beside the form
     attack = result["attack"]
     assert attack["visible"] and attack["text"] == attack["narration"]
+    # the message line moved on from the typo: its code is not left on it
+    assert not attack["messageCode"], (attack["message"], attack["messageCode"])
 
 
 async def test_the_approval_message_follows_the_gms_answer(web_world):

@@ -57,6 +57,7 @@ function say(text, kind = "info") {
   const line = $("message");
   line.textContent = text;
   line.dataset.kind = kind;
+  line.dataset.code = ""; // a refusal's code (failed) goes with its words only
 }
 
 /** Tell a screen reader `text` (politely: after what it is reading). */

@@ -122,7 +122,8 @@ const cases = {
     await player.waitForSelector('form.roll-form .form-status[data-kind="error"]');
     result.error = { ...(await onScreen(player, "form.roll-form .form-status")),
       message: await player.textContent("#message"),
-      code: await player.getAttribute("form.roll-form .form-status", "data-code") };
+      code: await player.getAttribute("form.roll-form .form-status", "data-code"),
+      messageCode: await player.getAttribute("#message", "data-code") };
     step("an attack");
     await player.selectOption("#action-select", "attack");
     const form = player.locator('form.action-form[data-action="attack"]');
@@ -134,7 +135,9 @@ const cases = {
     const attack = player.locator("#log li.kind-resolution").first();
     await attack.waitFor();
     result.attack = { ...(await onScreen(player, 'form.action-form[data-action="attack"] .form-status')),
-      narration: await attack.locator(".narration").first().textContent() };
+      narration: await attack.locator(".narration").first().textContent(),
+      message: await player.textContent("#message"),
+      messageCode: await player.getAttribute("#message", "data-code") };
   },
 
   /** A request waiting for the GM: the player's page says when the GM approved or
