@@ -14,7 +14,7 @@ upstreams"), again and again (found on an operator's night with a real nginx).
 ``request_body`` for a body or a transfer coding, else ``invalid_http``), before
 websockets' own close. The request's headers were not kept, so the message is in
 English. A client that closed before its request was whole gets nothing (there is
-nobody to answer).
+nobody to answer); one that sent a line ended by a bare LF is answered ``invalid_http``.
 """
 
 from __future__ import annotations
@@ -58,8 +58,11 @@ class AnsweringProtocol(ServerProtocol):
         # Sec-WebSocket-Key...) was answered by websockets already.
         failed = self.handshake_exc if isinstance(self.handshake_exc, InvalidMessage) else None
         cause = getattr(failed, "__cause__", None)
-        answerable = cause is not None and not isinstance(cause, EOFError)  # else: nobody
-        if answerable and self.state is State.CONNECTING:  # to answer
+        # an EOFError is also a line ended by a bare LF (garbage, a TLS ClientHello):
+        # its client is still there; one whose stream ended has nobody to answer
+        gone = isinstance(cause, EOFError) and self.reader.eof
+        answerable = cause is not None and not gone
+        if answerable and self.state is State.CONNECTING:
             self.writes.append(_answer(cause).serialize())
         super().send_eof()
 

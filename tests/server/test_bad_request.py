@@ -68,3 +68,19 @@ async def test_bytes_pipelined_after_a_request_log_no_traceback(tmp_path, tally,
         await server.stop()
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     assert errors == [], [r.getMessage() for r in errors]
+
+
+async def test_a_line_ended_by_a_bare_lf_is_answered_not_dropped(tmp_path, tally):
+    """websockets reads a line that ends in LF without CR as the stream ending
+    (EOFError), which the answering protocol took for a client gone: garbage or a TLS
+    ClientHello holding a 0x0a byte, or a hand-made request, got the silent close
+    this answer was made to end, though its client was still there."""
+    server = await serve(tmp_path, tally)
+    hello = bytes.fromhex("16030100c4010000c00303") + bytes(range(32)) + b"\n" + bytes(20)
+    try:
+        for request in (b"GET /healthz HTTP/1.1\nHost: x\n\n", hello):
+            data = await asyncio.to_thread(exchange, server.port, request)
+            assert data.startswith(b"HTTP/1.1 400 "), data
+            assert b'"reason": "invalid_http"' in data and data.count(b"HTTP/1.1 ") == 1
+    finally:
+        await server.stop()
