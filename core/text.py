@@ -835,10 +835,10 @@ def view_pair(
     walk: the GM's view and the players' (``hides``), equal to the two calls. Where
     players see what the GM sees — no private value they may not see, a text that
     met no private argument — they share the GM's values, not rendered again."""
-    if places is None:
-        places = Places.of(texts, privates)
     if not texts and not privates:
         return data, data
+    if places is None:
+        places = Places.of(texts, privates)
     return _pair(data, places, privates, locale, hides, memo)
 
 

@@ -75,11 +75,12 @@ class UnnamedProxyHint:
         remote = getattr(connection, "remote_address", None)
         if not remote:
             return False
-        peer = str(remote[0])
-        if is_trusted(peer, self.trusted) or not _proxy_like(peer):
+        ip = ip_of(str(remote[0]))
+        if ip is None or not _proxy_like(ip):
             return False
-        ip = ip_of(peer)
-        peer = str(ip) if ip is not None else peer  # as --trusted-proxy matches it
+        peer = str(ip)  # an IPv4-mapped peer as its IPv4 address, as --trusted-proxy matches it
+        if is_trusted(peer, self.trusted):
+            return False
         said = self._said.get(peer)
         if said is None:
             said = self._throttle_for(peer)
@@ -94,7 +95,7 @@ class UnnamedProxyHint:
                 "could then name themselves any address)",
                 peer, peer,
                 "; being this machine's, they are left out of the per-address HTTP rate "
-                "and wrong-token throttle" if _loopback(peer) else "",
+                "and wrong-token throttle" if ip.is_loopback else "",
                 peer,
                 extra={"code": "unnamed_proxy"},
             )  # fmt: skip
@@ -124,15 +125,7 @@ PRIVATE_NETWORKS = tuple(
 )
 
 
-def _proxy_like(address: str) -> bool:
-    """Whether ``address`` is where an operator's proxy stands: this machine, or a
-    private network (:data:`PRIVATE_NETWORKS`, or link-local)."""
-    ip = ip_of(address)
-    if ip is None:
-        return False
+def _proxy_like(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether ``ip`` is where an operator's proxy stands: this machine, or a private
+    network (:data:`PRIVATE_NETWORKS`, or link-local)."""
     return ip.is_loopback or ip.is_link_local or any(ip in net for net in PRIVATE_NETWORKS)
-
-
-def _loopback(address: str) -> bool:
-    ip = ip_of(address)
-    return ip is not None and ip.is_loopback
