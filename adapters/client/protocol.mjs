@@ -85,8 +85,9 @@ export class RollbridgeError extends Error {
   }
 }
 
-/** What the user is shown of an error: its own text (the module's errors), or
- * the server's code and message (already in the user's language). */
+/** An error as a support line: its own text (the module's errors), or the
+ * server's code and message (`not_found: …`), for a console or a log; the user is
+ * shown errorMessage. */
 export function errorText(error, i18n) {
   if (error?.key) return i18n.format(error.key, error.data ?? {});
   const message = error?.message ?? String(error);

@@ -110,6 +110,12 @@ after(() => {
   Standin.uninstall();
 });
 const tick = () => new Promise((r) => setImmediate(r));
+/** The server's GM-only event of a request `pending` waiting for the GM's approval, received; its chat message. */
+async function pendingCard(ws, seq, pending, request) {
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq, kind: "approval.requested", gm_only: true, data: { pending, request } });
+  await settle(client);
+  return Standin.log.messages.at(-1);
+}
 async function answer(ws, reply) {
   for (let i = 0; i < 50 && ws.messages().at(-1)?.type === "hello"; i++) await tick();
   const request = ws.messages().at(-1);
@@ -153,12 +159,7 @@ for (const generation of [12, 13]) {
 
 test("a pending request's GM-only card: approve sends the approval, then its buttons go", async () => {
   const ws = await gmWorld(13, 2);
-  ws.receive({
-    type: "event", table: "t1", epoch: 1, seq: 3, kind: "approval.requested", gm_only: true,
-    data: { pending: "p3", request: { type: "resolve", id: "x1", fields: { action: "attack" }, who: { name: "alice", role: "player" } } },
-  });
-  await settle(client);
-  const message = Standin.log.messages.at(-1);
+  const message = await pendingCard(ws, 3, "p3", { type: "resolve", id: "x1", fields: { action: "attack" }, who: { name: "alice", role: "player" } });
   assert.deepEqual(message.whisper, [GM]);
   assert.match(message.content, /alice asks for attack/);
   const { element, html } = rendered(13);
@@ -177,16 +178,29 @@ test("a pending request's GM-only card: approve sends the approval, then its but
   const again = rendered(13);
   assert.equal(addButtons(message, again.html, client), 0, "settled");
   // another pending request, approved elsewhere (another GM): its event names it
-  ws.receive({
-    type: "event", table: "t1", epoch: 1, seq: 5, kind: "approval.requested", gm_only: true,
-    data: { pending: "p5", request: { type: "roll", id: "x2", fields: { formula: "2d6" }, who: { name: "bob", role: "player" } } },
-  });
-  await settle(client);
-  const other = Standin.log.messages.at(-1);
+  const other = await pendingCard(ws, 5, "p5", { type: "roll", id: "x2", fields: { formula: "2d6" }, who: { name: "bob", role: "player" } });
   assert.match(other.content, /bob asks for 2d6/);
   ws.receive({ type: "event", table: "t1", epoch: 1, seq: 6, kind: "roll", request: "x2", data: { formula: "2d6", total: 7, approved: "p5" }, actors: [], foundry: { rolls: [] } });
   await settle(client);
   assert.equal(addButtons(other, rendered(13).html, client), 0, "approved elsewhere");
+});
+
+test("a press the server refuses: the notification is the server's message alone; the code goes to the console", async () => {
+  const ws = await gmWorld(13, 2);
+  const message = await pendingCard(ws, 3, "p3", { type: "roll", id: "x1", fields: { formula: "2d6" }, who: { name: "alice", role: "player" } });
+  Standin.log.notifications.length = 0;
+  const lines = [];
+  const warn = console.warn;
+  console.warn = (...args) => lines.push(args.join(" "));
+  try {
+    const reply = press("approve", cardOf(message), client);
+    await answer(ws, { type: "error", code: "not_pending", message: "Žádost p3 už nečeká na schválení." });
+    assert.equal(await reply, null);
+  } finally {
+    console.warn = warn;
+  }
+  assert.deepEqual(Standin.log.notifications.map((n) => [n.level, n.text]), [["error", "rollbridge: Žádost p3 už nečeká na schválení."]]);
+  assert.deepEqual(lines.filter((l) => l.includes("not_pending")), ["rollbridge | approve refused: not_pending: Žádost p3 už nečeká na schválení."]);
 });
 
 test("a player without a connection applies through the GM's client: on the socket, as a reference to the card; the GM checks the sender's ownership", async () => {

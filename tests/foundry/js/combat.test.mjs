@@ -273,7 +273,8 @@ test("a refusal is shown to the GM with the server's message, once, and not sent
   await settle();
   const errors = Standin.log.notifications.filter((n) => n.level === "error");
   assert.equal(errors.length, 1);
-  assert.match(errors[0].text, /did not take the combat tracker's change: .*already running; end it first/);
+  assert.equal(errors[0].text, "rollbridge: the server did not take the combat tracker's change: an encounter is already running; end it first",
+    "the server's message alone: its code (encounter_state) is for the console");
   await fight.nextTurn();
   await fight.nextTurn();
   await fight.endCombat();

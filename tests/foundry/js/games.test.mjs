@@ -375,7 +375,7 @@ test("R5: a relayed apply the server refuses is told its sender over the socket;
     client.onSocket({ ...noCard, to: GMID }, GMID);
     client.onSocket(noCard, GMID);
     assert.deepEqual(Standin.log.notifications.map((n) => [n.level, n.text]), [
-      ["error", "rollbridge: the server did not apply it: unknown_actor: no actor 'boss' at this table"],
+      ["error", "rollbridge: the server did not apply it: no actor 'boss' at this table"],
       ["error", `rollbridge: ${game.i18n.localize(noCard.key)}`],
     ]);
     assert.ok(!Standin.log.notifications[1].text.includes("ROLLBRIDGE"), "a translated text");

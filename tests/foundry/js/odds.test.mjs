@@ -11,9 +11,8 @@ import {
   distributionOdds, oddsHtml, oddsMessage, oddsResult, oddsRows, percent, sumFractions,
 } from "../../../adapters/foundry/module/scripts/core/odds.mjs";
 import { parseChatCommand } from "../../../adapters/foundry/module/scripts/core/protocol.mjs";
-import { FakeWebSocket } from "./fakes.mjs";
 import { en, localization } from "./localization.mjs";
-import { bootModule, Standin, world } from "./standin.mjs";
+import { joinedModule, Standin } from "./standin.mjs";
 
 // a reply in the shape the server gives (2d6+1 grouped; the numbers are the test's own)
 const ODDS = {
@@ -108,21 +107,7 @@ test("chat commands: /rb odds FORMULA, /rb odds ACTION [targets] {params}", () =
 
 // -- the module in the stand-in, the test as the server -------------------------------------
 
-await world({ generation: 12, system: "shadowrun5e", user: "player" });
-const api = await bootModule();
-const ws = FakeWebSocket.last();
-ws.open();
-const hello = ws.messages().find((m) => m.type === "hello");
-ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 1, seq: 0, locale: "en", table: { id: "t1", actors: [] } });
-
-/** Answer the next odds request the module sends with `answer(request)`. */
-async function serve(answer) {
-  const before = ws.messages().length;
-  for (let i = 0; i < 100 && ws.messages().length === before; i++) await new Promise((r) => setTimeout(r, 5));
-  const request = ws.messages().at(-1);
-  ws.receive(answer(request));
-  return request;
-}
+const { api, serve } = await joinedModule({ generation: 12, system: "shadowrun5e", user: "player" });
 
 test("api.odds asks the server and gives back its answer; refusals give null or a note", async () => {
   const asked = api.odds("attack", { actor: "tukan", targets: ["guard"], params: { weapon: "Hackler" } });

@@ -67,6 +67,29 @@ export function welcomeResumed(client, { role = "gm", seq, missed }) {
 }
 
 /**
+ * The whole module booted (bootModule) in a fresh world (`world`'s options) and
+ * welcomed at table t1 as `role`, at seq 0. Returns {api, ws, serve}: `serve(answer)`
+ * waits for the next request the module sends, receives `answer(request)` as the
+ * server's reply and returns the request.
+ */
+export async function joinedModule(options = {}, role = "player") {
+  await world(options);
+  const api = await bootModule();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role, epoch: 1, seq: 0, locale: game.i18n.lang, table: { id: "t1", actors: [] } });
+  const serve = async (answer) => {
+    const before = ws.messages().length;
+    for (let i = 0; i < 100 && ws.messages().length === before; i++) await new Promise((r) => setTimeout(r, 5));
+    const request = ws.messages().at(-1);
+    ws.receive(answer(request));
+    return request;
+  };
+  return { api, ws, serve };
+}
+
+/**
  * Load the whole module as Foundry does (its esmodules entry, then init, i18n,
  * setup and ready) and return its API; the test's end disconnects it and
  * uninstalls the stand-in.

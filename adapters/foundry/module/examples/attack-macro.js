@@ -15,5 +15,7 @@ try {
   });
   console.log("rollbridge attack:", event.data?.narration);
 } catch (error) {
-  ui.notifications.error(`rollbridge: ${error.code ?? ""} ${error.message}`);
+  // the server's message is in the user's language; its code is for the console
+  console.warn(`rollbridge | attack refused: ${error.code ?? "-"}: ${error.message}`);
+  ui.notifications.error(`rollbridge: ${error.message}`);
 }

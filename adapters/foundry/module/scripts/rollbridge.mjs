@@ -36,7 +36,7 @@ import { maskTokenInput, registerSettings, setting } from "./foundry/settings.mj
 import { applyServerDice, flagLocalDice, markLocalDice, registerFulfillment } from "./foundry/fulfillment.mjs";
 import { tracksHtml } from "./core/card.mjs";
 import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "./client/i18n.mjs";
-import { errorText, parseChatCommand } from "./core/protocol.mjs";
+import { parseChatCommand, shownError } from "./core/protocol.mjs";
 import { oddsHtml } from "./core/odds.mjs";
 import { foundryActors } from "./foundry/actors.mjs";
 import { findActor, MODULE_ID } from "./core/state.mjs";
@@ -90,7 +90,7 @@ async function runChatCommand(command) {
       });
     }
   } catch (error) {
-    ui.notifications.error(`rollbridge: ${errorText(error, game.i18n)}`);
+    ui.notifications.error(`rollbridge: ${shownError(error, game.i18n, { context: "/rb refused" })}`);
   }
 }
 

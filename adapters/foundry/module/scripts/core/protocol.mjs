@@ -7,6 +7,7 @@
 // Foundry-independent (tests/foundry/js/).
 
 import {
+  errorMessage,
   helloMessage as sharedHello,
   newRequestId as sharedRequestId,
   RollbridgeError,
@@ -16,6 +17,7 @@ export {
   decodeFrame,
   encodeFrame,
   errorFromReply,
+  errorMessage,
   errorText,
   isLocaleTag,
   localeNotice,
@@ -28,6 +30,23 @@ export const DIALECT = "foundry";
 /** A fresh request id (the shared client's, prefixed `fvtt`). */
 export function newRequestId(prefix = "fvtt") {
   return sharedRequestId(prefix);
+}
+
+/**
+ * What a notification shows of an error: its words alone (errorMessage) — the
+ * module's own text in the user's language, or the server's message, which the
+ * server already rendered in it. The error's code (`invalid_params`, `forbidden`:
+ * the protocol's words, not a player's) is not shown; `log` (the browser
+ * console's warn) gets it, on the line `rollbridge | <context>: <code>: <message>`,
+ * for whoever helps the user. An error without a code (no connection) logs nothing.
+ * @param {any} error
+ * @param {{format: Function, localize?: Function}} i18n
+ * @param {{context?: string, log?: (line: string) => void}} [options]
+ * @returns {string}
+ */
+export function shownError(error, i18n, { context = "refused", log = console.warn } = {}) {
+  if (error?.code) log(`rollbridge | ${context}: ${error.code}: ${error.message ?? ""}`);
+  return errorMessage(error, i18n);
 }
 
 /** The shared hello (adapters/client/protocol.mjs) in the Foundry dialect. */

@@ -11,7 +11,7 @@
 // (followUndoButtons).
 
 import { applyRequestId, buttonRequest, buttonsHtml, cardButtons } from "../core/buttons.mjs";
-import { errorText } from "../core/protocol.mjs";
+import { shownError } from "../core/protocol.mjs";
 import { findActor, MODULE_ID } from "../core/state.mjs";
 import { foundryActors } from "./actors.mjs";
 import { askGM } from "./relay.mjs";
@@ -189,7 +189,8 @@ export async function press(action, card, client) {
     if (action !== "apply") return null;
     return await askGM({ type: "apply", card: { table: card.table ?? null, epoch: card.epoch, seq: card.seq }, targets });
   } catch (error) {
-    ui.notifications.error(`rollbridge: ${errorText(error, game.i18n)}`);
+    const text = shownError(error, game.i18n, { context: `${action} refused` });
+    ui.notifications.error(`rollbridge: ${text}`);
     return null;
   }
 }

@@ -13,7 +13,7 @@ import { localizeRenderedCards, postApprovalCard, postCard } from "./chat.mjs";
 import { setting } from "./settings.mjs";
 import { Connection } from "../client/connection.mjs";
 import { labelOf, ROLE_LABELS } from "../client/i18n.mjs";
-import { DIALECT, errorText, localeNotice, newRequestId, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage } from "../core/protocol.mjs";
+import { DIALECT, localeNotice, newRequestId, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage, shownError } from "../core/protocol.mjs";
 import {
   cardAudience, refusesRequesterSees, requesterCard, RollModeNotes, SECRET_MODES, withoutRequesterSees,
 } from "../core/rollmode.mjs";
@@ -482,7 +482,9 @@ export class FoundryClient {
     const text = keys.includes(message.key)
       ? game.i18n.localize(message.key)
       : game.i18n.format("ROLLBRIDGE.Button.ApplyRefused", {
-        reason: errorText({ code: String(error.code ?? "error"), message: String(error.message ?? "") }, game.i18n),
+        reason: shownError({ code: String(error.code ?? "error"), message: String(error.message ?? "") }, game.i18n, {
+          context: "the GM's client could not apply it",
+        }),
       });
     ui.notifications?.error?.(`rollbridge: ${text}`);
   }

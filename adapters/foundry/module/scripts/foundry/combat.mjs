@@ -84,7 +84,7 @@
 
 import { setting } from "./settings.mjs";
 import { catchUp, encounterOrder, trackerTurn } from "../core/combat.mjs";
-import { errorText } from "../core/protocol.mjs";
+import { shownError } from "../core/protocol.mjs";
 import { isOnTable, MODULE_ID, rollbridgeIdOf } from "../core/state.mjs";
 
 /** The rollbridge id of a combatant's actor (its token's actor when it has a
@@ -490,8 +490,8 @@ export class CombatSync {
   }
 
   #refused(error) {
-    console.warn(`rollbridge | the server refused the encounter request: ${error?.code ?? ""} ${error?.message ?? error}`);
-    this.client.notify("error", "ROLLBRIDGE.Combat.Refused", { data: { message: errorText(error, game.i18n) } });
+    const message = shownError(error, game.i18n, { context: "the server refused the encounter request" });
+    this.client.notify("error", "ROLLBRIDGE.Combat.Refused", { data: { message } });
   }
 }
 
