@@ -100,7 +100,9 @@ def _create(args: argparse.Namespace) -> int:
     finally:
         store.close()
     if args.json:
-        print_json({"table": info.id, "tokens": tokens})
+        # the admin API's answer (POST /admin/tables), and "table": the id as this
+        # command named it before it had the API's fields, kept for the scripts reading it
+        print_json({**info.summary(), "tokens": tokens, "table": info.id})
         return 0
     sys.stdout.write(
         f"table {info.id} ({info.name}, ruleset {info.ruleset} {info.ruleset_version})\n"
@@ -114,16 +116,11 @@ def _create(args: argparse.Namespace) -> int:
 def _list(args: argparse.Namespace) -> int:
     store = _store(args)
     try:
-        tables = [t.to_dict() for t in store.tables()]
+        tables = [t.summary() for t in store.tables()]
     finally:
         store.close()
     if args.json:
-        print_json(
-            [
-                {k: t[k] for k in ("id", "name", "ruleset", "ruleset_version", "epoch", "seq")}
-                for t in tables
-            ]
-        )
+        print_json(tables)  # the admin API's "tables" (GET /admin/tables), the list itself
         return 0
     if not tables:
         sys.stdout.write("no tables\n")
@@ -153,7 +150,10 @@ def _tokens(args: argparse.Namespace) -> int:
     finally:
         store.close()
     if args.json:
-        print_json({"tokens": [r.to_dict() for r in records], "new": made})
+        # the admin API's words: "tokens" as GET …/tokens, "new" as POST …/tokens
+        # answers, "revoked" and "table" as DELETE …/tokens/TOKEN_ID does
+        done = {"revoked": args.revoke, "table": args.table} if args.revoke else {}
+        print_json({"tokens": [r.to_dict() for r in records], "new": made, **done})
         return 0
     for record in records:
         sys.stdout.write(f"{record.id}  {record.role:<8} {record.name}\n")

@@ -86,6 +86,18 @@ class TableInfo:
             "seq": self.seq,
         }
 
+    def summary(self) -> JSON:
+        """The table as the admin API and ``rollbridge table … --json`` show it: its
+        id, name, ruleset and where its log stands, without its settings."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "ruleset": self.ruleset,
+            "ruleset_version": self.ruleset_version,
+            "epoch": self.epoch,
+            "seq": self.seq,
+        }
+
     @classmethod
     def from_dict(cls, data: JSON) -> TableInfo:
         return cls(

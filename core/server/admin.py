@@ -79,7 +79,6 @@ NO_TOKEN = say("admin.no_token", "table {table} has no token {token}")
 FAILED = say("admin.failed", "the server failed; nothing was done")
 
 _ROLES = ("gm", "player", "observer")
-_TABLE_FIELDS = ("id", "name", "ruleset", "ruleset_version", "epoch", "seq")
 
 
 def status_of(error: RollbridgeError) -> int:
@@ -129,11 +128,11 @@ def _create_table(server: Server, name: str, ruleset: str, settings: Any) -> JSO
 
     service = TableService(server.store, server.host, dice_key=server.dice_key)
     info, tokens = service.create_table(name, ruleset, settings=settings)
-    return {**{k: info.to_dict()[k] for k in _TABLE_FIELDS}, "tokens": tokens}
+    return {**info.summary(), "tokens": tokens}
 
 
 def _list_tables(store: Store) -> JSON:
-    return {"tables": [{k: t.to_dict()[k] for k in _TABLE_FIELDS} for t in store.tables()]}
+    return {"tables": [t.summary() for t in store.tables()]}
 
 
 def _new_token(store: Store, table_id: str, role: Any, name: str | None) -> JSON:
