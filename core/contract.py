@@ -53,6 +53,7 @@ __all__ = [
     "Track",
     "TurnContext",
     "actor_of",
+    "choices_of",
     "complete_state",
     "dealt_and_taken",
     "describe_actions",
@@ -646,13 +647,31 @@ def value_at(node: Any, path: str) -> Any:
     return node
 
 
+def choices_of(param: Mapping[str, Any]) -> Literal["actor", "target"] | None:
+    """Whose sheet or state a parameter's ``choicesFrom`` reads: ``"actor"``, the
+    acting actor's (the default), or ``"target"``, the action's one target's (the
+    request's ``targets[0]``: the host lets ``"of": "target"`` only on an action of at
+    most one target); None without an annotation. Pass that actor's sheet and state,
+    as the asker holds them, to :func:`sheet_choices`.
+
+    :param param: the parameter's schema (a property of an action's ``params``).
+    """
+    annotation = param.get("choicesFrom")
+    if not isinstance(annotation, Mapping):
+        return None
+    return "target" if annotation.get("of") == "target" else "actor"
+
+
 def sheet_choices(
     param: Mapping[str, Any],
     sheet: Mapping[str, Any] | None,
     state: Mapping[str, Any] | None = None,
 ) -> list[Any]:
     """The choices a parameter's ``choicesFrom`` annotation names on one actor: what
-    a form offers for it (docs/plugins.md, "Choices from the sheet").
+    a form offers for it (docs/plugins.md, "Choices from the sheet"). Which actor —
+    the acting one or the target — says :func:`choices_of`; give its sheet and state
+    as the asker sees them (a player's view of an NPC target: ``player_view``'s), so
+    nothing is offered that the asker may not see.
 
     The annotation's ``sheet`` (or ``state``) path leads to a list or an object of
     the actor's sheet (or state). A list gives each item's ``value`` field (the

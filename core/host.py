@@ -423,9 +423,10 @@ def _refuse_stray_choices(schema: Any, where: str) -> None:
 
 def _check_choices_from(ruleset: Any, spec: Any, fail: Callable[[str], PluginError]) -> None:
     """A parameter whose choices are on the sheet (``choicesFrom``) belongs to an
-    action with an acting actor, and names a list or an object its ruleset's
-    ``sheet_schema`` (``state_schema``) describes: a misspelt path would quietly
-    offer nothing."""
+    action with an acting actor — or, with ``"of": "target"``, to an action of one
+    target at most, whose target it reads —, and names a list or an object its
+    ruleset's ``sheet_schema`` (``state_schema``) describes: a misspelt path would
+    quietly offer nothing."""
     params = spec.params or {}
     properties = params.get("properties") or {}
     where = f"action {spec.name!r} params"
@@ -438,7 +439,14 @@ def _check_choices_from(ruleset: Any, spec: Any, fail: Callable[[str], PluginErr
         if annotation is None:
             continue
         where = f"action {spec.name!r} parameter {param!r} choicesFrom"
-        if spec.actor == "none":
+        if annotation.get("of") == "target":
+            if spec.every_actor or spec.max_targets != 1:
+                has = "every actor" if spec.every_actor else f"max_targets {spec.max_targets}"
+                raise fail(
+                    f"{where}: 'of': 'target' reads the action's one target, and it has {has}"
+                    " (give it max_targets 1)"
+                )
+        elif spec.actor == "none":
             raise fail(f"{where}: the action has no acting actor to take choices from")
         source = "state" if "state" in annotation else "sheet"
         described = getattr(ruleset, f"{source}_schema", None)

@@ -26,7 +26,8 @@ keyword                meaning here
 ``title/description/examples``  documentation only
 ``choicesFrom``        documentation for forms: the parameter's choices are
                        on the acting actor's sheet or state (``{"sheet":
-                       "weapons", "value": "name"}``; see
+                       "weapons", "value": "name"}``), or on the action's
+                       target's (``"of": "target"``; see
                        :func:`rollbridge.contract.sheet_choices`); never
                        checked against the value
 =====================  ===============================================
@@ -46,7 +47,14 @@ from rollbridge.exceptions import InvalidParams, InvalidRequest, PluginError
 from rollbridge.plain import has_bidi_control, valid_text
 from rollbridge.text import Messages, Text
 
-__all__ = ["CHOICES_FROM_FIELDS", "KEYWORDS", "check_choices_from", "check_schema", "validate"]
+__all__ = [
+    "CHOICES_FROM_FIELDS",
+    "CHOICES_OF",
+    "KEYWORDS",
+    "check_choices_from",
+    "check_schema",
+    "validate",
+]
 
 KEYWORDS = frozenset(
     {
@@ -73,8 +81,13 @@ KEYWORDS = frozenset(
 
 #: The fields of a ``choicesFrom`` annotation: where the choices are (exactly one of
 #: ``sheet`` and ``state``, a path of field names joined by dots), the field of each
-#: item that is the value, and whether the rules take only those values.
-CHOICES_FROM_FIELDS = frozenset({"sheet", "state", "value", "only"})
+#: item that is the value, whether the rules take only those values, and whose sheet
+#: or state it is (``of``: ``"actor"``, the default, or ``"target"``).
+CHOICES_FROM_FIELDS = frozenset({"sheet", "state", "value", "only", "of"})
+
+#: Whose sheet or state a ``choicesFrom`` reads (its ``of``): the acting actor's
+#: (the default) or the action's one target's.
+CHOICES_OF = ("actor", "target")
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "integer": (int,),
@@ -176,7 +189,8 @@ def check_choices_from(annotation: Any, where: str = "schema") -> None:
     """Raise :class:`~rollbridge.exceptions.PluginError` unless ``annotation`` is a
     well-formed ``choicesFrom``: a mapping with exactly one of ``sheet`` and
     ``state`` (field names joined by dots, ``"weapons"``, ``"stats"``), an
-    optional ``value`` (a field name) and an optional boolean ``only``."""
+    optional ``value`` (a field name), an optional boolean ``only`` and an optional
+    ``of`` (``"actor"`` or ``"target"``)."""
     if not isinstance(annotation, Mapping):
         raise PluginError(f"{where}.choicesFrom must be a mapping")
     unknown = set(annotation) - CHOICES_FROM_FIELDS
@@ -193,6 +207,8 @@ def check_choices_from(annotation: Any, where: str = "schema") -> None:
         raise PluginError(f"{where}.choicesFrom.value must be a field name")
     if not isinstance(annotation.get("only", False), bool):
         raise PluginError(f"{where}.choicesFrom.only must be true or false")
+    if annotation.get("of", "actor") not in CHOICES_OF:
+        raise PluginError(f"{where}.choicesFrom.of must be 'actor' or 'target'")
 
 
 def _type_name(value: Any) -> str:

@@ -52,6 +52,7 @@ from rollbridge.contract import (
     Resolution,
     Ruleset,
     Statistics,
+    choices_of,
     sheet_choices,
     value_at,
 )
@@ -539,6 +540,17 @@ class StateConformance:
         check()
 
 
+def _null_on(node: Any, path: str) -> bool:
+    """Whether ``path`` (field names joined by dots) leads through a null inside
+    ``node``: a field of it that is there and null (a vehicle not ridden yet)."""
+    head, *rest = path.split(".")
+    if not isinstance(node, Mapping) or head not in node:
+        return False
+    if node[head] is None:
+        return bool(rest)
+    return bool(rest) and _null_on(node[head], ".".join(rest))
+
+
 class RulesetConformance(StateConformance):
     """Tests every ruleset must pass. Subclass it and set ``ruleset``."""
 
@@ -575,9 +587,16 @@ class RulesetConformance(StateConformance):
         (``choicesFrom``) names a list or an object that is there on at least one
         example actor (its sheet, or the fresh state of it), that some example actor
         offers a choice there (a sheet's; a state's may be empty on every fresh
-        actor: it fills in play), and every choice found there is a value the
-        parameter's schema accepts; a ruleset without such a parameter passes."""
+        actor, or lead through a null there, as a vehicle not ridden yet: it fills
+        in play), and every choice found there is a value the
+        parameter's schema accepts; a ruleset without such a parameter passes.
+
+        A target's (``"of": "target"``) is also read as a player holds each example
+        actor as an NPC (``player_view`` under the default settings): what that view
+        offers is among what the actor has — a view that made up or changed a choice
+        would have players send what the rules refuse."""
         actors = self._actors()
+        settings = validate(self.ruleset.settings_schema, {}, where="settings")
         for name, spec in self.ruleset.actions.items():
             for param, schema in ((spec.params or {}).get("properties") or {}).items():
                 annotation = schema.get("choicesFrom")
@@ -594,7 +613,12 @@ class RulesetConformance(StateConformance):
                         Mapping | list | tuple,
                     )
                 ]
-                assert found, f"{where} is on no example actor's {source}"
+                # a state's path may pass through a null of every fresh actor (the
+                # vehicle ridden: none yet), as a state's list may be empty
+                unfilled = source == "state" and any(
+                    _null_on(actor.state, path) for actor in actors
+                )
+                assert found or unfilled, f"{where} is on no example actor's {source}"
                 offered = False
                 for actor in found:
                     for choice in sheet_choices(schema, actor.sheet, actor.state):
@@ -611,6 +635,16 @@ class RulesetConformance(StateConformance):
                 assert offered or source == "state", (
                     f"{where}: no example actor offers a choice there"
                 )
+                if choices_of(schema) == "target":
+                    for actor in actors:
+                        view = self.ruleset.player_view(actor, settings)
+                        seen = sheet_choices(schema, view.sheet, view.state)
+                        whole = sheet_choices(schema, actor.sheet, actor.state)
+                        made_up = [choice for choice in seen if choice not in whole]
+                        assert not made_up, (
+                            f"{where}: players' view of {actor.name!r} offers {made_up!r}, "
+                            f"which {actor.name!r} does not have ({whole!r})"
+                        )
 
     def test_every_action_has_an_example(self) -> None:
         missing = [n for n, spec in self.ruleset.actions.items() if spec.example is None]

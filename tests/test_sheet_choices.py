@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from rollbridge.contract import ActionSpec, sheet_choices
+from rollbridge.contract import ActionSpec, Actor, choices_of, sheet_choices
 from rollbridge.exceptions import PluginError
 from rollbridge.host import check_ruleset
 from rollbridge.plugins.bandits import BanditsRuleset
@@ -170,3 +170,107 @@ def test_the_built_in_rulesets_offer_the_sheets_things():
     mount = techlevel.actions["mount"].params["properties"]["name"]
     assert sheet_choices(don, ana, state) == ["Chainmail"]
     assert sheet_choices(mount, ana, state) == ["Jeep"]
+
+
+# -- choices from the target's sheet or state ("of": "target") ----------------------------
+
+
+def test_of_target_is_part_of_the_annotation_and_nothing_else_is():
+    for of in ("actor", "target"):
+        check_schema(
+            {"type": "object", "properties": {"p": {"choicesFrom": {"sheet": "x", "of": of}}}}
+        )
+    schema = {
+        "type": "object",
+        "properties": {"section": {"choicesFrom": {"sheet": "x", "of": "targets"}}},
+    }
+    with pytest.raises(
+        PluginError, match=r"params\.section\.choicesFrom\.of must be 'actor' or 'target'"
+    ):
+        check_schema(schema, "action 'hit' params")
+    assert choices_of({"choicesFrom": {"sheet": "weapons"}}) == "actor"  # the default
+    assert choices_of({"choicesFrom": {"sheet": "weapons", "of": "actor"}}) == "actor"
+    assert choices_of({"choicesFrom": {"state": "vehicle.sections", "of": "target"}}) == "target"
+    assert choices_of({"type": "string"}) is None
+
+
+def _aim(annotation: dict, **fields: Any) -> ActionSpec:
+    """An action whose parameter ``what`` takes its choices from ``annotation``."""
+    params = {
+        "type": "object",
+        "properties": {"what": {"type": "string", "choicesFrom": annotation}},
+    }
+    return ActionSpec("aim", "Aim at one.", params=params, example={}, **fields)
+
+
+@pytest.mark.parametrize(
+    ("fields", "has"),
+    [
+        ({"max_targets": 0}, "max_targets 0"),  # the default: no target at all
+        ({"min_targets": 1, "max_targets": 3}, "max_targets 3"),
+        ({"min_targets": 1, "max_targets": None}, "max_targets None"),
+        ({"every_actor": True, "max_targets": None}, "every actor"),
+    ],
+)
+def test_of_target_needs_an_action_of_one_target_refused_at_load_naming_it(fields, has):
+    spec = _aim({"sheet": "weapons", "value": "name", "of": "target"}, **fields)
+    with pytest.raises(PluginError) as caught:
+        check_ruleset(_with_action(spec), "gunnery")
+    message = str(caught.value)
+    assert message.startswith("plugin 'gunnery': ruleset 'sr2' action 'aim' parameter 'what'")
+    assert f"'of': 'target' reads the action's one target, and it has {has}" in message
+    assert caught.value.details == {"plugin": "gunnery"}
+
+
+def test_of_target_is_checked_against_the_schemas_as_the_actors_own_is():
+    # one target, optional or required, and no acting actor needed: it reads the target
+    for fields in ({"max_targets": 1}, {"min_targets": 1, "max_targets": 1, "actor": "none"}):
+        check_ruleset(_with_action(_aim({"sheet": "weapons", "of": "target"}, **fields)), "p")
+    with pytest.raises(
+        PluginError, match=r"parameter 'what'.*sheet_schema describes no list or object at 'weapon'"
+    ):
+        check_ruleset(_with_action(_aim({"sheet": "weapon", "of": "target"}, max_targets=1)), "p")
+    # the acting actor's still needs an acting actor
+    with pytest.raises(PluginError, match="no acting actor"):
+        check_ruleset(_with_action(_aim({"sheet": "weapons"}, actor="none", max_targets=1)), "p")
+
+
+def test_techlevel_s_section_offers_the_target_s_vehicle_sections_as_the_asker_sees_them():
+    techlevel = TechLevel()
+    for action in ("hit", "destroy", "repair"):
+        schema = techlevel.actions[action].params["properties"]["section"]
+        assert choices_of(schema) == "target", action
+        assert schema["choicesFrom"]["only"] is True  # a section the vehicle lacks is refused
+    section = techlevel.actions["hit"].params["properties"]["section"]
+    rig = {"name": "War rig", "tl": 2, "sections": [{"name": "cab"}, {"name": "bed"}]}
+    raider = techlevel.validate_sheet({"body_tl": 1, "mounted": "War rig", "vehicles": [rig]})
+    state = techlevel.initial_state(raider)
+    assert sheet_choices(section, raider, state) == ["cab", "bed"]  # the GM: the whole state
+    actor = Actor("raider", "Raider", raider, state)
+    for details in (False, True):
+        view = techlevel.player_view(actor, {"show_npc_details": details})
+        assert sheet_choices(section, view.sheet, view.state) == ["cab", "bed"]  # public (TL-10)
+        assert ("War rig" in repr(view.state)) is details  # its name: only with the details
+    # on foot: no vehicle, no section (the view holds none either)
+    walker = techlevel.validate_sheet({"body_tl": 1})
+    on_foot = Actor("walker", "Walker", walker, techlevel.initial_state(walker))
+    view = techlevel.player_view(on_foot, {})
+    assert sheet_choices(section, walker, on_foot.state) == []
+    assert sheet_choices(section, view.sheet, view.state) == []
+
+
+def test_the_conformance_suite_refuses_a_players_view_that_offers_what_the_target_lacks():
+    _suite(TechLevel()).test_choices_from_name_the_example_sheets()
+
+    class MadeUp(TechLevel):
+        def player_view(self, actor, settings):
+            view = super().player_view(actor, settings)
+            vehicle = (view.state or {}).get("vehicle")
+            if vehicle is None:
+                return view
+            sections = [{**s, "name": s["name"].upper()} for s in vehicle["sections"]]
+            state = {**view.state, "vehicle": {**vehicle, "sections": sections}}
+            return dataclasses.replace(view, state=state)
+
+    with pytest.raises(AssertionError, match=r"players' view of 'Knight' offers \['MAIN'\]"):
+        _suite(MadeUp()).test_choices_from_name_the_example_sheets()

@@ -61,6 +61,13 @@ SETTINGS_SCHEMA: dict[str, Any] = {
 }
 
 _NULL_STR: dict[str, Any] = {"type": ["string", "null"], "maxLength": 80, "default": None}
+#: A section of the target's vehicle (TL-10; a name it lacks is refused): forms offer
+#: the sections of the vehicle the target rides, as the asker sees the target
+#: (players see an NPC's sections: ``player_view``).
+_SECTION: dict[str, Any] = {
+    **_NULL_STR,
+    "choicesFrom": {"state": "vehicle.sections", "value": "name", "only": True, "of": "target"},
+}
 _BOXES_OR_ALL: dict[str, Any] = {
     "type": ["integer", "null"],
     "minimum": 1,
@@ -89,7 +96,7 @@ HIT = ActionSpec(
                 "default": "kinetic",
                 "description": "damage type for immunities; 'shock' and 'mental' are special",
             },
-            "section": {**_NULL_STR, "description": "vehicle section to strike (TL-10)"},
+            "section": {**_SECTION, "description": "vehicle section to strike (TL-10)"},
             "roll": {
                 "type": ["integer", "null"],
                 "minimum": 0,
@@ -192,7 +199,7 @@ DESTROY = ActionSpec(
         "type": "object",
         "properties": {
             "layer": {"type": "string", "enum": [*WEARABLE, "vehicle"]},
-            "section": _NULL_STR,
+            "section": _SECTION,
         },
         "required": ["layer"],
     },
@@ -244,7 +251,7 @@ REPAIR = ActionSpec(
         "type": "object",
         "properties": {
             "layer": {"type": "string", "enum": [*WEARABLE, "vehicle"]},
-            "section": _NULL_STR,
+            "section": _SECTION,
             "boxes": _BOXES_OR_ALL,
         },
         "required": ["layer"],

@@ -1,8 +1,8 @@
 // Forms built from the welcome: dice notation, and each ruleset action from its
 // parameter schema (JSON Schema as the ruleset describes it: integers, numbers,
 // booleans, strings, enums), with the actor and targets chosen from lists, and a
-// parameter whose choices are on the acting actor's sheet (`choicesFrom`) chosen
-// from them.
+// parameter whose choices are on the acting actor's sheet (`choicesFrom`), or on
+// its target's (`"of": "target"`), chosen from them.
 // Each form turns into one protocol request; empty fields are left out, so the
 // schema's defaults apply at the server, which checks everything again.
 //
@@ -100,16 +100,20 @@ const valueAt = (node, path) => String(path).split(".").reduce(
  * The choices a parameter's `choicesFrom` names on one actor's sheet or state (as
  * rollbridge.contract.sheet_choices reads them, docs/plugins.md): a list's items'
  * `value` field (the items without it), an object's keys (its values' `value`
- * field with it); texts and numbers only, each once, in the sheet's order. An
- * actor the viewer sees limited (an NPC to a player) gives none: choices come
- * only from what the viewer's own view of the actor holds.
+ * field with it); texts and numbers only, each once, in the sheet's order. Choices
+ * come only from what the viewer's own view of the actor holds. Of the acting actor
+ * (the default `of`), an actor the viewer sees limited (an NPC to a player) gives
+ * none: it acts only for actors it sees whole. Of a target (`"of": "target"`), the
+ * view as the viewer holds it, limited or not: a player's view of an NPC holds only
+ * what the ruleset's player_view shows, so a part it hides is offered by no one.
  * @param {object} schema the parameter's schema
- * @param {object|undefined} actor the actor as the session holds it
+ * @param {object|undefined} actor the actor as the session holds it (the acting
+ *   actor, or the target for `"of": "target"`)
  * @returns {(string|number)[]}
  */
 export function sheetChoices(schema, actor) {
   const from = schema?.choicesFrom;
-  if (!from || !actor || actor.limited) return [];
+  if (!from || !actor || (actor.limited && !ofTarget(schema))) return [];
   const found = "state" in from ? valueAt(actor.state, from.state) : valueAt(actor.sheet, from.sheet);
   const field = from.value ?? null;
   let items;
@@ -125,6 +129,9 @@ export function sheetChoices(schema, actor) {
   }
   return [...out];
 }
+
+/** Whether a parameter's choices are on the action's target (`"of": "target"`). */
+export const ofTarget = (schema) => schema?.choicesFrom?.of === "target";
 
 /**
  * The control of a parameter whose choices are on the acting actor's sheet
@@ -149,7 +156,8 @@ function sheetChoiceControl(name, schema, example) {
 }
 
 /**
- * Put `actor`'s choices into a sheet choice control: "(default)" first unless the
+ * Put `actor`'s choices (the acting actor's, or the target's) into a sheet choice
+ * control: "(default)" first unless the
  * parameter is required and the actor has choices, "another value…" last when the
  * rules take others. What was chosen stays chosen while it is offered; else a
  * required parameter takes the first choice, and with no choice at all a free one
@@ -272,17 +280,23 @@ export function actionForm(session, actionName, spec, submit) {
   // the actor the viewer acts as, of those it may act for (never a view it sees
   // limited): a parameter whose choices are on its sheet offers them
   const acting = () => (actor ? session.controllable().find((a) => a.id === actor.value) : undefined);
+  // the one target chosen, as the viewer holds it (a player's limited view of an
+  // NPC too): a parameter whose choices are on the target's sheet offers them
+  const oneTarget = targets && spec.max_targets === 1;
+  const targeted = () => session.actors.get(targets.querySelector("input:checked")?.value);
   for (const [name, schema] of Object.entries(properties)) {
     // an example fills in what the action needs and a list's choice; the rest it
     // shows as a hint only (controlFor)
     const prefill = required.has(name) || Array.isArray(schema.enum);
-    const fromSheet = Boolean(actor && schema.choicesFrom);
+    const whose = !schema.choicesFrom ? null : ofTarget(schema) ? (oneTarget ? targets : null) : actor;
+    const fromSheet = Boolean(whose);
     const control = fromSheet ? sheetChoiceControl(name, schema, example[name])
       : controlFor(name, schema, example[name], spec.choices?.[name] ?? {}, { prefill });
     if (fromSheet) {
-      const refill = () => fillChoices(control, schema, acting(), required.has(name));
+      const chosen = ofTarget(schema) ? targeted : acting;
+      const refill = () => fillChoices(control, schema, chosen(), required.has(name));
       refill();
-      actor.addEventListener("change", refill);
+      whose.addEventListener("change", refill); // another actor, or another target, chosen
     }
     if (required.has(name)) control.required = true;
     controls[name] = control;
@@ -443,8 +457,12 @@ function restoreState(form, state) {
   for (const entry of state.values) {
     const control = controlNamed(form, entry);
     if (!control) continue;
-    if ("checked" in entry) control.checked = entry.checked;
-    else if (control.tagName !== "SELECT") control.value = entry.value;
+    if ("checked" in entry) {
+      if (control.checked === entry.checked) continue;
+      control.checked = entry.checked;
+      // what depends on it follows (the target's choices), before their own entries
+      control.dispatchEvent(new Event("change", { bubbles: true }));
+    } else if (control.tagName !== "SELECT") control.value = entry.value;
     else if (control.value !== entry.value && [...control.options].some((o) => o.value === entry.value)) {
       control.value = entry.value;
       control.dispatchEvent(new Event("change")); // what depends on the choice follows it

@@ -18,7 +18,7 @@
 import { CONNECTION_LABELS, ROLE_LABELS, labelOf } from "../client/i18n.mjs";
 import { errorMessage, localeNotice, newRequestId } from "../client/protocol.mjs";
 import { actorCards, adjustForm, encounterView, pendingList, showHistory } from "./controls.mjs";
-import { actionForm, replaceKeeping, rollForm, sheetChoices, showOutcome, showWaiting } from "./forms.mjs";
+import { actionForm, ofTarget, replaceKeeping, rollForm, sheetChoices, showOutcome, showWaiting } from "./forms.mjs";
 import { fetchHistory } from "./history.mjs";
 import { el, eventSummary, renderEvent } from "./render.mjs";
 import { Session, browserLocale, socketUrl, tableFromPath, takeToken } from "./session.mjs";
@@ -212,13 +212,18 @@ function drawTable() {
 }
 
 /** What the forms' sheet choices are made of: what each actor the viewer acts for
- * offers for each parameter whose choices are on the sheet (`choicesFrom`), so a
- * weapon added or an item donned rebuilds the forms (keeping what was typed). */
+ * offers for each parameter whose choices are on the sheet (`choicesFrom`), and
+ * what each actor it may target offers for each parameter whose choices are on the
+ * target's (`"of": "target"`), so a weapon added, an item donned or a vehicle
+ * mounted rebuilds the forms (keeping what was typed and chosen). */
 function choicesKey() {
   const params = Object.values(session.ruleset?.actions ?? {})
     .flatMap((spec) => Object.values(spec.params?.properties ?? {}))
     .filter((schema) => schema?.choicesFrom);
-  return params.length ? session.controllable().map((actor) => params.map((schema) => sheetChoices(schema, actor))) : [];
+  if (!params.length) return [];
+  const [own, targets] = [params.filter((schema) => !ofTarget(schema)), params.filter(ofTarget)];
+  const offered = (actors, schemas) => actors.map((actor) => schemas.map((schema) => sheetChoices(schema, actor)));
+  return [offered(session.controllable(), own), offered([...session.actors.values()], targets)];
 }
 
 function buildForms() {
