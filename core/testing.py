@@ -587,8 +587,8 @@ class RulesetConformance(StateConformance):
         (``choicesFrom``) names a list or an object that is there on at least one
         example actor (its sheet, or the fresh state of it), that some example actor
         offers a choice there (a sheet's; a state's may be empty on every fresh
-        actor, or lead through a null there, as a vehicle not ridden yet: it fills
-        in play), and every choice found there is a value the
+        actor, or lead through a null on every one, as a vehicle not ridden yet: it
+        fills in play), and every choice found there is a value the
         parameter's schema accepts; a ruleset without such a parameter passes.
 
         A target's (``"of": "target"``) is also read as a player holds each example
@@ -614,8 +614,9 @@ class RulesetConformance(StateConformance):
                     )
                 ]
                 # a state's path may pass through a null of every fresh actor (the
-                # vehicle ridden: none yet), as a state's list may be empty
-                unfilled = source == "state" and any(
+                # vehicle ridden: none yet), as a state's list may be empty; one actor
+                # that holds it there (a vehicle ridden) shows the path right or wrong
+                unfilled = source == "state" and all(
                     _null_on(actor.state, path) for actor in actors
                 )
                 assert found or unfilled, f"{where} is on no example actor's {source}"
