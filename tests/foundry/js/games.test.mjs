@@ -23,6 +23,7 @@ import { registerRelay, socketSender } from "../../../adapters/foundry/module/sc
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { animateWhisperedDice, hideWhileRolling } from "../../../adapters/foundry/module/scripts/foundry/dice.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
+import { localization } from "./localization.mjs";
 import { registerModuleSettings, settle, Standin, welcomeClient, welcomeResumed, world } from "./standin.mjs";
 
 /** The boss's attack on Alice's PC, with a follow-up a player may apply (seq 3). */
@@ -326,32 +327,50 @@ test("R1: after the GM's page reloaded, a player's relayed apply reads the card'
   assert.equal(sent().length, 1, "nothing more sent");
 });
 
-test("R5: a relayed apply the server refuses is told its sender over the socket; no unhandled rejection on the GM's page", async () => {
+/** The GM's client of a world of a GM and Alice, who owns `owned` (Foundry id, name,
+ * rollbridge id each), joined at seq 2 with the boss's attack on Alice's PC as card 3:
+ * {ws, sent, GMID, ALICE}, `sent()` the resolve requests it sent. */
+async function gmClientWithAlice(owned = [["alicepc", "Alice's PC", "alice-pc"]]) {
   const people = [
     { _id: "standinGM000001", name: "Gamemaster", isGM: true },
-    { _id: "standinAlice001", name: "Alice" }, // owns alice-pc
+    { _id: "standinAlice001", name: "Alice" },
   ];
   const [GMID, ALICE] = people.map((u) => u._id);
+  client?.stop();
+  await world({ users: people, user: "gm", generation: 13 });
+  await registerModuleSettings();
+  game.ready = true;
+  for (const [_id, name, actorId] of owned) {
+    Standin.addActor({ _id, name, ownership: { [ALICE]: 3 }, flags: { rollbridge: { actorId } } });
+  }
+  client = new FoundryClient();
+  client.start();
+  const ws = welcomeClient(client, { role: "gm", seq: 2 });
+  ws.receive(bossAttacksAlice());
+  await settle(client);
+  const sent = () => ws.messages().filter((m) => m.type === "resolve" || m.type === "foundry.resolve");
+  return { ws, sent, GMID, ALICE };
+}
+
+/** gmClientWithAlice, and Alice's apply of card 3 to her PC relayed to the GM's client
+ * and sent on to the server: {ws, sent, answers, GMID, ALICE}, `answers()` the
+ * `applied` messages the GM's client put on the module's socket. */
+async function relayedApplyOfAlice() {
+  const { ws, sent, GMID, ALICE } = await gmClientWithAlice();
+  const answers = () => Standin.log.socket.filter((s) => s.message.type === "applied").map((s) => s.message);
+  Standin.log.socket.length = 0;
+  // as it arrives on the socket: (message, sender)
+  client.onSocket({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 3 }, targets: ["alice-pc"] }, ALICE);
+  for (let i = 0; i < 50 && !sent().length; i++) await new Promise((r) => setImmediate(r));
+  return { ws, sent, answers, GMID, ALICE };
+}
+
+test("R5: a relayed apply the server refuses is told its sender over the socket; no unhandled rejection on the GM's page", async () => {
   const unhandled = [];
   const onUnhandled = (reason) => unhandled.push(String(reason?.message ?? reason));
   process.on("unhandledRejection", onUnhandled);
   try {
-    client?.stop();
-    await world({ users: people, user: "gm", generation: 13 });
-    await registerModuleSettings();
-    game.ready = true;
-    Standin.addActor({ _id: "alicepc", name: "Alice's PC", ownership: { [ALICE]: 3 }, flags: { rollbridge: { actorId: "alice-pc" } } });
-    client = new FoundryClient();
-    client.start();
-    const ws = welcomeClient(client, { role: "gm", seq: 2 });
-    ws.receive(bossAttacksAlice());
-    await settle(client);
-    const sent = () => ws.messages().filter((m) => m.type === "resolve" || m.type === "foundry.resolve");
-    const answers = () => Standin.log.socket.filter((s) => s.message.type === "applied").map((s) => s.message);
-    Standin.log.socket.length = 0;
-    // as it arrives on the socket: (message, sender)
-    client.onSocket({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 3 }, targets: ["alice-pc"] }, ALICE);
-    for (let i = 0; i < 50 && !sent().length; i++) await new Promise((r) => setImmediate(r));
+    const { ws, sent, answers, GMID, ALICE } = await relayedApplyOfAlice();
     ws.receive({ type: "error", id: sent()[0].id, code: "unknown_actor", message: "no actor 'boss' at this table" });
     for (let i = 0; i < 50 && !answers().length; i++) await new Promise((r) => setTimeout(r, 2));
     await new Promise((r) => setTimeout(r, 20));
@@ -385,25 +404,37 @@ test("R5: a relayed apply the server refuses is told its sender over the socket;
   }
 });
 
+test("R5: a relayed apply refused by a reply without a message: its player reads the module's own words naming the code, in the player's language", async () => {
+  const { ws, sent, answers, GMID, ALICE } = await relayedApplyOfAlice();
+  ws.receive({ type: "error", id: sent()[0].id, code: "unknown_actor" }); // an older or a foreign server's: no message
+  for (let i = 0; i < 50 && !answers().length; i++) await new Promise((r) => setImmediate(r));
+  const [refused] = answers();
+  assert.ok(refused, "the GM's client answered");
+  // the player's client, in Czech: the module's words, which name the code (no English)
+  game.user = game.users.get(ALICE);
+  const english = game.i18n;
+  game.i18n = await localization("cs");
+  Standin.log.notifications.length = 0;
+  const lines = [];
+  const warn = console.warn;
+  console.warn = (...args) => lines.push(args.join(" "));
+  try {
+    client.onSocket(refused, GMID);
+  } finally {
+    console.warn = warn;
+    game.i18n = english;
+    game.user = game.users.get(GMID);
+  }
+  assert.deepEqual(Standin.log.notifications.map((n) => [n.level, n.text]), [
+    ["error", "rollbridge: server to nepoužil: server požadavek odmítl (unknown_actor)."],
+  ]);
+  assert.equal(lines.filter((l) => l.includes("could not apply it: unknown_actor")).length, 1, lines.join("\n"));
+});
+
 test("R6: a repeated apply press is the same request (one id), so the server applies it once", async () => {
   const { applyRequestId } = await import("../../../adapters/foundry/module/scripts/core/buttons.mjs");
-  const people = [
-    { _id: "standinGM000001", name: "Gamemaster", isGM: true },
-    { _id: "standinAlice001", name: "Alice" }, // owns alice-pc and alice-pet
-  ];
-  const [, ALICE] = people.map((u) => u._id);
-  client?.stop();
-  await world({ users: people, user: "gm", generation: 13 });
-  await registerModuleSettings();
-  game.ready = true;
-  Standin.addActor({ _id: "alicepc", name: "Alice's PC", ownership: { [ALICE]: 3 }, flags: { rollbridge: { actorId: "alice-pc" } } });
-  Standin.addActor({ _id: "alicepet", name: "Alice's pet", ownership: { [ALICE]: 3 }, flags: { rollbridge: { actorId: "alice-pet" } } });
-  client = new FoundryClient();
-  client.start();
-  const ws = welcomeClient(client, { role: "gm", seq: 2 });
-  ws.receive(bossAttacksAlice());
-  await settle(client);
-  const sent = () => ws.messages().filter((m) => m.type === "resolve" || m.type === "foundry.resolve");
+  // Alice owns alice-pc and alice-pet
+  const { ws, sent, ALICE } = await gmClientWithAlice([["alicepc", "Alice's PC", "alice-pc"], ["alicepet", "Alice's pet", "alice-pet"]]);
   const press = (targets) => client.onSocket({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 3 }, targets }, ALICE);
   press(["alice-pc", "alice-pet"]);
   for (let i = 0; i < 50 && !sent().length; i++) await new Promise((r) => setImmediate(r));

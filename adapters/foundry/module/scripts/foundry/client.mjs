@@ -13,7 +13,7 @@ import { localizeRenderedCards, postApprovalCard, postCard } from "./chat.mjs";
 import { setting } from "./settings.mjs";
 import { Connection } from "../client/connection.mjs";
 import { labelOf, ROLE_LABELS } from "../client/i18n.mjs";
-import { DIALECT, localeNotice, newRequestId, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage, shownError } from "../core/protocol.mjs";
+import { DIALECT, errorFromReply, localeNotice, newRequestId, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage, shownError } from "../core/protocol.mjs";
 import {
   cardAudience, refusesRequesterSees, requesterCard, RollModeNotes, SECRET_MODES, withoutRequesterSees,
 } from "../core/rollmode.mjs";
@@ -482,7 +482,8 @@ export class FoundryClient {
     const text = keys.includes(message.key)
       ? game.i18n.localize(message.key)
       : game.i18n.format("ROLLBRIDGE.Button.ApplyRefused", {
-        reason: shownError({ code: String(error.code ?? "error"), message: String(error.message ?? "") }, game.i18n, {
+        // the server's message, or (none) the module's words naming the code (errorFromReply)
+        reason: shownError(errorFromReply({ code: String(error.code ?? "error"), message: String(error.message ?? "") }), game.i18n, {
           context: "the GM's client could not apply it",
         }),
       });
@@ -707,7 +708,10 @@ export class FoundryClient {
       this.applyRelayed(message, { sender })
         .catch((error) => {
           console.warn(`rollbridge | a relayed apply from ${String(sender)} was refused: ${redact(error?.message ?? error)}`);
-          return { ok: false, error: { code: error?.code ?? null, message: String(error?.message ?? error) } };
+          // a server's reply without a message (the module's own words, `key`): none is
+          // sent, so the player's client words it in the player's language (#applied)
+          const message = error?.key ? "" : String(error?.message ?? error);
+          return { ok: false, error: { code: error?.code ?? null, message } };
         })
         .then((outcome) => this.#answerApply(message, sender, outcome))
         .catch((error) => console.warn(`rollbridge | ${redact(error?.message ?? error)}`));
