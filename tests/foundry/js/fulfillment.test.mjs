@@ -216,6 +216,16 @@ test("no answer in time: the draw is forgotten, the roll takes Foundry's dice; a
   assert.equal(Standin.log.notifications.filter((n) => n.level === "warn").length, 2);
 });
 
+test("a refused draw whose message holds markup: the notice shows it as text (Foundry reads a notification as HTML)", async () => {
+  const ws = await setUp();
+  serve(ws, () => ({ error: "<b>no</b>&" })); // the stand-in server's message: "refused: <code>"
+  await new Roll("1d6").evaluate();
+  const warnings = Standin.log.notifications.filter((n) => n.level === "warn").map((n) => n.text);
+  assert.equal(warnings.length, 1);
+  assert.ok(warnings[0].includes("refused: &lt;b&gt;no&lt;/b&gt;&amp;"), warnings[0]);
+  assert.ok(!warnings[0].includes("<b>"), warnings[0]);
+});
+
 test("an error reply mid-roll: the dice drawn stay the server's, the rest are Foundry's, the roll is marked", async () => {
   const ws = await setUp();
   const answer = serverDice(11);

@@ -59,3 +59,22 @@ test("/rb do refused: the notification is the server's message alone (in German,
   assert.ok(!Standin.log.notifications[0].text.includes("invalid_params"), "no code shown to the player");
   assert.equal(lines.filter((l) => l.includes(`invalid_params: ${message}`)).length, 1, lines.join("\n"));
 });
+
+test("a refusal whose message holds markup (a name off a sheet) is shown as text: Foundry's notification reads its message as HTML", async () => {
+  Standin.log.notifications.length = 0;
+  const weapon = `<img src=x onerror="alert(1)">`;
+  const message = `Die Waffe „${weapon}“ steht nicht auf Tukans Bogen (dort: Hackler & Co).`;
+  const lines = await consoleWarnings(async () => {
+    Hooks.call("chatMessage", {}, `/rb do attack guard ${JSON.stringify({ weapon })}`, {});
+    await serve((r) => ({ type: "error", id: r.id, code: "invalid_params", message }));
+    for (let i = 0; i < 100 && !Standin.log.notifications.length; i++) await new Promise((r) => setTimeout(r, 5));
+  });
+  assert.deepEqual(Standin.log.notifications.map((n) => n.text), [
+    `rollbridge: Die Waffe „&lt;img src=x onerror="alert(1)"&gt;“ steht nicht auf Tukans Bogen (dort: Hackler &amp; Co).`,
+  ]);
+  // the console has it as it came
+  assert.equal(lines.filter((l) => l.endsWith(`invalid_params: ${message}`)).length, 1, lines.join("\n"));
+  // and so has every notification made of a refusal: the module's own words too
+  const log = () => {};
+  assert.equal(shownError(errorFromReply({ code: "x", message: "a <b> & c" }), i18n.de, { log }), "a &lt;b&gt; &amp; c");
+});

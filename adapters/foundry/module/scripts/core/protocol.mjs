@@ -39,6 +39,8 @@ export function newRequestId(prefix = "fvtt") {
  * the protocol's words, not a player's) is not shown; `log` (the browser
  * console's warn) gets it, on the line `rollbridge | <context>: <code>: <message>`,
  * for whoever helps the user. An error without a code (no connection) logs nothing.
+ * The words come as a notification's text (noticeText): a name in them is shown as
+ * written, never read as markup.
  * @param {any} error
  * @param {{format: Function, localize?: Function}} i18n
  * @param {{context?: string, log?: (line: string) => void}} [options]
@@ -46,7 +48,21 @@ export function newRequestId(prefix = "fvtt") {
  */
 export function shownError(error, i18n, { context = "refused", log = console.warn } = {}) {
   if (error?.code) log(`rollbridge | ${context}: ${error.code}: ${error.message ?? ""}`);
-  return errorMessage(error, i18n);
+  return noticeText(errorMessage(error, i18n));
+}
+
+const NOTICE_ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+
+/**
+ * `text` as the text of a notification: Foundry reads a notification's message as
+ * HTML (v12 puts it in the page as it is; v13 only cleans it), so a server's message
+ * naming a weapon or an actor off a sheet a player wrote (`<img onerror=…>`) would be
+ * markup on the GM's page. Its `&`, `<` and `>` are escaped: it reads as written.
+ * @param {string} text
+ * @returns {string}
+ */
+export function noticeText(text) {
+  return String(text ?? "").replace(/[&<>]/g, (c) => NOTICE_ESCAPES[c]);
 }
 
 /** The shared hello (adapters/client/protocol.mjs) in the Foundry dialect. */

@@ -11,7 +11,7 @@
 
 import { DRAW_TIMEOUT_MS, hasLocalDice, METHOD_ID, ServerDice } from "../core/fulfillment.mjs";
 import { normalMode, SECRET_MODES } from "../core/rollmode.mjs";
-import { errorMessage, errorText } from "../core/protocol.mjs";
+import { errorMessage, errorText, noticeText } from "../core/protocol.mjs";
 import { MODULE_ID } from "../core/state.mjs";
 
 let previousDefault = null;
@@ -25,7 +25,7 @@ export function registerFulfillment(client, { timeoutMs = DRAW_TIMEOUT_MS } = {}
     notice: (error) => {
       // the user reads the reason's words alone; the console keeps its code too
       console.warn(`rollbridge | the server's dice are out of reach (${errorText(error, game.i18n)}); Foundry's own dice instead`);
-      const reason = errorMessage(error, game.i18n);
+      const reason = noticeText(errorMessage(error, game.i18n));
       ui.notifications?.warn?.(`rollbridge: ${game.i18n.format("ROLLBRIDGE.Fulfillment.Unreachable", { reason })}`);
     },
     timeoutMs,
