@@ -440,12 +440,7 @@ def _check_choices_from(ruleset: Any, spec: Any, fail: Callable[[str], PluginErr
             continue
         where = f"action {spec.name!r} parameter {param!r} choicesFrom"
         if annotation.get("of") == "target":
-            if spec.every_actor or spec.max_targets != 1:
-                has = "every actor" if spec.every_actor else f"max_targets {spec.max_targets}"
-                raise fail(
-                    f"{where}: 'of': 'target' reads the action's one target, and it has {has}"
-                    " (give it max_targets 1)"
-                )
+            _check_one_target(spec, where, fail)
         elif spec.actor == "none":
             raise fail(f"{where}: the action has no acting actor to take choices from")
         source = "state" if "state" in annotation else "sheet"
@@ -454,6 +449,21 @@ def _check_choices_from(ruleset: Any, spec: Any, fail: Callable[[str], PluginErr
             raise fail(
                 f"{where}: {source}_schema describes no list or object at {annotation[source]!r}"
             )
+
+
+def _check_one_target(spec: Any, where: str, fail: Callable[[str], PluginError]) -> None:
+    """A ``choicesFrom`` of ``"of": "target"`` reads the action's one target: its
+    action takes one target at most (``max_targets`` 1, not ``every_actor``) and asks
+    for no more than one (``min_targets`` 0 or 1)."""
+    if spec.every_actor:
+        has, fix = "every actor", "give it max_targets 1"
+    elif spec.max_targets != 1:
+        has, fix = f"max_targets {spec.max_targets}", "give it max_targets 1"
+    elif spec.min_targets > 1:
+        has, fix = f"min_targets {spec.min_targets}", "give it min_targets 0 or 1"
+    else:
+        return
+    raise fail(f"{where}: 'of': 'target' reads the action's one target, and it has {has} ({fix})")
 
 
 def loaded_ruleset_ids(host: PluginHost) -> Iterable[str]:
