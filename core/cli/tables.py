@@ -17,7 +17,7 @@ from typing import Any
 from rollbridge.cli.offline import SETTINGS_HELP, offline_host, table_settings
 from rollbridge.cli.render import print_json
 from rollbridge.cli.stores import add_store_options, open_store
-from rollbridge.exceptions import InvalidRequest, UnknownRequest
+from rollbridge.exceptions import InvalidRequest, NotFound
 from rollbridge.text import Messages
 
 __all__ = ["add_parsers"]
@@ -138,7 +138,11 @@ def _tokens(args: argparse.Namespace) -> int:
         made = None
         if args.revoke:
             if not store.revoke_token(args.table, args.revoke):
-                raise UnknownRequest(NO_TOKEN(table=repr(args.table), token=repr(args.revoke)))
+                # as the admin API's DELETE refuses it: no request is named here
+                raise NotFound(
+                    NO_TOKEN(table=repr(args.table), token=repr(args.revoke)),
+                    details={"table": args.table, "token": args.revoke},
+                )
             records = store.list_tokens(args.table)
         if args.new:
             from rollbridge.tokens import new_token

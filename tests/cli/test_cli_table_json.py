@@ -8,6 +8,7 @@ The API is a real ``rollbridge serve`` on the same SQLite file, asked over HTTP.
 from __future__ import annotations
 
 import json
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -93,3 +94,23 @@ def test_table_and_token_commands_answer_in_the_admin_apis_words(capsys, tmp_pat
     finally:
         assert serve.stop() == 0
         serve.process.communicate(timeout=20)
+
+
+def test_revoking_a_token_the_table_lacks_is_refused_with_the_admin_apis_code(capsys, tmp_path):
+    db = tmp_path / "t.db"
+    admin = cli(capsys, db, "admin-token")["token"]
+    table = cli(capsys, db, "table", "create", "--ruleset", "sr2", "--name", "Friday run")["id"]
+    serve = Serve(db)
+    try:
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            api(serve, admin, "DELETE", f"/admin/tables/{table}/tokens/0123456789ab")
+        by_api = json.loads(refused.value.read())
+        assert refused.value.code == 404
+    finally:
+        assert serve.stop() == 0
+        serve.process.communicate(timeout=20)
+    code = main(["table", "tokens", table, "--revoke", "0123456789ab", "--db", str(db), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""
+    assert err == f"rollbridge: error: {by_api['code']}: {by_api['message']}\n"
+    assert by_api["code"] == "not_found"
