@@ -438,16 +438,17 @@ def _check_choices_from(ruleset: Any, spec: Any, fail: Callable[[str], PluginErr
         annotation = schema.get("choicesFrom") if isinstance(schema, Mapping) else None
         if annotation is None:
             continue
-        where = f"action {spec.name!r} parameter {param!r} choicesFrom"
+        # this parameter's own name in a refusal: `where` stays the params' for the next one
+        named = f"action {spec.name!r} parameter {param!r} choicesFrom"
         if annotation.get("of") == "target":
-            _check_one_target(spec, where, fail)
+            _check_one_target(spec, named, fail)
         elif spec.actor == "none":
-            raise fail(f"{where}: the action has no acting actor to take choices from")
+            raise fail(f"{named}: the action has no acting actor to take choices from")
         source = "state" if "state" in annotation else "sheet"
         described = getattr(ruleset, f"{source}_schema", None)
         if not _described(described, annotation[source]):
             raise fail(
-                f"{where}: {source}_schema describes no list or object at {annotation[source]!r}"
+                f"{named}: {source}_schema describes no list or object at {annotation[source]!r}"
             )
 
 

@@ -301,3 +301,25 @@ def test_the_conformance_suite_lets_a_null_excuse_a_path_only_where_no_actor_hol
     misspelt = type(with_section_at("vehicle.sectons"))
     walkers = type("Walkers", (misspelt,), {"example_sheets": on_foot})()
     _suite(walkers).test_choices_from_name_the_example_sheets()
+
+
+def test_a_choices_from_where_no_form_reads_it_is_refused_at_load_naming_its_place():
+    """An annotation inside a parameter (a list's items) is read by no form: refused,
+    naming that place, also after a parameter that has a right one."""
+    params = {
+        "type": "object",
+        "properties": {
+            "what": {"type": "string", "choicesFrom": {"sheet": "weapons", "value": "name"}},
+            "more": {
+                "type": "array",
+                "items": {"type": "string", "choicesFrom": {"sheet": "weapons"}},
+            },
+        },
+    }
+    spec = ActionSpec("aim", "Aim at one.", params=params, example={})
+    with pytest.raises(PluginError) as caught:
+        check_ruleset(_with_action(spec), "gunnery")
+    assert str(caught.value) == (
+        "plugin 'gunnery': ruleset 'sr2' action 'aim' params.more[] has a choicesFrom,"
+        " which is read on a property of an action's params only"
+    )
