@@ -343,12 +343,30 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
             if key != spec.name:
                 raise fail(f"lists action {spec.name!r} under the key {key!r}")
             check_schema(spec.params, f"action {key!r} params")
+            _check_target_counts(spec, fail)
             _check_action_texts(spec, fail)
             _check_choices_from(ruleset, spec, fail)
     except PluginError as exc:
         if exc.message.startswith(f"plugin {plugin!r}"):
             raise
         raise fail(exc.message) from None
+
+
+def _check_target_counts(spec: Any, fail: Callable[[str], PluginError]) -> None:
+    """An action's ``min_targets`` is a whole number from 0 and its ``max_targets``
+    none (no limit) or one at least as large: an action asking for more targets than
+    it takes could never be asked for, and every request would be refused naming a
+    count the player cannot meet."""
+    least, most = getattr(spec, "min_targets", 0), getattr(spec, "max_targets", 0)
+    if isinstance(least, bool) or not isinstance(least, int) or least < 0:
+        raise fail(f"action {spec.name!r}: min_targets {least!r} is not a whole number from 0")
+    if most is None:
+        return
+    if isinstance(most, bool) or not isinstance(most, int) or most < least:
+        raise fail(
+            f"action {spec.name!r}: max_targets {most!r} is not None (no limit) or a whole"
+            f" number from min_targets ({least})"
+        )
 
 
 def _check_action_texts(spec: Any, fail: Callable[[str], PluginError]) -> None:
@@ -454,14 +472,12 @@ def _check_choices_from(ruleset: Any, spec: Any, fail: Callable[[str], PluginErr
 
 def _check_one_target(spec: Any, where: str, fail: Callable[[str], PluginError]) -> None:
     """A ``choicesFrom`` of ``"of": "target"`` reads the action's one target: its
-    action takes one target at most (``max_targets`` 1, not ``every_actor``) and asks
-    for no more than one (``min_targets`` 0 or 1)."""
+    action takes one target at most (``max_targets`` 1, not ``every_actor``; that it
+    asks for no more, ``min_targets`` 0 or 1, :func:`_check_target_counts` holds)."""
     if spec.every_actor:
         has, fix = "every actor", "give it max_targets 1"
     elif spec.max_targets != 1:
         has, fix = f"max_targets {spec.max_targets}", "give it max_targets 1"
-    elif spec.min_targets > 1:
-        has, fix = f"min_targets {spec.min_targets}", "give it min_targets 0 or 1"
     else:
         return
     raise fail(f"{where}: 'of': 'target' reads the action's one target, and it has {has} ({fix})")

@@ -211,8 +211,6 @@ def _aim(annotation: dict, **fields: Any) -> ActionSpec:
         ({"min_targets": 1, "max_targets": 3}, "max_targets 3"),
         ({"min_targets": 1, "max_targets": None}, "max_targets None"),
         ({"every_actor": True, "max_targets": None}, "every actor"),
-        # one target at most, but at least two asked: no request could name them
-        ({"min_targets": 2, "max_targets": 1}, "min_targets 2 (give it min_targets 0 or 1)"),
     ],
 )
 def test_of_target_needs_an_action_of_one_target_refused_at_load_naming_it(fields, has):

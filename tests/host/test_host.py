@@ -161,6 +161,27 @@ class TestRegistration:
         with pytest.raises(PluginError, match=message):
             host_with(broken())
 
+    @pytest.mark.parametrize(
+        ("counts", "message"),
+        [
+            ({"min_targets": 2, "max_targets": 1},
+             r"max_targets 1 is not None \(no limit\) or a whole number from min_targets \(2\)"),
+            ({"min_targets": -1}, r"min_targets -1 is not a whole number from 0"),
+            ({"min_targets": True}, r"min_targets True is not a whole number from 0"),
+            ({"max_targets": 1.5}, r"max_targets 1.5 is not None"),
+        ],
+        ids=["more-asked-than-taken", "negative", "bool", "float"],
+    )  # fmt: skip
+    def test_target_counts_no_request_could_meet_are_refused_at_load(self, tally, counts,
+                                                                     message):  # fmt: skip
+        """An action asking for more targets than it takes could never be asked for:
+        every request would be refused naming a count nobody can meet."""
+        hit = tally.actions["hit"]
+        broken = type("Broken", (type(tally),), {"actions": {
+            **tally.actions, "hit": dataclasses.replace(hit, **counts)}})  # fmt: skip
+        with pytest.raises(PluginError, match=r"ruleset '\w+' action 'hit': " + message):
+            host_with(broken())
+
     def test_a_registration_hook_that_raises_names_the_plugin(self):
         class Plugin:
             @rollbridge.hookimpl

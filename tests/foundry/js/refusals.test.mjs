@@ -9,20 +9,7 @@ import { test } from "node:test";
 
 import { errorFromReply, RollbridgeError, shownError } from "../../../adapters/foundry/module/scripts/core/protocol.mjs";
 import { localization } from "./localization.mjs";
-import { joinedModule, Standin } from "./standin.mjs";
-
-/** The console's warn lines while `run` runs (and the lines alone: nothing printed). */
-async function consoleWarnings(run) {
-  const lines = [];
-  const warn = console.warn;
-  console.warn = (...args) => lines.push(args.join(" "));
-  try {
-    await run();
-  } finally {
-    console.warn = warn;
-  }
-  return lines;
-}
+import { consoleWarnings, joinedModule, Standin } from "./standin.mjs";
 
 const i18n = { cs: await localization("cs"), de: await localization("de") };
 

@@ -105,3 +105,16 @@ export async function bootModule() {
   });
   return api;
 }
+
+/** The console's warn lines while `run` runs (and the lines alone: nothing printed). */
+export async function consoleWarnings(run) {
+  const lines = [];
+  const warn = console.warn;
+  console.warn = (...args) => lines.push(args.join(" "));
+  try {
+    await run();
+  } finally {
+    console.warn = warn;
+  }
+  return lines;
+}

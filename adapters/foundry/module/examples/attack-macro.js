@@ -15,7 +15,7 @@ try {
   });
   console.log("rollbridge attack:", event.data?.narration);
 } catch (error) {
-  // the server's message is in the user's language; its code is for the console
-  console.warn(`rollbridge | attack refused: ${error.code ?? "-"}: ${error.message}`);
-  ui.notifications.error(`rollbridge: ${error.message}`);
+  // errorNotice: the words in the user's language (the server's message, or the
+  // module's own naming the code), escaped as text; the code goes to the console
+  ui.notifications.error(`rollbridge: ${rb.errorNotice(error, "attack refused")}`);
 }

@@ -59,6 +59,7 @@ function buildApi() {
     reconnect: () => client.start(),
     disconnect: () => client.stop(),
     tracksHtml: (common, options = {}) => tracksHtml(common, { i18n: game.i18n, ...options }),
+    errorNotice: (error, context = "macro") => shownError(error, game.i18n, { context }),
     get connection() {
       return client.connection;
     },
