@@ -103,13 +103,13 @@ local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 local node, mine = ARGV[2], tonumber(ARGV[3])
 local version, ttl = tonumber(ARGV[4]), tonumber(ARGV[5])
 local held = redis.call('HGETALL', KEYS[1])
-local others, latest, stored = 0, 0, -1
+local others, latest, stored, own = 0, 0, -1, 0
 for i = 1, #held, 2 do
   local count, expires, ver = string.match(held[i + 1], '^(%d+):(%d+):(%d+)$')
   if not count or tonumber(expires) <= ms then
     redis.call('HDEL', KEYS[1], held[i])
   elseif held[i] == node then
-    stored = tonumber(ver)
+    stored, own = tonumber(ver), tonumber(expires)
   else
     others = others + tonumber(count)
     latest = math.max(latest, tonumber(expires))
@@ -128,8 +128,8 @@ if version > stored then
   else
     redis.call('HDEL', KEYS[1], node)
   end
-elseif stored >= 0 then
-  latest = math.max(latest, ms + 1)
+else
+  latest = math.max(latest, own)
 end
 if latest > ms then
   redis.call('PEXPIRE', KEYS[1], latest - ms + 1)
