@@ -186,15 +186,19 @@ def test_the_http_rate_of_an_address_holds_on_every_process_together(redis_of_te
     assert "refused HTTP requests from 203.0.113.5: more than 0.1 a second" in logs
 
 
-def test_redis_not_answering_leaves_each_process_s_own_limits_to_decide(redis_factory):
+def test_redis_not_answering_leaves_each_process_s_own_limits_to_decide(redis_of_test):
     """Redis killed: ``/healthz`` is still answered (fail open: the process's own
     bucket lets one request through, and then refuses), connections are let in up to
     the process's own limit and refused past it; each such check is counted in
-    ``rollbridge_limit_fallbacks_total`` and the outage logged, no traceback."""
-    server = redis_factory()
-    extra = (*PROXIED, "--http-rate-per-address", "0.1", "--max-connections-per-address", "2")
+    ``rollbridge_limit_fallbacks_total`` and the outage logged, no traceback. Redis
+    started again: the next renewal writes what A let in meanwhile, and B counts it;
+    the HTTP bucket is shared again once A asks Redis again (a second after its last
+    failure)."""
+    server, client = redis_of_test
+    extra = (*PROXIED, "--http-rate-per-address", "0.1", "--max-connections-per-address", "2",
+             "--hello-timeout", "0")  # fmt: skip
     cluster = Cluster(server.url, 2, extra=extra)
-    a, _b = cluster.processes
+    a, b = cluster.processes
 
     async def play() -> None:
         server.kill()
@@ -203,15 +207,31 @@ def test_redis_not_answering_leaves_each_process_s_own_limits_to_decide(redis_fa
         assert (await http_get(a.port, "/healthz", flooder))[0] == 429  # its own bucket
         first = [await connect(f"ws://127.0.0.1:{a.port}/") for _ in range(2)]
         assert await refused(a)  # past its own count
-        for ws in first:  # let in: they answer (no hello could be looked up anyway)
+        assert await metric(a, 'rollbridge_limit_fallbacks_total{limit="http_rate"}') >= 1
+        assert await metric(a, 'rollbridge_limit_fallbacks_total{limit="per_address"}') >= 1
+        server.start()
+        await until(lambda: counts(client) == {a.process.pid: 2}, "A's count renewed")
+        assert await refused(b)
+        # a second after its last failure A asks Redis again: an address's request
+        # there takes the shared bucket's one place, and B refuses the next
+        for n in range(10, 250):
+            other = {"X-Forwarded-For": f"203.0.113.{n}"}
+            assert (await http_get(a.port, "/healthz", other))[0] == 200
+            if client.exists(f"rb:http:{{203.0.113.{n}}}"):
+                break
+            await asyncio.sleep(0.05)
+        assert (await http_get(b.port, "/healthz", other))[0] == 429
+        for ws in first:  # let in, and still open: they answer
             await ws.send(json.dumps({"type": "ping", "id": "p"}))
             assert (await receive(ws, 30))["type"] == "error"
             await ws.close()
-        assert await metric(a, 'rollbridge_limit_fallbacks_total{limit="http_rate"}') >= 1
-        assert await metric(a, 'rollbridge_limit_fallbacks_total{limit="per_address"}') >= 1
 
     logs = cluster.run(play)  # no traceback in any log
     assert "the per-address limits shared in Redis" in logs
+    assert (
+        "the per-address limits shared in Redis (each process's own limits decide "
+        "alone meanwhile) works again" in logs
+    )
 
 
 def test_the_connections_script_counts_live_processes_only(redis_server, redis_prefix):
