@@ -620,6 +620,8 @@ class ClusterServer(Server):
             self.fallback.failed("per_address", exc)
             return None
         self.fallback.worked()
+        if total is not None and self.per_address.get(address, 0) <= 1:
+            self._published.discard(address)  # refused, and none held: written as none
         return total
 
     def connection_closed(self, address: str) -> None:
@@ -634,6 +636,9 @@ class ClusterServer(Server):
                 await bounded(shared.write(address, self.per_address.get(address, 0)))
             except REDIS_FAILURES as exc:
                 log.debug("writing the count of connections of %s: %s", address, exc)
+            else:
+                if not self.per_address.get(address):  # written as none, and none since
+                    self._published.discard(address)
 
         self._spawn(write())
 
