@@ -28,20 +28,18 @@ import argparse
 import asyncio
 import json
 import os
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.stores.cluster_harness import free_port, wait_listening  # noqa: E402
+from tests.stores.cluster_harness import durable_redis, make_table, serve_quietly  # noqa: E402
 
 ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
@@ -60,13 +58,18 @@ async def _hellos(port: int, table: str, token: str, count: int, counted: bool) 
             hello = {"type": "hello", "id": "h", "table": table, "token": token}
             started = time.perf_counter()
             await ws.send(json.dumps(hello))
-            while True:
-                answer = json.loads(await ws.recv())
-                if answer.get("type") in ("welcome", "error"):
-                    break
+            await welcome(ws)
             times.append(time.perf_counter() - started)
-            assert answer["type"] == "welcome", answer
     return times
+
+
+async def welcome(ws: Any) -> None:
+    """Read frames until the ``hello``'s answer: a welcome (else AssertionError)."""
+    while True:
+        answer = json.loads(await ws.recv())
+        if answer.get("type") in ("welcome", "error"):
+            break
+    assert answer["type"] == "welcome", answer
 
 
 async def _script(url: str, count: int) -> tuple[list[float], list[float]]:
@@ -104,33 +107,16 @@ def main() -> None:
         help="time the hellos only (a tree without the shared throttle: the code before)",
     )  # fmt: skip
     options = parser.parse_args()
-    server_bin = shutil.which("redis-server")
-    if server_bin is None:
-        sys.exit("redis-server is not on PATH")
-    folder = Path(tempfile.mkdtemp(prefix="bench-wrong-tokens-"))
-    redis_port = free_port()
-    url = f"redis://127.0.0.1:{redis_port}/0"
-    redis_server = subprocess.Popen(
-        [server_bin, "--port", str(redis_port), "--bind", "127.0.0.1", "--dir", str(folder),
-         "--appendonly", "yes", "--appendfsync", "always", "--save", ""],
-        stdout=subprocess.DEVNULL,
-    )  # fmt: skip
+    with durable_redis("bench-wrong-tokens-") as url:
+        _measure(options, url)
+
+
+def _measure(options: argparse.Namespace, url: str) -> None:
+    """The rounds of :func:`main` against the Redis at ``url``."""
     serving = None
     try:
-        wait_listening(redis_server, redis_port)
-        made = subprocess.run(
-            [sys.executable, "-m", "rollbridge", "table", "create", "--ruleset", "bandits",
-             "--name", "B", "--redis", url, "--json"],
-            capture_output=True, text=True, check=True, env=ENV,
-        )  # fmt: skip
-        table = json.loads(made.stdout)
-        port = free_port()
-        serving = subprocess.Popen(
-            [sys.executable, "-m", "rollbridge", "serve", "--port", str(port), "--redis", url,
-             "--no-demo", "--trusted-proxy", "127.0.0.1"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV,
-        )  # fmt: skip
-        wait_listening(serving, port)
+        table = make_table(url)
+        serving, port = serve_quietly(url, "--trusted-proxy", "127.0.0.1")
         token = table["tokens"]["gm"]
         rounds = []
         for _ in range(options.rounds):
@@ -173,9 +159,6 @@ def main() -> None:
         if serving is not None:
             serving.terminate()
             serving.wait(timeout=30)
-        redis_server.terminate()
-        redis_server.wait(timeout=30)
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -69,10 +69,10 @@ def add_limit_options(serve: argparse.ArgumentParser) -> None:
         ("--hello-timeout", "hello_timeout", float,
          "seconds a connection may stay without a hello (close 1008)"),
         ("--max-connections", "max_connections", int,
-         "connections open at once, all clients together (close 1013)"),
+         "connections open at once on this process, all clients together (close 1013)"),
         ("--max-connections-per-address", "per_address", int,
-         "connections open at once from one client address, an IPv6 /64 as one "
-         "(close 1013)"),
+         "connections open at once from one client address, an IPv6 /64 as one; "
+         "with --redis on every process together (close 1013)"),
         ("--max-connections-per-token", "per_token", int,
          "connections open at once with one join token (error too_many_connections)"),
         ("--rate-per-connection", "rate_per_connection", float,
@@ -86,7 +86,8 @@ def add_limit_options(serve: argparse.ArgumentParser) -> None:
          "actors one table holds (error limit_exceeded)"),
         ("--http-rate-per-address", "http_rate_per_address", float,
          "plain HTTP requests per second from one client address, bursts of ten "
-         "times as many; loopback and a trusted proxy's own not counted (HTTP 429)"),
+         "times as many, with --redis on every process together; loopback and a "
+         "trusted proxy's own not counted (HTTP 429)"),
         ("--wrong-tokens-per-address", "wrong_tokens_per_address", int,
          "wrong tokens (join, admin, export) one client address may present in 10 "
          "minutes; past them its tokens are refused unchecked (error rate_limited, "

@@ -71,7 +71,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         type=_positive,
         default=None,
         help="with --redis: how long a process's lease of a table lasts unless renewed, in ms"
-        " (default 5000): how long a table waits for a new process after its process died",
+        " (default 5000): how long a table waits for a new process after its process died;"
+        " three times it, how long a killed process's connections still count against"
+        " --max-connections-per-address",
     )
     serve.add_argument("--no-demo", action="store_true", help="do not create the demo table")
     serve.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING (default INFO)")

@@ -7,7 +7,10 @@ session-log export, a 404, websockets' own refusal of a request that is no
 handshake — to ``--http-rate-per-address`` per address group, before anything else
 is done for it: past it, 429 with ``Retry-After``, no store read, no export slot.
 A WebSocket handshake is not counted here: its connection is held to
-``--max-connections-per-address`` and its requests to the protocol's rates.
+``--max-connections-per-address`` and its requests to the protocol's rates. Under
+``serve --redis`` a request this process's bucket lets through is then taken from
+the address's bucket every process shares in Redis as well
+(:mod:`~rollbridge.server.shared_limits`, through :attr:`HttpRate.shared`).
 
 :func:`wrong_tokens` makes the server's throttle of wrong tokens
 (:class:`~rollbridge.protocol.limits.WrongTokens`, ``--wrong-tokens-per-address``;
@@ -99,16 +102,27 @@ class HttpRate:
         burst = max(1.0, (self.rate or 0) * HTTP_BURST_SECONDS)
         self.buckets = Buckets(self.rate, burst, clock=clock) if self.rate else None
         self._said = Throttle(LOG_INTERVAL)
+        #: Under ``serve --redis``: the wait of the bucket every process counts
+        #: ``address`` against (None: a request taken), asked once this process's own
+        #: bucket let a request through; it fails open (None) when Redis does not
+        #: answer (:mod:`~rollbridge.server.shared_limits`). None: this process only.
+        self.shared: Callable[[str], Awaitable[float | None]] | None = None
 
-    def refuse(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Count ``request`` against its address's rate: None if it may be answered,
-        else the 429 that answers it instead."""
+    async def refuse(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Count ``request`` against its address's rate (this process's, then, under
+        ``serve --redis``, every process's): None if it may be answered, else the 429
+        that answers it instead."""
         if self.buckets is None:
             return None
         address = rated_address(connection, self.trusted, request)
         if address is None:
             return None
         wait = self.buckets.take(address)
+        if wait is None and self.shared is not None:
+            # refused there, the request keeps its place here too: this process's
+            # bucket counts what it asked Redis, so an address flooding it is asked
+            # at most at the rate, the rest refused here at no cost to Redis
+            wait = await self.shared(address)
         if wait is None:
             return None
         self.metrics.throttled("http_rate")

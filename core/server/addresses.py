@@ -41,6 +41,7 @@ __all__ = [
     "address_site",
     "client_address",
     "ip_of",
+    "is_ip_group",
     "is_trusted",
     "parse_network",
     "peer_address",
@@ -84,6 +85,13 @@ def address_site(group: str) -> str | None:
     except ValueError:
         return None
     return str(network.supernet(new_prefix=IPV6_SITE_PREFIX))
+
+
+def is_ip_group(group: str) -> bool:
+    """Whether the address group ``group`` (:func:`address_group`) is of an IP
+    address — an IPv4 address or an IPv6 /64 — and not something else counted as it
+    is written (a Unix socket's peer, ``?``)."""
+    return _ip(group) is not None or address_site(group) is not None
 
 
 def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

@@ -537,15 +537,45 @@ class Server:
                 "(--max-connections-per-address)", address, count,
             )  # fmt: skip
             return
-        self.per_address.add(address)
-        trusted = self.limits.trusted_proxies
-        client = Client(connection, self, rated_address(connection, trusted))
-        self.clients.add(client)
+        self.per_address.add(address)  # held here before any await: counted at once
+        held, counted = True, limit is not None
         try:
-            await client.run()
+            if counted:
+                total = await self.count_connection(address)
+                if total is not None:  # other processes hold the rest
+                    counted = held = False  # the count written without it already
+                    self.per_address.remove(address)  # not held while it closes
+                    await self._refuse_connection(
+                        connection, "per_address", TOO_MANY_FROM_ADDRESS().render(),
+                        self._per_address_log,
+                        "refused a connection from %s: %d open on every process together, "
+                        "the limit (--max-connections-per-address)", address, total - 1,
+                    )  # fmt: skip
+                    return
+            trusted = self.limits.trusted_proxies
+            client = Client(connection, self, rated_address(connection, trusted))
+            self.clients.add(client)
+            try:
+                await client.run()
+            finally:
+                self.clients.discard(client)
         finally:
-            self.clients.discard(client)
-            self.per_address.remove(address)
+            if held:
+                self.per_address.remove(address)
+            if counted:
+                self.connection_closed(address)
+
+    async def count_connection(self, address: str) -> int | None:
+        """Count a connection from ``address`` (held in :attr:`per_address` already)
+        wherever else connections are counted: None to serve it, else how many the
+        address would hold with it (it is refused). One process: nothing to ask; a
+        cluster process asks the count every process shares
+        (:meth:`~rollbridge.server.cluster.ClusterServer.count_connection`)."""
+        return None
+
+    def connection_closed(self, address: str) -> None:
+        """A connection from ``address`` that :meth:`count_connection` let through
+        closed: gone from :attr:`per_address` already."""
 
 
 def _run_if_wanted(effect: Read, store: Store, counted: Callable[[str], None] | None = None) -> Any:

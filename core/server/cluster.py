@@ -52,6 +52,13 @@ table protocol, plus what a cluster needs, all over redis-py's asyncio client:
   (:mod:`~rollbridge.server.shared_tokens`): :meth:`ClusterServer.take_token_place`
   before its lookup, :meth:`ClusterServer.give_back_token_place` once it was found
   right.
+* **Connections and HTTP requests per address.** ``--max-connections-per-address``
+  and ``--http-rate-per-address`` hold for every process together
+  (:mod:`~rollbridge.server.shared_limits`): this process's own count first, then
+  the one every process shares in Redis (:meth:`ClusterServer.count_connection`,
+  :meth:`ClusterServer.renew_connection_counts`; the HTTP rate through
+  :attr:`HttpRate.shared <rollbridge.server.address_rates.HttpRate.shared>`); with
+  Redis not answering, this process's own count decides alone.
 
 Run one process per port, behind a load balancer that passes WebSocket upgrades
 (docs/redis.md, "Several processes").
@@ -87,11 +94,20 @@ from rollbridge.protocol.connection import CLOSE_AUTH
 from rollbridge.protocol.effects import Close, Effect, FindToken, Reply
 from rollbridge.protocol.limits import TokensRefused
 from rollbridge.protocol.table import error_message
-from rollbridge.server.addresses import address_site
+from rollbridge.server.addresses import address_site, is_ip_group
 from rollbridge.server.app import Server
 from rollbridge.server.client import Client
 from rollbridge.server.cluster_table import ClusterTable, Forward, Ownership
+from rollbridge.server.limits import HTTP_BURST_SECONDS
 from rollbridge.server.logs import log_refusal
+from rollbridge.server.shared_limits import (
+    COUNT_LEASES,
+    REDIS_FAILURES,
+    Fallback,
+    SharedConnections,
+    SharedHttpRate,
+    bounded,
+)
 from rollbridge.server.shared_tokens import SharedWrongTokens
 from rollbridge.server.throttle import Retried
 from rollbridge.stores.base import unknown_table
@@ -316,6 +332,18 @@ class ClusterServer(Server):
         #: The throttle of wrong tokens every process of the Redis counts against
         #: (None: off, or not started).
         self.shared_tokens: SharedWrongTokens | None = None
+        #: The HTTP rate and the connections per address every process counts
+        #: against (None: that limit off, or not started).
+        self.shared_http: SharedHttpRate | None = None
+        self.shared_connections: SharedConnections | None = None
+        #: Seconds a count of an address's connections written by this process stands
+        #: without being written again (a killed process's stop counting after it).
+        self.count_ttl = lease_ms * COUNT_LEASES / 1000
+        #: When Redis did not answer a shared limit: this process's own decide alone.
+        self.fallback = Fallback(self.metrics.fell_back)
+        #: The addresses this process may have a count of in Redis (written, or
+        #: being written).
+        self._published: set[str] = set()
         self._store_error = store.error_of
         #: The give-backs of right tokens' places under way, by address and site.
         self._giving: dict[str, set[asyncio.Task[Any]]] = {}
@@ -334,6 +362,7 @@ class ClusterServer(Server):
         self._subscription_log = Retried(log, "the event subscription")
         self._poll_log = Retried(log, "polling the stored seqs")
         self._renew_log = Retried(log, "renewing the leases")
+        self._count_log = Retried(log, "renewing the counts of connections per address")
 
     # -- lifecycle ----------------------------------------------------------------
 
@@ -361,8 +390,20 @@ class ClusterServer(Server):
                 self.redis, prefix=self.keys.prefix, allowed=guard.allowed,
                 per_site=per_site, site=address_site,
             )  # fmt: skip
+        rate = self.limits.http_rate_per_address
+        if rate:
+            burst = max(1.0, rate * HTTP_BURST_SECONDS)  # the process's own bucket's
+            self.shared_http = SharedHttpRate(self.redis, self.keys.prefix, rate, burst)
+            self.http.rate.shared = self._shared_http_wait
+        jobs = [self._read_inbox(), self._listen(), self._poll(), self._keep_leases()]
+        if self.limits.per_address is not None:
+            self.shared_connections = SharedConnections(
+                self.redis, self.keys.prefix, self.node, self.limits.per_address,
+                self.count_ttl,
+            )  # fmt: skip
+            jobs.append(self._renew_counts())
         loop = asyncio.get_running_loop()
-        for job in (self._read_inbox(), self._listen(), self._poll(), self._keep_leases()):
+        for job in jobs:
             self._loops.append(loop.create_task(job))
         log.info("cluster process %s (lease %d ms), sharing the tables of %s",
                  self.node, self.lease_ms, self.store_where)  # fmt: skip
@@ -384,6 +425,12 @@ class ClusterServer(Server):
                 )
             self.ownership.clear()
             await self._bounded(self.redis.delete(self.inbox, self.replies), "clearing the inbox")
+            if self.shared_connections is not None and self._published:
+                # every client is gone: this process's counts, 0, without a lapse
+                await self._bounded(
+                    self.shared_connections.write_all(list(self._published), lambda _a: 0),
+                    "clearing this process's counts of connections",
+                )
             await self._bounded(self.redis.aclose(), "closing the Redis connections")
             self.redis = None
 
@@ -538,6 +585,93 @@ class ClusterServer(Server):
 
         find.on_result, find.on_error = found, failed
         super()._carry_one(find, client)
+
+    # -- the shared limits per address ---------------------------------------------------
+
+    async def _shared_http_wait(self, address: str) -> float | None:
+        """Take a request of ``address`` from the HTTP bucket every process shares:
+        None if it may be answered (or Redis did not answer: this process's own
+        bucket let it through), else the seconds until it may."""
+        shared = self.shared_http
+        if shared is None or not is_ip_group(address) or not self.fallback.usable("http_rate"):
+            return None
+        try:
+            wait = await bounded(shared.take(address))
+        except REDIS_FAILURES as exc:
+            self.fallback.failed("http_rate", exc)
+            return None
+        self.fallback.worked()
+        return wait
+
+    async def count_connection(self, address: str) -> int | None:
+        """Count a connection from ``address`` (held in :attr:`per_address` already)
+        in Redis, with every process's: None to serve it, else how many the address
+        would hold with it, on every process together (it is refused). Redis not
+        answering serves it (this process's own count let it through); the next
+        renewal writes it. An address that is no IP address (a Unix socket's peer)
+        is not shared."""
+        shared = self.shared_connections
+        if shared is None or not is_ip_group(address) or not self.fallback.usable("per_address"):
+            return None
+        self._published.add(address)
+        try:
+            total = await bounded(shared.take(address, self.per_address.get(address, 0)))
+        except REDIS_FAILURES as exc:
+            self.fallback.failed("per_address", exc)
+            return None
+        self.fallback.worked()
+        if total is not None and self.per_address.get(address, 0) <= 1:
+            self._published.discard(address)  # refused, and none held: written as none
+        return total
+
+    def connection_closed(self, address: str) -> None:
+        """Write this process's new count of ``address``'s connections, in the
+        background (Redis not answering: the next renewal writes it)."""
+        shared = self.shared_connections
+        if shared is None or address not in self._published or self.stopping:
+            return
+
+        async def write() -> None:
+            try:  # the count read as its version is given: in one step, no await between
+                await bounded(shared.write(address, self.per_address.get(address, 0)))
+            except REDIS_FAILURES as exc:
+                log.debug("writing the count of connections of %s: %s", address, exc)
+            else:
+                if not self.per_address.get(address):  # written as none, and none since
+                    self._published.discard(address)
+
+        self._spawn(write())
+
+    async def renew_connection_counts(self) -> None:
+        """Write every count of connections this process holds again (0 for an
+        address it may still have one of in Redis): each then stands another
+        :attr:`count_ttl`, and a write lost meanwhile is made right.
+
+        :raises redis.RedisError: Redis did not answer."""
+        shared = self.shared_connections
+        if shared is None:
+            return
+        held = {a for a in self.per_address if is_ip_group(a)}
+        addresses = held | self._published
+        if not addresses:
+            return
+        self._published |= held
+        await shared.write_all(addresses, lambda a: self.per_address.get(a, 0))
+        for address in addresses:
+            if not self.per_address.get(address):
+                self._published.discard(address)
+
+    async def _renew_counts(self) -> None:
+        """:meth:`renew_connection_counts` every third of :attr:`count_ttl`."""
+        assert self.shared_connections is not None
+        while not self.stopping:
+            await asyncio.sleep(self.shared_connections.renew)
+            try:
+                await self.renew_connection_counts()
+            except (redis.RedisError, OSError) as exc:
+                self._count_log.failed(exc)
+            else:
+                self._count_log.worked()
 
     # -- forwarding -------------------------------------------------------------------
 

@@ -91,7 +91,7 @@ class HttpRoutes:
         route = self._route(request)
         if route is None and _handshake(request):
             return None
-        refused = self.rate.refuse(connection, request)
+        refused = await self.rate.refuse(connection, request)
         if refused is not None:
             return refused
         return await route(connection, request) if route is not None else None

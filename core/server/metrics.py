@@ -28,6 +28,7 @@ Metrics::
     rollbridge_store_reads_total{outcome}         counter: work of the store-reading threads
     rollbridge_throttled_total{limit}             counter: refused for their address's rate
     rollbridge_forwarded_total{outcome}           counter: changes sent to their table's process
+    rollbridge_limit_fallbacks_total{limit}       counter: shared limits decided alone (Redis down)
     rollbridge_tables_owned                       gauge: tables whose lease this process holds
 """
 
@@ -78,6 +79,7 @@ class _LoopCounters:
         self.cut_off: dict[str, int] = {}
         self.throttled: dict[str, int] = {}
         self.forwarded: dict[str, int] = {}
+        self.fell_back: dict[str, int] = {}
 
     def describe(self) -> list[Any]:
         return []  # collected only when scraped; nothing to check at registration
@@ -121,6 +123,15 @@ class _LoopCounters:
             " or the table gone).",
             "outcome",
             self.forwarded,
+        )
+        yield _by_label(
+            "rollbridge_limit_fallbacks",
+            "Checks of a per-address limit shared in Redis (serve --redis) that this"
+            " process's own limit decided alone, as Redis did not answer (or had failed"
+            " within the last second): http_rate (--http-rate-per-address), per_address"
+            " (--max-connections-per-address).",
+            "limit",
+            self.fell_back,
         )
 
 
@@ -235,6 +246,11 @@ class ServerMetrics:
         """A change was sent on to its table's process: ``answered``, ``taken_over``
         or ``refused``."""
         self._loop.forwarded[outcome] = self._loop.forwarded.get(outcome, 0) + 1
+
+    def fell_back(self, limit: str) -> None:
+        """A check of ``limit`` (``http_rate``, ``per_address``) shared in Redis was
+        decided by this process's own limit alone: Redis did not answer."""
+        self._loop.fell_back[limit] = self._loop.fell_back.get(limit, 0) + 1
 
     def closed(self, code: int, reason: str) -> None:
         """The protocol closed a connection (a refused ``hello``, a broken limit):

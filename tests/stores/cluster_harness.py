@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,49 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def durable_redis(prefix: str) -> Iterator[str]:
+    """A ``redis-server`` on a free port, in a temporary folder (named from
+    ``prefix``), durable as docs/redis.md asks (``--appendonly yes --appendfsync
+    always``), for the benchmarks: its URL; stopped and its folder removed after.
+
+    :raises SystemExit: ``redis-server`` is not on PATH."""
+    import shutil
+    import tempfile
+
+    server_bin = shutil.which("redis-server")
+    if server_bin is None:
+        sys.exit("redis-server is not on PATH")
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    port = free_port()
+    server = subprocess.Popen(
+        [server_bin, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
+         "--appendonly", "yes", "--appendfsync", "always", "--save", ""],
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        wait_listening(server, port)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def serve_quietly(url: str, *extra: str) -> tuple[subprocess.Popen, int]:
+    """``rollbridge serve --redis URL --no-demo`` on a free port, its output thrown
+    away (a benchmark's thousands of connections would fill a pipe nobody reads):
+    the process and its port, listening."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rollbridge", "serve", "--port", str(port), "--redis", url,
+         "--no-demo", *extra],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV,
+    )  # fmt: skip
+    wait_listening(process, port)
+    return process, port
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:

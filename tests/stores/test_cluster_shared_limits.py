@@ -1,0 +1,283 @@
+"""``--max-connections-per-address`` and ``--http-rate-per-address`` held across real
+``rollbridge serve --redis`` processes on a real redis-server (docs/redis.md, "The
+per-address limits, shared").
+
+Before, each process counted its own: an address spread over N processes by a
+balancer got N times each limit. The processes count in Redis now, each its own
+count first (what it refuses costs Redis nothing); a killed process's connections
+stop counting once its count lapses; Redis not answering leaves each process's own
+limits to decide alone. Counts and events only: every wait is for something to
+happen, with a generous deadline, never an assertion on a duration.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from tests.hostile.test_address_rates import metric
+from tests.hostile.wire import http_get, receive
+from tests.stores.cluster_harness import Cluster, Process, make_table
+from tests.stores.test_cluster_wrong_tokens import until
+
+PROXIED = ("--trusted-proxy", "127.0.0.1")
+
+
+async def join(process: Process, table: str, token: str) -> ClientConnection:
+    """A connection to ``process`` past its ``hello`` (so admitted)."""
+    ws = await connect(f"ws://127.0.0.1:{process.port}/")
+    await ws.send(json.dumps({"type": "hello", "id": "h", "table": table, "token": token}))
+    while (answer := await receive(ws, 30))["type"] == "event":
+        pass
+    assert answer["type"] == "welcome", answer
+    return ws
+
+
+async def refused(process: Process) -> bool:
+    """Whether a connection to ``process`` is refused as too many from its address
+    (else it is closed here, admitted: it answered a ping with an error)."""
+    ws = await connect(f"ws://127.0.0.1:{process.port}/")
+    try:
+        await ws.send(json.dumps({"type": "ping", "id": "p"}))
+        await receive(ws, 30)  # "say hello first": admitted
+    except ConnectionClosed:
+        assert ws.close_code == 1013, ws.close_code
+        assert "too many connections from this address" in (ws.close_reason or "")
+        return True
+    await ws.close()
+    return False
+
+
+def counts(client: redis.Redis, address: str = "127.0.0.1") -> dict[int, int]:
+    """The counts of ``address``'s connections in Redis, by process id (the pid in
+    the process's node id, ``serve-HOST-PID-HEX``)."""
+    held = client.hgetall(f"rb:conn:{{{address}}}")
+    return {int(k.decode().split("-")[-2]): int(v.split(b":")[0]) for k, v in held.items()}
+
+
+@pytest.fixture
+def redis_of_test(redis_factory) -> Iterator[tuple[Any, redis.Redis]]:
+    """A redis-server of the test's own, and a client of it (closed after)."""
+    server = redis_factory()
+    client = redis.Redis.from_url(server.url)
+    try:
+        yield server, client
+    finally:
+        client.close()
+
+
+def scripts_run(client: redis.Redis) -> int:
+    """How many scripts Redis has run (``EVALSHA`` calls)."""
+    return int(client.info("commandstats").get("cmdstat_evalsha", {}).get("calls", 0))
+
+
+def test_an_address_is_held_to_its_connections_on_every_process_together(redis_of_test):
+    """``--max-connections-per-address 3``: two on A, one on B, and the fourth (on B,
+    or on A) is refused with the limit's close and reason; one closing on A lets one
+    in on B. Before, B let in three of its own."""
+    server, client = redis_of_test
+    cluster = Cluster(server.url, 2, extra=("--max-connections-per-address", "3"))
+    a, b = cluster.processes
+
+    async def play() -> None:
+        gm = cluster.tokens["gm"]
+        on_a = [await join(a, cluster.table, gm) for _ in range(2)]
+        on_b = [await join(b, cluster.table, gm)]
+        assert await refused(b)
+        assert await refused(a)
+        # what A and B hold is written (refused ones took nothing)
+        assert counts(client) == {a.process.pid: 2, b.process.pid: 1}
+        assert await metric(b, 'rollbridge_clients_cut_off_total{reason="per_address"}') == 1
+        await on_a.pop().close()
+        await until(lambda: counts(client).get(a.process.pid) == 1, "A's close written")
+        on_b.append(await join(b, cluster.table, gm))
+        assert await refused(b)
+        for ws in on_a + on_b:
+            await ws.close()
+        await until(lambda: not client.exists("rb:conn:{127.0.0.1}"), "every count gone")
+
+    logs = cluster.run(play)
+    assert "3 open on every process together, the limit (--max-connections-per-address)" in logs
+
+
+def test_a_killed_process_s_connections_stop_counting_once_its_count_lapses(redis_of_test):
+    """SIGKILL: nothing written at exit. Its count stands until it lapses (three
+    leases, after its last renewal), then B lets the address's connections in, and
+    the dead process's field is deleted. Without a lapse B would refuse for ever."""
+    server, client = redis_of_test
+    made = make_table(server.url)
+    limit = ("--max-connections-per-address", "2")
+    a, b = Process(server.url, *limit, lease_ms=600), Process(server.url, *limit, lease_ms=600)
+    dead = a.process.pid
+
+    async def play() -> None:
+        gm = made["tokens"]["gm"]
+        held = [await join(a, made["table"], gm) for _ in range(2)]
+        assert await refused(b)  # A's two count on B
+        a.kill()
+        for ws in held:
+            ws.transport.abort()
+        attempts = 0
+        deadline = time.monotonic() + 60
+        while await refused(b):  # until A's count lapsed (~1.8 s after its last renewal)
+            attempts += 1
+            assert time.monotonic() < deadline, "the dead process's count never lapsed"
+            await asyncio.sleep(0.2)
+        on_b = [await join(b, made["table"], gm) for _ in range(2)]  # the whole limit
+        assert dead not in counts(client)
+        assert counts(client) == {b.process.pid: 2}
+        assert await refused(b)
+        for ws in on_b:
+            await ws.close()
+
+    try:
+        asyncio.run(play())
+    finally:
+        logs = a.stop() + b.stop()
+    assert "Traceback" not in logs, logs
+
+
+def test_the_http_rate_of_an_address_holds_on_every_process_together(redis_of_test):
+    """``--http-rate-per-address 0.1``: a burst of one request. One on A, and the
+    next on B is refused (429, ``Retry-After``, the same body), counted and logged by
+    B; a flood after it costs Redis nothing; another address is served on B. Before,
+    B served one of its own."""
+    server, client = redis_of_test
+    cluster = Cluster(server.url, 2, extra=(*PROXIED, "--http-rate-per-address", "0.1"))
+    a, b = cluster.processes
+
+    async def play() -> None:
+        flooder = {"X-Forwarded-For": "203.0.113.5"}
+        assert (await http_get(a.port, "/healthz", flooder))[0] == 200
+        assert 0 < client.pttl("rb:http:{203.0.113.5}") <= 10_001  # full again in 10 s
+        status, headers, body = await http_get(b.port, "/healthz", flooder)
+        assert status == 429, body
+        assert 1 <= int(headers["retry-after"]) <= 10
+        refusal = json.loads(body)
+        assert refusal["code"] == "rate_limited" and refusal["details"]["scope"] == "http"
+        assert "0.1 a second, 1 at once" in refusal["message"]
+        assert (await http_get(a.port, "/healthz", flooder))[0] == 429
+        assert await metric(b, 'rollbridge_throttled_total{limit="http_rate"}') == 1
+        # each process's own bucket took what it asked Redis about: a flood is now
+        # refused by each process alone, at no cost to Redis
+        scripts = scripts_run(client)
+        for process in (a, b, a, b):
+            assert (await http_get(process.port, "/healthz", flooder))[0] == 429
+        assert scripts_run(client) == scripts
+        # an IPv6 /64 is one address here too; another address is served
+        v6 = {"X-Forwarded-For": "2001:db8:5::1"}
+        assert (await http_get(a.port, "/healthz", v6))[0] == 200
+        v6 = {"X-Forwarded-For": "2001:db8:5::2"}
+        assert (await http_get(b.port, "/healthz", v6))[0] == 429
+        assert (await http_get(b.port, "/healthz", {"X-Forwarded-For": "203.0.113.6"}))[0] == 200
+        # the machine itself is not counted, on either process
+        for process in (a, b):
+            assert (await http_get(process.port, "/healthz"))[0] == 200
+
+    logs = cluster.run(play)
+    assert "refused HTTP requests from 203.0.113.5: more than 0.1 a second" in logs
+
+
+def test_redis_not_answering_leaves_each_process_s_own_limits_to_decide(redis_of_test):
+    """Redis killed: ``/healthz`` is still answered (fail open: the process's own
+    bucket lets one request through, and then refuses), connections are let in up to
+    the process's own limit and refused past it; each such check is counted in
+    ``rollbridge_limit_fallbacks_total`` and the outage logged, no traceback. Redis
+    started again: the next renewal writes what A let in meanwhile, and B counts it;
+    the HTTP bucket is shared again once A asks Redis again (a second after its last
+    failure)."""
+    server, client = redis_of_test
+    extra = (*PROXIED, "--http-rate-per-address", "0.1", "--max-connections-per-address", "2",
+             "--hello-timeout", "0")  # fmt: skip
+    cluster = Cluster(server.url, 2, extra=extra)
+    a, b = cluster.processes
+
+    async def play() -> None:
+        server.kill()
+        flooder = {"X-Forwarded-For": "203.0.113.9"}
+        assert (await http_get(a.port, "/healthz", flooder))[0] == 200
+        assert (await http_get(a.port, "/healthz", flooder))[0] == 429  # its own bucket
+        first = [await connect(f"ws://127.0.0.1:{a.port}/") for _ in range(2)]
+        assert await refused(a)  # past its own count
+        assert await metric(a, 'rollbridge_limit_fallbacks_total{limit="http_rate"}') >= 1
+        assert await metric(a, 'rollbridge_limit_fallbacks_total{limit="per_address"}') >= 1
+        server.start()
+        await until(lambda: counts(client) == {a.process.pid: 2}, "A's count renewed")
+        assert await refused(b)
+        # a second after its last failure A asks Redis again: an address's request
+        # there takes the shared bucket's one place, and B refuses the next
+        for n in range(10, 250):
+            other = {"X-Forwarded-For": f"203.0.113.{n}"}
+            assert (await http_get(a.port, "/healthz", other))[0] == 200
+            if client.exists(f"rb:http:{{203.0.113.{n}}}"):
+                break
+            await asyncio.sleep(0.05)
+        assert (await http_get(b.port, "/healthz", other))[0] == 429
+        for ws in first:  # let in, and still open: they answer
+            await ws.send(json.dumps({"type": "ping", "id": "p"}))
+            assert (await receive(ws, 30))["type"] == "error"
+            await ws.close()
+
+    logs = cluster.run(play)  # no traceback in any log
+    assert "the per-address limits shared in Redis" in logs
+    assert (
+        "the per-address limits shared in Redis (each process's own limits decide "
+        "alone meanwhile) works again" in logs
+    )
+
+
+def test_the_connections_script_counts_live_processes_only(redis_server, redis_prefix):
+    """:data:`CONNECTIONS` on its own: a take within the limit is written, one past
+    it is refused and writes the count without it; a field whose time is past is
+    not counted and is deleted; a write of an older version than the one held is
+    dropped; a count of 0 deletes the field, and the key goes with the last."""
+    import redis.asyncio as aioredis
+
+    from rollbridge.server.shared_limits import CONNECTIONS, SharedConnections
+
+    async def play() -> None:
+        client = aioredis.Redis.from_url(redis_server.url)
+        try:
+            a = SharedConnections(client, redis_prefix, "a", 3, ttl=60)
+            b = SharedConnections(client, redis_prefix, "b", 3, ttl=60)
+            key = a.key("198.51.100.1")
+            assert key == f"{redis_prefix}conn:{{198.51.100.1}}"
+            assert await a.take("198.51.100.1", 1) is None
+            assert await a.take("198.51.100.1", 2) is None
+            assert await b.take("198.51.100.1", 1) is None
+            assert await b.take("198.51.100.1", 2) == 4  # refused: b's count stays 1
+            held = await client.hgetall(key)
+            assert {k: v.split(b":")[0] for k, v in held.items()} == {b"a": b"2", b"b": b"1"}
+            assert 0 < await client.pttl(key) <= 60_001
+            # a process that stopped writing (killed): its time is past
+            await client.hset(key, "dead", "5:1000:1")
+            await client.hset(key, "junk", "what")
+            await a.write("198.51.100.1", 1)
+            assert await b.take("198.51.100.1", 2) is None  # 1 + 2: dead and junk gone
+            assert set(await client.hkeys(key)) == {b"a", b"b"}
+            # an older version (a write Redis ran late) never replaces a newer one,
+            # nor shortens the life of the key that holds it
+            await a.write("198.51.100.1", 0)
+            script = client.register_script(CONNECTIONS)
+            await script(keys=[key], args=["set", "b", 0, 1, 60_000])
+            assert (await client.hget(key, "b")).split(b":")[0] == b"2"
+            assert await client.pttl(key) > 50_000
+            await b.write("198.51.100.1", 0)
+            assert not await client.exists(key)
+            # every count written again, in one pipeline
+            wanted = {"198.51.100.2": 2}
+            await a.write_all(["198.51.100.2", "198.51.100.3"], lambda at: wanted.get(at, 0))
+            assert await client.hget(a.key("198.51.100.2"), "a") is not None
+            assert not await client.exists(a.key("198.51.100.3"))
+        finally:
+            await client.aclose()
+
+    asyncio.run(play())
