@@ -333,6 +333,8 @@ class ClusterTable(TableProtocol):
                                           code=str(message.get("code", "error")))  # fmt: skip
         seq = message.get("seq")
         if isinstance(seq, int) and not isinstance(seq, bool) and seq > self.durable_seq:
+            if not asker.waiting():  # its client left meanwhile: nobody to keep it for
+                return []
             self.parked.append(Parked(seq, reply, asker))
             return self.notified(self.table.info.epoch, seq)
         return [reply]

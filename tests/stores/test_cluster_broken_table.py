@@ -115,6 +115,15 @@ class Stage:
         assert welcome["type"] == "welcome", welcome
         return welcome
 
+    async def r1_to_b(self, ws: Any) -> dict:
+        """``node-b`` holds the lease; the GM joins here (its welcome returned), the
+        reads of ``t`` start failing, and the GM sends r1 (forwarded to ``node-b``)."""
+        await self.redis.set(self.owner, "node-b", px=60_000)
+        welcome = await self.hello(ws)
+        self.faults.on = True
+        await ws.send(json.dumps({"type": "roll", "id": "r1", "formula": "1d6"}))
+        return welcome
+
     async def run_on_b(self) -> dict:
         """``node-b`` pops the next change forwarded to it, commits it (its lease
         held) and answers it, as its process would: the answer it sent."""
@@ -132,10 +141,7 @@ class Stage:
         """r1 is run by ``node-b`` (event 1) and its answer parked here, the reads of
         ``t`` failing; then ``node-b``'s lease goes (it died), r2 takes the table over
         and its reload fails: r2 is refused, r1's answer stays parked."""
-        await self.redis.set(self.owner, "node-b", px=60_000)
-        welcome = await self.hello(ws)
-        self.faults.on = True
-        await ws.send(json.dumps({"type": "roll", "id": "r1", "formula": "1d6"}))
+        welcome = await self.r1_to_b(ws)
         result = await self.run_on_b()
         assert result["seq"] == welcome["seq"] + 1
         table = self.server.tables.open["t"]
@@ -351,11 +357,8 @@ def test_a_reply_parked_on_a_follower_whose_reads_fail_is_refused_in_time(redis_
         server.park_timeout = 0.5
         stage = Stage(server)
         try:
-            await stage.redis.set(stage.owner, "node-b", px=60_000)
             async with connect(f"ws://127.0.0.1:{server.port}/") as ws:
-                await stage.hello(ws)
-                stage.faults.on = True
-                await ws.send(json.dumps({"type": "roll", "id": "r1", "formula": "1d6"}))
+                await stage.r1_to_b(ws)
                 await stage.run_on_b()
                 try:
                     async with asyncio.timeout(15):
@@ -370,6 +373,41 @@ def test_a_reply_parked_on_a_follower_whose_reads_fail_is_refused_in_time(redis_
                     while (message := json.loads(await ws.recv())).get("type") != "event":
                         pass
                 assert message["seq"] == 1, message
+        finally:
+            stage.close()
+
+    on_a_cluster_server(redis_factory, play, poll_interval=0.05)
+
+
+def test_an_answer_for_a_client_gone_is_not_parked(redis_factory):
+    """The client leaves while its change is out on ``node-b``; the answer then
+    names an event this process has not read (its reads failing). It was parked all
+    the same, for nobody — and a parked reply makes a table "in use" to the lease
+    keeper of a process that owns it (or comes to own it), until ``park_timeout``.
+    It is not parked now; the table leaves memory, nothing waiting on it."""
+    from websockets.asyncio.client import connect
+
+    async def play(server: ClusterServer) -> None:
+        server.park_timeout = 3600.0
+        stage = Stage(server)
+        try:
+            async with connect(f"ws://127.0.0.1:{server.port}/") as ws:
+                await stage.r1_to_b(ws)
+                popped = await stage.redis.blpop([stage.inbox_b], timeout=10)
+                assert popped is not None, "nothing forwarded to the owner"
+            table = server.tables.open["t"]
+            async with asyncio.timeout(15):  # this process saw its client go
+                while table.members:
+                    await asyncio.sleep(0.01)
+            await stage.redis.rpush(stage.inbox_b, popped[1])  # node-b runs it now
+            await stage.run_on_b()
+            try:
+                async with asyncio.timeout(15):
+                    while "t" in server.tables.open:
+                        await asyncio.sleep(0.02)
+            except TimeoutError:
+                raise AssertionError(f"the table is still held: {stage.state()}") from None
+            assert table.forwards_out == 0 and not table.parked
         finally:
             stage.close()
 
