@@ -377,7 +377,7 @@ class ClusterTable(TableProtocol):
         if epoch == self.table.info.epoch and seq <= self.table.info.seq:
             return []
         self.wanted = max(self.wanted, seq) if epoch == self.table.info.epoch else seq
-        if self.syncing:
+        if self.syncing or self.broken:  # broken: its reload reads it all (:meth:`tick`)
             return []
         return [self._sync()]
 
