@@ -14,7 +14,12 @@ table protocol, plus what a cluster needs, all over redis-py's asyncio client:
   two processes from both writing is the commit script — it refuses a commit from a
   process that is not the owner named in Redis, and one that does not continue the
   stored seq (docs/redis.md, "The commit script"). A paused owner's late commit is
-  refused; the table is then loaded again.
+  refused; the table is then loaded again. A table whose reload failed (a passing
+  Redis error) is loaded again by the poll, with a growing pause, while a client or a
+  request waits on it; a reply parked for an event not read here waits at most
+  :attr:`~ClusterServer.park_timeout`; with nothing waiting and no client it is
+  unused, so its lease is given up
+  (:meth:`ClusterTable.tick <rollbridge.server.cluster_table.ClusterTable.tick>`).
 * **Forwarding.** A change on a process that does not own its table goes to the
   owner's inbox (``rb:node:ID:inbox``, a list popped with ``BLPOP``) with its
   request id and the requester's principal; the owner runs it through its table
@@ -97,7 +102,13 @@ from rollbridge.protocol.table import error_message
 from rollbridge.server.addresses import address_site, is_ip_group
 from rollbridge.server.app import Server
 from rollbridge.server.client import Client
-from rollbridge.server.cluster_table import ClusterTable, Forward, Ownership
+from rollbridge.server.cluster_table import (
+    RETRY_FIRST,
+    RETRY_MOST,
+    ClusterTable,
+    Forward,
+    Ownership,
+)
 from rollbridge.server.limits import HTTP_BURST_SECONDS
 from rollbridge.server.logs import log_refusal
 from rollbridge.server.shared_limits import (
@@ -289,6 +300,9 @@ class ClusterServer(Server):
     :param lease_ms: how long a lease lasts unless renewed.
     :param forward_timeout: seconds a forwarded request waits for an answer.
     :param poll_interval: seconds between polls of the stored seqs.
+    :param park_timeout: seconds a forwarded change's reply waits, at most, for the
+        event it names to be read here (then its requester is told ``store_error``,
+        ``reason`` ``not_synced``); None: ``forward_timeout``.
     :param options: as for :class:`~rollbridge.server.app.Server`.
     :raises InvalidSettings: a store without a writer id, or a lease under 300 ms.
     """
@@ -302,6 +316,7 @@ class ClusterServer(Server):
         lease_ms: int = DEFAULT_LEASE_MS,
         forward_timeout: float = DEFAULT_FORWARD_TIMEOUT,
         poll_interval: float = DEFAULT_POLL_INTERVAL,
+        park_timeout: float | None = None,
         **options: Any,
     ) -> None:
         if not store.writer:
@@ -318,6 +333,11 @@ class ClusterServer(Server):
         self.lease_ms = lease_ms
         self.forward_timeout = forward_timeout
         self.poll_interval = poll_interval
+        #: Seconds a reply parked for its event waits, at most (plus up to a poll).
+        self.park_timeout = forward_timeout if park_timeout is None else park_timeout
+        #: Seconds before a broken table's first new reload, and the most between two
+        #: (:meth:`ClusterTable.tick <rollbridge.server.cluster_table.ClusterTable.tick>`).
+        self.reload_retry = (RETRY_FIRST, RETRY_MOST)
         #: Seconds of silence before the subscription is pinged, and then without a
         #: pong before it is made again.
         self.subscription_ping = DEFAULT_SUBSCRIPTION_PING
@@ -1065,6 +1085,25 @@ class ClusterServer(Server):
             protocol.leave(member)
         self.carry([Close(member=m, code=CLOSE_AUTH, reason="table gone") for m in members])
 
+    def _tick(self) -> None:
+        """What time alone ends, for every table held (:meth:`ClusterTable.tick
+        <rollbridge.server.cluster_table.ClusterTable.tick>`): a parked reply past
+        :attr:`park_timeout` is answered ``store_error``; a broken table something
+        waits on loads itself again, with a growing pause. A table's failure here is
+        logged and costs the others nothing."""
+        now = time.monotonic()
+        first, most = self.reload_retry
+        for protocol in list(self.tables.open.values()):
+            if not isinstance(protocol, ClusterTable):
+                continue
+            try:
+                effects = protocol.tick(now, patience=self.park_timeout, first=first, most=most)
+            except Exception:
+                log.exception("table %s: its timers failed", protocol.id)
+                continue
+            if effects:
+                self.carry(effects)
+
     async def _poll(self) -> None:
         """Read the stored (epoch, seq) of every table held in memory, every
         ``poll_interval`` seconds: a notice lost on a connection that died silently
@@ -1072,6 +1111,7 @@ class ClusterServer(Server):
         assert self.redis is not None
         while not self.stopping:
             await asyncio.sleep(self.poll_interval)
+            self._tick()
             # one left idle after a sync is dropped here (no loop variable of this
             # loop names a table while it sleeps: it would keep the last one alive)
             self.sweep()

@@ -19,7 +19,14 @@ with three additions, each an effect for the cluster driver
   delivered seq, in seq order: an event is never skipped (a gap is read from the
   log) and never sent twice (``Member.last_seq``);
 * **resume on a follower** — a ``hello`` that resumes from a seq this process has
-  not reached yet first syncs, so the member is sent exactly what it missed.
+  not reached yet first syncs, so the member is sent exactly what it missed;
+* **a broken table that nothing waits on lets go** — the driver calls :meth:`tick`
+  every poll: a table whose reload failed (a passing Redis error) loads itself again,
+  with a growing pause between tries, for as long as a client is at it or a request
+  waits; a reply parked for an event this process cannot read gives up after a
+  bounded wait (``store_error``, ``reason`` ``not_synced``); and with nothing waiting
+  and no client, the table counts as unused, so the owner gives its lease up and it
+  leaves memory (before, a parked reply of a client long gone kept it for good).
 
 Nothing here performs I/O: :class:`Sync` is a :class:`~rollbridge.protocol.effects.Read`
 run on a reader thread like any other.
@@ -35,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 from rollbridge.engine.follow import Unfit, continues
 from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.table import Table
-from rollbridge.exceptions import RollbridgeError
+from rollbridge.exceptions import RollbridgeError, StoreError
 from rollbridge.plain import JSON
 from rollbridge.protocol.connection import CLOSE_BEHIND
 from rollbridge.protocol.effects import Close, Deliver, Effect, Read, Reply
@@ -44,17 +51,32 @@ from rollbridge.protocol.members import Delivery, Member
 from rollbridge.protocol.table import TableProtocol, _Asker, _Held
 from rollbridge.stores.base import LogTail
 from rollbridge.stores.redis_fence import fence_if_behind
+from rollbridge.text import Messages
 
 if TYPE_CHECKING:
     from rollbridge.dice.sources import DiceSource
     from rollbridge.engine.requests import Request
     from rollbridge.stores.base import Store
 
-__all__ = ["ClusterTable", "Forward", "Ownership", "Sync"]
+__all__ = ["RETRY_FIRST", "RETRY_MOST", "ClusterTable", "Forward", "Ownership", "Parked", "Sync"]
 
 log = logging.getLogger("rollbridge.cluster")
+say = Messages("rollbridge")
 
 Effects = list[Effect]
+
+#: Seconds before a broken table (its reload failed) first loads itself again, and
+#: the most between two tries (the pause doubles from one to the other).
+RETRY_FIRST = 0.5
+RETRY_MOST = 8.0
+
+# Translators: a change forwarded to another process was written there as event {seq},
+# but this process could not read it back in time; {seconds} is a number.
+NOT_SYNCED = say(
+    "cluster.not_synced",
+    "the change was written (event {seq}), but this process could not read it back from "
+    "the store within {seconds} s; send the request again (with the same id) for its result",
+)
 
 
 class Ownership:
@@ -193,6 +215,19 @@ class Sync(Read):
 
 
 @dataclass(eq=False, slots=True)
+class Parked:
+    """A forwarded change's reply waiting for the event it names (``seq``) to be
+    delivered here; ``due`` (the driver's monotonic clock, set at the first
+    :meth:`ClusterTable.tick` after it was parked) is when it stops waiting and its
+    requester is told ``store_error`` instead."""
+
+    seq: int
+    reply: Reply
+    asker: Any
+    due: float | None = None
+
+
+@dataclass(eq=False, slots=True)
 class Forward(Effect):
     """Send a change to the table's owner (the driver finds it, or takes the table
     over), then hand the owner's reply to :meth:`ClusterTable.forwarded`."""
@@ -230,16 +265,24 @@ class ClusterTable(TableProtocol):
         self.again = False
         #: Forwarded replies that name an event not yet delivered here: each waits
         #: for its event, so the requester sees the event before the result, as it
-        #: would at the owner.
-        self.parked: list[tuple[int, Reply]] = []
+        #: would at the owner — for a bounded time (:meth:`tick`), and only while its
+        #: requester is there (:meth:`leave`).
+        self.parked: list[Parked] = []
         #: Changes forwarded to the owner and not answered yet: the table stays in
         #: memory for them (an answer, or a take-over, comes back to this copy) even
         #: when the client that sent one has left.
         self.forwards_out = 0
+        #: A reload is running (:meth:`_reload`); how many in a row failed; when
+        #: (the driver's clock) the next try is due, set by :meth:`tick`.
+        self.reloading = False
+        self.failures = 0
+        self.retry_at: float | None = None
 
     @property
     def used(self) -> bool:
-        """A member, or anything running: the process that owns it keeps its lease."""
+        """A member, or anything running or waiting: the process that owns it keeps
+        its lease. (A broken table is not used for being broken: once nothing waits
+        on it, its lease is given up.)"""
         return not super().idle or self.syncing or bool(self.parked) or self.forwards_out > 0
 
     @property
@@ -290,7 +333,9 @@ class ClusterTable(TableProtocol):
                                           code=str(message.get("code", "error")))  # fmt: skip
         seq = message.get("seq")
         if isinstance(seq, int) and not isinstance(seq, bool) and seq > self.durable_seq:
-            self.parked.append((seq, reply))
+            if not asker.waiting():  # its client left meanwhile: nobody to keep it for
+                return []
+            self.parked.append(Parked(seq, reply, asker))
             return self.notified(self.table.info.epoch, seq)
         return [reply]
 
@@ -309,9 +354,13 @@ class ClusterTable(TableProtocol):
         here is the stored one, plus this process's commits in flight, which a second
         reload would miss (their seq would be taken twice, and a commit refused)."""
         self.forwards_out -= 1  # owned now: the lease keeps the table in memory
-        if self.broken:  # a reload is running (another request took over first): wait for it
+        if self.broken:
+            # another request took over first: its reload is running, and this one
+            # waits for it — or it failed, and this one starts another (waiting for a
+            # reload that was not running, it waited for good, and so did every
+            # request after it)
             self._held.append(forward.held)
-            return []
+            return [] if self.reloading else self._reload()
         if not forward.reload:
             held = forward.held
             return self._handle(held.message, held.who, held.asker, held.dice)
@@ -328,7 +377,7 @@ class ClusterTable(TableProtocol):
         if epoch == self.table.info.epoch and seq <= self.table.info.seq:
             return []
         self.wanted = max(self.wanted, seq) if epoch == self.table.info.epoch else seq
-        if self.syncing:
+        if self.syncing or self.broken:  # broken: its reload reads it all (:meth:`tick`)
             return []
         return [self._sync()]
 
@@ -467,6 +516,7 @@ class ClusterTable(TableProtocol):
         assert loaded is not None and failed is not None
 
         def then(result: tuple[tuple[Any, Any, list[str], Any], Any]) -> Effects:
+            self.reloading, self.failures = False, 0
             stored, events = result
             self._holding += 1  # the held requests run after the catch-up
             reopened = loaded(stored)
@@ -474,15 +524,79 @@ class ClusterTable(TableProtocol):
             self._holding -= 1
             return [*reopened, *caught_up, *self._unpark(), *self._release()]
 
-        sync.on_result, sync.on_error = then, failed
+        def fail(error: BaseException) -> Effects:
+            # still broken: tried again by :meth:`tick` while something waits on it
+            self.reloading = False
+            self.failures += 1
+            return failed(error)
+
+        self.reloading = True
+        sync.on_result, sync.on_error = then, fail
         return [*effects[:-1], sync]
 
     def _unpark(self) -> Effects:
-        ready = [reply for seq, reply in self.parked if seq <= self.durable_seq]
-        self.parked = [(seq, reply) for seq, reply in self.parked if seq > self.durable_seq]
-        return list(ready)
+        ready = [p.reply for p in self.parked if p.seq <= self.durable_seq]
+        self.parked = [p for p in self.parked if p.seq > self.durable_seq]
+        return ready
+
+    # -- what nothing else would end ------------------------------------------------------
+
+    def tick(
+        self,
+        now: float,
+        *,
+        patience: float,
+        first: float = RETRY_FIRST,
+        most: float = RETRY_MOST,
+    ) -> Effects:
+        """What time alone ends, at the driver's clock ``now`` (called every poll):
+
+        * a parked reply waits ``patience`` seconds from the first tick that sees it;
+          then its requester is told ``store_error`` (the log says why: ``reason``
+          ``not_synced``; the change was written by the owner, and the same request
+          id sent again gets its result), never left without an answer;
+        * a broken table (its reload failed) loads itself again while something has
+          a reason to wait for it — a member, a parked reply, a held request —
+          ``first`` seconds after the first tick that sees it broken, the pause
+          doubling after each failure up to ``most``. With no reason it is left
+          broken and unused: its lease is given up and it leaves memory (the next
+          process or client to need it loads it afresh).
+        """
+        effects = self._unpark()  # an event delivered by a path that does not unpark
+        for parked in [p for p in self.parked if p.due is None]:
+            parked.due = now + patience
+        late = [p for p in self.parked if p.due is not None and p.due <= now]
+        if late:
+            self.parked = [p for p in self.parked if p not in late]
+            for parked in late:
+                error = StoreError(
+                    NOT_SYNCED(seq=parked.seq, seconds=patience),
+                    details={"reason": "not_synced", "table": self.id, "seq": parked.seq},
+                )
+                log.warning("table %s: refusing a parked reply: %s", self.id, error)
+                effects.append(self._refuse(parked.asker, error))
+        if not self.broken or self.reloading:
+            self.retry_at = None
+            return effects
+        if not (self.members or self.parked or self._held):
+            self.retry_at = None  # nothing waits: unused, it goes
+            return effects
+        if self.retry_at is None:
+            self.retry_at = now + min(most, first * 2 ** max(0, self.failures - 1))
+        elif now >= self.retry_at:
+            self.retry_at = None
+            log.info("table %s: loading it again (try %d)", self.id, self.failures + 1)
+            effects += self._reload()
+        return effects
 
     # -- members ------------------------------------------------------------------------
+
+    def leave(self, member: Member) -> None:
+        """As :meth:`TableProtocol.leave`; the replies parked for the member go too
+        (nobody is left to read them: a table is not kept for them)."""
+        super().leave(member)
+        if self.parked:
+            self.parked = [p for p in self.parked if p.asker.waiting()]
 
     def join(self, member: Member, resume: Mapping[str, Any] | None) -> Effects:
         """As :meth:`TableProtocol.join`; a resume from a seq (or epoch) this process

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from rollbridge.engine.model import Principal
 from rollbridge.exceptions import StoreError
 from rollbridge.protocol.effects import (
@@ -226,3 +228,74 @@ def test_a_followed_table_keeps_the_drivers_clock_for_what_it_makes_later(servic
     driver.carry(table.receive({**ROLL, "id": "r1"}, member.principal, member))
     (event,) = store.events_after("t", 1)
     assert event.at == 1_800_000_000.0
+
+
+def test_a_broken_table_tries_its_reload_again_with_a_growing_pause(service):
+    """A takeover whose reload fails leaves the table broken: :meth:`ClusterTable.tick`
+    loads it again ``first`` seconds after the first tick that sees it so, the pause
+    doubling after each failure up to ``most``, while a member is there; with nobody
+    waiting it stops trying (and the table is unused: its lease goes). A reload that
+    works ends it, and sends the member what was stored meanwhile. No sync is made
+    of it while it is broken. (The clock is the driver's: here, numbers.)"""
+    table, member, driver = follower(service)
+    (forward,) = driver.carry(table.receive({**ROLL, "id": "x"}, GM, "m", member=member))
+    table.ownership.take("t")
+
+    def fails(effects: list[Effect]) -> None:
+        (read,) = [e for e in effects if isinstance(e, Read)]
+        driver.carry(read.fail(StoreError("injected")))
+
+    fails(table.take_over(forward))
+    assert table.broken and table.failures == 1
+    # the stored table moves on: no sync of it while broken (each poll made one, which
+    # read the table and dropped it — ``follow`` ignores a broken table); the reload
+    # reads it all
+    service.handle("t", {**ROLL, "id": "elsewhere"}, GM)
+    assert table.notified(table.table.info.epoch, 1) == [] and not table.syncing
+    tried = []
+    for now in [x / 10 for x in range(0, 200)]:  # 20 s of ticks, 0.1 s apart
+        effects = table.tick(now, patience=3600.0, first=1.0, most=4.0)
+        if effects:
+            tried.append(now)
+            fails(effects)
+    # first after 1 s, then 2 s, then 4 s, and never more than 4 s — each pause from
+    # the tick after the failure (a tick apart here)
+    assert tried == pytest.approx([1.0, 3.1, 7.2, 11.3, 15.4, 19.5]), tried
+    assert table.failures == 7 and table.used
+    table.leave(member)
+    assert table.tick(30.0, patience=3600.0) == [] and table.tick(99.0, patience=3600.0) == []
+    assert not table.used  # nothing waits: its lease is given up
+    again = Member(Principal("gm", "gm", "tok-gm2"), kind="json", origin="m2")
+    driver.carry(table.join(again, None))
+    assert table.members
+    assert table.tick(100.0, patience=3600.0, first=1.0, most=4.0) == []  # a member again
+    out = driver.carry(table.tick(104.0, patience=3600.0, first=1.0, most=4.0))  # it works
+    assert not table.broken and table.failures == 0 and table.retry_at is None
+    assert sent(out, again) == [("event", 1)] and table.durable_seq == 1
+
+
+def test_a_parked_reply_waits_a_bounded_time_then_is_refused(service):
+    """A forwarded change's answer names an event this process cannot read: the
+    requester is told ``store_error`` once ``patience`` has passed since the first
+    tick that saw it parked — not before, and not never; a parked reply of a member
+    that leaves goes with it."""
+    table, member, driver = follower(service)
+    (forward,) = driver.carry(table.receive({**ROLL, "id": "x"}, GM, "m", member=member))
+    answer = {"type": "result", "id": "x", **service.handle("t", {**ROLL, "id": "x"}, GM)}
+    (sync,) = table.forwarded(forward, answer)  # parked; its sync fails
+    assert len(table.parked) == 1 and isinstance(sync, Read)
+    assert sync.fail(StoreError("injected")) == []
+    assert table.tick(10.0, patience=5.0) == []
+    assert table.tick(14.9, patience=5.0) == []
+    (refused,) = table.tick(15.0, patience=5.0)
+    assert refused.error is not None and refused.error.code == "store_error"
+    assert refused.error.details == {"reason": "not_synced", "table": "t", "seq": 1}
+    assert sent([refused], member) == [("error", "x")] and table.parked == []
+    # another, whose member leaves: nothing is kept for it
+    (forward,) = driver.carry(table.receive({**ROLL, "id": "y"}, GM, "m", member=member))
+    answer = {"type": "result", "id": "y", **service.handle("t", {**ROLL, "id": "y"}, GM)}
+    (sync,) = table.forwarded(forward, answer)
+    sync.fail(StoreError("injected"))
+    assert table.parked
+    table.leave(member)
+    assert table.parked == [] and not table.used
