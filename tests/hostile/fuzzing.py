@@ -172,7 +172,10 @@ class Client:
         self.pending: set[Any] = set()
         self.welcome: dict[str, Any] = {}
         if table is not None and role is not None:
-            self.welcome = self.ask(self.world.hello(table, role))
+            hello = self.world.hello(table, role.removesuffix("-foundry"))
+            if role.endswith("-foundry"):
+                hello["dialect"] = "foundry"
+            self.welcome = self.ask(hello)
             assert self.welcome["type"] == "welcome", self.welcome
 
     def send(self, message: Any, kind: str | None = None) -> None:
@@ -898,11 +901,80 @@ def request(data: st.DataObject, place: Place, kind: str) -> dict[str, Any]:
         base = data.draw(
             st.fixed_dictionaries({"request": pending}, optional={"dice": dice, "reason": texts()})
         )
-    elif kind == "foundry.roll":
-        base = {"roll": data.draw(hostile), "speaker": data.draw(hostile)}
-    else:  # encounter.end, dice.reveal, ping, foundry.resolve and the unknown
+    elif kind in ("foundry.roll", "foundry.resolve"):
+        base = foundry(data, place, kind, actor, formula, dice)
+    else:  # encounter.end, dice.reveal, ping and the unknown
         base = data.draw(st.dictionaries(st.sampled_from(("x", "actor")), scalars, max_size=2))
     return base
+
+
+def foundry(
+    data: st.DataObject,
+    place: Place,
+    kind: str,
+    actor: st.SearchStrategy[Any],
+    formula: st.SearchStrategy[str],
+    dice: st.SearchStrategy[list[int]],
+) -> dict[str, Any]:
+    """A ``foundry.roll`` or ``foundry.resolve`` of the Foundry dialect
+    (docs/foundry.md): a Roll JSON with its terms and results, a speaker."""
+    result = st.fixed_dictionaries(
+        {"result": st.integers(-1, 21) | st.sampled_from((1e308, 2.5, 2**64, True, None, "3"))},
+        optional={"active": st.booleans()},
+    )
+    term = st.one_of(
+        st.fixed_dictionaries(
+            {
+                "class": st.sampled_from(("Die", "Coin", "FateDie", "PoolTerm", "X")),
+                "number": st.integers(0, 5),
+                "faces": st.sampled_from((6, 20, 0, -1)),
+            },
+            optional={"results": st.lists(result, max_size=4) | hostile, "modifiers": hostile},
+        ),
+        st.fixed_dictionaries(
+            {"class": st.sampled_from(("OperatorTerm", "NumericTerm", "StringTerm"))},
+            optional={"operator": st.just("+"), "number": scalars},
+        ),
+        st.sampled_from(("+", "2d6")),
+    )
+    roll = st.fixed_dictionaries(
+        {"class": st.just("Roll"), "formula": formula},
+        optional={
+            "terms": st.lists(term, max_size=4) | hostile,
+            "evaluated": st.booleans() | scalars,
+            "total": scalars,
+            "dice": hostile,
+        },
+    )
+    speaker = st.fixed_dictionaries(
+        {}, optional={"actor": actor, "token": texts(), "scene": texts(), "alias": texts()}
+    )
+    common = {
+        "speaker": speaker | hostile,
+        "actor": actor | st.none(),
+        "rollMode": st.sampled_from(("publicroll", "gmroll", "blindroll", "selfroll", "x")),
+        "requester_sees": st.booleans(),
+        "secret": st.booleans(),
+    }
+    if kind == "foundry.roll":
+        fields = {
+            "flavor": texts(),
+            "source": st.sampled_from(("server", "foundry", "auto", "x")),
+        }
+        return data.draw(st.fixed_dictionaries({"roll": roll}, optional=common | fields))
+    name = data.draw(st.sampled_from(sorted(place.actions) or ["x"]))
+    target = pick(place.actors or ["a0"]) | st.fixed_dictionaries(
+        {}, optional={"actor": actor, "token": texts(), "rollbridge": actor}
+    )
+    fields = {
+        "targets": st.lists(target, max_size=3),
+        "params": from_schema(
+            place.actions.get(name, {}).get("params", {}), place.names, clean=True
+        ),
+        "dice": dice,
+        "roll": roll,
+    }
+    return data.draw(st.fixed_dictionaries({"action": st.just(name)}, optional=common | fields))
 
 
 def ids(data: st.DataObject, world: World) -> Any:
@@ -935,7 +1007,7 @@ def frames(
 ) -> Iterator[tuple[str, Any, str]]:
     """One example: a few ``(who, message, kind)`` to send."""
     for _ in range(data.draw(st.integers(1, 3))):
-        who = data.draw(st.sampled_from(("gm", "player")))
+        who = data.draw(st.sampled_from(("gm", "player", "gm-foundry", "player-foundry")))
         kind = data.draw(st.sampled_from(("json", "msgpack")))
         if chance(data, 40):
             yield who, Raw(data.draw(st.binary(max_size=40))), kind
