@@ -238,3 +238,22 @@ async def test_ill_formed_utf8_in_msgpack_is_refused_by_name_like_a_lone_surroga
     assert (reply["code"], reply["id"]) == ("invalid_request", None), reply
     assert await table_now(gm) == before
     await gm.close()
+
+
+async def test_an_id_past_64_bits_is_told_that_an_integer_id_must_fit_them(served):
+    """An integer id is an id (docs/protocol.md) as long as it fits 64 bits: one past
+    them was told only that "every request needs an id, a string of 1-64 characters",
+    as if integers were not ids at all (the fuzzer's ``2**64``)."""
+    gm = await joined(served, "gm")
+    for frame in (
+        '{"type": "ping", "id": 18446744073709551616}',
+        msgpack.packb({"type": "ping", "id": 2**64 - 1}),
+    ):
+        reply = await ask(gm, frame)
+        assert (reply["code"], reply["id"], reply["details"]) == (
+            "invalid_request",
+            None,
+            {"field": "id"},
+        )
+        assert "integer within 64 bits" in reply["message"], reply
+    await gm.close()
