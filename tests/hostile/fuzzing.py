@@ -353,7 +353,7 @@ class World:
             _check_id(message, answer, kind)
             if answer.get("status") == "pending":
                 client.pending.add(answer["id"])
-        if name in os.environ.get("ROLLBRIDGE_FUZZ_SHOW", "").split(","):
+        if name in os.environ.get("ROLLBRIDGE_FUZZ_SHOW", "").split(",") and name:
             print("SHOW", who, repr(message)[:300], "->", repr(answer)[:300])
         self.check_log(message)
         said = answer.get("code") or answer.get("status") or answer.get("type")
