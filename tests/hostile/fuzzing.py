@@ -701,6 +701,8 @@ class Place:
     sheets: list[dict[str, Any]]
     seq: int
     pending: list[Any] = field(default_factory=list)
+    #: the ruleset's ``sheet_schema``, ``state_schema`` and ``settings_schema``
+    schemas: dict[str, Any] = field(default_factory=dict)
 
 
 def chance(data: st.DataObject, n: int) -> bool:
@@ -849,12 +851,26 @@ def request(data: st.DataObject, place: Place, kind: str) -> dict[str, Any]:
             )
         )
     elif kind in ("actor.create", "actor.update"):
-        sheet = st.sampled_from(place.sheets) if place.sheets else st.just({})
+        schemas = place.schemas
+        sheet = st.one_of(
+            st.sampled_from(place.sheets) if place.sheets else st.just({}),
+            from_schema(schemas.get("sheet_schema"), place.names, clean=True),
+            from_schema(schemas.get("sheet_schema"), place.names),
+        )
+        state = st.one_of(
+            st.just({}),
+            st.dictionaries(texts(10), hostile, max_size=2),
+            from_schema(schemas.get("state_schema"), place.names, clean=True),
+            from_schema(schemas.get("state_schema"), place.names),
+        )
+        name = st.text(st.characters(codec="utf-8"), min_size=1, max_size=30)
+        controller = st.sampled_from(("player", "gm", "x"))
         fields = {
-            "name": texts(),
+            "name": name | name | texts(),
             "sheet": sheet,
-            "state": st.just({}) | st.dictionaries(texts(10), hostile, max_size=2),
-            "controllers": st.lists(st.sampled_from(("player", "gm", "x", "")), max_size=3),
+            "state": state,
+            "controllers": st.lists(controller, max_size=2, unique=True)
+            | st.lists(controller | texts(), max_size=3),
         }
         if kind == "actor.create":
             body = data.draw(
@@ -887,12 +903,14 @@ def request(data: st.DataObject, place: Place, kind: str) -> dict[str, Any]:
                 "player_dice": st.booleans(),
                 "verifiable": st.booleans(),
                 "locale": st.sampled_from(("cs", "de", "ru", "en", "tlh", "")),
-                "ruleset": st.dictionaries(texts(20), scalars, max_size=2),
+                "ruleset": st.dictionaries(texts(20), scalars, max_size=2)
+                | from_schema(place.schemas.get("settings_schema"), place.names, clean=True),
             },
         )
         base = {"settings": data.draw(settings)}
     elif kind in ("encounter.start", "encounter.reorder"):
-        base = {"order": data.draw(actors)}
+        unique = st.lists(pick(actor_ids), min_size=1, max_size=4, unique=True)
+        base = {"order": data.draw(unique | unique | actors)}
         if kind == "encounter.start":
             base |= data.draw(st.fixed_dictionaries({}, optional={"dice": dice}))
     elif kind == "encounter.next":

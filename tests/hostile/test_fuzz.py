@@ -64,6 +64,7 @@ def test_every_request_is_answered_once_and_a_refusal_changes_nothing(world, dat
         sheets=list(world.sheets[ruleset].values()),
         seq=state["seq"],
         pending=[p.get("pending", p.get("id")) for p in state.get("pending", [])],
+        schemas=welcome["ruleset"],
     )
     for who, message, kind in frames(data, world, place, table):
         world.check(table, who, message, kind)
