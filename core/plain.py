@@ -288,14 +288,16 @@ def unpack(data: bytes) -> Any:
 
 
 def unpack_received(data: bytes) -> Any:
-    """A value from bytes a client sent, decoded with the reference codec (text
-    must be valid UTF-8; map keys may be any msgpack key, for the request's own
-    checks to refuse by name: a request's field names must be strings).
+    """A value from bytes a client sent, decoded with the reference codec. Map keys
+    may be any msgpack key, and a text that is not UTF-8 keeps each byte it cannot
+    read as a lone surrogate (``surrogateescape``), as a JSON text may hold one: the
+    request's own checks refuse both by name (a request's field names must be
+    strings, its texts valid Unicode), with its id where that can be read.
 
     :raises ValueError: (or another exception of the codec) for bytes that are not
         one msgpack value.
     """
-    return msgpack.unpackb(data, raw=False, strict_map_key=False)
+    return msgpack.unpackb(data, raw=False, strict_map_key=False, unicode_errors="surrogateescape")
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -21,9 +21,14 @@ from rollbridge.plain import valid_text
 from rollbridge.schema import validate
 from rollbridge.text import Messages
 
-__all__ = ["REQUESTS", "Request", "RequestType", "parse_request", "valid_id"]
+__all__ = ["BAD_ID", "REQUESTS", "Request", "RequestType", "parse_request", "valid_id"]
 
 say = Messages("rollbridge")
+#: The refusal of a request whose ``id`` is missing or is not one (:func:`valid_id`).
+BAD_ID = say(
+    "request.id",
+    "id: every request needs an id, a string of 1-64 characters or an integer within 64 bits",
+)
 
 _ID = {"type": "string", "minLength": 1, "maxLength": 64}
 #: The seq of an event a request names (``undo`` and ``redo``: the one meant).
@@ -314,7 +319,7 @@ def parse_request(message: Mapping[str, Any]) -> Request:
     request_id = message.get("id")
     if not valid_id(request_id):
         raise InvalidRequest(
-            say("request.id", "id: every request needs an id, a string of 1-64 characters")(),
+            BAD_ID(),
             details={"field": "id"},
         )
     body = {k: v for k, v in message.items() if k not in ("type", "id")}

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbridge.adapter import Adapter
-from rollbridge.engine.requests import valid_id
+from rollbridge.engine.requests import BAD_ID, valid_id
 from rollbridge.exceptions import (
     AuthenticationFailed,
     InternalError,
@@ -314,10 +314,7 @@ def _bad_id(message: Mapping[str, Any]) -> InvalidRequest:
         return InvalidRequest(
             say("request.keys", "a request is a map whose field names are strings")()
         )
-    return InvalidRequest(
-        say("request.id", "id: every request needs an id, a string of 1-64 characters")(),
-        details={"field": "id"},
-    )
+    return InvalidRequest(BAD_ID(), details={"field": "id"})
 
 
 @dataclass(eq=False)

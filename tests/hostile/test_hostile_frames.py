@@ -206,3 +206,54 @@ async def test_a_second_hello_is_refused_in_the_clients_language(served):
     assert again["code"] == "invalid_request"
     assert again["message"] == "toto spojení se už připojilo ke stolu", again
     await ws.close()
+
+
+def _ill_formed(message: dict[str, Any], marker: str) -> bytes:
+    """``message`` packed, the text ``marker`` (one ASCII character) replaced by the
+    bytes FF FE: ill-formed UTF-8 in a msgpack string (the fuzzer's find)."""
+    packed = msgpack.packb(message)
+    old = b"\xa1" + marker.encode()
+    assert packed.count(old) == 1
+    return packed.replace(old, b"\xa2\xff\xfe")
+
+
+async def test_ill_formed_utf8_in_msgpack_is_refused_by_name_like_a_lone_surrogate(served):
+    """A msgpack string that is not UTF-8 is a text that is not valid Unicode, as a
+    lone surrogate is in JSON: ``invalid_request`` naming the field, with the request's
+    id, and nothing changed. (It was ``undecodable`` with ``"id": null``, saying the
+    frame did not hold one msgpack value — which it did.)"""
+    gm = await joined(served, "gm")
+    before = await table_now(gm)
+    roll = {"type": "roll", "id": "r1", "formula": "1d6", "label": "X"}
+    reply = await ask(gm, _ill_formed(roll, "X"))
+    assert (reply["type"], reply["code"], reply["id"]) == ("error", "invalid_request", "r1")
+    assert reply["details"] == {"field": "roll.label"}, reply
+    assert "roll.label" in reply["message"] and "Unicode" in reply["message"], reply
+    twin = await ask(gm, json.dumps({**roll, "id": "r2", "label": "\ud800"}))
+    assert (twin["code"], twin["details"], twin["message"]) == (
+        reply["code"], reply["details"], reply["message"],
+    )  # fmt: skip
+    # an id that is not UTF-8 is no id: invalid_request with a null id
+    reply = await ask(gm, _ill_formed({"type": "ping", "id": "Y"}, "Y"))
+    assert (reply["code"], reply["id"]) == ("invalid_request", None), reply
+    assert await table_now(gm) == before
+    await gm.close()
+
+
+async def test_an_id_past_64_bits_is_told_that_an_integer_id_must_fit_them(served):
+    """An integer id is an id (docs/protocol.md) as long as it fits 64 bits: one past
+    them was told only that "every request needs an id, a string of 1-64 characters",
+    as if integers were not ids at all (the fuzzer's ``2**64``)."""
+    gm = await joined(served, "gm")
+    for frame in (
+        '{"type": "ping", "id": 18446744073709551616}',
+        msgpack.packb({"type": "ping", "id": 2**64 - 1}),
+    ):
+        reply = await ask(gm, frame)
+        assert (reply["code"], reply["id"], reply["details"]) == (
+            "invalid_request",
+            None,
+            {"field": "id"},
+        )
+        assert "integer within 64 bits" in reply["message"], reply
+    await gm.close()
