@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import signal
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -23,6 +25,7 @@ import redis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from rollbridge.server.shared_limits import RETRY_AFTER
 from tests.hostile.test_address_rates import metric
 from tests.hostile.wire import http_get, receive
 from tests.stores.cluster_harness import Cluster, Process, make_table
@@ -281,3 +284,43 @@ def test_the_connections_script_counts_live_processes_only(redis_server, redis_p
             await client.aclose()
 
     asyncio.run(play())
+
+
+def test_a_paused_redis_holds_one_check_at_a_time_not_every_one(redis_of_test):
+    """A redis-server paused (SIGSTOP: its sockets accept, nothing answers): the first
+    request waits out the shared count's second and is served; once the window after
+    it is over, of twenty requests at once from twenty addresses only one asks Redis
+    (and waits for it) and the others are decided by A's own bucket at once. Before,
+    all twenty waited the second for the Redis that was gone (21 failures, said when
+    it answered again), and so would every request of every second after each window.
+    Counted: the failures A says when Redis answers again, and every check decided
+    alone (21, as before)."""
+    server, _client = redis_of_test
+    a = Process(server.url, *PROXIED, "--http-rate-per-address", "20")
+
+    async def play() -> None:
+        server.process.send_signal(signal.SIGSTOP)
+        try:
+            first = {"X-Forwarded-For": "203.0.113.1"}
+            assert (await http_get(a.port, "/healthz", first))[0] == 200  # no answer: served
+            await asyncio.sleep(RETRY_AFTER * 1.5)  # the window after that failure is over
+            at_once = await asyncio.gather(*(
+                http_get(a.port, "/healthz", {"X-Forwarded-For": f"203.0.113.{n}"})
+                for n in range(10, 30)
+            ))  # fmt: skip
+            assert [status for status, _, _ in at_once] == [200] * 20
+        finally:
+            server.process.send_signal(signal.SIGCONT)
+        assert await metric(a, 'rollbridge_limit_fallbacks_total{limit="http_rate"}') == 21
+        await asyncio.sleep(RETRY_AFTER * 1.5)  # the window after the last failure is over
+        last = {"X-Forwarded-For": "203.0.113.30"}
+        assert (await http_get(a.port, "/healthz", last))[0] == 200  # asks; Redis answers
+
+    try:
+        asyncio.run(play())
+    finally:
+        logs = a.stop()
+    assert "Traceback" not in logs, logs
+    said = re.search(r"decide alone meanwhile\) works again, after (\d+) failure", logs)
+    assert said, logs
+    assert int(said[1]) <= 3, said[0]  # the first, and the one that asked for the twenty
