@@ -609,14 +609,23 @@ class ClusterServer(Server):
         if shared is None or not is_ip_group(address):
             return None
 
+        taken = 0
+
         def take() -> Any:  # the count read as its version is given: no await between
+            nonlocal taken
             self._published.add(address)
+            taken = shared.version + 1  # the version the take's count is written with
             return shared.take(address, self.per_address.get(address, 0))
 
         answered, total = await self.fallback.ask("per_address", take)
-        if not answered:
+        if not answered or total is None:
             return None
-        if total is not None and self.per_address.get(address, 0) <= 1:
+        if shared.version > taken:
+            # refused, but a count written meanwhile (another connection's take, a
+            # close) held it, and stands if newer: the count without it is written
+            # again — once the caller let it go (the task runs after this step)
+            self.connection_closed(address)
+        elif self.per_address.get(address, 0) <= 1:
             self._published.discard(address)  # refused, and none held: written as none
         return total
 

@@ -21,8 +21,9 @@ one round trip, against what every process counts there:
   Redis's ``TIME``) the count stands unless written again, and the process's
   version of it (:data:`CONNECTIONS`). A connection the process's own count lets
   through is counted here before it is served: refused if the live counts of every
-  other process and this process's own (the new one included) pass the limit. A
-  close writes the process's new count (in the background). Every process writes
+  other process and this process's own (the new one included) pass the limit (the
+  count then written again without it if a newer one went out meanwhile). A close
+  writes the process's new count (in the background). Every process writes
   each count it holds again every :attr:`SharedConnections.renew` seconds
   (:meth:`~rollbridge.server.cluster.ClusterServer.renew_connection_counts`), so
   that a count lives ``ttl`` after the last write: a killed process's connections
@@ -280,6 +281,11 @@ class SharedConnections:
     def key(self, address: str) -> str:
         """The key of ``address``'s hash of counts."""
         return f"{self.prefix}conn:{{{address}}}"
+
+    @property
+    def version(self) -> int:
+        """The version the last count written (or being written) carries."""
+        return self._version
 
     def _next(self) -> int:
         self._version += 1

@@ -66,6 +66,16 @@ def counts(client: redis.Redis, address: str = "127.0.0.1") -> dict[int, int]:
     return {int(k.decode().split("-")[-2]): int(v.split(b":")[0]) for k, v in held.items()}
 
 
+def run(play: Any, *processes: Process) -> str:
+    """Run ``play()``; stop every process; their logs, joined (no traceback in any)."""
+    try:
+        asyncio.run(play())
+    finally:
+        logs = "".join(process.stop() for process in processes)
+    assert "Traceback" not in logs, logs
+    return logs
+
+
 @pytest.fixture
 def redis_of_test(redis_factory) -> Iterator[tuple[Any, redis.Redis]]:
     """A redis-server of the test's own, and a client of it (closed after)."""
@@ -141,11 +151,7 @@ def test_a_killed_process_s_connections_stop_counting_once_its_count_lapses(redi
         for ws in on_b:
             await ws.close()
 
-    try:
-        asyncio.run(play())
-    finally:
-        logs = a.stop() + b.stop()
-    assert "Traceback" not in logs, logs
+    run(play, a, b)
 
 
 def test_the_http_rate_of_an_address_holds_on_every_process_together(redis_of_test):
@@ -187,6 +193,49 @@ def test_the_http_rate_of_an_address_holds_on_every_process_together(redis_of_te
 
     logs = cluster.run(play)
     assert "refused HTTP requests from 203.0.113.5: more than 0.1 a second" in logs
+
+
+def test_connections_refused_at_once_are_not_left_counted(redis_of_test):
+    """``--max-connections-per-address 4``: two on B, then four at once on A — two
+    let in, two refused. Each take carries A's count with the others still being
+    asked; a refused take writes the count without its connection, but a newer count
+    written meanwhile (the next connection's take) held it and stood: Redis said A
+    held 3 where it held 2, until A wrote again (a lease later; here a minute), and
+    refused the address's connections it had room for. Now the count without the
+    refused ones is written again after a refusal when a newer one went out."""
+    server, client = redis_of_test
+    made = make_table(server.url)
+    limit = ("--max-connections-per-address", "4", "--hello-timeout", "0")
+    a, b = (
+        Process(server.url, *limit, lease_ms=60_000),
+        Process(server.url, *limit, lease_ms=60_000),
+    )
+
+    async def opened(process: Process) -> ClientConnection | None:
+        """A connection admitted (it answers), or None: refused."""
+        ws = await connect(f"ws://127.0.0.1:{process.port}/")
+        try:
+            await ws.send(json.dumps({"type": "ping", "id": "p"}))
+            await receive(ws, 30)
+        except ConnectionClosed:
+            assert ws.close_code == 1013, ws.close_code
+            return None
+        return ws
+
+    async def play() -> None:
+        on_b = [await join(b, made["table"], made["tokens"]["gm"]) for _ in range(2)]
+        at_once = await asyncio.gather(*(opened(a) for _ in range(4)))
+        on_a = [ws for ws in at_once if ws is not None]
+        assert len(on_a) == 2  # the limit, on both together
+        want = {a.process.pid: 2, b.process.pid: 2}
+        await until(lambda: counts(client) == want, f"{counts(client)}, not {want}")
+        await on_a.pop().close()
+        await until(lambda: counts(client).get(a.process.pid) == 1, "A's close written")
+        assert not await refused(b)  # room for one: B lets it in
+        for ws in on_a + on_b:
+            await ws.close()
+
+    run(play, a, b)
 
 
 def test_redis_not_answering_leaves_each_process_s_own_limits_to_decide(redis_of_test):
@@ -316,11 +365,7 @@ def test_a_paused_redis_holds_one_check_at_a_time_not_every_one(redis_of_test):
         last = {"X-Forwarded-For": "203.0.113.30"}
         assert (await http_get(a.port, "/healthz", last))[0] == 200  # asks; Redis answers
 
-    try:
-        asyncio.run(play())
-    finally:
-        logs = a.stop()
-    assert "Traceback" not in logs, logs
+    logs = run(play, a)
     said = re.search(r"decide alone meanwhile\) works again, after (\d+) failure", logs)
     assert said, logs
     assert int(said[1]) <= 3, said[0]  # the first, and the one that asked for the twenty
