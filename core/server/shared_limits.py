@@ -209,13 +209,15 @@ class Fallback:
         time, a failure: counted and logged)."""
         if not self.usable(limit):
             return False, None
+        probe = self._probing  # set by usable for the one check that asks after a failure
         try:
             answer = await bounded(call())
         except REDIS_FAILURES as exc:
             self.failed(limit, exc)
             return False, None
         except BaseException:
-            self.abandoned()
+            if probe:
+                self.abandoned()
             raise
         self.worked()
         return True, answer

@@ -104,3 +104,31 @@ async def test_a_check_cancelled_as_it_asks_lets_the_next_ask():
         return 7
 
     assert await fallback.ask("per_address", answers) == (True, 7)
+
+
+async def test_a_check_cancelled_that_was_not_the_probe_leaves_the_probe_alone():
+    """A check that began while Redis answered and is cancelled while, after a
+    failure, another asks again: that other is still the one asking."""
+    clock = Clock()
+    fallback = Fallback(lambda _limit: None, clock=clock)
+    waiting = asyncio.Event()
+
+    async def hangs() -> None:
+        await waiting.wait()
+
+    async def answers() -> int:
+        return 7
+
+    early = asyncio.create_task(fallback.ask("http_rate", hangs))  # Redis well: not a probe
+    await asyncio.sleep(0)
+    fallback.failed("per_address", ConnectionError("Connection refused"))  # another's failure
+    clock.now += RETRY_AFTER
+    probe = asyncio.create_task(fallback.ask("per_address", hangs))
+    await asyncio.sleep(0)
+    early.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await early
+    assert await fallback.ask("http_rate", answers) == (False, None)  # the probe still asks
+    waiting.set()
+    assert await probe == (True, None)
+    assert await fallback.ask("http_rate", answers) == (True, 7)
