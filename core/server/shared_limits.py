@@ -28,7 +28,8 @@ one round trip, against what every process counts there:
   (:meth:`~rollbridge.server.cluster.ClusterServer.renew_connection_counts`), so
   that a count lives ``ttl`` after the last write: a killed process's connections
   stop counting once it has not written for ``ttl`` (its fields are deleted by the
-  next script that meets them, its key expires with its last live field), and a
+  next script that meets them, its key expires with its last field — a count of 0
+  stands as long as any other, its version kept), and a
   write that was lost (Redis gone a moment) is made right by the next renewal.
   Every write carries the process's absolute count and a version that grows with
   each; the script keeps a field's newest version only, so writes that Redis runs
@@ -95,11 +96,13 @@ COUNT_LEASES = 3
 #: id, its count (for a take: the new connection included), the version of that
 #: count, the milliseconds it stands, and for a take the limit. Fields whose time is
 #: past (or unreadable) are deleted; the process's own field is written only with a
-#: version newer than the one it holds (0 deletes it). A take whose count, with the
-#: other processes' live ones, passes the limit writes the count without the new
-#: connection and answers ``{1, total}``; else ``{0, total}`` (``total``: every live
-#: process's count, the new connection included). The key expires with its last
-#: live field. ``#!lua``: Redis out of memory refuses it whole.
+#: version newer than the one it holds — a count of 0 as well, which stands as long
+#: as any: deleted, it would forget its version, and an older count Redis ran after
+#: it (two closes at once, on two connections of the pool) would stand again. A take
+#: whose count, with the other processes' live ones, passes the limit writes the count
+#: without the new connection and answers ``{1, total}``; else ``{0, total}``
+#: (``total``: every live process's count, the new connection included). The key
+#: expires with its last live field. ``#!lua``: Redis out of memory refuses it whole.
 CONNECTIONS = """#!lua
 local now = redis.call('TIME')
 local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
@@ -124,13 +127,9 @@ if ARGV[1] == 'take' and others + mine > tonumber(ARGV[6]) then
   mine = mine - 1
 end
 if version > stored then
-  if mine > 0 then
-    local expires = ms + ttl
-    redis.call('HSET', KEYS[1], node, string.format('%d:%d:%d', mine, expires, version))
-    latest = math.max(latest, expires)
-  else
-    redis.call('HDEL', KEYS[1], node)
-  end
+  local expires = ms + ttl
+  redis.call('HSET', KEYS[1], node, string.format('%d:%d:%d', mine, expires, version))
+  latest = math.max(latest, expires)
 else
   latest = math.max(latest, own)
 end

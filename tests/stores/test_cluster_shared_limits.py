@@ -115,7 +115,7 @@ def test_an_address_is_held_to_its_connections_on_every_process_together(redis_o
         assert await refused(b)
         for ws in on_a + on_b:
             await ws.close()
-        await until(lambda: not client.exists("rb:conn:{127.0.0.1}"), "every count gone")
+        await until(lambda: not any(counts(client).values()), "every count 0")
 
     logs = cluster.run(play)
     assert "3 open on every process together, the limit (--max-connections-per-address)" in logs
@@ -238,6 +238,40 @@ def test_connections_refused_at_once_are_not_left_counted(redis_of_test):
     run(play, a, b)
 
 
+def test_connections_closed_at_once_leave_no_count_behind(redis_of_test):
+    """Thirty addresses (through a trusted proxy), four connections each, all closed
+    at once: each close writes its address's count in the background, several of an
+    address at once, on several connections of the pool, which Redis may run out of
+    order. Once every connection is closed, no count stands in Redis. Before, a 0
+    deleted the field and its version, and an older count run after it stood again —
+    addresses held at 1 or 2 connections that no process had, until the count lapsed
+    (three leases; here three minutes), refused where they had room."""
+    server, client = redis_of_test
+    a = Process(server.url, *PROXIED, "--max-connections-per-address", "4",
+                "--hello-timeout", "0", "--log-level", "WARNING", lease_ms=60_000)  # fmt: skip
+    addresses = [f"2001:db8:{n}::1" for n in range(30)]
+
+    def held() -> dict[str, int]:
+        found = {}
+        for key in client.scan_iter("rb:conn:*"):
+            for value in client.hvals(key):
+                if int(value.split(b":")[0]):
+                    found[key.decode()] = int(value.split(b":")[0])
+        return found
+
+    async def play() -> None:
+        for _ in range(3):
+            opened = await asyncio.gather(*(
+                connect(f"ws://127.0.0.1:{a.port}/", additional_headers={"X-Forwarded-For": at})
+                for at in addresses for _ in range(4)
+            ))  # fmt: skip
+            await until(lambda: len(held()) == 30, "every address counted")
+            await asyncio.gather(*(ws.close() for ws in opened))
+            await until(lambda: not held(), "no count left once every connection closed")
+
+    run(play, a)
+
+
 def test_redis_not_answering_leaves_each_process_s_own_limits_to_decide(redis_of_test):
     """Redis killed: ``/healthz`` is still answered (fail open: the process's own
     bucket lets one request through, and then refuses), connections are let in up to
@@ -290,7 +324,8 @@ def test_the_connections_script_counts_live_processes_only(redis_server, redis_p
     """:data:`CONNECTIONS` on its own: a take within the limit is written, one past
     it is refused and writes the count without it; a field whose time is past is
     not counted and is deleted; a write of an older version than the one held is
-    dropped; a count of 0 deletes the field, and the key goes with the last."""
+    dropped — after a count of 0 too, which stands as any count does (its version
+    kept), and the key expires with the last field."""
     import redis.asyncio as aioredis
 
     from rollbridge.server.shared_limits import CONNECTIONS, SharedConnections
@@ -323,12 +358,21 @@ def test_the_connections_script_counts_live_processes_only(redis_server, redis_p
             assert (await client.hget(key, "b")).split(b":")[0] == b"2"
             assert await client.pttl(key) > 50_000
             await b.write("198.51.100.1", 0)
-            assert not await client.exists(key)
+            held = await client.hgetall(key)
+            assert {k: v.split(b":")[0] for k, v in held.items()} == {b"a": b"0", b"b": b"0"}
+            assert 0 < await client.pttl(key) <= 60_001  # gone with the last count
+            # a count of 0 written, then an older count that Redis runs after it (two
+            # closes at once, on two connections of the pool): 0 stands. Before, 0
+            # deleted the field, its version with it, and the older 1 stood again —
+            # a connection counted that no process held, until its count lapsed.
+            await script(keys=[key], args=["set", "b", 1, 1, 60_000])
+            assert (await client.hget(key, "b")).split(b":")[0] == b"0"
+            assert await b.take("198.51.100.1", 3) is None  # 0 + 3: the whole limit
             # every count written again, in one pipeline
             wanted = {"198.51.100.2": 2}
             await a.write_all(["198.51.100.2", "198.51.100.3"], lambda at: wanted.get(at, 0))
-            assert await client.hget(a.key("198.51.100.2"), "a") is not None
-            assert not await client.exists(a.key("198.51.100.3"))
+            assert (await client.hget(a.key("198.51.100.2"), "a")).split(b":")[0] == b"2"
+            assert (await client.hget(a.key("198.51.100.3"), "a")).split(b":")[0] == b"0"
         finally:
             await client.aclose()
 
