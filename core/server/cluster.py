@@ -613,14 +613,9 @@ class ClusterServer(Server):
         None if it may be answered (or Redis did not answer: this process's own
         bucket let it through), else the seconds until it may."""
         shared = self.shared_http
-        if shared is None or not is_ip_group(address) or not self.fallback.usable("http_rate"):
+        if shared is None or not is_ip_group(address):
             return None
-        try:
-            wait = await bounded(shared.take(address))
-        except REDIS_FAILURES as exc:
-            self.fallback.failed("http_rate", exc)
-            return None
-        self.fallback.worked()
+        _answered, wait = await self.fallback.ask("http_rate", lambda: shared.take(address))
         return wait
 
     async def count_connection(self, address: str) -> int | None:
@@ -631,16 +626,26 @@ class ClusterServer(Server):
         renewal writes it. An address that is no IP address (a Unix socket's peer)
         is not shared."""
         shared = self.shared_connections
-        if shared is None or not is_ip_group(address) or not self.fallback.usable("per_address"):
+        if shared is None or not is_ip_group(address):
             return None
-        self._published.add(address)
-        try:
-            total = await bounded(shared.take(address, self.per_address.get(address, 0)))
-        except REDIS_FAILURES as exc:
-            self.fallback.failed("per_address", exc)
+
+        taken = 0
+
+        def take() -> Any:  # the count read as its version is given: no await between
+            nonlocal taken
+            self._published.add(address)
+            taken = shared.version + 1  # the version the take's count is written with
+            return shared.take(address, self.per_address.get(address, 0))
+
+        answered, total = await self.fallback.ask("per_address", take)
+        if not answered or total is None:
             return None
-        self.fallback.worked()
-        if total is not None and self.per_address.get(address, 0) <= 1:
+        if shared.version > taken:
+            # refused, but a count written meanwhile (another connection's take, a
+            # close) held it, and stands if newer: the count without it is written
+            # again — once the caller let it go (the task runs after this step)
+            self.connection_closed(address)
+        elif self.per_address.get(address, 0) <= 1:
             self._published.discard(address)  # refused, and none held: written as none
         return total
 

@@ -128,8 +128,8 @@ class _LoopCounters:
             "rollbridge_limit_fallbacks",
             "Checks of a per-address limit shared in Redis (serve --redis) that this"
             " process's own limit decided alone, as Redis did not answer (or had failed"
-            " within the last second): http_rate (--http-rate-per-address), per_address"
-            " (--max-connections-per-address).",
+            " within the last second, or another check was asking it again): http_rate"
+            " (--http-rate-per-address), per_address (--max-connections-per-address).",
             "limit",
             self.fell_back,
         )

@@ -21,13 +21,15 @@ one round trip, against what every process counts there:
   Redis's ``TIME``) the count stands unless written again, and the process's
   version of it (:data:`CONNECTIONS`). A connection the process's own count lets
   through is counted here before it is served: refused if the live counts of every
-  other process and this process's own (the new one included) pass the limit. A
-  close writes the process's new count (in the background). Every process writes
+  other process and this process's own (the new one included) pass the limit (the
+  count then written again without it if a newer one went out meanwhile). A close
+  writes the process's new count (in the background). Every process writes
   each count it holds again every :attr:`SharedConnections.renew` seconds
   (:meth:`~rollbridge.server.cluster.ClusterServer.renew_connection_counts`), so
   that a count lives ``ttl`` after the last write: a killed process's connections
   stop counting once it has not written for ``ttl`` (its fields are deleted by the
-  next script that meets them, its key expires with its last live field), and a
+  next script that meets them, its key expires with its last field — a count of 0
+  stands as long as any other, its version kept), and a
   write that was lost (Redis gone a moment) is made right by the next renewal.
   Every write carries the process's absolute count and a version that grows with
   each; the script keeps a field's newest version only, so writes that Redis runs
@@ -36,12 +38,14 @@ one round trip, against what every process counts there:
 
 Redis not answering (:class:`Fallback`): the process's own limits decide alone, as
 under SQLite — an address spread over N processes gets up to N times them meanwhile
-— and the shared counts are not asked again for :data:`RETRY_AFTER` seconds: a
-request or a connection neither waits for a Redis that is gone nor is refused for
-it. Failing closed would refuse ``/healthz``, ``/readyz`` and ``/metrics`` — what the
-operator and the balancer need to see the outage — and every web view, on every
-process at once, for something Redis being down does not make more dangerous; the
-process's own limits still bound what one address costs each process.
+— and the shared counts are not asked again for :data:`RETRY_AFTER` seconds, then
+by one check at a time until Redis answers (the others decide alone meanwhile): a
+request or a connection is not refused for a Redis that is gone, and only one a
+second waits for it (:data:`SHARED_TIMEOUT` at most). Failing closed would refuse
+``/healthz``, ``/readyz`` and ``/metrics`` — what the operator and the balancer need
+to see the outage — and every web view, on every process at once, for something
+Redis being down does not make more dangerous; the process's own limits still bound
+what one address costs each process.
 
 Keys (``{prefix}`` the store's, ``rb:`` by default), the address group as the Redis
 Cluster hash tag, as the keys of the throttle of wrong tokens::
@@ -56,7 +60,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import redis
@@ -92,11 +96,13 @@ COUNT_LEASES = 3
 #: id, its count (for a take: the new connection included), the version of that
 #: count, the milliseconds it stands, and for a take the limit. Fields whose time is
 #: past (or unreadable) are deleted; the process's own field is written only with a
-#: version newer than the one it holds (0 deletes it). A take whose count, with the
-#: other processes' live ones, passes the limit writes the count without the new
-#: connection and answers ``{1, total}``; else ``{0, total}`` (``total``: every live
-#: process's count, the new connection included). The key expires with its last
-#: live field. ``#!lua``: Redis out of memory refuses it whole.
+#: version newer than the one it holds — a count of 0 as well, which stands as long
+#: as any: deleted, it would forget its version, and an older count Redis ran after
+#: it (two closes at once, on two connections of the pool) would stand again. A take
+#: whose count, with the other processes' live ones, passes the limit writes the count
+#: without the new connection and answers ``{1, total}``; else ``{0, total}``
+#: (``total``: every live process's count, the new connection included). The key
+#: expires with its last live field. ``#!lua``: Redis out of memory refuses it whole.
 CONNECTIONS = """#!lua
 local now = redis.call('TIME')
 local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
@@ -121,13 +127,9 @@ if ARGV[1] == 'take' and others + mine > tonumber(ARGV[6]) then
   mine = mine - 1
 end
 if version > stored then
-  if mine > 0 then
-    local expires = ms + ttl
-    redis.call('HSET', KEYS[1], node, string.format('%d:%d:%d', mine, expires, version))
-    latest = math.max(latest, expires)
-  else
-    redis.call('HDEL', KEYS[1], node)
-  end
+  local expires = ms + ttl
+  redis.call('HSET', KEYS[1], node, string.format('%d:%d:%d', mine, expires, version))
+  latest = math.max(latest, expires)
 else
   latest = math.max(latest, own)
 end
@@ -141,9 +143,13 @@ return {refused, others + mine + refused}
 class Fallback:
     """Whether the shared counts are asked: not for :data:`RETRY_AFTER` seconds
     after Redis failed to answer one (the process's own limits decide alone
-    meanwhile). Each failure is counted in the metrics, by limit; the first is
-    logged (a WARNING), then one line a minute while it lasts, and one when Redis
-    answers again.
+    meanwhile), then by one check at a time until Redis answers again — the others
+    decide alone while it waits, so a Redis that hangs (paused, a network that
+    drops its packets) holds one request or connection a second for
+    :data:`SHARED_TIMEOUT`, not every one that comes meanwhile. Each check decided
+    alone is counted in the metrics, by limit; the first failure is logged (a
+    WARNING), then one line a minute while it lasts, and one when Redis answers
+    again.
 
     :param counted: called with the limit (``http_rate``, ``per_address``) whose
         shared count was not asked or did not answer.
@@ -158,6 +164,10 @@ class Fallback:
         self.counted = counted
         self.clock = clock
         self._until = 0.0
+        #: Whether Redis failed last (then one check at a time asks it again).
+        self._down = False
+        #: Whether a check asking Redis again after a failure waits for its answer.
+        self._probing = False
         self._log = Retried(
             log, "the per-address limits shared in Redis (each process's own limits "
             "decide alone meanwhile)",
@@ -165,21 +175,51 @@ class Fallback:
 
     def usable(self, limit: str) -> bool:
         """Whether to ask the shared count of ``limit`` now (else it is counted as
-        decided by the process alone)."""
-        if self.clock() < self._until:
+        decided by the process alone). After a failure, a check that is told to ask
+        must end in :meth:`failed`, :meth:`worked` or :meth:`abandoned`."""
+        if self.clock() < self._until or self._probing:
             self.counted(limit)
             return False
+        if self._down:
+            self._probing = True  # this one asks; the others decide alone till it knows
         return True
 
     def failed(self, limit: str, error: BaseException) -> None:
         """Redis did not answer ``limit``'s shared count (``error``)."""
         self.counted(limit)
         self._until = self.clock() + RETRY_AFTER
+        self._down, self._probing = True, False
         self._log.failed(error)
 
     def worked(self) -> None:
         """Redis answered a shared count."""
+        self._down = self._probing = False
         self._log.worked()
+
+    def abandoned(self) -> None:
+        """A check told to ask ended without an answer or a failure (cancelled: its
+        connection closed, the server stopping): another may ask."""
+        self._probing = False
+
+    async def ask(self, limit: str, call: Callable[[], Awaitable[Any]]) -> tuple[bool, Any]:
+        """Ask ``limit``'s shared count, ``call()``, if it is to be asked now, for at
+        most :data:`SHARED_TIMEOUT` seconds: ``(True, its answer)``, or ``(False,
+        None)`` when the process's own limit decides alone (not asked, no answer in
+        time, a failure: counted and logged)."""
+        if not self.usable(limit):
+            return False, None
+        probe = self._probing  # set by usable for the one check that asks after a failure
+        try:
+            answer = await bounded(call())
+        except REDIS_FAILURES as exc:
+            self.failed(limit, exc)
+            return False, None
+        except BaseException:
+            if probe:
+                self.abandoned()
+            raise
+        self.worked()
+        return True, answer
 
 
 #: What a shared count's call may raise when Redis does not answer in time.
@@ -242,6 +282,11 @@ class SharedConnections:
     def key(self, address: str) -> str:
         """The key of ``address``'s hash of counts."""
         return f"{self.prefix}conn:{{{address}}}"
+
+    @property
+    def version(self) -> int:
+        """The version the last count written (or being written) carries."""
+        return self._version
 
     def _next(self) -> int:
         self._version += 1

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import signal
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -23,6 +25,7 @@ import redis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from rollbridge.server.shared_limits import RETRY_AFTER
 from tests.hostile.test_address_rates import metric
 from tests.hostile.wire import http_get, receive
 from tests.stores.cluster_harness import Cluster, Process, make_table
@@ -61,6 +64,16 @@ def counts(client: redis.Redis, address: str = "127.0.0.1") -> dict[int, int]:
     the process's node id, ``serve-HOST-PID-HEX``)."""
     held = client.hgetall(f"rb:conn:{{{address}}}")
     return {int(k.decode().split("-")[-2]): int(v.split(b":")[0]) for k, v in held.items()}
+
+
+def run(play: Any, *processes: Process) -> str:
+    """Run ``play()``; stop every process; their logs, joined (no traceback in any)."""
+    try:
+        asyncio.run(play())
+    finally:
+        logs = "".join(process.stop() for process in processes)
+    assert "Traceback" not in logs, logs
+    return logs
 
 
 @pytest.fixture
@@ -102,7 +115,7 @@ def test_an_address_is_held_to_its_connections_on_every_process_together(redis_o
         assert await refused(b)
         for ws in on_a + on_b:
             await ws.close()
-        await until(lambda: not client.exists("rb:conn:{127.0.0.1}"), "every count gone")
+        await until(lambda: not any(counts(client).values()), "every count 0")
 
     logs = cluster.run(play)
     assert "3 open on every process together, the limit (--max-connections-per-address)" in logs
@@ -138,11 +151,7 @@ def test_a_killed_process_s_connections_stop_counting_once_its_count_lapses(redi
         for ws in on_b:
             await ws.close()
 
-    try:
-        asyncio.run(play())
-    finally:
-        logs = a.stop() + b.stop()
-    assert "Traceback" not in logs, logs
+    run(play, a, b)
 
 
 def test_the_http_rate_of_an_address_holds_on_every_process_together(redis_of_test):
@@ -184,6 +193,83 @@ def test_the_http_rate_of_an_address_holds_on_every_process_together(redis_of_te
 
     logs = cluster.run(play)
     assert "refused HTTP requests from 203.0.113.5: more than 0.1 a second" in logs
+
+
+def test_connections_refused_at_once_are_not_left_counted(redis_of_test):
+    """``--max-connections-per-address 4``: two on B, then four at once on A — two
+    let in, two refused. Each take carries A's count with the others still being
+    asked; a refused take writes the count without its connection, but a newer count
+    written meanwhile (the next connection's take) held it and stood: Redis said A
+    held 3 where it held 2, until A wrote again (a lease later; here a minute), and
+    refused the address's connections it had room for. Now the count without the
+    refused ones is written again after a refusal when a newer one went out."""
+    server, client = redis_of_test
+    made = make_table(server.url)
+    limit = ("--max-connections-per-address", "4", "--hello-timeout", "0")
+    a, b = (
+        Process(server.url, *limit, lease_ms=60_000),
+        Process(server.url, *limit, lease_ms=60_000),
+    )
+
+    async def opened(process: Process) -> ClientConnection | None:
+        """A connection admitted (it answers), or None: refused."""
+        ws = await connect(f"ws://127.0.0.1:{process.port}/")
+        try:
+            await ws.send(json.dumps({"type": "ping", "id": "p"}))
+            await receive(ws, 30)
+        except ConnectionClosed:
+            assert ws.close_code == 1013, ws.close_code
+            return None
+        return ws
+
+    async def play() -> None:
+        on_b = [await join(b, made["table"], made["tokens"]["gm"]) for _ in range(2)]
+        at_once = await asyncio.gather(*(opened(a) for _ in range(4)))
+        on_a = [ws for ws in at_once if ws is not None]
+        assert len(on_a) == 2  # the limit, on both together
+        want = {a.process.pid: 2, b.process.pid: 2}
+        await until(lambda: counts(client) == want, f"{counts(client)}, not {want}")
+        await on_a.pop().close()
+        await until(lambda: counts(client).get(a.process.pid) == 1, "A's close written")
+        assert not await refused(b)  # room for one: B lets it in
+        for ws in on_a + on_b:
+            await ws.close()
+
+    run(play, a, b)
+
+
+def test_connections_closed_at_once_leave_no_count_behind(redis_of_test):
+    """Thirty addresses (through a trusted proxy), four connections each, all closed
+    at once: each close writes its address's count in the background, several of an
+    address at once, on several connections of the pool, which Redis may run out of
+    order. Once every connection is closed, no count stands in Redis. Before, a 0
+    deleted the field and its version, and an older count run after it stood again —
+    addresses held at 1 or 2 connections that no process had, until the count lapsed
+    (three leases; here three minutes), refused where they had room."""
+    server, client = redis_of_test
+    a = Process(server.url, *PROXIED, "--max-connections-per-address", "4",
+                "--hello-timeout", "0", "--log-level", "WARNING", lease_ms=60_000)  # fmt: skip
+    addresses = [f"2001:db8:{n}::1" for n in range(30)]
+
+    def held() -> dict[str, int]:
+        found = {}
+        for key in client.scan_iter("rb:conn:*"):
+            for value in client.hvals(key):
+                if int(value.split(b":")[0]):
+                    found[key.decode()] = int(value.split(b":")[0])
+        return found
+
+    async def play() -> None:
+        for _ in range(3):
+            opened = await asyncio.gather(*(
+                connect(f"ws://127.0.0.1:{a.port}/", additional_headers={"X-Forwarded-For": at})
+                for at in addresses for _ in range(4)
+            ))  # fmt: skip
+            await until(lambda: len(held()) == 30, "every address counted")
+            await asyncio.gather(*(ws.close() for ws in opened))
+            await until(lambda: not held(), "no count left once every connection closed")
+
+    run(play, a)
 
 
 def test_redis_not_answering_leaves_each_process_s_own_limits_to_decide(redis_of_test):
@@ -238,7 +324,8 @@ def test_the_connections_script_counts_live_processes_only(redis_server, redis_p
     """:data:`CONNECTIONS` on its own: a take within the limit is written, one past
     it is refused and writes the count without it; a field whose time is past is
     not counted and is deleted; a write of an older version than the one held is
-    dropped; a count of 0 deletes the field, and the key goes with the last."""
+    dropped — after a count of 0 too, which stands as any count does (its version
+    kept), and the key expires with the last field."""
     import redis.asyncio as aioredis
 
     from rollbridge.server.shared_limits import CONNECTIONS, SharedConnections
@@ -271,13 +358,58 @@ def test_the_connections_script_counts_live_processes_only(redis_server, redis_p
             assert (await client.hget(key, "b")).split(b":")[0] == b"2"
             assert await client.pttl(key) > 50_000
             await b.write("198.51.100.1", 0)
-            assert not await client.exists(key)
+            held = await client.hgetall(key)
+            assert {k: v.split(b":")[0] for k, v in held.items()} == {b"a": b"0", b"b": b"0"}
+            assert 0 < await client.pttl(key) <= 60_001  # gone with the last count
+            # a count of 0 written, then an older count that Redis runs after it (two
+            # closes at once, on two connections of the pool): 0 stands. Before, 0
+            # deleted the field, its version with it, and the older 1 stood again —
+            # a connection counted that no process held, until its count lapsed.
+            await script(keys=[key], args=["set", "b", 1, 1, 60_000])
+            assert (await client.hget(key, "b")).split(b":")[0] == b"0"
+            assert await b.take("198.51.100.1", 3) is None  # 0 + 3: the whole limit
             # every count written again, in one pipeline
             wanted = {"198.51.100.2": 2}
             await a.write_all(["198.51.100.2", "198.51.100.3"], lambda at: wanted.get(at, 0))
-            assert await client.hget(a.key("198.51.100.2"), "a") is not None
-            assert not await client.exists(a.key("198.51.100.3"))
+            assert (await client.hget(a.key("198.51.100.2"), "a")).split(b":")[0] == b"2"
+            assert (await client.hget(a.key("198.51.100.3"), "a")).split(b":")[0] == b"0"
         finally:
             await client.aclose()
 
     asyncio.run(play())
+
+
+def test_a_paused_redis_holds_one_check_at_a_time_not_every_one(redis_of_test):
+    """A redis-server paused (SIGSTOP: its sockets accept, nothing answers): the first
+    request waits out the shared count's second and is served; once the window after
+    it is over, of twenty requests at once from twenty addresses only one asks Redis
+    (and waits for it) and the others are decided by A's own bucket at once. Before,
+    all twenty waited the second for the Redis that was gone (21 failures, said when
+    it answered again), and so would every request of every second after each window.
+    Counted: the failures A says when Redis answers again, and every check decided
+    alone (21, as before)."""
+    server, _client = redis_of_test
+    a = Process(server.url, *PROXIED, "--http-rate-per-address", "20")
+
+    async def play() -> None:
+        server.process.send_signal(signal.SIGSTOP)
+        try:
+            first = {"X-Forwarded-For": "203.0.113.1"}
+            assert (await http_get(a.port, "/healthz", first))[0] == 200  # no answer: served
+            await asyncio.sleep(RETRY_AFTER * 1.5)  # the window after that failure is over
+            at_once = await asyncio.gather(*(
+                http_get(a.port, "/healthz", {"X-Forwarded-For": f"203.0.113.{n}"})
+                for n in range(10, 30)
+            ))  # fmt: skip
+            assert [status for status, _, _ in at_once] == [200] * 20
+        finally:
+            server.process.send_signal(signal.SIGCONT)
+        assert await metric(a, 'rollbridge_limit_fallbacks_total{limit="http_rate"}') == 21
+        await asyncio.sleep(RETRY_AFTER * 1.5)  # the window after the last failure is over
+        last = {"X-Forwarded-For": "203.0.113.30"}
+        assert (await http_get(a.port, "/healthz", last))[0] == 200  # asks; Redis answers
+
+    logs = run(play, a)
+    said = re.search(r"decide alone meanwhile\) works again, after (\d+) failure", logs)
+    assert said, logs
+    assert int(said[1]) <= 3, said[0]  # the first, and the one that asked for the twenty
