@@ -79,6 +79,19 @@ NOT_SYNCED = say(
 )
 
 
+def _pause(failures: int, first: float, most: float) -> float:
+    """Seconds before the next reload of a table whose last ``failures`` reloads
+    failed: ``first``, doubled after each failure, at most ``most`` — the power
+    capped before it is computed (after 1,025 failures in a row it would no longer
+    fit a float)."""
+    pause = first
+    for _ in range(max(0, failures - 1)):
+        if pause >= most:
+            break
+        pause *= 2
+    return min(most, pause)
+
+
 class Ownership:
     """Which tables this process owns (holds the lease of): what a
     :class:`ClusterTable` asks before it executes a change. The driver's lease
@@ -582,7 +595,7 @@ class ClusterTable(TableProtocol):
             self.retry_at = None  # nothing waits: unused, it goes
             return effects
         if self.retry_at is None:
-            self.retry_at = now + min(most, first * 2 ** max(0, self.failures - 1))
+            self.retry_at = now + _pause(self.failures, first, most)
         elif now >= self.retry_at:
             self.retry_at = None
             log.info("table %s: loading it again (try %d)", self.id, self.failures + 1)

@@ -415,3 +415,36 @@ def test_an_answer_for_a_client_gone_is_not_parked(redis_factory):
             stage.close()
 
     on_a_cluster_server(redis_factory, play, poll_interval=0.05)
+
+
+def test_a_table_broken_for_hours_still_loads_itself_again(redis_factory, caplog):
+    """The pause between two reloads was ``first * 2 ** (failures - 1)``, capped
+    after it was computed: after 1,025 failures in a row (some 2 h 17 min of 8 s
+    pauses, a client staying) the power no longer fit a float, and every poll's
+    :meth:`ClusterTable.tick` raised ``OverflowError`` — logged with its traceback
+    every poll, the table never loaded again, and the late parked replies taken
+    off the table without their refusal being sent. The pause is capped before it
+    is computed now: the table goes on trying, its log quiet."""
+
+    async def play(server: ClusterServer) -> None:
+        async with broken_with_a_client(server, 3600.0) as (stage, ws):
+            table = server.tables.open["t"]
+            async with asyncio.timeout(15):  # the first retry has been tried and failed
+                while stage.faults.failed["FOLLOW"] < 2 or table.reloading:
+                    await asyncio.sleep(0.01)
+            table.failures = 5000  # as after hours of a lasting error
+            tried = stage.faults.failed["FOLLOW"]
+            try:
+                async with asyncio.timeout(15):
+                    while stage.faults.failed["FOLLOW"] < tried + 2:
+                        await asyncio.sleep(0.01)
+            except TimeoutError:
+                raise AssertionError(f"not loaded again: {stage.state()}") from None
+            stage.faults.on = False
+            async with asyncio.timeout(15):
+                answer = await answer_to(ws, "r1")
+            assert answer["type"] == "result" and answer["seq"] == 1, answer
+
+    on_a_cluster_server(redis_factory, play, poll_interval=0.05)
+    failed = [r for r in caplog.records if "its timers failed" in r.getMessage()]
+    assert failed == [], failed[0].exc_text
