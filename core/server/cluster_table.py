@@ -401,6 +401,8 @@ class ClusterTable(TableProtocol):
         if self.syncing:
             self.again = True
             return []
+        if self.broken:  # its reload reads it all (:meth:`tick`)
+            return []
         return [self._sync()]
 
     def _sync(self, *, tail: bool = True) -> Sync:

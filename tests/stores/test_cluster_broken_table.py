@@ -448,3 +448,47 @@ def test_a_table_broken_for_hours_still_loads_itself_again(redis_factory, caplog
     on_a_cluster_server(redis_factory, play, poll_interval=0.05)
     failed = [r for r in caplog.records if "its timers failed" in r.getMessage()]
     assert failed == [], failed[0].exc_text
+
+
+def test_a_broken_table_that_loses_its_lease_is_not_synced(redis_factory, caplog):
+    """A broken table's lease is taken by another process. Its loss, and the new
+    subscription to its channel, each asked it to sync (:meth:`ClusterTable.resync`):
+    a read whose result a broken table drops (its reload reads it all), and which,
+    its reads failing, logged a WARNING each time. It is not synced now; nor is it
+    by the poll (a notice) meanwhile."""
+
+    async def play(server: ClusterServer) -> None:
+        async with broken_with_a_client(server, 3600.0) as (stage, _ws):
+            server.reload_retry = (3600.0, 3600.0)  # no retry in the way
+            table = server.tables.open["t"]
+            async with asyncio.timeout(15):
+                while table.reloading:
+                    await asyncio.sleep(0.01)
+            before = dict(stage.faults.failed)
+            logged = len(caplog.records)
+            channel = server.keys.table("t").channel
+            await stage.redis.set(stage.owner, "node-b", px=60_000)  # taken elsewhere
+            async with asyncio.timeout(15):  # lost, and followed: subscribed to
+                while (
+                    server.ownership.owns("t")
+                    or (await stage.redis.pubsub_numsub(channel))[0][1] != 1
+                ):
+                    await asyncio.sleep(0.01)
+            ticks = 0
+            tick = server._tick
+
+            def counted() -> None:
+                nonlocal ticks
+                ticks += 1
+                tick()
+
+            server._tick = counted  # type: ignore[method-assign]
+            async with asyncio.timeout(15):  # three polls more (each notices seq 1)
+                while ticks < 3:
+                    await asyncio.sleep(0.01)
+            assert dict(stage.faults.failed) == before, stage.state()
+            assert table.broken and not table.syncing
+            told = [r.getMessage() for r in caplog.records[logged:]]
+            assert not any("following the stored log failed" in m for m in told), told
+
+    on_a_cluster_server(redis_factory, play, poll_interval=0.05)
