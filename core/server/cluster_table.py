@@ -26,7 +26,9 @@ with three additions, each an effect for the cluster driver
   waits; a reply parked for an event this process cannot read gives up after a
   bounded wait (``store_error``, ``reason`` ``not_synced``); and with nothing waiting
   and no client, the table counts as unused, so the owner gives its lease up and it
-  leaves memory (before, a parked reply of a client long gone kept it for good).
+  leaves memory (before, a parked reply of a client long gone kept it for good);
+  after :data:`HAND_OVER_AFTER` failed reloads in a row it is :attr:`~ClusterTable.stuck`:
+  the owner gives its lease up even with a client there (another process may read it).
 
 Nothing here performs I/O: :class:`Sync` is a :class:`~rollbridge.protocol.effects.Read`
 run on a reader thread like any other.
@@ -58,7 +60,16 @@ if TYPE_CHECKING:
     from rollbridge.engine.requests import Request
     from rollbridge.stores.base import Store
 
-__all__ = ["RETRY_FIRST", "RETRY_MOST", "ClusterTable", "Forward", "Ownership", "Parked", "Sync"]
+__all__ = [
+    "HAND_OVER_AFTER",
+    "RETRY_FIRST",
+    "RETRY_MOST",
+    "ClusterTable",
+    "Forward",
+    "Ownership",
+    "Parked",
+    "Sync",
+]
 
 log = logging.getLogger("rollbridge.cluster")
 say = Messages("rollbridge")
@@ -69,6 +80,9 @@ Effects = list[Effect]
 #: the most between two tries (the pause doubles from one to the other).
 RETRY_FIRST = 0.5
 RETRY_MOST = 8.0
+#: Reloads failed in a row after which the process that owns a broken table gives
+#: its lease up (:attr:`ClusterTable.stuck`): another process may read the table.
+HAND_OVER_AFTER = 3
 
 # Translators: a change forwarded to another process was written there as event {seq},
 # but this process could not read it back in time; {seconds} is a number.
@@ -297,6 +311,19 @@ class ClusterTable(TableProtocol):
         its lease. (A broken table is not used for being broken: once nothing waits
         on it, its lease is given up.)"""
         return not super().idle or self.syncing or bool(self.parked) or self.forwards_out > 0
+
+    @property
+    def stuck(self) -> bool:
+        """Broken, its last :data:`HAND_OVER_AFTER` reloads (or more) failed in a
+        row, and nothing of it being read or written now: the process that owns it
+        gives its lease up, its clients staying (it tries on as a follower; another
+        process, whose reads may work, can take the table over meanwhile)."""
+        return (
+            self.broken
+            and not self.reloading
+            and not self._writes
+            and self.failures >= HAND_OVER_AFTER
+        )
 
     @property
     def idle(self) -> bool:

@@ -264,7 +264,7 @@ def test_a_parked_reply_is_refused_after_a_bounded_wait(redis_factory, caplog):
                 refused = await answer_to(ws, "r1")
             assert refused["type"] == "error" and refused["code"] == "store_error", refused
             assert stage.faults.failed["FOLLOW"] >= 2  # tried again meanwhile
-            assert server.ownership.owns("t")  # its client is still there
+            assert "t" in server.tables.open  # its client is still there
             stage.faults.on = False
             await ws.send(json.dumps({"type": "roll", "id": "r1", "formula": "1d6"}))
             again = await answer_to(ws, "r1")
@@ -448,6 +448,47 @@ def test_a_table_broken_for_hours_still_loads_itself_again(redis_factory, caplog
     on_a_cluster_server(redis_factory, play, poll_interval=0.05)
     failed = [r for r in caplog.records if "its timers failed" in r.getMessage()]
     assert failed == [], failed[0].exc_text
+
+
+def test_a_table_whose_reads_fail_here_hands_its_lease_over(redis_factory, caplog):
+    """The reads of the table fail here for good, its client staying. Before, the
+    table stayed "in use" (its client): its lease was renewed for as long as the
+    error lasted, and every other process's change of it was forwarded here and
+    refused, none of them ever trying to read the table itself. Now, after
+    ``HAND_OVER_AFTER`` failed reloads in a row, the lease is given up — the table
+    and its client stay here, a follower — and another process takes the table
+    over; once this process reads again, its client is sent what it missed, then
+    r1's parked answer, and its next change runs at the new owner."""
+    from rollbridge.server.cluster_table import HAND_OVER_AFTER
+
+    async def play(server: ClusterServer) -> None:
+        async with broken_with_a_client(server, 3600.0) as (stage, ws):
+            table = server.tables.open["t"]
+            try:
+                async with asyncio.timeout(15):
+                    while server.ownership.owns("t") or await stage.redis.exists(stage.owner):
+                        await asyncio.sleep(0.01)
+            except TimeoutError:
+                raise AssertionError(f"the lease is kept: {stage.state()}") from None
+            assert stage.faults.failed["FOLLOW"] >= HAND_OVER_AFTER
+            assert server.tables.open.get("t") is table and len(table.members) == 1
+            await stage.redis.set(stage.owner, "node-b", px=60_000)  # node-b takes it
+            stage.faults.on = False
+            await ws.send(json.dumps({"type": "roll", "id": "r3", "formula": "1d6"}))
+            result = await stage.run_on_b()  # forwarded to the new owner
+            assert result["seq"] == 2, result
+            seen = []
+            async with asyncio.timeout(15):
+                while (message := json.loads(await ws.recv())).get("id") != "r3":
+                    seen.append(message)
+            assert message["type"] == "result" and message["seq"] == 2, message
+            order = [m.get("seq") if m.get("type") == "event" else m.get("id") for m in seen]
+            assert [x for x in order if x in (1, 2, "r1")] == [1, "r1", 2], seen
+            assert not server.ownership.owns("t")
+
+    on_a_cluster_server(redis_factory, play, poll_interval=0.05)
+    told = [r.getMessage() for r in caplog.records if r.name == "rollbridge.cluster"]
+    assert sum("giving its lease up" in m for m in told) == 1, told
 
 
 def test_a_broken_table_that_loses_its_lease_is_not_synced(redis_factory, caplog):
