@@ -304,6 +304,9 @@ class ClusterTable(TableProtocol):
         self.reloading = False
         self.failures = 0
         self.retry_at: float | None = None
+        #: Syncs failed in a row: the first is logged as a WARNING, the others (one a
+        #: poll while the error lasts) as DEBUG, and the next that works says so.
+        self.sync_failures = 0
 
     @property
     def used(self) -> bool:
@@ -443,11 +446,17 @@ class ClusterTable(TableProtocol):
 
     def _sync_failed(self, error: BaseException) -> Effects:
         self.syncing = self.again = False
-        log.warning("table %s: following the stored log failed: %s", self.id, error)
+        self.sync_failures += 1
+        level = logging.WARNING if self.sync_failures == 1 else logging.DEBUG
+        log.log(level, "table %s: following the stored log failed: %s", self.id, error)
         return []  # the next notice or poll tries again
 
     def _synced(self, result: LogTail | tuple[tuple[Any, Any, list[str], Any], Any]) -> Effects:
         self.syncing = False
+        if self.sync_failures:
+            log.info("table %s: following the stored log works again, after %d failed "
+                     "tries", self.id, self.sync_failures)  # fmt: skip
+            self.sync_failures = 0
         if isinstance(result, LogTail):
             return self.follow_log(result) + self._more()
         return self.follow(result) + self._more()

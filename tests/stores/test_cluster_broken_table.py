@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Any
@@ -137,6 +138,14 @@ class Stage:
             {"fid": body["fid"], "message": result, "work": 0.0}, stored))  # fmt: skip
         return result
 
+    async def next_event_once_read(self, ws: Any) -> dict:
+        """The reads of ``t`` work again: the next event the client is sent."""
+        self.faults.on = False
+        async with asyncio.timeout(15):
+            while (message := json.loads(await ws.recv())).get("type") != "event":
+                pass
+        return message
+
     async def parked_then_taken_over(self, ws: Any) -> None:
         """r1 is run by ``node-b`` (event 1) and its answer parked here, the reads of
         ``t`` failing; then ``node-b``'s lease goes (it died), r2 takes the table over
@@ -180,6 +189,24 @@ async def broken_with_a_client(server: ClusterServer, patience: float) -> AsyncI
     try:
         async with connect(f"ws://127.0.0.1:{server.port}/") as ws:
             await stage.parked_then_taken_over(ws)
+            yield stage, ws
+    finally:
+        stage.close()
+
+
+@contextlib.asynccontextmanager
+async def followed_with_r1_run(server: ClusterServer, patience: float) -> AsyncIterator[Any]:
+    """A :class:`Stage` after :meth:`~Stage.r1_to_b` and :meth:`~Stage.run_on_b`:
+    this process follows ``t``, its reads failing, r1's answer (event 1) parked;
+    ``(stage, ws)``. A parked reply waits ``patience`` seconds."""
+    from websockets.asyncio.client import connect
+
+    server.park_timeout = patience
+    stage = Stage(server)
+    try:
+        async with connect(f"ws://127.0.0.1:{server.port}/") as ws:
+            await stage.r1_to_b(ws)
+            await stage.run_on_b()
             yield stage, ws
     finally:
         stage.close()
@@ -354,30 +381,19 @@ def test_a_reply_parked_on_a_follower_whose_reads_fail_is_refused_in_time(redis_
     waiting, the table kept for it. Now it is refused ``store_error`` after
     ``park_timeout``; once the error passes, the poll reads the table and the client
     is sent event 1."""
-    from websockets.asyncio.client import connect
 
     async def play(server: ClusterServer) -> None:
-        server.park_timeout = 0.5
-        stage = Stage(server)
-        try:
-            async with connect(f"ws://127.0.0.1:{server.port}/") as ws:
-                await stage.r1_to_b(ws)
-                await stage.run_on_b()
-                try:
-                    async with asyncio.timeout(15):
-                        refused = await answer_to(ws, "r1")
-                except TimeoutError:
-                    raise AssertionError(f"r1 is never answered: {stage.state()}") from None
-                assert refused["type"] == "error" and refused["code"] == "store_error", refused
-                assert stage.faults.failed["FOLLOW_LOG"] >= 1  # it tried to read it
-                assert not server.ownership.owns("t")
-                stage.faults.on = False
+        async with followed_with_r1_run(server, 0.5) as (stage, ws):
+            try:
                 async with asyncio.timeout(15):
-                    while (message := json.loads(await ws.recv())).get("type") != "event":
-                        pass
-                assert message["seq"] == 1, message
-        finally:
-            stage.close()
+                    refused = await answer_to(ws, "r1")
+            except TimeoutError:
+                raise AssertionError(f"r1 is never answered: {stage.state()}") from None
+            assert refused["type"] == "error" and refused["code"] == "store_error", refused
+            assert stage.faults.failed["FOLLOW_LOG"] >= 1  # it tried to read it
+            assert not server.ownership.owns("t")
+            message = await stage.next_event_once_read(ws)
+            assert message["seq"] == 1, message
 
     on_a_cluster_server(redis_factory, play, poll_interval=0.05)
 
@@ -533,3 +549,30 @@ def test_a_broken_table_that_loses_its_lease_is_not_synced(redis_factory, caplog
             assert not any("following the stored log failed" in m for m in told), told
 
     on_a_cluster_server(redis_factory, play, poll_interval=0.05)
+
+
+def test_a_follower_whose_reads_fail_says_so_once(redis_factory, caplog):
+    """A follower whose reads of the table fail, its client staying: every poll
+    syncs it again (the table is ahead: a notice), and each failed sync logged a
+    WARNING — one a second for as long as the error lasted (every poll here). The
+    first failure of a streak is a WARNING now, the others DEBUG, and the sync that
+    works again says so once (INFO)."""
+    caplog.set_level(logging.INFO, logger="rollbridge.cluster")
+
+    async def play(server: ClusterServer) -> None:
+        async with followed_with_r1_run(server, 3600.0) as (stage, ws):
+            async with asyncio.timeout(15):  # the poll tries again and again
+                while stage.faults.failed["FOLLOW_LOG"] < 5:
+                    await asyncio.sleep(0.01)
+            message = await stage.next_event_once_read(ws)
+            assert message["seq"] == 1, message
+
+    on_a_cluster_server(redis_factory, play, poll_interval=0.05)
+    told = [
+        (r.levelname, r.getMessage())
+        for r in caplog.records
+        if r.name == "rollbridge.cluster" and r.levelno >= logging.INFO
+    ]
+    failed = [x for x in told if "following the stored log failed" in x[1]]
+    assert [level for level, _ in failed] == ["WARNING"], told
+    assert sum("following the stored log works again" in m for _, m in told) == 1, told
