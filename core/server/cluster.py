@@ -305,6 +305,7 @@ class ClusterServer(Server):
     :param poll_interval: seconds between polls of the stored seqs.
     :param park_timeout: seconds a forwarded change's reply waits, at most, for the
         event it names to be read here (then its requester is told ``store_error``,
+        as any store failure is told to a client, without details; the log says why,
         ``reason`` ``not_synced``); None: ``forward_timeout``.
     :param options: as for :class:`~rollbridge.server.app.Server`.
     :raises InvalidSettings: a store without a writer id, or a lease under 300 ms.

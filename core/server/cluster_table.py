@@ -24,11 +24,12 @@ with three additions, each an effect for the cluster driver
   every poll: a table whose reload failed (a passing Redis error) loads itself again,
   with a growing pause between tries, for as long as a client is at it or a request
   waits; a reply parked for an event this process cannot read gives up after a
-  bounded wait (``store_error``, ``reason`` ``not_synced``); and with nothing waiting
-  and no client, the table counts as unused, so the owner gives its lease up and it
-  leaves memory (before, a parked reply of a client long gone kept it for good);
-  after :data:`HAND_OVER_AFTER` failed reloads in a row it is :attr:`~ClusterTable.stuck`:
-  the owner gives its lease up even with a client there (another process may read it).
+  bounded wait (``store_error``; the log says why, ``reason`` ``not_synced``); and
+  with nothing waiting and no client, the table counts as unused, so the owner gives
+  its lease up and it leaves memory (before, a parked reply of a client long gone
+  kept it for good); after :data:`HAND_OVER_AFTER` failed reloads in a row it is
+  :attr:`~ClusterTable.stuck`: the owner gives its lease up even with a client there
+  (another process may read it).
 
 Nothing here performs I/O: :class:`Sync` is a :class:`~rollbridge.protocol.effects.Read`
 run on a reader thread like any other.
