@@ -568,12 +568,19 @@ class ClusterTable(TableProtocol):
         assert loaded is not None and failed is not None
 
         def then(result: tuple[tuple[Any, Any, list[str], Any], Any]) -> Effects:
-            self.reloading, self.failures = False, 0
             stored, events = result
             self._holding += 1  # the held requests run after the catch-up
-            reopened = loaded(stored)
+            try:
+                reopened = loaded(stored)
+            except Exception as exc:
+                # the table read does not fit here (the table is as it was, broken): a
+                # failed reload, its requests refused; ``loaded`` let go of the
+                # reload's hold first, ``failed`` lets go of this one
+                log.exception("table %s: the table read could not be taken", self.id)
+                return fail(exc)
             caught_up = self._catch_up(before, epoch, events)
             self._holding -= 1
+            self.reloading, self.failures = False, 0
             return [*reopened, *caught_up, *self._unpark(), *self._release()]
 
         def fail(error: BaseException) -> Effects:

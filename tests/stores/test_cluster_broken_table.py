@@ -138,6 +138,16 @@ class Stage:
             {"fid": body["fid"], "message": result, "work": 0.0}, stored))  # fmt: skip
         return result
 
+    async def refused(self, ws: Any, request_id: str) -> dict:
+        """The answer to ``request_id`` (waited for, bounded): ``store_error``."""
+        try:
+            async with asyncio.timeout(15):
+                refused = await answer_to(ws, request_id)
+        except TimeoutError:
+            raise AssertionError(f"{request_id} is never answered: {self.state()}") from None
+        assert refused["type"] == "error" and refused["code"] == "store_error", refused
+        return refused
+
     async def next_event_once_read(self, ws: Any) -> dict:
         """The reads of ``t`` work again: the next event the client is sent."""
         self.faults.on = False
@@ -384,12 +394,7 @@ def test_a_reply_parked_on_a_follower_whose_reads_fail_is_refused_in_time(redis_
 
     async def play(server: ClusterServer) -> None:
         async with followed_with_r1_run(server, 0.5) as (stage, ws):
-            try:
-                async with asyncio.timeout(15):
-                    refused = await answer_to(ws, "r1")
-            except TimeoutError:
-                raise AssertionError(f"r1 is never answered: {stage.state()}") from None
-            assert refused["type"] == "error" and refused["code"] == "store_error", refused
+            await stage.refused(ws, "r1")
             assert stage.faults.failed["FOLLOW_LOG"] >= 1  # it tried to read it
             assert not server.ownership.owns("t")
             message = await stage.next_event_once_read(ws)
@@ -576,3 +581,49 @@ def test_a_follower_whose_reads_fail_says_so_once(redis_factory, caplog):
     failed = [x for x in told if "following the stored log failed" in x[1]]
     assert [level for level, _ in failed] == ["WARNING"], told
     assert sum("following the stored log works again" in m for _, m in told) == 1, told
+
+
+def test_a_reload_whose_table_does_not_fit_counts_as_failed(redis_factory, caplog):
+    """The reload reads the table, but the table read cannot be taken here (made
+    to raise as a table that does not fit the ruleset would). The reload's result
+    raised out of its callback: its hold on the table was never let go (every later
+    request held for good, unanswered), and its count of failures was reset first
+    — so the poll tried again every half second, with a traceback each time, for
+    good, and never handed the lease over. It counts as a failed reload now: the
+    request waiting for it is refused ``store_error``, the pause grows, the lease is
+    handed over after ``HAND_OVER_AFTER``; once the table fits, it is read again."""
+    from rollbridge.server.cluster_table import HAND_OVER_AFTER
+
+    async def play(server: ClusterServer) -> None:
+        async with broken_with_a_client(server, 3600.0) as (stage, ws):
+            table = server.tables.open["t"]
+            adopt = table.adopt
+            unfit = 0
+
+            def boom(_taken: Any) -> Any:
+                nonlocal unfit
+                unfit += 1
+                raise ValueError("injected: the stored table does not fit")
+
+            table.adopt = boom  # type: ignore[method-assign]
+            stage.faults.on = False  # the reads work; the table read does not fit
+            await ws.send(json.dumps({"type": "roll", "id": "r2", "formula": "1d6"}))
+            await stage.refused(ws, "r2")
+            try:
+                async with asyncio.timeout(15):
+                    while server.ownership.owns("t"):
+                        await asyncio.sleep(0.01)
+            except TimeoutError:
+                raise AssertionError(f"the lease is kept: {stage.state()}") from None
+            assert unfit >= HAND_OVER_AFTER - 1 and table.failures >= HAND_OVER_AFTER
+            table.adopt = adopt  # type: ignore[method-assign]
+            message = await stage.next_event_once_read(ws)
+            assert message["seq"] == 1, message
+            async with asyncio.timeout(15):
+                answer = await answer_to(ws, "r1")
+            assert answer["type"] == "result" and answer["seq"] == 1, answer
+            assert not table.broken and table._holding == 0
+
+    on_a_cluster_server(redis_factory, play, poll_interval=0.05)
+    told = [r.getMessage() for r in caplog.records if r.levelno >= 40]
+    assert not any("Exception in callback" in m for m in told), told
