@@ -19,7 +19,10 @@ table protocol, plus what a cluster needs, all over redis-py's asyncio client:
   request waits on it; a reply parked for an event not read here waits at most
   :attr:`~ClusterServer.park_timeout`; with nothing waiting and no client it is
   unused, so its lease is given up
-  (:meth:`ClusterTable.tick <rollbridge.server.cluster_table.ClusterTable.tick>`).
+  (:meth:`ClusterTable.tick <rollbridge.server.cluster_table.ClusterTable.tick>`);
+  after three failed reloads in a row it is given up even with a client there, which
+  stays (:attr:`ClusterTable.stuck
+  <rollbridge.server.cluster_table.ClusterTable.stuck>`): another process may read it.
 * **Forwarding.** A change on a process that does not own its table goes to the
   owner's inbox (``rb:node:ID:inbox``, a list popped with ``BLPOP``) with its
   request id and the requester's principal; the owner runs it through its table
@@ -302,6 +305,7 @@ class ClusterServer(Server):
     :param poll_interval: seconds between polls of the stored seqs.
     :param park_timeout: seconds a forwarded change's reply waits, at most, for the
         event it names to be read here (then its requester is told ``store_error``,
+        as any store failure is told to a client, without details; the log says why,
         ``reason`` ``not_synced``); None: ``forward_timeout``.
     :param options: as for :class:`~rollbridge.server.app.Server`.
     :raises InvalidSettings: a store without a writer id, or a lease under 300 ms.
@@ -937,7 +941,9 @@ class ClusterServer(Server):
         """Renew every lease held, every third of its length; a lease found taken (or
         not renewed for a whole lease) is given up here too, and so is the lease of a
         table unused (no client here, nothing running) for :attr:`idle_leases`
-        lease lengths: another process takes it when it needs it."""
+        lease lengths, and at once that of a table whose reloads keep failing here
+        (:attr:`ClusterTable.stuck <rollbridge.server.cluster_table.ClusterTable.stuck>`):
+        another process takes it when it needs it."""
         assert self.redis is not None
         while not self.stopping:
             await asyncio.sleep(self.lease_ms / 3000)
@@ -950,6 +956,12 @@ class ClusterServer(Server):
         of its own: the table it looked at is not kept by the loop while it sleeps.)"""
         owner_key = self.keys.table(table_id).owner
         protocol = self.tables.open.get(table_id)
+        if isinstance(protocol, ClusterTable) and protocol.stuck:
+            # its reads fail here, again and again: another process may read it
+            log.warning("table %s: loading it failed %d times in a row; giving its lease up",
+                        table_id, protocol.failures)  # fmt: skip
+            await self._give_up(table_id, protocol, "its reads fail here")
+            return
         if protocol is not None and (not isinstance(protocol, ClusterTable) or protocol.used):
             self._used[table_id] = now
         # unused, or not in memory at all: unused since then, and given up
@@ -971,8 +983,11 @@ class ClusterServer(Server):
         else:
             self._lost(table_id)
 
-    async def _give_up(self, table_id: str, protocol: ClusterTable | None) -> None:
-        """Drop an unused table from memory and release its lease."""
+    async def _give_up(
+        self, table_id: str, protocol: ClusterTable | None, why: str = "unused"
+    ) -> None:
+        """Drop an unused table from memory and release its lease. (A table still
+        used here, one :attr:`~ClusterTable.stuck`, stays in memory, followed.)"""
         assert self.redis is not None
         self.ownership.drop(table_id)  # from now on its changes are forwarded
         self._renewed.pop(table_id, None)
@@ -985,7 +1000,7 @@ class ClusterServer(Server):
             await self._release(keys=[self.keys.table(table_id).owner], args=[self.node])
         except (redis.RedisError, OSError) as exc:  # it runs out by itself
             log.warning("releasing the lease of table %s: %s", table_id, exc)
-        log.info("this process gave up table %s (unused)", table_id)
+        log.info("this process gave up table %s (%s)", table_id, why)
 
     def _lost(self, table_id: str) -> None:
         """The lease of ``table_id`` is gone: sync the table (the new owner may have

@@ -24,9 +24,12 @@ with three additions, each an effect for the cluster driver
   every poll: a table whose reload failed (a passing Redis error) loads itself again,
   with a growing pause between tries, for as long as a client is at it or a request
   waits; a reply parked for an event this process cannot read gives up after a
-  bounded wait (``store_error``, ``reason`` ``not_synced``); and with nothing waiting
-  and no client, the table counts as unused, so the owner gives its lease up and it
-  leaves memory (before, a parked reply of a client long gone kept it for good).
+  bounded wait (``store_error``; the log says why, ``reason`` ``not_synced``); and
+  with nothing waiting and no client, the table counts as unused, so the owner gives
+  its lease up and it leaves memory (before, a parked reply of a client long gone
+  kept it for good); after :data:`HAND_OVER_AFTER` failed reloads in a row it is
+  :attr:`~ClusterTable.stuck`: the owner gives its lease up even with a client there
+  (another process may read it).
 
 Nothing here performs I/O: :class:`Sync` is a :class:`~rollbridge.protocol.effects.Read`
 run on a reader thread like any other.
@@ -58,7 +61,16 @@ if TYPE_CHECKING:
     from rollbridge.engine.requests import Request
     from rollbridge.stores.base import Store
 
-__all__ = ["RETRY_FIRST", "RETRY_MOST", "ClusterTable", "Forward", "Ownership", "Parked", "Sync"]
+__all__ = [
+    "HAND_OVER_AFTER",
+    "RETRY_FIRST",
+    "RETRY_MOST",
+    "ClusterTable",
+    "Forward",
+    "Ownership",
+    "Parked",
+    "Sync",
+]
 
 log = logging.getLogger("rollbridge.cluster")
 say = Messages("rollbridge")
@@ -69,6 +81,9 @@ Effects = list[Effect]
 #: the most between two tries (the pause doubles from one to the other).
 RETRY_FIRST = 0.5
 RETRY_MOST = 8.0
+#: Reloads failed in a row after which the process that owns a broken table gives
+#: its lease up (:attr:`ClusterTable.stuck`): another process may read the table.
+HAND_OVER_AFTER = 3
 
 # Translators: a change forwarded to another process was written there as event {seq},
 # but this process could not read it back in time; {seconds} is a number.
@@ -77,6 +92,19 @@ NOT_SYNCED = say(
     "the change was written (event {seq}), but this process could not read it back from "
     "the store within {seconds} s; send the request again (with the same id) for its result",
 )
+
+
+def _pause(failures: int, first: float, most: float) -> float:
+    """Seconds before the next reload of a table whose last ``failures`` reloads
+    failed: ``first``, doubled after each failure, at most ``most`` — the power
+    capped before it is computed (after 1,025 failures in a row it would no longer
+    fit a float)."""
+    pause = first
+    for _ in range(max(0, failures - 1)):
+        if pause >= most:
+            break
+        pause *= 2
+    return min(most, pause)
 
 
 class Ownership:
@@ -277,6 +305,9 @@ class ClusterTable(TableProtocol):
         self.reloading = False
         self.failures = 0
         self.retry_at: float | None = None
+        #: Syncs failed in a row: the first is logged as a WARNING, the others (one a
+        #: poll while the error lasts) as DEBUG, and the next that works says so.
+        self.sync_failures = 0
 
     @property
     def used(self) -> bool:
@@ -284,6 +315,19 @@ class ClusterTable(TableProtocol):
         its lease. (A broken table is not used for being broken: once nothing waits
         on it, its lease is given up.)"""
         return not super().idle or self.syncing or bool(self.parked) or self.forwards_out > 0
+
+    @property
+    def stuck(self) -> bool:
+        """Broken, its last :data:`HAND_OVER_AFTER` reloads (or more) failed in a
+        row, and nothing of it being read or written now: the process that owns it
+        gives its lease up, its clients staying (it tries on as a follower; another
+        process, whose reads may work, can take the table over meanwhile)."""
+        return (
+            self.broken
+            and not self.reloading
+            and not self._writes
+            and self.failures >= HAND_OVER_AFTER
+        )
 
     @property
     def idle(self) -> bool:
@@ -388,6 +432,8 @@ class ClusterTable(TableProtocol):
         if self.syncing:
             self.again = True
             return []
+        if self.broken:  # its reload reads it all (:meth:`tick`)
+            return []
         return [self._sync()]
 
     def _sync(self, *, tail: bool = True) -> Sync:
@@ -401,11 +447,17 @@ class ClusterTable(TableProtocol):
 
     def _sync_failed(self, error: BaseException) -> Effects:
         self.syncing = self.again = False
-        log.warning("table %s: following the stored log failed: %s", self.id, error)
+        self.sync_failures += 1
+        level = logging.WARNING if self.sync_failures == 1 else logging.DEBUG
+        log.log(level, "table %s: following the stored log failed: %s", self.id, error)
         return []  # the next notice or poll tries again
 
     def _synced(self, result: LogTail | tuple[tuple[Any, Any, list[str], Any], Any]) -> Effects:
         self.syncing = False
+        if self.sync_failures:
+            log.info("table %s: following the stored log works again, after %d failed "
+                     "tries", self.id, self.sync_failures)  # fmt: skip
+            self.sync_failures = 0
         if isinstance(result, LogTail):
             return self.follow_log(result) + self._more()
         return self.follow(result) + self._more()
@@ -516,12 +568,19 @@ class ClusterTable(TableProtocol):
         assert loaded is not None and failed is not None
 
         def then(result: tuple[tuple[Any, Any, list[str], Any], Any]) -> Effects:
-            self.reloading, self.failures = False, 0
             stored, events = result
             self._holding += 1  # the held requests run after the catch-up
-            reopened = loaded(stored)
+            try:
+                reopened = loaded(stored)
+            except Exception as exc:
+                # the table read does not fit here (the table is as it was, broken): a
+                # failed reload, its requests refused; ``loaded`` let go of the
+                # reload's hold first, ``failed`` lets go of this one
+                log.exception("table %s: the table read could not be taken", self.id)
+                return fail(exc)
             caught_up = self._catch_up(before, epoch, events)
             self._holding -= 1
+            self.reloading, self.failures = False, 0
             return [*reopened, *caught_up, *self._unpark(), *self._release()]
 
         def fail(error: BaseException) -> Effects:
@@ -582,7 +641,7 @@ class ClusterTable(TableProtocol):
             self.retry_at = None  # nothing waits: unused, it goes
             return effects
         if self.retry_at is None:
-            self.retry_at = now + min(most, first * 2 ** max(0, self.failures - 1))
+            self.retry_at = now + _pause(self.failures, first, most)
         elif now >= self.retry_at:
             self.retry_at = None
             log.info("table %s: loading it again (try %d)", self.id, self.failures + 1)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Any
@@ -137,6 +138,24 @@ class Stage:
             {"fid": body["fid"], "message": result, "work": 0.0}, stored))  # fmt: skip
         return result
 
+    async def refused(self, ws: Any, request_id: str) -> dict:
+        """The answer to ``request_id`` (waited for, bounded): ``store_error``."""
+        try:
+            async with asyncio.timeout(15):
+                refused = await answer_to(ws, request_id)
+        except TimeoutError:
+            raise AssertionError(f"{request_id} is never answered: {self.state()}") from None
+        assert refused["type"] == "error" and refused["code"] == "store_error", refused
+        return refused
+
+    async def next_event_once_read(self, ws: Any) -> dict:
+        """The reads of ``t`` work again: the next event the client is sent."""
+        self.faults.on = False
+        async with asyncio.timeout(15):
+            while (message := json.loads(await ws.recv())).get("type") != "event":
+                pass
+        return message
+
     async def parked_then_taken_over(self, ws: Any) -> None:
         """r1 is run by ``node-b`` (event 1) and its answer parked here, the reads of
         ``t`` failing; then ``node-b``'s lease goes (it died), r2 takes the table over
@@ -180,6 +199,24 @@ async def broken_with_a_client(server: ClusterServer, patience: float) -> AsyncI
     try:
         async with connect(f"ws://127.0.0.1:{server.port}/") as ws:
             await stage.parked_then_taken_over(ws)
+            yield stage, ws
+    finally:
+        stage.close()
+
+
+@contextlib.asynccontextmanager
+async def followed_with_r1_run(server: ClusterServer, patience: float) -> AsyncIterator[Any]:
+    """A :class:`Stage` after :meth:`~Stage.r1_to_b` and :meth:`~Stage.run_on_b`:
+    this process follows ``t``, its reads failing, r1's answer (event 1) parked;
+    ``(stage, ws)``. A parked reply waits ``patience`` seconds."""
+    from websockets.asyncio.client import connect
+
+    server.park_timeout = patience
+    stage = Stage(server)
+    try:
+        async with connect(f"ws://127.0.0.1:{server.port}/") as ws:
+            await stage.r1_to_b(ws)
+            await stage.run_on_b()
             yield stage, ws
     finally:
         stage.close()
@@ -264,7 +301,7 @@ def test_a_parked_reply_is_refused_after_a_bounded_wait(redis_factory, caplog):
                 refused = await answer_to(ws, "r1")
             assert refused["type"] == "error" and refused["code"] == "store_error", refused
             assert stage.faults.failed["FOLLOW"] >= 2  # tried again meanwhile
-            assert server.ownership.owns("t")  # its client is still there
+            assert "t" in server.tables.open  # its client is still there
             stage.faults.on = False
             await ws.send(json.dumps({"type": "roll", "id": "r1", "formula": "1d6"}))
             again = await answer_to(ws, "r1")
@@ -354,30 +391,14 @@ def test_a_reply_parked_on_a_follower_whose_reads_fail_is_refused_in_time(redis_
     waiting, the table kept for it. Now it is refused ``store_error`` after
     ``park_timeout``; once the error passes, the poll reads the table and the client
     is sent event 1."""
-    from websockets.asyncio.client import connect
 
     async def play(server: ClusterServer) -> None:
-        server.park_timeout = 0.5
-        stage = Stage(server)
-        try:
-            async with connect(f"ws://127.0.0.1:{server.port}/") as ws:
-                await stage.r1_to_b(ws)
-                await stage.run_on_b()
-                try:
-                    async with asyncio.timeout(15):
-                        refused = await answer_to(ws, "r1")
-                except TimeoutError:
-                    raise AssertionError(f"r1 is never answered: {stage.state()}") from None
-                assert refused["type"] == "error" and refused["code"] == "store_error", refused
-                assert stage.faults.failed["FOLLOW_LOG"] >= 1  # it tried to read it
-                assert not server.ownership.owns("t")
-                stage.faults.on = False
-                async with asyncio.timeout(15):
-                    while (message := json.loads(await ws.recv())).get("type") != "event":
-                        pass
-                assert message["seq"] == 1, message
-        finally:
-            stage.close()
+        async with followed_with_r1_run(server, 0.5) as (stage, ws):
+            await stage.refused(ws, "r1")
+            assert stage.faults.failed["FOLLOW_LOG"] >= 1  # it tried to read it
+            assert not server.ownership.owns("t")
+            message = await stage.next_event_once_read(ws)
+            assert message["seq"] == 1, message
 
     on_a_cluster_server(redis_factory, play, poll_interval=0.05)
 
@@ -415,3 +436,194 @@ def test_an_answer_for_a_client_gone_is_not_parked(redis_factory):
             stage.close()
 
     on_a_cluster_server(redis_factory, play, poll_interval=0.05)
+
+
+def test_a_table_broken_for_hours_still_loads_itself_again(redis_factory, caplog):
+    """The pause between two reloads was ``first * 2 ** (failures - 1)``, capped
+    after it was computed: after 1,025 failures in a row (some 2 h 17 min of 8 s
+    pauses, a client staying) the power no longer fit a float, and every poll's
+    :meth:`ClusterTable.tick` raised ``OverflowError`` — logged with its traceback
+    every poll, the table never loaded again, and the late parked replies taken
+    off the table without their refusal being sent. The pause is capped before it
+    is computed now: the table goes on trying, its log quiet."""
+
+    async def play(server: ClusterServer) -> None:
+        async with broken_with_a_client(server, 3600.0) as (stage, ws):
+            table = server.tables.open["t"]
+            async with asyncio.timeout(15):  # the first retry has been tried and failed
+                while stage.faults.failed["FOLLOW"] < 2 or table.reloading:
+                    await asyncio.sleep(0.01)
+            table.failures = 5000  # as after hours of a lasting error
+            tried = stage.faults.failed["FOLLOW"]
+            try:
+                async with asyncio.timeout(15):
+                    while stage.faults.failed["FOLLOW"] < tried + 2:
+                        await asyncio.sleep(0.01)
+            except TimeoutError:
+                raise AssertionError(f"not loaded again: {stage.state()}") from None
+            stage.faults.on = False
+            async with asyncio.timeout(15):
+                answer = await answer_to(ws, "r1")
+            assert answer["type"] == "result" and answer["seq"] == 1, answer
+
+    on_a_cluster_server(redis_factory, play, poll_interval=0.05)
+    failed = [r for r in caplog.records if "its timers failed" in r.getMessage()]
+    assert failed == [], failed[0].exc_text
+
+
+def test_a_table_whose_reads_fail_here_hands_its_lease_over(redis_factory, caplog):
+    """The reads of the table fail here for good, its client staying. Before, the
+    table stayed "in use" (its client): its lease was renewed for as long as the
+    error lasted, and every other process's change of it was forwarded here and
+    refused, none of them ever trying to read the table itself. Now, after
+    ``HAND_OVER_AFTER`` failed reloads in a row, the lease is given up — the table
+    and its client stay here, a follower — and another process takes the table
+    over; once this process reads again, its client is sent what it missed, then
+    r1's parked answer, and its next change runs at the new owner."""
+    from rollbridge.server.cluster_table import HAND_OVER_AFTER
+
+    async def play(server: ClusterServer) -> None:
+        async with broken_with_a_client(server, 3600.0) as (stage, ws):
+            table = server.tables.open["t"]
+            try:
+                async with asyncio.timeout(15):
+                    while server.ownership.owns("t") or await stage.redis.exists(stage.owner):
+                        await asyncio.sleep(0.01)
+            except TimeoutError:
+                raise AssertionError(f"the lease is kept: {stage.state()}") from None
+            assert stage.faults.failed["FOLLOW"] >= HAND_OVER_AFTER
+            assert server.tables.open.get("t") is table and len(table.members) == 1
+            await stage.redis.set(stage.owner, "node-b", px=60_000)  # node-b takes it
+            stage.faults.on = False
+            await ws.send(json.dumps({"type": "roll", "id": "r3", "formula": "1d6"}))
+            result = await stage.run_on_b()  # forwarded to the new owner
+            assert result["seq"] == 2, result
+            seen = []
+            async with asyncio.timeout(15):
+                while (message := json.loads(await ws.recv())).get("id") != "r3":
+                    seen.append(message)
+            assert message["type"] == "result" and message["seq"] == 2, message
+            order = [m.get("seq") if m.get("type") == "event" else m.get("id") for m in seen]
+            assert [x for x in order if x in (1, 2, "r1")] == [1, "r1", 2], seen
+            assert not server.ownership.owns("t")
+
+    on_a_cluster_server(redis_factory, play, poll_interval=0.05)
+    told = [r.getMessage() for r in caplog.records if r.name == "rollbridge.cluster"]
+    assert sum("giving its lease up" in m for m in told) == 1, told
+
+
+def test_a_broken_table_that_loses_its_lease_is_not_synced(redis_factory, caplog):
+    """A broken table's lease is taken by another process. Its loss, and the new
+    subscription to its channel, each asked it to sync (:meth:`ClusterTable.resync`):
+    a read whose result a broken table drops (its reload reads it all), and which,
+    its reads failing, logged a WARNING each time. It is not synced now; nor is it
+    by the poll (a notice) meanwhile."""
+
+    async def play(server: ClusterServer) -> None:
+        async with broken_with_a_client(server, 3600.0) as (stage, _ws):
+            server.reload_retry = (3600.0, 3600.0)  # no retry in the way
+            table = server.tables.open["t"]
+            async with asyncio.timeout(15):
+                while table.reloading:
+                    await asyncio.sleep(0.01)
+            before = dict(stage.faults.failed)
+            logged = len(caplog.records)
+            channel = server.keys.table("t").channel
+            await stage.redis.set(stage.owner, "node-b", px=60_000)  # taken elsewhere
+            async with asyncio.timeout(15):  # lost, and followed: subscribed to
+                while (
+                    server.ownership.owns("t")
+                    or (await stage.redis.pubsub_numsub(channel))[0][1] != 1
+                ):
+                    await asyncio.sleep(0.01)
+            ticks = 0
+            tick = server._tick
+
+            def counted() -> None:
+                nonlocal ticks
+                ticks += 1
+                tick()
+
+            server._tick = counted  # type: ignore[method-assign]
+            async with asyncio.timeout(15):  # three polls more (each notices seq 1)
+                while ticks < 3:
+                    await asyncio.sleep(0.01)
+            assert dict(stage.faults.failed) == before, stage.state()
+            assert table.broken and not table.syncing
+            told = [r.getMessage() for r in caplog.records[logged:]]
+            assert not any("following the stored log failed" in m for m in told), told
+
+    on_a_cluster_server(redis_factory, play, poll_interval=0.05)
+
+
+def test_a_follower_whose_reads_fail_says_so_once(redis_factory, caplog):
+    """A follower whose reads of the table fail, its client staying: every poll
+    syncs it again (the table is ahead: a notice), and each failed sync logged a
+    WARNING — one a second for as long as the error lasted (every poll here). The
+    first failure of a streak is a WARNING now, the others DEBUG, and the sync that
+    works again says so once (INFO)."""
+    caplog.set_level(logging.INFO, logger="rollbridge.cluster")
+
+    async def play(server: ClusterServer) -> None:
+        async with followed_with_r1_run(server, 3600.0) as (stage, ws):
+            async with asyncio.timeout(15):  # the poll tries again and again
+                while stage.faults.failed["FOLLOW_LOG"] < 5:
+                    await asyncio.sleep(0.01)
+            message = await stage.next_event_once_read(ws)
+            assert message["seq"] == 1, message
+
+    on_a_cluster_server(redis_factory, play, poll_interval=0.05)
+    told = [
+        (r.levelname, r.getMessage())
+        for r in caplog.records
+        if r.name == "rollbridge.cluster" and r.levelno >= logging.INFO
+    ]
+    failed = [x for x in told if "following the stored log failed" in x[1]]
+    assert [level for level, _ in failed] == ["WARNING"], told
+    assert sum("following the stored log works again" in m for _, m in told) == 1, told
+
+
+def test_a_reload_whose_table_does_not_fit_counts_as_failed(redis_factory, caplog):
+    """The reload reads the table, but the table read cannot be taken here (made
+    to raise as a table that does not fit the ruleset would). The reload's result
+    raised out of its callback: its hold on the table was never let go (every later
+    request held for good, unanswered), and its count of failures was reset first
+    — so the poll tried again every half second, with a traceback each time, for
+    good, and never handed the lease over. It counts as a failed reload now: the
+    request waiting for it is refused ``store_error``, the pause grows, the lease is
+    handed over after ``HAND_OVER_AFTER``; once the table fits, it is read again."""
+    from rollbridge.server.cluster_table import HAND_OVER_AFTER
+
+    async def play(server: ClusterServer) -> None:
+        async with broken_with_a_client(server, 3600.0) as (stage, ws):
+            table = server.tables.open["t"]
+            adopt = table.adopt
+            unfit = 0
+
+            def boom(_taken: Any) -> Any:
+                nonlocal unfit
+                unfit += 1
+                raise ValueError("injected: the stored table does not fit")
+
+            table.adopt = boom  # type: ignore[method-assign]
+            stage.faults.on = False  # the reads work; the table read does not fit
+            await ws.send(json.dumps({"type": "roll", "id": "r2", "formula": "1d6"}))
+            await stage.refused(ws, "r2")
+            try:
+                async with asyncio.timeout(15):
+                    while server.ownership.owns("t"):
+                        await asyncio.sleep(0.01)
+            except TimeoutError:
+                raise AssertionError(f"the lease is kept: {stage.state()}") from None
+            assert unfit >= HAND_OVER_AFTER - 1 and table.failures >= HAND_OVER_AFTER
+            table.adopt = adopt  # type: ignore[method-assign]
+            message = await stage.next_event_once_read(ws)
+            assert message["seq"] == 1, message
+            async with asyncio.timeout(15):
+                answer = await answer_to(ws, "r1")
+            assert answer["type"] == "result" and answer["seq"] == 1, answer
+            assert not table.broken and table._holding == 0
+
+    on_a_cluster_server(redis_factory, play, poll_interval=0.05)
+    told = [r.getMessage() for r in caplog.records if r.levelno >= 40]
+    assert not any("Exception in callback" in m for m in told), told
