@@ -426,3 +426,53 @@ async def test_requests_held_behind_a_read_when_the_reload_failed_are_answered(t
     finally:
         commit_gate.open.set()
         reply_gate.open.set()
+
+
+async def test_a_log_read_out_when_a_commit_and_its_reload_fail_answers_and_nothing_waits(tables):
+    """What was feared for the base protocol (the cluster's take-over hung so): a
+    table broken while a read of its log is out. A log read (``state`` at a seq)
+    holds no request: it answers whatever happens to the table meanwhile. The
+    reload runs though the player whose change failed has left; when it fails, the
+    request held for it is refused; the next request loads the table again."""
+    store = tables.store
+    gm, _ = await tables.join("tally", "gm")
+    player, _ = await tables.join("tally", "player")
+    for _ in range(3):
+        assert (await gm.request({"type": "roll", "formula": "1d6"}))["type"] == "result"
+    stored_seq = store.load("tally")[0].info.seq
+    failing_for(store, "tally", request="c1")
+    log_gate, load_gate = Gate(), Gate()
+    events_after, load = store.events_after, store.load
+
+    def gated_events_after(table_id, seq, *until):
+        if seq == 1:
+            log_gate.hold()
+        return events_after(table_id, seq, *until)
+
+    def gated_load(table_id):
+        if table_id == "tally" and not load_gate.entered.is_set():
+            load_gate.hold()
+            raise StoreError("disk unreadable (simulated)")
+        return load(table_id)
+
+    store.events_after, store.load = gated_events_after, gated_load
+    try:
+        at = await gm.send({"type": "state", "at": 1})
+        await log_gate.arrived()  # the log is being read
+        c1 = {"type": "roll", "formula": "1d6", "id": "c1"}
+        assert (await player.request(c1))["code"] == "store_error"
+        await load_gate.arrived()  # the reload is out
+        await player.close()  # the client whose change failed leaves
+        s1 = await gm.send({"type": "state"})
+        protocol = tables.server.tables.open["tally"]
+        await until(lambda: len(protocol._held) == 1, "the state held for the reload")
+        load_gate.open.set()  # the reload fails
+        assert (await gm.reply(s1))["code"] == "store_error"
+        log_gate.open.set()
+        assert (await gm.reply(at))["table"]["seq"] == 1
+        assert protocol.broken and not protocol._held
+        after = await gm.request({"type": "roll", "formula": "1d6"})  # loads it again
+        assert after["seq"] == stored_seq + 1 and not protocol.broken
+    finally:
+        log_gate.open.set()
+        load_gate.open.set()
