@@ -25,7 +25,8 @@ A request's life:
    reply to the requester (and to anyone who repeated its id meanwhile);
 7. on a failed commit: every reply waiting on this table fails, and the table is
    **loaded again** from the store (:class:`~rollbridge.protocol.effects.LoadTable`)
-   before its next request runs.
+   before its next request runs; when that load fails, the requests waiting for it
+   are refused, and the next request (or a read that held some) loads it again.
 
 What clients are shown is always durable: the ``welcome`` and ``state`` views are
 taken at the last durable seq (walking back through the events still being
@@ -440,6 +441,13 @@ class TableProtocol:
     def _execute(
         self, request: Request, who: Principal, asker: _Asker, dice: DiceSource | None
     ) -> Effects:
+        """Execute ``request`` and persist its commit. A table whose commit failed
+        while a read held the request (its stored reply, an event of its history) is
+        not executed on — it holds the failed commit's changes until it is loaded
+        again: the request waits for that, ahead of those that came after it."""
+        if self.broken:
+            message = {**request.fields, "type": request.type, "id": request.id}
+            return self._hold_for_reload(_Held(message, who, asker, dice), first=True)
         table = self.table
         missing = table.missing_history(request)
         if missing is not None:
@@ -503,9 +511,13 @@ class TableProtocol:
         return [read]
 
     def _release(self) -> Effects:
-        """Handle the requests held behind a read, until one holds them again."""
+        """Handle the requests held behind a read, until one holds them again. A
+        table whose commit failed is loaded again first: its reload may have failed
+        while the read was out, leaving no load to release them."""
         effects: Effects = []
-        while self._held and not self._holding and not self.broken:
+        while self._held and not self._holding:
+            if self.broken:
+                return effects + self._reload()
             held = self._held.popleft()
             effects += self._handle(held.message, held.who, held.asker, held.dice)
         return effects
@@ -592,8 +604,14 @@ class TableProtocol:
 
     # -- reloading ------------------------------------------------------------------
 
-    def _hold_for_reload(self, held: _Held) -> Effects:
-        self._held.append(held)
+    def _hold_for_reload(self, held: _Held, *, first: bool = False) -> Effects:
+        """Hold ``held`` until the table is loaded again (``first``: ahead of the
+        requests held already, which came after it); load it now unless a read or
+        a load is out (each releases the held requests when it comes back)."""
+        if first:
+            self._held.appendleft(held)
+        else:
+            self._held.append(held)
         return [] if self._holding else self._reload()
 
     def adopt(self, table: Table) -> Table:

@@ -13,6 +13,7 @@ import msgpack
 import pytest
 
 from rollbridge.exceptions import StoreError
+from rollbridge.protocol.table import RECENT_REPLIES
 
 
 def slow_commits(store, seconds: float):
@@ -326,3 +327,152 @@ async def test_past_the_pending_limit_changes_are_refused_with_busy_and_nothing_
     assert again["status"] == "done" and again["seq"] == done[-1]["seq"] + 1
     assert actor_state(await gm.request({"type": "state"}), "guard")["damage"] == 1 + 2 + 3 + 4
     assert world.server.writer.pending == 0
+
+
+class Gate:
+    """A store call held on its thread until the test opens the gate: ``entered``
+    is set when the call arrives."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.open = threading.Event()
+
+    def hold(self) -> None:
+        self.entered.set()
+        assert self.open.wait(20), "the gate was never opened"
+
+    async def arrived(self) -> None:
+        assert await asyncio.to_thread(self.entered.wait, 10), "the call never came"
+
+
+async def until(condition, what: str) -> None:
+    """Wait (a bounded number of turns of the loop) until ``condition()``: a store
+    call's result reaches the loop from its thread."""
+    for _ in range(1000):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"never: {what}")
+
+
+async def test_requests_held_behind_a_read_when_the_reload_failed_are_answered(tables):
+    """A change's commit fails while a repeat's stored reply is being read; the reload
+    after it fails too (the disk still full). A request that comes after that, while
+    the read is still out, waits behind it — and, once the read is back, for a reload
+    no longer running: it waited for good, and so did every request after it, until
+    the server stopped. Now the read coming back loads the table again, and every
+    held request is answered."""
+    store = tables.store
+    gm, _ = await tables.join("tally", "gm")
+    assert (await gm.request({"type": "roll", "formula": "1d6", "id": "r1"}))["seq"] == 3
+    for _ in range(RECENT_REPLIES):  # r1 leaves the table's memory: the store holds it
+        assert (await gm.request({"type": "roll", "formula": "1d6"}))["type"] == "result"
+    stored_seq = store.load("tally")[0].info.seq
+    commit_gate, reply_gate = Gate(), Gate()
+    loads = {"n": 0}
+    original = {name: getattr(store, name) for name in ("commit", "commit_many", "reply", "load")}
+
+    def carries_c1(items) -> bool:
+        return any(e.request == "c1" for _table, commit in items for e in commit.events)
+
+    def commit_many(items):
+        if carries_c1(items):
+            commit_gate.hold()
+            raise StoreError("disk full (simulated)")
+        return original["commit_many"](items)
+
+    def commit(table_id, commit):
+        if carries_c1([(table_id, commit)]):
+            raise StoreError("disk full (simulated)")
+        return original["commit"](table_id, commit)
+
+    def reply(table_id, key):
+        if key.endswith("/r1"):
+            reply_gate.hold()
+        return original["reply"](table_id, key)
+
+    def load(table_id):
+        if table_id != "tally":
+            return original["load"](table_id)
+        loads["n"] += 1
+        if loads["n"] == 1:
+            raise StoreError("disk full (simulated)")
+        return original["load"](table_id)
+
+    store.commit, store.commit_many, store.reply, store.load = commit, commit_many, reply, load
+    try:
+        c1 = await gm.send({"type": "roll", "formula": "1d6", "id": "c1"})
+        await commit_gate.arrived()  # c1 is being written
+        r1 = await gm.send({"type": "roll", "formula": "1d6", "id": "r1"})
+        await reply_gate.arrived()  # r1's stored reply is being read; c1 is still out
+        commit_gate.open.set()
+        assert (await gm.reply(c1))["code"] == "store_error"
+        protocol = tables.server.tables.open["tally"]
+        await until(lambda: loads["n"] == 1 and protocol._holding == 1, "the reload failed")
+        assert protocol.broken
+        s1 = await gm.send({"type": "state", "id": "s1"})  # waits behind r1's read
+        await until(lambda: len(protocol._held) == 1, "s1 held")
+        reply_gate.open.set()
+        repeated = await gm.reply(r1)
+        assert repeated["seq"] == 3 and repeated["event"]["seq"] == 3  # its first reply
+        # another table is answered all along
+        other, _ = await tables.join("sr2", "gm")
+        assert (await other.request({"type": "state"}))["type"] == "result"
+        state = await gm.reply(s1)  # it waited for good
+        assert state["type"] == "result" and state["table"]["seq"] == stored_seq
+        assert loads["n"] == 2 and not protocol.broken and not protocol._held
+        after = await gm.request({"type": "roll", "formula": "1d6"})
+        assert after["seq"] == stored_seq + 1
+    finally:
+        commit_gate.open.set()
+        reply_gate.open.set()
+
+
+async def test_a_log_read_out_when_a_commit_and_its_reload_fail_answers_and_nothing_waits(tables):
+    """What was feared for the base protocol (the cluster's take-over hung so): a
+    table broken while a read of its log is out. A log read (``state`` at a seq)
+    holds no request: it answers whatever happens to the table meanwhile. The
+    reload runs though the player whose change failed has left; when it fails, the
+    request held for it is refused; the next request loads the table again."""
+    store = tables.store
+    gm, _ = await tables.join("tally", "gm")
+    player, _ = await tables.join("tally", "player")
+    for _ in range(3):
+        assert (await gm.request({"type": "roll", "formula": "1d6"}))["type"] == "result"
+    stored_seq = store.load("tally")[0].info.seq
+    failing_for(store, "tally", request="c1")
+    log_gate, load_gate = Gate(), Gate()
+    events_after, load = store.events_after, store.load
+
+    def gated_events_after(table_id, seq, *until):
+        if seq == 1:
+            log_gate.hold()
+        return events_after(table_id, seq, *until)
+
+    def gated_load(table_id):
+        if table_id == "tally" and not load_gate.entered.is_set():
+            load_gate.hold()
+            raise StoreError("disk unreadable (simulated)")
+        return load(table_id)
+
+    store.events_after, store.load = gated_events_after, gated_load
+    try:
+        at = await gm.send({"type": "state", "at": 1})
+        await log_gate.arrived()  # the log is being read
+        c1 = {"type": "roll", "formula": "1d6", "id": "c1"}
+        assert (await player.request(c1))["code"] == "store_error"
+        await load_gate.arrived()  # the reload is out
+        await player.close()  # the client whose change failed leaves
+        s1 = await gm.send({"type": "state"})
+        protocol = tables.server.tables.open["tally"]
+        await until(lambda: len(protocol._held) == 1, "the state held for the reload")
+        load_gate.open.set()  # the reload fails
+        assert (await gm.reply(s1))["code"] == "store_error"
+        log_gate.open.set()
+        assert (await gm.reply(at))["table"]["seq"] == 1
+        assert protocol.broken and not protocol._held
+        after = await gm.request({"type": "roll", "formula": "1d6"})  # loads it again
+        assert after["seq"] == stored_seq + 1 and not protocol.broken
+    finally:
+        log_gate.open.set()
+        load_gate.open.set()
