@@ -103,9 +103,6 @@ NEVER_ONE = {
     "sr2.tn.recoil": "rounds >= 2",
     "sr2.code.fired": "rounds >= 2",
     "sr2.damage.code.fired": "rounds >= 2",
-    # "{count} + pool {pool} dice": the dice are the sum, a skill's and at least one
-    # of the pool's (it is shown only with a pool); cs and ru read "kostky: …"
-    "sr2.dice.pool": "the sum of a skill and a pool of at least one",
     # "{count} dice are more than the {most} ...": count > most >= 1 (as SAME_AT_ONE)
     "wilddie.refused.damage.too_many": "count > most >= 1",
 }
