@@ -6,16 +6,40 @@ catalogue is made from ("must have at least 1 items", "takes 1 target(s)"). Foun
 playing a game night (4 December); this scan holds every such message in core,
 plugins, adapters and the example to a singular of its own, apart from those whose
 count cannot be one or whose words do not change with it, each named with why.
+
+A plain message (``say(key, template)``) has no singular at all: "{running} exports are
+running" read "1 exports are running" when the server ran one export at a time (a soak
+run, 5 December). The second scan holds every declared message — plain, and the
+singular of a plural one — to this: a placeholder followed by a plural noun is a count
+that must choose its words (``say.plural``), or stand after its word ("actors 3",
+"events: 12") so that no word agrees with it, unless its count cannot be one
+(:data:`NEVER_ONE`, each with why; cs and ru agree with other numbers too, so a count
+that can vary is better made plural even then).
+
+How it tells a count from a name: the word after the placeholder decides, not the
+placeholder's name (a count is named anything: ``{running}``, ``{pending}``,
+``{drawn}``). A word that looks plural — ending in s but not in ss ("success",
+"excess"), "dice", or "word(s)" — is taken for a plural noun unless it is one of
+:data:`NOT_NOUNS`, the verbs and small words that follow a name in these messages
+("{actor} is", "{target} takes", "{dice} vs"). So a new plural noun is caught without a
+list to keep, and a new verb after a name fails the scan until it is added there (the
+safe way round). A word of :data:`NOT_NOUNS` is still a noun after a placeholder named
+for it or named as a count ("{rolls} rolls", "{count} hits"); a count named otherwise
+before one of those words ("{verified} rolls verified") is beyond this scan.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
+
+import pytest
 
 from rollbridge.dice.sources import SUPPLIED_TOO_MANY
 from rollbridge.engine.rolls import TARGETS_EXACTLY
 from rollbridge.schema import TOO_FEW, TOO_SHORT
+from rollbridge.server.export_http import BUSY
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,22 +62,100 @@ SAME_AT_ONE = {
 }
 
 
-def _plurals() -> list[tuple[str, str, str, str]]:
-    """Every ``….plural(key, one, other)`` with literal texts: (where, key, one, other)."""
+#: The verbs and small words that follow a name in the messages: not plural nouns.
+NOT_NOUNS = frozenset({
+    "is", "has", "was", "does", "needs", "takes", "shows", "gives", "as", "vs", "this",
+    "uses", "asks", "holds", "exists", "comes", "reveals", "commits", "applies", "differs",
+    "divides", "names", "dies", "keeps", "hits", "misses", "botches", "resists", "bleeds",
+    "tries", "meets", "beats", "rolls", "spends", "casts", "improves", "dispels", "gets",
+    "recovers", "wears", "carries", "puts", "harms", "heals", "regains", "leaves",
+})  # fmt: skip
+#: Placeholders named as counts: a word of NOT_NOUNS after one is a noun all the same.
+COUNT_NAMES = frozenset({"count", "n", "limit"})  # ({total} is a roll's total too)
+#: A placeholder (with any format spec) and the word after it, when that looks plural.
+_COUNTED = re.compile(r"\{(\w+)(?::[^{}]*)?\} (\w*[^\Ws]s|dice|\w+\(s\))(?!\w)")
+
+#: Messages (``domain.key``) whose count before a plural noun cannot be one, and why.
+NEVER_ONE = {
+    # a SQLite file's size in bytes: a page at the least
+    "rollbridge.cli.backup.done": "a file of at least one page",
+    "rollbridge.cli.migrate.progress": "shown from PROGRESS_FROM (10) tables on",
+    "rollbridge.cli.odds.long": "SHORT_FRACTION, 24 characters",
+    "rollbridge.dice.too_long": "longer than MAX_FORMULA_LENGTH, 256 characters",
+    "rollbridge.dice.faces_limit": "{faces} are the digits written, above MAX_FACES",
+    "rollbridge.dice.faces": "{limit} is MAX_FACES, 1,000,000",
+    "rollbridge.name.invalid": "{limit} is MAX_NAME, 200 characters",
+    "rollbridge.schema.depth": "{limit} is the schema's MAX_DEPTH, 32 levels",
+    "rollbridge.foundry.formula_long": "{limit} is the adapter's MAX_FORMULA, 256",
+    "rollbridge.export.http.too_large": "{limit} is MAX_EXPORT_BYTES, 32 MiB",
+    "rollbridge.limit.event_size": "{size} bytes above the event limit",
+    "rollbridge.odds.too_large": "{size} bytes above a reply's limit",
+    "rollbridge.odds.too_many_totals": "{totals} and {size} above a reply's limit",
+    "rollbridge.stats.too_large": "{size} bytes above a reply's limit",
+    "rollbridge.odds.too_costly": "{limit} is the odds' step bound, thousands",
+    "rollbridge.odds.why.states": "{limit} is the odds' unit_states bound, 20,000",
+    "rollbridge.limit.reads.queued": "refused at MAX_ASKED_READS + MAX_QUEUED_READS (9)",
+    # "takes 0 to 1 target(s)": a range, its "(s)" reads right at either end
+    "rollbridge.targets.count_range": "a range of targets, not one count",
+    # "{kind} values": a JSON type's name ("integer values"), not a count
+    "rollbridge.schema.values": "a type's name, not a count",
+    # SR-7 and SR-6 (as SAME_AT_ONE): recoil and a raised code only with >= 2 rounds
+    "sr2.tn.recoil": "rounds >= 2",
+    "sr2.code.fired": "rounds >= 2",
+    "sr2.damage.code.fired": "rounds >= 2",
+    # "{count} dice are more than the {most} ...": count > most >= 1 (as SAME_AT_ONE)
+    "wilddie.refused.damage.too_many": "count > most >= 1",
+}
+
+
+def _domain(path: Path) -> str:
+    """The domain of a source file: a plugin's or the example's folder, else rollbridge."""
+    parts = path.relative_to(ROOT).parts
+    return parts[1] if parts[0] in ("plugins", "examples") else "rollbridge"
+
+
+def _declared() -> list[tuple[str, str, str, str | None]]:
+    """Every ``say(key, template)`` and ``….plural(key, one, other)`` with literal texts
+    in core, plugins, adapters and the example: (where, domain.key, one, other or None)."""
     found = []
     for folder in ("core", "plugins", "adapters", "examples"):
         for path in sorted((ROOT / folder).rglob("*.py")):
+            if "tests" in path.relative_to(ROOT).parts:
+                continue
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                if not isinstance(node, ast.Call):
                     continue
-                args = node.args[:3]
-                if node.func.attr != "plural" or len(args) < 3:
+                func = node.func
+                name = getattr(func, "id", None) or getattr(func, "attr", None)
+                wanted = {"say": 2, "plural": 3}.get(name)
+                args = node.args[:wanted] if wanted else []
+                if not args or len(args) < wanted:
                     continue
                 if all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args):
-                    key, one, other = (a.value for a in args)
+                    key, one, *other = (a.value for a in args)
                     where = f"{path.relative_to(ROOT)}:{node.lineno}"
-                    found.append((where, key, one, other))
+                    plural = other[0] if other else None
+                    found.append((where, f"{_domain(path)}.{key}", one, plural))
     return found
+
+
+def _plurals() -> list[tuple[str, str, str, str]]:
+    """Every ``….plural(key, one, other)`` with literal texts: (where, key, one, other)."""
+    return [
+        (where, key.partition(".")[2], one, other)
+        for where, key, one, other in _declared()
+        if other is not None
+    ]
+
+
+def counted_plurals(template: str) -> list[tuple[str, str]]:
+    """The (placeholder, word) pairs of ``template`` where a count stands before a plural
+    noun (see the module's docstring)."""
+    return [
+        (name, word)
+        for name, word in _COUNTED.findall(template)
+        if word not in NOT_NOUNS or name in COUNT_NAMES or name == word
+    ]
 
 
 def test_every_plural_message_has_an_english_singular():
@@ -72,3 +174,52 @@ def test_core_refusals_read_right_at_one():
         "targets: action 'hit' takes 1 target, got 2"
     )
     assert SUPPLIED_TOO_MANY(count=1, limit=0).render().startswith("1 die was supplied")
+
+
+def test_no_plain_count_stands_before_a_plural_noun():
+    declared = _declared()
+    assert len(declared) > 1000, "the scan found too few messages: is it looking?"
+    # (a plural message's singular: its own count reads "1 die" there, and any other
+    # count before a noun reads wrong at one as a plain message's does)
+    found = {key: (where, counted_plurals(one)) for where, key, one, _ in declared}
+    found = {key: seen for key, seen in found.items() if seen[1]}
+    wrong = {key: found[key] for key in found.keys() - NEVER_ONE.keys()}
+    assert wrong == {}, wrong
+    gone = NEVER_ONE.keys() - found.keys()
+    assert not gone, f"no longer found, drop: {gone}"
+
+
+@pytest.mark.parametrize(
+    ("template", "flagged"),
+    [
+        ("{running} exports are running", [("running", "exports")]),
+        (
+            "{count} dice, {limit:,} steps and {n} target(s)",
+            [("count", "dice"), ("limit", "steps"), ("n", "target(s)")],
+        ),
+        ("{rolls} rolls, {count} hits", [("rolls", "rolls"), ("count", "hits")]),
+        ("{actor} is dying, {target} takes {count} wound", []),
+        ("{count} success, {excess} excess, actors {actors}, events: {events}", []),
+        ("{formula} rolls {dice} vs {tn}", []),
+    ],
+)
+def test_the_scan_tells_counts_from_names(template, flagged):
+    assert counted_plurals(template) == flagged
+
+
+@pytest.mark.parametrize(
+    ("locale", "one", "two", "five"),
+    [
+        ("en", "1 export is running", "2 exports are running", "5 exports are running"),
+        ("cs", "běží 1 export,", "běží 2 exporty,", "běží 5 exportů,"),
+        ("de", "1 Export läuft,", "2 Exporte laufen,", "5 Exporte laufen,"),
+        ("ru", "выполняется 1 экспорт —", "выполняются 2 экспорта —", "выполняется 5 экспортов —"),
+    ],
+)
+def test_export_busy_reads_right_at_one_two_and_five(locale, one, two, five):
+    for running, start in ((1, one), (2, two), (5, five)):
+        rendered = BUSY(running=running).render(locale)
+        assert rendered.startswith(start), (running, rendered)
+    # 21 is "one" in Russian, 22 "few" (the CLDR rules, not English's)
+    assert BUSY(running=21).render("ru").startswith("выполняется 21 экспорт —")
+    assert BUSY(running=22).render("ru").startswith("выполняются 22 экспорта —")

@@ -27,10 +27,11 @@ from rollbridge.text import Messages
 __all__ = ["PROGRESS_FROM", "add_parsers"]
 
 say = Messages("rollbridge")
-# Translators: one line per table moved by rollbridge migrate; the numbers are counts.
+# Translators: one line per table moved by rollbridge migrate; the numbers are counts,
+# each after its word (as MISMATCH lists them), so that no word agrees with a number.
 MOVED = say(
     "cli.migrate.moved",
-    "moved {table}: {actors} actors, {events} events, {replies} replies, {tokens} tokens, "
+    "moved {table}: actors {actors}, events {events}, replies {replies}, tokens {tokens}, "
     "checksum ok",
 )
 # Translators: a table whose copy in Redis differs; {what} lists the counts or "checksum".

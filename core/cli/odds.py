@@ -38,9 +38,11 @@ SHORT_FRACTION = 24
 
 say = Messages("rollbridge")
 # Translators: {formula} is the normalised formula; {depth} a number of dice.
-TITLE = say(
+TITLE = say.plural(
     "cli.odds.title",
+    "{formula}: exact odds (a line of explosions adds at most {depth} die)",
     "{formula}: exact odds (a line of explosions adds at most {depth} dice)",
+    count="depth",
 )
 # Translators: the column heads of `rollbridge odds`; keep them short.
 TOTAL = say("cli.odds.total", "total")

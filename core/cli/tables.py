@@ -33,14 +33,19 @@ BAD_MOMENT = say(
 )
 # Translators: the heading of the whole session's statistics in `table stats`.
 STATS_SESSION = say("cli.stats.session", "Session")
-# Translators: one line of `table stats` for the session or an actor ({name}).
+# Translators: one line of `table stats` for the session or an actor ({name}); each
+# count follows its word, so that no word agrees with a number ("rolls 1").
 STATS_LINE = say(
     "cli.stats.line",
-    "{name}: {rolls} rolls, {successes} successes, {botches} botches, {explosions} explosions",
+    "{name}: rolls {rolls}, successes {successes}, botches {botches}, explosions {explosions}",
 )
 # Translators: {faces} a die's size (6 for d6), {count} dice shown, {mean} and
 # {expected} numbers with two decimals.
-STATS_DIE = say("cli.stats.die", "d{faces}: {count} dice, mean {mean} (expected {expected})")
+STATS_DIE = say.plural(
+    "cli.stats.die",
+    "d{faces}: {count} die, mean {mean} (expected {expected})",
+    "d{faces}: {count} dice, mean {mean} (expected {expected})",
+)
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:

@@ -44,12 +44,13 @@ ERROR_REPLY = say(
 )
 # Translators: {path} a file, {line} a line number.
 NOT_TEXT = say("cli.verify.not_text", "{path}: line {line} is not UTF-8 text: not a log")
-# Translators: a summary of `rollbridge verify`; the numbers are counts.
+# Translators: a summary of `rollbridge verify`; the numbers are counts, each after
+# its label, so that no word agrees with a number ("events: 1").
 SUMMARY = say(
     "cli.verify.summary",
-    "{events} events: {verified} rolls verified ({dice} dice), {supplied} with supplied "
-    "dice (not the server's), {withheld} with dice withheld from this view, {hidden} "
-    "secret, {unrevealed} in segments not revealed yet",
+    "events: {events}; rolls verified: {verified} (dice: {dice}); with supplied dice (not "
+    "the server's): {supplied}; with dice withheld from this view: {withheld}; secret: "
+    "{hidden}; in segments not revealed yet: {unrevealed}",
 )
 # Translators: {segment} a number, {status} committed / revealed / wrong seed.
 SEGMENT = say("cli.verify.segment", "segment {segment}: {status}")

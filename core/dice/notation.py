@@ -465,9 +465,12 @@ class _Parser:
         number = 1 if count_text is None else self.number(count_text, index)
         if number > MAX_DICE_PER_TERM:
             raise self.limit(
-                say("dice.term_limit", "{count} dice in one term; at most {limit} are allowed")(
-                    count=number, limit=MAX_DICE_PER_TERM
-                ),
+                # above the limit, never 1, but Russian agrees with 1001 as with 1 (кость)
+                say.plural(
+                    "dice.term_limit",
+                    "{count} die in one term; at most {limit} are allowed",
+                    "{count} dice in one term; at most {limit} are allowed",
+                )(count=number, limit=MAX_DICE_PER_TERM),
                 index,
                 limit=MAX_DICE_PER_TERM,
             )
@@ -494,8 +497,10 @@ class _Parser:
         self.min_dice += number
         if self.min_dice > MAX_RESULTS_PER_REQUEST:
             raise self.limit(
-                say(
+                say.plural(
                     "dice.request_limit",
+                    "the formula rolls at least {count} die; at most "
+                    "{limit} are allowed per request",
                     "the formula rolls at least {count} dice; at most "
                     "{limit} are allowed per request",
                 )(count=self.min_dice, limit=MAX_RESULTS_PER_REQUEST),

@@ -38,8 +38,9 @@ def actor_create(ctx: RequestContext) -> JSON:
     limit = table.max_actors
     if limit is not None and len(table.actors) >= limit:
         raise LimitExceeded(
-            say(
+            say.plural(
                 "actor.too_many",
+                "the table holds {count} actor, its limit; remove one before adding another",
                 "the table holds {count} actors, its limit; remove one before adding another",
             )(count=len(table.actors)),
             details={"limit": limit},

@@ -272,10 +272,13 @@ def _check_shown(draft: Draft, kind: str, data: JSON, drawn: list[list[int]]) ->
     shown = event_dice(kind, data)
     if shown is not None and shown != [(faces, value) for faces, value in drawn]:
         raise InternalError(
-            say(
+            say.plural(
                 "internal.dice_not_shown",
+                "ruleset {ruleset} drew {drawn} die but shows {shown} as its resolution's "
+                "dice: a resolution must show every die it rolls, in the order rolled",
                 "ruleset {ruleset} drew {drawn} dice but shows {shown} as its resolution's "
                 "dice: a resolution must show every die it rolls, in the order rolled",
+                count="drawn",
             )(ruleset=repr(draft.table.ruleset.id), drawn=len(drawn), shown=len(shown))
         )
 

@@ -591,9 +591,11 @@ class Connection:
 
     def _too_many(self, kind: Kind, request_id: Any, limit: int) -> Effects:
         error = TooManyConnections(
-            say(
+            say.plural(
                 "limit.per_token",
+                "this token already holds {limit} connection, the most the server allows",
                 "this token already holds {limit} connections, the most the server allows",
+                count="limit",
             )(limit=limit),
             details={"limit": limit},
         )

@@ -329,11 +329,15 @@ class Server:
         writer = self.writer
         if writer is not None and writer.full:
             raise Busy(
-                say(
+                say.plural(
                     "server.busy",
+                    "the server has {pending} change waiting to be written to "
+                    "disk (its limit is {limit}); nothing was done: send the request again "
+                    "shortly",
                     "the server has {pending} changes waiting to be written to "
                     "disk (its limit is {limit}); nothing was done: send the request again "
                     "shortly",
+                    count="pending",
                 )(pending=writer.pending, limit=writer.max_pending),
                 details={"pending": writer.pending, "limit": writer.max_pending},
             )

@@ -107,10 +107,12 @@ TOO_LARGE = say(
 # Translators: {given} is what was sent; {known} the language codes.
 BAD_LOCALE = say("export.http.bad_locale", "locale: {given} is not a known language ({known})")
 FAILED = say("export.http.failed", "the server failed; try again")
-# Translators: {running} is a number of exports.
-BUSY = say(
+# Translators: {running} is a number of exports (1 when the server runs one at a time).
+BUSY = say.plural(
     "export.http.busy",
+    "{running} export is running, as many as the server runs at once; try again in a moment",
     "{running} exports are running, as many as the server runs at once; try again in a moment",
+    count="running",
 )
 
 #: The largest body one export answers with (bytes); more is refused with 413.

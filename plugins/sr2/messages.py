@@ -251,8 +251,9 @@ TEST_BOTCH = say("test.botch", "botch")
 TEST_TN = say("test.tn", "TN {raw} = given TN {given}{wound}{floor} (SR-2, SR-12)")
 TEST_TN_WOUND = say("test.tn.wound", " + wound modifier {modifier}")
 TEST_LINE = say("test.line", "{label}: {dice} vs TN {tn}: [{chains}] -> {result}")
-# Translators: the dice rolled and the Combat Pool dice added.
-POOL_DICE = say("dice.pool", "{count} + pool {pool} dice")
+# Translators: the dice rolled and the Combat Pool dice added; the counts follow the
+# word, so that it agrees with neither (a test may roll 0 + pool 1).
+POOL_DICE = say("dice.pool", "dice: {count} + pool {pool}")
 
 # -- heal, bleed, stabilise (care.py) --------------------------------------------------
 

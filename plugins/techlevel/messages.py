@@ -235,9 +235,10 @@ CAST_THERE = say.plural(
 AND_TL_MAGICAL = say("enchant.tl_magical", ", TL{tl}, magical")
 IMPROVES = say("enchant.improves", "{caster} improves {target}'s {item} with {spell}")
 # Translators: TL-9, a spell improving a worn armour: it takes the spell's boxes and TL.
+# The box counts follow their word, so that no word agrees with a number.
 IMPROVED = say(
     "enchant.improve_step",
-    "{item} improved by {spell}: {old_boxes} boxes TL{old_tl} → {boxes} boxes TL{tl}, "
+    "{item} improved by {spell}: boxes {old_boxes} → {boxes}, TL{old_tl} → TL{tl}, "
     "{crossed} crossed (TL-9: it takes the spell's boxes)",
 )
 IMPROVED_PUBLIC = say.plural(
@@ -283,11 +284,12 @@ MOUNTS_UP = say("mount.mounts_public", "mounts up")()
 BOARDS = say("mount.boards", "boards {vehicle}")
 BOARDS_A_VEHICLE = say("mount.boards_public", "boards a vehicle")()
 # Translators: TL-10, a vehicle or mount ridden: {wearing} is ", wearing …" or empty.
-# Plural by {sections} (the English says "section(s)" for any number).
+# Plural by {sections}; the box counts follow their word, so that no word agrees with
+# them (a section may have a single box).
 MOUNTED = say.plural(
     "mount.step",
-    "{vehicle}: {sections} section, {crossed} of {boxes} boxes crossed{wearing}",
-    "{vehicle}: {sections} sections, {crossed} of {boxes} boxes crossed{wearing}",
+    "{vehicle}: {sections} section, boxes crossed: {crossed} of {boxes}{wearing}",
+    "{vehicle}: {sections} sections, boxes crossed: {crossed} of {boxes}{wearing}",
     count="sections",
 )
 VEHICLE_NAMED = say("mount.vehicle", "{name} ({kind}, TL{tl})")
@@ -472,8 +474,9 @@ NOT_MOUNTED_NO_SECTION = say(
     "invalid.not_mounted_no_section", "{actor} is not mounted, so no section can be hit"
 )
 ARMOUR_BOXES = say("invalid.armour_boxes", "an armour has 10 or 20 boxes, not {boxes}")
+# Translators: the counts stand in parentheses, so that no word agrees with a number.
 CROSSED_PAST_BOXES = say(
-    "invalid.crossed_past_boxes", "{crossed} crossed boxes but only {boxes} boxes"
+    "invalid.crossed_past_boxes", "more boxes crossed ({crossed}) than there are ({boxes})"
 )
 ONLY_MAGICAL_BASE = say(
     "invalid.only_magical_base", "only a magically improved (magical) item has a base"

@@ -354,7 +354,7 @@ def test_the_verify_command_reads_json_lines_and_exits_by_the_result(tmp_path, c
     good.write_text("\n".join(json.dumps({"type": "event", "table": "t", **e}) for e in events))
     assert main(["verify", str(good)]) == 0
     out = capsys.readouterr().out
-    assert "4 rolls verified" in out and "every revealed server die checks out" in out
+    assert "rolls verified: 4" in out and "every revealed server die checks out" in out
     target = [e for e in events if e["kind"] == "roll"][3]
     target["data"]["draws"]["dice"][1][1] = target["data"]["draws"]["dice"][1][1] % 6 + 1
     bad = tmp_path / "bad.jsonl"
@@ -608,7 +608,7 @@ def test_a_late_joiners_log_verifies_from_its_welcome(tmp_path, capsys):
     path = tmp_path / "late.jsonl"
     path.write_text("\n".join(json.dumps(e) for e in entries))
     assert main(["verify", str(path)]) == 0
-    assert "3 rolls verified" in capsys.readouterr().out
+    assert "rolls verified: 3" in capsys.readouterr().out
     without = [p.code for p in verify_events(entries[1:]).problems]
     assert without[0] == "uncommitted" and "unknown_segment" in without
 

@@ -193,9 +193,9 @@ GEAR_TEXTS = [
     ),
     (
         ["Wyrm mounts Nightmare",
-         "Nightmare (mount, TL3): 1 section, 0 of 20 boxes crossed, wearing Barding",
+         "Nightmare (mount, TL3): 1 section, boxes crossed: 0 of 20, wearing Barding",
          "its layers now lie above the rider's own (TL-2)"],
-        ["Wyrm mounts up", "a mount: 1 section, 0 of 20 boxes crossed, wearing armour",
+        ["Wyrm mounts up", "a mount: 1 section, boxes crossed: 0 of 20, wearing armour",
          "its layers now lie above the rider's own (TL-2)"],
     ),
     (
@@ -238,7 +238,7 @@ GEAR_TEXTS = [
     ),
     (
         ["A spell improves Wyrm's Barding with Ironhide",
-         "Barding improved by Ironhide: 10 boxes TL2 → 20 boxes TL5, 0 crossed (TL-9: it takes "
+         "Barding improved by Ironhide: boxes 10 → 20, TL2 → TL5, 0 crossed (TL-9: it takes "
          "the spell's boxes)"],
         ["A spell improves Wyrm's vehicle armour with magic",
          "the vehicle armour is improved by magic: 20 boxes, 0 crossed (TL-9)"],
@@ -256,9 +256,9 @@ GEAR_TEXTS = [
          "the mount leaves the stack with 20 boxes crossed (destroyed); left behind"],
     ),
     (
-        ["Wyrm boards Nightmare", "Nightmare (vehicle, TL1): 1 section, 0 of 20 boxes crossed",
+        ["Wyrm boards Nightmare", "Nightmare (vehicle, TL1): 1 section, boxes crossed: 0 of 20",
          "its layers now lie above the rider's own (TL-2)"],
-        ["Wyrm boards a vehicle", "a vehicle: 1 section, 0 of 20 boxes crossed",
+        ["Wyrm boards a vehicle", "a vehicle: 1 section, boxes crossed: 0 of 20",
          "its layers now lie above the rider's own (TL-2)"],
     ),
 ]  # fmt: skip
