@@ -33,6 +33,9 @@ TUKAN = {"id": "tukan", "name": "Tukan", "controllers": ["player"],
 GUARD = {"id": "guard", "name": "Guard", "sheet": {"body": 4}}
 ATTACK = {"type": "resolve", "action": "attack", "actor": "tukan", "targets": ["guard"],
           "params": {"weapon": "Hackler", "range": "short"}}  # fmt: skip
+#: The attack with the GM's dice: six 2s, not one success (TN 4), so the guard is
+#: untouched — an event that changes nothing, which no undo can take back.
+MISS = {**ATTACK, "dice": [2] * 6}
 #: A roll whose event fills a good part of a page (a label at its longest).
 BIG_ROLL = {"type": "roll", "formula": "40d6", "label": "x" * 200}
 
@@ -81,15 +84,30 @@ def errors(served: Serve) -> list[dict[str, Any]]:
     return [line for line in served.lines() if line["level"] in ("ERROR", "CRITICAL")]
 
 
-async def play_round(gm: Seat, player: Seat) -> list[dict[str, Any]]:
-    """A GM and a player at once: rolls, an attack; the GM takes the attack back
-    when it was made; the player looks at the table."""
-    replies = await asyncio.gather(gm.ask(BIG_ROLL), player.ask(BIG_ROLL), player.ask(ATTACK))
-    if replies[-1]["type"] == "result":
-        replies.append(await gm.ask({"type": "undo"}))
+async def play_round(
+    gm: Seat, player: Seat, attack: dict[str, Any] = ATTACK, attacker: Seat | None = None
+) -> list[dict[str, Any]]:
+    """A GM and a player at once: rolls, an attack (the player's, unless ``attacker``);
+    the GM takes the attack back, naming it, when it was made; the player looks at the
+    table.
+
+    An attack that changed nothing (a miss) is no change to undo (docs/engine.md,
+    "Undo and redo"): an ``undo`` without ``seq`` took back the change before it —
+    the guard's creation, when the undo stack held nothing else — and the next attack
+    was refused ``unknown_actor``. Named, that undo is refused ``not_latest``."""
+    made = await asyncio.gather(gm.ask(BIG_ROLL), player.ask(BIG_ROLL),
+                                (attacker or player).ask(attack))  # fmt: skip
+    replies = list(made)
+    hit = made[-1]
+    if hit["type"] == "result":
+        undo = await gm.ask({"type": "undo", "seq": hit["seq"]})
+        if hit["event"]["actors"]:  # the guard as the attack left it: the latest change
+            replies.append(undo)  # a result, or store_error (check_refusals)
+        else:
+            assert undo["code"] == "not_latest" and undo["details"]["seq"] == hit["seq"], undo
     state = await player.ask({"type": "state"})
     assert state["type"] == "result", state  # reading goes on, whatever the disk does
-    return list(replies)
+    return replies
 
 
 @pytest.mark.parametrize("end", ["stopped", "killed"])
@@ -104,7 +122,7 @@ async def test_a_full_disk_refuses_changes_loses_nothing_and_recovers_by_itself(
         gm, player, observer = await seated(served, table, tokens)
         for actor in (TUKAN, GUARD):
             assert (await gm.ask({"type": "actor.create", "actor": actor}))["type"] == "result"
-        replies: list[dict[str, Any]] = []
+        replies = await play_round(gm, player, MISS, gm)  # a miss, then as they come
         for _ in range(60):  # until the file can grow no more
             replies += await play_round(gm, player)
             if len(check_refusals(replies)) >= 8:
