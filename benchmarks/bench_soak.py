@@ -777,10 +777,14 @@ async def play_table(port: int | tuple[int, int], table_id: str, table: JSON, cy
     player = await join(player_port, table_id, tokens["player"], tally, binary=not binary)
     first, second = ({"type": "resolve", "actor": pc, **action} for action in spec["actions"])
     answer = await player.request(first)
-    if answer is not None and answer.get("code") == "unknown_actor":  # the NPC died and left
+    if answer is not None and answer.get("code") == "unknown_actor":  # the NPC was removed
         await gm.request({"type": "actor.create", "actor": table["npc"]})
-        await player.request(first)
-    await gm.request({"type": "undo"})
+        answer = await player.request(first)
+    if answer is not None and isinstance(answer.get("seq"), int):
+        # the GM takes that action back, naming it: a miss changes nothing and is no
+        # change to undo, so a bare undo would take the one before (the NPC's
+        # creation); named, it is refused not_latest
+        await gm.request({"type": "undo", "seq": answer["seq"]})
     await player.request(second)
     await player.request({"type": "roll", "formula": "2d6+1", "actor": pc})
     await player.request({"type": "odds", "formula": "3d6"})
