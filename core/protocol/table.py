@@ -631,11 +631,16 @@ class TableProtocol:
         load = LoadTable(table_id=self.id)
 
         def loaded(result: tuple[Any, ...]) -> Effects:
-            self._holding -= 1
             # (snapshot, history, keys), or with ``retained`` (Table's keyword) fourth
-            snapshot, history, keys, *retained = result
-            self.table = self.adopt(Table(snapshot, self.table.ruleset, history,
-                                          retained=retained[0] if retained else None))  # fmt: skip
+            try:
+                snapshot, history, keys, *retained = result
+                table = Table(snapshot, self.table.ruleset, history,
+                              retained=retained[0] if retained else None)  # fmt: skip
+            except Exception as error:  # a stored table this code cannot take in
+                log.exception("table %s: the table read again cannot be taken in", self.id)
+                return failed(error)  # its held requests answered, not left for good
+            self._holding -= 1
+            self.table = self.adopt(table)
             self.writing = []
             self._keys = KeySet(keys, seq=snapshot.info.seq)
             self._recent.clear()

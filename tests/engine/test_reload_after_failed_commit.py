@@ -163,3 +163,35 @@ def test_a_log_read_out_when_the_commit_and_its_reload_fail_answers_and_nothing_
     assert welcomed and not protocol._held and not protocol._holding
     out = carry(store, protocol.receive(roll("c2"), GM, "c2"))
     assert answers(out)["c2"]["seq"] == 4
+
+
+def test_a_table_read_again_that_cannot_be_taken_in_refuses_what_it_held(
+    service, tally, monkeypatch, caplog
+):
+    """The load comes back, but the table it read cannot be made (a bug, or a stored
+    table this code no longer reads): before, the exception left the callback, the
+    table stayed broken with its requests held for a load no longer running, and
+    each waited for good. Now it counts as a failed load: every held request is
+    refused ``store_error``, the cause is logged with its traceback, and the next
+    request loads the table again."""
+    import rollbridge.protocol.table as module
+
+    store = service.store
+    protocol = opened(service, tally)
+    persist = one(protocol.receive(roll("c1"), GM, "c1"), Persist)
+    load = one(persist.fail(FULL), LoadTable)
+    assert protocol.receive({"type": "state", "id": "s1"}, GM, "s1") == []  # behind it
+    real = module.Table
+
+    def unreadable(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("a stored actor this ruleset version cannot read (simulated)")
+
+    monkeypatch.setattr(module, "Table", unreadable)
+    refused = load.resume(load.run(store))
+    assert answers(refused)["s1"]["code"] == "store_error"
+    assert protocol.broken and not protocol._held and not protocol._holding
+    assert "cannot be taken in" in caplog.text and "simulated" in caplog.text
+    monkeypatch.setattr(module, "Table", real)  # the next try reads it
+    out = carry(store, protocol.receive(roll("c2"), GM, "c2"))
+    one(out, Reopened)
+    assert answers(out)["c2"]["seq"] == 1 and not protocol.broken
