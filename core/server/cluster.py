@@ -487,7 +487,7 @@ class ClusterServer(Server):
         try:
             async with asyncio.timeout(STOP_TIMEOUT):
                 await call
-        except (redis.RedisError, OSError, TimeoutError) as exc:
+        except REDIS_FAILURES as exc:
             log.warning("%s: %s", what, exc or type(exc).__name__)
 
     def _spawn(self, job: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
@@ -534,7 +534,7 @@ class ClusterServer(Server):
         for attempt in range(2):
             try:
                 waits = await shared.take(address)
-            except (redis.RedisError, OSError) as exc:
+            except REDIS_FAILURES as exc:
                 raise self._store_error(exc) from None
             if waits is None:
                 return
@@ -565,7 +565,7 @@ class ClusterServer(Server):
         async def give_back() -> None:
             try:
                 await shared.give_back(address)
-            except (redis.RedisError, OSError) as exc:
+            except REDIS_FAILURES as exc:
                 log.debug("giving back a token's place of %s: %s", address, exc)
 
         task = self._spawn(give_back())
@@ -697,7 +697,7 @@ class ClusterServer(Server):
             await asyncio.sleep(self.shared_connections.renew)
             try:
                 await self.renew_connection_counts()
-            except (redis.RedisError, OSError) as exc:
+            except REDIS_FAILURES as exc:
                 self._count_log.failed(exc)
             else:
                 self._count_log.worked()
@@ -789,7 +789,7 @@ class ClusterServer(Server):
                         # owner answers a request id it is running or ran with that result)
                         await self._push(f"{self.keys.prefix}node:{owner}:inbox", payload)
                         sent_to, resend_at = owner, time.monotonic() + self.lease_ms / 1000
-                except (redis.RedisError, OSError) as exc:
+                except REDIS_FAILURES as exc:
                     lasting = _lasting(exc)
                     if lasting is not None:
                         # out of memory, or unable to persist: no retry within the
@@ -830,7 +830,7 @@ class ClusterServer(Server):
             try:
                 await self._push(where, data)
                 return
-            except (redis.RedisError, OSError) as exc:
+            except REDIS_FAILURES as exc:
                 if attempt == 2:  # the sender sends its request again, or times out
                     log.warning("a forwarded reply to %s was lost: %s", origin.node, exc)
                 else:
@@ -858,7 +858,7 @@ class ClusterServer(Server):
         while not self.stopping:
             try:
                 popped = await self.redis.blpop([self.replies, self.inbox], timeout=wait)
-            except (redis.RedisError, OSError) as exc:
+            except REDIS_FAILURES as exc:
                 self._inbox_log.failed(exc)
                 await asyncio.sleep(0.2)
                 continue
@@ -871,7 +871,7 @@ class ClusterServer(Server):
                     pipe.lpop(self.replies, INBOX_BATCH)
                     pipe.lpop(self.inbox, INBOX_BATCH)
                     replies, requests = await pipe.execute(raise_on_error=False)
-            except (redis.RedisError, OSError) as exc:
+            except REDIS_FAILURES as exc:
                 # what Redis popped before the answer was lost is gone from here: each
                 # sender sends its request again after a lease without an answer
                 self._inbox_log.failed(exc)
@@ -971,7 +971,7 @@ class ClusterServer(Server):
             return
         try:
             kept = await self._renew(keys=[owner_key], args=[self.node, self.lease_ms])
-        except (redis.RedisError, OSError) as exc:
+        except REDIS_FAILURES as exc:
             self._renew_log.failed(exc, f"(table {table_id})")
             if time.monotonic() - self._renewed.get(table_id, 0) < self.lease_ms / 1000:
                 return
@@ -998,7 +998,7 @@ class ClusterServer(Server):
             self.tables.release(protocol)
         try:
             await self._release(keys=[self.keys.table(table_id).owner], args=[self.node])
-        except (redis.RedisError, OSError) as exc:  # it runs out by itself
+        except REDIS_FAILURES as exc:  # it runs out by itself
             log.warning("releasing the lease of table %s: %s", table_id, exc)
         log.info("this process gave up table %s (%s)", table_id, why)
 
@@ -1146,7 +1146,7 @@ class ClusterServer(Server):
                     for table_id in tables:
                         pipe.hmget(self.keys.table(table_id).info, "epoch", "seq")
                     stored_at = await pipe.execute()
-            except (redis.RedisError, OSError) as exc:
+            except REDIS_FAILURES as exc:
                 self._poll_log.failed(exc)
                 continue
             self._poll_log.worked()

@@ -65,7 +65,7 @@ from typing import Any
 
 import redis
 
-from rollbridge.server.shared_tokens import BUCKETS, _seconds
+from rollbridge.server.shared_tokens import BUCKETS, wait_seconds
 from rollbridge.server.throttle import Retried
 
 __all__ = [
@@ -254,7 +254,7 @@ class SharedHttpRate:
         waits = await self._script(keys=[self.key(address)], args=["take", *self.numbers])
         if not waits:
             return None
-        return _seconds(waits[0]) or 0.001
+        return wait_seconds(waits[0]) or 0.001
 
 
 class SharedConnections:

@@ -139,7 +139,7 @@ class SharedWrongTokens:
         waits = await self._script(keys=keys, args=["take", *numbers])
         if not waits:
             return None
-        own, *rest = (_seconds(wait) for wait in waits)
+        own, *rest = (wait_seconds(wait) for wait in waits)
         return own, (rest[0] if site is not None else None)
 
     async def give_back(self, address: str) -> None:
@@ -151,6 +151,8 @@ class SharedWrongTokens:
         await self._script(keys=keys, args=["give", *numbers])
 
 
-def _seconds(wait: bytes | str) -> float | None:
+def wait_seconds(wait: bytes | str) -> float | None:
+    """A bucket script's wait (seconds, as the text Redis returns) as a number, at
+    least a millisecond; None for an empty or non-finite one (no wait)."""
     text = wait.decode() if isinstance(wait, bytes) else wait
     return max(0.001, float(text)) if text and math.isfinite(float(text)) else None
