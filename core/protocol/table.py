@@ -634,13 +634,13 @@ class TableProtocol:
             # (snapshot, history, keys), or with ``retained`` (Table's keyword) fourth
             try:
                 snapshot, history, keys, *retained = result
-                table = Table(snapshot, self.table.ruleset, history,
-                              retained=retained[0] if retained else None)  # fmt: skip
+                table = self.adopt(Table(snapshot, self.table.ruleset, history,
+                                         retained=retained[0] if retained else None))  # fmt: skip
             except Exception as error:  # a stored table this code cannot take in
                 log.exception("table %s: the table read again cannot be taken in", self.id)
-                return failed(error)  # its held requests answered, not left for good
+                return failed(error)  # still broken; its held requests answered
             self._holding -= 1
-            self.table = self.adopt(table)
+            self.table = table
             self.writing = []
             self._keys = KeySet(keys, seq=snapshot.info.seq)
             self._recent.clear()

@@ -570,14 +570,15 @@ class ClusterTable(TableProtocol):
         def then(result: tuple[tuple[Any, Any, list[str], Any], Any]) -> Effects:
             stored, events = result
             self._holding += 1  # the held requests run after the catch-up
-            try:
-                reopened = loaded(stored)
-            except Exception as exc:
-                # the table read does not fit here (the table is as it was, broken): a
-                # failed reload, its requests refused; ``loaded`` let go of the
-                # reload's hold first, ``failed`` lets go of this one
-                log.exception("table %s: the table read could not be taken", self.id)
-                return fail(exc)
+            reopened = loaded(stored)
+            if self.broken:
+                # the table read does not fit here (``loaded`` logged why, let go of the
+                # reload's hold and refused what it held): a failed reload like any
+                # other, tried again by :meth:`tick`; this hold let go too
+                self._holding -= 1
+                self.reloading = False
+                self.failures += 1
+                return reopened
             caught_up = self._catch_up(before, epoch, events)
             self._holding -= 1
             self.reloading, self.failures = False, 0
