@@ -431,6 +431,22 @@ test("R5: a relayed apply refused by a reply without a message: its player reads
   assert.equal(lines.filter((l) => l.includes("could not apply it: unknown_actor")).length, 1, lines.join("\n"));
 });
 
+/** What Alice's client, in `locale`, notifies on the GM's client's `applied` answer:
+ * [level, text] pairs. */
+async function aliceReads(refused, { GMID, ALICE }, locale) {
+  game.user = game.users.get(ALICE);
+  const english = game.i18n;
+  game.i18n = await localization(locale);
+  Standin.log.notifications.length = 0;
+  try {
+    client.onSocket(refused, GMID);
+  } finally {
+    game.i18n = english;
+    game.user = game.users.get(GMID);
+  }
+  return Standin.log.notifications.map((n) => [n.level, n.text]);
+}
+
 test("R5: a relayed apply the GM's client cannot send (not connected): its player reads why in the player's language, not the GM's", async () => {
   const { GMID, ALICE } = await gmClientWithAlice();
   // the GM's page, in German, whose client lost its connection (stopped: none left)
@@ -446,27 +462,19 @@ test("R5: a relayed apply the GM's client cannot send (not connected): its playe
     for (let i = 0; i < 50 && !answers().length; i++) await new Promise((r) => setImmediate(r));
   } finally {
     console.warn = warn;
+    game.i18n = english;
   }
   const [refused] = answers();
   assert.ok(refused, "the GM's client answered");
   assert.ok(!JSON.stringify(refused).includes("nicht verbunden"), "no words in the GM's language go to the player");
   // the player's client, in Czech
-  game.user = game.users.get(ALICE);
-  game.i18n = await localization("cs");
-  Standin.log.notifications.length = 0;
-  try {
-    client.onSocket(refused, GMID);
-  } finally {
-    game.i18n = english;
-    game.user = game.users.get(GMID);
-  }
-  assert.deepEqual(Standin.log.notifications.map((n) => [n.level, n.text]), [
+  assert.deepEqual(await aliceReads(refused, { GMID, ALICE }, "cs"), [
     ["error", "rollbridge: klient PJ to nemohl odeslat: nepřipojeno ke stolu rollbridge."],
   ]);
 });
 
 test("R5: a relayed apply whose GM's connection was stopped before the answer: its player reads why in the player's language", async () => {
-  const { ws, sent, answers, GMID, ALICE } = await relayedApplyOfAlice();
+  const { sent, answers, GMID, ALICE } = await relayedApplyOfAlice();
   assert.equal(sent().length, 1);
   const warn = console.warn;
   console.warn = () => {};
@@ -478,21 +486,10 @@ test("R5: a relayed apply whose GM's connection was stopped before the answer: i
   }
   const [refused] = answers();
   assert.ok(refused, "the GM's client answered");
-  game.user = game.users.get(ALICE);
-  const english = game.i18n;
-  game.i18n = await localization("ru");
-  Standin.log.notifications.length = 0;
-  try {
-    client.onSocket(refused, GMID);
-  } finally {
-    game.i18n = english;
-    game.user = game.users.get(GMID);
-  }
   const id = sent()[0].id;
-  assert.deepEqual(Standin.log.notifications.map((n) => [n.level, n.text]), [
+  assert.deepEqual(await aliceReads(refused, { GMID, ALICE }, "ru"), [
     ["error", `rollbridge: клиент мастера не смог это отправить: соединение остановлено до того, как пришёл ответ на запрос ${id}.`],
   ]);
-  void ws;
 });
 
 test("R6: a repeated apply press is the same request (one id), so the server applies it once", async () => {
