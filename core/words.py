@@ -1,12 +1,14 @@
 """The core's words for the events and actors its readers are shown, shared by
 the terminal (:mod:`rollbridge.cli.render`) and the session report
-(:mod:`rollbridge.export.markdown`): one message each, one translation."""
+(:mod:`rollbridge.export.markdown`): one message each, one translation; and
+:func:`counted`, a count and its English noun for the operator's log lines, which are
+English only (a reader's text with a count is a plural message: ``say.plural``)."""
 
 from __future__ import annotations
 
 from rollbridge.text import Messages
 
-__all__ = ["GM_ONLY", "KINDS", "STATUS", "SUCCESSES"]
+__all__ = ["GM_ONLY", "KINDS", "STATUS", "SUCCESSES", "counted"]
 
 say = Messages("rollbridge")
 SUCCESSES = say.plural("cli.dice.successes", "{count} success", "{count} successes")
@@ -43,3 +45,11 @@ STATUS = {
     "dying": say("cli.status.dying", "dying"),
     "dead": say("cli.status.dead", "dead"),
 }
+
+
+def counted(count: int, one: str, other: str | None = None) -> str:
+    """``count`` and the English words that agree with it, for a log line or an
+    operator's message (English only): ``counted(1, "table")`` is ``"1 table"``,
+    ``counted(3, "table")`` ``"3 tables"``; ``other`` where the plural is not ``one``
+    and an s (``counted(n, "request was", "requests were")``)."""
+    return f"{count} {one if count == 1 else (other if other is not None else one + 's')}"

@@ -26,20 +26,31 @@ list to keep, and a new verb after a name fails the scan until it is added there
 safe way round). A word of :data:`NOT_NOUNS` is still a noun after a placeholder named
 for it or named as a count ("{rolls} rolls", "{count} hits"); a count named otherwise
 before one of those words ("{verified} rolls verified") is beyond this scan.
+
+A "(s)" after a word ("target(s)", "3 table(s)") chooses nothing: it reads wrong at
+every count in cs and ru, and is lazy English at any. The third scan holds every
+message and every operator's line (a log call's or a written line's strings, in
+core, plugins, adapters and the example) to having none: a message counts with
+``say.plural``, a log line (English only) with :func:`rollbridge.words.counted`.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from rollbridge.dice.notation import FACES_LIMIT, TOO_LONG, parse
 from rollbridge.dice.sources import SUPPLIED_TOO_MANY
-from rollbridge.engine.rolls import TARGETS_EXACTLY
+from rollbridge.engine.rolls import TARGETS_AT_LEAST, TARGETS_BETWEEN, TARGETS_EXACTLY
+from rollbridge.exceptions import DiceLimitExceeded
 from rollbridge.schema import TOO_FEW, TOO_SHORT
 from rollbridge.server.export_http import BUSY
+from rollbridge.words import counted
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -81,8 +92,6 @@ NEVER_ONE = {
     "rollbridge.cli.backup.done": "a file of at least one page",
     "rollbridge.cli.migrate.progress": "shown from PROGRESS_FROM (10) tables on",
     "rollbridge.cli.odds.long": "SHORT_FRACTION, 24 characters",
-    "rollbridge.dice.too_long": "longer than MAX_FORMULA_LENGTH, 256 characters",
-    "rollbridge.dice.faces_limit": "{faces} are the digits written, above MAX_FACES",
     "rollbridge.dice.faces": "{limit} is MAX_FACES, 1,000,000",
     "rollbridge.name.invalid": "{limit} is MAX_NAME, 200 characters",
     "rollbridge.schema.depth": "{limit} is the schema's MAX_DEPTH, 32 levels",
@@ -94,9 +103,6 @@ NEVER_ONE = {
     "rollbridge.stats.too_large": "{size} bytes above a reply's limit",
     "rollbridge.odds.too_costly": "{limit} is the odds' step bound, thousands",
     "rollbridge.odds.why.states": "{limit} is the odds' unit_states bound, 20,000",
-    "rollbridge.limit.reads.queued": "refused at MAX_ASKED_READS + MAX_QUEUED_READS (9)",
-    # "takes 0 to 1 target(s)": a range, its "(s)" reads right at either end
-    "rollbridge.targets.count_range": "a range of targets, not one count",
     # "{kind} values": a JSON type's name ("integer values"), not a count
     "rollbridge.schema.values": "a type's name, not a count",
     # SR-7 and SR-6 (as SAME_AT_ONE): recoil and a raised code only with >= 2 rounds
@@ -114,28 +120,33 @@ def _domain(path: Path) -> str:
     return parts[1] if parts[0] in ("plugins", "examples") else "rollbridge"
 
 
-def _declared() -> list[tuple[str, str, str, str | None]]:
-    """Every ``say(key, template)`` and ``….plural(key, one, other)`` with literal texts
-    in core, plugins, adapters and the example: (where, domain.key, one, other or None)."""
-    found = []
+def _calls() -> Iterator[tuple[Path, ast.Call, str | None]]:
+    """Every call in the sources of core, plugins, adapters and the example (their
+    tests left out): (file, call, the called function's or method's name)."""
     for folder in ("core", "plugins", "adapters", "examples"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             if "tests" in path.relative_to(ROOT).parts:
                 continue
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if not isinstance(node, ast.Call):
-                    continue
-                func = node.func
-                name = getattr(func, "id", None) or getattr(func, "attr", None)
-                wanted = {"say": 2, "plural": 3}.get(name)
-                args = node.args[:wanted] if wanted else []
-                if not args or len(args) < wanted:
-                    continue
-                if all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args):
-                    key, one, *other = (a.value for a in args)
-                    where = f"{path.relative_to(ROOT)}:{node.lineno}"
-                    plural = other[0] if other else None
-                    found.append((where, f"{_domain(path)}.{key}", one, plural))
+                if isinstance(node, ast.Call):
+                    func = node.func
+                    yield path, node, getattr(func, "id", None) or getattr(func, "attr", None)
+
+
+def _declared() -> list[tuple[str, str, str, str | None]]:
+    """Every ``say(key, template)`` and ``….plural(key, one, other)`` with literal texts
+    in core, plugins, adapters and the example: (where, domain.key, one, other or None)."""
+    found = []
+    for path, node, name in _calls():
+        wanted = {"say": 2, "plural": 3}.get(name)
+        args = node.args[:wanted] if wanted else []
+        if not args or len(args) < wanted:
+            continue
+        if all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args):
+            key, one, *other = (a.value for a in args)
+            where = f"{path.relative_to(ROOT)}:{node.lineno}"
+            plural = other[0] if other else None
+            found.append((where, f"{_domain(path)}.{key}", one, plural))
     return found
 
 
@@ -223,3 +234,115 @@ def test_export_busy_reads_right_at_one_two_and_five(locale, one, two, five):
     # 21 is "one" in Russian, 22 "few" (the CLDR rules, not English's)
     assert BUSY(running=21).render("ru").startswith("выполняется 21 экспорт —")
     assert BUSY(running=22).render("ru").startswith("выполняются 22 экспорта —")
+
+
+#: The calls whose strings an operator or a reader is shown: messages, log lines, lines
+#: written to a terminal.
+SHOWN_BY = frozenset({
+    "say", "plural", "debug", "info", "warning", "error", "exception", "critical", "log",
+    "_log", "write", "print",
+})  # fmt: skip
+_PARENTHESISED_S = re.compile(r"[A-Za-z]\(s\)")
+
+
+def _shown_strings() -> list[tuple[str, str]]:
+    """Every literal string (an f-string's literal parts too) in the arguments of a call
+    of :data:`SHOWN_BY` in core, plugins, adapters and the example: (where, text)."""
+    found = []
+    for path, node, name in _calls():
+        if name not in SHOWN_BY:
+            continue
+        for arg in [*node.args, *(k.value for k in node.keywords)]:
+            for part in ast.walk(arg):
+                if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                    found.append((f"{path.relative_to(ROOT)}:{part.lineno}", part.value))
+    return found
+
+
+def test_no_message_or_log_line_counts_with_parenthesised_s():
+    shown = _shown_strings()
+    assert len(shown) > 2000, "the scan found too few strings: is it looking?"
+    assert any("did not close within" in text for _, text in shown), "log lines not scanned"
+    wrong = [(where, text) for where, text in shown if _PARENTHESISED_S.search(text)]
+    assert wrong == [], wrong
+
+
+def test_counted_gives_the_english_that_agrees():
+    assert counted(1, "table") == "1 table"
+    assert counted(0, "table") == "0 tables"
+    assert counted(2, "idle table") == "2 idle tables"
+    assert counted(1, "request was", "requests were") == "1 request was"
+    assert counted(204, "request was", "requests were") == "204 requests were"
+
+
+def _too_long(count: int) -> Any:
+    return TOO_LONG(length=count, limit=256)
+
+
+def _too_many_faces(count: int) -> Any:
+    return FACES_LIMIT(faces=count, limit=1_000_000)
+
+
+@pytest.mark.parametrize(
+    ("make", "locale", "count", "expected"),
+    [
+        (_too_long, "en", 257, "a dice formula of 257 characters;"),
+        (_too_long, "ru", 257, "длина формулы костей — 257 символов,"),
+        (_too_long, "ru", 261, "длина формулы костей — 261 символ,"),
+        (_too_long, "ru", 262, "длина формулы костей — 262 символа,"),
+        (_too_long, "ru", 1001, "длина формулы костей — 1001 символ,"),
+        (_too_long, "ru", 1011, "длина формулы костей — 1011 символов,"),
+        (_too_long, "cs", 261, "vzorec kostek o délce 261 znaků;"),
+        (_too_long, "de", 261, "eine Würfelformel aus 261 Zeichen;"),
+        (_too_many_faces, "en", 1000001, "a die of 1000001 faces;"),
+        (_too_many_faces, "ru", 1000001, "кость с 1000001 гранью;"),
+        (_too_many_faces, "ru", 1000002, "кость с 1000002 гранями;"),
+        (_too_many_faces, "ru", 1000011, "кость с 1000011 гранями;"),
+        (_too_many_faces, "cs", 1000001, "kostka s 1000001 stěnami;"),
+        (_too_many_faces, "de", 1000001, "ein Würfel mit 1000001 Seiten;"),
+    ],
+)
+def test_a_dice_limit_reads_right_at_every_count(make, locale, count, expected):
+    assert make(count).render(locale).startswith(expected)
+
+
+def test_the_parser_counts_the_faces_it_refuses():
+    with pytest.raises(DiceLimitExceeded) as refused:
+        parse("1d1000001")
+    assert "кость с 1000001 гранью;" in refused.value.render("ru")
+    with pytest.raises(DiceLimitExceeded) as refused:
+        parse("1+" * 130 + "1")  # 261 characters
+    assert "— 261 символ," in refused.value.render("ru")
+
+
+#: What the two refusals of a number of targets say at 1, 2 and 5: a range's end, and
+#: its least ("at least 1 target") where it has no end.
+TARGET_COUNTS = {
+    "range": (
+        lambda n: TARGETS_BETWEEN(action="'hit'", low=0, high=n, got=7),
+        {
+            "en": ["takes 0 to 1 target,", "takes 0 to 2 targets,", "takes 0 to 5 targets,"],
+            "cs": ["potřebuje 0 až 1 cíl,", "potřebuje 0 až 2 cíle,", "potřebuje 0 až 5 cílů,"],
+            "de": ["nimmt 0 bis 1 Ziel,", "nimmt 0 bis 2 Ziele,", "nimmt 0 bis 5 Ziele,"],
+            "ru": ["нужно от 0 до 1 цели,", "нужно от 0 до 2 целей,", "нужно от 0 до 5 целей,"],
+        },
+    ),
+    "open": (
+        lambda n: TARGETS_AT_LEAST(action="'hit'", low=n, got=0),
+        {
+            "en": ["takes at least 1 target,", "at least 2 targets,", "at least 5 targets,"],
+            "cs": ["potřebuje aspoň 1 cíl,", "aspoň 2 cíle,", "aspoň 5 cílů,"],
+            "de": ["nimmt mindestens 1 Ziel,", "mindestens 2 Ziele,", "mindestens 5 Ziele,"],
+            "ru": ["нужно не меньше 1 цели,", "не меньше 2 целей,", "не меньше 5 целей,"],
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("locale", ["en", "cs", "de", "ru"])
+@pytest.mark.parametrize("which", sorted(TARGET_COUNTS))
+def test_a_number_of_targets_agrees_with_its_count(which, locale):
+    make, forms = TARGET_COUNTS[which]
+    for count, expected in zip((1, 2, 5), forms[locale], strict=True):
+        said = make(count).render(locale)
+        assert expected in said, said

@@ -4,7 +4,11 @@ Each sub-command lives in its own module and adds itself to the parser with
 ``add_parser(subparsers)``; the handler it sets returns the exit status.
 Errors are one line on stderr and a non-zero exit, never a traceback; the
 message is in the command's ``--locale`` (else the environment's language), after
-the fixed ``rollbridge: error: CODE:`` head that scripts may read. A command may
+the fixed ``rollbridge: error: CODE:`` head that scripts may read. With ``--json``
+an error is JSON on stdout instead, in place of the answer, as the admin API and the
+protocol send one (``{"code", "message", "details"?}``, :func:`rollbridge.cli.render.
+print_error`), with the same exit status; a usage error too (``invalid_request``,
+exit status 2). A command may
 set a ``hint`` (``hint(args, error) -> Text | None``): words on what would help, in
 parentheses at the line's end (``rollbridge resolve``: where its ruleset's
 parameters are listed).
@@ -32,7 +36,8 @@ from rollbridge.cli import (
     verify,
 )
 from rollbridge.cli.locales import chosen_locale, default_locale
-from rollbridge.exceptions import RollbridgeError
+from rollbridge.cli.render import print_error
+from rollbridge.exceptions import InvalidRequest, RollbridgeError
 from rollbridge.text import Messages
 
 __all__ = ["build_parser", "main"]
@@ -71,10 +76,18 @@ WARNING_LOGGERS = ("rollbridge.dice", "rollbridge.store")
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but usage errors are one line plus a hint, exit status 2."""
+    """argparse, but usage errors are one line plus a hint, exit status 2; JSON on
+    stdout (``invalid_request``) while :attr:`json_errors` is set (``--json`` given)."""
+
+    #: Whether usage errors are JSON: :func:`main` sets it while it parses ``--json``.
+    json_errors: bool = False
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        hint = f"see {self.prog} --help"
+        if _Parser.json_errors:
+            print_error(InvalidRequest(message), hint=hint)
+        else:
+            sys.stderr.write(f"{self.prog}: error: {message} ({hint})\n")
         raise SystemExit(2)
 
 
@@ -95,7 +108,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    _Parser.json_errors = "--json" in (sys.argv[1:] if argv is None else argv)
+    try:
+        args = parser.parse_args(argv)
+    finally:
+        _Parser.json_errors = False
     locale = default_locale()
     engine_line = _EngineLine(logging.ERROR)
     warning_line = _WarningLine(logging.WARNING)
@@ -114,8 +131,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RollbridgeError as exc:
         # the fixed head and the code stay as they are, for scripts that read them
         hint = getattr(args, "hint", None)  # a command's pointer to what would help
-        said = hint(args, exc) if hint is not None else None
-        tail = f" ({said.render(locale)})" if said is not None else ""
+        pointer = hint(args, exc) if hint is not None else None
+        said = pointer.render(locale) if pointer is not None else ""
+        if getattr(args, "json", False):  # the answer a script reads: the error, as JSON
+            print_error(exc, locale, said)
+            return 1
+        tail = f" ({said})" if said else ""
         sys.stderr.write(f"rollbridge: error: {exc.code}: {exc.render(locale)}{tail}\n")
         return 1
     except KeyboardInterrupt:

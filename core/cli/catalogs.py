@@ -16,6 +16,7 @@ from pathlib import Path
 
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.i18n import LOCALES
+from rollbridge.words import counted
 
 __all__ = ["add_parsers"]
 
@@ -82,7 +83,9 @@ def _check(args: argparse.Namespace) -> int:
     for problem in problems:
         sys.stdout.write(f"{domain} {problem}\n")
     if problems:
-        sys.stderr.write(f"rollbridge: {len(problems)} problem(s) in the {domain} catalogues\n")
+        sys.stderr.write(
+            f"rollbridge: {counted(len(problems), 'problem')} in the {domain} catalogues\n"
+        )
         return 1
     print(f"{domain}: {', '.join(locales)} complete")
     return 0

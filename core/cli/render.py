@@ -12,10 +12,18 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from rollbridge.exceptions import RollbridgeError
 from rollbridge.text import Messages
 from rollbridge.words import GM_ONLY, KINDS, STATUS, SUCCESSES
 
-__all__ = ["dice_line", "print_json", "render_actor", "render_encounter", "render_event"]
+__all__ = [
+    "dice_line",
+    "print_error",
+    "print_json",
+    "render_actor",
+    "render_encounter",
+    "render_event",
+]
 
 say = Messages("rollbridge")
 # Translators: the label of a group of dice that has none of its own.
@@ -46,6 +54,18 @@ REVEALED = say("cli.dice.revealed", "verifiable dice: segment {segment} revealed
 def print_json(data: Any) -> None:
     """Print data as indented JSON on stdout."""
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+
+
+def print_error(error: RollbridgeError, locale: str = "en", hint: str = "") -> None:
+    """A command's error as ``--json`` prints it on stdout, in place of its answer:
+    ``{"code", "message", "details"?}`` as the admin API and the protocol send an
+    error (:meth:`~rollbridge.exceptions.RollbridgeError.to_dict`), the message in
+    ``locale`` and ``hint`` (words on what would help) after it in parentheses, as
+    the text line has them."""
+    data = error.to_dict(locale)
+    if hint:
+        data["message"] += f" ({hint})"
+    print_json(data)
 
 
 def _die(die: Mapping[str, Any]) -> str:

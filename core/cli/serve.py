@@ -30,6 +30,7 @@ from rollbridge.server.file_limit import fit_file_limit
 from rollbridge.server.limits import DEFAULT_HOST, DEFAULT_PORT, MAX_PENDING
 from rollbridge.server.listen import host_port
 from rollbridge.stores.base import DEFAULT_RETAIN, Store
+from rollbridge.words import counted
 
 if TYPE_CHECKING:
     from rollbridge.engine.model import TableInfo
@@ -224,11 +225,11 @@ def _finish_restore(store: Store) -> None:
     )
     log.log(
         level,
-        "%s is a restored backup (taken %s): %d table(s) moved to a new epoch, so no "
+        "%s is a restored backup (taken %s): %s to a new epoch, so no "
         "client resumes across the restore%s",
         store_name(store),
         _when(restored.taken_at),
-        len(restored.moved),
+        counted(len(restored.moved), "table was moved", "tables were moved"),
         skipped,
     )
 
@@ -281,8 +282,9 @@ def _serve_store(args: argparse.Namespace, store: Store) -> int:
                 sys.stdout.write(_demo_lines(*demo, args.host, port))
                 with contextlib.suppress(RollbridgeError):
                     shown = store.tables()
+        serving = counted(len(shown), "table")
         sys.stdout.write(
-            f"rollbridge serving {len(shown)} table(s) on ws://{host_port(args.host, port)}/ "
+            f"rollbridge serving {serving} on ws://{host_port(args.host, port)}/ "
             f"(db {db}); Ctrl-C stops\n"
         )
         sys.stdout.write(_web_lines(shown, args.host, port))

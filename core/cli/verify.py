@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from rollbridge.cli.locales import add_locale_option
-from rollbridge.cli.render import print_json
+from rollbridge.cli.render import print_error, print_json
 from rollbridge.dice.verify import Report, verify_events
 from rollbridge.engine.recheck import REASONS
+from rollbridge.exceptions import RollbridgeError, UndecodableFrame
 from rollbridge.text import Messages
 
 __all__ = ["add_parsers", "read_log", "recheck", "render_report"]
@@ -303,13 +304,11 @@ def _verify(args: argparse.Namespace) -> int:
         entries = read_log(args.log)
     except OSError as exc:  # missing, a folder, unreadable: the system's words, no errno
         said = CANNOT_READ(path=str(args.log), problem=exc.strerror or str(exc))
-        sys.stderr.write(f"rollbridge: error: {said.render(args.locale)}\n")
-        return 2
+        return _unreadable(args, RollbridgeError(said, code="cannot_read"))
     except (ValueError, UnicodeDecodeError) as exc:
         text = exc.args[0] if exc.args else None
-        said = text.render(args.locale) if hasattr(text, "render") else str(exc)
-        sys.stderr.write(f"rollbridge: error: {said}\n")
-        return 2
+        said = text if hasattr(text, "render") else str(exc)
+        return _unreadable(args, UndecodableFrame(said))
     report = verify_events(entries)
     recheck(entries, report)
     if args.json:
@@ -317,3 +316,14 @@ def _verify(args: argparse.Namespace) -> int:
     else:
         print("\n".join(render_report(report, args.locale, args.all)))
     return 0 if report.ok else 1
+
+
+def _unreadable(args: argparse.Namespace, error: RollbridgeError) -> int:
+    """A log that cannot be read (exit status 2): one line on stderr, without a code
+    as it always was; with ``--json``, the error as JSON on stdout (``cannot_read``,
+    ``undecodable``), as every command's error with ``--json``."""
+    if args.json:
+        print_error(error, args.locale)
+    else:
+        sys.stderr.write(f"rollbridge: error: {error.render(args.locale)}\n")
+    return 2

@@ -91,8 +91,20 @@ _UNSUPPORTED = {
 INVALID = say("dice.invalid", "invalid dice formula {formula}: {problem} (at character {position})")
 # Translators: like dice.invalid, for a formula past one of the limits.
 LIMITED = say("dice.limited", "dice formula {formula}: {problem} (at character {position})")
-TOO_LONG = say(
-    "dice.too_long", "a dice formula of {length} characters; at most {limit} are allowed"
+# Translators: {length} counts characters (more than {limit}, which is 256).
+TOO_LONG = say.plural(
+    "dice.too_long",
+    "a dice formula of {length} character; at most {limit} are allowed",
+    "a dice formula of {length} characters; at most {limit} are allowed",
+    count="length",
+)
+# Translators: {faces} is the number of faces written (more than {limit}, 1,000,000; its
+# first 12 digits).
+FACES_LIMIT = say.plural(
+    "dice.faces_limit",
+    "a die of {faces} face; at most {limit:,} are allowed",
+    "a die of {faces} faces; at most {limit:,} are allowed",
+    count="faces",
 )
 _COMPARISONS = ("=", "<", "<=", ">", ">=")
 
@@ -480,9 +492,8 @@ class _Parser:
         else:
             if len(faces_text) > 10 or int(faces_text) > MAX_FACES:
                 raise self.limit(
-                    say(
-                        "dice.faces_limit", "a die of {faces} faces; at most {limit:,} are allowed"
-                    )(faces=faces_text[:12], limit=MAX_FACES),
+                    # a number, so that its words agree with it (cs, ru: 1,000,001 грань)
+                    FACES_LIMIT(faces=int(faces_text[:12]), limit=MAX_FACES),
                     faces_index,
                     limit=MAX_FACES,
                 )

@@ -27,12 +27,18 @@ TARGETS_EXACTLY = say.plural(
     "targets: action {action} takes {count} target, got {got}",
     "targets: action {action} takes {count} targets, got {got}",
 )
-TARGETS_BETWEEN = say(
-    "targets.count_range", "targets: action {action} takes {low} to {high} target(s), got {got}"
+# Translators: the noun agrees with {high}, the range's end ("0 to 1 target").
+TARGETS_BETWEEN = say.plural(
+    "targets.count_range",
+    "targets: action {action} takes {low} to {high} target, got {got}",
+    "targets: action {action} takes {low} to {high} targets, got {got}",
+    count="high",
 )
-TARGETS_AT_LEAST = say(
+TARGETS_AT_LEAST = say.plural(
     "targets.count_open",
-    "targets: action {action} takes {low} to any number of target(s), got {got}",
+    "targets: action {action} takes at least {low} target, got {got}",
+    "targets: action {action} takes at least {low} targets, got {got}",
+    count="low",
 )
 
 

@@ -114,11 +114,15 @@ MAX_ASKED_READS = 1
 #: Requests' reads of the log that may wait their turn at one table; one more is
 #: refused with ``busy``.
 MAX_QUEUED_READS = 8
-_READS_BUSY = say(
+_READS_BUSY = say.plural(
     "limit.reads.queued",
-    "{reading} read(s) of this table's log are under way or waiting their turn, the "
+    "{reading} read of this table's log is under way or waiting its turn, the "
     "most the server takes at once for one table; nothing was done: send the request "
     "again shortly",
+    "{reading} reads of this table's log are under way or waiting their turn, the "
+    "most the server takes at once for one table; nothing was done: send the request "
+    "again shortly",
+    count="reading",
 )
 
 #: How many replies a table remembers in memory for repeated request ids (the

@@ -51,6 +51,7 @@ from rollbridge.server.throttle import Throttle
 from rollbridge.server.web import error_headers, in_reader, request_locale, respond
 from rollbridge.text import Messages
 from rollbridge.tokens import AdminTokenRecord, hash_token, new_token
+from rollbridge.words import counted
 
 if TYPE_CHECKING:
     from websockets.asyncio.server import ServerConnection
@@ -220,7 +221,7 @@ class AdminApi:
                 return 201, await self._create(admin, parameters)
             if not rest and method == "GET":
                 listed = await in_reader(self.server, _list_tables, self.server.store)
-                _log(admin, "listed %d table(s)", len(listed["tables"]))
+                _log(admin, "listed %s", counted(len(listed["tables"]), "table"))
                 return 200, listed
             if len(rest) == 1 and method == "DELETE":
                 return 200, await self._delete(admin, rest[0])

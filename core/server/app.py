@@ -72,6 +72,7 @@ from rollbridge.server.throttle import Retried, Throttle
 from rollbridge.server.writer import MAX_PENDING, CommitWriter
 from rollbridge.stores.base import Store
 from rollbridge.text import Messages
+from rollbridge.words import counted
 
 __all__ = ["BUFFER_LIMIT", "DEFAULT_HOST", "DEFAULT_PORT", "Server"]
 
@@ -289,8 +290,8 @@ class Server:
                 await asyncio.wait_for(self._server.wait_closed(), self.limits.drain_timeout)
             except TimeoutError:
                 left = [c for c in self.clients if c.connection.state is not State.CLOSED]
-                log.warning("%d client(s) did not close within %s s; aborted",
-                            len(left), self.limits.drain_timeout)  # fmt: skip
+                log.warning("%s did not close within %s s; aborted",
+                            counted(len(left), "client"), self.limits.drain_timeout)  # fmt: skip
                 for client in left:
                     client.connection.transport.abort()
                 with contextlib.suppress(TimeoutError):
@@ -440,7 +441,7 @@ class Server:
             await asyncio.sleep(interval)
             dropped = self.sweep()
             if dropped:
-                log.warning("dropped %d idle table(s) left in memory", dropped)
+                log.warning("dropped %s left in memory", counted(dropped, "idle table"))
 
     # -- tokens -----------------------------------------------------------------------
 

@@ -128,6 +128,7 @@ from rollbridge.stores.base import unknown_table
 from rollbridge.stores.redis import CLIENT_TIMEOUTS, RedisStore
 from rollbridge.stores.redis_fence import behind, delivered
 from rollbridge.text import Messages, stored
+from rollbridge.words import counted
 
 __all__ = [
     "DEFAULT_FORWARD_TIMEOUT",
@@ -471,8 +472,8 @@ class ClusterServer(Server):
                 task.cancel()
             left = deadline - time.monotonic()
             if left <= 0:
-                log.warning("%d background loop(s) did not stop within %s s; stopping "
-                            "without them", len(pending), STOP_TIMEOUT)  # fmt: skip
+                log.warning("%s did not stop within %s s; stopping without them",
+                            counted(len(pending), "background loop"), STOP_TIMEOUT)  # fmt: skip
                 break
             _done, pending = await asyncio.wait(pending, timeout=min(0.1, left))
         for task in self._loops:  # a loop that failed: its error is logged, not lost

@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 from rollbridge.exceptions import StoreUnavailable
 from rollbridge.server.throttle import Throttle
+from rollbridge.words import counted
 
 __all__ = ["REMIND_EVERY", "StoreHealth"]
 
@@ -75,8 +76,8 @@ class StoreHealth:
                 )
                 args: tuple[object, ...] = (error,)
             elif self._remind.allow() is not None:
-                line = "the store still fails, for %.0f s now (%d request(s) refused): %s"
-                args = (now - self._since, self.refused, error)
+                line = "the store still fails, for %.0f s now (%s refused): %s"
+                args = (now - self._since, counted(self.refused, "request"), error)
             else:
                 return
         log.error(line, *args)
@@ -105,8 +106,8 @@ class StoreHealth:
             self.failing, self._reason, self.refused = None, None, 0
             self._commit_failed = False
         log.warning(
-            "the store works again, after %.0f s: %d request(s) were refused meanwhile "
+            "the store works again, after %.0f s: %s refused meanwhile "
             "(none of them acknowledged; their senders were told store_error)",
             seconds,
-            refused,
+            counted(refused, "request was", "requests were"),
         )

@@ -17,6 +17,8 @@ import logging
 import time
 from collections.abc import Callable
 
+from rollbridge.words import counted
+
 __all__ = ["Retried", "Throttle"]
 
 
@@ -104,4 +106,4 @@ class Retried:
         """A call worked: after failures, one line says so."""
         if self.failures:
             failures, self.failures = self.failures, 0
-            self._log.info("%s works again, after %d failure(s)", self.what, failures)
+            self._log.info("%s works again, after %s", self.what, counted(failures, "failure"))

@@ -37,6 +37,7 @@ from rollbridge.exceptions import StoreError, StoreUnavailable, UnknownTable
 from rollbridge.server.limits import MAX_PENDING
 from rollbridge.server.store_health import StoreHealth
 from rollbridge.stores.base import Store
+from rollbridge.words import counted
 
 __all__ = ["LINGER", "MAX_BATCH", "MAX_PENDING", "CommitWriter"]
 
@@ -185,11 +186,12 @@ class CommitWriter:
         if isinstance(exc, StoreUnavailable):  # the store's, not these commits': said once
             self.health.failed(exc, len(items))
             return exc
-        tables = ", ".join(dict.fromkeys(i.table_id for i in items))
+        named = dict.fromkeys(i.table_id for i in items)
+        tables = ("table " if len(named) == 1 else "tables ") + ", ".join(named)
         # a table deleted meanwhile (the operator's doing: its clients are cut off) is
         # no fault of the store's
         level = logging.INFO if isinstance(exc, UnknownTable) else logging.ERROR
-        log.log(level, "commit of %d request(s) of table(s) %s failed: %s", len(items), tables, exc)
+        log.log(level, "commit of %s of %s failed: %s", counted(len(items), "request"), tables, exc)
         if isinstance(exc, StoreError | UnknownTable):  # a table gone says so
             return exc
         return StoreError(f"the store failed to commit: {type(exc).__name__}: {exc}")

@@ -109,8 +109,33 @@ def test_revoking_a_token_the_table_lacks_is_refused_with_the_admin_apis_code(ca
     finally:
         assert serve.stop() == 0
         serve.process.communicate(timeout=20)
-    code = main(["table", "tokens", table, "--revoke", "0123456789ab", "--db", str(db), "--json"])
+    argv = ["table", "tokens", table, "--revoke", "0123456789ab", "--db", str(db)]
+    code = main(argv)
     out, err = capsys.readouterr()
     assert code == 1 and out == ""
     assert err == f"rollbridge: error: {by_api['code']}: {by_api['message']}\n"
     assert by_api["code"] == "not_found"
+    # with --json the refusal is the API's JSON, on stdout in place of the answer
+    code = main([*argv, "--json"])
+    out, err = capsys.readouterr()
+    assert code == 1 and err == ""
+    assert json.loads(out) == by_api
+
+
+def test_a_table_the_store_lacks_is_refused_in_the_admin_apis_json(capsys, tmp_path):
+    db = tmp_path / "t.db"
+    admin = cli(capsys, db, "admin-token")["token"]
+    cli(capsys, db, "table", "create", "--ruleset", "sr2", "--name", "Friday run")
+    serve = Serve(db)
+    try:
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            api(serve, admin, "GET", "/admin/tables/nosuch-0123abcd/tokens")
+        by_api = json.loads(refused.value.read())
+    finally:
+        assert serve.stop() == 0
+        serve.process.communicate(timeout=20)
+    assert by_api["code"] == "unknown_table"
+    code = main(["table", "tokens", "nosuch-0123abcd", "--db", str(db), "--json"])
+    out, err = capsys.readouterr()
+    assert (code, err) == (1, "")
+    assert json.loads(out) == by_api

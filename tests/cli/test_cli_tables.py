@@ -37,9 +37,13 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def create(capsys, db: Path, settings: str, ruleset: str = "sr2") -> tuple[int, str, str]:
+def create(
+    capsys, db: Path, settings: str, ruleset: str = "sr2", *, as_json: bool = True
+) -> tuple[int, str, str]:
+    """``table create``, with ``--json`` unless ``as_json`` is false (a refusal read as
+    its text line on stderr: with ``--json`` it is JSON on stdout)."""
     return run(capsys, "table", "create", "--db", str(db), "--ruleset", ruleset,
-               "--name", "T", "--settings", settings, "--json")  # fmt: skip
+               "--name", "T", "--settings", settings, *(["--json"] if as_json else []))  # fmt: skip
 
 
 def stored_settings(db: Path, table: str) -> dict:
@@ -94,7 +98,7 @@ def test_a_key_neither_core_nor_the_rulesets_names_both_lists(capsys, tmp_path, 
     db = tmp_path / "t.db"
     given = '{"approval": true, "rule_of_ones": false}'
     if command == "table":
-        code, out, err = create(capsys, db, given)
+        code, out, err = create(capsys, db, given, as_json=False)
     else:
         code, out, err = run(capsys, command, "sr2", "success_test", "--params",
                              '{"dice": 2, "tn": 4}', "--settings", given)  # fmt: skip
@@ -109,7 +113,7 @@ def test_a_key_neither_core_nor_the_rulesets_names_both_lists(capsys, tmp_path, 
 
 
 def test_a_nested_unknown_key_is_refused_by_the_table(capsys, tmp_path):
-    code, _out, err = create(capsys, tmp_path / "t.db", '{"ruleset": {"nope": 1}}')
+    code, _out, err = create(capsys, tmp_path / "t.db", '{"ruleset": {"nope": 1}}', as_json=False)
     assert code == 1
     assert err == (
         "rollbridge: error: invalid_settings: settings.ruleset.nope: is not a known field "
@@ -127,7 +131,7 @@ def test_a_nested_unknown_key_is_refused_by_the_table(capsys, tmp_path):
     ],
 )
 def test_bad_settings_are_one_error_line(capsys, tmp_path, settings, said):
-    code, out, err = create(capsys, tmp_path / "t.db", settings)
+    code, out, err = create(capsys, tmp_path / "t.db", settings, as_json=False)
     assert code == 1 and out == "" and err.count("\n") == 1
     assert err.startswith(f"rollbridge: error: {said}")
 

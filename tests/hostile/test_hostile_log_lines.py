@@ -29,5 +29,5 @@ async def test_an_admin_token_s_name_cannot_forge_a_line(serve):
     assert await http_status(served.port, "/admin/tables/x%0A2026-01-01%20FORGED", token) == 404
     lines = served.log_text().splitlines()
     assert not any(line.startswith(("2026-01-01", "FORGED")) for line in lines), lines[-20:]
-    listed = [line for line in lines if "listed 1 table(s)" in line]
+    listed = [line for line in lines if "listed 1 table" in line]
     assert len(listed) == 1 and f"(ops\\n{FORGED}): listed" in listed[0], listed

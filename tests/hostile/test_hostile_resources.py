@@ -69,7 +69,7 @@ async def test_reads_of_the_log_a_table_asks_for_are_one_at_a_time(serve):
     assert len(busy) + len(done) == 31, answers
     assert busy and len(done) < 31, "every read was queued"
     assert all(b["details"] == {"reading": 9, "limit": 9} for b in busy), busy[0]
-    assert "read(s) of this table's log are under way or waiting" in busy[0]["message"]
+    assert "9 reads of this table's log are under way or waiting" in busy[0]["message"]
     # refused, not used: the same id is answered once the read before it is back
     again = await ask(observer, {"type": "state", "id": busy[0]["id"], "at": 5})
     assert again["type"] == "result" and again["table"]["seq"] == 5

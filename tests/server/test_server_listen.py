@@ -295,9 +295,7 @@ def test_a_store_failing_as_the_port_opens_costs_the_demo_not_the_server(tmp_pat
     try:
         lines = lines_until_serving(process)
         db = tmp_path / "r.db"
-        serving = (
-            f"rollbridge serving 0 table(s) on ws://127.0.0.1:{port}/ (db {db}); Ctrl-C stops\n"
-        )
+        serving = f"rollbridge serving 0 tables on ws://127.0.0.1:{port}/ (db {db}); Ctrl-C stops\n"
         assert lines == [serving]
         socket.create_connection(("127.0.0.1", port), timeout=5).close()  # still serving
     finally:

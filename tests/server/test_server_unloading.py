@@ -210,7 +210,7 @@ async def test_the_sweep_drops_a_table_left_idle_by_a_path_not_foreseen(make_tab
     assert "tally" in server.tables.open
     assert (await busy.request({"type": "ping"}))["type"] == "pong"
     said = [r for r in caplog.records if r.name == "rollbridge.server" and r.levelname == "WARNING"]
-    assert [r.getMessage() for r in said] == ["dropped 1 idle table(s) left in memory"]
+    assert [r.getMessage() for r in said] == ["dropped 1 idle table left in memory"]
 
 
 # -- a client gone while its hello is answered --------------------------------------

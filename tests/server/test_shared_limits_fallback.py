@@ -48,7 +48,7 @@ def test_a_failure_leaves_the_process_alone_for_a_while_and_counts_each_check(ca
         "the per-address limits shared in Redis (each process's own limits decide alone "
         "meanwhile): Connection refused",
     )
-    assert lines[-1][0] == "INFO" and lines[-1][1].endswith("works again, after 2 failure(s)")
+    assert lines[-1][0] == "INFO" and lines[-1][1].endswith("works again, after 2 failures")
     assert len(lines) == 3  # the TimeoutError, of another kind, is said at once
 
 

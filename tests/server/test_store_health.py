@@ -42,12 +42,12 @@ def test_an_outage_is_said_when_it_begins_once_a_minute_and_when_it_ends(caplog)
     clock.now += 60
     health.failed(full())
     assert messages(caplog)[-1] == (
-        "ERROR", "the store still fails, for 70 s now (204 request(s) refused): the disk is full"
+        "ERROR", "the store still fails, for 70 s now (204 requests refused): the disk is full"
     )  # fmt: skip
     health.succeeded()
     health.succeeded()
     assert messages(caplog)[-1][0] == "WARNING" and len(caplog.records) == 3
-    assert "after 70 s: 204 request(s) were refused" in messages(caplog)[-1][1]
+    assert "after 70 s: 204 requests were refused" in messages(caplog)[-1][1]
     health.also_refused(5)  # the store works: not counted for the next outage
     health.failed(full())
     assert messages(caplog)[-1][0] == "ERROR" and health.refused == 1
@@ -78,7 +78,7 @@ def test_a_loop_failing_again_and_again_is_said_once_a_minute(caplog):
     assert messages(caplog) == [
         ("WARNING", "reading the inbox: refused"),
         ("WARNING", "reading the inbox: still failing (51 times since it began): refused"),
-        ("INFO", "reading the inbox works again, after 51 failure(s)"),
+        ("INFO", "reading the inbox works again, after 51 failures"),
         ("WARNING", "reading the inbox: again"),  # a new outage: said at once
     ]
 

@@ -82,7 +82,8 @@ async def test_redis_refusing_writes_refuses_changes_once_in_the_log_and_recover
         assert len(failing) == 1, failing
         assert fault in failing[0]["message"] and "nothing was written" in failing[0]["message"]
         assert any(line["message"].startswith("the store works again, after")
-                   and "10 request(s)" in line["message"] for line in served.lines())  # fmt: skip
+                   and "10 requests were" in line["message"]
+                   for line in served.lines())  # fmt: skip
         for seat in (gm, player, observer):
             await seat.close()
     finally:

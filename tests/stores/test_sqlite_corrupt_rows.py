@@ -4,6 +4,7 @@ read the log (``table export``, ``table stats``): one error line, no traceback."
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -64,6 +65,10 @@ def test_a_corrupt_snapshot_names_the_table(damaged):
 def test_the_cli_says_one_line(damaged, capsys, monkeypatch, command):
     monkeypatch.setenv("LANGUAGE", "en")
     status = main(["table", command[0], "t", "--db", str(damaged), *command[1:]])
-    _, err = capsys.readouterr()
+    out, err = capsys.readouterr()
+    if "--json" in command:  # the error as JSON, in place of the answer (docs/operations.md)
+        error = json.loads(out)
+        assert status == 1 and err == "" and error["code"] == "store_error"
+        err = f"rollbridge: error: store_error: {error['message']}\n"
     assert status == 1 and err.count("\n") == 1, err
     assert err.startswith("rollbridge: error: store_error: table t: ") and "5 to 5" in err

@@ -431,6 +431,67 @@ test("R5: a relayed apply refused by a reply without a message: its player reads
   assert.equal(lines.filter((l) => l.includes("could not apply it: unknown_actor")).length, 1, lines.join("\n"));
 });
 
+/** What Alice's client, in `locale`, notifies on the GM's client's `applied` answer:
+ * [level, text] pairs. */
+async function aliceReads(refused, { GMID, ALICE }, locale) {
+  game.user = game.users.get(ALICE);
+  const english = game.i18n;
+  game.i18n = await localization(locale);
+  Standin.log.notifications.length = 0;
+  try {
+    client.onSocket(refused, GMID);
+  } finally {
+    game.i18n = english;
+    game.user = game.users.get(GMID);
+  }
+  return Standin.log.notifications.map((n) => [n.level, n.text]);
+}
+
+test("R5: a relayed apply the GM's client cannot send (not connected): its player reads why in the player's language, not the GM's", async () => {
+  const { GMID, ALICE } = await gmClientWithAlice();
+  // the GM's page, in German, whose client lost its connection (stopped: none left)
+  client.stop();
+  const english = game.i18n;
+  game.i18n = await localization("de");
+  const answers = () => Standin.log.socket.filter((s) => s.message.type === "applied").map((s) => s.message);
+  Standin.log.socket.length = 0;
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    client.onSocket({ type: "apply", user: ALICE, card: { table: "t1", epoch: 1, seq: 3 }, targets: ["alice-pc"] }, ALICE);
+    for (let i = 0; i < 50 && !answers().length; i++) await new Promise((r) => setImmediate(r));
+  } finally {
+    console.warn = warn;
+    game.i18n = english;
+  }
+  const [refused] = answers();
+  assert.ok(refused, "the GM's client answered");
+  assert.ok(!JSON.stringify(refused).includes("nicht verbunden"), "no words in the GM's language go to the player");
+  // the player's client, in Czech
+  assert.deepEqual(await aliceReads(refused, { GMID, ALICE }, "cs"), [
+    ["error", "rollbridge: klient PJ to nemohl odeslat: nepřipojeno ke stolu rollbridge."],
+  ]);
+});
+
+test("R5: a relayed apply whose GM's connection was stopped before the answer: its player reads why in the player's language", async () => {
+  const { sent, answers, GMID, ALICE } = await relayedApplyOfAlice();
+  assert.equal(sent().length, 1);
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    client.connection.stop(); // the request was sent, not answered
+    for (let i = 0; i < 50 && !answers().length; i++) await new Promise((r) => setImmediate(r));
+  } finally {
+    console.warn = warn;
+  }
+  const [refused] = answers();
+  assert.ok(refused, "the GM's client answered");
+  const id = sent()[0].id;
+  assert.deepEqual(await aliceReads(refused, { GMID, ALICE }, "ru"), [
+    ["error", `rollbridge: клиент мастера не смог это отправить: соединение остановлено до того, как пришёл ответ на запрос ${id}.`],
+  ]);
+});
+
 test("R6: a repeated apply press is the same request (one id), so the server applies it once", async () => {
   const { applyRequestId } = await import("../../../adapters/foundry/module/scripts/core/buttons.mjs");
   // Alice owns alice-pc and alice-pet

@@ -46,6 +46,25 @@ const undoTargets = (tracker) => `${tracker.latestUndo()} ${tracker.latestRedo()
 /** How long the GM's client waits for the server to give it a card's event (a relayed apply). */
 export const READ_EVENT_MS = 8000;
 
+/** The GM client's own failures before the server answered a request (no connection,
+ * a connection stopped or refused, a request too large): a relayed apply failing so
+ * is sent its player as the key and its data, which the player's client words in the
+ * player's language (#applied); no other key is read from the socket. */
+const GM_SIDE_KEYS = new Set([
+  "ROLLBRIDGE.Notice.NotConnected", "ROLLBRIDGE.Error.ConnectionStopped", "ROLLBRIDGE.Error.ConnectionRefused",
+  "ROLLBRIDGE.Error.StoppedUnanswered", "ROLLBRIDGE.Error.RefusedUnanswered", "ROLLBRIDGE.Error.RequestTooLarge",
+]);
+
+/** A GM-side failure's data as the socket carries it: its words' numbers and ids only. */
+function gmSideData(data) {
+  const plain = {};
+  for (const name of ["id", "size", "limit"]) {
+    const value = data?.[name];
+    if (typeof value === "string" || Number.isFinite(value)) plain[name] = value;
+  }
+  return plain;
+}
+
 export class FoundryClient {
   constructor() {
     this.connection = null;
@@ -222,7 +241,11 @@ export class FoundryClient {
   // -- requests --------------------------------------------------------------
 
   async request(message) {
-    if (!this.connection) throw new Error(game.i18n.localize("ROLLBRIDGE.Notice.NotConnected"));
+    if (!this.connection) {
+      // no code (not the server's answer); its key words it in each reader's language
+      const key = "ROLLBRIDGE.Notice.NotConnected";
+      throw Object.assign(new Error(game.i18n.localize(key)), { key, data: {} });
+    }
     const id = message.id ?? newRequestId();
     this.ownRequests.add(id);
     if (message.rollMode) await this.#noteMode(id, message.rollMode);
@@ -479,9 +502,17 @@ export class FoundryClient {
     if (!game.users.get(sender)?.isGM) return; // only the GM's client answers
     const keys = ["ROLLBRIDGE.Button.ApplyNoCard", "ROLLBRIDGE.Button.ApplyNotOwner"];
     const error = message.error ?? {};
+    const gmSide = GM_SIDE_KEYS.has(error.key)
+      ? new RollbridgeError(String(error.code ?? "error"), "", undefined, { key: error.key, data: gmSideData(error.data) })
+      : null;
     const text = keys.includes(message.key)
       ? game.i18n.localize(message.key)
-      : game.i18n.format("ROLLBRIDGE.Button.ApplyRefused", {
+      : gmSide
+        // the GM's client failed before the server answered: its words, in this player's language
+        ? game.i18n.format("ROLLBRIDGE.Button.ApplyNotSent", {
+          reason: shownError(gmSide, game.i18n, { context: "the GM's client could not send it" }),
+        })
+        : game.i18n.format("ROLLBRIDGE.Button.ApplyRefused", {
         // the server's message, or (none) the module's words naming the code (errorFromReply)
         reason: shownError(errorFromReply({ code: String(error.code ?? "error"), message: String(error.message ?? "") }), game.i18n, {
           context: "the GM's client could not apply it",
@@ -711,7 +742,10 @@ export class FoundryClient {
           // a server's reply without a message (the module's own words, `key`): none is
           // sent, so the player's client words it in the player's language (#applied)
           const message = error?.key ? "" : String(error?.message ?? error);
-          return { ok: false, error: { code: error?.code ?? null, message } };
+          // the GM's client's own failure before the server answered (not connected):
+          // its key, for the player's client to word in the player's language
+          const own = GM_SIDE_KEYS.has(error?.key) ? { key: error.key, data: gmSideData(error.data) } : {};
+          return { ok: false, error: { code: error?.code ?? null, message, ...own } };
         })
         .then((outcome) => this.#answerApply(message, sender, outcome))
         .catch((error) => console.warn(`rollbridge | ${redact(error?.message ?? error)}`));

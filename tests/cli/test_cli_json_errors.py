@@ -1,0 +1,102 @@
+"""With ``--json`` a command's error is JSON too (docs/operations.md, "Errors of the
+command line"): ``{"code", "message", "details"?}`` on stdout, as the admin API and
+the protocol send an error, in place of the answer, with the exit status the text
+line has; nothing on stderr. Without ``--json`` the one text line on stderr stays.
+(The table commands against a real server's admin API: test_cli_table_json.py.)"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rollbridge.cli import main
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch):
+    monkeypatch.setenv("LANGUAGE", "en")
+    monkeypatch.delenv("ROLLBRIDGE_REDIS", raising=False)
+    monkeypatch.delenv("ROLLBRIDGE_DB", raising=False)
+
+
+def run(argv: list[str]) -> int:
+    """The exit status of the command (a usage error exits from the parser)."""
+    try:
+        return main(argv)
+    except SystemExit as exit:
+        return int(exit.code)
+
+
+def refused(capsys, *argv: str) -> tuple[int, dict, str]:
+    """The exit status, the JSON error and the text line of one refusal: the command run
+    with ``--json`` and without; stdout is the error alone, stderr empty."""
+    code = run([*argv, "--json"])
+    out, err = capsys.readouterr()
+    assert err == "", err
+    error = json.loads(out)
+    assert set(error) <= {"code", "message", "details"} and {"code", "message"} <= set(error)
+    assert isinstance(error["code"], str) and isinstance(error["message"], str)
+    text_code = run(list(argv))
+    text_out, line = capsys.readouterr()
+    assert text_out == "" and text_code == code and line.count("\n") == 1
+    return code, error, line
+
+
+def test_a_table_command_without_its_database(capsys, tmp_path):
+    db = str(tmp_path / "none.db")
+    for argv in (("table", "list"), ("table", "tokens", "t-1"), ("table", "delete", "t-1")):
+        code, error, line = refused(capsys, *argv, "--db", db)
+        assert code == 1 and error["code"] == "no_database"
+        assert error["details"] == {"path": db}
+        assert line == f"rollbridge: error: no_database: {error['message']}\n"
+
+
+def test_table_create_of_a_ruleset_not_loaded(capsys, tmp_path):
+    db = str(tmp_path / "t.db")
+    code, error, line = refused(
+        capsys, "table", "create", "--ruleset", "nope", "--name", "Friday", "--db", db
+    )
+    assert code == 1 and error["code"] == "unknown_ruleset"
+    assert line == f"rollbridge: error: unknown_ruleset: {error['message']}\n"
+
+
+def test_resolve_and_odds_keep_their_pointer_in_the_message(capsys):
+    for argv in (("resolve", "sr2", "nope"), ("odds", "sr2", "attack", "--params", "{}")):
+        code, error, line = refused(capsys, *argv, "--locale", "en")
+        assert code == 1
+        hint = " (the actions, parameters and examples of sr2: see rollbridge rulesets sr2)"
+        assert error["message"].endswith(hint)
+        assert line == f"rollbridge: error: {error['code']}: {error['message']}\n"
+
+
+def test_the_message_is_in_the_commands_locale(capsys):
+    code, error, _ = refused(capsys, "resolve", "nope", "x", "--locale", "cs")
+    assert code == 1 and error["code"] == "unknown_ruleset"
+    assert error["details"] == {"ruleset": "nope"}
+    assert "nope" in error["message"] and "no ruleset" not in error["message"]
+
+
+def test_roll_of_bad_notation(capsys):
+    code, error, line = refused(capsys, "roll", "3d6+", "--locale", "en")
+    assert code == 1 and error["code"] == "invalid_notation"
+    assert line == f"rollbridge: error: invalid_notation: {error['message']}\n"
+
+
+def test_verify_of_a_log_it_cannot_read_exits_2(capsys, tmp_path):
+    missing = tmp_path / "missing.jsonl"
+    code, error, line = refused(capsys, "verify", str(missing), "--locale", "en")
+    assert code == 2 and error["code"] == "cannot_read"
+    assert line == f"rollbridge: error: {error['message']}\n"  # (no code, as before)
+    garbled = tmp_path / "garbled.jsonl"
+    garbled.write_text('{"seq": 1}\nnot json\n', encoding="utf-8")
+    code, error, line = refused(capsys, "verify", str(garbled), "--locale", "en")
+    assert code == 2 and error["code"] == "undecodable"
+    assert error["message"] == f"{garbled}: line 2 is not JSON: Expecting value"
+
+
+def test_a_usage_error_with_json_is_json_too(capsys):
+    code, error, line = refused(capsys, "table", "list", "--nope")
+    assert code == 2 and error["code"] == "invalid_request"
+    assert error["message"] == "unrecognized arguments: --nope (see rollbridge --help)"
+    assert line == f"rollbridge: error: {error['message']}\n"
