@@ -46,10 +46,14 @@ import pytest
 
 from rollbridge.dice.notation import FACES_LIMIT, TOO_LONG, parse
 from rollbridge.dice.sources import SUPPLIED_TOO_MANY
+from rollbridge.engine.odds import TOO_LARGE as ODDS_TOO_LARGE
+from rollbridge.engine.odds import TOO_MANY_TOTALS
 from rollbridge.engine.rolls import TARGETS_AT_LEAST, TARGETS_BETWEEN, TARGETS_EXACTLY
+from rollbridge.engine.table import EVENT_TOO_LARGE
 from rollbridge.exceptions import DiceLimitExceeded
 from rollbridge.schema import TOO_FEW, TOO_SHORT
 from rollbridge.server.export_http import BUSY
+from rollbridge.stats.tally import TOO_LARGE as STATS_TOO_LARGE
 from rollbridge.words import counted
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,10 +101,8 @@ NEVER_ONE = {
     "rollbridge.schema.depth": "{limit} is the schema's MAX_DEPTH, 32 levels",
     "rollbridge.foundry.formula_long": "{limit} is the adapter's MAX_FORMULA, 256",
     "rollbridge.export.http.too_large": "{limit} is MAX_EXPORT_BYTES, 32 MiB",
-    "rollbridge.limit.event_size": "{size} bytes above the event limit",
-    "rollbridge.odds.too_large": "{size} bytes above a reply's limit",
+    "rollbridge.limit.event_size": "{limit} is --max-event-size, at least 4,096 bytes",
     "rollbridge.odds.too_many_totals": "{totals} and {size} above a reply's limit",
-    "rollbridge.stats.too_large": "{size} bytes above a reply's limit",
     "rollbridge.odds.too_costly": "{limit} is the odds' step bound, thousands",
     "rollbridge.odds.why.states": "{limit} is the odds' unit_states bound, 20,000",
     # "{kind} values": a JSON type's name ("integer values"), not a count
@@ -313,6 +315,45 @@ def test_the_parser_counts_the_faces_it_refuses():
     with pytest.raises(DiceLimitExceeded) as refused:
         parse("1+" * 130 + "1")  # 261 characters
     assert "— 261 символ," in refused.value.render("ru")
+
+
+#: The refusals that name a size in bytes, each a plural on the size: Russian says
+#: "байта" after 2-4 (1002, 70003), "байт" after 1 and 5-20 (1001, 1005, 1012).
+SIZE_REFUSALS = {
+    "event": lambda size: EVENT_TOO_LARGE(size=size, limit=1000),
+    "odds": lambda size: ODDS_TOO_LARGE(size=size, limit=1000),
+    "stats": lambda size: STATS_TOO_LARGE(size=size, limit=1000),
+}
+
+
+@pytest.mark.parametrize("refusal", sorted(SIZE_REFUSALS))
+@pytest.mark.parametrize(
+    ("locale", "size", "words"),
+    [
+        ("en", 1001, "1,001 bytes"),
+        ("ru", 1001, "1,001 байт"),
+        ("ru", 1002, "1,002 байта"),
+        ("ru", 70003, "70,003 байта"),
+        ("ru", 1005, "1,005 байт"),
+        ("ru", 1012, "1,012 байт"),
+        ("cs", 1002, "1,002 bajt"),
+        ("de", 1002, "1,002 Bytes"),
+    ],
+)
+def test_a_size_in_bytes_agrees_with_its_number(refusal, locale, size, words):
+    text = SIZE_REFUSALS[refusal](size).render(locale)
+    if refusal == "event":  # this one is written without thousands' separators
+        words = words.replace(",", "")
+    assert words in text, text
+    assert "1,000" in text or "1000" in text  # the limit stays in the text
+
+
+def test_two_counts_in_one_russian_refusal_put_no_noun_after_either():
+    """odds.too_many_totals counts totals and bytes, one plural cannot agree with both:
+    the Russian puts each number after its noun."""
+    text = TOO_MANY_TOTALS(totals=1002, size=70002, limit=65536).render("ru")
+    assert "число сумм в шансах — 1,002," in text
+    assert "в байтах — не меньше 70,002" in text
 
 
 #: What the two refusals of a number of targets say at 1, 2 and 5: a range's end, and

@@ -86,10 +86,13 @@ NOT_NAMED = say("odds.assume_unknown", "assume: {actor} is neither the acting ac
 # Translators: {ruleset} and {action} are ids: keep them.
 NO_ODDS = say("odds.unavailable", "ruleset {ruleset} gives no odds for action {action}")
 # Translators: {size} and {limit} are numbers of bytes.
-TOO_LARGE = say(
+TOO_LARGE = say.plural(
     "odds.too_large",
+    "the odds would be {size:,} byte, more than the {limit:,} a reply may carry; ask for "
+    "fewer dice",
     "the odds would be {size:,} bytes, more than the {limit:,} a reply may carry; ask for "
     "fewer dice",
+    count="size",
 )
 
 # Translators: {totals}, {size} and {limit} are numbers ({size}, {limit} of bytes).

@@ -92,6 +92,15 @@ MAX_ACTORS = 1000
 _ROLE_RANK = {"observer": 0, "player": 1, "gm": 2}
 
 say = Messages("rollbridge")
+# Translators: {size} and {limit} are numbers of bytes ({size} above {limit}).
+EVENT_TOO_LARGE = say.plural(
+    "limit.event_size",
+    "the result would be an event of {size} byte, more than the {limit} this server stores "
+    "for one; nothing was done (roll fewer dice)",
+    "the result would be an event of {size} bytes, more than the {limit} this server stores "
+    "for one; nothing was done (roll fewer dice)",
+    count="size",
+)
 #: The engine's log: a ruleset's failure is told here in full (its traceback), to
 #: the client only as "ruleset X failed".
 log = logging.getLogger("rollbridge.engine")
@@ -591,12 +600,7 @@ class Table:
                 size = len(event.packed())
                 if size > self.max_event_bytes:
                     raise EventTooLarge(
-                        say(
-                            "limit.event_size",
-                            "the result would be an event of {size} bytes, more than the "
-                            "{limit} this server stores for one; nothing was done (roll fewer "
-                            "dice)",
-                        )(size=size, limit=self.max_event_bytes),
+                        EVENT_TOO_LARGE(size=size, limit=self.max_event_bytes),
                         details={"size": size, "limit": self.max_event_bytes},
                     )
                 seen = event.redaction  # the table as the request leaves it

@@ -35,10 +35,13 @@ BAD_COUNT = say(
 )
 
 # Translators: {size} and {limit} are byte counts.
-TOO_LARGE = say(
+TOO_LARGE = say.plural(
     "stats.too_large",
+    "the statistics would be {size:,} byte, more than the {limit:,} a reply may carry; "
+    "ask for one actor or a shorter span",
     "the statistics would be {size:,} bytes, more than the {limit:,} a reply may carry; "
     "ask for one actor or a shorter span",
+    count="size",
 )
 
 
