@@ -37,7 +37,7 @@ import pluggy
 
 from rollbridge import hookspecs
 from rollbridge.adapter import Adapter
-from rollbridge.contract import Ruleset
+from rollbridge.contract import ActionSpec, Ruleset
 from rollbridge.exceptions import (
     DuplicateRegistration,
     PluginError,
@@ -65,6 +65,8 @@ ENV_ALLOW = "ROLLBRIDGE_PLUGINS"
 ENV_BLOCK = "ROLLBRIDGE_BLOCK_PLUGINS"
 
 _ID = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+#: What an :class:`~rollbridge.contract.ActionSpec`'s ``actor`` may be.
+ACTORS = ("required", "optional", "none")
 _VERSION = re.compile(r"\d+\.\d+(\.\d+)?([.+-].*)?")
 
 
@@ -331,7 +333,12 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
     ):
         raise fail("needs a version like 1.0.0")
     actions = getattr(ruleset, "actions", None)
-    if not isinstance(actions, Mapping) or not actions:
+    if not isinstance(actions, Mapping):
+        raise fail(
+            f"actions must be a mapping of each action's name to its ActionSpec "
+            f"({{'attack': ActionSpec('attack', ...)}}), not {type(actions).__name__}"
+        )
+    if not actions:
         raise fail("needs at least one action")
     try:
         check_schema(ruleset.sheet_schema, "sheet_schema")
@@ -340,9 +347,19 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
         for name in ("sheet_schema", "settings_schema", "state_schema"):
             _refuse_stray_choices(getattr(ruleset, name), name)
         for key, spec in actions.items():
+            if not isinstance(spec, ActionSpec):
+                raise fail(
+                    f"lists {type(spec).__name__} under the action key {key!r}, not an ActionSpec"
+                )
             if key != spec.name:
                 raise fail(f"lists action {spec.name!r} under the key {key!r}")
+            if spec.actor not in ACTORS:
+                raise fail(
+                    f"action {key!r}: actor {spec.actor!r} is not one of "
+                    f"{', '.join(map(repr, ACTORS))}"
+                )
             check_schema(spec.params, f"action {key!r} params")
+            _check_params_object(spec, fail)
             _check_target_counts(spec, fail)
             _check_action_texts(spec, fail)
             _check_choices_from(ruleset, spec, fail)
@@ -369,19 +386,44 @@ def _check_target_counts(spec: Any, fail: Callable[[str], PluginError]) -> None:
         )
 
 
+def _check_params_object(spec: Any, fail: Callable[[str], PluginError]) -> None:
+    """An action's ``params`` describe an object: a request's parameters are always
+    one (``{"skill": "fight"}``), so a schema of another type would refuse every
+    request the action is asked with."""
+    kind = spec.params.get("type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    if kind is not None and "object" not in kinds:
+        raise fail(
+            f"action {spec.name!r} params: a request's parameters are an object "
+            f"(name → value), so the schema's type must be 'object', not {kind!r} "
+            f'(one parameter: {{"type": "object", "properties": {{"amount": {{...}}}}}})'
+        )
+
+
 def _check_action_texts(spec: Any, fail: Callable[[str], PluginError]) -> None:
     """An action's ``labels``, ``hints`` and ``choices`` name its parameters (a
     misspelt one would quietly show nothing), and ``choices`` the values of their
     ``enum``."""
     properties = (spec.params or {}).get("properties") or {}
     for kind in ("labels", "hints", "choices"):
-        for param in getattr(spec, kind, None) or {}:
+        given = getattr(spec, kind, None) or {}
+        if not isinstance(given, Mapping):
+            raise fail(
+                f"action {spec.name!r} {kind}: must map each parameter's name to its "
+                f"text ({{'amount': ...}}), not {type(given).__name__} {given!r}"
+            )
+        for param in given:
             if param not in properties:
                 raise fail(f"action {spec.name!r} {kind}: {param!r} is not one of its parameters")
     for param, values in (getattr(spec, "choices", None) or {}).items():
         allowed = properties[param].get("enum")
         if allowed is None:
             raise fail(f"action {spec.name!r} choices: {param!r} has no enum")
+        if not isinstance(values, Mapping):
+            raise fail(
+                f"action {spec.name!r} choices: {param!r} must map each value of its "
+                f"enum to its text, not {type(values).__name__}"
+            )
         for value in values:
             if value not in allowed:
                 raise fail(f"action {spec.name!r} choices: {value!r} is not a value of {param!r}")

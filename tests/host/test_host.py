@@ -182,6 +182,54 @@ class TestRegistration:
         with pytest.raises(PluginError, match=r"ruleset '\w+' action 'hit': " + message):
             host_with(broken())
 
+    @pytest.mark.parametrize(
+        ("change", "message"),
+        [
+            ({"actor": "yes"},
+             r"action 'hit': actor 'yes' is not one of 'required', 'optional', 'none'"),
+            ({"params": {"type": "string"}},
+             r"action 'hit' params: a request's parameters are an object .* not 'string'"),
+            ({"hints": "added to the roll"},
+             r"action 'hit' hints: must map each parameter's name to its text .* not str"),
+            ({"labels": ["Bonus"]},
+             r"action 'hit' labels: must map each parameter's name to its text .* not list"),
+        ],
+        ids=["actor-misspelt", "params-not-an-object", "hints-a-string", "labels-a-list"],
+    )  # fmt: skip
+    def test_an_action_spec_the_engine_cannot_use_is_refused_naming_the_fix(
+        self, tally, change, message
+    ):
+        """A third-party author's slips that loaded before and then misbehaved
+        without a word (``actor="yes"`` read as optional; params of type string
+        refused every request) or read as another problem (hints given as one
+        string: "'a' is not one of its parameters") are refused at load, naming the
+        action, the field and what it must be."""
+        hit = tally.actions["hit"]
+        broken = type("Broken", (type(tally),), {"actions": {
+            **tally.actions, "hit": dataclasses.replace(hit, **change)}})  # fmt: skip
+        with pytest.raises(PluginError, match=r"plugin 'under-test': ruleset 'tally' " + message):
+            host_with(broken())
+
+    @pytest.mark.parametrize(
+        ("actions", "message"),
+        [
+            ("list", r"ruleset 'tally' actions must be a mapping of each action's name to "
+                     r"its ActionSpec .* not list"),
+            ("dict", r"ruleset 'tally' lists dict under the action key 'hit', not an ActionSpec"),
+        ],
+    )  # fmt: skip
+    def test_actions_that_are_no_mapping_of_specs_are_named(self, tally, actions, message):
+        """``actions`` given as a list read "needs at least one action" (it has
+        several); a plain dict in place of an ``ActionSpec`` raised AttributeError."""
+        given = (
+            list(tally.actions.values())
+            if actions == "list"
+            else {**tally.actions, "hit": {"name": "hit", "summary": "Hit."}}
+        )
+        broken = type("Broken", (type(tally),), {"actions": given})
+        with pytest.raises(PluginError, match=message):
+            host_with(broken())
+
     def test_a_registration_hook_that_raises_names_the_plugin(self):
         class Plugin:
             @rollbridge.hookimpl
