@@ -71,14 +71,14 @@ from rollbridge.exceptions import (
 )
 from rollbridge.hookspecs import hookimpl
 from rollbridge.host import PluginHost, check_ruleset
-from rollbridge.i18n import locales_of
+from rollbridge.i18n import catalogs_of, locales_of
 from rollbridge.odds import Odds
 from rollbridge.offline import TableService
 from rollbridge.plain import JSON
 from rollbridge.schema import check_schema, validate
 from rollbridge.stats.tally import hook_views
 from rollbridge.stores.memory import MemoryStore
-from rollbridge.text import render, untranslated
+from rollbridge.text import message, render, untranslated
 
 __all__ = [
     "GM",
@@ -326,6 +326,95 @@ def _check_common(common: CommonState, what: str) -> None:
     _json_roundtrip(common.to_dict(), f"{what}: common state")
 
 
+def _example_sheet(ruleset: Ruleset, name: str, sheet: Any) -> JSON:
+    """The example sheet ``name`` validated, or an AssertionError naming it and how to
+    fix it (before, each test failed with the bare ``InvalidSheet``, naming no sheet)."""
+    try:
+        return ruleset.validate_sheet(sheet)
+    except RollbridgeError as refused:
+        raise AssertionError(
+            f"example_sheets[{name!r}] is refused by the ruleset's own sheet_schema "
+            f"(or validate_sheet): {refused.code}: {refused} — correct the example sheet, "
+            "or the schema if the sheet is right"
+        ) from None
+
+
+def _example_params(ruleset: Ruleset, name: str) -> JSON:
+    """Action ``name``'s example validated against its ``params`` (defaults filled in),
+    or an AssertionError naming the action and how to fix it."""
+    spec = ruleset.actions[name]
+    try:
+        return validate(spec.params, dict(spec.example or {}))
+    except RollbridgeError as refused:
+        raise AssertionError(
+            f"action {name!r}: its example {dict(spec.example or {})!r} is refused by its "
+            f"own params schema: {refused} — give ActionSpec(example=...) parameters a "
+            "request may send"
+        ) from None
+
+
+def _defaults(schema: Any, prefix: str = "") -> dict[str, Any]:
+    """Each ``default`` under a state schema's ``properties``, by its field's path."""
+    found: dict[str, Any] = {}
+    if not isinstance(schema, Mapping):
+        return found
+    for key, sub in (schema.get("properties") or {}).items():
+        if isinstance(sub, Mapping):
+            path = f"{prefix}{key}"
+            if "default" in sub:
+                found[path] = sub["default"]
+            found.update(_defaults(sub, f"{path}."))
+    return found
+
+
+def _defaults_hint(schema: Any) -> str:
+    """Why a supplied state may not complete to the fresh one: a ``default`` in the
+    state schema, which validation fills in over the fresh state's value."""
+    defaults = _defaults(schema)
+    if not defaults:
+        return ""
+    return (
+        f" — the state schema gives defaults ({defaults!r}): validation fills them in "
+        "over the fresh state's values; remove them, initial_state is the state's "
+        "default (docs/plugins.md, 'Supplied states')"
+    )
+
+
+def _translation_hint(missing: Sequence[tuple[str, str]]) -> str:
+    """What to do about messages that read in English, by domain and locale: give
+    ``Messages`` its ``catalogs`` folder, make the locale's catalogue, or translate
+    and compile it (docs/plugins.md, 'Languages')."""
+    hints: list[str] = []
+    for domain, locale in sorted({(_domain_of(i), locale) for i, locale in missing}):
+        folder = catalogs_of(domain)
+        package = folder.parent if folder is not None else "PACKAGE"
+        update = f"rollbridge catalogs update {package} --domain {domain} --locale {locale}"
+        if folder is None:
+            hints.append(
+                f"no catalogue folder is registered for the domain {domain!r}: declare "
+                f"say = Messages({domain!r}, catalogs=Path(__file__).with_name('locale')) "
+                f"in your messages module, then run `{update}`"
+            )
+        elif not (folder / locale / "LC_MESSAGES" / f"{domain}.mo").is_file():
+            hints.append(
+                f"{domain!r} has no compiled {locale!r} catalogue in {folder}: run "
+                f"`{update}`, translate the .po it writes, and run it again to compile"
+            )
+        else:
+            hints.append(
+                f"translate them in {folder / locale / 'LC_MESSAGES' / (domain + '.po')} "
+                f"(after `{update}` if they are new), then run it again to compile; "
+                f"`rollbridge catalogs check {package} --domain {domain} --locale {locale}` "
+                "lists what is left"
+            )
+    return "; ".join(hints)
+
+
+def _domain_of(message_id: str) -> str:
+    declared = message(message_id)
+    return declared.domain if declared is not None else message_id.split(".", 1)[0]
+
+
 # -- supplied states ------------------------------------------------------------------
 
 #: Values put in place of a state field by the state fuzzer: every JSON type, numbers
@@ -435,7 +524,7 @@ class StateConformance:
 
     def _sheets(self) -> list[tuple[str, JSON]]:
         return [
-            (name, self.ruleset.validate_sheet(sheet))
+            (name, _example_sheet(self.ruleset, name, sheet))
             for name, sheet in self.ruleset.example_sheets.items()
         ]
 
@@ -453,6 +542,7 @@ class StateConformance:
             assert again == fresh, f"{name}: validate_state changed a fresh state"
             assert self.ruleset.validate_state(sheet, {}) == fresh, (
                 f"{name}: an empty state is not completed to the fresh state"
+                + _defaults_hint(schema)
             )
 
     def test_partial_states_are_completed(self) -> None:
@@ -461,11 +551,14 @@ class StateConformance:
             fresh = self.ruleset.initial_state(sheet)
             for key, value in fresh.items():
                 completed = self.ruleset.validate_state(sheet, {key: copy.deepcopy(value)})
-                assert completed == fresh, f"{name}: state with only {key!r} not completed"
+                assert completed == fresh, (
+                    f"{name}: state with only {key!r} not completed to the fresh state"
+                    + _defaults_hint(self.ruleset.state_schema_for(sheet))
+                )
 
     def _run_with_state(self, name: str, actors: list[Actor], fuzzed: Actor) -> None:
         spec = self.ruleset.actions[name]
-        params = validate(spec.params, dict(spec.example or {}))
+        params = _example_params(self.ruleset, name)
         others = [a for a in actors if a.id != fuzzed.id] or [fuzzed]
         wanted = spec.min_targets or (1 if (spec.max_targets or 0) >= 1 else 0)
         if spec.actor != "none":
@@ -564,7 +657,7 @@ class RulesetConformance(StateConformance):
     def _actors(self) -> list[Actor]:
         actors = []
         for index, (name, sheet) in enumerate(self.ruleset.example_sheets.items()):
-            valid = self.ruleset.validate_sheet(sheet)
+            valid = _example_sheet(self.ruleset, name, sheet)
             actors.append(Actor(f"a{index}", name, valid, self.ruleset.initial_state(valid)))
         return actors
 
@@ -648,22 +741,29 @@ class RulesetConformance(StateConformance):
                         )
 
     def test_every_action_has_an_example(self) -> None:
+        """Every action has an ``example`` its own ``params`` schema takes."""
         missing = [n for n, spec in self.ruleset.actions.items() if spec.example is None]
-        assert not missing, f"actions without an example: {missing}"
+        assert not missing, (
+            f"actions without an example: {missing} — give each ActionSpec "
+            "example={...}, parameters a request may send ({} for none)"
+        )
+        for name in self.ruleset.actions:
+            _example_params(self.ruleset, name)
 
     def _cases(self) -> list[tuple[str, JSON]]:
-        return [
-            (name, {"params": dict(spec.example or {})})
-            for name, spec in self.ruleset.actions.items()
-            if spec.example is not None
-        ]
+        cases = []
+        for name, spec in self.ruleset.actions.items():
+            if spec.example is not None:
+                _example_params(self.ruleset, name)  # refused: says which, and why
+                cases.append((name, {"params": dict(spec.example)}))
+        return cases
 
     def _harness(self, seed: int, *, verifiable: bool = False) -> tuple[RulesetHarness, list[str]]:
         harness = RulesetHarness(self.ruleset, seed=seed, verifiable=verifiable)
-        ids = [
-            harness.add_actor(name, sheet, actor_id=f"a{i}")
-            for i, (name, sheet) in enumerate(self.ruleset.example_sheets.items())
-        ]
+        ids = []
+        for i, (name, sheet) in enumerate(self.ruleset.example_sheets.items()):
+            _example_sheet(self.ruleset, name, sheet)  # refused: says which, and why
+            ids.append(harness.add_actor(name, sheet, actor_id=f"a{i}"))
         return harness, ids
 
     def _request_for(self, name: str, ids: list[str]) -> JSON:
@@ -928,7 +1028,10 @@ class RulesetConformance(StateConformance):
         for locale in locales:  # the actions' own words, as forms show them
             _json_roundtrip(self.ruleset.describe(locale), f"describe({locale!r})")
         missing = sorted(untranslated() - before)
-        assert not missing, f"messages without a translation (id, locale): {missing}"
+        assert not missing, (
+            f"messages without a translation (id, locale): {missing} — "
+            + _translation_hint(missing)
+        )
 
     #: Ill-typed or out-of-range values put in place of each example parameter and
     #: sheet field by :meth:`test_every_refusal_reads_in_every_locale`.
@@ -966,7 +1069,10 @@ class RulesetConformance(StateConformance):
             for locale in locales:
                 assert refused.render(locale).strip(), f"{where}: an empty refusal in {locale}"
         missing = sorted(untranslated() - before)
-        assert not missing, f"refusals without a translation (id, locale): {missing}"
+        assert not missing, (
+            f"refusals without a translation (id, locale): {missing} — "
+            + _translation_hint(missing)
+        )
 
     def test_turn_hooks_touch_only_participants(self) -> None:
         actors = tuple(self._actors())

@@ -1,0 +1,136 @@
+"""The conformance suite's failures tell a third-party author what is wrong and how
+to fix it, naming the example sheet, the action or the catalogue at fault.
+
+Before, a slip in an example sheet failed every test with the bare
+``InvalidSheet`` (naming no sheet), an example the action's own schema refuses with
+a bare ``InvalidParams`` in most tests, a ``default`` in the state schema with "an
+empty state is not completed to the fresh state", and a missing translation with
+the list of messages only — not that the domain had no catalogue folder, or no
+catalogue for the locale, or which command makes one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from rollbridge.plugins.bandits import BanditsRuleset
+from rollbridge.testing import RulesetConformance
+from rollbridge.text import Messages
+from tests.conftest import Tally
+
+
+def _suite(ruleset, **attributes):
+    return type("Suite", (RulesetConformance,), {"ruleset": ruleset, "seeds": (1,),
+                                                 **attributes})()  # fmt: skip
+
+
+class _BadSheet(BanditsRuleset):
+    example_sheets = {**BanditsRuleset.example_sheets, "Typo": {"kind": "dragon"}}
+
+
+@pytest.mark.parametrize(
+    "test",
+    [
+        "test_example_sheets_validate_and_states_are_json",
+        "test_state_schema_describes_the_fresh_states",
+        "test_actions_resolve_through_the_engine",
+    ],
+)
+def test_a_refused_example_sheet_is_named(test):
+    with pytest.raises(
+        AssertionError, match=r"example_sheets\['Typo'\] is refused by the ruleset's own "
+        r"sheet_schema .*invalid_sheet: .* correct the example sheet"
+    ):  # fmt: skip
+        getattr(_suite(_BadSheet()), test)()
+
+
+class _Quiet(Tally):
+    """Tally without its action that raises on purpose (and has no example)."""
+
+    actions = {name: spec for name, spec in Tally.actions.items() if name != "boom"}
+
+
+def _with_example(ruleset_class, action, example):
+    spec = ruleset_class.actions[action]
+    actions = {**ruleset_class.actions, action: dataclasses.replace(spec, example=example)}
+    return type("Misspelt", (ruleset_class,), {"actions": actions})()
+
+
+@pytest.mark.parametrize(
+    "test",
+    ["test_every_action_has_an_example", "test_resolution_is_pure_and_reproducible",
+     "test_texts_are_data_and_render_for_every_audience"],
+)  # fmt: skip
+def test_an_example_its_action_refuses_is_named(test):
+    ruleset = _with_example(_Quiet, "heal", {"amout": 1})
+    with pytest.raises(
+        AssertionError, match=r"action 'heal': its example \{'amout': 1\} is refused by its "
+        r"own params schema: .* give ActionSpec\(example=...\)"
+    ):  # fmt: skip
+        getattr(_suite(ruleset), test)()
+
+
+class _Defaulted(_Quiet):
+    state_schema = {
+        "type": "object",
+        "properties": {
+            "damage": {"type": "integer", "minimum": 0, "default": 2},
+            "rounds": {"type": "integer", "minimum": 0},
+            "turns": {"type": "integer", "minimum": 0},
+        },
+    }
+
+
+@pytest.mark.parametrize(
+    "test", ["test_state_schema_describes_the_fresh_states", "test_partial_states_are_completed"]
+)
+def test_a_default_in_the_state_schema_is_named_as_the_cause(test):
+    with pytest.raises(
+        AssertionError, match=r"the state schema gives defaults \(\{'damage': 2\}\): "
+        r"validation fills them in over the fresh state's values; remove them"
+    ):  # fmt: skip
+        getattr(_suite(_Defaulted()), test)()
+
+
+def _speaking(domain, **messages):
+    """Tally, its narration a text of ``domain`` (declared with ``messages``)."""
+    say = Messages(domain, **messages)
+    said = say("said", "{name} acts")
+
+    class Speaking(Tally):
+        actions = {"hit": Tally.actions["hit"]}
+
+        def resolve(self, context, dice):
+            result = super().resolve(context, dice)
+            return dataclasses.replace(result, narration=said(name="x"), steps=[])
+
+    return Speaking()
+
+
+def test_a_domain_without_a_catalogue_folder_is_told_to_declare_one():
+    suite = _suite(_speaking("authorless"), locales=("cs",))
+    with pytest.raises(
+        AssertionError, match=r"\('authorless.said', 'cs'\).* no catalogue folder is "
+        r"registered for the domain 'authorless': declare say = Messages\('authorless', "
+        r"catalogs=Path\(__file__\).with_name\('locale'\)\)"
+    ):  # fmt: skip
+        suite.test_every_action_reads_in_every_locale()
+
+
+def test_a_locale_without_a_catalogue_is_told_the_command_that_makes_it(tmp_path):
+    suite = _suite(_speaking("authorfolder", catalogs=tmp_path / "locale"), locales=("de",))
+    with pytest.raises(
+        AssertionError, match=r"'authorfolder' has no compiled 'de' catalogue in .*locale: run "
+        r"`rollbridge catalogs update .* --domain authorfolder --locale de`, translate"
+    ):  # fmt: skip
+        suite.test_every_action_reads_in_every_locale()
+
+
+def test_the_rulesets_own_pass():
+    """bandits as it is passes the same tests (it is not refused by the new checks)."""
+    suite = _suite(BanditsRuleset())
+    suite.test_every_action_has_an_example()
+    suite.test_state_schema_describes_the_fresh_states()
+    suite.test_every_action_reads_in_every_locale()
