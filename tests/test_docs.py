@@ -81,6 +81,41 @@ def test_the_plugin_guide_gives_the_odds_signature_in_full():
     assert "`Odds(outcomes, truncated=0, totals=None, labels={})`" in text, fields
 
 
+def test_the_plugin_guide_gives_every_harness_method_with_its_parameters():
+    """A plugin author writes tests from the guide alone: it showed ``resolve`` with
+    no parameters or targets, and left out how to pass them (``resolve("attack",
+    {"skill": "fight"}, ...)`` is a TypeError: they are keyword-only)."""
+    import inspect
+
+    text = (DOCS / "plugins.md").read_text(encoding="utf-8")
+    methods = ["add_actor", "resolve", "actor", "state", "events", "request", "views"]
+    for name in ["__init__", *methods]:
+        params = list(inspect.signature(getattr(RulesetHarness, name)).parameters)[1:]
+        shown = "ruleset_harness" if name == "__init__" else name
+        pattern = rf"`{shown}\(" + r"[^`]*?".join(re.escape(p) for p in params) + r"[^`]*\)`"
+        assert re.search(pattern, text), f"docs/plugins.md does not give {shown}({params})"
+
+
+def test_the_plugin_guide_says_what_a_distribution_offers():
+    """The guide's odds used a ``Distribution`` as ``totals[1]`` and said nothing
+    more: an author's ``totals.items()`` (it reads like a dict) failed as
+    ``internal``. Every public member is named, and the dice example runs."""
+    from rollbridge.dice import ScriptedDice
+    from rollbridge.odds import Distribution
+
+    text = (DOCS / "plugins.md").read_text(encoding="utf-8")
+    for member in ("outcomes", "at_least", "at_most", "mean", "truncated"):
+        assert hasattr(Distribution, member)
+        assert f"`totals.{member}" in text, member
+    assert "`totals[7]`" in text
+    (source,) = [b for b in python_blocks(DOCS / "plugins.md") if "def fate_dice(" in b]
+    namespace: dict = {}
+    exec(compile(source, "docs/plugins.md", "exec"), namespace)
+    group = namespace["fate_dice"](ScriptedDice([1, 2, 3, 3]))
+    assert [d.value for d in group.dice] == [-1, 0, 1, 1] and group.total == 1
+    assert [d.rolls for d in group.dice] == [(1,), (2,), (3,), (3,)]
+
+
 def test_operations_warns_that_the_wal_files_are_part_of_the_database():
     """docs/operations.md: deleting the -wal (or copying the .db alone) loses
     acknowledged changes; the operator is told so, and told to use rollbridge backup."""
