@@ -13,7 +13,26 @@ from rollbridge.dice import DiceGroup, DiceSource, roll_die, roll_formula
 from rollbridge.exceptions import RuleViolation
 from rollbridge.text import Private
 
-from .messages import ATTACK_DICE, ATTACK_STEP, CRITICAL, DAMAGE_STEP, HITS, MISSES, REGAINS
+from .messages import (
+    AMOUNT,
+    AMOUNT_HINT,
+    ATTACK,
+    ATTACK_DICE,
+    ATTACK_STEP,
+    ATTACK_SUMMARY,
+    CRITICAL,
+    DAMAGE_STEP,
+    HEAL,
+    HEAL_SUMMARY,
+    HITS,
+    HP_LOST,
+    MISSES,
+    MODIFIER,
+    MODIFIER_HINT,
+    NOT_HURT,
+    REGAINS,
+    UNKNOWN_TRACK,
+)
 
 SHEET = {
     "type": "object",
@@ -41,10 +60,10 @@ def lost_schema(hp: int) -> dict[str, Any]:
 class HitPoints(Ruleset):
     """d20 attacks against armour class; damage comes off hit points.
 
-    The actions' words for forms (``label``, the parameters' ``labels`` and
-    ``hints``) are plain English strings: this example ships no catalogue, so they
-    read in English in every language. A ruleset with catalogues declares them as
-    texts of its domain instead (docs/plugins.md, ``ActionSpec``)."""
+    Every text it shows — narration, steps, refusals, the track's label and the
+    actions' words for forms (``summary``, ``label``, the parameters' ``labels`` and
+    ``hints``) — is a text of its domain, read in each client's language from the
+    catalogues it ships (docs/plugins.md, "Languages")."""
 
     id = "hitpoints"
     name = "Hit points (example plugin)"
@@ -59,7 +78,7 @@ class HitPoints(Ruleset):
     actions = {
         "attack": ActionSpec(
             "attack",
-            "1d20 + attack bonus against the target's AC; damage on a hit.",
+            ATTACK_SUMMARY(),
             params={
                 "type": "object",
                 "properties": {
@@ -69,13 +88,13 @@ class HitPoints(Ruleset):
             min_targets=1,
             max_targets=1,
             example={"modifier": 0},
-            label="Attack",
-            labels={"modifier": "Modifier"},
-            hints={"modifier": "added to the d20 roll (cover, a spell, …)"},
+            label=ATTACK(),
+            labels={"modifier": MODIFIER()},
+            hints={"modifier": MODIFIER_HINT()},
         ),
         "heal": ActionSpec(
             "heal",
-            "Restore hit points to one target.",
+            HEAL_SUMMARY(),
             params={
                 "type": "object",
                 "properties": {"amount": {"type": "integer", "minimum": 1, "maximum": 999}},
@@ -86,9 +105,9 @@ class HitPoints(Ruleset):
             max_targets=1,
             gm_only=True,
             example={"amount": 3},
-            label="Heal",
-            labels={"amount": "Hit points"},
-            hints={"amount": "how many hit points to restore"},
+            label=HEAL(),
+            labels={"amount": AMOUNT()},
+            hints={"amount": AMOUNT_HINT()},
         ),
     }
 
@@ -151,7 +170,7 @@ class HitPoints(Ruleset):
     def _heal(self, target: Actor, amount: int) -> Resolution:
         lost = target.state["lost"]
         if lost == 0:
-            raise RuleViolation(f"{target.name} has lost no hit points", code="not_hurt")
+            raise RuleViolation(NOT_HURT(target=target.name), code="not_hurt")
         now = max(0, lost - amount)
         return Resolution(
             REGAINS(target=target.name, count=lost - now),
@@ -162,7 +181,7 @@ class HitPoints(Ruleset):
     def common_state(self, actor: Actor) -> CommonState:
         hp, lost = actor.sheet["hp"], actor.state["lost"]
         status = "down" if lost >= hp else "impaired" if lost * 2 >= hp else "ok"
-        return CommonState(status, (Track("hp", "HP lost", lost, hp),))
+        return CommonState(status, (Track("hp", HP_LOST(), lost, hp),))
 
     def player_view(self, actor: Actor, settings: Mapping[str, Any]) -> PlayerView:
         """An NPC's hit points are the GM's (its results mark them ``Private``): the
@@ -171,8 +190,6 @@ class HitPoints(Ruleset):
 
     def adjust(self, actor: Actor, track: str, delta: int) -> dict[str, Any]:
         if track != "hp":
-            raise RuleViolation(
-                f"{self.id} has no track {track!r} (only 'hp')", code="unknown_track"
-            )
+            raise RuleViolation(UNKNOWN_TRACK(track=track), code="unknown_track")
         lost = max(0, min(actor.sheet["hp"], actor.state["lost"] + delta))
         return {**actor.state, "lost": lost}
