@@ -508,8 +508,31 @@ def _check_choices_from(ruleset: Any, spec: Any, fail: Callable[[str], PluginErr
         described = getattr(ruleset, f"{source}_schema", None)
         if not _described(described, annotation[source]):
             raise fail(
-                f"{named}: {source}_schema describes no list or object at {annotation[source]!r}"
+                f"{named}: {source}_schema describes no list or object at "
+                f"{annotation[source]!r} ({_found_at(described, annotation[source])})"
             )
+
+
+def _found_at(schema: Any, path: str) -> str:
+    """What ``schema`` has where ``path`` leads, for a refused ``choicesFrom``: the
+    fields it describes where a step is missing (a misspelt ``skill`` for ``skills``),
+    or the type it gives the end of the path (a stat's ``integer``, not its list)."""
+    node, walked = schema, []
+    for key in path.split("."):
+        properties = node.get("properties") if isinstance(node, Mapping) else None
+        sub = (properties or {}).get(key)
+        extra = node.get("additionalProperties") if isinstance(node, Mapping) else None
+        if sub is None and isinstance(extra, Mapping):
+            sub = extra
+        if not isinstance(sub, Mapping):
+            if walked and not properties:  # the path goes on past a number or a text
+                break
+            where = ".".join(walked) or "its top"
+            fields = ", ".join(map(repr, sorted(properties or {}))) or "none"
+            return f"no field {key!r} at {where}; the fields it describes there: {fields}"
+        node = sub
+        walked.append(key)
+    return f"{'.'.join(walked)!r} is described as {node.get('type', 'a node of no type')!r}"
 
 
 def _check_one_target(spec: Any, where: str, fail: Callable[[str], PluginError]) -> None:

@@ -278,3 +278,27 @@ def test_a_misspelt_hook_is_refused_at_load_naming_plugin_and_hook():
                    environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
     assert refused.value.details == {"plugin": "typo"}
     assert "'typo' implements 'register_ruleset'" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("path", "found"),
+    [
+        ("hitpoint", r"\(no field 'hitpoint' at its top; the fields it describes there: 'hp'\)"),
+        ("hp", r"\('hp' is described as 'integer'\)"),
+        ("hp.max", r"\('hp' is described as 'integer'\)"),
+    ],
+)
+def test_a_choices_path_the_sheet_schema_lacks_says_what_is_there(tally, path, found):
+    """A misspelt ``choicesFrom`` path was refused with "describes no list or object
+    at 'skill'" and nothing more: the author had to open their schema to see that
+    its field is ``skills``. The refusal now names the fields described where the
+    path goes astray, or the type found at its end."""
+    params = {"type": "object", "properties": {"what": {
+        "type": "string", "choicesFrom": {"sheet": path}}}}  # fmt: skip
+    pick = rollbridge.ActionSpec("pick", "Pick one.", params=params, example={})
+    broken = type("Broken", (type(tally),), {"actions": {**tally.actions, "pick": pick}})
+    with pytest.raises(
+        PluginError, match=rf"action 'pick' parameter 'what' choicesFrom: sheet_schema "
+        rf"describes no list or object at '{path}' .*" + found
+    ):  # fmt: skip
+        host_with(broken())
