@@ -986,6 +986,16 @@ class RulesetConformance(StateConformance):
                 rendered += 1
         assert rendered, "no action example resolved with any seed"
 
+    def _no_catalogue(self) -> str:
+        """Why the locale tests are skipped, and what makes them run."""
+        ident = self.ruleset.id
+        return (
+            f"{ident} ships no catalogue besides English in the domain {ident!r} (its id, "
+            f"where the suite looks): declare its messages with Messages({ident!r}, "
+            "catalogs=...) and make the catalogues (docs/plugins.md, 'Languages'), or set "
+            "locales = ('cs', ...) on this class to require those"
+        )
+
     def _locales(self) -> list[str]:
         if self.locales is not None:
             return list(self.locales)
@@ -998,7 +1008,7 @@ class RulesetConformance(StateConformance):
         (:attr:`locales`) with no message left in English for want of a translation."""
         locales = self._locales()
         if not locales:
-            pytest.skip(f"{self.ruleset.id} ships no catalogue besides English")
+            pytest.skip(self._no_catalogue())
         before = untranslated()
         rendered = 0
         for seed in self.seeds[:3]:
@@ -1042,7 +1052,7 @@ class RulesetConformance(StateConformance):
         and the ruleset's own — is a Text that reads in each locale the ruleset ships."""
         locales = self._locales()
         if not locales:
-            pytest.skip(f"{self.ruleset.id} ships no catalogue besides English")
+            pytest.skip(self._no_catalogue())
         before = untranslated()
         refusals: list[tuple[str, RollbridgeError]] = []
         harness, ids = self._harness(self.seeds[0])

@@ -134,3 +134,17 @@ def test_the_rulesets_own_pass():
     suite.test_every_action_has_an_example()
     suite.test_state_schema_describes_the_fresh_states()
     suite.test_every_action_reads_in_every_locale()
+
+
+def test_a_skip_for_want_of_catalogues_says_where_the_suite_looked():
+    """A plugin that declared its messages under another domain than its ruleset's id
+    (``Messages("fate")`` for ``fatelike``) had its locale tests skipped with "ships
+    no catalogue besides English" — though it ships some: the suite looks under the
+    id. The reason now says so, and how to have them run."""
+    with pytest.raises(pytest.skip.Exception) as skipped:
+        _suite(_Quiet()).test_every_action_reads_in_every_locale()
+    assert str(skipped.value.msg).startswith(
+        "tally ships no catalogue besides English in the domain 'tally' (its id, where the "
+        "suite looks): declare its messages with Messages('tally', catalogs=...)"
+    )
+    assert "set locales = ('cs', ...) on this class" in skipped.value.msg
