@@ -1003,9 +1003,10 @@ class RulesetConformance(StateConformance):
 
     def test_every_action_reads_in_every_locale(self) -> None:
         """Every action's resolution (for the GM and for players), every actor's
-        common state, every refusal and the actions' own words (label, summary, the
-        parameters' labels, hints and choices) read in each locale the ruleset ships
-        (:attr:`locales`) with no message left in English for want of a translation."""
+        common state, every refusal, the actions' own words (label, summary, the
+        parameters' labels, hints and choices) and the labels of the examples' odds
+        read in each locale the ruleset ships (:attr:`locales`) with no message left
+        in English for want of a translation."""
         locales = self._locales()
         if not locales:
             pytest.skip(self._no_catalogue())
@@ -1037,6 +1038,15 @@ class RulesetConformance(StateConformance):
         assert rendered, "no action example resolved with any seed"
         for locale in locales:  # the actions' own words, as forms show them
             _json_roundtrip(self.ruleset.describe(locale), f"describe({locale!r})")
+        actors = self._actors()
+        for name, case in self._cases():  # the odds' outcomes, as each reader sees them
+            try:
+                odds = self.ruleset.odds(self._context(name, case, actors))
+            except RollbridgeError:
+                continue
+            if isinstance(odds, Odds):
+                for locale in locales:
+                    _json_roundtrip(odds.to_dict(locale), f"{name}: odds in {locale}")
         missing = sorted(untranslated() - before)
         assert not missing, (
             f"messages without a translation (id, locale): {missing} — "

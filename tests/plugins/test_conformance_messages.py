@@ -148,3 +148,25 @@ def test_a_skip_for_want_of_catalogues_says_where_the_suite_looked():
         "suite looks): declare its messages with Messages('tally', catalogs=...)"
     )
     assert "set locales = ('cs', ...) on this class" in skipped.value.msg
+
+
+_ODDS = Messages("authorodds")
+_MISS = _ODDS("odds.miss", "a miss")
+
+
+class _LabelledOdds(BanditsRuleset):
+    """bandits, its move's odds labelling "6-" with a text no catalogue translates."""
+
+    def odds(self, context):
+        odds = super().odds(context)
+        if odds is None or "6-" not in odds.outcomes:
+            return odds
+        return dataclasses.replace(odds, labels={**odds.labels, "6-": _MISS()})
+
+
+def test_an_odds_label_without_a_translation_fails_the_locale_test():
+    """The locale test read every text of a resolution, not the labels of the odds a
+    client shows before rolling: an outcome's label (``Odds(..., labels=...)``) left
+    untranslated read in English to every Czech player, unseen by the suite."""
+    with pytest.raises(AssertionError, match=r"\('authorodds.odds.miss', 'cs'\)"):
+        _suite(_LabelledOdds(), locales=("cs",)).test_every_action_reads_in_every_locale()
