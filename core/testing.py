@@ -403,7 +403,8 @@ def _translation_hint(missing: Sequence[tuple[str, str]]) -> str:
         else:
             hints.append(
                 f"translate them in {folder / locale / 'LC_MESSAGES' / (domain + '.po')} "
-                f"(after `{update}` if they are new), then run it again to compile; "
+                f"(after `{update}` if they are new; an entry marked '#, fuzzy' is not "
+                "compiled: check it and delete that line), then run it again to compile; "
                 f"`rollbridge catalogs check {package} --domain {domain} --locale {locale}` "
                 "lists what is left"
             )

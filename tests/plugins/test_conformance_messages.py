@@ -170,3 +170,24 @@ def test_an_odds_label_without_a_translation_fails_the_locale_test():
     untranslated read in English to every Czech player, unseen by the suite."""
     with pytest.raises(AssertionError, match=r"\('authorodds.odds.miss', 'cs'\)"):
         _suite(_LabelledOdds(), locales=("cs",)).test_every_action_reads_in_every_locale()
+
+
+def test_a_message_its_catalogue_lacks_is_told_where_to_translate_it(tmp_path):
+    """The catalogue is there, the message untranslated (or fuzzy, which is not
+    compiled): the hint names the .po, the commands, and the fuzzy flag."""
+    from rollbridge import catalogs
+
+    package = tmp_path / "authorpo"
+    package.mkdir()
+    (package / "messages.py").write_text(
+        'say = Messages("authorpo")\nSAID = say("said", "{name} acts")\n'
+    )
+    catalogs.update(package, "authorpo", ["de"])
+    suite = _suite(_speaking("authorpo", catalogs=package / "locale"), locales=("de",))
+    with pytest.raises(
+        AssertionError, match=r"\('authorpo.said', 'de'\)\] — translate them in .*authorpo.po "
+        r"\(after `rollbridge catalogs update .*authorpo --domain authorpo --locale de` if "
+        r"they are new; an entry marked '#, fuzzy' is not compiled: check it and delete that "
+        r"line\), then run it again to compile; `rollbridge catalogs check"
+    ):  # fmt: skip
+        suite.test_every_action_reads_in_every_locale()
