@@ -116,6 +116,27 @@ def test_the_plugin_guide_says_what_a_distribution_offers():
     assert [d.rolls for d in group.dice] == [(1,), (2,), (3,), (3,)]
 
 
+def test_the_plugin_guide_shows_a_map_of_the_sheets_own_keys():
+    """The guide listed ``additionalProperties`` without saying it may be a schema,
+    so a map of skills to ratings (a Fate-like sheet) was found by reading
+    core/schema.py. Its example is the schema it says, and works as it says."""
+    import json
+
+    from rollbridge.contract import sheet_choices
+    from rollbridge.exceptions import InvalidParams
+    from rollbridge.schema import check_schema, validate
+
+    text = " ".join((DOCS / "plugins.md").read_text(encoding="utf-8").split())
+    (shown,) = re.findall(r'`(\{"type": "object", "additionalProperties": \{[^`]*\}\})`', text)
+    skills = json.loads(shown)
+    check_schema(skills, "skills")
+    assert validate(skills, {"fight": 3, "lore": 4}) == {"fight": 3, "lore": 4}
+    with pytest.raises(InvalidParams):
+        validate(skills, {"fight": 9})
+    param = {"type": "string", "choicesFrom": {"sheet": "skills"}}
+    assert sheet_choices(param, {"skills": {"fight": 3, "lore": 4}}, {}) == ["fight", "lore"]
+
+
 def test_operations_warns_that_the_wal_files_are_part_of_the_database():
     """docs/operations.md: deleting the -wal (or copying the .db alone) loses
     acknowledged changes; the operator is told so, and told to use rollbridge backup."""
