@@ -136,6 +136,7 @@ class PluginHost:
                 name, plugin, version=getattr(plugin, "__version__", "0.0.0"), source="explicit"
             )
         self._check_hook_names()
+        self._check_unmarked_hooks()
         self._collect()
 
     # -- loading --------------------------------------------------------------
@@ -212,6 +213,22 @@ class PluginHost:
                 "is no hook of rollbridge (docs/plugins.md lists them)",
                 details={"plugin": name},
             ) from None
+
+    def _check_unmarked_hooks(self) -> None:
+        """Refuse a plugin with a function named as a hook but not marked
+        ``@rollbridge.hookimpl``: pluggy calls only marked ones, so it would load and
+        register nothing, listed as "observer hooks only"."""
+        hooks = [name for name in vars(self.manager.hook) if not name.startswith("_")]
+        for name, plugin in self.manager.list_name_plugin():
+            for hook in hooks:
+                function = getattr(plugin, hook, None)
+                if callable(function) and self.manager.parse_hookimpl_opts(plugin, hook) is None:
+                    raise PluginLoadError(
+                        f"plugin {name!r} defines {hook} without @rollbridge.hookimpl, so "
+                        "rollbridge would never call it: mark it with @rollbridge.hookimpl "
+                        "(docs/plugins.md, 'A ruleset')",
+                        details={"plugin": name},
+                    )
 
     def _collect(self) -> None:
         self._call_registration("register_rulesets", self._register_ruleset)

@@ -280,6 +280,25 @@ def test_a_misspelt_hook_is_refused_at_load_naming_plugin_and_hook():
     assert "'typo' implements 'register_ruleset'" in str(refused.value)
 
 
+def test_a_hook_without_its_marker_is_refused_naming_plugin_and_hook(tmp_path, monkeypatch):
+    """An author who left out ``@rollbridge.hookimpl`` above ``register_rulesets``
+    got a plugin that loaded, registered nothing, and was listed as "observer hooks
+    only"; ``resolve`` then said only that no such ruleset is loaded."""
+    make_entry_point(tmp_path, "rb-unmarked", "unmarked", "rb_unmarked", """
+        def register_rulesets(register):
+            raise AssertionError("never called")
+    """)  # fmt: skip
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PluginLoadError) as refused:
+        PluginHost(builtins=False, environ={})
+    assert refused.value.details == {"plugin": "unmarked"}
+    assert str(refused.value) == (
+        "plugin 'unmarked' defines register_rulesets without @rollbridge.hookimpl, so "
+        "rollbridge would never call it: mark it with @rollbridge.hookimpl "
+        "(docs/plugins.md, 'A ruleset')"
+    )
+
+
 @pytest.mark.parametrize(
     ("path", "found"),
     [
