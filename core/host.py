@@ -253,6 +253,7 @@ class PluginHost:
                 ) from exc
 
     def _register_ruleset(self, plugin: str, ruleset: Any) -> None:
+        _refuse_a_class(plugin, ruleset, Ruleset, "a ruleset")
         if not isinstance(ruleset, Ruleset):
             raise PluginError(
                 f"plugin {plugin!r} registered {ruleset!r}, which is not a Ruleset",
@@ -264,6 +265,7 @@ class PluginHost:
         self.plugins[plugin].rulesets.append(ruleset.id)
 
     def _register_adapter(self, plugin: str, adapter: Any) -> None:
+        _refuse_a_class(plugin, adapter, Adapter, "an adapter")
         if not isinstance(adapter, Adapter):
             raise PluginError(
                 f"plugin {plugin!r} registered {adapter!r}, which is not an Adapter",
@@ -329,6 +331,17 @@ class PluginHost:
     def describe_plugins(self) -> list[dict[str, Any]]:
         """Every loaded plugin as plain data, in load order."""
         return [info.to_dict() for info in self.plugins.values()]
+
+
+def _refuse_a_class(plugin: str, given: Any, base: type, kind: str) -> None:
+    """Raise :class:`PluginError` when a plugin registered a class of ``base``, not
+    an instance of it (``register(Fatelike)`` for ``register(Fatelike())``)."""
+    if isinstance(given, type) and issubclass(given, base):
+        raise PluginError(
+            f"plugin {plugin!r} registered the class {given.__name__}, not {kind}: "
+            f"register an instance, register({given.__name__}())",
+            details={"plugin": plugin},
+        )
 
 
 def check_ruleset(ruleset: Ruleset, plugin: str) -> None:

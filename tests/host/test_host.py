@@ -113,6 +113,32 @@ class TestRegistration:
         with pytest.raises(PluginError, match="not a Ruleset"):
             PluginHost({"odd": Plugin()}, builtins=False, environ={})
 
+    def test_registering_the_class_instead_of_an_instance_says_so(self, tally):
+        """``register(Fatelike)`` read "registered <class ...>, which is not a
+        Ruleset" — it is one, as a class."""
+        cls = type(tally)
+
+        class Plugin:
+            @rollbridge.hookimpl
+            def register_rulesets(self, register):
+                register(cls)
+
+        with pytest.raises(PluginError, match=r"^plugin 'odd' registered the class Tally, not a "
+                           r"ruleset: register an instance, register\(Tally\(\)\)$"):  # fmt: skip
+            PluginHost({"odd": Plugin()}, builtins=False, environ={})
+
+        class Dialect(Adapter):
+            id = "dialect"
+
+        class AdapterPlugin:
+            @rollbridge.hookimpl
+            def register_adapters(self, register):
+                register(Dialect)
+
+        with pytest.raises(PluginError, match=r"registered the class Dialect, not an adapter: "
+                           r"register an instance, register\(Dialect\(\)\)$"):  # fmt: skip
+            PluginHost({"odd": AdapterPlugin()}, builtins=False, environ={})
+
     def test_a_ruleset_with_a_bad_schema_is_refused_at_load(self, tally):
         class Broken(type(tally)):
             sheet_schema = {"type": "object", "propertys": {}}
