@@ -137,6 +137,38 @@ def test_the_plugin_guide_shows_a_map_of_the_sheets_own_keys():
     assert sheet_choices(param, {"skills": {"fight": 3, "lore": 4}}, {}) == ["fight", "lore"]
 
 
+def test_the_plugin_guides_live_session_runs_on_the_example(monkeypatch):
+    """docs/plugins.md, "Trying it live": a new table has no actors, and the guide did
+    not say how to make them from a client. Each line it gives the terminal client,
+    parsed as ``rollbridge connect`` parses it, is a request the example ruleset's
+    table answers."""
+    from rollbridge.cli.terminal import parse_command
+    from rollbridge.engine.model import Principal
+    from rollbridge.offline import TableService
+    from rollbridge.stores.memory import MemoryStore
+    from rollbridge.testing import host_with
+
+    monkeypatch.syspath_prepend(str(DOCS.parent / "examples" / "hitpoints"))
+    from rollbridge_hitpoints.ruleset import HitPoints
+
+    text = (DOCS / "plugins.md").read_text(encoding="utf-8")
+    section = text.split("### Trying it live", 1)[1].split("\n## ", 1)[0]
+    (typed,) = re.findall(r"```text\n(.*?)```", section, re.S)
+    assert "--ruleset hitpoints" in section
+    service = TableService(MemoryStore(), host_with(HitPoints()))
+    info, _tokens = service.create_table("Try-out", "hitpoints")
+    gm = Principal("gm", "gm", "gm-token")
+    replies = []
+    for number, line in enumerate(typed.splitlines()):
+        message = parse_command(line, f"r{number}")
+        assert message is not None, line
+        replies.append(service.handle(info.id, message, gm))
+    assert list(service.table(info.id).actors) == ["f", "g"]
+    assert service.table(info.id).actors["f"].controllers == ["player"]
+    assert replies[2]["event"]["kind"] == "resolution"
+    assert replies[3]["odds"]["outcomes"] is not None
+
+
 def test_operations_warns_that_the_wal_files_are_part_of_the_database():
     """docs/operations.md: deleting the -wal (or copying the .db alone) loses
     acknowledged changes; the operator is told so, and told to use rollbridge backup."""

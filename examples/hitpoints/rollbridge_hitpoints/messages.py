@@ -42,3 +42,8 @@ HEAL = say("action.heal", "Heal")
 HEAL_SUMMARY = say("action.heal.summary", "Restore hit points to one target.")
 AMOUNT = say("action.heal.amount", "Hit points")
 AMOUNT_HINT = say("action.heal.amount.hint", "how many hit points to restore")
+
+# The outcomes of an attack's odds, as people read them.
+ODDS_CRITICAL = say("odds.critical", "critical hit")
+ODDS_HIT = say("odds.hit", "hit")
+ODDS_MISS = say("odds.miss", "miss")

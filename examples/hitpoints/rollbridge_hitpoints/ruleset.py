@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
 from rollbridge import ActionContext, ActionSpec, Actor, CommonState, Resolution, Ruleset, Track
-from rollbridge.contract import PlayerView
+from rollbridge.contract import Odds, PlayerView
 from rollbridge.dice import DiceGroup, DiceSource, roll_die, roll_formula
 from rollbridge.exceptions import RuleViolation
 from rollbridge.text import Private
@@ -30,6 +31,9 @@ from .messages import (
     MODIFIER,
     MODIFIER_HINT,
     NOT_HURT,
+    ODDS_CRITICAL,
+    ODDS_HIT,
+    ODDS_MISS,
     REGAINS,
     UNKNOWN_TRACK,
 )
@@ -44,6 +48,12 @@ SHEET = {
     },
     "required": ["hp"],
 }
+
+
+def hits(d20: int, bonus: int, ac: int) -> bool:
+    """Whether a d20 showing ``d20`` hits armour class ``ac`` with ``bonus``: a natural
+    20 always hits, a natural 1 always misses. ``resolve`` rolls it, ``odds`` counts it."""
+    return d20 == 20 or (d20 != 1 and d20 + bonus >= ac)
 
 
 @cache  # one schema object per hit-point total: validators compile once per schema
@@ -135,7 +145,7 @@ class HitPoints(Ruleset):
         # The target's armour class is its sheet's: hidden from players for an NPC.
         ac = Private(target.sheet["ac"], of=target.id, aspect="sheet")
         critical = d20.value == 20
-        hit = critical or (d20.value != 1 and total >= ac.value)
+        hit = hits(d20.value, bonus, ac.value)
         attack = DiceGroup(ATTACK_DICE(), (d20,), formula=f"1d20{bonus:+d}", total=total, target=ac)
         steps = [ATTACK_STEP(d20=d20.value, bonus=bonus, total=total, ac=ac)]
         if not hit:
@@ -166,6 +176,21 @@ class HitPoints(Ruleset):
             states={target.id: {**target.state, "lost": lost}},
             steps=steps,
         )
+
+    def odds(self, context: ActionContext) -> Odds | None:
+        """An attack's chance to hit, counted over the d20's faces with the rule
+        ``resolve`` applies (:func:`hits`); healing rolls no dice: no odds. A player
+        asking against an NPC states its AC (its sheet is hidden from them)."""
+        if context.action != "attack" or context.actor is None:
+            return None
+        bonus = context.actor.sheet["attack_bonus"] + context.params["modifier"]
+        ac = context.targets[0].sheet["ac"]
+        hitting = sum(hits(face, bonus, ac) for face in range(2, 20))
+        return Odds(
+            {"critical hit": Fraction(1, 20), "hit": Fraction(hitting, 20),
+             "miss": Fraction(19 - hitting, 20)},
+            labels={"critical hit": ODDS_CRITICAL(), "hit": ODDS_HIT(), "miss": ODDS_MISS()},
+        )  # fmt: skip
 
     def _heal(self, target: Actor, amount: int) -> Resolution:
         lost = target.state["lost"]

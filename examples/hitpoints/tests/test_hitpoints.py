@@ -3,7 +3,7 @@
 import pytest
 from rollbridge_hitpoints.ruleset import HitPoints
 
-from rollbridge.exceptions import Forbidden, RuleViolation
+from rollbridge.exceptions import Forbidden, OddsHidden, RuleViolation
 from rollbridge.testing import PLAYER, RulesetConformance
 
 
@@ -95,3 +95,24 @@ def test_it_reads_in_czech(table):
     with pytest.raises(RuleViolation) as refused:
         table.resolve("heal", targets=["f"], params={"amount": 1})
     assert refused.value.render("cs") == "Fighter nepřišel o žádné životy"
+
+
+def _odds(table, **fields):
+    request = {"type": "odds", "action": "attack", "actor": "f", "targets": ["g"], "params": {}}
+    reply = table.request({**request, **fields.pop("extra", {})}, **fields)
+    return {o["outcome"]: o["probability"] for o in reply["odds"]["outcomes"]}
+
+
+def test_the_odds_of_an_attack_follow_the_rules_resolve_applies(table):
+    """1d20 + 5 against AC 13: faces 8 to 19 hit, a 20 is a critical hit, a 1 misses."""
+    assert _odds(table) == {"critical hit": "1/20", "hit": "3/5", "miss": "7/20"}
+
+
+def test_a_player_states_the_armour_class_they_cannot_see(table):
+    """The Goblin's sheet is the GM's: a player's odds come from the AC they assume
+    (its view hides sheet and state, so both are stated)."""
+    with pytest.raises(OddsHidden):
+        _odds(table, who=PLAYER)
+    assume = {"g": {"sheet": {"hp": 7, "ac": 15}, "state": {}}}
+    assert _odds(table, who=PLAYER, extra={"assume": assume}) == {
+        "critical hit": "1/20", "hit": "1/2", "miss": "9/20"}  # fmt: skip
