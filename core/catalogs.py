@@ -180,20 +180,40 @@ def update(sources: Sources, domain: str, locales: Iterable[str]) -> list[Path]:
     return written + compile_catalogues(source, domain)
 
 
+def _own_domains() -> frozenset[str]:
+    """rollbridge's own domains: the core's and each built-in plugin's."""
+    from rollbridge.adapters import DEFAULT_PLUGINS as adapters
+    from rollbridge.plugins import DEFAULT_PLUGINS as rulesets
+
+    return frozenset({"rollbridge", *(name.rsplit(".", 1)[-1] for name in rulesets + adapters)})
+
+
 def _header(domain: str, which: str) -> dict[str, Any]:
+    """The header of a new catalogue of ``domain``: rollbridge's for its own domains;
+    for another plugin's, its authors and its issue tracker, not rollbridge's (a
+    translator reports a mistake to whoever ships the catalogue)."""
+    if domain in _own_domains():
+        of, guide, (people, tracker) = f"the {domain} domain of rollbridge", "", _ROLLBRIDGE
+    else:
+        of, guide = f"the {domain} plugin for rollbridge", "rollbridge's "
+        people, tracker = f"the {domain} plugin's authors", f"the {domain} plugin's issue tracker"
     return {
-        "header_comment": f"# {which} messages of the {domain} domain of rollbridge.\n"
-        '# See docs/plugins.md, "Languages", for how they are made.\n#',
+        "header_comment": f"# {which} messages of {of}.\n"
+        f'# See {guide}docs/plugins.md, "Languages", for how they are made.\n#',
         "project": f"rollbridge-{domain}",
         "version": "1",
-        "copyright_holder": "rollbridge developers",
-        "msgid_bugs_address": "the rollbridge issue tracker",
+        "copyright_holder": people,
+        "msgid_bugs_address": tracker,
         "creation_date": _CREATED,
         "revision_date": _CREATED,
-        "last_translator": "rollbridge developers",
-        "language_team": "rollbridge developers",
+        "last_translator": people,
+        "language_team": people,
         "fuzzy": False,
     }
+
+
+#: Who makes rollbridge's own catalogues, and where their mistakes are reported.
+_ROLLBRIDGE = ("rollbridge developers", "the rollbridge issue tracker")
 
 
 def _write_po(path: Path, catalogue: Any) -> Path:

@@ -77,3 +77,18 @@ def test_sources_naming_their_domain_by_a_variable_are_not_checked(tmp_path):
     assert [m.context for m in catalogs.extract(folder, "whatever") if m.id] == ["a"]
     with pytest.raises(InvalidRequest):
         catalogs.extract(Path(__file__).parents[2] / "plugins" / "sr2", "sr3")
+
+
+def test_a_plugins_new_catalogue_names_its_authors_not_rollbridges(package):
+    """A third-party plugin's catalogues said "Report-Msgid-Bugs-To: the rollbridge
+    issue tracker" and "Last-Translator: rollbridge developers": a translator would
+    report its mistakes to the wrong project. rollbridge's own domains keep theirs."""
+    catalogs.update(package, "fatelike", ["cs"])
+    po = (package / "locale" / "cs" / "LC_MESSAGES" / "fatelike.po").read_text()
+    assert po.startswith("# The cs messages of the fatelike plugin for rollbridge.\n")
+    assert '"Report-Msgid-Bugs-To: the fatelike plugin\'s issue tracker\\n"' in po
+    assert '"Last-Translator: the fatelike plugin\'s authors\\n"' in po
+    assert "rollbridge developers" not in po
+    sr2 = catalogs.extract(Path(__file__).parents[2] / "plugins" / "sr2", "sr2")
+    assert sr2.msgid_bugs_address == "the rollbridge issue tracker"
+    assert sr2.last_translator == "rollbridge developers"
