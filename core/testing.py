@@ -608,9 +608,18 @@ class StateConformance:
             try:
                 state = self.ruleset.validate_state(sheet, supplied)
             except InvalidState as refused:
-                assert refused.text is not None, f"plain-string refusal: {refused.message!r}"
+                assert refused.text is not None, (
+                    f"{sheet_name}: the state {supplied!r} is refused with a plain string, "
+                    f"{refused.message!r}: give InvalidState a Text of your catalogue "
+                    "(say('refused.x', '…')(…)), which each client reads in its language"
+                )
                 field = refused.details.get("field")
-                assert isinstance(field, str) and field.startswith("state"), refused.details
+                assert isinstance(field, str) and field.startswith("state"), (
+                    f"{sheet_name}: the state {supplied!r} is refused with details "
+                    f"{refused.details!r}, which name no field: give "
+                    "InvalidState(…, details={'field': 'state.<field>'}), as "
+                    "rollbridge.schema.validate(..., where='state') does"
+                )
                 return
             except RollbridgeError as other:
                 raise AssertionError(
@@ -803,7 +812,10 @@ class RulesetConformance(StateConformance):
                         f"{name}: new state of {actor_id}",
                     )
                     common = harness.actor(actor_id)["common"]
-                    assert common["status"] in STATUSES
+                    assert common["status"] in STATUSES, (
+                        f"{name}: the common status of {actor_id} is {common['status']!r}, "
+                        f"not one of {STATUSES}"
+                    )
                     for track in common["tracks"]:
                         assert 0 <= track["value"] <= track["max"], (
                             f"{name}: track {track['key']} of {actor_id} out of bounds"

@@ -15,6 +15,7 @@ import dataclasses
 
 import pytest
 
+from rollbridge.exceptions import InvalidState
 from rollbridge.plugins.bandits import BanditsRuleset
 from rollbridge.testing import RulesetConformance
 from rollbridge.text import Messages
@@ -191,3 +192,38 @@ def test_a_message_its_catalogue_lacks_is_told_where_to_translate_it(tmp_path):
         r"line\), then run it again to compile; `rollbridge catalogs check"
     ):  # fmt: skip
         suite.test_every_action_reads_in_every_locale()
+
+
+class _PlainRefusal(BanditsRuleset):
+    """bandits refusing every supplied state in a plain string (every one: the
+    fuzzer's first example fails, whatever it draws)."""
+
+    def validate_state(self, sheet, state):
+        raise InvalidState("no dead bandits", details={"field": "state.dead"})
+
+
+class _Unnamed(BanditsRuleset):
+    """bandits refusing every supplied state with a text naming no field."""
+
+    def validate_state(self, sheet, state):
+        raise InvalidState(_ODDS("refused.dead", "no dead bandits")())
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "message"),
+    [
+        (_PlainRefusal, r"is refused with a plain string, 'no dead bandits': give "
+                        r"InvalidState a Text of your catalogue"),
+        (_Unnamed, r"is refused with details \{\}, which name no field: give "
+                   r"InvalidState\(…, details=\{'field': 'state.<field>'\}\)"),
+    ],
+    ids=["plain-string", "no-field"],
+)  # fmt: skip
+def test_a_supplied_state_refused_without_a_text_or_a_field_says_how_to_refuse(ruleset,
+                                                                              message):  # fmt: skip
+    """An author's own ``validate_state`` check that refused in a plain string, or
+    without the field, failed with "plain-string refusal: ..." or with the bare
+    details dict as the message."""
+    suite = _suite(ruleset(), state_examples=5)
+    with pytest.raises(AssertionError, match=message):
+        suite.test_supplied_states_are_refused_or_work()
