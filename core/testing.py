@@ -411,6 +411,17 @@ def _translation_hint(missing: Sequence[tuple[str, str]]) -> str:
     return "; ".join(hints)
 
 
+def _none_resolved(refusals: Mapping[str, RuleViolation]) -> str:
+    """Why no action example resolved: each action's first refusal, and what to do."""
+    said = "; ".join(f"{name!r}: {refused.code}: {refused}" for name, refused in refusals.items())
+    return (
+        "no action example resolved with any seed — the rules refused each "
+        f"({said or 'no action has an example'}): give at least one action an example "
+        "the example actors can do fresh (the first example sheet acts and the next are "
+        "its targets; with no acting actor, the targets are the first ones)"
+    )
+
+
 def _domain_of(message_id: str) -> str:
     declared = message(message_id)
     return declared.domain if declared is not None else message_id.split(".", 1)[0]
@@ -786,6 +797,7 @@ class RulesetConformance(StateConformance):
 
     def test_actions_resolve_through_the_engine(self) -> None:
         resolved = 0
+        refusals: dict[str, RuleViolation] = {}
         for seed in self.seeds:
             harness, ids = self._harness(seed)
             for name, case in self._cases():
@@ -793,7 +805,8 @@ class RulesetConformance(StateConformance):
                 before = {i: harness.state(i) for i in ids}
                 try:
                     event = harness.resolve(name, params=case["params"], **where)
-                except RuleViolation:
+                except RuleViolation as refused:
+                    refusals.setdefault(name, refused)
                     after = {i: harness.state(i) for i in ids}
                     assert after == before, f"{name}: a refused action changed state"
                     continue
@@ -820,7 +833,7 @@ class RulesetConformance(StateConformance):
                         assert 0 <= track["value"] <= track["max"], (
                             f"{name}: track {track['key']} of {actor_id} out of bounds"
                         )
-        assert resolved, "no action example resolved with any seed"
+        assert resolved, _none_resolved(refusals)
 
     def test_statistics_read_the_rulesets_own_events(self) -> None:
         """A ruleset's :meth:`~rollbridge.contract.Ruleset.statistics` (when it has
@@ -979,13 +992,15 @@ class RulesetConformance(StateConformance):
         GM and for players — with every actor an NPC, so every private value is
         hidden — as non-empty text with no placeholder left."""
         rendered = 0
+        refusals: dict[str, RuleViolation] = {}
         for seed in self.seeds[:4]:
             harness, ids = self._harness(seed)
             for name, case in self._cases():
                 where = self._request_for(name, ids)
                 try:
                     harness.resolve(name, params=case["params"], **where)
-                except RuleViolation:
+                except RuleViolation as refused:
+                    refusals.setdefault(name, refused)
                     continue
                 event = harness.events(harness.table.info.seq - 1)[-1]
                 for path in event.texts:
@@ -997,7 +1012,7 @@ class RulesetConformance(StateConformance):
                 for view in harness.views():
                     _check_rendered(view["data"], name)
                 rendered += 1
-        assert rendered, "no action example resolved with any seed"
+        assert rendered, _none_resolved(refusals)
 
     def _no_catalogue(self) -> str:
         """Why the locale tests are skipped, and what makes them run."""
@@ -1025,6 +1040,7 @@ class RulesetConformance(StateConformance):
             pytest.skip(self._no_catalogue())
         before = untranslated()
         rendered = 0
+        refusals: dict[str, RuleViolation] = {}
         for seed in self.seeds[:3]:
             harness, ids = self._harness(seed)
             for name, case in self._cases():
@@ -1032,6 +1048,7 @@ class RulesetConformance(StateConformance):
                 try:
                     harness.resolve(name, params=case["params"], **where)
                 except RuleViolation as refused:
+                    refusals.setdefault(name, refused)
                     assert refused.text is not None, (
                         f"{name}: the refusal {refused.message!r} is a plain string, not a Text"
                     )
@@ -1048,7 +1065,7 @@ class RulesetConformance(StateConformance):
                                 f"{name}: common state of {actor_id} in {locale}",
                             )
                 rendered += 1
-        assert rendered, "no action example resolved with any seed"
+        assert rendered, _none_resolved(refusals)
         for locale in locales:  # the actions' own words, as forms show them
             _json_roundtrip(self.ruleset.describe(locale), f"describe({locale!r})")
         actors = self._actors()

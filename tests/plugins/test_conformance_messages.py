@@ -227,3 +227,20 @@ def test_a_supplied_state_refused_without_a_text_or_a_field_says_how_to_refuse(r
     suite = _suite(ruleset(), state_examples=5)
     with pytest.raises(AssertionError, match=message):
         suite.test_supplied_states_are_refused_or_work()
+
+
+class _OnlyHeals(_Quiet):
+    """Tally with its heal alone: every example actor is fresh, so every heal is refused."""
+
+    actions = {"heal": Tally.actions["heal"]}
+
+
+def test_when_no_example_resolves_the_refusals_are_named():
+    """The failure "no action example resolved with any seed" left the author to find which rule
+    refused what: a heal example on actors that are all unhurt."""
+    with pytest.raises(
+        AssertionError, match=r"no action example resolved with any seed — the rules refused "
+        r"each \('heal': not_hurt: Ana is not hurt\): give at least one action an "
+        r"example the example actors can do fresh"
+    ):  # fmt: skip
+        _suite(_OnlyHeals()).test_actions_resolve_through_the_engine()
