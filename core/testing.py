@@ -71,7 +71,7 @@ from rollbridge.exceptions import (
 )
 from rollbridge.hookspecs import hookimpl
 from rollbridge.host import PluginHost, check_ruleset
-from rollbridge.i18n import catalogs_of, locales_of
+from rollbridge.i18n import LOCALES, catalogs_of, locales_of
 from rollbridge.odds import Odds
 from rollbridge.offline import TableService
 from rollbridge.plain import JSON
@@ -389,7 +389,13 @@ def _translation_hint(missing: Sequence[tuple[str, str]]) -> str:
         folder = catalogs_of(domain)
         package = folder.parent if folder is not None else "PACKAGE"
         update = f"rollbridge catalogs update {package} --domain {domain} --locale {locale}"
-        if folder is None:
+        if domain == "rollbridge" and locale not in LOCALES:
+            hints.append(
+                f"rollbridge itself does not speak {locale!r} (it speaks {', '.join(LOCALES)}): "
+                "its own messages, such as the schema's refusals, read in English there; "
+                f"set locales to those your plugin and rollbridge both ship"
+            )
+        elif folder is None:
             hints.append(
                 f"no catalogue folder is registered for the domain {domain!r}: declare "
                 f"say = Messages({domain!r}, catalogs=Path(__file__).with_name('locale')) "

@@ -244,3 +244,15 @@ def test_when_no_example_resolves_the_refusals_are_named():
         r"example the example actors can do fresh"
     ):  # fmt: skip
         _suite(_OnlyHeals()).test_actions_resolve_through_the_engine()
+
+
+def test_a_locale_rollbridge_does_not_speak_is_named_as_such():
+    """A plugin requiring French (``locales = ("fr",)``) was told to translate the
+    core's schema refusals in core/locale/fr — a folder of rollbridge's, and no
+    language of it."""
+    with pytest.raises(
+        AssertionError, match=r"\('rollbridge\.schema\.[a-z_.]+', 'fr'\).* rollbridge itself "
+        r"does not speak 'fr' \(it speaks en, cs, de, ru\): its own messages, such as the "
+        r"schema's refusals, read in English there"
+    ):  # fmt: skip
+        _suite(BanditsRuleset(), locales=("fr",)).test_every_refusal_reads_in_every_locale()
