@@ -20,6 +20,7 @@ starting ``Translators:`` just above a declaration goes into the catalogues.
 
 from __future__ import annotations
 
+import ast
 import datetime
 import io
 import string
@@ -29,12 +30,14 @@ from pathlib import Path
 from typing import Any
 
 from rollbridge.exceptions import InvalidRequest
+from rollbridge.text import Messages
 
 __all__ = [
     "KEYWORDS",
     "Problem",
     "check",
     "compile_catalogues",
+    "declared_domains",
     "extract",
     "placeholders",
     "update",
@@ -47,6 +50,15 @@ COMMENT_TAGS = ("Translators:",)
 #: A fixed creation date: extracting again changes the template only where messages do.
 _CREATED = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
 _formatter = string.Formatter()
+
+say = Messages("rollbridge")
+# Translators: {domain} is the --domain given, {declared} the domains the package's
+# sources name in Messages("…"), {where} the file of the first.
+OTHER_DOMAIN = say(
+    "catalogs.other_domain",
+    "the sources declare no messages of the domain {domain}: they declare {declared} "
+    "({where}); give --domain with the domain your Messages(...) names",
+)
 
 
 def _babel() -> Any:
@@ -75,16 +87,60 @@ def _folders(sources: Sources) -> list[Path]:
     return [Path(sources)] if isinstance(sources, str | Path) else [Path(s) for s in sources]
 
 
+def _skipped(parts: Sequence[str]) -> bool:
+    """Whether extraction skips a path with these parts (tests, catalogues, caches)."""
+    return "locale" in parts or "tests" in parts or "__pycache__" in parts
+
+
+def declared_domains(sources: Sources) -> dict[str, Path]:
+    """Each domain the Python files under ``sources`` name in a ``Messages("…")`` with
+    a literal name, and the first file that does."""
+    found: dict[str, Path] = {}
+    for source in _folders(sources):
+        for path in sorted(Path(source).rglob("*.py")):
+            if _skipped(path.relative_to(source).parts):
+                continue
+            try:
+                tree = ast.parse(path.read_bytes())
+            except (SyntaxError, ValueError):
+                continue  # extraction reports what it cannot read
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.Call) or not node.args:
+                    continue
+                name = getattr(node.func, "id", getattr(node.func, "attr", None))
+                first = node.args[0]
+                if (
+                    name == "Messages"
+                    and isinstance(first, ast.Constant)
+                    and isinstance(first.value, str)
+                ):
+                    found.setdefault(first.value, path)
+    return found
+
+
 def extract(sources: Sources, domain: str) -> Any:
     """The messages the Python files under ``sources`` (a folder, or several)
     declare, as a Babel catalogue (the template; tests and ``locale`` folders are
-    skipped)."""
+    skipped).
+
+    :raises InvalidRequest: when the sources declare ``Messages`` of other domains
+        only: a catalogue of ``domain`` would be one no message is looked up in
+        (``--domain fate`` for ``Messages("fatelike")``, or the folder's name
+        ``rollbridge_fatelike`` taken for the domain)."""
+    declared = declared_domains(sources)
+    if declared and domain not in declared:
+        first = next(iter(declared))
+        text = OTHER_DOMAIN(
+            domain=repr(domain),
+            declared=[repr(d) for d in declared],
+            where=str(declared[first]),
+        )
+        raise InvalidRequest(text, details={"domain": domain, "declared": sorted(declared)})
     catalog, extract_module, _mofile, _pofile = _babel()
     template = catalog.Catalog(domain=domain, charset="utf-8", **_header(domain, "the"))
 
     def keep(path: str) -> bool:
-        parts = Path(path).parts
-        return "locale" not in parts and "tests" not in parts and "__pycache__" not in parts
+        return not _skipped(Path(path).parts)
 
     for source in _folders(sources):
         found = extract_module.extract_from_dir(
@@ -124,20 +180,40 @@ def update(sources: Sources, domain: str, locales: Iterable[str]) -> list[Path]:
     return written + compile_catalogues(source, domain)
 
 
+def _own_domains() -> frozenset[str]:
+    """rollbridge's own domains: the core's and each built-in plugin's."""
+    from rollbridge.adapters import DEFAULT_PLUGINS as adapters
+    from rollbridge.plugins import DEFAULT_PLUGINS as rulesets
+
+    return frozenset({"rollbridge", *(name.rsplit(".", 1)[-1] for name in rulesets + adapters)})
+
+
 def _header(domain: str, which: str) -> dict[str, Any]:
+    """The header of a new catalogue of ``domain``: rollbridge's for its own domains;
+    for another plugin's, its authors and its issue tracker, not rollbridge's (a
+    translator reports a mistake to whoever ships the catalogue)."""
+    if domain in _own_domains():
+        of, guide, (people, tracker) = f"the {domain} domain of rollbridge", "", _ROLLBRIDGE
+    else:
+        of, guide = f"the {domain} plugin for rollbridge", "rollbridge's "
+        people, tracker = f"the {domain} plugin's authors", f"the {domain} plugin's issue tracker"
     return {
-        "header_comment": f"# {which} messages of the {domain} domain of rollbridge.\n"
-        '# See docs/plugins.md, "Languages", for how they are made.\n#',
+        "header_comment": f"# {which} messages of {of}.\n"
+        f'# See {guide}docs/plugins.md, "Languages", for how they are made.\n#',
         "project": f"rollbridge-{domain}",
         "version": "1",
-        "copyright_holder": "rollbridge developers",
-        "msgid_bugs_address": "the rollbridge issue tracker",
+        "copyright_holder": people,
+        "msgid_bugs_address": tracker,
         "creation_date": _CREATED,
         "revision_date": _CREATED,
-        "last_translator": "rollbridge developers",
-        "language_team": "rollbridge developers",
+        "last_translator": people,
+        "language_team": people,
         "fuzzy": False,
     }
+
+
+#: Who makes rollbridge's own catalogues, and where their mistakes are reported.
+_ROLLBRIDGE = ("rollbridge developers", "the rollbridge issue tracker")
 
 
 def _write_po(path: Path, catalogue: Any) -> Path:

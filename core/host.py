@@ -37,7 +37,7 @@ import pluggy
 
 from rollbridge import hookspecs
 from rollbridge.adapter import Adapter
-from rollbridge.contract import Ruleset
+from rollbridge.contract import ActionSpec, Ruleset
 from rollbridge.exceptions import (
     DuplicateRegistration,
     PluginError,
@@ -65,6 +65,8 @@ ENV_ALLOW = "ROLLBRIDGE_PLUGINS"
 ENV_BLOCK = "ROLLBRIDGE_BLOCK_PLUGINS"
 
 _ID = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+#: What an :class:`~rollbridge.contract.ActionSpec`'s ``actor`` may be.
+ACTORS = ("required", "optional", "none")
 _VERSION = re.compile(r"\d+\.\d+(\.\d+)?([.+-].*)?")
 
 
@@ -134,6 +136,7 @@ class PluginHost:
                 name, plugin, version=getattr(plugin, "__version__", "0.0.0"), source="explicit"
             )
         self._check_hook_names()
+        self._check_unmarked_hooks()
         self._collect()
 
     # -- loading --------------------------------------------------------------
@@ -211,6 +214,22 @@ class PluginHost:
                 details={"plugin": name},
             ) from None
 
+    def _check_unmarked_hooks(self) -> None:
+        """Refuse a plugin with a function named as a hook but not marked
+        ``@rollbridge.hookimpl``: pluggy calls only marked ones, so it would load and
+        register nothing, listed as "observer hooks only"."""
+        hooks = [name for name in vars(self.manager.hook) if not name.startswith("_")]
+        for name, plugin in self.manager.list_name_plugin():
+            for hook in hooks:
+                function = getattr(plugin, hook, None)
+                if callable(function) and self.manager.parse_hookimpl_opts(plugin, hook) is None:
+                    raise PluginLoadError(
+                        f"plugin {name!r} defines {hook} without @rollbridge.hookimpl, so "
+                        "rollbridge would never call it: mark it with @rollbridge.hookimpl "
+                        "(docs/plugins.md, 'A ruleset')",
+                        details={"plugin": name},
+                    )
+
     def _collect(self) -> None:
         self._call_registration("register_rulesets", self._register_ruleset)
         self._call_registration("register_adapters", self._register_adapter)
@@ -234,6 +253,7 @@ class PluginHost:
                 ) from exc
 
     def _register_ruleset(self, plugin: str, ruleset: Any) -> None:
+        _refuse_a_class(plugin, ruleset, Ruleset, "a ruleset")
         if not isinstance(ruleset, Ruleset):
             raise PluginError(
                 f"plugin {plugin!r} registered {ruleset!r}, which is not a Ruleset",
@@ -245,6 +265,7 @@ class PluginHost:
         self.plugins[plugin].rulesets.append(ruleset.id)
 
     def _register_adapter(self, plugin: str, adapter: Any) -> None:
+        _refuse_a_class(plugin, adapter, Adapter, "an adapter")
         if not isinstance(adapter, Adapter):
             raise PluginError(
                 f"plugin {plugin!r} registered {adapter!r}, which is not an Adapter",
@@ -312,6 +333,17 @@ class PluginHost:
         return [info.to_dict() for info in self.plugins.values()]
 
 
+def _refuse_a_class(plugin: str, given: Any, base: type, kind: str) -> None:
+    """Raise :class:`PluginError` when a plugin registered a class of ``base``, not
+    an instance of it (``register(Fatelike)`` for ``register(Fatelike())``)."""
+    if isinstance(given, type) and issubclass(given, base):
+        raise PluginError(
+            f"plugin {plugin!r} registered the class {given.__name__}, not {kind}: "
+            f"register an instance, register({given.__name__}())",
+            details={"plugin": plugin},
+        )
+
+
 def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
     """Raise :class:`PluginError` if ``ruleset`` does not satisfy the contract."""
 
@@ -331,7 +363,12 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
     ):
         raise fail("needs a version like 1.0.0")
     actions = getattr(ruleset, "actions", None)
-    if not isinstance(actions, Mapping) or not actions:
+    if not isinstance(actions, Mapping):
+        raise fail(
+            f"actions must be a mapping of each action's name to its ActionSpec "
+            f"({{'attack': ActionSpec('attack', ...)}}), not {type(actions).__name__}"
+        )
+    if not actions:
         raise fail("needs at least one action")
     try:
         check_schema(ruleset.sheet_schema, "sheet_schema")
@@ -340,9 +377,19 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
         for name in ("sheet_schema", "settings_schema", "state_schema"):
             _refuse_stray_choices(getattr(ruleset, name), name)
         for key, spec in actions.items():
+            if not isinstance(spec, ActionSpec):
+                raise fail(
+                    f"lists {type(spec).__name__} under the action key {key!r}, not an ActionSpec"
+                )
             if key != spec.name:
                 raise fail(f"lists action {spec.name!r} under the key {key!r}")
+            if spec.actor not in ACTORS:
+                raise fail(
+                    f"action {key!r}: actor {spec.actor!r} is not one of "
+                    f"{', '.join(map(repr, ACTORS))}"
+                )
             check_schema(spec.params, f"action {key!r} params")
+            _check_params_object(spec, fail)
             _check_target_counts(spec, fail)
             _check_action_texts(spec, fail)
             _check_choices_from(ruleset, spec, fail)
@@ -369,19 +416,44 @@ def _check_target_counts(spec: Any, fail: Callable[[str], PluginError]) -> None:
         )
 
 
+def _check_params_object(spec: Any, fail: Callable[[str], PluginError]) -> None:
+    """An action's ``params`` describe an object: a request's parameters are always
+    one (``{"skill": "fight"}``), so a schema of another type would refuse every
+    request the action is asked with."""
+    kind = spec.params.get("type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    if kind is not None and "object" not in kinds:
+        raise fail(
+            f"action {spec.name!r} params: a request's parameters are an object "
+            f"(name → value), so the schema's type must be 'object', not {kind!r} "
+            f'(one parameter: {{"type": "object", "properties": {{"amount": {{...}}}}}})'
+        )
+
+
 def _check_action_texts(spec: Any, fail: Callable[[str], PluginError]) -> None:
     """An action's ``labels``, ``hints`` and ``choices`` name its parameters (a
     misspelt one would quietly show nothing), and ``choices`` the values of their
     ``enum``."""
     properties = (spec.params or {}).get("properties") or {}
     for kind in ("labels", "hints", "choices"):
-        for param in getattr(spec, kind, None) or {}:
+        given = getattr(spec, kind, None) or {}
+        if not isinstance(given, Mapping):
+            raise fail(
+                f"action {spec.name!r} {kind}: must map each parameter's name to its "
+                f"text ({{'amount': ...}}), not {type(given).__name__} {given!r}"
+            )
+        for param in given:
             if param not in properties:
                 raise fail(f"action {spec.name!r} {kind}: {param!r} is not one of its parameters")
     for param, values in (getattr(spec, "choices", None) or {}).items():
         allowed = properties[param].get("enum")
         if allowed is None:
             raise fail(f"action {spec.name!r} choices: {param!r} has no enum")
+        if not isinstance(values, Mapping):
+            raise fail(
+                f"action {spec.name!r} choices: {param!r} must map each value of its "
+                f"enum to its text, not {type(values).__name__}"
+            )
         for value in values:
             if value not in allowed:
                 raise fail(f"action {spec.name!r} choices: {value!r} is not a value of {param!r}")
@@ -466,8 +538,31 @@ def _check_choices_from(ruleset: Any, spec: Any, fail: Callable[[str], PluginErr
         described = getattr(ruleset, f"{source}_schema", None)
         if not _described(described, annotation[source]):
             raise fail(
-                f"{named}: {source}_schema describes no list or object at {annotation[source]!r}"
+                f"{named}: {source}_schema describes no list or object at "
+                f"{annotation[source]!r} ({_found_at(described, annotation[source])})"
             )
+
+
+def _found_at(schema: Any, path: str) -> str:
+    """What ``schema`` has where ``path`` leads, for a refused ``choicesFrom``: the
+    fields it describes where a step is missing (a misspelt ``skill`` for ``skills``),
+    or the type it gives the end of the path (a stat's ``integer``, not its list)."""
+    node, walked = schema, []
+    for key in path.split("."):
+        properties = node.get("properties") if isinstance(node, Mapping) else None
+        sub = (properties or {}).get(key)
+        extra = node.get("additionalProperties") if isinstance(node, Mapping) else None
+        if sub is None and isinstance(extra, Mapping):
+            sub = extra
+        if not isinstance(sub, Mapping):
+            if walked and not properties:  # the path goes on past a number or a text
+                break
+            where = ".".join(walked) or "its top"
+            fields = ", ".join(map(repr, sorted(properties or {}))) or "none"
+            return f"no field {key!r} at {where}; the fields it describes there: {fields}"
+        node = sub
+        walked.append(key)
+    return f"{'.'.join(walked)!r} is described as {node.get('type', 'a node of no type')!r}"
 
 
 def _check_one_target(spec: Any, where: str, fail: Callable[[str], PluginError]) -> None:

@@ -71,14 +71,14 @@ from rollbridge.exceptions import (
 )
 from rollbridge.hookspecs import hookimpl
 from rollbridge.host import PluginHost, check_ruleset
-from rollbridge.i18n import locales_of
+from rollbridge.i18n import LOCALES, catalogs_of, locales_of
 from rollbridge.odds import Odds
 from rollbridge.offline import TableService
 from rollbridge.plain import JSON
 from rollbridge.schema import check_schema, validate
 from rollbridge.stats.tally import hook_views
 from rollbridge.stores.memory import MemoryStore
-from rollbridge.text import render, untranslated
+from rollbridge.text import message, render, untranslated
 
 __all__ = [
     "GM",
@@ -326,6 +326,113 @@ def _check_common(common: CommonState, what: str) -> None:
     _json_roundtrip(common.to_dict(), f"{what}: common state")
 
 
+def _example_sheet(ruleset: Ruleset, name: str, sheet: Any) -> JSON:
+    """The example sheet ``name`` validated, or an AssertionError naming it and how to
+    fix it (before, each test failed with the bare ``InvalidSheet``, naming no sheet)."""
+    try:
+        return ruleset.validate_sheet(sheet)
+    except RollbridgeError as refused:
+        raise AssertionError(
+            f"example_sheets[{name!r}] is refused by the ruleset's own sheet_schema "
+            f"(or validate_sheet): {refused.code}: {refused} — correct the example sheet, "
+            "or the schema if the sheet is right"
+        ) from None
+
+
+def _example_params(ruleset: Ruleset, name: str) -> JSON:
+    """Action ``name``'s example validated against its ``params`` (defaults filled in),
+    or an AssertionError naming the action and how to fix it."""
+    spec = ruleset.actions[name]
+    try:
+        return validate(spec.params, dict(spec.example or {}))
+    except RollbridgeError as refused:
+        raise AssertionError(
+            f"action {name!r}: its example {dict(spec.example or {})!r} is refused by its "
+            f"own params schema: {refused} — give ActionSpec(example=...) parameters a "
+            "request may send"
+        ) from None
+
+
+def _defaults(schema: Any, prefix: str = "") -> dict[str, Any]:
+    """Each ``default`` under a state schema's ``properties``, by its field's path."""
+    found: dict[str, Any] = {}
+    if not isinstance(schema, Mapping):
+        return found
+    for key, sub in (schema.get("properties") or {}).items():
+        if isinstance(sub, Mapping):
+            path = f"{prefix}{key}"
+            if "default" in sub:
+                found[path] = sub["default"]
+            found.update(_defaults(sub, f"{path}."))
+    return found
+
+
+def _defaults_hint(schema: Any) -> str:
+    """Why a supplied state may not complete to the fresh one: a ``default`` in the
+    state schema, which validation fills in over the fresh state's value."""
+    defaults = _defaults(schema)
+    if not defaults:
+        return ""
+    return (
+        f" — the state schema gives defaults ({defaults!r}): validation fills them in "
+        "over the fresh state's values; remove them, initial_state is the state's "
+        "default (docs/plugins.md, 'Supplied states')"
+    )
+
+
+def _translation_hint(missing: Sequence[tuple[str, str]]) -> str:
+    """What to do about messages that read in English, by domain and locale: give
+    ``Messages`` its ``catalogs`` folder, make the locale's catalogue, or translate
+    and compile it (docs/plugins.md, 'Languages')."""
+    hints: list[str] = []
+    for domain, locale in sorted({(_domain_of(i), locale) for i, locale in missing}):
+        folder = catalogs_of(domain)
+        package = folder.parent if folder is not None else "PACKAGE"
+        update = f"rollbridge catalogs update {package} --domain {domain} --locale {locale}"
+        if domain == "rollbridge" and locale not in LOCALES:
+            hints.append(
+                f"rollbridge itself does not speak {locale!r} (it speaks {', '.join(LOCALES)}): "
+                "its own messages, such as the schema's refusals, read in English there; "
+                f"set locales to those your plugin and rollbridge both ship"
+            )
+        elif folder is None:
+            hints.append(
+                f"no catalogue folder is registered for the domain {domain!r}: declare "
+                f"say = Messages({domain!r}, catalogs=Path(__file__).with_name('locale')) "
+                f"in your messages module, then run `{update}`"
+            )
+        elif not (folder / locale / "LC_MESSAGES" / f"{domain}.mo").is_file():
+            hints.append(
+                f"{domain!r} has no compiled {locale!r} catalogue in {folder}: run "
+                f"`{update}`, translate the .po it writes, and run it again to compile"
+            )
+        else:
+            hints.append(
+                f"translate them in {folder / locale / 'LC_MESSAGES' / (domain + '.po')} "
+                f"(after `{update}` if they are new; an entry marked '#, fuzzy' is not "
+                "compiled: check it and delete that line), then run it again to compile; "
+                f"`rollbridge catalogs check {package} --domain {domain} --locale {locale}` "
+                "lists what is left"
+            )
+    return "; ".join(hints)
+
+
+def _none_resolved(refusals: Mapping[str, RuleViolation]) -> str:
+    """Why no action example resolved: each action's first refusal, and what to do."""
+    said = "; ".join(f"{name!r}: {refused.code}: {refused}" for name, refused in refusals.items())
+    return (
+        "no action example resolved with any seed — the rules refused each "
+        f"({said or 'no action has an example'}): give at least one action an example "
+        "the example actors can do fresh (the first example sheet acts and the next are "
+        "its targets; with no acting actor, the targets are the first ones)"
+    )
+
+
+def _domain_of(message_id: str) -> str:
+    declared = message(message_id)
+    return declared.domain if declared is not None else message_id.split(".", 1)[0]
+
+
 # -- supplied states ------------------------------------------------------------------
 
 #: Values put in place of a state field by the state fuzzer: every JSON type, numbers
@@ -435,7 +542,7 @@ class StateConformance:
 
     def _sheets(self) -> list[tuple[str, JSON]]:
         return [
-            (name, self.ruleset.validate_sheet(sheet))
+            (name, _example_sheet(self.ruleset, name, sheet))
             for name, sheet in self.ruleset.example_sheets.items()
         ]
 
@@ -453,6 +560,7 @@ class StateConformance:
             assert again == fresh, f"{name}: validate_state changed a fresh state"
             assert self.ruleset.validate_state(sheet, {}) == fresh, (
                 f"{name}: an empty state is not completed to the fresh state"
+                + _defaults_hint(schema)
             )
 
     def test_partial_states_are_completed(self) -> None:
@@ -461,11 +569,14 @@ class StateConformance:
             fresh = self.ruleset.initial_state(sheet)
             for key, value in fresh.items():
                 completed = self.ruleset.validate_state(sheet, {key: copy.deepcopy(value)})
-                assert completed == fresh, f"{name}: state with only {key!r} not completed"
+                assert completed == fresh, (
+                    f"{name}: state with only {key!r} not completed to the fresh state"
+                    + _defaults_hint(self.ruleset.state_schema_for(sheet))
+                )
 
     def _run_with_state(self, name: str, actors: list[Actor], fuzzed: Actor) -> None:
         spec = self.ruleset.actions[name]
-        params = validate(spec.params, dict(spec.example or {}))
+        params = _example_params(self.ruleset, name)
         others = [a for a in actors if a.id != fuzzed.id] or [fuzzed]
         wanted = spec.min_targets or (1 if (spec.max_targets or 0) >= 1 else 0)
         if spec.actor != "none":
@@ -514,9 +625,18 @@ class StateConformance:
             try:
                 state = self.ruleset.validate_state(sheet, supplied)
             except InvalidState as refused:
-                assert refused.text is not None, f"plain-string refusal: {refused.message!r}"
+                assert refused.text is not None, (
+                    f"{sheet_name}: the state {supplied!r} is refused with a plain string, "
+                    f"{refused.message!r}: give InvalidState a Text of your catalogue "
+                    "(say('refused.x', '…')(…)), which each client reads in its language"
+                )
                 field = refused.details.get("field")
-                assert isinstance(field, str) and field.startswith("state"), refused.details
+                assert isinstance(field, str) and field.startswith("state"), (
+                    f"{sheet_name}: the state {supplied!r} is refused with details "
+                    f"{refused.details!r}, which name no field: give "
+                    "InvalidState(…, details={'field': 'state.<field>'}), as "
+                    "rollbridge.schema.validate(..., where='state') does"
+                )
                 return
             except RollbridgeError as other:
                 raise AssertionError(
@@ -564,7 +684,7 @@ class RulesetConformance(StateConformance):
     def _actors(self) -> list[Actor]:
         actors = []
         for index, (name, sheet) in enumerate(self.ruleset.example_sheets.items()):
-            valid = self.ruleset.validate_sheet(sheet)
+            valid = _example_sheet(self.ruleset, name, sheet)
             actors.append(Actor(f"a{index}", name, valid, self.ruleset.initial_state(valid)))
         return actors
 
@@ -648,22 +768,29 @@ class RulesetConformance(StateConformance):
                         )
 
     def test_every_action_has_an_example(self) -> None:
+        """Every action has an ``example`` its own ``params`` schema takes."""
         missing = [n for n, spec in self.ruleset.actions.items() if spec.example is None]
-        assert not missing, f"actions without an example: {missing}"
+        assert not missing, (
+            f"actions without an example: {missing} — give each ActionSpec "
+            "example={...}, parameters a request may send ({} for none)"
+        )
+        for name in self.ruleset.actions:
+            _example_params(self.ruleset, name)
 
     def _cases(self) -> list[tuple[str, JSON]]:
-        return [
-            (name, {"params": dict(spec.example or {})})
-            for name, spec in self.ruleset.actions.items()
-            if spec.example is not None
-        ]
+        cases = []
+        for name, spec in self.ruleset.actions.items():
+            if spec.example is not None:
+                _example_params(self.ruleset, name)  # refused: says which, and why
+                cases.append((name, {"params": dict(spec.example)}))
+        return cases
 
     def _harness(self, seed: int, *, verifiable: bool = False) -> tuple[RulesetHarness, list[str]]:
         harness = RulesetHarness(self.ruleset, seed=seed, verifiable=verifiable)
-        ids = [
-            harness.add_actor(name, sheet, actor_id=f"a{i}")
-            for i, (name, sheet) in enumerate(self.ruleset.example_sheets.items())
-        ]
+        ids = []
+        for i, (name, sheet) in enumerate(self.ruleset.example_sheets.items()):
+            _example_sheet(self.ruleset, name, sheet)  # refused: says which, and why
+            ids.append(harness.add_actor(name, sheet, actor_id=f"a{i}"))
         return harness, ids
 
     def _request_for(self, name: str, ids: list[str]) -> JSON:
@@ -676,6 +803,7 @@ class RulesetConformance(StateConformance):
 
     def test_actions_resolve_through_the_engine(self) -> None:
         resolved = 0
+        refusals: dict[str, RuleViolation] = {}
         for seed in self.seeds:
             harness, ids = self._harness(seed)
             for name, case in self._cases():
@@ -683,7 +811,8 @@ class RulesetConformance(StateConformance):
                 before = {i: harness.state(i) for i in ids}
                 try:
                     event = harness.resolve(name, params=case["params"], **where)
-                except RuleViolation:
+                except RuleViolation as refused:
+                    refusals.setdefault(name, refused)
                     after = {i: harness.state(i) for i in ids}
                     assert after == before, f"{name}: a refused action changed state"
                     continue
@@ -702,12 +831,15 @@ class RulesetConformance(StateConformance):
                         f"{name}: new state of {actor_id}",
                     )
                     common = harness.actor(actor_id)["common"]
-                    assert common["status"] in STATUSES
+                    assert common["status"] in STATUSES, (
+                        f"{name}: the common status of {actor_id} is {common['status']!r}, "
+                        f"not one of {STATUSES}"
+                    )
                     for track in common["tracks"]:
                         assert 0 <= track["value"] <= track["max"], (
                             f"{name}: track {track['key']} of {actor_id} out of bounds"
                         )
-        assert resolved, "no action example resolved with any seed"
+        assert resolved, _none_resolved(refusals)
 
     def test_statistics_read_the_rulesets_own_events(self) -> None:
         """A ruleset's :meth:`~rollbridge.contract.Ruleset.statistics` (when it has
@@ -866,13 +998,15 @@ class RulesetConformance(StateConformance):
         GM and for players — with every actor an NPC, so every private value is
         hidden — as non-empty text with no placeholder left."""
         rendered = 0
+        refusals: dict[str, RuleViolation] = {}
         for seed in self.seeds[:4]:
             harness, ids = self._harness(seed)
             for name, case in self._cases():
                 where = self._request_for(name, ids)
                 try:
                     harness.resolve(name, params=case["params"], **where)
-                except RuleViolation:
+                except RuleViolation as refused:
+                    refusals.setdefault(name, refused)
                     continue
                 event = harness.events(harness.table.info.seq - 1)[-1]
                 for path in event.texts:
@@ -884,7 +1018,17 @@ class RulesetConformance(StateConformance):
                 for view in harness.views():
                     _check_rendered(view["data"], name)
                 rendered += 1
-        assert rendered, "no action example resolved with any seed"
+        assert rendered, _none_resolved(refusals)
+
+    def _no_catalogue(self) -> str:
+        """Why the locale tests are skipped, and what makes them run."""
+        ident = self.ruleset.id
+        return (
+            f"{ident} ships no catalogue besides English in the domain {ident!r} (its id, "
+            f"where the suite looks): declare its messages with Messages({ident!r}, "
+            "catalogs=...) and make the catalogues (docs/plugins.md, 'Languages'), or set "
+            "locales = ('cs', ...) on this class to require those"
+        )
 
     def _locales(self) -> list[str]:
         if self.locales is not None:
@@ -893,14 +1037,16 @@ class RulesetConformance(StateConformance):
 
     def test_every_action_reads_in_every_locale(self) -> None:
         """Every action's resolution (for the GM and for players), every actor's
-        common state, every refusal and the actions' own words (label, summary, the
-        parameters' labels, hints and choices) read in each locale the ruleset ships
-        (:attr:`locales`) with no message left in English for want of a translation."""
+        common state, every refusal, the actions' own words (label, summary, the
+        parameters' labels, hints and choices) and the labels of the examples' odds
+        read in each locale the ruleset ships (:attr:`locales`) with no message left
+        in English for want of a translation."""
         locales = self._locales()
         if not locales:
-            pytest.skip(f"{self.ruleset.id} ships no catalogue besides English")
+            pytest.skip(self._no_catalogue())
         before = untranslated()
         rendered = 0
+        refusals: dict[str, RuleViolation] = {}
         for seed in self.seeds[:3]:
             harness, ids = self._harness(seed)
             for name, case in self._cases():
@@ -908,6 +1054,7 @@ class RulesetConformance(StateConformance):
                 try:
                     harness.resolve(name, params=case["params"], **where)
                 except RuleViolation as refused:
+                    refusals.setdefault(name, refused)
                     assert refused.text is not None, (
                         f"{name}: the refusal {refused.message!r} is a plain string, not a Text"
                     )
@@ -924,11 +1071,23 @@ class RulesetConformance(StateConformance):
                                 f"{name}: common state of {actor_id} in {locale}",
                             )
                 rendered += 1
-        assert rendered, "no action example resolved with any seed"
+        assert rendered, _none_resolved(refusals)
         for locale in locales:  # the actions' own words, as forms show them
             _json_roundtrip(self.ruleset.describe(locale), f"describe({locale!r})")
+        actors = self._actors()
+        for name, case in self._cases():  # the odds' outcomes, as each reader sees them
+            try:
+                odds = self.ruleset.odds(self._context(name, case, actors))
+            except RollbridgeError:
+                continue
+            if isinstance(odds, Odds):
+                for locale in locales:
+                    _json_roundtrip(odds.to_dict(locale), f"{name}: odds in {locale}")
         missing = sorted(untranslated() - before)
-        assert not missing, f"messages without a translation (id, locale): {missing}"
+        assert not missing, (
+            f"messages without a translation (id, locale): {missing} — "
+            + _translation_hint(missing)
+        )
 
     #: Ill-typed or out-of-range values put in place of each example parameter and
     #: sheet field by :meth:`test_every_refusal_reads_in_every_locale`.
@@ -939,7 +1098,7 @@ class RulesetConformance(StateConformance):
         and the ruleset's own — is a Text that reads in each locale the ruleset ships."""
         locales = self._locales()
         if not locales:
-            pytest.skip(f"{self.ruleset.id} ships no catalogue besides English")
+            pytest.skip(self._no_catalogue())
         before = untranslated()
         refusals: list[tuple[str, RollbridgeError]] = []
         harness, ids = self._harness(self.seeds[0])
@@ -966,7 +1125,10 @@ class RulesetConformance(StateConformance):
             for locale in locales:
                 assert refused.render(locale).strip(), f"{where}: an empty refusal in {locale}"
         missing = sorted(untranslated() - before)
-        assert not missing, f"refusals without a translation (id, locale): {missing}"
+        assert not missing, (
+            f"refusals without a translation (id, locale): {missing} — "
+            + _translation_hint(missing)
+        )
 
     def test_turn_hooks_touch_only_participants(self) -> None:
         actors = tuple(self._actors())

@@ -81,6 +81,94 @@ def test_the_plugin_guide_gives_the_odds_signature_in_full():
     assert "`Odds(outcomes, truncated=0, totals=None, labels={})`" in text, fields
 
 
+def test_the_plugin_guide_gives_every_harness_method_with_its_parameters():
+    """A plugin author writes tests from the guide alone: it showed ``resolve`` with
+    no parameters or targets, and left out how to pass them (``resolve("attack",
+    {"skill": "fight"}, ...)`` is a TypeError: they are keyword-only)."""
+    import inspect
+
+    text = (DOCS / "plugins.md").read_text(encoding="utf-8")
+    methods = ["add_actor", "resolve", "actor", "state", "events", "request", "views"]
+    for name in ["__init__", *methods]:
+        params = list(inspect.signature(getattr(RulesetHarness, name)).parameters)[1:]
+        shown = "ruleset_harness" if name == "__init__" else name
+        pattern = rf"`{shown}\(" + r"[^`]*?".join(re.escape(p) for p in params) + r"[^`]*\)`"
+        assert re.search(pattern, text), f"docs/plugins.md does not give {shown}({params})"
+
+
+def test_the_plugin_guide_says_what_a_distribution_offers():
+    """The guide's odds used a ``Distribution`` as ``totals[1]`` and said nothing
+    more: an author's ``totals.items()`` (it reads like a dict) failed as
+    ``internal``. Every public member is named, and the dice example runs."""
+    from rollbridge.dice import ScriptedDice
+    from rollbridge.odds import Distribution
+
+    text = (DOCS / "plugins.md").read_text(encoding="utf-8")
+    for member in ("outcomes", "at_least", "at_most", "mean", "truncated"):
+        assert hasattr(Distribution, member)
+        assert f"`totals.{member}" in text, member
+    assert "`totals[7]`" in text
+    (source,) = [b for b in python_blocks(DOCS / "plugins.md") if "def fate_dice(" in b]
+    namespace: dict = {}
+    exec(compile(source, "docs/plugins.md", "exec"), namespace)
+    group = namespace["fate_dice"](ScriptedDice([1, 2, 3, 3]))
+    assert [d.value for d in group.dice] == [-1, 0, 1, 1] and group.total == 1
+    assert [d.rolls for d in group.dice] == [(1,), (2,), (3,), (3,)]
+
+
+def test_the_plugin_guide_shows_a_map_of_the_sheets_own_keys():
+    """The guide listed ``additionalProperties`` without saying it may be a schema,
+    so a map of skills to ratings (a Fate-like sheet) was found by reading
+    core/schema.py. Its example is the schema it says, and works as it says."""
+    import json
+
+    from rollbridge.contract import sheet_choices
+    from rollbridge.exceptions import InvalidParams
+    from rollbridge.schema import check_schema, validate
+
+    text = " ".join((DOCS / "plugins.md").read_text(encoding="utf-8").split())
+    (shown,) = re.findall(r'`(\{"type": "object", "additionalProperties": \{[^`]*\}\})`', text)
+    skills = json.loads(shown)
+    check_schema(skills, "skills")
+    assert validate(skills, {"fight": 3, "lore": 4}) == {"fight": 3, "lore": 4}
+    with pytest.raises(InvalidParams):
+        validate(skills, {"fight": 9})
+    param = {"type": "string", "choicesFrom": {"sheet": "skills"}}
+    assert sheet_choices(param, {"skills": {"fight": 3, "lore": 4}}, {}) == ["fight", "lore"]
+
+
+def test_the_plugin_guides_live_session_runs_on_the_example(monkeypatch):
+    """docs/plugins.md, "Trying it live": a new table has no actors, and the guide did
+    not say how to make them from a client. Each line it gives the terminal client,
+    parsed as ``rollbridge connect`` parses it, is a request the example ruleset's
+    table answers."""
+    from rollbridge.cli.terminal import parse_command
+    from rollbridge.engine.model import Principal
+    from rollbridge.offline import TableService
+    from rollbridge.stores.memory import MemoryStore
+    from rollbridge.testing import host_with
+
+    monkeypatch.syspath_prepend(str(DOCS.parent / "examples" / "hitpoints"))
+    from rollbridge_hitpoints.ruleset import HitPoints
+
+    text = (DOCS / "plugins.md").read_text(encoding="utf-8")
+    section = text.split("### Trying it live", 1)[1].split("\n## ", 1)[0]
+    (typed,) = re.findall(r"```text\n(.*?)```", section, re.S)
+    assert "--ruleset hitpoints" in section
+    service = TableService(MemoryStore(), host_with(HitPoints()))
+    info, _tokens = service.create_table("Try-out", "hitpoints")
+    gm = Principal("gm", "gm", "gm-token")
+    replies = []
+    for number, line in enumerate(typed.splitlines()):
+        message = parse_command(line, f"r{number}")
+        assert message is not None, line
+        replies.append(service.handle(info.id, message, gm))
+    assert list(service.table(info.id).actors) == ["f", "g"]
+    assert service.table(info.id).actors["f"].controllers == ["player"]
+    assert replies[2]["event"]["kind"] == "resolution"
+    assert replies[3]["odds"]["outcomes"] is not None
+
+
 def test_operations_warns_that_the_wal_files_are_part_of_the_database():
     """docs/operations.md: deleting the -wal (or copying the .db alone) loses
     acknowledged changes; the operator is told so, and told to use rollbridge backup."""

@@ -82,6 +82,23 @@ def test_it_resolves_with_supplied_dice(site):
     assert goblin["common"]["status"] == "impaired"
 
 
+def test_it_ships_its_catalogues_and_reads_in_each_language(site):
+    """The example is the one to copy: it shows the whole of docs/plugins.md,
+    "Languages" — texts of its domain, catalogues in ``locale/``, the ``.mo`` files
+    installed as package data — where before it shipped none and refused in plain
+    English strings."""
+    for locale in ("cs", "de", "ru"):
+        assert (site / "rollbridge_hitpoints" / "locale" / locale / "LC_MESSAGES"
+                / "hitpoints.mo").is_file(), locale  # fmt: skip
+    out = run(site, "resolve", "hitpoints", "attack", "--dice", "15,3", "--json",
+              "--locale", "cs").stdout  # fmt: skip
+    assert json.loads(out)["data"]["narration"] == "Fighter zasáhne Goblin za 6"
+    refused = run(site, "resolve", "hitpoints", "heal", "--params", '{"amount": 1}',
+                  "--locale", "de", check=False)  # fmt: skip
+    assert refused.returncode != 0
+    assert "not_hurt: Fighter hat keine Trefferpunkte verloren" in refused.stderr, refused.stderr
+
+
 def test_operator_controls_apply_to_it(site):
     blocked = run(site, "plugins", "--json", env={"ROLLBRIDGE_BLOCK_PLUGINS": "hitpoints"})
     assert "hitpoints" not in {p["name"] for p in json.loads(blocked.stdout)}

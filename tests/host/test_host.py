@@ -113,6 +113,32 @@ class TestRegistration:
         with pytest.raises(PluginError, match="not a Ruleset"):
             PluginHost({"odd": Plugin()}, builtins=False, environ={})
 
+    def test_registering_the_class_instead_of_an_instance_says_so(self, tally):
+        """``register(Fatelike)`` read "registered <class ...>, which is not a
+        Ruleset" — it is one, as a class."""
+        cls = type(tally)
+
+        class Plugin:
+            @rollbridge.hookimpl
+            def register_rulesets(self, register):
+                register(cls)
+
+        with pytest.raises(PluginError, match=r"^plugin 'odd' registered the class Tally, not a "
+                           r"ruleset: register an instance, register\(Tally\(\)\)$"):  # fmt: skip
+            PluginHost({"odd": Plugin()}, builtins=False, environ={})
+
+        class Dialect(Adapter):
+            id = "dialect"
+
+        class AdapterPlugin:
+            @rollbridge.hookimpl
+            def register_adapters(self, register):
+                register(Dialect)
+
+        with pytest.raises(PluginError, match=r"registered the class Dialect, not an adapter: "
+                           r"register an instance, register\(Dialect\(\)\)$"):  # fmt: skip
+            PluginHost({"odd": AdapterPlugin()}, builtins=False, environ={})
+
     def test_a_ruleset_with_a_bad_schema_is_refused_at_load(self, tally):
         class Broken(type(tally)):
             sheet_schema = {"type": "object", "propertys": {}}
@@ -182,6 +208,54 @@ class TestRegistration:
         with pytest.raises(PluginError, match=r"ruleset '\w+' action 'hit': " + message):
             host_with(broken())
 
+    @pytest.mark.parametrize(
+        ("change", "message"),
+        [
+            ({"actor": "yes"},
+             r"action 'hit': actor 'yes' is not one of 'required', 'optional', 'none'"),
+            ({"params": {"type": "string"}},
+             r"action 'hit' params: a request's parameters are an object .* not 'string'"),
+            ({"hints": "added to the roll"},
+             r"action 'hit' hints: must map each parameter's name to its text .* not str"),
+            ({"labels": ["Bonus"]},
+             r"action 'hit' labels: must map each parameter's name to its text .* not list"),
+        ],
+        ids=["actor-misspelt", "params-not-an-object", "hints-a-string", "labels-a-list"],
+    )  # fmt: skip
+    def test_an_action_spec_the_engine_cannot_use_is_refused_naming_the_fix(
+        self, tally, change, message
+    ):
+        """A third-party author's slips that loaded before and then misbehaved
+        without a word (``actor="yes"`` read as optional; params of type string
+        refused every request) or read as another problem (hints given as one
+        string: "'a' is not one of its parameters") are refused at load, naming the
+        action, the field and what it must be."""
+        hit = tally.actions["hit"]
+        broken = type("Broken", (type(tally),), {"actions": {
+            **tally.actions, "hit": dataclasses.replace(hit, **change)}})  # fmt: skip
+        with pytest.raises(PluginError, match=r"plugin 'under-test': ruleset 'tally' " + message):
+            host_with(broken())
+
+    @pytest.mark.parametrize(
+        ("actions", "message"),
+        [
+            ("list", r"ruleset 'tally' actions must be a mapping of each action's name to "
+                     r"its ActionSpec .* not list"),
+            ("dict", r"ruleset 'tally' lists dict under the action key 'hit', not an ActionSpec"),
+        ],
+    )  # fmt: skip
+    def test_actions_that_are_no_mapping_of_specs_are_named(self, tally, actions, message):
+        """``actions`` given as a list read "needs at least one action" (it has
+        several); a plain dict in place of an ``ActionSpec`` raised AttributeError."""
+        given = (
+            list(tally.actions.values())
+            if actions == "list"
+            else {**tally.actions, "hit": {"name": "hit", "summary": "Hit."}}
+        )
+        broken = type("Broken", (type(tally),), {"actions": given})
+        with pytest.raises(PluginError, match=message):
+            host_with(broken())
+
     def test_a_registration_hook_that_raises_names_the_plugin(self):
         class Plugin:
             @rollbridge.hookimpl
@@ -230,3 +304,46 @@ def test_a_misspelt_hook_is_refused_at_load_naming_plugin_and_hook():
                    environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
     assert refused.value.details == {"plugin": "typo"}
     assert "'typo' implements 'register_ruleset'" in str(refused.value)
+
+
+def test_a_hook_without_its_marker_is_refused_naming_plugin_and_hook(tmp_path, monkeypatch):
+    """An author who left out ``@rollbridge.hookimpl`` above ``register_rulesets``
+    got a plugin that loaded, registered nothing, and was listed as "observer hooks
+    only"; ``resolve`` then said only that no such ruleset is loaded."""
+    make_entry_point(tmp_path, "rb-unmarked", "unmarked", "rb_unmarked", """
+        def register_rulesets(register):
+            raise AssertionError("never called")
+    """)  # fmt: skip
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PluginLoadError) as refused:
+        PluginHost(builtins=False, environ={})
+    assert refused.value.details == {"plugin": "unmarked"}
+    assert str(refused.value) == (
+        "plugin 'unmarked' defines register_rulesets without @rollbridge.hookimpl, so "
+        "rollbridge would never call it: mark it with @rollbridge.hookimpl "
+        "(docs/plugins.md, 'A ruleset')"
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "found"),
+    [
+        ("hitpoint", r"\(no field 'hitpoint' at its top; the fields it describes there: 'hp'\)"),
+        ("hp", r"\('hp' is described as 'integer'\)"),
+        ("hp.max", r"\('hp' is described as 'integer'\)"),
+    ],
+)
+def test_a_choices_path_the_sheet_schema_lacks_says_what_is_there(tally, path, found):
+    """A misspelt ``choicesFrom`` path was refused with "describes no list or object
+    at 'skill'" and nothing more: the author had to open their schema to see that
+    its field is ``skills``. The refusal now names the fields described where the
+    path goes astray, or the type found at its end."""
+    params = {"type": "object", "properties": {"what": {
+        "type": "string", "choicesFrom": {"sheet": path}}}}  # fmt: skip
+    pick = rollbridge.ActionSpec("pick", "Pick one.", params=params, example={})
+    broken = type("Broken", (type(tally),), {"actions": {**tally.actions, "pick": pick}})
+    with pytest.raises(
+        PluginError, match=rf"action 'pick' parameter 'what' choicesFrom: sheet_schema "
+        rf"describes no list or object at '{path}' .*" + found
+    ):  # fmt: skip
+        host_with(broken())

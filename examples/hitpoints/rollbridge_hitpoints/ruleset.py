@@ -4,16 +4,39 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
 from rollbridge import ActionContext, ActionSpec, Actor, CommonState, Resolution, Ruleset, Track
-from rollbridge.contract import PlayerView
+from rollbridge.contract import Odds, PlayerView
 from rollbridge.dice import DiceGroup, DiceSource, roll_die, roll_formula
 from rollbridge.exceptions import RuleViolation
 from rollbridge.text import Private
 
-from .messages import ATTACK_DICE, ATTACK_STEP, CRITICAL, DAMAGE_STEP, HITS, MISSES, REGAINS
+from .messages import (
+    AMOUNT,
+    AMOUNT_HINT,
+    ATTACK,
+    ATTACK_DICE,
+    ATTACK_STEP,
+    ATTACK_SUMMARY,
+    CRITICAL,
+    DAMAGE_STEP,
+    HEAL,
+    HEAL_SUMMARY,
+    HITS,
+    HP_LOST,
+    MISSES,
+    MODIFIER,
+    MODIFIER_HINT,
+    NOT_HURT,
+    ODDS_CRITICAL,
+    ODDS_HIT,
+    ODDS_MISS,
+    REGAINS,
+    UNKNOWN_TRACK,
+)
 
 SHEET = {
     "type": "object",
@@ -25,6 +48,12 @@ SHEET = {
     },
     "required": ["hp"],
 }
+
+
+def hits(d20: int, bonus: int, ac: int) -> bool:
+    """Whether a d20 showing ``d20`` hits armour class ``ac`` with ``bonus``: a natural
+    20 always hits, a natural 1 always misses. ``resolve`` rolls it, ``odds`` counts it."""
+    return d20 == 20 or (d20 != 1 and d20 + bonus >= ac)
 
 
 @cache  # one schema object per hit-point total: validators compile once per schema
@@ -41,10 +70,10 @@ def lost_schema(hp: int) -> dict[str, Any]:
 class HitPoints(Ruleset):
     """d20 attacks against armour class; damage comes off hit points.
 
-    The actions' words for forms (``label``, the parameters' ``labels`` and
-    ``hints``) are plain English strings: this example ships no catalogue, so they
-    read in English in every language. A ruleset with catalogues declares them as
-    texts of its domain instead (docs/plugins.md, ``ActionSpec``)."""
+    Every text it shows — narration, steps, refusals, the track's label and the
+    actions' words for forms (``summary``, ``label``, the parameters' ``labels`` and
+    ``hints``) — is a text of its domain, read in each client's language from the
+    catalogues it ships (docs/plugins.md, "Languages")."""
 
     id = "hitpoints"
     name = "Hit points (example plugin)"
@@ -59,7 +88,7 @@ class HitPoints(Ruleset):
     actions = {
         "attack": ActionSpec(
             "attack",
-            "1d20 + attack bonus against the target's AC; damage on a hit.",
+            ATTACK_SUMMARY(),
             params={
                 "type": "object",
                 "properties": {
@@ -69,13 +98,13 @@ class HitPoints(Ruleset):
             min_targets=1,
             max_targets=1,
             example={"modifier": 0},
-            label="Attack",
-            labels={"modifier": "Modifier"},
-            hints={"modifier": "added to the d20 roll (cover, a spell, …)"},
+            label=ATTACK(),
+            labels={"modifier": MODIFIER()},
+            hints={"modifier": MODIFIER_HINT()},
         ),
         "heal": ActionSpec(
             "heal",
-            "Restore hit points to one target.",
+            HEAL_SUMMARY(),
             params={
                 "type": "object",
                 "properties": {"amount": {"type": "integer", "minimum": 1, "maximum": 999}},
@@ -86,9 +115,9 @@ class HitPoints(Ruleset):
             max_targets=1,
             gm_only=True,
             example={"amount": 3},
-            label="Heal",
-            labels={"amount": "Hit points"},
-            hints={"amount": "how many hit points to restore"},
+            label=HEAL(),
+            labels={"amount": AMOUNT()},
+            hints={"amount": AMOUNT_HINT()},
         ),
     }
 
@@ -116,7 +145,7 @@ class HitPoints(Ruleset):
         # The target's armour class is its sheet's: hidden from players for an NPC.
         ac = Private(target.sheet["ac"], of=target.id, aspect="sheet")
         critical = d20.value == 20
-        hit = critical or (d20.value != 1 and total >= ac.value)
+        hit = hits(d20.value, bonus, ac.value)
         attack = DiceGroup(ATTACK_DICE(), (d20,), formula=f"1d20{bonus:+d}", total=total, target=ac)
         steps = [ATTACK_STEP(d20=d20.value, bonus=bonus, total=total, ac=ac)]
         if not hit:
@@ -148,10 +177,25 @@ class HitPoints(Ruleset):
             steps=steps,
         )
 
+    def odds(self, context: ActionContext) -> Odds | None:
+        """An attack's chance to hit, counted over the d20's faces with the rule
+        ``resolve`` applies (:func:`hits`); healing rolls no dice: no odds. A player
+        asking against an NPC states its AC (its sheet is hidden from them)."""
+        if context.action != "attack" or context.actor is None:
+            return None
+        bonus = context.actor.sheet["attack_bonus"] + context.params["modifier"]
+        ac = context.targets[0].sheet["ac"]
+        hitting = sum(hits(face, bonus, ac) for face in range(2, 20))
+        return Odds(
+            {"critical hit": Fraction(1, 20), "hit": Fraction(hitting, 20),
+             "miss": Fraction(19 - hitting, 20)},
+            labels={"critical hit": ODDS_CRITICAL(), "hit": ODDS_HIT(), "miss": ODDS_MISS()},
+        )  # fmt: skip
+
     def _heal(self, target: Actor, amount: int) -> Resolution:
         lost = target.state["lost"]
         if lost == 0:
-            raise RuleViolation(f"{target.name} has lost no hit points", code="not_hurt")
+            raise RuleViolation(NOT_HURT(target=target.name), code="not_hurt")
         now = max(0, lost - amount)
         return Resolution(
             REGAINS(target=target.name, count=lost - now),
@@ -162,7 +206,7 @@ class HitPoints(Ruleset):
     def common_state(self, actor: Actor) -> CommonState:
         hp, lost = actor.sheet["hp"], actor.state["lost"]
         status = "down" if lost >= hp else "impaired" if lost * 2 >= hp else "ok"
-        return CommonState(status, (Track("hp", "HP lost", lost, hp),))
+        return CommonState(status, (Track("hp", HP_LOST(), lost, hp),))
 
     def player_view(self, actor: Actor, settings: Mapping[str, Any]) -> PlayerView:
         """An NPC's hit points are the GM's (its results mark them ``Private``): the
@@ -171,8 +215,6 @@ class HitPoints(Ruleset):
 
     def adjust(self, actor: Actor, track: str, delta: int) -> dict[str, Any]:
         if track != "hp":
-            raise RuleViolation(
-                f"{self.id} has no track {track!r} (only 'hp')", code="unknown_track"
-            )
+            raise RuleViolation(UNKNOWN_TRACK(track=track), code="unknown_track")
         lost = max(0, min(actor.sheet["hp"], actor.state["lost"] + delta))
         return {**actor.state, "lost": lost}

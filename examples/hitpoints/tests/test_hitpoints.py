@@ -3,12 +3,13 @@
 import pytest
 from rollbridge_hitpoints.ruleset import HitPoints
 
-from rollbridge.exceptions import Forbidden, RuleViolation
+from rollbridge.exceptions import Forbidden, OddsHidden, RuleViolation
 from rollbridge.testing import PLAYER, RulesetConformance
 
 
 class TestHitPointsConforms(RulesetConformance):
-    """The conformance suite every ruleset must pass."""
+    """The conformance suite every ruleset must pass (in every language it ships:
+    ``locales = ("cs", "de", "ru")`` would require these ones)."""
 
     ruleset = HitPoints()
 
@@ -76,9 +77,42 @@ def test_players_see_an_npcs_status_but_not_its_hit_points(table):
     assert table.actor("f", gm=False)["common"]["tracks"]  # a player's own actor: shown
 
 
-def test_its_actions_have_english_words_for_forms():
-    """Labels and hints are plain strings (no catalogue): English in every locale."""
+def test_its_actions_have_words_for_forms_in_each_language():
+    """Labels and hints are texts of the plugin's catalogue: each reader's language."""
+    assert HitPoints().describe("en")["actions"]["attack"]["label"] == "Attack"
     attack = HitPoints().describe("de")["actions"]["attack"]
-    assert attack["label"] == "Attack"
-    assert attack["labels"] == {"modifier": "Modifier"}
+    assert attack["label"] == "Angriff"
+    assert attack["labels"] == {"modifier": "Modifikator"}
     assert set(attack["hints"]) == {"modifier"}
+
+
+def test_it_reads_in_czech(table):
+    """Narration, steps and refusals come from the catalogues it ships (locale/)."""
+    table.resolve("attack", actor="f", targets=["g"], dice=[9, 4])  # 14 against AC 13
+    gm, player = table.views(locale="cs")
+    assert gm["data"]["narration"] == "Fighter zasáhne Goblin za 7"
+    assert player["data"]["steps"][0] == "útok 9 +5 = 14 proti OČ (skryto)"
+    with pytest.raises(RuleViolation) as refused:
+        table.resolve("heal", targets=["f"], params={"amount": 1})
+    assert refused.value.render("cs") == "Fighter nepřišel o žádné životy"
+
+
+def _odds(table, **fields):
+    request = {"type": "odds", "action": "attack", "actor": "f", "targets": ["g"], "params": {}}
+    reply = table.request({**request, **fields.pop("extra", {})}, **fields)
+    return {o["outcome"]: o["probability"] for o in reply["odds"]["outcomes"]}
+
+
+def test_the_odds_of_an_attack_follow_the_rules_resolve_applies(table):
+    """1d20 + 5 against AC 13: faces 8 to 19 hit, a 20 is a critical hit, a 1 misses."""
+    assert _odds(table) == {"critical hit": "1/20", "hit": "3/5", "miss": "7/20"}
+
+
+def test_a_player_states_the_armour_class_they_cannot_see(table):
+    """The Goblin's sheet is the GM's: a player's odds come from the AC they assume
+    (its view hides sheet and state, so both are stated)."""
+    with pytest.raises(OddsHidden):
+        _odds(table, who=PLAYER)
+    assume = {"g": {"sheet": {"hp": 7, "ac": 15}, "state": {}}}
+    assert _odds(table, who=PLAYER, extra={"assume": assume}) == {
+        "critical hit": "1/20", "hit": "1/2", "miss": "9/20"}  # fmt: skip

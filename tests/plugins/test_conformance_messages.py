@@ -1,0 +1,258 @@
+"""The conformance suite's failures tell a third-party author what is wrong and how
+to fix it, naming the example sheet, the action or the catalogue at fault.
+
+Before, a slip in an example sheet failed every test with the bare
+``InvalidSheet`` (naming no sheet), an example the action's own schema refuses with
+a bare ``InvalidParams`` in most tests, a ``default`` in the state schema with "an
+empty state is not completed to the fresh state", and a missing translation with
+the list of messages only — not that the domain had no catalogue folder, or no
+catalogue for the locale, or which command makes one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from rollbridge.exceptions import InvalidState
+from rollbridge.plugins.bandits import BanditsRuleset
+from rollbridge.testing import RulesetConformance
+from rollbridge.text import Messages
+from tests.conftest import Tally
+
+
+def _suite(ruleset, **attributes):
+    return type("Suite", (RulesetConformance,), {"ruleset": ruleset, "seeds": (1,),
+                                                 **attributes})()  # fmt: skip
+
+
+class _BadSheet(BanditsRuleset):
+    example_sheets = {**BanditsRuleset.example_sheets, "Typo": {"kind": "dragon"}}
+
+
+@pytest.mark.parametrize(
+    "test",
+    [
+        "test_example_sheets_validate_and_states_are_json",
+        "test_state_schema_describes_the_fresh_states",
+        "test_actions_resolve_through_the_engine",
+    ],
+)
+def test_a_refused_example_sheet_is_named(test):
+    with pytest.raises(
+        AssertionError, match=r"example_sheets\['Typo'\] is refused by the ruleset's own "
+        r"sheet_schema .*invalid_sheet: .* correct the example sheet"
+    ):  # fmt: skip
+        getattr(_suite(_BadSheet()), test)()
+
+
+class _Quiet(Tally):
+    """Tally without its action that raises on purpose (and has no example)."""
+
+    actions = {name: spec for name, spec in Tally.actions.items() if name != "boom"}
+
+
+def _with_example(ruleset_class, action, example):
+    spec = ruleset_class.actions[action]
+    actions = {**ruleset_class.actions, action: dataclasses.replace(spec, example=example)}
+    return type("Misspelt", (ruleset_class,), {"actions": actions})()
+
+
+@pytest.mark.parametrize(
+    "test",
+    ["test_every_action_has_an_example", "test_resolution_is_pure_and_reproducible",
+     "test_texts_are_data_and_render_for_every_audience"],
+)  # fmt: skip
+def test_an_example_its_action_refuses_is_named(test):
+    ruleset = _with_example(_Quiet, "heal", {"amout": 1})
+    with pytest.raises(
+        AssertionError, match=r"action 'heal': its example \{'amout': 1\} is refused by its "
+        r"own params schema: .* give ActionSpec\(example=...\)"
+    ):  # fmt: skip
+        getattr(_suite(ruleset), test)()
+
+
+class _Defaulted(_Quiet):
+    state_schema = {
+        "type": "object",
+        "properties": {
+            "damage": {"type": "integer", "minimum": 0, "default": 2},
+            "rounds": {"type": "integer", "minimum": 0},
+            "turns": {"type": "integer", "minimum": 0},
+        },
+    }
+
+
+@pytest.mark.parametrize(
+    "test", ["test_state_schema_describes_the_fresh_states", "test_partial_states_are_completed"]
+)
+def test_a_default_in_the_state_schema_is_named_as_the_cause(test):
+    with pytest.raises(
+        AssertionError, match=r"the state schema gives defaults \(\{'damage': 2\}\): "
+        r"validation fills them in over the fresh state's values; remove them"
+    ):  # fmt: skip
+        getattr(_suite(_Defaulted()), test)()
+
+
+def _speaking(domain, **messages):
+    """Tally, its narration a text of ``domain`` (declared with ``messages``)."""
+    say = Messages(domain, **messages)
+    said = say("said", "{name} acts")
+
+    class Speaking(Tally):
+        actions = {"hit": Tally.actions["hit"]}
+
+        def resolve(self, context, dice):
+            result = super().resolve(context, dice)
+            return dataclasses.replace(result, narration=said(name="x"), steps=[])
+
+    return Speaking()
+
+
+def test_a_domain_without_a_catalogue_folder_is_told_to_declare_one():
+    suite = _suite(_speaking("authorless"), locales=("cs",))
+    with pytest.raises(
+        AssertionError, match=r"\('authorless.said', 'cs'\).* no catalogue folder is "
+        r"registered for the domain 'authorless': declare say = Messages\('authorless', "
+        r"catalogs=Path\(__file__\).with_name\('locale'\)\)"
+    ):  # fmt: skip
+        suite.test_every_action_reads_in_every_locale()
+
+
+def test_a_locale_without_a_catalogue_is_told_the_command_that_makes_it(tmp_path):
+    suite = _suite(_speaking("authorfolder", catalogs=tmp_path / "locale"), locales=("de",))
+    with pytest.raises(
+        AssertionError, match=r"'authorfolder' has no compiled 'de' catalogue in .*locale: run "
+        r"`rollbridge catalogs update .* --domain authorfolder --locale de`, translate"
+    ):  # fmt: skip
+        suite.test_every_action_reads_in_every_locale()
+
+
+def test_the_rulesets_own_pass():
+    """bandits as it is passes the same tests (it is not refused by the new checks)."""
+    suite = _suite(BanditsRuleset())
+    suite.test_every_action_has_an_example()
+    suite.test_state_schema_describes_the_fresh_states()
+    suite.test_every_action_reads_in_every_locale()
+
+
+def test_a_skip_for_want_of_catalogues_says_where_the_suite_looked():
+    """A plugin that declared its messages under another domain than its ruleset's id
+    (``Messages("fate")`` for ``fatelike``) had its locale tests skipped with "ships
+    no catalogue besides English" — though it ships some: the suite looks under the
+    id. The reason now says so, and how to have them run."""
+    with pytest.raises(pytest.skip.Exception) as skipped:
+        _suite(_Quiet()).test_every_action_reads_in_every_locale()
+    assert str(skipped.value.msg).startswith(
+        "tally ships no catalogue besides English in the domain 'tally' (its id, where the "
+        "suite looks): declare its messages with Messages('tally', catalogs=...)"
+    )
+    assert "set locales = ('cs', ...) on this class" in skipped.value.msg
+
+
+_ODDS = Messages("authorodds")
+_MISS = _ODDS("odds.miss", "a miss")
+
+
+class _LabelledOdds(BanditsRuleset):
+    """bandits, its move's odds labelling "6-" with a text no catalogue translates."""
+
+    def odds(self, context):
+        odds = super().odds(context)
+        if odds is None or "6-" not in odds.outcomes:
+            return odds
+        return dataclasses.replace(odds, labels={**odds.labels, "6-": _MISS()})
+
+
+def test_an_odds_label_without_a_translation_fails_the_locale_test():
+    """The locale test read every text of a resolution, not the labels of the odds a
+    client shows before rolling: an outcome's label (``Odds(..., labels=...)``) left
+    untranslated read in English to every Czech player, unseen by the suite."""
+    with pytest.raises(AssertionError, match=r"\('authorodds.odds.miss', 'cs'\)"):
+        _suite(_LabelledOdds(), locales=("cs",)).test_every_action_reads_in_every_locale()
+
+
+def test_a_message_its_catalogue_lacks_is_told_where_to_translate_it(tmp_path):
+    """The catalogue is there, the message untranslated (or fuzzy, which is not
+    compiled): the hint names the .po, the commands, and the fuzzy flag."""
+    from rollbridge import catalogs
+
+    package = tmp_path / "authorpo"
+    package.mkdir()
+    (package / "messages.py").write_text(
+        'say = Messages("authorpo")\nSAID = say("said", "{name} acts")\n'
+    )
+    catalogs.update(package, "authorpo", ["de"])
+    suite = _suite(_speaking("authorpo", catalogs=package / "locale"), locales=("de",))
+    with pytest.raises(
+        AssertionError, match=r"\('authorpo.said', 'de'\)\] — translate them in .*authorpo.po "
+        r"\(after `rollbridge catalogs update .*authorpo --domain authorpo --locale de` if "
+        r"they are new; an entry marked '#, fuzzy' is not compiled: check it and delete that "
+        r"line\), then run it again to compile; `rollbridge catalogs check"
+    ):  # fmt: skip
+        suite.test_every_action_reads_in_every_locale()
+
+
+class _PlainRefusal(BanditsRuleset):
+    """bandits refusing every supplied state in a plain string (every one: the
+    fuzzer's first example fails, whatever it draws)."""
+
+    def validate_state(self, sheet, state):
+        raise InvalidState("no dead bandits", details={"field": "state.dead"})
+
+
+class _Unnamed(BanditsRuleset):
+    """bandits refusing every supplied state with a text naming no field."""
+
+    def validate_state(self, sheet, state):
+        raise InvalidState(_ODDS("refused.dead", "no dead bandits")())
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "message"),
+    [
+        (_PlainRefusal, r"is refused with a plain string, 'no dead bandits': give "
+                        r"InvalidState a Text of your catalogue"),
+        (_Unnamed, r"is refused with details \{\}, which name no field: give "
+                   r"InvalidState\(…, details=\{'field': 'state.<field>'\}\)"),
+    ],
+    ids=["plain-string", "no-field"],
+)  # fmt: skip
+def test_a_supplied_state_refused_without_a_text_or_a_field_says_how_to_refuse(ruleset,
+                                                                              message):  # fmt: skip
+    """An author's own ``validate_state`` check that refused in a plain string, or
+    without the field, failed with "plain-string refusal: ..." or with the bare
+    details dict as the message."""
+    suite = _suite(ruleset(), state_examples=5)
+    with pytest.raises(AssertionError, match=message):
+        suite.test_supplied_states_are_refused_or_work()
+
+
+class _OnlyHeals(_Quiet):
+    """Tally with its heal alone: every example actor is fresh, so every heal is refused."""
+
+    actions = {"heal": Tally.actions["heal"]}
+
+
+def test_when_no_example_resolves_the_refusals_are_named():
+    """The failure "no action example resolved with any seed" left the author to find which rule
+    refused what: a heal example on actors that are all unhurt."""
+    with pytest.raises(
+        AssertionError, match=r"no action example resolved with any seed — the rules refused "
+        r"each \('heal': not_hurt: Ana is not hurt\): give at least one action an "
+        r"example the example actors can do fresh"
+    ):  # fmt: skip
+        _suite(_OnlyHeals()).test_actions_resolve_through_the_engine()
+
+
+def test_a_locale_rollbridge_does_not_speak_is_named_as_such():
+    """A plugin requiring French (``locales = ("fr",)``) was told to translate the
+    core's schema refusals in core/locale/fr — a folder of rollbridge's, and no
+    language of it."""
+    with pytest.raises(
+        AssertionError, match=r"\('rollbridge\.schema\.[a-z_.]+', 'fr'\).* rollbridge itself "
+        r"does not speak 'fr' \(it speaks en, cs, de, ru\): its own messages, such as the "
+        r"schema's refusals, read in English there"
+    ):  # fmt: skip
+        _suite(BanditsRuleset(), locales=("fr",)).test_every_refusal_reads_in_every_locale()
