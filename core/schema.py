@@ -153,7 +153,8 @@ def check_schema(schema: Any, where: str = "schema") -> None:
         raise PluginError(f"{where} must be a mapping, not {type(schema).__name__}")
     unknown = set(schema) - KEYWORDS
     if unknown:
-        raise PluginError(f"{where} uses unsupported keyword(s): {', '.join(sorted(unknown))}")
+        noun = "keyword" if len(unknown) == 1 else "keywords"
+        raise PluginError(f"{where} uses unsupported {noun}: {', '.join(sorted(unknown))}")
     types = schema.get("type")
     for name in [types] if isinstance(types, str) else (types or []):
         if name not in _TYPES:
@@ -195,7 +196,8 @@ def check_choices_from(annotation: Any, where: str = "schema") -> None:
         raise PluginError(f"{where}.choicesFrom must be a mapping")
     unknown = set(annotation) - CHOICES_FROM_FIELDS
     if unknown:
-        raise PluginError(f"{where}.choicesFrom has unknown field(s): {', '.join(sorted(unknown))}")
+        noun = "field" if len(unknown) == 1 else "fields"
+        raise PluginError(f"{where}.choicesFrom has unknown {noun}: {', '.join(sorted(unknown))}")
     sources = [key for key in ("sheet", "state") if key in annotation]
     if len(sources) != 1:
         raise PluginError(f"{where}.choicesFrom needs exactly one of 'sheet' and 'state'")

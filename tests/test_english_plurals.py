@@ -239,7 +239,7 @@ def test_export_busy_reads_right_at_one_two_and_five(locale, one, two, five):
 
 
 #: The calls whose strings an operator or a reader is shown: messages, log lines, lines
-#: written to a terminal.
+#: written to a terminal (and an error's text: any call named ``…Error``).
 SHOWN_BY = frozenset({
     "say", "plural", "debug", "info", "warning", "error", "exception", "critical", "log",
     "_log", "write", "print",
@@ -249,10 +249,11 @@ _PARENTHESISED_S = re.compile(r"[A-Za-z]\(s\)")
 
 def _shown_strings() -> list[tuple[str, str]]:
     """Every literal string (an f-string's literal parts too) in the arguments of a call
-    of :data:`SHOWN_BY` in core, plugins, adapters and the example: (where, text)."""
+    of :data:`SHOWN_BY` or of an error (``PluginError(...)``) in core, plugins, adapters
+    and the example: (where, text)."""
     found = []
     for path, node, name in _calls():
-        if name not in SHOWN_BY:
+        if name not in SHOWN_BY and not (name or "").endswith("Error"):  # an error's text
             continue
         for arg in [*node.args, *(k.value for k in node.keywords)]:
             for part in ast.walk(arg):
