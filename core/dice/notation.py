@@ -98,8 +98,8 @@ TOO_LONG = say.plural(
     "a dice formula of {length} characters; at most {limit} are allowed",
     count="length",
 )
-# Translators: {faces} is the number of faces written (more than {limit}, 1,000,000; its
-# first 12 digits).
+# Translators: {faces} is the number of faces written (more than {limit}, 1,000,000; the
+# first 12 digits of its value).
 FACES_LIMIT = say.plural(
     "dice.faces_limit",
     "a die of {faces} face; at most {limit:,} are allowed",
