@@ -91,6 +91,20 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+def _asks_json(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` gives ``--json`` as argparse reads it: an option before any
+    ``--`` (after it, ``--json`` is an argument: a formula, a file's name), written
+    out, abbreviated as argparse takes it (``--js``), or with a value (``--json=1``,
+    which argparse refuses: a usage error, then in JSON)."""
+    for token in argv:
+        if token == "--":
+            return False
+        name = token.split("=", 1)[0]
+        if len(name) > 2 and "--json".startswith(name):
+            return True
+    return False
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser."""
     parser = _Parser(
@@ -108,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
     parser = build_parser()
-    _Parser.json_errors = "--json" in (sys.argv[1:] if argv is None else argv)
+    _Parser.json_errors = _asks_json(sys.argv[1:] if argv is None else argv)
     try:
         args = parser.parse_args(argv)
     finally:

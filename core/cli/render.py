@@ -7,7 +7,9 @@ around them are the core domain's messages.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -65,7 +67,15 @@ def print_error(error: RollbridgeError, locale: str = "en", hint: str = "") -> N
     data = error.to_dict(locale)
     if hint:
         data["message"] += f" ({hint})"
-    print_json(data)
+    try:
+        print_json(data)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # nobody reads standard output (``… --json | head -c0``): the exit status still
+        # tells the error, with no traceback; nothing more is written to the closed pipe
+        # (not even when Python flushes it at exit)
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _die(die: Mapping[str, Any]) -> str:

@@ -98,8 +98,8 @@ TOO_LONG = say.plural(
     "a dice formula of {length} characters; at most {limit} are allowed",
     count="length",
 )
-# Translators: {faces} is the number of faces written (more than {limit}, 1,000,000; its
-# first 12 digits).
+# Translators: {faces} is the number of faces written (more than {limit}, 1,000,000; the
+# first 12 digits of its value).
 FACES_LIMIT = say.plural(
     "dice.faces_limit",
     "a die of {faces} face; at most {limit:,} are allowed",
@@ -490,14 +490,17 @@ class _Parser:
         if faces_text == "%":
             faces = 100
         else:
-            if len(faces_text) > 10 or int(faces_text) > MAX_FACES:
+            # its value's digits: a zero written before them (1d0000001000001) neither
+            # makes a small die too large nor is it in the number the message says
+            digits = faces_text.lstrip("0") or "0"
+            if len(digits) > 10 or int(digits) > MAX_FACES:
                 raise self.limit(
                     # a number, so that its words agree with it (cs, ru: 1,000,001 грань)
-                    FACES_LIMIT(faces=int(faces_text[:12]), limit=MAX_FACES),
+                    FACES_LIMIT(faces=int(digits[:12]), limit=MAX_FACES),
                     faces_index,
                     limit=MAX_FACES,
                 )
-            faces = int(faces_text)
+            faces = int(digits)
             if faces < 1:
                 raise self.error(
                     say("dice.no_faces", "a die needs at least one face")(), faces_index

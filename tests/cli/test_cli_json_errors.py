@@ -7,6 +7,9 @@ line has; nothing on stderr. Without ``--json`` the one text line on stderr stay
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -100,3 +103,46 @@ def test_a_usage_error_with_json_is_json_too(capsys):
     assert code == 2 and error["code"] == "invalid_request"
     assert error["message"] == "unrecognized arguments: --nope (see rollbridge --help)"
     assert line == f"rollbridge: error: {error['message']}\n"
+
+
+def test_json_after_a_double_dash_is_an_argument_not_the_option(capsys):
+    # the formula is "--json" (after --); the usage error (--nope) is the text line
+    code = run(["roll", "--nope", "--", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.startswith("rollbridge: error: unrecognized arguments: --nope")
+
+
+@pytest.mark.parametrize("given", ["--js", "--jso", "--json=yes"])
+def test_json_abbreviated_or_with_a_value_is_asked_too(capsys, given):
+    # argparse takes --js for --json, and refuses --json=yes: a usage error in JSON
+    code = run(["roll", given, "--seed"])
+    out, err = capsys.readouterr()
+    assert code == 2 and err == ""
+    assert json.loads(out)["code"] == "invalid_request"
+
+
+@pytest.mark.parametrize(
+    ("argv", "status"),
+    [
+        (["roll", "3d6+", "--json"], 1),  # the command's error
+        (["roll", "--json"], 2),  # a usage error
+        (["verify", "missing.jsonl", "--json"], 2),  # verify's unreadable log
+    ],
+)
+def test_an_error_nobody_reads_keeps_its_status_without_a_traceback(tmp_path, argv, status):
+    """``rollbridge … --json | head -c0``: standard output closed before the error is
+    written; no traceback, and the exit status is the error's (not 0)."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", "from rollbridge.cli import main; raise SystemExit(main())",
+             *argv],
+            stdout=write, stderr=subprocess.PIPE, cwd=tmp_path, timeout=60,
+            env={**os.environ, "LANGUAGE": "en", "PYTHONDONTWRITEBYTECODE": "1"},
+        )  # fmt: skip
+    finally:
+        os.close(write)
+    assert done.stderr.decode() == ""
+    assert done.returncode == status

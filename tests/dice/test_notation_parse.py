@@ -232,6 +232,19 @@ def test_just_within_the_limits(text: str) -> None:
     parse(text)
 
 
+def test_a_die_s_size_is_its_value_not_its_zeros() -> None:
+    """The faces as a number (dice.faces_limit agrees with it): zeros written before
+    the digits are not in the number the refusal says (1d0000001000001 is a die of
+    1000001 faces, not of 100000), and make no small die too large (1d00000000006)."""
+    with pytest.raises(DiceLimitExceeded) as caught:
+        parse("1d0000001000001")
+    assert "a die of 1000001 faces; at most 1,000,000" in caught.value.message
+    with pytest.raises(DiceLimitExceeded) as caught:
+        parse("1d0009999999999999")
+    assert "a die of 999999999999 faces" in caught.value.message  # its first 12 digits
+    assert parse("1d00000000006").dice_terms()[0].faces == 6
+
+
 def test_a_huge_formula_is_refused_before_any_work() -> None:
     text = "1d6+" * 1_000_000 + "1"
     started = time.perf_counter()

@@ -447,9 +447,10 @@ async function aliceReads(refused, { GMID, ALICE }, locale) {
   return Standin.log.notifications.map((n) => [n.level, n.text]);
 }
 
-test("R5: a relayed apply the GM's client cannot send (not connected): its player reads why in the player's language, not the GM's", async () => {
+/** The GM's client, its page in German and its connection stopped (none left), answers
+ * Alice's relayed apply: its `applied` answer, and the two users' ids. */
+async function notSentByAGermanGM() {
   const { GMID, ALICE } = await gmClientWithAlice();
-  // the GM's page, in German, whose client lost its connection (stopped: none left)
   client.stop();
   const english = game.i18n;
   game.i18n = await localization("de");
@@ -467,10 +468,23 @@ test("R5: a relayed apply the GM's client cannot send (not connected): its playe
   const [refused] = answers();
   assert.ok(refused, "the GM's client answered");
   assert.ok(!JSON.stringify(refused).includes("nicht verbunden"), "no words in the GM's language go to the player");
+  return { refused, GMID, ALICE };
+}
+
+test("R5: a relayed apply the GM's client cannot send (not connected): its player reads why in the player's language, not the GM's", async () => {
+  const { refused, GMID, ALICE } = await notSentByAGermanGM();
   // the player's client, in Czech
   assert.deepEqual(await aliceReads(refused, { GMID, ALICE }, "cs"), [
     ["error", "rollbridge: klient PJ to nemohl odeslat: nepřipojeno ke stolu rollbridge."],
   ]);
+});
+
+test("R5: a relayed apply the GM's client cannot send, read by a player's client older than its key: English words, not 'the server refused (error)'", async () => {
+  const { refused } = await notSentByAGermanGM();
+  // what an older player's client shows: the code and the message alone (errorFromReply)
+  const { errorFromReply, errorMessage } = await import("../../../adapters/foundry/module/scripts/core/protocol.mjs");
+  const older = errorFromReply({ code: String(refused.error.code ?? "error"), message: String(refused.error.message ?? "") });
+  assert.equal(errorMessage(older, game.i18n), "not connected to a rollbridge table");
 });
 
 test("R5: a relayed apply whose GM's connection was stopped before the answer: its player reads why in the player's language", async () => {

@@ -65,6 +65,14 @@ function gmSideData(data) {
   return plain;
 }
 
+/** A GM-side failure in English, as a player's client older than its key shows it (the
+ * connection's errors carry their English words; "not connected" is worded in the GM's
+ * language where it is thrown, so its English is here). */
+function gmSideEnglish(error) {
+  if (error.key === "ROLLBRIDGE.Notice.NotConnected") return "not connected to a rollbridge table";
+  return String(error.message ?? "");
+}
+
 export class FoundryClient {
   constructor() {
     this.connection = null;
@@ -741,10 +749,13 @@ export class FoundryClient {
           console.warn(`rollbridge | a relayed apply from ${String(sender)} was refused: ${redact(error?.message ?? error)}`);
           // a server's reply without a message (the module's own words, `key`): none is
           // sent, so the player's client words it in the player's language (#applied)
-          const message = error?.key ? "" : String(error?.message ?? error);
+          const gmSide = GM_SIDE_KEYS.has(error?.key);
           // the GM's client's own failure before the server answered (not connected):
-          // its key, for the player's client to word in the player's language
-          const own = GM_SIDE_KEYS.has(error?.key) ? { key: error.key, data: gmSideData(error.data) } : {};
+          // its key, for the player's client to word in the player's language; and, for
+          // a player's client older than the key (it reads the code and the message
+          // alone), its English words, never the GM's language
+          const message = gmSide ? gmSideEnglish(error) : error?.key ? "" : String(error?.message ?? error);
+          const own = gmSide ? { key: error.key, data: gmSideData(error.data) } : {};
           return { ok: false, error: { code: error?.code ?? null, message, ...own } };
         })
         .then((outcome) => this.#answerApply(message, sender, outcome))
