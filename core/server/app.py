@@ -398,20 +398,44 @@ class Server:
         def done(finished: asyncio.Future) -> None:
             if finished.cancelled():
                 return
-            error = finished.exception()
-            if isinstance(error, StoreUnavailable):
-                self.health.failed(error, commit=False)
-            elif error is None and ended == ["done"] and not isinstance(effect, Compute):
-                self.health.read()  # a read that reached the store (a skipped one did not)
-            follow = effect.fail(error) if error is not None else effect.resume(finished.result())
-            self.carry(follow, client)
-            self._settle(effect.table_id)
+            try:
+                error = finished.exception()
+                if isinstance(error, StoreUnavailable):
+                    self.health.failed(error, commit=False)
+                elif error is None and ended == ["done"] and not isinstance(effect, Compute):
+                    self.health.read()  # a read that reached the store (a skipped one did not)
+                self._follow(effect, error, finished.result() if error is None else None, client)
+            finally:
+                self._settle(effect.table_id)
 
         future.add_done_callback(done)
 
+    def _follow(
+        self,
+        effect: Read | Persist,
+        error: BaseException | None,
+        result: Any,
+        client: Client | None,
+    ) -> None:
+        """Hand what came back of ``effect`` (``error``, else ``result``) to the
+        protocol and carry out what follows. The protocol answers the requests of a
+        step that fails on a bug itself (``internal``); one that escapes it all the
+        same (a driver's or the protocol's own bug) is logged with its traceback
+        here, never raised into the event loop's callback, where nobody would see it
+        and the table would not be settled."""
+        try:
+            follow = effect.fail(error) if error is not None else effect.resume(result)
+        except Exception:
+            log.exception("table %s: handling a %s that came back failed", effect.table_id,
+                          type(effect).__name__)  # fmt: skip
+            return
+        self.carry(follow, client)
+
     def _persisted(self, effect: Persist, error: BaseException | None) -> None:
-        self.carry(effect.fail(error) if error is not None else effect.resume(None))
-        self._settle(effect.table_id)
+        try:
+            self._follow(effect, error, None, None)
+        finally:
+            self._settle(effect.table_id)
 
     def _settle(self, table_id: str) -> None:
         """Drop the table from memory if what just came back (a read, a commit) and
