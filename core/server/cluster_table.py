@@ -45,13 +45,13 @@ from typing import TYPE_CHECKING, Any
 from rollbridge.engine.follow import Unfit, continues
 from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.table import Table
-from rollbridge.exceptions import RollbridgeError, StoreError
+from rollbridge.exceptions import InternalError, RollbridgeError, StoreError
 from rollbridge.plain import JSON
 from rollbridge.protocol.connection import CLOSE_BEHIND
 from rollbridge.protocol.effects import Close, Deliver, Effect, Read, Reply
 from rollbridge.protocol.keys import KeySet
 from rollbridge.protocol.members import Delivery, Member
-from rollbridge.protocol.table import TableProtocol, _Asker, _Held
+from rollbridge.protocol.table import FAILED, TableProtocol, _Asker, _Held
 from rollbridge.stores.base import LogTail
 from rollbridge.stores.redis_fence import fence_if_behind
 from rollbridge.text import Messages
@@ -240,6 +240,17 @@ class Sync(Read):
         known = {s: b for s, b in table.recent_history().items() if s <= protocol.durable_seq}
         return cls(table_id=protocol.id, after=after, known=known, epoch=table.info.epoch,
                    tail=tail)  # fmt: skip
+
+
+@dataclass(eq=False, slots=True)
+class _Kept:
+    """A table's state before a reload, for a catch-up that fails to restore."""
+
+    table: Table
+    writing: list[Event]
+    keys: KeySet
+    durable_seq: int
+    last_seqs: dict[Member, int]
 
 
 @dataclass(eq=False, slots=True)
@@ -569,6 +580,9 @@ class ClusterTable(TableProtocol):
 
         def then(result: tuple[tuple[Any, Any, list[str], Any], Any]) -> Effects:
             stored, events = result
+            # the table as it stands: what a catch-up that fails leaves it as
+            kept = _Kept(self.table, self.writing, self._keys, self.durable_seq,
+                         {m: m.last_seq for m in self.members})  # fmt: skip
             self._holding += 1  # the held requests run after the catch-up
             reopened = loaded(stored)
             if self.broken:
@@ -579,7 +593,12 @@ class ClusterTable(TableProtocol):
                 self.reloading = False
                 self.failures += 1
                 return reopened
-            caught_up = self._catch_up(before, epoch, events)
+            try:
+                caught_up = self._catch_up(before, epoch, events)
+            except Exception:  # a bug: as a reload that failed, tried again by :meth:`tick`
+                log.exception("table %s: catching up after loading it again failed; "
+                              "will retry", self.id)  # fmt: skip
+                return [*reopened, *self._catch_up_failed(kept)]
             self._holding -= 1
             self.reloading, self.failures = False, 0
             return [*reopened, *caught_up, *self._unpark(), *self._release()]
@@ -593,6 +612,27 @@ class ClusterTable(TableProtocol):
         self.reloading = True
         sync.on_result, sync.on_error = then, fail
         return [*effects[:-1], sync]
+
+    def _catch_up_failed(self, kept: _Kept) -> Effects:
+        """A reload's catch-up raised (a bug): the table is left as it was before the
+        reload — ``kept``, broken still, its members' last delivered seqs as they
+        were, so the next reload sends them what this one did not — and counted as a
+        failed reload (:meth:`tick` tries again, :attr:`stuck` after a few); the
+        reload's hold is let go and the requests it held are answered ``internal``."""
+        self.table, self.writing, self._keys, self.durable_seq = (
+            kept.table, kept.writing, kept.keys, kept.durable_seq,
+        )  # fmt: skip
+        for member, seq in kept.last_seqs.items():
+            member.last_seq = seq
+        if self._reading:  # the reads out may have seen the table read meanwhile
+            self._reads_stale = True
+        self.broken = True
+        self._holding -= 1
+        self.reloading = False
+        self.failures += 1
+        refused = [self._refuse(h.asker, InternalError(FAILED())) for h in self._held]
+        self._held.clear()
+        return refused
 
     def _unpark(self) -> Effects:
         ready = [p.reply for p in self.parked if p.seq <= self.durable_seq]
