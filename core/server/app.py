@@ -69,7 +69,7 @@ from rollbridge.server.metrics import ServerMetrics
 from rollbridge.server.outbox import Outbox
 from rollbridge.server.store_health import StoreHealth
 from rollbridge.server.throttle import Retried, Throttle
-from rollbridge.server.writer import MAX_PENDING, CommitWriter
+from rollbridge.server.writer import MAX_PENDING, STOPPING, CommitWriter
 from rollbridge.stores.base import Store
 from rollbridge.text import Messages
 
@@ -368,7 +368,10 @@ class Server:
         elif isinstance(effect, Read):
             self._read(effect, client)
         elif isinstance(effect, Persist):
-            assert self.writer is not None and effect.commit is not None, "not started"
+            assert effect.commit is not None, "nothing to commit"
+            if self.writer is None:  # stopped: a read that came back in the stop asks it
+                self._persisted(effect, _stopped())
+                return
             self.writer.submit(
                 effect.table_id, effect.commit, lambda error: self._persisted(effect, error)
             )
@@ -384,7 +387,12 @@ class Server:
             self.writer.reset(effect.table_id)
 
     def _read(self, effect: Read, client: Client | None) -> None:
-        assert self._loop is not None and self._reader is not None, "the server is not started"
+        if self._loop is None or self._reader is None:  # stopped (or not started)
+            try:  # a read that came back in the stop asks it: refused, not left waiting
+                self._follow(effect, _stopped(), None, client)
+            finally:
+                self._settle(effect.table_id)
+            return
         ended: list[str] = []  # how the reader thread's work ended, told before ``done``
 
         def counted(outcome: str) -> None:
@@ -604,6 +612,12 @@ class Server:
     def connection_closed(self, address: str) -> None:
         """A connection from ``address`` that :meth:`count_connection` let through
         closed: gone from :attr:`per_address` already."""
+
+
+def _stopped() -> StoreUnavailable:
+    """What a read or a commit asked after the server stopped (its readers shut down,
+    its writer closed) fails with: ``store_error``, logged at DEBUG by the table."""
+    return StoreUnavailable(STOPPING(), details={"reason": "stopping"})
 
 
 def _run_if_wanted(effect: Read, store: Store, counted: Callable[[str], None] | None = None) -> Any:

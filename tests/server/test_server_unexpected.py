@@ -187,3 +187,97 @@ async def test_a_bug_while_a_resume_is_welcomed_answers_the_hello_internal(
     assert (await gm.request({"type": "roll", "formula": "1d6"}))["type"] == "result"
     assert bug.raised == 1 and len(injected(caplog)) == 1
     assert answers(peer, refused["id"]) == 1
+
+
+async def test_a_bug_in_the_commit_writer_fails_its_batch_and_the_writer_goes_on(
+    tables, monkeypatch, caplog
+):
+    """The writer thread raising on a batch (a bug of its own, after the commit was
+    written) fails that batch's commits, ``store_error``, and writes the next ones;
+    before, the thread ended and every later commit of every table waited for good.
+    The commit was written: the table is loaded again, and the same id gets it."""
+    gm, _ = await tables.join("tally", "gm")
+    other, _ = await tables.join("sr2", "gm")
+    bug = Once(monkeypatch, tables.server.health, "succeeded")
+    failed = await gm.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    assert failed["type"] == "error" and failed["code"] == "store_error"
+    retry = await gm.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    assert retry["type"] == "result"
+    assert retry["event"]["request"] == "r1"  # the one written, not run again
+    r2 = await gm.request({"type": "roll", "id": "r2", "formula": "1d6"})
+    assert r2["seq"] == retry["seq"] + 1
+    assert (await other.request({"type": "roll", "formula": "1d6"}))["type"] == "result"
+    assert bug.raised == 1 and len(injected(caplog)) == 1
+    assert answers(gm, "r1") == 2
+
+
+async def test_a_metrics_bug_after_a_group_commit_still_answers_it(tables, monkeypatch, caplog):
+    gm, _ = await tables.join("tally", "gm")
+    writer = tables.server.writer
+    bug = Once(monkeypatch, writer, "observe")
+    r1 = await gm.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    assert r1["type"] == "result"
+    assert (await gm.request({"type": "roll", "id": "r2", "formula": "1d6"}))["seq"] == r1[
+        "seq"
+    ] + 1
+    assert bug.raised == 1 and len(injected(caplog)) == 1
+    assert answers(gm, "r1") == 1
+
+
+async def test_a_commit_submitted_once_the_writer_closes_is_refused_not_lost(tmp_path):
+    """A commit handed to a writer that is closing (a read that came back during the
+    server's stop asked it) is called back, refused ``stopping``; before, it was
+    queued behind the stop, never written nor called back."""
+    from rollbridge.exceptions import StoreUnavailable
+    from rollbridge.server.writer import CommitWriter
+    from rollbridge.stores.sqlite import SQLiteStore
+
+    store = SQLiteStore(tmp_path / "closing.db")
+    loop = asyncio.get_running_loop()
+    writer = CommitWriter(store, loop)
+    await loop.run_in_executor(None, writer.close)
+    told: list[BaseException | None] = []
+    writer.submit("t", object(), told.append)  # type: ignore[arg-type]
+    for _ in range(3):
+        await asyncio.sleep(0)
+    store.close()
+    assert len(told) == 1 and isinstance(told[0], StoreUnavailable)
+    assert told[0].details["reason"] == "stopping" and writer.pending == 0
+
+
+async def test_a_read_that_comes_back_during_the_stop_is_answered_not_left_waiting(
+    make_tables, monkeypatch, caplog
+):
+    """A repeat's lookup out when the server stops, a change held behind it: the read
+    comes back once the readers are shut down (and the writer closed). What it asks
+    next — the repeat's event read, the held change's commit, the reload after it —
+    is refused (``store_error``, ``stopping``: logged at DEBUG), not carried out on
+    a writer or readers that are gone (an AssertionError logged at ERROR, each request
+    left waiting and the table held). The table leaves memory."""
+    world = await make_tables()
+    gm, _ = await world.join("tally", "gm")
+    await gm.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    world = await make_tables.restart(world)  # r1's reply is in the store only
+    gm, _ = await world.join("tally", "gm")
+    server = world.server
+    gate = gated(monkeypatch, world.store, "reply")
+    reader = server._reader
+    shutdown = reader.shutdown
+
+    def at_shutdown(*args: Any, **kwargs: Any) -> None:
+        gate.set()
+        shutdown(*args, **kwargs)
+
+    monkeypatch.setattr(reader, "shutdown", at_shutdown)
+    await gm.send({"type": "roll", "id": "r1", "formula": "1d6"})
+    protocol = server.tables.open["tally"]
+    await until(lambda: protocol._holding == 1, "the lookup is out")
+    await gm.send({"type": "roll", "id": "r2", "formula": "1d6"})
+    await until(lambda: len(protocol._held) == 1, "r2 is held")
+    caplog.clear()
+    await server.stop()
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert not protocol._writes and not protocol._holding and not protocol._held
+    assert "tally" not in server.tables.open
