@@ -32,7 +32,7 @@ from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.exceptions import Busy, StoreError, StoreUnavailable
 from rollbridge.host import PluginHost
-from rollbridge.protocol.connection import CLOSE_AUTH, CLOSE_LIMIT, Tables
+from rollbridge.protocol.connection import CLOSE_AUTH, CLOSE_BEHIND, CLOSE_LIMIT, Tables
 from rollbridge.protocol.effects import (
     Close,
     Compute,
@@ -47,6 +47,7 @@ from rollbridge.protocol.effects import (
 from rollbridge.protocol.frames import MAX_FRAME
 from rollbridge.protocol.limits import Rates
 from rollbridge.protocol.observers import notify
+from rollbridge.protocol.table import FAILED
 from rollbridge.server.address_rates import wrong_tokens
 from rollbridge.server.addresses import AddressCounts, address_group, peer_address, rated_address
 from rollbridge.server.bounded import BoundedConnection, Opening
@@ -358,7 +359,10 @@ class Server:
             if effect.backlog:  # a welcome: a hello answered
                 self.metrics.joined()
             for member, frame in effect.frames:
-                member.origin.enqueue(frame, backlog=effect.backlog)
+                try:
+                    member.origin.enqueue(frame, backlog=effect.backlog)
+                except Exception:  # a bug: that member alone misses it, and reconnects
+                    self._lost_frame(member.origin)
         elif isinstance(effect, Reply):
             self.metrics.replied(effect)
             if effect.error is not None:
@@ -385,6 +389,18 @@ class Server:
                 target.disconnect(effect.code, effect.reason)
         elif isinstance(effect, Reopened) and self.writer is not None:
             self.writer.reset(effect.table_id)
+
+    def _lost_frame(self, client: Client) -> None:
+        """A frame could not be handed to ``client`` (a bug, being handled now): its
+        traceback logged, the client disconnected (1013, "the server failed; try
+        again") to resume — it must not go on having missed an event. The other
+        members of the delivery are sent theirs."""
+        log.exception("a frame for %s could not be sent; disconnecting it",
+                      client.principal.label())  # fmt: skip
+        try:
+            client.disconnect(CLOSE_BEHIND, client.reason(FAILED()))
+        except Exception:
+            log.exception("disconnecting %s failed", client.principal.label())
 
     def _read(self, effect: Read, client: Client | None) -> None:
         if self._loop is None or self._reader is None:  # stopped (or not started)

@@ -281,3 +281,39 @@ async def test_a_read_that_comes_back_during_the_stop_is_answered_not_left_waiti
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
     assert not protocol._writes and not protocol._holding and not protocol._held
     assert "tally" not in server.tables.open
+
+
+async def test_a_frame_that_cannot_be_handed_to_one_member_costs_only_that_member(
+    tables, monkeypatch, caplog
+):
+    """Handing an event's frame to one member raises (a bug): the traceback is logged
+    once, that member is disconnected (1013) to resume — it must not go on having
+    missed the event — and the members after it in the delivery get theirs (before,
+    the rest of the delivery was dropped: they missed the event, unaware)."""
+    from rollbridge.server.client import Client
+
+    gm, welcome = await tables.join("tally", "gm")  # first in the delivery
+    watcher, _ = await tables.join("tally", "observer")
+    enqueue = Client.enqueue
+    raised: list[int] = []
+
+    def failing(self: Client, frame: Any, *, backlog: bool = False) -> None:
+        if not raised and self.principal.role == "gm" and not backlog:
+            raised.append(1)
+            raise RuntimeError("injected")
+        enqueue(self, frame, backlog=backlog)
+
+    monkeypatch.setattr(Client, "enqueue", failing)
+    await gm.send({"type": "roll", "id": "r1", "formula": "1d6"})
+    await watcher.wait_for(lambda p: len(p.events) == 1)
+    assert await gm.wait_closed() == 1013 and gm.events == []
+    seq = watcher.events[0]["seq"]
+    again, resumed = await tables.join(
+        "tally", "gm", resume={"epoch": welcome["epoch"], "seq": welcome["seq"]}
+    )
+    assert resumed["resume"] == {"recovered": True, "missed": 1}
+    await again.wait_for(lambda p: len(p.events) == 1)
+    assert again.events[0]["seq"] == seq
+    retry = await again.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    assert retry["seq"] == seq  # the change was made once
+    assert raised == [1] and len(injected(caplog)) == 1
