@@ -732,8 +732,15 @@ class ClusterTable(TableProtocol):
 
                 def then(result: Any) -> Effects:
                     self.syncing = False
-                    followed = self.follow(result) + TableProtocol.join(self, member, resume)
-                    return followed + self._more()
+                    try:
+                        followed = self.follow(result)
+                    except Exception:  # a bug: the hello is answered ``internal``,
+                        # its connection at this table as one whose welcome failed
+                        self._attached[member] = None
+                        asker = _Asker(member.origin, member, member.hello_id, member.locale,
+                                       gm=member.principal.is_gm)  # fmt: skip
+                        return self._failed_request(asker) + self._more()
+                    return followed + TableProtocol.join(self, member, resume) + self._more()
 
                 def failed(error: BaseException) -> Effects:
                     self.syncing = self.again = False
