@@ -46,7 +46,13 @@ from rollbridge.protocol.limits import (
     WrongTokens,
 )
 from rollbridge.protocol.members import Member
-from rollbridge.protocol.table import TableProtocol, error_message, store_cause, store_level
+from rollbridge.protocol.table import (
+    FAILED,
+    TableProtocol,
+    error_message,
+    store_cause,
+    store_level,
+)
 from rollbridge.schema import validate
 from rollbridge.text import Messages
 from rollbridge.tokens import hash_token
@@ -64,7 +70,6 @@ __all__ = [
 
 log = logging.getLogger("rollbridge.connection")
 say = Messages("rollbridge")
-_FAILED = say("server.failed", "the server failed; try again")
 _JOINED = say("hello.joined", "this connection has already joined a table")
 
 Effects = list[Effect]
@@ -174,6 +179,10 @@ class Tables:
             protocol = self.protocol.open(loaded, self.rulesets, **self.options)
         except RollbridgeError as exc:
             return self._failed(table_id, exc)
+        except Exception:  # a stored table this code cannot take in (a bug): its waiters
+            # are answered ``internal``, and the next one loads it again
+            log.exception("table %s: the table read cannot be opened", table_id)
+            return self._failed(table_id, InternalError(FAILED()))
         self.open[table_id] = protocol
         # Loaded afresh: whatever a driver's commit queue remembers of an earlier copy's
         # failed commit is over (a copy leaves memory only with no write out).
@@ -419,7 +428,7 @@ class Connection:
             return [self._error(request_id, exc, kind)]
         except Exception:
             log.exception("request %r failed", request_id)
-            failed = InternalError(_FAILED())
+            failed = InternalError(FAILED())
             return [self._error(request_id, failed, kind)]
 
     def _charge(self, table_id: str, seconds: float, paid: float) -> None:
@@ -495,9 +504,24 @@ class Connection:
         find = FindToken(
             table_id=hello["table"], token_hash=hash_token(hello["token"]), address=counted
         )
-        find.on_result = lambda record: self._token_found(record, hello, adapter, kind, request_id)
+        find.on_result = lambda record: self._hello_guarded(
+            lambda: self._token_found(record, hello, adapter, kind, request_id),
+            kind, request_id, hello["table"],
+        )  # fmt: skip
         find.on_error = lambda error: self._lookup_failed(error, kind, request_id, hello["table"])
         return [find]
+
+    def _hello_guarded(
+        self, step: Callable[[], Effects], kind: Kind, request_id: Any, table: str
+    ) -> Effects:
+        """What ``step`` (the ``hello``'s next step, after a read came back) returns;
+        an exception that is no refusal (a bug) answers the ``hello`` ``internal``,
+        its traceback logged once, and the frames waiting for it run."""
+        try:
+            return step()
+        except Exception:
+            log.exception("hello %r at table %s failed", request_id, table)
+            return self._hello_failed(InternalError(FAILED()), kind, request_id, table)
 
     def _settle_token(self, right: bool) -> None:
         """The token taken from the wrong-token throttle was looked up: ``right``, it
@@ -563,7 +587,10 @@ class Connection:
             self.table, self.member, self.locale = found, member, locale
             return found.join(member, hello.get("resume")) + self._joined()
 
-        return self.tables.get(hello["table"], opened)
+        def guarded(found: TableProtocol | BaseException) -> Effects:
+            return self._hello_guarded(lambda: opened(found), kind, request_id, hello["table"])
+
+        return self.tables.get(hello["table"], guarded)
 
     def _locale_for(self, asked: str | None, table: TableProtocol) -> tuple[str, tuple[JSON, ...]]:
         """The member's locale: the one its ``hello`` asked for, else the table's

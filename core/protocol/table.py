@@ -84,6 +84,7 @@ from rollbridge.stores.base import reply_window
 from rollbridge.text import Hides, Messages
 
 __all__ = [
+    "FAILED",
     "MAX_ASKED_READS",
     "MAX_QUEUED_READS",
     "RECENT_REPLIES",
@@ -102,6 +103,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("rollbridge.protocol")
 say = Messages("rollbridge")
 _UNENCODABLE = say("reply.unencodable", "the reply could not be encoded")
+#: What a request is told when the server failed on it (a bug, not a refusal):
+#: error ``internal``; the operator's log has the traceback.
+FAILED = say("server.failed", "the server failed; try again")
 
 Effects = list[Effect]
 
@@ -434,6 +438,8 @@ class TableProtocol:
             return self._execute(request, who, asker, dice)
         except RollbridgeError as exc:
             return [self._refuse(asker, exc)]
+        except Exception:  # a bug: the request is answered, the next ones run
+            return self._failed_request(asker)
 
     def _repeat_or_execute(
         self, stored: JSON | None, request: Request, who: Principal, asker: _Asker, dice: Any
@@ -499,11 +505,7 @@ class TableProtocol:
 
         def resume(result: Any) -> Effects:
             self._holding -= 1
-            try:
-                effects = then(result)
-            except RollbridgeError as exc:
-                effects = [self._refuse(asker, exc)]
-            return effects + self._release()
+            return self._guarded(asker, lambda: then(result)) + self._release()
 
         def fail(error: BaseException) -> Effects:
             self._holding -= 1
@@ -513,6 +515,26 @@ class TableProtocol:
 
         read.on_result, read.on_error = resume, fail
         return [read]
+
+    def _guarded(self, asker: _Asker, step: Callable[[], Effects]) -> Effects:
+        """What ``step`` (a request's next step, after a read or a commit came back)
+        returns; a refusal it raises answers ``asker``, and so does an exception that
+        is no refusal (a bug), with error ``internal`` (:meth:`_failed_request`):
+        never is a request left unanswered, nor a read's hold kept, by one."""
+        try:
+            return step()
+        except RollbridgeError as exc:
+            return [self._refuse(asker, exc)]
+        except Exception:
+            return self._failed_request(asker)
+
+    def _failed_request(self, asker: _Asker) -> Effects:
+        """``asker``'s request failed on an exception that is no refusal (a bug,
+        being handled now): its traceback logged at ERROR, once, and the requester
+        told ``internal``. The table is as it was: the engine changes nothing when a
+        request it executes raises (it stages the change first)."""
+        log.exception("table %s: request %r failed", self.id, asker.request_id)
+        return [self._refuse(asker, InternalError(FAILED()))]
 
     def _release(self) -> Effects:
         """Handle the requests held behind a read, until one holds them again. A
@@ -549,8 +571,8 @@ class TableProtocol:
         by_seq = {d.seq: d for d in deliveries}
         for key, askers in writing.waiting.items():
             reply = outcome.replies.get(key, outcome.reply)
-            for asker in askers:
-                effects += self._answer(asker, reply, by_seq)
+            for asker in askers:  # a reply that fails (a bug) costs only its asker
+                effects += self._guarded(asker, lambda a=asker, r=reply: self._answer(a, r, by_seq))
         for event in events:
             event.views.clear()  # shown to everyone now; undo history keeps it packed
         return effects
@@ -727,7 +749,7 @@ class TableProtocol:
                     held.recall([event])  # the table's then (and still, or at that seq)
                 return found(event)
 
-            read.on_result = alone
+            read.on_result = lambda event: self._guarded(asker, lambda: alone(event))
             read.on_error = self._read_failed(asker, f"reading event {seq}")
             return [read]
         try:
@@ -747,7 +769,7 @@ class TableProtocol:
 
         read.on_result = walked
         read.on_error = self._counting_error(self._read_failed(asker, f"reading event {seq}"))
-        return self._asked(read)
+        return self._asked(read, asker)
 
     def _embed(self, asker: _Asker, message: JSON, delivery: Delivery, name: str) -> Reply:
         audience = Audience.named(name, asker.locale)
@@ -812,7 +834,7 @@ class TableProtocol:
                 return failed(exc)
             count = Compute(table_id=self.id, work=work, needed=asker.waiting)
             count.on_result, count.on_error = counted, failed
-            return self._asked(count, first=True)  # the log read, counted before any other
+            return self._asked(count, asker, first=True)  # the log read, counted first
 
         def counted(fields: JSON | None) -> Effects:
             if fields is None:  # not counted: its asker left
@@ -829,7 +851,7 @@ class TableProtocol:
 
         read.on_result = then
         read.on_error = self._counting_error(self._read_failed(asker, "reading the log"))
-        return self._asked(read)
+        return self._asked(read, asker)
 
     def _state(self, request: Request, who: Principal, asker: _Asker) -> Effects:
         """``state``: the table as ``who`` may see it, at the last durable seq or at ``at``."""
@@ -862,7 +884,7 @@ class TableProtocol:
 
         read.on_result = then
         read.on_error = self._counting_error(self._read_failed(asker, "reading the log"))
-        return self._asked(read)
+        return self._asked(read, asker)
 
     def _admit_read(self) -> None:
         """Let a request start a read of the log, unless :data:`MAX_ASKED_READS` are
@@ -875,22 +897,24 @@ class TableProtocol:
             raise Busy(_READS_BUSY(reading=reading),
                        details={"reading": reading, "limit": limit})  # fmt: skip
 
-    def _asked(self, read: Read, *, first: bool = False) -> Effects:
-        """``read``, which a request asked for: sent now while fewer than
+    def _asked(self, read: Read, asker: _Asker, *, first: bool = False) -> Effects:
+        """``read``, which ``asker``'s request asked for: sent now while fewer than
         :data:`MAX_ASKED_READS` are out at this table (every table's joins wait
         behind them for the driver's store-reading threads), else when one comes
         back; counted until it comes back. ``first``: ahead of those waiting (the
-        count of a log just read, which holds its events)."""
+        count of a log just read, which holds its events). What follows it coming
+        back is :meth:`_guarded`: a bug there answers ``asker`` ``internal``, and the
+        reads waiting their turn still get it."""
         on_result, on_error = read.on_result, read.on_error
 
         def result(value: Any) -> Effects:
             self._asked_reads -= 1
-            done = on_result(value) if on_result is not None else []
+            done = self._guarded(asker, lambda: on_result(value)) if on_result else []
             return done + self._next_read()
 
         def error(exc: BaseException) -> Effects:
             self._asked_reads -= 1
-            done = on_error(exc) if on_error is not None else []
+            done = self._guarded(asker, lambda: on_error(exc)) if on_error else []
             return done + self._next_read()
 
         read.on_result, read.on_error = result, error
@@ -1016,11 +1040,14 @@ class TableProtocol:
             # a client that left before its turn came (one that resumes and leaves,
             # again and again) has nothing read for it
             read = ReadEvents(table_id=self.id, after=seq, needed=lambda: not member.gone)
-            read.on_result = lambda stored: self._welcome(
-                member, resume, self._recalled(self._read_done(stored)), recovered=True
-            )
             asker = _Asker(member.origin, member, member.hello_id, member.locale,
                            gm=member.principal.is_gm)  # fmt: skip
+            read.on_result = lambda stored: self._guarded(
+                asker,
+                lambda: self._welcome(
+                    member, resume, self._recalled(self._read_done(stored)), recovered=True
+                ),
+            )
             read.on_error = self._counting_error(
                 self._read_failed(asker, "reading the missed events")
             )
@@ -1064,10 +1091,12 @@ class TableProtocol:
                 missed = missed if recovered else []
                 welcome["resume"] = {"recovered": recovered, "missed": len(missed or ())}
             frames = [(member, member.encode(welcome))]
-        except RollbridgeError as exc:
+        except Exception as exc:  # a refusal, or a bug (``internal``, logged)
             asker = _Asker(member.origin, member, member.hello_id, member.locale,
                            gm=member.principal.is_gm)  # fmt: skip
-            return [self._refuse(asker, exc)]
+            if isinstance(exc, RollbridgeError):
+                return [self._refuse(asker, exc)]
+            return self._failed_request(asker)
         log.info("%s joined table %s", member.principal.label(), self.id)
         member.last_seq = self.durable_seq
         backlog: list[tuple[Member, bytes | str]] = []

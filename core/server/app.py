@@ -32,7 +32,7 @@ from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.exceptions import Busy, StoreError, StoreUnavailable
 from rollbridge.host import PluginHost
-from rollbridge.protocol.connection import CLOSE_AUTH, CLOSE_LIMIT, Tables
+from rollbridge.protocol.connection import CLOSE_AUTH, CLOSE_BEHIND, CLOSE_LIMIT, Tables
 from rollbridge.protocol.effects import (
     Close,
     Compute,
@@ -47,6 +47,7 @@ from rollbridge.protocol.effects import (
 from rollbridge.protocol.frames import MAX_FRAME
 from rollbridge.protocol.limits import Rates
 from rollbridge.protocol.observers import notify
+from rollbridge.protocol.table import FAILED
 from rollbridge.server.address_rates import wrong_tokens
 from rollbridge.server.addresses import AddressCounts, address_group, peer_address, rated_address
 from rollbridge.server.bounded import BoundedConnection, Opening
@@ -69,7 +70,7 @@ from rollbridge.server.metrics import ServerMetrics
 from rollbridge.server.outbox import Outbox
 from rollbridge.server.store_health import StoreHealth
 from rollbridge.server.throttle import Retried, Throttle
-from rollbridge.server.writer import MAX_PENDING, CommitWriter
+from rollbridge.server.writer import MAX_PENDING, STOPPING, CommitWriter
 from rollbridge.stores.base import Store
 from rollbridge.text import Messages
 from rollbridge.words import counted
@@ -359,7 +360,10 @@ class Server:
             if effect.backlog:  # a welcome: a hello answered
                 self.metrics.joined()
             for member, frame in effect.frames:
-                member.origin.enqueue(frame, backlog=effect.backlog)
+                try:
+                    member.origin.enqueue(frame, backlog=effect.backlog)
+                except Exception:  # a bug: that member alone misses it, and reconnects
+                    self._lost_frame(member.origin)
         elif isinstance(effect, Reply):
             self.metrics.replied(effect)
             if effect.error is not None:
@@ -369,7 +373,10 @@ class Server:
         elif isinstance(effect, Read):
             self._read(effect, client)
         elif isinstance(effect, Persist):
-            assert self.writer is not None and effect.commit is not None, "not started"
+            assert effect.commit is not None, "nothing to commit"
+            if self.writer is None:  # stopped: a read that came back in the stop asks it
+                self._persisted(effect, _stopped())
+                return
             self.writer.submit(
                 effect.table_id, effect.commit, lambda error: self._persisted(effect, error)
             )
@@ -384,8 +391,25 @@ class Server:
         elif isinstance(effect, Reopened) and self.writer is not None:
             self.writer.reset(effect.table_id)
 
+    def _lost_frame(self, client: Client) -> None:
+        """A frame could not be handed to ``client`` (a bug, being handled now): its
+        traceback logged, the client disconnected (1013, "the server failed; try
+        again") to resume — it must not go on having missed an event. The other
+        members of the delivery are sent theirs."""
+        log.exception("a frame for %s could not be sent; disconnecting it",
+                      client.principal.label())  # fmt: skip
+        try:
+            client.disconnect(CLOSE_BEHIND, client.reason(FAILED()))
+        except Exception:
+            log.exception("disconnecting %s failed", client.principal.label())
+
     def _read(self, effect: Read, client: Client | None) -> None:
-        assert self._loop is not None and self._reader is not None, "the server is not started"
+        if self._loop is None or self._reader is None:  # stopped (or not started)
+            try:  # a read that came back in the stop asks it: refused, not left waiting
+                self._follow(effect, _stopped(), None, client)
+            finally:
+                self._settle(effect.table_id)
+            return
         ended: list[str] = []  # how the reader thread's work ended, told before ``done``
 
         def counted(outcome: str) -> None:
@@ -399,20 +423,44 @@ class Server:
         def done(finished: asyncio.Future) -> None:
             if finished.cancelled():
                 return
-            error = finished.exception()
-            if isinstance(error, StoreUnavailable):
-                self.health.failed(error, commit=False)
-            elif error is None and ended == ["done"] and not isinstance(effect, Compute):
-                self.health.read()  # a read that reached the store (a skipped one did not)
-            follow = effect.fail(error) if error is not None else effect.resume(finished.result())
-            self.carry(follow, client)
-            self._settle(effect.table_id)
+            try:
+                error = finished.exception()
+                if isinstance(error, StoreUnavailable):
+                    self.health.failed(error, commit=False)
+                elif error is None and ended == ["done"] and not isinstance(effect, Compute):
+                    self.health.read()  # a read that reached the store (a skipped one did not)
+                self._follow(effect, error, finished.result() if error is None else None, client)
+            finally:
+                self._settle(effect.table_id)
 
         future.add_done_callback(done)
 
+    def _follow(
+        self,
+        effect: Read | Persist,
+        error: BaseException | None,
+        result: Any,
+        client: Client | None,
+    ) -> None:
+        """Hand what came back of ``effect`` (``error``, else ``result``) to the
+        protocol and carry out what follows. The protocol answers the requests of a
+        step that fails on a bug itself (``internal``); one that escapes it all the
+        same (a driver's or the protocol's own bug) is logged with its traceback
+        here, never raised into the event loop's callback, where nobody would see it
+        and the table would not be settled."""
+        try:
+            follow = effect.fail(error) if error is not None else effect.resume(result)
+        except Exception:
+            log.exception("table %s: handling a %s that came back failed", effect.table_id,
+                          type(effect).__name__)  # fmt: skip
+            return
+        self.carry(follow, client)
+
     def _persisted(self, effect: Persist, error: BaseException | None) -> None:
-        self.carry(effect.fail(error) if error is not None else effect.resume(None))
-        self._settle(effect.table_id)
+        try:
+            self._follow(effect, error, None, None)
+        finally:
+            self._settle(effect.table_id)
 
     def _settle(self, table_id: str) -> None:
         """Drop the table from memory if what just came back (a read, a commit) and
@@ -581,6 +629,12 @@ class Server:
     def connection_closed(self, address: str) -> None:
         """A connection from ``address`` that :meth:`count_connection` let through
         closed: gone from :attr:`per_address` already."""
+
+
+def _stopped() -> StoreUnavailable:
+    """What a read or a commit asked after the server stopped (its readers shut down,
+    its writer closed) fails with: ``store_error``, logged at DEBUG by the table."""
+    return StoreUnavailable(STOPPING(), details={"reason": "stopping"})
 
 
 def _run_if_wanted(effect: Read, store: Store, counted: Callable[[str], None] | None = None) -> Any:

@@ -124,6 +124,7 @@ from rollbridge.server.shared_limits import (
 )
 from rollbridge.server.shared_tokens import SharedWrongTokens
 from rollbridge.server.throttle import Retried
+from rollbridge.server.writer import STOPPING
 from rollbridge.stores.base import unknown_table
 from rollbridge.stores.redis import CLIENT_TIMEOUTS, RedisStore
 from rollbridge.stores.redis_fence import behind, delivered
@@ -284,6 +285,11 @@ def _work(value: Any) -> float:
     if value.__class__ not in (int, float) or not math.isfinite(value) or value <= 0:
         return 0.0
     return float(value)
+
+
+def _stopping(table_id: str) -> StoreError:
+    """A change this process would take a table's lease for, while it stops."""
+    return StoreError(STOPPING(), details={"reason": "stopping", "table": table_id})
 
 
 def _asking(forward: Forward) -> Client | None:
@@ -708,28 +714,33 @@ class ClusterServer(Server):
     async def _forward(self, forward: Forward) -> None:
         table: ClusterTable = forward.table
         try:
-            answer = await self._send(forward)
-        except UnknownTable as exc:  # deleted meanwhile: the operator's doing, not a fault
-            log.info("a change forwarded for table %s: %s", forward.table_id, exc)
-            effects = table.refuse_forward(forward, exc)
-            self.metrics.forwarded("refused")
-        except RollbridgeError as exc:  # the client is told store_error; the log says why
-            log.warning("a change forwarded for table %s failed: %s", forward.table_id, exc)
-            effects = table.refuse_forward(forward, exc)
-            self.metrics.forwarded("refused")
-        except Exception as exc:  # a driver bug: the requester still gets an answer
-            log.exception("forwarding a request of table %s failed", forward.table_id)
-            effects = table.refuse_forward(forward, StoreError(f"{type(exc).__name__}: {exc}"))
-            self.metrics.forwarded("refused")
-        else:
-            self.metrics.forwarded("taken_over" if answer is None else "answered")
-            if answer is None:
-                effects = table.take_over(forward)
-            else:
-                self._charge_requester(forward, answer.work)
-                effects = table.forwarded(forward, answer.message)
-        self.carry(effects)
-        self._settle(forward.table_id)  # its requester may have left meanwhile
+            try:
+                answer = await self._send(forward)
+            except UnknownTable as exc:  # deleted meanwhile: the operator's doing, not a fault
+                log.info("a change forwarded for table %s: %s", forward.table_id, exc)
+                effects = table.refuse_forward(forward, exc)
+                self.metrics.forwarded("refused")
+            except RollbridgeError as exc:  # the client is told store_error; the log says why
+                log.warning("a change forwarded for table %s failed: %s", forward.table_id, exc)
+                effects = table.refuse_forward(forward, exc)
+                self.metrics.forwarded("refused")
+            except Exception as exc:  # a driver bug: the requester still gets an answer
+                log.exception("forwarding a request of table %s failed", forward.table_id)
+                effects = table.refuse_forward(forward, StoreError(f"{type(exc).__name__}: {exc}"))
+                self.metrics.forwarded("refused")
+            else:  # a bug on the way answers the requester ``internal`` (the table's guard)
+                self.metrics.forwarded("taken_over" if answer is None else "answered")
+                if answer is None:
+                    effects = table.take_over(forward)
+                else:
+                    self._charge_requester(forward, answer.work)
+                    effects = table.forwarded(forward, answer.message)
+            self.carry(effects)
+        except Exception:  # one that escapes all the same: logged, never the task's end
+            log.exception("a change forwarded for table %s: what followed failed",
+                          forward.table_id)  # fmt: skip
+        finally:
+            self._settle(forward.table_id)  # its requester may have left meanwhile
 
     def _charge_requester(self, forward: Forward, seconds: float) -> None:
         """The owner took ``seconds`` of its CPU time for a change forwarded from
@@ -743,8 +754,11 @@ class ClusterServer(Server):
         """Send ``forward`` to the table's owner and return its reply; None when this
         process took the table over instead. :raises StoreError: no answer in time.
         :raises UnknownTable: nobody holds the lease and the table is not in Redis
-        (deleted): its lease is not taken (:data:`TAKE`)."""
-        assert self.redis is not None, "not started"
+        (deleted): its lease is not taken (:data:`TAKE`).
+        :raises StoreError: (``reason`` ``stopping``) this process is stopping and
+        nobody holds the lease: a stopping process takes none (it would hold the
+        table, gone, for a whole lease)."""
+        assert self.redis is not None or self.stopping, "not started"
         owner_key = self.keys.table(forward.table_id).owner
         fid = uuid.uuid4().hex
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
@@ -768,9 +782,13 @@ class ClusterServer(Server):
                         NO_OWNER(seconds=self.forward_timeout),
                         details={"reason": "no_owner", "table": forward.table_id},
                     )
+                if self.redis is None:  # stopped meanwhile: Redis let go
+                    raise _stopping(forward.table_id)
                 try:
                     raw = await self.redis.get(owner_key)
                     if raw is None:
+                        if self.stopping:  # a stop has given the leases up, or is about to
+                            raise _stopping(forward.table_id)
                         info_key = self.keys.table(forward.table_id).info
                         taken = await self._take(keys=[owner_key, info_key],
                                                  args=[self.node, self.lease_ms])  # fmt: skip

@@ -38,6 +38,7 @@ run on a reader thread like any other.
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -45,13 +46,13 @@ from typing import TYPE_CHECKING, Any
 from rollbridge.engine.follow import Unfit, continues
 from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.table import Table
-from rollbridge.exceptions import RollbridgeError, StoreError
+from rollbridge.exceptions import InternalError, RollbridgeError, StoreError
 from rollbridge.plain import JSON
 from rollbridge.protocol.connection import CLOSE_BEHIND
 from rollbridge.protocol.effects import Close, Deliver, Effect, Read, Reply
 from rollbridge.protocol.keys import KeySet
 from rollbridge.protocol.members import Delivery, Member
-from rollbridge.protocol.table import TableProtocol, _Asker, _Held
+from rollbridge.protocol.table import FAILED, TableProtocol, _Asker, _Held
 from rollbridge.stores.base import LogTail
 from rollbridge.stores.redis_fence import fence_if_behind
 from rollbridge.text import Messages
@@ -243,6 +244,17 @@ class Sync(Read):
 
 
 @dataclass(eq=False, slots=True)
+class _Kept:
+    """A table's state before a reload, for a catch-up that fails to restore."""
+
+    table: Table
+    writing: list[Event]
+    keys: KeySet
+    durable_seq: int
+    last_seqs: dict[Member, int]
+
+
+@dataclass(eq=False, slots=True)
 class Parked:
     """A forwarded change's reply waiting for the event it names (``seq``) to be
     delivered here; ``due`` (the driver's monotonic clock, set at the first
@@ -363,8 +375,12 @@ class ClusterTable(TableProtocol):
 
     def forwarded(self, forward: Forward, message: JSON) -> Effects:
         """The owner's reply to a forwarded request: for the requester, once the
-        event it names (if any) has been delivered here."""
+        event it names (if any) has been delivered here. (A bug on the way answers
+        the requester ``internal``: :meth:`_guarded`.)"""
         self.forwards_out -= 1
+        return self._guarded(forward.asker, lambda: self._forwarded(forward, message))
+
+    def _forwarded(self, forward: Forward, message: JSON) -> Effects:
         asker: _Asker = forward.asker
         message = dict(message)
         if asker.member is not None and asker.member.brief and message.get("status") != "secret":
@@ -396,8 +412,17 @@ class ClusterTable(TableProtocol):
         driver found this process already owning (``forward.reload`` false: two changes
         raced for a free lease, and the other took it) is not loaded again — the table
         here is the stored one, plus this process's commits in flight, which a second
-        reload would miss (their seq would be taken twice, and a commit refused)."""
+        reload would miss (their seq would be taken twice, and a commit refused).
+        A bug on the way answers the requester ``internal`` (once: it is not held
+        for a reload any more); a table it left broken is loaded again by :meth:`tick`."""
         self.forwards_out -= 1  # owned now: the lease keeps the table in memory
+        try:
+            return self._take_over(forward)
+        except Exception:
+            self._held = deque(h for h in self._held if h is not forward.held)
+            return self._failed_request(forward.asker)
+
+    def _take_over(self, forward: Forward) -> Effects:
         if self.broken:
             # another request took over first: its reload is running, and this one
             # waits for it — or it failed, and this one starts another (waiting for a
@@ -569,6 +594,9 @@ class ClusterTable(TableProtocol):
 
         def then(result: tuple[tuple[Any, Any, list[str], Any], Any]) -> Effects:
             stored, events = result
+            # the table as it stands: what a catch-up that fails leaves it as
+            kept = _Kept(self.table, self.writing, self._keys, self.durable_seq,
+                         {m: m.last_seq for m in self.members})  # fmt: skip
             self._holding += 1  # the held requests run after the catch-up
             reopened = loaded(stored)
             if self.broken:
@@ -579,7 +607,12 @@ class ClusterTable(TableProtocol):
                 self.reloading = False
                 self.failures += 1
                 return reopened
-            caught_up = self._catch_up(before, epoch, events)
+            try:
+                caught_up = self._catch_up(before, epoch, events)
+            except Exception:  # a bug: as a reload that failed, tried again by :meth:`tick`
+                log.exception("table %s: catching up after loading it again failed; "
+                              "will retry", self.id)  # fmt: skip
+                return [*reopened, *self._catch_up_failed(kept)]
             self._holding -= 1
             self.reloading, self.failures = False, 0
             return [*reopened, *caught_up, *self._unpark(), *self._release()]
@@ -593,6 +626,27 @@ class ClusterTable(TableProtocol):
         self.reloading = True
         sync.on_result, sync.on_error = then, fail
         return [*effects[:-1], sync]
+
+    def _catch_up_failed(self, kept: _Kept) -> Effects:
+        """A reload's catch-up raised (a bug): the table is left as it was before the
+        reload — ``kept``, broken still, its members' last delivered seqs as they
+        were, so the next reload sends them what this one did not — and counted as a
+        failed reload (:meth:`tick` tries again, :attr:`stuck` after a few); the
+        reload's hold is let go and the requests it held are answered ``internal``."""
+        self.table, self.writing, self._keys, self.durable_seq = (
+            kept.table, kept.writing, kept.keys, kept.durable_seq,
+        )  # fmt: skip
+        for member, seq in kept.last_seqs.items():
+            member.last_seq = seq
+        if self._reading:  # the reads out may have seen the table read meanwhile
+            self._reads_stale = True
+        self.broken = True
+        self._holding -= 1
+        self.reloading = False
+        self.failures += 1
+        refused = [self._refuse(h.asker, InternalError(FAILED())) for h in self._held]
+        self._held.clear()
+        return refused
 
     def _unpark(self) -> Effects:
         ready = [p.reply for p in self.parked if p.seq <= self.durable_seq]
@@ -678,8 +732,15 @@ class ClusterTable(TableProtocol):
 
                 def then(result: Any) -> Effects:
                     self.syncing = False
-                    followed = self.follow(result) + TableProtocol.join(self, member, resume)
-                    return followed + self._more()
+                    try:
+                        followed = self.follow(result)
+                    except Exception:  # a bug: the hello is answered ``internal``,
+                        # its connection at this table as one whose welcome failed
+                        self._attached[member] = None
+                        asker = _Asker(member.origin, member, member.hello_id, member.locale,
+                                       gm=member.principal.is_gm)  # fmt: skip
+                        return self._failed_request(asker) + self._more()
+                    return followed + TableProtocol.join(self, member, resume) + self._more()
 
                 def failed(error: BaseException) -> Effects:
                     self.syncing = self.again = False

@@ -37,11 +37,19 @@ from rollbridge.exceptions import StoreError, StoreUnavailable, UnknownTable
 from rollbridge.server.limits import MAX_PENDING
 from rollbridge.server.store_health import StoreHealth
 from rollbridge.stores.base import Store
+from rollbridge.text import Messages
 from rollbridge.words import counted
 
-__all__ = ["LINGER", "MAX_BATCH", "MAX_PENDING", "CommitWriter"]
+__all__ = ["LINGER", "MAX_BATCH", "MAX_PENDING", "STOPPING", "CommitWriter"]
 
 log = logging.getLogger("rollbridge.writer")
+say = Messages("rollbridge")
+#: What a request is told when the server stops before it could run it (the writer
+#: closed, the readers shut down, a lease no longer taken): ``store_error``.
+STOPPING = say(
+    "server.stopping",
+    "the server is stopping; send the request again (with the same id)",
+)
 
 #: Most commits written in one transaction.
 MAX_BATCH = 256
@@ -93,6 +101,10 @@ class CommitWriter:
         #: Commits submitted whose callback has not run yet (event loop only).
         self.pending = 0
         self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        #: Set by :meth:`close`: a commit submitted after it is refused, never queued
+        #: behind the stop (where nothing would write it nor call it back).
+        self._closed = False
+        self._closing = threading.Lock()
         self._poisoned: set[str] = set()
         self.batches = 0
         self.commits = 0
@@ -112,10 +124,17 @@ class CommitWriter:
     def submit(self, table_id: str, commit: Commit, done: Done) -> None:
         """Queue a commit; ``done`` runs in the loop once it is durable (or failed).
 
-        Called from the event loop, which also checks :attr:`full` first.
+        Called from the event loop, which also checks :attr:`full` first. Once
+        :meth:`close` has begun, ``done`` is called (soon, in the loop) with
+        :class:`~rollbridge.exceptions.StoreUnavailable` (``reason`` ``stopping``).
         """
-        self.pending += 1
-        self._queue.put(_Item(table_id, commit, done))
+        with self._closing:
+            if not self._closed:
+                self.pending += 1
+                self._queue.put(_Item(table_id, commit, done))
+                return
+        stopping = StoreUnavailable(STOPPING(), details={"reason": "stopping"})
+        self.loop.call_soon(self._run_callbacks, [(done, stopping)], False)
 
     def reset(self, table_id: str) -> None:
         """The loop reloaded ``table_id`` after a failure: accept its commits again."""
@@ -133,7 +152,9 @@ class CommitWriter:
 
     def close(self) -> None:
         """Write everything queued, then stop the thread (blocks until done)."""
-        self._queue.put(_STOP)
+        with self._closing:
+            self._closed = True
+            self._queue.put(_STOP)
         self._thread.join()
 
     def _run(self) -> None:
@@ -165,8 +186,32 @@ class CommitWriter:
                 going = False
                 break
             batch.append(item)
-        self._write(batch)  # type: ignore[arg-type]
+        try:
+            self._write(batch)  # type: ignore[arg-type]
+        except Exception:  # a bug: the thread must go on, and no commit wait for good
+            self._broke(batch)  # type: ignore[arg-type]
         return going
+
+    def _broke(self, batch: list[_Item]) -> None:
+        """Writing ``batch`` raised an exception that is no store's failure (a bug of
+        this thread's own): logged with its traceback; every commit of the batch is
+        failed (``store_error``; whether it was written is not known, so its table is
+        marked as after a failed commit: loaded again before it commits more, and a
+        request sent again with the same id finds a reply that was stored), and the
+        thread goes on with the next commits. Without this the thread ended, and every
+        commit after, of every table, waited for good."""
+        log.exception("the commit writer failed on a batch of %d", len(batch))
+        error = StoreError("the commit writer failed")
+        callbacks: list[tuple[Done, BaseException | None]] = []
+        for item in batch:
+            if item.commit is None:
+                continue
+            self._poisoned.add(item.table_id)
+            if item.done is not None:
+                callbacks.append((item.done, error))
+        if callbacks:
+            with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits
+                self.loop.call_soon_threadsafe(self._run_callbacks, callbacks)
 
     def _write_one(self, item: _Item) -> BaseException | None:
         if item.table_id in self._poisoned:
@@ -242,16 +287,23 @@ class CommitWriter:
                 results.extend((i, None) for i in writable)
                 self.health.succeeded()
                 if self.observe is not None:
-                    self.observe(len(writable), time.perf_counter() - started)
+                    try:  # the commits are written whatever the metrics do
+                        self.observe(len(writable), time.perf_counter() - started)
+                    except Exception:
+                        log.exception("observing a group commit failed")
         order = {id(item): n for n, item in enumerate(batch)}
         results.sort(key=lambda pair: order[id(pair[0])])
         callbacks = [(i.done, err) for i, err in results if i.done is not None]
         if callbacks:
             self.loop.call_soon_threadsafe(self._run_callbacks, callbacks)
 
-    def _run_callbacks(self, callbacks: list[tuple[Done, BaseException | None]]) -> None:
-        """In the loop: the commits are written (or failed); tell their owners."""
-        self.pending -= len(callbacks)
+    def _run_callbacks(
+        self, callbacks: list[tuple[Done, BaseException | None]], counted: bool = True
+    ) -> None:
+        """In the loop: the commits are written (or failed); tell their owners
+        (``counted``: they were in :attr:`pending`)."""
+        if counted:
+            self.pending -= len(callbacks)
         with self.batch():
             for done, error in callbacks:
                 try:

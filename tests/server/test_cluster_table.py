@@ -299,3 +299,84 @@ def test_a_parked_reply_waits_a_bounded_time_then_is_refused(service):
     assert table.parked
     table.leave(member)
     assert table.parked == [] and not table.used
+
+
+def test_a_catch_up_that_raises_after_a_reload_is_a_failed_reload_tried_again(
+    service, monkeypatch, caplog
+):
+    """A bug in the catch-up that follows a reload that worked (the events stored
+    meanwhile sent to the members) is a failed reload: the request the reload held is
+    answered ``internal`` (the traceback logged once), the table is left as it was
+    before — broken, its members' last seqs unmoved — and not held for good: the next
+    tick loads it again, which sends the member what it missed, and it runs changes."""
+    import logging
+
+    table, member, driver = follower(service)
+    service.handle("t", {**ROLL, "id": "r0"}, GM)  # the old owner's last change
+    (forward,) = driver.carry(table.receive({**ROLL, "id": "x"}, GM, "m", member=member))
+    table.ownership.take("t")
+    catch_up = ClusterTable._catch_up
+    raised = []
+
+    def failing(self: ClusterTable, *args: Any) -> list[Effect]:
+        if not raised:
+            raised.append(1)
+            raise RuntimeError("injected")
+        return catch_up(self, *args)
+
+    monkeypatch.setattr(ClusterTable, "_catch_up", failing)
+    caplog.set_level(logging.INFO)
+    out = driver.carry(table.take_over(forward))
+    assert sent(out, member) == [("error", "x")]
+    (refused,) = [json.loads(e.frame) for e in out if getattr(e, "frame", None)]
+    assert refused["code"] == "internal"
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR and r.exc_info]
+    assert len(errors) == 1 and str(errors[0].exc_info[1]) == "injected"
+    assert table.broken and table.failures == 1 and not table.reloading
+    assert table.durable_seq == 0 and member.last_seq == 0 and table.table.info.seq == 0
+    assert table._holding == 0 and not table._held
+    assert table.tick(0.0, patience=3600.0, first=1.0, most=4.0) == []
+    out = driver.carry(table.tick(1.0, patience=3600.0, first=1.0, most=4.0))
+    assert not table.broken and table.failures == 0
+    assert sent(out, member) == [("event", 1)]
+    out = driver.carry(table.receive({**ROLL, "id": "x"}, GM, "m", member=member))
+    assert sent(out, member) == [("event", 2), ("result", "x")]
+
+
+def test_a_bug_following_the_table_before_a_resume_answers_the_hello_internal(
+    service, monkeypatch, caplog
+):
+    """A resume from a seq this follower has not reached syncs first; following the
+    stored table then raises (a bug): the ``hello`` is answered ``internal`` (before,
+    the exception left the sync's callback and the hello was never answered), and the
+    next resume, the bug gone, is welcomed with what it missed."""
+    import logging
+
+    table, _member, driver = follower(service)
+    for n in range(2):  # the owner (another process) commits
+        service.handle("t", {**ROLL, "id": f"r{n}"}, GM)
+    follow = ClusterTable.follow
+    raised: list[int] = []
+
+    def failing(self: ClusterTable, result: Any) -> list[Effect]:
+        if not raised:
+            raised.append(1)
+            raise RuntimeError("injected")
+        return follow(self, result)
+
+    monkeypatch.setattr(ClusterTable, "follow", failing)
+    caplog.set_level(logging.INFO)
+    epoch = table.table.info.epoch
+    bob = Member(Principal("player", "bob", "tok-bob"), kind="json", origin="b", hello_id="h1")
+    out = driver.carry(table.join(bob, {"epoch": epoch, "seq": 2}))
+    (refused,) = [json.loads(e.frame) for e in out if getattr(e, "frame", None)]
+    assert refused["id"] == "h1" and refused["code"] == "internal"
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR and r.exc_info]
+    assert len(errors) == 1 and str(errors[0].exc_info[1]) == "injected"
+    assert not table.syncing
+    again = Member(Principal("player", "bob", "tok-bob"), kind="json", origin="c", hello_id="h2")
+    out = driver.carry(table.join(again, {"epoch": epoch, "seq": 2}))
+    assert sent(out, again) == [("welcome", "h2")] and table.durable_seq == 2
+    (welcome,) = [json.loads(f) for e in out if isinstance(e, Deliver)
+                  for to, f in e.frames if to is again]  # fmt: skip
+    assert welcome["resume"] == {"recovered": True, "missed": 0}

@@ -7,18 +7,25 @@ listening unable to stop."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import socket
 import subprocess
 import sys
+import threading
 import time
+from typing import Any
 
 import pytest
+import redis
+from websockets.asyncio.client import connect
 
 from rollbridge.host import PluginHost
+from rollbridge.offline import TableService
 from rollbridge.server import cluster
 from rollbridge.server.cluster import ClusterServer
 from rollbridge.stores.redis import RedisStore
+from rollbridge.tokens import hash_token
 from tests.stores.cluster_harness import wait_listening
 from tests.stores.test_redis_serve import ENV, free_port
 
@@ -135,3 +142,66 @@ def test_serve_stopped_right_after_it_listens_exits_every_time(redis_factory):
             pytest.fail(f"serve did not exit within 10 s of SIGTERM (start {attempt + 1})")
         assert process.returncode == 0, err
         assert "Traceback" not in err
+
+
+def test_a_read_that_finishes_during_the_stop_takes_no_lease(redis_factory):
+    """A read of a table this process follows (no process owns it) finishes while the
+    process stops — after its readers are shut down, the leases it held given up —
+    with a change held behind it: the change is forwarded, nobody holds the lease,
+    and a process that is stopping must not take it (before, it did: the table had
+    an owner gone for one lease length, every other process's change waiting on it).
+    The read here is a repeat's stored reply; a reload's held changes go the same
+    way."""
+    redis_server = redis_factory()
+    server, store = _server(redis_server)
+    service = TableService(store, server.host)
+    _info, tokens = service.create_table("T", "bandits", table_id="t")
+    gm = store.find_token("t", hash_token(tokens["gm"])).principal()
+    service.handle("t", {"type": "roll", "id": "r1", "formula": "1d6"}, gm)  # stored
+    gate = threading.Event()
+    reply = store.reply
+
+    def held(*args: Any) -> Any:  # the repeat's lookup waits for the stop
+        gate.wait(30)
+        return reply(*args)
+
+    store.reply = held  # type: ignore[method-assign]
+    owner_key = server.keys.table("t").owner
+
+    async def play() -> None:
+        await server.start()
+        reader = server._reader
+        assert reader is not None
+        shutdown = reader.shutdown
+
+        def at_shutdown(*args: Any, **kwargs: Any) -> None:  # the read ends in the stop
+            gate.set()
+            shutdown(*args, **kwargs)
+
+        reader.shutdown = at_shutdown  # type: ignore[method-assign]
+        async with connect(server.url) as ws:
+            await ws.send(json.dumps({"type": "hello", "id": "h", "table": "t",
+                                      "token": tokens["gm"]}))  # fmt: skip
+            assert json.loads(await ws.recv())["type"] == "welcome"
+            for request_id in ("r1", "r2"):  # r1's reply is looked up, r2 held behind it
+                await ws.send(json.dumps({"type": "roll", "id": request_id, "formula": "1d6"}))
+            protocol = server.tables.open["t"]
+            async with asyncio.timeout(10):
+                while not (protocol._holding == 1 and len(protocol._held) == 1):
+                    await asyncio.sleep(0.001)
+            assert not server.ownership.owned
+            async with asyncio.timeout(cluster.STOP_TIMEOUT + 10):
+                await server.stop()
+        left = list(server._tasks)  # a forward made during the stop, let it end
+        if left:
+            await asyncio.wait(left, timeout=10)
+
+    try:
+        asyncio.run(play())
+    finally:
+        store.close()
+    admin = redis.Redis.from_url(redis_server.url)
+    try:
+        assert admin.get(owner_key) is None  # no lease taken by the stopped process
+    finally:
+        admin.close()
