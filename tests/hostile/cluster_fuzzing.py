@@ -22,7 +22,9 @@ many examples (docs/operations.md, "Hostile input").
 from __future__ import annotations
 
 import contextlib
+import re
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -114,6 +116,20 @@ class ClusterWorld(World):
         finally:
             self.side = chosen
             self.witness = None
+
+    def forwarded(self) -> dict[str, int]:
+        """``rollbridge_forwarded_total`` of A and B together, by outcome (from their
+        ``/metrics``): the changes one process sent to the other."""
+        assert self.other is not None
+        found: dict[str, int] = {}
+        for port in (self.port, self.other[1]):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as got:
+                text = got.read().decode()
+            for outcome, count in re.findall(
+                r'^rollbridge_forwarded_total\{outcome="([^"]+)"\} (\S+)$', text, re.M
+            ):
+                found[outcome] = found.get(outcome, 0) + int(float(count))
+        return found
 
     def stop(self) -> None:
         """Close every client, stop both servers and Redis."""

@@ -33,12 +33,16 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClusterWorld]:
     started = start_cluster(Path(tmp_path_factory.mktemp("fuzz_cluster")))
     try:
         yield started
+        forwarded = started.forwarded()
     finally:
         started.stop()
+    # the fuzzer exercised what it is for: changes sent from one process to the other
+    assert sum(forwarded.values()) > 0, forwarded
     assert started.other is not None
     check_logs(started.log, started.other[2])
     print(f"fuzzed {started.requests} requests: {sorted(started.kinds.items())}")
     print(f"answers: {sorted(started.outcomes.items())}")
+    print(f"forwarded: {forwarded}")
 
 
 @fuzzed(30)
