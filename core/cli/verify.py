@@ -198,8 +198,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
 def read_log(path: str) -> list[dict[str, Any]]:
     """The JSON objects of a JSON Lines file (blank lines skipped).
 
-    :raises ValueError: naming the line that is not UTF-8 text, not JSON, or JSON
-        nested too deep.
+    :raises ValueError: naming the line that is not UTF-8 text, not JSON (a number
+        of more than 4300 digits too), or JSON nested too deep.
     """
     data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     entries = []
@@ -215,6 +215,9 @@ def read_log(path: str) -> list[dict[str, Any]]:
             entry = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ValueError(UNREADABLE(path=path, line=number, error=exc.msg)) from exc
+        except ValueError as exc:  # a number of more than 4300 digits: Python's limit
+            error = str(exc).split(":", 1)[0]  # without its advice to the programmer
+            raise ValueError(UNREADABLE(path=path, line=number, error=error)) from exc
         except RecursionError:
             raise ValueError(TOO_DEEP(path=path, line=number)) from None
         if _refusal(entry):

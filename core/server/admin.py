@@ -30,7 +30,7 @@ import json
 import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs, unquote
+from urllib.parse import unquote
 
 from rollbridge.exceptions import (
     AuthenticationFailed,
@@ -48,7 +48,13 @@ from rollbridge.server.address_rates import look_up_token
 from rollbridge.server.addresses import peer_address
 from rollbridge.server.logs import cut_tokens
 from rollbridge.server.throttle import Throttle
-from rollbridge.server.web import error_headers, in_reader, request_locale, respond
+from rollbridge.server.web import (
+    error_headers,
+    in_reader,
+    query_parameters,
+    request_locale,
+    respond,
+)
 from rollbridge.text import Messages
 from rollbridge.tokens import AdminTokenRecord, hash_token, new_token
 from rollbridge.words import counted
@@ -107,11 +113,6 @@ def _json(status: int, body: JSON, **headers: str) -> Response:
     text = json.dumps(body, ensure_ascii=False)
     return respond(status, (text if keep else cut_tokens(text)) + "\n",
                    "application/json; charset=utf-8", **headers)  # fmt: skip
-
-
-def _parameters(query: str) -> dict[str, str]:
-    """The query string's parameters (the last value of a repeated one)."""
-    return {k: v[-1] for k, v in parse_qs(query, keep_blank_values=True).items()}
 
 
 def _required(parameters: Mapping[str, str], name: str) -> str:
@@ -179,7 +180,7 @@ class AdminApi:
                         method, path, peer, held, extra={"code": "unauthorized"},
                     )  # fmt: skip
                 raise AuthenticationFailed(NO_ADMIN_TOKEN())
-            status, body = await self._route(admin, method, path, _parameters(query))
+            status, body = await self._route(admin, method, path, query_parameters(query))
         except RollbridgeError as error:
             if error.code != "unauthorized":
                 # a token refused unchecked is logged by its throttle, once per 10 s

@@ -11,17 +11,19 @@ import http
 import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import parse_qsl
 
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from rollbridge import i18n
-from rollbridge.exceptions import RateLimited, RollbridgeError, StoreError
+from rollbridge.exceptions import InvalidRequest, RateLimited, RollbridgeError, StoreError
+from rollbridge.schema import INVALID, NOT_UNICODE
 
 if TYPE_CHECKING:
     from rollbridge.server.app import Server
 
-__all__ = ["error_headers", "in_reader", "request_locale", "respond"]
+__all__ = ["error_headers", "in_reader", "query_parameters", "request_locale", "respond"]
 
 T = TypeVar("T")
 
@@ -90,3 +92,23 @@ def request_locale(request: Request) -> str:
         if chosen is not None:
             return chosen
     return i18n.DEFAULT_LOCALE
+
+
+def query_parameters(query: str) -> dict[str, str]:
+    """A query string's parameters (the last value of a repeated one).
+
+    :raises InvalidRequest: a parameter whose percent-escapes are not UTF-8
+        (``details.field`` names it): taken with U+FFFD in its stead, a name was
+        stored other than the client sent it.
+    """
+    found: dict[str, str] = {}
+    for pair in query.split("&"):
+        try:
+            parsed = parse_qsl(pair, keep_blank_values=True, errors="strict")
+        except UnicodeDecodeError:
+            name = parse_qsl(pair, keep_blank_values=True, errors="replace")[0][0]
+            raise InvalidRequest(
+                INVALID(field=name, problem=NOT_UNICODE()), details={"field": name}
+            ) from None
+        found.update(parsed)
+    return found

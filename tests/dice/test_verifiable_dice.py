@@ -817,6 +817,19 @@ def test_verify_of_json_nested_too_deep_is_one_error_line(tmp_path, capsys, monk
     assert err == f"rollbridge: error: {deep}: line 2 is JSON nested too deep to check\n"
 
 
+def test_verify_of_a_number_of_thousands_of_digits_names_its_line(tmp_path, capsys, monkeypatch):
+    """Python reads no integer of more than 4300 digits; its ValueError was printed as
+    the error, naming neither the file nor the line, with Python's advice to raise
+    the limit (found by tests/hostile/test_fuzz_verify.py)."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    big = tmp_path / "big.jsonl"
+    big.write_text('{"type": "event"}\n{"type": "event", "seq": 1' + "0" * 5000 + "}\n")
+    assert main(["verify", str(big)]) == 2
+    _, err = capsys.readouterr()
+    assert err == (f"rollbridge: error: {big}: line 2 is not JSON: Exceeds the limit (4300 "
+                   "digits) for integer string conversion\n")  # fmt: skip
+
+
 # -- a server choosing among dice it drew (audit of 3 December 2026) --------------------
 
 

@@ -33,12 +33,13 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgpack
+from hypothesis import HealthCheck, Phase, seed, settings
 from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -78,8 +79,38 @@ TYPES = (
     "ROLL",
     "roll ",
 )
+W = TypeVar("W", bound="World")
 #: The most actors the fuzzer lets a table reach (so its ``state`` stays small).
 MOST_ACTORS = 40
+
+
+def fuzzed(default: int, shrink: bool = False) -> Callable[[Any], Any]:
+    """The Hypothesis settings of the fuzzers: ``ROLLBRIDGE_FUZZ_EXAMPLES`` examples
+    (else ``default``), derandomized (the same every run, no example database)
+    unless ``ROLLBRIDGE_FUZZ_SEED`` names another seed, no deadline; no shrinking
+    unless ``shrink`` (a server's state makes it slow)."""
+    chosen = os.environ.get("ROLLBRIDGE_FUZZ_SEED")
+    phases = (Phase.explicit, Phase.generate, *((Phase.shrink,) if shrink else ()))
+
+    def decorate(test: Any) -> Any:
+        configured = settings(
+            max_examples=int(os.environ.get("ROLLBRIDGE_FUZZ_EXAMPLES", str(default))),
+            derandomize=chosen is None,
+            database=None,
+            deadline=None,
+            phases=phases,
+            suppress_health_check=list(HealthCheck),
+        )
+        return configured(seed(int(chosen or 0))(test))
+
+    return decorate
+
+
+def check_logs(*logs: Path) -> None:
+    """No traceback in any of ``logs`` (read once the servers stopped)."""
+    for log in logs:
+        text = log.read_text(encoding="utf-8", errors="replace")
+        assert "Traceback" not in text, text[-4000:]
 
 
 def documented_codes() -> set[str]:
@@ -169,7 +200,8 @@ class Client:
         self.world, self.table, self.role, self.kind = world, table, role, kind
         self._stack = contextlib.ExitStack()
         self.ws: ClientConnection = self._stack.enter_context(
-            connect(world.url, max_size=2**24, open_timeout=20)
+            # no keepalive pings: their payload draws on `random`, under Hypothesis
+            connect(world.url, max_size=2**24, open_timeout=20, ping_interval=None)
         )
         #: ids of requests waiting for the GM's approval: their results may come later
         self.pending: set[Any] = set()
@@ -418,9 +450,10 @@ def _may_close(message: Any, closed: ConnectionClosed, size: int) -> bool:
     return isinstance(message, dict) and message.get("type") == "hello" and code in (1008, 1013)
 
 
-def start_world(folder: Path) -> World:
-    """``rollbridge serve`` over a fresh file in ``folder``: a table per ruleset (its
-    example actors created, the first controlled by the player) and the witness's."""
+def fuzz_env(folder: Path) -> dict[str, str]:
+    """The environment of the fuzzed server and its CLI: the built-in rulesets and
+    the example plugin ``hitpoints`` (an entry point in ``folder/site``), Foundry's
+    adapter."""
     site = _site(folder / "site")
     env = {
         **os.environ,
@@ -428,70 +461,59 @@ def start_world(folder: Path) -> World:
         "ROLLBRIDGE_PLUGINS": ",".join([*RULESETS, "foundry"]),
     }
     env.pop("ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD", None)
-    db = folder / "fuzz.db"
+    return env
+
+
+def make_tables(
+    env: dict[str, str], store: list[str]
+) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """A table per ruleset and the witness's (sr2), made by ``rollbridge table
+    create`` in ``store`` (``["--db", PATH]`` or ``["--redis", URL]``): their ids by
+    ruleset, and each one's tokens by role."""
     tables: dict[str, str] = {}
     tokens: dict[str, dict[str, str]] = {}
     for ruleset in (*RULESETS, "witness"):
         made = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "rollbridge",
-                "table",
-                "create",
-                "--ruleset",
-                "sr2" if ruleset == "witness" else ruleset,
-                "--name",
-                f"fuzz {ruleset}",
-                "--json",
-                "--db",
-                str(db),
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-            env=env,
-            timeout=60,
-        )
+            [sys.executable, "-m", "rollbridge", "table", "create",
+             "--ruleset", "sr2" if ruleset == "witness" else ruleset,
+             "--name", f"fuzz {ruleset}", "--json", *store],
+            capture_output=True, text=True, check=True, env=env, timeout=60,
+        )  # fmt: skip
         created = json.loads(made.stdout)
         tables[ruleset] = created["table"]
         tokens[created["table"]] = created["tokens"]
+    return tables, tokens
+
+
+def serve(
+    log: Path, env: dict[str, str], store: list[str], options: tuple[str, ...] = ()
+) -> tuple[subprocess.Popen[bytes], int]:
+    """``rollbridge serve`` on ``store``, without the limits that would refuse a
+    fuzzer's pace, its output in ``log``, listening: the process and its port."""
     port = _free_port()
-    log = folder / "serve.log"
     with log.open("w") as sink:
         process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "rollbridge",
-                "serve",
-                "--port",
-                str(port),
-                "--db",
-                str(db),
-                "--no-demo",
-                "--rate-per-connection",
-                "0",
-                "--rate-per-table",
-                "0",
-                "--max-connections-per-token",
-                "0",
-                "--http-rate-per-address",
-                "0",
-            ],
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
-    world = World(process, port, log, tables, tokens, example_sheets(), documented_codes())
+            [sys.executable, "-m", "rollbridge", "serve", "--port", str(port), *store,
+             "--no-demo", "--rate-per-connection", "0", "--rate-per-table", "0",
+             "--max-connections-per-token", "0", "--http-rate-per-address", "0", *options],
+            stdout=sink, stderr=subprocess.STDOUT, env=env,
+        )  # fmt: skip
     deadline = time.monotonic() + 30
     while "listening on" not in log.read_text(errors="replace"):
         if process.poll() is not None or time.monotonic() > deadline:
-            world.stop()
+            from tests.conftest import stop_process
+
+            stop_process(process)
             raise AssertionError("server did not start:\n" + log.read_text(errors="replace"))
         time.sleep(0.05)
+    return process, port
+
+
+def populate(world: World) -> None:
+    """Each fuzzed table's example actors, created by its GM (the first controlled
+    by the player)."""
     for ruleset in RULESETS:
-        table = tables[ruleset]
+        table = world.tables[ruleset]
         gm = world.client(table, "gm", "json")
         for index, (name, sheet) in enumerate(world.sheets[ruleset].items()):
             actor = {
@@ -504,7 +526,30 @@ def start_world(folder: Path) -> World:
             assert reply["type"] == "result", reply
         world.state(table)
     world.check_log("setup")
+
+
+def populated(world: W) -> W:
+    """``world`` after :func:`populate` (stopped if that failed)."""
+    try:
+        populate(world)
+    except BaseException:
+        world.stop()
+        raise
     return world
+
+
+def start_world(folder: Path, options: tuple[str, ...] = ()) -> World:
+    """``rollbridge serve`` over a fresh file in ``folder``: a table per ruleset (its
+    example actors created, the first controlled by the player) and the witness's;
+    ``options`` go to ``serve`` after the fuzzer's own."""
+    env = fuzz_env(folder)
+    store = ["--db", str(folder / "fuzz.db")]
+    tables, tokens = make_tables(env, store)
+    log = folder / "serve.log"
+    process, port = serve(log, env, store, options)
+    return populated(
+        World(process, port, log, tables, tokens, example_sheets(), documented_codes())
+    )
 
 
 # -- what is sent ----------------------------------------------------------------
@@ -703,6 +748,39 @@ class Place:
     pending: list[Any] = field(default_factory=list)
     #: the ruleset's ``sheet_schema``, ``state_schema`` and ``settings_schema``
     schemas: dict[str, Any] = field(default_factory=dict)
+
+
+def place_of(world: World, ruleset: str) -> Place:
+    """What a request to ``ruleset``'s table may name, as its GM sees it now (after
+    :meth:`World.trim`)."""
+    table = world.tables[ruleset]
+    state = world.trim(table)
+    foreign = [a for t, ids in world.actors.items() if t != table for a in ids]
+    welcome = world.client(table, "gm", "json").welcome
+    return Place(
+        actors=[actor["id"] for actor in state["actors"]],
+        foreign=foreign,
+        actions=welcome["ruleset"]["actions"],
+        names=sorted({*world.names[ruleset], *(a["id"] for a in state["actors"])}),
+        sheets=list(world.sheets[ruleset].values()),
+        seq=state["seq"],
+        pending=[p.get("pending", p.get("id")) for p in state.get("pending", [])],
+        schemas=welcome["ruleset"],
+    )
+
+
+def fuzz_example(
+    world: World, data: st.DataObject, before: Callable[[], None] | None = None
+) -> None:
+    """One example: a ruleset's table drawn, one to three requests to it sent and
+    checked (``before`` each one, if given), then the witness's roll."""
+    ruleset = data.draw(st.sampled_from(RULESETS))
+    table = world.tables[ruleset]
+    for who, message, kind in frames(data, world, place_of(world, ruleset), table):
+        if before is not None:
+            before()
+        world.check(table, who, message, kind)
+    world.check_witness()
 
 
 def chance(data: st.DataObject, n: int) -> bool:

@@ -41,3 +41,21 @@ def test_every_code_a_ruleset_sends_is_in_its_docs(ruleset: str) -> None:
     assert raised, f"no codes found in {folder}"
     named = set(re.findall(r"`([a-z_]+)`", doc.read_text("utf-8")))
     assert raised <= named, f"{doc.name} does not name {sorted(raised - named)}"
+
+
+def test_every_problem_rollbridge_verify_reports_is_in_the_dice_docs() -> None:
+    """``rollbridge verify --json`` names each mismatch by a code; docs/dice.md
+    ("Checking") lists them. Seven were in no document (``out_of_order``,
+    ``bad_event``, ``wrong_roll`` …: found by tests/hostile/test_fuzz_verify.py)."""
+    sources = [ROOT / "core" / "dice" / "verify.py", ROOT / "core" / "engine" / "recheck.py"]
+    reported = {
+        code
+        for path in sources
+        for code in re.findall(
+            r"""(?:_problem\([^,()]+,|Problem\([^,()]+,[^,()]+,)\s*["']([a-z_]+)["']""",
+            path.read_text("utf-8"),
+        )
+    }
+    assert {"wrong_die", "out_of_order", "wrong_resolution"} <= reported, reported
+    named = set(re.findall(r"`([a-z_]+)`", (ROOT / "docs" / "dice.md").read_text("utf-8")))
+    assert reported <= named, f"docs/dice.md does not name {sorted(reported - named)}"

@@ -250,3 +250,29 @@ async def test_a_wrong_admin_token_in_a_loop_logs_one_warning(admin, caplog) -> 
     warned = [r for r in caplog.records if "no valid admin token" in r.getMessage()]
     assert len(warned) == 1, [r.getMessage() for r in warned]
     assert "0 more refused since the last such line" in warned[0].getMessage()
+
+
+@pytest.mark.parametrize(
+    ("path", "field"),
+    [
+        ("/admin/tables?ruleset=sr2&name=%FF", "name"),
+        ("/admin/tables?ruleset=sr2&name=Friday%C3%28", "name"),
+        ("/admin/tables?ruleset=sr2&name=x&settings=%7B%22locale%22%3A%22%ED%A0%80%22%7D",
+         "settings"),
+        ("/admin/tables/sr2/tokens?role=player&name=al%E9", "name"),
+    ],
+)  # fmt: skip
+async def test_a_parameter_that_is_not_utf8_is_refused_by_name(admin, path, field):
+    """Percent-escapes that are no UTF-8 were taken with U+FFFD in their stead: a
+    table or a token was stored with a name the client never sent (found by
+    tests/hostile/test_fuzz_http.py). Now 400 ``invalid_request`` naming the
+    parameter, and nothing made."""
+    tables, tokens = list(admin.store.tables()), admin.store.list_tokens("sr2")
+    headers = {"Authorization": f"Bearer {admin.admin}"}
+    status, _, body = await asyncio.to_thread(
+        fetch, admin.server, path, method="POST", headers=headers
+    )
+    answer = json.loads(body)
+    assert (status, answer["code"], answer["details"]) == (400, "invalid_request", {"field": field})
+    assert "not valid Unicode" in answer["message"]
+    assert list(admin.store.tables()) == tables and admin.store.list_tokens("sr2") == tokens

@@ -1,0 +1,447 @@
+"""A property-based fuzzer of the HTTP side of a real ``rollbridge serve``.
+
+The server is :func:`tests.hostile.fuzzing.start_world`'s (SQLite, a table per
+ruleset and the witness's), with an admin token made for it (``rollbridge
+admin-token``). :func:`requests` builds raw HTTP requests to every path the port
+answers — the admin API, the session-log export, the web view and its static files,
+``/``, ``/healthz``, ``/readyz``, ``/metrics`` — and to paths it does not: hostile
+methods, paths (encoded slashes, ``..``, invalid percent-escapes, invalid UTF-8,
+control characters, thousands of characters), query strings (repeated, missing and
+empty parameters; ``settings`` that is JSON but not an object, nested thousands of
+levels deep, numbers past 64 bits; ``since`` far past a seq), headers (no, wrong,
+other tables', other roles' and malformed tokens; odd ``Accept-Language``,
+``Content-Type``, ``Upgrade``), and bodies. :meth:`HttpWorld.check` sends each on a
+socket of its own and asserts:
+
+- one response, with a status the docs give (docs/operations.md and
+  docs/protocol.md; never a 500), whatever was sent (what is no HTTP at all:
+  400 ``invalid_http``);
+- a JSON error has a documented ``code`` and a non-empty ``message``;
+- a table or a token made (201) has the name sent, never one with U+FFFD for
+  bytes that are not UTF-8;
+- a refused request (4xx, 5xx) changes nothing: every table, its seq and its
+  tokens are as they were;
+- no traceback and no ERROR line in the server's log;
+- the witness's roll at another table is still answered.
+
+tests/hostile/test_fuzz_http.py runs it; ``ROLLBRIDGE_FUZZ_EXAMPLES`` sets how many
+examples (docs/operations.md, "Hostile input").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, quote
+
+from hypothesis import strategies as st
+
+from tests.hostile.fuzzing import ODD_INTS, ODD_TEXTS, ROOT, World, chance, pick, start_world
+
+#: Every status the HTTP side documents (docs/operations.md: the admin API, the
+#: export, the web view, health, 429 past a rate), 101 to a WebSocket handshake, and
+#: websockets' own refusals (405: not a GET, 426: a GET that is no handshake, 414 and
+#: 431: a request line or a header line past 8 KiB, 505: another HTTP than 1.1).
+STATUSES = {101, 200, 201, 400, 401, 403, 404, 405, 409, 413, 414, 426, 429, 431, 503, 505}
+METHODS = ("GET", "POST", "DELETE")
+ODD_METHODS = ("PUT", "PATCH", "HEAD", "OPTIONS", "TRACE", "CONNECT", "get", "G\u00c9T", "",
+               "GET GET", "X" * 300)  # fmt: skip
+LOCALES = ("cs", "de-AT,de;q=0.9", "ru", "en", "*", "", "x" * 500, "de;q=nan", "\u00e9",
+           ";;;,,,", "cs-CZ, tlh;q=2")  # fmt: skip
+#: The query parameters the routes read, and a few they do not.
+PARAMETERS = ("ruleset", "name", "settings", "role", "format", "since", "locale", "as", "token",
+              "x", "")  # fmt: skip
+#: Values worth trying in any parameter.
+WORDS = ("sr2", "bandits", "wilddie", "techlevel", "hitpoints", "nope", "gm", "player",
+         "observer", "GM", "jsonl", "markdown", "json", "0", "-1", "1", "de", "tlh")  # fmt: skip
+#: Hostile path segments, as sent (some already percent-encoded, some not encodable).
+SEGMENTS = ("", ".", "..", "%2e%2e", "%2F", "%2f..%2f", "%00", "%ff", "%C3%28", "%", "%zz",
+            "%25", "a/b", "x" * 3000, "\u00e9", "%E2%80%AE", "rbt_" + "A" * 43, "rba_x",
+            "%0d%0aSet-Cookie:x", "NaN", "-1", "9" * 40, "tokens", "export", "overlay",
+            "lang", "web.js", "index.html", "..%2f..%2fetc%2fpasswd", ";", "?", "#")  # fmt: skip
+
+
+def _snapshot_tables(tables: list[dict[str, Any]]) -> list[Any]:
+    return sorted(json.dumps(table, sort_keys=True) for table in tables)
+
+
+@dataclass
+class Answer:
+    """An HTTP response as read off the socket (``status`` 0: none came)."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        """The body as JSON."""
+        return json.loads(self.body)
+
+
+def exchange(port: int, raw: bytes, timeout: float = 30) -> Answer:
+    """Send ``raw`` on a new connection and read what comes back until it closes
+    (the timeout guards against a hang; a response the server keeps open is read
+    by its Content-Length)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        with contextlib.suppress(OSError):  # it answered and closed before taking it all
+            sock.sendall(raw)
+        received = b""
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except ConnectionResetError:
+                break
+            if not chunk:
+                break
+            received += chunk
+            head, found, body = received.partition(b"\r\n\r\n")
+            if found and received.startswith(b"HTTP/1.1 101 "):
+                break  # a WebSocket: what follows is the protocol's
+            if found:
+                length = _header(head, b"content-length")
+                if length is not None and len(body) >= int(length):
+                    break
+    head, _, body = received.partition(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    if not lines[0].startswith(b"HTTP/1.1 "):
+        return Answer(0, {}, received)
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(b":")
+        headers[name.decode("latin-1").lower()] = value.strip().decode("latin-1")
+    return Answer(int(lines[0].split()[1]), headers, body)
+
+
+def _header(head: bytes, name: bytes) -> bytes | None:
+    for line in head.split(b"\r\n")[1:]:
+        key, _, value = line.partition(b":")
+        if key.strip().lower() == name:
+            return value.strip()
+    return None
+
+
+@dataclass
+class HttpWorld:
+    """The served world, its admin token, and what was sent."""
+
+    world: World
+    admin: str
+    #: the codes of docs/protocol.md and those the HTTP side's docs name
+    codes: set[str] = field(default_factory=set, repr=False)
+    requests: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+    created: list[str] = field(default_factory=list)
+
+    @property
+    def port(self) -> int:
+        """The server's port."""
+        return self.world.port
+
+    def admin_get(self, path: str) -> Any:
+        """A GET of the admin API with the admin token: its JSON."""
+        raw = (f"GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {self.admin}\r\n"
+               "Connection: close\r\n\r\n").encode()  # fmt: skip
+        answer = exchange(self.port, raw)
+        assert answer.status == 200, answer
+        return answer.json()
+
+    def snapshot(self) -> Any:
+        """Every table (its seq included) and every table's tokens."""
+        tables = self.admin_get("/admin/tables")["tables"]
+        tokens = {
+            table["id"]: self.admin_get(f"/admin/tables/{quote(table['id'], safe='')}/tokens")
+            for table in tables
+        }
+        return _snapshot_tables(tables), tokens
+
+    def trim(self) -> None:
+        """Delete the tables the fuzzer created past a few (the snapshot stays small)."""
+        tables = self.admin_get("/admin/tables")["tables"]
+        keep = set(self.world.tables.values())
+        extra = [table["id"] for table in tables if table["id"] not in keep]
+        for table in extra[4:]:
+            raw = (f"DELETE /admin/tables/{quote(table, safe='')} HTTP/1.1\r\nHost: x\r\n"
+                   f"Authorization: Bearer {self.admin}\r\n\r\n").encode()  # fmt: skip
+            assert exchange(self.port, raw).status == 200
+
+    def check(self, raw: bytes) -> Answer:
+        """Send ``raw`` and assert the properties of the module's docstring."""
+        self.requests += 1
+        before = self.snapshot()
+        answer = exchange(self.port, raw)
+        shown = raw[:600]
+        assert answer.status in STATUSES, (shown, answer)
+        kind = answer.headers.get("content-type", "")
+        if answer.status >= 400 and kind.startswith("application/json"):
+            body = answer.json()
+            assert isinstance(body, dict) and body.get("code") in self.codes, (shown, body)
+            assert body["code"] != "internal", (shown, body)
+            assert isinstance(body.get("message"), str) and body["message"], (shown, body)
+        self.world.check_log(shown)
+        if answer.status == 201:  # made: with the name as sent (its bytes UTF-8)
+            made, sent = answer.json(), _sent_parameters(raw)
+            assert sent is not None, f"{shown!r}: a parameter not UTF-8 was taken: {made!r}"
+            if sent.get("name", "").strip():  # (a token's blank name is no name: its role's)
+                assert made["name"] == sent["name"].strip(), (shown, made)
+            if "tokens" in made:
+                self.created.append(made["id"])
+        if answer.status >= 400:
+            after = self.snapshot()
+            assert after == before, f"{shown!r} was refused ({answer!r}) but changed a table"
+        code = ""
+        if kind.startswith("application/json") and answer.status >= 400:
+            code = ":" + answer.json()["code"]
+        said = f"{answer.status}{code}"
+        self.outcomes[said] = self.outcomes.get(said, 0) + 1
+        self.world.check_witness()
+        return answer
+
+
+def _sent_parameters(raw: bytes) -> dict[str, str] | None:
+    """The query parameters of ``raw``'s request line, as UTF-8 (None: they are not)."""
+    target = raw.split(b"\r\n", 1)[0].split(b" ")[1].decode("latin-1")
+    try:
+        return dict(parse_qsl(target.partition("?")[2], keep_blank_values=True, errors="strict"))
+    except UnicodeDecodeError:
+        return None
+
+
+def start_http_world(folder: Path) -> HttpWorld:
+    """:func:`start_world` with no limit on wrong tokens, and an admin token."""
+    world = start_world(folder, ("--wrong-tokens-per-address", "0"))
+    made = subprocess.run(
+        [sys.executable, "-m", "rollbridge", "admin-token", "--db", str(folder / "fuzz.db"),
+         "--name", "fuzz", "--json"],
+        capture_output=True, text=True, check=True, timeout=60,
+        env={**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"},
+    )  # fmt: skip
+    return HttpWorld(world, json.loads(made.stdout)["token"], http_codes(world.codes))
+
+
+def http_codes(codes: set[str]) -> set[str]:
+    """``codes`` and every code docs/operations.md's admin API and docs/protocol.md's
+    "Session log over HTTP" name (``not_found``, ``conflict``, ``limit_exceeded``...)."""
+    operations = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    protocol = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    parts = [
+        operations.split("## Admin token and API", 1)[1].split("\n## ", 1)[0],
+        protocol.split("## Session log over HTTP", 1)[1].split("\n## ", 1)[0],
+    ]
+    return codes | {code for part in parts for code in re.findall(r"`([a-z][a-z_]+)`", part)}
+
+
+# -- what is sent ------------------------------------------------------------------
+
+
+def _encode(value: Any) -> str:
+    """A query value: percent-encoded text (lone surrogates as their UTF-8
+    bytes would be, had they any), or as it is."""
+    return quote(str(value).encode("utf-8", "surrogatepass"), safe="")
+
+
+def _settings(data: st.DataObject) -> str:
+    """A ``settings`` parameter: JSON that is and is not an object."""
+    depth = data.draw(st.sampled_from((2, 40, 1000, 100_000)))
+    choices = (
+        '{"approval": true}',
+        '{"verifiable": true, "locale": "de"}',
+        "[]",
+        "null",
+        "1e999",
+        "9" * 5000,
+        '"x"',
+        "{",
+        '{"approval": 1e999}',
+        '{"ruleset": {"x": ' + "9" * 400 + "}}",
+        '{"locale": "\\ud800"}',
+        "[" * depth + "]" * depth,
+        '{"a":' * depth + "1" + "}" * depth,
+        '{"approval": true, "approval": false}',
+        "NaN",
+        '{"__proto__": {}}',
+    )
+    return data.draw(st.sampled_from(choices))
+
+
+def _query(data: st.DataObject, hw: HttpWorld) -> str:
+    names = PARAMETERS
+    words = WORDS
+    values = st.one_of(
+        st.sampled_from(words),
+        st.sampled_from(ODD_INTS).map(str),
+        st.sampled_from(ODD_TEXTS),
+        st.text(max_size=20),
+    )
+    parts = []
+    for _ in range(data.draw(st.integers(0, 4))):
+        name = data.draw(st.sampled_from(names))
+        value = _settings(data) if name == "settings" else data.draw(values)
+        raw = data.draw(st.sampled_from(("encoded", "encoded", "raw", "bare")))
+        if raw == "encoded":
+            parts.append(f"{name}={_encode(value)}")
+        elif raw == "raw":
+            parts.append(f"{name}={value}")
+        else:
+            parts.append(name)
+    return "&".join(parts)
+
+
+def _path(data: st.DataObject, hw: HttpWorld) -> str:
+    tables = list(hw.world.tables.values()) + hw.created[-2:]
+    table = data.draw(pick(tables) | pick(tables) | st.sampled_from(SEGMENTS))
+    table = quote(table, safe="%") if data.draw(st.booleans()) else table
+    token_ids = ["0" * 12, "9b1c0e2f6a3d"]
+    segment = st.sampled_from(SEGMENTS)
+    templates = (
+        "/admin/tables",
+        "/admin/tables",
+        "/admin/tables/{t}/tokens",
+        "/tables/{t}/export",
+        "/admin/tables/{t}",
+        "/admin/tables/{t}/tokens",
+        "/admin/tables/{t}/tokens/{k}",
+        "/admin",
+        "/admin/",
+        "/admin//tables",
+        "/admin/tables/{t}/{s}",
+        "/tables/{t}",
+        "/tables/{t}/",
+        "/tables/{t}/overlay",
+        "/tables/{t}/export",
+        "/tables/{t}/export/{s}",
+        "/static/web/{s}",
+        "/static/client/{s}",
+        "/static/web/lang/{s}.json",
+        "/static/{s}",
+        "/",
+        "//",
+        "/favicon.ico",
+        "/metrics",
+        "/healthz",
+        "/readyz",
+        "/{s}",
+        "/metrics/{s}",
+        "*",
+        "http://x/admin/tables",
+        "{s}",
+    )
+    template = data.draw(st.sampled_from(templates))
+    path = template.format(t=table, k=data.draw(st.sampled_from(token_ids) | segment),
+                           s=data.draw(segment))  # fmt: skip
+    fitting = _fitting(data, template)
+    if fitting and not chance(data, 4):
+        path += "?" + fitting + ("&" + _query(data, hw) if chance(data, 4) else "")
+    elif chance(data, 2):
+        path += "?" + _query(data, hw)
+    return path
+
+
+def _fitting(data: st.DataObject, template: str) -> str:
+    """The parameters a route asks for (mostly right), for ``template``."""
+    name = _encode(data.draw(st.text(max_size=12) | st.sampled_from(ODD_TEXTS)))
+    if chance(data, 4):  # percent-escapes that are no UTF-8
+        name += data.draw(st.sampled_from(("%FF", "%C3%28", "%ED%A0%80", "%F4%90%80%80", "%80")))
+    if template == "/admin/tables":
+        ruleset = data.draw(st.sampled_from(("sr2", "bandits", "wilddie", "hitpoints", "nope")))
+        query = f"ruleset={ruleset}&name={name}"
+        if chance(data, 3):
+            query += "&settings=" + _encode(_settings(data))
+        return query
+    if template == "/admin/tables/{t}/tokens":
+        role = data.draw(st.sampled_from(("gm", "player", "observer", "GM", "")))
+        return f"role={role}&name={name}"
+    if template == "/tables/{t}/export":
+        found = ["format=" + data.draw(st.sampled_from(("jsonl", "markdown", "csv")))]
+        if chance(data, 2):
+            since = data.draw(st.sampled_from((0, 1, 5, -1, 2**63, 10**30, "1.5", "x")))
+            found.append(f"since={since}")
+        if chance(data, 3):
+            found.append("as=" + data.draw(st.sampled_from(("gm", "player", "observer", "x"))))
+        if chance(data, 3):
+            found.append("locale=" + data.draw(st.sampled_from(LOCALES)))
+        return "&".join(found)
+    return ""
+
+
+def _authorization(data: st.DataObject, hw: HttpWorld, path: str) -> list[str]:
+    tokens = [token for table in hw.world.tokens.values() for token in table.values()]
+    bearer = st.one_of(
+        st.just(hw.admin),
+        st.just(hw.admin),
+        pick(tokens),
+        st.just(hw.admin[:-1] + ("A" if hw.admin[-1] != "A" else "B")),
+        st.sampled_from(("rba_", "rbt_", "", " ", "rba_" + "x" * 5000, "\u00e9", "null")),
+    )
+    if data.draw(st.integers(0, 2)):  # mostly the token the path asks for
+        token = hw.admin if path.startswith("/admin") else data.draw(pick(tokens))
+        return [f"Authorization: Bearer {token}"]
+    token = data.draw(bearer)
+    scheme = data.draw(st.sampled_from(("Bearer", "Bearer", "bearer", "Basic", "Bearer  ", "")))
+    headers = [f"Authorization: {scheme} {token}"]
+    if chance(data, 10):
+        headers.append(headers[0])  # twice
+    if chance(data, 5):
+        return []
+    return headers
+
+
+def requests(data: st.DataObject, hw: HttpWorld) -> bytes:
+    """One raw HTTP request."""
+    if chance(data, 30):  # no HTTP at all
+        return data.draw(st.binary(max_size=200)) + b"\r\n\r\n"
+    path = _path(data, hw)
+    method = "GET"
+    if chance(data, 10):
+        method = data.draw(st.sampled_from(ODD_METHODS))
+    elif path.startswith("/admin") or chance(data, 5):
+        method = data.draw(st.sampled_from(METHODS))
+    version = "HTTP/1.1"
+    if chance(data, 15):
+        version = data.draw(st.sampled_from(("HTTP/1.0", "HTTP/2", "HTTP/1.1x", "http/1.1")))
+    headers = ["Host: 127.0.0.1"] if not chance(data, 10) else []
+    if path.startswith(("/admin", "/tables")) or chance(data, 4):
+        headers += _authorization(data, hw, path)
+    if chance(data, 2):
+        headers.append(f"Accept-Language: {data.draw(st.sampled_from(LOCALES))}")
+    if chance(data, 5):
+        headers += ["Upgrade: websocket", "Connection: Upgrade"]
+        if chance(data, 2):
+            headers += ["Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13"]
+    if chance(data, 8):
+        headers.append(data.draw(st.sampled_from((
+            "X-Forwarded-For: 1.2.3.4", "Forwarded: for=\"[::1]\"", "X: \u00e9",
+            "Content-Type: application/json", "Content-Type: text/plain; charset=latin-1",
+            "Cookie: " + "c" * 9000, "Expect: 100-continue", "Range: bytes=0-1",
+        ))))  # fmt: skip
+    body = b""
+    if chance(data, 6):
+        body = data.draw(st.sampled_from((
+            b"{}", b"[]", b"null", b'{"ruleset": "sr2", "name": "x"}', b"\xff\xfe",
+            b"[" * 5000, b"9" * 5000, b"ruleset=sr2&name=x",
+        )))  # fmt: skip
+        # (a body no header announces is the next request's first bytes: not sent)
+        how = data.draw(st.sampled_from(("length", "chunked", "wrong")))
+        if how == "length":
+            headers.append(f"Content-Length: {len(body)}")
+        elif how == "chunked":
+            headers.append("Transfer-Encoding: chunked")
+            body = f"{len(body):x}\r\n".encode() + body + b"\r\n0\r\n\r\n"
+        elif how == "wrong":
+            headers.append(data.draw(st.sampled_from(("Content-Length: -1",
+                                                      "Content-Length: 99999999999999999999",
+                                                      "Content-Length: x"))))  # fmt: skip
+    headers.append("Connection: close")
+    head = f"{method} {path} {version}\r\n" + "".join(h + "\r\n" for h in headers) + "\r\n"
+    raw = head.encode("utf-8", "surrogatepass")
+    if chance(data, 12):  # a byte that is no UTF-8 in the request line or a header
+        at = data.draw(st.integers(0, len(raw) - 5))
+        raw = raw[:at] + data.draw(st.sampled_from((b"\xff", b"\x00", b"\x7f", b"\n"))) + raw[at:]
+    return raw + body

@@ -1,0 +1,49 @@
+"""``rollbridge verify`` fuzzed with hostile exports (tests/hostile/verify_fuzzing.py):
+whatever the file holds, the exit status is the documented one, a problem or an
+unreadable file is named with a documented code, and no traceback is printed.
+
+Reproducible (``derandomize=True``, no example database) and bounded:
+``ROLLBRIDGE_FUZZ_EXAMPLES`` examples (default 25, each one run of the command);
+run it longer with e.g. ``ROLLBRIDGE_FUZZ_EXAMPLES=2000``, and with
+``ROLLBRIDGE_FUZZ_SEED=N`` on other files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.hostile.fuzzing import fuzzed
+from tests.hostile.verify_fuzzing import Verifier, make_exports, mutations, verify_codes
+
+
+@pytest.fixture(scope="module")
+def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """The night's honest exports, by table and audience."""
+    return make_exports(Path(tmp_path_factory.mktemp("night")))
+
+
+@pytest.fixture(scope="module")
+def verifier(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Verifier]:
+    """Runs the command, counting what it said."""
+    found = Verifier(Path(tmp_path_factory.mktemp("verify")), verify_codes())
+    yield found
+    print(f"verified {found.runs} files: {sorted(found.outcomes.items())}")
+
+
+def test_the_honest_exports_verify(exports, verifier):
+    for name, text in sorted(exports.items()):
+        assert verifier.check(text, "--json") == 0, name
+
+
+@fuzzed(25, shrink=True)
+@given(data=st.data())
+def test_a_hostile_export_is_refused_by_name_never_with_a_traceback(exports, verifier, data):
+    name = data.draw(st.sampled_from(sorted(exports)))
+    text = mutations(data, exports[name])
+    options = data.draw(st.sampled_from((("--json",), ("--json", "--all"), (), ("--all",))))
+    verifier.check(text, *options)
