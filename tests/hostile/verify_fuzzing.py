@@ -264,6 +264,18 @@ def mutations(data: st.DataObject, text: bytes) -> bytes:
 
 # -- running the command --------------------------------------------------------------
 
+#: The codes of a log ``verify`` cannot read at all (exit 2), with ``--json``.
+UNREADABLE = frozenset({"cannot_read", "undecodable"})
+
+
+def _refusal(out: str) -> dict[str, Any] | None:
+    """The error ``verify --json`` printed in place of a report, if it printed one."""
+    try:
+        printed = json.loads(out)
+    except ValueError:
+        return None
+    return printed if isinstance(printed, dict) and "code" in printed else None
+
 
 class Verifier:
     """Runs ``rollbridge verify`` on files in ``folder`` and checks each run against
@@ -297,7 +309,17 @@ class Verifier:
         assert "Traceback" not in err and "Traceback" not in out, where
         assert code in (0, 1, 2), where
         said = "ok"
-        if code == 2:  # one line, naming the file and the line of it
+        refusal = _refusal(out) if "--json" in options else None
+        if refusal is not None:  # with --json an error is JSON on stdout, as the API's
+            assert code in (1, 2) and not err.strip(), where
+            if code == 2:  # naming the file and the line of it
+                assert refusal["code"] in UNREADABLE, where
+                assert f"{self.folder / 'log.jsonl'}: line " in refusal["message"], where
+                said = "unreadable"
+            else:
+                assert refusal["code"] in self.codes, where
+                said = f"error:{refusal['code']}"
+        elif code == 2:  # one line, naming the file and the line of it
             lines = err.splitlines()
             assert len(lines) == 1 and lines[0].startswith("rollbridge: error: "), where
             assert f"{self.folder / 'log.jsonl'}: line " in lines[0], where
