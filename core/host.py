@@ -25,6 +25,7 @@ naming the plugin and the cause.
 from __future__ import annotations
 
 import importlib
+import inspect
 import logging
 import os
 import re
@@ -217,12 +218,21 @@ class PluginHost:
     def _check_unmarked_hooks(self) -> None:
         """Refuse a plugin with a function named as a hook but not marked
         ``@rollbridge.hookimpl``: pluggy calls only marked ones, so it would load and
-        register nothing, listed as "observer hooks only"."""
+        register nothing, listed as "observer hooks only".
+
+        Only what pluggy itself would take for an implementation is looked at: a
+        function or method among the plugin's own names (``dir``), not whatever a
+        module's or a proxy's ``__getattr__`` makes up for any name, nor a class or
+        another callable object that happens to bear a hook's name."""
         hooks = [name for name in vars(self.manager.hook) if not name.startswith("_")]
         for name, plugin in self.manager.list_name_plugin():
+            own = set(dir(plugin))
             for hook in hooks:
-                function = getattr(plugin, hook, None)
-                if callable(function) and self.manager.parse_hookimpl_opts(plugin, hook) is None:
+                function = getattr(plugin, hook, None) if hook in own else None
+                if (
+                    inspect.isroutine(function)
+                    and self.manager.parse_hookimpl_opts(plugin, hook) is None
+                ):
                     raise PluginLoadError(
                         f"plugin {name!r} defines {hook} without @rollbridge.hookimpl, so "
                         "rollbridge would never call it: mark it with @rollbridge.hookimpl "

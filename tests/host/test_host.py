@@ -347,3 +347,29 @@ def test_a_choices_path_the_sheet_schema_lacks_says_what_is_there(tally, path, f
         rf"describes no list or object at '{path}' .*" + found
     ):  # fmt: skip
         host_with(broken())
+
+
+def test_only_a_function_of_the_plugins_own_is_taken_for_an_unmarked_hook(tmp_path, monkeypatch):
+    """The check for a hook left unmarked read any attribute of the plugin: a module
+    whose ``__getattr__`` answers every name (a lazy-import shim) was refused for
+    "defining" ``actor_state_changed``, and a module with a class or another callable
+    object that bears a hook's name for "defining" that hook — neither of which
+    pluggy takes for a hook. Both load, with their marked hooks called."""
+    make_entry_point(tmp_path, "rb_lazy", "lazy", "rb_lazy", GOOD_PLUGIN + """
+    def __getattr__(name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: None
+    """)  # fmt: skip
+    make_entry_point(tmp_path, "rb_named", "named", "rb_named", """
+        import functools
+
+        class table_created:  # an event record of the plugin's own, named after the hook
+            pass
+
+        roll_resolved = functools.partial(print, "rolled")
+    """)  # fmt: skip
+    monkeypatch.syspath_prepend(str(tmp_path))
+    host = PluginHost(builtins=False, environ={})
+    assert host.plugins["lazy"].rulesets == ["coin"]
+    assert "named" in host.plugins
