@@ -367,10 +367,16 @@ def _defaults(schema: Any, prefix: str = "") -> dict[str, Any]:
     return found
 
 
-def _defaults_hint(schema: Any) -> str:
+def _defaults_hint(schema: Any, fresh: Any) -> str:
     """Why a supplied state may not complete to the fresh one: a ``default`` in the
-    state schema, which validation fills in over the fresh state's value."""
-    defaults = _defaults(schema)
+    state schema, which validation fills in over the fresh state's value — one that
+    differs from it (a default the fresh state holds changes nothing: naming it
+    would blame the schema for what the ruleset's own ``validate_state`` did)."""
+    defaults = {
+        path: value
+        for path, value in _defaults(schema).items()
+        if _at(fresh, path) != (True, value)
+    }
     if not defaults:
         return ""
     return (
@@ -378,6 +384,15 @@ def _defaults_hint(schema: Any) -> str:
         "over the fresh state's values; remove them, initial_state is the state's "
         "default (docs/plugins.md, 'Supplied states')"
     )
+
+
+def _at(state: Any, path: str) -> tuple[bool, Any]:
+    """Whether ``state`` holds a value at ``path`` (field names joined by dots), and it."""
+    for key in path.split("."):
+        if not isinstance(state, Mapping) or key not in state:
+            return False, None
+        state = state[key]
+    return True, state
 
 
 def _translation_hint(missing: Sequence[tuple[str, str]]) -> str:
@@ -560,7 +575,7 @@ class StateConformance:
             assert again == fresh, f"{name}: validate_state changed a fresh state"
             assert self.ruleset.validate_state(sheet, {}) == fresh, (
                 f"{name}: an empty state is not completed to the fresh state"
-                + _defaults_hint(schema)
+                + _defaults_hint(schema, fresh)
             )
 
     def test_partial_states_are_completed(self) -> None:
@@ -571,7 +586,7 @@ class StateConformance:
                 completed = self.ruleset.validate_state(sheet, {key: copy.deepcopy(value)})
                 assert completed == fresh, (
                     f"{name}: state with only {key!r} not completed to the fresh state"
-                    + _defaults_hint(self.ruleset.state_schema_for(sheet))
+                    + _defaults_hint(self.ruleset.state_schema_for(sheet), fresh)
                 )
 
     def _run_with_state(self, name: str, actors: list[Actor], fuzzed: Actor) -> None:

@@ -95,6 +95,35 @@ def test_a_default_in_the_state_schema_is_named_as_the_cause(test):
         getattr(_suite(_Defaulted()), test)()
 
 
+class _HarmlessDefault(_Quiet):
+    """A default the fresh state holds (``damage`` 0), and a ``validate_state`` of its
+    own that loses the rounds: the failure is that override's, not the default's."""
+
+    state_schema = {
+        **_Defaulted.state_schema,
+        "properties": {
+            **_Defaulted.state_schema["properties"],
+            "damage": {"type": "integer", "minimum": 0, "default": 0},
+        },
+    }
+
+    def validate_state(self, sheet, state):
+        completed = super().validate_state(sheet, state)
+        return {**completed, "rounds": state.get("rounds", 1)}
+
+
+@pytest.mark.parametrize(
+    "test", ["test_state_schema_describes_the_fresh_states", "test_partial_states_are_completed"]
+)
+def test_a_default_the_fresh_state_holds_is_not_blamed(test):
+    """The hint named every ``default`` of the state schema as the cause ("remove
+    them"), though one equal to the fresh state's value changes nothing: the author
+    was sent to delete a harmless default and the fault, in validate_state, kept."""
+    with pytest.raises(AssertionError, match="not completed to the fresh state") as failed:
+        getattr(_suite(_HarmlessDefault()), test)()
+    assert "defaults" not in str(failed.value), str(failed.value)
+
+
 def _speaking(domain, **messages):
     """Tally, its narration a text of ``domain`` (declared with ``messages``)."""
     say = Messages(domain, **messages)
