@@ -1038,6 +1038,13 @@ class RulesetConformance(StateConformance):
     def _no_catalogue(self) -> str:
         """Why the locale tests are skipped, and what makes them run."""
         ident = self.ruleset.id
+        if not all(part.isidentifier() for part in ident.split(".")):
+            return (
+                f"{ident} ships no catalogue besides English in the domain {ident!r} (its "
+                "id, where the suite looks), and no Messages can declare that domain: a "
+                f"domain is a dotted name ({ident.replace('-', '_')!r}, not {ident!r}); set "
+                "locales = ('cs', ...) on this class to the languages its catalogues ship"
+            )
         return (
             f"{ident} ships no catalogue besides English in the domain {ident!r} (its id, "
             f"where the suite looks): declare its messages with Messages({ident!r}, "

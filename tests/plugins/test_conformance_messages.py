@@ -15,7 +15,7 @@ import dataclasses
 
 import pytest
 
-from rollbridge.exceptions import InvalidState
+from rollbridge.exceptions import InvalidState, PluginError
 from rollbridge.plugins.bandits import BanditsRuleset
 from rollbridge.testing import RulesetConformance
 from rollbridge.text import Messages
@@ -285,3 +285,21 @@ def test_a_locale_rollbridge_does_not_speak_is_named_as_such():
         r"schema's refusals, read in English there"
     ):  # fmt: skip
         _suite(BanditsRuleset(), locales=("fr",)).test_every_refusal_reads_in_every_locale()
+
+
+@pytest.mark.parametrize(
+    "test", ["test_every_action_reads_in_every_locale", "test_every_refusal_reads_in_every_locale"]
+)
+def test_a_ruleset_id_no_domain_can_have_is_not_told_to_declare_it(test):
+    """A ruleset id may hold a hyphen (``fate-core``); a message domain may not. The
+    skip told such a ruleset to "declare its messages with Messages('fate-core',
+    catalogs=...)", which raises "message domain 'fate-core' must be a dotted name":
+    the way that works, ``locales``, is the one to name."""
+    hyphenated = type("Hyphenated", (_Quiet,), {"id": "tally-two"})()
+    with pytest.raises(pytest.skip.Exception) as skipped:
+        getattr(_suite(hyphenated), test)()
+    reason = str(skipped.value)
+    assert "Messages('tally-two'" not in reason, reason
+    assert "a domain is a dotted name ('tally_two', not 'tally-two'); set locales = " in reason
+    with pytest.raises(PluginError, match="must be a dotted name"):
+        Messages("tally-two")
