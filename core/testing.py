@@ -416,6 +416,13 @@ def _translation_hint(missing: Sequence[tuple[str, str]]) -> str:
                 f"say = Messages({domain!r}, catalogs=Path(__file__).with_name('locale')) "
                 f"in your messages module, then run `{update}`"
             )
+        elif folder.name != "locale":
+            hints.append(
+                f"{domain!r} reads its catalogues from {folder}, but `rollbridge catalogs` "
+                f"writes them to {folder.parent / 'locale'}: declare say = "
+                f"Messages({domain!r}, catalogs=Path(__file__).with_name('locale')) and "
+                f"run `{update}` (or move the catalogues there)"
+            )
         elif not (folder / locale / "LC_MESSAGES" / f"{domain}.mo").is_file():
             hints.append(
                 f"{domain!r} has no compiled {locale!r} catalogue in {folder}: run "

@@ -287,6 +287,20 @@ def test_a_locale_rollbridge_does_not_speak_is_named_as_such():
         _suite(BanditsRuleset(), locales=("fr",)).test_every_refusal_reads_in_every_locale()
 
 
+def test_a_catalogue_folder_the_tools_do_not_write_is_named(tmp_path):
+    """A domain whose ``Messages(..., catalogs=...)`` is a folder not named ``locale``
+    was told to run ``rollbridge catalogs update`` there — which writes to the
+    package's ``locale`` folder, so the test failed the same after it."""
+    suite = _suite(_speaking("authorelse", catalogs=tmp_path / "translations"), locales=("de",))
+    with pytest.raises(AssertionError) as failed:
+        suite.test_every_action_reads_in_every_locale()
+    assert (
+        f"'authorelse' reads its catalogues from {tmp_path / 'translations'}, but `rollbridge "
+        f"catalogs` writes them to {tmp_path / 'locale'}: declare say = Messages('authorelse', "
+        "catalogs=Path(__file__).with_name('locale'))"
+    ) in str(failed.value)
+
+
 @pytest.mark.parametrize(
     "test", ["test_every_action_reads_in_every_locale", "test_every_refusal_reads_in_every_locale"]
 )
