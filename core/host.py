@@ -220,17 +220,16 @@ class PluginHost:
         ``@rollbridge.hookimpl``: pluggy calls only marked ones, so it would load and
         register nothing, listed as "observer hooks only".
 
-        Only what pluggy itself would take for an implementation is looked at: a
-        function or method among the plugin's own names (``dir``), not whatever a
-        module's or a proxy's ``__getattr__`` makes up for any name, nor a class or
-        another callable object that happens to bear a hook's name."""
+        Only a function the plugin itself defines under a hook's name is looked at
+        (:func:`_defines`), not whatever else bears that name: what a module's or a
+        proxy's ``__getattr__`` makes up for any name, a method of another object
+        (``table_created = signal.send``), a class, a ``partial``, a function imported
+        from another package — none of which pluggy would take for a hook."""
         hooks = [name for name in vars(self.manager.hook) if not name.startswith("_")]
         for name, plugin in self.manager.list_name_plugin():
-            own = set(dir(plugin))
             for hook in hooks:
-                function = getattr(plugin, hook, None) if hook in own else None
                 if (
-                    inspect.isroutine(function)
+                    _defines(plugin, hook)
                     and self.manager.parse_hookimpl_opts(plugin, hook) is None
                 ):
                     raise PluginLoadError(
@@ -341,6 +340,21 @@ class PluginHost:
     def describe_plugins(self) -> list[dict[str, Any]]:
         """Every loaded plugin as plain data, in load order."""
         return [info.to_dict() for info in self.plugins.values()]
+
+
+def _defines(plugin: object, name: str) -> bool:
+    """Whether ``plugin`` itself defines a function ``name``: a module (or a package
+    re-exporting it from one of its modules), or a class — the plugin or the
+    plugin's own — with it as a method (plain, static or class method)."""
+    found = inspect.getattr_static(plugin, name, None)
+    if isinstance(found, staticmethod | classmethod):
+        found = found.__func__
+    if not inspect.isfunction(found):
+        return False
+    if inspect.ismodule(plugin):
+        package = plugin.__name__.split(".", 1)[0]
+        return str(found.__module__).split(".", 1)[0] == package
+    return True
 
 
 def _refuse_a_class(plugin: str, given: Any, base: type, kind: str) -> None:

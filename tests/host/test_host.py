@@ -352,9 +352,10 @@ def test_a_choices_path_the_sheet_schema_lacks_says_what_is_there(tally, path, f
 def test_only_a_function_of_the_plugins_own_is_taken_for_an_unmarked_hook(tmp_path, monkeypatch):
     """The check for a hook left unmarked read any attribute of the plugin: a module
     whose ``__getattr__`` answers every name (a lazy-import shim) was refused for
-    "defining" ``actor_state_changed``, and a module with a class or another callable
-    object that bears a hook's name for "defining" that hook — neither of which
-    pluggy takes for a hook. Both load, with their marked hooks called."""
+    "defining" ``actor_state_changed``, and a module with a method of another object,
+    a class, a ``partial`` or another package's function that bears a hook's name
+    for "defining" that hook — none of which pluggy takes for a hook. They load,
+    their marked hooks called."""
     make_entry_point(tmp_path, "rb_lazy", "lazy", "rb_lazy", GOOD_PLUGIN + """
     def __getattr__(name):
         if name.startswith("__"):
@@ -363,13 +364,34 @@ def test_only_a_function_of_the_plugins_own_is_taken_for_an_unmarked_hook(tmp_pa
     """)  # fmt: skip
     make_entry_point(tmp_path, "rb_named", "named", "rb_named", """
         import functools
+        from textwrap import dedent as register_adapters  # another package's function
 
-        class table_created:  # an event record of the plugin's own, named after the hook
-            pass
+        class Signal:
+            def send(self, *args, **kwargs):
+                pass
 
+        table_created = Signal().send  # a method of an object of its own, not a hook
         roll_resolved = functools.partial(print, "rolled")
+
+        class actor_state_changed:  # an event record of its own, named after the hook
+            pass
     """)  # fmt: skip
     monkeypatch.syspath_prepend(str(tmp_path))
     host = PluginHost(builtins=False, environ={})
     assert host.plugins["lazy"].rulesets == ["coin"]
     assert "named" in host.plugins
+
+
+def test_a_package_re_exporting_an_unmarked_hook_of_its_own_is_refused(tmp_path, monkeypatch):
+    """The entry point names the package; its hook is defined in a module of it."""
+    package = tmp_path / "rb_pack"
+    package.mkdir()
+    (package / "hooks.py").write_text("def register_rulesets(register):\n    pass\n")
+    (package / "__init__.py").write_text("from .hooks import register_rulesets\n")
+    info = tmp_path / "rb_pack-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: rb_pack\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[rollbridge]\npack = rb_pack\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PluginLoadError, match="plugin 'pack' defines register_rulesets without"):
+        PluginHost(builtins=False, environ={})
