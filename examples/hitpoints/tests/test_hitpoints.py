@@ -84,6 +84,16 @@ def test_its_actions_have_words_for_forms_in_each_language():
     assert attack["label"] == "Angriff"
     assert attack["labels"] == {"modifier": "Modifikator"}
     assert set(attack["hints"]) == {"modifier"}
+    assert attack["summary"].startswith("1W20 + ")
+
+
+def test_its_dice_are_written_as_each_language_writes_them():
+    """German wrote W20, Czech and Russian kept the English d20: dice read as the
+    built-in rulesets' do in each language (2W6, 2k6, 2к6)."""
+    for locale, die in (("cs", "k20"), ("de", "W20"), ("ru", "к20")):
+        attack = HitPoints().describe(locale)["actions"]["attack"]
+        assert attack["summary"].startswith(f"1{die} + "), (locale, attack["summary"])
+        assert f" {die}" in attack["hints"]["modifier"], (locale, attack["hints"])
 
 
 def test_it_reads_in_czech(table):
