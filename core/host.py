@@ -579,14 +579,20 @@ def _found_at(schema: Any, path: str) -> str:
         if sub is None and isinstance(extra, Mapping):
             sub = extra
         if not isinstance(sub, Mapping):
-            if walked and not properties:  # the path goes on past a number or a text
-                break
+            types = node.get("type") if isinstance(node, Mapping) else None
+            if walked and not properties and "object" not in _types(types):
+                break  # the path goes on past a number or a text
             where = ".".join(walked) or "its top"
             fields = ", ".join(map(repr, sorted(properties or {}))) or "none"
             return f"no field {key!r} at {where}; the fields it describes there: {fields}"
         node = sub
         walked.append(key)
     return f"{'.'.join(walked)!r} is described as {node.get('type', 'a node of no type')!r}"
+
+
+def _types(given: Any) -> list[Any]:
+    """A schema node's ``type`` as a list (``"object"``, ``["object", "null"]``)."""
+    return [given] if isinstance(given, str) else list(given or ())
 
 
 def _check_one_target(spec: Any, where: str, fail: Callable[[str], PluginError]) -> None:

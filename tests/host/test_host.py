@@ -328,9 +328,13 @@ def test_a_hook_without_its_marker_is_refused_naming_plugin_and_hook(tmp_path, m
 @pytest.mark.parametrize(
     ("path", "found"),
     [
-        ("hitpoint", r"\(no field 'hitpoint' at its top; the fields it describes there: 'hp'\)"),
+        (
+            "hitpoint",
+            r"\(no field 'hitpoint' at its top; the fields it describes there: 'bag', 'hp'\)",
+        ),
         ("hp", r"\('hp' is described as 'integer'\)"),
         ("hp.max", r"\('hp' is described as 'integer'\)"),
+        ("bag.rope", r"\(no field 'rope' at bag; the fields it describes there: none\)"),
     ],
 )
 def test_a_choices_path_the_sheet_schema_lacks_says_what_is_there(tally, path, found):
@@ -341,7 +345,12 @@ def test_a_choices_path_the_sheet_schema_lacks_says_what_is_there(tally, path, f
     params = {"type": "object", "properties": {"what": {
         "type": "string", "choicesFrom": {"sheet": path}}}}  # fmt: skip
     pick = rollbridge.ActionSpec("pick", "Pick one.", params=params, example={})
-    broken = type("Broken", (type(tally),), {"actions": {**tally.actions, "pick": pick}})
+    # an object with no fields ("bag"): a path into it was refused saying "'bag' is
+    # described as 'object'", as if an object were not what choicesFrom reads
+    sheet = {**tally.sheet_schema, "properties": {**tally.sheet_schema["properties"],
+             "bag": {"type": "object", "additionalProperties": False}}}  # fmt: skip
+    broken = type("Broken", (type(tally),), {"actions": {**tally.actions, "pick": pick},
+                                              "sheet_schema": sheet})  # fmt: skip
     with pytest.raises(
         PluginError, match=rf"action 'pick' parameter 'what' choicesFrom: sheet_schema "
         rf"describes no list or object at '{path}' .*" + found
