@@ -95,7 +95,15 @@ def _skipped(parts: Sequence[str]) -> bool:
 def declared_domains(sources: Sources) -> dict[str, Path]:
     """Each domain the Python files under ``sources`` name in a ``Messages("…")`` with
     a literal name, and the first file that does."""
+    return _domains(sources)[0]
+
+
+def _domains(sources: Sources) -> tuple[dict[str, Path], bool]:
+    """The literal domains of the ``Messages(...)`` under ``sources`` (each with the
+    first file naming it), and whether any ``Messages`` names its domain otherwise
+    (``Messages(DOMAIN)``), which no reading of the sources can compare."""
     found: dict[str, Path] = {}
+    computed = False
     for source in _folders(sources):
         for path in sorted(Path(source).rglob("*.py")):
             if _skipped(path.relative_to(source).parts):
@@ -105,17 +113,19 @@ def declared_domains(sources: Sources) -> dict[str, Path]:
             except (SyntaxError, ValueError):
                 continue  # extraction reports what it cannot read
             for node in ast.walk(tree):
-                if not isinstance(node, ast.Call) or not node.args:
+                if not isinstance(node, ast.Call):
                     continue
-                name = getattr(node.func, "id", getattr(node.func, "attr", None))
-                first = node.args[0]
-                if (
-                    name == "Messages"
-                    and isinstance(first, ast.Constant)
-                    and isinstance(first.value, str)
-                ):
+                if getattr(node.func, "id", getattr(node.func, "attr", None)) != "Messages":
+                    continue
+                given = [k.value for k in node.keywords if k.arg == "domain"]
+                first = node.args[0] if node.args else given[0] if given else None
+                if first is None:
+                    continue
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
                     found.setdefault(first.value, path)
-    return found
+                else:
+                    computed = True
+    return found, computed
 
 
 def extract(sources: Sources, domain: str) -> Any:
@@ -126,9 +136,11 @@ def extract(sources: Sources, domain: str) -> Any:
     :raises InvalidRequest: when the sources declare ``Messages`` of other domains
         only: a catalogue of ``domain`` would be one no message is looked up in
         (``--domain fate`` for ``Messages("fatelike")``, or the folder's name
-        ``rollbridge_fatelike`` taken for the domain)."""
-    declared = declared_domains(sources)
-    if declared and domain not in declared:
+        ``rollbridge_fatelike`` taken for the domain). Not when a ``Messages``
+        names its domain by a variable: that may be ``domain`` (``Messages(DOMAIN)``
+        beside a ``Messages("rollbridge")`` reusing core texts)."""
+    declared, computed = _domains(sources)
+    if declared and domain not in declared and not computed:
         first = next(iter(declared))
         text = OTHER_DOMAIN(
             domain=repr(domain),

@@ -25,6 +25,7 @@ naming the plugin and the cause.
 from __future__ import annotations
 
 import importlib
+import inspect
 import logging
 import os
 import re
@@ -217,12 +218,20 @@ class PluginHost:
     def _check_unmarked_hooks(self) -> None:
         """Refuse a plugin with a function named as a hook but not marked
         ``@rollbridge.hookimpl``: pluggy calls only marked ones, so it would load and
-        register nothing, listed as "observer hooks only"."""
+        register nothing, listed as "observer hooks only".
+
+        Only a function the plugin itself defines under a hook's name is looked at
+        (:func:`_defines`), not whatever else bears that name: what a module's or a
+        proxy's ``__getattr__`` makes up for any name, a method of another object
+        (``table_created = signal.send``), a class, a ``partial``, a function imported
+        from another package — none of which pluggy would take for a hook."""
         hooks = [name for name in vars(self.manager.hook) if not name.startswith("_")]
         for name, plugin in self.manager.list_name_plugin():
             for hook in hooks:
-                function = getattr(plugin, hook, None)
-                if callable(function) and self.manager.parse_hookimpl_opts(plugin, hook) is None:
+                if (
+                    _defines(plugin, hook)
+                    and self.manager.parse_hookimpl_opts(plugin, hook) is None
+                ):
                     raise PluginLoadError(
                         f"plugin {name!r} defines {hook} without @rollbridge.hookimpl, so "
                         "rollbridge would never call it: mark it with @rollbridge.hookimpl "
@@ -331,6 +340,21 @@ class PluginHost:
     def describe_plugins(self) -> list[dict[str, Any]]:
         """Every loaded plugin as plain data, in load order."""
         return [info.to_dict() for info in self.plugins.values()]
+
+
+def _defines(plugin: object, name: str) -> bool:
+    """Whether ``plugin`` itself defines a function ``name``: a module (or a package
+    re-exporting it from one of its modules), or a class — the plugin or the
+    plugin's own — with it as a method (plain, static or class method)."""
+    found = inspect.getattr_static(plugin, name, None)
+    if isinstance(found, staticmethod | classmethod):
+        found = found.__func__
+    if not inspect.isfunction(found):
+        return False
+    if inspect.ismodule(plugin):
+        package = plugin.__name__.split(".", 1)[0]
+        return str(found.__module__).split(".", 1)[0] == package
+    return True
 
 
 def _refuse_a_class(plugin: str, given: Any, base: type, kind: str) -> None:
@@ -555,14 +579,20 @@ def _found_at(schema: Any, path: str) -> str:
         if sub is None and isinstance(extra, Mapping):
             sub = extra
         if not isinstance(sub, Mapping):
-            if walked and not properties:  # the path goes on past a number or a text
-                break
+            types = node.get("type") if isinstance(node, Mapping) else None
+            if walked and not properties and "object" not in _types(types):
+                break  # the path goes on past a number or a text
             where = ".".join(walked) or "its top"
             fields = ", ".join(map(repr, sorted(properties or {}))) or "none"
             return f"no field {key!r} at {where}; the fields it describes there: {fields}"
         node = sub
         walked.append(key)
     return f"{'.'.join(walked)!r} is described as {node.get('type', 'a node of no type')!r}"
+
+
+def _types(given: Any) -> list[Any]:
+    """A schema node's ``type`` as a list (``"object"``, ``["object", "null"]``)."""
+    return [given] if isinstance(given, str) else list(given or ())
 
 
 def _check_one_target(spec: Any, where: str, fail: Callable[[str], PluginError]) -> None:

@@ -367,10 +367,16 @@ def _defaults(schema: Any, prefix: str = "") -> dict[str, Any]:
     return found
 
 
-def _defaults_hint(schema: Any) -> str:
+def _defaults_hint(schema: Any, fresh: Any) -> str:
     """Why a supplied state may not complete to the fresh one: a ``default`` in the
-    state schema, which validation fills in over the fresh state's value."""
-    defaults = _defaults(schema)
+    state schema, which validation fills in over the fresh state's value — one that
+    differs from it (a default the fresh state holds changes nothing: naming it
+    would blame the schema for what the ruleset's own ``validate_state`` did)."""
+    defaults = {
+        path: value
+        for path, value in _defaults(schema).items()
+        if _at(fresh, path) != (True, value)
+    }
     if not defaults:
         return ""
     return (
@@ -378,6 +384,15 @@ def _defaults_hint(schema: Any) -> str:
         "over the fresh state's values; remove them, initial_state is the state's "
         "default (docs/plugins.md, 'Supplied states')"
     )
+
+
+def _at(state: Any, path: str) -> tuple[bool, Any]:
+    """Whether ``state`` holds a value at ``path`` (field names joined by dots), and it."""
+    for key in path.split("."):
+        if not isinstance(state, Mapping) or key not in state:
+            return False, None
+        state = state[key]
+    return True, state
 
 
 def _translation_hint(missing: Sequence[tuple[str, str]]) -> str:
@@ -400,6 +415,13 @@ def _translation_hint(missing: Sequence[tuple[str, str]]) -> str:
                 f"no catalogue folder is registered for the domain {domain!r}: declare "
                 f"say = Messages({domain!r}, catalogs=Path(__file__).with_name('locale')) "
                 f"in your messages module, then run `{update}`"
+            )
+        elif folder.name != "locale":
+            hints.append(
+                f"{domain!r} reads its catalogues from {folder}, but `rollbridge catalogs` "
+                f"writes them to {folder.parent / 'locale'}: declare say = "
+                f"Messages({domain!r}, catalogs=Path(__file__).with_name('locale')) and "
+                f"run `{update}` (or move the catalogues there)"
             )
         elif not (folder / locale / "LC_MESSAGES" / f"{domain}.mo").is_file():
             hints.append(
@@ -560,7 +582,7 @@ class StateConformance:
             assert again == fresh, f"{name}: validate_state changed a fresh state"
             assert self.ruleset.validate_state(sheet, {}) == fresh, (
                 f"{name}: an empty state is not completed to the fresh state"
-                + _defaults_hint(schema)
+                + _defaults_hint(schema, fresh)
             )
 
     def test_partial_states_are_completed(self) -> None:
@@ -571,7 +593,7 @@ class StateConformance:
                 completed = self.ruleset.validate_state(sheet, {key: copy.deepcopy(value)})
                 assert completed == fresh, (
                     f"{name}: state with only {key!r} not completed to the fresh state"
-                    + _defaults_hint(self.ruleset.state_schema_for(sheet))
+                    + _defaults_hint(self.ruleset.state_schema_for(sheet), fresh)
                 )
 
     def _run_with_state(self, name: str, actors: list[Actor], fuzzed: Actor) -> None:
@@ -1023,6 +1045,13 @@ class RulesetConformance(StateConformance):
     def _no_catalogue(self) -> str:
         """Why the locale tests are skipped, and what makes them run."""
         ident = self.ruleset.id
+        if not all(part.isidentifier() for part in ident.split(".")):
+            return (
+                f"{ident} ships no catalogue besides English in the domain {ident!r} (its "
+                "id, where the suite looks), and no Messages can declare that domain: a "
+                f"domain is a dotted name ({ident.replace('-', '_')!r}, not {ident!r}); set "
+                "locales = ('cs', ...) on this class to the languages its catalogues ship"
+            )
         return (
             f"{ident} ships no catalogue besides English in the domain {ident!r} (its id, "
             f"where the suite looks): declare its messages with Messages({ident!r}, "

@@ -92,7 +92,7 @@ def test_it_ships_its_catalogues_and_reads_in_each_language(site):
                 / "hitpoints.mo").is_file(), locale  # fmt: skip
     out = run(site, "resolve", "hitpoints", "attack", "--dice", "15,3", "--json",
               "--locale", "cs").stdout  # fmt: skip
-    assert json.loads(out)["data"]["narration"] == "Fighter zasáhne Goblin za 6"
+    assert json.loads(out)["data"]["narration"] == "Fighter zasahuje cíl Goblin: zranění 6"
     refused = run(site, "resolve", "hitpoints", "heal", "--params", '{"amount": 1}',
                   "--locale", "de", check=False)  # fmt: skip
     assert refused.returncode != 0

@@ -328,9 +328,13 @@ def test_a_hook_without_its_marker_is_refused_naming_plugin_and_hook(tmp_path, m
 @pytest.mark.parametrize(
     ("path", "found"),
     [
-        ("hitpoint", r"\(no field 'hitpoint' at its top; the fields it describes there: 'hp'\)"),
+        (
+            "hitpoint",
+            r"\(no field 'hitpoint' at its top; the fields it describes there: 'bag', 'hp'\)",
+        ),
         ("hp", r"\('hp' is described as 'integer'\)"),
         ("hp.max", r"\('hp' is described as 'integer'\)"),
+        ("bag.rope", r"\(no field 'rope' at bag; the fields it describes there: none\)"),
     ],
 )
 def test_a_choices_path_the_sheet_schema_lacks_says_what_is_there(tally, path, found):
@@ -341,9 +345,62 @@ def test_a_choices_path_the_sheet_schema_lacks_says_what_is_there(tally, path, f
     params = {"type": "object", "properties": {"what": {
         "type": "string", "choicesFrom": {"sheet": path}}}}  # fmt: skip
     pick = rollbridge.ActionSpec("pick", "Pick one.", params=params, example={})
-    broken = type("Broken", (type(tally),), {"actions": {**tally.actions, "pick": pick}})
+    # an object with no fields ("bag"): a path into it was refused saying "'bag' is
+    # described as 'object'", as if an object were not what choicesFrom reads
+    sheet = {**tally.sheet_schema, "properties": {**tally.sheet_schema["properties"],
+             "bag": {"type": "object", "additionalProperties": False}}}  # fmt: skip
+    broken = type("Broken", (type(tally),), {"actions": {**tally.actions, "pick": pick},
+                                              "sheet_schema": sheet})  # fmt: skip
     with pytest.raises(
         PluginError, match=rf"action 'pick' parameter 'what' choicesFrom: sheet_schema "
         rf"describes no list or object at '{path}' .*" + found
     ):  # fmt: skip
         host_with(broken())
+
+
+def test_only_a_function_of_the_plugins_own_is_taken_for_an_unmarked_hook(tmp_path, monkeypatch):
+    """The check for a hook left unmarked read any attribute of the plugin: a module
+    whose ``__getattr__`` answers every name (a lazy-import shim) was refused for
+    "defining" ``actor_state_changed``, and a module with a method of another object,
+    a class, a ``partial`` or another package's function that bears a hook's name
+    for "defining" that hook — none of which pluggy takes for a hook. They load,
+    their marked hooks called."""
+    make_entry_point(tmp_path, "rb_lazy", "lazy", "rb_lazy", GOOD_PLUGIN + """
+    def __getattr__(name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: None
+    """)  # fmt: skip
+    make_entry_point(tmp_path, "rb_named", "named", "rb_named", """
+        import functools
+        from textwrap import dedent as register_adapters  # another package's function
+
+        class Signal:
+            def send(self, *args, **kwargs):
+                pass
+
+        table_created = Signal().send  # a method of an object of its own, not a hook
+        roll_resolved = functools.partial(print, "rolled")
+
+        class actor_state_changed:  # an event record of its own, named after the hook
+            pass
+    """)  # fmt: skip
+    monkeypatch.syspath_prepend(str(tmp_path))
+    host = PluginHost(builtins=False, environ={})
+    assert host.plugins["lazy"].rulesets == ["coin"]
+    assert "named" in host.plugins
+
+
+def test_a_package_re_exporting_an_unmarked_hook_of_its_own_is_refused(tmp_path, monkeypatch):
+    """The entry point names the package; its hook is defined in a module of it."""
+    package = tmp_path / "rb_pack"
+    package.mkdir()
+    (package / "hooks.py").write_text("def register_rulesets(register):\n    pass\n")
+    (package / "__init__.py").write_text("from .hooks import register_rulesets\n")
+    info = tmp_path / "rb_pack-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: rb_pack\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[rollbridge]\npack = rb_pack\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PluginLoadError, match="plugin 'pack' defines register_rulesets without"):
+        PluginHost(builtins=False, environ={})

@@ -92,3 +92,36 @@ def test_a_plugins_new_catalogue_names_its_authors_not_rollbridges(package):
     sr2 = catalogs.extract(Path(__file__).parents[2] / "plugins" / "sr2", "sr2")
     assert sr2.msgid_bugs_address == "the rollbridge issue tracker"
     assert sr2.last_translator == "rollbridge developers"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'DOMAIN = "fatelike"\nsay = Messages(DOMAIN)\ncore = Messages("rollbridge")\n',
+        'DOMAIN = "fatelike"\nsay = Messages(domain=DOMAIN)\ncore = Messages("rollbridge")\n',
+    ],
+    ids=["positional", "keyword"],
+)
+def test_a_domain_named_by_a_variable_beside_a_literal_one_is_not_refused(tmp_path, source):
+    """A plugin whose own ``Messages`` names its domain by a variable and which also
+    reuses core texts with ``Messages("rollbridge")`` was refused — "they declare
+    'rollbridge'" — though ``--domain fatelike`` is the domain its ``say`` declares:
+    a variable may name any domain, so the sources cannot be said to lack it."""
+    folder = tmp_path / "rollbridge_fatelike"
+    folder.mkdir()
+    (folder / "messages.py").write_text(
+        "from rollbridge.text import Messages\n" + source + 'HITS = say("attack.hits", "Hits")\n'
+    )
+    done = _catalogs(folder, "update", "--domain", "fatelike")
+    assert done.returncode == 0, done.stderr
+    assert (folder / "locale" / "cs" / "LC_MESSAGES" / "fatelike.po").is_file()
+    assert catalogs.declared_domains(folder) == {"rollbridge": folder / "messages.py"}
+
+
+def test_a_domain_given_by_keyword_is_declared(tmp_path):
+    folder = tmp_path / "pkg"
+    folder.mkdir()
+    (folder / "m.py").write_text('say = Messages(domain="fatelike")\nA = say("a", "A")\n')
+    assert catalogs.declared_domains(folder) == {"fatelike": folder / "m.py"}
+    with pytest.raises(InvalidRequest):
+        catalogs.extract(folder, "fate")

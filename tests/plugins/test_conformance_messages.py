@@ -15,7 +15,7 @@ import dataclasses
 
 import pytest
 
-from rollbridge.exceptions import InvalidState
+from rollbridge.exceptions import InvalidState, PluginError
 from rollbridge.plugins.bandits import BanditsRuleset
 from rollbridge.testing import RulesetConformance
 from rollbridge.text import Messages
@@ -93,6 +93,35 @@ def test_a_default_in_the_state_schema_is_named_as_the_cause(test):
         r"validation fills them in over the fresh state's values; remove them"
     ):  # fmt: skip
         getattr(_suite(_Defaulted()), test)()
+
+
+class _HarmlessDefault(_Quiet):
+    """A default the fresh state holds (``damage`` 0), and a ``validate_state`` of its
+    own that loses the rounds: the failure is that override's, not the default's."""
+
+    state_schema = {
+        **_Defaulted.state_schema,
+        "properties": {
+            **_Defaulted.state_schema["properties"],
+            "damage": {"type": "integer", "minimum": 0, "default": 0},
+        },
+    }
+
+    def validate_state(self, sheet, state):
+        completed = super().validate_state(sheet, state)
+        return {**completed, "rounds": state.get("rounds", 1)}
+
+
+@pytest.mark.parametrize(
+    "test", ["test_state_schema_describes_the_fresh_states", "test_partial_states_are_completed"]
+)
+def test_a_default_the_fresh_state_holds_is_not_blamed(test):
+    """The hint named every ``default`` of the state schema as the cause ("remove
+    them"), though one equal to the fresh state's value changes nothing: the author
+    was sent to delete a harmless default and the fault, in validate_state, kept."""
+    with pytest.raises(AssertionError, match="not completed to the fresh state") as failed:
+        getattr(_suite(_HarmlessDefault()), test)()
+    assert "defaults" not in str(failed.value), str(failed.value)
 
 
 def _speaking(domain, **messages):
@@ -256,3 +285,35 @@ def test_a_locale_rollbridge_does_not_speak_is_named_as_such():
         r"schema's refusals, read in English there"
     ):  # fmt: skip
         _suite(BanditsRuleset(), locales=("fr",)).test_every_refusal_reads_in_every_locale()
+
+
+def test_a_catalogue_folder_the_tools_do_not_write_is_named(tmp_path):
+    """A domain whose ``Messages(..., catalogs=...)`` is a folder not named ``locale``
+    was told to run ``rollbridge catalogs update`` there — which writes to the
+    package's ``locale`` folder, so the test failed the same after it."""
+    suite = _suite(_speaking("authorelse", catalogs=tmp_path / "translations"), locales=("de",))
+    with pytest.raises(AssertionError) as failed:
+        suite.test_every_action_reads_in_every_locale()
+    assert (
+        f"'authorelse' reads its catalogues from {tmp_path / 'translations'}, but `rollbridge "
+        f"catalogs` writes them to {tmp_path / 'locale'}: declare say = Messages('authorelse', "
+        "catalogs=Path(__file__).with_name('locale'))"
+    ) in str(failed.value)
+
+
+@pytest.mark.parametrize(
+    "test", ["test_every_action_reads_in_every_locale", "test_every_refusal_reads_in_every_locale"]
+)
+def test_a_ruleset_id_no_domain_can_have_is_not_told_to_declare_it(test):
+    """A ruleset id may hold a hyphen (``fate-core``); a message domain may not. The
+    skip told such a ruleset to "declare its messages with Messages('fate-core',
+    catalogs=...)", which raises "message domain 'fate-core' must be a dotted name":
+    the way that works, ``locales``, is the one to name."""
+    hyphenated = type("Hyphenated", (_Quiet,), {"id": "tally-two"})()
+    with pytest.raises(pytest.skip.Exception) as skipped:
+        getattr(_suite(hyphenated), test)()
+    reason = str(skipped.value)
+    assert "Messages('tally-two'" not in reason, reason
+    assert "a domain is a dotted name ('tally_two', not 'tally-two'); set locales = " in reason
+    with pytest.raises(PluginError, match="must be a dotted name"):
+        Messages("tally-two")

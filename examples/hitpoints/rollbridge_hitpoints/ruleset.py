@@ -180,7 +180,9 @@ class HitPoints(Ruleset):
     def odds(self, context: ActionContext) -> Odds | None:
         """An attack's chance to hit, counted over the d20's faces with the rule
         ``resolve`` applies (:func:`hits`); healing rolls no dice: no odds. A player
-        asking against an NPC states its AC (its sheet is hidden from them)."""
+        asking against an NPC states its sheet and its state, both hidden from them
+        (``assume``: the AC is theirs to guess; stating the AC alone is refused,
+        ``odds_hidden``, for the state, and the sheet's ``hp`` is required)."""
         if context.action != "attack" or context.actor is None:
             return None
         bonus = context.actor.sheet["attack_bonus"] + context.params["modifier"]

@@ -84,17 +84,32 @@ def test_its_actions_have_words_for_forms_in_each_language():
     assert attack["label"] == "Angriff"
     assert attack["labels"] == {"modifier": "Modifikator"}
     assert set(attack["hints"]) == {"modifier"}
+    assert attack["summary"].startswith("1W20 + ")
+
+
+def test_its_dice_are_written_as_each_language_writes_them():
+    """German wrote W20, Czech and Russian kept the English d20: dice read as the
+    built-in rulesets' do in each language (2W6, 2k6, 2к6)."""
+    for locale, die in (("cs", "k20"), ("de", "W20"), ("ru", "к20")):
+        attack = HitPoints().describe(locale)["actions"]["attack"]
+        assert attack["summary"].startswith(f"1{die} + "), (locale, attack["summary"])
+        assert f" {die}" in attack["hints"]["modifier"], (locale, attack["hints"])
 
 
 def test_it_reads_in_czech(table):
     """Narration, steps and refusals come from the catalogues it ships (locale/)."""
     table.resolve("attack", actor="f", targets=["g"], dice=[9, 4])  # 14 against AC 13
     gm, player = table.views(locale="cs")
-    assert gm["data"]["narration"] == "Fighter zasáhne Goblin za 7"
+    # The name stands after "cíl" (target), which declines for it: "zasáhne Goblin"
+    # read as if Goblin, an animate noun, were left in the nominative.
+    assert gm["data"]["narration"] == "Fighter zasahuje cíl Goblin: zranění 7"
     assert player["data"]["steps"][0] == "útok 9 +5 = 14 proti OČ (skryto)"
     with pytest.raises(RuleViolation) as refused:
         table.resolve("heal", targets=["f"], params={"amount": 1})
-    assert refused.value.render("cs") == "Fighter nepřišel o žádné životy"
+    # Whoever the actor is: "nepřišel" said a man, a past tense agrees with gender.
+    assert refused.value.render("cs") == "Fighter nemá žádné ztracené životy"
+    assert refused.value.render("ru") == "у цели Fighter нет потерянных хитов"
+    assert refused.value.render("de") == "Fighter hat keine Trefferpunkte verloren"
 
 
 def _odds(table, **fields):
