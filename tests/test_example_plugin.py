@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -18,8 +19,13 @@ EXAMPLE = ROOT / "examples" / "hitpoints"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> pathlib.Path:
     """The example installed with pip into its own directory (a real install:
-    wheel built, dist-info with the entry point written)."""
+    wheel built, dist-info with the entry point written). Built from a copy: pip
+    builds in the source folder, and an ``egg-info`` left in examples/hitpoints would
+    name the entry point to any test that puts that folder on ``sys.path``
+    (tests/hostile/fuzzing.py does), adding ``hitpoints`` to its loaded rulesets."""
     target = tmp_path_factory.mktemp("site")
+    source = tmp_path_factory.mktemp("source") / "hitpoints"
+    shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns("build", "*.egg-info"))
     subprocess.run(
         [
             sys.executable,
@@ -32,7 +38,7 @@ def site(tmp_path_factory) -> pathlib.Path:
             "--no-index",
             "--target",
             str(target),
-            str(EXAMPLE),
+            str(source),
         ],
         check=True,
         capture_output=True,
