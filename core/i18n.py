@@ -33,6 +33,7 @@ from pathlib import Path
 
 __all__ = [
     "DEFAULT_LOCALE",
+    "GROUP_SEPARATORS",
     "LOCALES",
     "catalogs_of",
     "environment_locale",
@@ -49,6 +50,11 @@ log = logging.getLogger("rollbridge.i18n")
 DEFAULT_LOCALE = "en"
 #: The languages rollbridge itself speaks (its core catalogue and the built-in rulesets).
 LOCALES: tuple[str, ...] = ("en", "cs", "de", "ru")
+#: How each language separates a number's groups of digits (CLDR's symbol, as Babel
+#: gives it): a count a message writes ``{limit:,}`` reads "1,000,000" in English,
+#: "1.000.000" in German and "1 000 000" in Czech and Russian (no-break spaces), where
+#: a comma would read as a decimal point. A language not listed keeps the comma.
+GROUP_SEPARATORS: dict[str, str] = {"en": ",", "cs": "\u00a0", "de": ".", "ru": "\u00a0"}
 
 _folders: dict[str, Path] = {}
 _translations: dict[tuple[str, str], gettext.NullTranslations] = {}

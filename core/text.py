@@ -310,6 +310,21 @@ FALSE = say("value.false", "False")
 # -- rendering -------------------------------------------------------------------
 
 
+class _Grouped:
+    """An integer argument of a language whose digit groups are not separated by a
+    comma: a format spec with ``,`` (``{limit:,}``) puts that language's separator
+    there (:data:`rollbridge.i18n.GROUP_SEPARATORS`); any other spec as for the int."""
+
+    __slots__ = ("separator", "value")
+
+    def __init__(self, value: int, separator: str) -> None:
+        self.value, self.separator = value, separator
+
+    def __format__(self, spec: str) -> str:
+        written = format(self.value, spec)
+        return written.replace(",", self.separator) if "," in spec else written
+
+
 class _Verbatim(str):
     """Text put in place of an argument: any format spec is ignored."""
 
@@ -361,11 +376,13 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
         return _translate(declared, locale, None).format_map(_NO_ARGS)
     # English without format specs takes nested texts as plain strings (no _Verbatim)
     plain = locale == "en" and message_id not in _SPECS
+    # a language whose numbers are not grouped by commas, where the message has specs
+    grouped = None if plain or locale == "en" else _grouping(message_id, locale)
     values = {}
     for name, arg in args.items():  # text and numbers as they are, without a call
         kind = arg.__class__
         if kind is int:
-            values[name] = arg
+            values[name] = arg if grouped is None else _Grouped(arg, grouped)
         elif kind is str:  # right-to-left text kept from reordering the line around it
             values[name] = (
                 arg if arg.isascii() or _RTL.search(arg) is None else f"\u2068{arg}\u2069"
@@ -398,6 +415,16 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
 
 
 _NO_ARGS: dict[str, Any] = {}
+
+
+def _grouping(message_id: str, locale: str) -> str | None:
+    """The digit-group separator ``locale`` writes where a spec of ``message_id`` asks
+    for one, if it is not the comma (None otherwise)."""
+    if message_id not in _SPECS:
+        return None
+    separator = i18n.GROUP_SEPARATORS.get(locale.split("-")[0].split("_")[0], ",")
+    return None if separator == "," else separator
+
 
 #: Right-to-left letters and marks (Hebrew, Arabic, Syriac, Thaana, N'Ko and the
 #: rest up to U+08FF, their presentation forms, the historic scripts of the SMP; RLM

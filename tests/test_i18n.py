@@ -284,3 +284,35 @@ def test_a_right_to_left_argument_is_isolated_from_the_line_around_it():
     )
     assert render(line(who="\u05e9\u05dc\u05d5\u05dd", label="x")).startswith("\u2068\u05e9")
     assert render(line(who="Пятница", label="Pátek")) == "Пятница rolls Pátek: 3 + 1d100"
+
+
+def test_each_language_groups_digits_as_cldr_says():
+    """The separators rollbridge writes are Babel's (CLDR's) for every language it
+    speaks: a comma in Czech, German or Russian reads as a decimal point."""
+    from babel.numbers import get_group_symbol
+
+    assert set(i18n.GROUP_SEPARATORS) == set(i18n.LOCALES)
+    for locale, separator in i18n.GROUP_SEPARATORS.items():
+        assert separator == get_group_symbol(locale), locale
+
+
+@pytest.mark.parametrize(
+    ("locale", "limit"),
+    [("en", "1,000,000"), ("de", "1.000.000"), ("cs", "1\u00a0000\u00a0000"),
+     ("ru", "1\u00a0000\u00a0000")],
+)  # fmt: skip
+def test_a_grouped_count_reads_in_the_language_of_its_reader(locale, limit):
+    from rollbridge.dice.notation import FACES_LIMIT
+
+    text = render(FACES_LIMIT(faces=1_000_001, limit=1_000_000), locale=locale)
+    assert limit in text, text
+    assert "1000001" in text  # a count written without a spec stays as it is
+
+
+def test_only_a_grouping_spec_changes_with_the_language():
+    say = Messages("i18n_tests")
+    line = say("grouping_specs", "{gain:+d} of {most:,} ({plain}, {signed:+,})")
+    shown = line(gain=5, most=12000, plain=12000, signed=-12000)
+    assert render(shown, locale="en") == "+5 of 12,000 (12000, -12,000)"
+    # untranslated here: the English template, with the German separator
+    assert render(shown, locale="de") == "+5 of 12.000 (12000, -12.000)"
