@@ -361,6 +361,9 @@ class TableProtocol:
         #: Bumped at every reload; failures of older commits are handled already.
         self.generation = 0
         self.broken = False
+        #: A change applied in memory was never handed to the driver (a bug): the
+        #: table is loaded again once its commits out have come back.
+        self._drain_then_reload = False
         #: The ruleset's description a welcome carries, by locale (rendered once).
         self._described: dict[str, JSON] = {}
 
@@ -472,24 +475,57 @@ class TableProtocol:
         if not self.writing:  # the table as it stands is durable (written, loaded, followed)
             self._durable_pending = table.pending
         outcome = table.execute(request, who, dice if dice is not None else self.dice())
-        seq = table.info.seq  # the replies are stored at it (or before)
-        for key, reply in outcome.replies.items():
-            self._keys.add(key, seq)
-            self._remember(key, reply)
-        if self.retain is not None:  # keys whose replies the store forgets: as far as
-            # the store has written (commits still queued do not move its window)
-            self._keys.forget_through(self.durable_seq - reply_window(self.retain))
-        writing = _Writing(outcome, self.generation)
-        key = Table.reply_key(who, request.id)
-        writing.waiting[key] = [asker]
-        for other in outcome.replies:
-            self._inflight[other] = writing
-        self._writes.append(writing)
-        self.writing.extend(outcome.events)
-        persist = Persist(table_id=self.id, commit=outcome.commit)
-        persist.on_result = lambda _none: self._committed(writing)
-        persist.on_error = lambda error: self._commit_failed(writing, error)
+        # The table has moved on in memory: from here a bug must not leave it ahead
+        # of the store with nothing to write it (:meth:`_unwritten`).
+        try:
+            seq = table.info.seq  # the replies are stored at it (or before)
+            for key, reply in outcome.replies.items():
+                self._keys.add(key, seq)
+                self._remember(key, reply)
+            if self.retain is not None:  # keys whose replies the store forgets: as far as
+                # the store has written (commits still queued do not move its window)
+                self._keys.forget_through(self.durable_seq - reply_window(self.retain))
+            writing = _Writing(outcome, self.generation)
+            key = Table.reply_key(who, request.id)
+            writing.waiting[key] = [asker]
+            for other in outcome.replies:
+                self._inflight[other] = writing
+            self._writes.append(writing)
+            self.writing.extend(outcome.events)
+            persist = Persist(table_id=self.id, commit=outcome.commit)
+            persist.on_result = lambda _none: self._committed(writing)
+            persist.on_error = lambda error: self._commit_failed(writing, error)
+        except Exception:
+            return self._unwritten(outcome, asker)
         return [persist]
+
+    def _unwritten(self, outcome: Outcome, asker: _Asker) -> Effects:
+        """A bug after the engine applied ``outcome`` to the table in memory, before
+        its commit was handed to the driver: the change is never written, so the
+        table is ahead of the store. The requester is told ``internal`` (traceback
+        logged once) and the table is loaded again, as after a failed commit — once
+        the commits still out have come back (a load before they are written would
+        miss them); the requests meanwhile wait for it."""
+        effects = self._failed_request(asker)
+        for writing in [w for w in self._writes if w.outcome is outcome]:
+            self._forget_write(writing)
+        for key in outcome.replies:
+            self._recent.pop(key, None)
+        made = {id(e) for e in outcome.events}
+        self.writing = [e for e in self.writing if id(e) not in made]
+        self.generation += 1  # the commits out are of the table before: no reload each
+        self.broken = True
+        self._holding += 1  # released, and the table loaded, by :meth:`_writes_drained`
+        self._drain_then_reload = True
+        return effects + self._writes_drained()
+
+    def _writes_drained(self) -> Effects:
+        """After :meth:`_unwritten`, once no commit of the table is out: load it again."""
+        if not self._drain_then_reload or self._writes:
+            return []
+        self._drain_then_reload = False
+        self._holding -= 1
+        return self._reload()
 
     def _remember(self, key: str, reply: JSON) -> None:
         self._recent[key] = reply
@@ -532,7 +568,8 @@ class TableProtocol:
         """``asker``'s request failed on an exception that is no refusal (a bug,
         being handled now): its traceback logged at ERROR, once, and the requester
         told ``internal``. The table is as it was: the engine changes nothing when a
-        request it executes raises (it stages the change first)."""
+        request it executes raises (it stages the change first); a bug after it
+        applied one is :meth:`_unwritten`'s."""
         log.exception("table %s: request %r failed", self.id, asker.request_id)
         return [self._refuse(asker, InternalError(FAILED()))]
 
@@ -575,6 +612,8 @@ class TableProtocol:
                 effects += self._guarded(asker, lambda a=asker, r=reply: self._answer(a, r, by_seq))
         for event in events:
             event.views.clear()  # shown to everyone now; undo history keeps it packed
+        if self._drain_then_reload:
+            effects += self._writes_drained()
         return effects
 
     def _frames(self, deliveries: list[Delivery]) -> list[tuple[Member, bytes | str]]:
@@ -619,6 +658,8 @@ class TableProtocol:
             self.generation += 1
             self.broken = True  # ``writing`` stays: views walk back through it until the reload
             effects += self._reload()
+        elif self._drain_then_reload:
+            effects += self._writes_drained()
         return effects
 
     def _forget_write(self, writing: _Writing) -> None:
