@@ -518,7 +518,7 @@ class ClusterTable(TableProtocol):
             # at these seqs, which must not be walked through (as after a reload)
             self._reads_stale = True
         self.durable_seq = info.seq
-        return self._catch_up(before, epoch, events) + self._unpark()
+        return self._followed(before, epoch, events) + self._unpark()
 
     def follow_log(self, tail: LogTail) -> Effects:
         """Apply the events of ``tail`` (a :class:`Sync`'s result when they continue
@@ -544,7 +544,27 @@ class ClusterTable(TableProtocol):
         self._recent.clear()
         self.writing = []
         self.durable_seq = table.info.seq
-        return self._catch_up(before, epoch, events) + self._unpark()
+        return self._followed(before, epoch, events) + self._unpark()
+
+    def _followed(self, before: int, epoch: int, events: list[Event] | None) -> Effects:
+        """:meth:`_catch_up` after the table here took the stored one's events in; a
+        bug sending them (the table has moved on: nothing would send them again) closes
+        every member with 1013 to resume, as a gap does — never does one go on having
+        missed them unaware."""
+        try:
+            return self._catch_up(before, epoch, events)
+        except Exception:
+            log.exception("table %s: sending the members the events followed failed; "
+                          "members reconnect", self.id)  # fmt: skip
+            return self._resync_members()
+
+    def _resync_members(self) -> Effects:
+        """Every member closed with 1013 (``resync``): it reconnects and resumes."""
+        effects: Effects = []
+        for member in list(self.members):
+            effects.append(Close(member=member, code=CLOSE_BEHIND, reason="resync"))
+            self.leave(member)
+        return effects
 
     def _catch_up(self, before: int, epoch: int, events: list[Event] | None) -> Effects:
         """The table was replaced by the stored one: its members are sent the events
@@ -563,14 +583,11 @@ class ClusterTable(TableProtocol):
             and events is not None
             and [e.seq for e in fresh] == list(range(before + 1, info.seq + 1))
         )
-        effects: Effects = []
         if not whole:
             log.warning("table %s: cannot follow to %s:%s; members reconnect",
                         self.id, info.epoch, info.seq)  # fmt: skip
-            for member in list(self.members):
-                effects.append(Close(member=member, code=CLOSE_BEHIND, reason="resync"))
-                self.leave(member)
-            return effects
+            return self._resync_members()
+        effects: Effects = []
         if self._reading:
             self._since_read.extend(fresh)
         self.table.recall(fresh)  # each shown as it left the table (it is at the last now)

@@ -380,3 +380,46 @@ def test_a_bug_following_the_table_before_a_resume_answers_the_hello_internal(
     (welcome,) = [json.loads(f) for e in out if isinstance(e, Deliver)
                   for to, f in e.frames if to is again]  # fmt: skip
     assert welcome["resume"] == {"recovered": True, "missed": 0}
+
+
+@pytest.mark.parametrize("whole", [False, True], ids=["log", "whole table"])
+def test_a_bug_sending_the_followed_events_closes_the_members_to_resume(
+    service, monkeypatch, caplog, whole
+):
+    """A follower takes in what the owner stored (the log's events, or the whole
+    table) and sending them to its members raises (a bug): the table here has moved
+    on, so nothing would send them again. Every member is closed with 1013 and
+    resumes; before (found by review), the exception was only logged by the driver
+    and the members went on without those events, unaware (the next event came
+    after a gap)."""
+    import logging
+
+    from rollbridge.engine.table import Table
+
+    table, member, driver = follower(service)
+    for n in range(2):  # the owner (another process) commits
+        service.handle("t", {**ROLL, "id": f"r{n}"}, GM)
+    recall = Table.recall
+    raised: list[int] = []
+
+    def failing(self: Table, *args: Any, **kwargs: Any) -> None:
+        if not raised:
+            raised.append(1)
+            raise RuntimeError("injected")
+        recall(self, *args, **kwargs)
+
+    monkeypatch.setattr(Table, "recall", failing)
+    caplog.set_level(logging.INFO)
+    effects = table.resync() if not whole else [table._sync(tail=False)]
+    out = driver.carry(effects)
+    closes = [(e.member, e.code) for e in out if isinstance(e, Close)]
+    assert closes == [(member, 1013)] and member.gone and raised == [1]
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR and r.exc_info]
+    assert len(errors) == 1 and str(errors[0].exc_info[1]) == "injected"
+    assert table.durable_seq == 2 and not table.syncing
+    epoch = table.table.info.epoch
+    again = Member(Principal("gm", "gm", "tok-gm2"), kind="json", origin="n", hello_id="h")
+    out = driver.carry(table.join(again, {"epoch": epoch, "seq": 0}))
+    assert sent(out, again) == [("welcome", "h"), ("event", 1), ("event", 2)]
+    service.handle("t", {**ROLL, "id": "r2"}, GM)
+    assert sent(driver.carry(table.notified(epoch, 3)), again) == [("event", 3)]
