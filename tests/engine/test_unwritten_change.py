@@ -10,7 +10,6 @@ the test is the driver."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import pytest
 
@@ -21,22 +20,13 @@ from rollbridge.testing import host_with
 from tests.conftest import GM
 from tests.engine.test_reload_after_failed_commit import answers, carry, one, opened, roll
 from tests.server.cluster_driver import assert_same
+from tests.server.test_server_unexpected import Once
 
 
 @pytest.fixture
 def bug(monkeypatch):
     """``KeySet.add`` raises once (a bug after the engine applied the change)."""
-    raised: list[int] = []
-    add = KeySet.add
-
-    def failing(self: KeySet, *args: Any, **kwargs: Any) -> None:
-        if not raised:
-            raised.append(1)
-            raise RuntimeError("injected")
-        add(self, *args, **kwargs)
-
-    monkeypatch.setattr(KeySet, "add", failing)
-    return raised
+    return Once(monkeypatch, KeySet, "add")
 
 
 def test_a_bug_after_a_change_was_applied_answers_internal_and_reloads(service, tally, bug, caplog):
@@ -44,7 +34,7 @@ def test_a_bug_after_a_change_was_applied_answers_internal_and_reloads(service, 
     protocol = opened(service, tally)
     caplog.set_level(logging.INFO)
     out = carry(store, protocol.receive(roll("x"), GM, "x"))
-    assert answers(out)["x"]["code"] == "internal" and bug == [1]
+    assert answers(out)["x"]["code"] == "internal" and bug.raised == 1
     errors = [r for r in caplog.records if r.levelno == logging.ERROR and r.exc_info]
     assert len(errors) == 1 and str(errors[0].exc_info[1]) == "injected"
     assert store.events_after("t", 0) == []
@@ -65,9 +55,9 @@ def test_the_reload_waits_for_the_commits_still_out(service, tally, bug):
     would miss it), and the requests sent meanwhile wait for the load."""
     store = service.store
     protocol = opened(service, tally)
-    bug.append(0)  # not on c1's bookkeeping
+    bug.raised = 1  # not on c1's bookkeeping
     persist = one(protocol.receive(roll("c1"), GM, "c1"), Persist)
-    bug.clear()
+    bug.raised = 0
     out = protocol.receive(roll("x"), GM, "x")
     assert answers(out)["x"]["code"] == "internal"
     assert not [e for e in out if isinstance(e, Read)]  # no load before c1 is written

@@ -399,21 +399,14 @@ def test_a_bug_sending_the_followed_events_closes_the_members_to_resume(
     table, member, driver = follower(service)
     for n in range(2):  # the owner (another process) commits
         service.handle("t", {**ROLL, "id": f"r{n}"}, GM)
-    recall = Table.recall
-    raised: list[int] = []
+    from tests.server.test_server_unexpected import Once
 
-    def failing(self: Table, *args: Any, **kwargs: Any) -> None:
-        if not raised:
-            raised.append(1)
-            raise RuntimeError("injected")
-        recall(self, *args, **kwargs)
-
-    monkeypatch.setattr(Table, "recall", failing)
+    bug = Once(monkeypatch, Table, "recall")
     caplog.set_level(logging.INFO)
     effects = table.resync() if not whole else [table._sync(tail=False)]
     out = driver.carry(effects)
     closes = [(e.member, e.code) for e in out if isinstance(e, Close)]
-    assert closes == [(member, 1013)] and member.gone and raised == [1]
+    assert closes == [(member, 1013)] and member.gone and bug.raised == 1
     errors = [r for r in caplog.records if r.levelno == logging.ERROR and r.exc_info]
     assert len(errors) == 1 and str(errors[0].exc_info[1]) == "injected"
     assert table.durable_seq == 2 and not table.syncing
