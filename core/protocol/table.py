@@ -77,6 +77,7 @@ from rollbridge.protocol.effects import (
     Reopened,
     Reply,
 )
+from rollbridge.protocol.frames import encode
 from rollbridge.protocol.keys import KeySet
 from rollbridge.protocol.members import Delivery, Member, result_frame
 from rollbridge.stats import check_scope, stats_counter
@@ -736,12 +737,34 @@ class TableProtocol:
     # -- replies ------------------------------------------------------------------------
 
     def _refuse(self, asker: _Asker, error: RollbridgeError) -> Reply:
-        table = self.table
-        hides = None
-        if not asker.gm:
-            hides = hides_now(table.ruleset, table.ruleset_settings, table.controlled)
-        message = error_message(asker.request_id, error, asker.locale, hides)
-        frame = asker.member.encode(message) if asker.member is not None else None
+        try:
+            table = self.table
+            hides = None
+            if not asker.gm:
+                hides = hides_now(table.ruleset, table.ruleset_settings, table.controlled)
+            message = error_message(asker.request_id, error, asker.locale, hides)
+            frame = asker.member.encode(message) if asker.member is not None else None
+        except Exception:  # a bug rendering the refusal: the request is answered all the same
+            return self._refused_plainly(asker)
+        return Reply(origin=asker.origin, message=message, error=error, frame=frame,
+                     request=asker.request_type)  # fmt: skip
+
+    def _refused_plainly(self, asker: _Asker) -> Reply:
+        """The refusal of ``asker``'s request could not be rendered or encoded (a bug,
+        being handled now; its traceback logged): it is answered ``internal`` in
+        English, encoded by the member's adapter if that works, else plainly — never
+        left unanswered (its hold let go, a request that raised while refused was
+        answered by nobody)."""
+        log.exception("table %s: the refusal of request %r failed", self.id, asker.request_id)
+        error = InternalError(FAILED())
+        message = {"type": "error", "id": asker.request_id, **error.to_dict()}
+        frame = None
+        member = asker.member
+        if member is not None:
+            try:
+                frame = member.encode(message)
+            except Exception:
+                frame = encode(message, member.kind)
         return Reply(origin=asker.origin, message=message, error=error, frame=frame,
                      request=asker.request_type)  # fmt: skip
 

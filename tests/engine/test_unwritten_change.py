@@ -70,3 +70,32 @@ def test_the_reload_waits_for_the_commits_still_out(service, tally, bug):
     again = TableProtocol.open(LoadTable(table_id="t").run(store), host_with(tally).rulesets)
     assert_same(protocol.table, again.table)
     assert protocol.idle
+
+
+def test_a_refusal_that_cannot_be_rendered_still_answers_and_lets_go(
+    service, tally, monkeypatch, caplog
+):
+    """A bug after a read (here: after a repeat's stored reply was looked up) is
+    answered ``internal``; rendering that refusal raises too (a second bug): the
+    request is answered all the same, ``internal`` in plain English, and the read's
+    hold is let go — the request held behind it runs. Before (found by review), the
+    exception left the protocol: the request was never answered and every later
+    request of the table was held for good."""
+    import rollbridge.protocol.table as module
+
+    store = service.store
+    protocol = opened(service, tally, "r1")  # r1's reply is looked up first
+    caplog.set_level(logging.INFO)
+    find = one(protocol.receive(roll("r1"), GM, "r1"), Read)
+    assert protocol.receive(roll("r2"), GM, "r2") == []  # held behind the lookup
+    first = Once(monkeypatch, TableProtocol, "_repeat_or_execute")
+    second = Once(monkeypatch, module, "error_message")
+    out = carry(store, find.resume(find.run(store)))
+    got = answers(out)
+    assert got["r1"]["code"] == "internal" and got["r1"]["id"] == "r1"
+    assert got["r1"]["message"] == "the server failed; try again"
+    assert got["r2"]["seq"] == 1
+    assert first.raised == 1 and second.raised == 1
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR and r.exc_info]
+    assert len(errors) == 2  # each bug's traceback, once
+    assert not protocol._holding and not protocol._held and protocol.idle
