@@ -47,6 +47,7 @@ from rollbridge.protocol.limits import (
 )
 from rollbridge.protocol.members import Member
 from rollbridge.protocol.table import (
+    CLOSE_RESYNC,
     FAILED,
     TableProtocol,
     error_message,
@@ -75,9 +76,9 @@ _JOINED = say("hello.joined", "this connection has already joined a table")
 Effects = list[Effect]
 
 #: Close codes: a token that does not (or no longer) open the table; a client too
-#: far behind in reading.
+#: far behind in reading (or that missed events it cannot be sent: it resumes).
 CLOSE_AUTH = 1008
-CLOSE_BEHIND = 1013
+CLOSE_BEHIND = CLOSE_RESYNC
 #: Frames a client may send while its ``hello`` is answered; more are refused.
 MAX_WAITING = 64
 #: Close code of a connection over an operator's limit of connections (per token or

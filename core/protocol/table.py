@@ -64,6 +64,7 @@ from rollbridge.exceptions import (
 from rollbridge.odds.bounds import SERVER_BOUNDS, Bounds
 from rollbridge.plain import JSON, NotPlain, quotable, valid
 from rollbridge.protocol.effects import (
+    Close,
     Compute,
     Deliver,
     Effect,
@@ -85,6 +86,7 @@ from rollbridge.stores.base import reply_window
 from rollbridge.text import Hides, Messages
 
 __all__ = [
+    "CLOSE_RESYNC",
     "FAILED",
     "MAX_ASKED_READS",
     "MAX_QUEUED_READS",
@@ -129,6 +131,10 @@ _READS_BUSY = say.plural(
     "again shortly",
     count="reading",
 )
+
+#: The close code of a member sent to resume (``CLOSE_BEHIND`` of
+#: :mod:`rollbridge.protocol.connection`): it missed events it cannot be sent here.
+CLOSE_RESYNC = 1013
 
 #: How many replies a table remembers in memory for repeated request ids (the
 #: store remembers them for much longer; see ``reply_window``).
@@ -298,6 +304,10 @@ class TableProtocol:
     :param clock: the time now, in seconds since the Unix epoch: each event records
         when it was executed (``at``); None: events carry no time.
     """
+
+    #: Whether its reload itself sends the members the events stored past the last
+    #: one delivered (a cluster's does); else they are closed to resume.
+    reload_sends_missed = False
 
     def __init__(
         self,
@@ -708,6 +718,11 @@ class TableProtocol:
                 log.exception("table %s: the table read again cannot be taken in", self.id)
                 return failed(error)  # still broken; its held requests answered
             self._holding -= 1
+            # events stored past the last one delivered (a commit failed after all
+            # that was written): its members must not go on without them, unaware
+            moved = (snapshot.info.epoch, snapshot.info.seq) != (
+                self.table.info.epoch, self.durable_seq
+            )  # fmt: skip
             self.table = table
             self.writing = []
             self._keys = KeySet(keys, seq=snapshot.info.seq)
@@ -716,7 +731,8 @@ class TableProtocol:
                 self._reads_stale = True
             self.durable_seq = self.table.info.seq
             self.broken = False
-            return [Reopened(table_id=self.id), *self._release()]
+            resync = self._resync_members() if moved and not self.reload_sends_missed else []
+            return [*resync, Reopened(table_id=self.id), *self._release()]
 
         def failed(error: BaseException) -> Effects:
             self._holding -= 1
@@ -1184,6 +1200,15 @@ class TableProtocol:
             break
         self.members[member] = None
         return [Deliver(frames=frames + backlog, backlog=True)]
+
+    def _resync_members(self) -> Effects:
+        """Every member closed with 1013 (``resync``): it reconnects and resumes, and
+        gets the events it missed from the log."""
+        effects: Effects = []
+        for member in list(self.members):
+            effects.append(Close(member=member, code=CLOSE_RESYNC, reason="resync"))
+            self.leave(member)
+        return effects
 
     def leave(self, member: Member) -> None:
         """Remove a member (its connection closed or it was cut off)."""

@@ -48,8 +48,7 @@ from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.table import Table
 from rollbridge.exceptions import InternalError, RollbridgeError, StoreError
 from rollbridge.plain import JSON
-from rollbridge.protocol.connection import CLOSE_BEHIND
-from rollbridge.protocol.effects import Close, Deliver, Effect, Read, Reply
+from rollbridge.protocol.effects import Deliver, Effect, Read, Reply
 from rollbridge.protocol.keys import KeySet
 from rollbridge.protocol.members import Delivery, Member
 from rollbridge.protocol.table import FAILED, TableProtocol, _Asker, _Held
@@ -293,6 +292,9 @@ class ClusterTable(TableProtocol):
     :param ownership: this process's leases.
     :param options: as for :class:`~rollbridge.protocol.table.TableProtocol`.
     """
+
+    #: Its reload reads the events stored since the last one delivered, and sends them.
+    reload_sends_missed = True
 
     def __init__(self, table: Table, *, ownership: Ownership, **options: Any) -> None:
         super().__init__(table, **options)
@@ -557,14 +559,6 @@ class ClusterTable(TableProtocol):
             log.exception("table %s: sending the members the events followed failed; "
                           "members reconnect", self.id)  # fmt: skip
             return self._resync_members()
-
-    def _resync_members(self) -> Effects:
-        """Every member closed with 1013 (``resync``): it reconnects and resumes."""
-        effects: Effects = []
-        for member in list(self.members):
-            effects.append(Close(member=member, code=CLOSE_BEHIND, reason="resync"))
-            self.leave(member)
-        return effects
 
     def _catch_up(self, before: int, epoch: int, events: list[Event] | None) -> Effects:
         """The table was replaced by the stored one: its members are sent the events
