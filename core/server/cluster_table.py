@@ -598,8 +598,12 @@ class ClusterTable(TableProtocol):
         too: the members are sent them before anything that follows."""
         before, epoch = self.durable_seq, self.table.info.epoch
         effects = super()._reload()
-        load = effects[-1]
-        sync = Sync.of(self, before)
+        try:
+            load = effects[-1]
+            sync = Sync.of(self, before)
+        except BaseException:  # no load goes out: its hold must not stay (a bug)
+            self._holding -= 1
+            raise
         loaded, failed = load.on_result, load.on_error
         assert loaded is not None and failed is not None
 

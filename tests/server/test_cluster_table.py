@@ -416,3 +416,29 @@ def test_a_bug_sending_the_followed_events_closes_the_members_to_resume(
     assert sent(out, again) == [("welcome", "h"), ("event", 1), ("event", 2)]
     service.handle("t", {**ROLL, "id": "r2"}, GM)
     assert sent(driver.carry(table.notified(epoch, 3)), again) == [("event", 3)]
+
+
+def test_a_takeover_whose_reload_cannot_be_sent_keeps_no_hold(service, monkeypatch, caplog):
+    """A takeover's reload raises after the table's hold was taken for it (a bug
+    making its read of the stored log): the change is answered ``internal``, and the
+    hold goes with the load that never went out. Before (found by review), the hold
+    stayed: every later request of the table was held, and the reloads the tick
+    made never released them."""
+    import logging
+
+    from rollbridge.server.cluster_table import Sync
+    from tests.server.test_server_unexpected import Once
+
+    table, member, driver = follower(service)
+    service.handle("t", {**ROLL, "id": "r0"}, GM)  # the old owner's last change
+    (forward,) = driver.carry(table.receive({**ROLL, "id": "x"}, GM, "m", member=member))
+    table.ownership.take("t")
+    caplog.set_level(logging.INFO)
+    bug = Once(monkeypatch, Sync, "of")
+    out = driver.carry(table.take_over(forward))
+    (refused,) = [json.loads(e.frame) for e in out if getattr(e, "frame", None)]
+    assert refused["id"] == "x" and refused["code"] == "internal" and bug.raised == 1
+    assert table._holding == 0 and not table._held and table.broken
+    out = driver.carry(table.receive({**ROLL, "id": "y"}, GM, "m", member=member))
+    assert sent(out, member) == [("event", 1), ("event", 2), ("result", "y")]
+    assert not table.broken and table._holding == 0
