@@ -610,11 +610,20 @@ class Connection:
         return default, ({"code": "locale_unavailable", "message": note.render(default)},)
 
     def _joined(self) -> Effects:
+        """The ``hello`` is answered: the frames that waited for it run. A bug on one
+        (an exception that is no refusal, out of :meth:`receive`) answers that frame
+        ``internal`` and costs nothing else: the ``hello``'s answer (a welcome, the
+        member already in the table's audience) and the other frames' still go."""
         self.joining = False
         effects: Effects = []
         waiting, self._waiting = self._waiting, []
         for frame in waiting:
-            effects += self.receive(frame)
+            try:
+                effects += self.receive(frame)
+            except Exception:
+                log.exception("a frame sent before its hello was answered failed")
+                kind: Kind = "json" if isinstance(frame, str) else "msgpack"
+                effects.append(self._error(None, InternalError(FAILED()), kind))
         return effects
 
     def _too_many(self, kind: Kind, request_id: Any, limit: int) -> Effects:

@@ -344,3 +344,37 @@ async def test_a_commit_the_writer_failed_after_writing_it_resumes_the_members(
     await again.wait_for(lambda p: len(p.events) == 2)
     assert [e["seq"] for e in again.events] == [r2["seq"] - 1, r2["seq"]]
     assert again.events[0]["request"] == "r1" and bug.raised == 1
+
+
+async def test_a_bug_on_a_frame_that_waited_for_the_hello_costs_only_that_frame(
+    tables, monkeypatch, caplog
+):
+    """Frames sent before the ``hello`` is answered wait for it, and run once it is;
+    one of them raising (a bug, out of the connection's own reading of it) is
+    answered ``internal`` and the ``hello`` is welcomed. Before (found by review),
+    the ``hello`` was answered ``internal`` after its member had joined: no welcome,
+    the frames after the failing one never answered, and the table's events sent to
+    a client told its hello failed."""
+    from websockets.asyncio.client import connect
+
+    import rollbridge.protocol.connection as connection
+    from tests.server.conftest import Peer
+
+    gate = gated(monkeypatch, tables.store, "find_token")
+    bug = Once(monkeypatch, connection, "decode", when=lambda frame: "w1" in str(frame))
+    peer = Peer(await connect(tables.server.url))
+    tables.peers.append(peer)
+    token = tables.tokens["tally"]["gm"]
+    await peer.send({"type": "hello", "id": "h", "table": "tally", "token": token})
+    await peer.send({"type": "roll", "id": "w1", "formula": "1d6"})
+    await peer.send({"type": "roll", "id": "w2", "formula": "1d6"})
+    await until(lambda: tables.server.clients, "the client is connected")
+    (client,) = tables.server.clients
+    await until(lambda: len(client.protocol._waiting) == 2, "two frames wait for the hello")
+    gate.set()
+    assert (await peer.reply("h"))["type"] == "welcome"
+    failed = await peer.reply(None)
+    assert failed["type"] == "error" and failed["code"] == "internal"
+    assert (await peer.reply("w2"))["type"] == "result"
+    await peer.wait_for(lambda p: len(p.events) == 1)
+    assert bug.raised == 1 and len(injected(caplog)) == 1
