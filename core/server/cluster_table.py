@@ -397,8 +397,9 @@ class ClusterTable(TableProtocol):
         if isinstance(seq, int) and not isinstance(seq, bool) and seq > self.durable_seq:
             if not asker.waiting():  # its client left meanwhile: nobody to keep it for
                 return []
-            self.parked.append(Parked(seq, reply, asker))
-            return self.notified(self.table.info.epoch, seq)
+            synced = self.notified(self.table.info.epoch, seq)  # a bug here: not parked,
+            self.parked.append(Parked(seq, reply, asker))  # or it were answered twice
+            return synced
         return [reply]
 
     def refuse_forward(self, forward: Forward, error: RollbridgeError) -> Effects:
@@ -466,8 +467,8 @@ class ClusterTable(TableProtocol):
     def _sync(self, *, tail: bool = True) -> Sync:
         """A sync of what was stored after the last seq delivered: the log alone when
         its events can be applied to the table here (``tail``), else the whole table."""
-        self.syncing = True
-        read = Sync.of(self, self.durable_seq, tail=tail)
+        read = Sync.of(self, self.durable_seq, tail=tail)  # first: a bug here leaves
+        self.syncing = True  # no sync marked running for good (none would ever follow)
         read.on_result = self._synced
         read.on_error = self._sync_failed
         return read

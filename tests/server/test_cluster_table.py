@@ -442,3 +442,29 @@ def test_a_takeover_whose_reload_cannot_be_sent_keeps_no_hold(service, monkeypat
     out = driver.carry(table.receive({**ROLL, "id": "y"}, GM, "m", member=member))
     assert sent(out, member) == [("event", 1), ("event", 2), ("result", "y")]
     assert not table.broken and table._holding == 0
+
+
+def test_a_bug_syncing_for_a_forwarded_answer_answers_it_once(service, monkeypatch, caplog):
+    """The owner's answer names an event this follower has not delivered: the reply
+    waits for it (parked) while a sync reads it; making that sync raises (a bug).
+    The change is answered ``internal``, once: the reply is not parked too (before,
+    found by review, it was, and was sent as well — or refused ``store_error`` after
+    the wait — a second answer), and the follower still follows (before, its sync was
+    marked running for good: no notice ever synced it again)."""
+    import logging
+
+    from rollbridge.server.cluster_table import Sync
+    from tests.server.test_server_unexpected import Once
+
+    table, member, driver = follower(service)
+    (forward,) = driver.carry(table.receive({**ROLL, "id": "x"}, GM, "m", member=member))
+    answer = {"type": "result", "id": "x", **service.handle("t", {**ROLL, "id": "x"}, GM)}
+    caplog.set_level(logging.INFO)
+    bug = Once(monkeypatch, Sync, "of")
+    out = driver.carry(table.forwarded(forward, answer))
+    assert sent(out, member) == [("error", "x")] and bug.raised == 1
+    assert not table.parked and not table.syncing
+    out = driver.carry(table.notified(table.table.info.epoch, 1))
+    assert sent(out, member) == [("event", 1)]
+    out = driver.carry(table.tick(0.0, patience=0.0) + table.tick(1.0, patience=0.0))
+    assert sent(out, member) == []
