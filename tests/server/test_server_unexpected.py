@@ -378,3 +378,31 @@ async def test_a_bug_on_a_frame_that_waited_for_the_hello_costs_only_that_frame(
     assert (await peer.reply("w2"))["type"] == "result"
     await peer.wait_for(lambda p: len(p.events) == 1)
     assert bug.raised == 1 and len(injected(caplog)) == 1
+
+
+async def test_a_reply_that_cannot_be_handed_to_its_client_disconnects_it(
+    tables, monkeypatch, caplog
+):
+    """Handing a reply's frame to its client raises (a bug): the client is
+    disconnected (1013) to resume and send the request again, which gets the stored
+    result. Before (found by review), the exception was only logged: the client
+    waited for that reply for good."""
+    from rollbridge.server.client import Client
+
+    gm, _ = await tables.join("tally", "gm")
+    enqueue = Client.enqueue
+    raised: list[int] = []
+
+    def failing(self: Client, frame: Any, *, backlog: bool = False) -> None:
+        if not raised and "r1" in str(frame) and "result" in str(frame):
+            raised.append(1)
+            raise RuntimeError("injected")
+        enqueue(self, frame, backlog=backlog)
+
+    monkeypatch.setattr(Client, "enqueue", failing)
+    await gm.send({"type": "roll", "id": "r1", "formula": "1d6"})
+    assert await gm.wait_closed() == 1013 and "r1" not in gm.replies
+    again, _ = await tables.join("tally", "gm")
+    retry = await again.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    assert retry["type"] == "result" and retry["seq"] == gm.events[0]["seq"]
+    assert raised == [1] and len(injected(caplog)) == 1
