@@ -516,10 +516,13 @@ class Connection:
         self, step: Callable[[], Effects], kind: Kind, request_id: Any, table: str
     ) -> Effects:
         """What ``step`` (the ``hello``'s next step, after a read came back) returns;
-        an exception that is no refusal (a bug) answers the ``hello`` ``internal``,
-        its traceback logged once, and the frames waiting for it run."""
+        a refusal it raises answers the ``hello`` with its own code, an exception that
+        is no refusal (a bug) ``internal``, its traceback logged once; then the frames
+        waiting for it run."""
         try:
             return step()
+        except RollbridgeError as exc:
+            return self._hello_failed(exc, kind, request_id, table)
         except Exception:
             log.exception("hello %r at table %s failed", request_id, table)
             return self._hello_failed(InternalError(FAILED()), kind, request_id, table)

@@ -421,8 +421,10 @@ class ClusterTable(TableProtocol):
         self.forwards_out -= 1  # owned now: the lease keeps the table in memory
         try:
             return self._take_over(forward)
-        except Exception:
+        except Exception as exc:  # a refusal keeps its own code; a bug is ``internal``
             self._held = deque(h for h in self._held if h is not forward.held)
+            if isinstance(exc, RollbridgeError):
+                return [self._refuse(forward.asker, exc)]
             return self._failed_request(forward.asker)
 
     def _take_over(self, forward: Forward) -> Effects:

@@ -468,3 +468,20 @@ def test_a_bug_syncing_for_a_forwarded_answer_answers_it_once(service, monkeypat
     assert sent(out, member) == [("event", 1)]
     out = driver.carry(table.tick(0.0, patience=0.0) + table.tick(1.0, patience=0.0))
     assert sent(out, member) == []
+
+
+def test_a_refusal_raised_taking_a_table_over_keeps_its_code(service, monkeypatch):
+    """A rollbridge error raised while taking the table over answers the change with
+    its own code (before, found by review: ``internal``, logged as a bug)."""
+    table, member, driver = follower(service)
+    (forward,) = driver.carry(table.receive({**ROLL, "id": "x"}, GM, "m", member=member))
+    table.ownership.take("t")
+
+    def refusing(self: ClusterTable, forward: Forward) -> list[Effect]:
+        raise StoreError("injected refusal")
+
+    monkeypatch.setattr(ClusterTable, "_take_over", refusing)
+    out = driver.carry(table.take_over(forward))
+    (refused,) = [json.loads(e.frame) for e in out if getattr(e, "frame", None)]
+    assert refused["id"] == "x" and refused["code"] == "store_error"
+    assert not table._held and table._holding == 0

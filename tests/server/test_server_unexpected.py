@@ -406,3 +406,30 @@ async def test_a_reply_that_cannot_be_handed_to_its_client_disconnects_it(
     retry = await again.request({"type": "roll", "id": "r1", "formula": "1d6"})
     assert retry["type"] == "result" and retry["seq"] == gm.events[0]["seq"]
     assert raised == [1] and len(injected(caplog)) == 1
+
+
+async def test_a_refusal_raised_after_the_hello_s_lookup_keeps_its_code(
+    tables, monkeypatch, caplog
+):
+    """A rollbridge error raised in the ``hello``'s steps after its token was looked
+    up is answered with its own code, not ``internal``, and logged as no bug (no
+    traceback); before (found by review), the guard answered it ``internal``."""
+    from rollbridge.exceptions import InvalidRequest
+    from rollbridge.protocol.connection import Connection
+
+    locale_for = Connection._locale_for
+    raised: list[int] = []
+
+    def refusing(self: Connection, *args: Any) -> Any:
+        if not raised:
+            raised.append(1)
+            raise InvalidRequest("injected refusal")
+        return locale_for(self, *args)
+
+    monkeypatch.setattr(Connection, "_locale_for", refusing)
+    peer, refused = await tables.join("tally", "gm")
+    assert refused["type"] == "error" and refused["code"] == "invalid_request"
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    _, welcome = await tables.join("tally", "gm")
+    assert welcome["type"] == "welcome" and raised == [1]
+    assert answers(peer, refused["id"]) == 1
