@@ -433,3 +433,31 @@ async def test_a_refusal_raised_after_the_hello_s_lookup_keeps_its_code(
     _, welcome = await tables.join("tally", "gm")
     assert welcome["type"] == "welcome" and raised == [1]
     assert answers(peer, refused["id"]) == 1
+
+
+async def test_a_writer_bug_on_a_batch_with_a_reset_leaves_the_table_as_its_order_says(tmp_path):
+    """The writer's bug fails a batch that holds a commit of a table written before
+    the table was loaded again, then that reload's reset: the table's later commits
+    are taken (the reset came last). Before (found by review), the bug marked the
+    table again whatever the order, and the next change of the table, after the
+    reload, was refused ``store_error`` for a commit that failed before it."""
+    from rollbridge.server.writer import CommitWriter, _Item
+    from rollbridge.stores.sqlite import SQLiteStore
+
+    store = SQLiteStore(tmp_path / "order.db")
+    loop = asyncio.get_running_loop()
+    writer = CommitWriter(store, loop)
+    told: list[BaseException | None] = []
+    try:
+        writer._poisoned.add("t")  # a commit of t failed; t is being loaded again
+        writer.pending += 1
+        writer._broke([_Item("t", object(), told.append), _Item("t", None, None)])  # type: ignore[arg-type]
+        assert "t" not in writer._poisoned
+        writer.pending += 1
+        writer._broke([_Item("u", None, None), _Item("u", object(), told.append)])  # type: ignore[arg-type]
+        assert "u" in writer._poisoned  # a commit after the reset: not known written
+        await until(lambda: len(told) == 2, "both commits are failed")
+        assert writer.pending == 0
+    finally:
+        await loop.run_in_executor(None, writer.close)
+        store.close()
