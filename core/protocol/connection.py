@@ -575,8 +575,6 @@ class Connection:
             if limit is not None and self.tables.per_token.get(key, 0) >= limit:
                 self.tables.release(found)
                 return self._too_many(kind, request_id, limit)
-            self.tables.per_token[key] = self.tables.per_token.get(key, 0) + 1
-            self._token_key = key
             locale, notes = self._locale_for(hello.get("locale"), found)
             member = Member(
                 record.principal(),
@@ -588,6 +586,9 @@ class Connection:
                 hello_id=request_id,
                 notes=notes,
             )
+            # counted only as it joins: a hello that fails before is not counted
+            self.tables.per_token[key] = self.tables.per_token.get(key, 0) + 1
+            self._token_key = key
             self.table, self.member, self.locale = found, member, locale
             return found.join(member, hello.get("resume")) + self._joined()
 

@@ -461,3 +461,25 @@ async def test_a_writer_bug_on_a_batch_with_a_reset_leaves_the_table_as_its_orde
     finally:
         await loop.run_in_executor(None, writer.close)
         store.close()
+
+
+async def test_a_hello_that_fails_before_joining_holds_no_count_nor_table(
+    tables, monkeypatch, caplog
+):
+    """A bug in the ``hello``'s step after the table was loaded, before its member
+    joins: answered ``internal``; the table, which nobody joined, leaves memory (the
+    driver settles it), and the token's count of connections is not taken. Before
+    (found by review), the count stayed taken — a second ``hello`` on the same
+    connection took it again, and the token's limit was reached early."""
+    from rollbridge.protocol.connection import Connection
+
+    bug = Once(monkeypatch, Connection, "_locale_for")
+    peer, refused = await tables.join("tally", "gm")
+    assert refused["type"] == "error" and refused["code"] == "internal"
+    assert "tally" not in tables.server.tables.open
+    assert tables.server.tables.per_token == {}
+    token = tables.tokens["tally"]["gm"]
+    welcome = await peer.request({"type": "hello", "table": "tally", "token": token})
+    assert welcome["type"] == "welcome"
+    assert list(tables.server.tables.per_token.values()) == [1]
+    assert bug.raised == 1 and len(injected(caplog)) == 1
