@@ -50,7 +50,7 @@ from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.odds import answer_odds
 from rollbridge.engine.redaction import Held
 from rollbridge.engine.requests import REQUESTS, Request, parse_request, valid_id
-from rollbridge.engine.table import MAX_ACTORS, MAX_EVENT_BYTES, Outcome, Table
+from rollbridge.engine.table import MAX_ACTORS, MAX_EVENT_BYTES, ApplyFailed, Outcome, Table
 from rollbridge.engine.views import Audience, hides_now
 from rollbridge.exceptions import (
     Busy,
@@ -485,7 +485,10 @@ class TableProtocol:
             self.admit()
         if not self.writing:  # the table as it stands is durable (written, loaded, followed)
             self._durable_pending = table.pending
-        outcome = table.execute(request, who, dice if dice is not None else self.dice())
+        try:
+            outcome = table.execute(request, who, dice if dice is not None else self.dice())
+        except ApplyFailed:  # changed in part: as a change never written
+            return self._unwritten(None, asker)
         # The table has moved on in memory: from here a bug must not leave it ahead
         # of the store with nothing to write it (:meth:`_unwritten`).
         try:
@@ -510,20 +513,22 @@ class TableProtocol:
             return self._unwritten(outcome, asker)
         return [persist]
 
-    def _unwritten(self, outcome: Outcome, asker: _Asker) -> Effects:
-        """A bug after the engine applied ``outcome`` to the table in memory, before
-        its commit was handed to the driver: the change is never written, so the
-        table is ahead of the store. The requester is told ``internal`` (traceback
-        logged once) and the table is loaded again, as after a failed commit — once
-        the commits still out have come back (a load before they are written would
-        miss them); the requests meanwhile wait for it."""
+    def _unwritten(self, outcome: Outcome | None, asker: _Asker) -> Effects:
+        """A bug after the engine applied ``outcome`` to the table in memory (None:
+        while it applied it, :class:`ApplyFailed`), before its commit was handed to
+        the driver: the change is never written, so the table is ahead of the store.
+        The requester is told ``internal`` (traceback logged once) and the table is
+        loaded again, as after a failed commit — once the commits still out have come
+        back (a load before they are written would miss them); the requests meanwhile
+        wait for it."""
         effects = self._failed_request(asker)
-        for writing in [w for w in self._writes if w.outcome is outcome]:
-            self._forget_write(writing)
-        for key in outcome.replies:
-            self._recent.pop(key, None)
-        made = {id(e) for e in outcome.events}
-        self.writing = [e for e in self.writing if id(e) not in made]
+        if outcome is not None:
+            for writing in [w for w in self._writes if w.outcome is outcome]:
+                self._forget_write(writing)
+            for key in outcome.replies:
+                self._recent.pop(key, None)
+            made = {id(e) for e in outcome.events}
+            self.writing = [e for e in self.writing if id(e) not in made]
         self.generation += 1  # the commits out are of the table before: no reload each
         self.broken = True
         self._holding += 1  # released, and the table loaded, by :meth:`_writes_drained`

@@ -99,3 +99,22 @@ def test_a_refusal_that_cannot_be_rendered_still_answers_and_lets_go(
     errors = [r for r in caplog.records if r.levelno == logging.ERROR and r.exc_info]
     assert len(errors) == 2  # each bug's traceback, once
     assert not protocol._holding and not protocol._held and protocol.idle
+
+
+def test_a_bug_while_the_engine_applies_a_change_reloads_the_table(service, tally, monkeypatch):
+    """The engine raises while it applies a staged change (a bug: the table may be
+    changed in part — here its seq and undo stack moved): answered ``internal`` and
+    loaded again. Before (found by review), the table went on as the bug left it:
+    the next change took the seq after the unwritten one."""
+    from rollbridge.engine.table import Table
+
+    store = service.store
+    protocol = opened(service, tally)
+    bug = Once(monkeypatch, Table, "_keep_recent_history")
+    out = carry(store, protocol.receive(roll("x"), GM, "x"))
+    assert answers(out)["x"]["code"] == "internal" and bug.raised == 1
+    assert protocol.table.info.seq == 0 and protocol.table.undo_stack == []
+    out = carry(store, protocol.receive(roll("y"), GM, "y"))
+    assert answers(out)["y"]["seq"] == 1
+    again = TableProtocol.open(LoadTable(table_id="t").run(store), host_with(tally).rulesets)
+    assert_same(protocol.table, again.table)
