@@ -76,7 +76,15 @@ from rollbridge.exceptions import (
 from rollbridge.plain import JSON, NotPlain, Packed, dumps_json, ensure_plain, pack, unpack
 from rollbridge.text import Messages, privates_met, stored
 
-__all__ = ["HANDLERS", "MAX_ACTORS", "MAX_EVENT_BYTES", "UNDO_DEPTH", "Outcome", "Table"]
+__all__ = [
+    "HANDLERS",
+    "MAX_ACTORS",
+    "MAX_EVENT_BYTES",
+    "UNDO_DEPTH",
+    "ApplyFailed",
+    "Outcome",
+    "Table",
+]
 
 #: How many events the GM can undo in a row (as long as they are in the retained log).
 UNDO_DEPTH = 100
@@ -106,6 +114,12 @@ EVENT_TOO_LARGE = say.plural(
 log = logging.getLogger("rollbridge.engine")
 #: The audiences every event is staged for (shown and packed before it is applied).
 STAGED_AUDIENCES: tuple[Audience, ...] = (GM, PLAYERS)
+
+
+class ApplyFailed(Exception):
+    """Applying a staged change to the table raised (a bug: it is plain assignments):
+    the table may be changed in part, so its driver loads it again. No rollbridge
+    error: the requester is told ``internal``; the cause is chained."""
 
 
 @dataclass(slots=True)
@@ -570,7 +584,10 @@ class Table:
             if verifiable is not None:
                 segments.refused(self, verifiable)
             raise
-        return self._apply(draft, reply, replies, after)
+        try:
+            return self._apply(draft, reply, replies, after)
+        except Exception as exc:  # the table may be changed in part: never a plain bug
+            raise ApplyFailed(f"applying {request.type} failed") from exc
 
     def check_role(self, request: Request, who: Principal) -> None:
         """:raises Forbidden: if ``who``'s role may not send this request type."""

@@ -47,6 +47,7 @@ from rollbridge.protocol.limits import (
 )
 from rollbridge.protocol.members import Member
 from rollbridge.protocol.table import (
+    CLOSE_RESYNC,
     FAILED,
     TableProtocol,
     error_message,
@@ -75,9 +76,9 @@ _JOINED = say("hello.joined", "this connection has already joined a table")
 Effects = list[Effect]
 
 #: Close codes: a token that does not (or no longer) open the table; a client too
-#: far behind in reading.
+#: far behind in reading (or that missed events it cannot be sent: it resumes).
 CLOSE_AUTH = 1008
-CLOSE_BEHIND = 1013
+CLOSE_BEHIND = CLOSE_RESYNC
 #: Frames a client may send while its ``hello`` is answered; more are refused.
 MAX_WAITING = 64
 #: Close code of a connection over an operator's limit of connections (per token or
@@ -515,10 +516,13 @@ class Connection:
         self, step: Callable[[], Effects], kind: Kind, request_id: Any, table: str
     ) -> Effects:
         """What ``step`` (the ``hello``'s next step, after a read came back) returns;
-        an exception that is no refusal (a bug) answers the ``hello`` ``internal``,
-        its traceback logged once, and the frames waiting for it run."""
+        a refusal it raises answers the ``hello`` with its own code, an exception that
+        is no refusal (a bug) ``internal``, its traceback logged once; then the frames
+        waiting for it run."""
         try:
             return step()
+        except RollbridgeError as exc:
+            return self._hello_failed(exc, kind, request_id, table)
         except Exception:
             log.exception("hello %r at table %s failed", request_id, table)
             return self._hello_failed(InternalError(FAILED()), kind, request_id, table)
@@ -571,8 +575,6 @@ class Connection:
             if limit is not None and self.tables.per_token.get(key, 0) >= limit:
                 self.tables.release(found)
                 return self._too_many(kind, request_id, limit)
-            self.tables.per_token[key] = self.tables.per_token.get(key, 0) + 1
-            self._token_key = key
             locale, notes = self._locale_for(hello.get("locale"), found)
             member = Member(
                 record.principal(),
@@ -584,6 +586,9 @@ class Connection:
                 hello_id=request_id,
                 notes=notes,
             )
+            # counted only as it joins: a hello that fails before is not counted
+            self.tables.per_token[key] = self.tables.per_token.get(key, 0) + 1
+            self._token_key = key
             self.table, self.member, self.locale = found, member, locale
             return found.join(member, hello.get("resume")) + self._joined()
 
@@ -609,11 +614,20 @@ class Connection:
         return default, ({"code": "locale_unavailable", "message": note.render(default)},)
 
     def _joined(self) -> Effects:
+        """The ``hello`` is answered: the frames that waited for it run. A bug on one
+        (an exception that is no refusal, out of :meth:`receive`) answers that frame
+        ``internal`` and costs nothing else: the ``hello``'s answer (a welcome, the
+        member already in the table's audience) and the other frames' still go."""
         self.joining = False
         effects: Effects = []
         waiting, self._waiting = self._waiting, []
         for frame in waiting:
-            effects += self.receive(frame)
+            try:
+                effects += self.receive(frame)
+            except Exception:
+                log.exception("a frame sent before its hello was answered failed")
+                kind: Kind = "json" if isinstance(frame, str) else "msgpack"
+                effects.append(self._error(None, InternalError(FAILED()), kind))
         return effects
 
     def _too_many(self, kind: Kind, request_id: Any, limit: int) -> Effects:

@@ -50,7 +50,7 @@ from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.odds import answer_odds
 from rollbridge.engine.redaction import Held
 from rollbridge.engine.requests import REQUESTS, Request, parse_request, valid_id
-from rollbridge.engine.table import MAX_ACTORS, MAX_EVENT_BYTES, Outcome, Table
+from rollbridge.engine.table import MAX_ACTORS, MAX_EVENT_BYTES, ApplyFailed, Outcome, Table
 from rollbridge.engine.views import Audience, hides_now
 from rollbridge.exceptions import (
     Busy,
@@ -64,6 +64,7 @@ from rollbridge.exceptions import (
 from rollbridge.odds.bounds import SERVER_BOUNDS, Bounds
 from rollbridge.plain import JSON, NotPlain, quotable, valid
 from rollbridge.protocol.effects import (
+    Close,
     Compute,
     Deliver,
     Effect,
@@ -77,6 +78,7 @@ from rollbridge.protocol.effects import (
     Reopened,
     Reply,
 )
+from rollbridge.protocol.frames import encode
 from rollbridge.protocol.keys import KeySet
 from rollbridge.protocol.members import Delivery, Member, result_frame
 from rollbridge.stats import check_scope, stats_counter
@@ -84,6 +86,7 @@ from rollbridge.stores.base import reply_window
 from rollbridge.text import Hides, Messages
 
 __all__ = [
+    "CLOSE_RESYNC",
     "FAILED",
     "MAX_ASKED_READS",
     "MAX_QUEUED_READS",
@@ -128,6 +131,10 @@ _READS_BUSY = say.plural(
     "again shortly",
     count="reading",
 )
+
+#: The close code of a member sent to resume (``CLOSE_BEHIND`` of
+#: :mod:`rollbridge.protocol.connection`): it missed events it cannot be sent here.
+CLOSE_RESYNC = 1013
 
 #: How many replies a table remembers in memory for repeated request ids (the
 #: store remembers them for much longer; see ``reply_window``).
@@ -298,6 +305,10 @@ class TableProtocol:
         when it was executed (``at``); None: events carry no time.
     """
 
+    #: Whether its reload itself sends the members the events stored past the last
+    #: one delivered (a cluster's does); else they are closed to resume.
+    reload_sends_missed = False
+
     def __init__(
         self,
         table: Table,
@@ -361,6 +372,9 @@ class TableProtocol:
         #: Bumped at every reload; failures of older commits are handled already.
         self.generation = 0
         self.broken = False
+        #: A change applied in memory was never handed to the driver (a bug): the
+        #: table is loaded again once its commits out have come back.
+        self._drain_then_reload = False
         #: The ruleset's description a welcome carries, by locale (rendered once).
         self._described: dict[str, JSON] = {}
 
@@ -471,25 +485,63 @@ class TableProtocol:
             self.admit()
         if not self.writing:  # the table as it stands is durable (written, loaded, followed)
             self._durable_pending = table.pending
-        outcome = table.execute(request, who, dice if dice is not None else self.dice())
-        seq = table.info.seq  # the replies are stored at it (or before)
-        for key, reply in outcome.replies.items():
-            self._keys.add(key, seq)
-            self._remember(key, reply)
-        if self.retain is not None:  # keys whose replies the store forgets: as far as
-            # the store has written (commits still queued do not move its window)
-            self._keys.forget_through(self.durable_seq - reply_window(self.retain))
-        writing = _Writing(outcome, self.generation)
-        key = Table.reply_key(who, request.id)
-        writing.waiting[key] = [asker]
-        for other in outcome.replies:
-            self._inflight[other] = writing
-        self._writes.append(writing)
-        self.writing.extend(outcome.events)
-        persist = Persist(table_id=self.id, commit=outcome.commit)
-        persist.on_result = lambda _none: self._committed(writing)
-        persist.on_error = lambda error: self._commit_failed(writing, error)
+        try:
+            outcome = table.execute(request, who, dice if dice is not None else self.dice())
+        except ApplyFailed:  # changed in part: as a change never written
+            return self._unwritten(None, asker)
+        # The table has moved on in memory: from here a bug must not leave it ahead
+        # of the store with nothing to write it (:meth:`_unwritten`).
+        try:
+            seq = table.info.seq  # the replies are stored at it (or before)
+            for key, reply in outcome.replies.items():
+                self._keys.add(key, seq)
+                self._remember(key, reply)
+            if self.retain is not None:  # keys whose replies the store forgets: as far as
+                # the store has written (commits still queued do not move its window)
+                self._keys.forget_through(self.durable_seq - reply_window(self.retain))
+            writing = _Writing(outcome, self.generation)
+            key = Table.reply_key(who, request.id)
+            writing.waiting[key] = [asker]
+            for other in outcome.replies:
+                self._inflight[other] = writing
+            self._writes.append(writing)
+            self.writing.extend(outcome.events)
+            persist = Persist(table_id=self.id, commit=outcome.commit)
+            persist.on_result = lambda _none: self._committed(writing)
+            persist.on_error = lambda error: self._commit_failed(writing, error)
+        except Exception:
+            return self._unwritten(outcome, asker)
         return [persist]
+
+    def _unwritten(self, outcome: Outcome | None, asker: _Asker) -> Effects:
+        """A bug after the engine applied ``outcome`` to the table in memory (None:
+        while it applied it, :class:`ApplyFailed`), before its commit was handed to
+        the driver: the change is never written, so the table is ahead of the store.
+        The requester is told ``internal`` (traceback logged once) and the table is
+        loaded again, as after a failed commit — once the commits still out have come
+        back (a load before they are written would miss them); the requests meanwhile
+        wait for it."""
+        effects = self._failed_request(asker)
+        if outcome is not None:
+            for writing in [w for w in self._writes if w.outcome is outcome]:
+                self._forget_write(writing)
+            for key in outcome.replies:
+                self._recent.pop(key, None)
+            made = {id(e) for e in outcome.events}
+            self.writing = [e for e in self.writing if id(e) not in made]
+        self.generation += 1  # the commits out are of the table before: no reload each
+        self.broken = True
+        self._holding += 1  # released, and the table loaded, by :meth:`_writes_drained`
+        self._drain_then_reload = True
+        return effects + self._writes_drained()
+
+    def _writes_drained(self) -> Effects:
+        """After :meth:`_unwritten`, once no commit of the table is out: load it again."""
+        if not self._drain_then_reload or self._writes:
+            return []
+        self._drain_then_reload = False
+        self._holding -= 1
+        return self._reload()
 
     def _remember(self, key: str, reply: JSON) -> None:
         self._recent[key] = reply
@@ -532,7 +584,8 @@ class TableProtocol:
         """``asker``'s request failed on an exception that is no refusal (a bug,
         being handled now): its traceback logged at ERROR, once, and the requester
         told ``internal``. The table is as it was: the engine changes nothing when a
-        request it executes raises (it stages the change first)."""
+        request it executes raises (it stages the change first); a bug after it
+        applied one is :meth:`_unwritten`'s."""
         log.exception("table %s: request %r failed", self.id, asker.request_id)
         return [self._refuse(asker, InternalError(FAILED()))]
 
@@ -575,6 +628,8 @@ class TableProtocol:
                 effects += self._guarded(asker, lambda a=asker, r=reply: self._answer(a, r, by_seq))
         for event in events:
             event.views.clear()  # shown to everyone now; undo history keeps it packed
+        if self._drain_then_reload:
+            effects += self._writes_drained()
         return effects
 
     def _frames(self, deliveries: list[Delivery]) -> list[tuple[Member, bytes | str]]:
@@ -619,6 +674,8 @@ class TableProtocol:
             self.generation += 1
             self.broken = True  # ``writing`` stays: views walk back through it until the reload
             effects += self._reload()
+        elif self._drain_then_reload:
+            effects += self._writes_drained()
         return effects
 
     def _forget_write(self, writing: _Writing) -> None:
@@ -666,6 +723,11 @@ class TableProtocol:
                 log.exception("table %s: the table read again cannot be taken in", self.id)
                 return failed(error)  # still broken; its held requests answered
             self._holding -= 1
+            # events stored past the last one delivered (a commit failed after all
+            # that was written): its members must not go on without them, unaware
+            moved = (snapshot.info.epoch, snapshot.info.seq) != (
+                self.table.info.epoch, self.durable_seq
+            )  # fmt: skip
             self.table = table
             self.writing = []
             self._keys = KeySet(keys, seq=snapshot.info.seq)
@@ -674,7 +736,8 @@ class TableProtocol:
                 self._reads_stale = True
             self.durable_seq = self.table.info.seq
             self.broken = False
-            return [Reopened(table_id=self.id), *self._release()]
+            resync = self._resync_members() if moved and not self.reload_sends_missed else []
+            return [*resync, Reopened(table_id=self.id), *self._release()]
 
         def failed(error: BaseException) -> Effects:
             self._holding -= 1
@@ -695,12 +758,34 @@ class TableProtocol:
     # -- replies ------------------------------------------------------------------------
 
     def _refuse(self, asker: _Asker, error: RollbridgeError) -> Reply:
-        table = self.table
-        hides = None
-        if not asker.gm:
-            hides = hides_now(table.ruleset, table.ruleset_settings, table.controlled)
-        message = error_message(asker.request_id, error, asker.locale, hides)
-        frame = asker.member.encode(message) if asker.member is not None else None
+        try:
+            table = self.table
+            hides = None
+            if not asker.gm:
+                hides = hides_now(table.ruleset, table.ruleset_settings, table.controlled)
+            message = error_message(asker.request_id, error, asker.locale, hides)
+            frame = asker.member.encode(message) if asker.member is not None else None
+        except Exception:  # a bug rendering the refusal: the request is answered all the same
+            return self._refused_plainly(asker)
+        return Reply(origin=asker.origin, message=message, error=error, frame=frame,
+                     request=asker.request_type)  # fmt: skip
+
+    def _refused_plainly(self, asker: _Asker) -> Reply:
+        """The refusal of ``asker``'s request could not be rendered or encoded (a bug,
+        being handled now; its traceback logged): it is answered ``internal`` in
+        English, encoded by the member's adapter if that works, else plainly — never
+        left unanswered (its hold let go, a request that raised while refused was
+        answered by nobody)."""
+        log.exception("table %s: the refusal of request %r failed", self.id, asker.request_id)
+        error = InternalError(FAILED())
+        message = {"type": "error", "id": asker.request_id, **error.to_dict()}
+        frame = None
+        member = asker.member
+        if member is not None:
+            try:
+                frame = member.encode(message)
+            except Exception:
+                frame = encode(message, member.kind)
         return Reply(origin=asker.origin, message=message, error=error, frame=frame,
                      request=asker.request_type)  # fmt: skip
 
@@ -1120,6 +1205,15 @@ class TableProtocol:
             break
         self.members[member] = None
         return [Deliver(frames=frames + backlog, backlog=True)]
+
+    def _resync_members(self) -> Effects:
+        """Every member closed with 1013 (``resync``): it reconnects and resumes, and
+        gets the events it missed from the log."""
+        effects: Effects = []
+        for member in list(self.members):
+            effects.append(Close(member=member, code=CLOSE_RESYNC, reason="resync"))
+            self.leave(member)
+        return effects
 
     def leave(self, member: Member) -> None:
         """Remove a member (its connection closed or it was cut off)."""

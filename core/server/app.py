@@ -369,7 +369,10 @@ class Server:
             if effect.error is not None:
                 log_refusal(effect)
             if effect.frame is not None and isinstance(effect.origin, Client):
-                effect.origin.enqueue(effect.frame)
+                try:
+                    effect.origin.enqueue(effect.frame)
+                except Exception:  # a bug: never left waiting for its answer, it resumes
+                    self._lost_frame(effect.origin)
         elif isinstance(effect, Read):
             self._read(effect, client)
         elif isinstance(effect, Persist):
@@ -394,8 +397,8 @@ class Server:
     def _lost_frame(self, client: Client) -> None:
         """A frame could not be handed to ``client`` (a bug, being handled now): its
         traceback logged, the client disconnected (1013, "the server failed; try
-        again") to resume — it must not go on having missed an event. The other
-        members of the delivery are sent theirs."""
+        again") to resume — it must not go on having missed an event, nor wait for a
+        reply that never comes. The other members of the delivery are sent theirs."""
         log.exception("a frame for %s could not be sent; disconnecting it",
                       client.principal.label())  # fmt: skip
         try:

@@ -48,8 +48,7 @@ from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.table import Table
 from rollbridge.exceptions import InternalError, RollbridgeError, StoreError
 from rollbridge.plain import JSON
-from rollbridge.protocol.connection import CLOSE_BEHIND
-from rollbridge.protocol.effects import Close, Deliver, Effect, Read, Reply
+from rollbridge.protocol.effects import Deliver, Effect, Read, Reply
 from rollbridge.protocol.keys import KeySet
 from rollbridge.protocol.members import Delivery, Member
 from rollbridge.protocol.table import FAILED, TableProtocol, _Asker, _Held
@@ -294,6 +293,9 @@ class ClusterTable(TableProtocol):
     :param options: as for :class:`~rollbridge.protocol.table.TableProtocol`.
     """
 
+    #: Its reload reads the events stored since the last one delivered, and sends them.
+    reload_sends_missed = True
+
     def __init__(self, table: Table, *, ownership: Ownership, **options: Any) -> None:
         super().__init__(table, **options)
         self.ownership = ownership
@@ -395,8 +397,9 @@ class ClusterTable(TableProtocol):
         if isinstance(seq, int) and not isinstance(seq, bool) and seq > self.durable_seq:
             if not asker.waiting():  # its client left meanwhile: nobody to keep it for
                 return []
-            self.parked.append(Parked(seq, reply, asker))
-            return self.notified(self.table.info.epoch, seq)
+            synced = self.notified(self.table.info.epoch, seq)  # a bug here: not parked,
+            self.parked.append(Parked(seq, reply, asker))  # or it were answered twice
+            return synced
         return [reply]
 
     def refuse_forward(self, forward: Forward, error: RollbridgeError) -> Effects:
@@ -418,8 +421,10 @@ class ClusterTable(TableProtocol):
         self.forwards_out -= 1  # owned now: the lease keeps the table in memory
         try:
             return self._take_over(forward)
-        except Exception:
+        except Exception as exc:  # a refusal keeps its own code; a bug is ``internal``
             self._held = deque(h for h in self._held if h is not forward.held)
+            if isinstance(exc, RollbridgeError):
+                return [self._refuse(forward.asker, exc)]
             return self._failed_request(forward.asker)
 
     def _take_over(self, forward: Forward) -> Effects:
@@ -464,8 +469,8 @@ class ClusterTable(TableProtocol):
     def _sync(self, *, tail: bool = True) -> Sync:
         """A sync of what was stored after the last seq delivered: the log alone when
         its events can be applied to the table here (``tail``), else the whole table."""
-        self.syncing = True
-        read = Sync.of(self, self.durable_seq, tail=tail)
+        read = Sync.of(self, self.durable_seq, tail=tail)  # first: a bug here leaves
+        self.syncing = True  # no sync marked running for good (none would ever follow)
         read.on_result = self._synced
         read.on_error = self._sync_failed
         return read
@@ -518,7 +523,7 @@ class ClusterTable(TableProtocol):
             # at these seqs, which must not be walked through (as after a reload)
             self._reads_stale = True
         self.durable_seq = info.seq
-        return self._catch_up(before, epoch, events) + self._unpark()
+        return self._followed(before, epoch, events) + self._unpark()
 
     def follow_log(self, tail: LogTail) -> Effects:
         """Apply the events of ``tail`` (a :class:`Sync`'s result when they continue
@@ -544,7 +549,19 @@ class ClusterTable(TableProtocol):
         self._recent.clear()
         self.writing = []
         self.durable_seq = table.info.seq
-        return self._catch_up(before, epoch, events) + self._unpark()
+        return self._followed(before, epoch, events) + self._unpark()
+
+    def _followed(self, before: int, epoch: int, events: list[Event] | None) -> Effects:
+        """:meth:`_catch_up` after the table here took the stored one's events in; a
+        bug sending them (the table has moved on: nothing would send them again) closes
+        every member with 1013 to resume, as a gap does — never does one go on having
+        missed them unaware."""
+        try:
+            return self._catch_up(before, epoch, events)
+        except Exception:
+            log.exception("table %s: sending the members the events followed failed; "
+                          "members reconnect", self.id)  # fmt: skip
+            return self._resync_members()
 
     def _catch_up(self, before: int, epoch: int, events: list[Event] | None) -> Effects:
         """The table was replaced by the stored one: its members are sent the events
@@ -563,14 +580,11 @@ class ClusterTable(TableProtocol):
             and events is not None
             and [e.seq for e in fresh] == list(range(before + 1, info.seq + 1))
         )
-        effects: Effects = []
         if not whole:
             log.warning("table %s: cannot follow to %s:%s; members reconnect",
                         self.id, info.epoch, info.seq)  # fmt: skip
-            for member in list(self.members):
-                effects.append(Close(member=member, code=CLOSE_BEHIND, reason="resync"))
-                self.leave(member)
-            return effects
+            return self._resync_members()
+        effects: Effects = []
         if self._reading:
             self._since_read.extend(fresh)
         self.table.recall(fresh)  # each shown as it left the table (it is at the last now)
@@ -587,8 +601,12 @@ class ClusterTable(TableProtocol):
         too: the members are sent them before anything that follows."""
         before, epoch = self.durable_seq, self.table.info.epoch
         effects = super()._reload()
-        load = effects[-1]
-        sync = Sync.of(self, before)
+        try:
+            load = effects[-1]
+            sync = Sync.of(self, before)
+        except BaseException:  # no load goes out: its hold must not stay (a bug)
+            self._holding -= 1
+            raise
         loaded, failed = load.on_result, load.on_error
         assert loaded is not None and failed is not None
 

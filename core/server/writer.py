@@ -203,8 +203,9 @@ class CommitWriter:
         log.exception("the commit writer failed on a batch of %d", len(batch))
         error = StoreError("the commit writer failed")
         callbacks: list[tuple[Done, BaseException | None]] = []
-        for item in batch:
-            if item.commit is None:
+        for item in batch:  # in order: a reset after a commit of its table clears it
+            if item.commit is None:  # (that commit was of the table before its reload)
+                self._poisoned.discard(item.table_id)
                 continue
             self._poisoned.add(item.table_id)
             if item.done is not None:

@@ -380,3 +380,108 @@ def test_a_bug_following_the_table_before_a_resume_answers_the_hello_internal(
     (welcome,) = [json.loads(f) for e in out if isinstance(e, Deliver)
                   for to, f in e.frames if to is again]  # fmt: skip
     assert welcome["resume"] == {"recovered": True, "missed": 0}
+
+
+@pytest.mark.parametrize("whole", [False, True], ids=["log", "whole table"])
+def test_a_bug_sending_the_followed_events_closes_the_members_to_resume(
+    service, monkeypatch, caplog, whole
+):
+    """A follower takes in what the owner stored (the log's events, or the whole
+    table) and sending them to its members raises (a bug): the table here has moved
+    on, so nothing would send them again. Every member is closed with 1013 and
+    resumes; before (found by review), the exception was only logged by the driver
+    and the members went on without those events, unaware (the next event came
+    after a gap)."""
+    import logging
+
+    from rollbridge.engine.table import Table
+
+    table, member, driver = follower(service)
+    for n in range(2):  # the owner (another process) commits
+        service.handle("t", {**ROLL, "id": f"r{n}"}, GM)
+    from tests.server.test_server_unexpected import Once
+
+    bug = Once(monkeypatch, Table, "recall")
+    caplog.set_level(logging.INFO)
+    effects = table.resync() if not whole else [table._sync(tail=False)]
+    out = driver.carry(effects)
+    closes = [(e.member, e.code) for e in out if isinstance(e, Close)]
+    assert closes == [(member, 1013)] and member.gone and bug.raised == 1
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR and r.exc_info]
+    assert len(errors) == 1 and str(errors[0].exc_info[1]) == "injected"
+    assert table.durable_seq == 2 and not table.syncing
+    epoch = table.table.info.epoch
+    again = Member(Principal("gm", "gm", "tok-gm2"), kind="json", origin="n", hello_id="h")
+    out = driver.carry(table.join(again, {"epoch": epoch, "seq": 0}))
+    assert sent(out, again) == [("welcome", "h"), ("event", 1), ("event", 2)]
+    service.handle("t", {**ROLL, "id": "r2"}, GM)
+    assert sent(driver.carry(table.notified(epoch, 3)), again) == [("event", 3)]
+
+
+def test_a_takeover_whose_reload_cannot_be_sent_keeps_no_hold(service, monkeypatch, caplog):
+    """A takeover's reload raises after the table's hold was taken for it (a bug
+    making its read of the stored log): the change is answered ``internal``, and the
+    hold goes with the load that never went out. Before (found by review), the hold
+    stayed: every later request of the table was held, and the reloads the tick
+    made never released them."""
+    import logging
+
+    from rollbridge.server.cluster_table import Sync
+    from tests.server.test_server_unexpected import Once
+
+    table, member, driver = follower(service)
+    service.handle("t", {**ROLL, "id": "r0"}, GM)  # the old owner's last change
+    (forward,) = driver.carry(table.receive({**ROLL, "id": "x"}, GM, "m", member=member))
+    table.ownership.take("t")
+    caplog.set_level(logging.INFO)
+    bug = Once(monkeypatch, Sync, "of")
+    out = driver.carry(table.take_over(forward))
+    (refused,) = [json.loads(e.frame) for e in out if getattr(e, "frame", None)]
+    assert refused["id"] == "x" and refused["code"] == "internal" and bug.raised == 1
+    assert table._holding == 0 and not table._held and table.broken
+    out = driver.carry(table.receive({**ROLL, "id": "y"}, GM, "m", member=member))
+    assert sent(out, member) == [("event", 1), ("event", 2), ("result", "y")]
+    assert not table.broken and table._holding == 0
+
+
+def test_a_bug_syncing_for_a_forwarded_answer_answers_it_once(service, monkeypatch, caplog):
+    """The owner's answer names an event this follower has not delivered: the reply
+    waits for it (parked) while a sync reads it; making that sync raises (a bug).
+    The change is answered ``internal``, once: the reply is not parked too (before,
+    found by review, it was, and was sent as well — or refused ``store_error`` after
+    the wait — a second answer), and the follower still follows (before, its sync was
+    marked running for good: no notice ever synced it again)."""
+    import logging
+
+    from rollbridge.server.cluster_table import Sync
+    from tests.server.test_server_unexpected import Once
+
+    table, member, driver = follower(service)
+    (forward,) = driver.carry(table.receive({**ROLL, "id": "x"}, GM, "m", member=member))
+    answer = {"type": "result", "id": "x", **service.handle("t", {**ROLL, "id": "x"}, GM)}
+    caplog.set_level(logging.INFO)
+    bug = Once(monkeypatch, Sync, "of")
+    out = driver.carry(table.forwarded(forward, answer))
+    assert sent(out, member) == [("error", "x")] and bug.raised == 1
+    assert not table.parked and not table.syncing
+    out = driver.carry(table.notified(table.table.info.epoch, 1))
+    assert sent(out, member) == [("event", 1)]
+    out = driver.carry(table.tick(0.0, patience=0.0) + table.tick(1.0, patience=0.0))
+    assert sent(out, member) == []
+
+
+def test_a_refusal_raised_taking_a_table_over_keeps_its_code(service, monkeypatch):
+    """A rollbridge error raised while taking the table over answers the change with
+    its own code (before, found by review: ``internal``, logged as a bug)."""
+    table, member, driver = follower(service)
+    (forward,) = driver.carry(table.receive({**ROLL, "id": "x"}, GM, "m", member=member))
+    table.ownership.take("t")
+
+    def refusing(self: ClusterTable, forward: Forward) -> list[Effect]:
+        raise StoreError("injected refusal")
+
+    monkeypatch.setattr(ClusterTable, "_take_over", refusing)
+    out = driver.carry(table.take_over(forward))
+    (refused,) = [json.loads(e.frame) for e in out if getattr(e, "frame", None)]
+    assert refused["id"] == "x" and refused["code"] == "store_error"
+    assert not table._held and table._holding == 0
