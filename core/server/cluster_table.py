@@ -434,7 +434,7 @@ class ClusterTable(TableProtocol):
             # reload that was not running, it waited for good, and so did every
             # request after it)
             self._held.append(forward.held)
-            return [] if self.reloading else self._reload()
+            return [] if self.reloading or self._drain_then_reload else self._reload()
         if not forward.reload:
             held = forward.held
             return self._handle(held.message, held.who, held.asker, held.dice)
@@ -707,7 +707,9 @@ class ClusterTable(TableProtocol):
                 )
                 log.warning("table %s: refusing a parked reply: %s", self.id, error)
                 effects.append(self._refuse(parked.asker, error))
-        if not self.broken or self.reloading:
+        if not self.broken or self.reloading or self._drain_then_reload:
+            # (a change never written: the table is loaded once the commits out are
+            # back, :meth:`_writes_drained`; a load before would miss them)
             self.retry_at = None
             return effects
         if not (self.members or self.parked or self._held):
