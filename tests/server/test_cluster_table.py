@@ -562,3 +562,38 @@ def test_a_takeover_waiting_on_an_unwritten_change_starts_no_reload_of_its_own(
                                  ("event", 2), ("result", "c")]  # fmt: skip
     assert [e.seq for e in service.store.events_after("t", 0)] == [1, 2]
     assert not table.broken and table._holding == 0 and not table._held
+
+
+def test_a_bug_making_the_drains_reload_still_sends_the_commit_that_came_back(
+    service, monkeypatch, caplog
+):
+    """A change never written waits for ``c1``'s commit to load the table again; when
+    it comes back, making that reload raises (a second bug). ``c1``'s event is sent
+    and ``c1`` answered all the same, ``y`` (held meanwhile) is answered ``internal``,
+    and the table, broken still, is loaded by the next request. Before (found by
+    review), the exception left the protocol with everything the commit's return
+    made: the event was never sent, nor ``c1`` answered."""
+    import logging
+
+    from rollbridge.protocol.keys import KeySet
+    from rollbridge.server.cluster_table import Sync
+    from tests.server.test_server_unexpected import Once
+
+    table, member, driver = follower(service, owned=True)
+    caplog.set_level(logging.INFO)
+    bug = Once(monkeypatch, KeySet, "add")
+    bug.raised = 1  # not on c1's bookkeeping
+    (persist,) = table.receive({**ROLL, "id": "c1"}, GM, "m", member=member)
+    bug.raised = 0
+    out = driver.carry(table.receive({**ROLL, "id": "x"}, GM, "m", member=member))
+    assert sent(out, member) == [("error", "x")]
+    assert table.receive({**ROLL, "id": "y"}, GM, "m", member=member) == []  # held
+    second = Once(monkeypatch, Sync, "of")
+    service.store.commit(persist.table_id, persist.commit)
+    out = driver.carry(persist.resume(None))
+    assert second.raised == 1
+    assert sent(out, member) == [("event", 1), ("result", "c1"), ("error", "y")]
+    assert table.broken and table._holding == 0 and not table._held
+    out = driver.carry(table.receive({**ROLL, "id": "z"}, GM, "m", member=member))
+    assert sent(out, member) == [("event", 2), ("result", "z")]
+    assert not table.broken and table._holding == 0
