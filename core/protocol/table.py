@@ -541,23 +541,12 @@ class TableProtocol:
         return effects + self._writes_drained()
 
     def _writes_drained(self) -> Effects:
-        """After :meth:`_unwritten`, once no commit of the table is out: load it again.
-        A bug making the load (a second one) costs the requests held for it alone —
-        answered ``internal``, the table broken still (the next request, or a
-        cluster's tick, loads it): never what the commit that came back made (its
-        events, its replies), nor a hold kept."""
+        """After :meth:`_unwritten`, once no commit of the table is out: load it again."""
         if not self._drain_then_reload or self._writes:
             return []
         self._drain_then_reload = False
         self._holding -= 1
-        try:
-            return self._reload()
-        except Exception:
-            log.exception("table %s: loading it again after a change never written failed",
-                          self.id)  # fmt: skip
-            refused = [self._refuse(h.asker, InternalError(FAILED())) for h in self._held]
-            self._held.clear()
-            return refused
+        return self._reload()
 
     def _remember(self, key: str, reply: JSON) -> None:
         self._recent[key] = reply

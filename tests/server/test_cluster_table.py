@@ -597,3 +597,30 @@ def test_a_bug_making_the_drains_reload_still_sends_the_commit_that_came_back(
     out = driver.carry(table.receive({**ROLL, "id": "z"}, GM, "m", member=member))
     assert sent(out, member) == [("event", 2), ("result", "z")]
     assert not table.broken and table._holding == 0
+
+
+def test_a_bug_making_the_reload_after_a_failed_commit_still_answers_its_requester(
+    service, monkeypatch, caplog
+):
+    """The owner's commit fails; making the reload that follows raises (a bug making
+    its read of the stored log). The failed commit's requester is told
+    ``store_error`` all the same, the hold goes, and the table, broken still, is
+    loaded by the next request. Before (found by review), the exception left the
+    protocol with the refusal made before it: the requester was never answered."""
+    import logging
+
+    from rollbridge.server.cluster_table import Sync
+    from tests.server.test_server_unexpected import Once
+
+    table, member, driver = follower(service, owned=True)
+    caplog.set_level(logging.INFO)
+    (persist,) = table.receive({**ROLL, "id": "c1"}, GM, "m", member=member)
+    bug = Once(monkeypatch, Sync, "of")
+    out = driver.carry(persist.fail(StoreError("injected")))
+    assert bug.raised == 1
+    assert sent(out, member) == [("error", "c1")]
+    assert json.loads(out[0].frame)["code"] == "store_error"
+    assert table.broken and table._holding == 0 and not table.reloading
+    out = driver.carry(table.receive({**ROLL, "id": "y"}, GM, "m", member=member))
+    assert sent(out, member) == [("event", 1), ("result", "y")]
+    assert not table.broken and table._holding == 0
