@@ -119,7 +119,13 @@ STAGED_AUDIENCES: tuple[Audience, ...] = (GM, PLAYERS)
 class ApplyFailed(Exception):
     """Applying a staged change to the table raised (a bug: it is plain assignments):
     the table may be changed in part, so its driver loads it again. No rollbridge
-    error: the requester is told ``internal``; the cause is chained."""
+    error: the requester is told ``internal``; the cause is chained. ``events``: the
+    change's events (the table's seq may have moved past them: a view at an earlier
+    seq walks back through them)."""
+
+    def __init__(self, message: str, events: Iterable[Event] = ()) -> None:
+        super().__init__(message)
+        self.events = list(events)
 
 
 @dataclass(slots=True)
@@ -587,7 +593,7 @@ class Table:
         try:
             return self._apply(draft, reply, replies, after)
         except Exception as exc:  # the table may be changed in part: never a plain bug
-            raise ApplyFailed(f"applying {request.type} failed") from exc
+            raise ApplyFailed(f"applying {request.type} failed", draft.events) from exc
 
     def check_role(self, request: Request, who: Principal) -> None:
         """:raises Forbidden: if ``who``'s role may not send this request type."""

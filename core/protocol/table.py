@@ -487,8 +487,8 @@ class TableProtocol:
             self._durable_pending = table.pending
         try:
             outcome = table.execute(request, who, dice if dice is not None else self.dice())
-        except ApplyFailed:  # changed in part: as a change never written
-            return self._unwritten(None, asker)
+        except ApplyFailed as failed:  # changed in part: as a change never written
+            return self._unwritten(None, asker, failed.events)
         # The table has moved on in memory: from here a bug must not leave it ahead
         # of the store with nothing to write it (:meth:`_unwritten`).
         try:
@@ -513,22 +513,27 @@ class TableProtocol:
             return self._unwritten(outcome, asker)
         return [persist]
 
-    def _unwritten(self, outcome: Outcome | None, asker: _Asker) -> Effects:
+    def _unwritten(
+        self, outcome: Outcome | None, asker: _Asker, events: Iterable[Event] = ()
+    ) -> Effects:
         """A bug after the engine applied ``outcome`` to the table in memory (None:
-        while it applied it, :class:`ApplyFailed`), before its commit was handed to
-        the driver: the change is never written, so the table is ahead of the store.
-        The requester is told ``internal`` (traceback logged once) and the table is
-        loaded again, as after a failed commit — once the commits still out have come
-        back (a load before they are written would miss them); the requests meanwhile
-        wait for it."""
+        while it applied ``events``, :class:`ApplyFailed`), before its commit was
+        handed to the driver: the change is never written, so the table is ahead of
+        the store. The requester is told ``internal`` (traceback logged once) and the
+        table is loaded again, as after a failed commit — once the commits still out
+        have come back (a load before they are written would miss them); the requests
+        meanwhile wait for it. Its events stay among those being written until then,
+        as a failed commit's do: a view at the last durable seq (a ``hello``'s welcome
+        meanwhile) walks back through them."""
         effects = self._failed_request(asker)
         if outcome is not None:
             for writing in [w for w in self._writes if w.outcome is outcome]:
                 self._forget_write(writing)
             for key in outcome.replies:
                 self._recent.pop(key, None)
-            made = {id(e) for e in outcome.events}
-            self.writing = [e for e in self.writing if id(e) not in made]
+            events = outcome.events
+        known = {id(e) for e in self.writing}
+        self.writing.extend(e for e in events if id(e) not in known)
         self.generation += 1  # the commits out are of the table before: no reload each
         self.broken = True
         self._holding += 1  # released, and the table loaded, by :meth:`_writes_drained`

@@ -434,7 +434,7 @@ class ClusterTable(TableProtocol):
             # reload that was not running, it waited for good, and so did every
             # request after it)
             self._held.append(forward.held)
-            return [] if self.reloading else self._reload()
+            return [] if self.reloading or self._drain_then_reload else self._reload()
         if not forward.reload:
             held = forward.held
             return self._handle(held.message, held.who, held.asker, held.dice)
@@ -604,9 +604,8 @@ class ClusterTable(TableProtocol):
         try:
             load = effects[-1]
             sync = Sync.of(self, before)
-        except BaseException:  # no load goes out: its hold must not stay (a bug)
-            self._holding -= 1
-            raise
+        except Exception:  # a bug: no load goes out, as a reload that failed
+            return self._reload_unmade()
         loaded, failed = load.on_result, load.on_error
         assert loaded is not None and failed is not None
 
@@ -645,6 +644,24 @@ class ClusterTable(TableProtocol):
         sync.on_result, sync.on_error = then, fail
         return [*effects[:-1], sync]
 
+    def _reload_unmade(self) -> Effects:
+        """Making a reload raised before its read went out (a bug, its traceback
+        logged): as a reload that failed — its hold let go, the requests held for it
+        answered ``internal``, the table broken still (:meth:`tick`, or the next
+        request, loads it) — and never what its caller made before it (a failed
+        commit's refusals, the events and replies of a commit that came back) lost
+        with an exception."""
+        log.exception("table %s: making its reload failed; will retry", self.id)
+        self._holding -= 1
+        self.failures += 1
+        return self._held_failed()
+
+    def _held_failed(self) -> Effects:
+        """The requests held for a reload that failed on a bug, answered ``internal``."""
+        refused = [self._refuse(h.asker, InternalError(FAILED())) for h in self._held]
+        self._held.clear()
+        return refused
+
     def _catch_up_failed(self, kept: _Kept) -> Effects:
         """A reload's catch-up raised (a bug): the table is left as it was before the
         reload — ``kept``, broken still, its members' last delivered seqs as they
@@ -662,9 +679,7 @@ class ClusterTable(TableProtocol):
         self._holding -= 1
         self.reloading = False
         self.failures += 1
-        refused = [self._refuse(h.asker, InternalError(FAILED())) for h in self._held]
-        self._held.clear()
-        return refused
+        return self._held_failed()
 
     def _unpark(self) -> Effects:
         ready = [p.reply for p in self.parked if p.seq <= self.durable_seq]
@@ -707,7 +722,9 @@ class ClusterTable(TableProtocol):
                 )
                 log.warning("table %s: refusing a parked reply: %s", self.id, error)
                 effects.append(self._refuse(parked.asker, error))
-        if not self.broken or self.reloading:
+        if not self.broken or self.reloading or self._drain_then_reload:
+            # (a change never written: the table is loaded once the commits out are
+            # back, :meth:`_writes_drained`; a load before would miss them)
             self.retry_at = None
             return effects
         if not (self.members or self.parked or self._held):

@@ -118,3 +118,57 @@ def test_a_bug_while_the_engine_applies_a_change_reloads_the_table(service, tall
     assert answers(out)["y"]["seq"] == 1
     again = TableProtocol.open(LoadTable(table_id="t").run(store), host_with(tally).rulesets)
     assert_same(protocol.table, again.table)
+
+
+def test_a_member_joining_while_the_table_waits_for_its_reload_is_welcomed(service, tally, bug):
+    """A change never written (a bug after the engine applied it), a commit still out:
+    a ``hello`` meanwhile is welcomed with the table at the last durable seq — the
+    view walks back over the events being written and the unwritten one, as after a
+    failed commit. Before (found by review), the unwritten change's events were
+    dropped from those the view walks back through: the view at the durable seq
+    could not be made (its events missing), and the ``hello`` was refused."""
+    import json
+
+    from rollbridge.engine.model import Principal
+    from rollbridge.protocol.effects import Reply
+    from rollbridge.protocol.members import Member
+
+    store = service.store
+    protocol = opened(service, tally)
+    bug.raised = 1  # not on c1's bookkeeping
+    persist = one(protocol.receive(roll("c1"), GM, "c1"), Persist)
+    bug.raised = 0
+    assert answers(protocol.receive(roll("x"), GM, "x"))["x"]["code"] == "internal"
+    for who in (GM, Principal("player", "alice", "tok-alice")):
+        member = Member(who, kind="json", origin=who.role, hello_id="h")
+        (welcomed,) = protocol.join(member, None)
+        assert not isinstance(welcomed, Reply), welcomed.message
+        ((to, frame),) = welcomed.frames
+        message = json.loads(frame)
+        assert to is member and message["type"] == "welcome" and message["seq"] == 0
+    store.commit(persist.table_id, persist.commit)
+    carry(store, persist.resume(None))
+    assert not protocol.broken and protocol.durable_seq == 1 and protocol.idle is False
+
+
+def test_a_member_joining_after_a_bug_applying_a_change_is_welcomed(service, tally, monkeypatch):
+    """As above, the bug while the engine applied the change (:class:`ApplyFailed`,
+    after the table's seq moved): a ``hello`` before the reload is back is welcomed
+    at the last durable seq, the view walking back over the change's events."""
+    import json
+
+    from rollbridge.engine.table import Table
+    from rollbridge.protocol.effects import Reply
+    from rollbridge.protocol.members import Member
+
+    store = service.store
+    protocol = opened(service, tally)
+    Once(monkeypatch, Table, "_keep_recent_history")
+    out = protocol.receive(roll("x"), GM, "x")
+    assert answers(out)["x"]["code"] == "internal" and protocol.table.info.seq == 1
+    member = Member(GM, kind="json", origin="gm", hello_id="h")
+    (welcomed,) = protocol.join(member, None)
+    assert not isinstance(welcomed, Reply), welcomed.message
+    assert json.loads(welcomed.frames[0][1])["seq"] == 0
+    carry(store, [e for e in out if isinstance(e, Read)])
+    assert not protocol.broken and protocol.table.info.seq == 0

@@ -45,6 +45,29 @@ def follower(service: Any, owned: bool = False) -> tuple[ClusterTable, Member, D
     return table, member, driver
 
 
+class CommitsHeld:
+    """Carries a table's reads out at once on ``store`` and holds its commits
+    (:attr:`in_flight`, for the test to write and resume); counts the reads."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.in_flight: list[Persist] = []
+        self.reads = 0
+
+    def carry(self, effects: list[Effect]) -> list[Effect]:
+        pending, done = list(effects), []
+        while pending:
+            effect = pending.pop(0)
+            if isinstance(effect, Read):
+                self.reads += 1
+                pending[:0] = effect.resume(effect.run(self.store))
+            elif isinstance(effect, Persist):
+                self.in_flight.append(effect)
+            else:
+                done.append(effect)
+        return done
+
+
 def test_a_follower_sends_each_stored_event_once_in_order(service):
     table, member, driver = follower(service)
     for i in range(3):  # the owner (another process) commits
@@ -149,28 +172,13 @@ def test_a_second_forward_that_finds_the_lease_already_here_runs_without_a_reloa
     (a,) = driver.carry(table.receive({**ROLL, "id": "a"}, GM, "m", member=member))
     (b,) = driver.carry(table.receive({**ROLL, "id": "b"}, GM, "m", member=member))
     table.ownership.take("t")
-    in_flight: list[Persist] = []
-    reads = 0
-
-    def carry(effects: list[Effect]) -> list[Effect]:  # reads at once; commits held
-        nonlocal reads
-        pending, done = list(effects), []
-        while pending:
-            effect = pending.pop(0)
-            if isinstance(effect, Read):
-                reads += 1
-                pending[:0] = effect.resume(effect.run(service.store))
-            elif isinstance(effect, Persist):
-                in_flight.append(effect)
-            else:
-                done.append(effect)
-        return done
-
+    held = CommitsHeld(service.store)
+    carry, in_flight = held.carry, held.in_flight
     out = carry(table.take_over(a))
-    assert reads == 1 and len(in_flight) == 1  # reloaded once; a's commit in flight
+    assert held.reads == 1 and len(in_flight) == 1  # reloaded once; a's commit in flight
     b.reload = False  # what the driver says when the lease is already this process's
     out += carry(table.take_over(b))
-    assert reads == 1  # not loaded again
+    assert held.reads == 1  # not loaded again
     while in_flight:
         persist = in_flight.pop(0)
         service.store.commit(persist.table_id, persist.commit)
@@ -485,3 +493,134 @@ def test_a_refusal_raised_taking_a_table_over_keeps_its_code(service, monkeypatc
     (refused,) = [json.loads(e.frame) for e in out if getattr(e, "frame", None)]
     assert refused["id"] == "x" and refused["code"] == "store_error"
     assert not table._held and table._holding == 0
+
+
+def test_the_tick_starts_no_reload_while_an_unwritten_change_waits_for_the_commits_out(
+    service, monkeypatch, caplog
+):
+    """The owner meets a bug after the engine applied a change, a commit of the table
+    still out (:meth:`TableProtocol._unwritten`): the table is broken, and is loaded
+    again once that commit has come back. The poll's ticks meanwhile start no reload
+    of their own: before (found by review), a tick saw a broken table with no reload
+    running and loaded it — a load made before the commit out is written misses it —
+    and the drain's reload then raced it (two loads out, the later answer winning)."""
+    import logging
+
+    from rollbridge.protocol.keys import KeySet
+    from tests.server.test_server_unexpected import Once
+
+    table, member, driver = follower(service, owned=True)
+    caplog.set_level(logging.INFO)
+    bug = Once(monkeypatch, KeySet, "add")
+    bug.raised = 1  # not on c1's bookkeeping
+    (persist,) = table.receive({**ROLL, "id": "c1"}, GM, "m", member=member)
+    assert isinstance(persist, Persist)
+    bug.raised = 0
+    out = driver.carry(table.receive({**ROLL, "id": "x"}, GM, "m", member=member))
+    assert sent(out, member) == [("error", "x")] and bug.raised == 1
+    assert table.broken
+    for now in range(0, 60, 5):  # a minute of polls: no load before c1 is written
+        assert table.tick(float(now), patience=3600.0, first=1.0, most=4.0) == []
+    assert table.receive({**ROLL, "id": "y"}, GM, "m", member=member) == []  # held
+    service.store.commit(persist.table_id, persist.commit)
+    out = driver.carry(persist.resume(None))
+    assert sent(out, member) == [("event", 1), ("result", "c1"), ("event", 2), ("result", "y")]
+    assert [e.seq for e in service.store.events_after("t", 0)] == [1, 2]
+    assert not table.broken and table._holding == 0 and not table.reloading
+
+
+def test_a_takeover_waiting_on_an_unwritten_change_starts_no_reload_of_its_own(
+    service, monkeypatch, caplog
+):
+    """Two changes raced for a free lease: ``a`` took the table over (its commit out),
+    ``b`` then met a bug after the engine applied it (the table broken, to be loaded
+    once ``a``'s commit is back). A third forward's takeover finds it broken and waits
+    for that load: before (found by review), no reload running, it loaded the table
+    at once — before ``a`` was written, so the load missed it — beside the one the
+    drain makes."""
+    import logging
+
+    from rollbridge.protocol.keys import KeySet
+    from tests.server.test_server_unexpected import Once
+
+    table, member, driver = follower(service)
+    a, b, c = (driver.carry(table.receive({**ROLL, "id": i}, GM, "m", member=member))[0]
+               for i in "abc")  # fmt: skip
+    table.ownership.take("t")
+    held = CommitsHeld(service.store)
+    out = held.carry(table.take_over(a))
+    (persist,) = held.in_flight  # a's commit out
+    caplog.set_level(logging.INFO)
+    bug = Once(monkeypatch, KeySet, "add")
+    b.reload = c.reload = False  # the lease is this process's already
+    out += held.carry(table.take_over(b))
+    assert bug.raised == 1 and table.broken
+    assert table.take_over(c) == []  # waits for the drain's load: none of its own
+    service.store.commit(persist.table_id, persist.commit)
+    out += driver.carry(persist.resume(None))
+    assert sent(out, member) == [("error", "b"), ("event", 1), ("result", "a"),
+                                 ("event", 2), ("result", "c")]  # fmt: skip
+    assert [e.seq for e in service.store.events_after("t", 0)] == [1, 2]
+    assert not table.broken and table._holding == 0 and not table._held
+
+
+def test_a_bug_making_the_drains_reload_still_sends_the_commit_that_came_back(
+    service, monkeypatch, caplog
+):
+    """A change never written waits for ``c1``'s commit to load the table again; when
+    it comes back, making that reload raises (a second bug). ``c1``'s event is sent
+    and ``c1`` answered all the same, ``y`` (held meanwhile) is answered ``internal``,
+    and the table, broken still, is loaded by the next request. Before (found by
+    review), the exception left the protocol with everything the commit's return
+    made: the event was never sent, nor ``c1`` answered."""
+    import logging
+
+    from rollbridge.protocol.keys import KeySet
+    from rollbridge.server.cluster_table import Sync
+    from tests.server.test_server_unexpected import Once
+
+    table, member, driver = follower(service, owned=True)
+    caplog.set_level(logging.INFO)
+    bug = Once(monkeypatch, KeySet, "add")
+    bug.raised = 1  # not on c1's bookkeeping
+    (persist,) = table.receive({**ROLL, "id": "c1"}, GM, "m", member=member)
+    bug.raised = 0
+    out = driver.carry(table.receive({**ROLL, "id": "x"}, GM, "m", member=member))
+    assert sent(out, member) == [("error", "x")]
+    assert table.receive({**ROLL, "id": "y"}, GM, "m", member=member) == []  # held
+    second = Once(monkeypatch, Sync, "of")
+    service.store.commit(persist.table_id, persist.commit)
+    out = driver.carry(persist.resume(None))
+    assert second.raised == 1
+    assert sent(out, member) == [("event", 1), ("result", "c1"), ("error", "y")]
+    assert table.broken and table._holding == 0 and not table._held
+    out = driver.carry(table.receive({**ROLL, "id": "z"}, GM, "m", member=member))
+    assert sent(out, member) == [("event", 2), ("result", "z")]
+    assert not table.broken and table._holding == 0
+
+
+def test_a_bug_making_the_reload_after_a_failed_commit_still_answers_its_requester(
+    service, monkeypatch, caplog
+):
+    """The owner's commit fails; making the reload that follows raises (a bug making
+    its read of the stored log). The failed commit's requester is told
+    ``store_error`` all the same, the hold goes, and the table, broken still, is
+    loaded by the next request. Before (found by review), the exception left the
+    protocol with the refusal made before it: the requester was never answered."""
+    import logging
+
+    from rollbridge.server.cluster_table import Sync
+    from tests.server.test_server_unexpected import Once
+
+    table, member, driver = follower(service, owned=True)
+    caplog.set_level(logging.INFO)
+    (persist,) = table.receive({**ROLL, "id": "c1"}, GM, "m", member=member)
+    bug = Once(monkeypatch, Sync, "of")
+    out = driver.carry(persist.fail(StoreError("injected")))
+    assert bug.raised == 1
+    assert sent(out, member) == [("error", "c1")]
+    assert json.loads(out[0].frame)["code"] == "store_error"
+    assert table.broken and table._holding == 0 and not table.reloading
+    out = driver.carry(table.receive({**ROLL, "id": "y"}, GM, "m", member=member))
+    assert sent(out, member) == [("event", 1), ("result", "y")]
+    assert not table.broken and table._holding == 0
