@@ -32,6 +32,9 @@ def http_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpWorld]:
         started.world.stop()
     check_logs(started.world.log)
     print(f"fuzzed {started.requests} HTTP requests: {sorted(started.outcomes.items())}")
+    print(f"past the token check: {sorted(started.reached.items())}")
+    if started.requests >= 60:  # the fuzzer got past the token check, so checked a name made
+        assert {"made", "exported"} <= set(started.reached), started.reached
 
 
 @fuzzed(60)
