@@ -53,6 +53,19 @@ def verify_codes() -> set[str]:
     return documented_codes() | set(re.findall(r"`([a-z][a-z_]+)`", dice))
 
 
+def mismatch_codes() -> set[str]:
+    """The problem codes docs/dice.md's table lists ("Each mismatch has a code"): its
+    first column. (Every word in backquotes in dice.md — 131, ``verifiable``, ``seed``
+    … — would let a code no table names pass for documented.)"""
+    dice = (ROOT / "docs" / "dice.md").read_text(encoding="utf-8")
+    table = dice.split("Each mismatch has a code", 1)[1].split("\n\n", 2)[1]
+    return {
+        code
+        for row in table.splitlines()[2:]
+        for code in re.findall(r"`([a-z_]+)`", row.split("|")[1])
+    }
+
+
 def _env() -> dict[str, str]:
     return {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONPATH": str(ROOT)}
 
@@ -284,6 +297,7 @@ class Verifier:
 
     def __init__(self, folder: Path, codes: set[str]) -> None:
         self.folder, self.codes = folder, codes
+        self.problems = mismatch_codes()
         self.runs = 0
         self.outcomes: dict[str, int] = {}
 
@@ -329,7 +343,7 @@ class Verifier:
             assert report["ok"] is (code == 0), where
             problems = [problem["code"] for problem in report["problems"]]
             assert code == 0 or problems, where
-            assert set(problems) <= self.codes, where
+            assert set(problems) <= self.problems, where
             said = ",".join(sorted(set(problems))) or "ok"
         elif code == 1 and err.startswith("rollbridge: error: "):
             head = err.removeprefix("rollbridge: error: ").split(":", 1)[0]
