@@ -232,13 +232,17 @@ def _sent_parameters(raw: bytes) -> dict[str, str] | None:
 def start_http_world(folder: Path) -> HttpWorld:
     """:func:`start_world` with no limit on wrong tokens, and an admin token."""
     world = start_world(folder, ("--wrong-tokens-per-address", "0"))
-    made = subprocess.run(
-        [sys.executable, "-m", "rollbridge", "admin-token", "--db", str(folder / "fuzz.db"),
-         "--name", "fuzz", "--json"],
-        capture_output=True, text=True, check=True, timeout=60,
-        env={**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"},
-    )  # fmt: skip
-    return HttpWorld(world, json.loads(made.stdout)["token"], http_codes(world.codes))
+    try:
+        made = subprocess.run(
+            [sys.executable, "-m", "rollbridge", "admin-token", "--db", str(folder / "fuzz.db"),
+             "--name", "fuzz", "--json"],
+            capture_output=True, text=True, check=True, timeout=60,
+            env={**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"},
+        )  # fmt: skip
+        return HttpWorld(world, json.loads(made.stdout)["token"], http_codes(world.codes))
+    except BaseException:  # the server is stopped, not left running past the test
+        world.stop()
+        raise
 
 
 def http_codes(codes: set[str]) -> set[str]:
