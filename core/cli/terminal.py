@@ -16,6 +16,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from rollbridge.cli.odds import odds_reply_lines
+from rollbridge.cli.offline import TOO_DEEP_JSON
 from rollbridge.cli.render import render_actor, render_encounter, render_event
 from rollbridge.dice.verify import LogVerifier
 from rollbridge.exceptions import InvalidRequest
@@ -93,11 +94,18 @@ CLOSED_CODE = say("cli.terminal.closed_code", "connection closed ({code})")
 CLOSED_NO_CODE = say("cli.terminal.closed_no_code", "connection closed (no code)")
 
 
-def _value(text: str) -> Any:
+def _value(text: str, name: str) -> Any:
+    """A ``key=value``'s value: JSON if it is, else the text.
+
+    :raises InvalidRequest: JSON nested too deep, or with a number too long (more
+        than 4300 digits), to read.
+    """
     try:
         return json.loads(text)
     except json.JSONDecodeError:
         return text
+    except (ValueError, RecursionError):  # nested too deep, a number too long
+        raise InvalidRequest(TOO_DEEP_JSON(option=name)) from None
 
 
 def parse_command(line: str, request_id: str) -> JSON | None:
@@ -111,7 +119,12 @@ def parse_command(line: str, request_id: str) -> JSON | None:
     head, _, rest = line.partition(" ")
     word = head.lower()
     if word == "json":
-        message = json.loads(rest)
+        try:
+            message = json.loads(rest)
+        except json.JSONDecodeError:
+            raise  # the loop prints Python's words for what is wrong
+        except (ValueError, RecursionError):  # nested too deep, a number too long
+            raise InvalidRequest(TOO_DEEP_JSON(option="json")) from None
         if not isinstance(message, dict):
             raise InvalidRequest(JSON_OBJECT())
         message.setdefault("id", request_id)
@@ -170,11 +183,11 @@ def _action_fields(message: JSON, parts: list[str], extra: tuple[str, ...]) -> J
         elif key == "supply" and key in extra:
             message["dice"] = [int(v) for v in value.split(",") if v]
         elif key == "secret" and key in extra:
-            message["secret"] = _value(value) is True
+            message["secret"] = _value(value, key) is True
         elif key == "assume" and key in extra:
-            message["assume"] = _value(value)
+            message["assume"] = _value(value, key)
         else:
-            message["params"][key] = _value(value)
+            message["params"][key] = _value(value, key)
     return message
 
 

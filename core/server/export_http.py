@@ -50,7 +50,7 @@ import re
 import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs, unquote
+from urllib.parse import unquote
 
 from rollbridge import i18n
 from rollbridge.exceptions import (
@@ -69,7 +69,13 @@ from rollbridge.server.address_rates import look_up_token
 from rollbridge.server.admin import status_of
 from rollbridge.server.limits import READER_THREADS
 from rollbridge.server.logs import cut_tokens
-from rollbridge.server.web import error_headers, in_reader, request_locale, respond
+from rollbridge.server.web import (
+    error_headers,
+    in_reader,
+    query_parameters,
+    request_locale,
+    respond,
+)
 from rollbridge.text import Messages
 from rollbridge.tokens import hash_token
 
@@ -171,8 +177,9 @@ class ExportRoute:
         """Answer one export request."""
         locale = request_locale(request)
         query = request.path.partition("?")[2]
-        parameters = {k: v[-1] for k, v in parse_qs(query, keep_blank_values=True).items()}
         try:
+            # percent-escapes that are no UTF-8: refused by name, as the admin API's
+            parameters = query_parameters(query)
             locale = self._locale(parameters, locale)
             if any(name.lower() == "token" for name in parameters):
                 raise InvalidRequest(IN_URL(), details={"field": "token"})

@@ -146,3 +146,29 @@ def test_an_error_nobody_reads_keeps_its_status_without_a_traceback(tmp_path, ar
         os.close(write)
     assert done.stderr.decode() == ""
     assert done.returncode == status
+
+
+@pytest.mark.parametrize(
+    ("line", "option"),
+    [
+        ("do attack x=" + "[" * 100_000, "x"),
+        ("json " + "[" * 100_000, "json"),
+        ("do attack x=1" + "0" * 5000, "x"),
+        ('json {"type": "roll", "n": 1' + "0" * 5000 + "}", "json"),
+        ("odds attack assume=" + "[" * 100_000, "assume"),
+    ],
+)
+def test_a_typed_line_nested_too_deep_or_with_a_number_too_long_is_refused(line, option):
+    """``rollbridge connect``'s typed JSON (``json …``, a ``key=value``): nested too
+    deep it raised RecursionError, which the terminal's loop does not catch (the
+    session ended with a traceback); a number of more than 4300 digits printed
+    Python's advice to call sys.set_int_max_str_digits (review of the fuzzers, 5
+    December). Now the line is refused as the offline commands' JSON options are."""
+    from rollbridge.cli import terminal
+    from rollbridge.exceptions import InvalidRequest
+
+    with pytest.raises(InvalidRequest) as refused:
+        terminal.parse_command(line, "r1")
+    assert refused.value.message == (
+        f"{option}: not accepted as JSON: it nests too deep or a number in it is too long"
+    )

@@ -260,3 +260,24 @@ async def test_an_export_counts_until_its_thread_ends_or_until_given_up_unstarte
     with pytest.raises(RuntimeError):
         await _Job(route).run("late")
     assert route.running == 0
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("format=jsonl&locale=de%FF", "locale"),
+        ("format=jsonl%C3%28", "format"),
+        ("format=jsonl&x%FF=1", "x\ufffd"),
+        ("format=jsonl&as=player%ED%A0%80", "as"),
+    ],
+)
+async def test_a_parameter_that_is_not_utf8_is_refused_by_name(tables, query, field):
+    """The export read its query with U+FFFD for percent-escapes that are no UTF-8
+    (a parameter it ignores was ignored, a locale negotiated from what was left), as
+    the admin API did before it refused them (review of the fuzzers, 5 December):
+    now 400 ``invalid_request`` naming the parameter, as the admin API's."""
+    answer = await get(tables.server, f"/tables/sr2/export?{query}",
+                       token=tables.tokens["sr2"]["gm"])  # fmt: skip
+    assert error_of(answer) == (400, "invalid_request")
+    body = json.loads(answer[2])
+    assert body["details"] == {"field": field} and "not valid Unicode" in body["message"]

@@ -56,6 +56,9 @@ class ClusterWorld(World):
     side: int = 0
     other_read: int = 0
     witnesses: dict[int, Client] = field(default_factory=dict)
+    #: changes forwarded from one process to the other while a fuzzed request was
+    #: checked (the witness's rolls, forwarded too, are not counted)
+    fuzz_forwarded: int = 0
 
     def __repr__(self) -> str:
         assert self.other is not None
@@ -94,6 +97,14 @@ class ClusterWorld(World):
             self.side = chosen
         assert states[0] == states[1], f"A and B show {table} differently: {states!r}"
         return states[0]
+
+    def check(self, table: str, who: str, message: Any, kind: str) -> dict[str, Any]:
+        """:meth:`World.check`, counting the changes forwarded meanwhile."""
+        before = sum(self.forwarded().values())
+        try:
+            return super().check(table, who, message, kind)
+        finally:
+            self.fuzz_forwarded += sum(self.forwarded().values()) - before
 
     def new_log(self) -> str:
         """What both servers logged since the last call."""

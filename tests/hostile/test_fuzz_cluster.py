@@ -37,13 +37,16 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClusterWorld]:
         forwarded = started.forwarded()
     finally:
         started.stop()
-    # the fuzzer exercised what it is for: changes sent from one process to the other
-    assert sum(forwarded.values()) > 0, forwarded
+    # the fuzzer exercised what it is for: fuzzed changes sent from one process to the
+    # other (the witness's rolls on both sides are forwarded at every example, and
+    # the twin test's changes: counted, they made this hold whatever was fuzzed)
+    if started.requests:
+        assert started.fuzz_forwarded > 0, (started.fuzz_forwarded, forwarded)
     assert started.other is not None
     check_logs(started.log, started.other[2])
     print(f"fuzzed {started.requests} requests: {sorted(started.kinds.items())}")
     print(f"answers: {sorted(started.outcomes.items())}")
-    print(f"forwarded: {forwarded}")
+    print(f"forwarded: {forwarded} ({started.fuzz_forwarded} of fuzzed requests)")
 
 
 @fuzzed(30)
@@ -58,7 +61,7 @@ def test_either_process_answers_once_and_a_refusal_changes_nothing_on_both(clust
 def test_the_same_request_on_both_processes_at_once_is_done_once(cluster):
     """A change sent with one id by the GM's connection on A and on B at the same
     time (a client that retried on another process) is done once: each connection gets
-    one answer, both of the same kind, and the table moves one event at most."""
+    one answer, both of the same kind, and the table moves one event if done, else none."""
     table = cluster.tables["bandits"]
     changes = [
         {"type": "roll", "formula": "1d6"},
@@ -70,6 +73,7 @@ def test_the_same_request_on_both_processes_at_once_is_done_once(cluster):
     for side in (0, 1):
         cluster.side = side
         clients.append(cluster.client(table, "gm", "json"))
+    done = 0
     for round_ in range(12):
         before = cluster.state(table)["seq"]
         message = {**changes[round_ % len(changes)], "id": cluster.fresh_id("twin")}
@@ -77,7 +81,12 @@ def test_the_same_request_on_both_processes_at_once_is_done_once(cluster):
             client.send(message)
         answers = [client.answers() for client in clients]
         assert [len(found) for found in answers] == [1, 1], (message, answers)
-        kinds = {(found[0]["type"], found[0].get("code")) for found in answers}
+        kinds = {(found[0]["type"], found[0].get("status"), found[0].get("code"))
+                 for found in answers}  # fmt: skip
         assert len(kinds) == 1, (message, answers)
-        assert cluster.state(table)["seq"] - before <= 1, (message, answers)
+        moved = cluster.state(table)["seq"] - before
+        # done: one event (not none, as a change answered twice but lost would be)
+        assert moved == (1 if kinds == {("result", "done", None)} else 0), (message, answers)
+        done += kinds == {("result", "done", None)}
         cluster.check_log(message)
+    assert done, "no change of the twins was done: the property held on refusals alone"

@@ -47,3 +47,14 @@ def test_a_hostile_export_is_refused_by_name_never_with_a_traceback(exports, ver
     text = mutations(data, exports[name])
     options = data.draw(st.sampled_from((("--json",), ("--json", "--all"), (), ("--all",))))
     verifier.check(text, *options)
+
+
+@pytest.mark.parametrize("options", [("--json",), ("--json", "--all"), (), ("--all",)])
+def test_a_run_that_printed_no_report_is_not_counted_ok(tmp_path, options):
+    """An exit 0 was counted "ok" whatever it printed: with ``--json`` output that
+    was no JSON, and without it anything at all (review of the fuzzers, 5
+    December)."""
+    verifier = Verifier(tmp_path, verify_codes())
+    verifier.run = lambda text, *given: (0, "", "")  # type: ignore[method-assign]
+    with pytest.raises(AssertionError):
+        verifier.check(b"{}\n", *options)
