@@ -1,7 +1,8 @@
 """`rollbridge connect` when the server closes its connection: with 1013 (try again
 later, resync) it reconnects, resumes from the last event it showed — the events it
-missed shown once — and takes commands on the new connection; any other close (1008,
-a revoked token) still ends the session. A real `rollbridge connect` process against
+missed shown once, a request left unanswered sent again and done once — and takes
+commands on the new connection; a hello refused then ends the session, and so does
+any other close (1008, a revoked token). A real `rollbridge connect` process against
 the tests' in-process server on a real port, whose side of the connection the test
 closes as the server itself does (docs/protocol.md, "Close codes")."""
 
@@ -141,4 +142,27 @@ async def test_a_1008_close_still_ends_the_session(make_tables):  # noqa: F811
             await terminal.process.wait()
     assert "connection closed (1008: token revoked)" in out, out
     assert "reconnect" not in out, out
+    assert status == 1, out
+
+
+async def test_a_refused_reconnect_ends_the_session(make_tables):  # noqa: F811
+    """The token was revoked while the session was away: the hello that would resume
+    it is refused, and the session ends (status 1) saying so, trying no more."""
+    world = await make_tables(token_check_interval=None)
+    terminal = await Terminal.start(
+        f"{world.server.url}tables/tally", world.tokens["tally"]["player"]
+    )
+    try:
+        await terminal.until("type help")
+        player = next(t for t in world.store.list_tokens("tally") if t.role == "player")
+        assert world.store.revoke_token("tally", player.id)
+        _client(world, "player").disconnect(1013, "resync")
+        status, out = await terminal.end()
+    finally:
+        if terminal.process.returncode is None:
+            terminal.process.kill()
+            await terminal.process.wait()
+    assert "the server asks to reconnect" in out, out
+    assert "\nunauthorized: " in out, out
+    assert "attempt 2" not in out and out.count("joined Tally") == 1, out
     assert status == 1, out
