@@ -6,7 +6,9 @@ at the end of input it waits for the replies to what it sent, then leaves. This
 module parses the command line; the client itself (the connection and the typed
 commands) is :mod:`rollbridge.cli.terminal`, loaded only when it runs. The client
 sends its ``--locale`` (else the environment's language) in its ``hello``, so the
-server's texts and errors arrive in it, and prints its own words in it too.
+server's texts and errors arrive in it, and prints its own words in it too. A close
+with 1013 (try again later) does not end it: it reconnects with backoff and resumes
+from the last event it printed (docs/protocol.md, its first section).
 """
 
 from __future__ import annotations

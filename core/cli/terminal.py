@@ -4,7 +4,9 @@ events and answers printed as they arrive."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import random
 import shlex
 import ssl
 import sys
@@ -92,6 +94,48 @@ TYPE_HELP = say("cli.terminal.type_help", "type help for commands")
 CLOSED = say("cli.terminal.closed", "connection closed ({code}: {reason})")
 CLOSED_CODE = say("cli.terminal.closed_code", "connection closed ({code})")
 CLOSED_NO_CODE = say("cli.terminal.closed_no_code", "connection closed (no code)")
+# Translators: after "connection closed (1013: …)" on the same line: the server asks
+# its clients to come back (it was too busy, or the client fell behind).
+RECONNECTING = say.plural(
+    "cli.terminal.reconnecting",
+    "the server asks to reconnect: reconnecting (at most {count} attempt)",
+    "the server asks to reconnect: reconnecting (at most {count} attempts)",
+)
+# Translators: {attempt} is the attempt's number (1, 2, …); {problem} why it failed.
+ATTEMPT_FAILED = say("cli.terminal.attempt_failed", "reconnecting, attempt {attempt}: {problem}")
+GAVE_UP = say.plural(
+    "cli.terminal.gave_up",
+    "could not reconnect in {count} attempt; the session ends",
+    "could not reconnect in {count} attempts; the session ends",
+)
+# Translators: {seq} the number of the last event shown before the connection closed.
+RESUMED = say("cli.terminal.resumed", "resumed after #{seq}: what was missed follows")
+# Translators: {seq} as above; the table as it is now is printed next (the events
+# missed are too many, gone from the log, or of an earlier epoch: not shown one by one).
+NOT_RESUMED = say(
+    "cli.terminal.not_resumed", "could not resume after #{seq}: the table as it is now"
+)
+
+#: Close code of a server that asks its clients to come back later and resume
+#: (docs/protocol.md, "Close codes"): the only close ``connect`` reconnects after.
+CLOSE_TRY_LATER = 1013
+#: The backoff before each reconnect attempt, in seconds (each waited between its
+#: half and its whole, at random, so that a server's clients do not all come at once).
+RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
+#: Hello refusals for now (as the bundled client's): the attempt failed, the next one
+#: may not. Any other (``unauthorized``: the token was revoked meanwhile) ends the session.
+TRY_LATER = frozenset(
+    {
+        "too_many_connections",
+        "rate_limited",
+        "busy",
+        "store_error",
+        "internal",
+        "ruleset_unavailable",
+    }
+)
+#: The longest ``retry_after`` of a refused hello an attempt waits, in seconds.
+RETRY_AFTER_CAP = 60.0
 
 
 def _value(text: str, name: str) -> Any:
@@ -203,7 +247,8 @@ def _odds_command(message: JSON, rest: str, parts: list[str]) -> JSON:
 
 def run(url: str, table: str, token: str, *, binary: bool = False, locale: str = "en") -> int:
     """Join ``table`` at ``url`` with ``token`` and run until the input ends or the
-    server closes the connection; the exit status. ``locale``: the language the
+    server closes the connection (after a close with 1013, try again later: once
+    reconnecting and resuming fails); the exit status. ``locale``: the language the
     client asks the server for and prints in."""
     return asyncio.run(_session(url, table, token, binary, locale))
 
@@ -222,10 +267,13 @@ def _stdin_lines(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue) -> None:
         return
 
 
-async def _session(url: str, table: str, token: str, binary: bool, locale: str) -> int:
-    encode = pack if binary else json.dumps
+async def _open(url: str) -> Any:
+    """A WebSocket connection to ``url``.
+
+    :raises InvalidRequest: it cannot be made (the system's words for why).
+    """
     try:
-        connection = await connect(url, max_size=2**20, open_timeout=10)
+        return await connect(url, max_size=2**20, open_timeout=10)
     except Exception as exc:
         problem: Any = str(exc) or type(exc).__name__  # ConnectionResetError() says nothing
         # the plain server breaks off the TLS handshake (a reset, an SSL error); a
@@ -234,55 +282,79 @@ async def _session(url: str, table: str, token: str, binary: bool, locale: str) 
         if url.startswith("wss://") and isinstance(exc, broken_off):
             problem = NOT_TLS(problem=problem)
         raise InvalidRequest(CANNOT_CONNECT(url=url, problem=problem)) from None
+
+
+class _Link:
+    """What a session keeps across its connections: the requests sent and not yet
+    answered (their frames, to send again with the same id after a reconnect) and the
+    last event shown, as ``(epoch, seq)`` (the ``resume`` of the next ``hello``)."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[Any, bytes | str] = {}
+        self.cursor: tuple[int, int] = (1, 0)
+
+
+async def _session(url: str, table: str, token: str, binary: bool, locale: str) -> int:
+    encode = pack if binary else json.dumps
+    hello: JSON = {
+        "type": "hello",
+        "id": "hello",
+        "table": table,
+        "token": token,
+        "client": "rollbridge-connect",
+        "results": "brief",  # events are printed as they arrive
+        "locale": locale,
+    }
+    connection = await _open(url)
     prefix = uuid.uuid4().hex[:8]
     counter = 0
-    waiting: set[Any] = set()
+    link = _Link()
     ruleset: JSON = {}
-    async with connection:
-        await connection.send(
-            encode(
-                {
-                    "type": "hello",
-                    "id": "hello",
-                    "table": table,
-                    "token": token,
-                    "client": "rollbridge-connect",
-                    "results": "brief",  # events are printed as they arrive
-                    "locale": locale,
-                }
-            )
-        )
+    async with contextlib.AsyncExitStack() as connections:  # each closed at the end
+        await connections.enter_async_context(connection)
+        await connection.send(encode(hello))
         welcome = _decode(await connection.recv())
         if welcome.get("type") == "error":
             raise InvalidRequest(REFUSED(code=welcome["code"], message=welcome["message"]))
         ruleset = welcome.get("ruleset") or {}
         table_view = welcome["table"]
-        joined = JOINED(
-            table=table_view["name"],
-            id=table_view["id"],
-            role=welcome["role"],
-            name=welcome["name"],
-            ruleset=table_view["ruleset"],
-            seq=welcome["seq"],
-        )
-        _print(joined.render(locale))
+        _print(_joined(welcome, locale))
         names: dict[str, str] = {}  # actor id → name, for the encounter's line
         _print_table(table_view, names, locale)
         _print(TYPE_HELP().render(locale))
+        link.cursor = (welcome.get("epoch", 1), welcome["seq"])
         lines: asyncio.Queue = asyncio.Queue()
         loop = asyncio.get_running_loop()
         threading.Thread(target=_stdin_lines, args=(loop, lines), daemon=True).start()
         verifier = LogVerifier()  # marks rolls verified as their segment is revealed
         verifier.known(table_view["id"], table_view.get("epoch", 1), table_view.get("dice"))
-        receiver = asyncio.create_task(_receive(connection, waiting, locale, verifier, names))
+        receiver = asyncio.create_task(_receive(connection, link, locale, verifier, names))
+        next_line = asyncio.ensure_future(lines.get())
         try:
             while True:
-                next_line = asyncio.ensure_future(lines.get())
                 await asyncio.wait({next_line, receiver}, return_when=asyncio.FIRST_COMPLETED)
-                if not next_line.done():  # the server closed the connection
-                    next_line.cancel()
-                    return 0 if connection.close_code in (1000, 1001) else 1
+                if receiver.done():  # the server closed the connection
+                    code, reason = connection.close_code, connection.close_reason
+                    if code != CLOSE_TRY_LATER:
+                        _print(_closed_text(code, reason, locale))
+                        return 0 if code in (1000, 1001) else 1
+                    back = await _reconnect(url, encode, hello, link, locale, reason)
+                    if back is None:
+                        return 1
+                    connection, welcome = back
+                    await connections.enter_async_context(connection)
+                    if not (welcome.get("resume") or {}).get("recovered"):
+                        _print_table(welcome["table"], names, locale)  # a fresh snapshot
+                    receiver = asyncio.create_task(
+                        _receive(connection, link, locale, verifier, names)
+                    )
+                    # unanswered requests again, the same ids: the server does each once
+                    with contextlib.suppress(ConnectionClosed):  # the receiver sees it
+                        for frame in list(link.waiting.values()):
+                            await connection.send(frame)
+                    continue
                 line = next_line.result()
+                next_line = asyncio.ensure_future(lines.get())
                 if line is None or line.strip().lower() in ("quit", "exit"):
                     break
                 if line.strip().lower() == "help":
@@ -301,15 +373,83 @@ async def _session(url: str, table: str, token: str, binary: bool, locale: str) 
                     continue
                 if message is None:
                     continue
-                waiting.add(message["id"])
-                await connection.send(encode(message))
+                frame = encode(message)
+                link.waiting[message["id"]] = frame
+                with contextlib.suppress(ConnectionClosed):  # the receiver sees the close
+                    await connection.send(frame)  # (and after a 1013 it is sent again)
             for _ in range(100):  # end of input: wait for what was sent (up to 5 s)
-                if not waiting or receiver.done():
+                if not link.waiting or receiver.done():
                     break
                 await asyncio.sleep(0.05)
+            if receiver.done():  # closed while the last replies were awaited
+                _print(_closed_text(connection.close_code, connection.close_reason, locale))
         finally:
+            next_line.cancel()
             receiver.cancel()
     return 0
+
+
+def _joined(welcome: JSON, locale: str) -> str:
+    """The line that says which table this client joined, as whom, at which seq."""
+    table_view = welcome["table"]
+    joined = JOINED(
+        table=table_view["name"],
+        id=table_view["id"],
+        role=welcome["role"],
+        name=welcome["name"],
+        ruleset=table_view["ruleset"],
+        seq=welcome["seq"],
+    )
+    return joined.render(locale)
+
+
+async def _reconnect(
+    url: str, encode: Any, hello: JSON, link: _Link, locale: str, reason: str
+) -> tuple[Any, JSON] | None:
+    """After a close with 1013: reconnect with backoff and ``hello`` resuming from
+    the last event shown; the new connection and its welcome, or None (all attempts
+    failed, or the server refused the token: the session ends, having said why)."""
+    closed = _closed_text(CLOSE_TRY_LATER, reason, locale)
+    attempts = len(RECONNECT_DELAYS)
+    _print(f"{closed}; {RECONNECTING(count=attempts).render(locale)}")
+    epoch, seq = link.cursor
+    wait_at_least = 0.0
+    for attempt, step in enumerate(RECONNECT_DELAYS, 1):
+        await asyncio.sleep(max(wait_at_least, step / 2 + random.random() * step / 2))
+        wait_at_least = 0.0
+        try:
+            connection = await _open(url)
+        except InvalidRequest as exc:
+            _print(ATTEMPT_FAILED(attempt=attempt, problem=exc.render(locale)).render(locale))
+            continue
+        try:
+            await connection.send(encode({**hello, "resume": {"epoch": epoch, "seq": seq}}))
+            welcome = _decode(await connection.recv())
+        except ConnectionClosed:
+            problem = _closed_text(connection.close_code, connection.close_reason, locale)
+            _print(ATTEMPT_FAILED(attempt=attempt, problem=problem).render(locale))
+            continue
+        if welcome.get("type") == "error":
+            await connection.close()
+            refused = REFUSED(code=welcome.get("code"), message=welcome.get("message"))
+            if welcome.get("code") not in TRY_LATER:  # the token no longer opens the table
+                _print(refused.render(locale))
+                return None
+            _print(ATTEMPT_FAILED(attempt=attempt, problem=refused.render(locale)).render(locale))
+            retry_after = (welcome.get("details") or {}).get("retry_after")
+            if isinstance(retry_after, int | float):
+                wait_at_least = min(float(retry_after), RETRY_AFTER_CAP)
+            continue
+        _print(_joined(welcome, locale))
+        resumed = welcome.get("resume") or {}
+        if resumed.get("recovered") and welcome.get("epoch", 1) == epoch:
+            _print(RESUMED(seq=seq).render(locale))
+        else:
+            _print(NOT_RESUMED(seq=seq).render(locale))
+            link.cursor = (welcome.get("epoch", 1), welcome["seq"])
+        return connection, welcome
+    _print(GAVE_UP(count=attempts).render(locale))
+    return None
 
 
 def _decode(frame: bytes | str) -> JSON:
@@ -339,20 +479,27 @@ def _print_table(table: JSON, names: dict[str, str], locale: str) -> None:
 
 
 async def _receive(
-    connection: Any, waiting: set[Any], locale: str, verifier: LogVerifier, names: dict[str, str]
+    connection: Any, link: _Link, locale: str, verifier: LogVerifier, names: dict[str, str]
 ) -> None:
+    """Print what the server sends until the connection closes; note the last event
+    shown in ``link.cursor`` and strike each answered request from ``link.waiting``."""
     try:
         async for frame in connection:
             message = _decode(frame)
             kind = message.get("type")
             if kind == "event":
+                epoch, seq = message.get("epoch", link.cursor[0]), message.get("seq")
+                if isinstance(seq, int):
+                    if epoch == link.cursor[0] and seq <= link.cursor[1]:
+                        continue  # shown already (before a reconnect)
+                    link.cursor = (epoch, seq)
                 for actor in message.get("actors", ()):
                     if actor.get("name"):
                         names[actor["id"]] = actor["name"]
                 _print(render_event(message, locale=locale, names=names))
                 _check_dice(verifier, message, locale)
             elif kind == "result":
-                waiting.discard(message.get("id"))
+                link.waiting.pop(message.get("id"), None)
                 if "odds" in message or "distribution" in message:
                     _print("\n".join(odds_reply_lines(message, locale)))
                 elif "table" in message:
@@ -363,13 +510,12 @@ async def _receive(
                         f"{message.get('pending', '')}".rstrip()
                     )
             elif kind == "error":
-                waiting.discard(message.get("id"))
+                link.waiting.pop(message.get("id"), None)
                 _print(f"! {message.get('code')}: {message.get('message')}")
             elif kind == "pong":
-                waiting.discard(message.get("id"))
+                link.waiting.pop(message.get("id"), None)
     except ConnectionClosed:
         pass
-    _print(_closed_text(connection.close_code, connection.close_reason, locale))
 
 
 def _closed_text(code: int | None, reason: str | None, locale: str = "en") -> str:
