@@ -59,6 +59,8 @@ class ClusterWorld(World):
     #: changes forwarded from one process to the other while a fuzzed request was
     #: checked (the witness's rolls, forwarded too, are not counted)
     fuzz_forwarded: int = 0
+    #: the processes fuzzed requests were sent to (0: A, 1: B)
+    sides_fuzzed: set[int] = field(default_factory=set)
 
     def __repr__(self) -> str:
         assert self.other is not None
@@ -101,6 +103,7 @@ class ClusterWorld(World):
     def check(self, table: str, who: str, message: Any, kind: str) -> dict[str, Any]:
         """:meth:`World.check`, counting the changes forwarded meanwhile."""
         before = sum(self.forwarded().values())
+        self.sides_fuzzed.add(self.side)
         try:
             return super().check(table, who, message, kind)
         finally:

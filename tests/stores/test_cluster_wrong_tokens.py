@@ -255,9 +255,11 @@ def test_right_tokens_at_once_on_one_process_are_never_told_of_wrong_ones(redis_
                     assert answer["details"]["scope"] == "checking", answer
         export = f"/tables/{cluster.table}/export?format=jsonl"
         right = via(address, Authorization=f"Bearer {cluster.tokens['gm']}")
-        statuses = [s for s, _, _ in await asyncio.gather(
-            *(http_get(a.port, export, right) for _ in range(12)))]  # fmt: skip
-        assert 429 not in statuses, statuses
+        answers = await asyncio.gather(*(http_get(a.port, export, right) for _ in range(12)))
+        # never told of wrong tokens: a 429 only if its wait for the checks of its
+        # address ran out (MOST_WAIT, 5 s: seen on a machine loaded by a CI run)
+        told = [json.loads(body)["details"] for status, _, body in answers if status == 429]
+        assert all(details["scope"] == "checking" for details in told), told
 
     logs = cluster.run(play)
     assert "too many wrong tokens" not in logs
