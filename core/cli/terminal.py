@@ -118,12 +118,16 @@ NOT_RESUMED = say(
 
 #: Close code of a server that asks its clients to come back later and resume
 #: (docs/protocol.md, "Close codes"): the only close ``connect`` reconnects after.
+#: The protocol's own (:data:`rollbridge.protocol.table.CLOSE_TRY_LATER`), written
+#: here so that ``connect`` does not load the server's protocol to start (a test
+#: holds the two, and the browser client's, alike).
 CLOSE_TRY_LATER = 1013
 #: The backoff before each reconnect attempt, in seconds (each waited between its
 #: half and its whole, at random, so that a server's clients do not all come at once).
 RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
-#: Hello refusals for now (as the bundled client's): the attempt failed, the next one
-#: may not. Any other (``unauthorized``: the token was revoked meanwhile) ends the session.
+#: Hello refusals for now (as the bundled client's ``TRANSIENT_HELLO``, held alike by
+#: a test): the attempt failed, the next one may not. Any other (``unauthorized``:
+#: the token was revoked meanwhile) ends the session.
 TRY_LATER = frozenset(
     {
         "too_many_connections",

@@ -48,6 +48,7 @@ from rollbridge.protocol.limits import (
 from rollbridge.protocol.members import Member
 from rollbridge.protocol.table import (
     CLOSE_RESYNC,
+    CLOSE_TRY_LATER,
     FAILED,
     TableProtocol,
     error_message,
@@ -83,7 +84,7 @@ CLOSE_BEHIND = CLOSE_RESYNC
 MAX_WAITING = 64
 #: Close code of a connection over an operator's limit of connections (per token or
 #: address): try again later — clients reconnect with backoff, as for 1013 behind.
-CLOSE_LIMIT = 1013
+CLOSE_LIMIT = CLOSE_TRY_LATER
 
 HELLO_SCHEMA: JSON = {
     "type": "object",

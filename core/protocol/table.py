@@ -87,6 +87,7 @@ from rollbridge.text import Hides, Messages
 
 __all__ = [
     "CLOSE_RESYNC",
+    "CLOSE_TRY_LATER",
     "FAILED",
     "MAX_ASKED_READS",
     "MAX_QUEUED_READS",
@@ -132,9 +133,12 @@ _READS_BUSY = say.plural(
     count="reading",
 )
 
-#: The close code of a member sent to resume (``CLOSE_BEHIND`` of
+#: Close code 1013, "try again later": the client reconnects with backoff and
+#: resumes (docs/protocol.md, "Close codes"). Every 1013 the server sends is this one.
+CLOSE_TRY_LATER = 1013
+#: The close of a member sent to resume (``CLOSE_BEHIND`` of
 #: :mod:`rollbridge.protocol.connection`): it missed events it cannot be sent here.
-CLOSE_RESYNC = 1013
+CLOSE_RESYNC = CLOSE_TRY_LATER
 
 #: How many replies a table remembers in memory for repeated request ids (the
 #: store remembers them for much longer; see ``reply_window``).

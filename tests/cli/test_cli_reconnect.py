@@ -166,3 +166,21 @@ async def test_a_refused_reconnect_ends_the_session(make_tables):  # noqa: F811
     assert "\nunauthorized: " in out, out
     assert "attempt 2" not in out and out.count("joined Tally") == 1, out
     assert status == 1, out
+
+
+def test_connect_reconnects_after_the_close_and_the_refusals_the_other_clients_do():
+    """``connect`` keeps its own copies (it does not load the server's protocol to
+    start): the protocol's 1013, and the browser client's codes a hello is retried
+    after (adapters/client/connection.mjs)."""
+    import re
+    from pathlib import Path
+
+    from rollbridge.cli import terminal
+    from rollbridge.protocol.table import CLOSE_TRY_LATER
+
+    assert terminal.CLOSE_TRY_LATER == CLOSE_TRY_LATER
+    script = (Path(__file__).parents[2] / "adapters/client/connection.mjs").read_text()
+    assert f"const CLOSE_TRY_LATER = {CLOSE_TRY_LATER};" in script
+    listed = re.search(r"const TRANSIENT_HELLO = new Set\(\[(.*?)\]\)", script, re.S)
+    assert listed is not None
+    assert set(re.findall(r'"(\w+)"', listed.group(1))) == terminal.TRY_LATER
