@@ -70,7 +70,7 @@ from rollbridge.server.metrics import ServerMetrics
 from rollbridge.server.outbox import Outbox
 from rollbridge.server.store_health import StoreHealth
 from rollbridge.server.throttle import Retried, Throttle
-from rollbridge.server.writer import MAX_PENDING, STOPPING, CommitWriter
+from rollbridge.server.writer import MAX_PENDING, CommitWriter, stopping
 from rollbridge.stores.base import Store
 from rollbridge.text import Messages
 from rollbridge.words import counted
@@ -378,7 +378,7 @@ class Server:
         elif isinstance(effect, Persist):
             assert effect.commit is not None, "nothing to commit"
             if self.writer is None:  # stopped: a read that came back in the stop asks it
-                self._persisted(effect, _stopped())
+                self._persisted(effect, stopping())
                 return
             self.writer.submit(
                 effect.table_id, effect.commit, lambda error: self._persisted(effect, error)
@@ -409,7 +409,7 @@ class Server:
     def _read(self, effect: Read, client: Client | None) -> None:
         if self._loop is None or self._reader is None:  # stopped (or not started)
             try:  # a read that came back in the stop asks it: refused, not left waiting
-                self._follow(effect, _stopped(), None, client)
+                self._follow(effect, stopping(), None, client)
             finally:
                 self._settle(effect.table_id)
             return
@@ -632,12 +632,6 @@ class Server:
     def connection_closed(self, address: str) -> None:
         """A connection from ``address`` that :meth:`count_connection` let through
         closed: gone from :attr:`per_address` already."""
-
-
-def _stopped() -> StoreUnavailable:
-    """What a read or a commit asked after the server stopped (its readers shut down,
-    its writer closed) fails with: ``store_error``, logged at DEBUG by the table."""
-    return StoreUnavailable(STOPPING(), details={"reason": "stopping"})
 
 
 def _run_if_wanted(effect: Read, store: Store, counted: Callable[[str], None] | None = None) -> Any:

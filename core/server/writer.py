@@ -40,7 +40,7 @@ from rollbridge.stores.base import Store
 from rollbridge.text import Messages
 from rollbridge.words import counted
 
-__all__ = ["LINGER", "MAX_BATCH", "MAX_PENDING", "STOPPING", "CommitWriter"]
+__all__ = ["LINGER", "MAX_BATCH", "MAX_PENDING", "STOPPING", "CommitWriter", "stopping"]
 
 log = logging.getLogger("rollbridge.writer")
 say = Messages("rollbridge")
@@ -50,6 +50,14 @@ STOPPING = say(
     "server.stopping",
     "the server is stopping; send the request again (with the same id)",
 )
+
+
+def stopping() -> StoreUnavailable:
+    """What a commit or a read asked after the server began to stop (the writer
+    closed, the readers shut down) fails with: ``store_error``, reason ``stopping``,
+    logged at DEBUG by its table."""
+    return StoreUnavailable(STOPPING(), details={"reason": "stopping"})
+
 
 #: Most commits written in one transaction.
 MAX_BATCH = 256
@@ -133,8 +141,7 @@ class CommitWriter:
                 self.pending += 1
                 self._queue.put(_Item(table_id, commit, done))
                 return
-        stopping = StoreUnavailable(STOPPING(), details={"reason": "stopping"})
-        self.loop.call_soon(self._run_callbacks, [(done, stopping)], False)
+        self.loop.call_soon(self._run_callbacks, [(done, stopping())], False)
 
     def reset(self, table_id: str) -> None:
         """The loop reloaded ``table_id`` after a failure: accept its commits again."""
@@ -299,11 +306,11 @@ class CommitWriter:
             self.loop.call_soon_threadsafe(self._run_callbacks, callbacks)
 
     def _run_callbacks(
-        self, callbacks: list[tuple[Done, BaseException | None]], counted: bool = True
+        self, callbacks: list[tuple[Done, BaseException | None]], were_pending: bool = True
     ) -> None:
         """In the loop: the commits are written (or failed); tell their owners
-        (``counted``: they were in :attr:`pending`)."""
-        if counted:
+        (``were_pending``: they were counted in :attr:`pending`)."""
+        if were_pending:
             self.pending -= len(callbacks)
         with self.batch():
             for done, error in callbacks:
