@@ -32,16 +32,22 @@ from collections.abc import Mapping
 from pathlib import Path
 
 __all__ = [
+    "DECIMAL_SEPARATORS",
     "DEFAULT_LOCALE",
     "GROUP_SEPARATORS",
     "LOCALES",
+    "PERCENT_SIGNS",
     "catalogs_of",
     "environment_locale",
     "known_locales",
+    "language_of",
     "locales_of",
     "negotiate",
+    "number",
+    "percent",
     "register",
     "translation",
+    "writes_numbers_otherwise",
 ]
 
 log = logging.getLogger("rollbridge.i18n")
@@ -55,10 +61,50 @@ LOCALES: tuple[str, ...] = ("en", "cs", "de", "ru")
 #: "1.000.000" in German and "1 000 000" in Czech and Russian (no-break spaces), where
 #: a comma would read as a decimal point. A language not listed keeps the comma.
 GROUP_SEPARATORS: dict[str, str] = {"en": ",", "cs": "\u00a0", "de": ".", "ru": "\u00a0"}
+#: How each language writes a decimal point (CLDR's symbol, as Babel gives it): 0.5
+#: reads "0,5" in Czech, German and Russian. A language not listed keeps the point.
+DECIMAL_SEPARATORS: dict[str, str] = {"en": ".", "cs": ",", "de": ",", "ru": ","}
+#: What follows a percentage in each language (CLDR's percent pattern: "50%" in
+#: English, "50 %" with a no-break space in Czech, German and Russian).
+PERCENT_SIGNS: dict[str, str] = {"en": "%", "cs": "\u00a0%", "de": "\u00a0%", "ru": "\u00a0%"}
+#: For each language that writes numbers otherwise than English: the point and the
+#: comma of a number Python formatted, turned into that language's symbols at once.
+_NUMBER_SYMBOLS: dict[str, dict[int, str]] = {
+    language: str.maketrans({".": DECIMAL_SEPARATORS[language], ",": GROUP_SEPARATORS[language]})
+    for language in GROUP_SEPARATORS
+    if (DECIMAL_SEPARATORS[language], GROUP_SEPARATORS[language]) != (".", ",")
+}
 
 _folders: dict[str, Path] = {}
 _translations: dict[tuple[str, str], gettext.NullTranslations] = {}
 _known: set[str] | None = None
+
+
+def language_of(locale: str) -> str:
+    """The language of a locale code: ``de`` of ``de-AT`` or ``de_AT.UTF-8``."""
+    return locale.split("-", 1)[0].split("_", 1)[0].split(".", 1)[0]
+
+
+def number(value: float | int, spec: str = "", locale: str = DEFAULT_LOCALE) -> str:
+    """``value`` written as ``format(value, spec)`` writes it, with the decimal point
+    and the digit-group separators of ``locale``'s language: ``number(1234.5, ",.1f",
+    "de")`` is "1.234,5", ``number(0.5, locale="cs")`` "0,5"."""
+    written = format(value, spec)
+    symbols = _NUMBER_SYMBOLS.get(language_of(locale))
+    return written if symbols is None else written.translate(symbols)
+
+
+def writes_numbers_otherwise(locale: str) -> bool:
+    """Whether ``locale``'s language writes a decimal point or a digit-group
+    separator otherwise than English does."""
+    return language_of(locale) in _NUMBER_SYMBOLS
+
+
+def percent(value: float, spec: str = ".1f", locale: str = DEFAULT_LOCALE) -> str:
+    """A share (0.5 for half) as a percentage in ``locale``'s language, its number
+    written with ``spec``: ``percent(0.138889, ".4f", "de")`` is "13,8889 %"."""
+    sign = PERCENT_SIGNS.get(language_of(locale), "%")
+    return number(value * 100, spec, locale) + sign
 
 
 def register(domain: str, folder: Path) -> None:

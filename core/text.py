@@ -310,19 +310,19 @@ FALSE = say("value.false", "False")
 # -- rendering -------------------------------------------------------------------
 
 
-class _Grouped:
-    """An integer argument of a language whose digit groups are not separated by a
-    comma: a format spec with ``,`` (``{limit:,}``) puts that language's separator
-    there (:data:`rollbridge.i18n.GROUP_SEPARATORS`); any other spec as for the int."""
+class _Number:
+    """A number argument in a language that writes numbers otherwise than English:
+    formatted by its spec, then given that language's decimal point and digit-group
+    separator (:func:`rollbridge.i18n.number`: ``{limit:,}`` reads "1.000.000" in
+    German, a float 0.5 "0,5")."""
 
-    __slots__ = ("separator", "value")
+    __slots__ = ("locale", "value")
 
-    def __init__(self, value: int, separator: str) -> None:
-        self.value, self.separator = value, separator
+    def __init__(self, value: int | float, locale: str) -> None:
+        self.value, self.locale = value, locale
 
     def __format__(self, spec: str) -> str:
-        written = format(self.value, spec)
-        return written.replace(",", self.separator) if "," in spec else written
+        return i18n.number(self.value, spec, self.locale)
 
 
 class _Verbatim(str):
@@ -376,13 +376,13 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
         return _translate(declared, locale, None).format_map(_NO_ARGS)
     # English without format specs takes nested texts as plain strings (no _Verbatim)
     plain = locale == "en" and message_id not in _SPECS
-    # a language whose numbers are not grouped by commas, where the message has specs
-    grouped = None if plain or locale == "en" else _grouping(message_id, locale)
+    # a language that writes numbers otherwise than English, where the message has specs
+    numbers = not plain and locale != "en" and _numbered(message_id, locale)
     values = {}
     for name, arg in args.items():  # text and numbers as they are, without a call
         kind = arg.__class__
         if kind is int:
-            values[name] = arg if grouped is None else _Grouped(arg, grouped)
+            values[name] = _Number(arg, locale) if numbers else arg
         elif kind is str:  # right-to-left text kept from reordering the line around it
             values[name] = (
                 arg if arg.isascii() or _RTL.search(arg) is None else f"\u2068{arg}\u2069"
@@ -417,13 +417,11 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
 _NO_ARGS: dict[str, Any] = {}
 
 
-def _grouping(message_id: str, locale: str) -> str | None:
-    """The digit-group separator ``locale`` writes where a spec of ``message_id`` asks
-    for one, if it is not the comma (None otherwise)."""
-    if message_id not in _SPECS:
-        return None
-    separator = i18n.GROUP_SEPARATORS.get(locale.split("-")[0].split("_")[0], ",")
-    return None if separator == "," else separator
+def _numbered(message_id: str, locale: str) -> bool:
+    """Whether an integer argument of ``message_id`` may read otherwise in
+    ``locale`` than in English: the message has format specs (``{limit:,}``, an
+    integer ``{x:.1f}``), and the language other symbols for them."""
+    return message_id in _SPECS and i18n.writes_numbers_otherwise(locale)
 
 
 #: Right-to-left letters and marks (Hebrew, Arabic, Syriac, Thaana, N'Ko and the
@@ -547,8 +545,10 @@ def _fit(declared: Message, template: str, count: Any = None) -> str:
 
 def _argument(arg: Any, locale: str, hides: Hides, live: bool) -> Any:
     kind = arg.__class__
-    if kind is str or kind is int or arg is None or kind is float:
+    if kind is str or kind is int or arg is None:
         return arg
+    if kind is float:  # 0.5 reads "0,5" in Czech, German and Russian
+        return arg if locale == "en" else _Number(arg, locale)
     if kind is bool:
         return arg if locale == "en" else _Verbatim(_live((TRUE if arg else FALSE)(), locale, None))
     if kind is dict:  # a stored text or private argument

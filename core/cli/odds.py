@@ -21,6 +21,7 @@ import argparse
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from rollbridge import i18n
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.offline import params_hint
 from rollbridge.cli.render import print_json
@@ -116,14 +117,16 @@ def _fraction(value: Fraction, exact: bool) -> tuple[str, bool]:
     return text, False
 
 
-def _percent(value: Fraction) -> str:
-    if 0 < value < Fraction(1, 10**6):
-        return f"{float(value) * 100:.2e}%"
-    return f"{float(value) * 100:.4f}%"
+def _percent(value: Fraction, locale: str) -> str:
+    """``value`` as a percentage in ``locale``'s way ("13.8889%", "13,8889 %")."""
+    spec = ".2e" if 0 < value < Fraction(1, 10**6) else ".4f"
+    return i18n.percent(float(value), spec, locale)
 
 
-def _total(value: int | Fraction) -> str:
-    return str(value) if type(value) is int else f"{value} (≈{float(value):.6g})"
+def _total(value: int | Fraction, locale: str) -> str:
+    if type(value) is int:
+        return str(value)
+    return f"{value} (≈{i18n.number(float(value), '.6g', locale)})"
 
 
 def render_odds(odds: Distribution, locale: str = "en", exact: bool = False) -> list[str]:
@@ -135,7 +138,7 @@ def render_odds(odds: Distribution, locale: str = "en", exact: bool = False) -> 
     for value, p in odds.outcomes.items():
         text, cut = _fraction(p, exact)
         shortened |= cut
-        rows.append((_total(value), text, _percent(p), _percent(left)))
+        rows.append((_total(value, locale), text, _percent(p, locale), _percent(left, locale)))
         left -= p
     heads = tuple(h().render(locale) for h in (TOTAL, PROBABILITY, PERCENT, AT_LEAST))
     widths = [max(len(r[i]) for r in (heads, *rows)) for i in range(4)]
@@ -148,11 +151,13 @@ def render_odds(odds: Distribution, locale: str = "en", exact: bool = False) -> 
         )
     mean, cut = _fraction(odds.mean, exact)
     shortened |= cut
-    lines.append(MEAN(mean=mean, approx=f"{float(odds.mean):.6g}").render(locale))
+    lines.append(
+        MEAN(mean=mean, approx=i18n.number(float(odds.mean), ".6g", locale)).render(locale)
+    )
     if odds.truncated:
         mass, cut = _fraction(odds.truncated, exact)
         shortened |= cut
-        lines.append(TRUNCATED(mass=mass, percent=_percent(odds.truncated)).render(locale))
+        lines.append(TRUNCATED(mass=mass, percent=_percent(odds.truncated, locale)).render(locale))
     else:
         lines.append(NOTHING_CUT().render(locale))
     if shortened:
@@ -238,7 +243,7 @@ def render_action_odds(
     lines = [ACTION_TITLE(ruleset=ruleset, action=action).render(locale)]
     heads = tuple(h().render(locale) for h in (OUTCOME, PROBABILITY, PERCENT))
     rows = [
-        (odds.label(name, locale), _fraction(p, exact)[0], _percent(p))
+        (odds.label(name, locale), _fraction(p, exact)[0], _percent(p, locale))
         for name, p in odds.outcomes.items()
     ]
     widths = [max(len(r[i]) for r in (heads, *rows)) for i in range(3)]
@@ -247,7 +252,7 @@ def render_action_odds(
         lines.append("  ".join(cells).rstrip())
     if odds.truncated:
         mass = _fraction(odds.truncated, exact)[0]
-        lines.append(UNCOVERED(mass=mass, percent=_percent(odds.truncated)).render(locale))
+        lines.append(UNCOVERED(mass=mass, percent=_percent(odds.truncated, locale)).render(locale))
     if odds.totals is not None:
         lines.append(TOTALS(formula=odds.totals.formula).render(locale))
     if any(row[1] == "…" for row in rows):
@@ -273,11 +278,15 @@ def odds_reply_lines(reply: dict, locale: str = "en") -> list[str]:
         value = Fraction(text)
         short, cut = _fraction(value, False)
         shortened |= cut
-        lines.append(f"  {name.ljust(width)}  {short:<{SHORT_FRACTION}}  {_percent(value):>9}")
+        lines.append(
+            f"  {name.ljust(width)}  {short:<{SHORT_FRACTION}}  {_percent(value, locale):>9}"
+        )
     truncated = Fraction(data["truncated"])
     if truncated:
         mass = _fraction(truncated, False)[0]
-        lines.append("  " + UNCOVERED(mass=mass, percent=_percent(truncated)).render(locale))
+        lines.append(
+            "  " + UNCOVERED(mass=mass, percent=_percent(truncated, locale)).render(locale)
+        )
     if shortened:
         lines.append("  " + LONG(count=SHORT_FRACTION).render(locale))
     return lines

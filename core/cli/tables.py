@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from rollbridge import i18n
 from rollbridge.cli.offline import SETTINGS_HELP, offline_host, table_settings
 from rollbridge.cli.render import print_json
 from rollbridge.cli.stores import add_store_options, open_store
@@ -335,9 +336,9 @@ def _stats_lines(name: str, summary: dict[str, Any], locale: str) -> list[str]:
     lines = [STATS_LINE(name=name, **{k: summary[k] for k in (
         "rolls", "successes", "botches", "explosions")}).render(locale)]  # fmt: skip
     for faces, die in summary["dice"].items():
-        mean = "-" if die["mean"] is None else f"{die['mean']:.2f}"
+        mean = "-" if die["mean"] is None else i18n.number(die["mean"], ".2f", locale)
         line = STATS_DIE(faces=faces, count=die["count"], mean=mean,
-                         expected=f"{die['expected']:.2f}")  # fmt: skip
+                         expected=i18n.number(die["expected"], ".2f", locale))  # fmt: skip
         lines.append("  " + line.render(locale))
     lines += [f"  {row['label']}: {row['value']}" for row in summary["ruleset"] if row["value"]]
     return lines

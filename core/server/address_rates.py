@@ -73,8 +73,8 @@ say = Messages("rollbridge")
 # requests, {seconds} a number of seconds.
 TOO_FAST = say(
     "limit.http_rate",
-    "too many HTTP requests from this address (the server takes {rate} a second, "
-    "{burst} at once); nothing was done: try again in {seconds} s",
+    "too many HTTP requests from this address (the server takes {rate:g} a second, "
+    "{burst:g} at once); nothing was done: try again in {seconds} s",
 )
 
 #: Seconds between two WARNING lines about one limit's refusals.
@@ -136,7 +136,7 @@ class HttpRate:
             )  # fmt: skip
         retry = retry_after(wait)
         error = RateLimited(
-            TOO_FAST(rate=f"{self.rate:g}", burst=f"{self.buckets.burst:g}", seconds=retry),
+            TOO_FAST(rate=self.rate, burst=self.buckets.burst, seconds=retry),
             details={"retry_after": retry, "scope": "http"},
         )
         body = json.dumps(error.to_dict(request_locale(request)), ensure_ascii=False) + "\n"

@@ -41,7 +41,7 @@ say = Messages("rollbridge")
 # Translators: the reason of a WebSocket close: at most 123 bytes (about 60 Cyrillic
 # letters); a longer translation is sent in English.
 BEHIND = say("server.behind", "too far behind; reconnect and resume")
-NO_HELLO = say("server.no_hello", "no hello within {seconds} s")
+NO_HELLO = say("server.no_hello", "no hello within {seconds:g} s")
 #: The longest close reason WebSocket allows, in UTF-8 bytes.
 MAX_REASON = 123
 
@@ -202,9 +202,8 @@ class Client:
         if self.protocol.joining:  # its hello is being answered: look again shortly
             self._deadline = asyncio.get_running_loop().call_later(1.0, self._no_hello)
             return
-        seconds = f"{self.server.hello_timeout:g}"
         self.server.metrics.cut_off("no_hello")
-        self.disconnect(CLOSE_AUTH, self.reason(NO_HELLO(seconds=seconds)))
+        self.disconnect(CLOSE_AUTH, self.reason(NO_HELLO(seconds=self.server.hello_timeout)))
 
     # -- receiving -------------------------------------------------------------
 
