@@ -425,17 +425,22 @@ async def test_a_refused_reconnect_ends_the_session(make_tables):  # noqa: F811
 
 def test_connect_reconnects_after_the_close_and_the_refusals_the_other_clients_do():
     """``connect`` keeps its own copies (it does not load the server's protocol to
-    start): the protocol's 1013, and the browser client's codes a hello is retried
-    after (adapters/client/connection.mjs)."""
+    start): the protocol's 1013 and 1008, and the browser client's codes a hello is
+    retried after (adapters/client/connection.mjs); like that client, it reconnects
+    after 1013 and a lost connection, and stops at 1008 (the token refused)."""
     import re
     from pathlib import Path
 
-    from rollbridge.cli import reconnect as terminal
+    from rollbridge.cli import reconnect
+    from rollbridge.protocol.connection import CLOSE_AUTH
     from rollbridge.protocol.table import CLOSE_TRY_LATER
 
-    assert terminal.CLOSE_TRY_LATER == CLOSE_TRY_LATER
+    assert reconnect.CLOSE_TRY_LATER == CLOSE_TRY_LATER
+    assert {CLOSE_TRY_LATER, reconnect.CLOSE_LOST} <= reconnect.RECONNECT_AFTER
+    assert reconnect.close_status(CLOSE_AUTH) == 1
     script = (Path(__file__).parents[2] / "adapters/client/connection.mjs").read_text()
     assert f"const CLOSE_TRY_LATER = {CLOSE_TRY_LATER};" in script
+    assert f"const CLOSE_AUTH = {CLOSE_AUTH};" in script
     listed = re.search(r"const TRANSIENT_HELLO = new Set\(\[(.*?)\]\)", script, re.S)
     assert listed is not None
-    assert set(re.findall(r'"(\w+)"', listed.group(1))) == terminal.TRY_LATER
+    assert set(re.findall(r'"(\w+)"', listed.group(1))) == reconnect.TRY_LATER
