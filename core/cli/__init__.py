@@ -8,7 +8,7 @@ the fixed ``rollbridge: error: CODE:`` head that scripts may read. With ``--json
 an error is JSON on stdout instead, in place of the answer, as the admin API and the
 protocol send one (``{"code", "message", "details"?}``, :func:`rollbridge.cli.render.
 print_error`), with the same exit status; a usage error too (``invalid_request``,
-exit status 2). A command may
+exit status 2), and Ctrl-C (``interrupted``, exit status 130). A command may
 set a ``hint`` (``hint(args, error) -> Text | None``): words on what would help, in
 parentheses at the line's end (``rollbridge resolve``: where its ruleset's
 parameters are listed).
@@ -36,7 +36,7 @@ from rollbridge.cli import (
     verify,
 )
 from rollbridge.cli.locales import chosen_locale, default_locale
-from rollbridge.cli.render import print_error
+from rollbridge.cli.render import print_error, print_error_json
 from rollbridge.exceptions import InvalidRequest, RollbridgeError
 from rollbridge.text import Messages
 
@@ -44,6 +44,9 @@ __all__ = ["build_parser", "main"]
 
 say = Messages("rollbridge")
 INTERRUPTED = say("cli.interrupted", "interrupted")
+#: The code of Ctrl-C's JSON with ``--json`` (exit status 130): no request's error,
+#: so none of :mod:`rollbridge.exceptions`'; stable like theirs.
+INTERRUPTED_CODE = "interrupted"
 
 #: Modules that contribute sub-commands, in help order.
 COMMAND_MODULES = (
@@ -154,7 +157,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"rollbridge: error: {exc.code}: {exc.render(locale)}{tail}\n")
         return 1
     except KeyboardInterrupt:
-        sys.stderr.write(f"rollbridge: {INTERRUPTED().render(locale)}\n")
+        said = INTERRUPTED().render(locale)
+        if getattr(args, "json", False):  # a script reads one JSON document, this too
+            print_error_json({"code": INTERRUPTED_CODE, "message": said})
+        else:
+            sys.stderr.write(f"rollbridge: {said}\n")
         return 130
     except BrokenPipeError:
         return 0

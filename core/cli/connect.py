@@ -7,8 +7,12 @@ module parses the command line; the client itself (the connection and the typed
 commands) is :mod:`rollbridge.cli.terminal`, loaded only when it runs. The client
 sends its ``--locale`` (else the environment's language) in its ``hello``, so the
 server's texts and errors arrive in it, and prints its own words in it too. A close
-with 1013 (try again later) does not end it: it reconnects with backoff and resumes
-from the last event it printed (docs/protocol.md, its first section).
+the server (or the network) may come back from — 1013 (try again later), 1001 (the
+server stopping), a connection lost without a close, … — does not end it, nor does a
+gap in the events' numbers: it reconnects with backoff and resumes from the last event
+it printed (:mod:`rollbridge.cli.reconnect`; docs/protocol.md, "rollbridge connect
+after a close"). ``--reconnect-attempts`` and ``ROLLBRIDGE_RECONNECT_DELAY`` set how
+often and how soon.
 """
 
 from __future__ import annotations
@@ -18,6 +22,13 @@ import os
 from urllib.parse import parse_qs, unquote, urlparse
 
 from rollbridge.cli.locales import add_locale_option
+from rollbridge.cli.reconnect import (
+    DELAY_ENV,
+    FIRST_DELAY,
+    RECONNECT_ATTEMPTS,
+    attempts_option,
+    schedule_from,
+)
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.text import Messages
 
@@ -55,6 +66,16 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--table", help="table id, if the URL does not end in /tables/ID")
     parser.add_argument("--msgpack", action="store_true", help="use binary msgpack frames")
+    parser.add_argument(
+        "--reconnect-attempts",
+        type=attempts_option,
+        default=RECONNECT_ATTEMPTS,
+        metavar="N",
+        help=f"after a close the server may come back from, try this many times "
+        f"(default {RECONNECT_ATTEMPTS}, 0: never) before the session ends; the first "
+        f"after {FIRST_DELAY:g} s (or ${DELAY_ENV}), each next one waits twice as long, "
+        "up to 8 s",
+    )
     add_locale_option(parser)
     parser.set_defaults(handler=_connect)
 
@@ -96,6 +117,7 @@ def _connect(args: argparse.Namespace) -> int:
     token = args.token or shared or os.environ.get("ROLLBRIDGE_TOKEN")
     if not token:
         raise InvalidRequest(NO_TOKEN())
+    schedule = schedule_from(args.reconnect_attempts, os.environ)
     from rollbridge.cli.terminal import run  # websockets and asyncio load only here
 
-    return run(url, table, token, binary=args.msgpack, locale=args.locale)
+    return run(url, table, token, binary=args.msgpack, locale=args.locale, schedule=schedule)

@@ -21,6 +21,7 @@ from rollbridge.words import GM_ONLY, KINDS, STATUS, SUCCESSES
 __all__ = [
     "dice_line",
     "print_error",
+    "print_error_json",
     "print_json",
     "render_actor",
     "render_encounter",
@@ -67,6 +68,13 @@ def print_error(error: RollbridgeError, locale: str = "en", hint: str = "") -> N
     data = error.to_dict(locale)
     if hint:
         data["message"] += f" ({hint})"
+    print_error_json(data)
+
+
+def print_error_json(data: Mapping[str, Any]) -> None:
+    """An error's JSON, ``{"code", "message", …}``, on stdout for ``--json``: what
+    :func:`print_error` prints, and what ends a command that has no error to raise
+    (Ctrl-C's ``{"code": "interrupted", …}``). Nobody reading stdout is no traceback."""
     try:
         print_json(data)
         sys.stdout.flush()

@@ -1,12 +1,13 @@
-"""The terminal client of ``rollbridge connect``: one connection, typed commands in,
-events and answers printed as they arrive."""
+"""The terminal client of ``rollbridge connect``: typed commands in, events and
+answers printed as they arrive, over one connection at a time — a new one, resuming,
+after a close the server may come back from or at a gap in the events' seq
+(:mod:`rollbridge.cli.reconnect` says which closes, and how soon)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
-import random
 import shlex
 import ssl
 import sys
@@ -19,6 +20,21 @@ from websockets.exceptions import ConnectionClosed
 
 from rollbridge.cli.odds import odds_reply_lines
 from rollbridge.cli.offline import TOO_DEEP_JSON
+from rollbridge.cli.reconnect import (
+    ATTEMPT_FAILED,
+    GAVE_UP,
+    NO_WELCOME,
+    NOT_RESUMED,
+    RESUMED,
+    RETRY_AFTER_CAP,
+    TRY_LATER,
+    WELCOME_WAIT,
+    Schedule,
+    close_status,
+    closed_text,
+    gap_text,
+    reconnecting_text,
+)
 from rollbridge.cli.render import render_actor, render_encounter, render_event
 from rollbridge.dice.verify import LogVerifier
 from rollbridge.exceptions import InvalidRequest
@@ -90,56 +106,16 @@ JOINED = say(
     "cli.terminal.joined", "joined {table} [{id}] as {role} ({name}); ruleset {ruleset}; seq {seq}"
 )
 TYPE_HELP = say("cli.terminal.type_help", "type help for commands")
-# Translators: {code} and {reason} are the WebSocket close code and the server's reason.
-CLOSED = say("cli.terminal.closed", "connection closed ({code}: {reason})")
-CLOSED_CODE = say("cli.terminal.closed_code", "connection closed ({code})")
-CLOSED_NO_CODE = say("cli.terminal.closed_no_code", "connection closed (no code)")
-# Translators: after "connection closed (1013: …)" on the same line: the server asks
-# its clients to come back (it was too busy, or the client fell behind).
-RECONNECTING = say.plural(
-    "cli.terminal.reconnecting",
-    "the server asks to reconnect: reconnecting (at most {count} attempt)",
-    "the server asks to reconnect: reconnecting (at most {count} attempts)",
-)
-# Translators: {attempt} is the attempt's number (1, 2, …); {problem} why it failed.
-ATTEMPT_FAILED = say("cli.terminal.attempt_failed", "reconnecting, attempt {attempt}: {problem}")
-GAVE_UP = say.plural(
-    "cli.terminal.gave_up",
-    "could not reconnect in {count} attempt; the session ends",
-    "could not reconnect in {count} attempts; the session ends",
-)
-# Translators: {seq} the number of the last event shown before the connection closed.
-RESUMED = say("cli.terminal.resumed", "resumed after #{seq}: what was missed follows")
-# Translators: {seq} as above; the table as it is now is printed next (the events
-# missed are too many, gone from the log, or of an earlier epoch: not shown one by one).
-NOT_RESUMED = say(
-    "cli.terminal.not_resumed", "could not resume after #{seq}: the table as it is now"
+# Translators: the input ended (or quit was typed) and no answer came in time.
+UNANSWERED = say.plural(
+    "cli.terminal.unanswered",
+    "{count} request was not answered; the session ends",
+    "{count} requests were not answered; the session ends",
 )
 
-#: Close code of a server that asks its clients to come back later and resume
-#: (docs/protocol.md, "Close codes"): the only close ``connect`` reconnects after.
-#: The protocol's own (:data:`rollbridge.protocol.table.CLOSE_TRY_LATER`), written
-#: here so that ``connect`` does not load the server's protocol to start (a test
-#: holds the two, and the browser client's, alike).
-CLOSE_TRY_LATER = 1013
-#: The backoff before each reconnect attempt, in seconds (each waited between its
-#: half and its whole, at random, so that a server's clients do not all come at once).
-RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
-#: Hello refusals for now (as the bundled client's ``TRANSIENT_HELLO``, held alike by
-#: a test): the attempt failed, the next one may not. Any other (``unauthorized``:
-#: the token was revoked meanwhile) ends the session.
-TRY_LATER = frozenset(
-    {
-        "too_many_connections",
-        "rate_limited",
-        "busy",
-        "store_error",
-        "internal",
-        "ruleset_unavailable",
-    }
-)
-#: The longest ``retry_after`` of a refused hello an attempt waits, in seconds.
-RETRY_AFTER_CAP = 60.0
+#: How long the session waits for the answers to what it sent once the input has
+#: ended (or ``quit`` was typed), in seconds; after a reconnect, as long again.
+REPLY_WAIT = 5.0
 
 
 def _value(text: str, name: str) -> Any:
@@ -249,12 +225,27 @@ def _odds_command(message: JSON, rest: str, parts: list[str]) -> JSON:
     return _action_fields(message, parts[1:], ("assume",))
 
 
-def run(url: str, table: str, token: str, *, binary: bool = False, locale: str = "en") -> int:
-    """Join ``table`` at ``url`` with ``token`` and run until the input ends or the
-    server closes the connection (after a close with 1013, try again later: once
-    reconnecting and resuming fails); the exit status. ``locale``: the language the
-    client asks the server for and prints in."""
-    return asyncio.run(_session(url, table, token, binary, locale))
+#: ``connection closed (1008: token revoked)`` (:func:`rollbridge.cli.reconnect.closed_text`).
+_closed_text = closed_text
+
+
+def run(
+    url: str,
+    table: str,
+    token: str,
+    *,
+    binary: bool = False,
+    locale: str = "en",
+    schedule: Schedule | None = None,
+) -> int:
+    """Join ``table`` at ``url`` with ``token`` and run until the input ends (and
+    what was sent is answered) or the server closes the connection for good; the exit
+    status. After a close the server, or the network, may come back from (1001, 1006,
+    1011-1014: :data:`rollbridge.cli.reconnect.RECONNECT_AFTER`), and at a gap in the
+    events' seq, it reconnects on ``schedule`` and resumes. ``locale``: the language
+    the client asks the server for and prints in. ``schedule``: default 5 attempts,
+    the first after 0.5 s."""
+    return asyncio.run(_session(url, table, token, binary, locale, schedule or Schedule()))
 
 
 def _print(text: str) -> None:
@@ -290,15 +281,36 @@ async def _open(url: str) -> Any:
 
 class _Link:
     """What a session keeps across its connections: the requests sent and not yet
-    answered (their frames, to send again with the same id after a reconnect) and the
-    last event shown, as ``(epoch, seq)`` (the ``resume`` of the next ``hello``)."""
+    answered (their frames, to send again with the same id after a reconnect), the
+    last event shown, as ``(epoch, seq)`` (the ``resume`` of the next ``hello``), and
+    the reconnect attempts made since a connection last proved good (it answered the
+    ping sent after its welcome and the requests sent again: a server that takes the
+    connection and closes it at once, every time, is not tried for ever)."""
 
     def __init__(self) -> None:
         self.waiting: dict[Any, bytes | str] = {}
         self.cursor: tuple[int, int] = (1, 0)
+        self.strikes = 0
+        self.probe: str | None = None
+        #: Set while no request waits for its answer.
+        self.settled = asyncio.Event()
+        self.settled.set()
+
+    def sent(self, request_id: Any, frame: bytes | str) -> None:
+        """A request went out (or will, after a reconnect): it waits for its answer."""
+        self.waiting[request_id] = frame
+        self.settled.clear()
+
+    def answered(self, request_id: Any) -> None:
+        """A reply to ``request_id`` came: it waits no more."""
+        self.waiting.pop(request_id, None)
+        if not self.waiting:
+            self.settled.set()
 
 
-async def _session(url: str, table: str, token: str, binary: bool, locale: str) -> int:
+async def _session(
+    url: str, table: str, token: str, binary: bool, locale: str, schedule: Schedule
+) -> int:
     encode = pack if binary else json.dumps
     hello: JSON = {
         "type": "hello",
@@ -314,6 +326,7 @@ async def _session(url: str, table: str, token: str, binary: bool, locale: str) 
     counter = 0
     link = _Link()
     ruleset: JSON = {}
+    closing: set[asyncio.Task] = set()  # connections left at a gap, closing meanwhile
     async with contextlib.AsyncExitStack() as connections:  # each closed at the end
         await connections.enter_async_context(connection)
         await connection.send(encode(hello))
@@ -334,15 +347,35 @@ async def _session(url: str, table: str, token: str, binary: bool, locale: str) 
         verifier.known(table_view["id"], table_view.get("epoch", 1), table_view.get("dice"))
         receiver = asyncio.create_task(_receive(connection, link, locale, verifier, names))
         next_line = asyncio.ensure_future(lines.get())
+        ended: float | None = None  # the input ended: when to stop waiting for answers
         try:
             while True:
-                await asyncio.wait({next_line, receiver}, return_when=asyncio.FIRST_COMPLETED)
-                if receiver.done():  # the server closed the connection
-                    code, reason = connection.close_code, connection.close_reason
-                    if code != CLOSE_TRY_LATER:
-                        _print(_closed_text(code, reason, locale))
-                        return 0 if code in (1000, 1001) else 1
-                    back = await _reconnect(url, encode, hello, link, locale, reason)
+                if ended is not None:  # what was sent is awaited, across reconnects too
+                    if not link.waiting:
+                        return 0
+                    settled = asyncio.ensure_future(link.settled.wait())
+                    await asyncio.wait(
+                        {receiver, settled},
+                        timeout=max(0.0, ended - loop.time()),
+                        return_when=asyncio.FIRST_COMPLETED,
+                    )
+                    settled.cancel()
+                    if not receiver.done():
+                        if link.waiting:  # no answer in time
+                            _print(UNANSWERED(count=len(link.waiting)).render(locale))
+                            return 1
+                        continue
+                else:
+                    await asyncio.wait({next_line, receiver}, return_when=asyncio.FIRST_COMPLETED)
+                if receiver.done():  # the connection closed, or showed a gap
+                    heading = _after(receiver, connection, link, schedule, locale)
+                    if isinstance(heading, int):
+                        return heading
+                    if not connection.close_code:  # left at a gap: closed meanwhile
+                        task = asyncio.ensure_future(connection.close(1000, "missed events"))
+                        closing.add(task)
+                        task.add_done_callback(closing.discard)
+                    back = await _reconnect(url, encode, hello, link, locale, schedule, heading)
                     if back is None:
                         return 1
                     connection, welcome = back
@@ -352,15 +385,22 @@ async def _session(url: str, table: str, token: str, binary: bool, locale: str) 
                     receiver = asyncio.create_task(
                         _receive(connection, link, locale, verifier, names)
                     )
-                    # unanswered requests again, the same ids: the server does each once
+                    # unanswered requests again, the same ids: the server does each once;
+                    # then a ping, whose pong proves the connection good
+                    counter += 1
+                    link.probe = f"{prefix}-{counter}"
                     with contextlib.suppress(ConnectionClosed):  # the receiver sees it
                         for frame in list(link.waiting.values()):
                             await connection.send(frame)
+                        await connection.send(encode({"type": "ping", "id": link.probe}))
+                    if ended is not None:
+                        ended = loop.time() + REPLY_WAIT
                     continue
                 line = next_line.result()
                 next_line = asyncio.ensure_future(lines.get())
                 if line is None or line.strip().lower() in ("quit", "exit"):
-                    break
+                    ended = loop.time() + REPLY_WAIT
+                    continue
                 if line.strip().lower() == "help":
                     _print(HELP().render(locale))
                     continue
@@ -378,19 +418,35 @@ async def _session(url: str, table: str, token: str, binary: bool, locale: str) 
                 if message is None:
                     continue
                 frame = encode(message)
-                link.waiting[message["id"]] = frame
+                link.sent(message["id"], frame)
                 with contextlib.suppress(ConnectionClosed):  # the receiver sees the close
-                    await connection.send(frame)  # (and after a 1013 it is sent again)
-            for _ in range(100):  # end of input: wait for what was sent (up to 5 s)
-                if not link.waiting or receiver.done():
-                    break
-                await asyncio.sleep(0.05)
-            if receiver.done():  # closed while the last replies were awaited
-                _print(_closed_text(connection.close_code, connection.close_reason, locale))
+                    await connection.send(frame)  # (and after a reconnect it is sent again)
         finally:
             next_line.cancel()
             receiver.cancel()
-    return 0
+
+
+def _after(
+    receiver: asyncio.Task, connection: Any, link: _Link, schedule: Schedule, locale: str
+) -> str | int:
+    """The receiver ended: the line to print before reconnecting (the close, or the
+    gap it met), or the exit status the session ends with, having printed why (a close
+    that is the end, or no attempt left)."""
+    gap = None if receiver.cancelled() or receiver.exception() else receiver.result()
+    if gap is not None:
+        link.strikes = 0  # the connection was a good one
+        return gap_text(link.cursor, gap, locale)
+    code, reason = connection.close_code, connection.close_reason
+    status = close_status(code)
+    left = schedule.attempts - link.strikes
+    if status is not None or left <= 0:
+        _print(_closed_text(code, reason, locale))
+        if status is None:  # no attempt left
+            if schedule.attempts:
+                _print(GAVE_UP(count=schedule.attempts).render(locale))
+            return 1
+        return max(status, 1 if link.waiting else 0)  # requests left unanswered: 1
+    return reconnecting_text(code, reason, left, locale)
 
 
 def _joined(welcome: JSON, locale: str) -> str:
@@ -408,29 +464,40 @@ def _joined(welcome: JSON, locale: str) -> str:
 
 
 async def _reconnect(
-    url: str, encode: Any, hello: JSON, link: _Link, locale: str, reason: str
+    url: str,
+    encode: Any,
+    hello: JSON,
+    link: _Link,
+    locale: str,
+    schedule: Schedule,
+    heading: str,
 ) -> tuple[Any, JSON] | None:
-    """After a close with 1013: reconnect with backoff and ``hello`` resuming from
+    """Print ``heading``, then reconnect on ``schedule`` with ``hello`` resuming from
     the last event shown; the new connection and its welcome, or None (all attempts
     failed, or the server refused the token: the session ends, having said why)."""
-    closed = _closed_text(CLOSE_TRY_LATER, reason, locale)
-    attempts = len(RECONNECT_DELAYS)
-    _print(f"{closed}; {RECONNECTING(count=attempts).render(locale)}")
+    _print(heading)
     epoch, seq = link.cursor
     wait_at_least = 0.0
-    for attempt, step in enumerate(RECONNECT_DELAYS, 1):
-        await asyncio.sleep(max(wait_at_least, step / 2 + random.random() * step / 2))
-        wait_at_least = 0.0
+    while link.strikes < schedule.attempts:
+        await asyncio.sleep(max(wait_at_least, schedule.delay(link.strikes)))
+        link.strikes += 1
+        attempt, wait_at_least = link.strikes, 0.0
         try:
             connection = await _open(url)
         except InvalidRequest as exc:
             _print(ATTEMPT_FAILED(attempt=attempt, problem=exc.render(locale)).render(locale))
             continue
         try:
-            await connection.send(encode({**hello, "resume": {"epoch": epoch, "seq": seq}}))
-            welcome = _decode(await connection.recv())
+            async with asyncio.timeout(WELCOME_WAIT):
+                await connection.send(encode({**hello, "resume": {"epoch": epoch, "seq": seq}}))
+                welcome = _decode(await connection.recv())
         except ConnectionClosed:
             problem = _closed_text(connection.close_code, connection.close_reason, locale)
+            _print(ATTEMPT_FAILED(attempt=attempt, problem=problem).render(locale))
+            continue
+        except TimeoutError:  # the server took the connection and stalls
+            connection.transport.abort()
+            problem = NO_WELCOME(seconds=f"{WELCOME_WAIT:g}").render(locale)
             _print(ATTEMPT_FAILED(attempt=attempt, problem=problem).render(locale))
             continue
         if welcome.get("type") == "error":
@@ -452,7 +519,7 @@ async def _reconnect(
             _print(NOT_RESUMED(seq=seq).render(locale))
             link.cursor = (welcome.get("epoch", 1), welcome["seq"])
         return connection, welcome
-    _print(GAVE_UP(count=attempts).render(locale))
+    _print(GAVE_UP(count=schedule.attempts).render(locale))
     return None
 
 
@@ -484,9 +551,12 @@ def _print_table(table: JSON, names: dict[str, str], locale: str) -> None:
 
 async def _receive(
     connection: Any, link: _Link, locale: str, verifier: LogVerifier, names: dict[str, str]
-) -> None:
-    """Print what the server sends until the connection closes; note the last event
-    shown in ``link.cursor`` and strike each answered request from ``link.waiting``."""
+) -> tuple[int, int] | None:
+    """Print what the server sends until the connection closes (None), or until an
+    event that does not follow the last one shown (its ``(epoch, seq)``: a gap, which
+    is not shown: the resume sends it again, after the ones missed). Note the last
+    event shown in ``link.cursor`` and strike each answered request off
+    ``link.waiting``."""
     try:
         async for frame in connection:
             message = _decode(frame)
@@ -496,6 +566,8 @@ async def _receive(
                 if isinstance(seq, int):
                     if epoch == link.cursor[0] and seq <= link.cursor[1]:
                         continue  # shown already (before a reconnect)
+                    if epoch != link.cursor[0] or seq != link.cursor[1] + 1:
+                        return epoch, seq
                     link.cursor = (epoch, seq)
                 for actor in message.get("actors", ()):
                     if actor.get("name"):
@@ -503,7 +575,7 @@ async def _receive(
                 _print(render_event(message, locale=locale, names=names))
                 _check_dice(verifier, message, locale)
             elif kind == "result":
-                link.waiting.pop(message.get("id"), None)
+                link.answered(message.get("id"))
                 if "odds" in message or "distribution" in message:
                     _print("\n".join(odds_reply_lines(message, locale)))
                 elif "table" in message:
@@ -514,17 +586,12 @@ async def _receive(
                         f"{message.get('pending', '')}".rstrip()
                     )
             elif kind == "error":
-                link.waiting.pop(message.get("id"), None)
+                link.answered(message.get("id"))
                 _print(f"! {message.get('code')}: {message.get('message')}")
             elif kind == "pong":
-                link.waiting.pop(message.get("id"), None)
+                if message.get("id") == link.probe:  # the connection is a good one
+                    link.strikes, link.probe = 0, None
+                link.answered(message.get("id"))
     except ConnectionClosed:
         pass
-
-
-def _closed_text(code: int | None, reason: str | None, locale: str = "en") -> str:
-    """``connection closed (1008: token revoked)``: the server's code and reason."""
-    if code is None:
-        return CLOSED_NO_CODE().render(locale)
-    text = CLOSED(code=code, reason=reason) if reason else CLOSED_CODE(code=code)
-    return text.render(locale)
+    return None

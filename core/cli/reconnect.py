@@ -1,0 +1,237 @@
+"""When ``rollbridge connect`` reconnects, and how soon: what each close code means to
+a person at the terminal, the backoff of the attempts, and the words it says about
+them (docs/protocol.md, "rollbridge connect after a close").
+
+Loaded by :mod:`rollbridge.cli.connect` to read its options, so it loads neither
+asyncio nor websockets nor the server's protocol: the close codes are written here
+(a test holds them alike with the protocol's and the bundled client's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from rollbridge.cli.locales import default_locale
+from rollbridge.exceptions import InvalidRequest
+from rollbridge.text import Messages, Text
+
+__all__ = [
+    "CLOSE_LOST",
+    "CLOSE_TRY_LATER",
+    "DELAY_ENV",
+    "ENDS_WELL",
+    "RECONNECT_AFTER",
+    "TRY_LATER",
+    "Schedule",
+    "attempts_option",
+    "close_status",
+    "closed_text",
+    "gap_text",
+    "reconnecting_text",
+    "schedule_from",
+]
+
+say = Messages("rollbridge")
+# Translators: {code} and {reason} are the WebSocket close code and the server's reason.
+CLOSED = say("cli.terminal.closed", "connection closed ({code}: {reason})")
+CLOSED_CODE = say("cli.terminal.closed_code", "connection closed ({code})")
+CLOSED_NO_CODE = say("cli.terminal.closed_no_code", "connection closed (no code)")
+# Translators: the connection ended without a close from the server: the server's
+# process was killed, or the network between went away. 1006 is WebSocket's number
+# for that: keep it.
+LOST = say(
+    "cli.terminal.lost",
+    "connection lost (1006: no close from the server: it stopped, or the network failed)",
+)
+# Translators: after "connection closed (1013: …)" on the same line: the server asks
+# its clients to come back (it was too busy, or the client fell behind).
+ASKED = say.plural(
+    "cli.terminal.reconnecting",
+    "the server asks to reconnect: reconnecting (at most {count} attempt)",
+    "the server asks to reconnect: reconnecting (at most {count} attempts)",
+)
+# Translators: after "connection closed (1001)" or "connection lost (…)" on the same
+# line: the server stopped, restarts or failed, or the network did.
+RECONNECTING = say.plural(
+    "cli.terminal.reconnecting_after",
+    "reconnecting (at most {count} attempt)",
+    "reconnecting (at most {count} attempts)",
+)
+# Translators: {attempt} is the attempt's number (1, 2, …); {problem} why it failed.
+ATTEMPT_FAILED = say("cli.terminal.attempt_failed", "reconnecting, attempt {attempt}: {problem}")
+GAVE_UP = say.plural(
+    "cli.terminal.gave_up",
+    "could not reconnect in {count} attempt; the session ends",
+    "could not reconnect in {count} attempts; the session ends",
+)
+# Translators: {seconds} a number; the server took the connection but did not answer
+# the hello (it stalls, or the network does).
+NO_WELCOME = say("cli.terminal.no_welcome", "no welcome within {seconds} s")
+# Translators: {seq} the number of the last event shown before the connection closed.
+RESUMED = say("cli.terminal.resumed", "resumed after #{seq}: what was missed follows")
+# Translators: {seq} as above; the table as it is now is printed next (the events
+# missed are too many, gone from the log, or of an earlier epoch: not shown one by one).
+NOT_RESUMED = say(
+    "cli.terminal.not_resumed", "could not resume after #{seq}: the table as it is now"
+)
+# Translators: {missing} the events' numbers (#5, or #5-#7: {count} of them), {seq}
+# the last event shown: the ones missing never came, so the client reconnects to be
+# sent them.
+GAP = say.plural(
+    "cli.terminal.gap",
+    "{count} event did not come ({missing}): resuming after #{seq}",
+    "{count} events did not come ({missing}): resuming after #{seq}",
+)
+# Translators: {epoch} a number: the table was restored from a backup or moved (its
+# events count anew); {seq} the last event shown.
+NEW_EPOCH = say("cli.terminal.new_epoch", "the table began epoch {epoch}: resuming after #{seq}")
+# Translators: after "argument --reconnect-attempts: "; {given} is its value as given.
+BAD_ATTEMPTS = say("cli.connect.attempts", "give a whole number from 0 to 100, not {given}")
+# Translators: {name} is the environment variable's name, {given} its value.
+BAD_DELAY = say(
+    "cli.connect.delay",
+    "{name} takes the first reconnect's wait in seconds, from 0 to 60, not {given}",
+)
+
+#: Close code of a server that asks its clients to come back later and resume
+#: (docs/protocol.md, "Close codes"): the protocol's own
+#: (:data:`rollbridge.protocol.table.CLOSE_TRY_LATER`).
+CLOSE_TRY_LATER = 1013
+#: WebSocket's number for a connection that ended without a close frame: the
+#: server's process was killed, the network went away (no answer to the library's
+#: keepalive pings, 20 s apart, within 20 s).
+CLOSE_LOST = 1006
+#: Closes after which the server, or the way to it, may be back in a moment: the
+#: session reconnects and resumes. 1001 the server stopping (a restart, an upgrade),
+#: 1006 lost, 1011 the server failed, 1012 a service restart, 1013 try again later,
+#: 1014 a proxy that could not reach the server. The bundled client
+#: (``adapters/client/connection.mjs``) reconnects after these too.
+RECONNECT_AFTER = frozenset({1001, CLOSE_LOST, 1011, 1012, CLOSE_TRY_LATER, 1014})
+#: Closes that end the session as the other side meant it (a normal close, with
+#: or without its code): status 0. Any other close (1008: the token refused or
+#: revoked; 1009: a frame too large, which would be sent again; 1002, 1003, 1007,
+#: 1010, 4000-4999, which ``rollbridge serve`` never sends) ends it with status 1.
+ENDS_WELL = frozenset({1000, 1005})
+#: Hello refusals for now (as the bundled client's ``TRANSIENT_HELLO``, held alike by
+#: a test): the attempt failed, the next one may not. Any other (``unauthorized``:
+#: the token was revoked meanwhile) ends the session.
+TRY_LATER = frozenset(
+    {
+        "too_many_connections",
+        "rate_limited",
+        "busy",
+        "store_error",
+        "internal",
+        "ruleset_unavailable",
+    }
+)
+#: The longest ``retry_after`` of a refused hello an attempt waits, in seconds.
+RETRY_AFTER_CAP = 60.0
+#: How long an attempt waits for its welcome, in seconds (the bundled client's
+#: ping interval and timeout together).
+WELCOME_WAIT = 25.0
+
+#: Attempts after a close, unless ``--reconnect-attempts`` says otherwise.
+RECONNECT_ATTEMPTS = 5
+#: The environment variable that sets the wait before the first attempt, in seconds.
+DELAY_ENV = "ROLLBRIDGE_RECONNECT_DELAY"
+#: The wait before the first attempt, in seconds; each next one doubles it, up to
+#: :data:`DELAY_CAP`: 0.5, 1, 2, 4, 8 s.
+FIRST_DELAY = 0.5
+DELAY_CAP = 8.0
+#: The most of each that may be asked for.
+MOST_ATTEMPTS = 100
+MOST_DELAY = 60.0
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """The backoff of reconnecting: how many attempts, and the wait before the first
+    (doubled for each next one, up to :data:`DELAY_CAP` or the first wait if longer;
+    each waited between its half and its whole, at random, so that a server's clients
+    do not all come at once)."""
+
+    attempts: int = RECONNECT_ATTEMPTS
+    first: float = FIRST_DELAY
+
+    def delay(self, attempt: int, draw: Callable[[], float] = random.random) -> float:
+        """The wait before attempt ``attempt`` (0 for the first), in seconds."""
+        ceiling = min(self.first * 2 ** min(attempt, 30), max(self.first, DELAY_CAP))
+        return ceiling / 2 + draw() * ceiling / 2
+
+
+def attempts_option(text: str) -> int:
+    """``--reconnect-attempts``: a whole number from 0 (never reconnect) to 100.
+
+    :raises argparse.ArgumentTypeError: for anything else, naming the option and the
+        value in the environment's language (a usage error, exit status 2).
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MOST_ATTEMPTS:
+        said = BAD_ATTEMPTS(given=repr(text[:64])).render(default_locale())
+        raise argparse.ArgumentTypeError(said)
+    return value
+
+
+def schedule_from(attempts: int, environ: Mapping[str, str]) -> Schedule:
+    """The schedule of ``attempts`` attempts, the first waiting what
+    :data:`DELAY_ENV` says (seconds, 0 to 60; default :data:`FIRST_DELAY`).
+
+    :raises InvalidRequest: the variable holds anything else (naming it and its value).
+    """
+    given = environ.get(DELAY_ENV)
+    if given is None or not given.strip():
+        return Schedule(attempts)
+    try:
+        first = float(given)
+    except ValueError:
+        first = math.nan
+    if not 0 <= first <= MOST_DELAY:  # nan and inf too
+        raise InvalidRequest(
+            BAD_DELAY(name=DELAY_ENV, given=repr(given[:64])), details={"field": DELAY_ENV}
+        )
+    return Schedule(attempts, first)
+
+
+def close_status(code: int | None) -> int | None:
+    """The exit status a close with ``code`` ends the session with, or None: it
+    reconnects (:data:`RECONNECT_AFTER`). ``None`` (no close seen at all: the
+    client's own reading failed) ends it with 1."""
+    if code in RECONNECT_AFTER:
+        return None
+    return 0 if code in ENDS_WELL else 1
+
+
+def closed_text(code: int | None, reason: str | None, locale: str = "en") -> str:
+    """``connection closed (1008: token revoked)``: the server's code and reason;
+    ``connection lost (1006: …)`` when no close came."""
+    if code is None:
+        return CLOSED_NO_CODE().render(locale)
+    if code == CLOSE_LOST and not reason:
+        return LOST().render(locale)
+    text = CLOSED(code=code, reason=reason) if reason else CLOSED_CODE(code=code)
+    return text.render(locale)
+
+
+def reconnecting_text(code: int | None, reason: str | None, left: int, locale: str) -> str:
+    """The line that says the connection closed and that the session reconnects,
+    with at most ``left`` attempts."""
+    said: Text = (ASKED if code == CLOSE_TRY_LATER else RECONNECTING)(count=left)
+    return f"{closed_text(code, reason, locale)}; {said.render(locale)}"
+
+
+def gap_text(last: tuple[int, int], came: tuple[int, int], locale: str) -> str:
+    """The line that says the event ``came`` (epoch, seq) does not follow ``last``,
+    the last one shown, and that the session resumes after it."""
+    if came[0] != last[0]:
+        return NEW_EPOCH(epoch=came[0], seq=last[1]).render(locale)
+    first, final = last[1] + 1, came[1] - 1
+    missing = f"#{first}" if first == final else f"#{first}-#{final}"
+    return GAP(count=final - first + 1, missing=missing, seq=last[1]).render(locale)
