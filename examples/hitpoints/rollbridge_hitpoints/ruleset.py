@@ -11,6 +11,7 @@ from typing import Any
 from rollbridge import ActionContext, ActionSpec, Actor, CommonState, Resolution, Ruleset, Track
 from rollbridge.contract import Odds, PlayerView
 from rollbridge.dice import DiceGroup, DiceSource, roll_die, roll_formula
+from rollbridge.dice.notation import BinOp, Call, Group, Neg, Node, Num, parse
 from rollbridge.exceptions import RuleViolation
 from rollbridge.text import Private
 
@@ -54,6 +55,35 @@ def hits(d20: int, bonus: int, ac: int) -> bool:
     """Whether a d20 showing ``d20`` hits armour class ``ac`` with ``bonus``: a natural
     20 always hits, a natural 1 always misses. ``resolve`` rolls it, ``odds`` counts it."""
     return d20 == 20 or (d20 != 1 and d20 + bonus >= ac)
+
+
+def critical_formula(formula: str) -> str:
+    """The damage formula of a critical hit: its dice rolled twice, its modifiers
+    added once (``1d8-1`` → ``1d8-1 + (1d8 - 0)``: two d8, one −1; ``2d6+1d4+3`` →
+    four d6, two d4, one +3). A number that multiplies or divides the dice scales
+    both rolls of them (``(1d6+1)*2`` → ``(1d6+1)*2 + ((1d6 + 0) * 2)``)."""
+    dice_only = _without_modifiers(parse(formula).root)
+    return f"{formula} + ({dice_only})"
+
+
+def _without_modifiers(node: Node) -> Node:
+    """``node`` with each number it adds or subtracts made 0; a number that
+    multiplies or divides is kept."""
+    if isinstance(node, Num):
+        return Num(0)
+    if isinstance(node, BinOp) and node.op in "*/":
+        left, right = (side if isinstance(side, Num) else _without_modifiers(side)
+                       for side in (node.left, node.right))  # fmt: skip
+        return BinOp(node.op, left, right)
+    if isinstance(node, BinOp):
+        return BinOp(node.op, _without_modifiers(node.left), _without_modifiers(node.right))
+    if isinstance(node, Neg):
+        return Neg(_without_modifiers(node.operand))
+    if isinstance(node, Group):
+        return Group(_without_modifiers(node.inner))
+    if isinstance(node, Call):
+        return Call(node.name, _without_modifiers(node.arg))
+    return node  # dice
 
 
 @cache  # one schema object per hit-point total: validators compile once per schema
@@ -157,7 +187,7 @@ class HitPoints(Ruleset):
             )
         formula = attacker.sheet["damage"]
         if critical:
-            formula = f"({formula})+({formula.split('+')[0]})"
+            formula = critical_formula(formula)
             steps.append(CRITICAL())
         damage = roll_formula(formula, dice)
         amount = max(0, int(damage.total))
