@@ -19,7 +19,9 @@ Operators control loading through the environment:
 
 A plugin that fails to import or to register, or that registers an id
 already taken, stops startup with a :class:`~rollbridge.exceptions.PluginError`
-naming the plugin and the cause.
+naming the plugin and the cause. These refusals are the operator's: their messages
+are texts of the ``rollbridge`` domain, read in the operator's language (a
+command's ``--locale``, else the environment's), English in ``str(error)``.
 """
 
 from __future__ import annotations
