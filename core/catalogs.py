@@ -30,7 +30,7 @@ import string
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.text import Messages
@@ -143,17 +143,18 @@ def _read(sources: Sources) -> _Declared:
         _bind(module, by_name, "strings")
     for module in modules:
         for node in ast.walk(module.tree):
-            if not isinstance(node, ast.Assign | ast.AnnAssign) or not _is_messages(node.value):
-                continue
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            domain = _domain_of(node.value, module)  # type: ignore[arg-type]
-            if domain is None:
-                unknown = True
-            else:
-                found.setdefault(domain, module.path)
-            for target in targets:
-                if isinstance(target, ast.Name):
-                    module.messages[target.id] = domain
+            if _is_messages(node):  # any Messages(...), bound to a name or not
+                domain = _domain_of(node, module)
+                if domain is None:
+                    unknown = True
+                else:
+                    found.setdefault(domain, module.path)
+            if isinstance(node, ast.Assign | ast.AnnAssign) and _is_messages(node.value):
+                bound = _domain_of(node.value, module)
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if isinstance(target, ast.Name):
+                        module.messages[target.id] = bound
     for module in modules:
         _bind(module, by_name, "messages")
     calls: dict[tuple[Path, str, int], str | None] = {}
@@ -234,7 +235,7 @@ def _imported(module: _Module, node: ast.ImportFrom, by_name: dict[str, _Module]
     return None
 
 
-def _is_messages(node: Any) -> bool:
+def _is_messages(node: Any) -> TypeGuard[ast.Call]:
     """Whether ``node`` is a call ``Messages(...)`` (or ``text.Messages(...)``)."""
     return isinstance(node, ast.Call) and _called(node.func) == "Messages"
 
@@ -291,26 +292,34 @@ def extract(sources: Sources, domain: str) -> Any:
         raise InvalidRequest(text, details={"domain": domain, "declared": sorted(declared.domains)})
     catalog, extract_module, _mofile, _pofile = _babel()
     template = catalog.Catalog(domain=domain, charset="utf-8", **_header(domain, "the"))
-    keywords = {**{name: KEYWORDS["say"] for name in declared.names}, **KEYWORDS}
+    # Calls by another name bound to a Messages (``core(...)``) are taken only where
+    # the sources show that binding: elsewhere the name may be anything.
+    others = {name: KEYWORDS["say"] for name in sorted(declared.names - KEYWORDS.keys())}
 
     def keep(path: str) -> bool:
         return not _skipped(Path(path).parts)
 
     for source in _folders(sources):
-        found = extract_module.extract_from_dir(
-            source,
-            method_map=[("**.py", "python")],
-            keywords=keywords,
-            comment_tags=COMMENT_TAGS,
-            strip_comment_tags=True,
-            directory_filter=keep,
-        )
-        for filename, lineno, message, comments, context in found:
-            of = declared.calls.get((source, Path(filename).as_posix(), lineno), domain)
-            if of is not None and of != domain:
-                continue  # a message of another domain the sources declare
-            location = (Path(source.name, filename).as_posix(), None)
-            template.add(message, locations=[location], auto_comments=comments, context=context)
+        for keywords, shown_only in ((KEYWORDS, False), (others, True)):
+            if not keywords:
+                continue
+            found = extract_module.extract_from_dir(
+                source,
+                method_map=[("**.py", "python")],
+                keywords=keywords,
+                comment_tags=COMMENT_TAGS,
+                strip_comment_tags=True,
+                directory_filter=keep,
+            )
+            for filename, lineno, message, comments, context in found:
+                place = (source, Path(filename).as_posix(), lineno)
+                if shown_only and place not in declared.calls:
+                    continue
+                of = declared.calls.get(place)
+                if of is not None and of != domain:
+                    continue  # a message of another domain the sources declare
+                location = (Path(source.name, filename).as_posix(), None)
+                template.add(message, locations=[location], auto_comments=comments, context=context)
     return template
 
 

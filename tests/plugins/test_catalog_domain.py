@@ -191,6 +191,12 @@ from somewhere_else import say
 
 KEPT = say("kept", "a message the sources do not show the domain of")
 """,
+    "tables/lookup.py": """\
+def core(key, default):
+    return default
+
+NOT_A_MESSAGE = core("colour", "a call of a name a Messages has in another file")
+""",
 }
 
 
@@ -219,7 +225,8 @@ def test_extraction_takes_the_messages_of_its_domain_only(two_domains, domain, c
     sources show — bound in its file (``core = Messages("rollbridge")``, read as
     ``core(...)`` too) or imported from another (``from .messages import say as
     speak``) — goes to its domain; one whose ``Messages`` comes from elsewhere is
-    kept in each (``kept``)."""
+    kept in each (``kept``). A name bound to a ``Messages`` in one file is read
+    only there (``core(...)`` of tables/lookup.py is a function of its own)."""
     extracted = catalogs.extract(two_domains, domain)
     assert sorted(m.context for m in extracted if m.id) == sorted(contexts)
 
