@@ -616,9 +616,9 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
 
 
 def _check_version(version: Any, fail: Callable[[Any], PluginError]) -> None:
-    """A ruleset's ``version`` is ``MAJOR.MINOR.PATCH`` (:data:`_VERSION`): ``1.0``
-    would leave its tables' MAJOR to a guess, so it is refused naming the three
-    numbers to write (``1.0.0``)."""
+    """A ruleset's ``version`` is ``MAJOR.MINOR.PATCH`` (:data:`_VERSION`), as the
+    contract says and tables compare it (another MAJOR refuses to open them): ``1.0``
+    or ``v1.0.0`` is refused, naming the version to write (``1.0.0``)."""
     if isinstance(version, str) and _VERSION.fullmatch(version):
         return
     if not isinstance(version, str):
