@@ -59,30 +59,38 @@ def hits(d20: int, bonus: int, ac: int) -> bool:
 
 def critical_formula(formula: str) -> str:
     """The damage formula of a critical hit: its dice rolled twice, its modifiers
-    added once (``1d8-1`` → ``1d8-1 + (1d8 - 0)``: two d8, one −1; ``2d6+1d4+3`` →
-    four d6, two d4, one +3). A number that multiplies or divides the dice scales
-    both rolls of them (``(1d6+1)*2`` → ``(1d6+1)*2 + ((1d6 + 0) * 2)``)."""
-    dice_only = _without_modifiers(parse(formula).root)
-    return f"{formula} + ({dice_only})"
+    added once (``1d8-1`` → ``1d8-1 + (1d8)``: two d8, one −1; ``2d6+1d4+3`` →
+    ``2d6+1d4+3 + (2d6 + 1d4)``). A number that multiplies or divides the dice
+    scales both rolls of them (``(1d6+1)*2`` → ``(1d6+1)*2 + ((1d6) * 2)``)."""
+    dice = _dice_only(parse(formula).root)
+    return formula if dice is None else f"{formula} + ({dice})"
 
 
-def _without_modifiers(node: Node) -> Node:
-    """``node`` with each number it adds or subtracts made 0; a number that
-    multiplies or divides is kept."""
+def _dice_only(node: Node) -> Node | None:
+    """``node`` without the numbers it adds or subtracts (None: no dice are left);
+    a number that multiplies or divides dice is kept."""
     if isinstance(node, Num):
-        return Num(0)
+        return None
     if isinstance(node, BinOp) and node.op in "*/":
-        left, right = (side if isinstance(side, Num) else _without_modifiers(side)
-                       for side in (node.left, node.right))  # fmt: skip
-        return BinOp(node.op, left, right)
+        sides = [side if isinstance(side, Num) else _dice_only(side)
+                 for side in (node.left, node.right)]  # fmt: skip
+        if None in sides or all(isinstance(side, Num) for side in sides):
+            return None
+        return BinOp(node.op, *sides)  # type: ignore[arg-type]
     if isinstance(node, BinOp):
-        return BinOp(node.op, _without_modifiers(node.left), _without_modifiers(node.right))
+        left, right = _dice_only(node.left), _dice_only(node.right)
+        if left is None or right is None:
+            return left if right is None else right if node.op == "+" else Neg(right)
+        return BinOp(node.op, left, right)
     if isinstance(node, Neg):
-        return Neg(_without_modifiers(node.operand))
+        inner = _dice_only(node.operand)
+        return None if inner is None else Neg(inner)
     if isinstance(node, Group):
-        return Group(_without_modifiers(node.inner))
+        inner = _dice_only(node.inner)
+        return None if inner is None else Group(inner)
     if isinstance(node, Call):
-        return Call(node.name, _without_modifiers(node.arg))
+        inner = _dice_only(node.arg)
+        return None if inner is None else Call(node.name, inner)
     return node  # dice
 
 
