@@ -10,10 +10,13 @@ folder's ``locale``::
     locale/<lang>/LC_MESSAGES/<domain>.po    a language's translations (edited by hand)
     locale/<lang>/LC_MESSAGES/<domain>.mo    the same, compiled (shipped in the wheel)
 
-Messages are found where the sources declare them (:class:`rollbridge.text.Messages`
-named ``say``): ``say(key, template)`` gives the gettext context ``key`` and the
-``msgid`` ``template``; ``say.plural(key, one, other)`` a plural message. A comment
-starting ``Translators:`` just above a declaration goes into the catalogues.
+Messages are found where the sources declare them (a
+:class:`rollbridge.text.Messages`, named ``say`` or any other name):
+``say(key, template)`` gives the gettext context ``key`` and the ``msgid``
+``template``; ``say.plural(key, one, other)`` a plural message. Each goes to the
+catalogue of its ``Messages``' domain where the sources show it (:func:`extract`).
+A comment starting ``Translators:`` just above a declaration goes into the
+catalogues.
 
 ``rollbridge catalogs update|check`` (:mod:`rollbridge.cli.catalogs`) runs these.
 """
@@ -27,7 +30,7 @@ import string
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.text import Messages
@@ -93,79 +96,230 @@ def _skipped(parts: Sequence[str]) -> bool:
 
 
 def declared_domains(sources: Sources) -> dict[str, Path]:
-    """Each domain the Python files under ``sources`` name in a ``Messages("…")`` with
-    a literal name, and the first file that does."""
-    return _domains(sources)[0]
+    """Each domain the Python files under ``sources`` name in a ``Messages(...)`` —
+    with a literal name, or a constant of the sources (``DOMAIN = "fate"``;
+    ``Messages(DOMAIN)``) — and the first file that does."""
+    return _read(sources).domains
 
 
-def _domains(sources: Sources) -> tuple[dict[str, Path], bool]:
-    """The literal domains of the ``Messages(...)`` under ``sources`` (each with the
-    first file naming it), and whether any ``Messages`` names its domain otherwise
-    (``Messages(DOMAIN)``), which no reading of the sources can compare."""
+@dataclass
+class _Declared:
+    """What the sources say of their messages' domains (:func:`_read`)."""
+
+    #: Each domain a ``Messages(...)`` names, with the first file naming it.
+    domains: dict[str, Path]
+    #: Whether a ``Messages(...)`` names its domain in a way no reading can tell
+    #: (an expression, a name bound to no string of the sources).
+    unknown: bool
+    #: Each message call whose ``Messages`` is known, by its first argument's place
+    #: (folder, file relative to it, line): the domain, or None when unknown.
+    calls: dict[tuple[Path, str, int], str | None]
+    #: The names ``Messages`` are bound to (``say``, ``core``): calls extraction reads.
+    names: set[str]
+
+
+@dataclass
+class _Module:
+    """One source file: its tree, its module name within its folder, its bindings."""
+
+    folder: Path
+    path: Path
+    tree: ast.Module
+    dotted: str
+    strings: dict[str, str]
+    messages: dict[str, str | None]
+
+
+def _read(sources: Sources) -> _Declared:
+    """Read the sources for the domain of each ``Messages`` and each message call:
+    ``say = Messages("fate")`` or ``Messages(DOMAIN)`` with ``DOMAIN = "fate"`` in
+    the file or imported from another of the sources; a call ``say(...)`` or
+    ``say.plural(...)`` of a ``say`` bound in the file or imported from another."""
+    modules = [module for source in _folders(sources) for module in _modules(source)]
+    by_name = {module.dotted: module for module in modules}
     found: dict[str, Path] = {}
-    computed = False
-    for source in _folders(sources):
-        for path in sorted(Path(source).rglob("*.py")):
-            if _skipped(path.relative_to(source).parts):
-                continue
-            try:
-                tree = ast.parse(path.read_bytes())
-            except (SyntaxError, ValueError):
-                continue  # extraction reports what it cannot read
-            for node in ast.walk(tree):
-                if not isinstance(node, ast.Call):
-                    continue
-                if getattr(node.func, "id", getattr(node.func, "attr", None)) != "Messages":
-                    continue
-                given = [k.value for k in node.keywords if k.arg == "domain"]
-                first = node.args[0] if node.args else given[0] if given else None
-                if first is None:
-                    continue
-                if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                    found.setdefault(first.value, path)
+    unknown = False
+    for module in modules:  # strings first: a Messages may name an imported one
+        _bind(module, by_name, "strings")
+    for module in modules:
+        for node in ast.walk(module.tree):
+            if _is_messages(node):  # any Messages(...), bound to a name or not
+                domain = _domain_of(node, module)
+                if domain is None:
+                    unknown = True
                 else:
-                    computed = True
-    return found, computed
+                    found.setdefault(domain, module.path)
+            if isinstance(node, ast.Assign | ast.AnnAssign) and _is_messages(node.value):
+                bound = _domain_of(node.value, module)
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if isinstance(target, ast.Name):
+                        module.messages[target.id] = bound
+    for module in modules:
+        _bind(module, by_name, "messages")
+    calls: dict[tuple[Path, str, int], str | None] = {}
+    names: set[str] = set()
+    for module in modules:
+        names |= module.messages.keys()
+        where = module.path.relative_to(module.folder).as_posix()
+        for node in ast.walk(module.tree):
+            if isinstance(node, ast.Call) and node.args:
+                name = _called(node.func)
+                if name is not None and name in module.messages:
+                    calls[(module.folder, where, node.args[0].lineno)] = module.messages[name]
+    return _Declared(found, unknown, calls, names)
+
+
+def _modules(source: Path) -> list[_Module]:
+    """The readable Python files under ``source`` (tests and catalogues skipped)."""
+    found = []
+    for path in sorted(Path(source).rglob("*.py")):
+        relative = path.relative_to(source)
+        if _skipped(relative.parts):
+            continue
+        try:
+            tree = ast.parse(path.read_bytes())
+        except (SyntaxError, ValueError):
+            continue  # extraction reports what it cannot read
+        parts = list(relative.with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        dotted = ".".join([Path(source).name, *parts])
+        strings = {
+            target.id: node.value.value
+            for node in tree.body
+            if isinstance(node, ast.Assign | ast.AnnAssign)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            if isinstance(target, ast.Name)
+        }
+        found.append(_Module(Path(source), path, tree, dotted, strings, {}))
+    return found
+
+
+def _bind(module: _Module, by_name: dict[str, _Module], kind: str) -> None:
+    """Add to ``module``'s ``strings`` (or ``messages``) the ones it imports from
+    another module of the sources (``from .messages import DOMAIN, say``)."""
+    own: dict[str, Any] = getattr(module, kind)
+    for node in module.tree.body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        other = _imported(module, node, by_name)
+        if other is None:
+            continue
+        for alias in node.names:
+            given: dict[str, Any] = getattr(other, kind)
+            if alias.name in given:
+                own.setdefault(alias.asname or alias.name, given[alias.name])
+
+
+def _imported(module: _Module, node: ast.ImportFrom, by_name: dict[str, _Module]) -> Any:
+    """The module of the sources an ``import from`` reads: a relative import from
+    the importing file's package; an absolute one matched by its ending
+    (``rollbridge.plugins.sr2.messages`` is ``sr2/messages.py`` of ``plugins/sr2``)."""
+    if node.level:
+        package = module.dotted.split(".")
+        if module.path.name != "__init__.py":
+            package.pop()
+        package = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+        return by_name.get(".".join([*package, *filter(None, [node.module])]))
+    wanted = node.module or ""
+    for dotted, other in by_name.items():  # named with the folder: wilddie.messages
+        if wanted == dotted or wanted.endswith("." + dotted):
+            return other
+    for dotted, other in by_name.items():  # a folder named otherwise (core: rollbridge)
+        inner = dotted.partition(".")[2]
+        if inner and (wanted == inner or wanted.endswith("." + inner)):
+            return other
+    return None
+
+
+def _is_messages(node: Any) -> TypeGuard[ast.Call]:
+    """Whether ``node`` is a call ``Messages(...)`` (or ``text.Messages(...)``)."""
+    return isinstance(node, ast.Call) and _called(node.func) == "Messages"
+
+
+def _called(func: ast.expr) -> str | None:
+    """The name a call reads: ``say`` of ``say(...)`` and of ``say.plural(...)``,
+    ``Messages`` of ``text.Messages(...)``."""
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        if func.attr == "plural" and isinstance(func.value, ast.Name):
+            return func.value.id
+        return func.attr if func.attr == "Messages" else None
+    return None
+
+
+def _domain_of(call: ast.Call, module: _Module) -> str | None:
+    """The domain a ``Messages(...)`` names (positional or ``domain=``): a literal, or
+    a name bound to a string in its file or imported into it; None if unknown."""
+    given = [k.value for k in call.keywords if k.arg == "domain"]
+    first = call.args[0] if call.args else given[0] if given else None
+    if isinstance(first, ast.Constant) and isinstance(first.value, str):
+        return first.value
+    if isinstance(first, ast.Name):
+        return module.strings.get(first.id)
+    return None
 
 
 def extract(sources: Sources, domain: str) -> Any:
-    """The messages the Python files under ``sources`` (a folder, or several)
-    declare, as a Babel catalogue (the template; tests and ``locale`` folders are
-    skipped).
+    """The messages of ``domain`` the Python files under ``sources`` (a folder, or
+    several) declare, as a Babel catalogue (the template; tests and ``locale``
+    folders are skipped).
+
+    A call is left out when the sources show it belongs to another domain: its
+    ``say`` (any name bound to a ``Messages``, in its file or imported from another
+    of the sources) names another, by a literal or a constant of the sources. A
+    call whose ``Messages`` the sources do not show (imported from elsewhere, a
+    domain computed) is kept, as is a ``.plural(...)`` of anything.
 
     :raises InvalidRequest: when the sources declare ``Messages`` of other domains
         only: a catalogue of ``domain`` would be one no message is looked up in
-        (``--domain fate`` for ``Messages("fatelike")``, or the folder's name
+        (``--domain fate`` for ``Messages("fatelike")`` or for ``DOMAIN =
+        "fatelike"; Messages(DOMAIN)``, or the folder's name
         ``rollbridge_fatelike`` taken for the domain). Not when a ``Messages``
-        names its domain by a variable: that may be ``domain`` (``Messages(DOMAIN)``
-        beside a ``Messages("rollbridge")`` reusing core texts)."""
-    declared, computed = _domains(sources)
-    if declared and domain not in declared and not computed:
-        first = next(iter(declared))
+        names its domain in a way no reading can tell: that may be ``domain``."""
+    declared = _read(sources)
+    if declared.domains and domain not in declared.domains and not declared.unknown:
+        first = next(iter(declared.domains))
         text = OTHER_DOMAIN(
             domain=repr(domain),
-            declared=[repr(d) for d in declared],
-            where=str(declared[first]),
+            declared=[repr(d) for d in declared.domains],
+            where=str(declared.domains[first]),
         )
-        raise InvalidRequest(text, details={"domain": domain, "declared": sorted(declared)})
+        raise InvalidRequest(text, details={"domain": domain, "declared": sorted(declared.domains)})
     catalog, extract_module, _mofile, _pofile = _babel()
     template = catalog.Catalog(domain=domain, charset="utf-8", **_header(domain, "the"))
+    # Calls by another name bound to a Messages (``core(...)``) are taken only where
+    # the sources show that binding: elsewhere the name may be anything.
+    others = {name: KEYWORDS["say"] for name in sorted(declared.names - KEYWORDS.keys())}
 
     def keep(path: str) -> bool:
         return not _skipped(Path(path).parts)
 
     for source in _folders(sources):
-        found = extract_module.extract_from_dir(
-            source,
-            method_map=[("**.py", "python")],
-            keywords=KEYWORDS,
-            comment_tags=COMMENT_TAGS,
-            strip_comment_tags=True,
-            directory_filter=keep,
-        )
-        for filename, _lineno, message, comments, context in found:
-            location = (Path(source.name, filename).as_posix(), None)
-            template.add(message, locations=[location], auto_comments=comments, context=context)
+        for keywords, shown_only in ((KEYWORDS, False), (others, True)):
+            if not keywords:
+                continue
+            found = extract_module.extract_from_dir(
+                source,
+                method_map=[("**.py", "python")],
+                keywords=keywords,
+                comment_tags=COMMENT_TAGS,
+                strip_comment_tags=True,
+                directory_filter=keep,
+            )
+            for filename, lineno, message, comments, context in found:
+                place = (source, Path(filename).as_posix(), lineno)
+                if shown_only and place not in declared.calls:
+                    continue
+                of = declared.calls.get(place)
+                if of is not None and of != domain:
+                    continue  # a message of another domain the sources declare
+                location = (Path(source.name, filename).as_posix(), None)
+                template.add(message, locations=[location], auto_comments=comments, context=context)
     return template
 
 

@@ -19,7 +19,9 @@ Operators control loading through the environment:
 
 A plugin that fails to import or to register, or that registers an id
 already taken, stops startup with a :class:`~rollbridge.exceptions.PluginError`
-naming the plugin and the cause.
+naming the plugin and the cause. These refusals are the operator's: their messages
+are texts of the ``rollbridge`` domain, read in the operator's language (a
+command's ``--locale``, else the environment's), English in ``str(error)``.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from rollbridge.exceptions import (
     UnknownRuleset,
 )
 from rollbridge.schema import check_schema
-from rollbridge.text import Messages
+from rollbridge.text import Message, Messages, Text
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -60,6 +62,163 @@ __all__ = [
 log = logging.getLogger("rollbridge.host")
 say = Messages("rollbridge")
 
+# Startup refusals: the operator reads them in their language (``serve``'s, its
+# --locale or the environment's); ``str(error)`` stays English. Plugin names, ids,
+# hooks and Python names in them are written as the plugin has them.
+# Translators: {plugin} is a plugin's name, {cause} Python's error (English).
+BUILTIN_IMPORT = say("host.builtin_import", "built-in plugin {plugin} failed to import: {cause}")
+# Translators: {plugin} is a plugin's name, {package} its package, {cause} Python's error.
+PLUGIN_IMPORT = say(
+    "host.plugin_import", "plugin {plugin} (package {package}) failed to import: {cause}"
+)
+# Translators: {plugin} is a plugin's name; {first} and {second} say where each came
+# from ("builtin", "entry point (a package)", "explicit").
+TWO_NAMED = say("host.two_named", "two plugins are named {plugin} ({first} and {second})")
+REGISTER_FAILED = say("host.register_failed", "plugin {plugin} could not be registered: {cause}")
+# Translators: {hook} is the name the plugin implements (a Python function's name).
+NO_SUCH_HOOK = say(
+    "host.no_such_hook",
+    "plugin {plugin} implements {hook}, which is no hook of rollbridge "
+    "(docs/plugins.md lists them)",
+)
+UNMARKED_HOOK = say(
+    "host.unmarked_hook",
+    "plugin {plugin} defines {hook} without @rollbridge.hookimpl, so rollbridge would "
+    "never call it: mark it with @rollbridge.hookimpl (docs/plugins.md, 'A ruleset')",
+)
+# Translators: {module} is the Python module the function was imported from.
+UNMARKED_IMPORTED_HOOK = say(
+    "host.unmarked_imported_hook",
+    "plugin {plugin} has {hook} from {module} without @rollbridge.hookimpl, so "
+    "rollbridge would never call it: mark it with @rollbridge.hookimpl where it is "
+    "defined, or, if it is no hook, import it under another name "
+    "(from {module} import {hook} as …) (docs/plugins.md, 'Publishing')",
+)
+HOOK_FAILED = say("host.hook_failed", "plugin {plugin} failed in {hook}: {cause}")
+# Translators: {cls} is a Python class's name.
+RULESET_CLASS = say(
+    "host.registered_ruleset_class",
+    "plugin {plugin} registered the class {cls}, not a ruleset: register an instance, "
+    "register({cls}())",
+)
+ADAPTER_CLASS = say(
+    "host.registered_adapter_class",
+    "plugin {plugin} registered the class {cls}, not an adapter: register an instance, "
+    "register({cls}())",
+)
+# Translators: {given} is the Python value registered; {kind} is Ruleset or Adapter.
+NOT_A = say("host.not_a", "plugin {plugin} registered {given}, which is not a {kind}")
+BAD_ADAPTER_ID = say("host.bad_adapter_id", "plugin {plugin} registered an adapter with a bad id")
+# Translators: {owner} is the plugin that registered the id first.
+RULESET_TAKEN = say(
+    "host.ruleset_id_taken",
+    "plugin {plugin} registers ruleset id {ident}, already registered by plugin {owner}",
+)
+ADAPTER_TAKEN = say(
+    "host.adapter_id_taken",
+    "plugin {plugin} registers adapter id {ident}, already registered by plugin {owner}",
+)
+# Translators: what is wrong with a ruleset: {problem} is one of the host.ruleset_*
+# messages below, which continue the sentence after the ruleset's id.
+RULESET_REFUSED = say("host.ruleset_refused", "plugin {plugin}: ruleset {ruleset} {problem}")
+BAD_ID = say("host.ruleset_bad_id", "needs an id of 1-32 lowercase letters, digits, '-' or '_'")
+NO_NAME = say("host.ruleset_no_name", "needs a name")
+# Translators: {given} is a Python type's name (int, NoneType).
+VERSION_MISSING = say(
+    "host.ruleset_version_missing", "needs a version, a string like '1.0.0', not {given}"
+)
+# Translators: MAJOR.MINOR.PATCH stays as it is; {fixed} is the version to write.
+VERSION_FORM = say(
+    "host.ruleset_version_form",
+    "has the version {version}, which is not MAJOR.MINOR.PATCH: write {fixed} (a "
+    "pre-release, post-release or local label may follow: 1.0.0rc1, 1.0.0.post1, "
+    "1.0.0-rc.1, 1.0.0+local)",
+)
+# Translators: {given} is a Python type's name.
+ACTIONS_MAPPING = say(
+    "host.ruleset_actions_mapping",
+    "actions must be a mapping of each action's name to its ActionSpec "
+    "({{'attack': ActionSpec('attack', ...)}}), not {given}",
+)
+NO_ACTIONS = say("host.ruleset_no_actions", "needs at least one action")
+NOT_A_SPEC = say(
+    "host.ruleset_not_a_spec", "lists {given} under the action key {key}, not an ActionSpec"
+)
+KEY_MISMATCH = say("host.ruleset_key_mismatch", "lists action {action} under the key {key}")
+# Translators: {allowed} lists 'required', 'optional', 'none' (written as they are).
+BAD_ACTOR = say("host.ruleset_bad_actor", "action {action}: actor {actor} is not one of {allowed}")
+MIN_TARGETS = say(
+    "host.ruleset_min_targets", "action {action}: min_targets {given} is not a whole number from 0"
+)
+MAX_TARGETS = say(
+    "host.ruleset_max_targets",
+    "action {action}: max_targets {given} is not None (no limit) or a whole number from "
+    "min_targets ({least})",
+)
+# Translators: {where} is "action 'x' params" (as written in Python).
+PARAMS_OBJECT = say(
+    "host.ruleset_params_object",
+    "{where}: a request's parameters are an object (name → value), so the "
+    "schema's type must be 'object', not {given} "
+    '(one parameter: {{"type": "object", "properties": {{"amount": {{...}}}}}})',
+)
+# Translators: {kind} is labels, hints or choices (ActionSpec's fields, as written).
+TEXTS_MAPPING = say(
+    "host.ruleset_texts_mapping",
+    "action {action} {kind}: must map each parameter's name to its text "
+    "({{'amount': ...}}), not {given}",
+)
+NOT_A_PARAM = say(
+    "host.ruleset_not_a_param", "action {action} {kind}: {param} is not one of its parameters"
+)
+# Translators: {where} is "action 'x' choices" (as written in Python).
+NO_ENUM = say("host.ruleset_no_enum", "{where}: {param} has no enum")
+CHOICES_MAPPING = say(
+    "host.ruleset_choices_mapping",
+    "{where}: {param} must map each value of its enum to its text, not {given}",
+)
+NOT_A_VALUE = say("host.ruleset_not_a_value", "{where}: {value} is not a value of {param}")
+# Translators: {where} is a schema's path (sheet_schema.skills, action 'x' params.y).
+STRAY_CHOICES = say(
+    "host.stray_choices",
+    "{where} has a choicesFrom, which is read on a property of an action's params only",
+)
+# Translators: {where} is "action 'x' parameter 'y' choicesFrom".
+CHOICES_NO_ACTOR = say(
+    "host.choices_no_actor", "{where}: the action has no acting actor to take choices from"
+)
+# Translators: {source} is sheet or state (as written); {path} a dotted path; {found}
+# one of the host.found_* messages.
+CHOICES_UNDESCRIBED = say(
+    "host.choices_undescribed",
+    "{where}: {source}_schema describes no list or object at {path} ({found})",
+)
+# Translators: {at} is a dotted path in the schema (bag, skills.melee); {fields} lists
+# field names, or is the word of host.found_none.
+FOUND_NO_FIELD = say(
+    "host.found_no_field",
+    "no field {key} at {at}; the fields it describes there: {fields}",
+)
+FOUND_NO_FIELD_AT_TOP = say(
+    "host.found_no_field_at_top",
+    "no field {key} at its top; the fields it describes there: {fields}",
+)
+FOUND_NONE = say("host.found_none", "none")
+# Translators: {kind} is a JSON-schema type as written ('integer', 'string').
+FOUND_TYPE = say("host.found_type", "{path} is described as {kind}")
+FOUND_NO_TYPE = say("host.found_no_type", "{path} is described as a node of no type")
+# Translators: 'of': 'target', every_actor and max_targets are written as in Python.
+ONE_TARGET_EVERY_ACTOR = say(
+    "host.one_target_every_actor",
+    "{where}: 'of': 'target' reads the action's one target, and it has every actor "
+    "(give it max_targets 1)",
+)
+ONE_TARGET_MAX = say(
+    "host.one_target_max",
+    "{where}: 'of': 'target' reads the action's one target, and it has max_targets "
+    "{most} (give it max_targets 1)",
+)
+
 ENTRY_POINT_GROUP = "rollbridge"
 ENV_DISABLE_AUTOLOAD = "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD"
 ENV_ALLOW = "ROLLBRIDGE_PLUGINS"
@@ -68,7 +227,17 @@ ENV_BLOCK = "ROLLBRIDGE_BLOCK_PLUGINS"
 _ID = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 #: What an :class:`~rollbridge.contract.ActionSpec`'s ``actor`` may be.
 ACTORS = ("required", "optional", "none")
-_VERSION = re.compile(r"\d+\.\d+(\.\d+)?([.+-].*)?")
+#: A ruleset's version: ``MAJOR.MINOR.PATCH`` (tables remember it, and another MAJOR
+#: refuses to open them), then what a package's version may carry: a PEP 440
+#: pre-, post- or development release and local label (``1.0.0rc1``, ``1.0.0.post1``,
+#: ``1.0.0.dev2``, ``1.0.0+local``) or a semantic version's pre-release and build
+#: (``1.0.0-rc.1``, ``1.0.0+build.5``).
+_VERSION = re.compile(
+    r"\d+\.\d+\.\d+"
+    r"(?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?"
+    r"(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?"
+    r"(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?"
+)
 
 
 @dataclass(slots=True)
@@ -164,8 +333,7 @@ class PluginHost:
                 module = importlib.import_module(module_name)
             except Exception as exc:
                 raise PluginLoadError(
-                    f"built-in plugin {name!r} failed to import: {type(exc).__name__}: {exc}",
-                    details={"plugin": name},
+                    BUILTIN_IMPORT(plugin=repr(name), cause=_cause(exc)), details={"plugin": name}
                 ) from exc
             self._add(name, module, version=__version__, source="builtin")
 
@@ -181,8 +349,7 @@ class PluginHost:
                 plugin = entry_point.load()
             except Exception as exc:
                 raise PluginLoadError(
-                    f"plugin {name!r} (package {dist_name}) failed to import: "
-                    f"{type(exc).__name__}: {exc}",
+                    PLUGIN_IMPORT(plugin=repr(name), package=dist_name, cause=_cause(exc)),
                     details={"plugin": name},
                 ) from exc
             self._add(name, plugin, version=version, source=f"entry point ({dist_name})")
@@ -190,14 +357,14 @@ class PluginHost:
     def _add(self, name: str, plugin: object, *, version: str, source: str) -> None:
         if name in self.plugins:
             raise DuplicateRegistration(
-                f"two plugins are named {name!r} ({self.plugins[name].source} and {source})",
+                TWO_NAMED(plugin=repr(name), first=self.plugins[name].source, second=source),
                 details={"plugin": name},
             )
         try:
             self.manager.register(plugin, name=name)
         except Exception as exc:
             raise PluginLoadError(
-                f"plugin {name!r} could not be registered: {exc}", details={"plugin": name}
+                REGISTER_FAILED(plugin=repr(name), cause=str(exc)), details={"plugin": name}
             ) from exc
         self.plugins[name] = PluginInfo(name=name, version=str(version), source=source)
 
@@ -210,8 +377,7 @@ class PluginHost:
             name = self.manager.get_name(exc.plugin) or "?"
             hook = re.search(r"unknown hook '([^']+)'", str(exc))
             raise PluginLoadError(
-                f"plugin {name!r} implements {hook.group(1) if hook else str(exc)!r}, which "
-                "is no hook of rollbridge (docs/plugins.md lists them)",
+                NO_SUCH_HOOK(plugin=repr(name), hook=repr(hook.group(1) if hook else str(exc))),
                 details={"plugin": name},
             ) from None
 
@@ -220,24 +386,34 @@ class PluginHost:
         ``@rollbridge.hookimpl``: pluggy calls only marked ones, so it would load and
         register nothing, listed as "observer hooks only".
 
-        Only a function the plugin itself defines under a hook's name is looked at
-        (:func:`_defines`), not whatever else bears that name: what a module's or a
-        proxy's ``__getattr__`` makes up for any name, a method of another object
-        (``table_created = signal.send``), a class, a ``partial``, a function imported
-        from another package — none of which pluggy would take for a hook."""
-        hooks = [name for name in vars(self.manager.hook) if not name.startswith("_")]
+        A plain function under a hook's name is looked at (:func:`_unmarked`): one
+        the plugin defines (a module, or a package re-exporting one of its modules'),
+        whatever its parameters; one imported from elsewhere (a package of the
+        author's shared code) when its parameters are arguments of the hook, which
+        is what pluggy would call if it were marked — a forgotten mark. An imported
+        function taking anything else could never be that hook (pluggy refuses
+        one marked so): a helper that shares the name, left alone. Not looked at:
+        what a module's or a proxy's ``__getattr__`` makes up for any name, a
+        method of another object (``table_created = signal.send``), a class, a
+        ``partial`` — none of which pluggy takes for a hook."""
+        hooks = {
+            name: tuple(caller.spec.argnames) if caller.spec else ()
+            for name, caller in vars(self.manager.hook).items()
+            if not name.startswith("_")
+        }
         for name, plugin in self.manager.list_name_plugin():
-            for hook in hooks:
-                if (
-                    _defines(plugin, hook)
-                    and self.manager.parse_hookimpl_opts(plugin, hook) is None
-                ):
-                    raise PluginLoadError(
-                        f"plugin {name!r} defines {hook} without @rollbridge.hookimpl, so "
-                        "rollbridge would never call it: mark it with @rollbridge.hookimpl "
-                        "(docs/plugins.md, 'A ruleset')",
-                        details={"plugin": name},
-                    )
+            for hook, arguments in hooks.items():
+                if self.manager.parse_hookimpl_opts(plugin, hook) is not None:
+                    continue
+                found = _unmarked(plugin, hook, arguments)
+                if found is None:
+                    continue
+                text = (
+                    UNMARKED_HOOK(plugin=repr(name), hook=hook)
+                    if found == ""
+                    else UNMARKED_IMPORTED_HOOK(plugin=repr(name), hook=hook, module=found)
+                )
+                raise PluginLoadError(text, details={"plugin": name, "hook": hook})
 
     def _collect(self) -> None:
         self._call_registration("register_rulesets", self._register_ruleset)
@@ -257,44 +433,45 @@ class PluginHost:
                 raise
             except Exception as exc:
                 raise PluginLoadError(
-                    f"plugin {plugin_name!r} failed in {hook_name}: {type(exc).__name__}: {exc}",
+                    HOOK_FAILED(plugin=repr(plugin_name), hook=hook_name, cause=_cause(exc)),
                     details={"plugin": plugin_name},
                 ) from exc
 
     def _register_ruleset(self, plugin: str, ruleset: Any) -> None:
-        _refuse_a_class(plugin, ruleset, Ruleset, "a ruleset")
+        _refuse_a_class(plugin, ruleset, Ruleset, RULESET_CLASS)
         if not isinstance(ruleset, Ruleset):
             raise PluginError(
-                f"plugin {plugin!r} registered {ruleset!r}, which is not a Ruleset",
+                NOT_A(plugin=repr(plugin), given=repr(ruleset), kind="Ruleset"),
                 details={"plugin": plugin},
             )
         check_ruleset(ruleset, plugin)
-        self._claim("ruleset", ruleset.id, plugin)
+        self._claim(RULESET_TAKEN, ruleset.id, plugin)
         self.rulesets[ruleset.id] = ruleset
         self.plugins[plugin].rulesets.append(ruleset.id)
 
     def _register_adapter(self, plugin: str, adapter: Any) -> None:
-        _refuse_a_class(plugin, adapter, Adapter, "an adapter")
+        _refuse_a_class(plugin, adapter, Adapter, ADAPTER_CLASS)
         if not isinstance(adapter, Adapter):
             raise PluginError(
-                f"plugin {plugin!r} registered {adapter!r}, which is not an Adapter",
+                NOT_A(plugin=repr(plugin), given=repr(adapter), kind="Adapter"),
                 details={"plugin": plugin},
             )
         if not _ID.fullmatch(str(getattr(adapter, "id", ""))):
-            raise PluginError(f"plugin {plugin!r} registered an adapter with a bad id")
-        self._claim("adapter", adapter.id, plugin)
+            raise PluginError(BAD_ADAPTER_ID(plugin=repr(plugin)), details={"plugin": plugin})
+        self._claim(ADAPTER_TAKEN, adapter.id, plugin)
         self.adapters[adapter.id] = adapter
         self.plugins[plugin].adapters.append(adapter.id)
 
-    def _claim(self, kind: str, ident: str, plugin: str) -> None:
-        owner = self._owner.get((kind, ident))
+    def _claim(self, taken: Message, ident: str, plugin: str) -> None:
+        """Hold ``ident`` for ``plugin``; ``taken`` says that another holds it (a
+        ruleset's id or an adapter's: each kind has its own ids)."""
+        owner = self._owner.get((taken.id, ident))
         if owner is not None:
             raise DuplicateRegistration(
-                f"plugin {plugin!r} registers {kind} id {ident!r}, "
-                f"already registered by plugin {owner!r}",
+                taken(plugin=repr(plugin), ident=repr(ident), owner=repr(owner)),
                 details={"plugin": plugin, "id": ident, "owner": owner},
             )
-        self._owner[(kind, ident)] = plugin
+        self._owner[(taken.id, ident)] = plugin
 
     # -- use ------------------------------------------------------------------
 
@@ -342,58 +519,76 @@ class PluginHost:
         return [info.to_dict() for info in self.plugins.values()]
 
 
-def _defines(plugin: object, name: str) -> bool:
-    """Whether ``plugin`` itself defines a function ``name``: a module (or a package
-    re-exporting it from one of its modules), or a class — the plugin or the
-    plugin's own — with it as a method (plain, static or class method)."""
+def _unmarked(plugin: object, name: str, arguments: tuple[str, ...]) -> str | None:
+    """Whether ``plugin`` has a plain function ``name`` that is a hook left unmarked:
+    ``""`` when the plugin defines it — a module (or a package re-exporting it from
+    one of its modules), or a class (the plugin or the plugin's own) with it as a
+    method, plain, static or class —, the module it came from when it is imported
+    from elsewhere and takes only the hook's ``arguments`` (what pluggy would call
+    if it were marked), None otherwise."""
     found = inspect.getattr_static(plugin, name, None)
     if isinstance(found, staticmethod | classmethod):
         found = found.__func__
     if not inspect.isfunction(found):
-        return False
-    if inspect.ismodule(plugin):
-        package = plugin.__name__.split(".", 1)[0]
-        return str(found.__module__).split(".", 1)[0] == package
-    return True
+        return None
+    if not inspect.ismodule(plugin):
+        return ""
+    origin = str(found.__module__)
+    if origin.split(".", 1)[0] == plugin.__name__.split(".", 1)[0]:
+        return ""
+    return origin if set(_required(found)) <= set(arguments) else None
 
 
-def _refuse_a_class(plugin: str, given: Any, base: type, kind: str) -> None:
+def _required(function: Callable[..., Any]) -> list[str]:
+    """The parameters a call must give ``function`` (pluggy passes a hook's arguments
+    by name; one with a default it does not pass)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return ["?"]
+    return [
+        p.name
+        for p in parameters
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+
+
+def _refuse_a_class(plugin: str, given: Any, base: type, refusal: Message) -> None:
     """Raise :class:`PluginError` when a plugin registered a class of ``base``, not
     an instance of it (``register(Fatelike)`` for ``register(Fatelike())``)."""
     if isinstance(given, type) and issubclass(given, base):
         raise PluginError(
-            f"plugin {plugin!r} registered the class {given.__name__}, not {kind}: "
-            f"register an instance, register({given.__name__}())",
-            details={"plugin": plugin},
+            refusal(plugin=repr(plugin), cls=given.__name__), details={"plugin": plugin}
         )
+
+
+def _cause(exc: BaseException) -> str:
+    """An exception as a refusal names its cause: ``ValueError: bad value`` (Python's
+    words, in English)."""
+    return f"{type(exc).__name__}: {exc}"
 
 
 def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
     """Raise :class:`PluginError` if ``ruleset`` does not satisfy the contract."""
 
-    def fail(problem: str) -> PluginError:
+    def fail(problem: Text | str) -> PluginError:
+        ident = repr(getattr(ruleset, "id", "?"))
         return PluginError(
-            f"plugin {plugin!r}: ruleset {getattr(ruleset, 'id', '?')!r} {problem}",
+            RULESET_REFUSED(plugin=repr(plugin), ruleset=ident, problem=problem),
             details={"plugin": plugin},
         )
 
     ident = getattr(ruleset, "id", None)
     if not isinstance(ident, str) or not _ID.fullmatch(ident):
-        raise fail("needs an id of 1-32 lowercase letters, digits, '-' or '_'")
+        raise fail(BAD_ID())
     if not isinstance(getattr(ruleset, "name", None), str):
-        raise fail("needs a name")
-    if not isinstance(getattr(ruleset, "version", None), str) or not _VERSION.fullmatch(
-        ruleset.version
-    ):
-        raise fail("needs a version like 1.0.0")
+        raise fail(NO_NAME())
+    _check_version(getattr(ruleset, "version", None), fail)
     actions = getattr(ruleset, "actions", None)
     if not isinstance(actions, Mapping):
-        raise fail(
-            f"actions must be a mapping of each action's name to its ActionSpec "
-            f"({{'attack': ActionSpec('attack', ...)}}), not {type(actions).__name__}"
-        )
+        raise fail(ACTIONS_MAPPING(given=type(actions).__name__))
     if not actions:
-        raise fail("needs at least one action")
+        raise fail(NO_ACTIONS())
     try:
         check_schema(ruleset.sheet_schema, "sheet_schema")
         check_schema(ruleset.settings_schema, "settings_schema")
@@ -402,15 +597,12 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
             _refuse_stray_choices(getattr(ruleset, name), name)
         for key, spec in actions.items():
             if not isinstance(spec, ActionSpec):
-                raise fail(
-                    f"lists {type(spec).__name__} under the action key {key!r}, not an ActionSpec"
-                )
+                raise fail(NOT_A_SPEC(given=type(spec).__name__, key=repr(key)))
             if key != spec.name:
-                raise fail(f"lists action {spec.name!r} under the key {key!r}")
+                raise fail(KEY_MISMATCH(action=repr(spec.name), key=repr(key)))
             if spec.actor not in ACTORS:
                 raise fail(
-                    f"action {key!r}: actor {spec.actor!r} is not one of "
-                    f"{', '.join(map(repr, ACTORS))}"
+                    BAD_ACTOR(action=repr(key), actor=repr(spec.actor), allowed=_listed(ACTORS))
                 )
             check_schema(spec.params, f"action {key!r} params")
             _check_params_object(spec, fail)
@@ -420,41 +612,50 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
     except PluginError as exc:
         if exc.message.startswith(f"plugin {plugin!r}"):
             raise
-        raise fail(exc.message) from None
+        raise fail(exc.text if exc.text is not None else exc.message) from None
 
 
-def _check_target_counts(spec: Any, fail: Callable[[str], PluginError]) -> None:
+def _check_version(version: Any, fail: Callable[[Any], PluginError]) -> None:
+    """A ruleset's ``version`` is ``MAJOR.MINOR.PATCH`` (:data:`_VERSION`), as the
+    contract says and tables compare it (another MAJOR refuses to open them): ``1.0``
+    or ``v1.0.0`` is refused, naming the version to write (``1.0.0``)."""
+    if isinstance(version, str) and _VERSION.fullmatch(version):
+        return
+    if not isinstance(version, str):
+        raise fail(VERSION_MISSING(given=type(version).__name__))
+    fixed = "1.0.0"
+    numbers = re.match(r"\d+(?:\.\d+)?(?![.\d])", version)  # 1 or 1.0, then no more numbers
+    if numbers:
+        given = numbers.group().split(".")
+        fixed = ".".join([*given, "0", "0"][:3]) + version[numbers.end() :]
+    raise fail(VERSION_FORM(version=repr(version), fixed=repr(fixed)))
+
+
+def _check_target_counts(spec: Any, fail: Callable[[Text], PluginError]) -> None:
     """An action's ``min_targets`` is a whole number from 0 and its ``max_targets``
     none (no limit) or one at least as large: an action asking for more targets than
     it takes could never be asked for, and every request would be refused naming a
     count the player cannot meet."""
     least, most = getattr(spec, "min_targets", 0), getattr(spec, "max_targets", 0)
     if isinstance(least, bool) or not isinstance(least, int) or least < 0:
-        raise fail(f"action {spec.name!r}: min_targets {least!r} is not a whole number from 0")
+        raise fail(MIN_TARGETS(action=repr(spec.name), given=repr(least)))
     if most is None:
         return
     if isinstance(most, bool) or not isinstance(most, int) or most < least:
-        raise fail(
-            f"action {spec.name!r}: max_targets {most!r} is not None (no limit) or a whole"
-            f" number from min_targets ({least})"
-        )
+        raise fail(MAX_TARGETS(action=repr(spec.name), given=repr(most), least=least))
 
 
-def _check_params_object(spec: Any, fail: Callable[[str], PluginError]) -> None:
+def _check_params_object(spec: Any, fail: Callable[[Text], PluginError]) -> None:
     """An action's ``params`` describe an object: a request's parameters are always
     one (``{"skill": "fight"}``), so a schema of another type would refuse every
     request the action is asked with."""
     kind = spec.params.get("type")
     kinds = kind if isinstance(kind, list) else [kind]
     if kind is not None and "object" not in kinds:
-        raise fail(
-            f"action {spec.name!r} params: a request's parameters are an object "
-            f"(name → value), so the schema's type must be 'object', not {kind!r} "
-            f'(one parameter: {{"type": "object", "properties": {{"amount": {{...}}}}}})'
-        )
+        raise fail(PARAMS_OBJECT(where=f"action {spec.name!r} params", given=repr(kind)))
 
 
-def _check_action_texts(spec: Any, fail: Callable[[str], PluginError]) -> None:
+def _check_action_texts(spec: Any, fail: Callable[[Text], PluginError]) -> None:
     """An action's ``labels``, ``hints`` and ``choices`` name its parameters (a
     misspelt one would quietly show nothing), and ``choices`` the values of their
     ``enum``."""
@@ -462,25 +663,22 @@ def _check_action_texts(spec: Any, fail: Callable[[str], PluginError]) -> None:
     for kind in ("labels", "hints", "choices"):
         given = getattr(spec, kind, None) or {}
         if not isinstance(given, Mapping):
-            raise fail(
-                f"action {spec.name!r} {kind}: must map each parameter's name to its "
-                f"text ({{'amount': ...}}), not {type(given).__name__} {given!r}"
-            )
+            shown = f"{type(given).__name__} {given!r}"
+            raise fail(TEXTS_MAPPING(action=repr(spec.name), kind=kind, given=shown))
         for param in given:
             if param not in properties:
-                raise fail(f"action {spec.name!r} {kind}: {param!r} is not one of its parameters")
+                raise fail(NOT_A_PARAM(action=repr(spec.name), kind=kind, param=repr(param)))
+    where = f"action {spec.name!r} choices"
     for param, values in (getattr(spec, "choices", None) or {}).items():
         allowed = properties[param].get("enum")
         if allowed is None:
-            raise fail(f"action {spec.name!r} choices: {param!r} has no enum")
+            raise fail(NO_ENUM(where=where, param=repr(param)))
         if not isinstance(values, Mapping):
-            raise fail(
-                f"action {spec.name!r} choices: {param!r} must map each value of its "
-                f"enum to its text, not {type(values).__name__}"
-            )
+            given = type(values).__name__
+            raise fail(CHOICES_MAPPING(where=where, param=repr(param), given=given))
         for value in values:
             if value not in allowed:
-                raise fail(f"action {spec.name!r} choices: {value!r} is not a value of {param!r}")
+                raise fail(NOT_A_VALUE(where=where, value=repr(value), param=repr(param)))
 
 
 def _described(schema: Any, path: str) -> bool:
@@ -526,16 +724,14 @@ def _refuse_stray_choices(schema: Any, where: str) -> None:
     if not isinstance(schema, Mapping):
         return
     if "choicesFrom" in schema:
-        raise PluginError(
-            f"{where} has a choicesFrom, which is read on a property of an action's params only"
-        )
+        raise PluginError(STRAY_CHOICES(where=where))
     for key, sub in (schema.get("properties") or {}).items():
         _refuse_stray_choices(sub, f"{where}.{key}")
     _refuse_stray_choices(schema.get("items"), f"{where}[]")
     _refuse_stray_choices(schema.get("additionalProperties"), f"{where}.*")
 
 
-def _check_choices_from(ruleset: Any, spec: Any, fail: Callable[[str], PluginError]) -> None:
+def _check_choices_from(ruleset: Any, spec: Any, fail: Callable[[Text], PluginError]) -> None:
     """A parameter whose choices are on the sheet (``choicesFrom``) belongs to an
     action with an acting actor — or, with ``"of": "target"``, to an action of one
     target at most, whose target it reads —, and names a list or an object its
@@ -557,17 +753,16 @@ def _check_choices_from(ruleset: Any, spec: Any, fail: Callable[[str], PluginErr
         if annotation.get("of") == "target":
             _check_one_target(spec, named, fail)
         elif spec.actor == "none":
-            raise fail(f"{named}: the action has no acting actor to take choices from")
+            raise fail(CHOICES_NO_ACTOR(where=named))
         source = "state" if "state" in annotation else "sheet"
         described = getattr(ruleset, f"{source}_schema", None)
         if not _described(described, annotation[source]):
-            raise fail(
-                f"{named}: {source}_schema describes no list or object at "
-                f"{annotation[source]!r} ({_found_at(described, annotation[source])})"
-            )
+            found = _found_at(described, annotation[source])
+            path = repr(annotation[source])
+            raise fail(CHOICES_UNDESCRIBED(where=named, source=source, path=path, found=found))
 
 
-def _found_at(schema: Any, path: str) -> str:
+def _found_at(schema: Any, path: str) -> Text:
     """What ``schema`` has where ``path`` leads, for a refused ``choicesFrom``: the
     fields it describes where a step is missing (a misspelt ``skill`` for ``skills``),
     or the type it gives the end of the path (a stat's ``integer``, not its list)."""
@@ -582,12 +777,16 @@ def _found_at(schema: Any, path: str) -> str:
             types = node.get("type") if isinstance(node, Mapping) else None
             if walked and not properties and "object" not in _types(types):
                 break  # the path goes on past a number or a text
-            where = ".".join(walked) or "its top"
-            fields = ", ".join(map(repr, sorted(properties or {}))) or "none"
-            return f"no field {key!r} at {where}; the fields it describes there: {fields}"
+            fields = ", ".join(map(repr, sorted(properties or {}))) or FOUND_NONE()
+            if not walked:
+                return FOUND_NO_FIELD_AT_TOP(key=repr(key), fields=fields)
+            return FOUND_NO_FIELD(key=repr(key), at=".".join(walked), fields=fields)
         node = sub
         walked.append(key)
-    return f"{'.'.join(walked)!r} is described as {node.get('type', 'a node of no type')!r}"
+    walked_path = repr(".".join(walked))
+    if "type" not in node:
+        return FOUND_NO_TYPE(path=walked_path)
+    return FOUND_TYPE(path=walked_path, kind=repr(node["type"]))
 
 
 def _types(given: Any) -> list[Any]:
@@ -595,17 +794,19 @@ def _types(given: Any) -> list[Any]:
     return [given] if isinstance(given, str) else list(given or ())
 
 
-def _check_one_target(spec: Any, where: str, fail: Callable[[str], PluginError]) -> None:
+def _check_one_target(spec: Any, where: str, fail: Callable[[Text], PluginError]) -> None:
     """A ``choicesFrom`` of ``"of": "target"`` reads the action's one target: its
     action takes one target at most (``max_targets`` 1, not ``every_actor``; that it
     asks for no more, ``min_targets`` 0 or 1, :func:`_check_target_counts` holds)."""
     if spec.every_actor:
-        has, fix = "every actor", "give it max_targets 1"
-    elif spec.max_targets != 1:
-        has, fix = f"max_targets {spec.max_targets}", "give it max_targets 1"
-    else:
-        return
-    raise fail(f"{where}: 'of': 'target' reads the action's one target, and it has {has} ({fix})")
+        raise fail(ONE_TARGET_EVERY_ACTOR(where=where))
+    if spec.max_targets != 1:
+        raise fail(ONE_TARGET_MAX(where=where, most=spec.max_targets))
+
+
+def _listed(names: Iterable[str]) -> str:
+    """Names as a refusal lists them: ``'required', 'optional', 'none'``."""
+    return ", ".join(map(repr, names))
 
 
 def loaded_ruleset_ids(host: PluginHost) -> Iterable[str]:

@@ -31,6 +31,11 @@ actions a ruleset gives odds of, exact odds that draw no dice::
 
 The suite needs :attr:`~rollbridge.contract.Ruleset.example_sheets` (at least
 one) and an ``example`` on each action to exercise it.
+
+Its failures are in English, and stay so: they are for the plugin's developer,
+read in pytest's output beside Python's and pytest's own English, and they quote
+code to write. A plugin refused at startup is the operator's, and reads in their
+language (:mod:`rollbridge.host`; docs/plugins.md, "Publishing").
 """
 
 from __future__ import annotations

@@ -88,6 +88,19 @@ def test_it_resolves_with_supplied_dice(site):
     assert goblin["common"]["status"] == "impaired"
 
 
+def test_a_critical_hit_doubles_the_dice_not_the_penalty(site):
+    """A natural 20 with a damage of ``1d8-1`` rolled ``(1d8-1)+(1d8-1)``: the
+    penalty counted twice (README: a critical hit doubles the damage dice)."""
+    actors = json.dumps([
+        {"name": "Duelist", "sheet": {"hp": 9, "damage": "1d8-1"}},
+        {"name": "Ogre", "sheet": {"hp": 30, "ac": 25}},
+    ])  # fmt: skip
+    out = run(site, "resolve", "hitpoints", "attack", "--actors", actors, "--dice", "20,5,3",
+              "--json").stdout  # fmt: skip
+    outcome = json.loads(out)["data"]["outcome"]
+    assert (outcome["critical"], outcome["damage"]) == (True, 7)  # 5 + 3 - 1
+
+
 def test_it_ships_its_catalogues_and_reads_in_each_language(site):
     """The example is the one to copy: it shows the whole of docs/plugins.md,
     "Languages" — texts of its domain, catalogues in ``locale/``, the ``.mo`` files

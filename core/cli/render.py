@@ -86,11 +86,20 @@ def print_error_json(data: Mapping[str, Any]) -> None:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _die(die: Mapping[str, Any]) -> str:
+def _die_face(die: Mapping[str, Any]) -> str:
+    """What a die shows: rolled once, the value it counts for — which a plugin's
+    ``Die(faces, (face,), value)`` gives for a die the notation does not have (a
+    Fate die's -1, 0 or 1 for the d3's 1, 2 or 3: docs/plugins.md, "Dice"), and a
+    min/max modifier for a clamped one — as the web view and Foundry show it;
+    rolled several times (compounding), each roll and what they add to."""
     rolls = die.get("rolls") or [die.get("value")]
-    text = "+".join(str(r) for r in rolls)
-    if len(rolls) > 1:
-        text = f"{text}={die['value']}"
+    if len(rolls) == 1:
+        return str(die.get("value", rolls[0]))
+    return "+".join(str(r) for r in rolls) + f"={die['value']}"
+
+
+def _die(die: Mapping[str, Any]) -> str:
+    text = _die_face(die)
     tags = set(die.get("tags") or ())
     if "success" in tags:
         text += "*"

@@ -317,7 +317,7 @@ def test_a_hook_without_its_marker_is_refused_naming_plugin_and_hook(tmp_path, m
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(PluginLoadError) as refused:
         PluginHost(builtins=False, environ={})
-    assert refused.value.details == {"plugin": "unmarked"}
+    assert refused.value.details == {"plugin": "unmarked", "hook": "register_rulesets"}
     assert str(refused.value) == (
         "plugin 'unmarked' defines register_rulesets without @rollbridge.hookimpl, so "
         "rollbridge would never call it: mark it with @rollbridge.hookimpl "

@@ -68,15 +68,46 @@ def test_the_declared_domain_is_taken(package):
     assert (package / "locale" / "cs" / "LC_MESSAGES" / "fatelike.po").is_file()
 
 
-def test_sources_naming_their_domain_by_a_variable_are_not_checked(tmp_path):
-    """A ``Messages(DOMAIN)`` names no literal domain: nothing to compare with."""
+def test_sources_naming_their_domain_by_an_expression_are_not_checked(tmp_path):
+    """A ``Messages(config.DOMAIN)`` names a domain no reading of the sources can
+    tell: nothing to compare with."""
     folder = tmp_path / "pkg"
     folder.mkdir()
-    (folder / "m.py").write_text('DOMAIN = "x"\nsay = Messages(DOMAIN)\nA = say("a", "A")\n')
+    (folder / "m.py").write_text(
+        "import config\nsay = Messages(config.DOMAIN)\nA = say('a', 'A')\n"
+    )
     assert catalogs.declared_domains(folder) == {}
     assert [m.context for m in catalogs.extract(folder, "whatever") if m.id] == ["a"]
     with pytest.raises(InvalidRequest):
         catalogs.extract(Path(__file__).parents[2] / "plugins" / "sr2", "sr3")
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {"m.py": 'DOMAIN = "fatelike"\nsay = Messages(DOMAIN)\nA = say("a", "A")\n'},
+        {"m.py": 'DOMAIN: str = "fatelike"\nsay = Messages(domain=DOMAIN)\nA = say("a", "A")\n'},
+        {"names.py": 'DOMAIN = "fatelike"\n',
+         "m.py": 'from .names import DOMAIN\nsay = Messages(DOMAIN)\nA = say("a", "A")\n'},
+        {"names.py": 'DOMAIN = "fatelike"\n',
+         "m.py": 'from pkg.names import DOMAIN as D\nsay = Messages(D)\nA = say("a", "A")\n'},
+    ],
+    ids=["constant", "annotated-keyword", "imported", "imported-absolute"],
+)  # fmt: skip
+def test_a_domain_named_by_a_constant_of_the_sources_is_checked(tmp_path, files):
+    """``DOMAIN = "fatelike"; Messages(DOMAIN)`` was not compared with ``--domain``:
+    ``--domain fate`` made, and had translated, a catalogue no message is looked up
+    in. The constant is read — in the file, or imported from another of the
+    sources — and the wrong domain refused naming the one declared."""
+    folder = tmp_path / "pkg"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    for name, source in files.items():
+        (folder / name).write_text(source)
+    assert list(catalogs.declared_domains(folder)) == ["fatelike"]
+    with pytest.raises(InvalidRequest, match="they declare 'fatelike'"):
+        catalogs.extract(folder, "fate")
+    assert [m.context for m in catalogs.extract(folder, "fatelike") if m.id] == ["a"]
 
 
 def test_a_plugins_new_catalogue_names_its_authors_not_rollbridges(package):
@@ -106,7 +137,7 @@ def test_a_domain_named_by_a_variable_beside_a_literal_one_is_not_refused(tmp_pa
     """A plugin whose own ``Messages`` names its domain by a variable and which also
     reuses core texts with ``Messages("rollbridge")`` was refused — "they declare
     'rollbridge'" — though ``--domain fatelike`` is the domain its ``say`` declares:
-    a variable may name any domain, so the sources cannot be said to lack it."""
+    the variable's value is read, so both are declared."""
     folder = tmp_path / "rollbridge_fatelike"
     folder.mkdir()
     (folder / "messages.py").write_text(
@@ -115,7 +146,8 @@ def test_a_domain_named_by_a_variable_beside_a_literal_one_is_not_refused(tmp_pa
     done = _catalogs(folder, "update", "--domain", "fatelike")
     assert done.returncode == 0, done.stderr
     assert (folder / "locale" / "cs" / "LC_MESSAGES" / "fatelike.po").is_file()
-    assert catalogs.declared_domains(folder) == {"rollbridge": folder / "messages.py"}
+    declared = catalogs.declared_domains(folder)
+    assert declared == {"fatelike": folder / "messages.py", "rollbridge": folder / "messages.py"}
 
 
 def test_a_domain_given_by_keyword_is_declared(tmp_path):
@@ -125,3 +157,84 @@ def test_a_domain_given_by_keyword_is_declared(tmp_path):
     assert catalogs.declared_domains(folder) == {"fatelike": folder / "m.py"}
     with pytest.raises(InvalidRequest):
         catalogs.extract(folder, "fate")
+
+
+PACKAGE = {
+    "__init__.py": "",
+    "names.py": 'DOMAIN = "fatelike"\n',
+    "messages.py": """\
+from rollbridge.text import Messages
+
+from .names import DOMAIN
+
+say = Messages(DOMAIN)
+core = Messages("rollbridge")
+HITS = say("attack.hits", "{attacker} hits {target}")
+# Translators: a core text the plugin reuses: it is rollbridge's, not the plugin's
+AGAIN = core("plugin.again", "again")
+DIES = say.plural("dice.count", "{count} die", "{count} dice")
+""",
+    "rules.py": """\
+from .messages import say as speak
+
+MISSES = speak("attack.misses", "{attacker} misses")
+""",
+    "tables/__init__.py": "",
+    "tables/oracle.py": """\
+from rollbridge.text import Messages
+
+say = Messages("oracle")
+ASKED = say("oracle.asked", "the oracle is asked")
+""",
+    "tables/elsewhere.py": """\
+from somewhere_else import say
+
+KEPT = say("kept", "a message the sources do not show the domain of")
+""",
+    "tables/lookup.py": """\
+def core(key, default):
+    return default
+
+NOT_A_MESSAGE = core("colour", "a call of a name a Messages has in another file")
+""",
+}
+
+
+@pytest.fixture
+def two_domains(tmp_path: Path) -> Path:
+    """A plugin's package declaring the domains fatelike, rollbridge and oracle."""
+    folder = tmp_path / "rollbridge_fatelike"
+    for name, source in PACKAGE.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(source)
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("domain", "contexts"),
+    [
+        ("fatelike", ["attack.hits", "dice.count", "attack.misses", "kept"]),
+        ("oracle", ["oracle.asked", "kept"]),
+        ("rollbridge", ["plugin.again", "kept"]),
+    ],
+)
+def test_extraction_takes_the_messages_of_its_domain_only(two_domains, domain, contexts):
+    """Every ``say(...)`` of a folder went into each domain's ``.pot``: the
+    plugin's catalogue had the oracle's messages and the reused core text to
+    translate, and ``oracle.pot`` the plugin's. Each call whose ``Messages`` the
+    sources show — bound in its file (``core = Messages("rollbridge")``, read as
+    ``core(...)`` too) or imported from another (``from .messages import say as
+    speak``) — goes to its domain; one whose ``Messages`` comes from elsewhere is
+    kept in each (``kept``). A name bound to a ``Messages`` in one file is read
+    only there (``core(...)`` of tables/lookup.py is a function of its own)."""
+    extracted = catalogs.extract(two_domains, domain)
+    assert sorted(m.context for m in extracted if m.id) == sorted(contexts)
+
+
+def test_update_writes_each_domains_own_catalogue(two_domains):
+    done = _catalogs(two_domains, "update", "--domain", "oracle")
+    assert done.returncode == 0, done.stderr
+    pot = (two_domains / "locale" / "oracle.pot").read_text()
+    assert 'msgctxt "oracle.asked"' in pot and "attack.hits" not in pot
+    po = (two_domains / "locale" / "cs" / "LC_MESSAGES" / "oracle.po").read_text()
+    assert "attack.hits" not in po and "plugin.again" not in po

@@ -11,6 +11,7 @@ from typing import Any
 from rollbridge import ActionContext, ActionSpec, Actor, CommonState, Resolution, Ruleset, Track
 from rollbridge.contract import Odds, PlayerView
 from rollbridge.dice import DiceGroup, DiceSource, roll_die, roll_formula
+from rollbridge.dice.notation import BinOp, Call, Group, Neg, Node, Num, parse
 from rollbridge.exceptions import RuleViolation
 from rollbridge.text import Private
 
@@ -54,6 +55,43 @@ def hits(d20: int, bonus: int, ac: int) -> bool:
     """Whether a d20 showing ``d20`` hits armour class ``ac`` with ``bonus``: a natural
     20 always hits, a natural 1 always misses. ``resolve`` rolls it, ``odds`` counts it."""
     return d20 == 20 or (d20 != 1 and d20 + bonus >= ac)
+
+
+def critical_formula(formula: str) -> str:
+    """The damage formula of a critical hit: its dice rolled twice, its modifiers
+    added once (``1d8-1`` → ``1d8-1 + (1d8)``: two d8, one −1; ``2d6+1d4+3`` →
+    ``2d6+1d4+3 + (2d6 + 1d4)``). A number that multiplies or divides the dice
+    scales both rolls of them (``(1d6+1)*2`` → ``(1d6+1)*2 + ((1d6) * 2)``)."""
+    dice = _dice_only(parse(formula).root)
+    return formula if dice is None else f"{formula} + ({dice})"
+
+
+def _dice_only(node: Node) -> Node | None:
+    """``node`` without the numbers it adds or subtracts (None: no dice are left);
+    a number that multiplies or divides dice is kept."""
+    if isinstance(node, Num):
+        return None
+    if isinstance(node, BinOp) and node.op in "*/":
+        sides = [side if isinstance(side, Num) else _dice_only(side)
+                 for side in (node.left, node.right)]  # fmt: skip
+        if None in sides or all(isinstance(side, Num) for side in sides):
+            return None
+        return BinOp(node.op, *sides)  # type: ignore[arg-type]
+    if isinstance(node, BinOp):
+        left, right = _dice_only(node.left), _dice_only(node.right)
+        if left is None or right is None:
+            return left if right is None else right if node.op == "+" else Neg(right)
+        return BinOp(node.op, left, right)
+    if isinstance(node, Neg):
+        inner = _dice_only(node.operand)
+        return None if inner is None else Neg(inner)
+    if isinstance(node, Group):
+        inner = _dice_only(node.inner)
+        return None if inner is None else Group(inner)
+    if isinstance(node, Call):
+        inner = _dice_only(node.arg)
+        return None if inner is None else Call(node.name, inner)
+    return node  # dice
 
 
 @cache  # one schema object per hit-point total: validators compile once per schema
@@ -157,7 +195,7 @@ class HitPoints(Ruleset):
             )
         formula = attacker.sheet["damage"]
         if critical:
-            formula = f"({formula})+({formula.split('+')[0]})"
+            formula = critical_formula(formula)
             steps.append(CRITICAL())
         damage = roll_formula(formula, dice)
         amount = max(0, int(damage.total))

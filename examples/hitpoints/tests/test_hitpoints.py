@@ -41,6 +41,29 @@ def test_a_natural_20_doubles_the_damage_dice(table):
     assert table.state("f")["lost"] == 5
 
 
+@pytest.mark.parametrize(
+    ("damage", "dice", "lost"),
+    [
+        ("1d8-1", [5, 3], 7),  # two d8, one -1: 5 + 3 - 1 (the penalty was doubled: 6)
+        ("2d6+1d4+3", [1, 2, 3, 4, 5, 2], 20),  # four d6 and two d4, one +3
+        ("(1d6+1)*2", [2, 3], 12),  # the factor scales both rolls: (2 + 1) * 2 + 3 * 2
+        ("4", [], 4),  # no dice to double
+    ],
+)
+def test_a_critical_hit_rolls_the_dice_twice_and_adds_the_modifiers_once(
+    ruleset_harness, damage, dice, lost
+):
+    """A critical hit rolled ``(1d8-1)+(1d8-1)``: the formula's part before its first
+    ``+`` again, so a penalty counted twice, and of ``2d6+1d4+3`` only the 2d6 were
+    rolled again. The README says a natural 20 doubles the damage dice."""
+    harness = ruleset_harness(HitPoints())
+    harness.add_actor("Duelist", {"hp": 30, "attack_bonus": 0, "damage": damage}, actor_id="d")
+    harness.add_actor("Ogre", {"hp": 40, "ac": 30}, actor_id="o")
+    event = harness.resolve("attack", actor="d", targets=["o"], dice=[20, *dice])
+    assert event["data"]["outcome"]["critical"] is True
+    assert harness.state("o")["lost"] == lost
+
+
 def test_healing_is_for_the_gm(table):
     table.resolve("attack", actor="f", targets=["g"], dice=[15, 1])
     with pytest.raises(Forbidden):
