@@ -444,3 +444,24 @@ def test_connect_reconnects_after_the_close_and_the_refusals_the_other_clients_d
     listed = re.search(r"const TRANSIENT_HELLO = new Set\(\[(.*?)\]\)", script, re.S)
     assert listed is not None
     assert set(re.findall(r'"(\w+)"', listed.group(1))) == reconnect.TRY_LATER
+
+
+@pytest.mark.parametrize(
+    ("locale", "count", "said"),
+    [
+        ("cs", 1, "znovu se připojit nepodařilo ani po 1 pokusu; relace končí"),
+        ("cs", 3, "znovu se připojit nepodařilo ani po 3 pokusech; relace končí"),
+        ("cs", 5, "znovu se připojit nepodařilo ani po 5 pokusech; relace končí"),
+        ("de", 5, "keine neue Verbindung in 5 Versuchen; die Sitzung endet"),
+        ("ru", 1, "не удалось переподключиться за 1 попытку; сеанс завершён"),
+        ("ru", 3, "не удалось переподключиться за 3 попытки; сеанс завершён"),
+        ("ru", 5, "не удалось переподключиться за 5 попыток; сеанс завершён"),
+    ],
+)
+def test_giving_up_reads_in_each_language_with_its_plural(locale, count, said):
+    """The line that ends a session whose attempts all failed, in each plural form.
+    The Czech one read "znovu se připojit se nepodařilo" (the reflexive "se" twice,
+    which Czech writes once) "ani na 5 pokusů"."""
+    from rollbridge.cli.reconnect import GAVE_UP
+
+    assert GAVE_UP(count=count).render(locale) == said
