@@ -37,6 +37,7 @@ from rollbridge.cli.reconnect import (
 )
 from rollbridge.cli.render import render_actor, render_encounter, render_event
 from rollbridge.dice.verify import LogVerifier
+from rollbridge.engine.requests import BAD_ID, valid_id
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.plain import JSON, pack, unpack
 from rollbridge.text import Messages
@@ -135,7 +136,10 @@ def _value(text: str, name: str) -> Any:
 def parse_command(line: str, request_id: str) -> JSON | None:
     """Turn a typed line into a protocol message (None for local commands).
 
-    :raises InvalidRequest: for a line that is not a command.
+    :raises InvalidRequest: for a line that is not a command, and for ``json {...}``
+        with an ``id`` that is no request id (the server's words for it): the server
+        answers such a request with ``"id": null``, and the session, which waits for
+        the answer to each request it sent, would wait for it in vain.
     """
     line = line.strip()
     if not line:
@@ -152,6 +156,8 @@ def parse_command(line: str, request_id: str) -> JSON | None:
         if not isinstance(message, dict):
             raise InvalidRequest(JSON_OBJECT())
         message.setdefault("id", request_id)
+        if not valid_id(message["id"]):  # the answer could not name it: none awaited
+            raise InvalidRequest(BAD_ID(), details={"field": "id"})
         return message
     try:
         parts = shlex.split(rest)

@@ -465,3 +465,28 @@ def test_giving_up_reads_in_each_language_with_its_plural(locale, count, said):
     from rollbridge.cli.reconnect import GAVE_UP
 
     assert GAVE_UP(count=count).render(locale) == said
+
+
+@pytest.mark.parametrize("given", ["[1]", '{"a": 1}', "1.5", "true", '""', '"' + "x" * 65 + '"'])
+async def test_a_raw_request_whose_id_is_none_is_refused_before_it_is_sent(make_tables, given):  # noqa: F811
+    """``json {...}`` with an id the protocol has no answer for (the server answers
+    such a request with ``"id": null``): a list or a map ended the session with a
+    traceback (the session keeps what it awaits by id); any other was awaited in
+    vain, and the session ended saying "1 request was not answered", status 1. It is
+    refused as the server would refuse it, nothing is sent, and the session goes on."""
+    world = await make_tables()
+    terminal = await Terminal.start(
+        f"{world.server.url}tables/tally", world.tokens["tally"]["player"]
+    )
+    try:
+        await terminal.until("type help")
+        await terminal.type(f'json {{"type": "roll", "formula": "1d1+50", "id": {given}}}')
+        await terminal.type("1d1+60")
+        await terminal.end_input()
+        status, out = await terminal.end()
+    finally:
+        await terminal.stop()
+    assert "! id: every request needs an id, a string of 1-64 characters or an integer" in out
+    assert "Traceback" not in out and "not answered" not in out, out
+    assert "= 51" not in out and "[1] + 60 = 61" in out, out
+    assert status == 0, out
