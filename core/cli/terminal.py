@@ -335,8 +335,10 @@ async def _session(
     closing: set[asyncio.Task] = set()  # connections left at a gap, closing meanwhile
     async with contextlib.AsyncExitStack() as connections:  # each closed at the end
         await connections.enter_async_context(connection)
-        await connection.send(encode(hello))
-        welcome = _decode(await connection.recv())
+        try:
+            welcome = await _welcome(connection, encode(hello), locale)
+        except InvalidRequest as exc:  # closed before its welcome (1013: too many), stalled
+            raise InvalidRequest(CANNOT_CONNECT(url=url, problem=exc.render(locale))) from None
         if welcome.get("type") == "error":
             raise InvalidRequest(REFUSED(code=welcome["code"], message=welcome["message"]))
         ruleset = welcome.get("ruleset") or {}
@@ -493,18 +495,11 @@ async def _reconnect(
         except InvalidRequest as exc:
             _print(ATTEMPT_FAILED(attempt=attempt, problem=exc.render(locale)).render(locale))
             continue
+        resuming = encode({**hello, "resume": {"epoch": epoch, "seq": seq}})
         try:
-            async with asyncio.timeout(WELCOME_WAIT):
-                await connection.send(encode({**hello, "resume": {"epoch": epoch, "seq": seq}}))
-                welcome = _decode(await connection.recv())
-        except ConnectionClosed:
-            problem = _closed_text(connection.close_code, connection.close_reason, locale)
-            _print(ATTEMPT_FAILED(attempt=attempt, problem=problem).render(locale))
-            continue
-        except TimeoutError:  # the server took the connection and stalls
-            connection.transport.abort()
-            problem = NO_WELCOME(seconds=f"{WELCOME_WAIT:g}").render(locale)
-            _print(ATTEMPT_FAILED(attempt=attempt, problem=problem).render(locale))
+            welcome = await _welcome(connection, resuming, locale)
+        except InvalidRequest as exc:
+            _print(ATTEMPT_FAILED(attempt=attempt, problem=exc.render(locale)).render(locale))
             continue
         if welcome.get("type") == "error":
             await connection.close()
@@ -527,6 +522,27 @@ async def _reconnect(
         return connection, welcome
     _print(GAVE_UP(count=schedule.attempts).render(locale))
     return None
+
+
+async def _welcome(connection: Any, hello: bytes | str, locale: str) -> JSON:
+    """Send ``hello`` on a new ``connection`` and read the server's answer to it (its
+    welcome, or the error refusing it).
+
+    :raises InvalidRequest: no answer came: the connection closed first (the server
+        has too many connections from this address: 1013), or none within
+        :data:`~rollbridge.cli.reconnect.WELCOME_WAIT` (the connection is then
+        dropped); the message says which, in ``locale``.
+    """
+    try:
+        async with asyncio.timeout(WELCOME_WAIT):
+            await connection.send(hello)
+            return _decode(await connection.recv())
+    except ConnectionClosed:
+        said = _closed_text(connection.close_code, connection.close_reason, locale)
+    except TimeoutError:  # the server took the connection and stalls
+        connection.transport.abort()
+        said = NO_WELCOME(seconds=f"{WELCOME_WAIT:g}").render(locale)
+    raise InvalidRequest(said)
 
 
 def _decode(frame: bytes | str) -> JSON:

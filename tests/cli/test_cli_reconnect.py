@@ -490,3 +490,32 @@ async def test_a_raw_request_whose_id_is_none_is_refused_before_it_is_sent(make_
     assert "Traceback" not in out and "not answered" not in out, out
     assert "= 51" not in out and "[1] + 60 = 61" in out, out
     assert status == 0, out
+
+
+async def test_a_first_connection_closed_before_its_welcome_ends_with_an_error(make_tables):  # noqa: F811
+    """The server closes a new connection at once (1013: too many connections from
+    this address) before the hello is read: the session ended with a traceback
+    (websockets' ConnectionClosedError). It ends as when nothing listens: "cannot
+    connect to URL:" and the close, status 1."""
+    import dataclasses
+
+    from tests.server.conftest import TEST_LIMITS
+
+    world = await make_tables(limits=dataclasses.replace(TEST_LIMITS, per_address=1))
+    url = f"{world.server.url}tables/tally"
+    holder = await Terminal.start(url, world.tokens["tally"]["gm"])
+    try:
+        await holder.until("type help")  # joined: the address's one connection
+        second = await Terminal.start(url, world.tokens["tally"]["player"])
+        try:
+            status, out = await second.end()
+        finally:
+            await second.stop()
+    finally:
+        await holder.stop()
+    assert out.startswith(
+        f"rollbridge: error: invalid_request: cannot connect to {url}: connection closed "
+        "(1013: too many connections from this address)"
+    ), out
+    assert "Traceback" not in out, out
+    assert status == 1, out
