@@ -363,6 +363,8 @@ class Connection:
         """Handle one frame from the client."""
         if self.closed:  # disconnected (revoked, too far behind): queued frames are dropped
             return []
+        if getattr(self.member, "refused", False):  # its welcome failed meanwhile
+            self._unjoin()
         kind: Kind = "json" if isinstance(frame, str) else "msgpack"
         if self.joining:
             if len(self._waiting) >= MAX_WAITING:
@@ -567,14 +569,12 @@ class Connection:
                 return self._refused(kind, request_id)
             if isinstance(found, BaseException):
                 return self._hello_failed(found, kind, request_id, hello["table"])
-            if self.closed:  # gone while the table loaded: nobody may be keeping it
+            if self.closed:  # gone while the table loaded (released by ``guarded``)
                 self.joining = False
-                self.tables.release(found)
                 return []
             key = record.principal().key
             limit = self.tables.max_per_token
             if limit is not None and self.tables.per_token.get(key, 0) >= limit:
-                self.tables.release(found)
                 return self._too_many(kind, request_id, limit)
             locale, notes = self._locale_for(hello.get("locale"), found)
             member = Member(
@@ -591,10 +591,23 @@ class Connection:
             self.tables.per_token[key] = self.tables.per_token.get(key, 0) + 1
             self._token_key = key
             self.table, self.member, self.locale = found, member, locale
-            return found.join(member, hello.get("resume")) + self._joined()
+            try:
+                joined = found.join(member, hello.get("resume"))
+            except Exception:  # a bug: answered by ``guarded``, as a welcome that failed
+                found.not_welcomed(member)
+                raise
+            return joined + self._joined()
 
         def guarded(found: TableProtocol | BaseException) -> Effects:
-            return self._hello_guarded(lambda: opened(found), kind, request_id, hello["table"])
+            effects = self._hello_guarded(lambda: opened(found), kind, request_id, hello["table"])
+            if self.member is not None and self.member.refused:  # its welcome failed
+                self._unjoin()
+            if isinstance(found, TableProtocol) and self.table is not found:
+                # refused or failed (a bug) before it joined, or its welcome failed:
+                # nothing here holds the table, which leaves memory now if nothing
+                # else does (before, a failed welcome kept it, its connection too)
+                self.tables.release(found)
+            return effects
 
         return self.tables.get(hello["table"], guarded)
 
@@ -677,6 +690,23 @@ class Connection:
         self.closed = True
         self.joining = False
         self._waiting = []
+        self._give_back_token()
+        if self.table is not None and self.member is not None:
+            self.table.leave(self.member)
+            self.tables.release(self.table)
+
+    def _unjoin(self) -> None:
+        """Its welcome failed (:attr:`Member.refused
+        <rollbridge.protocol.members.Member.refused>`, its member gone from the table):
+        the connection is no longer at the table, and may say ``hello`` again; its
+        token's count given back, the table dropped if nothing else holds it."""
+        self._give_back_token()
+        table, self.table, self.member = self.table, None, None
+        if table is not None:
+            self.tables.release(table)
+
+    def _give_back_token(self) -> None:
+        """The connection no longer counts against its token's connections."""
         key, self._token_key = self._token_key, None
         if key is not None:
             left = self.tables.per_token.get(key, 1) - 1
@@ -684,6 +714,3 @@ class Connection:
                 self.tables.per_token[key] = left
             else:
                 self.tables.per_token.pop(key, None)
-        if self.table is not None and self.member is not None:
-            self.table.leave(self.member)
-            self.tables.release(self.table)
