@@ -979,7 +979,10 @@ class ClusterServer(Server):
             await asyncio.sleep(self.lease_ms / 3000)
             now = time.monotonic()
             for table_id in self.ownership.owned:  # a snapshot: _give_up, _lost change it
-                await self._keep_lease(table_id, now)
+                try:
+                    await self._keep_lease(table_id, now)
+                except Exception:  # a bug: that table's turn alone, never the loop's end
+                    log.exception("table %s: keeping its lease failed", table_id)
 
     async def _keep_lease(self, table_id: str, now: float) -> None:
         """One lease of :meth:`_keep_leases`: renewed, given up or found lost. (A call
@@ -1166,10 +1169,13 @@ class ClusterServer(Server):
         assert self.redis is not None
         while not self.stopping:
             await asyncio.sleep(self.poll_interval)
-            self._tick()
-            # one left idle after a sync is dropped here (no loop variable of this
-            # loop names a table while it sleeps: it would keep the last one alive)
-            self.sweep()
+            try:
+                self._tick()
+                # one left idle after a sync is dropped here (no loop variable of this
+                # loop names a table while it sleeps: it would keep the last one alive)
+                self.sweep()
+            except Exception:  # a bug: logged, never the poll's end
+                log.exception("the poll's timers and sweep failed")
             tables = list(self.tables.open)
             if not tables:
                 continue
@@ -1186,10 +1192,12 @@ class ClusterServer(Server):
                 continue
             self._poll_log.worked()
             for table_id, (epoch, seq), point in zip(tables, stored_at, known, strict=True):
-                if epoch is None or seq is None:
-                    self._gone(table_id)
-                    continue
-                if point is not None and behind((int(epoch), int(seq)), point):
-                    self._resync(table_id)
-                else:
-                    self._notice(table_id, int(epoch), int(seq))
+                try:
+                    if epoch is None or seq is None:
+                        self._gone(table_id)
+                    elif point is not None and behind((int(epoch), int(seq)), point):
+                        self._resync(table_id)
+                    else:
+                        self._notice(table_id, int(epoch), int(seq))
+                except Exception:  # a bug: that table's alone, never the poll's end
+                    log.exception("table %s: following its stored seq failed", table_id)
