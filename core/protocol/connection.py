@@ -241,7 +241,7 @@ class Tables:
         cluster's owner charges the changes other processes forward to it)."""
         bucket = self.buckets.get(table_id)
         if bucket is not None:
-            bucket.charge_work(seconds, paid=1.0)
+            _charged(bucket, seconds, 1.0, f"table {table_id}")
 
     def count_at_table(self, table_id: str) -> None:
         """Count one request against the table's rate (``rates.per_table``).
@@ -300,6 +300,17 @@ def wrong_tokens_refusal(refusal: TokenRefusal) -> RateLimited:
             "for {seconds} s",
         )(seconds=retry)
     return RateLimited(text, details=details)
+
+
+def _charged(bucket: RateLimit, seconds: float, paid: float, whose: str) -> None:
+    """``bucket`` (``whose`` rate) charged for a request's work
+    (:meth:`RateLimit.charge_work`, after the request ran); a bug in it is logged with
+    its traceback, never raised: what the request did (a change's commit, its reply)
+    must not be lost with it — the table would be ahead of the store, held for good."""
+    try:
+        bucket.charge_work(seconds, paid)
+    except Exception:
+        log.exception("charging a request's work to %s's rate failed", whose)
 
 
 def _rate_limited(wait: float, scope: str) -> RateLimited:
@@ -441,7 +452,7 @@ class Connection:
         past those it paid already — ``paid`` of the connection's rate (its cost),
         one of the table's."""
         if self._bucket is not None:
-            self._bucket.charge_work(seconds, paid)
+            _charged(self._bucket, seconds, paid, "a connection")
         self.tables.charge_work(table_id, seconds)
 
     @property
@@ -457,7 +468,7 @@ class Connection:
         The table's rate here is not charged again: the owner's bucket holds the
         table. ``seconds`` comes from the owner process, never from a client."""
         if self._bucket is not None:
-            self._bucket.charge_work(seconds, paid=1.0)
+            _charged(self._bucket, seconds, 1.0, "a connection")
 
     def _reply(self, message: JSON, kind: Kind, request: str | None = None) -> Reply:
         member = self.member

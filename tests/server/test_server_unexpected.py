@@ -580,3 +580,33 @@ async def test_a_bug_handling_a_commit_an_unwritten_change_waits_for_lets_the_ta
     assert retry["seq"] == start + 1
     assert len(injected(caplog)) == 2  # r2's bug and r1's, once each
     assert not protocol.broken and protocol._holding == 0 and not protocol._held
+
+
+async def test_a_bug_charging_a_change_s_work_loses_nothing_of_the_change(
+    make_tables, monkeypatch, caplog
+):
+    """Charging the CPU time a change took to the rates (after it ran) raises (a
+    bug): logged once, and the change goes on — committed, shown, answered. Before,
+    the exception lost the change's commit: the requester was told ``internal``, the
+    table was ahead of the store with a commit never written, and the same id sent
+    again waited for it for good."""
+    import dataclasses
+
+    from rollbridge.protocol.limits import RateLimit
+    from tests.server.conftest import TEST_LIMITS
+
+    # the rates on (a request's work is charged to them), generous enough for a test
+    rated = dataclasses.replace(TEST_LIMITS, rate_per_connection=1000.0, rate_per_table=1000.0)
+    tables = await make_tables(limits=rated)
+    gm, _ = await tables.join("tally", "gm")
+    watcher, _ = await tables.join("tally", "observer")
+    bug = Once(monkeypatch, RateLimit, "charge_work")
+    r1 = await gm.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    assert r1["type"] == "result" and bug.raised == 1
+    await watcher.wait_for(lambda p: len(p.events) == 1)
+    again = await gm.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    assert again["seq"] == r1["seq"]
+    r2 = await gm.request({"type": "roll", "id": "r2", "formula": "1d6"})
+    assert r2["seq"] == r1["seq"] + 1
+    assert len(injected(caplog)) == 1
+    assert tables.server.tables.open["tally"]._writes == []

@@ -140,3 +140,46 @@ def test_a_bug_taking_in_a_reloaded_table_is_a_failed_reload_tried_again(
     caplog.set_level(logging.INFO)
     on_a_cluster_server(redis_factory, play)
     assert len(injected(caplog)) == 1
+
+
+def test_a_bug_charging_a_forwarded_change_s_work_still_answers_it(
+    redis_factory, monkeypatch, caplog
+):
+    """``node-b`` (played over Redis) runs a change forwarded to it and answers with
+    the CPU time it took; charging that time here to the rate of the connection that
+    sent it raises (a bug): logged once, and the change is answered all the same.
+    Before, the exception ended the forward's task: the change was never answered."""
+    from rollbridge.engine.model import Principal
+    from rollbridge.plain import pack, unpack
+    from rollbridge.protocol.limits import RateLimit
+    from rollbridge.text import stored
+    from tests.server.test_server_unexpected import Once, injected
+    from tests.stores.test_cluster_broken_table import Stage
+
+    bugs: list[Once] = []
+
+    async def play(server: ClusterServer) -> None:
+        stage = Stage(server)
+        try:
+            async with connect(server.url) as ws:
+                await stage.redis.set(stage.owner, "node-b", px=60_000)
+                await stage.hello(ws)
+                async with asyncio.timeout(20):
+                    await ws.send(json.dumps({"type": "roll", "id": "r1", "formula": "1d6"}))
+                    popped = await stage.redis.blpop([stage.inbox_b], timeout=10)
+                    assert popped is not None, "nothing forwarded to the owner"
+                    body = unpack(popped[1])
+                    fields = stage.node_b.handle("t", body["message"], Principal(*body["who"]))
+                    bugs.append(Once(monkeypatch, RateLimit, "charge_work"))
+                    result = {"type": "result", "id": "r1", **fields}
+                    await stage.redis.rpush(server.replies, pack(
+                        {"fid": body["fid"], "message": result, "work": 1.0}, stored))  # fmt: skip
+                    done = await answer_to(ws, "r1")
+            assert done["type"] == "result" and done["seq"] == fields["seq"]
+            assert server.tables.open["t"].forwards_out == 0
+        finally:
+            stage.close()
+
+    caplog.set_level(logging.INFO)
+    on_a_cluster_server(redis_factory, play)
+    assert bugs[0].raised == 1 and len(injected(caplog)) == 1
