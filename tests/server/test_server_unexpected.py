@@ -610,3 +610,46 @@ async def test_a_bug_charging_a_change_s_work_loses_nothing_of_the_change(
     assert r2["seq"] == r1["seq"] + 1
     assert len(injected(caplog)) == 1
     assert tables.server.tables.open["tally"]._writes == []
+
+
+async def test_a_commit_that_cannot_be_queued_fails_as_a_commit_does(tables, monkeypatch, caplog):
+    """Handing a change's commit to the writer raises (a bug): the change fails as a
+    commit that failed does — its requester answered ``internal``, the table loaded
+    again — and the same id sent again runs. Before, the driver logged it and went
+    on: the change was never answered, and the table waited for that commit for
+    good."""
+    gm, _ = await tables.join("tally", "gm")
+    bug = Once(monkeypatch, tables.server.writer, "submit")
+    failed = await gm.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    assert failed["type"] == "error" and failed["code"] == "internal"
+    retry = await gm.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    assert retry["type"] == "result"
+    r2 = await gm.request({"type": "roll", "id": "r2", "formula": "1d6"})
+    assert r2["seq"] == retry["seq"] + 1
+    assert bug.raised == 1 and len(injected(caplog)) == 1
+    protocol = tables.server.tables.open["tally"]
+    assert not protocol.broken and protocol._holding == 0 and protocol._writes == []
+
+
+async def test_a_read_that_cannot_be_started_is_answered_and_the_next_runs(
+    tables, monkeypatch, caplog
+):
+    """Starting a store read on the reader threads raises (a bug): the request is
+    answered as for a read that failed, and the next read runs. Before, the driver
+    logged it and went on: the request was never answered, and its turn (one read of
+    the log at a time per table) was never given back."""
+    from rollbridge.server.app import _run_if_wanted
+
+    gm, _ = await tables.join("tally", "gm")
+    for n in range(2):
+        await gm.request({"type": "roll", "id": f"r{n}", "formula": "1d6"})
+    loop = asyncio.get_running_loop()
+    bug = Once(
+        monkeypatch, loop, "run_in_executor", when=lambda _pool, work, *a: work is _run_if_wanted
+    )
+    failed = await gm.request({"type": "state", "id": "at1", "at": 1})
+    assert failed["type"] == "error" and failed["code"] == "store_error"
+    assert (await gm.request({"type": "state", "at": 1}))["table"]["seq"] == 1
+    assert bug.raised == 1 and len(injected(caplog)) == 1
+    protocol = tables.server.tables.open["tally"]
+    assert protocol._asked_reads == 0 and protocol._reading == 0
