@@ -523,7 +523,10 @@ class Connection:
             lambda: self._token_found(record, hello, adapter, kind, request_id),
             kind, request_id, hello["table"],
         )  # fmt: skip
-        find.on_error = lambda error: self._lookup_failed(error, kind, request_id, hello["table"])
+        find.on_error = lambda error: self._hello_guarded(
+            lambda: self._lookup_failed(error, kind, request_id, hello["table"]),
+            kind, request_id, hello["table"],
+        )  # fmt: skip
         return [find]
 
     def _hello_guarded(

@@ -653,3 +653,30 @@ async def test_a_read_that_cannot_be_started_is_answered_and_the_next_runs(
     assert bug.raised == 1 and len(injected(caplog)) == 1
     protocol = tables.server.tables.open["tally"]
     assert protocol._asked_reads == 0 and protocol._reading == 0
+
+
+async def test_a_bug_after_a_token_lookup_failed_still_answers_the_hello(
+    tables, monkeypatch, caplog
+):
+    """A ``hello``'s token lookup fails (the store's failure) and handling that raises
+    (a bug): the ``hello`` is answered ``internal`` and the connection may say
+    ``hello`` again. Before, the exception escaped to the driver's log: the ``hello``
+    was never answered, and the connection waited for it for good (its ``hello``
+    timeout looks again while one is being answered)."""
+    from rollbridge.exceptions import StoreError
+    from rollbridge.protocol.connection import Connection
+
+    find = tables.store.find_token
+
+    def failing_once(*args: Any) -> Any:
+        monkeypatch.setattr(tables.store, "find_token", find)
+        raise StoreError("disk unreadable (simulated)")
+
+    monkeypatch.setattr(tables.store, "find_token", failing_once)
+    bug = Once(monkeypatch, Connection, "_settle_token")
+    peer, refused = await tables.join("tally", "gm")
+    assert refused["type"] == "error" and refused["code"] == "internal"
+    token = tables.tokens["tally"]["gm"]
+    welcome = await peer.request({"type": "hello", "table": "tally", "token": token})
+    assert welcome["type"] == "welcome"
+    assert bug.raised == 1 and len(injected(caplog)) == 1
