@@ -30,7 +30,7 @@ from websockets.protocol import State
 
 from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.dice.verifiable import DiceKey
-from rollbridge.exceptions import Busy, StoreError, StoreUnavailable
+from rollbridge.exceptions import Busy, InternalError, StoreError, StoreUnavailable
 from rollbridge.host import PluginHost
 from rollbridge.protocol.connection import CLOSE_AUTH, CLOSE_BEHIND, CLOSE_LIMIT, Tables
 from rollbridge.protocol.effects import (
@@ -380,9 +380,13 @@ class Server:
             if self.writer is None:  # stopped: a read that came back in the stop asks it
                 self._persisted(effect, stopping())
                 return
-            self.writer.submit(
-                effect.table_id, effect.commit, lambda error: self._persisted(effect, error)
-            )
+            try:
+                self.writer.submit(
+                    effect.table_id, effect.commit, lambda error: self._persisted(effect, error)
+                )
+            except Exception:  # a bug: failed as a commit is, never left out for good
+                log.exception("table %s: a commit could not be queued", effect.table_id)
+                self._persisted(effect, InternalError(FAILED()))
         elif isinstance(effect, Notify):
             assert effect.table is not None
             notify(self.host, effect.table, effect.events)
@@ -408,10 +412,8 @@ class Server:
 
     def _read(self, effect: Read, client: Client | None) -> None:
         if self._loop is None or self._reader is None:  # stopped (or not started)
-            try:  # a read that came back in the stop asks it: refused, not left waiting
-                self._follow(effect, stopping(), None, client)
-            finally:
-                self._settle(effect.table_id)
+            # a read that came back in the stop asks it: refused, not left waiting
+            self._read_refused(effect, stopping(), client)
             return
         ended: list[str] = []  # how the reader thread's work ended, told before ``done``
 
@@ -419,9 +421,14 @@ class Server:
             ended.append(outcome)
             self.metrics.store_read(outcome)
 
-        future = self._loop.run_in_executor(
-            self._reader, _run_if_wanted, effect, self.store, counted
-        )
+        try:
+            future = self._loop.run_in_executor(
+                self._reader, _run_if_wanted, effect, self.store, counted
+            )
+        except Exception:  # a bug: failed as a read is, never left out for good
+            log.exception("table %s: a read could not be started", effect.table_id)
+            self._read_refused(effect, InternalError(FAILED()), client)
+            return
 
         def done(finished: asyncio.Future) -> None:
             if finished.cancelled():
@@ -437,6 +444,14 @@ class Server:
                 self._settle(effect.table_id)
 
         future.add_done_callback(done)
+
+    def _read_refused(self, effect: Read, error: BaseException, client: Client | None) -> None:
+        """``effect`` is not run: it fails with ``error`` (its request answered, the
+        hold it took let go) and the table is settled."""
+        try:
+            self._follow(effect, error, None, client)
+        finally:
+            self._settle(effect.table_id)
 
     def _follow(
         self,
