@@ -30,7 +30,6 @@ import json
 import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote
 
 from rollbridge.exceptions import (
     AuthenticationFailed,
@@ -46,11 +45,12 @@ from rollbridge.exceptions import (
 from rollbridge.plain import JSON
 from rollbridge.server.address_rates import look_up_token
 from rollbridge.server.addresses import peer_address
-from rollbridge.server.logs import cut_tokens
 from rollbridge.server.throttle import Throttle
 from rollbridge.server.web import (
     error_headers,
     in_reader,
+    json_answer,
+    path_segments,
     query_parameters,
     request_locale,
     respond,
@@ -109,10 +109,10 @@ def _json(status: int, body: JSON, **headers: str) -> Response:
     """A JSON answer; a token quoted in it (an error that names the request's path,
     where a client may have misplaced one) is cut out, as from the log — except the
     new tokens an issuing answer carries (``keep_tokens``)."""
-    keep = headers.pop("keep_tokens", "")
-    text = json.dumps(body, ensure_ascii=False)
-    return respond(status, (text if keep else cut_tokens(text)) + "\n",
-                   "application/json; charset=utf-8", **headers)  # fmt: skip
+    if not headers.pop("keep_tokens", ""):
+        return json_answer(status, body, **headers)
+    text = json.dumps(body, ensure_ascii=False) + "\n"
+    return respond(status, text, "application/json; charset=utf-8", **headers)
 
 
 def _required(parameters: Mapping[str, str], name: str) -> str:
@@ -215,7 +215,7 @@ class AdminApi:
     async def _route(
         self, admin: AdminTokenRecord, method: str, path: str, parameters: Mapping[str, str]
     ) -> tuple[int, JSON]:
-        parts = [unquote(p) for p in path.strip("/").split("/")][1:]  # after "admin"
+        parts = path_segments(path)[1:]  # after "admin"; a bad escape refused by name
         if parts[:1] == ["tables"]:
             rest = parts[1:]
             if not rest and method == "POST":
