@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from rollbridge.server.app import Server
 
 __all__ = [
+    "cut",
     "error_headers",
     "in_reader",
     "json_answer",
@@ -138,9 +139,15 @@ def request_locale(request: Request) -> str:
     return i18n.DEFAULT_LOCALE
 
 
+def cut(text: str, most: int = _SHOWN) -> str:
+    """``text`` cut short past ``most`` characters (``…`` says so): what a refusal
+    quotes of a request."""
+    return text if len(text) <= most else text[:most] + "…"
+
+
 def _shown(text: str) -> str:
     """``text`` quoted for a refusal, cut short past :data:`_SHOWN` characters."""
-    return repr(text if len(text) <= _SHOWN else text[:_SHOWN] + "…")
+    return repr(cut(text))
 
 
 def _decoded(text: str) -> str | Text:
@@ -167,7 +174,7 @@ def path_segments(path: str) -> list[str]:
         if isinstance(decoded, str) and _CONTROL.search(decoded):
             decoded = CONTROL()
         if not isinstance(decoded, str):
-            shown = raw if len(raw) <= _SHOWN else raw[:_SHOWN] + "…"
+            shown = cut(raw)
             raise InvalidRequest(
                 BAD_SEGMENT(segment=repr(shown), problem=decoded),
                 details={"field": "path", "segment": shown},
