@@ -47,6 +47,7 @@ from rollbridge.server.address_rates import look_up_token
 from rollbridge.server.addresses import peer_address
 from rollbridge.server.throttle import Throttle
 from rollbridge.server.web import (
+    cut,
     error_headers,
     in_reader,
     json_answer,
@@ -166,7 +167,8 @@ class AdminApi:
     async def handle(self, connection: ServerConnection, request: Request) -> Response:
         """Answer one admin request (after checking its admin token)."""
         locale = request_locale(request)
-        path, _, query = request.path.partition("?")
+        sent, _, query = request.path.partition("?")
+        path = cut(sent, 200)  # (what a refusal and the log quote of it: 8 KiB at most)
         method = request.method
         try:
             admin = await self._authorize(connection, request)
@@ -180,7 +182,7 @@ class AdminApi:
                         method, path, peer, held, extra={"code": "unauthorized"},
                     )  # fmt: skip
                 raise AuthenticationFailed(NO_ADMIN_TOKEN())
-            status, body = await self._route(admin, method, path, query_parameters(query))
+            status, body = await self._route(admin, method, sent, query_parameters(query))
         except RollbridgeError as error:
             if error.code != "unauthorized":
                 # a token refused unchecked is logged by its throttle, once per 10 s
@@ -232,7 +234,8 @@ class AdminApi:
                 return 201, await self._issue(admin, rest[0], parameters)
             if len(rest) == 3 and rest[1] == "tokens" and method == "DELETE":
                 return 200, await self._revoke(admin, rest[0], rest[2])
-        raise NotFound(NO_ROUTE(method=method, path=path), details={"path": path})
+        shown = cut(path, 200)
+        raise NotFound(NO_ROUTE(method=method, path=shown), details={"path": shown})
 
     # -- the actions ---------------------------------------------------------------------
 

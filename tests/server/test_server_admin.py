@@ -376,3 +376,13 @@ async def test_a_parameter_without_a_name_or_with_a_lone_percent_is_refused(
     assert (status, answer["code"], answer["details"]) == (400, "invalid_request", {"field": field})
     assert words in answer["message"]
     assert list(admin.store.tables()) == tables
+
+
+async def test_a_long_path_no_route_answers_is_quoted_cut_short(admin):
+    """A path of thousands of characters that no route answers was quoted whole in
+    the 404, its ``details`` and the log line (up to the 8 KiB of a request line): now
+    its first 200 characters and an ellipsis."""
+    path = "/admin/" + "x" * 7000
+    status, body = await call(admin, "GET", path, admin.admin)
+    assert (status, body["code"]) == (404, "not_found")
+    assert body["details"] == {"path": path[:200] + "…"} and len(body["message"]) < 300
