@@ -306,6 +306,31 @@ SEGMENT_ROUTES = [
     ("GET", "/tables/{}"),
     ("GET", "/tables/{}/overlay"),
 ]
+
+
+def test_every_route_with_a_segment_is_tried():
+    """:data:`SEGMENT_ROUTES` holds every route the docstrings of the admin API and
+    of the port's HTTP side list with an ID in its path, each ID in turn."""
+    import re
+
+    from rollbridge.server import admin as admin_api
+    from rollbridge.server import http
+
+    documented = set()
+    for doc in (admin_api.__doc__ or "", http.__doc__ or ""):
+        for method, paths in re.findall(
+            r"^\s+(GET|POST|DELETE)\s+(/[^\s,]+(?:, /[^\s,]+)*)", doc, re.M
+        ):
+            for path in paths.split(", "):
+                path = path.partition("?")[0].replace("TOKEN_ID", "ID")
+                documented |= {(method, path)} if "ID" in path else set()
+    tried = {
+        (method, re.sub(r"\{\}|sr2|abc", "ID", route.partition("?")[0]))
+        for method, route in SEGMENT_ROUTES
+    }
+    assert len(documented) == 7 and documented <= tried, documented - tried
+
+
 #: Percent-escapes read leniently before: U+FFFD for bytes that are no UTF-8 (a 404
 #: naming U+FFFD), the escape as it was for a lone % or %zz, a NUL looked up.
 BAD_SEGMENTS = ["%FF", "%C3%28", "%", "%zz", "sr2%", "%00", "%0d%0a", "s%7Fr2", "%ED%A0%80"]
