@@ -176,7 +176,9 @@ class HttpWorld:
         return [self.world.port, *([other[1]] if other is not None else [])]
 
     def out_of_time(self) -> bool:
-        """Whether the run's time is up (then the example is counted in :attr:`late`)."""
+        """Whether the run's time is up (then the example is counted in :attr:`late`).
+        Asked once the example's request is drawn: an example that drew less than
+        another with the same start is flaky to Hypothesis."""
         late = self.until is not None and time.monotonic() > self.until
         self.late += late
         return late
