@@ -15,6 +15,12 @@ handshake as before::
                        the web view and the stream overlay (rollbridge.server.web_view);
                        a WebSocket handshake to /tables/ID goes on to the protocol
 
+Another method than GET to a path of the GET routes above (``HEAD /healthz``,
+``POST /tables/ID/export``) is refused with 405 ``invalid_request`` (JSON, ``Allow:
+GET``, ``details.method``), in the request's language; a request no route answers
+is websockets' to refuse (405 for another method than GET, 426 for a GET that is no
+handshake, in plain text).
+
 Every request here but a WebSocket handshake (a GET with ``Upgrade: websocket``
 that no route above answers) is first held to ``--http-rate-per-address``
 (:class:`~rollbridge.server.address_rates.HttpRate`): past it, 429 and nothing
@@ -33,12 +39,13 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from rollbridge.exceptions import InvalidRequest
 from rollbridge.server.address_rates import HttpRate
 from rollbridge.server.admin import AdminApi
 from rollbridge.server.export_http import ExportRoute
 from rollbridge.server.metrics import CONTENT_TYPE
 from rollbridge.server.proxy_hint import UnnamedProxyHint
-from rollbridge.server.web import in_reader, request_locale, respond
+from rollbridge.server.web import cut, in_reader, json_answer, request_locale, respond
 from rollbridge.server.web_view import WebViewRoute
 from rollbridge.text import Messages, Text
 
@@ -57,6 +64,8 @@ STOPPING = say("http.stopping", "the server is stopping")
 STORE_SLOW = say("http.store_slow", "the store did not answer within {seconds} s")
 # Translators: {error} is the name of a Python exception (OSError, StoreError).
 STORE_FAILED = say("http.store_failed", "the store failed: {error}")
+# Translators: {path} is the path asked for, {method} the HTTP method sent (POST, HEAD).
+WRONG_METHOD = say("http.wrong_method", "{path} is answered to GET only, not to {method}")
 
 #: Seconds ``/readyz`` waits for the store's answer before it says 503.
 READY_TIMEOUT = 2.0
@@ -101,8 +110,11 @@ class HttpRoutes:
         path = request.path.partition("?")[0]
         if path == "/admin" or path.startswith("/admin/"):
             return self.admin.handle
-        if request.method != "GET":
-            return None
+        route = self._get_route(request, path)
+        return route if route is None or request.method == "GET" else self._wrong_method
+
+    def _get_route(self, request: Request, path: str) -> Route | None:
+        """What answers a GET of ``path`` (whatever ``request``'s method)."""
         export_table = self.export.table_of(path)
         if export_table is not None:
             return lambda connection, request: self.export.handle(connection, request, export_table)
@@ -111,6 +123,14 @@ class HttpRoutes:
         return {"/metrics": self._metrics, "/healthz": self._healthz, "/readyz": self._readyz}.get(
             path
         )
+
+    async def _wrong_method(self, connection: ServerConnection, request: Request) -> Response:
+        path = request.path.partition("?")[0]
+        method = request.method[:20]
+        shown = cut(path, 200)
+        error = InvalidRequest(WRONG_METHOD(path=repr(shown), method=repr(method)),
+                               details={"method": method})  # fmt: skip
+        return json_answer(405, error.to_dict(request_locale(request)), Allow="GET")
 
     async def _web(self, connection: ServerConnection, request: Request) -> Response:
         return self.web.handle(request)

@@ -258,3 +258,40 @@ async def test_a_client_too_far_behind_is_counted_as_cut_off(make_tables):
     assert found["rollbridge_clients_cut_off_total", (("reason", "behind"),)] == 1
     assert found["rollbridge_bytes_sent_total", ()] > 64 * 1024
     ws.transport.abort()
+
+
+#: Every GET route of the port but the admin API's (core/server/http.py's docstring).
+GET_ROUTES = ["/metrics", "/healthz", "/readyz", "/", "/favicon.ico", "/tables/sr2",
+              "/tables/sr2/overlay", "/tables/sr2/export?format=jsonl",
+              "/static/web/table.mjs", "/static/client/protocol.mjs"]  # fmt: skip
+
+
+async def test_another_method_than_get_on_a_get_route_is_a_typed_refusal(tables):
+    """``HEAD /healthz``, ``POST /tables/ID/export``... were websockets' own 405 in
+    plain English ("Failed to open a WebSocket connection: unsupported HTTP method"),
+    no code to act on (found reading the routes as a hostile client, 5 December):
+    now 405 ``invalid_request`` in JSON, ``Allow: GET``, naming the method, in the
+    request's language. Nothing is done."""
+    for path in GET_ROUTES:
+        for method in ("POST", "HEAD", "DELETE", "PUT", "OPTIONS"):
+            status, headers, body = await get(tables.server, path, method=method,
+                                              headers={"Accept-Language": "de"})  # fmt: skip
+            assert (status, headers.get("Allow")) == (405, "GET"), (method, path, body)
+            if method == "HEAD":
+                continue  # (a client reads no body of an answer to HEAD)
+            answer = json.loads(body)
+            assert answer["code"] == "invalid_request", (method, path, answer)
+            assert answer["details"] == {"method": method}
+            assert f"'{method}'" in answer["message"] and "nur" in answer["message"], answer
+
+
+async def test_a_path_the_web_view_does_not_serve_is_a_typed_404(tables):
+    """The web view answered a path it does not serve (``/static/../``, an unlisted
+    name) with ``not found`` in plain English: now 404 ``not_found`` in JSON naming
+    the path, in the request's language, as the port's other refusals."""
+    for path in ("/static/web/nope.mjs", "/static/%2e%2e/x", "/static/client/lang/x.json"):
+        status, headers, body = await get(tables.server, path, headers={"Accept-Language": "cs"})
+        assert status == 404 and headers["Content-Type"] == "application/json; charset=utf-8"
+        answer = json.loads(body)
+        assert answer["code"] == "not_found" and answer["details"] == {"path": path}
+        assert repr(path) in answer["message"] and "adrese" in answer["message"], answer
