@@ -242,6 +242,22 @@ async def test_a_screen_reader_hears_what_each_die_means(web_world):
         assert len(kept) == 1 and kept[0]["said"].endswith(", " + words["dropped"])
 
 
+async def test_a_dies_title_is_in_the_pages_language(web_world):
+    """Hovering (or long-pressing) a die showed "d6 exploded" on a German page: the
+    tags' codes, in English."""
+    result = await run_case(web_world, "dice")
+    for lang in ("en", "de"):
+        words = TAG_WORDS[lang]
+        titles = {
+            die["title"] for entry in result[lang].values() for die in entry["dice"] if die["tags"]
+        }
+        for entry in result[lang].values():
+            for die in entry["dice"]:
+                said = ", ".join(["d6", *(words[tag] for tag in die["tags"])])
+                assert die["title"] == said, (lang, die)
+        assert "d6, " + words["exploded"] in titles and "d6, " + words["dropped"] in titles, titles
+
+
 async def test_a_plain_rolls_dice_heading_says_its_formula_once(web_world):
     """It read "4d6kh3 · 4d6kh3": the group's label of a plain roll is its formula."""
     result = await run_case(web_world, "dice")

@@ -22,6 +22,7 @@ import { actionForm, ofTarget, replaceKeeping, rollForm, sheetChoices, showOutco
 import { fetchHistory } from "./history.mjs";
 import { el, eventSummary, renderEvent } from "./render.mjs";
 import { Session, browserLocale, socketUrl, tableFromPath, takeToken } from "./session.mjs";
+import { renderOdds } from "./stats.mjs";
 import { StatsPanel } from "./statspanel.mjs";
 import { KIND_WORDS, i18n, localizePage, pageLanguage, useLanguage } from "./texts.mjs";
 
@@ -157,6 +158,48 @@ function send(message, form = null) {
   );
 }
 
+/**
+ * Ask the odds of what a form holds (its *Odds* button): nothing is rolled. The
+ * answer — a table of totals or outcomes — goes under the form, its line beside
+ * it and to a screen reader; a refusal (a typo, odds the ruleset does not give)
+ * beside the form, and odds that would need an NPC's hidden numbers in the page's
+ * words (the server's ask a client to state them in `assume`: the page has no such field). One question at a time per form: the
+ * button waits for its answer.
+ * @param {object} message the `odds` request, without an id
+ * @param {HTMLFormElement} form the form it came from
+ */
+function askOdds(message, form) {
+  const button = form.querySelector('button[name="odds"]');
+  if (button?.disabled) return;
+  const key = form.dataset.form;
+  const name = message.formula ?? session.actionLabel(message.action);
+  const done = () => {
+    const now = formOf(key);
+    now?.querySelector('button[name="odds"]')?.removeAttribute("disabled");
+    return now;
+  };
+  if (button) button.disabled = true;
+  formOf(key)?.querySelector(".form-odds")?.replaceChildren();
+  session.request(message).then((reply) => {
+    const now = done();
+    const { line, box } = renderOdds(i18n, reply, name);
+    now?.querySelector(".form-odds")?.replaceChildren(box);
+    if (now) showOutcome(now, line);
+    announce(line);
+  }, (error) => {
+    done();
+    if (error?.code !== "odds_hidden") {
+      failed(error, key);
+      return;
+    }
+    // the server's words tell a client to state the NPC in `assume`: the page cannot
+    const text = i18n.format("ROLLBRIDGE.Web.Odds.Hidden", { actor: session.nameOf(error.details?.actor) });
+    say(text, "error");
+    const now = formOf(key);
+    if (now) showOutcome(now, text, "error", error.code);
+  });
+}
+
 /** The GM approved or rejected a request of this page's: say so (beside its form
  * too). True when the event is one. */
 function followAsked(event) {
@@ -231,7 +274,7 @@ function buildForms() {
   $("act-panel").hidden = !acting;
   $("gm-panel").hidden = session.role !== "gm";
   if (!acting) return;
-  replaceKeeping($("roll"), rollForm(session, send));
+  replaceKeeping($("roll"), rollForm(session, send, askOdds));
   const actions = Object.entries(session.ruleset?.actions ?? {})
     .filter(([, spec]) => session.role === "gm" || !spec.gm_only);
   const chooser = $("action-select");
@@ -240,7 +283,7 @@ function buildForms() {
   if (actions.some(([name]) => name === chosen)) chooser.value = chosen;
   const showAction = () => {
     const spec = session.ruleset?.actions?.[chooser.value];
-    replaceKeeping($("action"), spec ? actionForm(session, chooser.value, spec, send) : el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Message.NoActions")));
+    replaceKeeping($("action"), spec ? actionForm(session, chooser.value, spec, send, askOdds) : el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Message.NoActions")));
     showForms();
   };
   chooser.onchange = showAction;

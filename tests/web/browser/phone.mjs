@@ -11,7 +11,7 @@
 import process from "node:process";
 import { setTimeout as sleep } from "node:timers/promises";
 
-import { DESKTOP, PHONE, addActor, connected, fillAttack, joinedPage, launch, openPage, roll, tapWebSocket } from "./pages.mjs";
+import { DESKTOP, PHONE, addActor, connected, fillAttack, joinedPage, openPage, roll, runCase, tapWebSocket } from "./pages.mjs";
 
 const env = process.env;
 const BASE = env.RB_BASE;
@@ -311,6 +311,7 @@ const cases = {
           const next = die.nextElementSibling;
           const said = next?.classList.contains("visually-hidden") ? next : null;
           return { text: die.textContent, tags: [...die.classList].filter((c) => c !== "die").map((c) => c.slice(4)),
+            title: die.title,
             hidden: die.getAttribute("aria-hidden"), said: said?.textContent ?? null,
             saidWidth: said ? said.getBoundingClientRect().width : null };
         }),
@@ -435,12 +436,4 @@ const cases = {
   },
 };
 
-const browser = await launch(env.RB_CHROMIUM);
-const result = { case: env.RB_CASE };
-try {
-  await cases[env.RB_CASE](browser, result);
-} finally {
-  result.trouble = trouble;
-  await browser.close();
-}
-process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+await runCase(cases, trouble);
