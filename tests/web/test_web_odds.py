@@ -59,6 +59,8 @@ async def test_a_player_reads_the_odds_of_a_roll_and_of_an_action(web_world):
     assert asked["actor"] == "tukan" and asked["targets"] == ["rook"]
     assert asked["params"]["weapon"] == "Hackler" and "secret" not in asked
     assert attack["line"] == "šance akce Útok" and attack["head"] == ["výsledek", "šance"]
+    # asked by keyboard, the focus stays on the button while it waits and after
+    assert attack["focus"] == "odds"
     assert "minutí" in [row[0] for row in attack["rows"]], attack["rows"]
 
     # the NPC's hidden numbers: said in the page's words, not "state it in assume"

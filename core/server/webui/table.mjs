@@ -170,15 +170,16 @@ function send(message, form = null) {
  */
 function askOdds(message, form) {
   const button = form.querySelector('button[name="odds"]');
-  if (button?.disabled) return;
+  // waiting: aria-disabled, not disabled, so the focus stays on the button it was on
+  if (button?.getAttribute("aria-disabled") === "true") return;
   const key = form.dataset.form;
   const name = message.formula ?? session.actionLabel(message.action);
   const done = () => {
     const now = formOf(key);
-    now?.querySelector('button[name="odds"]')?.removeAttribute("disabled");
+    now?.querySelector('button[name="odds"]')?.removeAttribute("aria-disabled");
     return now;
   };
-  if (button) button.disabled = true;
+  button?.setAttribute("aria-disabled", "true");
   formOf(key)?.querySelector(".form-odds")?.replaceChildren();
   session.request(message).then((reply) => {
     const now = done();

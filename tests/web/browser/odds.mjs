@@ -20,16 +20,20 @@ function step(name) {
   process.stderr.write(`odds: ${name}\n`);
 }
 
-/** Tap a form's Odds button (twice, fast, with `twice`) and wait for its answer:
- * what the form shows then, and the requests the tap sent. */
-async function tapOdds(page, form, { twice = false } = {}) {
+/** Tap a form's Odds button (twice, fast, with `twice`; with `keyboard`, focus it
+ * and press Enter) and wait for its answer: what the form shows then (and where the
+ * focus is), and the requests the tap sent. */
+async function tapOdds(page, form, { twice = false, keyboard = false } = {}) {
   const before = page.gate.sent.length;
   await form.locator(".form-status").evaluate((line) => { line.textContent = ""; });
   const button = form.locator('button[name="odds"]');
   if (twice) await button.evaluate((node) => { node.click(); node.click(); });
-  else await button.tap();
+  else if (keyboard) {
+    await button.focus();
+    await page.keyboard.press("Enter");
+  } else await button.tap();
   await form.locator(".form-status:not(:empty)").waitFor();
-  await form.locator('button[name="odds"]:not([disabled])').waitFor();
+  await form.locator('button[name="odds"]:not([aria-disabled="true"])').waitFor();
   return form.evaluate((node, sent) => ({
     sent,
     line: node.querySelector(".form-status").textContent,
@@ -40,6 +44,7 @@ async function tapOdds(page, form, { twice = false } = {}) {
     titles: [...node.querySelectorAll(".odds-table tbody td[title]")].map((cell) => cell.title),
     note: node.querySelector(".odds-note")?.textContent ?? null,
     button: node.querySelector('button[name="odds"]').textContent,
+    focus: document.activeElement?.name ?? document.activeElement?.tagName ?? null,
   }), page.gate.sent.slice(before).map((frame) => JSON.parse(frame)).filter((m) => m.type !== "ping"));
 }
 
@@ -65,7 +70,7 @@ const cases = {
     const attack = player.locator('form.action-form[data-action="attack"]');
     await fillAttack(attack);
     await attack.locator('input[name="target"][value="rook"]').check();
-    result.attack = await tapOdds(player, attack);
+    result.attack = await tapOdds(player, attack, { keyboard: true });
     step("an attack on the NPC");
     await attack.locator('input[name="target"][value="guard-a"]').check();
     result.npc = await tapOdds(player, attack);
