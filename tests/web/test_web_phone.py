@@ -69,6 +69,14 @@ async def test_a_roll_tapped_again_while_it_waits_is_made_once(web_world):
     assert down["after"]["disabled"] is False and down["after"]["button"] == "Roll"
 
 
+async def test_counting_the_dice_tapped_again_while_it_waits_asks_once(web_world):
+    """Three taps on "Count the dice" on a slow line sent three ``stats`` requests,
+    each counted by the server (a costly request, against the connection's rate)."""
+    result = await run_case(web_world, "count")
+    assert result["waiting"] == {"asked": 1, "button": "true"}, result
+    assert result["after"]["asked"] == 1 and result["after"]["summaries"] >= 1, result
+
+
 async def test_the_result_of_a_tap_shows_beside_the_form(web_world):
     result = await run_case(web_world, "result")
     roll = result["roll"]

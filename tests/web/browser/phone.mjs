@@ -103,6 +103,28 @@ const cases = {
     result.down.after = await rollFormState(player);
   },
 
+  /** "Count the dice" tapped three times on a slow line: one `stats` request, the
+   * button aria-disabled while it waits, the charts drawn once it is answered. */
+  async count(browser, result) {
+    const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player,
+      { tap: true });
+    const gate = player.gate;
+    await roll(player, "2d6", "to count");
+    const asked = () => gate.sent.map((f) => JSON.parse(f)).filter((m) => m.type === "stats").length;
+    step("a slow line: the question waits at the proxy");
+    gate.hold = true;
+    await player.locator("#stats-form button").evaluate((button) => {
+      for (let i = 0; i < 3; i++) button.click();
+    });
+    await player.waitForFunction(() => document.getElementById("stats").getAttribute("aria-busy") === "true");
+    result.waiting = { asked: asked(),
+      button: await player.locator("#stats-form button").getAttribute("aria-disabled") };
+    gate.release();
+    await player.waitForSelector("#stats .stats-summary");
+    await player.waitForSelector('#stats-form button:not([aria-disabled="true"])');
+    result.after = { asked: asked(), summaries: await player.locator("#stats .stats-summary").count() };
+  },
+
   /** After a tap at the bottom of a phone's page, the result (or the error) shows
    * beside the form, on screen. */
   async result(browser, result) {
