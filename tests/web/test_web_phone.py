@@ -207,6 +207,21 @@ async def test_a_slow_first_load_says_loading_in_the_pages_language(web_world):
     assert stranger["join"] == "Beitreten", stranger
 
 
+async def test_the_focus_on_the_gms_desktop_goes_column_by_column(web_world):
+    """The three columns were the actors and the encounter, the forms and the GM's
+    controls, the log: the focus went from the encounter (left) to the log (right),
+    back to the forms (middle), then to the statistics under the left column."""
+    result = await run_case(web_world, "deskFocus")
+    stops = result["stops"]
+    panels = [stop["panel"] for stop in stops]
+    assert {"encounter-panel", "log-panel", "act-panel", "gm-panel", "stats-panel"} <= set(panels)
+    assert len(set(panels)) == len(panels), stops  # each panel's stops together
+    # column by column, each from the top: never back to a column to the left,
+    # never up within one
+    places = [(stop["left"], stop["top"]) for stop in stops]
+    assert places == sorted(places), stops
+
+
 #: The words a screen reader hears for a die's tags, by language (lang/*.json).
 TAG_WORDS = {
     "en": {

@@ -63,6 +63,27 @@ const onScreen = (page, selector) => page.$eval(selector, (node) => {
     visible: box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight };
 });
 
+/** Tab from the table's heading to the page's end: the panels the focus goes
+ * through, in order, each once with its first stop and where the panel is. */
+async function focusStops(page) {
+  await page.focus("#title");
+  const stops = [];
+  for (let i = 0; i < 200; i++) {
+    await page.keyboard.press("Tab");
+    const stop = await page.evaluate(() => {
+      const node = document.activeElement;
+      const panel = node?.closest("section.panel");
+      if (!panel) return null;
+      const box = panel.getBoundingClientRect();
+      return { panel: panel.id, top: Math.round(box.top + window.scrollY), left: Math.round(box.left),
+        what: `${node.tagName}#${node.id}` };
+    });
+    if (!stop) break; // out of the table (the page's end)
+    if (stops.at(-1)?.panel !== stop.panel) stops.push(stop);
+  }
+  return stops;
+}
+
 const cases = {
   /** A roll tapped on a slow line and while the line is down: the button says so,
    * and tapping again sends the same request: one roll. */
@@ -353,26 +374,22 @@ const cases = {
     const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player);
     for (let i = 0; i < 10; i++) await roll(player, "2d6", `fill ${i}`);
     await player.selectOption("#action-select", "attack");
-    await player.focus("#title");
-    const stops = [];
-    for (let i = 0; i < 120; i++) {
-      await player.keyboard.press("Tab");
-      const stop = await player.evaluate(() => {
-        const node = document.activeElement;
-        const panel = node?.closest("section.panel");
-        if (!panel) return null;
-        return { panel: panel.id, top: Math.round(panel.getBoundingClientRect().top + window.scrollY),
-          what: `${node.tagName}#${node.id}` };
-      });
-      if (!stop) break; // out of the table (the page's end)
-      if (stops.at(-1)?.panel !== stop.panel) stops.push(stop);
-    }
-    result.stops = stops;
+    result.stops = await focusStops(player);
     // every element that scrolls inside the page: in the focus order, and named
     result.scrollers = await player.evaluate(() => [...document.querySelectorAll("#table *")]
       .filter((node) => ["auto", "scroll"].includes(getComputedStyle(node).overflowY) && node.scrollHeight > node.clientHeight)
       .map((node) => ({ id: node.id, tabIndex: node.tabIndex })));
     result.logNamed = await player.getByRole("list", { name: "Log", exact: true }).count();
+  },
+
+  /** On the GM's desktop page (three columns) the keyboard's focus goes through the
+   * panels column by column, each column from the top. */
+  async deskFocus(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm);
+    await roll(gm, "2d6", "something to undo");
+    await gm.waitForSelector('#history button[name="undo"]:not([disabled])');
+    result.stops = await focusStops(gm);
   },
 
   /** A German phone on a slow line (every static file answered 600 ms late): the
