@@ -77,6 +77,20 @@ async def test_counting_the_dice_tapped_again_while_it_waits_asks_once(web_world
     assert result["after"]["asked"] == 1 and result["after"]["summaries"] >= 1, result
 
 
+async def test_a_reloaded_tab_joins_again(web_world):
+    """A phone discards a tab left in the background and reloads it when the player
+    comes back: the token was in memory only, so the page asked for it again and the
+    player had to find the GM's link."""
+    result = await run_case(web_world, "reload")
+    reloaded = result["reloaded"]
+    assert reloaded["status"] == "connected" and reloaded["join"] is False, reloaded
+    assert reloaded["rolls"] == 1 and "token" not in reloaded["address"], reloaded
+    # this tab only: another tab of the browser asks for a token
+    assert result["otherTab"] != "connected"
+    # a refused token is forgotten: the next reload asks, and tries nothing
+    assert result["afterRefusal"] == {"status": "off", "sockets": 0}, result["afterRefusal"]
+
+
 async def test_the_result_of_a_tap_shows_beside_the_form(web_world):
     result = await run_case(web_world, "result")
     roll = result["roll"]

@@ -1,5 +1,6 @@
-// The web view of one table (/tables/ID): join with a token (typed in, or from
-// the #token=… fragment), then the table live — actors, encounter, the log of
+// The web view of one table (/tables/ID): join with a token (typed in, from the
+// #token=… fragment, or the one this tab joined with before it was reloaded), then
+// the table live — actors, encounter, the log of
 // rolls and resolutions — and the forms this viewer's role may use.
 //
 // A form's request is made once however often it is submitted: while it waits
@@ -21,7 +22,9 @@ import { actorCards, adjustForm, encounterView, pendingList, showHistory } from 
 import { actionForm, ofTarget, replaceKeeping, rollForm, sheetChoices, showOutcome, showWaiting } from "./forms.mjs";
 import { fetchHistory } from "./history.mjs";
 import { el, eventSummary, renderEvent } from "./render.mjs";
-import { Session, browserLocale, socketUrl, tableFromPath, takeToken } from "./session.mjs";
+import {
+  Session, browserLocale, forgetToken, rememberToken, rememberedToken, socketUrl, tableFromPath, takeToken,
+} from "./session.mjs";
 import { renderOdds } from "./stats.mjs";
 import { StatsPanel } from "./statspanel.mjs";
 import { KIND_WORDS, i18n, localizePage, pageLanguage, useLanguage } from "./texts.mjs";
@@ -324,6 +327,7 @@ async function addHistory(token, welcome) {
 }
 
 function joined(token, welcome, { first }) {
+  rememberToken(tableId, token); // a reload of this tab joins again
   $("join").hidden = true;
   $("table").hidden = false;
   const table = welcome.table ?? {};
@@ -410,6 +414,7 @@ function join(token) {
           refusedForNow = false;
         }
         if (status === "refused") {
+          forgetToken(tableId); // a revoked token is not tried again at each reload
           say(detail?.message || i18n.localize("ROLLBRIDGE.Connection.refused"), "error");
           $("join").hidden = false;
           $("table").hidden = true;
@@ -441,13 +446,14 @@ window.addEventListener("pageshow", (event) => {
   if (event.persisted) nudge();
 });
 
-// joining with the fragment's token starts at once, while the page's words load
-// (in the language its hello asks the server's texts in); the join form waits for them
-const fromFragment = takeToken();
-if (fromFragment) join(fromFragment);
+// joining with the fragment's token (or the one this tab joined with before a
+// reload) starts at once, while the page's words load (in the language its hello
+// asks the server's texts in); the join form waits for them
+const startToken = takeToken() ?? (tableId ? rememberedToken(tableId) : null);
+if (startToken) join(startToken);
 await useLanguage(pageLanguage(locale));
 localizePage(document);
 worded = true;
 for (const call of heldCalls.splice(0)) call();
 showStatus();
-if (!fromFragment) $("join").hidden = false;
+if (!startToken) $("join").hidden = false;

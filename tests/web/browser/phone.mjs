@@ -146,6 +146,39 @@ const cases = {
     result.after = { asked: asked(), summaries: await player.locator("#stats .stats-summary").count() };
   },
 
+  /** A phone reloads the tab it discarded in the background: the page joins again
+   * with the token this tab joined with (not another tab); a token refused is
+   * forgotten, so the next reload asks for one and tries nothing. */
+  async reload(browser, result) {
+    const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player);
+    await roll(player, "2d6", "before the reload");
+    const sockets = [];
+    player.on("websocket", (socket) => sockets.push(socket.url()));
+    step("the tab comes back: reloaded");
+    await player.reload();
+    await player.waitForSelector('body[data-status="connected"], #join:not([hidden])');
+    await player.locator("#log li.kind-roll", { hasText: "before the reload" }).first().waitFor({ timeout: 5000 })
+      .catch(() => {});
+    result.reloaded = await player.evaluate(() => ({
+      status: document.body.dataset.status, join: !document.getElementById("join").hidden,
+      address: location.href, rolls: document.querySelectorAll("#log li.kind-roll").length,
+    }));
+    step("another tab of the same browser");
+    const other = await player.context().newPage();
+    await other.goto(`${BASE}/tables/web`);
+    await other.waitForSelector("#join:not([hidden])");
+    result.otherTab = await other.evaluate(() => document.body.dataset.status);
+    step("a token the server refuses");
+    await player.evaluate(() => sessionStorage.setItem("rollbridge.token.web", "rbt_revoked-long-ago"));
+    await player.reload();
+    await player.waitForSelector('body[data-status="refused"]');
+    const before = sockets.length;
+    await player.reload();
+    await player.waitForSelector("#join:not([hidden])");
+    result.afterRefusal = { status: await player.evaluate(() => document.body.dataset.status),
+      sockets: sockets.length - before };
+  },
+
   /** After a tap at the bottom of a phone's page, the result (or the error) shows
    * beside the form, on screen. */
   async result(browser, result) {
