@@ -91,6 +91,24 @@ async def test_a_reloaded_tab_joins_again(web_world):
     assert result["afterRefusal"] == {"status": "off", "sockets": 0}, result["afterRefusal"]
 
 
+async def test_the_join_form_is_the_pages_main_content(web_world):
+    """Before joining the page had no main landmark (the table's was hidden) and the
+    join form was in none: a screen reader's jump to the main content found nothing
+    (axe: landmark-one-main, region)."""
+    result = await run_case(web_world, "landmarks")
+    assert result["before"] == [{"join": True, "log": False}], result
+    assert result["after"] == [{"join": False, "log": True}], result
+
+
+async def test_what_the_page_says_in_red_can_be_read(web_world):
+    """The top bar's "refused" and "offline", an error beside a form were red text
+    at 4.2:1 on a panel, a downed actor's status white on red at 3.7:1: under the
+    4.5:1 small text needs (WCAG 1.4.3; axe: color-contrast)."""
+    result = await run_case(web_world, "contrast")
+    for what in ("down", "formError", "messageError", "offline", "refused"):
+        assert result[what]["text"] and result[what]["ratio"] >= 4.5, (what, result[what])
+
+
 async def test_the_result_of_a_tap_shows_beside_the_form(web_world):
     result = await run_case(web_world, "result")
     roll = result["roll"]

@@ -11,7 +11,9 @@
 import process from "node:process";
 import { setTimeout as sleep } from "node:timers/promises";
 
-import { DESKTOP, PHONE, addActor, connected, fillAttack, joinedPage, openPage, roll, runCase, tapWebSocket } from "./pages.mjs";
+import {
+  DESKTOP, PHONE, addActor, connected, fillAttack, gmRequest, joinedPage, openPage, roll, runCase, tapWebSocket,
+} from "./pages.mjs";
 
 const env = process.env;
 const BASE = env.RB_BASE;
@@ -61,6 +63,22 @@ const onScreen = (page, selector) => page.$eval(selector, (node) => {
   const box = node.getBoundingClientRect();
   return { text: node.textContent, top: Math.round(box.top), bottom: Math.round(box.bottom),
     visible: box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight };
+});
+
+/** The contrast ratio (WCAG 2) of an element's text against the background behind
+ * it (the first ancestor's that is not transparent), with both colours. */
+const contrastOf = (page, selector) => page.$eval(selector, (node) => {
+  const rgb = (text) => text.match(/[\d.]+/g).map(Number);
+  const luminance = ([r, g, b]) => {
+    const linear = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+  };
+  let behind = node;
+  while (behind && (getComputedStyle(behind).backgroundColor === "rgba(0, 0, 0, 0)")) behind = behind.parentElement;
+  const fg = getComputedStyle(node).color;
+  const bg = behind ? getComputedStyle(behind).backgroundColor : "rgb(255, 255, 255)";
+  const [a, b] = [luminance(rgb(fg)), luminance(rgb(bg))].sort((x, y) => y - x);
+  return { ratio: Math.round(((a + 0.05) / (b + 0.05)) * 100) / 100, fg, bg, text: node.textContent };
 });
 
 /** Tab from the table's heading to the page's end: the panels the focus goes
@@ -177,6 +195,47 @@ const cases = {
     await player.waitForSelector("#join:not([hidden])");
     result.afterRefusal = { status: await player.evaluate(() => document.body.dataset.status),
       sockets: sockets.length - before };
+  },
+
+  /** The page's main landmark, where a screen reader's "main" key jumps: the join
+   * form before joining, the table after. */
+  async landmarks(browser, result) {
+    const page = await openPage(browser, "stranger", { ...PHONE, locale: "de-DE" }, trouble);
+    await page.goto(`${BASE}/tables/web`);
+    await page.waitForSelector("#join:not([hidden])");
+    const mains = () => page.getByRole("main").evaluateAll((nodes) => nodes.map((node) => ({
+      join: Boolean(node.querySelector("#join-form")), log: Boolean(node.querySelector("#log")) })));
+    result.before = await mains();
+    await page.fill("#token", TOKENS.web.player);
+    await page.press("#token", "Enter");
+    await connected(page);
+    await page.waitForSelector("#table:not([hidden])");
+    result.after = await mains();
+  },
+
+  /** The contrast of what the page says in red — the top bar refused or offline,
+   * an error beside a form, a downed actor's status — against what is behind it. */
+  async contrast(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm);
+    await gmRequest(gm, "web", TOKENS.web.gm, { type: "adjust", id: "down", actor: "rook", track: "physical",
+      delta: 10 });
+    const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player);
+    await player.waitForSelector('#actors [data-actor="rook"].status-down, #actors [data-actor="rook"].status-dying, '
+      + '#actors [data-actor="rook"].status-dead');
+    result.down = await contrastOf(player, '#actors [data-actor="rook"] .status');
+    await tapRoll(player, "2d", "a typo");
+    await player.waitForSelector('form.roll-form .form-status[data-kind="error"]');
+    result.formError = await contrastOf(player, "form.roll-form .form-status");
+    result.messageError = await contrastOf(player, "#message");
+    await player.context().setOffline(true);
+    await player.waitForSelector('body[data-status="offline"]');
+    result.offline = await contrastOf(player, "#status");
+    await player.context().setOffline(false);
+    const stranger = await openPage(browser, "stranger", EN_PHONE, trouble);
+    await stranger.goto(`${BASE}/tables/web#token=rbt_wrong-token-entirely`);
+    await stranger.waitForSelector('body[data-status="refused"]');
+    result.refused = await contrastOf(stranger, "#status");
   },
 
   /** After a tap at the bottom of a phone's page, the result (or the error) shows
