@@ -109,6 +109,16 @@ async def test_what_the_page_says_in_red_can_be_read(web_world):
         assert result[what]["text"] and result[what]["ratio"] >= 4.5, (what, result[what])
 
 
+async def test_a_double_click_on_the_gms_buttons_is_one_press(web_world):
+    """A double click on Next turn ended two turns (an actor's turn skipped); on Undo
+    it sent the same undo twice, and the page showed the server's refusal of the
+    second."""
+    result = await run_case(web_world, "doubleClick")
+    assert result["sent"] == {"next": 1, "undo": 1}, result
+    assert result["kinds"].count("kind-encounter-turn") == 1, result["kinds"]
+    assert result["message"]["kind"] != "error", result["message"]
+
+
 async def test_the_result_of_a_tap_shows_beside_the_form(web_world):
     result = await run_case(web_world, "result")
     roll = result["roll"]

@@ -238,6 +238,32 @@ const cases = {
     result.refused = await contrastOf(stranger, "#status");
   },
 
+  /** The GM double-clicks Next turn, then Undo: one turn ended, one undo, no error. */
+  async doubleClick(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm, { tap: true });
+    await gm.click('#encounter button[name="start"]');
+    await gm.waitForSelector('#encounter button[name="next"]');
+    const sent = (type) => gm.gate.sent.map((f) => JSON.parse(f)).filter((m) => m.type === type).length;
+    const kinds = () => gm.$$eval("#log li[data-seq]", (items) => items.map((li) =>
+      [...li.classList].find((c) => c.startsWith("kind-"))));
+    step("a double click on Next turn");
+    let seq = Number(await gm.evaluate(() => document.body.dataset.seq));
+    await gm.locator('#encounter button[name="next"]').dblclick();
+    await gm.waitForFunction((s) => Number(document.body.dataset.seq) > s, seq);
+    // the second click's request, had there been one, went out with the first
+    const turns = sent("encounter.next");
+    step("a double click on Undo");
+    seq = Number(await gm.evaluate(() => document.body.dataset.seq));
+    await gm.locator('#history button[name="undo"]').dblclick();
+    await gm.waitForFunction((s) => Number(document.body.dataset.seq) > s, seq);
+    await gm.waitForFunction(() => !document.querySelector('#history button[name="undo"]').dataset.busy);
+    result.sent = { next: turns, undo: sent("undo") };
+    result.kinds = await kinds();
+    result.message = { text: await gm.textContent("#message"),
+      kind: await gm.evaluate(() => document.getElementById("message").dataset.kind ?? null) };
+  },
+
   /** After a tap at the bottom of a phone's page, the result (or the error) shows
    * beside the form, on screen. */
   async result(browser, result) {
