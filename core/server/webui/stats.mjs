@@ -302,7 +302,8 @@ export function renderOdds(i18n, reply, name) {
     truncated = odds.truncated_float;
   }
   if (Number(truncated) > 0) {
-    box.append(html("p", "odds-note", i18n.format("ROLLBRIDGE.Web.Odds.Truncated", { percent: percent(truncated, lang) })));
+    const note = i18n.format("ROLLBRIDGE.Web.Odds.Truncated", { percent: percent(truncated, lang) });
+    box.append(html("p", "odds-note", note));
   }
   box.prepend(html("p", "odds-line", line));
   return { line, box };

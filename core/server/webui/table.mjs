@@ -166,8 +166,8 @@ function send(message, form = null) {
  * answer — a table of totals or outcomes — goes under the form, its line beside
  * it and to a screen reader; a refusal (a typo, odds the ruleset does not give)
  * beside the form, and odds that would need an NPC's hidden numbers in the page's
- * words (the server's ask a client to state them in `assume`: the page has no such field). One question at a time per form: the
- * button waits for its answer.
+ * words (the server's ask a client to state them in `assume`: the page has no such
+ * field). One question at a time per form: the button waits for its answer.
  * @param {object} message the `odds` request, without an id
  * @param {HTMLFormElement} form the form it came from
  */
