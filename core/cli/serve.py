@@ -77,7 +77,12 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         " --max-connections-per-address",
     )
     serve.add_argument("--no-demo", action="store_true", help="do not create the demo table")
-    serve.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING (default INFO)")
+    serve.add_argument(
+        "--log-level",
+        type=_log_level,
+        default="INFO",
+        help="DEBUG, INFO, WARNING or ERROR, in any case (default INFO)",
+    )
     serve.add_argument(
         "--log-format",
         choices=("text", "json"),
@@ -96,6 +101,20 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
     return value
+
+
+#: The levels ``--log-level`` takes (in any case): a level it does not know is refused,
+#: never taken as INFO.
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def _log_level(text: str) -> str:
+    level = text.strip().upper()
+    if level not in LOG_LEVELS:
+        raise argparse.ArgumentTypeError(
+            f"expected one of {', '.join(LOG_LEVELS)} (in any case), not {text!r}"
+        )
+    return level
 
 
 def _port(text: str) -> int:
