@@ -1,14 +1,19 @@
 """``rollbridge serve``'s own options as an operator types them (docs/operations.md):
 a log level it does not know is refused before anything is made, never taken as
-INFO."""
+INFO; ``--public-url`` makes the links it prints ones players can open."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from rollbridge.cli import build_parser, main
+from rollbridge.cli.serve import join_url, public_url, web_url
+from tests.conftest import stop_process
 
 
 @pytest.mark.parametrize("given", ["verbose", "warn", "trace", ""])
@@ -40,3 +45,88 @@ def test_a_log_level_is_taken_in_any_case(given, level):
     """docs/operations.md writes ``--log-level debug`` as well as ``INFO``."""
     args = build_parser().parse_args(["serve", "--log-level", given])
     assert args.log_level == level
+
+
+# -- --public-url: the links serve prints are ones players can open ---------------------
+
+ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1", "LANGUAGE": "en"}
+
+
+def printed_at_start(tmp_path: Path, *options: str) -> list[str]:
+    """What ``serve`` (a real process, a fresh database: the demo table) prints up to
+    and with its last line about the tables, then stopped with SIGTERM."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rollbridge", "serve", "--db", str(tmp_path / "r.db"),
+         "--port", "0", *options],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=ENV,
+    )  # fmt: skip
+    lines: list[str] = []
+    try:
+        assert process.stdout is not None
+        while not any(line.startswith("  web view") for line in lines):
+            line = process.stdout.readline()
+            assert line, f"serve ended before its links: {lines}"
+            lines.append(line)
+    finally:
+        assert stop_process(process) == 0
+    assert process.stdout is not None
+    return lines + [line for line in process.stdout.read().splitlines(keepends=True)]
+
+
+def test_public_url_makes_every_printed_link_one_players_can_open(tmp_path: Path):
+    """Behind a TLS proxy (docs/operations.md, "Running as a service") the links
+    serve printed were ``http://0.0.0.0:PORT/…`` or ``http://127.0.0.1:PORT/…``, none
+    a player can open; with ``--public-url`` they start with the public address, the
+    join URL with ``wss://`` (what Foundry's Server URL takes behind TLS)."""
+    lines = printed_at_start(
+        tmp_path, "--host", "0.0.0.0", "--public-url", "https://rb.example.org/"
+    )
+    text = "".join(lines)
+    assert "  url      wss://rb.example.org/tables/demo-sr2-" in text
+    assert "Or open   https://rb.example.org/tables/demo-sr2-" in text
+    assert "  web view  https://rb.example.org/tables/demo-sr2-" in text
+    links = [word for line in lines for word in line.split() if "://" in word]
+    assert all("0.0.0.0" not in link for link in links if "/tables/" in link), links
+    assert "every address of this machine" not in text  # the public address says it
+
+
+def test_every_address_without_public_url_is_told(tmp_path: Path):
+    lines = printed_at_start(tmp_path, "--host", "0.0.0.0")
+    assert any(line.startswith("  web view  http://0.0.0.0:") for line in lines)
+    (note,) = [line for line in lines if "every address of this machine" in line]
+    assert "--public-url" in note
+
+
+@pytest.mark.parametrize(
+    ("public", "base"),
+    [
+        ("https://rb.example.org", "https://rb.example.org"),
+        ("https://rb.example.org/", "https://rb.example.org"),
+        ("http://10.0.0.5:8080", "http://10.0.0.5:8080"),
+        ("https://[2001:db8::1]", "https://[2001:db8::1]"),
+    ],
+)
+def test_public_url_is_the_start_of_each_link(public, base):
+    taken = public_url(public)
+    assert taken == base
+    assert web_url("0.0.0.0", 8765, "t-1", public=taken) == f"{base}/tables/t-1"
+    assert join_url("0.0.0.0", 8765, "t-1", public=taken) == "ws" + base[4:] + "/tables/t-1"
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("rb.example.org", "an http:// or https:// address"),
+        ("wss://rb.example.org", "an http:// or https:// address"),
+        ("https://", "an http:// or https:// address"),
+        ("https://rb.example.org/rollbridge", "without a path"),
+        ("https://user:pw@rb.example.org", "without credentials"),
+        ("https://rb.example.org/?x=1", "without credentials, query or fragment"),
+    ],
+)
+def test_a_public_url_no_player_could_use_is_refused(capsys, given, said):
+    with pytest.raises(SystemExit) as stopped:
+        build_parser().parse_args(["serve", "--public-url", given])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "--public-url" in err and said in err and repr(given) in err
