@@ -53,6 +53,12 @@ NO_FOLDER = say(
     "its folder {folder} does not exist: make it (mkdir -p), or give another --db"
     " (or $ROLLBRIDGE_DB)",
 )
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# {error} is redis-py's own words; redis-server is a program's name.
+NO_REDIS = say(
+    "store.no_redis",
+    "nothing answers there ({error}): start redis-server, or check --redis (or $ROLLBRIDGE_REDIS)",
+)
 # Translators: why a database file cannot be opened, after "cannot open {path}: ".
 IS_FOLDER = say(
     "store.is_folder",
