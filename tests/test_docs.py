@@ -298,3 +298,41 @@ def test_systemd_verifies_the_service_units(tmp_path):
             line for line in (checked.stdout + checked.stderr).splitlines() if name[:10] in line
         ]
         assert checked.returncode == 0 and not said, (name, checked.stdout, checked.stderr)
+
+
+def test_the_service_runs_as_its_unit_starts_it_and_stops_on_sigterm(tmp_path):
+    """The section's own commands, run for real with the database in a folder of the
+    test: ``table create`` as given, then the unit's ``ExecStart``. It serves, prints
+    the table's link at the ``--public-url``, logs JSON, and exits 0 on SIGTERM (what
+    ``systemctl stop`` sends; ``Restart=on-failure`` then leaves it stopped)."""
+    import json
+    import os
+
+    from tests.conftest import stop_process
+
+    state = tmp_path / "var-lib-rollbridge"
+    state.mkdir()
+    env = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1", "LANGUAGE": "en"}
+
+    def here(command: list[str]) -> list[str]:
+        argv = [a.replace("/var/lib/rollbridge", str(state)) for a in command[1:]]
+        return [sys.executable, "-m", "rollbridge", *argv]
+
+    (create,) = [c for c in service_commands() if c[1:3] == ["table", "create"]]
+    made = subprocess.run(here(create), env=env, capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    table = made.stdout.split()[1]
+    unit = service_units()["rollbridge.service"]
+    argv = [*here(shlex.split(unit["ExecStart"])), "--port", "0"]
+    process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)  # fmt: skip
+    try:
+        assert process.stdout is not None
+        lines = [process.stdout.readline() for _ in range(2)]
+        assert "serving 1 table" in lines[0], lines
+        assert lines[1].startswith(f"  web view  https://rb.example.org/tables/{table}"), lines
+    finally:
+        assert stop_process(process) == 0
+    assert process.stderr is not None
+    logged = [json.loads(line) for line in process.stderr.read().splitlines()]
+    assert any(line["logger"] == "rollbridge.server" for line in logged)
