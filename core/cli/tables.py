@@ -17,6 +17,7 @@ from typing import Any
 from rollbridge.cli.locales import default_locale
 from rollbridge.cli.offline import SETTINGS_HELP, offline_host, table_settings
 from rollbridge.cli.render import print_json
+from rollbridge.cli.serve import join_url, public_url, web_url
 from rollbridge.cli.stores import add_store_options, open_store
 from rollbridge.exceptions import InvalidRequest, NotFound
 from rollbridge.text import Messages
@@ -79,6 +80,13 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     create.add_argument("--ruleset", required=True, help="ruleset id, e.g. sr2")
     create.add_argument("--name", required=True, help="the table's name")
     create.add_argument("--settings", help=SETTINGS_HELP + ", as rollbridge resolve takes them")
+    create.add_argument(
+        "--public-url",
+        type=public_url,
+        metavar="URL",
+        help="the address players reach the server at, as serve --public-url takes it"
+        " (e.g. https://rb.example.org): prints the table's web view and Foundry's Server URL",
+    )
     create.set_defaults(handler=_create)
 
     listing = with_db(actions.add_parser("list", help="list tables"))
@@ -132,6 +140,13 @@ def _create(args: argparse.Namespace) -> int:
     sys.stdout.write("join tokens (shown once):\n")
     for role, token in tokens.items():
         sys.stdout.write(f"  {role:<8} {token}\n")
+    if args.public_url:
+        web = web_url("", 0, info.id, public=args.public_url)
+        sys.stdout.write(
+            f"web view  {web}  (a player's link: {web}#token=TOKEN)\n"
+            f"Foundry   {join_url('', 0, info.id, public=args.public_url)}"
+            "  (the module's Server URL)\n"
+        )
     return 0
 
 

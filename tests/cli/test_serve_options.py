@@ -130,3 +130,23 @@ def test_a_public_url_no_player_could_use_is_refused(capsys, given, said):
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert "--public-url" in err and said in err and repr(given) in err
+
+
+def test_table_create_prints_what_to_hand_the_gm_at_the_public_url(tmp_path: Path, capsys):
+    """An operator making a table for a GM had the id and the tokens, and the URLs to
+    build by hand from the docs; with ``--public-url`` it prints the web view (and a
+    player's link form) and the Foundry module's Server URL."""
+    db = tmp_path / "r.db"
+    argv = ["table", "create", "--db", str(db), "--ruleset", "sr2", "--name", "Friday"]
+    assert main([*argv, "--public-url", "https://rb.example.org/"]) == 0
+    out = capsys.readouterr().out
+    table = out.split()[1]
+    web = f"https://rb.example.org/tables/{table}"
+    assert f"web view  {web}  (a player's link: {web}#token=TOKEN)\n" in out
+    foundry = f"wss://rb.example.org/tables/{table}"
+    assert out.endswith(f"Foundry   {foundry}  (the module's Server URL)\n")
+    assert main(argv) == 0  # without it: the id and the tokens, as before
+    assert "://" not in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stopped:
+        main([*argv, "--public-url", "rb.example.org"])
+    assert stopped.value.code == 2
