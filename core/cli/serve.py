@@ -2,8 +2,8 @@
 
 With no arguments it listens on 127.0.0.1:8765 with its state in the user's
 data directory. On first start with an empty database it creates a demo table
-(ruleset sr2, two sample actors) and prints once how to join it. SIGTERM or
-SIGINT stops accepting, closes clients with 1001, flushes the store, exits 0.
+(ruleset sr2, two sample actors) and prints once how to join it. SIGTERM, SIGINT
+or SIGHUP stops accepting, closes clients with 1001, flushes the store, exits 0.
 """
 
 from __future__ import annotations
@@ -407,6 +407,8 @@ async def _run(server: Server, listening: Callable[[], None]) -> None:
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
+    # SIGHUP too: the terminal a server was started from closing (an ssh session that
+    # ends) once killed it on the spot, its clients dropped without a close code
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         loop.add_signal_handler(signum, stop.set)
     await server.serve_forever(stop, listening)

@@ -5,6 +5,7 @@ INFO; ``--public-url`` makes the links it prints ones players can open."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,8 @@ import pytest
 
 from rollbridge.cli import build_parser, main
 from rollbridge.cli.serve import join_url, public_url, web_url
+from rollbridge.stores.sqlite import SQLiteStore
+from rollbridge.tokens import new_token
 from tests.conftest import stop_process
 
 
@@ -150,3 +153,53 @@ def test_table_create_prints_what_to_hand_the_gm_at_the_public_url(tmp_path: Pat
     with pytest.raises(SystemExit) as stopped:
         main([*argv, "--public-url", "rb.example.org"])
     assert stopped.value.code == 2
+
+
+# -- signals: every way an operator's session stops serve closes its clients with 1001 --
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=str)
+def test_each_stopping_signal_closes_clients_with_1001_and_exits_0(tmp_path: Path, signum):
+    """SIGHUP (the ssh session a server was started from ending) killed ``serve`` on the
+    spot: its clients dropped without a close code, its ``-wal`` left behind, no
+    "stopped" line. Now it stops as SIGTERM does."""
+    import asyncio
+    import json
+
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    db = tmp_path / "r.db"
+    assert main(["table", "create", "--db", str(db), "--ruleset", "sr2", "--name", "S",
+                 "--json"]) == 0  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rollbridge", "serve", "--db", str(db), "--port", "0",
+         "--no-demo"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=ENV,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        serving = process.stdout.readline()
+        port = int(serving.split("ws://127.0.0.1:")[1].split("/")[0])
+        table = process.stdout.readline().split("/tables/")[1].split()[0]
+        with SQLiteStore(db) as store:  # a token of its own: the GM's was shown once
+            secret, record = new_token(table, "observer", "watcher")
+            store.add_token(record)
+
+        async def watch() -> int | None:
+            async with connect(f"ws://127.0.0.1:{port}/tables/{table}") as ws:
+                await ws.send(json.dumps({"type": "hello", "id": "h", "table": table,
+                                          "token": secret}))  # fmt: skip
+                assert json.loads(await ws.recv())["type"] == "welcome"
+                process.send_signal(signum)
+                try:
+                    while True:
+                        await asyncio.wait_for(ws.recv(), timeout=60)
+                except ConnectionClosed as closed:
+                    return closed.rcvd.code if closed.rcvd else None
+
+        assert asyncio.run(watch()) == 1001
+        assert process.wait(timeout=60) == 0
+        assert process.stdout.read().endswith("rollbridge stopped\n")
+    finally:
+        stop_process(process)
+    assert not (tmp_path / "r.db-wal").exists()  # the store closed: nothing left beside it
