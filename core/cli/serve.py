@@ -1,8 +1,9 @@
 """``rollbridge serve``: the live server on an embedded SQLite file.
 
 With no arguments it listens on 127.0.0.1:8765 with its state in the user's
-data directory. On first start with an empty database it creates a demo table
-(ruleset sr2, two sample actors) and prints once how to join it. SIGTERM, SIGINT
+data directory. On its first start (a database file it makes, or an empty Redis)
+it creates a demo table (ruleset sr2, two sample actors) and prints once how to join
+it; a database whose tables were all deleted stays empty. SIGTERM, SIGINT
 or SIGHUP stops accepting, closes clients with 1001, flushes the store, exits 0.
 """
 
@@ -232,7 +233,9 @@ def _serve(args: argparse.Namespace) -> int:
         store = open_store(args, retain=args.retain)  # the store loads only for serving
         refuse_unsafe_redis(store, args)
         _finish_restore(store)
-        return _serve_store(args, store)
+        # the demo table only on a first start: a database this start makes, or an empty
+        # Redis (docs/redis.md); one whose tables were all deleted stays empty
+        return _serve_store(args, store, first=redis_url(args) is not None or bool(made))
     except CannotListen:
         if made and _holds_no_table(made[0]):
             _remove(made)  # a first start that never served leaves no files behind
@@ -314,14 +317,14 @@ def _when(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def _serve_store(args: argparse.Namespace, store: Store) -> int:
+def _serve_store(args: argparse.Namespace, store: Store, *, first: bool = True) -> int:
     from rollbridge.host import PluginHost
     from rollbridge.server.app import Server
 
     db = store_name(store)
     host = PluginHost()
     tables = store.tables()  # read now: once the port is open, the store may fail
-    fresh = not tables
+    fresh = first and not tables
     options = {
         "address": args.host,
         "port": args.port,

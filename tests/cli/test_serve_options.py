@@ -55,9 +55,9 @@ def test_a_log_level_is_taken_in_any_case(given, level):
 ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1", "LANGUAGE": "en"}
 
 
-def printed_at_start(tmp_path: Path, *options: str) -> list[str]:
-    """What ``serve`` (a real process, a fresh database: the demo table) prints up to
-    and with its last line about the tables, then stopped with SIGTERM."""
+def printed_at_start(tmp_path: Path, *options: str, last: str = "  web view") -> list[str]:
+    """What ``serve`` (a real process on ``r.db``: a fresh one makes the demo table)
+    prints, up to a line starting with ``last`` and after it until stopped with SIGTERM."""
     process = subprocess.Popen(
         [sys.executable, "-m", "rollbridge", "serve", "--db", str(tmp_path / "r.db"),
          "--port", "0", *options],
@@ -66,7 +66,7 @@ def printed_at_start(tmp_path: Path, *options: str) -> list[str]:
     lines: list[str] = []
     try:
         assert process.stdout is not None
-        while not any(line.startswith("  web view") for line in lines):
+        while not any(line.startswith(last) for line in lines):
             line = process.stdout.readline()
             assert line, f"serve ended before its links: {lines}"
             lines.append(line)
@@ -203,3 +203,23 @@ def test_each_stopping_signal_closes_clients_with_1001_and_exits_0(tmp_path: Pat
     finally:
         stop_process(process)
     assert not (tmp_path / "r.db-wal").exists()  # the store closed: nothing left beside it
+
+
+# -- the demo table: a first start's, never again ----------------------------------------
+
+
+def test_a_database_whose_tables_were_all_deleted_gets_no_demo_table(tmp_path: Path, capsys):
+    """The demo table was made whenever ``serve`` found no table: an operator who
+    deleted every table got, at the next restart, a table with live tokens written to
+    the journal. It is a first start's only: a database this start makes."""
+    first = printed_at_start(tmp_path)  # a new file: the demo table, as the README says
+    assert any(line.startswith("A demo table was created") for line in first)
+    (table,) = [line.split()[1] for line in first if line.startswith("  table ")]
+    assert main(["table", "delete", table, "--db", str(tmp_path / "r.db")]) == 0
+    assert main(["table", "list", "--db", str(tmp_path / "r.db")]) == 0
+    assert capsys.readouterr().out.endswith("no tables\n")
+    again = printed_at_start(tmp_path, last="rollbridge serving")
+    assert not any("demo" in line for line in again), again
+    assert again[0].startswith("rollbridge serving 0 tables")
+    assert main(["table", "list", "--db", str(tmp_path / "r.db")]) == 0
+    assert capsys.readouterr().out == "no tables\n"
