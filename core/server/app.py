@@ -81,6 +81,9 @@ log = logging.getLogger("rollbridge.server")
 say = Messages("rollbridge")
 # Translators: the reason of a WebSocket close (at most 123 bytes).
 REVOKED = say("server.revoked", "token revoked")
+# Translators: the reason of a WebSocket close (at most 123 bytes): the table the
+# connection was at has been deleted.
+TABLE_DELETED = say("server.table_deleted", "table deleted")
 # Translators: the reason of a WebSocket close (at most 123 bytes).
 TOO_MANY_FROM_ADDRESS = say("server.per_address", "too many connections from this address")
 # Translators: the reason of a WebSocket close (at most 123 bytes).
@@ -511,31 +514,44 @@ class Server:
 
     # -- tokens -----------------------------------------------------------------------
 
-    def drop_revoked(self, live: set[str]) -> int:
+    def drop_revoked(self, live: set[str], tables: set[str] | None = None) -> int:
         """Disconnect (1008) every joined client whose token is not in ``live`` (the
         store's token ids: one was revoked, or its table deleted, by the CLI in
-        another process). Returns how many were disconnected."""
+        another process). ``tables``, the store's table ids if known, tells the
+        clients of a deleted table so (``table deleted``), not that their token was
+        revoked. Returns how many were disconnected."""
         dropped = 0
         for client in [c for c in self.clients if c.session is not None and not c.closing]:
             if client.principal.key not in live:
-                log.info(
-                    "the token of %s at table %s was revoked; disconnecting",
-                    client.principal.label(),
-                    client.session.id if client.session is not None else "?",
-                )
-                client.disconnect(CLOSE_AUTH, client.reason(REVOKED()))
+                table = client.session.id if client.session is not None else "?"
+                if tables is not None and table not in tables:
+                    log.info("table %s was deleted; disconnecting %s", table,
+                             client.principal.label())  # fmt: skip
+                    reason = TABLE_DELETED()
+                else:
+                    log.info("the token of %s at table %s was revoked; disconnecting",
+                             client.principal.label(), table)  # fmt: skip
+                    reason = REVOKED()
+                client.disconnect(CLOSE_AUTH, client.reason(reason))
                 self.metrics.cut_off("revoked")
                 dropped += 1
         return dropped
 
     async def check_tokens(self) -> int:
         """Read the store's token ids (on a reader thread) and disconnect the clients
-        whose token is gone. :raises StoreError: the store could not be read."""
+        whose token is gone — and, only when some are, the store's tables, to tell
+        those of a deleted table so. :raises StoreError: the store could not be read."""
         if not any(c.session is not None for c in self.clients):
             return 0
         assert self._loop is not None and self._reader is not None, "the server is not started"
         live = await self._loop.run_in_executor(self._reader, self.store.token_ids)
-        return self.drop_revoked(live)
+        if all(c.principal.key in live for c in self.clients if c.session is not None):
+            return 0
+        tables = await self._loop.run_in_executor(self._reader, self._table_ids)
+        return self.drop_revoked(live, tables)
+
+    def _table_ids(self) -> set[str]:
+        return {info.id for info in self.store.tables()}
 
     async def recheck_tokens(self) -> None:
         """:meth:`check_tokens`, its failure logged (a store that cannot be read in one
