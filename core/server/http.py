@@ -103,7 +103,9 @@ class HttpRoutes:
         refused = await self.rate.refuse(connection, request)
         if refused is not None:
             return refused
-        return await route(connection, request) if route is not None else None
+        if route is None:  # no route, no handshake: a typed 404 (websockets' was a plain
+            route = self._web  # English 426, "You cannot access a WebSocket server …")
+        return await route(connection, request)
 
     def _route(self, request: Request) -> Route | None:
         """What answers ``request`` (nothing done yet); None: no route here."""

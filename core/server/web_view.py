@@ -155,7 +155,7 @@ class WebViewRoute:
             return False
         path = request.path.partition("?")[0]
         return (
-            path in ("/", "/favicon.ico")
+            path in ("/", "/tables", "/tables/", "/favicon.ico")
             or path.startswith("/static/")
             or _TABLE_PAGE.match(path) is not None
             or _OVERLAY_PAGE.match(path) is not None
@@ -166,7 +166,8 @@ class WebViewRoute:
         path = request.path.partition("?")[0]
         hosts = request.headers.get_all("Host")
         host = hosts[0] if len(hosts) == 1 else None
-        if path == "/":  # no table named, none listed: what runs here and how to join
+        if path in ("/", "/tables", "/tables/"):  # no table named, none listed: what runs
+            # here and how to join (a player's link cut short at the table's id too)
             return respond(200, HOME().render(request_locale(request)),
                            X_Content_Type_Options="nosniff")  # fmt: skip
         page = _OVERLAY_PAGE.match(path) or _TABLE_PAGE.match(path)

@@ -13,6 +13,7 @@ from typing import Any
 from prometheus_client.parser import text_string_to_metric_families
 
 from rollbridge.server.logs import JsonFormatter, SafeLog, redact
+from rollbridge.server.web_view import NOTHING_HERE
 from tests.server.httpclient import fetch, get
 
 
@@ -107,9 +108,14 @@ async def test_other_paths_still_open_websockets(tables):
         hello = {"type": "hello", "id": 1, "table": "sr2", "token": tables.tokens["sr2"]["gm"]}
         await connection.send(json.dumps(hello))
         assert json.loads(await connection.recv())["type"] == "welcome"
-    # plain HTTP: the table's web view (docs/web.md); any other path: upgrade required
+    # plain HTTP: the table's web view (docs/web.md); any other path: a typed 404 in
+    # the request's language (it was websockets' plain English 426)
     assert (await get(tables.server, "/tables/sr2"))[0] == 200
-    assert (await get(tables.server, "/somewhere/else"))[0] == 426
+    status, _, body = await get(tables.server, "/somewhere/else", headers={"Accept-Language": "cs"})
+    refusal = json.loads(body)
+    assert (status, refusal["code"]) == (404, "not_found"), body
+    assert "/somewhere/else" in refusal["message"] and "426" not in refusal["message"]
+    assert refusal["message"] != NOTHING_HERE(path="'/somewhere/else'").render("en")
     assert (await get(tables.server, "/metrics", method="POST"))[0] == 405
 
 
