@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import socket
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ import pytest
 
 from rollbridge.server.logs import configure
 
-__all__ = ["debug_log", "fetch", "get"]
+__all__ = ["debug_log", "exchange", "fetch", "get"]
 
 
 def fetch(
@@ -29,6 +30,17 @@ def fetch(
             return answer.status, dict(answer.headers), answer.read()
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers), error.read()
+
+
+def exchange(port: int, request: bytes) -> bytes:
+    """Send ``request`` and read all the server sends until it closes."""
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.settimeout(60)  # a hang fails the test rather than the run
+        sock.sendall(request)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    return data
 
 
 async def get(
