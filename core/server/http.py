@@ -24,6 +24,9 @@ method (``POST /tables/ID/export``, ``OPTIONS /readyz``) is refused with 405
 request's language; a request no route answers is websockets' to refuse (405 for
 another method than GET, 426 for a GET that is no handshake, in plain text).
 
+A trailing slash names the same path (``/healthz/``, ``/tables/ID/export/``), as
+it does for the admin API and the web view's pages.
+
 Every request here but a WebSocket handshake (a GET with ``Upgrade: websocket``
 that no route above answers) is first held to ``--http-rate-per-address``
 (:class:`~rollbridge.server.address_rates.HttpRate`): past it, 429 and nothing
@@ -138,9 +141,8 @@ class HttpRoutes:
             return lambda connection, request: self.export.handle(connection, request, export_table)
         if self.web.answers(request):
             return self._web
-        return {"/metrics": self._metrics, "/healthz": self._healthz, "/readyz": self._readyz}.get(
-            path
-        )
+        health = {"/metrics": self._metrics, "/healthz": self._healthz, "/readyz": self._readyz}
+        return health.get(path.rstrip("/"))  # a trailing slash is the same path
 
     async def _wrong_method(self, connection: ServerConnection, request: Request) -> Response:
         path = request.path.partition("?")[0]

@@ -315,6 +315,21 @@ async def test_head_of_a_get_route_is_answered_as_its_get_without_content(tables
     assert (status, content) == (405, b"") and int(fields["content-length"]) > 0
 
 
+async def test_a_trailing_slash_names_the_same_path(tables):
+    """``/healthz/`` (a probe configured with a slash), ``/tables/ID/export/`` (a
+    script's URL built with one) were 426 "missing Connection header" — taken for a
+    WebSocket handshake — while the admin API and the web view's pages took a
+    trailing slash (review, 5 December): now the same answer as without it."""
+    token = tables.tokens["sr2"]["gm"]
+    for path in ("/healthz", "/readyz", "/metrics", "/tables/sr2/export"):
+        query = "?format=jsonl" if path.endswith("export") else ""
+        plain = await get(tables.server, path + query, token=token)
+        slashed = await get(tables.server, path + "/" + query, token=token)
+        assert (slashed[0], slashed[1]["Content-Type"]) == (200, plain[1]["Content-Type"]), path
+        if path != "/metrics":  # (its counts moved between the two requests)
+            assert slashed[2] == plain[2], path
+
+
 async def test_a_path_the_web_view_does_not_serve_is_a_typed_404(tables):
     """The web view answered a path it does not serve (``/static/../``, an unlisted
     name) with ``not found`` in plain English: now 404 ``not_found`` in JSON naming
