@@ -16,7 +16,7 @@ import pytest
 
 from rollbridge.server.logs import configure
 
-__all__ = ["debug_log", "exchange", "fetch", "get"]
+__all__ = ["debug_log", "exchange", "fetch", "get", "raw_answer"]
 
 
 def fetch(
@@ -41,6 +41,17 @@ def exchange(port: int, request: bytes) -> bytes:
         while chunk := sock.recv(65536):
             data += chunk
     return data
+
+
+def raw_answer(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """``request`` sent as it is (no client re-encodes its target, nor reads the
+    answer to a HEAD as having no body): the answer's status, headers (lower-case
+    names) and all that follows its head."""
+    data = exchange(port, request)
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
 
 
 async def get(

@@ -13,7 +13,7 @@ from typing import Any
 from prometheus_client.parser import text_string_to_metric_families
 
 from rollbridge.server.logs import JsonFormatter, SafeLog, redact
-from tests.server.httpclient import exchange, fetch, get
+from tests.server.httpclient import fetch, get, raw_answer
 
 
 def samples(body: bytes) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -283,14 +283,6 @@ async def test_another_method_than_get_on_a_get_route_is_a_typed_refusal(tables)
             assert f"'{method}'" in answer["message"] and "nur" in answer["message"], answer
 
 
-def head_and_content(answer: bytes) -> tuple[int, dict[str, str], bytes]:
-    """A raw answer's status, headers (lower-case names) and the bytes after its head."""
-    head, _, content = answer.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    fields = dict(line.split(": ", 1) for line in lines[1:])
-    return int(lines[0].split()[1]), {k.lower(): v for k, v in fields.items()}, content
-
-
 async def test_head_of_a_get_route_is_answered_as_its_get_without_content(tables):
     """A monitoring probe's ``HEAD /healthz`` (uptime checkers send HEAD; RFC 9110: a
     general-purpose server supports GET and HEAD) was 405 — the probe saw the server
@@ -301,7 +293,7 @@ async def test_head_of_a_get_route_is_answered_as_its_get_without_content(tables
     port = tables.server.port
     for path in [*GET_ROUTES, "/tables/sr2/export", "/admin/tables", "/static/web/nope.mjs"]:
         request = f"HEAD {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
-        status, fields, content = head_and_content(await asyncio.to_thread(exchange, port, request))
+        status, fields, content = await asyncio.to_thread(raw_answer, port, request)
         got_status, got_headers, got_body = await get(tables.server, path)
         assert (status, content) == (got_status, b""), (path, status, content)
         assert fields["content-type"] == got_headers["Content-Type"], path
@@ -311,7 +303,7 @@ async def test_head_of_a_get_route_is_answered_as_its_get_without_content(tables
         assert (await get(tables.server, path, method="HEAD"))[:1] == (200,)
     # a path no route answers: websockets' own 405, its plain-text reason dropped too
     request = b"HEAD /nothing HTTP/1.1\r\nHost: x\r\n\r\n"
-    status, fields, content = head_and_content(await asyncio.to_thread(exchange, port, request))
+    status, fields, content = await asyncio.to_thread(raw_answer, port, request)
     assert (status, content) == (405, b"") and int(fields["content-length"]) > 0
 
 
