@@ -234,6 +234,7 @@ class Server:
             write_limit=32 * 1024,
             compression=self.compression,
             process_request=self.http.process_request,
+            process_response=self.http.process_response,
             ping_interval=self.ping_interval,
             ping_timeout=self.ping_interval,
             close_timeout=self.limits.close_timeout,

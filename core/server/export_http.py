@@ -129,7 +129,8 @@ MAX_EXPORTS = max(1, READER_THREADS - 1)
 #: The Content-Type of each format.
 CONTENT_TYPES = {"jsonl": "application/x-ndjson", "markdown": "text/markdown; charset=utf-8"}
 _SUFFIXES = {"jsonl": "jsonl", "markdown": "md"}
-_PATH = re.compile(r"^/tables/([^/]+)/export$")
+#: An export path; a trailing slash is the same path (as the pages' and the admin API's).
+_PATH = re.compile(r"^/tables/([^/]+)/export/?$")
 _RANK = {"observer": 0, "player": 1, "gm": 2}
 _FILE_SAFE = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -161,7 +162,7 @@ class ExportRoute:
 
     @staticmethod
     def table_of(path: str) -> str | None:
-        """The table id of an export path (``/tables/ID/export``) as sent
+        """The table id of an export path (``/tables/ID/export``, ``…/export/``) as sent
         (percent-encoded: :meth:`handle` decodes it), else None."""
         found = _PATH.match(path)
         return found.group(1) if found else None

@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 import pytest
 
 from rollbridge.tokens import hash_token, new_admin_token
+from tests.server.httpclient import raw_answer
 
 from .test_server_http import fetch, samples
 
@@ -278,18 +279,6 @@ async def test_a_parameter_that_is_not_utf8_is_refused_by_name(admin, path, fiel
     assert list(admin.store.tables()) == tables and admin.store.list_tokens("sr2") == tokens
 
 
-def _raw(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
-    """``request`` sent as it is (no client re-encodes its target): the answer's
-    status, headers (lower-case names) and body."""
-    from tests.server.test_bad_request import exchange
-
-    data = exchange(port, request)
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
-    return int(lines[0].split()[1]), headers, body
-
-
 #: Every route of the port that reads a segment of its path (core/server/http.py's
 #: docstring: the admin API's six, the export, the web view's two pages), ``{}`` where
 #: the segment goes; the others match their path whole (/metrics, /healthz, /readyz,
@@ -350,7 +339,7 @@ async def test_a_path_segment_with_a_bad_escape_is_refused_by_name(admin, method
     target = route.format(segment)
     request = (f"{method} {target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
                "Accept-Language: de\r\n\r\n").encode()  # fmt: skip
-    status, headers, body = await asyncio.to_thread(_raw, admin.server.port, request)
+    status, headers, body = await asyncio.to_thread(raw_answer, admin.server.port, request)
     assert (status, headers["content-type"]) == (400, "application/json; charset=utf-8"), body
     answer = json.loads(body)
     assert answer["code"] == "invalid_request"
@@ -368,7 +357,7 @@ async def test_a_good_escape_in_a_path_segment_is_still_read(admin, target):
     """Strict is not refusing escapes: ``%2D`` is ``-`` and ``%73`` ``s`` as before."""
     token = admin.tokens["sr2"]["gm"] if target.startswith("/tables") else admin.admin
     request = f"GET {target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n"
-    status, _, body = await asyncio.to_thread(_raw, admin.server.port, request.encode())
+    status, _, body = await asyncio.to_thread(raw_answer, admin.server.port, request.encode())
     if target == "/tables/%73r2":
         assert status == 200 and body.startswith(b"<!doctype html>")
     else:  # no table sr2-x: looked up by its decoded id
@@ -396,7 +385,7 @@ async def test_a_parameter_without_a_name_or_with_a_lone_percent_is_refused(
     tables = list(admin.store.tables())
     request = (f"POST /admin/tables?{query} HTTP/1.1\r\nHost: x\r\n"
                f"Authorization: Bearer {admin.admin}\r\n\r\n")  # fmt: skip
-    status, _, body = await asyncio.to_thread(_raw, admin.server.port, request.encode())
+    status, _, body = await asyncio.to_thread(raw_answer, admin.server.port, request.encode())
     answer = json.loads(body)
     assert (status, answer["code"], answer["details"]) == (400, "invalid_request", {"field": field})
     assert words in answer["message"]

@@ -14,7 +14,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from rollbridge.server.logs import JsonFormatter, SafeLog, redact
 from rollbridge.server.web_view import NOTHING_HERE
-from tests.server.httpclient import fetch, get
+from tests.server.httpclient import fetch, get, raw_answer
 
 
 def samples(body: bytes) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -273,22 +273,59 @@ GET_ROUTES = ["/metrics", "/healthz", "/readyz", "/", "/favicon.ico", "/tables/s
 
 
 async def test_another_method_than_get_on_a_get_route_is_a_typed_refusal(tables):
-    """``HEAD /healthz``, ``POST /tables/ID/export``... were websockets' own 405 in
+    """``POST /tables/ID/export``, ``OPTIONS /readyz``... were websockets' own 405 in
     plain English ("Failed to open a WebSocket connection: unsupported HTTP method"),
     no code to act on (found reading the routes as a hostile client, 5 December):
-    now 405 ``invalid_request`` in JSON, ``Allow: GET``, naming the method, in the
-    request's language. Nothing is done."""
+    now 405 ``invalid_request`` in JSON, ``Allow: GET, HEAD``, naming the method, in
+    the request's language. Nothing is done."""
     for path in GET_ROUTES:
-        for method in ("POST", "HEAD", "DELETE", "PUT", "OPTIONS"):
+        for method in ("POST", "DELETE", "PUT", "OPTIONS"):
             status, headers, body = await get(tables.server, path, method=method,
                                               headers={"Accept-Language": "de"})  # fmt: skip
-            assert (status, headers.get("Allow")) == (405, "GET"), (method, path, body)
-            if method == "HEAD":
-                continue  # (a client reads no body of an answer to HEAD)
+            assert (status, headers.get("Allow")) == (405, "GET, HEAD"), (method, path, body)
             answer = json.loads(body)
             assert answer["code"] == "invalid_request", (method, path, answer)
             assert answer["details"] == {"method": method}
             assert f"'{method}'" in answer["message"] and "nur" in answer["message"], answer
+
+
+async def test_head_of_a_get_route_is_answered_as_its_get_without_content(tables):
+    """A monitoring probe's ``HEAD /healthz`` (uptime checkers send HEAD; RFC 9110: a
+    general-purpose server supports GET and HEAD) was 405 — the probe saw the server
+    down — and its 405 carried a JSON body, which no answer to a HEAD may (review,
+    5 December). Now every GET route answers HEAD with its GET's status and headers
+    (Content-Length too) and nothing after the head; a refusal too (a HEAD of an
+    export without a token, of an admin path)."""
+    port = tables.server.port
+    for path in [*GET_ROUTES, "/tables/sr2/export", "/admin/tables", "/static/web/nope.mjs"]:
+        request = f"HEAD {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+        status, fields, content = await asyncio.to_thread(raw_answer, port, request)
+        got_status, got_headers, got_body = await get(tables.server, path)
+        assert (status, content) == (got_status, b""), (path, status, content)
+        assert fields["content-type"] == got_headers["Content-Type"], path
+        if path != "/metrics":  # (its counts moved between the two requests)
+            assert fields["content-length"] == str(len(got_body)), path
+    for path in ("/healthz", "/readyz"):
+        assert (await get(tables.server, path, method="HEAD"))[:1] == (200,)
+    # a path no route answers: its typed 404, the JSON reason dropped too
+    request = b"HEAD /nothing HTTP/1.1\r\nHost: x\r\n\r\n"
+    status, fields, content = await asyncio.to_thread(raw_answer, port, request)
+    assert (status, content) == (404, b"") and int(fields["content-length"]) > 0
+
+
+async def test_a_trailing_slash_names_the_same_path(tables):
+    """``/healthz/`` (a probe configured with a slash), ``/tables/ID/export/`` (a
+    script's URL built with one) were 426 "missing Connection header" — taken for a
+    WebSocket handshake — while the admin API and the web view's pages took a
+    trailing slash (review, 5 December): now the same answer as without it."""
+    token = tables.tokens["sr2"]["gm"]
+    for path in ("/healthz", "/readyz", "/metrics", "/tables/sr2/export"):
+        query = "?format=jsonl" if path.endswith("export") else ""
+        plain = await get(tables.server, path + query, token=token)
+        slashed = await get(tables.server, path + "/" + query, token=token)
+        assert (slashed[0], slashed[1]["Content-Type"]) == (200, plain[1]["Content-Type"]), path
+        if path != "/metrics":  # (its counts moved between the two requests)
+            assert slashed[2] == plain[2], path
 
 
 async def test_a_path_the_web_view_does_not_serve_is_a_typed_404(tables):
