@@ -154,7 +154,10 @@ class ActionSpec:
     :param every_actor: the engine passes every actor of the table as the
         targets (a new combat turn that refills every pool); the request names none.
     :param gm_only: only the GM may ask for it (healing, awarding chips).
-    :param example: example parameters, shown in docs and ``rollbridge rulesets``.
+    :param example: example parameters, shown in docs, ``rollbridge rulesets`` and
+        forms (a list's or an object's example greyed out, as how to write it). Words
+        a player would write in their own language may be texts (``{"note":
+        DARK()}``): each reader gets them rendered (:meth:`example_in`).
     :param label: the action's name as people read it (``Attack``), a text or a
         plain string; empty: ``name``. Forms (the web table) show it.
     :param labels: each parameter's name as people read it, by parameter.
@@ -194,7 +197,7 @@ class ActionSpec:
             "max_targets": self.max_targets,
             "every_actor": self.every_actor,
             "gm_only": self.gm_only,
-            "example": self.example,
+            "example": self.example_in(locale),
             "labels": {k: render(v, locale=locale) for k, v in self.labels.items()},
             "hints": {k: render(v, locale=locale) for k, v in self.hints.items()},
             "choices": {
@@ -205,6 +208,22 @@ class ActionSpec:
                 for k, values in self.choices.items()
             },
         }
+
+    def example_in(self, locale: str = "en") -> JSON | None:
+        """:attr:`example` as a request in ``locale`` would send it: its texts
+        rendered in that language, everything else as it is."""
+        return None if self.example is None else _rendered(dict(self.example), locale)
+
+
+def _rendered(value: Any, locale: str) -> Any:
+    """``value`` with every :class:`Text` in it rendered in ``locale``."""
+    if isinstance(value, Text):
+        return render(value, locale=locale)
+    if isinstance(value, Mapping):
+        return {key: _rendered(item, locale) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_rendered(item, locale) for item in value]
+    return value
 
 
 def _choice_key(value: Any) -> str:

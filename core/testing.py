@@ -344,15 +344,18 @@ def _example_sheet(ruleset: Ruleset, name: str, sheet: Any) -> JSON:
         ) from None
 
 
-def _example_params(ruleset: Ruleset, name: str) -> JSON:
-    """Action ``name``'s example validated against its ``params`` (defaults filled in),
-    or an AssertionError naming the action and how to fix it."""
+def _example_params(ruleset: Ruleset, name: str, locale: str = "en") -> JSON:
+    """Action ``name``'s example in ``locale`` (its texts rendered) validated against
+    its ``params`` (defaults filled in), or an AssertionError naming the action and
+    how to fix it."""
     spec = ruleset.actions[name]
+    example = spec.example_in(locale) or {}
     try:
-        return validate(spec.params, dict(spec.example or {}))
+        return validate(spec.params, example)
     except RollbridgeError as refused:
+        where = "" if locale == "en" else f" in {locale}"
         raise AssertionError(
-            f"action {name!r}: its example {dict(spec.example or {})!r} is refused by its "
+            f"action {name!r}: its example{where} {example!r} is refused by its "
             f"own params schema: {refused} — give ActionSpec(example=...) parameters a "
             "request may send"
         ) from None
@@ -802,14 +805,15 @@ class RulesetConformance(StateConformance):
             "example={...}, parameters a request may send ({} for none)"
         )
         for name in self.ruleset.actions:
-            _example_params(self.ruleset, name)
+            for locale in ("en", *self._locales()):  # its texts rendered in each
+                _example_params(self.ruleset, name, locale)
 
     def _cases(self) -> list[tuple[str, JSON]]:
         cases = []
         for name, spec in self.ruleset.actions.items():
             if spec.example is not None:
                 _example_params(self.ruleset, name)  # refused: says which, and why
-                cases.append((name, {"params": dict(spec.example)}))
+                cases.append((name, {"params": spec.example_in("en") or {}}))
         return cases
 
     def _harness(self, seed: int, *, verifiable: bool = False) -> tuple[RulesetHarness, list[str]]:

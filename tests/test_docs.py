@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import re
+import shlex
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -203,3 +207,132 @@ def test_operations_lists_every_logger_of_the_server() -> None:
         used |= set(re.findall(r'getLogger\("(rollbridge[a-z._]*)"\)', path.read_text("utf-8")))
     missing = sorted(name for name in used if f"`{name}`" not in operations)
     assert not missing, f"docs/operations.md does not name the loggers {missing}"
+
+
+# -- docs/operations.md, "Running as a service": the units work as written ---------------
+
+SERVICE_BIN = "/opt/rollbridge/.venv/bin/rollbridge"
+
+
+def service_units() -> dict[str, dict[str, str]]:
+    """The systemd units of docs/operations.md by the file each names, as key → value."""
+    text = (DOCS / "operations.md").read_text(encoding="utf-8")
+    units: dict[str, dict[str, str]] = {}
+    for block in re.findall(r"```ini\n(.*?)```", text, re.S):
+        name = re.match(r"# /etc/systemd/system/(\S+)\n", block)
+        assert name, f"a unit in docs/operations.md names its file first: {block[:80]}"
+        pairs = [line.split("=", 1) for line in block.splitlines() if "=" in line]
+        units[name.group(1)] = {key: value for key, value in pairs}
+    return units
+
+
+def service_commands() -> list[list[str]]:
+    """Every ``rollbridge`` command of the section, as its arguments after the program."""
+    text = (DOCS / "operations.md").read_text(encoding="utf-8")
+    section = text.split("## Running as a service", 1)[1].split("\n## ", 1)[0]
+    commands = []
+    for unit in service_units().values():
+        commands.append(shlex.split(unit["ExecStart"].replace("%i", "8801")))
+    for line in re.findall(rf"{re.escape(SERVICE_BIN)} ([^&'\n]*)", section):
+        if not line.startswith("serve "):  # the units' own, read above
+            commands.append([SERVICE_BIN, *shlex.split(line.replace("$d", "/b").split("#")[0])])
+    return commands
+
+
+def test_operations_shows_a_service_unit_and_its_template():
+    """The operator's first question — how to run it as a service — had no answer
+    but a mention of ``LimitNOFILE=``."""
+    assert set(service_units()) == {"rollbridge.service", "rollbridge@.service"}
+
+
+def test_every_rollbridge_command_of_the_service_section_parses():
+    from rollbridge.cli import build_parser
+
+    commands = service_commands()
+    assert {c[1] for c in commands} >= {"serve", "table", "backup"}
+    for command in commands:
+        assert command[0] == SERVICE_BIN
+        args = build_parser().parse_args(command[1:])  # a usage error exits: the test fails
+        if command[1] == "serve":
+            assert args.no_demo and args.public_url and args.limit_trusted_proxies
+            assert args.log_format == "json"
+
+
+def test_the_service_units_fit_the_servers_defaults():
+    from rollbridge.server.file_limit import SPARE_FILES
+    from rollbridge.server.limits import CLOSE_TIMEOUT, DRAIN_TIMEOUT, MAX_CONNECTIONS
+
+    units = service_units()
+    for unit in units.values():
+        assert int(unit["LimitNOFILE"]) >= MAX_CONNECTIONS + SPARE_FILES
+        assert int(unit["TimeoutStopSec"]) > DRAIN_TIMEOUT + CLOSE_TIMEOUT
+        assert unit["ExecStart"].startswith(SERVICE_BIN + " serve ")
+        assert unit["Restart"] == "on-failure"
+    single = units["rollbridge.service"]
+    db = shlex.split(single["ExecStart"])[shlex.split(single["ExecStart"]).index("--db") + 1]
+    assert Path(db).parent == Path("/var/lib") / single["StateDirectory"]
+    assert "--port %i" in units["rollbridge@.service"]["ExecStart"]
+
+
+@pytest.mark.skipif(not shutil.which("systemd-analyze"), reason="systemd is not installed")
+def test_systemd_verifies_the_service_units(tmp_path):
+    """``systemd-analyze verify`` reads each unit as systemd would (an unknown key, a
+    value it cannot parse, a program not there are each a line naming the file), with
+    the program this test runs in the place of /opt/rollbridge's."""
+    program = Path(sys.executable).with_name("rollbridge")
+    assert program.exists(), program
+    text = (DOCS / "operations.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```ini\n(.*?)```", text, re.S)
+    assert len(blocks) == len(service_units()) == 2
+    for block in blocks:
+        name = re.match(r"# /etc/systemd/system/(\S+)\n", block).group(1)
+        path = tmp_path / name.replace("@.", "@8801.")
+        path.write_text(block.replace(SERVICE_BIN, str(program)), encoding="utf-8")
+        checked = subprocess.run(
+            ["systemd-analyze", "verify", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        said = [
+            line for line in (checked.stdout + checked.stderr).splitlines() if name[:10] in line
+        ]
+        assert checked.returncode == 0 and not said, (name, checked.stdout, checked.stderr)
+
+
+def test_the_service_runs_as_its_unit_starts_it_and_stops_on_sigterm(tmp_path):
+    """The section's own commands, run for real with the database in a folder of the
+    test: ``table create`` as given, then the unit's ``ExecStart``. It serves, prints
+    the table's link at the ``--public-url``, logs JSON, and exits 0 on SIGTERM (what
+    ``systemctl stop`` sends; ``Restart=on-failure`` then leaves it stopped)."""
+    import json
+    import os
+
+    from tests.conftest import stop_process
+
+    state = tmp_path / "var-lib-rollbridge"
+    state.mkdir()
+    env = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1", "LANGUAGE": "en"}
+
+    def here(command: list[str]) -> list[str]:
+        argv = [a.replace("/var/lib/rollbridge", str(state)) for a in command[1:]]
+        return [sys.executable, "-m", "rollbridge", *argv]
+
+    (create,) = [c for c in service_commands() if c[1:3] == ["table", "create"]]
+    made = subprocess.run(here(create), env=env, capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    table = made.stdout.split()[1]
+    unit = service_units()["rollbridge.service"]
+    argv = [*here(shlex.split(unit["ExecStart"])), "--port", "0"]
+    process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)  # fmt: skip
+    try:
+        assert process.stdout is not None
+        lines = [process.stdout.readline() for _ in range(2)]
+        assert "serving 1 table" in lines[0], lines
+        assert lines[1].startswith(f"  web view  https://rb.example.org/tables/{table}"), lines
+    finally:
+        assert stop_process(process) == 0
+    assert process.stderr is not None
+    logged = [json.loads(line) for line in process.stderr.read().splitlines()]
+    assert any(line["logger"] == "rollbridge.server" for line in logged)

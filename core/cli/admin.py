@@ -64,8 +64,9 @@ def _admin_token(args: argparse.Namespace) -> int:
                 print_json({"admin_tokens": records})
             elif not records:
                 sys.stdout.write(NONE().render(locale) + "\n")
-            for record in [] if args.json else records:
-                sys.stdout.write(f"{record['id']}  {record['name']}\n")
+            for record in [] if args.json else records:  # the oldest first
+                made = _when(record["created"])
+                sys.stdout.write(f"{record['id']}  {made}  {record['name']}\n")
             return 0
         secret, record = new_admin_token(args.name)
         store.add_admin_token(record)
@@ -74,3 +75,11 @@ def _admin_token(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(f"{MADE(id=record.id, name=record.name).render(locale)}\n  {secret}\n")
     return 0
+
+
+def _when(created: float) -> str:
+    """When an admin token was made, to the minute in UTC: two tokens of one name (one
+    made to replace the other) are told apart by it before the old one is revoked."""
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(created, UTC).strftime("%Y-%m-%d %H:%M UTC")

@@ -22,6 +22,14 @@ DONE = say.plural(
     "backed up {source} to {dest}: {count} tables, {size} bytes, schema version {version}",
 )
 
+# Translators: said after a backup of a database that has a dice key; {key} is that
+# file, {dest} the backup; "cp -p" is a command, not translated.
+KEY_NOT_COPIED = say(
+    "cli.backup.dice_key",
+    "the dice key is not in the copy: keep {key} with it (cp -p {key} {dest}.dice-key), as"
+    " secret as an admin token; without it a restored table's open verifiable dice can"
+    " never be revealed",
+)
 
 # Translators: {env} is the environment variable ROLLBRIDGE_REDIS, {where} a Redis
 # server; redis-cli --rdb, BGSAVE and --db are commands and an option, not translated.
@@ -51,6 +59,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
 
 def _backup(args: argparse.Namespace) -> int:
     from rollbridge.cli.stores import REDIS_ENV
+    from rollbridge.dice.verifiable import key_path
     from rollbridge.exceptions import InvalidRequest
     from rollbridge.paths import default_db_path
     from rollbridge.stores.backup import backup
@@ -63,11 +72,17 @@ def _backup(args: argparse.Namespace) -> int:
         raise InvalidRequest(REDIS(env=REDIS_ENV, where=_without_password(url)),
                              code="redis_backup", details={"field": "db"})  # fmt: skip
     done = backup(args.db or default_db_path(), args.dest)
+    key = key_path(done.source)
+    key = key if key.is_file() else None  # a database no command opened yet has none
     if args.json:
         print_json({"source": str(done.source), "dest": str(done.dest), "tables": done.tables,
-                    "size": done.size, "schema_version": done.schema_version})  # fmt: skip
+                    "size": done.size, "schema_version": done.schema_version,
+                    "dice_key": None if key is None else str(key)})  # fmt: skip
         return 0
     text = DONE(source=str(done.source), dest=str(done.dest), count=done.tables,
                 size=done.size, version=done.schema_version)  # fmt: skip
     sys.stdout.write(text.render(default_locale()) + "\n")
+    if key is not None:
+        said = KEY_NOT_COPIED(key=str(key), dest=str(done.dest))
+        sys.stdout.write(said.render(default_locale()) + "\n")
     return 0

@@ -244,7 +244,8 @@ def _rulesets(args: argparse.Namespace) -> int:
             action = GM_ONLY(action=name).render(locale) if spec.gm_only else name
             print(f"  {action}: {render(spec.summary, locale=locale)}")
             if args.ruleset and spec.example is not None:
-                example = EXAMPLE(params=json.dumps(spec.example))
+                written = json.dumps(spec.example_in(locale), ensure_ascii=False)
+                example = EXAMPLE(params=written)
                 print(f"      {example.render(locale)}")
     return 0
 

@@ -1,9 +1,10 @@
 """``rollbridge serve``: the live server on an embedded SQLite file.
 
 With no arguments it listens on 127.0.0.1:8765 with its state in the user's
-data directory. On first start with an empty database it creates a demo table
-(ruleset sr2, two sample actors) and prints once how to join it. SIGTERM or
-SIGINT stops accepting, closes clients with 1001, flushes the store, exits 0.
+data directory. On its first start (a database file it makes, or an empty Redis)
+it creates a demo table (ruleset sr2, two sample actors) and prints once how to join
+it; a database whose tables were all deleted stays empty. SIGTERM, SIGINT
+or SIGHUP stops accepting, closes clients with 1001, flushes the store, exits 0.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from rollbridge.cli.limits import add_limit_options, limits_from
 from rollbridge.cli.stores import (
@@ -37,13 +38,26 @@ if TYPE_CHECKING:
     from rollbridge.host import PluginHost
     from rollbridge.server.app import Server
 
-__all__ = ["SHOWN_TABLES", "add_parsers", "create_demo_table", "join_url", "web_url"]
+__all__ = [
+    "SHOWN_TABLES",
+    "add_parsers",
+    "create_demo_table",
+    "http_base",
+    "join_url",
+    "public_url",
+    "web_url",
+]
 
 log = logging.getLogger("rollbridge.serve")
 
 DEMO_RULESET = "sr2"
 #: The tables whose web view ``serve`` names at start (the oldest first); the rest are counted.
 SHOWN_TABLES = 20
+#: Said after the links when ``--host`` is every address and no ``--public-url`` is given.
+EVERY_ADDRESS = (
+    "  ({host} is every address of this machine, not one a browser reaches: give players"
+    " its name or address in its place, or start serve with --public-url URL)\n"
+)
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
@@ -76,8 +90,21 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         " three times it, how long a killed process's connections still count against"
         " --max-connections-per-address",
     )
+    serve.add_argument(
+        "--public-url",
+        type=public_url,
+        metavar="URL",
+        help="the address players and Foundry reach this server at, when it is not"
+        " --host:--port (a TLS proxy in front, --host 0.0.0.0), e.g. https://rb.example.org:"
+        " the links serve prints start with it (wss:// for https://)",
+    )
     serve.add_argument("--no-demo", action="store_true", help="do not create the demo table")
-    serve.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING (default INFO)")
+    serve.add_argument(
+        "--log-level",
+        type=_log_level,
+        default="INFO",
+        help="DEBUG, INFO, WARNING or ERROR, in any case (default INFO)",
+    )
     serve.add_argument(
         "--log-format",
         choices=("text", "json"),
@@ -98,6 +125,20 @@ def _positive(text: str) -> int:
     return value
 
 
+#: The levels ``--log-level`` takes (in any case): a level it does not know is refused,
+#: never taken as INFO.
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def _log_level(text: str) -> str:
+    level = text.strip().upper()
+    if level not in LOG_LEVELS:
+        raise argparse.ArgumentTypeError(
+            f"expected one of {', '.join(LOG_LEVELS)} (in any case), not {text!r}"
+        )
+    return level
+
+
 def _port(text: str) -> int:
     try:
         value = int(text)
@@ -108,15 +149,49 @@ def _port(text: str) -> int:
     return value
 
 
-def join_url(address: str, port: int, table_id: str) -> str:
-    """The URL a client joins a table with (``connect`` reads the table from its path)."""
-    return f"ws://{host_port(address, port)}/tables/{table_id}"
+def public_url(text: str) -> str:
+    """``--public-url``: an ``http://`` or ``https://`` address with a host and nothing
+    after it but ``/`` (the server's pages are at the root of its port: a proxy must
+    pass ``/tables/…`` and ``/static/…`` as they are), without its last ``/``."""
+    url = text.strip()
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise argparse.ArgumentTypeError(
+            f"expected an http:// or https:// address such as https://rb.example.org, not {text!r}"
+        )
+    if parts.username or parts.password or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(
+            f"expected an address without credentials, query or fragment, not {text!r}"
+        )
+    if parts.path not in ("", "/"):
+        raise argparse.ArgumentTypeError(
+            f"expected an address without a path, not {text!r}: the web view and the"
+            " protocol are served at the root (/tables/ID, /static/…), so proxy the root"
+        )
+    return url.rstrip("/")
 
 
-def web_url(address: str, port: int, table_id: str) -> str:
+def http_base(address: str, port: int, public: str | None = None) -> str:
+    """Where a browser reaches the server: ``public`` (``--public-url``), else
+    ``http://`` and the address ``serve`` listens on."""
+    return public or f"http://{host_port(address, port)}"
+
+
+def join_url(address: str, port: int, table_id: str, *, public: str | None = None) -> str:
+    """The URL a client joins a table with (``connect`` reads the table from its path):
+    ``ws://``, or ``wss://`` for an ``https://`` ``public`` address."""
+    return f"ws{http_base(address, port, public).removeprefix('http')}/tables/{table_id}"
+
+
+def web_url(address: str, port: int, table_id: str, *, public: str | None = None) -> str:
     """The address of a table's web view in a browser (docs/web.md); a join token
     goes after it in the fragment, ``#token=…``, which browsers never send."""
-    return f"http://{host_port(address, port)}/tables/{quote(table_id, safe='')}"
+    return f"{http_base(address, port, public)}/tables/{quote(table_id, safe='')}"
+
+
+def _every_address(address: str) -> bool:
+    """Whether ``--host`` is every address of the machine, which no browser reaches."""
+    return address in ("", "0.0.0.0", "::")
 
 
 def create_demo_table(store: Store, host: PluginHost) -> tuple[str, dict[str, str]] | None:
@@ -158,7 +233,9 @@ def _serve(args: argparse.Namespace) -> int:
         store = open_store(args, retain=args.retain)  # the store loads only for serving
         refuse_unsafe_redis(store, args)
         _finish_restore(store)
-        return _serve_store(args, store)
+        # the demo table only on a first start: a database this start makes, or an empty
+        # Redis (docs/redis.md); one whose tables were all deleted stays empty
+        return _serve_store(args, store, first=redis_url(args) is not None or bool(made))
     except CannotListen:
         if made and _holds_no_table(made[0]):
             _remove(made)  # a first start that never served leaves no files behind
@@ -240,14 +317,14 @@ def _when(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def _serve_store(args: argparse.Namespace, store: Store) -> int:
+def _serve_store(args: argparse.Namespace, store: Store, *, first: bool = True) -> int:
     from rollbridge.host import PluginHost
     from rollbridge.server.app import Server
 
     db = store_name(store)
     host = PluginHost()
     tables = store.tables()  # read now: once the port is open, the store may fail
-    fresh = not tables
+    fresh = first and not tables
     options = {
         "address": args.host,
         "port": args.port,
@@ -279,7 +356,7 @@ def _serve_store(args: argparse.Namespace, store: Store) -> int:
                 log.error("the demo table could not be made: %s", exc)
                 demo = None
             if demo is not None:
-                sys.stdout.write(_demo_lines(*demo, args.host, port))
+                sys.stdout.write(_demo_lines(*demo, args.host, port, public=args.public_url))
                 with contextlib.suppress(RollbridgeError):
                     shown = store.tables()
         serving = counted(len(shown), "table")
@@ -287,7 +364,9 @@ def _serve_store(args: argparse.Namespace, store: Store) -> int:
             f"rollbridge serving {serving} on ws://{host_port(args.host, port)}/ "
             f"(db {db}); Ctrl-C stops\n"
         )
-        sys.stdout.write(_web_lines(shown, args.host, port))
+        sys.stdout.write(_web_lines(shown, args.host, port, public=args.public_url))
+        if args.public_url is None and _every_address(args.host):
+            sys.stdout.write(EVERY_ADDRESS.format(host=args.host or "0.0.0.0"))
         sys.stdout.flush()
 
     import asyncio
@@ -297,10 +376,12 @@ def _serve_store(args: argparse.Namespace, store: Store) -> int:
     return 0
 
 
-def _demo_lines(table_id: str, tokens: dict[str, str], address: str, port: int) -> str:
+def _demo_lines(
+    table_id: str, tokens: dict[str, str], address: str, port: int, *, public: str | None = None
+) -> str:
     """How to join the demo table just made (its tokens are shown this once)."""
-    url = join_url(address, port, table_id)
-    web = web_url(address, port, table_id)
+    url = join_url(address, port, table_id, public=public)
+    web = web_url(address, port, table_id, public=public)
     return (
         "A demo table was created (shown once; keep the tokens):\n"
         f"  table    {table_id}\n  url      {url}\n"
@@ -310,10 +391,12 @@ def _demo_lines(table_id: str, tokens: dict[str, str], address: str, port: int) 
     )
 
 
-def _web_lines(tables: list[TableInfo], address: str, port: int) -> str:
+def _web_lines(
+    tables: list[TableInfo], address: str, port: int, *, public: str | None = None
+) -> str:
     """The web view's address of each table (at most :data:`SHOWN_TABLES`)."""
     lines = [
-        f"  web view  {web_url(address, port, info.id)}  ({info.name})\n"
+        f"  web view  {web_url(address, port, info.id, public=public)}  ({info.name})\n"
         for info in tables[:SHOWN_TABLES]
     ]
     if len(tables) > SHOWN_TABLES:
@@ -327,6 +410,8 @@ async def _run(server: Server, listening: Callable[[], None]) -> None:
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
+    # SIGHUP too: the terminal a server was started from closing (an ssh session that
+    # ends) once killed it on the spot, its clients dropped without a close code
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         loop.add_signal_handler(signum, stop.set)
     await server.serve_forever(stop, listening)

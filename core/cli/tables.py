@@ -15,16 +15,33 @@ from pathlib import Path
 from typing import Any
 
 from rollbridge import i18n
+from rollbridge.cli.locales import default_locale
 from rollbridge.cli.offline import SETTINGS_HELP, offline_host, table_settings
 from rollbridge.cli.render import print_json
+from rollbridge.cli.serve import join_url, public_url, web_url
 from rollbridge.cli.stores import add_store_options, open_store
 from rollbridge.exceptions import InvalidRequest, NotFound
 from rollbridge.text import Messages
+from rollbridge.tokens import JOIN_PREFIX, TokenRecord, hash_token
 
 __all__ = ["add_parsers"]
 
 say = Messages("rollbridge")
 NO_TOKEN = say("cli.table.no_token", "table {table} has no token {token}")
+# Translators: --revoke was given a join token itself (never shown: rbt_… stands for it),
+# which is not one of the table's; {table} is the table's id.
+NO_SUCH_SECRET = say(
+    "cli.table.no_secret",
+    "table {table} has no such token (rbt_…): one of another table, or revoked already;"
+    " the table's tokens, by id: rollbridge table tokens {table}",
+)
+# Translators: said after `table tokens --revoke`; {token} is the token's id, {role} gm,
+# player or observer, {name} its name.
+REVOKED = say(
+    "cli.table.revoked",
+    "revoked token {token} ({role} {name}) of table {table}: a running server"
+    " disconnects its holder within 5 s",
+)
 # Translators: {path} is the file of --out; {error} the system's own words.
 CANNOT_WRITE = say("cli.table.cannot_write", "--out: cannot write {path}: {error}")
 # Translators: {option} is --from or --to; {given} is what was typed.
@@ -64,6 +81,13 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     create.add_argument("--ruleset", required=True, help="ruleset id, e.g. sr2")
     create.add_argument("--name", required=True, help="the table's name")
     create.add_argument("--settings", help=SETTINGS_HELP + ", as rollbridge resolve takes them")
+    create.add_argument(
+        "--public-url",
+        type=public_url,
+        metavar="URL",
+        help="the address players reach the server at, as serve --public-url takes it"
+        " (e.g. https://rb.example.org): prints the table's web view and Foundry's Server URL",
+    )
     create.set_defaults(handler=_create)
 
     listing = with_db(actions.add_parser("list", help="list tables"))
@@ -76,7 +100,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     tokens.add_argument(
         "--revoke",
         metavar="TOKEN_ID",
-        help="revoke a token by its id (a running server disconnects its holder within 5 s)",
+        help="revoke a token by its id as listed, or by the token itself (rbt_…); a running"
+        " server disconnects its holder within 5 s",
     )
     tokens.set_defaults(handler=_tokens)
 
@@ -116,6 +141,13 @@ def _create(args: argparse.Namespace) -> int:
     sys.stdout.write("join tokens (shown once):\n")
     for role, token in tokens.items():
         sys.stdout.write(f"  {role:<8} {token}\n")
+    if args.public_url:
+        web = web_url("", 0, info.id, public=args.public_url)
+        sys.stdout.write(
+            f"web view  {web}  (a player's link: {web}#token=TOKEN)\n"
+            f"Foundry   {join_url('', 0, info.id, public=args.public_url)}"
+            "  (the module's Server URL)\n"
+        )
     return 0
 
 
@@ -143,12 +175,7 @@ def _tokens(args: argparse.Namespace) -> int:
         records = store.list_tokens(args.table)
         made = None
         if args.revoke:
-            if not store.revoke_token(args.table, args.revoke):
-                # as the admin API's DELETE refuses it: no request is named here
-                raise NotFound(
-                    NO_TOKEN(table=repr(args.table), token=repr(args.revoke)),
-                    details={"table": args.table, "token": args.revoke},
-                )
+            gone = _revoked(store, args.table, args.revoke, records)
             records = store.list_tokens(args.table)
         if args.new:
             from rollbridge.tokens import new_token
@@ -162,16 +189,38 @@ def _tokens(args: argparse.Namespace) -> int:
     if args.json:
         # the admin API's words: "tokens" as GET …/tokens, "new" as POST …/tokens
         # answers, "revoked" and "table" as DELETE …/tokens/TOKEN_ID does
-        done = {"revoked": args.revoke, "table": args.table} if args.revoke else {}
+        done = {"revoked": gone.id, "table": args.table} if args.revoke else {}
         print_json({"tokens": [r.to_dict() for r in records], "new": made, **done})
         return 0
     for record in records:
         sys.stdout.write(f"{record.id}  {record.role:<8} {record.name}\n")
+    if args.revoke:
+        said = REVOKED(token=gone.id, role=gone.role, name=repr(gone.name), table=args.table)
+        sys.stdout.write(f"{said.render(default_locale())}\n")
     if made:
         sys.stdout.write(
             f"new {made['role']} token for {made['name']!r} (shown once):\n  {made['token']}\n"
         )
     return 0
+
+
+def _revoked(store: Any, table: str, given: str, records: list[TokenRecord]) -> TokenRecord:
+    """Revoke the token ``given`` names — its id, as ``table tokens`` lists it, or the
+    token itself (``rbt_…``: the one an operator holds when a token leaked; never
+    repeated in an error) — and return its record."""
+    if given.startswith(JOIN_PREFIX):
+        record = store.find_token(table, hash_token(given))
+        if record is None:
+            raise NotFound(NO_SUCH_SECRET(table=table), details={"table": table, "token": "rbt_…"})
+    else:
+        record = next((r for r in records if r.id == given), None)
+    if record is None or not store.revoke_token(table, record.id):
+        # as the admin API's DELETE refuses it: no request is named here
+        raise NotFound(
+            NO_TOKEN(table=repr(table), token=repr(given)),
+            details={"table": table, "token": given},
+        )
+    return record
 
 
 def _delete(args: argparse.Namespace) -> int:

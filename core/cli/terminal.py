@@ -38,11 +38,11 @@ from rollbridge.cli.reconnect import (
 from rollbridge.cli.render import render_actor, render_encounter, render_event
 from rollbridge.dice.verify import LogVerifier
 from rollbridge.engine.requests import BAD_ID, valid_id
-from rollbridge.exceptions import InvalidRequest
+from rollbridge.exceptions import InvalidRequest, RollbridgeError
 from rollbridge.plain import JSON, pack, unpack
 from rollbridge.text import Messages
 
-__all__ = ["HELP", "parse_command", "run"]
+__all__ = ["HELP", "parse_command", "refusal_of", "run"]
 
 say = Messages("rollbridge")
 # Translators: the command words (roll, do, actions, state, undo, …), the key=value
@@ -339,8 +339,8 @@ async def _session(
             welcome = await _welcome(connection, encode(hello), locale)
         except InvalidRequest as exc:  # closed before its welcome (1013: too many), stalled
             raise InvalidRequest(CANNOT_CONNECT(url=url, problem=exc.render(locale))) from None
-        if welcome.get("type") == "error":
-            raise InvalidRequest(REFUSED(code=welcome["code"], message=welcome["message"]))
+        if welcome.get("type") == "error":  # the server's refusal, with the server's code
+            raise refusal_of(welcome)
         ruleset = welcome.get("ruleset") or {}
         table_view = welcome["table"]
         _print(_joined(welcome, locale))
@@ -455,6 +455,19 @@ def _after(
             return 1
         return max(status, 1 if link.waiting else 0)  # requests left unanswered: 1
     return reconnecting_text(code, reason, left, locale)
+
+
+def refusal_of(error: JSON) -> RollbridgeError:
+    """A server's ``error`` frame answering the ``hello`` as the error the command
+    ends with: the server's own code (``unauthorized``, ``too_many_connections``)
+    and message, not an ``invalid_request`` of the client's wrapping them."""
+    code = error.get("code")
+    message = error.get("message")
+    return RollbridgeError(
+        message if isinstance(message, str) else str(message),
+        code=code if isinstance(code, str) and code else RollbridgeError.code,
+        details=error.get("details") if isinstance(error.get("details"), dict) else None,
+    )
 
 
 def _joined(welcome: JSON, locale: str) -> str:

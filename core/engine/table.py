@@ -117,11 +117,11 @@ STAGED_AUDIENCES: tuple[Audience, ...] = (GM, PLAYERS)
 
 
 class ApplyFailed(Exception):
-    """Applying a staged change to the table raised (a bug: it is plain assignments):
-    the table may be changed in part, so its driver loads it again. No rollbridge
-    error: the requester is told ``internal``; the cause is chained. ``events``: the
-    change's events (the table's seq may have moved past them: a view at an earlier
-    seq walks back through them)."""
+    """Applying a staged change (or events followed, :meth:`Table.follow`) to the
+    table raised (a bug: it is plain assignments): the table may be changed in part,
+    so its driver loads it again. No rollbridge error: the requester is told
+    ``internal``; the cause is chained. ``events``: the change's events (the table's
+    seq may have moved past them: a view at an earlier seq walks back through them)."""
 
     def __init__(self, message: str, events: Iterable[Event] = ()) -> None:
         super().__init__(message)
@@ -375,20 +375,26 @@ class Table:
 
         :raises rollbridge.engine.follow.Unfit: an event does not continue this table
             exactly; nothing was changed (load the table instead).
+        :raises ApplyFailed: installing the result raised (a bug): the table may be
+            changed in part (load it again). Any other exception (a bug computing
+            the result) changed nothing.
         """
         after = follow.replay(self, events, kept_from=kept_from, undo_depth=UNDO_DEPTH)
-        self.info.settings = after.settings
-        self.info.seq = after.seq
-        self.actors = after.actors
-        self.encounter = after.encounter
-        self.pending = after.pending
-        self.dice_segment = after.dice
-        self.undo_stack = after.undo
-        self.redo_stack = after.redo
-        self._redaction = None
-        self.redaction_from = self.info.seq
-        self._history.update(after.history)
-        self._keep_recent_history()
+        try:
+            self.info.settings = after.settings
+            self.info.seq = after.seq
+            self.actors = after.actors
+            self.encounter = after.encounter
+            self.pending = after.pending
+            self.dice_segment = after.dice
+            self.undo_stack = after.undo
+            self.redo_stack = after.redo
+            self._redaction = None
+            self.redaction_from = self.info.seq
+            self._history.update(after.history)
+            self._keep_recent_history()
+        except Exception as exc:  # the table may be changed in part: never a plain bug
+            raise ApplyFailed(f"following {len(events)} events failed", events) from exc
 
     def controlled(self, actor_id: str) -> bool:
         """Whether some player controls the actor now (unknown actors: no)."""

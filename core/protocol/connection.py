@@ -241,7 +241,7 @@ class Tables:
         cluster's owner charges the changes other processes forward to it)."""
         bucket = self.buckets.get(table_id)
         if bucket is not None:
-            bucket.charge_work(seconds, paid=1.0)
+            _charged(bucket, seconds, 1.0, f"table {table_id}")
 
     def count_at_table(self, table_id: str) -> None:
         """Count one request against the table's rate (``rates.per_table``).
@@ -300,6 +300,17 @@ def wrong_tokens_refusal(refusal: TokenRefusal) -> RateLimited:
             "for {seconds} s",
         )(seconds=retry)
     return RateLimited(text, details=details)
+
+
+def _charged(bucket: RateLimit, seconds: float, paid: float, whose: str) -> None:
+    """``bucket`` (``whose`` rate) charged for a request's work
+    (:meth:`RateLimit.charge_work`, after the request ran); a bug in it is logged with
+    its traceback, never raised: what the request did (a change's commit, its reply)
+    must not be lost with it — the table would be ahead of the store, held for good."""
+    try:
+        bucket.charge_work(seconds, paid)
+    except Exception:
+        log.exception("charging a request's work to %s's rate failed", whose)
 
 
 def _rate_limited(wait: float, scope: str) -> RateLimited:
@@ -363,6 +374,8 @@ class Connection:
         """Handle one frame from the client."""
         if self.closed:  # disconnected (revoked, too far behind): queued frames are dropped
             return []
+        if getattr(self.member, "refused", False):  # its welcome failed meanwhile
+            self._unjoin()
         kind: Kind = "json" if isinstance(frame, str) else "msgpack"
         if self.joining:
             if len(self._waiting) >= MAX_WAITING:
@@ -439,7 +452,7 @@ class Connection:
         past those it paid already — ``paid`` of the connection's rate (its cost),
         one of the table's."""
         if self._bucket is not None:
-            self._bucket.charge_work(seconds, paid)
+            _charged(self._bucket, seconds, paid, "a connection")
         self.tables.charge_work(table_id, seconds)
 
     @property
@@ -455,7 +468,7 @@ class Connection:
         The table's rate here is not charged again: the owner's bucket holds the
         table. ``seconds`` comes from the owner process, never from a client."""
         if self._bucket is not None:
-            self._bucket.charge_work(seconds, paid=1.0)
+            _charged(self._bucket, seconds, 1.0, "a connection")
 
     def _reply(self, message: JSON, kind: Kind, request: str | None = None) -> Reply:
         member = self.member
@@ -510,7 +523,10 @@ class Connection:
             lambda: self._token_found(record, hello, adapter, kind, request_id),
             kind, request_id, hello["table"],
         )  # fmt: skip
-        find.on_error = lambda error: self._lookup_failed(error, kind, request_id, hello["table"])
+        find.on_error = lambda error: self._hello_guarded(
+            lambda: self._lookup_failed(error, kind, request_id, hello["table"]),
+            kind, request_id, hello["table"],
+        )  # fmt: skip
         return [find]
 
     def _hello_guarded(
@@ -567,14 +583,12 @@ class Connection:
                 return self._refused(kind, request_id)
             if isinstance(found, BaseException):
                 return self._hello_failed(found, kind, request_id, hello["table"])
-            if self.closed:  # gone while the table loaded: nobody may be keeping it
+            if self.closed:  # gone while the table loaded (released by ``guarded``)
                 self.joining = False
-                self.tables.release(found)
                 return []
             key = record.principal().key
             limit = self.tables.max_per_token
             if limit is not None and self.tables.per_token.get(key, 0) >= limit:
-                self.tables.release(found)
                 return self._too_many(kind, request_id, limit)
             locale, notes = self._locale_for(hello.get("locale"), found)
             member = Member(
@@ -591,10 +605,23 @@ class Connection:
             self.tables.per_token[key] = self.tables.per_token.get(key, 0) + 1
             self._token_key = key
             self.table, self.member, self.locale = found, member, locale
-            return found.join(member, hello.get("resume")) + self._joined()
+            try:
+                joined = found.join(member, hello.get("resume"))
+            except Exception:  # a bug: answered by ``guarded``, as a welcome that failed
+                found.not_welcomed(member)
+                raise
+            return joined + self._joined()
 
         def guarded(found: TableProtocol | BaseException) -> Effects:
-            return self._hello_guarded(lambda: opened(found), kind, request_id, hello["table"])
+            effects = self._hello_guarded(lambda: opened(found), kind, request_id, hello["table"])
+            if self.member is not None and self.member.refused:  # its welcome failed
+                self._unjoin()
+            if isinstance(found, TableProtocol) and self.table is not found:
+                # refused or failed (a bug) before it joined, or its welcome failed:
+                # nothing here holds the table, which leaves memory now if nothing
+                # else does (before, a failed welcome kept it, its connection too)
+                self.tables.release(found)
+            return effects
 
         return self.tables.get(hello["table"], guarded)
 
@@ -677,6 +704,23 @@ class Connection:
         self.closed = True
         self.joining = False
         self._waiting = []
+        self._give_back_token()
+        if self.table is not None and self.member is not None:
+            self.table.leave(self.member)
+            self.tables.release(self.table)
+
+    def _unjoin(self) -> None:
+        """Its welcome failed (:attr:`Member.refused
+        <rollbridge.protocol.members.Member.refused>`, its member gone from the table):
+        the connection is no longer at the table, and may say ``hello`` again; its
+        token's count given back, the table dropped if nothing else holds it."""
+        self._give_back_token()
+        table, self.table, self.member = self.table, None, None
+        if table is not None:
+            self.tables.release(table)
+
+    def _give_back_token(self) -> None:
+        """The connection no longer counts against its token's connections."""
         key, self._token_key = self._token_key, None
         if key is not None:
             left = self.tables.per_token.get(key, 1) - 1
@@ -684,6 +728,3 @@ class Connection:
                 self.tables.per_token[key] = left
             else:
                 self.tables.per_token.pop(key, None)
-        if self.table is not None and self.member is not None:
-            self.table.leave(self.member)
-            self.tables.release(self.table)

@@ -54,6 +54,9 @@ class Member:
     last_seq: int = -1
     #: Set once it left or was cut off: nothing more is sent.
     gone: bool = False
+    #: Set when its ``hello`` was refused after the table took it (its welcome
+    #: failed): it left, and its connection is no longer at the table.
+    refused: bool = False
     #: Who its views are for (the GM or the players, in its locale).
     audience: Audience = field(init=False)
 

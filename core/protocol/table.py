@@ -345,10 +345,10 @@ class TableProtocol:
         #: welcomed with the table as it is now (``recovered: false``).
         self.backlog_limit = backlog_limit
         self.members: dict[Member, None] = {}
-        #: Members given to :meth:`join` that have not left: the welcomed ones, one
-        #: whose missed events are being read, and one whose welcome failed (its
-        #: ``hello`` refused, its connection still at this table): each keeps the
-        #: table loaded, so no connection is left on a copy its driver dropped.
+        #: Members given to :meth:`join` that have not left: the welcomed ones, and
+        #: one whose missed events are being read: each keeps the table loaded, so
+        #: no connection is left on a copy its driver dropped. (One whose welcome
+        #: failed leaves, :meth:`not_welcomed`: its connection is no longer here.)
         self._attached: dict[Member, None] = {}
         self.durable_seq = table.info.seq
         #: Events executed but not yet durable, in seq order.
@@ -511,8 +511,8 @@ class TableProtocol:
             self._writes.append(writing)
             self.writing.extend(outcome.events)
             persist = Persist(table_id=self.id, commit=outcome.commit)
-            persist.on_result = lambda _none: self._committed(writing)
-            persist.on_error = lambda error: self._commit_failed(writing, error)
+            persist.on_result = lambda _none: self._came_back(writing, None)
+            persist.on_error = lambda error: self._came_back(writing, error)
         except Exception:
             return self._unwritten(outcome, asker)
         return [persist]
@@ -612,7 +612,54 @@ class TableProtocol:
 
     # -- durable ------------------------------------------------------------------
 
-    def _committed(self, writing: _Writing) -> Effects:
+    def _came_back(self, writing: _Writing, error: BaseException | None) -> Effects:
+        """``writing``'s commit came back: written (``error`` None,
+        :meth:`_committed`), or failed (:meth:`_commit_failed`). A bug on the way
+        (an exception that is no refusal) is :meth:`_not_handled`'s: what was made of
+        it before goes out, and the table is loaded again."""
+        effects: Effects = []
+        try:
+            if error is None:
+                self._committed(writing, effects)
+            else:
+                self._commit_failed(writing, error, effects)
+        except Exception:
+            effects += self._not_handled(writing, written=error is None)
+        return effects
+
+    def _not_handled(self, writing: _Writing, *, written: bool) -> Effects:
+        """Handling ``writing``'s commit that came back raised (a bug, being handled
+        now: its traceback logged once): the requests it had not answered yet are
+        answered ``internal`` (a change written: the same id sent again gets its
+        result); a member not sent its events (written, so the others have them) is
+        closed with 1013 to resume; and the table is loaded again, as after a change
+        never written (:meth:`_unwritten`: once the commits still out have come back),
+        the requests meanwhile waiting for it — never is the table held for good, nor
+        left ahead of what its members were sent."""
+        log.exception("table %s: handling a commit that came back failed; loading it "
+                      "again", self.id)  # fmt: skip
+        self._forget_write(writing)
+        effects: Effects = []
+        for askers in writing.waiting.values():
+            effects += [self._refuse(asker, InternalError(FAILED())) for asker in askers]
+        writing.waiting.clear()
+        events = writing.outcome.events
+        if written and events:
+            last = events[-1].seq
+            for member in [m for m in self.members if m.last_seq < last]:
+                effects.append(Close(member=member, code=CLOSE_RESYNC, reason="resync"))
+                self.leave(member)
+        self.generation += 1  # the commits out are of the table before: no reload each
+        self.broken = True
+        if not self._drain_then_reload:
+            self._holding += 1  # released, and the table loaded, by :meth:`_writes_drained`
+            self._drain_then_reload = True
+        return effects + self._writes_drained()
+
+    def _committed(self, writing: _Writing, effects: Effects) -> None:
+        """``writing``'s commit was written: its events go to the members, its
+        replies to the requesters (each answered taken from ``writing.waiting``), into
+        ``effects``."""
         outcome = writing.outcome
         self._forget_write(writing)
         events = outcome.events
@@ -624,22 +671,21 @@ class TableProtocol:
             if self._reading:
                 self._since_read.extend(events)
         deliveries = [Delivery(self.table, event) for event in events]
-        effects: Effects = []
         frames = self._frames(deliveries)
         if frames:
             effects.append(Deliver(frames=frames))
         if events:
             effects.append(Notify(table=self.table, events=events))
         by_seq = {d.seq: d for d in deliveries}
-        for key, askers in writing.waiting.items():
+        waiting = writing.waiting
+        for key in list(waiting):
             reply = outcome.replies.get(key, outcome.reply)
-            for asker in askers:  # a reply that fails (a bug) costs only its asker
+            for asker in waiting.pop(key):  # a reply that fails (a bug) costs only its asker
                 effects += self._guarded(asker, lambda a=asker, r=reply: self._answer(a, r, by_seq))
         for event in events:
             event.views.clear()  # shown to everyone now; undo history keeps it packed
         if self._drain_then_reload:
             effects += self._writes_drained()
-        return effects
 
     def _frames(self, deliveries: list[Delivery]) -> list[tuple[Member, bytes | str]]:
         """Each member's frame of each event, in seq order, each at most once. A
@@ -668,13 +714,15 @@ class TableProtocol:
                 member.last_seq = delivery.seq
         return frames
 
-    def _commit_failed(self, writing: _Writing, error: BaseException) -> Effects:
+    def _commit_failed(self, writing: _Writing, error: BaseException, effects: Effects) -> None:
+        """``writing``'s commit failed: its requesters are refused (each taken from
+        ``writing.waiting``) and the table loaded again, into ``effects``."""
         self._forget_write(writing)
         if not isinstance(error, RollbridgeError):
             error = StoreError(f"the store failed to commit: {type(error).__name__}: {error}")
-        effects: Effects = []
-        for askers in writing.waiting.values():
-            effects += [self._refuse(asker, error) for asker in askers]
+        waiting = writing.waiting
+        for key in list(waiting):
+            effects += [self._refuse(asker, error) for asker in waiting.pop(key)]
         for key in writing.outcome.replies:
             self._recent.pop(key, None)
         if writing.generation == self.generation:  # the first failure: load again once
@@ -685,7 +733,6 @@ class TableProtocol:
             effects += self._reload()
         elif self._drain_then_reload:
             effects += self._writes_drained()
-        return effects
 
     def _forget_write(self, writing: _Writing) -> None:
         if writing in self._writes:
@@ -728,6 +775,7 @@ class TableProtocol:
                 snapshot, history, keys, *retained = result
                 table = self.adopt(Table(snapshot, self.table.ruleset, history,
                                          retained=retained[0] if retained else None))  # fmt: skip
+                reply_keys = KeySet(keys, seq=snapshot.info.seq)
             except Exception as error:  # a stored table this code cannot take in
                 log.exception("table %s: the table read again cannot be taken in", self.id)
                 return failed(error)  # still broken; its held requests answered
@@ -739,7 +787,7 @@ class TableProtocol:
             )  # fmt: skip
             self.table = table
             self.writing = []
-            self._keys = KeySet(keys, seq=snapshot.info.seq)
+            self._keys = reply_keys
             self._recent.clear()
             if self._reading:  # they cannot hold what this load skipped over
                 self._reads_stale = True
@@ -1136,17 +1184,32 @@ class TableProtocol:
             read = ReadEvents(table_id=self.id, after=seq, needed=lambda: not member.gone)
             asker = _Asker(member.origin, member, member.hello_id, member.locale,
                            gm=member.principal.is_gm)  # fmt: skip
-            read.on_result = lambda stored: self._guarded(
-                asker,
-                lambda: self._welcome(
+            refuse = self._counting_error(self._read_failed(asker, "reading the missed events"))
+
+            def resumed(stored: list[Event] | None) -> Effects:
+                effects = self._guarded(asker, lambda: self._welcome(
                     member, resume, self._recalled(self._read_done(stored)), recovered=True
-                ),
-            )
-            read.on_error = self._counting_error(
-                self._read_failed(asker, "reading the missed events")
-            )
+                ))  # fmt: skip
+                if member not in self.members:  # refused, or failed on a bug
+                    self.not_welcomed(member)
+                return effects
+
+            def failed(error: BaseException) -> Effects:
+                self.not_welcomed(member)
+                return refuse(error)
+
+            read.on_result, read.on_error = resumed, failed
             return [read]
         return self._welcome(member, resume, None)
+
+    def not_welcomed(self, member: Member) -> None:
+        """``member``'s ``hello`` is refused after it was given to :meth:`join` (its
+        welcome failed, a refusal or a bug): it leaves, marked
+        :attr:`~rollbridge.protocol.members.Member.refused` — its connection is no
+        longer at the table (it may say ``hello`` again), and the table, which it no
+        longer holds, leaves memory at once when nothing else holds it."""
+        self.leave(member)
+        member.refused = True
 
     def welcome_fields(self, principal: Principal, locale: str = "en") -> JSON:
         """What a ``welcome`` tells a member besides its backlog (:func:`welcome_fields`:
@@ -1186,6 +1249,7 @@ class TableProtocol:
                 welcome["resume"] = {"recovered": recovered, "missed": len(missed or ())}
             frames = [(member, member.encode(welcome))]
         except Exception as exc:  # a refusal, or a bug (``internal``, logged)
+            self.not_welcomed(member)
             asker = _Asker(member.origin, member, member.hello_id, member.locale,
                            gm=member.principal.is_gm)  # fmt: skip
             if isinstance(exc, RollbridgeError):

@@ -30,7 +30,6 @@ import json
 import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote
 
 from rollbridge.exceptions import (
     AuthenticationFailed,
@@ -46,11 +45,13 @@ from rollbridge.exceptions import (
 from rollbridge.plain import JSON
 from rollbridge.server.address_rates import look_up_token
 from rollbridge.server.addresses import peer_address
-from rollbridge.server.logs import cut_tokens
 from rollbridge.server.throttle import Throttle
 from rollbridge.server.web import (
+    cut,
     error_headers,
     in_reader,
+    json_answer,
+    path_segments,
     query_parameters,
     request_locale,
     respond,
@@ -109,10 +110,10 @@ def _json(status: int, body: JSON, **headers: str) -> Response:
     """A JSON answer; a token quoted in it (an error that names the request's path,
     where a client may have misplaced one) is cut out, as from the log — except the
     new tokens an issuing answer carries (``keep_tokens``)."""
-    keep = headers.pop("keep_tokens", "")
-    text = json.dumps(body, ensure_ascii=False)
-    return respond(status, (text if keep else cut_tokens(text)) + "\n",
-                   "application/json; charset=utf-8", **headers)  # fmt: skip
+    if not headers.pop("keep_tokens", ""):
+        return json_answer(status, body, **headers)
+    text = json.dumps(body, ensure_ascii=False) + "\n"
+    return respond(status, text, "application/json; charset=utf-8", **headers)
 
 
 def _required(parameters: Mapping[str, str], name: str) -> str:
@@ -166,7 +167,8 @@ class AdminApi:
     async def handle(self, connection: ServerConnection, request: Request) -> Response:
         """Answer one admin request (after checking its admin token)."""
         locale = request_locale(request)
-        path, _, query = request.path.partition("?")
+        sent, _, query = request.path.partition("?")
+        path = cut(sent, 200)  # (what a refusal and the log quote of it: 8 KiB at most)
         method = request.method
         try:
             admin = await self._authorize(connection, request)
@@ -180,7 +182,7 @@ class AdminApi:
                         method, path, peer, held, extra={"code": "unauthorized"},
                     )  # fmt: skip
                 raise AuthenticationFailed(NO_ADMIN_TOKEN())
-            status, body = await self._route(admin, method, path, query_parameters(query))
+            status, body = await self._route(admin, method, sent, query_parameters(query))
         except RollbridgeError as error:
             if error.code != "unauthorized":
                 # a token refused unchecked is logged by its throttle, once per 10 s
@@ -215,7 +217,7 @@ class AdminApi:
     async def _route(
         self, admin: AdminTokenRecord, method: str, path: str, parameters: Mapping[str, str]
     ) -> tuple[int, JSON]:
-        parts = [unquote(p) for p in path.strip("/").split("/")][1:]  # after "admin"
+        parts = path_segments(path)[1:]  # after "admin"; a bad escape refused by name
         if parts[:1] == ["tables"]:
             rest = parts[1:]
             if not rest and method == "POST":
@@ -232,7 +234,8 @@ class AdminApi:
                 return 201, await self._issue(admin, rest[0], parameters)
             if len(rest) == 3 and rest[1] == "tokens" and method == "DELETE":
                 return 200, await self._revoke(admin, rest[0], rest[2])
-        raise NotFound(NO_ROUTE(method=method, path=path), details={"path": path})
+        shown = cut(path, 200)
+        raise NotFound(NO_ROUTE(method=method, path=shown), details={"path": shown})
 
     # -- the actions ---------------------------------------------------------------------
 

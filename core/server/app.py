@@ -30,7 +30,7 @@ from websockets.protocol import State
 
 from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.dice.verifiable import DiceKey
-from rollbridge.exceptions import Busy, StoreError, StoreUnavailable
+from rollbridge.exceptions import Busy, InternalError, StoreError, StoreUnavailable
 from rollbridge.host import PluginHost
 from rollbridge.protocol.connection import CLOSE_AUTH, CLOSE_BEHIND, CLOSE_LIMIT, Tables
 from rollbridge.protocol.effects import (
@@ -81,6 +81,9 @@ log = logging.getLogger("rollbridge.server")
 say = Messages("rollbridge")
 # Translators: the reason of a WebSocket close (at most 123 bytes).
 REVOKED = say("server.revoked", "token revoked")
+# Translators: the reason of a WebSocket close (at most 123 bytes): the table the
+# connection was at has been deleted.
+TABLE_DELETED = say("server.table_deleted", "table deleted")
 # Translators: the reason of a WebSocket close (at most 123 bytes).
 TOO_MANY_FROM_ADDRESS = say("server.per_address", "too many connections from this address")
 # Translators: the reason of a WebSocket close (at most 123 bytes).
@@ -231,6 +234,7 @@ class Server:
             write_limit=32 * 1024,
             compression=self.compression,
             process_request=self.http.process_request,
+            process_response=self.http.process_response,
             ping_interval=self.ping_interval,
             ping_timeout=self.ping_interval,
             close_timeout=self.limits.close_timeout,
@@ -380,9 +384,13 @@ class Server:
             if self.writer is None:  # stopped: a read that came back in the stop asks it
                 self._persisted(effect, stopping())
                 return
-            self.writer.submit(
-                effect.table_id, effect.commit, lambda error: self._persisted(effect, error)
-            )
+            try:
+                self.writer.submit(
+                    effect.table_id, effect.commit, lambda error: self._persisted(effect, error)
+                )
+            except Exception:  # a bug: failed as a commit is, never left out for good
+                log.exception("table %s: a commit could not be queued", effect.table_id)
+                self._persisted(effect, InternalError(FAILED()))
         elif isinstance(effect, Notify):
             assert effect.table is not None
             notify(self.host, effect.table, effect.events)
@@ -408,10 +416,8 @@ class Server:
 
     def _read(self, effect: Read, client: Client | None) -> None:
         if self._loop is None or self._reader is None:  # stopped (or not started)
-            try:  # a read that came back in the stop asks it: refused, not left waiting
-                self._follow(effect, stopping(), None, client)
-            finally:
-                self._settle(effect.table_id)
+            # a read that came back in the stop asks it: refused, not left waiting
+            self._read_refused(effect, stopping(), client)
             return
         ended: list[str] = []  # how the reader thread's work ended, told before ``done``
 
@@ -419,9 +425,14 @@ class Server:
             ended.append(outcome)
             self.metrics.store_read(outcome)
 
-        future = self._loop.run_in_executor(
-            self._reader, _run_if_wanted, effect, self.store, counted
-        )
+        try:
+            future = self._loop.run_in_executor(
+                self._reader, _run_if_wanted, effect, self.store, counted
+            )
+        except Exception:  # a bug: failed as a read is, never left out for good
+            log.exception("table %s: a read could not be started", effect.table_id)
+            self._read_refused(effect, InternalError(FAILED()), client)
+            return
 
         def done(finished: asyncio.Future) -> None:
             if finished.cancelled():
@@ -437,6 +448,14 @@ class Server:
                 self._settle(effect.table_id)
 
         future.add_done_callback(done)
+
+    def _read_refused(self, effect: Read, error: BaseException, client: Client | None) -> None:
+        """``effect`` is not run: it fails with ``error`` (its request answered, the
+        hold it took let go) and the table is settled."""
+        try:
+            self._follow(effect, error, None, client)
+        finally:
+            self._settle(effect.table_id)
 
     def _follow(
         self,
@@ -496,31 +515,44 @@ class Server:
 
     # -- tokens -----------------------------------------------------------------------
 
-    def drop_revoked(self, live: set[str]) -> int:
+    def drop_revoked(self, live: set[str], tables: set[str] | None = None) -> int:
         """Disconnect (1008) every joined client whose token is not in ``live`` (the
         store's token ids: one was revoked, or its table deleted, by the CLI in
-        another process). Returns how many were disconnected."""
+        another process). ``tables``, the store's table ids if known, tells the
+        clients of a deleted table so (``table deleted``), not that their token was
+        revoked. Returns how many were disconnected."""
         dropped = 0
         for client in [c for c in self.clients if c.session is not None and not c.closing]:
             if client.principal.key not in live:
-                log.info(
-                    "the token of %s at table %s was revoked; disconnecting",
-                    client.principal.label(),
-                    client.session.id if client.session is not None else "?",
-                )
-                client.disconnect(CLOSE_AUTH, client.reason(REVOKED()))
+                table = client.session.id if client.session is not None else "?"
+                if tables is not None and table not in tables:
+                    log.info("table %s was deleted; disconnecting %s", table,
+                             client.principal.label())  # fmt: skip
+                    reason = TABLE_DELETED()
+                else:
+                    log.info("the token of %s at table %s was revoked; disconnecting",
+                             client.principal.label(), table)  # fmt: skip
+                    reason = REVOKED()
+                client.disconnect(CLOSE_AUTH, client.reason(reason))
                 self.metrics.cut_off("revoked")
                 dropped += 1
         return dropped
 
     async def check_tokens(self) -> int:
         """Read the store's token ids (on a reader thread) and disconnect the clients
-        whose token is gone. :raises StoreError: the store could not be read."""
+        whose token is gone — and, only when some are, the store's tables, to tell
+        those of a deleted table so. :raises StoreError: the store could not be read."""
         if not any(c.session is not None for c in self.clients):
             return 0
         assert self._loop is not None and self._reader is not None, "the server is not started"
         live = await self._loop.run_in_executor(self._reader, self.store.token_ids)
-        return self.drop_revoked(live)
+        if all(c.principal.key in live for c in self.clients if c.session is not None):
+            return 0
+        tables = await self._loop.run_in_executor(self._reader, self._table_ids)
+        return self.drop_revoked(live, tables)
+
+    def _table_ids(self) -> set[str]:
+        return {info.id for info in self.store.tables()}
 
     async def recheck_tokens(self) -> None:
         """:meth:`check_tokens`, its failure logged (a store that cannot be read in one

@@ -384,6 +384,11 @@ class ClusterServer(Server):
         #: Lease lengths a table owned here may go unused before its lease is released.
         self.idle_leases = DEFAULT_IDLE_LEASES
         self._waiting: dict[str, asyncio.Future[Answer]] = {}
+        #: The tables whose lease a forward asked Redis to take (:data:`TAKE`), or
+        #: this process to give up (:meth:`_give_up`), and has no answer of yet, by
+        #: forward (or call) id: a stop that cancels the call meanwhile releases them
+        #: too (the lease may have been taken, or not yet released).
+        self._lease_calls: dict[str, str] = {}
         #: The forwards counted against their table's rate lately (a resend is not).
         self._counted: dict[str, None] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -449,7 +454,9 @@ class ClusterServer(Server):
         for task in list(self._tasks):
             task.cancel()
         if self.redis is not None:
-            for table_id in self.ownership.owned:
+            # and those a forward cancelled above was taking: Redis may have taken the
+            # lease before its answer was read (RELEASE deletes only this process's)
+            for table_id in self.ownership.owned | set(self._lease_calls.values()):
                 await self._bounded(
                     self._release(keys=[self.keys.table(table_id).owner], args=[self.node]),
                     f"giving up the lease of table {table_id}",
@@ -790,8 +797,10 @@ class ClusterServer(Server):
                         if self.stopping:  # a stop has given the leases up, or is about to
                             raise _stopping(forward.table_id)
                         info_key = self.keys.table(forward.table_id).info
+                        self._lease_calls[fid] = forward.table_id  # a stop meanwhile releases it
                         taken = await self._take(keys=[owner_key, info_key],
                                                  args=[self.node, self.lease_ms])  # fmt: skip
+                        del self._lease_calls[fid]
                         if taken == -1:  # deleted (its lease with it): nobody runs it now
                             raise unknown_table(forward.table_id)
                         if taken:
@@ -827,6 +836,8 @@ class ClusterServer(Server):
                     return await asyncio.wait_for(asyncio.shield(future), wait)
         finally:
             self._waiting.pop(fid, None)
+            if not self.stopping:  # (stopping: the stop releases what it was taking)
+                self._lease_calls.pop(fid, None)
 
     def _took(self, table_id: str) -> bool:
         """Record the lease of ``table_id`` as held here; whether it already was.
@@ -968,7 +979,10 @@ class ClusterServer(Server):
             await asyncio.sleep(self.lease_ms / 3000)
             now = time.monotonic()
             for table_id in self.ownership.owned:  # a snapshot: _give_up, _lost change it
-                await self._keep_lease(table_id, now)
+                try:
+                    await self._keep_lease(table_id, now)
+                except Exception:  # a bug: that table's turn alone, never the loop's end
+                    log.exception("table %s: keeping its lease failed", table_id)
 
     async def _keep_lease(self, table_id: str, now: float) -> None:
         """One lease of :meth:`_keep_leases`: renewed, given up or found lost. (A call
@@ -1015,10 +1029,15 @@ class ClusterServer(Server):
         # to the channel of a table held here but no longer owned, never sees it
         if protocol is not None:
             self.tables.release(protocol)
+        key = uuid.uuid4().hex  # a stop that cancels the release meanwhile releases it
+        self._lease_calls[key] = table_id
         try:
             await self._release(keys=[self.keys.table(table_id).owner], args=[self.node])
         except REDIS_FAILURES as exc:  # it runs out by itself
             log.warning("releasing the lease of table %s: %s", table_id, exc)
+        finally:
+            if not self.stopping:
+                self._lease_calls.pop(key, None)
         log.info("this process gave up table %s (%s)", table_id, why)
 
     def _lost(self, table_id: str) -> None:
@@ -1150,10 +1169,13 @@ class ClusterServer(Server):
         assert self.redis is not None
         while not self.stopping:
             await asyncio.sleep(self.poll_interval)
-            self._tick()
-            # one left idle after a sync is dropped here (no loop variable of this
-            # loop names a table while it sleeps: it would keep the last one alive)
-            self.sweep()
+            try:
+                self._tick()
+                # one left idle after a sync is dropped here (no loop variable of this
+                # loop names a table while it sleeps: it would keep the last one alive)
+                self.sweep()
+            except Exception:  # a bug: logged, never the poll's end
+                log.exception("the poll's timers and sweep failed")
             tables = list(self.tables.open)
             if not tables:
                 continue
@@ -1170,10 +1192,12 @@ class ClusterServer(Server):
                 continue
             self._poll_log.worked()
             for table_id, (epoch, seq), point in zip(tables, stored_at, known, strict=True):
-                if epoch is None or seq is None:
-                    self._gone(table_id)
-                    continue
-                if point is not None and behind((int(epoch), int(seq)), point):
-                    self._resync(table_id)
-                else:
-                    self._notice(table_id, int(epoch), int(seq))
+                try:
+                    if epoch is None or seq is None:
+                        self._gone(table_id)
+                    elif point is not None and behind((int(epoch), int(seq)), point):
+                        self._resync(table_id)
+                    else:
+                        self._notice(table_id, int(epoch), int(seq))
+                except Exception:  # a bug: that table's alone, never the poll's end
+                    log.exception("table %s: following its stored seq failed", table_id)

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from rollbridge.engine.follow import Unfit, continues
 from rollbridge.engine.model import Event, Principal
-from rollbridge.engine.table import Table
+from rollbridge.engine.table import ApplyFailed, Table
 from rollbridge.exceptions import InternalError, RollbridgeError, StoreError
 from rollbridge.plain import JSON
 from rollbridge.protocol.effects import Deliver, Effect, Read, Reply
@@ -513,9 +513,13 @@ class ClusterTable(TableProtocol):
         if info.epoch == self.table.info.epoch and info.seq <= self.durable_seq:
             return self._unpark()
         before, epoch = self.durable_seq, self.table.info.epoch
-        # with the clock, key and limits for the events it makes if it takes over
-        self.table = self.adopt(Table(snapshot, self.table.ruleset, history, retained=retained))
-        self._keys = KeySet(keys, seq=info.seq)
+        try:  # with the clock, key and limits for the events it makes if it takes over
+            table = self.adopt(Table(snapshot, self.table.ruleset, history, retained=retained))
+            reply_keys = KeySet(keys, seq=info.seq)
+        except Exception:  # a stored table this code cannot take in (a bug): nothing changed
+            log.exception("table %s: the table read cannot be taken in", self.id)
+            return self._not_followed()
+        self.table, self._keys = table, reply_keys
         self._recent.clear()
         self.writing = []
         if self._reading and info.epoch != epoch:
@@ -546,10 +550,29 @@ class ClusterTable(TableProtocol):
         except Unfit as exc:
             log.info("table %s: reading it whole: %s", self.id, exc)
             return [self._sync(tail=False)]
+        except ApplyFailed:  # changed in part (a bug): as a table ahead of the store
+            log.exception("table %s: applying the events followed failed", self.id)
+            return self._not_followed()
+        except Exception:  # a bug working out what they change: nothing changed
+            log.exception("table %s: the events followed cannot be applied; reading it "
+                          "whole", self.id)  # fmt: skip
+            return [self._sync(tail=False)]
         self._recent.clear()
         self.writing = []
         self.durable_seq = table.info.seq
         return self._followed(before, epoch, events) + self._unpark()
+
+    def _not_followed(self) -> Effects:
+        """Taking in what the owner stored raised (a bug, its traceback logged): the
+        table here may be changed in part (:class:`ApplyFailed`), and its members were
+        not sent those events. It is loaded again (:meth:`_reload`, which sends them
+        the events stored since the last one they were sent, or closes them to
+        resume), as after a failed commit; requests meanwhile wait for it, and a
+        reload that fails is tried again by :meth:`tick`. (No commit of this process
+        is out: a follower's sync is dropped while one is.)"""
+        self.generation += 1
+        self.broken = True
+        return self._reload()
 
     def _followed(self, before: int, epoch: int, events: list[Event] | None) -> Effects:
         """:meth:`_catch_up` after the table here took the stored one's events in; a
@@ -770,8 +793,8 @@ class ClusterTable(TableProtocol):
                     try:
                         followed = self.follow(result)
                     except Exception:  # a bug: the hello is answered ``internal``,
-                        # its connection at this table as one whose welcome failed
-                        self._attached[member] = None
+                        # as one whose welcome failed
+                        self.not_welcomed(member)
                         asker = _Asker(member.origin, member, member.hello_id, member.locale,
                                        gm=member.principal.is_gm)  # fmt: skip
                         return self._failed_request(asker) + self._more()

@@ -16,8 +16,9 @@ never a greater one (403 ``forbidden``). Answers:
   protocol sends it, after a ``welcome`` line when the log starts in an open
   verifiable segment: :mod:`rollbridge.export.jsonl`) or ``text/markdown;
   charset=utf-8``, with a ``Content-Disposition`` file name;
-- 400 ``invalid_request``: a bad ``format``, ``since``, ``as`` or ``locale``, or a
-  token in the query;
+- 400 ``invalid_request``: a bad ``format``, ``since``, ``as`` or ``locale``, a
+  token in the query, or a table id or a parameter whose percent-escapes are bad
+  (``%FF``, a lone ``%``, ``%00``: :mod:`rollbridge.server.web`), named;
 - 401 ``unauthorized`` (``WWW-Authenticate: Bearer``): no token, or one that does
   not open this table (wrong, revoked);
 - 403 ``forbidden``: ``as`` above the token's role;
@@ -44,13 +45,11 @@ same origin: no CORS is involved, and none is offered to other origins.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote
 
 from rollbridge import i18n
 from rollbridge.exceptions import (
@@ -68,10 +67,11 @@ from rollbridge.export import check_audience, check_format, check_since, export_
 from rollbridge.server.address_rates import look_up_token
 from rollbridge.server.admin import status_of
 from rollbridge.server.limits import READER_THREADS
-from rollbridge.server.logs import cut_tokens
 from rollbridge.server.web import (
     error_headers,
     in_reader,
+    json_answer,
+    path_segments,
     query_parameters,
     request_locale,
     respond,
@@ -129,15 +129,10 @@ MAX_EXPORTS = max(1, READER_THREADS - 1)
 #: The Content-Type of each format.
 CONTENT_TYPES = {"jsonl": "application/x-ndjson", "markdown": "text/markdown; charset=utf-8"}
 _SUFFIXES = {"jsonl": "jsonl", "markdown": "md"}
-_PATH = re.compile(r"^/tables/([^/]+)/export$")
+#: An export path; a trailing slash is the same path (as the pages' and the admin API's).
+_PATH = re.compile(r"^/tables/([^/]+)/export/?$")
 _RANK = {"observer": 0, "player": 1, "gm": 2}
 _FILE_SAFE = re.compile(r"[^A-Za-z0-9._-]")
-
-
-def _json(status: int, body: Mapping[str, Any], **headers: str) -> Response:
-    # an error may quote the request, where a client may have misplaced its token
-    text = cut_tokens(json.dumps(body, ensure_ascii=False)) + "\n"
-    return respond(status, text, "application/json; charset=utf-8", **headers)
 
 
 def _status(error: RollbridgeError) -> int:
@@ -167,17 +162,20 @@ class ExportRoute:
 
     @staticmethod
     def table_of(path: str) -> str | None:
-        """The table id of an export path (``/tables/ID/export``), else None."""
+        """The table id of an export path (``/tables/ID/export``, ``…/export/``) as sent
+        (percent-encoded: :meth:`handle` decodes it), else None."""
         found = _PATH.match(path)
-        return unquote(found.group(1)) if found else None
+        return found.group(1) if found else None
 
-    async def handle(
-        self, connection: ServerConnection, request: Request, table_id: str
-    ) -> Response:
-        """Answer one export request."""
+    async def handle(self, connection: ServerConnection, request: Request, sent: str) -> Response:
+        """Answer one export request of the table ``sent`` (its id as sent)."""
         locale = request_locale(request)
         query = request.path.partition("?")[2]
+        table_id = sent  # (as sent, in the log line of a refusal of it)
         try:
+            # a bad percent-escape (%FF, a lone %, %00) is refused by name, never
+            # looked up as U+FFFD (the admin API's paths are read alike)
+            table_id = path_segments(sent)[0]
             # percent-escapes that are no UTF-8: refused by name, as the admin API's
             parameters = query_parameters(query)
             locale = self._locale(parameters, locale)
@@ -216,10 +214,10 @@ class ExportRoute:
             if isinstance(error, StoreError):  # what failed is for the operator's log
                 log.error("export of table %r: the store failed: %s", table_id, error)
                 answer = {"code": error.code, "message": FAILED().render(locale)}
-            return _json(_status(error), answer, **extra)
+            return json_answer(_status(error), answer, **extra)
         except Exception:
             log.exception("export of table %r failed", table_id, extra={"table": table_id})
-            return _json(500, {"code": "internal", "message": FAILED().render(locale)})
+            return json_answer(500, {"code": "internal", "message": FAILED().render(locale)})
         log.info("exported table %s as %s (%s, %d bytes) for token %s", table_id, audience,
                  form, len(body), record.id, extra={"table": table_id})  # fmt: skip
         name = f"{_FILE_SAFE.sub('_', table_id)[:80]}-{audience}.{_SUFFIXES[form]}"

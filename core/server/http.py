@@ -15,6 +15,18 @@ handshake as before::
                        the web view and the stream overlay (rollbridge.server.web_view);
                        a WebSocket handshake to /tables/ID goes on to the protocol
 
+A ``HEAD`` of a path of the GET routes above (a monitoring probe's ``HEAD
+/healthz``) is answered as its GET, without the content (RFC 9110: a
+general-purpose server supports GET and HEAD); no answer to a HEAD carries a body
+(websockets' own refusal neither: :meth:`HttpRoutes.process_response`). Another
+method (``POST /tables/ID/export``, ``OPTIONS /readyz``) is refused with 405
+``invalid_request`` (JSON, ``Allow: GET, HEAD``, ``details.method``), in the
+request's language; a request no route answers is websockets' to refuse (405 for
+another method than GET, 426 for a GET that is no handshake, in plain text).
+
+A trailing slash names the same path (``/healthz/``, ``/tables/ID/export/``), as
+it does for the admin API and the web view's pages.
+
 Every request here but a WebSocket handshake (a GET with ``Upgrade: websocket``
 that no route above answers) is first held to ``--http-rate-per-address``
 (:class:`~rollbridge.server.address_rates.HttpRate`): past it, 429 and nothing
@@ -30,15 +42,17 @@ websockets' own DEBUG lines.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from rollbridge.exceptions import InvalidRequest
 from rollbridge.server.address_rates import HttpRate
 from rollbridge.server.admin import AdminApi
 from rollbridge.server.export_http import ExportRoute
 from rollbridge.server.metrics import CONTENT_TYPE
 from rollbridge.server.proxy_hint import UnnamedProxyHint
-from rollbridge.server.web import in_reader, request_locale, respond
+from rollbridge.server.web import cut, in_reader, json_answer, request_locale, respond
 from rollbridge.server.web_view import WebViewRoute
 from rollbridge.text import Messages, Text
 
@@ -57,6 +71,10 @@ STOPPING = say("http.stopping", "the server is stopping")
 STORE_SLOW = say("http.store_slow", "the store did not answer within {seconds} s")
 # Translators: {error} is the name of a Python exception (OSError, StoreError).
 STORE_FAILED = say("http.store_failed", "the store failed: {error}")
+# Translators: {path} is the path asked for, {method} the HTTP method sent (POST, PUT).
+WRONG_METHOD = say("http.wrong_method", "{path} is answered to GET and HEAD only, not to {method}")
+#: The methods the GET routes answer (``Allow`` of a 405).
+GET_METHODS = "GET, HEAD"
 
 #: Seconds ``/readyz`` waits for the store's answer before it says 503.
 READY_TIMEOUT = 2.0
@@ -94,23 +112,47 @@ class HttpRoutes:
         refused = await self.rate.refuse(connection, request)
         if refused is not None:
             return refused
-        return await route(connection, request) if route is not None else None
+        if route is None:  # no route, no handshake: a typed 404 (websockets' was a plain
+            route = self._web  # English 426, "You cannot access a WebSocket server …")
+        return await route(connection, request)
+
+    def process_response(
+        self, connection: ServerConnection, request: Request, response: Response
+    ) -> Response | None:
+        """websockets' hook on the answer about to be sent: to a HEAD, its head only
+        (its Content-Length the GET's), whoever made it — a route here or websockets'
+        own refusal; None (unchanged) otherwise."""
+        if request.method == "HEAD" and response.body:
+            return dataclasses.replace(response, body=b"")
+        return None
 
     def _route(self, request: Request) -> Route | None:
         """What answers ``request`` (nothing done yet); None: no route here."""
         path = request.path.partition("?")[0]
         if path == "/admin" or path.startswith("/admin/"):
             return self.admin.handle
-        if request.method != "GET":
-            return None
+        route = self._get_route(request, path)
+        if route is None or request.method in ("GET", "HEAD"):
+            return route
+        return self._wrong_method
+
+    def _get_route(self, request: Request, path: str) -> Route | None:
+        """What answers a GET (or HEAD) of ``path`` (whatever ``request``'s method)."""
         export_table = self.export.table_of(path)
         if export_table is not None:
             return lambda connection, request: self.export.handle(connection, request, export_table)
         if self.web.answers(request):
             return self._web
-        return {"/metrics": self._metrics, "/healthz": self._healthz, "/readyz": self._readyz}.get(
-            path
-        )
+        health = {"/metrics": self._metrics, "/healthz": self._healthz, "/readyz": self._readyz}
+        return health.get(path.rstrip("/"))  # a trailing slash is the same path
+
+    async def _wrong_method(self, connection: ServerConnection, request: Request) -> Response:
+        path = request.path.partition("?")[0]
+        method = request.method[:20]
+        shown = cut(path, 200)
+        error = InvalidRequest(WRONG_METHOD(path=repr(shown), method=repr(method)),
+                               details={"method": method})  # fmt: skip
+        return json_answer(405, error.to_dict(request_locale(request)), Allow=GET_METHODS)
 
     async def _web(self, connection: ServerConnection, request: Request) -> Response:
         return self.web.handle(request)

@@ -18,9 +18,12 @@ the protocol's player views and nothing else.
 
 Only the files named in :data:`WEB_FILES` and :data:`CLIENT_FILES` are served;
 any other path under ``/static/`` (``/static/../``, an encoded slash, a name not
-listed) is 404. A WebSocket handshake to ``/tables/ID`` (the join URL clients
-use) is never answered here: a request with ``Upgrade: websocket`` goes on to the
-handshake.
+listed) is 404 ``not_found`` (JSON, in the request's language, as every refusal of
+the port). A table id whose percent-escapes are bad (``%FF``, a lone ``%``,
+``%00``: :func:`~rollbridge.server.web.path_segments`) gets 400 ``invalid_request``
+naming it, in JSON, as the admin API's and the export's. A WebSocket handshake to
+``/tables/ID`` (the join URL clients use) is never answered here: a request with
+``Upgrade: websocket`` goes on to the handshake.
 
 Every answer carries a strict Content-Security-Policy (:func:`page_policy`: only
 this origin's scripts and stylesheets, no inline script or style, WebSocket
@@ -35,7 +38,8 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from rollbridge.server.web import request_locale, respond
+from rollbridge.exceptions import InvalidRequest, NotFound
+from rollbridge.server.web import cut, json_answer, path_segments, request_locale, respond
 from rollbridge.text import Messages
 
 if TYPE_CHECKING:
@@ -56,6 +60,9 @@ HOME = say(
     "In Foundry VTT, the rollbridge module's Server URL is that address of the table, "
     "beginning with ws:// instead of http:// (wss:// instead of https://).\n",
 )
+
+# Translators: {path} is the path asked for, quoted.
+NOTHING_HERE = say("web.not_found", "nothing is served at {path}")
 
 #: The view's files (in ``rollbridge/server/webui/``), by the name they are served as
 #: (``lang/LANG.json``: the pages' own words in each language).
@@ -148,7 +155,7 @@ class WebViewRoute:
             return False
         path = request.path.partition("?")[0]
         return (
-            path in ("/", "/favicon.ico")
+            path in ("/", "/tables", "/tables/", "/favicon.ico")
             or path.startswith("/static/")
             or _TABLE_PAGE.match(path) is not None
             or _OVERLAY_PAGE.match(path) is not None
@@ -159,12 +166,19 @@ class WebViewRoute:
         path = request.path.partition("?")[0]
         hosts = request.headers.get_all("Host")
         host = hosts[0] if len(hosts) == 1 else None
-        if path == "/":  # no table named, none listed: what runs here and how to join
+        if path in ("/", "/tables", "/tables/"):  # no table named, none listed: what runs
+            # here and how to join (a player's link cut short at the table's id too)
             return respond(200, HOME().render(request_locale(request)),
                            X_Content_Type_Options="nosniff")  # fmt: skip
-        if _OVERLAY_PAGE.match(path):
-            return self._file("web", "overlay.html", host, framed=True)
-        if _TABLE_PAGE.match(path):
+        page = _OVERLAY_PAGE.match(path) or _TABLE_PAGE.match(path)
+        if page is not None:
+            try:  # the page reads its table from its address: a bad escape fails there
+                path_segments(page.group(1))
+            except InvalidRequest as error:
+                locale = request_locale(request)
+                return json_answer(400, error.to_dict(locale), X_Content_Type_Options="nosniff")
+            if page.re is _OVERLAY_PAGE:
+                return self._file("web", "overlay.html", host, framed=True)
             return self._file("web", "table.html", host, framed=False)
         found = _STATIC.match(path)  # a name of letters and digits: no dot path, no escape
         if found is not None:
@@ -172,7 +186,10 @@ class WebViewRoute:
             listed = WEB_FILES if folder == "web" else CLIENT_FILES
             if name in listed:
                 return self._file(folder, name, host, framed=False)
-        return respond(404, "not found\n", X_Content_Type_Options="nosniff")
+        shown = cut(path, 200)
+        error = NotFound(NOTHING_HERE(path=repr(shown)), details={"path": shown})
+        return json_answer(404, error.to_dict(request_locale(request)),
+                           X_Content_Type_Options="nosniff")  # fmt: skip
 
     @staticmethod
     def _file(folder: str, name: str, host: str | None, *, framed: bool) -> Response:

@@ -46,6 +46,24 @@ UNKNOWN_TABLE = say("store.unknown_table", "no table {table}")
 TABLE_EXISTS = say("store.table_exists", "a table {table} already exists")
 # Translators: {path} is the database file; {error} SQLite's own message.
 CANNOT_OPEN = say("store.cannot_open", "cannot open {path}: {error}")
+# Translators: why a database file cannot be opened, after "cannot open {path}: ";
+# {folder} is the folder the file would be in.
+NO_FOLDER = say(
+    "store.no_folder",
+    "its folder {folder} does not exist: make it (mkdir -p), or give another --db"
+    " (or $ROLLBRIDGE_DB)",
+)
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# {error} is redis-py's own words; redis-server is a program's name.
+NO_REDIS = say(
+    "store.no_redis",
+    "nothing answers there ({error}): start redis-server, or check --redis (or $ROLLBRIDGE_REDIS)",
+)
+# Translators: why a database file cannot be opened, after "cannot open {path}: ".
+IS_FOLDER = say(
+    "store.is_folder",
+    "it is a folder, not a database file: give --db (or $ROLLBRIDGE_DB) the path of a file",
+)
 
 
 def unknown_table(table_id: str) -> UnknownTable:

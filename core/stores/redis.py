@@ -62,6 +62,7 @@ from rollbridge.stores import redis_scripts as lua
 from rollbridge.stores.base import (
     CANNOT_OPEN,
     DEFAULT_RETAIN,
+    NO_REDIS,
     TABLE_EXISTS,
     LogTail,
     reply_window,
@@ -338,7 +339,10 @@ class RedisStore:
             self.client.ping()
         except redis.RedisError as exc:
             self.client.close()
-            raise StoreError(CANNOT_OPEN(path=self.where, error=str(exc))) from exc
+            # refused or unreachable: say what to check (an AUTH or other refusal says itself)
+            unreachable = type(exc) in (redis.ConnectionError, redis.TimeoutError)
+            why = NO_REDIS(error=str(exc)) if unreachable else str(exc)
+            raise StoreError(CANNOT_OPEN(path=self.where, error=why)) from exc
 
     def __repr__(self) -> str:
         return f"RedisStore({self.where!r}, prefix={self.keys.prefix!r}, retain={self.retain})"

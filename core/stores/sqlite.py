@@ -82,6 +82,8 @@ from rollbridge.plain import JSON, NotPlain, Packed, pack, pack_map, unpack
 from rollbridge.stores.base import (
     CANNOT_OPEN,
     DEFAULT_RETAIN,
+    IS_FOLDER,
+    NO_FOLDER,
     TABLE_EXISTS,
     in_order,
     reply_window,
@@ -493,6 +495,19 @@ class Restored(NamedTuple):
     skipped: list[str]
 
 
+def _cannot_open(path: Path, exc: sqlite3.Error) -> StoreError:
+    """``exc``, raised opening ``path``, as the error to show: a folder that is not
+    there, or a folder given for the file, said as such (SQLite's "unable to open"
+    was told as permissions to check), else what SQLite said and what to do."""
+    if path.is_dir():
+        error: object = IS_FOLDER()
+    elif not path.absolute().parent.is_dir():
+        error = NO_FOLDER(folder=str(path.absolute().parent))
+    else:
+        error = explain(exc)
+    return StoreError(CANNOT_OPEN(path=str(path), error=error))
+
+
 class SQLiteStore:
     """Tables, actors, the retained event log, idempotency replies and tokens
     in one SQLite file; see the module docstring for durability and schema.
@@ -552,7 +567,7 @@ class SQLiteStore:
         except BaseException as exc:
             self.close()
             if isinstance(exc, sqlite3.Error):
-                raise StoreError(CANNOT_OPEN(path=str(self.path), error=explain(exc))) from exc
+                raise _cannot_open(self.path, exc) from exc
             raise
 
     def __repr__(self) -> str:
@@ -585,7 +600,7 @@ class SQLiteStore:
             except sqlite3.Error as exc:
                 if self._files is not None and not self._files.same():
                     self._refuse_replaced()  # removed since it was opened
-                raise StoreError(CANNOT_OPEN(path=str(self.path), error=explain(exc))) from exc
+                raise _cannot_open(self.path, exc) from exc
             try:
                 conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
                 conn.execute("PRAGMA synchronous = FULL")

@@ -17,7 +17,11 @@ from rollbridge.text import Message, Text
 
 from .messages import say
 
-__all__ = ["CHOICES", "HINTS", "LABEL", "LABELS", "SUMMARY"]
+__all__ = ["CHOICES", "EXAMPLE_COVER", "HINTS", "LABEL", "LABELS", "SUMMARY"]
+
+# Translators: a modifier's label as a player might write it, shown greyed in a
+# form as an example of how to fill in the modifiers (a free word: cover, a rifle).
+EXAMPLE_COVER = say("form.example.cover", "cover")
 
 # -- the actions ------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from rollbridge.contract import ActionSpec, describe_actions
 
-from .action_texts import CHOICES, HINTS, LABEL, LABELS, SUMMARY
+from .action_texts import CHOICES, EXAMPLE_COVER, HINTS, LABEL, LABELS, SUMMARY
 
 __all__ = ["ACTIONS", "DUAL_WIELD"]
 
@@ -76,7 +76,7 @@ MOVE = ActionSpec(
     example={
         "move": "act under fire",
         "stat": "cool",
-        "modifiers": [{"label": "cover", "value": 1}],
+        "modifiers": [{"label": EXAMPLE_COVER(), "value": 1}],
     },
     **_words("move"),
 )

@@ -71,7 +71,9 @@ SUCCESS_TEST = ActionSpec(
                 "default": False,
                 "description": "Add the actor's wound modifier to the TN (SR-12).",
             },
-            "label": {"type": "string", "maxLength": 80, "default": "Success test"},
+            # no schema default: left out, the test is "Success test" in each reader's
+            # language (a default would be shown, in English, as every form's hint)
+            "label": {"type": "string", "maxLength": 80},
         },
         ("dice", "tn"),
     ),

@@ -20,7 +20,17 @@ from typing import Any
 from .layers import WEARABLE
 from .messages import LAYER_TITLE, say
 
-__all__ = ["ACTION_TEXTS"]
+__all__ = ["ACTION_TEXTS", "EXAMPLE_CHAINMAIL", "EXAMPLE_FRONT", "EXAMPLE_JEEP", "EXAMPLE_REAR"]
+
+# Translators: names a player might give an item, a vehicle and its sections, shown
+# greyed in a form as an example of how to fill in an item or a vehicle.
+EXAMPLE_CHAINMAIL = say("form.example.chainmail", "Chainmail")
+# Translators: see form.example.chainmail (a vehicle's name).
+EXAMPLE_JEEP = say("form.example.jeep", "Jeep")
+# Translators: see form.example.chainmail (the front section of a vehicle).
+EXAMPLE_FRONT = say("form.example.front", "front")
+# Translators: see form.example.chainmail (the rear section of a vehicle).
+EXAMPLE_REAR = say("form.example.rear", "rear")
 
 # -- parameter labels, shared by the actions that take the parameter ---------------------
 

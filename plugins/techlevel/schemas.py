@@ -6,7 +6,13 @@ from typing import Any
 
 from rollbridge.contract import ActionSpec
 
-from .action_texts import ACTION_TEXTS
+from .action_texts import (
+    ACTION_TEXTS,
+    EXAMPLE_CHAINMAIL,
+    EXAMPLE_FRONT,
+    EXAMPLE_JEEP,
+    EXAMPLE_REAR,
+)
 from .items import IMMUNE_SCHEMA, ITEM_SCHEMA, TL_SCHEMA, VEHICLE_SCHEMA
 from .layers import WEARABLE
 
@@ -130,7 +136,7 @@ DON = ActionSpec(
             "on": {"type": "string", "enum": ["self", "vehicle"], "default": "self"},
         },
     },
-    example={"item": {"name": "Chainmail", "kind": "armour", "boxes": 10, "tl": 1}},
+    example={"item": {"name": EXAMPLE_CHAINMAIL(), "kind": "armour", "boxes": 10, "tl": 1}},
 )
 
 DOFF = ActionSpec(
@@ -227,9 +233,9 @@ MOUNT = ActionSpec(
     },
     example={
         "vehicle": {
-            "name": "Jeep",
+            "name": EXAMPLE_JEEP(),
             "tl": 3,
-            "sections": [{"name": "front"}, {"name": "rear"}],
+            "sections": [{"name": EXAMPLE_FRONT()}, {"name": EXAMPLE_REAR()}],
         }
     },
 )

@@ -19,7 +19,11 @@ from typing import Any
 from rollbridge.plugins.wilddie.messages import TRAIT_NAMES, say
 from rollbridge.plugins.wilddie.traits import TRAITS
 
-__all__ = ["ACTION_TEXTS"]
+__all__ = ["ACTION_TEXTS", "EXAMPLE_DARK"]
+
+# Translators: a modifier's note as a player might write it, shown greyed in a form
+# as an example of how to fill in the modifiers (a free word: dark, wounded).
+EXAMPLE_DARK = say("form.example.dark", "dark")
 
 # -- parameter labels and hints shared by several actions --------------------------------
 

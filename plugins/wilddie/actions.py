@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rollbridge.contract import ActionSpec, describe_actions
-from rollbridge.plugins.wilddie.action_texts import ACTION_TEXTS
+from rollbridge.plugins.wilddie.action_texts import ACTION_TEXTS, EXAMPLE_DARK
 from rollbridge.plugins.wilddie.traits import TRAITS
 
 __all__ = [
@@ -92,7 +92,7 @@ ACTIONS: dict[str, ActionSpec] = describe_actions(
             example={
                 "trait": "notice",
                 "difficulty": 4,
-                "modifiers": [{"value": -2, "note": "dark"}],
+                "modifiers": [{"value": -2, "note": EXAMPLE_DARK()}],
             },
         ),
         ActionSpec(

@@ -4,6 +4,8 @@ hashed; listed without secrets; revoked by id."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from datetime import UTC, datetime
 
 from rollbridge.cli import main
 from rollbridge.stores.sqlite import SQLiteStore
@@ -32,7 +34,8 @@ def test_make_list_and_revoke(tmp_path, capsys, monkeypatch):
     assert token.encode() not in (tmp_path / "rollbridge.db").read_bytes()
 
     code, out, _ = run(capsys, "admin-token", "--db", db, "--list")
-    assert (code, out) == (0, f"{record.id}  web front\n")
+    made = datetime.fromtimestamp(record.created, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    assert (code, out) == (0, f"{record.id}  {made}  web front\n")
     code, out, _ = run(capsys, "admin-token", "--db", db, "--list", "--json")
     listed = json.loads(out)["admin_tokens"]
     assert [(t["id"], t["name"]) for t in listed] == [(record.id, "web front")]
@@ -59,3 +62,23 @@ def test_texts_in_the_environments_language(tmp_path, capsys, monkeypatch):
     SQLiteStore(tmp_path / "r.db").close()
     code, out, _ = run(capsys, "admin-token", "--db", str(tmp_path / "r.db"), "--list")
     assert code == 0 and out != "no admin tokens\n" and out.strip()
+
+
+def test_a_replaced_admin_token_is_told_apart_by_when_it_was_made(tmp_path, capsys, monkeypatch):
+    """Replacing an admin token (a new one of the same name, then the old revoked):
+    ``--list`` said ``ID  web-front`` for both, and nothing told which was the old one.
+    It now says when each was made, the oldest first."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    db = str(tmp_path / "rollbridge.db")
+    for _ in range(2):
+        assert run(capsys, "admin-token", "--db", db, "--name", "web-front")[0] == 0
+    with SQLiteStore(db) as store:
+        old, new = store.list_admin_tokens()
+        store.revoke_admin_token(old.id)  # only to make it older: added again below
+        store.add_admin_token(replace(old, created=old.created - 86_400))
+    code, out, _ = run(capsys, "admin-token", "--db", db, "--list")
+    assert code == 0
+    first, second = out.splitlines()
+    assert first.startswith(f"{old.id}  ") and second.startswith(f"{new.id}  ")
+    assert first.split("  ")[1] < second.split("  ")[1]  # the day before, as written
+    assert all(line.endswith("UTC  web-front") for line in (first, second))

@@ -49,8 +49,14 @@ async def _back_up_while_rolling(world: Tables, tmp_path, capsys) -> None:
     rolled = await roller
     out, _ = capsys.readouterr()
     assert code == 0 and rolled > 0
-    assert out == (f"backed up {world.path} to {dest}: 2 tables, {dest.stat().st_size} bytes,"
-                   " schema version 4\n")  # fmt: skip
+    assert out.splitlines()[0] == (f"backed up {world.path} to {dest}: 2 tables,"
+                                   f" {dest.stat().st_size} bytes, schema version 4")  # fmt: skip
+    assert (
+        out.splitlines()[1:]
+        == [  # the server made the dice key
+            line for line in out.splitlines()[1:] if line.startswith("the dice key is not in")
+        ]
+    )
     copy = sqlite3.connect(dest)
     assert copy.execute("PRAGMA journal_mode").fetchone()[0] == "delete"  # one whole file
     assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -184,3 +190,39 @@ def test_backup_names_no_password_given_in_the_redis_url_s_query(tmp_path, capsy
         assert "redis_backup" in err and "sekrit" not in err, err
         assert "6390" in err or "/run/redis.sock" in err
     assert not dest.exists()
+
+
+def test_a_backup_says_to_keep_the_dice_key_with_it(tmp_path, capsys, monkeypatch):
+    """The copy holds no dice key (docs/operations.md, "Backups"), and the command said
+    nothing of it: a backup restored alone leaves every open verifiable segment
+    unrevealable (``dice_key_lost``). It now names the key and the command that keeps
+    it beside the copy; ``--json`` names it as ``dice_key``."""
+    import shlex
+    import subprocess
+
+    monkeypatch.setenv("LANGUAGE", "en")
+    db, dest = tmp_path / "rollbridge.db", tmp_path / "backup.db"
+    assert main(["table", "create", "--db", str(db), "--ruleset", "sr2", "--name", "F"]) == 0
+    key = db.with_name("rollbridge.db.dice-key")
+    assert key.is_file()
+    capsys.readouterr()
+    assert main(["backup", "--db", str(db), str(dest)]) == 0
+    done, said = capsys.readouterr().out.splitlines()
+    assert done.startswith(f"backed up {db} to {dest}: 1 table")
+    command = f"cp -p {key} {dest}.dice-key"
+    assert said.startswith(f"the dice key is not in the copy: keep {key} with it ({command})")
+    subprocess.run(shlex.split(command), check=True)  # the command it gives does it
+    copied = tmp_path / "backup.db.dice-key"
+    assert copied.read_bytes() == key.read_bytes() and copied.stat().st_mode & 0o077 == 0
+    assert main(["backup", "--db", str(db), str(tmp_path / "again.db"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["dice_key"] == str(key)
+
+
+def test_a_database_without_a_dice_key_is_backed_up_without_the_line(tmp_path, capsys):
+    db = tmp_path / "rollbridge.db"
+    SQLiteStore(db).close()
+    assert not db.with_name("rollbridge.db.dice-key").exists()
+    assert main(["backup", "--db", str(db), str(tmp_path / "a.db")]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 1
+    assert main(["backup", "--db", str(db), str(tmp_path / "b.db"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["dice_key"] is None

@@ -159,8 +159,9 @@ class ClusterWorld(World):
             self.redis.stop()
 
 
-def start_cluster(folder: Path) -> ClusterWorld:
-    """A redis-server, the tables in it, and two ``serve --redis`` processes."""
+def start_cluster(folder: Path, options: tuple[str, ...] = ()) -> ClusterWorld:
+    """A redis-server, the tables in it, and two ``serve --redis`` processes
+    (``options`` go to both after the fuzzer's own)."""
     redis = RedisServer(folder / "redis").start()
     started: list[Any] = []
     try:
@@ -168,7 +169,7 @@ def start_cluster(folder: Path) -> ClusterWorld:
         store = ["--redis", redis.url]
         tables, tokens = make_tables(env, store)
         # the fuzzer's clients of both processes count together
-        unlimited = ("--max-connections-per-address", "0")
+        unlimited = ("--max-connections-per-address", "0", *options)
         a, port_a = serve(folder / "serve-a.log", env, store, unlimited)
         started.append(a)
         b, port_b = serve(folder / "serve-b.log", env, store, unlimited)

@@ -2,7 +2,10 @@
 
 The server is :func:`tests.hostile.fuzzing.start_world`'s (SQLite, a table per
 ruleset and the witness's), with an admin token made for it (``rollbridge
-admin-token``). :func:`requests` builds raw HTTP requests to every path the port
+admin-token``) — or (:func:`start_http_cluster`) the two ``serve --redis``
+processes of :func:`tests.hostile.cluster_fuzzing.start_cluster` on a real
+redis-server the test starts, each request sent to the process the example drew
+(:attr:`HttpWorld.side`). :func:`requests` builds raw HTTP requests to every path the port
 answers — the admin API, the session-log export, the web view and its static files,
 ``/``, ``/healthz``, ``/readyz``, ``/metrics`` — and to paths it does not: hostile
 methods, paths (encoded slashes, ``..``, invalid percent-escapes, invalid UTF-8,
@@ -16,13 +19,19 @@ socket of its own and asserts:
 - one response, with a status the docs give (docs/operations.md and
   docs/protocol.md; never a 500), whatever was sent (what is no HTTP at all:
   400 ``invalid_http``);
-- a JSON error has a documented ``code`` and a non-empty ``message``;
+- a JSON error has a documented ``code`` and a non-empty ``message``; an answer
+  to a ``HEAD`` has nothing after its head (RFC 9110), whatever its status;
 - a table or a token made (201) has the name sent, never one with U+FFFD for
   bytes that are not UTF-8;
 - a refused request (4xx, 5xx) changes nothing: every table, its seq and its
-  tokens are as they were;
-- no traceback and no ERROR line in the server's log;
-- the witness's roll at another table is still answered.
+  tokens are as they were; over Redis, the admin API of each process lists the same
+  (they share the store);
+- no traceback and no ERROR line in the server's log (either process's);
+- the witness's roll at another table is still answered (on each process).
+
+Each run is bounded in count (``ROLLBRIDGE_FUZZ_EXAMPLES``) and in time
+(``ROLLBRIDGE_FUZZ_SECONDS``: past it, the examples left send nothing, and the run
+says how many; each exchange has its own timeout, a guard against a hang).
 
 tests/hostile/test_fuzz_http.py runs it; ``ROLLBRIDGE_FUZZ_EXAMPLES`` sets how many
 examples (docs/operations.md, "Hostile input").
@@ -37,6 +46,7 @@ import re
 import socket
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,11 +54,12 @@ from urllib.parse import parse_qsl, quote
 
 from hypothesis import strategies as st
 
+from tests.hostile.cluster_fuzzing import start_cluster
 from tests.hostile.fuzzing import ODD_INTS, ODD_TEXTS, ROOT, World, chance, pick, start_world
 
 #: Every status the HTTP side documents (docs/operations.md: the admin API, the
 #: export, the web view, health, 429 past a rate), 101 to a WebSocket handshake, and
-#: websockets' own refusals (405: not a GET, 426: a GET that is no handshake, 414 and
+#: websockets' own refusals (426: an upgrade to WebSocket it cannot take, 414 and
 #: 431: a request line or a header line past 8 KiB, 505: another HTTP than 1.1).
 STATUSES = {101, 200, 201, 400, 401, 403, 404, 405, 409, 413, 414, 426, 429, 431, 503, 505}
 METHODS = ("GET", "POST", "DELETE")
@@ -145,28 +156,58 @@ class HttpWorld:
     #: what got past the token check and did its work: tables and tokens made (201,
     #: whose name is checked), exports answered (200), tables deleted (200)
     reached: dict[str, int] = field(default_factory=dict)
+    #: the process the next request goes to (an index of :attr:`ports`)
+    side: int = 0
+    #: the processes requests were sent to
+    sides_fuzzed: set[int] = field(default_factory=set)
+    #: when (``time.monotonic()``) the examples left stop sending; None: never
+    until: float | None = None
+    #: examples that sent nothing, past :attr:`until`
+    late: int = 0
 
     @property
     def port(self) -> int:
-        """The server's port."""
-        return self.world.port
+        """The port of the process chosen (:attr:`side`)."""
+        return self.ports[self.side]
 
-    def admin_get(self, path: str) -> Any:
-        """A GET of the admin API with the admin token: its JSON."""
+    @property
+    def ports(self) -> list[int]:
+        """Every process's port: the world's, and over Redis the other process's."""
+        other = getattr(self.world, "other", None)
+        return [self.world.port, *([other[1]] if other is not None else [])]
+
+    def out_of_time(self) -> bool:
+        """Whether the run's time is up (then the example is counted in :attr:`late`).
+        Asked once the example's request is drawn: an example that drew less than
+        another with the same start is flaky to Hypothesis."""
+        late = self.until is not None and time.monotonic() > self.until
+        self.late += late
+        return late
+
+    def admin_get(self, path: str, port: int | None = None) -> Any:
+        """A GET of the admin API with the admin token (to ``port``, else the first
+        process's): its JSON."""
         raw = (f"GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {self.admin}\r\n"
                "Connection: close\r\n\r\n").encode()  # fmt: skip
-        answer = exchange(self.port, raw)
+        answer = exchange(self.ports[0] if port is None else port, raw)
         assert answer.status == 200, answer
         return answer.json()
 
     def snapshot(self) -> Any:
-        """Every table (its seq included) and every table's tokens."""
-        tables = self.admin_get("/admin/tables")["tables"]
-        tokens = {
-            table["id"]: self.admin_get(f"/admin/tables/{quote(table['id'], safe='')}/tokens")
-            for table in tables
-        }
-        return _snapshot_tables(tables), tokens
+        """Every table (its seq included) and every table's tokens, as every process's
+        admin API lists them (asserted the same on each)."""
+        seen = []
+        for port in self.ports:
+            tables = self.admin_get("/admin/tables", port)["tables"]
+            tokens = {
+                table["id"]: self.admin_get(
+                    f"/admin/tables/{quote(table['id'], safe='')}/tokens", port
+                )
+                for table in tables
+            }
+            seen.append((_snapshot_tables(tables), tokens))
+        assert all(found == seen[0] for found in seen), f"the processes list apart: {seen!r}"
+        return seen[0]
 
     def trim(self) -> None:
         """Delete the tables the fuzzer created past a few (the snapshot stays small)."""
@@ -181,11 +222,15 @@ class HttpWorld:
     def check(self, raw: bytes) -> Answer:
         """Send ``raw`` and assert the properties of the module's docstring."""
         self.requests += 1
+        self.sides_fuzzed.add(self.side)
         before = self.snapshot()
         answer = exchange(self.port, raw)
         shown = raw[:600]
         assert answer.status in STATUSES, (shown, answer)
         kind = answer.headers.get("content-type", "")
+        if raw.startswith(b"HEAD ") and answer.status:  # a head only: nothing to read
+            assert answer.body == b"", (shown, answer)
+            kind = ""
         if answer.status >= 400 and kind.startswith("application/json"):
             body = answer.json()
             assert isinstance(body, dict) and body.get("code") in self.codes, (shown, body)
@@ -232,12 +277,29 @@ def _sent_parameters(raw: bytes) -> dict[str, str] | None:
         return None
 
 
+#: What the fuzzed servers are started with: no limit on wrong tokens.
+OPTIONS = ("--wrong-tokens-per-address", "0")
+
+
 def start_http_world(folder: Path) -> HttpWorld:
     """:func:`start_world` with no limit on wrong tokens, and an admin token."""
-    world = start_world(folder, ("--wrong-tokens-per-address", "0"))
+    return _with_admin(start_world(folder, OPTIONS), ["--db", str(folder / "fuzz.db")])
+
+
+def start_http_cluster(folder: Path) -> HttpWorld:
+    """:func:`start_cluster` (a redis-server the test starts, two ``serve --redis``
+    processes) with no limit on wrong tokens, and an admin token in its Redis."""
+    world = start_cluster(folder, OPTIONS)
+    assert world.redis is not None
+    return _with_admin(world, ["--redis", world.redis.url])
+
+
+def _with_admin(world: World, store: list[str]) -> HttpWorld:
+    """``world`` with an admin token made in ``store``; a world whose token was not
+    made is stopped, not left running past the test."""
     try:
         made = subprocess.run(
-            [sys.executable, "-m", "rollbridge", "admin-token", "--db", str(folder / "fuzz.db"),
+            [sys.executable, "-m", "rollbridge", "admin-token", *store,
              "--name", "fuzz", "--json"],
             capture_output=True, text=True, check=True, timeout=60,
             env={**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"},

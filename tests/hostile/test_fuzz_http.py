@@ -1,17 +1,23 @@
 """The HTTP side of a real ``rollbridge serve`` fuzzed (tests/hostile/http_fuzzing.py):
 every request gets a documented status (never 500) and a JSON error a documented
 code, a refused request changes nothing, nothing reaches the server's log as an
-error, and another table's client is still answered.
+error, and another table's client is still answered — on SQLite, and on two
+``serve --redis`` processes sharing a real redis-server the test starts (each
+request to one or the other; both list the same tables and tokens throughout).
 
 Reproducible (``derandomize=True``, no example database) and bounded:
-``ROLLBRIDGE_FUZZ_EXAMPLES`` examples (default 60, each one request); run it
-longer with e.g. ``ROLLBRIDGE_FUZZ_EXAMPLES=3000``, and with
+``ROLLBRIDGE_FUZZ_EXAMPLES`` examples (default 60, each one request) and
+``ROLLBRIDGE_FUZZ_SECONDS`` seconds (default 600: past them the examples left send
+nothing, and the run says how many); run it longer with e.g.
+``ROLLBRIDGE_FUZZ_EXAMPLES=3000 ROLLBRIDGE_FUZZ_SECONDS=36000``, and with
 ``ROLLBRIDGE_FUZZ_SEED=N`` on other requests.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,22 +26,52 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.hostile.fuzzing import check_logs, fuzzed
-from tests.hostile.http_fuzzing import HttpWorld, requests, start_http_world
+from tests.hostile.http_fuzzing import (
+    HttpWorld,
+    requests,
+    start_http_cluster,
+    start_http_world,
+)
+from tests.stores.conftest import REDIS_SERVER
+
+#: Seconds a run sends requests for (``ROLLBRIDGE_FUZZ_SECONDS``; a bound, not a
+#: measure: nothing asserts how long a request took).
+SECONDS = float(os.environ.get("ROLLBRIDGE_FUZZ_SECONDS", "600"))
 
 
-@pytest.fixture(scope="module")
-def http_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpWorld]:
-    """One server for every example."""
-    started = start_http_world(Path(tmp_path_factory.mktemp("fuzz_http")))
+def _served(start: Callable[[Path], HttpWorld], folder: Path) -> Iterator[HttpWorld]:
+    """The world ``start`` makes in ``folder`` for every example of a module; stopped
+    after them, and then its logs and what it reached checked."""
+    started = start(folder)
+    started.until = time.monotonic() + SECONDS
     try:
         yield started
     finally:
         started.world.stop()
-    check_logs(started.world.log)
+    other = getattr(started.world, "other", None)
+    check_logs(started.world.log, *([other[2]] if other is not None else []))
     print(f"fuzzed {started.requests} HTTP requests: {sorted(started.outcomes.items())}")
     print(f"past the token check: {sorted(started.reached.items())}")
+    if started.late:
+        print(f"{started.late} examples sent nothing: ROLLBRIDGE_FUZZ_SECONDS={SECONDS:g} ran out")
     if started.requests >= 60:  # the fuzzer got past the token check, so checked a name made
         assert {"made", "exported"} <= set(started.reached), started.reached
+    if started.requests >= 10:  # every process was sent requests
+        assert started.sides_fuzzed == set(range(len(started.ports))), started.sides_fuzzed
+
+
+@pytest.fixture(scope="module")
+def http_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpWorld]:
+    """One server (SQLite) for every example."""
+    yield from _served(start_http_world, Path(tmp_path_factory.mktemp("fuzz_http")))
+
+
+@pytest.fixture(scope="module")
+def http_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpWorld]:
+    """A redis-server and two ``serve --redis`` processes for every example."""
+    if not Path(REDIS_SERVER).exists():
+        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
+    yield from _served(start_http_cluster, Path(tmp_path_factory.mktemp("fuzz_http_redis")))
 
 
 @fuzzed(60)
@@ -43,8 +79,25 @@ def http_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpWorld]:
 def test_every_http_request_gets_a_documented_answer_and_a_refusal_changes_nothing(
     http_world, data
 ):
+    raw = requests(data, http_world)  # drawn when late too: every example draws alike
+    if http_world.out_of_time():
+        return
     http_world.trim()
-    http_world.check(requests(data, http_world))
+    http_world.check(raw)
+
+
+@fuzzed(60)
+@given(data=st.data())
+def test_over_redis_either_process_answers_alike_and_a_refusal_changes_nothing(http_cluster, data):
+    """The same requests, each to one of two ``serve --redis`` processes: the same
+    properties, the witness answered on both, and both list the same tables, seqs
+    and tokens before and after a refusal."""
+    http_cluster.side = data.draw(st.integers(0, 1))
+    raw = requests(data, http_cluster)  # drawn when late too: every example draws alike
+    if http_cluster.out_of_time():
+        return
+    http_cluster.trim()
+    http_cluster.check(raw)
 
 
 def test_a_server_whose_admin_token_was_not_made_is_stopped(tmp_path, monkeypatch):

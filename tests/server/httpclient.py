@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import socket
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ import pytest
 
 from rollbridge.server.logs import configure
 
-__all__ = ["debug_log", "fetch", "get"]
+__all__ = ["debug_log", "exchange", "fetch", "get", "raw_answer"]
 
 
 def fetch(
@@ -29,6 +30,28 @@ def fetch(
             return answer.status, dict(answer.headers), answer.read()
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers), error.read()
+
+
+def exchange(port: int, request: bytes) -> bytes:
+    """Send ``request`` and read all the server sends until it closes."""
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.settimeout(60)  # a hang fails the test rather than the run
+        sock.sendall(request)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    return data
+
+
+def raw_answer(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """``request`` sent as it is (no client re-encodes its target, nor reads the
+    answer to a HEAD as having no body): the answer's status, headers (lower-case
+    names) and all that follows its head."""
+    data = exchange(port, request)
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
 
 
 async def get(

@@ -5,26 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import socket
 
 from rollbridge.server import Server
 from rollbridge.server.limits import Limits
 from rollbridge.stores.sqlite import SQLiteStore
 from tests.server.conftest import make_host, seed_tables
+from tests.server.httpclient import exchange
 
 UPGRADE = (b"Host: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
            b"Sec-WebSocket-Version: 13\r\n")  # fmt: skip
-
-
-def exchange(port: int, request: bytes) -> bytes:
-    """Send ``request`` and read all the server sends until it closes."""
-    with socket.create_connection(("127.0.0.1", port)) as sock:
-        sock.settimeout(60)  # a hang fails the test rather than the run
-        sock.sendall(request)
-        data = b""
-        while chunk := sock.recv(65536):
-            data += chunk
-    return data
 
 
 async def serve(tmp_path, tally) -> Server:

@@ -624,3 +624,26 @@ def test_a_bug_making_the_reload_after_a_failed_commit_still_answers_its_request
     out = driver.carry(table.receive({**ROLL, "id": "y"}, GM, "m", member=member))
     assert sent(out, member) == [("event", 1), ("result", "y")]
     assert not table.broken and table._holding == 0
+
+
+def test_a_bug_taking_in_the_table_read_whole_loads_it_again(service, monkeypatch, caplog):
+    """A follower reads the stored table whole, and taking it in raises (a bug, here
+    in its reply keys), nothing changed: the table is loaded again, and its member
+    is sent the events it missed, once each, in order. Before, the exception escaped
+    to the driver: the member went without them until a later notice."""
+    import logging
+
+    from rollbridge.server import cluster_table
+    from tests.server.test_server_unexpected import Once
+
+    table, member, driver = follower(service)
+    for n in range(2):  # the owner (another process) commits
+        service.handle("t", {**ROLL, "id": f"r{n}"}, GM)
+    bug = Once(monkeypatch, cluster_table, "KeySet")
+    caplog.set_level(logging.INFO)
+    out = driver.carry([table._sync(tail=False)])
+    assert sent(out, member) == [("event", 1), ("event", 2)] and bug.raised == 1
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR and r.exc_info]
+    assert len(errors) == 1 and str(errors[0].exc_info[1]) == "injected"
+    assert table.durable_seq == 2 and not table.broken and not table.reloading
+    assert table._holding == 0 and not table.syncing

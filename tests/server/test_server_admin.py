@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 import pytest
 
 from rollbridge.tokens import hash_token, new_admin_token
+from tests.server.httpclient import raw_answer
 
 from .test_server_http import fetch, samples
 
@@ -276,3 +277,126 @@ async def test_a_parameter_that_is_not_utf8_is_refused_by_name(admin, path, fiel
     assert (status, answer["code"], answer["details"]) == (400, "invalid_request", {"field": field})
     assert "not valid Unicode" in answer["message"]
     assert list(admin.store.tables()) == tables and admin.store.list_tokens("sr2") == tokens
+
+
+#: Every route of the port that reads a segment of its path (core/server/http.py's
+#: docstring: the admin API's six, the export, the web view's two pages), ``{}`` where
+#: the segment goes; the others match their path whole (/metrics, /healthz, /readyz,
+#: /, /favicon.ico) or only letters and digits (/static/...: 404).
+SEGMENT_ROUTES = [
+    ("POST", "/admin/{}?ruleset=sr2&name=x"),
+    ("GET", "/admin/{}"),
+    ("DELETE", "/admin/tables/{}"),
+    ("GET", "/admin/tables/{}/tokens"),
+    ("POST", "/admin/tables/{}/tokens?role=player"),
+    ("DELETE", "/admin/tables/sr2/tokens/{}"),
+    ("DELETE", "/admin/tables/{}/tokens/abc"),
+    ("GET", "/tables/{}/export?format=jsonl"),
+    ("GET", "/tables/{}"),
+    ("GET", "/tables/{}/overlay"),
+]
+
+
+def test_every_route_with_a_segment_is_tried():
+    """:data:`SEGMENT_ROUTES` holds every route the docstrings of the admin API and
+    of the port's HTTP side list with an ID in its path, each ID in turn."""
+    import re
+
+    from rollbridge.server import admin as admin_api
+    from rollbridge.server import http
+
+    documented = set()
+    for doc in (admin_api.__doc__ or "", http.__doc__ or ""):
+        for method, paths in re.findall(
+            r"^\s+(GET|POST|DELETE)\s+(/[^\s,]+(?:, /[^\s,]+)*)", doc, re.M
+        ):
+            for path in paths.split(", "):
+                path = path.partition("?")[0].replace("TOKEN_ID", "ID")
+                documented |= {(method, path)} if "ID" in path else set()
+    tried = {
+        (method, re.sub(r"\{\}|sr2|abc", "ID", route.partition("?")[0]))
+        for method, route in SEGMENT_ROUTES
+    }
+    assert len(documented) == 7 and documented <= tried, documented - tried
+
+
+#: Percent-escapes read leniently before: U+FFFD for bytes that are no UTF-8 (a 404
+#: naming U+FFFD), the escape as it was for a lone % or %zz, a NUL looked up.
+BAD_SEGMENTS = ["%FF", "%C3%28", "%", "%zz", "sr2%", "%00", "%0d%0a", "s%7Fr2", "%ED%A0%80"]
+
+
+@pytest.mark.parametrize("segment", BAD_SEGMENTS)
+@pytest.mark.parametrize(("method", "route"), SEGMENT_ROUTES)
+async def test_a_path_segment_with_a_bad_escape_is_refused_by_name(admin, method, route, segment):
+    """A path segment (a table id, a token id) whose percent-escapes are no UTF-8, no
+    escape at all (a lone %) or a control character was decoded leniently: 404
+    ``unknown_table`` naming U+FFFD, a table looked up that nobody named (found
+    reading the routes as a hostile client, 5 December). Now 400 ``invalid_request``
+    in the request's language, naming the segment as sent, on every route; nothing
+    changed."""
+    tables, tokens = list(admin.store.tables()), admin.store.list_tokens("sr2")
+    token = admin.tokens["sr2"]["gm"] if route.startswith("/tables") else admin.admin
+    target = route.format(segment)
+    request = (f"{method} {target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+               "Accept-Language: de\r\n\r\n").encode()  # fmt: skip
+    status, headers, body = await asyncio.to_thread(raw_answer, admin.server.port, request)
+    assert (status, headers["content-type"]) == (400, "application/json; charset=utf-8"), body
+    answer = json.loads(body)
+    assert answer["code"] == "invalid_request"
+    assert answer["details"] == {"field": "path", "segment": segment}
+    assert f"'{segment}'" in answer["message"] and "Segment" in answer["message"]
+    assert "\ufffd" not in body.decode("utf-8")
+    assert list(admin.store.tables()) == tables and admin.store.list_tokens("sr2") == tokens
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["/admin/tables/sr2%2Dx/tokens", "/tables/sr2%2Dx/export?format=jsonl", "/tables/%73r2"],
+)
+async def test_a_good_escape_in_a_path_segment_is_still_read(admin, target):
+    """Strict is not refusing escapes: ``%2D`` is ``-`` and ``%73`` ``s`` as before."""
+    token = admin.tokens["sr2"]["gm"] if target.startswith("/tables") else admin.admin
+    request = f"GET {target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n"
+    status, _, body = await asyncio.to_thread(raw_answer, admin.server.port, request.encode())
+    if target == "/tables/%73r2":
+        assert status == 200 and body.startswith(b"<!doctype html>")
+    else:  # no table sr2-x: looked up by its decoded id
+        assert (status, json.loads(body)["details"]) == (404, {"table": "sr2-x"})
+
+
+@pytest.mark.parametrize(
+    ("query", "field", "words"),
+    [
+        ("=%FF", "query", "'=%FF'"),  # was details.field "" ("": not valid Unicode)
+        ("=x", "query", "'=x'"),  # was taken and ignored
+        ("ruleset=sr2&name=x&=", "query", "'='"),
+        ("ruleset=sr2&name=a%", "name", "name:"),  # was a table named "a%"
+        ("ruleset=sr2&name=100%25%2", "name", "name:"),
+        ("ruleset=sr2&na%FFme=x", "na\ufffdme", "na\ufffdme:"),  # (as tests/export's)
+    ],
+)
+async def test_a_parameter_without_a_name_or_with_a_lone_percent_is_refused(
+    admin, query, field, words
+):
+    """A value without a name (``?=%FF``) was refused naming the field ``""``, or
+    (``?=x``) taken; a lone ``%`` was kept as it was (a table named ``a%``). Now each
+    is 400 ``invalid_request`` with a ``details.field`` that says which: ``query``
+    for a parameter without a name, else the parameter's name as sent; nothing made."""
+    tables = list(admin.store.tables())
+    request = (f"POST /admin/tables?{query} HTTP/1.1\r\nHost: x\r\n"
+               f"Authorization: Bearer {admin.admin}\r\n\r\n")  # fmt: skip
+    status, _, body = await asyncio.to_thread(raw_answer, admin.server.port, request.encode())
+    answer = json.loads(body)
+    assert (status, answer["code"], answer["details"]) == (400, "invalid_request", {"field": field})
+    assert words in answer["message"]
+    assert list(admin.store.tables()) == tables
+
+
+async def test_a_long_path_no_route_answers_is_quoted_cut_short(admin):
+    """A path of thousands of characters that no route answers was quoted whole in
+    the 404, its ``details`` and the log line (up to the 8 KiB of a request line): now
+    its first 200 characters and an ellipsis."""
+    path = "/admin/" + "x" * 7000
+    status, body = await call(admin, "GET", path, admin.admin)
+    assert (status, body["code"]) == (404, "not_found")
+    assert body["details"] == {"path": path[:200] + "…"} and len(body["message"]) < 300

@@ -13,7 +13,8 @@ from typing import Any
 from prometheus_client.parser import text_string_to_metric_families
 
 from rollbridge.server.logs import JsonFormatter, SafeLog, redact
-from tests.server.httpclient import fetch, get
+from rollbridge.server.web_view import NOTHING_HERE
+from tests.server.httpclient import fetch, get, raw_answer
 
 
 def samples(body: bytes) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -107,9 +108,14 @@ async def test_other_paths_still_open_websockets(tables):
         hello = {"type": "hello", "id": 1, "table": "sr2", "token": tables.tokens["sr2"]["gm"]}
         await connection.send(json.dumps(hello))
         assert json.loads(await connection.recv())["type"] == "welcome"
-    # plain HTTP: the table's web view (docs/web.md); any other path: upgrade required
+    # plain HTTP: the table's web view (docs/web.md); any other path: a typed 404 in
+    # the request's language (it was websockets' plain English 426)
     assert (await get(tables.server, "/tables/sr2"))[0] == 200
-    assert (await get(tables.server, "/somewhere/else"))[0] == 426
+    status, _, body = await get(tables.server, "/somewhere/else", headers={"Accept-Language": "cs"})
+    refusal = json.loads(body)
+    assert (status, refusal["code"]) == (404, "not_found"), body
+    assert "/somewhere/else" in refusal["message"] and "426" not in refusal["message"]
+    assert refusal["message"] != NOTHING_HERE(path="'/somewhere/else'").render("en")
     assert (await get(tables.server, "/metrics", method="POST"))[0] == 405
 
 
@@ -258,3 +264,77 @@ async def test_a_client_too_far_behind_is_counted_as_cut_off(make_tables):
     assert found["rollbridge_clients_cut_off_total", (("reason", "behind"),)] == 1
     assert found["rollbridge_bytes_sent_total", ()] > 64 * 1024
     ws.transport.abort()
+
+
+#: Every GET route of the port but the admin API's (core/server/http.py's docstring).
+GET_ROUTES = ["/metrics", "/healthz", "/readyz", "/", "/favicon.ico", "/tables/sr2",
+              "/tables/sr2/overlay", "/tables/sr2/export?format=jsonl",
+              "/static/web/table.mjs", "/static/client/protocol.mjs"]  # fmt: skip
+
+
+async def test_another_method_than_get_on_a_get_route_is_a_typed_refusal(tables):
+    """``POST /tables/ID/export``, ``OPTIONS /readyz``... were websockets' own 405 in
+    plain English ("Failed to open a WebSocket connection: unsupported HTTP method"),
+    no code to act on (found reading the routes as a hostile client, 5 December):
+    now 405 ``invalid_request`` in JSON, ``Allow: GET, HEAD``, naming the method, in
+    the request's language. Nothing is done."""
+    for path in GET_ROUTES:
+        for method in ("POST", "DELETE", "PUT", "OPTIONS"):
+            status, headers, body = await get(tables.server, path, method=method,
+                                              headers={"Accept-Language": "de"})  # fmt: skip
+            assert (status, headers.get("Allow")) == (405, "GET, HEAD"), (method, path, body)
+            answer = json.loads(body)
+            assert answer["code"] == "invalid_request", (method, path, answer)
+            assert answer["details"] == {"method": method}
+            assert f"'{method}'" in answer["message"] and "nur" in answer["message"], answer
+
+
+async def test_head_of_a_get_route_is_answered_as_its_get_without_content(tables):
+    """A monitoring probe's ``HEAD /healthz`` (uptime checkers send HEAD; RFC 9110: a
+    general-purpose server supports GET and HEAD) was 405 — the probe saw the server
+    down — and its 405 carried a JSON body, which no answer to a HEAD may (review,
+    5 December). Now every GET route answers HEAD with its GET's status and headers
+    (Content-Length too) and nothing after the head; a refusal too (a HEAD of an
+    export without a token, of an admin path)."""
+    port = tables.server.port
+    for path in [*GET_ROUTES, "/tables/sr2/export", "/admin/tables", "/static/web/nope.mjs"]:
+        request = f"HEAD {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+        status, fields, content = await asyncio.to_thread(raw_answer, port, request)
+        got_status, got_headers, got_body = await get(tables.server, path)
+        assert (status, content) == (got_status, b""), (path, status, content)
+        assert fields["content-type"] == got_headers["Content-Type"], path
+        if path != "/metrics":  # (its counts moved between the two requests)
+            assert fields["content-length"] == str(len(got_body)), path
+    for path in ("/healthz", "/readyz"):
+        assert (await get(tables.server, path, method="HEAD"))[:1] == (200,)
+    # a path no route answers: its typed 404, the JSON reason dropped too
+    request = b"HEAD /nothing HTTP/1.1\r\nHost: x\r\n\r\n"
+    status, fields, content = await asyncio.to_thread(raw_answer, port, request)
+    assert (status, content) == (404, b"") and int(fields["content-length"]) > 0
+
+
+async def test_a_trailing_slash_names_the_same_path(tables):
+    """``/healthz/`` (a probe configured with a slash), ``/tables/ID/export/`` (a
+    script's URL built with one) were 426 "missing Connection header" — taken for a
+    WebSocket handshake — while the admin API and the web view's pages took a
+    trailing slash (review, 5 December): now the same answer as without it."""
+    token = tables.tokens["sr2"]["gm"]
+    for path in ("/healthz", "/readyz", "/metrics", "/tables/sr2/export"):
+        query = "?format=jsonl" if path.endswith("export") else ""
+        plain = await get(tables.server, path + query, token=token)
+        slashed = await get(tables.server, path + "/" + query, token=token)
+        assert (slashed[0], slashed[1]["Content-Type"]) == (200, plain[1]["Content-Type"]), path
+        if path != "/metrics":  # (its counts moved between the two requests)
+            assert slashed[2] == plain[2], path
+
+
+async def test_a_path_the_web_view_does_not_serve_is_a_typed_404(tables):
+    """The web view answered a path it does not serve (``/static/../``, an unlisted
+    name) with ``not found`` in plain English: now 404 ``not_found`` in JSON naming
+    the path, in the request's language, as the port's other refusals."""
+    for path in ("/static/web/nope.mjs", "/static/%2e%2e/x", "/static/client/lang/x.json"):
+        status, headers, body = await get(tables.server, path, headers={"Accept-Language": "cs"})
+        assert status == 404 and headers["Content-Type"] == "application/json; charset=utf-8"
+        answer = json.loads(body)
+        assert answer["code"] == "not_found" and answer["details"] == {"path": path}
+        assert repr(path) in answer["message"] and "adrese" in answer["message"], answer

@@ -50,6 +50,8 @@ async def test_deleting_a_table_disconnects_everyone_at_it(make_tables):
     await asyncio.to_thread(cli, "table", "delete", "tally", "--db", str(world.path))
     assert await gm.wait_closed() == 1008
     assert await observer.wait_closed() == 1008
+    # told why: their table is gone, not their tokens revoked (it said "token revoked")
+    assert gm.connection.close_reason == observer.connection.close_reason == "table deleted"
     assert (await elsewhere.request({"type": "ping"}))["type"] == "pong"
 
 

@@ -74,9 +74,10 @@ async def until(check, what: str) -> None:
     raise AssertionError(f"never: {what}")
 
 
-def gated(monkeypatch, store, name: str) -> threading.Event:
-    """Hold the reader thread in ``store.name`` until the event is set."""
-    gate = threading.Event()
+def gated(monkeypatch, store, name: str, gate: threading.Event | None = None) -> threading.Event:
+    """Hold the reader (or writer) thread in ``store.name`` until the event (``gate``,
+    or a new one) is set."""
+    gate = gate or threading.Event()
     original = getattr(store, name)
 
     def held(*args: Any, **kwargs: Any) -> Any:
@@ -482,4 +483,200 @@ async def test_a_hello_that_fails_before_joining_holds_no_count_nor_table(
     welcome = await peer.request({"type": "hello", "table": "tally", "token": token})
     assert welcome["type"] == "welcome"
     assert list(tables.server.tables.per_token.values()) == [1]
+    assert bug.raised == 1 and len(injected(caplog)) == 1
+
+
+@pytest.mark.parametrize("resume", [False, True], ids=["welcome", "resume"])
+async def test_a_hello_whose_welcome_fails_leaves_the_table_and_may_be_sent_again(
+    tables, monkeypatch, caplog, resume
+):
+    """The welcome of a ``hello`` fails (a bug) after the table was loaded and took
+    its member (at once, or once a resume's missed events were read): answered
+    ``internal``, the member leaves, the connection is no longer at the table — the
+    table, which nobody else holds, leaves memory at once, and the same connection's
+    next ``hello`` is welcomed. Before, the member stayed attached: the table stayed
+    in memory with no member for as long as the connection was open, and a second
+    ``hello`` was refused (``invalid_request``, "already joined")."""
+    gm, welcome = await tables.join("tally", "gm")
+    await gm.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    await gm.close()
+    await until(lambda: "tally" not in tables.server.tables.open, "the table is dropped")
+    point = {"epoch": welcome["epoch"], "seq": welcome["seq"]} if resume else None
+    bug = Once(monkeypatch, TableProtocol, "welcome_fields")
+    peer, refused = await tables.join("tally", "player", resume=point)
+    assert refused["type"] == "error" and refused["code"] == "internal"
+    assert "tally" not in tables.server.tables.open  # not left for the sweep
+    if point is None:  # (after a read, the connection learns it at its next frame)
+        assert tables.server.tables.per_token == {}
+    hello = {"type": "hello", "table": "tally", "token": tables.tokens["tally"]["player"]}
+    if point is not None:
+        hello["resume"] = point
+    again = await peer.request(hello)
+    assert again["type"] == "welcome"
+    if point is not None:
+        assert again["resume"] == {"recovered": True, "missed": 1}
+    assert list(tables.server.tables.per_token.values()) == [1]
+    assert bug.raised == 1 and len(injected(caplog)) == 1
+    assert answers(peer, refused["id"]) == 1 and tables.server.sweep() == 0
+
+
+async def test_a_bug_handling_a_commit_that_came_back_answers_internal_and_reloads(
+    tables, monkeypatch, caplog
+):
+    """Handling a written commit raises (a bug) before its requester was answered:
+    the requester is told ``internal`` once, the table is loaded again, and the same
+    id sent again gets the result; the members had been sent the event. Before, the
+    exception escaped to the driver's log: the request was never answered."""
+    from rollbridge.protocol import table as protocol_table
+
+    gm, _ = await tables.join("tally", "gm")
+    watcher, _ = await tables.join("tally", "observer")
+    bug = Once(monkeypatch, protocol_table, "Notify")
+    failed = await gm.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    assert failed["type"] == "error" and failed["code"] == "internal"
+    await watcher.wait_for(lambda p: len(p.events) == 1)
+    retry = await gm.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    assert retry["type"] == "result" and retry["seq"] == watcher.events[0]["seq"]
+    r2 = await gm.request({"type": "roll", "id": "r2", "formula": "1d6"})
+    assert r2["seq"] == retry["seq"] + 1
+    await watcher.wait_for(lambda p: len(p.events) == 2)
+    assert bug.raised == 1 and len(injected(caplog)) == 1
+    assert answers(gm, "r1") == 2
+    protocol = tables.server.tables.open["tally"]
+    assert not protocol.broken and protocol._holding == 0
+
+
+async def test_a_bug_handling_a_commit_an_unwritten_change_waits_for_lets_the_table_go_on(
+    tables, monkeypatch, caplog
+):
+    """A change is never written (a bug after the engine applied it) while r1's
+    commit is out: the table waits for that commit to come back, then is loaded
+    again. Handling r1's commit raises (a bug): r1 is answered ``internal``, the
+    table is loaded all the same, and r3, held meanwhile, runs. Before, the
+    exception skipped the end of the wait: the table was held for good, r3 and
+    every later request never answered."""
+    from rollbridge.protocol import table as protocol_table
+    from rollbridge.protocol.keys import KeySet
+
+    gm, welcome = await tables.join("tally", "gm")
+    start = welcome["seq"]
+    protocol = tables.server.tables.open["tally"]
+    gate = gated(monkeypatch, tables.store, "commit")
+    gated(monkeypatch, tables.store, "commit_many", gate)
+    await gm.send({"type": "roll", "id": "r1", "formula": "1d6"})
+    await until(lambda: len(protocol._writes) == 1, "r1's commit is out")
+    unwritten = Once(monkeypatch, KeySet, "add")
+    failed = await gm.request({"type": "roll", "id": "r2", "formula": "1d6"})
+    assert failed["code"] == "internal" and unwritten.raised == 1
+    await gm.send({"type": "roll", "id": "r3", "formula": "1d6"})
+    await until(lambda: len(protocol._held) == 1, "r3 waits for the reload")
+    bug = Once(monkeypatch, protocol_table, "Notify")
+    gate.set()
+    r1 = await gm.reply("r1")
+    assert r1["type"] == "error" and r1["code"] == "internal" and bug.raised == 1
+    r3 = await gm.reply("r3")
+    assert r3["type"] == "result" and r3["seq"] == start + 2  # r1 was written, r2 never
+    retry = await gm.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    assert retry["seq"] == start + 1
+    assert len(injected(caplog)) == 2  # r2's bug and r1's, once each
+    assert not protocol.broken and protocol._holding == 0 and not protocol._held
+
+
+async def test_a_bug_charging_a_change_s_work_loses_nothing_of_the_change(
+    make_tables, monkeypatch, caplog
+):
+    """Charging the CPU time a change took to the rates (after it ran) raises (a
+    bug): logged once, and the change goes on — committed, shown, answered. Before,
+    the exception lost the change's commit: the requester was told ``internal``, the
+    table was ahead of the store with a commit never written, and the same id sent
+    again waited for it for good."""
+    import dataclasses
+
+    from rollbridge.protocol.limits import RateLimit
+    from tests.server.conftest import TEST_LIMITS
+
+    # the rates on (a request's work is charged to them), generous enough for a test
+    rated = dataclasses.replace(TEST_LIMITS, rate_per_connection=1000.0, rate_per_table=1000.0)
+    tables = await make_tables(limits=rated)
+    gm, _ = await tables.join("tally", "gm")
+    watcher, _ = await tables.join("tally", "observer")
+    bug = Once(monkeypatch, RateLimit, "charge_work")
+    r1 = await gm.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    assert r1["type"] == "result" and bug.raised == 1
+    await watcher.wait_for(lambda p: len(p.events) == 1)
+    again = await gm.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    assert again["seq"] == r1["seq"]
+    r2 = await gm.request({"type": "roll", "id": "r2", "formula": "1d6"})
+    assert r2["seq"] == r1["seq"] + 1
+    assert len(injected(caplog)) == 1
+    assert tables.server.tables.open["tally"]._writes == []
+
+
+async def test_a_commit_that_cannot_be_queued_fails_as_a_commit_does(tables, monkeypatch, caplog):
+    """Handing a change's commit to the writer raises (a bug): the change fails as a
+    commit that failed does — its requester answered ``internal``, the table loaded
+    again — and the same id sent again runs. Before, the driver logged it and went
+    on: the change was never answered, and the table waited for that commit for
+    good."""
+    gm, _ = await tables.join("tally", "gm")
+    bug = Once(monkeypatch, tables.server.writer, "submit")
+    failed = await gm.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    assert failed["type"] == "error" and failed["code"] == "internal"
+    retry = await gm.request({"type": "roll", "id": "r1", "formula": "1d6"})
+    assert retry["type"] == "result"
+    r2 = await gm.request({"type": "roll", "id": "r2", "formula": "1d6"})
+    assert r2["seq"] == retry["seq"] + 1
+    assert bug.raised == 1 and len(injected(caplog)) == 1
+    protocol = tables.server.tables.open["tally"]
+    assert not protocol.broken and protocol._holding == 0 and protocol._writes == []
+
+
+async def test_a_read_that_cannot_be_started_is_answered_and_the_next_runs(
+    tables, monkeypatch, caplog
+):
+    """Starting a store read on the reader threads raises (a bug): the request is
+    answered as for a read that failed, and the next read runs. Before, the driver
+    logged it and went on: the request was never answered, and its turn (one read of
+    the log at a time per table) was never given back."""
+    from rollbridge.server.app import _run_if_wanted
+
+    gm, _ = await tables.join("tally", "gm")
+    for n in range(2):
+        await gm.request({"type": "roll", "id": f"r{n}", "formula": "1d6"})
+    loop = asyncio.get_running_loop()
+    bug = Once(
+        monkeypatch, loop, "run_in_executor", when=lambda _pool, work, *a: work is _run_if_wanted
+    )
+    failed = await gm.request({"type": "state", "id": "at1", "at": 1})
+    assert failed["type"] == "error" and failed["code"] == "store_error"
+    assert (await gm.request({"type": "state", "at": 1}))["table"]["seq"] == 1
+    assert bug.raised == 1 and len(injected(caplog)) == 1
+    protocol = tables.server.tables.open["tally"]
+    assert protocol._asked_reads == 0 and protocol._reading == 0
+
+
+async def test_a_bug_after_a_token_lookup_failed_still_answers_the_hello(
+    tables, monkeypatch, caplog
+):
+    """A ``hello``'s token lookup fails (the store's failure) and handling that raises
+    (a bug): the ``hello`` is answered ``internal`` and the connection may say
+    ``hello`` again. Before, the exception escaped to the driver's log: the ``hello``
+    was never answered, and the connection waited for it for good (its ``hello``
+    timeout looks again while one is being answered)."""
+    from rollbridge.exceptions import StoreError
+    from rollbridge.protocol.connection import Connection
+
+    find = tables.store.find_token
+
+    def failing_once(*args: Any) -> Any:
+        monkeypatch.setattr(tables.store, "find_token", find)
+        raise StoreError("disk unreadable (simulated)")
+
+    monkeypatch.setattr(tables.store, "find_token", failing_once)
+    bug = Once(monkeypatch, Connection, "_settle_token")
+    peer, refused = await tables.join("tally", "gm")
+    assert refused["type"] == "error" and refused["code"] == "internal"
+    token = tables.tokens["tally"]["gm"]
+    welcome = await peer.request({"type": "hello", "table": "tally", "token": token})
+    assert welcome["type"] == "welcome"
     assert bug.raised == 1 and len(injected(caplog)) == 1

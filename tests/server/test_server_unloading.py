@@ -167,11 +167,14 @@ async def test_a_table_left_during_a_held_request_s_read_is_unloaded(tables):
     assert repeat["seq"] == first["seq"]  # answered from the store, not rolled again
 
 
-async def test_a_failed_welcome_keeps_the_table_until_its_connection_leaves(tables):
-    """A resume whose read fails refuses the ``hello`` but leaves the connection at the
-    table; the table is not dropped under it when the read ends (a later hello would
-    load a second copy of it beside the one this connection still uses), only when
-    the connection leaves."""
+async def test_a_failed_welcome_leaves_the_table_and_the_connection_may_say_hello_again(tables):
+    """A resume whose read fails refuses the ``hello``, and its member leaves: the
+    connection is no longer at the table, which nothing else holds and which is dropped
+    at once — never under a connection that uses it (the refused one's next frame
+    finds it is no longer at the table, docs/engine.md). Its next ``hello`` is
+    welcomed, on the one copy of the table every connection shares. (Before, the
+    refused connection stayed at the table, which it kept in memory, and its next
+    ``hello`` was refused as "already joined".)"""
     server = tables.server
     gm, welcome = await tables.join("tally", "gm")
     await gm.request({"type": "roll", "formula": "1d6"})
@@ -186,11 +189,13 @@ async def test_a_failed_welcome_keeps_the_table_until_its_connection_leaves(tabl
     await gate.reached()
     await gate.open()
     assert (await peer.reply(hello))["code"] == "store_error"
+    assert not server.tables.open  # dropped with the read, not at the sweep
+    again = await peer.request({"type": "hello", "table": "tally", "token": token})
+    assert again["type"] == "welcome"
     protocol = server.tables.open["tally"]
     other, _ = await tables.join("tally", "player")
     assert server.tables.open.get("tally") is protocol  # one copy of the table
     await leave_now(tables, other, staying=1)
-    # the refused connection is still there: the table is not dropped under it
     assert server.tables.open.get("tally") is protocol, "dropped under a connection"
     await leave_now(tables, peer)
     assert await settled(lambda: not server.tables.open)

@@ -205,3 +205,123 @@ def test_a_read_that_finishes_during_the_stop_takes_no_lease(redis_factory):
         assert admin.get(owner_key) is None  # no lease taken by the stopped process
     finally:
         admin.close()
+
+
+def test_a_forward_cancelled_by_the_stop_while_taking_the_lease_releases_it(redis_factory):
+    """A change forwarded for a table nobody runs takes its lease (:data:`TAKE`); the
+    process stops while that call is out — Redis took the lease, its answer not read
+    yet — and the stop cancels the forward: the lease is released with the others
+    (only if it is this process's), and a second process serves the table at once.
+    Before, nothing here knew the lease was taken: it stayed with the stopped
+    process for a whole lease (here 60 s), and the other process's change waited
+    for an owner gone, then failed (``no_owner``)."""
+    redis_server = redis_factory()
+    host = PluginHost({}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    store_a = RedisStore(redis_server.url, writer="node-a")
+    store_b = RedisStore(redis_server.url, writer="node-b")
+    a = ClusterServer(store_a, host, port=0, redis_url=redis_server.url, lease_ms=60_000)
+    b = ClusterServer(store_b, host, port=0, redis_url=redis_server.url, lease_ms=60_000,
+                      forward_timeout=3)  # fmt: skip
+    _info, tokens = TableService(store_a, host).create_table("T", "bandits", table_id="t")
+    owner_key = a.keys.table("t").owner
+    watch = redis.Redis.from_url(redis_server.url)
+
+    async def roll(server: ClusterServer, request_id: str) -> dict:
+        async with connect(server.url) as ws:
+            await ws.send(json.dumps({"type": "hello", "id": "h", "table": "t",
+                                      "token": tokens["gm"]}))  # fmt: skip
+            assert json.loads(await ws.recv())["type"] == "welcome"
+            await ws.send(json.dumps({"type": "roll", "id": request_id, "formula": "1d6"}))
+            while (message := json.loads(await ws.recv())).get("id") != request_id:
+                pass
+            return message
+
+    async def play() -> dict:
+        await a.start()
+        take = a._take
+        taken = asyncio.Event()
+
+        async def unanswered(*, keys: list[str], args: list[Any]) -> Any:
+            result = await take(keys=keys, args=args)  # Redis took the lease
+            taken.set()
+            await asyncio.Event().wait()  # and its answer is not read before the stop
+            return result
+
+        a._take = unanswered  # type: ignore[method-assign]
+        async with connect(a.url) as ws:
+            await ws.send(json.dumps({"type": "hello", "id": "h", "table": "t",
+                                      "token": tokens["gm"]}))  # fmt: skip
+            assert json.loads(await ws.recv())["type"] == "welcome"
+            await ws.send(json.dumps({"type": "roll", "id": "r1", "formula": "1d6"}))
+            async with asyncio.timeout(10):
+                await taken.wait()
+            assert watch.get(owner_key) == b"node-a"
+            async with asyncio.timeout(cluster.STOP_TIMEOUT + 10):
+                await a.stop()
+        assert not a.ownership.owned
+        assert watch.get(owner_key) is None  # released by the stop
+        await b.start()
+        try:
+            async with asyncio.timeout(20):
+                return await roll(b, "r1")
+        finally:
+            await b.stop()
+
+    try:
+        answer = asyncio.run(play())
+    finally:
+        store_a.close()
+        store_b.close()
+        watch.close()
+    assert answer["type"] == "result" and answer["seq"] == 1, answer
+
+
+def test_a_lease_being_given_up_when_the_stop_cancels_it_is_released(redis_factory):
+    """The lease keeper gives up the lease of a table unused here; the stop cancels
+    that call before Redis ran it: the stop releases that lease too. Before, the
+    table was no longer counted as this process's (given up before the call), so the
+    stop did not release it: the lease stayed with the stopped process for a whole
+    lease (here 60 s)."""
+    redis_server = redis_factory()
+    host = PluginHost({}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    store = RedisStore(redis_server.url, writer="node-a")
+    server = ClusterServer(store, host, port=0, redis_url=redis_server.url, lease_ms=60_000)
+    _info, tokens = TableService(store, host).create_table("T", "bandits", table_id="t")
+    owner_key = server.keys.table("t").owner
+    watch = redis.Redis.from_url(redis_server.url)
+
+    async def play() -> None:
+        await server.start()
+        async with connect(server.url) as ws:  # a change: this process takes the table
+            await ws.send(json.dumps({"type": "hello", "id": "h", "table": "t",
+                                      "token": tokens["gm"]}))  # fmt: skip
+            assert json.loads(await ws.recv())["type"] == "welcome"
+            await ws.send(json.dumps({"type": "roll", "id": "r1", "formula": "1d6"}))
+            assert json.loads(await ws.recv())["type"] in ("event", "result")
+        assert server.ownership.owns("t") and watch.get(owner_key) == b"node-a"
+        release = server._release
+        asked = asyncio.Event()
+
+        async def unsent(*, keys: list[str], args: list[Any]) -> Any:
+            if not asked.is_set():  # the give-up's: not sent before the stop
+                asked.set()
+                await asyncio.Event().wait()
+            return await release(keys=keys, args=args)
+
+        server._release = unsent  # type: ignore[method-assign]
+        giving_up = asyncio.get_running_loop().create_task(
+            server._give_up("t", server.tables.open.get("t"))  # type: ignore[arg-type]
+        )
+        server._loops.append(giving_up)  # as the lease keeper's loop, which runs it
+        async with asyncio.timeout(10):
+            await asked.wait()
+        assert not server.ownership.owns("t")
+        async with asyncio.timeout(cluster.STOP_TIMEOUT + 10):
+            await server.stop()
+
+    try:
+        asyncio.run(play())
+        assert watch.get(owner_key) is None  # released by the stop
+    finally:
+        store.close()
+        watch.close()

@@ -4,8 +4,9 @@ were English or codes in every language (``player``, ``physical``, ``undo of #5
 (adjusted)``, ``undo of #7 (encounter.turn)``; a rejected request ``player:alice —
 resolve``; the GM's line of a waiting request named the action ``success_test``); a
 player's line of an NPC's adjustment, whose numbers its event leaves out, read
-``Guard A: undefined undefined``; a turn hook's dice (wilddie's recovery from
-Shaken, WD-9) were not drawn; verifiable dice's lines said no commitment or seed.
+``Guard A: undefined undefined``; the statistics' span said ``seq 1–9``; a turn
+hook's dice (wilddie's recovery from Shaken, WD-9) were not drawn; verifiable dice's
+lines said no commitment or seed.
 They read in the page's and the ruleset's words now, as the top bar, the actor
 cards and the list of waiting requests already did."""
 
@@ -29,6 +30,9 @@ async def test_a_game_nights_log_in_the_pages_and_the_rulesets_words(web_world):
         "cs": {"player": "hráč", "track": "Zranění", "adjusted": "upraveno",
                "turn": "další tah", "gm": "PJ"},
     }  # fmt: skip
+    # the statistics' span by the log's numbers, not the wire's English "seq"
+    assert re.fullmatch(r"\d+ событи[ейя]+, #1–#\d+", result["span"]["ru"]), result["span"]
+    assert re.fullmatch(r"\d+ událost[íi]?, #1–#\d+", result["span"]["cs"]), result["span"]
     for lang, want in words.items():
         log = result[lang]
         assert result["tracks"][lang] == want["track"], result["tracks"]

@@ -202,3 +202,13 @@ def test_the_pages_never_parse_html_from_data():
     for source in sources:
         text = source.read_text(encoding="utf-8")
         assert [word for word in banned if word in text] == [], source.name
+
+
+async def test_a_link_cut_short_at_the_tables_says_how_to_join(web_world):
+    """``/tables/`` (a player's link with its table id lost) got websockets' plain
+    English 426 "You cannot access a WebSocket server directly with a browser": it
+    says what runs here and how to join, as ``/`` does, in the browser's language."""
+    for path in ("/tables", "/tables/"):
+        status, _, body = await get(web_world.server, path, headers={"Accept-Language": "de"})
+        assert status == 200, (path, body)
+        assert body.decode("utf-8").startswith("Hier läuft rollbridge.\n"), body

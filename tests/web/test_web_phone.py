@@ -69,6 +69,56 @@ async def test_a_roll_tapped_again_while_it_waits_is_made_once(web_world):
     assert down["after"]["disabled"] is False and down["after"]["button"] == "Roll"
 
 
+async def test_counting_the_dice_tapped_again_while_it_waits_asks_once(web_world):
+    """Three taps on "Count the dice" on a slow line sent three ``stats`` requests,
+    each counted by the server (a costly request, against the connection's rate)."""
+    result = await run_case(web_world, "count")
+    assert result["waiting"] == {"asked": 1, "button": "true"}, result
+    assert result["after"]["asked"] == 1 and result["after"]["summaries"] >= 1, result
+
+
+async def test_a_reloaded_tab_joins_again(web_world):
+    """A phone discards a tab left in the background and reloads it when the player
+    comes back: the token was in memory only, so the page asked for it again and the
+    player had to find the GM's link."""
+    result = await run_case(web_world, "reload")
+    reloaded = result["reloaded"]
+    assert reloaded["status"] == "connected" and reloaded["join"] is False, reloaded
+    assert reloaded["rolls"] == 1 and "token" not in reloaded["address"], reloaded
+    # this tab only: another tab of the browser asks for a token
+    assert result["otherTab"] != "connected"
+    # a refused token is forgotten: the next reload asks, and tries nothing
+    assert result["afterRefusal"] == {"status": "off", "sockets": 0}, result["afterRefusal"]
+
+
+async def test_the_join_form_is_the_pages_main_content(web_world):
+    """Before joining the page had no main landmark (the table's was hidden) and the
+    join form was in none: a screen reader's jump to the main content found nothing
+    (axe: landmark-one-main, region)."""
+    result = await run_case(web_world, "landmarks")
+    assert result["before"] == [{"join": True, "log": False}], result
+    assert result["after"] == [{"join": False, "log": True}], result
+
+
+async def test_what_the_page_says_in_red_can_be_read(web_world):
+    """The top bar's "refused" and "offline", an error beside a form were red text
+    at 4.2:1 on a panel, a downed actor's status white on red at 3.7:1: under the
+    4.5:1 small text needs (WCAG 1.4.3; axe: color-contrast)."""
+    result = await run_case(web_world, "contrast")
+    for what in ("down", "formError", "messageError", "offline", "refused"):
+        assert result[what]["text"] and result[what]["ratio"] >= 4.5, (what, result[what])
+
+
+async def test_a_double_click_on_the_gms_buttons_is_one_press(web_world):
+    """A double click on Next turn ended two turns (an actor's turn skipped); on Undo
+    it sent the same undo twice, and the page showed the server's refusal of the
+    second."""
+    result = await run_case(web_world, "doubleClick")
+    assert result["sent"] == {"next": 1, "undo": 1}, result
+    assert result["kinds"].count("kind-encounter-turn") == 1, result["kinds"]
+    assert result["message"]["kind"] != "error", result["message"]
+
+
 async def test_the_result_of_a_tap_shows_beside_the_form(web_world):
     result = await run_case(web_world, "result")
     roll = result["roll"]
@@ -199,6 +249,21 @@ async def test_a_slow_first_load_says_loading_in_the_pages_language(web_world):
     assert stranger["join"] == "Beitreten", stranger
 
 
+async def test_the_focus_on_the_gms_desktop_goes_column_by_column(web_world):
+    """The three columns were the actors and the encounter, the forms and the GM's
+    controls, the log: the focus went from the encounter (left) to the log (right),
+    back to the forms (middle), then to the statistics under the left column."""
+    result = await run_case(web_world, "deskFocus")
+    stops = result["stops"]
+    panels = [stop["panel"] for stop in stops]
+    assert {"encounter-panel", "log-panel", "act-panel", "gm-panel", "stats-panel"} <= set(panels)
+    assert len(set(panels)) == len(panels), stops  # each panel's stops together
+    # column by column, each from the top: never back to a column to the left,
+    # never up within one
+    places = [(stop["left"], stop["top"]) for stop in stops]
+    assert places == sorted(places), stops
+
+
 #: The words a screen reader hears for a die's tags, by language (lang/*.json).
 TAG_WORDS = {
     "en": {
@@ -240,6 +305,22 @@ async def test_a_screen_reader_hears_what_each_die_means(web_world):
         # 4d6kh3: one die dropped, said so
         kept = [die for die in result[lang]["kept"]["dice"] if "dropped" in die["tags"]]
         assert len(kept) == 1 and kept[0]["said"].endswith(", " + words["dropped"])
+
+
+async def test_a_dies_title_is_in_the_pages_language(web_world):
+    """Hovering (or long-pressing) a die showed "d6 exploded" on a German page: the
+    tags' codes, in English."""
+    result = await run_case(web_world, "dice")
+    for lang in ("en", "de"):
+        words = TAG_WORDS[lang]
+        titles = {
+            die["title"] for entry in result[lang].values() for die in entry["dice"] if die["tags"]
+        }
+        for entry in result[lang].values():
+            for die in entry["dice"]:
+                said = ", ".join(["d6", *(words[tag] for tag in die["tags"])])
+                assert die["title"] == said, (lang, die)
+        assert "d6, " + words["exploded"] in titles and "d6, " + words["dropped"] in titles, titles
 
 
 async def test_a_plain_rolls_dice_heading_says_its_formula_once(web_world):

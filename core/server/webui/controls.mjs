@@ -5,11 +5,24 @@ import { askedFor, el, renderActor } from "./render.mjs";
 import { field, select } from "./forms.mjs";
 import { i18n } from "./texts.mjs";
 
+/**
+ * A button of the table's controls whose press is one request: the second click of
+ * a double click or a double tap (`detail` 2) does nothing — a GM's double click on
+ * *Next turn* ended two turns, on *Undo* sent a second undo of the same event, which
+ * the server refused — and neither does a press while the button's request waits.
+ * `onClick` returns the request's promise (or nothing).
+ */
 function button(text, name, onClick) {
   const node = el("button", "", text);
   node.type = "button";
   node.name = name;
-  node.addEventListener("click", onClick);
+  node.addEventListener("click", (event) => {
+    if (event.detail > 1 || node.dataset.busy) return;
+    const sent = onClick();
+    if (typeof sent?.finally !== "function") return;
+    node.dataset.busy = "true";
+    sent.finally(() => delete node.dataset.busy);
+  });
   return node;
 }
 
@@ -29,9 +42,9 @@ export function showHistory(box, session, send) {
     let node = box.querySelector(`button[name="${type}"]`);
     if (!node) {
       node = button("", type, () => {
-        if (node.getAttribute("aria-disabled") === "true") return; // nothing to take
+        if (node.getAttribute("aria-disabled") === "true") return undefined; // nothing to take
         const named = node.dataset.seq ? Number(node.dataset.seq) : null;
-        send(named ? { type, seq: named } : { type });
+        return send(named ? { type, seq: named } : { type });
       });
       box.append(node);
     }

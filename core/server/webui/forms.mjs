@@ -256,9 +256,11 @@ function actorChoices(session, spec) {
 
 /**
  * The form of one action: its actor, targets, parameters (and for the GM a
- * secret box). `submit(message, form)` gets the `resolve` request and this form.
+ * secret box). `submit(message, form)` gets the `resolve` request and this form;
+ * with `odds`, an *Odds* button beside it gives `odds(message, form)` the same
+ * action as an `odds` request (nothing rolled).
  */
-export function actionForm(session, actionName, spec, submit) {
+export function actionForm(session, actionName, spec, submit, odds = null) {
   const form = el("form", "action-form");
   form.dataset.action = actionName;
   form.dataset.form = `action:${actionName}`;
@@ -319,9 +321,9 @@ export function actionForm(session, actionName, spec, submit) {
   const named = spec.label && spec.label !== actionName;
   const button = el("button", "", named ? spec.label : i18n.format("ROLLBRIDGE.Web.Button.Do", { action: actionName }));
   button.type = "submit";
-  form.append(button, el("p", "form-status"));
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
+  form.append(...formButtons(button, odds), el("p", "form-status"), el("div", "form-odds"));
+  /** The action as the form has it (type `type`), or null when a field is not JSON (said beside the form). */
+  const collect = (type) => {
     const params = {};
     try {
       for (const [name, control] of Object.entries(controls)) {
@@ -332,22 +334,52 @@ export function actionForm(session, actionName, spec, submit) {
       if (!(error instanceof NotJson)) throw error;
       const text = i18n.format("ROLLBRIDGE.Web.Field.NotJson", { field: error.field, example: error.example });
       showOutcome(form, text, "error");
-      return;
+      return null;
     }
-    const message = { type: "resolve", action: actionName, params };
+    const message = { type, action: actionName, params };
     if (actor && actor.value) message.actor = actor.value;
     if (targets) {
       message.targets = [...targets.querySelectorAll("input:checked")].map((input) => input.value);
     }
+    return message;
+  };
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const message = collect("resolve");
+    if (!message) return;
     if (secret?.checked) message.secret = true;
     submit(message, form);
   });
+  onOdds(form, odds, () => collect("odds"));
   return form;
 }
 
+/** A form's submit button, and beside it (with `odds`) its *Odds* button. */
+function formButtons(button, odds) {
+  if (!odds) return [button];
+  const row = el("div", "buttons");
+  const ask = el("button", "odds-button", i18n.localize("ROLLBRIDGE.Web.Button.Odds"));
+  ask.type = "button";
+  ask.name = "odds";
+  row.append(button, ask);
+  return [row];
+}
+
+/** The *Odds* button of `form` asks `odds(message(), form)` (nothing when
+ * `message()` gives null: the form said why). */
+function onOdds(form, odds, message) {
+  const ask = form.querySelector('button[name="odds"]');
+  if (!odds || !ask) return;
+  ask.addEventListener("click", () => {
+    const request = message();
+    if (request) odds(request, form);
+  });
+}
+
 /** The dice form: notation, an optional label and actor; for the GM a secret box.
- * `submit(message, form)` gets the `roll` request and this form. */
-export function rollForm(session, submit) {
+ * `submit(message, form)` gets the `roll` request and this form; with `odds`, an
+ * *Odds* button gives `odds(message, form)` the notation's `odds` request. */
+export function rollForm(session, submit, odds = null) {
   const form = el("form", "roll-form");
   form.dataset.form = "roll";
   const formula = el("input");
@@ -370,7 +402,7 @@ export function rollForm(session, submit) {
   }
   const button = el("button", "", i18n.localize("ROLLBRIDGE.Web.Button.Roll"));
   button.type = "submit";
-  form.append(button, el("p", "form-status"));
+  form.append(...formButtons(button, odds), el("p", "form-status"), el("div", "form-odds"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const message = { type: "roll", formula: formula.value.trim() };
@@ -379,6 +411,8 @@ export function rollForm(session, submit) {
     if (secret?.checked) message.secret = true;
     submit(message, form);
   });
+  // the notation's odds: none typed, the browser says the field is needed
+  onOdds(form, odds, () => (formula.reportValidity() ? { type: "odds", formula: formula.value.trim() } : null));
   return form;
 }
 
@@ -498,4 +532,6 @@ export function replaceKeeping(box, node) {
     line.textContent = outcome.textContent;
     if (outcome.dataset.kind) line.dataset.kind = outcome.dataset.kind;
   }
+  const odds = old.querySelector(".form-odds");
+  if (odds) node.querySelector(".form-odds")?.replaceChildren(...odds.childNodes);
 }

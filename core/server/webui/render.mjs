@@ -74,20 +74,22 @@ export function renderActor(actor, { current = false, mine = false, small = fals
   return card;
 }
 
-/** One die: its value, or the chain of an exploding die (6+1), with its tags. */
+/** One die: its value, or the chain of an exploding die (6+1), with its tags; its
+ * title (on hover) names its size and its tags in the page's words ("d6, exploded"). */
 export function renderDie(die) {
   const tags = Array.isArray(die.tags) ? die.tags : [];
   const rolls = Array.isArray(die.rolls) ? die.rolls : [];
   const classes = ["die", ...tags.map((tag) => codeClass("die", tag))].filter(Boolean);
   const text = rolls.length > 1 ? rolls.join("+") : String(die.value ?? rolls[0] ?? "?");
   const node = el("span", classes.join(" "), text);
-  node.title = [`d${die.faces ?? "?"}`, ...tags].join(" ");
+  const size = `d${die.faces ?? "?"}`;
+  node.title = dieSaid(die, size) ?? size;
   return node;
 }
 
-/** What a screen reader says for a die with tags: its text and the tags' words
- * ("3, dropped", "6, exploded, success"); null for a die without tags (its number
- * says it all). */
+/** What a screen reader says for a die with tags: `text` (its number) and the
+ * tags' words ("3, dropped", "6, exploded, success"); null for a die without tags
+ * (its number says it all). */
 export function dieSaid(die, text) {
   const tags = Array.isArray(die.tags) ? die.tags : [];
   if (!tags.length) return null;

@@ -5,7 +5,10 @@
 //
 // The token comes typed in or from the address's fragment (#token=…), which
 // the browser never sends to the server; takeToken removes it from the address
-// bar at once. It is kept in memory only, and sent only inside `hello`.
+// bar at once. It is sent only inside `hello`. Once it joined, it is kept in the
+// tab's sessionStorage (this tab only, gone when the tab closes), so a reload — a
+// phone bringing back a tab it discarded in the background — joins again; a
+// refused one is forgotten (rememberToken, rememberedToken, forgetToken).
 
 import { Connection } from "../client/connection.mjs";
 import { isLocaleTag } from "../client/protocol.mjs";
@@ -37,6 +40,46 @@ export function takeToken(loc = globalThis.location, hist = globalThis.history) 
   const token = new URLSearchParams(hash.slice(1)).get("token");
   hist.replaceState(hist.state, "", loc.pathname + loc.search);
   return token && token.trim() ? token.trim() : null;
+}
+
+/** Where the tab keeps a table's token. */
+const tokenKey = (table) => `rollbridge.token.${table}`;
+
+/** The tab's storage, or null where it cannot be used (storage turned off). */
+function tabStorage(storage) {
+  try {
+    return storage ?? globalThis.sessionStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keep the token that joined `table` for this tab (its sessionStorage). */
+export function rememberToken(table, token, storage = undefined) {
+  try {
+    tabStorage(storage)?.setItem(tokenKey(table), token);
+  } catch {
+    // storage full or refused: a reload asks for the token again
+  }
+}
+
+/** The token this tab joined `table` with, or null. */
+export function rememberedToken(table, storage = undefined) {
+  try {
+    const token = tabStorage(storage)?.getItem(tokenKey(table)) ?? null;
+    return token && token.trim() ? token.trim() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Forget this tab's token of `table` (the server refused it). */
+export function forgetToken(table, storage = undefined) {
+  try {
+    tabStorage(storage)?.removeItem(tokenKey(table));
+  } catch {
+    // nothing kept
+  }
 }
 
 /** The viewer's language for the server's texts (the browser's first). */

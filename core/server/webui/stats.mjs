@@ -1,5 +1,7 @@
-// Roll statistics of the web view (issue 17, item 3; docs/statistics.md): the
-// body of a `stats` reply drawn as inline SVG charts, built with the DOM
+// The numbers of the dice in the web view: roll statistics (issue 17, item 3;
+// docs/statistics.md), the body of a `stats` reply drawn as inline SVG charts, and
+// the odds of a roll or an action before it is made (an `odds` reply as a table of
+// its totals or outcomes, docs/protocol.md "Odds"); built with the DOM
 // (createElementNS, textContent) like every other part of the view, so no name
 // or label is ever parsed as markup. The server counts only what the asker's
 // role may see; this module only draws the reply it was given.
@@ -210,4 +212,99 @@ export function scopeFields(choice, { encounterSeq = null, now = Date.now() } = 
   if (choice === "encounter") return Number.isInteger(encounterSeq) ? { encounter: encounterSeq } : null;
   if (choice === "hour") return { from_time: Math.floor(now / 1000) - 3600 };
   return {};
+}
+
+/** The least chance a percentage shows as a number: below it, "< 0.01 %". */
+const TINY = 0.0001;
+
+/** A probability (0…1) as a percentage in `lang`: one decimal from 1 % up, two
+ * significant digits below (1/7776 is 0.013 %, not 0 %), "< 0.01 %" below that, 0
+ * only when it is 0. */
+export function percent(value, lang = "en") {
+  const number = Number(value);
+  if (!Number.isFinite(number)) return "–";
+  if (number > 0 && number < TINY) return `< ${percent(TINY, lang)}`;
+  const digits = number === 0 || number >= 0.01 ? { maximumFractionDigits: 1 } : { maximumSignificantDigits: 2 };
+  try {
+    return number.toLocaleString(lang, { style: "percent", ...digits });
+  } catch {
+    return `${(number * 100).toFixed(1)} %`;
+  }
+}
+
+/** A table of rows of cells under a header row; each probability's exact fraction
+ * is its cell's title. */
+function oddsTable(header, rows) {
+  const table = html("table", "odds-table");
+  const head = html("tr");
+  for (const text of header) {
+    const cell = html("th", "", text);
+    cell.scope = "col";
+    head.append(cell);
+  }
+  table.append(html("thead"), html("tbody"));
+  table.tHead.append(head);
+  for (const cells of rows) {
+    const row = html("tr");
+    cells.forEach(([text, title], index) => {
+      const cell = html(index ? "td" : "th", "", text);
+      if (!index) cell.scope = "row";
+      if (title) cell.title = title;
+      row.append(cell);
+    });
+    table.tBodies[0].append(row);
+  }
+  return table;
+}
+
+/**
+ * An `odds` reply as the form shows it: a line that says what it is (the
+ * notation's mean, or the action's name) and a table — each total with its chance
+ * and the chance of at least it, or each outcome (in the asker's language, from
+ * the server) with its chance; what the explosion depth left out, when anything.
+ * @param {I18n} i18n the page's texts
+ * @param {object} reply the result of an `odds` request
+ * @param {string} name what was asked, as the viewer reads it (the notation, the action's label)
+ * @returns {{line: string, box: HTMLElement}}
+ */
+export function renderOdds(i18n, reply, name) {
+  const lang = i18n.lang;
+  const box = html("div", "odds");
+  let line;
+  let truncated;
+  if (reply?.distribution) {
+    const law = reply.distribution;
+    const outcomes = law.outcomes ?? [];
+    line = i18n.format("ROLLBRIDGE.Web.Odds.Mean", { formula: name, mean: shown(law.mean_float, lang) });
+    // each total with its chance and the chance of at least it; the long tail of an
+    // exploding roll (all of it under 0.01 %) in one last row, "≥ total"
+    let above = 1;
+    const rows = [];
+    for (const outcome of outcomes) {
+      if (above < TINY && rows.length) {
+        rows.push([[`≥ ${outcome.total}`], [percent(above, lang)], [percent(above, lang)]]);
+        break;
+      }
+      rows.push([[String(outcome.total)], [percent(outcome.float, lang), outcome.probability],
+        [percent(Math.max(0, above), lang)]]);
+      above -= Number(outcome.float) || 0;
+    }
+    box.append(oddsTable([i18n.localize("ROLLBRIDGE.Web.Odds.Total"), i18n.localize("ROLLBRIDGE.Web.Odds.Chance"),
+      i18n.localize("ROLLBRIDGE.Web.Odds.AtLeast")], rows));
+    truncated = law.truncated_float;
+  } else {
+    const odds = reply?.odds ?? {};
+    line = i18n.format("ROLLBRIDGE.Web.Odds.Action", { action: name });
+    const rows = (odds.outcomes ?? []).map((outcome) => [[String(outcome.label ?? outcome.outcome)],
+      [percent(outcome.float, lang), outcome.probability]]);
+    box.append(oddsTable([i18n.localize("ROLLBRIDGE.Web.Odds.Outcome"), i18n.localize("ROLLBRIDGE.Web.Odds.Chance")],
+      rows));
+    truncated = odds.truncated_float;
+  }
+  if (Number(truncated) > 0) {
+    const note = i18n.format("ROLLBRIDGE.Web.Odds.Truncated", { percent: percent(truncated, lang) });
+    box.append(html("p", "odds-note", note));
+  }
+  box.prepend(html("p", "odds-line", line));
+  return { line, box };
 }

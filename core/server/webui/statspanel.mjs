@@ -24,6 +24,9 @@ export class StatsPanel {
     this.request = request;
     this.onError = onError;
     this.running = false;
+    /** The question being answered: one at a time however often the button is tapped. */
+    this.asking = null;
+    this.button = form.querySelector('button[type="submit"]');
     this.reset();
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -58,17 +61,26 @@ export class StatsPanel {
     if (choice.disabled && this.scope.value === "encounter") this.scope.value = "all";
   }
 
-  /** Ask for the statistics of the chosen span and draw the reply. */
+  /** Ask for the statistics of the chosen span and draw the reply; while a question
+   * waits (a slow line), the button is aria-disabled (the focus stays on it) and a
+   * tap asks nothing more: counting is costly, the server counts each. */
   async ask() {
+    if (this.asking) return this.asking;
     const fields = scopeFields(this.scope.value, { encounterSeq: this.encounterSeq() });
-    if (!fields) return;
+    if (!fields) return undefined;
     this.box.setAttribute("aria-busy", "true");
-    try {
-      this.box.replaceChildren(renderStats(i18n, await this.request({ type: "stats", ...fields })));
-    } catch (error) {
-      this.onError(errorMessage(error, i18n));
-    } finally {
-      this.box.removeAttribute("aria-busy");
-    }
+    this.button?.setAttribute("aria-disabled", "true");
+    this.asking = (async () => {
+      try {
+        this.box.replaceChildren(renderStats(i18n, await this.request({ type: "stats", ...fields })));
+      } catch (error) {
+        this.onError(errorMessage(error, i18n));
+      } finally {
+        this.box.removeAttribute("aria-busy");
+        this.button?.removeAttribute("aria-disabled");
+        this.asking = null;
+      }
+    })();
+    return this.asking;
   }
 }

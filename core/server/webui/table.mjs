@@ -1,5 +1,6 @@
-// The web view of one table (/tables/ID): join with a token (typed in, or from
-// the #token=… fragment), then the table live — actors, encounter, the log of
+// The web view of one table (/tables/ID): join with a token (typed in, from the
+// #token=… fragment, or the one this tab joined with before it was reloaded), then
+// the table live — actors, encounter, the log of
 // rolls and resolutions — and the forms this viewer's role may use.
 //
 // A form's request is made once however often it is submitted: while it waits
@@ -21,7 +22,10 @@ import { actorCards, adjustForm, encounterView, pendingList, showHistory } from 
 import { actionForm, ofTarget, replaceKeeping, rollForm, sheetChoices, showOutcome, showWaiting } from "./forms.mjs";
 import { fetchHistory } from "./history.mjs";
 import { el, eventSummary, renderEvent } from "./render.mjs";
-import { Session, browserLocale, socketUrl, tableFromPath, takeToken } from "./session.mjs";
+import {
+  Session, browserLocale, forgetToken, rememberToken, rememberedToken, socketUrl, tableFromPath, takeToken,
+} from "./session.mjs";
+import { renderOdds } from "./stats.mjs";
 import { StatsPanel } from "./statspanel.mjs";
 import { KIND_WORDS, i18n, localizePage, pageLanguage, useLanguage } from "./texts.mjs";
 
@@ -157,6 +161,49 @@ function send(message, form = null) {
   );
 }
 
+/**
+ * Ask the odds of what a form holds (its *Odds* button): nothing is rolled. The
+ * answer — a table of totals or outcomes — goes under the form, its line beside
+ * it and to a screen reader; a refusal (a typo, odds the ruleset does not give)
+ * beside the form, and odds that would need an NPC's hidden numbers in the page's
+ * words (the server's ask a client to state them in `assume`: the page has no such
+ * field). One question at a time per form: the button waits for its answer.
+ * @param {object} message the `odds` request, without an id
+ * @param {HTMLFormElement} form the form it came from
+ */
+function askOdds(message, form) {
+  const button = form.querySelector('button[name="odds"]');
+  // waiting: aria-disabled, not disabled, so the focus stays on the button it was on
+  if (button?.getAttribute("aria-disabled") === "true") return;
+  const key = form.dataset.form;
+  const name = message.formula ?? session.actionLabel(message.action);
+  const done = () => {
+    const now = formOf(key);
+    now?.querySelector('button[name="odds"]')?.removeAttribute("aria-disabled");
+    return now;
+  };
+  button?.setAttribute("aria-disabled", "true");
+  formOf(key)?.querySelector(".form-odds")?.replaceChildren();
+  session.request(message).then((reply) => {
+    const now = done();
+    const { line, box } = renderOdds(i18n, reply, name);
+    now?.querySelector(".form-odds")?.replaceChildren(box);
+    if (now) showOutcome(now, line);
+    announce(line);
+  }, (error) => {
+    done();
+    if (error?.code !== "odds_hidden") {
+      failed(error, key);
+      return;
+    }
+    // the server's words tell a client to state the NPC in `assume`: the page cannot
+    const text = i18n.format("ROLLBRIDGE.Web.Odds.Hidden", { actor: session.nameOf(error.details?.actor) });
+    say(text, "error");
+    const now = formOf(key);
+    if (now) showOutcome(now, text, "error", error.code);
+  });
+}
+
 /** The GM approved or rejected a request of this page's: say so (beside its form
  * too). True when the event is one. */
 function followAsked(event) {
@@ -231,7 +278,7 @@ function buildForms() {
   $("act-panel").hidden = !acting;
   $("gm-panel").hidden = session.role !== "gm";
   if (!acting) return;
-  replaceKeeping($("roll"), rollForm(session, send));
+  replaceKeeping($("roll"), rollForm(session, send, askOdds));
   const actions = Object.entries(session.ruleset?.actions ?? {})
     .filter(([, spec]) => session.role === "gm" || !spec.gm_only);
   const chooser = $("action-select");
@@ -240,7 +287,7 @@ function buildForms() {
   if (actions.some(([name]) => name === chosen)) chooser.value = chosen;
   const showAction = () => {
     const spec = session.ruleset?.actions?.[chooser.value];
-    replaceKeeping($("action"), spec ? actionForm(session, chooser.value, spec, send) : el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Message.NoActions")));
+    replaceKeeping($("action"), spec ? actionForm(session, chooser.value, spec, send, askOdds) : el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Message.NoActions")));
     showForms();
   };
   chooser.onchange = showAction;
@@ -280,6 +327,7 @@ async function addHistory(token, welcome) {
 }
 
 function joined(token, welcome, { first }) {
+  rememberToken(tableId, token); // a reload of this tab joins again
   $("join").hidden = true;
   $("table").hidden = false;
   const table = welcome.table ?? {};
@@ -366,6 +414,7 @@ function join(token) {
           refusedForNow = false;
         }
         if (status === "refused") {
+          forgetToken(tableId); // a revoked token is not tried again at each reload
           say(detail?.message || i18n.localize("ROLLBRIDGE.Connection.refused"), "error");
           $("join").hidden = false;
           $("table").hidden = true;
@@ -397,13 +446,14 @@ window.addEventListener("pageshow", (event) => {
   if (event.persisted) nudge();
 });
 
-// joining with the fragment's token starts at once, while the page's words load
-// (in the language its hello asks the server's texts in); the join form waits for them
-const fromFragment = takeToken();
-if (fromFragment) join(fromFragment);
+// joining with the fragment's token (or the one this tab joined with before a
+// reload) starts at once, while the page's words load (in the language its hello
+// asks the server's texts in); the join form waits for them
+const startToken = takeToken() ?? (tableId ? rememberedToken(tableId) : null);
+if (startToken) join(startToken);
 await useLanguage(pageLanguage(locale));
 localizePage(document);
 worded = true;
 for (const call of heldCalls.splice(0)) call();
 showStatus();
-if (!fromFragment) $("join").hidden = false;
+if (!startToken) $("join").hidden = false;

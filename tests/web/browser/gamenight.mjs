@@ -68,6 +68,13 @@ try {
     ru: await ru.$eval('#actors [data-actor="rook"] [data-track="physical"] .track-label', (n) => n.textContent),
     cs: await cs.$eval('#actors [data-actor="rook"] [data-track="physical"] .track-label', (n) => n.textContent),
   };
+  // the statistics' span in the page's words: the log's #numbers, not the wire's "seq"
+  result.span = {};
+  for (const [lang, page] of [["ru", ru], ["cs", cs]]) {
+    await page.locator("#stats-form button").click();
+    await page.waitForSelector("#stats .stats-span");
+    result.span[lang] = await page.textContent("#stats .stats-span");
+  }
   // a table where players ask first: the Russian player asks for a success test,
   // the GM reads it in the log and rejects it
   const apUrl = `${BASE}/tables/approval`;

@@ -2,6 +2,7 @@
 // records its errors and dialogs, and questions to a page of the web view.
 
 import { createRequire } from "node:module";
+import process from "node:process";
 
 // playwright-core is installed once, for every browser test, in tests/foundry
 // (npm ci --prefix tests/foundry)
@@ -16,11 +17,28 @@ export const ARGS = [
 
 /** A phone's screen (CSS pixels). */
 export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
+/** The narrower phone (360×740), drawn as a phone draws it: three device pixels a CSS pixel. */
+export const SMALL_PHONE = { ...PHONE, viewport: { width: 360, height: 740 }, deviceScaleFactor: 3 };
 /** A laptop's screen. */
 export const DESKTOP = { viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 };
 
 export function launch(executablePath) {
   return chromium.launch({ executablePath, headless: true, args: ARGS });
+}
+
+/** Run the case RB_CASE of `cases` (name → async (browser, result)) in Chromium
+ * (RB_CHROMIUM) and print one line `RESULT {json}` of what it recorded, with the
+ * pages' `trouble` (errors and dialogs); the browser is closed either way. */
+export async function runCase(cases, trouble, env = process.env) {
+  const browser = await launch(env.RB_CHROMIUM);
+  const result = { case: env.RB_CASE };
+  try {
+    await cases[env.RB_CASE](browser, result);
+  } finally {
+    result.trouble = trouble;
+    await browser.close();
+  }
+  process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
 }
 
 /** A new page in its own context, recording page errors, console errors (a CSP

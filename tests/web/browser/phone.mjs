@@ -11,7 +11,9 @@
 import process from "node:process";
 import { setTimeout as sleep } from "node:timers/promises";
 
-import { DESKTOP, PHONE, addActor, connected, fillAttack, joinedPage, launch, openPage, roll, tapWebSocket } from "./pages.mjs";
+import {
+  DESKTOP, PHONE, addActor, connected, fillAttack, gmRequest, joinedPage, openPage, roll, runCase, tapWebSocket,
+} from "./pages.mjs";
 
 const env = process.env;
 const BASE = env.RB_BASE;
@@ -63,6 +65,43 @@ const onScreen = (page, selector) => page.$eval(selector, (node) => {
     visible: box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight };
 });
 
+/** The contrast ratio (WCAG 2) of an element's text against the background behind
+ * it (the first ancestor's that is not transparent), with both colours. */
+const contrastOf = (page, selector) => page.$eval(selector, (node) => {
+  const rgb = (text) => text.match(/[\d.]+/g).map(Number);
+  const luminance = ([r, g, b]) => {
+    const linear = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+  };
+  let behind = node;
+  while (behind && (getComputedStyle(behind).backgroundColor === "rgba(0, 0, 0, 0)")) behind = behind.parentElement;
+  const fg = getComputedStyle(node).color;
+  const bg = behind ? getComputedStyle(behind).backgroundColor : "rgb(255, 255, 255)";
+  const [a, b] = [luminance(rgb(fg)), luminance(rgb(bg))].sort((x, y) => y - x);
+  return { ratio: Math.round(((a + 0.05) / (b + 0.05)) * 100) / 100, fg, bg, text: node.textContent };
+});
+
+/** Tab from the table's heading to the page's end: the panels the focus goes
+ * through, in order, each once with its first stop and where the panel is. */
+async function focusStops(page) {
+  await page.focus("#title");
+  const stops = [];
+  for (let i = 0; i < 200; i++) {
+    await page.keyboard.press("Tab");
+    const stop = await page.evaluate(() => {
+      const node = document.activeElement;
+      const panel = node?.closest("section.panel");
+      if (!panel) return null;
+      const box = panel.getBoundingClientRect();
+      return { panel: panel.id, top: Math.round(box.top + window.scrollY), left: Math.round(box.left),
+        what: `${node.tagName}#${node.id}` };
+    });
+    if (!stop) break; // out of the table (the page's end)
+    if (stops.at(-1)?.panel !== stop.panel) stops.push(stop);
+  }
+  return stops;
+}
+
 const cases = {
   /** A roll tapped on a slow line and while the line is down: the button says so,
    * and tapping again sends the same request: one roll. */
@@ -101,6 +140,128 @@ const cases = {
     result.down.rolls = await rollsShown(player, "down tap");
     result.down.sent = sentRolls(gate, "down tap");
     result.down.after = await rollFormState(player);
+  },
+
+  /** "Count the dice" tapped three times on a slow line: one `stats` request, the
+   * button aria-disabled while it waits, the charts drawn once it is answered. */
+  async count(browser, result) {
+    const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player,
+      { tap: true });
+    const gate = player.gate;
+    await roll(player, "2d6", "to count");
+    const asked = () => gate.sent.map((f) => JSON.parse(f)).filter((m) => m.type === "stats").length;
+    step("a slow line: the question waits at the proxy");
+    gate.hold = true;
+    await player.locator("#stats-form button").evaluate((button) => {
+      for (let i = 0; i < 3; i++) button.click();
+    });
+    await player.waitForFunction(() => document.getElementById("stats").getAttribute("aria-busy") === "true");
+    result.waiting = { asked: asked(),
+      button: await player.locator("#stats-form button").getAttribute("aria-disabled") };
+    gate.release();
+    await player.waitForSelector("#stats .stats-summary");
+    await player.waitForSelector('#stats-form button:not([aria-disabled="true"])');
+    result.after = { asked: asked(), summaries: await player.locator("#stats .stats-summary").count() };
+  },
+
+  /** A phone reloads the tab it discarded in the background: the page joins again
+   * with the token this tab joined with (not another tab); a token refused is
+   * forgotten, so the next reload asks for one and tries nothing. */
+  async reload(browser, result) {
+    const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player);
+    await roll(player, "2d6", "before the reload");
+    const sockets = [];
+    player.on("websocket", (socket) => sockets.push(socket.url()));
+    step("the tab comes back: reloaded");
+    await player.reload();
+    await player.waitForSelector('body[data-status="connected"], #join:not([hidden])');
+    await player.locator("#log li.kind-roll", { hasText: "before the reload" }).first().waitFor({ timeout: 5000 })
+      .catch(() => {});
+    result.reloaded = await player.evaluate(() => ({
+      status: document.body.dataset.status, join: !document.getElementById("join").hidden,
+      address: location.href, rolls: document.querySelectorAll("#log li.kind-roll").length,
+    }));
+    step("another tab of the same browser");
+    const other = await player.context().newPage();
+    await other.goto(`${BASE}/tables/web`);
+    await other.waitForSelector("#join:not([hidden])");
+    result.otherTab = await other.evaluate(() => document.body.dataset.status);
+    step("a token the server refuses");
+    await player.evaluate(() => sessionStorage.setItem("rollbridge.token.web", "rbt_revoked-long-ago"));
+    await player.reload();
+    await player.waitForSelector('body[data-status="refused"]');
+    const before = sockets.length;
+    await player.reload();
+    await player.waitForSelector("#join:not([hidden])");
+    result.afterRefusal = { status: await player.evaluate(() => document.body.dataset.status),
+      sockets: sockets.length - before };
+  },
+
+  /** The page's main landmark, where a screen reader's "main" key jumps: the join
+   * form before joining, the table after. */
+  async landmarks(browser, result) {
+    const page = await openPage(browser, "stranger", { ...PHONE, locale: "de-DE" }, trouble);
+    await page.goto(`${BASE}/tables/web`);
+    await page.waitForSelector("#join:not([hidden])");
+    const mains = () => page.getByRole("main").evaluateAll((nodes) => nodes.map((node) => ({
+      join: Boolean(node.querySelector("#join-form")), log: Boolean(node.querySelector("#log")) })));
+    result.before = await mains();
+    await page.fill("#token", TOKENS.web.player);
+    await page.press("#token", "Enter");
+    await connected(page);
+    await page.waitForSelector("#table:not([hidden])");
+    result.after = await mains();
+  },
+
+  /** The contrast of what the page says in red — the top bar refused or offline,
+   * an error beside a form, a downed actor's status — against what is behind it. */
+  async contrast(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm);
+    await gmRequest(gm, "web", TOKENS.web.gm, { type: "adjust", id: "down", actor: "rook", track: "physical",
+      delta: 10 });
+    const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player);
+    await player.waitForSelector('#actors [data-actor="rook"].status-down, #actors [data-actor="rook"].status-dying, '
+      + '#actors [data-actor="rook"].status-dead');
+    result.down = await contrastOf(player, '#actors [data-actor="rook"] .status');
+    await tapRoll(player, "2d", "a typo");
+    await player.waitForSelector('form.roll-form .form-status[data-kind="error"]');
+    result.formError = await contrastOf(player, "form.roll-form .form-status");
+    result.messageError = await contrastOf(player, "#message");
+    await player.context().setOffline(true);
+    await player.waitForSelector('body[data-status="offline"]');
+    result.offline = await contrastOf(player, "#status");
+    await player.context().setOffline(false);
+    const stranger = await openPage(browser, "stranger", EN_PHONE, trouble);
+    await stranger.goto(`${BASE}/tables/web#token=rbt_wrong-token-entirely`);
+    await stranger.waitForSelector('body[data-status="refused"]');
+    result.refused = await contrastOf(stranger, "#status");
+  },
+
+  /** The GM double-clicks Next turn, then Undo: one turn ended, one undo, no error. */
+  async doubleClick(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm, { tap: true });
+    await gm.click('#encounter button[name="start"]');
+    await gm.waitForSelector('#encounter button[name="next"]');
+    const sent = (type) => gm.gate.sent.map((f) => JSON.parse(f)).filter((m) => m.type === type).length;
+    const kinds = () => gm.$$eval("#log li[data-seq]", (items) => items.map((li) =>
+      [...li.classList].find((c) => c.startsWith("kind-"))));
+    step("a double click on Next turn");
+    let seq = Number(await gm.evaluate(() => document.body.dataset.seq));
+    await gm.locator('#encounter button[name="next"]').dblclick();
+    await gm.waitForFunction((s) => Number(document.body.dataset.seq) > s, seq);
+    // the second click's request, had there been one, went out with the first
+    const turns = sent("encounter.next");
+    step("a double click on Undo");
+    seq = Number(await gm.evaluate(() => document.body.dataset.seq));
+    await gm.locator('#history button[name="undo"]').dblclick();
+    await gm.waitForFunction((s) => Number(document.body.dataset.seq) > s, seq);
+    await gm.waitForFunction(() => !document.querySelector('#history button[name="undo"]').dataset.busy);
+    result.sent = { next: turns, undo: sent("undo") };
+    result.kinds = await kinds();
+    result.message = { text: await gm.textContent("#message"),
+      kind: await gm.evaluate(() => document.getElementById("message").dataset.kind ?? null) };
   },
 
   /** After a tap at the bottom of a phone's page, the result (or the error) shows
@@ -311,6 +472,7 @@ const cases = {
           const next = die.nextElementSibling;
           const said = next?.classList.contains("visually-hidden") ? next : null;
           return { text: die.textContent, tags: [...die.classList].filter((c) => c !== "die").map((c) => c.slice(4)),
+            title: die.title,
             hidden: die.getAttribute("aria-hidden"), said: said?.textContent ?? null,
             saidWidth: said ? said.getBoundingClientRect().width : null };
         }),
@@ -330,26 +492,22 @@ const cases = {
     const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player);
     for (let i = 0; i < 10; i++) await roll(player, "2d6", `fill ${i}`);
     await player.selectOption("#action-select", "attack");
-    await player.focus("#title");
-    const stops = [];
-    for (let i = 0; i < 120; i++) {
-      await player.keyboard.press("Tab");
-      const stop = await player.evaluate(() => {
-        const node = document.activeElement;
-        const panel = node?.closest("section.panel");
-        if (!panel) return null;
-        return { panel: panel.id, top: Math.round(panel.getBoundingClientRect().top + window.scrollY),
-          what: `${node.tagName}#${node.id}` };
-      });
-      if (!stop) break; // out of the table (the page's end)
-      if (stops.at(-1)?.panel !== stop.panel) stops.push(stop);
-    }
-    result.stops = stops;
+    result.stops = await focusStops(player);
     // every element that scrolls inside the page: in the focus order, and named
     result.scrollers = await player.evaluate(() => [...document.querySelectorAll("#table *")]
       .filter((node) => ["auto", "scroll"].includes(getComputedStyle(node).overflowY) && node.scrollHeight > node.clientHeight)
       .map((node) => ({ id: node.id, tabIndex: node.tabIndex })));
     result.logNamed = await player.getByRole("list", { name: "Log", exact: true }).count();
+  },
+
+  /** On the GM's desktop page (three columns) the keyboard's focus goes through the
+   * panels column by column, each column from the top. */
+  async deskFocus(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm);
+    await roll(gm, "2d6", "something to undo");
+    await gm.waitForSelector('#history button[name="undo"]:not([disabled])');
+    result.stops = await focusStops(gm);
   },
 
   /** A German phone on a slow line (every static file answered 600 ms late): the
@@ -435,12 +593,4 @@ const cases = {
   },
 };
 
-const browser = await launch(env.RB_CHROMIUM);
-const result = { case: env.RB_CASE };
-try {
-  await cases[env.RB_CASE](browser, result);
-} finally {
-  result.trouble = trouble;
-  await browser.close();
-}
-process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+await runCase(cases, trouble);

@@ -1,0 +1,50 @@
+"""A ``--db`` whose folder is not there, or that is a folder: ``serve``, ``table
+create`` and ``admin-token`` (the commands that make a database) say which, where
+they said "the file cannot be written: check the permissions" — the first thing an
+operator's unit file with a mistyped ``/var/lib`` path met."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rollbridge.exceptions import StoreError
+from rollbridge.stores.sqlite import SQLiteStore
+from tests.cli.test_cli_tables import english, run  # noqa: F401 (english: autouse)
+
+MAKERS = [
+    ("serve", "--port", "0", "--no-demo"),
+    ("table", "create", "--ruleset", "sr2", "--name", "Friday"),
+    ("admin-token", "--name", "web"),
+]
+
+
+@pytest.mark.parametrize("command", MAKERS, ids=lambda c: c[0])
+def test_a_database_in_a_folder_not_there_is_named_as_such(tmp_path: Path, capsys, command):
+    db = tmp_path / "srv" / "rollbridge" / "rollbridge.db"
+    code, out, err = run(capsys, *command, "--db", str(db))
+    assert code == 1 and out == ""
+    assert err == (
+        f"rollbridge: error: store_error: cannot open {db}: its folder {db.parent} does not"
+        " exist: make it (mkdir -p), or give another --db (or $ROLLBRIDGE_DB)\n"
+    )
+    assert list(tmp_path.iterdir()) == []  # nothing made: no folder, no lock, no key
+
+
+@pytest.mark.parametrize("command", MAKERS, ids=lambda c: c[0])
+def test_a_folder_given_for_the_database_is_named_as_such(tmp_path: Path, capsys, command):
+    code, _, err = run(capsys, *command, "--db", str(tmp_path))
+    assert code == 1
+    assert err == (
+        f"rollbridge: error: store_error: cannot open {tmp_path}: it is a folder, not a"
+        " database file: give --db (or $ROLLBRIDGE_DB) the path of a file\n"
+    )
+
+
+def test_the_store_says_it_in_the_clients_language(tmp_path: Path):
+    with pytest.raises(StoreError) as caught:
+        SQLiteStore(tmp_path / "nowhere" / "r.db")
+    assert "/nowhere does not exist" in caught.value.render("en")
+    assert "nowhere" in caught.value.render("cs")
+    assert caught.value.render("cs") != caught.value.render("en")

@@ -1,0 +1,225 @@
+"""``rollbridge serve``'s own options as an operator types them (docs/operations.md):
+a log level it does not know is refused before anything is made, never taken as
+INFO; ``--public-url`` makes the links it prints ones players can open."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rollbridge.cli import build_parser, main
+from rollbridge.cli.serve import join_url, public_url, web_url
+from rollbridge.stores.sqlite import SQLiteStore
+from rollbridge.tokens import new_token
+from tests.conftest import stop_process
+
+
+@pytest.mark.parametrize("given", ["verbose", "warn", "trace", ""])
+def test_an_unknown_log_level_is_refused(capsys, given):
+    """``--log-level verbose`` once served at INFO without a word (a typo in a unit
+    file went unseen); now it is a usage error naming the levels, exit status 2,
+    before anything is opened or made (the parser refuses it)."""
+    with pytest.raises(SystemExit) as stopped:
+        build_parser().parse_args(["serve", "--port", "0", "--log-level", given])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "--log-level" in err and repr(given) in err
+    assert "DEBUG, INFO, WARNING, ERROR" in err
+
+
+def test_main_refuses_an_unknown_log_level_with_nothing_made(tmp_path: Path, capsys):
+    db = tmp_path / "rollbridge.db"
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", "--db", str(db), "--port", "0", "--log-level", "verbose"])
+    assert stopped.value.code == 2
+    assert list(tmp_path.iterdir()) == []  # no database, key or lock made
+
+
+@pytest.mark.parametrize(
+    ("given", "level"),
+    [("debug", "DEBUG"), ("INFO", "INFO"), ("Warning", "WARNING"), ("error", "ERROR")],
+)
+def test_a_log_level_is_taken_in_any_case(given, level):
+    """docs/operations.md writes ``--log-level debug`` as well as ``INFO``."""
+    args = build_parser().parse_args(["serve", "--log-level", given])
+    assert args.log_level == level
+
+
+# -- --public-url: the links serve prints are ones players can open ---------------------
+
+ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1", "LANGUAGE": "en"}
+
+
+def printed_at_start(tmp_path: Path, *options: str, last: str = "  web view") -> list[str]:
+    """What ``serve`` (a real process on ``r.db``: a fresh one makes the demo table)
+    prints, up to a line starting with ``last`` and after it until stopped with SIGTERM."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rollbridge", "serve", "--db", str(tmp_path / "r.db"),
+         "--port", "0", *options],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=ENV,
+    )  # fmt: skip
+    lines: list[str] = []
+    try:
+        assert process.stdout is not None
+        while not any(line.startswith(last) for line in lines):
+            line = process.stdout.readline()
+            assert line, f"serve ended before its links: {lines}"
+            lines.append(line)
+    finally:
+        assert stop_process(process) == 0
+    assert process.stdout is not None
+    return lines + [line for line in process.stdout.read().splitlines(keepends=True)]
+
+
+def test_public_url_makes_every_printed_link_one_players_can_open(tmp_path: Path):
+    """Behind a TLS proxy (docs/operations.md, "Running as a service") the links
+    serve printed were ``http://0.0.0.0:PORT/…`` or ``http://127.0.0.1:PORT/…``, none
+    a player can open; with ``--public-url`` they start with the public address, the
+    join URL with ``wss://`` (what Foundry's Server URL takes behind TLS)."""
+    lines = printed_at_start(
+        tmp_path, "--host", "0.0.0.0", "--public-url", "https://rb.example.org/"
+    )
+    text = "".join(lines)
+    assert "  url      wss://rb.example.org/tables/demo-sr2-" in text
+    assert "Or open   https://rb.example.org/tables/demo-sr2-" in text
+    assert "  web view  https://rb.example.org/tables/demo-sr2-" in text
+    links = [word for line in lines for word in line.split() if "://" in word]
+    assert all("0.0.0.0" not in link for link in links if "/tables/" in link), links
+    assert "every address of this machine" not in text  # the public address says it
+
+
+def test_every_address_without_public_url_is_told(tmp_path: Path):
+    lines = printed_at_start(tmp_path, "--host", "0.0.0.0")
+    assert any(line.startswith("  web view  http://0.0.0.0:") for line in lines)
+    (note,) = [line for line in lines if "every address of this machine" in line]
+    assert "--public-url" in note
+
+
+@pytest.mark.parametrize(
+    ("public", "base"),
+    [
+        ("https://rb.example.org", "https://rb.example.org"),
+        ("https://rb.example.org/", "https://rb.example.org"),
+        ("http://10.0.0.5:8080", "http://10.0.0.5:8080"),
+        ("https://[2001:db8::1]", "https://[2001:db8::1]"),
+    ],
+)
+def test_public_url_is_the_start_of_each_link(public, base):
+    taken = public_url(public)
+    assert taken == base
+    assert web_url("0.0.0.0", 8765, "t-1", public=taken) == f"{base}/tables/t-1"
+    assert join_url("0.0.0.0", 8765, "t-1", public=taken) == "ws" + base[4:] + "/tables/t-1"
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("rb.example.org", "an http:// or https:// address"),
+        ("wss://rb.example.org", "an http:// or https:// address"),
+        ("https://", "an http:// or https:// address"),
+        ("https://rb.example.org/rollbridge", "without a path"),
+        ("https://user:pw@rb.example.org", "without credentials"),
+        ("https://rb.example.org/?x=1", "without credentials, query or fragment"),
+    ],
+)
+def test_a_public_url_no_player_could_use_is_refused(capsys, given, said):
+    with pytest.raises(SystemExit) as stopped:
+        build_parser().parse_args(["serve", "--public-url", given])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "--public-url" in err and said in err and repr(given) in err
+
+
+def test_table_create_prints_what_to_hand_the_gm_at_the_public_url(tmp_path: Path, capsys):
+    """An operator making a table for a GM had the id and the tokens, and the URLs to
+    build by hand from the docs; with ``--public-url`` it prints the web view (and a
+    player's link form) and the Foundry module's Server URL."""
+    db = tmp_path / "r.db"
+    argv = ["table", "create", "--db", str(db), "--ruleset", "sr2", "--name", "Friday"]
+    assert main([*argv, "--public-url", "https://rb.example.org/"]) == 0
+    out = capsys.readouterr().out
+    table = out.split()[1]
+    web = f"https://rb.example.org/tables/{table}"
+    assert f"web view  {web}  (a player's link: {web}#token=TOKEN)\n" in out
+    foundry = f"wss://rb.example.org/tables/{table}"
+    assert out.endswith(f"Foundry   {foundry}  (the module's Server URL)\n")
+    assert main(argv) == 0  # without it: the id and the tokens, as before
+    assert "://" not in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stopped:
+        main([*argv, "--public-url", "rb.example.org"])
+    assert stopped.value.code == 2
+
+
+# -- signals: every way an operator's session stops serve closes its clients with 1001 --
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=str)
+def test_each_stopping_signal_closes_clients_with_1001_and_exits_0(tmp_path: Path, signum):
+    """SIGHUP (the ssh session a server was started from ending) killed ``serve`` on the
+    spot: its clients dropped without a close code, its ``-wal`` left behind, no
+    "stopped" line. Now it stops as SIGTERM does."""
+    import asyncio
+    import json
+
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    db = tmp_path / "r.db"
+    assert main(["table", "create", "--db", str(db), "--ruleset", "sr2", "--name", "S",
+                 "--json"]) == 0  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rollbridge", "serve", "--db", str(db), "--port", "0",
+         "--no-demo"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=ENV,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        serving = process.stdout.readline()
+        port = int(serving.split("ws://127.0.0.1:")[1].split("/")[0])
+        table = process.stdout.readline().split("/tables/")[1].split()[0]
+        with SQLiteStore(db) as store:  # a token of its own: the GM's was shown once
+            secret, record = new_token(table, "observer", "watcher")
+            store.add_token(record)
+
+        async def watch() -> int | None:
+            async with connect(f"ws://127.0.0.1:{port}/tables/{table}") as ws:
+                await ws.send(json.dumps({"type": "hello", "id": "h", "table": table,
+                                          "token": secret}))  # fmt: skip
+                assert json.loads(await ws.recv())["type"] == "welcome"
+                process.send_signal(signum)
+                try:
+                    while True:
+                        await asyncio.wait_for(ws.recv(), timeout=60)
+                except ConnectionClosed as closed:
+                    return closed.rcvd.code if closed.rcvd else None
+
+        assert asyncio.run(watch()) == 1001
+        assert process.wait(timeout=60) == 0
+        assert process.stdout.read().endswith("rollbridge stopped\n")
+    finally:
+        stop_process(process)
+    assert not (tmp_path / "r.db-wal").exists()  # the store closed: nothing left beside it
+
+
+# -- the demo table: a first start's, never again ----------------------------------------
+
+
+def test_a_database_whose_tables_were_all_deleted_gets_no_demo_table(tmp_path: Path, capsys):
+    """The demo table was made whenever ``serve`` found no table: an operator who
+    deleted every table got, at the next restart, a table with live tokens written to
+    the journal. It is a first start's only: a database this start makes."""
+    first = printed_at_start(tmp_path)  # a new file: the demo table, as the README says
+    assert any(line.startswith("A demo table was created") for line in first)
+    (table,) = [line.split()[1] for line in first if line.startswith("  table ")]
+    assert main(["table", "delete", table, "--db", str(tmp_path / "r.db")]) == 0
+    assert main(["table", "list", "--db", str(tmp_path / "r.db")]) == 0
+    assert capsys.readouterr().out.endswith("no tables\n")
+    again = printed_at_start(tmp_path, last="rollbridge serving")
+    assert not any("demo" in line for line in again), again
+    assert again[0].startswith("rollbridge serving 0 tables")
+    assert main(["table", "list", "--db", str(tmp_path / "r.db")]) == 0
+    assert capsys.readouterr().out == "no tables\n"

@@ -1,0 +1,84 @@
+"""The odds of a roll or an action before it is made, asked from a player's phone
+(issue: a player could not look at the odds in the page; the protocol's ``odds``
+answered them to other clients only), in real headless Chromium against a real
+server: browser/odds.mjs taps the Odds button beside the roll form's and an action
+form's own, on a Czech and a Russian phone, and this judges what the forms showed
+and what the pages sent.
+
+Needs what tests/web/test_web_browser.py needs; skipped without chromium.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.web.test_web_browser import CHROMIUM
+from tests.web.test_web_phone import run_case
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
+
+
+def plain(cells: list[str]) -> list[str]:
+    """Cells with a no-break space (a percentage's, in cs) as a space."""
+    return [cell.replace("\xa0", " ") for cell in cells]
+
+
+async def test_a_player_reads_the_odds_of_a_roll_and_of_an_action(web_world):
+    result = await run_case(web_world, "player", "odds.mjs")
+
+    # 3d6 in Czech: tapped twice fast, asked once; every total, its chance, the
+    # chance of at least it, the exact fraction on hover
+    formula = result["formula"]
+    assert [m["type"] for m in formula["sent"]] == ["odds"], formula["sent"]
+    assert formula["sent"][0]["formula"] == "3d6" and formula["button"] == "Šance"
+    assert formula["line"] == "šance hodu 3d6: průměr 10,50" and formula["kind"] == "info"
+    assert formula["head"] == ["součet", "šance", "tolik nebo víc"]
+    rows = [plain(row) for row in formula["rows"]]
+    assert [row[0] for row in rows] == [str(total) for total in range(3, 19)]
+    assert rows[0] == ["3", "0,46 %", "100 %"] and rows[7] == ["10", "12,5 %", "62,5 %"]
+    assert formula["titles"][0] == "1/216" and formula["note"] is None
+
+    # a typo: the server's words beside the form, no table
+    typo = result["typo"]
+    assert typo["kind"] == "error" and typo["code"] == "invalid_notation"
+    assert "invalid_notation" not in typo["line"] and typo["rows"] == []
+
+    # an exploding die: its long tail in one last row; what the depth cut off, said
+    exploding = result["exploding"]
+    assert exploding["rows"][-1][0].startswith("≥ "), exploding["rows"]
+    assert len(exploding["rows"]) < 40
+    assert exploding["note"] and "exploze" in exploding["note"]
+
+    # an attack on Rook: the form's action, actor, target and parameters asked;
+    # each outcome in Czech with its chance
+    attack = result["attack"]
+    (asked,) = attack["sent"]
+    assert asked["type"] == "odds" and asked["action"] == "attack"
+    assert asked["actor"] == "tukan" and asked["targets"] == ["rook"]
+    assert asked["params"]["weapon"] == "Hackler" and "secret" not in asked
+    assert attack["line"] == "šance akce Útok" and attack["head"] == ["výsledek", "šance"]
+    # asked by keyboard, the focus stays on the button while it waits and after
+    assert attack["focus"] == "odds"
+    assert "minutí" in [row[0] for row in attack["rows"]], attack["rows"]
+
+    # the NPC's hidden numbers: said in the page's words, not "state it in assume"
+    npc = result["npc"]
+    assert npc["code"] == "odds_hidden" and npc["kind"] == "error"
+    assert npc["line"] == "šance závisí na tom, co o postavě Guard A ví jen PJ"
+    assert "assume" not in npc["line"] and npc["rows"] == []
+
+    # nothing was rolled; a screen reader heard each answer
+    assert result["rolls"] == 0
+    assert result["announced"] == [
+        "šance hodu 3d6: průměr 10,50",
+        "šance hodu 1d6x: průměr 4,20",
+        "šance akce Útok",
+    ]
+
+    # wilddie in Russian: the trait test's outcomes in Russian
+    trait = result["trait"]
+    assert trait["line"] == f"шансы действия «{result['traitLabel']}»"
+    assert trait["head"] == ["исход", "шанс"] and trait["rows"][0][0] == "провал"
+    assert trait["sent"][0]["params"] == {"trait": "fighting"}
