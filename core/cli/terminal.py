@@ -442,6 +442,9 @@ def _after(
     that is the end, or no attempt left)."""
     gap = None if receiver.cancelled() or receiver.exception() else receiver.result()
     if gap is not None:
+        if not schedule.attempts:  # it never reconnects: the session ends at the gap
+            _print(gap_text(link.cursor, gap, locale, ends=True))
+            return 1
         link.strikes = 0  # the connection was a good one
         return gap_text(link.cursor, gap, locale)
     code, reason = connection.close_code, connection.close_reason

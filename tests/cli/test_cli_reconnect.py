@@ -131,6 +131,22 @@ ENDINGS = {
 }
 
 
+def _skip_event(client, seq: int) -> list[int]:
+    """The server does not send ``client`` the event ``seq`` (a bug met as it was
+    delivered); the list it returns gets that seq once it was skipped."""
+    enqueue, dropped = client.enqueue, []
+
+    def skipping(frame, **options):
+        message = json.loads(frame)
+        if message.get("type") == "event" and message["seq"] == seq:
+            dropped.append(seq)  # this client alone misses it
+            return None
+        return enqueue(frame, **options)
+
+    client.enqueue = skipping
+    return dropped
+
+
 def _end(client, how: str) -> None:
     """End the server's side of ``client``'s connection as ``how`` names."""
     if how == "lost":
@@ -205,17 +221,7 @@ async def test_a_gap_in_seq_resumes_from_the_last_event_shown(make_tables):  # n
         await terminal.until("type help")
         seen = await gm.request({"type": "roll", "formula": "1d1+10"})
         await terminal.until(f"#{seen['seq']} roll")
-        on_server = _client(world, "player")
-        enqueue, dropped = on_server.enqueue, []
-
-        def skipping(frame, **options):
-            message = json.loads(frame)
-            if message.get("type") == "event" and message["seq"] == seen["seq"] + 1:
-                dropped.append(message["seq"])  # this client alone misses it
-                return None
-            return enqueue(frame, **options)
-
-        on_server.enqueue = skipping
+        dropped = _skip_event(_client(world, "player"), seen["seq"] + 1)
         skipped = await gm.request({"type": "roll", "formula": "1d1+20"})
         after = await gm.request({"type": "roll", "formula": "1d1+30"})
         assert dropped == [skipped["seq"]]
@@ -518,4 +524,30 @@ async def test_a_first_connection_closed_before_its_welcome_ends_with_an_error(m
         "(1013: too many connections from this address)"
     ), out
     assert "Traceback" not in out, out
+    assert status == 1, out
+
+
+async def test_a_gap_without_attempts_ends_the_session_saying_so(make_tables):  # noqa: F811
+    """``--reconnect-attempts 0``: a gap ends the session (status 1) as a close it
+    would come back from does. It said "1 event did not come (#2): resuming after #1"
+    and then "could not reconnect in 0 attempts; the session ends"."""
+    world = await make_tables()
+    gm, _ = await world.join("tally", "gm")
+    terminal = await Terminal.start(
+        f"{world.server.url}tables/tally", world.tokens["tally"]["player"],
+        "--reconnect-attempts", "0",
+    )  # fmt: skip
+    try:
+        await terminal.until("type help")
+        seen = await gm.request({"type": "roll", "formula": "1d1+10"})
+        await terminal.until(f"#{seen['seq']} roll")
+        dropped = _skip_event(_client(world, "player"), seen["seq"] + 1)
+        skipped = await gm.request({"type": "roll", "formula": "1d1+20"})
+        await gm.request({"type": "roll", "formula": "1d1+30"})
+        status, out = await terminal.end()  # its input left open: the gap ends it
+    finally:
+        await terminal.stop()
+    assert dropped == [skipped["seq"]]
+    assert out.rstrip().endswith(f"1 event did not come (#{skipped['seq']}); the session ends"), out
+    assert "resuming" not in out and "reconnect" not in out, out
     assert status == 1, out
