@@ -147,6 +147,20 @@ def _skip_event(client, seq: int) -> list[int]:
     return dropped
 
 
+async def _gap(world, gm, terminal: Terminal) -> tuple[dict, dict, dict]:
+    """The GM rolls three times once the player's terminal has joined; the player's
+    connection misses the second roll's event (:func:`_skip_event`): the three
+    replies, the first once the terminal has shown it."""
+    await terminal.until("type help")
+    seen = await gm.request({"type": "roll", "formula": "1d1+10"})
+    await terminal.until(f"#{seen['seq']} roll")
+    dropped = _skip_event(_client(world, "player"), seen["seq"] + 1)
+    skipped = await gm.request({"type": "roll", "formula": "1d1+20"})
+    after = await gm.request({"type": "roll", "formula": "1d1+30"})
+    assert dropped == [skipped["seq"]]
+    return seen, skipped, after
+
+
 def _end(client, how: str) -> None:
     """End the server's side of ``client``'s connection as ``how`` names."""
     if how == "lost":
@@ -218,13 +232,7 @@ async def test_a_gap_in_seq_resumes_from_the_last_event_shown(make_tables):  # n
         f"{world.server.url}tables/tally", world.tokens["tally"]["player"]
     )
     try:
-        await terminal.until("type help")
-        seen = await gm.request({"type": "roll", "formula": "1d1+10"})
-        await terminal.until(f"#{seen['seq']} roll")
-        dropped = _skip_event(_client(world, "player"), seen["seq"] + 1)
-        skipped = await gm.request({"type": "roll", "formula": "1d1+20"})
-        after = await gm.request({"type": "roll", "formula": "1d1+30"})
-        assert dropped == [skipped["seq"]]
+        seen, skipped, after = await _gap(world, gm, terminal)
         gap = await terminal.until("did not come")
         assert f"1 event did not come (#{skipped['seq']}): resuming after #{seen['seq']}" in gap
         await terminal.until(f"resumed after #{seen['seq']}")
@@ -538,16 +546,10 @@ async def test_a_gap_without_attempts_ends_the_session_saying_so(make_tables):  
         "--reconnect-attempts", "0",
     )  # fmt: skip
     try:
-        await terminal.until("type help")
-        seen = await gm.request({"type": "roll", "formula": "1d1+10"})
-        await terminal.until(f"#{seen['seq']} roll")
-        dropped = _skip_event(_client(world, "player"), seen["seq"] + 1)
-        skipped = await gm.request({"type": "roll", "formula": "1d1+20"})
-        await gm.request({"type": "roll", "formula": "1d1+30"})
+        _, skipped, _ = await _gap(world, gm, terminal)
         status, out = await terminal.end()  # its input left open: the gap ends it
     finally:
         await terminal.stop()
-    assert dropped == [skipped["seq"]]
     assert out.rstrip().endswith(f"1 event did not come (#{skipped['seq']}); the session ends"), out
     assert "resuming" not in out and "reconnect" not in out, out
     assert status == 1, out
