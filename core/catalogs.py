@@ -111,8 +111,9 @@ class _Declared:
     #: Whether a ``Messages(...)`` names its domain in a way no reading can tell
     #: (an expression, a name bound to no string of the sources).
     unknown: bool
-    #: Each message call whose ``Messages`` is known, by its first argument's place
-    #: (folder, file relative to it, line): the domain, or None when unknown.
+    #: Each message call whose ``Messages`` is known, by its place as Babel gives it
+    #: (folder, file relative to it, a line from its "(" to its first argument's):
+    #: the domain, or None when unknown.
     calls: dict[tuple[Path, str, int], str | None]
     #: The names ``Messages`` are bound to (``say``, ``core``): calls extraction reads.
     names: set[str]
@@ -166,7 +167,11 @@ def _read(sources: Sources) -> _Declared:
             if isinstance(node, ast.Call) and node.args:
                 name = _called(node.func)
                 if name is not None and name in module.messages:
-                    calls[(module.folder, where, node.args[0].lineno)] = module.messages[name]
+                    # Babel names a call by the line of the first thing after its
+                    # "(": its first argument's, or a comment's above that
+                    first = node.args[0].lineno
+                    for line in range(node.func.end_lineno or first, first + 1):
+                        calls[(module.folder, where, line)] = module.messages[name]
     return _Declared(found, unknown, calls, names)
 
 

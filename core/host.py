@@ -623,12 +623,20 @@ def _check_version(version: Any, fail: Callable[[Any], PluginError]) -> None:
         return
     if not isinstance(version, str):
         raise fail(VERSION_MISSING(given=type(version).__name__))
-    fixed = "1.0.0"
-    numbers = re.match(r"\d+(?:\.\d+)?(?![.\d])", version)  # 1 or 1.0, then no more numbers
-    if numbers:
-        given = numbers.group().split(".")
-        fixed = ".".join([*given, "0", "0"][:3]) + version[numbers.end() :]
-    raise fail(VERSION_FORM(version=repr(version), fixed=repr(fixed)))
+    raise fail(VERSION_FORM(version=repr(version), fixed=repr(_fixed_version(version))))
+
+
+def _fixed_version(version: str) -> str:
+    """The ``MAJOR.MINOR.PATCH`` to write for ``version``: its first numbers, kept
+    (``v2.3.1`` → ``2.3.1``, ``2.1`` → ``2.1.0``, ``1.2.3.4`` → ``1.2.3``: another
+    MAJOR would refuse the tables made with it), with the label that followed them if
+    that is one (``2.1rc1`` → ``2.1.0rc1``); ``1.0.0`` when it has no number."""
+    numbers = re.search(r"\d+(?:\.\d+)*", version)
+    if numbers is None:
+        return "1.0.0"
+    fixed = ".".join([*numbers.group().split(".")[:3], "0", "0"][:3])
+    labelled = fixed + version[numbers.end() :]
+    return labelled if _VERSION.fullmatch(labelled) else fixed
 
 
 def _check_target_counts(spec: Any, fail: Callable[[Text], PluginError]) -> None:

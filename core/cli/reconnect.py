@@ -89,6 +89,17 @@ GAP = say.plural(
 # Translators: {epoch} a number: the table was restored from a backup or moved (its
 # events count anew); {seq} the last event shown.
 NEW_EPOCH = say("cli.terminal.new_epoch", "the table began epoch {epoch}: resuming after #{seq}")
+# Translators: as cli.terminal.gap, where the session does not reconnect
+# (--reconnect-attempts 0) but ends.
+GAP_ENDS = say.plural(
+    "cli.terminal.gap_ends",
+    "{count} event did not come ({missing}); the session ends",
+    "{count} events did not come ({missing}); the session ends",
+)
+# Translators: as cli.terminal.new_epoch, where the session ends.
+NEW_EPOCH_ENDS = say(
+    "cli.terminal.new_epoch_ends", "the table began epoch {epoch}; the session ends"
+)
 # Translators: after "argument --reconnect-attempts: "; {given} is its value as given.
 BAD_ATTEMPTS = say("cli.connect.attempts", "give a whole number from 0 to 100, not {given}")
 # Translators: {name} is the environment variable's name, {given} its value.
@@ -227,11 +238,19 @@ def reconnecting_text(code: int | None, reason: str | None, left: int, locale: s
     return f"{closed_text(code, reason, locale)}; {said.render(locale)}"
 
 
-def gap_text(last: tuple[int, int], came: tuple[int, int], locale: str) -> str:
+def gap_text(last: tuple[int, int], came: tuple[int, int], locale: str, ends: bool = False) -> str:
     """The line that says the event ``came`` (epoch, seq) does not follow ``last``,
-    the last one shown, and that the session resumes after it."""
+    the last one shown, and that the session resumes after it — or, ``ends``, that
+    the session ends there (it makes no attempts)."""
     if came[0] != last[0]:
-        return NEW_EPOCH(epoch=came[0], seq=last[1]).render(locale)
+        epoch = NEW_EPOCH_ENDS(epoch=came[0]) if ends else NEW_EPOCH(epoch=came[0], seq=last[1])
+        return epoch.render(locale)
     first, final = last[1] + 1, came[1] - 1
     missing = f"#{first}" if first == final else f"#{first}-#{final}"
-    return GAP(count=final - first + 1, missing=missing, seq=last[1]).render(locale)
+    count = final - first + 1
+    said = (
+        GAP_ENDS(count=count, missing=missing)
+        if ends
+        else GAP(count=count, missing=missing, seq=last[1])
+    )
+    return said.render(locale)

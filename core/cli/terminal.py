@@ -37,6 +37,7 @@ from rollbridge.cli.reconnect import (
 )
 from rollbridge.cli.render import render_actor, render_encounter, render_event
 from rollbridge.dice.verify import LogVerifier
+from rollbridge.engine.requests import BAD_ID, valid_id
 from rollbridge.exceptions import InvalidRequest, RollbridgeError
 from rollbridge.plain import JSON, pack, unpack
 from rollbridge.text import Messages
@@ -135,7 +136,10 @@ def _value(text: str, name: str) -> Any:
 def parse_command(line: str, request_id: str) -> JSON | None:
     """Turn a typed line into a protocol message (None for local commands).
 
-    :raises InvalidRequest: for a line that is not a command.
+    :raises InvalidRequest: for a line that is not a command, and for ``json {...}``
+        with an ``id`` that is no request id (the server's words for it): the server
+        answers such a request with ``"id": null``, and the session, which waits for
+        the answer to each request it sent, would wait for it in vain.
     """
     line = line.strip()
     if not line:
@@ -152,6 +156,8 @@ def parse_command(line: str, request_id: str) -> JSON | None:
         if not isinstance(message, dict):
             raise InvalidRequest(JSON_OBJECT())
         message.setdefault("id", request_id)
+        if not valid_id(message["id"]):  # the answer could not name it: none awaited
+            raise InvalidRequest(BAD_ID(), details={"field": "id"})
         return message
     try:
         parts = shlex.split(rest)
@@ -329,8 +335,10 @@ async def _session(
     closing: set[asyncio.Task] = set()  # connections left at a gap, closing meanwhile
     async with contextlib.AsyncExitStack() as connections:  # each closed at the end
         await connections.enter_async_context(connection)
-        await connection.send(encode(hello))
-        welcome = _decode(await connection.recv())
+        try:
+            welcome = await _welcome(connection, encode(hello), locale)
+        except InvalidRequest as exc:  # closed before its welcome (1013: too many), stalled
+            raise InvalidRequest(CANNOT_CONNECT(url=url, problem=exc.render(locale))) from None
         if welcome.get("type") == "error":  # the server's refusal, with the server's code
             raise refusal_of(welcome)
         ruleset = welcome.get("ruleset") or {}
@@ -434,6 +442,9 @@ def _after(
     that is the end, or no attempt left)."""
     gap = None if receiver.cancelled() or receiver.exception() else receiver.result()
     if gap is not None:
+        if not schedule.attempts:  # it never reconnects: the session ends at the gap
+            _print(gap_text(link.cursor, gap, locale, ends=True))
+            return 1
         link.strikes = 0  # the connection was a good one
         return gap_text(link.cursor, gap, locale)
     code, reason = connection.close_code, connection.close_reason
@@ -500,18 +511,11 @@ async def _reconnect(
         except InvalidRequest as exc:
             _print(ATTEMPT_FAILED(attempt=attempt, problem=exc.render(locale)).render(locale))
             continue
+        resuming = encode({**hello, "resume": {"epoch": epoch, "seq": seq}})
         try:
-            async with asyncio.timeout(WELCOME_WAIT):
-                await connection.send(encode({**hello, "resume": {"epoch": epoch, "seq": seq}}))
-                welcome = _decode(await connection.recv())
-        except ConnectionClosed:
-            problem = _closed_text(connection.close_code, connection.close_reason, locale)
-            _print(ATTEMPT_FAILED(attempt=attempt, problem=problem).render(locale))
-            continue
-        except TimeoutError:  # the server took the connection and stalls
-            connection.transport.abort()
-            problem = NO_WELCOME(seconds=f"{WELCOME_WAIT:g}").render(locale)
-            _print(ATTEMPT_FAILED(attempt=attempt, problem=problem).render(locale))
+            welcome = await _welcome(connection, resuming, locale)
+        except InvalidRequest as exc:
+            _print(ATTEMPT_FAILED(attempt=attempt, problem=exc.render(locale)).render(locale))
             continue
         if welcome.get("type") == "error":
             await connection.close()
@@ -534,6 +538,27 @@ async def _reconnect(
         return connection, welcome
     _print(GAVE_UP(count=schedule.attempts).render(locale))
     return None
+
+
+async def _welcome(connection: Any, hello: bytes | str, locale: str) -> JSON:
+    """Send ``hello`` on a new ``connection`` and read the server's answer to it (its
+    welcome, or the error refusing it).
+
+    :raises InvalidRequest: no answer came: the connection closed first (the server
+        has too many connections from this address: 1013), or none within
+        :data:`~rollbridge.cli.reconnect.WELCOME_WAIT` (the connection is then
+        dropped); the message says which, in ``locale``.
+    """
+    try:
+        async with asyncio.timeout(WELCOME_WAIT):
+            await connection.send(hello)
+            return _decode(await connection.recv())
+    except ConnectionClosed:
+        said = _closed_text(connection.close_code, connection.close_reason, locale)
+    except TimeoutError:  # the server took the connection and stalls
+        connection.transport.abort()
+        said = NO_WELCOME(seconds=f"{WELCOME_WAIT:g}").render(locale)
+    raise InvalidRequest(said)
 
 
 def _decode(frame: bytes | str) -> JSON:

@@ -131,6 +131,36 @@ ENDINGS = {
 }
 
 
+def _skip_event(client, seq: int) -> list[int]:
+    """The server does not send ``client`` the event ``seq`` (a bug met as it was
+    delivered); the list it returns gets that seq once it was skipped."""
+    enqueue, dropped = client.enqueue, []
+
+    def skipping(frame, **options):
+        message = json.loads(frame)
+        if message.get("type") == "event" and message["seq"] == seq:
+            dropped.append(seq)  # this client alone misses it
+            return None
+        return enqueue(frame, **options)
+
+    client.enqueue = skipping
+    return dropped
+
+
+async def _gap(world, gm, terminal: Terminal) -> tuple[dict, dict, dict]:
+    """The GM rolls three times once the player's terminal has joined; the player's
+    connection misses the second roll's event (:func:`_skip_event`): the three
+    replies, the first once the terminal has shown it."""
+    await terminal.until("type help")
+    seen = await gm.request({"type": "roll", "formula": "1d1+10"})
+    await terminal.until(f"#{seen['seq']} roll")
+    dropped = _skip_event(_client(world, "player"), seen["seq"] + 1)
+    skipped = await gm.request({"type": "roll", "formula": "1d1+20"})
+    after = await gm.request({"type": "roll", "formula": "1d1+30"})
+    assert dropped == [skipped["seq"]]
+    return seen, skipped, after
+
+
 def _end(client, how: str) -> None:
     """End the server's side of ``client``'s connection as ``how`` names."""
     if how == "lost":
@@ -202,23 +232,7 @@ async def test_a_gap_in_seq_resumes_from_the_last_event_shown(make_tables):  # n
         f"{world.server.url}tables/tally", world.tokens["tally"]["player"]
     )
     try:
-        await terminal.until("type help")
-        seen = await gm.request({"type": "roll", "formula": "1d1+10"})
-        await terminal.until(f"#{seen['seq']} roll")
-        on_server = _client(world, "player")
-        enqueue, dropped = on_server.enqueue, []
-
-        def skipping(frame, **options):
-            message = json.loads(frame)
-            if message.get("type") == "event" and message["seq"] == seen["seq"] + 1:
-                dropped.append(message["seq"])  # this client alone misses it
-                return None
-            return enqueue(frame, **options)
-
-        on_server.enqueue = skipping
-        skipped = await gm.request({"type": "roll", "formula": "1d1+20"})
-        after = await gm.request({"type": "roll", "formula": "1d1+30"})
-        assert dropped == [skipped["seq"]]
+        seen, skipped, after = await _gap(world, gm, terminal)
         gap = await terminal.until("did not come")
         assert f"1 event did not come (#{skipped['seq']}): resuming after #{seen['seq']}" in gap
         await terminal.until(f"resumed after #{seen['seq']}")
@@ -444,3 +458,98 @@ def test_connect_reconnects_after_the_close_and_the_refusals_the_other_clients_d
     listed = re.search(r"const TRANSIENT_HELLO = new Set\(\[(.*?)\]\)", script, re.S)
     assert listed is not None
     assert set(re.findall(r'"(\w+)"', listed.group(1))) == reconnect.TRY_LATER
+
+
+@pytest.mark.parametrize(
+    ("locale", "count", "said"),
+    [
+        ("cs", 1, "znovu se připojit nepodařilo ani po 1 pokusu; relace končí"),
+        ("cs", 3, "znovu se připojit nepodařilo ani po 3 pokusech; relace končí"),
+        ("cs", 5, "znovu se připojit nepodařilo ani po 5 pokusech; relace končí"),
+        ("de", 5, "keine neue Verbindung in 5 Versuchen; die Sitzung endet"),
+        ("ru", 1, "не удалось переподключиться за 1 попытку; сеанс завершён"),
+        ("ru", 3, "не удалось переподключиться за 3 попытки; сеанс завершён"),
+        ("ru", 5, "не удалось переподключиться за 5 попыток; сеанс завершён"),
+    ],
+)
+def test_giving_up_reads_in_each_language_with_its_plural(locale, count, said):
+    """The line that ends a session whose attempts all failed, in each plural form.
+    The Czech one read "znovu se připojit se nepodařilo" (the reflexive "se" twice,
+    which Czech writes once) "ani na 5 pokusů"."""
+    from rollbridge.cli.reconnect import GAVE_UP
+
+    assert GAVE_UP(count=count).render(locale) == said
+
+
+@pytest.mark.parametrize("given", ["[1]", '{"a": 1}', "1.5", "true", '""', '"' + "x" * 65 + '"'])
+async def test_a_raw_request_whose_id_is_none_is_refused_before_it_is_sent(make_tables, given):  # noqa: F811
+    """``json {...}`` with an id the protocol has no answer for (the server answers
+    such a request with ``"id": null``): a list or a map ended the session with a
+    traceback (the session keeps what it awaits by id); any other was awaited in
+    vain, and the session ended saying "1 request was not answered", status 1. It is
+    refused as the server would refuse it, nothing is sent, and the session goes on."""
+    world = await make_tables()
+    terminal = await Terminal.start(
+        f"{world.server.url}tables/tally", world.tokens["tally"]["player"]
+    )
+    try:
+        await terminal.until("type help")
+        await terminal.type(f'json {{"type": "roll", "formula": "1d1+50", "id": {given}}}')
+        await terminal.type("1d1+60")
+        await terminal.end_input()
+        status, out = await terminal.end()
+    finally:
+        await terminal.stop()
+    assert "! id: every request needs an id, a string of 1-64 characters or an integer" in out
+    assert "Traceback" not in out and "not answered" not in out, out
+    assert "= 51" not in out and "[1] + 60 = 61" in out, out
+    assert status == 0, out
+
+
+async def test_a_first_connection_closed_before_its_welcome_ends_with_an_error(make_tables):  # noqa: F811
+    """The server closes a new connection at once (1013: too many connections from
+    this address) before the hello is read: the session ended with a traceback
+    (websockets' ConnectionClosedError). It ends as when nothing listens: "cannot
+    connect to URL:" and the close, status 1."""
+    import dataclasses
+
+    from tests.server.conftest import TEST_LIMITS
+
+    world = await make_tables(limits=dataclasses.replace(TEST_LIMITS, per_address=1))
+    url = f"{world.server.url}tables/tally"
+    holder = await Terminal.start(url, world.tokens["tally"]["gm"])
+    try:
+        await holder.until("type help")  # joined: the address's one connection
+        second = await Terminal.start(url, world.tokens["tally"]["player"])
+        try:
+            status, out = await second.end()
+        finally:
+            await second.stop()
+    finally:
+        await holder.stop()
+    assert out.startswith(
+        f"rollbridge: error: invalid_request: cannot connect to {url}: connection closed "
+        "(1013: too many connections from this address)"
+    ), out
+    assert "Traceback" not in out, out
+    assert status == 1, out
+
+
+async def test_a_gap_without_attempts_ends_the_session_saying_so(make_tables):  # noqa: F811
+    """``--reconnect-attempts 0``: a gap ends the session (status 1) as a close it
+    would come back from does. It said "1 event did not come (#2): resuming after #1"
+    and then "could not reconnect in 0 attempts; the session ends"."""
+    world = await make_tables()
+    gm, _ = await world.join("tally", "gm")
+    terminal = await Terminal.start(
+        f"{world.server.url}tables/tally", world.tokens["tally"]["player"],
+        "--reconnect-attempts", "0",
+    )  # fmt: skip
+    try:
+        _, skipped, _ = await _gap(world, gm, terminal)
+        status, out = await terminal.end()  # its input left open: the gap ends it
+    finally:
+        await terminal.stop()
+    assert out.rstrip().endswith(f"1 event did not come (#{skipped['seq']}); the session ends"), out
+    assert "resuming" not in out and "reconnect" not in out, out
+    assert status == 1, out

@@ -54,7 +54,12 @@ def test_a_version_of_three_numbers_with_a_package_label_is_taken(version):
     ("version", "fixed"),
     [("1.0", "'1.0.0'"), ("1", "'1.0.0'"), ("1.0rc1", "'1.0.0rc1'"), ("2.5-beta", "'2.5.0-beta'"),
      ("v1.0.0", "'1.0.0'"), ("1.0.0.0", "'1.0.0'"), ("1.0.0 ", "'1.0.0'"), ("", "'1.0.0'"),
-     ("one", "'1.0.0'")],
+     ("one", "'1.0.0'"),
+     # the numbers given are kept: another MAJOR would refuse the tables made with it
+     ("v2.3.1", "'2.3.1'"), ("V3.0", "'3.0.0'"), ("2.1.0.0", "'2.1.0'"), ("1.2.3.4", "'1.2.3'"),
+     ("release-2.0.0", "'2.0.0'"),
+     # the one to write is itself taken: no stray space or label half written
+     ("2.1 ", "'2.1.0'"), ("2.1rc", "'2.1.0'"), ("2.1-", "'2.1.0'")],
 )  # fmt: skip
 def test_a_version_not_major_minor_patch_is_refused_naming_plugin_and_fix(version, fixed):
     """docs/plugins.md says ``MAJOR.MINOR.PATCH``; ``1.0`` was taken all the same. It
@@ -67,6 +72,7 @@ def test_a_version_not_major_minor_patch_is_refused_naming_plugin_and_fix(versio
         "may follow: 1.0.0rc1, 1.0.0.post1, 1.0.0-rc.1, 1.0.0+local)"
     )
     assert refused.value.details == {"plugin": "under-test"}
+    assert host_with(_ruleset(fixed[1:-1])).rulesets["coin"].version == fixed[1:-1]
 
 
 def test_a_version_that_is_no_string_is_refused_naming_its_type():

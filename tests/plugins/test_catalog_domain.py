@@ -238,3 +238,30 @@ def test_update_writes_each_domains_own_catalogue(two_domains):
     assert 'msgctxt "oracle.asked"' in pot and "attack.hits" not in pot
     po = (two_domains / "locale" / "cs" / "LC_MESSAGES" / "oracle.po").read_text()
     assert "attack.hits" not in po and "plugin.again" not in po
+
+
+def test_a_comment_inside_the_call_keeps_it_in_its_domain(tmp_path):
+    """A comment between a call's "(" and its first argument: Babel gives the call
+    the comment's line, which the reading of the sources did not know (it had the
+    first argument's): the ``say(...)`` of the plugin's domain went into rollbridge's
+    catalogue too, and the ``core(...)`` of rollbridge's into none."""
+    folder = tmp_path / "rollbridge_fatelike"
+    folder.mkdir()
+    (folder / "__init__.py").write_text(
+        "from rollbridge.text import Messages\n\n"
+        'say = Messages("fatelike")\n'
+        'core = Messages("rollbridge")\n'
+        "HITS = say(\n"
+        "    # a hit, said to the table\n"
+        '    "attack.hits",\n'
+        '    "{attacker} hits",\n'
+        ")\n"
+        "AGAIN = core(\n"
+        "    # a core text the plugin reuses\n"
+        '    "plugin.again",\n'
+        '    "again",\n'
+        ")\n"
+    )
+    for domain, context in (("fatelike", "attack.hits"), ("rollbridge", "plugin.again")):
+        extracted = catalogs.extract(folder, domain)
+        assert [m.context for m in extracted if m.id] == [context]

@@ -68,15 +68,16 @@ def critical_formula(formula: str) -> str:
 
 def _dice_only(node: Node) -> Node | None:
     """``node`` without the numbers it adds or subtracts (None: no dice are left);
-    a number that multiplies or divides dice is kept."""
+    a number, or a sum of numbers, that multiplies or divides dice is kept."""
     if isinstance(node, Num):
         return None
     if isinstance(node, BinOp) and node.op in "*/":
-        sides = [side if isinstance(side, Num) else _dice_only(side)
-                 for side in (node.left, node.right)]  # fmt: skip
-        if None in sides or all(isinstance(side, Num) for side in sides):
+        left, right = _dice_only(node.left), _dice_only(node.right)
+        if left is None and right is None:
             return None
-        return BinOp(node.op, *sides)  # type: ignore[arg-type]
+        # a side without dice is a factor, kept whole: 1d8*(2+1), 1d6*-1
+        return BinOp(node.op, node.left if left is None else left,
+                     node.right if right is None else right)  # fmt: skip
     if isinstance(node, BinOp):
         left, right = _dice_only(node.left), _dice_only(node.right)
         if left is None or right is None:

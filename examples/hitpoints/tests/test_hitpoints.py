@@ -48,6 +48,7 @@ def test_a_natural_20_doubles_the_damage_dice(table):
         ("2d6+1d4+3", [1, 2, 3, 4, 5, 2], 20),  # four d6 and two d4, one +3
         ("(1d6+1)*2", [2, 3], 12),  # the factor scales both rolls: (2 + 1) * 2 + 3 * 2
         ("4", [], 4),  # no dice to double
+        ("1d8*(2+1)", [5, 3], 24),  # a factor of numbers scales both rolls: 5 * 3 + 3 * 3
     ],
 )
 def test_a_critical_hit_rolls_the_dice_twice_and_adds_the_modifiers_once(
