@@ -274,13 +274,12 @@ def odds_reply_lines(reply: dict, locale: str = "en") -> list[str]:
         rows = [(o["label"], o["probability"]) for o in data["outcomes"]]
     shortened = False
     width = max((len(name) for name, _ in rows), default=0)
-    for name, text in rows:
-        value = Fraction(text)
-        short, cut = _fraction(value, False)
+    percents = [_percent(Fraction(text), locale) for _, text in rows]
+    right = max((len(percent) for percent in percents), default=0)  # "100,0000 %": 10
+    for (name, text), percent in zip(rows, percents, strict=True):
+        short, cut = _fraction(Fraction(text), False)
         shortened |= cut
-        lines.append(
-            f"  {name.ljust(width)}  {short:<{SHORT_FRACTION}}  {_percent(value, locale):>9}"
-        )
+        lines.append(f"  {name.ljust(width)}  {short:<{SHORT_FRACTION}}  {percent:>{right}}")
     truncated = Fraction(data["truncated"])
     if truncated:
         mass = _fraction(truncated, False)[0]

@@ -95,3 +95,16 @@ async def test_a_served_http_refusal_reads_in_the_language_asked_for(serve):
     assert status == 429
     message = json.loads(body)["message"]
     assert "0,1 pro Sekunde an, 1 auf einmal" in message, message
+
+
+def test_the_terminals_odds_reply_keeps_its_percent_column_in_every_language():
+    """``connect``'s odds lines padded percentages to 9 characters: "100,0000 %" (10
+    in Czech, German and Russian) pushed its row one character out of line."""
+    from rollbridge.cli.odds import odds_reply_lines
+
+    reply = {"distribution": {"formula": "1d2", "depth": 10, "truncated": "0",
+                              "outcomes": [{"total": 1, "probability": "1"},
+                                           {"total": 2, "probability": "1/20"}]}}  # fmt: skip
+    for locale in ("en", "cs"):
+        rows = [line for line in odds_reply_lines(reply, locale) if line.endswith("%")]
+        assert len(rows) == 2 and len({len(line) for line in rows}) == 1, rows
