@@ -40,7 +40,7 @@ import pluggy
 
 from rollbridge import hookspecs
 from rollbridge.adapter import Adapter
-from rollbridge.contract import ActionSpec, Ruleset
+from rollbridge.contract import ActionSpec, Ruleset, major_version
 from rollbridge.exceptions import (
     DuplicateRegistration,
     PluginError,
@@ -583,7 +583,7 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
         raise fail(BAD_ID())
     if not isinstance(getattr(ruleset, "name", None), str):
         raise fail(NO_NAME())
-    _check_version(getattr(ruleset, "version", None), fail)
+    _check_version(getattr(ruleset, "version", None), fail, f"plugin {plugin!r}: ruleset {ident!r}")
     actions = getattr(ruleset, "actions", None)
     if not isinstance(actions, Mapping):
         raise fail(ACTIONS_MAPPING(given=type(actions).__name__))
@@ -615,15 +615,25 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
         raise fail(exc.text if exc.text is not None else exc.message) from None
 
 
-def _check_version(version: Any, fail: Callable[[Any], PluginError]) -> None:
+def _check_version(version: Any, fail: Callable[[Any], PluginError], whose: str) -> None:
     """A ruleset's ``version`` is ``MAJOR.MINOR.PATCH`` (:data:`_VERSION`), as the
-    contract says and tables compare it (another MAJOR refuses to open them): ``1.0``
-    or ``v1.0.0`` is refused, naming the version to write (``1.0.0``)."""
+    contract says. Tables compare its major number (another refuses to open them):
+    a version whose major cannot be read (``v1.0.0``, ``release-2``: read as 0, the
+    same for every release) is refused, naming the version to write; one whose major
+    reads but is not of that form (``1.0``, ``2.5-beta``, plugins that loaded before
+    the form was checked) is taken, with a WARNING naming the one to write."""
     if isinstance(version, str) and _VERSION.fullmatch(version):
         return
     if not isinstance(version, str):
         raise fail(VERSION_MISSING(given=type(version).__name__))
-    raise fail(VERSION_FORM(version=repr(version), fixed=repr(_fixed_version(version))))
+    fixed = _fixed_version(version)
+    if not version.split(".", 1)[0].isdigit():
+        raise fail(VERSION_FORM(version=repr(version), fixed=repr(fixed)))
+    log.warning(
+        "%s has the version %r, which is not MAJOR.MINOR.PATCH: taken (its major version "
+        "reads %s), but write %r",
+        whose, version, major_version(version), fixed,
+    )  # fmt: skip
 
 
 def _fixed_version(version: str) -> str:
