@@ -215,7 +215,9 @@ def test_the_soak_runs_two_serve_redis_processes_on_one_redis():
         redis = sample["redis"]
         assert redis["orphan_tables"] == 0
         assert not [kind for kind in redis["keys"] if kind.startswith("node:")]
-        assert redis["keys"]["owner"] <= 1  # the resident table's lease, if any
+        # the resident table's lease, if any: none at a moment when its owner has let
+        # it go (counted kinds are only those Redis holds: no key, no "owner")
+        assert redis["keys"].get("owner", 0) <= 1
         assert redis["subscribers"] <= 1  # the process following the resident table
     # forwarded: the owner counted changes that came from the other process
     assert sum(s[p]["structures"]["counted"] for s in samples[1:] for p in "ab")
