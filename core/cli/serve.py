@@ -103,7 +103,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         "--log-level",
         type=_log_level,
         default="INFO",
-        help="DEBUG, INFO, WARNING or ERROR, in any case (default INFO)",
+        help="DEBUG, INFO, WARNING, ERROR or CRITICAL, in any case; WARN and FATAL"
+        " as Python spells them (default INFO)",
     )
     serve.add_argument(
         "--log-format",
@@ -127,11 +128,16 @@ def _positive(text: str) -> int:
 
 #: The levels ``--log-level`` takes (in any case): a level it does not know is refused,
 #: never taken as INFO.
-LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: Python's other names of them (``logging.WARN``, ``logging.FATAL``), which
+#: ``--log-level`` took before it checked its word: a unit file written with one
+#: keeps starting.
+LOG_LEVEL_ALIASES = {"WARN": "WARNING", "FATAL": "CRITICAL"}
 
 
 def _log_level(text: str) -> str:
     level = text.strip().upper()
+    level = LOG_LEVEL_ALIASES.get(level, level)
     if level not in LOG_LEVELS:
         raise argparse.ArgumentTypeError(
             f"expected one of {', '.join(LOG_LEVELS)} (in any case), not {text!r}"

@@ -19,7 +19,7 @@ from rollbridge.tokens import new_token
 from tests.conftest import stop_process
 
 
-@pytest.mark.parametrize("given", ["verbose", "warn", "trace", ""])
+@pytest.mark.parametrize("given", ["verbose", "warning!", "trace", ""])
 def test_an_unknown_log_level_is_refused(capsys, given):
     """``--log-level verbose`` once served at INFO without a word (a typo in a unit
     file went unseen); now it is a usage error naming the levels, exit status 2,
@@ -29,7 +29,7 @@ def test_an_unknown_log_level_is_refused(capsys, given):
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert "--log-level" in err and repr(given) in err
-    assert "DEBUG, INFO, WARNING, ERROR" in err
+    assert "DEBUG, INFO, WARNING, ERROR, CRITICAL" in err
 
 
 def test_main_refuses_an_unknown_log_level_with_nothing_made(tmp_path: Path, capsys):
@@ -42,7 +42,13 @@ def test_main_refuses_an_unknown_log_level_with_nothing_made(tmp_path: Path, cap
 
 @pytest.mark.parametrize(
     ("given", "level"),
-    [("debug", "DEBUG"), ("INFO", "INFO"), ("Warning", "WARNING"), ("error", "ERROR")],
+    [
+        ("debug", "DEBUG"),
+        ("INFO", "INFO"),
+        ("Warning", "WARNING"),
+        ("error", "ERROR"),
+        ("critical", "CRITICAL"),
+    ],
 )
 def test_a_log_level_is_taken_in_any_case(given, level):
     """docs/operations.md writes ``--log-level debug`` as well as ``INFO``."""
@@ -223,3 +229,14 @@ def test_a_database_whose_tables_were_all_deleted_gets_no_demo_table(tmp_path: P
     assert again[0].startswith("rollbridge serving 0 tables")
     assert main(["table", "list", "--db", str(tmp_path / "r.db")]) == 0
     assert capsys.readouterr().out == "no tables\n"
+
+
+@pytest.mark.parametrize(
+    ("given", "level"), [("warn", "WARNING"), ("WARN", "WARNING"), ("fatal", "CRITICAL")]
+)
+def test_a_log_level_as_python_spells_it_keeps_working(given, level):
+    """Before ``--log-level`` checked its word, it looked the level up in ``logging``,
+    which knows ``WARN`` and ``FATAL`` (and ``CRITICAL``) too: a unit file written with
+    ``--log-level warn`` served at WARNING, and must still start (review)."""
+    args = build_parser().parse_args(["serve", "--log-level", given])
+    assert args.log_level == level
