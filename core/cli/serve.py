@@ -156,16 +156,29 @@ def _port(text: str) -> int:
 
 
 def public_url(text: str) -> str:
-    """``--public-url``: an ``http://`` or ``https://`` address with a host and nothing
-    after it but ``/`` (the server's pages are at the root of its port: a proxy must
-    pass ``/tables/…`` and ``/static/…`` as they are), without its last ``/``."""
+    """``--public-url``: an ``http://`` or ``https://`` address with a host (and a
+    port from 1 to 65535, if any) and nothing after it but ``/`` (the server's pages
+    are at the root of its port: a proxy must pass ``/tables/…`` and ``/static/…`` as
+    they are), without its last ``/``; its scheme in lower case (``wss://`` is made
+    from it)."""
     url = text.strip()
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # an unclosed [ of an IPv6 address
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
         raise argparse.ArgumentTypeError(
             f"expected an http:// or https:// address such as https://rb.example.org, not {text!r}"
         )
-    if parts.username or parts.password or parts.query or parts.fragment:
+    try:
+        port = parts.port  # no number, or out of range: ValueError
+    except ValueError:
+        port = 0
+    if port == 0 or parts.netloc.endswith(":"):
+        raise argparse.ArgumentTypeError(
+            f"expected an address whose port, if any, is from 1 to 65535, not {text!r}"
+        )
+    if parts.username or parts.password or "?" in url or "#" in url:
         raise argparse.ArgumentTypeError(
             f"expected an address without credentials, query or fragment, not {text!r}"
         )
@@ -174,7 +187,7 @@ def public_url(text: str) -> str:
             f"expected an address without a path, not {text!r}: the web view and the"
             " protocol are served at the root (/tables/ID, /static/…), so proxy the root"
         )
-    return url.rstrip("/")
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def http_base(address: str, port: int, public: str | None = None) -> str:

@@ -113,6 +113,9 @@ def test_every_address_without_public_url_is_told(tmp_path: Path):
         ("https://rb.example.org/", "https://rb.example.org"),
         ("http://10.0.0.5:8080", "http://10.0.0.5:8080"),
         ("https://[2001:db8::1]", "https://[2001:db8::1]"),
+        # the scheme as urlsplit reads it: a Foundry URL "wsHTTPS://…" was printed
+        ("HTTPS://rb.example.org/", "https://rb.example.org"),
+        ("Http://10.0.0.5:8080/", "http://10.0.0.5:8080"),
     ],
 )
 def test_public_url_is_the_start_of_each_link(public, base):
@@ -131,6 +134,14 @@ def test_public_url_is_the_start_of_each_link(public, base):
         ("https://rb.example.org/rollbridge", "without a path"),
         ("https://user:pw@rb.example.org", "without credentials"),
         ("https://rb.example.org/?x=1", "without credentials, query or fragment"),
+        # each of these was taken, and printed in every link (review, 5 December)
+        ("https://rb.example.org?", "without credentials, query or fragment"),
+        ("https://rb.example.org/#", "without credentials, query or fragment"),
+        ("https://rb.example.org:99999", "port, if any, is from 1 to 65535"),
+        ("https://rb.example.org:abc", "port, if any, is from 1 to 65535"),
+        ("https://rb.example.org:0", "port, if any, is from 1 to 65535"),
+        ("https://rb.example.org:", "port, if any, is from 1 to 65535"),
+        ("https://[::1", "an http:// or https:// address"),
     ],
 )
 def test_a_public_url_no_player_could_use_is_refused(capsys, given, said):
