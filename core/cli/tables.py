@@ -215,10 +215,12 @@ def _revoked(store: Any, table: str, given: str, records: list[TokenRecord]) -> 
     else:
         record = next((r for r in records if r.id == given), None)
     if record is None or not store.revoke_token(table, record.id):
-        # as the admin API's DELETE refuses it: no request is named here
+        # as the admin API's DELETE refuses it: no request is named here; a token found
+        # by its secret and revoked meanwhile (another process) by its id, never the secret
+        named = given if record is None else record.id
         raise NotFound(
-            NO_TOKEN(table=repr(table), token=repr(given)),
-            details={"table": table, "token": given},
+            NO_TOKEN(table=repr(table), token=repr(named)),
+            details={"table": table, "token": named},
         )
     return record
 
