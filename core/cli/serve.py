@@ -4,7 +4,8 @@ With no arguments it listens on 127.0.0.1:8765 with its state in the user's
 data directory. On its first start (a database file it makes, or an empty Redis)
 it creates a demo table (ruleset sr2, two sample actors) and prints once how to join
 it; a database whose tables were all deleted stays empty. SIGTERM, SIGINT
-or SIGHUP stops accepting, closes clients with 1001, flushes the store, exits 0.
+or SIGHUP (unless it was started with SIGHUP ignored: ``nohup``) stops accepting,
+closes clients with 1001, flushes the store, exits 0.
 """
 
 from __future__ import annotations
@@ -430,7 +431,11 @@ async def _run(server: Server, listening: Callable[[], None]) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     # SIGHUP too: the terminal a server was started from closing (an ssh session that
-    # ends) once killed it on the spot, its clients dropped without a close code
-    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    # ends) once killed it on the spot, its clients dropped without a close code —
+    # unless it was started with SIGHUP ignored (nohup), to outlive that terminal
+    stopping = [signal.SIGTERM, signal.SIGINT]
+    if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
+        stopping.append(signal.SIGHUP)
+    for signum in stopping:
         loop.add_signal_handler(signum, stop.set)
     await server.serve_forever(stop, listening)

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -175,6 +176,31 @@ def test_table_create_prints_what_to_hand_the_gm_at_the_public_url(tmp_path: Pat
 # -- signals: every way an operator's session stops serve closes its clients with 1001 --
 
 
+def serving_a_table(tmp_path: Path, **popen: Any) -> tuple[subprocess.Popen, int, str, str]:
+    """A ``serve`` process (``popen``: more of its Popen arguments) on a new database
+    of one table; it, its port, the table's id and an observer token of that table."""
+    db = tmp_path / "r.db"
+    assert main(["table", "create", "--db", str(db), "--ruleset", "sr2", "--name", "S",
+                 "--json"]) == 0  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rollbridge", "serve", "--db", str(db), "--port", "0",
+         "--no-demo"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=ENV,
+        **popen,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        serving = process.stdout.readline()
+        port = int(serving.split("ws://127.0.0.1:")[1].split("/")[0])
+        table = process.stdout.readline().split("/tables/")[1].split()[0]
+        with SQLiteStore(db) as store:  # a token of its own: the GM's was shown once
+            secret, record = new_token(table, "observer", "watcher")
+            store.add_token(record)
+    except BaseException:
+        stop_process(process)
+        raise
+    return process, port, table, secret
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=str)
 def test_each_stopping_signal_closes_clients_with_1001_and_exits_0(tmp_path: Path, signum):
     """SIGHUP (the ssh session a server was started from ending) killed ``serve`` on the
@@ -186,21 +212,8 @@ def test_each_stopping_signal_closes_clients_with_1001_and_exits_0(tmp_path: Pat
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed
 
-    db = tmp_path / "r.db"
-    assert main(["table", "create", "--db", str(db), "--ruleset", "sr2", "--name", "S",
-                 "--json"]) == 0  # fmt: skip
-    process = subprocess.Popen(
-        [sys.executable, "-m", "rollbridge", "serve", "--db", str(db), "--port", "0",
-         "--no-demo"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=ENV,
-    )  # fmt: skip
+    process, port, table, secret = serving_a_table(tmp_path)
     try:
-        assert process.stdout is not None
-        serving = process.stdout.readline()
-        port = int(serving.split("ws://127.0.0.1:")[1].split("/")[0])
-        table = process.stdout.readline().split("/tables/")[1].split()[0]
-        with SQLiteStore(db) as store:  # a token of its own: the GM's was shown once
-            secret, record = new_token(table, "observer", "watcher")
-            store.add_token(record)
 
         async def watch() -> int | None:
             async with connect(f"ws://127.0.0.1:{port}/tables/{table}") as ws:
@@ -251,3 +264,34 @@ def test_a_log_level_as_python_spells_it_keeps_working(given, level):
     ``--log-level warn`` served at WARNING, and must still start (review)."""
     args = build_parser().parse_args(["serve", "--log-level", given])
     assert args.log_level == level
+
+
+def test_a_serve_started_with_sighup_ignored_keeps_serving_on_a_hangup(tmp_path: Path):
+    """``nohup rollbridge serve &`` (and a supervisor that ignores SIGHUP for its
+    children) starts it with SIGHUP ignored, so that it outlives the terminal: it did
+    (Python keeps an ignored signal ignored), until ``serve`` took SIGHUP as a stop
+    whatever it inherited — the terminal closing then stopped a server started to
+    survive it. A hangup it was told to ignore is ignored (review, 5 December)."""
+    import json
+    import urllib.request
+
+    from websockets.sync.client import connect
+
+    hangup_ignored = lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN)  # noqa: E731  (nohup)
+    process, port, table, secret = serving_a_table(tmp_path, preexec_fn=hangup_ignored)
+    try:
+        with connect(f"ws://127.0.0.1:{port}/tables/{table}") as ws:
+            ws.send(json.dumps({"type": "hello", "id": "h", "table": table, "token": secret}))
+            assert json.loads(ws.recv(timeout=60))["type"] == "welcome"
+            process.send_signal(signal.SIGHUP)
+            # two round trips after the hangup (a stop begins at the first): still served
+            for n in range(2):
+                ws.send(json.dumps({"type": "ping", "id": f"p{n}"}))
+                assert json.loads(ws.recv(timeout=60))["type"] == "pong"
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=60) as ready:
+                assert ready.status == 200  # not "the server is stopping"
+        assert process.poll() is None
+        assert stop_process(process) == 0  # SIGTERM still stops it
+        assert process.stdout.read().endswith("rollbridge stopped\n")
+    finally:
+        stop_process(process)
