@@ -130,10 +130,17 @@ def _create(args: argparse.Namespace) -> int:
         )
     finally:
         store.close()
+    links = {}
+    if args.public_url:  # what to hand the GM: the web view, Foundry's Server URL
+        links = {
+            "web_view": web_url("", 0, info.id, public=args.public_url),
+            "server_url": join_url("", 0, info.id, public=args.public_url),
+        }
     if args.json:
         # the admin API's answer (POST /admin/tables), and "table": the id as this
-        # command named it before it had the API's fields, kept for the scripts reading it
-        print_json({**info.summary(), "tokens": tokens, "table": info.id})
+        # command named it before it had the API's fields, kept for the scripts reading
+        # it; the links at --public-url, when given
+        print_json({**info.summary(), "tokens": tokens, "table": info.id, **links})
         return 0
     sys.stdout.write(
         f"table {info.id} ({info.name}, ruleset {info.ruleset} {info.ruleset_version})\n"
@@ -141,12 +148,11 @@ def _create(args: argparse.Namespace) -> int:
     sys.stdout.write("join tokens (shown once):\n")
     for role, token in tokens.items():
         sys.stdout.write(f"  {role:<8} {token}\n")
-    if args.public_url:
-        web = web_url("", 0, info.id, public=args.public_url)
+    if links:
+        web = links["web_view"]
         sys.stdout.write(
             f"web view  {web}  (a player's link: {web}#token=TOKEN)\n"
-            f"Foundry   {join_url('', 0, info.id, public=args.public_url)}"
-            "  (the module's Server URL)\n"
+            f"Foundry   {links['server_url']}  (the module's Server URL)\n"
         )
     return 0
 

@@ -173,6 +173,22 @@ def test_table_create_prints_what_to_hand_the_gm_at_the_public_url(tmp_path: Pat
     assert stopped.value.code == 2
 
 
+def test_table_create_json_holds_the_links_at_the_public_url(tmp_path: Path, capsys):
+    """``--json --public-url`` printed the admin API's answer without the links: the
+    option was taken and did nothing, and a script making tables for GMs built the
+    URLs by hand again. Its answer holds them (``web_view``, ``server_url``)."""
+    import json
+
+    db = tmp_path / "r.db"
+    argv = ["table", "create", "--db", str(db), "--ruleset", "sr2", "--name", "Friday", "--json"]
+    assert main([*argv, "--public-url", "https://rb.example.org/"]) == 0
+    made = json.loads(capsys.readouterr().out)
+    assert made["web_view"] == f"https://rb.example.org/tables/{made['id']}"
+    assert made["server_url"] == f"wss://rb.example.org/tables/{made['id']}"
+    assert main(argv) == 0  # without it: the admin API's answer, as before
+    assert not {"web_view", "server_url"} & set(json.loads(capsys.readouterr().out))
+
+
 # -- signals: every way an operator's session stops serve closes its clients with 1001 --
 
 
