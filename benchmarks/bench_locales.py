@@ -48,7 +48,7 @@ def _resolved(ruleset_id: str) -> tuple[object, object]:
     actor = ids[0] if spec.actor != "none" else None
     wanted = spec.min_targets or (1 if (spec.max_targets or 0) >= 1 else 0)
     targets = [] if spec.every_actor else [i for i in ids if i != actor][:wanted]
-    harness.resolve(name, params=dict(spec.example), actor=actor, targets=targets)
+    harness.resolve(name, params=spec.example_in("en") or {}, actor=actor, targets=targets)
     return harness.table, harness.events()[-1]
 
 

@@ -51,7 +51,7 @@ def test_a_partial_state_resolves(capsys):
     wilddie = WildDieRuleset()
     sheet = next(iter(wilddie.example_sheets.values()))
     actors = json.dumps([{"name": "A", "sheet": sheet, "state": {"wounds": 1}}])
-    params = json.dumps(wilddie.actions["trait"].example)
+    params = json.dumps(wilddie.actions["trait"].example_in("en"))
     argv = ["resolve", "wilddie", "trait", "--actors", actors, "--params", params, "--json"]
     code = main([*argv, "--seed", "1"])
     out, err = capsys.readouterr()

@@ -338,7 +338,7 @@ def test_a_players_view_withholds_the_dice_of_events_with_hidden_details():
         svc.handle("t", {"type": "actor.create", "id": f"c{i}", "actor": {
             "id": f"a{i}", "name": name, "sheet": dict(sheets[name]),
             "controllers": controllers}}, GM)  # fmt: skip
-    action = HOST.ruleset("sr2").actions["attack"].example or {}
+    action = HOST.ruleset("sr2").actions["attack"].example_in("en") or {}
     svc.handle("t", {"type": "resolve", "id": "x", "action": "attack", "actor": "a0",
                      "targets": ["a1"], "params": action}, GM)  # fmt: skip
     svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)

@@ -176,7 +176,7 @@ class TableModel(RuleBasedStateMachine):
         ids = self._actor_ids()
         name = action.draw(st.sampled_from(sorted(self.ruleset.actions)))
         spec = self.ruleset.actions[name]
-        message: JSON = {"type": "resolve", "action": name, "params": spec.example or {}}
+        message: JSON = {"type": "resolve", "action": name, "params": spec.example_in("en") or {}}
         own = [a for a in ids if self.service.table(TABLE).actors[a].controllers]
         if spec.actor != "none" and ids:
             mine = who is ALICE and own and action.draw(st.booleans())

@@ -332,7 +332,7 @@ def ruleset_groups():
             for index, (name, sheet) in enumerate(ruleset.example_sheets.items()):
                 ids.append(harness.add_actor(name, sheet, actor_id=f"a{index}", player=index == 0))
             for name, spec in ruleset.actions.items():
-                kwargs: dict[str, Any] = {"params": spec.example}
+                kwargs: dict[str, Any] = {"params": spec.example_in("en")}
                 if spec.actor != "none":
                     kwargs["actor"] = ids[0]
                 if spec.max_targets and not spec.every_actor:

@@ -107,7 +107,7 @@ def play_night(db: Path) -> None:
             for round_ in range(2):
                 for name, action in ruleset.actions.items():
                     request: dict[str, Any] = {"type": "resolve", "action": name,
-                                               "params": dict(action.example or {})}  # fmt: skip
+                                               "params": action.example_in("en") or {}}  # fmt: skip
                     if action.actor != "none":
                         request["actor"] = "a0"
                     if action.min_targets and not action.every_actor:

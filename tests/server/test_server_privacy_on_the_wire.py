@@ -80,7 +80,7 @@ def requests_for(ruleset, actor_ids: list[str]) -> list[dict[str, Any]]:
         pairs = [(actor_ids[0], actor_ids[1:]), (actor_ids[1], [actor_ids[0], *actor_ids[2:]])]
         for acting, others in pairs if spec.actor != "none" else [(None, actor_ids[1:])]:
             message: dict[str, Any] = {"type": "resolve", "action": name,
-                                       "params": dict(spec.example or {})}  # fmt: skip
+                                       "params": spec.example_in("en") or {}}  # fmt: skip
             if acting is not None:
                 message["actor"] = acting
             if not spec.every_actor:

@@ -168,7 +168,7 @@ def requests_for(world: World) -> tuple[list[dict[str, Any]], list[dict[str, Any
         for acting, others in ((ids[0], ids[1:]), (ids[1], [ids[0], *ids[2:]])):
             message: dict[str, Any] = {"type": "resolve", "id": f"{name}-{acting}",
                                        "action": name,
-                                       "params": dict(spec.example or {})}  # fmt: skip
+                                       "params": spec.example_in("en") or {}}  # fmt: skip
             if spec.actor != "none":
                 message["actor"] = acting
             if not spec.every_actor:
