@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -23,7 +24,8 @@ DONE = say.plural(
 )
 
 # Translators: said after a backup of a database that has a dice key; {key} is that
-# file, {dest} the backup; "cp -p" is a command, not translated.
+# file, {dest} the backup (each quoted for a shell where it needs it: '…'); "cp -p"
+# is a command, not translated.
 KEY_NOT_COPIED = say(
     "cli.backup.dice_key",
     "the dice key is not in the copy: keep {key} with it (cp -p {key} {dest}.dice-key), as"
@@ -83,6 +85,7 @@ def _backup(args: argparse.Namespace) -> int:
                 size=done.size, version=done.schema_version)  # fmt: skip
     sys.stdout.write(text.render(default_locale()) + "\n")
     if key is not None:
-        said = KEY_NOT_COPIED(key=str(key), dest=str(done.dest))
+        # the paths as a shell reads them ('game nights/x.db'), in the command and out
+        said = KEY_NOT_COPIED(key=shlex.quote(str(key)), dest=shlex.quote(str(done.dest)))
         sys.stdout.write(said.render(default_locale()) + "\n")
     return 0

@@ -4,7 +4,8 @@ With no arguments it listens on 127.0.0.1:8765 with its state in the user's
 data directory. On its first start (a database file it makes, or an empty Redis)
 it creates a demo table (ruleset sr2, two sample actors) and prints once how to join
 it; a database whose tables were all deleted stays empty. SIGTERM, SIGINT
-or SIGHUP stops accepting, closes clients with 1001, flushes the store, exits 0.
+or SIGHUP (unless it was started with SIGHUP ignored: ``nohup``) stops accepting,
+closes clients with 1001, flushes the store, exits 0.
 """
 
 from __future__ import annotations
@@ -103,7 +104,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         "--log-level",
         type=_log_level,
         default="INFO",
-        help="DEBUG, INFO, WARNING or ERROR, in any case (default INFO)",
+        help="DEBUG, INFO, WARNING, ERROR or CRITICAL, in any case; WARN and FATAL"
+        " as Python spells them (default INFO)",
     )
     serve.add_argument(
         "--log-format",
@@ -127,11 +129,16 @@ def _positive(text: str) -> int:
 
 #: The levels ``--log-level`` takes (in any case): a level it does not know is refused,
 #: never taken as INFO.
-LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: Python's other names of them (``logging.WARN``, ``logging.FATAL``), which
+#: ``--log-level`` took before it checked its word: a unit file written with one
+#: keeps starting.
+LOG_LEVEL_ALIASES = {"WARN": "WARNING", "FATAL": "CRITICAL"}
 
 
 def _log_level(text: str) -> str:
     level = text.strip().upper()
+    level = LOG_LEVEL_ALIASES.get(level, level)
     if level not in LOG_LEVELS:
         raise argparse.ArgumentTypeError(
             f"expected one of {', '.join(LOG_LEVELS)} (in any case), not {text!r}"
@@ -150,16 +157,29 @@ def _port(text: str) -> int:
 
 
 def public_url(text: str) -> str:
-    """``--public-url``: an ``http://`` or ``https://`` address with a host and nothing
-    after it but ``/`` (the server's pages are at the root of its port: a proxy must
-    pass ``/tables/…`` and ``/static/…`` as they are), without its last ``/``."""
+    """``--public-url``: an ``http://`` or ``https://`` address with a host (and a
+    port from 1 to 65535, if any) and nothing after it but ``/`` (the server's pages
+    are at the root of its port: a proxy must pass ``/tables/…`` and ``/static/…`` as
+    they are), without its last ``/``; its scheme in lower case (``wss://`` is made
+    from it)."""
     url = text.strip()
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # an unclosed [ of an IPv6 address
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
         raise argparse.ArgumentTypeError(
             f"expected an http:// or https:// address such as https://rb.example.org, not {text!r}"
         )
-    if parts.username or parts.password or parts.query or parts.fragment:
+    try:
+        port = parts.port  # no number, or out of range: ValueError
+    except ValueError:
+        port = 0
+    if port == 0 or parts.netloc.endswith(":"):
+        raise argparse.ArgumentTypeError(
+            f"expected an address whose port, if any, is from 1 to 65535, not {text!r}"
+        )
+    if parts.username or parts.password or "?" in url or "#" in url:
         raise argparse.ArgumentTypeError(
             f"expected an address without credentials, query or fragment, not {text!r}"
         )
@@ -168,7 +188,7 @@ def public_url(text: str) -> str:
             f"expected an address without a path, not {text!r}: the web view and the"
             " protocol are served at the root (/tables/ID, /static/…), so proxy the root"
         )
-    return url.rstrip("/")
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def http_base(address: str, port: int, public: str | None = None) -> str:
@@ -411,7 +431,11 @@ async def _run(server: Server, listening: Callable[[], None]) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     # SIGHUP too: the terminal a server was started from closing (an ssh session that
-    # ends) once killed it on the spot, its clients dropped without a close code
-    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    # ends) once killed it on the spot, its clients dropped without a close code —
+    # unless it was started with SIGHUP ignored (nohup), to outlive that terminal
+    stopping = [signal.SIGTERM, signal.SIGINT]
+    if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
+        stopping.append(signal.SIGHUP)
+    for signum in stopping:
         loop.add_signal_handler(signum, stop.set)
     await server.serve_forever(stop, listening)

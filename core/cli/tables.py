@@ -130,10 +130,17 @@ def _create(args: argparse.Namespace) -> int:
         )
     finally:
         store.close()
+    links = {}
+    if args.public_url:  # what to hand the GM: the web view, Foundry's Server URL
+        links = {
+            "web_view": web_url("", 0, info.id, public=args.public_url),
+            "server_url": join_url("", 0, info.id, public=args.public_url),
+        }
     if args.json:
         # the admin API's answer (POST /admin/tables), and "table": the id as this
-        # command named it before it had the API's fields, kept for the scripts reading it
-        print_json({**info.summary(), "tokens": tokens, "table": info.id})
+        # command named it before it had the API's fields, kept for the scripts reading
+        # it; the links at --public-url, when given
+        print_json({**info.summary(), "tokens": tokens, "table": info.id, **links})
         return 0
     sys.stdout.write(
         f"table {info.id} ({info.name}, ruleset {info.ruleset} {info.ruleset_version})\n"
@@ -141,12 +148,11 @@ def _create(args: argparse.Namespace) -> int:
     sys.stdout.write("join tokens (shown once):\n")
     for role, token in tokens.items():
         sys.stdout.write(f"  {role:<8} {token}\n")
-    if args.public_url:
-        web = web_url("", 0, info.id, public=args.public_url)
+    if links:
+        web = links["web_view"]
         sys.stdout.write(
             f"web view  {web}  (a player's link: {web}#token=TOKEN)\n"
-            f"Foundry   {join_url('', 0, info.id, public=args.public_url)}"
-            "  (the module's Server URL)\n"
+            f"Foundry   {links['server_url']}  (the module's Server URL)\n"
         )
     return 0
 
@@ -215,10 +221,12 @@ def _revoked(store: Any, table: str, given: str, records: list[TokenRecord]) -> 
     else:
         record = next((r for r in records if r.id == given), None)
     if record is None or not store.revoke_token(table, record.id):
-        # as the admin API's DELETE refuses it: no request is named here
+        # as the admin API's DELETE refuses it: no request is named here; a token found
+        # by its secret and revoked meanwhile (another process) by its id, never the secret
+        named = given if record is None else record.id
         raise NotFound(
-            NO_TOKEN(table=repr(table), token=repr(given)),
-            details={"table": table, "token": given},
+            NO_TOKEN(table=repr(table), token=repr(named)),
+            details={"table": table, "token": named},
         )
     return record
 

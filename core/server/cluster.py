@@ -103,7 +103,7 @@ from rollbridge.protocol.effects import Close, Effect, FindToken, Reply
 from rollbridge.protocol.limits import TokensRefused
 from rollbridge.protocol.table import error_message
 from rollbridge.server.addresses import address_site, is_ip_group
-from rollbridge.server.app import Server
+from rollbridge.server.app import TABLE_DELETED, Server
 from rollbridge.server.client import Client
 from rollbridge.server.cluster_table import (
     RETRY_FIRST,
@@ -1141,7 +1141,8 @@ class ClusterServer(Server):
         members = list(protocol.members)
         for member in members:
             protocol.leave(member)
-        self.carry([Close(member=m, code=CLOSE_AUTH, reason="table gone") for m in members])
+        # told as one process tells a deleted table's clients: in each one's language
+        self.carry([Close(member=m, code=CLOSE_AUTH, reason=_deleted(m.origin)) for m in members])
 
     def _tick(self) -> None:
         """What time alone ends, for every table held (:meth:`ClusterTable.tick
@@ -1201,3 +1202,11 @@ class ClusterServer(Server):
                         self._notice(table_id, int(epoch), int(seq))
                 except Exception:  # a bug: that table's alone, never the poll's end
                     log.exception("table %s: following its stored seq failed", table_id)
+
+
+def _deleted(origin: Any) -> str:
+    """The close reason of a deleted table's client (``table deleted``, in its
+    language when it is one of this process's clients)."""
+    return (
+        origin.reason(TABLE_DELETED()) if isinstance(origin, Client) else TABLE_DELETED().render()
+    )

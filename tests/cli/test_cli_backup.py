@@ -226,3 +226,26 @@ def test_a_database_without_a_dice_key_is_backed_up_without_the_line(tmp_path, c
     assert len(capsys.readouterr().out.splitlines()) == 1
     assert main(["backup", "--db", str(db), str(tmp_path / "b.db"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["dice_key"] is None
+
+
+def test_the_dice_key_s_command_works_for_paths_with_spaces(tmp_path, capsys, monkeypatch):
+    """``cp -p KEY DEST.dice-key`` was written with the paths as they are: a folder
+    named ``game nights`` (or a name with a quote) made a command that, pasted, copies
+    nothing or the wrong file. The paths are quoted for a shell where they need it."""
+    import re
+    import shlex
+    import subprocess
+
+    monkeypatch.setenv("LANGUAGE", "en")
+    where = tmp_path / "game nights"
+    where.mkdir()
+    db, dest = where / "rollbridge.db", where / "Friday's backup.db"
+    assert main(["table", "create", "--db", str(db), "--ruleset", "sr2", "--name", "F"]) == 0
+    capsys.readouterr()
+    assert main(["backup", "--db", str(db), str(dest)]) == 0
+    said = capsys.readouterr().out.splitlines()[1]
+    command = re.search(r"\((cp -p .*\.dice-key)\)", said)
+    assert command is not None, said
+    subprocess.run(shlex.split(command.group(1)), check=True)  # the command it gives does it
+    copied = where / "Friday's backup.db.dice-key"
+    assert copied.read_bytes() == (where / "rollbridge.db.dice-key").read_bytes()

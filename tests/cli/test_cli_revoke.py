@@ -120,3 +120,23 @@ def test_a_holder_is_disconnected_when_its_token_is_revoked_by_itself(made):
         assert asyncio.run(watch()) == 1008
     finally:
         server.stop()
+
+
+def test_a_token_revoked_by_another_process_meanwhile_is_not_repeated(made, capsys, monkeypatch):
+    """Found by its hash, then revoked by another process (a second operator, the
+    admin API) before this one's revoke: the refusal named the token as given, the
+    secret printed back. It names the token's id."""
+    db, info = made
+    table, secret = info["id"], info["tokens"]["player"]
+    real = SQLiteStore.revoke_token
+
+    def revoked_meanwhile(store, table_id, token_id):
+        real(store, table_id, token_id)  # the other process's revoke, just before
+        return real(store, table_id, token_id)
+
+    monkeypatch.setattr(SQLiteStore, "revoke_token", revoked_meanwhile)
+    for argv in ([], ["--json"]):
+        code, out, err = run(capsys, "table", "tokens", table, "--db", str(db), *argv,
+                             "--revoke", secret)  # fmt: skip
+        assert code == 1 and secret not in out + err, out + err
+        assert "not_found" in out + err

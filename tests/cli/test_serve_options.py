@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ from rollbridge.tokens import new_token
 from tests.conftest import stop_process
 
 
-@pytest.mark.parametrize("given", ["verbose", "warn", "trace", ""])
+@pytest.mark.parametrize("given", ["verbose", "warning!", "trace", ""])
 def test_an_unknown_log_level_is_refused(capsys, given):
     """``--log-level verbose`` once served at INFO without a word (a typo in a unit
     file went unseen); now it is a usage error naming the levels, exit status 2,
@@ -29,7 +30,7 @@ def test_an_unknown_log_level_is_refused(capsys, given):
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert "--log-level" in err and repr(given) in err
-    assert "DEBUG, INFO, WARNING, ERROR" in err
+    assert "DEBUG, INFO, WARNING, ERROR, CRITICAL" in err
 
 
 def test_main_refuses_an_unknown_log_level_with_nothing_made(tmp_path: Path, capsys):
@@ -42,7 +43,13 @@ def test_main_refuses_an_unknown_log_level_with_nothing_made(tmp_path: Path, cap
 
 @pytest.mark.parametrize(
     ("given", "level"),
-    [("debug", "DEBUG"), ("INFO", "INFO"), ("Warning", "WARNING"), ("error", "ERROR")],
+    [
+        ("debug", "DEBUG"),
+        ("INFO", "INFO"),
+        ("Warning", "WARNING"),
+        ("error", "ERROR"),
+        ("critical", "CRITICAL"),
+    ],
 )
 def test_a_log_level_is_taken_in_any_case(given, level):
     """docs/operations.md writes ``--log-level debug`` as well as ``INFO``."""
@@ -107,6 +114,9 @@ def test_every_address_without_public_url_is_told(tmp_path: Path):
         ("https://rb.example.org/", "https://rb.example.org"),
         ("http://10.0.0.5:8080", "http://10.0.0.5:8080"),
         ("https://[2001:db8::1]", "https://[2001:db8::1]"),
+        # the scheme as urlsplit reads it: a Foundry URL "wsHTTPS://…" was printed
+        ("HTTPS://rb.example.org/", "https://rb.example.org"),
+        ("Http://10.0.0.5:8080/", "http://10.0.0.5:8080"),
     ],
 )
 def test_public_url_is_the_start_of_each_link(public, base):
@@ -125,6 +135,14 @@ def test_public_url_is_the_start_of_each_link(public, base):
         ("https://rb.example.org/rollbridge", "without a path"),
         ("https://user:pw@rb.example.org", "without credentials"),
         ("https://rb.example.org/?x=1", "without credentials, query or fragment"),
+        # each of these was taken, and printed in every link (review, 5 December)
+        ("https://rb.example.org?", "without credentials, query or fragment"),
+        ("https://rb.example.org/#", "without credentials, query or fragment"),
+        ("https://rb.example.org:99999", "port, if any, is from 1 to 65535"),
+        ("https://rb.example.org:abc", "port, if any, is from 1 to 65535"),
+        ("https://rb.example.org:0", "port, if any, is from 1 to 65535"),
+        ("https://rb.example.org:", "port, if any, is from 1 to 65535"),
+        ("https://[::1", "an http:// or https:// address"),
     ],
 )
 def test_a_public_url_no_player_could_use_is_refused(capsys, given, said):
@@ -155,7 +173,48 @@ def test_table_create_prints_what_to_hand_the_gm_at_the_public_url(tmp_path: Pat
     assert stopped.value.code == 2
 
 
+def test_table_create_json_holds_the_links_at_the_public_url(tmp_path: Path, capsys):
+    """``--json --public-url`` printed the admin API's answer without the links: the
+    option was taken and did nothing, and a script making tables for GMs built the
+    URLs by hand again. Its answer holds them (``web_view``, ``server_url``)."""
+    import json
+
+    db = tmp_path / "r.db"
+    argv = ["table", "create", "--db", str(db), "--ruleset", "sr2", "--name", "Friday", "--json"]
+    assert main([*argv, "--public-url", "https://rb.example.org/"]) == 0
+    made = json.loads(capsys.readouterr().out)
+    assert made["web_view"] == f"https://rb.example.org/tables/{made['id']}"
+    assert made["server_url"] == f"wss://rb.example.org/tables/{made['id']}"
+    assert main(argv) == 0  # without it: the admin API's answer, as before
+    assert not {"web_view", "server_url"} & set(json.loads(capsys.readouterr().out))
+
+
 # -- signals: every way an operator's session stops serve closes its clients with 1001 --
+
+
+def serving_a_table(tmp_path: Path, **popen: Any) -> tuple[subprocess.Popen, int, str, str]:
+    """A ``serve`` process (``popen``: more of its Popen arguments) on a new database
+    of one table; it, its port, the table's id and an observer token of that table."""
+    db = tmp_path / "r.db"
+    assert main(["table", "create", "--db", str(db), "--ruleset", "sr2", "--name", "S",
+                 "--json"]) == 0  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rollbridge", "serve", "--db", str(db), "--port", "0",
+         "--no-demo"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=ENV,
+        **popen,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        serving = process.stdout.readline()
+        port = int(serving.split("ws://127.0.0.1:")[1].split("/")[0])
+        table = process.stdout.readline().split("/tables/")[1].split()[0]
+        with SQLiteStore(db) as store:  # a token of its own: the GM's was shown once
+            secret, record = new_token(table, "observer", "watcher")
+            store.add_token(record)
+    except BaseException:
+        stop_process(process)
+        raise
+    return process, port, table, secret
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=str)
@@ -169,21 +228,8 @@ def test_each_stopping_signal_closes_clients_with_1001_and_exits_0(tmp_path: Pat
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed
 
-    db = tmp_path / "r.db"
-    assert main(["table", "create", "--db", str(db), "--ruleset", "sr2", "--name", "S",
-                 "--json"]) == 0  # fmt: skip
-    process = subprocess.Popen(
-        [sys.executable, "-m", "rollbridge", "serve", "--db", str(db), "--port", "0",
-         "--no-demo"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=ENV,
-    )  # fmt: skip
+    process, port, table, secret = serving_a_table(tmp_path)
     try:
-        assert process.stdout is not None
-        serving = process.stdout.readline()
-        port = int(serving.split("ws://127.0.0.1:")[1].split("/")[0])
-        table = process.stdout.readline().split("/tables/")[1].split()[0]
-        with SQLiteStore(db) as store:  # a token of its own: the GM's was shown once
-            secret, record = new_token(table, "observer", "watcher")
-            store.add_token(record)
 
         async def watch() -> int | None:
             async with connect(f"ws://127.0.0.1:{port}/tables/{table}") as ws:
@@ -223,3 +269,45 @@ def test_a_database_whose_tables_were_all_deleted_gets_no_demo_table(tmp_path: P
     assert again[0].startswith("rollbridge serving 0 tables")
     assert main(["table", "list", "--db", str(tmp_path / "r.db")]) == 0
     assert capsys.readouterr().out == "no tables\n"
+
+
+@pytest.mark.parametrize(
+    ("given", "level"), [("warn", "WARNING"), ("WARN", "WARNING"), ("fatal", "CRITICAL")]
+)
+def test_a_log_level_as_python_spells_it_keeps_working(given, level):
+    """Before ``--log-level`` checked its word, it looked the level up in ``logging``,
+    which knows ``WARN`` and ``FATAL`` (and ``CRITICAL``) too: a unit file written with
+    ``--log-level warn`` served at WARNING, and must still start (review)."""
+    args = build_parser().parse_args(["serve", "--log-level", given])
+    assert args.log_level == level
+
+
+def test_a_serve_started_with_sighup_ignored_keeps_serving_on_a_hangup(tmp_path: Path):
+    """``nohup rollbridge serve &`` (and a supervisor that ignores SIGHUP for its
+    children) starts it with SIGHUP ignored, so that it outlives the terminal: it did
+    (Python keeps an ignored signal ignored), until ``serve`` took SIGHUP as a stop
+    whatever it inherited — the terminal closing then stopped a server started to
+    survive it. A hangup it was told to ignore is ignored (review, 5 December)."""
+    import json
+    import urllib.request
+
+    from websockets.sync.client import connect
+
+    hangup_ignored = lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN)  # noqa: E731  (nohup)
+    process, port, table, secret = serving_a_table(tmp_path, preexec_fn=hangup_ignored)
+    try:
+        with connect(f"ws://127.0.0.1:{port}/tables/{table}") as ws:
+            ws.send(json.dumps({"type": "hello", "id": "h", "table": table, "token": secret}))
+            assert json.loads(ws.recv(timeout=60))["type"] == "welcome"
+            process.send_signal(signal.SIGHUP)
+            # two round trips after the hangup (a stop begins at the first): still served
+            for n in range(2):
+                ws.send(json.dumps({"type": "ping", "id": f"p{n}"}))
+                assert json.loads(ws.recv(timeout=60))["type"] == "pong"
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=60) as ready:
+                assert ready.status == 200  # not "the server is stopping"
+        assert process.poll() is None
+        assert stop_process(process) == 0  # SIGTERM still stops it
+        assert process.stdout.read().endswith("rollbridge stopped\n")
+    finally:
+        stop_process(process)

@@ -91,6 +91,20 @@ async def test_a_reloaded_tab_joins_again(web_world):
     assert result["afterRefusal"] == {"status": "off", "sockets": 0}, result["afterRefusal"]
 
 
+async def test_leaving_forgets_the_tabs_token(web_world):
+    """The tab kept its token in sessionStorage with no way to drop it but closing the
+    tab, which a browser undoes (a closed tab reopened, the last session restored,
+    bring their sessionStorage back): on a shared phone or computer the next person
+    was at the table as the player. *Leave* forgets it (review, 5 December)."""
+    result = await run_case(web_world, "leave")
+    left = result["left"]
+    assert left["kept"] is None and left["table"] is False and left["rolls"] == 0, left
+    assert left["message"] == "you left the table: this tab no longer holds your token"
+    assert left["leave"] is False and left["focus"] == "token", left
+    # the tab reloaded asks for a token and opens no socket
+    assert result["reloaded"] == {"status": "off", "sockets": 0}, result["reloaded"]
+
+
 async def test_the_join_form_is_the_pages_main_content(web_world):
     """Before joining the page had no main landmark (the table's was hidden) and the
     join form was in none: a screen reader's jump to the main content found nothing

@@ -6,9 +6,10 @@
 // The token comes typed in or from the address's fragment (#token=…), which
 // the browser never sends to the server; takeToken removes it from the address
 // bar at once. It is sent only inside `hello`. Once it joined, it is kept in the
-// tab's sessionStorage (this tab only, gone when the tab closes), so a reload — a
-// phone bringing back a tab it discarded in the background — joins again; a
-// refused one is forgotten (rememberToken, rememberedToken, forgetToken).
+// tab's sessionStorage (this tab only; a closed tab the browser brings back keeps
+// it), so a reload — a phone bringing back a tab it discarded in the background —
+// joins again; a refused one, or the player's who leaves, is forgotten
+// (rememberToken, rememberedToken, forgetToken).
 
 import { Connection } from "../client/connection.mjs";
 import { isLocaleTag } from "../client/protocol.mjs";
@@ -73,7 +74,7 @@ export function rememberedToken(table, storage = undefined) {
   }
 }
 
-/** Forget this tab's token of `table` (the server refused it). */
+/** Forget this tab's token of `table` (the server refused it, or the player left). */
 export function forgetToken(table, storage = undefined) {
   try {
     tabStorage(storage)?.removeItem(tokenKey(table));

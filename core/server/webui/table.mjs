@@ -330,6 +330,7 @@ function joined(token, welcome, { first }) {
   rememberToken(tableId, token); // a reload of this tab joins again
   $("join").hidden = true;
   $("table").hidden = false;
+  $("leave").hidden = false;
   const table = welcome.table ?? {};
   $("title").textContent = `${table.name ?? tableId} · ${table.ruleset ?? ""}`;
   document.title = `${table.name ?? tableId} — rollbridge`;
@@ -418,6 +419,7 @@ function join(token) {
           say(detail?.message || i18n.localize("ROLLBRIDGE.Connection.refused"), "error");
           $("join").hidden = false;
           $("table").hidden = true;
+          $("leave").hidden = true;
         }
       }),
     },
@@ -436,6 +438,26 @@ $("join-form").addEventListener("submit", (event) => {
 });
 
 $("reconnect").addEventListener("click", nudge);
+
+/**
+ * Leave the table on this device (*Leave*): the connection closed, the tab's token
+ * forgotten and the table's log cleared, the join form shown. Closing the tab is not
+ * enough on a shared phone or computer: a browser brings a closed tab back with its
+ * sessionStorage (reopening a closed tab, restoring the last session).
+ */
+function leave() {
+  forgetToken(tableId);
+  session?.stop(); // stopped: nothing reconnects it (the join form starts another)
+  $("log").replaceChildren();
+  $("leave").hidden = true;
+  $("table").hidden = true;
+  $("join").hidden = false;
+  showStatus();
+  say(i18n.localize("ROLLBRIDGE.Web.Message.Left"));
+  $("token").focus();
+}
+
+$("leave").addEventListener("click", leave);
 // back online, or the page shown again (a phone's tab): try now, not at the backoff's next step
 window.addEventListener("online", nudge);
 window.addEventListener("offline", nudge);

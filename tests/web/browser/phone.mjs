@@ -90,6 +90,7 @@ async function focusStops(page) {
     await page.keyboard.press("Tab");
     const stop = await page.evaluate(() => {
       const node = document.activeElement;
+      if (node?.closest("header.topbar")) return { header: true }; // its buttons (Leave), before the panels
       const panel = node?.closest("section.panel");
       if (!panel) return null;
       const box = panel.getBoundingClientRect();
@@ -97,6 +98,7 @@ async function focusStops(page) {
         what: `${node.tagName}#${node.id}` };
     });
     if (!stop) break; // out of the table (the page's end)
+    if (stop.header) continue;
     if (stops.at(-1)?.panel !== stop.panel) stops.push(stop);
   }
   return stops;
@@ -195,6 +197,27 @@ const cases = {
     await player.waitForSelector("#join:not([hidden])");
     result.afterRefusal = { status: await player.evaluate(() => document.body.dataset.status),
       sockets: sockets.length - before };
+  },
+
+  /** A player leaves on a shared phone or computer (*Leave*): the tab forgets the
+   * token, so the next person reloading (or reopening) the tab is asked for one. */
+  async leave(browser, result) {
+    const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player);
+    await roll(player, "2d6", "before leaving");
+    const sockets = [];
+    player.on("websocket", (socket) => sockets.push(socket.url()));
+    step("Leave");
+    await player.getByRole("button", { name: "Leave" }).click();
+    await player.waitForSelector("#join:not([hidden])");
+    result.left = await player.evaluate(() => ({
+      kept: sessionStorage.getItem("rollbridge.token.web"), table: !document.getElementById("table").hidden,
+      rolls: document.querySelectorAll("#log li.kind-roll").length, message: document.getElementById("message").textContent,
+      leave: !document.getElementById("leave").hidden, focus: document.activeElement?.id,
+    }));
+    step("the tab reloaded after leaving");
+    await player.reload();
+    await player.waitForSelector("#join:not([hidden])");
+    result.reloaded = { status: await player.evaluate(() => document.body.dataset.status), sockets: sockets.length };
   },
 
   /** The page's main landmark, where a screen reader's "main" key jumps: the join
