@@ -44,8 +44,9 @@ def _ruleset(version: object) -> rollbridge.Ruleset:
      "1.0.0rc1.post2.dev3", "1.0.0+local.7", "1.0.0-rc.1", "1.0.0-beta+exp.sha.5114f85"],
 )  # fmt: skip
 def test_a_version_of_three_numbers_with_a_package_label_is_taken(version):
-    """What a packaging-literate author releases is taken without a word: PEP 440's pre-, post- and development releases and local labels (what
-    pip and PyPI write, ``1.0.0rc1``) and a semantic version's (``1.0.0-rc.1``)."""
+    """What a packaging-literate author releases is taken without a word: PEP 440's
+    pre-, post- and development releases and local labels (what pip and PyPI write,
+    ``1.0.0rc1``) and a semantic version's (``1.0.0-rc.1``)."""
     host = host_with(_ruleset(version))
     assert host.rulesets["coin"].version == version
 
