@@ -127,12 +127,13 @@ def _start_soak(mode: tuple[str, ...], folder: pathlib.Path) -> tuple[subprocess
     """A long soak (50 cycles) in its own process group, its work folder in
     ``folder``, once it has started every child it starts at first (a server; with
     ``--redis`` the redis-server and two servers), and serves: the soak and those."""
+    said = _said(folder).open("wb")  # beside the work folder (which must end empty)
     bench = subprocess.Popen(
         [sys.executable, str(SCRIPT), *TINY[:2], "--cycles", "50", *TINY[4:], *mode,
          "--dir", str(folder), "--json"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
-        start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=said, cwd=ROOT, start_new_session=True,
     )  # fmt: skip
+    said.close()
     expected = 3 if "--redis" in mode else 1
     children: list[int] = []
     deadline = time.monotonic() + 60
@@ -144,6 +145,16 @@ def _start_soak(mode: tuple[str, ...], folder: pathlib.Path) -> tuple[subprocess
         raise AssertionError(f"the soak started {len(children)} of {expected} children")
     time.sleep(1.0)  # serving, past its start
     return bench, children
+
+
+def _said(folder: pathlib.Path) -> pathlib.Path:
+    """Where the soak started by :func:`_start_soak` writes its stderr."""
+    return folder.with_name(folder.name + ".stderr")
+
+
+def _stderr_tail(folder: pathlib.Path) -> str:
+    """The end of what the soak wrote to stderr: why it did not stop, if it says."""
+    return _said(folder).read_text(errors="replace")[-4000:]
 
 
 def _ended(pids: list[int]) -> bool:
@@ -181,7 +192,11 @@ def test_a_soak_stopped_with_sigterm_stops_what_it_started(tmp_path):
     bench, children = _start_soak(("--redis",), tmp_path)
     try:
         os.kill(bench.pid, signal.SIGTERM)  # the soak alone
-        assert bench.wait(timeout=120) == 128 + signal.SIGTERM
+        try:
+            status = bench.wait(timeout=120)
+        except subprocess.TimeoutExpired:  # what it said (it failed twice so in CI)
+            raise AssertionError("the soak did not stop:\n" + _stderr_tail(tmp_path)) from None
+        assert status == 128 + signal.SIGTERM, _stderr_tail(tmp_path)
         assert _ended(children), "a process the soak started outlived it"
         assert list(tmp_path.iterdir()) == [], "the soak's work folder was left behind"
     finally:
