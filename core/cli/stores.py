@@ -24,7 +24,7 @@ from typing import Any
 
 from rollbridge.exceptions import NotFound, StoreError
 from rollbridge.paths import DB_ENV
-from rollbridge.stores.base import DEFAULT_RETAIN
+from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN, IS_FOLDER
 from rollbridge.text import Messages
 
 __all__ = [
@@ -89,8 +89,8 @@ def open_store(
         the file, not an empty database made there ("no tables").
     :raises InvalidRequest: both ``--db`` and ``--redis`` (:func:`redis_url`).
     :raises StoreError: the store cannot be opened.
-    :raises NotFound: ``create`` is False and there is no such file (code
-        ``no_database``, as ``migrate`` says it).
+    :raises NotFound: ``create`` is False and there is no such file, or a folder
+        is there (code ``no_database``, as ``migrate`` says it).
     """
     url = redis_url(args)
     if url:
@@ -101,6 +101,9 @@ def open_store(
     from rollbridge.stores.sqlite import SQLiteStore
 
     path = args.db or default_db_path()
+    if not create and Path(path).is_dir():  # there, but a folder: said so
+        raise NotFound(CANNOT_OPEN(path=str(path), error=IS_FOLDER()), code="no_database",
+                       details={"path": str(path)})  # fmt: skip
     if not create and not Path(path).is_file():
         raise NotFound(MISSING(path=str(path), env=DB_ENV), code="no_database",
                        details={"path": str(path)})  # fmt: skip

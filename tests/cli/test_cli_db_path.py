@@ -48,3 +48,22 @@ def test_the_store_says_it_in_the_clients_language(tmp_path: Path):
     assert "/nowhere does not exist" in caught.value.render("en")
     assert "nowhere" in caught.value.render("cs")
     assert caught.value.render("cs") != caught.value.render("en")
+
+
+@pytest.mark.parametrize(
+    "command", [("table", "list"), ("table", "tokens", "friday"), ("table", "delete", "friday")],
+    ids=lambda c: " ".join(c[:2]),
+)  # fmt: skip
+def test_a_folder_given_to_a_command_that_only_reads_is_named_as_such(
+    tmp_path: Path, capsys, command
+):
+    """``table list --db FOLDER`` said "no database file FOLDER" — the folder is there,
+    and the operator looked for a file that was never meant: now as the commands that
+    make a database say it (review, 5 December)."""
+    code, out, err = run(capsys, *command, "--db", str(tmp_path))
+    assert code == 1 and out == ""
+    assert err == (  # the code a script may look for stays no_database
+        f"rollbridge: error: no_database: cannot open {tmp_path}: it is a folder, not a"
+        " database file: give --db (or $ROLLBRIDGE_DB) the path of a file\n"
+    )
+    assert list(tmp_path.iterdir()) == []  # nothing made in it

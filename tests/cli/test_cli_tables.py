@@ -267,7 +267,7 @@ def test_a_folder_given_as_the_database_is_named(capsys, tmp_path):
     permission problem, and ``migrate`` that the folder "does not exist"."""
     code, _out, err = run(capsys, "table", "list", "--db", str(tmp_path))
     assert code == 1 and err.startswith(
-        f"rollbridge: error: no_database: no database file {tmp_path}:"
+        f"rollbridge: error: no_database: cannot open {tmp_path}: it is a folder"
     )
     code, _out, err = run(capsys, "migrate", "--from", str(tmp_path), "--to", NOWHERE)
     assert code == 1
