@@ -78,8 +78,9 @@ def _admin_token(args: argparse.Namespace) -> int:
 
 
 def _when(created: float) -> str:
-    """When an admin token was made, to the minute in UTC: two tokens of one name (one
-    made to replace the other) are told apart by it before the old one is revoked."""
+    """When an admin token was made, to the second in UTC: two tokens of one name (one
+    made to replace the other, in the same minute too) are told apart by it before the
+    old one is revoked."""
     from datetime import UTC, datetime
 
-    return datetime.fromtimestamp(created, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return datetime.fromtimestamp(created, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")

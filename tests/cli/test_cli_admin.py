@@ -34,7 +34,7 @@ def test_make_list_and_revoke(tmp_path, capsys, monkeypatch):
     assert token.encode() not in (tmp_path / "rollbridge.db").read_bytes()
 
     code, out, _ = run(capsys, "admin-token", "--db", db, "--list")
-    made = datetime.fromtimestamp(record.created, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    made = datetime.fromtimestamp(record.created, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     assert (code, out) == (0, f"{record.id}  {made}  web front\n")
     code, out, _ = run(capsys, "admin-token", "--db", db, "--list", "--json")
     listed = json.loads(out)["admin_tokens"]
@@ -81,4 +81,6 @@ def test_a_replaced_admin_token_is_told_apart_by_when_it_was_made(tmp_path, caps
     first, second = out.splitlines()
     assert first.startswith(f"{old.id}  ") and second.startswith(f"{new.id}  ")
     assert first.split("  ")[1] < second.split("  ")[1]  # the day before, as written
+    # to the second: a token replaced within a minute is told apart too (rev7c)
+    assert len(second.split("  ")[1]) == len("2026-12-05 10:31:07 UTC"), second
     assert all(line.endswith("UTC  web-front") for line in (first, second))
