@@ -374,7 +374,7 @@ class Connection:
         """Handle one frame from the client."""
         if self.closed:  # disconnected (revoked, too far behind): queued frames are dropped
             return []
-        if getattr(self.member, "refused", False):  # its welcome failed meanwhile
+        if self.member is not None and self.member.refused:  # its welcome failed meanwhile
             self._unjoin()
         kind: Kind = "json" if isinstance(frame, str) else "msgpack"
         if self.joining:

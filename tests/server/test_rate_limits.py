@@ -81,8 +81,8 @@ def joined_connection(per_connection: float, clock: Clock):
     tables = Tables({}, rates=Rates(per_connection=per_connection, clock=clock))
     connection = Connection(tables, {})
     connection.table = types.SimpleNamespace(id="t", receive=lambda *a, **k: ["served"])
-    connection.member = types.SimpleNamespace(
-        adapter=None, principal=None, locale="en", encode=json.dumps
+    connection.member = types.SimpleNamespace(  # a member's fields the frame path reads
+        adapter=None, principal=None, locale="en", encode=json.dumps, refused=False
     )
 
     def send(kind: str):
@@ -125,8 +125,8 @@ def timed_connection(work: dict[str, Callable[[], None]]):
         return ["served"]
 
     connection.table = types.SimpleNamespace(id="t", receive=receive)
-    connection.member = types.SimpleNamespace(
-        adapter=None, principal=None, locale="en", encode=json.dumps
+    connection.member = types.SimpleNamespace(  # a member's fields the frame path reads
+        adapter=None, principal=None, locale="en", encode=json.dumps, refused=False
     )
 
     def send(kind: str) -> bool:
@@ -189,8 +189,8 @@ def test_a_forwarded_change_s_time_on_the_owner_is_charged_to_its_connection_onl
     tables = Tables({}, rates=Rates(per_connection=20, per_table=50, clock=clock))
     connection = Connection(tables, {})
     connection.table = types.SimpleNamespace(id="t", receive=lambda *a, **k: ["served"])
-    connection.member = types.SimpleNamespace(
-        adapter=None, principal=None, locale="en", encode=json.dumps
+    connection.member = types.SimpleNamespace(  # a member's fields the frame path reads
+        adapter=None, principal=None, locale="en", encode=json.dumps, refused=False
     )
 
     def send() -> bool:
