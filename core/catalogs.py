@@ -156,8 +156,10 @@ def _read(sources: Sources) -> _Declared:
                 for target in targets:
                     if isinstance(target, ast.Name):
                         module.messages[target.id] = bound
-    for module in modules:
-        _bind(module, by_name, "messages")
+    for _ in range(2):  # an alias of an imported one, imported again: two rounds
+        for module in modules:
+            _aliases(module)
+            _bind(module, by_name, "messages")
     calls: dict[tuple[Path, str, int], str | None] = {}
     names: set[str] = set()
     for module in modules:
@@ -217,6 +219,19 @@ def _bind(module: _Module, by_name: dict[str, _Module], kind: str) -> None:
             given: dict[str, Any] = getattr(other, kind)
             if alias.name in given:
                 own.setdefault(alias.asname or alias.name, given[alias.name])
+
+
+def _aliases(module: _Module) -> None:
+    """Add to ``module``'s ``messages`` each name bound to another one that is
+    (``_ = say``, ``speak: Messages = say``), in the file's order."""
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Name):
+            if node.value.id not in module.messages:
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    module.messages.setdefault(target.id, module.messages[node.value.id])
 
 
 def _imported(module: _Module, node: ast.ImportFrom, by_name: dict[str, _Module]) -> Any:

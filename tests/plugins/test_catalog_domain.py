@@ -265,3 +265,36 @@ def test_a_comment_inside_the_call_keeps_it_in_its_domain(tmp_path):
     for domain, context in (("fatelike", "attack.hits"), ("rollbridge", "plugin.again")):
         extracted = catalogs.extract(folder, domain)
         assert [m.context for m in extracted if m.id] == [context]
+
+
+def test_a_name_bound_to_a_messages_by_assignment_is_read_as_one(tmp_path):
+    """``_ = say`` (gettext's habit) in the file, or ``speak = say`` of a ``say``
+    imported from another module: the calls by the alias were not read at all (no
+    name of a ``Messages`` was bound to them), so their messages were in no
+    catalogue and read in English in every language."""
+    folder = tmp_path / "rollbridge_fatelike"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "messages.py").write_text(
+        "from rollbridge.text import Messages\n\n"
+        'say = Messages("fatelike")\n'
+        "_ = say\n"
+        'HITS = _("attack.hits", "{attacker} hits")\n'
+        'DIES = _.plural("dice.count", "{count} die", "{count} dice")\n'
+    )
+    (folder / "rules.py").write_text(
+        "from rollbridge.text import Messages\n\n"
+        "from .messages import say\n\n"
+        "speak = say\n"
+        'oracle = Messages("oracle")\n'
+        "ask = oracle\n"
+        'MISSES = speak("attack.misses", "{attacker} misses")\n'
+        'ASKED = ask("oracle.asked", "the oracle is asked")\n'
+    )
+    fatelike = catalogs.extract(folder, "fatelike")
+    assert sorted(m.context for m in fatelike if m.id) == [
+        "attack.hits",
+        "attack.misses",
+        "dice.count",
+    ]
+    assert [m.context for m in catalogs.extract(folder, "oracle") if m.id] == ["oracle.asked"]
