@@ -106,7 +106,7 @@ NOT_DRAWN = say(
     "verify.not_drawn", "seq {seq} shows a d{faces} result {value} that it did not draw"
 )
 WRONG_RESULTS = say(
-    "verify.wrong_results", "seq {seq}: the drawn results are not the dice the seed gives"
+    "verify.wrong_results", "seq {seq}: the results it shows are not the dice it drew"
 )
 # Translators: {error} is the dice engine's own message.
 NO_ROLL = say("verify.no_roll", "seq {seq}: its formula does not roll on its dice ({error})")
@@ -251,6 +251,24 @@ def _place(problem: Problem) -> tuple[int, int]:
 
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _well_formed(draws: Mapping[str, Any]) -> bool:
+    """Whether an event's ``draws`` hold ``[faces, result]`` pairs a seed can derive
+    and a whole ``attempt``."""
+    drawn, attempt = draws.get("dice"), draws.get("attempt", 0)
+    return (
+        isinstance(drawn, list)
+        and all(
+            isinstance(d, list)
+            and len(d) == 2
+            and all(_whole(x) for x in d)
+            and 1 <= d[0] <= MAX_FACES  # 0 faces, or past 2**64, derives no die
+            for d in drawn
+        )
+        and _whole(attempt)
+        and attempt >= 0
+    )
 
 
 def _shown(entry: Mapping[str, Any], drawn: Counter[tuple[int, int]]) -> Iterator[tuple[int, int]]:
@@ -473,6 +491,10 @@ class LogVerifier:
         #: The log positions of events whose carried dice were matched, or not.
         self._matched: set[int] = set()
         self._unmatched: set[int] = set()
+        #: Events whose draws disagree with what they show (:meth:`_consistent`), by
+        #: line: the index of that problem, which the reveal replaces when the draws
+        #: are not the seed's either (the deeper fault).
+        self._inconsistent: dict[int, int] = {}
 
     def _enter(self, epoch: Any) -> None:
         """An event or welcome of ``epoch``: a new epoch of the table (a restored
@@ -594,6 +616,12 @@ class LogVerifier:
             if segment.revealed(stream):
                 self._problem(seq, "after_reveal", AFTER_REVEAL(seq=seq, segment=number))
                 return []
+            # what the draws must agree with needs no seed: checked now, so a log
+            # exported before the reveal shows an edited total or die already
+            if not self._consistent(entry):
+                if not _well_formed(data["draws"]):
+                    return []
+                self._inconsistent[self._position] = len(report.problems) - 1
             segment.events[stream].append((self._position, entry))
         elif data.get("supplied"):
             report.supplied += 1
@@ -725,52 +753,60 @@ class LogVerifier:
                 return segment
         return None
 
+    def _consistent(self, entry: Mapping[str, Any]) -> bool:
+        """Check what an event's logged draws must agree with whatever the seed:
+        well-formed draws, every die shown among them (a resolution's, in the order
+        drawn), a roll's formula giving its dice and total on them, a ``dice.drawn``'s
+        results being them. A problem is reported at the event's own line."""
+        seq, data = entry["seq"], entry["data"]
+        if not _well_formed(data["draws"]):
+            self._problem(seq, "bad_event", BAD_DRAWS(seq=seq))
+            return False
+        drawn = data["draws"]["dice"]
+        counted = Counter((f, v) for f, v in drawn)
+        shown = list(_shown(entry, counted))
+        extra = Counter(shown) - counted
+        if extra:
+            f, v = min(extra)
+            self._problem(seq, "wrong_die", NOT_DRAWN(seq=seq, faces=f, value=v))
+            return False
+        as_drawn = entry.get("kind") == "resolution" or isinstance(data.get("hooks"), list)
+        if as_drawn and shown != [(f, v) for f, v in drawn]:
+            # the contract: a resolution shows every die it rolls, as rolled
+            wrong = NOT_AS_DRAWN(seq=seq, drawn=len(drawn), shown=len(shown))
+            self._problem(seq, "not_as_drawn", wrong)
+            return False
+        values = [v for _, v in drawn]
+        if entry.get("kind") == "roll" and not self._same_roll(seq, data, values):
+            return False
+        if entry.get("kind") == "dice.drawn" and data.get("results") != values:
+            self._problem(seq, "wrong_die", WRONG_RESULTS(seq=seq))
+            return False
+        return True
+
     def _check_dice(
         self, position: int, entry: Mapping[str, Any], segment: _Segment, seed: bytes
     ) -> bool:
+        """At the reveal: whether the draws of an event are the dice ``seed`` gives
+        at its seq (and the event agreed with them, :meth:`_consistent`)."""
         seq, data = entry["seq"], entry["data"]
-        drawn = data["draws"].get("dice")
+        drawn = data["draws"]["dice"]
         attempt = data["draws"].get("attempt", 0)
         saved, self._position = self._position, position
         try:
-            if (
-                not isinstance(drawn, list)
-                or not all(
-                    isinstance(d, list)
-                    and len(d) == 2
-                    and all(_whole(x) for x in d)
-                    and 1 <= d[0] <= MAX_FACES  # 0 faces, or past 2**64, derives no die
-                    for d in drawn
-                )
-                or not (_whole(attempt) and attempt >= 0)
-            ):
-                self._problem(seq, "bad_event", BAD_DRAWS(seq=seq))
-                return False
             faces = [f for f, _ in drawn]
             expected = derive(seed, segment.table, segment.epoch, seq, faces, attempt)
             for index, ((f, got), want) in enumerate(zip(drawn, expected, strict=True)):
                 if got != want:
                     wrong = WRONG_DIE(seq=seq, number=index + 1, faces=f, got=got, want=want)
                     self._problem(seq, "wrong_die", wrong)
+                    if position in self._inconsistent:  # the deeper fault, said once
+                        self.report.problems[self._inconsistent[position]] = (
+                            self.report.problems.pop()
+                        )
                     return False
-            counted = Counter((f, v) for f, v in drawn)
-            shown = list(_shown(entry, counted))
-            extra = Counter(shown) - counted
-            if extra:
-                f, v = min(extra)
-                self._problem(seq, "wrong_die", NOT_DRAWN(seq=seq, faces=f, value=v))
-                return False
-            as_drawn = entry.get("kind") == "resolution" or isinstance(data.get("hooks"), list)
-            if as_drawn and shown != [(f, v) for f, v in drawn]:
-                # the contract: a resolution shows every die it rolls, as rolled
-                wrong = NOT_AS_DRAWN(seq=seq, drawn=len(drawn), shown=len(shown))
-                self._problem(seq, "not_as_drawn", wrong)
-                return False
-            if entry.get("kind") == "roll" and not self._same_roll(seq, data, expected):
-                return False
-            if entry.get("kind") == "dice.drawn" and data.get("results") != expected:
-                self._problem(seq, "wrong_die", WRONG_RESULTS(seq=seq))
-                return False
+            if position in self._inconsistent:
+                return False  # the seed's dice, shown otherwise: reported at its feed
         finally:
             self._position = saved
         self.report.verified_events += 1

@@ -237,12 +237,18 @@ def test_the_segment_survives_a_restart_with_the_key_beside_the_database(tmp_pat
     assert (tmp_path / "tables.db.dice-key").exists()
 
 
-def test_a_resolutions_dice_verify_too():
+def wilddie_table() -> TableService:
+    """A verifiable wilddie table with its example actors (Ana, Guard, …)."""
     svc = service("wilddie")
     sheets = HOST.ruleset("wilddie").example_sheets
     for i, name in enumerate(sheets):
         svc.handle("t", {"type": "actor.create", "id": f"c{i}", "actor": {
             "id": name, "name": name, "sheet": sheets[name]}}, GM)  # fmt: skip
+    return svc
+
+
+def test_a_resolutions_dice_verify_too():
+    svc = wilddie_table()
     for i in range(5):
         svc.handle("t", {"type": "resolve", "id": f"a{i}", "action": "attack", "actor": "Ana",
                          "targets": ["Guard"], "params": {"mode": "melee"}}, GM)  # fmt: skip
@@ -1103,3 +1109,74 @@ def test_draws_of_faces_no_die_has_are_a_problem_not_a_hang(faces):
     drawn["data"]["draws"]["dice"][0][0] = faces
     report = verify_events(events)
     assert "bad_event" in [p.code for p in report.problems]
+
+
+# -- a log exported before its segment's reveal ------------------------------------
+
+
+def unrevealed_log() -> list[dict[str, Any]]:
+    """Four rolls, a draw and a wilddie attack in a segment not revealed yet."""
+    svc = wilddie_table()
+    for i in range(4):
+        roll(svc, "3d6!! + 1d8", f"r{i}")
+    svc.handle("t", {"type": "draw", "id": "d1", "faces": 20, "number": 2}, PLAYER)
+    svc.handle("t", {"type": "resolve", "id": "a", "action": "attack", "actor": "Ana",
+                     "targets": ["Guard"], "params": {"mode": "melee"}}, GM)  # fmt: skip
+    return log(svc)
+
+
+def test_an_untouched_log_before_the_reveal_has_no_mismatch_and_says_why_nothing_verified():
+    report = verify_events(unrevealed_log())
+    assert report.ok and report.verified_events == 0 and report.unrevealed == 6
+    assert report.segments == {1: "committed"}
+
+
+def _edited(kind: str, edit) -> list[dict[str, Any]]:
+    events = unrevealed_log()
+    edit(next(e for e in events if e["kind"] == kind)["data"])
+    return events
+
+
+@pytest.mark.parametrize(
+    ("kind", "edit", "code"),
+    [
+        ("roll", lambda d: d.update(total=d["total"] + 1), "wrong_roll"),
+        ("roll", lambda d: d["draws"]["dice"].reverse(), "wrong_roll"),
+        ("dice.drawn", lambda d: d["results"].__setitem__(0, d["results"][0] % 20 + 1),
+         "wrong_die"),
+        ("resolution", lambda d: d["draws"]["dice"].append([6, 6]), "not_as_drawn"),
+    ],
+    ids=["total", "dice-reordered", "drawn-result", "resolution-extra-draw"],
+)  # fmt: skip
+def test_what_the_draws_must_agree_with_is_checked_before_the_reveal(kind, edit, code):
+    """An edited total (or a drawn result, or a resolution's dice) in a segment not
+    revealed yet verified: only the reveal checked an event, so a log exported during
+    the game showed no mismatch. What needs no seed is checked at once: the formula on
+    the draws, the results shown, a resolution's dice as drawn."""
+    events = _edited(kind, edit)
+    report = verify_events(events)
+    target = next(e for e in events if e["kind"] == kind)
+    assert [(p.code, p.seq) for p in report.problems] == [(code, target["seq"])]
+    assert report.unrevealed == 6  # still waiting for their seed
+
+
+def test_an_edited_draw_is_named_by_the_seed_once_revealed():
+    """A draw edited before the reveal is first a die the event does not show; once
+    the seed is known the deeper fault replaces it (the die is not the seed's), said
+    once."""
+    svc = service()
+    for i in range(2):
+        roll(svc, "3d6", f"r{i}")
+    events = log(svc)
+    target = next(e for e in events if e["kind"] == "roll")
+    faces, value = target["data"]["draws"]["dice"][0]
+    target["data"]["draws"]["dice"][0] = [faces, value % faces + 1]
+    before = verify_events(events).problems
+    assert [(p.code, p.seq) for p in before] == [("wrong_die", target["seq"])]
+    assert "did not draw" in before[0].message
+    svc.handle("t", {"type": "dice.reveal", "id": "v"}, GM)
+    after_log = log(svc)
+    after_log[[e.get("seq") for e in after_log].index(target["seq"])] = target
+    after = verify_events(after_log).problems
+    assert [(p.code, p.seq) for p in after] == [("wrong_die", target["seq"])]
+    assert "die 1" in after[0].message
