@@ -18,13 +18,14 @@ from rollbridge.stores.redis import RedisStore
 def on_a_cluster_server(
     redis_factory, play: Callable[[ClusterServer], Awaitable[None]], **options: Any
 ) -> None:
-    """Run ``play`` against a started ``serve --redis`` process (leases of 0.3 s;
-    ``options`` for :class:`ClusterServer`) on a fresh redis-server; the server is
-    stopped and its store closed after it."""
+    """Run ``play`` against a started ``serve --redis`` process (leases of 0.3 s
+    unless ``options`` say ``lease_ms``; ``options`` for :class:`ClusterServer`) on a
+    fresh redis-server; the server is stopped and its store closed after it."""
     redis = redis_factory()
     store = RedisStore(redis.url, writer="node-a")
     host = PluginHost({}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
-    server = ClusterServer(store, host, port=0, redis_url=redis.url, lease_ms=300, **options)
+    options.setdefault("lease_ms", 300)
+    server = ClusterServer(store, host, port=0, redis_url=redis.url, **options)
 
     async def run() -> None:
         await server.start()

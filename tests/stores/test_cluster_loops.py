@@ -65,7 +65,9 @@ def test_a_bug_keeping_a_lease_does_not_end_the_lease_keeper(redis_factory, capl
             await ws.close()
 
     caplog.set_level(logging.INFO)
-    on_a_cluster_server(redis_factory, play)
+    # leases of 3 s, renewed each second: the one failed renewal leaves 2 s, so a
+    # busy machine's late turn cannot let the lease lapse (it did with 0.3 s leases)
+    on_a_cluster_server(redis_factory, play, lease_ms=3000)
     assert len(injected(caplog)) == 1
 
 
