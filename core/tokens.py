@@ -42,21 +42,25 @@ _PREFIX = JOIN_PREFIX
 
 @dataclass(frozen=True, slots=True)
 class TokenRecord:
-    """A stored token: its public id, table, role, name and hash (never the token)."""
+    """A stored token: its public id, table, role, name and hash (never the token),
+    and when it was made (seconds since the epoch; None for a token made before
+    rollbridge kept it: SQLite schema 4, or Redis records of that time)."""
 
     id: str
     table: str
     role: Role
     name: str
     hash: str
+    created: float | None = None
 
     def principal(self) -> Principal:
         """Who this token makes its bearer."""
         return Principal(role=self.role, name=self.name, key=self.id)
 
-    def to_dict(self) -> dict[str, str]:
-        """Public facts about the token (no hash)."""
-        return {"id": self.id, "table": self.table, "role": self.role, "name": self.name}
+    def to_dict(self) -> dict[str, str | float | None]:
+        """Public facts about the token (no hash); ``created`` is None when unknown."""
+        return {"id": self.id, "table": self.table, "role": self.role, "name": self.name,
+                "created": self.created}  # fmt: skip
 
 
 def new_token(table: str, role: Role, name: str | None = None) -> tuple[str, TokenRecord]:
@@ -68,7 +72,12 @@ def new_token(table: str, role: Role, name: str | None = None) -> tuple[str, Tok
         check_name(name)
     secret = _PREFIX + secrets.token_urlsafe(32)
     record = TokenRecord(
-        id=secrets.token_hex(6), table=table, role=role, name=name or role, hash=hash_token(secret)
+        id=secrets.token_hex(6),
+        table=table,
+        role=role,
+        name=name or role,
+        hash=hash_token(secret),
+        created=time.time(),
     )
     return secret, record
 

@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from rollbridge.cli.locales import default_locale
-from rollbridge.cli.render import print_json
+from rollbridge.cli.render import print_json, utc_time
 from rollbridge.cli.stores import add_store_options, open_store
 from rollbridge.exceptions import NotFound
 from rollbridge.text import Messages
@@ -65,7 +65,7 @@ def _admin_token(args: argparse.Namespace) -> int:
             elif not records:
                 sys.stdout.write(NONE().render(locale) + "\n")
             for record in [] if args.json else records:  # the oldest first
-                made = _when(record["created"])
+                made = utc_time(record["created"])
                 sys.stdout.write(f"{record['id']}  {made}  {record['name']}\n")
             return 0
         secret, record = new_admin_token(args.name)
@@ -75,12 +75,3 @@ def _admin_token(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(f"{MADE(id=record.id, name=record.name).render(locale)}\n  {secret}\n")
     return 0
-
-
-def _when(created: float) -> str:
-    """When an admin token was made, to the second in UTC: two tokens of one name (one
-    made to replace the other, in the same minute too) are told apart by it before the
-    old one is revoked."""
-    from datetime import UTC, datetime
-
-    return datetime.fromtimestamp(created, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")

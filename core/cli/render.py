@@ -26,6 +26,7 @@ __all__ = [
     "render_actor",
     "render_encounter",
     "render_event",
+    "utc_time",
 ]
 
 say = Messages("rollbridge")
@@ -52,6 +53,17 @@ COMMITTED = say(
 )
 # Translators: {segment} a number, {seed} the start of the seed in hex.
 REVEALED = say("cli.dice.revealed", "verifiable dice: segment {segment} revealed (seed {seed}…)")
+
+
+def utc_time(seconds: float | None) -> str:
+    """When a token was made, to the second in UTC (two tokens of one name, one made
+    to replace the other in the same minute, are told apart by it before the old one
+    is revoked); ``-`` for a time not kept (a join token made before schema 5)."""
+    if seconds is None:
+        return "-" + " " * 22
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def print_json(data: Any) -> None:

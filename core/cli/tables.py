@@ -17,7 +17,7 @@ from typing import Any
 from rollbridge import i18n
 from rollbridge.cli.locales import default_locale
 from rollbridge.cli.offline import SETTINGS_HELP, offline_host, table_settings
-from rollbridge.cli.render import print_json
+from rollbridge.cli.render import print_json, utc_time
 from rollbridge.cli.serve import join_url, public_url, web_url
 from rollbridge.cli.stores import add_store_options, open_store
 from rollbridge.exceptions import InvalidRequest, NotFound
@@ -199,7 +199,8 @@ def _tokens(args: argparse.Namespace) -> int:
         print_json({"tokens": [r.to_dict() for r in records], "new": made, **done})
         return 0
     for record in records:
-        sys.stdout.write(f"{record.id}  {record.role:<8} {record.name}\n")
+        when = utc_time(record.created)
+        sys.stdout.write(f"{record.id}  {record.role:<8} {when}  {record.name}\n")
     if args.revoke:
         said = REVOKED(token=gone.id, role=gone.role, name=repr(gone.name), table=args.table)
         sys.stdout.write(f"{said.render(default_locale())}\n")

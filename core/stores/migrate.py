@@ -167,7 +167,10 @@ def checksum(dump: TableDump) -> str:
         "events": ("event", [(str(e.seq), e.packed()) for e in dump.events]),
         "history": ("event", [(str(s), dump.history[s].packed()) for s in sorted(dump.history)]),
         "replies": ("reply", [(k, pack(r)) for k, r in dump.replies]),
-        "tokens": ("token", [(t.id, pack([t.role, t.name, t.hash])) for t in dump.tokens]),
+        "tokens": (
+            "token",
+            [(t.id, pack([t.role, t.name, t.hash, t.created])) for t in dump.tokens],
+        ),
     }.items():
         part(f"{name}:{len(items)}:{what}".encode())
         for key, blob in items:

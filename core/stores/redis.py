@@ -253,7 +253,8 @@ def _text(value: bytes | str) -> str:
 
 def _token(table_id: str, blob: bytes) -> TokenRecord:
     data = unpack(blob)
-    return TokenRecord(data["id"], table_id, data["role"], data["name"], data["hash"])
+    return TokenRecord(data["id"], table_id, data["role"], data["name"], data["hash"],
+                       data.get("created"))  # fmt: skip
 
 
 def _admin(blob: bytes) -> AdminTokenRecord:
@@ -825,7 +826,7 @@ class RedisStore:
     @staticmethod
     def _pack_token(record: TokenRecord) -> bytes:
         return pack({"id": record.id, "role": record.role, "name": record.name,
-                     "hash": record.hash})  # fmt: skip
+                     "hash": record.hash, "created": record.created})  # fmt: skip
 
     def add_token(self, record: TokenRecord) -> None:
         """Store a token record (its hash only). :raises UnknownTable:"""

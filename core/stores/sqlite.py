@@ -20,7 +20,7 @@ Schema (version :data:`SCHEMA_VERSION`, kept in ``PRAGMA user_version``;
     tables(id PK, name, ruleset, ruleset_version, settings, epoch, seq, meta, state, created)
     log("table", first, last, epoch, info, events, state, UNIQUE("table", first))  a row a commit
     replies("table", key, reply, seq, PK("table", key))   idempotency keys
-    tokens(id PK, "table", role, name, hash, UNIQUE("table", hash))
+    tokens(id PK, "table", role, name, hash, created, UNIQUE("table", hash))
     admin_tokens(id PK, name, created, hash UNIQUE)        the server's admin tokens
 
 **Append-only.** A commit is one new ``log`` row: its events (the bytes the engine
@@ -267,6 +267,11 @@ def _admin_tokens_v4(conn: sqlite3.Connection) -> None:
     )
 
 
+def _token_created_v5(conn: sqlite3.Connection) -> None:
+    """v5: when each join token was made (NULL for the tokens made before: not known)."""
+    conn.execute("ALTER TABLE tokens ADD COLUMN created REAL")
+
+
 #: A reply key of a server before schema 4 whose id may have been an integer.
 _DIGITS_KEY = re.compile(r"(.+)/(0|[1-9][0-9]{0,18})")
 
@@ -300,6 +305,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _replies_seq_v2,
     _append_only_v3,
     _admin_tokens_v4,
+    _token_created_v5,
 )
 
 #: The schema version this code writes (``PRAGMA user_version``).
@@ -397,7 +403,7 @@ def _prepare(commit: Commit) -> PreparedCommit:
 
 # -- the store ----------------------------------------------------------------
 
-_TOKEN_COLUMNS = 'id, "table", role, name, hash'
+_TOKEN_COLUMNS = 'id, "table", role, name, hash, created'
 _EMPTY = bytes((0x90,))  # an empty msgpack array
 _INFO_COLUMNS = "id, name, ruleset, ruleset_version, settings, epoch, seq"
 
@@ -481,7 +487,8 @@ def _row_events(table_id: str, first: int, last: int, blob: bytes) -> list[Event
 
 
 def _token(row: Sequence[Any]) -> TokenRecord:
-    return TokenRecord(id=row[0], table=row[1], role=row[2], name=row[3], hash=row[4])
+    return TokenRecord(id=row[0], table=row[1], role=row[2], name=row[3], hash=row[4],
+                       created=row[5])  # fmt: skip
 
 
 class Restored(NamedTuple):
@@ -1013,10 +1020,11 @@ class SQLiteStore:
     @staticmethod
     def _put_token(conn: sqlite3.Connection, table_id: str, record: TokenRecord) -> None:
         conn.execute(
-            f"INSERT INTO tokens ({_TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?)"
+            f"INSERT INTO tokens ({_TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
             ' ON CONFLICT (id) DO UPDATE SET "table" = excluded."table",'
-            " role = excluded.role, name = excluded.name, hash = excluded.hash",
-            (record.id, table_id, record.role, record.name, record.hash),
+            " role = excluded.role, name = excluded.name, hash = excluded.hash,"
+            " created = excluded.created",
+            (record.id, table_id, record.role, record.name, record.hash, record.created),
         )
 
     def add_token(self, record: TokenRecord) -> None:

@@ -79,7 +79,7 @@ def test_table_and_token_commands_answer_in_the_admin_apis_words(capsys, tmp_pat
         issued = cli(capsys, db, "table", "tokens", table, "--new", "player", "--name", "alice")
         issued = issued["new"]
         by_api = api(serve, admin, "POST", tokens, role="player", name="bob")
-        same_as_api(issued, by_api, varying=("id", "token", "name"))
+        same_as_api(issued, by_api, varying=("id", "token", "name", "created"))
         assert set(issued) == set(by_api)
         # revoke: what the API's DELETE answers, beside the tokens left
         revoked = cli(capsys, db, "table", "tokens", table, "--revoke", issued["id"])
