@@ -12,7 +12,9 @@ server stopping), a connection lost without a close, … — does not end it, no
 gap in the events' numbers: it reconnects with backoff and resumes from the last event
 it printed (:mod:`rollbridge.cli.reconnect`; docs/protocol.md, "rollbridge connect
 after a close"). ``--reconnect-attempts`` and ``ROLLBRIDGE_RECONNECT_DELAY`` set how
-often and how soon.
+often and how soon; ``--answer-timeout`` how long the answers to what it sent are
+waited for once its input has ended, and ``ROLLBRIDGE_WELCOME_TIMEOUT`` how long each
+connection's welcome (:mod:`rollbridge.cli.waits`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,12 @@ from rollbridge.cli.reconnect import (
     RECONNECT_ATTEMPTS,
     attempts_option,
     schedule_from,
+)
+from rollbridge.cli.waits import (
+    ANSWER_WAIT,
+    MOST_ANSWER_WAIT,
+    answer_timeout_option,
+    waits_from,
 )
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.text import Messages
@@ -76,6 +84,15 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         f"after {FIRST_DELAY:g} s (or ${DELAY_ENV}), each next one waits twice as long, "
         "up to 8 s",
     )
+    parser.add_argument(
+        "--answer-timeout",
+        type=answer_timeout_option,
+        default=ANSWER_WAIT,
+        metavar="SECONDS",
+        help=f"once the input has ended (or quit was typed), wait this long for the "
+        f"answers to what was sent (default {ANSWER_WAIT:g}, 0 to {MOST_ANSWER_WAIT:g}); "
+        "a request still unanswered then ends the session with status 1",
+    )
     add_locale_option(parser)
     parser.set_defaults(handler=_connect)
 
@@ -118,6 +135,15 @@ def _connect(args: argparse.Namespace) -> int:
     if not token:
         raise InvalidRequest(NO_TOKEN())
     schedule = schedule_from(args.reconnect_attempts, os.environ)
+    waits = waits_from(args.answer_timeout, os.environ)
     from rollbridge.cli.terminal import run  # websockets and asyncio load only here
 
-    return run(url, table, token, binary=args.msgpack, locale=args.locale, schedule=schedule)
+    return run(
+        url,
+        table,
+        token,
+        binary=args.msgpack,
+        locale=args.locale,
+        schedule=schedule,
+        waits=waits,
+    )

@@ -100,6 +100,15 @@ GAP_ENDS = say.plural(
 NEW_EPOCH_ENDS = say(
     "cli.terminal.new_epoch_ends", "the table began epoch {epoch}; the session ends"
 )
+# Translators: as cli.terminal.gap, where no attempt is left: the next line says
+# "could not reconnect in {count} attempts; the session ends".
+GAP_LAST = say.plural(
+    "cli.terminal.gap_last",
+    "{count} event did not come ({missing})",
+    "{count} events did not come ({missing})",
+)
+# Translators: as cli.terminal.new_epoch, where no attempt is left (as above).
+NEW_EPOCH_LAST = say("cli.terminal.new_epoch_last", "the table began epoch {epoch}")
 # Translators: after "argument --reconnect-attempts: "; {given} is its value as given.
 BAD_ATTEMPTS = say("cli.connect.attempts", "give a whole number from 0 to 100, not {given}")
 # Translators: {name} is the environment variable's name, {given} its value.
@@ -142,9 +151,6 @@ TRY_LATER = frozenset(
 )
 #: The longest ``retry_after`` of a refused hello an attempt waits, in seconds.
 RETRY_AFTER_CAP = 60.0
-#: How long an attempt waits for its welcome, in seconds (the bundled client's
-#: ping interval and timeout together).
-WELCOME_WAIT = 25.0
 
 #: Attempts after a close, unless ``--reconnect-attempts`` says otherwise.
 RECONNECT_ATTEMPTS = 5
@@ -238,19 +244,29 @@ def reconnecting_text(code: int | None, reason: str | None, left: int, locale: s
     return f"{closed_text(code, reason, locale)}; {said.render(locale)}"
 
 
-def gap_text(last: tuple[int, int], came: tuple[int, int], locale: str, ends: bool = False) -> str:
+def gap_text(
+    last: tuple[int, int], came: tuple[int, int], locale: str, then: str = "resume"
+) -> str:
     """The line that says the event ``came`` (epoch, seq) does not follow ``last``,
-    the last one shown, and that the session resumes after it — or, ``ends``, that
-    the session ends there (it makes no attempts)."""
+    the last one shown, and what follows: ``then`` ``"resume"``, that the session
+    resumes after it; ``"end"``, that the session ends there (it makes no attempts);
+    ``"last"``, nothing (no attempt is left: the next line says so)."""
+    said: Text
     if came[0] != last[0]:
-        epoch = NEW_EPOCH_ENDS(epoch=came[0]) if ends else NEW_EPOCH(epoch=came[0], seq=last[1])
-        return epoch.render(locale)
+        if then == "end":
+            said = NEW_EPOCH_ENDS(epoch=came[0])
+        elif then == "last":
+            said = NEW_EPOCH_LAST(epoch=came[0])
+        else:
+            said = NEW_EPOCH(epoch=came[0], seq=last[1])
+        return said.render(locale)
     first, final = last[1] + 1, came[1] - 1
     missing = f"#{first}" if first == final else f"#{first}-#{final}"
     count = final - first + 1
-    said = (
-        GAP_ENDS(count=count, missing=missing)
-        if ends
-        else GAP(count=count, missing=missing, seq=last[1])
-    )
+    if then == "end":
+        said = GAP_ENDS(count=count, missing=missing)
+    elif then == "last":
+        said = GAP_LAST(count=count, missing=missing)
+    else:
+        said = GAP(count=count, missing=missing, seq=last[1])
     return said.render(locale)

@@ -28,7 +28,6 @@ from rollbridge.cli.reconnect import (
     RESUMED,
     RETRY_AFTER_CAP,
     TRY_LATER,
-    WELCOME_WAIT,
     Schedule,
     close_status,
     closed_text,
@@ -36,6 +35,7 @@ from rollbridge.cli.reconnect import (
     reconnecting_text,
 )
 from rollbridge.cli.render import render_actor, render_encounter, render_event
+from rollbridge.cli.waits import Waits
 from rollbridge.dice.verify import LogVerifier
 from rollbridge.engine.requests import BAD_ID, valid_id
 from rollbridge.exceptions import InvalidRequest, RollbridgeError
@@ -107,16 +107,13 @@ JOINED = say(
     "cli.terminal.joined", "joined {table} [{id}] as {role} ({name}); ruleset {ruleset}; seq {seq}"
 )
 TYPE_HELP = say("cli.terminal.type_help", "type help for commands")
-# Translators: the input ended (or quit was typed) and no answer came in time.
+# Translators: the input ended (or quit was typed) and no answer came in time, or
+# the connection closed for good (or, while reconnecting, quit was typed) first.
 UNANSWERED = say.plural(
     "cli.terminal.unanswered",
     "{count} request was not answered; the session ends",
     "{count} requests were not answered; the session ends",
 )
-
-#: How long the session waits for the answers to what it sent once the input has
-#: ended (or ``quit`` was typed), in seconds; after a reconnect, as long again.
-REPLY_WAIT = 5.0
 
 
 def _value(text: str, name: str) -> Any:
@@ -243,15 +240,20 @@ def run(
     binary: bool = False,
     locale: str = "en",
     schedule: Schedule | None = None,
+    waits: Waits | None = None,
 ) -> int:
     """Join ``table`` at ``url`` with ``token`` and run until the input ends (and
     what was sent is answered) or the server closes the connection for good; the exit
     status. After a close the server, or the network, may come back from (1001, 1006,
     1011-1014: :data:`rollbridge.cli.reconnect.RECONNECT_AFTER`), and at a gap in the
-    events' seq, it reconnects on ``schedule`` and resumes. ``locale``: the language
-    the client asks the server for and prints in. ``schedule``: default 5 attempts,
-    the first after 0.5 s."""
-    return asyncio.run(_session(url, table, token, binary, locale, schedule or Schedule()))
+    events' seq, it reconnects on ``schedule`` and resumes; ``quit`` typed (or the
+    input ending) meanwhile ends it at once. ``locale``: the language the client asks
+    the server for and prints in. ``schedule``: default 5 attempts, the first after
+    0.5 s. ``waits``: how long a welcome is waited for (default 25 s) and, once the
+    input has ended, the answers to what was sent (default 5 s)."""
+    return asyncio.run(
+        _session(url, table, token, binary, locale, schedule or Schedule(), waits or Waits())
+    )
 
 
 def _print(text: str) -> None:
@@ -291,7 +293,8 @@ class _Link:
     last event shown, as ``(epoch, seq)`` (the ``resume`` of the next ``hello``), and
     the reconnect attempts made since a connection last proved good (it answered the
     ping sent after its welcome and the requests sent again: a server that takes the
-    connection and closes it at once, every time, is not tried for ever)."""
+    connection and closes it at once, or shows it a gap at once, every time, is not
+    tried for ever)."""
 
     def __init__(self) -> None:
         self.waiting: dict[Any, bytes | str] = {}
@@ -313,9 +316,23 @@ class _Link:
         if not self.waiting:
             self.settled.set()
 
+    def left_unanswered(self, locale: str) -> int:
+        """The session ends now: say how many requests are unanswered, if any; the
+        exit status that makes (1 if any, else 0)."""
+        if not self.waiting:
+            return 0
+        _print(UNANSWERED(count=len(self.waiting)).render(locale))
+        return 1
+
 
 async def _session(
-    url: str, table: str, token: str, binary: bool, locale: str, schedule: Schedule
+    url: str,
+    table: str,
+    token: str,
+    binary: bool,
+    locale: str,
+    schedule: Schedule,
+    waits: Waits,
 ) -> int:
     encode = pack if binary else json.dumps
     hello: JSON = {
@@ -336,7 +353,7 @@ async def _session(
     async with contextlib.AsyncExitStack() as connections:  # each closed at the end
         await connections.enter_async_context(connection)
         try:
-            welcome = await _welcome(connection, encode(hello), locale)
+            welcome = await _welcome(connection, encode(hello), locale, waits.welcome)
         except InvalidRequest as exc:  # closed before its welcome (1013: too many), stalled
             raise InvalidRequest(CANNOT_CONNECT(url=url, problem=exc.render(locale))) from None
         if welcome.get("type") == "error":  # the server's refusal, with the server's code
@@ -354,36 +371,31 @@ async def _session(
         verifier = LogVerifier()  # marks rolls verified as their segment is revealed
         verifier.known(table_view["id"], table_view.get("epoch", 1), table_view.get("dice"))
         receiver = asyncio.create_task(_receive(connection, link, locale, verifier, names))
+        # the attempts of an outage, while they run: the input is read meanwhile
+        away: asyncio.Task | None = None
         next_line = asyncio.ensure_future(lines.get())
         ended: float | None = None  # the input ended: when to stop waiting for answers
         try:
             while True:
-                if ended is not None:  # what was sent is awaited, across reconnects too
-                    if not link.waiting:
-                        return 0
+                if ended is not None and not link.waiting:
+                    return 0
+                watched: set[asyncio.Future] = {away or receiver}
+                settled: asyncio.Future | None = None
+                if ended is None:
+                    watched.add(next_line)
+                elif away is None:  # what was sent is awaited, across reconnects too
                     settled = asyncio.ensure_future(link.settled.wait())
-                    await asyncio.wait(
-                        {receiver, settled},
-                        timeout=max(0.0, ended - loop.time()),
-                        return_when=asyncio.FIRST_COMPLETED,
-                    )
+                    watched.add(settled)
+                await asyncio.wait(
+                    watched,
+                    timeout=None if settled is None else max(0.0, ended - loop.time()),
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+                if settled is not None:
                     settled.cancel()
-                    if not receiver.done():
-                        if link.waiting:  # no answer in time
-                            _print(UNANSWERED(count=len(link.waiting)).render(locale))
-                            return 1
-                        continue
-                else:
-                    await asyncio.wait({next_line, receiver}, return_when=asyncio.FIRST_COMPLETED)
-                if receiver.done():  # the connection closed, or showed a gap
-                    heading = _after(receiver, connection, link, schedule, locale)
-                    if isinstance(heading, int):
-                        return heading
-                    if not connection.close_code:  # left at a gap: closed meanwhile
-                        task = asyncio.ensure_future(connection.close(1000, "missed events"))
-                        closing.add(task)
-                        task.add_done_callback(closing.discard)
-                    back = await _reconnect(url, encode, hello, link, locale, schedule, heading)
+                if away is not None and away.done():  # the outage's attempts ended
+                    back = away.result()
+                    away = None
                     if back is None:
                         return 1
                     connection, welcome = back
@@ -402,36 +414,66 @@ async def _session(
                             await connection.send(frame)
                         await connection.send(encode({"type": "ping", "id": link.probe}))
                     if ended is not None:
-                        ended = loop.time() + REPLY_WAIT
+                        ended = loop.time() + waits.answers
+                    continue
+                if away is None and receiver.done():  # the connection closed, or a gap
+                    heading = _after(receiver, connection, link, schedule, locale)
+                    if isinstance(heading, int):
+                        return heading
+                    if not connection.close_code:  # left at a gap: closed meanwhile
+                        task = asyncio.ensure_future(connection.close(1000, "missed events"))
+                        closing.add(task)
+                        task.add_done_callback(closing.discard)
+                    away = asyncio.create_task(
+                        _reconnect(url, encode, hello, link, locale, schedule, waits, heading)
+                    )
+                    continue
+                if ended is not None:  # the wait for answers ended
+                    if link.waiting:  # no answer in time
+                        return link.left_unanswered(locale)
+                    continue
+                if not next_line.done():
                     continue
                 line = next_line.result()
                 next_line = asyncio.ensure_future(lines.get())
                 if line is None or line.strip().lower() in ("quit", "exit"):
-                    ended = loop.time() + REPLY_WAIT
-                    continue
-                if line.strip().lower() == "help":
-                    _print(HELP().render(locale))
-                    continue
-                if line.strip().lower() == "actions":
-                    for name, spec in (ruleset.get("actions") or {}).items():
-                        params = ", ".join((spec.get("params") or {}).get("properties", {}))
-                        _print(f"  {name}: {spec.get('summary', '')}  [{params}]")
+                    if away is not None:  # reconnecting: no answer can come, so at once
+                        return link.left_unanswered(locale)
+                    ended = loop.time() + waits.answers
                     continue
                 counter += 1
-                try:
-                    message = parse_command(line, f"{prefix}-{counter}")
-                except (InvalidRequest, ValueError) as exc:
-                    _print(f"! {exc.render(locale) if isinstance(exc, InvalidRequest) else exc}")
-                    continue
+                message = _typed(line, f"{prefix}-{counter}", ruleset, locale)
                 if message is None:
                     continue
                 frame = encode(message)
                 link.sent(message["id"], frame)
-                with contextlib.suppress(ConnectionClosed):  # the receiver sees the close
-                    await connection.send(frame)  # (and after a reconnect it is sent again)
+                if away is None:  # else it goes with the others once a connection is back
+                    with contextlib.suppress(ConnectionClosed):  # the receiver sees the close
+                        await connection.send(frame)  # (and after a reconnect it is sent again)
         finally:
             next_line.cancel()
             receiver.cancel()
+            if away is not None:
+                away.cancel()
+
+
+def _typed(line: str, request_id: str, ruleset: JSON, locale: str) -> JSON | None:
+    """A typed line (not ``quit``): the request to send, or None, having done what it
+    asks here (``help``, ``actions``) or said why it is no request."""
+    word = line.strip().lower()
+    if word == "help":
+        _print(HELP().render(locale))
+        return None
+    if word == "actions":
+        for name, spec in (ruleset.get("actions") or {}).items():
+            params = ", ".join((spec.get("params") or {}).get("properties", {}))
+            _print(f"  {name}: {spec.get('summary', '')}  [{params}]")
+        return None
+    try:
+        return parse_command(line, request_id)
+    except (InvalidRequest, ValueError) as exc:
+        _print(f"! {exc.render(locale) if isinstance(exc, InvalidRequest) else exc}")
+        return None
 
 
 def _after(
@@ -439,13 +481,18 @@ def _after(
 ) -> str | int:
     """The receiver ended: the line to print before reconnecting (the close, or the
     gap it met), or the exit status the session ends with, having printed why (a close
-    that is the end, or no attempt left)."""
+    that is the end, with the requests it leaves unanswered, or no attempt left). A
+    gap does not start the attempts over: on a connection not yet proved good it is
+    the same outage going on."""
     gap = None if receiver.cancelled() or receiver.exception() else receiver.result()
     if gap is not None:
         if not schedule.attempts:  # it never reconnects: the session ends at the gap
-            _print(gap_text(link.cursor, gap, locale, ends=True))
+            _print(gap_text(link.cursor, gap, locale, then="end"))
             return 1
-        link.strikes = 0  # the connection was a good one
+        if link.strikes >= schedule.attempts:  # this outage's attempts are spent
+            _print(gap_text(link.cursor, gap, locale, then="last"))
+            _print(GAVE_UP(count=schedule.attempts).render(locale))
+            return 1
         return gap_text(link.cursor, gap, locale)
     code, reason = connection.close_code, connection.close_reason
     status = close_status(code)
@@ -456,7 +503,7 @@ def _after(
             if schedule.attempts:
                 _print(GAVE_UP(count=schedule.attempts).render(locale))
             return 1
-        return max(status, 1 if link.waiting else 0)  # requests left unanswered: 1
+        return max(status, link.left_unanswered(locale))  # requests left unanswered: 1
     return reconnecting_text(code, reason, left, locale)
 
 
@@ -494,11 +541,13 @@ async def _reconnect(
     link: _Link,
     locale: str,
     schedule: Schedule,
+    waits: Waits,
     heading: str,
 ) -> tuple[Any, JSON] | None:
     """Print ``heading``, then reconnect on ``schedule`` with ``hello`` resuming from
     the last event shown; the new connection and its welcome, or None (all attempts
-    failed, or the server refused the token: the session ends, having said why)."""
+    failed, or the server refused the token: the session ends, having said why).
+    Cancelled (``quit`` typed meanwhile), it drops the connection it was making."""
     _print(heading)
     epoch, seq = link.cursor
     wait_at_least = 0.0
@@ -513,10 +562,13 @@ async def _reconnect(
             continue
         resuming = encode({**hello, "resume": {"epoch": epoch, "seq": seq}})
         try:
-            welcome = await _welcome(connection, resuming, locale)
+            welcome = await _welcome(connection, resuming, locale, waits.welcome)
         except InvalidRequest as exc:
             _print(ATTEMPT_FAILED(attempt=attempt, problem=exc.render(locale)).render(locale))
             continue
+        except asyncio.CancelledError:
+            connection.transport.abort()
+            raise
         if welcome.get("type") == "error":
             await connection.close()
             refused = REFUSED(code=welcome.get("code"), message=welcome.get("message"))
@@ -540,24 +592,24 @@ async def _reconnect(
     return None
 
 
-async def _welcome(connection: Any, hello: bytes | str, locale: str) -> JSON:
+async def _welcome(connection: Any, hello: bytes | str, locale: str, wait: float) -> JSON:
     """Send ``hello`` on a new ``connection`` and read the server's answer to it (its
     welcome, or the error refusing it).
 
     :raises InvalidRequest: no answer came: the connection closed first (the server
-        has too many connections from this address: 1013), or none within
-        :data:`~rollbridge.cli.reconnect.WELCOME_WAIT` (the connection is then
+        has too many connections from this address: 1013), or none within ``wait``
+        seconds (``ROLLBRIDGE_WELCOME_TIMEOUT``, default 25: the connection is then
         dropped); the message says which, in ``locale``.
     """
     try:
-        async with asyncio.timeout(WELCOME_WAIT):
+        async with asyncio.timeout(wait):
             await connection.send(hello)
             return _decode(await connection.recv())
     except ConnectionClosed:
         said = _closed_text(connection.close_code, connection.close_reason, locale)
     except TimeoutError:  # the server took the connection and stalls
         connection.transport.abort()
-        said = NO_WELCOME(seconds=f"{WELCOME_WAIT:g}").render(locale)
+        said = NO_WELCOME(seconds=f"{wait:g}").render(locale)
     raise InvalidRequest(said)
 
 

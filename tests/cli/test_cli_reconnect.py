@@ -47,6 +47,12 @@ class Terminal:
         )  # fmt: skip
         return cls(process)
 
+    @classmethod
+    async def player(cls, world, *args: str, **env: str) -> Terminal:
+        """The player's, at the tests' table tally of ``world`` (as :meth:`start`)."""
+        url = f"{world.server.url}tables/tally"
+        return await cls.start(url, world.tokens["tally"]["player"], *args, **env)
+
     async def until(self, text: str) -> str:
         """Read lines up to the first (after those read) that holds ``text``."""
         while True:
@@ -109,6 +115,17 @@ async def _held_commit(world) -> AsyncIterator[Callable[[], Awaitable[None]]]:
     finally:
         world.store.commit_many = commit
         opened.set()
+
+
+@contextlib.asynccontextmanager
+async def _secret_held(world, terminal: Terminal) -> AsyncIterator[None]:
+    """The terminal's player asks for a secret roll (:data:`_SECRET`), whose commit
+    waits for the disk until the block ends (:func:`_held_commit`): in the block the
+    request is made, and unanswered."""
+    async with _held_commit(world) as began:
+        await terminal.type(_SECRET)
+        await began()
+        yield
 
 
 def _client(world, role: str):
@@ -179,9 +196,7 @@ async def test_a_close_the_server_comes_back_from_reconnects_and_resumes(
     1012 ended the session, 1001 with status 0."""
     world = await make_tables()
     gm, _ = await world.join("tally", "gm")
-    terminal = await Terminal.start(
-        f"{world.server.url}tables/tally", world.tokens["tally"]["player"]
-    )
+    terminal = await Terminal.player(world)
     try:
         await terminal.until("type help")
         seen = await gm.request({"type": "roll", "formula": "1d1+10"})
@@ -193,9 +208,7 @@ async def test_a_close_the_server_comes_back_from_reconnects_and_resumes(
         missed = await gm.request({"type": "roll", "formula": "1d1+20"})
         # a request of the player's waits for the disk when the connection ends: it
         # is done, but its reply reaches nobody
-        async with _held_commit(world) as began:
-            await terminal.type(_SECRET)
-            await began()
+        async with _secret_held(world, terminal):
             _end(on_server, how)
         await gm.wait_for(lambda peer: any(e.get("request") == "again" for e in peer.events))
         closed = await terminal.until("connection ")
@@ -228,9 +241,7 @@ async def test_a_gap_in_seq_resumes_from_the_last_event_shown(make_tables):  # n
     once, in order. Before, the missed one never came, and nothing said so."""
     world = await make_tables()
     gm, _ = await world.join("tally", "gm")
-    terminal = await Terminal.start(
-        f"{world.server.url}tables/tally", world.tokens["tally"]["player"]
-    )
+    terminal = await Terminal.player(world)
     try:
         seen, skipped, after = await _gap(world, gm, terminal)
         gap = await terminal.until("did not come")
@@ -253,15 +264,11 @@ async def test_a_1013_after_the_input_ended_collects_the_answers(make_tables):  
     answer, and ends with status 0. Before, the session ended at the close, status 0,
     without the answer."""
     world = await make_tables()
-    terminal = await Terminal.start(
-        f"{world.server.url}tables/tally", world.tokens["tally"]["player"]
-    )
+    terminal = await Terminal.player(world)
     try:
         await terminal.until("type help")
-        async with _held_commit(world) as began:
-            await terminal.type(_SECRET)
+        async with _secret_held(world, terminal):
             await terminal.end_input()
-            await began()
             _client(world, "player").disconnect(1013, "resync")
         status, out = await terminal.end()
     finally:
@@ -290,9 +297,7 @@ async def test_an_answer_that_never_comes_ends_the_session_with_status_1(
 
     monkeypatch.setattr(Client, "enqueue", no_results)
     world = await make_tables()
-    terminal = await Terminal.start(
-        f"{world.server.url}tables/tally", world.tokens["tally"]["player"]
-    )
+    terminal = await Terminal.player(world)
     try:
         await terminal.until("type help")
         await terminal.type("1d1+10")
@@ -348,10 +353,9 @@ async def test_reconnects_that_never_prove_good_are_not_made_for_ever(
 
     monkeypatch.setattr(Client, "enqueue", no_pongs)
     world = await make_tables()
-    terminal = await Terminal.start(
-        f"{world.server.url}tables/tally", world.tokens["tally"]["player"],
-        "--reconnect-attempts", "3", ROLLBRIDGE_RECONNECT_DELAY="0",
-    )  # fmt: skip
+    terminal = await Terminal.player(
+        world, "--reconnect-attempts", "3", ROLLBRIDGE_RECONNECT_DELAY="0"
+    )
     try:
         await terminal.until("type help")
         for left in (3, 2, 1):
@@ -402,9 +406,7 @@ async def test_a_close_that_is_the_end_ends_the_session(make_tables, code, reaso
     frame too large, which would be sent again), a code ``rollbridge serve`` never
     sends (4000): status 1; a normal close (1000): status 0. None reconnects."""
     world = await make_tables()
-    terminal = await Terminal.start(
-        f"{world.server.url}tables/tally", world.tokens["tally"]["player"]
-    )
+    terminal = await Terminal.player(world)
     try:
         await terminal.until("type help")
         _client(world, "player").disconnect(code, reason)
@@ -420,9 +422,7 @@ async def test_a_refused_reconnect_ends_the_session(make_tables):  # noqa: F811
     """The token was revoked while the session was away: the hello that would resume
     it is refused, and the session ends (status 1) saying so, trying no more."""
     world = await make_tables(token_check_interval=None)
-    terminal = await Terminal.start(
-        f"{world.server.url}tables/tally", world.tokens["tally"]["player"]
-    )
+    terminal = await Terminal.player(world)
     try:
         await terminal.until("type help")
         player = next(t for t in world.store.list_tokens("tally") if t.role == "player")
@@ -489,9 +489,7 @@ async def test_a_raw_request_whose_id_is_none_is_refused_before_it_is_sent(make_
     vain, and the session ended saying "1 request was not answered", status 1. It is
     refused as the server would refuse it, nothing is sent, and the session goes on."""
     world = await make_tables()
-    terminal = await Terminal.start(
-        f"{world.server.url}tables/tally", world.tokens["tally"]["player"]
-    )
+    terminal = await Terminal.player(world)
     try:
         await terminal.until("type help")
         await terminal.type(f'json {{"type": "roll", "formula": "1d1+50", "id": {given}}}')
@@ -541,10 +539,7 @@ async def test_a_gap_without_attempts_ends_the_session_saying_so(make_tables):  
     and then "could not reconnect in 0 attempts; the session ends"."""
     world = await make_tables()
     gm, _ = await world.join("tally", "gm")
-    terminal = await Terminal.start(
-        f"{world.server.url}tables/tally", world.tokens["tally"]["player"],
-        "--reconnect-attempts", "0",
-    )  # fmt: skip
+    terminal = await Terminal.player(world, "--reconnect-attempts", "0")
     try:
         _, skipped, _ = await _gap(world, gm, terminal)
         status, out = await terminal.end()  # its input left open: the gap ends it
