@@ -81,6 +81,65 @@ const contrastOf = (page, selector) => page.$eval(selector, (node) => {
   return { ratio: Math.round(((a + 0.05) / (b + 0.05)) * 100) / 100, fg, bg, text: node.textContent };
 });
 
+/** Every text of the page that is on screen, with its contrast (WCAG 2) against
+ * what it is read on when the scene behind the transparent page is `scene` (an
+ * `rgb(…)`): a solid outline around its letters (blur-free shadows on all eight
+ * sides, at least 1 px out), else the backgrounds under it laid over the scene
+ * (each with its alpha and the opacity of the elements it is in); its letters
+ * laid over that as well. Large text (24 px, or 18.66 px bold) needs 3:1, other
+ * text 4.5:1 (WCAG 1.4.3, as axe's color-contrast). */
+const sceneContrasts = (page, scene) => page.evaluate((sceneColor) => {
+  const rgba = (text) => {
+    const [r, g, b, a = 1] = text.match(/[\d.]+/g).map(Number);
+    return { r, g, b, a };
+  };
+  const over = (top, below, alpha = top.a) => ({ r: top.r * alpha + below.r * (1 - alpha),
+    g: top.g * alpha + below.g * (1 - alpha), b: top.b * alpha + below.b * (1 - alpha), a: 1 });
+  const luminance = ({ r, g, b }) => {
+    const linear = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+  };
+  /** The colour of a solid outline the text-shadow draws, or null. */
+  const outlineOf = (style) => {
+    if (style.textShadow === "none") return null;
+    const shadows = style.textShadow.split(/,(?![^(]*\))/).map((part) => {
+      const color = part.match(/rgba?\([^)]*\)/)?.[0];
+      const [x, y, blur = 0] = part.replace(color, "").match(/-?[\d.]+px/g).map(parseFloat);
+      return { color, x, y, blur };
+    });
+    const solid = shadows.filter((s) => s.blur === 0 && rgba(s.color).a === 1 && Math.max(Math.abs(s.x), Math.abs(s.y)) >= 1);
+    const sides = new Set(solid.map((s) => `${Math.sign(s.x)},${Math.sign(s.y)}`));
+    const colors = new Set(solid.map((s) => s.color));
+    return sides.size === 8 && colors.size === 1 ? rgba(solid[0].color) : null;
+  };
+  const texts = [...document.body.querySelectorAll("*")].filter((node) =>
+    [...node.childNodes].some((child) => child.nodeType === Node.TEXT_NODE && child.textContent.trim()));
+  return texts.map((node) => {
+    const box = node.getBoundingClientRect();
+    const style = getComputedStyle(node);
+    if (box.width <= 1 || box.height <= 1 || style.visibility !== "visible") return null; // not on screen
+    const chain = [];
+    for (let at = node; at; at = at.parentElement) chain.unshift(at);
+    let behind = rgba(sceneColor);
+    let opacity = 1;
+    for (const at of chain) {
+      const own = getComputedStyle(at);
+      opacity *= Number(own.opacity);
+      const fill = rgba(own.backgroundColor);
+      if (fill.a > 0) behind = over(fill, behind, fill.a * opacity);
+    }
+    const outline = outlineOf(style);
+    if (outline) behind = over(outline, behind, opacity);
+    const ink = rgba(style.color);
+    const fg = over(ink, behind, ink.a * opacity);
+    const [a, b] = [luminance(fg), luminance(behind)].sort((x, y) => y - x);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+    return { what: `${node.tagName.toLowerCase()}.${[...node.classList].join(".")}`, text: node.textContent.trim(),
+      ratio: Math.round(((a + 0.05) / (b + 0.05)) * 100) / 100, needs: large ? 3 : 4.5, outline: Boolean(outline) };
+  }).filter(Boolean);
+}, scene);
+
 /** Tab from the table's heading to the page's end: the panels the focus goes
  * through, in order, each once with its first stop and where the panel is. */
 async function focusStops(page) {
@@ -259,6 +318,48 @@ const cases = {
     await stranger.goto(`${BASE}/tables/web#token=rbt_wrong-token-entirely`);
     await stranger.waitForSelector('body[data-status="refused"]');
     result.refused = await contrastOf(stranger, "#status");
+  },
+
+  /** The stream overlay, over whatever a stream shows behind it: every text on
+   * it reads on a white scene and on a black one; one main landmark, named by a
+   * heading (the table's name) that a screen reader hears and the stream never
+   * shows. Each kind of die (dropped, exploded, success) and a downed actor. */
+  async overlay(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm);
+    await gmRequest(gm, "web", TOKENS.web.gm, { type: "adjust", id: "down", actor: "rook", track: "physical",
+      delta: 10 });
+    const screen = { viewport: { width: 1280, height: 720 }, locale: "en-US" };
+    const overlay = await joinedPage(browser, "overlay", screen, trouble, `${BASE}/tables/web/overlay`,
+      TOKENS.web.observer);
+    await overlay.waitForSelector('#actors [data-actor="rook"].status-down, #actors [data-actor="rook"].status-dying, '
+      + '#actors [data-actor="rook"].status-dead');
+    result.scenes = {};
+    for (const [label, formula] of [["kept", "4d6kh3"], ["boom", "4d6x"], ["count", "6d6cs>=5"]]) {
+      const seq = await roll(gm, formula, label);
+      await overlay.waitForSelector(`#latest .shown[data-seq="${seq}"]`);
+      result.scenes[label] = {
+        tags: await overlay.$$eval("#latest .die", (dice) => dice.flatMap((die) => [...die.classList].slice(1))),
+        white: await sceneContrasts(overlay, "rgb(255, 255, 255)"),
+        black: await sceneContrasts(overlay, "rgb(0, 0, 0)"),
+      };
+    }
+    result.landmarks = await overlay.getByRole("main").evaluateAll((nodes) => nodes.map((node) => ({
+      latest: Boolean(node.querySelector("#latest")), actors: Boolean(node.querySelector("#actors")),
+      message: Boolean(node.querySelector("#message")) })));
+    const headings = await overlay.getByRole("heading", { level: 1 }).evaluateAll((nodes) => nodes.map((node) =>
+      ({ text: node.textContent, width: node.getBoundingClientRect().width })));
+    result.heading = { count: headings.length, ...headings[0],
+      names: await overlay.getByRole("main", { name: "Friday run" }).count() };
+    result.outside = await overlay.evaluate(() => [...document.body.children]
+      .filter((node) => node.tagName !== "MAIN" && node.tagName !== "SCRIPT").map((node) => node.tagName));
+    step("an overlay whose token is refused says so, readably");
+    const refused = await openPage(browser, "refused-overlay", screen, trouble);
+    await refused.goto(`${BASE}/tables/web/overlay#token=rbt_wrong-token-entirely`);
+    await refused.waitForSelector('body[data-status="refused"]');
+    await refused.waitForSelector("#message:not(:empty)");
+    result.refused = { white: await sceneContrasts(refused, "rgb(255, 255, 255)"),
+      black: await sceneContrasts(refused, "rgb(0, 0, 0)") };
   },
 
   /** The GM double-clicks Next turn, then Undo: one turn ended, one undo, no error. */
