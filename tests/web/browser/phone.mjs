@@ -634,22 +634,51 @@ const cases = {
     result.stops = await focusStops(gm);
   },
 
-  /** A German phone on a slow line (every static file answered 600 ms late): the
-   * modules are asked for at once, not level by level; both language files at
-   * once; the connection starts while they load; the top bar says "loading…" in
-   * German from the start, never the English "not connected". */
+  /** A German phone on a slow line, made a held one: no file of the page is
+   * answered until the page has asked for every module (RB_MODULES: preloaded, not
+   * level by level), and no language file until both were asked for, the socket
+   * opened and the top bar said "loading…" in German — what the test saw then is
+   * recorded, and the files are released; it never says the English "not
+   * connected". Nothing here waits a time: a page that never asks for what is
+   * awaited is given up on after a bound, and fails on what was recorded. */
   async loading(browser, result) {
-    const DELAY = 600;
+    const modules = JSON.parse(env.RB_MODULES);
+    const words = ["/static/web/lang/de.json", "/static/web/lang/en.json"];
     const open = async (name, url) => {
       const page = await openPage(browser, name, { ...PHONE, locale: "de-DE" }, trouble);
-      const t0 = Date.now();
-      page.asked = {};
+      const load = { asked: [], socket: false };
+      const heard = new Set(); // waiters: each checks its condition at every request and socket
+      const hear = () => [...heard].forEach((check) => check());
+      const until = (condition, bound = 20_000) => new Promise((resolve) => {
+        const check = () => {
+          if (!condition()) return;
+          heard.delete(check);
+          clearTimeout(timer);
+          resolve(true);
+        };
+        const timer = setTimeout(() => {
+          heard.delete(check);
+          resolve(false);
+        }, bound);
+        heard.add(check);
+        check();
+      });
+      const gate = () => {
+        let release;
+        const opened = new Promise((resolve) => { release = resolve; });
+        return { opened, release };
+      };
+      const files = gate();
+      const catalogs = gate();
       page.on("websocket", () => {
-        page.asked.socket ??= Date.now() - t0;
+        load.socket = true;
+        hear();
       });
       await page.route(/\/static\//, async (route) => {
-        page.asked[new URL(route.request().url()).pathname] = Date.now() - t0;
-        await sleep(DELAY);
+        const path = new URL(route.request().url()).pathname;
+        load.asked.push(path);
+        hear();
+        await (words.includes(path) ? catalogs.opened : files.opened);
         await route.continue();
       });
       // every text the top bar shows, from the markup's on
@@ -661,25 +690,32 @@ const cases = {
         };
         new MutationObserver(note).observe(document, { subtree: true, childList: true, characterData: true });
       });
-      await page.goto(url);
-      return page;
+      await page.goto(url, { waitUntil: "commit" });
+      // nothing of the page answered yet: it asks for every module now, or never
+      const everyModule = await until(() => modules.every((path) => load.asked.includes(path)));
+      load.beforeAnswer = { complete: everyModule, asked: [...new Set(load.asked)].sort() };
+      files.release();
+      // the modules are in, the words held: both files asked for, the socket opened
+      // (with a token), "loading…" in German on the top bar
+      const wanted = () => words.every((path) => load.asked.includes(path)) && (!url.includes("#token=") || load.socket);
+      const both = await until(wanted);
+      const loading = await page.waitForFunction(() => document.getElementById("status").textContent === "wird geladen…")
+        .then(() => true, () => false);
+      load.held = { complete: both, catalogs: load.asked.filter((path) => words.includes(path)).sort(),
+        socket: load.socket, status: await page.textContent("#status"), loading };
+      catalogs.release();
+      return { page, load };
     };
     step("a player's link");
     const player = await open("player", `${BASE}/tables/web#token=${TOKENS.web.player}`);
-    await connected(player);
-    const modules = Object.entries(player.asked).filter(([path]) => path.endsWith(".mjs"));
-    result.player = {
-      statuses: await player.evaluate(() => window.statusTexts),
-      modules: Object.fromEntries(modules),
-      catalogs: [player.asked["/static/web/lang/en.json"], player.asked["/static/web/lang/de.json"]],
-      socket: player.asked.socket,
-      delay: DELAY,
-    };
+    await connected(player.page);
+    result.player = { statuses: await player.page.evaluate(() => window.statusTexts), before: player.load.beforeAnswer,
+      held: player.load.held };
     step("the page without a token");
     const stranger = await open("stranger", `${BASE}/tables/web`);
-    await stranger.waitForSelector("#join:not([hidden])");
-    result.stranger = { statuses: await stranger.evaluate(() => window.statusTexts),
-      join: await stranger.textContent('#join-form button[type="submit"]') };
+    await stranger.page.waitForSelector("#join:not([hidden])");
+    result.stranger = { statuses: await stranger.page.evaluate(() => window.statusTexts), held: stranger.load.held,
+      join: await stranger.page.textContent('#join-form button[type="submit"]') };
   },
 
   /** A name longer than a phone is wide wraps: nothing scrolls sideways. */
