@@ -63,6 +63,7 @@ async def test_a_roll_tapped_again_while_it_waits_is_made_once(web_world):
     # sent nothing more; one roll
     slow = result["slow"]
     assert slow["disabled"] is True and slow["button"] == "Sending…"
+    assert slow["flushed"] is True  # what the page sent was all seen and answered, no sleep
     assert len(slow["sent"]) == 1 and slow["rolls"] == 1
     assert slow["after"]["disabled"] is False and slow["after"]["button"] == "Roll"
     # the line down: it says it will be sent on reconnect; sent again after the
@@ -70,7 +71,7 @@ async def test_a_roll_tapped_again_while_it_waits_is_made_once(web_world):
     down = result["down"]
     assert down["disabled"] is True and down["button"] == "Will be sent on reconnect"
     assert down["sent"] and len(set(down["sent"])) == 1, down["sent"]
-    assert down["rolls"] == 1
+    assert down["flushed"] is True and down["rolls"] == 1
     assert down["after"]["disabled"] is False and down["after"]["button"] == "Roll"
 
 
@@ -195,17 +196,22 @@ async def test_the_approval_message_follows_the_gms_answer(web_world):
 
 
 async def test_the_page_reconnects_at_once_when_the_network_or_the_page_comes_back(web_world):
+    """After four refused tries the backoff waits 4–8 s more; the events cut it short:
+    the page is connecting when the event's handlers have run (it was timed: within
+    2 s, which a loaded machine could miss). The browser's ``offline`` finds the top
+    bar saying so already."""
     result = await run_case(web_world, "reconnect")
-    # after four refused tries the backoff waits 4–8 s more; the events cut it short
     assert result["reconnectButton"] is True
     for how in ("online", "visible"):
-        assert result[how]["attempts"] >= 4 and result[how]["ms"] < 2000, (how, result[how])
+        seen = result[how]
+        assert seen["attempts"] >= 4, (how, seen)
+        assert seen["before"] == "waiting" and seen["after"] == "connecting", (how, seen)
     offline = result["offline"]
-    assert (
-        offline["ms"] < 2000
-        and offline["status"] == "offline: no network"
-        and offline["data"] == "offline"
-    )
+    assert offline == {
+        "said": "offline: no network",
+        "status": "offline: no network",
+        "data": "offline",
+    }
 
 
 async def test_what_the_player_types_survives_a_new_actor(web_world):

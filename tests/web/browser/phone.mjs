@@ -9,10 +9,10 @@
 // token; never printed), RB_CHROMIUM, RB_CASE.
 
 import process from "node:process";
-import { setTimeout as sleep } from "node:timers/promises";
 
 import {
-  DESKTOP, PHONE, addActor, connected, fillAttack, gmRequest, joinedPage, openPage, roll, runCase, tapWebSocket,
+  DESKTOP, PHONE, addActor, connected, fillAttack, flush, gmRequest, joinedPage, openPage, roll, runCase,
+  tapWebSocket, waiter,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -176,11 +176,12 @@ const cases = {
     result.slow = await rollFormState(player);
     await submitAgain(player);
     await submitAgain(player);
-    await sleep(300);
+    result.slow.flushed = await flush(player, { answered: false }); // the page's sends so far, all held
     gate.release();
     await player.locator("#log li.kind-roll", { hasText: "slow tap" }).first().waitFor();
     await player.waitForFunction(() => !document.querySelector('form.roll-form button[type="submit"]').disabled);
-    await sleep(500); // a second roll, were there one, would be in by now
+    // a second roll, were there one, was sent before this ping and answered before its pong
+    result.slow.flushed &&= await flush(player);
     result.slow.rolls = await rollsShown(player, "slow tap");
     result.slow.sent = sentRolls(gate, "slow tap");
     result.slow.after = await rollFormState(player);
@@ -192,12 +193,12 @@ const cases = {
     await tapRoll(player, "3d6", "down tap");
     result.down = await rollFormState(player);
     await submitAgain(player);
-    await player.locator('form.roll-form button[type="submit"]').click({ force: true, timeout: 2000 }).catch(() => {});
+    await player.locator('form.roll-form button[type="submit"]').click({ force: true });
     await submitAgain(player);
     gate.open = true;
     await player.locator("#log li.kind-roll", { hasText: "down tap" }).first().waitFor({ timeout: 60_000 });
     await player.waitForFunction(() => !document.querySelector('form.roll-form button[type="submit"]').disabled);
-    await sleep(500);
+    result.down.flushed = await flush(player);
     result.down.rolls = await rollsShown(player, "down tap");
     result.down.sent = sentRolls(gate, "down tap");
     result.down.after = await rollFormState(player);
@@ -235,9 +236,9 @@ const cases = {
     player.on("websocket", (socket) => sockets.push(socket.url()));
     step("the tab comes back: reloaded");
     await player.reload();
-    await player.waitForSelector('body[data-status="connected"], #join:not([hidden])');
-    await player.locator("#log li.kind-roll", { hasText: "before the reload" }).first().waitFor({ timeout: 5000 })
-      .catch(() => {});
+    // joined again and shown the log from before (its entries are in when the page
+    // marks it read), or asking for a token
+    await player.waitForSelector('body[data-status="connected"][data-history], #join:not([hidden])');
     result.reloaded = await player.evaluate(() => ({
       status: document.body.dataset.status, join: !document.getElementById("join").hidden,
       address: location.href, rolls: document.querySelectorAll("#log li.kind-roll").length,
@@ -445,7 +446,7 @@ const cases = {
     await first.item.locator('button[name="approve"]').click();
     await player.locator("#log li.kind-roll", { hasText: "may I" }).first().waitFor();
     await player.waitForFunction((before) => document.getElementById("message").textContent !== before,
-      first.waitingText, { timeout: 5000 }).catch(() => {});
+      first.waitingText).catch(() => {});
     result.approved = { waiting: first.waitingText, message: await player.textContent("#message"),
       status: await player.textContent("form.roll-form .form-status") };
     step("rejected");
@@ -453,13 +454,15 @@ const cases = {
     await second.item.locator('button[name="reject"]').click();
     await player.locator("#log li.kind-approval-rejected").first().waitFor();
     await player.waitForFunction((before) => document.getElementById("message").textContent !== before,
-      second.waitingText, { timeout: 5000 }).catch(() => {});
+      second.waitingText).catch(() => {});
     result.rejected = { waiting: second.waitingText, message: await player.textContent("#message"),
       status: await player.textContent("form.roll-form .form-status") };
   },
 
   /** Back online or shown again: the page reconnects at once, not at the backoff's
-   * next step; offline, it says so at once. */
+   * next step — in the event's own handler, so the status is "connecting" when the
+   * event returns (no clock read); offline, it says so at once — the top bar says
+   * it when the browser's `offline` reaches a listener after the page's. */
   async reconnect(browser, result) {
     const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player,
       { tap: true });
@@ -471,19 +474,20 @@ const cases = {
       await player.waitForSelector('body[data-status="waiting"]');
       // four refused tries (0.25 + 0.5 + 1 + 2 s at least): the next one waits 4–8 s
       const start = gate.attempts;
-      while (gate.attempts - start < 4) await sleep(50);
+      await gate.until(() => gate.attempts - start >= 4);
       attempts = gate.attempts - start;
-      await sleep(300);
+      await player.waitForSelector('body[data-status="waiting"]'); // the fourth refusal, heard
     };
     const backIn = async (how) => {
       gate.open = true;
-      const from = Date.now();
-      await player.evaluate((event) => {
+      const seen = await player.evaluate((event) => {
+        const before = document.body.dataset.status;
         if (event === "online") window.dispatchEvent(new Event("online"));
         else document.dispatchEvent(new Event("visibilitychange"));
+        return { before, after: document.body.dataset.status };
       }, how);
       await connected(player);
-      return { ms: Date.now() - from, attempts };
+      return { ...seen, attempts };
     };
     step("online");
     await down();
@@ -493,12 +497,13 @@ const cases = {
     await down();
     result.visible = await backIn("visibilitychange");
     step("offline");
-    const from = Date.now();
+    await player.evaluate(() => window.addEventListener("offline", () => {
+      window.saidOffline = document.getElementById("status").textContent;
+    }, { once: true }));
     await player.context().setOffline(true);
-    await player.waitForFunction(() => document.getElementById("status").textContent.includes("offline"),
-      null, { timeout: 5000 }).catch(() => {});
-    result.offline = { ms: Date.now() - from, status: await player.textContent("#status"),
-      data: await player.evaluate(() => document.body.dataset.status) };
+    await player.waitForFunction(() => window.saidOffline !== undefined);
+    result.offline = { said: await player.evaluate(() => window.saidOffline),
+      status: await player.textContent("#status"), data: await player.evaluate(() => document.body.dataset.status) };
     await player.context().setOffline(false);
     await connected(player);
   },
@@ -549,7 +554,8 @@ const cases = {
     await player.keyboard.press("Enter");
     await connected(player);
     await player.waitForSelector("#table:not([hidden])");
-    await sleep(200);
+    // the log from before is in (the last thing joining does), so nothing later moves the focus
+    await player.waitForSelector("body[data-history]");
     result.focus = await player.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
     const live = () => player.evaluate(() => {
       const region = document.querySelector('[aria-live="polite"]:not(#message)');
@@ -558,9 +564,11 @@ const cases = {
     });
     const heard = (text) => player.waitForFunction((t) =>
       [...document.querySelectorAll('[aria-live="polite"]:not(#message) > *')].some((p) => p.textContent.includes(t)),
-    text, { timeout: 5000 }).catch(() => {});
+    text).catch(() => {});
     step("the GM rolls");
     await roll(gm, "1d6", "gm roll");
+    // told in the same handler that puts it in the player's log
+    await player.locator("#log li.kind-roll", { hasText: "gm roll" }).first().waitFor();
     await heard("gm roll");
     step("the player rolls");
     await roll(player, "2d6", "own roll");
@@ -647,22 +655,7 @@ const cases = {
     const open = async (name, url) => {
       const page = await openPage(browser, name, { ...PHONE, locale: "de-DE" }, trouble);
       const load = { asked: [], socket: false };
-      const heard = new Set(); // waiters: each checks its condition at every request and socket
-      const hear = () => [...heard].forEach((check) => check());
-      const until = (condition, bound = 20_000) => new Promise((resolve) => {
-        const check = () => {
-          if (!condition()) return;
-          heard.delete(check);
-          clearTimeout(timer);
-          resolve(true);
-        };
-        const timer = setTimeout(() => {
-          heard.delete(check);
-          resolve(false);
-        }, bound);
-        heard.add(check);
-        check();
-      });
+      const { until, changed: hear } = waiter(); // conditions checked at every request and socket
       const gate = () => {
         let release;
         const opened = new Promise((resolve) => { release = resolve; });
@@ -692,13 +685,13 @@ const cases = {
       });
       await page.goto(url, { waitUntil: "commit" });
       // nothing of the page answered yet: it asks for every module now, or never
-      const everyModule = await until(() => modules.every((path) => load.asked.includes(path)));
+      const everyModule = await until(() => modules.every((path) => load.asked.includes(path)), 20_000);
       load.beforeAnswer = { complete: everyModule, asked: [...new Set(load.asked)].sort() };
       files.release();
       // the modules are in, the words held: both files asked for, the socket opened
       // (with a token), "loading…" in German on the top bar
       const wanted = () => words.every((path) => load.asked.includes(path)) && (!url.includes("#token=") || load.socket);
-      const both = await until(wanted);
+      const both = await until(wanted, 20_000);
       const loading = await page.waitForFunction(() => document.getElementById("status").textContent === "wird geladen…")
         .then(() => true, () => false);
       load.held = { complete: both, catalogs: load.asked.filter((path) => words.includes(path)).sort(),
