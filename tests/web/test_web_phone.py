@@ -30,13 +30,17 @@ from pathlib import Path
 import pytest
 
 from tests.web.test_web_browser import CHROMIUM, requirements, run_script
+from tests.web.test_web_preload import page_modules
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
 
 
-async def run_case(world, case: str, script: str = "phone.mjs") -> dict:
+async def run_case(
+    world, case: str, script: str = "phone.mjs", extra: dict[str, str] | None = None
+) -> dict:
     """Run one case of browser/phone.mjs (or another ``script`` of browser/) against
-    ``world``; its result, which recorded no page error and no dialog."""
+    ``world``, with ``extra`` in its environment; its result, which recorded no page
+    error and no dialog."""
     missing = requirements()
     if missing:
         pytest.fail("the web view's browser tests need: " + "; ".join(missing))
@@ -46,6 +50,7 @@ async def run_case(world, case: str, script: str = "phone.mjs") -> dict:
         "RB_TOKENS": json.dumps(world.tokens),
         "RB_CHROMIUM": CHROMIUM,
         "RB_CASE": case,
+        **(extra or {}),
     }
     result = await run_script(script, env, secrets)
     assert result["trouble"] == {"errors": [], "dialogs": []}
@@ -58,6 +63,7 @@ async def test_a_roll_tapped_again_while_it_waits_is_made_once(web_world):
     # sent nothing more; one roll
     slow = result["slow"]
     assert slow["disabled"] is True and slow["button"] == "Sending…"
+    assert slow["flushed"] is True  # what the page sent was all seen and answered, no sleep
     assert len(slow["sent"]) == 1 and slow["rolls"] == 1
     assert slow["after"]["disabled"] is False and slow["after"]["button"] == "Roll"
     # the line down: it says it will be sent on reconnect; sent again after the
@@ -65,7 +71,7 @@ async def test_a_roll_tapped_again_while_it_waits_is_made_once(web_world):
     down = result["down"]
     assert down["disabled"] is True and down["button"] == "Will be sent on reconnect"
     assert down["sent"] and len(set(down["sent"])) == 1, down["sent"]
-    assert down["rolls"] == 1
+    assert down["flushed"] is True and down["rolls"] == 1
     assert down["after"]["disabled"] is False and down["after"]["button"] == "Roll"
 
 
@@ -123,6 +129,33 @@ async def test_what_the_page_says_in_red_can_be_read(web_world):
         assert result[what]["text"] and result[what]["ratio"] >= 4.5, (what, result[what])
 
 
+async def test_the_overlay_reads_on_any_scene_and_to_a_screen_reader(web_world):
+    """The stream overlay failed axe: no main landmark, no heading, and white text
+    with only a soft glow (a dropped die see-through, the actors' words dimmed on a
+    thin plate) under 4.5:1 against the white axe takes for a transparent page's
+    background. A stream can show anything behind it, so each text must read on its
+    own outline or plate over a white scene and over a black one (axe cannot know
+    the scene: this is its color-contrast, computed for both); its one ``main``
+    holds everything, named by a visually hidden heading, the table's name."""
+    result = await run_case(web_world, "overlay")
+    for label, scene in result["scenes"].items():
+        for background in ("white", "black"):
+            texts = scene[background]
+            assert texts, (label, background)
+            poor = [t for t in texts if t["ratio"] < t["needs"]]
+            assert poor == [], (label, background, poor)
+    tags = {tag for scene in result["scenes"].values() for tag in scene["tags"]}
+    assert {"die-dropped", "die-exploded", "die-success"} <= tags, tags
+    for background in ("white", "black"):
+        poor = [t for t in result["refused"][background] if t["ratio"] < t["needs"]]
+        assert poor == [] and result["refused"][background], (background, result["refused"])
+    assert result["landmarks"] == [{"latest": True, "actors": True, "message": True}]
+    assert result["outside"] == [], result["outside"]
+    heading = result["heading"]
+    assert heading["count"] == 1 and heading["text"] == "Friday run", heading
+    assert heading["width"] <= 1 and heading["names"] == 1, heading
+
+
 async def test_a_double_click_on_the_gms_buttons_is_one_press(web_world):
     """A double click on Next turn ended two turns (an actor's turn skipped); on Undo
     it sent the same undo twice, and the page showed the server's refusal of the
@@ -163,17 +196,22 @@ async def test_the_approval_message_follows_the_gms_answer(web_world):
 
 
 async def test_the_page_reconnects_at_once_when_the_network_or_the_page_comes_back(web_world):
+    """After four refused tries the backoff waits 4–8 s more; the events cut it short:
+    the page is connecting when the event's handlers have run (it was timed: within
+    2 s, which a loaded machine could miss). The browser's ``offline`` finds the top
+    bar saying so already."""
     result = await run_case(web_world, "reconnect")
-    # after four refused tries the backoff waits 4–8 s more; the events cut it short
     assert result["reconnectButton"] is True
     for how in ("online", "visible"):
-        assert result[how]["attempts"] >= 4 and result[how]["ms"] < 2000, (how, result[how])
+        seen = result[how]
+        assert seen["attempts"] >= 4, (how, seen)
+        assert seen["before"] == "waiting" and seen["after"] == "connecting", (how, seen)
     offline = result["offline"]
-    assert (
-        offline["ms"] < 2000
-        and offline["status"] == "offline: no network"
-        and offline["data"] == "offline"
-    )
+    assert offline == {
+        "said": "offline: no network",
+        "status": "offline: no network",
+        "data": "offline",
+    }
 
 
 async def test_what_the_player_types_survives_a_new_actor(web_world):
@@ -233,29 +271,34 @@ async def test_the_focus_on_a_phone_goes_in_the_order_shown(web_world):
 
 async def test_a_slow_first_load_says_loading_in_the_pages_language(web_world):
     """On "Slow 3G" a German page said "not connected", in English, for 18 s: its
-    modules loaded level by level, then en.json, then de.json, then it connected."""
-    result = await run_case(web_world, "loading")
+    modules loaded level by level, then en.json, then de.json, then it connected.
+    The files are held until the page has asked for what it should ask for at once
+    (a timed version of this failed once under load)."""
+    modules = sorted(page_modules("table.html"))
+    result = await run_case(web_world, "loading", extra={"RB_MODULES": json.dumps(modules)})
     player = result["player"]
-    delay = player["delay"]
     statuses = player["statuses"]
     # the markup's fallback at most, then German: never "not connected"
     assert statuses[0] in ("loading…", "wird geladen…"), statuses
     assert "wird geladen…" in statuses and statuses[-1] == "verbunden", statuses
     assert "not connected" not in statuses and "nicht verbunden" not in statuses, statuses
-    # every module asked for within one answer's delay: preloaded, no waterfall
-    modules = player["modules"]
-    assert {
-        "/static/web/session.mjs",
-        "/static/client/connection.mjs",
-        "/static/client/protocol.mjs",
-    } <= set(modules)
-    assert max(modules.values()) - min(modules.values()) < delay, modules
-    # both language files at once, and the socket opened before they came
-    english, german = player["catalogs"]
-    assert abs(english - german) < delay, player["catalogs"]
-    assert player["socket"] < min(english, german) + delay, player
+    # every module the page runs asked for before any file of the page was
+    # answered: preloaded, no waterfall
+    before = player["before"]
+    assert before["complete"] and set(modules) <= set(before["asked"]), (modules, before)
+    # both language files asked for before either was answered, the socket opened
+    # meanwhile, and the top bar said "loading…" in German while they were held
+    words = ["/static/web/lang/de.json", "/static/web/lang/en.json"]
+    assert player["held"] == {
+        "complete": True,
+        "catalogs": words,
+        "socket": True,
+        "status": "wird geladen…",
+        "loading": True,
+    }, player["held"]
     # without a token: "not connected" in German once the words are in, the join form German
     stranger = result["stranger"]
+    assert stranger["held"]["catalogs"] == words and stranger["held"]["loading"], stranger
     assert (
         stranger["statuses"][-1] == "nicht verbunden"
         and "not connected" not in stranger["statuses"]

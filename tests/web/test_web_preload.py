@@ -60,6 +60,12 @@ def _closure(entries: list[str]) -> set[str]:
     return seen - set(entries)
 
 
+def page_modules(page: str) -> set[str]:
+    """Every module a page of ``webui`` runs: its module scripts and all they import."""
+    entries = _SCRIPT.findall((STATIC["web"] / page).read_text(encoding="utf-8"))
+    return set(entries) | _closure(entries)
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_a_page_preloads_every_module_its_scripts_import(page: str) -> None:
     html = (STATIC["web"] / page).read_text(encoding="utf-8")

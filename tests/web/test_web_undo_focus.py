@@ -21,4 +21,6 @@ async def test_the_undo_buttons_keep_the_keyboards_focus(web_world):
     assert [s["undo"] for s in steps[:2]] == ["Undo #2", "Undo #1"], steps
     assert steps[-1]["disabled"], steps
     assert steps[-1]["focus"] == "button[name=undo]", steps
+    assert result["after"]["flushed"] is True, result  # all the page sent was answered
     assert result["after"]["undos"] == 3 and result["after"]["sent"] == 0, result  # nothing sent
+    assert result["after"]["seq"] == result["after"]["before"], result

@@ -50,6 +50,7 @@ if (!tableId || !token) {
     listeners: {
       onSnapshot: async (welcome) => {
         document.documentElement.lang = welcome.locale ?? "en";
+        $("title").textContent = welcome.table?.name ?? tableId; // the heading names the table
         // the latest roll before the overlay opened, from the session log
         const events = await fetchHistory({ table: tableId, token, locale: welcome.locale, upTo: welcome.seq, keep: 50 });
         const last = events.filter((e) => e.kind === "roll" || e.kind === "resolution").pop();

@@ -60,16 +60,45 @@ export async function openPage(browser, name, options, trouble) {
   return page;
 }
 
+/** Waiting for a condition, not a time: `until(condition, bound)` resolves true once
+ * `condition()` holds, checked now and at each `changed()` (the caller's events);
+ * false after `bound` ms — a bound for what never happens, not a time anything is
+ * expected in. */
+export function waiter() {
+  const waiting = new Set();
+  const changed = () => [...waiting].forEach((check) => check());
+  const until = (condition, bound = 60_000) => new Promise((resolve) => {
+    const check = () => {
+      if (!condition()) return;
+      waiting.delete(check);
+      clearTimeout(timer);
+      resolve(true);
+    };
+    const timer = setTimeout(() => {
+      waiting.delete(check);
+      resolve(false);
+    }, bound);
+    waiting.add(check);
+    check();
+  });
+  return { until, changed };
+}
+
 /** Record every frame the server sends this page, and each the page sends
  * (`gate.sent`), and let a test cut the line: `gate.open = false` refuses new
  * connections, `gate.drop()` closes the open ones; a frame for which
  * `gate.swallow(frame)` is true is not handed to the page (as if the server had
  * skipped it), and is recorded in `gate.swallowed`; while `gate.hold` is true the
  * page's frames wait (a slow line) until `gate.release()`; `gate.attempts` counts
- * the page's tries to connect. */
+ * the page's tries to connect; `gate.until(condition)` resolves true once
+ * `condition()` holds, checked at each frame either way and at each try (false after
+ * `bound` ms: a bound for a page that never gets there, not a time anything is
+ * expected in). */
 export async function tapWebSocket(page) {
   const gate = { open: true, frames: [], sent: [], routes: [], swallow: () => false, swallowed: [], hold: false, held: [],
     attempts: 0 };
+  const { until, changed } = waiter();
+  gate.until = until;
   gate.release = () => {
     gate.hold = false;
     for (const [server, message] of gate.held.splice(0)) server.send(message);
@@ -81,6 +110,7 @@ export async function tapWebSocket(page) {
     gate.attempts += 1;
     if (!gate.open) {
       route.close({ code: 1013, reason: "test: the line is down" });
+      changed();
       return;
     }
     const server = route.connectToServer();
@@ -88,6 +118,7 @@ export async function tapWebSocket(page) {
       gate.sent.push(String(message));
       if (gate.hold) gate.held.push([server, message]);
       else server.send(message);
+      changed();
     });
     server.onMessage((message) => {
       if (gate.swallow(String(message))) {
@@ -96,10 +127,36 @@ export async function tapWebSocket(page) {
       }
       gate.frames.push(String(message));
       route.send(message);
+      changed();
     });
     gate.routes.push(route);
+    changed();
   });
   return gate;
+}
+
+/**
+ * Wait until every frame a tapped page (`page.gate`) sent before now is in
+ * `gate.sent`, instead of a sleep: the page is made to ping (a connected page pings
+ * at once when it is shown again, `visibilitychange`) and its frames go out in
+ * order. With `answered` (not while the gate holds the page's frames), until the
+ * server's pong as well — it answers a connection's frames in order, so by then it
+ * has answered every one sent before — and until the page has shown every event
+ * the tap saw come in. False if the page never pinged or was never answered.
+ */
+export async function flush(page, { answered = true } = {}) {
+  const gate = page.gate;
+  const from = gate.sent.length;
+  const pingOf = () => gate.sent.slice(from).map((f) => JSON.parse(f)).find((m) => m.type === "ping");
+  await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+  if (!(await gate.until(() => pingOf() !== undefined))) return false;
+  if (!answered) return true;
+  const { id } = pingOf();
+  const frames = () => gate.frames.map((f) => JSON.parse(f));
+  if (!(await gate.until(() => frames().some((m) => m.type === "pong" && m.id === id)))) return false;
+  const seqs = frames().filter((m) => m.type === "event").map((m) => m.seq);
+  if (seqs.length) await waitSeq(page, Math.max(...seqs));
+  return true;
 }
 
 export const connected = (page) => page.waitForSelector('body[data-status="connected"]');

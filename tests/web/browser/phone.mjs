@@ -9,10 +9,10 @@
 // token; never printed), RB_CHROMIUM, RB_CASE.
 
 import process from "node:process";
-import { setTimeout as sleep } from "node:timers/promises";
 
 import {
-  DESKTOP, PHONE, addActor, connected, fillAttack, gmRequest, joinedPage, openPage, roll, runCase, tapWebSocket,
+  DESKTOP, PHONE, addActor, connected, fillAttack, flush, gmRequest, joinedPage, openPage, roll, runCase,
+  tapWebSocket, waiter,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -81,6 +81,65 @@ const contrastOf = (page, selector) => page.$eval(selector, (node) => {
   return { ratio: Math.round(((a + 0.05) / (b + 0.05)) * 100) / 100, fg, bg, text: node.textContent };
 });
 
+/** Every text of the page that is on screen, with its contrast (WCAG 2) against
+ * what it is read on when the scene behind the transparent page is `scene` (an
+ * `rgb(…)`): a solid outline around its letters (blur-free shadows on all eight
+ * sides, at least 1 px out), else the backgrounds under it laid over the scene
+ * (each with its alpha and the opacity of the elements it is in); its letters
+ * laid over that as well. Large text (24 px, or 18.66 px bold) needs 3:1, other
+ * text 4.5:1 (WCAG 1.4.3, as axe's color-contrast). */
+const sceneContrasts = (page, scene) => page.evaluate((sceneColor) => {
+  const rgba = (text) => {
+    const [r, g, b, a = 1] = text.match(/[\d.]+/g).map(Number);
+    return { r, g, b, a };
+  };
+  const over = (top, below, alpha = top.a) => ({ r: top.r * alpha + below.r * (1 - alpha),
+    g: top.g * alpha + below.g * (1 - alpha), b: top.b * alpha + below.b * (1 - alpha), a: 1 });
+  const luminance = ({ r, g, b }) => {
+    const linear = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+  };
+  /** The colour of a solid outline the text-shadow draws, or null. */
+  const outlineOf = (style) => {
+    if (style.textShadow === "none") return null;
+    const shadows = style.textShadow.split(/,(?![^(]*\))/).map((part) => {
+      const color = part.match(/rgba?\([^)]*\)/)?.[0];
+      const [x, y, blur = 0] = part.replace(color, "").match(/-?[\d.]+px/g).map(parseFloat);
+      return { color, x, y, blur };
+    });
+    const solid = shadows.filter((s) => s.blur === 0 && rgba(s.color).a === 1 && Math.max(Math.abs(s.x), Math.abs(s.y)) >= 1);
+    const sides = new Set(solid.map((s) => `${Math.sign(s.x)},${Math.sign(s.y)}`));
+    const colors = new Set(solid.map((s) => s.color));
+    return sides.size === 8 && colors.size === 1 ? rgba(solid[0].color) : null;
+  };
+  const texts = [...document.body.querySelectorAll("*")].filter((node) =>
+    [...node.childNodes].some((child) => child.nodeType === Node.TEXT_NODE && child.textContent.trim()));
+  return texts.map((node) => {
+    const box = node.getBoundingClientRect();
+    const style = getComputedStyle(node);
+    if (box.width <= 1 || box.height <= 1 || style.visibility !== "visible") return null; // not on screen
+    const chain = [];
+    for (let at = node; at; at = at.parentElement) chain.unshift(at);
+    let behind = rgba(sceneColor);
+    let opacity = 1;
+    for (const at of chain) {
+      const own = getComputedStyle(at);
+      opacity *= Number(own.opacity);
+      const fill = rgba(own.backgroundColor);
+      if (fill.a > 0) behind = over(fill, behind, fill.a * opacity);
+    }
+    const outline = outlineOf(style);
+    if (outline) behind = over(outline, behind, opacity);
+    const ink = rgba(style.color);
+    const fg = over(ink, behind, ink.a * opacity);
+    const [a, b] = [luminance(fg), luminance(behind)].sort((x, y) => y - x);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+    return { what: `${node.tagName.toLowerCase()}.${[...node.classList].join(".")}`, text: node.textContent.trim(),
+      ratio: Math.round(((a + 0.05) / (b + 0.05)) * 100) / 100, needs: large ? 3 : 4.5, outline: Boolean(outline) };
+  }).filter(Boolean);
+}, scene);
+
 /** Tab from the table's heading to the page's end: the panels the focus goes
  * through, in order, each once with its first stop and where the panel is. */
 async function focusStops(page) {
@@ -117,11 +176,12 @@ const cases = {
     result.slow = await rollFormState(player);
     await submitAgain(player);
     await submitAgain(player);
-    await sleep(300);
+    result.slow.flushed = await flush(player, { answered: false }); // the page's sends so far, all held
     gate.release();
     await player.locator("#log li.kind-roll", { hasText: "slow tap" }).first().waitFor();
     await player.waitForFunction(() => !document.querySelector('form.roll-form button[type="submit"]').disabled);
-    await sleep(500); // a second roll, were there one, would be in by now
+    // a second roll, were there one, was sent before this ping and answered before its pong
+    result.slow.flushed &&= await flush(player);
     result.slow.rolls = await rollsShown(player, "slow tap");
     result.slow.sent = sentRolls(gate, "slow tap");
     result.slow.after = await rollFormState(player);
@@ -133,12 +193,12 @@ const cases = {
     await tapRoll(player, "3d6", "down tap");
     result.down = await rollFormState(player);
     await submitAgain(player);
-    await player.locator('form.roll-form button[type="submit"]').click({ force: true, timeout: 2000 }).catch(() => {});
+    await player.locator('form.roll-form button[type="submit"]').click({ force: true });
     await submitAgain(player);
     gate.open = true;
     await player.locator("#log li.kind-roll", { hasText: "down tap" }).first().waitFor({ timeout: 60_000 });
     await player.waitForFunction(() => !document.querySelector('form.roll-form button[type="submit"]').disabled);
-    await sleep(500);
+    result.down.flushed = await flush(player);
     result.down.rolls = await rollsShown(player, "down tap");
     result.down.sent = sentRolls(gate, "down tap");
     result.down.after = await rollFormState(player);
@@ -176,9 +236,9 @@ const cases = {
     player.on("websocket", (socket) => sockets.push(socket.url()));
     step("the tab comes back: reloaded");
     await player.reload();
-    await player.waitForSelector('body[data-status="connected"], #join:not([hidden])');
-    await player.locator("#log li.kind-roll", { hasText: "before the reload" }).first().waitFor({ timeout: 5000 })
-      .catch(() => {});
+    // joined again and shown the log from before (its entries are in when the page
+    // marks it read), or asking for a token
+    await player.waitForSelector('body[data-status="connected"][data-history], #join:not([hidden])');
     result.reloaded = await player.evaluate(() => ({
       status: document.body.dataset.status, join: !document.getElementById("join").hidden,
       address: location.href, rolls: document.querySelectorAll("#log li.kind-roll").length,
@@ -259,6 +319,48 @@ const cases = {
     await stranger.goto(`${BASE}/tables/web#token=rbt_wrong-token-entirely`);
     await stranger.waitForSelector('body[data-status="refused"]');
     result.refused = await contrastOf(stranger, "#status");
+  },
+
+  /** The stream overlay, over whatever a stream shows behind it: every text on
+   * it reads on a white scene and on a black one; one main landmark, named by a
+   * heading (the table's name) that a screen reader hears and the stream never
+   * shows. Each kind of die (dropped, exploded, success) and a downed actor. */
+  async overlay(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm);
+    await gmRequest(gm, "web", TOKENS.web.gm, { type: "adjust", id: "down", actor: "rook", track: "physical",
+      delta: 10 });
+    const screen = { viewport: { width: 1280, height: 720 }, locale: "en-US" };
+    const overlay = await joinedPage(browser, "overlay", screen, trouble, `${BASE}/tables/web/overlay`,
+      TOKENS.web.observer);
+    await overlay.waitForSelector('#actors [data-actor="rook"].status-down, #actors [data-actor="rook"].status-dying, '
+      + '#actors [data-actor="rook"].status-dead');
+    result.scenes = {};
+    for (const [label, formula] of [["kept", "4d6kh3"], ["boom", "4d6x"], ["count", "6d6cs>=5"]]) {
+      const seq = await roll(gm, formula, label);
+      await overlay.waitForSelector(`#latest .shown[data-seq="${seq}"]`);
+      result.scenes[label] = {
+        tags: await overlay.$$eval("#latest .die", (dice) => dice.flatMap((die) => [...die.classList].slice(1))),
+        white: await sceneContrasts(overlay, "rgb(255, 255, 255)"),
+        black: await sceneContrasts(overlay, "rgb(0, 0, 0)"),
+      };
+    }
+    result.landmarks = await overlay.getByRole("main").evaluateAll((nodes) => nodes.map((node) => ({
+      latest: Boolean(node.querySelector("#latest")), actors: Boolean(node.querySelector("#actors")),
+      message: Boolean(node.querySelector("#message")) })));
+    const headings = await overlay.getByRole("heading", { level: 1 }).evaluateAll((nodes) => nodes.map((node) =>
+      ({ text: node.textContent, width: node.getBoundingClientRect().width })));
+    result.heading = { count: headings.length, ...headings[0],
+      names: await overlay.getByRole("main", { name: "Friday run" }).count() };
+    result.outside = await overlay.evaluate(() => [...document.body.children]
+      .filter((node) => node.tagName !== "MAIN" && node.tagName !== "SCRIPT").map((node) => node.tagName));
+    step("an overlay whose token is refused says so, readably");
+    const refused = await openPage(browser, "refused-overlay", screen, trouble);
+    await refused.goto(`${BASE}/tables/web/overlay#token=rbt_wrong-token-entirely`);
+    await refused.waitForSelector('body[data-status="refused"]');
+    await refused.waitForSelector("#message:not(:empty)");
+    result.refused = { white: await sceneContrasts(refused, "rgb(255, 255, 255)"),
+      black: await sceneContrasts(refused, "rgb(0, 0, 0)") };
   },
 
   /** The GM double-clicks Next turn, then Undo: one turn ended, one undo, no error. */
@@ -344,7 +446,7 @@ const cases = {
     await first.item.locator('button[name="approve"]').click();
     await player.locator("#log li.kind-roll", { hasText: "may I" }).first().waitFor();
     await player.waitForFunction((before) => document.getElementById("message").textContent !== before,
-      first.waitingText, { timeout: 5000 }).catch(() => {});
+      first.waitingText).catch(() => {});
     result.approved = { waiting: first.waitingText, message: await player.textContent("#message"),
       status: await player.textContent("form.roll-form .form-status") };
     step("rejected");
@@ -352,13 +454,15 @@ const cases = {
     await second.item.locator('button[name="reject"]').click();
     await player.locator("#log li.kind-approval-rejected").first().waitFor();
     await player.waitForFunction((before) => document.getElementById("message").textContent !== before,
-      second.waitingText, { timeout: 5000 }).catch(() => {});
+      second.waitingText).catch(() => {});
     result.rejected = { waiting: second.waitingText, message: await player.textContent("#message"),
       status: await player.textContent("form.roll-form .form-status") };
   },
 
   /** Back online or shown again: the page reconnects at once, not at the backoff's
-   * next step; offline, it says so at once. */
+   * next step — in the event's own handler, so the status is "connecting" when the
+   * event returns (no clock read); offline, it says so at once — the top bar says
+   * it when the browser's `offline` reaches a listener after the page's. */
   async reconnect(browser, result) {
     const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/web`, TOKENS.web.player,
       { tap: true });
@@ -370,19 +474,20 @@ const cases = {
       await player.waitForSelector('body[data-status="waiting"]');
       // four refused tries (0.25 + 0.5 + 1 + 2 s at least): the next one waits 4–8 s
       const start = gate.attempts;
-      while (gate.attempts - start < 4) await sleep(50);
+      await gate.until(() => gate.attempts - start >= 4);
       attempts = gate.attempts - start;
-      await sleep(300);
+      await player.waitForSelector('body[data-status="waiting"]'); // the fourth refusal, heard
     };
     const backIn = async (how) => {
       gate.open = true;
-      const from = Date.now();
-      await player.evaluate((event) => {
+      const seen = await player.evaluate((event) => {
+        const before = document.body.dataset.status;
         if (event === "online") window.dispatchEvent(new Event("online"));
         else document.dispatchEvent(new Event("visibilitychange"));
+        return { before, after: document.body.dataset.status };
       }, how);
       await connected(player);
-      return { ms: Date.now() - from, attempts };
+      return { ...seen, attempts };
     };
     step("online");
     await down();
@@ -392,12 +497,13 @@ const cases = {
     await down();
     result.visible = await backIn("visibilitychange");
     step("offline");
-    const from = Date.now();
+    await player.evaluate(() => window.addEventListener("offline", () => {
+      window.saidOffline = document.getElementById("status").textContent;
+    }, { once: true }));
     await player.context().setOffline(true);
-    await player.waitForFunction(() => document.getElementById("status").textContent.includes("offline"),
-      null, { timeout: 5000 }).catch(() => {});
-    result.offline = { ms: Date.now() - from, status: await player.textContent("#status"),
-      data: await player.evaluate(() => document.body.dataset.status) };
+    await player.waitForFunction(() => window.saidOffline !== undefined);
+    result.offline = { said: await player.evaluate(() => window.saidOffline),
+      status: await player.textContent("#status"), data: await player.evaluate(() => document.body.dataset.status) };
     await player.context().setOffline(false);
     await connected(player);
   },
@@ -448,7 +554,8 @@ const cases = {
     await player.keyboard.press("Enter");
     await connected(player);
     await player.waitForSelector("#table:not([hidden])");
-    await sleep(200);
+    // the log from before is in (the last thing joining does), so nothing later moves the focus
+    await player.waitForSelector("body[data-history]");
     result.focus = await player.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
     const live = () => player.evaluate(() => {
       const region = document.querySelector('[aria-live="polite"]:not(#message)');
@@ -457,9 +564,11 @@ const cases = {
     });
     const heard = (text) => player.waitForFunction((t) =>
       [...document.querySelectorAll('[aria-live="polite"]:not(#message) > *')].some((p) => p.textContent.includes(t)),
-    text, { timeout: 5000 }).catch(() => {});
+    text).catch(() => {});
     step("the GM rolls");
     await roll(gm, "1d6", "gm roll");
+    // told in the same handler that puts it in the player's log
+    await player.locator("#log li.kind-roll", { hasText: "gm roll" }).first().waitFor();
     await heard("gm roll");
     step("the player rolls");
     await roll(player, "2d6", "own roll");
@@ -533,22 +642,36 @@ const cases = {
     result.stops = await focusStops(gm);
   },
 
-  /** A German phone on a slow line (every static file answered 600 ms late): the
-   * modules are asked for at once, not level by level; both language files at
-   * once; the connection starts while they load; the top bar says "loading…" in
-   * German from the start, never the English "not connected". */
+  /** A German phone on a slow line, made a held one: no file of the page is
+   * answered until the page has asked for every module (RB_MODULES: preloaded, not
+   * level by level), and no language file until both were asked for, the socket
+   * opened and the top bar said "loading…" in German — what the test saw then is
+   * recorded, and the files are released; it never says the English "not
+   * connected". Nothing here waits a time: a page that never asks for what is
+   * awaited is given up on after a bound, and fails on what was recorded. */
   async loading(browser, result) {
-    const DELAY = 600;
+    const modules = JSON.parse(env.RB_MODULES);
+    const words = ["/static/web/lang/de.json", "/static/web/lang/en.json"];
     const open = async (name, url) => {
       const page = await openPage(browser, name, { ...PHONE, locale: "de-DE" }, trouble);
-      const t0 = Date.now();
-      page.asked = {};
+      const load = { asked: [], socket: false };
+      const { until, changed: hear } = waiter(); // conditions checked at every request and socket
+      const gate = () => {
+        let release;
+        const opened = new Promise((resolve) => { release = resolve; });
+        return { opened, release };
+      };
+      const files = gate();
+      const catalogs = gate();
       page.on("websocket", () => {
-        page.asked.socket ??= Date.now() - t0;
+        load.socket = true;
+        hear();
       });
       await page.route(/\/static\//, async (route) => {
-        page.asked[new URL(route.request().url()).pathname] = Date.now() - t0;
-        await sleep(DELAY);
+        const path = new URL(route.request().url()).pathname;
+        load.asked.push(path);
+        hear();
+        await (words.includes(path) ? catalogs.opened : files.opened);
         await route.continue();
       });
       // every text the top bar shows, from the markup's on
@@ -560,25 +683,32 @@ const cases = {
         };
         new MutationObserver(note).observe(document, { subtree: true, childList: true, characterData: true });
       });
-      await page.goto(url);
-      return page;
+      await page.goto(url, { waitUntil: "commit" });
+      // nothing of the page answered yet: it asks for every module now, or never
+      const everyModule = await until(() => modules.every((path) => load.asked.includes(path)), 20_000);
+      load.beforeAnswer = { complete: everyModule, asked: [...new Set(load.asked)].sort() };
+      files.release();
+      // the modules are in, the words held: both files asked for, the socket opened
+      // (with a token), "loading…" in German on the top bar
+      const wanted = () => words.every((path) => load.asked.includes(path)) && (!url.includes("#token=") || load.socket);
+      const both = await until(wanted, 20_000);
+      const loading = await page.waitForFunction(() => document.getElementById("status").textContent === "wird geladen…")
+        .then(() => true, () => false);
+      load.held = { complete: both, catalogs: load.asked.filter((path) => words.includes(path)).sort(),
+        socket: load.socket, status: await page.textContent("#status"), loading };
+      catalogs.release();
+      return { page, load };
     };
     step("a player's link");
     const player = await open("player", `${BASE}/tables/web#token=${TOKENS.web.player}`);
-    await connected(player);
-    const modules = Object.entries(player.asked).filter(([path]) => path.endsWith(".mjs"));
-    result.player = {
-      statuses: await player.evaluate(() => window.statusTexts),
-      modules: Object.fromEntries(modules),
-      catalogs: [player.asked["/static/web/lang/en.json"], player.asked["/static/web/lang/de.json"]],
-      socket: player.asked.socket,
-      delay: DELAY,
-    };
+    await connected(player.page);
+    result.player = { statuses: await player.page.evaluate(() => window.statusTexts), before: player.load.beforeAnswer,
+      held: player.load.held };
     step("the page without a token");
     const stranger = await open("stranger", `${BASE}/tables/web`);
-    await stranger.waitForSelector("#join:not([hidden])");
-    result.stranger = { statuses: await stranger.evaluate(() => window.statusTexts),
-      join: await stranger.textContent('#join-form button[type="submit"]') };
+    await stranger.page.waitForSelector("#join:not([hidden])");
+    result.stranger = { statuses: await stranger.page.evaluate(() => window.statusTexts), held: stranger.load.held,
+      join: await stranger.page.textContent('#join-form button[type="submit"]') };
   },
 
   /** A name longer than a phone is wide wraps: nothing scrolls sideways. */

@@ -104,8 +104,7 @@ const cases = {
       const page = await filledPage(browser, table, { ...SMALL_PHONE, locale }, table);
       result[table] = { normal: await layout(page) };
       await fontSize(page, 32);
-      await page.waitForFunction(() => parseFloat(getComputedStyle(document.body).fontSize) > 20, null,
-        { timeout: 5000 }).catch(() => {});
+      await page.waitForFunction(() => parseFloat(getComputedStyle(document.body).fontSize) > 20);
       result[table].large = await layout(page);
       step(`${table}: turned sideways`);
       await page.setViewportSize({ width: 740, height: 360 });

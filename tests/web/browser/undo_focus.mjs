@@ -2,7 +2,7 @@
 // where the keyboard's focus is then (tests/web/test_web_undo_focus.py).
 import process from "node:process";
 
-import { DESKTOP, joinedPage, launch, seqOf, waitSeq } from "./pages.mjs";
+import { DESKTOP, flush, joinedPage, launch, seqOf, waitSeq } from "./pages.mjs";
 
 const env = process.env;
 const TOKENS = JSON.parse(env.RB_TOKENS);
@@ -29,8 +29,9 @@ try {
   const sent = () => gm.gate.sent.filter((m) => /"type":"(undo|redo)"/.test(m)).length;
   const count = sent();
   await gm.keyboard.press("Enter");
-  await gm.waitForTimeout(500);
-  result.after = { seq: await seqOf(gm), before: seq, sent: sent() - count, undos: count };
+  // an undo, were one sent, went out before this ping and was answered before its pong
+  const flushed = await flush(gm);
+  result.after = { seq: await seqOf(gm), before: seq, sent: sent() - count, undos: count, flushed };
 } finally {
   await browser.close();
 }
