@@ -366,6 +366,17 @@ class Connection:
     _token_key: str | None = None
     #: A token of its ``hello`` is being looked up, taken from the wrong-token throttle.
     _presented: bool = False
+    #: Called (with nothing) when its welcome fails after the table took its member
+    #: (:meth:`TableProtocol.not_welcomed
+    #: <rollbridge.protocol.table.TableProtocol.not_welcomed>`): it is no longer at a
+    #: table, and may say ``hello`` again (the driver's ``hello`` deadline starts anew).
+    on_welcome_failed: Callable[[], None] | None = None
+
+    @property
+    def joined(self) -> bool:
+        """Whether it is at a table: welcomed, or being welcomed (its member not
+        refused since)."""
+        return self.member is not None and not self.member.refused
 
     def __post_init__(self) -> None:
         self._bucket = self.tables.rates.bucket(self.tables.rates.per_connection)
@@ -600,6 +611,7 @@ class Connection:
                 origin=self.origin,
                 hello_id=request_id,
                 notes=notes,
+                on_refused=self.on_welcome_failed,
             )
             # counted only as it joins: a hello that fails before is not counted
             self.tables.per_token[key] = self.tables.per_token.get(key, 0) + 1

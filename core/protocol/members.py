@@ -10,6 +10,7 @@ kind and adapter instance, however many members share them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,9 @@ class Member:
     :param hello_id: the id of its ``hello``, echoed in the ``welcome``.
     :param notes: what its ``welcome`` tells it about its ``hello`` (``notes``:
         ``{"code", "message"}`` each; a locale it asked for that is not available).
+    :param on_refused: called (with nothing) when it is marked :attr:`refused`: its
+        connection is no longer at a table (its driver starts its ``hello`` deadline
+        anew).
     """
 
     principal: Principal
@@ -50,6 +54,7 @@ class Member:
     origin: Any = None
     hello_id: Any = None
     notes: tuple[JSON, ...] = ()
+    on_refused: Callable[[], None] | None = None
     #: The highest seq of an event sent to it: nothing at or below it is sent again.
     last_seq: int = -1
     #: Set once it left or was cut off: nothing more is sent.

@@ -1207,9 +1207,14 @@ class TableProtocol:
         welcome failed, a refusal or a bug): it leaves, marked
         :attr:`~rollbridge.protocol.members.Member.refused` — its connection is no
         longer at the table (it may say ``hello`` again), and the table, which it no
-        longer holds, leaves memory at once when nothing else holds it."""
+        longer holds, leaves memory at once when nothing else holds it. Its
+        :attr:`~rollbridge.protocol.members.Member.on_refused` is told, once."""
         self.leave(member)
+        if member.refused:
+            return
         member.refused = True
+        if member.on_refused is not None:
+            member.on_refused()
 
     def welcome_fields(self, principal: Principal, locale: str = "en") -> JSON:
         """What a ``welcome`` tells a member besides its backlog (:func:`welcome_fields`:

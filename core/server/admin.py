@@ -14,6 +14,13 @@ the query string (see :mod:`rollbridge.server.http`); answers are JSON::
     POST   /admin/tables/ID/tokens?role=R[&name=N]         201 a new token, shown once
     DELETE /admin/tables/ID/tokens/TOKEN_ID                200 (its holder is cut off)
 
+A ``HEAD`` of a GET route is answered as its GET (the admin token required alike),
+without the content. An ``OPTIONS`` of a path above is ``204 No Content`` with
+``Allow`` naming its methods (:func:`methods_of`), without a token: it tells what the
+docs tell, and reads nothing. Another method at a path above is 405
+``invalid_request`` with ``Allow`` (after the token check, as every request but an
+``OPTIONS``); a path not above is 404 ``not_found``.
+
 Errors are ``{"code", "message"}`` (and ``details``) with the protocol's codes,
 the message in the ``Accept-Language`` of the request. The work is what
 ``rollbridge table`` does — :meth:`~rollbridge.offline.TableService.create_table`,
@@ -51,10 +58,12 @@ from rollbridge.server.web import (
     error_headers,
     in_reader,
     json_answer,
+    no_content,
     path_segments,
     query_parameters,
     request_locale,
     respond,
+    wrong_method,
 )
 from rollbridge.text import Messages
 from rollbridge.tokens import AdminTokenRecord, hash_token, new_token
@@ -67,7 +76,7 @@ if TYPE_CHECKING:
     from rollbridge.server.app import Server
     from rollbridge.stores.base import Store
 
-__all__ = ["AdminApi", "status_of"]
+__all__ = ["AdminApi", "methods_of", "status_of"]
 
 log = logging.getLogger("rollbridge.admin")
 
@@ -87,6 +96,26 @@ NO_TOKEN = say("admin.no_token", "table {table} has no token {token}")
 FAILED = say("admin.failed", "the server failed; nothing was done")
 
 _ROLES = ("gm", "player", "observer")
+
+
+#: The methods of a collection (``/admin/tables``, ``…/ID/tokens``) and of one item.
+_COLLECTION = "GET, HEAD, POST, OPTIONS"
+_ITEM = "DELETE, OPTIONS"
+
+
+def methods_of(parts: list[str]) -> str | None:
+    """The methods the admin API takes at the path of ``parts`` (its decoded
+    segments after ``admin``), as ``Allow`` lists them; None: no such path."""
+    if parts[:1] != ["tables"]:
+        return None
+    rest = parts[1:]
+    if not rest:
+        return _COLLECTION
+    if len(rest) == 1:
+        return _ITEM
+    if len(rest) in (2, 3) and rest[1] == "tokens":
+        return _COLLECTION if len(rest) == 2 else _ITEM
+    return None
 
 
 def status_of(error: RollbridgeError) -> int:
@@ -165,12 +194,15 @@ class AdminApi:
         return peer_address(connection, self.server.limits.trusted_proxies, request)
 
     async def handle(self, connection: ServerConnection, request: Request) -> Response:
-        """Answer one admin request (after checking its admin token)."""
+        """Answer one admin request (after checking its admin token; an ``OPTIONS``
+        needs none)."""
         locale = request_locale(request)
         sent, _, query = request.path.partition("?")
         path = cut(sent, 200)  # (what a refusal and the log quote of it: 8 KiB at most)
         method = request.method
         try:
+            if method == "OPTIONS":  # what the docs tell: no token, nothing read
+                return self._options(sent)
             admin = await self._authorize(connection, request)
             if admin is None:
                 held = self._refused_log.allow()
@@ -182,20 +214,36 @@ class AdminApi:
                         method, path, peer, held, extra={"code": "unauthorized"},
                     )  # fmt: skip
                 raise AuthenticationFailed(NO_ADMIN_TOKEN())
-            status, body = await self._route(admin, method, sent, query_parameters(query))
+            parts = path_segments(sent)[1:]  # after "admin"; a bad escape refused by name
+            allowed = methods_of(parts)
+            if allowed is None:
+                raise _no_route(method, sent)
+            if method not in allowed.split(", "):
+                _refused(method, path, "invalid_request")
+                return wrong_method(request, allowed)
+            routed = "GET" if method == "HEAD" else method  # a HEAD's head is its GET's
+            status, body = await self._route(admin, routed, parts, sent, query_parameters(query))
         except RollbridgeError as error:
             if error.code != "unauthorized":
                 # a token refused unchecked is logged by its throttle, once per 10 s
                 level = logging.DEBUG if isinstance(error, RateLimited) else logging.INFO
-                log.log(
-                    level, "admin %s %s refused: %s", method, path, error.code,
-                    extra={"code": error.code},
-                )  # fmt: skip
+                _refused(method, path, error.code, level)
             return _json(status_of(error), error.to_dict(locale), **error_headers(error))
         except Exception:
             log.exception("admin %s %s failed", method, path, extra={"code": "internal"})
             return _json(500, {"code": "internal", "message": FAILED().render(locale)})
         return _json(status, body, keep_tokens="yes")  # new tokens are the answer
+
+    @staticmethod
+    def _options(sent: str) -> Response:
+        """``OPTIONS`` of ``sent``: 204 with its methods in ``Allow``.
+
+        :raises InvalidRequest: a segment with a bad escape. :raises NotFound: no
+            such path."""
+        allowed = methods_of(path_segments(sent)[1:])
+        if allowed is None:
+            raise _no_route("OPTIONS", sent)
+        return no_content(allowed)
 
     async def _authorize(
         self, connection: ServerConnection, request: Request
@@ -215,27 +263,33 @@ class AdminApi:
         )  # fmt: skip
 
     async def _route(
-        self, admin: AdminTokenRecord, method: str, path: str, parameters: Mapping[str, str]
+        self,
+        admin: AdminTokenRecord,
+        method: str,
+        parts: list[str],
+        path: str,
+        parameters: Mapping[str, str],
     ) -> tuple[int, JSON]:
-        parts = path_segments(path)[1:]  # after "admin"; a bad escape refused by name
-        if parts[:1] == ["tables"]:
-            rest = parts[1:]
-            if not rest and method == "POST":
-                return 201, await self._create(admin, parameters)
-            if not rest and method == "GET":
-                listed = await in_reader(self.server, _list_tables, self.server.store)
-                _log(admin, "listed %s", counted(len(listed["tables"]), "table"))
-                return 200, listed
-            if len(rest) == 1 and method == "DELETE":
-                return 200, await self._delete(admin, rest[0])
-            if len(rest) == 2 and rest[1] == "tokens" and method == "GET":
-                return 200, await self._tokens(admin, rest[0])
-            if len(rest) == 2 and rest[1] == "tokens" and method == "POST":
-                return 201, await self._issue(admin, rest[0], parameters)
-            if len(rest) == 3 and rest[1] == "tokens" and method == "DELETE":
-                return 200, await self._revoke(admin, rest[0], rest[2])
-        shown = cut(path, 200)
-        raise NotFound(NO_ROUTE(method=method, path=shown), details={"path": shown})
+        """Do what ``method`` (a HEAD's as its GET) at the path of ``parts`` asks: a
+        path and a method :func:`methods_of` lists for it (``parts[0]`` is ``tables``).
+
+        :raises NotFound: another (a bug of the caller's)."""
+        rest = parts[1:]
+        if not rest and method == "POST":
+            return 201, await self._create(admin, parameters)
+        if not rest and method == "GET":
+            listed = await in_reader(self.server, _list_tables, self.server.store)
+            _log(admin, "listed %s", counted(len(listed["tables"]), "table"))
+            return 200, listed
+        if len(rest) == 1 and method == "DELETE":
+            return 200, await self._delete(admin, rest[0])
+        if len(rest) == 2 and method == "GET":
+            return 200, await self._tokens(admin, rest[0])
+        if len(rest) == 2 and method == "POST":
+            return 201, await self._issue(admin, rest[0], parameters)
+        if len(rest) == 3 and method == "DELETE":
+            return 200, await self._revoke(admin, rest[0], rest[2])
+        raise _no_route(method, path)
 
     # -- the actions ---------------------------------------------------------------------
 
@@ -286,6 +340,17 @@ class AdminApi:
         """Disconnect at once the clients whose token is gone (as the periodic
         check would within its interval)."""
         await self.server.recheck_tokens()  # failing, the periodic check tries again
+
+
+def _refused(method: str, path: str, code: str, level: int = logging.INFO) -> None:
+    """The log line of a refused admin request (no token's: its throttle's)."""
+    log.log(level, "admin %s %s refused: %s", method, path, code, extra={"code": code})
+
+
+def _no_route(method: str, path: str) -> NotFound:
+    """The refusal of a path the admin API does not have."""
+    shown = cut(path, 200)
+    return NotFound(NO_ROUTE(method=method, path=shown), details={"path": shown})
 
 
 def _log(admin: AdminTokenRecord, what: str, *args: Any, table: str | None = None) -> None:

@@ -15,10 +15,13 @@ upstreams"), again and again (found on an operator's night with a real nginx).
 websockets' own close. The request's headers were not kept, so the message is in
 English. A client that closed before its request was whole gets nothing (there is
 nobody to answer); one that sent a line ended by a bare LF is answered ``invalid_http``.
+The answer to a ``HEAD`` (told by the request's first bytes, all that is kept of it)
+is its head only, as every answer of the port to a ``HEAD`` is (RFC 9110).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import http
 import json
 
@@ -39,11 +42,21 @@ BODY = say(
     '(docs/operations.md, "Admin token and API")',
 )
 INVALID = say("server.http.invalid", "not a valid HTTP request")
+#: How a HEAD request begins.
+_HEAD = b"HEAD "
 
 
 class AnsweringProtocol(ServerProtocol):
     """websockets' server protocol, answering a request it could not read (see the
     module docstring) before it ends the connection."""
+
+    #: The request's first bytes, as many as ``HEAD `` has: whether it is a HEAD.
+    _start: bytes = b""
+
+    def receive_data(self, data: bytes | bytearray) -> None:
+        if len(self._start) < len(_HEAD):
+            self._start += bytes(data[: len(_HEAD) - len(self._start)])
+        super().receive_data(data)
 
     def send_response(self, response: Response) -> None:
         if self.eof_sent:  # the connection already failed (bytes pipelined after the
@@ -63,7 +76,10 @@ class AnsweringProtocol(ServerProtocol):
         gone = isinstance(cause, EOFError) and self.reader.eof
         answerable = cause is not None and not gone
         if answerable and self.state is State.CONNECTING:
-            self.writes.append(_answer(cause).serialize())
+            answer = _answer(cause)
+            if self._start == _HEAD:  # its head only, the Content-Length a GET's
+                answer = dataclasses.replace(answer, body=b"")
+            self.writes.append(answer.serialize())
         super().send_eof()
 
 

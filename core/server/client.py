@@ -57,8 +57,9 @@ class Client:
         self.connection = connection
         self.server = server
         self.protocol = Connection(
-            server.tables, server.host.adapters, origin=self, address=address
-        )
+            server.tables, server.host.adapters, origin=self, address=address,
+            on_welcome_failed=self._welcome_failed,
+        )  # fmt: skip
         self.closing = False
         if isinstance(connection, BoundedConnection):  # websockets' pongs, held to the limit
             connection.unsent_limit = server.buffer_limit
@@ -195,9 +196,27 @@ class Client:
                      self.principal.label(), self.server.abort_after)  # fmt: skip
             self.connection.transport.abort()
 
+    def _start_deadline(self) -> None:
+        """Give the connection :attr:`Server.hello_timeout` from now to say ``hello``
+        (the deadline it had, if any, cancelled)."""
+        timeout = self.server.hello_timeout
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+        if timeout is not None:
+            self._deadline = asyncio.get_running_loop().call_later(timeout, self._no_hello)
+
+    def _welcome_failed(self) -> None:
+        """Its welcome failed after the table took it (a bug, a store's failure): it
+        is no longer at a table and may say ``hello`` again — within a hello timeout
+        from now, or it is closed as one that never said one (the first deadline had
+        passed while it was at the table)."""
+        if not (self.closing or self.protocol.closed):
+            self._start_deadline()
+
     def _no_hello(self) -> None:
         self._deadline = None
-        if self.protocol.member is not None or self.closing or self.protocol.closed:
+        if self.protocol.joined or self.closing or self.protocol.closed:
             return
         if self.protocol.joining:  # its hello is being answered: look again shortly
             self._deadline = asyncio.get_running_loop().call_later(1.0, self._no_hello)
@@ -209,9 +228,7 @@ class Client:
 
     async def run(self) -> None:
         """Serve the connection until it closes (or it sends no ``hello`` in time)."""
-        timeout = self.server.hello_timeout
-        if timeout is not None:
-            self._deadline = asyncio.get_running_loop().call_later(timeout, self._no_hello)
+        self._start_deadline()
         try:
             async for frame in self.connection:
                 self.server.carry(self.protocol.receive(frame), self)

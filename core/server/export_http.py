@@ -17,8 +17,9 @@ never a greater one (403 ``forbidden``). Answers:
   verifiable segment: :mod:`rollbridge.export.jsonl`) or ``text/markdown;
   charset=utf-8``, with a ``Content-Disposition`` file name;
 - 400 ``invalid_request``: a bad ``format``, ``since``, ``as`` or ``locale``, a
-  token in the query, or a table id or a parameter whose percent-escapes are bad
-  (``%FF``, a lone ``%``, ``%00``: :mod:`rollbridge.server.web`), named;
+  token in the query, a table id whose percent-escapes are bad (``%FF``, a lone
+  ``%``, ``%00``) or a parameter whose escapes are no UTF-8 (``%FF``; a lone ``%`` is
+  a ``%`` in a query: :mod:`rollbridge.server.web`), named;
 - 401 ``unauthorized`` (``WWW-Authenticate: Bearer``): no token, or one that does
   not open this table (wrong, revoked);
 - 403 ``forbidden``: ``as`` above the token's role;
@@ -176,7 +177,7 @@ class ExportRoute:
             # a bad percent-escape (%FF, a lone %, %00) is refused by name, never
             # looked up as U+FFFD (the admin API's paths are read alike)
             table_id = path_segments(sent)[0]
-            # percent-escapes that are no UTF-8: refused by name, as the admin API's
+            # escapes that are no UTF-8: refused by name, as the admin API's
             parameters = query_parameters(query)
             locale = self._locale(parameters, locale)
             if any(name.lower() == "token" for name in parameters):

@@ -16,13 +16,17 @@ handshake as before::
                        a WebSocket handshake to /tables/ID goes on to the protocol
 
 A ``HEAD`` of a path of the GET routes above (a monitoring probe's ``HEAD
-/healthz``) is answered as its GET, without the content (RFC 9110: a
-general-purpose server supports GET and HEAD); no answer to a HEAD carries a body
-(websockets' own refusal neither: :meth:`HttpRoutes.process_response`). Another
-method (``POST /tables/ID/export``, ``OPTIONS /readyz``) is refused with 405
-``invalid_request`` (JSON, ``Allow: GET, HEAD``, ``details.method``), in the
-request's language; a request no route answers is websockets' to refuse (405 for
-another method than GET, 426 for a GET that is no handshake, in plain text).
+/healthz``) and of the admin API's GET routes is answered as its GET, without the
+content (RFC 9110: a general-purpose server supports GET and HEAD); no answer to a
+HEAD carries a body (websockets' own refusal neither:
+:meth:`HttpRoutes.process_response`). An ``OPTIONS`` of a path a route takes (a
+load balancer's probe, HAProxy's ``option httpchk``) is ``204 No Content`` with
+``Allow`` naming the methods it takes (``GET, HEAD, OPTIONS`` here; the admin API's
+its own), unless its GET would refuse the path itself (a file the web view does not
+serve: 404; a table id with a bad escape: 400); no CORS header is sent. Another
+method (``POST /tables/ID/export``) is refused with 405 ``invalid_request`` (JSON,
+``Allow``, ``details.method``: :func:`~rollbridge.server.web.wrong_method`), in the
+request's language; a request no route answers is a typed 404 ``not_found``.
 
 A trailing slash names the same path (``/healthz/``, ``/tables/ID/export/``), as
 it does for the admin API and the web view's pages.
@@ -52,7 +56,16 @@ from rollbridge.server.admin import AdminApi
 from rollbridge.server.export_http import ExportRoute
 from rollbridge.server.metrics import CONTENT_TYPE
 from rollbridge.server.proxy_hint import UnnamedProxyHint
-from rollbridge.server.web import cut, in_reader, json_answer, request_locale, respond
+from rollbridge.server.web import (
+    handshake,
+    in_reader,
+    json_answer,
+    no_content,
+    path_segments,
+    request_locale,
+    respond,
+    wrong_method,
+)
 from rollbridge.server.web_view import WebViewRoute
 from rollbridge.text import Messages, Text
 
@@ -62,7 +75,7 @@ if TYPE_CHECKING:
 
     from rollbridge.server.app import Server
 
-__all__ = ["READY_TIMEOUT", "HttpRoutes"]
+__all__ = ["GET_METHODS", "READY_TIMEOUT", "HttpRoutes"]
 
 say = Messages("rollbridge")
 # Translators: the answer of /readyz; {problem} is one of the three messages below.
@@ -71,22 +84,14 @@ STOPPING = say("http.stopping", "the server is stopping")
 STORE_SLOW = say("http.store_slow", "the store did not answer within {seconds} s")
 # Translators: {error} is the name of a Python exception (OSError, StoreError).
 STORE_FAILED = say("http.store_failed", "the store failed: {error}")
-# Translators: {path} is the path asked for, {method} the HTTP method sent (POST, PUT).
-WRONG_METHOD = say("http.wrong_method", "{path} is answered to GET and HEAD only, not to {method}")
-#: The methods the GET routes answer (``Allow`` of a 405).
-GET_METHODS = "GET, HEAD"
+#: The methods the GET routes take (``Allow`` of their 405 and of their OPTIONS' 204).
+GET_METHODS = "GET, HEAD, OPTIONS"
 
 #: Seconds ``/readyz`` waits for the store's answer before it says 503.
 READY_TIMEOUT = 2.0
 
 #: What answers a request: a route's handler.
 Route = Callable[["ServerConnection", "Request"], Awaitable["Response"]]
-
-
-def _handshake(request: Request) -> bool:
-    """Whether ``request`` asks for a WebSocket handshake."""
-    upgrade = ",".join(request.headers.get_all("Upgrade")).lower()
-    return request.method == "GET" and "websocket" in upgrade
 
 
 class HttpRoutes:
@@ -107,7 +112,7 @@ class HttpRoutes:
         address's rate), None for a handshake and for websockets to refuse."""
         self.unnamed_proxy.notice(connection, request)
         route = self._route(request)
-        if route is None and _handshake(request):
+        if route is None and handshake(request):
             return None
         refused = await self.rate.refuse(connection, request)
         if refused is not None:
@@ -134,6 +139,8 @@ class HttpRoutes:
         route = self._get_route(request, path)
         if route is None or request.method in ("GET", "HEAD"):
             return route
+        if request.method == "OPTIONS":
+            return self._options
         return self._wrong_method
 
     def _get_route(self, request: Request, path: str) -> Route | None:
@@ -147,12 +154,24 @@ class HttpRoutes:
         return health.get(path.rstrip("/"))  # a trailing slash is the same path
 
     async def _wrong_method(self, connection: ServerConnection, request: Request) -> Response:
+        return wrong_method(request, GET_METHODS)
+
+    async def _options(self, connection: ServerConnection, request: Request) -> Response:
+        """``OPTIONS`` of a GET route: 204 with ``Allow``, unless its GET refuses the
+        path itself (a table id with a bad escape: 400; a file the web view does not
+        serve: 404), which it is refused with alike. Nothing is read from the store."""
         path = request.path.partition("?")[0]
-        method = request.method[:20]
-        shown = cut(path, 200)
-        error = InvalidRequest(WRONG_METHOD(path=repr(shown), method=repr(method)),
-                               details={"method": method})  # fmt: skip
-        return json_answer(405, error.to_dict(request_locale(request)), Allow=GET_METHODS)
+        table = self.export.table_of(path)
+        if table is not None:
+            try:
+                path_segments(table)
+            except InvalidRequest as error:
+                return json_answer(400, error.to_dict(request_locale(request)))
+        elif self.web.answers(request):
+            answer = self.web.handle(request)  # a fixed file, read once per process
+            if answer.status_code >= 400:
+                return answer
+        return no_content(GET_METHODS)
 
     async def _web(self, connection: ServerConnection, request: Request) -> Response:
         return self.web.handle(request)

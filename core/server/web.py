@@ -1,17 +1,26 @@
 """Plain HTTP answers on the WebSocket port, and what their handlers share:
 :func:`respond` builds a response that ends the connection (no handshake),
 :func:`json_answer` a JSON one (a token quoted in it cut out),
+:func:`no_content` the ``204`` of an ``OPTIONS``, :func:`wrong_method` the ``405`` of
+another method than a route takes (both with ``Allow``),
 :func:`error_headers` the headers of an error's answer,
 :func:`in_reader` runs a store call on the server's reader threads,
-:func:`request_locale` reads ``Accept-Language``,
-:func:`path_segments` and :func:`query_parameters` read a request's target strictly.
+:func:`request_locale` reads ``Accept-Language``, :func:`handshake` tells a WebSocket
+handshake,
+:func:`path_segments` and :func:`query_parameters` read a request's target.
 
-A target's percent-escapes are read strictly, in the path and in the query alike: an
-escape that is not ``%`` and two hexadecimal digits (a lone ``%``, ``%zz``), bytes
-that are no UTF-8 (``%FF``, ``%C3%28``), and in a path segment a control character
-(``%00``) are refused with 400 ``invalid_request`` naming the segment or the
-parameter — never read leniently, with U+FFFD or the escape as it was in their
-stead (a table looked up, or a name stored, that nobody sent)."""
+A path segment's percent-escapes are read strictly: an escape that is not ``%`` and
+two hexadecimal digits (a lone ``%``, ``%zz``), bytes that are no UTF-8 (``%FF``,
+``%C3%28``) and a control character (``%00``) are refused with 400
+``invalid_request`` naming the segment as sent — never looked up with U+FFFD or the
+escape as it was in their stead (a table looked up that nobody named).
+
+A query is read as browsers and the WHATWG URL standard read one
+(``application/x-www-form-urlencoded``): ``+`` is a space, and a ``%`` not followed
+by two hexadecimal digits is a ``%`` (``?name=100%`` names ``100%``). Escapes that
+decode to bytes that are no UTF-8 (``%FF``, ``%C3%28``) are refused with 400
+``invalid_request`` naming the parameter — a name as sent (``x%FF``), never with
+U+FFFD in its stead (a name stored that nobody sent)."""
 
 from __future__ import annotations
 
@@ -39,12 +48,15 @@ if TYPE_CHECKING:
 __all__ = [
     "cut",
     "error_headers",
+    "handshake",
     "in_reader",
     "json_answer",
+    "no_content",
     "path_segments",
     "query_parameters",
     "request_locale",
     "respond",
+    "wrong_method",
 ]
 
 T = TypeVar("T")
@@ -56,6 +68,9 @@ BAD_SEGMENT = say("web.bad_segment", "the path's segment {segment} is not valid:
 # Translators: "%" stays as it is.
 BAD_ESCAPE = say("web.bad_escape", "a % that is not followed by two hexadecimal digits")
 CONTROL = say("web.control", "a control character (such as %00)")
+# Translators: {path} is the path asked for, {method} the HTTP method sent (POST, PUT),
+# {allowed} the methods the path is answered to (GET, HEAD, OPTIONS).
+WRONG_METHOD = say("http.wrong_method", "{path} is answered to {allowed} only, not to {method}")
 # Translators: {pair} is the part of the query sent, e.g. '=x'.
 UNNAMED = say("web.unnamed", "the query has a parameter without a name: {pair}")
 #: A ``%`` that begins no escape (two hexadecimal digits).
@@ -83,6 +98,35 @@ def respond(
         ]
     )
     return Response(code.value, code.phrase, fields, data)
+
+
+def no_content(allowed: str) -> Response:
+    """``204 No Content`` with ``Allow: allowed``: the answer to an ``OPTIONS`` of a
+    path a route takes (RFC 9110 §9.3.7). No ``Content-Length`` (RFC 9110 §8.6:
+    none in a 204) and no ``Content-Type``: there is no content."""
+    answer = respond(http.HTTPStatus.NO_CONTENT, b"", Allow=allowed)
+    del answer.headers["Content-Length"], answer.headers["Content-Type"]
+    return answer
+
+
+def wrong_method(request: Request, allowed: str) -> Response:
+    """``405 Method Not Allowed`` of a path a route takes, to another method than it
+    does: ``invalid_request`` naming the method (``details.method``), ``Allow:
+    allowed`` (RFC 9110 §15.5.6), in the request's language."""
+    path = request.path.partition("?")[0]
+    method = request.method[:20]
+    error = InvalidRequest(
+        WRONG_METHOD(path=repr(cut(path, 200)), allowed=allowed, method=repr(method)),
+        details={"method": method},
+    )
+    return json_answer(405, error.to_dict(request_locale(request)), Allow=allowed)
+
+
+def handshake(request: Request) -> bool:
+    """Whether ``request`` asks for a WebSocket handshake (a GET with ``Upgrade:
+    websocket``): another method with that header is a plain request."""
+    upgrade = ",".join(request.headers.get_all("Upgrade")).lower()
+    return request.method == "GET" and "websocket" in upgrade
 
 
 def json_answer(status: int, body: Any, **headers: str) -> Response:
@@ -183,28 +227,44 @@ def path_segments(path: str) -> list[str]:
     return segments
 
 
-def query_parameters(query: str) -> dict[str, str]:
-    """A query string's parameters (the last value of a repeated one; ``+`` is a space).
+def _query_decoded(text: str) -> str | None:
+    """A query's name or value decoded as WHATWG's ``application/x-www-form-urlencoded``
+    parser does (``+`` a space, a ``%`` that begins no escape kept as it is), else
+    None: its escapes decode to bytes that are no UTF-8."""
+    try:
+        return unquote_to_bytes(text.replace("+", " ")).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
-    :raises InvalidRequest: a parameter whose percent-escapes are not ``%`` and two
-        hexadecimal digits or not UTF-8 (``details.field`` names it): taken with
-        U+FFFD in its stead, a name was stored other than the client sent it; a
-        parameter without a name (``=x``; ``details.field`` is ``query``): no route
-        reads one, and a value without a name is nothing a client meant.
+
+def query_parameters(query: str) -> dict[str, str]:
+    """A query string's parameters (the last value of a repeated one), read as the
+    module docstring says: ``+`` is a space, a ``%`` that begins no escape is a ``%``.
+
+    :raises InvalidRequest: a parameter whose escapes decode to bytes that are no
+        UTF-8 (``details.field`` names it: its name as decoded, or, when the name
+        itself is so, as sent — taken with U+FFFD in their stead, a name was stored
+        other than the client sent it); a parameter without a name (``=x``;
+        ``details.field`` is ``query``): no route reads one, and a value without a
+        name is nothing a client meant.
     """
     found: dict[str, str] = {}
     for pair in query.split("&"):
         if not pair:
             continue
-        raw_name, _, raw_value = pair.replace("+", " ").partition("=")
-        name, value = _decoded(raw_name), _decoded(raw_value)
+        raw_name, _, raw_value = pair.partition("=")
         if not raw_name:
             raise InvalidRequest(UNNAMED(pair=_shown(pair)), details={"field": "query"})
-        if not isinstance(name, str):  # the name itself is bad: named as it can be read
-            name, value = unquote_to_bytes(raw_name).decode("utf-8", "replace"), name
-        if not isinstance(value, str):
+        name = _query_decoded(raw_name)
+        if name is None:  # named as sent: there is nothing else to name it by
+            shown = cut(raw_name)
             raise InvalidRequest(
-                INVALID(field=_shown(name)[1:-1], problem=value), details={"field": name}
+                INVALID(field=shown, problem=NOT_UNICODE()), details={"field": shown}
+            )
+        value = _query_decoded(raw_value)
+        if value is None:
+            raise InvalidRequest(
+                INVALID(field=_shown(name)[1:-1], problem=NOT_UNICODE()), details={"field": name}
             )
         found[name] = value
     return found

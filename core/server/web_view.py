@@ -22,8 +22,9 @@ listed) is 404 ``not_found`` (JSON, in the request's language, as every refusal 
 the port). A table id whose percent-escapes are bad (``%FF``, a lone ``%``,
 ``%00``: :func:`~rollbridge.server.web.path_segments`) gets 400 ``invalid_request``
 naming it, in JSON, as the admin API's and the export's. A WebSocket handshake to
-``/tables/ID`` (the join URL clients use) is never answered here: a request with
-``Upgrade: websocket`` goes on to the handshake.
+``/tables/ID`` (the join URL clients use) is never answered here: a GET with
+``Upgrade: websocket`` goes on to the handshake (another method with that header,
+no handshake, is refused as any other: :mod:`rollbridge.server.http`).
 
 Every answer carries a strict Content-Security-Policy (:func:`page_policy`: only
 this origin's scripts and stylesheets, no inline script or style, WebSocket
@@ -39,7 +40,14 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 from rollbridge.exceptions import InvalidRequest, NotFound
-from rollbridge.server.web import cut, json_answer, path_segments, request_locale, respond
+from rollbridge.server.web import (
+    cut,
+    handshake,
+    json_answer,
+    path_segments,
+    request_locale,
+    respond,
+)
 from rollbridge.text import Messages
 
 if TYPE_CHECKING:
@@ -149,9 +157,10 @@ class WebViewRoute:
     """The pages and static files of the web view; see the module docstring."""
 
     def answers(self, request: Request) -> bool:
-        """Whether this route answers ``request`` (a GET of a page or a static
-        path that is no WebSocket handshake)."""
-        if any("websocket" in value.lower() for value in request.headers.get_all("Upgrade")):
+        """Whether this route answers ``request`` (a page or a static path, in a
+        request that is no WebSocket handshake: another method than GET with
+        ``Upgrade: websocket`` is no handshake, and is this route's to refuse)."""
+        if handshake(request):
             return False
         path = request.path.partition("?")[0]
         return (

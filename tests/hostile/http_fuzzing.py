@@ -19,8 +19,10 @@ socket of its own and asserts:
 - one response, with a status the docs give (docs/operations.md and
   docs/protocol.md; never a 500), whatever was sent (what is no HTTP at all:
   400 ``invalid_http``);
-- a JSON error has a documented ``code`` and a non-empty ``message``; an answer
-  to a ``HEAD`` has nothing after its head (RFC 9110), whatever its status;
+- a JSON error has a ``code`` of docs/operations.md's table of the HTTP side's
+  error codes (:func:`http_codes`: that table's, no other word of the docs), with a
+  status the table gives it, and a non-empty ``message``; an answer to a ``HEAD``
+  has nothing after its head (RFC 9110), whatever its status;
 - a table or a token made (201) has the name sent, never one with U+FFFD for
   bytes that are not UTF-8;
 - a refused request (4xx, 5xx) changes nothing: every table, its seq and its
@@ -58,10 +60,12 @@ from tests.hostile.cluster_fuzzing import start_cluster
 from tests.hostile.fuzzing import ODD_INTS, ODD_TEXTS, ROOT, World, chance, pick, start_world
 
 #: Every status the HTTP side documents (docs/operations.md: the admin API, the
-#: export, the web view, health, 429 past a rate), 101 to a WebSocket handshake, and
-#: websockets' own refusals (426: an upgrade to WebSocket it cannot take, 414 and
-#: 431: a request line or a header line past 8 KiB, 505: another HTTP than 1.1).
-STATUSES = {101, 200, 201, 400, 401, 403, 404, 405, 409, 413, 414, 426, 429, 431, 503, 505}
+#: export, the web view, health, 429 past a rate, 204 to an OPTIONS), 101 to a
+#: WebSocket handshake, and websockets' own refusals (426: an upgrade to WebSocket it
+#: cannot take, 414 and 431: a request line or a header line past 8 KiB, 505:
+#: another HTTP than 1.1).
+STATUSES = {101, 200, 201, 204, 400, 401, 403, 404, 405, 409, 413, 414, 426, 429, 431, 503,
+            505}  # fmt: skip
 METHODS = ("GET", "POST", "DELETE")
 ODD_METHODS = ("PUT", "PATCH", "HEAD", "OPTIONS", "TRACE", "CONNECT", "get", "G\u00c9T", "",
                "GET GET", "X" * 300)  # fmt: skip
@@ -148,8 +152,8 @@ class HttpWorld:
 
     world: World
     admin: str
-    #: the codes of docs/protocol.md and those the HTTP side's docs name
-    codes: set[str] = field(default_factory=set, repr=False)
+    #: the HTTP side's error codes and the statuses of each (:func:`http_codes`)
+    codes: dict[str, set[int]] = field(default_factory=dict, repr=False)
     requests: int = 0
     outcomes: dict[str, int] = field(default_factory=dict)
     created: list[str] = field(default_factory=list)
@@ -234,6 +238,7 @@ class HttpWorld:
         if answer.status >= 400 and kind.startswith("application/json"):
             body = answer.json()
             assert isinstance(body, dict) and body.get("code") in self.codes, (shown, body)
+            assert answer.status in self.codes[body["code"]], (shown, answer.status, body)
             assert body["code"] != "internal", (shown, body)
             assert isinstance(body.get("message"), str) and body["message"], (shown, body)
         self.world.check_log(shown)
@@ -304,22 +309,27 @@ def _with_admin(world: World, store: list[str]) -> HttpWorld:
             capture_output=True, text=True, check=True, timeout=60,
             env={**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"},
         )  # fmt: skip
-        return HttpWorld(world, json.loads(made.stdout)["token"], http_codes(world.codes))
+        return HttpWorld(world, json.loads(made.stdout)["token"], http_codes())
     except BaseException:  # the server is stopped, not left running past the test
         world.stop()
         raise
 
 
-def http_codes(codes: set[str]) -> set[str]:
-    """``codes`` and every code docs/operations.md's admin API and docs/protocol.md's
-    "Session log over HTTP" name (``not_found``, ``conflict``, ``limit_exceeded``...)."""
+def http_codes() -> dict[str, set[int]]:
+    """docs/operations.md's table of the HTTP side's error codes: each code and the
+    statuses it is answered with — the only codes an HTTP error may have (not every
+    word of the docs in backquotes: an undocumented code must fail the run)."""
     operations = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
-    protocol = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
-    parts = [
-        operations.split("## Admin token and API", 1)[1].split("\n## ", 1)[0],
-        protocol.split("## Session log over HTTP", 1)[1].split("\n## ", 1)[0],
-    ]
-    return codes | {code for part in parts for code in re.findall(r"`([a-z][a-z_]+)`", part)}
+    table = operations.split("### The HTTP side's error codes", 1)[1].split("\n#", 1)[0]
+    codes: dict[str, set[int]] = {}
+    for line in table.splitlines():
+        cells = line.split("|")
+        if line.startswith("| `") and len(cells) > 3:
+            code = re.fullmatch(r"\s*`([a-z_]+)`\s*", cells[1])
+            assert code is not None, f"not a code: {cells[1]!r}"
+            codes[code.group(1)] = {int(status) for status in re.findall(r"\d{3}", cells[2])}
+    assert codes, "docs/operations.md has no table of the HTTP side's error codes"
+    return codes
 
 
 # -- what is sent ------------------------------------------------------------------

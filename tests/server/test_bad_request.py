@@ -73,3 +73,22 @@ async def test_a_line_ended_by_a_bare_lf_is_answered_not_dropped(tmp_path, tally
             assert b'"reason": "invalid_http"' in data and data.count(b"HTTP/1.1 ") == 1
     finally:
         await server.stop()
+
+
+async def test_a_head_with_a_body_is_refused_with_a_head_only(tmp_path, tally):
+    """A ``HEAD`` with a body (``Content-Length``), which websockets does not read, was
+    answered 400 ``request_body`` with the JSON after the head — the one answer of the
+    port to a HEAD with content (found by the HTTP fuzzer, seed 7). Now its head only,
+    the Content-Length of the refusal a GET gets; a GET still gets the refusal whole."""
+    server = await serve(tmp_path, tally)
+    sent = b" /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"
+    try:
+        head = await asyncio.to_thread(exchange, server.port, b"HEAD" + sent)
+        get = await asyncio.to_thread(exchange, server.port, b"GET" + sent)
+    finally:
+        await server.stop()
+    head_fields, _, head_body = head.partition(b"\r\n\r\n")
+    get_fields, _, get_body = get.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ") and b"request_body" in get_body
+    assert head_body == b"" and f"Content-Length: {len(get_body)}".encode() in head_fields
+    assert get_fields.startswith(b"HTTP/1.1 400 ")

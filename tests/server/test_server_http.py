@@ -276,17 +276,77 @@ async def test_another_method_than_get_on_a_get_route_is_a_typed_refusal(tables)
     """``POST /tables/ID/export``, ``OPTIONS /readyz``... were websockets' own 405 in
     plain English ("Failed to open a WebSocket connection: unsupported HTTP method"),
     no code to act on (found reading the routes as a hostile client, 5 December):
-    now 405 ``invalid_request`` in JSON, ``Allow: GET, HEAD``, naming the method, in
-    the request's language. Nothing is done."""
+    now 405 ``invalid_request`` in JSON, ``Allow: GET, HEAD, OPTIONS`` (RFC 9110: a
+    405 names what the path takes; an ``OPTIONS`` is answered since), naming the
+    method, in the request's language. Nothing is done."""
     for path in GET_ROUTES:
-        for method in ("POST", "DELETE", "PUT", "OPTIONS"):
+        for method in ("POST", "DELETE", "PUT", "PATCH"):
             status, headers, body = await get(tables.server, path, method=method,
                                               headers={"Accept-Language": "de"})  # fmt: skip
-            assert (status, headers.get("Allow")) == (405, "GET, HEAD"), (method, path, body)
+            assert (status, headers.get("Allow")) == (405, "GET, HEAD, OPTIONS"), (method, path)
             answer = json.loads(body)
             assert answer["code"] == "invalid_request", (method, path, answer)
             assert answer["details"] == {"method": method}
             assert f"'{method}'" in answer["message"] and "nur" in answer["message"], answer
+
+
+def _options(port: int, path: str, *headers: str) -> tuple[int, dict[str, str], bytes]:
+    """An ``OPTIONS`` of ``path`` as a raw request (its answer read whole)."""
+    lines = "".join(f"{line}\r\n" for line in ("Host: x", *headers))
+    return raw_answer(port, f"OPTIONS {path} HTTP/1.1\r\n{lines}\r\n".encode())
+
+
+async def test_options_of_a_route_is_204_with_the_methods_it_takes(tables):
+    """``OPTIONS`` (HAProxy's default health check, a client asking what a path takes)
+    was 405 everywhere — a probe saw the server down. Now a path a route takes is
+    ``204 No Content`` with ``Allow`` naming its methods (RFC 9110 §9.3.7), without a
+    body, a Content-Length (none in a 204) or a CORS header; the admin API's paths
+    their own methods, without a token (it tells what the docs tell). What the GET
+    refuses by the path alone is refused alike; a path no route takes is 404."""
+    port = tables.server.port
+    expected = {path.partition("?")[0]: "GET, HEAD, OPTIONS"
+                for path in GET_ROUTES if path != "/favicon.ico"}  # fmt: skip
+    expected.update({
+        "/healthz/": "GET, HEAD, OPTIONS",
+        "/tables/": "GET, HEAD, OPTIONS",
+        "/tables/no-such-table/export": "GET, HEAD, OPTIONS",  # (no store read)
+        "/admin/tables": "GET, HEAD, POST, OPTIONS",
+        "/admin/tables/": "GET, HEAD, POST, OPTIONS",
+        "/admin/tables/sr2": "DELETE, OPTIONS",
+        "/admin/tables/sr2/tokens": "GET, HEAD, POST, OPTIONS",
+        "/admin/tables/sr2/tokens/abc": "DELETE, OPTIONS",
+    })  # fmt: skip
+    for path, allowed in expected.items():
+        status, fields, content = await asyncio.to_thread(_options, port, path)
+        assert (status, fields.get("allow"), content) == (204, allowed, b""), (path, fields)
+        assert "content-length" not in fields and "content-type" not in fields, path
+        assert not [name for name in fields if name.startswith("access-control-")], path
+    # with an Upgrade header it is no handshake (only a GET is): answered the same
+    upgraded = await asyncio.to_thread(_options, port, "/tables/sr2", "Upgrade: websocket")
+    assert upgraded[:2] == (204, {**upgraded[1], "allow": "GET, HEAD, OPTIONS"})
+    refused = {"/nothing": (404, "not_found"), "/favicon.ico": (404, "not_found"),
+               "/static/web/nope.mjs": (404, "not_found"), "/admin": (404, "not_found"),
+               "/admin/users": (404, "not_found"),
+               "/admin/tables/sr2/players": (404, "not_found"),
+               "/tables/%FF": (400, "invalid_request"),
+               "/tables/%FF/export": (400, "invalid_request"),
+               "/admin/tables/%FF": (400, "invalid_request")}  # fmt: skip
+    for path, (status, code) in refused.items():
+        got, fields, content = await asyncio.to_thread(_options, port, path, "Accept-Language: cs")
+        assert (got, json.loads(content)["code"]) == (status, code), (path, content)
+        assert "allow" not in fields, path
+
+
+async def test_another_method_with_an_upgrade_header_is_no_handshake(tables):
+    """``POST /tables/ID`` with ``Upgrade: websocket`` was served the table's page
+    (200, for a POST): the web view took any request with that header for a
+    handshake, and no route for one, and the fallback served the path. Only a GET
+    asks for a handshake: another method is refused as without the header."""
+    request = (b"POST /tables/sr2 HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+               b"Connection: Upgrade\r\n\r\n")  # fmt: skip
+    status, fields, content = await asyncio.to_thread(raw_answer, tables.server.port, request)
+    assert (status, fields.get("allow")) == (405, "GET, HEAD, OPTIONS"), content
+    assert json.loads(content)["details"] == {"method": "POST"}
 
 
 async def test_head_of_a_get_route_is_answered_as_its_get_without_content(tables):

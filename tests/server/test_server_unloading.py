@@ -83,6 +83,17 @@ async def let_go(refs: list[weakref.ref[Any]]) -> bool:
     return await settled(collected)
 
 
+async def resume_from_zero(world: Any, welcome: dict[str, Any]) -> tuple[Peer, Any]:
+    """A new connection's GM ``hello`` at tally, resuming from seq 0 of ``welcome``'s
+    epoch (sent, not waited for): the connection and the hello's id."""
+    peer = Peer(await connect(world.server.url))
+    world.peers.append(peer)
+    token = world.tokens["tally"]["gm"]
+    hello = await peer.send({"type": "hello", "table": "tally", "token": token,
+                             "resume": {"epoch": welcome["epoch"], "seq": 0}})  # fmt: skip
+    return peer, hello
+
+
 async def open_tables_metric(server: Any) -> float:
     _status, _headers, body = await get(server, "/metrics")
     line = next(x for x in body.decode().splitlines() if x.startswith("rollbridge_open_tables "))
@@ -181,11 +192,8 @@ async def test_a_failed_welcome_leaves_the_table_and_the_connection_may_say_hell
     await leave_now(tables, gm)
     assert await settled(lambda: not server.tables.open)
     gate = Gate(tables.store, "events_after", StoreError("disk unreadable (simulated)"))
-    peer = Peer(await connect(server.url))
-    tables.peers.append(peer)
+    peer, hello = await resume_from_zero(tables, welcome)
     token = tables.tokens["tally"]["gm"]
-    hello = await peer.send({"type": "hello", "table": "tally", "token": token,
-                             "resume": {"epoch": welcome["epoch"], "seq": 0}})  # fmt: skip
     await gate.reached()
     await gate.open()
     assert (await peer.reply(hello))["code"] == "store_error"
@@ -221,6 +229,23 @@ async def test_the_sweep_drops_a_table_left_idle_by_a_path_not_foreseen(make_tab
 # -- a client gone while its hello is answered --------------------------------------
 
 
+async def deadline_watched(make_tables: Any, monkeypatch: Any) -> tuple[Any, asyncio.Event]:
+    """A world whose hello timeout is 0.2 s, and an event set each time a client's
+    hello deadline has looked (:meth:`Client._no_hello`)."""
+    limits = Limits(hello_timeout=0.2, rate_per_connection=None, rate_per_table=None,
+                    per_token=None, per_address=None)  # fmt: skip
+    world = await make_tables(limits=limits)
+    looked = asyncio.Event()
+    looks = Client._no_hello
+
+    def look(self: Client) -> None:
+        looks(self)
+        looked.set()
+
+    monkeypatch.setattr(Client, "_no_hello", look)
+    return world, looked
+
+
 @pytest.mark.parametrize("slow", ["find_token", "load"])
 async def test_a_client_gone_during_its_hello_past_the_deadline_is_let_go(
     make_tables, monkeypatch, slow
@@ -229,18 +254,8 @@ async def test_a_client_gone_during_its_hello_past_the_deadline_is_let_go(
     the table's load, is slow), and the client goes before it is: nothing keeps the
     client's object (before the fix a timer looked again every second, for ever:
     ``joining`` was never reset), and the hello loads nothing for nobody."""
-    limits = Limits(hello_timeout=0.2, rate_per_connection=None, rate_per_table=None,
-                    per_token=None, per_address=None)  # fmt: skip
-    world = await make_tables(limits=limits)
+    world, fired = await deadline_watched(make_tables, monkeypatch)
     server = world.server
-    fired = asyncio.Event()
-    looks = Client._no_hello
-
-    def looked(self: Client) -> None:
-        looks(self)
-        fired.set()
-
-    monkeypatch.setattr(Client, "_no_hello", looked)
     loads: list[str] = []
     load = world.store.load
     world.store.load = lambda table_id: loads.append(table_id) or load(table_id)
@@ -266,6 +281,44 @@ async def test_a_client_gone_during_its_hello_past_the_deadline_is_let_go(
     assert not server.tables.open
     # gone before its token was found, it had nothing loaded for it
     assert loads == ([] if slow == "find_token" else ["tally"])
+
+
+@pytest.mark.parametrize("failure", ["store_error", "internal"])
+async def test_a_connection_whose_welcome_failed_is_held_to_a_new_hello_deadline(
+    make_tables, monkeypatch, failure
+):
+    """A ``hello`` with a resume: its hello deadline passes while the missed events
+    are read (the connection is at the table then: the deadline lets it be), and the
+    welcome then fails — the read fails, or a bug once it is back. The member leaves,
+    and the connection may say ``hello`` again; one that never does is closed as one
+    that never said ``hello`` (1008, the same reason), a hello timeout after the
+    failure. Before, nothing closed it: its deadline had passed for good."""
+    from tests.server.test_server_unexpected import Once
+
+    world, looked = await deadline_watched(make_tables, monkeypatch)
+    server = world.server
+    gm, welcome = await world.join("tally", "gm")
+    await gm.request({"type": "roll", "formula": "1d6"})
+    await leave_now(world, gm)
+    assert await settled(lambda: not server.tables.open)
+    looked.clear()
+    fail = StoreError("disk unreadable (simulated)") if failure == "store_error" else None
+    gate = Gate(world.store, "events_after", fail)
+    if failure == "internal":
+        Once(monkeypatch, TableProtocol, "welcome_fields")
+    peer, hello = await resume_from_zero(world, welcome)
+    await gate.reached()
+    await asyncio.wait_for(looked.wait(), 5)  # the deadline passed while it was at the table
+    (client,) = server.clients
+    assert client.protocol.member is not None and not client.protocol.joining
+    await gate.open()
+    assert (await peer.reply(hello))["code"] == failure
+    silent = Peer(await connect(server.url))  # one that never says hello, for comparison
+    world.peers.append(silent)
+    assert await silent.wait_closed(5) == 1008
+    assert await peer.wait_closed(5) == 1008, "the connection was never closed"
+    assert peer.connection.close_reason == silent.connection.close_reason == "no hello within 0.2 s"
+    assert not server.tables.open
 
 
 async def test_two_hellos_waiting_on_one_load_one_gone_leave_no_orphan_copy(tables):
