@@ -67,6 +67,7 @@ __all__ = [
     "Connection",
     "Tables",
     "retry_after",
+    "said_seconds",
     "wrong_tokens_refusal",
 ]
 
@@ -259,6 +260,14 @@ def retry_after(wait: float) -> float:
     return max(0.001, math.ceil(round(wait * 1000, 9)) / 1000)
 
 
+def said_seconds(retry: float) -> float | int:
+    """A wait as a message says it: under 10 s as :func:`retry_after` gives it (0.25),
+    from 10 s on in whole seconds rounded up (599, not 598.014: the millisecond of a
+    wait of minutes only makes it harder to read). ``details.retry_after`` keeps the
+    millisecond."""
+    return retry if retry < 10 else math.ceil(retry)
+
+
 def wrong_tokens_refusal(refusal: TokenRefusal) -> RateLimited:
     """The refusal of a token by the throttle of wrong tokens
     (:class:`~rollbridge.protocol.limits.WrongTokens`), a ``hello``'s, an admin or
@@ -287,18 +296,18 @@ def wrong_tokens_refusal(refusal: TokenRefusal) -> RateLimited:
             "IPv6 /64s together); no token is checked from it for {seconds} s",
         )
         told = site_checking if refusal.checking else site_wrong
-        return RateLimited(told(network=refusal.site, seconds=retry), details=details)
+        return RateLimited(told(network=refusal.site, seconds=said_seconds(retry)), details=details)
     if refusal.checking:
         text = say(
             "limit.tokens_checking",
             "too many tokens from this address are being checked at once; try again in {seconds} s",
-        )(seconds=retry)
+        )(seconds=said_seconds(retry))
     else:
         text = say(
             "limit.wrong_tokens",
             "too many wrong tokens came from this address; no token is checked from it "
             "for {seconds} s",
-        )(seconds=retry)
+        )(seconds=said_seconds(retry))
     return RateLimited(text, details=details)
 
 
@@ -320,12 +329,12 @@ def _rate_limited(wait: float, scope: str) -> RateLimited:
         text = say(
             "limit.rate_table",
             "too many requests at this table; nothing was done: try again in {seconds} s",
-        )(seconds=retry)
+        )(seconds=said_seconds(retry))
     else:
         text = say(
             "limit.rate_connection",
             "too many requests from this connection; nothing was done: try again in {seconds} s",
-        )(seconds=retry)
+        )(seconds=said_seconds(retry))
     return RateLimited(text, details={"retry_after": retry, "scope": scope})
 
 

@@ -45,7 +45,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from rollbridge.exceptions import AuthenticationFailed, NotFound, RateLimited
-from rollbridge.protocol.connection import retry_after, wrong_tokens_refusal
+from rollbridge.protocol.connection import retry_after, said_seconds, wrong_tokens_refusal
 from rollbridge.protocol.limits import Buckets, TokenRefusal, TokensRefused
 from rollbridge.server.addresses import address_site, rated_address
 from rollbridge.server.limits import HTTP_BURST_SECONDS, WRONG_TOKENS_PER_SITE
@@ -136,7 +136,7 @@ class HttpRate:
             )  # fmt: skip
         retry = retry_after(wait)
         error = RateLimited(
-            TOO_FAST(rate=self.rate, burst=self.buckets.burst, seconds=retry),
+            TOO_FAST(rate=self.rate, burst=self.buckets.burst, seconds=said_seconds(retry)),
             details={"retry_after": retry, "scope": "http"},
         )
         body = json.dumps(error.to_dict(request_locale(request)), ensure_ascii=False) + "\n"

@@ -108,3 +108,21 @@ def test_the_terminals_odds_reply_keeps_its_percent_column_in_every_language():
     for locale in ("en", "cs"):
         rows = [line for line in odds_reply_lines(reply, locale) if line.endswith("%")]
         assert len(rows) == 2 and len({len(line) for line in rows}) == 1, rows
+
+
+@pytest.mark.parametrize(
+    ("wait", "said", "told"),
+    [(0.2501, "0,251 s", 0.251), (9.9981, "9,999 s", 9.999), (598.0131, "599 s", 598.014),
+     (10.0, "10 s", 10.0)],
+)  # fmt: skip
+def test_a_long_wait_is_said_in_whole_seconds_and_kept_to_the_millisecond(wait, said, told):
+    """A wrong-token lockout of ten minutes read "598,014 s" in German: a wait of
+    minutes said to the millisecond. From 10 s on the message says whole seconds,
+    rounded up (the client is let through then); ``retry_after`` keeps the
+    millisecond a program waits by."""
+    from rollbridge.protocol.connection import wrong_tokens_refusal
+    from rollbridge.protocol.limits import TokenRefusal
+
+    refused = wrong_tokens_refusal(TokenRefusal(wait))
+    assert refused.details["retry_after"] == told
+    assert refused.text is not None and f"Tokens; {said} lang wird" in refused.text.render("de")
