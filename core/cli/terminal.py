@@ -437,8 +437,10 @@ async def _session(
                 line = next_line.result()
                 next_line = asyncio.ensure_future(lines.get())
                 if line is None or line.strip().lower() in ("quit", "exit"):
-                    if away is not None:  # reconnecting: no answer can come, so at once
+                    if away is not None and line is not None:  # quit typed: at once
                         return link.left_unanswered(locale)
+                    # the input ended (a script's pipe, perhaps just as the server
+                    # closed): what was sent is awaited, across the reconnect too
                     ended = loop.time() + waits.answers
                     continue
                 counter += 1

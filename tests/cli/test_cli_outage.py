@@ -1,9 +1,10 @@
 """`rollbridge connect` during an outage — from a close it comes back from, or a gap,
-until a new connection joins: it reads its input meanwhile, so `quit` (or the input
-ending) ends the session at once; and the attempts of one outage count on across the
-gaps a new connection meets before it proved good, so a server that shows each new
-connection a gap is not tried for ever (docs/protocol.md, "rollbridge connect after a
-close"). A real `rollbridge connect` process against the tests' in-process server."""
+until a new connection joins: it reads its input meanwhile, so `quit` ends the session
+at once (and the input ending, with nothing unanswered); and the attempts of one
+outage count on across the gaps a new connection meets before it proved good, so a
+server that shows each new connection a gap is not tried for ever (docs/protocol.md,
+"rollbridge connect after a close"). A real `rollbridge connect` process against the
+tests' in-process server."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import json
 
 import pytest
 
-from tests.cli.test_cli_reconnect import Terminal
+from tests.cli.test_cli_reconnect import Terminal, _client, _secret_held
 from tests.server.conftest import make_tables  # noqa: F401  (a fixture)
 
 #: The first attempt waits between 30 and 60 s: the outage lasts past anything the
@@ -59,6 +60,29 @@ async def test_the_input_ending_while_reconnecting_ends_the_session_at_once(make
     finally:
         await terminal.stop()
     assert "attempt 1" not in out and "not answered" not in out, out
+    assert status == 0, out
+
+
+async def test_the_input_ending_while_reconnecting_still_collects_the_answers(
+    make_tables,  # noqa: F811
+):
+    """A script's pipe ends while the server is away and a request is unanswered (the
+    end read after the close: the order a loaded machine gave the 1013 test): it is no
+    `quit`, so the session reconnects, prints the answer and ends with status 0. For a
+    while it ended at once, saying the request was not answered (status 1)."""
+    world = await make_tables()
+    terminal = await Terminal.player(world, ROLLBRIDGE_RECONNECT_DELAY="2")
+    try:
+        await terminal.until("type help")
+        async with _secret_held(world, terminal):
+            _client(world, "player").disconnect(1013, "resync")
+            await terminal.until("connection closed (1013")
+            await terminal.end_input()
+        status, out = await terminal.end()
+    finally:
+        await terminal.stop()
+    assert "not answered" not in out, out
+    assert out.count("= again: secret") == 1 and "resumed after" in out, out
     assert status == 0, out
 
 
