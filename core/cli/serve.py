@@ -19,7 +19,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
+from rollbridge.cli import startup
 from rollbridge.cli.limits import add_limit_options, limits_from
+from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.stores import (
     add_store_options,
     open_store,
@@ -54,11 +56,6 @@ log = logging.getLogger("rollbridge.serve")
 DEMO_RULESET = "sr2"
 #: The tables whose web view ``serve`` names at start (the oldest first); the rest are counted.
 SHOWN_TABLES = 20
-#: Said after the links when ``--host`` is every address and no ``--public-url`` is given.
-EVERY_ADDRESS = (
-    "  ({host} is every address of this machine, not one a browser reaches: give players"
-    " its name or address in its place, or start serve with --public-url URL)\n"
-)
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
@@ -114,6 +111,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         help="text lines, or one JSON object per line (default text); never a token",
     )
     add_limit_options(serve)
+    add_locale_option(serve)
     serve.set_defaults(handler=_serve)
 
 
@@ -251,7 +249,7 @@ def _serve(args: argparse.Namespace) -> int:
         lock = lock_database(db)  # before the store opens
     try:
         store = open_store(args, retain=args.retain)  # the store loads only for serving
-        refuse_unsafe_redis(store, args)
+        refuse_unsafe_redis(store, args, args.locale)
         _finish_restore(store)
         # the demo table only on a first start: a database this start makes, or an empty
         # Redis (docs/redis.md); one whose tables were all deleted stays empty
@@ -342,6 +340,7 @@ def _serve_store(args: argparse.Namespace, store: Store, *, first: bool = True) 
     from rollbridge.server.app import Server
 
     db = store_name(store)
+    locale = args.locale  # main sets it: --locale, else the environment's language
     host = PluginHost()
     tables = store.tables()  # read now: once the port is open, the store may fail
     fresh = first and not tables
@@ -376,52 +375,50 @@ def _serve_store(args: argparse.Namespace, store: Store, *, first: bool = True) 
                 log.error("the demo table could not be made: %s", exc)
                 demo = None
             if demo is not None:
-                sys.stdout.write(_demo_lines(*demo, args.host, port, public=args.public_url))
+                lines = _demo_lines(*demo, args.host, port, public=args.public_url, locale=locale)
+                sys.stdout.write(lines)
                 with contextlib.suppress(RollbridgeError):
                     shown = store.tables()
-        serving = counted(len(shown), "table")
-        sys.stdout.write(
-            f"rollbridge serving {serving} on ws://{host_port(args.host, port)}/ "
-            f"(db {db}); Ctrl-C stops\n"
-        )
-        sys.stdout.write(_web_lines(shown, args.host, port, public=args.public_url))
+        where = f"ws://{host_port(args.host, port)}/"
+        sys.stdout.write(startup.serving_line(len(shown), where, db, locale))
+        sys.stdout.write(_web_lines(shown, args.host, port, public=args.public_url, locale=locale))
         if args.public_url is None and _every_address(args.host):
-            sys.stdout.write(EVERY_ADDRESS.format(host=args.host or "0.0.0.0"))
+            sys.stdout.write(startup.every_address_line(args.host or "0.0.0.0", locale))
         sys.stdout.flush()
 
     import asyncio
 
     asyncio.run(_run(server, listening))
-    sys.stdout.write("rollbridge stopped\n")
+    sys.stdout.write(startup.stopped_line(locale))
     return 0
 
 
 def _demo_lines(
-    table_id: str, tokens: dict[str, str], address: str, port: int, *, public: str | None = None
+    table_id: str,
+    tokens: dict[str, str],
+    address: str,
+    port: int,
+    *,
+    public: str | None = None,
+    locale: str = "en",
 ) -> str:
     """How to join the demo table just made (its tokens are shown this once)."""
     url = join_url(address, port, table_id, public=public)
     web = web_url(address, port, table_id, public=public)
-    return (
-        "A demo table was created (shown once; keep the tokens):\n"
-        f"  table    {table_id}\n  url      {url}\n"
-        + "".join(f"  {role:<8} {token}\n" for role, token in tokens.items())
-        + f"Join it:  rollbridge connect {url} --token {tokens['gm']}\n"
-        + f"Or open   {web}  and paste a token, or share {web}#token=TOKEN\n"
-    )
+    return startup.demo_lines(table_id, tokens, url, web, locale)
 
 
 def _web_lines(
-    tables: list[TableInfo], address: str, port: int, *, public: str | None = None
+    tables: list[TableInfo],
+    address: str,
+    port: int,
+    *,
+    public: str | None = None,
+    locale: str = "en",
 ) -> str:
     """The web view's address of each table (at most :data:`SHOWN_TABLES`)."""
-    lines = [
-        f"  web view  {web_url(address, port, info.id, public=public)}  ({info.name})\n"
-        for info in tables[:SHOWN_TABLES]
-    ]
-    if len(tables) > SHOWN_TABLES:
-        lines.append(f"  … and {len(tables) - SHOWN_TABLES} more (rollbridge table list)\n")
-    return "".join(lines)
+    views = [(web_url(address, port, t.id, public=public), t.name) for t in tables[:SHOWN_TABLES]]
+    return startup.web_lines(views, max(0, len(tables) - SHOWN_TABLES), locale)
 
 
 async def _run(server: Server, listening: Callable[[], None]) -> None:
