@@ -1,9 +1,10 @@
 """``rollbridge serve``: the live server on an embedded SQLite file.
 
 With no arguments it listens on 127.0.0.1:8765 with its state in the user's
-data directory. On its first start (a database file it makes, or an empty Redis)
-it creates a demo table (ruleset sr2, two sample actors) and prints once how to join
-it; a database whose tables were all deleted stays empty. SIGTERM, SIGINT
+data directory. On its first start (a database file it makes, or a Redis no
+rollbridge served or used before) it creates a demo table (ruleset sr2, two sample
+actors) and prints once how to join it; a store whose tables were all deleted stays
+empty. SIGTERM, SIGINT
 or SIGHUP (unless it was started with SIGHUP ignored: ``nohup``) stops accepting,
 closes clients with 1001, flushes the store, exits 0.
 """
@@ -251,9 +252,11 @@ def _serve(args: argparse.Namespace) -> int:
         store = open_store(args, retain=args.retain)  # the store loads only for serving
         refuse_unsafe_redis(store, args, args.locale)
         _finish_restore(store)
-        # the demo table only on a first start: a database this start makes, or an empty
-        # Redis (docs/redis.md); one whose tables were all deleted stays empty
-        return _serve_store(args, store, first=redis_url(args) is not None or bool(made))
+        # the demo table only on a first start: a database this start makes, or a Redis
+        # never served nor used (docs/redis.md); one whose tables were all deleted stays
+        # empty
+        claim = getattr(store, "claim_first_start", None)
+        return _serve_store(args, store, first=claim or (lambda: bool(made)))
     except CannotListen:
         if made and _holds_no_table(made[0]):
             _remove(made)  # a first start that never served leaves no files behind
@@ -335,7 +338,11 @@ def _when(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def _serve_store(args: argparse.Namespace, store: Store, *, first: bool = True) -> int:
+def _serve_store(
+    args: argparse.Namespace, store: Store, *, first: Callable[[], bool] = lambda: True
+) -> int:
+    """Serve ``store`` until stopped; ``first`` says, once the port is held and only if
+    the store holds no table, whether this is its first start (the demo table's)."""
     from rollbridge.host import PluginHost
     from rollbridge.server.app import Server
 
@@ -343,7 +350,6 @@ def _serve_store(args: argparse.Namespace, store: Store, *, first: bool = True) 
     locale = args.locale  # main sets it: --locale, else the environment's language
     host = PluginHost()
     tables = store.tables()  # read now: once the port is open, the store may fail
-    fresh = first and not tables
     options = {
         "address": args.host,
         "port": args.port,
@@ -365,7 +371,7 @@ def _serve_store(args: argparse.Namespace, store: Store, *, first: bool = True) 
     def listening() -> None:  # once the port is held (--port 0: the one given), not before
         port = server.port
         shown = tables
-        if fresh and not args.no_demo:
+        if not tables and _first_start(first) and not args.no_demo:
             # made only now: a server that cannot listen leaves no demo table whose
             # tokens nobody saw (no client is served before this returns). A store
             # failing just now costs the demo, not the server.
@@ -391,6 +397,17 @@ def _serve_store(args: argparse.Namespace, store: Store, *, first: bool = True) 
     asyncio.run(_run(server, listening))
     sys.stdout.write(startup.stopped_line(locale))
     return 0
+
+
+def _first_start(first: Callable[[], bool]) -> bool:
+    """Whether this is the store's first start (asked even with ``--no-demo``: a Redis
+    is then marked served). A store failing just now is no first start: the demo is
+    lost, not the server."""
+    try:
+        return first()
+    except RollbridgeError as exc:
+        log.error("could not tell whether this is the store's first start: %s", exc)
+        return False
 
 
 def _demo_lines(
