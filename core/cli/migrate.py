@@ -10,21 +10,25 @@ the server that uses it first, so that no change is made after the copy. While a
 ``rollbridge serve`` holds the file's lock, ``migrate`` refuses (``database_in_use``)
 and writes nothing; while it runs, it holds that lock itself (making the lock file of
 a file never served, and removing it when done), so no ``serve`` starts on the file
-(:mod:`rollbridge.cli.serve_lock`).
+(:mod:`rollbridge.cli.serve_lock`). A ``--from`` that names no file is refused first
+(``no_database``), nothing made and Redis not asked, saying whether its folder exists
+(:func:`check_source`) and, when ``serve``'s own database is there, naming it.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from rollbridge.cli.locales import default_locale
 from rollbridge.cli.render import print_json
-from rollbridge.stores.base import DEFAULT_RETAIN
-from rollbridge.text import Messages
+from rollbridge.exceptions import NotFound, RollbridgeError
+from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN
+from rollbridge.text import Messages, Text
 
-__all__ = ["PROGRESS_FROM", "add_parsers"]
+__all__ = ["PROGRESS_FROM", "add_parsers", "check_source"]
 
 say = Messages("rollbridge")
 # Translators: one line per table moved by rollbridge migrate; the numbers are counts,
@@ -64,6 +68,30 @@ RESTORED = say.plural(
 )
 # Translators: progress on stderr; {done} and {total} are counts of tables.
 PROGRESS = say("cli.migrate.progress", "{done}/{total} tables moved ({table})")
+# Translators: --from names no file; {path} as given, {folder} the folder it names and
+# {name} the file's name in it.
+NOT_IN_FOLDER = say(
+    "cli.migrate.not_in_folder",
+    "no database file {path}: its folder {folder} exists, but holds no file {name};"
+    " nothing to migrate",
+)
+# Translators: --from names no file, nor does its folder exist; {path} as given.
+NO_FOLDER = say(
+    "cli.migrate.no_folder",
+    "no database file {path}: its folder {folder} does not exist either; nothing to migrate",
+)
+# Translators: after "cannot open {path}: "; --from is the option, typed as it is.
+IS_FOLDER = say(
+    "cli.migrate.is_folder", "it is a folder, not a database file: give --from the path of a file"
+)
+# Translators: said after a --from that names no database file, when the database that
+# rollbridge serve uses without --db is there; {default} is its path, the command after
+# the colon is typed as it is (URL: the Redis server's address).
+SERVE_DATABASE = say(
+    "cli.migrate.serve_database",
+    "rollbridge serve's database without --db is {default}: rollbridge migrate --from"
+    " {default} --to URL",
+)
 
 #: From this many tables on, ``migrate`` reports its progress on stderr.
 PROGRESS_FROM = 10
@@ -92,7 +120,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         help=f"events kept per table, as serve --retain (default {DEFAULT_RETAIN})",
     )  # fmt: skip
     migrate.add_argument("--json", action="store_true", help="print the report as JSON")
-    migrate.set_defaults(handler=_migrate)
+    migrate.set_defaults(handler=_migrate, hint=_hint)
 
 
 def _positive(text: str) -> int:
@@ -105,12 +133,47 @@ def _positive(text: str) -> int:
 def _migrate(args: argparse.Namespace) -> int:
     from rollbridge.cli.serve_lock import hold_unserved
 
+    check_source(args.source)  # before anything is made: no lock file, no Redis written
     lock = hold_unserved(args.source)  # before the file is read
     try:
         return _move(args)
     finally:
         if lock is not None:
             lock.release()
+
+
+def check_source(path: Path) -> None:
+    """Refuse a ``--from`` that names no file, saying why: a folder; a folder that
+    exists but holds no such file; a folder that does not exist either.
+
+    :raises NotFound: code ``no_database`` (as :class:`~rollbridge.stores.migrate.
+        SQLiteSource` refuses it), ``details`` the path.
+    """
+    if os.path.isfile(path):  # os.path's: False, never an error, for a path not searchable
+        return
+    if os.path.isdir(path):
+        text = CANNOT_OPEN(path=str(path), error=IS_FOLDER())
+    else:
+        folder = path.parent
+        said = str(folder) if str(folder) != "." else f".{os.sep}"
+        if os.path.isdir(folder):
+            text = NOT_IN_FOLDER(path=str(path), folder=said, name=path.name)
+        else:
+            text = NO_FOLDER(path=str(path), folder=said)
+    raise NotFound(text, code="no_database", details={"path": str(path)})
+
+
+def _hint(args: argparse.Namespace, error: RollbridgeError) -> Text | None:
+    """Where ``serve``'s database is (without ``--db``: ``$ROLLBRIDGE_DB``, else the
+    user data directory), when ``--from`` names no file and that one is there."""
+    from rollbridge.paths import default_db_path
+
+    if error.code != "no_database":
+        return None
+    default = default_db_path(create=False)  # a hint makes no folder
+    if not os.path.isfile(default) or os.path.realpath(args.source) == os.path.realpath(default):
+        return None
+    return SERVE_DATABASE(default=str(default))
 
 
 def _move(args: argparse.Namespace) -> int:

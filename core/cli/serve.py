@@ -1,9 +1,10 @@
 """``rollbridge serve``: the live server on an embedded SQLite file.
 
 With no arguments it listens on 127.0.0.1:8765 with its state in the user's
-data directory. On its first start (a database file it makes, or an empty Redis)
-it creates a demo table (ruleset sr2, two sample actors) and prints once how to join
-it; a database whose tables were all deleted stays empty. SIGTERM, SIGINT
+data directory. On its first start (a database file it makes, or a Redis no
+rollbridge served or used before) it creates a demo table (ruleset sr2, two sample
+actors) and prints once how to join it; a store whose tables were all deleted stays
+empty. SIGTERM, SIGINT
 or SIGHUP (unless it was started with SIGHUP ignored: ``nohup``) stops accepting,
 closes clients with 1001, flushes the store, exits 0.
 """
@@ -19,7 +20,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
+from rollbridge.cli import startup
 from rollbridge.cli.limits import add_limit_options, limits_from
+from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.stores import (
     add_store_options,
     open_store,
@@ -54,11 +57,6 @@ log = logging.getLogger("rollbridge.serve")
 DEMO_RULESET = "sr2"
 #: The tables whose web view ``serve`` names at start (the oldest first); the rest are counted.
 SHOWN_TABLES = 20
-#: Said after the links when ``--host`` is every address and no ``--public-url`` is given.
-EVERY_ADDRESS = (
-    "  ({host} is every address of this machine, not one a browser reaches: give players"
-    " its name or address in its place, or start serve with --public-url URL)\n"
-)
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
@@ -114,6 +112,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         help="text lines, or one JSON object per line (default text); never a token",
     )
     add_limit_options(serve)
+    add_locale_option(serve)
     serve.set_defaults(handler=_serve)
 
 
@@ -251,11 +250,13 @@ def _serve(args: argparse.Namespace) -> int:
         lock = lock_database(db)  # before the store opens
     try:
         store = open_store(args, retain=args.retain)  # the store loads only for serving
-        refuse_unsafe_redis(store, args)
+        refuse_unsafe_redis(store, args, args.locale)
         _finish_restore(store)
-        # the demo table only on a first start: a database this start makes, or an empty
-        # Redis (docs/redis.md); one whose tables were all deleted stays empty
-        return _serve_store(args, store, first=redis_url(args) is not None or bool(made))
+        # the demo table only on a first start: a database this start makes, or a Redis
+        # never served nor used (docs/redis.md); one whose tables were all deleted stays
+        # empty
+        claim = getattr(store, "claim_first_start", None)
+        return _serve_store(args, store, first=claim or (lambda: bool(made)))
     except CannotListen:
         if made and _holds_no_table(made[0]):
             _remove(made)  # a first start that never served leaves no files behind
@@ -337,14 +338,18 @@ def _when(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def _serve_store(args: argparse.Namespace, store: Store, *, first: bool = True) -> int:
+def _serve_store(
+    args: argparse.Namespace, store: Store, *, first: Callable[[], bool] = lambda: True
+) -> int:
+    """Serve ``store`` until stopped; ``first`` says, once the port is held and only if
+    the store holds no table, whether this is its first start (the demo table's)."""
     from rollbridge.host import PluginHost
     from rollbridge.server.app import Server
 
     db = store_name(store)
+    locale = args.locale  # main sets it: --locale, else the environment's language
     host = PluginHost()
     tables = store.tables()  # read now: once the port is open, the store may fail
-    fresh = first and not tables
     options = {
         "address": args.host,
         "port": args.port,
@@ -366,7 +371,7 @@ def _serve_store(args: argparse.Namespace, store: Store, *, first: bool = True) 
     def listening() -> None:  # once the port is held (--port 0: the one given), not before
         port = server.port
         shown = tables
-        if fresh and not args.no_demo:
+        if not tables and _first_start(first) and not args.no_demo:
             # made only now: a server that cannot listen leaves no demo table whose
             # tokens nobody saw (no client is served before this returns). A store
             # failing just now costs the demo, not the server.
@@ -376,52 +381,61 @@ def _serve_store(args: argparse.Namespace, store: Store, *, first: bool = True) 
                 log.error("the demo table could not be made: %s", exc)
                 demo = None
             if demo is not None:
-                sys.stdout.write(_demo_lines(*demo, args.host, port, public=args.public_url))
+                lines = _demo_lines(*demo, args.host, port, public=args.public_url, locale=locale)
+                sys.stdout.write(lines)
                 with contextlib.suppress(RollbridgeError):
                     shown = store.tables()
-        serving = counted(len(shown), "table")
-        sys.stdout.write(
-            f"rollbridge serving {serving} on ws://{host_port(args.host, port)}/ "
-            f"(db {db}); Ctrl-C stops\n"
-        )
-        sys.stdout.write(_web_lines(shown, args.host, port, public=args.public_url))
+        where = f"ws://{host_port(args.host, port)}/"
+        sys.stdout.write(startup.serving_line(len(shown), where, db, locale))
+        sys.stdout.write(_web_lines(shown, args.host, port, public=args.public_url, locale=locale))
         if args.public_url is None and _every_address(args.host):
-            sys.stdout.write(EVERY_ADDRESS.format(host=args.host or "0.0.0.0"))
+            sys.stdout.write(startup.every_address_line(args.host or "0.0.0.0", locale))
         sys.stdout.flush()
 
     import asyncio
 
     asyncio.run(_run(server, listening))
-    sys.stdout.write("rollbridge stopped\n")
+    sys.stdout.write(startup.stopped_line(locale))
     return 0
 
 
+def _first_start(first: Callable[[], bool]) -> bool:
+    """Whether this is the store's first start (asked even with ``--no-demo``: a Redis
+    is then marked served). A store failing just now is no first start: the demo is
+    lost, not the server."""
+    try:
+        return first()
+    except RollbridgeError as exc:
+        log.error("could not tell whether this is the store's first start: %s", exc)
+        return False
+
+
 def _demo_lines(
-    table_id: str, tokens: dict[str, str], address: str, port: int, *, public: str | None = None
+    table_id: str,
+    tokens: dict[str, str],
+    address: str,
+    port: int,
+    *,
+    public: str | None = None,
+    locale: str = "en",
 ) -> str:
     """How to join the demo table just made (its tokens are shown this once)."""
     url = join_url(address, port, table_id, public=public)
     web = web_url(address, port, table_id, public=public)
-    return (
-        "A demo table was created (shown once; keep the tokens):\n"
-        f"  table    {table_id}\n  url      {url}\n"
-        + "".join(f"  {role:<8} {token}\n" for role, token in tokens.items())
-        + f"Join it:  rollbridge connect {url} --token {tokens['gm']}\n"
-        + f"Or open   {web}  and paste a token, or share {web}#token=TOKEN\n"
-    )
+    return startup.demo_lines(table_id, tokens, url, web, locale)
 
 
 def _web_lines(
-    tables: list[TableInfo], address: str, port: int, *, public: str | None = None
+    tables: list[TableInfo],
+    address: str,
+    port: int,
+    *,
+    public: str | None = None,
+    locale: str = "en",
 ) -> str:
     """The web view's address of each table (at most :data:`SHOWN_TABLES`)."""
-    lines = [
-        f"  web view  {web_url(address, port, info.id, public=public)}  ({info.name})\n"
-        for info in tables[:SHOWN_TABLES]
-    ]
-    if len(tables) > SHOWN_TABLES:
-        lines.append(f"  … and {len(tables) - SHOWN_TABLES} more (rollbridge table list)\n")
-    return "".join(lines)
+    views = [(web_url(address, port, t.id, public=public), t.name) for t in tables[:SHOWN_TABLES]]
+    return startup.web_lines(views, max(0, len(tables) - SHOWN_TABLES), locale)
 
 
 async def _run(server: Server, listening: Callable[[], None]) -> None:

@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from rollbridge import i18n
-from rollbridge.cli.locales import default_locale
+from rollbridge.cli.locales import add_locale_option, default_locale
 from rollbridge.cli.offline import SETTINGS_HELP, offline_host, table_settings
 from rollbridge.cli.render import print_json, utc_time
 from rollbridge.cli.serve import join_url, public_url, web_url
+from rollbridge.cli.startup import created_lines
 from rollbridge.cli.stores import add_store_options, open_store
 from rollbridge.exceptions import InvalidRequest, NotFound
 from rollbridge.text import Messages
@@ -88,6 +89,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         help="the address players reach the server at, as serve --public-url takes it"
         " (e.g. https://rb.example.org): prints the table's web view and Foundry's Server URL",
     )
+    add_locale_option(create)
     create.set_defaults(handler=_create)
 
     listing = with_db(actions.add_parser("list", help="list tables"))
@@ -142,18 +144,7 @@ def _create(args: argparse.Namespace) -> int:
         # it; the links at --public-url, when given
         print_json({**info.summary(), "tokens": tokens, "table": info.id, **links})
         return 0
-    sys.stdout.write(
-        f"table {info.id} ({info.name}, ruleset {info.ruleset} {info.ruleset_version})\n"
-    )
-    sys.stdout.write("join tokens (shown once):\n")
-    for role, token in tokens.items():
-        sys.stdout.write(f"  {role:<8} {token}\n")
-    if links:
-        web = links["web_view"]
-        sys.stdout.write(
-            f"web view  {web}  (a player's link: {web}#token=TOKEN)\n"
-            f"Foundry   {links['server_url']}  (the module's Server URL)\n"
-        )
+    sys.stdout.write(created_lines(info.summary(), tokens, links, args.locale))
     return 0
 
 
@@ -253,7 +244,6 @@ def _log_command(
 ) -> argparse.ArgumentParser:
     """A ``table`` subcommand that reads one table's retained log: the store options,
     the table, ``--retain`` (as ``serve --retain``) and ``--locale``."""
-    from rollbridge.cli.locales import add_locale_option
     from rollbridge.stores.base import DEFAULT_RETAIN
 
     command = actions.add_parser(name, help=help)

@@ -451,6 +451,16 @@ class RedisStore:
         if not self._run("DELETE_TABLE", keys, [table_id]):
             raise unknown_table(table_id)
 
+    def claim_first_start(self) -> bool:
+        """Whether this is the first ``serve`` of this Redis (under this prefix), the
+        one that makes the demo table: nothing of rollbridge's was there — never
+        served, no table, none ever made (nor an admin token). Marks it served either
+        way (the ``served`` key), in one script: a Redis whose tables were all deleted
+        is no first start, and of processes starting at once on an empty one, one is.
+        """
+        keys = [self.keys.glob(kind) for kind in ("served", "tables", "counter")]
+        return bool(self._run("FIRST_START", keys))
+
     def import_table(
         self,
         snapshot: TableSnapshot,

@@ -25,6 +25,7 @@ __all__ = [
     "EVENTS_AFTER",
     "FIND_ADMIN_TOKEN",
     "FIND_TOKEN",
+    "FIRST_START",
     "FOLLOW",
     "FOLLOW_LOG",
     "IMPORT_TABLE",
@@ -321,6 +322,18 @@ for k = 7, #ARGV, 3 do
   redis.call('ZADD', KEYS[5], 'NX', redis.call('HINCRBY', KEYS[1], 'tokpos', 1), id)
 end
 redis.call('ZADD', KEYS[6], redis.call('INCR', KEYS[7]), ARGV[1])
+return 1
+"""
+)
+
+#: KEYS: served tables counter. Marks the store served; returns 1 if nothing of
+#: rollbridge's was there before (never served, no table, none ever made: the
+#: counter counts every table and admin token made), else 0 — so one process, once.
+FIRST_START = (
+    _WRITES
+    + """
+if not redis.call('SET', KEYS[1], '1', 'NX') then return 0 end
+if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
 return 1
 """
 )

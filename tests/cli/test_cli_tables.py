@@ -262,15 +262,18 @@ def _subparser(*names: str):
     return parser
 
 
-def test_a_folder_given_as_the_database_is_named(capsys, tmp_path):
+def test_a_folder_given_as_the_database_is_named(capsys, tmp_path, monkeypatch):
     """Before: ``table list`` said SQLite's "unable to open database file" as a
-    permission problem, and ``migrate`` that the folder "does not exist"."""
+    permission problem, and ``migrate`` that the folder "does not exist" (later "no
+    database file FOLDER"; now, as ``table list``, that it is a folder)."""
     code, _out, err = run(capsys, "table", "list", "--db", str(tmp_path))
     assert code == 1 and err.startswith(
         f"rollbridge: error: no_database: cannot open {tmp_path}: it is a folder"
     )
+    monkeypatch.setenv("ROLLBRIDGE_DB", str(tmp_path / "none.db"))  # no serve database
     code, _out, err = run(capsys, "migrate", "--from", str(tmp_path), "--to", NOWHERE)
     assert code == 1
-    assert (
-        err == f"rollbridge: error: no_database: no database file {tmp_path}: nothing to migrate\n"
+    assert err == (
+        f"rollbridge: error: no_database: cannot open {tmp_path}: it is a folder, not a"
+        " database file: give --from the path of a file\n"
     )

@@ -62,13 +62,21 @@ def test_a_log_level_is_taken_in_any_case(given, level):
 ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1", "LANGUAGE": "en"}
 
 
-def printed_at_start(tmp_path: Path, *options: str, last: str = "  web view") -> list[str]:
-    """What ``serve`` (a real process on ``r.db``: a fresh one makes the demo table)
-    prints, up to a line starting with ``last`` and after it until stopped with SIGTERM."""
+def printed_at_start(
+    tmp_path: Path, *options: str, last: str = "  web view", env: dict[str, str] = ENV
+) -> list[str]:
+    """What ``serve`` (a real process on ``r.db``: a fresh one makes the demo table;
+    ``env`` its environment) prints, up to a line starting with ``last`` and after it
+    until stopped with SIGTERM."""
+    return serve_printed(["--db", str(tmp_path / "r.db"), *options], last=last, env=env)
+
+
+def serve_printed(options: list[str], *, last: str, env: dict[str, str] = ENV) -> list[str]:
+    """What ``serve --port 0 OPTIONS`` prints up to a line starting with ``last``, and
+    after it until stopped with SIGTERM."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "rollbridge", "serve", "--db", str(tmp_path / "r.db"),
-         "--port", "0", *options],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=ENV,
+        [sys.executable, "-m", "rollbridge", "serve", "--port", "0", *options],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
     )  # fmt: skip
     lines: list[str] = []
     try:
