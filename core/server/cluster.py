@@ -233,6 +233,15 @@ NO_OWNER = say(
 )
 
 
+# Translators: a forwarded change got no answer because Redis did not answer; {seconds}
+# is a number.
+REDIS_SILENT = say(
+    "cluster.redis_silent",
+    "Redis did not answer for {seconds} s, so the change could not reach the process that "
+    "runs this table; send the request again (with the same id) once Redis is back",
+)
+
+
 class _Silence:
     """Finds a subscription that died without a word (a black-holed connection):
     after ``quiet`` seconds without a message it is pinged, and a ping unanswered
@@ -399,6 +408,10 @@ class ClusterServer(Server):
         self._poll_log = Retried(log, "polling the stored seqs")
         self._renew_log = Retried(log, "renewing the leases")
         self._count_log = Retried(log, "renewing the counts of connections per address")
+        # forwards meeting a Redis that does not answer (each tries every 0.2 s) or
+        # refuses writes (out of memory): the first, then one a minute, for them all
+        self._forward_log = Retried(log, "forwarding")
+        self._refused_log = Retried(log, "forwarding", level=logging.ERROR)
 
     # -- lifecycle ----------------------------------------------------------------
 
@@ -727,6 +740,10 @@ class ClusterServer(Server):
                 log.info("a change forwarded for table %s: %s", forward.table_id, exc)
                 effects = table.refuse_forward(forward, exc)
                 self.metrics.forwarded("refused")
+            except StoreUnavailable as exc:  # Redis refused or was silent: said, throttled
+                log.debug("a change forwarded for table %s failed: %s", forward.table_id, exc)
+                effects = table.refuse_forward(forward, exc)
+                self.metrics.forwarded("refused")
             except RollbridgeError as exc:  # the client is told store_error; the log says why
                 log.warning("a change forwarded for table %s failed: %s", forward.table_id, exc)
                 effects = table.refuse_forward(forward, exc)
@@ -781,10 +798,16 @@ class ClusterServer(Server):
         deadline = time.monotonic() + self.forward_timeout
         sent_to: str | None = None
         resend_at = deadline
+        silent = False  # the last call to Redis failed: Redis, not the owner, is silent
         try:
             while True:
                 left = deadline - time.monotonic()
                 if left <= 0:
+                    if silent:
+                        raise StoreUnavailable(
+                            REDIS_SILENT(seconds=self.forward_timeout),
+                            details={"reason": "unreachable", "table": forward.table_id},
+                        )
                     raise StoreError(
                         NO_OWNER(seconds=self.forward_timeout),
                         details={"reason": "no_owner", "table": forward.table_id},
@@ -793,6 +816,8 @@ class ClusterServer(Server):
                     raise _stopping(forward.table_id)
                 try:
                     raw = await self.redis.get(owner_key)
+                    silent = False
+                    self._forward_log.worked()  # Redis answers
                     if raw is None:
                         if self.stopping:  # a stop has given the leases up, or is about to
                             raise _stopping(forward.table_id)
@@ -801,6 +826,7 @@ class ClusterServer(Server):
                         taken = await self._take(keys=[owner_key, info_key],
                                                  args=[self.node, self.lease_ms])  # fmt: skip
                         del self._lease_calls[fid]
+                        self._refused_log.worked()  # a write went through
                         if taken == -1:  # deleted (its lease with it): nobody runs it now
                             raise unknown_table(forward.table_id)
                         if taken:
@@ -817,18 +843,21 @@ class ClusterServer(Server):
                         # owner answers a request id it is running or ran with that result)
                         await self._push(f"{self.keys.prefix}node:{owner}:inbox", payload)
                         sent_to, resend_at = owner, time.monotonic() + self.lease_ms / 1000
+                        self._refused_log.worked()  # a write went through
                 except REDIS_FAILURES as exc:
                     lasting = _lasting(exc)
                     if lasting is not None:
                         # out of memory, or unable to persist: no retry within the
                         # forward's 15 s will change that; the client is told at once
-                        log.error("forwarding to table %s: Redis refused the write (%s)",
-                                  forward.table_id, lasting)  # fmt: skip
-                        raise StoreError(
+                        self._refused_log.failed(
+                            exc, f"to table {forward.table_id}: Redis refused the write ({lasting})"
+                        )
+                        raise StoreUnavailable(
                             REFUSED(error=lasting),
                             details={"reason": lasting, "table": forward.table_id},
                         ) from None
-                    log.warning("forwarding to table %s: %s", forward.table_id, exc)
+                    self._forward_log.failed(exc, f"to table {forward.table_id}")
+                    silent = True
                     await asyncio.sleep(min(0.2, max(left, 0)))
                     continue
                 wait = min(left, self.lease_ms / 2000)
