@@ -105,6 +105,7 @@ from rollbridge.protocol.table import error_message
 from rollbridge.server.addresses import address_site, is_ip_group
 from rollbridge.server.app import TABLE_DELETED, Server
 from rollbridge.server.client import Client
+from rollbridge.server.cluster_peers import CLAIM, CLAIM_LEASES, claim, leave, shared
 from rollbridge.server.cluster_table import (
     RETRY_FIRST,
     RETRY_MOST,
@@ -411,6 +412,8 @@ class ClusterServer(Server):
         # forwards meeting a Redis that does not answer (each tries every 0.2 s) or
         # refuses writes (out of memory): the first, then one a minute, for them all
         self._forward_log = Retried(log, "forwarding")
+        #: A process with other settings was logged (:meth:`_renew_settings`).
+        self._differ_told = False
         self._refused_log = Retried(log, "forwarding", level=logging.ERROR)
 
     # -- lifecycle ----------------------------------------------------------------
@@ -432,6 +435,7 @@ class ClusterServer(Server):
         self._take = self.redis.register_script(TAKE)
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
+        self._claim = self.redis.register_script(CLAIM)
         guard = self.tables.wrong_tokens
         if guard is not None:
             per_site = guard.per_site if guard.sites is not None else 0
@@ -476,6 +480,8 @@ class ClusterServer(Server):
                 )
             self.ownership.clear()
             await self._bounded(self.redis.delete(self.inbox, self.replies), "clearing the inbox")
+            await self._bounded(leave(self.redis, self.peers_key, self.node),
+                                "deleting this process's settings")  # fmt: skip
             if self.shared_connections is not None and self._published:
                 # every client is gone: this process's counts, 0, without a lapse
                 await self._bounded(
@@ -996,6 +1002,52 @@ class ClusterServer(Server):
 
     # -- the lease ------------------------------------------------------------------------
 
+    @property
+    def shared_settings(self) -> str:
+        """The settings every process on this Redis must share, as JSON
+        (:mod:`~rollbridge.server.cluster_peers`)."""
+        retain = int(getattr(self.store, "retain", 0))
+        return shared(retain, self.limits.max_actors, self.limits.max_event_bytes)
+
+    @property
+    def peers_key(self) -> str:
+        """The hash of every live process's settings."""
+        return f"{self.keys.prefix}processes"
+
+    def claim_settings(self) -> None:
+        """Name this process's settings among the others' before it serves.
+
+        :raises InvalidRequest: (``settings_differ``) a live process on this Redis
+            runs with other ``--retain``, ``--max-actors`` or ``--max-event-size``.
+        :raises StoreError: Redis failed."""
+        ttl = self.lease_ms * CLAIM_LEASES
+        call = getattr(self.store, "call", None)
+        assert call is not None, "a cluster process runs on a Redis store"
+        call(lambda: claim(self.store.client, self.peers_key, self.node,  # type: ignore[attr-defined]
+                           self.shared_settings, ttl))  # fmt: skip
+
+    async def _renew_settings(self) -> None:
+        """Renew this process's claim of its settings (with the leases). A live
+        process found with other settings (it started while this one's claim had
+        lapsed: Redis lost its data, or did not answer for several leases) is logged
+        once, as a WARNING."""
+        assert self.redis is not None
+        try:
+            found = await self._claim(
+                keys=[self.peers_key],
+                args=[self.node, self.shared_settings, self.lease_ms * CLAIM_LEASES],
+            )
+        except REDIS_FAILURES:  # the lease renewals that follow say that Redis fails
+            return
+        if found and not self._differ_told:
+            self._differ_told = True
+            other = found[0].decode() if isinstance(found[0], bytes) else str(found[0])
+            log.warning("process %s on this Redis runs with other settings than this one "
+                        "(%s): stop one of them and start it with the same values",
+                        other, found[1])  # fmt: skip
+        elif not found:
+            self._differ_told = False
+
     async def _keep_leases(self) -> None:
         """Renew every lease held, every third of its length; a lease found taken (or
         not renewed for a whole lease) is given up here too, and so is the lease of a
@@ -1006,6 +1058,7 @@ class ClusterServer(Server):
         assert self.redis is not None
         while not self.stopping:
             await asyncio.sleep(self.lease_ms / 3000)
+            await self._renew_settings()
             now = time.monotonic()
             for table_id in self.ownership.owned:  # a snapshot: _give_up, _lost change it
                 try:
