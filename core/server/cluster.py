@@ -1245,6 +1245,34 @@ class ClusterServer(Server):
             if effects:
                 self.carry(effects)
 
+    async def _check_dice_key(self) -> None:
+        """Keep this process's key of verifiable dice the one Redis holds
+        (``rb:dice_key``): put it back if Redis lost it (``SET NX``), and take
+        Redis's if another was made meanwhile — by a process started, or a ``table
+        create`` run, after Redis lost its data — so that every process and every
+        table made since derive the same seeds. Before, a process kept the key it
+        started with: every roll at a verifiable table made after the loss was
+        refused ``dice_key_lost`` until the process was restarted. A Redis that
+        fails is said by the poll."""
+        assert self.redis is not None
+        key = self.keys.glob("dice_key")
+        mine = self.dice_key.secret()
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.set(key, mine, nx=True)
+                pipe.get(key)
+                put, held = await pipe.execute()
+        except REDIS_FAILURES:
+            return
+        if put:
+            log.warning("the key of verifiable dice was gone from Redis (Redis lost its "
+                        "data?): this process put its own back")  # fmt: skip
+        elif held is not None and self.dice_key.adopt(bytes(held)):
+            log.warning("the key of verifiable dice in Redis is not the one this process "
+                        "had (Redis lost its data, or holds another copy's): this process "
+                        "takes Redis's; a verifiable table's segment opened under the other "
+                        "refuses its dice (dice_key_lost) until its GM's dice.reveal")  # fmt: skip
+
     async def _poll(self) -> None:
         """Read the stored (epoch, seq) of every table held in memory, every
         ``poll_interval`` seconds: a notice lost on a connection that died silently
@@ -1252,6 +1280,7 @@ class ClusterServer(Server):
         assert self.redis is not None
         while not self.stopping:
             await asyncio.sleep(self.poll_interval)
+            await self._check_dice_key()
             try:
                 self._tick()
                 # one left idle after a sync is dropped here (no loop variable of this
