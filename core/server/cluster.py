@@ -764,6 +764,10 @@ class ClusterServer(Server):
                     effects = table.take_over(forward)
                 else:
                     self._charge_requester(forward, answer.work)
+                    if answer.message.get("type") == "result":
+                        # a change of this process's client written: the store works
+                        # here too (an outage said here ends, though the owner wrote it)
+                        self.health.succeeded()
                     effects = table.forwarded(forward, answer.message)
             self.carry(effects)
         except Exception:  # one that escapes all the same: logged, never the task's end
@@ -1219,7 +1223,10 @@ class ClusterServer(Server):
         protocol = self.tables.open.get(table_id)
         if not isinstance(protocol, ClusterTable) or not protocol.members:
             return
-        log.warning("table %s is gone from Redis; closing its clients", table_id)
+        log.warning(
+            "table %s is gone from Redis (deleted, or Redis lost its data); closing its clients",
+            table_id,
+        )
         members = list(protocol.members)
         for member in members:
             protocol.leave(member)
@@ -1265,8 +1272,12 @@ class ClusterServer(Server):
         except REDIS_FAILURES:
             return
         if put:
-            log.warning("the key of verifiable dice was gone from Redis (Redis lost its "
-                        "data?): this process put its own back")  # fmt: skip
+            # made at every start and never deleted: Redis lost its data (FLUSHALL, a
+            # restart without its AOF), and with it every table it held
+            log.error("the key of verifiable dice was gone from Redis: Redis lost its "
+                      "data (FLUSHALL, or a restart without its appendonly files), and "
+                      "the tables it held with it; restore the last backup (docs/redis.md, "
+                      "\"Backups\"); this process put its own back")  # fmt: skip
         elif held is not None and self.dice_key.adopt(bytes(held)):
             log.warning("the key of verifiable dice in Redis is not the one this process "
                         "had (Redis lost its data, or holds another copy's): this process "

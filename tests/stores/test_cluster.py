@@ -242,6 +242,56 @@ def test_a_change_forwarded_while_redis_is_down_logs_once_and_goes_through(redis
     assert "forwarding works again, after" in logs, logs
 
 
+def failing(port: int) -> float:
+    """``rollbridge_store_failing`` of the process on ``port`` (its ``/metrics``)."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as answer:
+        for line in answer.read().decode().splitlines():
+            if line.startswith("rollbridge_store_failing "):
+                return float(line.split()[1])
+    raise AssertionError("no rollbridge_store_failing")
+
+
+def test_a_process_whose_changes_another_now_runs_says_the_store_works_again(redis_factory):
+    """A's change refused while Redis was down (``rollbridge_store_failing`` 1, the
+    ERROR); Redis back, B took the table over, and A's next change is run by B and
+    answered: A's store works — the gauge back at 0 and the WARNING "works again".
+    Before, A said so only once it wrote a change itself: a process whose tables had
+    all moved to another kept the gauge at 1 (an alert firing) and never said the
+    outage ended (found in an outage drill)."""
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+    a = cluster.processes[0]
+
+    async def play() -> None:
+        on_a, on_b = await cluster.joined(0, 1)
+        first = await on_a.ask({"type": "roll", "id": "a0", "formula": "1d6"})
+        assert first["type"] == "result", first
+        await until(lambda: a.owns(cluster.table), what="A owns")
+        redis.kill()
+        refused = await on_a.ask({"type": "roll", "id": "a1", "formula": "1d6"})
+        assert refused["code"] == "store_error", refused
+        assert failing(a.port) == 1
+        redis.start()
+        # A's lease runs out (as after an outage longer than a lease, when A gave it
+        # up: its reads failing)
+        admin = redis_py.Redis.from_url(redis.url)
+        admin.delete(f"rb:{{{cluster.table}}}:owner")
+        admin.close()
+        await until(lambda: not a.owns(cluster.table), what="A's lease gone")
+        taken = await on_b.ask_until_done({"type": "roll", "id": "b0", "formula": "1d6"})
+        assert taken["type"] == "result", taken
+        await until(lambda: cluster.processes[1].owns(cluster.table), what="B owns")
+        forwarded = await on_a.ask_until_done({"type": "roll", "id": "a1", "formula": "1d6"})
+        assert forwarded["type"] == "result", forwarded
+        assert failing(a.port) == 0
+        await all_sent([on_a, on_b], forwarded["seq"])
+
+    cluster.run(play)
+    assert "the store works again" in cluster.logs[0], cluster.logs[0]
+
+
 def test_approval_across_three_processes_and_undo_after_a_takeover(redis_factory):
     redis = redis_factory()
     cluster = Cluster(redis.url, 3, settings={"approval": True})

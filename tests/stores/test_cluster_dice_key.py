@@ -69,5 +69,9 @@ def test_a_process_puts_its_dice_key_back_and_takes_the_one_redis_holds(redis_fa
         logs = serving.stop()
         client.close()
     assert "Traceback" not in logs, logs
+    assert (
+        "ERROR rollbridge.cluster: the key of verifiable dice was gone from Redis: Redis lost"
+        in logs
+    )
     assert "this process put its own back" in logs, logs
     assert "this process takes Redis's" in logs, logs
