@@ -124,7 +124,7 @@ from rollbridge.server.shared_limits import (
     bounded,
 )
 from rollbridge.server.shared_tokens import SharedWrongTokens
-from rollbridge.server.throttle import Retried
+from rollbridge.server.throttle import Retried, cause
 from rollbridge.server.writer import STOPPING
 from rollbridge.stores.base import unknown_table
 from rollbridge.stores.redis import CLIENT_TIMEOUTS, RedisStore
@@ -901,7 +901,7 @@ class ClusterServer(Server):
                 return
             except REDIS_FAILURES as exc:
                 if attempt == 2:  # the sender sends its request again, or times out
-                    log.warning("a forwarded reply to %s was lost: %s", origin.node, exc)
+                    log.warning("a forwarded reply to %s was lost: %s", origin.node, cause(exc))
                 else:
                     await asyncio.sleep(0.1)
 

@@ -856,6 +856,9 @@ def test_a_full_redis_refuses_a_forwarded_change_at_once(redis_factory):
     tries = [line for line in logs.splitlines() if "forwarding to table" in line]
     assert len(tries) == 1 and "(out_of_memory)" in tries[0] and "ERROR" in tries[0], tries
     assert "a change forwarded for table" not in logs, logs  # not a second line each
+    # what Redis said, not redis-py's pipeline command with the packed request before it
+    assert tries[0].endswith("command not allowed when used memory > 'maxmemory'."), tries
+    assert "RPUSH" not in logs and "pipeline caused error" not in logs, logs
 
 
 def test_a_short_reply_timeout_in_the_url_leaves_an_idle_inbox_quiet(redis_factory):
