@@ -182,8 +182,10 @@ STOP_TIMEOUT = 3.0
 #: before it asks once more (docs/redis.md, "The throttle of wrong tokens, shared").
 GIVE_BACK_WAIT = 2.0
 
-#: Extend the lease (KEYS[1]) by ARGV[2] ms if ARGV[1] holds it: 1, else 0.
-RENEW = """#!lua
+#: Extend the lease (KEYS[1]) by ARGV[2] ms if ARGV[1] holds it: 1, else 0. Run by a
+#: Redis out of memory too (``allow-oom``: it takes none): a full Redis refuses every
+#: change anyway, and its leases no longer lapse and move meanwhile (as :data:`RELEASE`).
+RENEW = """#!lua flags=allow-oom
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 end
@@ -204,7 +206,7 @@ end
 return 0
 """
 #: Delete the lease (KEYS[1]) if ARGV[1] holds it: 1, else 0.
-RELEASE = """#!lua
+RELEASE = """#!lua flags=allow-oom
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end

@@ -21,6 +21,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from rollbridge.stores.redis import RedisStore
+from tests.stores import cluster_harness
 from tests.stores.cluster_harness import Cluster, Player, Proxy, cli, make_table
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -859,6 +860,39 @@ def test_a_full_redis_refuses_a_forwarded_change_at_once(redis_factory):
     # what Redis said, not redis-py's pipeline command with the packed request before it
     assert tries[0].endswith("command not allowed when used memory > 'maxmemory'."), tries
     assert "RPUSH" not in logs and "pipeline caused error" not in logs, logs
+
+
+def test_a_full_redis_keeps_the_owner_s_lease(redis_factory):
+    """Redis out of memory for longer than a lease: the owner's renewals go on (they
+    take no memory), so the table stays with it — no lease lapsing, no "no longer runs
+    table", no reload — and its next change, memory back, is its own. Before, the
+    renewal script was refused like any write (found in an outage drill: every table
+    changed owner during a full Redis)."""
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+    admin = redis_py.Redis.from_url(redis.url)
+    a = cluster.processes[0]
+
+    async def play() -> None:
+        (on_a,) = await cluster.joined(0)
+        first = await on_a.ask({"type": "roll", "id": "a0", "formula": "1d6"})
+        assert first["type"] == "result", first
+        await until(lambda: a.owns(cluster.table), what="A owns")
+        admin.config_set("maxmemory", int(admin.info("memory")["used_memory"]))
+        refused = await on_a.ask({"type": "roll", "id": "a1", "formula": "1d6"})
+        assert refused["code"] == "store_error", refused
+        await asyncio.sleep(cluster_harness.LEASE_MS / 1000 * 2)  # two leases, full
+        assert a.owns(cluster.table)
+        admin.config_set("maxmemory", 0)
+        again = await on_a.ask_until_done({"type": "roll", "id": "a1", "formula": "1d6"})
+        assert again["seq"] == first["seq"] + 1, again
+
+    try:
+        cluster.run(play)
+    finally:
+        admin.close()
+    assert "no longer runs table" not in cluster.logs[0], cluster.logs[0]
+    assert "renewing the leases" not in cluster.logs[0], cluster.logs[0]
 
 
 def test_a_short_reply_timeout_in_the_url_leaves_an_idle_inbox_quiet(redis_factory):
