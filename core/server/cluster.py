@@ -414,9 +414,9 @@ class ClusterServer(Server):
         # forwards meeting a Redis that does not answer (each tries every 0.2 s) or
         # refuses writes (out of memory): the first, then one a minute, for them all
         self._forward_log = Retried(log, "forwarding")
+        self._refused_log = Retried(log, "forwarding", level=logging.ERROR)
         #: A process with other settings was logged (:meth:`_renew_settings`).
         self._differ_told = False
-        self._refused_log = Retried(log, "forwarding", level=logging.ERROR)
 
     # -- lifecycle ----------------------------------------------------------------
 
@@ -1047,10 +1047,10 @@ class ClusterServer(Server):
             return
         if found and not self._differ_told:
             self._differ_told = True
-            other = found[0].decode() if isinstance(found[0], bytes) else str(found[0])
+            other, theirs = (p.decode() if isinstance(p, bytes) else str(p) for p in found[:2])
             log.warning("process %s on this Redis runs with other settings than this one "
-                        "(%s): stop one of them and start it with the same values",
-                        other, found[1])  # fmt: skip
+                        "(%s there, %s here): stop one of them and start it with the same "
+                        "values", other, theirs, self.shared_settings)  # fmt: skip
         elif not found:
             self._differ_told = False
 
@@ -1064,7 +1064,10 @@ class ClusterServer(Server):
         assert self.redis is not None
         while not self.stopping:
             await asyncio.sleep(self.lease_ms / 3000)
-            await self._renew_settings()
+            try:
+                await self._renew_settings()
+            except Exception:  # a bug: logged, never the loop's end
+                log.exception("renewing this process's settings failed")
             now = time.monotonic()
             for table_id in self.ownership.owned:  # a snapshot: _give_up, _lost change it
                 try:

@@ -36,7 +36,8 @@ OPTIONS = {"retain": "--retain", "max_actors": "--max-actors", "max_event_size":
 #: its settings as JSON, how long the claim lasts in ms): ``{}`` once claimed; the id,
 #: settings and ms left of a live process whose settings differ, and nothing written. Claims
 #: past their time are deleted on the way; the hash lives as long as its longest claim.
-CLAIM = """#!lua
+#: Run by a Redis out of memory too (a field of a few bytes), as the leases' renewals.
+CLAIM = """#!lua flags=allow-oom
 local now = redis.call('TIME')
 local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 local fields = redis.call('HGETALL', KEYS[1])
