@@ -365,6 +365,7 @@ def _serve_store(
 
         lease = args.lease_ms or DEFAULT_LEASE_MS
         server = ClusterServer(store, host, redis_url=url, lease_ms=lease, **options)
+        server.claim_settings()  # refused before it listens: another process differs
     else:
         server = Server(store, host, **options)
 

@@ -158,6 +158,22 @@ class DiceKey:
     def __repr__(self) -> str:
         return "DiceKey(…)"  # never the secret, not even in a traceback
 
+    def secret(self) -> bytes:
+        """The 32 bytes (to compare with, or put back into, the store that keeps them)."""
+        return self._secret
+
+    def adopt(self, secret: bytes) -> bool:
+        """Take ``secret`` in place of this key's, for every table holding this key:
+        a process whose store's key changed under it (Redis lost its data and another
+        process made a new one). Whether it differed.
+
+        :raises ValueError: not 32 bytes."""
+        if len(secret) != KEY_BYTES:
+            raise ValueError(f"a dice key is {KEY_BYTES} bytes, not {len(secret)}")
+        changed = secret != self._secret
+        self._secret = secret
+        return changed
+
     @classmethod
     def ephemeral(cls) -> DiceKey:
         """A fresh random key, kept nowhere."""

@@ -105,6 +105,7 @@ from rollbridge.protocol.table import error_message
 from rollbridge.server.addresses import address_site, is_ip_group
 from rollbridge.server.app import TABLE_DELETED, Server
 from rollbridge.server.client import Client
+from rollbridge.server.cluster_peers import CLAIM, CLAIM_LEASES, claim, leave, shared
 from rollbridge.server.cluster_table import (
     RETRY_FIRST,
     RETRY_MOST,
@@ -123,7 +124,7 @@ from rollbridge.server.shared_limits import (
     bounded,
 )
 from rollbridge.server.shared_tokens import SharedWrongTokens
-from rollbridge.server.throttle import Retried
+from rollbridge.server.throttle import Retried, cause
 from rollbridge.server.writer import STOPPING
 from rollbridge.stores.base import unknown_table
 from rollbridge.stores.redis import CLIENT_TIMEOUTS, RedisStore
@@ -181,8 +182,10 @@ STOP_TIMEOUT = 3.0
 #: before it asks once more (docs/redis.md, "The throttle of wrong tokens, shared").
 GIVE_BACK_WAIT = 2.0
 
-#: Extend the lease (KEYS[1]) by ARGV[2] ms if ARGV[1] holds it: 1, else 0.
-RENEW = """#!lua
+#: Extend the lease (KEYS[1]) by ARGV[2] ms if ARGV[1] holds it: 1, else 0. Run by a
+#: Redis out of memory too (``allow-oom``: it takes none): a full Redis refuses every
+#: change anyway, and its leases no longer lapse and move meanwhile (as :data:`RELEASE`).
+RENEW = """#!lua flags=allow-oom
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 end
@@ -203,7 +206,7 @@ end
 return 0
 """
 #: Delete the lease (KEYS[1]) if ARGV[1] holds it: 1, else 0.
-RELEASE = """#!lua
+RELEASE = """#!lua flags=allow-oom
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end
@@ -230,6 +233,15 @@ NO_OWNER = say(
     "cluster.no_owner",
     "the process that runs this table did not answer within {seconds} s; send the request "
     "again (with the same id)",
+)
+
+
+# Translators: a forwarded change got no answer because Redis did not answer; {seconds}
+# is a number.
+REDIS_SILENT = say(
+    "cluster.redis_silent",
+    "Redis did not answer for {seconds} s, so the change could not reach the process that "
+    "runs this table; send the request again (with the same id) once Redis is back",
 )
 
 
@@ -399,6 +411,12 @@ class ClusterServer(Server):
         self._poll_log = Retried(log, "polling the stored seqs")
         self._renew_log = Retried(log, "renewing the leases")
         self._count_log = Retried(log, "renewing the counts of connections per address")
+        # forwards meeting a Redis that does not answer (each tries every 0.2 s) or
+        # refuses writes (out of memory): the first, then one a minute, for them all
+        self._forward_log = Retried(log, "forwarding")
+        self._refused_log = Retried(log, "forwarding", level=logging.ERROR)
+        #: A process with other settings was logged (:meth:`_renew_settings`).
+        self._differ_told = False
 
     # -- lifecycle ----------------------------------------------------------------
 
@@ -419,6 +437,7 @@ class ClusterServer(Server):
         self._take = self.redis.register_script(TAKE)
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
+        self._claim = self.redis.register_script(CLAIM)
         guard = self.tables.wrong_tokens
         if guard is not None:
             per_site = guard.per_site if guard.sites is not None else 0
@@ -463,6 +482,8 @@ class ClusterServer(Server):
                 )
             self.ownership.clear()
             await self._bounded(self.redis.delete(self.inbox, self.replies), "clearing the inbox")
+            await self._bounded(leave(self.redis, self.peers_key, self.node),
+                                "deleting this process's settings")  # fmt: skip
             if self.shared_connections is not None and self._published:
                 # every client is gone: this process's counts, 0, without a lapse
                 await self._bounded(
@@ -727,6 +748,10 @@ class ClusterServer(Server):
                 log.info("a change forwarded for table %s: %s", forward.table_id, exc)
                 effects = table.refuse_forward(forward, exc)
                 self.metrics.forwarded("refused")
+            except StoreUnavailable as exc:  # Redis refused or was silent: said, throttled
+                log.debug("a change forwarded for table %s failed: %s", forward.table_id, exc)
+                effects = table.refuse_forward(forward, exc)
+                self.metrics.forwarded("refused")
             except RollbridgeError as exc:  # the client is told store_error; the log says why
                 log.warning("a change forwarded for table %s failed: %s", forward.table_id, exc)
                 effects = table.refuse_forward(forward, exc)
@@ -741,6 +766,10 @@ class ClusterServer(Server):
                     effects = table.take_over(forward)
                 else:
                     self._charge_requester(forward, answer.work)
+                    if answer.message.get("type") == "result":
+                        # a change of this process's client written: the store works
+                        # here too (an outage said here ends, though the owner wrote it)
+                        self.health.succeeded()
                     effects = table.forwarded(forward, answer.message)
             self.carry(effects)
         except Exception:  # one that escapes all the same: logged, never the task's end
@@ -781,10 +810,16 @@ class ClusterServer(Server):
         deadline = time.monotonic() + self.forward_timeout
         sent_to: str | None = None
         resend_at = deadline
+        silent = False  # the last call to Redis failed: Redis, not the owner, is silent
         try:
             while True:
                 left = deadline - time.monotonic()
                 if left <= 0:
+                    if silent:
+                        raise StoreUnavailable(
+                            REDIS_SILENT(seconds=self.forward_timeout),
+                            details={"reason": "unreachable", "table": forward.table_id},
+                        )
                     raise StoreError(
                         NO_OWNER(seconds=self.forward_timeout),
                         details={"reason": "no_owner", "table": forward.table_id},
@@ -793,6 +828,8 @@ class ClusterServer(Server):
                     raise _stopping(forward.table_id)
                 try:
                     raw = await self.redis.get(owner_key)
+                    silent = False
+                    self._forward_log.worked()  # Redis answers
                     if raw is None:
                         if self.stopping:  # a stop has given the leases up, or is about to
                             raise _stopping(forward.table_id)
@@ -801,6 +838,7 @@ class ClusterServer(Server):
                         taken = await self._take(keys=[owner_key, info_key],
                                                  args=[self.node, self.lease_ms])  # fmt: skip
                         del self._lease_calls[fid]
+                        self._refused_log.worked()  # a write went through
                         if taken == -1:  # deleted (its lease with it): nobody runs it now
                             raise unknown_table(forward.table_id)
                         if taken:
@@ -817,18 +855,21 @@ class ClusterServer(Server):
                         # owner answers a request id it is running or ran with that result)
                         await self._push(f"{self.keys.prefix}node:{owner}:inbox", payload)
                         sent_to, resend_at = owner, time.monotonic() + self.lease_ms / 1000
+                        self._refused_log.worked()  # a write went through
                 except REDIS_FAILURES as exc:
                     lasting = _lasting(exc)
                     if lasting is not None:
                         # out of memory, or unable to persist: no retry within the
                         # forward's 15 s will change that; the client is told at once
-                        log.error("forwarding to table %s: Redis refused the write (%s)",
-                                  forward.table_id, lasting)  # fmt: skip
-                        raise StoreError(
+                        self._refused_log.failed(
+                            exc, f"to table {forward.table_id}: Redis refused the write ({lasting})"
+                        )
+                        raise StoreUnavailable(
                             REFUSED(error=lasting),
                             details={"reason": lasting, "table": forward.table_id},
                         ) from None
-                    log.warning("forwarding to table %s: %s", forward.table_id, exc)
+                    self._forward_log.failed(exc, f"to table {forward.table_id}")
+                    silent = True
                     await asyncio.sleep(min(0.2, max(left, 0)))
                     continue
                 wait = min(left, self.lease_ms / 2000)
@@ -862,7 +903,7 @@ class ClusterServer(Server):
                 return
             except REDIS_FAILURES as exc:
                 if attempt == 2:  # the sender sends its request again, or times out
-                    log.warning("a forwarded reply to %s was lost: %s", origin.node, exc)
+                    log.warning("a forwarded reply to %s was lost: %s", origin.node, cause(exc))
                 else:
                     await asyncio.sleep(0.1)
 
@@ -967,6 +1008,52 @@ class ClusterServer(Server):
 
     # -- the lease ------------------------------------------------------------------------
 
+    @property
+    def shared_settings(self) -> str:
+        """The settings every process on this Redis must share, as JSON
+        (:mod:`~rollbridge.server.cluster_peers`)."""
+        retain = int(getattr(self.store, "retain", 0))
+        return shared(retain, self.limits.max_actors, self.limits.max_event_bytes)
+
+    @property
+    def peers_key(self) -> str:
+        """The hash of every live process's settings."""
+        return f"{self.keys.prefix}processes"
+
+    def claim_settings(self) -> None:
+        """Name this process's settings among the others' before it serves.
+
+        :raises InvalidRequest: (``settings_differ``) a live process on this Redis
+            runs with other ``--retain``, ``--max-actors`` or ``--max-event-size``.
+        :raises StoreError: Redis failed."""
+        ttl = self.lease_ms * CLAIM_LEASES
+        call = getattr(self.store, "call", None)
+        assert call is not None, "a cluster process runs on a Redis store"
+        call(lambda: claim(self.store.client, self.peers_key, self.node,  # type: ignore[attr-defined]
+                           self.shared_settings, ttl))  # fmt: skip
+
+    async def _renew_settings(self) -> None:
+        """Renew this process's claim of its settings (with the leases). A live
+        process found with other settings (it started while this one's claim had
+        lapsed: Redis lost its data, or did not answer for several leases) is logged
+        once, as a WARNING."""
+        assert self.redis is not None
+        try:
+            found = await self._claim(
+                keys=[self.peers_key],
+                args=[self.node, self.shared_settings, self.lease_ms * CLAIM_LEASES],
+            )
+        except REDIS_FAILURES:  # the lease renewals that follow say that Redis fails
+            return
+        if found and not self._differ_told:
+            self._differ_told = True
+            other, theirs = (p.decode() if isinstance(p, bytes) else str(p) for p in found[:2])
+            log.warning("process %s on this Redis runs with other settings than this one "
+                        "(%s there, %s here): stop one of them and start it with the same "
+                        "values", other, theirs, self.shared_settings)  # fmt: skip
+        elif not found:
+            self._differ_told = False
+
     async def _keep_leases(self) -> None:
         """Renew every lease held, every third of its length; a lease found taken (or
         not renewed for a whole lease) is given up here too, and so is the lease of a
@@ -977,6 +1064,10 @@ class ClusterServer(Server):
         assert self.redis is not None
         while not self.stopping:
             await asyncio.sleep(self.lease_ms / 3000)
+            try:
+                await self._renew_settings()
+            except Exception:  # a bug: logged, never the loop's end
+                log.exception("renewing this process's settings failed")
             now = time.monotonic()
             for table_id in self.ownership.owned:  # a snapshot: _give_up, _lost change it
                 try:
@@ -1137,7 +1228,10 @@ class ClusterServer(Server):
         protocol = self.tables.open.get(table_id)
         if not isinstance(protocol, ClusterTable) or not protocol.members:
             return
-        log.warning("table %s is gone from Redis; closing its clients", table_id)
+        log.warning(
+            "table %s is gone from Redis (deleted, or Redis lost its data); closing its clients",
+            table_id,
+        )
         members = list(protocol.members)
         for member in members:
             protocol.leave(member)
@@ -1163,6 +1257,38 @@ class ClusterServer(Server):
             if effects:
                 self.carry(effects)
 
+    async def _check_dice_key(self) -> None:
+        """Keep this process's key of verifiable dice the one Redis holds
+        (``rb:dice_key``): put it back if Redis lost it (``SET NX``), and take
+        Redis's if another was made meanwhile — by a process started, or a ``table
+        create`` run, after Redis lost its data — so that every process and every
+        table made since derive the same seeds. Before, a process kept the key it
+        started with: every roll at a verifiable table made after the loss was
+        refused ``dice_key_lost`` until the process was restarted. A Redis that
+        fails is said by the poll."""
+        assert self.redis is not None
+        key = self.keys.glob("dice_key")
+        mine = self.dice_key.secret()
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.set(key, mine, nx=True)
+                pipe.get(key)
+                put, held = await pipe.execute()
+        except REDIS_FAILURES:
+            return
+        if put:
+            # made at every start and never deleted: Redis lost its data (FLUSHALL, a
+            # restart without its AOF), and with it every table it held
+            log.error("the key of verifiable dice was gone from Redis: Redis lost its "
+                      "data (FLUSHALL, or a restart without its appendonly files), and "
+                      "the tables it held with it; restore the last backup (docs/redis.md, "
+                      "\"Backups\"); this process put its own back")  # fmt: skip
+        elif held is not None and self.dice_key.adopt(bytes(held)):
+            log.warning("the key of verifiable dice in Redis is not the one this process "
+                        "had (Redis lost its data, or holds another copy's): this process "
+                        "takes Redis's; a verifiable table's segment opened under the other "
+                        "refuses its dice (dice_key_lost) until its GM's dice.reveal")  # fmt: skip
+
     async def _poll(self) -> None:
         """Read the stored (epoch, seq) of every table held in memory, every
         ``poll_interval`` seconds: a notice lost on a connection that died silently
@@ -1170,6 +1296,7 @@ class ClusterServer(Server):
         assert self.redis is not None
         while not self.stopping:
             await asyncio.sleep(self.poll_interval)
+            await self._check_dice_key()
             try:
                 self._tick()
                 # one left idle after a sync is dropped here (no loop variable of this

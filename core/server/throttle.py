@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from rollbridge.words import counted
 
-__all__ = ["Retried", "Throttle"]
+__all__ = ["Retried", "Throttle", "cause"]
 
 
 class Throttle:
@@ -48,6 +48,21 @@ class Throttle:
             return None
         self._last, held, self.held = now, self.held, 0
         return held
+
+
+#: How redis-py's error of a command in a pipeline goes on after the command and its
+#: arguments (which it puts first), before what Redis answered.
+_PIPELINE = ") of pipeline caused error: "
+
+
+def cause(error: BaseException) -> str:
+    """What ``error`` says, for a log line. Of a command in a redis-py pipeline, only
+    what Redis answered: redis-py puts the command and its arguments first — a
+    packed request (bytes shown as garbage), a player's message."""
+    text = str(error) or type(error).__name__
+    if text.startswith("Command # ") and _PIPELINE in text:
+        return text.split(_PIPELINE, 1)[1]
+    return text
 
 
 class Retried:
@@ -95,12 +110,12 @@ class Retried:
         if held is None:
             return
         what = f"{self.what} {detail}".rstrip()
-        cause = str(error) or type(error).__name__
+        said = cause(error)
         if self.failures == 1:
-            self._log.log(self.level, "%s: %s", what, cause)
+            self._log.log(self.level, "%s: %s", what, said)
         else:
             self._log.log(self.level, "%s: still failing (%d times since it began): %s",
-                          what, self.failures, cause)  # fmt: skip
+                          what, self.failures, said)  # fmt: skip
 
     def worked(self) -> None:
         """A call worked: after failures, one line says so."""

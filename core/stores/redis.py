@@ -413,6 +413,12 @@ class RedisStore:
         with self._io():
             return fn()
 
+    def call(self, fn: Callable[[], T]) -> T:
+        """``fn()``, calls on :attr:`client`, failing as this store's own calls do: a
+        Redis that fails raises :class:`StoreError` saying what to do, never redis-py's
+        exception. :raises StoreError:"""
+        return self._call(fn)
+
     def _token_keys(self, table_id: str) -> list[str]:
         k = self.keys.table(table_id)
         return [k.info, k.tokens, k.token_by_hash, k.token_hash_of, k.token_order]

@@ -21,6 +21,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from rollbridge.stores.redis import RedisStore
+from tests.stores import cluster_harness
 from tests.stores.cluster_harness import Cluster, Player, Proxy, cli, make_table
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -209,6 +210,87 @@ def test_redis_restarted_every_process_recovers(redis_factory, how):
         check_acknowledged(redis.url, cluster.table, acked)
 
     cluster.run(play)
+
+
+def test_a_change_forwarded_while_redis_is_down_logs_once_and_goes_through(redis_factory):
+    """A change sent to the process that does not own its table while Redis is down
+    waits for Redis (the forward tries every 0.2 s) and goes through once Redis is
+    back. The log says so once — one WARNING when the first try fails, one INFO when
+    Redis answers again — not a WARNING per try (five a second per waiting change,
+    found in an outage drill: 291 lines a minute for one player)."""
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+
+    async def play() -> None:
+        on_a, on_b = await cluster.joined(0, 1)
+        first = await on_a.ask({"type": "roll", "id": "a0", "formula": "1d6"})
+        assert first["type"] == "result", first
+        await until(lambda: cluster.processes[0].owns(cluster.table), what="A owns")
+        redis.kill()
+        assert on_b.ws is not None
+        await on_b.ws.send(json.dumps({"type": "roll", "id": "b0", "formula": "1d6"}))
+        await asyncio.sleep(2)  # the forward tries again and again meanwhile
+        redis.start()  # the same folder: a0 is there
+        await on_b.until(lambda: "b0" in on_b.replies, what="b0 answered")
+        answer = on_b.replies["b0"]
+        assert answer["type"] == "result" and answer["seq"] == first["seq"] + 1, answer
+        await all_sent([on_a, on_b], answer["seq"])
+        check_acknowledged(redis.url, cluster.table, {"a0": first["seq"], "b0": answer["seq"]})
+
+    logs = cluster.run(play)
+    tries = [line for line in logs.splitlines() if "forwarding to table" in line]
+    assert len(tries) == 1 and "WARNING" in tries[0], tries
+    assert "forwarding works again, after" in logs, logs
+
+
+def failing(port: int) -> float:
+    """``rollbridge_store_failing`` of the process on ``port`` (its ``/metrics``)."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as answer:
+        for line in answer.read().decode().splitlines():
+            if line.startswith("rollbridge_store_failing "):
+                return float(line.split()[1])
+    raise AssertionError("no rollbridge_store_failing")
+
+
+def test_a_process_whose_changes_another_now_runs_says_the_store_works_again(redis_factory):
+    """A's change refused while Redis was down (``rollbridge_store_failing`` 1, the
+    ERROR); Redis back, B took the table over, and A's next change is run by B and
+    answered: A's store works — the gauge back at 0 and the WARNING "works again".
+    Before, A said so only once it wrote a change itself: a process whose tables had
+    all moved to another kept the gauge at 1 (an alert firing) and never said the
+    outage ended (found in an outage drill)."""
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+    a = cluster.processes[0]
+
+    async def play() -> None:
+        on_a, on_b = await cluster.joined(0, 1)
+        first = await on_a.ask({"type": "roll", "id": "a0", "formula": "1d6"})
+        assert first["type"] == "result", first
+        await until(lambda: a.owns(cluster.table), what="A owns")
+        redis.kill()
+        refused = await on_a.ask({"type": "roll", "id": "a1", "formula": "1d6"})
+        assert refused["code"] == "store_error", refused
+        assert failing(a.port) == 1
+        redis.start()
+        # A's lease runs out (as after an outage longer than a lease, when A gave it
+        # up: its reads failing)
+        admin = redis_py.Redis.from_url(redis.url)
+        admin.delete(f"rb:{{{cluster.table}}}:owner")
+        admin.close()
+        await until(lambda: not a.owns(cluster.table), what="A's lease gone")
+        taken = await on_b.ask_until_done({"type": "roll", "id": "b0", "formula": "1d6"})
+        assert taken["type"] == "result", taken
+        await until(lambda: cluster.processes[1].owns(cluster.table), what="B owns")
+        forwarded = await on_a.ask_until_done({"type": "roll", "id": "a1", "formula": "1d6"})
+        assert forwarded["type"] == "result", forwarded
+        assert failing(a.port) == 0
+        await all_sent([on_a, on_b], forwarded["seq"])
+
+    cluster.run(play)
+    assert "the store works again" in cluster.logs[0], cluster.logs[0]
 
 
 def test_approval_across_three_processes_and_undo_after_a_takeover(redis_factory):
@@ -762,6 +844,9 @@ def test_a_full_redis_refuses_a_forwarded_change_at_once(redis_factory):
         admin.config_set("maxmemory", int(admin.info("memory")["used_memory"]))
         refused = await on_b.ask({"type": "roll", "id": "b0", "formula": "1d6"})
         assert refused["code"] == "store_error", refused
+        # a second refused forward is not logged again (one line for the outage)
+        refused = await on_b.ask({"type": "roll", "id": "b1", "formula": "1d6"})
+        assert refused["code"] == "store_error", refused
         admin.config_set("maxmemory", 0)
         again = await on_b.ask_until_done({"type": "roll", "id": "b0", "formula": "1d6"})
         assert again["type"] == "result" and again["seq"] == first["seq"] + 1, again
@@ -771,6 +856,43 @@ def test_a_full_redis_refuses_a_forwarded_change_at_once(redis_factory):
     admin.close()
     tries = [line for line in logs.splitlines() if "forwarding to table" in line]
     assert len(tries) == 1 and "(out_of_memory)" in tries[0] and "ERROR" in tries[0], tries
+    assert "a change forwarded for table" not in logs, logs  # not a second line each
+    # what Redis said, not redis-py's pipeline command with the packed request before it
+    assert tries[0].endswith("command not allowed when used memory > 'maxmemory'."), tries
+    assert "RPUSH" not in logs and "pipeline caused error" not in logs, logs
+
+
+def test_a_full_redis_keeps_the_owner_s_lease(redis_factory):
+    """Redis out of memory for longer than a lease: the owner's renewals go on (they
+    take no memory), so the table stays with it — no lease lapsing, no "no longer runs
+    table", no reload — and its next change, memory back, is its own. Before, the
+    renewal script was refused like any write (found in an outage drill: every table
+    changed owner during a full Redis)."""
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+    admin = redis_py.Redis.from_url(redis.url)
+    a = cluster.processes[0]
+
+    async def play() -> None:
+        (on_a,) = await cluster.joined(0)
+        first = await on_a.ask({"type": "roll", "id": "a0", "formula": "1d6"})
+        assert first["type"] == "result", first
+        await until(lambda: a.owns(cluster.table), what="A owns")
+        admin.config_set("maxmemory", int(admin.info("memory")["used_memory"]))
+        refused = await on_a.ask({"type": "roll", "id": "a1", "formula": "1d6"})
+        assert refused["code"] == "store_error", refused
+        await asyncio.sleep(cluster_harness.LEASE_MS / 1000 * 2)  # two leases, full
+        assert a.owns(cluster.table)
+        admin.config_set("maxmemory", 0)
+        again = await on_a.ask_until_done({"type": "roll", "id": "a1", "formula": "1d6"})
+        assert again["seq"] == first["seq"] + 1, again
+
+    try:
+        cluster.run(play)
+    finally:
+        admin.close()
+    assert "no longer runs table" not in cluster.logs[0], cluster.logs[0]
+    assert "renewing the leases" not in cluster.logs[0], cluster.logs[0]
 
 
 def test_a_short_reply_timeout_in_the_url_leaves_an_idle_inbox_quiet(redis_factory):

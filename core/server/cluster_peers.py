@@ -1,0 +1,126 @@
+"""The settings every ``rollbridge serve --redis`` process on one Redis must share
+(docs/redis.md, "Settings every process shares").
+
+A table's changes run on whichever process holds its lease, and that process applies
+its own ``--retain`` (how much of the log and of the replies Redis keeps: its commits
+trim them), ``--max-actors`` and ``--max-event-size``. A process started with other
+values would make a table keep less, or take what the others refuse, whenever it
+happens to own it — silently. So each process names its values in one hash,
+``{prefix}processes`` (field: the process's id; value: ``UNTIL|JSON``, ``UNTIL`` the
+Redis time in ms its claim lasts to), renewed with its leases; a process whose values
+differ from a live one's is refused at start (:func:`claim`), before it listens.
+A process killed without a goodbye leaves its claim for :data:`CLAIM_LEASES` lease
+lengths; a process that stops deletes it (:func:`leave`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rollbridge.exceptions import InvalidRequest
+from rollbridge.text import Messages, Text
+
+__all__ = ["CLAIM", "CLAIM_LEASES", "OPTIONS", "claim", "differences", "leave", "shared"]
+
+say = Messages("rollbridge")
+
+#: Lease lengths a process's claim lasts unless renewed (it is renewed every third
+#: of a lease, with the leases).
+CLAIM_LEASES = 3
+
+#: The settings that must agree, by the option that sets each.
+OPTIONS = {"retain": "--retain", "max_actors": "--max-actors", "max_event_size": "--max-event-size"}
+
+#: Claim this process's settings (``KEYS[1]``: the hash; ``ARGV``: the process's id,
+#: its settings as JSON, how long the claim lasts in ms): ``{}`` once claimed; the id,
+#: settings and ms left of a live process whose settings differ, and nothing written. Claims
+#: past their time are deleted on the way; the hash lives as long as its longest claim.
+#: Run by a Redis out of memory too (a field of a few bytes), as the leases' renewals.
+CLAIM = """#!lua flags=allow-oom
+local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local fields = redis.call('HGETALL', KEYS[1])
+for i = 1, #fields, 2 do
+  local node, value = fields[i], fields[i + 1]
+  local bar = string.find(value, '|', 1, true)
+  local last = bar and tonumber(string.sub(value, 1, bar - 1)) or 0
+  if last == nil or last <= ms then
+    redis.call('HDEL', KEYS[1], node)
+  elseif node ~= ARGV[1] and string.sub(value, bar + 1) ~= ARGV[2] then
+    return {node, string.sub(value, bar + 1), last - ms}
+  end
+end
+local ttl = tonumber(ARGV[3])
+redis.call('HSET', KEYS[1], ARGV[1], (ms + ttl) .. '|' .. ARGV[2])
+if redis.call('PTTL', KEYS[1]) < ttl then
+  redis.call('PEXPIRE', KEYS[1], ttl)
+end
+return {}
+"""
+
+# Translators: serve --redis refused to start; {process} is another process's id,
+# {differences} a list of cluster.setting_differs, joined with "; " (the ":; " after
+# its name; keep it).
+DIFFER = say(
+    "cluster.settings_differ",
+    "another rollbridge serve on this Redis ({process}) runs with other settings: "
+    "{differences:; }. Every process runs each table's changes when it holds the table, so "
+    "they must agree: start this one with the same values, or stop every process and "
+    "start them all with the new ones (a process gone without stopping holds its "
+    "settings {seconds} s more)",
+)
+
+
+def shared(retain: int, max_actors: int | None, max_event_size: int) -> str:
+    """The settings that must agree, as the JSON the claims compare (keys sorted)."""
+    values = {"retain": retain, "max_actors": max_actors, "max_event_size": max_event_size}
+    return json.dumps(values, sort_keys=True, separators=(",", ":"))
+
+
+# Translators: one setting that differs between two processes: {option} is an option
+# (--retain), {theirs} its value on the other process, {ours} on this one.
+ONE_DIFFERS = say("cluster.setting_differs", "{option} {theirs} there, {ours} here")
+
+
+def differences(theirs: str, ours: str) -> list[Text]:
+    """Each setting that differs, by its option: ``--retain 1000 there, 5 here``; a
+    claim that cannot be read is shown as it is, as the value of ``settings``."""
+    try:
+        other, mine = json.loads(theirs), json.loads(ours)
+    except ValueError:
+        other, mine = None, None
+    if not isinstance(other, dict) or not isinstance(mine, dict):
+        return [ONE_DIFFERS(option="settings", theirs=theirs, ours=ours)]
+    return [
+        ONE_DIFFERS(option=option, theirs=_shown(other.get(name)), ours=_shown(mine.get(name)))
+        for name, option in OPTIONS.items()
+        if other.get(name) != mine.get(name)
+    ] or [ONE_DIFFERS(option="settings", theirs=theirs, ours=ours)]
+
+
+def _shown(value: Any) -> str:
+    return "0" if value is None else str(value)  # as the option is given: 0 is none
+
+
+def claim(client: Any, key: str, node: str, settings: str, ttl_ms: int) -> None:
+    """Claim ``settings`` for process ``node`` on a redis-py (synchronous) ``client``.
+
+    :raises InvalidRequest: (``settings_differ``) a live process's settings differ;
+        nothing is written.
+    :raises redis.RedisError: Redis failed (the caller says so)."""
+    found = client.eval(CLAIM, 1, key, node, settings, ttl_ms)
+    if found:
+        other, theirs = (part.decode() if isinstance(part, bytes) else str(part)
+                         for part in found[:2])  # fmt: skip
+        left = -(-int(found[2]) // 1000)  # whole seconds, rounded up
+        raise InvalidRequest(
+            DIFFER(process=other, differences=differences(theirs, settings), seconds=left),
+            code="settings_differ",
+            details={"process": other, "theirs": theirs, "ours": settings},
+        )  # fmt: skip
+
+
+async def leave(redis: Any, key: str, node: str) -> None:
+    """Delete the claim of process ``node`` (it stops), on an asyncio client."""
+    await redis.hdel(key, node)
