@@ -43,6 +43,13 @@ REVOKED = say(
     "revoked token {token} ({role} {name}) of table {table}: a running server"
     " disconnects its holder within 5 s",
 )
+# Translators: `table list` of a database that holds no table.
+NO_TABLES = say("cli.table.none", "no tables")
+# Translators: said after `table tokens --new`, before the token itself on the next
+# line; {role} is gm, player or observer (kept as it is), {name} the token's name.
+NEW_TOKEN = say("cli.table.new_token", "new {role} token for {name} (shown once):")
+# Translators: said after `table delete`; {table} is the table's id.
+DELETED = say("cli.table.deleted", "deleted table {table}")
 # Translators: {path} is the file of --out; {error} the system's own words.
 CANNOT_WRITE = say("cli.table.cannot_write", "--out: cannot write {path}: {error}")
 # Translators: {option} is --from or --to; {given} is what was typed.
@@ -158,7 +165,7 @@ def _list(args: argparse.Namespace) -> int:
         print_json(tables)  # the admin API's "tables" (GET /admin/tables), the list itself
         return 0
     if not tables:
-        sys.stdout.write("no tables\n")
+        sys.stdout.write(NO_TABLES().render(default_locale()) + "\n")
     for table in tables:
         sys.stdout.write(
             f"{table['id']}  {table['ruleset']:<10} seq {table['seq']:<6} {table['name']}\n"
@@ -196,9 +203,8 @@ def _tokens(args: argparse.Namespace) -> int:
         said = REVOKED(token=gone.id, role=gone.role, name=repr(gone.name), table=args.table)
         sys.stdout.write(f"{said.render(default_locale())}\n")
     if made:
-        sys.stdout.write(
-            f"new {made['role']} token for {made['name']!r} (shown once):\n  {made['token']}\n"
-        )
+        said = NEW_TOKEN(role=made["role"], name=repr(made["name"]))
+        sys.stdout.write(f"{said.render(default_locale())}\n  {made['token']}\n")
     return 0
 
 
@@ -232,7 +238,7 @@ def _delete(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"deleted": args.table})
     else:
-        sys.stdout.write(f"deleted table {args.table}\n")
+        sys.stdout.write(DELETED(table=args.table).render(default_locale()) + "\n")
     return 0
 
 

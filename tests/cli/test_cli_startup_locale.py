@@ -153,3 +153,39 @@ def test_serve_prints_in_the_environments_language(tmp_path: Path):
     assert lines[1].startswith("  webové zobrazení  http://127.0.0.1:")
     assert lines[1].endswith("  (Pátek)\n")
     assert lines[2:] == ["rollbridge zastaven\n"]
+
+
+#: The other `table` commands' lines, per locale: `table list` of no table, `table
+#: tokens --new`'s head line, `table delete`'s line.
+OTHER_LINES = {
+    "en": ("no tables", "new player token for 'alice' (shown once):", "deleted table {t}"),
+    "cs": ("žádné stoly", "nový token player pro 'alice' (zobrazí se jen jednou):",
+           "stůl {t} smazán"),
+    "de": ("keine Tische", "neues player-Token für 'alice' (nur einmal angezeigt):",
+           "Tisch {t} gelöscht"),
+    "ru": ("столов нет", "новый токен player для 'alice' (показывается один раз):",
+           "стол {t} удалён"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("locale", sorted(OTHER_LINES))
+def test_the_other_table_commands_speak_the_environments_language(
+    environment, tmp_path, capsys, locale
+):
+    """`table tokens --revoke` already said its line in the environment's language,
+    while `--new`'s line beside it, `table list`'s "no tables" and `table delete`'s line
+    stayed English: one command mixed two languages."""
+    environment.setenv("LANGUAGE", locale)
+    none, new, deleted = OTHER_LINES[locale]
+    db = tmp_path / "t.db"
+    code, out, _ = create(capsys, db, "--json")
+    assert code == 0
+    table = json.loads(out)["id"]
+    assert main(["table", "tokens", table, "--db", str(db), "--new", "player",
+                 "--name", "alice"]) == 0  # fmt: skip
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2] == new and lines[-1].startswith("  rbt_"), lines
+    assert main(["table", "delete", table, "--db", str(db)]) == 0
+    assert capsys.readouterr().out == deleted.format(t=table) + "\n"
+    assert main(["table", "list", "--db", str(db)]) == 0
+    assert capsys.readouterr().out == none + "\n"
