@@ -69,6 +69,7 @@ from rollbridge.server.logs import log_refusal
 from rollbridge.server.metrics import ServerMetrics
 from rollbridge.server.outbox import Outbox
 from rollbridge.server.store_health import StoreHealth
+from rollbridge.server.store_probe import PROBE_EVERY, probe_store
 from rollbridge.server.throttle import Retried, Throttle
 from rollbridge.server.writer import MAX_PENDING, CommitWriter, stopping
 from rollbridge.stores.base import Store
@@ -112,6 +113,8 @@ class Server:
         (None: never check).
     :param sweep_interval: seconds between sweeps that drop idle tables still in
         memory, a backstop to dropping each as it becomes idle (None: no sweep).
+    :param probe_interval: seconds between two tries of the store while its changes
+        fail (:mod:`rollbridge.server.store_probe`).
     :param manage_gc: keep the garbage collector's full passes off the
         long-lived heap (:mod:`rollbridge.server.collector`); global to the
         interpreter, so only for a process that is the server (``rollbridge serve``).
@@ -134,6 +137,7 @@ class Server:
         limits: Limits | None = None,
         dice_key: DiceKey | None = None,
         sweep_interval: float | None = SWEEP_INTERVAL,
+        probe_interval: float = PROBE_EVERY,
     ) -> None:
         self.store = store
         #: The key of verifiable dice: the store's (beside its file), unless given.
@@ -150,6 +154,8 @@ class Server:
         #: Seconds between sweeps for idle tables left in memory (None: none).
         self.sweep_interval = sweep_interval
         self._sweeper: asyncio.Task | None = None
+        self.probe_interval = probe_interval
+        self._prober: asyncio.Task | None = None
         limits = self.limits = limits or Limits()
         self.hello_timeout = limits.hello_timeout
         self.abort_after = limits.close_timeout
@@ -221,6 +227,7 @@ class Server:
             self._token_watch = loop.create_task(self._watch_tokens(self.token_check_interval))
         if self.sweep_interval is not None:
             self._sweeper = loop.create_task(self._sweep_idle(self.sweep_interval))
+        self._prober = loop.create_task(probe_store(self, self.probe_interval))
         log.info("listening on %s", self.url)
 
     async def _serve_on(self, port: int) -> Any:
@@ -287,6 +294,9 @@ class Server:
         if self._sweeper is not None:
             self._sweeper.cancel()
             self._sweeper = None
+        if self._prober is not None:
+            self._prober.cancel()
+            self._prober = None
         if self.collector is not None:
             self.collector.stop()
         if self._server is not None:

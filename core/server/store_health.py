@@ -56,6 +56,12 @@ class StoreHealth:
         #: A commit failed in this outage (not only reads): only a commit ends it.
         self._commit_failed = False
 
+    @property
+    def changes_failing(self) -> bool:
+        """Whether an outage in which a commit failed goes on (only a write ends it:
+        :mod:`rollbridge.server.store_probe` tries one while nothing else does)."""
+        return self.failing is not None and self._commit_failed
+
     def failed(self, error: StoreUnavailable, requests: int = 1, *, commit: bool = True) -> None:
         """The store failed as a whole; ``requests`` were refused for it (``commit``:
         a commit failed, else a read)."""

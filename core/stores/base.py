@@ -183,6 +183,16 @@ class Store(Protocol):
     def revoke_admin_token(self, token_id: str) -> bool:
         """Remove an admin token; whether it existed."""
 
+    def probe_write(self) -> None:
+        """A write that changes nothing a table reads, refused as a commit would be
+        now (a full disk, a lock held by another program, Redis refusing writes):
+        the server tries it while changes fail, to see the store mended when nobody
+        sends a change (:mod:`rollbridge.server.store_probe`).
+
+        :raises StoreUnavailable: the store as a whole refuses writes.
+        :raises StoreError: it failed otherwise.
+        """
+
     def ping(self) -> None:
         """A cheap read that proves the store answers (``/readyz``).
 

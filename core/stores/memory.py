@@ -176,6 +176,9 @@ class MemoryStore:
     def revoke_admin_token(self, token_id: str) -> bool:
         return self._admin_tokens.pop(token_id, None) is not None
 
+    def probe_write(self) -> None:
+        """Nothing to try: memory takes every write."""
+
     def ping(self) -> None:
         """Always answers."""
 

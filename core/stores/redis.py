@@ -946,6 +946,13 @@ class RedisStore:
         self._call(lambda: self.client.set(key, bytes(secret), nx=True))
         return bytes(self._call(lambda: self.client.get(key)))
 
+    def probe_write(self) -> None:
+        """A ``SET`` of the ``probe`` key (expiring in a minute): a write, which a
+        full Redis (``noeviction``) or one that cannot persist refuses as it would a
+        commit. :raises StoreError:"""
+        key = self.keys.glob("probe")
+        self._call(lambda: self.client.set(key, b"1", px=60_000))
+
     def ping(self) -> None:
         """One ``PING``: proves the server answers. :raises StoreError:"""
         self._call(self.client.ping)

@@ -45,6 +45,7 @@ GLOBAL_KINDS = (
     "admin_order",  # sorted set: admin token id by creation
     "dice_key",  # string: the 32-byte key verifiable dice derive their seeds from
     "served",  # string: set by the first serve (its demo table, if any, made then)
+    "probe",  # string: written while changes fail, to see Redis take writes again
 )
 
 

@@ -1164,6 +1164,13 @@ class SQLiteStore:
             conn.execute(f"DROP TABLE IF EXISTS {RESTORE_MARK}")
         return Restored(taken_at, moved, skipped)
 
+    def probe_write(self) -> None:
+        """The schema version written again as it is: a write of the file's first
+        page, which a full disk, another program's lock or a file removed refuses
+        as it would a commit. :raises StoreError:"""
+        with self._transaction(write=True) as conn:
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
     def ping(self) -> None:
         """One indexed read of the file: proves it answers. :raises StoreError:"""
         with self._transaction(begin=False) as conn:

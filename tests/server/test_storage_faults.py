@@ -214,6 +214,47 @@ async def test_a_lock_held_by_another_process_fails_each_batch_once_and_recovers
     assert "the store works again" in logged
 
 
+async def test_a_server_nobody_writes_to_sees_the_store_mended_by_itself(make_tables, debug_log):
+    """A lock held by another program refuses a change; then the client leaves, and
+    the lock goes. Nobody sends another change: the server's outage of changes ended
+    only with a commit, so ``rollbridge_store_failing`` stayed 1 and "the store works
+    again" never came (an alert that never clears; found in the Redis drills, where a
+    process's tables had all moved to another). It now tries a write while changes
+    fail (every ``probe_interval`` s) and ends the outage once one is written."""
+    world = await make_tables(busy_timeout=0.5, probe_interval=0.1)
+    store, tried = world.server.store, []
+    probe = store.probe_write
+
+    def counted() -> None:
+        try:
+            probe()
+        finally:
+            tried.append(1)
+
+    store.probe_write = counted  # type: ignore[method-assign]
+    gm, _ = await world.join("tally", "gm")
+    holder = hold_lock(world.path)
+    try:
+        refused = await gm.request({"type": "roll", "formula": "1d6"})
+        assert refused["code"] == "store_error", refused
+        assert world.server.health.changes_failing
+        await gm.close()
+        async with asyncio.timeout(20):  # two tries refused while the lock is held
+            while len(tried) < 2:
+                await asyncio.sleep(0.05)
+        assert world.server.health.changes_failing
+        assert "the store works again" not in debug_log.getvalue()
+    finally:
+        holder.communicate("", timeout=10)
+    async with asyncio.timeout(20):
+        while world.server.health.failing is not None:
+            await asyncio.sleep(0.05)
+    assert "rollbridge_store_failing 0.0" in world.server.metrics.render().decode()
+    logged = debug_log.getvalue()
+    assert logged.count("the store works again") == 1, logged
+    assert "Traceback" not in logged and logged.count('"level": "ERROR"') == 1, logged
+
+
 @pytest.mark.parametrize("mistake", ["removed", "replaced", "wal removed"])
 async def test_a_database_file_removed_or_replaced_is_not_written_to(tmp_path, mistake):
     """SQLite would go on writing to the file it has open — gone from the folder, or

@@ -1,0 +1,57 @@
+"""Trying the store while its changes fail, so that an idle server sees it mended.
+
+:class:`~rollbridge.server.store_health.StoreHealth` ends an outage of changes (a
+full disk, a lock held by another program, Redis refusing writes) when a commit is
+written again. A server whose clients all left during the outage sends no commit
+after it: its ``rollbridge_store_failing`` stayed 1 and its "the store works again"
+never came, for as long as nobody changed anything — an alert that never cleared
+(found in the Redis drills: a process whose tables had moved to another). While
+changes fail, :func:`probe_store` tries the store's
+:meth:`~rollbridge.stores.base.Store.probe_write` every :data:`PROBE_EVERY` seconds
+on a reader thread — a write that changes nothing a table reads, and fails as a
+commit would — and once it is written, the outage ends as a commit would end it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from rollbridge.exceptions import StoreError, StoreUnavailable
+from rollbridge.server.throttle import Throttle
+from rollbridge.server.web import in_reader
+
+if TYPE_CHECKING:
+    from rollbridge.server.app import Server
+
+__all__ = ["PROBE_EVERY", "probe_store"]
+
+log = logging.getLogger("rollbridge.writer")
+
+#: Seconds between two tries of the store while its changes fail.
+PROBE_EVERY = 5.0
+
+
+async def probe_store(server: Server, interval: float = PROBE_EVERY) -> None:
+    """Run until cancelled: every ``interval`` seconds, while ``server.health`` says
+    changes fail, try a write; written, the outage ends (one WARNING, the gauge 0);
+    refused as the store as a whole, the outage goes on (a changed cause, or a
+    minute's reminder, said as a commit's failure says it)."""
+    said = Throttle(60.0)
+    while True:
+        await asyncio.sleep(interval)
+        health = server.health
+        if not health.changes_failing:
+            continue
+        try:
+            await in_reader(server, server.store.probe_write)
+        except StoreUnavailable as exc:
+            health.failed(exc, 0)
+        except StoreError:
+            continue  # this write's own fault: the next commit or try tells
+        except Exception:  # a bug: the next try may work; said at most once a minute
+            if said.allow() is not None:
+                log.exception("trying the store while its changes fail")
+        else:
+            health.succeeded()
