@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -32,11 +33,25 @@ from rollbridge.tokens import TokenRecord, new_token
 __all__ = ["TableService", "new_table_id"]
 
 _SLUG = re.compile(r"[^a-z0-9]+")
+#: Letters a table's name may have in the languages rollbridge speaks that lose no
+#: accent to become ASCII: German's ß, Russian's Cyrillic (as Russian passports
+#: spell it in Latin letters, ICAO 9303: "Пятница" → "piatnitsa"). Accented Latin
+#: letters (á, ř, ü) lose their accent by Unicode's decomposition instead.
+_SPELLED = str.maketrans({
+    "ß": "ss", "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e",
+    "ж": "zh", "з": "z", "и": "i", "й": "i", "к": "k", "л": "l", "м": "m", "н": "n",
+    "о": "o", "п": "p", "р": "r", "с": "s", "т": "t", "у": "u", "ф": "f", "х": "kh",
+    "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "ie", "ы": "y", "ь": "", "э": "e",
+    "ю": "iu", "я": "ia",
+})  # fmt: skip
 
 
 def new_table_id(name: str) -> str:
-    """A readable, unguessable-enough table id: a slug of the name and 8 hex digits."""
-    slug = _SLUG.sub("-", name.lower()).strip("-")[:24] or "table"
+    """A readable, unguessable-enough table id: a slug of the name in ASCII letters
+    and digits ("Pátek" → ``patek``, "Пятница" → ``piatnitsa``), and 8 hex digits."""
+    ascii_name = unicodedata.normalize("NFKD", name.lower().translate(_SPELLED))
+    ascii_name = "".join(c for c in ascii_name if not unicodedata.combining(c))
+    slug = _SLUG.sub("-", ascii_name).strip("-")[:24].strip("-") or "table"
     return f"{slug}-{secrets.token_hex(4)}"
 
 

@@ -1,0 +1,44 @@
+"""A new table's id: a slug of its name in ASCII and 8 hex digits (core/offline.py).
+
+The id is in every link a GM hands out (``/tables/ID``). A Czech GM's "Pátek" became
+``p-tek-…``, a German "Würfelrunde" ``w-rfelrunde-…`` and a Russian "Пятница" only
+``table-…``: every letter outside a–z was cut. Accents now fall away and German's ß
+and Cyrillic are spelled in Latin letters (ICAO 9303, as Russian passports do).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from rollbridge.cli import main
+from rollbridge.offline import new_table_id
+
+
+@pytest.mark.parametrize(
+    ("name", "slug"),
+    [
+        ("Friday run", "friday-run"),
+        ("Pátek večer", "patek-vecer"),
+        ("Ďábel & Ř", "dabel-r"),
+        ("Würfelrunde Straße", "wurfelrunde-strasse"),
+        ("Пятница вечером", "piatnitsa-vecherom"),
+        ("Щит и Юла, объём", "shchit-i-iula-obieem"),
+        ("日本", "table"),
+        ("  --  ", "table"),
+        ("x" * 23 + " y", "x" * 23),  # cut at 24 characters, no dash left at the end
+    ],
+)
+def test_a_table_id_is_the_name_spelled_in_ascii_and_eight_hex_digits(name, slug):
+    made = new_table_id(name)
+    assert re.fullmatch(rf"{re.escape(slug)}-[0-9a-f]{{8}}", made), made
+
+
+def test_table_create_names_a_czech_table_readably(tmp_path, capsys):
+    db = tmp_path / "t.db"
+    assert main(["table", "create", "--ruleset", "sr2", "--name", "Pátek", "--db", str(db),
+                 "--json"]) == 0  # fmt: skip
+    out, _ = capsys.readouterr()
+    assert re.fullmatch(r"patek-[0-9a-f]{8}", json.loads(out)["id"])
