@@ -156,10 +156,13 @@ def _read(sources: Sources) -> _Declared:
                 for target in targets:
                     if isinstance(target, ast.Name):
                         module.messages[target.id] = bound
-    for _ in range(2):  # an alias of an imported one, imported again: two rounds
+    while True:  # until nothing more is bound: an alias of an imported alias, …
+        bound = sum(len(module.messages) for module in modules)
         for module in modules:
             _aliases(module)
             _bind(module, by_name, "messages")
+        if sum(len(module.messages) for module in modules) == bound:
+            break
     calls: dict[tuple[Path, str, int], str | None] = {}
     names: set[str] = set()
     for module in modules:

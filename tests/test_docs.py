@@ -336,3 +336,26 @@ def test_the_service_runs_as_its_unit_starts_it_and_stops_on_sigterm(tmp_path):
     assert process.stderr is not None
     logged = [json.loads(line) for line in process.stderr.read().splitlines()]
     assert any(line["logger"] == "rollbridge.server" for line in logged)
+
+
+def _contrast(foreground: str, background: str) -> float:
+    """WCAG 2's contrast ratio of two ``#rrggbb`` colours."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(foreground), luminance(background)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_the_web_docs_give_the_overlays_success_plate_its_contrast():
+    """docs/web.md said a success's green plate gives 4.2:1 with the die's white digit;
+    overlay.css's #2f8f3a gives 4.1:1."""
+    css = (DOCS.parent / "core" / "server" / "webui" / "overlay.css").read_text("utf-8")
+    (plate,) = re.findall(r"\.die-success \{ background: (#[0-9a-f]{6}); \}", css)
+    web = (DOCS / "web.md").read_text("utf-8")
+    said = re.search(r"a success's green plate gives ([0-9.]+):1", web)
+    assert said is not None
+    assert said.group(1) == f"{_contrast('#ffffff', plate):.1f}", (said.group(1), plate)

@@ -622,14 +622,20 @@ def _decode(frame: bytes | str) -> JSON:
 
 
 def _check_dice(verifier: LogVerifier, event: JSON, locale: str) -> None:
-    """Feed an event to the session's verifier; print what a reveal verified."""
-    known = len(verifier.report.problems)
+    """Feed an event to the session's verifier; print what a reveal verified, and
+    every problem the feed found — one a reveal put in the place of a problem said
+    before (a die the event did not draw, found to be no die of the seed's: the
+    verifier says the deeper fault in its stead, and the count of problems stays)
+    too."""
+    said = list(verifier.report.problems)  # held: no id of theirs is reused meanwhile
+    known = {id(problem) for problem in said}
     seqs = verifier.feed(event)
     if seqs:
         shown = ", ".join(f"#{s}" for s in seqs)
         _print(VERIFIED(seqs=shown, segment=event["data"]["segment"]).render(locale))
-    for problem in verifier.report.problems[known:]:
-        _print(NOT_VERIFIED(message=problem.text).render(locale))
+    for problem in verifier.report.problems:
+        if id(problem) not in known:
+            _print(NOT_VERIFIED(message=problem.text).render(locale))
 
 
 def _print_table(table: JSON, names: dict[str, str], locale: str) -> None:

@@ -147,6 +147,12 @@ CARRIED_MISMATCH = say(
 WRONG_TOTAL = say(
     "verify.wrong_total", "seq {seq}: {formula} on its dice totals {total}, the log says {logged}"
 )
+# Translators: {formula} is dice notation; data.roll is the event's field, as it is.
+WRONG_GROUPS = say(
+    "verify.wrong_groups",
+    "seq {seq}: {formula} on its dice does not give the dice its data.roll shows (which "
+    "were kept, dropped, exploded), though its total is the same",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -827,10 +833,15 @@ class LogVerifier:
                 NO_ROLL(seq=seq, error=exc.text if exc.text is not None else exc.message),
             )
             return False
-        if result.total != data.get("total") or result.to_dict() != data.get("roll"):
+        if result.total != data.get("total"):
             wrong = WRONG_TOTAL(seq=seq, formula=str(data.get("formula")), total=result.total,
                                 logged=str(data.get("total")))  # fmt: skip
             self._problem(seq, "wrong_roll", wrong)
+            return False
+        if result.to_dict() != data.get("roll"):  # the total alone would say "3, not 3"
+            self._problem(
+                seq, "wrong_roll", WRONG_GROUPS(seq=seq, formula=str(data.get("formula")))
+            )
             return False
         if "text" in data and data["text"] != result.describe():  # what the web log shows
             wrong = WRONG_TEXT(seq=seq, text=repr(data["text"]), want=repr(result.describe()))

@@ -16,7 +16,8 @@ websockets' own close. The request's headers were not kept, so the message is in
 English. A client that closed before its request was whole gets nothing (there is
 nobody to answer); one that sent a line ended by a bare LF is answered ``invalid_http``.
 The answer to a ``HEAD`` (told by the request's first bytes, all that is kept of it)
-is its head only, as every answer of the port to a ``HEAD`` is (RFC 9110).
+is its head only, as every answer of the port to a ``HEAD`` is (RFC 9110): this one,
+and websockets' own refusal of a request line or header past its limits (414, 431).
 """
 
 from __future__ import annotations
@@ -61,6 +62,10 @@ class AnsweringProtocol(ServerProtocol):
     def send_response(self, response: Response) -> None:
         if self.eof_sent:  # the connection already failed (bytes pipelined after the
             return  # request, read as frames): nothing can follow the EOF sent
+        if self._start == _HEAD and self.state is State.CONNECTING and response.body:
+            # websockets' own refusal of a request it could not read (414, 431), which
+            # no route's process_response sees: a HEAD's head only, as every answer
+            response = dataclasses.replace(response, body=b"")
         super().send_response(response)
 
     def send_eof(self) -> None:

@@ -1180,3 +1180,22 @@ def test_an_edited_draw_is_named_by_the_seed_once_revealed():
     after = verify_events(after_log).problems
     assert [(p.code, p.seq) for p in after] == [("wrong_die", target["seq"])]
     assert "die 1" in after[0].message
+
+
+def test_a_roll_whose_dice_groups_were_edited_but_not_its_total_is_named_so():
+    """A roll whose ``data.roll`` shows another die dropped (its total the same) was
+    said to be ``4d6kh3 on its dice totals 9, the log says 9``: a mismatch whose words
+    named none. Now they say which part differs."""
+    svc = service()
+    roll(svc, "4d6kh3", "r0")
+    events = log(svc)
+    target = next(e for e in events if e["kind"] == "roll")
+    dice = target["data"]["roll"]["groups"][0]["dice"]
+    dropped = next(n for n, die in enumerate(dice) if die.get("kept") is False)
+    other = (dropped + 1) % len(dice)
+    dice[dropped], dice[other] = dice[other], dice[dropped]  # shown dropped elsewhere
+    report = verify_events(events)
+    assert [(p.code, p.seq) for p in report.problems] == [("wrong_roll", target["seq"])]
+    message = report.problems[0].message
+    assert "does not give the dice its data.roll shows" in message, message
+    assert "totals" not in message

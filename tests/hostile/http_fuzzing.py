@@ -62,8 +62,8 @@ from tests.hostile.fuzzing import ODD_INTS, ODD_TEXTS, ROOT, World, chance, pick
 #: Every status the HTTP side documents (docs/operations.md: the admin API, the
 #: export, the web view, health, 429 past a rate, 204 to an OPTIONS), 101 to a
 #: WebSocket handshake, and websockets' own refusals (426: an upgrade to WebSocket it
-#: cannot take, 414 and 431: a request line or a header line past 8 KiB, 505:
-#: another HTTP than 1.1).
+#: cannot take, 414 and 431: a request line or a header line past 8 KiB, 505: a
+#: handshake in HTTP/1.0).
 STATUSES = {101, 200, 201, 204, 400, 401, 403, 404, 405, 409, 413, 414, 426, 429, 431, 503,
             505}  # fmt: skip
 METHODS = ("GET", "POST", "DELETE")

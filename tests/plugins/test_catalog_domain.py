@@ -298,3 +298,26 @@ def test_a_name_bound_to_a_messages_by_assignment_is_read_as_one(tmp_path):
         "dice.count",
     ]
     assert [m.context for m in catalogs.extract(folder, "oracle") if m.id] == ["oracle.asked"]
+
+
+def test_an_alias_of_an_imported_alias_is_read_as_one_however_deep(tmp_path):
+    """``talk = speak`` of a ``speak`` imported from a module where it is itself an
+    alias of an imported ``say``: the aliases were bound in two rounds, and a third
+    link was bound in none, so its calls were not read at all (their messages in no
+    catalogue, English in every language). Names are bound until nothing more is."""
+    folder = tmp_path / "rollbridge_fatelike"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "a.py").write_text(
+        'from rollbridge.text import Messages\n\nsay = Messages("fatelike")\n'
+    )
+    (folder / "b.py").write_text("from .a import say\n\nspeak = say\n")
+    (folder / "c.py").write_text(
+        'from .b import speak\n\ntalk = speak\nHITS = talk("attack.hits", "{attacker} hits")\n'
+    )
+    (folder / "d.py").write_text(
+        "from .c import talk\n\nshout = talk\n"
+        'MISSES = shout("attack.misses", "{attacker} misses")\n'
+    )
+    fatelike = catalogs.extract(folder, "fatelike")
+    assert sorted(m.context for m in fatelike if m.id) == ["attack.hits", "attack.misses"]

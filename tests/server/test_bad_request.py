@@ -92,3 +92,28 @@ async def test_a_head_with_a_body_is_refused_with_a_head_only(tmp_path, tally):
     assert head.startswith(b"HTTP/1.1 400 ") and b"request_body" in get_body
     assert head_body == b"" and f"Content-Length: {len(get_body)}".encode() in head_fields
     assert get_fields.startswith(b"HTTP/1.1 400 ")
+
+
+async def test_a_head_websockets_refuses_as_too_long_gets_its_head_only(tmp_path, tally):
+    """A ``HEAD`` whose request line or header passes websockets' limits is refused by
+    websockets itself (414, 431), an answer no route's ``process_response`` sees: it
+    carried its plain-text body after the head, where docs/operations.md says no
+    answer to a HEAD of the port has one (websockets' own refusals neither)."""
+    server = await serve(tmp_path, tally)
+    long_line = b" /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+    long_header = b" /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n"
+    answers = {}
+    try:
+        for name, rest in (("line", long_line), ("header", long_header)):
+            for method in (b"HEAD", b"GET"):
+                answers[name, method] = await asyncio.to_thread(
+                    exchange, server.port, method + rest
+                )
+    finally:
+        await server.stop()
+    for name, status in (("line", b"414"), ("header", b"431")):
+        head_fields, _, head_body = answers[name, b"HEAD"].partition(b"\r\n\r\n")
+        _, _, get_body = answers[name, b"GET"].partition(b"\r\n\r\n")
+        assert head_fields.startswith(b"HTTP/1.1 " + status + b" "), head_fields
+        assert head_body == b"" and get_body  # a GET still gets the refusal whole
+        assert f"Content-Length: {len(get_body)}".encode() in head_fields

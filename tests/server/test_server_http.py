@@ -8,6 +8,7 @@ import asyncio
 import io
 import json
 import logging
+from pathlib import Path
 from typing import Any
 
 from prometheus_client.parser import text_string_to_metric_families
@@ -398,3 +399,25 @@ async def test_a_path_the_web_view_does_not_serve_is_a_typed_404(tables):
         answer = json.loads(body)
         assert answer["code"] == "not_found" and answer["details"] == {"path": path}
         assert repr(path) in answer["message"] and "adrese" in answer["message"], answer
+
+
+async def test_http_1_0_is_answered_and_only_a_handshake_needs_1_1(tables):
+    """docs/operations.md said websockets answered HTTP/1.1 only (505 otherwise), so an
+    operator would have told HAProxy's check (HTTP/1.0 by default) to use 1.1, or
+    expected 505 of another version: a request in HTTP/1.0 is answered as in HTTP/1.1
+    (HAProxy's default ``OPTIONS /``: 204), only a handshake in HTTP/1.0 is 505, and
+    another version is 400 ``invalid_http`` in JSON. The docs now say so."""
+    port = tables.server.port
+    status, fields, body = await asyncio.to_thread(raw_answer, port, b"OPTIONS / HTTP/1.0\r\n\r\n")
+    assert (status, fields.get("allow"), body) == (204, "GET, HEAD, OPTIONS", b"")
+    status, _, body = await asyncio.to_thread(raw_answer, port, b"GET /healthz HTTP/1.0\r\n\r\n")
+    assert (status, body) == (200, b"ok\n")
+    handshake = (b"GET /tables/sr2 HTTP/1.0\r\nHost: x\r\nUpgrade: websocket\r\n"
+                 b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                 b"Sec-WebSocket-Version: 13\r\n\r\n")  # fmt: skip
+    assert (await asyncio.to_thread(raw_answer, port, handshake))[0] == 505
+    status, _, body = await asyncio.to_thread(raw_answer, port, b"GET /healthz HTTP/2\r\n\r\n")
+    assert (status, json.loads(body)["details"]) == (400, {"reason": "invalid_http"})
+    operations = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text("utf-8")
+    assert "HTTP/1.1 only (505" not in operations and "505 for an\n  HTTP version" not in operations
+    assert "`OPTIONS /\nHTTP/1.0`: 204" in operations
