@@ -88,8 +88,12 @@ NO_ADMIN_TOKEN = say(
 NO_ROUTE = say("admin.no_route", "the admin API has no {method} {path}")
 # Translators: {name} is the name of a query parameter (ruleset, name, role).
 MISSING = say("admin.missing", "the parameter {name} is missing")
-# Translators: {problem} is the JSON parser's own (English) words.
-SETTINGS_JSON = say("admin.settings_json", "settings: not valid JSON ({problem})")
+# Translators: {line} and {column} are numbers: where in the parameter's text the JSON
+# stops being JSON.
+SETTINGS_JSON = say(
+    "admin.settings_json", "settings: not valid JSON (at line {line}, column {column})"
+)
+SETTINGS_DEEP = say("admin.settings_deep", "settings: JSON nested too deep, or a number too long")
 # Translators: {given} is what was sent; gm, player and observer stay as they are.
 BAD_ROLE = say("admin.bad_role", "role must be gm, player or observer, not {given}")
 NO_TOKEN = say("admin.no_token", "table {table} has no token {token}")
@@ -300,9 +304,10 @@ class AdminApi:
             try:
                 settings = json.loads(parameters["settings"])
             except json.JSONDecodeError as exc:
-                raise InvalidRequest(SETTINGS_JSON(problem=exc.msg)) from None
+                said = SETTINGS_JSON(line=exc.lineno, column=exc.colno)
+                raise InvalidRequest(said, details={"field": "settings"}) from None
             except (ValueError, RecursionError):  # too deep, a number too long
-                raise InvalidRequest(SETTINGS_JSON(problem="too deep or too long")) from None
+                raise InvalidRequest(SETTINGS_DEEP(), details={"field": "settings"}) from None
         made = await in_reader(self.server, _create_table, self.server, name, ruleset, settings)
         _log(admin, "created table %s (ruleset %s)", made["id"], made["ruleset"], table=made["id"])
         return made

@@ -73,6 +73,8 @@ CONTROL = say("web.control", "a control character (such as %00)")
 WRONG_METHOD = say("http.wrong_method", "{path} is answered to {allowed} only, not to {method}")
 # Translators: {pair} is the part of the query sent, e.g. '=x'.
 UNNAMED = say("web.unnamed", "the query has a parameter without a name: {pair}")
+# Translators: {name} is a query parameter's name (ruleset, name, format).
+TWICE = say("web.twice", "the query gives the parameter {name} more than once")
 #: A ``%`` that begins no escape (two hexadecimal digits).
 _LONE_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 #: What no path segment holds decoded: C0 and C1 control characters, DEL.
@@ -238,15 +240,17 @@ def _query_decoded(text: str) -> str | None:
 
 
 def query_parameters(query: str) -> dict[str, str]:
-    """A query string's parameters (the last value of a repeated one), read as the
-    module docstring says: ``+`` is a space, a ``%`` that begins no escape is a ``%``.
+    """A query string's parameters, read as the module docstring says: ``+`` is a
+    space, a ``%`` that begins no escape is a ``%``.
 
     :raises InvalidRequest: a parameter whose escapes decode to bytes that are no
         UTF-8 (``details.field`` names it: its name as decoded, or, when the name
         itself is so, as sent — taken with U+FFFD in their stead, a name was stored
         other than the client sent it); a parameter without a name (``=x``;
         ``details.field`` is ``query``): no route reads one, and a value without a
-        name is nothing a client meant.
+        name is nothing a client meant; a parameter given twice (``details.field``
+        names it): no route takes a list, and the one that counted was the last, which
+        a proxy or a log reading the first would not show (parameter pollution).
     """
     found: dict[str, str] = {}
     for pair in query.split("&"):
@@ -266,5 +270,7 @@ def query_parameters(query: str) -> dict[str, str]:
             raise InvalidRequest(
                 INVALID(field=_shown(name)[1:-1], problem=NOT_UNICODE()), details={"field": name}
             )
+        if name in found:
+            raise InvalidRequest(TWICE(name=_shown(name)), details={"field": name})
         found[name] = value
     return found

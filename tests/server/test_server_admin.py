@@ -374,6 +374,10 @@ async def test_a_good_escape_in_a_path_segment_is_still_read(admin, target):
         ("ruleset=sr2&name=%C3%28", "name", "name:"),
         # a name whose bytes are no UTF-8 is named as sent (it was "na\ufffdme")
         ("ruleset=sr2&na%FFme=x", "na%FFme", "na%FFme:"),
+        # given twice: the last one counted, which a proxy reading the first would
+        # not see (it was taken); so too as %-escaped and as sent
+        ("ruleset=sr2&name=x&name=y", "name", "'name' more than once"),
+        ("ruleset=sr2&name=x&na%6De=y", "name", "'name' more than once"),
     ],
 )
 async def test_a_parameter_without_a_name_or_not_utf8_is_refused(admin, query, field, words):
@@ -407,6 +411,31 @@ async def test_a_percent_that_begins_no_escape_in_a_query_is_a_percent(admin, qu
     made = json.loads(body)
     assert (status, made["name"]) == (201, name), made
     assert [t.name for t in admin.store.tables() if t.id == made["id"]] == [name]
+
+
+@pytest.mark.parametrize(
+    ("settings", "words"),
+    [("{bad", "settings: not valid JSON (at line 1, column 2)"),
+     ('{"a":\n  nope}', "settings: not valid JSON (at line 2, column 3)"),
+     ("[" * 2000, "settings: JSON nested too deep, or a number too long")],
+)  # fmt: skip
+async def test_settings_that_are_no_json_are_refused_naming_the_field_and_the_place(
+    admin, settings, words
+):
+    """The refusal of ``settings`` that are no JSON carried the parser's English words
+    ("Expecting property name enclosed in double quotes") in every language, and no
+    ``details.field``. Now it says where the JSON stops, in the request's language,
+    and names the field; nothing made."""
+    tables = list(admin.store.tables())
+    status, answer = await call(admin, "POST", "/admin/tables", admin.admin,
+                                ruleset="tally", name="x", settings=settings)  # fmt: skip
+    assert (status, answer["code"], answer["details"]) == (
+        400, "invalid_request", {"field": "settings"})  # fmt: skip
+    assert answer["message"] == words
+    _, german = await call(admin, "POST", "/admin/tables", admin.admin, "de",
+                           ruleset="tally", name="x", settings="{bad")  # fmt: skip
+    assert german["message"] == "settings: kein gültiges JSON (in Zeile 1, Spalte 2)"
+    assert list(admin.store.tables()) == tables
 
 
 async def test_head_of_an_admin_get_route_is_answered_as_its_get_without_content(admin):
