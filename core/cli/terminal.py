@@ -396,7 +396,8 @@ async def _session(
                 if away is not None and away.done():  # the outage's attempts ended
                     back = away.result()
                     away = None
-                    if back is None:
+                    if back is None:  # no attempt left, or the token refused: said
+                        link.left_unanswered(locale)
                         return 1
                     connection, welcome = back
                     await connections.enter_async_context(connection)
@@ -490,10 +491,12 @@ def _after(
     if gap is not None:
         if not schedule.attempts:  # it never reconnects: the session ends at the gap
             _print(gap_text(link.cursor, gap, locale, then="end"))
+            link.left_unanswered(locale)
             return 1
         if link.strikes >= schedule.attempts:  # this outage's attempts are spent
             _print(gap_text(link.cursor, gap, locale, then="last"))
             _print(GAVE_UP(count=schedule.attempts).render(locale))
+            link.left_unanswered(locale)
             return 1
         return gap_text(link.cursor, gap, locale)
     code, reason = connection.close_code, connection.close_reason
@@ -504,6 +507,7 @@ def _after(
         if status is None:  # no attempt left
             if schedule.attempts:
                 _print(GAVE_UP(count=schedule.attempts).render(locale))
+            link.left_unanswered(locale)
             return 1
         return max(status, link.left_unanswered(locale))  # requests left unanswered: 1
     return reconnecting_text(code, reason, left, locale)

@@ -548,3 +548,42 @@ async def test_a_gap_without_attempts_ends_the_session_saying_so(make_tables):  
     assert out.rstrip().endswith(f"1 event did not come (#{skipped['seq']}); the session ends"), out
     assert "resuming" not in out and "reconnect" not in out, out
     assert status == 1, out
+
+
+@pytest.mark.parametrize(
+    ("attempts", "said"),
+    [("0", "connection closed (1011: failed)"),
+     ("1", "could not reconnect in 1 attempt; the session ends")],
+)  # fmt: skip
+async def test_giving_up_with_a_request_out_says_it_was_not_answered(
+    make_tables,  # noqa: F811
+    monkeypatch,
+    attempts,
+    said,
+):
+    """A close it does not come back from — no attempts allowed, or none left — with
+    a request unanswered ended with status 1 and no word of the request (a close that
+    is the end already said it). Now the last line counts it."""
+    from rollbridge.server.client import Client
+
+    world = await make_tables()
+    terminal = await Terminal.player(
+        world, "--reconnect-attempts", attempts, ROLLBRIDGE_RECONNECT_DELAY="0"
+    )
+    try:
+        await terminal.until("type help")
+        async with _secret_held(world, terminal):
+            if attempts == "1":  # every new connection is refused: the one attempt fails
+                monkeypatch.setattr(Client, "run", _refusing_run)
+            _client(world, "player").disconnect(1011, "failed")
+            status, out = await terminal.end()
+    finally:
+        await terminal.stop()
+    lines = out.rstrip().splitlines()
+    assert lines[-2:] == [said, "1 request was not answered; the session ends"], out
+    assert status == 1, out
+
+
+async def _refusing_run(self) -> None:
+    """A server's side of a connection that closes at once (1011), never welcoming."""
+    await self.connection.close(1011, "failed")
