@@ -103,13 +103,14 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         "migrate", help="move tables from a SQLite file to Redis, verified"
     )
     migrate.add_argument(
-        "--from", dest="source", type=Path, required=True, metavar="DB_FILE",
+        "--from", "--db", dest="source", type=Path, required=True, metavar="DB_FILE",
         help="the SQLite file (only read; stop its server first: refused while a "
-        "rollbridge serve runs on it)",
+        "rollbridge serve runs on it); --db, as the other commands name it, too",
     )  # fmt: skip
     migrate.add_argument(
-        "--to", dest="target", required=True, metavar="URL",
-        help="the Redis server, e.g. redis://127.0.0.1:6379/0",
+        "--to", "--redis", dest="target", required=True, metavar="URL",
+        help="the Redis server, e.g. redis://127.0.0.1:6379/0; --redis, as the other "
+        "commands name it, too",
     )  # fmt: skip
     migrate.add_argument(
         "--table", dest="tables", action="append", metavar="ID",
