@@ -111,9 +111,7 @@ def test_the_refusal_is_in_the_environments_language(capsys, tmp_path, no_defaul
     assert words in err and str(tmp_path / "nope") in err
 
 
-def test_db_and_redis_name_the_file_and_the_server_as_everywhere_else(
-    capsys, tmp_path, no_default
-):
+def test_db_and_redis_name_the_file_and_the_server_as_everywhere_else(capsys, tmp_path, no_default):
     """Every other command names the file ``--db`` and the Redis ``--redis``; migrate
     took only ``--from`` and ``--to``, so ``migrate --db FILE --redis URL`` was a usage
     error ("the following arguments are required: --from, --to", status 2)."""
