@@ -141,6 +141,39 @@ TOO_MANY = say.plural(
 )
 
 
+# The checks of a plugin's own schemas at load time (the operator reads them in a
+# ruleset's refusal). Translators: {where} is where in the plugin's schemas
+# (sheet_schema.body, action 'attack' params.weapon: keep it as it is); JSON Schema's
+# words (keyword, pattern, choicesFrom, sheet, state, value, only, of, actor, target,
+# true, false) stay as they are.
+NOT_A_MAPPING = say("schema.check.mapping", "{where} must be a mapping, not {given}")
+UNSUPPORTED = say.plural(
+    "schema.check.keywords",
+    "{where} uses {count} unsupported keyword: {names}",
+    "{where} uses {count} unsupported keywords: {names}",
+)
+UNKNOWN_TYPE = say("schema.check.type", "{where} has unknown type {name}")
+# Translators: {error} is Python's own (English) words about the regular expression.
+BAD_PATTERN = say("schema.check.pattern", "{where} has a bad pattern: {error}")
+UNDESCRIBED = say("schema.check.required", "{where} requires {key} but does not describe it")
+BAD_DEFAULT = say("schema.check.default", "{where} has a default its own schema refuses: {error}")
+CHOICES_NOT_A_MAPPING = say("schema.check.choices_mapping", "{where}.choicesFrom must be a mapping")
+CHOICES_UNKNOWN = say.plural(
+    "schema.check.choices_fields",
+    "{where}.choicesFrom has {count} unknown field: {names}",
+    "{where}.choicesFrom has {count} unknown fields: {names}",
+)
+CHOICES_ONE_SOURCE = say(
+    "schema.check.choices_source", "{where}.choicesFrom needs exactly one of 'sheet' and 'state'"
+)
+CHOICES_PATH = say(
+    "schema.check.choices_path", "{where}.choicesFrom.{source} must be field names joined by dots"
+)
+CHOICES_VALUE = say("schema.check.choices_value", "{where}.choicesFrom.value must be a field name")
+CHOICES_ONLY = say("schema.check.choices_only", "{where}.choicesFrom.only must be true or false")
+CHOICES_WHOSE = say("schema.check.choices_of", "{where}.choicesFrom.of must be 'actor' or 'target'")
+
+
 @lru_cache(maxsize=256)
 def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
@@ -150,25 +183,25 @@ def check_schema(schema: Any, where: str = "schema") -> None:
     """Raise :class:`~rollbridge.exceptions.PluginError` if ``schema`` uses
     anything outside the subset, so a plugin's mistake shows at load time."""
     if not isinstance(schema, Mapping):
-        raise PluginError(f"{where} must be a mapping, not {type(schema).__name__}")
+        raise PluginError(NOT_A_MAPPING(where=where, given=type(schema).__name__))
     unknown = set(schema) - KEYWORDS
     if unknown:
-        noun = "keyword" if len(unknown) == 1 else "keywords"
-        raise PluginError(f"{where} uses unsupported {noun}: {', '.join(sorted(unknown))}")
+        names = ", ".join(sorted(unknown))
+        raise PluginError(UNSUPPORTED(count=len(unknown), where=where, names=names))
     types = schema.get("type")
     for name in [types] if isinstance(types, str) else (types or []):
         if name not in _TYPES:
-            raise PluginError(f"{where} has unknown type {name!r}")
+            raise PluginError(UNKNOWN_TYPE(where=where, name=repr(name)))
     if "pattern" in schema:
         try:
             _compiled(schema["pattern"])
         except re.error as exc:
-            raise PluginError(f"{where} has a bad pattern: {exc}") from None
+            raise PluginError(BAD_PATTERN(where=where, error=str(exc))) from None
     for key, sub in (schema.get("properties") or {}).items():
         check_schema(sub, f"{where}.{key}")
     for key in schema.get("required", ()):
         if key not in (schema.get("properties") or {}):
-            raise PluginError(f"{where} requires {key!r} but does not describe it")
+            raise PluginError(UNDESCRIBED(where=where, key=repr(key)))
     if isinstance(schema.get("items"), Mapping):
         check_schema(schema["items"], f"{where}[]")
     if isinstance(schema.get("additionalProperties"), Mapping):
@@ -180,7 +213,8 @@ def check_schema(schema: Any, where: str = "schema") -> None:
         try:
             validate(schema, schema["default"], where=f"{where} default")
         except InvalidRequest as exc:
-            raise PluginError(f"{where} has a default its own schema refuses: {exc}") from None
+            error = exc.text if exc.text is not None else exc.message
+            raise PluginError(BAD_DEFAULT(where=where, error=error)) from None
 
 
 _PATH = re.compile(r"[^.\s]+(?:\.[^.\s]+)*")
@@ -193,24 +227,24 @@ def check_choices_from(annotation: Any, where: str = "schema") -> None:
     optional ``value`` (a field name), an optional boolean ``only`` and an optional
     ``of`` (``"actor"`` or ``"target"``)."""
     if not isinstance(annotation, Mapping):
-        raise PluginError(f"{where}.choicesFrom must be a mapping")
+        raise PluginError(CHOICES_NOT_A_MAPPING(where=where))
     unknown = set(annotation) - CHOICES_FROM_FIELDS
     if unknown:
-        noun = "field" if len(unknown) == 1 else "fields"
-        raise PluginError(f"{where}.choicesFrom has unknown {noun}: {', '.join(sorted(unknown))}")
+        names = ", ".join(sorted(unknown))
+        raise PluginError(CHOICES_UNKNOWN(count=len(unknown), where=where, names=names))
     sources = [key for key in ("sheet", "state") if key in annotation]
     if len(sources) != 1:
-        raise PluginError(f"{where}.choicesFrom needs exactly one of 'sheet' and 'state'")
+        raise PluginError(CHOICES_ONE_SOURCE(where=where))
     path = annotation[sources[0]]
     if not isinstance(path, str) or not _PATH.fullmatch(path):
-        raise PluginError(f"{where}.choicesFrom.{sources[0]} must be field names joined by dots")
+        raise PluginError(CHOICES_PATH(where=where, source=sources[0]))
     value = annotation.get("value")
     if value is not None and (not isinstance(value, str) or not _PATH.fullmatch(value)):
-        raise PluginError(f"{where}.choicesFrom.value must be a field name")
+        raise PluginError(CHOICES_VALUE(where=where))
     if not isinstance(annotation.get("only", False), bool):
-        raise PluginError(f"{where}.choicesFrom.only must be true or false")
+        raise PluginError(CHOICES_ONLY(where=where))
     if annotation.get("of", "actor") not in CHOICES_OF:
-        raise PluginError(f"{where}.choicesFrom.of must be 'actor' or 'target'")
+        raise PluginError(CHOICES_WHOSE(where=where))
 
 
 def _type_name(value: Any) -> str:

@@ -223,3 +223,41 @@ def test_every_refusal_of_a_ruleset_is_translated(locale):
     assert rendered != str(refused.value)
     assert "MAJOR.MINOR.PATCH" in rendered and "'1.0.0'" in rendered
     assert "which is not" not in rendered and "ruleset 'coin'" not in rendered
+
+
+def _with_sheet_schema(schema: object) -> rollbridge.Ruleset:
+    ruleset = _ruleset("1.0.0")
+    type(ruleset).sheet_schema = schema  # type: ignore[attr-defined]
+    return ruleset
+
+
+@pytest.mark.parametrize(
+    ("schema", "english", "czech"),
+    [
+        ({"type": "object", "properties": {"hp": {"type": "int"}}},
+         "sheet_schema.hp has unknown type 'int'", "sheet_schema.hp má neznámý typ 'int'"),
+        ({"type": "object", "minProperties": 1, "if": {}},
+         "sheet_schema uses 2 unsupported keywords: if, minProperties",
+         "sheet_schema používá 2 nepodporovaná klíčová slova: if, minProperties"),
+        ({"type": "object", "required": ["hp"]},
+         "sheet_schema requires 'hp' but does not describe it",
+         "sheet_schema vyžaduje 'hp', ale nepopisuje ho"),
+        ({"type": "object", "properties": {"w": {"type": "string",
+                                                "choicesFrom": {"sheet": "w", "of": "me"}}}},
+         "sheet_schema.w.choicesFrom.of must be 'actor' or 'target'",
+         "sheet_schema.w.choicesFrom.of musí být 'actor' nebo 'target'"),
+        ({"type": "object", "properties": {"n": {"type": "integer", "minimum": 1,
+                                                "default": 0}}},
+         "sheet_schema.n has a default its own schema refuses",
+         "sheet_schema.n má default, který vlastní schéma odmítá"),
+    ],
+)  # fmt: skip
+def test_a_schema_the_checker_refuses_reads_in_the_operators_language(schema, english, czech):
+    """A ruleset's schema refused at load time read half translated: the ruleset's
+    refusal in the operator's language, what was wrong with the schema in English
+    ("has unknown type", "uses unsupported keywords"). Each part is translated now;
+    schema words and paths stay as written."""
+    with pytest.raises(PluginError) as refused:
+        host_with(_with_sheet_schema(schema))
+    assert english in str(refused.value)
+    assert czech in refused.value.render("cs"), refused.value.render("cs")
