@@ -1035,13 +1035,15 @@ class ClusterServer(Server):
     async def _renew_settings(self) -> None:
         """Renew this process's claim of its settings (with the leases). A live
         process found with other settings (it started while this one's claim had
-        lapsed: Redis lost its data, or did not answer for several leases) is logged
-        once, as a WARNING."""
+        lapsed: Redis lost its data, or did not answer for several leases, or this
+        process was paused) is logged once, as a WARNING; this process's claim is
+        renewed all the same, so that the other one finds it and says so too, and a
+        process started meanwhile is checked against both."""
         assert self.redis is not None
         try:
             found = await self._claim(
                 keys=[self.peers_key],
-                args=[self.node, self.shared_settings, self.lease_ms * CLAIM_LEASES],
+                args=[self.node, self.shared_settings, self.lease_ms * CLAIM_LEASES, 1],
             )
         except REDIS_FAILURES:  # the lease renewals that follow say that Redis fails
             return
