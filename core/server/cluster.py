@@ -417,6 +417,8 @@ class ClusterServer(Server):
         self._refused_log = Retried(log, "forwarding", level=logging.ERROR)
         #: A process with other settings was logged (:meth:`_renew_settings`).
         self._differ_told = False
+        #: A value in Redis that is no dice key was logged (:meth:`_check_dice_key`).
+        self._bad_key_told = False
 
     # -- lifecycle ----------------------------------------------------------------
 
@@ -1285,7 +1287,20 @@ class ClusterServer(Server):
                       "data (FLUSHALL, or a restart without its appendonly files), and "
                       "the tables it held with it; restore the last backup (docs/redis.md, "
                       "\"Backups\"); this process put its own back")  # fmt: skip
-        elif held is not None and self.dice_key.adopt(bytes(held)):
+            return
+        if held is None:
+            return
+        try:
+            changed = self.dice_key.adopt(bytes(held))
+        except ValueError as exc:  # not a key (written by hand?): nobody's dice use it
+            if not self._bad_key_told:
+                self._bad_key_told = True
+                log.error("%s in Redis is no key of verifiable dice (%s): this process "
+                          "keeps its own; delete it (DEL %s) and the processes put theirs "
+                          "back", key, exc, key)  # fmt: skip
+            return
+        self._bad_key_told = False
+        if changed:
             log.warning("the key of verifiable dice in Redis is not the one this process "
                         "had (Redis lost its data, or holds another copy's): this process "
                         "takes Redis's; a verifiable table's segment opened under the other "
@@ -1298,7 +1313,10 @@ class ClusterServer(Server):
         assert self.redis is not None
         while not self.stopping:
             await asyncio.sleep(self.poll_interval)
-            await self._check_dice_key()
+            try:
+                await self._check_dice_key()
+            except Exception:  # a bug: logged, never the poll's end
+                log.exception("checking the key of verifiable dice failed")
             try:
                 self._tick()
                 # one left idle after a sync is dropped here (no loop variable of this
