@@ -417,6 +417,8 @@ class ClusterServer(Server):
         self._refused_log = Retried(log, "forwarding", level=logging.ERROR)
         #: A process with other settings was logged (:meth:`_renew_settings`).
         self._differ_told = False
+        #: This process's settings are claimed in Redis (:meth:`claim_settings`).
+        self._claimed = False
         #: A value in Redis that is no dice key was logged (:meth:`_check_dice_key`).
         self._bad_key_told = False
 
@@ -470,6 +472,7 @@ class ClusterServer(Server):
         process takes the table at once instead of after the lease). Bounded: a
         Redis that does not answer delays a stop by a few seconds, never for good."""
         self.stopping = True
+        self._unclaim_unstarted()  # before the store closes
         await self._stop_loops()
         await super().stop()
         for task in list(self._tasks):
@@ -1033,6 +1036,19 @@ class ClusterServer(Server):
         assert call is not None, "a cluster process runs on a Redis store"
         call(lambda: claim(self.store.client, self.peers_key, self.node,  # type: ignore[attr-defined]
                            self.shared_settings, ttl))  # fmt: skip
+        self._claimed = True
+
+    def _unclaim_unstarted(self) -> None:
+        """Delete the claim of a process that never started (its port was taken): it
+        served nothing, and must not hold its settings against the next start for
+        three leases. A Redis that fails meanwhile: the claim lapses."""
+        if not self._claimed or self.redis is not None:
+            return
+        self._claimed = False
+        with contextlib.suppress(RollbridgeError):
+            self.store.call(  # type: ignore[attr-defined]
+                lambda: self.store.client.hdel(self.peers_key, self.node)  # type: ignore[attr-defined]
+            )
 
     async def _renew_settings(self) -> None:
         """Renew this process's claim of its settings (with the leases). A live

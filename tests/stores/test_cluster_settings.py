@@ -143,3 +143,30 @@ def test_a_paused_process_and_one_started_meanwhile_with_other_settings_both_say
     for log in logs:
         assert "Traceback" not in log, log
         assert log.count("runs with other settings than this one") == 1, log
+
+
+def test_a_process_that_cannot_listen_leaves_no_claim(redis_factory):
+    """``serve --redis`` whose port another program holds exits 1 (``cannot_listen``)
+    and takes its claim with it: a process started next with other values is not
+    refused by one that never served. Before, its claim stayed for three leases
+    (``settings_differ`` naming a process that did not run)."""
+    redis = redis_factory()
+    client = redis_py.Redis.from_url(redis.url)
+    holder = socket.socket()
+    try:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "rollbridge", "serve", "--port", str(port),
+             "--redis", redis.url, "--no-demo", "--lease-ms", "60000"],
+            capture_output=True, text=True, env=ENV, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 1 and "cannot_listen" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr, done.stderr
+        assert client.hlen("rb:processes") == 0
+    finally:
+        holder.close()
+        client.close()
+    started = serve_once(redis.url, "--retain", "5")
+    assert "settings_differ" not in started.stderr and "listening on" in started.stderr
