@@ -336,3 +336,13 @@ def test_the_service_runs_as_its_unit_starts_it_and_stops_on_sigterm(tmp_path):
     assert process.stderr is not None
     logged = [json.loads(line) for line in process.stderr.read().splitlines()]
     assert any(line["logger"] == "rollbridge.server" for line in logged)
+
+
+def test_operations_names_this_rollbridge_s_schema_version() -> None:
+    """The section "Upgrading" quotes the refusal of a newer file with this rollbridge's schema
+    version, and the steps the first open makes up to it (it said 4 after schema 5)."""
+    from rollbridge.stores.sqlite import SCHEMA_VERSION
+
+    text = " ".join((DOCS / "operations.md").read_text(encoding="utf-8").split())
+    assert f"newer than this rollbridge's {SCHEMA_VERSION}: upgrade rollbridge" in text
+    assert f"(`PRAGMA user_version`, 2 → {SCHEMA_VERSION}:" in text
