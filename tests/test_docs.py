@@ -359,3 +359,13 @@ def test_the_web_docs_give_the_overlays_success_plate_its_contrast():
     said = re.search(r"a success's green plate gives ([0-9.]+):1", web)
     assert said is not None
     assert said.group(1) == f"{_contrast('#ffffff', plate):.1f}", (said.group(1), plate)
+
+
+def test_operations_names_this_rollbridge_s_schema_version() -> None:
+    """The section "Upgrading" quotes the refusal of a newer file with this rollbridge's schema
+    version, and the steps the first open makes up to it (it said 4 after schema 5)."""
+    from rollbridge.stores.sqlite import SCHEMA_VERSION
+
+    text = " ".join((DOCS / "operations.md").read_text(encoding="utf-8").split())
+    assert f"newer than this rollbridge's {SCHEMA_VERSION}: upgrade rollbridge" in text
+    assert f"(`PRAGMA user_version`, 2 → {SCHEMA_VERSION}:" in text

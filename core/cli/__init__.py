@@ -122,8 +122,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _printable(*streams: object) -> None:
+    """Let ``streams`` write what their encoding lacks, as ``\\u0441`` escapes: a
+    terminal in Latin-1 (``PYTHONIOENCODING``, a legacy locale) given ``--locale ru``
+    or a table's name in Cyrillic. Before, such a line ended the command with a
+    traceback — ``table create`` after the table was made, its tokens never shown."""
+    for stream in streams:
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
+    _printable(sys.stdout)  # stderr escapes already
     parser = build_parser()
     _Parser.json_errors = _asks_json(sys.argv[1:] if argv is None else argv)
     try:

@@ -56,9 +56,10 @@ REVEALED = say("cli.dice.revealed", "verifiable dice: segment {segment} revealed
 
 
 def utc_time(seconds: float | None) -> str:
-    """When a token was made, to the second in UTC (two tokens of one name, one made
-    to replace the other in the same minute, are told apart by it before the old one
-    is revoked); ``-`` for a time not kept (a join token made before schema 5)."""
+    """A time (seconds since the epoch) to the second in UTC: when a token was made
+    (two tokens of one name, one made to replace the other in the same minute, are
+    told apart by it before the old one is revoked), when a restored backup was taken;
+    ``-`` for a time not kept (a join token made before schema 5)."""
     if seconds is None:
         return "-" + " " * 22
     from datetime import UTC, datetime

@@ -23,6 +23,7 @@ from urllib.parse import quote, urlsplit
 from rollbridge.cli import startup
 from rollbridge.cli.limits import add_limit_options, limits_from
 from rollbridge.cli.locales import add_locale_option
+from rollbridge.cli.render import utc_time
 from rollbridge.cli.stores import (
     add_store_options,
     open_store,
@@ -326,16 +327,10 @@ def _finish_restore(store: Store) -> None:
         "%s is a restored backup (taken %s): %s to a new epoch, so no "
         "client resumes across the restore%s",
         store_name(store),
-        _when(restored.taken_at),
+        utc_time(restored.taken_at),
         counted(len(restored.moved), "table was moved", "tables were moved"),
         skipped,
     )
-
-
-def _when(timestamp: float) -> str:
-    from datetime import UTC, datetime
-
-    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def _serve_store(

@@ -417,6 +417,10 @@ class ClusterServer(Server):
         self._refused_log = Retried(log, "forwarding", level=logging.ERROR)
         #: A process with other settings was logged (:meth:`_renew_settings`).
         self._differ_told = False
+        #: This process's settings are claimed in Redis (:meth:`claim_settings`).
+        self._claimed = False
+        #: A value in Redis that is no dice key was logged (:meth:`_check_dice_key`).
+        self._bad_key_told = False
 
     # -- lifecycle ----------------------------------------------------------------
 
@@ -468,6 +472,7 @@ class ClusterServer(Server):
         process takes the table at once instead of after the lease). Bounded: a
         Redis that does not answer delays a stop by a few seconds, never for good."""
         self.stopping = True
+        self._unclaim_unstarted()  # before the store closes
         await self._stop_loops()
         await super().stop()
         for task in list(self._tasks):
@@ -1031,17 +1036,32 @@ class ClusterServer(Server):
         assert call is not None, "a cluster process runs on a Redis store"
         call(lambda: claim(self.store.client, self.peers_key, self.node,  # type: ignore[attr-defined]
                            self.shared_settings, ttl))  # fmt: skip
+        self._claimed = True
+
+    def _unclaim_unstarted(self) -> None:
+        """Delete the claim of a process that never started (its port was taken): it
+        served nothing, and must not hold its settings against the next start for
+        three leases. A Redis that fails meanwhile: the claim lapses."""
+        if not self._claimed or self.redis is not None:
+            return
+        self._claimed = False
+        with contextlib.suppress(RollbridgeError):
+            self.store.call(  # type: ignore[attr-defined]
+                lambda: self.store.client.hdel(self.peers_key, self.node)  # type: ignore[attr-defined]
+            )
 
     async def _renew_settings(self) -> None:
         """Renew this process's claim of its settings (with the leases). A live
         process found with other settings (it started while this one's claim had
-        lapsed: Redis lost its data, or did not answer for several leases) is logged
-        once, as a WARNING."""
+        lapsed: Redis lost its data, or did not answer for several leases, or this
+        process was paused) is logged once, as a WARNING; this process's claim is
+        renewed all the same, so that the other one finds it and says so too, and a
+        process started meanwhile is checked against both."""
         assert self.redis is not None
         try:
             found = await self._claim(
                 keys=[self.peers_key],
-                args=[self.node, self.shared_settings, self.lease_ms * CLAIM_LEASES],
+                args=[self.node, self.shared_settings, self.lease_ms * CLAIM_LEASES, 1],
             )
         except REDIS_FAILURES:  # the lease renewals that follow say that Redis fails
             return
@@ -1283,7 +1303,20 @@ class ClusterServer(Server):
                       "data (FLUSHALL, or a restart without its appendonly files), and "
                       "the tables it held with it; restore the last backup (docs/redis.md, "
                       "\"Backups\"); this process put its own back")  # fmt: skip
-        elif held is not None and self.dice_key.adopt(bytes(held)):
+            return
+        if held is None:
+            return
+        try:
+            changed = self.dice_key.adopt(bytes(held))
+        except ValueError as exc:  # not a key (written by hand?): nobody's dice use it
+            if not self._bad_key_told:
+                self._bad_key_told = True
+                log.error("%s in Redis is no key of verifiable dice (%s): this process "
+                          "keeps its own; delete it (DEL %s) and the processes put theirs "
+                          "back", key, exc, key)  # fmt: skip
+            return
+        self._bad_key_told = False
+        if changed:
             log.warning("the key of verifiable dice in Redis is not the one this process "
                         "had (Redis lost its data, or holds another copy's): this process "
                         "takes Redis's; a verifiable table's segment opened under the other "
@@ -1296,7 +1329,10 @@ class ClusterServer(Server):
         assert self.redis is not None
         while not self.stopping:
             await asyncio.sleep(self.poll_interval)
-            await self._check_dice_key()
+            try:
+                await self._check_dice_key()
+            except Exception:  # a bug: logged, never the poll's end
+                log.exception("checking the key of verifiable dice failed")
             try:
                 self._tick()
                 # one left idle after a sync is dropped here (no loop variable of this

@@ -33,22 +33,28 @@ CLAIM_LEASES = 3
 OPTIONS = {"retain": "--retain", "max_actors": "--max-actors", "max_event_size": "--max-event-size"}
 
 #: Claim this process's settings (``KEYS[1]``: the hash; ``ARGV``: the process's id,
-#: its settings as JSON, how long the claim lasts in ms): ``{}`` once claimed; the id,
-#: settings and ms left of a live process whose settings differ, and nothing written. Claims
-#: past their time are deleted on the way; the hash lives as long as its longest claim.
-#: Run by a Redis out of memory too (a field of a few bytes), as the leases' renewals.
+#: its settings as JSON, how long the claim lasts in ms, and ``1`` to renew the claim of
+#: a process that serves): ``{}`` once claimed; the id, settings and ms left of a live
+#: process whose settings differ. A start is then refused, and nothing written; a
+#: renewal is written all the same (the process serves with its settings: a process
+#: starting later is checked against it too, and the other one finds it and says so).
+#: Claims past their time are deleted on the way; the hash lives as long as its
+#: longest claim. Run by a Redis out of memory too (a field of a few bytes), as the
+#: leases' renewals.
 CLAIM = """#!lua flags=allow-oom
 local now = redis.call('TIME')
 local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 local fields = redis.call('HGETALL', KEYS[1])
+local found = nil
 for i = 1, #fields, 2 do
   local node, value = fields[i], fields[i + 1]
   local bar = string.find(value, '|', 1, true)
   local last = bar and tonumber(string.sub(value, 1, bar - 1)) or 0
   if last == nil or last <= ms then
     redis.call('HDEL', KEYS[1], node)
-  elseif node ~= ARGV[1] and string.sub(value, bar + 1) ~= ARGV[2] then
-    return {node, string.sub(value, bar + 1), last - ms}
+  elseif found == nil and node ~= ARGV[1] and string.sub(value, bar + 1) ~= ARGV[2] then
+    found = {node, string.sub(value, bar + 1), last - ms}
+    if ARGV[4] ~= '1' then return found end
   end
 end
 local ttl = tonumber(ARGV[3])
@@ -56,7 +62,7 @@ redis.call('HSET', KEYS[1], ARGV[1], (ms + ttl) .. '|' .. ARGV[2])
 if redis.call('PTTL', KEYS[1]) < ttl then
   redis.call('PEXPIRE', KEYS[1], ttl)
 end
-return {}
+return found or {}
 """
 
 # Translators: serve --redis refused to start; {process} is another process's id,

@@ -189,3 +189,24 @@ def test_the_other_table_commands_speak_the_environments_language(
     assert capsys.readouterr().out == deleted.format(t=table) + "\n"
     assert main(["table", "list", "--db", str(db)]) == 0
     assert capsys.readouterr().out == none + "\n"
+
+
+def test_a_terminal_that_lacks_the_locale_s_letters_still_gets_the_tokens(tmp_path: Path):
+    """stdout in Latin-1 and ``--locale ru`` (or a Cyrillic table name): the letters it
+    cannot write are escaped, the ids, tokens and URLs are as ever, exit 0. Before, a
+    UnicodeEncodeError traceback — after the table was made, its tokens never shown."""
+    import subprocess
+    import sys
+
+    env = {**ENV, "PYTHONIOENCODING": "latin-1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "rollbridge", "table", "create", "--db", str(tmp_path / "t.db"),
+         "--ruleset", "sr2", "--name", "Пятница", "--locale", "ru"],
+        capture_output=True, env=env, timeout=60,
+    )  # fmt: skip
+    out, err = done.stdout.decode("latin-1"), done.stderr.decode("latin-1")
+    assert (done.returncode, err) == (0, ""), err
+    lines = out.splitlines()
+    assert lines[0].startswith("\\u0441\\u0442\\u043e\\u043b ")  # стол, escaped
+    assert [line.split()[0] for line in lines[2:5]] == ["gm", "player", "observer"]
+    assert all(line.split()[1].startswith("rbt_") for line in lines[2:5])

@@ -75,3 +75,41 @@ def test_a_process_puts_its_dice_key_back_and_takes_the_one_redis_holds(redis_fa
     )
     assert "this process put its own back" in logs, logs
     assert "this process takes Redis's" in logs, logs
+
+
+def _sets(client: redis_py.Redis) -> int:
+    """How many SETs Redis has run: with no table, only the process's check of the
+    dice key sends any (one a poll, each second)."""
+    return int(client.info("commandstats").get("cmdstat_set", {}).get("calls", 0))
+
+
+def test_a_value_in_redis_that_is_no_dice_key_ends_no_poll(redis_factory):
+    """``rb:dice_key`` holding something else (5 bytes, written by hand): the process
+    says so once, keeps its key, and its poll goes on — deleted, its key is put back.
+    Before, the check's ValueError ended the poll (no more key put back, no deleted
+    table or failover noticed) until a restart."""
+    redis = redis_factory()
+    client = redis_py.Redis.from_url(redis.url)
+    serving = Process(redis.url)
+    try:
+        mine = client.get("rb:dice_key")
+        client.set("rb:dice_key", b"short")
+        seen = _sets(client) + 2  # two checks since: one has met the 5 bytes
+        for _ in range(300):
+            if _sets(client) >= seen:
+                break
+            time.sleep(0.05)
+        assert _sets(client) >= seen, "the process checked no dice key"
+        assert client.get("rb:dice_key") == b"short"  # not overwritten
+        client.delete("rb:dice_key")
+        for _ in range(300):
+            if client.get("rb:dice_key") is not None:
+                break
+            time.sleep(0.05)
+        assert client.get("rb:dice_key") == mine, "the poll no longer runs"
+    finally:
+        logs = serving.stop()
+        client.close()
+    assert "Traceback" not in logs, logs
+    said = [line for line in logs.splitlines() if "is no key of verifiable dice" in line]
+    assert len(said) == 1 and "ERROR" in said[0] and "32 bytes, not 5" in said[0], logs

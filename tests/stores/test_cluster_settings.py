@@ -9,6 +9,7 @@ which process held the table at the time.
 
 from __future__ import annotations
 
+import signal
 import socket
 import subprocess
 import sys
@@ -92,3 +93,80 @@ def test_a_killed_process_s_settings_lapse_after_three_of_its_leases(redis_facto
         assert client.hlen("rb:processes") == 0  # and took its own claim with it
     finally:
         client.close()
+
+
+def _claims(client: redis_py.Redis) -> dict[str, str]:
+    """The claims in ``rb:processes``: process id -> ``UNTIL|SETTINGS``."""
+    return {k.decode(): v.decode() for k, v in client.hgetall("rb:processes").items()}
+
+
+def _until(client: redis_py.Redis, settings: str, test) -> dict[str, str]:
+    """Read the claims until ``test`` holds of them (each process renews its own
+    every 0.2 s): the claims then. Counted reads, not a measured time."""
+    for _ in range(600):
+        claims = _claims(client)
+        if test(claims):
+            return claims
+        time.sleep(0.05)
+    raise AssertionError(f"{settings}: {claims}")
+
+
+def test_a_paused_process_and_one_started_meanwhile_with_other_settings_both_say_so(
+    redis_factory,
+):
+    """A process paused (SIGSTOP) for longer than its claim lasts: a process with
+    other settings starts meanwhile. Once the first goes on, both are live with other
+    settings: each logs the WARNING, both claims stay in Redis, and a third process
+    is refused whichever of the two settings it has. (Before, the paused one's
+    renewal found the other and wrote nothing: the other never knew, and a third
+    with its settings was let in.)"""
+    redis = redis_factory()
+    client = redis_py.Redis.from_url(redis.url)
+    paused = Process(redis.url, lease_ms=600)
+    started = None
+    try:
+        paused.signal(signal.SIGSTOP)
+        _until(client, "the paused claim lapses", lambda claims: not claims)
+        started = Process(redis.url, "--retain", "5", lease_ms=600)
+        paused.signal(signal.SIGCONT)
+        both = _until(client, "both claims", lambda claims: len(claims) == 2)
+        theirs = next(node for node, value in both.items() if '"retain":5' in value)
+        # a renewal of the one started meanwhile, made while the other's claim is there
+        _until(client, "a renewal", lambda claims: claims.get(theirs) not in (None, both[theirs]))
+        for extra in ((), ("--retain", "5")):
+            refused = serve_once(redis.url, "--lease-ms", "600", *extra)
+            assert refused.returncode == 1, refused
+            assert "settings_differ" in refused.stderr, refused.stderr
+    finally:
+        logs = [started.stop() if started else "", paused.stop()]
+        client.close()
+    for log in logs:
+        assert "Traceback" not in log, log
+        assert log.count("runs with other settings than this one") == 1, log
+
+
+def test_a_process_that_cannot_listen_leaves_no_claim(redis_factory):
+    """``serve --redis`` whose port another program holds exits 1 (``cannot_listen``)
+    and takes its claim with it: a process started next with other values is not
+    refused by one that never served. Before, its claim stayed for three leases
+    (``settings_differ`` naming a process that did not run)."""
+    redis = redis_factory()
+    client = redis_py.Redis.from_url(redis.url)
+    holder = socket.socket()
+    try:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "rollbridge", "serve", "--port", str(port),
+             "--redis", redis.url, "--no-demo", "--lease-ms", "60000"],
+            capture_output=True, text=True, env=ENV, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 1 and "cannot_listen" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr, done.stderr
+        assert client.hlen("rb:processes") == 0
+    finally:
+        holder.close()
+        client.close()
+    started = serve_once(redis.url, "--retain", "5")
+    assert "settings_differ" not in started.stderr and "listening on" in started.stderr
