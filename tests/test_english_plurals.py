@@ -84,7 +84,7 @@ NOT_NOUNS = frozenset({
     "divides", "names", "dies", "keeps", "hits", "misses", "botches", "resists", "bleeds",
     "tries", "meets", "beats", "rolls", "spends", "casts", "improves", "dispels", "gets",
     "recovers", "wears", "carries", "puts", "harms", "heals", "regains", "leaves",
-    "registers", "implements", "defines",
+    "registers", "implements", "defines", "requires",
 })  # fmt: skip
 #: Placeholders named as counts: a word of NOT_NOUNS after one is a noun all the same.
 COUNT_NAMES = frozenset({"count", "n", "limit"})  # ({total} is a roll's total too)
