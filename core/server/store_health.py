@@ -62,11 +62,22 @@ class StoreHealth:
         :mod:`rollbridge.server.store_probe` tries one while nothing else does)."""
         return self.failing is not None and self._commit_failed
 
-    def failed(self, error: StoreUnavailable, requests: int = 1, *, commit: bool = True) -> None:
+    def failed(
+        self,
+        error: StoreUnavailable,
+        requests: int = 1,
+        *,
+        commit: bool = True,
+        ongoing: bool = False,
+    ) -> None:
         """The store failed as a whole; ``requests`` were refused for it (``commit``:
-        a commit failed, else a read)."""
+        a commit failed, else a read; ``ongoing``: only if an outage of changes goes
+        on — a probe's refusal, which may come back after a commit ended the outage,
+        begins none)."""
         now = self._clock()
         with self._lock:
+            if ongoing and not (self.failing is not None and self._commit_failed):
+                return
             self.refused += requests
             self._commit_failed = (self._commit_failed and self.failing is not None) or commit
             reason = error.details.get("reason")

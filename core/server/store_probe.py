@@ -37,7 +37,8 @@ async def probe_store(server: Server, interval: float = PROBE_EVERY) -> None:
     """Run until cancelled: every ``interval`` seconds, while ``server.health`` says
     changes fail, try a write; written, the outage ends (one WARNING, the gauge 0);
     refused as the store as a whole, the outage goes on (a changed cause, or a
-    minute's reminder, said as a commit's failure says it)."""
+    minute's reminder, said as a commit's failure says it) — unless a commit ended it
+    while the try was out: a refusal from before that begins no outage."""
     said = Throttle(60.0)
     while True:
         await asyncio.sleep(interval)
@@ -47,7 +48,7 @@ async def probe_store(server: Server, interval: float = PROBE_EVERY) -> None:
         try:
             await in_reader(server, server.store.probe_write)
         except StoreUnavailable as exc:
-            health.failed(exc, 0)
+            health.failed(exc, 0, ongoing=True)  # unless a commit ended it meanwhile
         except StoreError:
             continue  # this write's own fault: the next commit or try tells
         except Exception:  # a bug: the next try may work; said at most once a minute

@@ -17,6 +17,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -24,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from rollbridge.exceptions import StoreUnavailable
 from rollbridge.stores.sqlite import SQLiteStore
 from tests.server.storage_harness import ENV, Seat, Serve, make_table, stored_seqs
 
@@ -214,6 +216,21 @@ async def test_a_lock_held_by_another_process_fails_each_batch_once_and_recovers
     assert "the store works again" in logged
 
 
+async def refused_under_a_lock(world: Any, probe: Any) -> tuple[Any, subprocess.Popen]:
+    """``probe`` made the store's ``probe_write``; a GM's change refused for the write
+    lock another process holds, so the outage of changes is on: the GM, the holder."""
+    world.server.store.probe_write = probe
+    gm, _ = await world.join("tally", "gm")
+    holder = hold_lock(world.path)
+    try:
+        refused = await gm.request({"type": "roll", "formula": "1d6"})
+        assert refused["code"] == "store_error", refused
+    except BaseException:
+        holder.communicate("", timeout=10)
+        raise
+    return gm, holder
+
+
 async def test_a_server_nobody_writes_to_sees_the_store_mended_by_itself(make_tables, debug_log):
     """A lock held by another program refuses a change; then the client leaves, and
     the lock goes. Nobody sends another change: the server's outage of changes ended
@@ -222,8 +239,8 @@ async def test_a_server_nobody_writes_to_sees_the_store_mended_by_itself(make_ta
     process's tables had all moved to another). It now tries a write while changes
     fail (every ``probe_interval`` s) and ends the outage once one is written."""
     world = await make_tables(busy_timeout=0.5, probe_interval=0.1)
-    store, tried = world.server.store, []
-    probe = store.probe_write
+    tried: list[int] = []
+    probe = world.server.store.probe_write
 
     def counted() -> None:
         try:
@@ -231,12 +248,8 @@ async def test_a_server_nobody_writes_to_sees_the_store_mended_by_itself(make_ta
         finally:
             tried.append(1)
 
-    store.probe_write = counted  # type: ignore[method-assign]
-    gm, _ = await world.join("tally", "gm")
-    holder = hold_lock(world.path)
+    gm, holder = await refused_under_a_lock(world, counted)
     try:
-        refused = await gm.request({"type": "roll", "formula": "1d6"})
-        assert refused["code"] == "store_error", refused
         assert world.server.health.changes_failing
         await gm.close()
         async with asyncio.timeout(20):  # two tries refused while the lock is held
@@ -253,6 +266,47 @@ async def test_a_server_nobody_writes_to_sees_the_store_mended_by_itself(make_ta
     logged = debug_log.getvalue()
     assert logged.count("the store works again") == 1, logged
     assert "Traceback" not in logged and logged.count('"level": "ERROR"') == 1, logged
+
+
+async def test_a_probe_refused_before_a_commit_ended_the_outage_does_not_begin_another(
+    make_tables, debug_log
+):
+    """The probe's write is refused (the lock still held); the lock goes, and a change
+    sent is written — the outage is over — before the probe's refusal reaches the event
+    loop. That refusal told of a store that works again: it began a new outage (an
+    ERROR, the gauge 1, until the next try ended it with another "works again")."""
+    world = await make_tables(busy_timeout=0.5, probe_interval=0.05)
+    calls: list[int] = []
+    entered, go = threading.Event(), threading.Event()
+
+    def held() -> None:
+        calls.append(1)
+        if len(calls) > 1:
+            return  # later tries: the store takes writes
+        entered.set()
+        go.wait(20)
+        raise StoreUnavailable("the lock is held", details={"reason": "locked"})
+
+    gm, holder = await refused_under_a_lock(world, held)
+    try:
+        assert await asyncio.to_thread(entered.wait, 20)
+    finally:
+        holder.communicate("", timeout=10)
+    written = await gm.request({"type": "roll", "formula": "1d6"})
+    assert written["status"] == "done", written
+    assert world.server.health.failing is None
+    go.set()
+    async with asyncio.timeout(20):  # until the probe's refusal came back
+        while 'rollbridge_store_reads_total{outcome="failed"}' not in (
+            world.server.metrics.render().decode()
+        ):
+            await gm.request({"type": "state"})
+    await gm.request({"type": "state"})
+    assert world.server.health.failing is None
+    assert "rollbridge_store_failing 0.0" in world.server.metrics.render().decode()
+    logged = debug_log.getvalue()
+    assert logged.count('"level": "ERROR"') == 1, logged
+    assert logged.count("the store works again") == 1, logged
 
 
 @pytest.mark.parametrize("mistake", ["removed", "replaced", "wal removed"])
