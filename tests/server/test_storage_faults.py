@@ -19,6 +19,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -112,14 +113,21 @@ async def play_round(
     return replies
 
 
+def serve_with_little_room(tmp_path: Path) -> tuple[Path, str, dict[str, str], Serve]:
+    """A table made in a new file, then ``rollbridge serve`` on it, which may write
+    files of 96 KiB more than it (``ulimit -f``): the file, the table, its tokens, the
+    server."""
+    db = tmp_path / "rollbridge.db"
+    table, tokens = make_table("--db", str(db))
+    room = max(os.path.getsize(db), 32 * 1024) + 96 * 1024
+    return db, table, tokens, Serve(tmp_path / "serve.log", "--db", str(db), file_size=room)
+
+
 @pytest.mark.parametrize("end", ["stopped", "killed"])
 async def test_a_full_disk_refuses_changes_loses_nothing_and_recovers_by_itself(tmp_path, end):
     """Then the server is stopped, or killed (kill -9): the file holds exactly what
     was acknowledged, before the disk filled up and after it had room again."""
-    db = tmp_path / "rollbridge.db"
-    table, tokens = make_table("--db", str(db))
-    room = max(os.path.getsize(db), 32 * 1024) + 96 * 1024
-    served = Serve(tmp_path / "serve.log", "--db", str(db), file_size=room)
+    db, table, tokens, served = serve_with_little_room(tmp_path)
     try:
         gm, player, observer = await seated(served, table, tokens)
         for actor in (TUKAN, GUARD):
@@ -159,6 +167,49 @@ async def test_a_full_disk_refuses_changes_loses_nothing_and_recovers_by_itself(
             served.process.wait(timeout=20)
         assert served.stop() == (0 if end == "stopped" else -signal.SIGKILL)
     assert stored_seqs(SQLiteStore(db), table) == list(range(1, after["seq"] + 1))
+    assert "Traceback" not in served.log.read_text()
+
+
+def probes_refused(served: Serve) -> float:
+    """``rollbridge_store_reads_total{outcome="failed"}``: the server's own tries of
+    the store refused, while its clients have left (each read nothing else)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{served.port}/metrics", timeout=10) as got:
+        text = got.read().decode()
+    name = 'rollbridge_store_reads_total{outcome="failed"}'
+    return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(name))
+
+
+async def test_an_idle_server_on_a_full_disk_stays_failing_until_it_has_room(tmp_path):
+    """A real ``rollbridge serve`` past its file size limit (``ulimit -f``), its
+    players gone: the commit that failed had grown the ``-wal`` up to the limit, so
+    the server's own one-page try of the store was written there and said "the store
+    works again" (the gauge 0) with no room for any change. Now its tries are refused
+    until the limit is lifted; the next one then ends the outage, once."""
+    _, table, tokens, served = serve_with_little_room(tmp_path)
+    try:
+        gm, player, observer = await seated(served, table, tokens)
+        for _ in range(60):  # until the file can grow no more
+            if check_refusals([await gm.ask(BIG_ROLL)]):
+                break
+        else:
+            raise AssertionError("the file never filled up")
+        for seat in (gm, player, observer):
+            await seat.close()
+        async with asyncio.timeout(60):  # two of the server's own tries (every 5 s)
+            while await asyncio.to_thread(probes_refused, served) < 2:
+                assert served.metric("rollbridge_store_failing") == 1, served.lines()[-1]
+                await asyncio.sleep(0.2)
+        assert served.metric("rollbridge_store_failing") == 1
+        served.lift_file_size_limit()  # the operator frees space
+        async with asyncio.timeout(60):
+            while served.metric("rollbridge_store_failing") == 1:
+                await asyncio.sleep(0.2)
+        said = [line["message"] for line in served.lines()]
+        assert len(errors(served)) == 1, said
+        assert len([m for m in said if m.startswith("the store works again")]) == 1, said
+    finally:
+        assert served.stop() == 0
+    assert not (tmp_path / "rollbridge.db-probe").exists()
     assert "Traceback" not in served.log.read_text()
 
 
