@@ -55,6 +55,9 @@ class StoreHealth:
         self.refused = 0
         #: A commit failed in this outage (not only reads): only a commit ends it.
         self._commit_failed = False
+        #: Commits (and probes) failed since the start: a probe's success that comes
+        #: back after one more failed is older news (:meth:`succeeded`).
+        self.commit_failures = 0
 
     @property
     def changes_failing(self) -> bool:
@@ -79,6 +82,7 @@ class StoreHealth:
             if ongoing and not (self.failing is not None and self._commit_failed):
                 return
             self.refused += requests
+            self.commit_failures += commit
             self._commit_failed = (self._commit_failed and self.failing is not None) or commit
             reason = error.details.get("reason")
             if self.failing is None or reason != self._reason:
@@ -112,12 +116,16 @@ class StoreHealth:
         if self.failing is not None and not self._commit_failed:
             self.succeeded(read=True)
 
-    def succeeded(self, *, read: bool = False) -> None:
-        """A commit was written: the store works (again)."""
+    def succeeded(self, *, read: bool = False, failures: int | None = None) -> None:
+        """A commit was written: the store works (again). ``failures``: a probe's
+        write, begun when :attr:`commit_failures` was that — a commit that failed
+        since is newer news, and the outage goes on."""
         if self.failing is None:  # the common case, without the lock
             return
         with self._lock:
             if self.failing is None or (read and self._commit_failed):
+                return
+            if failures is not None and failures != self.commit_failures:
                 return
             seconds, refused = self._clock() - self._since, self.refused
             self.failing, self._reason, self.refused = None, None, 0

@@ -360,6 +360,44 @@ async def test_a_probe_refused_before_a_commit_ended_the_outage_does_not_begin_a
     assert logged.count("the store works again") == 1, logged
 
 
+async def test_a_probe_written_before_a_commit_failed_does_not_end_the_outage(
+    make_tables, debug_log
+):
+    """The probe's write is taken; before its success reaches the event loop, a change
+    sent fails (the lock taken again). That success was older news than the failure:
+    it ended the outage — "the store works again", the gauge 0 — with the store
+    refusing changes. Now only the next try, or a commit, can end it."""
+    world = await make_tables(busy_timeout=0.5, probe_interval=0.05)
+    calls: list[int] = []
+    entered, go = threading.Event(), threading.Event()
+    probe = world.server.store.probe_write
+
+    def written_then_late() -> None:
+        calls.append(1)
+        if len(calls) > 1:
+            return probe()  # later tries: as the store is
+        entered.set()
+        go.wait(20)  # written: the success comes back late
+
+    gm, holder = await refused_under_a_lock(world, written_then_late)
+    try:
+        assert await asyncio.to_thread(entered.wait, 20)
+        refused = await gm.request({"type": "roll", "formula": "1d6"})  # after the probe
+        assert refused["code"] == "store_error", refused
+        go.set()
+        async with asyncio.timeout(20):  # the late success came back, and a try after it
+            while len(calls) < 2 and world.server.health.failing is not None:
+                await asyncio.sleep(0.01)
+        assert world.server.health.failing is not None
+        assert "the store works again" not in debug_log.getvalue()
+    finally:
+        holder.communicate("", timeout=10)
+    async with asyncio.timeout(20):  # the lock gone: the next try ends it, once
+        while world.server.health.failing is not None:
+            await asyncio.sleep(0.01)
+    assert debug_log.getvalue().count("the store works again") == 1
+
+
 @pytest.mark.parametrize("mistake", ["removed", "replaced", "wal removed"])
 async def test_a_database_file_removed_or_replaced_is_not_written_to(tmp_path, mistake):
     """SQLite would go on writing to the file it has open — gone from the folder, or
