@@ -49,7 +49,8 @@ _SPELLED = str.maketrans({
 def new_table_id(name: str) -> str:
     """A readable, unguessable-enough table id: a slug of the name in ASCII letters
     and digits ("Pátek" → ``patek``, "Пятница" → ``piatnitsa``), and 8 hex digits."""
-    ascii_name = unicodedata.normalize("NFKD", name.lower().translate(_SPELLED))
+    # lower again: a compatibility form may be a capital ("𝕯" → "D", "ℍ" → "H")
+    ascii_name = unicodedata.normalize("NFKD", name.lower().translate(_SPELLED)).lower()
     ascii_name = "".join(c for c in ascii_name if not unicodedata.combining(c))
     slug = _SLUG.sub("-", ascii_name).strip("-")[:24].strip("-") or "table"
     return f"{slug}-{secrets.token_hex(4)}"

@@ -29,6 +29,11 @@ from rollbridge.offline import new_table_id
         ("日本", "table"),
         ("  --  ", "table"),
         ("x" * 23 + " y", "x" * 23),  # cut at 24 characters, no dash left at the end
+        # letters whose compatibility form is a capital (a name in a "fancy font", as
+        # chat names are written): the capital was cut after the decomposition
+        ("\U0001d56f\U0001d597\U0001d586\U0001d58c\U0001d594\U0001d593 \u210d", "dragon-h"),
+        ("\u0301\u0301", "table"),  # combining marks only
+        ("🎲 שבת", "table"),  # no letter Latin can spell
     ],
 )
 def test_a_table_id_is_the_name_spelled_in_ascii_and_eight_hex_digits(name, slug):

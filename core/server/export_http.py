@@ -144,6 +144,20 @@ def _status(error: RollbridgeError) -> int:
     return status_of(error)
 
 
+def _parameters(query: str) -> dict[str, str]:
+    """The export's query parameters (:func:`query_parameters`); a token among them
+    refused first as one in the URL, however else the query is wrong (given twice:
+    the advice that it leaked comes at once, not after the client sent it once).
+
+    :raises InvalidRequest: as :func:`query_parameters` does."""
+    try:
+        return query_parameters(query)
+    except InvalidRequest as refused:
+        if str(refused.details.get("field", "")).lower() == "token":
+            raise InvalidRequest(IN_URL(), details={"field": "token"}) from None
+        raise
+
+
 def _bearer(request: Request) -> str | None:
     given = request.headers.get_all("Authorization")
     scheme, _, token = (given[0] if len(given) == 1 else "").partition(" ")
@@ -178,7 +192,7 @@ class ExportRoute:
             # looked up as U+FFFD (the admin API's paths are read alike)
             table_id = path_segments(sent)[0]
             # escapes that are no UTF-8: refused by name, as the admin API's
-            parameters = query_parameters(query)
+            parameters = _parameters(query)
             locale = self._locale(parameters, locale)
             if any(name.lower() == "token" for name in parameters):
                 raise InvalidRequest(IN_URL(), details={"field": "token"})

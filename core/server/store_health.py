@@ -55,6 +55,9 @@ class StoreHealth:
         self.refused = 0
         #: A commit failed in this outage (not only reads): only a commit ends it.
         self._commit_failed = False
+        #: Commits (and probes) failed since the start: a probe's success that comes
+        #: back after one more failed is older news (:meth:`succeeded`).
+        self.commit_failures = 0
 
     @property
     def changes_failing(self) -> bool:
@@ -62,12 +65,24 @@ class StoreHealth:
         :mod:`rollbridge.server.store_probe` tries one while nothing else does)."""
         return self.failing is not None and self._commit_failed
 
-    def failed(self, error: StoreUnavailable, requests: int = 1, *, commit: bool = True) -> None:
+    def failed(
+        self,
+        error: StoreUnavailable,
+        requests: int = 1,
+        *,
+        commit: bool = True,
+        ongoing: bool = False,
+    ) -> None:
         """The store failed as a whole; ``requests`` were refused for it (``commit``:
-        a commit failed, else a read)."""
+        a commit failed, else a read; ``ongoing``: only if an outage of changes goes
+        on — a probe's refusal, which may come back after a commit ended the outage,
+        begins none)."""
         now = self._clock()
         with self._lock:
+            if ongoing and not (self.failing is not None and self._commit_failed):
+                return
             self.refused += requests
+            self.commit_failures += commit
             self._commit_failed = (self._commit_failed and self.failing is not None) or commit
             reason = error.details.get("reason")
             if self.failing is None or reason != self._reason:
@@ -101,12 +116,16 @@ class StoreHealth:
         if self.failing is not None and not self._commit_failed:
             self.succeeded(read=True)
 
-    def succeeded(self, *, read: bool = False) -> None:
-        """A commit was written: the store works (again)."""
+    def succeeded(self, *, read: bool = False, failures: int | None = None) -> None:
+        """A commit was written: the store works (again). ``failures``: a probe's
+        write, begun when :attr:`commit_failures` was that — a commit that failed
+        since is newer news, and the outage goes on."""
         if self.failing is None:  # the common case, without the lock
             return
         with self._lock:
             if self.failing is None or (read and self._commit_failed):
+                return
+            if failures is not None and failures != self.commit_failures:
                 return
             seconds, refused = self._clock() - self._since, self.refused
             self.failing, self._reason, self.refused = None, None, 0

@@ -37,21 +37,24 @@ async def probe_store(server: Server, interval: float = PROBE_EVERY) -> None:
     """Run until cancelled: every ``interval`` seconds, while ``server.health`` says
     changes fail, try a write; written, the outage ends (one WARNING, the gauge 0);
     refused as the store as a whole, the outage goes on (a changed cause, or a
-    minute's reminder, said as a commit's failure says it)."""
+    minute's reminder, said as a commit's failure says it). Either answer may come
+    back after a commit's, which is newer: a refusal that comes after a commit ended
+    the outage begins none; a write ends none in which a commit failed meanwhile."""
     said = Throttle(60.0)
     while True:
         await asyncio.sleep(interval)
         health = server.health
         if not health.changes_failing:
             continue
+        failures = health.commit_failures  # one more by its end: this try is older
         try:
             await in_reader(server, server.store.probe_write)
         except StoreUnavailable as exc:
-            health.failed(exc, 0)
+            health.failed(exc, 0, ongoing=True)  # unless a commit ended it meanwhile
         except StoreError:
             continue  # this write's own fault: the next commit or try tells
         except Exception:  # a bug: the next try may work; said at most once a minute
             if said.allow() is not None:
                 log.exception("trying the store while its changes fail")
         else:
-            health.succeeded()
+            health.succeeded(failures=failures)

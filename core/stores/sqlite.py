@@ -91,7 +91,13 @@ from rollbridge.stores.base import (
     unknown_table,
 )
 from rollbridge.stores.redis_fence import new_epoch
-from rollbridge.stores.sqlite_faults import FileIdentity, LockWait, explain, store_wide
+from rollbridge.stores.sqlite_faults import (
+    FileIdentity,
+    LockWait,
+    explain,
+    need_room,
+    store_wide,
+)
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 __all__ = [
@@ -1165,11 +1171,18 @@ class SQLiteStore:
         return Restored(taken_at, moved, skipped)
 
     def probe_write(self) -> None:
-        """The schema version written again as it is: a write of the file's first
-        page, which a full disk, another program's lock or a file removed refuses
-        as it would a commit. :raises StoreError:"""
+        """The file's schema version written again as it is (read in the same
+        transaction: a newer rollbridge may have moved it on), a write of its first
+        page that another program's lock or a file removed refuses as it would a
+        commit; then room on the disk for the ``-wal`` as it is and 1 MiB more
+        (:func:`~rollbridge.stores.sqlite_faults.need_room`), since a commit that
+        found none had filled the ``-wal``'s file as far as it could, where one page
+        still fits. :raises StoreError:"""
         with self._transaction(write=True) as conn:
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            conn.execute(f"PRAGMA user_version = {version}")
+        real = self.path.resolve()
+        need_room(real, real.with_name(real.name + "-wal"))
 
     def ping(self) -> None:
         """One indexed read of the file: proves it answers. :raises StoreError:"""

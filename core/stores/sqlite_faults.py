@@ -24,6 +24,7 @@ restart the server before any other program opens the database.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import sqlite3
@@ -34,12 +35,23 @@ from pathlib import Path
 
 from rollbridge.exceptions import StoreUnavailable
 
-__all__ = ["RESCUE_EVERY", "FileIdentity", "LockWait", "explain", "store_wide"]
+__all__ = [
+    "PROBE_ROOM",
+    "RESCUE_EVERY",
+    "FileIdentity",
+    "LockWait",
+    "explain",
+    "need_room",
+    "store_wide",
+]
 
 log = logging.getLogger("rollbridge.store")
 
 #: Seconds between two tries to copy a database whose file went, when one failed.
 RESCUE_EVERY = 60.0
+
+#: Bytes of room a probe wants on the disk beyond the ``-wal``'s size (:func:`need_room`).
+PROBE_ROOM = 1 << 20
 
 #: SQLite's primary result codes of a fault of the file, not of one commit, and the
 #: reason each is given (``details["reason"]``).
@@ -91,6 +103,47 @@ def store_wide(path: Path, exc: BaseException) -> StoreUnavailable | None:
         f"{path}: {_ADVICE[reason]}; nothing was written ({name}: {exc})",
         details={"reason": reason},
     )
+
+
+def need_room(path: Path, wal: Path, extra: int = PROBE_ROOM) -> None:
+    """Reserve, in a scratch file beside ``path`` (removed at once), as many bytes as
+    ``wal`` holds and ``extra`` more: a commit refused for room (a full disk, the
+    size limit of ``ulimit -f``) had grown the ``-wal`` as far as it could, so one
+    page written in that space proves nothing — this does.
+
+    :raises StoreUnavailable: no such room (``details["reason"]`` ``disk_full``, or
+        ``io`` for anything else, a size limit among them).
+    """
+    scratch = path.with_name(path.name + "-probe")
+    try:
+        size = (os.stat(wal).st_size if os.path.exists(wal) else 0) + extra
+        fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            _reserve(fd, size)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
+        reason = "disk_full" if full else "io"
+        name = errno.errorcode.get(exc.errno or 0, "OSError")
+        raise StoreUnavailable(
+            f"{path}: {_ADVICE[reason]}; nothing was written ({name}: {exc.strerror})",
+            details={"reason": reason},
+        ) from exc
+    finally:
+        with suppress(OSError):
+            os.unlink(scratch)
+
+
+def _reserve(fd: int, size: int) -> None:
+    """Have the file system give ``fd`` ``size`` bytes (written as zeros where it
+    cannot be asked to: no ``posix_fallocate`` on Windows or macOS)."""
+    if hasattr(os, "posix_fallocate"):
+        os.posix_fallocate(fd, 0, size)
+        return
+    chunk = bytes(1 << 16)
+    while size > 0:
+        size -= os.write(fd, chunk[:size])
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

@@ -297,3 +297,18 @@ async def test_a_percent_that_begins_no_escape_in_the_query_is_a_percent(tables)
     refused = await get(tables.server, "/tables/sr%/export?format=jsonl", token=token)
     assert error_of(refused) == (400, "invalid_request")
     assert json.loads(refused[2])["details"] == {"field": "path", "segment": "sr%"}
+
+
+async def test_a_token_given_twice_in_the_query_is_told_it_belongs_in_the_header(tables):
+    """A token in the query is refused saying the token goes in the header and a new
+    one is due if it was shared; given twice, it was refused as any parameter given
+    twice ("the query gives the parameter 'token' more than once"): the advice that it
+    leaked was lost, and the client that sent it once got it only then."""
+    from rollbridge.server.export_http import IN_URL
+
+    token = tables.tokens["sr2"]["player"]
+    for query in ("format=jsonl&token=rbt_x&token=rbt_y", "format=jsonl&Token=rbt_x&Token=rbt_x"):
+        answer = await get(tables.server, f"/tables/sr2/export?{query}", token=token)
+        assert error_of(answer) == (400, "invalid_request"), query
+        said = json.loads(answer[2])
+        assert said["details"] == {"field": "token"} and said["message"] == IN_URL().render("en")

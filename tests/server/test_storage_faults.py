@@ -17,13 +17,16 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
+import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from rollbridge.exceptions import StoreUnavailable
 from rollbridge.stores.sqlite import SQLiteStore
 from tests.server.storage_harness import ENV, Seat, Serve, make_table, stored_seqs
 
@@ -110,14 +113,21 @@ async def play_round(
     return replies
 
 
+def serve_with_little_room(tmp_path: Path) -> tuple[Path, str, dict[str, str], Serve]:
+    """A table made in a new file, then ``rollbridge serve`` on it, which may write
+    files of 96 KiB more than it (``ulimit -f``): the file, the table, its tokens, the
+    server."""
+    db = tmp_path / "rollbridge.db"
+    table, tokens = make_table("--db", str(db))
+    room = max(os.path.getsize(db), 32 * 1024) + 96 * 1024
+    return db, table, tokens, Serve(tmp_path / "serve.log", "--db", str(db), file_size=room)
+
+
 @pytest.mark.parametrize("end", ["stopped", "killed"])
 async def test_a_full_disk_refuses_changes_loses_nothing_and_recovers_by_itself(tmp_path, end):
     """Then the server is stopped, or killed (kill -9): the file holds exactly what
     was acknowledged, before the disk filled up and after it had room again."""
-    db = tmp_path / "rollbridge.db"
-    table, tokens = make_table("--db", str(db))
-    room = max(os.path.getsize(db), 32 * 1024) + 96 * 1024
-    served = Serve(tmp_path / "serve.log", "--db", str(db), file_size=room)
+    db, table, tokens, served = serve_with_little_room(tmp_path)
     try:
         gm, player, observer = await seated(served, table, tokens)
         for actor in (TUKAN, GUARD):
@@ -157,6 +167,49 @@ async def test_a_full_disk_refuses_changes_loses_nothing_and_recovers_by_itself(
             served.process.wait(timeout=20)
         assert served.stop() == (0 if end == "stopped" else -signal.SIGKILL)
     assert stored_seqs(SQLiteStore(db), table) == list(range(1, after["seq"] + 1))
+    assert "Traceback" not in served.log.read_text()
+
+
+def probes_refused(served: Serve) -> float:
+    """``rollbridge_store_reads_total{outcome="failed"}``: the server's own tries of
+    the store refused, while its clients have left (each read nothing else)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{served.port}/metrics", timeout=10) as got:
+        text = got.read().decode()
+    name = 'rollbridge_store_reads_total{outcome="failed"}'
+    return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(name))
+
+
+async def test_an_idle_server_on_a_full_disk_stays_failing_until_it_has_room(tmp_path):
+    """A real ``rollbridge serve`` past its file size limit (``ulimit -f``), its
+    players gone: the commit that failed had grown the ``-wal`` up to the limit, so
+    the server's own one-page try of the store was written there and said "the store
+    works again" (the gauge 0) with no room for any change. Now its tries are refused
+    until the limit is lifted; the next one then ends the outage, once."""
+    _, table, tokens, served = serve_with_little_room(tmp_path)
+    try:
+        gm, player, observer = await seated(served, table, tokens)
+        for _ in range(60):  # until the file can grow no more
+            if check_refusals([await gm.ask(BIG_ROLL)]):
+                break
+        else:
+            raise AssertionError("the file never filled up")
+        for seat in (gm, player, observer):
+            await seat.close()
+        async with asyncio.timeout(60):  # two of the server's own tries (every 5 s)
+            while await asyncio.to_thread(probes_refused, served) < 2:
+                assert served.metric("rollbridge_store_failing") == 1, served.lines()[-1]
+                await asyncio.sleep(0.2)
+        assert served.metric("rollbridge_store_failing") == 1
+        served.lift_file_size_limit()  # the operator frees space
+        async with asyncio.timeout(60):
+            while served.metric("rollbridge_store_failing") == 1:
+                await asyncio.sleep(0.2)
+        said = [line["message"] for line in served.lines()]
+        assert len(errors(served)) == 1, said
+        assert len([m for m in said if m.startswith("the store works again")]) == 1, said
+    finally:
+        assert served.stop() == 0
+    assert not (tmp_path / "rollbridge.db-probe").exists()
     assert "Traceback" not in served.log.read_text()
 
 
@@ -214,6 +267,21 @@ async def test_a_lock_held_by_another_process_fails_each_batch_once_and_recovers
     assert "the store works again" in logged
 
 
+async def refused_under_a_lock(world: Any, probe: Any) -> tuple[Any, subprocess.Popen]:
+    """``probe`` made the store's ``probe_write``; a GM's change refused for the write
+    lock another process holds, so the outage of changes is on: the GM, the holder."""
+    world.server.store.probe_write = probe
+    gm, _ = await world.join("tally", "gm")
+    holder = hold_lock(world.path)
+    try:
+        refused = await gm.request({"type": "roll", "formula": "1d6"})
+        assert refused["code"] == "store_error", refused
+    except BaseException:
+        holder.communicate("", timeout=10)
+        raise
+    return gm, holder
+
+
 async def test_a_server_nobody_writes_to_sees_the_store_mended_by_itself(make_tables, debug_log):
     """A lock held by another program refuses a change; then the client leaves, and
     the lock goes. Nobody sends another change: the server's outage of changes ended
@@ -222,8 +290,8 @@ async def test_a_server_nobody_writes_to_sees_the_store_mended_by_itself(make_ta
     process's tables had all moved to another). It now tries a write while changes
     fail (every ``probe_interval`` s) and ends the outage once one is written."""
     world = await make_tables(busy_timeout=0.5, probe_interval=0.1)
-    store, tried = world.server.store, []
-    probe = store.probe_write
+    tried: list[int] = []
+    probe = world.server.store.probe_write
 
     def counted() -> None:
         try:
@@ -231,12 +299,8 @@ async def test_a_server_nobody_writes_to_sees_the_store_mended_by_itself(make_ta
         finally:
             tried.append(1)
 
-    store.probe_write = counted  # type: ignore[method-assign]
-    gm, _ = await world.join("tally", "gm")
-    holder = hold_lock(world.path)
+    gm, holder = await refused_under_a_lock(world, counted)
     try:
-        refused = await gm.request({"type": "roll", "formula": "1d6"})
-        assert refused["code"] == "store_error", refused
         assert world.server.health.changes_failing
         await gm.close()
         async with asyncio.timeout(20):  # two tries refused while the lock is held
@@ -253,6 +317,85 @@ async def test_a_server_nobody_writes_to_sees_the_store_mended_by_itself(make_ta
     logged = debug_log.getvalue()
     assert logged.count("the store works again") == 1, logged
     assert "Traceback" not in logged and logged.count('"level": "ERROR"') == 1, logged
+
+
+async def test_a_probe_refused_before_a_commit_ended_the_outage_does_not_begin_another(
+    make_tables, debug_log
+):
+    """The probe's write is refused (the lock still held); the lock goes, and a change
+    sent is written — the outage is over — before the probe's refusal reaches the event
+    loop. That refusal told of a store that works again: it began a new outage (an
+    ERROR, the gauge 1, until the next try ended it with another "works again")."""
+    world = await make_tables(busy_timeout=0.5, probe_interval=0.05)
+    calls: list[int] = []
+    entered, go = threading.Event(), threading.Event()
+
+    def held() -> None:
+        calls.append(1)
+        if len(calls) > 1:
+            return  # later tries: the store takes writes
+        entered.set()
+        go.wait(20)
+        raise StoreUnavailable("the lock is held", details={"reason": "locked"})
+
+    gm, holder = await refused_under_a_lock(world, held)
+    try:
+        assert await asyncio.to_thread(entered.wait, 20)
+    finally:
+        holder.communicate("", timeout=10)
+    written = await gm.request({"type": "roll", "formula": "1d6"})
+    assert written["status"] == "done", written
+    assert world.server.health.failing is None
+    go.set()
+    async with asyncio.timeout(20):  # until the probe's refusal came back
+        while 'rollbridge_store_reads_total{outcome="failed"}' not in (
+            world.server.metrics.render().decode()
+        ):
+            await gm.request({"type": "state"})
+    await gm.request({"type": "state"})
+    assert world.server.health.failing is None
+    assert "rollbridge_store_failing 0.0" in world.server.metrics.render().decode()
+    logged = debug_log.getvalue()
+    assert logged.count('"level": "ERROR"') == 1, logged
+    assert logged.count("the store works again") == 1, logged
+
+
+async def test_a_probe_written_before_a_commit_failed_does_not_end_the_outage(
+    make_tables, debug_log
+):
+    """The probe's write is taken; before its success reaches the event loop, a change
+    sent fails (the lock taken again). That success was older news than the failure:
+    it ended the outage — "the store works again", the gauge 0 — with the store
+    refusing changes. Now only the next try, or a commit, can end it."""
+    world = await make_tables(busy_timeout=0.5, probe_interval=0.05)
+    calls: list[int] = []
+    entered, go = threading.Event(), threading.Event()
+    probe = world.server.store.probe_write
+
+    def written_then_late() -> None:
+        calls.append(1)
+        if len(calls) > 1:
+            return probe()  # later tries: as the store is
+        entered.set()
+        go.wait(20)  # written: the success comes back late
+
+    gm, holder = await refused_under_a_lock(world, written_then_late)
+    try:
+        assert await asyncio.to_thread(entered.wait, 20)
+        refused = await gm.request({"type": "roll", "formula": "1d6"})  # after the probe
+        assert refused["code"] == "store_error", refused
+        go.set()
+        async with asyncio.timeout(20):  # the late success came back, and a try after it
+            while len(calls) < 2 and world.server.health.failing is not None:
+                await asyncio.sleep(0.01)
+        assert world.server.health.failing is not None
+        assert "the store works again" not in debug_log.getvalue()
+    finally:
+        holder.communicate("", timeout=10)
+    async with asyncio.timeout(20):  # the lock gone: the next try ends it, once
+        while world.server.health.failing is not None:
+            await asyncio.sleep(0.01)
+    assert debug_log.getvalue().count("the store works again") == 1
 
 
 @pytest.mark.parametrize("mistake", ["removed", "replaced", "wal removed"])
