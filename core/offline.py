@@ -33,12 +33,14 @@ from rollbridge.tokens import TokenRecord, new_token
 __all__ = ["TableService", "new_table_id"]
 
 _SLUG = re.compile(r"[^a-z0-9]+")
-#: Letters a table's name may have in the languages rollbridge speaks that lose no
-#: accent to become ASCII: German's ß, Russian's Cyrillic (as Russian passports
-#: spell it in Latin letters, ICAO 9303: "Пятница" → "piatnitsa"). Accented Latin
-#: letters (á, ř, ü) lose their accent by Unicode's decomposition instead.
+#: Letters a table's name may have in the languages rollbridge speaks that lose more
+#: than an accent to become ASCII, as ICAO 9303 (passports) spells them in Latin
+#: letters: German's ß and umlauts ("Würfel" → "wuerfel"), Russian's Cyrillic
+#: ("Пятница" → "piatnitsa"). Other accented Latin letters (á, ř, é) lose their
+#: accent by Unicode's decomposition instead.
 _SPELLED = str.maketrans({
-    "ß": "ss", "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e",
+    "ß": "ss", "ä": "ae", "ö": "oe", "ü": "ue",
+    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e",
     "ж": "zh", "з": "z", "и": "i", "й": "i", "к": "k", "л": "l", "м": "m", "н": "n",
     "о": "o", "п": "p", "р": "r", "с": "s", "т": "t", "у": "u", "ф": "f", "х": "kh",
     "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "ie", "ы": "y", "ь": "", "э": "e",

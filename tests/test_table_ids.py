@@ -2,8 +2,8 @@
 
 The id is in every link a GM hands out (``/tables/ID``). A Czech GM's "Pátek" became
 ``p-tek-…``, a German "Würfelrunde" ``w-rfelrunde-…`` and a Russian "Пятница" only
-``table-…``: every letter outside a–z was cut. Accents now fall away and German's ß
-and Cyrillic are spelled in Latin letters (ICAO 9303, as Russian passports do).
+``table-…``: every letter outside a–z was cut. Accents now fall away, and German's ß
+and umlauts and Cyrillic are spelled in Latin letters as ICAO 9303 (passports) does.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from rollbridge.offline import new_table_id
         ("Friday run", "friday-run"),
         ("Pátek večer", "patek-vecer"),
         ("Ďábel & Ř", "dabel-r"),
-        ("Würfelrunde Straße", "wurfelrunde-strasse"),
+        ("Würfelrunde Straße", "wuerfelrunde-strasse"),
+        ("Öl und Äpfel", "oel-und-aepfel"),
         ("Пятница вечером", "piatnitsa-vecherom"),
         ("Щит и Юла, объём", "shchit-i-iula-obieem"),
         ("日本", "table"),
