@@ -10,13 +10,12 @@ asyncio nor websockets nor the server's protocol: the close codes are written he
 from __future__ import annotations
 
 import argparse
-import math
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from rollbridge.cli.locales import default_locale
-from rollbridge.exceptions import InvalidRequest
+from rollbridge.cli.waits import seconds_from
 from rollbridge.text import Messages, Text
 
 __all__ = [
@@ -203,18 +202,8 @@ def schedule_from(attempts: int, environ: Mapping[str, str]) -> Schedule:
 
     :raises InvalidRequest: the variable holds anything else (naming it and its value).
     """
-    given = environ.get(DELAY_ENV)
-    if given is None or not given.strip():
-        return Schedule(attempts)
-    try:
-        first = float(given)
-    except ValueError:
-        first = math.nan
-    if not 0 <= first <= MOST_DELAY:  # nan and inf too
-        raise InvalidRequest(
-            BAD_DELAY(name=DELAY_ENV, given=repr(given[:64])), details={"field": DELAY_ENV}
-        )
-    return Schedule(attempts, first)
+    first = seconds_from(environ, DELAY_ENV, MOST_DELAY, BAD_DELAY, zero=True)
+    return Schedule(attempts) if first is None else Schedule(attempts, first)
 
 
 def close_status(code: int | None) -> int | None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from rollbridge.cli.locales import default_locale
 from rollbridge.exceptions import InvalidRequest
-from rollbridge.text import Messages
+from rollbridge.text import Message, Messages
 
 __all__ = [
     "ANSWER_WAIT",
@@ -26,6 +26,7 @@ __all__ = [
     "WELCOME_WAIT",
     "Waits",
     "answer_timeout_option",
+    "seconds_from",
     "waits_from",
 ]
 
@@ -87,6 +88,25 @@ def answer_timeout_option(text: str) -> float:
     return value
 
 
+def seconds_from(
+    environ: Mapping[str, str], name: str, most: float, refusal: Message, *, zero: bool
+) -> float | None:
+    """The seconds the environment variable ``name`` gives (None: unset or blank),
+    from 0 (``zero``; else more than 0) to ``most``.
+
+    :raises InvalidRequest: it holds anything else (nan and inf too): ``refusal``
+        with the variable's ``name`` and the value ``given``, ``details.field`` naming it.
+    """
+    given = environ.get(name)
+    if given is None or not given.strip():
+        return None
+    value = _seconds(given)
+    above_least = value >= 0 if zero else value > 0
+    if not (above_least and value <= most):  # nan and inf too
+        raise InvalidRequest(refusal(name=name, given=repr(given[:64])), details={"field": name})
+    return value
+
+
 def waits_from(answers: float, environ: Mapping[str, str]) -> Waits:
     """The waits of a session: ``answers`` (``--answer-timeout``), and the welcome's
     as :data:`WELCOME_ENV` says (seconds, more than 0 and at most 600; default
@@ -94,13 +114,5 @@ def waits_from(answers: float, environ: Mapping[str, str]) -> Waits:
 
     :raises InvalidRequest: the variable holds anything else (naming it and its value).
     """
-    given = environ.get(WELCOME_ENV)
-    if given is None or not given.strip():
-        return Waits(answers=answers)
-    welcome = _seconds(given)
-    if not 0 < welcome <= MOST_WELCOME_WAIT:  # nan and inf too
-        raise InvalidRequest(
-            BAD_WELCOME_WAIT(name=WELCOME_ENV, given=repr(given[:64])),
-            details={"field": WELCOME_ENV},
-        )
-    return Waits(welcome=welcome, answers=answers)
+    welcome = seconds_from(environ, WELCOME_ENV, MOST_WELCOME_WAIT, BAD_WELCOME_WAIT, zero=False)
+    return Waits(answers=answers) if welcome is None else Waits(welcome, answers)

@@ -1181,8 +1181,7 @@ class SQLiteStore:
         with self._transaction(write=True) as conn:
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
             conn.execute(f"PRAGMA user_version = {version}")
-        real = self.path.resolve()
-        need_room(real, real.with_name(real.name + "-wal"))
+        need_room(self.path)
 
     def ping(self) -> None:
         """One indexed read of the file: proves it answers. :raises StoreError:"""

@@ -105,16 +105,17 @@ def store_wide(path: Path, exc: BaseException) -> StoreUnavailable | None:
     )
 
 
-def need_room(path: Path, wal: Path, extra: int = PROBE_ROOM) -> None:
-    """Reserve, in a scratch file beside ``path`` (removed at once), as many bytes as
-    ``wal`` holds and ``extra`` more: a commit refused for room (a full disk, the
-    size limit of ``ulimit -f``) had grown the ``-wal`` as far as it could, so one
-    page written in that space proves nothing — this does.
+def need_room(path: Path, extra: int = PROBE_ROOM) -> None:
+    """Reserve, in a scratch file beside the database ``path`` leads to (removed at
+    once), as many bytes as its ``-wal`` holds and ``extra`` more: a commit refused
+    for room (a full disk, the size limit of ``ulimit -f``) had grown the ``-wal`` as
+    far as it could, so one page written in that space proves nothing — this does.
 
     :raises StoreUnavailable: no such room (``details["reason"]`` ``disk_full``, or
         ``io`` for anything else, a size limit among them).
     """
-    scratch = path.with_name(path.name + "-probe")
+    path = path.resolve()  # SQLite names its files after the file a symlink leads to
+    wal, scratch = path.with_name(path.name + "-wal"), path.with_name(path.name + "-probe")
     try:
         size = (os.stat(wal).st_size if os.path.exists(wal) else 0) + extra
         fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
