@@ -372,6 +372,12 @@ async def test_options_of_the_asterisk_is_about_the_server_in_general(tables):
         assert answer["details"] == {"target": "*", "method": method}
         assert f"'{method}'" in answer["message"] and "OPTIONS" in answer["message"], answer
         assert "nur" in answer["message"], answer  # in German
+    # docs/operations.md says so, with the methods the server takes
+    from rollbridge.server.http import SERVER_METHODS
+
+    operations = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text("utf-8")
+    said = " ".join(operations.split())
+    assert "`OPTIONS *`" in said and f"`Allow: {SERVER_METHODS}`" in said
 
 
 async def test_another_method_with_an_upgrade_header_is_no_handshake(tables):
