@@ -14,7 +14,8 @@ any of these changes nothing.
     │   ├── InvalidSettings              invalid_settings
     │   ├── InvalidState                 invalid_state
     │   ├── NotationError                invalid_notation
-    │   └── DiceLimitExceeded            dice_limit
+    │   ├── DiceLimitExceeded            dice_limit
+    │   └── NameControl                  name_control
     ├── DiceScriptError                  dice_mismatch
     │   ├── DiceScriptExhausted          dice_exhausted
     │   └── DiceScriptUnused             dice_unused
@@ -80,6 +81,7 @@ __all__ = [
     "InvalidSheet",
     "InvalidState",
     "LimitExceeded",
+    "NameControl",
     "NotFound",
     "NotLatest",
     "NotationError",
@@ -200,6 +202,13 @@ class DiceLimitExceeded(InvalidRequest):
     """A roll would pass a limit: dice per term, results per request, formula length."""
 
     code = "dice_limit"
+
+
+class NameControl(InvalidRequest):
+    """A table's or a token's name holds a control character (C0, C1, DEL), a line
+    or paragraph separator or a bidirectional control (:mod:`rollbridge.names`)."""
+
+    code = "name_control"
 
 
 class DiceScriptError(RollbridgeError):

@@ -1,24 +1,30 @@
 """The names people give tables and tokens: shown in pages, printed by the CLI and
 written into the server's log, so they are text of one line — 1 to
 :data:`MAX_NAME` characters, no control characters (a line break or an escape
-sequence in a name could forge a log line or repaint an operator's terminal)."""
+sequence in a name could forge a log line or repaint an operator's terminal).
+
+A name that holds a control character (C0, C1, DEL), a line or paragraph separator
+or a bidirectional control (:func:`~rollbridge.plain.has_bidi_control`) is refused
+with its own code, ``name_control`` (:class:`~rollbridge.exceptions.NameControl`),
+naming the first such character (:func:`check_characters`); any other name that is
+no name with ``invalid_request``."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 
-from rollbridge.exceptions import InvalidRequest
+from rollbridge.exceptions import InvalidRequest, NameControl
 from rollbridge.plain import has_bidi_control
 from rollbridge.text import Messages
 
-__all__ = ["MAX_NAME", "check_name"]
+__all__ = ["MAX_NAME", "check_characters", "check_name"]
 
 #: The longest name, in characters (as the longest actor name).
 MAX_NAME = 200
 #: Control characters and line breaks (joiners such as an emoji's ZWJ or a Persian
 #: ZWNJ are format characters a name needs, and stay).
-_BREAKING = frozenset({"Cc", "Cs", "Zl", "Zp"})
+_CONTROL = frozenset({"Cc", "Zl", "Zp"})
 #: What is drawn as nothing: Unicode's default-ignorable code points (joiners,
 #: variation selectors, the Hangul fillers, the combining grapheme joiner, tags…) and
 #: the blank Braille pattern. A name of these alone, or of them and spaces, shows
@@ -35,19 +41,43 @@ BAD_NAME = say(
     "name.invalid",
     "{field}: a name is 1 to {limit} characters of one line, without control characters",
 )
+# Translators: {field} names the field (name); {character} is a code point as U+000A.
+CONTROL_IN_NAME = say(
+    "name.control",
+    "{field}: a name holds no control characters, line separators or bidirectional "
+    "controls, and this one holds {character}",
+)
+
+
+def check_characters(name: str, field: str = "name") -> None:
+    """Refuse ``name`` if it holds a control character (C0, C1, DEL), a line or
+    paragraph separator (U+2028, U+2029) or a bidirectional control — before any
+    blank is stripped: a name of a line break alone is no missing name.
+
+    :raises NameControl: code ``name_control``, ``details.field`` ``field`` and
+        ``details.character`` the first such character (``U+000A``).
+    """
+    for char in name:
+        if unicodedata.category(char) in _CONTROL or has_bidi_control(char):
+            character = f"U+{ord(char):04X}"
+            raise NameControl(
+                CONTROL_IN_NAME(field=field, character=character),
+                details={"field": field, "character": character},
+            )
 
 
 def check_name(name: str, field: str = "name") -> str:
     """``name`` when it is one (see the module docstring).
 
-    :raises InvalidRequest: naming ``field``.
+    :raises InvalidRequest: naming ``field`` (a :class:`NameControl` for a control
+        character: :func:`check_characters`).
     """
+    check_characters(name, field)
     if (
         not 1 <= len(name) <= MAX_NAME
         or _BLANK.fullmatch(name) is not None
         or all(unicodedata.category(c) == "Cf" for c in name)
-        or any(unicodedata.category(c) in _BREAKING for c in name)
-        or has_bidi_control(name)
+        or any(unicodedata.category(c) == "Cs" for c in name)  # (not valid Unicode)
     ):
         raise InvalidRequest(BAD_NAME(field=field, limit=MAX_NAME), details={"field": field})
     return name

@@ -31,6 +31,7 @@ NOT_SENT = {
     "protocol_error": "a base of the wire's refusals",
     "not_found": "the stores' and the admin API's (docs/operations.md)",
     "unknown_ruleset": "creating a table: the CLI and the admin API (docs/operations.md)",
+    "name_control": "a table's or a token's name: the CLI and the admin API (docs/operations.md)",
     "duplicate_registration": "loading plugins, at start-up",
     "plugin_load_failed": "loading plugins, at start-up",
     "plugin_error": "a plugin's declarations, checked at load; at run time a client gets internal",

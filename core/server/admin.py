@@ -19,7 +19,9 @@ without the content. An ``OPTIONS`` of a path above is ``204 No Content`` with
 ``Allow`` naming its methods (:func:`methods_of`), without a token: it tells what the
 docs tell, and reads nothing. Another method at a path above is 405
 ``invalid_request`` with ``Allow`` (after the token check, as every request but an
-``OPTIONS``); a path not above is 404 ``not_found``.
+``OPTIONS``); a path not above is 404 ``not_found``. A ``name`` with a control
+character is 400 ``name_control`` (:func:`~rollbridge.names.check_characters`),
+checked before its blanks are stripped: ``?name=%0A`` is no missing name.
 
 Errors are ``{"code", "message"}`` (and ``details``) with the protocol's codes,
 the message in the ``Accept-Language`` of the request. The work is what
@@ -49,6 +51,7 @@ from rollbridge.exceptions import (
     RollbridgeError,
     StoreError,
 )
+from rollbridge.names import check_characters
 from rollbridge.plain import JSON
 from rollbridge.server.address_rates import look_up_token
 from rollbridge.server.addresses import peer_address
@@ -76,7 +79,7 @@ if TYPE_CHECKING:
     from rollbridge.server.app import Server
     from rollbridge.stores.base import Store
 
-__all__ = ["AdminApi", "methods_of", "status_of"]
+__all__ = ["ADMIN_METHODS", "AdminApi", "methods_of", "status_of"]
 
 log = logging.getLogger("rollbridge.admin")
 
@@ -105,6 +108,8 @@ _ROLES = ("gm", "player", "observer")
 #: The methods of a collection (``/admin/tables``, ``…/ID/tokens``) and of one item.
 _COLLECTION = "GET, HEAD, POST, OPTIONS"
 _ITEM = "DELETE, OPTIONS"
+#: The ``Allow`` lists of the admin API's paths, each once.
+ADMIN_METHODS = (_COLLECTION, _ITEM)
 
 
 def methods_of(parts: list[str]) -> str | None:
@@ -298,6 +303,7 @@ class AdminApi:
     # -- the actions ---------------------------------------------------------------------
 
     async def _create(self, admin: AdminTokenRecord, parameters: Mapping[str, str]) -> JSON:
+        check_characters(parameters.get("name", ""))  # a line break alone is not missing
         ruleset, name = _required(parameters, "ruleset"), _required(parameters, "name")
         settings = None
         if parameters.get("settings"):
@@ -329,6 +335,7 @@ class AdminApi:
         role = _required(parameters, "role")
         if role not in _ROLES:
             raise InvalidRequest(BAD_ROLE(given=repr(role)), details={"field": "role"})
+        check_characters(parameters.get("name", ""))  # a line break alone is no blank
         name = parameters.get("name", "").strip() or None
         made = await in_reader(self.server, _new_token, self.server.store, table_id, role, name)
         _log(admin, "issued %s token %s (%s) of table %s", role, made["id"], made["name"],

@@ -27,6 +27,11 @@ serve: 404; a table id with a bad escape: 400); no CORS header is sent. Another
 method (``POST /tables/ID/export``) is refused with 405 ``invalid_request`` (JSON,
 ``Allow``, ``details.method``: :func:`~rollbridge.server.web.wrong_method`), in the
 request's language; a request no route answers is a typed 404 ``not_found``.
+``OPTIONS *`` (the asterisk form: the server in general, RFC 9110 §9.3.7) is 204
+with ``Allow`` naming every method the server takes at some path
+(:data:`SERVER_METHODS`: the admin API's ``POST`` and ``DELETE`` too), no token, no
+CORS header; another method with the target ``*`` is 400 ``invalid_request``
+(websockets' reader passes ``*`` on as it is).
 
 A trailing slash names the same path (``/healthz/``, ``/tables/ID/export/``), as
 it does for the admin API and the web view's pages.
@@ -52,7 +57,7 @@ from typing import TYPE_CHECKING
 
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.server.address_rates import HttpRate
-from rollbridge.server.admin import AdminApi
+from rollbridge.server.admin import ADMIN_METHODS, AdminApi
 from rollbridge.server.export_http import ExportRoute
 from rollbridge.server.metrics import CONTENT_TYPE
 from rollbridge.server.proxy_hint import UnnamedProxyHint
@@ -75,7 +80,7 @@ if TYPE_CHECKING:
 
     from rollbridge.server.app import Server
 
-__all__ = ["GET_METHODS", "READY_TIMEOUT", "HttpRoutes"]
+__all__ = ["GET_METHODS", "READY_TIMEOUT", "SERVER_METHODS", "HttpRoutes"]
 
 say = Messages("rollbridge")
 # Translators: the answer of /readyz; {problem} is one of the three messages below.
@@ -84,8 +89,21 @@ STOPPING = say("http.stopping", "the server is stopping")
 STORE_SLOW = say("http.store_slow", "the store did not answer within {seconds} s")
 # Translators: {error} is the name of a Python exception (OSError, StoreError).
 STORE_FAILED = say("http.store_failed", "the store failed: {error}")
+# Translators: {method} is the HTTP method sent (GET, POST); "*" and OPTIONS stay as
+# they are: the request target "*" (the server in general) is only for an OPTIONS.
+ASTERISK = say(
+    "http.asterisk", "the request target * is taken with OPTIONS only, not with {method}"
+)
 #: The methods the GET routes take (``Allow`` of their 405 and of their OPTIONS' 204).
 GET_METHODS = "GET, HEAD, OPTIONS"
+#: The methods the server takes anywhere, each once, ``OPTIONS`` last as in every
+#: ``Allow`` here: the GET routes' and the admin API's (``Allow`` of ``OPTIONS *``).
+SERVER_METHODS = ", ".join(
+    sorted(
+        dict.fromkeys(m for allowed in (GET_METHODS, *ADMIN_METHODS) for m in allowed.split(", ")),
+        key=lambda method: method == "OPTIONS",
+    )
+)
 
 #: Seconds ``/readyz`` waits for the store's answer before it says 503.
 READY_TIMEOUT = 2.0
@@ -133,6 +151,8 @@ class HttpRoutes:
 
     def _route(self, request: Request) -> Route | None:
         """What answers ``request`` (nothing done yet); None: no route here."""
+        if request.path == "*":  # the asterisk form: the server in general
+            return self._asterisk
         path = request.path.partition("?")[0]
         if path == "/admin" or path.startswith("/admin/"):
             return self.admin.handle
@@ -155,6 +175,20 @@ class HttpRoutes:
 
     async def _wrong_method(self, connection: ServerConnection, request: Request) -> Response:
         return wrong_method(request, GET_METHODS)
+
+    async def _asterisk(self, connection: ServerConnection, request: Request) -> Response:
+        """A request to ``*`` (RFC 9110 §7.1, §9.3.7): an ``OPTIONS`` asks about the
+        server in general, answered 204 with ``Allow`` naming every method it takes
+        anywhere (:data:`SERVER_METHODS`; no token, no CORS header); another method
+        is 400 ``invalid_request`` (``details.target``, ``details.method``): the
+        target ``*`` names no resource to act on."""
+        if request.method == "OPTIONS":
+            return no_content(SERVER_METHODS)
+        method = request.method[:20]
+        error = InvalidRequest(
+            ASTERISK(method=repr(method)), details={"target": "*", "method": method}
+        )
+        return json_answer(400, error.to_dict(request_locale(request)))
 
     async def _options(self, connection: ServerConnection, request: Request) -> Response:
         """``OPTIONS`` of a GET route: 204 with ``Allow``, unless its GET refuses the

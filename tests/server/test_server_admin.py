@@ -123,10 +123,12 @@ async def test_issue_and_revoke_a_join_token_cuts_its_holder_off(make_tables):
          400, "invalid_request"),
         ("POST", "/admin/tables/sr2/tokens", {"role": "king"}, 400, "invalid_request"),
         # names of one line: a line break or an escape could forge a log line
-        *(("POST", "/admin/tables", {"ruleset": "tally", "name": name}, 400, "invalid_request")
-          for name in ("a\nb", "esc\x1b[31mred", "nul\x00", "x" * 201)),
+        *(("POST", "/admin/tables", {"ruleset": "tally", "name": name}, 400, "name_control")
+          for name in ("a\nb", "esc\x1b[31mred", "nul\x00")),
+        ("POST", "/admin/tables", {"ruleset": "tally", "name": "x" * 201}, 400,
+         "invalid_request"),
         ("POST", "/admin/tables/sr2/tokens", {"role": "player", "name": "alice\n2026 INFO"},
-         400, "invalid_request"),
+         400, "name_control"),
         ("POST", "/admin/tables/nope/tokens", {"role": "gm"}, 404, "unknown_table"),
         ("GET", "/admin/tables/nope/tokens", {}, 404, "unknown_table"),
         ("PUT", "/admin/tables", {}, 405, "invalid_request"),  # (a path it has: Allow)
@@ -492,3 +494,54 @@ async def test_a_long_path_no_route_answers_is_quoted_cut_short(admin):
     status, body = await call(admin, "GET", path, admin.admin)
     assert (status, body["code"]) == (404, "not_found")
     assert body["details"] == {"path": path[:200] + "…"} and len(body["message"]) < 300
+
+
+@pytest.mark.parametrize(
+    ("sent", "character"),
+    [("%0A", "U+000A"), ("%7F", "U+007F"), ("%C2%85", "U+0085"), ("a%0Ab", "U+000A"),
+     ("%E2%80%A8", "U+2028"), ("x%E2%80%AEy", "U+202E"), ("+%09+", "U+0009")],
+)  # fmt: skip
+@pytest.mark.parametrize(
+    "route", ["/admin/tables?ruleset=sr2&", "/admin/tables/sr2/tokens?role=player&"]
+)
+@pytest.mark.parametrize("locale", ["en", "cs", "de", "ru"])
+async def test_a_name_with_a_control_character_is_refused_with_its_own_code(
+    admin, sent, character, route, locale
+):
+    """``?name=%0A`` (a line break, a DEL, a NEL alone) was refused as a missing name,
+    the blank stripped before the name was checked — and a token's so named was made
+    with the role's name; ``a%0Ab`` as a name that is no name (``invalid_request``).
+    Now each is 400 ``name_control`` naming the character, as the CLI refuses it
+    (rollbridge.names), in the request's language; nothing made."""
+    tables, tokens = list(admin.store.tables()), admin.store.list_tokens("sr2")
+    request = (f"POST {route}name={sent} HTTP/1.1\r\nHost: x\r\nAccept-Language: {locale}\r\n"
+               f"Authorization: Bearer {admin.admin}\r\n\r\n")  # fmt: skip
+    status, _, body = await asyncio.to_thread(raw_answer, admin.server.port, request.encode())
+    answer = json.loads(body)
+    assert (status, answer["code"]) == (400, "name_control"), answer
+    assert answer["details"] == {"field": "name", "character": character}
+    assert answer["message"].startswith("name: ") and character in answer["message"], answer
+    words = {"en": "control characters", "cs": "řídicí znaky", "de": "Steuerzeichen",
+             "ru": "управляющих символов"}  # fmt: skip
+    assert words[locale] in answer["message"], answer
+    assert list(admin.store.tables()) == tables and admin.store.list_tokens("sr2") == tokens
+
+
+@pytest.mark.parametrize("sent", ["", "+", "%20%20", "%E3%80%80"])
+async def test_a_name_of_only_spaces_is_still_missing(admin, sent):
+    """A blank name is a missing one (a table's: 400 ``invalid_request``, the
+    parameter missing; a token's: the role's name), as before."""
+    request = (f"POST /admin/tables?ruleset=sr2&name={sent} HTTP/1.1\r\nHost: x\r\n"
+               f"Authorization: Bearer {admin.admin}\r\n\r\n")  # fmt: skip
+    status, _, body = await asyncio.to_thread(raw_answer, admin.server.port, request.encode())
+    answer = json.loads(body)
+    assert (status, answer["code"], answer["details"]) == (
+        400,
+        "invalid_request",
+        {"field": "name"},
+    )
+    assert "the parameter name is missing" in answer["message"]
+    request = (f"POST /admin/tables/sr2/tokens?role=player&name={sent} HTTP/1.1\r\nHost: x\r\n"
+               f"Authorization: Bearer {admin.admin}\r\n\r\n")  # fmt: skip
+    status, _, body = await asyncio.to_thread(raw_answer, admin.server.port, request.encode())
+    assert (status, json.loads(body)["name"]) == (201, "player")

@@ -338,6 +338,48 @@ async def test_options_of_a_route_is_204_with_the_methods_it_takes(tables):
         assert "allow" not in fields, path
 
 
+async def test_options_of_the_asterisk_is_about_the_server_in_general(tables):
+    """``OPTIONS *`` (RFC 9110 §9.3.7: the asterisk form asks about the server in
+    general, not a resource) was 404 ``not_found``, as a path no route takes
+    (websockets' reader passes the target ``*`` on as it is). Now 204 with ``Allow``
+    naming every method the server takes somewhere — the admin API's ``POST`` and
+    ``DELETE`` too —, no body, no Content-Length, no CORS header, no token needed;
+    and any other method with the target ``*`` (a handshake too) is 400
+    ``invalid_request`` naming the method, in the request's language."""
+    port = tables.server.port
+    for version in ("HTTP/1.1", "HTTP/1.0"):
+        request = f"OPTIONS * {version}\r\nHost: x\r\n\r\n".encode()
+        status, fields, content = await asyncio.to_thread(raw_answer, port, request)
+        assert (status, content) == (204, b""), (version, fields, content)
+        assert fields["allow"] == "GET, HEAD, POST, DELETE, OPTIONS", fields
+        assert "content-length" not in fields and "content-type" not in fields
+        assert not [name for name in fields if name.startswith("access-control-")]
+    handshake = ("Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13",
+                 "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==")  # fmt: skip
+    for method, headers in [("GET", ()), ("POST", ()), ("DELETE", ()), ("PUT", ()),
+                            ("GET", handshake), ("HEAD", ())]:  # fmt: skip
+        lines = "".join(f"{line}\r\n" for line in ("Host: x", "Accept-Language: de", *headers))
+        request = f"{method} * HTTP/1.1\r\n{lines}\r\n".encode()
+        status, fields, content = await asyncio.to_thread(raw_answer, port, request)
+        assert (status, fields["content-type"]) == (400, "application/json; charset=utf-8"), (
+            method, headers, content)  # fmt: skip
+        assert "allow" not in fields, method
+        if method == "HEAD":  # its head only, as every answer to a HEAD
+            assert content == b"" and int(fields["content-length"]) > 0
+            continue
+        answer = json.loads(content)
+        assert answer["code"] == "invalid_request", answer
+        assert answer["details"] == {"target": "*", "method": method}
+        assert f"'{method}'" in answer["message"] and "OPTIONS" in answer["message"], answer
+        assert "nur" in answer["message"], answer  # in German
+    # docs/operations.md says so, with the methods the server takes
+    from rollbridge.server.http import SERVER_METHODS
+
+    operations = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text("utf-8")
+    said = " ".join(operations.split())
+    assert "`OPTIONS *`" in said and f"`Allow: {SERVER_METHODS}`" in said
+
+
 async def test_another_method_with_an_upgrade_header_is_no_handshake(tables):
     """``POST /tables/ID`` with ``Upgrade: websocket`` was served the table's page
     (200, for a POST): the web view took any request with that header for a

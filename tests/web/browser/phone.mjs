@@ -140,6 +140,18 @@ const sceneContrasts = (page, scene) => page.evaluate((sceneColor) => {
   }).filter(Boolean);
 }, scene);
 
+/** How each die of the log entry `seq` is drawn: its classes, the opacity it is
+ * shown with (its own and its ancestors', multiplied: below 1 it is see-through,
+ * which axe's color-contrast cannot judge and lists as incomplete), its line, and
+ * its text and background colours and border style. */
+const diceLooks = (page, seq) => page.$$eval(`#log li[data-seq="${seq}"] .die`, (dice) => dice.map((die) => {
+  let opacity = 1;
+  for (let at = die; at; at = at.parentElement) opacity *= Number(getComputedStyle(at).opacity);
+  const style = getComputedStyle(die);
+  return { classes: die.className, opacity, line: style.textDecorationLine, color: style.color,
+    background: style.backgroundColor, border: style.borderTopStyle };
+}));
+
 /** Tab from the table's heading to the page's end: the panels the focus goes
  * through, in order, each once with its first stop and where the panel is. */
 async function focusStops(page) {
@@ -307,6 +319,11 @@ const cases = {
     await player.waitForSelector('#actors [data-actor="rook"].status-down, #actors [data-actor="rook"].status-dying, '
       + '#actors [data-actor="rook"].status-dead');
     result.down = await contrastOf(player, '#actors [data-actor="rook"] .status');
+    step("each die of a roll with a dropped one, as axe's color-contrast judges it");
+    const kept = await roll(player, "4d6kh3", "three of four");
+    result.dice = await diceLooks(player, kept);
+    result.diceContrast = (await sceneContrasts(player, "rgb(255, 255, 255)"))
+      .filter((text) => /^span\.die(\.|$)/.test(text.what));
     await tapRoll(player, "2d", "a typo");
     await player.waitForSelector('form.roll-form .form-status[data-kind="error"]');
     result.formError = await contrastOf(player, "form.roll-form .form-status");
