@@ -33,11 +33,14 @@ from rollbridge.tokens import TokenRecord, new_token
 __all__ = ["TableService", "new_table_id"]
 
 _SLUG = re.compile(r"[^a-z0-9]+")
-#: Letters a table's name may have in the languages rollbridge speaks that lose more
-#: than an accent to become ASCII, as ICAO 9303 (passports) spells them in Latin
-#: letters: German's ß and umlauts ("Würfel" → "wuerfel"), Russian's Cyrillic
-#: ("Пятница" → "piatnitsa"). Other accented Latin letters (á, ř, é) lose their
-#: accent by Unicode's decomposition instead.
+#: Letters a table's name may have that lose more than an accent to become ASCII, as
+#: ICAO Doc 9303 part 3 (passports) spells them in Latin letters: German's ß and
+#: umlauts ("Würfel" → "wuerfel"), and the Cyrillic letters of its table — Russian's
+#: ("Пятница" → "piatnitsa"), Ukrainian's і ї є ґ ("Київ" → "kiiv"), Belarusian's ў,
+#: Serbian's and Macedonian's ђ ѓ ѕ ј љ њ ћ ќ џ ("Љубљана" → "ljubljana"), Bulgarian's
+#: ъ (``ie``). ICAO's г and и are g and i in every language (its Ukrainian h and y
+#: would change the ids of tables made before). Other accented Latin letters (á, ř,
+#: é) lose their accent by Unicode's decomposition instead.
 _SPELLED = str.maketrans({
     "ß": "ss", "ä": "ae", "ö": "oe", "ü": "ue",
     "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e",
@@ -45,12 +48,16 @@ _SPELLED = str.maketrans({
     "о": "o", "п": "p", "р": "r", "с": "s", "т": "t", "у": "u", "ф": "f", "х": "kh",
     "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "ie", "ы": "y", "ь": "", "э": "e",
     "ю": "iu", "я": "ia",
+    "ґ": "g", "є": "ie", "і": "i", "ї": "i", "ў": "u",
+    "ђ": "d", "ѓ": "g", "ѕ": "dz", "ј": "j", "љ": "lj", "њ": "nj", "ћ": "c", "ќ": "k",
+    "џ": "dz",
 })  # fmt: skip
 
 
 def new_table_id(name: str) -> str:
     """A readable, unguessable-enough table id: a slug of the name in ASCII letters
-    and digits ("Pátek" → ``patek``, "Пятница" → ``piatnitsa``), and 8 hex digits."""
+    and digits ("Pátek" → ``patek``, "Пятница" → ``piatnitsa``, "Київ" → ``kiiv``),
+    and 8 hex digits."""
     # lower again: a compatibility form may be a capital ("𝕯" → "D", "ℍ" → "H")
     ascii_name = unicodedata.normalize("NFKD", name.lower().translate(_SPELLED)).lower()
     ascii_name = "".join(c for c in ascii_name if not unicodedata.combining(c))

@@ -13,6 +13,9 @@ a file never served, and removing it when done), so no ``serve`` starts on the f
 (:mod:`rollbridge.cli.serve_lock`). A ``--from`` that names no file is refused first
 (``no_database``), nothing made and Redis not asked, saying whether its folder exists
 (:func:`check_source`) and, when ``serve``'s own database is there, naming it.
+Its progress (stderr), its report and its errors are in the language of ``--locale``,
+as the other commands' (else the environment's); ``--json``'s report is the same in
+every language.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import os
 import sys
 from pathlib import Path
 
-from rollbridge.cli.locales import default_locale
+from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_json
 from rollbridge.exceptions import NotFound, RollbridgeError
 from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN
@@ -121,6 +124,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         help=f"events kept per table, as serve --retain (default {DEFAULT_RETAIN})",
     )  # fmt: skip
     migrate.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_locale_option(migrate)
     migrate.set_defaults(handler=_migrate, hint=_hint)
 
 
@@ -182,7 +186,7 @@ def _move(args: argparse.Namespace) -> int:
     from rollbridge.stores.migrate import SQLiteSource, migrate
     from rollbridge.stores.redis import RedisStore
 
-    locale = default_locale()
+    locale = args.locale  # --locale's, else the environment's (rollbridge.cli.main)
 
     def progress(done: int, total: int, table: str) -> None:
         if total >= PROGRESS_FROM:

@@ -41,11 +41,13 @@ __all__ = [
 REDIS_ENV = "ROLLBRIDGE_REDIS"
 
 say = Messages("rollbridge")
-# Translators: {where} names the Redis server; {problems} the settings, one per line.
+# Translators: {where} names the Redis server; {problems} the settings' problems, one
+# per line, each after "  - " (the spec after "problems:" puts it between two: keep it
+# as it is).
 UNSAFE = say(
     "cli.redis.unsafe",
-    "{where} would lose acknowledged changes:\n{problems}\nFix its settings (docs/redis.md), "
-    "or start with --redis-unsafe if losing them is acceptable",
+    "{where} would lose acknowledged changes:\n  - {problems:\n  - }\nFix its settings "
+    "(docs/redis.md), or start with --redis-unsafe if losing them is acceptable",
 )
 BOTH = say("cli.store.both", "give --db or --redis, not both")
 # Translators: {path} is a file name, {env} the environment variable ROLLBRIDGE_DB.
@@ -143,7 +145,9 @@ def store_name(store: Any) -> str:
 
 def refuse_unsafe_redis(store: Any, args: argparse.Namespace, locale: str = "en") -> None:
     """Stop ``serve`` on a Redis that would lose acknowledged changes, unless
-    ``--redis-unsafe``; with it, say what is at risk on stderr. A durable one is
+    ``--redis-unsafe``; with it, say what is at risk on stderr. Either says each
+    problem in ``locale`` (``serve --locale``); the error's ``details["problems"]``
+    lists them in English, as it always did. A durable one is
     watched while it serves: commits are refused while its settings are changed to
     lose them (:meth:`RedisStore.watch_durability`).
 
@@ -153,15 +157,16 @@ def refuse_unsafe_redis(store: Any, args: argparse.Namespace, locale: str = "en"
     if client is None:
         return
     from rollbridge.stores.redis import check_durability
+    from rollbridge.stores.redis_durability import in_english
 
     problems = check_durability(client)
     if not problems:
         store.watch_durability()
         return
-    text = UNSAFE(where=store_name(store), problems="\n".join(f"  - {p}" for p in problems))
+    text = UNSAFE(where=store_name(store), problems=problems)
     if getattr(args, "redis_unsafe", False):
         sys.stderr.write("rollbridge: warning: " + text.render(locale).split("\n")[0] + "\n")
         for problem in problems:
-            sys.stderr.write(f"  - {problem}\n")
+            sys.stderr.write(f"  - {problem.render(locale)}\n")
         return
-    raise StoreError(text, details={"problems": problems})
+    raise StoreError(text, details={"problems": in_english(problems)})

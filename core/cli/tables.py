@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rollbridge import i18n
+from rollbridge.cli.columns import aligned
 from rollbridge.cli.locales import add_locale_option, default_locale
 from rollbridge.cli.offline import SETTINGS_HELP, offline_host, table_settings
 from rollbridge.cli.render import print_json, utc_time
@@ -45,6 +46,9 @@ REVOKED = say(
 )
 # Translators: `table list` of a database that holds no table.
 NO_TABLES = say("cli.table.none", "no tables")
+# Translators: in `table list`, the label before the number (seq) of a table's last
+# event: "seq 12"; short, it stands in every line.
+SEQ_LABEL = say("cli.table.seq_label", "seq")
 # Translators: said after `table tokens --new`, before the token itself on the next
 # line; {role} is gm, player or observer (kept as it is), {name} the token's name.
 NEW_TOKEN = say("cli.table.new_token", "new {role} token for {name} (shown once):")
@@ -100,6 +104,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     create.set_defaults(handler=_create)
 
     listing = with_db(actions.add_parser("list", help="list tables"))
+    add_locale_option(listing)
     listing.set_defaults(handler=_list)
 
     tokens = with_db(actions.add_parser("tokens", help="list a table's tokens, or make one"))
@@ -165,11 +170,11 @@ def _list(args: argparse.Namespace) -> int:
         print_json(tables)  # the admin API's "tables" (GET /admin/tables), the list itself
         return 0
     if not tables:
-        sys.stdout.write(NO_TABLES().render(default_locale()) + "\n")
-    for table in tables:
-        sys.stdout.write(
-            f"{table['id']}  {table['ruleset']:<10} seq {table['seq']:<6} {table['name']}\n"
-        )
+        sys.stdout.write(NO_TABLES().render(args.locale) + "\n")
+    label = SEQ_LABEL().render(args.locale)
+    rows = [[t["id"], t["ruleset"], f"{label} {t['seq']}", t["name"]] for t in tables]
+    for line in aligned(rows):
+        sys.stdout.write(line + "\n")
     return 0
 
 

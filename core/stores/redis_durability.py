@@ -23,8 +23,9 @@ from typing import Any
 import redis
 
 from rollbridge.exceptions import StoreUnavailable
+from rollbridge.text import Message, Messages, Text
 
-__all__ = ["REQUIRED", "WATCH_EVERY", "DurabilityWatch", "check_durability"]
+__all__ = ["REQUIRED", "WATCH_EVERY", "DurabilityWatch", "check_durability", "in_english"]
 
 #: Seconds between two checks of a watched Redis's settings (a commit between a
 #: change of them and the next check is acknowledged as before).
@@ -33,25 +34,62 @@ WATCH_EVERY = 1.0
 #: redis-py's errors of a Redis that does not answer.
 _UNANSWERED = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 
+say = Messages("rollbridge")
 #: The settings a durable Redis has, and why each matters.
-REQUIRED: dict[str, tuple[str, str]] = {
-    "appendonly": ("yes", "without the AOF a restart loses every change since the last snapshot"),
+REQUIRED: dict[str, tuple[str, Message]] = {
+    "appendonly": (
+        "yes",
+        # Translators: why Redis needs "appendonly yes"; the AOF is Redis's append-only
+        # file (its log of writes), a snapshot its RDB dump.
+        say(
+            "store.redis.why.appendonly",
+            "without the AOF a restart loses every change since the last snapshot",
+        ),
+    ),
     "appendfsync": (
         "always",
-        "any other fsync policy acknowledges commits that a crash or power loss can take back",
+        # Translators: why Redis needs "appendfsync always" (fsync: the write to disk).
+        say(
+            "store.redis.why.appendfsync",
+            "any other fsync policy acknowledges commits that a crash or power loss can take back",
+        ),
     ),
     "maxmemory-policy": (
         "noeviction",
-        "an eviction policy may drop a table's keys when memory runs out",
+        # Translators: why Redis needs "maxmemory-policy noeviction" (eviction: Redis
+        # deleting keys to make room).
+        say(
+            "store.redis.why.maxmemory_policy",
+            "an eviction policy may drop a table's keys when memory runs out",
+        ),
     ),
 }
+# Translators: {name} is a Redis setting (appendonly, …), typed as it is; {error} what
+# the Redis client said, in English.
+CANNOT_READ = say("store.redis.cannot_read", "cannot read the Redis setting {name}: {error}")
+# Translators: {name} is a Redis setting, {wanted} the value it needs (both as typed).
+NOT_REPORTED = say(
+    "store.redis.not_reported", "Redis does not report the setting {name} (needed: {wanted})"
+)
+# Translators: {name} a Redis setting, {value} its value, {wanted} the value it needs
+# (all three as typed in Redis's configuration); {why} one of the store.redis.why texts.
+DIFFERS = say("store.redis.differs", "Redis has {name} {value}, needs {wanted}: {why}")
+# Translators: {where} names the Redis server; {problems} the settings' problems, one
+# after another (the "; " after the colon joins them: keep the spec as it is, or give
+# it your language's separator). CONFIG SET and --redis-unsafe are typed as they are.
+CHANGED = say(
+    "store.redis.changed",
+    "{where} was set to lose acknowledged changes while serving ({problems:; }): nothing "
+    "was written; set it back (CONFIG SET), or restart the server with --redis-unsafe "
+    "to take the risk",
+)
 
 
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def check_durability(client: Any, *, unanswered: bool = False) -> list[str]:
+def check_durability(client: Any, *, unanswered: bool = False) -> list[Text]:
     """The problems of a Redis that would lose acknowledged changes; ``[]`` if none.
 
     :param client: a ``redis.Redis`` client (any that answers ``CONFIG GET``).
@@ -59,9 +97,11 @@ def check_durability(client: Any, *, unanswered: bool = False) -> list[str]:
         not answering) instead of listing it, after one try rather than one per
         setting (each a socket timeout).
 
-    Each problem names the setting, its value, the value needed and why. A Redis
-    whose ``CONFIG`` command is refused (some hosted services rename it) cannot
-    be checked: that is a problem too, so the operator decides.
+    Each problem names the setting, its value, the value needed and why: a catalogue
+    text, rendered in the operator's language where it is shown (:func:`in_english`
+    for what a script reads). A Redis whose ``CONFIG`` command is refused (some hosted
+    services rename it) cannot be checked: that is a problem too, so the operator
+    decides.
     """
     problems = []
     for name, (wanted, why) in REQUIRED.items():
@@ -70,15 +110,21 @@ def check_durability(client: Any, *, unanswered: bool = False) -> list[str]:
         except Exception as exc:  # a refused CONFIG, a lost connection, …
             if unanswered and isinstance(exc, _UNANSWERED):
                 raise
-            problems.append(f"cannot read the Redis setting {name}: {type(exc).__name__}: {exc}")
+            problems.append(CANNOT_READ(name=name, error=f"{type(exc).__name__}: {exc}"))
             continue
         found = {_text(k): _text(v) for k, v in dict(answer).items()}
         value = found.get(name)
         if value is None:
-            problems.append(f"Redis does not report the setting {name} (needed: {wanted})")
+            problems.append(NOT_REPORTED(name=name, wanted=wanted))
         elif value.lower() != wanted:
-            problems.append(f"Redis has {name} {value}, needs {wanted}: {why}")
+            problems.append(DIFFERS(name=name, value=value, wanted=wanted, why=why()))
     return problems
+
+
+def in_english(problems: list[Text]) -> list[str]:
+    """The problems as an error's ``details["problems"]`` lists them: English in every
+    language, as they always were, for the scripts and logs that read them."""
+    return [problem.render() for problem in problems]
 
 
 class DurabilityWatch:
@@ -123,18 +169,15 @@ class DurabilityWatch:
         # not answering: raised at once (the store says so), not after a socket
         # timeout per setting and then the commit's own
         found = check_durability(self.client, unanswered=True)
-        if any(p.startswith("cannot read") for p in found):
+        if any(p.id == CANNOT_READ.id for p in found):
             return  # CONFIG refused now: the commit says what is wrong, if anything
         if not found and self.problem is not None and not self._aof_written():
             return
         self.problem = None
         if found:
             self.problem = StoreUnavailable(
-                f"{self.where} was set to lose acknowledged changes while serving ("
-                + "; ".join(found)
-                + "): nothing was written; set it back (CONFIG SET), or restart the "
-                "server with --redis-unsafe to take the risk",
-                details={"reason": "not_durable", "problems": found},
+                CHANGED(where=self.where, problems=found),
+                details={"reason": "not_durable", "problems": in_english(found)},
             )
 
     def _aof_written(self) -> bool:

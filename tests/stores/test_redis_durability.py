@@ -126,7 +126,7 @@ def test_check_durability_names_each_setting_that_loses_data(redis_factory):
     server = redis_factory("--appendonly", "no", "--appendfsync", "everysec")
     client = redis.Redis.from_url(server.url)
     client.config_set("maxmemory-policy", "allkeys-lru")
-    problems = check_durability(client)
+    problems = [str(problem) for problem in check_durability(client)]  # in English
     assert len(problems) == 3
     assert "appendonly no, needs yes" in problems[0]
     assert "appendfsync everysec, needs always" in problems[1]
@@ -143,7 +143,7 @@ def test_check_durability_names_each_setting_that_loses_data(redis_factory):
 def test_check_durability_on_a_server_that_refuses_config(redis_factory):
     server = redis_factory("--rename-command", "CONFIG", "")
     client = redis.Redis.from_url(server.url)
-    problems = check_durability(client)
+    problems = [str(problem) for problem in check_durability(client)]  # in English
     assert len(problems) == 3 and all(p.startswith("cannot read") for p in problems)
     client.close()
 

@@ -1,0 +1,117 @@
+"""``rollbridge table list`` in the operator's language, its columns lined up.
+
+The label before each table's seq stayed "seq" in every language, and the columns
+did not line up: each id was as long as its name made it, so every cell after it
+stood where the id ended. ``table list`` takes ``--locale`` now, as ``table create``
+does (else the environment's language), translates the label, and pads each column
+to its widest cell's display width (core/cli/columns.py); ``--json`` is unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rollbridge.cli import main
+from rollbridge.cli.columns import aligned, display_width
+from rollbridge.dice import SeededDice
+from rollbridge.engine import Principal
+from rollbridge.host import PluginHost
+from rollbridge.offline import TableService
+from rollbridge.stores.sqlite import SQLiteStore
+from tests.cli.test_cli_startup_locale import environment  # noqa: F401  (a fixture)
+
+#: The label before a table's seq, per locale.
+SEQ = {"en": "seq", "cs": "událost", "de": "Ereignis", "ru": "событие"}
+#: Tables of ids, rulesets and seqs of different widths: (name, ruleset, rolls).
+TABLES = [("Friday night run", "sr2", 12), ("Київ", "bandits", 0), ("日本の卓", "sr2", 3)]
+
+pytestmark = pytest.mark.usefixtures("environment")
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """A database holding :data:`TABLES`, each rolled in as many times as it says."""
+    path = tmp_path / "t.db"
+    store = SQLiteStore(path)
+    service = TableService(store, PluginHost())
+    gm = Principal("gm", "rollbridge", "test")
+    for name, ruleset, rolls in TABLES:
+        info, _tokens = service.create_table(name, ruleset)
+        for n in range(rolls):
+            roll = {"type": "roll", "id": f"r{n}", "formula": "1d6"}
+            service.handle(info.id, roll, gm, SeededDice(n))
+    store.close()
+    return path
+
+
+def listed(capsys, db: Path, *extra: str) -> list[str]:
+    assert main(["table", "list", "--db", str(db), *extra]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def column(line: str, cell: str) -> int:
+    """The display column at which ``cell`` starts in ``line``."""
+    return display_width(line[: line.index(cell)])
+
+
+@pytest.mark.parametrize("locale", ["en", "cs", "de", "ru"])
+def test_table_list_translates_the_label_and_lines_the_columns_up(capsys, db, locale):
+    tables = {t["name"]: t for t in json.loads("".join(listed(capsys, db, "--json")))}
+    lines = listed(capsys, db, "--locale", locale)
+    assert len(lines) == len(TABLES)
+    starts: dict[str, set[int]] = {"ruleset": set(), "label": set(), "name": set()}
+    for line, (name, ruleset, rolls) in zip(lines, TABLES, strict=True):
+        table = tables[name]
+        assert line.startswith(f"{table['id']} ") and table["seq"] == rolls
+        label = f"  {SEQ[locale]} {rolls} "
+        assert label in line, line
+        starts["ruleset"].add(column(line, f"  {ruleset} ") + 2)
+        starts["label"].add(column(line, label) + 2)
+        starts["name"].add(column(line, f"  {name}") + 2)
+        assert line.endswith(f"  {name}")
+    assert all(len(found) == 1 for found in starts.values()), (starts, lines)
+
+
+def test_the_environment_s_language_is_the_default_and_the_option_wins(capsys, db, monkeypatch):
+    monkeypatch.setenv("LANGUAGE", "de")
+    assert all(f"  {SEQ['de']} " in line for line in listed(capsys, db))
+    assert all(f"  {SEQ['ru']} " in line for line in listed(capsys, db, "--locale", "ru"))
+
+
+def test_the_json_list_is_the_same_in_every_language(capsys, db):
+    answers = {locale: listed(capsys, db, "--json", "--locale", locale) for locale in SEQ}
+    assert len({json.dumps(a) for a in answers.values()}) == 1
+    keys = [sorted(table) for table in json.loads("".join(answers["ru"]))]
+    assert keys == [["epoch", "id", "name", "ruleset", "ruleset_version", "seq"]] * 3
+
+
+def test_an_unknown_locale_is_refused(capsys, db):
+    assert main(["table", "list", "--db", str(db), "--locale", "xx"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "invalid_request: --locale: 'xx'" in err
+
+
+def test_an_empty_database_says_so_in_the_locale(capsys, tmp_path):
+    SQLiteStore(tmp_path / "e.db").close()
+    assert listed(capsys, tmp_path / "e.db", "--locale", "cs") == ["žádné stoly"]
+
+
+@pytest.mark.parametrize(
+    ("text", "width"),
+    [("seq", 3), ("событие", 7), ("日本の卓", 8), ("ｗ", 2), ("e\u0301", 1), ("a\u200db", 2)],
+)
+def test_display_width_counts_the_cells_a_terminal_gives(text, width):
+    assert display_width(text) == width
+
+
+def test_aligned_pads_by_display_width_not_code_points():
+    decomposed = "e\u0301e\u0301e\u0301"  # "ééé" as three letters and three accents
+    rows = [["日本", "x", "end"], ["ab", decomposed, "end"], ["a", "y", "e"]]
+    assert aligned(rows) == ["日本  x    end", f"ab    {decomposed}  end", "a     y    e"]
+    # the last cell starts at the same column: 4 cells, 2, 3 cells, 2
+    assert {display_width(line) - display_width(row[-1])
+            for line, row in zip(aligned(rows), rows, strict=True)} == {11}  # fmt: skip
+    assert aligned([]) == []
