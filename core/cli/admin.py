@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rollbridge.cli.locales import default_locale
+from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_json, utc_time
 from rollbridge.cli.stores import add_store_options, open_store
 from rollbridge.exceptions import NotFound
@@ -41,13 +41,14 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--list", action="store_true", help="list the admin tokens (no secrets)")
     parser.add_argument("--revoke", metavar="ID", help="revoke an admin token by its id")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    add_locale_option(parser)
     parser.set_defaults(handler=_admin_token)
 
 
 def _admin_token(args: argparse.Namespace) -> int:
     from rollbridge.tokens import new_admin_token
 
-    locale = default_locale()
+    locale = args.locale
     # the store loads only when used; only making a token makes a database file
     with open_store(args, create=not (args.revoke or args.list)) as store:
         if args.revoke:

@@ -9,7 +9,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from rollbridge.cli.locales import default_locale
+from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_json
 from rollbridge.text import Messages
 
@@ -56,6 +56,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("dest", type=Path, help="the copy to write (must not exist)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    add_locale_option(parser)
     parser.set_defaults(handler=_backup)
 
 
@@ -83,9 +84,9 @@ def _backup(args: argparse.Namespace) -> int:
         return 0
     text = DONE(source=str(done.source), dest=str(done.dest), count=done.tables,
                 size=done.size, version=done.schema_version)  # fmt: skip
-    sys.stdout.write(text.render(default_locale()) + "\n")
+    sys.stdout.write(text.render(args.locale) + "\n")
     if key is not None:
         # the paths as a shell reads them ('game nights/x.db'), in the command and out
         said = KEY_NOT_COPIED(key=shlex.quote(str(key)), dest=shlex.quote(str(done.dest)))
-        sys.stdout.write(said.render(default_locale()) + "\n")
+        sys.stdout.write(said.render(args.locale) + "\n")
     return 0

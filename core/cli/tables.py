@@ -16,7 +16,7 @@ from typing import Any
 
 from rollbridge import i18n
 from rollbridge.cli.columns import aligned
-from rollbridge.cli.locales import add_locale_option, default_locale
+from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.offline import SETTINGS_HELP, offline_host, table_settings
 from rollbridge.cli.render import print_json, utc_time
 from rollbridge.cli.serve import join_url, public_url, web_url
@@ -117,10 +117,12 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         help="revoke a token by its id as listed, or by the token itself (rbt_…); a running"
         " server disconnects its holder within 5 s",
     )
+    add_locale_option(tokens)
     tokens.set_defaults(handler=_tokens)
 
     delete = with_db(actions.add_parser("delete", help="delete a table and all it holds"))
     delete.add_argument("table", help="table id")
+    add_locale_option(delete)
     delete.set_defaults(handler=_delete)
 
     _add_export(actions)
@@ -206,10 +208,10 @@ def _tokens(args: argparse.Namespace) -> int:
         sys.stdout.write(f"{record.id}  {record.role:<8} {when}  {record.name}\n")
     if args.revoke:
         said = REVOKED(token=gone.id, role=gone.role, name=repr(gone.name), table=args.table)
-        sys.stdout.write(f"{said.render(default_locale())}\n")
+        sys.stdout.write(f"{said.render(args.locale)}\n")
     if made:
         said = NEW_TOKEN(role=made["role"], name=repr(made["name"]))
-        sys.stdout.write(f"{said.render(default_locale())}\n  {made['token']}\n")
+        sys.stdout.write(f"{said.render(args.locale)}\n  {made['token']}\n")
     return 0
 
 
@@ -243,7 +245,7 @@ def _delete(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"deleted": args.table})
     else:
-        sys.stdout.write(DELETED(table=args.table).render(default_locale()) + "\n")
+        sys.stdout.write(DELETED(table=args.table).render(args.locale) + "\n")
     return 0
 
 
