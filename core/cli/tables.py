@@ -25,6 +25,7 @@ from rollbridge.cli.stores import add_store_options, open_store
 from rollbridge.exceptions import InvalidRequest, NotFound
 from rollbridge.text import Messages
 from rollbridge.tokens import JOIN_PREFIX, TokenRecord, hash_token
+from rollbridge.visible import visible
 
 __all__ = ["add_parsers"]
 
@@ -370,7 +371,7 @@ def _stats(args: argparse.Namespace) -> int:
     stats = result["stats"]
     lines = _stats_lines(STATS_SESSION().render(locale), stats["session"], locale)
     for actor in stats["actors"].values():
-        lines += _stats_lines(actor["name"], actor, locale)
+        lines += _stats_lines(visible(actor["name"]), actor, locale)  # a control shown
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
 

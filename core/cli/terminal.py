@@ -41,6 +41,7 @@ from rollbridge.engine.requests import BAD_ID, valid_id
 from rollbridge.exceptions import InvalidRequest, RollbridgeError
 from rollbridge.plain import JSON, pack, unpack
 from rollbridge.text import Messages
+from rollbridge.visible import visible, visible_data
 
 __all__ = ["HELP", "parse_command", "refusal_of", "run"]
 
@@ -257,7 +258,11 @@ def run(
 
 
 def _print(text: str) -> None:
-    sys.stdout.write(text + "\n")
+    """Print ``text``'s lines, any other control character in them shown, not obeyed
+    (:func:`~rollbridge.visible.visible`: what a server sends is its data, and each
+    value from the wire is made visible whole before it is rendered, its line breaks
+    included)."""
+    sys.stdout.write("\n".join(visible(line) for line in text.split("\n")) + "\n")
     sys.stdout.flush()
 
 
@@ -528,6 +533,7 @@ def refusal_of(error: JSON) -> RollbridgeError:
 
 def _joined(welcome: JSON, locale: str) -> str:
     """The line that says which table this client joined, as whom, at which seq."""
+    welcome = visible_data(welcome)
     table_view = welcome["table"]
     joined = JOINED(
         table=table_view["name"],
@@ -643,7 +649,9 @@ def _check_dice(verifier: LogVerifier, event: JSON, locale: str) -> None:
 
 
 def _print_table(table: JSON, names: dict[str, str], locale: str) -> None:
-    """Print a table's actors and its running encounter; note the actors' names."""
+    """Print a table's actors and its running encounter; note the actors' names (as
+    shown: :func:`~rollbridge.visible.visible_data`)."""
+    table = visible_data(table)
     for actor in table.get("actors", ()):
         names[actor["id"]] = actor.get("name", actor["id"])
         _print(render_actor(actor, locale))
@@ -661,7 +669,10 @@ async def _receive(
     ``link.waiting``."""
     try:
         async for frame in connection:
-            message = _decode(frame)
+            received = _decode(frame)
+            # what is printed: a label's ESC or line break shown, not obeyed; the
+            # verifier and the seqs read the message as it came
+            message = visible_data(received)
             kind = message.get("type")
             if kind == "event":
                 epoch, seq = message.get("epoch", link.cursor[0]), message.get("seq")
@@ -675,7 +686,7 @@ async def _receive(
                     if actor.get("name"):
                         names[actor["id"]] = actor["name"]
                 _print(render_event(message, locale=locale, names=names))
-                _check_dice(verifier, message, locale)
+                _check_dice(verifier, received, locale)
             elif kind == "result":
                 link.answered(message.get("id"))
                 if "odds" in message or "distribution" in message:

@@ -5,14 +5,17 @@ and no HTML (a name ``<img src=x onerror=alert(1)>`` reads as itself, never as a
 element, in any Markdown renderer). ``<`` and ``&`` become character references
 (no tag, no autolink, no entity can start); the characters of emphasis, code and
 strikethrough, and the bracket that would close a link's text, are escaped with a
-backslash; line breaks become spaces, and a text
-is only ever written after the report's own words on a line, so it never starts a
-block (a heading, a list) of its own.
+backslash; line breaks become spaces, any other control character its escape (``\\x1b``:
+:func:`~rollbridge.visible.visible`, so a report read with ``cat`` repaints no
+terminal), and a text is only ever written after the report's own words on a line,
+so it never starts a block (a heading, a list) of its own.
 """
 
 from __future__ import annotations
 
 import re
+
+from rollbridge.visible import visible
 
 __all__ = ["inline"]
 
@@ -24,6 +27,6 @@ _ENTITIES = {"&": "&amp;", "<": "&lt;"}
 
 def inline(text: str) -> str:
     """``text`` as inert inline Markdown (see the module docstring)."""
-    text = " ".join(str(text).split())
+    text = visible(" ".join(str(text).split()))
     text = _MARKUP.sub(lambda m: "\\" + (m.group(1) or m.group(2)), text)
     return "".join(_ENTITIES.get(c, c) for c in text)
