@@ -105,7 +105,15 @@ from rollbridge.protocol.table import error_message
 from rollbridge.server.addresses import address_site, is_ip_group
 from rollbridge.server.app import TABLE_DELETED, Server
 from rollbridge.server.client import Client
-from rollbridge.server.cluster_peers import CLAIM, CLAIM_LEASES, claim, leave, shared
+from rollbridge.server.cluster_peers import (
+    CLAIM,
+    CLAIM_LEASES,
+    Departures,
+    claim,
+    leave,
+    named,
+    shared,
+)
 from rollbridge.server.cluster_table import (
     RETRY_FIRST,
     RETRY_MOST,
@@ -135,6 +143,7 @@ from rollbridge.words import counted
 __all__ = [
     "DEFAULT_FORWARD_TIMEOUT",
     "DEFAULT_LEASE_MS",
+    "FORWARD_TIMEOUTS",
     "RELEASE",
     "RENEW",
     "TAKE",
@@ -161,6 +170,9 @@ INBOX_BATCH = 64
 #: Seconds a forwarded request waits for an answer before the requester is told to
 #: send it again.
 DEFAULT_FORWARD_TIMEOUT = 15.0
+#: The least and the most ``forward_timeout`` may be (seconds): under a tenth of a
+#: second no owner answers in time; over an hour a client waits for nothing.
+FORWARD_TIMEOUTS = (0.1, 3600.0)
 #: Seconds between polls of the stored seq of each table held in memory (what finds
 #: a commit whose notice was lost).
 DEFAULT_POLL_INTERVAL = 1.0
@@ -213,19 +225,14 @@ end
 return 0
 """
 
-# Translators: {error} is out_of_memory or cannot_persist (keep it as it is).
-REFUSED = say("cluster.redis_refused", "Redis refused to take the request: {error}")
 
-
-def _lasting(error: Exception) -> str | None:
-    """``out_of_memory`` or ``cannot_persist`` for a Redis refusal that lasts (a full
-    Redis under ``noeviction``; a failing snapshot with ``stop-writes-on-bgsave-error``),
-    which a forward does not retry; None for any other error."""
-    if isinstance(error, redis.exceptions.OutOfMemoryError):
-        return "out_of_memory"
-    if isinstance(error, redis.ResponseError) and "MISCONF" in str(error):
-        return "cannot_persist"
-    return None
+def _refuses_writes(error: Exception) -> bool:
+    """Whether ``error`` is a Redis refusal that lasts (a full Redis under
+    ``noeviction``; a failing save with ``stop-writes-on-bgsave-error``; a read-only
+    replica), which a forward does not retry."""
+    if isinstance(error, redis.exceptions.OutOfMemoryError | redis.exceptions.ReadOnlyError):
+        return True
+    return isinstance(error, redis.ResponseError) and "MISCONF" in str(error)
 
 
 # Translators: a forwarded change got no answer; {seconds} is a number.
@@ -233,15 +240,6 @@ NO_OWNER = say(
     "cluster.no_owner",
     "the process that runs this table did not answer within {seconds} s; send the request "
     "again (with the same id)",
-)
-
-
-# Translators: a forwarded change got no answer because Redis did not answer; {seconds}
-# is a number.
-REDIS_SILENT = say(
-    "cluster.redis_silent",
-    "Redis did not answer for {seconds} s, so the change could not reach the process that "
-    "runs this table; send the request again (with the same id) once Redis is back",
 )
 
 
@@ -320,14 +318,16 @@ class ClusterServer(Server):
     :param host: the plugin host.
     :param redis_url: the store's Redis URL (for the asyncio client).
     :param lease_ms: how long a lease lasts unless renewed.
-    :param forward_timeout: seconds a forwarded request waits for an answer.
+    :param forward_timeout: seconds a forwarded request waits for an answer
+        (:data:`FORWARD_TIMEOUTS`: 0.1 to 3600).
     :param poll_interval: seconds between polls of the stored seqs.
     :param park_timeout: seconds a forwarded change's reply waits, at most, for the
         event it names to be read here (then its requester is told ``store_error``,
         as any store failure is told to a client, without details; the log says why,
         ``reason`` ``not_synced``); None: ``forward_timeout``.
     :param options: as for :class:`~rollbridge.server.app.Server`.
-    :raises InvalidSettings: a store without a writer id, or a lease under 300 ms.
+    :raises InvalidSettings: a store without a writer id, a lease under 300 ms, or a
+        ``forward_timeout`` out of :data:`FORWARD_TIMEOUTS`.
     """
 
     def __init__(
@@ -346,6 +346,12 @@ class ClusterServer(Server):
             raise InvalidSettings("a cluster process needs a store with a writer id")
         if lease_ms < 300:
             raise InvalidSettings(f"the lease must last 300 ms or more, not {lease_ms}")
+        if not FORWARD_TIMEOUTS[0] <= forward_timeout <= FORWARD_TIMEOUTS[1]:  # NaN too
+            low, high = FORWARD_TIMEOUTS
+            raise InvalidSettings(
+                f"forward_timeout must be {low} to {high} seconds, not {forward_timeout!r}",
+                details={"field": "forward_timeout"},
+            )
         # the poll drops the idle tables every poll_interval: no sweep of its own
         options.setdefault("sweep_interval", None)
         super().__init__(store, host, **options)
@@ -411,10 +417,11 @@ class ClusterServer(Server):
         self._poll_log = Retried(log, "polling the stored seqs")
         self._renew_log = Retried(log, "renewing the leases")
         self._count_log = Retried(log, "renewing the counts of connections per address")
-        # forwards meeting a Redis that does not answer (each tries every 0.2 s) or
-        # refuses writes (out of memory): the first, then one a minute, for them all
+        # forwards meeting a Redis that does not answer (each tries every 0.2 s): the
+        # first, then one a minute, for them all (a refusal is the store's health's)
         self._forward_log = Retried(log, "forwarding")
-        self._refused_log = Retried(log, "forwarding", level=logging.ERROR)
+        #: The tables taken over from each process, until it is found gone.
+        self.departures = Departures()
         #: A process with other settings was logged (:meth:`_renew_settings`).
         self._differ_told = False
         #: This process's settings are claimed in Redis (:meth:`claim_settings`).
@@ -753,7 +760,10 @@ class ClusterServer(Server):
                 log.info("a change forwarded for table %s: %s", forward.table_id, exc)
                 effects = table.refuse_forward(forward, exc)
                 self.metrics.forwarded("refused")
-            except StoreUnavailable as exc:  # Redis refused or was silent: said, throttled
+            except StoreUnavailable as exc:  # Redis refused or was silent: the store fails
+                # as a commit of this process's would (the gauge, the probe, one ERROR
+                # for the outage with Redis's words, "works again" when it ends)
+                self.health.failed(exc)
                 log.debug("a change forwarded for table %s failed: %s", forward.table_id, exc)
                 effects = table.refuse_forward(forward, exc)
                 self.metrics.forwarded("refused")
@@ -814,17 +824,16 @@ class ClusterServer(Server):
         )  # fmt: skip
         deadline = time.monotonic() + self.forward_timeout
         sent_to: str | None = None
+        ran_it: str | None = None  # the last other process found running the table
         resend_at = deadline
-        silent = False  # the last call to Redis failed: Redis, not the owner, is silent
+        # the last call to Redis failed with this: Redis, not the owner, is silent
+        silent: Exception | None = None
         try:
             while True:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    if silent:
-                        raise StoreUnavailable(
-                            REDIS_SILENT(seconds=self.forward_timeout),
-                            details={"reason": "unreachable", "table": forward.table_id},
-                        )
+                    if silent is not None:  # reason unreachable, as the store says it
+                        raise self._refusal(silent, forward.table_id)
                     raise StoreError(
                         NO_OWNER(seconds=self.forward_timeout),
                         details={"reason": "no_owner", "table": forward.table_id},
@@ -833,7 +842,7 @@ class ClusterServer(Server):
                     raise _stopping(forward.table_id)
                 try:
                     raw = await self.redis.get(owner_key)
-                    silent = False
+                    silent = None
                     self._forward_log.worked()  # Redis answers
                     if raw is None:
                         if self.stopping:  # a stop has given the leases up, or is about to
@@ -843,15 +852,16 @@ class ClusterServer(Server):
                         taken = await self._take(keys=[owner_key, info_key],
                                                  args=[self.node, self.lease_ms])  # fmt: skip
                         del self._lease_calls[fid]
-                        self._refused_log.worked()  # a write went through
                         if taken == -1:  # deleted (its lease with it): nobody runs it now
                             raise unknown_table(forward.table_id)
                         if taken:
-                            self._took(forward.table_id)
+                            self._took(forward.table_id, ran_it)
                             forward.reload = True
                             return None
                         continue
                     owner = raw.decode()
+                    if owner != self.node:
+                        ran_it = owner
                     if owner == self.node:  # another change took it first: no reload
                         forward.reload = not self._took(forward.table_id)
                         return None
@@ -860,21 +870,14 @@ class ClusterServer(Server):
                         # owner answers a request id it is running or ran with that result)
                         await self._push(f"{self.keys.prefix}node:{owner}:inbox", payload)
                         sent_to, resend_at = owner, time.monotonic() + self.lease_ms / 1000
-                        self._refused_log.worked()  # a write went through
                 except REDIS_FAILURES as exc:
-                    lasting = _lasting(exc)
-                    if lasting is not None:
-                        # out of memory, or unable to persist: no retry within the
-                        # forward's 15 s will change that; the client is told at once
-                        self._refused_log.failed(
-                            exc, f"to table {forward.table_id}: Redis refused the write ({lasting})"
-                        )
-                        raise StoreUnavailable(
-                            REFUSED(error=lasting),
-                            details={"reason": lasting, "table": forward.table_id},
-                        ) from None
+                    if _refuses_writes(exc):
+                        # out of memory, unable to persist, a replica: no retry within
+                        # the forward's timeout will change that; the client is told at
+                        # once (the log says it once, as the store's health)
+                        raise self._refusal(exc, forward.table_id) from None
                     self._forward_log.failed(exc, f"to table {forward.table_id}")
-                    silent = True
+                    silent = exc
                     await asyncio.sleep(min(0.2, max(left, 0)))
                     continue
                 wait = min(left, self.lease_ms / 2000)
@@ -885,12 +888,32 @@ class ClusterServer(Server):
             if not self.stopping:  # (stopping: the stop releases what it was taking)
                 self._lease_calls.pop(fid, None)
 
-    def _took(self, table_id: str) -> bool:
+    def _refusal(self, error: Exception, table_id: str) -> StoreError:
+        """A Redis error that ended a forward, as the store says it (a
+        :class:`StoreUnavailable` whose ``reason`` is the store's own: a commit of
+        this process failing so is one outage with it), naming the table; of a
+        command in a pipeline, only what Redis answered. A socket's own error
+        (not redis-py's) is Redis not answering (``reason`` ``unreachable``)."""
+        said = cause(error)
+        if not isinstance(error, redis.RedisError):
+            error = redis.ConnectionError(said)
+        elif said != str(error):  # not the packed request redis-py puts before it
+            error = type(error)(said)
+        refusal = self._store_error(error)
+        refusal.details["table"] = table_id
+        return refusal
+
+    def _took(self, table_id: str, ran_it: str | None = None) -> bool:
         """Record the lease of ``table_id`` as held here; whether it already was.
         (The subscription loop then leaves the table's channel: its notices are of
-        this process's own commits.)"""
+        this process's own commits.) ``ran_it``: the process that held the lease
+        before, as this process saw it (said, and remembered: :attr:`departures`)."""
         held = not self.ownership.take(table_id)
-        if not held:
+        if not held and ran_it is not None:
+            log.info("this process now runs table %s (process %s ran it before)",
+                     table_id, named(ran_it))  # fmt: skip
+            self.departures.took(table_id, ran_it)
+        elif not held:
             log.info("this process now runs table %s", table_id)
         self._renewed[table_id] = self._used[table_id] = time.monotonic()
         return held
@@ -1056,15 +1079,19 @@ class ClusterServer(Server):
         lapsed: Redis lost its data, or did not answer for several leases, or this
         process was paused) is logged once, as a WARNING; this process's claim is
         renewed all the same, so that the other one finds it and says so too, and a
-        process started meanwhile is checked against both."""
+        process started meanwhile is checked against both. A process whose claim ran
+        out is said gone, with the tables taken over from it here
+        (:class:`~rollbridge.server.cluster_peers.Departures`)."""
         assert self.redis is not None
         try:
-            found = await self._claim(
+            found, gone = await self._claim(
                 keys=[self.peers_key],
                 args=[self.node, self.shared_settings, self.lease_ms * CLAIM_LEASES, 1],
             )
         except REDIS_FAILURES:  # the lease renewals that follow say that Redis fails
             return
+        if gone:
+            self.departures.gone(gone)
         if found and not self._differ_told:
             self._differ_told = True
             other, theirs = (p.decode() if isinstance(p, bytes) else str(p) for p in found[:2])

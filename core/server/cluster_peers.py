@@ -16,14 +16,29 @@ lengths; a process that stops deletes it (:func:`leave`).
 from __future__ import annotations
 
 import json
+import logging
+import re
+from collections.abc import Sequence
 from typing import Any
 
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.text import Messages, Text
+from rollbridge.words import counted
 
-__all__ = ["CLAIM", "CLAIM_LEASES", "OPTIONS", "claim", "differences", "leave", "shared"]
+__all__ = [
+    "CLAIM",
+    "CLAIM_LEASES",
+    "OPTIONS",
+    "Departures",
+    "claim",
+    "differences",
+    "leave",
+    "named",
+    "shared",
+]
 
 say = Messages("rollbridge")
+log = logging.getLogger("rollbridge.cluster")
 
 #: Lease lengths a process's claim lasts unless renewed (it is renewed every third
 #: of a lease, with the leases).
@@ -39,19 +54,27 @@ OPTIONS = {"retain": "--retain", "max_actors": "--max-actors", "max_event_size":
 #: renewal is written all the same (the process serves with its settings: a process
 #: starting later is checked against it too, and the other one finds it and says so).
 #: Claims past their time are deleted on the way; the hash lives as long as its
-#: longest claim. Run by a Redis out of memory too (a field of a few bytes), as the
-#: leases' renewals.
+#: longest claim. A renewal answers two lists: the live process whose settings differ
+#: (as above, or empty), and the id of each other process whose claim it found past its
+#: time, each followed by the ms since (a process gone without stopping: killed, or cut
+#: off from Redis; one that stops deletes its claim, :func:`leave`). Run by a Redis out
+#: of memory too (a field of a few bytes), as the leases' renewals.
 CLAIM = """#!lua flags=allow-oom
 local now = redis.call('TIME')
 local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 local fields = redis.call('HGETALL', KEYS[1])
 local found = nil
+local gone = {}
 for i = 1, #fields, 2 do
   local node, value = fields[i], fields[i + 1]
   local bar = string.find(value, '|', 1, true)
   local last = bar and tonumber(string.sub(value, 1, bar - 1)) or 0
   if last == nil or last <= ms then
     redis.call('HDEL', KEYS[1], node)
+    if last ~= nil and last > 0 and node ~= ARGV[1] then
+      gone[#gone + 1] = node
+      gone[#gone + 1] = ms - last
+    end
   elseif found == nil and node ~= ARGV[1] and string.sub(value, bar + 1) ~= ARGV[2] then
     found = {node, string.sub(value, bar + 1), last - ms}
     if ARGV[4] ~= '1' then return found end
@@ -61,6 +84,9 @@ local ttl = tonumber(ARGV[3])
 redis.call('HSET', KEYS[1], ARGV[1], (ms + ttl) .. '|' .. ARGV[2])
 if redis.call('PTTL', KEYS[1]) < ttl then
   redis.call('PEXPIRE', KEYS[1], ttl)
+end
+if ARGV[4] == '1' then
+  return {found or {}, gone}
 end
 return found or {}
 """
@@ -130,3 +156,63 @@ def claim(client: Any, key: str, node: str, settings: str, ttl_ms: int) -> None:
 async def leave(redis: Any, key: str, node: str) -> None:
     """Delete the claim of process ``node`` (it stops), on an asyncio client."""
     await redis.hdel(key, node)
+
+
+#: A process id as ``rollbridge serve`` makes it (:func:`rollbridge.cli.stores.process_id`).
+_PROCESS_ID = re.compile(r"serve-(?P<host>.+)-(?P<pid>[0-9]+)-[0-9a-f]+")
+
+
+def named(node: str) -> str:
+    """Process ``node`` as a log line names it: its id, and the pid and host it holds
+    (``serve-web1-4830-9216164f (pid 4830 on web1)``); an id of another shape alone."""
+    parts = _PROCESS_ID.fullmatch(node)
+    return f"{node} (pid {parts['pid']} on {parts['host']})" if parts else node
+
+
+class Departures:
+    """Which process ran each table this process took over, until that process is
+    found gone (its claim past its time: :data:`CLAIM`), said then in one WARNING
+    naming it and those tables. A process that stops deletes its claim and is never
+    said gone; the tables taken from it are forgotten with the oldest once more than
+    :attr:`MOST` processes are remembered (each with its :attr:`TABLES` first)."""
+
+    #: Processes remembered, and tables named for each.
+    MOST = 64
+    TABLES = 100
+
+    def __init__(self) -> None:
+        self._taken: dict[str, list[str]] = {}
+
+    def took(self, table_id: str, node: str) -> None:
+        """This process took ``table_id`` over after ``node`` had run it."""
+        tables = self._taken.pop(node, [])  # (again) the newest
+        if table_id not in tables and len(tables) < self.TABLES:
+            tables.append(table_id)
+        self._taken[node] = tables
+        if len(self._taken) > self.MOST:
+            del self._taken[next(iter(self._taken))]
+
+    def gone(self, found: Sequence[Any]) -> None:
+        """Say each process gone of a renewal's answer (``found``: an id, the ms since
+        its claim ran out, and so on), with the tables taken from it here."""
+        for index in range(0, len(found) - 1, 2):
+            node = _text(found[index])
+            seconds = int(found[index + 1]) / 1000
+            tables = self._taken.pop(node, [])
+            took = (
+                "this process took over its " + counted(len(tables), "table") + ": "
+                + ", ".join(tables)
+                if tables
+                else "this process took over none of its tables (each goes to the first "
+                "process that gets a change of it)"
+            )  # fmt: skip
+            ago = f" {seconds:.0f} s ago" if seconds >= 1 else ""
+            log.warning(
+                "process %s went away without stopping (killed, or cut off from Redis): "
+                "its claim on this Redis ran out%s, not renewed for %s; %s",
+                named(node), ago, counted(CLAIM_LEASES, "lease"), took,
+            )  # fmt: skip
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

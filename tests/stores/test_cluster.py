@@ -135,6 +135,54 @@ def test_kill_9_of_the_owner_mid_session_the_others_take_over(redis_factory):
     assert f"now runs table {cluster.table}" in cluster.logs[1] + cluster.logs[2], errors
 
 
+def test_a_process_killed_is_named_once_by_the_one_that_took_its_table(redis_factory):
+    """A killed (its lease and its claim in ``rb:processes`` left to run out): the
+    survivor B, whose change waited for A's lease, says it runs the table now and
+    which process ran it before; once A's claim has run out, one WARNING names A (its
+    id, pid and host) as gone without stopping, with the table B took over from it —
+    once, not at each renewal after. Before, B said only that it now ran the table:
+    which process had died was left to each one's ``/readyz``."""
+    import socket
+
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+    a = cluster.processes[0]
+    admin = redis_py.Redis.from_url(redis.url)
+    killed: dict[str, Any] = {}
+
+    async def play() -> None:
+        on_a, on_b = await cluster.joined(0, 1)
+        first = await on_a.ask({"type": "roll", "id": "a0", "formula": "1d6"})
+        assert first["type"] == "result", first
+        await until(lambda: a.owns(cluster.table), what="A owns")
+        node = admin.get(f"rb:{{{cluster.table}}}:owner").decode()
+        assert admin.hexists("rb:processes", node)
+        assert a.process is not None
+        killed.update(node=node, pid=a.process.pid)
+        a.kill()
+        taken = await on_b.ask_until_done({"type": "roll", "id": "b0", "formula": "1d6"})
+        assert taken["type"] == "result" and taken["seq"] == first["seq"] + 1, taken
+        await until(lambda: not admin.hexists("rb:processes", node), what="A's claim gone")
+        renewals = admin.hget("rb:processes", next(iter(admin.hkeys("rb:processes"))))
+        await until(lambda: admin.hget("rb:processes", admin.hkeys("rb:processes")[0])
+                    != renewals, what="B renews its claim again")  # fmt: skip
+        await on_a.close()
+        await on_b.close()
+
+    try:
+        cluster.run(play)
+    finally:
+        admin.close()
+    told = cluster.logs[1]
+    node, pid = killed["node"], killed["pid"]
+    named = f"process {node} (pid {pid} on {socket.gethostname()})"
+    assert f"now runs table {cluster.table} ({named} ran it before)" in told, told
+    gone = [line for line in told.splitlines() if "went away without stopping" in line]
+    assert len(gone) == 1 and "WARNING" in gone[0], gone
+    assert named in gone[0], gone
+    assert gone[0].endswith(f"this process took over its 1 table: {cluster.table}"), gone
+
+
 def test_the_subscription_killed_while_events_flow_no_gap_no_duplicate(redis_factory):
     redis = redis_factory()
     cluster = Cluster(redis.url, 2)
@@ -827,39 +875,51 @@ def test_redis_losing_data_every_process_recovers(redis_factory, tmp_path, how):
         assert "moved to the new epoch" in errors, errors
 
 
-def test_a_full_redis_refuses_a_forwarded_change_at_once(redis_factory):
+def test_a_full_redis_refuses_a_forwarded_change_at_once_and_the_store_fails(redis_factory):
     """Redis out of memory (``noeviction``, SCALING.md failure 14): a change sent to a
     process that does not own the table is refused at once as the owner's own would
-    be (``store_error``; the log says why, once), not retried every 0.2 s until the
-    forward's 15 s run out; once memory is back the same request goes through, once."""
+    be (``store_error``), not retried every 0.2 s until the forward's 15 s run out —
+    and that process's store fails as a commit's failure says it: the gauge
+    ``rollbridge_store_failing`` 1, one ERROR for the outage with Redis's words (not a
+    line per refusal), its probe trying Redis; memory back, the probe's write ends the
+    outage without any change sent (the gauge 0, "the store works again"), and the
+    same request goes through, once. Before, the forward logged an ERROR of its own,
+    the gauge stayed 0 and no probe ran: nothing said when it ended."""
     redis = redis_factory()
     cluster = Cluster(redis.url, 2)
     admin = redis_py.Redis.from_url(redis.url)
+    b = cluster.processes[1]
 
     async def play() -> None:
         on_a, on_b = await cluster.joined(0, 1)
         first = await on_a.ask({"type": "roll", "id": "a0", "formula": "1d6"})
         assert first["type"] == "result"
         await until(lambda: cluster.processes[0].owns(cluster.table), what="A owns")
-        admin.config_set("maxmemory", int(admin.info("memory")["used_memory"]))
+        assert failing(b.port) == 0
+        admin.config_set("maxmemory", int(admin.info("memory")["used_memory"]) // 2)
         refused = await on_b.ask({"type": "roll", "id": "b0", "formula": "1d6"})
         assert refused["code"] == "store_error", refused
+        assert failing(b.port) == 1
         # a second refused forward is not logged again (one line for the outage)
         refused = await on_b.ask({"type": "roll", "id": "b1", "formula": "1d6"})
         assert refused["code"] == "store_error", refused
         admin.config_set("maxmemory", 0)
+        await until(lambda: failing(b.port) == 0, what="B's probe ends the outage")
         again = await on_b.ask_until_done({"type": "roll", "id": "b0", "formula": "1d6"})
         assert again["type"] == "result" and again["seq"] == first["seq"] + 1, again
         await all_sent([on_a, on_b], again["seq"])
 
-    logs = cluster.run(play)
+    cluster.run(play)
     admin.close()
-    tries = [line for line in logs.splitlines() if "forwarding to table" in line]
-    assert len(tries) == 1 and "(out_of_memory)" in tries[0] and "ERROR" in tries[0], tries
-    assert "a change forwarded for table" not in logs, logs  # not a second line each
+    told = cluster.logs[1]
+    fails = [line for line in told.splitlines() if "the store fails" in line]
+    assert len(fails) == 1 and "ERROR" in fails[0] and "is out of memory" in fails[0], fails
     # what Redis said, not redis-py's pipeline command with the packed request before it
-    assert tries[0].endswith("command not allowed when used memory > 'maxmemory'."), tries
-    assert "RPUSH" not in logs and "pipeline caused error" not in logs, logs
+    assert "(command not allowed when used memory > 'maxmemory'.)" in fails[0], fails
+    assert "RPUSH" not in told and "pipeline caused error" not in told, told
+    assert "a change forwarded for table" not in told, told  # not a second line each
+    assert told.count("the store works again") == 1, told
+    assert "2 requests were refused meanwhile" in told, told
 
 
 def test_a_full_redis_keeps_the_owner_s_lease(redis_factory):

@@ -1,0 +1,49 @@
+"""How a ``serve --redis`` process names another that went away without stopping
+(:class:`~rollbridge.server.cluster_peers.Departures`): from the claims a renewal
+found run out, once each, with the tables taken over from it. (The whole, over two
+real processes and a SIGKILL: tests/stores/test_cluster.py.)"""
+
+from __future__ import annotations
+
+import logging
+
+from rollbridge.server.cluster_peers import Departures, named
+
+
+def test_a_process_id_is_named_with_its_pid_and_host():
+    assert named("serve-web-1.example-4830-9216164f") == (
+        "serve-web-1.example-4830-9216164f (pid 4830 on web-1.example)"
+    )
+    assert named("node-a") == "node-a"  # another shape: as it is
+
+
+def test_a_process_gone_is_said_once_with_the_tables_taken_from_it(caplog):
+    caplog.set_level(logging.WARNING, "rollbridge.cluster")
+    departures = Departures()
+    for table_id in ("t1", "t2", "t1"):  # t1 taken twice: named once
+        departures.took(table_id, "serve-h-1-aa")
+    departures.took("t3", "serve-h-2-bb")
+    departures.gone([b"serve-h-1-aa", 2500, b"serve-h-3-cc", 10])
+    departures.gone([])  # a renewal later: nothing more
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("process serve-h-1-aa (pid 1 on h) went away without stopping")
+    assert "ran out 2 s ago" in lines[0] and lines[0].endswith("its 2 tables: t1, t2"), lines
+    assert "ran out," in lines[1] and lines[1].endswith("took over none of its tables "
+                                                        "(each goes to the first process "
+                                                        "that gets a change of it)")  # fmt: skip
+    departures.gone([b"serve-h-1-aa", 1000])  # said again only if it claims again
+    assert caplog.records[-1].getMessage().endswith("took over none of its tables "
+                                                    "(each goes to the first process that "
+                                                    "gets a change of it)")  # fmt: skip
+
+
+def test_what_is_remembered_is_bounded():
+    departures = Departures()
+    for n in range(Departures.MOST + 5):
+        departures.took("t", f"node-{n}")
+    for n in range(Departures.TABLES + 5):
+        departures.took(f"t{n}", "node-last")
+    assert len(departures._taken) == Departures.MOST
+    assert "node-0" not in departures._taken  # the oldest forgotten
+    assert len(departures._taken["node-last"]) == Departures.TABLES
