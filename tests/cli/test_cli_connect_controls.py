@@ -77,3 +77,17 @@ def test_verify_shows_what_a_log_says_without_obeying_it(capsys, tmp_path):
     assert not any(ord(c) < 0x20 and c != "\n" for c in out), repr(out)
     assert not any(0x7F <= ord(c) <= 0x9F for c in out), repr(out)
     assert not any(line.startswith("#99") for line in out.splitlines()), out
+
+
+def test_visible_is_what_the_log_escapes_line_separators_included():
+    """``visible`` was a second copy of the text log's escaping that left out the line
+    and paragraph separators (U+2028, U+2029: a new line to ``str.splitlines`` and to
+    many a reader), which names refuse and the log escapes; now the log's
+    ``one_line`` is ``visible``, one list of what is escaped, written once."""
+    from rollbridge.server.logs import one_line
+
+    assert visible("roll\u2028#99 heal\u2029x") == "roll\\u2028#99 heal\\u2029x"
+    for text in (HOSTILE, "a\u2028b\u2029c\x85", "two\nlines"):
+        assert one_line(text) == visible(text)
+        assert one_line(text, keep_newlines=True) == visible(text, keep_newlines=True)
+    assert visible("two\nlines\x1b", keep_newlines=True) == "two\nlines\\x1b"
