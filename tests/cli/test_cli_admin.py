@@ -115,3 +115,27 @@ def test_an_older_admin_token_name_is_listed_without_its_controls(tmp_path, caps
     code, out, _ = run(capsys, "admin-token", "--db", str(db), "--list")
     assert code == 0 and out.count("\n") == 1 and "\x1b" not in out and "\x07" not in out
     assert "evil\\x1b]0;T\\x07\\n2026" in out, out
+
+
+def test_older_table_and_token_names_are_printed_without_their_controls(tmp_path, capsys):
+    """A table or token named before names were checked (2026-12-03) keeps its name
+    in the database; ``table list``, ``table tokens`` and ``serve``'s web view lines
+    printed it raw (and ``table list`` counted its ESC as a column's width)."""
+    import sqlite3
+
+    from rollbridge.cli.startup import web_lines
+
+    db = tmp_path / "t.db"
+    code, out, _ = run(capsys, "table", "create", "--db", str(db), "--ruleset", "sr2",
+                       "--name", "Friday", "--json")  # fmt: skip
+    table = json.loads(out)["id"]
+    with sqlite3.connect(db) as connection:  # as an older rollbridge took them
+        connection.execute("UPDATE tables SET name = ?", (HOSTILE,))
+        connection.execute("UPDATE tokens SET name = ?", (HOSTILE,))
+    shown = "evil\\x1b]0;T\\x07\\n2026"
+    for argv in (["table", "list"], ["table", "tokens", table]):
+        code, out, _ = run(capsys, *argv, "--db", str(db), "--locale", "en")
+        assert code == 0 and "\x1b" not in out and "\x07" not in out, (argv, out)
+        assert shown in out and all(line.count(shown) == 1 for line in out.splitlines()), out
+    line = web_lines([("http://x/tables/t", HOSTILE)], 0, "en")
+    assert line.count("\n") == 1 and "\x1b" not in line and shown in line, line
