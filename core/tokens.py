@@ -108,7 +108,15 @@ class AdminTokenRecord:
 
 
 def new_admin_token(name: str | None = None) -> tuple[str, AdminTokenRecord]:
-    """A fresh admin token and the record to store for it. Show the token once."""
+    """A fresh admin token and the record to store for it. Show the token once.
+
+    :raises InvalidRequest: a ``name`` that is no name
+        (:func:`~rollbridge.names.check_name`: the server's log names the admin token
+        of each admin API request, so a line break or an escape in it forged or
+        repainted a log line); none or an empty one is ``admin``.
+    """
+    if name:
+        check_name(name)
     secret = ADMIN_PREFIX + secrets.token_urlsafe(32)
     record = AdminTokenRecord(
         id=secrets.token_hex(6), name=name or "admin", created=time.time(), hash=hash_token(secret)

@@ -4,9 +4,12 @@ A terminal acts on control characters: ESC starts a sequence that can clear the
 screen, retitle the window or move the cursor, BEL rings, CR and LF let the rest of
 a text pass for a line of its own. What players and GMs write (a roll's label, an
 actor's name) reaches other people's terminals through ``rollbridge connect`` and
-exported logs, so each C0 control, DEL and C1 control in it is written as its
-Python escape (``\\x1b``, ``\\n``, ``\\x85``), visible and harmless; every other
-character, non-Latin letters and emoji included, stays as it is.
+exported logs, so each C0 control, DEL and C1 control in it, and the Unicode line
+and paragraph separators (U+2028, U+2029, a line break to ``str.splitlines`` and
+to many a reader), is written as its Python escape (``\\x1b``, ``\\n``, ``\\x85``,
+``\\u2028``), visible and harmless; every other character, non-Latin letters and
+emoji included, stays as it is. The server's text log escapes them so too
+(:func:`rollbridge.server.logs.one_line` is this).
 """
 
 from __future__ import annotations
@@ -14,19 +17,24 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["visible", "visible_data"]
+__all__ = ["CONTROLS", "visible", "visible_data"]
 
-#: C0 controls, DEL and C1 controls.
-_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
-
-
-def _escape(match: re.Match[str]) -> str:
-    return repr(match.group())[1:-1]
+#: C0 controls, DEL, C1 controls (NEL, U+0085, among them) and the line and paragraph
+#: separators: every character after which a reader may see a new line, and the
+#: terminal's escape sequences.
+CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-def visible(text: str) -> str:
-    """``text`` with each control character written as its escape (``\\x1b``)."""
-    return _CONTROLS.sub(_escape, text)
+def visible(text: str, *, keep_newlines: bool = False) -> str:
+    """``text`` with each control character (:data:`CONTROLS`) written as its escape
+    (``\\x1b``, ``\\n``, ``\\u2028``), ``\\n`` kept where ``keep_newlines``; the same
+    text when it has none."""
+
+    def escape(match: re.Match[str]) -> str:
+        char = match.group()
+        return char if char == "\n" and keep_newlines else repr(char)[1:-1]
+
+    return CONTROLS.sub(escape, text)
 
 
 def visible_data(value: Any) -> Any:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,28 @@ def test_the_russian_texts_call_the_gm_master_throughout():
                  ROOT / "core" / "server" / "webui" / "lang" / "ru.json"):  # fmt: skip
         assert "ведущ" not in path.read_text(encoding="utf-8").lower(), path
         assert "мастер" in path.read_text(encoding="utf-8"), path
+
+
+#: The German informal "du": its imperatives and pronouns (case matters: "Stelle",
+#: a place, is a noun; "stelle" the imperative).
+_DU = re.compile(
+    r"\b(Korrigiere|korrigiere|Starte|starte|stelle|prüfe|Prüfe|gib|Gib|setze|Setze|lösche|"
+    r"Lösche|warte|Warte|beende|Beende|bewahre|Bewahre|du|Du|dich|dein|deine|deinen|deiner)\b"
+)
+
+
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_german_addresses_its_reader_as_sie_throughout(domain):
+    """The German catalogues say "Sie" (geben Sie, prüfen Sie: some eighty times); the
+    Redis texts said "Korrigiere …, starte …", "stelle es zurück", a damaged reply
+    "stelle sie … wieder her": the same operator addressed two ways."""
+    po = DOMAINS[domain][0] / "locale" / "de" / "LC_MESSAGES" / f"{domain}.po"
+    with po.open("rb") as file:
+        catalogue = pofile.read_po(file, locale="de")
+    informal = []
+    for message in catalogue:
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        informal += [
+            (message.context, hit.group()) for s in strings for hit in _DU.finditer(s or "")
+        ]
+    assert not informal, informal

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_json, utc_time
 from rollbridge.cli.stores import add_store_options, open_store
 from rollbridge.exceptions import NotFound
 from rollbridge.text import Messages
+from rollbridge.visible import visible
 
 __all__ = ["add_parsers"]
 
@@ -49,30 +51,38 @@ def _admin_token(args: argparse.Namespace) -> int:
     from rollbridge.tokens import new_admin_token
 
     locale = args.locale
+    # made first: a name that is no name is refused before a database file is made
+    made = None if args.revoke or args.list else new_admin_token(args.name)
     # the store loads only when used; only making a token makes a database file
-    with open_store(args, create=not (args.revoke or args.list)) as store:
-        if args.revoke:
-            if not store.revoke_admin_token(args.revoke):
-                raise NotFound(NO_SUCH(id=repr(args.revoke)), details={"id": args.revoke})
-            if args.json:
-                print_json({"revoked": args.revoke})
-            else:
-                sys.stdout.write(REVOKED(id=args.revoke).render(locale) + "\n")
-            return 0
-        if args.list:
-            records = [r.to_dict() for r in store.list_admin_tokens()]
-            if args.json:
-                print_json({"admin_tokens": records})
-            elif not records:
-                sys.stdout.write(NONE().render(locale) + "\n")
-            for record in [] if args.json else records:  # the oldest first
-                made = utc_time(record["created"])
-                sys.stdout.write(f"{record['id']}  {made}  {record['name']}\n")
-            return 0
-        secret, record = new_admin_token(args.name)
+    with open_store(args, create=made is not None) as store:
+        if made is None:
+            return _revoke_or_list(args, store, locale)
+        secret, record = made
         store.add_admin_token(record)
     if args.json:
         print_json({"token": secret, **record.to_dict()})
     else:
         sys.stdout.write(f"{MADE(id=record.id, name=record.name).render(locale)}\n  {secret}\n")
+    return 0
+
+
+def _revoke_or_list(args: argparse.Namespace, store: Any, locale: str) -> int:
+    """``admin-token --revoke ID`` or ``--list`` on ``store``."""
+    if args.revoke:
+        if not store.revoke_admin_token(args.revoke):
+            raise NotFound(NO_SUCH(id=repr(args.revoke)), details={"id": args.revoke})
+        if args.json:
+            print_json({"revoked": args.revoke})
+        else:
+            sys.stdout.write(REVOKED(id=args.revoke).render(locale) + "\n")
+        return 0
+    records = [r.to_dict() for r in store.list_admin_tokens()]
+    if args.json:
+        print_json({"admin_tokens": records})
+    elif not records:
+        sys.stdout.write(NONE().render(locale) + "\n")
+    for record in [] if args.json else records:  # the oldest first
+        made = utc_time(record["created"])
+        # a name made before names were checked: its controls shown, not obeyed
+        sys.stdout.write(f"{record['id']}  {made}  {visible(record['name'])}\n")
     return 0

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rollbridge.text import Messages
+from rollbridge.visible import visible
 
 __all__ = [
     "created_lines",
@@ -102,7 +103,8 @@ def serving_line(count: int, url: str, db: str, locale: str) -> str:
 def web_lines(views: Sequence[tuple[str, str]], more: int, locale: str) -> str:
     """One line per table's web view (``views``: its address and its name), and how
     many ``more`` tables there are beyond them."""
-    lines = [f"  {WEB_VIEW(url=url, name=name).render(locale)}\n" for url, name in views]
+    # a name made before names were checked: its controls shown, not obeyed
+    lines = [f"  {WEB_VIEW(url=url, name=visible(name)).render(locale)}\n" for url, name in views]
     if more:
         lines.append(f"  {MORE(count=more).render(locale)}\n")
     return "".join(lines)

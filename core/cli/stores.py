@@ -9,9 +9,9 @@ Without either, ``ROLLBRIDGE_REDIS`` names Redis, else ``ROLLBRIDGE_DB`` the fil
 (:func:`rollbridge.paths.default_db_path`), else the user data directory holds it.
 
 ``serve`` refuses a Redis whose settings would lose acknowledged changes
-(``rollbridge.stores.redis.check_durability``: no AOF, ``appendfsync`` other than
-``always``, eviction on) unless ``--redis-unsafe`` says the operator knows
-(docs/redis.md).
+(``rollbridge.stores.redis_durability.durability_problems``: no AOF,
+``appendfsync`` other than ``always``, eviction on) unless ``--redis-unsafe`` says the
+operator knows (docs/redis.md).
 """
 
 from __future__ import annotations
@@ -156,10 +156,9 @@ def refuse_unsafe_redis(store: Any, args: argparse.Namespace, locale: str = "en"
     client = getattr(store, "client", None)
     if client is None:
         return
-    from rollbridge.stores.redis import check_durability
-    from rollbridge.stores.redis_durability import in_english
+    from rollbridge.stores.redis_durability import durability_problems, in_english
 
-    problems = check_durability(client)
+    problems = durability_problems(client)
     if not problems:
         store.watch_durability()
         return

@@ -175,7 +175,8 @@ def _list(args: argparse.Namespace) -> int:
     if not tables:
         sys.stdout.write(NO_TABLES().render(args.locale) + "\n")
     label = SEQ_LABEL().render(args.locale)
-    rows = [[t["id"], t["ruleset"], f"{label} {t['seq']}", t["name"]] for t in tables]
+    # a name made before names were checked: its controls shown, not obeyed
+    rows = [[t["id"], t["ruleset"], f"{label} {t['seq']}", visible(t["name"])] for t in tables]
     for line in aligned(rows):
         sys.stdout.write(line + "\n")
     return 0
@@ -206,7 +207,7 @@ def _tokens(args: argparse.Namespace) -> int:
         return 0
     for record in records:
         when = utc_time(record.created)
-        sys.stdout.write(f"{record.id}  {record.role:<8} {when}  {record.name}\n")
+        sys.stdout.write(f"{record.id}  {record.role:<8} {when}  {visible(record.name)}\n")
     if args.revoke:
         said = REVOKED(token=gone.id, role=gone.role, name=repr(gone.name), table=args.table)
         sys.stdout.write(f"{said.render(args.locale)}\n")

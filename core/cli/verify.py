@@ -27,6 +27,7 @@ from rollbridge.dice.verify import Report, verify_events
 from rollbridge.engine.recheck import REASONS
 from rollbridge.exceptions import RollbridgeError, UndecodableFrame
 from rollbridge.text import Messages
+from rollbridge.visible import visible
 
 __all__ = ["add_parsers", "read_log", "recheck", "render_report"]
 
@@ -240,7 +241,9 @@ def _refusal(entry: Any) -> bool:
 
 
 def render_report(report: Report, locale: str = "en", every: bool = False) -> list[str]:
-    """The lines ``rollbridge verify`` prints."""
+    """The lines ``rollbridge verify`` prints, each control character in them shown,
+    not obeyed (:func:`~rollbridge.visible.visible`): what they quote of the log (a
+    welcome's commitment, a problem's value) is the word of whoever wrote the file."""
     lines = [
         SUMMARY(
             events=report.events,
@@ -280,7 +283,7 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
         revealed = "revealed" in report.segments.values()
         done = ALL_GOOD if report.verified_events else NONE_SEEN if revealed else NONE_YET
         lines.append((done if report.segments else NOTHING)().render(locale))
-    return lines
+    return [visible(line) for line in lines]
 
 
 def recheck(entries: list[dict[str, Any]], report: Report) -> None:

@@ -40,6 +40,8 @@ from typing import Any, TextIO
 
 from websockets.frames import Frame
 
+from rollbridge.visible import CONTROLS, visible
+
 __all__ = [
     "FIELDS",
     "FORMATS",
@@ -74,11 +76,6 @@ FIELDS = ("request", "table", "code")
 FORMATS = ("text", "json")
 _requests = logging.getLogger("rollbridge.requests")
 _TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
-#: What a text log line escapes: C0 and DEL, C1 (NEL, U+0085, among them), and the
-#: Unicode line and paragraph separators — every character after which a reader
-#: (or ``str.splitlines``) may see a new line, and the terminal's escape sequences.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-_SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def cut_tokens(text: str) -> str:
@@ -101,18 +98,10 @@ def _cut(found: re.Match[str], text: str) -> str:
 
 
 def one_line(text: str, *, keep_newlines: bool = False) -> str:
-    """``text`` with every control character escaped (:data:`_CONTROL`: ``\\n``,
-    ``\\x1b``, ``\\u2028``…), ``\\n`` kept where ``keep_newlines``; the same text
-    when it has none."""
-    return _CONTROL.sub(lambda m: _escape(m.group(), keep_newlines), text)
-
-
-def _escape(char: str, keep_newlines: bool) -> str:
-    if char == "\n" and keep_newlines:
-        return char
-    return _SHORT.get(char) or (
-        f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
-    )
+    """``text`` as a text log line holds it: every control character escaped
+    (:func:`rollbridge.visible.visible`: ``\\n``, ``\\x1b``, ``\\u2028``…), ``\\n``
+    kept where ``keep_newlines``; the same text when it has none."""
+    return visible(text, keep_newlines=keep_newlines)
 
 
 def redact(text: str) -> str:
@@ -217,7 +206,7 @@ def _traceback(text: str, error: BaseException | None) -> str:
             said = str(error)
         except Exception:  # a broken __str__: the traceback says so already
             said = ""
-        if _CONTROL.search(said):
+        if CONTROLS.search(said):
             for version in {said, redact(said)}:  # as SafeLog left it
                 text = text.replace(one_line(version, keep_newlines=True), one_line(version))
         error = error.__cause__ or error.__context__

@@ -70,7 +70,6 @@ from rollbridge.stores.base import (
 )
 from rollbridge.stores.redis_durability import DurabilityWatch, check_durability
 from rollbridge.stores.redis_keys import DEFAULT_PREFIX, RedisKeys, TableKeys
-from rollbridge.text import Text
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 if TYPE_CHECKING:
@@ -915,8 +914,8 @@ class RedisStore:
 
     # -- the rest -------------------------------------------------------------------
 
-    def check_durability(self) -> list[Text]:
-        """The problems of this store's server, as catalogue texts: :func:`check_durability`."""
+    def check_durability(self) -> list[str]:
+        """The problems of this store's server, in English: :func:`check_durability`."""
         return check_durability(self.client)
 
     def watch_durability(self) -> None:

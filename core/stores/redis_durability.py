@@ -1,4 +1,5 @@
-"""Whether a Redis keeps what it acknowledged (:func:`check_durability`).
+"""Whether a Redis keeps what it acknowledged (:func:`check_durability`, in English;
+:func:`durability_problems`, as catalogue texts).
 
 The Redis store acknowledges a commit when the commit script returns. That
 reply is durable only if Redis appended the script's writes to its AOF and
@@ -25,7 +26,14 @@ import redis
 from rollbridge.exceptions import StoreUnavailable
 from rollbridge.text import Message, Messages, Text
 
-__all__ = ["REQUIRED", "WATCH_EVERY", "DurabilityWatch", "check_durability", "in_english"]
+__all__ = [
+    "REQUIRED",
+    "WATCH_EVERY",
+    "DurabilityWatch",
+    "check_durability",
+    "durability_problems",
+    "in_english",
+]
 
 #: Seconds between two checks of a watched Redis's settings (a commit between a
 #: change of them and the next check is acknowledged as before).
@@ -89,7 +97,15 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def check_durability(client: Any, *, unanswered: bool = False) -> list[Text]:
+def check_durability(client: Any, *, unanswered: bool = False) -> list[str]:
+    """The problems of a Redis that would lose acknowledged changes, one English
+    sentence each, as this function always returned them (a script joins them, or
+    looks for a setting's name in them); ``[]`` if none. The same as
+    :func:`durability_problems`, which says them in any language."""
+    return in_english(durability_problems(client, unanswered=unanswered))
+
+
+def durability_problems(client: Any, *, unanswered: bool = False) -> list[Text]:
     """The problems of a Redis that would lose acknowledged changes; ``[]`` if none.
 
     :param client: a ``redis.Redis`` client (any that answers ``CONFIG GET``).
@@ -168,7 +184,7 @@ class DurabilityWatch:
     def _read(self) -> None:
         # not answering: raised at once (the store says so), not after a socket
         # timeout per setting and then the commit's own
-        found = check_durability(self.client, unanswered=True)
+        found = durability_problems(self.client, unanswered=True)
         if any(p.id == CANNOT_READ.id for p in found):
             return  # CONFIG refused now: the commit says what is wrong, if anything
         if not found and self.problem is not None and not self._aof_written():

@@ -84,3 +84,58 @@ def test_a_replaced_admin_token_is_told_apart_by_when_it_was_made(tmp_path, caps
     # to the second: a token replaced within a minute is told apart too (rev7c)
     assert len(second.split("  ")[1]) == len("2026-12-05 10:31:07 UTC"), second
     assert all(line.endswith("UTC  web-front") for line in (first, second))
+
+
+#: A name that clears the screen, retitles the window and starts a log line of its own.
+HOSTILE = "evil\x1b]0;T\x07\n2026-12-05 INFO rollbridge.admin: all is well"
+
+
+def test_an_admin_token_name_with_a_control_character_is_refused(tmp_path, capsys):
+    """Names of tables and tokens are one line without controls (name_control), but an
+    admin token's was taken as given: its line break and ESC went into the server's
+    log with each admin API request it made, and ``--list`` printed them raw. Now it
+    is refused as a token's name is, before any database file is made."""
+    db = tmp_path / "rollbridge.db"
+    code, out, err = run(capsys, "admin-token", "--db", str(db), "--name", HOSTILE)
+    assert (code, out) == (1, "") and not db.exists()
+    assert err.startswith("rollbridge: error: name_control: ") and err.count("\n") == 1, err
+    code, out, err = run(capsys, "admin-token", "--db", str(db), "--name", "   ", "--json")
+    assert code == 1 and json.loads(out)["code"] == "invalid_request" and not db.exists()
+    code, out, _ = run(capsys, "admin-token", "--db", str(db), "--name", "", "--json")
+    assert code == 0 and json.loads(out)["name"] == "admin"  # an empty one: as before
+
+
+def test_an_older_admin_token_name_is_listed_without_its_controls(tmp_path, capsys):
+    from rollbridge.tokens import new_admin_token
+
+    db = tmp_path / "rollbridge.db"
+    _secret, record = new_admin_token()
+    with SQLiteStore(db) as store:  # as made before names were checked
+        store.add_admin_token(replace(record, name=HOSTILE))
+    code, out, _ = run(capsys, "admin-token", "--db", str(db), "--list")
+    assert code == 0 and out.count("\n") == 1 and "\x1b" not in out and "\x07" not in out
+    assert "evil\\x1b]0;T\\x07\\n2026" in out, out
+
+
+def test_older_table_and_token_names_are_printed_without_their_controls(tmp_path, capsys):
+    """A table or token named before names were checked (2026-12-03) keeps its name
+    in the database; ``table list``, ``table tokens`` and ``serve``'s web view lines
+    printed it raw (and ``table list`` counted its ESC as a column's width)."""
+    import sqlite3
+
+    from rollbridge.cli.startup import web_lines
+
+    db = tmp_path / "t.db"
+    code, out, _ = run(capsys, "table", "create", "--db", str(db), "--ruleset", "sr2",
+                       "--name", "Friday", "--json")  # fmt: skip
+    table = json.loads(out)["id"]
+    with sqlite3.connect(db) as connection:  # as an older rollbridge took them
+        connection.execute("UPDATE tables SET name = ?", (HOSTILE,))
+        connection.execute("UPDATE tokens SET name = ?", (HOSTILE,))
+    shown = "evil\\x1b]0;T\\x07\\n2026"
+    for argv in (["table", "list"], ["table", "tokens", table]):
+        code, out, _ = run(capsys, *argv, "--db", str(db), "--locale", "en")
+        assert code == 0 and "\x1b" not in out and "\x07" not in out, (argv, out)
+        assert shown in out and all(line.count(shown) == 1 for line in out.splitlines()), out
+    line = web_lines([("http://x/tables/t", HOSTILE)], 0, "en")
+    assert line.count("\n") == 1 and "\x1b" not in line and shown in line, line

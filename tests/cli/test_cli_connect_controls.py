@@ -11,6 +11,8 @@ escape (``\\x1b``, ``\\n``); the Markdown export writes them so too.
 
 from __future__ import annotations
 
+import json
+
 from rollbridge.export.escape import inline
 from rollbridge.visible import visible, visible_data
 from tests.cli.test_cli_reconnect import Terminal
@@ -57,3 +59,35 @@ async def test_a_players_label_does_not_control_the_gms_terminal(make_tables):  
     assert not any(ord(c) < 0x20 and c != "\n" for c in out), repr(out)
     assert not any(0x7F <= ord(c) <= 0x9F for c in out), repr(out)
     assert not any(text.startswith("#99") for text in out.splitlines()), out
+
+
+def test_verify_shows_what_a_log_says_without_obeying_it(capsys, tmp_path):
+    """``rollbridge verify`` reads a log someone else wrote and quotes some of it (a
+    welcome's commitment): its controls are printed as escapes, not sent to the
+    terminal (they were: a crafted log cleared the screen and retitled the window)."""
+    from rollbridge.cli import main
+
+    welcome = {"type": "welcome", "table": {"id": "t-1", "epoch": 1, "dice": {
+        "open": True, "segment": 1, "commitment": HOSTILE, "since": 0}}}  # fmt: skip
+    log = tmp_path / "crafted.jsonl"
+    log.write_text(json.dumps(welcome) + "\n", encoding="utf-8")
+    main(["verify", str(log), "--locale", "en"])
+    out = capsys.readouterr().out
+    assert SHOWN in out, out
+    assert not any(ord(c) < 0x20 and c != "\n" for c in out), repr(out)
+    assert not any(0x7F <= ord(c) <= 0x9F for c in out), repr(out)
+    assert not any(line.startswith("#99") for line in out.splitlines()), out
+
+
+def test_visible_is_what_the_log_escapes_line_separators_included():
+    """``visible`` was a second copy of the text log's escaping that left out the line
+    and paragraph separators (U+2028, U+2029: a new line to ``str.splitlines`` and to
+    many a reader), which names refuse and the log escapes; now the log's
+    ``one_line`` is ``visible``, one list of what is escaped, written once."""
+    from rollbridge.server.logs import one_line
+
+    assert visible("roll\u2028#99 heal\u2029x") == "roll\\u2028#99 heal\\u2029x"
+    for text in (HOSTILE, "a\u2028b\u2029c\x85", "two\nlines"):
+        assert one_line(text) == visible(text)
+        assert one_line(text, keep_newlines=True) == visible(text, keep_newlines=True)
+    assert visible("two\nlines\x1b", keep_newlines=True) == "two\nlines\\x1b"

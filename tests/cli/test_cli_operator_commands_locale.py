@@ -126,3 +126,33 @@ def test_an_unknown_language_is_refused_before_anything_changes(capsys, table, a
     assert after[0] == 0 and after[1] == before
     admins = json.loads(run(capsys, "admin-token", "--db", str(db), "--list", "--json")[1])
     assert admins["admin_tokens"] == []
+
+
+def test_the_readme_names_the_commands_without_a_language_as_they_are():
+    """README said every command takes ``--locale`` "but the developers' ``catalogs``
+    and ``release``": there is no ``release`` (it is ``foundry-release``), and
+    ``catalogs`` has a ``--locale`` of its own (the catalogues to work on). Every
+    other command takes the language, and README names the two as they are."""
+    import argparse
+    import re
+
+    from rollbridge.cli import build_parser
+
+    def commands(parser: argparse.ArgumentParser, path: str = "") -> dict[str, set[str]]:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs:
+            return {
+                path.strip(): {a.dest for a in parser._actions if "--locale" in a.option_strings}
+            }
+        return {k: v for s in subs for name, sub in s.choices.items()
+                for k, v in commands(sub, f"{path} {name}").items()}  # fmt: skip
+
+    found = commands(build_parser())
+    without = {name for name, dests in found.items() if dests != {"locale"}}
+    readme = " ".join((Path(__file__).resolve().parents[2] / "README.md").read_text().split())
+    said = re.search(
+        r"\(every command but the developers' (.*?)\) or else of the environment", readme
+    )
+    assert said is not None
+    named = set(re.findall(r"`([a-z-]+)`", said.group(1))) - {"--locale"}
+    assert {name.split()[0] for name in without} == named, (without, said.group(1))

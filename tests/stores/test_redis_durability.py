@@ -126,7 +126,7 @@ def test_check_durability_names_each_setting_that_loses_data(redis_factory):
     server = redis_factory("--appendonly", "no", "--appendfsync", "everysec")
     client = redis.Redis.from_url(server.url)
     client.config_set("maxmemory-policy", "allkeys-lru")
-    problems = [str(problem) for problem in check_durability(client)]  # in English
+    problems = check_durability(client)
     assert len(problems) == 3
     assert "appendonly no, needs yes" in problems[0]
     assert "appendfsync everysec, needs always" in problems[1]
@@ -143,8 +143,26 @@ def test_check_durability_names_each_setting_that_loses_data(redis_factory):
 def test_check_durability_on_a_server_that_refuses_config(redis_factory):
     server = redis_factory("--rename-command", "CONFIG", "")
     client = redis.Redis.from_url(server.url)
-    problems = [str(problem) for problem in check_durability(client)]  # in English
+    problems = check_durability(client)
     assert len(problems) == 3 and all(p.startswith("cannot read") for p in problems)
+    client.close()
+
+
+def test_check_durability_still_returns_english_sentences(redis_factory):
+    """``check_durability`` is public (docs/redis.md shows a script calling it): it
+    returned English ``str`` sentences, and a script joining them or looking for a
+    setting in them got a TypeError once they became catalogue texts. They are
+    ``str`` again; ``durability_problems`` gives the texts, to say in any language."""
+    from rollbridge.stores.redis_durability import durability_problems
+
+    server = redis_factory("--appendonly", "no")
+    client = redis.Redis.from_url(server.url)
+    problems = check_durability(client)
+    assert all(type(p) is str for p in problems) and "appendonly" in "\n".join(problems)
+    assert RedisStore(server.url).check_durability() == problems
+    texts = durability_problems(client)
+    assert [t.render() for t in texts] == problems
+    assert texts[0].render("cs").startswith("Redis má appendonly no, potřebuje yes")
     client.close()
 
 
