@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import json
 import logging
+import unicodedata
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -155,10 +156,14 @@ def _json(status: int, body: JSON, **headers: str) -> Response:
 
 
 def _required(parameters: Mapping[str, str], name: str) -> str:
-    value = parameters.get(name, "").strip()
-    if not value:
+    """The parameter ``name``, its blanks stripped. One of spaces alone is missing;
+    one holding a control character that strips away (``%0A``, ``%09``) is kept as
+    given, for the check of its value to name it (``no ruleset '\\n' is loaded``)."""
+    given = parameters.get(name, "")
+    value = given.strip()
+    if not value and not any(unicodedata.category(c) == "Cc" for c in given):
         raise InvalidRequest(MISSING(name=name), details={"field": name})
-    return value
+    return value or given
 
 
 # -- the work, on a reader thread ---------------------------------------------------------

@@ -545,3 +545,45 @@ async def test_a_name_of_only_spaces_is_still_missing(admin, sent):
                f"Authorization: Bearer {admin.admin}\r\n\r\n")  # fmt: skip
     status, _, body = await asyncio.to_thread(raw_answer, admin.server.port, request.encode())
     assert (status, json.loads(body)["name"]) == (201, "player")
+
+
+@pytest.mark.parametrize(
+    ("route", "sent", "status", "code", "said"),
+    [
+        ("/admin/tables?name=x&ruleset=", "%0A", 404, "unknown_ruleset", "no ruleset '\\n'"),
+        ("/admin/tables?name=x&ruleset=", "%09%0B", 404, "unknown_ruleset", "'\\t\\x0b'"),
+        ("/admin/tables/sr2/tokens?role=", "%0A", 400, "invalid_request", "not '\\n'"),
+        ("/admin/tables/sr2/tokens?role=", "%C2%85", 400, "invalid_request", "not '\\x85'"),
+    ],
+)
+async def test_a_ruleset_or_role_of_control_characters_is_named_not_missing(
+    admin, route, sent, status, code, said
+):
+    """``?ruleset=%0A`` and ``?role=%0A`` were refused as missing parameters, as
+    blanks are: the value is refused as what it is, named with its escapes; nothing
+    made."""
+    tables, tokens = list(admin.store.tables()), admin.store.list_tokens("sr2")
+    request = (f"POST {route}{sent} HTTP/1.1\r\nHost: x\r\n"
+               f"Authorization: Bearer {admin.admin}\r\n\r\n")  # fmt: skip
+    answered, _, body = await asyncio.to_thread(raw_answer, admin.server.port, request.encode())
+    answer = json.loads(body)
+    assert (answered, answer["code"]) == (status, code), answer
+    assert said in answer["message"] and "missing" not in answer["message"], answer
+    assert list(admin.store.tables()) == tables and admin.store.list_tokens("sr2") == tokens
+
+
+@pytest.mark.parametrize("sent", ["", "+", "%20%20", "%E3%80%80"])
+async def test_a_ruleset_or_role_of_spaces_is_still_missing(admin, sent):
+    """Spaces alone (and an empty value) stay a missing parameter."""
+    for route, field in (("/admin/tables?name=x&ruleset=", "ruleset"),
+                         ("/admin/tables/sr2/tokens?role=", "role")):  # fmt: skip
+        request = (f"POST {route}{sent} HTTP/1.1\r\nHost: x\r\n"
+                   f"Authorization: Bearer {admin.admin}\r\n\r\n")  # fmt: skip
+        status, _, body = await asyncio.to_thread(raw_answer, admin.server.port, request.encode())
+        answer = json.loads(body)
+        assert (status, answer["code"], answer["details"]) == (
+            400,
+            "invalid_request",
+            {"field": field},
+        ), answer
+        assert f"the parameter {field} is missing" in answer["message"]
