@@ -547,6 +547,14 @@ async def test_a_name_of_only_spaces_is_still_missing(admin, sent):
     assert (status, json.loads(body)["name"]) == (201, "player")
 
 
+async def _posted(admin, target: str) -> tuple[int, dict]:
+    """``POST target`` with the admin token, sent as it is: the status and JSON body."""
+    request = (f"POST {target} HTTP/1.1\r\nHost: x\r\n"
+               f"Authorization: Bearer {admin.admin}\r\n\r\n")  # fmt: skip
+    status, _, body = await asyncio.to_thread(raw_answer, admin.server.port, request.encode())
+    return status, json.loads(body)
+
+
 @pytest.mark.parametrize(
     ("route", "sent", "status", "code", "said"),
     [
@@ -563,10 +571,7 @@ async def test_a_ruleset_or_role_of_control_characters_is_named_not_missing(
     blanks are: the value is refused as what it is, named with its escapes; nothing
     made."""
     tables, tokens = list(admin.store.tables()), admin.store.list_tokens("sr2")
-    request = (f"POST {route}{sent} HTTP/1.1\r\nHost: x\r\n"
-               f"Authorization: Bearer {admin.admin}\r\n\r\n")  # fmt: skip
-    answered, _, body = await asyncio.to_thread(raw_answer, admin.server.port, request.encode())
-    answer = json.loads(body)
+    answered, answer = await _posted(admin, f"{route}{sent}")
     assert (answered, answer["code"]) == (status, code), answer
     assert said in answer["message"] and "missing" not in answer["message"], answer
     assert list(admin.store.tables()) == tables and admin.store.list_tokens("sr2") == tokens
@@ -577,10 +582,7 @@ async def test_a_ruleset_or_role_of_spaces_is_still_missing(admin, sent):
     """Spaces alone (and an empty value) stay a missing parameter."""
     for route, field in (("/admin/tables?name=x&ruleset=", "ruleset"),
                          ("/admin/tables/sr2/tokens?role=", "role")):  # fmt: skip
-        request = (f"POST {route}{sent} HTTP/1.1\r\nHost: x\r\n"
-                   f"Authorization: Bearer {admin.admin}\r\n\r\n")  # fmt: skip
-        status, _, body = await asyncio.to_thread(raw_answer, admin.server.port, request.encode())
-        answer = json.loads(body)
+        status, answer = await _posted(admin, f"{route}{sent}")
         assert (status, answer["code"], answer["details"]) == (
             400,
             "invalid_request",
