@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -67,9 +68,17 @@ def utc_time(seconds: float | None) -> str:
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
+#: DEL and the C1 controls, which JSON lets stand in a string as they are.
+_C1 = re.compile("[\x7f-\x9f]")
+
+
 def print_json(data: Any) -> None:
-    """Print data as indented JSON on stdout."""
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+    """Print data as indented JSON on stdout. The C0 controls in its strings are
+    JSON escapes already; DEL and the C1 controls (U+009B is a terminal's CSI) are
+    written as ``\\u009b`` too: a value from a table or a log (a player's label)
+    reads back the same and does not control the terminal it is printed on."""
+    text = json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False)
+    sys.stdout.write(_C1.sub(lambda found: f"\\u{ord(found.group()):04x}", text) + "\n")
 
 
 def print_error(error: RollbridgeError, locale: str = "en", hint: str = "") -> None:

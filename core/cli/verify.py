@@ -27,6 +27,7 @@ from rollbridge.dice.verify import Report, verify_events
 from rollbridge.engine.recheck import REASONS
 from rollbridge.exceptions import RollbridgeError, UndecodableFrame
 from rollbridge.text import Messages
+from rollbridge.visible import visible
 
 __all__ = ["add_parsers", "read_log", "recheck", "render_report"]
 
@@ -240,7 +241,10 @@ def _refusal(entry: Any) -> bool:
 
 
 def render_report(report: Report, locale: str = "en", every: bool = False) -> list[str]:
-    """The lines ``rollbridge verify`` prints."""
+    """The lines ``rollbridge verify`` prints, each control character in them shown
+    as its escape (:func:`~rollbridge.visible.visible`): the values they quote (a
+    segment's label, an epoch, a total) come from the log, which anyone may have
+    written, and reach the terminal of whoever checks it."""
     lines = [
         SUMMARY(
             events=report.events,
@@ -280,7 +284,7 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
         revealed = "revealed" in report.segments.values()
         done = ALL_GOOD if report.verified_events else NONE_SEEN if revealed else NONE_YET
         lines.append((done if report.segments else NOTHING)().render(locale))
-    return lines
+    return [visible(line) for line in lines]
 
 
 def recheck(entries: list[dict[str, Any]], report: Report) -> None:
@@ -328,5 +332,6 @@ def _unreadable(args: argparse.Namespace, error: RollbridgeError) -> int:
     if args.json:
         print_error(error, args.locale)
     else:
-        sys.stderr.write(f"rollbridge: error: {error.render(args.locale)}\n")
+        # the refusal a log holds is quoted: its controls shown, never obeyed
+        sys.stderr.write(f"rollbridge: error: {visible(error.render(args.locale))}\n")
     return 2
