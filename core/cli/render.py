@@ -10,13 +10,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import sys
 from collections.abc import Mapping
 from typing import Any
 
 from rollbridge.exceptions import RollbridgeError
 from rollbridge.text import Messages
+from rollbridge.visible import inert_json
 from rollbridge.words import GM_ONLY, KINDS, STATUS, SUCCESSES
 
 __all__ = [
@@ -68,17 +68,11 @@ def utc_time(seconds: float | None) -> str:
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-#: DEL and the C1 controls, which JSON lets stand in a string as they are.
-_C1 = re.compile("[\x7f-\x9f]")
-
-
 def print_json(data: Any) -> None:
-    """Print data as indented JSON on stdout. The C0 controls in its strings are
-    JSON escapes already; DEL and the C1 controls (U+009B is a terminal's CSI) are
-    written as ``\\u009b`` too: a value from a table or a log (a player's label)
-    reads back the same and does not control the terminal it is printed on."""
-    text = json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False)
-    sys.stdout.write(_C1.sub(lambda found: f"\\u{ord(found.group()):04x}", text) + "\n")
+    """Print data as indented JSON on stdout, each control character in its strings
+    an escape (:func:`~rollbridge.visible.inert_json`): a value from a table or a log
+    (a player's label) reads back the same and does not control the terminal."""
+    sys.stdout.write(inert_json(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
 
 
 def print_error(error: RollbridgeError, locale: str = "en", hint: str = "") -> None:
