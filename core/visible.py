@@ -17,12 +17,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["CONTROLS", "visible", "visible_data"]
+__all__ = ["CONTROLS", "inert_json", "visible", "visible_data"]
 
 #: C0 controls, DEL, C1 controls (NEL, U+0085, among them) and the line and paragraph
 #: separators: every character after which a reader may see a new line, and the
 #: terminal's escape sequences.
 CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: What JSON lets stand in a string as it is but a terminal obeys (DEL, C1: U+009B is
+#: CSI) or a reader takes for a line break (U+0085, U+2028, U+2029: str.splitlines).
+_RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029]")
 
 
 def visible(text: str, *, keep_newlines: bool = False) -> str:
@@ -47,3 +50,12 @@ def visible_data(value: Any) -> Any:
     if isinstance(value, list):
         return [visible_data(item) for item in value]
     return value
+
+
+def inert_json(text: str) -> str:
+    """JSON ``text`` (``json.dumps(..., ensure_ascii=False)``, whose C0 controls are
+    escapes already) with DEL, each C1 control and U+2028, U+2029 written as a
+    ``\\u`` escape too: the same data when read back, but one line for every
+    reader and nothing a terminal obeys. (Such characters stand only inside
+    strings in JSON text, where the escape means the same.)"""
+    return _RAW_IN_JSON.sub(lambda found: f"\\u{ord(found.group()):04x}", text)

@@ -16,6 +16,7 @@ from typing import Any
 
 from rollbridge.exceptions import RollbridgeError
 from rollbridge.text import Messages
+from rollbridge.visible import inert_json
 from rollbridge.words import GM_ONLY, KINDS, STATUS, SUCCESSES
 
 __all__ = [
@@ -68,8 +69,10 @@ def utc_time(seconds: float | None) -> str:
 
 
 def print_json(data: Any) -> None:
-    """Print data as indented JSON on stdout."""
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+    """Print data as indented JSON on stdout, each control character in its strings
+    an escape (:func:`~rollbridge.visible.inert_json`): a value from a table or a log
+    (a player's label) reads back the same and does not control the terminal."""
+    sys.stdout.write(inert_json(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
 
 
 def print_error(error: RollbridgeError, locale: str = "en", hint: str = "") -> None:

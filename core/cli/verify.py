@@ -331,5 +331,6 @@ def _unreadable(args: argparse.Namespace, error: RollbridgeError) -> int:
     if args.json:
         print_error(error, args.locale)
     else:
-        sys.stderr.write(f"rollbridge: error: {error.render(args.locale)}\n")
+        # the refusal a log holds is quoted: its controls shown, never obeyed
+        sys.stderr.write(f"rollbridge: error: {visible(error.render(args.locale))}\n")
     return 2

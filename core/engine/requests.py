@@ -9,6 +9,7 @@ tests/test_protocol_docs.py checks they agree.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +28,8 @@ say = Messages("rollbridge")
 #: The refusal of a request whose ``id`` is missing or is not one (:func:`valid_id`).
 BAD_ID = say(
     "request.id",
-    "id: every request needs an id, a string of 1-64 characters or an integer within 64 bits",
+    "id: every request needs an id, a string of 1-64 characters without control "
+    "characters or an integer within 64 bits",
 )
 
 _ID = {"type": "string", "minLength": 1, "maxLength": 64}
@@ -287,14 +289,20 @@ class Request:
 
 #: Request ids that are integers lie within 64 bits (what msgpack and JSON carry).
 _ID_LIMIT = 2**63
+#: What no request id holds: C0, DEL and C1 controls, the line and paragraph
+#: separators and the bidirectional controls. An event names the request it answers
+#: (``request``) to every member of its table, so an id is text one person sends
+#: to all the others, and these would control or reorder what they read.
+_NOT_IN_ID = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def valid_id(value: Any) -> bool:
     """Whether ``value`` is a request id: a string of 1-64 characters of valid
-    Unicode, or an integer within 64 bits (not a boolean)."""
+    Unicode without control characters (:data:`_NOT_IN_ID`), or an integer within
+    64 bits (not a boolean)."""
     kind = value.__class__
     if kind is str:
-        return 1 <= len(value) <= 64 and valid_text(value)
+        return 1 <= len(value) <= 64 and valid_text(value) and _NOT_IN_ID.search(value) is None
     return kind is int and -_ID_LIMIT <= value < _ID_LIMIT
 
 

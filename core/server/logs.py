@@ -25,7 +25,11 @@ server's) follows as its own lines, with what its exceptions say escaped alike.
 ``time``, ``level``, ``logger``, ``message``; ``request``, ``table``, ``code``
 when the record carries them (``extra=``; :func:`log_refusal` writes such a
 line at DEBUG for every request refused with an error); ``exception`` when there
-is one. :func:`configure` sets up the root logger with either format and the filter.
+is one. Its strings' control characters are JSON escapes, DEL, C1, U+2028 and
+U+2029 included (:func:`~rollbridge.visible.inert_json`): a table id a client sent
+holding U+0085 or U+2028 cannot break a line in two for a reader that splits lines
+on them (Python's ``str.splitlines``), nor a C1 control reach a terminal.
+:func:`configure` sets up the root logger with either format and the filter.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from typing import Any, TextIO
 
 from websockets.frames import Frame
 
-from rollbridge.visible import CONTROLS, visible
+from rollbridge.visible import CONTROLS, inert_json, visible
 
 __all__ = [
     "FIELDS",
@@ -233,7 +237,8 @@ class JsonFormatter(logging.Formatter):
             line["exception"] = record.exc_text
         if record.stack_info:
             line["stack"] = self.formatStack(record.stack_info)
-        return json.dumps(line, ensure_ascii=False)
+        # DEL, C1 and U+2028/U+2029 as escapes too: one line for every reader
+        return inert_json(json.dumps(line, ensure_ascii=False))
 
 
 def log_refusal(reply: Any) -> None:

@@ -498,7 +498,7 @@ async def test_a_raw_request_whose_id_is_none_is_refused_before_it_is_sent(make_
         status, out = await terminal.end()
     finally:
         await terminal.stop()
-    assert "! id: every request needs an id, a string of 1-64 characters or an integer" in out
+    assert "! id: every request needs an id, a string of 1-64 characters without control" in out
     assert "Traceback" not in out and "not answered" not in out, out
     assert "= 51" not in out and "[1] + 60 = 61" in out, out
     assert status == 0, out

@@ -12,7 +12,7 @@
 import { localizeRenderedCards, postApprovalCard, postCard } from "./chat.mjs";
 import { setting } from "./settings.mjs";
 import { Connection } from "../client/connection.mjs";
-import { labelOf, ROLE_LABELS } from "../client/i18n.mjs";
+import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "../client/i18n.mjs";
 import { DIALECT, errorFromReply, localeNotice, newRequestId, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage, shownError } from "../core/protocol.mjs";
 import {
   cardAudience, refusesRequesterSees, requesterCard, RollModeNotes, SECRET_MODES, withoutRequesterSees,
@@ -737,7 +737,12 @@ export class FoundryClient {
 
   /** A module socket message; `sender` the user Foundry's server says sent it (relay.mjs socketSender). */
   onSocket(message, sender = null) {
-    if (message?.type === "status") this.gmStatus = message.status;
+    // the writing GM's connection status (status().gm): a GM's word only, one of the
+    // connection's statuses, never a player's forged "connected" or free text
+    if (message?.type === "status" && game.users?.get(sender)?.isGM
+      && typeof message.status === "string" && Object.hasOwn(CONNECTION_LABELS, message.status)) {
+      this.gmStatus = message.status;
+    }
     // a player's client asking the GM's (relay.mjs): roll-mode notes on v12, applies always
     if (message?.type === "rollMode") {
       this.relayed(message, { sender }).catch((error) => console.warn(`rollbridge | ${redact(error?.message ?? error)}`));
