@@ -35,9 +35,10 @@ of the table (``MEMORY USAGE key SAMPLES 0``, ``ZCARD``/``HLEN``), ``DBSIZE`` an
 ``INFO memory``'s ``used_memory``; on SQLite the rows of each table of the file
 and ``page_count × page_size`` (after a checkpoint of the WAL). A structure is
 bounded when its count stops growing at its bound while the requests go on; the
-last sample of each phase is the table at its bounds. The bytes a table takes at
-all its bounds, × 500, is the estimate of docs/operations.md ("What one table can
-store").
+last sample of each phase is the table at its bounds. At the end the table is
+deleted, and what is left of it is listed (nothing: only keys of no table). The
+bytes a table takes at all its bounds, × 500, is the estimate of docs/operations.md
+("What one table can store").
 """
 
 from __future__ import annotations
@@ -255,6 +256,8 @@ def run(retain: int, folder: Path) -> dict[str, Any]:
         service = TableService(sqlite_store, host, clock=None)
         info, _ = service.create_table("Growth", "sr2", table_id="growth")
         result["sqlite"] = drive(service, info.id, lambda: sqlite_sample(path), retain)
+        sqlite_store.delete_table(info.id)  # and then nothing of it is left
+        result["sqlite_deleted"] = sqlite_sample(path)
     finally:
         sqlite_store.close()
 
@@ -270,6 +273,8 @@ def run(retain: int, folder: Path) -> dict[str, Any]:
         result["redis"] = drive(
             service, info.id, lambda: redis_sample(child.client, "rb:", info.id), retain
         )
+        redis_store.delete_table(info.id)
+        result["redis_deleted"] = {"keys": sorted(k.decode() for k in child.client.keys("*"))}
         redis_store.close()
     finally:
         child.stop()
@@ -279,6 +284,8 @@ def run(retain: int, folder: Path) -> dict[str, Any]:
 def report(result: dict[str, Any]) -> None:
     """The figures, one line a sample."""
     print(f"retain {result['retain']}, reply window {result['reply_window']} seqs")
+    deleted = result["sqlite_deleted"]
+    print(f"  deleted: sqlite rows {deleted['rows']}, redis keys {result['redis_deleted']['keys']}")
     for phase, samples in result["sqlite"].items():
         if phase == "refused":
             print(f"  sqlite refused: {samples[0]}")

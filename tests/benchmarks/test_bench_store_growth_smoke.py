@@ -49,3 +49,7 @@ def test_every_structure_stops_at_its_bound():
     assert redis["refused"][0]["actors:limit_exceeded"] == 10
     assert redis["refused"][0]["pending:too_many_pending"] > 0
     assert sqlite["refused"] == redis["refused"]
+    # a deleted table leaves nothing behind
+    assert document["redis_deleted"]["keys"] == ["rb:counter", "rb:dice_key"]
+    rows = document["sqlite_deleted"]["rows"]
+    assert rows["tables"] == rows["log"] == rows["replies"] == rows["tokens"] == 0
