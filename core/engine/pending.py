@@ -3,7 +3,10 @@
 The pending requests are table state, but events do not record the whole list
 before and after (it would grow with every request): each event says which
 request was added or settled, and the table keeps the list. A table holds at
-most :data:`MAX_PENDING` of them, a player at most :data:`MAX_PENDING_PER_PLAYER`.
+most :data:`MAX_PENDING` of them, a player at most :data:`MAX_PENDING_PER_PLAYER`,
+and all of them together at most :data:`MAX_PENDING_BYTES` packed: the list is part
+of the table's meta, which the SQLite store writes again with every commit's log
+row, so its size is multiplied by ``--retain`` on disk.
 ``approve`` and ``reject`` are in :mod:`rollbridge.engine.approvals`.
 """
 
@@ -11,14 +14,21 @@ from __future__ import annotations
 
 from rollbridge.engine.context import RequestContext
 from rollbridge.exceptions import Conflict
-from rollbridge.plain import JSON
+from rollbridge.plain import JSON, pack
 from rollbridge.text import Messages
 
-__all__ = ["MAX_PENDING", "MAX_PENDING_PER_PLAYER", "pend"]
+__all__ = ["MAX_PENDING", "MAX_PENDING_BYTES", "MAX_PENDING_PER_PLAYER", "pend"]
 
 #: Requests waiting for the GM at one table, and from one player's token.
 MAX_PENDING = 64
 MAX_PENDING_PER_PLAYER = 8
+#: The bytes (msgpack) all the requests waiting at one table may take together: room
+#: for the 64 largest plain rolls (~700 bytes each: a 256-character formula, a
+#: 200-character label), or four rolls that supply the 2,997 dice of the largest
+#: event. Each commit's log row holds them on SQLite, so ``--retain`` rows hold at
+#: most ``retain`` × this (64 MiB at the default 1,000) — without it, 64 rolls with
+#: supplied dice (``player_dice``) made a 1 MiB list and 1 GiB of log per table.
+MAX_PENDING_BYTES = 64 * 1024
 
 say = Messages("rollbridge")
 
@@ -45,6 +55,17 @@ def pend(ctx: RequestContext) -> JSON:
         "who": {"role": who.role, "name": who.name, "key": who.key},
     }
     pending[pending_id] = entry
+    size = len(pack(pending))
+    if size > MAX_PENDING_BYTES:
+        raise Conflict(
+            say(
+                "approval.too_large",
+                "the requests waiting for the GM's approval would take more than the "
+                "{limit} KiB a table keeps; wait until the GM approves or rejects some",
+            )(limit=MAX_PENDING_BYTES // 1024),
+            code="too_many_pending",
+            details={"size": size, "limit": MAX_PENDING_BYTES},
+        )
     draft.table_fields["pending"] = pending
     ctx.event("approval.requested", {"pending": pending_id, "request": entry}, gm_only=True)
     return {"pending": pending_id, "status": "pending"}

@@ -1,0 +1,93 @@
+"""The requests waiting for the GM's approval are bounded in bytes, not only in
+number: the list is part of the table's meta, which the SQLite store writes again in
+every commit's log row, so a list of 64 rolls that supply their dice (~15 KiB each)
+made every retained log row ~1 MiB — 1 GiB of log per table at ``--retain 1000``
+(docs/operations.md, "What one table can store")."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from rollbridge.dice import SeededDice
+from rollbridge.engine import Principal
+from rollbridge.engine.pending import MAX_PENDING_PER_PLAYER
+from rollbridge.exceptions import Conflict
+from rollbridge.host import PluginHost
+from rollbridge.offline import TableService
+from rollbridge.plain import pack
+from rollbridge.stores import MemoryStore, SQLiteStore
+
+GM = Principal("gm", "gm", "tok-gm")
+#: ``rollbridge.engine.pending.MAX_PENDING_BYTES`` (not imported: the test must fail,
+#: not error, on the code before it).
+MAX_PENDING_BYTES = 64 * 1024
+#: A roll whose supplied dice make a pending entry of ~15 KiB (2,997 dice).
+BIG = {"type": "roll", "formula": "999d1000000+999d1000000+999d1000000", "label": "L" * 200,
+       "dice": [1_000_000] * 2997}  # fmt: skip
+
+
+def player(n: int) -> Principal:
+    return Principal("player", f"p{n}", f"tok-p{n}")
+
+
+def service_on(store) -> TableService:
+    seeds = itertools.count(1)
+    host = PluginHost({}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    service = TableService(store, host, dice=lambda: SeededDice(next(seeds)), clock=None)
+    service.create_table("Waiting", "sr2", table_id="t")
+    settings = {"approval": True, "player_dice": True}
+    service.handle("t", {"type": "settings", "id": "s", "settings": settings}, GM)
+    return service
+
+
+def test_a_players_large_requests_stop_at_the_bytes_limit():
+    service = service_on(MemoryStore())
+    refused = []
+    for n in range(MAX_PENDING_PER_PLAYER):
+        try:
+            assert service.handle("t", {**BIG, "id": f"b{n}"}, player(1))["status"] == "pending"
+        except Conflict as exc:
+            refused.append(exc)
+    table = service.table("t")
+    # four fit in 64 KiB; the other four are refused, changing nothing
+    assert len(table.pending) == 4 and len(refused) == MAX_PENDING_PER_PLAYER - 4
+    assert {exc.code for exc in refused} == {"too_many_pending"}
+    assert refused[0].details["limit"] == MAX_PENDING_BYTES
+    assert refused[0].details["size"] > MAX_PENDING_BYTES
+    assert "64 KiB" in refused[0].message
+    assert len(pack(table.pending)) <= MAX_PENDING_BYTES
+    seq = table.info.seq
+    with pytest.raises(Conflict):
+        service.handle("t", {**BIG, "id": "again"}, player(2))
+    assert table.info.seq == seq and len(table.pending) == 4
+    # a small request still fits: the bound is the list's bytes, not a count
+    small = {"type": "roll", "formula": "1d6", "id": "small"}
+    assert service.handle("t", small, player(2))["status"] == "pending"
+    assert len(table.pending) == 5
+
+
+def test_sqlite_log_rows_stay_small_while_players_wait(tmp_path: Path):
+    """Eight players each leave eight large rolls waiting, then the GM rolls on: no
+    retained log row of the real file holds more than the bound's worth of meta."""
+    path = tmp_path / "t.db"
+    store = SQLiteStore(path, retain=10)
+    try:
+        service = service_on(store)
+        for n in range(64):
+            with contextlib.suppress(Conflict):
+                service.handle("t", {**BIG, "id": f"b{n}"}, player(n % 8))
+        for n in range(20):
+            service.handle("t", {"type": "roll", "formula": "1d6", "id": f"g{n}"}, GM)
+    finally:
+        store.close()
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute('SELECT count(*), max(length(state)) FROM log WHERE "table" = ?',
+                            ("t",)).fetchone()  # fmt: skip
+    count, largest = rows
+    assert count > 0
+    assert largest <= MAX_PENDING_BYTES + 4096, largest
