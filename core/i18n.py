@@ -78,6 +78,8 @@ _NUMBER_SYMBOLS: dict[str, dict[int, str]] = {
 _folders: dict[str, Path] = {}
 _translations: dict[tuple[str, str], gettext.NullTranslations] = {}
 _known: set[str] | None = None
+#: The catalogue of a locale none is shipped for: every lookup reads English.
+_UNTRANSLATED = gettext.NullTranslations()
 
 
 def language_of(locale: str) -> str:
@@ -130,10 +132,18 @@ def catalogs_of(domain: str) -> Path | None:
 
 def translation(domain: str, locale: str) -> gettext.NullTranslations:
     """``domain``'s compiled catalogue for ``locale`` (loaded once); a catalogue
-    that translates nothing when there is none, so every lookup reads English."""
+    that translates nothing when there is none, so every lookup reads English.
+
+    A ``locale`` no registered domain has a catalogue of (:func:`known_locales`) is
+    answered so without looking for a file or keeping anything: a locale is a name
+    from outside at times (a table's settings in a log given to ``rollbridge
+    verify``), and a name such as ``../x`` or one of a thousand digits must neither
+    reach the file system nor grow the cache."""
     key = (domain, locale)
     found = _translations.get(key)
     if found is None:
+        if locale not in known_locales():
+            return _UNTRANSLATED
         found = _load(domain, locale)
         _translations[key] = found
     return found

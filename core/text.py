@@ -488,6 +488,10 @@ def _translate(declared: Message, locale: str, count: Any) -> str:
     key = (declared.id, locale)
     found = _templates.get(key)
     if found is None:
+        if locale not in i18n.known_locales():  # English, no catalogue looked for
+            if _LANGUAGE_TAG.fullmatch(locale):  # noted for a catalogue's tests: "fr"
+                _untranslated.add(key)
+            return declared.template_for(count)
         catalogue = i18n.translation(declared.domain, locale)
         if not i18n.holds(catalogue, declared.key, declared.template):
             _missing.add(key)
@@ -516,6 +520,10 @@ _missing: set[tuple[str, str]] = set()
 
 #: (message id, locale) of every message rendered in English for want of a translation.
 _untranslated: set[tuple[str, str]] = set()
+#: A locale's name as a language is written (``fr``, ``pt_BR``, ``zh-Hant``): one no
+#: catalogue has is noted as untranslated; other names (``../x``, a thousand digits)
+#: are noted nowhere.
+_LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,8}(?:[_-][A-Za-z0-9]{1,8}){0,2}")
 
 
 def untranslated() -> frozenset[tuple[str, str]]:

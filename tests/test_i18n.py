@@ -316,3 +316,31 @@ def test_only_a_grouping_spec_changes_with_the_language():
     assert render(shown, locale="en") == "+5 of 12,000 (12000, -12,000)"
     # untranslated here: the English template, with the German separator
     assert render(shown, locale="de") == "+5 of 12.000 (12000, -12.000)"
+
+
+@pytest.mark.parametrize("locale", ["../../../../tmp/x", "1" * 400, "xx", "cs/../de", ""])
+def test_a_locale_no_catalogue_has_reads_no_file_and_keeps_nothing(locale, monkeypatch, caplog):
+    """A locale is a name from outside at times (a table's settings in a log given to
+    ``rollbridge verify``: its fuzzer found a locale of 400 digits that made the
+    catalogue loader log "File name too long"): one no registered domain ships a
+    catalogue of is English, no file looked for, nothing cached for it."""
+    from rollbridge import text
+    from rollbridge.engine.requests import BAD_ID
+
+    assert BAD_ID().render("cs") != BAD_ID().render("en")  # the core's catalogues are there
+    opened: list[Path] = []
+    real_open = Path.open
+
+    def watched(self: Path, *args, **kwargs):
+        opened.append(self)
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", watched)
+    cached = (len(i18n._translations), len(text._templates))
+    caplog.set_level(logging.DEBUG, logger="rollbridge")
+    assert BAD_ID().render(locale) == BAD_ID().render("en")
+    assert i18n.translation("rollbridge", locale).gettext("x") == "x"
+    assert opened == [] and not caplog.records, (opened, caplog.records)
+    assert (len(i18n._translations), len(text._templates)) == cached
+    noted = {(id_, seen) for id_, seen in text.untranslated() if seen == locale}
+    assert noted == ({(BAD_ID.id, locale)} if locale == "xx" else set())  # a language's name
