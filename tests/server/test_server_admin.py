@@ -562,6 +562,10 @@ async def _posted(admin, target: str) -> tuple[int, dict]:
         ("/admin/tables?name=x&ruleset=", "%09%0B", 404, "unknown_ruleset", "'\\t\\x0b'"),
         ("/admin/tables/sr2/tokens?role=", "%0A", 400, "invalid_request", "not '\\n'"),
         ("/admin/tables/sr2/tokens?role=", "%C2%85", 400, "invalid_request", "not '\\x85'"),
+        # the line and paragraph separators: controls as the log and terminal see them
+        # (rollbridge.visible), though not of Unicode's category Cc; they strip away too
+        ("/admin/tables?name=x&ruleset=", "%E2%80%A8", 404, "unknown_ruleset", "'\\u2028'"),
+        ("/admin/tables/sr2/tokens?role=", "%E2%80%A9", 400, "invalid_request", "'\\u2029'"),
     ],
 )
 async def test_a_ruleset_or_role_of_control_characters_is_named_not_missing(
