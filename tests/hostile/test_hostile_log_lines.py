@@ -5,26 +5,23 @@ that read as the server's (a red-team pass; tests/server/test_text_log.py)."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
+from dataclasses import replace
 
+from rollbridge.stores.sqlite import SQLiteStore
+from rollbridge.tokens import new_admin_token
 from tests.hostile.wire import http_status
 
-ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"}
 #: A line someone would like the operator to read as the server's.
 FORGED = "2026-01-01 00:00:00,000 ERROR rollbridge.server: FORGED: the disk is full"
 
 
 async def test_an_admin_token_s_name_cannot_forge_a_line(serve):
+    """``admin-token --name`` refuses a line break now (docs/operations.md), so the
+    name is one a database of before 2026-12-03 may hold, stored as it took it."""
     served = serve("--log-format", "text")
-    made = subprocess.run(
-        [sys.executable, "-m", "rollbridge", "admin-token", "--json", "--name",
-         f"ops\n{FORGED}", "--db", str(served.log.parent / "hostile.db")],
-        capture_output=True, text=True, check=True, env=ENV, timeout=60,
-    )  # fmt: skip
-    token = json.loads(made.stdout)["token"]
+    token, record = new_admin_token()
+    with SQLiteStore(served.log.parent / "hostile.db") as store:
+        store.add_admin_token(replace(record, name=f"ops\n{FORGED}"))
     assert await http_status(served.port, "/admin/tables", token) == 200
     # (400 since a path segment with a control character is refused by name)
     assert await http_status(served.port, "/admin/tables/x%0A2026-01-01%20FORGED", token) == 400
