@@ -70,7 +70,7 @@ from rollbridge.server.web import (
 )
 from rollbridge.text import Messages
 from rollbridge.tokens import AdminTokenRecord, hash_token, new_token
-from rollbridge.visible import CONTROLS
+from rollbridge.visible import CONTROLS, inert_json
 from rollbridge.words import counted
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ def _json(status: int, body: JSON, **headers: str) -> Response:
     new tokens an issuing answer carries (``keep_tokens``)."""
     if not headers.pop("keep_tokens", ""):
         return json_answer(status, body, **headers)
-    text = json.dumps(body, ensure_ascii=False) + "\n"
+    text = inert_json(json.dumps(body, ensure_ascii=False)) + "\n"
     return respond(status, text, "application/json; charset=utf-8", **headers)
 
 
