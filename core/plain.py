@@ -32,6 +32,8 @@ from typing import Any
 
 import msgpack
 
+from rollbridge.visible import inert_json
+
 try:  # the faster codec, byte-identical for plain data (tests/test_codec.py)
     import ormsgpack as _ormsgpack
 except ImportError:  # pragma: no cover - the dependency is installed with rollbridge
@@ -404,7 +406,11 @@ _JSON_STRICT = (
 
 
 def dumps_json(value: Any, default: Callable[[Any], Any] | None = None) -> str:
-    """Plain data as compact JSON text (no spaces, Unicode as it is).
+    """Plain data as compact JSON text (no spaces, Unicode as it is but DEL, the C1
+    controls and U+2028, U+2029, which are ``\\u`` escapes as the C0 controls are:
+    :func:`~rollbridge.visible.inert_json`). A frame, an event's view and the lines of
+    a JSONL export are text one person wrote that others read in terminals and split
+    into lines: the same data, one line each, nothing a terminal obeys.
 
     The value must be plain data (checked where it entered: a NaN that slipped
     through would come out as ``null`` with orjson, and be refused without it).
@@ -414,15 +420,17 @@ def dumps_json(value: Any, default: Callable[[Any], Any] | None = None) -> str:
     """
     if _orjson is not None:
         try:
-            return _orjson.dumps(value, default=default, option=_JSON_STRICT).decode("utf-8")
+            text = _orjson.dumps(value, default=default, option=_JSON_STRICT).decode("utf-8")
         except Exception as exc:
             raise _explain(value, exc, default) from None
+        return inert_json(text)
     try:
-        return json.dumps(
+        text = json.dumps(
             value, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=default
         )
     except Exception as exc:
         raise _explain(value, exc, default) from None
+    return inert_json(text)
 
 
 def loads_json(text: str | bytes) -> Any:

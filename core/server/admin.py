@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import json
 import logging
-import unicodedata
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -71,6 +70,7 @@ from rollbridge.server.web import (
 )
 from rollbridge.text import Messages
 from rollbridge.tokens import AdminTokenRecord, hash_token, new_token
+from rollbridge.visible import CONTROLS, inert_json
 from rollbridge.words import counted
 
 if TYPE_CHECKING:
@@ -151,17 +151,18 @@ def _json(status: int, body: JSON, **headers: str) -> Response:
     new tokens an issuing answer carries (``keep_tokens``)."""
     if not headers.pop("keep_tokens", ""):
         return json_answer(status, body, **headers)
-    text = json.dumps(body, ensure_ascii=False) + "\n"
+    text = inert_json(json.dumps(body, ensure_ascii=False)) + "\n"
     return respond(status, text, "application/json; charset=utf-8", **headers)
 
 
 def _required(parameters: Mapping[str, str], name: str) -> str:
     """The parameter ``name``, its blanks stripped. One of spaces alone is missing;
-    one holding a control character that strips away (``%0A``, ``%09``) is kept as
-    given, for the check of its value to name it (``no ruleset '\\n' is loaded``)."""
+    one holding a control character that strips away (:data:`~rollbridge.visible.CONTROLS`:
+    ``%0A``, ``%09``, U+2028) is kept as given, for the check of its value to name it
+    (``no ruleset '\\n' is loaded``)."""
     given = parameters.get(name, "")
     value = given.strip()
-    if not value and not any(unicodedata.category(c) == "Cc" for c in given):
+    if not value and CONTROLS.search(given) is None:
         raise InvalidRequest(MISSING(name=name), details={"field": name})
     return value or given
 

@@ -41,6 +41,7 @@ from rollbridge.exceptions import InvalidRequest, RateLimited, RollbridgeError, 
 from rollbridge.schema import INVALID, NOT_UNICODE
 from rollbridge.server.logs import cut_tokens
 from rollbridge.text import Messages, Text
+from rollbridge.visible import inert_json
 
 if TYPE_CHECKING:
     from rollbridge.server.app import Server
@@ -133,8 +134,10 @@ def handshake(request: Request) -> bool:
 
 def json_answer(status: int, body: Any, **headers: str) -> Response:
     """A JSON answer. A token quoted in it (an error that quotes the request, where a
-    client may have misplaced one) is cut out, as from the log."""
-    text = cut_tokens(json.dumps(body, ensure_ascii=False)) + "\n"
+    client may have misplaced one) is cut out, as from the log; DEL, C1 controls and
+    U+2028, U+2029 are ``\\u`` escapes (:func:`~rollbridge.visible.inert_json`), as in
+    the frames: an older name holding them reaches a ``curl`` on a terminal."""
+    text = cut_tokens(inert_json(json.dumps(body, ensure_ascii=False))) + "\n"
     return respond(status, text, "application/json; charset=utf-8", **headers)
 
 

@@ -562,6 +562,10 @@ async def _posted(admin, target: str) -> tuple[int, dict]:
         ("/admin/tables?name=x&ruleset=", "%09%0B", 404, "unknown_ruleset", "'\\t\\x0b'"),
         ("/admin/tables/sr2/tokens?role=", "%0A", 400, "invalid_request", "not '\\n'"),
         ("/admin/tables/sr2/tokens?role=", "%C2%85", 400, "invalid_request", "not '\\x85'"),
+        # the line and paragraph separators: controls as the log and terminal see them
+        # (rollbridge.visible), though not of Unicode's category Cc; they strip away too
+        ("/admin/tables?name=x&ruleset=", "%E2%80%A8", 404, "unknown_ruleset", "'\\u2028'"),
+        ("/admin/tables/sr2/tokens?role=", "%E2%80%A9", 400, "invalid_request", "'\\u2029'"),
     ],
 )
 async def test_a_ruleset_or_role_of_control_characters_is_named_not_missing(
@@ -589,3 +593,25 @@ async def test_a_ruleset_or_role_of_spaces_is_still_missing(admin, sent):
             {"field": field},
         ), answer
         assert f"the parameter {field} is missing" in answer["message"]
+
+
+async def test_an_older_tables_name_is_answered_without_raw_controls(admin):
+    """A table named before names were checked (2026-12-03) keeps its name; ``GET
+    /admin/tables`` answered it with DEL, its C1 controls and U+2028 as they were
+    (JSON lets them stand), to a ``curl`` printing on a terminal and a script that
+    splits lines: they are ``\\u`` escapes now, as in the frames and every ``--json``."""
+    import sqlite3
+
+    name = "Night\x9b2J\x85x\u2028y\x7f"
+    status, made = await call(admin, "POST", "/admin/tables", admin.admin,
+                              ruleset="tally", name="Night")  # fmt: skip
+    assert status == 201
+    with sqlite3.connect(admin.path) as connection:  # as an older rollbridge took it
+        connection.execute("UPDATE tables SET name = ? WHERE id = ?", (name, made["id"]))
+    request = (f"GET /admin/tables HTTP/1.1\r\nHost: x\r\n"
+               f"Authorization: Bearer {admin.admin}\r\n\r\n")  # fmt: skip
+    status, _, body = await asyncio.to_thread(raw_answer, admin.server.port, request.encode())
+    text = body.decode("utf-8")
+    assert status == 200 and "\\u009b2J\\u0085x\\u2028y\\u007f" in text, text
+    assert not any(c in text for c in "\x9b\x85\u2028\x7f"), repr(text)
+    assert [t["name"] for t in json.loads(text)["tables"] if t["id"] == made["id"]] == [name]
