@@ -420,10 +420,10 @@ def dumps_json(value: Any, default: Callable[[Any], Any] | None = None) -> str:
     """
     if _orjson is not None:
         try:
-            text = _orjson.dumps(value, default=default, option=_JSON_STRICT).decode("utf-8")
+            raw = _orjson.dumps(value, default=default, option=_JSON_STRICT)
         except Exception as exc:
             raise _explain(value, exc, default) from None
-        return inert_json(text)
+        return inert_json(raw)
     try:
         text = json.dumps(
             value, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=default
