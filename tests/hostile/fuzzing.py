@@ -424,13 +424,22 @@ def _check_id(message: Any, answer: dict[str, Any], kind: str) -> None:
         sent = sent.decode("latin-1")  # as encode() sent it
     if isinstance(sent, str) and kind == "json":
         sent = json.loads(json.dumps(sent))  # a pair of escaped surrogates is one character
-    good = (isinstance(sent, str) and 1 <= len(sent) <= 64 and _valid(sent)) or (
-        isinstance(sent, int) and not isinstance(sent, bool) and -(2**63) <= sent < 2**63
-    )
+    good = (
+        isinstance(sent, str)
+        and 1 <= len(sent) <= 64
+        and _valid(sent)
+        and _NOT_IN_ID.search(sent) is None
+    ) or (isinstance(sent, int) and not isinstance(sent, bool) and -(2**63) <= sent < 2**63)
     if good and all(isinstance(key, str) and _valid(key) for key in message):
         assert answer.get("id") == sent, (message, answer)
     elif not good:
         assert answer.get("id") is None, (message, answer)
+
+
+#: What a request id may not hold (docs/protocol.md, "Requests"): the C0 and C1
+#: controls, DEL, the line and paragraph separators and the bidirectional controls;
+#: an id holding one is answered with id null, as one of the wrong type is.
+_NOT_IN_ID = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def _valid(text: str) -> bool:
