@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from rollbridge import i18n
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.text import Messages
 
@@ -447,6 +448,7 @@ def compile_catalogues(source: Path, domain: str) -> list[Path]:
         mo = po.with_suffix(".mo")
         mo.write_bytes(_compiled(po, domain, locale))
         written.append(mo)
+    i18n.forget(domain)  # a locale compiled for the first time is known now
     return written
 
 

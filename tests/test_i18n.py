@@ -344,3 +344,32 @@ def test_a_locale_no_catalogue_has_reads_no_file_and_keeps_nothing(locale, monke
     assert (len(i18n._translations), len(text._templates)) == cached
     noted = {(id_, seen) for id_, seen in text.untranslated() if seen == locale}
     assert noted == ({(BAD_ID.id, locale)} if locale == "xx" else set())  # a language's name
+
+
+def test_a_locale_compiled_after_the_known_ones_were_counted_is_read(tmp_path, monkeypatch):
+    """A locale none of the registered domains had a catalogue of reads English
+    unlooked for; a plugin's catalogue of such a locale compiled in this process
+    (``catalogs.update``, as a plugin's tests make theirs) is read from then on, and
+    the locale is known to :func:`~rollbridge.i18n.negotiate`: the known locales,
+    counted before, were not counted again, so Polish read English for good."""
+    for name in ("_folders", "_translations"):  # the registry as it was, after the test
+        monkeypatch.setattr(i18n, name, dict(getattr(i18n, name)))
+    monkeypatch.setattr(i18n, "_known", None)
+    package = tmp_path / "authorlate"
+    package.mkdir()
+    (package / "messages.py").write_text(
+        'say = Messages("authorlate")\nSAID = say("said", "{name} acts")\n'
+    )
+    said = Messages("authorlate", catalogs=package / "locale")("said", "{name} acts")
+    assert said(name="Ana").render("pl") == "Ana acts"  # no Polish catalogue yet
+    assert i18n.negotiate("pl_PL") is None
+    catalogs.update(package, "authorlate", ["pl"])
+    po = package / "locale" / "pl" / "LC_MESSAGES" / "authorlate.po"
+    with po.open("rb") as file:
+        catalogue = pofile.read_po(file, locale="pl")
+    catalogue.get("{name} acts", context="said").string = "{name} działa"
+    with po.open("wb") as file:
+        pofile.write_po(file, catalogue)
+    catalogs.compile_catalogues(package, "authorlate")
+    assert said(name="Ana").render("pl") == "Ana działa"
+    assert i18n.negotiate("pl_PL") == "pl"
