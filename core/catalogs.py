@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from rollbridge.exceptions import InvalidRequest
-from rollbridge.text import Messages
+from rollbridge.text import Messages, forget
 
 __all__ = [
     "KEYWORDS",
@@ -447,6 +447,7 @@ def compile_catalogues(source: Path, domain: str) -> list[Path]:
         mo = po.with_suffix(".mo")
         mo.write_bytes(_compiled(po, domain, locale))
         written.append(mo)
+    forget(domain)  # what was read of them, and a locale compiled for the first time
     return written
 
 

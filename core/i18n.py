@@ -39,6 +39,7 @@ __all__ = [
     "PERCENT_SIGNS",
     "catalogs_of",
     "environment_locale",
+    "forget",
     "known_locales",
     "language_of",
     "locales_of",
@@ -115,11 +116,19 @@ def register(domain: str, folder: Path) -> None:
     Registering again with the same folder does nothing; another folder replaces
     the first (a plugin reloaded from elsewhere) and forgets what was loaded.
     """
-    global _known
     folder = Path(folder)
     if _folders.get(domain) == folder:
         return
     _folders[domain] = folder
+    forget(domain)
+
+
+def forget(domain: str) -> None:
+    """Forget ``domain``'s catalogues as loaded and which locales are known: its
+    ``.mo`` files were written anew (:func:`rollbridge.catalogs.compile_catalogues`),
+    and a locale first compiled now is known from here on (:func:`translation`
+    answers a locale no domain had a catalogue of with English, unlooked for)."""
+    global _known
     for key in [k for k in _translations if k[0] == domain]:
         del _translations[key]
     _known = None

@@ -70,6 +70,7 @@ __all__ = [
     "Private",
     "Text",
     "extract",
+    "forget",
     "message",
     "privates_met",
     "render",
@@ -92,6 +93,10 @@ Hides = Callable[[str, str], bool] | None
 
 _NO_INSTEAD = object()
 _MESSAGES: dict[str, Message] = {}
+#: Singular messages' templates by (id, locale); for plural messages, the catalogue.
+_templates: dict[tuple[str, str], Any] = {}
+#: (message id, locale) of every message whose locale's catalogue lacks it.
+_missing: set[tuple[str, str]] = set()
 #: The ids of the messages whose English templates give a placeholder a format spec
 #: (``{delta:+d}``): only there must an argument put in as text ignore its spec.
 _SPECS: set[str] = set()
@@ -231,6 +236,17 @@ def _names(template: str, where: str) -> set[str]:
     return names
 
 
+def forget(domain: str) -> None:
+    """Forget what was read of ``domain``'s catalogues (:func:`rollbridge.i18n.forget`)
+    and the templates taken from them, so that its next text reads them anew: they
+    were given since (a :class:`Messages` naming the folder after a text of the
+    domain was rendered) or compiled again (:mod:`rollbridge.catalogs`)."""
+    i18n.forget(domain)
+    for key in [key for key in _templates if _MESSAGES[key[0]].domain == domain]:
+        del _templates[key]
+    _missing.difference_update([key for key in _missing if _MESSAGES[key[0]].domain == domain])
+
+
 class Messages:
     """The messages of one domain (a ruleset's id, or ``rollbridge``).
 
@@ -251,7 +267,10 @@ class Messages:
             raise PluginError(f"message domain {domain!r} must be a dotted name")
         self.domain = domain
         if catalogs is not None:
+            given = i18n.catalogs_of(domain)
             i18n.register(domain, catalogs)
+            if i18n.catalogs_of(domain) != given:  # a text of it may have been rendered
+                forget(domain)
 
     def __call__(self, key: str, template: str) -> Message:
         """Declare a message. :raises PluginError: for a bad template, or an id
@@ -472,8 +491,6 @@ class _Lenient(dict):
         return _Verbatim(HIDDEN.template)
 
 
-#: Singular messages' templates by (id, locale); for plural messages, the catalogue.
-_templates: dict[tuple[str, str], Any] = {}
 #: Whether a translated template names only the message's placeholders.
 _fitting: dict[tuple[str, str], bool] = {}
 #: The count a plural message is rendered for when its count is hidden: the general plural.
@@ -514,9 +531,6 @@ def _translate(declared: Message, locale: str, count: Any) -> str:
         _untranslated.add(key)
     return template
 
-
-#: (message id, locale) of every message whose locale's catalogue lacks it.
-_missing: set[tuple[str, str]] = set()
 
 #: (message id, locale) of every message rendered in English for want of a translation.
 _untranslated: set[tuple[str, str]] = set()

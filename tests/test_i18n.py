@@ -344,3 +344,65 @@ def test_a_locale_no_catalogue_has_reads_no_file_and_keeps_nothing(locale, monke
     assert (len(i18n._translations), len(text._templates)) == cached
     noted = {(id_, seen) for id_, seen in text.untranslated() if seen == locale}
     assert noted == ({(BAD_ID.id, locale)} if locale == "xx" else set())  # a language's name
+
+
+@pytest.fixture
+def registry(monkeypatch):
+    """The catalogues' registry as it was, after the test: a test's domains gone."""
+    for name in ("_folders", "_translations"):
+        monkeypatch.setattr(i18n, name, dict(getattr(i18n, name)))
+    monkeypatch.setattr(i18n, "_known", None)
+
+
+def _plugin(tmp_path: Path, domain: str) -> Path:
+    """A plugin's package declaring ``<domain>.said``, "{name} acts"."""
+    package = tmp_path / domain
+    package.mkdir()
+    (package / "messages.py").write_text(
+        f'say = Messages("{domain}")\nSAID = say("said", "{{name}} acts")\n'
+    )
+    return package
+
+
+def _translate_and_compile(package: Path, domain: str, locale: str, translated: str) -> None:
+    """``said`` translated in ``locale``'s .po (made if need be), compiled in this process."""
+    if not (package / "locale" / locale).is_dir():
+        catalogs.update(package, domain, [locale])
+    po = package / "locale" / locale / "LC_MESSAGES" / f"{domain}.po"
+    with po.open("rb") as file:
+        catalogue = pofile.read_po(file, locale=locale)
+    catalogue.get("{name} acts", context="said").string = translated
+    with po.open("wb") as file:
+        pofile.write_po(file, catalogue)
+    catalogs.compile_catalogues(package, domain)
+
+
+def test_a_locale_compiled_after_the_known_ones_were_counted_is_read(tmp_path, registry):
+    """A locale none of the registered domains had a catalogue of reads English
+    unlooked for; a plugin's catalogue of such a locale compiled in this process
+    (``catalogs.update``, as a plugin's tests make theirs) is read from then on, and
+    the locale is known to :func:`~rollbridge.i18n.negotiate`: the known locales,
+    counted before, were not counted again, so Polish read English for good."""
+    package = _plugin(tmp_path, "authorlate")
+    said = Messages("authorlate", catalogs=package / "locale")("said", "{name} acts")
+    assert said(name="Ana").render("pl") == "Ana acts"  # no Polish catalogue yet
+    assert i18n.negotiate("pl_PL") is None
+    _translate_and_compile(package, "authorlate", "pl", "{name} działa")
+    assert said(name="Ana").render("pl") == "Ana działa"
+    assert i18n.negotiate("pl_PL") == "pl"
+
+
+def test_a_catalogue_given_after_a_text_of_its_domain_was_rendered_is_read(tmp_path, registry):
+    """A domain's texts rendered before its catalogues are given (a ``Messages``
+    naming the folder after another declared the messages and one was shown) read
+    the catalogues from then on, as i18n.register says it forgets what was loaded:
+    the template taken for (message, locale) was kept, English for good. So does a
+    catalogue compiled again in this process."""
+    package = _plugin(tmp_path, "authorafter")
+    _translate_and_compile(package, "authorafter", "de", "{name} handelt")
+    said = Messages("authorafter")("said", "{name} acts")
+    assert said(name="Ana").render("de") == "Ana acts"  # no catalogue given yet
+    Messages("authorafter", catalogs=package / "locale")
+    assert said(name="Ana").render("de") == "Ana handelt"
+    _translate_and_compile(package, "authorafter", "de", "{name} tut es")
+    assert said(name="Ana").render("de") == "Ana tut es"

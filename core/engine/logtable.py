@@ -28,6 +28,7 @@ from typing import Any
 from rollbridge.engine.follow import Unfit, pending_after
 from rollbridge.engine.model import ActorRecord, Encounter, Event, TableInfo, TableSnapshot
 from rollbridge.engine.places import placed
+from rollbridge.i18n import DEFAULT_LOCALE, negotiate
 from rollbridge.plain import JSON
 
 __all__ = ["LoggedTable"]
@@ -40,7 +41,8 @@ class LoggedTable:
 
     :param role: the audience of the log (the welcome's ``role``: ``gm``,
         ``player`` or ``observer``).
-    :param locale: the locale of the log's texts (the welcome's).
+    :param locale: the locale of the log's texts (the welcome's, negotiated as a
+        ``hello``'s is: :func:`rollbridge.i18n.negotiate`; English if it names none).
     :param actors: each actor's view, by id, in the table's order; one with
         ``limited`` is an NPC seen through the ruleset's players' view.
     """
@@ -81,7 +83,8 @@ class LoggedTable:
                 epoch=int(table.get("epoch", 1)),
                 seq=int(table.get("seq", welcome.get("seq"))),
                 role=str(welcome.get("role", "gm")),
-                locale=str(welcome.get("locale") or "en"),
+                # a log's word, as hello's is: "cs_CZ.UTF-8" is Czech, "../x" English
+                locale=negotiate(welcome.get("locale")) or DEFAULT_LOCALE,
                 actors=actors,
                 pending=_pending(table),
                 encounter=table.get("encounter"),

@@ -99,3 +99,25 @@ async def test_a_foundry_gms_frames_are_counted_apart_not_failed(tables, tmp_pat
     assert main(["verify", str(log), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert (report["resolved"], report["unresolved"]) == (0, {"dialect": 1})
+
+
+async def test_a_log_whose_welcome_names_a_region_is_resolved_again_in_its_language(
+    tables, tmp_path, capsys
+):
+    """A log whose welcome's locale is a region's or an environment's name
+    (``de_AT.UTF-8``, as an older client's log or one edited by hand holds it) reads in
+    German, as a hello naming it would: its resolutions were made again in English
+    and every one was a mismatch of its narration."""
+    gm, _ = await tables.join("sr2", "gm", locale="de")
+    attack = {"type": "resolve", "action": "attack", "actor": "tukan", "targets": ["guard-a"],
+              "params": ATTACK}  # fmt: skip
+    assert (await gm.request(attack))["status"] == "done"
+    welcome = json.loads(gm.frames[0])
+    assert welcome["type"] == "welcome" and welcome["locale"] == "de"
+    welcome["locale"] = "de_AT.UTF-8"
+    log = tmp_path / "gm.jsonl"
+    log.write_text("".join(f"{frame}\n" for frame in [json.dumps(welcome), *gm.frames[1:]]),
+                   encoding="utf-8")  # fmt: skip
+    assert main(["verify", str(log), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["resolved"], report["unresolved"], report["problems"]) == (1, {}, [])
