@@ -4,7 +4,7 @@ written into the server's log, so they are text of one line — 1 to
 sequence in a name could forge a log line or repaint an operator's terminal).
 
 A name that holds a control character (C0, C1, DEL), a line or paragraph separator
-or a bidirectional control (:func:`~rollbridge.plain.has_bidi_control`) is refused
+or a bidirectional control (:data:`~rollbridge.visible.NOT_IN_NAMES`) is refused
 with its own code, ``name_control`` (:class:`~rollbridge.exceptions.NameControl`),
 naming the first such character (:func:`check_characters`); any other name that is
 no name with ``invalid_request``."""
@@ -15,16 +15,13 @@ import re
 import unicodedata
 
 from rollbridge.exceptions import InvalidRequest, NameControl
-from rollbridge.plain import has_bidi_control
 from rollbridge.text import Messages
+from rollbridge.visible import NOT_IN_NAMES
 
 __all__ = ["MAX_NAME", "check_characters", "check_name"]
 
 #: The longest name, in characters (as the longest actor name).
 MAX_NAME = 200
-#: Control characters and line breaks (joiners such as an emoji's ZWJ or a Persian
-#: ZWNJ are format characters a name needs, and stay).
-_CONTROL = frozenset({"Cc", "Zl", "Zp"})
 #: What is drawn as nothing: Unicode's default-ignorable code points (joiners,
 #: variation selectors, the Hangul fillers, the combining grapheme joiner, tags…) and
 #: the blank Braille pattern. A name of these alone, or of them and spaces, shows
@@ -57,13 +54,13 @@ def check_characters(name: str, field: str = "name") -> None:
     :raises NameControl: code ``name_control``, ``details.field`` ``field`` and
         ``details.character`` the first such character (``U+000A``).
     """
-    for char in name:
-        if unicodedata.category(char) in _CONTROL or has_bidi_control(char):
-            character = f"U+{ord(char):04X}"
-            raise NameControl(
-                CONTROL_IN_NAME(field=field, character=character),
-                details={"field": field, "character": character},
-            )
+    found = NOT_IN_NAMES.search(name)
+    if found is not None:
+        character = f"U+{ord(found.group()):04X}"
+        raise NameControl(
+            CONTROL_IN_NAME(field=field, character=character),
+            details={"field": field, "character": character},
+        )
 
 
 def check_name(name: str, field: str = "name") -> str:

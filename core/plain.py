@@ -32,7 +32,7 @@ from typing import Any
 
 import msgpack
 
-from rollbridge.visible import inert_json
+from rollbridge.visible import BIDI_CONTROLS, inert_json
 
 try:  # the faster codec, byte-identical for plain data (tests/test_codec.py)
     import ormsgpack as _ormsgpack
@@ -149,7 +149,7 @@ def valid_text(text: str) -> bool:
 #: The bidirectional embeddings, overrides and isolates: in a text shown to others
 #: they reorder what follows them (a player's "Dodge U+202E" label made the GM's log
 #: show a roll of 62 as 26), so no text a client sends may hold one.
-_BIDI_CONTROL = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_BIDI_CONTROL = re.compile(f"[{BIDI_CONTROLS}]")
 
 
 def has_bidi_control(text: str) -> bool:

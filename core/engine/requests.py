@@ -9,7 +9,6 @@ tests/test_protocol_docs.py checks they agree.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +20,7 @@ from rollbridge.exceptions import InvalidRequest, UnknownMessageType
 from rollbridge.plain import valid_text
 from rollbridge.schema import validate
 from rollbridge.text import Messages
+from rollbridge.visible import NOT_IN_NAMES
 
 __all__ = ["BAD_ID", "REQUESTS", "Request", "RequestType", "parse_request", "valid_id"]
 
@@ -289,11 +289,11 @@ class Request:
 
 #: Request ids that are integers lie within 64 bits (what msgpack and JSON carry).
 _ID_LIMIT = 2**63
-#: What no request id holds: C0, DEL and C1 controls, the line and paragraph
-#: separators and the bidirectional controls. An event names the request it answers
-#: (``request``) to every member of its table, so an id is text one person sends
-#: to all the others, and these would control or reorder what they read.
-_NOT_IN_ID = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+#: What no request id holds (as no name does): C0, DEL and C1 controls, the line and
+#: paragraph separators and the bidirectional controls. An event names the request
+#: it answers (``request``) to every member of its table, so an id is text one person
+#: sends to all the others, and these would control or reorder what they read.
+_NOT_IN_ID = NOT_IN_NAMES
 
 
 def valid_id(value: Any) -> bool:
