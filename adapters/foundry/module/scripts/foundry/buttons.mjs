@@ -73,7 +73,7 @@ export function addButtons(message, html, client) {
     return 0;
   }
   if (info.pending && client.settled.has(info.pending)) info.settled = true;
-  const buttons = cardButtons({ card: info, user: game.user, tracker: trackerFor(info, client), owns });
+  const buttons = cardButtons({ card: info, user: game.user, tracker: trackerFor(info, client), owns, connected: Boolean(client.connection) });
   noteDrawn(message, info.seq, undoRedo(buttons));
   card.querySelector(".rollbridge-buttons")?.remove();
   if (!buttons.length) return 0;
@@ -178,15 +178,17 @@ export async function press(action, card, client) {
     if (action === "apply") {
       request.id = applyRequestId({ table: card.table ?? null, epoch: card.epoch, seq: card.seq, user: game.user?.id, targets });
     }
-    if (client.connection) {
+    // without a connection (a GM who is not the active GM: a card drawn before the
+    // active GM changed) only an apply goes elsewhere; the rest is refused here,
+    // with a notice that this client is not connected, never dropped unsaid
+    if (client.connection || action !== "apply") {
       const reply = await client.request(request);
       if (action === "approve" || action === "reject") client.settled.add(card.pending);
       return reply;
     }
-    // a player without a connection of its own: the GM's client applies the card's own
-    // follow-up (which it takes from the event it received) to these targets, if this
-    // user owns every one of them
-    if (action !== "apply") return null;
+    // a player (or another GM) without a connection of its own: the active GM's client
+    // applies the card's own follow-up (which it takes from the event it received) to
+    // these targets, if this user owns every one of them
     return await askGM({ type: "apply", card: { table: card.table ?? null, epoch: card.epoch, seq: card.seq }, targets });
   } catch (error) {
     const text = shownError(error, game.i18n, { context: `${action} refused` });

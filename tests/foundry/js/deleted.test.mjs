@@ -1,0 +1,159 @@
+// Real games (foundry10 audit): an actor deleted in Foundry while a request for it
+// is pending at the server, and one result that moves a whole scene of unlinked
+// tokens. Foundry's TokenDocument#actor is `Actor | null`: an unlinked token whose
+// base actor was deleted stays on its scene with no actor; the stand-in models
+// that (and Actor#delete), where it used to throw building the synthetic actor.
+
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+
+import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { foundryActors } from "../../../adapters/foundry/module/scripts/foundry/actors.mjs";
+import { FakeWebSocket } from "./fakes.mjs";
+import { consoleWarnings, registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
+
+const GM = "standinGM000001";
+const PLAYER = "standinPlr00001";
+const USERS = [{ _id: GM, name: "Gamemaster", isGM: true }, { _id: PLAYER, name: "Player" }];
+
+const common = (physical) => ({ status: "ok", tracks: [{ key: "physical", label: "Physical", value: physical, max: 10 }], conditions: [] });
+// an actor view as the server's Foundry adapter sends it (adapters/foundry/actors.py)
+const view = (id, name, physical, seq) => ({
+  id, name, common: common(physical),
+  foundry: { flags: { rollbridge: { actorId: id, table: "t1", seq, name, limited: false, common: common(physical) } }, systems: {} },
+});
+
+// the browser's CSS.escape, which Node lacks (a card's event kept: chat.mjs localizeRenderedCards)
+globalThis.CSS ??= { escape: (s) => s };
+
+let client = null;
+after(() => {
+  client?.stop();
+  Standin.uninstall();
+});
+
+/** A world with Alice's PC (a world actor on the table) and an unlinked goblin token on it. */
+async function cave(user, { gmActive = true } = {}) {
+  client?.stop();
+  await world({ users: USERS.map((u) => (u.isGM ? { ...u, active: gmActive } : u)), user });
+  await registerModuleSettings();
+  game.ready = true;
+  const alice = Standin.addActor({ _id: "fvttAlice0000001", name: "Alice", ownership: { [PLAYER]: 3 }, flags: { rollbridge: { actorId: "alice-pc" } } });
+  const goblin = Standin.addActor({ _id: "fvttGoblin000001", name: "Goblin", type: "npc" });
+  const scene = Standin.addScene({ _id: "sceneCave0000001", name: "Cave" });
+  const token = Standin.addToken(scene, { _id: "tokGoblinA000001", name: "Goblin A", actorId: goblin.id, actorLink: false });
+  token.delta._source.flags = { rollbridge: { actorId: token.uuid } };
+  return { alice, goblin, token };
+}
+
+/** Delete `actor` as the GM does (it reaches this page from the server). */
+async function deleteAsGM(actor) {
+  const me = game.user;
+  game.user = game.users.get(GM);
+  try {
+    await actor.delete();
+  } finally {
+    game.user = me;
+  }
+}
+
+function attack(seq, token, request) {
+  return {
+    type: "event", table: "t1", epoch: 1, seq, kind: "resolution", request,
+    data: { action: "attack", actor: "alice-pc", targets: [token.uuid], narration: "Alice hits.", dice: [] },
+    actors: [view("alice-pc", "Alice", 0, seq), view(token.uuid, "Goblin A", 4, seq)],
+    foundry: { rolls: [], speaker: { actor: "alice-pc", alias: "Alice" } },
+  };
+}
+
+test("the stand-in's token of a deleted base actor has no actor, as Foundry's (Actor | null)", async () => {
+  const { goblin, token } = await cave(GM);
+  assert.ok(token.actor, "its synthetic actor while the base actor is there");
+  await goblin.delete();
+  assert.equal(game.actors.get(goblin.id), undefined);
+  assert.equal(token.actor, null);
+  assert.equal(token.baseActor, undefined);
+  assert.deepEqual(foundryActors().map((a) => a.name), ["Alice"], "the module looks through what is left");
+});
+
+test("actors deleted while a request is pending: the GM's client posts the card, writes nothing, fails nothing", async () => {
+  const { alice, goblin, token } = await cave(GM);
+  client = new FoundryClient();
+  client.start();
+  const ws = welcomeClient(client, { role: "gm", seq: 2 });
+  // a player's attack is pending at the server; meanwhile the GM deletes Alice and the goblin's base actor
+  await deleteAsGM(alice);
+  await deleteAsGM(goblin);
+  const errors = [];
+  const error = console.error;
+  console.error = (...args) => errors.push(args.join(" "));
+  try {
+    ws.receive(attack(3, token, "p-attack"));
+    await settle(client);
+  } finally {
+    console.error = error;
+  }
+  // (Node has no DOM: redrawing cards already on the page is the browser's part)
+  assert.deepEqual(errors.filter((e) => !/\b(document|CSS) is not defined/.test(e)), []);
+  assert.deepEqual(Standin.log.updates, [], "no actor to write: nothing written, nothing made up");
+  const cards = Standin.log.messages.filter((m) => m.flags?.rollbridge?.seq === 3);
+  assert.equal(cards.length, 1);
+  assert.deepEqual(cards[0].speaker, { alias: "Alice" }, "the card speaks as the server's name, for no Foundry actor");
+  assert.deepEqual(client.status().cursor, { epoch: 1, seq: 3 }, "the event is applied; the next ones follow");
+});
+
+test("a player's pending roll whose actor is deleted resolves; with no GM active its own card is posted, under the name alone", async () => {
+  const { alice, token } = await cave(PLAYER, { gmActive: false });
+  client = new FoundryClient();
+  client.start();
+  const ws = welcomeClient(client, { role: "player", seq: 2 });
+  const rolled = client.roll("2d6", { actor: alice, speaker: { actor: alice.id, alias: "Alice" } });
+  for (let i = 0; i < 50 && ws.messages().at(-1)?.type !== "foundry.roll"; i++) await new Promise((r) => setImmediate(r));
+  const request = ws.messages().at(-1);
+  assert.equal(request.type, "foundry.roll");
+  await deleteAsGM(alice);
+  const warnings = await consoleWarnings(async () => {
+    ws.receive({ ...attack(3, token, request.id), kind: "roll", data: { formula: "2d6", total: 7, actor: "alice-pc" } });
+    ws.receive({ type: "result", id: request.id, ok: true, seq: 3 });
+    const event = await rolled;
+    assert.equal(event.seq, 3);
+    await settle(client);
+  });
+  assert.deepEqual(warnings, []);
+  const cards = Standin.log.messages.filter((m) => m.flags?.rollbridge?.seq === 3);
+  assert.equal(cards.length, 1, "its own card, as no GM is there to post it");
+  assert.deepEqual(cards[0].speaker, { alias: "Alice" });
+  assert.deepEqual(Standin.log.updates, [], "a player's client writes no actor");
+  assert.equal(FakeWebSocket.instances.length, 1);
+});
+
+test("one result for 32 unlinked tokens of one base actor: each token's delta written once, the base never, one card", async () => {
+  await world({ users: USERS, user: GM });
+  await registerModuleSettings();
+  game.ready = true;
+  const goblin = Standin.addActor({ _id: "fvttGoblin000001", name: "Goblin", type: "npc" });
+  const scene = Standin.addScene({ _id: "sceneHorde000001", name: "Horde" });
+  const tokens = [];
+  for (let i = 0; i < 32; i++) {
+    const token = Standin.addToken(scene, { _id: `tokGoblin${String(i).padStart(7, "0")}`, name: `Goblin ${i}`, actorId: goblin.id, actorLink: false });
+    token.delta._source.flags = { rollbridge: { actorId: token.uuid } };
+    tokens.push(token);
+  }
+  client?.stop();
+  client = new FoundryClient();
+  client.start();
+  const ws = welcomeClient(client, { role: "gm", seq: 0 });
+  ws.receive({
+    type: "event", table: "t1", epoch: 1, seq: 1, kind: "resolution", request: "fireball",
+    data: { action: "blast", actor: null, targets: tokens.map((t) => t.uuid), narration: "Boom.", dice: [] },
+    actors: tokens.map((t, i) => view(t.uuid, t.name, 1 + (i % 9), 1)),
+    foundry: { rolls: [], speaker: null },
+  });
+  await settle(client);
+  const written = Standin.log.updates.map((u) => u.token);
+  assert.equal(written.length, 32);
+  assert.deepEqual(new Set(written), new Set(tokens.map((t) => t.id)), "each token once");
+  tokens.forEach((t, i) => assert.equal(t.actor.flags.rollbridge.common.tracks[0].value, 1 + (i % 9)));
+  assert.equal(goblin.flags.rollbridge, undefined, "the base actor untouched");
+  assert.equal(Standin.log.messages.filter((m) => m.flags?.rollbridge?.seq === 1).length, 1);
+});
