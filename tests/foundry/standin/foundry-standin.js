@@ -5,7 +5,8 @@
 // a page where this file provides the few globals the module uses, shaped after
 // Foundry's documented API (v12/v13):
 //
-//   Hooks.on/once/off/call/callAll (each install() a fresh page: no hooks of the one before)
+//   Hooks.on/once/off/call/callAll (each install() a fresh page: no hooks of the one before;
+//     on and once return the hook's numeric id, off takes the id or the function)
 //   game.settings.register/get/set (scopes "world", "client", "user"; onChange;
 //     a world setting written by a non-GM throws, as Foundry's server refuses it)
 //   game.socket.on/emit on a module's channel: reaches the world's other pages,
@@ -130,22 +131,28 @@
   };
 
   // -- Hooks ---------------------------------------------------------------------
+  // Hooks.on and Hooks.once return the hook's id (a number, as Foundry's), not the
+  // function; Hooks.off takes that id or the function
+  let hookCount = 0;
   class Hooks {
     static events = {};
     static on(name, fn, { once = false } = {}) {
-      (Hooks.events[name] ??= []).push({ fn, once });
-      return fn;
+      if (typeof fn !== "function") throw new Error(`stand-in: Hooks.on("${name}") needs a function`);
+      const id = ++hookCount;
+      (Hooks.events[name] ??= []).push({ hook: name, id, fn, once });
+      return id;
     }
     static once(name, fn) {
       return Hooks.on(name, fn, { once: true });
     }
-    static off(name, fn) {
-      Hooks.events[name] = (Hooks.events[name] ?? []).filter((h) => h.fn !== fn);
+    static off(name, fnOrId) {
+      const key = typeof fnOrId === "number" ? "id" : "fn";
+      Hooks.events[name] = (Hooks.events[name] ?? []).filter((h) => h[key] !== fnOrId);
     }
     static #run(name, args, stoppable) {
       record.hooks.push(name);
       for (const hook of [...(Hooks.events[name] ?? [])]) {
-        if (hook.once) Hooks.off(name, hook.fn);
+        if (hook.once) Hooks.off(name, hook.id);
         const result = hook.fn(...args);
         if (stoppable && result === false) return false;
       }
