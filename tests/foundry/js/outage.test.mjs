@@ -9,7 +9,7 @@ import { after, test } from "node:test";
 
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
-import { registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
+import { registerModuleSettings, rollEvent, settle, Standin, welcomeClient, world } from "./standin.mjs";
 
 globalThis.CSS ??= { escape: (s) => s }; // the browser's, which Node lacks
 
@@ -22,19 +22,6 @@ after(() => {
 const turns = async (n = 30) => {
   for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
 };
-
-function rollEvent(seq, request, total) {
-  return {
-    type: "event", table: "t1", epoch: 1, seq, kind: "roll", request,
-    data: { formula: "1d6", total, roll: { groups: [{ formula: "1d6", total, dice: [{ faces: 6, rolls: [total], value: total }] }] } },
-    actors: [],
-    foundry: {
-      speaker: null,
-      rolls: [{ class: "Roll", formula: "1d6", options: {}, dice: [], total, evaluated: true,
-        terms: [{ class: "Die", number: 1, faces: 6, modifiers: [], options: {}, evaluated: true, results: [{ result: total, active: true }] }] }],
-    },
-  };
-}
 
 /** The server back: the client reconnects now (not at the backoff's step); its hello. */
 function back({ seq, missed }) {
@@ -67,7 +54,7 @@ test("a roll pending across two drops is answered once the server is back, and i
   // back: the missed event comes first, then the request goes again with its id
   const second = back({ seq: 1, missed: 1 });
   assert.deepEqual(second.hello.resume, { epoch: 1, seq: 0 });
-  second.ws.receive(rollEvent(1, sent.id, 4));
+  second.ws.receive(rollEvent(1, { request: sent.id, total: 4 }));
   await turns();
   const again = second.ws.messages().filter((m) => m.id === sent.id);
   assert.equal(again.length, 1, "sent again once, with the same id");
@@ -92,7 +79,7 @@ test("a roll pending across two drops is answered once the server is back, and i
   await turns();
   const queued = fourth.ws.messages().filter((m) => m.type === "foundry.roll");
   assert.equal(queued.length, 1, "sent once, on the new connection");
-  fourth.ws.receive(rollEvent(2, queued[0].id, 6));
+  fourth.ws.receive(rollEvent(2, { request: queued[0].id, total: 6 }));
   fourth.ws.receive({ type: "result", id: queued[0].id, status: "done", seq: 2 });
   assert.equal((await later).seq, 2);
   await settle(client);
