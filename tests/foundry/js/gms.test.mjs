@@ -12,7 +12,7 @@ import { addButtons, cardOf, press } from "../../../adapters/foundry/module/scri
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { FakeMessageElement } from "./elements.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
-import { bootModule, registerModuleSettings, Standin, world } from "./standin.mjs";
+import { bootModule, registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
 
 // ids chosen so that code-unit order ("B" < "a") and locale order ("a" < "B") differ
 const GM = "standinGM000001";
@@ -73,6 +73,31 @@ test("a GM who is not the active GM: its approval card offers no approve or reje
   assert.deepEqual(Standin.log.notifications.map((n) => n.level), ["error"]);
   assert.ok(Standin.log.notifications[0].text.includes(game.i18n.localize("ROLLBRIDGE.Notice.NotConnected")),
     Standin.log.notifications[0].text);
+});
+
+test("a GM who becomes the active GM gets Approve and Reject on the card it drew without them", async () => {
+  client?.stop();
+  await world({ users: users({ otherActive: true }), user: GM });
+  await registerModuleSettings();
+  game.ready = true;
+  client = new FoundryClient();
+  client.start();
+  const message = await ChatMessage.create({
+    content: '<div class="rollbridge-card"></div>', whisper: [GM, OTHER_GM],
+    flags: { rollbridge: { table: "t1", epoch: 1, seq: 3, kind: "approval.requested", pending: "p3", secret: true, view: "gm" } },
+  });
+  await turns();
+  assert.equal(addButtons(message, new FakeMessageElement(), client), 0);
+  // the other GM leaves (the module's userConnected hook asks again who writes)
+  Standin.setUserActive(OTHER_GM, false);
+  client.reconsider();
+  assert.equal(client.writer, true);
+  welcomeClient(client, { role: "gm", seq: 3 });
+  await settle(client);
+  assert.ok(Standin.log.rendered.some((r) => r.message === message.id && r.updated), "the card drawn again, in place");
+  const element = new FakeMessageElement();
+  assert.equal(addButtons(message, element, client), 2);
+  assert.match(element.card.shown, /"approve".*"reject"/s);
 });
 
 test("the writer changes hands as GMs come and go: one connection at a time, the new one resumes where the last stopped", async () => {

@@ -44,10 +44,24 @@ function trackerFor(card, client) {
   return here ? client.undo : null;
 }
 
-/** The undo and redo among a card's buttons, as one word ("undo", "redo", ""). */
-const undoRedo = (buttons) => buttons.filter((b) => b.action === "undo" || b.action === "redo").map((b) => b.action).join(" ");
+/** The GM's buttons, which need this client's connection to the table. */
+const GM_ACTIONS = ["undo", "redo", "approve", "reject"];
+/** The GM's buttons among a card's, as one word ("undo", "approve reject", ""). */
+const gmButtons = (buttons) => buttons.filter((b) => GM_ACTIONS.includes(b.action)).map((b) => b.action).join(" ");
+/** Whether such a word has an undo or a redo. */
+const hasUndoRedo = (shown) => /\b(undo|redo)\b/.test(shown ?? "");
 
-/** message → the undo/redo its card was last drawn with (null: its element had no card to draw on). */
+/** The buttons of a card for this user and client, as they are now (`withApply`:
+ * an owner's apply too, which looks through the actors; the GM's need not). */
+function buttonsOf(info, client, { withApply = true } = {}) {
+  if (info.pending && client.settled.has(info.pending)) info.settled = true;
+  return cardButtons({
+    card: info, user: game.user, tracker: trackerFor(info, client), owns: withApply ? owns : undefined,
+    connected: Boolean(client.connection),
+  });
+}
+
+/** message → the GM's buttons its card was last drawn with (null: its element had no card to draw on). */
 const drawn = new WeakMap();
 /** The cards drawn here, to find a seq's without walking the log: seq → the ids of its messages. */
 const drawnBySeq = new Map();
@@ -58,7 +72,7 @@ function noteDrawn(message, seq, shown) {
   drawn.set(message, shown);
   if (!drawnBySeq.has(seq)) drawnBySeq.set(seq, new Set());
   drawnBySeq.get(seq).add(message.id);
-  if (shown) drawnWithUndoRedo.add(message.id);
+  if (hasUndoRedo(shown)) drawnWithUndoRedo.add(message.id);
   else drawnWithUndoRedo.delete(message.id);
 }
 
@@ -72,9 +86,8 @@ export function addButtons(message, html, client) {
     drawn.set(message, null);
     return 0;
   }
-  if (info.pending && client.settled.has(info.pending)) info.settled = true;
-  const buttons = cardButtons({ card: info, user: game.user, tracker: trackerFor(info, client), owns, connected: Boolean(client.connection) });
-  noteDrawn(message, info.seq, undoRedo(buttons));
+  const buttons = buttonsOf(info, client);
+  noteDrawn(message, info.seq, gmButtons(buttons));
   card.querySelector(".rollbridge-buttons")?.remove();
   if (!buttons.length) return 0;
   card.insertAdjacentHTML("beforeend", buttonsHtml(buttons, game.i18n));
@@ -94,7 +107,9 @@ export function addButtons(message, html, client) {
  * Draw again the cards in the chat log whose Undo or Redo is no longer what the
  * tracker says: after the welcome seeded it (`undo_redo`), the cards Foundry drew
  * before it — a reload draws the log before the connection is welcomed — get
- * theirs, and a card that showed one the new stacks do not have loses it. Only
+ * theirs, and a card that showed one the new stacks do not have loses it. So do
+ * Approve and Reject: a GM who just became the active GM gets them on the cards it
+ * drew without them, and a request settled meanwhile loses them. Only
  * messages Foundry shows in the log (ChatMessage#logged), each redrawn in place by
  * ChatLog#updateMessage (v12 and v13: the render hooks run again, addButtons with
  * them); a message Foundry has not drawn (older than the log's batch) is left to
@@ -141,7 +156,7 @@ async function redrawStale(messages, client) {
     if (!info) continue;
     const shown = drawn.has(message) ? drawn.get(message) : ""; // not drawn here yet: no button
     if (shown === null) continue;
-    const wanted = undoRedo(cardButtons({ card: info, user: game.user, tracker: trackerFor(info, client) }));
+    const wanted = gmButtons(buttonsOf(info, client, { withApply: false }));
     if (wanted === shown) continue;
     await chat.updateMessage(message);
     redrawn += 1;
