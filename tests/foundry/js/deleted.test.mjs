@@ -26,6 +26,10 @@ const view = (id, name, physical, seq) => ({
 // the browser's CSS.escape, which Node lacks (a card's event kept: chat.mjs localizeRenderedCards)
 globalThis.CSS ??= { escape: (s) => s };
 
+const turns = async (n = 10) => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+};
+
 let client = null;
 after(() => {
   client?.stop();
@@ -127,7 +131,8 @@ test("a player's pending roll whose actor is deleted resolves; with no GM active
   assert.equal(FakeWebSocket.instances.length, 1);
 });
 
-test("one result for 32 unlinked tokens of one base actor: each token's delta written once, the base never, one card", async () => {
+/** A scene of 32 unlinked goblin tokens of one base actor, each on the table; the GM's client welcomed. */
+async function horde() {
   await world({ users: USERS, user: GM });
   await registerModuleSettings();
   game.ready = true;
@@ -143,6 +148,11 @@ test("one result for 32 unlinked tokens of one base actor: each token's delta wr
   client = new FoundryClient();
   client.start();
   const ws = welcomeClient(client, { role: "gm", seq: 0 });
+  return { goblin, tokens, ws };
+}
+
+test("one result for 32 unlinked tokens of one base actor: each token's delta written once, the base never, one card", async () => {
+  const { goblin, tokens, ws } = await horde();
   ws.receive({
     type: "event", table: "t1", epoch: 1, seq: 1, kind: "resolution", request: "fireball",
     data: { action: "blast", actor: null, targets: tokens.map((t) => t.uuid), narration: "Boom.", dice: [] },
@@ -156,4 +166,65 @@ test("one result for 32 unlinked tokens of one base actor: each token's delta wr
   tokens.forEach((t, i) => assert.equal(t.actor.flags.rollbridge.common.tracks[0].value, 1 + (i % 9)));
   assert.equal(goblin.flags.rollbridge, undefined, "the base actor untouched");
   assert.equal(Standin.log.messages.filter((m) => m.flags?.rollbridge?.seq === 1).length, 1);
+});
+
+test("the writes of one result for 32 tokens go out together, not one round trip after another", async () => {
+  const { tokens, ws } = await horde();
+  // each update waits for "Foundry's server" until the test answers it: count those waiting
+  const update = Actor.prototype.update;
+  const waiting = [];
+  let most = 0;
+  Actor.prototype.update = function held(data) {
+    return new Promise((resolve) => {
+      waiting.push(resolve);
+      most = Math.max(most, waiting.length);
+    }).then(() => update.call(this, data));
+  };
+  try {
+    ws.receive({
+      type: "event", table: "t1", epoch: 1, seq: 1, kind: "adjusted", data: {},
+      actors: tokens.map((t) => view(t.uuid, t.name, 3, 1)),
+    });
+    for (let i = 0; i < 40 && Standin.log.updates.length < 32; i++) {
+      await turns();
+      for (const answer of waiting.splice(0)) answer();
+    }
+  } finally {
+    Actor.prototype.update = update;
+  }
+  await settle(client);
+  assert.equal(Standin.log.updates.length, 32);
+  assert.equal(most, 32, "all 32 waiting for the server at once");
+});
+
+test("a write Foundry refuses for one actor: the others are written, the card is posted, the GM is told which", async () => {
+  const { alice, token } = await cave(GM);
+  const guard = Standin.addActor({ _id: "fvttGuard0000002", name: "Guard", flags: { rollbridge: { actorId: "guard" } } });
+  // as a system's data model refuses a value (Foundry's DataModelValidationError)
+  guard.update = async () => {
+    throw new Error("Actor [fvttGuard0000002] validation errors: system.track.physical.value: cannot exceed 10");
+  };
+  client = new FoundryClient();
+  client.start();
+  const ws = welcomeClient(client, { role: "gm", seq: 2 });
+  const seen = [];
+  Hooks.on("rollbridge.event", (event) => seen.push(event.seq));
+  const errors = [];
+  const error = console.error;
+  console.error = (...args) => errors.push(args.join(" "));
+  try {
+    ws.receive({ ...attack(3, token, "p-attack"), actors: [view("alice-pc", "Alice", 2, 3), view("guard", "Guard", 12, 3), view(token.uuid, "Goblin A", 4, 3)] });
+    await settle(client);
+  } finally {
+    console.error = error;
+  }
+  assert.deepEqual(Standin.log.updates.map((u) => u.actor).sort(), [alice.id, token.actor.id].sort(), "Alice and the goblin written");
+  assert.equal(alice.flags.rollbridge.common.tracks[0].value, 2);
+  assert.equal(token.actor.flags.rollbridge.common.tracks[0].value, 4);
+  assert.equal(Standin.log.messages.filter((m) => m.flags?.rollbridge?.seq === 3).length, 1, "the card is posted");
+  assert.deepEqual(seen, [3], "the event is handled to its end");
+  assert.deepEqual(Standin.log.notifications.filter((n) => n.level === "error").map((n) => n.text), [
+    "rollbridge: Foundry did not take the new state of Guard: Actor [fvttGuard0000002] validation errors: system.track.physical.value: cannot exceed 10",
+  ]);
+  assert.equal(errors.filter((e) => e.includes("Guard")).length, 1, "the console names it too");
 });

@@ -665,17 +665,42 @@ export class FoundryClient {
     return chooseMapping(setting("systemMapping"), game.system?.id);
   }
 
+  /**
+   * Write the actors' new state. Each actor's writes (its update, then its status
+   * effects) go in order; different actors' go out together, so a result that moves a
+   * whole scene waits for Foundry's server about once, not once per token. A write
+   * Foundry refuses (a system's data model rejecting a value, an actor deleted
+   * meanwhile) is that actor's alone: the others are written, the event's card is
+   * posted, and the GM is told which actors' state Foundry did not take.
+   */
   async #applyActors(views) {
     if (!this.writer) return;
     const mapping = this.#mapping();
     const actors = foundryActors();
+    const chains = new Map(); // Foundry actor → its writes so far
+    const failed = [];
     for (const view of views ?? []) {
       const actor = findActor(view.id, actors);
-      const update = actor ? actorUpdate(view, mapping, actor.flags?.[MODULE_ID] ?? null) : null;
-      if (!update) continue;
-      if (Object.keys(update).length) await actor.update(update);
-      await this.#setStatuses(actor, statusChanges(view, mapping));
+      if (!actor) continue;
+      const write = async () => {
+        const update = actorUpdate(view, mapping, actor.flags?.[MODULE_ID] ?? null);
+        if (!update) return;
+        if (Object.keys(update).length) await actor.update(update);
+        await this.#setStatuses(actor, statusChanges(view, mapping));
+      };
+      const chain = (chains.get(actor) ?? Promise.resolve()).then(write).catch((error) => {
+        failed.push({ name: actor.name ?? view.name ?? view.id, error });
+      });
+      chains.set(actor, chain);
     }
+    await Promise.all(chains.values());
+    if (!failed.length) return;
+    for (const { name, error } of failed) {
+      console.error(`rollbridge | Foundry did not take the new state of ${name}: ${redact(error?.message ?? error)}`);
+    }
+    this.notify("error", "ROLLBRIDGE.Notice.WriteFailed", {
+      data: { actors: failed.map((f) => f.name).join(", "), reason: String(failed[0].error?.message ?? failed[0].error) },
+    });
   }
 
   /** SWADE's Shaken and Incapacitated through the system's status effects. */
