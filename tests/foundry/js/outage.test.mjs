@@ -100,3 +100,24 @@ test("a roll pending across two drops is answered once the server is back, and i
   assert.ok(error.code, `a typed error: ${error.message}`);
   assert.ok(Standin.log.notifications.some((n) => n.level === "error"), "the GM is told the token was refused");
 });
+
+test("back after a long outage: the 40 missed events' cards are posted, and the cursor is written once they are, not 40 times", async () => {
+  client?.stop();
+  await world({ generation: 13 });
+  await registerModuleSettings();
+  game.ready = true;
+  client = new FoundryClient();
+  client.start();
+  const first = welcomeClient(client, { role: "gm", seq: 0 });
+  first.receive(rollEvent(1));
+  await settle(client);
+  const writes = () => Standin.log.settingsSet.filter((id) => id === "rollbridge.cursor").length;
+  assert.equal(writes(), 1);
+  first.drop(1006);
+  const { ws } = back({ seq: 41, missed: 40 });
+  for (let seq = 2; seq <= 41; seq++) ws.receive(rollEvent(seq));
+  await settle(client);
+  assert.equal(Standin.log.messages.filter((m) => m.flags?.rollbridge?.replayed).length, 40);
+  assert.deepEqual(game.settings.get("rollbridge", "cursor"), { table: "t1", epoch: 1, seq: 41 });
+  assert.equal(writes(), 2, "one write for the whole resume");
+});

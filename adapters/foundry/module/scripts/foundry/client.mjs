@@ -99,6 +99,8 @@ export class FoundryClient {
     // the table's encounter as the server last said ({order, round, turn, current},
     // null: none runs; undefined: not known yet): the welcome's, then each event's
     this.encounter = undefined;
+    // the latest cursor save asked for: only it is written (#saveCursor)
+    this.cursorTicket = 0;
     // reads of a card's event from the server (a relayed apply), one at a time
     this.reads = Promise.resolve();
     // who waits for it to be known (encounterKnown): released by the welcome, or
@@ -196,7 +198,12 @@ export class FoundryClient {
         // after the event's own card (drawn with the buttons it has now)
         if (undoTargets(this.undo) !== targets) this.#enqueue(() => followUndoButtons(this));
       },
-      onCursor: (c) => this.#enqueue(() => this.#saveCursor(c)),
+      onCursor: (c) => {
+        // saved after the events before it are handled; a save a later one supersedes
+        // (a burst of events, a resume's missed ones) is not written
+        const ticket = ++this.cursorTicket;
+        this.#enqueue(() => (ticket === this.cursorTicket ? this.#saveCursor(c) : undefined));
+      },
       onStatus: (status, detail) => this.#status(status, detail),
       log: (level, text) => (console[level] ?? console.log)(`rollbridge | ${redact(text, [token])}`),
     });
