@@ -34,15 +34,22 @@ function back({ seq, missed }) {
   return { ws, hello };
 }
 
-const cards = (seq) => Standin.log.messages.filter((m) => m.flags?.rollbridge?.seq === seq);
-
-test("a roll pending across two drops is answered once the server is back, and its card is posted once", async () => {
+/** The GM's client in a fresh world, welcomed at seq 0; its socket. */
+async function gmJoined() {
+  client?.stop();
   await world({ generation: 13 });
   await registerModuleSettings();
   game.ready = true;
   client = new FoundryClient();
   client.start();
   const first = welcomeClient(client, { role: "gm", seq: 0 });
+  return first;
+}
+
+const cards = (seq) => Standin.log.messages.filter((m) => m.flags?.rollbridge?.seq === seq);
+
+test("a roll pending across two drops is answered once the server is back, and its card is posted once", async () => {
+  const first = await gmJoined();
   const rolled = client.roll("1d6", { flavor: "Dodge" });
   await turns();
   const sent = first.messages().at(-1);
@@ -102,13 +109,7 @@ test("a roll pending across two drops is answered once the server is back, and i
 });
 
 test("back after a long outage: the 40 missed events' cards are posted, and the cursor is written once they are, not 40 times", async () => {
-  client?.stop();
-  await world({ generation: 13 });
-  await registerModuleSettings();
-  game.ready = true;
-  client = new FoundryClient();
-  client.start();
-  const first = welcomeClient(client, { role: "gm", seq: 0 });
+  const first = await gmJoined();
   first.receive(rollEvent(1));
   await settle(client);
   const writes = () => Standin.log.settingsSet.filter((id) => id === "rollbridge.cursor").length;
