@@ -67,11 +67,17 @@ const drawn = new WeakMap();
 const drawnBySeq = new Map();
 /** The ids of the messages whose card was last drawn with an Undo or Redo. */
 const drawnWithUndoRedo = new Set();
+/** The cards of pending requests drawn here: pending id → the ids of its messages. */
+const drawnByPending = new Map();
 
-function noteDrawn(message, seq, shown) {
+function noteDrawn(message, seq, shown, pending = null) {
   drawn.set(message, shown);
   if (!drawnBySeq.has(seq)) drawnBySeq.set(seq, new Set());
   drawnBySeq.get(seq).add(message.id);
+  if (pending) {
+    if (!drawnByPending.has(pending)) drawnByPending.set(pending, new Set());
+    drawnByPending.get(pending).add(message.id);
+  }
   if (hasUndoRedo(shown)) drawnWithUndoRedo.add(message.id);
   else drawnWithUndoRedo.delete(message.id);
 }
@@ -87,7 +93,7 @@ export function addButtons(message, html, client) {
     return 0;
   }
   const buttons = buttonsOf(info, client);
-  noteDrawn(message, info.seq, gmButtons(buttons));
+  noteDrawn(message, info.seq, gmButtons(buttons), info.pending);
   card.querySelector(".rollbridge-buttons")?.remove();
   if (!buttons.length) return 0;
   card.insertAdjacentHTML("beforeend", buttonsHtml(buttons, game.i18n));
@@ -146,6 +152,25 @@ export function followUndoButtons(client) {
   return redrawStale(messages.values(), client);
 }
 
+/**
+ * After pending requests were approved or rejected (here, by another GM, in the web
+ * view): draw again, in place, the cards of theirs drawn here, which lose their
+ * Approve and Reject. Found by what addButtons noted. Returns how many it redrew.
+ */
+export function redrawSettled(client, pendings) {
+  const messages = new Map();
+  for (const pending of pendings) {
+    const ids = drawnByPending.get(pending);
+    if (!ids) continue;
+    drawnByPending.delete(pending);
+    for (const id of ids) {
+      const message = game.messages?.get(id);
+      if (message) messages.set(id, message);
+    }
+  }
+  return redrawStale(messages.values(), client);
+}
+
 /** Draw again those of `messages` the log shows whose Undo or Redo as drawn is not the tracker's. */
 async function redrawStale(messages, client) {
   const chat = /** @type {any} */ (ui).chat;
@@ -198,7 +223,10 @@ export async function press(action, card, client) {
     // with a notice that this client is not connected, never dropped unsaid
     if (client.connection || action !== "apply") {
       const reply = await client.request(request);
-      if (action === "approve" || action === "reject") client.settled.add(card.pending);
+      if (action === "approve" || action === "reject") {
+        client.settled.add(card.pending);
+        await redrawSettled(client, [card.pending]);
+      }
       return reply;
     }
     // a player (or another GM) without a connection of its own: the active GM's client

@@ -20,7 +20,7 @@ import {
 import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { hookCards } from "../core/hooks.mjs";
 import { askGM } from "./relay.mjs";
-import { followUndoButtons, redrawUndoButtons } from "./buttons.mjs";
+import { followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
 import {
   actorUpdate,
@@ -185,9 +185,11 @@ export class FoundryClient {
       onEvent: (event, info) => {
         const targets = undoTargets(this.undo);
         this.undo.see(event);
-        // a pending request approved (its event names it) or rejected, here or elsewhere
-        if (event.kind === "approval.rejected" && event.data?.pending) this.settled.add(event.data.pending);
-        if (event.data?.approved) this.settled.add(event.data.approved);
+        // a pending request approved (its event names it) or rejected, here or elsewhere:
+        // its card, drawn here, loses Approve and Reject (after the event's own card)
+        const settled = [event.kind === "approval.rejected" ? event.data?.pending : null, event.data?.approved]
+          .filter((pending) => typeof pending === "string" && !this.settled.has(pending));
+        for (const pending of settled) this.settled.add(pending);
         // the welcome's table is the latest: a replayed event's encounter is an older one
         if (!info?.replayed && event.table_after && "encounter" in event.table_after) {
           this.encounter = event.table_after.encounter ?? null;
@@ -197,6 +199,7 @@ export class FoundryClient {
         // what undo and redo take moved: the cards it moved from and to are drawn again,
         // after the event's own card (drawn with the buttons it has now)
         if (undoTargets(this.undo) !== targets) this.#enqueue(() => followUndoButtons(this));
+        if (settled.length) this.#enqueue(() => redrawSettled(this, settled));
       },
       onCursor: (c) => {
         // saved after the events before it are handled; a save a later one supersedes
