@@ -100,6 +100,30 @@ test("a GM who becomes the active GM gets Approve and Reject on the card it drew
   assert.match(element.card.shown, /"approve".*"reject"/s);
 });
 
+test("the active GM's client losing that to another GM draws its approval card again without Approve and Reject", async () => {
+  client?.stop();
+  await world({ users: users(), user: GM });
+  await registerModuleSettings();
+  game.ready = true;
+  client = new FoundryClient();
+  client.start();
+  welcomeClient(client, { role: "gm", seq: 3 });
+  const message = await ChatMessage.create({
+    content: '<div class="rollbridge-card"></div>', whisper: [GM, OTHER_GM],
+    flags: { rollbridge: { table: "t1", epoch: 1, seq: 3, kind: "approval.requested", pending: "p3", secret: true, view: "gm" } },
+  });
+  await settle(client);
+  assert.equal(addButtons(message, new FakeMessageElement(), client), 2);
+  const redrawn = () => Standin.log.rendered.filter((r) => r.message === message.id && r.updated).length;
+  const before = redrawn();
+  Standin.setUserActive(OTHER_GM, true);
+  client.reconsider();
+  assert.equal(client.writer, false);
+  await settle(client);
+  assert.equal(redrawn(), before + 1, "the card drawn again, in place");
+  assert.equal(addButtons(message, new FakeMessageElement(), client), 0);
+});
+
 test("the writer changes hands as GMs come and go: one connection at a time, the new one resumes where the last stopped", async () => {
   client?.stop();
   await world({ users: users(), user: GM, settings: { "rollbridge.combatTracker": false } });

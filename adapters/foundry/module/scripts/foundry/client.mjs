@@ -147,6 +147,8 @@ export class FoundryClient {
       if (key && url && user?.isGM) this.notify("info", key);
       else if (key && url) console.info(`rollbridge | ${game.i18n.localize(key)}`);
       this.#releaseEncounterWaiters();
+      // a GM no longer the active GM: the cards it drew lose the GM buttons it cannot send
+      if (user?.isGM) this.#enqueue(() => redrawUndoButtons(this));
       return;
     }
     this.check = checkServerUrl(url, { pageProtocol: globalThis.location?.protocol ?? "https:", i18n: game.i18n });
