@@ -2,14 +2,16 @@
 // Foundry client: a roll pending when the line drops is answered once the server is
 // back (sent again with its id), its card posted once however often the line drops
 // around it; a request made while the server is away goes out once it is back; a
-// server that comes back refusing the token tells every pending request it failed.
+// server that comes back refusing the token tells every pending request it failed;
+// the network or the tab back, the client tries at once (foundry/network.mjs).
 
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { watchNetwork } from "../../../adapters/foundry/module/scripts/foundry/network.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
-import { registerModuleSettings, rollEvent, settle, Standin, welcomeClient, world } from "./standin.mjs";
+import { bootModule, registerModuleSettings, rollEvent, settle, Standin, welcomeClient, world } from "./standin.mjs";
 
 globalThis.CSS ??= { escape: (s) => s }; // the browser's, which Node lacks
 
@@ -121,4 +123,61 @@ test("back after a long outage: the 40 missed events' cards are posted, and the 
   assert.equal(Standin.log.messages.filter((m) => m.flags?.rollbridge?.replayed).length, 40);
   assert.deepEqual(game.settings.get("rollbridge", "cursor"), { table: "t1", epoch: 1, seq: 41 });
   assert.equal(writes(), 2, "one write for the whole resume");
+});
+
+test("the network or the tab back: the GM's client reconnects now, not at the backoff's next step", async () => {
+  const first = await gmJoined();
+  const page = new EventTarget();
+  const document = Object.assign(new EventTarget(), { visibilityState: "hidden" });
+  const stop = watchNetwork(() => client.nudge(), { window: page, document });
+  try {
+    first.drop(1006);
+    assert.equal(client.connection.status, "waiting");
+    assert.equal(FakeWebSocket.instances.length, 1, "waiting for the backoff's step");
+    page.dispatchEvent(new Event("online"));
+    assert.equal(FakeWebSocket.instances.length, 2, "tried at once");
+    FakeWebSocket.last().drop(1006);
+    document.dispatchEvent(new Event("visibilitychange"));
+    assert.equal(FakeWebSocket.instances.length, 2, "a tab hidden: nothing");
+    document.visibilityState = "visible";
+    document.dispatchEvent(new Event("visibilitychange"));
+    assert.equal(FakeWebSocket.instances.length, 3, "the tab shown again: tried at once");
+    FakeWebSocket.last().drop(1006);
+    page.dispatchEvent(Object.assign(new Event("pageshow"), { persisted: true }));
+    assert.equal(FakeWebSocket.instances.length, 4, "back from the back-forward cache");
+    // connected, an `offline` pings at once: a dead line is noticed within a ping's timeout
+    const { ws } = back({ seq: 0, missed: 0 });
+    page.dispatchEvent(new Event("offline"));
+    assert.equal(ws.messages().at(-1)?.type, "ping");
+    ws.drop(1006);
+  } finally {
+    stop();
+  }
+  const count = FakeWebSocket.instances.length;
+  page.dispatchEvent(new Event("online"));
+  assert.equal(FakeWebSocket.instances.length, count, "stopped listening");
+});
+
+test("the module booted listens to the page: `online` reconnects its connection at once", async () => {
+  client?.stop();
+  client = null;
+  // the page (globalThis is the window in a browser): an event target for this test
+  const page = new EventTarget();
+  globalThis.addEventListener = page.addEventListener.bind(page);
+  globalThis.removeEventListener = page.removeEventListener.bind(page);
+  try {
+    await world({ generation: 13 });
+    await bootModule();
+    const ws = FakeWebSocket.last();
+    ws.open();
+    const hello = ws.messages().find((m) => m.type === "hello");
+    ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 0, locale: "en", table: { id: "t1", actors: [] } });
+    ws.drop(1006);
+    assert.equal(FakeWebSocket.instances.length, 1);
+    page.dispatchEvent(new Event("online"));
+    assert.equal(FakeWebSocket.instances.length, 2);
+  } finally {
+    delete globalThis.addEventListener;
+    delete globalThis.removeEventListener;
+  }
 });

@@ -228,6 +228,11 @@ export class FoundryClient {
     this.connection = null;
   }
 
+  /** The network or the page came back: reconnect now, or ping now (foundry/network.mjs). */
+  nudge() {
+    this.connection?.nudge();
+  }
+
   get writer() {
     return Boolean(this.plan?.writer);
   }
