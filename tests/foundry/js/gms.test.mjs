@@ -50,7 +50,7 @@ test("the stand-in's activeGM is Foundry's: a full GM before an assistant, ids b
   assert.equal(Standin.setUserActive(GM, false), false, "this page's own user is not told of itself");
 });
 
-test("a GM who is not the active GM: its approval card offers no approve or reject, and a press says it is not connected", async () => {
+test("a GM who is not the active GM: its approval card offers no approve or reject, and a press says another GM is the active GM", async () => {
   client?.stop();
   await world({ users: users({ otherActive: true }), user: GM });
   await registerModuleSettings();
@@ -71,8 +71,11 @@ test("a GM who is not the active GM: its approval card offers no approve or reje
   Standin.log.notifications.length = 0;
   assert.equal(await press("approve", cardOf(message), client), null);
   assert.deepEqual(Standin.log.notifications.map((n) => n.level), ["error"]);
-  assert.ok(Standin.log.notifications[0].text.includes(game.i18n.localize("ROLLBRIDGE.Notice.NotConnected")),
+  assert.ok(Standin.log.notifications[0].text.includes(game.i18n.localize("ROLLBRIDGE.Notice.NotActiveGM")),
     Standin.log.notifications[0].text);
+  // so does a roll or an odds request of its own: why it cannot, not only that
+  await assert.rejects(client.roll("2d6"), (error) => error.key === "ROLLBRIDGE.Notice.NotActiveGM");
+  await assert.rejects(client.draw({ type: "draw" }), (error) => error.key === "ROLLBRIDGE.Notice.NotActiveGM" && error.code === "not_connected");
 });
 
 test("a GM who becomes the active GM gets Approve and Reject on the card it drew without them", async () => {

@@ -43,6 +43,8 @@ import { checkServerUrl, redact } from "../client/url.mjs";
 const SOCKET = `module.${MODULE_ID}`;
 /** What the GM's undo and redo take, as a string: when it changes, some card's Undo or Redo moves. */
 const undoTargets = (tracker) => `${tracker.latestUndo()} ${tracker.latestRedo()}`;
+/** The notice of a GM whose client does not connect: another GM is the active GM. */
+const NOT_ACTIVE_GM = "ROLLBRIDGE.Notice.NotActiveGM";
 /** How long the GM's client waits for the server to give it a card's event (a relayed apply). */
 export const READ_EVENT_MS = 8000;
 
@@ -143,7 +145,7 @@ export class FoundryClient {
     this.plan = connectPlan({ user, activeGM: game.users.activeGM, token, url });
     if (!this.plan.connect) {
       // players who do not use rollbridge are not nagged: only GMs get a notice
-      const key = { "no-token": "ROLLBRIDGE.Notice.NoToken", "not-active-gm": "ROLLBRIDGE.Notice.NotActiveGM" }[this.plan.reason];
+      const key = { "no-token": "ROLLBRIDGE.Notice.NoToken", "not-active-gm": NOT_ACTIVE_GM }[this.plan.reason];
       if (key && url && user?.isGM) this.notify("info", key);
       else if (key && url) console.info(`rollbridge | ${game.i18n.localize(key)}`);
       this.#releaseEncounterWaiters();
@@ -267,8 +269,9 @@ export class FoundryClient {
 
   async request(message) {
     if (!this.connection) {
-      // no code (not the server's answer); its key words it in each reader's language
-      const key = "ROLLBRIDGE.Notice.NotConnected";
+      // no code (not the server's answer); its key words it in each reader's language:
+      // a GM who is not the active GM reads why its client has no connection
+      const key = this.#notConnectedKey();
       throw Object.assign(new Error(game.i18n.localize(key)), { key, data: {} });
     }
     const id = message.id ?? newRequestId();
@@ -317,11 +320,16 @@ export class FoundryClient {
    */
   draw(message) {
     if (!this.connection?.connected) {
-      return Promise.reject(new RollbridgeError("not_connected", "not connected to a rollbridge table", undefined, {
-        key: "ROLLBRIDGE.Notice.NotConnected",
-      }));
+      const key = this.#notConnectedKey();
+      const english = key === NOT_ACTIVE_GM ? "another GM is the active GM" : "not connected to a rollbridge table";
+      return Promise.reject(new RollbridgeError("not_connected", english, undefined, { key }));
     }
     return this.connection.request(message);
+  }
+
+  /** Why this client has no connection to send on, as a key of lang/*.json. */
+  #notConnectedKey() {
+    return !this.connection && this.plan?.reason === "not-active-gm" ? NOT_ACTIVE_GM : "ROLLBRIDGE.Notice.NotConnected";
   }
 
   /** Drop a draw that timed out (it is not sent again after a reconnect). */
