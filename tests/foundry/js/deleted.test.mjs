@@ -228,3 +228,27 @@ test("a write Foundry refuses for one actor: the others are written, the card is
   ]);
   assert.equal(errors.filter((e) => e.includes("Guard")).length, 1, "the console names it too");
 });
+
+test("the GM's notice of a refused write shows an actor's name and Foundry's words as text, never markup", async () => {
+  const { token } = await cave(GM);
+  const name = '<img src=x onerror="alert(1)">';
+  const sneaky = Standin.addActor({ _id: "fvttSneaky000003", name, flags: { rollbridge: { actorId: "sneaky" } } });
+  sneaky.update = async () => {
+    throw new Error(`Actor [${sneaky.id}] validation errors: name: "${name}" is not a valid <b>value</b>`);
+  };
+  client = new FoundryClient();
+  client.start();
+  const ws = welcomeClient(client, { role: "gm", seq: 2 });
+  const error = console.error;
+  console.error = () => {}; // the console line: plain text, not a page's markup
+  try {
+    ws.receive({ ...attack(3, token, "p-attack"), actors: [view("sneaky", name, 1, 3)] });
+    await settle(client);
+  } finally {
+    console.error = error;
+  }
+  const [notice] = Standin.log.notifications.filter((n) => n.level === "error").map((n) => n.text);
+  assert.ok(notice.includes("&lt;img src=x onerror=\"alert(1)\"&gt;"), notice);
+  assert.ok(notice.includes("&lt;b&gt;value&lt;/b&gt;"), notice);
+  assert.ok(!notice.includes("<"), notice);
+});

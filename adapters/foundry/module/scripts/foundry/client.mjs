@@ -13,7 +13,9 @@ import { localizeRenderedCards, postApprovalCard, postCard } from "./chat.mjs";
 import { setting } from "./settings.mjs";
 import { Connection } from "../client/connection.mjs";
 import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "../client/i18n.mjs";
-import { DIALECT, errorFromReply, localeNotice, newRequestId, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage, shownError } from "../core/protocol.mjs";
+import {
+  DIALECT, errorFromReply, localeNotice, newRequestId, noticeText, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage, shownError,
+} from "../core/protocol.mjs";
 import {
   cardAudience, refusesRequesterSees, requesterCard, RollModeNotes, SECRET_MODES, withoutRequesterSees,
 } from "../core/rollmode.mjs";
@@ -723,8 +725,12 @@ export class FoundryClient {
     for (const { name, error } of failed) {
       console.error(`rollbridge | Foundry did not take the new state of ${name}: ${redact(error?.message ?? error)}`);
     }
+    // names a player wrote, and Foundry's words quoting a value: text, never markup
     this.notify("error", "ROLLBRIDGE.Notice.WriteFailed", {
-      data: { actors: failed.map((f) => f.name).join(", "), reason: String(failed[0].error?.message ?? failed[0].error) },
+      data: {
+        actors: noticeText(failed.map((f) => f.name).join(", ")),
+        reason: noticeText(String(failed[0].error?.message ?? failed[0].error)),
+      },
     });
   }
 
