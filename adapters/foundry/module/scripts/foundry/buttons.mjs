@@ -171,7 +171,8 @@ export function redrawSettled(client, pendings) {
   return redrawStale(messages.values(), client);
 }
 
-/** Draw again those of `messages` the log shows whose Undo or Redo as drawn is not the tracker's. */
+/** Draw again those of `messages` the log shows whose GM buttons as drawn (Undo, Redo,
+ * Approve, Reject) are not those the card has now. */
 async function redrawStale(messages, client) {
   const chat = /** @type {any} */ (ui).chat;
   if (typeof chat?.updateMessage !== "function") return 0;
@@ -219,8 +220,8 @@ export async function press(action, card, client) {
       request.id = applyRequestId({ table: card.table ?? null, epoch: card.epoch, seq: card.seq, user: game.user?.id, targets });
     }
     // without a connection (a GM who is not the active GM: a card drawn before the
-    // active GM changed) only an apply goes elsewhere; the rest is refused here,
-    // with a notice that this client is not connected, never dropped unsaid
+    // active GM changed) only an apply goes elsewhere; the rest is refused here, with
+    // a notice saying why (another GM is the active GM), never dropped unsaid
     if (client.connection || action !== "apply") {
       const reply = await client.request(request);
       if (action === "approve" || action === "reject") {
