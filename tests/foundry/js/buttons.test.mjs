@@ -185,6 +185,28 @@ test("a pending request's GM-only card: approve sends the approval, then its but
   assert.equal(addButtons(other, rendered(13).html, client), 0, "approved elsewhere");
 });
 
+test("a pending request's card drawn here loses Approve and Reject once settled: pressed here, or approved elsewhere", async () => {
+  const ws = await gmWorld(13, 2);
+  const here = await pendingCard(ws, 3, "p3", { type: "roll", id: "x1", fields: { formula: "2d6" }, who: { name: "alice", role: "player" } });
+  const elsewhere = await pendingCard(ws, 4, "p4", { type: "roll", id: "x2", fields: { formula: "1d6" }, who: { name: "bob", role: "player" } });
+  for (const message of [here, elsewhere]) assert.equal(addButtons(message, rendered(13).html, client), 2);
+  const redrawn = (message) => Standin.log.rendered.filter((r) => r.message === message.id && r.updated).length;
+  // pressed here: drawn again, in place, once the server answered
+  const reply = press("reject", cardOf(here), client);
+  for (let i = 0; i < 50 && ws.messages().at(-1)?.type !== "reject"; i++) await tick();
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq: 5, kind: "approval.rejected", gm_only: true, data: { pending: "p3" }, actors: [] });
+  await answer(ws, { type: "result", ok: true, seq: 5 });
+  await reply;
+  assert.equal(redrawn(here), 1);
+  assert.equal(addButtons(here, rendered(13).html, client), 0, "as Foundry draws it again: no buttons");
+  // approved by another GM (the web view): its event names it
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq: 6, kind: "roll", request: "x2", data: { formula: "1d6", total: 3, approved: "p4" }, actors: [], foundry: { rolls: [] } });
+  await settle(client);
+  assert.equal(redrawn(elsewhere), 1);
+  assert.equal(redrawn(here), 1, "the other card is left alone");
+  assert.equal(addButtons(elsewhere, rendered(13).html, client), 0);
+});
+
 test("a press the server refuses: the notification is the server's message alone; the code goes to the console", async () => {
   const ws = await gmWorld(13, 2);
   const message = await pendingCard(ws, 3, "p3", { type: "roll", id: "x1", fields: { formula: "2d6" }, who: { name: "alice", role: "player" } });

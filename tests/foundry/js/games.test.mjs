@@ -24,7 +24,7 @@ import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/
 import { animateWhisperedDice, hideWhileRolling } from "../../../adapters/foundry/module/scripts/foundry/dice.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
 import { localization } from "./localization.mjs";
-import { registerModuleSettings, settle, Standin, welcomeClient, welcomeResumed, world } from "./standin.mjs";
+import { registerModuleSettings, rollEvent, settle, Standin, welcomeClient, welcomeResumed, world } from "./standin.mjs";
 
 /** The boss's attack on Alice's PC, with a follow-up a player may apply (seq 3). */
 function bossAttacksAlice() {
@@ -46,19 +46,6 @@ after(() => {
   client?.stop();
   Standin.uninstall();
 });
-
-function rollEvent(seq, { request = `r${seq}`, gmOnly = false, total = 4 } = {}) {
-  return {
-    type: "event", table: "t1", epoch: 1, seq, kind: "roll", request, ...(gmOnly ? { gm_only: true } : {}),
-    data: { formula: "1d6", total, roll: { groups: [{ formula: "1d6", total, dice: [{ faces: 6, rolls: [total], value: total }] }] } },
-    actors: [],
-    foundry: {
-      speaker: null,
-      rolls: [{ class: "Roll", formula: "1d6", options: {}, dice: [], total, evaluated: true,
-        terms: [{ class: "Die", number: 1, faces: 6, modifiers: [], options: {}, evaluated: true, results: [{ result: total, active: true }] }] }],
-    },
-  };
-}
 
 /** What `userId` can read of a message: [visible, content visible]. */
 function readBy(message, userId) {

@@ -118,3 +118,17 @@ export async function consoleWarnings(run) {
   }
   return lines;
 }
+
+/** A 1d6 roll's event as the server's Foundry dialect sends it (its Roll JSON in `foundry.rolls`). */
+export function rollEvent(seq, { request = `r${seq}`, gmOnly = false, total = 4 } = {}) {
+  return {
+    type: "event", table: "t1", epoch: 1, seq, kind: "roll", request, ...(gmOnly ? { gm_only: true } : {}),
+    data: { formula: "1d6", total, roll: { groups: [{ formula: "1d6", total, dice: [{ faces: 6, rolls: [total], value: total }] }] } },
+    actors: [],
+    foundry: {
+      speaker: null,
+      rolls: [{ class: "Roll", formula: "1d6", options: {}, dice: [], total, evaluated: true,
+        terms: [{ class: "Die", number: 1, faces: 6, modifiers: [], options: {}, evaluated: true, results: [{ result: total, active: true }] }] }],
+    },
+  };
+}

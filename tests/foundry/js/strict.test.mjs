@@ -33,3 +33,24 @@ test("the user scope is v13's: registering it on v12 throws, on v13 it works", a
   await world({ generation: 13 });
   game.settings.register("rollbridge", "x", { scope: "user", config: false, type: String, default: "" });
 });
+
+test("Hooks.on returns the hook's id, as Foundry's, not the function; off takes either; the combat tracker's unregister leaves no hook", async () => {
+  await world({ user: "gm" });
+  const seen = [];
+  const id = Hooks.on("updateCombat", () => seen.push("id"));
+  const fn = () => seen.push("fn");
+  assert.equal(typeof id, "number");
+  assert.equal(typeof Hooks.once("updateCombat", fn), "number");
+  Hooks.callAll("updateCombat");
+  Hooks.callAll("updateCombat");
+  assert.deepEqual(seen, ["id", "fn", "id"], "once runs once");
+  Hooks.off("updateCombat", id);
+  Hooks.callAll("updateCombat");
+  assert.equal(seen.length, 3);
+  const { CombatSync } = await import("../../../adapters/foundry/module/scripts/foundry/combat.mjs");
+  const sync = new CombatSync(/** @type {any} */ ({ writer: false })).register();
+  const names = sync.hooks.map(([name]) => name);
+  assert.ok(names.every((name) => Hooks.events[name]?.length === 1), "one hook each");
+  sync.unregister();
+  assert.ok(names.every((name) => !Hooks.events[name]?.length), "all gone, by their ids");
+});

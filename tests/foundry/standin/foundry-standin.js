@@ -5,14 +5,20 @@
 // a page where this file provides the few globals the module uses, shaped after
 // Foundry's documented API (v12/v13):
 //
-//   Hooks.on/once/off/call/callAll (each install() a fresh page: no hooks of the one before)
+//   Hooks.on/once/off/call/callAll (each install() a fresh page: no hooks of the one before;
+//     on and once return the hook's numeric id, off takes the id or the function)
 //   game.settings.register/get/set (scopes "world", "client", "user"; onChange;
 //     a world setting written by a non-GM throws, as Foundry's server refuses it)
 //   game.socket.on/emit on a module's channel: reaches the world's other pages,
 //     the handler getting the sender's user id after the message (as Foundry's
 //     server adds it; a v13 query handler gets no sender, as in Foundry)
-//   game.user {id, name, isGM, character, targets}, game.users.activeGM / contents
-//     (the world's users given to install(), the same on every page of one world)
+//   game.user {id, name, role, isGM, active, character, targets}, game.users
+//     (the world's users given to install(), the same on every page of one world;
+//     isGM is role >= ASSISTANT, as User#isGM is hasRole("ASSISTANT")) and
+//     Users#activeGM, a getter read at each call as Foundry's: the active GMs, a
+//     full gamemaster before an assistant, then by id compared by code unit;
+//     setUserActive(userId, active): another user's client connects or leaves
+//     (its `active` changes, then the hook userConnected(user, active) runs)
 //   game.actors (a Collection: get, contents), Actor#update (dotted and nested
 //     paths, as Document#update merges them; a "-=key" deletes key, as with
 //     performDeletions; refused, as Foundry refuses it, for a user without
@@ -20,13 +26,16 @@
 //     outside name/flags/system/ownership and for a flag scope that is not
 //     active), Actor#getFlag, Actor#toggleStatusEffect(statusId, {active})
 //     (v12+; the id must be one of CONFIG.statusEffects, else it throws),
-//     Actor#statuses, Actor#isToken, Actor#token, Actor#uuid
+//     Actor#statuses, Actor#isToken, Actor#token, Actor#uuid, Actor#delete (the
+//     actor leaves game.actors, hook deleteActor)
 //   game.scenes (Scenes with `tokens`): TokenDocument {id, name, actorId,
 //     actorLink, uuid "Scene.<id>.Token.<id>", delta (ActorDelta), actor}: a
 //     linked token's actor is the world actor; an unlinked token's is its
 //     synthetic actor — the base actor's data with the delta applied, the base
 //     actor's id, a uuid under the token's, isToken true — whose updates and
-//     status effects land in the delta, never in the base actor
+//     status effects land in the delta, never in the base actor; baseActor; an
+//     unlinked token whose base actor was deleted has no actor (null, as
+//     TokenDocument#actor is declared `Actor | null`)
 //   ChatMessage.create's `author` (v12+): a user posts as itself, only a GM as
 //     another user (else it throws); whispers to existing users only; every roll
 //     of the message evaluated (else it throws); a message with rolls gets
@@ -118,26 +127,32 @@
   const record = {
     hooks: [], updates: [], messages: [], notifications: [], dice3d: [], socket: [], settingsSet: [], fulfilled: [],
     rendered: [], compatibility: [], statusEffects: [], showForRoll: [], queries: [], confirmations: [],
-    notified: [], scrolled: [],
+    notified: [], scrolled: [], deleted: [],
   };
 
   // -- Hooks ---------------------------------------------------------------------
+  // Hooks.on and Hooks.once return the hook's id (a number, as Foundry's), not the
+  // function; Hooks.off takes that id or the function
+  let hookCount = 0;
   class Hooks {
     static events = {};
     static on(name, fn, { once = false } = {}) {
-      (Hooks.events[name] ??= []).push({ fn, once });
-      return fn;
+      if (typeof fn !== "function") throw new Error(`stand-in: Hooks.on("${name}") needs a function`);
+      const id = ++hookCount;
+      (Hooks.events[name] ??= []).push({ hook: name, id, fn, once });
+      return id;
     }
     static once(name, fn) {
       return Hooks.on(name, fn, { once: true });
     }
-    static off(name, fn) {
-      Hooks.events[name] = (Hooks.events[name] ?? []).filter((h) => h.fn !== fn);
+    static off(name, fnOrId) {
+      const key = typeof fnOrId === "number" ? "id" : "fn";
+      Hooks.events[name] = (Hooks.events[name] ?? []).filter((h) => h[key] !== fnOrId);
     }
     static #run(name, args, stoppable) {
       record.hooks.push(name);
       for (const hook of [...(Hooks.events[name] ?? [])]) {
-        if (hook.once) Hooks.off(name, hook.fn);
+        if (hook.once) Hooks.off(name, hook.id);
         const result = hook.fn(...args);
         if (stoppable && result === false) return false;
       }
@@ -232,15 +247,24 @@
   // FoundryStandin.queryClient (the test's stand-in for the other client), else refused.
   const pendingQueries = new Map();
   let queryCount = 0;
+  // CONST.USER_ROLES: a GM is an assistant (3) or a full gamemaster (4); User#isGM is
+  // hasRole("ASSISTANT"), so both are GMs
+  const USER_ROLES = { NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 };
   class User {
-    constructor({ _id, name, isGM = false, active = true, flags = {} }) {
+    constructor({ _id, name, isGM = false, role = isGM ? USER_ROLES.GAMEMASTER : USER_ROLES.PLAYER, active = true, flags = {} }) {
       this.id = _id;
       this.flags = structuredClone(flags);
       this.name = name;
-      this.isGM = isGM;
+      this.role = role;
       this.active = active;
       this.targets = new Set();
       this.character = null;
+    }
+    get isGM() {
+      return this.role >= USER_ROLES.ASSISTANT;
+    }
+    get isSelf() {
+      return game.user?.id === this.id;
     }
     query(name, data, { timeout } = {}) {
       if (game.release.generation < 13) throw new Error("stand-in: User#query is v13's");
@@ -265,6 +289,28 @@
     } catch (error) {
       world?.postMessage({ type: "queryReply", id, error: String(error?.message ?? error) });
     }
+  }
+
+  // Users#activeGM (v12/v13): a getter, read at each call: the active GMs, a full
+  // gamemaster before an assistant, then by id compared by code unit (String#compare,
+  // not localeCompare); null when no GM is connected
+  class Users extends Collection {
+    get activeGM() {
+      const gms = this.filter((u) => u.active && u.isGM);
+      gms.sort((a, b) => (b.role - a.role) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      return gms[0] ?? null;
+    }
+  }
+
+  // Users._handleUserActivity: another user's client connects or leaves; its `active`
+  // changes first, then the hook userConnected(user, active) runs (never for this
+  // page's own user)
+  function setUserActive(userId, active) {
+    const user = game.users.get(userId);
+    if (!user || user.isSelf || user.active === active) return false;
+    user.active = active;
+    Hooks.callAll("userConnected", user, active);
+    return true;
   }
 
   // Documents an Actor#update may write (the stand-in's schema): these roots, no others.
@@ -337,6 +383,17 @@
       mergeObject(this._target(), changes);
       record.updates.push({ actor: this.id, uuid: this.uuid, token: this.token?.id ?? null, data: changes });
       Hooks.callAll("updateActor", this, changes, {}, game.user.id);
+      return this;
+    }
+    // Document#delete: a world actor leaves game.actors (deleteActor on every client); an
+    // unlinked token of it stays on its scene with no actor (TokenDocument#actor null)
+    async delete() {
+      if (this.isToken) throw new Error("stand-in: a synthetic actor is deleted with its token");
+      if (!this.isOwner) throw new Error(`User ${game.user.name} lacks permission to delete Actor [${this.id}]`);
+      if (!game.actors.has(this.id)) return undefined;
+      game.actors.delete(this.id);
+      record.deleted.push({ actor: this.id, uuid: this.uuid });
+      Hooks.callAll("deleteActor", this, {}, game.user.id);
       return this;
     }
     // v12+: Actor#toggleStatusEffect(statusId, {active, overlay}); the id must be one of
@@ -430,9 +487,18 @@
     get isLinked() {
       return this.actorLink;
     }
-    // a linked token's actor is the world actor; an unlinked one's its synthetic actor
+    // TokenDocument#baseActor: the world actor it stands for (undefined once deleted)
+    get baseActor() {
+      return game.actors.get(this.actorId);
+    }
+    // a linked token's actor is the world actor; an unlinked one's its synthetic actor;
+    // null (Actor | null, as declared) when its base actor is gone
     get actor() {
-      if (this.actorLink) return game.actors.get(this.actorId) ?? null;
+      if (this.actorLink) return this.baseActor ?? null;
+      if (!this.baseActor) {
+        this._actor = null;
+        return null;
+      }
       this._actor ??= new SyntheticActor(this);
       return this._actor;
     }
@@ -1473,9 +1539,7 @@
       release: { generation, version: `${generation}.standin` },
       system: { id: system },
       user: me,
-      users: Object.assign(new Collection(people.map((u) => [u.id, u])), {
-        activeGM: people.filter((u) => u.isGM && u.active).sort((a, b) => a.id.localeCompare(b.id))[0] ?? null,
-      }),
+      users: new Users(people.map((u) => [u.id, u])),
       actors: new Collection(),
       scenes: new Collection(),
       combats: new CombatEncounters(),
@@ -1745,7 +1809,7 @@
   globalThis.foundry = { utils: { mergeObject, setProperty, getProperty, deepClone: structuredClone } };
   globalThis.FoundryStandin = {
     install, uninstall, installDiceSoNice, setTabHidden, landDice, addActor, addScene, addToken, boot, log: record, isStandin: true, StandinJQuery,
-    asUser,
+    asUser, setUserActive, USER_ROLES,
     // the active GM's turn events, awaited before its combatTurnChange (Combat#_manageTurnEvents)
     turnEvents: async () => {},
     // headless: (user, name, data) => answer, standing for the queried user's client

@@ -31,6 +31,7 @@ import { animateWhisperedDice, hideWhileRolling, stopWhisperedDice } from "./fou
 import { registerRelay, socketSender } from "./foundry/relay.mjs";
 import { FoundryClient } from "./foundry/client.mjs";
 import { registerCombat } from "./foundry/combat.mjs";
+import { watchNetwork } from "./foundry/network.mjs";
 import { onRenderActorSheet, onRenderTokenHUD } from "./foundry/hud.mjs";
 import { maskTokenInput, registerSettings, setting } from "./foundry/settings.mjs";
 import { applyServerDice, flagLocalDice, markLocalDice, registerFulfillment } from "./foundry/fulfillment.mjs";
@@ -164,6 +165,8 @@ Hooks.once("ready", () => {
   // Foundry's server adds the sender's user id after the sender's arguments
   game.socket?.on(`module.${MODULE_ID}`, (message, ...rest) => client.onSocket(message, socketSender(rest)));
   client.start();
+  // the network or the tab back: try now, not at the backoff's next step
+  watchNetwork(() => client.nudge());
 });
 
 Hooks.on("chatMessage", (_log, text) => {

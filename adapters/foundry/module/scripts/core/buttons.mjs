@@ -30,13 +30,17 @@ export { isUndoable, UNDOABLE_KINDS, UndoTracker };
 /**
  * The buttons of one card for one user: [{action, ...data}].
  * `card` is {kind, seq, pending, apply, targets} (from the message's flags);
- * `user` {isGM}; `owns(targetId)` whether the user owns a target's actor.
- * @param {{card?: any, user?: any, tracker?: any, owns?: (targetId: string) => boolean}} args
+ * `user` {isGM}; `owns(targetId)` whether the user owns a target's actor;
+ * `connected` whether this client has a connection to the table to send them
+ * on: a GM who is not the active GM has none (only the active GM's client
+ * connects), so its card shows no undo, redo, approve or reject (its apply
+ * goes through the active GM's client, as a player's does).
+ * @param {{card?: any, user?: any, tracker?: any, owns?: (targetId: string) => boolean, connected?: boolean}} args
  */
-export function cardButtons({ card, user, tracker, owns = () => false }) {
+export function cardButtons({ card, user, tracker, owns = () => false, connected = true }) {
   const out = [];
   if (!card) return out;
-  if (user?.isGM) {
+  if (user?.isGM && connected) {
     if (tracker?.canUndo(card.seq)) out.push({ action: "undo", seq: card.seq });
     if (tracker?.canRedo(card.seq)) out.push({ action: "redo", seq: card.seq });
     if (card.kind === "approval.requested" && card.pending && !card.settled) {

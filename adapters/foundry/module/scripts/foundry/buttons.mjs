@@ -44,21 +44,41 @@ function trackerFor(card, client) {
   return here ? client.undo : null;
 }
 
-/** The undo and redo among a card's buttons, as one word ("undo", "redo", ""). */
-const undoRedo = (buttons) => buttons.filter((b) => b.action === "undo" || b.action === "redo").map((b) => b.action).join(" ");
+/** The GM's buttons, which need this client's connection to the table. */
+const GM_ACTIONS = ["undo", "redo", "approve", "reject"];
+/** The GM's buttons among a card's, as one word ("undo", "approve reject", ""). */
+const gmButtons = (buttons) => buttons.filter((b) => GM_ACTIONS.includes(b.action)).map((b) => b.action).join(" ");
+/** Whether such a word has an undo or a redo. */
+const hasUndoRedo = (shown) => /\b(undo|redo)\b/.test(shown ?? "");
 
-/** message → the undo/redo its card was last drawn with (null: its element had no card to draw on). */
+/** The buttons of a card for this user and client, as they are now (`withApply`:
+ * an owner's apply too, which looks through the actors; the GM's need not). */
+function buttonsOf(info, client, { withApply = true } = {}) {
+  if (info.pending && client.settled.has(info.pending)) info.settled = true;
+  return cardButtons({
+    card: info, user: game.user, tracker: trackerFor(info, client), owns: withApply ? owns : undefined,
+    connected: Boolean(client.connection),
+  });
+}
+
+/** message → the GM's buttons its card was last drawn with (null: its element had no card to draw on). */
 const drawn = new WeakMap();
 /** The cards drawn here, to find a seq's without walking the log: seq → the ids of its messages. */
 const drawnBySeq = new Map();
 /** The ids of the messages whose card was last drawn with an Undo or Redo. */
 const drawnWithUndoRedo = new Set();
+/** The cards of pending requests drawn here: pending id → the ids of its messages. */
+const drawnByPending = new Map();
 
-function noteDrawn(message, seq, shown) {
+function noteDrawn(message, seq, shown, pending = null) {
   drawn.set(message, shown);
   if (!drawnBySeq.has(seq)) drawnBySeq.set(seq, new Set());
   drawnBySeq.get(seq).add(message.id);
-  if (shown) drawnWithUndoRedo.add(message.id);
+  if (pending) {
+    if (!drawnByPending.has(pending)) drawnByPending.set(pending, new Set());
+    drawnByPending.get(pending).add(message.id);
+  }
+  if (hasUndoRedo(shown)) drawnWithUndoRedo.add(message.id);
   else drawnWithUndoRedo.delete(message.id);
 }
 
@@ -72,9 +92,8 @@ export function addButtons(message, html, client) {
     drawn.set(message, null);
     return 0;
   }
-  if (info.pending && client.settled.has(info.pending)) info.settled = true;
-  const buttons = cardButtons({ card: info, user: game.user, tracker: trackerFor(info, client), owns });
-  noteDrawn(message, info.seq, undoRedo(buttons));
+  const buttons = buttonsOf(info, client);
+  noteDrawn(message, info.seq, gmButtons(buttons), info.pending);
   card.querySelector(".rollbridge-buttons")?.remove();
   if (!buttons.length) return 0;
   card.insertAdjacentHTML("beforeend", buttonsHtml(buttons, game.i18n));
@@ -94,7 +113,9 @@ export function addButtons(message, html, client) {
  * Draw again the cards in the chat log whose Undo or Redo is no longer what the
  * tracker says: after the welcome seeded it (`undo_redo`), the cards Foundry drew
  * before it — a reload draws the log before the connection is welcomed — get
- * theirs, and a card that showed one the new stacks do not have loses it. Only
+ * theirs, and a card that showed one the new stacks do not have loses it. So do
+ * Approve and Reject: a GM who just became the active GM gets them on the cards it
+ * drew without them, and a request settled meanwhile loses them. Only
  * messages Foundry shows in the log (ChatMessage#logged), each redrawn in place by
  * ChatLog#updateMessage (v12 and v13: the render hooks run again, addButtons with
  * them); a message Foundry has not drawn (older than the log's batch) is left to
@@ -131,7 +152,27 @@ export function followUndoButtons(client) {
   return redrawStale(messages.values(), client);
 }
 
-/** Draw again those of `messages` the log shows whose Undo or Redo as drawn is not the tracker's. */
+/**
+ * After pending requests were approved or rejected (here, by another GM, in the web
+ * view): draw again, in place, the cards of theirs drawn here, which lose their
+ * Approve and Reject. Found by what addButtons noted. Returns how many it redrew.
+ */
+export function redrawSettled(client, pendings) {
+  const messages = new Map();
+  for (const pending of pendings) {
+    const ids = drawnByPending.get(pending);
+    if (!ids) continue;
+    drawnByPending.delete(pending);
+    for (const id of ids) {
+      const message = game.messages?.get(id);
+      if (message) messages.set(id, message);
+    }
+  }
+  return redrawStale(messages.values(), client);
+}
+
+/** Draw again those of `messages` the log shows whose GM buttons as drawn (Undo, Redo,
+ * Approve, Reject) are not those the card has now. */
 async function redrawStale(messages, client) {
   const chat = /** @type {any} */ (ui).chat;
   if (typeof chat?.updateMessage !== "function") return 0;
@@ -141,7 +182,7 @@ async function redrawStale(messages, client) {
     if (!info) continue;
     const shown = drawn.has(message) ? drawn.get(message) : ""; // not drawn here yet: no button
     if (shown === null) continue;
-    const wanted = undoRedo(cardButtons({ card: info, user: game.user, tracker: trackerFor(info, client) }));
+    const wanted = gmButtons(buttonsOf(info, client, { withApply: false }));
     if (wanted === shown) continue;
     await chat.updateMessage(message);
     redrawn += 1;
@@ -178,15 +219,20 @@ export async function press(action, card, client) {
     if (action === "apply") {
       request.id = applyRequestId({ table: card.table ?? null, epoch: card.epoch, seq: card.seq, user: game.user?.id, targets });
     }
-    if (client.connection) {
+    // without a connection (a GM who is not the active GM: a card drawn before the
+    // active GM changed) only an apply goes elsewhere; the rest is refused here, with
+    // a notice saying why (another GM is the active GM), never dropped unsaid
+    if (client.connection || action !== "apply") {
       const reply = await client.request(request);
-      if (action === "approve" || action === "reject") client.settled.add(card.pending);
+      if (action === "approve" || action === "reject") {
+        client.settled.add(card.pending);
+        await redrawSettled(client, [card.pending]);
+      }
       return reply;
     }
-    // a player without a connection of its own: the GM's client applies the card's own
-    // follow-up (which it takes from the event it received) to these targets, if this
-    // user owns every one of them
-    if (action !== "apply") return null;
+    // a player (or another GM) without a connection of its own: the active GM's client
+    // applies the card's own follow-up (which it takes from the event it received) to
+    // these targets, if this user owns every one of them
     return await askGM({ type: "apply", card: { table: card.table ?? null, epoch: card.epoch, seq: card.seq }, targets });
   } catch (error) {
     const text = shownError(error, game.i18n, { context: `${action} refused` });

@@ -13,14 +13,16 @@ import { localizeRenderedCards, postApprovalCard, postCard } from "./chat.mjs";
 import { setting } from "./settings.mjs";
 import { Connection } from "../client/connection.mjs";
 import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "../client/i18n.mjs";
-import { DIALECT, errorFromReply, localeNotice, newRequestId, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage, shownError } from "../core/protocol.mjs";
+import {
+  DIALECT, errorFromReply, localeNotice, newRequestId, noticeText, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage, shownError,
+} from "../core/protocol.mjs";
 import {
   cardAudience, refusesRequesterSees, requesterCard, RollModeNotes, SECRET_MODES, withoutRequesterSees,
 } from "../core/rollmode.mjs";
 import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { hookCards } from "../core/hooks.mjs";
 import { askGM } from "./relay.mjs";
-import { followUndoButtons, redrawUndoButtons } from "./buttons.mjs";
+import { followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
 import {
   actorUpdate,
@@ -43,6 +45,8 @@ import { checkServerUrl, redact } from "../client/url.mjs";
 const SOCKET = `module.${MODULE_ID}`;
 /** What the GM's undo and redo take, as a string: when it changes, some card's Undo or Redo moves. */
 const undoTargets = (tracker) => `${tracker.latestUndo()} ${tracker.latestRedo()}`;
+/** The notice of a GM whose client does not connect: another GM is the active GM. */
+const NOT_ACTIVE_GM = "ROLLBRIDGE.Notice.NotActiveGM";
 /** How long the GM's client waits for the server to give it a card's event (a relayed apply). */
 export const READ_EVENT_MS = 8000;
 
@@ -99,6 +103,8 @@ export class FoundryClient {
     // the table's encounter as the server last said ({order, round, turn, current},
     // null: none runs; undefined: not known yet): the welcome's, then each event's
     this.encounter = undefined;
+    // the latest cursor save asked for: only it is written (#saveCursor)
+    this.cursorTicket = 0;
     // reads of a card's event from the server (a relayed apply), one at a time
     this.reads = Promise.resolve();
     // who waits for it to be known (encounterKnown): released by the welcome, or
@@ -141,10 +147,12 @@ export class FoundryClient {
     this.plan = connectPlan({ user, activeGM: game.users.activeGM, token, url });
     if (!this.plan.connect) {
       // players who do not use rollbridge are not nagged: only GMs get a notice
-      const key = { "no-token": "ROLLBRIDGE.Notice.NoToken", "not-active-gm": "ROLLBRIDGE.Notice.NotActiveGM" }[this.plan.reason];
+      const key = { "no-token": "ROLLBRIDGE.Notice.NoToken", "not-active-gm": NOT_ACTIVE_GM }[this.plan.reason];
       if (key && url && user?.isGM) this.notify("info", key);
       else if (key && url) console.info(`rollbridge | ${game.i18n.localize(key)}`);
       this.#releaseEncounterWaiters();
+      // a GM no longer the active GM: the cards it drew lose the GM buttons it cannot send
+      if (user?.isGM) this.#enqueue(() => redrawUndoButtons(this));
       return;
     }
     this.check = checkServerUrl(url, { pageProtocol: globalThis.location?.protocol ?? "https:", i18n: game.i18n });
@@ -183,9 +191,11 @@ export class FoundryClient {
       onEvent: (event, info) => {
         const targets = undoTargets(this.undo);
         this.undo.see(event);
-        // a pending request approved (its event names it) or rejected, here or elsewhere
-        if (event.kind === "approval.rejected" && event.data?.pending) this.settled.add(event.data.pending);
-        if (event.data?.approved) this.settled.add(event.data.approved);
+        // a pending request approved (its event names it) or rejected, here or elsewhere:
+        // its card, drawn here, loses Approve and Reject (after the event's own card)
+        const settled = [event.kind === "approval.rejected" ? event.data?.pending : null, event.data?.approved]
+          .filter((pending) => typeof pending === "string" && !this.settled.has(pending));
+        for (const pending of settled) this.settled.add(pending);
         // the welcome's table is the latest: a replayed event's encounter is an older one
         if (!info?.replayed && event.table_after && "encounter" in event.table_after) {
           this.encounter = event.table_after.encounter ?? null;
@@ -195,8 +205,14 @@ export class FoundryClient {
         // what undo and redo take moved: the cards it moved from and to are drawn again,
         // after the event's own card (drawn with the buttons it has now)
         if (undoTargets(this.undo) !== targets) this.#enqueue(() => followUndoButtons(this));
+        if (settled.length) this.#enqueue(() => redrawSettled(this, settled));
       },
-      onCursor: (c) => this.#enqueue(() => this.#saveCursor(c)),
+      onCursor: (c) => {
+        // saved after the events before it are handled; a save a later one supersedes
+        // (a burst of events, a resume's missed ones) is not written
+        const ticket = ++this.cursorTicket;
+        this.#enqueue(() => (ticket === this.cursorTicket ? this.#saveCursor(c) : undefined));
+      },
       onStatus: (status, detail) => this.#status(status, detail),
       log: (level, text) => (console[level] ?? console.log)(`rollbridge | ${redact(text, [token])}`),
     });
@@ -214,6 +230,11 @@ export class FoundryClient {
   stop() {
     this.connection?.stop();
     this.connection = null;
+  }
+
+  /** The network or the page came back: reconnect now, or ping now (foundry/network.mjs). */
+  nudge() {
+    this.connection?.nudge();
   }
 
   get writer() {
@@ -250,8 +271,9 @@ export class FoundryClient {
 
   async request(message) {
     if (!this.connection) {
-      // no code (not the server's answer); its key words it in each reader's language
-      const key = "ROLLBRIDGE.Notice.NotConnected";
+      // no code (not the server's answer); its key words it in each reader's language:
+      // a GM who is not the active GM reads why its client has no connection
+      const key = this.#notConnectedKey();
       throw Object.assign(new Error(game.i18n.localize(key)), { key, data: {} });
     }
     const id = message.id ?? newRequestId();
@@ -300,11 +322,16 @@ export class FoundryClient {
    */
   draw(message) {
     if (!this.connection?.connected) {
-      return Promise.reject(new RollbridgeError("not_connected", "not connected to a rollbridge table", undefined, {
-        key: "ROLLBRIDGE.Notice.NotConnected",
-      }));
+      const key = this.#notConnectedKey();
+      const english = key === NOT_ACTIVE_GM ? "another GM is the active GM" : "not connected to a rollbridge table";
+      return Promise.reject(new RollbridgeError("not_connected", english, undefined, { key }));
     }
     return this.connection.request(message);
+  }
+
+  /** Why this client has no connection to send on, as a key of lang/*.json. */
+  #notConnectedKey() {
+    return !this.connection && this.plan?.reason === "not-active-gm" ? NOT_ACTIVE_GM : "ROLLBRIDGE.Notice.NotConnected";
   }
 
   /** Drop a draw that timed out (it is not sent again after a reconnect). */
@@ -665,17 +692,46 @@ export class FoundryClient {
     return chooseMapping(setting("systemMapping"), game.system?.id);
   }
 
+  /**
+   * Write the actors' new state. Each actor's writes (its update, then its status
+   * effects) go in order; different actors' go out together, so a result that moves a
+   * whole scene waits for Foundry's server about once, not once per token. A write
+   * Foundry refuses (a system's data model rejecting a value, an actor deleted
+   * meanwhile) is that actor's alone: the others are written, the event's card is
+   * posted, and the GM is told which actors' state Foundry did not take.
+   */
   async #applyActors(views) {
     if (!this.writer) return;
     const mapping = this.#mapping();
     const actors = foundryActors();
+    const chains = new Map(); // Foundry actor → its writes so far
+    const failed = [];
     for (const view of views ?? []) {
       const actor = findActor(view.id, actors);
-      const update = actor ? actorUpdate(view, mapping, actor.flags?.[MODULE_ID] ?? null) : null;
-      if (!update) continue;
-      if (Object.keys(update).length) await actor.update(update);
-      await this.#setStatuses(actor, statusChanges(view, mapping));
+      if (!actor) continue;
+      const write = async () => {
+        const update = actorUpdate(view, mapping, actor.flags?.[MODULE_ID] ?? null);
+        if (!update) return;
+        if (Object.keys(update).length) await actor.update(update);
+        await this.#setStatuses(actor, statusChanges(view, mapping));
+      };
+      const chain = (chains.get(actor) ?? Promise.resolve()).then(write).catch((error) => {
+        failed.push({ name: actor.name ?? view.name ?? view.id, error });
+      });
+      chains.set(actor, chain);
     }
+    await Promise.all(chains.values());
+    if (!failed.length) return;
+    for (const { name, error } of failed) {
+      console.error(`rollbridge | Foundry did not take the new state of ${name}: ${redact(error?.message ?? error)}`);
+    }
+    // names a player wrote, and Foundry's words quoting a value: text, never markup
+    this.notify("error", "ROLLBRIDGE.Notice.WriteFailed", {
+      data: {
+        actors: noticeText(failed.map((f) => f.name).join(", ")),
+        reason: noticeText(String(failed[0].error?.message ?? failed[0].error)),
+      },
+    });
   }
 
   /** SWADE's Shaken and Incapacitated through the system's status effects. */
