@@ -97,6 +97,9 @@ _MESSAGES: dict[str, Message] = {}
 _templates: dict[tuple[str, str], Any] = {}
 #: (message id, locale) of every message whose locale's catalogue lacks it.
 _missing: set[tuple[str, str]] = set()
+#: How many times a domain's catalogues were forgotten (:func:`forget`): a text's
+#: renderings kept from an earlier generation are made anew.
+_generation = 0
 #: The ids of the messages whose English templates give a placeholder a format spec
 #: (``{delta:+d}``): only there must an argument put in as text ignore its spec.
 _SPECS: set[str] = set()
@@ -117,7 +120,9 @@ class Text:
     def __init__(self, id: str, args: Mapping[str, Any] | None = None) -> None:
         self.id = id
         self.args = {} if args is None else args
-        self._rendered: dict[str, str] | None = None
+        #: Its renderings: by locale in English, by (locale, generation) in another
+        #: language (:func:`_live`).
+        self._rendered: dict[Any, str] | None = None
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not Text:
@@ -241,7 +246,9 @@ def forget(domain: str) -> None:
     and the templates taken from them, so that its next text reads them anew: they
     were given since (a :class:`Messages` naming the folder after a text of the
     domain was rendered) or compiled again (:mod:`rollbridge.catalogs`)."""
+    global _generation
     i18n.forget(domain)
+    _generation += 1  # what texts kept of their renderings is of the catalogues before
     for key in [key for key in _templates if _MESSAGES[key[0]].domain == domain]:
         del _templates[key]
     _missing.difference_update([key for key in _missing if _MESSAGES[key[0]].domain == domain])
@@ -469,12 +476,22 @@ def _shown_count(count: Any, hides: Hides) -> Any:
 
 def _live(text: Text, locale: str, hides: Hides) -> str:
     """A Text rendered; kept on it when it holds no private argument (it then reads
-    the same to every audience, and rulesets reuse their texts)."""
+    the same to every audience, and rulesets reuse their texts).
+
+    English reads no catalogue: it is kept by its locale, read as it is (here and by
+    :func:`_render`, for a nested text). Another language is kept by its locale and
+    the :data:`_generation` of the catalogues, so that after :func:`forget` it is
+    rendered anew from the catalogues given or compiled since, not read as before
+    (in English, for want of them), and English pays no check for it."""
     cache = text._rendered
     if cache is not None:
         known = cache.get(locale)
         if known is not None:
             return known
+        if locale != "en":
+            known = cache.get((locale, _generation))
+            if known is not None:
+                return known
     if text.id not in _MESSAGES:
         raise NotPlain(f"text {text.id!r}", "is not a declared message")
     met = _privates_met[0]
@@ -482,7 +499,7 @@ def _live(text: Text, locale: str, hides: Hides) -> str:
     if _privates_met[0] == met:
         if cache is None:
             text._rendered = cache = {}
-        cache[locale] = rendered
+        cache[locale if locale == "en" else (locale, _generation)] = rendered
     return rendered
 
 

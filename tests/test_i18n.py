@@ -406,3 +406,29 @@ def test_a_catalogue_given_after_a_text_of_its_domain_was_rendered_is_read(tmp_p
     assert said(name="Ana").render("de") == "Ana handelt"
     _translate_and_compile(package, "authorafter", "de", "{name} tut es")
     assert said(name="Ana").render("de") == "Ana tut es"
+
+
+def test_a_text_rendered_before_its_catalogue_was_given_reads_it_after(tmp_path, registry):
+    """A text keeps its renderings (rulesets reuse their texts): one rendered before
+    its domain's catalogue was given, or compiled again, kept reading what it had read
+    (English), though its domain's catalogues were forgotten (``text.forget``). It
+    reads the catalogue from then on, nested in another text too; a rendering kept
+    from before is made anew once, then kept again."""
+    from rollbridge import text
+
+    package = _plugin(tmp_path, "authorkept")
+    _translate_and_compile(package, "authorkept", "de", "{name} handelt")
+    say = Messages("authorkept")
+    said = say("said", "{name} acts")
+    outer = say("outer", "[{inner}]")
+    kept = said(name="Ana")
+    around = outer(inner=kept)
+    assert (kept.render("de"), around.render("de")) == ("Ana acts", "[Ana acts]")
+    Messages("authorkept", catalogs=package / "locale")  # forgets what was read of it
+    assert kept.render("de") == "Ana handelt"
+    assert outer(inner=kept).render("de") == "[Ana handelt]"
+    _translate_and_compile(package, "authorkept", "de", "{name} tut es")  # forgets again
+    assert render(outer(inner=kept), locale="de") == "[Ana tut es]"
+    assert kept.render("de") == "Ana tut es" and kept.render("en") == "Ana acts"
+    assert kept.render("de") == "Ana tut es"  # kept again, and read so
+    assert kept._rendered[("de", text._generation)] == "Ana tut es"
