@@ -524,7 +524,7 @@ def _translate(declared: Message, locale: str, count: Any) -> str:
     if found is None:
         if locale not in i18n.known_locales():  # English, no catalogue looked for
             if _LANGUAGE_TAG.fullmatch(locale):  # noted for a catalogue's tests: "fr"
-                _untranslated.add(key)
+                _note_uncatalogued(key)
             return declared.template_for(count)
         catalogue = i18n.translation(declared.domain, locale)
         if not i18n.holds(catalogue, declared.key, declared.template):
@@ -549,8 +549,18 @@ def _translate(declared: Message, locale: str, count: Any) -> str:
     return template
 
 
-#: (message id, locale) of every message rendered in English for want of a translation.
+#: (message id, locale) of every message rendered in English for want of a translation
+#: in a locale some domain ships a catalogue of (as many as the messages and catalogues).
 _untranslated: set[tuple[str, str]] = set()
+#: (message id, locale) of the messages last rendered in a locale written as a
+#: language's name that no catalogue is shipped for, oldest first; at most
+#: :data:`MAX_UNCATALOGUED`: such a name comes from outside at times (a table's locale
+#: in a log given to ``rollbridge verify``), and a log of a thousand tables' locales
+#: must not grow it without end.
+_uncatalogued: dict[tuple[str, str], None] = {}
+#: How many (message id, locale) of locales without a catalogue :func:`untranslated`
+#: keeps: the most recently rendered (a catalogue's tests render a few of them).
+MAX_UNCATALOGUED = 1024
 #: A locale's name as a language is written (``fr``, ``pt_BR``, ``zh-Hant``): one no
 #: catalogue has is noted as untranslated; other names (``../x``, a thousand digits)
 #: are noted nowhere.
@@ -560,8 +570,18 @@ _LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,8}(?:[_-][A-Za-z0-9]{1,8}){0,2}")
 def untranslated() -> frozenset[tuple[str, str]]:
     """``(message id, locale)`` of each message this process rendered in a locale
     whose catalogue lacks it (it read in English): what a test of a catalogue asserts
-    stays empty."""
-    return frozenset(_untranslated)
+    stays empty. Of a locale no catalogue is shipped for (``fr``), only the
+    :data:`MAX_UNCATALOGUED` pairs rendered last are kept."""
+    return frozenset(_untranslated.union(_uncatalogued))
+
+
+def _note_uncatalogued(key: tuple[str, str]) -> None:
+    """Note ``key`` among :data:`_uncatalogued` as the newest, the oldest dropped
+    past :data:`MAX_UNCATALOGUED`."""
+    _uncatalogued.pop(key, None)
+    _uncatalogued[key] = None
+    if len(_uncatalogued) > MAX_UNCATALOGUED:
+        del _uncatalogued[next(iter(_uncatalogued))]
 
 
 def _fit(declared: Message, template: str, count: Any = None) -> str:
