@@ -10,6 +10,7 @@ to its widest cell's display width (core/cli/columns.py); ``--json`` is unchange
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -115,3 +116,34 @@ def test_aligned_pads_by_display_width_not_code_points():
     assert {display_width(line) - display_width(row[-1])
             for line, row in zip(aligned(rows), rows, strict=True)} == {11}  # fmt: skip
     assert aligned([]) == []
+
+
+@pytest.mark.parametrize("locale", ["cs", "de", "ru"])
+def test_the_operator_lines_name_an_event_with_the_word_table_list_uses(locale):
+    """``table list`` says "událost 12", "Ereignis 12", "событие 12"; the line a client
+    prints when it joins still said "seq 12", and so did ``rollbridge verify``'s lines
+    ("seq 5 rolled dice of …") and a corrupt store's. Each says the label's word now;
+    the English "seq" is left in none of them (the API's messages about the ``since``
+    and ``until`` parameters keep the protocol's word)."""
+    from rollbridge import i18n, text
+    from rollbridge.cli import terminal, verify  # noqa: F401  (declaring their messages)
+    from rollbridge.dice import verify as dice_verify  # noqa: F401
+    from rollbridge.stores import sqlite  # noqa: F401
+
+    joined = terminal.JOINED(table="Friday", id="friday-1", role="gm", name="Ana",
+                             ruleset="sr2", seq=12)  # fmt: skip
+    assert joined.render(locale).endswith(f"; {SEQ[locale]} 12"), joined.render(locale)
+    catalogue = i18n.translation("rollbridge", locale)
+    lines = [
+        message for message in list(text._MESSAGES.values())
+        if message.domain == "rollbridge" and message.plural is None
+        and message.key.startswith(("verify.", "cli.verify.", "cli.terminal.", "store."))
+    ]  # fmt: skip
+    assert len(lines) > 40
+    said = {}
+    for message in lines:
+        translated = catalogue.pgettext(message.key, message.template)
+        words = re.sub(r"\{[^}]*\}", "", translated)
+        if re.search(r"\bseqs?\b", words):
+            said[message.key] = translated
+    assert said == {}
