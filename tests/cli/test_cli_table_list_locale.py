@@ -102,10 +102,35 @@ def test_an_empty_database_says_so_in_the_locale(capsys, tmp_path):
 
 @pytest.mark.parametrize(
     ("text", "width"),
-    [("seq", 3), ("событие", 7), ("日本の卓", 8), ("ｗ", 2), ("e\u0301", 1), ("a\u200db", 2)],
-)
+    [("seq", 3), ("событие", 7), ("日本の卓", 8), ("ｗ", 2), ("e\u0301", 1), ("a\u200db", 2),
+     # a soft hyphen is drawn (as a hyphen, one cell); it counted none
+     ("\u00ad", 1), ("Ge\u00adheim\u00adnis", 11),
+     # an emoji made of a narrow symbol and VS16: two cells; it counted one
+     ("\u2764\ufe0f", 2), ("\u2764", 1), ("\u2764\ufe0f Friday", 9), ("\u263a\ufe0f", 2),
+     # keycaps (a digit, #, * with VS16 and U+20E3): two; they counted one
+     ("1\ufe0f\u20e3", 2), ("#\ufe0f\u20e3", 2), ("*\ufe0f\u20e3", 2),
+     # a ZWJ sequence is one emoji: two cells, not two per emoji joined
+     ("\U0001f468\u200d\U0001f469\u200d\U0001f467", 2),
+     ("\U0001f3c3\u200d\u2640\ufe0f", 2), ("\U0001f3f3\ufe0f\u200d\U0001f308", 2),
+     # a skin tone joins its emoji; a flag is two regional indicators, one emoji
+     ("\U0001f44d\U0001f3fd", 2), ("\U0001f1e8\U0001f1ff", 2),
+     # Hangul written as jamo: a syllable of two cells; a control character counts none
+     ("\u1100\u1161", 2), ("a\x1bb", 2),
+     # a ZWJ between letters joins nothing a terminal draws as one (wcwidth counts the
+     # letter after it as joined): a Persian joining form, an Indic conjunct
+     ("\u0647\u200d\u0627", 2), ("\u0915\u094d\u200d\u0937", 2)],
+)  # fmt: skip
 def test_display_width_counts_the_cells_a_terminal_gives(text, width):
     assert display_width(text) == width
+
+
+def test_aligned_lines_up_emoji_sequences():
+    """A table named with a family or a heart emoji (a ZWJ sequence, VS16) pushed the
+    columns after it out of line by the cells it was counted apart from its two."""
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    rows = [[f"{family} night", "x", "end"], ["\u2764\ufe0f run", "y", "end"], ["plain", "z", "e"]]
+    assert aligned(rows) == [f"{family} night  x  end", "\u2764\ufe0f run    y  end",
+                             "plain     z  e"]  # fmt: skip
 
 
 def test_aligned_pads_by_display_width_not_code_points():
