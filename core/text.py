@@ -97,6 +97,9 @@ _MESSAGES: dict[str, Message] = {}
 _templates: dict[tuple[str, str], Any] = {}
 #: (message id, locale) of every message whose locale's catalogue lacks it.
 _missing: set[tuple[str, str]] = set()
+#: How many times a domain's catalogues were forgotten (:func:`forget`): a text's
+#: renderings kept from an earlier generation are made anew.
+_generation = 0
 #: The ids of the messages whose English templates give a placeholder a format spec
 #: (``{delta:+d}``): only there must an argument put in as text ignore its spec.
 _SPECS: set[str] = set()
@@ -117,7 +120,9 @@ class Text:
     def __init__(self, id: str, args: Mapping[str, Any] | None = None) -> None:
         self.id = id
         self.args = {} if args is None else args
-        self._rendered: dict[str, str] | None = None
+        #: Its renderings: by locale in English, by (locale, generation) in another
+        #: language (:func:`_live`).
+        self._rendered: dict[Any, str] | None = None
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not Text:
@@ -241,7 +246,9 @@ def forget(domain: str) -> None:
     and the templates taken from them, so that its next text reads them anew: they
     were given since (a :class:`Messages` naming the folder after a text of the
     domain was rendered) or compiled again (:mod:`rollbridge.catalogs`)."""
+    global _generation
     i18n.forget(domain)
+    _generation += 1  # what texts kept of their renderings is of the catalogues before
     for key in [key for key in _templates if _MESSAGES[key[0]].domain == domain]:
         del _templates[key]
     _missing.difference_update([key for key in _missing if _MESSAGES[key[0]].domain == domain])
@@ -469,12 +476,22 @@ def _shown_count(count: Any, hides: Hides) -> Any:
 
 def _live(text: Text, locale: str, hides: Hides) -> str:
     """A Text rendered; kept on it when it holds no private argument (it then reads
-    the same to every audience, and rulesets reuse their texts)."""
+    the same to every audience, and rulesets reuse their texts).
+
+    English reads no catalogue: it is kept by its locale, read as it is (here and by
+    :func:`_render`, for a nested text). Another language is kept by its locale and
+    the :data:`_generation` of the catalogues, so that after :func:`forget` it is
+    rendered anew from the catalogues given or compiled since, not read as before
+    (in English, for want of them), and English pays no check for it."""
     cache = text._rendered
     if cache is not None:
         known = cache.get(locale)
         if known is not None:
             return known
+        if locale != "en":
+            known = cache.get((locale, _generation))
+            if known is not None:
+                return known
     if text.id not in _MESSAGES:
         raise NotPlain(f"text {text.id!r}", "is not a declared message")
     met = _privates_met[0]
@@ -482,7 +499,7 @@ def _live(text: Text, locale: str, hides: Hides) -> str:
     if _privates_met[0] == met:
         if cache is None:
             text._rendered = cache = {}
-        cache[locale] = rendered
+        cache[locale if locale == "en" else (locale, _generation)] = rendered
     return rendered
 
 
@@ -507,7 +524,7 @@ def _translate(declared: Message, locale: str, count: Any) -> str:
     if found is None:
         if locale not in i18n.known_locales():  # English, no catalogue looked for
             if _LANGUAGE_TAG.fullmatch(locale):  # noted for a catalogue's tests: "fr"
-                _untranslated.add(key)
+                _note_uncatalogued(key)
             return declared.template_for(count)
         catalogue = i18n.translation(declared.domain, locale)
         if not i18n.holds(catalogue, declared.key, declared.template):
@@ -532,8 +549,18 @@ def _translate(declared: Message, locale: str, count: Any) -> str:
     return template
 
 
-#: (message id, locale) of every message rendered in English for want of a translation.
+#: (message id, locale) of every message rendered in English for want of a translation
+#: in a locale some domain ships a catalogue of (as many as the messages and catalogues).
 _untranslated: set[tuple[str, str]] = set()
+#: (message id, locale) of the messages last rendered in a locale written as a
+#: language's name that no catalogue is shipped for, oldest first; at most
+#: :data:`MAX_UNCATALOGUED`: such a name comes from outside at times (a table's locale
+#: in a log given to ``rollbridge verify``), and a log of a thousand tables' locales
+#: must not grow it without end.
+_uncatalogued: dict[tuple[str, str], None] = {}
+#: How many (message id, locale) of locales without a catalogue :func:`untranslated`
+#: keeps: the most recently rendered (a catalogue's tests render a few of them).
+MAX_UNCATALOGUED = 1024
 #: A locale's name as a language is written (``fr``, ``pt_BR``, ``zh-Hant``): one no
 #: catalogue has is noted as untranslated; other names (``../x``, a thousand digits)
 #: are noted nowhere.
@@ -543,8 +570,18 @@ _LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,8}(?:[_-][A-Za-z0-9]{1,8}){0,2}")
 def untranslated() -> frozenset[tuple[str, str]]:
     """``(message id, locale)`` of each message this process rendered in a locale
     whose catalogue lacks it (it read in English): what a test of a catalogue asserts
-    stays empty."""
-    return frozenset(_untranslated)
+    stays empty. Of a locale no catalogue is shipped for (``fr``), only the
+    :data:`MAX_UNCATALOGUED` pairs rendered last are kept."""
+    return frozenset(_untranslated.union(_uncatalogued))
+
+
+def _note_uncatalogued(key: tuple[str, str]) -> None:
+    """Note ``key`` among :data:`_uncatalogued` as the newest, the oldest dropped
+    past :data:`MAX_UNCATALOGUED`."""
+    _uncatalogued.pop(key, None)
+    _uncatalogued[key] = None
+    if len(_uncatalogued) > MAX_UNCATALOGUED:
+        del _uncatalogued[next(iter(_uncatalogued))]
 
 
 def _fit(declared: Message, template: str, count: Any = None) -> str:

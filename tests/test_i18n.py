@@ -406,3 +406,58 @@ def test_a_catalogue_given_after_a_text_of_its_domain_was_rendered_is_read(tmp_p
     assert said(name="Ana").render("de") == "Ana handelt"
     _translate_and_compile(package, "authorafter", "de", "{name} tut es")
     assert said(name="Ana").render("de") == "Ana tut es"
+
+
+def test_a_text_rendered_before_its_catalogue_was_given_reads_it_after(tmp_path, registry):
+    """A text keeps its renderings (rulesets reuse their texts): one rendered before
+    its domain's catalogue was given, or compiled again, kept reading what it had read
+    (English), though its domain's catalogues were forgotten (``text.forget``). It
+    reads the catalogue from then on, nested in another text too; a rendering kept
+    from before is made anew once, then kept again."""
+    from rollbridge import text
+
+    package = _plugin(tmp_path, "authorkept")
+    _translate_and_compile(package, "authorkept", "de", "{name} handelt")
+    say = Messages("authorkept")
+    said = say("said", "{name} acts")
+    outer = say("outer", "[{inner}]")
+    kept = said(name="Ana")
+    around = outer(inner=kept)
+    assert (kept.render("de"), around.render("de")) == ("Ana acts", "[Ana acts]")
+    Messages("authorkept", catalogs=package / "locale")  # forgets what was read of it
+    assert kept.render("de") == "Ana handelt"
+    assert outer(inner=kept).render("de") == "[Ana handelt]"
+    _translate_and_compile(package, "authorkept", "de", "{name} tut es")  # forgets again
+    assert render(outer(inner=kept), locale="de") == "[Ana tut es]"
+    assert kept.render("de") == "Ana tut es" and kept.render("en") == "Ana acts"
+    assert kept.render("de") == "Ana tut es"  # kept again, and read so
+    assert kept._rendered[("de", text._generation)] == "Ana tut es"
+
+
+def test_untranslated_keeps_a_bounded_number_of_locales_without_a_catalogue(monkeypatch):
+    """Each locale written as a language's name that no catalogue is shipped for is
+    noted among ``untranslated()`` (a catalogue's tests name "fr" so): a log given to
+    ``rollbridge verify`` with thousands of tables' locales grew it without end. It
+    keeps the :data:`~rollbridge.text.MAX_UNCATALOGUED` pairs rendered last, a pair
+    rendered again counted as new; the pairs of locales a catalogue is shipped for
+    (as many as the messages and catalogues) are all kept."""
+    from rollbridge import text
+    from rollbridge.engine.requests import BAD_ID
+
+    monkeypatch.setattr(text, "_uncatalogued", {}, raising=False)  # (none kept before)
+    most = 1024  # text.MAX_UNCATALOGUED
+    names = [f"q{a}{b}{c}" for a in "abcdefghijkl" for b in "abcdefghijklmnopq"
+             for c in "abcdefghijklmnopq"]  # fmt: skip
+    assert len(names) == len(set(names)) > 3 * most
+    before = untranslated()
+    for name in names:
+        assert BAD_ID().render(name) == BAD_ID().render("en")
+    noted = untranslated() - before
+    assert noted == {(BAD_ID.id, name) for name in names[-most:]}
+    assert most == text.MAX_UNCATALOGUED
+    BAD_ID().render(names[-most])  # the oldest kept, rendered again: now the newest
+    BAD_ID().render("qzzz")
+    noted = untranslated() - before
+    assert len(noted) == len(text._uncatalogued) == most
+    assert {(BAD_ID.id, names[-most]), (BAD_ID.id, "qzzz")} <= noted
+    assert (BAD_ID.id, names[-most + 1]) not in noted  # the oldest then

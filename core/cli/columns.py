@@ -4,28 +4,50 @@ A terminal gives a letter of East Asian width "wide" or "fullwidth" (日, ｗ) t
 cells and a combining mark (the accent of a decomposed "é") none, so ``str.ljust``,
 which counts code points, misaligns every column after such a cell; the labels of
 ``table list`` in another language are no longer as wide as the English ones either.
+
+The widths are the ``wcwidth`` package's (:func:`display_width`): an emoji is more
+than its code points' widths — "❤️" is a narrow heart made an emoji by VS16 (two
+cells), "1️⃣" a digit, VS16 and a keycap (two), "👨‍👩‍👧" three wide emoji joined
+by ZWJ into one (two), "👍🏽" an emoji and its skin tone (two), "🇨🇿" two regional
+indicators (two) — and which code points make such a sequence, and which are wide,
+grows with each Unicode version (Python's :mod:`unicodedata` knows neither the emoji
+sequences nor the emoji of a Unicode newer than its own). ``wcwidth`` keeps those
+tables, for the latest Unicode, as terminals draw them; rollbridge would have to copy
+them. It is imported when a width is first asked for, not by every CLI command.
 """
 
 from __future__ import annotations
 
-import unicodedata
+import re
 from collections.abc import Sequence
+
+from rollbridge.visible import CONTROLS
 
 __all__ = ["aligned", "display_width"]
 
 #: What separates two columns.
 GAP = "  "
+#: A ZWJ before a letter or a digit: ZWJ joins emoji into one (👨‍👩‍👧, Unicode's
+#: grapheme rule GB11), letters into nothing a terminal draws as one cell (a Persian
+#: or Indic joining form is still two letters); ``wcwidth`` counts whatever follows a
+#: ZWJ as joined to what is before it, so such a ZWJ is left out before counting.
+_LETTER_JOINER = re.compile("\u200d(?=[^\\W_])")
 
 
 def display_width(text: str) -> int:
-    """The cells ``text`` takes on a terminal: two for a wide or fullwidth letter,
-    none for a combining mark or a zero-width format character, one for any other."""
-    width = 0
-    for char in text:
-        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
-            continue
-        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
-    return width
+    """The cells ``text`` takes on a terminal, as ``wcwidth.wcswidth`` counts them: two
+    for a wide or fullwidth letter and for an emoji sequence (VS16, a keycap, ZWJ, a
+    skin tone, a flag), none for a combining mark or a zero-width format character
+    (ZWJ, U+200B), one for a soft hyphen (U+00AD, which terminals draw) and any other;
+    a letter after a ZWJ counts (:data:`_LETTER_JOINER`).
+    A control character (:data:`~rollbridge.visible.CONTROLS`, which ``wcwidth`` gives
+    no width) counts as none: a cell meant for a terminal holds it as an escape."""
+    from wcwidth import wcswidth  # (not imported by every CLI command)
+
+    if "\u200d" in text:
+        text = _LETTER_JOINER.sub("", text)
+    width = wcswidth(text)
+    return width if width >= 0 else wcswidth(CONTROLS.sub("", text))
 
 
 def aligned(rows: Sequence[Sequence[str]]) -> list[str]:

@@ -21,7 +21,13 @@ docs tell, and reads nothing. Another method at a path above is 405
 ``invalid_request`` with ``Allow`` (after the token check, as every request but an
 ``OPTIONS``); a path not above is 404 ``not_found``. A ``name`` with a control
 character is 400 ``name_control`` (:func:`~rollbridge.names.check_characters`),
-checked before its blanks are stripped: ``?name=%0A`` is no missing name.
+checked before its blanks are stripped: ``?name=%0A`` is no missing name. A
+``ruleset`` or ``role`` holding a control character anywhere is refused as sent,
+nothing stripped (``?ruleset=%0Asr2``: 404 ``unknown_ruleset`` naming ``'\\nsr2'``;
+``?role=gm%09``: 400 ``invalid_request``); the spaces around a value are stripped
+(``?ruleset=+sr2+`` is ``sr2``), and a value of spaces alone is missing.
+``settings`` is JSON, read as JSON is: a line break or a tab between its tokens is
+its own whitespace, and a C0 control raw in a string of it is no JSON.
 
 Errors are ``{"code", "message"}`` (and ``details``) with the protocol's codes,
 the message in the ``Accept-Language`` of the request. The work is what
@@ -156,15 +162,18 @@ def _json(status: int, body: JSON, **headers: str) -> Response:
 
 
 def _required(parameters: Mapping[str, str], name: str) -> str:
-    """The parameter ``name``, its blanks stripped. One of spaces alone is missing;
-    one holding a control character that strips away (:data:`~rollbridge.visible.CONTROLS`:
-    ``%0A``, ``%09``, U+2028) is kept as given, for the check of its value to name it
-    (``no ruleset '\\n' is loaded``)."""
+    """The parameter ``name``. One holding a control character anywhere
+    (:data:`~rollbridge.visible.CONTROLS`: ``%0A``, ``%09``, U+2028) is kept as sent,
+    whole, for the check of its value to refuse it naming the escapes (``no ruleset
+    '\\nsr2' is loaded``): stripped, ``%0Asr2`` was taken for ``sr2``. Another has the
+    spaces around it stripped (``+sr2+``, U+3000); one of spaces alone is missing."""
     given = parameters.get(name, "")
+    if CONTROLS.search(given) is not None:
+        return given
     value = given.strip()
-    if not value and CONTROLS.search(given) is None:
+    if not value:
         raise InvalidRequest(MISSING(name=name), details={"field": name})
-    return value or given
+    return value
 
 
 # -- the work, on a reader thread ---------------------------------------------------------

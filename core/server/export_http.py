@@ -16,7 +16,10 @@ never a greater one (403 ``forbidden``). Answers:
   protocol sends it, after a ``welcome`` line when the log starts in an open
   verifiable segment: :mod:`rollbridge.export.jsonl`) or ``text/markdown;
   charset=utf-8``, with a ``Content-Disposition`` file name;
-- 400 ``invalid_request``: a bad ``format``, ``since``, ``as`` or ``locale``, a
+- 400 ``invalid_request``: a bad ``format``, ``since``, ``as`` or ``locale`` (the
+  first three taken exactly as sent, nothing stripped; a ``locale`` read as
+  :func:`~rollbridge.i18n.negotiate` reads a language's name, refused when it holds a
+  control character anywhere: ``%0Acs`` is no ``cs``), a
   token in the query, a table id whose percent-escapes are bad (``%FF``, a lone
   ``%``, ``%00``) or a parameter whose escapes are no UTF-8 (``%FF``; a lone ``%`` is
   a ``%`` in a query: :mod:`rollbridge.server.web`), named;
@@ -79,6 +82,7 @@ from rollbridge.server.web import (
 )
 from rollbridge.text import Messages
 from rollbridge.tokens import hash_token
+from rollbridge.visible import CONTROLS
 
 if TYPE_CHECKING:
     from websockets.asyncio.server import ServerConnection
@@ -248,7 +252,10 @@ class ExportRoute:
     def _locale(parameters: Mapping[str, str], default: str) -> str:
         if "locale" not in parameters:
             return default
-        chosen = i18n.negotiate(parameters["locale"])
+        given = parameters["locale"]
+        # a control character anywhere is no language's name: negotiate would strip
+        # "%0Acs" to "cs"
+        chosen = i18n.negotiate(given) if CONTROLS.search(given) is None else None
         if chosen is None:
             known = ", ".join(sorted(i18n.known_locales() | set(i18n.LOCALES)))
             raise InvalidRequest(

@@ -236,5 +236,5 @@ def test_connect_sends_its_locale_in_the_hello_and_prints_in_it(capsys, environm
     assert code == 0
     hello = fake.sent[0]
     assert hello["type"] == "hello" and hello["locale"] == "cs"
-    assert "připojeno ke stolu Stůl [t] jako gm (GM); pravidla sr2; seq 3" in out
+    assert "připojeno ke stolu Stůl [t] jako gm (GM); pravidla sr2; událost 3" in out
     assert "příkazy vypíše help" in out

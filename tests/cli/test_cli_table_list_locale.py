@@ -10,6 +10,7 @@ to its widest cell's display width (core/cli/columns.py); ``--json`` is unchange
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -101,10 +102,35 @@ def test_an_empty_database_says_so_in_the_locale(capsys, tmp_path):
 
 @pytest.mark.parametrize(
     ("text", "width"),
-    [("seq", 3), ("событие", 7), ("日本の卓", 8), ("ｗ", 2), ("e\u0301", 1), ("a\u200db", 2)],
-)
+    [("seq", 3), ("событие", 7), ("日本の卓", 8), ("ｗ", 2), ("e\u0301", 1), ("a\u200db", 2),
+     # a soft hyphen is drawn (as a hyphen, one cell); it counted none
+     ("\u00ad", 1), ("Ge\u00adheim\u00adnis", 11),
+     # an emoji made of a narrow symbol and VS16: two cells; it counted one
+     ("\u2764\ufe0f", 2), ("\u2764", 1), ("\u2764\ufe0f Friday", 9), ("\u263a\ufe0f", 2),
+     # keycaps (a digit, #, * with VS16 and U+20E3): two; they counted one
+     ("1\ufe0f\u20e3", 2), ("#\ufe0f\u20e3", 2), ("*\ufe0f\u20e3", 2),
+     # a ZWJ sequence is one emoji: two cells, not two per emoji joined
+     ("\U0001f468\u200d\U0001f469\u200d\U0001f467", 2),
+     ("\U0001f3c3\u200d\u2640\ufe0f", 2), ("\U0001f3f3\ufe0f\u200d\U0001f308", 2),
+     # a skin tone joins its emoji; a flag is two regional indicators, one emoji
+     ("\U0001f44d\U0001f3fd", 2), ("\U0001f1e8\U0001f1ff", 2),
+     # Hangul written as jamo: a syllable of two cells; a control character counts none
+     ("\u1100\u1161", 2), ("a\x1bb", 2),
+     # a ZWJ between letters joins nothing a terminal draws as one (wcwidth counts the
+     # letter after it as joined): a Persian joining form, an Indic conjunct
+     ("\u0647\u200d\u0627", 2), ("\u0915\u094d\u200d\u0937", 2)],
+)  # fmt: skip
 def test_display_width_counts_the_cells_a_terminal_gives(text, width):
     assert display_width(text) == width
+
+
+def test_aligned_lines_up_emoji_sequences():
+    """A table named with a family or a heart emoji (a ZWJ sequence, VS16) pushed the
+    columns after it out of line by the cells it was counted apart from its two."""
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    rows = [[f"{family} night", "x", "end"], ["\u2764\ufe0f run", "y", "end"], ["plain", "z", "e"]]
+    assert aligned(rows) == [f"{family} night  x  end", "\u2764\ufe0f run    y  end",
+                             "plain     z  e"]  # fmt: skip
 
 
 def test_aligned_pads_by_display_width_not_code_points():
@@ -115,3 +141,34 @@ def test_aligned_pads_by_display_width_not_code_points():
     assert {display_width(line) - display_width(row[-1])
             for line, row in zip(aligned(rows), rows, strict=True)} == {11}  # fmt: skip
     assert aligned([]) == []
+
+
+@pytest.mark.parametrize("locale", ["cs", "de", "ru"])
+def test_the_operator_lines_name_an_event_with_the_word_table_list_uses(locale):
+    """``table list`` says "událost 12", "Ereignis 12", "событие 12"; the line a client
+    prints when it joins still said "seq 12", and so did ``rollbridge verify``'s lines
+    ("seq 5 rolled dice of …") and a corrupt store's. Each says the label's word now;
+    the English "seq" is left in none of them (the API's messages about the ``since``
+    and ``until`` parameters keep the protocol's word)."""
+    from rollbridge import i18n, text
+    from rollbridge.cli import terminal, verify  # noqa: F401  (declaring their messages)
+    from rollbridge.dice import verify as dice_verify  # noqa: F401
+    from rollbridge.stores import sqlite  # noqa: F401
+
+    joined = terminal.JOINED(table="Friday", id="friday-1", role="gm", name="Ana",
+                             ruleset="sr2", seq=12)  # fmt: skip
+    assert joined.render(locale).endswith(f"; {SEQ[locale]} 12"), joined.render(locale)
+    catalogue = i18n.translation("rollbridge", locale)
+    lines = [
+        message for message in list(text._MESSAGES.values())
+        if message.domain == "rollbridge" and message.plural is None
+        and message.key.startswith(("verify.", "cli.verify.", "cli.terminal.", "store."))
+    ]  # fmt: skip
+    assert len(lines) > 40
+    said = {}
+    for message in lines:
+        translated = catalogue.pgettext(message.key, message.template)
+        words = re.sub(r"\{[^}]*\}", "", translated)
+        if re.search(r"\bseqs?\b", words):
+            said[message.key] = translated
+    assert said == {}

@@ -312,3 +312,20 @@ async def test_a_token_given_twice_in_the_query_is_told_it_belongs_in_the_header
         assert error_of(answer) == (400, "invalid_request"), query
         said = json.loads(answer[2])
         assert said["details"] == {"field": "token"} and said["message"] == IN_URL().render("en")
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["format=jsonl%0A", "format=%09jsonl", "format=jsonl&since=1%0A", "format=jsonl&as=+player",
+     "format=jsonl&as=player%E2%80%A8", "format=jsonl&locale=%0Ade", "format=jsonl&locale=de%09",
+     "format=jsonl&locale=de%C2%85", "format=jsonl&locale=de_DE%0D.UTF-8"],
+)  # fmt: skip
+async def test_a_parameter_with_a_control_character_is_refused_as_sent(tables, query):
+    """A parameter with a control character anywhere is refused, named: ``locale`` was
+    read by ``negotiate``, which strips what is around a name, so ``%0Ade`` was German.
+    ``format``, ``since`` and ``as`` are taken exactly as sent, spaces and all."""
+    answer = await get(tables.server, f"/tables/sr2/export?{query}",
+                       token=tables.tokens["sr2"]["gm"])  # fmt: skip
+    assert error_of(answer) == (400, "invalid_request"), answer
+    field = query.rpartition("&")[2].partition("=")[0]
+    assert json.loads(answer[2])["details"] == {"field": field}

@@ -566,19 +566,39 @@ async def _posted(admin, target: str) -> tuple[int, dict]:
         # (rollbridge.visible), though not of Unicode's category Cc; they strip away too
         ("/admin/tables?name=x&ruleset=", "%E2%80%A8", 404, "unknown_ruleset", "'\\u2028'"),
         ("/admin/tables/sr2/tokens?role=", "%E2%80%A9", 400, "invalid_request", "'\\u2029'"),
+        # a control character anywhere: the value was stripped of those around it, so
+        # ?ruleset=%0Asr2 made a table of sr2 and ?role=%0Agm a GM's token
+        ("/admin/tables?name=x&ruleset=", "%0Asr2", 404, "unknown_ruleset", "no ruleset '\\nsr2'"),
+        ("/admin/tables?name=x&ruleset=", "tally%09", 404, "unknown_ruleset", "'tally\\t'"),
+        ("/admin/tables?name=x&ruleset=", "+sr2%0D+", 404, "unknown_ruleset", "' sr2\\r '"),
+        ("/admin/tables?name=x&ruleset=", "%E2%80%A8sr2", 404, "unknown_ruleset", "'\\u2028sr2'"),
+        ("/admin/tables?name=x&ruleset=", "sr2%C2%85", 404, "unknown_ruleset", "'sr2\\x85'"),
+        ("/admin/tables/sr2/tokens?role=", "%0Agm", 400, "invalid_request", "not '\\ngm'"),
+        ("/admin/tables/sr2/tokens?role=", "player%09", 400, "invalid_request", "'player\\t'"),
+        ("/admin/tables/sr2/tokens?role=", "%0B%0Cobserver", 400, "invalid_request",
+         "'\\x0b\\x0cobserver'"),
+        ("/admin/tables/sr2/tokens?role=", "gm%E2%80%A9", 400, "invalid_request", "'gm\\u2029'"),
     ],
-)
+)  # fmt: skip
 async def test_a_ruleset_or_role_of_control_characters_is_named_not_missing(
     admin, route, sent, status, code, said
 ):
     """``?ruleset=%0A`` and ``?role=%0A`` were refused as missing parameters, as
-    blanks are: the value is refused as what it is, named with its escapes; nothing
-    made."""
+    blanks are, and ``?ruleset=%0Asr2`` taken for ``sr2``: the value is refused as
+    what it is, whole, named with its escapes; nothing made."""
     tables, tokens = list(admin.store.tables()), admin.store.list_tokens("sr2")
     answered, answer = await _posted(admin, f"{route}{sent}")
     assert (answered, answer["code"]) == (status, code), answer
     assert said in answer["message"] and "missing" not in answer["message"], answer
     assert list(admin.store.tables()) == tables and admin.store.list_tokens("sr2") == tokens
+
+
+async def test_the_spaces_around_a_ruleset_role_or_name_are_stripped(admin):
+    """Spaces (``+``, ``%20``, U+3000) around a value are no part of it, as before."""
+    status, made = await _posted(admin, "/admin/tables?name=+Friday%20&ruleset=%E3%80%80tally+")
+    assert (status, made["ruleset"], made["name"]) == (201, "tally", "Friday"), made
+    status, made = await _posted(admin, "/admin/tables/sr2/tokens?role=+gm%20&name=%20Ana+")
+    assert (status, made["role"], made["name"]) == (201, "gm", "Ana"), made
 
 
 @pytest.mark.parametrize("sent", ["", "+", "%20%20", "%E3%80%80"])
