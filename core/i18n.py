@@ -210,11 +210,14 @@ def negotiate(requested: str | None) -> str | None:
 
     Accepts language tags and POSIX locale names in any case: ``cs``, ``cs-CZ``,
     ``cs_CZ.UTF-8``, ``de_AT@euro``; a region falls back to its language
-    (``de-AT`` is ``de``). ``C`` and ``POSIX`` name no language (None).
+    (``de-AT`` is ``de``). ``C`` and ``POSIX`` name no language (None). Spaces
+    around the name are ignored; a control character anywhere (``"\\ncs"``) makes
+    it no language's name, so a hello, a table's settings or an export given one is
+    answered as for any unknown name, not read as the language around it.
     """
-    if not requested or requested.__class__ is not str:
-        return None
-    name = requested.split(".", 1)[0].split("@", 1)[0].replace("-", "_").strip()
+    if not requested or requested.__class__ is not str or not requested.isprintable():
+        return None  # isprintable: no control character (nor separator but the space)
+    name = requested.split(".", 1)[0].split("@", 1)[0].replace("-", "_").strip(" ")
     if not name or name.upper() in ("C", "POSIX"):
         return None
     known = known_locales()

@@ -98,6 +98,13 @@ class TestNegotiate:
             ("", None),
             (None, None),
             ("x" * 40, None),
+            (" cs ", "cs"),
+            ("\ncs", None),  # a control character anywhere: no language's name
+            ("cs\t", None),
+            ("de\r\n", None),
+            ("\x85ru", None),
+            ("de_DE\r.UTF-8", None),
+            ("cs.UTF-8\n", None),
         ],
     )
     def test_language_tags_and_posix_names(self, asked, chosen):

@@ -82,7 +82,6 @@ from rollbridge.server.web import (
 )
 from rollbridge.text import Messages
 from rollbridge.tokens import hash_token
-from rollbridge.visible import CONTROLS
 
 if TYPE_CHECKING:
     from websockets.asyncio.server import ServerConnection
@@ -253,9 +252,7 @@ class ExportRoute:
         if "locale" not in parameters:
             return default
         given = parameters["locale"]
-        # a control character anywhere is no language's name: negotiate would strip
-        # "%0Acs" to "cs"
-        chosen = i18n.negotiate(given) if CONTROLS.search(given) is None else None
+        chosen = i18n.negotiate(given)  # a control character anywhere: no language
         if chosen is None:
             known = ", ".join(sorted(i18n.known_locales() | set(i18n.LOCALES)))
             raise InvalidRequest(

@@ -75,6 +75,10 @@ async def test_an_unknown_locale_falls_back_with_a_note(tables):
     assert "tlh" in note["message"]
     for known in known_locales():
         assert known in note["message"]
+    # a control character around a known name is no language's name (was read as it)
+    _peer, welcome = await tables.join("sr2", "player", locale="\ncs")
+    assert welcome["locale"] == "en"
+    assert [note["code"] for note in welcome["notes"]] == ["locale_unavailable"]
     # a region of a known language is that language, with no note
     _peer, welcome = await tables.join("sr2", "player", locale="de-AT")
     assert welcome["locale"] == "de" and "notes" not in welcome
@@ -88,8 +92,9 @@ async def test_a_bad_locale_in_hello_is_refused_by_the_schema(tables):
 
 async def test_the_tables_default_locale_serves_clients_that_ask_for_none(tables):
     gm, _ = await tables.join("sr2", "gm")
-    refused = await gm.request({"type": "settings", "settings": {"locale": "xx"}})
-    assert refused["type"] == "error" and refused["code"] == "invalid_settings"
+    for wrong in ("xx", "\nru", "ru\t"):  # a control character: no language's name
+        refused = await gm.request({"type": "settings", "settings": {"locale": wrong}})
+        assert refused["type"] == "error" and refused["code"] == "invalid_settings"
     assert "locale" not in tables.server.tables.open["sr2"].table.settings
     done = await gm.request({"type": "settings", "settings": {"locale": "ru-RU"}})
     assert done["type"] == "result"
