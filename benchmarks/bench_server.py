@@ -564,7 +564,9 @@ def _group(filename: str, name: str) -> str:
     return "other Python (stdlib)"
 
 
-async def _baseline_server(replies: JSON, compression: str | None) -> tuple[Any, Callable]:
+async def _baseline_server(
+    replies: JSON, compression: str | None, ping_interval: float | None = 20.0
+) -> tuple[Any, Callable]:
     """The bare server; returns (websockets server, client count)."""
     from websockets.asyncio.server import broadcast, serve
 
@@ -601,8 +603,8 @@ async def _baseline_server(replies: JSON, compression: str | None) -> tuple[Any,
         max_queue=8,
         write_limit=32 * 1024,
         compression=compression,
-        ping_interval=20.0,
-        ping_timeout=20.0,
+        ping_interval=ping_interval,
+        ping_timeout=ping_interval,
         close_timeout=5,
     )
     return server, lambda: sum(len(m) for m in tables.values())

@@ -6,10 +6,14 @@ requester, two results as well). Written one by one, as websockets'
 ``broadcast`` does, each frame costs a ``send`` system call on the server and a
 wake-up on the client. Inside :meth:`Outbox.batch` the frames for each
 connection are held, in order; when the batch ends, each connection's frames
-are framed by its websockets protocol object (the sans-I/O ``send_binary`` /
-``send_text``) and written with one transport write. A lone frame, a
-connection no longer open and a connection in the middle of a fragmented
-message go through ``broadcast`` exactly as outside a batch.
+are written with one transport write. Each message is framed once for every
+connection the batch sends it to (:mod:`rollbridge.server.wire`: a server's
+frames are not masked, so an event's frame is the same bytes for each), after
+whatever websockets' protocol object still holds for the connection; a
+connection with an extension (compression) or websockets' debug log has its
+frames made by its protocol object (the sans-I/O ``send_binary`` /
+``send_text``). A connection no longer open and a connection in the middle of
+a fragmented message go through ``broadcast`` exactly as outside a batch.
 
 Nothing is reordered: a connection's frames leave in the order they were
 given, and nothing else writes to a connection while a batch runs (the batch is
@@ -21,7 +25,8 @@ a follower's catch-up of many missed events — reaches the transport as it
 did before, and a client's limit on unsent bytes (checked against its
 transport's buffer) sees it: held frames add at most 64 KiB to what a client
 may owe before it is cut off. Measured on the throughput
-benchmark: docs/performance.md ("Deliveries written together").
+benchmark: docs/performance.md ("Deliveries written together"; the frames made
+once: "The loop's glue, counted").
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from collections.abc import Iterator
 
 from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.protocol import State
+
+from rollbridge.server.wire import Wires, data_frame
 
 __all__ = ["FLUSH_AT", "Outbox", "write_data", "write_together"]
 
@@ -46,11 +53,13 @@ FLUSH_AT = 64 * 1024
 class Outbox:
     """Where a server's frames leave: at once, or held until the batch ends."""
 
-    __slots__ = ("_held", "_sizes")
+    __slots__ = ("_held", "_sizes", "_wires")
 
     def __init__(self) -> None:
         self._held: dict[ServerConnection, list[Frame]] | None = None
         self._sizes: dict[ServerConnection, int] = {}
+        #: Each message's WebSocket frame, made once per batch for all its connections.
+        self._wires = Wires()
 
     @property
     def holding(self) -> bool:
@@ -72,7 +81,7 @@ class Outbox:
             size = self._sizes[connection] = self._sizes[connection] + len(frame)
         if size >= FLUSH_AT:  # a burst: written now, so the client's limit sees it
             del held[connection], self._sizes[connection]
-            write_together(connection, frames)
+            write_together(connection, frames, self._wires)
 
     def flush(self, connection: ServerConnection) -> None:
         """Write the frames held for ``connection`` now (before its close frame)."""
@@ -80,7 +89,7 @@ class Outbox:
             frames = self._held.pop(connection, None)
             self._sizes.pop(connection, None)
             if frames:
-                write_together(connection, frames)
+                write_together(connection, frames, self._wires)
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
@@ -95,29 +104,46 @@ class Outbox:
         finally:
             held, self._held = self._held, None
             self._sizes.clear()
-            for connection, frames in held.items():
-                write_together(connection, frames)
+            wires = self._wires
+            try:
+                for connection, frames in held.items():
+                    write_together(connection, frames, wires)
+            finally:
+                wires.clear()
 
 
-def write_together(connection: ServerConnection, frames: list[Frame]) -> None:
+def write_together(
+    connection: ServerConnection, frames: list[Frame], wires: Wires | None = None
+) -> None:
     """``frames`` to ``connection``, in order, with one transport write where it can
-    (see the module docstring). Never raises: as with ``broadcast``, a connection
-    that fails is skipped (and logged), never the batch."""
+    (see the module docstring). ``wires``: the batch's frames made already
+    (:mod:`rollbridge.server.wire`). Never raises: as with ``broadcast``, a
+    connection that fails is skipped (and logged), never the batch."""
     protocol = connection.protocol
-    if len(frames) == 1 or protocol.state is not State.OPEN or _mid_message(connection):
+    if protocol.state is not State.OPEN or _mid_message(connection):
         for frame in frames:
             broadcast((connection,), frame)  # skips a connection that is not open
         return
-    for frame in frames:
-        try:
-            if frame.__class__ is str:
-                protocol.send_text(frame.encode())  # type: ignore[union-attr]
-            else:
-                protocol.send_binary(frame)  # type: ignore[arg-type]
-        except Exception as exc:  # as broadcast: this frame is skipped, not the others
-            log.warning("skipped a frame to a connection: %s: %s", type(exc).__name__, exc)
+    if protocol.extensions or protocol.debug:  # frames only websockets can make
+        for frame in frames:
+            try:
+                if frame.__class__ is str:
+                    protocol.send_text(frame.encode())  # type: ignore[union-attr]
+                else:
+                    protocol.send_binary(frame)  # type: ignore[arg-type]
+            except Exception as exc:  # as broadcast: this frame is skipped, not the others
+                log.warning("skipped a frame to a connection: %s: %s", type(exc).__name__, exc)
+        data = None
+    else:
+        made = wires.frame if wires is not None else data_frame
+        data = [made(frame) for frame in frames]
     try:
-        write_data(connection, protocol.data_to_send())
+        pending = protocol.data_to_send()  # what websockets holds goes first
+        if data is None:
+            data = pending
+        elif pending:
+            data[:0] = pending
+        write_data(connection, data)
     except Exception as exc:
         log.warning("could not write to a connection: %s: %s", type(exc).__name__, exc)
 

@@ -34,8 +34,9 @@ def count_writes(connection) -> list[bytes]:
 
 
 @contextlib.asynccontextmanager
-async def pair(count: int = 2):
-    """``count`` connections: (server side, client side) for each."""
+async def pair(count: int = 2, compression: str | None = "deflate"):
+    """``count`` connections: (server side, client side) for each (``compression``:
+    websockets' default, deflate; None, as rollbridge serves by default)."""
     accepted: list = []
     done = asyncio.Event()
 
@@ -43,9 +44,9 @@ async def pair(count: int = 2):
         accepted.append(connection)
         await done.wait()
 
-    async with serve(handler, "127.0.0.1", 0) as server:
-        port = server.sockets[0].getsockname()[1]
-        clients = [await connect(f"ws://127.0.0.1:{port}") for _ in range(count)]
+    async with serve(handler, "127.0.0.1", 0, compression=compression) as server:
+        url = f"ws://127.0.0.1:{server.sockets[0].getsockname()[1]}"
+        clients = [await connect(url, compression=compression) for _ in range(count)]
         while len(accepted) < count:
             await asyncio.sleep(0.01)
         try:
