@@ -23,9 +23,10 @@ __all__ = ["MAX_PENDING", "MAX_PENDING_BYTES", "MAX_PENDING_PER_PLAYER", "pend"]
 MAX_PENDING = 64
 MAX_PENDING_PER_PLAYER = 8
 #: The bytes (msgpack) all the requests waiting at one table may take together: room
-#: for the 64 largest plain rolls (~700 bytes each: a 256-character formula, a
-#: 200-character label), or four rolls that supply the 2,997 dice of the largest
-#: event. Each commit's log row holds them on SQLite, so ``--retain`` rows hold at
+#: for the 64 largest plain rolls in Latin letters (~900 bytes each: a 256-character
+#: formula, a 200-character label, a 64-character id, a token's 200-character name),
+#: 50 in Cyrillic (two bytes a letter), or four rolls that supply the 2,997 dice of the
+#: largest event. Each commit's log row holds them on SQLite, so ``--retain`` rows hold at
 #: most ``retain`` × this (64 MiB at the default 1,000) — without it, 64 rolls with
 #: supplied dice (``player_dice``) made a 1 MiB list and 1 GiB of log per table.
 MAX_PENDING_BYTES = 64 * 1024

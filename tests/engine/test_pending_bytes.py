@@ -91,3 +91,34 @@ def test_sqlite_log_rows_stay_small_while_players_wait(tmp_path: Path):
     count, largest = rows
     assert count > 0
     assert largest <= MAX_PENDING_BYTES + 4096, largest
+
+
+#: The longest formula the notation takes (256 characters: 1d6+1d6+…).
+LONGEST_FORMULA = "+".join(["1d6"] * 64)
+
+
+@pytest.mark.parametrize(
+    ("letter", "fit"),
+    [("L", MAX_PENDING_PER_PLAYER * 8), ("Ж", 50)],  # Latin: the count binds; Cyrillic: 50
+)
+def test_how_many_of_the_largest_plain_rolls_the_bytes_let_wait(letter: str, fit: int):
+    """What docs/engine.md says 64 KiB holds: the largest rolls without supplied dice
+    (the longest formula, a 200-letter label, a 64-letter id, players' 200-letter
+    names) — 64 in Latin letters (~900 bytes each: the count of 64 binds first), only
+    50 in Cyrillic (two bytes a letter, ~1.3 KB each). It said "the 64 largest plain
+    rolls (~700 bytes each)", counting letters as bytes."""
+    service = service_on(MemoryStore())
+    waiting = 0
+    refused: list[Conflict] = []
+    for n in range(MAX_PENDING_PER_PLAYER * 8):
+        who = Principal("player", letter * 199 + str(n % 8), f"key-{n % 8}")
+        request = {"type": "roll", "id": letter * 62 + f"{n:02d}", "formula": LONGEST_FORMULA,
+                   "label": letter * 200}  # fmt: skip
+        try:
+            assert service.handle("t", request, who)["status"] == "pending"
+            waiting += 1
+        except Conflict as exc:
+            refused.append(exc)
+    assert len(LONGEST_FORMULA) == 255
+    assert waiting == fit, (waiting, refused[:1])
+    assert all("limit" in exc.details for exc in refused)
