@@ -21,8 +21,9 @@ count:
   weapons of 80-character names, a 200-character name, 64 controllers) until
   ``max_actors`` (1,000) refuses one more, then as many ``actor.update``;
 * ``pending``: with ``approval`` and ``player_dice`` on, players' rolls of
-  :data:`BIG` with their 2,997 dice supplied, left waiting for the GM, past
-  :data:`~rollbridge.engine.pending.MAX_PENDING` (64 a table, 8 a player); then
+  :data:`SUPPLIED` with their 1,499 dice supplied (the most a player's 8 KiB holds),
+  left waiting for the GM, past
+  :data:`~rollbridge.engine.pending.MAX_PENDING_BYTES` (64 KiB a table); then
   ``2 × retain`` of the GM's rolls while they wait (each commit stores the table's
   meta, the pending requests with it);
 * ``worst``: with those requests still waiting, ``2 × retain`` of the GM's rolls of
@@ -73,6 +74,9 @@ LABEL = "L" * 200
 #: A roll whose event is nearly ``--max-event-size`` (128 KiB): 2,997 dice, each
 #: recorded with its result of up to seven digits.
 BIG = "999d1000000+999d1000000+999d1000000"
+#: The roll with supplied dice whose pending request is the largest one player may keep
+#: waiting (:data:`~rollbridge.engine.pending.MAX_PENDING_BYTES_PER_PLAYER`): 1,499 dice.
+SUPPLIED = "999d1000000+500d1000000"
 
 
 def player(n: int) -> Principal:
@@ -216,7 +220,8 @@ def drive(
 
     settings("approval-on", approval=True, player_dice=True)
     players = MAX_PENDING // 8 * 2  # twice as many players as the table holds requests of
-    supplied = {**big, "dice": [1_000_000] * 2997}  # the largest a roll may supply
+    # the largest a player may keep waiting
+    supplied = {**roll, "formula": SUPPLIED, "dice": [1_000_000] * 1499}
 
     def pending(n: int) -> None:
         if n < players * 16:  # the players fill the table's pending requests

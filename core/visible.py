@@ -23,14 +23,16 @@ __all__ = ["BIDI_CONTROLS", "CONTROLS", "NOT_IN_NAMES", "inert_json", "visible",
 #: as a regular expression's character class: they reorder what follows them.
 BIDI_CONTROLS = "\u202a-\u202e\u2066-\u2069"
 #: C0 controls, DEL, C1 controls (NEL, U+0085, among them) and the line and paragraph
-#: separators: every character after which a reader may see a new line, and the
-#: terminal's escape sequences.
-CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: separators, as a character class: every character after which a reader may see a
+#: new line, and the terminal's escape sequences.
+_CONTROLS = "\x00-\x1f\x7f-\x9f\u2028\u2029"
+#: :data:`_CONTROLS`, as a regular expression.
+CONTROLS = re.compile(f"[{_CONTROLS}]")
 #: :data:`CONTROLS` and the bidirectional controls: what a name or a request id — text
 #: one person gives and every other reads — may not hold (rollbridge.names,
 #: rollbridge.engine.requests). Joiners (an emoji's ZWJ, a Persian ZWNJ) and the
 #: marks U+200E, U+200F are not among them: names need them.
-NOT_IN_NAMES = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
+NOT_IN_NAMES = re.compile(f"[{_CONTROLS}{BIDI_CONTROLS}]")
 #: What JSON lets stand in a string as it is but a terminal obeys (DEL, C1: U+009B is
 #: CSI) or a reader takes for a line break (U+0085, U+2028, U+2029: str.splitlines).
 _RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029]")

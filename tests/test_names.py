@@ -16,7 +16,8 @@ from rollbridge.tokens import new_token
 @pytest.mark.parametrize(
     "name",
     ["Pátek u Tukana", "Freitag 🎲", "Пятница", "x" * MAX_NAME, "Rodina 👨\u200d👩\u200d👧",
-     "علی\u200cرضا", "Pride 🏳️\u200d🌈", "한국", "⠓⠑⠇⠇⠕\u2800⠺⠕⠗⠇⠙"],
+     "علی\u200cرضا", "Pride 🏳️\u200d🌈", "한국", "⠓⠑⠇⠇⠕\u2800⠺⠕⠗⠇⠙", "שלום עליכם",
+     "\u200fעברית 3", "देवनागरी", "क्\u200dष", "مرحبا\u200e 5"],
 )  # fmt: skip
 def test_a_name_of_one_line_is_taken(name):
     assert check_name(name) == name
@@ -92,3 +93,30 @@ def test_offline_json_options_refuse_deep_or_long_json_without_a_traceback(capsy
         assert code != 0 and "Traceback" not in err and "invalid_request" in err, err
         assert "nests too deep or a number in it is too long" in err
         assert "at character" not in err  # no position it does not know
+
+
+def test_names_and_request_ids_refuse_the_same_characters_as_before_one_list():
+    """Since names, request ids and plain's bidi check share one list
+    (visible.NOT_IN_NAMES, 598451c), a name refuses a character for ``name_control``
+    exactly where it did before — a control (Unicode's Cc), a line or paragraph
+    separator (Zl, Zp) or a bidirectional control — and a request id the same: every
+    code point but the surrogates, checked."""
+    import unicodedata
+
+    from rollbridge.engine.requests import valid_id
+    from rollbridge.plain import has_bidi_control
+
+    bidi = {*range(0x202A, 0x202F), *range(0x2066, 0x206A)}
+    for point in range(0x110000):
+        char = chr(point)
+        if unicodedata.category(char) == "Cs":
+            continue
+        refused = unicodedata.category(char) in ("Cc", "Zl", "Zp") or point in bidi
+        try:
+            check_name(f"a{char}b")
+        except InvalidRequest as exc:
+            assert refused and exc.code == "name_control", hex(point)
+        else:
+            assert not refused, hex(point)
+        assert valid_id(f"a{char}b") is not refused, hex(point)
+        assert has_bidi_control(char) is (point in bidi), hex(point)

@@ -4,9 +4,10 @@ The pending requests are table state, but events do not record the whole list
 before and after (it would grow with every request): each event says which
 request was added or settled, and the table keeps the list. A table holds at
 most :data:`MAX_PENDING` of them, a player at most :data:`MAX_PENDING_PER_PLAYER`,
-and all of them together at most :data:`MAX_PENDING_BYTES` packed: the list is part
-of the table's meta, which the SQLite store writes again with every commit's log
-row, so its size is multiplied by ``--retain`` on disk.
+and all of them together at most :data:`MAX_PENDING_BYTES` packed, a player's at most
+:data:`MAX_PENDING_BYTES_PER_PLAYER`: the list is part of the table's meta, which the
+SQLite store writes again with every commit's log row, so its size is multiplied by
+``--retain`` on disk.
 ``approve`` and ``reject`` are in :mod:`rollbridge.engine.approvals`.
 """
 
@@ -17,18 +18,33 @@ from rollbridge.exceptions import Conflict
 from rollbridge.plain import JSON, pack
 from rollbridge.text import Messages
 
-__all__ = ["MAX_PENDING", "MAX_PENDING_BYTES", "MAX_PENDING_PER_PLAYER", "pend"]
+__all__ = [
+    "MAX_PENDING",
+    "MAX_PENDING_BYTES",
+    "MAX_PENDING_BYTES_PER_PLAYER",
+    "MAX_PENDING_PER_PLAYER",
+    "pend",
+]
 
 #: Requests waiting for the GM at one table, and from one player's token.
 MAX_PENDING = 64
 MAX_PENDING_PER_PLAYER = 8
 #: The bytes (msgpack) all the requests waiting at one table may take together: room
-#: for the 64 largest plain rolls (~700 bytes each: a 256-character formula, a
-#: 200-character label), or four rolls that supply the 2,997 dice of the largest
-#: event. Each commit's log row holds them on SQLite, so ``--retain`` rows hold at
-#: most ``retain`` × this (64 MiB at the default 1,000) — without it, 64 rolls with
-#: supplied dice (``player_dice``) made a 1 MiB list and 1 GiB of log per table.
+#: for the 64 largest plain rolls in Latin letters (~900 bytes each: a 256-character
+#: formula, a 200-character label, a 64-character id, a token's 200-character name),
+#: 48 in Cyrillic (two bytes a letter: six a player, :data:`MAX_PENDING_BYTES_PER_PLAYER`),
+#: or eight players' rolls that supply 1,499 dice each. Each commit's log row holds them
+#: on SQLite, so ``--retain`` rows hold at most ``retain`` × this (64 MiB at the default
+#: 1,000) — without it, 64 rolls with supplied dice (``player_dice``) made a 1 MiB list
+#: and 1 GiB of log per table.
 MAX_PENDING_BYTES = 64 * 1024
+#: The bytes one player's token may keep waiting: its share of :data:`MAX_PENDING_BYTES`
+#: as :data:`MAX_PENDING_PER_PLAYER` is of :data:`MAX_PENDING` (8 KiB: eight of the
+#: largest plain rolls in Latin letters, or a roll supplying 1,499 dice of a million
+#: faces), so that no player alone fills the table's bytes and holds every other
+#: player's requests back, as the counts ensure: without it one player's four rolls
+#: supplying their 2,997 dice each took the whole 64 KiB.
+MAX_PENDING_BYTES_PER_PLAYER = MAX_PENDING_BYTES * MAX_PENDING_PER_PLAYER // MAX_PENDING
 
 say = Messages("rollbridge")
 
@@ -55,6 +71,19 @@ def pend(ctx: RequestContext) -> JSON:
         "who": {"role": who.role, "name": who.name, "key": who.key},
     }
     pending[pending_id] = entry
+    theirs = len(pack({k: e for k, e in pending.items() if e["who"]["key"] == who.key}))
+    if theirs > MAX_PENDING_BYTES_PER_PLAYER:
+        raise Conflict(
+            # Translators: {limit} is a number of KiB (8).
+            say(
+                "approval.too_large_player",
+                "your requests waiting for the GM's approval, this one with them, would "
+                "take more than the {limit} KiB one player may keep waiting; wait until "
+                "the GM approves or rejects some, or send a smaller request",
+            )(limit=MAX_PENDING_BYTES_PER_PLAYER // 1024),
+            code="too_many_pending",
+            details={"size": theirs, "limit": MAX_PENDING_BYTES_PER_PLAYER, "scope": "player"},
+        )
     size = len(pack(pending))
     if size > MAX_PENDING_BYTES:
         raise Conflict(
@@ -64,7 +93,7 @@ def pend(ctx: RequestContext) -> JSON:
                 "{limit} KiB a table keeps; wait until the GM approves or rejects some",
             )(limit=MAX_PENDING_BYTES // 1024),
             code="too_many_pending",
-            details={"size": size, "limit": MAX_PENDING_BYTES},
+            details={"size": size, "limit": MAX_PENDING_BYTES, "scope": "table"},
         )
     draft.table_fields["pending"] = pending
     ctx.event("approval.requested", {"pending": pending_id, "request": entry}, gm_only=True)

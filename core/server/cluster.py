@@ -1048,6 +1048,12 @@ class ClusterServer(Server):
         """The hash of every live process's settings."""
         return f"{self.keys.prefix}processes"
 
+    @property
+    def departed_key(self) -> str:
+        """The hash of the processes found gone without stopping, kept a claim's
+        length (:data:`~rollbridge.server.cluster_peers.CLAIM`)."""
+        return f"{self.keys.prefix}processes:gone"
+
     def claim_settings(self) -> None:
         """Name this process's settings among the others' before it serves.
 
@@ -1057,8 +1063,8 @@ class ClusterServer(Server):
         ttl = self.lease_ms * CLAIM_LEASES
         call = getattr(self.store, "call", None)
         assert call is not None, "a cluster process runs on a Redis store"
-        call(lambda: claim(self.store.client, self.peers_key, self.node,  # type: ignore[attr-defined]
-                           self.shared_settings, ttl))  # fmt: skip
+        call(lambda: claim(self.store.client, self.peers_key,  # type: ignore[attr-defined]
+                           self.departed_key, self.node, self.shared_settings, ttl))  # fmt: skip
         self._claimed = True
 
     def _unclaim_unstarted(self) -> None:
@@ -1085,7 +1091,7 @@ class ClusterServer(Server):
         assert self.redis is not None
         try:
             found, gone = await self._claim(
-                keys=[self.peers_key],
+                keys=[self.peers_key, self.departed_key],
                 args=[self.node, self.shared_settings, self.lease_ms * CLAIM_LEASES, 1],
             )
         except REDIS_FAILURES:  # the lease renewals that follow say that Redis fails

@@ -47,24 +47,30 @@ CLAIM_LEASES = 3
 #: The settings that must agree, by the option that sets each.
 OPTIONS = {"retain": "--retain", "max_actors": "--max-actors", "max_event_size": "--max-event-size"}
 
-#: Claim this process's settings (``KEYS[1]``: the hash; ``ARGV``: the process's id,
-#: its settings as JSON, how long the claim lasts in ms, and ``1`` to renew the claim of
-#: a process that serves): ``{}`` once claimed; the id, settings and ms left of a live
-#: process whose settings differ. A start is then refused, and nothing written; a
-#: renewal is written all the same (the process serves with its settings: a process
-#: starting later is checked against it too, and the other one finds it and says so).
-#: Claims past their time are deleted on the way; the hash lives as long as its
-#: longest claim. A renewal answers two lists: the live process whose settings differ
-#: (as above, or empty), and the id of each other process whose claim it found past its
-#: time, each followed by the ms since (a process gone without stopping: killed, or cut
-#: off from Redis; one that stops deletes its claim, :func:`leave`). Run by a Redis out
-#: of memory too (a field of a few bytes), as the leases' renewals.
+#: Claim this process's settings (``KEYS[1]``: the hash; ``KEYS[2]``: the hash of the
+#: processes found gone, :data:`DEPARTED`; ``ARGV``: the process's id, its settings as
+#: JSON, how long the claim lasts in ms, and ``1`` to renew the claim of a process that
+#: serves): ``{}`` once claimed; the id, settings and ms left of a live process whose
+#: settings differ. A start is then refused, and its own claim not written; a renewal
+#: is written all the same (the process serves with its settings: a process starting
+#: later is checked against it too, and the other one finds it and says so). Claims
+#: past their time are deleted on the way, each other process's recorded in
+#: ``KEYS[2]`` as gone (field: its id; value: ``UNTIL|RAN_OUT``, kept one claim's
+#: length, until ``UNTIL``); the hashes live as long as their longest field. A renewal
+#: answers two lists: the live process whose settings differ (as above, or empty), and
+#: each process recorded gone — by any process's claim, not only this one's: with three
+#: processes the one that took a table over is not always the one that finds its
+#: owner's claim run out — as its id, the ms since its claim ran out and the Redis time
+#: it ran out at (a process gone without stopping: killed, or cut off from Redis; one
+#: that stops deletes its claim, :func:`leave`). A process renewing is taken out of
+#: the gone (it was paused, and is back). Run by a Redis out of memory too (fields of
+#: a few bytes), as the leases' renewals.
 CLAIM = """#!lua flags=allow-oom
 local now = redis.call('TIME')
 local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local ttl = tonumber(ARGV[3])
 local fields = redis.call('HGETALL', KEYS[1])
 local found = nil
-local gone = {}
 for i = 1, #fields, 2 do
   local node, value = fields[i], fields[i + 1]
   local bar = string.find(value, '|', 1, true)
@@ -72,23 +78,40 @@ for i = 1, #fields, 2 do
   if last == nil or last <= ms then
     redis.call('HDEL', KEYS[1], node)
     if last ~= nil and last > 0 and node ~= ARGV[1] then
-      gone[#gone + 1] = node
-      gone[#gone + 1] = ms - last
+      redis.call('HSET', KEYS[2], node, (ms + ttl) .. '|' .. last)
+      if redis.call('PTTL', KEYS[2]) < ttl then
+        redis.call('PEXPIRE', KEYS[2], ttl)
+      end
     end
   elseif found == nil and node ~= ARGV[1] and string.sub(value, bar + 1) ~= ARGV[2] then
     found = {node, string.sub(value, bar + 1), last - ms}
     if ARGV[4] ~= '1' then return found end
   end
 end
-local ttl = tonumber(ARGV[3])
 redis.call('HSET', KEYS[1], ARGV[1], (ms + ttl) .. '|' .. ARGV[2])
 if redis.call('PTTL', KEYS[1]) < ttl then
   redis.call('PEXPIRE', KEYS[1], ttl)
 end
-if ARGV[4] == '1' then
-  return {found or {}, gone}
+if ARGV[4] ~= '1' then
+  return found or {}
 end
-return found or {}
+redis.call('HDEL', KEYS[2], ARGV[1])
+local gone = {}
+local departed = redis.call('HGETALL', KEYS[2])
+for i = 1, #departed, 2 do
+  local node, value = departed[i], departed[i + 1]
+  local bar = string.find(value, '|', 1, true)
+  local keep = bar and tonumber(string.sub(value, 1, bar - 1))
+  local last = bar and tonumber(string.sub(value, bar + 1))
+  if keep == nil or last == nil or keep <= ms then
+    redis.call('HDEL', KEYS[2], node)
+  else
+    gone[#gone + 1] = node
+    gone[#gone + 1] = ms - last
+    gone[#gone + 1] = last
+  end
+end
+return {found or {}, gone}
 """
 
 # Translators: serve --redis refused to start; {process} is another process's id,
@@ -135,13 +158,14 @@ def _shown(value: Any) -> str:
     return "0" if value is None else str(value)  # as the option is given: 0 is none
 
 
-def claim(client: Any, key: str, node: str, settings: str, ttl_ms: int) -> None:
-    """Claim ``settings`` for process ``node`` on a redis-py (synchronous) ``client``.
+def claim(client: Any, key: str, departed: str, node: str, settings: str, ttl_ms: int) -> None:
+    """Claim ``settings`` for process ``node`` on a redis-py (synchronous) ``client``
+    (``key``: the hash of the claims; ``departed``: of the processes found gone).
 
     :raises InvalidRequest: (``settings_differ``) a live process's settings differ;
         nothing is written.
     :raises redis.RedisError: Redis failed (the caller says so)."""
-    found = client.eval(CLAIM, 1, key, node, settings, ttl_ms)
+    found = client.eval(CLAIM, 2, key, departed, node, settings, ttl_ms)
     if found:
         other, theirs = (part.decode() if isinstance(part, bytes) else str(part)
                          for part in found[:2])  # fmt: skip
@@ -171,10 +195,13 @@ def named(node: str) -> str:
 
 class Departures:
     """Which process ran each table this process took over, until that process is
-    found gone (its claim past its time: :data:`CLAIM`), said then in one WARNING
-    naming it and those tables. A process that stops deletes its claim and is never
-    said gone; the tables taken from it are forgotten with the oldest once more than
-    :attr:`MOST` processes are remembered (each with its :attr:`TABLES` first)."""
+    found gone (its claim past its time, recorded by whichever process's renewal found
+    it: :data:`CLAIM`), said then in one WARNING naming it and those tables — by every
+    process, each naming the tables it took over (with three processes, the one that
+    finds the claim run out has often taken none of them). A process that stops
+    deletes its claim and is never said gone; the tables taken from it are forgotten
+    with the oldest once more than :attr:`MOST` processes are remembered (each with its
+    :attr:`TABLES` first), and so are the processes said gone."""
 
     #: Processes remembered, and tables named for each.
     MOST = 64
@@ -182,9 +209,13 @@ class Departures:
 
     def __init__(self) -> None:
         self._taken: dict[str, list[str]] = {}
+        #: Each process said gone: the Redis time (ms) its claim ran out at.
+        self._said: dict[str, int] = {}
 
     def took(self, table_id: str, node: str) -> None:
         """This process took ``table_id`` over after ``node`` had run it."""
+        if node in self._said:  # said gone already: the "now runs" line names it
+            return
         tables = self._taken.pop(node, [])  # (again) the newest
         if table_id not in tables and len(tables) < self.TABLES:
             tables.append(table_id)
@@ -194,10 +225,19 @@ class Departures:
 
     def gone(self, found: Sequence[Any]) -> None:
         """Say each process gone of a renewal's answer (``found``: an id, the ms since
-        its claim ran out, and so on), with the tables taken from it here."""
-        for index in range(0, len(found) - 1, 2):
+        its claim ran out and the Redis time it ran out at, and so on), with the tables
+        taken from it here; a process already said gone (at that time) is not said
+        again, as each renewal answers it while it is recorded."""
+        for index in range(0, len(found) - 2, 3):
             node = _text(found[index])
             seconds = int(found[index + 1]) / 1000
+            ran_out = int(found[index + 2])
+            if self._said.get(node) == ran_out:
+                continue
+            self._said.pop(node, None)
+            self._said[node] = ran_out
+            if len(self._said) > self.MOST:
+                del self._said[next(iter(self._said))]
             tables = self._taken.pop(node, [])
             took = (
                 "this process took over its " + counted(len(tables), "table") + ": "

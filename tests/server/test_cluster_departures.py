@@ -23,8 +23,9 @@ def test_a_process_gone_is_said_once_with_the_tables_taken_from_it(caplog):
     for table_id in ("t1", "t2", "t1"):  # t1 taken twice: named once
         departures.took(table_id, "serve-h-1-aa")
     departures.took("t3", "serve-h-2-bb")
-    departures.gone([b"serve-h-1-aa", 2500, b"serve-h-3-cc", 10])
-    departures.gone([])  # a renewal later: nothing more
+    departures.gone([b"serve-h-1-aa", 2500, 7000, b"serve-h-3-cc", 10, 9000])
+    departures.gone([b"serve-h-1-aa", 3000, 7000])  # a renewal later: said already
+    departures.gone([])
     lines = [r.getMessage() for r in caplog.records]
     assert len(lines) == 2, lines
     assert lines[0].startswith("process serve-h-1-aa (pid 1 on h) went away without stopping")
@@ -32,7 +33,9 @@ def test_a_process_gone_is_said_once_with_the_tables_taken_from_it(caplog):
     assert "ran out," in lines[1] and lines[1].endswith("took over none of its tables "
                                                         "(each goes to the first process "
                                                         "that gets a change of it)")  # fmt: skip
-    departures.gone([b"serve-h-1-aa", 1000])  # said again only if it claims again
+    departures.took("t4", "serve-h-3-cc")  # taken after it was said gone: not kept
+    assert "serve-h-3-cc" not in departures._taken
+    departures.gone([b"serve-h-1-aa", 1000, 8000])  # said again if it claimed again
     assert caplog.records[-1].getMessage().endswith("took over none of its tables "
                                                     "(each goes to the first process that "
                                                     "gets a change of it)")  # fmt: skip
@@ -46,4 +49,7 @@ def test_what_is_remembered_is_bounded():
         departures.took(f"t{n}", "node-last")
     assert len(departures._taken) == Departures.MOST
     assert "node-0" not in departures._taken  # the oldest forgotten
+    for n in range(Departures.MOST + 5):
+        departures.gone([f"gone-{n}", 1, n])
+    assert len(departures._said) == Departures.MOST
     assert len(departures._taken["node-last"]) == Departures.TABLES

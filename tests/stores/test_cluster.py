@@ -183,6 +183,68 @@ def test_a_process_killed_is_named_once_by_the_one_that_took_its_table(redis_fac
     assert gone[0].endswith(f"this process took over its 1 table: {cluster.table}"), gone
 
 
+def test_with_three_processes_each_survivor_names_the_killed_one_with_its_own_tables(
+    redis_factory,
+):
+    """A killed, B takes its table, C takes none: whichever of B and C finds A's
+    claim run out, each says A went away once — B with the table it took over, C with
+    none. Before, only the one whose renewal found the claim said it: when that was C,
+    the operator read "took over none of its tables" and B, which had taken the table,
+    never named A (a SIGKILL drill with three processes)."""
+    import socket
+
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 3)
+    a = cluster.processes[0]
+    admin = redis_py.Redis.from_url(redis.url)
+    killed: dict[str, Any] = {}
+
+    def renewed_twice(node: str) -> Any:
+        seen: list[bytes | None] = [admin.hget("rb:processes", node)]
+
+        def check() -> bool:
+            now = admin.hget("rb:processes", node)
+            if now != seen[-1]:
+                seen.append(now)
+            return len(seen) >= 3
+
+        return check
+
+    async def play() -> None:
+        on_a, on_b, on_c = await cluster.joined(0, 1, 2)
+        first = await on_a.ask({"type": "roll", "id": "a0", "formula": "1d6"})
+        assert first["type"] == "result", first
+        await until(lambda: a.owns(cluster.table), what="A owns")
+        node = admin.get(f"rb:{{{cluster.table}}}:owner").decode()
+        assert a.process is not None
+        killed.update(node=node, pid=a.process.pid)
+        others = [k.decode() for k in admin.hkeys("rb:processes") if k.decode() != node]
+        a.kill()
+        taken = await on_b.ask_until_done({"type": "roll", "id": "b0", "formula": "1d6"})
+        assert taken["type"] == "result" and taken["seq"] == first["seq"] + 1, taken
+        assert cluster.processes[1].owns(cluster.table)
+        await until(lambda: not admin.hexists("rb:processes", node), what="A's claim gone")
+        for other in others:  # each survivor renews its claim twice since
+            await until(renewed_twice(other), what=f"{other} renews")
+        for player in (on_a, on_b, on_c):
+            await player.close()
+
+    try:
+        cluster.run(play)
+    finally:
+        admin.close()
+    named = f"process {killed['node']} (pid {killed['pid']} on {socket.gethostname()})"
+    said = {}
+    for index in (1, 2):
+        lines = [line for line in cluster.logs[index].splitlines()
+                 if "went away without stopping" in line]  # fmt: skip
+        assert len(lines) == 1 and "WARNING" in lines[0] and named in lines[0], (index, lines)
+        said[index] = lines[0]
+    assert said[1].endswith(f"this process took over its 1 table: {cluster.table}"), said
+    assert said[2].endswith("this process took over none of its tables (each goes to the "
+                            "first process that gets a change of it)"), said  # fmt: skip
+
+
 def test_the_subscription_killed_while_events_flow_no_gap_no_duplicate(redis_factory):
     redis = redis_factory()
     cluster = Cluster(redis.url, 2)
