@@ -79,7 +79,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import replace
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
@@ -450,6 +449,8 @@ def _pack_field(value: Any) -> bytes:
 _SAME_INFO = b""
 #: The key of a log row's ``state`` under which the meta's changed fields are.
 _CHANGED = pack("changed")
+#: The meta's keys packed (:meth:`~rollbridge.engine.model.TableSnapshot.meta`).
+_KEYS = {key: pack(key) for key in ("encounter", "pending", "undo", "redo", "dice")}
 
 
 def _as_stored(head: list[Any], p: PreparedCommit) -> tuple[bytes, bytes]:
@@ -458,15 +459,18 @@ def _as_stored(head: list[Any], p: PreparedCommit) -> tuple[bytes, bytes]:
     from the table's last (``head[4]``), under ``changed``; all of them when the
     last ones are not known (None). ``head`` then holds ``p``'s."""
     info = _SAME_INFO if p.info == head[3] else p.info
-    last = head[4]
-    changed = p.meta if last is None else [f for f in p.meta if last.get(f[0]) != f[1]]
-    head[3], head[4] = p.info, dict(p.meta)
+    last, fields = head[4], p.meta
+    if last is None or len(last) != len(fields):
+        changed = fields
+    else:  # the fields in the same order (TableSnapshot.meta): one differs in key or bytes
+        changed = [field for field, before in zip(fields, last, strict=True) if field != before]
+    head[3], head[4] = p.info, fields
     if not changed:
         return info, p.state
     # ``p.state`` is a fixmap (at most three fields): one more, then the changed ones
     parts = [bytes((p.state[0] + 1,)), p.state[1:], _CHANGED, map_header(len(changed))]
     for key, value in changed:
-        parts += (pack(key), value)
+        parts += (_KEYS.get(key) or pack(key), value)
     return info, b"".join(parts)
 
 
@@ -523,7 +527,10 @@ def _fold(
             meta = state["meta"]
         if "changed" in state:
             meta = {**meta, **state["changed"]}
-        info = _logged_info(row[0], last, info_blob) if info_blob else replace(info, seq=last)
+        if info_blob:
+            info = _logged_info(row[0], last, info_blob)
+        else:  # made by this fold, shared with nothing
+            info.seq = last
     return info, actors, meta
 
 
