@@ -79,6 +79,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from hashlib import sha256
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
@@ -453,18 +454,27 @@ _CHANGED = pack("changed")
 _KEYS = {key: pack(key) for key in ("encounter", "pending", "undo", "redo", "dice")}
 
 
+def _kept(value: bytes) -> bytes:
+    """What the writer keeps of a table's last info or meta field, to compare the
+    next one with: the bytes when shorter than a digest, else their SHA-256 (a
+    table's head holds ~200 bytes, never its 64 KiB of waiting requests)."""
+    return value if len(value) < 32 else sha256(value).digest()
+
+
 def _as_stored(head: list[Any], p: PreparedCommit) -> tuple[bytes, bytes]:
     """The ``info`` and ``state`` a log row stores for ``p``: its info only if it is
     not the table's last (``head[3]``), and only the fields of its meta that differ
     from the table's last (``head[4]``), under ``changed``; all of them when the
-    last ones are not known (None). ``head`` then holds ``p``'s."""
-    info = _SAME_INFO if p.info == head[3] else p.info
+    last ones are not known (None). ``head`` then holds ``p``'s (:func:`_kept`)."""
+    kept_info = _kept(p.info)
+    info = _SAME_INFO if kept_info == head[3] else p.info
     last, fields = head[4], p.meta
-    if last is None or len(last) != len(fields):
+    kept = [(key, _kept(value)) for key, value in fields]
+    if last is None or len(last) != len(kept):
         changed = fields
     else:  # the fields in the same order (TableSnapshot.meta): one differs in key or bytes
-        changed = [field for field, before in zip(fields, last, strict=True) if field != before]
-    head[3], head[4] = p.info, fields
+        changed = [f for f, now, before in zip(fields, kept, last, strict=True) if now != before]
+    head[3], head[4] = kept_info, kept
     if not changed:
         return info, p.state
     # ``p.state`` is a fixmap (at most three fields): one more, then the changed ones

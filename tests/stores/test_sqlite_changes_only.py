@@ -94,6 +94,21 @@ def test_a_row_holds_the_info_and_meta_only_when_they_change(tmp_path):
     store.close()
 
 
+def test_the_writer_keeps_a_digest_of_a_large_meta_not_the_meta(tmp_path):
+    """To compare, the writer keeps each table's last info and meta fields as long
+    as its heads: a field of 30 KB is kept as its SHA-256, so a server writing to
+    thousands of tables does not hold their waiting requests twice."""
+    store = SQLiteStore(tmp_path / "t.db")
+    store.create_table(table_info(), [])
+    waiting = {"gm/1": {"request": {"type": "roll", "label": "x" * 30_000}}}
+    store.commit("t", commit(1, 1, table_info(), {"pending": waiting, "undo": [1]}))
+    store.commit("t", commit(2, 1, table_info(), {"pending": waiting, "undo": [1, 2]}))
+    head = store._local.heads[1]["t"]
+    assert len(head[3]) + sum(len(key) + len(value) for key, value in head[4]) < 200
+    assert rows(tmp_path / "t.db")[1][1]["changed"] == {"undo": [1, 2]}
+    store.close()
+
+
 def test_requests_waiting_for_the_gm_are_stored_once_not_with_every_roll(tmp_path, tally):
     """Through the real engine: players' requests wait for approval (~40 KB of meta),
     then the GM rolls; each of the GM's rows holds no meta but the undo stack."""
