@@ -454,11 +454,17 @@ _CHANGED = pack("changed")
 _KEYS = {key: pack(key) for key in ("encounter", "pending", "undo", "redo", "dice")}
 
 
+#: A table's last info or meta field of this many bytes or more is kept as its digest.
+_KEPT_WHOLE = 1024
+
+
 def _kept(value: bytes) -> bytes:
     """What the writer keeps of a table's last info or meta field, to compare the
-    next one with: the bytes when shorter than a digest, else their SHA-256 (a
-    table's head holds ~200 bytes, never its 64 KiB of waiting requests)."""
-    return value if len(value) < 32 else sha256(value).digest()
+    next one with: the bytes, or their SHA-256 from :data:`_KEPT_WHOLE` bytes on (a
+    table's head holds at most ~6 KB, never its 64 KiB of waiting requests; the
+    undo stack and the info, changed or compared at nearly every commit, are
+    compared as they are)."""
+    return value if len(value) < _KEPT_WHOLE else sha256(value).digest()
 
 
 def _as_stored(head: list[Any], p: PreparedCommit) -> tuple[bytes, bytes]:
@@ -466,10 +472,10 @@ def _as_stored(head: list[Any], p: PreparedCommit) -> tuple[bytes, bytes]:
     not the table's last (``head[3]``), and only the fields of its meta that differ
     from the table's last (``head[4]``), under ``changed``; all of them when the
     last ones are not known (None). ``head`` then holds ``p``'s (:func:`_kept`)."""
-    kept_info = _kept(p.info)
+    kept_info = p.info if len(p.info) < _KEPT_WHOLE else _kept(p.info)
     info = _SAME_INFO if kept_info == head[3] else p.info
     last, fields = head[4], p.meta
-    kept = [(key, _kept(value)) for key, value in fields]
+    kept = [(k, v if len(v) < _KEPT_WHOLE else _kept(v)) for k, v in fields]  # no call: small
     if last is None or len(last) != len(kept):
         changed = fields
     else:  # the fields in the same order (TableSnapshot.meta): one differs in key or bytes

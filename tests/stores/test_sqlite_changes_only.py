@@ -96,8 +96,8 @@ def test_a_row_holds_the_info_and_meta_only_when_they_change(tmp_path):
 
 def test_the_writer_keeps_a_digest_of_a_large_meta_not_the_meta(tmp_path):
     """To compare, the writer keeps each table's last info and meta fields as long
-    as its heads: a field of 30 KB is kept as its SHA-256, so a server writing to
-    thousands of tables does not hold their waiting requests twice."""
+    as its heads: a field of 1 KiB or more is kept as its SHA-256, so a server
+    writing to thousands of tables does not hold their waiting requests twice."""
     store = SQLiteStore(tmp_path / "t.db")
     store.create_table(table_info(), [])
     waiting = {"gm/1": {"request": {"type": "roll", "label": "x" * 30_000}}}
@@ -166,7 +166,8 @@ def test_every_read_is_what_the_commits_left(tmp_path, monkeypatch, seed):
             if rng.random() < 0.1:
                 epoch += 1
             if rng.random() < 0.4:
-                fields["pending"] = {f"p/{rng.randint(0, 3)}": {"n": rng.randint(0, 9)}}
+                pad = "x" * rng.choice((0, 2000))  # kept by the writer as its digest
+                fields["pending"] = {f"p/{rng.randint(0, 3)}": {"n": rng.randint(0, 9), "pad": pad}}
             if rng.random() < 0.5:
                 fields["undo"] = [*fields.get("undo", []), seq + 1][-3:]
             if rng.random() < 0.2:
