@@ -31,9 +31,9 @@ is not the table's last (an empty ``info`` otherwise), and of the meta (encounte
 pending requests, undo and redo, dice segment) only the fields that differ from the
 table's last, under ``changed`` (schema 6; a row written before holds the whole info
 and meta, and is read as it is). The writer knows the last ones from its previous
-commit of the table, kept as long as the table's head is (below); when it does not,
-the row holds them all. Plus one ``replies`` row per request it answers. Nothing is
-updated in place.
+commit of the table, kept as long as the table's head is (below; a field of 1 KiB
+or more as its SHA-256); when it does not, the row holds them all. Plus one
+``replies`` row per request it answers. Nothing is updated in place.
 A table's state is its *snapshot* in ``tables`` (info, meta, and ``state``: every
 actor record in order, as of ``seq``) with the log rows after it folded in; every
 :data:`SNAPSHOT_EVERY` events a commit also writes a fresh snapshot and prunes the
