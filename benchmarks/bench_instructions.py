@@ -17,7 +17,9 @@ imports and the table's load) and once with ``--pairs`` pairs, and prints the
 difference divided by the pairs: instructions per attack + roll pair (heals
 included). It also prints a SHA-256 of every frame and prepared commit made, so
 two versions of the code can show they put the same bytes on the wire and in
-the store (the tables are seeded with a fixed epoch, so the digest is stable).
+the store (the tables are seeded with a fixed epoch, so the digest is stable),
+and one of the frames alone (a change of what the store writes moves the first,
+never the second).
 
 ``--run N`` runs the mix without valgrind (what the counted runs execute).
 Needs valgrind (Debian: ``apt-get install valgrind``).
@@ -45,11 +47,12 @@ __all__ = ["count_instructions", "run_mix"]
 EPOCH = 1
 
 
-def run_mix(pairs: int, group: int = 0, tables: int = 1) -> str:
+def run_mix(pairs: int, group: int = 0, tables: int = 1, *, frames_only: bool = False) -> str:
     """Run ``pairs`` attack + roll pairs (and the heals they call for) in-process;
-    the SHA-256 of every frame and prepared commit made. With ``group``, the
-    prepared commits are also written to SQLite, ``group`` per group commit
-    (``commit_many``, as the server's writer thread does). The requests go to
+    the SHA-256 of every frame and prepared commit made (``frames_only``: of every
+    frame, which a change of what the store writes leaves as it was). With
+    ``group``, the prepared commits are also written to SQLite, ``group`` per group
+    commit (``commit_many``, as the server's writer thread does). The requests go to
     ``tables`` tables in turn, each with its own mix."""
     from bench_server import (
         ATTACK,
@@ -110,7 +113,10 @@ def run_mix(pairs: int, group: int = 0, tables: int = 1) -> str:
                 last = deliveries[-1] if deliveries else None
                 digest.update(bytes(result_frame(asker, reply, last)))
                 prepared = store.prepare(outcome.commit)  # type: ignore[arg-type]
-                digest.update(prepared.events + prepared.state)
+                if not frames_only:
+                    digest.update(prepared.events + prepared.state)
+                    # the meta's fields, packed apart since schema 6 (before it, in state)
+                    digest.update(b"".join(v for _, v in getattr(prepared, "meta", ())))
                 if group:
                     waiting.append((protocol.id, prepared))
                     if len(waiting) == group or n == pairs * 2 - 1:
@@ -158,9 +164,14 @@ def main(argv: list[str] | None = None) -> int:
         "instructions; the kernel's writes and fsyncs are not counted)",
     )  # fmt: skip
     parser.add_argument("--tables", type=int, default=1, help="tables the mix is spread over")
+    parser.add_argument(
+        "--frames", action="store_true", help="with --run: also the digest of the frames alone"
+    )
     args = parser.parse_args(argv)
     if args.run is not None:
         print(run_mix(args.run, args.commit, args.tables))
+        if args.frames:
+            print(run_mix(args.run, args.commit, args.tables, frames_only=True))
         return 0
     if shutil.which(args.valgrind) is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
@@ -172,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     written += f", over {args.tables} tables" if args.tables != 1 else ""
     print(f"M instructions per attack + roll pair{written}: {per_pair / 1e6:.3f}")
     print(f"frames and commits digest: {run_mix(args.pairs, args.commit, args.tables)}")
+    frames = run_mix(args.pairs, args.commit, args.tables, frames_only=True)
+    print(f"frames digest: {frames}")
     return 0
 
 

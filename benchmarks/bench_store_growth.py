@@ -24,17 +24,20 @@ count:
   :data:`SUPPLIED` with their 1,499 dice supplied (the most a player's 8 KiB holds),
   left waiting for the GM, past
   :data:`~rollbridge.engine.pending.MAX_PENDING_BYTES` (64 KiB a table); then
-  ``2 × retain`` of the GM's rolls while they wait (each commit stores the table's
-  meta, the pending requests with it);
+  ``2 × retain`` of the GM's rolls while they wait (before SQLite's schema 6 each
+  commit stored the table's whole meta, the pending requests with it; now only the
+  commits that change them);
 * ``worst``: with those requests still waiting, ``2 × retain`` of the GM's rolls of
-  :data:`BIG`: the log at its largest, each SQLite row with the largest meta;
+  :data:`BIG`: the log at its largest (before schema 6, each SQLite row with the
+  largest meta);
 * ``verifiable``: with ``verifiable`` on, the GM's ``dice.reveal`` (each ends a
   segment and opens the next) ``2 × retain`` times, and rolls in between.
 
 After each quarter of a phase it samples what the table holds: on Redis every key
 of the table (``MEMORY USAGE key SAMPLES 0``, ``ZCARD``/``HLEN``), ``DBSIZE`` and
-``INFO memory``'s ``used_memory``; on SQLite the rows of each table of the file
-and ``page_count × page_size`` (after a checkpoint of the WAL). A structure is
+``INFO memory``'s ``used_memory``; on SQLite the rows of each table of the file,
+``page_count × page_size`` (after a checkpoint of the WAL) and the bytes of the log
+rows' ``info``, ``state`` and ``events`` (printed as each one's mean per row). A structure is
 bounded when its count stops growing at its bound while the requests go on; the
 last sample of each phase is the table at its bounds. At the end the table is
 deleted, and what is left of it is listed (nothing: only keys of no table). The
@@ -160,7 +163,12 @@ def sqlite_sample(path: Path) -> dict[str, Any]:
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
         size = conn.execute("PRAGMA page_size").fetchone()[0]
         free = conn.execute("PRAGMA freelist_count").fetchone()[0]
-    return {"rows": rows, "file_bytes": pages * size, "used_bytes": (pages - free) * size}
+        info, state, events = conn.execute(
+            "SELECT total(length(info)), total(length(state)), total(length(events)) FROM log"
+        ).fetchone()
+    log_bytes = {"info": int(info), "state": int(state), "events": int(events)}
+    return {"rows": rows, "file_bytes": pages * size, "used_bytes": (pages - free) * size,
+            "log_bytes": log_bytes}  # fmt: skip
 
 
 def drive(
@@ -296,8 +304,11 @@ def report(result: dict[str, Any]) -> None:
             print(f"  sqlite refused: {samples[0]}")
             continue
         for s in samples:
+            rows, logged = s["rows"]["log"], s["log_bytes"]
+            per_row = {k: round(v / rows) if rows else 0 for k, v in logged.items()}
             print(f"  sqlite {phase:10} {s['requests']:6} requests: "
-                  f"{s['used_bytes']:>11,} bytes used, rows {s['rows']}")  # fmt: skip
+                  f"{s['used_bytes']:>11,} bytes used, rows {s['rows']}, "
+                  f"log row bytes (mean) {per_row}")  # fmt: skip
     for phase, samples in result["redis"].items():
         if phase == "refused":
             print(f"  redis refused: {samples[0]}")

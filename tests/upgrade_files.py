@@ -22,9 +22,11 @@ FIXTURES = Path(__file__).parent / "fixtures" / "upgrade"
 
 #: Oldest first: the schema-v2 live server (English texts in events), texts as data
 #: (append-only log, v3), localisation, the hosted service (v4), verifiable dice (the
-#: first scheme, without nonce or GM stream), encounter.reorder, and the last before
-#: removals recorded the actor's place.
-VERSIONS = ("9e19e5f", "279420a", "74f6d37", "7848585", "9a8b894", "0818fc3", "d7d3229")
+#: first scheme, without nonce or GM stream), encounter.reorder, the last before
+#: removals recorded the actor's place, and the last of schema 5 (every log row with
+#: the table's whole info and meta).
+VERSIONS = ("9e19e5f", "279420a", "74f6d37", "7848585", "9a8b894", "0818fc3", "d7d3229",
+            "598451c")  # fmt: skip
 
 
 @dataclass
@@ -40,6 +42,12 @@ class OldFile:
         """By ruleset: ``table`` (its id), ``tokens``, ``seq``, ``actors``,
         ``requests``, ``actor_ids_at``."""
         return self.meta["tables"]
+
+    @property
+    def places_recorded(self) -> bool:
+        """Whether its removals recorded the actor's place (every version after
+        ``d7d3229``): its earlier states' actor order is exact, not a guess."""
+        return VERSIONS.index(self.commit) > VERSIONS.index("d7d3229")
 
     @property
     def verifiable(self) -> bool:

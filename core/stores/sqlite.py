@@ -25,8 +25,15 @@ Schema (version :data:`SCHEMA_VERSION`, kept in ``PRAGMA user_version``;
 
 **Append-only.** A commit is one new ``log`` row: its events (the bytes the engine
 packed), the records it changed and removed (and the order of every actor, when
-an undone removal put one back where it stood), and the table's info and meta after
-it; plus one ``replies`` row per request it answers. Nothing is updated in place.
+an undone removal put one back where it stood), and what it changed of the table's
+info and meta: the info (name, ruleset, its version, settings, epoch) only when it
+is not the table's last (an empty ``info`` otherwise), and of the meta (encounter,
+pending requests, undo and redo, dice segment) only the fields that differ from the
+table's last, under ``changed`` (schema 6; a row written before holds the whole info
+and meta, and is read as it is). The writer knows the last ones from its previous
+commit of the table, kept as long as the table's head is (below; a field of 1 KiB
+or more as its SHA-256); when it does not, the row holds them all. Plus one
+``replies`` row per request it answers. Nothing is updated in place.
 A table's state is its *snapshot* in ``tables`` (info, meta, and ``state``: every
 actor record in order, as of ``seq``) with the log rows after it folded in; every
 :data:`SNAPSHOT_EVERY` events a commit also writes a fresh snapshot and prunes the
@@ -72,13 +79,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from hashlib import sha256
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
 from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
-from rollbridge.plain import JSON, NotPlain, Packed, pack, pack_map, unpack
+from rollbridge.plain import JSON, NotPlain, Packed, map_header, pack, pack_map, unpack
 from rollbridge.stores.base import (
     CANNOT_OPEN,
     DEFAULT_RETAIN,
@@ -278,6 +286,16 @@ def _token_created_v5(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE tokens ADD COLUMN created REAL")
 
 
+def _changes_only_v6(conn: sqlite3.Connection) -> None:
+    """v6: a log row holds the table's info only when its commit changed it (an empty
+    ``info`` otherwise) and, of the table's meta, only the fields its commit changed
+    (``changed`` in its ``state``, in place of the whole ``meta``). The rows written
+    before hold their whole info and meta, which v6 reads as they are: nothing is
+    rewritten. The version keeps an older rollbridge, which would read an empty info
+    as damage, from the file."""
+    del conn  # nothing to rewrite
+
+
 #: A reply key of a server before schema 4 whose id may have been an integer.
 _DIGITS_KEY = re.compile(r"(.+)/(0|[1-9][0-9]{0,18})")
 
@@ -312,6 +330,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _append_only_v3,
     _admin_tokens_v4,
     _token_created_v5,
+    _changes_only_v6,
 )
 
 #: The schema version this code writes (``PRAGMA user_version``).
@@ -373,21 +392,27 @@ class PreparedCommit(NamedTuple):
 
     Made by :meth:`SQLiteStore.prepare`; accepted by :meth:`SQLiteStore.commit`
     and :meth:`SQLiteStore.commit_many` in place of a ``Commit``. The events and
-    records are the bytes the engine packed already.
+    records are the bytes the engine packed already. The writer stores ``info`` and
+    each field of ``meta`` only when they differ from the table's last ones
+    (:func:`_as_stored`).
     """
 
     epoch: int
     seq: int
     seqs: tuple[int, ...]
+    #: The table's info (name, ruleset, its version, settings, epoch), packed.
     info: bytes
     events: bytes
+    #: The records the commit changed and removed (and the order): a msgpack map.
     state: bytes
+    #: Each field of the table's meta after the commit, packed, in the meta's order.
+    meta: tuple[tuple[str, bytes], ...]
     replies: tuple[tuple[str, bytes], ...]
 
 
 def _prepare(commit: Commit) -> PreparedCommit:
     info = commit.info
-    fields: JSON = {"removed": commit.removed, "meta": commit.meta}
+    fields: JSON = {"removed": commit.removed}
     if commit.order is not None:  # an actor put back where it stood: the whole order
         fields["order"] = commit.order
     fields["actors"] = Packed(_array([Packed(r.packed()) for r in commit.actors]))
@@ -403,8 +428,66 @@ def _prepare(commit: Commit) -> PreparedCommit:
         ),
         events=_array([Packed(e.packed()) for e in commit.events]),
         state=state,
+        meta=tuple([(key, _pack_field(value)) for key, value in commit.meta.items()]),
         replies=tuple((key, pack(reply)) for key, reply in commit.replies.items()),
     )
+
+
+def _pack_field(value: Any) -> bytes:
+    """``pack(value)``, without the call for what a meta's field holds most often:
+    nothing, an empty list or map (a call costs more than the rest of the meta)."""
+    if value is None:
+        return b"\xc0"
+    if not value:
+        if value.__class__ is list:
+            return b"\x90"
+        if value.__class__ is dict:
+            return b"\x80"
+    return pack(value)
+
+
+#: A log row's ``info`` when its commit left the table's info as it was.
+_SAME_INFO = b""
+#: The key of a log row's ``state`` under which the meta's changed fields are.
+_CHANGED = pack("changed")
+#: The meta's keys packed (:meth:`~rollbridge.engine.model.TableSnapshot.meta`).
+_KEYS = {key: pack(key) for key in ("encounter", "pending", "undo", "redo", "dice")}
+
+
+#: A table's last info or meta field of this many bytes or more is kept as its digest.
+_KEPT_WHOLE = 1024
+
+
+def _kept(value: bytes) -> bytes:
+    """What the writer keeps of a table's last info or meta field, to compare the
+    next one with: the bytes, or their SHA-256 from :data:`_KEPT_WHOLE` bytes on (a
+    table's head holds at most ~6 KB, never its 64 KiB of waiting requests; the
+    undo stack and the info, changed or compared at nearly every commit, are
+    compared as they are)."""
+    return value if len(value) < _KEPT_WHOLE else sha256(value).digest()
+
+
+def _as_stored(head: list[Any], p: PreparedCommit) -> tuple[bytes, bytes]:
+    """The ``info`` and ``state`` a log row stores for ``p``: its info only if it is
+    not the table's last (``head[3]``), and only the fields of its meta that differ
+    from the table's last (``head[4]``), under ``changed``; all of them when the
+    last ones are not known (None). ``head`` then holds ``p``'s (:func:`_kept`)."""
+    kept_info = p.info if len(p.info) < _KEPT_WHOLE else _kept(p.info)
+    info = _SAME_INFO if kept_info == head[3] else p.info
+    last, fields = head[4], p.meta
+    kept = [(k, v if len(v) < _KEPT_WHOLE else _kept(v)) for k, v in fields]  # no call: small
+    if last is None or len(last) != len(kept):
+        changed = fields
+    else:  # the fields in the same order (TableSnapshot.meta): one differs in key or bytes
+        changed = [f for f, now, before in zip(fields, kept, last, strict=True) if now != before]
+    head[3], head[4] = kept_info, kept
+    if not changed:
+        return info, p.state
+    # ``p.state`` is a fixmap (at most three fields): one more, then the changed ones
+    parts = [bytes((p.state[0] + 1,)), p.state[1:], _CHANGED, map_header(len(changed))]
+    for key, value in changed:
+        parts += (_KEYS.get(key) or pack(key), value)
+    return info, b"".join(parts)
 
 
 # -- the store ----------------------------------------------------------------
@@ -415,12 +498,16 @@ _INFO_COLUMNS = "id, name, ruleset, ruleset_version, settings, epoch, seq"
 
 
 def _info(row: Sequence[Any], latest: Sequence[Any] | None = None) -> TableInfo:
-    """A table's info from its ``tables`` row, or from its latest log row (seq, info)
-    if that is past the snapshot (a row at the snapshot's seq is folded into it, and
-    the snapshot may hold more: a commit without events made after it)."""
-    if latest is not None and latest[0] > row[6]:
-        return _logged_info(row[0], latest[0], latest[1])
+    """A table's info from its ``tables`` row, or as its log rows past the snapshot
+    left it: ``latest`` is the seq of the latest row and the latest ``info`` stored
+    past the snapshot (None: none was, the rows left the info as it was). A row at
+    the snapshot's seq is folded into it, and the snapshot may hold more: a commit
+    without events made after it."""
     id_, name, ruleset, version, settings, epoch, seq = row[:7]
+    if latest is not None and latest[0] > seq:
+        if latest[1] is not None:
+            return _logged_info(id_, latest[0], latest[1])
+        seq = latest[0]
     return TableInfo(id_, name, ruleset, version, unpack(settings), epoch, seq)
 
 
@@ -436,7 +523,9 @@ def _fold(
 ) -> tuple[TableInfo, dict[str, ActorRecord], JSON]:
     """A table's info, actors (in the table's order) and meta: its snapshot
     (``row``: the info columns, meta and state) with log rows (``last``, ``info``,
-    ``state``) applied in order."""
+    ``state``) applied in order. A row's empty ``info`` leaves the info as it was
+    (but its seq); its ``changed`` replaces those fields of the meta, its ``meta``
+    (a row written before schema 6) the whole meta."""
     info = _info(row)
     actors = {
         data["id"]: ActorRecord.from_dict(data, fresh=True) for data in unpack(row[8] or _EMPTY)
@@ -450,9 +539,14 @@ def _fold(
             actors.pop(actor_id, None)
         if state.get("order") is not None:  # rows written before it have none
             actors = in_order(actors, state["order"])
-        if state["meta"] is not None:
+        if state.get("meta") is not None:  # rows written before schema 6
             meta = state["meta"]
-        info = _logged_info(row[0], last, info_blob)
+        if "changed" in state:
+            meta = {**meta, **state["changed"]}
+        if info_blob:
+            info = _logged_info(row[0], last, info_blob)
+        else:  # made by this fold, shared with nothing
+            info.seq = last
     return info, actors, meta
 
 
@@ -771,8 +865,10 @@ class SQLiteStore:
             found = []
             for row in rows:
                 latest = conn.execute(
-                    'SELECT last, info FROM log WHERE "table" = ? ORDER BY first DESC LIMIT 1',
-                    (row[0],),
+                    'SELECT last, (SELECT info FROM log WHERE "table" = ?1 AND first > ?2'
+                    " AND length(info) > 0 ORDER BY first DESC LIMIT 1)"
+                    ' FROM log WHERE "table" = ?1 ORDER BY first DESC LIMIT 1',
+                    (row[0], row[6]),
                 ).fetchone()
                 found.append(_info(row, latest))
         return found
@@ -948,16 +1044,15 @@ class SQLiteStore:
             rows, replies, empty = [], [], []
             for table_id, p in prepared:
                 head = heads.get(table_id)
-                if head is None:
-                    head = heads[table_id] = list(self._head(conn, table_id))
+                if head is None:  # the table's last info and meta: not known
+                    head = heads[table_id] = [*self._head(conn, table_id), None, None]
                 self._check_sequence(table_id, head[0], head[1], p)
                 head[0], head[1] = p.epoch, p.seq
+                info, state = _as_stored(head, p)
                 if p.seqs:
-                    rows.append(
-                        (table_id, p.seqs[0], p.seqs[-1], p.epoch, p.info, p.events, p.state)
-                    )
+                    rows.append((table_id, p.seqs[0], p.seqs[-1], p.epoch, info, p.events, state))
                 else:
-                    empty.append((table_id, p))
+                    empty.append((table_id, (p.seq, info, state)))
                 replies += [(table_id, key, reply, p.seq) for key, reply in p.replies]
             _insert(conn, "INSERT INTO log VALUES", 7, rows)
             _insert(conn, 'INSERT OR REPLACE INTO replies ("table", key, reply, seq) VALUES',
@@ -966,15 +1061,16 @@ class SQLiteStore:
             for table_id in dict.fromkeys(t for t, _ in prepared):  # this batch's, in order
                 head = heads[table_id]
                 if table_id in forced or head[1] - head[2] >= SNAPSHOT_EVERY:
-                    head[2] = self._snapshot(conn, table_id, [p for t, p in empty if t == table_id])
+                    head[2] = self._snapshot(conn, table_id, [e for t, e in empty if t == table_id])
             mark = (version, conn.total_changes)  # COMMIT changes no row
         local.heads = (mark, heads)
 
     def _snapshot(
-        self, conn: sqlite3.Connection, table_id: str, extra: list[PreparedCommit]
+        self, conn: sqlite3.Connection, table_id: str, extra: list[tuple[int, bytes, bytes]]
     ) -> int:
-        """Fold the log — and ``extra``, this batch's commits without events, each
-        after the commit that brought its seq — into a fresh snapshot, then prune
+        """Fold the log — and ``extra``, this batch's commits without events (seq,
+        info and state, as a log row would store them), each after the commit that
+        brought its seq — into a fresh snapshot, then prune
         what no read needs any more: log rows older than the snapshot and the
         retained log, replies past the window. Returns the snapshot's seq."""
         row = conn.execute(
@@ -985,7 +1081,7 @@ class SQLiteStore:
             (table_id, row[6]),
         ).fetchall()
         if extra:  # a stable sort: at one seq, the log row, then these in batch order
-            rows = sorted([*rows, *((p.seq, p.info, p.state) for p in extra)], key=itemgetter(0))
+            rows = sorted([*rows, *extra], key=itemgetter(0))
         info, actors, meta = _fold(row, rows)
         conn.execute(
             "UPDATE tables SET name = ?, ruleset = ?, ruleset_version = ?, settings = ?,"

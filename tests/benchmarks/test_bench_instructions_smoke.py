@@ -60,3 +60,12 @@ def test_the_mix_s_events_carry_a_time_as_the_server_s_do(benchmark_script, tmp_
     finally:
         store.close()
     assert [event.at for event in outcome.events] == [server.MIX_TIME]
+
+
+def test_the_frames_digest_leaves_the_commits_out(bench, capsys):
+    """``--frames``: a digest of the frames alone, which a change of what the store
+    writes leaves as it was (docs/performance.md compares it across such a change)."""
+    frames = bench.run_mix(3, frames_only=True)
+    assert frames == bench.run_mix(3, group=2, frames_only=True) != bench.run_mix(3)
+    assert bench.main(["--run", "3", "--frames"]) == 0
+    assert capsys.readouterr().out.split() == [bench.run_mix(3), frames]

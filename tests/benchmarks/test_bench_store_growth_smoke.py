@@ -42,6 +42,7 @@ def test_every_structure_stops_at_its_bound():
             rows = sample["rows"]
             assert rows["log"] <= RETAIN + 128  # pruned at each snapshot (SNAPSHOT_EVERY)
             assert rows["replies"] <= window + 2 * 128
+            assert set(sample["log_bytes"]) == {"info", "state", "events"}
     # the rolls went on past the window: the replies stopped at it
     assert redis["rolls"][-1]["requests"] > 2 * window
     assert redis["rolls"][-1]["keys"]["replies"]["count"] == window
