@@ -69,9 +69,20 @@ def _mark(copy: sqlite3.Connection) -> None:
 _WRITE_FAILURES = {10, 13}  # SQLITE_IOERR, SQLITE_FULL
 
 
+#: SQLite's result codes of a file that is damaged, or no database: met in the copy,
+#: a page-for-page image of the source, they are the source's (SQLITE_CORRUPT,
+#: SQLITE_NOTADB).
+_DAMAGED = {11, 26}
+
+
 def _blames_copy(exc: sqlite3.Error) -> bool:
     code = getattr(exc, "sqlite_errorcode", None)
     return isinstance(code, int) and code & 0xFF in _WRITE_FAILURES
+
+
+def _damaged(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in _DAMAGED
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +133,12 @@ def backup(
                     raise
         blamed = dest
         with closing(sqlite3.connect(partial)) as copy:
-            copy.execute("PRAGMA journal_mode=DELETE")
+            try:
+                copy.execute("PRAGMA journal_mode=DELETE")
+            except sqlite3.Error as exc:  # the copy's first read: the source's damage
+                if _damaged(exc):  # (a file cut short was copied as it is, and read here)
+                    blamed = source
+                raise
             _mark(copy)
             problem = copy.execute("PRAGMA quick_check").fetchone()[0]
             if problem != "ok":

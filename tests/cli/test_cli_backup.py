@@ -250,3 +250,21 @@ def test_the_dice_key_s_command_works_for_paths_with_spaces(tmp_path, capsys, mo
     subprocess.run(shlex.split(command.group(1)), check=True)  # the command it gives does it
     copied = where / "Friday's backup.db.dice-key"
     assert copied.read_bytes() == (where / "rollbridge.db.dice-key").read_bytes()
+
+
+def test_a_source_cut_short_is_named_not_the_backup(tmp_path, capsys, monkeypatch):
+    """A database file cut short is copied page for page as it is, and its damage
+    met only when the copy was first read: the error blamed the backup being written
+    ("cannot write the backup COPY: database disk image is malformed"), sending the
+    operator to the wrong disk (the SQLite fuzzer, 5 December). Now it names the
+    source, and no copy is left."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    whole, cut, dest = tmp_path / "whole.db", tmp_path / "cut.db", tmp_path / "copy.db"
+    SQLiteStore(whole).close()
+    cut.write_bytes(whole.read_bytes()[:38])
+    assert main(["backup", str(dest), "--db", str(cut)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    said = f"rollbridge: error: store_error: cannot open {cut}: database disk image is malformed"
+    assert err == said + "\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["cut.db", "whole.db"]
