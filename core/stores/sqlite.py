@@ -622,12 +622,20 @@ class SQLiteStore:
         self._lock_wait = LockWait(busy_timeout)
         try:
             conn = self._conn()
+            # A file with a schema is migrated (or refused: a newer schema, one that
+            # cannot be migrated) before WAL is switched on, which writes the file's
+            # header: a file refused is left as it was (one of the sqlite3 shell's, in
+            # its rollback journal). A new file gets its schema in WAL, as it always did.
+            made = conn.execute("PRAGMA user_version").fetchone()[0] != 0
+            if made:
+                self._migrate(conn)
             mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise StoreError(
                     f"{self.path}: SQLite would not use WAL mode (journal_mode={mode})"
                 )
-            self._migrate(conn)
+            if not made:
+                self._migrate(conn)
             self._files = FileIdentity(self.path.absolute())
         except BaseException as exc:
             self.close()

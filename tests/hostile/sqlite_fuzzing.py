@@ -145,7 +145,9 @@ def damage(data: st.DataObject, path: Path) -> list[str]:
         if how in ("cut", "flip"):
             done.append(_in_bytes(data, path, how))
             continue
-        with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(path)) as conn:
+        # SQLite's words on a damaged schema may be no UTF-8: Python then raises this
+        refused = (sqlite3.Error, UnicodeDecodeError)
+        with contextlib.suppress(*refused), contextlib.closing(sqlite3.connect(path)) as conn:
             conn.execute("PRAGMA foreign_keys = OFF")
             said = _in_sql(data, conn, how)
             conn.commit()

@@ -136,3 +136,22 @@ def test_a_schema_whose_words_are_not_utf8_cannot_be_opened(tmp_path, capsys):
     assert f"cannot open {db}" in str(caught.value)
     status, err = _one_line(["table", "list", "--db", str(db)], capsys)
     assert status == 1 and err.startswith(f"rollbridge: error: store_error: cannot open {db}")
+
+
+@pytest.mark.parametrize(("version", "code"), [(99, "store_error"), (4, "store_error")])
+def test_a_file_refused_for_its_schema_is_left_as_it_was(tmp_path, capsys, version, code):
+    """A file the sqlite3 shell made (its rollback journal) of a newer schema, or of
+    an older one without the tables to migrate: the store switched it to WAL, writing
+    its header, before it read the version and refused (the SQLite fuzzer, 5 December:
+    "the refused command wrote the file"). Now the version is read and the file
+    migrated or refused first: a refused file's bytes are as they were."""
+    db = tmp_path / "x.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE other (a)")
+        conn.execute(f"PRAGMA user_version = {version}")
+    before = db.read_bytes()
+    with pytest.raises(StoreError):
+        SQLiteStore(db)
+    status, err = _one_line(["table", "list", "--db", str(db)], capsys)
+    assert status == 1 and err.startswith(f"rollbridge: error: {code}: "), err
+    assert db.read_bytes() == before
