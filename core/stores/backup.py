@@ -135,8 +135,10 @@ def backup(
         with closing(sqlite3.connect(partial)) as copy:
             try:
                 copy.execute("PRAGMA journal_mode=DELETE")
-            except sqlite3.Error as exc:  # the copy's first read: the source's damage
-                if _damaged(exc):  # (a file cut short was copied as it is, and read here)
+            except (sqlite3.Error, UnicodeDecodeError) as exc:  # the copy's first read:
+                # the source's damage (a file cut short was copied as it is, and read
+                # here; a damaged schema's words, which may be no UTF-8)
+                if isinstance(exc, UnicodeDecodeError) or _damaged(exc):
                     blamed = source
                 raise
             _mark(copy)
@@ -155,7 +157,7 @@ def backup(
                 leftover.unlink()
         if blamed == dest and isinstance(exc, sqlite3.Error | OSError):
             raise StoreError(CANNOT_WRITE(path=str(dest), error=str(exc))) from exc
-        if isinstance(exc, sqlite3.Error):
+        if isinstance(exc, sqlite3.Error | UnicodeDecodeError):  # this: a damaged schema's
             raise StoreError(CANNOT_OPEN(path=str(source), error=str(exc))) from exc
         raise
     return BackupInfo(source, dest, int(tables), dest.stat().st_size, int(version))

@@ -268,3 +268,22 @@ def test_a_source_cut_short_is_named_not_the_backup(tmp_path, capsys, monkeypatc
     said = f"rollbridge: error: store_error: cannot open {cut}: database disk image is malformed"
     assert err == said + "\n"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["cut.db", "whole.db"]
+
+
+def test_a_source_whose_schema_words_are_not_utf8_is_named(tmp_path, capsys, monkeypatch):
+    """A damaged schema whose words SQLite quotes are not UTF-8: Python's sqlite3
+    raised UnicodeDecodeError reading the copy, and ``backup`` let it out, a
+    traceback (the SQLite fuzzer, seed 404, 5 December). Now it names the source,
+    and no copy is left."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    source, dest = tmp_path / "x.db", tmp_path / "copy.db"
+    SQLiteStore(source).close()
+    with sqlite3.connect(source) as conn:  # an unterminated quote: SQLite's error quotes it
+        conn.execute("PRAGMA writable_schema = ON")
+        conn.execute("UPDATE sqlite_master SET sql = CAST(? AS TEXT) WHERE name = 'log'",
+                     (b"CREATE TABLE log('\xfc\xfd)",))  # fmt: skip
+    assert main(["backup", str(dest), "--db", str(source)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"rollbridge: error: store_error: cannot open {source}: "), err
+    assert not dest.exists()
