@@ -135,21 +135,22 @@ def backup(
         with closing(sqlite3.connect(partial)) as copy:
             try:
                 copy.execute("PRAGMA journal_mode=DELETE")
-            except (sqlite3.Error, UnicodeDecodeError) as exc:  # the copy's first read:
-                # the source's damage (a file cut short was copied as it is, and read
-                # here; a damaged schema's words, which may be no UTF-8)
+                _mark(copy)
+                problem = copy.execute("PRAGMA quick_check").fetchone()[0]
+                version = copy.execute("PRAGMA user_version").fetchone()[0]
+                known = copy.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tables'"
+                ).fetchone()
+                tables = copy.execute("SELECT count(*) FROM tables").fetchone()[0] if known else 0
+            except (sqlite3.Error, UnicodeDecodeError) as exc:  # reading the copy, a page-
+                # for-page image of the source, shows the source's damage (a file cut
+                # short copied as it is; a damaged schema's words, which may be no UTF-8)
                 if isinstance(exc, UnicodeDecodeError) or _damaged(exc):
                     blamed = source
                 raise
-            _mark(copy)
-            problem = copy.execute("PRAGMA quick_check").fetchone()[0]
-            if problem != "ok":
-                raise StoreError(BAD_COPY(problem=str(problem)))
-            version = copy.execute("PRAGMA user_version").fetchone()[0]
-            known = copy.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tables'"
-            ).fetchone()
-            tables = copy.execute("SELECT count(*) FROM tables").fetchone()[0] if known else 0
+            if problem != "ok":  # the source's damage too: named
+                failed = BAD_COPY(problem=str(problem))
+                raise StoreError(CANNOT_OPEN(path=str(source), error=failed))
         os.replace(partial, dest)
     except BaseException as exc:
         for leftover in [partial, *(partial.with_name(partial.name + end) for end in _BESIDE)]:

@@ -287,3 +287,25 @@ def test_a_source_whose_schema_words_are_not_utf8_is_named(tmp_path, capsys, mon
     assert out == "" and err.count("\n") == 1
     assert err.startswith(f"rollbridge: error: store_error: cannot open {source}: "), err
     assert not dest.exists()
+
+
+def test_a_source_with_a_damaged_page_is_named_not_the_backup(tmp_path, capsys, monkeypatch):
+    """A page of the source damaged in its middle is copied as it is, and met when
+    the copy is read (its tables counted, its check run): the error blamed the
+    backup being written (the SQLite fuzzer, seed 505, 5 December). Now it names the
+    source, and no copy is left."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    source, dest = tmp_path / "x.db", tmp_path / "copy.db"
+    SQLiteStore(source).close()
+    with sqlite3.connect(source) as conn:
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'tables'")
+        page = root.fetchone()[0]
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+    raw = bytearray(source.read_bytes())
+    raw[(page - 1) * size : (page - 1) * size + 64] = b"\xff" * 64  # its b-tree header
+    source.write_bytes(bytes(raw))
+    assert main(["backup", str(dest), "--db", str(source)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"rollbridge: error: store_error: cannot open {source}: "), err
+    assert not [p.name for p in tmp_path.iterdir() if "copy" in p.name]  # nor a part of it
