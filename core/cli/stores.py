@@ -63,6 +63,12 @@ NO_HEADER = say(
     "no database in {path}: the file is empty or cut short (shorter than a SQLite "
     "file's header); check --db (or ${env}), or restore the file from a backup",
 )
+# Translators: {path} is a file name, {env} the environment variable ROLLBRIDGE_DB.
+NO_SCHEMA = say(
+    "cli.store.no_schema",
+    "no database in {path}: it is an empty SQLite file, without rollbridge's tables; "
+    "check --db (or ${env}); rollbridge serve or rollbridge table create makes them",
+)
 #: The bytes of a SQLite file's header: a shorter file holds no database (SQLite
 #: would take an empty or one-byte file for a new database and write one into it).
 SQLITE_HEADER = 100
@@ -102,9 +108,10 @@ def open_store(
     :raises InvalidRequest: both ``--db`` and ``--redis`` (:func:`redis_url`).
     :raises StoreError: the store cannot be opened.
     :raises NotFound: ``create`` is False and there is no such file, a folder is
-        there, or a file too short to hold a database (empty, cut short: SQLite
+        there, a file too short to hold a database (empty, cut short: SQLite
         would have written a new database into it, and the command said "no
-        table"), code ``no_database``, as ``migrate`` says it.
+        table"), or a SQLite file that holds nothing (no table, schema version 0),
+        code ``no_database``, as ``migrate`` says it.
     """
     url = redis_url(args)
     if url:
@@ -124,7 +131,26 @@ def open_store(
     if not create and _no_header(Path(path)):  # not made here either: said so
         raise NotFound(NO_HEADER(path=str(path), env=DB_ENV), code="no_database",
                        details={"path": str(path)})  # fmt: skip
+    if not create and _no_schema(Path(path)):  # nor its schema written into it
+        raise NotFound(NO_SCHEMA(path=str(path), env=DB_ENV), code="no_database",
+                       details={"path": str(path)})  # fmt: skip
     return SQLiteStore(path, retain=retain)
+
+
+def _no_schema(path: Path) -> bool:
+    """Whether the SQLite file at ``path`` holds nothing at all: schema version 0 and
+    no table (the store would write its schema into it, as into a new file). Read
+    only; a file SQLite cannot read is left to the store to name."""
+    import sqlite3
+    from contextlib import closing
+
+    try:
+        uri = f"{path.absolute().as_uri()}?mode=ro"
+        with closing(sqlite3.connect(uri, uri=True)) as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            return version == 0 and not conn.execute("SELECT 1 FROM sqlite_master").fetchone()
+    except (sqlite3.Error, UnicodeDecodeError, ValueError):
+        return False
 
 
 def _no_header(path: Path) -> bool:
