@@ -64,6 +64,7 @@ TOO_DEEP_JSON = say(
 ACTORS_SHAPE = say(
     "cli.actors.shape", '--actors: give a list of actors or {{"actor": ..., "targets": [...]}}'
 )
+ACTORS_TARGETS = say("cli.actors.targets", '--actors: "targets" must be a list of actors')
 ACTOR_SHEET = say("cli.actors.sheet", "--actors: actor #{number} needs a sheet")
 # Translators: the name of an actor --actors gives without one.
 ACTOR_NAME = say("cli.actors.name", "Actor {number}")
@@ -267,7 +268,12 @@ def actor_specs(
     ruleset_sheets: Mapping[str, Any], raw: str | None
 ) -> tuple[JSON | None, list[JSON]]:
     """The acting actor and the targets ``--actors`` gives (else the ruleset's
-    example sheets), as ``actor.create`` specs."""
+    example sheets), as ``actor.create`` specs.
+
+    :raises InvalidRequest: not JSON, neither a list nor ``{"actor", "targets"}``,
+        or ``targets`` not a list (its number, text or map was once iterated: a
+        traceback, or each letter taken for an actor).
+    """
     if raw is None:
         specs = [{"name": name, "sheet": sheet} for name, sheet in ruleset_sheets.items()]
         return (specs[0] if specs else None), specs[1:]
@@ -275,7 +281,10 @@ def actor_specs(
     if isinstance(data, list):
         return (data[0] if data else None), list(data[1:])
     if isinstance(data, dict) and ("actor" in data or "targets" in data):
-        return data.get("actor"), list(data.get("targets") or [])
+        targets = data.get("targets")
+        if targets is not None and not isinstance(targets, list):  # a number, a text, a map
+            raise InvalidRequest(ACTORS_TARGETS(), details={"field": "--actors.targets"})
+        return data.get("actor"), list(targets or [])
     raise InvalidRequest(ACTORS_SHAPE())
 
 

@@ -60,12 +60,20 @@ def utc_time(seconds: float | None) -> str:
     """A time (seconds since the epoch) to the second in UTC: when a token was made
     (two tokens of one name, one made to replace the other in the same minute, are
     told apart by it before the old one is revoked), when a restored backup was taken;
-    ``-`` for a time not kept (a join token made before schema 5)."""
+    ``-`` for a time not kept (a join token made before schema 5); a number that is
+    no time from 1970 to the year 9999 (a damaged file's) as the number it is, where
+    it ended ``admin-token --list`` with a traceback."""
     if seconds is None:
         return "-" + " " * 22
+    if not 0 <= seconds < _YEAR_10000:
+        return f"{seconds!r:<23}"
     from datetime import UTC, datetime
 
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+#: The first second of the year 10000, which no date shows.
+_YEAR_10000 = 253402300800
 
 
 def print_json(data: Any) -> None:

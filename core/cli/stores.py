@@ -57,6 +57,22 @@ MISSING = say(
     "table create makes one",
 )
 
+# Translators: {path} is a file name, {env} the environment variable ROLLBRIDGE_DB.
+NO_HEADER = say(
+    "cli.store.no_header",
+    "no database in {path}: the file is empty or cut short (shorter than a SQLite "
+    "file's header); check --db (or ${env}), or restore the file from a backup",
+)
+# Translators: {path} is a file name, {env} the environment variable ROLLBRIDGE_DB.
+NO_SCHEMA = say(
+    "cli.store.no_schema",
+    "no database in {path}: it is an empty SQLite file, without rollbridge's tables; "
+    "check --db (or ${env}); rollbridge serve or rollbridge table create makes them",
+)
+#: The bytes of a SQLite file's header: a shorter file holds no database (SQLite
+#: would take an empty or one-byte file for a new database and write one into it).
+SQLITE_HEADER = 100
+
 
 def add_store_options(parser: argparse.ArgumentParser, *, serving: bool = False) -> None:
     """``--db`` and ``--redis`` (and, for ``serve``, ``--redis-unsafe``)."""
@@ -91,8 +107,11 @@ def open_store(
         the file, not an empty database made there ("no tables").
     :raises InvalidRequest: both ``--db`` and ``--redis`` (:func:`redis_url`).
     :raises StoreError: the store cannot be opened.
-    :raises NotFound: ``create`` is False and there is no such file, or a folder
-        is there (code ``no_database``, as ``migrate`` says it).
+    :raises NotFound: ``create`` is False and there is no such file, a folder is
+        there, a file too short to hold a database (empty, cut short: SQLite
+        would have written a new database into it, and the command said "no
+        table"), or a SQLite file that holds nothing (no table, schema version 0),
+        code ``no_database``, as ``migrate`` says it.
     """
     url = redis_url(args)
     if url:
@@ -109,7 +128,40 @@ def open_store(
     if not create and not Path(path).is_file():
         raise NotFound(MISSING(path=str(path), env=DB_ENV), code="no_database",
                        details={"path": str(path)})  # fmt: skip
+    if not create and _no_header(Path(path)):  # not made here either: said so
+        raise NotFound(NO_HEADER(path=str(path), env=DB_ENV), code="no_database",
+                       details={"path": str(path)})  # fmt: skip
+    if not create and _no_schema(Path(path)):  # nor its schema written into it
+        raise NotFound(NO_SCHEMA(path=str(path), env=DB_ENV), code="no_database",
+                       details={"path": str(path)})  # fmt: skip
     return SQLiteStore(path, retain=retain)
+
+
+def _no_schema(path: Path) -> bool:
+    """Whether the SQLite file at ``path`` holds nothing at all: schema version 0 and
+    no table (the store would write its schema into it, as into a new file). Read
+    only; a file SQLite cannot read is left to the store to name."""
+    import sqlite3
+    from contextlib import closing
+
+    try:
+        uri = f"{path.absolute().as_uri()}?mode=ro"
+        with closing(sqlite3.connect(uri, uri=True)) as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            return version == 0 and not conn.execute("SELECT 1 FROM sqlite_master").fetchone()
+    except (sqlite3.Error, UnicodeDecodeError, ValueError):
+        return False
+
+
+def _no_header(path: Path) -> bool:
+    """Whether the file at ``path`` is too short to hold a database, and no ``-wal``
+    beside it holds one (whose pages SQLite would read in its stead)."""
+    wal = path.with_name(path.name + "-wal")
+    try:
+        short = path.stat().st_size < SQLITE_HEADER
+        return short and not (wal.is_file() and wal.stat().st_size > 0)
+    except OSError:  # gone meanwhile: SQLite says what it finds
+        return False
 
 
 def redis_url(args: argparse.Namespace) -> str | None:

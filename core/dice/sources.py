@@ -112,15 +112,31 @@ class DiceSource:
 
 
 class SeededDice(DiceSource):
-    """A reproducible source: the same seed gives the same results."""
+    """A reproducible source: the same seed gives the same results.
+
+    A text seed is seeded by its UTF-8 bytes, as :class:`random.Random` seeds a text;
+    a text that is not UTF-8 as well: a command line's (``--seed``), whose bytes that
+    are not UTF-8 Python holds as lone surrogates, by the bytes given, and any other
+    lone surrogate by its own three bytes. Such a seed once ended ``rollbridge roll``
+    with a traceback."""
 
     def __init__(self, seed: int | str | None = 0, *, limit: int = MAX_RESULTS_PER_REQUEST) -> None:
         super().__init__(limit=limit)
         self.seed = seed
-        self._random = random.Random(seed).random
+        self._random = random.Random(_seed_bytes(seed) if isinstance(seed, str) else seed).random
 
     def _draw(self, faces: int) -> int:
         return int(self._random() * faces) + 1
+
+
+def _seed_bytes(seed: str) -> bytes:
+    """The bytes a text seed stands for (:class:`random.Random` seeds a text and its
+    UTF-8 bytes alike): a command line's bytes as given, any other lone surrogate
+    as its three bytes."""
+    try:
+        return seed.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return seed.encode("utf-8", "surrogatepass")
 
 
 #: Bytes read from the operating system's generator at a time, per thread.

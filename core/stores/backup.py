@@ -69,9 +69,20 @@ def _mark(copy: sqlite3.Connection) -> None:
 _WRITE_FAILURES = {10, 13}  # SQLITE_IOERR, SQLITE_FULL
 
 
+#: SQLite's result codes of a file that is damaged, or no database: met in the copy,
+#: a page-for-page image of the source, they are the source's (SQLITE_CORRUPT,
+#: SQLITE_NOTADB).
+_DAMAGED = {11, 26}
+
+
 def _blames_copy(exc: sqlite3.Error) -> bool:
     code = getattr(exc, "sqlite_errorcode", None)
     return isinstance(code, int) and code & 0xFF in _WRITE_FAILURES
+
+
+def _damaged(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in _DAMAGED
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,16 +133,24 @@ def backup(
                     raise
         blamed = dest
         with closing(sqlite3.connect(partial)) as copy:
-            copy.execute("PRAGMA journal_mode=DELETE")
-            _mark(copy)
-            problem = copy.execute("PRAGMA quick_check").fetchone()[0]
-            if problem != "ok":
-                raise StoreError(BAD_COPY(problem=str(problem)))
-            version = copy.execute("PRAGMA user_version").fetchone()[0]
-            known = copy.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tables'"
-            ).fetchone()
-            tables = copy.execute("SELECT count(*) FROM tables").fetchone()[0] if known else 0
+            try:
+                copy.execute("PRAGMA journal_mode=DELETE")
+                _mark(copy)
+                problem = copy.execute("PRAGMA quick_check").fetchone()[0]
+                version = copy.execute("PRAGMA user_version").fetchone()[0]
+                known = copy.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tables'"
+                ).fetchone()
+                tables = copy.execute("SELECT count(*) FROM tables").fetchone()[0] if known else 0
+            except (sqlite3.Error, UnicodeDecodeError) as exc:  # reading the copy, a page-
+                # for-page image of the source, shows the source's damage (a file cut
+                # short copied as it is; a damaged schema's words, which may be no UTF-8)
+                if isinstance(exc, UnicodeDecodeError) or _damaged(exc):
+                    blamed = source
+                raise
+            if problem != "ok":  # the source's damage too: named
+                failed = BAD_COPY(problem=str(problem))
+                raise StoreError(CANNOT_OPEN(path=str(source), error=failed))
         os.replace(partial, dest)
     except BaseException as exc:
         for leftover in [partial, *(partial.with_name(partial.name + end) for end in _BESIDE)]:
@@ -139,7 +158,7 @@ def backup(
                 leftover.unlink()
         if blamed == dest and isinstance(exc, sqlite3.Error | OSError):
             raise StoreError(CANNOT_WRITE(path=str(dest), error=str(exc))) from exc
-        if isinstance(exc, sqlite3.Error):
+        if isinstance(exc, sqlite3.Error | UnicodeDecodeError):  # this: a damaged schema's
             raise StoreError(CANNOT_OPEN(path=str(source), error=str(exc))) from exc
         raise
     return BackupInfo(source, dest, int(tables), dest.stat().st_size, int(version))

@@ -497,23 +497,63 @@ _EMPTY = bytes((0x90,))  # an empty msgpack array
 _INFO_COLUMNS = "id, name, ruleset, ruleset_version, settings, epoch, seq"
 
 
+#: What a cell read back must be, by the name :func:`_cells` says it with.
+_KINDS: dict[str, tuple[type, ...]] = {
+    "text": (str,),
+    "a whole number": (int,),
+    "a number": (int, float),
+    "a map": (dict,),
+}
+
+
+def _cells(values: Sequence[Any], names: Sequence[str], kinds: Sequence[str]) -> None:
+    """Refuse a value read back from the file that is not of the kind its column
+    holds (another program's, a damaged disk's): the commands and the server would
+    otherwise fail on it later, with Python's words or a traceback.
+
+    :raises ValueError: naming the column and the value (the callers' wrappers make
+        it a :class:`~rollbridge.exceptions.StoreError` naming the file or the table).
+    """
+    for value, name, kind in zip(values, names, kinds, strict=True):
+        if isinstance(value, bool) or not isinstance(value, _KINDS[kind]):
+            raise ValueError(f"{name} is {value!r:.60}, not {kind}")
+
+
 def _info(row: Sequence[Any], latest: Sequence[Any] | None = None) -> TableInfo:
     """A table's info from its ``tables`` row, or as its log rows past the snapshot
     left it: ``latest`` is the seq of the latest row and the latest ``info`` stored
     past the snapshot (None: none was, the rows left the info as it was). A row at
     the snapshot's seq is folded into it, and the snapshot may hold more: a commit
-    without events made after it."""
-    id_, name, ruleset, version, settings, epoch, seq = row[:7]
-    if latest is not None and latest[0] > seq:
-        if latest[1] is not None:
-            return _logged_info(id_, latest[0], latest[1])
-        seq = latest[0]
-    return TableInfo(id_, name, ruleset, version, unpack(settings), epoch, seq)
+    without events made after it.
+
+    :raises ValueError: a cell of another kind than its column's (:func:`_cells`).
+    """
+    id_, name, ruleset, version, blob, epoch, seq = row[:7]
+    settings = unpack(blob)
+    whole = "a whole number"
+    _cells((id_, name, ruleset, version, settings, epoch, seq),
+           ("tables.id", "tables.name", "tables.ruleset", "tables.ruleset_version",
+            "tables.settings", "tables.epoch", "tables.seq"),
+           ("text", "text", "text", "text", "a map", whole, whole))  # fmt: skip
+    if latest is not None:
+        _cells(latest[:1], ("log.last",), ("a whole number",))
+        if latest[0] > seq:
+            if latest[1] is not None:
+                return _logged_info(id_, latest[0], latest[1])
+            seq = latest[0]
+    return TableInfo(id_, name, ruleset, version, settings, epoch, seq)
 
 
 def _logged_info(table_id: str, seq: int, blob: bytes) -> TableInfo:
-    """A table's info as a log row (or a commit without events) left it at ``seq``."""
+    """A table's info as a log row (or a commit without events) left it at ``seq``.
+
+    :raises ValueError: a field of another kind than it is written with.
+    """
     data = unpack(blob)
+    _cells((seq, data), ("log.last", "log.info"), ("a whole number", "a map"))
+    fields = ("name", "ruleset", "ruleset_version", "settings", "epoch")
+    _cells([data.get(key) for key in fields], [f"log.info.{key}" for key in fields],
+           ("text", "text", "text", "a map", "a whole number"))  # fmt: skip
     return TableInfo(table_id, data["name"], data["ruleset"], data["ruleset_version"],
                      data["settings"], data["epoch"], seq)  # fmt: skip
 
@@ -587,8 +627,20 @@ def _row_events(table_id: str, first: int, last: int, blob: bytes) -> list[Event
 
 
 def _token(row: Sequence[Any]) -> TokenRecord:
+    """A table's token from its ``tokens`` row. :raises ValueError: (:func:`_cells`)"""
+    _cells(row[:5], [f"tokens.{name}" for name in ("id", "table", "role", "name", "hash")],
+           ("text",) * 5)  # fmt: skip
+    if row[5] is not None:  # rows made before schema version 5 have none
+        _cells(row[5:6], ("tokens.created",), ("a number",))
     return TokenRecord(id=row[0], table=row[1], role=row[2], name=row[3], hash=row[4],
                        created=row[5])  # fmt: skip
+
+
+def _admin_token(row: Sequence[Any]) -> AdminTokenRecord:
+    """An admin token from its ``admin_tokens`` row. :raises ValueError: (:func:`_cells`)"""
+    _cells(row, [f"admin_tokens.{name}" for name in ("id", "name", "created", "hash")],
+           ("text", "text", "a number", "text"))  # fmt: skip
+    return AdminTokenRecord(id=row[0], name=row[1], created=row[2], hash=row[3])
 
 
 class Restored(NamedTuple):
@@ -664,12 +716,20 @@ class SQLiteStore:
         self._lock_wait = LockWait(busy_timeout)
         try:
             conn = self._conn()
+            # A file with a schema is migrated (or refused: a newer schema, one that
+            # cannot be migrated) before WAL is switched on, which writes the file's
+            # header: a file refused is left as it was (one of the sqlite3 shell's, in
+            # its rollback journal). A new file gets its schema in WAL, as it always did.
+            made = conn.execute("PRAGMA user_version").fetchone()[0] != 0
+            if made:
+                self._migrate(conn)
             mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise StoreError(
                     f"{self.path}: SQLite would not use WAL mode (journal_mode={mode})"
                 )
-            self._migrate(conn)
+            if not made:
+                self._migrate(conn)
             self._files = FileIdentity(self.path.absolute())
         except BaseException as exc:
             self.close()
@@ -719,7 +779,8 @@ class SQLiteStore:
                 # WAL is never shrunk by default: one grown while a long read held the
                 # checkpoint back would stay at its largest for good.
                 conn.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT}")
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, UnicodeDecodeError) as exc:  # a damaged schema's
+                # words may be no UTF-8, and Python's sqlite3 then raises this instead
                 conn.close()
                 raise StoreError(CANNOT_OPEN(path=str(self.path), error=explain(exc))) from exc
             if self._files is not None and not self._files.same():
@@ -1142,9 +1203,9 @@ class SQLiteStore:
                 f'SELECT {_TOKEN_COLUMNS} FROM tokens WHERE "table" = ? AND hash = ?',
                 (table_id, token_hash),
             ).fetchone()
-        if row is None or not hmac.compare_digest(row[4], token_hash):
-            return None
-        return _token(row)
+            if row is None or not hmac.compare_digest(row[4], token_hash):
+                return None
+            return _token(row)
 
     def list_tokens(self, table_id: str) -> list[TokenRecord]:
         """Every token of a table, oldest first. :raises UnknownTable:"""
@@ -1154,7 +1215,7 @@ class SQLiteStore:
                 f'SELECT {_TOKEN_COLUMNS} FROM tokens WHERE "table" = ? ORDER BY rowid',
                 (table_id,),
             ).fetchall()
-        return [_token(row) for row in rows]
+            return [_token(row) for row in rows]
 
     def revoke_token(self, table_id: str, token_id: str) -> bool:
         """Remove a token; whether it existed. :raises UnknownTable:"""
@@ -1186,9 +1247,9 @@ class SQLiteStore:
             row = conn.execute(
                 "SELECT id, name, created, hash FROM admin_tokens WHERE hash = ?", (token_hash,)
             ).fetchone()
-        if row is None or not hmac.compare_digest(row[3], token_hash):
-            return None
-        return AdminTokenRecord(id=row[0], name=row[1], created=row[2], hash=row[3])
+            if row is None or not hmac.compare_digest(row[3], token_hash):
+                return None
+            return _admin_token(row)
 
     def list_admin_tokens(self) -> list[AdminTokenRecord]:
         """Every admin token, oldest first."""
@@ -1196,7 +1257,7 @@ class SQLiteStore:
             rows = conn.execute(
                 "SELECT id, name, created, hash FROM admin_tokens ORDER BY created, rowid"
             ).fetchall()
-        return [AdminTokenRecord(id=r[0], name=r[1], created=r[2], hash=r[3]) for r in rows]
+            return [_admin_token(row) for row in rows]
 
     def revoke_admin_token(self, token_id: str) -> bool:
         """Remove an admin token; whether it existed."""

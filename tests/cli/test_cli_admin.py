@@ -86,6 +86,28 @@ def test_a_replaced_admin_token_is_told_apart_by_when_it_was_made(tmp_path, caps
     assert all(line.endswith("UTC  web-front") for line in (first, second))
 
 
+def test_a_time_no_date_shows_is_listed_as_its_number(tmp_path, capsys, monkeypatch):
+    """A token's time that no date shows (a damaged file's: 1e300 seconds, before
+    1970) ended ``admin-token --list`` and ``table tokens`` with a traceback
+    (``OverflowError``; the SQLite fuzzer, seed 404, 5 December). Now it is shown as
+    the number it is, in the time's column."""
+    import sqlite3
+
+    monkeypatch.setenv("LANGUAGE", "en")
+    db = str(tmp_path / "rollbridge.db")
+    assert run(capsys, "admin-token", "--db", db, "--name", "web")[0] == 0
+    assert run(capsys, "table", "create", "--ruleset", "sr2", "--name", "t", "--db", db)[0] == 0
+    table = json.loads(run(capsys, "table", "list", "--db", db, "--json")[1])[0]["id"]
+    for seconds in (1e300, -5.0):
+        with sqlite3.connect(db) as conn:
+            conn.execute("UPDATE admin_tokens SET created = ?", (seconds,))
+            conn.execute("UPDATE tokens SET created = ?", (seconds,))
+        for command in (["admin-token", "--list"], ["table", "tokens", table]):
+            code, out, err = run(capsys, *command, "--db", db)
+            assert (code, err) == (0, ""), err
+            assert f"  {seconds!r}" in out, out
+
+
 #: A name that clears the screen, retitles the window and starts a log line of its own.
 HOSTILE = "evil\x1b]0;T\x07\n2026-12-05 INFO rollbridge.admin: all is well"
 

@@ -250,3 +250,62 @@ def test_the_dice_key_s_command_works_for_paths_with_spaces(tmp_path, capsys, mo
     subprocess.run(shlex.split(command.group(1)), check=True)  # the command it gives does it
     copied = where / "Friday's backup.db.dice-key"
     assert copied.read_bytes() == (where / "rollbridge.db.dice-key").read_bytes()
+
+
+def test_a_source_cut_short_is_named_not_the_backup(tmp_path, capsys, monkeypatch):
+    """A database file cut short is copied page for page as it is, and its damage
+    met only when the copy was first read: the error blamed the backup being written
+    ("cannot write the backup COPY: database disk image is malformed"), sending the
+    operator to the wrong disk (the SQLite fuzzer, 5 December). Now it names the
+    source, and no copy is left."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    whole, cut, dest = tmp_path / "whole.db", tmp_path / "cut.db", tmp_path / "copy.db"
+    SQLiteStore(whole).close()
+    cut.write_bytes(whole.read_bytes()[:38])
+    assert main(["backup", str(dest), "--db", str(cut)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    said = f"rollbridge: error: store_error: cannot open {cut}: database disk image is malformed"
+    assert err == said + "\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["cut.db", "whole.db"]
+
+
+def test_a_source_whose_schema_words_are_not_utf8_is_named(tmp_path, capsys, monkeypatch):
+    """A damaged schema whose words SQLite quotes are not UTF-8: Python's sqlite3
+    raised UnicodeDecodeError reading the copy, and ``backup`` let it out, a
+    traceback (the SQLite fuzzer, seed 404, 5 December). Now it names the source,
+    and no copy is left."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    source, dest = tmp_path / "x.db", tmp_path / "copy.db"
+    SQLiteStore(source).close()
+    with sqlite3.connect(source) as conn:  # an unterminated quote: SQLite's error quotes it
+        conn.execute("PRAGMA writable_schema = ON")
+        conn.execute("UPDATE sqlite_master SET sql = CAST(? AS TEXT) WHERE name = 'log'",
+                     (b"CREATE TABLE log('\xfc\xfd)",))  # fmt: skip
+    assert main(["backup", str(dest), "--db", str(source)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"rollbridge: error: store_error: cannot open {source}: "), err
+    assert not dest.exists()
+
+
+def test_a_source_with_a_damaged_page_is_named_not_the_backup(tmp_path, capsys, monkeypatch):
+    """A page of the source damaged in its middle is copied as it is, and met when
+    the copy is read (its tables counted, its check run): the error blamed the
+    backup being written (the SQLite fuzzer, seed 505, 5 December). Now it names the
+    source, and no copy is left."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    source, dest = tmp_path / "x.db", tmp_path / "copy.db"
+    SQLiteStore(source).close()
+    with sqlite3.connect(source) as conn:
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'tables'")
+        page = root.fetchone()[0]
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+    raw = bytearray(source.read_bytes())
+    raw[(page - 1) * size : (page - 1) * size + 64] = b"\xff" * 64  # its b-tree header
+    source.write_bytes(bytes(raw))
+    assert main(["backup", str(dest), "--db", str(source)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"rollbridge: error: store_error: cannot open {source}: "), err
+    assert not [p.name for p in tmp_path.iterdir() if "copy" in p.name]  # nor a part of it

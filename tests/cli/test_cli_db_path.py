@@ -67,3 +67,55 @@ def test_a_folder_given_to_a_command_that_only_reads_is_named_as_such(
         " database file: give --db (or $ROLLBRIDGE_DB) the path of a file\n"
     )
     assert list(tmp_path.iterdir()) == []  # nothing made in it
+
+
+@pytest.mark.parametrize("content", [b"", b"S"], ids=["empty", "one byte"])
+@pytest.mark.parametrize(
+    "command",
+    [("table", "list"), ("table", "stats", "t"), ("table", "export", "t", "--as", "gm",
+     "--format", "jsonl"), ("table", "tokens", "t"), ("admin-token", "--list")],
+    ids=lambda c: " ".join(c[:2]),
+)  # fmt: skip
+def test_a_file_too_short_for_a_database_is_named_and_not_written(
+    tmp_path: Path, capsys, command, content
+):
+    """A database file cut to nothing (or to one byte, which SQLite takes alike for a
+    new database): the commands that only read wrote a new, empty database into it
+    and said "no tables" or "no table 't'" (the SQLite fuzzer, 5 December). Now they
+    say the file holds no database, as for a file not there, and leave it as it is."""
+    db = tmp_path / "rollbridge.db"
+    db.write_bytes(content)
+    code, out, err = run(capsys, *command, "--db", str(db))
+    assert (code, out) == (1, "")
+    assert err == (
+        f"rollbridge: error: no_database: no database in {db}: the file is empty or cut short"
+        " (shorter than a SQLite file's header); check --db (or $ROLLBRIDGE_DB), or restore"
+        " the file from a backup\n"
+    )
+    assert db.read_bytes() == content
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["rollbridge.db"]
+
+
+def test_an_empty_sqlite_file_is_named_and_not_written(tmp_path: Path, capsys):
+    """A SQLite file that holds nothing (schema version 0, no table: the sqlite3
+    shell's, or one emptied): the commands that only read wrote rollbridge's schema
+    into it, as into a new file, and said "no table 'x'" (the SQLite fuzzer, seed
+    505, 5 December). Now they say the file holds no database and leave it as it is;
+    a file with rollbridge's tables is read as before."""
+    import sqlite3
+
+    db = tmp_path / "rollbridge.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("VACUUM")  # a header page, and nothing in it
+    before = db.read_bytes()
+    assert len(before) >= 100
+    code, out, err = run(capsys, "table", "tokens", "x", "--db", str(db))
+    assert (code, out) == (1, "")
+    assert err == (
+        f"rollbridge: error: no_database: no database in {db}: it is an empty SQLite file,"
+        " without rollbridge's tables; check --db (or $ROLLBRIDGE_DB); rollbridge serve or"
+        " rollbridge table create makes them\n"
+    )
+    assert db.read_bytes() == before
+    made = run(capsys, "table", "create", "--ruleset", "sr2", "--name", "t", "--db", str(db))
+    assert made[0] == 0 and run(capsys, "table", "list", "--db", str(db))[0] == 0

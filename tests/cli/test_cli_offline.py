@@ -74,6 +74,40 @@ def test_resolve_checks_the_actors_sheets(capsys):
     assert code == 1 and "invalid_sheet" in err and "sheet.body" in err
 
 
+@pytest.mark.parametrize("targets", [5, "Guard", {"a": {"sheet": {}}}, True])
+def test_resolve_refuses_targets_that_are_not_a_list(capsys, targets):
+    """``--actors '{"targets": 5}'`` ended with a traceback (``list(5)``), and a
+    text or a map was taken letter by letter, key by key, for actors ("actor #2
+    needs a sheet"), a ``true`` as none at all (the offline CLI's fuzzer, 5 December).
+    Now each is one line naming ``targets``."""
+    actors = json.dumps({"actor": {"name": "A", "sheet": {}}, "targets": targets})
+    code, out, err = run(capsys, "resolve", "sr2", "attack", "--actors", actors)
+    assert (code, out) == (1, "")
+    assert err == (
+        'rollbridge: error: invalid_request: --actors: "targets" must be a list of actors\n'
+    )
+    code, out, err = run(capsys, "resolve", "sr2", "attack", "--actors", actors, "--json")
+    assert (code, err) == (1, "")
+    assert json.loads(out)["details"] == {"field": "--actors.targets"}
+
+
+def test_a_seed_that_is_not_utf8_rolls(tmp_path):
+    """A seed of bytes that are not UTF-8, as a shell passes them: Python holds them
+    as lone surrogates, which seeding could not encode: ``rollbridge roll 1d6 --seed
+    $'\\xff'`` printed a traceback (the offline CLI's fuzzer, 5 December). Now it
+    rolls, the same each time, and ``resolve`` too."""
+    said = []
+    resolve = ["resolve", "sr2", "success_test", "--params", '{"dice": 3, "tn": 4}']
+    for argv in (["roll", "3d6"], ["roll", "3d6"], resolve):
+        result = subprocess.run(
+            [sys.executable, "-m", "rollbridge", *argv, "--seed", b"\xff\xfe", "--json"],
+            capture_output=True, check=False, timeout=120,
+        )  # fmt: skip
+        assert (result.returncode, result.stderr) == (0, b""), result.stderr.decode()
+        said.append(json.loads(result.stdout))
+    assert said[0] == said[1]
+
+
 def test_resolve_names_an_unknown_action(capsys):
     code, _out, err = run(capsys, "resolve", "sr2", "nonexistent")
     assert code == 1 and "unknown_action" in err and "'nonexistent'" in err

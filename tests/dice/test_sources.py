@@ -25,6 +25,26 @@ def test_seeded_dice_replay() -> None:
     assert not first.supplied
 
 
+def test_a_seed_that_is_not_utf8_seeds_by_its_bytes() -> None:
+    """A command line's bytes that are not UTF-8 reach ``--seed`` as lone surrogates
+    (``surrogateescape``): :class:`random.Random` could not encode them, and
+    ``rollbridge roll 1d6 --seed $'\\xff'`` ended with a traceback (the offline
+    CLI's fuzzer, 5 December). Now the bytes given seed it; a text seed is seeded
+    as before (its UTF-8 bytes, as :class:`random.Random` seeds a text)."""
+    import random
+
+    def rolls(seed: object) -> list[int]:
+        source = random.Random(seed)  # type: ignore[arg-type]
+        return [int(source.random() * 20) + 1 for _ in range(20)]
+
+    escaped = SeededDice("\udcffa")
+    assert [escaped.roll(20) for _ in range(20)] == rolls(b"\xffa")
+    lone = SeededDice("\ud800")  # no command line's: its three bytes
+    assert [lone.roll(20) for _ in range(20)] == rolls("\ud800".encode("utf-8", "surrogatepass"))
+    text = SeededDice("Würfel")
+    assert [text.roll(20) for _ in range(20)] == rolls("Würfel")
+
+
 @pytest.mark.parametrize("source", [SeededDice(7), SecureDice()])
 def test_generated_results_cover_the_faces(source: SeededDice | SecureDice) -> None:
     seen = {source.roll(6) for _ in range(600)}

@@ -67,6 +67,16 @@ def mismatch_codes() -> set[str]:
     }
 
 
+def verdicts() -> set[str]:
+    """The last line of a report with no mismatch, in English: all is well, or why
+    nothing could be checked (an empty log, an honest export of a table with no
+    events, says there are no verifiable dice in it)."""
+    from rollbridge.cli import verify
+
+    said = (verify.ALL_GOOD, verify.NONE_SEEN, verify.NONE_YET, verify.NOTHING)
+    return {text().render("en") for text in said}
+
+
 def _env() -> dict[str, str]:
     return {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONPATH": str(ROOT)}
 
@@ -357,8 +367,8 @@ class Verifier:
         elif code == 1:
             assert "MISMATCH at line" in out, where
             said = "mismatch"
-        else:  # 0: its report, with no mismatch in it
-            assert "every revealed server die checks out" in out, where
+        else:  # 0: its report, with no mismatch in it, saying what it checked or why none
+            assert any(verdict in out for verdict in verdicts()), where
             assert "MISMATCH" not in out, where
         if code != 2:  # what it says on stderr besides: warnings of its own, one line each
             other = [line for line in err.splitlines() if not line.startswith("rollbridge: ")]

@@ -72,3 +72,86 @@ def test_the_cli_says_one_line(damaged, capsys, monkeypatch, command):
         err = f"rollbridge: error: store_error: {error['message']}\n"
     assert status == 1 and err.count("\n") == 1, err
     assert err.startswith("rollbridge: error: store_error: table t: ") and "5 to 5" in err
+
+
+def _one_line(argv: list[str], capsys) -> tuple[int, str]:
+    """``rollbridge ARGV``'s status and its one error line (no traceback: an
+    exception out of :func:`main` fails the test)."""
+    status = main(argv)
+    out, err = capsys.readouterr()
+    if "--json" in argv and status == 1:
+        error = json.loads(out)
+        err = f"rollbridge: error: {error['code']}: {error['message']}\n"
+    assert err.count("\n") == 1, err
+    return status, err
+
+
+@pytest.mark.parametrize(
+    ("cell", "value", "commands"),
+    [
+        ("tables.seq", "abc", [["table", "export", "t", "--as", "gm", "--format", "jsonl"],
+                               ["table", "stats", "t", "--json"], ["table", "list"]]),
+        ("tables.id", None, [["table", "list"], ["table", "list", "--json"]]),
+        ("tables.epoch", 2.5, [["table", "list"], ["table", "stats", "t"]]),
+        ("tables.name", b"\xff", [["table", "list", "--json"]]),
+        ("tokens.role", b"gm", [["table", "tokens", "t", "--json"]]),
+        ("admin_tokens.name", b"\xd9Y", [["admin-token", "--list", "--json"],
+                                        ["admin-token", "--list"]]),
+    ],
+)  # fmt: skip
+def test_a_cell_of_another_kind_is_one_line_naming_it(damaged, capsys, cell, value, commands):
+    """A cell another program or a broken disk left of another kind than its column
+    holds was read as it was: a seq of text ended ``table export`` and ``table
+    stats`` with a traceback (``'>' not supported``), a table without an id ended
+    ``table list`` with one, an admin token's name of bytes ended ``admin-token
+    --list --json`` with one (the SQLite fuzzer, 5 December). Now each read refuses it,
+    ``store_error``, naming the column, and writes nothing."""
+    main(["admin-token", "--db", str(damaged), "--name", "ops"])
+    capsys.readouterr()
+    table, column = cell.split(".")
+    with sqlite3.connect(damaged) as conn:
+        conn.execute(f'UPDATE "{table}" SET "{column}" = ?', (value,))
+    before = damaged.read_bytes()
+    for argv in commands:
+        status, err = _one_line([*argv, "--db", str(damaged)], capsys)
+        assert status == 1 and err.startswith("rollbridge: error: store_error: "), err
+        assert cell in err, err
+    assert damaged.read_bytes() == before
+
+
+def test_a_schema_whose_words_are_not_utf8_cannot_be_opened(tmp_path, capsys):
+    """SQLite's error about a damaged schema quotes its bytes, and Python's sqlite3
+    raises UnicodeDecodeError for words that are not UTF-8, not sqlite3.Error:
+    opening the file let it out, a traceback (the SQLite fuzzer, 5 December, bytes
+    flipped in the schema). Now it is "cannot open FILE", as for any damaged schema."""
+    db = tmp_path / "x.db"
+    with SQLiteStore(db):
+        pass
+    with sqlite3.connect(db) as conn:  # an unterminated quote: SQLite's error quotes it
+        conn.execute("PRAGMA writable_schema = ON")
+        conn.execute("UPDATE sqlite_master SET sql = CAST(? AS TEXT) WHERE name = 'log'",
+                     (b"CREATE TABLE log('\xfc\xfd)",))  # fmt: skip
+    with pytest.raises(StoreError) as caught, SQLiteStore(db) as store:
+        store.tables()
+    assert f"cannot open {db}" in str(caught.value)
+    status, err = _one_line(["table", "list", "--db", str(db)], capsys)
+    assert status == 1 and err.startswith(f"rollbridge: error: store_error: cannot open {db}")
+
+
+@pytest.mark.parametrize(("version", "code"), [(99, "store_error"), (4, "store_error")])
+def test_a_file_refused_for_its_schema_is_left_as_it_was(tmp_path, capsys, version, code):
+    """A file the sqlite3 shell made (its rollback journal) of a newer schema, or of
+    an older one without the tables to migrate: the store switched it to WAL, writing
+    its header, before it read the version and refused (the SQLite fuzzer, 5 December:
+    "the refused command wrote the file"). Now the version is read and the file
+    migrated or refused first: a refused file's bytes are as they were."""
+    db = tmp_path / "x.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE other (a)")
+        conn.execute(f"PRAGMA user_version = {version}")
+    before = db.read_bytes()
+    with pytest.raises(StoreError):
+        SQLiteStore(db)
+    status, err = _one_line(["table", "list", "--db", str(db)], capsys)
+    assert status == 1 and err.startswith(f"rollbridge: error: {code}: "), err
+    assert db.read_bytes() == before

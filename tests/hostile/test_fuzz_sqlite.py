@@ -1,0 +1,49 @@
+"""The commands that read a SQLite file fuzzed with hostile files
+(tests/hostile/sqlite_fuzzing.py): whatever the file holds, the exit status is 0 or
+1, an error is one line with a documented code (a ``store_error`` naming the file or
+the table), never ``internal`` nor a traceback, and a refused command wrote nothing.
+
+Reproducible (``derandomize=True``, no example database) and bounded:
+``ROLLBRIDGE_FUZZ_EXAMPLES`` examples (default 25, each one damaged file and one
+command); run it longer with e.g. ``ROLLBRIDGE_FUZZ_EXAMPLES=3000``, and with
+``ROLLBRIDGE_FUZZ_SEED=N`` on other files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.hostile.cli_fuzzing import cli_codes, run_cli
+from tests.hostile.fuzzing import fuzzed
+from tests.hostile.sqlite_fuzzing import Reader, commands, damage, make_store
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Reader]:
+    """The night's file, and what runs commands on damaged copies of it."""
+    night = make_store(Path(tmp_path_factory.mktemp("night")))
+    found = Reader(night, Path(tmp_path_factory.mktemp("hostile")), cli_codes())
+    yield found
+    print(f"ran {found.runs} commands on damaged files: {sorted(found.outcomes.items())}")
+    print(f"what each code said (one of each): {sorted(found.said.items())}")
+
+
+def test_every_command_reads_the_undamaged_file(reader):
+    for table in ("sr2", "bandits"):
+        for argv in (["table", "list"], ["table", "export", table, "--as", "gm", "--format",
+                     "jsonl"], ["table", "stats", table], ["table", "tokens", table]):  # fmt: skip
+            status, _out, err = run_cli([*argv, "--db", str(reader.db)])
+            assert status == 0, (argv, err)
+
+
+@fuzzed(25)
+@given(data=st.data())
+def test_a_hostile_file_is_refused_in_one_line_and_not_written(reader, data):
+    path = reader.copy()
+    changes = damage(data, path)
+    reader.check(commands(data, path, reader.folder), path, changes)
