@@ -136,6 +136,23 @@ async def test_frames_past_64_kib_are_written_without_waiting_for_the_batch_to_e
         assert await received(a_client, 6) == frames
 
 
+async def test_text_frames_past_64_kib_of_utf_8_are_written_without_waiting():
+    """The 64 KiB a connection's held frames may reach are bytes on the wire: JSON
+    frames of Cyrillic text (two bytes a letter) are written at 64 KiB of UTF-8, not
+    at 64 Ki characters (128 KiB more the client would owe, unseen by its limit)."""
+    outbox = Outbox()
+    async with pair(1, compression=None) as [(a, a_client)]:
+        writes = count_writes(a)
+        frames = [chr(0x430 + n) * (FLUSH_AT // 8) for n in range(6)]  # 16 KiB each
+        with outbox.batch():
+            for frame in frames:
+                outbox.send(a, frame)
+            assert len(writes) == 1  # the first four, together, at 64 KiB
+            assert len(writes[0]) == 4 * (FLUSH_AT // 4 + 4)  # each with its 4-byte header
+        assert len(writes) == 2  # the other two at the end
+        assert await received(a_client, 6) == frames
+
+
 async def test_flush_writes_a_connections_held_frames_now():
     """Before a client's close frame: what it was sent goes first."""
     outbox = Outbox()
