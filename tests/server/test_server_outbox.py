@@ -1,6 +1,6 @@
 """The outbox (rollbridge.server.outbox): the frames a batch releases leave each
-connection in one transport write, in order and intact; outside a batch, and for a
-lone frame, each frame is written at once, as websockets' ``broadcast`` does.
+connection in one transport write, in order and intact (a lone frame too); outside
+a batch each frame is written at once, as websockets' ``broadcast`` does.
 
 Real websockets connections on 127.0.0.1; the server side's transport ``write`` is
 wrapped only to count calls (the bytes still go out through it)."""
@@ -74,7 +74,7 @@ async def test_a_batch_writes_each_connections_frames_together_in_order():
             assert a_writes == [] and b_writes == []  # held until the batch ends
         assert not outbox.holding
         assert len(a_writes) == 1  # four frames, one write
-        assert len(b_writes) == 1  # a lone frame: broadcast's own write
+        assert len(b_writes) == 1  # a lone frame: one write as well
         assert await received(a_client, 4) == frames  # text stays text, bytes stay bytes
         assert await received(b_client, 1) == [b"lone"]
 
