@@ -20,7 +20,8 @@ given, and nothing else writes to a connection while a batch runs (the batch is
 synchronous: no task runs until it ends; a client being closed has its held
 frames written first, with :meth:`Outbox.flush`, so its close frame follows
 them). Frames held for one connection
-are written as soon as they pass :data:`FLUSH_AT` (64 KiB), so a large burst —
+are written as soon as they pass :data:`FLUSH_AT` (64 KiB; a text frame counted in its
+UTF-8 bytes, not its characters), so a large burst —
 a follower's catch-up of many missed events — reaches the transport as it
 did before, and a client's limit on unsent bytes (checked against its
 transport's buffer) sees it: held frames add at most 64 KiB to what a client
@@ -46,7 +47,7 @@ log = logging.getLogger("rollbridge.client")
 
 Frame = bytes | str
 
-#: Held frames of one connection (their length) that are written at once, batch or not.
+#: Held frames of one connection (their bytes) that are written at once, batch or not.
 FLUSH_AT = 64 * 1024
 
 
@@ -72,13 +73,17 @@ class Outbox:
         if held is None:
             broadcast((connection,), frame)
             return
+        # the bytes on the wire: a text frame's UTF-8 (a Cyrillic letter is two bytes)
+        length = len(frame)
+        if frame.__class__ is str and not frame.isascii():  # type: ignore[union-attr]
+            length = len(frame.encode())  # type: ignore[union-attr]
         frames = held.get(connection)
         if frames is None:
             frames = held[connection] = [frame]
-            size = self._sizes[connection] = len(frame)
+            size = self._sizes[connection] = length
         else:
             frames.append(frame)
-            size = self._sizes[connection] = self._sizes[connection] + len(frame)
+            size = self._sizes[connection] = self._sizes[connection] + length
         if size >= FLUSH_AT:  # a burst: written now, so the client's limit sees it
             del held[connection], self._sizes[connection]
             write_together(connection, frames, self._wires)

@@ -1,6 +1,6 @@
 """The outbox (rollbridge.server.outbox): the frames a batch releases leave each
-connection in one transport write, in order and intact; outside a batch, and for a
-lone frame, each frame is written at once, as websockets' ``broadcast`` does.
+connection in one transport write, in order and intact (a lone frame too); outside
+a batch each frame is written at once, as websockets' ``broadcast`` does.
 
 Real websockets connections on 127.0.0.1; the server side's transport ``write`` is
 wrapped only to count calls (the bytes still go out through it)."""
@@ -74,7 +74,7 @@ async def test_a_batch_writes_each_connections_frames_together_in_order():
             assert a_writes == [] and b_writes == []  # held until the batch ends
         assert not outbox.holding
         assert len(a_writes) == 1  # four frames, one write
-        assert len(b_writes) == 1  # a lone frame: broadcast's own write
+        assert len(b_writes) == 1  # a lone frame: one write as well
         assert await received(a_client, 4) == frames  # text stays text, bytes stay bytes
         assert await received(b_client, 1) == [b"lone"]
 
@@ -132,6 +132,23 @@ async def test_frames_past_64_kib_are_written_without_waiting_for_the_batch_to_e
             for frame in frames:
                 outbox.send(a, frame)
             assert len(writes) == 1  # the first four, together, at 64 KiB
+        assert len(writes) == 2  # the other two at the end
+        assert await received(a_client, 6) == frames
+
+
+async def test_text_frames_past_64_kib_of_utf_8_are_written_without_waiting():
+    """The 64 KiB a connection's held frames may reach are bytes on the wire: JSON
+    frames of Cyrillic text (two bytes a letter) are written at 64 KiB of UTF-8, not
+    at 64 Ki characters (128 KiB more the client would owe, unseen by its limit)."""
+    outbox = Outbox()
+    async with pair(1, compression=None) as [(a, a_client)]:
+        writes = count_writes(a)
+        frames = [chr(0x430 + n) * (FLUSH_AT // 8) for n in range(6)]  # 16 KiB each
+        with outbox.batch():
+            for frame in frames:
+                outbox.send(a, frame)
+            assert len(writes) == 1  # the first four, together, at 64 KiB
+            assert len(writes[0]) == 4 * (FLUSH_AT // 4 + 4)  # each with its 4-byte header
         assert len(writes) == 2  # the other two at the end
         assert await received(a_client, 6) == frames
 
