@@ -137,9 +137,7 @@ def test_bad_settings_are_one_error_line(capsys, tmp_path, settings, said):
 
 
 @pytest.mark.parametrize("locale", ["\nru\x1b[2J", "ru\t", "\u2028de"])
-def test_a_locale_with_a_control_character_is_refused_in_one_inert_line(
-    capsys, tmp_path, locale
-):
+def test_a_locale_with_a_control_character_is_refused_in_one_inert_line(capsys, tmp_path, locale):
     """Since ``negotiate`` names no language for a locale with a control character
     (0e68b9f), ``settings.locale`` refuses it, and quoted the value as it came: the
     CLI's error was two lines with the escape sequence raw (a terminal cleared). It
