@@ -96,7 +96,7 @@ def default_settings(ruleset: Ruleset, settings: Mapping[str, Any] | None = None
             known = ", ".join(sorted(known_locales()))
             raise InvalidSettings(
                 say("settings.locale", "settings.locale: {locale} is not a language rollbridge "
-                    "speaks (known: {known})")(locale=merged["locale"], known=known),
+                    "speaks (known: {known})")(locale=repr(merged["locale"]), known=known),
                 details={"field": "locale"},
             )  # fmt: skip
         merged["locale"] = chosen

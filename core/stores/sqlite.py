@@ -504,6 +504,22 @@ _KINDS: dict[str, tuple[type, ...]] = {
     "a number": (int, float),
     "a map": (dict,),
 }
+# Translators: what a stored value should have been, in "{cell} is {value}, not {kind}".
+_KIND_NAMES = {
+    "text": say("store.kind.text", "text"),
+    "a whole number": say("store.kind.whole", "a whole number"),
+    "a number": say("store.kind.number", "a number"),
+    "a map": say("store.kind.map", "a map"),
+}
+# Translators: {cell} a database column (tables.seq), {value} the value found there,
+# {kind} what it should be ("a whole number").
+WRONG_KIND = say(
+    "store.wrong_kind",
+    "{cell} is {value}, not {kind}: the database is damaged; restore it from a backup",
+)
+# Translators: {path} the database file; {error} why it cannot be read (a
+# translated message: store.wrong_kind).
+IN_FILE = say("store.in_file", "{path}: {error}")
 
 
 def _cells(values: Sequence[Any], names: Sequence[str], kinds: Sequence[str]) -> None:
@@ -511,12 +527,15 @@ def _cells(values: Sequence[Any], names: Sequence[str], kinds: Sequence[str]) ->
     holds (another program's, a damaged disk's): the commands and the server would
     otherwise fail on it later, with Python's words or a traceback.
 
-    :raises ValueError: naming the column and the value (the callers' wrappers make
-        it a :class:`~rollbridge.exceptions.StoreError` naming the file or the table).
+    :raises StoreError: naming the column, the value and the kind, in the caller's
+        language (:data:`WRONG_KIND`, details ``cell``); :meth:`SQLiteStore._transaction`
+        names the file around it, a table's load the table.
     """
     for value, name, kind in zip(values, names, kinds, strict=True):
         if isinstance(value, bool) or not isinstance(value, _KINDS[kind]):
-            raise ValueError(f"{name} is {value!r:.60}, not {kind}")
+            raise StoreError(WRONG_KIND(cell=name, value=f"{value!r:.60}",
+                                        kind=_KIND_NAMES[kind]()),
+                             details={"cell": name})  # fmt: skip
 
 
 def _info(row: Sequence[Any], latest: Sequence[Any] | None = None) -> TableInfo:
@@ -526,7 +545,7 @@ def _info(row: Sequence[Any], latest: Sequence[Any] | None = None) -> TableInfo:
     the snapshot's seq is folded into it, and the snapshot may hold more: a commit
     without events made after it.
 
-    :raises ValueError: a cell of another kind than its column's (:func:`_cells`).
+    :raises StoreError: a cell of another kind than its column's (:func:`_cells`).
     """
     id_, name, ruleset, version, blob, epoch, seq = row[:7]
     settings = unpack(blob)
@@ -547,7 +566,7 @@ def _info(row: Sequence[Any], latest: Sequence[Any] | None = None) -> TableInfo:
 def _logged_info(table_id: str, seq: int, blob: bytes) -> TableInfo:
     """A table's info as a log row (or a commit without events) left it at ``seq``.
 
-    :raises ValueError: a field of another kind than it is written with.
+    :raises StoreError: a field of another kind than it is written with.
     """
     data = unpack(blob)
     _cells((seq, data), ("log.last", "log.info"), ("a whole number", "a map"))
@@ -627,7 +646,7 @@ def _row_events(table_id: str, first: int, last: int, blob: bytes) -> list[Event
 
 
 def _token(row: Sequence[Any]) -> TokenRecord:
-    """A table's token from its ``tokens`` row. :raises ValueError: (:func:`_cells`)"""
+    """A table's token from its ``tokens`` row. :raises StoreError: (:func:`_cells`)"""
     _cells(row[:5], [f"tokens.{name}" for name in ("id", "table", "role", "name", "hash")],
            ("text",) * 5)  # fmt: skip
     if row[5] is not None:  # rows made before schema version 5 have none
@@ -637,7 +656,7 @@ def _token(row: Sequence[Any]) -> TokenRecord:
 
 
 def _admin_token(row: Sequence[Any]) -> AdminTokenRecord:
-    """An admin token from its ``admin_tokens`` row. :raises ValueError: (:func:`_cells`)"""
+    """An admin token from its ``admin_tokens`` row. :raises StoreError: (:func:`_cells`)"""
     _cells(row, [f"admin_tokens.{name}" for name in ("id", "name", "created", "hash")],
            ("text", "text", "a number", "text"))  # fmt: skip
     return AdminTokenRecord(id=row[0], name=row[1], created=row[2], hash=row[3])
@@ -833,6 +852,12 @@ class SQLiteStore:
                 raise
             if write:
                 self._lock_wait.done(None)
+        except StoreError as exc:
+            if "cell" in exc.details:  # a cell of another kind (_cells): the file's
+                details = {**exc.details, "path": str(self.path)}
+                text = IN_FILE(path=str(self.path), error=exc.text)
+                raise StoreError(text, details=details) from exc
+            raise
         except RollbridgeError:
             raise
         except Exception as exc:
@@ -952,6 +977,9 @@ class SQLiteStore:
             ).fetchall()
             try:
                 info, actors, meta = _fold(row, rows)
+            except StoreError as exc:  # a cell's kind (_cells), in the reader's words
+                raise StoreError(CORRUPT_STATE(table=table_id, error=exc.text),
+                                 details={"table": table_id}) from exc  # fmt: skip
             except Exception as exc:
                 error = f"{type(exc).__name__}: {exc}"[:200]
                 raise StoreError(CORRUPT_STATE(table=table_id, error=error),

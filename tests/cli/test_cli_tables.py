@@ -136,6 +136,19 @@ def test_bad_settings_are_one_error_line(capsys, tmp_path, settings, said):
     assert err.startswith(f"rollbridge: error: {said}")
 
 
+@pytest.mark.parametrize("locale", ["\nru\x1b[2J", "ru\t", "\u2028de"])
+def test_a_locale_with_a_control_character_is_refused_in_one_inert_line(capsys, tmp_path, locale):
+    """Since ``negotiate`` names no language for a locale with a control character
+    (0e68b9f), ``settings.locale`` refuses it, and quoted the value as it came: the
+    CLI's error was two lines with the escape sequence raw (a terminal cleared). It
+    is quoted as ``--locale`` and the export quote theirs, the controls escaped."""
+    settings = json.dumps({"locale": locale})
+    code, out, err = create(capsys, tmp_path / "t.db", settings, as_json=False)
+    assert code == 1 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"rollbridge: error: invalid_settings: settings.locale: {locale!r} ")
+    assert "\x1b" not in err and "\t" not in err and "\u2028" not in err
+
+
 def test_resolve_with_a_ruleset_that_is_no_object_is_one_error_line(capsys):
     """It was a TypeError's traceback: the flat keys were merged into the text."""
     code, out, err = run(capsys, "resolve", "sr2", "success_test", "--params",

@@ -41,7 +41,9 @@ from tests.hostile.cli_fuzzing import error_of, run_cli
 from tests.hostile.fuzzing import ODD_INTS, ODD_TEXTS, _mutate, pick
 from tests.hostile.verify_fuzzing import TABLES, play_night
 
-#: The tables of the file and their columns (schema version 5).
+#: The tables of the file and their columns (schema version 6, as 5): :func:`make_store`
+#: checks them against the file, so that a column a later schema adds is not left
+#: undamaged.
 COLUMNS = {
     "tables": ("id", "name", "ruleset", "ruleset_version", "settings", "epoch", "seq", "meta",
                "created", "state"),
@@ -73,6 +75,11 @@ def make_store(folder: Path) -> Path:
     play_night(db)
     status, _out, err = run_cli(["admin-token", "--db", str(db), "--name", "ops"])
     assert status == 0, err
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        names = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        made = {table: tuple(row[1] for row in conn.execute(f'PRAGMA table_info("{table}")'))
+                for (table,) in names}  # fmt: skip
+    assert made == COLUMNS, made
     return db
 
 

@@ -155,3 +155,28 @@ def test_a_file_refused_for_its_schema_is_left_as_it_was(tmp_path, capsys, versi
     status, err = _one_line(["table", "list", "--db", str(db)], capsys)
     assert status == 1 and err.startswith(f"rollbridge: error: {code}: "), err
     assert db.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [("cs", "celé číslo"), ("de", "ganze Zahl"), ("ru", "целое число")],
+)
+def test_a_cell_of_another_kind_is_said_in_the_operators_language(
+    damaged, capsys, monkeypatch, locale, words
+):
+    """The refusal of a wrong-kind cell (the fuzz10 merge) was Python's words in every
+    language: ``store_error: x.db: ValueError: tables.seq is 'abc', not a whole
+    number``. It is rollbridge's own message, translated, naming the cell; a table's
+    load names the table around it."""
+    with sqlite3.connect(damaged) as conn:
+        conn.execute("UPDATE tables SET seq = 'abc'")
+    monkeypatch.setenv("LANGUAGE", locale)
+    status, err = _one_line(["table", "list", "--db", str(damaged)], capsys)
+    assert status == 1 and err.startswith("rollbridge: error: store_error: "), err
+    assert "tables.seq" in err and words in err and "ValueError" not in err, err
+    assert f"store_error: {damaged}: tables.seq" in err, err  # the file, as before
+    with SQLiteStore(damaged) as store, pytest.raises(StoreError) as caught:
+        store.load("t")
+    assert caught.value.details == {"table": "t"}
+    assert "ValueError" not in str(caught.value) and "tables.seq" in str(caught.value)
+    assert words in caught.value.render(locale)
