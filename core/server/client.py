@@ -25,6 +25,7 @@ from websockets.protocol import State
 from rollbridge.engine.model import Principal
 from rollbridge.protocol.connection import CLOSE_AUTH, CLOSE_BEHIND, Connection
 from rollbridge.server.bounded import BoundedConnection
+from rollbridge.server.wire import payload_size
 from rollbridge.text import Messages, Text
 
 if TYPE_CHECKING:
@@ -141,8 +142,9 @@ class Client:
         if not backlog and owed > self.server.buffer_limit:
             self.fell_behind(owed)
             return
-        self.server.outbox.send(connection, frame)
-        self.server.metrics.sent(len(frame))
+        size = payload_size(frame)
+        self.server.outbox.send(connection, frame, size)
+        self.server.metrics.sent(size)
 
     def fell_behind(self, owed: int) -> None:
         """More than the limit is unsent (``owed`` bytes): disconnect (1013)."""

@@ -230,7 +230,7 @@ class ServerMetrics:
         counts[_HELLO_DONE] = counts.get(_HELLO_DONE, 0) + 1
 
     def sent(self, size: int) -> None:
-        """A frame of ``size`` bytes (characters) was handed to a client."""
+        """A frame of ``size`` bytes (a text frame's UTF-8) was handed to a client."""
         self._loop.bytes_sent += size
 
     def cut_off(self, reason: str) -> None:

@@ -39,7 +39,7 @@ from collections.abc import Iterator
 from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.protocol import State
 
-from rollbridge.server.wire import Wires, data_frame
+from rollbridge.server.wire import Wires, data_frame, payload_size
 
 __all__ = ["FLUSH_AT", "Outbox", "write_data", "write_together"]
 
@@ -67,16 +67,16 @@ class Outbox:
         """A batch is running: frames are held until it ends."""
         return self._held is not None
 
-    def send(self, connection: ServerConnection, frame: Frame) -> None:
-        """Write ``frame`` to ``connection`` now, or when the running batch ends."""
+    def send(self, connection: ServerConnection, frame: Frame, length: int | None = None) -> None:
+        """Write ``frame`` to ``connection`` now, or when the running batch ends.
+        ``length``: its :func:`~rollbridge.server.wire.payload_size`, when the caller
+        has it."""
         held = self._held
         if held is None:
             broadcast((connection,), frame)
             return
-        # the bytes on the wire: a text frame's UTF-8 (a Cyrillic letter is two bytes)
-        length = len(frame)
-        if frame.__class__ is str and not frame.isascii():  # type: ignore[union-attr]
-            length = len(frame.encode())  # type: ignore[union-attr]
+        if length is None:  # the bytes on the wire, not a text frame's characters
+            length = payload_size(frame)
         frames = held.get(connection)
         if frames is None:
             frames = held[connection] = [frame]

@@ -27,6 +27,23 @@ def samples(body: bytes) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]
     return found
 
 
+async def test_bytes_sent_counts_a_json_frames_utf_8_not_its_characters(tables):
+    """rollbridge_bytes_sent_total is bytes on the wire: a Russian JSON client's
+    frames are mostly two-byte letters (it counted characters before)."""
+    before = samples((await get(tables.server, "/metrics"))[2])["rollbridge_bytes_sent_total", ()]
+    russian, _ = await tables.join("sr2", "gm", locale="ru")
+    for _ in range(2):
+        assert (await russian.request({"type": "roll", "formula": "1d6", "label": "Бросок"}))[
+            "status"
+        ] == "done"
+    await russian.request({"type": "ping"})
+    found = samples((await get(tables.server, "/metrics"))[2])
+    texts = [frame for frame in russian.frames if isinstance(frame, str)]
+    assert texts and any(not frame.isascii() for frame in texts)
+    utf_8 = sum(len(frame.encode()) for frame in texts)
+    assert found["rollbridge_bytes_sent_total", ()] - before == utf_8 > sum(map(len, texts))
+
+
 async def test_healthz_and_readyz_answer(tables):
     status, headers, body = await get(tables.server, "/healthz")
     assert (status, body) == (200, b"ok\n")
