@@ -110,8 +110,10 @@ def open_store(
     :raises NotFound: ``create`` is False and there is no such file, a folder is
         there, a file too short to hold a database (empty, cut short: SQLite
         would have written a new database into it, and the command said "no
-        table"), or a SQLite file that holds nothing (no table, schema version 0),
-        code ``no_database``, as ``migrate`` says it.
+        table"), or a SQLite file that holds nothing (no table, schema version 0);
+        or, whatever ``create``, a file of 1 to 99 bytes (not empty, too short for
+        a database: SQLite would overwrite it); code ``no_database``, as ``migrate``
+        says it.
     """
     url = redis_url(args)
     if url:
@@ -128,7 +130,10 @@ def open_store(
     if not create and not Path(path).is_file():
         raise NotFound(MISSING(path=str(path), env=DB_ENV), code="no_database",
                        details={"path": str(path)})  # fmt: skip
-    if not create and _no_header(Path(path)):  # not made here either: said so
+    if _no_header(Path(path)) and (not create or _has_bytes(Path(path))):
+        # not made here either (a read), nor over a file of a few bytes SQLite would
+        # take for a new database and overwrite (a mistyped --db naming a note);
+        # an empty file may become one
         raise NotFound(NO_HEADER(path=str(path), env=DB_ENV), code="no_database",
                        details={"path": str(path)})  # fmt: skip
     if not create and _no_schema(Path(path)):  # nor its schema written into it
@@ -150,6 +155,14 @@ def _no_schema(path: Path) -> bool:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             return version == 0 and not conn.execute("SELECT 1 FROM sqlite_master").fetchone()
     except (sqlite3.Error, UnicodeDecodeError, ValueError):
+        return False
+
+
+def _has_bytes(path: Path) -> bool:
+    """Whether the file at ``path`` holds anything (gone meanwhile: no)."""
+    try:
+        return path.stat().st_size > 0
+    except OSError:
         return False
 
 

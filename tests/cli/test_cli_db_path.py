@@ -119,3 +119,32 @@ def test_an_empty_sqlite_file_is_named_and_not_written(tmp_path: Path, capsys):
     assert db.read_bytes() == before
     made = run(capsys, "table", "create", "--ruleset", "sr2", "--name", "t", "--db", str(db))
     assert made[0] == 0 and run(capsys, "table", "list", "--db", str(db))[0] == 0
+
+
+@pytest.mark.parametrize("content", [b"S", b"my notes\n", b"x" * 99], ids=len)
+@pytest.mark.parametrize("command", MAKERS, ids=lambda c: c[0])
+def test_a_command_that_makes_a_database_does_not_overwrite_a_short_file(
+    tmp_path: Path, capsys, command, content
+):
+    """A file of 1 to 99 bytes is no database (shorter than SQLite's header), and
+    SQLite took it for a new one and wrote over it: ``--db`` mistyped to name a
+    short note lost the note (the SQLite fuzzer's leftover, 5 December). The commands
+    that make a database refuse it as the reading ones do, leaving it as it was."""
+    db = tmp_path / "notes.txt"
+    db.write_bytes(content)
+    code, out, err = run(capsys, *command, "--db", str(db))
+    assert (code, out) == (1, "")
+    assert err.startswith(f"rollbridge: error: no_database: no database in {db}: the file")
+    assert db.read_bytes() == content
+    # no database, WAL or key made beside it (serve takes its lock first: its file stays)
+    made = {path.name for path in tmp_path.iterdir()} - {"notes.txt.lock"}
+    assert made == {"notes.txt"}
+
+
+@pytest.mark.parametrize("command", MAKERS[1:], ids=lambda c: c[0])
+def test_an_empty_file_may_become_the_database(tmp_path: Path, capsys, command):
+    """An empty file (made with ``touch``, say) is where a database may be made."""
+    db = tmp_path / "rollbridge.db"
+    db.touch()
+    assert run(capsys, *command, "--db", str(db))[0] == 0
+    assert db.read_bytes()[:16] == b"SQLite format 3\x00"
