@@ -43,16 +43,16 @@ AUDIENCE = {
     "player": say("export.md.audience.player", "a player"),
     "observer": say("export.md.audience.observer", "an observer"),
 }
-# Translators: {first} and {last} are seq numbers.
+# Translators: {first} and {last} are event numbers, written #12 as in the headings.
 SPAN = say.plural(
-    "export.md.span", "Events: seq {first} to {last} ({count} event)",
-    "Events: seq {first} to {last} ({count} events)",
+    "export.md.span", "Events #{first} to #{last} ({count} event)",
+    "Events #{first} to #{last} ({count} events)",
 )  # fmt: skip
-NO_EVENTS = say("export.md.no_events", "Events: none after seq {since}")
+NO_EVENTS = say("export.md.no_events", "Events: none after #{since}")
 # Translators: {time} is a UTC time in ISO 8601 (2026-12-02T10:15:00Z).
 EXPORTED = say("export.md.exported", "Exported: {time}")
-# Translators: {seq} is the first seq the export holds.
-TRUNCATED = say("export.md.truncated", "Events before seq {seq} have left the retained log.")
+# Translators: {seq} is the number of the first event the export holds.
+TRUNCATED = say("export.md.truncated", "Events before #{seq} have left the retained log.")
 # Translators: an event's heading: {seq} its number, {kind} what it is, {who} who asked.
 HEADING_BY = say("export.md.heading_by", "#{seq} · {kind} · {who}")
 HEADING = say("export.md.heading", "#{seq} · {kind}")

@@ -136,7 +136,32 @@ def test_a_short_retained_log_exports_what_is_retained(night):
     assert [e.seq for e in log.events] == [latest - 2, latest - 1, latest]
     assert log.truncated
     report = "".join(export_chunks(log, "markdown", "gm"))
-    assert f"Events before seq {latest - 2} have left the retained log." in report
+    assert f"Events before #{latest - 2} have left the retained log." in report
+
+
+#: What the Markdown head of a truncated export says, per language.
+RETAINED = {
+    "en": ("Events #{first} to #{last} (3 events)", "Events before #{first} have left"),
+    "cs": ("Události #{first} až #{last} (3 události)", "Události před #{first} už"),
+    "de": ("Ereignisse #{first} bis #{last} (3 Ereignisse)", "Ereignisse vor #{first} sind"),
+    "ru": ("События с #{first} по #{last} (3 события)", "События до #{first} уже"),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(RETAINED))
+def test_the_markdown_head_numbers_events_as_its_headings_do(night, locale):
+    """The head said "Events: seq 4 to 6" — the protocol's word, in every language —
+    where each event's heading says "#4": it names events by their number now, the
+    translations too (the word ``seq`` left in none of them)."""
+    with night.store(retain=3) as store:
+        latest = store.tables()[0].seq
+        log = read_log(store, "sr2", night.host.rulesets)
+    report = "".join(export_chunks(log, "markdown", "gm", locale))
+    head = report.split("\n## ", 1)[0]
+    for line in RETAINED[locale]:
+        assert line.format(first=latest - 2, last=latest) in head, head
+    assert "seq" not in head
+    assert f"## #{latest - 2} · " in report
 
 
 def test_unknown_format_or_audience_is_refused(night):
