@@ -21,6 +21,7 @@ import {
 } from "../core/rollmode.mjs";
 import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { hookCards } from "../core/hooks.mjs";
+import { Approvals } from "../core/approvals.mjs";
 import { askGM } from "./relay.mjs";
 import { followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
@@ -40,6 +41,7 @@ import {
   tableIdFor,
 } from "../core/state.mjs";
 import { foundryActors, speakerActor } from "./actors.mjs";
+import { writeActors } from "./writes.mjs";
 import { checkServerUrl, redact } from "../client/url.mjs";
 
 const SOCKET = `module.${MODULE_ID}`;
@@ -89,8 +91,10 @@ export class FoundryClient {
     this.modes = new RollModeNotes();
     // the table's undo and redo stacks as this client's events show them (card buttons)
     this.undo = new UndoTracker();
-    // pending requests approved or rejected (their cards lose their buttons)
-    this.settled = new Set();
+    // the requests waiting for the GM's approval, and how the others were settled
+    // (their cards: Approve and Reject, or the line saying how): the welcome's, then
+    // each event's
+    this.approvals = new Approvals();
     this.queue = Promise.resolve();
     this.lastNotice = null;
     this.gmStatus = null;
@@ -162,6 +166,7 @@ export class FoundryClient {
       return;
     }
     if (this.check.warning) this.notify("warn", this.check.warning, { raw: true });
+    if (this.check.table !== this.table) this.approvals.reset(); // another table's requests
     this.table = this.check.table;
     const saved = this.plan.writer ? setting("cursor") : null;
     const cursor = saved?.table === this.table ? { epoch: saved.epoch, seq: saved.seq } : null;
@@ -179,8 +184,12 @@ export class FoundryClient {
         // snapshot, but the GM's welcome still says what undo and redo take: the
         // missed events after it are in it already (their seqs are up to its seq)
         if (welcome.table?.undo_redo) this.undo.reset(welcome.table.undo_redo);
+        // the requests waiting as of the welcome (a reload's, a reconnect's): a card of one
+        // settled meanwhile loses Approve and Reject, one still waiting gets them
+        this.approvals.welcome(welcome.table, welcome.epoch);
         this.#welcomed(welcome);
-        // the cards Foundry drew before the welcome (a reload) get their Undo or Redo now
+        // the cards Foundry drew before the welcome (a reload) get their Undo or Redo,
+        // Approve and Reject now
         this.#enqueue(() => redrawUndoButtons(this));
       },
       onSnapshot: (welcome) => {
@@ -193,9 +202,7 @@ export class FoundryClient {
         this.undo.see(event);
         // a pending request approved (its event names it) or rejected, here or elsewhere:
         // its card, drawn here, loses Approve and Reject (after the event's own card)
-        const settled = [event.kind === "approval.rejected" ? event.data?.pending : null, event.data?.approved]
-          .filter((pending) => typeof pending === "string" && !this.settled.has(pending));
-        for (const pending of settled) this.settled.add(pending);
+        const settled = this.approvals.see(event, { replayed: Boolean(info?.replayed) });
         // the welcome's table is the latest: a replayed event's encounter is an older one
         if (!info?.replayed && event.table_after && "encounter" in event.table_after) {
           this.encounter = event.table_after.encounter ?? null;
@@ -693,34 +700,28 @@ export class FoundryClient {
   }
 
   /**
-   * Write the actors' new state. Each actor's writes (its update, then its status
-   * effects) go in order; different actors' go out together, so a result that moves a
-   * whole scene waits for Foundry's server about once, not once per token. A write
-   * Foundry refuses (a system's data model rejecting a value, an actor deleted
-   * meanwhile) is that actor's alone: the others are written, the event's card is
-   * posted, and the GM is told which actors' state Foundry did not take.
+   * Write the actors' new state (foundry/writes.mjs): the world actors' updates (linked
+   * tokens' too) in one batch, each unlinked token's through its own synthetic actor,
+   * all at once; then each actor's status effects. A write Foundry refuses (a system's
+   * data model rejecting a value, an actor deleted meanwhile) is that actor's alone:
+   * the others are written, the event's card is posted, and the GM is told which
+   * actors' state Foundry did not take.
    */
   async #applyActors(views) {
     if (!this.writer) return;
     const mapping = this.#mapping();
     const actors = foundryActors();
-    const chains = new Map(); // Foundry actor → its writes so far
-    const failed = [];
+    const writes = [];
     for (const view of views ?? []) {
       const actor = findActor(view.id, actors);
       if (!actor) continue;
-      const write = async () => {
-        const update = actorUpdate(view, mapping, actor.flags?.[MODULE_ID] ?? null);
-        if (!update) return;
-        if (Object.keys(update).length) await actor.update(update);
-        await this.#setStatuses(actor, statusChanges(view, mapping));
-      };
-      const chain = (chains.get(actor) ?? Promise.resolve()).then(write).catch((error) => {
-        failed.push({ name: actor.name ?? view.name ?? view.id, error });
+      writes.push({
+        actor, name: actor.name ?? view.name ?? view.id,
+        update: () => actorUpdate(view, mapping, actor.flags?.[MODULE_ID] ?? null),
+        statuses: () => this.#setStatuses(actor, statusChanges(view, mapping)),
       });
-      chains.set(actor, chain);
     }
-    await Promise.all(chains.values());
+    const failed = await writeActors(writes);
     if (!failed.length) return;
     for (const { name, error } of failed) {
       console.error(`rollbridge | Foundry did not take the new state of ${name}: ${redact(error?.message ?? error)}`);
