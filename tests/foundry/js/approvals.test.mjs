@@ -169,3 +169,33 @@ test("a press the server answers not_pending: the card says the request no longe
   await settle(client);
   assert.equal(shown(messages, elements).p4, "|No longer waiting for approval");
 });
+
+// -- the player's side ------------------------------------------------------------------
+// A player's /rb do at a table with `approval` is answered {status: "pending"}: before
+// this the player read nothing at all, and nothing either when the GM rejected it.
+
+test("a player's request held for the GM's approval is said; its rejection told the player alone, the GM's reason as text", async () => {
+  client?.stop();
+  await world({ users: USERS, user: USERS[1]._id, generation: 13 });
+  await registerModuleSettings();
+  client = new FoundryClient();
+  client.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 1, seq: 2, locale: "en", table: { id: "t1", actors: [] } });
+  await settle(client);
+  Standin.log.notifications.length = 0;
+  const asked = client.resolve("attack", { actor: "alice-pc", targets: ["guard"], params: { weapon: "Hackler" } });
+  for (let i = 0; i < 50 && ws.messages().at(-1).type !== "resolve"; i++) await new Promise((r) => setImmediate(r));
+  const sent = ws.messages().at(-1);
+  ws.receive({ type: "result", id: sent.id, status: "pending", pending: "p3" });
+  assert.deepEqual(await asked, { type: "result", id: sent.id, status: "pending", pending: "p3" });
+  assert.deepEqual(Standin.log.notifications.map((n) => [n.level, n.text]), [["info", "rollbridge: your request waits for the GM's approval."]]);
+  // another player's request rejected: not this player's business
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq: 3, kind: "approval.rejected", data: { pending: "p2", request: "bob-1", type: "resolve", requested_by: "bob", reason: "" }, actors: [] });
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq: 4, kind: "approval.rejected", data: { pending: "p3", request: sent.id, type: "resolve", requested_by: "alice", reason: "<b>no</b> & not now" }, actors: [] });
+  await settle(client);
+  assert.deepEqual(Standin.log.notifications.slice(1).map((n) => [n.level, n.text]), [["warn", "rollbridge: the GM rejected your request: &lt;b&gt;no&lt;/b&gt; &amp; not now"]]);
+  assert.equal(Standin.log.messages.length, 0, "a player's client posts nothing of it");
+});

@@ -287,6 +287,8 @@ export class FoundryClient {
     this.ownRequests.add(id);
     if (message.rollMode) await this.#noteMode(id, message.rollMode);
     const reply = await this.#send({ ...message, id });
+    // a player's request the table holds for the GM's approval: said, not silent
+    if (reply?.status === "pending") ui.notifications?.info?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.AwaitingApproval")}`);
     await this.#postRequesterCard(reply);
     return reply;
   }
@@ -773,7 +775,20 @@ export class FoundryClient {
     if (this.writer) {
       for (const card of hookCards(event, { role: this.connection?.welcome?.role ?? null })) await this.#postOnce(card, { replayed });
     }
+    if (event.kind === "approval.rejected") this.#toldRejected(event);
     Hooks.callAll("rollbridge.event", event, { replayed });
+  }
+
+  /** A request of this client's that the GM rejected: its user is told, with the GM's
+   * reason as text (the GM wrote it: never markup). */
+  #toldRejected(event) {
+    const request = event.data?.request;
+    if (typeof request !== "string" || !this.ownRequests.has(request)) return;
+    const reason = String(event.data?.reason ?? "").trim();
+    const text = reason
+      ? game.i18n.format("ROLLBRIDGE.Notice.RequestRejectedReason", { reason: noticeText(reason) })
+      : game.i18n.localize("ROLLBRIDGE.Notice.RequestRejected");
+    ui.notifications?.warn?.(`rollbridge: ${text}`);
   }
 
   /** Post the card of `event` (an event's, or a turn hook's) to its readers
