@@ -199,3 +199,34 @@ test("a player's request held for the GM's approval is said; its rejection told 
   assert.deepEqual(Standin.log.notifications.slice(1).map((n) => [n.level, n.text]), [["warn", "rollbridge: the GM rejected your request: &lt;b&gt;no&lt;/b&gt; &amp; not now"]]);
   assert.equal(Standin.log.messages.length, 0, "a player's client posts nothing of it");
 });
+
+test("a request that began waiting while the GM's client was away, its welcome a snapshot: its card posted once, with Approve and Reject", async () => {
+  const { messages, elements } = await reloadedPage(13);
+  client.start(); // no saved cursor: the welcome is the table as it stands
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const entry = { pending: "p9", type: "resolve", id: "x9", fields: { action: "attack" }, who: { name: "<b>bob</b>", role: "player", key: "k" } };
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 12, locale: "en", table: { id: "t1", actors: [], pending: [{ pending: "p5" }, entry] } });
+  await settle(client);
+  const posted = Standin.log.messages.filter((m) => m.flags.rollbridge.pending === "p9");
+  assert.equal(posted.length, 1, "the card of p9, which had none");
+  assert.deepEqual(posted[0].whisper, [GM]);
+  assert.match(posted[0].content, /&lt;b&gt;bob&lt;\/b&gt; asks for attack/, "the name as text");
+  assert.deepEqual(Standin.log.messages.filter((m) => m.flags.rollbridge.pending === "p5").length, 2, "p5's card was there (and another table's): none again");
+  assert.match(elements.get(posted[0].id).card.shown, /"approve".*"reject"/s);
+  assert.equal(shown(messages, elements).p5, "approve reject|");
+  // the connection back with another snapshot, and then p9's own event (a later resume): no second card
+  ws.drop();
+  client.nudge();
+  const again = FakeWebSocket.last();
+  again.open();
+  welcome(again, { seq: 12, pending: ["p5", "p9"], resume: { recovered: false } });
+  again.receive({ type: "event", table: "t1", epoch: 1, seq: 13, kind: "approval.requested", gm_only: true, data: { pending: "p9", request: entry } });
+  await settle(client);
+  assert.equal(Standin.log.messages.filter((m) => m.flags.rollbridge.pending === "p9").length, 1);
+  // pressed: the approval names it
+  elements.get(posted[0].id).card.buttons.click("approve");
+  for (let i = 0; i < 50 && again.messages().at(-1).type !== "approve"; i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual({ ...again.messages().at(-1), id: undefined }, { type: "approve", request: "p9", id: undefined });
+});

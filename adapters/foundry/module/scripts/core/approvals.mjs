@@ -92,3 +92,20 @@ export class Approvals {
     return this.waiting.has(pending) ? "waiting" : "settled";
   }
 }
+
+/**
+ * Whether the world's chat (`messages`, any iterable of messages with `flags`) holds
+ * the approval card of request `pending` of table `table` in epoch `epoch`, whatever
+ * its seq: the card of a request the GM's welcome listed has none (the welcome does
+ * not say which event asked for it), and the event's own card must not come again.
+ * @param {Iterable<any>} messages
+ * @param {{table: string | null, epoch: number, pending: string}} card
+ */
+export function approvalPosted(messages, { table, epoch, pending }) {
+  for (const message of messages ?? []) {
+    const flags = message?.flags?.rollbridge;
+    if (flags?.kind !== "approval.requested" || flags.pending !== pending) continue;
+    if ((flags.table ?? null) === (table ?? null) && flags.epoch === epoch) return true;
+  }
+  return false;
+}

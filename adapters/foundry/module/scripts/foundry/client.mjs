@@ -21,7 +21,7 @@ import {
 } from "../core/rollmode.mjs";
 import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { hookCards } from "../core/hooks.mjs";
-import { Approvals } from "../core/approvals.mjs";
+import { approvalPosted, Approvals } from "../core/approvals.mjs";
 import { askGM } from "./relay.mjs";
 import { followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
@@ -187,6 +187,9 @@ export class FoundryClient {
         // the requests waiting as of the welcome (a reload's, a reconnect's): a card of one
         // settled meanwhile loses Approve and Reject, one still waiting gets them
         this.approvals.welcome(welcome.table, welcome.epoch);
+        // a request that began waiting while this client was away, whose event no resume
+        // brings (a snapshot, a first connection): its card is posted from the welcome
+        if (welcome.resume?.recovered !== true) this.#enqueue(() => this.#postWaitingCards(welcome));
         this.#welcomed(welcome);
         // the cards Foundry drew before the welcome (a reload) get their Undo or Redo,
         // Approve and Reject now
@@ -759,7 +762,9 @@ export class FoundryClient {
     // a card already in the world's chat is not posted again: a player's client posted
     // it while no GM was active, or this client did before a reload it resumes from
     const posted = () => cardPosted(game.messages?.contents ?? [], event);
-    if (this.writer && event.kind === "approval.requested" && !posted()) await postApprovalCard(event);
+    if (this.writer && event.kind === "approval.requested" && !posted() && !this.#approvalPosted(event.epoch, event.data?.pending)) {
+      await postApprovalCard(event);
+    }
     if (shouldPostCard({ event, writer: this.writer, gmPresent, ownRequests: this.ownRequests }) && !posted()) {
       // a secret event's readers depend on its roll mode: a player's note may still be on
       // its way — but not for one that happened while this client was away (its note, if
@@ -789,6 +794,31 @@ export class FoundryClient {
       ? game.i18n.format("ROLLBRIDGE.Notice.RequestRejectedReason", { reason: noticeText(reason) })
       : game.i18n.localize("ROLLBRIDGE.Notice.RequestRejected");
     ui.notifications?.warn?.(`rollbridge: ${text}`);
+  }
+
+  /** Whether the world's chat holds the approval card of this table's request `pending` (core/approvals.mjs). */
+  #approvalPosted(epoch, pending) {
+    return approvalPosted(game.messages?.contents ?? [], { table: this.table ?? null, epoch, pending });
+  }
+
+  /**
+   * The writer's approval cards of the requests a welcome lists as waiting that have
+   * none in the world's chat: they began waiting while no GM's client took their
+   * event (this one away, and its welcome a snapshot, or its first connection to the
+   * table). Posted from the welcome's entry ({pending, type, id, fields, who}, as the
+   * event's `data.request`), without a seq: the welcome does not say which event it
+   * was.
+   */
+  async #postWaitingCards(welcome) {
+    if (!this.writer || !Array.isArray(welcome.table?.pending)) return;
+    for (const entry of welcome.table.pending) {
+      const pending = entry?.pending;
+      if (typeof pending !== "string" || this.#approvalPosted(welcome.epoch, pending)) continue;
+      const { pending: _, ...request } = entry;
+      await postApprovalCard({
+        table: this.table ?? null, epoch: welcome.epoch, seq: null, kind: "approval.requested", data: { pending, request },
+      });
+    }
   }
 
   /** Post the card of `event` (an event's, or a turn hook's) to its readers
