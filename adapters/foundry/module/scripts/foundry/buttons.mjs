@@ -247,7 +247,7 @@ export async function press(action, card, client) {
     // approve and reject name the request by its id, which is the table's own: a card of
     // another table, of an earlier epoch, or of a request settled already sends nothing
     const settles = action === "approve" || action === "reject";
-    if (settles && client.connection && approvalState({ ...card, kind: "approval.requested" }, client) !== "waiting") {
+    if (settles && client.connection && approvalState(card, client) !== "waiting") {
       ui.notifications.warn(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Button.Settled")}`);
       return null;
     }
