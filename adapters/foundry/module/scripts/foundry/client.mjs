@@ -95,6 +95,11 @@ export class FoundryClient {
     // (their cards: Approve and Reject, or the line saying how): the welcome's, then
     // each event's
     this.approvals = new Approvals();
+    // this user's GM and self rolls the table holds for the GM's approval: id → the
+    // request as sent, asked again (the same id) until the server's reply carries the
+    // roller's view (#askHeld)
+    this.held = new Map();
+    this.asking = null;
     this.queue = Promise.resolve();
     this.lastNotice = null;
     this.gmStatus = null;
@@ -166,7 +171,10 @@ export class FoundryClient {
       return;
     }
     if (this.check.warning) this.notify("warn", this.check.warning, { raw: true });
-    if (this.check.table !== this.table) this.approvals.reset(); // another table's requests
+    if (this.check.table !== this.table) { // another table's requests
+      this.approvals.reset();
+      this.held.clear();
+    }
     this.table = this.check.table;
     const saved = this.plan.writer ? setting("cursor") : null;
     const cursor = saved?.table === this.table ? { epoch: saved.epoch, seq: saved.seq } : null;
@@ -201,6 +209,8 @@ export class FoundryClient {
         this.#enqueue(() => this.#applySnapshot(welcome));
       },
       onEvent: (event, info) => {
+        // a GM-only event (a placeholder here) may be a held request's, approved
+        if (event.kind === "hidden" && this.held.size) this.#askHeld();
         const targets = undoTargets(this.undo);
         this.undo.see(event);
         // a pending request approved (its event names it) or rejected, here or elsewhere:
@@ -289,9 +299,13 @@ export class FoundryClient {
     const id = message.id ?? newRequestId();
     this.ownRequests.add(id);
     if (message.rollMode) await this.#noteMode(id, message.rollMode);
-    const reply = await this.#send({ ...message, id });
+    const sent = { ...message, id };
+    const reply = await this.#send(sent);
     // a player's request the table holds for the GM's approval: said, not silent
-    if (reply?.status === "pending") ui.notifications?.info?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.AwaitingApproval")}`);
+    if (reply?.status === "pending") {
+      ui.notifications?.info?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.AwaitingApproval")}`);
+      if (sent.requester_sees && this.requesterSees) this.held.set(id, sent);
+    }
     await this.#postRequesterCard(reply);
     return reply;
   }
@@ -784,11 +798,50 @@ export class FoundryClient {
     Hooks.callAll("rollbridge.event", event, { replayed });
   }
 
+  /**
+   * Ask again for this user's GM and self rolls held for approval. Approved, such a
+   * request's event reaches this client as a `hidden` placeholder that does not say
+   * whose it is, and the roller's view of it comes only in the reply to its request:
+   * the server answers a repeated id with the reply as it stands (docs/protocol.md,
+   * "Approval") — `pending` still, `secret` with the roller's view once approved (its
+   * card posted, as for a roll that did not wait), `rejected`. One round at a time;
+   * a placeholder during one asks again after it.
+   */
+  #askHeld() {
+    if (this.asking) {
+      this.asking.again = true;
+      return;
+    }
+    const round = { again: false };
+    this.asking = round;
+    const ask = async () => {
+      do {
+        round.again = false;
+        for (const [id, message] of [...this.held]) {
+          if (!this.connection) return; // stopped: asked again by the next placeholder
+          try {
+            const reply = await this.connection?.request(message);
+            if (reply?.status === "pending") continue;
+            this.held.delete(id);
+            await this.#postRequesterCard(reply);
+          } catch (error) {
+            this.held.delete(id);
+            console.warn(`rollbridge | a held request ${id}: ${redact(error?.message ?? error)}`);
+          }
+        }
+      } while (round.again && this.held.size);
+    };
+    ask().finally(() => {
+      this.asking = null;
+    });
+  }
+
   /** A request of this client's that the GM rejected: its user is told, with the GM's
    * reason as text (the GM wrote it: never markup). */
   #toldRejected(event) {
     const request = event.data?.request;
     if (typeof request !== "string" || !this.ownRequests.has(request)) return;
+    this.held.delete(request);
     const reason = String(event.data?.reason ?? "").trim();
     const text = reason
       ? game.i18n.format("ROLLBRIDGE.Notice.RequestRejectedReason", { reason: noticeText(reason) })
