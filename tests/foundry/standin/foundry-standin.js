@@ -27,7 +27,13 @@
 //     active), Actor#getFlag, Actor#toggleStatusEffect(statusId, {active})
 //     (v12+; the id must be one of CONFIG.statusEffects, else it throws),
 //     Actor#statuses, Actor#isToken, Actor#token, Actor#uuid, Actor#delete (the
-//     actor leaves game.actors, hook deleteActor)
+//     actor leaves game.actors, hook deleteActor); Actor#validate({changes}), the
+//     system data model's check of a change (takes anything; a test gives an
+//     actor its own to refuse a value); Actor.updateDocuments([{_id, ...}]) for
+//     world actors (no parent, no pack): every change checked first (the actor in
+//     game.actors, OWNER, the fields, validate), one failing fails the whole
+//     operation with nothing written, each written actor recorded with its
+//     `batch` (log.batches: one entry per operation)
 //   game.scenes (Scenes with `tokens`): TokenDocument {id, name, actorId,
 //     actorLink, uuid "Scene.<id>.Token.<id>", delta (ActorDelta), actor}: a
 //     linked token's actor is the world actor; an unlinked token's is its
