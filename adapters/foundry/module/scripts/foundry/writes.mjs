@@ -83,7 +83,7 @@ async function writeWorld(writes, failed) {
       await Actor.updateDocuments(sent.map((plan) => ({ ...plan.update, _id: plan.write.actor.id })));
     } catch (error) {
       // the batch failed as a whole: each on its own, so that one refused write stops no other
-      console.warn(`rollbridge | Foundry refused the batch of ${sent.length} actors' writes, writing each on its own: ${redact(error?.message ?? error)}`);
+      console.warn(`rollbridge | Foundry refused the world actors' writes as one batch (${sent.length} in it), writing each on its own: ${redact(error?.message ?? error)}`);
       await Promise.all(sent.map(async (plan) => {
         try {
           await plan.write.actor.update(plan.update);
