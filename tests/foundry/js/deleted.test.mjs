@@ -50,6 +50,15 @@ async function cave(user, { gmActive = true } = {}) {
   return { alice, goblin, token };
 }
 
+/** A guard whose every write the system's data model refuses (Foundry's DataModelValidationError). */
+function refusingGuard() {
+  const guard = Standin.addActor({ _id: "fvttGuard0000002", name: "Guard", flags: { rollbridge: { actorId: "guard" } } });
+  guard.validate = () => {
+    throw new Error("Actor [fvttGuard0000002] validation errors: system.track.physical.value: cannot exceed 10");
+  };
+  return guard;
+}
+
 /** Delete `actor` as the GM does (it reaches this page from the server). */
 async function deleteAsGM(actor) {
   const me = game.user;
@@ -199,11 +208,7 @@ test("the writes of one result for 32 tokens go out together, not one round trip
 
 test("a write Foundry refuses for one actor: the others are written, the card is posted, the GM is told which", async () => {
   const { alice, token } = await cave(GM);
-  const guard = Standin.addActor({ _id: "fvttGuard0000002", name: "Guard", flags: { rollbridge: { actorId: "guard" } } });
-  // as a system's data model refuses a value (Foundry's DataModelValidationError)
-  guard.update = async () => {
-    throw new Error("Actor [fvttGuard0000002] validation errors: system.track.physical.value: cannot exceed 10");
-  };
+  const guard = refusingGuard();
   client = new FoundryClient();
   client.start();
   const ws = welcomeClient(client, { role: "gm", seq: 2 });
@@ -233,7 +238,7 @@ test("the GM's notice of a refused write shows an actor's name and Foundry's wor
   const { token } = await cave(GM);
   const name = '<img src=x onerror="alert(1)">';
   const sneaky = Standin.addActor({ _id: "fvttSneaky000003", name, flags: { rollbridge: { actorId: "sneaky" } } });
-  sneaky.update = async () => {
+  sneaky.validate = () => {
     throw new Error(`Actor [${sneaky.id}] validation errors: name: "${name}" is not a valid <b>value</b>`);
   };
   client = new FoundryClient();
@@ -251,4 +256,52 @@ test("the GM's notice of a refused write shows an actor's name and Foundry's wor
   assert.ok(notice.includes("&lt;img src=x onerror=\"alert(1)\"&gt;"), notice);
   assert.ok(notice.includes("&lt;b&gt;value&lt;/b&gt;"), notice);
   assert.ok(!notice.includes("<"), notice);
+});
+
+// -- one batch for the world actors ------------------------------------------------------
+// Foundry's batched form for world documents is Actor.updateDocuments([{_id, ...}])
+// (the declarations' own example). A linked token's actor is a world actor; an unlinked
+// token's synthetic actor is written by its own update (docs/foundry.md says why).
+
+test("one result's world actors (a linked token's too) go in one Actor.updateDocuments; an unlinked token's by its own update", async () => {
+  const { alice, goblin, token } = await cave(GM);
+  const scene = game.scenes.get("sceneCave0000001");
+  const bruno = Standin.addActor({ _id: "fvttBruno0000001", name: "Bruno", flags: { rollbridge: { actorId: "bruno" } } });
+  const linked = Standin.addToken(scene, { _id: "tokBruno00000001", name: "Bruno", actorId: bruno.id, actorLink: true });
+  const guard = Standin.addActor({ _id: "fvttGuard0000002", name: "Guard", flags: { rollbridge: { actorId: "guard" } } });
+  client = new FoundryClient();
+  client.start();
+  const ws = welcomeClient(client, { role: "gm", seq: 2 });
+  ws.receive({
+    ...attack(3, token, "p-attack"),
+    actors: [view("alice-pc", "Alice", 2, 3), view("bruno", "Bruno", 5, 3), view(token.uuid, "Goblin A", 4, 3), view("guard", "Guard", 7, 3)],
+  });
+  await settle(client);
+  assert.deepEqual(Standin.log.batches, [{ document: "Actor", ids: [alice.id, bruno.id, guard.id] }], "one batch of the three world actors");
+  assert.deepEqual(Standin.log.updates.filter((u) => !u.batch).map((u) => u.token), [token.id], "the goblin's delta on its own");
+  assert.equal(linked.actor, bruno, "the linked token's actor is the world actor");
+  assert.deepEqual([alice, bruno, guard, token.actor].map((a) => a.flags.rollbridge.common.tracks[0].value), [2, 5, 7, 4]);
+  assert.equal(goblin.flags.rollbridge, undefined, "the goblin's base actor untouched");
+  assert.equal(Standin.log.messages.filter((m) => m.flags?.rollbridge?.seq === 3).length, 1, "one card");
+});
+
+test("a batch Foundry refuses as a whole (one value refused): each written on its own, only that one fails, one notice", async () => {
+  const { alice } = await cave(GM);
+  const bruno = Standin.addActor({ _id: "fvttBruno0000001", name: "Bruno", flags: { rollbridge: { actorId: "bruno" } } });
+  const guard = refusingGuard();
+  client = new FoundryClient();
+  client.start();
+  const ws = welcomeClient(client, { role: "gm", seq: 2 });
+  const warned = await consoleWarnings(async () => {
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 3, kind: "adjusted", data: {},
+      actors: [view("alice-pc", "Alice", 1, 3), view("guard", "Guard", 12, 3), view("bruno", "Bruno", 6, 3)] });
+    await settle(client);
+  });
+  assert.deepEqual(Standin.log.batches, [], "the batch wrote nothing");
+  assert.deepEqual(Standin.log.updates.map((u) => u.actor).sort(), [alice.id, bruno.id].sort(), "Alice and Bruno written on their own");
+  assert.equal(guard.flags.rollbridge.common, undefined, "the guard not");
+  assert.equal(warned.filter((w) => w.includes("batch")).length, 1, "the console says the batch was refused");
+  assert.deepEqual(Standin.log.notifications.filter((n) => n.level === "error").map((n) => n.text), [
+    "rollbridge: Foundry did not take the new state of Guard: Actor [fvttGuard0000002] validation errors: system.track.physical.value: cannot exceed 10",
+  ]);
 });

@@ -276,3 +276,37 @@ test("the GM's client does not wait for roll-mode notes of secret events it miss
   const posted = Standin.log.messages.slice(before);
   assert.deepEqual(posted.map((m) => m.whisper), [[GM], [GM]], "to the GMs, as without a note");
 });
+
+test("a player's GM roll held for the GM's approval: once approved, the roller's card all the same (the request asked again by its id)", async () => {
+  const ws = await playerClient();
+  const before = Standin.log.messages.length;
+  const resolving = client.resolve("attack", { actor: "tukan", targets: ["guard"], params: { weapon: "Hackler" }, rollMode: "gmroll", speaker: {} });
+  const sent = await until(() => ws.messages().find((m) => m.type === "foundry.resolve"), "the request");
+  ws.receive({ type: "result", id: sent.id, status: "pending", pending: "p1" });
+  assert.deepEqual(await resolving, { type: "result", id: sent.id, status: "pending", pending: "p1" });
+  const asked = () => ws.messages().filter((m) => m.id === sent.id);
+  // the GM-only approval.requested reaches this player as a placeholder: asked again, still waiting
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 1 });
+  await until(() => asked().length === 2, "the request asked again");
+  assert.deepEqual(asked()[1], sent, "the same request, the same id");
+  ws.receive({ type: "result", id: sent.id, status: "pending", pending: "p1" });
+  await settle(client);
+  assert.equal(Standin.log.messages.length, before, "nothing posted while it waits");
+  // approved: its event a placeholder here; the reply to the request carries the roller's view
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 2 });
+  await until(() => asked().length === 3, "asked again");
+  const players = attack(2, sent.id, "players");
+  ws.receive({ type: "result", id: sent.id, status: "secret", seq: 2, event: players });
+  await until(() => Standin.log.messages.length > before, "the roller's card");
+  await settle(client);
+  const posted = Standin.log.messages.slice(before);
+  assert.equal(posted.length, 1);
+  assert.deepEqual(posted[0].whisper, [PLAYER]);
+  assert.equal(posted[0].flags.rollbridge.rollMode, "gmroll");
+  assert.equal(posted[0].flags.rollbridge.seq, 2);
+  assert.ok(!posted[0].content.includes(GM_ONLY), "none of the guard's numbers");
+  // done: a later placeholder asks nothing
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 3 });
+  await settle(client);
+  assert.equal(asked().length, 3);
+});

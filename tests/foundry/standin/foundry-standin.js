@@ -27,7 +27,13 @@
 //     active), Actor#getFlag, Actor#toggleStatusEffect(statusId, {active})
 //     (v12+; the id must be one of CONFIG.statusEffects, else it throws),
 //     Actor#statuses, Actor#isToken, Actor#token, Actor#uuid, Actor#delete (the
-//     actor leaves game.actors, hook deleteActor)
+//     actor leaves game.actors, hook deleteActor); Actor#validate({changes}), the
+//     system data model's check of a change (takes anything; a test gives an
+//     actor its own to refuse a value); Actor.updateDocuments([{_id, ...}]) for
+//     world actors (no parent, no pack): every change checked first (the actor in
+//     game.actors, OWNER, the fields, validate), one failing fails the whole
+//     operation with nothing written, each written actor recorded with its
+//     `batch` (log.batches: one entry per operation)
 //   game.scenes (Scenes with `tokens`): TokenDocument {id, name, actorId,
 //     actorLink, uuid "Scene.<id>.Token.<id>", delta (ActorDelta), actor}: a
 //     linked token's actor is the world actor; an unlinked token's is its
@@ -127,7 +133,7 @@
   const record = {
     hooks: [], updates: [], messages: [], notifications: [], dice3d: [], socket: [], settingsSet: [], fulfilled: [],
     rendered: [], compatibility: [], statusEffects: [], showForRoll: [], queries: [], confirmations: [],
-    notified: [], scrolled: [], deleted: [],
+    notified: [], scrolled: [], deleted: [], batches: [],
   };
 
   // -- Hooks ---------------------------------------------------------------------
@@ -375,15 +381,55 @@
     _target() {
       return this._source;
     }
-    async update(data) {
+    // DataModel#validate({changes}): the system's data model checks a change before it is
+    // written (Foundry's client does, for every change of an operation, before it sends
+    // any: a DataModelValidationError fails the whole operation). The stand-in's model
+    // takes anything; a test gives an actor its own to refuse a value.
+    validate({ changes } = {}) {
+      return Boolean(changes);
+    }
+    // what an update of this actor needs, checked before anything is written
+    _checkUpdate(data) {
       // Foundry refuses an update from a user without OWNER permission
       if (!this.isOwner) throw new Error(`User ${game.user.name} lacks permission to update Actor [${this.id}]`);
       const changes = structuredClone(data);
+      delete changes._id;
       Actor.checkChanges(changes);
+      this.validate({ changes, clean: true, fallback: false, strict: true });
+      return changes;
+    }
+    _write(changes, batch = null) {
       mergeObject(this._target(), changes);
-      record.updates.push({ actor: this.id, uuid: this.uuid, token: this.token?.id ?? null, data: changes });
+      record.updates.push({ actor: this.id, uuid: this.uuid, token: this.token?.id ?? null, data: changes, ...(batch ? { batch } : {}) });
       Hooks.callAll("updateActor", this, changes, {}, game.user.id);
+    }
+    async update(data) {
+      this._write(this._checkUpdate(data));
       return this;
+    }
+    // Actor.updateDocuments(updates, operation) (v12/v13, as declared: "an array of
+    // differential data objects, each used to update a single Document", each with its
+    // `_id`): world actors, without a parent. Every change is checked first — the actor
+    // there (Foundry's collection.get(id, {strict: true})), the user its owner, the
+    // fields and the data model — and one that fails fails the operation: nothing is
+    // written. A synthetic actor (its token's parent) is not in game.actors: its id is
+    // its base actor's, which this would write. Returns the actors updated.
+    static async updateDocuments(updates = [], operation = {}) {
+      if (operation.parent || operation.pack) throw new Error("stand-in Actor.updateDocuments: only world actors (no parent, no pack)");
+      if (!Array.isArray(updates)) throw new Error("stand-in Actor.updateDocuments: updates must be an array");
+      const seen = new Set();
+      const planned = updates.map((update) => {
+        const id = update?._id;
+        if (typeof id !== "string") throw new Error("stand-in Actor.updateDocuments: every update needs its _id");
+        if (seen.has(id)) throw new Error(`stand-in Actor.updateDocuments: Actor [${id}] twice in one operation`);
+        seen.add(id);
+        const actor = game.actors.get(id);
+        if (!actor) throw new Error(`Actor id [${id}] does not exist in the Actor collection.`);
+        return [actor, actor._checkUpdate(update)];
+      });
+      const batch = record.batches.push({ document: "Actor", ids: [...seen] });
+      for (const [actor, changes] of planned) actor._write(changes, batch);
+      return planned.map(([actor]) => actor);
     }
     // Document#delete: a world actor leaves game.actors (deleteActor on every client); an
     // unlinked token of it stays on its scene with no actor (TokenDocument#actor null)

@@ -54,13 +54,32 @@ export function cardButtons({ card, user, tracker, owns = () => false, connected
   return out;
 }
 
-/** The buttons as HTML (each a <button data-rollbridge-action>). */
-export function buttonsHtml(buttons, i18n) {
-  if (!buttons.length) return "";
+/** The words of how a pending request was settled, as the card of its request says it:
+ * approved, rejected, or no longer waiting (the table no longer lists it, and how it
+ * went is not known here: settled before this client joined, and no event of it seen). */
+export const SETTLED_KEYS = {
+  approved: "ROLLBRIDGE.Button.Approved",
+  rejected: "ROLLBRIDGE.Button.Rejected",
+  settled: "ROLLBRIDGE.Button.Settled",
+};
+
+/**
+ * The buttons as HTML (each a <button data-rollbridge-action>), after them the
+ * line saying how the card's request was settled (`settled`: a key of SETTLED_KEYS),
+ * if any; "" for neither.
+ * @param {any[]} buttons
+ * @param {any} i18n
+ * @param {{settled?: string | null}} [options]
+ */
+export function buttonsHtml(buttons, i18n, { settled = null } = {}) {
+  const note = settled && Object.hasOwn(SETTLED_KEYS, settled)
+    ? `<span class="rb-settled" data-settled="${escapeHtml(settled)}">${escapeText(i18n.localize(SETTLED_KEYS[settled]))}</span>`
+    : "";
+  if (!buttons.length) return note ? `<div class="rollbridge-buttons">${note}</div>` : "";
   const items = buttons.map((b) => `<button type="button" class="rb-button rb-${escapeHtml(b.action)}" data-rollbridge-action="${escapeHtml(b.action)}"`
     + `${b.seq !== undefined ? ` data-seq="${escapeHtml(b.seq)}"` : ""}${b.pending ? ` data-pending="${escapeHtml(b.pending)}"` : ""}>`
     + `${escapeText(i18n.localize(BUTTON_KEYS[b.action]))}</button>`).join("");
-  return `<div class="rollbridge-buttons">${items}</div>`;
+  return `<div class="rollbridge-buttons">${items}${note}</div>`;
 }
 
 /**

@@ -40,21 +40,49 @@ function owns(rollbridgeId) {
  * log's: an Undo on such a card #3 would undo this table's #3.
  */
 function trackerFor(card, client) {
-  const here = (card.table ?? null) === (client.table ?? null) && card.epoch === client.connection?.cursor?.epoch;
-  return here ? client.undo : null;
+  return isHere(card, client) ? client.undo : null;
+}
+
+/** Whether a card is of the table this client is at, in the epoch its connection has. */
+function isHere(card, client) {
+  return (card.table ?? null) === (client.table ?? null) && card.epoch === client.connection?.cursor?.epoch;
 }
 
 /** The GM's buttons, which need this client's connection to the table. */
 const GM_ACTIONS = ["undo", "redo", "approve", "reject"];
-/** The GM's buttons among a card's, as one word ("undo", "approve reject", ""). */
-const gmButtons = (buttons) => buttons.filter((b) => GM_ACTIONS.includes(b.action)).map((b) => b.action).join(" ");
+/** The GM's buttons among a card's, as one word ("undo", "approve reject", ""), and
+ * with a pending request's card the line of how it was settled ("|approved"). */
+const gmButtons = (buttons, info) => buttons.filter((b) => GM_ACTIONS.includes(b.action)).map((b) => b.action).join(" ")
+  + (info?.approval && info.approval !== "waiting" ? `|${info.approval}` : "");
 /** Whether such a word has an undo or a redo. */
 const hasUndoRedo = (shown) => /\b(undo|redo)\b/.test(shown ?? "");
+
+/**
+ * Where a pending request's card stands for this client: "waiting" (Approve and
+ * Reject), "approved" or "rejected" (settled, and this client saw how), "settled"
+ * (the table no longer lists it: settled before this client joined, or while it was
+ * away with no event of it left to see), or null (not known yet, or not this table's
+ * request: no buttons and no line). Only a card of the table this client is at, in
+ * the epoch its connection has: another table's "p3" is another request, and an
+ * Approve on it would approve this table's p3. What is pending comes from the GM's
+ * welcome (`table.pending`, every welcome: a reload's, a reconnect's) and the events
+ * after it (client.approvals); before the welcome nothing is known, so a card Foundry
+ * draws on a reload shows no button until the welcome says it still waits.
+ */
+export function approvalState(info, client) {
+  if (info?.kind !== "approval.requested" || !info.pending) return null;
+  const approvals = client.approvals;
+  if (!approvals || !isHere(info, client)) return null;
+  return approvals.state(info.pending);
+}
 
 /** The buttons of a card for this user and client, as they are now (`withApply`:
  * an owner's apply too, which looks through the actors; the GM's need not). */
 function buttonsOf(info, client, { withApply = true } = {}) {
-  if (info.pending && client.settled.has(info.pending)) info.settled = true;
+  if (info.pending) {
+    info.approval = approvalState(info, client);
+    info.settled = info.approval !== "waiting";
+  }
   return cardButtons({
     card: info, user: game.user, tracker: trackerFor(info, client), owns: withApply ? owns : undefined,
     connected: Boolean(client.connection),
@@ -93,10 +121,13 @@ export function addButtons(message, html, client) {
     return 0;
   }
   const buttons = buttonsOf(info, client);
-  noteDrawn(message, info.seq, gmButtons(buttons), info.pending);
+  noteDrawn(message, info.seq, gmButtons(buttons, info), info.pending);
   card.querySelector(".rollbridge-buttons")?.remove();
+  // a settled request's card: no Approve or Reject, and a line saying how it went
+  const settled = info.approval && info.approval !== "waiting" ? info.approval : null;
+  const shown = buttonsHtml(buttons, game.i18n, { settled });
+  if (shown) card.insertAdjacentHTML("beforeend", shown);
   if (!buttons.length) return 0;
-  card.insertAdjacentHTML("beforeend", buttonsHtml(buttons, game.i18n));
   card.querySelector(".rollbridge-buttons").addEventListener("click", (event) => {
     const button = event.target?.closest?.("[data-rollbridge-action]");
     if (!button || button.disabled) return;
@@ -182,7 +213,7 @@ async function redrawStale(messages, client) {
     if (!info) continue;
     const shown = drawn.has(message) ? drawn.get(message) : ""; // not drawn here yet: no button
     if (shown === null) continue;
-    const wanted = gmButtons(buttonsOf(info, client, { withApply: false }));
+    const wanted = gmButtons(buttonsOf(info, client, { withApply: false }), info);
     if (wanted === shown) continue;
     await chat.updateMessage(message);
     redrawn += 1;
@@ -213,6 +244,13 @@ export async function press(action, card, client) {
       ui.notifications.warn(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Button.NotLatest")}`);
       return null;
     }
+    // approve and reject name the request by its id, which is the table's own: a card of
+    // another table, of an earlier epoch, or of a request settled already sends nothing
+    const settles = action === "approve" || action === "reject";
+    if (settles && client.connection && approvalState(card, client) !== "waiting") {
+      ui.notifications.warn(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Button.Settled")}`);
+      return null;
+    }
     const request = buttonRequest(action, { card, targets, named: client.undo.named });
     if (!request) return null;
     // a repeated apply of this card to these targets is the same request: done once
@@ -223,9 +261,19 @@ export async function press(action, card, client) {
     // active GM changed) only an apply goes elsewhere; the rest is refused here, with
     // a notice saying why (another GM is the active GM), never dropped unsaid
     if (client.connection || action !== "apply") {
-      const reply = await client.request(request);
-      if (action === "approve" || action === "reject") {
-        client.settled.add(card.pending);
+      let reply;
+      try {
+        reply = await client.request(request);
+      } catch (error) {
+        // settled already (another GM, the web view, before this page loaded): the card
+        // says so rather than offering the buttons again
+        if (settles && /** @type {any} */ (error)?.code === "not_pending" && client.approvals?.settle(card.pending, "settled")) {
+          await redrawSettled(client, [card.pending]);
+        }
+        throw error;
+      }
+      if (settles) {
+        client.approvals?.settle(card.pending, action === "approve" ? "approved" : "rejected");
         await redrawSettled(client, [card.pending]);
       }
       return reply;

@@ -21,6 +21,7 @@ import {
 } from "../core/rollmode.mjs";
 import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { hookCards } from "../core/hooks.mjs";
+import { approvalPosted, Approvals } from "../core/approvals.mjs";
 import { askGM } from "./relay.mjs";
 import { followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
@@ -40,6 +41,7 @@ import {
   tableIdFor,
 } from "../core/state.mjs";
 import { foundryActors, speakerActor } from "./actors.mjs";
+import { writeActors } from "./writes.mjs";
 import { checkServerUrl, redact } from "../client/url.mjs";
 
 const SOCKET = `module.${MODULE_ID}`;
@@ -89,8 +91,15 @@ export class FoundryClient {
     this.modes = new RollModeNotes();
     // the table's undo and redo stacks as this client's events show them (card buttons)
     this.undo = new UndoTracker();
-    // pending requests approved or rejected (their cards lose their buttons)
-    this.settled = new Set();
+    // the requests waiting for the GM's approval, and how the others were settled
+    // (their cards: Approve and Reject, or the line saying how): the welcome's, then
+    // each event's
+    this.approvals = new Approvals();
+    // this user's GM and self rolls the table holds for the GM's approval: id → the
+    // request as sent, asked again (the same id) until the server's reply carries the
+    // roller's view (#askHeld)
+    this.held = new Map();
+    this.asking = null;
     this.queue = Promise.resolve();
     this.lastNotice = null;
     this.gmStatus = null;
@@ -162,6 +171,10 @@ export class FoundryClient {
       return;
     }
     if (this.check.warning) this.notify("warn", this.check.warning, { raw: true });
+    if (this.check.table !== this.table) { // another table's requests
+      this.approvals.reset();
+      this.held.clear();
+    }
     this.table = this.check.table;
     const saved = this.plan.writer ? setting("cursor") : null;
     const cursor = saved?.table === this.table ? { epoch: saved.epoch, seq: saved.seq } : null;
@@ -179,8 +192,15 @@ export class FoundryClient {
         // snapshot, but the GM's welcome still says what undo and redo take: the
         // missed events after it are in it already (their seqs are up to its seq)
         if (welcome.table?.undo_redo) this.undo.reset(welcome.table.undo_redo);
+        // the requests waiting as of the welcome (a reload's, a reconnect's): a card of one
+        // settled meanwhile loses Approve and Reject, one still waiting gets them
+        this.approvals.welcome(welcome.table, welcome.epoch);
+        // a request that began waiting while this client was away, whose event no resume
+        // brings (a snapshot, a first connection): its card is posted from the welcome
+        if (welcome.resume?.recovered !== true) this.#enqueue(() => this.#postWaitingCards(welcome));
         this.#welcomed(welcome);
-        // the cards Foundry drew before the welcome (a reload) get their Undo or Redo now
+        // the cards Foundry drew before the welcome (a reload) get their Undo or Redo,
+        // Approve and Reject now
         this.#enqueue(() => redrawUndoButtons(this));
       },
       onSnapshot: (welcome) => {
@@ -189,13 +209,13 @@ export class FoundryClient {
         this.#enqueue(() => this.#applySnapshot(welcome));
       },
       onEvent: (event, info) => {
+        // a GM-only event (a placeholder here) may be a held request's, approved
+        if (event.kind === "hidden" && this.held.size) this.#askHeld();
         const targets = undoTargets(this.undo);
         this.undo.see(event);
         // a pending request approved (its event names it) or rejected, here or elsewhere:
         // its card, drawn here, loses Approve and Reject (after the event's own card)
-        const settled = [event.kind === "approval.rejected" ? event.data?.pending : null, event.data?.approved]
-          .filter((pending) => typeof pending === "string" && !this.settled.has(pending));
-        for (const pending of settled) this.settled.add(pending);
+        const settled = this.approvals.see(event, { replayed: Boolean(info?.replayed) });
         // the welcome's table is the latest: a replayed event's encounter is an older one
         if (!info?.replayed && event.table_after && "encounter" in event.table_after) {
           this.encounter = event.table_after.encounter ?? null;
@@ -279,7 +299,13 @@ export class FoundryClient {
     const id = message.id ?? newRequestId();
     this.ownRequests.add(id);
     if (message.rollMode) await this.#noteMode(id, message.rollMode);
-    const reply = await this.#send({ ...message, id });
+    const sent = { ...message, id };
+    const reply = await this.#send(sent);
+    // a player's request the table holds for the GM's approval: said, not silent
+    if (reply?.status === "pending") {
+      ui.notifications?.info?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.AwaitingApproval")}`);
+      if (sent.requester_sees && this.requesterSees) this.held.set(id, sent);
+    }
     await this.#postRequesterCard(reply);
     return reply;
   }
@@ -693,34 +719,28 @@ export class FoundryClient {
   }
 
   /**
-   * Write the actors' new state. Each actor's writes (its update, then its status
-   * effects) go in order; different actors' go out together, so a result that moves a
-   * whole scene waits for Foundry's server about once, not once per token. A write
-   * Foundry refuses (a system's data model rejecting a value, an actor deleted
-   * meanwhile) is that actor's alone: the others are written, the event's card is
-   * posted, and the GM is told which actors' state Foundry did not take.
+   * Write the actors' new state (foundry/writes.mjs): the world actors' updates (linked
+   * tokens' too) in one batch, each unlinked token's through its own synthetic actor,
+   * all at once; then each actor's status effects. A write Foundry refuses (a system's
+   * data model rejecting a value, an actor deleted meanwhile) is that actor's alone:
+   * the others are written, the event's card is posted, and the GM is told which
+   * actors' state Foundry did not take.
    */
   async #applyActors(views) {
     if (!this.writer) return;
     const mapping = this.#mapping();
     const actors = foundryActors();
-    const chains = new Map(); // Foundry actor → its writes so far
-    const failed = [];
+    const writes = [];
     for (const view of views ?? []) {
       const actor = findActor(view.id, actors);
       if (!actor) continue;
-      const write = async () => {
-        const update = actorUpdate(view, mapping, actor.flags?.[MODULE_ID] ?? null);
-        if (!update) return;
-        if (Object.keys(update).length) await actor.update(update);
-        await this.#setStatuses(actor, statusChanges(view, mapping));
-      };
-      const chain = (chains.get(actor) ?? Promise.resolve()).then(write).catch((error) => {
-        failed.push({ name: actor.name ?? view.name ?? view.id, error });
+      writes.push({
+        actor, name: actor.name ?? view.name ?? view.id,
+        update: () => actorUpdate(view, mapping, actor.flags?.[MODULE_ID] ?? null),
+        statuses: () => this.#setStatuses(actor, statusChanges(view, mapping)),
       });
-      chains.set(actor, chain);
     }
-    await Promise.all(chains.values());
+    const failed = await writeActors(writes);
     if (!failed.length) return;
     for (const { name, error } of failed) {
       console.error(`rollbridge | Foundry did not take the new state of ${name}: ${redact(error?.message ?? error)}`);
@@ -756,7 +776,9 @@ export class FoundryClient {
     // a card already in the world's chat is not posted again: a player's client posted
     // it while no GM was active, or this client did before a reload it resumes from
     const posted = () => cardPosted(game.messages?.contents ?? [], event);
-    if (this.writer && event.kind === "approval.requested" && !posted()) await postApprovalCard(event);
+    if (this.writer && event.kind === "approval.requested" && !posted() && !this.#approvalPosted(event.epoch, event.data?.pending)) {
+      await postApprovalCard(event);
+    }
     if (shouldPostCard({ event, writer: this.writer, gmPresent, ownRequests: this.ownRequests }) && !posted()) {
       // a secret event's readers depend on its roll mode: a player's note may still be on
       // its way — but not for one that happened while this client was away (its note, if
@@ -772,7 +794,84 @@ export class FoundryClient {
     if (this.writer) {
       for (const card of hookCards(event, { role: this.connection?.welcome?.role ?? null })) await this.#postOnce(card, { replayed });
     }
+    if (event.kind === "approval.rejected") this.#toldRejected(event);
     Hooks.callAll("rollbridge.event", event, { replayed });
+  }
+
+  /**
+   * Ask again for this user's GM and self rolls held for approval. Approved, such a
+   * request's event reaches this client as a `hidden` placeholder that does not say
+   * whose it is, and the roller's view of it comes only in the reply to its request:
+   * the server answers a repeated id with the reply as it stands (docs/protocol.md,
+   * "Approval") — `pending` still, `secret` with the roller's view once approved (its
+   * card posted, as for a roll that did not wait), `rejected`. One round at a time;
+   * a placeholder during one asks again after it.
+   */
+  #askHeld() {
+    if (this.asking) {
+      this.asking.again = true;
+      return;
+    }
+    const round = { again: false };
+    this.asking = round;
+    const ask = async () => {
+      do {
+        round.again = false;
+        for (const [id, message] of [...this.held]) {
+          if (!this.connection) return; // stopped: asked again by the next placeholder
+          try {
+            const reply = await this.connection?.request(message);
+            if (reply?.status === "pending") continue;
+            this.held.delete(id);
+            await this.#postRequesterCard(reply);
+          } catch (error) {
+            this.held.delete(id);
+            console.warn(`rollbridge | a held request ${id}: ${redact(error?.message ?? error)}`);
+          }
+        }
+      } while (round.again && this.held.size);
+    };
+    ask().finally(() => {
+      this.asking = null;
+    });
+  }
+
+  /** A request of this client's that the GM rejected: its user is told, with the GM's
+   * reason as text (the GM wrote it: never markup). */
+  #toldRejected(event) {
+    const request = event.data?.request;
+    if (typeof request !== "string" || !this.ownRequests.has(request)) return;
+    this.held.delete(request);
+    const reason = String(event.data?.reason ?? "").trim();
+    const text = reason
+      ? game.i18n.format("ROLLBRIDGE.Notice.RequestRejectedReason", { reason: noticeText(reason) })
+      : game.i18n.localize("ROLLBRIDGE.Notice.RequestRejected");
+    ui.notifications?.warn?.(`rollbridge: ${text}`);
+  }
+
+  /** Whether the world's chat holds the approval card of this table's request `pending` (core/approvals.mjs). */
+  #approvalPosted(epoch, pending) {
+    return approvalPosted(game.messages?.contents ?? [], { table: this.table ?? null, epoch, pending });
+  }
+
+  /**
+   * The writer's approval cards of the requests a welcome lists as waiting that have
+   * none in the world's chat: they began waiting while no GM's client took their
+   * event (this one away, and its welcome a snapshot, or its first connection to the
+   * table). Posted from the welcome's entry ({pending, type, id, fields, who}, as the
+   * event's `data.request`), without a seq: the welcome does not say which event it
+   * was.
+   */
+  async #postWaitingCards(welcome) {
+    if (!this.writer || !Array.isArray(welcome.table?.pending)) return;
+    for (const entry of welcome.table.pending) {
+      const pending = entry?.pending;
+      if (typeof pending !== "string" || this.#approvalPosted(welcome.epoch, pending)) continue;
+      const { pending: _, ...request } = entry;
+      await postApprovalCard({
+        table: this.table ?? null, epoch: welcome.epoch, seq: null, kind: "approval.requested", data: { pending, request },
+      });
+    }
   }
 
   /** Post the card of `event` (an event's, or a turn hook's) to its readers

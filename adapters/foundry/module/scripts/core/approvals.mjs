@@ -1,0 +1,111 @@
+// Which of the table's requests still wait for the GM's approval, as the GM's
+// client knows it (issue: a GM's reload showed Approve and Reject on every
+// approval card, settled or not). Foundry-independent
+// (tests/foundry/js/approvals.test.mjs).
+//
+// The GM's welcome lists the requests waiting as of its seq (`table.pending`,
+// docs/protocol.md: every welcome, a reload's and a reconnect's); the events
+// after it add one (`approval.requested`) and settle one (`approval.rejected`,
+// or the approved request's event, which names it in `data.approved`). A
+// resume's missed events come after the welcome but happened before it: they
+// tell how a request was settled, never that one waits (the welcome's list is
+// later than they are).
+
+/** How a request stands: "waiting", "approved", "rejected", "settled" (not listed
+ * any more, how unknown here), or null (nothing known yet). */
+export class Approvals {
+  constructor() {
+    this.reset();
+  }
+
+  /** Forget everything: another table. */
+  reset() {
+    /** @type {Set<string> | null | undefined} the ids waiting: undefined before a
+     * welcome, null when the welcome did not list them (an older server) */
+    this.waiting = undefined;
+    /** @type {Map<string, string>} pending id → "approved" | "rejected" | "settled" */
+    this.how = new Map();
+    /** @type {number | null} the epoch of the welcome the ids are of */
+    this.epoch = null;
+  }
+
+  /**
+   * A welcome: `table` its table (the GM's lists `pending`, [{pending, ...}]), `epoch`
+   * its epoch (another epoch's ids are another log's: what was seen of them goes).
+   * @param {any} table
+   * @param {number | null} [epoch]
+   */
+  welcome(table, epoch = null) {
+    if (epoch !== this.epoch) this.how.clear();
+    this.epoch = epoch;
+    const listed = table?.pending;
+    this.waiting = Array.isArray(listed)
+      ? new Set(listed.map((entry) => entry?.pending).filter((id) => typeof id === "string"))
+      : null;
+  }
+
+  /**
+   * An event of the table: the ids of the requests it settles that were not known
+   * settled so (their cards are drawn again).
+   * @param {any} event
+   * @param {{replayed?: boolean}} [info]
+   * @returns {string[]}
+   */
+  see(event, { replayed = false } = {}) {
+    const data = event?.data ?? {};
+    if (event?.kind === "approval.requested" && !replayed && this.waiting && typeof data.pending === "string") {
+      this.waiting.add(data.pending);
+    }
+    const settled = [];
+    if (event?.kind === "approval.rejected" && typeof data.pending === "string" && this.settle(data.pending, "rejected")) {
+      settled.push(data.pending);
+    }
+    if (typeof data.approved === "string" && this.settle(data.approved, "approved")) settled.push(data.approved);
+    return settled;
+  }
+
+  /**
+   * Note a request settled (`how`: "approved", "rejected", or "settled" when only that
+   * is known, which does not replace a known how). Returns whether that changed anything.
+   * @param {string} pending
+   * @param {string} how
+   */
+  settle(pending, how) {
+    if (typeof pending !== "string") return false;
+    const known = this.how.get(pending);
+    if (known === how || (known && how === "settled")) return false;
+    this.how.set(pending, how);
+    this.waiting?.delete(pending);
+    return true;
+  }
+
+  /**
+   * How the request `pending` stands (see the class).
+   * @param {string} pending
+   * @returns {string | null}
+   */
+  state(pending) {
+    const how = this.how.get(pending);
+    if (how) return how;
+    if (this.waiting === undefined) return null;
+    if (this.waiting === null) return "waiting"; // not listed by the server: as before, until settled
+    return this.waiting.has(pending) ? "waiting" : "settled";
+  }
+}
+
+/**
+ * Whether the world's chat (`messages`, any iterable of messages with `flags`) holds
+ * the approval card of request `pending` of table `table` in epoch `epoch`, whatever
+ * its seq: the card of a request the GM's welcome listed has none (the welcome does
+ * not say which event asked for it), and the event's own card must not come again.
+ * @param {Iterable<any>} messages
+ * @param {{table: string | null, epoch: number, pending: string}} card
+ */
+export function approvalPosted(messages, { table, epoch, pending }) {
+  for (const message of messages ?? []) {
+    const flags = message?.flags?.rollbridge;
+    if (flags?.kind !== "approval.requested" || flags.pending !== pending) continue;
+    if ((flags.table ?? null) === (table ?? null) && flags.epoch === epoch) return true;
+  }
+  return false;
+}

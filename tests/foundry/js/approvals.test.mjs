@@ -1,0 +1,232 @@
+// The approval cards after a GM's reload and after a dropped connection: the GM's
+// welcome lists the requests still waiting (`table.pending`, docs/protocol.md), so
+// every approval card in the chat log is drawn again at once as it stands — a
+// request still waiting with Approve and Reject, one settled meanwhile without them
+// and with a line saying how, when this client saw it (its event), or that it no
+// longer waits. Before the fix a reloaded GM's log showed Approve and Reject on
+// every approval card until pressed (then the server answered not_pending).
+
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+
+import { Approvals } from "../../../adapters/foundry/module/scripts/core/approvals.mjs";
+import { addButtons, press } from "../../../adapters/foundry/module/scripts/foundry/buttons.mjs";
+import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { drawMessages } from "./elements.mjs";
+import { FakeWebSocket } from "./fakes.mjs";
+import { registerModuleSettings, settle, Standin, world } from "./standin.mjs";
+
+const USERS = [{ _id: "standinGM000001", name: "Gamemaster", isGM: true }, { _id: "standinPlr00001", name: "Player" }];
+const [GM] = USERS.map((u) => u._id);
+let client = null;
+after(() => {
+  client?.stop();
+  Standin.uninstall();
+});
+
+test("the requests waiting: the welcome's list, then the events; a resume's missed events tell only how", () => {
+  const a = new Approvals();
+  assert.equal(a.state("p1"), null, "before a welcome nothing is known");
+  a.welcome({ pending: [{ pending: "p2", type: "roll" }] }, 1);
+  assert.deepEqual([a.state("p1"), a.state("p2")], ["settled", "waiting"]);
+  assert.deepEqual(a.see({ kind: "approval.requested", data: { pending: "p3" } }), []);
+  assert.equal(a.state("p3"), "waiting");
+  assert.deepEqual(a.see({ kind: "approval.requested", data: { pending: "p0" } }, { replayed: true }), []);
+  assert.equal(a.state("p0"), "settled", "a missed request the welcome no longer lists still does not wait");
+  assert.deepEqual(a.see({ kind: "approval.rejected", data: { pending: "p2" } }), ["p2"]);
+  assert.deepEqual(a.see({ kind: "resolution", data: { approved: "p3", approved_by: "gm" } }), ["p3"]);
+  assert.deepEqual(a.see({ kind: "approval.rejected", data: { pending: "p2" } }), [], "known already");
+  assert.deepEqual([a.state("p2"), a.state("p3")], ["rejected", "approved"]);
+  assert.equal(a.settle("p3", "settled"), false, "a known how stays");
+  a.welcome({ pending: [] }, 1);
+  assert.equal(a.state("p3"), "approved", "the same epoch: what was seen stays");
+  a.welcome({ pending: [] }, 2);
+  assert.equal(a.state("p3"), "settled", "another epoch's ids are another log's");
+  a.welcome({ actors: [] }, 2);
+  assert.equal(a.state("p9"), "waiting", "a welcome without the list (an older server): as before, until settled");
+});
+
+const approvalCard = (seq, pending, extra = {}) => ({
+  content: `<div class="rollbridge-card rb-approval" data-kind="approval.requested" data-seq="${seq}" data-epoch="1">alice asks for attack</div>`,
+  whisper: [GM], author: GM,
+  flags: { rollbridge: { table: "t1", epoch: 1, seq, kind: "approval.requested", pending, secret: true, view: "gm", ...extra } },
+});
+
+/** A GM's page reloaded with approval cards of p3, p4, p5 and p6 in the log (drawn by the module's render hook). */
+async function reloadedPage(generation) {
+  client?.stop();
+  await world({ users: USERS, user: "gm", generation });
+  await registerModuleSettings();
+  client = new FoundryClient();
+  const elements = drawMessages(generation, (message, html) => addButtons(message, html, client));
+  const messages = {};
+  for (const [seq, pending] of [[3, "p3"], [4, "p4"], [5, "p5"], [6, "p6"]]) {
+    messages[pending] = await ChatMessage._fromWorld({ data: approvalCard(seq, pending), user: GM });
+  }
+  // another table's card of its own "p5": never this table's p5
+  messages.foreign = await ChatMessage._fromWorld({ data: approvalCard(5, "p5", { table: "t0" }), user: GM });
+  return { messages, elements };
+}
+
+/** What each card shows: its GM buttons, and the line of how it was settled. */
+const shown = (messages, elements) => Object.fromEntries(Object.entries(messages).map(([name, message]) => {
+  const html = elements.get(message.id).card.shown;
+  const buttons = ["approve", "reject"].filter((a) => html.includes(`data-rollbridge-action="${a}"`)).join(" ");
+  const line = /data-settled="(\w+)">([^<]*)</.exec(html);
+  return [name, [buttons, line ? line[2] : ""].join("|")];
+}));
+
+function welcome(ws, { seq, pending, resume = null }) {
+  const hello = ws.messages().filter((m) => m.type === "hello").at(-1);
+  ws.receive({
+    type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq, locale: "en",
+    ...(resume ? { resume } : {}),
+    table: { id: "t1", actors: [], pending: pending.map((id) => ({ pending: id, type: "resolve", id: `x-${id}` })) },
+  });
+}
+
+for (const generation of [12, 13]) {
+  test(`v${generation}: a GM's reload: every approval card drawn as it stands once the welcome says what waits`, async () => {
+    const { messages, elements } = await reloadedPage(generation);
+    // a resume from the saved cursor (#4): the events after it come with the welcome
+    await game.settings.set("rollbridge", "cursor", { table: "t1", epoch: 1, seq: 4 });
+    client.start();
+    const ws = FakeWebSocket.last();
+    ws.open();
+    assert.deepEqual(shown(messages, elements), { p3: "|", p4: "|", p5: "|", p6: "|", foreign: "|" },
+      "drawn before the welcome: no button, nothing known");
+    const drawn = Standin.log.rendered.length;
+    // p3 approved and p4 rejected before the reload, p5 waits, p6 rejected after the cursor
+    welcome(ws, { seq: 7, pending: ["p5"], resume: { recovered: true, missed: 3 } });
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 5, kind: "approval.requested", gm_only: true, data: { pending: "p5", request: { type: "resolve" } } });
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 6, kind: "approval.requested", gm_only: true, data: { pending: "p6", request: { type: "resolve" } } });
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 7, kind: "approval.rejected", gm_only: true, data: { pending: "p6" }, actors: [] });
+    await settle(client);
+    assert.deepEqual(shown(messages, elements), {
+      p3: "|No longer waiting for approval", p4: "|No longer waiting for approval", p5: "approve reject|", p6: "|Rejected", foreign: "|",
+    });
+    assert.deepEqual(ws.messages().map((m) => m.type), ["hello"], "nothing sent");
+    assert.equal(Standin.log.messages.length, Object.keys(messages).length, "no card posted again");
+    const again = new Set(Standin.log.rendered.slice(drawn).filter((r) => r.updated).map((r) => r.message));
+    assert.ok(!again.has(messages.foreign.id), "another table's card left alone");
+    // p5 approved here: its card says so
+    elements.get(messages.p5.id).card.buttons.click("approve");
+    for (let i = 0; i < 50 && ws.messages().at(-1).type !== "approve"; i++) await new Promise((r) => setImmediate(r));
+    const sent = ws.messages().at(-1);
+    assert.deepEqual({ ...sent, id: undefined }, { type: "approve", request: "p5", id: undefined });
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 8, kind: "roll", request: "x-p5", data: { formula: "1d6", total: 3, approved: "p5", approved_by: "gm" }, actors: [], foundry: { rolls: [] } });
+    ws.receive({ type: "result", id: sent.id, status: "done", seq: 8 });
+    await settle(client);
+    assert.equal(shown(messages, elements).p5, "|Approved");
+  });
+}
+
+test("the connection back after an outage: a request approved meanwhile (a snapshot, no event of it) loses its buttons", async () => {
+  const { messages, elements } = await reloadedPage(13);
+  client.start();
+  const first = FakeWebSocket.last();
+  first.open();
+  welcome(first, { seq: 6, pending: ["p3", "p5"] });
+  await settle(client);
+  assert.deepEqual(shown(messages, elements), {
+    p3: "approve reject|", p4: "|No longer waiting for approval", p5: "approve reject|", p6: "|No longer waiting for approval", foreign: "|",
+  });
+  // the network drops; meanwhile the web view approved p3 and the log moved past the
+  // resume: the welcome when the network is back is a snapshot
+  first.drop();
+  client.nudge();
+  const second = FakeWebSocket.last();
+  assert.notEqual(second, first, "reconnected at once");
+  second.open();
+  welcome(second, { seq: 1200, pending: ["p5"], resume: { recovered: false } });
+  await settle(client);
+  assert.deepEqual(shown(messages, elements).p3, "|No longer waiting for approval");
+  assert.deepEqual(shown(messages, elements).p5, "approve reject|");
+  // a card drawn before (its buttons still there) pressed: nothing is sent, the GM is told
+  Standin.log.notifications.length = 0;
+  const count = second.messages().length;
+  assert.equal(await press("approve", { table: "t1", epoch: 1, seq: 3, kind: "approval.requested", pending: "p3" }, client), null);
+  assert.equal(await press("reject", { table: "t0", epoch: 1, seq: 5, kind: "approval.requested", pending: "p5" }, client), null,
+    "another table's p5 is not this table's");
+  assert.equal(second.messages().length, count, "nothing sent");
+  assert.deepEqual(Standin.log.notifications.map((n) => n.text), Array(2).fill("rollbridge: No longer waiting for approval"));
+});
+
+test("a press the server answers not_pending: the card says the request no longer waits", async () => {
+  const { messages, elements } = await reloadedPage(13);
+  client.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  // an older server lists nothing: the cards keep their buttons until an event settles them
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 6, locale: "en", table: { id: "t1", actors: [] } });
+  await settle(client);
+  assert.equal(shown(messages, elements).p4, "approve reject|");
+  const pressed = press("approve", { table: "t1", epoch: 1, seq: 4, kind: "approval.requested", pending: "p4" }, client);
+  for (let i = 0; i < 50 && ws.messages().at(-1).type !== "approve"; i++) await new Promise((r) => setImmediate(r));
+  ws.receive({ type: "error", id: ws.messages().at(-1).id, code: "not_pending", message: "Request p4 is no longer pending." });
+  assert.equal(await pressed, null);
+  await settle(client);
+  assert.equal(shown(messages, elements).p4, "|No longer waiting for approval");
+});
+
+// -- the player's side ------------------------------------------------------------------
+// A player's /rb do at a table with `approval` is answered {status: "pending"}: before
+// this the player read nothing at all, and nothing either when the GM rejected it.
+
+test("a player's request held for the GM's approval is said; its rejection told the player alone, the GM's reason as text", async () => {
+  client?.stop();
+  await world({ users: USERS, user: USERS[1]._id, generation: 13 });
+  await registerModuleSettings();
+  client = new FoundryClient();
+  client.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 1, seq: 2, locale: "en", table: { id: "t1", actors: [] } });
+  await settle(client);
+  Standin.log.notifications.length = 0;
+  const asked = client.resolve("attack", { actor: "alice-pc", targets: ["guard"], params: { weapon: "Hackler" } });
+  for (let i = 0; i < 50 && ws.messages().at(-1).type !== "resolve"; i++) await new Promise((r) => setImmediate(r));
+  const sent = ws.messages().at(-1);
+  ws.receive({ type: "result", id: sent.id, status: "pending", pending: "p3" });
+  assert.deepEqual(await asked, { type: "result", id: sent.id, status: "pending", pending: "p3" });
+  assert.deepEqual(Standin.log.notifications.map((n) => [n.level, n.text]), [["info", "rollbridge: your request waits for the GM's approval."]]);
+  // another player's request rejected: not this player's business
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq: 3, kind: "approval.rejected", data: { pending: "p2", request: "bob-1", type: "resolve", requested_by: "bob", reason: "" }, actors: [] });
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq: 4, kind: "approval.rejected", data: { pending: "p3", request: sent.id, type: "resolve", requested_by: "alice", reason: "<b>no</b> & not now" }, actors: [] });
+  await settle(client);
+  assert.deepEqual(Standin.log.notifications.slice(1).map((n) => [n.level, n.text]), [["warn", "rollbridge: the GM rejected your request: &lt;b&gt;no&lt;/b&gt; &amp; not now"]]);
+  assert.equal(Standin.log.messages.length, 0, "a player's client posts nothing of it");
+});
+
+test("a request that began waiting while the GM's client was away, its welcome a snapshot: its card posted once, with Approve and Reject", async () => {
+  const { messages, elements } = await reloadedPage(13);
+  client.start(); // no saved cursor: the welcome is the table as it stands
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const entry = { pending: "p9", type: "resolve", id: "x9", fields: { action: "attack" }, who: { name: "<b>bob</b>", role: "player", key: "k" } };
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 12, locale: "en", table: { id: "t1", actors: [], pending: [{ pending: "p5" }, entry] } });
+  await settle(client);
+  const posted = Standin.log.messages.filter((m) => m.flags.rollbridge.pending === "p9");
+  assert.equal(posted.length, 1, "the card of p9, which had none");
+  assert.deepEqual(posted[0].whisper, [GM]);
+  assert.match(posted[0].content, /&lt;b&gt;bob&lt;\/b&gt; asks for attack/, "the name as text");
+  assert.deepEqual(Standin.log.messages.filter((m) => m.flags.rollbridge.pending === "p5").length, 2, "p5's card was there (and another table's): none again");
+  assert.match(elements.get(posted[0].id).card.shown, /"approve".*"reject"/s);
+  assert.equal(shown(messages, elements).p5, "approve reject|");
+  // the connection back with another snapshot, and then p9's own event (a later resume): no second card
+  ws.drop();
+  client.nudge();
+  const again = FakeWebSocket.last();
+  again.open();
+  welcome(again, { seq: 12, pending: ["p5", "p9"], resume: { recovered: false } });
+  again.receive({ type: "event", table: "t1", epoch: 1, seq: 13, kind: "approval.requested", gm_only: true, data: { pending: "p9", request: entry } });
+  await settle(client);
+  assert.equal(Standin.log.messages.filter((m) => m.flags.rollbridge.pending === "p9").length, 1);
+  // pressed: the approval names it
+  elements.get(posted[0].id).card.buttons.click("approve");
+  for (let i = 0; i < 50 && again.messages().at(-1).type !== "approve"; i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual({ ...again.messages().at(-1), id: undefined }, { type: "approve", request: "p9", id: undefined });
+});
