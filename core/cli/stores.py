@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,12 @@ NO_SCHEMA = say(
     "no database in {path}: it is an empty SQLite file, without rollbridge's tables; "
     "check --db (or ${env}); rollbridge serve or rollbridge table create makes them",
 )
+# Translators: why a database file cannot be opened, after "cannot open {path}: ".
+NOT_A_FILE = say(
+    "cli.store.not_a_file",
+    "it is not a regular file but a pipe, a device or a socket: give --db (or "
+    "${env}) the path of a file",
+)
 #: The bytes of a SQLite file's header: a shorter file holds no database (SQLite
 #: would take an empty or one-byte file for a new database and write one into it).
 SQLITE_HEADER = 100
@@ -107,13 +114,16 @@ def open_store(
         the file, not an empty database made there ("no tables").
     :raises InvalidRequest: both ``--db`` and ``--redis`` (:func:`redis_url`).
     :raises StoreError: the store cannot be opened.
-    :raises NotFound: ``create`` is False and there is no such file, a folder is
+    :raises NotFound: whatever ``create``, a pipe, a device or a socket at the path
+        (SQLite said "writing to the disk failed" of a pipe, and wrote its journal
+        beside ``/dev/null``);
+        ``create`` is False and there is no such file, a folder is
         there, a file too short to hold a database (empty, cut short: SQLite
         would have written a new database into it, and the command said "no
         table"), or a SQLite file that holds nothing (no table, schema version 0);
         or, whatever ``create``, a file of 1 to 99 bytes (not empty, too short for
-        a database: SQLite would overwrite it); code ``no_database``, as ``migrate``
-        says it.
+        a database: SQLite overwrites one of one byte, and says "file is not a
+        database" of a longer one); code ``no_database``, as ``migrate`` says it.
     """
     url = redis_url(args)
     if url:
@@ -124,6 +134,9 @@ def open_store(
     from rollbridge.stores.sqlite import SQLiteStore
 
     path = args.db or default_db_path()
+    if _special(Path(path)):  # nothing SQLite can keep a database in
+        raise NotFound(CANNOT_OPEN(path=str(path), error=NOT_A_FILE(env=DB_ENV)),
+                       code="no_database", details={"path": str(path)})  # fmt: skip
     if not create and Path(path).is_dir():  # there, but a folder: said so
         raise NotFound(CANNOT_OPEN(path=str(path), error=IS_FOLDER()), code="no_database",
                        details={"path": str(path)})  # fmt: skip
@@ -131,9 +144,9 @@ def open_store(
         raise NotFound(MISSING(path=str(path), env=DB_ENV), code="no_database",
                        details={"path": str(path)})  # fmt: skip
     if _no_header(Path(path)) and (not create or _has_bytes(Path(path))):
-        # not made here either (a read), nor over a file of a few bytes SQLite would
-        # take for a new database and overwrite (a mistyped --db naming a note);
-        # an empty file may become one
+        # not made here either (a read), nor over a file of a few bytes (SQLite takes
+        # one of one byte for a new database and overwrites it); an empty file may
+        # become one
         raise NotFound(NO_HEADER(path=str(path), env=DB_ENV), code="no_database",
                        details={"path": str(path)})  # fmt: skip
     if not create and _no_schema(Path(path)):  # nor its schema written into it
@@ -156,6 +169,16 @@ def _no_schema(path: Path) -> bool:
             return version == 0 and not conn.execute("SELECT 1 FROM sqlite_master").fetchone()
     except (sqlite3.Error, UnicodeDecodeError, ValueError):
         return False
+
+
+def _special(path: Path) -> bool:
+    """Whether what is at ``path`` (a symlink followed) is neither a regular file nor
+    a folder: a pipe, a device, a socket. Nothing there: no."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def _has_bytes(path: Path) -> bool:
