@@ -78,7 +78,7 @@ from rollbridge.protocol.effects import (
     Reopened,
     Reply,
 )
-from rollbridge.protocol.frames import encode
+from rollbridge.protocol.frames import encode, payload_size
 from rollbridge.protocol.keys import KeySet
 from rollbridge.protocol.members import Delivery, Member, result_frame
 from rollbridge.stats import check_scope, stats_counter
@@ -1268,7 +1268,8 @@ class TableProtocol:
         log.info("%s joined table %s", member.principal.label(), self.id)
         member.last_seq = self.durable_seq
         backlog: list[tuple[Member, bytes | str]] = []
-        size, limit = len(frames[0][1]), self.backlog_limit  # the welcome counts too
+        # the bytes on the wire (a JSON frame's UTF-8); the welcome counts too
+        size, limit = payload_size(frames[0][1]), self.backlog_limit
         for event in missed or ():
             try:
                 frame = Delivery(self.table, event).frame(member)
@@ -1277,7 +1278,7 @@ class TableProtocol:
                 log.exception("table %s: event %s could not be resent", self.id, event.seq)
                 reason = "unsendable"
             else:
-                size += len(frame)
+                size += payload_size(frame)
                 if limit is None or size <= limit:
                     backlog.append((member, frame))
                     continue
