@@ -76,6 +76,15 @@ NOT_A_FILE = say(
     "it is not a regular file but a pipe, a device or a socket: give --db (or "
     "${env}) the path of a file",
 )
+# Translators: {path} is a file name, {tables} some of the tables in it (quoted), {env}
+# the environment variable ROLLBRIDGE_DB.
+FOREIGN = say(
+    "cli.store.foreign",
+    "no database in {path}: it is another program's SQLite database (its tables: "
+    "{tables}), not rollbridge's, and was left as it is; check --db (or ${env})",
+)
+#: How many of a foreign SQLite file's tables :data:`FOREIGN` names.
+FOREIGN_NAMED = 3
 #: The bytes of a SQLite file's header: a shorter file holds no database (SQLite
 #: would take an empty or one-byte file for a new database and write one into it).
 SQLITE_HEADER = 100
@@ -121,6 +130,9 @@ def open_store(
         there, a file too short to hold a database (empty, cut short: SQLite
         would have written a new database into it, and the command said "no
         table"), or a SQLite file that holds nothing (no table, schema version 0);
+        whatever ``create``, another program's SQLite database (schema version 0,
+        tables in it: rollbridge's schema would be written into it, and WAL switched
+        on);
         or, whatever ``create``, a file of 1 to 99 bytes (not empty, too short for
         a database: SQLite overwrites one of one byte, and says "file is not a
         database" of a longer one); code ``no_database``, as ``migrate`` says it.
@@ -149,26 +161,38 @@ def open_store(
         # become one
         raise NotFound(NO_HEADER(path=str(path), env=DB_ENV), code="no_database",
                        details={"path": str(path)})  # fmt: skip
-    if not create and _no_schema(Path(path)):  # nor its schema written into it
+    unversioned = _unversioned(Path(path)) if Path(path).is_file() else None
+    if not create and unversioned == []:  # nor its schema written into it
         raise NotFound(NO_SCHEMA(path=str(path), env=DB_ENV), code="no_database",
                        details={"path": str(path)})  # fmt: skip
+    if unversioned:  # whatever create: another program's (rollbridge's schema, WAL)
+        named = ", ".join(repr(name[:40]) for name in unversioned[:FOREIGN_NAMED])
+        more = "…" if len(unversioned) > FOREIGN_NAMED else ""
+        raise NotFound(FOREIGN(path=str(path), tables=named + more, env=DB_ENV),
+                       code="no_database", details={"path": str(path)})  # fmt: skip
     return SQLiteStore(path, retain=retain)
 
 
-def _no_schema(path: Path) -> bool:
-    """Whether the SQLite file at ``path`` holds nothing at all: schema version 0 and
-    no table (the store would write its schema into it, as into a new file). Read
-    only; a file SQLite cannot read is left to the store to name."""
+def _unversioned(path: Path) -> list[str] | None:
+    """The names of what the SQLite file at ``path`` holds (tables, indexes, …) when
+    it has schema version 0 — none: an empty SQLite file, where the store would write
+    its schema as into a new one; some: another program's database, as rollbridge's
+    always has a version —, else None (a version, or a file SQLite cannot read: the
+    store names it). Read only, at most :data:`FOREIGN_NAMED` + 1 names."""
     import sqlite3
     from contextlib import closing
 
     try:
         uri = f"{path.absolute().as_uri()}?mode=ro"
         with closing(sqlite3.connect(uri, uri=True)) as conn:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            return version == 0 and not conn.execute("SELECT 1 FROM sqlite_master").fetchone()
+            if conn.execute("PRAGMA user_version").fetchone()[0] != 0:
+                return None
+            rows = conn.execute(
+                "SELECT name FROM sqlite_master ORDER BY rowid LIMIT ?", (FOREIGN_NAMED + 1,)
+            ).fetchall()
+            return [str(name) for (name,) in rows]
     except (sqlite3.Error, UnicodeDecodeError, ValueError):
-        return False
+        return None
 
 
 def _special(path: Path) -> bool:

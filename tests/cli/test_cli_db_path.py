@@ -18,6 +18,8 @@ MAKERS = [
     ("table", "create", "--ruleset", "sr2", "--name", "Friday"),
     ("admin-token", "--name", "web"),
 ]
+#: Those and two that only read.
+EVERY = [*MAKERS, ("table", "list"), ("admin-token", "--list")]
 
 
 @pytest.mark.parametrize("command", MAKERS, ids=lambda c: c[0])
@@ -179,10 +181,7 @@ def test_serve_keeps_a_lock_file_that_was_there(tmp_path: Path, capsys):
     assert lock.exists()
 
 
-@pytest.mark.parametrize(
-    "command", [*MAKERS, ("table", "list"), ("admin-token", "--list")],
-    ids=lambda c: " ".join(c[:2]),
-)  # fmt: skip
+@pytest.mark.parametrize("command", EVERY, ids=lambda c: " ".join(c[:2]))
 def test_a_pipe_is_no_database_file(tmp_path: Path, capsys, command):
     """A pipe (or a device, a socket) at ``--db``: SQLite failed on it with "writing
     to the disk failed: the disk may be full …" (``store_error``), and next to a
@@ -200,3 +199,31 @@ def test_a_pipe_is_no_database_file(tmp_path: Path, capsys, command):
         " a pipe, a device or a socket: give --db (or $ROLLBRIDGE_DB) the path of a file\n"
     )
     assert [path.name for path in tmp_path.iterdir()] == ["pipe"]
+
+
+@pytest.mark.parametrize("command", EVERY, ids=lambda c: " ".join(c[:2]))
+def test_another_programs_sqlite_database_is_left_as_it_is(tmp_path: Path, capsys, command):
+    """A SQLite database of another program (schema version 0 with tables in it: a
+    rollbridge database always has a version) at a mistyped ``--db``: every command
+    wrote rollbridge's schema into it beside the program's tables, set its version
+    and switched it to WAL, and ``table create`` made a table there. Each now says
+    whose it is not, ``no_database``, naming a few of its tables quoted, and leaves it
+    as it was; nothing is made beside it."""
+    import sqlite3
+    from contextlib import closing
+
+    db = tmp_path / "places.sqlite"
+    with closing(sqlite3.connect(db)) as conn:
+        for name in ("moz_places", "moz\nbookmarks", "moz_keywords", "moz_origins"):
+            conn.execute(f'CREATE TABLE "{name}" (id INTEGER)')
+        conn.commit()
+    before = db.read_bytes()
+    code, out, err = run(capsys, *command, "--db", str(db))
+    assert (code, out) == (1, "")
+    assert err == (
+        f"rollbridge: error: no_database: no database in {db}: it is another program's"
+        " SQLite database (its tables: 'moz_places', 'moz\\nbookmarks', 'moz_keywords'…),"
+        " not rollbridge's, and was left as it is; check --db (or $ROLLBRIDGE_DB)\n"
+    )
+    assert db.read_bytes() == before
+    assert [path.name for path in tmp_path.iterdir()] == ["places.sqlite"]
