@@ -69,6 +69,7 @@ __all__ = [
     "Places",
     "Private",
     "Text",
+    "catalogue_generation",
     "extract",
     "forget",
     "message",
@@ -252,6 +253,13 @@ def forget(domain: str) -> None:
     for key in [key for key in _templates if _MESSAGES[key[0]].domain == domain]:
         del _templates[key]
     _missing.difference_update([key for key in _missing if _MESSAGES[key[0]].domain == domain])
+
+
+def catalogue_generation() -> int:
+    """How many times this process forgot a domain's catalogues (:func:`forget`): a
+    rendering kept elsewhere than on its :class:`Text` (a table's description of its
+    ruleset for a ``welcome``) is of the catalogues before when the count moved."""
+    return _generation
 
 
 class Messages:

@@ -87,6 +87,11 @@ NO_FOLDER = say(
 IS_FOLDER = say(
     "cli.migrate.is_folder", "it is a folder, not a database file: give --from the path of a file"
 )
+# Translators: after "cannot open {path}: "; --from is the option, typed as it is.
+NOT_A_FILE = say(
+    "cli.migrate.not_a_file",
+    "it is not a regular file but a pipe, a device or a socket: give --from the path of a file",
+)
 # Translators: said after a --from that names no database file, when the database that
 # rollbridge serve uses without --db is there; {default} is its path, the command after
 # the colon is typed as it is (URL: the Redis server's address).
@@ -148,8 +153,9 @@ def _migrate(args: argparse.Namespace) -> int:
 
 
 def check_source(path: Path) -> None:
-    """Refuse a ``--from`` that names no file, saying why: a folder; a folder that
-    exists but holds no such file; a folder that does not exist either.
+    """Refuse a ``--from`` that names no file, saying why: a folder; a pipe, a device
+    or a socket; a folder that exists but holds no such file; a folder that does not
+    exist either.
 
     :raises NotFound: code ``no_database`` (as :class:`~rollbridge.stores.migrate.
         SQLiteSource` refuses it), ``details`` the path.
@@ -158,6 +164,8 @@ def check_source(path: Path) -> None:
         return
     if os.path.isdir(path):
         text = CANNOT_OPEN(path=str(path), error=IS_FOLDER())
+    elif os.path.exists(path):  # neither a file nor a folder: a pipe, a device, a socket
+        text = CANNOT_OPEN(path=str(path), error=NOT_A_FILE())
     else:
         folder = path.parent
         said = str(folder) if str(folder) != "." else f".{os.sep}"

@@ -242,15 +242,22 @@ def _serve(args: argparse.Namespace) -> int:
     configure(args.log_level, args.log_format)
     lock = None
     made: list[str] = []
+    new_lock: list[str] = []  # the lock file, when this start makes it
     if redis_url(args) is None:
-        from rollbridge.cli.serve_lock import lock_database
+        from rollbridge.cli.serve_lock import lock_database, lock_path
         from rollbridge.paths import default_db_path
 
         db = args.db or default_db_path()
         made = _files_not_there(db)
+        new_lock = [] if os.path.lexists(lock_path(db)) else [lock_path(db)]
         lock = lock_database(db)  # before the store opens
     try:
-        store = open_store(args, retain=args.retain)  # the store loads only for serving
+        try:
+            store = open_store(args, retain=args.retain)  # the store loads only for serving
+        except RollbridgeError:
+            if lock is not None:  # no database served: no lock file left beside the path
+                _remove(new_lock)
+            raise
         refuse_unsafe_redis(store, args, args.locale)
         _finish_restore(store)
         # the demo table only on a first start: a database this start makes, or a Redis

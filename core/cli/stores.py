@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,21 @@ NO_SCHEMA = say(
     "no database in {path}: it is an empty SQLite file, without rollbridge's tables; "
     "check --db (or ${env}); rollbridge serve or rollbridge table create makes them",
 )
+# Translators: why a database file cannot be opened, after "cannot open {path}: ".
+NOT_A_FILE = say(
+    "cli.store.not_a_file",
+    "it is not a regular file but a pipe, a device or a socket: give --db (or "
+    "${env}) the path of a file",
+)
+# Translators: {path} is a file name, {tables} some of the tables in it (quoted), {env}
+# the environment variable ROLLBRIDGE_DB.
+FOREIGN = say(
+    "cli.store.foreign",
+    "no database in {path}: it is another program's SQLite database (its tables: "
+    "{tables}), not rollbridge's, and was left as it is; check --db (or ${env})",
+)
+#: How many of a foreign SQLite file's tables :data:`FOREIGN` names.
+FOREIGN_NAMED = 3
 #: The bytes of a SQLite file's header: a shorter file holds no database (SQLite
 #: would take an empty or one-byte file for a new database and write one into it).
 SQLITE_HEADER = 100
@@ -107,13 +123,19 @@ def open_store(
         the file, not an empty database made there ("no tables").
     :raises InvalidRequest: both ``--db`` and ``--redis`` (:func:`redis_url`).
     :raises StoreError: the store cannot be opened.
-    :raises NotFound: ``create`` is False and there is no such file, a folder is
+    :raises NotFound: whatever ``create``, a pipe, a device or a socket at the path
+        (SQLite said "writing to the disk failed" of a pipe, and wrote its journal
+        beside ``/dev/null``);
+        ``create`` is False and there is no such file, a folder is
         there, a file too short to hold a database (empty, cut short: SQLite
         would have written a new database into it, and the command said "no
         table"), or a SQLite file that holds nothing (no table, schema version 0);
+        whatever ``create``, another program's SQLite database (schema version 0,
+        tables in it: rollbridge's schema would be written into it, and WAL switched
+        on);
         or, whatever ``create``, a file of 1 to 99 bytes (not empty, too short for
-        a database: SQLite would overwrite it); code ``no_database``, as ``migrate``
-        says it.
+        a database: SQLite overwrites one of one byte, and says "file is not a
+        database" of a longer one); code ``no_database``, as ``migrate`` says it.
     """
     url = redis_url(args)
     if url:
@@ -124,6 +146,9 @@ def open_store(
     from rollbridge.stores.sqlite import SQLiteStore
 
     path = args.db or default_db_path()
+    if _special(Path(path)):  # nothing SQLite can keep a database in
+        raise NotFound(CANNOT_OPEN(path=str(path), error=NOT_A_FILE(env=DB_ENV)),
+                       code="no_database", details={"path": str(path)})  # fmt: skip
     if not create and Path(path).is_dir():  # there, but a folder: said so
         raise NotFound(CANNOT_OPEN(path=str(path), error=IS_FOLDER()), code="no_database",
                        details={"path": str(path)})  # fmt: skip
@@ -131,31 +156,53 @@ def open_store(
         raise NotFound(MISSING(path=str(path), env=DB_ENV), code="no_database",
                        details={"path": str(path)})  # fmt: skip
     if _no_header(Path(path)) and (not create or _has_bytes(Path(path))):
-        # not made here either (a read), nor over a file of a few bytes SQLite would
-        # take for a new database and overwrite (a mistyped --db naming a note);
-        # an empty file may become one
+        # not made here either (a read), nor over a file of a few bytes (SQLite takes
+        # one of one byte for a new database and overwrites it); an empty file may
+        # become one
         raise NotFound(NO_HEADER(path=str(path), env=DB_ENV), code="no_database",
                        details={"path": str(path)})  # fmt: skip
-    if not create and _no_schema(Path(path)):  # nor its schema written into it
+    unversioned = _unversioned(Path(path)) if Path(path).is_file() else None
+    if not create and unversioned == []:  # nor its schema written into it
         raise NotFound(NO_SCHEMA(path=str(path), env=DB_ENV), code="no_database",
                        details={"path": str(path)})  # fmt: skip
+    if unversioned:  # whatever create: another program's (rollbridge's schema, WAL)
+        named = ", ".join(repr(name[:40]) for name in unversioned[:FOREIGN_NAMED])
+        more = "…" if len(unversioned) > FOREIGN_NAMED else ""
+        raise NotFound(FOREIGN(path=str(path), tables=named + more, env=DB_ENV),
+                       code="no_database", details={"path": str(path)})  # fmt: skip
     return SQLiteStore(path, retain=retain)
 
 
-def _no_schema(path: Path) -> bool:
-    """Whether the SQLite file at ``path`` holds nothing at all: schema version 0 and
-    no table (the store would write its schema into it, as into a new file). Read
-    only; a file SQLite cannot read is left to the store to name."""
+def _unversioned(path: Path) -> list[str] | None:
+    """The names of what the SQLite file at ``path`` holds (tables, indexes, …) when
+    it has schema version 0 — none: an empty SQLite file, where the store would write
+    its schema as into a new one; some: another program's database, as rollbridge's
+    always has a version —, else None (a version, or a file SQLite cannot read: the
+    store names it). Read only, at most :data:`FOREIGN_NAMED` + 1 names."""
     import sqlite3
     from contextlib import closing
 
     try:
         uri = f"{path.absolute().as_uri()}?mode=ro"
         with closing(sqlite3.connect(uri, uri=True)) as conn:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            return version == 0 and not conn.execute("SELECT 1 FROM sqlite_master").fetchone()
+            if conn.execute("PRAGMA user_version").fetchone()[0] != 0:
+                return None
+            rows = conn.execute(
+                "SELECT name FROM sqlite_master ORDER BY rowid LIMIT ?", (FOREIGN_NAMED + 1,)
+            ).fetchall()
+            return [str(name) for (name,) in rows]
     except (sqlite3.Error, UnicodeDecodeError, ValueError):
+        return None
+
+
+def _special(path: Path) -> bool:
+    """Whether what is at ``path`` (a symlink followed) is neither a regular file nor
+    a folder: a pipe, a device, a socket. Nothing there: no."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
         return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def _has_bytes(path: Path) -> bool:

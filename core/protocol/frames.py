@@ -25,10 +25,19 @@ from rollbridge.plain import (
 )
 from rollbridge.text import Messages, Text, stored
 
-__all__ = ["MAX_FRAME", "Kind", "decode", "encode", "encode_with", "prefixed"]
+__all__ = ["MAX_FRAME", "Kind", "decode", "encode", "encode_with", "payload_size", "prefixed"]
 
 #: Largest frame a client may send (bytes); larger closes the connection (1009).
 MAX_FRAME = 64 * 1024
+
+
+def payload_size(frame: bytes | str) -> int:
+    """The bytes ``frame`` takes on the wire as a WebSocket frame's payload: a text
+    frame's UTF-8 (a Cyrillic letter is two bytes), a binary frame's length."""
+    if frame.__class__ is str and not frame.isascii():  # type: ignore[union-attr]
+        return len(frame.encode())  # type: ignore[union-attr]
+    return len(frame)
+
 
 say = Messages("rollbridge")
 #: What a frame held instead of a map, in the protocol's (JSON's) words.

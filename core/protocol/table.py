@@ -78,12 +78,12 @@ from rollbridge.protocol.effects import (
     Reopened,
     Reply,
 )
-from rollbridge.protocol.frames import encode
+from rollbridge.protocol.frames import encode, payload_size
 from rollbridge.protocol.keys import KeySet
 from rollbridge.protocol.members import Delivery, Member, result_frame
 from rollbridge.stats import check_scope, stats_counter
 from rollbridge.stores.base import reply_window
-from rollbridge.text import Hides, Messages
+from rollbridge.text import Hides, Messages, catalogue_generation
 
 __all__ = [
     "CLOSE_RESYNC",
@@ -379,8 +379,10 @@ class TableProtocol:
         #: A change applied in memory was never handed to the driver (a bug): the
         #: table is loaded again once its commits out have come back.
         self._drain_then_reload = False
-        #: The ruleset's description a welcome carries, by locale (rendered once).
+        #: The ruleset's description a welcome carries, by locale (rendered once for
+        #: the catalogues of :attr:`_described_at`: :func:`rollbridge.text.catalogue_generation`).
         self._described: dict[str, JSON] = {}
+        self._described_at = catalogue_generation()
 
     @property
     def id(self) -> str:
@@ -1219,6 +1221,9 @@ class TableProtocol:
     def welcome_fields(self, principal: Principal, locale: str = "en") -> JSON:
         """What a ``welcome`` tells a member besides its backlog (:func:`welcome_fields`:
         the table at the last durable seq)."""
+        if self._described_at != catalogue_generation():  # catalogues given or compiled since
+            self._described.clear()
+            self._described_at = catalogue_generation()
         described = self._described.get(locale)
         if described is None:  # a ruleset's words do not change while it is loaded
             described = described_ruleset(self.table, locale)
@@ -1263,7 +1268,8 @@ class TableProtocol:
         log.info("%s joined table %s", member.principal.label(), self.id)
         member.last_seq = self.durable_seq
         backlog: list[tuple[Member, bytes | str]] = []
-        size, limit = len(frames[0][1]), self.backlog_limit  # the welcome counts too
+        # the bytes on the wire (a JSON frame's UTF-8); the welcome counts too
+        size, limit = payload_size(frames[0][1]), self.backlog_limit
         for event in missed or ():
             try:
                 frame = Delivery(self.table, event).frame(member)
@@ -1272,7 +1278,7 @@ class TableProtocol:
                 log.exception("table %s: event %s could not be resent", self.id, event.seq)
                 reason = "unsendable"
             else:
-                size += len(frame)
+                size += payload_size(frame)
                 if limit is None or size <= limit:
                     backlog.append((member, frame))
                     continue

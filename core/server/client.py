@@ -24,8 +24,8 @@ from websockets.protocol import State
 
 from rollbridge.engine.model import Principal
 from rollbridge.protocol.connection import CLOSE_AUTH, CLOSE_BEHIND, Connection
+from rollbridge.protocol.frames import payload_size
 from rollbridge.server.bounded import BoundedConnection
-from rollbridge.server.wire import payload_size
 from rollbridge.text import Messages, Text
 
 if TYPE_CHECKING:

@@ -1096,8 +1096,7 @@ class ClusterServer(Server):
             )
         except REDIS_FAILURES:  # the lease renewals that follow say that Redis fails
             return
-        if gone:
-            self.departures.gone(gone)
+        self.departures.gone(gone)  # an empty answer too: who is no longer gone
         if found and not self._differ_told:
             self._differ_told = True
             other, theirs = (p.decode() if isinstance(p, bytes) else str(p) for p in found[:2])

@@ -201,7 +201,10 @@ class Departures:
     finds the claim run out has often taken none of them). A process that stops
     deletes its claim and is never said gone; the tables taken from it are forgotten
     with the oldest once more than :attr:`MOST` processes are remembered (each with its
-    :attr:`TABLES` first), and so are the processes said gone."""
+    :attr:`TABLES` first), and so are the processes said gone. A process said gone
+    that the renewals no longer answer (it was paused and is back, or its record ran
+    out) is forgotten as said: the tables taken from it afterwards are named if it is
+    found gone again."""
 
     #: Processes remembered, and tables named for each.
     MOST = 64
@@ -227,9 +230,13 @@ class Departures:
         """Say each process gone of a renewal's answer (``found``: an id, the ms since
         its claim ran out and the Redis time it ran out at, and so on), with the tables
         taken from it here; a process already said gone (at that time) is not said
-        again, as each renewal answers it while it is recorded."""
+        again, as each renewal answers it while it is recorded. Every renewal's
+        answer is given, an empty one too: a process said gone that it no longer
+        holds is forgotten as said."""
+        listed = set()
         for index in range(0, len(found) - 2, 3):
             node = _text(found[index])
+            listed.add(node)
             seconds = int(found[index + 1]) / 1000
             ran_out = int(found[index + 2])
             if self._said.get(node) == ran_out:
@@ -252,6 +259,8 @@ class Departures:
                 "its claim on this Redis ran out%s, not renewed for %s; %s",
                 named(node), ago, counted(CLAIM_LEASES, "lease"), took,
             )  # fmt: skip
+        for node in [node for node in self._said if node not in listed]:
+            del self._said[node]  # back (its renewal took it out of the gone), or ran out
 
 
 def _text(value: Any) -> str:

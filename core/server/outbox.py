@@ -39,7 +39,8 @@ from collections.abc import Iterator
 from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.protocol import State
 
-from rollbridge.server.wire import Wires, data_frame, payload_size
+from rollbridge.protocol.frames import payload_size
+from rollbridge.server.wire import Wires, data_frame
 
 __all__ = ["FLUSH_AT", "Outbox", "write_data", "write_together"]
 
@@ -69,7 +70,7 @@ class Outbox:
 
     def send(self, connection: ServerConnection, frame: Frame, length: int | None = None) -> None:
         """Write ``frame`` to ``connection`` now, or when the running batch ends.
-        ``length``: its :func:`~rollbridge.server.wire.payload_size`, when the caller
+        ``length``: its :func:`~rollbridge.protocol.frames.payload_size`, when the caller
         has it."""
         held = self._held
         if held is None:

@@ -15,21 +15,13 @@ from __future__ import annotations
 
 import struct
 
-__all__ = ["Wires", "data_frame", "payload_size"]
+__all__ = ["Wires", "data_frame"]
 
 _FIN_BINARY = 0x82
 _FIN_TEXT = 0x81
 _SHORT = struct.Struct("!BB")
 _MEDIUM = struct.Struct("!BBH")
 _LONG = struct.Struct("!BBQ")
-
-
-def payload_size(message: bytes | str) -> int:
-    """The bytes ``message`` takes on the wire as a frame's payload: a text frame's
-    UTF-8 (a Cyrillic letter is two bytes), a binary frame's length."""
-    if message.__class__ is str and not message.isascii():  # type: ignore[union-attr]
-        return len(message.encode())  # type: ignore[union-attr]
-    return len(message)
 
 
 def data_frame(message: bytes | str) -> bytes:

@@ -18,6 +18,8 @@ MAKERS = [
     ("table", "create", "--ruleset", "sr2", "--name", "Friday"),
     ("admin-token", "--name", "web"),
 ]
+#: Those and two that only read.
+EVERY = [*MAKERS, ("table", "list"), ("admin-token", "--list")]
 
 
 @pytest.mark.parametrize("command", MAKERS, ids=lambda c: c[0])
@@ -126,19 +128,20 @@ def test_an_empty_sqlite_file_is_named_and_not_written(tmp_path: Path, capsys):
 def test_a_command_that_makes_a_database_does_not_overwrite_a_short_file(
     tmp_path: Path, capsys, command, content
 ):
-    """A file of 1 to 99 bytes is no database (shorter than SQLite's header), and
-    SQLite took it for a new one and wrote over it: ``--db`` mistyped to name a
-    short note lost the note (the SQLite fuzzer's leftover, 5 December). The commands
-    that make a database refuse it as the reading ones do, leaving it as it was."""
+    """A file of 1 to 99 bytes is no database (shorter than SQLite's header): SQLite
+    took a file of one byte for a new one and wrote over it (``--db`` mistyped to name
+    it lost it: the SQLite fuzzer's leftover, 5 December), and said only "file is not a
+    database" (``store_error``) of a longer one. The commands that make a database
+    refuse it as the reading ones do, leaving it as it was."""
     db = tmp_path / "notes.txt"
     db.write_bytes(content)
     code, out, err = run(capsys, *command, "--db", str(db))
     assert (code, out) == (1, "")
     assert err.startswith(f"rollbridge: error: no_database: no database in {db}: the file")
     assert db.read_bytes() == content
-    # no database, WAL or key made beside it (serve takes its lock first: its file stays)
-    made = {path.name for path in tmp_path.iterdir()} - {"notes.txt.lock"}
-    assert made == {"notes.txt"}
+    # no database, WAL, key or serve lock made beside it (serve took its lock first
+    # and left the lock file: it goes when the store does not open)
+    assert [path.name for path in tmp_path.iterdir()] == ["notes.txt"]
 
 
 @pytest.mark.parametrize("command", MAKERS[1:], ids=lambda c: c[0])
@@ -148,3 +151,79 @@ def test_an_empty_file_may_become_the_database(tmp_path: Path, capsys, command):
     db.touch()
     assert run(capsys, *command, "--db", str(db))[0] == 0
     assert db.read_bytes()[:16] == b"SQLite format 3\x00"
+
+
+@pytest.mark.parametrize("command", MAKERS, ids=lambda c: c[0])
+def test_serve_leaves_no_lock_beside_a_path_it_does_not_serve(tmp_path: Path, capsys, command):
+    """``serve`` takes its lock before the store opens; when the store does not (a
+    folder, a file that is no SQLite database), the lock file it made was left beside
+    the path (``FOLDER.lock``, ``notes.txt.lock``): it is removed. The other commands
+    take no lock: nothing was made by them either."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    note = tmp_path / "notes.txt"
+    note.write_bytes(b"not a database, but longer than its header: " + b"x" * 100)
+    for db in (folder, note):
+        code, out, err = run(capsys, *command, "--db", str(db))
+        assert (code, out) == (1, "") and err.startswith("rollbridge: error: "), err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["data", "notes.txt"]
+    assert list(folder.iterdir()) == []
+
+
+def test_serve_keeps_a_lock_file_that_was_there(tmp_path: Path, capsys):
+    """A lock file there before (the database's, from an earlier serve) is not this
+    start's to remove."""
+    note = tmp_path / "notes.txt"
+    note.write_bytes(b"my notes\n")
+    lock = tmp_path / "notes.txt.lock"
+    lock.touch()
+    assert run(capsys, *MAKERS[0], "--db", str(note))[0] == 1
+    assert lock.exists()
+
+
+@pytest.mark.parametrize("command", EVERY, ids=lambda c: " ".join(c[:2]))
+def test_a_pipe_is_no_database_file(tmp_path: Path, capsys, command):
+    """A pipe (or a device, a socket) at ``--db``: SQLite failed on it with "writing
+    to the disk failed: the disk may be full …" (``store_error``), and next to a
+    device it wrote its journal (``--db /dev/null`` made ``/dev/null-journal``); the
+    reading commands said "no database file" of a path that is there. Each command
+    now says what it is, ``no_database``, and makes nothing beside it."""
+    import os
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    code, out, err = run(capsys, *command, "--db", str(pipe))
+    assert (code, out) == (1, "")
+    assert err == (
+        f"rollbridge: error: no_database: cannot open {pipe}: it is not a regular file but"
+        " a pipe, a device or a socket: give --db (or $ROLLBRIDGE_DB) the path of a file\n"
+    )
+    assert [path.name for path in tmp_path.iterdir()] == ["pipe"]
+
+
+@pytest.mark.parametrize("command", EVERY, ids=lambda c: " ".join(c[:2]))
+def test_another_programs_sqlite_database_is_left_as_it_is(tmp_path: Path, capsys, command):
+    """A SQLite database of another program (schema version 0 with tables in it: a
+    rollbridge database always has a version) at a mistyped ``--db``: every command
+    wrote rollbridge's schema into it beside the program's tables, set its version
+    and switched it to WAL, and ``table create`` made a table there. Each now says
+    whose it is not, ``no_database``, naming a few of its tables quoted, and leaves it
+    as it was; nothing is made beside it."""
+    import sqlite3
+    from contextlib import closing
+
+    db = tmp_path / "places.sqlite"
+    with closing(sqlite3.connect(db)) as conn:
+        for name in ("moz_places", "moz\nbookmarks", "moz_keywords", "moz_origins"):
+            conn.execute(f'CREATE TABLE "{name}" (id INTEGER)')
+        conn.commit()
+    before = db.read_bytes()
+    code, out, err = run(capsys, *command, "--db", str(db))
+    assert (code, out) == (1, "")
+    assert err == (
+        f"rollbridge: error: no_database: no database in {db}: it is another program's"
+        " SQLite database (its tables: 'moz_places', 'moz\\nbookmarks', 'moz_keywords'…),"
+        " not rollbridge's, and was left as it is; check --db (or $ROLLBRIDGE_DB)\n"
+    )
+    assert db.read_bytes() == before
+    assert [path.name for path in tmp_path.iterdir()] == ["places.sqlite"]

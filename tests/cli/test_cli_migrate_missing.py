@@ -75,6 +75,22 @@ def test_a_folder_given_for_the_file_is_said_so(capsys, tmp_path, no_default):
     assert files(tmp_path) == []
 
 
+def test_a_pipe_given_for_the_file_is_said_so(capsys, tmp_path, no_default):
+    """A pipe (or a device, a socket) is there, and migrate said its folder "holds no
+    file" of that name: it says what is there, as the other commands do."""
+    import os
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    code, out, err = migrate(capsys, pipe)
+    assert (code, out) == (1, "")
+    assert err == (
+        f"rollbridge: error: no_database: cannot open {pipe}: it is not a regular file but"
+        " a pipe, a device or a socket: give --from the path of a file\n"
+    )
+    assert files(tmp_path) == ["pipe"]
+
+
 def test_serves_own_database_is_named_when_it_is_there(capsys, tmp_path, no_default):
     """The operator ran ``serve`` without ``--db`` (or with ``$ROLLBRIDGE_DB``) and gave
     migrate another name: the line ends with the one serve uses, and how to give it."""

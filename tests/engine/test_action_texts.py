@@ -13,6 +13,7 @@ from rollbridge.offline import TableService
 from rollbridge.stores import MemoryStore
 from rollbridge.testing import host_with
 from rollbridge.text import Messages
+from tests.test_i18n import _plugin, _translate_and_compile, registry  # noqa: F401 (a fixture)
 
 say = Messages("action_texts_tests")
 HIT = say("action.hit", "Hit")()
@@ -73,3 +74,26 @@ def test_choices_of_null_and_booleans_are_keyed_as_a_browser_writes_them(tally):
     choices = spec.to_dict("en")["choices"]
     assert choices == {"wield": {"null": "none", "pierce": "pierce"},
                        "aim": {"true": "yes", "2": "two"}}  # fmt: skip
+
+
+@pytest.mark.usefixtures("registry")
+def test_a_welcome_reads_catalogues_given_after_the_tables_first_welcome(tally, tmp_path):
+    """A table renders its ruleset's description for a welcome once per locale and
+    keeps it; a catalogue of the ruleset's domain given after that first welcome (a
+    ``Messages`` naming the folder later; or compiled again in this process:
+    ``rollbridge.text.forget``) was never read by the table's later welcomes, though
+    the texts themselves read it at once (docs/plugins.md). They read it now."""
+    package = _plugin(tmp_path, "welcomelate")
+    _translate_and_compile(package, "welcomelate", "de", "{name} handelt")
+    said = Messages("welcomelate")("said", "{name} acts")
+    spec = dataclasses.replace(tally.actions["hit"], label=said(name="Ana"))
+    late = type("Late", (type(tally),), {"actions": {**tally.actions, "hit": spec}})()
+    svc = TableService(MemoryStore(), host_with(late))
+    svc.create_table("t", "tally", table_id="t")
+    protocol, player = svc.protocol("t"), Principal("player", "p", "tok")
+    label = lambda: protocol.welcome_fields(player, "de")["ruleset"]["actions"]["hit"]["label"]  # noqa: E731
+    assert label() == "Ana acts"  # no catalogue given yet
+    Messages("welcomelate", catalogs=package / "locale")
+    assert label() == "Ana handelt"
+    _translate_and_compile(package, "welcomelate", "de", "{name} tut es")
+    assert label() == "Ana tut es" and label() == "Ana tut es"

@@ -100,6 +100,32 @@ async def test_a_resume_is_bounded_by_the_outbox_limit(make_tables, limit):
     assert (await peer.request({"type": "ping"}))["type"] == "pong"  # still connected
 
 
+async def test_a_resumes_bound_counts_a_json_frames_utf_8_not_its_characters(tables):
+    """The missed events a resume is sent are held to half the client's limit in bytes
+    on the wire; a JSON client's frames were counted in characters, so a Russian
+    client's resume (its texts mostly two-byte letters) was sent more bytes than the
+    bound, as the outbox and the metric counted them before (8f883bf, 46876a4)."""
+    gm, _ = await tables.join("sr2", "gm")
+    first = await gm.request({"type": "roll", "formula": "1d6", "label": "Бросок"})
+    for _ in range(10):
+        await gm.request({"type": "roll", "formula": "1d6", "label": "Бросок на удачу" * 10})
+    resume = {"epoch": 1, "seq": first["seq"]}
+    whole, welcome = await tables.join("sr2", "observer", resume=resume, locale="ru")
+    assert welcome["resume"] == {"recovered": True, "missed": 10}
+    await whole.wait_for(lambda p: len(p.events) == 10)
+    sent = whole.frames[:11]  # the welcome and the missed events, as they were sent
+    assert all(isinstance(frame, str) for frame in sent)
+    characters, utf_8 = sum(map(len, sent)), sum(len(frame.encode()) for frame in sent)
+    assert utf_8 > characters + 1000  # the missed events' labels: Cyrillic
+    # a bound they fit in counted as characters, not in bytes
+    tables.server.tables.open["sr2"].backlog_limit = (characters + utf_8) // 2
+    _peer, welcome = await tables.join("sr2", "observer", resume=resume, locale="ru")
+    assert welcome["resume"] == {"recovered": False, "missed": 0, "reason": "too_far_behind"}
+    tables.server.tables.open["sr2"].backlog_limit = utf_8
+    _peer, welcome = await tables.join("sr2", "observer", resume=resume, locale="ru")
+    assert welcome["resume"] == {"recovered": True, "missed": 10}
+
+
 async def test_a_resume_whose_missed_event_cannot_be_sent_takes_the_table_as_it_is(
     make_tables, monkeypatch
 ):
