@@ -58,6 +58,7 @@ from rollbridge.protocol.table import (
 from rollbridge.schema import validate
 from rollbridge.text import Messages
 from rollbridge.tokens import hash_token
+from rollbridge.visible import visible
 
 __all__ = [
     "CLOSE_AUTH",
@@ -659,7 +660,7 @@ class Connection:
         note = say(
             "hello.locale_unavailable",
             "the locale {asked} is not available (available: {known}); texts are in {used}",
-        )(asked=asked, known=known, used=default)
+        )(asked=visible(asked), known=known, used=default)  # its controls as escapes
         return default, ({"code": "locale_unavailable", "message": note.render(default)},)
 
     def _joined(self) -> Effects:

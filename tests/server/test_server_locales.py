@@ -12,6 +12,7 @@ import pytest
 from rollbridge.engine import table as engine_table
 from rollbridge.engine.views import Audience
 from rollbridge.i18n import known_locales
+from rollbridge.visible import CONTROLS
 
 ATTACK = {
     "type": "resolve",
@@ -79,6 +80,12 @@ async def test_an_unknown_locale_falls_back_with_a_note(tables):
     _peer, welcome = await tables.join("sr2", "player", locale="\ncs")
     assert welcome["locale"] == "en"
     assert [note["code"] for note in welcome["notes"]] == ["locale_unavailable"]
+    # and the note quotes what was asked with its control characters written as
+    # escapes: an ESC sequence or a NUL reached the client's note as sent
+    _peer, welcome = await tables.join("sr2", "player", locale="\x1b[2J\x00")
+    (note,) = welcome["notes"]
+    assert "\\x1b[2J\\x00" in note["message"], note["message"]
+    assert not CONTROLS.search(note["message"])
     # a region of a known language is that language, with no note
     _peer, welcome = await tables.join("sr2", "player", locale="de-AT")
     assert welcome["locale"] == "de" and "notes" not in welcome
