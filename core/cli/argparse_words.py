@@ -8,17 +8,17 @@ message declared for that English, rendered in a locale, its placeholders kept f
 argparse to fill. English no message is declared for (a text of another Python
 version, or one only a programming error shows) reads as argparse wrote it.
 
-The texts are those of Python 3.11 to 3.13 a user can meet: each version's that
-differ are declared each (3.13's deprecation warnings, for instance); the tests
-list the lookups a help and the usage errors make and check that each has its
-message.
+The texts are those of Python 3.11 to 3.14 a user can meet: each version's that
+differ are declared each (3.13's deprecation warnings, 3.14's section heads and
+suggestions); the tests list the lookups a help and the usage errors make on the
+Python they run on and check that each has its message.
 """
 
 from __future__ import annotations
 
 from rollbridge.text import Message, Messages
 
-__all__ = ["WORDS", "gettext", "ngettext"]
+__all__ = ["PLURALS", "WORDS", "gettext", "ngettext"]
 
 say = Messages("rollbridge")
 
@@ -54,6 +54,14 @@ WORDS: dict[str, Message] = {
         # (int, float): keep it.
         say("argparse.invalid_type", "invalid %(type)s value: %(value)r"),
         say("argparse.invalid_choice", "invalid choice: %(value)r (choose from %(choices)s)"),
+        # Translators: Python 3.14's, with the closest choice it found.
+        say(
+            "argparse.invalid_choice_closest",
+            "invalid choice: %(value)r, maybe you meant %(closest)r? (choose from %(choices)s)",
+        ),
+        # Translators: a help's section head, as Python 3.14 writes it (options:).
+        say("argparse.heading", "%(heading)s:"),
+        say("argparse.subcommands", "subcommands"),
         # Translators: %(parser_name)r is the command as given; %(choices)s the commands.
         say("argparse.unknown_parser", "unknown parser %(parser_name)r (choices: %(choices)s)"),
         say("argparse.deprecated_option", "option '%(option)s' is deprecated"),

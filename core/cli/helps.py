@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -57,6 +58,8 @@ class Help(str):
         text = message(**args)
         made = super().__new__(cls, text.render())
         made.text = text
+        if not any(character.isspace() for character in made):  # a metavar: FILE
+            _WORDS[made] = made
         return made
 
 
@@ -114,18 +117,35 @@ def shown(text: str | None) -> str | None:
     return _gettext(text)
 
 
-class _Filling(str):
-    """One of argparse's words in the operator's language, whose ``%`` puts a
-    :class:`Help` among its values (the metavar that names an argument in "argument
-    COMMAND: …") in their language too."""
+#: argparse's words whose ``%s`` lists arguments by their names (metavars among them).
+_NAMING = frozenset(
+    {
+        "the following arguments are required: %s",
+        "one of the arguments %s is required",
+        "not allowed with argument %s",
+    }
+)
+#: The metavars that are words, by their English (``COMMAND``): what an argument's
+#: name in a list of names (:data:`_NAMING`) is looked up in.
+_WORDS: dict[str, Help] = {}
+_SEPARATORS = re.compile(r"(, | )")
 
-    __slots__ = ()
+
+class _Filling(str):
+    """One of argparse's words in the operator's language, whose ``%`` puts the names
+    of arguments in that language too: a :class:`Help` among its values (the metavar
+    in "argument COMMAND: …"), or, in a list of names (:data:`_NAMING`), a metavar
+    that is a word."""
+
+    names: bool = False
 
     def __mod__(self, values: Any) -> str:
         if isinstance(values, dict):
             values = {name: _value(value) for name, value in values.items()}
         elif isinstance(values, tuple):
             values = tuple(_value(value) for value in values)
+        elif self.names and isinstance(values, str) and not isinstance(values, Help):
+            values = "".join(_value(_WORDS.get(part, part)) for part in _SEPARATORS.split(values))
         else:
             values = _value(values)
         return str(self) % values
@@ -143,7 +163,9 @@ def _gettext(msgid: str) -> str:
         return msgid
     from rollbridge.cli import argparse_words
 
-    return _Filling(argparse_words.gettext(msgid, locale))
+    filling = _Filling(argparse_words.gettext(msgid, locale))
+    filling.names = msgid in _NAMING
+    return filling
 
 
 def _ngettext(singular: str, plural: str, count: int) -> str:

@@ -115,6 +115,10 @@ def test_a_usage_error_in_czech_exits_2(capsys, environment):
          "Argument --max-event-size: erwartet wird eine ganze Zahl über 0, nicht '-1'"),
         (("resolve", "sr2", "attack", "--params", "--locale", "ru"),
          "аргумент --params: ожидается один аргумент"),
+        (("table", "--locale=cs"),
+         "rollbridge table: error: chybí tyto povinné argumenty: AKCE (viz rollbridge table"),
+        (("--locale=ru",), "rollbridge: error: требуются следующие аргументы: КОМАНДА"),
+        (("roll", "1d6", "ACTION", "--locale", "cs"), "nerozpoznané argumenty: ACTION "),
     ],
 )  # fmt: skip
 def test_argparse_and_the_options_words_in_the_language(capsys, environment, argv, said):
