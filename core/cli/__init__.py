@@ -12,6 +12,10 @@ exit status 2), and Ctrl-C (``interrupted``, exit status 130). A command may
 set a ``hint`` (``hint(args, error) -> Text | None``): words on what would help, in
 parentheses at the line's end (``rollbridge resolve``: where its ruleset's
 parameters are listed).
+
+``--help`` and the usage errors are in the same language, argparse's own words with
+them (:mod:`rollbridge.cli.helps`): each command declares its help texts as messages
+and hands them to argparse as :class:`~rollbridge.cli.helps.Help`.
 """
 
 from __future__ import annotations

@@ -106,9 +106,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                 "cli.help.connect.reconnect_attempts",
                 "after a close the server may come back from, try this many times "
                 "(default %(default)s, 0: never) before the session ends; the first "
-                "after {first} s (or ${env}), each next one waits twice as long, up to 8 s",
+                "after {first:g} s (or ${env}), each next one waits twice as long, up to 8 s",
             ),
-            first=f"{FIRST_DELAY:g}",
+            first=FIRST_DELAY,
             env=DELAY_ENV,
         ),
     )
@@ -122,11 +122,11 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
             say(
                 "cli.help.connect.answer_timeout",
                 "once the input has ended (or quit was typed), wait this long for the "
-                "answers to what was sent (default {default}, 0 to {most}); a request "
+                "answers to what was sent (default {default:g}, 0 to {most:g}); a request "
                 "still unanswered then ends the session with status 1",
             ),
-            default=f"{ANSWER_WAIT:g}",
-            most=f"{MOST_ANSWER_WAIT:g}",
+            default=ANSWER_WAIT,
+            most=MOST_ANSWER_WAIT,
         ),
     )
     add_locale_option(parser)

@@ -70,8 +70,10 @@ def _network(text: str) -> Network:
         raise argparse.ArgumentTypeError(said) from None
 
 
-def _shown(value: object) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
+def _shown(value: float | int) -> float | int:
+    """A default as its help shows it: 10.0 as 10, 0.5 as 0.5 (written in the help's
+    language: 0,5 in Czech)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def add_limit_options(serve: argparse.ArgumentParser) -> None:

@@ -366,7 +366,17 @@ def _add_export(actions: argparse._SubParsersAction) -> None:
             )
         ),
     )
-    export.add_argument("--format", required=True, choices=("jsonl", "markdown"))
+    export.add_argument(
+        "--format",
+        required=True,
+        choices=("jsonl", "markdown"),
+        help=Help(
+            say(
+                "cli.help.table.export.format",
+                "JSON Lines (one event per line, as verify reads it) or a Markdown report",
+            )
+        ),
+    )
     export.add_argument(
         "--since",
         type=int,

@@ -41,6 +41,9 @@ def helped(parser: argparse.ArgumentParser):
     """Each action's help as argparse expands it (its ``%(default)s`` filled in), and
     the option or argument it belongs to: what must not read in English."""
     formatter = parser._get_formatter()
+    yield "description", parser.description or ""
+    for group in parser._action_groups:
+        yield "section", group.title or ""
     for action in parser._actions:
         for shown in getattr(action, "_choices_actions", []):  # the sub-commands' lines
             yield shown.dest, formatter._expand_help(shown)
