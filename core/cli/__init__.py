@@ -12,6 +12,10 @@ exit status 2), and Ctrl-C (``interrupted``, exit status 130). A command may
 set a ``hint`` (``hint(args, error) -> Text | None``): words on what would help, in
 parentheses at the line's end (``rollbridge resolve``: where its ruleset's
 parameters are listed).
+
+``--help`` and the usage errors are in the same language, argparse's own words with
+them (:mod:`rollbridge.cli.helps`): each command declares its help texts as messages
+and hands them to argparse as :class:`~rollbridge.cli.helps.Help`.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from rollbridge.cli import (
     tables,
     verify,
 )
+from rollbridge.cli.helps import Formatter, Help, help_locale, speaking
 from rollbridge.cli.locales import chosen_locale, default_locale
 from rollbridge.cli.render import print_error, print_error_json
 from rollbridge.exceptions import InvalidRequest, RollbridgeError
@@ -44,6 +49,9 @@ __all__ = ["build_parser", "main"]
 
 say = Messages("rollbridge")
 INTERRUPTED = say("cli.interrupted", "interrupted")
+# Translators: after a usage error, in parentheses; {prog} is the command (rollbridge
+# table create), --help stays as it is.
+SEE_HELP = say("cli.usage.see_help", "see {prog} --help")
 #: The code of Ctrl-C's JSON with ``--json`` (exit status 130): no request's error,
 #: so none of :mod:`rollbridge.exceptions`'; stable like theirs.
 INTERRUPTED_CODE = "interrupted"
@@ -80,13 +88,20 @@ WARNING_LOGGERS = ("rollbridge.dice", "rollbridge.store")
 
 class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors are one line plus a hint, exit status 2; JSON on
-    stdout (``invalid_request``) while :attr:`json_errors` is set (``--json`` given)."""
+    stdout (``invalid_request``) while :attr:`json_errors` is set (``--json`` given).
+    Its help and its usage errors read in the operator's language
+    (:mod:`rollbridge.cli.helps`); the head ``rollbridge: error:`` stays as it is,
+    for scripts that read it."""
 
     #: Whether usage errors are JSON: :func:`main` sets it while it parses ``--json``.
     json_errors: bool = False
 
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("formatter_class", Formatter)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
     def error(self, message: str) -> None:  # type: ignore[override]
-        hint = f"see {self.prog} --help"
+        hint = SEE_HELP(prog=self.prog).render(help_locale())
         if _Parser.json_errors:
             print_error(InvalidRequest(message), hint=hint)
         else:
@@ -112,10 +127,14 @@ def build_parser() -> argparse.ArgumentParser:
     """The full argument parser."""
     parser = _Parser(
         prog="rollbridge",
-        description="A bridge between virtual tabletops and game rules.",
+        description=Help(
+            say("cli.help.description", "A bridge between virtual tabletops and game rules.")
+        ),
     )
     parser.add_argument("--version", action="version", version=f"rollbridge {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands = parser.add_subparsers(
+        dest="command", metavar=Help(say("cli.help.command", "COMMAND")), parser_class=_Parser
+    )
     commands.required = True
     for module in COMMAND_MODULES:
         module.add_parsers(commands)
@@ -137,9 +156,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
     _printable(sys.stdout)  # stderr escapes already
     parser = build_parser()
-    _Parser.json_errors = _asks_json(sys.argv[1:] if argv is None else argv)
+    given = sys.argv[1:] if argv is None else argv
+    _Parser.json_errors = _asks_json(given)
     try:
-        args = parser.parse_args(argv)
+        with speaking(given):  # a help, a usage error: in the operator's language
+            args = parser.parse_args(given)
     finally:
         _Parser.json_errors = False
     locale = default_locale()

@@ -13,6 +13,7 @@ import argparse
 import sys
 from typing import Any
 
+from rollbridge.cli.helps import Help
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_json, utc_time
 from rollbridge.cli.stores import add_store_options, open_store
@@ -36,13 +37,31 @@ NO_SUCH = say("cli.admin.no_such", "there is no admin token {id}")
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add ``admin-token``."""
     parser = commands.add_parser(
-        "admin-token", help="make (default), list or revoke admin tokens of the admin API"
+        "admin-token",
+        help=Help(
+            say("cli.help.admin", "make (default), list or revoke admin tokens of the admin API")
+        ),
     )
     add_store_options(parser)
-    parser.add_argument("--name", help="a name for the new token, shown in logs (default admin)")
-    parser.add_argument("--list", action="store_true", help="list the admin tokens (no secrets)")
-    parser.add_argument("--revoke", metavar="ID", help="revoke an admin token by its id")
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--name",
+        help=Help(
+            say("cli.help.admin.name", "a name for the new token, shown in logs (default admin)")
+        ),
+    )
+    parser.add_argument(
+        "--list",
+        action="store_true",
+        help=Help(say("cli.help.admin.list", "list the admin tokens (no secrets)")),
+    )
+    parser.add_argument(
+        "--revoke",
+        metavar="ID",
+        help=Help(say("cli.help.admin.revoke", "revoke an admin token by its id")),
+    )
+    parser.add_argument(
+        "--json", action="store_true", help=Help(say("cli.help.json", "print JSON"))
+    )
     add_locale_option(parser)
     parser.set_defaults(handler=_admin_token)
 

@@ -9,6 +9,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from rollbridge.cli.helps import Help
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_json
 from rollbridge.text import Messages
@@ -47,15 +48,32 @@ REDIS = say(
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add ``backup``."""
     parser = commands.add_parser(
-        "backup", help="copy the database, online (safe while rollbridge serve runs on it)"
+        "backup",
+        help=Help(
+            say(
+                "cli.help.backup",
+                "copy the database, online (safe while rollbridge serve runs on it)",
+            )
+        ),
     )
     parser.add_argument(
         "--db",
         type=Path,
-        help="SQLite file (default: $ROLLBRIDGE_DB, else in the user data directory)",
+        help=Help(
+            say(
+                "cli.help.backup.db",
+                "SQLite file (default: $ROLLBRIDGE_DB, else in the user data directory)",
+            )
+        ),
     )
-    parser.add_argument("dest", type=Path, help="the copy to write (must not exist)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "dest",
+        type=Path,
+        help=Help(say("cli.help.backup.dest", "the copy to write (must not exist)")),
+    )
+    parser.add_argument(
+        "--json", action="store_true", help=Help(say("cli.help.json", "print JSON"))
+    )
     add_locale_option(parser)
     parser.set_defaults(handler=_backup)
 

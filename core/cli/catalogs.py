@@ -14,45 +14,89 @@ import argparse
 import sys
 from pathlib import Path
 
+from rollbridge.cli.helps import Help
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.i18n import LOCALES
+from rollbridge.text import Messages
 from rollbridge.words import counted
 
 __all__ = ["add_parsers"]
+
+say = Messages("rollbridge")
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add ``catalogs update`` and ``catalogs check``."""
     parser = commands.add_parser(
-        "catalogs", help="extract, update, compile and check translations (needs Babel)"
+        "catalogs",
+        help=Help(
+            say(
+                "cli.help.catalogs", "extract, update, compile and check translations (needs Babel)"
+            )
+        ),
     )
-    actions = parser.add_subparsers(dest="catalogs_command", metavar="ACTION", required=True)
+    actions = parser.add_subparsers(
+        dest="catalogs_command", metavar=Help(say("cli.help.action", "ACTION")), required=True
+    )
     update = actions.add_parser(
-        "update", help="extract the messages, merge them into each .po, compile the .mo files"
+        "update",
+        help=Help(
+            say(
+                "cli.help.catalogs.update",
+                "extract the messages, merge them into each .po, compile the .mo files",
+            )
+        ),
     )
     check = actions.add_parser(
-        "check", help="report untranslated, fuzzy or misfitting messages and stale .mo files"
+        "check",
+        help=Help(
+            say(
+                "cli.help.catalogs.check",
+                "report untranslated, fuzzy or misfitting messages and stale .mo files",
+            )
+        ),
     )
     for action in (update, check):
         action.add_argument(
             "sources",
             type=Path,
             nargs="+",
-            help="the package folders (plugins/sr2; core adapters): catalogues in the first",
+            help=Help(
+                say(
+                    "cli.help.catalogs.sources",
+                    "the package folders (plugins/sr2; core adapters): catalogues in the first",
+                )
+            ),
         )
         action.add_argument(
-            "--domain", help="the message domain (default: the first folder's name)"
+            "--domain",
+            help=Help(
+                say(
+                    "cli.help.catalogs.domain",
+                    "the message domain (default: the first folder's name)",
+                )
+            ),
         )
         action.add_argument(
             "--locale",
             dest="locales",
             action="append",
             metavar="LANG",
-            help=f"a language to keep (repeatable; default: {', '.join(LOCALES[1:])})",
+            help=Help(
+                say(
+                    "cli.help.catalogs.locale",
+                    "a language to keep (repeatable; default: {locales})",
+                ),
+                locales=", ".join(LOCALES[1:]),
+            ),
         )
     update.set_defaults(handler=_update)
     check.add_argument(
-        "--partial", action="store_true", help="untranslated and fuzzy messages are not problems"
+        "--partial",
+        action="store_true",
+        help=Help(
+            say("cli.help.catalogs.partial", "untranslated and fuzzy messages are not problems")
+        ),
     )
     check.set_defaults(handler=_check)
 

@@ -23,6 +23,7 @@ import argparse
 import os
 from urllib.parse import parse_qs, unquote, urlparse
 
+from rollbridge.cli.helps import Help
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.reconnect import (
     DELAY_ENV,
@@ -61,37 +62,72 @@ NO_TOKEN = say(
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add ``connect``."""
-    parser = commands.add_parser("connect", help="join a table from the terminal and watch it live")
+    parser = commands.add_parser(
+        "connect",
+        help=Help(say("cli.help.connect", "join a table from the terminal and watch it live")),
+    )
     parser.add_argument(
         "url",
-        help="ws://HOST:PORT/tables/TABLE (as `serve` prints it); a web view's "
-        "http(s):// address, or its share link with #token=…, does too",
+        help=Help(
+            say(
+                "cli.help.connect.url",
+                "ws://HOST:PORT/tables/TABLE (as `serve` prints it); a web view's "
+                "http:// or https:// address, or its share link with #token=…, does too",
+            )
+        ),
     )
     parser.add_argument(
         "--token",
-        help="a join token of the table (or set ROLLBRIDGE_TOKEN, which other users of "
-        "the machine cannot read in the process list)",
+        help=Help(
+            say(
+                "cli.help.connect.token",
+                "a join token of the table (or set ROLLBRIDGE_TOKEN, which other users of "
+                "the machine cannot read in the process list)",
+            )
+        ),
     )
-    parser.add_argument("--table", help="table id, if the URL does not end in /tables/ID")
-    parser.add_argument("--msgpack", action="store_true", help="use binary msgpack frames")
+    parser.add_argument(
+        "--table",
+        help=Help(say("cli.help.connect.table", "table id, if the URL does not end in /tables/ID")),
+    )
+    parser.add_argument(
+        "--msgpack",
+        action="store_true",
+        help=Help(say("cli.help.connect.msgpack", "use binary msgpack frames")),
+    )
     parser.add_argument(
         "--reconnect-attempts",
         type=attempts_option,
         default=RECONNECT_ATTEMPTS,
         metavar="N",
-        help=f"after a close the server may come back from, try this many times "
-        f"(default {RECONNECT_ATTEMPTS}, 0: never) before the session ends; the first "
-        f"after {FIRST_DELAY:g} s (or ${DELAY_ENV}), each next one waits twice as long, "
-        "up to 8 s",
+        help=Help(
+            # Translators: {first} is a number of seconds, {env} an environment variable.
+            say(
+                "cli.help.connect.reconnect_attempts",
+                "after a close the server may come back from, try this many times "
+                "(default %(default)s, 0: never) before the session ends; the first "
+                "after {first:g} s (or ${env}), each next one waits twice as long, up to 8 s",
+            ),
+            first=FIRST_DELAY,
+            env=DELAY_ENV,
+        ),
     )
     parser.add_argument(
         "--answer-timeout",
         type=answer_timeout_option,
         default=ANSWER_WAIT,
-        metavar="SECONDS",
-        help=f"once the input has ended (or quit was typed), wait this long for the "
-        f"answers to what was sent (default {ANSWER_WAIT:g}, 0 to {MOST_ANSWER_WAIT:g}); "
-        "a request still unanswered then ends the session with status 1",
+        metavar=Help(say("cli.help.seconds", "SECONDS")),
+        help=Help(
+            # Translators: {default} and {most} are numbers of seconds.
+            say(
+                "cli.help.connect.answer_timeout",
+                "once the input has ended (or quit was typed), wait this long for the "
+                "answers to what was sent (default {default:g}, 0 to {most:g}); a request "
+                "still unanswered then ends the session with status 1",
+            ),
+            default=ANSWER_WAIT,
+            most=MOST_ANSWER_WAIT,
+        ),
     )
     add_locale_option(parser)
     parser.set_defaults(handler=_connect)

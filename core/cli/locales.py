@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 
 from rollbridge import i18n
+from rollbridge.cli.helps import Help
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.text import Messages
 
@@ -25,11 +26,19 @@ UNKNOWN_LOCALE = say(
 
 def add_locale_option(parser: argparse.ArgumentParser) -> None:
     """Give a sub-command the ``--locale LANG`` option."""
+
     parser.add_argument(
         "--locale",
         metavar="LANG",
-        help="the language to print in: "
-        f"{', '.join(i18n.LOCALES)} (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG)",
+        help=Help(
+            # Translators: {locales} are language codes; the variables stay as they are.
+            say(
+                "cli.help.locale",
+                "the language to print in: {locales} (default: from LANGUAGE, LC_ALL, "
+                "LC_MESSAGES, LANG)",
+            ),
+            locales=", ".join(i18n.LOCALES),
+        ),
     )
 
 

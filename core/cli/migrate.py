@@ -25,6 +25,7 @@ import os
 import sys
 from pathlib import Path
 
+from rollbridge.cli.helps import Help, help_locale
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_json
 from rollbridge.exceptions import NotFound, RollbridgeError
@@ -34,6 +35,8 @@ from rollbridge.text import Messages, Text
 __all__ = ["PROGRESS_FROM", "add_parsers", "check_source"]
 
 say = Messages("rollbridge")
+# Translators: the usage error of migrate --retain; {given} is the number given.
+AT_LEAST_ONE = say("cli.option.retain", "must be at least 1, not {given}")
 # Translators: one line per table moved by rollbridge migrate; the numbers are counts,
 # each after its word (as MISMATCH lists them), so that no word agrees with a number.
 MOVED = say(
@@ -108,27 +111,60 @@ PROGRESS_FROM = 10
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add ``migrate``."""
     migrate = commands.add_parser(
-        "migrate", help="move tables from a SQLite file to Redis, verified"
+        "migrate",
+        help=Help(say("cli.help.migrate", "move tables from a SQLite file to Redis, verified")),
     )
     migrate.add_argument(
-        "--from", "--db", dest="source", type=Path, required=True, metavar="DB_FILE",
-        help="the SQLite file (only read; stop its server first: refused while a "
-        "rollbridge serve runs on it); --db, as the other commands name it, too",
-    )  # fmt: skip
+        "--from",
+        "--db",
+        dest="source",
+        type=Path,
+        required=True,
+        metavar=Help(say("cli.help.db_file", "DB_FILE")),
+        help=Help(
+            say(
+                "cli.help.migrate.from",
+                "the SQLite file (only read; stop its server first: refused while a "
+                "rollbridge serve runs on it); --db, as the other commands name it, too",
+            )
+        ),
+    )
     migrate.add_argument(
-        "--to", "--redis", dest="target", required=True, metavar="URL",
-        help="the Redis server, e.g. redis://127.0.0.1:6379/0; --redis, as the other "
-        "commands name it, too",
-    )  # fmt: skip
+        "--to",
+        "--redis",
+        dest="target",
+        required=True,
+        metavar="URL",
+        help=Help(
+            say(
+                "cli.help.migrate.to",
+                "the Redis server, e.g. redis://127.0.0.1:6379/0; --redis, as the other "
+                "commands name it, too",
+            )
+        ),
+    )
     migrate.add_argument(
-        "--table", dest="tables", action="append", metavar="ID",
-        help="move this table (repeat for more; default: every table)",
-    )  # fmt: skip
+        "--table",
+        dest="tables",
+        action="append",
+        metavar="ID",
+        help=Help(
+            say("cli.help.migrate.table", "move this table (repeat for more; default: every table)")
+        ),
+    )
     migrate.add_argument(
-        "--retain", type=_positive, default=DEFAULT_RETAIN,
-        help=f"events kept per table, as serve --retain (default {DEFAULT_RETAIN})",
-    )  # fmt: skip
-    migrate.add_argument("--json", action="store_true", help="print the report as JSON")
+        "--retain",
+        type=_positive,
+        default=DEFAULT_RETAIN,
+        help=Help(
+            say("cli.help.retain", "events kept per table, as serve --retain (default %(default)s)")
+        ),
+    )
+    migrate.add_argument(
+        "--json",
+        action="store_true",
+        help=Help(say("cli.help.json_report", "print the report as JSON")),
+    )
     add_locale_option(migrate)
     migrate.set_defaults(handler=_migrate, hint=_hint)
 
@@ -136,7 +172,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+        raise argparse.ArgumentTypeError(AT_LEAST_ONE(given=value).render(help_locale()))
     return value
 
 
@@ -228,9 +264,10 @@ def _move(args: argparse.Namespace) -> int:
             source_says, target_says = result.source_checksum, result.target_checksum
         what = ", ".join(wrong) if wrong else "checksum"
         lines.append(
-            MISMATCH(table=result.table, what=what, source=source_says,
-                     target=target_says).render(locale)
-        )  # fmt: skip
+            MISMATCH(table=result.table, what=what, source=source_says, target=target_says).render(
+                locale
+            )
+        )
     if not report.tables:
         lines.append(NOTHING().render(locale))
     lines.append(ADMIN(moved=report.admin_tokens, present=report.admin_present).render(locale))

@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from rollbridge import i18n
+from rollbridge.cli.helps import Help
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.offline import params_hint
 from rollbridge.cli.render import print_json
@@ -81,31 +82,72 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add the ``odds`` sub-command."""
     odds = commands.add_parser(
         "odds",
-        help="the exact odds of dice notation (e.g. 4d6kh3) or of a ruleset's action",
+        help=Help(
+            say(
+                "cli.help.odds",
+                "the exact odds of dice notation (e.g. 4d6kh3) or of a ruleset's action",
+            )
+        ),
     )
     odds.add_argument(
-        "formula", help="Foundry-style dice notation; or, with ACTION, a ruleset id (bandits)"
+        "formula",
+        help=Help(
+            say(
+                "cli.help.odds.formula",
+                "Foundry-style dice notation; or, with ACTION, a ruleset id (bandits)",
+            )
+        ),
     )
-    odds.add_argument("action", nargs="?", help="an action of the ruleset, e.g. move")
-    odds.add_argument("--params", default="{}", help="with ACTION: its parameters as JSON")
+    odds.add_argument(
+        "action",
+        nargs="?",
+        help=Help(say("cli.help.odds.action", "an action of the ruleset, e.g. move")),
+    )
+    odds.add_argument(
+        "--params",
+        default="{}",
+        help=Help(say("cli.help.odds.params", "with ACTION: its parameters as JSON")),
+    )
     odds.add_argument(
         "--actors",
-        help="with ACTION: actors as JSON, as rollbridge resolve takes them (a list: the "
-        'first acts, the rest are targets; or {"actor": {...}, "targets": [...]}). '
-        "Default: the example sheets",
+        help=Help(
+            say(
+                "cli.help.odds.actors",
+                "with ACTION: actors as JSON, as rollbridge resolve takes them (a list: the "
+                'first acts, the rest are targets; or {{"actor": {{...}}, "targets": [...]}}). '
+                "Default: the example sheets",
+            )
+        ),
     )
     odds.add_argument(
-        "--settings", help="with ACTION: table settings as JSON, as rollbridge resolve takes them"
+        "--settings",
+        help=Help(
+            say(
+                "cli.help.odds.settings",
+                "with ACTION: table settings as JSON, as rollbridge resolve takes them",
+            )
+        ),
     )
     odds.add_argument(
         "--depth",
         type=int,
         default=DEFAULT_DEPTH,
-        help=f"explosion depth: dice one line of explosions may add (0 to {MAX_DEPTH}, "
-        f"default {DEFAULT_DEPTH}); the rest is reported as cut off",
+        help=Help(
+            # Translators: {most} is the largest depth allowed.
+            say(
+                "cli.help.odds.depth",
+                "explosion depth: dice one line of explosions may add (0 to {most}, "
+                "default %(default)s); the rest is reported as cut off",
+            ),
+            most=MAX_DEPTH,
+        ),
     )
-    odds.add_argument("--exact", action="store_true", help="print every fraction in full")
-    odds.add_argument("--json", action="store_true", help="print JSON")
+    odds.add_argument(
+        "--exact",
+        action="store_true",
+        help=Help(say("cli.help.odds.exact", "print every fraction in full")),
+    )
+    odds.add_argument("--json", action="store_true", help=Help(say("cli.help.json", "print JSON")))
     add_locale_option(odds)
     odds.set_defaults(handler=_odds, hint=params_hint)
 

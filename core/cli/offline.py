@@ -20,6 +20,7 @@ import secrets
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from rollbridge.cli.helps import Help
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import dice_line, print_json, render_event
 from rollbridge.dice import roll_formula
@@ -43,14 +44,16 @@ __all__ = [
     "table_settings",
 ]
 
-#: The help of ``--settings`` (``resolve``, ``table create``): what :func:`table_settings` reads.
-SETTINGS_HELP = (
-    'table settings as JSON: the ruleset\'s own (e.g. {"rule_of_one": false}, or nested '
-    'as {"ruleset": {...}}) and the core ones ("approval", "player_dice", "verifiable", '
-    '"locale")'
-)
 
 say = Messages("rollbridge")
+#: The help of ``--settings`` (``resolve``, ``table create``): what :func:`table_settings`
+#: reads; {more} is what the command adds.
+SETTINGS_HELP = say(
+    "cli.help.settings",
+    'table settings as JSON: the ruleset\'s own (e.g. {{"rule_of_one": false}}, or nested '
+    'as {{"ruleset": {{...}}}}) and the core ones ("approval", "player_dice", "verifiable", '
+    '"locale"){more}',
+)
 # Translators: {part} is what was given, quoted.
 NOT_WHOLE = say("cli.dice.not_whole", "--dice: {part} is not a whole number")
 NO_DICE = say("cli.dice.none", "--dice: give the results as comma-separated numbers, e.g. 6,1,4")
@@ -156,48 +159,98 @@ def _source(args: argparse.Namespace) -> DiceSource:
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add the offline sub-commands."""
-    plugins = commands.add_parser("plugins", help="list loaded plugins with versions")
-    plugins.add_argument("--json", action="store_true", help="print JSON")
+    plugins = commands.add_parser(
+        "plugins", help=Help(say("cli.help.plugins", "list loaded plugins with versions"))
+    )
+    plugins.add_argument(
+        "--json", action="store_true", help=Help(say("cli.help.json", "print JSON"))
+    )
     add_locale_option(plugins)
     plugins.set_defaults(handler=_plugins)
 
-    rulesets = commands.add_parser("rulesets", help="list rulesets and their actions")
-    rulesets.add_argument("ruleset", nargs="?", help="show one ruleset in detail")
-    rulesets.add_argument("--json", action="store_true", help="print JSON")
+    rulesets = commands.add_parser(
+        "rulesets", help=Help(say("cli.help.rulesets", "list rulesets and their actions"))
+    )
+    rulesets.add_argument(
+        "ruleset",
+        nargs="?",
+        help=Help(say("cli.help.rulesets.ruleset", "show one ruleset in detail")),
+    )
+    rulesets.add_argument(
+        "--json", action="store_true", help=Help(say("cli.help.json", "print JSON"))
+    )
     add_locale_option(rulesets)
     rulesets.set_defaults(handler=_rulesets)
 
-    roll = commands.add_parser("roll", help="roll dice notation, e.g. 4d6kh3+2")
-    roll.add_argument("formula", help="Foundry-style dice notation")
-    roll.add_argument("--seed", help="seed the dice (reproducible)")
-    roll.add_argument("--dice", help="supply the die results in order: 6,1,4")
-    roll.add_argument("--json", action="store_true", help="print JSON")
+    roll = commands.add_parser(
+        "roll", help=Help(say("cli.help.roll", "roll dice notation, e.g. 4d6kh3+2"))
+    )
+    roll.add_argument(
+        "formula", help=Help(say("cli.help.roll.formula", "Foundry-style dice notation"))
+    )
+    roll.add_argument("--seed", help=Help(say("cli.help.seed", "seed the dice (reproducible)")))
+    roll.add_argument(
+        "--dice", help=Help(say("cli.help.dice", "supply the die results in order: 6,1,4"))
+    )
+    roll.add_argument("--json", action="store_true", help=Help(say("cli.help.json", "print JSON")))
     add_locale_option(roll)
     roll.set_defaults(handler=_roll)
 
     resolve = commands.add_parser(
-        "resolve", help="resolve a ruleset action offline and show the new states"
+        "resolve",
+        help=Help(
+            say("cli.help.resolve", "resolve a ruleset action offline and show the new states")
+        ),
     )
-    resolve.add_argument("ruleset", help="ruleset id, e.g. sr2")
-    resolve.add_argument("action", help="action name, e.g. attack")
-    resolve.add_argument("--params", default="{}", help="action parameters as JSON")
+    resolve.add_argument("ruleset", help=Help(say("cli.help.ruleset_id", "ruleset id, e.g. sr2")))
+    resolve.add_argument(
+        "action", help=Help(say("cli.help.resolve.action", "action name, e.g. attack"))
+    )
+    resolve.add_argument(
+        "--params",
+        default="{}",
+        help=Help(say("cli.help.resolve.params", "action parameters as JSON")),
+    )
     resolve.add_argument(
         "--actors",
-        help='actors as JSON: a list (first acts, the rest are targets) or {"actor": {...}, '
-        '"targets": [...]}; each {"name", "sheet", "state"?}. Default: the example sheets',
+        help=Help(
+            say(
+                "cli.help.resolve.actors",
+                'actors as JSON: a list (first acts, the rest are targets) or {{"actor": '
+                '{{...}}, "targets": [...]}}; each {{"name", "sheet", "state"?}}. Default: the '
+                "example sheets",
+            )
+        ),
     )
-    resolve.add_argument("--settings", help=SETTINGS_HELP + "; default: the ruleset's defaults")
+    resolve.add_argument(
+        "--settings",
+        help=Help(
+            SETTINGS_HELP,
+            more=say("cli.help.resolve.settings", "; default: the ruleset's defaults")(),
+        ),
+    )
     resolve.add_argument(
         "--as",
         dest="role",
         choices=("gm", "player", "observer"),
         default="gm",
-        help='who asks (default gm). A player controls the actors whose "controllers" '
-        'name "player" in --actors, or else the acting actor',
+        help=Help(
+            say(
+                "cli.help.resolve.as",
+                'who asks (default gm). A player controls the actors whose "controllers" '
+                'name "player" in --actors, or else the acting actor',
+            )
+        ),
     )
-    resolve.add_argument("--dice", help="supply the die results in order: 6,1,4")
-    resolve.add_argument("--seed", help="seed the dice (reproducible)")
-    resolve.add_argument("--json", action="store_true", help="print JSON (its texts in --locale)")
+    resolve.add_argument(
+        "--dice", help=Help(say("cli.help.dice", "supply the die results in order: 6,1,4"))
+    )
+    resolve.add_argument("--seed", help=Help(say("cli.help.seed", "seed the dice (reproducible)")))
+    resolve.add_argument(
+        "--json",
+        action="store_true",
+        help=Help(say("cli.help.resolve.json", "print JSON (its texts in --locale)")),
+    )
     add_locale_option(resolve)
     resolve.set_defaults(handler=_resolve, hint=params_hint)
 

@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from rollbridge.cli.locales import default_locale
+from rollbridge.cli.helps import help_locale
 from rollbridge.cli.waits import seconds_from
 from rollbridge.text import Messages, Text
 
@@ -184,14 +184,14 @@ def attempts_option(text: str) -> int:
     """``--reconnect-attempts``: a whole number from 0 (never reconnect) to 100.
 
     :raises argparse.ArgumentTypeError: for anything else, naming the option and the
-        value in the environment's language (a usage error, exit status 2).
+        value in the language of the command line (a usage error, exit status 2).
     """
     try:
         value = int(text)
     except ValueError:
         value = -1
     if not 0 <= value <= MOST_ATTEMPTS:
-        said = BAD_ATTEMPTS(given=repr(text[:64])).render(default_locale())
+        said = BAD_ATTEMPTS(given=repr(text[:64])).render(help_locale())
         raise argparse.ArgumentTypeError(said)
     return value
 

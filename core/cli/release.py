@@ -6,15 +6,24 @@ from __future__ import annotations
 import argparse
 
 from rollbridge.adapters.foundry import release
+from rollbridge.cli.helps import Help
+from rollbridge.text import Messages
 
 __all__ = ["add_parsers"]
+
+say = Messages("rollbridge")
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add ``foundry-release``."""
     parser = commands.add_parser(
         "foundry-release",
-        help="build the Foundry VTT module's zip and module.json (version = rollbridge's)",
+        help=Help(
+            say(
+                "cli.help.foundry_release",
+                "build the Foundry VTT module's zip and module.json (version = rollbridge's)",
+            )
+        ),
     )
     release.add_arguments(parser)
     parser.set_defaults(handler=release.run)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
 from rollbridge.cli import startup
+from rollbridge.cli.helps import Help, help_locale
 from rollbridge.cli.limits import add_limit_options, limits_from
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import utc_time
@@ -36,7 +37,32 @@ from rollbridge.server.file_limit import fit_file_limit
 from rollbridge.server.limits import DEFAULT_HOST, DEFAULT_PORT, MAX_PENDING
 from rollbridge.server.listen import host_port
 from rollbridge.stores.base import DEFAULT_RETAIN, Store
+from rollbridge.text import Message, Messages
 from rollbridge.words import counted
+
+say = Messages("rollbridge")
+# Translators: the usage errors of serve's options; {given} is the value as typed, quoted.
+NOT_POSITIVE = say("cli.option.not_positive", "expected a whole number of at least 1, not {given}")
+# Translators: {levels} are the log levels, which stay as they are.
+NOT_A_LEVEL = say("cli.option.not_a_level", "expected one of {levels} (in any case), not {given}")
+NOT_A_PORT = say("cli.option.not_a_port", "expected a port from 0 to 65535, not {given}")
+NOT_AN_ADDRESS = say(
+    "cli.option.public_url",
+    "expected an http:// or https:// address such as https://rb.example.org, not {given}",
+)
+ADDRESS_PORT = say(
+    "cli.option.public_url.port",
+    "expected an address whose port, if any, is from 1 to 65535, not {given}",
+)
+ADDRESS_EXTRAS = say(
+    "cli.option.public_url.extras",
+    "expected an address without credentials, query or fragment, not {given}",
+)
+ADDRESS_PATH = say(
+    "cli.option.public_url.path",
+    "expected an address without a path, not {given}: the web view and the protocol are "
+    "served at the root (/tables/ID, /static/…), so proxy the root",
+)
 
 if TYPE_CHECKING:
     from rollbridge.engine.model import TableInfo
@@ -62,59 +88,107 @@ SHOWN_TABLES = 20
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add ``serve``."""
-    serve = commands.add_parser("serve", help="run the live WebSocket server")
-    serve.add_argument("--host", default=DEFAULT_HOST, help="interface (default 127.0.0.1)")
+    serve = commands.add_parser(
+        "serve", help=Help(say("cli.help.serve", "run the live WebSocket server"))
+    )
     serve.add_argument(
-        "--port", type=_port, default=DEFAULT_PORT, help="port (default 8765; 0: any free one)"
+        "--host",
+        default=DEFAULT_HOST,
+        help=Help(say("cli.help.serve.host", "interface (default 127.0.0.1)")),
+    )
+    serve.add_argument(
+        "--port",
+        type=_port,
+        default=DEFAULT_PORT,
+        help=Help(say("cli.help.serve.port", "port (default 8765; 0: any free one)")),
     )
     add_store_options(serve, serving=True)
     serve.add_argument(
         "--retain",
         type=_positive,
         default=DEFAULT_RETAIN,
-        help=f"events kept per table for resume and undo (default {DEFAULT_RETAIN})",
+        help=Help(
+            say(
+                "cli.help.serve.retain",
+                "events kept per table for resume and undo (default %(default)s)",
+            )
+        ),
     )
     serve.add_argument(
         "--max-pending",
         type=_positive,
         default=MAX_PENDING,
-        help="changes that may wait for the disk before new ones are refused with error"
-        f" 'busy' (default {MAX_PENDING})",
+        help=Help(
+            say(
+                "cli.help.serve.max_pending",
+                "changes that may wait for the disk before new ones are refused with error"
+                " 'busy' (default %(default)s)",
+            )
+        ),
     )
     serve.add_argument(
         "--lease-ms",
         type=_positive,
         default=None,
-        help="with --redis: how long a process's lease of a table lasts unless renewed, in ms"
-        " (default 5000): how long a table waits for a new process after its process died;"
-        " three times it, how long a killed process's connections still count against"
-        " --max-connections-per-address",
+        help=Help(
+            say(
+                "cli.help.serve.lease",
+                "with --redis: how long a process's lease of a table lasts unless renewed, in ms"
+                " (default 5000): how long a table waits for a new process after its process died;"
+                " three times it, how long a killed process's connections still count against"
+                " --max-connections-per-address",
+            )
+        ),
     )
     serve.add_argument(
         "--public-url",
         type=public_url,
         metavar="URL",
-        help="the address players and Foundry reach this server at, when it is not"
-        " --host:--port (a TLS proxy in front, --host 0.0.0.0), e.g. https://rb.example.org:"
-        " the links serve prints start with it (wss:// for https://)",
+        help=Help(
+            say(
+                "cli.help.serve.public_url",
+                "the address players and Foundry reach this server at, when it is not"
+                " --host:--port (a TLS proxy in front, --host 0.0.0.0), e.g. https://rb.example.org:"
+                " the links serve prints start with it (wss:// for https://)",
+            )
+        ),
     )
-    serve.add_argument("--no-demo", action="store_true", help="do not create the demo table")
+    serve.add_argument(
+        "--no-demo",
+        action="store_true",
+        help=Help(say("cli.help.serve.no_demo", "do not create the demo table")),
+    )
     serve.add_argument(
         "--log-level",
         type=_log_level,
         default="INFO",
-        help="DEBUG, INFO, WARNING, ERROR or CRITICAL, in any case; WARN and FATAL"
-        " as Python spells them (default INFO)",
+        help=Help(
+            say(
+                "cli.help.serve.log_level",
+                "DEBUG, INFO, WARNING, ERROR or CRITICAL, in any case; WARN and FATAL"
+                " as Python spells them (default INFO)",
+            )
+        ),
     )
     serve.add_argument(
         "--log-format",
         choices=("text", "json"),
         default="text",
-        help="text lines, or one JSON object per line (default text); never a token",
+        help=Help(
+            say(
+                "cli.help.serve.log_format",
+                "text lines, or one JSON object per line (default text); never a token",
+            )
+        ),
     )
     add_limit_options(serve)
     add_locale_option(serve)
     serve.set_defaults(handler=_serve)
+
+
+def _said(message: Message, given: str, **args: str) -> str:
+    """A usage error of an option's value, in the language of the command line."""
+    return message(given=repr(given), **args).render(help_locale())
 
 
 def _positive(text: str) -> int:
@@ -123,7 +197,7 @@ def _positive(text: str) -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
+        raise argparse.ArgumentTypeError(_said(NOT_POSITIVE, text))
     return value
 
 
@@ -140,9 +214,7 @@ def _log_level(text: str) -> str:
     level = text.strip().upper()
     level = LOG_LEVEL_ALIASES.get(level, level)
     if level not in LOG_LEVELS:
-        raise argparse.ArgumentTypeError(
-            f"expected one of {', '.join(LOG_LEVELS)} (in any case), not {text!r}"
-        )
+        raise argparse.ArgumentTypeError(_said(NOT_A_LEVEL, text, levels=", ".join(LOG_LEVELS)))
     return level
 
 
@@ -152,7 +224,7 @@ def _port(text: str) -> int:
     except ValueError:
         value = -1
     if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, not {text!r}")
+        raise argparse.ArgumentTypeError(_said(NOT_A_PORT, text))
     return value
 
 
@@ -168,26 +240,17 @@ def public_url(text: str) -> str:
     except ValueError:  # an unclosed [ of an IPv6 address
         parts = None
     if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
-        raise argparse.ArgumentTypeError(
-            f"expected an http:// or https:// address such as https://rb.example.org, not {text!r}"
-        )
+        raise argparse.ArgumentTypeError(_said(NOT_AN_ADDRESS, text))
     try:
         port = parts.port  # no number, or out of range: ValueError
     except ValueError:
         port = 0
     if port == 0 or parts.netloc.endswith(":"):
-        raise argparse.ArgumentTypeError(
-            f"expected an address whose port, if any, is from 1 to 65535, not {text!r}"
-        )
+        raise argparse.ArgumentTypeError(_said(ADDRESS_PORT, text))
     if parts.username or parts.password or "?" in url or "#" in url:
-        raise argparse.ArgumentTypeError(
-            f"expected an address without credentials, query or fragment, not {text!r}"
-        )
+        raise argparse.ArgumentTypeError(_said(ADDRESS_EXTRAS, text))
     if parts.path not in ("", "/"):
-        raise argparse.ArgumentTypeError(
-            f"expected an address without a path, not {text!r}: the web view and the"
-            " protocol are served at the root (/tables/ID, /static/…), so proxy the root"
-        )
+        raise argparse.ArgumentTypeError(_said(ADDRESS_PATH, text))
     return f"{parts.scheme}://{parts.netloc}"
 
 

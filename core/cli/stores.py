@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rollbridge.cli.helps import Help
 from rollbridge.exceptions import NotFound, StoreError
 from rollbridge.paths import DB_ENV
 from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN, IS_FOLDER
@@ -95,20 +96,40 @@ def add_store_options(parser: argparse.ArgumentParser, *, serving: bool = False)
     parser.add_argument(
         "--db",
         type=Path,
-        help=f"SQLite file (default: ${DB_ENV}, else in the user data directory); "
-        f"used even with ${REDIS_ENV} set",
+        help=Help(
+            # Translators: {db} and {redis} are environment variables.
+            say(
+                "cli.help.db",
+                "SQLite file (default: ${db}, else in the user data directory); "
+                "used even with ${redis} set",
+            ),
+            db=DB_ENV,
+            redis=REDIS_ENV,
+        ),
     )
     parser.add_argument(
         "--redis",
         metavar="URL",
-        help="a Redis server instead of SQLite, e.g. redis://127.0.0.1:6379/0 "
-        f"(default: ${REDIS_ENV}, unless --db is given)",
+        help=Help(
+            # Translators: {redis} is an environment variable.
+            say(
+                "cli.help.redis",
+                "a Redis server instead of SQLite, e.g. redis://127.0.0.1:6379/0 "
+                "(default: ${redis}, unless --db is given)",
+            ),
+            redis=REDIS_ENV,
+        ),
     )
     if serving:
         parser.add_argument(
             "--redis-unsafe",
             action="store_true",
-            help="serve even on a Redis whose settings would lose acknowledged changes",
+            help=Help(
+                say(
+                    "cli.help.serve.redis_unsafe",
+                    "serve even on a Redis whose settings would lose acknowledged changes",
+                )
+            ),
         )
 
 

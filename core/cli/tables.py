@@ -16,6 +16,7 @@ from typing import Any
 
 from rollbridge import i18n
 from rollbridge.cli.columns import aligned
+from rollbridge.cli.helps import Help
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.offline import SETTINGS_HELP, offline_host, table_settings
 from rollbridge.cli.render import print_json, utc_time
@@ -81,48 +82,98 @@ STATS_DIE = say.plural(
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add ``table`` and its sub-commands."""
-    table = commands.add_parser("table", help="create, list and delete tables; manage tokens")
-    actions = table.add_subparsers(dest="table_command", metavar="ACTION")
+    table = commands.add_parser(
+        "table", help=Help(say("cli.help.table", "create, list and delete tables; manage tokens"))
+    )
+    actions = table.add_subparsers(
+        dest="table_command", metavar=Help(say("cli.help.action", "ACTION"))
+    )
     actions.required = True
 
     def with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         add_store_options(parser)
-        parser.add_argument("--json", action="store_true", help="print JSON")
+        parser.add_argument(
+            "--json", action="store_true", help=Help(say("cli.help.json", "print JSON"))
+        )
         return parser
 
-    create = with_db(actions.add_parser("create", help="create a table and its join tokens"))
-    create.add_argument("--ruleset", required=True, help="ruleset id, e.g. sr2")
-    create.add_argument("--name", required=True, help="the table's name")
-    create.add_argument("--settings", help=SETTINGS_HELP + ", as rollbridge resolve takes them")
+    create = with_db(
+        actions.add_parser(
+            "create", help=Help(say("cli.help.table.create", "create a table and its join tokens"))
+        )
+    )
+    create.add_argument(
+        "--ruleset", required=True, help=Help(say("cli.help.ruleset_id", "ruleset id, e.g. sr2"))
+    )
+    create.add_argument(
+        "--name", required=True, help=Help(say("cli.help.table.create.name", "the table's name"))
+    )
+    create.add_argument(
+        "--settings",
+        help=Help(
+            SETTINGS_HELP,
+            more=say("cli.help.table.create.settings", ", as rollbridge resolve takes them")(),
+        ),
+    )
     create.add_argument(
         "--public-url",
         type=public_url,
         metavar="URL",
-        help="the address players reach the server at, as serve --public-url takes it"
-        " (e.g. https://rb.example.org): prints the table's web view and Foundry's Server URL",
+        help=Help(
+            say(
+                "cli.help.table.create.public_url",
+                "the address players reach the server at, as serve --public-url takes it"
+                " (e.g. https://rb.example.org): prints the table's web view and Foundry's"
+                " Server URL",
+            )
+        ),
     )
     add_locale_option(create)
     create.set_defaults(handler=_create)
 
-    listing = with_db(actions.add_parser("list", help="list tables"))
+    listing = with_db(
+        actions.add_parser("list", help=Help(say("cli.help.table.list", "list tables")))
+    )
     add_locale_option(listing)
     listing.set_defaults(handler=_list)
 
-    tokens = with_db(actions.add_parser("tokens", help="list a table's tokens, or make one"))
-    tokens.add_argument("table", help="table id")
-    tokens.add_argument("--new", choices=("gm", "player", "observer"), help="make a token")
-    tokens.add_argument("--name", help="the new token's name (players: whose actors)")
+    tokens = with_db(
+        actions.add_parser(
+            "tokens", help=Help(say("cli.help.table.tokens", "list a table's tokens, or make one"))
+        )
+    )
+    tokens.add_argument("table", help=Help(say("cli.help.table_id", "table id")))
+    tokens.add_argument(
+        "--new",
+        choices=("gm", "player", "observer"),
+        help=Help(say("cli.help.table.tokens.new", "make a token")),
+    )
+    tokens.add_argument(
+        "--name",
+        help=Help(
+            say("cli.help.table.tokens.name", "the new token's name (players: whose actors)")
+        ),
+    )
     tokens.add_argument(
         "--revoke",
-        metavar="TOKEN_ID",
-        help="revoke a token by its id as listed, or by the token itself (rbt_…); a running"
-        " server disconnects its holder within 5 s",
+        metavar=Help(say("cli.help.token_id", "TOKEN_ID")),
+        help=Help(
+            say(
+                "cli.help.table.tokens.revoke",
+                "revoke a token by its id as listed, or by the token itself (rbt_…); a running"
+                " server disconnects its holder within 5 s",
+            )
+        ),
     )
     add_locale_option(tokens)
     tokens.set_defaults(handler=_tokens)
 
-    delete = with_db(actions.add_parser("delete", help="delete a table and all it holds"))
-    delete.add_argument("table", help="table id")
+    delete = with_db(
+        actions.add_parser(
+            "delete", help=Help(say("cli.help.table.delete", "delete a table and all it holds"))
+        )
+    )
+    delete.add_argument("table", help=Help(say("cli.help.table_id", "table id")))
     add_locale_option(delete)
     delete.set_defaults(handler=_delete)
 
@@ -255,7 +306,7 @@ def _delete(args: argparse.Namespace) -> int:
 
 
 def _log_command(
-    actions: argparse._SubParsersAction, name: str, help: str
+    actions: argparse._SubParsersAction, name: str, help: Help
 ) -> argparse.ArgumentParser:
     """A ``table`` subcommand that reads one table's retained log: the store options,
     the table, ``--retain`` (as ``serve --retain``) and ``--locale``."""
@@ -263,11 +314,15 @@ def _log_command(
 
     command = actions.add_parser(name, help=help)
     add_store_options(command)
-    command.add_argument("table", help="table id")
+    command.add_argument("table", help=Help(say("cli.help.table_id", "table id")))
     command.add_argument(
-        "--retain", type=int, default=DEFAULT_RETAIN,
-        help=f"events kept per table, as serve --retain (default {DEFAULT_RETAIN})",
-    )  # fmt: skip
+        "--retain",
+        type=int,
+        default=DEFAULT_RETAIN,
+        help=Help(
+            say("cli.help.retain", "events kept per table, as serve --retain (default %(default)s)")
+        ),
+    )
     add_locale_option(command)
     return command
 
@@ -290,18 +345,56 @@ def _read_log(args: argparse.Namespace, since: int = 0) -> Any:
 def _add_export(actions: argparse._SubParsersAction) -> None:
     """``table export``: the retained log as an audience sees it (rollbridge.export)."""
     export = _log_command(
-        actions, "export", "write a table's retained event log as JSON Lines or a Markdown report"
+        actions,
+        "export",
+        Help(
+            say(
+                "cli.help.table.export",
+                "write a table's retained event log as JSON Lines or a Markdown report",
+            )
+        ),
     )
     export.add_argument(
-        "--as", dest="audience", required=True, choices=("gm", "player", "observer"),
-        help="whose view: the GM's, or what any player (or observer) was sent",
-    )  # fmt: skip
-    export.add_argument("--format", required=True, choices=("jsonl", "markdown"))
+        "--as",
+        dest="audience",
+        required=True,
+        choices=("gm", "player", "observer"),
+        help=Help(
+            say(
+                "cli.help.table.export.as",
+                "whose view: the GM's, or what any player (or observer) was sent",
+            )
+        ),
+    )
     export.add_argument(
-        "--since", type=int, default=0, metavar="SEQ",
-        help="only the events after this seq (default 0: the whole retained log)",
-    )  # fmt: skip
-    export.add_argument("--out", type=Path, metavar="FILE", help="write here (default stdout)")
+        "--format",
+        required=True,
+        choices=("jsonl", "markdown"),
+        help=Help(
+            say(
+                "cli.help.table.export.format",
+                "JSON Lines (one event per line, as verify reads it) or a Markdown report",
+            )
+        ),
+    )
+    export.add_argument(
+        "--since",
+        type=int,
+        default=0,
+        metavar="SEQ",
+        help=Help(
+            say(
+                "cli.help.table.export.since",
+                "only the events after this seq (default 0: the whole retained log)",
+            )
+        ),
+    )
+    export.add_argument(
+        "--out",
+        type=Path,
+        metavar=Help(say("cli.help.file", "FILE")),
+        help=Help(say("cli.help.table.export.out", "write here (default stdout)")),
+    )
     export.set_defaults(handler=_export)
 
 
@@ -338,21 +431,57 @@ def _export(args: argparse.Namespace) -> int:
 def _add_stats(actions: argparse._SubParsersAction) -> None:
     """``table stats``: roll statistics of the retained log, the GM's (rollbridge.stats)."""
     stats = _log_command(
-        actions, "stats", "roll statistics of a table's retained log (all of it: the GM's view)"
+        actions,
+        "stats",
+        Help(
+            say(
+                "cli.help.table.stats",
+                "roll statistics of a table's retained log (all of it: the GM's view)",
+            )
+        ),
     )
-    stats.add_argument("--json", action="store_true", help="the stats reply's body as JSON")
-    stats.add_argument("--actor", help="only this actor")
-    stats.add_argument("--encounter", type=int, metavar="SEQ", help="the encounter started at SEQ")
-    stats.add_argument("--since", type=int, metavar="SEQ", help="from this seq (inclusive)")
-    stats.add_argument("--until", type=int, metavar="SEQ", help="up to this seq (inclusive)")
+    stats.add_argument(
+        "--json",
+        action="store_true",
+        help=Help(say("cli.help.table.stats.json", "the stats reply's body as JSON")),
+    )
+    stats.add_argument("--actor", help=Help(say("cli.help.table.stats.actor", "only this actor")))
+    stats.add_argument(
+        "--encounter",
+        type=int,
+        metavar="SEQ",
+        help=Help(say("cli.help.table.stats.encounter", "the encounter started at SEQ")),
+    )
+    stats.add_argument(
+        "--since",
+        type=int,
+        metavar="SEQ",
+        help=Help(say("cli.help.table.stats.since", "from this seq (inclusive)")),
+    )
+    stats.add_argument(
+        "--until",
+        type=int,
+        metavar="SEQ",
+        help=Help(say("cli.help.table.stats.until", "up to this seq (inclusive)")),
+    )
     stats.add_argument(
         "--from",
         dest="from_time",
-        metavar="TIME",
-        help="events executed at or after TIME: ISO 8601 (2026-12-02T19:30, local time "
-        "unless it has an offset) or seconds since 1970",
+        metavar=Help(say("cli.help.time", "TIME")),
+        help=Help(
+            say(
+                "cli.help.table.stats.from",
+                "events executed at or after TIME: ISO 8601 (2026-12-02T19:30, local time "
+                "unless it has an offset) or seconds since 1970",
+            )
+        ),
     )
-    stats.add_argument("--to", dest="to_time", metavar="TIME", help="... at or before TIME")
+    stats.add_argument(
+        "--to",
+        dest="to_time",
+        metavar=Help(say("cli.help.time", "TIME")),
+        help=Help(say("cli.help.table.stats.to", "... at or before TIME")),
+    )
     stats.set_defaults(handler=_stats)
 
 

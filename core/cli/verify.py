@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rollbridge.cli.helps import Help
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_error, print_json
 from rollbridge.dice.verify import Report, verify_events
@@ -176,22 +177,43 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add the ``verify`` sub-command."""
     verify = commands.add_parser(
         "verify",
-        help="check a table's event log (JSON Lines): its verifiable dice, and its "
-        "resolutions resolved again with their dice",
-        description="Check a table's event log (a client's, or 'rollbridge table export "
-        "--format jsonl'): every die of a revealed segment is derived again from its "
-        "seed, every roll's formula evaluated again on its dice, and every resolution "
-        "whose inputs the log holds (its request, its dice, the table shown before it "
-        "from the log's welcome line on) resolved again by the ruleset installed here "
-        "and compared with the event as logged. Resolutions it cannot resolve again "
-        "(an NPC's numbers withheld from a player's view, secret events, a ruleset not "
-        "installed, a log without its welcome line, a dialect's frames) are counted "
-        "apart by reason. Exit status: 0 nothing wrong, 1 a problem, 2 an unreadable "
-        "file.",
+        help=Help(
+            say(
+                "cli.help.verify",
+                "check a table's event log (JSON Lines): its verifiable dice, and its "
+                "resolutions resolved again with their dice",
+            )
+        ),
+        description=Help(
+            say(
+                "cli.help.verify.description",
+                "Check a table's event log (a client's, or 'rollbridge table export "
+                "--format jsonl'): every die of a revealed segment is derived again from its "
+                "seed, every roll's formula evaluated again on its dice, and every resolution "
+                "whose inputs the log holds (its request, its dice, the table shown before it "
+                "from the log's welcome line on) resolved again by the ruleset installed here "
+                "and compared with the event as logged. Resolutions it cannot resolve again "
+                "(an NPC's numbers withheld from a player's view, secret events, a ruleset not "
+                "installed, a log without its welcome line, a dialect's frames) are counted "
+                "apart by reason. Exit status: 0 nothing wrong, 1 a problem, 2 an unreadable "
+                "file.",
+            )
+        ),
     )
-    verify.add_argument("log", help="the events, one JSON object per line ('-': stdin)")
-    verify.add_argument("--all", action="store_true", help="print every problem, not the first")
-    verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    verify.add_argument(
+        "log",
+        help=Help(say("cli.help.verify.log", "the events, one JSON object per line ('-': stdin)")),
+    )
+    verify.add_argument(
+        "--all",
+        action="store_true",
+        help=Help(say("cli.help.verify.all", "print every problem, not the first")),
+    )
+    verify.add_argument(
+        "--json",
+        action="store_true",
+        help=Help(say("cli.help.json_report", "print the report as JSON")),
+    )
     add_locale_option(verify)
     verify.set_defaults(handler=_verify)
 

@@ -14,7 +14,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from rollbridge.cli.locales import default_locale
+from rollbridge.cli.helps import help_locale
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.text import Message, Messages
 
@@ -79,11 +79,11 @@ def answer_timeout_option(text: str) -> float:
     as unanswered) to 3600.
 
     :raises argparse.ArgumentTypeError: for anything else (nan and inf too), naming
-        the value in the environment's language (a usage error, exit status 2).
+        the value in the language of the command line (a usage error, exit status 2).
     """
     value = _seconds(text)
     if not 0 <= value <= MOST_ANSWER_WAIT:  # nan and inf too
-        said = BAD_ANSWER_WAIT(given=repr(text[:64])).render(default_locale())
+        said = BAD_ANSWER_WAIT(given=repr(text[:64])).render(help_locale())
         raise argparse.ArgumentTypeError(said)
     return value
 

@@ -1,0 +1,241 @@
+"""``--help`` and argparse's own words in the operator's language (cli11): every
+command's help in cs, de and ru, argparse's words ("usage:", "options", its usage
+errors) with them; ``--locale`` read wherever it stands, else the environment."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+
+import pytest
+
+from rollbridge.cli import build_parser, main
+
+LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+LOCALES = ("cs", "de", "ru")
+#: The options ``foundry-release`` takes from the Foundry adapter's own release script
+#: (adapters/foundry/release.py, which also runs alone): their help stays English.
+ADAPTERS_OWN = frozenset({"--out", "--base-url", "--manifest-url", "--download-url", "--unpacked"})
+
+
+@pytest.fixture
+def environment(monkeypatch):
+    """No locale variable set; the test sets the ones it needs."""
+    for variable in LOCALE_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("COLUMNS", "100")
+    return monkeypatch
+
+
+def commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
+    """Every command's and sub-command's path (``("table", "create")``) and parser."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from commands(sub, (*path, name))
+
+
+def helped(parser: argparse.ArgumentParser):
+    """Each action's help as argparse expands it (its ``%(default)s`` filled in), and
+    the option or argument it belongs to: what must not read in English."""
+    formatter = parser._get_formatter()
+    yield "description", parser.description or ""
+    for group in parser._action_groups:
+        yield "section", group.title or ""
+    for action in parser._actions:
+        for shown in getattr(action, "_choices_actions", []):  # the sub-commands' lines
+            yield shown.dest, formatter._expand_help(shown)
+        if action.help and action.help is not argparse.SUPPRESS:
+            yield (action.option_strings or [action.dest])[0], formatter._expand_help(action)
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def usage(capsys, *argv: str) -> tuple[int, str, str]:
+    """Run the CLI as a usage error or a help stops it: exit status, stdout, stderr."""
+    with pytest.raises(SystemExit) as stopped:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return stopped.value.code, out, err
+
+
+ALL = list(commands(build_parser()))
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize(("path", "parser"), ALL, ids=[" ".join(p) or "rollbridge" for p, _ in ALL])
+def test_every_help_reads_in_the_language(capsys, environment, locale, path, parser):
+    english = flat(usage(capsys, *path, "--help")[1])
+    environment.setenv("LANGUAGE", locale)
+    code, out, err = usage(capsys, *path, "--help")
+    assert code == 0 and not err
+    said = flat(out)
+    assert said != english
+    left = [  # longer than a name with its help ("table id" after the argument table)
+        (name, text)
+        for name, text in helped(parser)
+        if name not in ADAPTERS_OWN and len(text) > len("table id") and flat(text) in said
+    ]
+    assert left == [], f"untranslated in {' '.join(path)} ({locale})"
+    assert "%(" not in said and "usage:" not in said
+
+
+def test_the_defaults_are_filled_in(capsys, environment):
+    out = flat(usage(capsys, "serve", "--help", "--locale", "cs")[1])
+    assert "(výchozí 1000)" in out  # --retain's %(default)s
+    assert "(výchozí 10000)" in out or "'busy' (výchozí" in out  # --max-pending
+    out = flat(usage(capsys, "connect", "--help", "--locale", "de")[1])
+    assert "(Standard 5, 0: nie)" in out
+
+
+def test_a_usage_error_in_czech_exits_2(capsys, environment):
+    code, out, err = usage(capsys, "resolve", "--locale", "cs")
+    assert code == 2 and out == ""
+    assert err == (
+        "rollbridge resolve: error: chybí tyto povinné argumenty: ruleset, action "
+        "(viz rollbridge resolve --help)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (("reslve", "--locale", "cs"),
+         "rollbridge: error: argument PŘÍKAZ: neplatná volba: 'reslve'"),
+        (("resolve", "sr2", "attack", "--as", "gx", "--locale", "de"),
+         "rollbridge resolve: error: Argument --as: ungültige Auswahl: 'gx'"),
+        (("roll", "1d6", "--bogus", "--locale=ru"),
+         "rollbridge: error: нераспознанные аргументы: --bogus (см. rollbridge --help)"),
+        (("odds", "1d6", "--depth", "x", "--loc", "cs"),
+         "rollbridge odds: error: argument --depth: neplatná hodnota typu int: 'x'"),
+        (("serve", "--port", "x", "--locale", "cs"),
+         "rollbridge serve: error: argument --port: očekává se port od 0 do 65535, ne 'x'"),
+        (("serve", "--max-event-size", "-1", "--locale", "de"),
+         "Argument --max-event-size: erwartet wird eine ganze Zahl über 0, nicht '-1'"),
+        (("resolve", "sr2", "attack", "--params", "--locale", "ru"),
+         "аргумент --params: ожидается один аргумент"),
+        (("table", "--locale=cs"),
+         "rollbridge table: error: chybí tyto povinné argumenty: AKCE (viz rollbridge table"),
+        (("--locale=ru",), "rollbridge: error: требуются следующие аргументы: КОМАНДА"),
+        (("roll", "1d6", "ACTION", "--locale", "cs"), "nerozpoznané argumenty: ACTION "),
+    ],
+)  # fmt: skip
+def test_argparse_and_the_options_words_in_the_language(capsys, environment, argv, said):
+    code, _, err = usage(capsys, *argv)
+    assert code == 2 and said in err and err.count("\n") == 1
+
+
+def test_a_json_usage_error_in_the_language(capsys, environment):
+    code, out, err = usage(capsys, "resolve", "sr2", "attack", "--json=1", "--locale", "cs")
+    assert code == 2 and err == ""
+    assert '"message": "argument --json: hodnota \'1\' zde není dovolena' in out
+
+
+def test_lang_is_honoured(capsys, environment):
+    environment.setenv("LANG", "de_DE.UTF-8")
+    out = usage(capsys, "serve", "--help")[1]
+    assert out.startswith("Aufruf: rollbridge serve")
+    assert "Optionen:" in out and "diese Hilfe anzeigen und beenden" in out
+    environment.setenv("LC_ALL", "C")  # C before LANG: English
+    assert usage(capsys, "serve", "--help")[1].startswith("usage: rollbridge serve")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("table", "create", "--help", "--locale", "ru"),
+        ("table", "create", "--locale", "ru", "--help"),
+        ("table", "create", "--locale=ru", "--help"),
+        ("table", "--help", "create", "--locale", "ru"),
+    ],
+)
+def test_locale_anywhere_on_the_line(capsys, environment, argv):
+    environment.setenv("LANGUAGE", "de")  # --locale wins
+    out = usage(capsys, *argv)[1]
+    assert out.startswith("использование: rollbridge table")
+
+
+def test_an_unknown_locale_leaves_the_environments(capsys, environment):
+    environment.setenv("LANGUAGE", "de")
+    assert usage(capsys, "roll", "--help", "--locale", "xx")[1].startswith("Aufruf:")
+
+
+def test_catalogs_locale_names_catalogues_not_the_language(capsys, environment):
+    out = usage(capsys, "catalogs", "update", "--locale", "cs", "--help")[1]
+    assert out.startswith("usage: rollbridge catalogs update")
+    environment.setenv("LANGUAGE", "cs")
+    out = usage(capsys, "catalogs", "update", "--locale", "de", "--help")[1]
+    assert out.startswith("použití: rollbridge catalogs update")
+
+
+def test_outside_the_command_line_the_help_is_english(environment):
+    environment.setenv("LANGUAGE", "cs")
+    parser = dict(ALL)[("table", "create")]
+    assert parser.format_help().startswith("usage: rollbridge table create")
+
+
+# -- argparse's words: every lookup argparse makes has its message --------------------
+
+#: Command lines that make argparse look up its words: a help, and each kind of usage
+#: error it has for these parsers.
+LOOKUPS = [
+    ("serve", "--help"),
+    ("resolve",),
+    ("reslve",),
+    ("roll", "1d6", "--bogus"),
+    ("resolve", "sr2", "attack", "--params"),
+    ("resolve", "sr2", "attack", "--as", "gx"),
+    ("resolve", "sr2", "attack", "--json=1"),
+    ("odds", "1d6", "--depth", "x"),
+    ("serve", "--lo", "x"),
+    ("table", "create", "--ruleset"),
+]
+
+
+def test_every_word_argparse_looks_up_is_translated(capsys, environment):
+    from rollbridge.cli import argparse_words
+
+    asked: list[str] = []
+    declared = argparse_words.gettext
+
+    def spy(msgid: str, locale: str) -> str:
+        asked.append(msgid)
+        return declared(msgid, locale)
+
+    environment.setattr(argparse_words, "gettext", spy)
+    for argv in LOOKUPS:
+        usage(capsys, *argv, "--locale", "cs")
+    missing = sorted({msgid for msgid in asked if msgid not in argparse_words.WORDS})
+    assert asked and missing == [], f"argparse of Python {sys.version_info[:2]} asks for {missing}"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_plural_of_argparse_in_the_language(environment, locale):
+    from rollbridge.cli import argparse_words
+
+    for count, words in ((1, "1"), (2, "2"), (5, "5")):
+        said = argparse_words.ngettext("expected %s argument", "expected %s arguments", count,
+                                       locale) % count  # fmt: skip
+        assert words in said and "%" not in said and "expected" not in said
+    cs = [argparse_words.ngettext("expected %s argument", "", n, "cs") for n in (1, 3, 5)]
+    if locale == "cs":
+        assert cs == ["očekává se 1 argument", "očekávají se 3 argumenty",
+                      "očekává se 5 argumentů"]  # fmt: skip
+
+
+# -- the cost: a command that parses looks up nothing -------------------------------
+
+
+def test_a_command_that_parses_reads_no_word_of_argparse():
+    probe = (
+        "import sys; from rollbridge.cli import main;"
+        "main(['roll', '2d6', '--seed', '1', '--locale', 'cs']);"
+        "print('LOADED', 'rollbridge.cli.argparse_words' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "LOADED False" in result.stdout
