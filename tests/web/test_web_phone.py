@@ -30,6 +30,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.test_web_browser import CHROMIUM, requirements, run_script
+from tests.web.test_web_i18n import catalog
 from tests.web.test_web_preload import page_modules
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
@@ -258,6 +259,48 @@ async def test_long_names_wrap_on_a_phone(web_world):
     assert width["screen"] == 360 and width["page"] <= 360, width
     assert width["wider"] == [], width
     assert min(result["radio"]) >= 16, result["radio"]
+
+
+async def test_the_gms_buttons_keep_the_focus_as_the_table_changes(web_world):
+    """The encounter and the requests waiting for approval were drawn anew at each
+    change of the table, and the focus went to the page's body: *Next turn* pressed
+    with Enter lost it (a second Enter ended nothing), as did an *Approve* the GM was
+    on when another player's request came in."""
+    result = await run_case(web_world, "keepFocus")
+    assert result["turns"] == ["button[name=next]"] * 2, result["turns"]
+    assert result["meanwhile"] == "button[name=next]", result
+    first = result["pending"]["first"]
+    assert result["pending"]["focus"] == f"button[name=approve]@{first}", result["pending"]
+    # its request approved, the next request's Approve has it: the GM goes on with Enter
+    assert result["approved"].startswith("button[name=approve]@"), result["approved"]
+    assert result["approved"] != f"button[name=approve]@{first}", result["approved"]
+
+
+async def test_the_pages_language_can_be_chosen(web_world):
+    """The page read in the browser's language and nothing else: a player whose phone
+    is Czech but who reads Russian better (or a guest's borrowed phone) could not
+    change it. The top bar's list offers the page's four languages, each named in
+    itself; the one chosen is kept for the server's pages, and the page loads anew in
+    it, at the table still: its words and the server's texts (the hello asks for it)."""
+    result = await run_case(web_world, "language")
+    names = [["en", "English", "en"], ["cs", "Čeština", "cs"], ["de", "Deutsch", "de"]]
+    names.append(["ru", "Русский", "ru"])
+    before = result["before"]
+    assert before["options"] == names and before["chosen"] == "cs", before
+    assert before["lang"] == "cs" and before["table"] == "cs", before
+    assert before["name"] == catalog("cs")["ROLLBRIDGE.Web.Page.Language"], before
+    assert before["log"] == catalog("cs")["ROLLBRIDGE.Web.Panel.Log"], before
+    assert before["height"] >= 44 and before["page"] <= before["screen"], before  # a finger's
+    after = result["after"]
+    assert after["chosen"] == "ru" and after["lang"] == "ru" and after["table"] == "ru", after
+    assert after["name"] == catalog("ru")["ROLLBRIDGE.Web.Page.Language"], after
+    assert after["log"] == catalog("ru")["ROLLBRIDGE.Web.Panel.Log"], after
+    assert after["status"] == "connected" and not after["joinShown"], after  # still at the table
+    assert result["hellos"] == ["cs-CZ", "ru"], result["hellos"]
+    other = result["otherTab"]
+    assert other["chosen"] == "ru" and other["join"] == catalog("ru")["ROLLBRIDGE.Web.Join.Button"]
+    german = result["german"]
+    assert german["chosen"] == "de" and german["log"] == catalog("de")["ROLLBRIDGE.Web.Panel.Log"]
 
 
 async def test_every_control_is_a_fingers_size_on_a_phone(web_world):

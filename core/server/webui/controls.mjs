@@ -26,6 +26,43 @@ function button(text, name, onClick) {
   return node;
 }
 
+/** Where a control is among the controls drawn anew: its name, and the pending
+ * request its row is for. */
+function controlKey(node) {
+  return `${node.getAttribute("name") ?? ""}@${node.closest("[data-pending]")?.dataset.pending ?? ""}`;
+}
+
+/**
+ * Put `node` in `box`'s place of what it held (the encounter and its buttons, the
+ * requests waiting for approval, drawn anew at each change of the table) keeping the
+ * keyboard's focus: a control that had it has it again in the new drawing — *Next
+ * turn* pressed with Enter, *Approve* while another request comes in — else the
+ * next control of its kind (the next request's *Approve*, its own approved), else
+ * the box itself (the turn a player ended is no longer theirs to end). The focus
+ * went to the page's body: a keyboard or screen reader user lost the place.
+ * @param {HTMLElement} box the place
+ * @param {HTMLElement} node what it holds now
+ */
+export function replaceKeepingFocus(box, node) {
+  const had = document.activeElement;
+  if (!had || had === box || !box.contains(had)) {
+    box.replaceChildren(node);
+    return;
+  }
+  const key = controlKey(had);
+  const name = had.getAttribute("name");
+  box.replaceChildren(node);
+  const controls = [...box.querySelectorAll("button, input, select")];
+  const again = controls.find((control) => controlKey(control) === key)
+    ?? controls.find((control) => name && control.getAttribute("name") === name);
+  if (again) {
+    again.focus();
+  } else {
+    box.tabIndex = -1; // focusable by script only: what it holds is read from it
+    box.focus();
+  }
+}
+
 /** Undo and redo in `box`, each naming the event it takes ("Undo #12": the log's
  * #12) and sending its seq, so that a table another GM changed meanwhile refuses
  * it (`not_latest`) instead of taking another change; disabled when there is

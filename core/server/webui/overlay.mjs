@@ -8,12 +8,12 @@ import { actorCards } from "./controls.mjs";
 import { fetchHistory } from "./history.mjs";
 import { byLabel, diceGroups, el, eventSummary, isolated, renderDiceGroup } from "./render.mjs";
 import { Session, browserLocale, socketUrl, tableFromPath, takeToken } from "./session.mjs";
-import { i18n, localizePage, pageLanguage, useLanguage } from "./texts.mjs";
+import { chosenLanguage, i18n, localizePage, pageLanguage, useLanguage } from "./texts.mjs";
 
 const $ = (id) => document.getElementById(id);
 const tableId = tableFromPath(location.pathname);
 const token = takeToken();
-const locale = browserLocale();
+const locale = chosenLanguage() ?? browserLocale(); // as the table's page: the viewer's choice first
 let session = null;
 await useLanguage(pageLanguage(locale));
 localizePage(document);

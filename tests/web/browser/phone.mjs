@@ -11,8 +11,8 @@
 import process from "node:process";
 
 import {
-  DESKTOP, PHONE, addActor, connected, fillAttack, flush, gmRequest, joinedPage, openPage, roll, runCase,
-  tapWebSocket, waiter,
+  DESKTOP, PHONE, SMALL_PHONE, addActor, connected, fillAttack, flush, gmRequest, joinedPage, openPage, roll, runCase,
+  seqOf, tapWebSocket, waitSeq, waiter,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -729,6 +729,89 @@ const cases = {
   },
 
   /** A name longer than a phone is wide wraps: nothing scrolls sideways. */
+  async keepFocus(browser, result) {
+    const focused = (page) => page.evaluate(() => {
+      const node = document.activeElement;
+      return node === document.body ? "body"
+        : `${node.tagName.toLowerCase()}[name=${node.name}]${node.closest("[data-pending]") ? `@${node.closest("[data-pending]").dataset.pending}` : ""}`;
+    });
+    // the GM ends turns from the keyboard: Next turn, Enter, Enter
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm);
+    await gmRequest(gm, "web", TOKENS.web.gm, { type: "encounter.start", id: "focus-start", order: ["tukan", "rook", "guard-a"] });
+    await gm.waitForSelector('#encounter button[name="next"]');
+    await gm.focus('#encounter button[name="next"]');
+    result.turns = [];
+    for (const _ of [1, 2]) {
+      const seq = await seqOf(gm);
+      await gm.keyboard.press("Enter");
+      await waitSeq(gm, seq + 1);
+      result.turns.push(await focused(gm));
+      if (result.turns.at(-1) !== "button[name=next]") break; // an Enter on the body ends no turn
+    }
+    // on Next turn while the GM's actor list changes (an actor added): the table's
+    // change draws the encounter anew
+    await gm.focus('#encounter button[name="next"]');
+    await addActor(gm, "web", TOKENS.web.gm, { id: "late", name: "Late", sheet: { body: 4, combat_pool: 3,
+      armor: { ballistic: 4, impact: 2 } }, controllers: [] });
+    await gm.waitForSelector('#actors [data-actor="late"]');
+    result.meanwhile = await focused(gm);
+    // the GM on a request's Approve while another request comes in
+    const asking = await joinedPage(browser, "asking", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/approval`,
+      TOKENS.approval.gm);
+    for (const n of [1, 2]) {
+      await gmRequest(asking, "approval", TOKENS.approval.player, { type: "roll", id: `ask-${n}`, formula: "1d6", label: `ask ${n}` });
+    }
+    await asking.waitForFunction(() => document.querySelectorAll("#pending [data-pending]").length === 2);
+    const first = await asking.$eval("#pending [data-pending]", (item) => item.dataset.pending);
+    await asking.focus(`#pending [data-pending="${first}"] button[name="approve"]`);
+    await gmRequest(asking, "approval", TOKENS.approval.player, { type: "roll", id: "ask-3", formula: "1d6", label: "ask 3" });
+    await asking.waitForFunction(() => document.querySelectorAll("#pending [data-pending]").length === 3);
+    result.pending = { first, focus: await focused(asking) };
+    // approved with Enter: its row is gone, the next request's Approve has the focus
+    const before = await seqOf(asking);
+    await asking.keyboard.press("Enter");
+    await waitSeq(asking, before + 1);
+    await asking.waitForFunction(() => document.querySelectorAll("#pending [data-pending]").length === 2);
+    result.approved = await focused(asking);
+  },
+
+  async language(browser, result) {
+    // what a page shows of its language: the list, the words, what the server was asked
+    const wordsOf = (page) => page.evaluate(() => {
+      const chooser = document.getElementById("language");
+      const box = chooser.getBoundingClientRect();
+      return {
+        lang: document.documentElement.lang, chosen: chooser.value, table: document.getElementById("table").lang,
+        options: [...chooser.options].map((option) => [option.value, option.textContent, option.lang]),
+        name: chooser.labels[0]?.textContent ?? null, height: Math.round(box.height),
+        log: document.getElementById("log-title").textContent, join: document.querySelector("#join-form button").textContent,
+        status: document.body.dataset.status, joinShown: !document.getElementById("join").hidden,
+        page: document.documentElement.scrollWidth, screen: window.innerWidth,
+      };
+    });
+    const hellos = (gate) => gate.sent.map((f) => JSON.parse(f)).filter((m) => m.type === "hello").map((m) => m.locale);
+    const czech = await joinedPage(browser, "czech", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.player, { tap: true });
+    await czech.locator("form.roll-form").waitFor();
+    result.before = await wordsOf(czech);
+    // the Czech phone's player reads Russian better: chosen, the page loads anew in it
+    await Promise.all([czech.waitForEvent("load"), czech.selectOption("#language", "ru")]);
+    await connected(czech);
+    await czech.locator("form.roll-form").waitFor();
+    result.after = await wordsOf(czech);
+    result.hellos = hellos(czech.gate);
+    // kept for this server: another tab of the browser opens in Russian (it asks for a token)
+    const other = await czech.context().newPage();
+    await other.goto(`${BASE}/tables/web`);
+    await other.waitForSelector("#join:not([hidden])");
+    result.otherTab = await wordsOf(other);
+    // another browser is not this one: German, as its language is
+    const german = await joinedPage(browser, "german", { ...SMALL_PHONE, locale: "de-DE" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.player);
+    result.german = await wordsOf(german);
+  },
+
   async wrap(browser, result) {
     const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
       TOKENS.web.gm);
