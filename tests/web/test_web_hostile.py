@@ -28,10 +28,16 @@ LONG = "W" * 200
 ZERO_WIDTH = "\u200b".join("Zero") * 40
 RIGHT_TO_LEFT = "\u0645\u0631\u062d\u0628\u0627 123"
 STACKED = "Z" + "\u0336\u0301\u0300\u0302\u0303\u0304\u0305\u0306\u0307\u0308" * 19
-LABELS = [SCRIPT, LONG, ZERO_WIDTH[:200], RIGHT_TO_LEFT, STACKED]
+#: One letter under 150 enclosing marks (U+0489, each drawn around it, wider):
+#: one grapheme, which no line can break.
+ENCLOSED = "e" + "\u0489" * 150
+LABELS = [SCRIPT, LONG, ZERO_WIDTH[:200], RIGHT_TO_LEFT, STACKED, ENCLOSED]
 
 
 async def test_a_hostile_players_labels_are_text_and_break_no_ones_page(web_world):
+    """One letter under 150 enclosing marks, a grapheme no line can break, was drawn
+    400 px out of its log line: over the forms' column of the GM's page, which
+    scrolled sideways. It is cut at the line's box."""
     result = await run_case(
         web_world, "table", "hostile.mjs", extra={"RB_LABELS": json.dumps(LABELS)}
     )
@@ -40,10 +46,26 @@ async def test_a_hostile_players_labels_are_text_and_break_no_ones_page(web_worl
         page = result[name]
         assert page["parsed"] == 0, (name, page)  # no label became an element
         assert page["page"] <= page["screen"] and page["sideways"] == [], (name, page)
+        assert page["spills"] == [], (name, page)
         assert page["entries"] == len(LABELS) + 2, (name, page)
         assert any(SCRIPT in text for text in page["texts"]), (name, page["texts"])
         # a right-to-left label is isolated from the roll's numbers beside it
         assert any(f"\u2068{RIGHT_TO_LEFT}\u2069" in text for text in page["texts"]), name
+
+
+async def test_a_hostile_players_requests_wait_for_the_gm_as_text(web_world):
+    """At a table whose players' requests wait for the GM, each label is in the GM's
+    list as text, on a laptop and on a phone: nothing wider than the screen, nothing
+    drawn out of its panel."""
+    result = await run_case(
+        web_world, "pending", "hostile.mjs", extra={"RB_LABELS": json.dumps(LABELS)}
+    )
+    assert result["replies"] == ["pending"] * len(LABELS), result["replies"]
+    for name in ("gm", "phone"):
+        page = result[name]
+        assert page["parsed"] == 0 and page["page"] <= page["screen"], (name, page)
+        assert page["sideways"] == [] and page["spills"] == [], (name, page)
+        assert any(SCRIPT in line for line in page["asked"]), (name, page["asked"])
 
 
 async def test_a_hostile_players_label_stays_on_the_streams_scene(web_world):

@@ -24,12 +24,12 @@ let made = 0;
 
 /** The hostile player's rolls, sent from `page`'s origin with the player's token:
  * the seq of the last one done, and each reply's status or error code. */
-async function hostileRolls(page, rolls) {
+async function hostileRolls(page, rolls, table = "web") {
   const replies = [];
   let last = 0;
   for (const request of rolls) {
     made += 1;
-    const reply = await gmRequest(page, "web", TOKENS.web.player, { type: "roll", id: `hostile-${made}`, ...request });
+    const reply = await gmRequest(page, table, TOKENS[table].player, { type: "roll", id: `hostile-${made}`, ...request });
     replies.push(reply.status ?? reply.code);
     if (Number.isInteger(reply.seq)) last = Math.max(last, reply.seq);
   }
@@ -41,10 +41,15 @@ async function hostileRolls(page, rolls) {
 const layoutOf = (page) => page.evaluate(() => ({
   screen: window.innerWidth,
   page: document.documentElement.scrollWidth,
+  // what a reader could scroll sideways (cut text, overflow: clip, cannot be)
   sideways: [...document.querySelectorAll("body *")]
-    .filter((node) => node.scrollWidth > node.clientWidth + 1 && getComputedStyle(node).overflowX !== "visible"
+    .filter((node) => node.scrollWidth > node.clientWidth + 1
+      && ["auto", "scroll", "hidden"].includes(getComputedStyle(node).overflowX)
       && !node.classList.contains("visually-hidden"))
     .map((node) => `${node.tagName}#${node.id}.${node.className}`),
+  // a panel something is drawn out of, over the next column
+  spills: [...document.querySelectorAll("section.panel")]
+    .filter((panel) => panel.scrollWidth > panel.clientWidth + 1).map((panel) => panel.id || panel.className),
   parsed: document.querySelectorAll("body img, body script, body iframe, body svg [onload]").length,
   entries: document.querySelectorAll("#log li.kind-roll").length,
   texts: [...document.querySelectorAll("#log li.kind-roll .summary, #latest .who")].map((node) => node.textContent),
@@ -63,6 +68,21 @@ const cases = {
     for (const [name, page] of [["gm", gm], ["phone", phone]]) {
       await waitSeq(page, sent.last);
       result[name] = await layoutOf(page);
+    }
+  },
+
+  /** The GM's list of requests waiting for approval while the player asks for rolls so labelled. */
+  async pending(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/approval`,
+      TOKENS.approval.gm);
+    const phone = await joinedPage(browser, "phone", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble,
+      `${BASE}/tables/approval`, TOKENS.approval.gm);
+    const sent = await hostileRolls(gm, LABELS.map((label) => ({ formula: "2d6", label })), "approval");
+    result.replies = sent.replies;
+    for (const [name, page] of [["gm", gm], ["phone", phone]]) {
+      await page.waitForFunction((n) => document.querySelectorAll("#pending [data-pending]").length === n, LABELS.length);
+      result[name] = { ...(await layoutOf(page)),
+        asked: await page.$$eval("#pending [data-pending] > span", (spans) => spans.map((span) => span.textContent)) };
     }
   },
 
