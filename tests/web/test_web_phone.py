@@ -76,6 +76,25 @@ async def test_a_roll_tapped_again_while_it_waits_is_made_once(web_world):
     assert down["after"]["disabled"] is False and down["after"]["button"] == "Roll"
 
 
+async def test_a_roll_whose_answer_the_line_lost_is_made_once(web_world):
+    """The worst tap on a bad line: the roll reached the server and was made, and its
+    answer and event were lost; the phone's screen locked (the page frozen, as a phone
+    freezes a background tab) and the line broke; the player tapped again while it was
+    down. Unlocked, the page resumed (the missed event, once) and sent the same
+    request again (the same id), which the server answered as the roll it made: one
+    roll on both pages, its result beside the form."""
+    result = await run_case(web_world, "lostReply")
+    assert result["made"] is True and result["frozen"] is True, result
+    waiting = result["waiting"]
+    assert waiting["disabled"] is True and waiting["button"] == "Will be sent on reconnect", waiting
+    assert result["sent"] and len(set(result["sent"])) == 1, result["sent"]
+    assert result["flushed"] is True and result["rolls"] == 1 and result["gmRolls"] == 1, result
+    after = result["after"]
+    assert after["disabled"] is False, after
+    assert after["status"].startswith("lost answer — Tukan — 2d6 ["), after
+    assert result["welcome"][-1] == {"recovered": True, "missed": 1}, result["welcome"]
+
+
 async def test_counting_the_dice_tapped_again_while_it_waits_asks_once(web_world):
     """Three taps on "Count the dice" on a slow line sent three ``stats`` requests,
     each counted by the server (a costly request, against the connection's rate)."""
@@ -309,6 +328,11 @@ async def test_every_control_is_a_fingers_size_on_a_phone(web_world):
     result = await run_case(web_world, "wrap")
     assert result["coarse"] is True  # a phone's touch screen: the coarse pointer's rules
     assert result["small"] == [], result["small"]
+    # a checkbox (the GM's secret, a yes-or-no parameter) was a 24 px box under an
+    # 18 px label: its label is now on its row, 44 px tall, and a tap on it checks it
+    checkboxes = result["checkboxes"]
+    assert "secret" in {name for name, _ in checkboxes}, checkboxes
+    assert [box for box in checkboxes if box[1] < 44] == [], checkboxes
 
 
 async def test_the_focus_on_a_phone_goes_in_the_order_shown(web_world):

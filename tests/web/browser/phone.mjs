@@ -216,6 +216,50 @@ const cases = {
     result.down.after = await rollFormState(player);
   },
 
+  /** A roll that reached the server, whose answer the line lost: the phone's screen
+   * locked meanwhile (the page frozen, as a phone freezes a background tab), the
+   * player tapping again when it is back; it comes back, and the roll is the one made. */
+  async lostReply(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm);
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "en-US" }, trouble,
+      `${BASE}/tables/web`, TOKENS.web.player, { tap: true });
+    const gate = player.gate;
+    const cdp = await player.context().newCDPSession(player);
+    gate.swallow = () => true; // from now on the server's frames are lost on the way
+    await tapRoll(player, "2d6", "lost answer");
+    const [id] = await (async () => {
+      await gate.until(() => sentRolls(gate, "lost answer").length > 0);
+      return sentRolls(gate, "lost answer");
+    })();
+    // the server made the roll: its answer (and event) went out, and were lost
+    result.made = await gate.until(() => gate.swallowed.some((f) => JSON.parse(f).id === id));
+    step("the screen locks: the page frozen, the line breaks");
+    result.frozen = await cdp.send("Page.setWebLifecycleState", { state: "frozen" }).then(() => true, (e) => e.message);
+    gate.open = false;
+    gate.drop();
+    await cdp.send("Page.setWebLifecycleState", { state: "active" }).catch(() => {});
+    await player.waitForSelector('body[data-status="waiting"]');
+    result.waiting = await rollFormState(player);
+    // the player taps again, and again: the line is still down
+    await player.locator('form.roll-form button[type="submit"]').tap({ force: true });
+    await submitAgain(player);
+    step("the screen unlocks: the page is shown, the line is back");
+    gate.swallow = () => false;
+    gate.open = true;
+    await player.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+    await connected(player);
+    await player.locator("#log li.kind-roll", { hasText: "lost answer" }).first().waitFor();
+    await player.waitForFunction(() => !document.querySelector('form.roll-form button[type="submit"]').disabled);
+    result.flushed = await flush(player);
+    result.after = await rollFormState(player);
+    result.sent = sentRolls(gate, "lost answer");
+    result.rolls = await rollsShown(player, "lost answer");
+    await gm.waitForFunction(() => document.querySelectorAll("#log li.kind-roll").length > 0);
+    result.gmRolls = await rollsShown(gm, "lost answer");
+    result.welcome = gate.frames.map((f) => JSON.parse(f)).filter((m) => m.type === "welcome").map((m) => m.resume ?? m.recovered ?? null);
+  },
+
   /** "Count the dice" tapped three times on a slow line: one `stats` request, the
    * button aria-disabled while it waits, the charts drawn once it is answered. */
   async count(browser, result) {
@@ -843,6 +887,20 @@ const cases = {
         .map((node) => [`${node.tagName}.${node.className}`, Math.round(node.getBoundingClientRect().height)])
         .filter(([, height]) => height < 44),
     );
+    // a checkbox's tap target is its label (a tap on it checks the box): 44 px tall,
+    // on the box's row; the GM's too (the secret box of each form)
+    const gmPhone = await joinedPage(browser, "gmPhone", narrow, trouble, `${BASE}/tables/web`, TOKENS.web.gm);
+    await gmPhone.locator('form.roll-form input[name="secret"]').waitFor();
+    const checkboxes = (page) => page.$$eval('#act-panel input[type="checkbox"]', (boxes) => boxes
+      .filter((box) => box.offsetParent !== null && !box.closest("label.target"))
+      .map((box) => {
+        const at = box.getBoundingClientRect();
+        const middle = (at.top + at.bottom) / 2;
+        const labels = [...box.labels].map((label) => label.getBoundingClientRect())
+          .filter((rect) => rect.top <= middle && rect.bottom >= middle);
+        return [box.name, Math.round(Math.max(0, ...labels.map((rect) => rect.height)))];
+      }));
+    result.checkboxes = [...await checkboxes(player), ...await checkboxes(gmPhone)];
   },
 };
 
