@@ -95,6 +95,19 @@ async def test_a_roll_whose_answer_the_line_lost_is_made_once(web_world):
     assert result["welcome"][-1] == {"recovered": True, "missed": 1}, result["welcome"]
 
 
+async def test_the_roll_form_works_with_the_keyboard_over_half_the_screen(web_world):
+    """A 360×740 phone's keyboard up while the player types a formula (370 px of page
+    left): the field keeps the focus and the letters, the page is no wider, the field
+    and its button fit in what shows, and the keyboard's Go rolls once."""
+    result = await run_case(web_world, "keyboard")
+    typing = result["typing"]
+    assert typing["focus"] == "INPUT[formula]" and typing["value"] == "3d6", typing
+    assert typing["height"] == 370 and typing["page"] <= typing["screen"], typing
+    assert result["fieldShown"] is True and result["buttonShown"] is True, result
+    assert result["flushed"] is True and len(result["sent"]) == 1 and result["rolls"] == 1, result
+    assert result["outcome"].startswith("half a screen — Tukan — 3d6 ["), result["outcome"]
+
+
 async def test_counting_the_dice_tapped_again_while_it_waits_asks_once(web_world):
     """Three taps on "Count the dice" on a slow line sent three ``stats`` requests,
     each counted by the server (a costly request, against the connection's rate)."""
@@ -300,7 +313,9 @@ async def test_the_pages_language_can_be_chosen(web_world):
     is Czech but who reads Russian better (or a guest's borrowed phone) could not
     change it. The top bar's list offers the page's four languages, each named in
     itself; the one chosen is kept for the server's pages, and the page loads anew in
-    it, at the table still: its words and the server's texts (the hello asks for it)."""
+    it, at the table still: its words and the server's texts (the hello asks for it).
+    A browser whose first language the page lacks (fr-CH, then de-CH) read English:
+    it reads the first of the browser's languages the page has."""
     result = await run_case(web_world, "language")
     names = [["en", "English", "en"], ["cs", "Čeština", "cs"], ["de", "Deutsch", "de"]]
     names.append(["ru", "Русский", "ru"])
@@ -320,6 +335,10 @@ async def test_the_pages_language_can_be_chosen(web_world):
     assert other["chosen"] == "ru" and other["join"] == catalog("ru")["ROLLBRIDGE.Web.Join.Button"]
     german = result["german"]
     assert german["chosen"] == "de" and german["log"] == catalog("de")["ROLLBRIDGE.Web.Panel.Log"]
+    # fr-CH, de-CH: the first the page has words in, as the server reads Accept-Language
+    swiss = result["swiss"]
+    assert swiss["chosen"] == "de" and swiss["lang"] == "de" and swiss["table"] == "de", swiss
+    assert swiss["hellos"] == ["de-CH"] and swiss["loading"] == "de", swiss
 
 
 async def test_every_control_is_a_fingers_size_on_a_phone(web_world):

@@ -23,10 +23,17 @@ function askedLanguage() {
   } catch {
     // storage denied: the browser's language
   }
-  return String(globalThis.navigator?.languages?.[0] ?? globalThis.navigator?.language ?? "en");
+  // the first of the browser's languages the page has words in (session.mjs's browserLocale)
+  const asked = [...(globalThis.navigator?.languages ?? []), globalThis.navigator?.language ?? "en"];
+  return asked.map(String).find((tag) => Object.hasOwn(LOADING, baseOf(tag))) ?? asked[0];
 }
 
-const base = askedLanguage().toLowerCase().split(/[-_]/)[0];
+/** A language tag's language ("cs-CZ" → "cs"). */
+function baseOf(tag) {
+  return String(tag).toLowerCase().split(/[-_]/)[0];
+}
+
+const base = baseOf(askedLanguage());
 const lang = Object.hasOwn(LOADING, base) ? base : "en";
 /** The page did not load whole, in the same languages (the files' LoadFailed). */
 const FAILED = {

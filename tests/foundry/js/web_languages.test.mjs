@@ -61,3 +61,14 @@ test("storage denied: nothing is chosen, nothing thrown", () => {
   assert.equal(chosenLanguage(denied), null);
   assert.equal(chooseLanguage("de", denied), false);
 });
+
+test("the browser's languages: the first the page has words in, in the viewer's order", async () => {
+  const { browserLocale } = await import("../../../core/server/webui/session.mjs");
+  assert.equal(browserLocale({ languages: ["fr-CH", "de-CH", "en"] }), "de-CH"); // not English
+  assert.equal(browserLocale({ languages: ["cs-CZ", "en-US"] }), "cs-CZ");
+  assert.equal(browserLocale({ languages: ["ru"], language: "ru" }), "ru");
+  assert.equal(browserLocale({ languages: ["fr-FR"], language: "fr-FR" }), "fr-FR"); // none: the first
+  assert.equal(browserLocale({ languages: ["<bad>", "de"] }), "de");
+  assert.equal(browserLocale({}), "en");
+  assert.equal(browserLocale(undefined), "en");
+});

@@ -260,6 +260,41 @@ const cases = {
     result.welcome = gate.frames.map((f) => JSON.parse(f)).filter((m) => m.type === "welcome").map((m) => m.resume ?? m.recovered ?? null);
   },
 
+  /** The keyboard up over half of a 360×740 phone while the player types a formula
+   * (the viewport 370 px tall, as a browser that resizes it for the keyboard has it):
+   * the field keeps the focus and what is typed, the page does not scroll sideways,
+   * the field and its Roll button can be brought into the half that shows, and the
+   * keyboard's Go (Enter) rolls, once. */
+  async keyboard(browser, result) {
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "en-US" }, trouble,
+      `${BASE}/tables/web`, TOKENS.web.player, { tap: true });
+    const formula = player.locator('form.roll-form input[name="formula"]');
+    await formula.tap();
+    await player.setViewportSize({ width: 360, height: 370 }); // the keyboard is up
+    await player.keyboard.type("3d6");
+    await player.locator('form.roll-form input[name="label"]').fill("half a screen");
+    await formula.focus();
+    const seen = (selector) => player.$eval(selector, (node) => {
+      node.scrollIntoView({ block: "nearest" });
+      const box = node.getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= window.innerHeight && box.left >= 0 && box.right <= window.innerWidth;
+    });
+    result.typing = await player.evaluate(() => ({
+      focus: `${document.activeElement.tagName}[${document.activeElement.name}]`,
+      value: document.activeElement.value, page: document.documentElement.scrollWidth, screen: window.innerWidth,
+      height: window.innerHeight,
+    }));
+    result.fieldShown = await seen('form.roll-form input[name="formula"]');
+    result.buttonShown = await seen('form.roll-form button[type="submit"]');
+    await player.keyboard.press("Enter");
+    await player.locator("#log li.kind-roll", { hasText: "half a screen" }).first().waitFor();
+    await player.waitForFunction(() => !document.querySelector('form.roll-form button[type="submit"]').disabled);
+    result.flushed = await flush(player);
+    result.sent = sentRolls(player.gate, "half a screen");
+    result.rolls = await rollsShown(player, "half a screen");
+    result.outcome = await player.$eval("form.roll-form .form-status", (line) => line.textContent);
+  },
+
   /** "Count the dice" tapped three times on a slow line: one `stats` request, the
    * button aria-disabled while it waits, the charts drawn once it is answered. */
   async count(browser, result) {
@@ -854,6 +889,16 @@ const cases = {
     const german = await joinedPage(browser, "german", { ...SMALL_PHONE, locale: "de-DE" }, trouble, `${BASE}/tables/web`,
       TOKENS.web.player);
     result.german = await wordsOf(german);
+    // a Swiss browser reads French first, German second: the page has no French words,
+    // so German (the server reads Accept-Language so), not English
+    const swiss = await openPage(browser, "swiss", { ...SMALL_PHONE, locale: "fr-CH" }, trouble);
+    await swiss.addInitScript(() => Object.defineProperty(Navigator.prototype, "languages",
+      { get: () => ["fr-CH", "de-CH", "en"] }));
+    swiss.gate = await tapWebSocket(swiss);
+    await swiss.goto(`${BASE}/tables/web#token=${TOKENS.web.player}`);
+    await connected(swiss);
+    result.swiss = { ...(await wordsOf(swiss)), hellos: hellos(swiss.gate),
+      loading: await swiss.evaluate(() => document.getElementById("status").lang) };
   },
 
   async wrap(browser, result) {
