@@ -41,13 +41,16 @@ async def test_a_hostile_players_labels_are_text_and_break_no_ones_page(web_worl
     result = await run_case(
         web_world, "table", "hostile.mjs", extra={"RB_LABELS": json.dumps(LABELS)}
     )
-    assert result["replies"] == ["done"] * (len(LABELS) + 2), result["replies"]
+    assert result["replies"] == ["done"] * (len(LABELS) + 3), result["replies"]
     for name in ("gm", "phone"):
         page = result[name]
         assert page["parsed"] == 0, (name, page)  # no label became an element
         assert page["page"] <= page["screen"] and page["sideways"] == [], (name, page)
         assert page["spills"] == [], (name, page)
-        assert page["entries"] == len(LABELS) + 2, (name, page)
+        assert page["entries"] == len(LABELS) + 3, (name, page)
+        # 1d1000!!>1: one die compounding 504 times, "730+254+…", 1,957 characters
+        # without a break: it wraps in its box, not drawn out of it (nor cut)
+        assert page["dice"] == [], (name, page["dice"])
         assert any(SCRIPT in text for text in page["texts"]), (name, page["texts"])
         # a right-to-left label is isolated from the roll's numbers beside it
         assert any(f"\u2068{RIGHT_TO_LEFT}\u2069" in text for text in page["texts"]), name
@@ -78,6 +81,7 @@ async def test_a_hostile_players_label_stays_on_the_streams_scene(web_world):
     for label, page in result["shown"].items():
         assert page["parsed"] == 0, (label, page)
         assert page["page"] <= page["screen"], (label, page)
+        assert page["dice"] == [], (label, page["dice"])
     # the overlay's line joins the roller's name and the label: a right-to-left label
     # is isolated, so it cannot reorder the name before it
     (line,) = result["shown"][RIGHT_TO_LEFT[:20]]["texts"]

@@ -52,6 +52,13 @@ const layoutOf = (page) => page.evaluate(() => ({
     .filter((panel) => panel.scrollWidth > panel.clientWidth + 1).map((panel) => panel.id || panel.className),
   parsed: document.querySelectorAll("body img, body script, body iframe, body svg [onload]").length,
   entries: document.querySelectorAll("#log li.kind-roll").length,
+  // a die drawn out of its row, or its text out of its box (a compounding chain of
+  // hundreds of rolls is one die): it must wrap in it
+  dice: [...document.querySelectorAll(".die")].filter((die) => {
+    const box = die.getBoundingClientRect();
+    const row = die.closest(".dice").getBoundingClientRect();
+    return box.right > row.right + 1 || die.scrollWidth > die.clientWidth + 1 || die.scrollHeight > die.clientHeight + 1;
+  }).map((die) => die.textContent.length),
   texts: [...document.querySelectorAll("#log li.kind-roll .summary, #latest .who")].map((node) => node.textContent),
 }));
 
@@ -63,7 +70,8 @@ const cases = {
     const phone = await joinedPage(browser, "phone", { ...SMALL_PHONE, locale: "ru-RU" }, trouble,
       `${BASE}/tables/web`, TOKENS.web.observer);
     const sent = await hostileRolls(gm, [...LABELS.map((label) => ({ formula: "2d6", label })),
-      { formula: "999d6", label: "many" }, { formula: "20d2!!", label: "chains" }]);
+      { formula: "999d6", label: "many" }, { formula: "20d2!!", label: "chains" },
+      { formula: "1d1000!!>1", label: "one long chain" }]);
     result.replies = sent.replies;
     for (const [name, page] of [["gm", gm], ["phone", phone]]) {
       await waitSeq(page, sent.last);
@@ -92,8 +100,9 @@ const cases = {
     const overlay = await joinedPage(browser, "overlay", scene, trouble, `${BASE}/tables/web/overlay`,
       TOKENS.web.observer);
     result.shown = {};
-    for (const label of LABELS) {
-      const sent = await hostileRolls(overlay, [{ formula: "2d6", label }]);
+    for (const label of [...LABELS, "one long chain"]) {
+      const formula = label === "one long chain" ? "1d1000!!>1" : "2d6";
+      const sent = await hostileRolls(overlay, [{ formula, label }]);
       await overlay.waitForSelector(`#latest [data-seq="${sent.last}"]`);
       result.shown[label.slice(0, 20)] = await layoutOf(overlay);
     }
