@@ -339,6 +339,11 @@ async def test_the_pages_language_can_be_chosen(web_world):
     swiss = result["swiss"]
     assert swiss["chosen"] == "de" and swiss["lang"] == "de" and swiss["table"] == "de", swiss
     assert swiss["hellos"] == ["de-CH"] and swiss["loading"] == "de", swiss
+    # chosen while the page was still joining on a slow line: it joins in Czech, not
+    # asking for the token again (the #token= link had left the address)
+    slow = result["slow"]
+    assert slow["status"] == "connected" and not slow["joinShown"], slow
+    assert slow["lang"] == "cs" and slow["table"] == "cs", slow
 
 
 async def test_every_control_is_a_fingers_size_on_a_phone(web_world):

@@ -385,7 +385,11 @@ function nudge() {
   session?.connection.nudge();
 }
 
+/** The token this page joins or has joined with, until it is refused or the viewer leaves. */
+let joinToken = null;
+
 function join(token) {
+  joinToken = token;
   if (!tableId) {
     afterWords(() => say(i18n.localize("ROLLBRIDGE.Web.Message.NoTable"), "error"))();
     return;
@@ -421,6 +425,7 @@ function join(token) {
         }
         if (status === "refused") {
           forgetToken(tableId); // a revoked token is not tried again at each reload
+          joinToken = null;
           say(detail?.message || i18n.localize("ROLLBRIDGE.Connection.refused"), "error");
           $("join").hidden = false;
           $("table").hidden = true;
@@ -452,6 +457,7 @@ $("reconnect").addEventListener("click", nudge);
  */
 function leave() {
   forgetToken(tableId);
+  joinToken = null;
   session?.stop(); // stopped: nothing reconnects it (the join form starts another)
   $("log").replaceChildren();
   $("leave").hidden = true;
@@ -477,7 +483,12 @@ function offerLanguages() {
   }));
   chooser.value = pageLanguage(locale);
   chooser.addEventListener("change", () => {
-    if (chooseLanguage(chooser.value)) location.reload();
+    if (!chooseLanguage(chooser.value)) return;
+    // a page still joining (a slow line) has not kept its token for a reload yet: it
+    // keeps it now, or the reload would ask for it (the #token= link is gone from
+    // the address); a token the server then refuses is forgotten as ever
+    if (joinToken) rememberToken(tableId, joinToken);
+    location.reload();
   });
 }
 

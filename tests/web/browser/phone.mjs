@@ -899,6 +899,18 @@ const cases = {
     await connected(swiss);
     result.swiss = { ...(await wordsOf(swiss)), hellos: hellos(swiss.gate),
       loading: await swiss.evaluate(() => document.getElementById("status").lang) };
+    // a slow line: the page still joining (its hello held) when the language is chosen
+    const slow = await openPage(browser, "slow", { ...SMALL_PHONE, locale: "en-US" }, trouble);
+    slow.gate = await tapWebSocket(slow);
+    slow.gate.hold = true;
+    await slow.goto(`${BASE}/tables/web#token=${TOKENS.web.player}`);
+    await slow.gate.until(() => slow.gate.held.length > 0);
+    await slow.waitForFunction(() => document.getElementById("language").options.length > 0);
+    await Promise.all([slow.waitForEvent("load"), slow.selectOption("#language", "cs")]);
+    slow.gate.held.splice(0); // the old page's hello, on a line gone with it
+    slow.gate.hold = false;
+    await slow.waitForSelector('body[data-status="connected"], #join:not([hidden])');
+    result.slow = await wordsOf(slow);
   },
 
   async wrap(browser, result) {
