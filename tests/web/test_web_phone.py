@@ -297,12 +297,20 @@ async def test_the_gms_buttons_keep_the_focus_as_the_table_changes(web_world):
     """The encounter and the requests waiting for approval were drawn anew at each
     change of the table, and the focus went to the page's body: *Next turn* pressed
     with Enter lost it (a second Enter ended nothing), as did an *Approve* the GM was
-    on when another player's request came in."""
+    on when another player's request came in. Each request's buttons are described by
+    its line, so a screen reader says which request an *Approve* takes."""
     result = await run_case(web_world, "keepFocus")
     assert result["turns"] == ["button[name=next]"] * 2, result["turns"]
     assert result["meanwhile"] == "button[name=next]", result
     first = result["pending"]["first"]
     assert result["pending"]["focus"] == f"button[name=approve]@{first}", result["pending"]
+    # a screen reader hears which request each button takes: "Approve" described by
+    # the request's line (it heard "Approve", "Reject", "Approve"… and nothing more)
+    heard = result["heard"]
+    assert [name for name, _ in heard] == ["Approve", "Reject"] * 3, heard
+    asks = [description for _, description in heard]
+    assert all(d and d.startswith("p") and ": player — roll 1d6 ask " in d for d in asks), heard
+    assert asks[0] == asks[1] and len(set(asks)) == 3, heard
     # its request approved, the next request's Approve has it: the GM goes on with Enter
     assert result["approved"].startswith("button[name=approve]@"), result["approved"]
     assert result["approved"] != f"button[name=approve]@{first}", result["approved"]

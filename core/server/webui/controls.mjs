@@ -95,21 +95,25 @@ export function showHistory(box, session, send) {
   }
 }
 
-/** The pending requests (the GM's table view holds them), each to approve or reject. */
+/** The pending requests (the GM's table view holds them), each to approve or reject.
+ * Each button is described by its request's line (`aria-describedby`): a screen
+ * reader going through the list heard "Approve", "Reject", "Approve"… and not which
+ * request each one takes. */
 export function pendingList(session, send) {
   const list = el("ul", "pending");
-  for (const entry of session.table.pending ?? []) {
+  for (const [index, entry] of (session.table.pending ?? []).entries()) {
     const asked = askedFor(entry, (id) => session.nameOf(id), (action) => session.actionLabel(action));
     const item = el("li", "pending-item");
     item.dataset.pending = String(entry.pending);
-    item.append(el("span", "", i18n.format("ROLLBRIDGE.Web.Pending.Item",
-      { pending: entry.pending, who: entry.who?.name ?? "?", ...asked })));
-    item.append(
-      button(i18n.localize("ROLLBRIDGE.Web.Button.Approve"), "approve",
-        () => send({ type: "approve", request: entry.pending })),
-      button(i18n.localize("ROLLBRIDGE.Web.Button.Reject"), "reject",
-        () => send({ type: "reject", request: entry.pending })),
-    );
+    const line = el("span", "", i18n.format("ROLLBRIDGE.Web.Pending.Item",
+      { pending: entry.pending, who: entry.who?.name ?? "?", ...asked }));
+    line.id = `rb-pending-${index}`; // by place: a pending id is the server's text
+    const approve = button(i18n.localize("ROLLBRIDGE.Web.Button.Approve"), "approve",
+      () => send({ type: "approve", request: entry.pending }));
+    const reject = button(i18n.localize("ROLLBRIDGE.Web.Button.Reject"), "reject",
+      () => send({ type: "reject", request: entry.pending }));
+    for (const node of [approve, reject]) node.setAttribute("aria-describedby", line.id);
+    item.append(line, approve, reject);
     list.append(item);
   }
   if (!list.childElementCount) list.append(el("li", "empty", i18n.localize("ROLLBRIDGE.Web.Pending.Nothing")));

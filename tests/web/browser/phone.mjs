@@ -847,6 +847,16 @@ const cases = {
     await gmRequest(asking, "approval", TOKENS.approval.player, { type: "roll", id: "ask-3", formula: "1d6", label: "ask 3" });
     await asking.waitForFunction(() => document.querySelectorAll("#pending [data-pending]").length === 3);
     result.pending = { first, focus: await focused(asking) };
+    // what a screen reader hears of each button: its name and its description (Chromium's
+    // accessibility tree, by the DevTools protocol)
+    const cdp = await asking.context().newCDPSession(asking);
+    const { root } = await cdp.send("DOM.getDocument", { depth: -1 });
+    const { nodeIds } = await cdp.send("DOM.querySelectorAll", { nodeId: root.nodeId, selector: "#pending button" });
+    result.heard = [];
+    for (const nodeId of nodeIds) {
+      const { nodes } = await cdp.send("Accessibility.getPartialAXTree", { nodeId, fetchRelatives: false });
+      result.heard.push([nodes[0].name?.value ?? null, nodes[0].description?.value ?? null]);
+    }
     // approved with Enter: its row is gone, the next request's Approve has the focus
     const before = await seqOf(asking);
     await asking.keyboard.press("Enter");
