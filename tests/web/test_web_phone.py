@@ -30,6 +30,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.test_web_browser import CHROMIUM, requirements, run_script
+from tests.web.test_web_i18n import catalog
 from tests.web.test_web_preload import page_modules
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
@@ -73,6 +74,38 @@ async def test_a_roll_tapped_again_while_it_waits_is_made_once(web_world):
     assert down["sent"] and len(set(down["sent"])) == 1, down["sent"]
     assert down["flushed"] is True and down["rolls"] == 1
     assert down["after"]["disabled"] is False and down["after"]["button"] == "Roll"
+
+
+async def test_a_roll_whose_answer_the_line_lost_is_made_once(web_world):
+    """The worst tap on a bad line: the roll reached the server and was made, and its
+    answer and event were lost; the phone's screen locked (the page frozen, as a phone
+    freezes a background tab) and the line broke; the player tapped again while it was
+    down. Unlocked, the page resumed (the missed event, once) and sent the same
+    request again (the same id), which the server answered as the roll it made: one
+    roll on both pages, its result beside the form."""
+    result = await run_case(web_world, "lostReply")
+    assert result["made"] is True and result["frozen"] is True, result
+    waiting = result["waiting"]
+    assert waiting["disabled"] is True and waiting["button"] == "Will be sent on reconnect", waiting
+    assert result["sent"] and len(set(result["sent"])) == 1, result["sent"]
+    assert result["flushed"] is True and result["rolls"] == 1 and result["gmRolls"] == 1, result
+    after = result["after"]
+    assert after["disabled"] is False, after
+    assert after["status"].startswith("lost answer — Tukan — 2d6 ["), after
+    assert result["welcome"][-1] == {"recovered": True, "missed": 1}, result["welcome"]
+
+
+async def test_the_roll_form_works_with_the_keyboard_over_half_the_screen(web_world):
+    """A 360×740 phone's keyboard up while the player types a formula (370 px of page
+    left): the field keeps the focus and the letters, the page is no wider, the field
+    and its button fit in what shows, and the keyboard's Go rolls once."""
+    result = await run_case(web_world, "keyboard")
+    typing = result["typing"]
+    assert typing["focus"] == "INPUT[formula]" and typing["value"] == "3d6", typing
+    assert typing["height"] == 370 and typing["page"] <= typing["screen"], typing
+    assert result["fieldShown"] is True and result["buttonShown"] is True, result
+    assert result["flushed"] is True and len(result["sent"]) == 1 and result["rolls"] == 1, result
+    assert result["outcome"].startswith("half a screen — Tukan — 3d6 ["), result["outcome"]
 
 
 async def test_counting_the_dice_tapped_again_while_it_waits_asks_once(web_world):
@@ -260,12 +293,78 @@ async def test_long_names_wrap_on_a_phone(web_world):
     assert min(result["radio"]) >= 16, result["radio"]
 
 
+async def test_the_gms_buttons_keep_the_focus_as_the_table_changes(web_world):
+    """The encounter and the requests waiting for approval were drawn anew at each
+    change of the table, and the focus went to the page's body: *Next turn* pressed
+    with Enter lost it (a second Enter ended nothing), as did an *Approve* the GM was
+    on when another player's request came in. Each request's buttons are described by
+    its line, so a screen reader says which request an *Approve* takes."""
+    result = await run_case(web_world, "keepFocus")
+    assert result["turns"] == ["button[name=next]"] * 2, result["turns"]
+    assert result["meanwhile"] == "button[name=next]", result
+    first = result["pending"]["first"]
+    assert result["pending"]["focus"] == f"button[name=approve]@{first}", result["pending"]
+    # a screen reader hears which request each button takes: "Approve" described by
+    # the request's line (it heard "Approve", "Reject", "Approve"… and nothing more)
+    heard = result["heard"]
+    assert [name for name, _ in heard] == ["Approve", "Reject"] * 3, heard
+    asks = [description for _, description in heard]
+    assert all(d and d.startswith("p") and ": player — roll 1d6 ask " in d for d in asks), heard
+    assert asks[0] == asks[1] and len(set(asks)) == 3, heard
+    # its request approved, the next request's Approve has it: the GM goes on with Enter
+    assert result["approved"].startswith("button[name=approve]@"), result["approved"]
+    assert result["approved"] != f"button[name=approve]@{first}", result["approved"]
+
+
+async def test_the_pages_language_can_be_chosen(web_world):
+    """The page read in the browser's language and nothing else: a player whose phone
+    is Czech but who reads Russian better (or a guest's borrowed phone) could not
+    change it. The top bar's list offers the page's four languages, each named in
+    itself; the one chosen is kept for the server's pages, and the page loads anew in
+    it, at the table still: its words and the server's texts (the hello asks for it).
+    A browser whose first language the page lacks (fr-CH, then de-CH) read English:
+    it reads the first of the browser's languages the page has."""
+    result = await run_case(web_world, "language")
+    names = [["en", "English", "en"], ["cs", "Čeština", "cs"], ["de", "Deutsch", "de"]]
+    names.append(["ru", "Русский", "ru"])
+    before = result["before"]
+    assert before["options"] == names and before["chosen"] == "cs", before
+    assert before["lang"] == "cs" and before["table"] == "cs", before
+    assert before["name"] == catalog("cs")["ROLLBRIDGE.Web.Page.Language"], before
+    assert before["log"] == catalog("cs")["ROLLBRIDGE.Web.Panel.Log"], before
+    assert before["height"] >= 44 and before["page"] <= before["screen"], before  # a finger's
+    after = result["after"]
+    assert after["chosen"] == "ru" and after["lang"] == "ru" and after["table"] == "ru", after
+    assert after["name"] == catalog("ru")["ROLLBRIDGE.Web.Page.Language"], after
+    assert after["log"] == catalog("ru")["ROLLBRIDGE.Web.Panel.Log"], after
+    assert after["status"] == "connected" and not after["joinShown"], after  # still at the table
+    assert result["hellos"] == ["cs-CZ", "ru"], result["hellos"]
+    other = result["otherTab"]
+    assert other["chosen"] == "ru" and other["join"] == catalog("ru")["ROLLBRIDGE.Web.Join.Button"]
+    german = result["german"]
+    assert german["chosen"] == "de" and german["log"] == catalog("de")["ROLLBRIDGE.Web.Panel.Log"]
+    # fr-CH, de-CH: the first the page has words in, as the server reads Accept-Language
+    swiss = result["swiss"]
+    assert swiss["chosen"] == "de" and swiss["lang"] == "de" and swiss["table"] == "de", swiss
+    assert swiss["hellos"] == ["de-CH"] and swiss["loading"] == "de", swiss
+    # chosen while the page was still joining on a slow line: it joins in Czech, not
+    # asking for the token again (the #token= link had left the address)
+    slow = result["slow"]
+    assert slow["status"] == "connected" and not slow["joinShown"], slow
+    assert slow["lang"] == "cs" and slow["table"] == "cs", slow
+
+
 async def test_every_control_is_a_fingers_size_on_a_phone(web_world):
     """Inputs and buttons were 35 px tall, "more parameters" 19 px, a target's label
     21 px: under the 44 px a finger needs (WCAG 2.5.5)."""
     result = await run_case(web_world, "wrap")
     assert result["coarse"] is True  # a phone's touch screen: the coarse pointer's rules
     assert result["small"] == [], result["small"]
+    # a checkbox (the GM's secret, a yes-or-no parameter) was a 24 px box under an
+    # 18 px label: its label is now on its row, 44 px tall, and a tap on it checks it
+    checkboxes = result["checkboxes"]
+    assert "secret" in {name for name, _ in checkboxes}, checkboxes
+    assert [box for box in checkboxes if box[1] < 44] == [], checkboxes
 
 
 async def test_the_focus_on_a_phone_goes_in_the_order_shown(web_world):

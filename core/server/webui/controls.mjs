@@ -26,6 +26,43 @@ function button(text, name, onClick) {
   return node;
 }
 
+/** Where a control is among the controls drawn anew: its name, and the pending
+ * request its row is for. */
+function controlKey(node) {
+  return `${node.getAttribute("name") ?? ""}@${node.closest("[data-pending]")?.dataset.pending ?? ""}`;
+}
+
+/**
+ * Put `node` in `box`'s place of what it held (the encounter and its buttons, the
+ * requests waiting for approval, drawn anew at each change of the table) keeping the
+ * keyboard's focus: a control that had it has it again in the new drawing — *Next
+ * turn* pressed with Enter, *Approve* while another request comes in — else the
+ * next control of its kind (the next request's *Approve*, its own approved), else
+ * the box itself (the turn a player ended is no longer theirs to end). The focus
+ * went to the page's body: a keyboard or screen reader user lost the place.
+ * @param {HTMLElement} box the place
+ * @param {HTMLElement} node what it holds now
+ */
+export function replaceKeepingFocus(box, node) {
+  const had = document.activeElement;
+  if (!had || had === box || !box.contains(had)) {
+    box.replaceChildren(node);
+    return;
+  }
+  const key = controlKey(had);
+  const name = had.getAttribute("name");
+  box.replaceChildren(node);
+  const controls = [...box.querySelectorAll("button, input, select")];
+  const again = controls.find((control) => controlKey(control) === key)
+    ?? controls.find((control) => name && control.getAttribute("name") === name);
+  if (again) {
+    again.focus();
+  } else {
+    box.tabIndex = -1; // focusable by script only: what it holds is read from it
+    box.focus();
+  }
+}
+
 /** Undo and redo in `box`, each naming the event it takes ("Undo #12": the log's
  * #12) and sending its seq, so that a table another GM changed meanwhile refuses
  * it (`not_latest`) instead of taking another change; disabled when there is
@@ -58,21 +95,25 @@ export function showHistory(box, session, send) {
   }
 }
 
-/** The pending requests (the GM's table view holds them), each to approve or reject. */
+/** The pending requests (the GM's table view holds them), each to approve or reject.
+ * Each button is described by its request's line (`aria-describedby`): a screen
+ * reader going through the list heard "Approve", "Reject", "Approve"… and not which
+ * request each one takes. */
 export function pendingList(session, send) {
   const list = el("ul", "pending");
-  for (const entry of session.table.pending ?? []) {
+  for (const [index, entry] of (session.table.pending ?? []).entries()) {
     const asked = askedFor(entry, (id) => session.nameOf(id), (action) => session.actionLabel(action));
     const item = el("li", "pending-item");
     item.dataset.pending = String(entry.pending);
-    item.append(el("span", "", i18n.format("ROLLBRIDGE.Web.Pending.Item",
-      { pending: entry.pending, who: entry.who?.name ?? "?", ...asked })));
-    item.append(
-      button(i18n.localize("ROLLBRIDGE.Web.Button.Approve"), "approve",
-        () => send({ type: "approve", request: entry.pending })),
-      button(i18n.localize("ROLLBRIDGE.Web.Button.Reject"), "reject",
-        () => send({ type: "reject", request: entry.pending })),
-    );
+    const line = el("span", "", i18n.format("ROLLBRIDGE.Web.Pending.Item",
+      { pending: entry.pending, who: entry.who?.name ?? "?", ...asked }));
+    line.id = `rb-pending-${index}`; // by place: a pending id is the server's text
+    const approve = button(i18n.localize("ROLLBRIDGE.Web.Button.Approve"), "approve",
+      () => send({ type: "approve", request: entry.pending }));
+    const reject = button(i18n.localize("ROLLBRIDGE.Web.Button.Reject"), "reject",
+      () => send({ type: "reject", request: entry.pending }));
+    for (const node of [approve, reject]) node.setAttribute("aria-describedby", line.id);
+    item.append(line, approve, reject);
     list.append(item);
   }
   if (!list.childElementCount) list.append(el("li", "empty", i18n.localize("ROLLBRIDGE.Web.Pending.Nothing")));

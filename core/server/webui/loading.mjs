@@ -1,5 +1,6 @@
 // The first words of the table's page, while its modules and words load (on a slow
-// line that takes seconds): the top bar says "loading…" in the browser's language,
+// line that takes seconds): the top bar says "loading…" in the viewer's language
+// (the one chosen on the page, else the browser's),
 // not "not connected" in English. It imports nothing and is the page's first
 // script, asked for before the styles and the other modules (a server short of
 // HTTP rate for the address answers the first requests), and runs as soon as it arrives, before the other modules and the
@@ -13,8 +14,26 @@
 /** "loading…" in each language the page has its own words in (texts.mjs's LANGUAGES). */
 const LOADING = { en: "loading…", cs: "načítá se…", de: "wird geladen…", ru: "загрузка…" };
 
-const asked = String(globalThis.navigator?.languages?.[0] ?? globalThis.navigator?.language ?? "en");
-const base = asked.toLowerCase().split(/[-_]/)[0];
+/** The language the viewer chose on a page of this server (texts.mjs's
+ * CHOSEN_LANGUAGE, in localStorage), else the browser's. */
+function askedLanguage() {
+  try {
+    const chosen = globalThis.localStorage?.getItem("rollbridge.web.language");
+    if (chosen) return chosen;
+  } catch {
+    // storage denied: the browser's language
+  }
+  // the first of the browser's languages the page has words in (session.mjs's browserLocale)
+  const asked = [...(globalThis.navigator?.languages ?? []), globalThis.navigator?.language ?? "en"];
+  return asked.map(String).find((tag) => Object.hasOwn(LOADING, baseOf(tag))) ?? asked[0];
+}
+
+/** A language tag's language ("cs-CZ" → "cs"). */
+function baseOf(tag) {
+  return String(tag).toLowerCase().split(/[-_]/)[0];
+}
+
+const base = baseOf(askedLanguage());
 const lang = Object.hasOwn(LOADING, base) ? base : "en";
 /** The page did not load whole, in the same languages (the files' LoadFailed). */
 const FAILED = {

@@ -6,14 +6,14 @@
 
 import { actorCards } from "./controls.mjs";
 import { fetchHistory } from "./history.mjs";
-import { byLabel, diceGroups, el, eventSummary, renderDiceGroup } from "./render.mjs";
+import { byLabel, diceGroups, el, eventSummary, isolated, renderDiceGroup } from "./render.mjs";
 import { Session, browserLocale, socketUrl, tableFromPath, takeToken } from "./session.mjs";
-import { i18n, localizePage, pageLanguage, useLanguage } from "./texts.mjs";
+import { chosenLanguage, i18n, localizePage, pageLanguage, useLanguage } from "./texts.mjs";
 
 const $ = (id) => document.getElementById(id);
 const tableId = tableFromPath(location.pathname);
 const token = takeToken();
-const locale = browserLocale();
+const locale = chosenLanguage() ?? browserLocale(); // as the table's page: the viewer's choice first
 let session = null;
 await useLanguage(pageLanguage(locale));
 localizePage(document);
@@ -30,7 +30,8 @@ function showLatest(event) {
   const data = event.data ?? {};
   if (event.kind === "roll") {
     const who = data.actor ? session.nameOf(data.actor) : byLabel(event.by);
-    box.append(el("p", "who", [who, data.label].filter(Boolean).join(" — ")));
+    // a right-to-left label cannot reorder the name beside it (as in the log's line)
+    box.append(el("p", "who", [who, data.label].filter(Boolean).map(isolated).join(" — ")));
     box.append(el("p", "total", data.total));
   }
   const line = event.kind === "roll" ? data.text : eventSummary(event, (id) => session.nameOf(id), session.words());

@@ -244,8 +244,8 @@ export function eventSummary(event, nameOf, words = {}) {
     case "dice.revealed":
     case "dice.revealed.gm":
       return data.seed ? i18n.format("ROLLBRIDGE.Web.Log.Revealed", { segment: data.segment, seed: data.seed }) : "";
-    case "dice.drawn":
-      return `${data.label ?? ""} [${(data.results ?? []).join(", ")}]`;
+    case "dice.drawn": // a right-to-left label cannot reorder the dice drawn ([3, 4] read as 4 ,3)
+      return `${isolated(String(data.label ?? ""))} [${(data.results ?? []).join(", ")}]`;
     default:
       return "";
   }

@@ -13,6 +13,7 @@
 
 import { Connection } from "../client/connection.mjs";
 import { isLocaleTag } from "../client/protocol.mjs";
+import { LANGUAGES } from "./texts.mjs";
 import { UndoTracker } from "../client/undo.mjs";
 import { redact } from "../client/url.mjs";
 
@@ -83,10 +84,14 @@ export function forgetToken(table, storage = undefined) {
   }
 }
 
-/** The viewer's language for the server's texts (the browser's first). */
+/** The viewer's language for the server's texts and the page's words: the first of
+ * the browser's languages, in the viewer's order, that the page has its words in —
+ * as the server reads Accept-Language (a Swiss browser's fr-CH, de-CH reads German,
+ * not English); else the browser's first. */
 export function browserLocale(nav = globalThis.navigator) {
-  const lang = nav?.languages?.[0] ?? nav?.language ?? "en";
-  return isLocaleTag(lang) ? lang : "en";
+  const asked = [...(nav?.languages ?? []), nav?.language].filter((lang) => isLocaleTag(lang));
+  const base = (lang) => lang.toLowerCase().split(/[-_]/)[0];
+  return asked.find((lang) => LANGUAGES.includes(base(lang))) ?? asked[0] ?? "en";
 }
 
 /** The GM's pending requests as a list: the welcome's table lists them

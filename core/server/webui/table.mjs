@@ -18,7 +18,9 @@
 
 import { CONNECTION_LABELS, ROLE_LABELS, labelOf } from "../client/i18n.mjs";
 import { errorMessage, localeNotice, newRequestId } from "../client/protocol.mjs";
-import { actorCards, adjustForm, encounterView, pendingList, showHistory } from "./controls.mjs";
+import {
+  actorCards, adjustForm, encounterView, pendingList, replaceKeepingFocus, showHistory,
+} from "./controls.mjs";
 import { actionForm, ofTarget, replaceKeeping, rollForm, sheetChoices, showOutcome, showWaiting } from "./forms.mjs";
 import { fetchHistory } from "./history.mjs";
 import { el, eventSummary, renderEvent } from "./render.mjs";
@@ -27,7 +29,9 @@ import {
 } from "./session.mjs";
 import { renderOdds } from "./stats.mjs";
 import { StatsPanel } from "./statspanel.mjs";
-import { KIND_WORDS, i18n, localizePage, pageLanguage, useLanguage } from "./texts.mjs";
+import {
+  KIND_WORDS, LANGUAGES, LANGUAGE_NAMES, chooseLanguage, chosenLanguage, i18n, localizePage, pageLanguage, useLanguage,
+} from "./texts.mjs";
 
 /** Log entries kept on the page (the oldest leave first). */
 const MAX_ENTRIES = 500;
@@ -39,7 +43,8 @@ const ANNOUNCED = new Set(["roll", "resolution", "hidden", "adjusted", "undo", "
 
 const $ = (id) => document.getElementById(id);
 const tableId = tableFromPath(location.pathname);
-const locale = browserLocale();
+// the language the viewer chose on a page of this server, else the browser's
+const locale = chosenLanguage() ?? browserLocale();
 let session = null;
 /** Whether the page's own words are in; until then what the session hears waits in `heldCalls`. */
 let worded = false;
@@ -245,9 +250,9 @@ const stats = new StatsPanel({
 function drawTable() {
   stats.refresh(Boolean(session.table.encounter));
   $("actors").replaceChildren(...actorCards(session));
-  $("encounter").replaceChildren(encounterView(session, send));
+  replaceKeepingFocus($("encounter"), encounterView(session, send));
   if (session.role === "gm") {
-    $("pending").replaceChildren(pendingList(session, send));
+    replaceKeepingFocus($("pending"), pendingList(session, send));
     showHistory($("history"), session, send);
   }
   const key = JSON.stringify([session.role, [...session.actors.values()].map((a) => [a.id, a.name, a.controllers,
@@ -380,7 +385,11 @@ function nudge() {
   session?.connection.nudge();
 }
 
+/** The token this page joins or has joined with, until it is refused or the viewer leaves. */
+let joinToken = null;
+
 function join(token) {
+  joinToken = token;
   if (!tableId) {
     afterWords(() => say(i18n.localize("ROLLBRIDGE.Web.Message.NoTable"), "error"))();
     return;
@@ -416,6 +425,7 @@ function join(token) {
         }
         if (status === "refused") {
           forgetToken(tableId); // a revoked token is not tried again at each reload
+          joinToken = null;
           say(detail?.message || i18n.localize("ROLLBRIDGE.Connection.refused"), "error");
           $("join").hidden = false;
           $("table").hidden = true;
@@ -447,6 +457,7 @@ $("reconnect").addEventListener("click", nudge);
  */
 function leave() {
   forgetToken(tableId);
+  joinToken = null;
   session?.stop(); // stopped: nothing reconnects it (the join form starts another)
   $("log").replaceChildren();
   $("leave").hidden = true;
@@ -458,6 +469,30 @@ function leave() {
 }
 
 $("leave").addEventListener("click", leave);
+
+/** Offer the page's languages, each named in itself, the page's own chosen; another
+ * chosen is kept for every page of this server and the page loads anew in it: its
+ * words, and the server's texts (the hello asks for them), the log's too. The tab's
+ * token joins again (as at any reload), so the viewer stays at the table. */
+function offerLanguages() {
+  const chooser = $("language");
+  chooser.replaceChildren(...LANGUAGES.map((lang) => {
+    const option = new Option(LANGUAGE_NAMES[lang], lang);
+    option.lang = lang;
+    return option;
+  }));
+  chooser.value = pageLanguage(locale);
+  chooser.addEventListener("change", () => {
+    if (!chooseLanguage(chooser.value)) return;
+    // a page still joining (a slow line) has not kept its token for a reload yet: it
+    // keeps it now, or the reload would ask for it (the #token= link is gone from
+    // the address); a token the server then refuses is forgotten as ever
+    if (joinToken) rememberToken(tableId, joinToken);
+    location.reload();
+  });
+}
+
+offerLanguages();
 // back online, or the page shown again (a phone's tab): try now, not at the backoff's next step
 window.addEventListener("online", nudge);
 window.addEventListener("offline", nudge);

@@ -14,6 +14,44 @@ import { plural } from "../client/i18n.mjs";
 
 /** The languages the page has its own words in (the first is the fallback). */
 export const LANGUAGES = ["en", "cs", "de", "ru"];
+/** Each language's name in that language: what the page's language list offers. */
+export const LANGUAGE_NAMES = { en: "English", cs: "Čeština", de: "Deutsch", ru: "Русский" };
+/** Where the viewer's choice of language is kept: the browser's localStorage, so every
+ * tab and table of this server reads in it (a choice, not a secret). loading.mjs,
+ * which imports nothing, reads the same key. */
+export const CHOSEN_LANGUAGE = "rollbridge.web.language";
+
+function lasting(storage) {
+  try {
+    return storage ?? globalThis.localStorage ?? null;
+  } catch {
+    return null; // storage denied (a browser's setting)
+  }
+}
+
+/** The language the viewer chose on a page of this server (one of LANGUAGES), or
+ * null: none chosen, the browser's language then. */
+export function chosenLanguage(storage = undefined) {
+  try {
+    const lang = lasting(storage)?.getItem(CHOSEN_LANGUAGE) ?? null;
+    return LANGUAGES.includes(lang) ? lang : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keep `lang` (one of LANGUAGES) as the viewer's choice for every page of this
+ * server; whether it was kept (not when the browser denies the page its storage). */
+export function chooseLanguage(lang, storage = undefined) {
+  if (!LANGUAGES.includes(lang)) return false;
+  try {
+    const kept = lasting(storage);
+    kept?.setItem(CHOSEN_LANGUAGE, lang);
+    return Boolean(kept);
+  } catch {
+    return false;
+  }
+}
 
 /** The texts of the page's language, and English for a key it lacks. */
 const catalogs = { chosen: {}, english: {} };

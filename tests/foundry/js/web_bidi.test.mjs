@@ -14,3 +14,13 @@ test("right-to-left pieces of a joined line are isolated, others left as they ar
   const roll = { kind: "roll", data: { label: "Dodge\u200f", actor: "a", text: "1d100 [62] = 62" } };
   assert.equal(eventSummary(roll, () => "Ana"), "\u2068Dodge\u200f\u2069 — Ana — 1d100 [62] = 62");
 });
+
+test("a draw's right-to-left label is isolated from the dice drawn", () => {
+  // a player's draw (Foundry's dice) labelled in Arabic: without the isolation the
+  // numbers after the label took its direction and read in another order
+  const drawn = { kind: "dice.drawn", data: { label: "مرحبا", results: [3, 4], faces: 6, number: 2 } };
+  assert.equal(eventSummary(drawn, () => ""), "\u2068مرحبا\u2069 [3, 4]");
+  const plain = { kind: "dice.drawn", data: { label: "1d20 + 5", results: [14] } };
+  assert.equal(eventSummary(plain, () => ""), "1d20 + 5 [14]");
+  assert.equal(eventSummary({ kind: "dice.drawn", data: { results: [2] } }, () => ""), " [2]");
+});

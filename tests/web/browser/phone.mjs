@@ -11,8 +11,8 @@
 import process from "node:process";
 
 import {
-  DESKTOP, PHONE, addActor, connected, fillAttack, flush, gmRequest, joinedPage, openPage, roll, runCase,
-  tapWebSocket, waiter,
+  DESKTOP, PHONE, SMALL_PHONE, addActor, connected, fillAttack, flush, gmRequest, joinedPage, openPage, roll, runCase,
+  seqOf, tapWebSocket, waitSeq, waiter,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -214,6 +214,85 @@ const cases = {
     result.down.rolls = await rollsShown(player, "down tap");
     result.down.sent = sentRolls(gate, "down tap");
     result.down.after = await rollFormState(player);
+  },
+
+  /** A roll that reached the server, whose answer the line lost: the phone's screen
+   * locked meanwhile (the page frozen, as a phone freezes a background tab), the
+   * player tapping again when it is back; it comes back, and the roll is the one made. */
+  async lostReply(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm);
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "en-US" }, trouble,
+      `${BASE}/tables/web`, TOKENS.web.player, { tap: true });
+    const gate = player.gate;
+    const cdp = await player.context().newCDPSession(player);
+    gate.swallow = () => true; // from now on the server's frames are lost on the way
+    await tapRoll(player, "2d6", "lost answer");
+    const [id] = await (async () => {
+      await gate.until(() => sentRolls(gate, "lost answer").length > 0);
+      return sentRolls(gate, "lost answer");
+    })();
+    // the server made the roll: its answer (and event) went out, and were lost
+    result.made = await gate.until(() => gate.swallowed.some((f) => JSON.parse(f).id === id));
+    step("the screen locks: the page frozen, the line breaks");
+    result.frozen = await cdp.send("Page.setWebLifecycleState", { state: "frozen" }).then(() => true, (e) => e.message);
+    gate.open = false;
+    gate.drop();
+    await cdp.send("Page.setWebLifecycleState", { state: "active" }).catch(() => {});
+    await player.waitForSelector('body[data-status="waiting"]');
+    result.waiting = await rollFormState(player);
+    // the player taps again, and again: the line is still down
+    await player.locator('form.roll-form button[type="submit"]').tap({ force: true });
+    await submitAgain(player);
+    step("the screen unlocks: the page is shown, the line is back");
+    gate.swallow = () => false;
+    gate.open = true;
+    await player.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+    await connected(player);
+    await player.locator("#log li.kind-roll", { hasText: "lost answer" }).first().waitFor();
+    await player.waitForFunction(() => !document.querySelector('form.roll-form button[type="submit"]').disabled);
+    result.flushed = await flush(player);
+    result.after = await rollFormState(player);
+    result.sent = sentRolls(gate, "lost answer");
+    result.rolls = await rollsShown(player, "lost answer");
+    await gm.waitForFunction(() => document.querySelectorAll("#log li.kind-roll").length > 0);
+    result.gmRolls = await rollsShown(gm, "lost answer");
+    result.welcome = gate.frames.map((f) => JSON.parse(f)).filter((m) => m.type === "welcome").map((m) => m.resume ?? m.recovered ?? null);
+  },
+
+  /** The keyboard up over half of a 360×740 phone while the player types a formula
+   * (the viewport 370 px tall, as a browser that resizes it for the keyboard has it):
+   * the field keeps the focus and what is typed, the page does not scroll sideways,
+   * the field and its Roll button can be brought into the half that shows, and the
+   * keyboard's Go (Enter) rolls, once. */
+  async keyboard(browser, result) {
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "en-US" }, trouble,
+      `${BASE}/tables/web`, TOKENS.web.player, { tap: true });
+    const formula = player.locator('form.roll-form input[name="formula"]');
+    await formula.tap();
+    await player.setViewportSize({ width: 360, height: 370 }); // the keyboard is up
+    await player.keyboard.type("3d6");
+    await player.locator('form.roll-form input[name="label"]').fill("half a screen");
+    await formula.focus();
+    const seen = (selector) => player.$eval(selector, (node) => {
+      node.scrollIntoView({ block: "nearest" });
+      const box = node.getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= window.innerHeight && box.left >= 0 && box.right <= window.innerWidth;
+    });
+    result.typing = await player.evaluate(() => ({
+      focus: `${document.activeElement.tagName}[${document.activeElement.name}]`,
+      value: document.activeElement.value, page: document.documentElement.scrollWidth, screen: window.innerWidth,
+      height: window.innerHeight,
+    }));
+    result.fieldShown = await seen('form.roll-form input[name="formula"]');
+    result.buttonShown = await seen('form.roll-form button[type="submit"]');
+    await player.keyboard.press("Enter");
+    await player.locator("#log li.kind-roll", { hasText: "half a screen" }).first().waitFor();
+    await player.waitForFunction(() => !document.querySelector('form.roll-form button[type="submit"]').disabled);
+    result.flushed = await flush(player);
+    result.sent = sentRolls(player.gate, "half a screen");
+    result.rolls = await rollsShown(player, "half a screen");
+    result.outcome = await player.$eval("form.roll-form .form-status", (line) => line.textContent);
   },
 
   /** "Count the dice" tapped three times on a slow line: one `stats` request, the
@@ -729,6 +808,121 @@ const cases = {
   },
 
   /** A name longer than a phone is wide wraps: nothing scrolls sideways. */
+  async keepFocus(browser, result) {
+    const focused = (page) => page.evaluate(() => {
+      const node = document.activeElement;
+      return node === document.body ? "body"
+        : `${node.tagName.toLowerCase()}[name=${node.name}]${node.closest("[data-pending]") ? `@${node.closest("[data-pending]").dataset.pending}` : ""}`;
+    });
+    // the GM ends turns from the keyboard: Next turn, Enter, Enter
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm);
+    await gmRequest(gm, "web", TOKENS.web.gm, { type: "encounter.start", id: "focus-start", order: ["tukan", "rook", "guard-a"] });
+    await gm.waitForSelector('#encounter button[name="next"]');
+    await gm.focus('#encounter button[name="next"]');
+    result.turns = [];
+    for (const _ of [1, 2]) {
+      const seq = await seqOf(gm);
+      await gm.keyboard.press("Enter");
+      await waitSeq(gm, seq + 1);
+      result.turns.push(await focused(gm));
+      if (result.turns.at(-1) !== "button[name=next]") break; // an Enter on the body ends no turn
+    }
+    // on Next turn while the GM's actor list changes (an actor added): the table's
+    // change draws the encounter anew
+    await gm.focus('#encounter button[name="next"]');
+    await addActor(gm, "web", TOKENS.web.gm, { id: "late", name: "Late", sheet: { body: 4, combat_pool: 3,
+      armor: { ballistic: 4, impact: 2 } }, controllers: [] });
+    await gm.waitForSelector('#actors [data-actor="late"]');
+    result.meanwhile = await focused(gm);
+    // the GM on a request's Approve while another request comes in
+    const asking = await joinedPage(browser, "asking", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/approval`,
+      TOKENS.approval.gm);
+    for (const n of [1, 2]) {
+      await gmRequest(asking, "approval", TOKENS.approval.player, { type: "roll", id: `ask-${n}`, formula: "1d6", label: `ask ${n}` });
+    }
+    await asking.waitForFunction(() => document.querySelectorAll("#pending [data-pending]").length === 2);
+    const first = await asking.$eval("#pending [data-pending]", (item) => item.dataset.pending);
+    await asking.focus(`#pending [data-pending="${first}"] button[name="approve"]`);
+    await gmRequest(asking, "approval", TOKENS.approval.player, { type: "roll", id: "ask-3", formula: "1d6", label: "ask 3" });
+    await asking.waitForFunction(() => document.querySelectorAll("#pending [data-pending]").length === 3);
+    result.pending = { first, focus: await focused(asking) };
+    // what a screen reader hears of each button: its name and its description (Chromium's
+    // accessibility tree, by the DevTools protocol)
+    const cdp = await asking.context().newCDPSession(asking);
+    const { root } = await cdp.send("DOM.getDocument", { depth: -1 });
+    const { nodeIds } = await cdp.send("DOM.querySelectorAll", { nodeId: root.nodeId, selector: "#pending button" });
+    result.heard = [];
+    for (const nodeId of nodeIds) {
+      const { nodes } = await cdp.send("Accessibility.getPartialAXTree", { nodeId, fetchRelatives: false });
+      result.heard.push([nodes[0].name?.value ?? null, nodes[0].description?.value ?? null]);
+    }
+    // approved with Enter: its row is gone, the next request's Approve has the focus
+    const before = await seqOf(asking);
+    await asking.keyboard.press("Enter");
+    await waitSeq(asking, before + 1);
+    await asking.waitForFunction(() => document.querySelectorAll("#pending [data-pending]").length === 2);
+    result.approved = await focused(asking);
+  },
+
+  async language(browser, result) {
+    // what a page shows of its language: the list, the words, what the server was asked
+    const wordsOf = (page) => page.evaluate(() => {
+      const chooser = document.getElementById("language");
+      const box = chooser.getBoundingClientRect();
+      return {
+        lang: document.documentElement.lang, chosen: chooser.value, table: document.getElementById("table").lang,
+        options: [...chooser.options].map((option) => [option.value, option.textContent, option.lang]),
+        name: chooser.labels[0]?.textContent ?? null, height: Math.round(box.height),
+        log: document.getElementById("log-title").textContent, join: document.querySelector("#join-form button").textContent,
+        status: document.body.dataset.status, joinShown: !document.getElementById("join").hidden,
+        page: document.documentElement.scrollWidth, screen: window.innerWidth,
+      };
+    });
+    const hellos = (gate) => gate.sent.map((f) => JSON.parse(f)).filter((m) => m.type === "hello").map((m) => m.locale);
+    const czech = await joinedPage(browser, "czech", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.player, { tap: true });
+    await czech.locator("form.roll-form").waitFor();
+    result.before = await wordsOf(czech);
+    // the Czech phone's player reads Russian better: chosen, the page loads anew in it
+    await Promise.all([czech.waitForEvent("load"), czech.selectOption("#language", "ru")]);
+    await connected(czech);
+    await czech.locator("form.roll-form").waitFor();
+    result.after = await wordsOf(czech);
+    result.hellos = hellos(czech.gate);
+    // kept for this server: another tab of the browser opens in Russian (it asks for a token)
+    const other = await czech.context().newPage();
+    await other.goto(`${BASE}/tables/web`);
+    await other.waitForSelector("#join:not([hidden])");
+    result.otherTab = await wordsOf(other);
+    // another browser is not this one: German, as its language is
+    const german = await joinedPage(browser, "german", { ...SMALL_PHONE, locale: "de-DE" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.player);
+    result.german = await wordsOf(german);
+    // a Swiss browser reads French first, German second: the page has no French words,
+    // so German (the server reads Accept-Language so), not English
+    const swiss = await openPage(browser, "swiss", { ...SMALL_PHONE, locale: "fr-CH" }, trouble);
+    await swiss.addInitScript(() => Object.defineProperty(Navigator.prototype, "languages",
+      { get: () => ["fr-CH", "de-CH", "en"] }));
+    swiss.gate = await tapWebSocket(swiss);
+    await swiss.goto(`${BASE}/tables/web#token=${TOKENS.web.player}`);
+    await connected(swiss);
+    result.swiss = { ...(await wordsOf(swiss)), hellos: hellos(swiss.gate),
+      loading: await swiss.evaluate(() => document.getElementById("status").lang) };
+    // a slow line: the page still joining (its hello held) when the language is chosen
+    const slow = await openPage(browser, "slow", { ...SMALL_PHONE, locale: "en-US" }, trouble);
+    slow.gate = await tapWebSocket(slow);
+    slow.gate.hold = true;
+    await slow.goto(`${BASE}/tables/web#token=${TOKENS.web.player}`);
+    await slow.gate.until(() => slow.gate.held.length > 0);
+    await slow.waitForFunction(() => document.getElementById("language").options.length > 0);
+    await Promise.all([slow.waitForEvent("load"), slow.selectOption("#language", "cs")]);
+    slow.gate.held.splice(0); // the old page's hello, on a line gone with it
+    slow.gate.hold = false;
+    await slow.waitForSelector('body[data-status="connected"], #join:not([hidden])');
+    result.slow = await wordsOf(slow);
+  },
+
   async wrap(browser, result) {
     const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
       TOKENS.web.gm);
@@ -760,6 +954,20 @@ const cases = {
         .map((node) => [`${node.tagName}.${node.className}`, Math.round(node.getBoundingClientRect().height)])
         .filter(([, height]) => height < 44),
     );
+    // a checkbox's tap target is its label (a tap on it checks the box): 44 px tall,
+    // on the box's row; the GM's too (the secret box of each form)
+    const gmPhone = await joinedPage(browser, "gmPhone", narrow, trouble, `${BASE}/tables/web`, TOKENS.web.gm);
+    await gmPhone.locator('form.roll-form input[name="secret"]').waitFor();
+    const checkboxes = (page) => page.$$eval('#act-panel input[type="checkbox"]', (boxes) => boxes
+      .filter((box) => box.offsetParent !== null && !box.closest("label.target"))
+      .map((box) => {
+        const at = box.getBoundingClientRect();
+        const middle = (at.top + at.bottom) / 2;
+        const labels = [...box.labels].map((label) => label.getBoundingClientRect())
+          .filter((rect) => rect.top <= middle && rect.bottom >= middle);
+        return [box.name, Math.round(Math.max(0, ...labels.map((rect) => rect.height)))];
+      }));
+    result.checkboxes = [...await checkboxes(player), ...await checkboxes(gmPhone)];
   },
 };
 
