@@ -21,6 +21,13 @@ the store (the tables are seeded with a fixed epoch, so the digest is stable),
 and one of the frames alone (a change of what the store writes moves the first,
 never the second).
 
+``--redis`` prepares each commit for the Redis store instead
+(:func:`rollbridge.stores.redis.prepare` and the commit script's arguments,
+:func:`~rollbridge.stores.redis.commit_args`, made against the table's last commit
+as the store's writer makes them) and digests those arguments: the client's work of
+a commit on ``serve --redis`` short of the socket (no Redis is needed; a version
+whose ``commit_args`` takes no last commit makes them as it did).
+
 ``--run N`` runs the mix without valgrind (what the counted runs execute).
 Needs valgrind (Debian: ``apt-get install valgrind``).
 """
@@ -36,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import msgpack
 
@@ -47,13 +55,16 @@ __all__ = ["count_instructions", "run_mix"]
 EPOCH = 1
 
 
-def run_mix(pairs: int, group: int = 0, tables: int = 1, *, frames_only: bool = False) -> str:
+def run_mix(
+    pairs: int, group: int = 0, tables: int = 1, *, frames_only: bool = False, redis: bool = False
+) -> str:
     """Run ``pairs`` attack + roll pairs (and the heals they call for) in-process;
     the SHA-256 of every frame and prepared commit made (``frames_only``: of every
     frame, which a change of what the store writes leaves as it was). With
     ``group``, the prepared commits are also written to SQLite, ``group`` per group
     commit (``commit_many``, as the server's writer thread does). The requests go to
-    ``tables`` tables in turn, each with its own mix."""
+    ``tables`` tables in turn, each with its own mix. ``redis``: the commits are
+    prepared for the Redis store instead (the module docstring), never written."""
     from bench_server import (
         ATTACK,
         HEAL_STATUSES,
@@ -74,6 +85,7 @@ def run_mix(pairs: int, group: int = 0, tables: int = 1, *, frames_only: bool = 
 
     digest = hashlib.sha256()
     host = make_host()
+    for_redis = _for_redis() if redis else None
     with tempfile.TemporaryDirectory(prefix="bench-instructions-") as folder:
         path = Path(folder) / "mix.db"
         seed_sqlite(path, tables, host)
@@ -112,11 +124,16 @@ def run_mix(pairs: int, group: int = 0, tables: int = 1, *, frames_only: bool = 
                     reply["event"] = deliveries[-1].view(asker.audience)
                 last = deliveries[-1] if deliveries else None
                 digest.update(bytes(result_frame(asker, reply, last)))
-                prepared = store.prepare(outcome.commit)  # type: ignore[arg-type]
-                if not frames_only:
-                    digest.update(prepared.events + prepared.state)
-                    # the meta's fields, packed apart since schema 6 (before it, in state)
-                    digest.update(b"".join(v for _, v in getattr(prepared, "meta", ())))
+                if for_redis is not None:
+                    args = for_redis(protocol.id, outcome.commit)
+                    if not frames_only:
+                        digest.update(b"".join(a for a in args if isinstance(a, bytes)))
+                else:
+                    prepared = store.prepare(outcome.commit)  # type: ignore[arg-type]
+                    if not frames_only:
+                        digest.update(prepared.events + prepared.state)
+                        # the meta's fields, packed apart since schema 6 (before it, in state)
+                        digest.update(b"".join(v for _, v in getattr(prepared, "meta", ())))
                 if group:
                     waiting.append((protocol.id, prepared))
                     if len(waiting) == group or n == pairs * 2 - 1:
@@ -133,8 +150,27 @@ def run_mix(pairs: int, group: int = 0, tables: int = 1, *, frames_only: bool = 
     return digest.hexdigest()
 
 
+def _for_redis() -> Any:
+    """``(table id, commit) -> ARGV`` of the Redis commit script, each commit made
+    against the one before it of its table (when this version sends commits so)."""
+    from rollbridge.stores import redis as module
+    from rollbridge.stores.redis_keys import RedisKeys
+
+    keys, last, sent = RedisKeys(), {}, getattr(module, "Sent", None)
+
+    def make(table_id: str, commit: Any) -> list[Any]:
+        p = module.prepare(commit)
+        if sent is None:
+            return module.commit_args(keys.table(table_id), "", p, 1000)[1]
+        args = module.commit_args(keys.table(table_id), "", p, 1000, last.get(table_id))[1]
+        last[table_id] = sent.of(p)
+        return args
+
+    return make
+
+
 def count_instructions(
-    pairs: int, valgrind: str = "valgrind", group: int = 0, tables: int = 1
+    pairs: int, valgrind: str = "valgrind", group: int = 0, tables: int = 1, redis: bool = False
 ) -> int:
     """Instructions callgrind counts for a run of ``pairs`` pairs (the whole process)."""
     with tempfile.TemporaryDirectory(prefix="bench-callgrind-") as folder:
@@ -142,7 +178,8 @@ def count_instructions(
         env = {**os.environ, "PYTHONHASHSEED": "0"}
         command = [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
                    str(Path(__file__).resolve()), "--run", str(pairs),
-                   "--commit", str(group), "--tables", str(tables)]  # fmt: skip
+                   "--commit", str(group), "--tables", str(tables),
+                   *(["--redis"] if redis else [])]  # fmt: skip
         done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise SystemExit(f"valgrind failed ({done.returncode}):\n{done.stderr[-2000:]}")
@@ -167,23 +204,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--frames", action="store_true", help="with --run: also the digest of the frames alone"
     )
+    parser.add_argument(
+        "--redis", action="store_true",
+        help="prepare the commits for the Redis store instead (never written)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.redis and args.commit:
+        parser.error("--redis prepares the commits only: give no --commit")
     if args.run is not None:
-        print(run_mix(args.run, args.commit, args.tables))
+        print(run_mix(args.run, args.commit, args.tables, redis=args.redis))
         if args.frames:
-            print(run_mix(args.run, args.commit, args.tables, frames_only=True))
+            print(run_mix(args.run, args.commit, args.tables, frames_only=True, redis=args.redis))
         return 0
     if shutil.which(args.valgrind) is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
     print(f"counting {args.pairs} pairs under callgrind (a minute or two) ...", file=sys.stderr)
-    empty = count_instructions(0, args.valgrind, args.commit, args.tables)
-    full = count_instructions(args.pairs, args.valgrind, args.commit, args.tables)
+    empty = count_instructions(0, args.valgrind, args.commit, args.tables, args.redis)
+    full = count_instructions(args.pairs, args.valgrind, args.commit, args.tables, args.redis)
     per_pair = (full - empty) / args.pairs
     written = f", written {args.commit} per group commit" if args.commit else ""
     written += f", over {args.tables} tables" if args.tables != 1 else ""
+    written += ", commits prepared for Redis" if args.redis else ""
     print(f"M instructions per attack + roll pair{written}: {per_pair / 1e6:.3f}")
-    print(f"frames and commits digest: {run_mix(args.pairs, args.commit, args.tables)}")
-    frames = run_mix(args.pairs, args.commit, args.tables, frames_only=True)
+    mixed = run_mix(args.pairs, args.commit, args.tables, redis=args.redis)
+    print(f"frames and commits digest: {mixed}")
+    frames = run_mix(args.pairs, args.commit, args.tables, frames_only=True, redis=args.redis)
     print(f"frames digest: {frames}")
     return 0
 

@@ -24,7 +24,12 @@ then writes:
    stored seq + 1 and the table's seq becomes its last event's;
 3. the request ids: no reply key of the commit holds a stored reply that names an
    event (an integer ``seq``) — that request was executed already. A reply without
-   an event (a pending approval) is replaced when the request is decided.
+   an event (a pending approval) is replaced when the request is decided;
+4. what the commit left out: a commit sent against this process's last one to the
+   table (:class:`Sent`, :func:`commit_args`) leaves out the info's head and the
+   meta when they did not change; the table must still hold what that commit left
+   (its digest in ``mtag``, ``wanted`` ending with the comma this version writes),
+   else the script answers ``whole`` and the store sends the commit again with both.
 
 Then it writes the events (trimming the log to the last ``retain``), the actor
 records (and their order, when the commit gives it: an undone removal put an actor
@@ -57,7 +62,7 @@ from redis.commands.core import Script
 from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
 from rollbridge.engine.table import HISTORY_IN_MEMORY
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, StoreUnavailable
-from rollbridge.plain import JSON, NotPlain, pack, unpack
+from rollbridge.plain import JSON, NotPlain, map_header, pack, unpack
 from rollbridge.stores import redis_scripts as lua
 from rollbridge.stores.base import (
     CANNOT_OPEN,
@@ -81,6 +86,7 @@ __all__ = [
     "Followed",
     "PreparedRedisCommit",
     "RedisStore",
+    "Sent",
     "check_durability",
     "commit_args",
     "prepare",
@@ -128,6 +134,29 @@ class PreparedRedisCommit(NamedTuple):
     order: tuple[str, ...]
     #: A digest of all of the above: the commit script knows a commit sent again.
     digest: str
+    #: ``info`` in two: its fields up to the settings (what a commit seldom
+    #: changes), then its epoch and seq.
+    info_head: bytes
+    info_tail: bytes
+
+
+class Sent(NamedTuple):
+    """What this process's last commit to a table left in Redis, as far as the next
+    one sends only what differs from it (:func:`commit_args`)."""
+
+    epoch: int
+    #: The commit's digest: the commit script finds it in the table's ``mtag``
+    #: while nothing wrote the table since.
+    digest: str
+    info_head: bytes
+    #: The meta it stored (at most the table's own: 66 KB with 64 KiB of requests
+    #: waiting; compared, which costs less than digesting it).
+    meta: bytes
+
+    @classmethod
+    def of(cls, p: PreparedRedisCommit) -> Sent:
+        """What ``p`` leaves once written."""
+        return cls(p.epoch, p.digest, p.info_head, p.meta)
 
 
 class Followed(NamedTuple):
@@ -147,6 +176,14 @@ class Followed(NamedTuple):
     events: list[Event] | None
 
 
+def _whole(result: Any) -> bool:
+    """Whether the commit script answered ``{0, 'whole'}``: the commit, sent against
+    the writer's last, is to be sent whole (nothing was written)."""
+    return (
+        isinstance(result, list) and len(result) == 2 and result[0] == 0 and result[1] == b"whole"
+    )
+
+
 def _final(reply: JSON) -> bool:
     """Whether a reply names the event its request made (an integer ``seq``)."""
     seq = reply.get("seq") if isinstance(reply, dict) else None
@@ -161,19 +198,24 @@ def _digest(fields: tuple[Any, ...]) -> str:
     return hashlib.sha256(pack(fields)).hexdigest()[:32]
 
 
-def _info_bytes(info: TableInfo) -> bytes:
-    """``pack(info.to_dict())`` without copying the settings first (packing copies)."""
-    return pack(
+#: The map header of a table's info (seven fields, :meth:`TableInfo.to_dict`).
+_INFO_HEADER = map_header(7)
+
+
+def _info_parts(info: TableInfo) -> tuple[bytes, bytes]:
+    """``pack(info.to_dict())`` in two — the fields up to the settings, then the
+    epoch and seq — without copying the settings first (packing copies)."""
+    head = pack(
         {
             "id": info.id,
             "name": info.name,
             "ruleset": info.ruleset,
             "ruleset_version": info.ruleset_version,
             "settings": info.settings,
-            "epoch": info.epoch,
-            "seq": info.seq,
         }
     )
+    tail = pack({"epoch": info.epoch, "seq": info.seq})
+    return _INFO_HEADER + head[1:], tail[1:]  # both fixmaps: one header byte
 
 
 def prepare(commit: Commit) -> PreparedRedisCommit:
@@ -184,13 +226,14 @@ def prepare(commit: Commit) -> PreparedRedisCommit:
     try:
         meta = commit.meta
         history = sorted({int(s) for s in (*meta.get("undo", ()), *meta.get("redo", ()))})
+        info_head, info_tail = _info_parts(commit.info)
         fields = (
             int(commit.info.epoch),
             int(commit.info.seq),
             tuple((int(e.seq), e.packed()) for e in commit.events),
             tuple((r.id, r.packed()) for r in commit.actors),
             tuple(commit.removed),
-            _info_bytes(commit.info),
+            info_head + info_tail,
             pack(meta),
             ",".join(map(str, history)),
             tuple(
@@ -201,15 +244,34 @@ def prepare(commit: Commit) -> PreparedRedisCommit:
         )
         # without an order (nearly every commit), digested as before orders were
         # stored: a node of the version before knows the same commit by the same digest
-        return PreparedRedisCommit(*fields, digest=_digest(fields if fields[-1] else fields[:-1]))
+        return PreparedRedisCommit(
+            *fields,
+            digest=_digest(fields if fields[-1] else fields[:-1]),
+            info_head=info_head,
+            info_tail=info_tail,
+        )
     except Exception as exc:
         raise StoreError(f"the commit cannot be stored: {type(exc).__name__}: {exc}") from exc
 
 
 def commit_args(
-    keys: TableKeys, writer: str, p: PreparedRedisCommit, retain: int
+    keys: TableKeys, writer: str, p: PreparedRedisCommit, retain: int, last: Sent | None = None
 ) -> tuple[list[str], list[Any]]:
-    """The ``KEYS`` and ``ARGV`` of the commit script for one prepared commit."""
+    """The ``KEYS`` and ``ARGV`` of the commit script for one prepared commit.
+
+    ``last``: what this process's last commit to the table left (:class:`Sent`), or
+    None. Given, of the same epoch, the commit is sent against it: the info's head
+    and the meta each only when it differs from that commit's (else empty), and the
+    script checks that the table holds what that commit left (else it answers
+    ``whole``, writing nothing). Otherwise both are sent.
+    """
+    info_head, meta, base = p.info_head, p.meta, ""
+    if last is not None and last.epoch == p.epoch:
+        base = last.digest
+        if info_head == last.info_head:
+            info_head = b""
+        if meta == last.meta:
+            meta = b""
     args: list[Any] = [
         writer,
         p.epoch,
@@ -218,14 +280,16 @@ def commit_args(
         len(p.actors),
         len(p.removed),
         len(p.replies),
-        p.info,
-        p.meta,
+        info_head,
+        meta,
         p.wanted,
         retain,
         reply_window(retain),
         keys.channel,
         p.digest,
         len(p.order),
+        base,
+        p.info_tail,
     ]
     for pair in (*p.events, *p.actors):
         args += pair
@@ -318,6 +382,11 @@ class RedisStore:
         self.writer = writer
         #: Checks before commits that Redis still keeps them (:meth:`watch_durability`).
         self.durability: DurabilityWatch | None = None
+        #: What this process's last commit to each table left (:class:`Sent`): the
+        #: next commit sends only what differs from it. A hint only — the commit
+        #: script checks the table still holds it — dropped when the table is read
+        #: again (a reload, a takeover), deleted, or a commit of it fails.
+        self._sent: dict[str, Sent] = {}
         self._closed = False
         self._lock = threading.Lock()
         try:
@@ -454,6 +523,7 @@ class RedisStore:
     def delete_table(self, table_id: str) -> None:
         """Remove a table and everything of it (its lease too). :raises UnknownTable:"""
         keys = [*self.keys.table(table_id).all(), self.keys.glob("tables")]
+        self._sent.pop(table_id, None)
         if not self._run("DELETE_TABLE", keys, [table_id]):
             raise unknown_table(table_id)
 
@@ -541,6 +611,7 @@ class RedisStore:
         :raises UnknownTable:
         """
         k = self.keys.table(table_id)
+        self._sent.pop(table_id, None)  # read again: the next commit sends everything
         found = self._run("LOAD", [k.info, k.actors, k.order, k.log])
         if not found:
             raise unknown_table(table_id)
@@ -577,6 +648,7 @@ class RedisStore:
         """
         k = self.keys.table(table_id)
         retain = max(0, self.retain)
+        self._sent.pop(table_id, None)  # read again: the next commit sends everything
         found = self._run(
             "FOLLOW",
             [k.info, k.actors, k.order, k.log, k.reply_seqs],
@@ -729,35 +801,70 @@ class RedisStore:
         prepared = [(t, c if isinstance(c, PreparedRedisCommit) else prepare(c)) for t, c in items]
         if not prepared:
             return
-        writer = self.writer or ""
         script = self._scripts["COMMIT"]
         with self._io():
             if self.durability is not None:
                 self.durability.check()
             if len(prepared) == 1:
-                table_id, p = prepared[0]
-                keys, args = commit_args(self.keys.table(table_id), writer, p, self.retain)
-                results = [script(keys=keys, args=args)]
+                try:
+                    results = [self._commit_one(*prepared[0])]
+                except BaseException:
+                    self._sent.pop(prepared[0][0], None)
+                    raise
             else:
-                calls = [commit_args(self.keys.table(t), writer, p, self.retain)
-                         for t, p in prepared]  # fmt: skip
+                # each sent against the one before it of its table (as if written)
+                sent = dict(self._sent)
+                calls = []
+                for table_id, p in prepared:
+                    calls.append(self._args(table_id, p, sent.get(table_id)))
+                    sent[table_id] = Sent.of(p)
                 results = self._evalsha_batch(script.sha, calls)
-                for n, result in enumerate(results):
-                    if isinstance(result, redis.exceptions.NoScriptError):
-                        # not run (a restarted Redis, SCRIPT FLUSH): sent again, in
-                        # order, each loading the script when Redis lacks it
-                        keys, args = calls[n]
-                        try:
-                            results[n] = script(keys=keys, args=args)
-                        except redis.RedisError as exc:  # raised below, in order
-                            results[n] = exc
+                again: set[str] = set()  # tables whose commits are sent again, one by one
+                for n, ((table_id, p), result) in enumerate(zip(prepared, results, strict=True)):
+                    if table_id in again or _whole(result):
+                        # a commit the script wants whole, and the later ones of its
+                        # table (refused behind it); not run (a restarted Redis, SCRIPT
+                        # FLUSH): sent again, in order, loading the script if need be
+                        again.add(table_id)
+                    elif not isinstance(result, redis.exceptions.NoScriptError):
+                        continue
+                    try:
+                        results[n] = self._commit_one(table_id, p)
+                    except redis.RedisError as exc:  # raised below, in order
+                        results[n] = exc
         for n, ((table_id, p), result) in enumerate(zip(prepared, results, strict=True)):
             if isinstance(result, Exception):
+                self._sent.pop(table_id, None)
                 error = self._error(result)
                 if isinstance(error, StoreUnavailable):
                     error.written = n  # the commits before it are written (and durable)
                 raise error from result
+            if int(result[0]) == 1:
+                self._sent[table_id] = Sent.of(p)
+                continue
+            self._sent.pop(table_id, None)  # written before (by whom since?), or refused
             self._check_result(table_id, p, result)
+
+    def _args(
+        self, table_id: str, p: PreparedRedisCommit, last: Sent | None
+    ) -> tuple[list[str], list[Any]]:
+        return commit_args(self.keys.table(table_id), self.writer or "", p, self.retain, last)
+
+    def _commit_one(self, table_id: str, p: PreparedRedisCommit) -> Any:
+        """One commit's script: against this process's last commit to the table when
+        it knows one, and whole when the script answers that the table holds
+        something else (:func:`commit_args`). The script's answer."""
+        script = self._scripts["COMMIT"]
+        last = self._sent.get(table_id)
+        keys, args = self._args(table_id, p, last)
+        result = script(keys=keys, args=args)
+        if last is not None and _whole(result):
+            self._sent.pop(table_id, None)
+            keys, args = self._args(table_id, p, None)
+            result = script(keys=keys, args=args)
+        if isinstance(result, list) and result[0] == 1:
+            self._sent[table_id] = Sent.of(p)  # the next of a batch sent again goes against it
+        return result
 
     def _evalsha_batch(self, sha: str, calls: list[tuple[list[str], list[Any]]]) -> list[Any]:
         """``EVALSHA`` of each ``(keys, args)``, written to one connection in one
@@ -821,6 +928,8 @@ class RedisStore:
                 f"table {table_id!r}: the request {key!r} was answered already; reload it",
                 details={"table": table_id, "reason": "reply", "key": key},
             )
+        if reason == "whole":  # never asked of a commit sent whole
+            raise StoreError(f"table {table_id!r}: the commit script refused a whole commit")
         owner = _text(result[2])
         raise CommitRefused(
             f"table {table_id!r} is held by {owner!r}, not by this writer: reload it",

@@ -21,7 +21,8 @@ DEFAULT_PREFIX = "rb:"
 
 #: The keys of one table, in the order the scripts receive them.
 TABLE_KINDS = (
-    "info",  # hash: info, meta, epoch, seq, wanted (undo/redo seqs), created, pos
+    "info",  # hash: info, meta, epoch, seq, wanted (undo/redo seqs), created, pos,
+    # mtag, ihead, m:KEY (what the last commit left, in parts: docs/redis.md)
     "actors",  # hash: actor id -> packed record
     "order",  # sorted set: actor id by the position it was added at
     "log",  # sorted set: packed event by seq (the last ``retain``)

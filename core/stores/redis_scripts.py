@@ -61,12 +61,17 @@ end
 """
 
 #: KEYS: info actors order log replies reply_seqs owner commits.
-#: ARGV: writer, epoch, seq, events, actors, removed, replies, info, meta, wanted,
-#: retain, window, channel, digest, order; then events (seq, bytes), actors (id,
-#: bytes), removed ids, replies (key, flag byte + bytes), every actor id in order
-#: (when the commit gives the order: ``order`` of them, else none).
+#: ARGV: writer, epoch, seq, events, actors, removed, replies, info head, meta,
+#: wanted, retain, window, channel, digest, order, base, info tail; then events
+#: (seq, bytes), actors (id, bytes), removed ids, replies (key, flag byte + bytes),
+#: every actor id in order (when the commit gives the order: ``order`` of them,
+#: else none). ``base`` is the digest of the commit the writer wrote last to the
+#: table, or empty: then the info head and the meta are sent; with a base, an empty
+#: info head or meta is "as that commit left it" (check 4; docs/redis.md, "A commit
+#: sends only what changed").
 #: Returns {1} written, {2} this very commit was written already (nothing
-#: written again), or {0, reason, ...}: nothing written.
+#: written again), or {0, reason, ...}: nothing written (``whole``: send the
+#: commit again without a base).
 COMMIT = (
     _WRITES
     + """
@@ -78,7 +83,8 @@ local ne, na, nr, np = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]),
   tonumber(ARGV[7])
 local retain, window = tonumber(ARGV[11]), tonumber(ARGV[12])
 local no = tonumber(ARGV[15])
-local e0 = 16
+local against = ARGV[16]
+local e0 = 18
 local a0 = e0 + 2 * ne
 local r0 = a0 + 2 * na
 local p0 = r0 + nr
@@ -117,7 +123,24 @@ for k = 0, np - 1 do
   end
 end
 
--- 4. every check passed: write
+-- 4. a commit sent against its writer's last one (against): the table must hold what
+-- that commit left. Its digest is in 'mtag' and 'wanted' ends with a comma: every
+-- commit of this version writes both, a version before this one writes 'wanted'
+-- without it (and never 'mtag'), so then no other writer wrote the table since.
+-- What the commit did not send is as that commit left it: the info's head (in
+-- 'ihead'), the meta (in 'meta': not written again)
+local ihead, meta = ARGV[8], ARGV[9]
+if against ~= '' then
+  local s = redis.call('HMGET', KEYS[1], 'mtag', 'wanted', 'ihead')
+  if s[1] ~= against or string.sub(s[2] or '', -1) ~= ',' or not s[3] then
+    return {0, 'whole'}
+  end
+  if ihead == '' then ihead = s[3] end
+elseif ihead == '' or meta == '' then
+  return redis.error_reply('a commit without a base sends its info and meta')
+end
+
+-- 5. every check passed: write
 for k = 0, ne - 1 do
   redis.call('ZADD', KEYS[4], ARGV[e0 + 2 * k], ARGV[e0 + 2 * k + 1])
 end
@@ -151,8 +174,11 @@ if no > 0 then
     end
   end
 end
-redis.call('HSET', KEYS[1], 'info', ARGV[8], 'meta', ARGV[9], 'epoch', cepoch,
-  'seq', cseq, 'wanted', ARGV[10])
+-- the info, then the meta if it changed; 'wanted' with its comma (above), which the
+-- scripts that read it skip; the info's head and the digest, for the next commit
+redis.call('HSET', KEYS[1], 'info', ihead .. ARGV[17], 'epoch', cepoch, 'seq', cseq,
+  'wanted', ARGV[10] .. ',', 'ihead', ihead, 'mtag', ARGV[14])
+if meta ~= '' then redis.call('HSET', KEYS[1], 'meta', meta) end
 for k = 0, np - 1 do
   local key = ARGV[p0 + 2 * k]
   redis.call('HSET', KEYS[5], key, ARGV[p0 + 2 * k + 1])

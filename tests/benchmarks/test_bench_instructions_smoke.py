@@ -69,3 +69,16 @@ def test_the_frames_digest_leaves_the_commits_out(bench, capsys):
     assert frames == bench.run_mix(3, group=2, frames_only=True) != bench.run_mix(3)
     assert bench.main(["--run", "3", "--frames"]) == 0
     assert capsys.readouterr().out.split() == [bench.run_mix(3), frames]
+
+
+def test_the_commits_prepared_for_redis_leave_the_frames_as_they_were(bench, capsys):
+    """``--redis`` makes each commit's script arguments (against the table's last
+    commit) instead of SQLite's rows: other commit bytes, the same frames."""
+    redis = bench.run_mix(4, redis=True)
+    assert redis == bench.run_mix(4, redis=True)
+    assert redis != bench.run_mix(4)
+    assert bench.run_mix(4, redis=True, frames_only=True) == bench.run_mix(4, frames_only=True)
+    assert bench.main(["--run", "2", "--redis"]) == 0
+    assert capsys.readouterr().out.strip() == bench.run_mix(2, redis=True)
+    with pytest.raises(SystemExit):
+        bench.main(["--run", "2", "--redis", "--commit", "2"])

@@ -139,7 +139,8 @@ def test_which_entries_the_log_holds_is_found_from_its_range_or_by_seq(played, t
     assert store.client.zremrangebyscore(log, 12, 12) == 1  # a hole: seq 12
     before = zcounts()
     holed = store.follow("t", 36)
-    wanted = store.client.hget(store.keys.table("t").info, "wanted").split(b",")
+    stored = store.client.hget(store.keys.table("t").info, "wanted")
+    wanted = [s for s in stored.split(b",") if s]  # (this version writes a comma after)
     assert zcounts() - before == 1 + len(wanted)  # every undo/redo entry as stored
     assert sorted(holed.retained) == [*range(7, 12), *range(13, 26)]
     table = Table(holed.snapshot, tally, holed.history, retained=holed.retained)
