@@ -310,3 +310,46 @@ test("a player's GM roll held for the GM's approval: once approved, the roller's
   await settle(client);
   assert.equal(asked().length, 3);
 });
+
+/** A player's GM roll of an attack sent on `ws`, answered as held (`pending`): the request. */
+async function heldRoll(ws, pending) {
+  const resolving = client.resolve("attack", { actor: "tukan", targets: ["guard"], params: { weapon: "Hackler" }, rollMode: "gmroll", speaker: {} });
+  const sent = await until(() => ws.messages().find((m) => m.type === "foundry.resolve"), "the request");
+  ws.receive({ type: "result", id: sent.id, status: "pending", pending });
+  await resolving;
+  return sent;
+}
+
+test("a held GM roll is not asked again once the table went on in a new epoch: its id may be new there (held again, or rolled unapproved)", async () => {
+  const ws = await playerClient();
+  const sent = await heldRoll(ws, "p1");
+  // the network drops; the server's Redis went back in time: the welcome is another epoch's snapshot
+  ws.drop();
+  client.nudge();
+  const again = FakeWebSocket.last();
+  assert.notEqual(again, ws, "reconnected at once");
+  again.open();
+  const hello = again.messages().find((m) => m.type === "hello");
+  Standin.log.notifications.length = 0;
+  again.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 2, seq: 40, locale: game.i18n.lang,
+    table: { id: "t1", actors: [] }, resume: { recovered: false } });
+  await settle(client);
+  // a GM-only event of the new epoch: the old request is not sent again
+  again.receive({ type: "event", table: "t1", kind: "hidden", epoch: 2, seq: 41 });
+  await settle(client);
+  assert.equal(again.messages().filter((m) => m.id === sent.id).length, 0, "not asked again in the new epoch");
+  assert.deepEqual(Standin.log.notifications.map((n) => n.text).filter((t) => !t.includes("connected to table")), [
+    "rollbridge: the table went on in a new epoch (its server restored or recovered): your request that waited for the GM's approval no longer waits. Send it again if you still want it.",
+  ], "the roller told, once");
+  // a reconnect within the same epoch keeps what is held: asked again there
+  const sent2 = await heldRoll(again, "p2");
+  again.drop();
+  client.nudge();
+  const third = FakeWebSocket.last();
+  third.open();
+  const hello3 = third.messages().find((m) => m.type === "hello");
+  third.receive({ type: "welcome", id: hello3.id, protocol: 1, role: "player", epoch: 2, seq: 41, locale: game.i18n.lang,
+    table: { id: "t1", actors: [] }, resume: { recovered: true, missed: 0 } });
+  third.receive({ type: "event", table: "t1", kind: "hidden", epoch: 2, seq: 42 });
+  await until(() => third.messages().filter((m) => m.id === sent2.id).length === 1, "the same epoch's held request asked again");
+});

@@ -95,9 +95,9 @@ export class FoundryClient {
     // (their cards: Approve and Reject, or the line saying how): the welcome's, then
     // each event's
     this.approvals = new Approvals();
-    // this user's GM and self rolls the table holds for the GM's approval: id → the
-    // request as sent, asked again (the same id) until the server's reply carries the
-    // roller's view (#askHeld)
+    // this user's GM and self rolls the table holds for the GM's approval: id →
+    // {message: the request as sent, epoch: the epoch it was held in}, asked again (the
+    // same id) until the server's reply carries the roller's view (#askHeld)
     this.held = new Map();
     this.asking = null;
     this.queue = Promise.resolve();
@@ -195,6 +195,7 @@ export class FoundryClient {
         // the requests waiting as of the welcome (a reload's, a reconnect's): a card of one
         // settled meanwhile loses Approve and Reject, one still waiting gets them
         this.approvals.welcome(welcome.table, welcome.epoch);
+        this.#forgetHeld(welcome.epoch);
         // a request that began waiting while this client was away, whose event no resume
         // brings (a snapshot, a first connection): its card is posted from the welcome
         if (welcome.resume?.recovered !== true) this.#enqueue(() => this.#postWaitingCards(welcome));
@@ -304,7 +305,7 @@ export class FoundryClient {
     // a player's request the table holds for the GM's approval: said, not silent
     if (reply?.status === "pending") {
       ui.notifications?.info?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.AwaitingApproval")}`);
-      if (sent.requester_sees && this.requesterSees) this.held.set(id, sent);
+      if (sent.requester_sees && this.requesterSees) this.held.set(id, { message: sent, epoch: this.connection?.welcome?.epoch ?? null });
     }
     await this.#postRequesterCard(reply);
     return reply;
@@ -817,8 +818,9 @@ export class FoundryClient {
     const ask = async () => {
       do {
         round.again = false;
-        for (const [id, message] of [...this.held]) {
+        for (const [id, { message }] of [...this.held]) {
           if (!this.connection) return; // stopped: asked again by the next placeholder
+          if (!this.held.has(id)) continue; // settled or forgotten meanwhile (#forgetHeld)
           try {
             const reply = await this.connection?.request(message);
             if (reply?.status === "pending") continue;
@@ -834,6 +836,23 @@ export class FoundryClient {
     ask().finally(() => {
       this.asking = null;
     });
+  }
+
+  /**
+   * Forget the held requests of an epoch other than the welcome's (`epoch`): the table
+   * went on in a new one (Redis went back in time, a restored backup), whose log may not
+   * hold them nor their ids' replies, so asking again by the same id could make the
+   * request anew — held a second time, or applied with no GM's approval. The user is
+   * told that they no longer wait (sent again, they are new requests).
+   */
+  #forgetHeld(epoch) {
+    let forgotten = 0;
+    for (const [id, entry] of this.held) {
+      if (entry.epoch === epoch) continue;
+      this.held.delete(id);
+      forgotten += 1;
+    }
+    if (forgotten) ui.notifications?.warn?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.HeldForgotten")}`);
   }
 
   /** A request of this client's that the GM rejected: its user is told, with the GM's
