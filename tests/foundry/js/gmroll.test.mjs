@@ -18,7 +18,7 @@ import {
 } from "../../../adapters/foundry/module/scripts/core/rollmode.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
-import { registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
+import { consoleWarnings, registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
 
 const USERS = [
   { _id: "standinGM000001", name: "Gamemaster", isGM: true },
@@ -352,4 +352,42 @@ test("a held GM roll is not asked again once the table went on in a new epoch: i
     table: { id: "t1", actors: [] }, resume: { recovered: true, missed: 0 } });
   third.receive({ type: "event", table: "t1", kind: "hidden", epoch: 2, seq: 42 });
   await until(() => third.messages().filter((m) => m.id === sent2.id).length === 1, "the same epoch's held request asked again");
+});
+
+test("a held GM roll asked again while the client reconnects (its connection stopped under it) stays held: asked again on the next connection", async () => {
+  const ws = await playerClient();
+  const sent = await heldRoll(ws, "p1");
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 1 });
+  await until(() => ws.messages().filter((m) => m.id === sent.id).length === 2, "asked again");
+  // a reconnect (the settings saved, the API's reconnect): the request in flight is refused as stopped
+  await consoleWarnings(async () => {
+    client.start();
+    await settle(client);
+  });
+  const next = welcomeClient(client, { role: "player", seq: 1 });
+  await settle(client);
+  const before = Standin.log.messages.length;
+  next.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 2 });
+  await until(() => next.messages().some((m) => m.id === sent.id), "asked again on the next connection");
+  next.receive({ type: "result", id: sent.id, status: "secret", seq: 2, event: attack(2, sent.id, "players") });
+  await until(() => Standin.log.messages.length > before, "the roller's card");
+  await settle(client);
+  assert.equal(Standin.log.messages.length, before + 1, "one card");
+});
+
+test("a held GM roll whose rejection's event did not come here (a snapshot): the reply to asking again tells the player, once", async () => {
+  const ws = await playerClient();
+  const sent = await heldRoll(ws, "p1");
+  Standin.log.notifications.length = 0;
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 1 });
+  await until(() => ws.messages().filter((m) => m.id === sent.id).length === 2, "asked again");
+  ws.receive({ type: "result", id: sent.id, status: "rejected", seq: 1, reason: "<b>not now</b>" });
+  await settle(client);
+  const told = ["rollbridge: the GM rejected your request: &lt;b&gt;not now&lt;/b&gt;"];
+  assert.deepEqual(Standin.log.notifications.map((n) => n.text), told, "told by the reply");
+  // its event after all (a later resume): not told twice
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq: 2, kind: "approval.rejected",
+    data: { pending: "p1", request: sent.id, type: "foundry.resolve", requested_by: "Player", reason: "<b>not now</b>" } });
+  await settle(client);
+  assert.deepEqual(Standin.log.notifications.map((n) => n.text), told, "not told again by the event");
 });

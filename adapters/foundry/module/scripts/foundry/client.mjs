@@ -100,6 +100,8 @@ export class FoundryClient {
     // same id) until the server's reply carries the roller's view (#askHeld)
     this.held = new Map();
     this.asking = null;
+    // this user's requests whose rejection it was told of (told once)
+    this.rejectionsTold = new Set();
     this.queue = Promise.resolve();
     this.lastNotice = null;
     this.gmStatus = null;
@@ -825,8 +827,13 @@ export class FoundryClient {
             const reply = await this.connection?.request(message);
             if (reply?.status === "pending") continue;
             this.held.delete(id);
-            await this.#postRequesterCard(reply);
+            // rejected: its event may not have come here (a snapshot after an outage)
+            if (reply?.status === "rejected") this.#tellRejected(id, reply.reason);
+            else await this.#postRequesterCard(reply);
           } catch (error) {
+            // the connection stopped under it (client.start(): a reconnect) or was refused:
+            // not the server's answer, so still held, asked again on the next connection
+            if (error?.code === "stopped" || error?.code === "refused") continue;
             this.held.delete(id);
             console.warn(`rollbridge | a held request ${id}: ${redact(error?.message ?? error)}`);
           }
@@ -861,7 +868,15 @@ export class FoundryClient {
     const request = event.data?.request;
     if (typeof request !== "string" || !this.ownRequests.has(request)) return;
     this.held.delete(request);
-    const reason = String(event.data?.reason ?? "").trim();
+    this.#tellRejected(request, event.data?.reason);
+  }
+
+  /** Tell this user the GM rejected its request `id`, once: its event and the reply to
+   * asking for a held request again (#askHeld) may both say so. */
+  #tellRejected(id, why) {
+    if (this.rejectionsTold.has(id)) return;
+    this.rejectionsTold.add(id);
+    const reason = String(why ?? "").trim();
     const text = reason
       ? game.i18n.format("ROLLBRIDGE.Notice.RequestRejectedReason", { reason: noticeText(reason) })
       : game.i18n.localize("ROLLBRIDGE.Notice.RequestRejected");
