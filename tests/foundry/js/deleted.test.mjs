@@ -9,6 +9,7 @@ import { after, test } from "node:test";
 
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { foundryActors } from "../../../adapters/foundry/module/scripts/foundry/actors.mjs";
+import { writeActors } from "../../../adapters/foundry/module/scripts/foundry/writes.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
 import { consoleWarnings, registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
 
@@ -54,9 +55,27 @@ async function cave(user, { gmActive = true } = {}) {
 function refusingGuard() {
   const guard = Standin.addActor({ _id: "fvttGuard0000002", name: "Guard", flags: { rollbridge: { actorId: "guard" } } });
   guard.validate = () => {
-    throw new Error("Actor [fvttGuard0000002] validation errors: system.track.physical.value: cannot exceed 10");
+    throw new Error(REFUSED);
   };
   return guard;
+}
+
+const REFUSED = "Actor [fvttGuard0000002] validation errors: system.track.physical.value: cannot exceed 10";
+
+/**
+ * Actor.updateDocuments refusing its next operation as a whole, as Foundry does for an
+ * actor no longer there (collection.get(id, {strict: true})) or the server's refusal;
+ * `words` its error. Returns a function putting the stand-in's back.
+ */
+function refuseNextBatch(words) {
+  const own = Actor.updateDocuments;
+  Actor.updateDocuments = async () => {
+    Actor.updateDocuments = own;
+    throw new Error(words);
+  };
+  return () => {
+    Actor.updateDocuments = own;
+  };
 }
 
 /** Delete `actor` as the GM does (it reaches this page from the server). */
@@ -206,7 +225,7 @@ test("the writes of one result for 32 tokens go out together, not one round trip
   assert.equal(most, 32, "all 32 waiting for the server at once");
 });
 
-test("a write Foundry refuses for one actor: the others are written, the card is posted, the GM is told which", async () => {
+test("a change the system's data model refuses for one actor: Foundry skips it alone (its own notice), the others are written, the card is posted, the GM is told which", async () => {
   const { alice, token } = await cave(GM);
   const guard = refusingGuard();
   client = new FoundryClient();
@@ -228,9 +247,12 @@ test("a write Foundry refuses for one actor: the others are written, the card is
   assert.equal(token.actor.flags.rollbridge.common.tracks[0].value, 4);
   assert.equal(Standin.log.messages.filter((m) => m.flags?.rollbridge?.seq === 3).length, 1, "the card is posted");
   assert.deepEqual(seen, [3], "the event is handled to its end");
+  assert.equal(guard.flags.rollbridge.common, undefined, "the guard not");
+  assert.deepEqual(Standin.log.skipped.map((s) => s.actor), [guard.id], "Foundry skipped the guard's change alone, in the one batch");
   assert.deepEqual(Standin.log.notifications.filter((n) => n.level === "error").map((n) => n.text), [
-    "rollbridge: Foundry did not take the new state of Guard: Actor [fvttGuard0000002] validation errors: system.track.physical.value: cannot exceed 10",
-  ]);
+    "validation errors: system.track.physical.value: cannot exceed 10",
+    "rollbridge: Foundry did not take the new state of Guard: Foundry left the change out (the system's data model or a module refused it; Foundry's own notice says why)",
+  ], "Foundry's own notice, then the module's naming the actor");
   assert.equal(errors.filter((e) => e.includes("Guard")).length, 1, "the console names it too");
 });
 
@@ -238,19 +260,25 @@ test("the GM's notice of a refused write shows an actor's name and Foundry's wor
   const { token } = await cave(GM);
   const name = '<img src=x onerror="alert(1)">';
   const sneaky = Standin.addActor({ _id: "fvttSneaky000003", name, flags: { rollbridge: { actorId: "sneaky" } } });
-  sneaky.validate = () => {
-    throw new Error(`Actor [${sneaky.id}] validation errors: name: "${name}" is not a valid <b>value</b>`);
+  // the batch refused as a whole (the server's words), then the actor's own update too
+  const words = `Actor [${sneaky.id}] cannot be updated: name: "${name}" is not a valid <b>value</b>`;
+  sneaky.update = async () => {
+    throw new Error(words);
   };
   client = new FoundryClient();
   client.start();
   const ws = welcomeClient(client, { role: "gm", seq: 2 });
   const error = console.error;
   console.error = () => {}; // the console line: plain text, not a page's markup
+  const restore = refuseNextBatch(words);
   try {
-    ws.receive({ ...attack(3, token, "p-attack"), actors: [view("sneaky", name, 1, 3)] });
-    await settle(client);
+    await consoleWarnings(async () => {
+      ws.receive({ ...attack(3, token, "p-attack"), actors: [view("sneaky", name, 1, 3)] });
+      await settle(client);
+    });
   } finally {
     console.error = error;
+    restore();
   }
   const [notice] = Standin.log.notifications.filter((n) => n.level === "error").map((n) => n.text);
   assert.ok(notice.includes("&lt;img src=x onerror=\"alert(1)\"&gt;"), notice);
@@ -285,23 +313,51 @@ test("one result's world actors (a linked token's too) go in one Actor.updateDoc
   assert.equal(Standin.log.messages.filter((m) => m.flags?.rollbridge?.seq === 3).length, 1, "one card");
 });
 
-test("a batch Foundry refuses as a whole (one value refused): each written on its own, only that one fails, one notice", async () => {
+test("a batch Foundry refuses as a whole (an actor no longer there): each written on its own, only that one fails, one notice", async () => {
   const { alice } = await cave(GM);
   const bruno = Standin.addActor({ _id: "fvttBruno0000001", name: "Bruno", flags: { rollbridge: { actorId: "bruno" } } });
-  const guard = refusingGuard();
+  const guard = Standin.addActor({ _id: "fvttGuard0000002", name: "Guard", flags: { rollbridge: { actorId: "guard" } } });
+  const gone = "Actor id [fvttGuard0000002] does not exist in the Actor collection.";
+  guard.update = async () => {
+    throw new Error(gone);
+  };
   client = new FoundryClient();
   client.start();
   const ws = welcomeClient(client, { role: "gm", seq: 2 });
+  const restore = refuseNextBatch(gone);
   const warned = await consoleWarnings(async () => {
     ws.receive({ type: "event", table: "t1", epoch: 1, seq: 3, kind: "adjusted", data: {},
       actors: [view("alice-pc", "Alice", 1, 3), view("guard", "Guard", 12, 3), view("bruno", "Bruno", 6, 3)] });
     await settle(client);
-  });
+  }).finally(restore);
   assert.deepEqual(Standin.log.batches, [], "the batch wrote nothing");
   assert.deepEqual(Standin.log.updates.map((u) => u.actor).sort(), [alice.id, bruno.id].sort(), "Alice and Bruno written on their own");
   assert.equal(guard.flags.rollbridge.common, undefined, "the guard not");
   assert.equal(warned.filter((w) => w.includes("batch")).length, 1, "the console says the batch was refused");
   assert.deepEqual(Standin.log.notifications.filter((n) => n.level === "error").map((n) => n.text), [
-    "rollbridge: Foundry did not take the new state of Guard: Actor [fvttGuard0000002] validation errors: system.track.physical.value: cannot exceed 10",
+    `rollbridge: Foundry did not take the new state of Guard: ${gone}`,
   ]);
+});
+
+test("the batch's answer says who was written: an actor Foundry left out gets no status effects and is named, unless it held its update already", async () => {
+  const { alice } = await cave(GM);
+  const guard = refusingGuard();
+  const bruno = Standin.addActor({ _id: "fvttBruno0000001", name: "Bruno", flags: { rollbridge: { actorId: "bruno", seq: 3 } } });
+  const statuses = [];
+  const write = (actor, update) => ({ actor, name: actor.name, update: () => update, statuses: async () => statuses.push(actor.id) });
+  // Foundry's diff leaves out a change that changes nothing (Bruno's seq is 3 already)
+  const own = Actor.updateDocuments;
+  Actor.updateDocuments = async (updates, operation) => own(updates.filter((u) => u._id !== bruno.id), operation);
+  let failed;
+  try {
+    failed = await writeActors([
+      write(alice, { "flags.rollbridge.seq": 4 }), write(guard, { "flags.rollbridge.seq": 4 }), write(bruno, { "flags.rollbridge.seq": 3 }),
+    ]);
+  } finally {
+    Actor.updateDocuments = own;
+  }
+  assert.deepEqual(failed.map((f) => f.name), ["Guard"], "the guard, skipped by its data model, named; Bruno held his already");
+  assert.deepEqual(statuses.sort(), [alice.id, bruno.id].sort(), "no status effects for the guard, whose update was not taken");
+  assert.equal(alice.flags.rollbridge.seq, 4);
+  assert.equal(guard.flags.rollbridge.seq, undefined);
 });

@@ -18,7 +18,7 @@ import {
 } from "../../../adapters/foundry/module/scripts/core/rollmode.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
-import { registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
+import { consoleWarnings, registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
 
 const USERS = [
   { _id: "standinGM000001", name: "Gamemaster", isGM: true },
@@ -309,4 +309,85 @@ test("a player's GM roll held for the GM's approval: once approved, the roller's
   ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 3 });
   await settle(client);
   assert.equal(asked().length, 3);
+});
+
+/** A player's GM roll of an attack sent on `ws`, answered as held (`pending`): the request. */
+async function heldRoll(ws, pending) {
+  const resolving = client.resolve("attack", { actor: "tukan", targets: ["guard"], params: { weapon: "Hackler" }, rollMode: "gmroll", speaker: {} });
+  const sent = await until(() => ws.messages().find((m) => m.type === "foundry.resolve"), "the request");
+  ws.receive({ type: "result", id: sent.id, status: "pending", pending });
+  await resolving;
+  return sent;
+}
+
+test("a held GM roll is not asked again once the table went on in a new epoch: its id may be new there (held again, or rolled unapproved)", async () => {
+  const ws = await playerClient();
+  const sent = await heldRoll(ws, "p1");
+  // the network drops; the server's Redis went back in time: the welcome is another epoch's snapshot
+  ws.drop();
+  client.nudge();
+  const again = FakeWebSocket.last();
+  assert.notEqual(again, ws, "reconnected at once");
+  again.open();
+  const hello = again.messages().find((m) => m.type === "hello");
+  Standin.log.notifications.length = 0;
+  again.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 2, seq: 40, locale: game.i18n.lang,
+    table: { id: "t1", actors: [] }, resume: { recovered: false } });
+  await settle(client);
+  // a GM-only event of the new epoch: the old request is not sent again
+  again.receive({ type: "event", table: "t1", kind: "hidden", epoch: 2, seq: 41 });
+  await settle(client);
+  assert.equal(again.messages().filter((m) => m.id === sent.id).length, 0, "not asked again in the new epoch");
+  assert.deepEqual(Standin.log.notifications.map((n) => n.text).filter((t) => !t.includes("connected to table")), [
+    "rollbridge: the table went on in a new epoch (its server restored or recovered): your request that waited for the GM's approval no longer waits. Send it again if you still want it.",
+  ], "the roller told, once");
+  // a reconnect within the same epoch keeps what is held: asked again there
+  const sent2 = await heldRoll(again, "p2");
+  again.drop();
+  client.nudge();
+  const third = FakeWebSocket.last();
+  third.open();
+  const hello3 = third.messages().find((m) => m.type === "hello");
+  third.receive({ type: "welcome", id: hello3.id, protocol: 1, role: "player", epoch: 2, seq: 41, locale: game.i18n.lang,
+    table: { id: "t1", actors: [] }, resume: { recovered: true, missed: 0 } });
+  third.receive({ type: "event", table: "t1", kind: "hidden", epoch: 2, seq: 42 });
+  await until(() => third.messages().filter((m) => m.id === sent2.id).length === 1, "the same epoch's held request asked again");
+});
+
+test("a held GM roll asked again while the client reconnects (its connection stopped under it) stays held: asked again on the next connection", async () => {
+  const ws = await playerClient();
+  const sent = await heldRoll(ws, "p1");
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 1 });
+  await until(() => ws.messages().filter((m) => m.id === sent.id).length === 2, "asked again");
+  // a reconnect (the settings saved, the API's reconnect): the request in flight is refused as stopped
+  await consoleWarnings(async () => {
+    client.start();
+    await settle(client);
+  });
+  const next = welcomeClient(client, { role: "player", seq: 1 });
+  await settle(client);
+  const before = Standin.log.messages.length;
+  next.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 2 });
+  await until(() => next.messages().some((m) => m.id === sent.id), "asked again on the next connection");
+  next.receive({ type: "result", id: sent.id, status: "secret", seq: 2, event: attack(2, sent.id, "players") });
+  await until(() => Standin.log.messages.length > before, "the roller's card");
+  await settle(client);
+  assert.equal(Standin.log.messages.length, before + 1, "one card");
+});
+
+test("a held GM roll whose rejection's event did not come here (a snapshot): the reply to asking again tells the player, once", async () => {
+  const ws = await playerClient();
+  const sent = await heldRoll(ws, "p1");
+  Standin.log.notifications.length = 0;
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 1 });
+  await until(() => ws.messages().filter((m) => m.id === sent.id).length === 2, "asked again");
+  ws.receive({ type: "result", id: sent.id, status: "rejected", seq: 1, reason: "<b>not now</b>" });
+  await settle(client);
+  const told = ["rollbridge: the GM rejected your request: &lt;b&gt;not now&lt;/b&gt;"];
+  assert.deepEqual(Standin.log.notifications.map((n) => n.text), told, "told by the reply");
+  // its event after all (a later resume): not told twice
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq: 2, kind: "approval.rejected",
+    data: { pending: "p1", request: sent.id, type: "foundry.resolve", requested_by: "Player", reason: "<b>not now</b>" } });
+  await settle(client);
+  assert.deepEqual(Standin.log.notifications.map((n) => n.text), told, "not told again by the event");
 });

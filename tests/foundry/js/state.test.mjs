@@ -6,6 +6,7 @@ import {
   chooseMapping,
   connectPlan,
   findActor,
+  holdsUpdate,
   isActiveGM,
   rollbridgeIdOf,
   shouldPostCard,
@@ -88,4 +89,18 @@ test("track rows", () => {
     { key: "physical", label: "Physical", value: 6, max: 10, ratio: 0.6 },
   ]);
   assert.deepEqual(trackRows(null), []);
+});
+
+test("holdsUpdate: whether a source holds an update's every change already (Foundry left it out: nothing to change, or refused)", () => {
+  const source = { flags: { rollbridge: { seq: 3, common: { tracks: [{ value: 2 }] } } }, system: { hp: 5 } };
+  assert.equal(holdsUpdate(source, {}), true);
+  assert.equal(holdsUpdate(source, { "system.hp": 5, "flags.rollbridge.seq": 3 }), true);
+  assert.equal(holdsUpdate(source, { "system.hp": 4 }), false);
+  assert.equal(holdsUpdate(source, { "flags.rollbridge.common.tracks": [{ value: 2 }] }), true, "arrays compared by value");
+  assert.equal(holdsUpdate(source, { "flags.rollbridge.common.tracks": [{ value: 3 }] }), false);
+  assert.equal(holdsUpdate(source, { flags: { rollbridge: { seq: 3 } } }), true, "a nested object merged: the rest stays");
+  assert.equal(holdsUpdate(source, { "flags.rollbridge": { seq: 4 } }), false);
+  assert.equal(holdsUpdate(source, { "flags.rollbridge.-=gone": null }), true, "a deleted key that is not there");
+  assert.equal(holdsUpdate(source, { "flags.rollbridge.-=seq": null }), false, "a deleted key still there");
+  assert.equal(holdsUpdate(source, { "system.missing.deep": 1 }), false);
 });

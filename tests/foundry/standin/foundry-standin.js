@@ -29,11 +29,14 @@
 //     Actor#statuses, Actor#isToken, Actor#token, Actor#uuid, Actor#delete (the
 //     actor leaves game.actors, hook deleteActor); Actor#validate({changes}), the
 //     system data model's check of a change (takes anything; a test gives an
-//     actor its own to refuse a value); Actor.updateDocuments([{_id, ...}]) for
-//     world actors (no parent, no pack): every change checked first (the actor in
-//     game.actors, OWNER, the fields, validate), one failing fails the whole
-//     operation with nothing written, each written actor recorded with its
-//     `batch` (log.batches: one entry per operation)
+//     actor its own to refuse a value): a refused change is skipped alone, as
+//     Foundry's client skips it (an error notification, log.skipped, the actor
+//     left out of the answer; Actor#update resolves undefined);
+//     Actor.updateDocuments([{_id, ...}]) for world actors (no parent, no pack):
+//     every change checked first (the actor in game.actors, OWNER, the fields),
+//     one failing fails the whole operation with nothing written, each written
+//     actor recorded with its `batch` (log.batches: one entry per operation);
+//     resolves with the actors written
 //   game.scenes (Scenes with `tokens`): TokenDocument {id, name, actorId,
 //     actorLink, uuid "Scene.<id>.Token.<id>", delta (ActorDelta), actor}: a
 //     linked token's actor is the world actor; an unlinked token's is its
@@ -133,7 +136,7 @@
   const record = {
     hooks: [], updates: [], messages: [], notifications: [], dice3d: [], socket: [], settingsSet: [], fulfilled: [],
     rendered: [], compatibility: [], statusEffects: [], showForRoll: [], queries: [], confirmations: [],
-    notified: [], scrolled: [], deleted: [], batches: [],
+    notified: [], scrolled: [], deleted: [], batches: [], skipped: [],
   };
 
   // -- Hooks ---------------------------------------------------------------------
@@ -382,21 +385,38 @@
       return this._source;
     }
     // DataModel#validate({changes}): the system's data model checks a change before it is
-    // written (Foundry's client does, for every change of an operation, before it sends
-    // any: a DataModelValidationError fails the whole operation). The stand-in's model
-    // takes anything; a test gives an actor its own to refuse a value.
+    // written. Foundry's client does, for each change of an operation before it sends
+    // them (ClientDatabaseBackend#_preUpdateDocumentArray), and skips a change it refuses:
+    // an error notification with the error's words after its "] ", Hooks.onError with the
+    // document's id, that document left out of the operation's answer, the others
+    // written (foundry-vtt-types 12.331/13.340: ErrorCallbackParameters
+    // "ClientDatabaseBackend#_preUpdateDocumentArray" {id}; updateDocuments' remark "you
+    // receive only documents that were actually updated"; Document#update: undefined when
+    // skipped). The stand-in's model takes anything; a test gives an actor its own to
+    // refuse a value.
     validate({ changes } = {}) {
       return Boolean(changes);
     }
-    // what an update of this actor needs, checked before anything is written
+    // what an update of this actor needs, checked before anything is written: a refusal
+    // here (the permission: Foundry's server; the stand-in's fields) fails the operation
     _checkUpdate(data) {
       // Foundry refuses an update from a user without OWNER permission
       if (!this.isOwner) throw new Error(`User ${game.user.name} lacks permission to update Actor [${this.id}]`);
       const changes = structuredClone(data);
       delete changes._id;
       Actor.checkChanges(changes);
-      this.validate({ changes, clean: true, fallback: false, strict: true });
       return changes;
+    }
+    // the data model's check of a change: false (skipped, said as Foundry says it) when refused
+    _validates(changes) {
+      try {
+        this.validate({ changes, clean: true, fallback: false, strict: true });
+        return true;
+      } catch (error) {
+        ui.notifications.error(String(error?.message ?? error).split("] ").pop());
+        record.skipped.push({ actor: this.id, error: String(error?.message ?? error) });
+        return false;
+      }
     }
     _write(changes, batch = null) {
       mergeObject(this._target(), changes);
@@ -404,16 +424,19 @@
       Hooks.callAll("updateActor", this, changes, {}, game.user.id);
     }
     async update(data) {
-      this._write(this._checkUpdate(data));
+      const changes = this._checkUpdate(data);
+      if (!this._validates(changes)) return undefined;
+      this._write(changes);
       return this;
     }
     // Actor.updateDocuments(updates, operation) (v12/v13, as declared: "an array of
     // differential data objects, each used to update a single Document", each with its
     // `_id`): world actors, without a parent. Every change is checked first — the actor
     // there (Foundry's collection.get(id, {strict: true})), the user its owner, the
-    // fields and the data model — and one that fails fails the operation: nothing is
-    // written. A synthetic actor (its token's parent) is not in game.actors: its id is
-    // its base actor's, which this would write. Returns the actors updated.
+    // fields — and one that fails fails the operation: nothing is written. A change the
+    // data model refuses is skipped alone (validate, above). A synthetic actor (its
+    // token's parent) is not in game.actors: its id is its base actor's, which this
+    // would write. Returns the actors updated, the skipped left out.
     static async updateDocuments(updates = [], operation = {}) {
       if (operation.parent || operation.pack) throw new Error("stand-in Actor.updateDocuments: only world actors (no parent, no pack)");
       if (!Array.isArray(updates)) throw new Error("stand-in Actor.updateDocuments: updates must be an array");
@@ -426,7 +449,7 @@
         const actor = game.actors.get(id);
         if (!actor) throw new Error(`Actor id [${id}] does not exist in the Actor collection.`);
         return [actor, actor._checkUpdate(update)];
-      });
+      }).filter(([actor, changes]) => actor._validates(changes));
       const batch = record.batches.push({ document: "Actor", ids: [...seen] });
       for (const [actor, changes] of planned) actor._write(changes, batch);
       return planned.map(([actor]) => actor);

@@ -140,6 +140,29 @@ export function replaceKeys(prefix, current, next, out = {}) {
 }
 
 /**
+ * Whether `source` (a document's source data) holds every change of `update` (Actor#update
+ * data: dotted keys, nested objects merged, `-=` keys deleting) already: each value
+ * there as the update sets it (objects walked, other values compared as replaceKeys
+ * does), each deleted key gone. Foundry leaves out of an operation's answer a document
+ * it skipped — refused by the system's data model, stopped by a preUpdate hook, or
+ * with nothing to change — and only this tells the last from the others.
+ * @param {any} source
+ * @param {Record<string, any>} update
+ * @returns {boolean}
+ */
+export function holdsUpdate(source, update) {
+  return Object.entries(update ?? {}).every(([key, value]) => {
+    const path = key.split(".");
+    const last = path.pop() ?? "";
+    const parent = path.reduce((at, part) => (isPlainObject(at) ? at[part] : undefined), source);
+    if (last.startsWith("-=")) return !(isPlainObject(parent) && Object.hasOwn(parent, last.slice(2)));
+    const held = isPlainObject(parent) ? parent[last] : undefined;
+    if (isPlainObject(value)) return isPlainObject(held) && holdsUpdate(held, value);
+    return JSON.stringify(held) === JSON.stringify(value);
+  });
+}
+
+/**
  * The Actor#update data for one actor view of an event (null: nothing to write).
  * The flags under flags.rollbridge are replaced, not merged: `current` is the
  * actor's flags.rollbridge now, and what the new flags lack is deleted (a

@@ -95,11 +95,13 @@ export class FoundryClient {
     // (their cards: Approve and Reject, or the line saying how): the welcome's, then
     // each event's
     this.approvals = new Approvals();
-    // this user's GM and self rolls the table holds for the GM's approval: id → the
-    // request as sent, asked again (the same id) until the server's reply carries the
-    // roller's view (#askHeld)
+    // this user's GM and self rolls the table holds for the GM's approval: id →
+    // {message: the request as sent, epoch: the epoch it was held in}, asked again (the
+    // same id) until the server's reply carries the roller's view (#askHeld)
     this.held = new Map();
     this.asking = null;
+    // this user's requests whose rejection it was told of (told once)
+    this.rejectionsTold = new Set();
     this.queue = Promise.resolve();
     this.lastNotice = null;
     this.gmStatus = null;
@@ -195,6 +197,7 @@ export class FoundryClient {
         // the requests waiting as of the welcome (a reload's, a reconnect's): a card of one
         // settled meanwhile loses Approve and Reject, one still waiting gets them
         this.approvals.welcome(welcome.table, welcome.epoch);
+        this.#forgetHeld(welcome.epoch);
         // a request that began waiting while this client was away, whose event no resume
         // brings (a snapshot, a first connection): its card is posted from the welcome
         if (welcome.resume?.recovered !== true) this.#enqueue(() => this.#postWaitingCards(welcome));
@@ -304,7 +307,7 @@ export class FoundryClient {
     // a player's request the table holds for the GM's approval: said, not silent
     if (reply?.status === "pending") {
       ui.notifications?.info?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.AwaitingApproval")}`);
-      if (sent.requester_sees && this.requesterSees) this.held.set(id, sent);
+      if (sent.requester_sees && this.requesterSees) this.held.set(id, { message: sent, epoch: this.connection?.welcome?.epoch ?? null });
     }
     await this.#postRequesterCard(reply);
     return reply;
@@ -817,14 +820,20 @@ export class FoundryClient {
     const ask = async () => {
       do {
         round.again = false;
-        for (const [id, message] of [...this.held]) {
+        for (const [id, { message }] of [...this.held]) {
           if (!this.connection) return; // stopped: asked again by the next placeholder
+          if (!this.held.has(id)) continue; // settled or forgotten meanwhile (#forgetHeld)
           try {
             const reply = await this.connection?.request(message);
             if (reply?.status === "pending") continue;
             this.held.delete(id);
-            await this.#postRequesterCard(reply);
+            // rejected: its event may not have come here (a snapshot after an outage)
+            if (reply?.status === "rejected") this.#tellRejected(id, reply.reason);
+            else await this.#postRequesterCard(reply);
           } catch (error) {
+            // the connection stopped under it (client.start(): a reconnect) or was refused:
+            // not the server's answer, so still held, asked again on the next connection
+            if (error?.code === "stopped" || error?.code === "refused") continue;
             this.held.delete(id);
             console.warn(`rollbridge | a held request ${id}: ${redact(error?.message ?? error)}`);
           }
@@ -836,13 +845,38 @@ export class FoundryClient {
     });
   }
 
+  /**
+   * Forget the held requests of an epoch other than the welcome's (`epoch`): the table
+   * went on in a new one (Redis went back in time, a restored backup), whose log may not
+   * hold them nor their ids' replies, so asking again by the same id could make the
+   * request anew — held a second time, or applied with no GM's approval. The user is
+   * told that they no longer wait (sent again, they are new requests).
+   */
+  #forgetHeld(epoch) {
+    let forgotten = 0;
+    for (const [id, entry] of this.held) {
+      if (entry.epoch === epoch) continue;
+      this.held.delete(id);
+      forgotten += 1;
+    }
+    if (forgotten) ui.notifications?.warn?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.HeldForgotten")}`);
+  }
+
   /** A request of this client's that the GM rejected: its user is told, with the GM's
    * reason as text (the GM wrote it: never markup). */
   #toldRejected(event) {
     const request = event.data?.request;
     if (typeof request !== "string" || !this.ownRequests.has(request)) return;
     this.held.delete(request);
-    const reason = String(event.data?.reason ?? "").trim();
+    this.#tellRejected(request, event.data?.reason);
+  }
+
+  /** Tell this user the GM rejected its request `id`, once: its event and the reply to
+   * asking for a held request again (#askHeld) may both say so. */
+  #tellRejected(id, why) {
+    if (this.rejectionsTold.has(id)) return;
+    this.rejectionsTold.add(id);
+    const reason = String(why ?? "").trim();
     const text = reason
       ? game.i18n.format("ROLLBRIDGE.Notice.RequestRejectedReason", { reason: noticeText(reason) })
       : game.i18n.localize("ROLLBRIDGE.Notice.RequestRejected");

@@ -2,10 +2,16 @@
 //
 // - The world actors (a linked token's actor is one) go in one
 //   `Actor.updateDocuments([{_id, ...update}])`, the batched form the
-//   declarations document for world documents. Foundry's client checks every
-//   change of an operation (the actor there, the user its owner, the system's
-//   data model) before it sends any, so one refused value fails the whole batch:
-//   then each of them is written on its own, and only the refused one fails.
+//   declarations document for world documents. It answers the documents it
+//   updated, and only those: a change the system's data model refuses, or a
+//   preUpdateActor hook stops, is skipped alone — Foundry's client reports it
+//   itself (Hooks.onError from ClientDatabaseBackend#_preUpdateDocumentArray,
+//   with the document's id) and writes the others — as is a change that would
+//   change nothing. An actor left out whose data does not hold its update
+//   (core/state.mjs holdsUpdate) was not written: named to the GM, its status
+//   effects not set. What fails the whole operation (an actor no longer there,
+//   the server refusing it) writes none: then each is written on its own, and
+//   only the one refused fails.
 // - An unlinked token's synthetic actor is written by its own `Actor#update`,
 //   which Foundry turns into its token's delta. A batch of the tokens of a scene
 //   (`scene.updateEmbeddedDocuments("Token", [{_id, delta}])`) is not used: the
@@ -19,6 +25,7 @@
 //   in order.
 
 import { redact } from "../client/url.mjs";
+import { holdsUpdate } from "../core/state.mjs";
 
 /**
  * @typedef {object} ActorWrite
@@ -80,13 +87,17 @@ async function writeWorld(writes, failed) {
   const sent = plans.filter((plan) => Object.keys(plan.update).length);
   if (sent.length) {
     try {
-      await Actor.updateDocuments(sent.map((plan) => ({ ...plan.update, _id: plan.write.actor.id })));
+      const updated = await Actor.updateDocuments(sent.map((plan) => ({ ...plan.update, _id: plan.write.actor.id })));
+      const written = new Set((Array.isArray(updated) ? updated : []).map((actor) => actor?.id));
+      for (const plan of sent) {
+        if (!written.has(plan.write.actor.id)) notTaken(plan, failed);
+      }
     } catch (error) {
       // the batch failed as a whole: each on its own, so that one refused write stops no other
       console.warn(`rollbridge | Foundry refused the world actors' writes as one batch (${sent.length} in it), writing each on its own: ${redact(error?.message ?? error)}`);
       await Promise.all(sent.map(async (plan) => {
         try {
-          await plan.write.actor.update(plan.update);
+          if (!(await plan.write.actor.update(plan.update))) notTaken(plan, failed);
         } catch (own) {
           plan.ok = false;
           failed.push({ name: plan.write.name, error: own });
@@ -101,4 +112,15 @@ async function writeWorld(writes, failed) {
       failed.push({ name: plan.write.name, error });
     }
   }));
+}
+
+/**
+ * A world actor's update Foundry skipped (left out of its answer): not taken unless the
+ * actor holds it already (nothing was to change). Not taken, its status effects are not
+ * set either, and the GM is told (Foundry's own notice said why).
+ */
+function notTaken(plan, failed) {
+  if (holdsUpdate(plan.write.actor._source, plan.update)) return;
+  plan.ok = false;
+  failed.push({ name: plan.write.name, error: new Error(game.i18n.localize("ROLLBRIDGE.Notice.WriteSkipped")) });
 }
