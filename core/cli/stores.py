@@ -34,6 +34,7 @@ __all__ = [
     "process_id",
     "redis_url",
     "refuse_unsafe_redis",
+    "require_database",
     "store_name",
 ]
 
@@ -97,7 +98,11 @@ def add_store_options(parser: argparse.ArgumentParser, *, serving: bool = False)
 
 
 def open_store(
-    args: argparse.Namespace, *, retain: int = DEFAULT_RETAIN, create: bool = True
+    args: argparse.Namespace,
+    *,
+    retain: int = DEFAULT_RETAIN,
+    create: bool = True,
+    read_only: bool = False,
 ) -> Any:
     """The store the options name (SQLite by default).
 
@@ -105,15 +110,17 @@ def open_store(
         create``, making an admin token). A command that only reads or changes what
         a database holds passes False: a mistyped ``--db`` is then an error naming
         the file, not an empty database made there ("no tables").
+    :param read_only: the command only reads (``table list``, ``export``, …): the
+        SQLite file is read without anything written to it — an older schema is
+        not brought up to date in place, a file in a rollback journal is not
+        switched to WAL (:func:`rollbridge.stores.sqlite_read.open_to_read`). Implies
+        ``create=False``.
     :raises InvalidRequest: both ``--db`` and ``--redis`` (:func:`redis_url`).
     :raises StoreError: the store cannot be opened.
-    :raises NotFound: ``create`` is False and there is no such file, a folder is
-        there, a file too short to hold a database (empty, cut short: SQLite
-        would have written a new database into it, and the command said "no
-        table"), or a SQLite file that holds nothing (no table, schema version 0);
-        or, whatever ``create``, a file of 1 to 99 bytes (not empty, too short for
-        a database: SQLite would overwrite it); code ``no_database``, as ``migrate``
-        says it.
+    :raises NotFound: ``create`` is False and there is no database in the file
+        (:func:`require_database`); or, whatever ``create``, a file of 1 to 99
+        bytes (not empty, too short for a database: SQLite would overwrite it);
+        code ``no_database``, as ``migrate`` says it.
     """
     url = redis_url(args)
     if url:
@@ -123,23 +130,39 @@ def open_store(
     from rollbridge.paths import default_db_path
     from rollbridge.stores.sqlite import SQLiteStore
 
-    path = args.db or default_db_path()
-    if not create and Path(path).is_dir():  # there, but a folder: said so
-        raise NotFound(CANNOT_OPEN(path=str(path), error=IS_FOLDER()), code="no_database",
-                       details={"path": str(path)})  # fmt: skip
-    if not create and not Path(path).is_file():
-        raise NotFound(MISSING(path=str(path), env=DB_ENV), code="no_database",
-                       details={"path": str(path)})  # fmt: skip
-    if _no_header(Path(path)) and (not create or _has_bytes(Path(path))):
-        # not made here either (a read), nor over a file of a few bytes SQLite would
-        # take for a new database and overwrite (a mistyped --db naming a note);
-        # an empty file may become one
+    path = Path(args.db or default_db_path())
+    if read_only or not create:
+        require_database(path)
+    elif _no_header(path) and _has_bytes(path):
+        # not made over a file of a few bytes SQLite would take for a new database
+        # and overwrite (a mistyped --db naming a note); an empty file may become one
         raise NotFound(NO_HEADER(path=str(path), env=DB_ENV), code="no_database",
                        details={"path": str(path)})  # fmt: skip
-    if not create and _no_schema(Path(path)):  # nor its schema written into it
-        raise NotFound(NO_SCHEMA(path=str(path), env=DB_ENV), code="no_database",
-                       details={"path": str(path)})  # fmt: skip
+    if read_only:
+        from rollbridge.stores.sqlite_read import open_to_read
+
+        return open_to_read(path, retain=retain)
     return SQLiteStore(path, retain=retain)
+
+
+def require_database(path: Path) -> None:
+    """Refuse, reading nothing into it, a ``path`` that holds no database: no such
+    file, a folder, a file too short to hold one (empty, cut short: SQLite would
+    have written a new database into it, and a reading command said "no table"), or
+    a SQLite file that holds nothing (no table, schema version 0).
+
+    :raises NotFound: code ``no_database``, naming the file and the case.
+    """
+    said = {"path": str(path)}
+    if path.is_dir():  # there, but a folder: said so
+        raise NotFound(CANNOT_OPEN(path=str(path), error=IS_FOLDER()), code="no_database",
+                       details=said)  # fmt: skip
+    if not path.is_file():
+        raise NotFound(MISSING(path=str(path), env=DB_ENV), code="no_database", details=said)
+    if _no_header(path):  # nor made here
+        raise NotFound(NO_HEADER(path=str(path), env=DB_ENV), code="no_database", details=said)
+    if _no_schema(path):  # nor its schema written into it
+        raise NotFound(NO_SCHEMA(path=str(path), env=DB_ENV), code="no_database", details=said)
 
 
 def _no_schema(path: Path) -> bool:
@@ -149,9 +172,10 @@ def _no_schema(path: Path) -> bool:
     import sqlite3
     from contextlib import closing
 
+    from rollbridge.stores.sqlite_read import read_only
+
     try:
-        uri = f"{path.absolute().as_uri()}?mode=ro"
-        with closing(sqlite3.connect(uri, uri=True)) as conn:
+        with closing(read_only(path)) as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             return version == 0 and not conn.execute("SELECT 1 FROM sqlite_master").fetchone()
     except (sqlite3.Error, UnicodeDecodeError, ValueError):

@@ -32,6 +32,7 @@ __all__ = [
     "DEFAULT_RETAIN",
     "TABLE_EXISTS",
     "UNKNOWN_TABLE",
+    "UNSTORABLE_COMMIT",
     "LogTail",
     "Store",
     "in_order",
@@ -44,6 +45,8 @@ say = Messages("rollbridge")
 #: for the operator's log: the protocol tells clients only to try again).
 UNKNOWN_TABLE = say("store.unknown_table", "no table {table}")
 TABLE_EXISTS = say("store.table_exists", "a table {table} already exists")
+# Translators: {error} why (a translated sentence, then Python's own words in parentheses).
+UNSTORABLE_COMMIT = say("store.unstorable_commit", "the commit cannot be stored: {error}")
 # Translators: {path} is the database file; {error} SQLite's own message.
 CANNOT_OPEN = say("store.cannot_open", "cannot open {path}: {error}")
 # Translators: why a database file cannot be opened, after "cannot open {path}: ";

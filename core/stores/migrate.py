@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-import tempfile
 from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -46,7 +45,9 @@ from rollbridge.exceptions import Conflict, InvalidRequest, NotFound, StoreError
 from rollbridge.plain import JSON, pack
 from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN, Store, unknown_table
 from rollbridge.stores.redis import RedisStore
-from rollbridge.stores.sqlite import SCHEMA_VERSION, Restored, SQLiteStore, has_restore_mark
+from rollbridge.stores.sqlite import SCHEMA_VERSION, Restored, SQLiteStore
+from rollbridge.stores.sqlite_faults import explain
+from rollbridge.stores.sqlite_read import TemporaryCopy, file_facts, read_only
 from rollbridge.text import Messages
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
@@ -194,7 +195,7 @@ class SQLiteSource:
         self.path = Path(path)
         #: The file read: the database, or a temporary copy of one not in WAL mode.
         self.read_path = self.path
-        self._copy: tempfile.TemporaryDirectory[str] | None = None
+        self._copy: TemporaryCopy | None = None
         self._marked = False
         if not self.path.is_file():
             raise NotFound(NO_DATABASE(path=str(self.path)), code="no_database",
@@ -203,7 +204,7 @@ class SQLiteSource:
             self._check()
         except sqlite3.Error as exc:  # not a database: garbage, or a folder
             self._discard_copy()
-            raise StoreError(CANNOT_OPEN(path=str(self.path), error=str(exc))) from exc
+            raise StoreError(CANNOT_OPEN(path=str(self.path), error=explain(exc))) from exc
         #: The store read through its interface (nothing it does here writes, but
         #: the restore of a backup, in the copy).
         try:
@@ -222,34 +223,28 @@ class SQLiteSource:
 
     def _check(self) -> None:
         """Check the file's schema; read one not in WAL mode from a copy."""
-        with closing(self._read_only()) as conn:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
-            if not 0 < version <= SCHEMA_VERSION:  # none, or a newer rollbridge's
+        with closing(read_only(self.read_path)) as conn:
+            facts = file_facts(conn)
+            if not 0 < facts.version <= SCHEMA_VERSION:  # none, or a newer rollbridge's
                 raise InvalidRequest(
-                    SCHEMA(path=str(self.path), version=version, supported=SCHEMA_VERSION),
+                    SCHEMA(path=str(self.path), version=facts.version, supported=SCHEMA_VERSION),
                     code="schema_version",
-                    details={"schema_version": version},
+                    details={"schema_version": facts.version},
                 )
-            self._marked = has_restore_mark(conn)
+            self._marked = facts.marked
             # opening it as a store would switch it to WAL (a write), or bring an older
             # schema up to date (a written older rollbridge could not read again); a
             # backup is restored before it is read (new epochs): all in a copy
-            if mode != "wal" or self._marked or version < SCHEMA_VERSION:
-                self._copy = tempfile.TemporaryDirectory(prefix="rollbridge-migrate-")
-                self.read_path = Path(self._copy.name) / self.path.name
-                with closing(sqlite3.connect(self.read_path)) as copy:
-                    conn.backup(copy)
+            if not facts.in_place():
+                self._copy = TemporaryCopy(conn, self.path.name, "rollbridge-migrate-")
+                self.read_path = self._copy.path
 
     def _discard_copy(self) -> None:
         """Remove the temporary copy now (a failed open: not left to the garbage
         collector)."""
         if self._copy is not None:
-            self._copy.cleanup()
+            self._copy.remove()
             self._copy = None
-
-    def _read_only(self) -> sqlite3.Connection:
-        return sqlite3.connect(f"{self.read_path.resolve().as_uri()}?mode=ro", uri=True)
 
     @property
     def key_path(self) -> Path:
@@ -276,7 +271,7 @@ class SQLiteSource:
     def stored_at(self, table_id: str) -> tuple[float | None, dict[str, int]]:
         """What the store interface does not say: when the table was created, and
         the seq of the commit that stored each reply (its place in the window)."""
-        with closing(self._read_only()) as conn:
+        with closing(read_only(self.read_path)) as conn:
             row = conn.execute("SELECT created FROM tables WHERE id = ?", (table_id,)).fetchone()
             seqs = dict(conn.execute('SELECT key, seq FROM replies WHERE "table" = ?', (table_id,)))
         return (None if row is None else float(row[0])), seqs
@@ -284,8 +279,7 @@ class SQLiteSource:
     def close(self) -> None:
         """Close the store's connections (and remove a temporary copy)."""
         self.store.close()
-        if self._copy is not None:
-            self._copy.cleanup()
+        self._discard_copy()
 
 
 @dataclass(slots=True)

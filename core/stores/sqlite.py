@@ -93,6 +93,7 @@ from rollbridge.stores.base import (
     IS_FOLDER,
     NO_FOLDER,
     TABLE_EXISTS,
+    UNSTORABLE_COMMIT,
     in_order,
     reply_window,
     say,
@@ -118,6 +119,7 @@ __all__ = [
     "Restored",
     "SQLiteStore",
     "has_restore_mark",
+    "schema_newer",
 ]
 
 log = logging.getLogger("rollbridge.store")
@@ -335,6 +337,20 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
 
 #: The schema version this code writes (``PRAGMA user_version``).
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+# Translators: {path} is the database file; {version} and {supported} schema versions.
+SCHEMA_NEWER = say(
+    "store.schema_newer",
+    "{path} has schema version {version}, newer than this rollbridge's {supported}: "
+    "upgrade rollbridge",
+)
+
+
+def schema_newer(path: Path, version: int) -> StoreError:
+    """The error of a file whose schema a newer rollbridge wrote."""
+    return StoreError(SCHEMA_NEWER(path=str(path), version=version, supported=SCHEMA_VERSION),
+                      details={"schema_version": version})  # fmt: skip
 
 
 #: A commit also writes a fresh snapshot (and prunes) once this many events were
@@ -662,6 +678,16 @@ def _admin_token(row: Sequence[Any]) -> AdminTokenRecord:
     return AdminTokenRecord(id=row[0], name=row[1], created=row[2], hash=row[3])
 
 
+# Translators: {path} the database file; {mode} SQLite's journal mode (a word such as
+# "delete", kept as it is); WAL is a name.
+NO_WAL = say("store.no_wal", "{path}: SQLite would not use WAL mode (journal_mode={mode})")
+# Translators: {path} the database file; a program's fault, not the operator's.
+CLOSED = say("store.closed", "{path}: the store was closed already")
+# Translators: {table} a table's id; {error} why (a translated sentence, then Python's
+# own words in parentheses).
+UNSTORABLE_TABLE = say("store.unstorable_table", "table {table} cannot be stored: {error}")
+
+
 class Restored(NamedTuple):
     """What :meth:`SQLiteStore.finish_restore` did."""
 
@@ -744,9 +770,7 @@ class SQLiteStore:
                 self._migrate(conn)
             mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
-                raise StoreError(
-                    f"{self.path}: SQLite would not use WAL mode (journal_mode={mode})"
-                )
+                raise StoreError(NO_WAL(path=str(self.path), mode=str(mode)))
             if not made:
                 self._migrate(conn)
             self._files = FileIdentity(self.path.absolute())
@@ -773,7 +797,7 @@ class SQLiteStore:
             return conn
         with self._connections_lock:
             if self._closed:
-                raise StoreError(f"{self!r} is closed")
+                raise StoreError(CLOSED(path=str(self.path)))
             try:
                 conn = sqlite3.connect(
                     # once open, never make a new empty file where it was removed
@@ -864,7 +888,7 @@ class SQLiteStore:
             wide = store_wide(self.path, exc)
             if write and wide is not None:
                 self._lock_wait.done(wide)
-            raise wide or StoreError(f"{self.path}: {type(exc).__name__}: {exc}") from exc
+            raise wide or StoreError(IN_FILE(path=str(self.path), error=explain(exc))) from exc
         finally:
             if lock is not None:
                 lock.release()
@@ -877,14 +901,7 @@ class SQLiteStore:
             # Read again under the write lock: another process may have migrated.
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise StoreError(
-                    say(
-                        "store.schema_newer",
-                        "{path} has schema version {version}, newer than "
-                        "this rollbridge's {supported}: upgrade rollbridge",
-                    )(path=str(self.path), version=version, supported=SCHEMA_VERSION),
-                    details={"schema_version": version},
-                )
+                raise schema_newer(self.path, version)
             for step in MIGRATIONS[version:]:
                 step(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -921,7 +938,8 @@ class SQLiteStore:
             settings = pack(info.settings)
             meta = pack(TableSnapshot(info, {}).meta())
         except NotPlain as exc:
-            raise StoreError(f"table {info.id!r} cannot be stored: {exc}") from exc
+            raise StoreError(UNSTORABLE_TABLE(table=repr(info.id), error=explain(exc)),
+                             details={"table": info.id}) from exc  # fmt: skip
         with self._transaction(write=True) as conn:
             if conn.execute("SELECT 1 FROM tables WHERE id = ?", (info.id,)).fetchone():
                 raise Conflict(TABLE_EXISTS(table=repr(info.id)), details={"table": info.id})
@@ -1097,7 +1115,7 @@ class SQLiteStore:
         try:
             return _prepare(commit)
         except Exception as exc:
-            raise StoreError(f"the commit cannot be stored: {type(exc).__name__}: {exc}") from exc
+            raise StoreError(UNSTORABLE_COMMIT(error=explain(exc))) from exc
 
     def commit(self, table_id: str, commit: Commit | PreparedCommit) -> None:
         """Write a commit atomically, durable when this returns.
