@@ -45,7 +45,7 @@ from rollbridge.exceptions import Conflict, InvalidRequest, NotFound, StoreError
 from rollbridge.plain import JSON, pack
 from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN, Store, unknown_table
 from rollbridge.stores.redis import RedisStore
-from rollbridge.stores.sqlite import SCHEMA_VERSION, Restored, SQLiteStore
+from rollbridge.stores.sqlite import IN_FILE, SCHEMA_VERSION, Restored, SQLiteStore, check_cells
 from rollbridge.stores.sqlite_faults import explain
 from rollbridge.stores.sqlite_read import TemporaryCopy, file_facts, read_only
 from rollbridge.text import Messages
@@ -93,6 +93,13 @@ KEY_MISSING = say(
     "migrate.key_missing",
     "these tables have an open verifiable segment, but {path} is missing, so its seed "
     "cannot be moved: {tables}; nothing was written",
+)
+# Translators: {table} a table's id; {seqs} the seqs of events (numbers) its stored log
+# lacks.
+BROKEN_LOG = say(
+    "migrate.broken_log",
+    "table {table}: its undo and redo name events its stored log does not hold whole "
+    "(seqs {seqs}): the database is damaged; restore it from a backup. Nothing was written",
 )
 # Translators: {token} an admin token's id.
 ADMIN_DIFFERS = say(
@@ -274,6 +281,13 @@ class SQLiteSource:
         with closing(read_only(self.read_path)) as conn:
             row = conn.execute("SELECT created FROM tables WHERE id = ?", (table_id,)).fetchone()
             seqs = dict(conn.execute('SELECT key, seq FROM replies WHERE "table" = ?', (table_id,)))
+        try:  # values of another kind (a damaged file): said, as the store says them
+            check_cells(row or (0,), ("tables.created",), ("a number",))
+            for key, seq in seqs.items():
+                check_cells((key, seq), ("replies.key", "replies.seq"), ("text", "a whole number"))
+        except StoreError as exc:
+            raise StoreError(IN_FILE(path=str(self.path), error=exc.text),
+                             details={**exc.details, "path": str(self.path)}) from None  # fmt: skip
         return (None if row is None else float(row[0])), seqs
 
     def close(self) -> None:
@@ -338,6 +352,23 @@ class MigrationReport:
                 "admin_tokens": self.admin_tokens, "admin_tokens_present": self.admin_present,
                 "admin_tokens_ok": self.admin_ok, "dice_key": self.dice_key,
                 "restored": self.restored}  # fmt: skip
+
+
+def _check_history(dump: TableDump, retain: int) -> None:
+    """Refuse a table whose undo and redo name retained events that its retained log,
+    read as one unbroken run, does not hold: a log row lost from the file's middle
+    (the run then starts after it). Moved, those events would be lost, and the table
+    would read back otherwise (a checksum mismatch, after it was written).
+
+    :raises StoreError: naming the table and the seqs (``details``)."""
+    low = dump.snapshot.info.seq - max(0, retain)
+    held = {event.seq for event in dump.events}
+    missing = sorted(seq for seq in dump.history if seq > low and seq not in held)
+    if missing:
+        table_id = dump.snapshot.info.id
+        shown = ", ".join(map(str, missing[:10])) + (", …" if len(missing) > 10 else "")
+        raise StoreError(BROKEN_LOG(table=table_id, seqs=shown),
+                         details={"table": table_id, "seqs": missing})  # fmt: skip
 
 
 def write_table(target: RedisStore, dump: TableDump, source: SQLiteSource) -> None:
@@ -443,7 +474,9 @@ def migrate(
                        details={"tables": clash})  # fmt: skip
     open_segments = []
     for table_id in chosen:  # each read whole once before anything is written
-        dice: Any = dump_table(source.store, table_id).snapshot.dice
+        checked = dump_table(source.store, table_id)
+        _check_history(checked, source.store.retain)
+        dice: Any = checked.snapshot.dice
         if isinstance(dice, dict) and dice.get("open"):
             open_segments.append(table_id)
     report = MigrationReport(dice_key=_dice_plan(source, target, open_segments))

@@ -111,6 +111,7 @@ from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT",
+    "IN_FILE",
     "JOURNAL_SIZE_LIMIT",
     "MIGRATIONS",
     "RESTORE_MARK",
@@ -118,6 +119,7 @@ __all__ = [
     "PreparedCommit",
     "Restored",
     "SQLiteStore",
+    "check_cells",
     "has_restore_mark",
     "schema_newer",
 ]
@@ -513,7 +515,7 @@ _EMPTY = bytes((0x90,))  # an empty msgpack array
 _INFO_COLUMNS = "id, name, ruleset, ruleset_version, settings, epoch, seq"
 
 
-#: What a cell read back must be, by the name :func:`_cells` says it with.
+#: What a cell read back must be, by the name :func:`check_cells` says it with.
 _KINDS: dict[str, tuple[type, ...]] = {
     "text": (str,),
     "a whole number": (int,),
@@ -538,7 +540,7 @@ WRONG_KIND = say(
 IN_FILE = say("store.in_file", "{path}: {error}")
 
 
-def _cells(values: Sequence[Any], names: Sequence[str], kinds: Sequence[str]) -> None:
+def check_cells(values: Sequence[Any], names: Sequence[str], kinds: Sequence[str]) -> None:
     """Refuse a value read back from the file that is not of the kind its column
     holds (another program's, a damaged disk's): the commands and the server would
     otherwise fail on it later, with Python's words or a traceback.
@@ -561,17 +563,17 @@ def _info(row: Sequence[Any], latest: Sequence[Any] | None = None) -> TableInfo:
     the snapshot's seq is folded into it, and the snapshot may hold more: a commit
     without events made after it.
 
-    :raises StoreError: a cell of another kind than its column's (:func:`_cells`).
+    :raises StoreError: a cell of another kind than its column's (:func:`check_cells`).
     """
     id_, name, ruleset, version, blob, epoch, seq = row[:7]
     settings = unpack(blob)
     whole = "a whole number"
-    _cells((id_, name, ruleset, version, settings, epoch, seq),
+    check_cells((id_, name, ruleset, version, settings, epoch, seq),
            ("tables.id", "tables.name", "tables.ruleset", "tables.ruleset_version",
             "tables.settings", "tables.epoch", "tables.seq"),
            ("text", "text", "text", "text", "a map", whole, whole))  # fmt: skip
     if latest is not None:
-        _cells(latest[:1], ("log.last",), ("a whole number",))
+        check_cells(latest[:1], ("log.last",), ("a whole number",))
         if latest[0] > seq:
             if latest[1] is not None:
                 return _logged_info(id_, latest[0], latest[1])
@@ -585,9 +587,9 @@ def _logged_info(table_id: str, seq: int, blob: bytes) -> TableInfo:
     :raises StoreError: a field of another kind than it is written with.
     """
     data = unpack(blob)
-    _cells((seq, data), ("log.last", "log.info"), ("a whole number", "a map"))
+    check_cells((seq, data), ("log.last", "log.info"), ("a whole number", "a map"))
     fields = ("name", "ruleset", "ruleset_version", "settings", "epoch")
-    _cells([data.get(key) for key in fields], [f"log.info.{key}" for key in fields],
+    check_cells([data.get(key) for key in fields], [f"log.info.{key}" for key in fields],
            ("text", "text", "text", "a map", "a whole number"))  # fmt: skip
     return TableInfo(table_id, data["name"], data["ruleset"], data["ruleset_version"],
                      data["settings"], data["epoch"], seq)  # fmt: skip
@@ -662,18 +664,18 @@ def _row_events(table_id: str, first: int, last: int, blob: bytes) -> list[Event
 
 
 def _token(row: Sequence[Any]) -> TokenRecord:
-    """A table's token from its ``tokens`` row. :raises StoreError: (:func:`_cells`)"""
-    _cells(row[:5], [f"tokens.{name}" for name in ("id", "table", "role", "name", "hash")],
+    """A table's token from its ``tokens`` row. :raises StoreError: (:func:`check_cells`)"""
+    check_cells(row[:5], [f"tokens.{name}" for name in ("id", "table", "role", "name", "hash")],
            ("text",) * 5)  # fmt: skip
     if row[5] is not None:  # rows made before schema version 5 have none
-        _cells(row[5:6], ("tokens.created",), ("a number",))
+        check_cells(row[5:6], ("tokens.created",), ("a number",))
     return TokenRecord(id=row[0], table=row[1], role=row[2], name=row[3], hash=row[4],
                        created=row[5])  # fmt: skip
 
 
 def _admin_token(row: Sequence[Any]) -> AdminTokenRecord:
-    """An admin token from its ``admin_tokens`` row. :raises StoreError: (:func:`_cells`)"""
-    _cells(row, [f"admin_tokens.{name}" for name in ("id", "name", "created", "hash")],
+    """An admin token from its ``admin_tokens`` row. :raises StoreError: (:func:`check_cells`)"""
+    check_cells(row, [f"admin_tokens.{name}" for name in ("id", "name", "created", "hash")],
            ("text", "text", "a number", "text"))  # fmt: skip
     return AdminTokenRecord(id=row[0], name=row[1], created=row[2], hash=row[3])
 
@@ -877,7 +879,7 @@ class SQLiteStore:
             if write:
                 self._lock_wait.done(None)
         except StoreError as exc:
-            if "cell" in exc.details:  # a cell of another kind (_cells): the file's
+            if "cell" in exc.details:  # a cell of another kind (check_cells): the file's
                 details = {**exc.details, "path": str(self.path)}
                 text = IN_FILE(path=str(self.path), error=exc.text)
                 raise StoreError(text, details=details) from exc
@@ -995,7 +997,7 @@ class SQLiteStore:
             ).fetchall()
             try:
                 info, actors, meta = _fold(row, rows)
-            except StoreError as exc:  # a cell's kind (_cells), in the reader's words
+            except StoreError as exc:  # a cell's kind (check_cells), in the reader's words
                 raise StoreError(CORRUPT_STATE(table=table_id, error=exc.text),
                                  details={"table": table_id}) from exc  # fmt: skip
             except Exception as exc:
@@ -1080,6 +1082,8 @@ class SQLiteStore:
             row = conn.execute(
                 'SELECT reply, seq FROM replies WHERE "table" = ? AND key = ?', (table_id, key)
             ).fetchone()
+            if row is not None:  # a seq of another kind: said, not compared
+                check_cells(row[1:], ("replies.seq",), ("a whole number",))
         if row is None or row[1] <= latest - reply_window(self.retain):
             return None
         try:
@@ -1093,13 +1097,16 @@ class SQLiteStore:
         """The idempotency key of every stored reply of a table. :raises UnknownTable:"""
         with self._transaction() as conn:
             _, latest, _ = self._head(conn, table_id)
-            return [
+            keys = [
                 row[0]
                 for row in conn.execute(
                     'SELECT key FROM replies WHERE "table" = ? AND seq > ?',
                     (table_id, latest - reply_window(self.retain)),
                 )
             ]
+            for key in keys:  # a key of another kind: said, not met later (sorted, sent)
+                check_cells((key,), ("replies.key",), ("text",))
+            return keys
 
     # -- commits ----------------------------------------------------------------
 
