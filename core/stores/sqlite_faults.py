@@ -113,6 +113,24 @@ NOTHING_WRITTEN = say(
 )
 
 
+# Translators: {path} is the database file; {kept} one of the two sentences below.
+REPLACED = say(
+    "store.file_replaced",
+    "{path} (or its -wal) was removed, moved or replaced while the server had it open: "
+    "nothing more is written, since it would be lost; {kept}",
+)
+# Translators: {copy} the copy's file, {path} the database file.
+RESCUED = say(
+    "store.file_replaced.rescued",
+    "everything acknowledged until then is copied to {copy}: stop the server and put that "
+    "copy in place of {path}",
+)
+NOT_RESCUED = say(
+    "store.file_replaced.lost",
+    "it could not be copied: stop the server and put the file back",
+)
+
+
 def _reason(exc: BaseException) -> tuple[str, str] | None:
     """The reason of a fault of the file, and SQLite's name of the error; None for
     anything else."""
@@ -276,14 +294,12 @@ class FileIdentity:
             self.tried = now
             self.rescued = _rescue(conn, self.path, self.mode)
         kept = (
-            f"everything acknowledged until then is copied to {self.rescued}: stop the "
-            f"server and put that copy in place of {self.path}"
+            RESCUED(copy=str(self.rescued), path=str(self.path))
             if self.rescued is not None
-            else "it could not be copied: stop the server and put the file back"
+            else NOT_RESCUED()
         )
         return StoreUnavailable(
-            f"{self.path} (or its -wal) was removed, moved or replaced while the server "
-            f"had it open: nothing more is written, since it would be lost; {kept}",
+            REPLACED(path=str(self.path), kept=kept),
             details={"reason": "file_replaced"},
         )
 

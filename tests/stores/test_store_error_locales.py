@@ -122,3 +122,26 @@ def test_a_file_path_is_kept(tmp_path: Path):
     db.write_bytes(b"x" * 200)
     status, _, err = _run("table", "list", "--db", str(db), "--locale", "ru")
     assert status == 1 and str(db) in err
+
+
+#: By locale: the start of what a write says once the file was replaced.
+REPLACED = {
+    "en": "(or its -wal) was removed, moved or replaced",
+    "cs": "(nebo jeho -wal) byl odstraněn, přesunut nebo nahrazen",
+    "de": "(oder ihre -wal) wurde entfernt, verschoben oder ersetzt",
+    "ru": "(или его -wal) был удалён, перемещён или заменён",
+}
+
+
+@pytest.mark.parametrize("locale", sorted(REPLACED))
+def test_a_replaced_file_is_said_in_the_language(tmp_path, locale):
+    db, other = tmp_path / "rollbridge.db", tmp_path / "other.db"
+    store = SQLiteStore(db)
+    SQLiteStore(other).close()
+    other.replace(db)  # another file where the store's was
+    with pytest.raises(StoreUnavailable) as caught:
+        store.add_admin_token(_token())
+    store.close()
+    said = caught.value.render(locale)
+    assert said.startswith(f"{db} {REPLACED[locale]}"), said
+    assert f"{db.name}.rescued-" in said, said  # the copy it made, named
