@@ -17,9 +17,9 @@ from rollbridge.stores.base import (
     LogTail,
     in_order,
     reply_window,
+    unexpected,
     unknown_table,
 )
-from rollbridge.stores.sqlite_faults import explain
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 __all__ = ["MemoryStore"]
@@ -120,7 +120,7 @@ class MemoryStore:
             info, meta = pack(commit.info.to_dict()), pack(commit.meta)
             replies = {key: pack(reply) for key, reply in commit.replies.items()}
         except Exception as exc:
-            raise StoreError(UNSTORABLE_COMMIT(error=explain(exc))) from exc
+            raise StoreError(UNSTORABLE_COMMIT(error=unexpected(exc))) from exc
         seq = commit.info.seq
         row["actors"].update(actors)
         for actor_id in commit.removed:

@@ -34,6 +34,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from rollbridge.exceptions import StoreUnavailable
+from rollbridge.stores.base import WITH_DETAIL, unexpected
 from rollbridge.text import Messages, Text
 
 __all__ = [
@@ -100,12 +101,6 @@ _FILE_FAULTS = {
 # Translators: said when SQLite refused for a reason of its own, which follows in
 # parentheses (in English).
 OTHER_FAULT = say("store.fault.other", "SQLite refused the operation")
-# Translators: said when a value could not be read or written; Python's own (English)
-# words on it follow in parentheses.
-UNEXPECTED = say("store.fault.unexpected", "a value could not be read or written")
-# Translators: {advice} is one of the sentences above; {detail} SQLite's or Python's
-# own words (English, technical: kept as they are).
-WITH_DETAIL = say("store.fault.detail", "{advice} ({detail})")
 # Translators: {path} is the database file; {advice} what went wrong and what to do;
 # {detail} SQLite's or the system's own words (English, technical).
 NOTHING_WRITTEN = say(
@@ -147,7 +142,8 @@ def _primary(name: str) -> str:
 
 
 def explain(exc: BaseException) -> Text:
-    """What ``exc`` says, in the reader's language, with what to do where it is known:
+    """What ``exc`` says, in the reader's language, with what to do where it is known
+    (anything but SQLite's own errors: :func:`~rollbridge.stores.base.unexpected`):
     a sentence (``the disk is full: free space on it``), then SQLite's or Python's own
     words in parentheses, as they are (``(SQLITE_FULL: database or disk is full)``)."""
     name = getattr(exc, "sqlite_errorname", None)
@@ -159,7 +155,7 @@ def explain(exc: BaseException) -> Text:
     elif isinstance(exc, sqlite3.Error):
         advice = OTHER_FAULT()
     else:
-        advice = UNEXPECTED()
+        return unexpected(exc)
     said = str(exc) or type(exc).__name__
     detail = f"{name}: {said}" if isinstance(name, str) else f"{type(exc).__name__}: {said}"
     return WITH_DETAIL(advice=advice, detail=detail[:300])

@@ -15,6 +15,7 @@ import pytest
 
 from rollbridge.engine.model import Commit, TableInfo
 from rollbridge.exceptions import StoreError, StoreUnavailable
+from rollbridge.stores.base import UNEXPECTED
 from rollbridge.stores.memory import MemoryStore
 from rollbridge.stores.sqlite import SQLiteStore
 from tests.cli.test_upgrade_cli import _run
@@ -110,7 +111,7 @@ def test_every_new_store_message_is_in_every_catalogue():
     from rollbridge.stores import sqlite_faults
 
     for advice in [*sqlite_faults._ADVICE.values(), *sqlite_faults._FILE_FAULTS.values(),
-                   sqlite_faults.OTHER_FAULT, sqlite_faults.UNEXPECTED]:  # fmt: skip
+                   sqlite_faults.OTHER_FAULT, UNEXPECTED]:  # fmt: skip
         english = advice().render("en")
         for locale in ("cs", "de", "ru"):
             assert advice().render(locale) != english, (locale, english)
