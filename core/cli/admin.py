@@ -73,7 +73,9 @@ def _admin_token(args: argparse.Namespace) -> int:
     # made first: a name that is no name is refused before a database file is made
     made = None if args.revoke or args.list else new_admin_token(args.name)
     # the store loads only when used; only making a token makes a database file
-    with open_store(args, create=made is not None) as store:
+    # and a list only reads: nothing written to the file (an older schema left as it is)
+    reading = bool(args.list and not args.revoke)
+    with open_store(args, create=made is not None, read_only=reading) as store:
         if made is None:
             return _revoke_or_list(args, store, locale)
         secret, record = made

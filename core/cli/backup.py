@@ -79,7 +79,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
 
 
 def _backup(args: argparse.Namespace) -> int:
-    from rollbridge.cli.stores import REDIS_ENV
+    from rollbridge.cli.stores import REDIS_ENV, require_database
     from rollbridge.dice.verifiable import key_path
     from rollbridge.exceptions import InvalidRequest
     from rollbridge.paths import default_db_path
@@ -92,7 +92,9 @@ def _backup(args: argparse.Namespace) -> int:
 
         raise InvalidRequest(REDIS(env=REDIS_ENV, where=_without_password(url)),
                              code="redis_backup", details={"field": "db"})  # fmt: skip
-    done = backup(args.db or default_db_path(), args.dest)
+    source = Path(args.db or default_db_path())
+    require_database(source)  # as every reading command: an empty file is no database
+    done = backup(source, args.dest)
     key = key_path(done.source)
     key = key if key.is_file() else None  # a database no command opened yet has none
     if args.json:

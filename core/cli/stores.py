@@ -36,6 +36,7 @@ __all__ = [
     "process_id",
     "redis_url",
     "refuse_unsafe_redis",
+    "require_database",
     "store_name",
 ]
 
@@ -134,7 +135,11 @@ def add_store_options(parser: argparse.ArgumentParser, *, serving: bool = False)
 
 
 def open_store(
-    args: argparse.Namespace, *, retain: int = DEFAULT_RETAIN, create: bool = True
+    args: argparse.Namespace,
+    *,
+    retain: int = DEFAULT_RETAIN,
+    create: bool = True,
+    read_only: bool = False,
 ) -> Any:
     """The store the options name (SQLite by default).
 
@@ -142,20 +147,20 @@ def open_store(
         create``, making an admin token). A command that only reads or changes what
         a database holds passes False: a mistyped ``--db`` is then an error naming
         the file, not an empty database made there ("no tables").
+    :param read_only: the command only reads (``table list``, ``export``, …): the
+        SQLite file is read without anything written to it — an older schema is
+        not brought up to date in place, a file in a rollback journal is not
+        switched to WAL (:func:`rollbridge.stores.sqlite_read.open_to_read`). Implies
+        ``create=False``.
     :raises InvalidRequest: both ``--db`` and ``--redis`` (:func:`redis_url`).
     :raises StoreError: the store cannot be opened.
-    :raises NotFound: whatever ``create``, a pipe, a device or a socket at the path
-        (SQLite said "writing to the disk failed" of a pipe, and wrote its journal
-        beside ``/dev/null``);
-        ``create`` is False and there is no such file, a folder is
-        there, a file too short to hold a database (empty, cut short: SQLite
-        would have written a new database into it, and the command said "no
-        table"), or a SQLite file that holds nothing (no table, schema version 0);
-        whatever ``create``, another program's SQLite database (schema version 0,
-        tables in it: rollbridge's schema would be written into it, and WAL switched
-        on);
-        or, whatever ``create``, a file of 1 to 99 bytes (not empty, too short for
-        a database: SQLite overwrites one of one byte, and says "file is not a
+    :raises NotFound: ``create`` is False and there is no database in the file
+        (:func:`require_database`); whatever ``create``, a pipe, a device or a
+        socket at the path (SQLite said "writing to the disk failed" of a pipe, and
+        wrote its journal beside ``/dev/null``), another program's SQLite database
+        (schema version 0, tables in it: rollbridge's schema would be written into
+        it, and WAL switched on), or a file of 1 to 99 bytes (not empty, too short
+        for a database: SQLite overwrites one of one byte, and says "file is not a
         database" of a longer one); code ``no_database``, as ``migrate`` says it.
     """
     url = redis_url(args)
@@ -166,32 +171,66 @@ def open_store(
     from rollbridge.paths import default_db_path
     from rollbridge.stores.sqlite import SQLiteStore
 
-    path = args.db or default_db_path()
-    if _special(Path(path)):  # nothing SQLite can keep a database in
+    path = Path(args.db or default_db_path())
+    if read_only or not create:
+        require_database(path)
+    else:
+        _refuse_special(path)
+        if _no_header(path) and _has_bytes(path):
+            # not made over a file of a few bytes SQLite would take for a new
+            # database and overwrite (a mistyped --db naming a note); an empty file
+            # may become one
+            raise NotFound(NO_HEADER(path=str(path), env=DB_ENV), code="no_database",
+                           details={"path": str(path)})  # fmt: skip
+        _refuse_foreign(path, _unversioned(path) if path.is_file() else None)
+    if read_only:
+        from rollbridge.stores.sqlite_read import open_to_read
+
+        return open_to_read(path, retain=retain)
+    return SQLiteStore(path, retain=retain)
+
+
+def require_database(path: Path) -> None:
+    """Refuse, reading nothing into it, a ``path`` that holds no database: a pipe,
+    a device or a socket; no such file, a folder, a file too short to hold one
+    (empty, cut short: SQLite would have written a new database into it, and a
+    reading command said "no table"), a SQLite file that holds nothing (no table,
+    schema version 0), or another program's SQLite database.
+
+    :raises NotFound: code ``no_database``, naming the file and the case.
+    """
+    said = {"path": str(path)}
+    _refuse_special(path)
+    if path.is_dir():  # there, but a folder: said so
+        raise NotFound(CANNOT_OPEN(path=str(path), error=IS_FOLDER()), code="no_database",
+                       details=said)  # fmt: skip
+    if not path.is_file():
+        raise NotFound(MISSING(path=str(path), env=DB_ENV), code="no_database", details=said)
+    if _no_header(path):  # nor made here
+        raise NotFound(NO_HEADER(path=str(path), env=DB_ENV), code="no_database", details=said)
+    unversioned = _unversioned(path)
+    if unversioned == []:  # nor its schema written into it
+        raise NotFound(NO_SCHEMA(path=str(path), env=DB_ENV), code="no_database", details=said)
+    _refuse_foreign(path, unversioned)
+
+
+def _refuse_special(path: Path) -> None:
+    """Refuse a pipe, a device or a socket at ``path``: nothing SQLite can keep a
+    database in. :raises NotFound: code ``no_database``."""
+    if _special(path):
         raise NotFound(CANNOT_OPEN(path=str(path), error=NOT_A_FILE(env=DB_ENV)),
                        code="no_database", details={"path": str(path)})  # fmt: skip
-    if not create and Path(path).is_dir():  # there, but a folder: said so
-        raise NotFound(CANNOT_OPEN(path=str(path), error=IS_FOLDER()), code="no_database",
-                       details={"path": str(path)})  # fmt: skip
-    if not create and not Path(path).is_file():
-        raise NotFound(MISSING(path=str(path), env=DB_ENV), code="no_database",
-                       details={"path": str(path)})  # fmt: skip
-    if _no_header(Path(path)) and (not create or _has_bytes(Path(path))):
-        # not made here either (a read), nor over a file of a few bytes (SQLite takes
-        # one of one byte for a new database and overwrites it); an empty file may
-        # become one
-        raise NotFound(NO_HEADER(path=str(path), env=DB_ENV), code="no_database",
-                       details={"path": str(path)})  # fmt: skip
-    unversioned = _unversioned(Path(path)) if Path(path).is_file() else None
-    if not create and unversioned == []:  # nor its schema written into it
-        raise NotFound(NO_SCHEMA(path=str(path), env=DB_ENV), code="no_database",
-                       details={"path": str(path)})  # fmt: skip
-    if unversioned:  # whatever create: another program's (rollbridge's schema, WAL)
+
+
+def _refuse_foreign(path: Path, unversioned: list[str] | None) -> None:
+    """Refuse another program's SQLite database (``unversioned``: the names
+    :func:`_unversioned` found in it), naming a few of its tables.
+    :raises NotFound: code ``no_database``."""
+    if unversioned:  # whatever create: rollbridge's schema would go into it, and WAL
         named = ", ".join(repr(name[:40]) for name in unversioned[:FOREIGN_NAMED])
         more = "…" if len(unversioned) > FOREIGN_NAMED else ""
         raise NotFound(FOREIGN(path=str(path), tables=named + more, env=DB_ENV),
                        code="no_database", details={"path": str(path)})  # fmt: skip
-    return SQLiteStore(path, retain=retain)
 
 
 def _unversioned(path: Path) -> list[str] | None:
@@ -199,13 +238,16 @@ def _unversioned(path: Path) -> list[str] | None:
     it has schema version 0 — none: an empty SQLite file, where the store would write
     its schema as into a new one; some: another program's database, as rollbridge's
     always has a version —, else None (a version, or a file SQLite cannot read: the
-    store names it). Read only, at most :data:`FOREIGN_NAMED` + 1 names."""
+    store names it). Read without writing to the file
+    (:func:`rollbridge.stores.sqlite_read.read_only`), at most :data:`FOREIGN_NAMED`
+    + 1 names."""
     import sqlite3
     from contextlib import closing
 
+    from rollbridge.stores.sqlite_read import read_only
+
     try:
-        uri = f"{path.absolute().as_uri()}?mode=ro"
-        with closing(sqlite3.connect(uri, uri=True)) as conn:
+        with closing(read_only(path)) as conn:
             if conn.execute("PRAGMA user_version").fetchone()[0] != 0:
                 return None
             rows = conn.execute(

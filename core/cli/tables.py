@@ -181,9 +181,10 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     _add_stats(actions)
 
 
-def _store(args: argparse.Namespace, *, create: bool = False) -> Any:
-    """The store of ``args``; only ``table create`` makes a database file."""
-    return open_store(args, create=create)  # the store loads only when used
+def _store(args: argparse.Namespace, *, create: bool = False, read_only: bool = False) -> Any:
+    """The store of ``args``; only ``table create`` makes a database file, and a
+    command that only reads writes nothing to it (``read_only``: :func:`open_store`)."""
+    return open_store(args, create=create, read_only=read_only)  # loaded only when used
 
 
 def _create(args: argparse.Namespace) -> int:
@@ -215,7 +216,7 @@ def _create(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    store = _store(args)
+    store = _store(args, read_only=True)
     try:
         tables = [t.summary() for t in store.tables()]
     finally:
@@ -234,7 +235,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _tokens(args: argparse.Namespace) -> int:
-    store = _store(args)
+    store = _store(args, read_only=not (args.new or args.revoke))  # a list only reads
     try:
         records = store.list_tokens(args.table)
         made = None
@@ -332,7 +333,7 @@ def _read_log(args: argparse.Namespace, since: int = 0) -> Any:
     from rollbridge.export import read_log
     from rollbridge.host import PluginHost
 
-    store = open_store(args, retain=max(1, args.retain), create=False)
+    store = open_store(args, retain=max(1, args.retain), read_only=True)
     try:
         return read_log(store, args.table, PluginHost().rulesets, since)
     finally:

@@ -34,6 +34,7 @@ from pathlib import Path
 from rollbridge.exceptions import Conflict, StoreError
 from rollbridge.stores.base import CANNOT_OPEN, say
 from rollbridge.stores.sqlite import DEFAULT_BUSY_TIMEOUT, RESTORE_MARK
+from rollbridge.stores.sqlite_faults import explain
 
 __all__ = ["BackupInfo", "backup"]
 
@@ -45,10 +46,15 @@ NO_DATABASE = say("store.backup.missing", "no database file {path}")
 NO_FOLDER = say(
     "store.backup.no_folder", "cannot write the backup {path}: the folder {folder} does not exist"
 )
-# Translators: {path} the backup asked for; {error} SQLite's or the system's (English) reason.
+# Translators: {path} the backup asked for; {error} why (a translated sentence, then
+# SQLite's or the system's own words in parentheses).
 CANNOT_WRITE = say("store.backup.cannot_write", "cannot write the backup {path}: {error}")
 # Translators: {problem} is SQLite's own (English) report of the check.
-BAD_COPY = say("store.backup.bad_copy", "the copy failed its check ({problem}); it was removed")
+BAD_COPY = say(
+    "store.backup.bad_copy",
+    "the database is damaged: its copy failed its check ({problem}) and was removed; "
+    "restore it from a backup",
+)
 
 
 #: The files SQLite may make beside the copy while it is written.
@@ -157,8 +163,8 @@ def backup(
             with suppress(OSError):
                 leftover.unlink()
         if blamed == dest and isinstance(exc, sqlite3.Error | OSError):
-            raise StoreError(CANNOT_WRITE(path=str(dest), error=str(exc))) from exc
+            raise StoreError(CANNOT_WRITE(path=str(dest), error=explain(exc))) from exc
         if isinstance(exc, sqlite3.Error | UnicodeDecodeError):  # this: a damaged schema's
-            raise StoreError(CANNOT_OPEN(path=str(source), error=str(exc))) from exc
+            raise StoreError(CANNOT_OPEN(path=str(source), error=explain(exc))) from exc
         raise
     return BackupInfo(source, dest, int(tables), dest.stat().st_size, int(version))

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
 from rollbridge.exceptions import UnknownTable
-from rollbridge.text import Messages
+from rollbridge.text import Messages, Text
 
 if TYPE_CHECKING:
     from rollbridge.engine.model import Commit, Event, TableInfo, TableSnapshot
@@ -31,11 +31,15 @@ __all__ = [
     "CANNOT_OPEN",
     "DEFAULT_RETAIN",
     "TABLE_EXISTS",
+    "UNEXPECTED",
     "UNKNOWN_TABLE",
+    "UNSTORABLE_COMMIT",
+    "WITH_DETAIL",
     "LogTail",
     "Store",
     "in_order",
     "reply_window",
+    "unexpected",
     "unknown_table",
 ]
 
@@ -44,6 +48,8 @@ say = Messages("rollbridge")
 #: for the operator's log: the protocol tells clients only to try again).
 UNKNOWN_TABLE = say("store.unknown_table", "no table {table}")
 TABLE_EXISTS = say("store.table_exists", "a table {table} already exists")
+# Translators: {error} why (a translated sentence, then Python's own words in parentheses).
+UNSTORABLE_COMMIT = say("store.unstorable_commit", "the commit cannot be stored: {error}")
 # Translators: {path} is the database file; {error} SQLite's own message.
 CANNOT_OPEN = say("store.cannot_open", "cannot open {path}: {error}")
 # Translators: why a database file cannot be opened, after "cannot open {path}: ";
@@ -64,6 +70,22 @@ IS_FOLDER = say(
     "store.is_folder",
     "it is a folder, not a database file: give --db (or $ROLLBRIDGE_DB) the path of a file",
 )
+
+
+# Translators: said when a value could not be read or written; Python's own (English)
+# words on it follow in parentheses.
+UNEXPECTED = say("store.fault.unexpected", "a value could not be read or written")
+# Translators: {advice} is a sentence on what went wrong (and what to do); {detail}
+# SQLite's or Python's own words (English, technical: kept as they are).
+WITH_DETAIL = say("store.fault.detail", "{advice} ({detail})")
+
+
+def unexpected(exc: BaseException) -> Text:
+    """``exc`` (no SQLite error: a value that cannot be packed, say) as the reader's
+    words, Python's own after them in parentheses: ``a value could not be read or
+    written (TypeError: …)``."""
+    said = str(exc) or type(exc).__name__
+    return WITH_DETAIL(advice=UNEXPECTED(), detail=f"{type(exc).__name__}: {said}"[:300])
 
 
 def unknown_table(table_id: str) -> UnknownTable:

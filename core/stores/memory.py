@@ -13,9 +13,11 @@ from rollbridge.plain import JSON, pack, unpack
 from rollbridge.stores.base import (
     DEFAULT_RETAIN,
     TABLE_EXISTS,
+    UNSTORABLE_COMMIT,
     LogTail,
     in_order,
     reply_window,
+    unexpected,
     unknown_table,
 )
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
@@ -118,7 +120,7 @@ class MemoryStore:
             info, meta = pack(commit.info.to_dict()), pack(commit.meta)
             replies = {key: pack(reply) for key, reply in commit.replies.items()}
         except Exception as exc:
-            raise StoreError(f"the commit cannot be stored: {type(exc).__name__}: {exc}") from exc
+            raise StoreError(UNSTORABLE_COMMIT(error=unexpected(exc))) from exc
         seq = commit.info.seq
         row["actors"].update(actors)
         for actor_id in commit.removed:

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-import tempfile
 from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -46,7 +45,9 @@ from rollbridge.exceptions import Conflict, InvalidRequest, NotFound, StoreError
 from rollbridge.plain import JSON, pack
 from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN, Store, unknown_table
 from rollbridge.stores.redis import RedisStore
-from rollbridge.stores.sqlite import SCHEMA_VERSION, Restored, SQLiteStore, has_restore_mark
+from rollbridge.stores.sqlite import IN_FILE, SCHEMA_VERSION, Restored, SQLiteStore, check_cells
+from rollbridge.stores.sqlite_faults import explain
+from rollbridge.stores.sqlite_read import TemporaryCopy, file_facts, read_only
 from rollbridge.text import Messages
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
@@ -92,6 +93,13 @@ KEY_MISSING = say(
     "migrate.key_missing",
     "these tables have an open verifiable segment, but {path} is missing, so its seed "
     "cannot be moved: {tables}; nothing was written",
+)
+# Translators: {table} a table's id; {seqs} the seqs of events (numbers) its stored log
+# lacks.
+BROKEN_LOG = say(
+    "migrate.broken_log",
+    "table {table}: its undo and redo name events its stored log does not hold whole "
+    "(seqs {seqs}): the database is damaged; restore it from a backup. Nothing was written",
 )
 # Translators: {token} an admin token's id.
 ADMIN_DIFFERS = say(
@@ -194,7 +202,7 @@ class SQLiteSource:
         self.path = Path(path)
         #: The file read: the database, or a temporary copy of one not in WAL mode.
         self.read_path = self.path
-        self._copy: tempfile.TemporaryDirectory[str] | None = None
+        self._copy: TemporaryCopy | None = None
         self._marked = False
         if not self.path.is_file():
             raise NotFound(NO_DATABASE(path=str(self.path)), code="no_database",
@@ -203,7 +211,7 @@ class SQLiteSource:
             self._check()
         except sqlite3.Error as exc:  # not a database: garbage, or a folder
             self._discard_copy()
-            raise StoreError(CANNOT_OPEN(path=str(self.path), error=str(exc))) from exc
+            raise StoreError(CANNOT_OPEN(path=str(self.path), error=explain(exc))) from exc
         #: The store read through its interface (nothing it does here writes, but
         #: the restore of a backup, in the copy).
         try:
@@ -222,34 +230,28 @@ class SQLiteSource:
 
     def _check(self) -> None:
         """Check the file's schema; read one not in WAL mode from a copy."""
-        with closing(self._read_only()) as conn:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
-            if not 0 < version <= SCHEMA_VERSION:  # none, or a newer rollbridge's
+        with closing(read_only(self.read_path)) as conn:
+            facts = file_facts(conn)
+            if not 0 < facts.version <= SCHEMA_VERSION:  # none, or a newer rollbridge's
                 raise InvalidRequest(
-                    SCHEMA(path=str(self.path), version=version, supported=SCHEMA_VERSION),
+                    SCHEMA(path=str(self.path), version=facts.version, supported=SCHEMA_VERSION),
                     code="schema_version",
-                    details={"schema_version": version},
+                    details={"schema_version": facts.version},
                 )
-            self._marked = has_restore_mark(conn)
+            self._marked = facts.marked
             # opening it as a store would switch it to WAL (a write), or bring an older
             # schema up to date (a written older rollbridge could not read again); a
             # backup is restored before it is read (new epochs): all in a copy
-            if mode != "wal" or self._marked or version < SCHEMA_VERSION:
-                self._copy = tempfile.TemporaryDirectory(prefix="rollbridge-migrate-")
-                self.read_path = Path(self._copy.name) / self.path.name
-                with closing(sqlite3.connect(self.read_path)) as copy:
-                    conn.backup(copy)
+            if not facts.in_place():
+                self._copy = TemporaryCopy(conn, self.path.name, "rollbridge-migrate-")
+                self.read_path = self._copy.path
 
     def _discard_copy(self) -> None:
         """Remove the temporary copy now (a failed open: not left to the garbage
         collector)."""
         if self._copy is not None:
-            self._copy.cleanup()
+            self._copy.remove()
             self._copy = None
-
-    def _read_only(self) -> sqlite3.Connection:
-        return sqlite3.connect(f"{self.read_path.resolve().as_uri()}?mode=ro", uri=True)
 
     @property
     def key_path(self) -> Path:
@@ -276,16 +278,22 @@ class SQLiteSource:
     def stored_at(self, table_id: str) -> tuple[float | None, dict[str, int]]:
         """What the store interface does not say: when the table was created, and
         the seq of the commit that stored each reply (its place in the window)."""
-        with closing(self._read_only()) as conn:
+        with closing(read_only(self.read_path)) as conn:
             row = conn.execute("SELECT created FROM tables WHERE id = ?", (table_id,)).fetchone()
             seqs = dict(conn.execute('SELECT key, seq FROM replies WHERE "table" = ?', (table_id,)))
+        try:  # values of another kind (a damaged file): said, as the store says them
+            check_cells(row or (0,), ("tables.created",), ("a number",))
+            for key, seq in seqs.items():
+                check_cells((key, seq), ("replies.key", "replies.seq"), ("text", "a whole number"))
+        except StoreError as exc:
+            raise StoreError(IN_FILE(path=str(self.path), error=exc.text),
+                             details={**exc.details, "path": str(self.path)}) from None  # fmt: skip
         return (None if row is None else float(row[0])), seqs
 
     def close(self) -> None:
         """Close the store's connections (and remove a temporary copy)."""
         self.store.close()
-        if self._copy is not None:
-            self._copy.cleanup()
+        self._discard_copy()
 
 
 @dataclass(slots=True)
@@ -344,6 +352,23 @@ class MigrationReport:
                 "admin_tokens": self.admin_tokens, "admin_tokens_present": self.admin_present,
                 "admin_tokens_ok": self.admin_ok, "dice_key": self.dice_key,
                 "restored": self.restored}  # fmt: skip
+
+
+def _check_history(dump: TableDump, retain: int) -> None:
+    """Refuse a table whose undo and redo name retained events that its retained log,
+    read as one unbroken run, does not hold: a log row lost from the file's middle
+    (the run then starts after it). Moved, those events would be lost, and the table
+    would read back otherwise (a checksum mismatch, after it was written).
+
+    :raises StoreError: naming the table and the seqs (``details``)."""
+    low = dump.snapshot.info.seq - max(0, retain)
+    held = {event.seq for event in dump.events}
+    missing = sorted(seq for seq in dump.history if seq > low and seq not in held)
+    if missing:
+        table_id = dump.snapshot.info.id
+        shown = ", ".join(map(str, missing[:10])) + (", …" if len(missing) > 10 else "")
+        raise StoreError(BROKEN_LOG(table=table_id, seqs=shown),
+                         details={"table": table_id, "seqs": missing})  # fmt: skip
 
 
 def write_table(target: RedisStore, dump: TableDump, source: SQLiteSource) -> None:
@@ -449,7 +474,9 @@ def migrate(
                        details={"tables": clash})  # fmt: skip
     open_segments = []
     for table_id in chosen:  # each read whole once before anything is written
-        dice: Any = dump_table(source.store, table_id).snapshot.dice
+        checked = dump_table(source.store, table_id)
+        _check_history(checked, source.store.retain)
+        dice: Any = checked.snapshot.dice
         if isinstance(dice, dict) and dice.get("open"):
             open_segments.append(table_id)
     report = MigrationReport(dice_key=_dice_plan(source, target, open_segments))

@@ -93,6 +93,7 @@ from rollbridge.stores.base import (
     IS_FOLDER,
     NO_FOLDER,
     TABLE_EXISTS,
+    UNSTORABLE_COMMIT,
     in_order,
     reply_window,
     say,
@@ -110,6 +111,7 @@ from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT",
+    "IN_FILE",
     "JOURNAL_SIZE_LIMIT",
     "MIGRATIONS",
     "RESTORE_MARK",
@@ -117,7 +119,9 @@ __all__ = [
     "PreparedCommit",
     "Restored",
     "SQLiteStore",
+    "check_cells",
     "has_restore_mark",
+    "schema_newer",
 ]
 
 log = logging.getLogger("rollbridge.store")
@@ -337,6 +341,20 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+# Translators: {path} is the database file; {version} and {supported} schema versions.
+SCHEMA_NEWER = say(
+    "store.schema_newer",
+    "{path} has schema version {version}, newer than this rollbridge's {supported}: "
+    "upgrade rollbridge",
+)
+
+
+def schema_newer(path: Path, version: int) -> StoreError:
+    """The error of a file whose schema a newer rollbridge wrote."""
+    return StoreError(SCHEMA_NEWER(path=str(path), version=version, supported=SCHEMA_VERSION),
+                      details={"schema_version": version})  # fmt: skip
+
+
 #: A commit also writes a fresh snapshot (and prunes) once this many events were
 #: logged since the last one: loading folds at most this many rows.
 SNAPSHOT_EVERY = 128
@@ -497,7 +515,7 @@ _EMPTY = bytes((0x90,))  # an empty msgpack array
 _INFO_COLUMNS = "id, name, ruleset, ruleset_version, settings, epoch, seq"
 
 
-#: What a cell read back must be, by the name :func:`_cells` says it with.
+#: What a cell read back must be, by the name :func:`check_cells` says it with.
 _KINDS: dict[str, tuple[type, ...]] = {
     "text": (str,),
     "a whole number": (int,),
@@ -522,7 +540,7 @@ WRONG_KIND = say(
 IN_FILE = say("store.in_file", "{path}: {error}")
 
 
-def _cells(values: Sequence[Any], names: Sequence[str], kinds: Sequence[str]) -> None:
+def check_cells(values: Sequence[Any], names: Sequence[str], kinds: Sequence[str]) -> None:
     """Refuse a value read back from the file that is not of the kind its column
     holds (another program's, a damaged disk's): the commands and the server would
     otherwise fail on it later, with Python's words or a traceback.
@@ -545,17 +563,17 @@ def _info(row: Sequence[Any], latest: Sequence[Any] | None = None) -> TableInfo:
     the snapshot's seq is folded into it, and the snapshot may hold more: a commit
     without events made after it.
 
-    :raises StoreError: a cell of another kind than its column's (:func:`_cells`).
+    :raises StoreError: a cell of another kind than its column's (:func:`check_cells`).
     """
     id_, name, ruleset, version, blob, epoch, seq = row[:7]
     settings = unpack(blob)
     whole = "a whole number"
-    _cells((id_, name, ruleset, version, settings, epoch, seq),
+    check_cells((id_, name, ruleset, version, settings, epoch, seq),
            ("tables.id", "tables.name", "tables.ruleset", "tables.ruleset_version",
             "tables.settings", "tables.epoch", "tables.seq"),
            ("text", "text", "text", "text", "a map", whole, whole))  # fmt: skip
     if latest is not None:
-        _cells(latest[:1], ("log.last",), ("a whole number",))
+        check_cells(latest[:1], ("log.last",), ("a whole number",))
         if latest[0] > seq:
             if latest[1] is not None:
                 return _logged_info(id_, latest[0], latest[1])
@@ -569,9 +587,9 @@ def _logged_info(table_id: str, seq: int, blob: bytes) -> TableInfo:
     :raises StoreError: a field of another kind than it is written with.
     """
     data = unpack(blob)
-    _cells((seq, data), ("log.last", "log.info"), ("a whole number", "a map"))
+    check_cells((seq, data), ("log.last", "log.info"), ("a whole number", "a map"))
     fields = ("name", "ruleset", "ruleset_version", "settings", "epoch")
-    _cells([data.get(key) for key in fields], [f"log.info.{key}" for key in fields],
+    check_cells([data.get(key) for key in fields], [f"log.info.{key}" for key in fields],
            ("text", "text", "text", "a map", "a whole number"))  # fmt: skip
     return TableInfo(table_id, data["name"], data["ruleset"], data["ruleset_version"],
                      data["settings"], data["epoch"], seq)  # fmt: skip
@@ -646,20 +664,30 @@ def _row_events(table_id: str, first: int, last: int, blob: bytes) -> list[Event
 
 
 def _token(row: Sequence[Any]) -> TokenRecord:
-    """A table's token from its ``tokens`` row. :raises StoreError: (:func:`_cells`)"""
-    _cells(row[:5], [f"tokens.{name}" for name in ("id", "table", "role", "name", "hash")],
+    """A table's token from its ``tokens`` row. :raises StoreError: (:func:`check_cells`)"""
+    check_cells(row[:5], [f"tokens.{name}" for name in ("id", "table", "role", "name", "hash")],
            ("text",) * 5)  # fmt: skip
     if row[5] is not None:  # rows made before schema version 5 have none
-        _cells(row[5:6], ("tokens.created",), ("a number",))
+        check_cells(row[5:6], ("tokens.created",), ("a number",))
     return TokenRecord(id=row[0], table=row[1], role=row[2], name=row[3], hash=row[4],
                        created=row[5])  # fmt: skip
 
 
 def _admin_token(row: Sequence[Any]) -> AdminTokenRecord:
-    """An admin token from its ``admin_tokens`` row. :raises StoreError: (:func:`_cells`)"""
-    _cells(row, [f"admin_tokens.{name}" for name in ("id", "name", "created", "hash")],
+    """An admin token from its ``admin_tokens`` row. :raises StoreError: (:func:`check_cells`)"""
+    check_cells(row, [f"admin_tokens.{name}" for name in ("id", "name", "created", "hash")],
            ("text", "text", "a number", "text"))  # fmt: skip
     return AdminTokenRecord(id=row[0], name=row[1], created=row[2], hash=row[3])
+
+
+# Translators: {path} the database file; {mode} SQLite's journal mode (a word such as
+# "delete", kept as it is); WAL is a name.
+NO_WAL = say("store.no_wal", "{path}: SQLite would not use WAL mode (journal_mode={mode})")
+# Translators: {path} the database file; a program's fault, not the operator's.
+CLOSED = say("store.closed", "{path}: the store was closed already")
+# Translators: {table} a table's id; {error} why (a translated sentence, then Python's
+# own words in parentheses).
+UNSTORABLE_TABLE = say("store.unstorable_table", "table {table} cannot be stored: {error}")
 
 
 class Restored(NamedTuple):
@@ -744,9 +772,7 @@ class SQLiteStore:
                 self._migrate(conn)
             mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
-                raise StoreError(
-                    f"{self.path}: SQLite would not use WAL mode (journal_mode={mode})"
-                )
+                raise StoreError(NO_WAL(path=str(self.path), mode=str(mode)))
             if not made:
                 self._migrate(conn)
             self._files = FileIdentity(self.path.absolute())
@@ -773,7 +799,7 @@ class SQLiteStore:
             return conn
         with self._connections_lock:
             if self._closed:
-                raise StoreError(f"{self!r} is closed")
+                raise StoreError(CLOSED(path=str(self.path)))
             try:
                 conn = sqlite3.connect(
                     # once open, never make a new empty file where it was removed
@@ -853,7 +879,7 @@ class SQLiteStore:
             if write:
                 self._lock_wait.done(None)
         except StoreError as exc:
-            if "cell" in exc.details:  # a cell of another kind (_cells): the file's
+            if "cell" in exc.details:  # a cell of another kind (check_cells): the file's
                 details = {**exc.details, "path": str(self.path)}
                 text = IN_FILE(path=str(self.path), error=exc.text)
                 raise StoreError(text, details=details) from exc
@@ -864,7 +890,7 @@ class SQLiteStore:
             wide = store_wide(self.path, exc)
             if write and wide is not None:
                 self._lock_wait.done(wide)
-            raise wide or StoreError(f"{self.path}: {type(exc).__name__}: {exc}") from exc
+            raise wide or StoreError(IN_FILE(path=str(self.path), error=explain(exc))) from exc
         finally:
             if lock is not None:
                 lock.release()
@@ -877,14 +903,7 @@ class SQLiteStore:
             # Read again under the write lock: another process may have migrated.
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise StoreError(
-                    say(
-                        "store.schema_newer",
-                        "{path} has schema version {version}, newer than "
-                        "this rollbridge's {supported}: upgrade rollbridge",
-                    )(path=str(self.path), version=version, supported=SCHEMA_VERSION),
-                    details={"schema_version": version},
-                )
+                raise schema_newer(self.path, version)
             for step in MIGRATIONS[version:]:
                 step(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -921,7 +940,8 @@ class SQLiteStore:
             settings = pack(info.settings)
             meta = pack(TableSnapshot(info, {}).meta())
         except NotPlain as exc:
-            raise StoreError(f"table {info.id!r} cannot be stored: {exc}") from exc
+            raise StoreError(UNSTORABLE_TABLE(table=repr(info.id), error=explain(exc)),
+                             details={"table": info.id}) from exc  # fmt: skip
         with self._transaction(write=True) as conn:
             if conn.execute("SELECT 1 FROM tables WHERE id = ?", (info.id,)).fetchone():
                 raise Conflict(TABLE_EXISTS(table=repr(info.id)), details={"table": info.id})
@@ -977,7 +997,7 @@ class SQLiteStore:
             ).fetchall()
             try:
                 info, actors, meta = _fold(row, rows)
-            except StoreError as exc:  # a cell's kind (_cells), in the reader's words
+            except StoreError as exc:  # a cell's kind (check_cells), in the reader's words
                 raise StoreError(CORRUPT_STATE(table=table_id, error=exc.text),
                                  details={"table": table_id}) from exc  # fmt: skip
             except Exception as exc:
@@ -1062,6 +1082,8 @@ class SQLiteStore:
             row = conn.execute(
                 'SELECT reply, seq FROM replies WHERE "table" = ? AND key = ?', (table_id, key)
             ).fetchone()
+            if row is not None:  # a seq of another kind: said, not compared
+                check_cells(row[1:], ("replies.seq",), ("a whole number",))
         if row is None or row[1] <= latest - reply_window(self.retain):
             return None
         try:
@@ -1075,13 +1097,16 @@ class SQLiteStore:
         """The idempotency key of every stored reply of a table. :raises UnknownTable:"""
         with self._transaction() as conn:
             _, latest, _ = self._head(conn, table_id)
-            return [
+            keys = [
                 row[0]
                 for row in conn.execute(
                     'SELECT key FROM replies WHERE "table" = ? AND seq > ?',
                     (table_id, latest - reply_window(self.retain)),
                 )
             ]
+            for key in keys:  # a key of another kind: said, not met later (sorted, sent)
+                check_cells((key,), ("replies.key",), ("text",))
+            return keys
 
     # -- commits ----------------------------------------------------------------
 
@@ -1097,7 +1122,7 @@ class SQLiteStore:
         try:
             return _prepare(commit)
         except Exception as exc:
-            raise StoreError(f"the commit cannot be stored: {type(exc).__name__}: {exc}") from exc
+            raise StoreError(UNSTORABLE_COMMIT(error=explain(exc))) from exc
 
     def commit(self, table_id: str, commit: Commit | PreparedCommit) -> None:
         """Write a commit atomically, durable when this returns.

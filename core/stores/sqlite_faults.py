@@ -34,6 +34,8 @@ from contextlib import suppress
 from pathlib import Path
 
 from rollbridge.exceptions import StoreUnavailable
+from rollbridge.stores.base import WITH_DETAIL, unexpected
+from rollbridge.text import Messages, Text
 
 __all__ = [
     "PROBE_ROOM",
@@ -46,6 +48,7 @@ __all__ = [
 ]
 
 log = logging.getLogger("rollbridge.store")
+say = Messages("rollbridge")
 
 #: Seconds between two tries to copy a database whose file went, when one failed.
 RESCUE_EVERY = 60.0
@@ -65,14 +68,62 @@ _REASONS = {
 }
 
 _ADVICE = {
-    "disk_full": "the disk is full: free space on it",
-    "io": "writing to the disk failed: the disk may be full, the file past a size "
-    "limit (ulimit -f) or the disk failing; see the system's log",
-    "locked": "another program holds the database's lock (a sqlite3 shell in a "
-    "transaction, a backup tool): end its transaction",
-    "read_only": "the file cannot be written: check the permissions of the file and "
-    "its folder, and the file system",
+    "disk_full": say("store.fault.disk_full", "the disk is full: free space on it"),
+    "io": say(
+        "store.fault.io",
+        "writing to the disk failed: the disk may be full, the file past a size limit "
+        "(ulimit -f) or the disk failing; see the system's log",
+    ),
+    "locked": say(
+        "store.fault.locked",
+        "another program holds the database's lock (a sqlite3 shell in a transaction, a "
+        "backup tool): end its transaction",
+    ),
+    "read_only": say(
+        "store.fault.read_only",
+        "the file cannot be written: check the permissions of the file and its folder, "
+        "and the file system",
+    ),
 }
+
+#: What SQLite's other primary result codes say of the file (``SQLITE_NOTADB``: not
+#: one), said in the reader's language; SQLite's own (English) words follow it.
+_FILE_FAULTS = {
+    "SQLITE_NOTADB": say(
+        "store.fault.not_a_database",
+        "it is not a SQLite database (another kind of file, or one damaged at its start): "
+        "check --db, or restore the file from a backup",
+    ),
+    "SQLITE_CORRUPT": say(
+        "store.fault.damaged", "the database is damaged: restore it from a backup"
+    ),
+}
+# Translators: said when SQLite refused for a reason of its own, which follows in
+# parentheses (in English).
+OTHER_FAULT = say("store.fault.other", "SQLite refused the operation")
+# Translators: {path} is the database file; {advice} what went wrong and what to do;
+# {detail} SQLite's or the system's own words (English, technical).
+NOTHING_WRITTEN = say(
+    "store.fault.nothing_written", "{path}: {advice}; nothing was written ({detail})"
+)
+
+
+# Translators: {path} is the database file; {kept} one of the two sentences below.
+REPLACED = say(
+    "store.file_replaced",
+    "{path} (or its -wal) was removed, moved or replaced while the server had it open: "
+    "nothing more is written, since it would be lost; {kept}",
+)
+# Translators: {copy} the copy's file, {path} the database file.
+RESCUED = say(
+    "store.file_replaced.rescued",
+    "everything acknowledged until then is copied to {copy}: stop the server and put that "
+    "copy in place of {path}",
+)
+NOT_RESCUED = say(
+    "store.file_replaced.lost",
+    "it could not be copied: stop the server and put the file back",
+)
 
 
 def _reason(exc: BaseException) -> tuple[str, str] | None:
@@ -81,15 +132,33 @@ def _reason(exc: BaseException) -> tuple[str, str] | None:
     name = getattr(exc, "sqlite_errorname", None)
     if not isinstance(exc, sqlite3.Error) or not isinstance(name, str):
         return None
-    reason = _REASONS.get("_".join(name.split("_")[:2]))  # SQLITE_IOERR_WRITE: SQLITE_IOERR
+    reason = _REASONS.get(_primary(name))
     return None if reason is None else (reason, name)
 
 
-def explain(exc: BaseException) -> str:
-    """What ``exc`` says, with what to do first when it is a fault of the file
-    (``the disk is full: free space on it (SQLITE_FULL: …)``)."""
+def _primary(name: str) -> str:
+    """SQLite's primary name of an error (``SQLITE_IOERR_WRITE``: ``SQLITE_IOERR``)."""
+    return "_".join(name.split("_")[:2])
+
+
+def explain(exc: BaseException) -> Text:
+    """What ``exc`` says, in the reader's language, with what to do where it is known
+    (anything but SQLite's own errors: :func:`~rollbridge.stores.base.unexpected`):
+    a sentence (``the disk is full: free space on it``), then SQLite's or Python's own
+    words in parentheses, as they are (``(SQLITE_FULL: database or disk is full)``)."""
+    name = getattr(exc, "sqlite_errorname", None)
     found = _reason(exc)
-    return str(exc) if found is None else f"{_ADVICE[found[0]]} ({found[1]}: {exc})"
+    if found is not None:
+        advice = _ADVICE[found[0]]()
+    elif isinstance(name, str) and _primary(name) in _FILE_FAULTS:
+        advice = _FILE_FAULTS[_primary(name)]()
+    elif isinstance(exc, sqlite3.Error):
+        advice = OTHER_FAULT()
+    else:
+        return unexpected(exc)
+    said = str(exc) or type(exc).__name__
+    detail = f"{name}: {said}" if isinstance(name, str) else f"{type(exc).__name__}: {said}"
+    return WITH_DETAIL(advice=advice, detail=detail[:300])
 
 
 def store_wide(path: Path, exc: BaseException) -> StoreUnavailable | None:
@@ -100,7 +169,7 @@ def store_wide(path: Path, exc: BaseException) -> StoreUnavailable | None:
         return None
     reason, name = found
     return StoreUnavailable(
-        f"{path}: {_ADVICE[reason]}; nothing was written ({name}: {exc})",
+        NOTHING_WRITTEN(path=str(path), advice=_ADVICE[reason](), detail=f"{name}: {exc}"),
         details={"reason": reason},
     )
 
@@ -127,8 +196,9 @@ def need_room(path: Path, extra: int = PROBE_ROOM) -> None:
         full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
         reason = "disk_full" if full else "io"
         name = errno.errorcode.get(exc.errno or 0, "OSError")
+        detail = f"{name}: {exc.strerror}"
         raise StoreUnavailable(
-            f"{path}: {_ADVICE[reason]}; nothing was written ({name}: {exc.strerror})",
+            NOTHING_WRITTEN(path=str(path), advice=_ADVICE[reason](), detail=detail),
             details={"reason": reason},
         ) from exc
     finally:
@@ -220,14 +290,12 @@ class FileIdentity:
             self.tried = now
             self.rescued = _rescue(conn, self.path, self.mode)
         kept = (
-            f"everything acknowledged until then is copied to {self.rescued}: stop the "
-            f"server and put that copy in place of {self.path}"
+            RESCUED(copy=str(self.rescued), path=str(self.path))
             if self.rescued is not None
-            else "it could not be copied: stop the server and put the file back"
+            else NOT_RESCUED()
         )
         return StoreUnavailable(
-            f"{self.path} (or its -wal) was removed, moved or replaced while the server "
-            f"had it open: nothing more is written, since it would be lost; {kept}",
+            REPLACED(path=str(self.path), kept=kept),
             details={"reason": "file_replaced"},
         )
 

@@ -85,7 +85,8 @@ def test_an_existing_destination_or_a_missing_source_is_refused(tmp_path, capsys
     assert main(["backup", "--db", str(db), str(db)]) == 1
     assert "conflict" in capsys.readouterr().err
     assert main(["backup", "--db", str(tmp_path / "none.db"), str(tmp_path / "x.db")]) == 1
-    assert "store_error" in capsys.readouterr().err and not (tmp_path / "x.db").exists()
+    # as every reading command says it (it was store_error: tests/cli/test_cli_read_only.py)
+    assert "no_database" in capsys.readouterr().err and not (tmp_path / "x.db").exists()
 
 
 def test_json_and_the_function(tmp_path, capsys):
@@ -261,11 +262,14 @@ def test_a_source_cut_short_is_named_not_the_backup(tmp_path, capsys, monkeypatc
     monkeypatch.setenv("LANGUAGE", "en")
     whole, cut, dest = tmp_path / "whole.db", tmp_path / "cut.db", tmp_path / "copy.db"
     SQLiteStore(whole).close()
-    cut.write_bytes(whole.read_bytes()[:38])
+    cut.write_bytes(whole.read_bytes()[:300])  # its header whole (shorter: no_database)
     assert main(["backup", str(dest), "--db", str(cut)]) == 1
     out, err = capsys.readouterr()
     assert out == ""
-    said = f"rollbridge: error: store_error: cannot open {cut}: database disk image is malformed"
+    said = (
+        f"rollbridge: error: store_error: cannot open {cut}: the database is damaged: restore"
+        " it from a backup (SQLITE_CORRUPT: database disk image is malformed)"
+    )
     assert err == said + "\n"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["cut.db", "whole.db"]
 

@@ -68,13 +68,21 @@ def test_a_backup_is_the_database_as_it_was_with_a_mark(tmp_path):
     assert not _rows(tmp_path / "a.db", f"SELECT 1 FROM sqlite_master WHERE name='{RESTORE_MARK}'")
 
 
-def test_a_backup_of_another_schema_or_another_file_is_copied_as_it_is(tmp_path):
+def test_a_backup_of_another_schema_is_copied_as_it_is_another_programs_file_refused(
+    tmp_path, capsys
+):
+    """A newer schema is copied as it is; another program's SQLite file (schema
+    version 0 with its own tables) was copied too, and a restore of the copy then
+    refused by every command — ``backup`` refuses it now, as every command does,
+    writing no copy and leaving it as it was."""
     other = tmp_path / "other.db"
     with sqlite3.connect(other) as conn:
         conn.execute("CREATE TABLE x (a)")
-    assert main(["backup", "--db", str(other), str(tmp_path / "o.db")]) == 0
-    names = {r[0] for r in _rows(tmp_path / "o.db", "SELECT name FROM sqlite_master")}
-    assert names == {"x", RESTORE_MARK}  # no rollbridge tables added
+    before = other.read_bytes()
+    assert main(["backup", "--db", str(other), str(tmp_path / "o.db")]) == 1
+    err = capsys.readouterr().err
+    assert "no_database" in err and "another program's SQLite database" in err and "'x'" in err
+    assert not (tmp_path / "o.db").exists() and other.read_bytes() == before
     newer = tmp_path / "newer.db"
     SQLiteStore(newer).close()
     with sqlite3.connect(newer) as conn:

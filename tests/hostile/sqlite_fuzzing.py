@@ -11,14 +11,21 @@ again, a row deleted, a table or an index dropped, the schema version set to ano
 number, the file cut short or bytes of it flipped. :class:`Reader` runs a command on
 it — ``table list``, ``table export`` (JSON Lines, Markdown, as the GM and as a
 player), ``table stats``, ``table tokens``, ``admin-token --list``, ``backup``, and
-the writing ``table create`` and ``table delete`` — in this process
+the writing ``table create`` and ``table delete``; and ``migrate`` to a real
+redis-server (:func:`migrate_command`) — in this process
 (tests/hostile/cli_fuzzing.py) and asserts:
 
 - the exit status is 0 or 1, and nothing escapes :func:`~rollbridge.cli.main` (an
   exception would be the traceback the command prints);
 - an error is one line with a documented code, never ``internal``; a ``store_error``
   names the file or the table it could not read;
-- a refused command wrote nothing: the file's bytes are as they were.
+- a refused command wrote nothing: the file's bytes are as they were (``migrate``,
+  which only reads, writes nothing either way).
+
+:meth:`Reader.check_serve` starts ``rollbridge serve`` on the file (a subprocess on
+a free port), and stops it once it listens: it starts and stops cleanly (exit status
+0), or refuses in one line with a documented code (exit status 1) and the file as it
+was; never a traceback, in its log either.
 
 tests/hostile/test_fuzz_sqlite.py runs it; ``ROLLBRIDGE_FUZZ_EXAMPLES`` sets how many
 examples (docs/operations.md, "Hostile input").
@@ -28,8 +35,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import shutil
 import sqlite3
+import subprocess
+import sys
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -37,7 +48,8 @@ from typing import Any
 import msgpack
 from hypothesis import strategies as st
 
-from tests.hostile.cli_fuzzing import error_of, run_cli
+from tests.conftest import stop_process
+from tests.hostile.cli_fuzzing import ERROR_LINE, WARNING, error_of, run_cli
 from tests.hostile.fuzzing import ODD_INTS, ODD_TEXTS, _mutate, pick
 from tests.hostile.verify_fuzzing import TABLES, play_night
 
@@ -181,6 +193,38 @@ def commands(data: st.DataObject, db: Path, folder: Path) -> list[str]:
     return [*chosen, *where, *(["--json"] if asked_json else [])]
 
 
+def migrate_command(data: st.DataObject, db: Path, redis_url: str) -> list[str]:
+    """``migrate`` of the file at ``db`` to ``redis_url`` (every table, or some)."""
+    chosen = ["migrate", "--from", str(db), "--to", redis_url]
+    if data.draw(st.booleans()):
+        chosen += ["--table", data.draw(st.sampled_from((*TABLES, "nope")))]
+    return [*chosen, *(["--json"] if data.draw(st.booleans()) else [])]
+
+
+#: Seconds ``serve`` is given to start listening or to refuse (a bound, not a measure:
+#: it ends a hung start as a failure).
+SERVE_START = 60
+
+
+def serve_once(db: Path, folder: Path) -> tuple[int | None, str, str]:
+    """Start ``rollbridge serve`` on ``db``; once it listens (or has exited), stop it.
+    Its exit status, standard output and standard error (its log among it)."""
+    out_path, err_path = folder / "serve.out", folder / "serve.err"
+    env = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1", "LANGUAGE": "en"}
+    argv = [sys.executable, "-m", "rollbridge", "serve", "--db", str(db), "--host",
+            "127.0.0.1", "--port", "0", "--no-demo", "--log-level", "INFO"]  # fmt: skip
+    with out_path.open("w") as out, err_path.open("w") as err:
+        process = subprocess.Popen(argv, stdout=out, stderr=err, env=env, cwd=folder)
+    try:
+        deadline = time.monotonic() + SERVE_START
+        while process.poll() is None and "listening on" not in err_path.read_text(errors="replace"):
+            assert time.monotonic() < deadline, "serve neither listened nor exited"
+            time.sleep(0.05)
+    finally:
+        status = stop_process(process)
+    return status, out_path.read_text(errors="replace"), err_path.read_text(errors="replace")
+
+
 def _digest(path: Path) -> str | None:
     return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
 
@@ -230,6 +274,37 @@ class Reader:
             assert _digest(path) == before, f"the refused command wrote the file\n{where}"
             self.said.setdefault(code, message)
             said = code
-        command = argv[0] if argv[0] == "backup" else f"{argv[0]} {argv[1]}"
+        command = argv[0] if argv[0] in ("backup", "migrate") else f"{argv[0]} {argv[1]}"
+        if argv[0] == "migrate":  # it only reads, whatever it finds
+            assert _digest(path) == before, f"migrate wrote the file\n{where}"
         self.outcomes[f"{command}: {said}"] += 1
+        return status
+
+    def check_serve(self, path: Path, changes: list[str]) -> int | None:
+        """Start and stop ``serve`` on the damaged file at ``path``; assert the
+        properties of the module's docstring; its exit status."""
+        self.runs += 1
+        before = _digest(path)
+        status, out, err = serve_once(path, self.folder)
+        where = (f"rollbridge serve --db {path}\nchanges: {changes}\nexit {status}\n"
+                 f"stdout: {out[-2000:]}\nstderr: {err[-3000:]}")  # fmt: skip
+        assert "Traceback" not in err and "Traceback" not in out, where
+        assert status in (0, 1), where
+        said = "ok"
+        errors = [line for line in err.splitlines() if line.startswith("rollbridge: error: ")]
+        if status == 1:
+            assert len(errors) == 1, where
+            found = ERROR_LINE.fullmatch(errors[0])
+            assert found, where
+            code, message = found.group(1), found.group(2)
+            assert code != "internal" and code in self.codes, where
+            if code == "store_error":
+                assert path.name in message or any(t in message for t in TABLES), where
+            assert _digest(path) == before, f"the refused serve wrote the file\n{where}"
+            self.said.setdefault(f"serve {code}", message)
+            said = code
+        else:
+            assert not errors and "listening on" in err, where
+            assert not [line for line in err.splitlines() if line.startswith(WARNING)], where
+        self.outcomes[f"serve: {said}"] += 1
         return status

@@ -2,6 +2,8 @@
 (tests/hostile/sqlite_fuzzing.py): whatever the file holds, the exit status is 0 or
 1, an error is one line with a documented code (a ``store_error`` naming the file or
 the table), never ``internal`` nor a traceback, and a refused command wrote nothing.
+``migrate`` (to a real redis-server, emptied before each example) writes nothing to
+the file either way; ``serve`` starts and stops cleanly, or refuses so.
 
 Reproducible (``derandomize=True``, no example database) and bounded:
 ``ROLLBRIDGE_FUZZ_EXAMPLES`` examples (default 25, each one damaged file and one
@@ -20,7 +22,8 @@ from hypothesis import strategies as st
 
 from tests.hostile.cli_fuzzing import cli_codes, run_cli
 from tests.hostile.fuzzing import fuzzed
-from tests.hostile.sqlite_fuzzing import Reader, commands, damage, make_store
+from tests.hostile.sqlite_fuzzing import Reader, commands, damage, make_store, migrate_command
+from tests.stores.conftest import REDIS_SERVER, RedisServer
 
 
 @pytest.fixture(scope="module")
@@ -47,3 +50,37 @@ def test_a_hostile_file_is_refused_in_one_line_and_not_written(reader, data):
     path = reader.copy()
     changes = damage(data, path)
     reader.check(commands(data, path, reader.folder), path, changes)
+
+
+@pytest.fixture(scope="module")
+def redis_target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A redis-server of the module's own for ``migrate`` (its URL), stopped after."""
+    if not Path(REDIS_SERVER).exists():
+        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
+    server = RedisServer(Path(tmp_path_factory.mktemp("redis"))).start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@fuzzed(15)
+@given(data=st.data())
+def test_migrate_of_a_hostile_file_is_refused_in_one_line_and_reads_only(
+    reader, redis_target, data
+):
+    import redis
+
+    with redis.Redis.from_url(redis_target) as client:
+        client.flushall()  # each example moves to an empty Redis
+    path = reader.copy()
+    changes = damage(data, path)
+    reader.check(migrate_command(data, path, redis_target), path, changes)
+
+
+@fuzzed(12)
+@given(data=st.data())
+def test_serve_of_a_hostile_file_starts_cleanly_or_refuses_in_one_line(reader, data):
+    path = reader.copy()
+    changes = damage(data, path)
+    reader.check_serve(path, changes)
