@@ -420,7 +420,7 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
                 known = _live(arg, locale, hides)
             values[name] = known if plain else _Verbatim(known)
         else:
-            values[name] = _argument(arg, locale, hides, live)
+            values[name] = _argument(arg, locale, hides, live, not plain)
     if declared is None:
         log.warning("no message %r is declared (a ruleset of another version?)", message_id)
         listed = ", ".join(f"{k}={v}" for k, v in values.items())
@@ -602,7 +602,11 @@ def _fit(declared: Message, template: str, count: Any = None) -> str:
     return template if fits else declared.template_for(count)
 
 
-def _argument(arg: Any, locale: str, hides: Hides, live: bool) -> Any:
+def _argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool = True) -> Any:
+    """An argument as ``format_map`` takes it. ``wrap``: text put in as
+    :class:`_Verbatim` and a list as :class:`_Joined`, for a template that may give
+    them a format spec; without it (an English template with no spec, :func:`_render`'s
+    ``plain``) as the plain strings they format to, with no Python ``__format__``."""
     kind = arg.__class__
     if kind is str or kind is int or arg is None:
         return arg
@@ -615,22 +619,27 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool) -> Any:
             _privates_met[0] += 1
             if hides is not None and hides(arg["of"], arg.get("aspect", "details")):
                 instead = arg.get("instead", _HIDDEN_DATA)
-                return _Verbatim(str(_argument(instead, locale, hides, False)))
-            return _argument(arg.get("private"), locale, hides, False)
+                shown = str(_argument(instead, locale, hides, False))
+                return _Verbatim(shown) if wrap else shown
+            return _argument(arg.get("private"), locale, hides, False, wrap)
         if "id" in arg:
-            return _Verbatim(_render(arg["id"], arg.get("args") or _NO_ARGS, locale, hides, False))
+            shown = _render(arg["id"], arg.get("args") or _NO_ARGS, locale, hides, False)
+            return _Verbatim(shown) if wrap else shown
     elif kind is Text:
-        return _Verbatim(_live(arg, locale, hides))
+        return _Verbatim(_live(arg, locale, hides)) if wrap else _live(arg, locale, hides)
     elif kind is Private:
         _privates_met[0] += 1
         if hides is not None and hides(arg.of, arg.aspect):
             instead = HIDDEN() if arg.instead is _NO_INSTEAD else arg.instead
-            return _Verbatim(str(_argument(instead, locale, hides, True)))
-        return _argument(arg.value, locale, hides, True)
+            shown = str(_argument(instead, locale, hides, True))
+            return _Verbatim(shown) if wrap else shown
+        return _argument(arg.value, locale, hides, True, wrap)
     if kind is list or kind is tuple:
+        if not wrap:  # what _Joined formats to without a spec (its items as they were)
+            return ", ".join([str(_argument(item, locale, hides, live)) for item in arg])
         return _Joined(_argument(item, locale, hides, live) for item in arg)
     if isinstance(arg, Mapping):
-        return _argument(dict(arg), locale, hides, live)
+        return _argument(dict(arg), locale, hides, live, wrap)
     return arg
 
 
