@@ -934,7 +934,13 @@ def view_pair(
         return data, data
     if places is None:
         places = Places.of(texts, privates)
-    return _pair(data, places, privates, locale, hides, memo)
+    marks: list[tuple[str, str]] = []  # one walk's own (a table may run in any thread)
+
+    def noting(of: str, aspect: str) -> bool:
+        marks.append((of, aspect))
+        return False
+
+    return _pair(data, places, privates, locale, hides, memo, noting, marks)
 
 
 def _pair(
@@ -944,9 +950,14 @@ def _pair(
     locale: str,
     hides: Callable[[str, str], bool],
     memo: dict | None,
+    noting: Callable[[str, str], bool],
+    marks: list[tuple[str, str]],
 ) -> tuple[Any, Any]:
     """``(_view(value, node, entries, locale, None, memo), _view(value, node, entries,
-    locale, hides, memo))``."""
+    locale, hides, memo))``. ``noting``: the GM's ``hides`` for a text, which hides
+    nothing (as None does) and notes each private mark met in ``marks`` as ``(actor,
+    aspect)``: a text whose marks players may all see reads the same to them, and is
+    not rendered again for them."""
     for index in node.privates:
         entry = entries[index]
         if hides(entry[1], entry[2]):  # players get what stands instead, or nothing
@@ -963,7 +974,7 @@ def _pair(
                     continue
                 item = value[key]
                 if child.textual:
-                    g, p = _pair(item, child, entries, locale, hides, memo)
+                    g, p = _pair(item, child, entries, locale, hides, memo, noting, marks)
                 else:  # only private values below: the GM's as it is
                     g, p = item, _view(item, child, entries, locale, hides, memo)
                 if g is not item:
@@ -989,7 +1000,7 @@ def _pair(
                     continue
                 item = value[key]
                 if child.textual:
-                    g, p = _pair(item, child, entries, locale, hides, memo)
+                    g, p = _pair(item, child, entries, locale, hides, memo, noting, marks)
                 else:  # only private values below: the GM's as it is
                     g, p = item, _view(item, child, entries, locale, hides, memo)
                 if g is not item:
@@ -1011,10 +1022,15 @@ def _pair(
                 players = players_list
     if node.text:
         met = _privates_met[0]
-        shown = _shown_text(gm, locale, None, memo)
-        if players is gm and _privates_met[0] == met:
-            return shown, shown  # no private argument: it reads the same to everyone
-        return shown, _shown_text(players, locale, hides, memo)
+        if players is not gm:
+            return _shown_text(gm, locale, None, memo), _shown_text(players, locale, hides, memo)
+        marks.clear()
+        shown = _shown_text(gm, locale, noting, memo)  # the GM's, noting its private marks
+        if _privates_met[0] != met:
+            for of, aspect in marks:
+                if hides(of, aspect):  # players miss one: their own rendering
+                    return shown, _shown_text(players, locale, hides, memo)
+        return shown, shown  # no private argument players may not see: the same words
     return gm, players
 
 

@@ -99,3 +99,62 @@ def test_lists_and_hidden_values_read_as_before(value, gm, players):
     fresh = Text(value.id, value.args)  # no rendering kept from another test
     assert render(fresh) == gm
     assert render(Text(value.id, value.args), hides=_hides) == players
+
+
+@pytest.fixture
+def renders(monkeypatch):
+    """How many times a text was rendered from its template (``_render``)."""
+    counted = {"n": 0}
+    plain_render = text._render
+
+    def counting(*args):
+        counted["n"] += 1
+        return plain_render(*args)
+
+    monkeypatch.setattr(text, "_render", counting)
+    return counted
+
+
+def _event_data() -> dict:
+    """An event's data holding one text whose private argument is the player's own
+    (``pc``) and, nested one level down, one of an NPC's (``npc``)."""
+    own = LINE(who="Tukan", dice=Private(6, of="pc", aspect="sheet"), tn=4, chains=["6"])
+    npc = LINE(
+        who="Guard",
+        dice=DICE(n=Private(4, of="npc", aspect="sheet", instead="?")),
+        tn=3,
+        chains=["2"],
+    )
+    return {"steps": [own, npc]}
+
+
+def _hides_npc(actor: str, aspect: str) -> bool:
+    return actor == "npc"
+
+
+def test_players_who_may_see_every_private_argument_share_the_gms_rendering(renders):
+    data, texts, privates = text.extract(_event_data())
+    gm, players = text.view_pair(data, texts, privates, hides=_hides_npc)
+    assert gm["steps"] == [
+        "Tukan rolls 6 against 4: 6",
+        "Guard rolls 4 dice against 3: 2",
+    ]
+    assert players["steps"] == [
+        "Tukan rolls 6 against 4: 6",  # the player's own value: the GM's words
+        "Guard rolls ? dice against 3: 2",  # the NPC's, hidden in the nested text
+    ]
+    # the player's line once (it was twice, once per audience); the NPC's line and
+    # its nested text once for the GM and once for players
+    assert renders["n"] == 5
+    assert players["steps"][0] is gm["steps"][0]
+
+
+def test_a_hidden_private_argument_anywhere_in_a_text_renders_it_for_players():
+    data, texts, privates = text.extract(_event_data())
+    gm, players = text.view_pair(data, texts, privates, hides=lambda actor, aspect: True)
+    assert players["steps"] == [
+        "Tukan rolls (hidden) against 4: 6",
+        "Guard rolls ? dice against 3: 2",
+    ]
+    assert gm == text.view_of(data, texts, privates)
+    assert players == text.view_of(data, texts, privates, hides=lambda actor, aspect: True)
