@@ -775,7 +775,7 @@ class Places:
     them. Nothing may change a tree it returns.
     """
 
-    __slots__ = ("children", "privates", "text", "textual")
+    __slots__ = ("children", "leaf", "privates", "text", "textual")
 
     def __init__(self) -> None:
         self.children: dict[Any, Places] = {}
@@ -783,6 +783,9 @@ class Places:
         self.text = False
         #: A text stands here or below: a view that hides nothing goes only there.
         self.textual = False
+        #: A text alone here: no private value marks it, nothing below it (the pair
+        #: walk renders it where it stands, without a call for the node).
+        self.leaf = False
 
     @classmethod
     def of(cls, texts: Sequence[Sequence[Any]], privates: Sequence[Sequence[Any]]) -> Places:
@@ -820,6 +823,10 @@ class Places:
                     node = child
                     node.textual = True
                 node.text = True
+        nodes = [root]
+        for node in nodes:
+            node.leaf = node.text and not node.children and not node.privates
+            nodes.extend(node.children.values())
         return root
 
 
@@ -973,7 +980,14 @@ def _pair(
                 if key not in value:
                     continue
                 item = value[key]
-                if child.textual:
+                if child.leaf:  # a text alone: as _pair renders it, without the call
+                    g = p = _shown_text(item, locale, noting, memo, marks)
+                    if marks:
+                        for of, aspect in marks:
+                            if hides(of, aspect):
+                                p = _shown_text(item, locale, hides, memo)
+                                break
+                elif child.textual:
                     g, p = _pair(item, child, entries, locale, hides, memo, noting, marks)
                 else:  # only private values below: the GM's as it is
                     g, p = item, _view(item, child, entries, locale, hides, memo)
@@ -981,17 +995,22 @@ def _pair(
                     if gm_out is None:
                         gm_out = dict(value)
                     gm_out[key] = g
-                if p is not item:
-                    if players_out is None:
-                        players_out = dict(value)
+                if players_out is not None:
+                    if p is not item:
+                        if p is _DROP:
+                            del players_out[key]
+                        else:
+                            players_out[key] = p
+                elif p is not g:  # the first place players see otherwise: their own copy
+                    players_out = dict(value if gm_out is None else gm_out)
                     if p is _DROP:
                         del players_out[key]
                     else:
                         players_out[key] = p
             if gm_out is not None:
                 gm = gm_out
-            if players_out is not None:
-                players = players_out
+            # where players saw all the GM sees, the GM's copy (not a second, equal one)
+            players = gm if players_out is None else players_out
         elif kind is list or kind is tuple:
             gm_list = players_list = None
             dropped = []
@@ -999,7 +1018,14 @@ def _pair(
                 if key.__class__ is not int or not 0 <= key < len(value):
                     continue
                 item = value[key]
-                if child.textual:
+                if child.leaf:  # a text alone: as _pair renders it, without the call
+                    g = p = _shown_text(item, locale, noting, memo, marks)
+                    if marks:
+                        for of, aspect in marks:
+                            if hides(of, aspect):
+                                p = _shown_text(item, locale, hides, memo)
+                                break
+                elif child.textual:
                     g, p = _pair(item, child, entries, locale, hides, memo, noting, marks)
                 else:  # only private values below: the GM's as it is
                     g, p = item, _view(item, child, entries, locale, hides, memo)
@@ -1007,16 +1033,23 @@ def _pair(
                     if gm_list is None:
                         gm_list = list(value)
                     gm_list[key] = g
-                if p is not item:
-                    if players_list is None:
-                        players_list = list(value)
+                if players_list is not None:
+                    if p is not item:
+                        if p is _DROP:
+                            dropped.append(key)
+                        else:
+                            players_list[key] = p
+                elif p is not g:  # the first place players see otherwise: their own copy
+                    players_list = list(value if gm_list is None else gm_list)
                     if p is _DROP:
                         dropped.append(key)
                     else:
                         players_list[key] = p
             if gm_list is not None:
                 gm = gm_list
-            if players_list is not None:
+            if players_list is None:
+                players = gm  # players saw all the GM sees: the GM's copy
+            else:
                 for key in sorted(dropped, reverse=True):
                     del players_list[key]
                 players = players_list
@@ -1044,10 +1077,20 @@ def _instead(
     return _shown_text(entry[3], locale, hides, memo) if is_text else entry[3]
 
 
-def _shown_text(value: Any, locale: str, hides: Hides, memo: dict | None) -> Any:
-    """A text (live or stored) rendered; anything else as it is."""
+def _shown_text(
+    value: Any, locale: str, hides: Hides, memo: dict | None, marks: list | None = None
+) -> Any:
+    """A text (live or stored) rendered; anything else as it is. ``marks``: emptied
+    first (the pair walk's, where ``hides`` notes the private marks met)."""
     kind = value.__class__
+    if marks is not None:
+        marks.clear()
     if kind is Text:
+        cache = value._rendered  # rendered already: the same for everyone
+        if cache is not None:
+            known = cache.get(locale)
+            if known is not None:
+                return known
         return _live(value, locale, hides)
     if kind is dict and "id" in value:
         # the memo keeps the text it was made for, and is used only for that very

@@ -158,3 +158,31 @@ def test_a_hidden_private_argument_anywhere_in_a_text_renders_it_for_players():
     ]
     assert gm == text.view_of(data, texts, privates)
     assert players == text.view_of(data, texts, privates, hides=lambda actor, aspect: True)
+
+
+def test_the_pair_walk_renders_lone_texts_in_place_and_shares_what_players_see_alike(
+    monkeypatch,
+):
+    calls = {"n": 0}
+    plain_pair = text._pair
+
+    def counting(*args):
+        calls["n"] += 1
+        return plain_pair(*args)
+
+    monkeypatch.setattr(text, "_pair", counting)
+    seen = LINE(who="Tukan", dice=Private(6, of="pc", aspect="sheet"), tn=4, chains=["6"])
+    data, texts, privates = text.extract(
+        {"steps": [DICE(n=1), seen, DICE(n=2)], "outcome": {"note": DICE(n=3), "hit": True}}
+    )
+    gm, players = text.view_pair(data, texts, privates, hides=_hides_npc)
+    assert gm == {
+        "steps": ["1 dice", "Tukan rolls 6 against 4: 6", "2 dice"],
+        "outcome": {"note": "3 dice", "hit": True},
+    }
+    assert calls["n"] == 3  # the root, steps and outcome: no call per lone text (it was 7)
+    # players see all the GM sees: the GM's copies, not second equal ones
+    assert players is gm
+    gm, hidden = text.view_pair(data, texts, privates, hides=lambda actor, aspect: True)
+    assert hidden["steps"][1] == "Tukan rolls (hidden) against 4: 6"
+    assert hidden["outcome"] is gm["outcome"]  # nothing hidden there: shared
