@@ -419,6 +419,22 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
             if known is None:
                 known = _live(arg, locale, hides)
             values[name] = known if plain else _Verbatim(known)
+        elif kind is Private:  # _argument's, without its calls where the value is seen
+            _privates_met[0] += 1
+            if hides is not None and hides(arg.of, arg.aspect):
+                instead = HIDDEN() if arg.instead is _NO_INSTEAD else arg.instead
+                shown = str(_argument(instead, locale, hides, True))
+                values[name] = shown if plain else _Verbatim(shown)
+                continue
+            value = arg.value
+            if value.__class__ is Text:
+                cache = value._rendered
+                known = cache.get(locale) if cache is not None else None
+                if known is None:
+                    known = _live(value, locale, hides)
+                values[name] = known if plain else _Verbatim(known)
+            else:
+                values[name] = _argument(value, locale, hides, True, not plain)
         else:
             values[name] = _argument(arg, locale, hides, live, not plain)
     if declared is None:

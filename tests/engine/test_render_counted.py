@@ -186,3 +186,27 @@ def test_the_pair_walk_renders_lone_texts_in_place_and_shares_what_players_see_a
     gm, hidden = text.view_pair(data, texts, privates, hides=lambda actor, aspect: True)
     assert hidden["steps"][1] == "Tukan rolls (hidden) against 4: 6"
     assert hidden["outcome"] is gm["outcome"]  # nothing hidden there: shared
+
+
+def test_a_private_argument_seen_is_put_in_without_a_call_per_level(monkeypatch):
+    calls = {"n": 0}
+    plain_argument = text._argument
+
+    def counting(*args):
+        calls["n"] += 1
+        return plain_argument(*args)
+
+    monkeypatch.setattr(text, "_argument", counting)
+    line = LINE(
+        who="Tukan",
+        dice=Private(DICE(n=6), of="pc", aspect="sheet", instead=DICE(n=1)),
+        tn=Private(4, of="npc", aspect="sheet"),
+        chains=[],
+    )
+    assert render(Text(line.id, line.args), hides=_hides_npc) == (
+        "Tukan rolls 6 dice against (hidden): "
+    )
+    # what stands for the hidden value, and the list: two calls; none for a mark, none
+    # for the seen text in it (five before: the two marks, the text, "(hidden)", the list)
+    assert calls["n"] == 2
+    assert render(Text(line.id, line.args)) == "Tukan rolls 6 dice against 4: "
