@@ -652,7 +652,10 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool = True
         return _argument(arg.value, locale, hides, True, wrap)
     if kind is list or kind is tuple:
         if not wrap:  # what _Joined formats to without a spec (its items as they were)
-            return ", ".join([str(_argument(item, locale, hides, live)) for item in arg])
+            for item in arg:
+                if item.__class__ is not str:
+                    return ", ".join([str(_argument(item, locale, hides, live)) for item in arg])
+            return ", ".join(arg)  # all text (a test's dice chains): as it is
         return _Joined(_argument(item, locale, hides, live) for item in arg)
     if isinstance(arg, Mapping):
         return _argument(dict(arg), locale, hides, live, wrap)

@@ -210,3 +210,19 @@ def test_a_private_argument_seen_is_put_in_without_a_call_per_level(monkeypatch)
     # for the seen text in it (five before: the two marks, the text, "(hidden)", the list)
     assert calls["n"] == 2
     assert render(Text(line.id, line.args)) == "Tukan rolls 6 dice against 4: "
+
+
+def test_a_list_of_text_is_joined_as_it_is(monkeypatch):
+    calls = {"n": 0}
+    plain_argument = text._argument
+
+    def counting(*args):
+        calls["n"] += 1
+        return plain_argument(*args)
+
+    monkeypatch.setattr(text, "_argument", counting)
+    line = LINE(who="Tukan", dice=6, tn=4, chains=["6+5=11", "3", "2"])
+    assert render(Text(line.id, line.args)) == "Tukan rolls 6 against 4: 6+5=11, 3, 2"
+    assert calls["n"] == 1  # the list: no call per item (it was four)
+    mixed = LINE(who="Tukan", dice=6, tn=4, chains=["6", 3, DICE(n=2)])
+    assert render(Text(mixed.id, mixed.args)) == "Tukan rolls 6 against 4: 6, 3, 2 dice"
