@@ -999,13 +999,8 @@ def _pair(
                 if key not in value:
                     continue
                 item = value[key]
-                if child.leaf:  # a text alone: as _pair renders it, without the call
-                    g = p = _shown_text(item, locale, noting, memo, marks)
-                    if marks:
-                        for of, aspect in marks:
-                            if hides(of, aspect):
-                                p = _shown_text(item, locale, hides, memo)
-                                break
+                if child.leaf:  # a text alone: as _pair renders it, without its walk
+                    g, p = _lone_text(item, locale, hides, memo, noting, marks)
                 elif child.textual:
                     g, p = _pair(item, child, entries, locale, hides, memo, noting, marks)
                 else:  # only private values below: the GM's as it is
@@ -1037,13 +1032,8 @@ def _pair(
                 if key.__class__ is not int or not 0 <= key < len(value):
                     continue
                 item = value[key]
-                if child.leaf:  # a text alone: as _pair renders it, without the call
-                    g = p = _shown_text(item, locale, noting, memo, marks)
-                    if marks:
-                        for of, aspect in marks:
-                            if hides(of, aspect):
-                                p = _shown_text(item, locale, hides, memo)
-                                break
+                if child.leaf:  # a text alone: as _pair renders it, without its walk
+                    g, p = _lone_text(item, locale, hides, memo, noting, marks)
                 elif child.textual:
                     g, p = _pair(item, child, entries, locale, hides, memo, noting, marks)
                 else:  # only private values below: the GM's as it is
@@ -1073,17 +1063,28 @@ def _pair(
                     del players_list[key]
                 players = players_list
     if node.text:
-        met = _privates_met[0]
         if players is not gm:
             return _shown_text(gm, locale, None, memo), _shown_text(players, locale, hides, memo)
-        marks.clear()
-        shown = _shown_text(gm, locale, noting, memo)  # the GM's, noting its private marks
-        if _privates_met[0] != met:
-            for of, aspect in marks:
-                if hides(of, aspect):  # players miss one: their own rendering
-                    return shown, _shown_text(players, locale, hides, memo)
-        return shown, shown  # no private argument players may not see: the same words
+        return _lone_text(gm, locale, hides, memo, noting, marks)
     return gm, players
+
+
+def _lone_text(
+    item: Any,
+    locale: str,
+    hides: Callable[[str, str], bool],
+    memo: dict | None,
+    noting: Callable[[str, str], bool],
+    marks: list[tuple[str, str]],
+) -> tuple[Any, Any]:
+    """A text for the GM and for players, where both see the same value (a text alone at
+    its place, :attr:`Places.leaf`, or one whose place players see as the GM does):
+    rendered again for players only where they may not see a private argument of it."""
+    shown = _shown_text(item, locale, noting, memo, marks)  # the GM's, noting the marks met
+    for of, aspect in marks:
+        if hides(of, aspect):  # players miss one: their own rendering
+            return shown, _shown_text(item, locale, hides, memo)
+    return shown, shown  # no private argument players may not see: the same words
 
 
 def _instead(

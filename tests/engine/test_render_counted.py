@@ -101,18 +101,24 @@ def test_lists_and_hidden_values_read_as_before(value, gm, players):
     assert render(Text(value.id, value.args), hides=_hides) == players
 
 
-@pytest.fixture
-def renders(monkeypatch):
-    """How many times a text was rendered from its template (``_render``)."""
+def _counted(monkeypatch, name: str) -> dict[str, int]:
+    """Count the calls of ``rollbridge.text``'s function ``name`` (its own recursive
+    calls too: they look it up by name)."""
     counted = {"n": 0}
-    plain_render = text._render
+    plain = getattr(text, name)
 
     def counting(*args):
         counted["n"] += 1
-        return plain_render(*args)
+        return plain(*args)
 
-    monkeypatch.setattr(text, "_render", counting)
+    monkeypatch.setattr(text, name, counting)
     return counted
+
+
+@pytest.fixture
+def renders(monkeypatch):
+    """How many times a text was rendered from its template (``_render``)."""
+    return _counted(monkeypatch, "_render")
 
 
 def _event_data() -> dict:
@@ -163,14 +169,7 @@ def test_a_hidden_private_argument_anywhere_in_a_text_renders_it_for_players():
 def test_the_pair_walk_renders_lone_texts_in_place_and_shares_what_players_see_alike(
     monkeypatch,
 ):
-    calls = {"n": 0}
-    plain_pair = text._pair
-
-    def counting(*args):
-        calls["n"] += 1
-        return plain_pair(*args)
-
-    monkeypatch.setattr(text, "_pair", counting)
+    calls = _counted(monkeypatch, "_pair")
     seen = LINE(who="Tukan", dice=Private(6, of="pc", aspect="sheet"), tn=4, chains=["6"])
     data, texts, privates = text.extract(
         {"steps": [DICE(n=1), seen, DICE(n=2)], "outcome": {"note": DICE(n=3), "hit": True}}
@@ -189,14 +188,7 @@ def test_the_pair_walk_renders_lone_texts_in_place_and_shares_what_players_see_a
 
 
 def test_a_private_argument_seen_is_put_in_without_a_call_per_level(monkeypatch):
-    calls = {"n": 0}
-    plain_argument = text._argument
-
-    def counting(*args):
-        calls["n"] += 1
-        return plain_argument(*args)
-
-    monkeypatch.setattr(text, "_argument", counting)
+    calls = _counted(monkeypatch, "_argument")
     line = LINE(
         who="Tukan",
         dice=Private(DICE(n=6), of="pc", aspect="sheet", instead=DICE(n=1)),
@@ -213,14 +205,7 @@ def test_a_private_argument_seen_is_put_in_without_a_call_per_level(monkeypatch)
 
 
 def test_a_list_of_text_is_joined_as_it_is(monkeypatch):
-    calls = {"n": 0}
-    plain_argument = text._argument
-
-    def counting(*args):
-        calls["n"] += 1
-        return plain_argument(*args)
-
-    monkeypatch.setattr(text, "_argument", counting)
+    calls = _counted(monkeypatch, "_argument")
     line = LINE(who="Tukan", dice=6, tn=4, chains=["6+5=11", "3", "2"])
     assert render(Text(line.id, line.args)) == "Tukan rolls 6 against 4: 6+5=11, 3, 2"
     assert calls["n"] == 1  # the list: no call per item (it was four)
