@@ -427,8 +427,24 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
             if known is None:
                 known = _live(arg, locale, hides)
             values[name] = known if plain else _Verbatim(known)
+        elif kind is Private:  # _argument's, without its calls where the value is seen
+            _privates_met[0] += 1
+            if hides is not None and hides(arg.of, arg.aspect):
+                instead = HIDDEN() if arg.instead is _NO_INSTEAD else arg.instead
+                shown = str(_argument(instead, locale, hides, True))
+                values[name] = shown if plain else _Verbatim(shown)
+                continue
+            value = arg.value
+            if value.__class__ is Text:
+                cache = value._rendered
+                known = cache.get(locale) if cache is not None else None
+                if known is None:
+                    known = _live(value, locale, hides)
+                values[name] = known if plain else _Verbatim(known)
+            else:
+                values[name] = _argument(value, locale, hides, True, not plain)
         else:
-            values[name] = _argument(arg, locale, hides, live)
+            values[name] = _argument(arg, locale, hides, live, not plain)
     if declared is None:
         log.warning("no message %r is declared (a ruleset of another version?)", message_id)
         listed = ", ".join(f"{k}={v}" for k, v in values.items())
@@ -610,7 +626,11 @@ def _fit(declared: Message, template: str, count: Any = None) -> str:
     return template if fits else declared.template_for(count)
 
 
-def _argument(arg: Any, locale: str, hides: Hides, live: bool) -> Any:
+def _argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool = True) -> Any:
+    """An argument as ``format_map`` takes it. ``wrap``: text put in as
+    :class:`_Verbatim` and a list as :class:`_Joined`, for a template that may give
+    them a format spec; without it (an English template with no spec, :func:`_render`'s
+    ``plain``) as the plain strings they format to, with no Python ``__format__``."""
     kind = arg.__class__
     if kind is str or kind is int or arg is None:
         return arg
@@ -623,22 +643,30 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool) -> Any:
             _privates_met[0] += 1
             if hides is not None and hides(arg["of"], arg.get("aspect", "details")):
                 instead = arg.get("instead", _HIDDEN_DATA)
-                return _Verbatim(str(_argument(instead, locale, hides, False)))
-            return _argument(arg.get("private"), locale, hides, False)
+                shown = str(_argument(instead, locale, hides, False))
+                return _Verbatim(shown) if wrap else shown
+            return _argument(arg.get("private"), locale, hides, False, wrap)
         if "id" in arg:
-            return _Verbatim(_render(arg["id"], arg.get("args") or _NO_ARGS, locale, hides, False))
+            shown = _render(arg["id"], arg.get("args") or _NO_ARGS, locale, hides, False)
+            return _Verbatim(shown) if wrap else shown
     elif kind is Text:
-        return _Verbatim(_live(arg, locale, hides))
+        return _Verbatim(_live(arg, locale, hides)) if wrap else _live(arg, locale, hides)
     elif kind is Private:
         _privates_met[0] += 1
         if hides is not None and hides(arg.of, arg.aspect):
             instead = HIDDEN() if arg.instead is _NO_INSTEAD else arg.instead
-            return _Verbatim(str(_argument(instead, locale, hides, True)))
-        return _argument(arg.value, locale, hides, True)
+            shown = str(_argument(instead, locale, hides, True))
+            return _Verbatim(shown) if wrap else shown
+        return _argument(arg.value, locale, hides, True, wrap)
     if kind is list or kind is tuple:
+        if not wrap:  # what _Joined formats to without a spec (its items as they were)
+            for item in arg:
+                if item.__class__ is not str:
+                    return ", ".join([str(_argument(item, locale, hides, live)) for item in arg])
+            return ", ".join(arg)  # all text (a test's dice chains): as it is
         return _Joined(_argument(item, locale, hides, live) for item in arg)
     if isinstance(arg, Mapping):
-        return _argument(dict(arg), locale, hides, live)
+        return _argument(dict(arg), locale, hides, live, wrap)
     return arg
 
 
@@ -774,7 +802,7 @@ class Places:
     them. Nothing may change a tree it returns.
     """
 
-    __slots__ = ("children", "privates", "text", "textual")
+    __slots__ = ("children", "leaf", "privates", "text", "textual")
 
     def __init__(self) -> None:
         self.children: dict[Any, Places] = {}
@@ -782,6 +810,9 @@ class Places:
         self.text = False
         #: A text stands here or below: a view that hides nothing goes only there.
         self.textual = False
+        #: A text alone here: no private value marks it, nothing below it (the pair
+        #: walk renders it where it stands, without a call for the node).
+        self.leaf = False
 
     @classmethod
     def of(cls, texts: Sequence[Sequence[Any]], privates: Sequence[Sequence[Any]]) -> Places:
@@ -819,6 +850,10 @@ class Places:
                     node = child
                     node.textual = True
                 node.text = True
+        nodes = [root]
+        for node in nodes:
+            node.leaf = node.text and not node.children and not node.privates
+            nodes.extend(node.children.values())
         return root
 
 
@@ -933,7 +968,13 @@ def view_pair(
         return data, data
     if places is None:
         places = Places.of(texts, privates)
-    return _pair(data, places, privates, locale, hides, memo)
+    marks: list[tuple[str, str]] = []  # one walk's own (a table may run in any thread)
+
+    def noting(of: str, aspect: str) -> bool:
+        marks.append((of, aspect))
+        return False
+
+    return _pair(data, places, privates, locale, hides, memo, noting, marks)
 
 
 def _pair(
@@ -943,9 +984,14 @@ def _pair(
     locale: str,
     hides: Callable[[str, str], bool],
     memo: dict | None,
+    noting: Callable[[str, str], bool],
+    marks: list[tuple[str, str]],
 ) -> tuple[Any, Any]:
     """``(_view(value, node, entries, locale, None, memo), _view(value, node, entries,
-    locale, hides, memo))``."""
+    locale, hides, memo))``. ``noting``: the GM's ``hides`` for a text, which hides
+    nothing (as None does) and notes each private mark met in ``marks`` as ``(actor,
+    aspect)``: a text whose marks players may all see reads the same to them, and is
+    not rendered again for them."""
     for index in node.privates:
         entry = entries[index]
         if hides(entry[1], entry[2]):  # players get what stands instead, or nothing
@@ -961,25 +1007,32 @@ def _pair(
                 if key not in value:
                     continue
                 item = value[key]
-                if child.textual:
-                    g, p = _pair(item, child, entries, locale, hides, memo)
+                if child.leaf:  # a text alone: as _pair renders it, without its walk
+                    g, p = _lone_text(item, locale, hides, memo, noting, marks)
+                elif child.textual:
+                    g, p = _pair(item, child, entries, locale, hides, memo, noting, marks)
                 else:  # only private values below: the GM's as it is
                     g, p = item, _view(item, child, entries, locale, hides, memo)
                 if g is not item:
                     if gm_out is None:
                         gm_out = dict(value)
                     gm_out[key] = g
-                if p is not item:
-                    if players_out is None:
-                        players_out = dict(value)
+                if players_out is not None:
+                    if p is not item:
+                        if p is _DROP:
+                            del players_out[key]
+                        else:
+                            players_out[key] = p
+                elif p is not g:  # the first place players see otherwise: their own copy
+                    players_out = dict(value if gm_out is None else gm_out)
                     if p is _DROP:
                         del players_out[key]
                     else:
                         players_out[key] = p
             if gm_out is not None:
                 gm = gm_out
-            if players_out is not None:
-                players = players_out
+            # where players saw all the GM sees, the GM's copy (not a second, equal one)
+            players = gm if players_out is None else players_out
         elif kind is list or kind is tuple:
             gm_list = players_list = None
             dropped = []
@@ -987,34 +1040,59 @@ def _pair(
                 if key.__class__ is not int or not 0 <= key < len(value):
                     continue
                 item = value[key]
-                if child.textual:
-                    g, p = _pair(item, child, entries, locale, hides, memo)
+                if child.leaf:  # a text alone: as _pair renders it, without its walk
+                    g, p = _lone_text(item, locale, hides, memo, noting, marks)
+                elif child.textual:
+                    g, p = _pair(item, child, entries, locale, hides, memo, noting, marks)
                 else:  # only private values below: the GM's as it is
                     g, p = item, _view(item, child, entries, locale, hides, memo)
                 if g is not item:
                     if gm_list is None:
                         gm_list = list(value)
                     gm_list[key] = g
-                if p is not item:
-                    if players_list is None:
-                        players_list = list(value)
+                if players_list is not None:
+                    if p is not item:
+                        if p is _DROP:
+                            dropped.append(key)
+                        else:
+                            players_list[key] = p
+                elif p is not g:  # the first place players see otherwise: their own copy
+                    players_list = list(value if gm_list is None else gm_list)
                     if p is _DROP:
                         dropped.append(key)
                     else:
                         players_list[key] = p
             if gm_list is not None:
                 gm = gm_list
-            if players_list is not None:
+            if players_list is None:
+                players = gm  # players saw all the GM sees: the GM's copy
+            else:
                 for key in sorted(dropped, reverse=True):
                     del players_list[key]
                 players = players_list
     if node.text:
-        met = _privates_met[0]
-        shown = _shown_text(gm, locale, None, memo)
-        if players is gm and _privates_met[0] == met:
-            return shown, shown  # no private argument: it reads the same to everyone
-        return shown, _shown_text(players, locale, hides, memo)
+        if players is not gm:
+            return _shown_text(gm, locale, None, memo), _shown_text(players, locale, hides, memo)
+        return _lone_text(gm, locale, hides, memo, noting, marks)
     return gm, players
+
+
+def _lone_text(
+    item: Any,
+    locale: str,
+    hides: Callable[[str, str], bool],
+    memo: dict | None,
+    noting: Callable[[str, str], bool],
+    marks: list[tuple[str, str]],
+) -> tuple[Any, Any]:
+    """A text for the GM and for players, where both see the same value (a text alone at
+    its place, :attr:`Places.leaf`, or one whose place players see as the GM does):
+    rendered again for players only where they may not see a private argument of it."""
+    shown = _shown_text(item, locale, noting, memo, marks)  # the GM's, noting the marks met
+    for of, aspect in marks:
+        if hides(of, aspect):  # players miss one: their own rendering
+            return shown, _shown_text(item, locale, hides, memo)
+    return shown, shown  # no private argument players may not see: the same words
 
 
 def _instead(
@@ -1027,10 +1105,20 @@ def _instead(
     return _shown_text(entry[3], locale, hides, memo) if is_text else entry[3]
 
 
-def _shown_text(value: Any, locale: str, hides: Hides, memo: dict | None) -> Any:
-    """A text (live or stored) rendered; anything else as it is."""
+def _shown_text(
+    value: Any, locale: str, hides: Hides, memo: dict | None, marks: list | None = None
+) -> Any:
+    """A text (live or stored) rendered; anything else as it is. ``marks``: emptied
+    first (the pair walk's, where ``hides`` notes the private marks met)."""
     kind = value.__class__
+    if marks is not None:
+        marks.clear()
     if kind is Text:
+        cache = value._rendered  # rendered already: the same for everyone
+        if cache is not None:
+            known = cache.get(locale)
+            if known is not None:
+                return known
         return _live(value, locale, hides)
     if kind is dict and "id" in value:
         # the memo keeps the text it was made for, and is used only for that very

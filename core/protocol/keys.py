@@ -66,11 +66,19 @@ class KeyFilter:
         self.count += 1
 
     def __contains__(self, key: object) -> bool:
-        """False only for a key that was certainly never added."""
+        """False only for a key that was certainly never added. (Asked once per
+        request: the positions are walked here, stopping at the first bit unset,
+        without a generator or a list.)"""
         if not isinstance(key, str):
             return False
-        bits = self.bits
-        return all(bits[p >> 3] & (1 << (p & 7)) for p in self._positions(key))
+        value = hash(key) & _MASK64
+        first, second = value & 0xFFFFFFFF, (value >> 32) | 1
+        size, bits = self._size, self.bits
+        for i in range(HASHES):
+            position = (first + i * second) % size
+            if not bits[position >> 3] & (1 << (position & 7)):
+                return False
+        return True
 
     @property
     def full(self) -> bool:
@@ -120,4 +128,7 @@ class KeySet:
 
     def __contains__(self, key: object) -> bool:
         """False only for a key that was certainly never added."""
-        return any(key in f for f in self._filters)
+        for keys in self._filters:  # noqa: SIM110 - any() and a generator cost more, per request
+            if key in keys:
+                return True
+        return False
