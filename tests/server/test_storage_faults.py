@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import resource
 import shutil
 import signal
@@ -151,14 +152,20 @@ async def test_a_full_disk_refuses_changes_loses_nothing_and_recovers_by_itself(
         assert served.metric("rollbridge_store_failing") == 0
         lines = served.lines()
         failing = errors(served)
-        assert len(failing) == 1, failing  # once, however many requests were refused
-        assert (
-            "size limit" in failing[0]["message"]
-            and "nothing was written" in (failing[0]["message"])
-        )
         recovered = [line for line in lines if line["message"].startswith("the store works")]
-        assert len(recovered) == 1
-        assert f"{len(refused)} requests were refused" in recovered[0]["message"]
+        # each outage said once, however many requests it refused, and its end once:
+        # usually one; a smaller change that still fitted in the file's last room
+        # ends one and the next refusal begins another (seen in 1 run of 8, before
+        # and after the store's messages were translated)
+        assert 1 <= len(failing) == len(recovered) < len(refused), (failing, recovered)
+        for line in failing:
+            assert "size limit" in line["message"] and "nothing was written" in line["message"]
+        said = [
+            re.search(r"(\d+) requests? (?:was|were) refused", line["message"])
+            for line in recovered
+        ]
+        assert all(said), recovered
+        assert sum(int(found.group(1)) for found in said) == len(refused), recovered
         for seat in (gm, player, observer):
             await seat.close()
     finally:
