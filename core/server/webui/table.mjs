@@ -159,9 +159,21 @@ function send(message, form = null) {
     return true;
   };
   return session.request(entry.request).then(
-    (reply) => (settle() ? answered(reply, key) : reply),
+    (reply) => {
+      if (!settle()) return reply;
+      answered(reply, key);
+      if (!waiting.size) changeLanguageNow(); // a language chosen while it waited
+      return reply;
+    },
     (error) => {
-      if (settle()) failed(error, key);
+      if (!settle()) return;
+      failed(error, key);
+      // refused: its words stay beside the form (a reload would wipe them); the
+      // language waits for the viewer to choose it again
+      if (languageLater) {
+        languageLater = null;
+        $("language").value = pageLanguage(locale);
+      }
     },
   );
 }
@@ -483,13 +495,36 @@ function offerLanguages() {
   }));
   chooser.value = pageLanguage(locale);
   chooser.addEventListener("change", () => {
-    if (!chooseLanguage(chooser.value)) return;
-    // a page still joining (a slow line) has not kept its token for a reload yet: it
-    // keeps it now, or the reload would ask for it (the #token= link is gone from
-    // the address); a token the server then refuses is forgotten as ever
-    if (joinToken) rememberToken(tableId, joinToken);
-    location.reload();
+    languageLater = chooser.value;
+    // a form's request still waiting (queued while the line is down, or sent and not
+    // answered yet) would be lost by the reload: the page changes once it is answered
+    if (waiting.size) say(i18n.localize("ROLLBRIDGE.Web.Message.LanguageAfter"));
+    else changeLanguageNow();
   });
+}
+
+/** The language the viewer chose, until the page loads anew in it (it waits for the
+ * answers to this page's requests), or null. */
+let languageLater = null;
+
+/** Keep the language chosen (`languageLater`) and load the page anew in it. A
+ * browser that will not keep it (storage denied) changes nothing: the list shows the
+ * page's language again — it showed the one chosen, the page in another — and the
+ * page says why. */
+function changeLanguageNow() {
+  const lang = languageLater;
+  if (!lang) return;
+  languageLater = null;
+  if (!chooseLanguage(lang)) {
+    $("language").value = pageLanguage(locale);
+    say(i18n.localize("ROLLBRIDGE.Web.Message.LanguageNotKept"), "error");
+    return;
+  }
+  // a page still joining (a slow line) has not kept its token for a reload yet: it
+  // keeps it now, or the reload would ask for it (the #token= link is gone from
+  // the address); a token the server then refuses is forgotten as ever
+  if (joinToken) rememberToken(tableId, joinToken);
+  location.reload();
 }
 
 offerLanguages();

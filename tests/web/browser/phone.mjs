@@ -923,6 +923,69 @@ const cases = {
     result.slow = await wordsOf(slow);
   },
 
+  /** The language list against what a browser holds and does: a value in
+   * localStorage that is no language, storage refused, a choice while a roll waits
+   * for the line. */
+  async languageTrouble(browser, result) {
+    const KEY = "rollbridge.web.language";
+    const shown = (page) => page.evaluate(() => ({
+      lang: document.documentElement.lang, chosen: document.getElementById("language").value,
+      loading: document.getElementById("status").lang, table: document.getElementById("table").lang,
+      message: document.getElementById("message").textContent, kind: document.getElementById("message").dataset.kind,
+      status: document.body.dataset.status, images: document.querySelectorAll("img").length,
+      same: window.rbSamePage === true,
+    }));
+    step("a stale or hostile value where the choice is kept");
+    const czech = await joinedPage(browser, "czech", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble,
+      `${BASE}/tables/web`, TOKENS.web.player);
+    result.stale = {};
+    for (const [name, value] of [["xx", "xx"], ["html", "<img src=x>"], ["long", "de".repeat(5120)],
+      ["region", "de-AT"]]) {
+      await czech.evaluate(([key, kept]) => localStorage.setItem(key, kept), [KEY, value]);
+      await czech.reload();
+      await connected(czech);
+      result.stale[name] = await shown(czech);
+    }
+    await czech.evaluate((key) => localStorage.removeItem(key), KEY);
+
+    step("storage refused: the choice cannot be kept");
+    const denied = await openPage(browser, "denied", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble);
+    await denied.addInitScript(() => {
+      const setItem = Storage.prototype.setItem;
+      Storage.prototype.setItem = function keep(key, value) {
+        if (this === globalThis.localStorage) throw new DOMException("denied", "SecurityError");
+        return setItem.call(this, key, value);
+      };
+    });
+    await denied.goto(`${BASE}/tables/web#token=${TOKENS.web.player}`);
+    await connected(denied);
+    await denied.evaluate(() => { window.rbSamePage = true; });
+    await denied.selectOption("#language", "de"); // its change handler has run when this returns
+    result.denied = await shown(denied);
+
+    step("a roll queued while the line is down, then another language chosen");
+    const player = await joinedPage(browser, "queued", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble,
+      `${BASE}/tables/web`, TOKENS.web.player, { tap: true });
+    const gate = player.gate;
+    gate.open = false;
+    gate.drop();
+    await player.waitForSelector('body[data-status="waiting"]');
+    await tapRoll(player, "2d6", "before the language");
+    await player.waitForSelector('form.roll-form[data-waiting="queued"]');
+    await player.evaluate(() => { window.rbSamePage = true; });
+    const loaded = player.waitForEvent("load");
+    await player.selectOption("#language", "ru");
+    result.queued = await shown(player).catch(() => ({ same: false })); // a reload can destroy the context
+    gate.open = true;
+    await player.evaluate(() => document.dispatchEvent(new Event("visibilitychange"))).catch(() => {});
+    await loaded;
+    await player.waitForFunction(() => document.documentElement.lang === "ru"
+      && document.body.dataset.status === "connected" && document.body.dataset.history !== undefined);
+    result.queued.after = await shown(player);
+    result.queued.sent = sentRolls(gate, "before the language");
+    result.queued.rolls = await rollsShown(player, "before the language");
+  },
+
   async wrap(browser, result) {
     const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
       TOKENS.web.gm);
