@@ -379,6 +379,16 @@ async def test_the_language_list_copes_with_what_the_browser_holds_and_does(web_
     assert after["lang"] == "ru" and after["table"] == "ru" and after["chosen"] == "ru", after
     assert len(queued["sent"]) >= 1 and len(set(queued["sent"])) == 1, queued  # made once
     assert queued["rolls"] == 1, queued  # in the log of the page reloaded in Russian
+    kept = queued["kept"]
+    assert kept["lasting"] == ["rollbridge.web.language"], kept  # the choice, and no token
+    assert not kept["tokenLasting"] and not kept["tokenInAddress"] and kept["tokenInTab"], kept
+    # the GM's Undo, pressed while the line was down: made once, then German
+    gm = result["gmQueued"]
+    en = catalog("en")
+    assert gm["same"] and gm["lang"] == "en", gm
+    assert gm["message"] == en["ROLLBRIDGE.Web.Message.LanguageAfter"], gm
+    assert gm["after"]["lang"] == "de" and gm["after"]["status"] == "connected", gm
+    assert len(gm["sent"]) >= 1 and len(set(gm["sent"])) == 1 and gm["undos"] == 1, gm
 
 
 async def test_every_control_is_a_fingers_size_on_a_phone(web_world):

@@ -143,7 +143,7 @@ function failed(error, key) {
  * @param {HTMLFormElement|null} form the form (with its data-form key), if any
  */
 function send(message, form = null) {
-  if (!form) return session.request(message).then((reply) => answered(reply, null), (error) => failed(error, null));
+  if (!form) return tracked(session.request(message)).then((reply) => answered(reply, null), (error) => failed(error, null));
   const key = form.dataset.form;
   const held = waiting.get(key);
   if (held) return session.request(held.request);
@@ -158,24 +158,36 @@ function send(message, form = null) {
     showForms();
     return true;
   };
-  return session.request(entry.request).then(
-    (reply) => {
-      if (!settle()) return reply;
-      answered(reply, key);
-      if (!waiting.size) changeLanguageNow(); // a language chosen while it waited
-      return reply;
-    },
+  return tracked(session.request(entry.request)).then(
+    (reply) => (settle() ? answered(reply, key) : reply),
     (error) => {
-      if (!settle()) return;
-      failed(error, key);
-      // refused: its words stay beside the form (a reload would wipe them); the
-      // language waits for the viewer to choose it again
-      if (languageLater) {
-        languageLater = null;
-        $("language").value = pageLanguage(locale);
-      }
+      if (settle()) failed(error, key);
     },
   );
+}
+
+/** This page's requests not answered yet — queued while the line is down, or sent —
+ * which a reload would lose: a form's roll, the GM's *Approve*, *Next turn*, *Undo*. */
+let unanswered = 0;
+
+/** `request` (a sent request's promise) counted in `unanswered` until it is answered.
+ * A language chosen meanwhile is taken once none is left; a refusal keeps the page
+ * as it is (its words stay beside the form: a reload would wipe them), the list back
+ * on the page's language: the viewer chooses again. */
+function tracked(request) {
+  unanswered += 1;
+  return request.then((reply) => {
+    unanswered -= 1;
+    if (!unanswered) changeLanguageNow();
+    return reply;
+  }, (error) => {
+    unanswered -= 1;
+    if (languageLater) {
+      languageLater = null;
+      $("language").value = pageLanguage(locale);
+    }
+    throw error;
+  });
 }
 
 /**
@@ -496,9 +508,9 @@ function offerLanguages() {
   chooser.value = pageLanguage(locale);
   chooser.addEventListener("change", () => {
     languageLater = chooser.value;
-    // a form's request still waiting (queued while the line is down, or sent and not
+    // a request still waiting (queued while the line is down, or sent and not
     // answered yet) would be lost by the reload: the page changes once it is answered
-    if (waiting.size) say(i18n.localize("ROLLBRIDGE.Web.Message.LanguageAfter"));
+    if (unanswered) say(i18n.localize("ROLLBRIDGE.Web.Message.LanguageAfter"));
     else changeLanguageNow();
   });
 }

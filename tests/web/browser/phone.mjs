@@ -984,6 +984,35 @@ const cases = {
     result.queued.after = await shown(player);
     result.queued.sent = sentRolls(gate, "before the language");
     result.queued.rolls = await rollsShown(player, "before the language");
+    // the reload took the token from the tab's sessionStorage, as any reload: not
+    // into localStorage (every tab, kept for good), nor back into the address
+    result.queued.kept = await player.evaluate((token) => ({
+      lasting: Object.keys(localStorage), tokenLasting: Object.values(localStorage).some((v) => v.includes(token)),
+      tokenInAddress: location.href.includes(token) || history.state !== null && JSON.stringify(history.state).includes(token),
+      tokenInTab: Object.values(sessionStorage).some((v) => v.includes(token)),
+    }), TOKENS.web.player);
+
+    step("the GM's Undo pressed while the line is down, then another language chosen");
+    const gm = await joinedPage(browser, "gm-queued", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm, { tap: true });
+    await roll(gm, "1d6", "to be undone");
+    await gm.waitForSelector('#history button[name="undo"][aria-disabled="false"]');
+    gm.gate.open = false;
+    gm.gate.drop();
+    await gm.waitForSelector('body[data-status="waiting"]');
+    await gm.click('#history button[name="undo"]');
+    await gm.evaluate(() => { window.rbSamePage = true; });
+    const gmLoaded = gm.waitForEvent("load");
+    await gm.selectOption("#language", "de");
+    result.gmQueued = await shown(gm).catch(() => ({ same: false }));
+    gm.gate.open = true;
+    await gm.evaluate(() => document.dispatchEvent(new Event("visibilitychange"))).catch(() => {});
+    await gmLoaded;
+    await gm.waitForFunction(() => document.documentElement.lang === "de"
+      && document.body.dataset.status === "connected" && document.body.dataset.history !== undefined);
+    result.gmQueued.after = await shown(gm);
+    result.gmQueued.sent = gm.gate.sent.map((f) => JSON.parse(f)).filter((m) => m.type === "undo").map((m) => m.id);
+    result.gmQueued.undos = await gm.$$eval("#log li.kind-undo", (items) => items.length);
   },
 
   async wrap(browser, result) {
