@@ -354,6 +354,43 @@ async def test_the_pages_language_can_be_chosen(web_world):
     assert slow["lang"] == "cs" and slow["table"] == "cs", slow
 
 
+async def test_the_language_list_copes_with_what_the_browser_holds_and_does(web_world):
+    """What the language list met in real browsers. A value in localStorage that is
+    no language ("xx", HTML, 10 KB, "de-AT") is no choice: the page and its first
+    *loading…* both follow the browser (the loading word took the value's first
+    letters and said English on a Czech phone). A browser that refuses the page its
+    storage changes nothing, and the list says so: it showed *Deutsch* over a Czech
+    page. A roll tapped while the line was down and the language chosen then is not
+    lost: the page changes once it is answered (the reload dropped it, unsent)."""
+    result = await run_case(web_world, "languageTrouble")
+    cs = catalog("cs")
+    for name, stale in result["stale"].items():
+        assert stale["lang"] == "cs" and stale["chosen"] == "cs", (name, stale)
+        assert stale["loading"] == "cs", (name, stale)  # loading.mjs read it as texts.mjs
+        assert stale["table"] == "cs" and stale["images"] == 0, (name, stale)
+    denied = result["denied"]
+    assert denied["same"] and denied["lang"] == "cs", denied  # not reloaded
+    assert denied["chosen"] == "cs", denied  # the list shows the page's language
+    assert denied["message"] == cs["ROLLBRIDGE.Web.Message.LanguageNotKept"], denied
+    queued = result["queued"]
+    assert queued["same"] and queued["chosen"] == "ru" and queued["lang"] == "cs", queued
+    assert queued["message"] == cs["ROLLBRIDGE.Web.Message.LanguageAfter"], queued
+    after = queued["after"]
+    assert after["lang"] == "ru" and after["table"] == "ru" and after["chosen"] == "ru", after
+    assert len(queued["sent"]) >= 1 and len(set(queued["sent"])) == 1, queued  # made once
+    assert queued["rolls"] == 1, queued  # in the log of the page reloaded in Russian
+    kept = queued["kept"]
+    assert kept["lasting"] == ["rollbridge.web.language"], kept  # the choice, and no token
+    assert not kept["tokenLasting"] and not kept["tokenInAddress"] and kept["tokenInTab"], kept
+    # the GM's Undo, pressed while the line was down: made once, then German
+    gm = result["gmQueued"]
+    en = catalog("en")
+    assert gm["same"] and gm["lang"] == "en", gm
+    assert gm["message"] == en["ROLLBRIDGE.Web.Message.LanguageAfter"], gm
+    assert gm["after"]["lang"] == "de" and gm["after"]["status"] == "connected", gm
+    assert len(gm["sent"]) >= 1 and len(set(gm["sent"])) == 1 and gm["undos"] == 1, gm
+
+
 async def test_every_control_is_a_fingers_size_on_a_phone(web_world):
     """Inputs and buttons were 35 px tall, "more parameters" 19 px, a target's label
     21 px: under the 44 px a finger needs (WCAG 2.5.5)."""

@@ -18,8 +18,10 @@ const LOADING = { en: "loading…", cs: "načítá se…", de: "wird geladen…"
  * CHOSEN_LANGUAGE, in localStorage), else the browser's. */
 function askedLanguage() {
   try {
+    // only one of the page's languages, as texts.mjs's chosenLanguage: a stale or
+    // foreign value ("xx", "<img>") is no choice, and the browser's language counts
     const chosen = globalThis.localStorage?.getItem("rollbridge.web.language");
-    if (chosen) return chosen;
+    if (chosen && Object.hasOwn(LOADING, chosen)) return chosen;
   } catch {
     // storage denied: the browser's language
   }

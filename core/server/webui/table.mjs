@@ -143,7 +143,7 @@ function failed(error, key) {
  * @param {HTMLFormElement|null} form the form (with its data-form key), if any
  */
 function send(message, form = null) {
-  if (!form) return session.request(message).then((reply) => answered(reply, null), (error) => failed(error, null));
+  if (!form) return tracked(session.request(message)).then((reply) => answered(reply, null), (error) => failed(error, null));
   const key = form.dataset.form;
   const held = waiting.get(key);
   if (held) return session.request(held.request);
@@ -158,12 +158,36 @@ function send(message, form = null) {
     showForms();
     return true;
   };
-  return session.request(entry.request).then(
+  return tracked(session.request(entry.request)).then(
     (reply) => (settle() ? answered(reply, key) : reply),
     (error) => {
       if (settle()) failed(error, key);
     },
   );
+}
+
+/** This page's requests not answered yet — queued while the line is down, or sent —
+ * which a reload would lose: a form's roll, the GM's *Approve*, *Next turn*, *Undo*. */
+let unanswered = 0;
+
+/** `request` (a sent request's promise) counted in `unanswered` until it is answered.
+ * A language chosen meanwhile is taken once none is left; a refusal keeps the page
+ * as it is (its words stay beside the form: a reload would wipe them), the list back
+ * on the page's language: the viewer chooses again. */
+function tracked(request) {
+  unanswered += 1;
+  return request.then((reply) => {
+    unanswered -= 1;
+    if (!unanswered) changeLanguageNow();
+    return reply;
+  }, (error) => {
+    unanswered -= 1;
+    if (languageLater) {
+      languageLater = null;
+      $("language").value = pageLanguage(locale);
+    }
+    throw error;
+  });
 }
 
 /**
@@ -483,13 +507,36 @@ function offerLanguages() {
   }));
   chooser.value = pageLanguage(locale);
   chooser.addEventListener("change", () => {
-    if (!chooseLanguage(chooser.value)) return;
-    // a page still joining (a slow line) has not kept its token for a reload yet: it
-    // keeps it now, or the reload would ask for it (the #token= link is gone from
-    // the address); a token the server then refuses is forgotten as ever
-    if (joinToken) rememberToken(tableId, joinToken);
-    location.reload();
+    languageLater = chooser.value;
+    // a request still waiting (queued while the line is down, or sent and not
+    // answered yet) would be lost by the reload: the page changes once it is answered
+    if (unanswered) say(i18n.localize("ROLLBRIDGE.Web.Message.LanguageAfter"));
+    else changeLanguageNow();
   });
+}
+
+/** The language the viewer chose, until the page loads anew in it (it waits for the
+ * answers to this page's requests), or null. */
+let languageLater = null;
+
+/** Keep the language chosen (`languageLater`) and load the page anew in it. A
+ * browser that will not keep it (storage denied) changes nothing: the list shows the
+ * page's language again — it showed the one chosen, the page in another — and the
+ * page says why. */
+function changeLanguageNow() {
+  const lang = languageLater;
+  if (!lang) return;
+  languageLater = null;
+  if (!chooseLanguage(lang)) {
+    $("language").value = pageLanguage(locale);
+    say(i18n.localize("ROLLBRIDGE.Web.Message.LanguageNotKept"), "error");
+    return;
+  }
+  // a page still joining (a slow line) has not kept its token for a reload yet: it
+  // keeps it now, or the reload would ask for it (the #token= link is gone from
+  // the address); a token the server then refuses is forgotten as ever
+  if (joinToken) rememberToken(tableId, joinToken);
+  location.reload();
 }
 
 offerLanguages();

@@ -923,6 +923,98 @@ const cases = {
     result.slow = await wordsOf(slow);
   },
 
+  /** The language list against what a browser holds and does: a value in
+   * localStorage that is no language, storage refused, a choice while a roll waits
+   * for the line. */
+  async languageTrouble(browser, result) {
+    const KEY = "rollbridge.web.language";
+    const shown = (page) => page.evaluate(() => ({
+      lang: document.documentElement.lang, chosen: document.getElementById("language").value,
+      loading: document.getElementById("status").lang, table: document.getElementById("table").lang,
+      message: document.getElementById("message").textContent, kind: document.getElementById("message").dataset.kind,
+      status: document.body.dataset.status, images: document.querySelectorAll("img").length,
+      same: window.rbSamePage === true,
+    }));
+    step("a stale or hostile value where the choice is kept");
+    const czech = await joinedPage(browser, "czech", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble,
+      `${BASE}/tables/web`, TOKENS.web.player);
+    result.stale = {};
+    for (const [name, value] of [["xx", "xx"], ["html", "<img src=x>"], ["long", "de".repeat(5120)],
+      ["region", "de-AT"]]) {
+      await czech.evaluate(([key, kept]) => localStorage.setItem(key, kept), [KEY, value]);
+      await czech.reload();
+      await connected(czech);
+      result.stale[name] = await shown(czech);
+    }
+    await czech.evaluate((key) => localStorage.removeItem(key), KEY);
+
+    step("storage refused: the choice cannot be kept");
+    const denied = await openPage(browser, "denied", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble);
+    await denied.addInitScript(() => {
+      const setItem = Storage.prototype.setItem;
+      Storage.prototype.setItem = function keep(key, value) {
+        if (this === globalThis.localStorage) throw new DOMException("denied", "SecurityError");
+        return setItem.call(this, key, value);
+      };
+    });
+    await denied.goto(`${BASE}/tables/web#token=${TOKENS.web.player}`);
+    await connected(denied);
+    await denied.evaluate(() => { window.rbSamePage = true; });
+    await denied.selectOption("#language", "de"); // its change handler has run when this returns
+    result.denied = await shown(denied);
+
+    step("a roll queued while the line is down, then another language chosen");
+    const player = await joinedPage(browser, "queued", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble,
+      `${BASE}/tables/web`, TOKENS.web.player, { tap: true });
+    const gate = player.gate;
+    gate.open = false;
+    gate.drop();
+    await player.waitForSelector('body[data-status="waiting"]');
+    await tapRoll(player, "2d6", "before the language");
+    await player.waitForSelector('form.roll-form[data-waiting="queued"]');
+    await player.evaluate(() => { window.rbSamePage = true; });
+    const loaded = player.waitForEvent("load");
+    await player.selectOption("#language", "ru");
+    result.queued = await shown(player).catch(() => ({ same: false })); // a reload can destroy the context
+    gate.open = true;
+    await player.evaluate(() => document.dispatchEvent(new Event("visibilitychange"))).catch(() => {});
+    await loaded;
+    await player.waitForFunction(() => document.documentElement.lang === "ru"
+      && document.body.dataset.status === "connected" && document.body.dataset.history !== undefined);
+    result.queued.after = await shown(player);
+    result.queued.sent = sentRolls(gate, "before the language");
+    result.queued.rolls = await rollsShown(player, "before the language");
+    // the reload took the token from the tab's sessionStorage, as any reload: not
+    // into localStorage (every tab, kept for good), nor back into the address
+    result.queued.kept = await player.evaluate((token) => ({
+      lasting: Object.keys(localStorage), tokenLasting: Object.values(localStorage).some((v) => v.includes(token)),
+      tokenInAddress: location.href.includes(token) || history.state !== null && JSON.stringify(history.state).includes(token),
+      tokenInTab: Object.values(sessionStorage).some((v) => v.includes(token)),
+    }), TOKENS.web.player);
+
+    step("the GM's Undo pressed while the line is down, then another language chosen");
+    const gm = await joinedPage(browser, "gm-queued", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm, { tap: true });
+    await roll(gm, "1d6", "to be undone");
+    await gm.waitForSelector('#history button[name="undo"][aria-disabled="false"]');
+    gm.gate.open = false;
+    gm.gate.drop();
+    await gm.waitForSelector('body[data-status="waiting"]');
+    await gm.click('#history button[name="undo"]');
+    await gm.evaluate(() => { window.rbSamePage = true; });
+    const gmLoaded = gm.waitForEvent("load");
+    await gm.selectOption("#language", "de");
+    result.gmQueued = await shown(gm).catch(() => ({ same: false }));
+    gm.gate.open = true;
+    await gm.evaluate(() => document.dispatchEvent(new Event("visibilitychange"))).catch(() => {});
+    await gmLoaded;
+    await gm.waitForFunction(() => document.documentElement.lang === "de"
+      && document.body.dataset.status === "connected" && document.body.dataset.history !== undefined);
+    result.gmQueued.after = await shown(gm);
+    result.gmQueued.sent = gm.gate.sent.map((f) => JSON.parse(f)).filter((m) => m.type === "undo").map((m) => m.id);
+    result.gmQueued.undos = await gm.$$eval("#log li.kind-undo", (items) => items.length);
+  },
+
   async wrap(browser, result) {
     const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
       TOKENS.web.gm);
