@@ -21,6 +21,13 @@ before ``--locale`` is read as an option; ``catalogs``' ``--locale`` names
 catalogues, not a language to print in), else the environment's
 (:func:`rollbridge.i18n.environment_locale`). Outside :func:`speaking` (a test
 formatting a parser's help) everything reads in English.
+
+argparse's ``_`` and ``ngettext`` are the module's, one for the whole process: the
+language and the command line are kept per thread, so that two threads each parsing
+a command line (a test harness, a program calling :func:`rollbridge.cli.main` from
+threads) each read their own, and any other thread's argparse meanwhile reads its
+words as before; the first :func:`speaking` to begin puts rollbridge's lookups in,
+the last to end puts the standard library's back, whatever order they end in.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from __future__ import annotations
 import argparse
 import copy
 import re
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -63,11 +71,24 @@ class Help(str):
         return made
 
 
-class _Speaking:
-    """What :func:`speaking` set: the command line, and the language found in it."""
+class _Speaking(threading.local):
+    """What :func:`speaking` set in this thread: the command line, and the language
+    found in it (None outside :func:`speaking`)."""
 
     argv: list[str] | None = None
     locale: str | None = None
+
+
+_speaking = _Speaking()
+
+
+class _Installed:
+    """argparse's own ``_`` and ``ngettext``, kept while rollbridge's lookups stand in
+    for them, and how many :func:`speaking` are in force (in all threads)."""
+
+    lock = threading.Lock()
+    depth = 0
+    before: tuple[Callable[..., str], Callable[..., str]] | None = None
 
 
 def _given_locale(argv: Sequence[str]) -> str | None:
@@ -95,13 +116,13 @@ def help_locale() -> str:
     """The language help and usage errors are printed in (English outside
     :func:`speaking`): the command line's ``--locale`` where it names a language
     rollbridge speaks, else the environment's."""
-    if _Speaking.argv is None:
+    if _speaking.argv is None:
         return i18n.DEFAULT_LOCALE
-    if _Speaking.locale is None:
-        given = _given_locale(_Speaking.argv)
+    if _speaking.locale is None:
+        given = _given_locale(_speaking.argv)
         chosen = i18n.negotiate(given) if given is not None else None
-        _Speaking.locale = chosen or i18n.environment_locale() or i18n.DEFAULT_LOCALE
-    return _Speaking.locale
+        _speaking.locale = chosen or i18n.environment_locale() or i18n.DEFAULT_LOCALE
+    return _speaking.locale
 
 
 def shown(text: str | None) -> str | None:
@@ -158,6 +179,8 @@ def _value(value: Any) -> Any:
 # argparse's words are declared only when a help or an error is printed: a command
 # that parses without error does not pay for it.
 def _gettext(msgid: str) -> str:
+    if _speaking.argv is None and _Installed.before is not None:  # another thread's
+        return _Installed.before[0](msgid)
     locale = help_locale()
     if locale == i18n.DEFAULT_LOCALE:
         return msgid
@@ -169,6 +192,8 @@ def _gettext(msgid: str) -> str:
 
 
 def _ngettext(singular: str, plural: str, count: int) -> str:
+    if _speaking.argv is None and _Installed.before is not None:  # another thread's
+        return _Installed.before[1](singular, plural, count)
     locale = help_locale()
     if locale == i18n.DEFAULT_LOCALE:
         return singular if count == 1 else plural
@@ -181,16 +206,26 @@ def _ngettext(singular: str, plural: str, count: int) -> str:
 def speaking(argv: Sequence[str]) -> Iterator[None]:
     """For its duration, help and argparse's words read in the language ``argv``
     asks for (:func:`help_locale`): argparse's module-level ``_`` and ``ngettext``
-    are this module's lookups, and :class:`Formatter` renders the help's messages."""
+    are this module's lookups, and :class:`Formatter` renders the help's messages.
+    In this thread only: another thread's lookups meanwhile are argparse's own, and
+    argparse has its own back once the last :func:`speaking` of any thread ends."""
     module: Any = argparse
-    before: tuple[Callable[..., str], Callable[..., str]] = (module._, module.ngettext)
-    _Speaking.argv, _Speaking.locale = list(argv), None
-    module._, module.ngettext = _gettext, _ngettext
+    outer = (_speaking.argv, _speaking.locale)  # a speaking inside a speaking
+    with _Installed.lock:
+        if _Installed.depth == 0:
+            _Installed.before = (module._, module.ngettext)
+            module._, module.ngettext = _gettext, _ngettext
+        _Installed.depth += 1
+    _speaking.argv, _speaking.locale = list(argv), None
     try:
         yield
     finally:
-        module._, module.ngettext = before
-        _Speaking.argv = _Speaking.locale = None
+        _speaking.argv, _speaking.locale = outer
+        with _Installed.lock:
+            _Installed.depth -= 1
+            if _Installed.depth == 0 and _Installed.before is not None:
+                module._, module.ngettext = _Installed.before
+                _Installed.before = None
 
 
 class Formatter(argparse.HelpFormatter):

@@ -239,3 +239,62 @@ def test_a_command_that_parses_reads_no_word_of_argparse():
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "LOADED False" in result.stdout
+
+
+# -- argparse's words are swapped in only for the command line being parsed ----------
+
+
+def _argparse_own() -> bool:
+    import gettext
+
+    return argparse._ is gettext.gettext and argparse.ngettext is gettext.ngettext
+
+
+def test_argparse_gets_its_own_words_back_however_parsing_ends(capsys, environment):
+    usage(capsys, "roll", "--help", "--locale", "cs")  # SystemExit(0)
+    assert _argparse_own()
+    usage(capsys, "roll", "--locale", "cs")  # a usage error: SystemExit(2)
+    assert _argparse_own()
+    assert main(["roll", "1d6", "--seed", "1", "--locale", "cs"]) == 0
+    assert _argparse_own()
+    capsys.readouterr()
+
+
+def test_threads_each_parse_in_their_own_language(environment):
+    """Two command lines parsed in two threads, the first to begin ending first: each
+    reads its own language meanwhile, a third thread's argparse reads its own words,
+    and argparse has its own back after both (before: the second kept the first's
+    lookups as argparse's "own" and put them back for good, and each thread read the
+    language of the last to begin)."""
+    import threading
+
+    from rollbridge.cli.helps import help_locale, speaking
+
+    first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
+    seen: dict[str, str] = {}
+
+    def first() -> None:
+        with speaking(["roll", "--locale", "cs"]):
+            first_in.set()
+            second_in.wait()
+            seen["first"] = help_locale()
+        first_out.set()
+
+    def second() -> None:
+        first_in.wait()
+        with speaking(["roll", "--locale", "de"]):
+            second_in.set()
+            first_out.wait()
+            seen["second"] = help_locale()
+            parser = argparse.ArgumentParser(prog="x")  # not rollbridge's: its own words
+            other = threading.Thread(target=lambda: seen.update(other=parser.format_usage()))
+            other.start()
+            other.join()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == {"first": "cs", "second": "de", "other": "usage: x [-h]\n"}
+    assert _argparse_own()
