@@ -227,3 +227,31 @@ def test_another_programs_sqlite_database_is_left_as_it_is(tmp_path: Path, capsy
     )
     assert db.read_bytes() == before
     assert [path.name for path in tmp_path.iterdir()] == ["places.sqlite"]
+
+
+@pytest.mark.parametrize("command", EVERY, ids=lambda c: " ".join(c[:2]))
+def test_another_programs_database_with_a_name_not_utf8_is_left_as_it_is(
+    tmp_path: Path, capsys, command
+):
+    """A foreign SQLite database one of whose tables has a name that is not UTF-8 (a
+    Latin-1 ``café``): reading its names failed to decode, the file was taken for one
+    SQLite cannot read, and the store wrote rollbridge's schema into it and switched
+    it to WAL (``table list`` said "no tables"). Now it is refused like any other
+    foreign database, the byte shown as U+FFFD, the file as it was."""
+    import sqlite3
+    from contextlib import closing
+
+    db = tmp_path / "notes.sqlite"
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute('CREATE TABLE "cafX" (id INTEGER)')
+        conn.commit()
+    db.write_bytes(db.read_bytes().replace(b"cafX", b"caf\xe9"))  # same length: in place
+    before = db.read_bytes()
+    code, out, err = run(capsys, *command, "--db", str(db))
+    assert (code, out) == (1, "")
+    assert err.startswith(
+        f"rollbridge: error: no_database: no database in {db}: it is another program's"
+        " SQLite database (its tables: 'caf\ufffd'), not rollbridge's"
+    )
+    assert db.read_bytes() == before
+    assert [path.name for path in tmp_path.iterdir()] == ["notes.sqlite"]
