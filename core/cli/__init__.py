@@ -159,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else argv
     _Parser.json_errors = _asks_json(given)
     try:
-        with speaking(given):  # a help, a usage error: in the operator's language
+        with speaking(given, parser):  # a help, a usage error: in the operator's language
             args = parser.parse_args(given)
     finally:
         _Parser.json_errors = False

@@ -47,8 +47,8 @@ __all__ = ["Formatter", "Help", "help_locale", "shown", "speaking"]
 
 #: The commands whose ``--locale`` is no language to print in.
 _OTHER_LOCALE = frozenset({"catalogs"})
-#: The shortest abbreviation of ``--locale`` argparse takes (``--lo`` could also be
-#: ``serve``'s ``--log-level``).
+#: The shortest abbreviation of ``--locale`` taken without the parser to ask
+#: (``--lo`` could also be ``serve``'s ``--log-level``).
 _SHORTEST = len("--loc")
 
 
@@ -77,6 +77,7 @@ class _Speaking(threading.local):
 
     argv: list[str] | None = None
     locale: str | None = None
+    parser: argparse.ArgumentParser | None = None
 
 
 _speaking = _Speaking()
@@ -91,25 +92,51 @@ class _Installed:
     before: tuple[Callable[..., str], Callable[..., str]] | None = None
 
 
-def _given_locale(argv: Sequence[str]) -> str | None:
+def _given_locale(argv: Sequence[str], parser: argparse.ArgumentParser | None = None) -> str | None:
     """What ``argv`` gives as ``--locale`` (the last, as argparse keeps it), read as
-    argparse reads options: before any ``--``, written out or abbreviated (``--loc``),
-    with its value after ``=`` or as the next word; None for ``catalogs``."""
+    argparse reads options: before any ``--``, written out or abbreviated as the
+    command's parser (found in ``parser``) takes it (``--lo`` where no other option of
+    the command begins so; ``--loc`` when there is no parser to ask), with its value
+    after ``=`` or as the next word; None for ``catalogs``."""
     given = None
     words = [token for token in argv if not token.startswith("-")]
     if words and words[0] in _OTHER_LOCALE:
         return None
+    options = _command_options(parser, argv) if parser is not None else None
     for index, token in enumerate(argv):
         if token == "--":
             break
         name, equals, value = token.partition("=")
-        if len(name) < _SHORTEST or not "--locale".startswith(name):
+        if not _names_locale(name, options):
             continue
         if equals:
             given = value
         elif index + 1 < len(argv):
             given = argv[index + 1]
     return given
+
+
+def _command_options(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[str]:
+    """The option strings of the command ``argv`` names (``table create``'s)."""
+    for token in argv:
+        if token == "--":
+            break
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction) and token in action.choices:
+                parser = action.choices[token]
+    return list(parser._option_string_actions)
+
+
+def _names_locale(name: str, options: list[str] | None) -> bool:
+    """Whether the option ``name`` is ``--locale`` as argparse reads it: written out,
+    or a prefix of it that no other of the command's ``options`` begins with."""
+    if name == "--locale":
+        return True
+    if len(name) <= len("--") or not "--locale".startswith(name):
+        return False
+    if options is None:
+        return len(name) >= _SHORTEST
+    return all(option == "--locale" for option in options if option.startswith(name))
 
 
 def help_locale() -> str:
@@ -119,7 +146,7 @@ def help_locale() -> str:
     if _speaking.argv is None:
         return i18n.DEFAULT_LOCALE
     if _speaking.locale is None:
-        given = _given_locale(_speaking.argv)
+        given = _given_locale(_speaking.argv, _speaking.parser)
         chosen = i18n.negotiate(given) if given is not None else None
         _speaking.locale = chosen or i18n.environment_locale() or i18n.DEFAULT_LOCALE
     return _speaking.locale
@@ -203,24 +230,25 @@ def _ngettext(singular: str, plural: str, count: int) -> str:
 
 
 @contextmanager
-def speaking(argv: Sequence[str]) -> Iterator[None]:
+def speaking(argv: Sequence[str], parser: argparse.ArgumentParser | None = None) -> Iterator[None]:
     """For its duration, help and argparse's words read in the language ``argv``
-    asks for (:func:`help_locale`): argparse's module-level ``_`` and ``ngettext``
+    asks for (:func:`help_locale`; ``--locale`` abbreviated as ``parser``, the parser
+    that reads ``argv``, takes it): argparse's module-level ``_`` and ``ngettext``
     are this module's lookups, and :class:`Formatter` renders the help's messages.
     In this thread only: another thread's lookups meanwhile are argparse's own, and
     argparse has its own back once the last :func:`speaking` of any thread ends."""
     module: Any = argparse
-    outer = (_speaking.argv, _speaking.locale)  # a speaking inside a speaking
+    outer = (_speaking.argv, _speaking.locale, _speaking.parser)  # one inside another
     with _Installed.lock:
         if _Installed.depth == 0:
             _Installed.before = (module._, module.ngettext)
             module._, module.ngettext = _gettext, _ngettext
         _Installed.depth += 1
-    _speaking.argv, _speaking.locale = list(argv), None
+    _speaking.argv, _speaking.locale, _speaking.parser = list(argv), None, parser
     try:
         yield
     finally:
-        _speaking.argv, _speaking.locale = outer
+        _speaking.argv, _speaking.locale, _speaking.parser = outer
         with _Installed.lock:
             _Installed.depth -= 1
             if _Installed.depth == 0 and _Installed.before is not None:

@@ -298,3 +298,21 @@ def test_threads_each_parse_in_their_own_language(environment):
         thread.join()
     assert seen == {"first": "cs", "second": "de", "other": "usage: x [-h]\n"}
     assert _argparse_own()
+
+
+@pytest.mark.parametrize(
+    ("argv", "head"),
+    [
+        (("roll", "--lo", "cs"), "rollbridge roll: error: chybí tyto povinné argumenty"),
+        (("roll", "--l=de", "--help"), "Aufruf: rollbridge roll"),
+        (("table", "create", "--lo", "ru", "--help"), "использование: rollbridge table"),
+        # serve's --lo could be --log-level too: argparse refuses it, in English
+        (("serve", "--lo", "cs", "--help"), "rollbridge serve: error: ambiguous option: --lo"),
+    ],
+)
+def test_locale_abbreviated_as_the_commands_parser_takes_it(capsys, environment, argv, head):
+    """``roll 1d6 --lo cs`` printed in Czech (argparse takes ``--lo`` where no other
+    option begins so), but its help and usage errors were English: only ``--loc``
+    and longer were read before parsing, whatever the command."""
+    _, out, err = usage(capsys, *argv)
+    assert (out or err).startswith(head), out or err
