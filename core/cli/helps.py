@@ -129,12 +129,13 @@ def _command_options(parser: argparse.ArgumentParser, argv: Sequence[str]) -> li
 
 def _names_locale(name: str, options: list[str] | None) -> bool:
     """Whether the option ``name`` is ``--locale`` as argparse reads it: written out,
-    or a prefix of it that no other of the command's ``options`` begins with."""
+    or a prefix of it that no other of the command's ``options`` begins with (``--loc``
+    and longer where the command has no ``--locale``: ``rollbridge table --loc cs``)."""
     if name == "--locale":
         return True
     if len(name) <= len("--") or not "--locale".startswith(name):
         return False
-    if options is None:
+    if options is None or "--locale" not in options:  # no parser, or none of its own
         return len(name) >= _SHORTEST
     return all(option == "--locale" for option in options if option.startswith(name))
 
