@@ -318,3 +318,44 @@ def test_locale_abbreviated_as_the_commands_parser_takes_it(capsys, environment,
     and longer were read before parsing, whatever the command."""
     _, out, err = usage(capsys, *argv)
     assert (out or err).startswith(head), out or err
+
+
+def test_another_threads_command_line_leaves_json_errors_json(environment):
+    """``--json`` makes usage errors JSON for its own command line, whatever another
+    thread parses meanwhile (before, the flag was the parser class's: another
+    thread's command line, without ``--json``, parsed meanwhile turned it off, and
+    the usage error of the one with ``--json`` came as text on stderr)."""
+    import contextlib
+    import io
+    import threading
+
+    from rollbridge import cli
+
+    json_in, other_done = threading.Event(), threading.Event()
+    real = cli.speaking
+
+    @contextlib.contextmanager
+    def paused(argv, parser=None):
+        if "--json" in argv:  # the --json command line waits while the other parses
+            json_in.set()
+            other_done.wait()
+        with real(argv, parser):
+            yield
+
+    environment.setattr(cli, "speaking", paused)
+
+    def other() -> None:
+        json_in.wait()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            main(["roll", "1d6", "--seed", "1"])
+        other_done.set()
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    out, err = io.StringIO(), io.StringIO()
+    stopped = pytest.raises(SystemExit)
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), stopped:
+        main(["roll", "--json"])  # no formula: a usage error, as JSON
+    thread.join()
+    assert err.getvalue() == ""
+    assert '"code": "invalid_request"' in out.getvalue()
