@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import threading
 from collections.abc import Sequence
 
 from rollbridge import __version__
@@ -86,6 +87,12 @@ class _WarningLine(logging.Handler):
 WARNING_LOGGERS = ("rollbridge.dice", "rollbridge.store")
 
 
+class _JsonErrors(threading.local):
+    """Whether this thread's usage errors are JSON (:attr:`_Parser.json_errors`)."""
+
+    on: bool = False
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors are one line plus a hint, exit status 2; JSON on
     stdout (``invalid_request``) while :attr:`json_errors` is set (``--json`` given).
@@ -93,8 +100,9 @@ class _Parser(argparse.ArgumentParser):
     (:mod:`rollbridge.cli.helps`); the head ``rollbridge: error:`` stays as it is,
     for scripts that read it."""
 
-    #: Whether usage errors are JSON: :func:`main` sets it while it parses ``--json``.
-    json_errors: bool = False
+    #: Whether usage errors are JSON: :func:`main` sets it while it parses ``--json``,
+    #: for its own thread (another thread's command line may have no ``--json``).
+    json_errors = _JsonErrors()
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         kwargs.setdefault("formatter_class", Formatter)
@@ -102,7 +110,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         hint = SEE_HELP(prog=self.prog).render(help_locale())
-        if _Parser.json_errors:
+        if _Parser.json_errors.on:
             print_error(InvalidRequest(message), hint=hint)
         else:
             sys.stderr.write(f"{self.prog}: error: {message} ({hint})\n")
@@ -157,12 +165,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     _printable(sys.stdout)  # stderr escapes already
     parser = build_parser()
     given = sys.argv[1:] if argv is None else argv
-    _Parser.json_errors = _asks_json(given)
+    _Parser.json_errors.on = _asks_json(given)
     try:
-        with speaking(given):  # a help, a usage error: in the operator's language
+        with speaking(given, parser):  # a help, a usage error: in the operator's language
             args = parser.parse_args(given)
     finally:
-        _Parser.json_errors = False
+        _Parser.json_errors.on = False
     locale = default_locale()
     engine_line = _EngineLine(logging.ERROR)
     warning_line = _WarningLine(logging.WARNING)

@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from rollbridge.cli.helps import Help
+from rollbridge.cli.json_option import add_json_option
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_json, utc_time
 from rollbridge.cli.stores import add_store_options, open_store
@@ -59,9 +60,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         metavar="ID",
         help=Help(say("cli.help.admin.revoke", "revoke an admin token by its id")),
     )
-    parser.add_argument(
-        "--json", action="store_true", help=Help(say("cli.help.json", "print JSON"))
-    )
+    add_json_option(parser)
     add_locale_option(parser)
     parser.set_defaults(handler=_admin_token)
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from rollbridge.cli.helps import Help
+from rollbridge.cli.json_option import add_json_option
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_json
 from rollbridge.text import Messages
@@ -71,9 +72,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         type=Path,
         help=Help(say("cli.help.backup.dest", "the copy to write (must not exist)")),
     )
-    parser.add_argument(
-        "--json", action="store_true", help=Help(say("cli.help.json", "print JSON"))
-    )
+    add_json_option(parser)
     add_locale_option(parser)
     parser.set_defaults(handler=_backup)
 

@@ -21,6 +21,13 @@ before ``--locale`` is read as an option; ``catalogs``' ``--locale`` names
 catalogues, not a language to print in), else the environment's
 (:func:`rollbridge.i18n.environment_locale`). Outside :func:`speaking` (a test
 formatting a parser's help) everything reads in English.
+
+argparse's ``_`` and ``ngettext`` are the module's, one for the whole process: the
+language and the command line are kept per thread, so that two threads each parsing
+a command line (a test harness, a program calling :func:`rollbridge.cli.main` from
+threads) each read their own, and any other thread's argparse meanwhile reads its
+words as before; the first :func:`speaking` to begin puts rollbridge's lookups in,
+the last to end puts the standard library's back, whatever order they end in.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from __future__ import annotations
 import argparse
 import copy
 import re
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -39,8 +47,8 @@ __all__ = ["Formatter", "Help", "help_locale", "shown", "speaking"]
 
 #: The commands whose ``--locale`` is no language to print in.
 _OTHER_LOCALE = frozenset({"catalogs"})
-#: The shortest abbreviation of ``--locale`` argparse takes (``--lo`` could also be
-#: ``serve``'s ``--log-level``).
+#: The shortest abbreviation of ``--locale`` taken without the parser to ask
+#: (``--lo`` could also be ``serve``'s ``--log-level``).
 _SHORTEST = len("--loc")
 
 
@@ -63,26 +71,43 @@ class Help(str):
         return made
 
 
-class _Speaking:
-    """What :func:`speaking` set: the command line, and the language found in it."""
+class _Speaking(threading.local):
+    """What :func:`speaking` set in this thread: the command line, and the language
+    found in it (None outside :func:`speaking`)."""
 
     argv: list[str] | None = None
     locale: str | None = None
+    parser: argparse.ArgumentParser | None = None
 
 
-def _given_locale(argv: Sequence[str]) -> str | None:
+_speaking = _Speaking()
+
+
+class _Installed:
+    """argparse's own ``_`` and ``ngettext``, kept while rollbridge's lookups stand in
+    for them, and how many :func:`speaking` are in force (in all threads)."""
+
+    lock = threading.Lock()
+    depth = 0
+    before: tuple[Callable[..., str], Callable[..., str]] | None = None
+
+
+def _given_locale(argv: Sequence[str], parser: argparse.ArgumentParser | None = None) -> str | None:
     """What ``argv`` gives as ``--locale`` (the last, as argparse keeps it), read as
-    argparse reads options: before any ``--``, written out or abbreviated (``--loc``),
-    with its value after ``=`` or as the next word; None for ``catalogs``."""
+    argparse reads options: before any ``--``, written out or abbreviated as the
+    command's parser (found in ``parser``) takes it (``--lo`` where no other option of
+    the command begins so; ``--loc`` when there is no parser to ask), with its value
+    after ``=`` or as the next word; None for ``catalogs``."""
     given = None
     words = [token for token in argv if not token.startswith("-")]
     if words and words[0] in _OTHER_LOCALE:
         return None
+    options = _command_options(parser, argv) if parser is not None else None
     for index, token in enumerate(argv):
         if token == "--":
             break
         name, equals, value = token.partition("=")
-        if len(name) < _SHORTEST or not "--locale".startswith(name):
+        if not _names_locale(name, options):
             continue
         if equals:
             given = value
@@ -91,17 +116,41 @@ def _given_locale(argv: Sequence[str]) -> str | None:
     return given
 
 
+def _command_options(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[str]:
+    """The option strings of the command ``argv`` names (``table create``'s)."""
+    for token in argv:
+        if token == "--":
+            break
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction) and token in action.choices:
+                parser = action.choices[token]
+    return list(parser._option_string_actions)
+
+
+def _names_locale(name: str, options: list[str] | None) -> bool:
+    """Whether the option ``name`` is ``--locale`` as argparse reads it: written out,
+    or a prefix of it that no other of the command's ``options`` begins with (``--loc``
+    and longer where the command has no ``--locale``: ``rollbridge table --loc cs``)."""
+    if name == "--locale":
+        return True
+    if len(name) <= len("--") or not "--locale".startswith(name):
+        return False
+    if options is None or "--locale" not in options:  # no parser, or none of its own
+        return len(name) >= _SHORTEST
+    return all(option == "--locale" for option in options if option.startswith(name))
+
+
 def help_locale() -> str:
     """The language help and usage errors are printed in (English outside
     :func:`speaking`): the command line's ``--locale`` where it names a language
     rollbridge speaks, else the environment's."""
-    if _Speaking.argv is None:
+    if _speaking.argv is None:
         return i18n.DEFAULT_LOCALE
-    if _Speaking.locale is None:
-        given = _given_locale(_Speaking.argv)
+    if _speaking.locale is None:
+        given = _given_locale(_speaking.argv, _speaking.parser)
         chosen = i18n.negotiate(given) if given is not None else None
-        _Speaking.locale = chosen or i18n.environment_locale() or i18n.DEFAULT_LOCALE
-    return _Speaking.locale
+        _speaking.locale = chosen or i18n.environment_locale() or i18n.DEFAULT_LOCALE
+    return _speaking.locale
 
 
 def shown(text: str | None) -> str | None:
@@ -158,6 +207,8 @@ def _value(value: Any) -> Any:
 # argparse's words are declared only when a help or an error is printed: a command
 # that parses without error does not pay for it.
 def _gettext(msgid: str) -> str:
+    if _speaking.argv is None and _Installed.before is not None:  # another thread's
+        return _Installed.before[0](msgid)
     locale = help_locale()
     if locale == i18n.DEFAULT_LOCALE:
         return msgid
@@ -169,6 +220,8 @@ def _gettext(msgid: str) -> str:
 
 
 def _ngettext(singular: str, plural: str, count: int) -> str:
+    if _speaking.argv is None and _Installed.before is not None:  # another thread's
+        return _Installed.before[1](singular, plural, count)
     locale = help_locale()
     if locale == i18n.DEFAULT_LOCALE:
         return singular if count == 1 else plural
@@ -178,19 +231,30 @@ def _ngettext(singular: str, plural: str, count: int) -> str:
 
 
 @contextmanager
-def speaking(argv: Sequence[str]) -> Iterator[None]:
+def speaking(argv: Sequence[str], parser: argparse.ArgumentParser | None = None) -> Iterator[None]:
     """For its duration, help and argparse's words read in the language ``argv``
-    asks for (:func:`help_locale`): argparse's module-level ``_`` and ``ngettext``
-    are this module's lookups, and :class:`Formatter` renders the help's messages."""
+    asks for (:func:`help_locale`; ``--locale`` abbreviated as ``parser``, the parser
+    that reads ``argv``, takes it): argparse's module-level ``_`` and ``ngettext``
+    are this module's lookups, and :class:`Formatter` renders the help's messages.
+    In this thread only: another thread's lookups meanwhile are argparse's own, and
+    argparse has its own back once the last :func:`speaking` of any thread ends."""
     module: Any = argparse
-    before: tuple[Callable[..., str], Callable[..., str]] = (module._, module.ngettext)
-    _Speaking.argv, _Speaking.locale = list(argv), None
-    module._, module.ngettext = _gettext, _ngettext
+    outer = (_speaking.argv, _speaking.locale, _speaking.parser)  # one inside another
+    with _Installed.lock:
+        if _Installed.depth == 0:
+            _Installed.before = (module._, module.ngettext)
+            module._, module.ngettext = _gettext, _ngettext
+        _Installed.depth += 1
+    _speaking.argv, _speaking.locale, _speaking.parser = list(argv), None, parser
     try:
         yield
     finally:
-        module._, module.ngettext = before
-        _Speaking.argv = _Speaking.locale = None
+        _speaking.argv, _speaking.locale, _speaking.parser = outer
+        with _Installed.lock:
+            _Installed.depth -= 1
+            if _Installed.depth == 0 and _Installed.before is not None:
+                module._, module.ngettext = _Installed.before
+                _Installed.before = None
 
 
 class Formatter(argparse.HelpFormatter):

@@ -15,8 +15,8 @@ __all__ = ["add_limit_options", "limits_from"]
 
 say = Messages("rollbridge")
 _DEFAULTS = Limits()
-# Translators: the usage errors of serve's limit options; {given} is the value as typed.
 #: What a limit's value should have been: by (a whole number?, may it be 0?).
+# Translators: the usage errors of serve's limit options; {given} is the value as typed.
 _WRONG = {
     (True, True): say("cli.option.whole_from_0", "expected a whole number at least 0, not {given}"),
     (True, False): say("cli.option.whole_above_0", "expected a whole number above 0, not {given}"),

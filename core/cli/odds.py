@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from rollbridge import i18n
 from rollbridge.cli.helps import Help
+from rollbridge.cli.json_option import add_json_option
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.offline import params_hint
 from rollbridge.cli.render import print_json
@@ -147,7 +148,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help=Help(say("cli.help.odds.exact", "print every fraction in full")),
     )
-    odds.add_argument("--json", action="store_true", help=Help(say("cli.help.json", "print JSON")))
+    add_json_option(odds)
     add_locale_option(odds)
     odds.set_defaults(handler=_odds, hint=params_hint)
 

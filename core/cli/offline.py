@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rollbridge.cli.helps import Help
+from rollbridge.cli.json_option import add_json_option
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import dice_line, print_json, render_event
 from rollbridge.dice import roll_formula
@@ -162,9 +163,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     plugins = commands.add_parser(
         "plugins", help=Help(say("cli.help.plugins", "list loaded plugins with versions"))
     )
-    plugins.add_argument(
-        "--json", action="store_true", help=Help(say("cli.help.json", "print JSON"))
-    )
+    add_json_option(plugins)
     add_locale_option(plugins)
     plugins.set_defaults(handler=_plugins)
 
@@ -176,9 +175,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         nargs="?",
         help=Help(say("cli.help.rulesets.ruleset", "show one ruleset in detail")),
     )
-    rulesets.add_argument(
-        "--json", action="store_true", help=Help(say("cli.help.json", "print JSON"))
-    )
+    add_json_option(rulesets)
     add_locale_option(rulesets)
     rulesets.set_defaults(handler=_rulesets)
 
@@ -192,7 +189,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     roll.add_argument(
         "--dice", help=Help(say("cli.help.dice", "supply the die results in order: 6,1,4"))
     )
-    roll.add_argument("--json", action="store_true", help=Help(say("cli.help.json", "print JSON")))
+    add_json_option(roll)
     add_locale_option(roll)
     roll.set_defaults(handler=_roll)
 

@@ -305,21 +305,25 @@ def _serve(args: argparse.Namespace) -> int:
     configure(args.log_level, args.log_format)
     lock = None
     made: list[str] = []
-    new_lock: list[str] = []  # the lock file, when this start makes it
+    new_lock = False  # whether this start makes the lock file
+    db = ""
+    # the lock is removed still held (no other serve opens the database meanwhile), and
+    # only while its name is the file held (remove_lock)
+    from rollbridge.cli.serve_lock import lock_database, lock_path, remove_lock
+
     if redis_url(args) is None:
-        from rollbridge.cli.serve_lock import lock_database, lock_path
         from rollbridge.paths import default_db_path
 
         db = args.db or default_db_path()
         made = _files_not_there(db)
-        new_lock = [] if os.path.lexists(lock_path(db)) else [lock_path(db)]
+        new_lock = not os.path.lexists(lock_path(db))
         lock = lock_database(db)  # before the store opens
     try:
         try:
             store = open_store(args, retain=args.retain)  # the store loads only for serving
         except RollbridgeError:
-            if lock is not None:  # no database served: no lock file left beside the path
-                _remove(new_lock)
+            if lock is not None and new_lock:  # no database served: no lock file left
+                remove_lock(lock, db)
             raise
         refuse_unsafe_redis(store, args, args.locale)
         _finish_restore(store)
@@ -330,7 +334,10 @@ def _serve(args: argparse.Namespace) -> int:
         return _serve_store(args, store, first=claim or (lambda: bool(made)))
     except CannotListen:
         if made and _holds_no_table(made[0]):
-            _remove(made)  # a first start that never served leaves no files behind
+            # a first start that never served leaves no files behind, its lock last
+            _remove([file for file in made if file != lock_path(db)])
+            if lock is not None and lock_path(db) in made:
+                remove_lock(lock, db)
         raise
     finally:
         if lock is not None:
@@ -365,8 +372,7 @@ def _holds_no_table(db: str) -> bool:
 
 
 def _remove(files: list[str]) -> None:
-    """Remove ``files`` (those of them there), the serve lock last: it is still held,
-    so no other ``serve`` opens the database meanwhile."""
+    """Remove ``files`` (those of them there)."""
     for file in files:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(file)

@@ -30,7 +30,7 @@ from typing import Any
 from rollbridge.exceptions import Conflict, StoreError
 from rollbridge.text import Messages
 
-__all__ = ["Held", "hold_unserved", "lock_database", "lock_path"]
+__all__ = ["Held", "hold_unserved", "lock_database", "lock_path", "remove_lock"]
 
 log = logging.getLogger("rollbridge.store")
 
@@ -77,6 +77,17 @@ def lock_database(db: str | os.PathLike[str]) -> int | None:
     if fcntl is None or not os.path.isdir(os.path.dirname(path)):
         return None
     return _take_or_refuse(fcntl, path, IN_USE)[0]
+
+
+def remove_lock(descriptor: int, db: str | os.PathLike[str]) -> None:
+    """Remove ``db``'s lock file, whose lock this process holds (``descriptor``, from
+    :func:`lock_database`), before letting go — only while its name is still the file
+    locked: one removed meanwhile (by hand, a cleaner) and made again by another
+    ``serve`` is that one's lock, and stays."""
+    path = lock_path(db)
+    if _is_named(descriptor, path):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
 
 
 @dataclass(slots=True)

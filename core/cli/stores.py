@@ -240,7 +240,9 @@ def _unversioned(path: Path) -> list[str] | None:
     always has a version —, else None (a version, or a file SQLite cannot read: the
     store names it). Read without writing to the file
     (:func:`rollbridge.stores.sqlite_read.read_only`), at most :data:`FOREIGN_NAMED`
-    + 1 names."""
+    + 1 names; a name that is not UTF-8 is read with U+FFFD for its bytes that are
+    not (before, its ``UnicodeDecodeError`` made the file one SQLite cannot read, and
+    the store wrote rollbridge's schema into it)."""
     import sqlite3
     from contextlib import closing
 
@@ -248,14 +250,23 @@ def _unversioned(path: Path) -> list[str] | None:
 
     try:
         with closing(read_only(path)) as conn:
+            conn.text_factory = bytes
             if conn.execute("PRAGMA user_version").fetchone()[0] != 0:
                 return None
             rows = conn.execute(
                 "SELECT name FROM sqlite_master ORDER BY rowid LIMIT ?", (FOREIGN_NAMED + 1,)
             ).fetchall()
-            return [str(name) for (name,) in rows]
-    except (sqlite3.Error, UnicodeDecodeError, ValueError):
+            return [_name(name) for (name,) in rows]
+    except (sqlite3.Error, ValueError):
         return None
+
+
+def _name(name: object) -> str:
+    """A name of ``sqlite_master`` as read with ``text_factory = bytes``: its UTF-8,
+    any byte that is not replaced."""
+    if isinstance(name, bytes):
+        return name.decode("utf-8", errors="replace")
+    return str(name)
 
 
 def _special(path: Path) -> bool:

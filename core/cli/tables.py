@@ -17,6 +17,7 @@ from typing import Any
 from rollbridge import i18n
 from rollbridge.cli.columns import aligned
 from rollbridge.cli.helps import Help
+from rollbridge.cli.json_option import add_json_option
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.offline import SETTINGS_HELP, offline_host, table_settings
 from rollbridge.cli.render import print_json, utc_time
@@ -92,9 +93,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
 
     def with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         add_store_options(parser)
-        parser.add_argument(
-            "--json", action="store_true", help=Help(say("cli.help.json", "print JSON"))
-        )
+        add_json_option(parser)
         return parser
 
     create = with_db(

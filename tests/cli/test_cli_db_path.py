@@ -227,3 +227,66 @@ def test_another_programs_sqlite_database_is_left_as_it_is(tmp_path: Path, capsy
     )
     assert db.read_bytes() == before
     assert [path.name for path in tmp_path.iterdir()] == ["places.sqlite"]
+
+
+@pytest.mark.parametrize("command", EVERY, ids=lambda c: " ".join(c[:2]))
+def test_another_programs_database_with_a_name_not_utf8_is_left_as_it_is(
+    tmp_path: Path, capsys, command
+):
+    """A foreign SQLite database one of whose tables has a name that is not UTF-8 (a
+    Latin-1 ``café``): reading its names failed to decode, the file was taken for one
+    SQLite cannot read, and the store wrote rollbridge's schema into it and switched
+    it to WAL (``table list`` said "no tables"). Now it is refused like any other
+    foreign database, the byte shown as U+FFFD, the file as it was."""
+    import sqlite3
+    from contextlib import closing
+
+    db = tmp_path / "notes.sqlite"
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute('CREATE TABLE "cafX" (id INTEGER)')
+        conn.commit()
+    db.write_bytes(db.read_bytes().replace(b"cafX", b"caf\xe9"))  # same length: in place
+    before = db.read_bytes()
+    code, out, err = run(capsys, *command, "--db", str(db))
+    assert (code, out) == (1, "")
+    assert err.startswith(
+        f"rollbridge: error: no_database: no database in {db}: it is another program's"
+        " SQLite database (its tables: 'caf\ufffd'), not rollbridge's"
+    )
+    assert db.read_bytes() == before
+    assert [path.name for path in tmp_path.iterdir()] == ["notes.sqlite"]
+
+
+def test_serve_never_removes_another_serves_lock(tmp_path: Path, capsys, monkeypatch):
+    """A ``serve`` whose store does not open removes the lock file it made, but only
+    while the name is still the file it holds: one removed meanwhile (by hand, a
+    cleaner of old files) and made again by another ``serve``, which holds it, is that
+    one's. Before, it was removed, and a third ``serve`` could open the database
+    beside the second."""
+    import fcntl
+    import os
+
+    from rollbridge.cli import serve
+    from rollbridge.cli.serve_lock import lock_path
+
+    note = tmp_path / "notes.txt"
+    note.write_bytes(b"not a database, but longer than its header: " + b"x" * 100)
+    opened = serve.open_store
+    others: list[int] = []
+
+    def meanwhile(*args, **kwargs):
+        os.unlink(lock_path(note))  # removed by hand, then another serve takes it
+        other = os.open(lock_path(note), os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        others.append(other)
+        return opened(*args, **kwargs)
+
+    monkeypatch.setattr(serve, "open_store", meanwhile)
+    try:
+        code, out, err = run(capsys, *MAKERS[0], "--db", str(note))
+        assert (code, out) == (1, "") and err.startswith("rollbridge: error: store_error")
+        assert os.path.exists(lock_path(note))
+        assert os.fstat(others[0]).st_ino == os.stat(lock_path(note)).st_ino
+    finally:
+        for other in others:
+            os.close(other)

@@ -239,3 +239,123 @@ def test_a_command_that_parses_reads_no_word_of_argparse():
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "LOADED False" in result.stdout
+
+
+# -- argparse's words are swapped in only for the command line being parsed ----------
+
+
+def _argparse_own() -> bool:
+    import gettext
+
+    return argparse._ is gettext.gettext and argparse.ngettext is gettext.ngettext
+
+
+def test_argparse_gets_its_own_words_back_however_parsing_ends(capsys, environment):
+    usage(capsys, "roll", "--help", "--locale", "cs")  # SystemExit(0)
+    assert _argparse_own()
+    usage(capsys, "roll", "--locale", "cs")  # a usage error: SystemExit(2)
+    assert _argparse_own()
+    assert main(["roll", "1d6", "--seed", "1", "--locale", "cs"]) == 0
+    assert _argparse_own()
+    capsys.readouterr()
+
+
+def test_threads_each_parse_in_their_own_language(environment):
+    """Two command lines parsed in two threads, the first to begin ending first: each
+    reads its own language meanwhile, a third thread's argparse reads its own words,
+    and argparse has its own back after both (before: the second kept the first's
+    lookups as argparse's "own" and put them back for good, and each thread read the
+    language of the last to begin)."""
+    import threading
+
+    from rollbridge.cli.helps import help_locale, speaking
+
+    first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
+    seen: dict[str, str] = {}
+
+    def first() -> None:
+        with speaking(["roll", "--locale", "cs"]):
+            first_in.set()
+            second_in.wait()
+            seen["first"] = help_locale()
+        first_out.set()
+
+    def second() -> None:
+        first_in.wait()
+        with speaking(["roll", "--locale", "de"]):
+            second_in.set()
+            first_out.wait()
+            seen["second"] = help_locale()
+            parser = argparse.ArgumentParser(prog="x")  # not rollbridge's: its own words
+            other = threading.Thread(target=lambda: seen.update(other=parser.format_usage()))
+            other.start()
+            other.join()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == {"first": "cs", "second": "de", "other": "usage: x [-h]\n"}
+    assert _argparse_own()
+
+
+@pytest.mark.parametrize(
+    ("argv", "head"),
+    [
+        (("roll", "--lo", "cs"), "rollbridge roll: error: chybí tyto povinné argumenty"),
+        (("roll", "--l=de", "--help"), "Aufruf: rollbridge roll"),
+        (("table", "create", "--lo", "ru", "--help"), "использование: rollbridge table"),
+        # table has no --locale of its own: only --loc and longer count there
+        (("table", "--l", "cs"), "rollbridge table: error: argument ACTION"),
+        # serve's --lo could be --log-level too: argparse refuses it, in English
+        (("serve", "--lo", "cs", "--help"), "rollbridge serve: error: ambiguous option: --lo"),
+    ],
+)
+def test_locale_abbreviated_as_the_commands_parser_takes_it(capsys, environment, argv, head):
+    """``roll 1d6 --lo cs`` printed in Czech (argparse takes ``--lo`` where no other
+    option begins so), but its help and usage errors were English: only ``--loc``
+    and longer were read before parsing, whatever the command."""
+    _, out, err = usage(capsys, *argv)
+    assert (out or err).startswith(head), out or err
+
+
+def test_another_threads_command_line_leaves_json_errors_json(environment):
+    """``--json`` makes usage errors JSON for its own command line, whatever another
+    thread parses meanwhile (before, the flag was the parser class's: another
+    thread's command line, without ``--json``, parsed meanwhile turned it off, and
+    the usage error of the one with ``--json`` came as text on stderr)."""
+    import contextlib
+    import io
+    import threading
+
+    from rollbridge import cli
+
+    json_in, other_done = threading.Event(), threading.Event()
+    real = cli.speaking
+
+    @contextlib.contextmanager
+    def paused(argv, parser=None):
+        if "--json" in argv:  # the --json command line waits while the other parses
+            json_in.set()
+            other_done.wait()
+        with real(argv, parser):
+            yield
+
+    environment.setattr(cli, "speaking", paused)
+
+    def other() -> None:
+        json_in.wait()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            main(["roll", "1d6", "--seed", "1"])
+        other_done.set()
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    out, err = io.StringIO(), io.StringIO()
+    stopped = pytest.raises(SystemExit)
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), stopped:
+        main(["roll", "--json"])  # no formula: a usage error, as JSON
+    thread.join()
+    assert err.getvalue() == ""
+    assert '"code": "invalid_request"' in out.getvalue()
