@@ -86,6 +86,21 @@ _ADVICE = {
     ),
 }
 
+#: SQLite's extended names of an I/O error in reading: said as one (``io`` says writing).
+_READ_ERRORS = frozenset({"SQLITE_IOERR_READ", "SQLITE_IOERR_SHORT_READ"})
+READ_FAILED = say(
+    "store.fault.io_read",
+    "reading from the disk failed: the disk may be failing or the file damaged; see the "
+    "system's log, and restore the file from a backup if it goes on",
+)
+
+
+def _advice(reason: str, name: str) -> Text:
+    """What to say of a fault of the file: its reason's advice, a failed read said as
+    one (SQLite names both ``SQLITE_IOERR``, "writing … failed" misled)."""
+    return READ_FAILED() if name in _READ_ERRORS else _ADVICE[reason]()
+
+
 #: What SQLite's other primary result codes say of the file (``SQLITE_NOTADB``: not
 #: one), said in the reader's language; SQLite's own (English) words follow it.
 _FILE_FAULTS = {
@@ -149,7 +164,7 @@ def explain(exc: BaseException) -> Text:
     name = getattr(exc, "sqlite_errorname", None)
     found = _reason(exc)
     if found is not None:
-        advice = _ADVICE[found[0]]()
+        advice = _advice(*found)
     elif isinstance(name, str) and _primary(name) in _FILE_FAULTS:
         advice = _FILE_FAULTS[_primary(name)]()
     elif isinstance(exc, sqlite3.Error):
@@ -169,7 +184,7 @@ def store_wide(path: Path, exc: BaseException) -> StoreUnavailable | None:
         return None
     reason, name = found
     return StoreUnavailable(
-        NOTHING_WRITTEN(path=str(path), advice=_ADVICE[reason](), detail=f"{name}: {exc}"),
+        NOTHING_WRITTEN(path=str(path), advice=_advice(reason, name), detail=f"{name}: {exc}"),
         details={"reason": reason},
     )
 

@@ -146,3 +146,37 @@ def test_a_replaced_file_is_said_in_the_language(tmp_path, locale):
     said = caught.value.render(locale)
     assert said.startswith(f"{db} {REPLACED[locale]}"), said
     assert f"{db.name}.rescued-" in said, said  # the copy it made, named
+
+
+#: By locale: the start of what a failed read says, and of what a failed write says.
+READ_OR_WRITE = {
+    "en": ("reading from the disk failed", "writing to the disk failed"),
+    "cs": ("čtení z disku selhalo", "zápis na disk selhal"),
+    "de": ("das Lesen vom Datenträger ist fehlgeschlagen", "das Schreiben auf den Datenträger"),
+    "ru": ("чтение с диска не удалось", "запись на диск не удалась"),
+}
+
+
+def _io_error(name: str) -> sqlite3.OperationalError:
+    """An I/O error as SQLite raises it: its extended name on the exception (the
+    attributes Python's sqlite3 sets; a failing disk cannot be had here)."""
+    exc = sqlite3.OperationalError("disk I/O error")
+    exc.sqlite_errorname = name
+    return exc
+
+
+@pytest.mark.parametrize("locale", sorted(READ_OR_WRITE))
+def test_a_failed_read_is_not_said_to_be_a_failed_write(tmp_path, locale):
+    """SQLite names a failed read and a failed write both ``SQLITE_IOERR``; a read of
+    a failing disk was said "writing to the disk failed: the disk may be full …",
+    sending the operator to free space. Its own sentence now; a write's is kept."""
+    from rollbridge.stores.sqlite_faults import explain, store_wide
+
+    read, write = READ_OR_WRITE[locale]
+    for name in ("SQLITE_IOERR_READ", "SQLITE_IOERR_SHORT_READ"):
+        said = [explain(_io_error(name)).render(locale)]
+        said.append(store_wide(tmp_path / "x.db", _io_error(name)).render(locale))
+        for text in said:
+            assert read in text and write not in text and f"({name}: disk I/O error)" in text
+    wrote = store_wide(tmp_path / "x.db", _io_error("SQLITE_IOERR_WRITE"))
+    assert wrote.details == {"reason": "io"} and write in wrote.render(locale)
