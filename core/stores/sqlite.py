@@ -704,11 +704,13 @@ class Restored(NamedTuple):
 def _cannot_open(path: Path, exc: sqlite3.Error) -> StoreError:
     """``exc``, raised opening ``path``, as the error to show: a folder that is not
     there, or a folder given for the file, said as such (SQLite's "unable to open"
-    was told as permissions to check), else what SQLite said and what to do."""
+    was told as permissions to check) — the folder of the file a symlink leads to,
+    for one that leads nowhere —, else what SQLite said and what to do."""
+    target = path.resolve()  # SQLite opens the file a symlink leads to
     if path.is_dir():
         error: object = IS_FOLDER()
-    elif not path.absolute().parent.is_dir():
-        error = NO_FOLDER(folder=str(path.absolute().parent))
+    elif not target.parent.is_dir():
+        error = NO_FOLDER(folder=str(target.parent))
     else:
         error = explain(exc)
     return StoreError(CANNOT_OPEN(path=str(path), error=error))

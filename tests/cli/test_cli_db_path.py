@@ -35,6 +35,24 @@ def test_a_database_in_a_folder_not_there_is_named_as_such(tmp_path: Path, capsy
 
 
 @pytest.mark.parametrize("command", MAKERS, ids=lambda c: c[0])
+def test_a_symlink_to_a_folder_not_there_names_that_folder(tmp_path: Path, capsys, command):
+    """A ``--db`` that is a symlink leading into a folder that is not there (a data
+    disk not mounted, a link left from another machine) was told "the file cannot be
+    written: check the permissions"; the folder SQLite would open the file in is named."""
+    target = tmp_path / "disk" / "rollbridge.db"
+    (tmp_path / "here").mkdir()
+    db = tmp_path / "here" / "rollbridge.db"
+    db.symlink_to(target)
+    code, out, err = run(capsys, *command, "--db", str(db))
+    assert code == 1 and out == ""
+    assert err == (
+        f"rollbridge: error: store_error: cannot open {db}: its folder {target.parent} does"
+        " not exist: make it (mkdir -p), or give another --db (or $ROLLBRIDGE_DB)\n"
+    )
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["here", "rollbridge.db"]
+
+
+@pytest.mark.parametrize("command", MAKERS, ids=lambda c: c[0])
 def test_a_folder_given_for_the_database_is_named_as_such(tmp_path: Path, capsys, command):
     code, _, err = run(capsys, *command, "--db", str(tmp_path))
     assert code == 1
