@@ -25,9 +25,10 @@ import os
 import sys
 from pathlib import Path
 
-from rollbridge.cli.helps import Help, help_locale
+from rollbridge.cli.helps import Help
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_json
+from rollbridge.cli.values import positive
 from rollbridge.exceptions import NotFound, RollbridgeError
 from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN
 from rollbridge.text import Messages, Text
@@ -35,8 +36,6 @@ from rollbridge.text import Messages, Text
 __all__ = ["PROGRESS_FROM", "add_parsers", "check_source"]
 
 say = Messages("rollbridge")
-# Translators: the usage error of migrate --retain; {given} is the number given.
-AT_LEAST_ONE = say("cli.option.retain", "must be at least 1, not {given}")
 # Translators: one line per table moved by rollbridge migrate; the numbers are counts,
 # each after its word (as MISMATCH lists them), so that no word agrees with a number.
 MOVED = say(
@@ -154,7 +153,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     )
     migrate.add_argument(
         "--retain",
-        type=_positive,
+        type=positive,
         default=DEFAULT_RETAIN,
         help=Help(
             say("cli.help.retain", "events kept per table, as serve --retain (default %(default)s)")
@@ -167,13 +166,6 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     )
     add_locale_option(migrate)
     migrate.set_defaults(handler=_migrate, hint=_hint)
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(AT_LEAST_ONE(given=value).render(help_locale()))
-    return value
 
 
 def _migrate(args: argparse.Namespace) -> int:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
 from rollbridge.cli import startup
-from rollbridge.cli.helps import Help, help_locale
+from rollbridge.cli.helps import Help
 from rollbridge.cli.limits import add_limit_options, limits_from
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import utc_time
@@ -32,18 +32,18 @@ from rollbridge.cli.stores import (
     refuse_unsafe_redis,
     store_name,
 )
+from rollbridge.cli.values import positive, said_of
 from rollbridge.exceptions import CannotListen, RollbridgeError
 from rollbridge.server.file_limit import fit_file_limit
 from rollbridge.server.limits import DEFAULT_HOST, DEFAULT_PORT, MAX_PENDING
 from rollbridge.server.listen import host_port
 from rollbridge.stores.base import DEFAULT_RETAIN, Store
-from rollbridge.text import Message, Messages
+from rollbridge.text import Messages
 from rollbridge.words import counted
 
 say = Messages("rollbridge")
-# Translators: the usage errors of serve's options; {given} is the value as typed, quoted.
-NOT_POSITIVE = say("cli.option.not_positive", "expected a whole number of at least 1, not {given}")
-# Translators: {levels} are the log levels, which stay as they are.
+# Translators: the usage errors of serve's options; {given} is the value as typed, quoted;
+# {levels} are the log levels, which stay as they are.
 NOT_A_LEVEL = say("cli.option.not_a_level", "expected one of {levels} (in any case), not {given}")
 NOT_A_PORT = say("cli.option.not_a_port", "expected a port from 0 to 65535, not {given}")
 NOT_AN_ADDRESS = say(
@@ -105,7 +105,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     add_store_options(serve, serving=True)
     serve.add_argument(
         "--retain",
-        type=_positive,
+        type=positive,
         default=DEFAULT_RETAIN,
         help=Help(
             say(
@@ -116,7 +116,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     )
     serve.add_argument(
         "--max-pending",
-        type=_positive,
+        type=positive,
         default=MAX_PENDING,
         help=Help(
             say(
@@ -128,7 +128,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     )
     serve.add_argument(
         "--lease-ms",
-        type=_positive,
+        type=positive,
         default=None,
         help=Help(
             say(
@@ -186,21 +186,6 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     serve.set_defaults(handler=_serve)
 
 
-def _said(message: Message, given: str, **args: str) -> str:
-    """A usage error of an option's value, in the language of the command line."""
-    return message(given=repr(given), **args).render(help_locale())
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(_said(NOT_POSITIVE, text))
-    return value
-
-
 #: The levels ``--log-level`` takes (in any case): a level it does not know is refused,
 #: never taken as INFO.
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -214,7 +199,7 @@ def _log_level(text: str) -> str:
     level = text.strip().upper()
     level = LOG_LEVEL_ALIASES.get(level, level)
     if level not in LOG_LEVELS:
-        raise argparse.ArgumentTypeError(_said(NOT_A_LEVEL, text, levels=", ".join(LOG_LEVELS)))
+        raise argparse.ArgumentTypeError(said_of(NOT_A_LEVEL, text, levels=", ".join(LOG_LEVELS)))
     return level
 
 
@@ -224,7 +209,7 @@ def _port(text: str) -> int:
     except ValueError:
         value = -1
     if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(_said(NOT_A_PORT, text))
+        raise argparse.ArgumentTypeError(said_of(NOT_A_PORT, text))
     return value
 
 
@@ -240,17 +225,17 @@ def public_url(text: str) -> str:
     except ValueError:  # an unclosed [ of an IPv6 address
         parts = None
     if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
-        raise argparse.ArgumentTypeError(_said(NOT_AN_ADDRESS, text))
+        raise argparse.ArgumentTypeError(said_of(NOT_AN_ADDRESS, text))
     try:
         port = parts.port  # no number, or out of range: ValueError
     except ValueError:
         port = 0
     if port == 0 or parts.netloc.endswith(":"):
-        raise argparse.ArgumentTypeError(_said(ADDRESS_PORT, text))
+        raise argparse.ArgumentTypeError(said_of(ADDRESS_PORT, text))
     if parts.username or parts.password or "?" in url or "#" in url:
-        raise argparse.ArgumentTypeError(_said(ADDRESS_EXTRAS, text))
+        raise argparse.ArgumentTypeError(said_of(ADDRESS_EXTRAS, text))
     if parts.path not in ("", "/"):
-        raise argparse.ArgumentTypeError(_said(ADDRESS_PATH, text))
+        raise argparse.ArgumentTypeError(said_of(ADDRESS_PATH, text))
     return f"{parts.scheme}://{parts.netloc}"
 
 

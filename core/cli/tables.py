@@ -24,6 +24,7 @@ from rollbridge.cli.render import print_json, utc_time
 from rollbridge.cli.serve import join_url, public_url, web_url
 from rollbridge.cli.startup import created_lines
 from rollbridge.cli.stores import add_store_options, open_store
+from rollbridge.cli.values import positive
 from rollbridge.exceptions import InvalidRequest, NotFound
 from rollbridge.text import Messages
 from rollbridge.tokens import JOIN_PREFIX, TokenRecord, hash_token
@@ -317,7 +318,7 @@ def _log_command(
     command.add_argument("table", help=Help(say("cli.help.table_id", "table id")))
     command.add_argument(
         "--retain",
-        type=int,
+        type=positive,
         default=DEFAULT_RETAIN,
         help=Help(
             say("cli.help.retain", "events kept per table, as serve --retain (default %(default)s)")

@@ -170,6 +170,23 @@ def test_serve_refuses_a_limit_below_one(capsys, option, value):
     assert f"expected a whole number of at least 1, not '{value}'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "command",
+    [("table", "export", "t", "--as", "gm"), ("table", "stats", "t"), ("migrate", "--to", "x")],
+    ids=lambda c: " ".join(c[:2]),
+)
+@pytest.mark.parametrize("value", ["0", "-4", "many"])
+def test_every_retain_is_at_least_one(capsys, command, value):
+    """``table export`` and ``table stats`` took ``--retain 0`` or ``-4`` (a log of no
+    events, read as if none were kept); ``migrate`` said its own words for it, and a
+    traceback-free but English "invalid int value" for ``many``. One check for every
+    ``--retain``, as ``serve``'s, before anything is opened."""
+    with pytest.raises(SystemExit) as exited:
+        main([*command, "--retain", value])
+    assert exited.value.code == 2
+    assert f"expected a whole number of at least 1, not '{value}'" in capsys.readouterr().err
+
+
 # -- the offline driver as a rules bench (Core issue, item 7) -------------------------
 
 
