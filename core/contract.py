@@ -553,7 +553,7 @@ class Ruleset(ABC):
 
         :param data: the resolution as players see it so far (``action``,
             ``params``, ``narration``, ``outcome``, ``dice``, ``steps``, ``actor``,
-            ``targets``).
+            ``targets``): a copy, which it may change in place.
         :param hidden: ids of the NPCs involved (actors no player controls).
         :param settings: the table's settings for this ruleset.
 

@@ -18,6 +18,7 @@ one view of each event per audience and locale.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -345,7 +346,10 @@ def shown_alike(
 def _legacy_player_resolution(
     event: Event, data: JSON, ruleset: Ruleset, settings: Mapping[str, Any], npcs: frozenset[str]
 ) -> JSON:
-    """A ruleset written before texts were data redacts rendered resolutions itself."""
+    """A ruleset written before texts were data redacts rendered resolutions itself.
+    It is given a copy: it may change what it is given in place, and the players' data
+    shares the GM's objects where they read alike (:func:`~rollbridge.text.view_pair`)."""
+    data = copy.deepcopy(data)
     if event.kind == "resolution":
         hidden = _legacy_hidden(event, data, npcs)
         if hidden:
