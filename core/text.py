@@ -394,7 +394,13 @@ def render(value: Any, *, locale: str = "en", hides: Hides = None) -> str:
 
 
 #: How many private arguments the renderer has met (in this process): a text whose
-#: rendering did not move it reads the same to every audience.
+#: rendering did not move it reads the same to every audience. Threads render too
+#: (reads of a past seq, exports): ``_privates_met[0] += 1`` is one step to them, for
+#: CPython with its GIL lets another thread run only at a call or a jump back (the
+#: eval breaker), never between the item's read, the addition and the store — so no
+#: thread writes back a count from before another's addition, which could make a
+#: rendering that met a private argument look as if it met none. A build without the
+#: GIL would need a count per thread.
 _privates_met = [0]
 
 
