@@ -246,6 +246,17 @@ class DiceKey:
         return cls._read(path)
 
     @classmethod
+    def read_file(cls, path: str | Path) -> DiceKey:
+        """The key in the file ``path``, never made there (``rollbridge migrate``
+        reads the key beside the database it moves).
+
+        :raises FileNotFoundError: no such file.
+        :raises StoreError: it cannot be read, or holds no key (``bad_dice_key``),
+            said in the reader's language.
+        """
+        return cls._read(Path(path))
+
+    @classmethod
     def _read(cls, path: Path) -> DiceKey:
         """The key in ``path``. :raises FileNotFoundError: StoreError:"""
         try:

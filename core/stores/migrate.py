@@ -261,19 +261,13 @@ class SQLiteSource:
     def dice_secret(self) -> bytes | None:
         """The dice key's 32 bytes, or None when there is no key file (never made).
 
-        :raises InvalidRequest: a key file that is not a dice key (``bad_dice_key``).
+        :raises StoreError: a key file that cannot be read or is not a dice key
+            (``bad_dice_key``), as the server says it.
         """
         try:
-            text = self.key_path.read_text().strip()
+            return DiceKey.read_file(self.key_path).secret()
         except FileNotFoundError:
             return None
-        try:
-            secret = bytes.fromhex(text)
-            DiceKey(secret)
-        except ValueError as exc:
-            raise InvalidRequest(f"{self.key_path}: not a dice key ({exc})",
-                                 code="bad_dice_key") from None  # fmt: skip
-        return secret
 
     def stored_at(self, table_id: str) -> tuple[float | None, dict[str, int]]:
         """What the store interface does not say: when the table was created, and

@@ -33,6 +33,7 @@ from websockets.asyncio.client import connect
 
 from rollbridge.cli import main
 from rollbridge.dice import SeededDice
+from rollbridge.dice.verifiable import BAD_KEY
 from rollbridge.dice.verify import verify_events
 from rollbridge.engine import Principal
 from rollbridge.exceptions import Conflict
@@ -428,6 +429,32 @@ def test_an_open_segment_without_its_dice_key_is_refused(played, redis_factory):
     Path(f"{played.db}.dice-key").unlink()
     status, _out, err = migrate(played, redis.url)
     assert status == 1 and "dice_key_missing" in err and "mig" in err
+    store = RedisStore(redis.url)
+    try:
+        assert everything(store) == {}
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [b"\xff\xfe\x00 not text", b"zz\n", b"ab" * 31 + b"\n"],
+    ids=["bytes", "not hex", "short"],
+)
+def test_a_dice_key_that_is_none_is_refused_in_the_language_nothing_written(
+    played, redis_factory, junk
+):
+    """The key beside the file read as bytes that are not text ended ``migrate`` with
+    a traceback (UnicodeDecodeError), and one that is no key was said in English
+    with Python's words (``non-hexadecimal number found in fromhex() arg``); it reads
+    the key as the server does now: one line, ``bad_dice_key``, in the reader's
+    language, Redis left empty."""
+    redis = redis_factory()
+    Path(f"{played.db}.dice-key").write_bytes(junk)
+    status, _out, err = migrate(played, redis.url, "--locale", "cs")
+    assert status == 1 and err.count("\n") == 1, err
+    key = f"{played.db}.dice-key"
+    assert err == f"rollbridge: error: bad_dice_key: {BAD_KEY(path=key).render('cs')}\n"
     store = RedisStore(redis.url)
     try:
         assert everything(store) == {}
