@@ -28,8 +28,9 @@ then writes:
 4. what the commit left out: a commit sent against this process's last one to the
    table (:class:`Sent`, :func:`commit_args`) leaves out the info's head and the
    meta when they did not change; the table must still hold what that commit left
-   (its digest in ``mtag``, ``wanted`` ending with the comma this version writes),
-   else the script answers ``whole`` and the store sends the commit again with both.
+   (its digest in ``mtag`` — or this commit's own: the table holds what it leaves —,
+   ``wanted`` ending with the comma this version writes), else the script answers
+   ``whole`` and the store sends the commit again with both.
 
 Then it writes the events (trimming the log to the last ``retain``), the actor
 records (and their order, when the commit gives it: an undone removal put an actor

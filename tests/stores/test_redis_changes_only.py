@@ -400,3 +400,21 @@ class TestChecksOfACommitSentAgainstTheLast:
         commit = make_commit(a, meta_=meta(pending=waiting("x")))
         a.commit("t", commit)
         assert stored(a) == (pack(commit.info.to_dict()), pack(commit.meta))
+
+    def test_a_batch_whose_first_commit_another_process_wrote_the_same_is_written(self, stores):
+        """B wrote a commit without events; A, whose last is older, sends the same
+        commit (the same digest) and one after it in one batch. The table holds what
+        the first leaves, so the second, sent against it, is written by the batch:
+        the first must not be refused ``whole`` then (sent again, it would be
+        refused ``seq`` behind the second — a commit reported refused after a later
+        one of its batch was written)."""
+        a, b = stores(), stores()
+        based(a, meta(pending=waiting("x")))
+        same = meta(pending=waiting("x", "y"))
+        b.commit("t", make_commit(b, events=0, meta_=same))
+        one = make_commit(a, events=0, meta_=same)
+        two = make_commit(a, meta_=same)
+        assert prepare(one).digest == prepare(make_commit(b, events=0, meta_=same)).digest
+        a.commit_many([("t", one), ("t", two)])
+        assert stored(a) == (pack(two.info.to_dict()), pack(two.meta))
+        assert a.load("t")[0].info.seq == two.info.seq
