@@ -28,8 +28,9 @@ then writes:
 4. what the commit left out: a commit sent against this process's last one to the
    table (:class:`Sent`, :func:`commit_args`) leaves out the info's head and the
    meta when they did not change; the table must still hold what that commit left
-   (its digest in ``mtag``, ``wanted`` ending with the comma this version writes),
-   else the script answers ``whole`` and the store sends the commit again with both.
+   (its digest in ``mtag`` — or this commit's own: the table holds what it leaves —,
+   ``wanted`` ending with the comma this version writes), else the script answers
+   ``whole`` and the store sends the commit again with both.
 
 Then it writes the events (trimming the log to the last ``retain``), the actor
 records (and their order, when the commit gives it: an undone removal put an actor
@@ -75,6 +76,7 @@ from rollbridge.stores.base import (
 )
 from rollbridge.stores.redis_durability import DurabilityWatch, check_durability
 from rollbridge.stores.redis_keys import DEFAULT_PREFIX, RedisKeys, TableKeys
+from rollbridge.stores.redis_sent import SENT_BYTES, Sent, SentMemory
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 if TYPE_CHECKING:
@@ -138,25 +140,6 @@ class PreparedRedisCommit(NamedTuple):
     #: changes), then its epoch and seq.
     info_head: bytes
     info_tail: bytes
-
-
-class Sent(NamedTuple):
-    """What this process's last commit to a table left in Redis, as far as the next
-    one sends only what differs from it (:func:`commit_args`)."""
-
-    epoch: int
-    #: The commit's digest: the commit script finds it in the table's ``mtag``
-    #: while nothing wrote the table since.
-    digest: str
-    info_head: bytes
-    #: The meta it stored (at most the table's own: 66 KB with 64 KiB of requests
-    #: waiting; compared, which costs less than digesting it).
-    meta: bytes
-
-    @classmethod
-    def of(cls, p: PreparedRedisCommit) -> Sent:
-        """What ``p`` leaves once written."""
-        return cls(p.epoch, p.digest, p.info_head, p.meta)
 
 
 class Followed(NamedTuple):
@@ -363,6 +346,8 @@ class RedisStore:
         lease holder) by the commit script; None for a process that holds no lease.
     :param client: a ``redis.Redis`` to use instead of one made from ``url``
         (it must have ``decode_responses=False``); :meth:`close` closes it.
+    :param sent_bytes: the most bytes of metas and info heads kept to send commits
+        against (:class:`~rollbridge.stores.redis_sent.SentMemory`).
     :raises StoreError: the server does not answer.
 
     Every method may be called from any thread.
@@ -376,17 +361,19 @@ class RedisStore:
         prefix: str = DEFAULT_PREFIX,
         writer: str | None = None,
         client: redis.Redis | None = None,
+        sent_bytes: int = SENT_BYTES,
     ) -> None:
         self.retain = retain
         self.keys = RedisKeys(prefix)
         self.writer = writer
         #: Checks before commits that Redis still keeps them (:meth:`watch_durability`).
         self.durability: DurabilityWatch | None = None
-        #: What this process's last commit to each table left (:class:`Sent`): the
-        #: next commit sends only what differs from it. A hint only — the commit
-        #: script checks the table still holds it — dropped when the table is read
-        #: again (a reload, a takeover), deleted, or a commit of it fails.
-        self._sent: dict[str, Sent] = {}
+        #: What this process's last commit to each table left (:class:`Sent`), within
+        #: ``sent_bytes``: the next commit sends only what differs from it. A hint
+        #: only — the commit script checks the table still holds it — dropped when
+        #: the table is read again (a reload, a takeover), deleted, or a commit of it
+        #: fails, and the least recently committed first when over budget.
+        self.sent = SentMemory(sent_bytes)
         self._closed = False
         self._lock = threading.Lock()
         try:
@@ -523,7 +510,7 @@ class RedisStore:
     def delete_table(self, table_id: str) -> None:
         """Remove a table and everything of it (its lease too). :raises UnknownTable:"""
         keys = [*self.keys.table(table_id).all(), self.keys.glob("tables")]
-        self._sent.pop(table_id, None)
+        self.sent.forget(table_id)
         if not self._run("DELETE_TABLE", keys, [table_id]):
             raise unknown_table(table_id)
 
@@ -611,7 +598,7 @@ class RedisStore:
         :raises UnknownTable:
         """
         k = self.keys.table(table_id)
-        self._sent.pop(table_id, None)  # read again: the next commit sends everything
+        self.sent.forget(table_id)  # read again: the next commit sends everything
         found = self._run("LOAD", [k.info, k.actors, k.order, k.log])
         if not found:
             raise unknown_table(table_id)
@@ -648,7 +635,7 @@ class RedisStore:
         """
         k = self.keys.table(table_id)
         retain = max(0, self.retain)
-        self._sent.pop(table_id, None)  # read again: the next commit sends everything
+        self.sent.forget(table_id)  # read again: the next commit sends everything
         found = self._run(
             "FOLLOW",
             [k.info, k.actors, k.order, k.log, k.reply_seqs],
@@ -809,14 +796,15 @@ class RedisStore:
                 try:
                     results = [self._commit_one(*prepared[0])]
                 except BaseException:
-                    self._sent.pop(prepared[0][0], None)
+                    self.sent.forget(prepared[0][0])
                     raise
             else:
                 # each sent against the one before it of its table (as if written)
-                sent = dict(self._sent)
+                sent: dict[str, Sent] = {}  # the batch's own, before the memory's
                 calls = []
                 for table_id, p in prepared:
-                    calls.append(self._args(table_id, p, sent.get(table_id)))
+                    last = sent[table_id] if table_id in sent else self.sent.get(table_id)
+                    calls.append(self._args(table_id, p, last))
                     sent[table_id] = Sent.of(p)
                 results = self._evalsha_batch(script.sha, calls)
                 again: set[str] = set()  # tables whose commits are sent again, one by one
@@ -834,15 +822,15 @@ class RedisStore:
                         results[n] = exc
         for n, ((table_id, p), result) in enumerate(zip(prepared, results, strict=True)):
             if isinstance(result, Exception):
-                self._sent.pop(table_id, None)
+                self.sent.forget(table_id)
                 error = self._error(result)
                 if isinstance(error, StoreUnavailable):
                     error.written = n  # the commits before it are written (and durable)
                 raise error from result
             if int(result[0]) == 1:
-                self._sent[table_id] = Sent.of(p)
+                self.sent.remember(table_id, Sent.of(p))
                 continue
-            self._sent.pop(table_id, None)  # written before (by whom since?), or refused
+            self.sent.forget(table_id)  # written before (by whom since?), or refused
             self._check_result(table_id, p, result)
 
     def _args(
@@ -855,15 +843,16 @@ class RedisStore:
         it knows one, and whole when the script answers that the table holds
         something else (:func:`commit_args`). The script's answer."""
         script = self._scripts["COMMIT"]
-        last = self._sent.get(table_id)
+        last = self.sent.get(table_id)
         keys, args = self._args(table_id, p, last)
         result = script(keys=keys, args=args)
         if last is not None and _whole(result):
-            self._sent.pop(table_id, None)
+            self.sent.forget(table_id)
             keys, args = self._args(table_id, p, None)
             result = script(keys=keys, args=args)
         if isinstance(result, list) and result[0] == 1:
-            self._sent[table_id] = Sent.of(p)  # the next of a batch sent again goes against it
+            # the next of a batch sent again goes against it
+            self.sent.remember(table_id, Sent.of(p))
         return result
 
     def _evalsha_batch(self, sha: str, calls: list[tuple[list[str], list[Any]]]) -> list[Any]:

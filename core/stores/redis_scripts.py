@@ -128,11 +128,14 @@ end
 -- commit of this version writes both, a version before this one writes 'wanted'
 -- without it (and never 'mtag'), so then no other writer wrote the table since.
 -- What the commit did not send is as that commit left it: the info's head (in
--- 'ihead'), the meta (in 'meta': not written again)
+-- 'ihead'), the meta (in 'meta': not written again). Or 'mtag' is this very commit's
+-- digest: the table holds what it leaves (another writer wrote the same, a commit
+-- without events), as a later commit of its batch, sent against it, finds
 local ihead, meta = ARGV[8], ARGV[9]
 if against ~= '' then
   local s = redis.call('HMGET', KEYS[1], 'mtag', 'wanted', 'ihead')
-  if s[1] ~= against or string.sub(s[2] or '', -1) ~= ',' or not s[3] then
+  if (s[1] ~= against and s[1] ~= ARGV[14]) or string.sub(s[2] or '', -1) ~= ','
+      or not s[3] then
     return {0, 'whole'}
   end
   if ihead == '' then ihead = s[3] end

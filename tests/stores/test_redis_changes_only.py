@@ -18,7 +18,7 @@ from rollbridge.engine import Principal
 from rollbridge.offline import TableService
 from rollbridge.plain import pack
 from rollbridge.plugins.sr2 import SR2Ruleset
-from rollbridge.stores.redis import RedisStore, prepare
+from rollbridge.stores.redis import CommitRefused, RedisStore, prepare
 from rollbridge.testing import host_with
 from tests.stores.redis_commit_before import commit_before
 from tests.stores.test_store_contract import make_commit, make_info, meta
@@ -328,3 +328,93 @@ class TestRollingUpgrade:
             p = prepare(commit)
             assert p.info == pack(commit.info.to_dict())
             assert p.meta == pack(commit.meta)
+
+
+def evalsha_calls(store: RedisStore) -> int:
+    """How many ``EVALSHA`` Redis ran so far (``INFO commandstats``)."""
+    return int(store.client.info("commandstats").get("cmdstat_evalsha", {}).get("calls", 0))
+
+
+def based(store: RedisStore, fields: dict[str, Any]) -> Any:
+    """A table ``t`` with one commit of ``store``'s written: its next commit is sent
+    against that one (the meta left out when the same)."""
+    store.create_table(make_info(), [])
+    first = make_commit(store, meta_=fields)
+    store.commit("t", first)
+    return first
+
+
+class TestChecksOfACommitSentAgainstTheLast:
+    """Each check of the commit script holds for a commit that leaves the meta out:
+    a commit that does not continue the log is refused and changes nothing, and one
+    refused ``whole`` is sent again once, never twice."""
+
+    def test_events_that_skip_a_seq_are_refused(self, stores):
+        a = stores()
+        first = based(a, meta(pending=waiting("x")))
+        commit = make_commit(a, meta_=meta(pending=waiting("x")))
+        commit.events[0].seq += 1  # seq 3 after 1, the commit's seq 2: a gap
+        with pytest.raises(CommitRefused) as refused:
+            a.commit("t", commit)
+        assert refused.value.details["reason"] == "seq"
+        assert stored(a) == (pack(first.info.to_dict()), pack(first.meta))
+
+    def test_a_commit_whose_seq_is_not_its_last_event_s_is_refused(self, stores):
+        a = stores()
+        first = based(a, meta(pending=waiting("x")))
+        commit = make_commit(a, meta_=meta(pending=waiting("x")))
+        commit.info.seq += 1  # events up to 2, the table's seq 3
+        with pytest.raises(CommitRefused) as refused:
+            a.commit("t", commit)
+        assert refused.value.details["reason"] == "seq"
+        assert stored(a) == (pack(first.info.to_dict()), pack(first.meta))
+        assert a.load("t")[0].info.seq == first.info.seq
+
+    def test_a_commit_refused_whole_is_sent_again_once_and_written_once(self, redis_factory):
+        """A wrote seq 1, B seq 2; A's seq 3 (against its seq 1, its meta again) is
+        refused ``whole`` and sent again whole: two runs of the script, one event
+        3 in the log, the table as A's seq 3."""
+        server = redis_factory()
+        a, b = (RedisStore(server.url, prefix="rb:") for _ in range(2))
+        try:
+            based(a, meta(pending=waiting("x")))
+            b.commit("t", make_commit(b, meta_=meta(pending={})))
+            mine = make_commit(a, meta_=meta(pending=waiting("x")))
+            before = evalsha_calls(a)
+            a.commit("t", mine)
+            assert evalsha_calls(a) - before == 2
+            assert stored(a) == (pack(mine.info.to_dict()), pack(mine.meta))
+            assert a.client.zcount(a.keys.table("t").log, 3, 3) == 1
+            assert a.load("t")[0].info.seq == 3
+        finally:
+            a.close()
+            b.close()
+
+    def test_a_table_without_the_info_head_is_sent_whole(self, stores):
+        """The info's head gone from the table (an operator's ``HDEL``, a partial
+        restore) though ``mtag`` is the base: the commit is sent again whole, and
+        stored whole, not refused with a script error."""
+        a = stores()
+        based(a, meta(pending=waiting("x")))
+        a.client.hdel(a.keys.table("t").info, "ihead")
+        commit = make_commit(a, meta_=meta(pending=waiting("x")))
+        a.commit("t", commit)
+        assert stored(a) == (pack(commit.info.to_dict()), pack(commit.meta))
+
+    def test_a_batch_whose_first_commit_another_process_wrote_the_same_is_written(self, stores):
+        """B wrote a commit without events; A, whose last is older, sends the same
+        commit (the same digest) and one after it in one batch. The table holds what
+        the first leaves, so the second, sent against it, is written by the batch:
+        the first must not be refused ``whole`` then (sent again, it would be
+        refused ``seq`` behind the second — a commit reported refused after a later
+        one of its batch was written)."""
+        a, b = stores(), stores()
+        based(a, meta(pending=waiting("x")))
+        same = meta(pending=waiting("x", "y"))
+        b.commit("t", make_commit(b, events=0, meta_=same))
+        one = make_commit(a, events=0, meta_=same)
+        two = make_commit(a, meta_=same)
+        assert prepare(one).digest == prepare(make_commit(b, events=0, meta_=same)).digest
+        a.commit_many([("t", one), ("t", two)])
+        assert stored(a) == (pack(two.info.to_dict()), pack(two.meta))
+        assert a.load("t")[0].info.seq == two.info.seq
