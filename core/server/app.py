@@ -503,9 +503,14 @@ class Server:
             self.tables.release(protocol)
 
     def _table_dropped(self, table_id: str) -> None:
-        """A table left memory: the commit writer forgets a failed commit of it."""
+        """A table left memory: the commit writer forgets a failed commit of it, and a
+        Redis store what its last commit left (:mod:`rollbridge.stores.redis_sent`:
+        served again, the table is read again, which forgets it anyway)."""
         if self.writer is not None:
             self.writer.forget(table_id)
+        sent = getattr(self.store, "sent", None)  # only a Redis store remembers
+        if sent is not None:
+            sent.forget(table_id)
 
     def sweep(self) -> int:
         """Drop every idle table still in memory; how many were dropped. A backstop

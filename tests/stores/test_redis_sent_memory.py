@@ -6,6 +6,7 @@ redis-server."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -105,3 +106,33 @@ class TestOnRedis:
         remembered = traffic.take()
         assert forgotten > len(pack(big)) > remembered, (forgotten, remembered)
         assert store.sent.bytes <= store.sent.budget
+
+
+def test_a_table_that_leaves_a_servers_memory_is_forgotten_at_once(redis_factory):
+    """What the last commit to a table left was kept until the budget pushed it out
+    (or the table was read again): a table that left the server's memory is forgotten
+    when it leaves, its bytes given back at once."""
+    from rollbridge.host import PluginHost
+    from rollbridge.server.cluster import ClusterServer
+
+    redis = redis_factory()
+    store = RedisStore(redis.url, writer="node-a")
+    try:
+        host = PluginHost({}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+        server = ClusterServer(store, host, port=0, redis_url=redis.url)
+
+        async def serve_and_drop() -> None:
+            await server.start()  # as serve does: the table registry's drop hook set
+            try:
+                store.sent.remember("gone", sent(1000))
+                store.sent.remember("kept", sent(1000))
+                assert server.tables.on_drop is not None
+                server.tables.on_drop("gone")
+            finally:
+                await server.stop()
+
+        asyncio.run(serve_and_drop())
+        assert "gone" not in store.sent and "kept" in store.sent
+        assert store.sent.bytes == 1000
+    finally:
+        store.close()
