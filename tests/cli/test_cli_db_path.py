@@ -53,6 +53,20 @@ def test_a_symlink_to_a_folder_not_there_names_that_folder(tmp_path: Path, capsy
 
 
 @pytest.mark.parametrize("command", MAKERS, ids=lambda c: c[0])
+def test_a_symlink_loop_is_a_store_error(tmp_path: Path, capsys, command):
+    """A ``--db`` that is a symlink leading back to itself: naming the folder of the
+    file it leads to (``Path.resolve``) raised ``RuntimeError: Symlink loop``, a
+    traceback. It is a ``store_error`` naming the path, with SQLite's words."""
+    db = tmp_path / "rollbridge.db"
+    db.symlink_to(db)
+    code, out, err = run(capsys, *command, "--db", str(db))
+    assert (code, out) == (1, "")
+    assert err.startswith(f"rollbridge: error: store_error: cannot open {db}: "), err
+    assert "Traceback" not in err and "RuntimeError" not in err
+    assert [p.name for p in tmp_path.iterdir()] == ["rollbridge.db"]
+
+
+@pytest.mark.parametrize("command", MAKERS, ids=lambda c: c[0])
 def test_a_folder_given_for_the_database_is_named_as_such(tmp_path: Path, capsys, command):
     code, _, err = run(capsys, *command, "--db", str(tmp_path))
     assert code == 1
