@@ -67,6 +67,12 @@ __all__ = [
 say = Messages("rollbridge")
 # Translators: {path} the SQLite file given to rollbridge migrate --from.
 NO_DATABASE = say("migrate.no_database", "no database file {path}: nothing to migrate")
+# Translators: {path} the SQLite file given to rollbridge migrate --from.
+NO_SCHEMA = say(
+    "migrate.no_schema",
+    "no database in {path}: it has schema version 0, as an empty SQLite file or another "
+    "program's database has, not rollbridge's; it was left as it is: check --from",
+)
 # Translators: {path} a file; {version} and {supported} schema version numbers.
 SCHEMA = say(
     "migrate.schema",
@@ -192,9 +198,10 @@ class SQLiteSource:
 
     :param path: the database file; its dice key is ``<path>.dice-key``.
     :param retain: events per table that count as retained (``serve --retain``).
-    :raises NotFound: the file does not exist (code ``no_database``).
-    :raises InvalidRequest: it is not a database of this rollbridge's schema or an
-        older one's (code ``schema_version``).
+    :raises NotFound: the file does not exist, or has schema version 0 (an empty
+        SQLite file, another program's database: code ``no_database``).
+    :raises InvalidRequest: it is a database of a newer schema (code
+        ``schema_version``).
     :raises StoreError: it is not a SQLite database at all.
     """
 
@@ -232,7 +239,10 @@ class SQLiteSource:
         """Check the file's schema; read one not in WAL mode from a copy."""
         with closing(read_only(self.read_path)) as conn:
             facts = file_facts(conn)
-            if not 0 < facts.version <= SCHEMA_VERSION:  # none, or a newer rollbridge's
+            if facts.version == 0:  # rollbridge's always has one: "serve it once" misled
+                raise NotFound(NO_SCHEMA(path=str(self.path)), code="no_database",
+                               details={"path": str(self.path)})  # fmt: skip
+            if not 0 < facts.version <= SCHEMA_VERSION:  # a newer rollbridge's
                 raise InvalidRequest(
                     SCHEMA(path=str(self.path), version=facts.version, supported=SCHEMA_VERSION),
                     code="schema_version",

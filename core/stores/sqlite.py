@@ -705,8 +705,13 @@ def _cannot_open(path: Path, exc: sqlite3.Error) -> StoreError:
     """``exc``, raised opening ``path``, as the error to show: a folder that is not
     there, or a folder given for the file, said as such (SQLite's "unable to open"
     was told as permissions to check) — the folder of the file a symlink leads to,
-    for one that leads nowhere —, else what SQLite said and what to do."""
-    target = path.resolve()  # SQLite opens the file a symlink leads to
+    for one that leads nowhere —, else what SQLite said and what to do (a symlink
+    that leads back to itself too: ``resolve`` raises ``RuntimeError`` on Python
+    3.11 and 3.12, which reached the operator as a traceback)."""
+    try:
+        target = path.resolve()  # SQLite opens the file a symlink leads to
+    except (OSError, RuntimeError):  # a symlink loop: SQLite's words say it
+        target = path.absolute()
     if path.is_dir():
         error: object = IS_FOLDER()
     elif not target.parent.is_dir():

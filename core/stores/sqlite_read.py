@@ -34,14 +34,32 @@ __all__ = ["FileFacts", "TemporaryCopy", "file_facts", "open_to_read", "read_onl
 
 def read_only(path: Path) -> sqlite3.Connection:
     """A connection to read ``path`` with that writes nothing to it, nor leaves a
-    file beside it: ``mode=ro`` for a file in a rollback journal; for one in WAL mode
-    an ordinary connection (that never makes a new file), used only to read — a
-    read-only one would make the ``-wal`` and ``-shm`` it needs and, unable to
-    remove them, leave them behind, where an ordinary one's close removes them when
-    it is the file's last (its checkpoint writing only what a ``-wal`` left by a
-    stopped server held)."""
-    mode = "rw" if _in_wal(path) else "ro"
+    file beside it: ``mode=ro`` for a file in a rollback journal, and for one in WAL
+    mode whose ``-wal`` holds pages (a running server's, or one a program stopped
+    without closing left: an ordinary connection's close, the file's last, would
+    checkpoint them into the file and remove the ``-wal``; a read-only one reads
+    them and leaves both as they are — the ``-shm``, their index, is SQLite's to
+    rewrite); for one in WAL mode with no such ``-wal`` an ordinary connection (that
+    never makes a new file), used only to read — a read-only one would make the
+    ``-wal`` and ``-shm`` it needs and, unable to remove them, leave them behind,
+    where an ordinary one's close removes them when it is the file's last, with
+    nothing to checkpoint."""
+    mode = "rw" if _in_wal(path) and not _wal_holds_pages(path) else "ro"
     return sqlite3.connect(f"{path.resolve().as_uri()}?mode={mode}", uri=True)
+
+
+#: The fewest bytes of a ``-wal`` that holds a page: its 32-byte header, and one
+#: frame's 24-byte header and page of at least 512 bytes.
+_WAL_WITH_A_PAGE = 32 + 24 + 512
+
+
+def _wal_holds_pages(path: Path) -> bool:
+    """Whether a ``-wal`` beside ``path`` is long enough to hold a page (not there,
+    unreadable: no)."""
+    try:
+        return path.with_name(path.name + "-wal").stat().st_size >= _WAL_WITH_A_PAGE
+    except OSError:
+        return False
 
 
 #: Bytes 18 and 19 of a SQLite file's header: the file format's read and write

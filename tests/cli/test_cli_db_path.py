@@ -53,6 +53,20 @@ def test_a_symlink_to_a_folder_not_there_names_that_folder(tmp_path: Path, capsy
 
 
 @pytest.mark.parametrize("command", MAKERS, ids=lambda c: c[0])
+def test_a_symlink_loop_is_a_store_error(tmp_path: Path, capsys, command):
+    """A ``--db`` that is a symlink leading back to itself: naming the folder of the
+    file it leads to (``Path.resolve``) raised ``RuntimeError: Symlink loop``, a
+    traceback. It is a ``store_error`` naming the path, with SQLite's words."""
+    db = tmp_path / "rollbridge.db"
+    db.symlink_to(db)
+    code, out, err = run(capsys, *command, "--db", str(db))
+    assert (code, out) == (1, "")
+    assert err.startswith(f"rollbridge: error: store_error: cannot open {db}: "), err
+    assert "Traceback" not in err and "RuntimeError" not in err
+    assert [p.name for p in tmp_path.iterdir()] == ["rollbridge.db"]
+
+
+@pytest.mark.parametrize("command", MAKERS, ids=lambda c: c[0])
 def test_a_folder_given_for_the_database_is_named_as_such(tmp_path: Path, capsys, command):
     code, _, err = run(capsys, *command, "--db", str(tmp_path))
     assert code == 1
@@ -308,3 +322,48 @@ def test_serve_never_removes_another_serves_lock(tmp_path: Path, capsys, monkeyp
     finally:
         for other in others:
             os.close(other)
+
+
+def _foreign_with_a_wal_left(db: Path) -> None:
+    """Another program's database in WAL mode whose ``-wal`` holds its last change, as
+    the program left it when it stopped without closing (no checkpoint)."""
+    import subprocess
+    import sys
+
+    program = (  # commits into the -wal, and ends without closing
+        "import os, sqlite3, sys\n"
+        "conn = sqlite3.connect(sys.argv[1])\n"
+        "conn.execute('PRAGMA journal_mode=WAL')\n"
+        "conn.execute('PRAGMA wal_autocheckpoint=0')\n"
+        "conn.execute('CREATE TABLE moz_places (id INTEGER)')\n"
+        "conn.commit()\n"
+        "os._exit(0)\n"
+    )
+    subprocess.run([sys.executable, "-c", program, str(db)], check=True)
+
+
+@pytest.mark.parametrize("command", [*EVERY, ("backup", "copy.db")], ids=lambda c: " ".join(c[:2]))
+def test_another_programs_wal_database_keeps_its_wal(tmp_path: Path, capsys, command):
+    """Another program's database in WAL mode, its ``-wal`` left holding pages: the
+    look that finds it foreign read it through an ordinary connection, whose close,
+    the file's last, checkpointed the ``-wal`` into the file and removed it — the file
+    said to be "left as it is" grew by a page. Now it and its ``-wal`` keep their
+    bytes (the ``-shm``, the ``-wal``'s index, is SQLite's to rewrite)."""
+    import hashlib
+
+    db = tmp_path / "places.sqlite"
+    _foreign_with_a_wal_left(db)
+    wal = tmp_path / "places.sqlite-wal"
+    assert wal.stat().st_size > 0
+
+    def state() -> dict[str, str]:
+        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in (db, wal)}
+
+    before = state()
+    code, out, err = run(capsys, *command, "--db", str(db))
+    assert (code, out) == (1, "")
+    assert "it is another program's SQLite database (its tables: 'moz_places')" in err
+    assert wal.exists() and state() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "places.sqlite", "places.sqlite-shm", "places.sqlite-wal"
+    ]  # fmt: skip

@@ -187,6 +187,40 @@ def test_every_retain_is_at_least_one(capsys, command, value):
     assert f"expected a whole number of at least 1, not '{value}'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("serve", "--retain"),
+        ("serve", "--max-pending"),
+        ("serve", "--lease-ms"),
+        ("table", "stats", "t", "--retain"),
+        ("table", "export", "t", "--as", "gm", "--retain"),
+        ("migrate", "--to", "x", "--retain"),
+    ],
+    ids=lambda c: " ".join((*c[:2], c[-1])),
+)
+def test_a_limit_too_large_for_the_store_is_refused(capsys, command):
+    """``--retain 99999999999999999999999`` passed the check of at least 1, and
+    ``serve`` started: every table it then loaded failed, ``store_error: … a value
+    could not be read or written (OverflowError: Python int too large to convert to
+    SQLite INTEGER)`` (its reply window, ten times it, subtracted from a seq). Each
+    such limit is at most a billion, refused as a usage error before anything opens."""
+    huge = "99999999999999999999999"
+    with pytest.raises(SystemExit) as exited:
+        # --port 0x: a usage error after it, so a value taken serves nothing
+        main([*command, huge, "--port", "0x"])
+    assert exited.value.code == 2
+    said = f"expected a whole number of at most 1000000000, not '{huge}'"
+    assert said in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["1", "1000000000"])
+def test_the_bounds_of_a_limit_are_taken(value):
+    from rollbridge.cli.values import positive
+
+    assert positive(value) == int(value)
+
+
 # -- the offline driver as a rules bench (Core issue, item 7) -------------------------
 
 

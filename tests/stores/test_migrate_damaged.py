@@ -95,3 +95,28 @@ def test_migrate_of_a_reply_cell_of_another_kind_says_one_line(
         assert (status, out) == (1, "")
         assert err.startswith(f"rollbridge: error: store_error: {upgraded}: replies."), err
         assert client.dbsize() == 0
+
+
+@pytest.mark.parametrize("tables", [[], ["moz_places"]], ids=["empty", "foreign"])
+def test_migrate_of_a_file_of_schema_version_0_is_no_database(tmp_path, tables):
+    """An empty SQLite file, or another program's database (schema version 0, which
+    rollbridge's never has): ``migrate --from`` said ``schema_version: … reads only
+    version 6: serve the file once with this rollbridge if it is older`` — advice that
+    ``serve`` then refuses (another program's), or follows by making an empty
+    database. Now it is ``no_database``, as every other command says of such a file,
+    the file as it was, Redis not written."""
+    db = tmp_path / "other.sqlite"
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute("PRAGMA user_version = 0")
+        for name in tables:
+            conn.execute(f"CREATE TABLE {name} (id INTEGER)")
+        conn.commit()
+    before = db.read_bytes()
+    status, out, err = _run("migrate", "--from", str(db), "--to", "redis://127.0.0.1:1/0")
+    assert (status, out) == (1, "")
+    assert err.startswith(
+        f"rollbridge: error: no_database: no database in {db}: it has schema version 0"
+    ), err
+    assert "check --from" in err and "serve the file once" not in err
+    assert db.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.sqlite"]
