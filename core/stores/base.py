@@ -70,6 +70,12 @@ IS_FOLDER = say(
     "store.is_folder",
     "it is a folder, not a database file: give --db (or $ROLLBRIDGE_DB) the path of a file",
 )
+# Translators: why a database file cannot be opened, after "cannot open {path}: ".
+SYMLINK_LOOP = say(
+    "store.symlink_loop",
+    "it is a symbolic link that leads back to itself, to no file: give --db (or "
+    "$ROLLBRIDGE_DB) the path of a file, or point the link at one",
+)
 
 
 # Translators: said when a value could not be read or written; Python's own (English)

@@ -92,6 +92,7 @@ from rollbridge.stores.base import (
     DEFAULT_RETAIN,
     IS_FOLDER,
     NO_FOLDER,
+    SYMLINK_LOOP,
     TABLE_EXISTS,
     UNSTORABLE_COMMIT,
     in_order,
@@ -705,13 +706,13 @@ def _cannot_open(path: Path, exc: sqlite3.Error) -> StoreError:
     """``exc``, raised opening ``path``, as the error to show: a folder that is not
     there, or a folder given for the file, said as such (SQLite's "unable to open"
     was told as permissions to check) — the folder of the file a symlink leads to,
-    for one that leads nowhere —, else what SQLite said and what to do (a symlink
-    that leads back to itself too: ``resolve`` raises ``RuntimeError`` on Python
-    3.11 and 3.12, which reached the operator as a traceback)."""
+    for one that leads nowhere —, a symlink that leads back to itself (``resolve``
+    raises ``RuntimeError`` on Python 3.11 and 3.12, which reached the operator as a
+    traceback), else what SQLite said and what to do."""
     try:
         target = path.resolve()  # SQLite opens the file a symlink leads to
-    except (OSError, RuntimeError):  # a symlink loop: SQLite's words say it
-        target = path.absolute()
+    except (OSError, RuntimeError):  # a symlink loop (RuntimeError on 3.11 and 3.12)
+        return StoreError(CANNOT_OPEN(path=str(path), error=SYMLINK_LOOP()))
     if path.is_dir():
         error: object = IS_FOLDER()
     elif not target.parent.is_dir():
