@@ -14,6 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from rollbridge.cli import shared_help
 from rollbridge.cli.helps import Help
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.i18n import LOCALES
@@ -36,7 +37,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         ),
     )
     actions = parser.add_subparsers(
-        dest="catalogs_command", metavar=Help(say("cli.help.action", "ACTION")), required=True
+        dest="catalogs_command", metavar=Help(shared_help.ACTION), required=True
     )
     update = actions.add_parser(
         "update",

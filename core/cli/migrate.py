@@ -25,6 +25,7 @@ import os
 import sys
 from pathlib import Path
 
+from rollbridge.cli import shared_help
 from rollbridge.cli.helps import Help
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_json
@@ -155,14 +156,12 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         "--retain",
         type=positive,
         default=DEFAULT_RETAIN,
-        help=Help(
-            say("cli.help.retain", "events kept per table, as serve --retain (default %(default)s)")
-        ),
+        help=Help(shared_help.RETAIN),
     )
     migrate.add_argument(
         "--json",
         action="store_true",
-        help=Help(say("cli.help.json_report", "print the report as JSON")),
+        help=Help(shared_help.JSON_REPORT),
     )
     add_locale_option(migrate)
     migrate.set_defaults(handler=_migrate, hint=_hint)

@@ -20,6 +20,7 @@ import secrets
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from rollbridge.cli import shared_help
 from rollbridge.cli.helps import Help
 from rollbridge.cli.json_option import add_json_option
 from rollbridge.cli.locales import add_locale_option
@@ -185,10 +186,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     roll.add_argument(
         "formula", help=Help(say("cli.help.roll.formula", "Foundry-style dice notation"))
     )
-    roll.add_argument("--seed", help=Help(say("cli.help.seed", "seed the dice (reproducible)")))
-    roll.add_argument(
-        "--dice", help=Help(say("cli.help.dice", "supply the die results in order: 6,1,4"))
-    )
+    roll.add_argument("--seed", help=Help(shared_help.SEED))
+    roll.add_argument("--dice", help=Help(shared_help.DICE))
     add_json_option(roll)
     add_locale_option(roll)
     roll.set_defaults(handler=_roll)
@@ -199,7 +198,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
             say("cli.help.resolve", "resolve a ruleset action offline and show the new states")
         ),
     )
-    resolve.add_argument("ruleset", help=Help(say("cli.help.ruleset_id", "ruleset id, e.g. sr2")))
+    resolve.add_argument("ruleset", help=Help(shared_help.RULESET_ID))
     resolve.add_argument(
         "action", help=Help(say("cli.help.resolve.action", "action name, e.g. attack"))
     )
@@ -239,10 +238,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
             )
         ),
     )
-    resolve.add_argument(
-        "--dice", help=Help(say("cli.help.dice", "supply the die results in order: 6,1,4"))
-    )
-    resolve.add_argument("--seed", help=Help(say("cli.help.seed", "seed the dice (reproducible)")))
+    resolve.add_argument("--dice", help=Help(shared_help.DICE))
+    resolve.add_argument("--seed", help=Help(shared_help.SEED))
     resolve.add_argument(
         "--json",
         action="store_true",

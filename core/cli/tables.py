@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rollbridge import i18n
+from rollbridge.cli import shared_help
 from rollbridge.cli.columns import aligned
 from rollbridge.cli.helps import Help
 from rollbridge.cli.json_option import add_json_option
@@ -87,9 +88,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     table = commands.add_parser(
         "table", help=Help(say("cli.help.table", "create, list and delete tables; manage tokens"))
     )
-    actions = table.add_subparsers(
-        dest="table_command", metavar=Help(say("cli.help.action", "ACTION"))
-    )
+    actions = table.add_subparsers(dest="table_command", metavar=Help(shared_help.ACTION))
     actions.required = True
 
     def with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -102,9 +101,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
             "create", help=Help(say("cli.help.table.create", "create a table and its join tokens"))
         )
     )
-    create.add_argument(
-        "--ruleset", required=True, help=Help(say("cli.help.ruleset_id", "ruleset id, e.g. sr2"))
-    )
+    create.add_argument("--ruleset", required=True, help=Help(shared_help.RULESET_ID))
     create.add_argument(
         "--name", required=True, help=Help(say("cli.help.table.create.name", "the table's name"))
     )
@@ -142,7 +139,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
             "tokens", help=Help(say("cli.help.table.tokens", "list a table's tokens, or make one"))
         )
     )
-    tokens.add_argument("table", help=Help(say("cli.help.table_id", "table id")))
+    tokens.add_argument("table", help=Help(shared_help.TABLE_ID))
     tokens.add_argument(
         "--new",
         choices=("gm", "player", "observer"),
@@ -173,7 +170,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
             "delete", help=Help(say("cli.help.table.delete", "delete a table and all it holds"))
         )
     )
-    delete.add_argument("table", help=Help(say("cli.help.table_id", "table id")))
+    delete.add_argument("table", help=Help(shared_help.TABLE_ID))
     add_locale_option(delete)
     delete.set_defaults(handler=_delete)
 
@@ -315,14 +312,12 @@ def _log_command(
 
     command = actions.add_parser(name, help=help)
     add_store_options(command)
-    command.add_argument("table", help=Help(say("cli.help.table_id", "table id")))
+    command.add_argument("table", help=Help(shared_help.TABLE_ID))
     command.add_argument(
         "--retain",
         type=positive,
         default=DEFAULT_RETAIN,
-        help=Help(
-            say("cli.help.retain", "events kept per table, as serve --retain (default %(default)s)")
-        ),
+        help=Help(shared_help.RETAIN),
     )
     add_locale_option(command)
     return command
@@ -468,7 +463,7 @@ def _add_stats(actions: argparse._SubParsersAction) -> None:
     stats.add_argument(
         "--from",
         dest="from_time",
-        metavar=Help(say("cli.help.time", "TIME")),
+        metavar=Help(shared_help.TIME),
         help=Help(
             say(
                 "cli.help.table.stats.from",
@@ -480,7 +475,7 @@ def _add_stats(actions: argparse._SubParsersAction) -> None:
     stats.add_argument(
         "--to",
         dest="to_time",
-        metavar=Help(say("cli.help.time", "TIME")),
+        metavar=Help(shared_help.TIME),
         help=Help(say("cli.help.table.stats.to", "... at or before TIME")),
     )
     stats.set_defaults(handler=_stats)

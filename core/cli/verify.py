@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rollbridge.cli import shared_help
 from rollbridge.cli.helps import Help
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_error, print_json
@@ -212,7 +213,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     verify.add_argument(
         "--json",
         action="store_true",
-        help=Help(say("cli.help.json_report", "print the report as JSON")),
+        help=Help(shared_help.JSON_REPORT),
     )
     add_locale_option(verify)
     verify.set_defaults(handler=_verify)
