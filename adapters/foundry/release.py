@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from rollbridge import __version__
+from rollbridge.cli.helps import Formatter, Help, speaking
+from rollbridge.text import Messages
 
 __all__ = [
     "CLIENT_DIR",
@@ -49,6 +51,31 @@ CLIENT_DIR = Path(__file__).resolve().parents[1] / "client"
 #: Where the release puts the shared client inside the module.
 CLIENT_IN_MODULE = "scripts/client"
 _SKIP_PARTS = {"node_modules", "__pycache__", ".DS_Store"}
+
+# The options' help, as every command's: declared messages, read in the operator's
+# language (rollbridge.cli.helps), here and as ``rollbridge foundry-release``.
+say = Messages("rollbridge")
+DESCRIPTION = say(
+    "cli.help.release.description",
+    "Build the Foundry VTT module's zip and its manifest, module.json, with rollbridge's version.",
+)
+# Translators: a metavar, the name of a value an option takes; write it in capitals.
+FOLDER = say("cli.help.folder", "FOLDER")
+OUT = say(
+    "cli.help.release.out", "the folder to write the zip and module.json to (default %(default)s)"
+)
+BASE_URL = say(
+    "cli.help.release.base_url",
+    "where the zip and module.json will be published: the manifest's URLs are made from it",
+)
+MANIFEST_URL = say(
+    "cli.help.release.manifest_url", "the manifest's own URL (instead of --base-url's)"
+)
+DOWNLOAD_URL = say("cli.help.release.download_url", "the zip's URL (instead of --base-url's)")
+UNPACKED = say(
+    "cli.help.release.unpacked",
+    "instead of the zip: write the module, as Foundry loads it, into this folder (for development)",
+)
 _FIXED_TIME = (2020, 1, 1, 0, 0, 0)
 
 
@@ -187,16 +214,14 @@ def _add(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The release options, for this module's ``main`` and ``rollbridge foundry-release``."""
-    parser.add_argument("--out", default="dist/foundry", help="output folder (dist/foundry)")
-    parser.add_argument("--base-url", help="where the zip and module.json will be published")
-    parser.add_argument("--manifest-url", help="the manifest's own URL")
-    parser.add_argument("--download-url", help="the zip's URL")
-    parser.add_argument(
-        "--unpacked",
-        metavar="DIR",
-        help="instead: write the module as Foundry loads it into DIR (for development)",
-    )
+    """The release options, for this module's ``main`` and ``rollbridge foundry-release``
+    (their help in the operator's language: :mod:`rollbridge.cli.helps`)."""
+    folder = Help(FOLDER)
+    parser.add_argument("--out", default="dist/foundry", metavar=folder, help=Help(OUT))
+    parser.add_argument("--base-url", metavar="URL", help=Help(BASE_URL))
+    parser.add_argument("--manifest-url", metavar="URL", help=Help(MANIFEST_URL))
+    parser.add_argument("--download-url", metavar="URL", help=Help(DOWNLOAD_URL))
+    parser.add_argument("--unpacked", metavar=folder, help=Help(UNPACKED))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -216,13 +241,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m rollbridge.adapters.foundry.release`` (or ``rollbridge foundry-release``)."""
+    """``python -m rollbridge.adapters.foundry.release`` (or ``rollbridge foundry-release``):
+    its help and usage errors in the environment's language, as the CLI's."""
     parser = argparse.ArgumentParser(
         prog="python -m rollbridge.adapters.foundry.release",
-        description="Build the Foundry module's zip and manifest.",
+        description=Help(DESCRIPTION),
+        formatter_class=Formatter,
     )
     add_arguments(parser)
-    return run(parser.parse_args(argv))
+    given = sys.argv[1:] if argv is None else list(argv)
+    with speaking(given, parser):
+        args = parser.parse_args(given)
+    return run(args)
 
 
 if __name__ == "__main__":
