@@ -31,6 +31,8 @@ from typing import Any
 
 from rollbridge import __version__
 from rollbridge.cli.helps import Formatter, Help, speaking
+from rollbridge.exceptions import InvalidRequest, RollbridgeError
+from rollbridge.i18n import DEFAULT_LOCALE, environment_locale
 from rollbridge.text import Messages
 
 __all__ = [
@@ -75,6 +77,14 @@ DOWNLOAD_URL = say("cli.help.release.download_url", "the zip's URL (instead of -
 UNPACKED = say(
     "cli.help.release.unpacked",
     "instead of the zip: write the module, as Foundry loads it, into this folder (for development)",
+)
+# Translators: {option} is --out or --unpacked; {error} the system's words for it.
+CANNOT_WRITE = say("cli.release.cannot_write", "{option}: cannot write {path}: {error}")
+# Translators: {path} is the folder given after --unpacked.
+NOT_EMPTY = say(
+    "cli.release.not_empty",
+    "--unpacked: {path} holds other files; give an empty or new folder (or one "
+    "--unpacked wrote before)",
 )
 _FIXED_TIME = (2020, 1, 1, 0, 0, 0)
 
@@ -226,18 +236,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the release the parsed options ask for; print the two paths (or,
-    with ``--unpacked``, the folder)."""
-    if args.unpacked:
-        sys.stdout.write(f"{write_unpacked(args.unpacked)}\n")
-        return 0
-    path = build_release(
-        args.out,
-        base_url=args.base_url,
-        manifest_url=args.manifest_url,
-        download_url=args.download_url,
-    )
+    with ``--unpacked``, the folder).
+
+    :raises InvalidRequest: the folder cannot be written (the system's words), or
+        ``--unpacked`` names a folder holding other files."""
+    option, given = ("--unpacked", args.unpacked) if args.unpacked else ("--out", args.out)
+    try:
+        if args.unpacked:
+            sys.stdout.write(f"{write_unpacked(args.unpacked)}\n")
+            return 0
+        path = build_release(
+            args.out,
+            base_url=args.base_url,
+            manifest_url=args.manifest_url,
+            download_url=args.download_url,
+        )
+    except FileExistsError as exc:
+        if exc.errno is None:  # write_unpacked's own refusal, not the system's
+            raise InvalidRequest(
+                NOT_EMPTY(path=str(given)), details={"field": "unpacked"}
+            ) from None
+        raise _cannot_write(option, given, exc) from None
+    except OSError as exc:
+        raise _cannot_write(option, given, exc) from None
     sys.stdout.write(f"{path}\n{path.parent / 'module.json'}\n")
     return 0
+
+
+def _cannot_write(option: str, given: str, exc: OSError) -> InvalidRequest:
+    """The refusal of a folder the system would not let the release write."""
+    said = CANNOT_WRITE(option=option, path=str(given), error=exc.strerror or type(exc).__name__)
+    return InvalidRequest(said, details={"field": option.removeprefix("--")})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -252,7 +281,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else list(argv)
     with speaking(given, parser):
         args = parser.parse_args(given)
-    return run(args)
+    try:
+        return run(args)
+    except RollbridgeError as exc:  # as the CLI says it: no traceback
+        locale = environment_locale() or DEFAULT_LOCALE
+        sys.stderr.write(f"{parser.prog}: error: {exc.code}: {exc.render(locale)}\n")
+        return 1
 
 
 if __name__ == "__main__":
