@@ -21,7 +21,8 @@ module and set ``ruleset``; pytest collects its tests, which every ruleset must
 pass: a valid contract, example sheets that validate, JSON-safe states, a
 well-formed common state, pure and reproducible resolutions that never mutate
 their input and show every die they roll (as rolled: verifiable dice check it), only
-typed errors, turn hooks that touch only participants, and
+typed errors, texts whose arguments fit their format specs, turn hooks that touch
+only participants, and
 supplied states (fuzzed with hypothesis) that are either refused with
 ``invalid_state`` or completed into states every action works on, and, for the
 actions a ruleset gives odds of, exact odds that draw no dice::
@@ -83,7 +84,7 @@ from rollbridge.plain import JSON
 from rollbridge.schema import check_schema, validate
 from rollbridge.stats.tally import hook_views
 from rollbridge.stores.memory import MemoryStore
-from rollbridge.text import message, render, untranslated
+from rollbridge.text import message, misformatted, render, untranslated
 
 __all__ = [
     "GM",
@@ -305,6 +306,20 @@ def _check_rendered(data: Mapping[str, Any], what: str) -> None:
         assert isinstance(line, str), f"{what}: a step was not rendered: {line!r}"
         assert not line.startswith("["), f"{what}: an undeclared message: {line}"
         assert "{" not in line and "}" not in line, f"{what}: a placeholder is left: {line}"
+
+
+def _check_specs(before: Mapping[tuple[str, str, str, str], int], what: str) -> None:
+    """Fail naming each message whose argument did not fit its format spec while texts
+    were rendered since ``before`` (a :func:`~rollbridge.text.misformatted` reading): at
+    a table it reads without the spec, and the server logs a WARNING."""
+    after = misformatted()
+    slips = sorted(key for key, times in after.items() if times > before.get(key, 0))
+    assert not slips, (
+        f"{what}: arguments that do not fit their format spec (message, argument, spec, "
+        f"the value's type): {slips} — at a table each reads without its spec; give the "
+        "template a spec every value of the argument fits ({n} for any value, {n:d} only "
+        "for integers, {n:.1f} for numbers), or pass a value the spec formats"
+    )
 
 
 def _checked_counts(statistics: Statistics, keys: list[str], view: JSON, what: str) -> int:
@@ -1027,9 +1042,12 @@ class RulesetConformance(StateConformance):
         """Narration and steps are :class:`~rollbridge.text.Text` (so they can be
         rendered per audience and language), and every resolution renders for the
         GM and for players — with every actor an NPC, so every private value is
-        hidden — as non-empty text with no placeholder left."""
+        hidden — as non-empty text with no placeholder left, every argument fitting
+        its format spec (``{armour:d}`` given None or a float fails here: at a table
+        it reads without the spec, and the server logs a WARNING)."""
         rendered = 0
         refusals: dict[str, RuleViolation] = {}
+        slips = misformatted()
         for seed in self.seeds[:4]:
             harness, ids = self._harness(seed)
             for name, case in self._cases():
@@ -1039,6 +1057,7 @@ class RulesetConformance(StateConformance):
                 except RuleViolation as refused:
                     refusals.setdefault(name, refused)
                     continue
+                _check_specs(slips, name)
                 event = harness.events(harness.table.info.seq - 1)[-1]
                 for path in event.texts:
                     assert path, f"{name}: a text without a place"
@@ -1048,6 +1067,7 @@ class RulesetConformance(StateConformance):
                 assert not missing, f"{name}: steps {missing} are plain strings, not Texts"
                 for view in harness.views():
                     _check_rendered(view["data"], name)
+                _check_specs(slips, name)
                 rendered += 1
         assert rendered, _none_resolved(refusals)
 
@@ -1083,6 +1103,7 @@ class RulesetConformance(StateConformance):
         if not locales:
             pytest.skip(self._no_catalogue())
         before = untranslated()
+        slips = misformatted()
         rendered = 0
         refusals: dict[str, RuleViolation] = {}
         for seed in self.seeds[:3]:
@@ -1098,10 +1119,12 @@ class RulesetConformance(StateConformance):
                     )
                     for locale in locales:
                         assert refused.render(locale).strip(), f"{name}: an empty refusal"
+                    _check_specs(slips, f"{name}: its refusal")
                     continue
                 for locale in locales:
                     for view in harness.views(locale=locale):
                         _check_rendered(view["data"], f"{name} in {locale}")
+                    _check_specs(slips, f"{name} in {locale}")
                     for actor_id in ids:
                         for gm in (True, False):
                             _json_roundtrip(
@@ -1156,12 +1179,14 @@ class RulesetConformance(StateConformance):
                     except RollbridgeError as refused:
                         refusals.append((f"sheet {sheet_name} with {key}={wrong!r}", refused))
         assert refusals, "no bad parameter or sheet field was refused"
+        slips = misformatted()
         for where, refused in refusals:
             assert refused.text is not None, (
                 f"{where}: the refusal {refused.message!r} is a plain string, not a Text"
             )
             for locale in locales:
                 assert refused.render(locale).strip(), f"{where}: an empty refusal in {locale}"
+            _check_specs(slips, where)
         missing = sorted(untranslated() - before)
         assert not missing, (
             f"refusals without a translation (id, locale): {missing} — "

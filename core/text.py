@@ -34,7 +34,11 @@ named ``say`` (the name the catalogue tools extract: ``say(key, template)`` and
 
 A template is Python's ``str.format`` syntax restricted to plain names
 (``{attacker}``, ``{delta:+d}``); a list argument is joined with ``", "``, or with
-the separator given as its format (``{parts: }`` joins with a space).
+the separator given as its format (``{parts: }`` joins with a space). An argument
+its spec does not fit (``{armour:d}`` given None or a float) reads as its plain
+value, without the spec, and a WARNING names the message, the argument and the spec
+once (:func:`misformatted` counts them; the conformance suite fails a ruleset whose
+examples give one): a ruleset's slip never takes a table's request down.
 
 Stored form (what events keep; plain data): a text is
 ``{"id": "sr2.attack.hit", "args": {...}}``; inside ``args`` a nested text has
@@ -73,6 +77,7 @@ __all__ = [
     "extract",
     "forget",
     "message",
+    "misformatted",
     "privates_met",
     "render",
     "stored",
@@ -358,6 +363,9 @@ class _Number:
     def __format__(self, spec: str) -> str:
         return i18n.number(self.value, spec, self.locale)
 
+    def __str__(self) -> str:  # an item of a list argument: the number as written plainly
+        return i18n.number(self.value, "", self.locale)
+
 
 class _Verbatim(str):
     """Text put in place of an argument: any format spec is ignored."""
@@ -375,6 +383,9 @@ class _Joined(list):
 
     def __format__(self, spec: str) -> str:
         return (spec or ", ").join(str(item) for item in self)
+
+    def __str__(self) -> str:  # a list inside a list: its items, not Python's brackets
+        return ", ".join(str(item) for item in self)
 
 
 def render(value: Any, *, locale: str = "en", hides: Hides = None) -> str:
@@ -411,9 +422,17 @@ def privates_met() -> int:
 
 
 def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides, live: bool) -> str:
+    if message_id.__class__ is not str:  # a map's "id" that names no message: 3, a list
+        message_id = str(message_id)
+    if args.__class__ is not dict and not isinstance(args, Mapping):  # a map's "args": [1]
+        args = _NO_ARGS
     declared = _MESSAGES.get(message_id)
     if not args and declared is not None and declared.plural is None:
-        return _translate(declared, locale, None).format_map(_NO_ARGS)
+        template = _translate(declared, locale, None)
+        try:
+            return template.format_map(_NO_ARGS)
+        except (KeyError, ValueError, IndexError, TypeError):  # a stored text without its args
+            return _leniently(declared, template, _NO_ARGS, locale)
     # English without format specs takes nested texts as plain strings (no _Verbatim)
     plain = locale == "en" and message_id not in _SPECS
     # a language that writes numbers otherwise than English, where the message has specs
@@ -448,7 +467,7 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
                     known = _live(value, locale, hides)
                 values[name] = known if plain else _Verbatim(known)
             else:
-                values[name] = _argument(value, locale, hides, True, not plain)
+                values[name] = _seen(value, locale, hides, True, not plain)
         else:
             values[name] = _argument(arg, locale, hides, live, not plain)
     if declared is None:
@@ -465,9 +484,8 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
         template = _translate(declared, locale, count)
     try:
         return template.format_map(values)
-    except (KeyError, ValueError, IndexError) as exc:
-        log.warning("message %r could not be rendered: %s", message_id, exc)
-        return declared.template_for(count).format_map(_Lenient(values))
+    except (KeyError, ValueError, IndexError, TypeError):  # an argument its spec does not fit
+        return _leniently(declared, template, values, locale)
 
 
 _NO_ARGS: dict[str, Any] = {}
@@ -533,9 +551,65 @@ def _live(text: Text, locale: str, hides: Hides) -> str:
     return rendered
 
 
-class _Lenient(dict):
-    def __missing__(self, key: str) -> str:
-        return _Verbatim(HIDDEN.template)
+def _leniently(declared: Message, template: str, values: Mapping[str, Any], locale: str) -> str:
+    """``template`` filled placeholder by placeholder, where filling it at once failed.
+
+    An argument its format spec does not fit — None or a float under ``{n:d}``, text
+    under ``{n:,}`` — reads as its plain value, without the spec, and is noted
+    (:func:`misformatted`; a WARNING the first time for each message, naming the
+    argument and the spec): a ruleset's slip must not take the table's request down.
+    A placeholder without an argument (a text stored by another version of its
+    ruleset) reads as the word for a hidden value."""
+    parts = []
+    for literal, name, spec, _conversion in _formatter.parse(template):
+        parts.append(literal)
+        if name is None:
+            continue
+        if name not in values:
+            log.warning("message %r has no argument %r (stored by another version of it?); "
+                        "it reads as hidden", declared.id, name)  # fmt: skip
+            parts.append(_live(HIDDEN(), locale, None))
+            continue
+        value = values[name]
+        try:
+            parts.append(format(value, spec))
+        except (ValueError, TypeError):
+            _note_misformatted(declared.id, name, spec, value)
+            parts.append(format(value, ""))
+    return "".join(parts)
+
+
+#: How many times each ``(message id, argument, format spec, the argument's type)``
+#: was rendered without its spec, for the spec did not fit the value (as many keys as
+#: the declared messages' placeholders and the types given them).
+_misformatted: dict[tuple[str, str, str, str], int] = {}
+
+
+def misformatted() -> dict[tuple[str, str, str, str], int]:
+    """``{(message id, argument, spec, the argument's type): times}``: each argument
+    this process rendered without its format spec, for the spec did not fit its value
+    (``{armour:d}`` given None or a float). A copy: a test compares two of them (the
+    conformance suite fails a ruleset whose examples' texts add to it)."""
+    return dict(_misformatted)
+
+
+#: The messages a WARNING was logged for by :func:`_note_misformatted` (once each).
+_warned: set[str] = set()
+
+
+def _note_misformatted(message_id: str, name: str, spec: str, value: Any) -> None:
+    """Count an argument rendered without its spec; WARN the first time for the message."""
+    plain = value.value if value.__class__ is _Number else value
+    key = (message_id, name, spec, type(plain).__name__)
+    _misformatted[key] = _misformatted.get(key, 0) + 1
+    if message_id not in _warned:
+        _warned.add(message_id)
+        log.warning(
+            "message %r: its argument %r, %r, does not fit the format spec %r; it reads "
+            "without the spec (give the template a spec every value of the argument fits, "
+            "or the argument a value the spec formats)",
+            message_id, name, plain, spec,
+        )  # fmt: skip
 
 
 #: Whether a translated template names only the message's placeholders.
@@ -651,10 +725,15 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool = True
                 instead = arg.get("instead", _HIDDEN_DATA)
                 shown = str(_argument(instead, locale, hides, False))
                 return _Verbatim(shown) if wrap else shown
-            return _argument(arg.get("private"), locale, hides, False, wrap)
+            return _seen(arg.get("private"), locale, hides, False, wrap)
         if "id" in arg:
             shown = _render(arg["id"], arg.get("args") or _NO_ARGS, locale, hides, False)
             return _Verbatim(shown) if wrap else shown
+        # a plain map (neither a text nor a private value): its entries, "key: value"
+        shown = ", ".join(
+            f"{key}: {_argument(item, locale, hides, live)!s}" for key, item in arg.items()
+        )
+        return _Verbatim(shown) if wrap else shown
     elif kind is Text:
         return _Verbatim(_live(arg, locale, hides)) if wrap else _live(arg, locale, hides)
     elif kind is Private:
@@ -663,7 +742,7 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool = True
             instead = HIDDEN() if arg.instead is _NO_INSTEAD else arg.instead
             shown = str(_argument(instead, locale, hides, True))
             return _Verbatim(shown) if wrap else shown
-        return _argument(arg.value, locale, hides, True, wrap)
+        return _seen(arg.value, locale, hides, True, wrap)
     if kind is list or kind is tuple:
         if not wrap:  # what _Joined formats to without a spec (its items as they were)
             for item in arg:
@@ -671,9 +750,19 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool = True
                     return ", ".join([str(_argument(item, locale, hides, live)) for item in arg])
             return ", ".join(arg)  # all text (a test's dice chains): as it is
         return _Joined(_argument(item, locale, hides, live) for item in arg)
-    if isinstance(arg, Mapping):
+    if kind is not dict and isinstance(arg, Mapping):  # a read-only map: as a dict
         return _argument(dict(arg), locale, hides, live, wrap)
     return arg
+
+
+def _seen(value: Any, locale: str, hides: Hides, live: bool, wrap: bool) -> Any:
+    """A private value as an audience that may see it reads it: as :func:`_argument`
+    puts it in, but an integer as a number of the reader's language wherever the
+    template may give it a spec (``wrap``, outside English): ``{limit:,}`` of a private
+    1000 reads "1.000" in German, not "1,000" (one, there)."""
+    if value.__class__ is int and wrap and locale != "en":
+        return _Number(value, locale)
+    return _argument(value, locale, hides, live, wrap)
 
 
 # -- the stored form ---------------------------------------------------------------

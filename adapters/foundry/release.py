@@ -30,6 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from rollbridge import __version__
+from rollbridge.cli.helps import Formatter, Help, speaking
+from rollbridge.exceptions import InvalidRequest, RollbridgeError
+from rollbridge.i18n import DEFAULT_LOCALE, environment_locale
+from rollbridge.text import Messages
 
 __all__ = [
     "CLIENT_DIR",
@@ -49,6 +53,39 @@ CLIENT_DIR = Path(__file__).resolve().parents[1] / "client"
 #: Where the release puts the shared client inside the module.
 CLIENT_IN_MODULE = "scripts/client"
 _SKIP_PARTS = {"node_modules", "__pycache__", ".DS_Store"}
+
+# The options' help, as every command's: declared messages, read in the operator's
+# language (rollbridge.cli.helps), here and as ``rollbridge foundry-release``.
+say = Messages("rollbridge")
+DESCRIPTION = say(
+    "cli.help.release.description",
+    "Build the Foundry VTT module's zip and its manifest, module.json, with rollbridge's version.",
+)
+# Translators: a metavar, the name of a value an option takes; write it in capitals.
+FOLDER = say("cli.help.folder", "FOLDER")
+OUT = say(
+    "cli.help.release.out", "the folder to write the zip and module.json to (default %(default)s)"
+)
+BASE_URL = say(
+    "cli.help.release.base_url",
+    "where the zip and module.json will be published: the manifest's URLs are made from it",
+)
+MANIFEST_URL = say(
+    "cli.help.release.manifest_url", "the manifest's own URL (instead of --base-url's)"
+)
+DOWNLOAD_URL = say("cli.help.release.download_url", "the zip's URL (instead of --base-url's)")
+UNPACKED = say(
+    "cli.help.release.unpacked",
+    "instead of the zip: write the module, as Foundry loads it, into this folder (for development)",
+)
+# Translators: {option} is --out or --unpacked; {error} the system's words for it.
+CANNOT_WRITE = say("cli.release.cannot_write", "{option}: cannot write {path}: {error}")
+# Translators: {path} is the folder given after --unpacked.
+NOT_EMPTY = say(
+    "cli.release.not_empty",
+    "--unpacked: {path} holds other files; give an empty or new folder (or one "
+    "--unpacked wrote before)",
+)
 _FIXED_TIME = (2020, 1, 1, 0, 0, 0)
 
 
@@ -187,42 +224,69 @@ def _add(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The release options, for this module's ``main`` and ``rollbridge foundry-release``."""
-    parser.add_argument("--out", default="dist/foundry", help="output folder (dist/foundry)")
-    parser.add_argument("--base-url", help="where the zip and module.json will be published")
-    parser.add_argument("--manifest-url", help="the manifest's own URL")
-    parser.add_argument("--download-url", help="the zip's URL")
-    parser.add_argument(
-        "--unpacked",
-        metavar="DIR",
-        help="instead: write the module as Foundry loads it into DIR (for development)",
-    )
+    """The release options, for this module's ``main`` and ``rollbridge foundry-release``
+    (their help in the operator's language: :mod:`rollbridge.cli.helps`)."""
+    folder = Help(FOLDER)
+    parser.add_argument("--out", default="dist/foundry", metavar=folder, help=Help(OUT))
+    parser.add_argument("--base-url", metavar="URL", help=Help(BASE_URL))
+    parser.add_argument("--manifest-url", metavar="URL", help=Help(MANIFEST_URL))
+    parser.add_argument("--download-url", metavar="URL", help=Help(DOWNLOAD_URL))
+    parser.add_argument("--unpacked", metavar=folder, help=Help(UNPACKED))
 
 
 def run(args: argparse.Namespace) -> int:
     """Build the release the parsed options ask for; print the two paths (or,
-    with ``--unpacked``, the folder)."""
-    if args.unpacked:
-        sys.stdout.write(f"{write_unpacked(args.unpacked)}\n")
-        return 0
-    path = build_release(
-        args.out,
-        base_url=args.base_url,
-        manifest_url=args.manifest_url,
-        download_url=args.download_url,
-    )
+    with ``--unpacked``, the folder).
+
+    :raises InvalidRequest: the folder cannot be written (the system's words), or
+        ``--unpacked`` names a folder holding other files."""
+    option, given = ("--unpacked", args.unpacked) if args.unpacked else ("--out", args.out)
+    try:
+        if args.unpacked:
+            sys.stdout.write(f"{write_unpacked(args.unpacked)}\n")
+            return 0
+        path = build_release(
+            args.out,
+            base_url=args.base_url,
+            manifest_url=args.manifest_url,
+            download_url=args.download_url,
+        )
+    except FileExistsError as exc:
+        if exc.errno is None:  # write_unpacked's own refusal, not the system's
+            raise InvalidRequest(
+                NOT_EMPTY(path=str(given)), details={"field": "unpacked"}
+            ) from None
+        raise _cannot_write(option, given, exc) from None
+    except OSError as exc:
+        raise _cannot_write(option, given, exc) from None
     sys.stdout.write(f"{path}\n{path.parent / 'module.json'}\n")
     return 0
 
 
+def _cannot_write(option: str, given: str, exc: OSError) -> InvalidRequest:
+    """The refusal of a folder the system would not let the release write."""
+    said = CANNOT_WRITE(option=option, path=str(given), error=exc.strerror or type(exc).__name__)
+    return InvalidRequest(said, details={"field": option.removeprefix("--")})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m rollbridge.adapters.foundry.release`` (or ``rollbridge foundry-release``)."""
+    """``python -m rollbridge.adapters.foundry.release`` (or ``rollbridge foundry-release``):
+    its help and usage errors in the environment's language, as the CLI's."""
     parser = argparse.ArgumentParser(
         prog="python -m rollbridge.adapters.foundry.release",
-        description="Build the Foundry module's zip and manifest.",
+        description=Help(DESCRIPTION),
+        formatter_class=Formatter,
     )
     add_arguments(parser)
-    return run(parser.parse_args(argv))
+    given = sys.argv[1:] if argv is None else list(argv)
+    with speaking(given, parser):
+        args = parser.parse_args(given)
+    try:
+        return run(args)
+    except RollbridgeError as exc:  # as the CLI says it: no traceback
+        locale = environment_locale() or DEFAULT_LOCALE
+        sys.stderr.write(f"{parser.prog}: error: {exc.code}: {exc.render(locale)}\n")
+        return 1
 
 
 if __name__ == "__main__":

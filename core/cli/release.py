@@ -7,6 +7,7 @@ import argparse
 
 from rollbridge.adapters.foundry import release
 from rollbridge.cli.helps import Help
+from rollbridge.cli.locales import add_locale_option
 from rollbridge.text import Messages
 
 __all__ = ["add_parsers"]
@@ -24,6 +25,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                 "build the Foundry VTT module's zip and module.json (version = rollbridge's)",
             )
         ),
+        description=Help(release.DESCRIPTION),
     )
     release.add_arguments(parser)
+    add_locale_option(parser)  # its help and usage errors in that language
     parser.set_defaults(handler=release.run)

@@ -14,9 +14,6 @@ from rollbridge.cli import build_parser, main
 
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 LOCALES = ("cs", "de", "ru")
-#: The options ``foundry-release`` takes from the Foundry adapter's own release script
-#: (adapters/foundry/release.py, which also runs alone): their help stays English.
-ADAPTERS_OWN = frozenset({"--out", "--base-url", "--manifest-url", "--download-url", "--unpacked"})
 
 
 @pytest.fixture
@@ -78,10 +75,42 @@ def test_every_help_reads_in_the_language(capsys, environment, locale, path, par
     left = [  # longer than a name with its help ("table id" after the argument table)
         (name, text)
         for name, text in helped(parser)
-        if name not in ADAPTERS_OWN and len(text) > len("table id") and flat(text) in said
+        if len(text) > len("table id") and flat(text) in said
     ]
     assert left == [], f"untranslated in {' '.join(path)} ({locale})"
     assert "%(" not in said and "usage:" not in said
+
+
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [("cs", ("--out SLOŽKA", "--unpacked SLOŽKA", "(výchozí dist/foundry)")),
+     ("de", ("--out ORDNER", "--unpacked ORDNER", "(Standard dist/foundry)")),
+     ("ru", ("--out ПАПКА", "--unpacked ПАПКА", "(по умолчанию dist/foundry)"))],
+)  # fmt: skip
+def test_foundry_releases_options_read_in_the_language(capsys, environment, locale, words):
+    """``foundry-release``'s options (the Foundry adapter's release script's) kept
+    English help and metavars (``DIR``, ``BASE_URL``) in every language, and the
+    command took no ``--locale``."""
+    code, out, err = usage(capsys, "foundry-release", "--help", "--locale", locale)
+    said = flat(out)
+    assert code == 0 and not err
+    assert all(word in said for word in words), said
+    assert "DIR" not in said and "BASE_URL" not in said and "the zip's URL" not in said
+    code, _, err = usage(capsys, "foundry-release", "--unpacked", "--locale", locale)
+    assert code == 2 and "--unpacked" in err and "usage:" not in err and "expected" not in err
+
+
+def test_the_release_scripts_own_help_follows_the_environment(capsys, environment):
+    """``python -m rollbridge.adapters.foundry.release --help`` (the script alone)."""
+    from rollbridge.adapters.foundry import release
+
+    environment.setenv("LANGUAGE", "de")
+    with pytest.raises(SystemExit) as stopped:
+        release.main(["--help"])
+    out = capsys.readouterr().out
+    assert stopped.value.code == 0
+    assert out.startswith("Aufruf: python -m rollbridge.adapters.foundry.release")
+    assert "--out ORDNER" in out and "Build the Foundry" not in out
 
 
 def test_the_defaults_are_filled_in(capsys, environment):

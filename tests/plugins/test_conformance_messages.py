@@ -18,7 +18,7 @@ import pytest
 from rollbridge.exceptions import InvalidState, PluginError
 from rollbridge.plugins.bandits import BanditsRuleset
 from rollbridge.testing import RulesetConformance
-from rollbridge.text import Messages
+from rollbridge.text import Messages, Private
 from tests.conftest import Tally
 
 
@@ -317,3 +317,40 @@ def test_a_ruleset_id_no_domain_can_have_is_not_told_to_declare_it(test):
     assert "a domain is a dotted name ('tally_two', not 'tally-two'); set locales = " in reason
     with pytest.raises(PluginError, match="must be a dotted name"):
         Messages("tally-two")
+
+
+_SPECS = Messages("authorspecs")
+_ARMOUR = _SPECS("armour", "{name} has armour {armour:d}")
+
+
+class _MisSpecified(Tally):
+    """Tally whose narration gives a float (a private one: the players' view hides it)
+    where its message's spec, ``{armour:d}``, takes integers."""
+
+    actions = {"hit": Tally.actions["hit"]}
+
+    def resolve(self, context, dice):
+        result = super().resolve(context, dice)
+        target = context.targets[0]
+        armour = Private(target.sheet["hp"] / 4, of=target.id, aspect="sheet")
+        return dataclasses.replace(result, narration=_ARMOUR(name="x", armour=armour), steps=[])
+
+
+@pytest.mark.parametrize(
+    ("test", "locales"),
+    [("test_texts_are_data_and_render_for_every_audience", None),
+     ("test_every_action_reads_in_every_locale", ("cs",))],
+)  # fmt: skip
+def test_an_argument_its_spec_does_not_fit_fails_the_suite(test, locales):
+    """A message whose example arguments do not fit its format spec (a float under
+    ``{armour:d}``) fails the suite, naming the message, the argument and the spec —
+    the author learns it in their tests; at a table it reads without the spec. Before,
+    the table's request failed as a whole ("ruleset 'tally' failed"), and the suite
+    with it, as an ``InternalError`` naming neither the message nor the spec."""
+    suite = _suite(_MisSpecified(), locales=locales)
+    with pytest.raises(
+        AssertionError, match=r"arguments that do not fit their format spec \(message, "
+        r"argument, spec, the value's type\): \[\('authorspecs.armour', 'armour', 'd', "
+        r"'float'\)\] — at a table each reads without its spec"
+    ):  # fmt: skip
+        getattr(suite, test)()
