@@ -45,6 +45,7 @@ from rollbridge.cli.locales import chosen_locale, default_locale
 from rollbridge.cli.render import print_error, print_error_json
 from rollbridge.exceptions import InvalidRequest, RollbridgeError
 from rollbridge.text import Messages
+from rollbridge.visible import visible
 
 __all__ = ["build_parser", "main"]
 
@@ -71,7 +72,7 @@ class _EngineLine(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         exc = record.exc_info[1] if record.exc_info else None
         cause = f": {type(exc).__name__}: {exc}" if exc is not None else ""
-        sys.stderr.write(f"rollbridge: {record.getMessage()}{cause}\n")
+        sys.stderr.write(f"rollbridge: {visible(record.getMessage() + cause)}\n")
 
 
 class _WarningLine(logging.Handler):
@@ -80,7 +81,8 @@ class _WarningLine(logging.Handler):
     ``rollbridge: warning: …``, for every command but ``serve`` (whose log has it)."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        sys.stderr.write(f"rollbridge: warning: {record.getMessage()}\n")
+        said = visible(record.getMessage(), keep_newlines=True)
+        sys.stderr.write(f"rollbridge: warning: {said}\n")
 
 
 #: The loggers whose warnings the commands other than ``serve`` print (:class:`_WarningLine`).
@@ -113,7 +115,8 @@ class _Parser(argparse.ArgumentParser):
         if _Parser.json_errors.on:
             print_error(InvalidRequest(message), hint=hint)
         else:
-            sys.stderr.write(f"{self.prog}: error: {message} ({hint})\n")
+            # argparse quotes what was given (an invalid choice): escaped, one line
+            sys.stderr.write(f"{self.prog}: error: {visible(message)} ({hint})\n")
         raise SystemExit(2)
 
 
@@ -195,7 +198,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print_error(exc, locale, said)
             return 1
         tail = f" ({said})" if said else ""
-        sys.stderr.write(f"rollbridge: error: {exc.code}: {exc.render(locale)}{tail}\n")
+        # a path or a file's words may hold control characters: escaped, but for the
+        # line breaks a message has by design (a list of problems)
+        text = visible(f"{exc.render(locale)}{tail}", keep_newlines=True)
+        sys.stderr.write(f"rollbridge: error: {exc.code}: {text}\n")
         return 1
     except KeyboardInterrupt:
         said = INTERRUPTED().render(locale)

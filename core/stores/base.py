@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
 from rollbridge.exceptions import UnknownTable
 from rollbridge.text import Messages, Text
+from rollbridge.visible import visible
 
 if TYPE_CHECKING:
     from rollbridge.engine.model import Commit, Event, TableInfo, TableSnapshot
@@ -89,9 +90,11 @@ WITH_DETAIL = say("store.fault.detail", "{advice} ({detail})")
 def unexpected(exc: BaseException) -> Text:
     """``exc`` (no SQLite error: a value that cannot be packed, say) as the reader's
     words, Python's own after them in parentheses: ``a value could not be read or
-    written (TypeError: …)``."""
+    written (TypeError: …)``. Python's words are made :func:`~rollbridge.visible.visible`:
+    they may quote the bytes of a damaged file."""
     said = str(exc) or type(exc).__name__
-    return WITH_DETAIL(advice=UNEXPECTED(), detail=f"{type(exc).__name__}: {said}"[:300])
+    detail = visible(f"{type(exc).__name__}: {said}"[:300])
+    return WITH_DETAIL(advice=UNEXPECTED(), detail=detail)
 
 
 def unknown_table(table_id: str) -> UnknownTable:

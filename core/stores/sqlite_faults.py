@@ -36,6 +36,7 @@ from pathlib import Path
 from rollbridge.exceptions import StoreUnavailable
 from rollbridge.stores.base import WITH_DETAIL, unexpected
 from rollbridge.text import Messages, Text
+from rollbridge.visible import visible
 
 __all__ = [
     "PROBE_ROOM",
@@ -160,7 +161,10 @@ def explain(exc: BaseException) -> Text:
     """What ``exc`` says, in the reader's language, with what to do where it is known
     (anything but SQLite's own errors: :func:`~rollbridge.stores.base.unexpected`):
     a sentence (``the disk is full: free space on it``), then SQLite's or Python's own
-    words in parentheses, as they are (``(SQLITE_FULL: database or disk is full)``)."""
+    words in parentheses, as they are (``(SQLITE_FULL: database or disk is full)``),
+    but for their control characters, escaped (:func:`~rollbridge.visible.visible`):
+    SQLite quotes a damaged file's schema (``unrecognized token: "\x1c"``), and a
+    control character there would end the CLI's one line or drive the terminal."""
     name = getattr(exc, "sqlite_errorname", None)
     found = _reason(exc)
     if found is not None:
@@ -173,7 +177,7 @@ def explain(exc: BaseException) -> Text:
         return unexpected(exc)
     said = str(exc) or type(exc).__name__
     detail = f"{name}: {said}" if isinstance(name, str) else f"{type(exc).__name__}: {said}"
-    return WITH_DETAIL(advice=advice, detail=detail[:300])
+    return WITH_DETAIL(advice=advice, detail=visible(detail[:300]))
 
 
 def store_wide(path: Path, exc: BaseException) -> StoreUnavailable | None:

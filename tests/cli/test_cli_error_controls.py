@@ -1,0 +1,88 @@
+"""A CLI error is one line on the terminal even when what it quotes holds control
+characters: the operator's path, an argument argparse quotes back, or SQLite's words
+about a damaged file (which quote the file's own bytes: a file handed to the operator
+could carry terminal escapes). Found by tests/hostile/test_fuzz_sqlite.py with seed
+60612: a flipped byte in a schema made ``unrecognized token: "\\x1c"``, a line break
+to ``str.splitlines``."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+
+from rollbridge.stores.sqlite_faults import explain
+from rollbridge.visible import CONTROLS
+
+
+def run(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rollbridge", *argv],
+        capture_output=True, text=True, timeout=120,
+        env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/nonexistent"},
+    )  # fmt: skip
+
+
+def one_line(err: str) -> str:
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert not CONTROLS.search(lines[0]), err
+    return lines[0]
+
+
+def damaged(tmp_path):
+    """A rollbridge file whose schema text holds ESC and FS: SQLite refuses to read it
+    and quotes the token."""
+    path = tmp_path / "damaged.db"
+    made = run("table", "create", "--db", str(path), "--ruleset", "sr2", "--name", "T")
+    assert made.returncode == 0, made.stderr
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute(
+        "UPDATE sqlite_master SET sql = ? WHERE name = 'admin_tokens'",
+        ("CREATE TABLE admin_tokens (\x1b[2J\x1c",),
+    )
+    conn.commit()
+    conn.close()
+    return path
+
+
+def test_a_path_with_control_characters_is_said_escaped(tmp_path):
+    path = tmp_path / "no\x1b[31mwhere\x1cx" / "db"
+    result = run("table", "list", "--db", str(path))
+    assert result.returncode == 1
+    line = one_line(result.stderr)
+    assert line.startswith("rollbridge: error: no_database: ")
+    assert "no\\x1b[31mwhere\\x1cx" in line
+
+
+def test_an_argument_argparse_quotes_is_escaped():
+    result = run("table", "list", "--sort", "a\x1bb\x1cc")
+    assert result.returncode == 2
+    line = one_line(result.stderr)
+    assert "a\\x1bb\\x1cc" in line
+
+
+def test_sqlite_words_about_a_damaged_schema_are_escaped(tmp_path):
+    path = damaged(tmp_path)
+    before = path.read_bytes()
+    result = run("table", "list", "--db", str(path))
+    assert result.returncode == 1
+    line = one_line(result.stderr)
+    assert line.startswith("rollbridge: error: store_error: ")
+    assert "SQLITE_CORRUPT" in line and "\\x1b" in line
+    as_json = run("table", "list", "--db", str(path), "--json")
+    error = json.loads(as_json.stdout)
+    assert error["code"] == "store_error"
+    assert not CONTROLS.search(error["message"]) and "\\x1b" in error["message"]
+    assert path.read_bytes() == before
+
+
+def test_explain_escapes_the_words_of_sqlite_and_of_python():
+    said = explain(sqlite3.DatabaseError('unrecognized token: "\x1b[2J\u2028"'))
+    text = said.render("en")
+    assert not CONTROLS.search(text)
+    assert "\\x1b[2J\\u2028" in text
+    other = explain(TypeError("bad \x07 value")).render("en")
+    assert not CONTROLS.search(other) and "\\x07" in other
