@@ -33,7 +33,7 @@ async def test_axe_finds_nothing_on_the_table_page(web_world):
     assert result["asked"].get("status") == "pending", result["asked"]
     pages = result["pages"]
     assert result["encounter"]["type"] == "result", result["encounter"]
-    roles = ("gm", "player", "observer", "join")
-    assert sorted(pages) == sorted(f"{role}-{screen}" for role in roles for screen in ("laptop", "phone"))
+    roles, screens = ("gm", "player", "observer", "join"), ("laptop", "phone")
+    assert sorted(pages) == sorted(f"{role}-{screen}" for role in roles for screen in screens)
     found = {name: violations for name, violations in pages.items() if violations}
     assert found == {}, found

@@ -9,7 +9,9 @@
 // tab's sessionStorage (this tab only; a closed tab the browser brings back keeps
 // it), so a reload — a phone bringing back a tab it discarded in the background —
 // joins again; a refused one, or the player's who leaves, is forgotten
-// (rememberToken, rememberedToken, forgetToken).
+// (rememberToken, rememberedToken, forgetToken). A token not accepted yet is never
+// kept so: a language chosen while it joins keeps it for that one reload only
+// (keepTokenOnce, takeTokenOnce).
 
 import { Connection } from "../client/connection.mjs";
 import { isLocaleTag } from "../client/protocol.mjs";
@@ -81,6 +83,34 @@ export function forgetToken(table, storage = undefined) {
     tabStorage(storage)?.removeItem(tokenKey(table));
   } catch {
     // nothing kept
+  }
+}
+
+/** Where the tab keeps, for one reload only, a token the server has not accepted yet. */
+const onceKey = (table) => `rollbridge.token-once.${table}`;
+
+/** Keep `token`, which the server has not accepted yet (the page is still joining),
+ * for the next load of this tab only: a language chosen while a typed token waits
+ * for its `welcome` reloads the page, which joins with it once. */
+export function keepTokenOnce(table, token, storage = undefined) {
+  try {
+    tabStorage(storage)?.setItem(onceKey(table), token);
+  } catch {
+    // storage full or refused: the reloaded page asks for the token
+  }
+}
+
+/** The token kept for this one load (keepTokenOnce), or null; it is removed from
+ * the tab as it is taken, so it never outlives this load: the server accepting it
+ * keeps it (rememberToken), refusing it forgets it. */
+export function takeTokenOnce(table, storage = undefined) {
+  try {
+    const kept = tabStorage(storage);
+    const token = kept?.getItem(onceKey(table)) ?? null;
+    kept?.removeItem(onceKey(table));
+    return token && token.trim() ? token.trim() : null;
+  } catch {
+    return null;
   }
 }
 
