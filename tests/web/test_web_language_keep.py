@@ -3,9 +3,9 @@
 
 - the lines the page said beside its forms and on its message line — the GM
   approved a request (with its result), rejected another, one still waits, the
-  server refused one — said again in the language chosen, from their message ids and the events they name,
-  never in the old language's words; a request still waiting is followed to the
-  GM's answer after the reload;
+  server refused one — said again in the language chosen, from their message ids
+  and the events they name, never in the old language's words; a request still
+  waiting is followed to the GM's answer after the reload;
 - a join token typed in and not accepted yet is kept for that one reload only:
   another reload before the server answers asks for it, the server accepting it
   keeps it as any token that joined, refusing it leaves nothing in the tab.
