@@ -6,21 +6,14 @@
 // never as their text, so the page loaded anew shows them in the language chosen.
 // The page takes them back (and removes them) once, as it starts.
 
+import { tabStorage } from "./session.mjs";
+
 /** Where the tab keeps a table's lines for the next load. */
 const linesKey = (table) => `rollbridge.lines.${table}`;
 
 /** Lines kept at most, and the size of what is kept (a bound for what a page holds). */
 const MAX_LINES = 50;
 const MAX_KEPT = 20_000;
-
-/** The tab's storage, or null where it cannot be used (storage turned off). */
-function tabStorage(storage) {
-  try {
-    return storage ?? globalThis.sessionStorage ?? null;
-  } catch {
-    return null;
-  }
-}
 
 /** A line as kept: a message id (`ROLLBRIDGE.…`) with its arguments (strings and
  * numbers), the seq of an event whose summary it shows or fills in as `result`,

@@ -50,7 +50,7 @@ export function takeToken(loc = globalThis.location, hist = globalThis.history) 
 const tokenKey = (table) => `rollbridge.token.${table}`;
 
 /** The tab's storage, or null where it cannot be used (storage turned off). */
-function tabStorage(storage) {
+export function tabStorage(storage) {
   try {
     return storage ?? globalThis.sessionStorage ?? null;
   } catch {
@@ -58,13 +58,19 @@ function tabStorage(storage) {
   }
 }
 
+/** Keep `value` under `key` in the tab's storage; nothing when it is full or refused
+ * (a reload then asks for the token again). */
+function keepInTab(key, value, storage) {
+  try {
+    tabStorage(storage)?.setItem(key, value);
+  } catch {
+    // storage full or refused
+  }
+}
+
 /** Keep the token that joined `table` for this tab (its sessionStorage). */
 export function rememberToken(table, token, storage = undefined) {
-  try {
-    tabStorage(storage)?.setItem(tokenKey(table), token);
-  } catch {
-    // storage full or refused: a reload asks for the token again
-  }
+  keepInTab(tokenKey(table), token, storage);
 }
 
 /** The token this tab joined `table` with, or null. */
@@ -93,11 +99,7 @@ const onceKey = (table) => `rollbridge.token-once.${table}`;
  * for the next load of this tab only: a language chosen while a typed token waits
  * for its `welcome` reloads the page, which joins with it once. */
 export function keepTokenOnce(table, token, storage = undefined) {
-  try {
-    tabStorage(storage)?.setItem(onceKey(table), token);
-  } catch {
-    // storage full or refused: the reloaded page asks for the token
-  }
+  keepInTab(onceKey(table), token, storage);
 }
 
 /** The token kept for this one load (keepTokenOnce), or null; it is removed from

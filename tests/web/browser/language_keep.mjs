@@ -39,6 +39,15 @@ async function chooseAndWait(page, lang) {
     && document.body.dataset.status === "connected" && document.body.dataset.history !== undefined, lang);
 }
 
+/** Fill `form`'s fields (name → value), submit it, and wait for its outcome line
+ * (emptied first, so the line waited for is this submit's). */
+async function submitForm(form, fields) {
+  for (const [name, value] of Object.entries(fields)) await form.locator(`input[name="${name}"]`).fill(value);
+  await form.locator(".form-status").evaluate((line) => { line.textContent = ""; });
+  await form.locator('button[type="submit"]').click();
+  await form.locator(".form-status:not(:empty)").waitFor();
+}
+
 /** The tab's sessionStorage: whether any value holds `token`. */
 const tabHolds = (page, token) => page.evaluate((t) => Object.values(sessionStorage).some((v) => v.includes(t)), token);
 
@@ -59,18 +68,12 @@ const cases = {
     };
     step("a roll the GM rejects");
     const rollForm = player.locator("form.roll-form");
-    await rollForm.locator('input[name="formula"]').fill("3d6");
-    await rollForm.locator('input[name="label"]').fill("no way");
-    await rollForm.locator('button[type="submit"]').click();
-    await rollForm.locator(".form-status:not(:empty)").waitFor();
+    await submitForm(rollForm, { formula: "3d6", label: "no way" });
     await answerOne("reject");
     step("a success test the GM approves");
     await player.selectOption("#action-select", "success_test");
     const actionForm = player.locator("#action form");
-    await actionForm.locator('input[name="dice"]').fill("3");
-    await actionForm.locator('input[name="tn"]').fill("4");
-    await actionForm.locator('button[type="submit"]').click();
-    await actionForm.locator(".form-status:not(:empty)").waitFor();
+    await submitForm(actionForm, { dice: "3", tn: "4" });
     await answerOne("approve");
     await player.locator("#log li.kind-resolution .narration").first().waitFor();
     result.czech = await linesOf(player);
@@ -83,11 +86,7 @@ const cases = {
       .catch(() => {});
     result.russian = await linesOf(player);
     step("a roll waiting for the GM, German chosen, then approved");
-    await rollForm.locator('input[name="formula"]').fill("2d6");
-    await rollForm.locator('input[name="label"]').fill("later");
-    await rollForm.locator(".form-status").evaluate((line) => { line.textContent = ""; });
-    await rollForm.locator('button[type="submit"]').click();
-    await rollForm.locator(".form-status:not(:empty)").waitFor();
+    await submitForm(rollForm, { formula: "2d6", label: "later" });
     result.waitingRu = await linesOf(player);
     result.pending = await gm.locator("#pending [data-pending]").first().getAttribute("data-pending");
     await chooseAndWait(player, "de");
