@@ -511,16 +511,51 @@ function restoreState(form, state) {
   if (state.focus.caret) focus.setSelectionRange(...state.focus.caret);
 }
 
+/** Whether a keyboard is composing a word in the page: an Android keyboard composes
+ * every word as it is typed (and a Chinese or Japanese input method each phrase). */
+let composing = false;
+/** The forms built anew while a word was being composed in the form their box
+ * holds, by box (the latest of each): put in once the word is done or the field left. */
+const deferred = new Map();
+
+function putDeferred() {
+  for (const [box, node] of [...deferred]) {
+    deferred.delete(box);
+    replaceKeeping(box, node);
+  }
+}
+
+if (globalThis.document) {
+  document.addEventListener("compositionstart", () => {
+    composing = true;
+  }, true);
+  // the word is in the field by then: the form is built anew after it
+  const done = () => {
+    composing = false;
+    queueMicrotask(putDeferred);
+  };
+  document.addEventListener("compositionend", done, true);
+  document.addEventListener("focusout", done, true);
+}
+
 /**
  * Put `node` in `box` in place of what it holds; when both are the same form
  * (the same data-form), what the viewer typed or chose there, the open folds and
  * the focus with its caret are carried over (the GM added or renamed an actor
- * while the viewer was typing).
+ * while the viewer was typing). While a keyboard composes a word in the form, the
+ * form is left as it is until the word is done: a field replaced meanwhile kept the
+ * letters but not the word being composed, which an Android keyboard then wrote
+ * again ("fas fast").
  * @param {HTMLElement} box the form's place
  * @param {HTMLElement} node the form built anew
  */
 export function replaceKeeping(box, node) {
   const old = box.querySelector("form");
+  if (composing && old?.contains(document.activeElement)) {
+    deferred.set(box, node);
+    return;
+  }
+  deferred.delete(box);
   const same = old && node.matches?.("form") && old.dataset.form === node.dataset.form;
   const state = same ? formState(old) : null;
   const outcome = same ? old.querySelector(".form-status") : null;
@@ -531,6 +566,7 @@ export function replaceKeeping(box, node) {
   if (line && outcome) {
     line.textContent = outcome.textContent;
     if (outcome.dataset.kind) line.dataset.kind = outcome.dataset.kind;
+    if (outcome.dataset.code) line.dataset.code = outcome.dataset.code;
   }
   const odds = old.querySelector(".form-odds");
   if (odds) node.querySelector(".form-odds")?.replaceChildren(...odds.childNodes);

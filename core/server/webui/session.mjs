@@ -9,7 +9,9 @@
 // tab's sessionStorage (this tab only; a closed tab the browser brings back keeps
 // it), so a reload — a phone bringing back a tab it discarded in the background —
 // joins again; a refused one, or the player's who leaves, is forgotten
-// (rememberToken, rememberedToken, forgetToken).
+// (rememberToken, rememberedToken, forgetToken). A token not accepted yet is never
+// kept so: a language chosen while it joins keeps it for that one reload only
+// (keepTokenOnce, takeTokenOnce).
 
 import { Connection } from "../client/connection.mjs";
 import { isLocaleTag } from "../client/protocol.mjs";
@@ -48,7 +50,7 @@ export function takeToken(loc = globalThis.location, hist = globalThis.history) 
 const tokenKey = (table) => `rollbridge.token.${table}`;
 
 /** The tab's storage, or null where it cannot be used (storage turned off). */
-function tabStorage(storage) {
+export function tabStorage(storage) {
   try {
     return storage ?? globalThis.sessionStorage ?? null;
   } catch {
@@ -56,13 +58,19 @@ function tabStorage(storage) {
   }
 }
 
+/** Keep `value` under `key` in the tab's storage; nothing when it is full or refused
+ * (a reload then asks for the token again). */
+function keepInTab(key, value, storage) {
+  try {
+    tabStorage(storage)?.setItem(key, value);
+  } catch {
+    // storage full or refused
+  }
+}
+
 /** Keep the token that joined `table` for this tab (its sessionStorage). */
 export function rememberToken(table, token, storage = undefined) {
-  try {
-    tabStorage(storage)?.setItem(tokenKey(table), token);
-  } catch {
-    // storage full or refused: a reload asks for the token again
-  }
+  keepInTab(tokenKey(table), token, storage);
 }
 
 /** The token this tab joined `table` with, or null. */
@@ -81,6 +89,30 @@ export function forgetToken(table, storage = undefined) {
     tabStorage(storage)?.removeItem(tokenKey(table));
   } catch {
     // nothing kept
+  }
+}
+
+/** Where the tab keeps, for one reload only, a token the server has not accepted yet. */
+const onceKey = (table) => `rollbridge.token-once.${table}`;
+
+/** Keep `token`, which the server has not accepted yet (the page is still joining),
+ * for the next load of this tab only: a language chosen while a typed token waits
+ * for its `welcome` reloads the page, which joins with it once. */
+export function keepTokenOnce(table, token, storage = undefined) {
+  keepInTab(onceKey(table), token, storage);
+}
+
+/** The token kept for this one load (keepTokenOnce), or null; it is removed from
+ * the tab as it is taken, so it never outlives this load: the server accepting it
+ * keeps it (rememberToken), refusing it forgets it. */
+export function takeTokenOnce(table, storage = undefined) {
+  try {
+    const kept = tabStorage(storage);
+    const token = kept?.getItem(onceKey(table)) ?? null;
+    kept?.removeItem(onceKey(table));
+    return token && token.trim() ? token.trim() : null;
+  } catch {
+    return null;
   }
 }
 

@@ -9,7 +9,9 @@
 // is shown beside the form (on a phone the log is far above it), and a request
 // waiting for the GM's approval is followed to the GM's answer. New results, the
 // viewer's own and a lost or restored connection are told to screen readers in
-// a polite live region (#announce).
+// a polite live region (#announce). What the message line and the forms' lines
+// say is kept across the reload a language's choice makes, and said again in the
+// language chosen (kept.mjs).
 //
 // A slow line: the page's modules are preloaded at once (table.html), the top bar
 // says "loading…" in the browser's language (loading.mjs) until the page's words
@@ -23,9 +25,11 @@ import {
 } from "./controls.mjs";
 import { actionForm, ofTarget, replaceKeeping, rollForm, sheetChoices, showOutcome, showWaiting } from "./forms.mjs";
 import { fetchHistory } from "./history.mjs";
+import { keepLines, lineText, takeLines } from "./kept.mjs";
 import { el, eventSummary, renderEvent } from "./render.mjs";
 import {
-  Session, browserLocale, forgetToken, rememberToken, rememberedToken, socketUrl, tableFromPath, takeToken,
+  Session, browserLocale, forgetToken, keepTokenOnce, rememberToken, rememberedToken, socketUrl, tableFromPath,
+  takeToken, takeTokenOnce,
 } from "./session.mjs";
 import { renderOdds } from "./stats.mjs";
 import { StatsPanel } from "./statspanel.mjs";
@@ -84,6 +88,66 @@ const waiting = new Map();
 /** This page's requests waiting for the GM's approval: pending id → form key. */
 const asked = new Map();
 
+/** What the message line and each form's outcome line say, as what a reload in
+ * another language shows again (kept.mjs): {line, text}, the line as kept and the
+ * text shown. A line whose text the page has since replaced is not kept. */
+const lines = { message: null, forms: new Map() };
+/** The lines the page kept before it was loaded anew, until each is shown (or,
+ * once the log from before is in, left out: the form or the event is gone). */
+let restoring = null;
+/** The events the page has seen, by seq (a kept line shows an event's summary). */
+const seen = new Map();
+
+/** Note what a line now says: `line` (kept.mjs) shown as `text` on the message line
+ * (when `text` is not empty) and beside the form `key`. */
+function noteLine(line, text, key, formText = text) {
+  if (text) lines.message = { line, text };
+  if (key) lines.forms.set(key, { line, text: formText });
+}
+
+/** The summary of the event `seq` in the page's words, or null when it is not known. */
+function summaryOf(seq) {
+  const event = seen.get(seq);
+  return event ? eventSummary(event, (id) => session.nameOf(id), session.words()) : null;
+}
+
+/** Show the lines kept before the reload that can be shown now: a form's once it is
+ * built, one naming an event once the event is known. With `last` (the log from
+ * before the page joined is in), what is still unshown is left out. */
+function restoreLines(last = false) {
+  if (!restoring) return;
+  const { message, forms } = restoring;
+  if (message) {
+    const text = lineText(message, i18n, summaryOf);
+    if (text !== null) {
+      say(text, message.kind);
+      $("message").dataset.code = message.code;
+      lines.message = { line: message, text };
+      restoring.message = null;
+    }
+  }
+  for (const [key, line] of Object.entries(forms)) {
+    const form = formOf(key);
+    const text = form ? lineText(line, i18n, summaryOf) : null;
+    if (text === null) continue;
+    showOutcome(form, text, line.kind, line.code);
+    lines.forms.set(key, { line, text });
+    delete forms[key];
+  }
+  if (last) restoring = null;
+}
+
+/** Keep what the lines say (those the page has not replaced since) and the requests
+ * waiting for the GM, for the page loaded anew in another language. */
+function keepTheLines() {
+  const message = lines.message && $("message").textContent === lines.message.text ? lines.message.line : null;
+  const forms = {};
+  for (const [key, { line, text }] of lines.forms) {
+    if (formOf(key)?.querySelector(".form-status")?.textContent === text) forms[key] = line;
+  }
+  keepLines(tableId, { message, forms, asked: [...asked] });
+}
+
 /** Whether a request goes out now: connected, and the browser not offline. */
 function lineUp() {
   return Boolean(session?.connection.connected) && navigator.onLine !== false;
@@ -114,14 +178,23 @@ function resultText(reply) {
 /** What a reply says, on the message line and beside the form `key` sent it. */
 function answered(reply, key) {
   let text = "";
+  let line = null;
   if (reply.status === "pending") {
+    line = { key: "ROLLBRIDGE.Web.Message.Pending", data: { pending: reply.pending } };
     text = i18n.format("ROLLBRIDGE.Web.Message.Pending", { pending: reply.pending });
     if (key) asked.set(reply.pending, key);
-  } else if (reply.status === "secret") text = i18n.localize("ROLLBRIDGE.Web.Message.Secret");
-  else if (reply.status === "rejected") text = i18n.localize("ROLLBRIDGE.Web.Message.Rejected");
+  } else if (reply.status === "secret") {
+    line = { key: "ROLLBRIDGE.Web.Message.Secret" };
+    text = i18n.localize("ROLLBRIDGE.Web.Message.Secret");
+  } else if (reply.status === "rejected") {
+    line = { key: "ROLLBRIDGE.Web.Message.Rejected" };
+    text = i18n.localize("ROLLBRIDGE.Web.Message.Rejected");
+  } else line = { seq: reply.seq ?? reply.event?.seq };
   say(text);
   const form = key ? formOf(key) : null;
-  if (form) showOutcome(form, text || resultText(reply));
+  const formText = text || resultText(reply);
+  if (form) showOutcome(form, formText);
+  noteLine(line, text, key, formText);
   return reply;
 }
 
@@ -134,6 +207,11 @@ function failed(error, key) {
   $("message").dataset.code = error?.code ?? "";
   const form = key ? formOf(key) : null;
   if (form) showOutcome(form, text, "error", error?.code);
+  // the page's own words come back in another language; the server's, said in the
+  // language the page asked for then, cannot: a reload says it was refused
+  const line = error?.key ? { key: error.key, data: error.data }
+    : { key: "ROLLBRIDGE.Web.Message.RefusedEarlier" };
+  noteLine({ ...line, kind: "error", code: error?.code }, text, key);
 }
 
 /**
@@ -178,7 +256,8 @@ function tracked(request) {
   unanswered += 1;
   return request.then((reply) => {
     unanswered -= 1;
-    if (!unanswered) changeLanguageNow();
+    // once the reply is shown (its handlers run after this one), so its line is kept
+    if (!unanswered) setTimeout(changeLanguageNow, 0);
     return reply;
   }, (error) => {
     unanswered -= 1;
@@ -226,10 +305,12 @@ function askOdds(message, form) {
       return;
     }
     // the server's words tell a client to state the NPC in `assume`: the page cannot
-    const text = i18n.format("ROLLBRIDGE.Web.Odds.Hidden", { actor: session.nameOf(error.details?.actor) });
+    const actor = session.nameOf(error.details?.actor);
+    const text = i18n.format("ROLLBRIDGE.Web.Odds.Hidden", { actor });
     say(text, "error");
     const now = formOf(key);
     if (now) showOutcome(now, text, "error", error.code);
+    noteLine({ key: "ROLLBRIDGE.Web.Odds.Hidden", data: { actor }, kind: "error", code: error.code }, text, key);
   });
 }
 
@@ -240,19 +321,23 @@ function followAsked(event) {
   const rejected = event.kind === "approval.rejected";
   const id = rejected ? data.pending : data.approved;
   if (id === undefined || !asked.has(id)) return false;
-  const form = formOf(asked.get(id));
+  const key = asked.get(id);
+  const form = formOf(key);
   asked.delete(id);
   const text = rejected ? i18n.localize("ROLLBRIDGE.Web.Message.Rejected")
     : i18n.format("ROLLBRIDGE.Web.Message.Approved",
       { result: eventSummary(event, (actor) => session.nameOf(actor), session.words()) });
   say(text);
   if (form) showOutcome(form, text);
+  noteLine(rejected ? { key: "ROLLBRIDGE.Web.Message.Rejected" }
+    : { key: "ROLLBRIDGE.Web.Message.Approved", seq: event.seq }, text, key);
   return true;
 }
 
 /** A live event for the log, the statistics, and a screen reader. */
 function liveEvent(event, { replayed } = {}) {
   stats.note(event);
+  see(event);
   addEntry(renderEvent(event, (id) => session.nameOf(id),
     { lang: locale, ...session.words() }));
   const own = followAsked(event)
@@ -285,6 +370,7 @@ function drawTable() {
     formsKey = key;
     buildForms();
   }
+  restoreLines();
 }
 
 /** What the forms' sheet choices are made of: what each actor the viewer acts for
@@ -325,6 +411,14 @@ function buildForms() {
   showForms();
 }
 
+/** Note an event the page has seen (a kept line may name it), the latest MAX_ENTRIES. */
+function see(event) {
+  if (!Number.isInteger(event.seq)) return;
+  seen.set(event.seq, event);
+  while (seen.size > MAX_ENTRIES) seen.delete(seen.keys().next().value);
+  if (restoring) restoreLines();
+}
+
 /** The seqs the log shows: an event is shown once, whether it came live or from history. */
 const shown = new Set();
 
@@ -349,6 +443,7 @@ async function addHistory(token, welcome) {
   const events = await fetchHistory({ table: tableId, token, locale: welcome.locale, upTo: welcome.seq });
   for (const event of events) {
     stats.note(event);
+    see(event);
     addEntry(renderEvent(event, (id) => session.nameOf(id),
     { lang: locale, ...session.words() }));
   }
@@ -357,6 +452,7 @@ async function addHistory(token, welcome) {
 
 function joined(token, welcome, { first }) {
   rememberToken(tableId, token); // a reload of this tab joins again
+  acceptedToken = token;
   $("join").hidden = true;
   $("table").hidden = false;
   $("leave").hidden = false;
@@ -370,7 +466,7 @@ function joined(token, welcome, { first }) {
     addEntry(el("li", "entry entry-gap", i18n.localize("ROLLBRIDGE.Web.Message.Gap")));
   }
   formsKey = null;
-  if (first) addHistory(token, welcome);
+  if (first) addHistory(token, welcome).finally(() => restoreLines(true));
   const notice = localeNotice(welcome, locale);
   if (notice) say(notice.message);
   // the join form that had the focus is gone: the table's heading takes it
@@ -411,6 +507,8 @@ function nudge() {
 
 /** The token this page joins or has joined with, until it is refused or the viewer leaves. */
 let joinToken = null;
+/** The token the server accepted (a welcome came), the one the tab keeps. */
+let acceptedToken = null;
 
 function join(token) {
   joinToken = token;
@@ -421,8 +519,11 @@ function join(token) {
   $("log").replaceChildren();
   stats.reset();
   shown.clear();
+  seen.clear();
   waiting.clear();
   asked.clear();
+  lines.message = null;
+  lines.forms.clear();
   lost = false;
   session = new Session({
     table: tableId,
@@ -450,6 +551,7 @@ function join(token) {
         if (status === "refused") {
           forgetToken(tableId); // a revoked token is not tried again at each reload
           joinToken = null;
+          acceptedToken = null;
           say(detail?.message || i18n.localize("ROLLBRIDGE.Connection.refused"), "error");
           $("join").hidden = false;
           $("table").hidden = true;
@@ -482,6 +584,7 @@ $("reconnect").addEventListener("click", nudge);
 function leave() {
   forgetToken(tableId);
   joinToken = null;
+  acceptedToken = null;
   session?.stop(); // stopped: nothing reconnects it (the join form starts another)
   $("log").replaceChildren();
   $("leave").hidden = true;
@@ -532,10 +635,13 @@ function changeLanguageNow() {
     say(i18n.localize("ROLLBRIDGE.Web.Message.LanguageNotKept"), "error");
     return;
   }
-  // a page still joining (a slow line) has not kept its token for a reload yet: it
-  // keeps it now, or the reload would ask for it (the #token= link is gone from
-  // the address); a token the server then refuses is forgotten as ever
-  if (joinToken) rememberToken(tableId, joinToken);
+  // a page still joining (a slow line) has a token the server has not accepted yet:
+  // it is kept for this one reload only, or the reload would ask for it (the
+  // #token= link is gone from the address); the reloaded page keeps it once the
+  // server accepts it, as any join, and nothing of it once it is refused
+  if (joinToken && joinToken !== acceptedToken) keepTokenOnce(tableId, joinToken);
+  // what the lines say, to be said again in the language chosen
+  keepTheLines();
   location.reload();
 }
 
@@ -553,8 +659,17 @@ window.addEventListener("pageshow", (event) => {
 // joining with the fragment's token (or the one this tab joined with before a
 // reload) starts at once, while the page's words load (in the language its hello
 // asks the server's texts in); the join form waits for them
-const startToken = takeToken() ?? (tableId ? rememberedToken(tableId) : null);
+// (a token kept for one reload only is taken, and so removed, whatever joins)
+const onceToken = tableId ? takeTokenOnce(tableId) : null;
+const startToken = takeToken() ?? (tableId ? rememberedToken(tableId) ?? onceToken : null);
+// the lines the page said before a language's reload, and the requests of it still
+// waiting for the GM: said again, in this language, as the table comes in
+const keptLines = tableId ? takeLines(tableId) : null;
 if (startToken) join(startToken);
+if (startToken && keptLines) {
+  restoring = { message: keptLines.message, forms: keptLines.forms };
+  for (const [pending, form] of keptLines.asked) asked.set(pending, form);
+}
 await useLanguage(pageLanguage(locale));
 localizePage(document);
 worded = true;

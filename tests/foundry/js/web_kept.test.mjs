@@ -1,0 +1,73 @@
+// What the web view keeps across a language's reload (core/server/webui/kept.mjs and
+// the one-reload token of session.mjs), against a stand-in of the tab's
+// sessionStorage: lines come back once, as message ids and event seqs said in the
+// page's language now; what is not a line (HTML, a key of another kind, a huge
+// value) is left out; a token kept for one reload is gone once taken.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { keepLines, keptLine, lineText, takeLines } from "../../../core/server/webui/kept.mjs";
+import { keepTokenOnce, rememberedToken, takeTokenOnce } from "../../../core/server/webui/session.mjs";
+
+/** A stand-in of the Web Storage API (getItem, setItem, removeItem). */
+function storage() {
+  const items = new Map();
+  return {
+    items,
+    getItem: (key) => (items.has(key) ? items.get(key) : null),
+    setItem: (key, value) => items.set(key, String(value)),
+    removeItem: (key) => items.delete(key),
+  };
+}
+
+const texts = {
+  format: (key, data = {}) => `${key}|${JSON.stringify(data)}`,
+};
+
+test("lines are kept as ids and seqs, taken back once", () => {
+  const tab = storage();
+  const approved = { key: "ROLLBRIDGE.Web.Message.Approved", seq: 7 };
+  const pending = { key: "ROLLBRIDGE.Web.Message.Pending", data: { pending: "p3" } };
+  assert.equal(keepLines("web", { message: approved, forms: { roll: pending, "action:attack": { seq: 9 } },
+    asked: [["p3", "roll"]] }, tab), true);
+  const taken = takeLines("web", tab);
+  assert.deepEqual(taken.asked, [["p3", "roll"]]);
+  assert.deepEqual(Object.keys(taken.forms), ["roll", "action:attack"]);
+  assert.equal(tab.items.size, 0); // for one load only
+  assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [] });
+  // said in the page's words now; one naming an event waits for it
+  const summaries = new Map([[7, "Rook — 2d6 [3, 4] = 7"]]);
+  const summaryOf = (seq) => summaries.get(seq) ?? null;
+  assert.equal(lineText(taken.message, texts, summaryOf),
+    'ROLLBRIDGE.Web.Message.Approved|{"result":"Rook — 2d6 [3, 4] = 7"}');
+  assert.equal(lineText(taken.forms.roll, texts, summaryOf), 'ROLLBRIDGE.Web.Message.Pending|{"pending":"p3"}');
+  assert.equal(lineText(taken.forms["action:attack"], texts, summaryOf), null);
+  summaries.set(9, "a hit");
+  assert.equal(lineText(taken.forms["action:attack"], texts, summaryOf), "a hit");
+});
+
+test("what is not a line is left out", () => {
+  for (const value of [null, "text", { key: "<img src=x>" }, { key: "Other.Key" }, { seq: -1 }, { seq: 1.5 }]) {
+    assert.equal(keptLine(value), null, JSON.stringify(value));
+  }
+  const line = keptLine({ key: "ROLLBRIDGE.Web.Message.Rejected", data: { a: "x", b: 2, c: { no: 1 }, "d e": "no" },
+    kind: "weird", code: "<b>" });
+  assert.deepEqual(line, { key: "ROLLBRIDGE.Web.Message.Rejected", data: { a: "x", b: 2 }, seq: null, kind: "info",
+    code: "" });
+  const tab = storage();
+  for (const kept of ["not json", "[1, 2]", JSON.stringify({ forms: { roll: "x" }, asked: [[1, 2], "p1"] }),
+    "x".repeat(30_000)]) {
+    tab.setItem("rollbridge.lines.web", kept);
+    assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [] }, kept.slice(0, 40));
+    assert.equal(tab.items.size, 0);
+  }
+});
+
+test("a token kept for one reload is gone once taken, and is not the tab's joined token", () => {
+  const tab = storage();
+  keepTokenOnce("web", "rbt_typed", tab);
+  assert.equal(rememberedToken("web", tab), null);
+  assert.equal(takeTokenOnce("web", tab), "rbt_typed");
+  assert.equal(takeTokenOnce("web", tab), null);
+  assert.equal(tab.items.size, 0);
+});

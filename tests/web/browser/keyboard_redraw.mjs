@@ -1,0 +1,73 @@
+// A phone's on-screen keyboard while the page redraws, in headless Chromium against a
+// real rollbridge server (started by tests/web/test_web_keyboard_redraw.py): a
+// player types in a form — the caret inside the text, a word still being composed
+// as an Android keyboard composes every word (the DevTools protocol's
+// Input.imeSetComposition) — when events arrive: another roll, and the GM adding an
+// actor (the forms are built anew). RB_CASE names the case; prints one line
+// `RESULT {json}` of what the page showed; the Python test judges it.
+//
+// Environment: RB_BASE (http://127.0.0.1:PORT), RB_TOKENS (JSON: table → role →
+// token; never printed), RB_CHROMIUM, RB_CASE.
+
+import process from "node:process";
+
+import { DESKTOP, SMALL_PHONE, addActor, gmRequest, joinedPage, runCase, waitSeq, seqOf } from "./pages.mjs";
+
+const env = process.env;
+const BASE = env.RB_BASE;
+const TOKENS = JSON.parse(env.RB_TOKENS);
+const trouble = { errors: [], dialogs: [] };
+
+function step(name) {
+  process.stderr.write(`keyboard_redraw: ${name}\n`);
+}
+
+/** The focused field: its form's key and name, its value, caret, and whether it is
+ * the element the typing started in. */
+const typing = (page) => page.evaluate(() => {
+  const node = document.activeElement;
+  return { form: node?.form?.dataset.form ?? null, name: node?.name ?? null, value: node?.value ?? null,
+    caret: node?.selectionStart ?? null, end: node?.selectionEnd ?? null, same: node === window.rbTyping };
+});
+
+const cases = {
+  async compose(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm);
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "en-US" }, trouble,
+      `${BASE}/tables/web`, TOKENS.web.player);
+    const cdp = await player.context().newCDPSession(player);
+    const label = player.locator('form.roll-form input[name="label"]');
+    await label.fill("Tukan dodges bullets");
+    // the caret after "dodges", a word being composed there
+    await label.evaluate((node) => {
+      node.focus();
+      node.setSelectionRange(12, 12);
+      window.rbTyping = node;
+    });
+    await cdp.send("Input.imeSetComposition", { text: " fas", selectionStart: 4, selectionEnd: 4 });
+    result.composing = await typing(player);
+    step("another roll arrives");
+    let seq = await seqOf(player);
+    await gmRequest(gm, "web", TOKENS.web.gm, { type: "roll", id: "other-roll", formula: "2d6", label: "Rook",
+      actor: "rook" });
+    await waitSeq(player, seq + 1);
+    result.afterRoll = await typing(player);
+    step("the GM adds an actor: the forms are built anew");
+    seq = await seqOf(player);
+    await addActor(gm, "web", TOKENS.web.gm, { id: "npc-k", name: "Guard K",
+      sheet: { body: 4, combat_pool: 3, armor: { ballistic: 4, impact: 2 } }, controllers: [] });
+    await player.waitForSelector('form.action-form input[name="target"][value="npc-k"], #actors [data-actor="npc-k"]');
+    await waitSeq(player, seq + 1);
+    result.afterRedraw = await typing(player);
+    step("the keyboard goes on composing, then commits the word");
+    await cdp.send("Input.imeSetComposition", { text: " fast", selectionStart: 5, selectionEnd: 5 });
+    await cdp.send("Input.insertText", { text: " fast" });
+    result.committed = await typing(player);
+    // once the word is in, the form is built anew (the actor list follows the table)
+    result.rebuilt = await player.evaluate(() => !document.contains(window.rbTyping));
+    result.afterCommit = await typing(player);
+  },
+};
+
+await runCase(cases, trouble);

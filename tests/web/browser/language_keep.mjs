@@ -1,0 +1,166 @@
+// What a language's reload keeps, in headless Chromium against a real rollbridge
+// server (started by tests/web/test_web_language_keep.py): the lines the page said
+// beside its forms (the GM approved a request, rejected another, one still waits)
+// said again in the language chosen, and a join token typed in and not accepted yet,
+// which the tab keeps for that one reload only. RB_CASE names the case; prints one
+// line `RESULT {json}` of what the pages showed and kept; the Python test judges it.
+//
+// Environment: RB_BASE (http://127.0.0.1:PORT), RB_TOKENS (JSON: table → role →
+// token; never printed), RB_CHROMIUM, RB_CASE.
+
+import process from "node:process";
+
+import { DESKTOP, SMALL_PHONE, connected, joinedPage, openPage, runCase, seqOf, tapWebSocket, waitSeq } from "./pages.mjs";
+
+const env = process.env;
+const BASE = env.RB_BASE;
+const TOKENS = JSON.parse(env.RB_TOKENS);
+const trouble = { errors: [], dialogs: [] };
+
+function step(name) {
+  process.stderr.write(`language_keep: ${name}\n`);
+}
+
+/** The lines a page shows: the message line, each form's outcome line, its
+ * language, and the narration of the log's latest resolution. */
+const linesOf = (page) => page.evaluate(() => ({
+  lang: document.documentElement.lang,
+  message: document.getElementById("message").textContent,
+  roll: document.querySelector("form.roll-form .form-status")?.textContent ?? null,
+  action: document.querySelector("#action form .form-status")?.textContent ?? null,
+  narration: document.querySelector("#log li.kind-resolution .narration")?.textContent ?? null,
+}));
+
+/** Choose `lang` in the page's list and wait until the page is back at the table
+ * in it, the log from before in. */
+async function chooseAndWait(page, lang) {
+  await Promise.all([page.waitForEvent("load"), page.selectOption("#language", lang)]);
+  await page.waitForFunction((want) => document.documentElement.lang === want
+    && document.body.dataset.status === "connected" && document.body.dataset.history !== undefined, lang);
+}
+
+/** Fill `form`'s fields (name → value), submit it, and wait for its outcome line
+ * (emptied first, so the line waited for is this submit's). */
+async function submitForm(form, fields) {
+  for (const [name, value] of Object.entries(fields)) await form.locator(`input[name="${name}"]`).fill(value);
+  await form.locator(".form-status").evaluate((line) => { line.textContent = ""; });
+  await form.locator('button[type="submit"]').click();
+  await form.locator(".form-status:not(:empty)").waitFor();
+}
+
+/** The tab's sessionStorage: whether any value holds `token`. */
+const tabHolds = (page, token) => page.evaluate((t) => Object.values(sessionStorage).some((v) => v.includes(t)), token);
+
+const cases = {
+  /** A Czech player's roll rejected and success test approved by the GM, then
+   * Russian chosen; then a roll waiting for the GM, German chosen, and the GM
+   * approving it after the reload. */
+  async lines(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.approval.gm);
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.approval.player);
+    const answerOne = async (button) => {
+      const before = await seqOf(player);
+      await gm.locator("#pending li.pending-item").first().waitFor();
+      await gm.click(`#pending button[name="${button}"]`);
+      await waitSeq(player, before + 1);
+    };
+    step("a roll the GM rejects");
+    const rollForm = player.locator("form.roll-form");
+    await submitForm(rollForm, { formula: "3d6", label: "no way" });
+    await answerOne("reject");
+    step("a success test the GM approves");
+    await player.selectOption("#action-select", "success_test");
+    const actionForm = player.locator("#action form");
+    await submitForm(actionForm, { dice: "3", tn: "4" });
+    await answerOne("approve");
+    await player.locator("#log li.kind-resolution .narration").first().waitFor();
+    result.czech = await linesOf(player);
+    step("Russian chosen");
+    await chooseAndWait(player, "ru");
+    // the action chosen is not kept by the reload: the success test's form is chosen again
+    await player.selectOption("#action-select", "success_test");
+    // (a bound for a line that never comes back: the test then says what was shown)
+    await player.waitForFunction(() => document.querySelector("#action form .form-status")?.textContent !== "")
+      .catch(() => {});
+    result.russian = await linesOf(player);
+    step("a roll waiting for the GM, German chosen, then approved");
+    await submitForm(rollForm, { formula: "2d6", label: "later" });
+    result.waitingRu = await linesOf(player);
+    result.pending = await gm.locator("#pending [data-pending]").first().getAttribute("data-pending");
+    await chooseAndWait(player, "de");
+    await player.waitForFunction(() => document.querySelector("form.roll-form .form-status")?.textContent !== "");
+    result.waitingDe = await linesOf(player);
+    await answerOne("approve");
+    await player.locator("#log li.kind-roll", { hasText: "later" }).first().waitFor();
+    await player.waitForFunction((before) => document.getElementById("message").textContent !== before,
+      result.waitingDe.message);
+    result.approvedDe = await linesOf(player);
+    step("a roll the server refuses, in German, then English chosen");
+    await rollForm.locator('input[name="formula"]').fill("2x");
+    await rollForm.locator('button[type="submit"]').click();
+    await rollForm.locator('.form-status[data-kind="error"]').waitFor();
+    result.refusedDe = await linesOf(player);
+    await chooseAndWait(player, "en");
+    await rollForm.locator('.form-status[data-kind="error"]').waitFor().catch(() => {});
+    result.refusedEn = { ...(await linesOf(player)),
+      code: await rollForm.locator(".form-status").getAttribute("data-code") };
+    result.kept = await player.evaluate(() => Object.keys(sessionStorage).sort());
+  },
+
+  /** A token typed into the join form on a slow line (its hello held), a language
+   * chosen before the server answered. */
+  async typedToken(browser, result) {
+    const page = await openPage(browser, "typed", { ...SMALL_PHONE, locale: "en-US" }, trouble);
+    const gate = await tapWebSocket(page);
+    const typeToken = async (token) => {
+      await page.waitForSelector("#join:not([hidden])");
+      await page.fill("#token", token);
+      await page.press("#token", "Enter");
+      await gate.until(() => gate.held.length > 0);
+    };
+    /** Choose `lang` while the hello waits; the page loaded anew, its hello held again. */
+    const chooseWhileHeld = async (lang) => {
+      await Promise.all([page.waitForEvent("load"), page.selectOption("#language", lang)]);
+      gate.held.splice(0); // the old page's hello, on a line gone with it
+      await page.waitForFunction((want) => document.documentElement.lang === want, lang);
+    };
+    gate.hold = true;
+    await page.goto(`${BASE}/tables/web`);
+    step("the player's token typed, German chosen before the server answered");
+    await typeToken(TOKENS.web.player);
+    await chooseWhileHeld("de");
+    await gate.until(() => gate.held.length > 0); // the reloaded page joins with it once
+    result.reloaded = { heldHello: gate.held.length > 0, tabHolds: await tabHolds(page, TOKENS.web.player) };
+    step("reloaded again before the server answered: the token is not there any more");
+    const attempts = gate.attempts;
+    gate.held.splice(0);
+    await page.reload();
+    await page.waitForSelector("#join:not([hidden])");
+    result.again = { join: true, tries: gate.attempts - attempts, tabHolds: await tabHolds(page, TOKENS.web.player) };
+    step("typed again, Czech chosen, then the server answers: kept as any token that joined");
+    await typeToken(TOKENS.web.player);
+    await chooseWhileHeld("cs");
+    await gate.until(() => gate.held.length > 0);
+    gate.release();
+    await connected(page);
+    result.accepted = { tabHolds: await tabHolds(page, TOKENS.web.player) };
+    step("a wrong token typed, a language chosen, then refused: nothing kept");
+    await page.click("#leave");
+    gate.hold = true;
+    await typeToken("rbt_not-a-token-of-this-table");
+    await chooseWhileHeld("en");
+    await gate.until(() => gate.held.length > 0);
+    gate.release();
+    await page.waitForSelector('body[data-status="refused"]');
+    result.refused = { tabHolds: await tabHolds(page, "rbt_not-a-token-of-this-table"),
+      kept: await page.evaluate(() => Object.keys(sessionStorage)) };
+    const before = gate.attempts;
+    await page.reload();
+    await page.waitForSelector("#join:not([hidden])");
+    result.refused.tries = gate.attempts - before;
+  },
+};
+
+await runCase(cases, trouble);

@@ -1,0 +1,85 @@
+"""What a language's reload keeps, in real headless Chromium against a real server
+(browser/language_keep.mjs, one case per test):
+
+- the lines the page said beside its forms and on its message line — the GM
+  approved a request (with its result), rejected another, one still waits, the
+  server refused one — said again in the language chosen, from their message ids
+  and the events they name, never in the old language's words; a request still
+  waiting is followed to the GM's answer after the reload;
+- a join token typed in and not accepted yet is kept for that one reload only:
+  another reload before the server answers asks for it, the server accepting it
+  keeps it as any token that joined, refusing it leaves nothing in the tab.
+
+Needs what tests/web/test_web_browser.py needs; skipped without chromium.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.web.test_web_browser import CHROMIUM
+from tests.web.test_web_i18n import catalog
+from tests.web.test_web_phone import run_case
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
+
+
+def approved(lang: str, result: str) -> str:
+    """The page's "the GM approved it: …" line in ``lang``."""
+    return catalog(lang)["ROLLBRIDGE.Web.Message.Approved"].replace("{result}", result)
+
+
+async def test_a_languages_reload_says_the_lines_again_in_the_language_chosen(web_world):
+    """A player on a Czech phone read "the GM approved it: …" beside the success
+    test and "the GM rejected it" beside the roll, chose Russian, and the reloaded
+    page showed neither (review, 5 December). Now both come back in Russian, the
+    approval's result the server's Russian narration; a roll still waiting says so
+    in German after German is chosen, and the GM's approval after the reload is
+    said beside it. A refusal in the server's words (German) comes back as the page's
+    own line in English, saying it was refused."""
+    result = await run_case(web_world, "lines", script="language_keep.mjs")
+    cs, ru, de = catalog("cs"), catalog("ru"), catalog("de")
+    czech = result["czech"]
+    assert czech["action"] == approved("cs", czech["narration"]), czech
+    assert czech["roll"] == cs["ROLLBRIDGE.Web.Message.Rejected"], czech
+    russian = result["russian"]
+    assert russian["lang"] == "ru" and russian["narration"] != czech["narration"], russian
+    assert russian["action"] == approved("ru", russian["narration"]), russian
+    assert russian["roll"] == ru["ROLLBRIDGE.Web.Message.Rejected"], russian
+    # the message line said the approval last: in Russian too
+    assert russian["message"] == russian["action"], russian
+    pending = result["pending"]
+    waiting_ru = ru["ROLLBRIDGE.Web.Message.Pending"].replace("{pending}", pending)
+    assert result["waitingRu"]["roll"] == waiting_ru, result["waitingRu"]
+    waiting_de = de["ROLLBRIDGE.Web.Message.Pending"].replace("{pending}", pending)
+    assert result["waitingDe"]["roll"] == waiting_de, result["waitingDe"]
+    assert result["waitingDe"]["message"] == waiting_de, result["waitingDe"]
+    after = result["approvedDe"]
+    assert after["roll"].startswith(approved("de", "later — ")), after
+    assert after["message"] == after["roll"], after
+    # a refusal in the server's German cannot be said again in English by the page:
+    # it says that it was refused, in English, with the refusal's code kept
+    refused = result["refusedEn"]
+    assert result["refusedDe"]["roll"] and result["refusedDe"]["lang"] == "de", result["refusedDe"]
+    assert refused["roll"] == catalog("en")["ROLLBRIDGE.Web.Message.RefusedEarlier"], refused
+    assert refused["message"] == refused["roll"] and refused["code"] == "invalid_notation", refused
+    # what was kept for the reload was taken by it: only the token stays in the tab
+    assert result["kept"] == ["rollbridge.token.approval"], result["kept"]
+
+
+async def test_a_typed_token_not_accepted_yet_outlives_one_reload_only(web_world):
+    """A token typed into the join form on a slow line, a language chosen before the
+    server answered: the page kept it in the tab's sessionStorage as if it had
+    joined, so it stayed there (a closed tab brought back holds it) whatever the
+    server would say. Now it is kept for that one reload only."""
+    result = await run_case(web_world, "typedToken", script="language_keep.mjs")
+    # the reloaded page joins with it, and the tab holds it no more
+    assert result["reloaded"] == {"heldHello": True, "tabHolds": False}, result["reloaded"]
+    # a second reload before the server answered asks for a token, and tries nothing
+    assert result["again"] == {"join": True, "tries": 0, "tabHolds": False}, result["again"]
+    # accepted: the tab keeps it, as any token that joined
+    assert result["accepted"] == {"tabHolds": True}, result["accepted"]
+    # refused: nothing of it in the tab, and the next reload tries nothing
+    assert result["refused"] == {"tabHolds": False, "kept": [], "tries": 0}, result["refused"]
