@@ -1607,6 +1607,8 @@
       ready: false,
       release: { generation, version: `${generation}.standin` },
       system: { id: system },
+      // the world (its id names it among the worlds one Foundry server hosts: game.world.id)
+      world: { id: "standin-world" },
       user: me,
       users: new Users(people.map((u) => [u.id, u])),
       actors: new Collection(),

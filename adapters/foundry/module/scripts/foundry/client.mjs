@@ -22,6 +22,7 @@ import {
 import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { hookCards } from "../core/hooks.mjs";
 import { approvalPosted, Approvals } from "../core/approvals.mjs";
+import { heldKey, HeldRequests, logMovedOn } from "../core/held.mjs";
 import { askGM } from "./relay.mjs";
 import { followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
@@ -79,6 +80,16 @@ function gmSideEnglish(error) {
   return String(error.message ?? "");
 }
 
+/** The browser's `localStorage`, where the held requests are kept for a reload (core/held.mjs);
+ * null where there is none, or the browser refuses it (storage turned off). */
+function webStorage() {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export class FoundryClient {
   constructor() {
     this.connection = null;
@@ -96,9 +107,10 @@ export class FoundryClient {
     // each event's
     this.approvals = new Approvals();
     // this user's GM and self rolls the table holds for the GM's approval: id →
-    // {message: the request as sent, epoch: the epoch it was held in}, asked again (the
-    // same id) until the server's reply carries the roller's view (#askHeld)
-    this.held = new Map();
+    // {message: the request as sent, epoch: the epoch it was held in, floor: the seq
+    // seen before it was sent}, asked again (the same id) until the server's reply
+    // carries the roller's view (#askHeld); kept for a reload (core/held.mjs)
+    this.held = new HeldRequests();
     this.asking = null;
     // this user's requests whose rejection it was told of (told once)
     this.rejectionsTold = new Set();
@@ -173,9 +185,10 @@ export class FoundryClient {
       return;
     }
     if (this.check.warning) this.notify("warn", this.check.warning, { raw: true });
-    if (this.check.table !== this.table) { // another table's requests
+    if (this.check.table !== this.table) { // another table's requests (or the page's first start)
       this.approvals.reset();
-      this.held.clear();
+      // this user's held requests of this table, as a reload left them
+      this.held.open({ storage: webStorage(), key: heldKey({ world: game.world?.id, user: game.user?.id }), table: this.check.table });
     }
     this.table = this.check.table;
     const saved = this.plan.writer ? setting("cursor") : null;
@@ -198,6 +211,9 @@ export class FoundryClient {
         // settled meanwhile loses Approve and Reject, one still waiting gets them
         this.approvals.welcome(welcome.table, welcome.epoch);
         this.#forgetHeld(welcome.epoch);
+        // what was held may have been settled while this client was away (a reload, an
+        // outage): asked again now, not only at the next placeholder
+        if (this.held.size) this.#askHeld();
         // a request that began waiting while this client was away, whose event no resume
         // brings (a snapshot, a first connection): its card is posted from the welcome
         if (welcome.resume?.recovered !== true) this.#enqueue(() => this.#postWaitingCards(welcome));
@@ -303,11 +319,14 @@ export class FoundryClient {
     this.ownRequests.add(id);
     if (message.rollMode) await this.#noteMode(id, message.rollMode);
     const sent = { ...message, id };
+    // the table's seq before the request went out: its reply is stored at a later one
+    const floor = this.connection.cursor?.seq ?? 0;
     const reply = await this.#send(sent);
     // a player's request the table holds for the GM's approval: said, not silent
     if (reply?.status === "pending") {
       ui.notifications?.info?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.AwaitingApproval")}`);
-      if (sent.requester_sees && this.requesterSees) this.held.set(id, { message: sent, epoch: this.connection?.welcome?.epoch ?? null });
+      const epoch = this.connection?.welcome?.epoch;
+      if (sent.requester_sees && this.requesterSees && Number.isSafeInteger(epoch)) this.held.set(id, { message: sent, epoch, floor });
     }
     await this.#postRequesterCard(reply);
     return reply;
@@ -335,8 +354,9 @@ export class FoundryClient {
    * players' view of its secret event (core/rollmode.mjs requesterCard):
    * whispered to this user alone. The event's own frame reached this client as
    * a `hidden` placeholder, which posts nothing, so the card is posted once. */
-  async #postRequesterCard(reply) {
-    const card = requesterCard({ reply, user: game.user?.id, mode: this.modes.get(reply?.id)?.mode });
+  async #postRequesterCard(reply, heldMode = undefined) {
+    // a request held since before a reload: its mode as it was sent
+    const card = requesterCard({ reply, user: game.user?.id, mode: this.modes.get(reply?.id)?.mode ?? heldMode });
     if (!card) return;
     const welcome = this.connection?.welcome;
     await this.#enqueue(() => postCard(card.event, {
@@ -809,6 +829,14 @@ export class FoundryClient {
    * "Approval") — `pending` still, `secret` with the roller's view once approved (its
    * card posted, as for a roll that did not wait), `rejected`. One round at a time;
    * a placeholder during one asks again after it.
+   *
+   * The server keeps a reply for repeats only for ten times its retained log, counted
+   * in seqs (docs/engine.md, "Idempotency"); an id it no longer remembers is a new
+   * request — held a second time, or rolled at once with approval since turned off.
+   * So before a request is asked again, a `state` with `at` its floor (the seq seen
+   * before it was sent) asks whether the log still reaches back there: when it does,
+   * the reply, stored at a later seq, is well within the window (#stillRemembered);
+   * when it does not, the request is not asked again and the user is told.
    */
   #askHeld() {
     if (this.asking) {
@@ -820,16 +848,23 @@ export class FoundryClient {
     const ask = async () => {
       do {
         round.again = false;
-        for (const [id, { message }] of [...this.held]) {
-          if (!this.connection) return; // stopped: asked again by the next placeholder
+        // the oldest first: once the log reaches back to one floor, it reaches the later ones
+        const entries = [...this.held].sort(([, a], [, b]) => a.floor - b.floor);
+        let reached = null;
+        for (const [id, { message, floor }] of entries) {
+          if (!this.connection) return; // stopped: asked again by the next welcome or placeholder
           if (!this.held.has(id)) continue; // settled or forgotten meanwhile (#forgetHeld)
           try {
+            if (reached === null || floor < reached) {
+              if (!(await this.#stillRemembered(id, floor))) continue;
+              reached = floor;
+            }
             const reply = await this.connection?.request(message);
             if (reply?.status === "pending") continue;
             this.held.delete(id);
             // rejected: its event may not have come here (a snapshot after an outage)
             if (reply?.status === "rejected") this.#tellRejected(id, reply.reason);
-            else await this.#postRequesterCard(reply);
+            else await this.#postRequesterCard(reply, message.rollMode);
           } catch (error) {
             // the connection stopped under it (client.start(): a reconnect) or was refused:
             // not the server's answer, so still held, asked again on the next connection
@@ -843,6 +878,26 @@ export class FoundryClient {
     ask().finally(() => {
       this.asking = null;
     });
+  }
+
+  /**
+   * Whether the server still remembers the reply of held request `id`, as far as a
+   * client can tell: its `state` at `floor` answers while the retained log holds every
+   * event after `floor` (the reply is stored at a later seq, and kept for ten times
+   * that log). Refused as older than the log: the request is dropped, the user told,
+   * and false returned. Other failures reject (the caller's as for the request).
+   */
+  async #stillRemembered(id, floor) {
+    try {
+      await this.connection?.request({ type: "state", at: floor });
+      return true;
+    } catch (error) {
+      if (!logMovedOn(error)) throw error;
+      this.held.delete(id);
+      console.warn(`rollbridge | held request ${id} is not asked again: the table's log no longer reaches back to seq ${floor}`);
+      ui.notifications?.warn?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.HeldTooOld")}`);
+      return false;
+    }
   }
 
   /**
@@ -866,7 +921,8 @@ export class FoundryClient {
    * reason as text (the GM wrote it: never markup). */
   #toldRejected(event) {
     const request = event.data?.request;
-    if (typeof request !== "string" || !this.ownRequests.has(request)) return;
+    // a held one too: sent before a reload, it is not among this page's own requests
+    if (typeof request !== "string" || !(this.ownRequests.has(request) || this.held.has(request))) return;
     this.held.delete(request);
     this.#tellRejected(request, event.data?.reason);
   }
