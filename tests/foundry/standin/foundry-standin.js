@@ -136,7 +136,7 @@
   const record = {
     hooks: [], updates: [], messages: [], notifications: [], dice3d: [], socket: [], settingsSet: [], fulfilled: [],
     rendered: [], compatibility: [], statusEffects: [], showForRoll: [], queries: [], confirmations: [],
-    notified: [], scrolled: [], deleted: [], batches: [], skipped: [],
+    notified: [], scrolled: [], deleted: [], batches: [], skipped: [], messageUpdates: [],
   };
 
   // -- Hooks ---------------------------------------------------------------------
@@ -907,6 +907,12 @@
   }
   const $ = (element) => new StandinJQuery(element ? [element] : []);
 
+  // The fields of the ChatMessage schema (v12 and v13; v12's `type` is v13's `style`,
+  // v12's `user` v13's `author`): what ChatMessage#update may change.
+  const CHAT_MESSAGE_FIELDS = new Set([
+    "_id", "type", "style", "system", "author", "user", "timestamp", "flavor", "title", "content", "speaker", "whisper",
+    "blind", "rolls", "sound", "emote", "flags", "_stats",
+  ]);
   // Flag scopes Foundry accepts: "core", the world's system, active modules.
   function checkFlagScope(scope) {
     const scopes = ["core", game.system?.id, ...game.modules.contents.filter((m) => m.active).map((m) => m.id)];
@@ -938,6 +944,42 @@
         setProperty(this, path, value);
       }
       return changes;
+    }
+    // Document#update(data, operation) as declared (foundry-vtt-types 12.331/13.340:
+    // ChatMessage.UpdateData, its schema's fields; Promise<this | undefined>): dotted keys
+    // are paths and "-=" keys delete; a field the ChatMessage schema does not have, a flag
+    // of a scope Foundry does not accept, a message no longer in the world, or a user who
+    // is neither its author nor a GM (BaseChatMessage's update permission) is refused
+    // before anything changes; an update that changes nothing is no update (the client's
+    // diff is empty: undefined, no hook). Otherwise updateChatMessage runs on every
+    // client, and the chat log draws the message again in place (ChatMessage#_onUpdate).
+    async update(data = {}, operation = {}) {
+      if (!isPlainObject(data)) throw new Error("stand-in ChatMessage#update: the update data must be an object");
+      if (!game.messages.has(this.id)) throw new Error(`ChatMessage [${this.id}] does not exist`);
+      if (!(this.isAuthor || game.user.isGM)) throw new Error(`User ${game.user.name} lacks permission to update ChatMessage [${this.id}]`);
+      const changes = structuredClone(data);
+      delete changes._id;
+      for (const path of Object.keys(changes)) {
+        const [field, scope] = path.split(".");
+        if (!CHAT_MESSAGE_FIELDS.has(field)) throw new Error(`stand-in ChatMessage#update: the ChatMessage schema has no field "${field}"`);
+        if (field === "flags") {
+          for (const name of scope === undefined ? Object.keys(changes.flags ?? {}) : [scope]) checkFlagScope(name.replace(/^-=/, ""));
+        }
+      }
+      const before = JSON.stringify(this.toObject());
+      const after = new ChatMessage(structuredClone(this.toObject()));
+      mergeObject(after, changes);
+      if (JSON.stringify(after.toObject()) === before) return undefined;
+      mergeObject(this, changes);
+      record.messageUpdates.push({ message: this.id, data: changes, user: game.user.id });
+      world?.postMessage({ type: "updateChatMessage", id: this.id, data: changes, user: game.user.id });
+      await this._updated(changes, operation, game.user.id);
+      return this;
+    }
+    // updateChatMessage on this client, and the log's element drawn again
+    async _updated(changes, operation, userId) {
+      Hooks.callAll("updateChatMessage", this, changes, operation, userId);
+      if (this.logged) await ui.chat.updateMessage(this);
     }
     get isRoll() {
       return (this.rolls ?? []).length > 0;
@@ -1645,6 +1687,11 @@
       world = new BroadcastChannel(WORLD);
       world.onmessage = (e) => {
         if (e.data?.type === "createChatMessage") ChatMessage._fromWorld(e.data);
+        if (e.data?.type === "updateChatMessage") {
+          const message = game.messages.get(e.data.id);
+          if (message) mergeObject(message, e.data.data);
+          message?._updated(e.data.data, {}, e.data.user);
+        }
         // Foundry's server adds the sending user's id after the sender's own arguments
         if (e.data?.type === "socket") for (const fn of socketHandlers[e.data.name] ?? []) fn(e.data.message, e.data.user);
         if (e.data?.type === "query") answerQuery(e.data);

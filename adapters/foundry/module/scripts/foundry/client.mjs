@@ -21,7 +21,7 @@ import {
 } from "../core/rollmode.mjs";
 import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { hookCards } from "../core/hooks.mjs";
-import { approvalPosted, Approvals } from "../core/approvals.mjs";
+import { approvalCards, approvalPosted, Approvals, settledBy } from "../core/approvals.mjs";
 import { heldKey, HeldRequests, logMovedOn } from "../core/held.mjs";
 import { askGM } from "./relay.mjs";
 import { followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
@@ -818,6 +818,7 @@ export class FoundryClient {
       for (const card of hookCards(event, { role: this.connection?.welcome?.role ?? null })) await this.#postOnce(card, { replayed });
     }
     if (event.kind === "approval.rejected") this.#toldRejected(event);
+    if (this.writer) await this.#keepOutcomes(event);
     Hooks.callAll("rollbridge.event", event, { replayed });
   }
 
@@ -937,6 +938,29 @@ export class FoundryClient {
       ? game.i18n.format("ROLLBRIDGE.Notice.RequestRejectedReason", { reason: noticeText(reason) })
       : game.i18n.localize("ROLLBRIDGE.Notice.RequestRejected");
     ui.notifications?.warn?.(`rollbridge: ${text}`);
+  }
+
+  /**
+   * The writer's: an event that settles pending requests (approved, rejected: here, by
+   * another GM, in the web view; live or among a resume's missed events) writes how on
+   * each of their approval cards, `flags.rollbridge.outcome`, with ChatMessage#update (the
+   * documented API; Foundry draws the card again on every client). So a page loaded
+   * later still reads Approved or Rejected, where the welcome tells it only that the
+   * request no longer waits. A card that says so already is left alone; an update Foundry
+   * refuses is logged, and the card drawn from what this page knows, as before.
+   */
+  async #keepOutcomes(event) {
+    for (const [pending, outcome] of settledBy(event)) {
+      const cards = approvalCards(game.messages?.contents ?? [], { table: this.table ?? null, epoch: event.epoch, pending });
+      for (const message of cards) {
+        if (message.flags?.[MODULE_ID]?.outcome === outcome) continue;
+        try {
+          await message.update({ [`flags.${MODULE_ID}.outcome`]: outcome });
+        } catch (error) {
+          console.warn(`rollbridge | the approval card of ${pending} does not keep its outcome: ${redact(error?.message ?? error)}`);
+        }
+      }
+    }
   }
 
   /** Whether the world's chat holds the approval card of this table's request `pending` (core/approvals.mjs). */
