@@ -97,7 +97,15 @@
 //     (handler(term, options), undefined: Foundry's own randomFace), the
 //     term's `_root` its roll; CONFIG.Dice.randomUniform injectable
 //     (install({random})); every fulfilment asked is recorded (`fulfilled`)
-//   ui.notifications.info/warn/error
+//   ui.notifications.notify/info/warn/error(message, options), as each generation
+//     declares it: v12 puts the message in the page as HTML, as it is (`localize`
+//     aside); v13 localizes it (`localize`), or formats it with `format`, whose values
+//     it escapes unless `escape` is false, and cleans the result as untrusted HTML
+//     (`clean`, on unless format with escape, or localize without format) — cleaning
+//     drops script elements, on* attributes and javascript: URLs and leaves text
+//     as text. Each is recorded as {level, text: the message passed, html: what the
+//     notification holds, shown: the words a user reads, markup: whether it holds an
+//     element}
 //   Combat and Combatant (v12/v13): game.combats (active, viewed), game.combat,
 //     Combat.create, createEmbeddedDocuments/deleteEmbeddedDocuments("Combatant"),
 //     startCombat, nextTurn, previousTurn, nextRound, previousRound, endCombat,
@@ -1560,16 +1568,48 @@
   }
 
   // -- ui ------------------------------------------------------------------------------------
-  const notify = (level) => (text) => {
-    record.notifications.push({ level, text });
+  const HTML_ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
+  const escapeHTML = (text) => String(text).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+  const ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', "#x27": "'", "#39": "'", nbsp: "\u00a0" };
+  // foundry.utils.cleanHTML, as far as a notification needs it (headless: no DOM to parse with)
+  // (elements only: text, escaped markup among it, stays as it is)
+  const cleanHTML = (html) => String(html)
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, "")
+    .replace(/<[a-z][^>]*>/gi, (tag) => tag
+      .replace(/\s+on[a-z]+\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, "")
+      .replace(/javascript:/gi, ""));
+  // the words an HTML fragment shows (its elements' text, entities read)
+  const textOf = (html) => String(html).replace(/<[^>]*>/g, "")
+    .replace(/&(amp|lt|gt|quot|#x27|#39|nbsp);/g, (_, name) => ENTITIES[name]);
+  function notificationHtml(message, options) {
+    let text = String(message);
+    if (game.release.generation < 13) return options.localize ? game.i18n.localize(text) : text;
+    const { localize = false, format = null, escape = true, clean = true } = options;
+    if (format) {
+      const values = Object.fromEntries(Object.entries(format).map(([k, v]) => [k, escape ? escapeHTML(v) : v]));
+      text = game.i18n.format(text, values);
+    } else if (localize) {
+      text = game.i18n.localize(text);
+    }
+    const exempt = (format && escape) || (localize && !format);
+    return clean && !exempt ? cleanHTML(text) : text;
+  }
+  const notifyAs = (level, message, options = {}) => {
+    const html = notificationHtml(message, options ?? {});
+    const entry = { level, text: String(message), html, shown: textOf(html), markup: /<[a-z]/i.test(html) };
+    record.notifications.push(entry);
     const box = globalThis.document?.getElementById("notifications");
     if (box) {
       const li = document.createElement("li");
       li.className = `notification ${level}`;
-      li.textContent = text;
+      li.innerHTML = html;
+      entry.shown = li.textContent;
+      entry.markup = li.children.length > 0;
       box.append(li);
     }
+    return record.notifications.length;
   };
+  const notify = (level) => (message, options) => notifyAs(level, message, options);
 
   // -- the game ---------------------------------------------------------------------------------
   // language: the user's Foundry language (core.language); manifest: the module's module.json;
@@ -1680,7 +1720,11 @@
     // the sidebar: v13's `expanded` (collapsed: new messages are notified over the board),
     // its pop-outs (none here)
     const sidebar = { popouts: {}, ...(generation >= 13 ? { expanded: true } : {}) };
-    globalThis.ui = { notifications: { info: notify("info"), warn: notify("warn"), error: notify("error") }, chat, sidebar };
+    const notifications = {
+      info: notify("info"), warn: notify("warn"), error: notify("error"),
+      notify: (message, type = "info", options = {}) => notifyAs(type === "warning" ? "warn" : type, message, options),
+    };
+    globalThis.ui = { notifications, chat, sidebar };
     world?.close();
     world = null;
     if (globalThis.BroadcastChannel && !headless) {

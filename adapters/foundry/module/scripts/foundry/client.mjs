@@ -14,7 +14,8 @@ import { setting } from "./settings.mjs";
 import { Connection } from "../client/connection.mjs";
 import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "../client/i18n.mjs";
 import {
-  DIALECT, errorFromReply, localeNotice, newRequestId, noticeText, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage, shownError,
+  DIALECT, errorFromReply, localeNotice, newRequestId, noticeData, noticeText, resolveMessage, RollbridgeError, ROLL_MODES,
+  rollMessage, shownError,
 } from "../core/protocol.mjs";
 import {
   cardAudience, refusesRequesterSees, requesterCard, RollModeNotes, SECRET_MODES, withoutRequesterSees,
@@ -180,7 +181,9 @@ export class FoundryClient {
     }
     this.check = checkServerUrl(url, { pageProtocol: globalThis.location?.protocol ?? "https:", i18n: game.i18n });
     if (!this.check.ok) {
-      this.notify("error", /** @type {any} */ (this.check).message, { raw: true, permanent: true });
+      const refused = /** @type {any} */ (this.check);
+      // its words with the URL as the GM typed it, as text (noticeData): never markup
+      this.notify("error", refused.key, { data: refused.data, permanent: true });
       this.#releaseEncounterWaiters();
       return;
     }
@@ -295,12 +298,17 @@ export class FoundryClient {
   }
 
   /**
+   * Show a notification: the words of `key` (lang/*.json) with `data`, each value as
+   * text (noticeData: escaped here, so callers pass them as they are), or with `raw`
+   * a finished text not the module's own (the server's words), escaped whole. Foundry
+   * gets the finished text alone, no `format`, `localize` or `escape` (v13 escapes only
+   * `format`'s values, and its cleaning leaves escaped text as text): escaped once.
    * @param {string} level
    * @param {string} key
    * @param {{raw?: boolean, permanent?: boolean, data?: object}} [options]
    */
   notify(level, key, { raw = false, permanent = false, data } = {}) {
-    const text = raw ? key : data ? game.i18n.format(key, data) : game.i18n.localize(key);
+    const text = raw ? noticeText(key) : data ? game.i18n.format(key, noticeData(data)) : game.i18n.localize(key);
     if (text === this.lastNotice) return;
     this.lastNotice = text;
     ui.notifications?.[level]?.(`rollbridge: ${text}`, { permanent });
@@ -770,10 +778,7 @@ export class FoundryClient {
     }
     // names a player wrote, and Foundry's words quoting a value: text, never markup
     this.notify("error", "ROLLBRIDGE.Notice.WriteFailed", {
-      data: {
-        actors: noticeText(failed.map((f) => f.name).join(", ")),
-        reason: noticeText(String(failed[0].error?.message ?? failed[0].error)),
-      },
+      data: { actors: failed.map((f) => f.name).join(", "), reason: String(failed[0].error?.message ?? failed[0].error) },
     });
   }
 
