@@ -230,3 +230,41 @@ test("a request that began waiting while the GM's client was away, its welcome a
   for (let i = 0; i < 50 && again.messages().at(-1).type !== "approve"; i++) await new Promise((r) => setImmediate(r));
   assert.deepEqual({ ...again.messages().at(-1), id: undefined }, { type: "approve", request: "p9", id: undefined });
 });
+
+for (const generation of [12, 13]) {
+  test(`v${generation}: a request settled before the GM's reload: its card says Approved or Rejected after it, as the GM's client wrote it on the card`, async () => {
+    const { messages } = await reloadedPage(generation);
+    client.start();
+    const ws = FakeWebSocket.last();
+    ws.open();
+    welcome(ws, { seq: 6, pending: ["p3", "p4", "p5", "p6"] });
+    // p3 rejected (by this GM or another), p4 approved in the web view; p5 and p6 still wait
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 7, kind: "approval.rejected", gm_only: true, data: { pending: "p3" }, actors: [] });
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 8, kind: "roll", request: "x-p4", data: { formula: "1d6", total: 3, approved: "p4", approved_by: "gm" }, actors: [], foundry: { rolls: [] } });
+    await settle(client);
+    assert.deepEqual(Standin.log.messageUpdates.map((u) => [u.message, u.data]), [
+      [messages.p3.id, { "flags.rollbridge.outcome": "rejected" }],
+      [messages.p4.id, { "flags.rollbridge.outcome": "approved" }],
+    ], "one ChatMessage#update of each settled card's flags; another table's p5 and the waiting ones left alone");
+    // the page reloads: the world's chat as Foundry's server keeps it
+    const kept = Object.fromEntries(Object.entries(messages).map(([name, message]) => [name, message.toObject()]));
+    client.stop();
+    await world({ users: USERS, user: "gm", generation });
+    await registerModuleSettings();
+    client = new FoundryClient();
+    const elements = drawMessages(generation, (message, html) => addButtons(message, html, client));
+    const again = {};
+    for (const [name, data] of Object.entries(kept)) again[name] = await ChatMessage._fromWorld({ data, user: GM });
+    assert.deepEqual(shown(again, elements), { p3: "|Rejected", p4: "|Approved", p5: "|", p6: "|", foreign: "|" },
+      "drawn before the welcome: the outcome written on the card, nothing else known");
+    client.start();
+    const next = FakeWebSocket.last();
+    next.open();
+    welcome(next, { seq: 8, pending: ["p5", "p6"] });
+    await settle(client);
+    assert.deepEqual(shown(again, elements), {
+      p3: "|Rejected", p4: "|Approved", p5: "approve reject|", p6: "approve reject|", foreign: "|",
+    }, "not 'No longer waiting for approval'");
+    assert.deepEqual(Standin.log.messageUpdates, [], "nothing written again");
+  });
+}

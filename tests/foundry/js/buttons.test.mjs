@@ -135,7 +135,7 @@ for (const generation of [12, 13]) {
     });
     await settle(client);
     const message = Standin.log.messages.at(-1);
-    assert.deepEqual(cardOf(message), { table: "t1", epoch: 1, kind: "resolution", seq: 1, pending: null, apply: null, targets: [guard.id], actor: "tukan" });
+    assert.deepEqual(cardOf(message), { table: "t1", epoch: 1, kind: "resolution", seq: 1, pending: null, apply: null, targets: [guard.id], actor: "tukan", outcome: null });
     const { element, html } = rendered(generation);
     assert.equal(addButtons(message, html, client), 1);
     assert.match(element.card.buttons.html, /data-rollbridge-action="undo"/);
@@ -197,13 +197,18 @@ test("a pending request's card drawn here loses Approve and Reject once settled:
   ws.receive({ type: "event", table: "t1", epoch: 1, seq: 5, kind: "approval.rejected", gm_only: true, data: { pending: "p3" }, actors: [] });
   await answer(ws, { type: "result", ok: true, seq: 5 });
   await reply;
-  assert.equal(redrawn(here), 1);
+  await settle(client);
+  // the outcome written on the card (ChatMessage#update), which Foundry draws again in
+  // place, and the module's own redraw (no render hook here notes the first)
+  assert.equal(here.flags.rollbridge.outcome, "rejected");
+  assert.equal(redrawn(here), 2);
   assert.equal(addButtons(here, rendered(13).html, client), 0, "as Foundry draws it again: no buttons");
   // approved by another GM (the web view): its event names it
   ws.receive({ type: "event", table: "t1", epoch: 1, seq: 6, kind: "roll", request: "x2", data: { formula: "1d6", total: 3, approved: "p4" }, actors: [], foundry: { rolls: [] } });
   await settle(client);
-  assert.equal(redrawn(elsewhere), 1);
-  assert.equal(redrawn(here), 1, "the other card is left alone");
+  assert.equal(elsewhere.flags.rollbridge.outcome, "approved");
+  assert.equal(redrawn(elsewhere), 2);
+  assert.equal(redrawn(here), 2, "the other card is left alone");
   assert.equal(addButtons(elsewhere, rendered(13).html, client), 0);
 });
 

@@ -94,3 +94,54 @@ export class FakeWebSocket {
     return this.sent.map((s) => JSON.parse(s));
   }
 }
+
+/**
+ * A FakeWebSocket that answers a `state` request with `at` as a real server does
+ * (core/engine/table.py `view`): the table at that seq while the retained log holds
+ * every event after it, else `invalid_request` "state.at: seq N is older than the
+ * retained event log" with `details: {field: "at"}` (the words and details a real
+ * `rollbridge serve --retain 1` sent). `LogSocket.oldest` is the oldest seq the log
+ * still reaches back to; every other frame is the test's to answer.
+ */
+export class LogSocket extends FakeWebSocket {
+  static oldest = 0;
+
+  send(data) {
+    super.send(data);
+    const message = JSON.parse(data);
+    if (message.type !== "state" || !Number.isSafeInteger(message.at)) return;
+    const at = message.at;
+    queueMicrotask(() => this.receive(at >= LogSocket.oldest
+      ? { type: "result", id: message.id, table: { id: "t1", seq: at, actors: [] } }
+      : { type: "error", id: message.id, code: "invalid_request", message: `state.at: seq ${at} is older than the retained event log`, details: { field: "at" } }));
+  }
+}
+
+/** A stand-in for the browser's `localStorage` (the Web Storage API's getItem,
+ * setItem, removeItem, key and length; values kept as strings, as a browser keeps
+ * them): one per test "browser", shared by the pages (reloads) it opens. */
+export class MemoryStorage {
+  constructor() {
+    this.items = new Map();
+  }
+
+  get length() {
+    return this.items.size;
+  }
+
+  key(index) {
+    return [...this.items.keys()][index] ?? null;
+  }
+
+  getItem(key) {
+    return this.items.has(String(key)) ? this.items.get(String(key)) : null;
+  }
+
+  setItem(key, value) {
+    this.items.set(String(key), String(value));
+  }
+
+  removeItem(key) {
+    this.items.delete(String(key));
+  }
+}

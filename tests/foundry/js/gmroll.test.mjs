@@ -17,7 +17,7 @@ import {
   cardAudience, refusesRequesterSees, requesterCard, withoutRequesterSees,
 } from "../../../adapters/foundry/module/scripts/core/rollmode.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
-import { FakeWebSocket } from "./fakes.mjs";
+import { FakeWebSocket, LogSocket } from "./fakes.mjs";
 import { consoleWarnings, registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
 
 const USERS = [
@@ -71,6 +71,8 @@ let client = null;
 async function playerClient() {
   client?.stop();
   await world({ users: USERS, user: PLAYER, generation: 13 });
+  globalThis.WebSocket = LogSocket; // a held request's probe of the log answered as a server does
+  LogSocket.oldest = 0;
   await registerModuleSettings();
   Standin.queryClient = async () => ({ noted: true }); // the GM's client takes the note
   client = new FoundryClient();

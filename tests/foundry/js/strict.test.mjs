@@ -54,3 +54,25 @@ test("Hooks.on returns the hook's id, as Foundry's, not the function; off takes 
   sync.unregister();
   assert.ok(names.every((name) => !Hooks.events[name]?.length), "all gone, by their ids");
 });
+
+test("ChatMessage#update as declared: its author or a GM, schema fields and accepted flag scopes only; no change, no update", async () => {
+  const people = await world({ user: "gm" });
+  const message = await ChatMessage.create({ content: "card", flags: { rollbridge: { kind: "approval.requested", pending: "p1" } } });
+  const seen = [];
+  Hooks.on("updateChatMessage", (doc, changes) => seen.push([doc.id, changes]));
+  await assert.rejects(message.update({ colour: "red" }), /no field "colour"/);
+  await assert.rejects(message.update({ "flags.nomodule.x": 1 }), /not valid/);
+  await assert.rejects(message.update({ flags: { nomodule: { x: 1 } } }), /not valid/);
+  assert.equal(await message.update({ "flags.rollbridge.pending": "p1" }), undefined, "nothing changes: no update");
+  assert.equal(await message.update({ "flags.rollbridge.outcome": "approved" }), message);
+  assert.equal(message.getFlag("rollbridge", "outcome"), "approved");
+  assert.deepEqual(seen, [[message.id, { "flags.rollbridge.outcome": "approved" }]], "updateChatMessage once");
+  await message.update({ "flags.rollbridge.-=outcome": null });
+  assert.equal(message.getFlag("rollbridge", "outcome"), undefined, "a -= key deletes");
+  // a player may not update the GM's message
+  game.user = people.player;
+  await assert.rejects(message.update({ "flags.rollbridge.outcome": "rejected" }), /lacks permission/);
+  game.user = people.gm;
+  await message.delete();
+  await assert.rejects(message.update({ "flags.rollbridge.outcome": "rejected" }), /does not exist/);
+});

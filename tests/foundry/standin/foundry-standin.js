@@ -97,7 +97,15 @@
 //     (handler(term, options), undefined: Foundry's own randomFace), the
 //     term's `_root` its roll; CONFIG.Dice.randomUniform injectable
 //     (install({random})); every fulfilment asked is recorded (`fulfilled`)
-//   ui.notifications.info/warn/error
+//   ui.notifications.notify/info/warn/error(message, options), as each generation
+//     declares it: v12 puts the message in the page as HTML, as it is (`localize`
+//     aside); v13 localizes it (`localize`), or formats it with `format`, whose values
+//     it escapes unless `escape` is false, and cleans the result as untrusted HTML
+//     (`clean`, on unless format with escape, or localize without format) — cleaning
+//     drops script elements, on* attributes and javascript: URLs and leaves text
+//     as text. Each is recorded as {level, text: the message passed, html: what the
+//     notification holds, shown: the words a user reads, markup: whether it holds an
+//     element}
 //   Combat and Combatant (v12/v13): game.combats (active, viewed), game.combat,
 //     Combat.create, createEmbeddedDocuments/deleteEmbeddedDocuments("Combatant"),
 //     startCombat, nextTurn, previousTurn, nextRound, previousRound, endCombat,
@@ -136,7 +144,7 @@
   const record = {
     hooks: [], updates: [], messages: [], notifications: [], dice3d: [], socket: [], settingsSet: [], fulfilled: [],
     rendered: [], compatibility: [], statusEffects: [], showForRoll: [], queries: [], confirmations: [],
-    notified: [], scrolled: [], deleted: [], batches: [], skipped: [],
+    notified: [], scrolled: [], deleted: [], batches: [], skipped: [], messageUpdates: [],
   };
 
   // -- Hooks ---------------------------------------------------------------------
@@ -907,6 +915,12 @@
   }
   const $ = (element) => new StandinJQuery(element ? [element] : []);
 
+  // The fields of the ChatMessage schema (v12 and v13; v12's `type` is v13's `style`,
+  // v12's `user` v13's `author`): what ChatMessage#update may change.
+  const CHAT_MESSAGE_FIELDS = new Set([
+    "_id", "type", "style", "system", "author", "user", "timestamp", "flavor", "title", "content", "speaker", "whisper",
+    "blind", "rolls", "sound", "emote", "flags", "_stats",
+  ]);
   // Flag scopes Foundry accepts: "core", the world's system, active modules.
   function checkFlagScope(scope) {
     const scopes = ["core", game.system?.id, ...game.modules.contents.filter((m) => m.active).map((m) => m.id)];
@@ -938,6 +952,42 @@
         setProperty(this, path, value);
       }
       return changes;
+    }
+    // Document#update(data, operation) as declared (foundry-vtt-types 12.331/13.340:
+    // ChatMessage.UpdateData, its schema's fields; Promise<this | undefined>): dotted keys
+    // are paths and "-=" keys delete; a field the ChatMessage schema does not have, a flag
+    // of a scope Foundry does not accept, a message no longer in the world, or a user who
+    // is neither its author nor a GM (BaseChatMessage's update permission) is refused
+    // before anything changes; an update that changes nothing is no update (the client's
+    // diff is empty: undefined, no hook). Otherwise updateChatMessage runs on every
+    // client, and the chat log draws the message again in place (ChatMessage#_onUpdate).
+    async update(data = {}, operation = {}) {
+      if (!isPlainObject(data)) throw new Error("stand-in ChatMessage#update: the update data must be an object");
+      if (!game.messages.has(this.id)) throw new Error(`ChatMessage [${this.id}] does not exist`);
+      if (!(this.isAuthor || game.user.isGM)) throw new Error(`User ${game.user.name} lacks permission to update ChatMessage [${this.id}]`);
+      const changes = structuredClone(data);
+      delete changes._id;
+      for (const path of Object.keys(changes)) {
+        const [field, scope] = path.split(".");
+        if (!CHAT_MESSAGE_FIELDS.has(field)) throw new Error(`stand-in ChatMessage#update: the ChatMessage schema has no field "${field}"`);
+        if (field === "flags") {
+          for (const name of scope === undefined ? Object.keys(changes.flags ?? {}) : [scope]) checkFlagScope(name.replace(/^-=/, ""));
+        }
+      }
+      const before = JSON.stringify(this.toObject());
+      const after = new ChatMessage(structuredClone(this.toObject()));
+      mergeObject(after, changes);
+      if (JSON.stringify(after.toObject()) === before) return undefined;
+      mergeObject(this, changes);
+      record.messageUpdates.push({ message: this.id, data: changes, user: game.user.id });
+      world?.postMessage({ type: "updateChatMessage", id: this.id, data: changes, user: game.user.id });
+      await this._updated(changes, operation, game.user.id);
+      return this;
+    }
+    // updateChatMessage on this client, and the log's element drawn again
+    async _updated(changes, operation, userId) {
+      Hooks.callAll("updateChatMessage", this, changes, operation, userId);
+      if (this.logged) await ui.chat.updateMessage(this);
     }
     get isRoll() {
       return (this.rolls ?? []).length > 0;
@@ -1518,16 +1568,48 @@
   }
 
   // -- ui ------------------------------------------------------------------------------------
-  const notify = (level) => (text) => {
-    record.notifications.push({ level, text });
+  const HTML_ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
+  const escapeHTML = (text) => String(text).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+  const ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', "#x27": "'", "#39": "'", nbsp: "\u00a0" };
+  // foundry.utils.cleanHTML, as far as a notification needs it (headless: no DOM to parse with)
+  // (elements only: text, escaped markup among it, stays as it is)
+  const cleanHTML = (html) => String(html)
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, "")
+    .replace(/<[a-z][^>]*>/gi, (tag) => tag
+      .replace(/\s+on[a-z]+\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, "")
+      .replace(/javascript:/gi, ""));
+  // the words an HTML fragment shows (its elements' text, entities read)
+  const textOf = (html) => String(html).replace(/<[^>]*>/g, "")
+    .replace(/&(amp|lt|gt|quot|#x27|#39|nbsp);/g, (_, name) => ENTITIES[name]);
+  function notificationHtml(message, options) {
+    let text = String(message);
+    if (game.release.generation < 13) return options.localize ? game.i18n.localize(text) : text;
+    const { localize = false, format = null, escape = true, clean = true } = options;
+    if (format) {
+      const values = Object.fromEntries(Object.entries(format).map(([k, v]) => [k, escape ? escapeHTML(v) : v]));
+      text = game.i18n.format(text, values);
+    } else if (localize) {
+      text = game.i18n.localize(text);
+    }
+    const exempt = (format && escape) || (localize && !format);
+    return clean && !exempt ? cleanHTML(text) : text;
+  }
+  const notifyAs = (level, message, options = {}) => {
+    const html = notificationHtml(message, options ?? {});
+    const entry = { level, text: String(message), html, shown: textOf(html), markup: /<[a-z]/i.test(html) };
+    record.notifications.push(entry);
     const box = globalThis.document?.getElementById("notifications");
     if (box) {
       const li = document.createElement("li");
       li.className = `notification ${level}`;
-      li.textContent = text;
+      li.innerHTML = html;
+      entry.shown = li.textContent;
+      entry.markup = li.children.length > 0;
       box.append(li);
     }
+    return record.notifications.length;
   };
+  const notify = (level) => (message, options) => notifyAs(level, message, options);
 
   // -- the game ---------------------------------------------------------------------------------
   // language: the user's Foundry language (core.language); manifest: the module's module.json;
@@ -1607,6 +1689,8 @@
       ready: false,
       release: { generation, version: `${generation}.standin` },
       system: { id: system },
+      // the world (its id names it among the worlds one Foundry server hosts: game.world.id)
+      world: { id: "standin-world" },
       user: me,
       users: new Users(people.map((u) => [u.id, u])),
       actors: new Collection(),
@@ -1636,13 +1720,22 @@
     // the sidebar: v13's `expanded` (collapsed: new messages are notified over the board),
     // its pop-outs (none here)
     const sidebar = { popouts: {}, ...(generation >= 13 ? { expanded: true } : {}) };
-    globalThis.ui = { notifications: { info: notify("info"), warn: notify("warn"), error: notify("error") }, chat, sidebar };
+    const notifications = {
+      info: notify("info"), warn: notify("warn"), error: notify("error"),
+      notify: (message, type = "info", options = {}) => notifyAs(type === "warning" ? "warn" : type, message, options),
+    };
+    globalThis.ui = { notifications, chat, sidebar };
     world?.close();
     world = null;
     if (globalThis.BroadcastChannel && !headless) {
       world = new BroadcastChannel(WORLD);
       world.onmessage = (e) => {
         if (e.data?.type === "createChatMessage") ChatMessage._fromWorld(e.data);
+        if (e.data?.type === "updateChatMessage") {
+          const message = game.messages.get(e.data.id);
+          if (message) mergeObject(message, e.data.data);
+          message?._updated(e.data.data, {}, e.data.user);
+        }
         // Foundry's server adds the sending user's id after the sender's own arguments
         if (e.data?.type === "socket") for (const fn of socketHandlers[e.data.name] ?? []) fn(e.data.message, e.data.user);
         if (e.data?.type === "query") answerQuery(e.data);

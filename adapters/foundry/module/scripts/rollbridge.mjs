@@ -37,7 +37,7 @@ import { maskTokenInput, registerSettings, setting } from "./foundry/settings.mj
 import { applyServerDice, flagLocalDice, markLocalDice, registerFulfillment } from "./foundry/fulfillment.mjs";
 import { tracksHtml } from "./core/card.mjs";
 import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "./client/i18n.mjs";
-import { parseChatCommand, shownError } from "./core/protocol.mjs";
+import { noticeData, parseChatCommand, shownError } from "./core/protocol.mjs";
 import { oddsHtml } from "./core/odds.mjs";
 import { foundryActors } from "./foundry/actors.mjs";
 import { findActor, MODULE_ID } from "./core/state.mjs";
@@ -73,14 +73,16 @@ async function runChatCommand(command) {
       ui.notifications.info(game.i18n.localize("ROLLBRIDGE.Chat.Help"));
     } else if (command.kind === "status") {
       const s = client.status();
-      ui.notifications.info(game.i18n.format("ROLLBRIDGE.Chat.Status", {
+      // the table's id comes from the server URL: text, never markup (noticeData)
+      ui.notifications.info(game.i18n.format("ROLLBRIDGE.Chat.Status", noticeData({
         status: labelOf(game.i18n, CONNECTION_LABELS, s.status),
         table: s.table ?? "-",
         role: s.role ? labelOf(game.i18n, ROLE_LABELS, s.role) : "-",
         seq: s.cursor?.seq ?? "-",
-      }));
+      })));
     } else if (command.kind === "error") {
-      ui.notifications.warn(`rollbridge: ${game.i18n.format(command.key, command.data)}`);
+      // a JSON error quotes what the user typed: text, never markup
+      ui.notifications.warn(`rollbridge: ${game.i18n.format(command.key, noticeData(command.data))}`);
     } else if (command.kind === "odds") {
       await showOdds(command);
     } else if (command.kind === "roll") {

@@ -56,12 +56,7 @@ export class Approvals {
     if (event?.kind === "approval.requested" && !replayed && this.waiting && typeof data.pending === "string") {
       this.waiting.add(data.pending);
     }
-    const settled = [];
-    if (event?.kind === "approval.rejected" && typeof data.pending === "string" && this.settle(data.pending, "rejected")) {
-      settled.push(data.pending);
-    }
-    if (typeof data.approved === "string" && this.settle(data.approved, "approved")) settled.push(data.approved);
-    return settled;
+    return settledBy(event).filter(([pending, how]) => this.settle(pending, how)).map(([pending]) => pending);
   }
 
   /**
@@ -93,6 +88,36 @@ export class Approvals {
   }
 }
 
+/** How an event settles pending requests: [[pending id, "approved" | "rejected"]] (an
+ * `approval.rejected` names its request; an approved request's event names it in
+ * `data.approved`). */
+export function settledBy(event) {
+  const data = event?.data ?? {};
+  const settled = [];
+  if (event?.kind === "approval.rejected" && typeof data.pending === "string") settled.push([data.pending, "rejected"]);
+  if (typeof data.approved === "string") settled.push([data.approved, "approved"]);
+  return settled;
+}
+
+/** The outcomes a GM's client writes on an approval card (`flags.rollbridge.outcome`). */
+export const OUTCOMES = ["approved", "rejected"];
+
+/**
+ * The approval cards in the world's chat (`messages`, any iterable of messages with
+ * `flags`) of request `pending` of table `table` in epoch `epoch`, whatever their seq.
+ * @param {Iterable<any>} messages
+ * @param {{table: string | null, epoch: number, pending: string}} card
+ */
+export function approvalCards(messages, { table, epoch, pending }) {
+  const found = [];
+  for (const message of messages ?? []) {
+    const flags = message?.flags?.rollbridge;
+    if (flags?.kind !== "approval.requested" || flags.pending !== pending) continue;
+    if ((flags.table ?? null) === (table ?? null) && flags.epoch === epoch) found.push(message);
+  }
+  return found;
+}
+
 /**
  * Whether the world's chat (`messages`, any iterable of messages with `flags`) holds
  * the approval card of request `pending` of table `table` in epoch `epoch`, whatever
@@ -101,11 +126,6 @@ export class Approvals {
  * @param {Iterable<any>} messages
  * @param {{table: string | null, epoch: number, pending: string}} card
  */
-export function approvalPosted(messages, { table, epoch, pending }) {
-  for (const message of messages ?? []) {
-    const flags = message?.flags?.rollbridge;
-    if (flags?.kind !== "approval.requested" || flags.pending !== pending) continue;
-    if ((flags.table ?? null) === (table ?? null) && flags.epoch === epoch) return true;
-  }
-  return false;
+export function approvalPosted(messages, card) {
+  return approvalCards(messages, card).length > 0;
 }

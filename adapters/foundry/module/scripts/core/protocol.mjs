@@ -40,15 +40,17 @@ export function newRequestId(prefix = "fvtt") {
  * console's warn) gets it, on the line `rollbridge | <context>: <code>: <message>`,
  * for whoever helps the user. An error without a code (no connection) logs nothing.
  * The words come as a notification's text (noticeText): a name in them is shown as
- * written, never read as markup.
+ * written, never read as markup; with `escaped` false as they are, for a caller that
+ * escapes the values it formats (FoundryClient#notify), so they are escaped once.
  * @param {any} error
  * @param {{format: Function, localize?: Function}} i18n
- * @param {{context?: string, log?: (line: string) => void}} [options]
+ * @param {{context?: string, log?: (line: string) => void, escaped?: boolean}} [options]
  * @returns {string}
  */
-export function shownError(error, i18n, { context = "refused", log = console.warn } = {}) {
+export function shownError(error, i18n, { context = "refused", log = console.warn, escaped = true } = {}) {
   if (error?.code) log(`rollbridge | ${context}: ${error.code}: ${error.message ?? ""}`);
-  return noticeText(errorMessage(error, i18n));
+  const words = errorMessage(error, i18n);
+  return escaped ? noticeText(words) : words;
 }
 
 const NOTICE_ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
@@ -63,6 +65,19 @@ const NOTICE_ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
  */
 export function noticeText(text) {
   return String(text ?? "").replace(/[&<>]/g, (c) => NOTICE_ESCAPES[c]);
+}
+
+/**
+ * The values a notification's words are formatted with (`game.i18n.format`), each as
+ * text (noticeText): a table id from the server URL, a combat's name, a JSON error
+ * quoting what a user typed. The module passes a notification its finished text and
+ * no `format`, `localize` or `escape` option, on v12 and v13 alike (docs/foundry.md,
+ * "Refusals and their codes"), so each value is escaped here, once.
+ * @param {Record<string, unknown> | undefined} data
+ * @returns {Record<string, string>}
+ */
+export function noticeData(data) {
+  return Object.fromEntries(Object.entries(data ?? {}).map(([name, value]) => [name, noticeText(String(value ?? ""))]));
 }
 
 /** The shared hello (adapters/client/protocol.mjs) in the Foundry dialect. */

@@ -11,6 +11,7 @@
 // (followUndoButtons).
 
 import { applyRequestId, buttonRequest, buttonsHtml, cardButtons } from "../core/buttons.mjs";
+import { OUTCOMES } from "../core/approvals.mjs";
 import { shownError } from "../core/protocol.mjs";
 import { findActor, MODULE_ID } from "../core/state.mjs";
 import { foundryActors } from "./actors.mjs";
@@ -25,6 +26,7 @@ export function cardOf(message) {
   return {
     table: flags.table ?? null, epoch: flags.epoch, kind: flags.kind, seq: flags.seq, pending: flags.pending ?? null,
     apply: flags.apply ?? null, targets: flags.targets ?? [], actor: flags.actor ?? null,
+    outcome: flags.outcome ?? null,
   };
 }
 
@@ -67,13 +69,19 @@ const hasUndoRedo = (shown) => /\b(undo|redo)\b/.test(shown ?? "");
  * Approve on it would approve this table's p3. What is pending comes from the GM's
  * welcome (`table.pending`, every welcome: a reload's, a reconnect's) and the events
  * after it (client.approvals); before the welcome nothing is known, so a card Foundry
- * draws on a reload shows no button until the welcome says it still waits.
+ * draws on a reload shows no button until the welcome says it still waits. A card
+ * whose outcome the active GM's client wrote on it (`flags.rollbridge.outcome`) says
+ * Approved or Rejected, before the welcome too: that is its own request's, never
+ * another's.
  */
 export function approvalState(info, client) {
   if (info?.kind !== "approval.requested" || !info.pending) return null;
   const approvals = client.approvals;
-  if (!approvals || !isHere(info, client)) return null;
-  return approvals.state(info.pending);
+  const known = approvals && isHere(info, client) ? approvals.state(info.pending) : null;
+  // how the request went, as the active GM's client wrote it on the card when it settled
+  // (client.mjs #keepOutcomes): the card's own request, whatever this page saw
+  if (OUTCOMES.includes(info.outcome) && !OUTCOMES.includes(known)) return info.outcome;
+  return known;
 }
 
 /** The buttons of a card for this user and client, as they are now (`withApply`:

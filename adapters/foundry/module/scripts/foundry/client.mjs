@@ -14,14 +14,16 @@ import { setting } from "./settings.mjs";
 import { Connection } from "../client/connection.mjs";
 import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "../client/i18n.mjs";
 import {
-  DIALECT, errorFromReply, localeNotice, newRequestId, noticeText, resolveMessage, RollbridgeError, ROLL_MODES, rollMessage, shownError,
+  DIALECT, errorFromReply, localeNotice, newRequestId, noticeData, noticeText, resolveMessage, RollbridgeError, ROLL_MODES,
+  rollMessage, shownError,
 } from "../core/protocol.mjs";
 import {
   cardAudience, refusesRequesterSees, requesterCard, RollModeNotes, SECRET_MODES, withoutRequesterSees,
 } from "../core/rollmode.mjs";
 import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { hookCards } from "../core/hooks.mjs";
-import { approvalPosted, Approvals } from "../core/approvals.mjs";
+import { approvalCards, approvalPosted, Approvals, settledBy } from "../core/approvals.mjs";
+import { heldKey, HeldRequests, logMovedOn } from "../core/held.mjs";
 import { askGM } from "./relay.mjs";
 import { followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
@@ -79,6 +81,16 @@ function gmSideEnglish(error) {
   return String(error.message ?? "");
 }
 
+/** The browser's `localStorage`, where the held requests are kept for a reload (core/held.mjs);
+ * null where there is none, or the browser refuses it (storage turned off). */
+function webStorage() {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export class FoundryClient {
   constructor() {
     this.connection = null;
@@ -96,9 +108,10 @@ export class FoundryClient {
     // each event's
     this.approvals = new Approvals();
     // this user's GM and self rolls the table holds for the GM's approval: id →
-    // {message: the request as sent, epoch: the epoch it was held in}, asked again (the
-    // same id) until the server's reply carries the roller's view (#askHeld)
-    this.held = new Map();
+    // {message: the request as sent, epoch: the epoch it was held in, floor: the seq
+    // seen before it was sent}, asked again (the same id) until the server's reply
+    // carries the roller's view (#askHeld); kept for a reload (core/held.mjs)
+    this.held = new HeldRequests();
     this.asking = null;
     // this user's requests whose rejection it was told of (told once)
     this.rejectionsTold = new Set();
@@ -168,14 +181,17 @@ export class FoundryClient {
     }
     this.check = checkServerUrl(url, { pageProtocol: globalThis.location?.protocol ?? "https:", i18n: game.i18n });
     if (!this.check.ok) {
-      this.notify("error", /** @type {any} */ (this.check).message, { raw: true, permanent: true });
+      const refused = /** @type {any} */ (this.check);
+      // its words with the URL as the GM typed it, as text (noticeData): never markup
+      this.notify("error", refused.key, { data: refused.data, permanent: true });
       this.#releaseEncounterWaiters();
       return;
     }
     if (this.check.warning) this.notify("warn", this.check.warning, { raw: true });
-    if (this.check.table !== this.table) { // another table's requests
+    if (this.check.table !== this.table) { // another table's requests (or the page's first start)
       this.approvals.reset();
-      this.held.clear();
+      // this user's held requests of this table, as a reload left them
+      this.held.open({ storage: webStorage(), key: heldKey({ world: game.world?.id, user: game.user?.id }), table: this.check.table });
     }
     this.table = this.check.table;
     const saved = this.plan.writer ? setting("cursor") : null;
@@ -198,6 +214,9 @@ export class FoundryClient {
         // settled meanwhile loses Approve and Reject, one still waiting gets them
         this.approvals.welcome(welcome.table, welcome.epoch);
         this.#forgetHeld(welcome.epoch);
+        // what was held may have been settled while this client was away (a reload, an
+        // outage): asked again now, not only at the next placeholder
+        if (this.held.size) this.#askHeld();
         // a request that began waiting while this client was away, whose event no resume
         // brings (a snapshot, a first connection): its card is posted from the welcome
         if (welcome.resume?.recovered !== true) this.#enqueue(() => this.#postWaitingCards(welcome));
@@ -279,12 +298,17 @@ export class FoundryClient {
   }
 
   /**
+   * Show a notification: the words of `key` (lang/*.json) with `data`, each value as
+   * text (noticeData: escaped here, so callers pass them as they are), or with `raw`
+   * a finished text not the module's own (the server's words), escaped whole. Foundry
+   * gets the finished text alone, no `format`, `localize` or `escape` (v13 escapes only
+   * `format`'s values, and its cleaning leaves escaped text as text): escaped once.
    * @param {string} level
    * @param {string} key
    * @param {{raw?: boolean, permanent?: boolean, data?: object}} [options]
    */
   notify(level, key, { raw = false, permanent = false, data } = {}) {
-    const text = raw ? key : data ? game.i18n.format(key, data) : game.i18n.localize(key);
+    const text = raw ? noticeText(key) : data ? game.i18n.format(key, noticeData(data)) : game.i18n.localize(key);
     if (text === this.lastNotice) return;
     this.lastNotice = text;
     ui.notifications?.[level]?.(`rollbridge: ${text}`, { permanent });
@@ -303,11 +327,14 @@ export class FoundryClient {
     this.ownRequests.add(id);
     if (message.rollMode) await this.#noteMode(id, message.rollMode);
     const sent = { ...message, id };
+    // the table's seq before the request went out: its reply is stored at a later one
+    const floor = this.connection.cursor?.seq ?? 0;
     const reply = await this.#send(sent);
     // a player's request the table holds for the GM's approval: said, not silent
     if (reply?.status === "pending") {
       ui.notifications?.info?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.AwaitingApproval")}`);
-      if (sent.requester_sees && this.requesterSees) this.held.set(id, { message: sent, epoch: this.connection?.welcome?.epoch ?? null });
+      const epoch = this.connection?.welcome?.epoch;
+      if (sent.requester_sees && this.requesterSees && Number.isSafeInteger(epoch)) this.held.set(id, { message: sent, epoch, floor });
     }
     await this.#postRequesterCard(reply);
     return reply;
@@ -335,8 +362,9 @@ export class FoundryClient {
    * players' view of its secret event (core/rollmode.mjs requesterCard):
    * whispered to this user alone. The event's own frame reached this client as
    * a `hidden` placeholder, which posts nothing, so the card is posted once. */
-  async #postRequesterCard(reply) {
-    const card = requesterCard({ reply, user: game.user?.id, mode: this.modes.get(reply?.id)?.mode });
+  async #postRequesterCard(reply, heldMode = undefined) {
+    // a request held since before a reload: its mode as it was sent
+    const card = requesterCard({ reply, user: game.user?.id, mode: this.modes.get(reply?.id)?.mode ?? heldMode });
     if (!card) return;
     const welcome = this.connection?.welcome;
     await this.#enqueue(() => postCard(card.event, {
@@ -750,10 +778,7 @@ export class FoundryClient {
     }
     // names a player wrote, and Foundry's words quoting a value: text, never markup
     this.notify("error", "ROLLBRIDGE.Notice.WriteFailed", {
-      data: {
-        actors: noticeText(failed.map((f) => f.name).join(", ")),
-        reason: noticeText(String(failed[0].error?.message ?? failed[0].error)),
-      },
+      data: { actors: failed.map((f) => f.name).join(", "), reason: String(failed[0].error?.message ?? failed[0].error) },
     });
   }
 
@@ -798,6 +823,7 @@ export class FoundryClient {
       for (const card of hookCards(event, { role: this.connection?.welcome?.role ?? null })) await this.#postOnce(card, { replayed });
     }
     if (event.kind === "approval.rejected") this.#toldRejected(event);
+    if (this.writer) await this.#keepOutcomes(event);
     Hooks.callAll("rollbridge.event", event, { replayed });
   }
 
@@ -809,6 +835,14 @@ export class FoundryClient {
    * "Approval") — `pending` still, `secret` with the roller's view once approved (its
    * card posted, as for a roll that did not wait), `rejected`. One round at a time;
    * a placeholder during one asks again after it.
+   *
+   * The server keeps a reply for repeats only for ten times its retained log, counted
+   * in seqs (docs/engine.md, "Idempotency"); an id it no longer remembers is a new
+   * request — held a second time, or rolled at once with approval since turned off.
+   * So before a request is asked again, a `state` with `at` its floor (the seq seen
+   * before it was sent) asks whether the log still reaches back there: when it does,
+   * the reply, stored at a later seq, is well within the window (#stillRemembered);
+   * when it does not, the request is not asked again and the user is told.
    */
   #askHeld() {
     if (this.asking) {
@@ -820,16 +854,23 @@ export class FoundryClient {
     const ask = async () => {
       do {
         round.again = false;
-        for (const [id, { message }] of [...this.held]) {
-          if (!this.connection) return; // stopped: asked again by the next placeholder
+        // the oldest first: once the log reaches back to one floor, it reaches the later ones
+        const entries = [...this.held].sort(([, a], [, b]) => a.floor - b.floor);
+        let reached = null;
+        for (const [id, { message, floor }] of entries) {
+          if (!this.connection) return; // stopped: asked again by the next welcome or placeholder
           if (!this.held.has(id)) continue; // settled or forgotten meanwhile (#forgetHeld)
           try {
+            if (reached === null || floor < reached) {
+              if (!(await this.#stillRemembered(id, floor))) continue;
+              reached = floor;
+            }
             const reply = await this.connection?.request(message);
             if (reply?.status === "pending") continue;
             this.held.delete(id);
             // rejected: its event may not have come here (a snapshot after an outage)
             if (reply?.status === "rejected") this.#tellRejected(id, reply.reason);
-            else await this.#postRequesterCard(reply);
+            else await this.#postRequesterCard(reply, message.rollMode);
           } catch (error) {
             // the connection stopped under it (client.start(): a reconnect) or was refused:
             // not the server's answer, so still held, asked again on the next connection
@@ -843,6 +884,26 @@ export class FoundryClient {
     ask().finally(() => {
       this.asking = null;
     });
+  }
+
+  /**
+   * Whether the server still remembers the reply of held request `id`, as far as a
+   * client can tell: its `state` at `floor` answers while the retained log holds every
+   * event after `floor` (the reply is stored at a later seq, and kept for ten times
+   * that log). Refused as older than the log: the request is dropped, the user told,
+   * and false returned. Other failures reject (the caller's as for the request).
+   */
+  async #stillRemembered(id, floor) {
+    try {
+      await this.connection?.request({ type: "state", at: floor });
+      return true;
+    } catch (error) {
+      if (!logMovedOn(error)) throw error;
+      this.held.delete(id);
+      console.warn(`rollbridge | held request ${id} is not asked again: the table's log no longer reaches back to seq ${floor}`);
+      ui.notifications?.warn?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.HeldTooOld")}`);
+      return false;
+    }
   }
 
   /**
@@ -866,7 +927,8 @@ export class FoundryClient {
    * reason as text (the GM wrote it: never markup). */
   #toldRejected(event) {
     const request = event.data?.request;
-    if (typeof request !== "string" || !this.ownRequests.has(request)) return;
+    // a held one too: sent before a reload, it is not among this page's own requests
+    if (typeof request !== "string" || !(this.ownRequests.has(request) || this.held.has(request))) return;
     this.held.delete(request);
     this.#tellRejected(request, event.data?.reason);
   }
@@ -881,6 +943,29 @@ export class FoundryClient {
       ? game.i18n.format("ROLLBRIDGE.Notice.RequestRejectedReason", { reason: noticeText(reason) })
       : game.i18n.localize("ROLLBRIDGE.Notice.RequestRejected");
     ui.notifications?.warn?.(`rollbridge: ${text}`);
+  }
+
+  /**
+   * The writer's: an event that settles pending requests (approved, rejected: here, by
+   * another GM, in the web view; live or among a resume's missed events) writes how on
+   * each of their approval cards, `flags.rollbridge.outcome`, with ChatMessage#update (the
+   * documented API; Foundry draws the card again on every client). So a page loaded
+   * later still reads Approved or Rejected, where the welcome tells it only that the
+   * request no longer waits. A card that says so already is left alone; an update Foundry
+   * refuses is logged, and the card drawn from what this page knows, as before.
+   */
+  async #keepOutcomes(event) {
+    for (const [pending, outcome] of settledBy(event)) {
+      const cards = approvalCards(game.messages?.contents ?? [], { table: this.table ?? null, epoch: event.epoch, pending });
+      for (const message of cards) {
+        if (message.flags?.[MODULE_ID]?.outcome === outcome) continue;
+        try {
+          await message.update({ [`flags.${MODULE_ID}.outcome`]: outcome });
+        } catch (error) {
+          console.warn(`rollbridge | the approval card of ${pending} does not keep its outcome: ${redact(error?.message ?? error)}`);
+        }
+      }
+    }
   }
 
   /** Whether the world's chat holds the approval card of this table's request `pending` (core/approvals.mjs). */

@@ -490,7 +490,8 @@ export class CombatSync {
   }
 
   #refused(error) {
-    const message = shownError(error, game.i18n, { context: "the server refused the encounter request" });
+    // escaped by notify (noticeData): the server's words as they came, escaped once
+    const message = shownError(error, game.i18n, { context: "the server refused the encounter request", escaped: false });
     this.client.notify("error", "ROLLBRIDGE.Combat.Refused", { data: { message } });
   }
 }

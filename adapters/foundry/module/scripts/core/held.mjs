@@ -1,0 +1,130 @@
+// A player's GM and self rolls the table holds for the GM's approval (the reply
+// `{"status": "pending"}`), kept where a reload of the page finds them.
+// Foundry-independent (tests/foundry/js/held.test.mjs).
+//
+// Approved, such a request's event reaches the roller's client as a `hidden`
+// placeholder, and the roller's view of it comes only in the reply to the request
+// asked again by its id (foundry/client.mjs #askHeld). Kept in page memory alone, a
+// reload before the GM answered lost it, and with it the roller's card. So each
+// change is written to the browser's `localStorage` (Web Storage, what Foundry keeps
+// its own "client" settings in) under a key of the world and the user, and read back
+// when the client starts (docs/foundry.md, "The player's side of an approval").
+//
+// Each entry is {message: the request as sent, epoch: the epoch it was held in,
+// floor: the table's seq this client had seen before it sent the request}. The
+// floor is below the seq whose reply the server keeps for the request's id: the
+// client asks whether the table's log still reaches back to it before it asks
+// again, since an id the server no longer remembers would be a new request.
+
+/** The Web Storage key of the held requests of `user` in world `world`. */
+export function heldKey({ world, user }) {
+  return `rollbridge.held.${String(world ?? "")}.${String(user ?? "")}`;
+}
+
+const KINDS = new Set(["foundry.roll", "foundry.resolve"]);
+
+/** Whether `entry` (read back from storage, which anything on the page may have
+ * written) is one this module wrote for request `id`. */
+function isEntry(id, entry) {
+  const message = entry?.message;
+  return typeof id === "string" && message !== null && typeof message === "object" && message.id === id
+    && KINDS.has(message.type) && Number.isSafeInteger(entry.epoch) && Number.isSafeInteger(entry.floor) && entry.floor >= 0;
+}
+
+/** The held requests of one table, in memory and in a Web Storage. */
+export class HeldRequests {
+  constructor() {
+    /** @type {Map<string, {message: any, epoch: number, floor: number}>} */
+    this.entries = new Map();
+    /** @type {{getItem: Function, setItem: Function, removeItem: Function} | null} */
+    this.storage = null;
+    this.key = null;
+    this.table = null;
+  }
+
+  /**
+   * Keep the held requests of table `table` in `storage` (a Web Storage, or null:
+   * memory only) under `key`, and take back what it holds for that table (a reload);
+   * what it holds for another table is dropped. Returns how many were taken back.
+   * @param {{storage?: any, key: string, table: string | null}} where
+   */
+  open({ storage = null, key, table }) {
+    this.entries.clear();
+    this.storage = storage;
+    this.key = key;
+    this.table = table ?? null;
+    let stored = null;
+    try {
+      stored = JSON.parse(storage?.getItem(key) ?? "null");
+    } catch {
+      stored = null; // not this module's JSON: nothing to take back
+    }
+    if (stored?.table === this.table && Array.isArray(stored.held)) {
+      for (const pair of stored.held) {
+        if (Array.isArray(pair) && isEntry(pair[0], pair[1])) {
+          const [id, { message, epoch, floor }] = pair;
+          this.entries.set(id, { message, epoch, floor });
+        }
+      }
+    }
+    this.#save();
+    return this.entries.size;
+  }
+
+  /** @param {string} id @param {{message: any, epoch: number, floor: number}} entry */
+  set(id, entry) {
+    this.entries.set(id, entry);
+    this.#save();
+  }
+
+  /** @param {string} id */
+  delete(id) {
+    const had = this.entries.delete(id);
+    if (had) this.#save();
+    return had;
+  }
+
+  /** @param {string} id */
+  has(id) {
+    return this.entries.has(id);
+  }
+
+  /** @param {string} id */
+  get(id) {
+    return this.entries.get(id);
+  }
+
+  get size() {
+    return this.entries.size;
+  }
+
+  [Symbol.iterator]() {
+    return this.entries[Symbol.iterator]();
+  }
+
+  /** Write the entries (none: the key removed). A storage that refuses (full, or
+   * turned off by the browser) leaves them in memory only, as before. */
+  #save() {
+    if (!this.storage || !this.key) return;
+    try {
+      if (this.entries.size) {
+        this.storage.setItem(this.key, JSON.stringify({ table: this.table, held: [...this.entries] }));
+      } else {
+        this.storage.removeItem(this.key);
+      }
+    } catch (error) {
+      console.warn(`rollbridge | the held requests were not kept for a reload: ${error?.message ?? error}`);
+    }
+  }
+}
+
+/**
+ * Whether a `state` probe's refusal says the table's log no longer reaches back to the
+ * seq it asked for (`state.at` older than the retained log): the server may have
+ * forgotten the reply of a request held since, and asking again by its id could make
+ * it anew.
+ * @param {any} error
+ */
+export function logMovedOn(error) {
+  return error?.code === "invalid_request" && error?.details?.field === "at";
+}

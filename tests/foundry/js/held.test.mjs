@@ -1,0 +1,190 @@
+// A player's GM roll held for the GM's approval, across a reload of the player's
+// page and past the server's reply window (core/held.mjs, foundry/client.mjs
+// #askHeld):
+//
+// - kept in the browser's localStorage (a stand-in of the Web Storage API here), keyed
+//   by world and user: a page reloaded before the GM answered asks for it again once
+//   welcomed and, approved, posts the roller's card; rejected or of another epoch, it
+//   is dropped from the storage too. Before the fix the held request lived in page
+//   memory alone and a reload lost the roller's card;
+// - asked again only while the table's log reaches back to the seq before it was
+//   sent (a `state` with `at`, answered as a real server answers it: LogSocket): the
+//   server keeps a reply for repeats only for ten times its log, and an id it no
+//   longer remembers is a new request (a second approval card, a second roll). Before
+//   the fix the module sent it again blindly.
+
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+
+import { heldKey, HeldRequests, logMovedOn } from "../../../adapters/foundry/module/scripts/core/held.mjs";
+import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { FakeWebSocket, LogSocket, MemoryStorage } from "./fakes.mjs";
+import { registerModuleSettings, settle, Standin, world } from "./standin.mjs";
+
+const USERS = [
+  { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+  { _id: "standinPlr00001", name: "Player" },
+];
+const PLAYER = USERS[1]._id;
+const KEY = heldKey({ world: "standin-world", user: PLAYER });
+
+let client = null;
+after(() => {
+  client?.stop();
+  delete globalThis.localStorage;
+  Standin.uninstall();
+});
+
+async function until(check, what) {
+  for (let i = 0; i < 200; i++) {
+    const value = check();
+    if (value) return value;
+    await new Promise((r) => setImmediate(r));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The player's page (a first load or a reload) in a browser whose localStorage is
+ * `storage`, welcomed at table t1 in `epoch` at `seq`. Returns its socket. */
+async function playerPage(storage, { epoch = 1, seq = 0 } = {}) {
+  client?.stop();
+  await world({ users: USERS, user: PLAYER, generation: 13 });
+  globalThis.WebSocket = LogSocket;
+  globalThis.localStorage = storage;
+  await registerModuleSettings();
+  Standin.queryClient = async () => ({ noted: true });
+  client = new FoundryClient();
+  client.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch, seq, locale: game.i18n.lang, table: { id: "t1", actors: [] } });
+  return ws;
+}
+
+/** A GM roll of 2d6 sent on `ws` and held for approval: the request. */
+async function heldRoll(ws, pending = "p4") {
+  const mark = ws.messages().length; // a repeat of an earlier held request is not this one
+  const rolling = client.roll("2d6", { rollMode: "gmroll", speaker: {} });
+  const sent = await until(() => ws.messages().slice(mark).find((m) => m.type === "foundry.roll"), "the request");
+  ws.receive({ type: "result", id: sent.id, status: "pending", pending });
+  await rolling;
+  return sent;
+}
+
+/** The roll's event as the reply to its roller carries it (the players' view). */
+const rolled = (seq, request) => ({
+  kind: "roll", epoch: 1, seq, request, by: "player:ivan", table: "t1", data: { formula: "2d6", total: 7, text: "2d6 [3, 4] = 7", requester_sees: true },
+  actors: [], foundry: { rolls: [], speaker: null },
+});
+
+const stored = (storage) => JSON.parse(storage.getItem(KEY) ?? "null");
+
+test("the held requests in a Web Storage: kept per table, taken back, garbage and another table's dropped", () => {
+  const storage = new MemoryStorage();
+  const held = new HeldRequests();
+  assert.equal(held.open({ storage, key: "k", table: "t1" }), 0);
+  const message = { type: "foundry.roll", id: "r1", roll: { formula: "2d6" } };
+  held.set("r1", { message, epoch: 1, floor: 3 });
+  assert.deepEqual(JSON.parse(storage.getItem("k")), { table: "t1", held: [["r1", { message, epoch: 1, floor: 3 }]] });
+  const again = new HeldRequests();
+  assert.equal(again.open({ storage, key: "k", table: "t1" }), 1, "a reload takes it back");
+  assert.deepEqual(again.get("r1"), { message, epoch: 1, floor: 3 });
+  assert.equal(new HeldRequests().open({ storage, key: "k", table: "t2" }), 0, "another table's: dropped");
+  assert.equal(storage.getItem("k"), null);
+  storage.setItem("k", "{not json");
+  assert.equal(new HeldRequests().open({ storage, key: "k", table: "t1" }), 0);
+  storage.setItem("k", JSON.stringify({ table: "t1", held: [["r2", { message: { type: "settings", id: "r2" }, epoch: 1, floor: 0 }], ["r3", { message, epoch: 1, floor: 0 }]] }));
+  assert.equal(new HeldRequests().open({ storage, key: "k", table: "t1" }), 0, "not a roll or resolve of its own id: not taken");
+  held.delete("r1");
+  assert.equal(heldKey({ world: "w", user: "u" }), "rollbridge.held.w.u");
+  assert.equal(logMovedOn({ code: "invalid_request", details: { field: "at" } }), true);
+  assert.equal(logMovedOn({ code: "invalid_request", details: { field: "formula" } }), false);
+});
+
+test("a player's page reloaded before the GM approved: the held GM roll asked again once welcomed, and its card posted", async () => {
+  const storage = new MemoryStorage();
+  const ws = await playerPage(storage, { seq: 3 });
+  const sent = await heldRoll(ws);
+  assert.deepEqual(stored(storage).held.map(([id, entry]) => [id, entry.epoch, entry.floor]), [[sent.id, 1, 3]],
+    "kept with its epoch and the seq seen before it went out");
+  // the reload; meanwhile the GM approved it (seq 5), which the new page never hears of
+  const page = await playerPage(storage, { seq: 5 });
+  const probe = await until(() => page.messages().find((m) => m.type === "state"), "the log asked whether it reaches back");
+  assert.equal(probe.at, 3);
+  const asked = await until(() => page.messages().find((m) => m.id === sent.id), "the held request asked again");
+  assert.deepEqual(asked, sent, "the same request, the same id");
+  const before = Standin.log.messages.length;
+  page.receive({ type: "result", id: sent.id, status: "secret", seq: 5, event: rolled(5, sent.id) });
+  await until(() => Standin.log.messages.length > before, "the roller's card");
+  await settle(client);
+  const [card] = Standin.log.messages.slice(before);
+  assert.deepEqual(card.whisper, [PLAYER], "whispered to the roller alone");
+  assert.equal(card.flags.rollbridge.rollMode, "gmroll", "its mode as it was sent before the reload");
+  assert.equal(storage.getItem(KEY), null, "settled: dropped from the storage");
+});
+
+test("a reloaded page's held request rejected (its event), or of another epoch: told, and dropped from the storage", async () => {
+  const storage = new MemoryStorage();
+  let ws = await playerPage(storage);
+  const sent = await heldRoll(ws, "p1");
+  ws = await playerPage(storage, { seq: 1 });
+  await until(() => ws.messages().find((m) => m.id === sent.id), "asked again");
+  Standin.log.notifications.length = 0;
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq: 2, kind: "approval.rejected",
+    data: { pending: "p1", request: sent.id, type: "foundry.roll", requested_by: "Player", reason: "" } });
+  await settle(client);
+  assert.deepEqual(Standin.log.notifications.map((n) => n.text), ["rollbridge: the GM rejected your request."]);
+  assert.equal(storage.getItem(KEY), null);
+  // another: the table then went on in a new epoch
+  const other = await heldRoll(ws, "p3");
+  assert.equal(stored(storage).held.length, 1);
+  Standin.log.notifications.length = 0;
+  ws = await playerPage(storage, { epoch: 2, seq: 9 });
+  await settle(client);
+  assert.equal(ws.messages().filter((m) => m.id === other.id).length, 0, "not asked in the new epoch");
+  assert.match(Standin.log.notifications.map((n) => n.text).join("\n"), /new epoch/);
+  assert.equal(storage.getItem(KEY), null);
+});
+
+test("a held request whose seq the table's log no longer reaches: not asked again (the server may make it anew), the player told", async () => {
+  const storage = new MemoryStorage();
+  const ws = await playerPage(storage, { seq: 3 });
+  const sent = await heldRoll(ws);
+  // a long night: the log (and so the reply window, ten times it) moved past seq 3
+  LogSocket.oldest = 4;
+  Standin.log.notifications.length = 0;
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 4 });
+  await until(() => Standin.log.notifications.length, "the player told");
+  await settle(client);
+  assert.equal(ws.messages().filter((m) => m.id === sent.id).length, 1, "sent once, never again");
+  assert.equal(ws.messages().filter((m) => m.type === "state").length, 1, "one probe");
+  assert.deepEqual(Standin.log.notifications.map((n) => n.text), [`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.HeldTooOld")}`]);
+  assert.equal(storage.getItem(KEY), null, "dropped");
+  // later placeholders ask nothing
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 5 });
+  await settle(client);
+  assert.equal(ws.messages().filter((m) => m.type === "state").length, 1);
+  LogSocket.oldest = 0;
+});
+
+test("two held requests: the older one's floor probed first; once the log reaches it, the later one asked without a probe", async () => {
+  const storage = new MemoryStorage();
+  const ws = await playerPage(storage, { seq: 2 });
+  const first = await heldRoll(ws, "p3");
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 3 });
+  await until(() => ws.messages().filter((m) => m.id === first.id).length === 2, "asked again");
+  ws.receive({ type: "result", id: first.id, status: "pending", pending: "p3" });
+  await settle(client);
+  const rolling = client.roll("3d6", { rollMode: "gmroll", speaker: {} });
+  const second = await until(() => ws.messages().find((m) => m.type === "foundry.roll" && m.id !== first.id), "the second");
+  ws.receive({ type: "result", id: second.id, status: "pending", pending: "p4" });
+  await rolling;
+  const probes = () => ws.messages().filter((m) => m.type === "state");
+  const before = probes().length;
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 4 });
+  await until(() => ws.messages().filter((m) => m.id === first.id).length === 3, "the first asked");
+  ws.receive({ type: "result", id: first.id, status: "pending", pending: "p3" });
+  await until(() => ws.messages().filter((m) => m.id === second.id).length === 2, "the second asked");
+  assert.deepEqual(probes().slice(before).map((m) => m.at), [2], "one probe, at the older floor");
+});

@@ -1,0 +1,106 @@
+"""A player's GM roll held for the GM's approval, against a real ``rollbridge serve``
+(docs/foundry.md, "The player's side of an approval"): tests/foundry/live/held.mjs runs
+the module's client on the Foundry stand-in in Node, over real WebSockets (the ``ws``
+package that ``npm ci`` in tests/foundry installs), while this test starts the server
+with ``--retain 4``, a reply window of 40 seqs.
+
+It checks the two faults of a game night: the held roll survives a reload of the
+player's page (its card posted from the server's reply), and a held roll whose reply
+the server has forgotten (200 events after its approval, the connection away) is not
+asked for again — the GM's table holds no second pending request, while the same id
+asked by hand (the control) is held anew under another pending id.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.foundry.test_foundry_browser import free_port, wait_for_port
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+NOT_ASKED = (
+    "rollbridge: your request that waited for the GM's approval was held too long ago: "
+    "the server may no longer know it, and asking for its outcome could make it a second "
+    "time, so it is not asked for. Ask the GM whether it was rolled."
+)
+
+
+def test_a_held_roll_survives_a_reload_and_is_not_made_twice_past_the_reply_window(tmp_path):
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("the Foundry module's tests need Node.js 20 (node) on the PATH")
+    if not (HERE / "node_modules" / "ws").is_dir():
+        pytest.fail("tests/foundry/node_modules lacks ws: run npm ci --prefix tests/foundry")
+    db = tmp_path / "held.db"
+    cli = [sys.executable, "-m", "rollbridge"]
+    created = subprocess.run(
+        [*cli, "table", "create", "--ruleset", "sr2", "--name", "Held", "--db", str(db), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    table = json.loads(created.stdout)
+    port = free_port()
+    server = subprocess.Popen(
+        [*cli, "serve", "--db", str(db), "--port", str(port), "--host", "127.0.0.1", "--no-demo",
+         "--retain", "4", "--log-level", "WARNING"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    try:
+        wait_for_port(port, server)
+        tokens = {"gm": table["tokens"]["gm"], "player": table["tokens"]["player"]}
+        env = {
+            **os.environ,
+            "RB_WS_URL": f"ws://127.0.0.1:{port}/tables/{table['table']}",
+            "RB_TOKENS": json.dumps(tokens),
+        }
+        layout = str((HERE / "js" / "release-layout.mjs").relative_to(ROOT))
+        run = subprocess.run(
+            [node, "--import", f"./{layout}", str(HERE / "live" / "held.mjs")],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    output = run.stdout + run.stderr
+    for token in tokens.values():
+        assert token not in output, "a token reached the output"
+    assert run.returncode == 0, output[-6000:]
+    line = next(x for x in run.stdout.splitlines() if x.startswith("RESULT "))
+    result = json.loads(line.removeprefix("RESULT "))
+    player = "standinPlr00001"
+    assert result["firstHeld"] == "pending"
+    assert result["reloaded"] == {
+        "cards": 1,
+        "whisper": [player],
+        "rollMode": "gmroll",
+        "stored": 0,
+    }, "after the reload: its card, whispered to the roller, and nothing left stored"
+    assert result["secondHeld"] == "pending"
+    assert result["pastWindow"] == {
+        "notices": [NOT_ASKED],
+        "posted": 0,
+        "stored": 0,
+        "waiting": [],
+    }, "not asked again: no second pending request at the table"
+    assert result["control"] == {"status": "pending", "samePending": False, "waiting": 1}, (
+        "the same id past the window is a new request at the server"
+    )
