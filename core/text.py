@@ -431,7 +431,7 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
         template = _translate(declared, locale, None)
         try:
             return template.format_map(_NO_ARGS)
-        except (KeyError, ValueError, IndexError, TypeError):  # a stored text without its args
+        except _SLIPS:  # a stored text without its args
             return _leniently(declared, template, _NO_ARGS, locale)
     # English without format specs takes nested texts as plain strings (no _Verbatim)
     plain = locale == "en" and message_id not in _SPECS
@@ -484,11 +484,14 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
         template = _translate(declared, locale, count)
     try:
         return template.format_map(values)
-    except (KeyError, ValueError, IndexError, TypeError):  # an argument its spec does not fit
+    except _SLIPS:  # an argument its spec does not fit
         return _leniently(declared, template, values, locale)
 
 
 _NO_ARGS: dict[str, Any] = {}
+#: What ``str.format_map`` raises for an argument missing or not fitting its spec:
+#: ``OverflowError`` too, for an integer out of a character's range under ``{n:c}``.
+_SLIPS = (KeyError, ValueError, IndexError, TypeError, OverflowError)
 
 
 def _numbered(message_id: str, locale: str) -> bool:
@@ -573,7 +576,7 @@ def _leniently(declared: Message, template: str, values: Mapping[str, Any], loca
         value = values[name]
         try:
             parts.append(format(value, spec))
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, OverflowError):  # OverflowError: -1 under {n:c}
             _note_misformatted(declared.id, name, spec, value)
             parts.append(format(value, ""))
     return "".join(parts)

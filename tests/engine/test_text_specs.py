@@ -42,7 +42,7 @@ say = Messages("spectest")
 LOCALES = ("en", "cs", "de", "ru")
 #: Format specs rulesets write, and some they write by mistake.
 SPECS = ("", "d", "+d", ",", ",d", "05d", ".1f", ".2f", "+.1f", ",.1f", ".1%", ".0%",
-         ">5", "<4", "^6", "x", "e", "g", "s", " ", " / ")  # fmt: skip
+         ">5", "<4", "^6", "x", "e", "g", "s", "c", " ", " / ")  # fmt: skip
 #: One message per spec: ``"<{v:spec}>"``.
 SHAPED = {spec: say(f"shaped.{index}", f"<{{v:{spec}}}>") for index, spec in enumerate(SPECS)}
 ARMOUR = say("armour", "{target} has armour {armour:d}")
@@ -84,12 +84,12 @@ def _expected(value, spec: str, locale: str) -> str | None:
     if value.__class__ in (int, float) and locale != "en":
         try:
             return i18n.number(value, spec, locale)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, OverflowError):
             return i18n.number(value, "", locale)
     if value is None or value.__class__ in (int, float, str, bool):
         try:
             return format(value, spec)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, OverflowError):
             return format(value, "")
     return None
 
@@ -101,7 +101,7 @@ def _fits(value, spec: str, locale: str) -> bool:
         return True
     try:
         format(value, spec)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError):
         return False
     return True
 
@@ -174,6 +174,19 @@ def test_a_spec_that_does_not_fit_reads_plain_and_warns_once(caplog):
 def test_only_the_argument_that_does_not_fit_loses_its_spec():
     assert render(TWO(a=2.5, b=0.25), locale="de") == "2,5 and 0,2"  # .1f kept for b
     assert render(TWO(a=3, b="x"), locale="en") == "3 and x"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_an_integer_out_of_a_characters_range_under_c_reads_plain(locale):
+    """``{v:c}`` given -1 or 2**40 raised ``OverflowError``, which neither the first
+    filling nor the lenient one caught: the table's request failed with a traceback."""
+    before = misformatted()
+    for value in (-1, 2**40):
+        said = render(SHAPED["c"](v=value), locale=locale)
+        assert said == f"<{i18n.number(value, '', locale)}>"
+    key = (SHAPED["c"].id, "v", "c", "int")
+    assert misformatted()[key] == before.get(key, 0) + 2
+    assert render(SHAPED["c"](v=65), locale=locale) == "<A>"  # one it fits keeps it
 
 
 def test_a_stored_text_without_its_arguments_reads_hidden_there():
