@@ -435,8 +435,18 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
             return _leniently(declared, template, _NO_ARGS, locale)
     # English without format specs takes nested texts as plain strings (no _Verbatim)
     plain = locale == "en" and message_id not in _SPECS
-    # a language that writes numbers otherwise than English, where the message has specs
-    numbers = not plain and locale != "en" and _numbered(message_id, locale)
+    template = None
+    if declared is not None:  # the template first: a translation may have specs of its own
+        count = args.get(declared.count) if declared.count is not None else None
+        if count.__class__ is not int and isinstance(count, Private | Mapping):
+            count = _shown_count(count, hides)
+        if locale == "en":  # the declared template (Message.template_for), without a call
+            plural = declared.plural
+            template = plural if plural is not None and count != 1 else declared.template
+        else:
+            template = _translate(declared, locale, count)
+    # a language that writes numbers otherwise than English, where the template has specs
+    numbers = not plain and locale != "en" and _numbered(message_id, locale, template)
     values = {}
     for name, arg in args.items():  # text and numbers as they are, without a call
         kind = arg.__class__
@@ -470,18 +480,10 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
                 values[name] = _seen(value, locale, hides, True, not plain)
         else:
             values[name] = _argument(arg, locale, hides, live, not plain)
-    if declared is None:
+    if declared is None or template is None:
         log.warning("no message %r is declared (a ruleset of another version?)", message_id)
         listed = ", ".join(f"{k}={v}" for k, v in values.items())
         return f"[{message_id}] {listed}".rstrip()
-    count = args.get(declared.count) if declared.count is not None else None
-    if count is not None and count.__class__ is not int and isinstance(count, Private | Mapping):
-        count = _shown_count(count, hides)
-    if locale == "en":  # the declared template (Message.template_for), without a call
-        plural = declared.plural
-        template = plural if plural is not None and count != 1 else declared.template
-    else:
-        template = _translate(declared, locale, count)
     try:
         return template.format_map(values)
     except _SLIPS:  # an argument its spec does not fit
@@ -494,11 +496,32 @@ _NO_ARGS: dict[str, Any] = {}
 _SLIPS = (KeyError, ValueError, IndexError, TypeError, OverflowError)
 
 
-def _numbered(message_id: str, locale: str) -> bool:
+def _numbered(message_id: str, locale: str, template: str | None) -> bool:
     """Whether an integer argument of ``message_id`` may read otherwise in
     ``locale`` than in English: the message has format specs (``{limit:,}``, an
-    integer ``{x:.1f}``), and the language other symbols for them."""
-    return message_id in _SPECS and i18n.writes_numbers_otherwise(locale)
+    integer ``{x:.1f}``) in English or in ``template``, its translation (a translator
+    may group a count the English writes plainly), and the language other symbols
+    for them."""
+    if not i18n.writes_numbers_otherwise(locale):
+        return False
+    return message_id in _SPECS or (template is not None and _specified(template))
+
+
+#: Whether a template (a translation, or English standing in for it) gives any of
+#: its placeholders a format spec (as many as the translations rendered).
+_specs_in: dict[str, bool] = {}
+
+
+def _specified(template: str) -> bool:
+    """Whether ``template`` gives a placeholder a format spec (``{limit:,}``)."""
+    found = _specs_in.get(template)
+    if found is None:
+        try:
+            found = any(spec for _, name, spec, _ in _formatter.parse(template) if name)
+        except ValueError:  # not a template (_fit reads English for such a translation)
+            found = False
+        _specs_in[template] = found
+    return found
 
 
 #: Right-to-left letters and marks (Hebrew, Arabic, Syriac, Thaana, N'Ko and the

@@ -232,3 +232,33 @@ def test_a_private_integer_is_grouped_as_the_reader_groups_digits(locale, said):
     data, texts, privates = extract({"narration": limit})
     gm, _ = view_pair(stored_data(data), texts, privates, hides=_all, locale=locale)
     assert gm["narration"] == f"at most {said}"
+
+
+@pytest.mark.parametrize(
+    ("locale", "translated", "said"),
+    [("de", "höchstens {limit:,} Würfel", "höchstens 1.000.000 Würfel"),
+     ("cs", "nejvýše {limit:,} kostek", "nejvýše 1\xa0000\xa0000 kostek")],
+)  # fmt: skip
+def test_a_grouping_spec_only_the_translation_gives_groups_as_its_reader_does(
+    locale, translated, said, tmp_path
+):
+    """A translation that groups a count the English writes plainly (``{limit}``)
+    read "1,000,000" in German and Czech: a comma their readers take for a decimal
+    point (one, in German). Only the English template's specs made a count a number
+    of the reader's language."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    english = "at most {limit} dice"
+    catalogue = Catalog(locale=locale, domain="transgrouped")
+    catalogue.add(english, translated, context="limit")
+    (tmp_path / locale / "LC_MESSAGES").mkdir(parents=True)
+    with (tmp_path / locale / "LC_MESSAGES" / "transgrouped.mo").open("wb") as file:
+        write_mo(file, catalogue)
+    limit = Messages("transgrouped", catalogs=tmp_path)("limit", english)
+    assert render(limit(limit=1_000_000), locale=locale) == said
+    assert render(limit(limit=Private(1_000_000, of="npc")), locale=locale) == said
+    assert render(limit(limit=1_000_000), locale="en") == "at most 1000000 dice"
+    data, texts, privates = extract({"narration": limit(limit=1_000_000)})
+    gm, _ = view_pair(stored_data(data), texts, privates, hides=_all, locale=locale)
+    assert gm["narration"] == said
