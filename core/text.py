@@ -591,9 +591,9 @@ def _leniently(declared: Message, template: str, values: Mapping[str, Any], loca
         parts.append(literal)
         if name is None:
             continue
-        if name not in values:
-            log.warning("message %r has no argument %r (stored by another version of it?); "
-                        "it reads as hidden", declared.id, name)  # fmt: skip
+        if name not in values:  # warned once: an old event is read at every view
+            _warn_once((declared.id, name), "message %r has no argument %r (stored by another "
+                       "version of it?); it reads as hidden", declared.id, name)  # fmt: skip
             parts.append(_live(HIDDEN(), locale, None))
             continue
         value = values[name]
@@ -619,8 +619,18 @@ def misformatted() -> dict[tuple[str, str, str, str], int]:
     return dict(_misformatted)
 
 
-#: The messages a WARNING was logged for by :func:`_note_misformatted` (once each).
-_warned: set[str] = set()
+#: What a WARNING was logged for, once each: a message with an argument that did not
+#: fit its spec (its id), a message stored without an argument (its id and the name).
+_warned: set[str | tuple[str, str]] = set()
+
+
+def _warn_once(key: str | tuple[str, str], said: str, *args: Any) -> None:
+    """Log the WARNING ``said`` the first time for ``key`` (as many as the declared
+    messages' placeholders: a view is built anew for each reader, a table's old
+    events read at each)."""
+    if key not in _warned:
+        _warned.add(key)
+        log.warning(said, *args)
 
 
 def _note_misformatted(message_id: str, name: str, spec: str, value: Any) -> None:
@@ -628,14 +638,13 @@ def _note_misformatted(message_id: str, name: str, spec: str, value: Any) -> Non
     plain = value.value if value.__class__ is _Number else value
     key = (message_id, name, spec, type(plain).__name__)
     _misformatted[key] = _misformatted.get(key, 0) + 1
-    if message_id not in _warned:
-        _warned.add(message_id)
-        log.warning(
-            "message %r: its argument %r, %r, does not fit the format spec %r; it reads "
-            "without the spec (give the template a spec every value of the argument fits, "
-            "or the argument a value the spec formats)",
-            message_id, name, plain, spec,
-        )  # fmt: skip
+    _warn_once(
+        message_id,
+        "message %r: its argument %r, %r, does not fit the format spec %r; it reads "
+        "without the spec (give the template a spec every value of the argument fits, "
+        "or the argument a value the spec formats)",
+        message_id, name, plain, spec,
+    )  # fmt: skip
 
 
 #: Whether a translated template names only the message's placeholders.

@@ -195,6 +195,21 @@ def test_a_stored_text_without_its_arguments_reads_hidden_there():
     assert render({"id": ARMOUR.id, "args": [1]}) == "(hidden) has armour (hidden)"
 
 
+def test_a_stored_text_without_an_argument_is_warned_of_once(caplog):
+    """A table's old event, stored by a version of its ruleset whose message had fewer
+    placeholders, is read at every view for every reader: it logged a WARNING each
+    time, flooding the server's log with one line per reader and request."""
+    caplog.set_level(logging.WARNING, logger="rollbridge.text")
+    old = {"id": LISTED.id, "args": {}}
+    said = [render(old, locale=locale) for locale in ("en", "de", "en", "ru")]
+    assert said[0] == said[2] == "rolls: (hidden)" and said[1] == "rolls: (verborgen)"
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warnings == [
+        "message 'spectest.listed' has no argument 'rolls' (stored by another version of "
+        "it?); it reads as hidden"
+    ]
+
+
 def test_a_map_whose_id_names_no_message_reads_as_such():
     assert render({"id": ["x"], "args": {}}) == "[['x']]"
 
