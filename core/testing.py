@@ -343,7 +343,9 @@ def _check_common(common: CommonState, what: str) -> None:
         assert 0 <= track.value <= track.max, (
             f"{what}: track {track.key!r} has value {track.value} outside 0..{track.max}"
         )
+    slips = misformatted()
     _json_roundtrip(common.to_dict(), f"{what}: common state")
+    _check_specs(slips, f"{what}: common state")
 
 
 def _example_sheet(ruleset: Ruleset, name: str, sheet: Any) -> JSON:

@@ -429,3 +429,29 @@ def test_a_refusal_misfit_only_in_english_fails_the_suite(tmp_path):
         r"\[\('authordrops.too_much', 'limit', 'd', 'float'\)\]"
     ):  # fmt: skip
         suite.test_every_refusal_reads_in_every_locale()
+
+
+_NOTE = _SPECS("note", "{n:+d} to rolls")
+
+
+class _NotedMisSpecified(Tally):
+    """Tally whose common state notes half the damage (a float) where its message's
+    spec, ``{n:+d}``, takes integers."""
+
+    def common_state(self, actor):
+        common = super().common_state(actor)
+        return dataclasses.replace(common, modifier_note=_NOTE(n=-actor.state["damage"] / 2))
+
+
+def test_a_common_states_text_its_spec_does_not_fit_fails_the_suite():
+    """A common state's text (a condition, the modifier's note) whose argument does not
+    fit its spec fails the common state's test, naming the actor. Before, that test
+    rendered it uncounted and passed; only the resolution tests failed, naming the
+    action ("hit: arguments that do not fit ...") as if its narration were at fault."""
+    suite = _suite(_NotedMisSpecified())
+    with pytest.raises(
+        AssertionError, match=r"^actor 'Ana': common state: arguments that do not fit their "
+        r"format spec \(message, argument, spec, the value's type\): "
+        r"\[\('authorspecs.note', 'n', '\+d', 'float'\)\]"
+    ):  # fmt: skip
+        suite.test_example_sheets_validate_and_states_are_json()
