@@ -343,7 +343,9 @@ def _check_common(common: CommonState, what: str) -> None:
         assert 0 <= track.value <= track.max, (
             f"{what}: track {track.key!r} has value {track.value} outside 0..{track.max}"
         )
+    slips = misformatted()
     _json_roundtrip(common.to_dict(), f"{what}: common state")
+    _check_specs(slips, f"{what}: common state")
 
 
 def _example_sheet(ruleset: Ruleset, name: str, sheet: Any) -> JSON:
@@ -1043,8 +1045,9 @@ class RulesetConformance(StateConformance):
         rendered per audience and language), and every resolution renders for the
         GM and for players — with every actor an NPC, so every private value is
         hidden — as non-empty text with no placeholder left, every argument fitting
-        its format spec (``{armour:d}`` given None or a float fails here: at a table
-        it reads without the spec, and the server logs a WARNING)."""
+        its format spec, and so of an example's refusal (``{armour:d}`` given None or a
+        float fails here: at a table it reads without the spec, and the server logs a
+        WARNING)."""
         rendered = 0
         refusals: dict[str, RuleViolation] = {}
         slips = misformatted()
@@ -1054,8 +1057,9 @@ class RulesetConformance(StateConformance):
                 where = self._request_for(name, ids)
                 try:
                     harness.resolve(name, params=case["params"], **where)
-                except RuleViolation as refused:
+                except RuleViolation as refused:  # rendered in English as it was made
                     refusals.setdefault(name, refused)
+                    _check_specs(slips, f"{name}: its refusal")
                     continue
                 _check_specs(slips, name)
                 event = harness.events(harness.table.info.seq - 1)[-1]
@@ -1156,7 +1160,8 @@ class RulesetConformance(StateConformance):
 
     def test_every_refusal_reads_in_every_locale(self) -> None:
         """Every refusal of a bad parameter or sheet field — the core's schema checks
-        and the ruleset's own — is a Text that reads in each locale the ruleset ships."""
+        and the ruleset's own — is a Text that reads in each locale the ruleset ships,
+        every argument fitting its format spec there and in English."""
         locales = self._locales()
         if not locales:
             pytest.skip(self._no_catalogue())
@@ -1167,17 +1172,21 @@ class RulesetConformance(StateConformance):
             where = self._request_for(name, ids)
             for key in case["params"]:
                 for wrong in self.wrong_values:
+                    slips = misformatted()  # a refusal is rendered in English as it is made
                     try:
                         harness.resolve(name, params={**case["params"], key: wrong}, **where)
                     except RollbridgeError as refused:
                         refusals.append((f"{name} with {key}={wrong!r}", refused))
+                        _check_specs(slips, refusals[-1][0])
         for sheet_name, sheet in self.ruleset.example_sheets.items():
             for key in sheet:
                 for wrong in self.wrong_values:
+                    slips = misformatted()
                     try:
                         harness.add_actor(f"{sheet_name}?", {**sheet, key: wrong})
                     except RollbridgeError as refused:
                         refusals.append((f"sheet {sheet_name} with {key}={wrong!r}", refused))
+                        _check_specs(slips, refusals[-1][0])
         assert refusals, "no bad parameter or sheet field was refused"
         slips = misformatted()
         for where, refused in refusals:

@@ -431,12 +431,22 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
         template = _translate(declared, locale, None)
         try:
             return template.format_map(_NO_ARGS)
-        except (KeyError, ValueError, IndexError, TypeError):  # a stored text without its args
+        except _SLIPS:  # a stored text without its args
             return _leniently(declared, template, _NO_ARGS, locale)
     # English without format specs takes nested texts as plain strings (no _Verbatim)
     plain = locale == "en" and message_id not in _SPECS
-    # a language that writes numbers otherwise than English, where the message has specs
-    numbers = not plain and locale != "en" and _numbered(message_id, locale)
+    template = None
+    if declared is not None:  # the template first: a translation may have specs of its own
+        count = args.get(declared.count) if declared.count is not None else None
+        if count.__class__ is not int and isinstance(count, Private | Mapping):
+            count = _shown_count(count, hides)
+        if locale == "en":  # the declared template (Message.template_for), without a call
+            plural = declared.plural
+            template = plural if plural is not None and count != 1 else declared.template
+        else:
+            template = _translate(declared, locale, count)
+    # a language that writes numbers otherwise than English, where the template has specs
+    numbers = not plain and locale != "en" and _numbered(message_id, locale, template)
     values = {}
     for name, arg in args.items():  # text and numbers as they are, without a call
         kind = arg.__class__
@@ -470,32 +480,48 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
                 values[name] = _seen(value, locale, hides, True, not plain)
         else:
             values[name] = _argument(arg, locale, hides, live, not plain)
-    if declared is None:
+    if declared is None or template is None:
         log.warning("no message %r is declared (a ruleset of another version?)", message_id)
         listed = ", ".join(f"{k}={v}" for k, v in values.items())
         return f"[{message_id}] {listed}".rstrip()
-    count = args.get(declared.count) if declared.count is not None else None
-    if count is not None and count.__class__ is not int and isinstance(count, Private | Mapping):
-        count = _shown_count(count, hides)
-    if locale == "en":  # the declared template (Message.template_for), without a call
-        plural = declared.plural
-        template = plural if plural is not None and count != 1 else declared.template
-    else:
-        template = _translate(declared, locale, count)
     try:
         return template.format_map(values)
-    except (KeyError, ValueError, IndexError, TypeError):  # an argument its spec does not fit
+    except _SLIPS:  # an argument its spec does not fit
         return _leniently(declared, template, values, locale)
 
 
 _NO_ARGS: dict[str, Any] = {}
+#: What ``str.format_map`` raises for an argument missing or not fitting its spec:
+#: ``OverflowError`` too, for an integer out of a character's range under ``{n:c}``.
+_SLIPS = (KeyError, ValueError, IndexError, TypeError, OverflowError)
 
 
-def _numbered(message_id: str, locale: str) -> bool:
+def _numbered(message_id: str, locale: str, template: str | None) -> bool:
     """Whether an integer argument of ``message_id`` may read otherwise in
     ``locale`` than in English: the message has format specs (``{limit:,}``, an
-    integer ``{x:.1f}``), and the language other symbols for them."""
-    return message_id in _SPECS and i18n.writes_numbers_otherwise(locale)
+    integer ``{x:.1f}``) in English or in ``template``, its translation (a translator
+    may group a count the English writes plainly), and the language other symbols
+    for them."""
+    if not i18n.writes_numbers_otherwise(locale):
+        return False
+    return message_id in _SPECS or (template is not None and _specified(template))
+
+
+#: Whether a template (a translation, or English standing in for it) gives any of
+#: its placeholders a format spec (as many as the translations rendered).
+_specs_in: dict[str, bool] = {}
+
+
+def _specified(template: str) -> bool:
+    """Whether ``template`` gives a placeholder a format spec (``{limit:,}``)."""
+    found = _specs_in.get(template)
+    if found is None:
+        try:
+            found = any(spec for _, name, spec, _ in _formatter.parse(template) if name)
+        except ValueError:  # not a template (_fit reads English for such a translation)
+            found = False
+        _specs_in[template] = found
+    return found
 
 
 #: Right-to-left letters and marks (Hebrew, Arabic, Syriac, Thaana, N'Ko and the
@@ -565,15 +591,15 @@ def _leniently(declared: Message, template: str, values: Mapping[str, Any], loca
         parts.append(literal)
         if name is None:
             continue
-        if name not in values:
-            log.warning("message %r has no argument %r (stored by another version of it?); "
-                        "it reads as hidden", declared.id, name)  # fmt: skip
+        if name not in values:  # warned once: an old event is read at every view
+            _warn_once((declared.id, name), "message %r has no argument %r (stored by another "
+                       "version of it?); it reads as hidden", declared.id, name)  # fmt: skip
             parts.append(_live(HIDDEN(), locale, None))
             continue
         value = values[name]
         try:
             parts.append(format(value, spec))
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, OverflowError):  # OverflowError: -1 under {n:c}
             _note_misformatted(declared.id, name, spec, value)
             parts.append(format(value, ""))
     return "".join(parts)
@@ -593,8 +619,18 @@ def misformatted() -> dict[tuple[str, str, str, str], int]:
     return dict(_misformatted)
 
 
-#: The messages a WARNING was logged for by :func:`_note_misformatted` (once each).
-_warned: set[str] = set()
+#: What a WARNING was logged for, once each: a message with an argument that did not
+#: fit its spec (its id), a message stored without an argument (its id and the name).
+_warned: set[str | tuple[str, str]] = set()
+
+
+def _warn_once(key: str | tuple[str, str], said: str, *args: Any) -> None:
+    """Log the WARNING ``said`` the first time for ``key`` (as many as the declared
+    messages' placeholders: a view is built anew for each reader, a table's old
+    events read at each)."""
+    if key not in _warned:
+        _warned.add(key)
+        log.warning(said, *args)
 
 
 def _note_misformatted(message_id: str, name: str, spec: str, value: Any) -> None:
@@ -602,14 +638,13 @@ def _note_misformatted(message_id: str, name: str, spec: str, value: Any) -> Non
     plain = value.value if value.__class__ is _Number else value
     key = (message_id, name, spec, type(plain).__name__)
     _misformatted[key] = _misformatted.get(key, 0) + 1
-    if message_id not in _warned:
-        _warned.add(message_id)
-        log.warning(
-            "message %r: its argument %r, %r, does not fit the format spec %r; it reads "
-            "without the spec (give the template a spec every value of the argument fits, "
-            "or the argument a value the spec formats)",
-            message_id, name, plain, spec,
-        )  # fmt: skip
+    _warn_once(
+        message_id,
+        "message %r: its argument %r, %r, does not fit the format spec %r; it reads "
+        "without the spec (give the template a spec every value of the argument fits, "
+        "or the argument a value the spec formats)",
+        message_id, name, plain, spec,
+    )  # fmt: skip
 
 
 #: Whether a translated template names only the message's placeholders.

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import zipfile
@@ -40,6 +41,7 @@ __all__ = [
     "CLIENT_IN_MODULE",
     "MODULE_DIR",
     "build_release",
+    "holds_other_files",
     "main",
     "manifest_for",
     "referenced_files",
@@ -80,6 +82,8 @@ UNPACKED = say(
 )
 # Translators: {option} is --out or --unpacked; {error} the system's words for it.
 CANNOT_WRITE = say("cli.release.cannot_write", "{option}: cannot write {path}: {error}")
+# Translators: {option} is --out or --unpacked, given an empty path ("").
+EMPTY = say("cli.release.empty", "{option}: the path is empty; give a folder")
 # Translators: {path} is the folder given after --unpacked.
 NOT_EMPTY = say(
     "cli.release.not_empty",
@@ -203,7 +207,7 @@ def write_unpacked(target: Path | str, module_dir: Path = MODULE_DIR) -> Path:
     ``target`` must be empty or a folder this function wrote before."""
     out = Path(target)
     marker = out / ".rollbridge-unpacked"
-    if out.exists() and any(out.iterdir()) and not marker.exists():
+    if holds_other_files(out):
         raise FileExistsError(f"{out} holds other files; give an empty or new folder")
     if out.exists():
         shutil.rmtree(out)
@@ -214,6 +218,15 @@ def write_unpacked(target: Path | str, module_dir: Path = MODULE_DIR) -> Path:
         (out / arcname).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, out / arcname)
     return out
+
+
+def holds_other_files(target: Path | str) -> bool:
+    """Whether ``target`` is a folder holding files :func:`write_unpacked` did not
+    write there (which it refuses to replace).
+
+    :raises OSError: ``target`` is a file, or a folder that cannot be read."""
+    out = Path(target)
+    return out.exists() and any(out.iterdir()) and not (out / ".rollbridge-unpacked").exists()
 
 
 def _add(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
@@ -238,35 +251,49 @@ def run(args: argparse.Namespace) -> int:
     """Build the release the parsed options ask for; print the two paths (or,
     with ``--unpacked``, the folder).
 
-    :raises InvalidRequest: the folder cannot be written (the system's words), or
-        ``--unpacked`` names a folder holding other files."""
-    option, given = ("--unpacked", args.unpacked) if args.unpacked else ("--out", args.out)
+    :raises InvalidRequest: the folder's path is empty, the folder cannot be written
+        (the system's words), or ``--unpacked`` names a folder holding other files.
+    :raises OSError: the module's own files are missing or misplaced (a broken
+        checkout or install): not the folder's fault, so not said to be."""
+    unpacked = args.unpacked is not None  # "" too: not a zip in the default folder
+    option, given = ("--unpacked", args.unpacked) if unpacked else ("--out", args.out)
+    field = option.removeprefix("--")
+    if not given:  # Path("") is the current folder: an unset shell variable, likely
+        raise InvalidRequest(EMPTY(option=option), details={"field": field})
     try:
-        if args.unpacked:
-            sys.stdout.write(f"{write_unpacked(args.unpacked)}\n")
+        if unpacked:
+            if holds_other_files(given):
+                raise InvalidRequest(NOT_EMPTY(path=given), details={"field": field})
+            sys.stdout.write(f"{write_unpacked(given)}\n")
             return 0
         path = build_release(
-            args.out,
+            given,
             base_url=args.base_url,
             manifest_url=args.manifest_url,
             download_url=args.download_url,
+            module_dir=MODULE_DIR,
         )
-    except FileExistsError as exc:
-        if exc.errno is None:  # write_unpacked's own refusal, not the system's
-            raise InvalidRequest(
-                NOT_EMPTY(path=str(given)), details={"field": "unpacked"}
-            ) from None
-        raise _cannot_write(option, given, exc) from None
     except OSError as exc:
-        raise _cannot_write(option, given, exc) from None
+        if not _about(exc, given):
+            raise
+        error = exc.strerror or type(exc).__name__
+        said = CANNOT_WRITE(option=option, path=given, error=error)
+        raise InvalidRequest(said, details={"field": field}) from None
     sys.stdout.write(f"{path}\n{path.parent / 'module.json'}\n")
     return 0
 
 
-def _cannot_write(option: str, given: str, exc: OSError) -> InvalidRequest:
-    """The refusal of a folder the system would not let the release write."""
-    said = CANNOT_WRITE(option=option, path=str(given), error=exc.strerror or type(exc).__name__)
-    return InvalidRequest(said, details={"field": option.removeprefix("--")})
+def _about(exc: OSError, given: str) -> bool:
+    """Whether ``exc`` is the system's refusal to write ``given``: it names that
+    folder, a file in it or a folder on its way, or no file (a full disk). Not an
+    error of the release's own (no errno: a file module.json names is missing), nor
+    one naming a file of the module it reads."""
+    if exc.errno is None:
+        return False
+    if exc.filename is None:
+        return True
+    named, folder = Path(os.path.abspath(exc.filename)), Path(os.path.abspath(given))
+    return named == folder or folder in named.parents or named in folder.parents
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -6,6 +6,8 @@ English whatever ``--locale`` said). The same from the release script run alone.
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from rollbridge.adapters.foundry import release
@@ -58,3 +60,56 @@ def test_the_script_alone_says_it_in_the_environments_language(tmp_path, capsys,
         f"в {folder} есть другие файлы"
     )
     assert (folder / "notes.txt").read_text() == "keep me\n"
+
+
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [("--unpacked", "--unpacked: cesta je prázdná; zadejte složku"),
+     ("--out", "--out: cesta je prázdná; zadejte složku")],
+)  # fmt: skip
+def test_an_empty_folder_path_is_refused_and_nothing_written(option, said, tmp_path, capsys,
+                                                             monkeypatch):  # fmt: skip
+    """An empty path (an unset shell variable: ``--unpacked "$DIR"``) is refused. Before,
+    ``--unpacked ""`` built the zip into dist/foundry instead, and ``--out ""`` wrote the
+    zip and module.json into the current folder, both with exit status 0."""
+    monkeypatch.chdir(tmp_path)
+    code = main(["foundry-release", option, "", "--locale", "cs"])
+    out, err = capsys.readouterr()
+    assert (code, out, err) == (1, "", f"rollbridge: error: invalid_request: {said}\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("depth", [("dist",), ("a", "b", "dist")])
+def test_a_folder_on_the_way_that_is_a_file_is_named_as_the_outs(depth, tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("mine\n")
+    out = blocker.joinpath(*depth)
+    assert main(["foundry-release", "--out", str(out)]) == 1
+    assert capsys.readouterr().err.startswith(
+        f"rollbridge: error: invalid_request: --out: cannot write {out}: "
+    )
+
+
+def _incomplete_module(tmp_path, monkeypatch, missing: str):
+    """A copy of the Foundry module without ``missing`` (a broken checkout or install),
+    released from."""
+    module = tmp_path / "module"
+    shutil.copytree(release.MODULE_DIR, module)
+    (module / missing).unlink()
+    monkeypatch.setattr(release, "MODULE_DIR", module)
+
+
+@pytest.mark.parametrize(
+    ("missing", "error"),
+    [("lang/cs.json", r"module\.json names files the module does not have: \['lang/cs\.json'\]"),
+     ("module.json", r"No such file or directory: '.*module/module\.json'")],
+)  # fmt: skip
+def test_a_module_missing_its_own_files_is_not_said_to_be_the_out_folders_fault(
+    missing, error, tmp_path, monkeypatch
+):
+    """Before, a file of the module missing read "invalid_request: --out: cannot write
+    <out>: FileNotFoundError" (or "No such file or directory"): the operator was sent
+    to a folder that was fine. The module's own error, naming the file, is raised."""
+    _incomplete_module(tmp_path, monkeypatch, missing)
+    with pytest.raises(FileNotFoundError, match=error):
+        main(["foundry-release", "--out", str(tmp_path / "out")])

@@ -42,7 +42,7 @@ say = Messages("spectest")
 LOCALES = ("en", "cs", "de", "ru")
 #: Format specs rulesets write, and some they write by mistake.
 SPECS = ("", "d", "+d", ",", ",d", "05d", ".1f", ".2f", "+.1f", ",.1f", ".1%", ".0%",
-         ">5", "<4", "^6", "x", "e", "g", "s", " ", " / ")  # fmt: skip
+         ">5", "<4", "^6", "x", "e", "g", "s", "c", " ", " / ")  # fmt: skip
 #: One message per spec: ``"<{v:spec}>"``.
 SHAPED = {spec: say(f"shaped.{index}", f"<{{v:{spec}}}>") for index, spec in enumerate(SPECS)}
 ARMOUR = say("armour", "{target} has armour {armour:d}")
@@ -84,12 +84,12 @@ def _expected(value, spec: str, locale: str) -> str | None:
     if value.__class__ in (int, float) and locale != "en":
         try:
             return i18n.number(value, spec, locale)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, OverflowError):
             return i18n.number(value, "", locale)
     if value is None or value.__class__ in (int, float, str, bool):
         try:
             return format(value, spec)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, OverflowError):
             return format(value, "")
     return None
 
@@ -101,7 +101,7 @@ def _fits(value, spec: str, locale: str) -> bool:
         return True
     try:
         format(value, spec)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError):
         return False
     return True
 
@@ -176,10 +176,38 @@ def test_only_the_argument_that_does_not_fit_loses_its_spec():
     assert render(TWO(a=3, b="x"), locale="en") == "3 and x"
 
 
+@pytest.mark.parametrize("locale", LOCALES)
+def test_an_integer_out_of_a_characters_range_under_c_reads_plain(locale):
+    """``{v:c}`` given -1 or 2**40 raised ``OverflowError``, which neither the first
+    filling nor the lenient one caught: the table's request failed with a traceback."""
+    before = misformatted()
+    for value in (-1, 2**40):
+        said = render(SHAPED["c"](v=value), locale=locale)
+        assert said == f"<{i18n.number(value, '', locale)}>"
+    key = (SHAPED["c"].id, "v", "c", "int")
+    assert misformatted()[key] == before.get(key, 0) + 2
+    assert render(SHAPED["c"](v=65), locale=locale) == "<A>"  # one it fits keeps it
+
+
 def test_a_stored_text_without_its_arguments_reads_hidden_there():
     assert render({"id": ARMOUR.id}, locale="ru") == "(скрыто) has armour (скрыто)"
     assert render({"id": ARMOUR.id, "args": {"target": "A"}}) == "A has armour (hidden)"
     assert render({"id": ARMOUR.id, "args": [1]}) == "(hidden) has armour (hidden)"
+
+
+def test_a_stored_text_without_an_argument_is_warned_of_once(caplog):
+    """A table's old event, stored by a version of its ruleset whose message had fewer
+    placeholders, is read at every view for every reader: it logged a WARNING each
+    time, flooding the server's log with one line per reader and request."""
+    caplog.set_level(logging.WARNING, logger="rollbridge.text")
+    old = {"id": LISTED.id, "args": {}}
+    said = [render(old, locale=locale) for locale in ("en", "de", "en", "ru")]
+    assert said[0] == said[2] == "rolls: (hidden)" and said[1] == "rolls: (verborgen)"
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warnings == [
+        "message 'spectest.listed' has no argument 'rolls' (stored by another version of "
+        "it?); it reads as hidden"
+    ]
 
 
 def test_a_map_whose_id_names_no_message_reads_as_such():
@@ -219,3 +247,33 @@ def test_a_private_integer_is_grouped_as_the_reader_groups_digits(locale, said):
     data, texts, privates = extract({"narration": limit})
     gm, _ = view_pair(stored_data(data), texts, privates, hides=_all, locale=locale)
     assert gm["narration"] == f"at most {said}"
+
+
+@pytest.mark.parametrize(
+    ("locale", "translated", "said"),
+    [("de", "höchstens {limit:,} Würfel", "höchstens 1.000.000 Würfel"),
+     ("cs", "nejvýše {limit:,} kostek", "nejvýše 1\xa0000\xa0000 kostek")],
+)  # fmt: skip
+def test_a_grouping_spec_only_the_translation_gives_groups_as_its_reader_does(
+    locale, translated, said, tmp_path
+):
+    """A translation that groups a count the English writes plainly (``{limit}``)
+    read "1,000,000" in German and Czech: a comma their readers take for a decimal
+    point (one, in German). Only the English template's specs made a count a number
+    of the reader's language."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    english = "at most {limit} dice"
+    catalogue = Catalog(locale=locale, domain="transgrouped")
+    catalogue.add(english, translated, context="limit")
+    (tmp_path / locale / "LC_MESSAGES").mkdir(parents=True)
+    with (tmp_path / locale / "LC_MESSAGES" / "transgrouped.mo").open("wb") as file:
+        write_mo(file, catalogue)
+    limit = Messages("transgrouped", catalogs=tmp_path)("limit", english)
+    assert render(limit(limit=1_000_000), locale=locale) == said
+    assert render(limit(limit=Private(1_000_000, of="npc")), locale=locale) == said
+    assert render(limit(limit=1_000_000), locale="en") == "at most 1000000 dice"
+    data, texts, privates = extract({"narration": limit(limit=1_000_000)})
+    gm, _ = view_pair(stored_data(data), texts, privates, hides=_all, locale=locale)
+    assert gm["narration"] == said

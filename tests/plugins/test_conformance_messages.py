@@ -15,7 +15,7 @@ import dataclasses
 
 import pytest
 
-from rollbridge.exceptions import InvalidState, PluginError
+from rollbridge.exceptions import InvalidState, PluginError, RuleViolation
 from rollbridge.plugins.bandits import BanditsRuleset
 from rollbridge.testing import RulesetConformance
 from rollbridge.text import Messages, Private
@@ -354,3 +354,104 @@ def test_an_argument_its_spec_does_not_fit_fails_the_suite(test, locales):
         r"'float'\)\] — at a table each reads without its spec"
     ):  # fmt: skip
         getattr(suite, test)()
+
+
+_NOT_HURT = _SPECS("not_hurt", "{name} is not hurt (wounds {wounds:d})")
+
+
+class _RefusedMisSpecified(Tally):
+    """Tally whose ``hit`` narration fits its spec, and whose ``heal`` of an unhurt
+    target (as its example is, on fresh actors) is refused with a message giving None
+    where ``{wounds:d}`` takes integers."""
+
+    actions = {"hit": Tally.actions["hit"], "heal": Tally.actions["heal"]}
+
+    def resolve(self, context, dice):
+        target = context.targets[0]
+        if context.action == "heal" and target.state["damage"] == 0:
+            raise RuleViolation(_NOT_HURT(name=target.name, wounds=None), code="not_hurt")
+        result = super().resolve(context, dice)
+        return dataclasses.replace(result, narration=_ARMOUR(name="x", armour=2), steps=[])
+
+
+def test_a_refusal_its_spec_does_not_fit_fails_the_suite_naming_it():
+    """An example refused with a message whose argument does not fit its spec fails
+    the suite, naming that action's refusal. Before, the refusal was passed over: the
+    last example refused so went unnoticed (an English-only ruleset, whose locale
+    tests are skipped, passed the suite), and an earlier one failed the next example,
+    named as if its narration were at fault."""
+    suite = _suite(_RefusedMisSpecified())
+    with pytest.raises(
+        AssertionError, match=r"^heal: its refusal: arguments that do not fit their format "
+        r"spec \(message, argument, spec, the value's type\): \[\('authorspecs.not_hurt', "
+        r"'wounds', 'd', 'NoneType'\)\]"
+    ):  # fmt: skip
+        suite.test_texts_are_data_and_render_for_every_audience()
+
+
+def _dropping_the_spec(folder):
+    """A ruleset whose refusal of a bonus over 100 gives a float where its English
+    template's ``{limit:d}`` takes integers, and whose German catalogue (compiled in
+    ``folder``) translates it without the spec, as a translator may."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    english = "a bonus of {bonus} is over {limit:d}"
+    catalogue = Catalog(locale="de", domain="authordrops")
+    catalogue.add(english, "ein Bonus von {bonus} ist über {limit}", context="too_much")
+    (folder / "de" / "LC_MESSAGES").mkdir(parents=True)
+    with (folder / "de" / "LC_MESSAGES" / "authordrops.mo").open("wb") as file:
+        write_mo(file, catalogue)
+    too_much = Messages("authordrops", catalogs=folder)("too_much", english)
+
+    class Dropping(Tally):
+        actions = {"hit": Tally.actions["hit"]}
+
+        def resolve(self, context, dice):
+            if context.params.get("bonus", 0) > 100:
+                bonus = context.params["bonus"]
+                raise RuleViolation(too_much(bonus=bonus, limit=100.0), code="too_much")
+            return super().resolve(context, dice)
+
+    return Dropping()
+
+
+def test_a_refusal_misfit_only_in_english_fails_the_suite(tmp_path):
+    """A refusal whose English template's spec does not fit its argument fails the
+    refusal test even where the translation has no spec. Before, its English was
+    rendered (when the refusal was made) before the suite began to count, and the
+    German rendering fitted: the suite passed a ruleset whose English readers were
+    given the argument without its spec."""
+    suite = _suite(_dropping_the_spec(tmp_path / "locale"), locales=("de",))
+    with pytest.raises(
+        AssertionError, match=r"^hit with bonus=1000000: arguments that do not fit their "
+        r"format spec \(message, argument, spec, the value's type\): "
+        r"\[\('authordrops.too_much', 'limit', 'd', 'float'\)\]"
+    ):  # fmt: skip
+        suite.test_every_refusal_reads_in_every_locale()
+
+
+_NOTE = _SPECS("note", "{n:+d} to rolls")
+
+
+class _NotedMisSpecified(Tally):
+    """Tally whose common state notes half the damage (a float) where its message's
+    spec, ``{n:+d}``, takes integers."""
+
+    def common_state(self, actor):
+        common = super().common_state(actor)
+        return dataclasses.replace(common, modifier_note=_NOTE(n=-actor.state["damage"] / 2))
+
+
+def test_a_common_states_text_its_spec_does_not_fit_fails_the_suite():
+    """A common state's text (a condition, the modifier's note) whose argument does not
+    fit its spec fails the common state's test, naming the actor. Before, that test
+    rendered it uncounted and passed; only the resolution tests failed, naming the
+    action ("hit: arguments that do not fit ...") as if its narration were at fault."""
+    suite = _suite(_NotedMisSpecified())
+    with pytest.raises(
+        AssertionError, match=r"^actor 'Ana': common state: arguments that do not fit their "
+        r"format spec \(message, argument, spec, the value's type\): "
+        r"\[\('authorspecs.note', 'n', '\+d', 'float'\)\]"
+    ):  # fmt: skip
+        suite.test_example_sheets_validate_and_states_are_json()
