@@ -70,8 +70,8 @@ def _query(path: Path) -> str | None:
       neither can make them: None.
     - Else (a rollback journal): ``mode=ro``."""
     real = path.resolve()
-    if _beside(real, "-wal").exists():
-        return _RO_BESIDE_WAL if _beside(real, "-shm").exists() else None
+    if os.path.exists(_beside(real, "-wal")):
+        return _RO_BESIDE_WAL if os.path.exists(_beside(real, "-shm")) else None
     if not _in_wal(path):
         return "mode=ro"
     return "mode=rw" if os.access(real.parent, os.W_OK) else None
