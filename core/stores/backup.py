@@ -167,7 +167,8 @@ def backup(
                 leftover.unlink()
         if blamed == dest and isinstance(exc, sqlite3.Error | OSError):
             raise StoreError(CANNOT_WRITE(path=str(dest), error=explain(exc))) from exc
-        if isinstance(exc, sqlite3.Error | UnicodeDecodeError):  # this: a damaged schema's
+        # the source's: a damaged schema's words, its files copied (read_only)
+        if isinstance(exc, sqlite3.Error | UnicodeDecodeError | OSError):
             raise StoreError(CANNOT_OPEN(path=str(source), error=explain(exc))) from exc
         raise
     return BackupInfo(source, dest, int(tables), dest.stat().st_size, int(version))

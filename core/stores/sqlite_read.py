@@ -107,14 +107,20 @@ _TRIES = 5
 
 
 def _copied(path: Path) -> sqlite3.Connection:
-    """A connection to a copy of ``path`` and its ``-wal`` (the files' bytes, read as a
-    file is read: SQLite would write beside them) in a temporary folder, where SQLite
-    reads them as the file's next connection would. Without a ``-shm`` no other
-    connection has the file open; one that opens it meanwhile makes a ``-shm``, or
-    ends and removes the ``-wal``: the files are compared before and after, and copied
-    again if either changed (or the file, or ``-wal``, itself), else read in place.
+    """A connection to a copy of ``path`` and its ``-wal``, copied as files (SQLite
+    would write beside them), in a temporary folder, where SQLite reads them as the
+    file's next connection would.
 
-    :raises sqlite3.Error: they kept changing; OSError: a file could not be copied.
+    Without a ``-shm`` no other connection has the file open. One that opened it
+    while the files were copied made a ``-shm`` (and may have written), or ended and
+    removed the ``-wal``: the three files' identities, sizes and times are compared
+    before and after the copy, and where they differ the file is looked at again
+    (:func:`_query`: read in place now, or copied again).
+
+    :raises sqlite3.Error: they changed at each of :data:`_TRIES` copies, which only
+        another program writing the file without a ``-shm`` could do (said as SQLite
+        says a file another connection holds: locked); OSError: a file could not be
+        copied.
     """
     real = path.resolve()
     for _ in range(_TRIES):

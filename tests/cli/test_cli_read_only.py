@@ -252,11 +252,12 @@ def test_reading_a_wal_without_its_index_makes_no_file(tmp_path, monkeypatch):
     _, last = _killed_with_a_wal(db, commits=True)
     db.with_name(db.name + "-shm").unlink()
     before = _state(db.parent)
-    for command in _reading_commands(last):
+    for command in [*_reading_commands(last), ("backup", str(tmp_path / "copy.db"))]:
         status, _, err = _run(*command, "--db", str(db))
         assert status == 0 and err == "", (command, err)
         assert _state(db.parent) == before, command
     assert "latest" in _run("table", "tokens", last, "--db", str(db))[1]
+    assert "latest" in _run("table", "tokens", last, "--db", str(tmp_path / "copy.db"))[1]
     assert list(temporary.iterdir()) == []
 
 
