@@ -290,19 +290,20 @@ def _serve(args: argparse.Namespace) -> int:
     configure(args.log_level, args.log_format)
     lock = None
     made: list[str] = []
-    new_lock = False  # whether this start makes the lock file
+    new_lock = False  # whether this start made the lock file (O_EXCL: exactly)
     db = ""
     # the lock is removed still held (no other serve opens the database meanwhile), and
     # only while its name is the file held (remove_lock)
-    from rollbridge.cli.serve_lock import lock_database, lock_path, remove_lock
+    from rollbridge.cli.serve_lock import lock_path, remove_lock, take_serve_lock
 
     if redis_url(args) is None:
         from rollbridge.paths import default_db_path
 
         db = args.db or default_db_path()
         made = _files_not_there(db)
-        new_lock = not os.path.lexists(lock_path(db))
-        lock = lock_database(db)  # before the store opens
+        taken = take_serve_lock(db)  # before the store opens
+        if taken is not None:
+            lock, new_lock = taken
     try:
         try:
             store = open_store(args, retain=args.retain)  # the store loads only for serving
@@ -321,7 +322,7 @@ def _serve(args: argparse.Namespace) -> int:
         if made and _holds_no_table(made[0]):
             # a first start that never served leaves no files behind, its lock last
             _remove([file for file in made if file != lock_path(db)])
-            if lock is not None and lock_path(db) in made:
+            if lock is not None and new_lock:
                 remove_lock(lock, db)
         raise
     finally:

@@ -25,12 +25,20 @@ import errno
 import logging
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from rollbridge.exceptions import Conflict, StoreError
 from rollbridge.text import Messages
 
-__all__ = ["Held", "hold_unserved", "lock_database", "lock_path", "remove_lock"]
+__all__ = [
+    "Held",
+    "Taken",
+    "hold_unserved",
+    "lock_database",
+    "lock_path",
+    "remove_lock",
+    "take_serve_lock",
+]
 
 log = logging.getLogger("rollbridge.store")
 
@@ -72,11 +80,33 @@ def lock_database(db: str | os.PathLike[str]) -> int | None:
     :raises Conflict: another process holds it (``database_in_use``).
     :raises StoreError: the lock file cannot be opened or locked.
     """
+    taken = take_serve_lock(db)
+    return None if taken is None else taken.descriptor
+
+
+class Taken(NamedTuple):
+    """The serve lock as :func:`take_serve_lock` took it."""
+
+    #: The lock file's descriptor (closing it lets go).
+    descriptor: int
+    #: Whether this call made the lock file (``O_CREAT | O_EXCL``): a ``serve`` whose
+    #: start fails removes only a lock file it made. Its absence looked at before
+    #: could be another process's meanwhile (a ``migrate`` that made it and ended, a
+    #: ``serve`` that made it and stopped).
+    created: bool
+
+
+def take_serve_lock(db: str | os.PathLike[str]) -> Taken | None:
+    """:func:`lock_database`, saying too whether it made the lock file.
+
+    :raises Conflict: another process holds it (``database_in_use``).
+    :raises StoreError: the lock file cannot be opened or locked.
+    """
     fcntl = _fcntl(db, "a second serve")
     path = os.path.realpath(db)
     if fcntl is None or not os.path.isdir(os.path.dirname(path)):
         return None
-    return _take_or_refuse(fcntl, path, IN_USE)[0]
+    return Taken(*_take_or_refuse(fcntl, path, IN_USE))
 
 
 def remove_lock(descriptor: int, db: str | os.PathLike[str]) -> None:

@@ -9,7 +9,9 @@ serve`` runs on the same file. The copy is written next to its destination
 under a temporary name, checked (``PRAGMA quick_check``), switched to a single
 self-contained file (``journal_mode=DELETE``) and only then renamed into place,
 so a destination either is a whole backup or does not exist. The source is only
-read: no schema migration, nothing written.
+read: no schema migration, nothing written to it or beside it — a ``-wal`` a killed
+server left is read, not checkpointed into the file
+(:func:`rollbridge.stores.sqlite_read.read_only`).
 
 **The copy is marked as a backup.** Nothing else is changed in it: it is the
 database as it was, in the schema it had (a backup taken before an upgrade can
@@ -35,6 +37,7 @@ from rollbridge.exceptions import Conflict, StoreError
 from rollbridge.stores.base import CANNOT_OPEN, say
 from rollbridge.stores.sqlite import DEFAULT_BUSY_TIMEOUT, RESTORE_MARK
 from rollbridge.stores.sqlite_faults import explain
+from rollbridge.stores.sqlite_read import read_only
 
 __all__ = ["BackupInfo", "backup"]
 
@@ -126,7 +129,7 @@ def backup(
     partial = dest.with_name(f".{dest.name}.{os.getpid()}.partial")
     blamed = source  # what an error is about: the source while it is read, else the copy
     try:
-        with closing(sqlite3.connect(source, timeout=busy_timeout)) as reading:
+        with closing(read_only(source)) as reading:  # nothing beside it written either
             reading.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
             blamed = dest
             with closing(sqlite3.connect(partial)) as copy:
@@ -164,7 +167,8 @@ def backup(
                 leftover.unlink()
         if blamed == dest and isinstance(exc, sqlite3.Error | OSError):
             raise StoreError(CANNOT_WRITE(path=str(dest), error=explain(exc))) from exc
-        if isinstance(exc, sqlite3.Error | UnicodeDecodeError):  # this: a damaged schema's
+        # the source's: a damaged schema's words, its files copied (read_only)
+        if isinstance(exc, sqlite3.Error | UnicodeDecodeError | OSError):
             raise StoreError(CANNOT_OPEN(path=str(source), error=explain(exc))) from exc
         raise
     return BackupInfo(source, dest, int(tables), dest.stat().st_size, int(version))

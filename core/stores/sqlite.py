@@ -731,6 +731,8 @@ class SQLiteStore:
     :param retain: events kept per table for resume and undo.
     :param busy_timeout: seconds a statement waits for another connection's
         lock before failing with :class:`~rollbridge.exceptions.StoreError`.
+    :param copy_of: the file ``path`` is a temporary copy of: what :attr:`path`,
+        and so every error, names instead of the copy.
 
     **Threading contract.** Every method may be called from any thread. Each
     thread gets its own connection (``threading.local``), opened on first use
@@ -756,8 +758,13 @@ class SQLiteStore:
         *,
         retain: int = DEFAULT_RETAIN,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+        copy_of: str | os.PathLike[str] | None = None,
     ) -> None:
-        self.path = Path(path)
+        #: The file the connections open.
+        self._file = Path(path)
+        #: The file errors name: ``copy_of`` when ``path`` is a temporary copy of it
+        #: (:mod:`rollbridge.stores.sqlite_read`: a file the operator never made).
+        self.path = self._file if copy_of is None else Path(copy_of)
         self.retain = retain
         self.busy_timeout = busy_timeout
         self._local = threading.local()
@@ -783,7 +790,7 @@ class SQLiteStore:
                 raise StoreError(NO_WAL(path=str(self.path), mode=str(mode)))
             if not made:
                 self._migrate(conn)
-            self._files = FileIdentity(self.path.absolute())
+            self._files = FileIdentity(self._file.absolute())
         except BaseException as exc:
             self.close()
             if isinstance(exc, sqlite3.Error):
@@ -808,11 +815,11 @@ class SQLiteStore:
         with self._connections_lock:
             if self._closed:
                 raise StoreError(CLOSED(path=str(self.path)))
+            target, uri = self._target()
             try:
                 conn = sqlite3.connect(
-                    # once open, never make a new empty file where it was removed
-                    self.path if self._files is None else self._files.path.as_uri() + "?mode=rw",
-                    uri=self._files is not None,
+                    target,
+                    uri=uri,
                     timeout=self.busy_timeout,
                     isolation_level=None,  # transactions are explicit
                     check_same_thread=False,  # so close() can close every one
@@ -845,6 +852,15 @@ class SQLiteStore:
             self._connections.append(conn)
         self._local.conn = conn
         return conn
+
+    def _target(self) -> tuple[str | Path, bool]:
+        """What a new connection opens, and whether it is a URI: the file (made with
+        its schema if missing) until the store is open; then only the file opened,
+        never a new empty one where it was removed. A store that only reads
+        (:mod:`rollbridge.stores.sqlite_read`) opens it read-only instead."""
+        if self._files is None:
+            return self._file, False
+        return self._files.path.as_uri() + "?mode=rw", True
 
     def _refuse_replaced(self) -> NoReturn:
         """A connection cannot be opened on the files the store opened: they were

@@ -8,16 +8,24 @@ an older schema is brought up to date in place (which the older rollbridge canno
 read again), and a file in a rollback journal (a backup, a file the ``sqlite3``
 shell made) is switched to WAL, which writes its header.
 
-:func:`open_to_read` looks first, through a read-only connection: a file of this
-rollbridge's schema in WAL mode is opened as it is (reading it writes nothing);
-any other is copied (SQLite's backup API: one consistent snapshot, also while a
-server writes) into a temporary folder, and the copy is opened, its schema brought
-up to date there. The copy is removed when the store is closed. A file of a newer
-schema is refused, as serving it would be.
+:func:`open_to_read` looks first, through a connection that writes nothing
+(:func:`read_only`): a file of this rollbridge's schema in WAL mode is read in place,
+every connection of its store opened as that one was — read-only beside a ``-wal``
+(a running server's, or one a killed server left: read, never checkpointed into the
+file, its ``-shm`` not rewritten); any other is copied (SQLite's backup API: one
+consistent snapshot, also while a server writes) into a temporary folder, and the
+copy is opened, its schema brought up to date there, its errors naming the file.
+The copy is removed when the store is closed. A file of a newer schema is refused,
+as serving it would be. Where no connection can read the file without making a
+file beside it (a ``-wal`` without its ``-shm``; a file in WAL mode without a
+``-wal`` in a folder this user cannot write), the file and its ``-wal`` are copied
+as files first, and read there.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
 import tempfile
 from contextlib import closing
@@ -33,33 +41,122 @@ __all__ = ["FileFacts", "TemporaryCopy", "file_facts", "open_to_read", "read_onl
 
 
 def read_only(path: Path) -> sqlite3.Connection:
-    """A connection to read ``path`` with that writes nothing to it, nor leaves a
-    file beside it: ``mode=ro`` for a file in a rollback journal, and for one in WAL
-    mode whose ``-wal`` holds pages (a running server's, or one a program stopped
-    without closing left: an ordinary connection's close, the file's last, would
-    checkpoint them into the file and remove the ``-wal``; a read-only one reads
-    them and leaves both as they are — the ``-shm``, their index, is SQLite's to
-    rewrite); for one in WAL mode with no such ``-wal`` an ordinary connection (that
-    never makes a new file), used only to read — a read-only one would make the
-    ``-wal`` and ``-shm`` it needs and, unable to remove them, leave them behind,
-    where an ordinary one's close removes them when it is the file's last, with
-    nothing to checkpoint."""
-    mode = "rw" if _in_wal(path) and not _wal_holds_pages(path) else "ro"
-    return sqlite3.connect(f"{path.resolve().as_uri()}?mode={mode}", uri=True)
+    """A connection to read ``path`` with that writes nothing to it, nor to the files
+    beside it, nor leaves one there (see :func:`_query`)."""
+    return _connect(path, _query(path))
 
 
-#: The fewest bytes of a ``-wal`` that holds a page: its 32-byte header, and one
-#: frame's 24-byte header and page of at least 512 bytes.
-_WAL_WITH_A_PAGE = 32 + 24 + 512
+#: The query of a read-only connection that reads the ``-wal`` without writing its
+#: index: ``readonly_shm`` opens the ``-shm`` read-only. With no other connection open
+#: SQLite then reads the ``-wal`` into memory (it could not rebuild the ``-shm``);
+#: beside a running server it reads the server's ``-shm`` as it is.
+_RO_BESIDE_WAL = "mode=ro&readonly_shm=1"
 
 
-def _wal_holds_pages(path: Path) -> bool:
-    """Whether a ``-wal`` beside ``path`` is long enough to hold a page (not there,
-    unreadable: no)."""
-    try:
-        return path.with_name(path.name + "-wal").stat().st_size >= _WAL_WITH_A_PAGE
-    except OSError:
-        return False
+def _query(path: Path) -> str | None:
+    """How a connection reads ``path`` in place, leaving it and the files beside it
+    byte for byte as they were, or None where none can (its copy is read instead).
+
+    - A ``-wal`` beside it, and its ``-shm``: :data:`_RO_BESIDE_WAL`. A read-only
+      connection never checkpoints; an ordinary one's close, the file's last (a
+      ``-wal`` a killed server left), checkpointed the ``-wal`` into the file and
+      removed both, and a read-only one without ``readonly_shm`` rebuilt the ``-shm``.
+    - A ``-wal`` without its ``-shm`` (copied by hand): every connection would make
+      the ``-shm``. None.
+    - No ``-wal``, the file in WAL mode: an ordinary connection (``mode=rw``, which
+      never makes a new file), used only to read; a read-only one would make the
+      ``-wal`` and ``-shm`` it needs and leave them, where an ordinary one's close
+      removes them, with nothing to checkpoint. In a folder this user cannot write,
+      neither can make them: None.
+    - Else (a rollback journal): ``mode=ro``."""
+    real = path.resolve()
+    if os.path.exists(_beside(real, "-wal")):
+        return _RO_BESIDE_WAL if os.path.exists(_beside(real, "-shm")) else None
+    if not _in_wal(path):
+        return "mode=ro"
+    return "mode=rw" if os.access(real.parent, os.W_OK) else None
+
+
+def _connect(path: Path, query: str | None) -> sqlite3.Connection:
+    """A connection to ``path`` with ``query`` (:func:`_query`); None: to a copy."""
+    if query is None:
+        return _copied(path)
+    return sqlite3.connect(f"{path.resolve().as_uri()}?{query}", uri=True)
+
+
+def _beside(path: Path, end: str) -> Path:
+    """The file SQLite keeps beside ``path`` (resolved) ending in ``end``."""
+    return path.with_name(path.name + end)
+
+
+class _OnCopy(sqlite3.Connection):
+    """A connection to a copy in a temporary folder, which :meth:`close` removes."""
+
+    folder: tempfile.TemporaryDirectory[str]
+
+    def close(self) -> None:
+        """Close the connection, then remove the copy."""
+        try:
+            super().close()
+        finally:
+            self.folder.cleanup()
+
+
+#: How often :func:`_copied` copies a file that changed while it was copied.
+_TRIES = 5
+
+
+def _copied(path: Path) -> sqlite3.Connection:
+    """A connection to a copy of ``path`` and its ``-wal``, copied as files (SQLite
+    would write beside them), in a temporary folder, where SQLite reads them as the
+    file's next connection would.
+
+    Without a ``-shm`` no other connection has the file open. One that opened it
+    while the files were copied made a ``-shm`` (and may have written), or ended and
+    removed the ``-wal``: the three files' identities, sizes and times are compared
+    before and after the copy, and where they differ the file is looked at again
+    (:func:`_query`: read in place now, or copied again).
+
+    :raises sqlite3.Error: they changed at each of :data:`_TRIES` copies, which only
+        another program writing the file without a ``-shm`` could do (said as SQLite
+        says a file another connection holds: locked); OSError: a file could not be
+        copied.
+    """
+    real = path.resolve()
+    for _ in range(_TRIES):
+        query = _query(path)
+        if query is not None:
+            return _connect(path, query)
+        before = _identities(real)
+        folder = tempfile.TemporaryDirectory(prefix="rollbridge-read-")
+        try:
+            copy = Path(folder.name) / real.name
+            shutil.copyfile(real, copy)
+            if before[1] is not None:
+                shutil.copyfile(_beside(real, "-wal"), _beside(copy, "-wal"))
+            if _identities(real) == before:
+                conn = sqlite3.connect(copy, factory=_OnCopy)
+                conn.folder = folder
+                return conn
+        except BaseException:
+            folder.cleanup()
+            raise
+        folder.cleanup()
+    raise sqlite3.OperationalError("database is locked")
+
+
+def _identities(real: Path) -> tuple[tuple[int, int, int] | None, ...]:
+    """Which file, how long and when last written: the database, its ``-wal`` and
+    ``-shm`` (None: not there)."""
+    found = []
+    for end in ("", "-wal", "-shm"):
+        try:
+            facts = _beside(real, end).stat()
+        except FileNotFoundError:
+            found.append(None)
+        else:
+            found.append((facts.st_ino, facts.st_size, facts.st_mtime_ns))
+    return tuple(found)
 
 
 #: Bytes 18 and 19 of a SQLite file's header: the file format's read and write
@@ -125,18 +222,30 @@ class TemporaryCopy:
 
 
 class _CopyStore(SQLiteStore):
-    """A store on a :class:`TemporaryCopy`, which :meth:`close` removes; once open,
-    its errors name the file copied (``source``), not the copy."""
+    """A store on a :class:`TemporaryCopy`, which :meth:`close` removes; its errors,
+    from the first (bringing the copy's schema up to date), name the file copied
+    (``source``), not the copy."""
 
     def __init__(self, copy: TemporaryCopy, source: Path, *, retain: int) -> None:
         self._copy = copy
-        super().__init__(copy.path, retain=retain)
-        self.path = source  # what it says; its connections open the copy
+        super().__init__(copy.path, retain=retain, copy_of=source)
 
     def close(self) -> None:
         """Close the connections, then remove the copy."""
         super().close()
         self._copy.remove()
+
+
+class _InPlace(SQLiteStore):
+    """A store on the file itself whose every connection reads as ``query`` says
+    (:func:`_query`): nothing it reads writes to the file or beside it."""
+
+    def __init__(self, path: Path, query: str, *, retain: int) -> None:
+        self._uri = f"{path.resolve().as_uri()}?{query}"
+        super().__init__(path, retain=retain)
+
+    def _target(self) -> tuple[str | Path, bool]:
+        return self._uri, True
 
 
 def open_to_read(path: str | Path, *, retain: int = DEFAULT_RETAIN) -> SQLiteStore:
@@ -148,15 +257,17 @@ def open_to_read(path: str | Path, *, retain: int = DEFAULT_RETAIN) -> SQLiteSto
     """
     path = Path(path)
     try:
-        with closing(read_only(path)) as conn:
+        query = _query(path)
+        with closing(_connect(path, query)) as conn:
             facts = file_facts(conn)
             if facts.version > SCHEMA_VERSION:
                 raise schema_newer(path, facts.version)
-            copy = None if facts.in_place() else TemporaryCopy(conn, path.name, "rollbridge-read-")
-    except (sqlite3.Error, UnicodeDecodeError) as exc:
+            if not (facts.in_place() and query is not None):
+                query, copy = None, TemporaryCopy(conn, path.name, "rollbridge-read-")
+    except (sqlite3.Error, UnicodeDecodeError, OSError) as exc:
         raise StoreError(CANNOT_OPEN(path=str(path), error=explain(exc))) from exc
-    if copy is None:
-        return SQLiteStore(path, retain=retain)
+    if query is not None:
+        return _InPlace(path, query, retain=retain)
     try:
         return _CopyStore(copy, path, retain=retain)
     except BaseException:  # its schema could not be brought up to date: said as it is

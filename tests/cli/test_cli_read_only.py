@@ -12,13 +12,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
+import tempfile
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from rollbridge.stores.sqlite import SCHEMA_VERSION, SQLiteStore
+from rollbridge.stores.sqlite_read import read_only
 from tests.cli.test_upgrade_cli import _run
+from tests.conftest import stop_process
 from tests.upgrade_files import old_file
 
 #: The last version of schema 5 (every older fixture is older still).
@@ -31,7 +39,10 @@ def _state(folder: Path) -> dict[str, str]:
 
 
 def _version(path: Path) -> int:
-    with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as conn:
+    """The file's schema version, read as the reading commands read (a ``mode=ro``
+    connection to a file in WAL mode without a ``-wal`` makes one, and its ``-shm``,
+    and leaves them)."""
+    with closing(read_only(path)) as conn:
         return conn.execute("PRAGMA user_version").fetchone()[0]
 
 
@@ -154,3 +165,145 @@ def test_backup_of_a_missing_file_says_no_database(tmp_path):
     assert status == 1
     assert err.startswith(f"rollbridge: error: no_database: no database file {db}: "), err
     assert list(tmp_path.iterdir()) == []
+
+
+# -- a killed server's -wal: read, never checkpointed ---------------------------------
+
+#: The environment of a ``serve`` process a test starts.
+SERVE_ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1", "LANGUAGE": "en"}
+
+
+def _serving(db: Path) -> subprocess.Popen:
+    """A ``rollbridge serve`` of ``db`` on a free port, once it says it serves."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rollbridge", "serve", "--db", str(db), "--port", "0",
+         "--no-demo"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        env=SERVE_ENV,
+    )  # fmt: skip
+    assert process.stdout is not None
+    assert "ws://127.0.0.1:" in process.stdout.readline()
+    return process
+
+
+def _new_table(db: Path, name: str) -> str:
+    status, made, err = _run("table", "create", "--ruleset", "sr2", "--name", name, "--json",
+                             "--db", str(db))  # fmt: skip
+    assert status == 0, err
+    return json.loads(made)["id"]
+
+
+def _killed_with_a_wal(db: Path, *, commits: bool) -> tuple[str, str]:
+    """``db`` as a ``serve`` killed with SIGKILL leaves it: its ``-wal`` and ``-shm``
+    beside it, holding (``commits``) a table and a token made while it served (the
+    server's connection open, nothing checkpointed them), else nothing but the
+    ``-wal``'s header, if that. The ids of the first table, and of the last (or the
+    first again)."""
+    first = _new_table(db, "Friday")
+    process = _serving(db)
+    try:
+        last = first
+        if commits:
+            last = _new_table(db, "Saturday")
+            status, _, err = _run("table", "tokens", last, "--new", "observer", "--name",
+                                  "latest", "--db", str(db))  # fmt: skip
+            assert status == 0, err
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=60)
+    return first, last
+
+
+@pytest.mark.parametrize("commits", [True, False], ids=["commits", "idle"])
+def test_reading_a_killed_servers_file_leaves_it_and_its_wal_byte_for_byte(tmp_path, commits):
+    """A ``-wal`` a SIGKILLed server left, no server running: every reading command's
+    store closed the file's last connection, which checkpointed the ``-wal`` into the
+    file and removed it and the ``-shm`` (the content the same, the bytes not). Now
+    the three files keep their bytes, and the commands still see the last commits."""
+    db = tmp_path / "db" / "rollbridge.db"
+    db.parent.mkdir()
+    first, last = _killed_with_a_wal(db, commits=commits)
+    wal = db.with_name(db.name + "-wal")
+    assert wal.exists() and db.with_name(db.name + "-shm").exists()
+    if commits:
+        assert wal.stat().st_size > 4096  # pages no checkpoint moved into the file
+    before = _state(db.parent)
+    for command in [*_reading_commands(last), ("backup", str(tmp_path / "copy.db"))]:
+        status, _, err = _run(*command, "--db", str(db))
+        assert status == 0 and err == "", (command, err)
+        assert _state(db.parent) == before, command
+    status, listed, _ = _run("table", "list", "--json", "--db", str(db))
+    assert [t["id"] for t in json.loads(listed)] == list(dict.fromkeys([first, last]))
+    tokens = _run("table", "tokens", last, "--db", str(db))[1]
+    assert ("latest" in tokens) == commits
+    status, copied, _ = _run("table", "list", "--json", "--db", str(tmp_path / "copy.db"))
+    assert copied == listed  # the backup holds them too
+    assert _state(db.parent) == before
+
+
+def test_reading_a_wal_without_its_index_makes_no_file(tmp_path, monkeypatch):
+    """A file and its ``-wal`` copied without the ``-shm``: any connection would make
+    one (a read-only one, and leave it). The two are read from a copy, and nothing is
+    made beside them; the copies are removed."""
+    db = tmp_path / "db" / "rollbridge.db"
+    db.parent.mkdir()
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    _, last = _killed_with_a_wal(db, commits=True)
+    db.with_name(db.name + "-shm").unlink()
+    before = _state(db.parent)
+    for command in [*_reading_commands(last), ("backup", str(tmp_path / "copy.db"))]:
+        status, _, err = _run(*command, "--db", str(db))
+        assert status == 0 and err == "", (command, err)
+        assert _state(db.parent) == before, command
+    assert "latest" in _run("table", "tokens", last, "--db", str(db))[1]
+    assert "latest" in _run("table", "tokens", last, "--db", str(tmp_path / "copy.db"))[1]
+    assert list(temporary.iterdir()) == []
+
+
+def test_reading_beside_a_running_server_sees_its_commits(tmp_path):
+    """In place, read-only, beside the server's connection: what was committed while
+    it serves is read, and its files are the server's to change."""
+    db = tmp_path / "rollbridge.db"
+    first = _new_table(db, "Friday")
+    process = _serving(db)
+    try:
+        last = _new_table(db, "Saturday")
+        for command in _reading_commands(last):
+            status, _, err = _run(*command, "--db", str(db))
+            assert status == 0 and err == "", (command, err)
+        status, listed, _ = _run("table", "list", "--json", "--db", str(db))
+        assert [t["id"] for t in json.loads(listed)] == [first, last]
+        assert process.poll() is None
+    finally:
+        stop_process(process)
+
+
+@pytest.mark.parametrize("locale", ["en", "cs", "de", "ru"])
+def test_a_copy_that_cannot_be_brought_up_to_date_is_said_of_the_file(
+    tmp_path, monkeypatch, locale
+):
+    """A file of an older schema whose upgrade fails in the read's temporary copy (its
+    version says 4, but it has schema 5's column already): the error named the copy,
+    a file in the temporary folder the operator never made. Now it names the file,
+    and the copy is gone."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    tmp_path = tmp_path / "db"
+    tmp_path.mkdir()
+    db = tmp_path / "rollbridge.db"
+    _new_table(db, "Friday")
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute("PRAGMA user_version = 4")
+        conn.commit()
+    before = _state(tmp_path)
+    status, out, err = _run("table", "list", "--db", str(db), "--locale", locale)
+    assert (status, out) == (1, "")
+    assert err.startswith(f"rollbridge: error: store_error: {db}: "), err
+    assert "duplicate column name: created" in err
+    assert "rollbridge-read-" not in err  # the copy's folder
+    status, out, _ = _run("table", "list", "--db", str(db), "--json")
+    assert json.loads(out)["message"].startswith(f"{db}: ")
+    assert _state(tmp_path) == before
+    assert list(temporary.iterdir()) == []
