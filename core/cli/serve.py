@@ -353,7 +353,7 @@ def _holds_no_table(db: str) -> bool:
     try:
         with contextlib.closing(sqlite3.connect(uri, uri=True)) as conn:
             return conn.execute("SELECT count(*) FROM tables").fetchone()[0] == 0
-    except sqlite3.Error:
+    except (sqlite3.Error, UnicodeDecodeError):  # a damaged schema's words: not UTF-8
         return False
 
 

@@ -216,7 +216,9 @@ class SQLiteSource:
                            details={"path": str(self.path)})  # fmt: skip
         try:
             self._check()
-        except sqlite3.Error as exc:  # not a database: garbage, or a folder
+        except (sqlite3.Error, UnicodeDecodeError) as exc:  # not a database: garbage, or
+            # a folder; a damaged schema's words may be no UTF-8, and Python's sqlite3
+            # then raises UnicodeDecodeError instead (fuzz seed 60612)
             self._discard_copy()
             raise StoreError(CANNOT_OPEN(path=str(self.path), error=explain(exc))) from exc
         #: The store read through its interface (nothing it does here writes, but

@@ -173,6 +173,9 @@ def explain(exc: BaseException) -> Text:
         advice = _FILE_FAULTS[_primary(name)]()
     elif isinstance(exc, sqlite3.Error):
         advice = OTHER_FAULT()
+    elif isinstance(exc, UnicodeDecodeError):  # SQLite's words about a damaged schema,
+        # or a stored text, not UTF-8: Python's sqlite3 cannot decode them
+        advice = _FILE_FAULTS["SQLITE_CORRUPT"]()
     else:
         return unexpected(exc)
     said = str(exc) or type(exc).__name__

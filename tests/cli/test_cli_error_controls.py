@@ -86,3 +86,33 @@ def test_explain_escapes_the_words_of_sqlite_and_of_python():
     assert "\\x1b[2J\\u2028" in text
     other = explain(TypeError("bad \x07 value")).render("en")
     assert not CONTROLS.search(other) and "\\x07" in other
+
+
+def test_a_schema_whose_words_are_not_utf8_is_said_damaged_by_every_command(tmp_path):
+    """SQLite quotes the bad token, Python's sqlite3 cannot decode it and raises
+    UnicodeDecodeError, not sqlite3.Error: ``migrate`` let it out as a traceback
+    (tests/hostile/test_fuzz_sqlite.py, seed 60612)."""
+    path = tmp_path / "damaged.db"
+    made = run("table", "create", "--db", str(path), "--ruleset", "sr2", "--name", "T")
+    assert made.returncode == 0, made.stderr
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute(
+        "UPDATE sqlite_master SET sql = CAST(? AS TEXT) WHERE name = 'admin_tokens'",
+        (b"CREATE TABLE admin_tokens (x '\xbe",),
+    )
+    conn.commit()
+    conn.close()
+    before = path.read_bytes()
+    for argv in (
+        ("migrate", "--from", str(path), "--to", "redis://127.0.0.1:9/0"),
+        ("table", "list", "--db", str(path)),
+        ("backup", "--db", str(path), str(tmp_path / "copy.db")),
+    ):
+        result = run(*argv)
+        assert result.returncode == 1, (argv, result.stderr)
+        line = one_line(result.stderr)
+        assert line.startswith("rollbridge: error: store_error: "), argv
+        assert "the database is damaged" in line, argv
+    assert path.read_bytes() == before
+    assert not (tmp_path / "copy.db").exists()
