@@ -83,3 +83,16 @@ async def test_a_typed_token_not_accepted_yet_outlives_one_reload_only(web_world
     assert result["accepted"] == {"tabHolds": True}, result["accepted"]
     # refused: nothing of it in the tab, and the next reload tries nothing
     assert result["refused"] == {"tabHolds": False, "kept": [], "tries": 0}, result["refused"]
+
+
+async def test_a_new_link_opened_in_a_tab_that_joined_before_survives_a_languages_reload(web_world):
+    """A tab that had joined as one token (kept in the tab) opened a new link with
+    another — the GM gave the player a new token — and a language was chosen before
+    the server answered: the reloaded page joined with the old token the tab kept, not
+    the new link's (whose token had left the address bar). The token of the join
+    under way is the newer one: the reloaded page joins with it."""
+    result = await run_case(web_world, "newLink", script="language_keep.mjs")
+    assert result["first"] == "player", result
+    assert result["reloaded"] == "player", result
+    # accepted, the new token is the one the tab keeps
+    assert result["tabHolds"] == {"player": True, "observer": False}, result

@@ -659,9 +659,11 @@ window.addEventListener("pageshow", (event) => {
 // joining with the fragment's token (or the one this tab joined with before a
 // reload) starts at once, while the page's words load (in the language its hello
 // asks the server's texts in); the join form waits for them
-// (a token kept for one reload only is taken, and so removed, whatever joins)
+// (a token kept for one reload only is taken, and so removed, whatever joins; it
+// goes before the one the tab joined with: it is the join that was under way, a new
+// link opened in a tab that had joined with another token)
 const onceToken = tableId ? takeTokenOnce(tableId) : null;
-const startToken = takeToken() ?? (tableId ? rememberedToken(tableId) ?? onceToken : null);
+const startToken = takeToken() ?? onceToken ?? (tableId ? rememberedToken(tableId) : null);
 // the lines the page said before a language's reload, and the requests of it still
 // waiting for the GM: said again, in this language, as the table comes in
 const keptLines = tableId ? takeLines(tableId) : null;

@@ -161,6 +161,34 @@ const cases = {
     await page.waitForSelector("#join:not([hidden])");
     result.refused.tries = gate.attempts - before;
   },
+
+  /** A tab that joined the table before (its token kept) opens a new link for it
+   * (the GM gave the player another token) on a slow line, and a language is
+   * chosen before the server answered. */
+  async newLink(browser, result) {
+    const page = await openPage(browser, "new-link", { ...SMALL_PHONE, locale: "en-US" }, trouble);
+    const gate = await tapWebSocket(page);
+    const roleOf = (token) => Object.entries(TOKENS.web).find(([, t]) => t === token)?.[0] ?? "other";
+    const helloRole = () => roleOf(JSON.parse(gate.held.at(-1)[1]).token);
+    step("joined as the observer: the tab keeps that token");
+    await page.goto(`${BASE}/tables/web#token=${TOKENS.web.observer}`);
+    await connected(page);
+    step("the player's new link opened in the same tab, its hello held");
+    await page.goto("about:blank");
+    gate.hold = true;
+    await page.goto(`${BASE}/tables/web#token=${TOKENS.web.player}`);
+    await gate.until(() => gate.held.length > 0);
+    result.first = helloRole();
+    step("German chosen before the server answered");
+    await Promise.all([page.waitForEvent("load"), page.selectOption("#language", "de")]);
+    gate.held.splice(0); // the old page's hello, on a line gone with it
+    await gate.until(() => gate.held.length > 0);
+    result.reloaded = helloRole();
+    gate.release();
+    await connected(page);
+    result.tabHolds = { player: await tabHolds(page, TOKENS.web.player),
+      observer: await tabHolds(page, TOKENS.web.observer) };
+  },
 };
 
 await runCase(cases, trouble);
