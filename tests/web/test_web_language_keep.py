@@ -96,3 +96,19 @@ async def test_a_new_link_opened_in_a_tab_that_joined_before_survives_a_language
     assert result["reloaded"] == "player", result
     # accepted, the new token is the one the tab keeps
     assert result["tabHolds"] == {"player": True, "observer": False}, result
+
+
+async def test_a_request_the_gm_approves_while_the_page_reloads_is_said_approved(web_world):
+    """A player's roll waited for the GM; the player chose German, and the GM approved
+    it while the page loaded anew: the approval came in the log from before the page
+    joined, which the page did not follow, so the roll's line went on saying it waited
+    for the GM — in German — and never said the GM had approved it. Now the approval
+    found in that log is said beside the form and on the message line."""
+    result = await run_case(web_world, "approvedMeanwhile", script="language_keep.mjs")
+    de = catalog("de")
+    assert result["waiting"]["roll"].startswith(catalog("cs")["ROLLBRIDGE.Web.Message.Pending"][:8]), result
+    after = result["after"]
+    assert after["lang"] == "de", after
+    assert after["roll"].startswith(approved("de", "meanwhile — ")), after
+    assert after["message"] == after["roll"], after
+    assert not after["roll"].startswith(de["ROLLBRIDGE.Web.Message.Pending"][:8]), after

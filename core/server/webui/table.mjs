@@ -25,7 +25,7 @@ import {
 } from "./controls.mjs";
 import { actionForm, ofTarget, replaceKeeping, rollForm, sheetChoices, showOutcome, showWaiting } from "./forms.mjs";
 import { fetchHistory } from "./history.mjs";
-import { keepLines, lineText, takeLines } from "./kept.mjs";
+import { keepLines, keptLine, lineText, takeLines } from "./kept.mjs";
 import { el, eventSummary, renderEvent } from "./render.mjs";
 import {
   Session, browserLocale, forgetToken, keepTokenOnce, rememberToken, rememberedToken, socketUrl, tableFromPath,
@@ -329,8 +329,16 @@ function followAsked(event) {
       { result: eventSummary(event, (actor) => session.nameOf(actor), session.words()) });
   say(text);
   if (form) showOutcome(form, text);
-  noteLine(rejected ? { key: "ROLLBRIDGE.Web.Message.Rejected" }
-    : { key: "ROLLBRIDGE.Web.Message.Approved", seq: event.seq }, text, key);
+  const line = rejected ? { key: "ROLLBRIDGE.Web.Message.Rejected" }
+    : { key: "ROLLBRIDGE.Web.Message.Approved", seq: event.seq };
+  noteLine(line, text, key);
+  if (restoring) {
+    // the GM answered while the page reloaded: this is newer than what was kept
+    // (the request waiting), and is said beside the form once it is built
+    restoring.message = null;
+    if (form) delete restoring.forms[key];
+    else restoring.forms[key] = keptLine(line);
+  }
   return true;
 }
 
@@ -446,6 +454,9 @@ async function addHistory(token, welcome) {
     see(event);
     addEntry(renderEvent(event, (id) => session.nameOf(id),
     { lang: locale, ...session.words() }));
+    // a request of this page's the GM answered while the page reloaded (a language
+    // chosen): its answer is in this log only, said as a live one is
+    followAsked(event);
   }
   document.body.dataset.history = String(events.length);
 }

@@ -189,6 +189,34 @@ const cases = {
     result.tabHolds = { player: await tabHolds(page, TOKENS.web.player),
       observer: await tabHolds(page, TOKENS.web.observer) };
   },
+
+  /** A player's roll waits for the GM; the player chooses German and, while the
+   * page loads anew (its hello held), the GM approves it. */
+  async approvedMeanwhile(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.approval.gm);
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.approval.player, { tap: true });
+    step("a roll waiting for the GM");
+    await submitForm(player.locator("form.roll-form"), { formula: "2d6", label: "meanwhile" });
+    result.waiting = await linesOf(player);
+    step("German chosen, the reloaded page's hello held");
+    player.gate.hold = true;
+    await Promise.all([player.waitForEvent("load"), player.selectOption("#language", "de")]);
+    player.gate.held.splice(0); // the old page's frames, on a line gone with it
+    await player.gate.until(() => player.gate.held.length > 0);
+    step("the GM approves it before the page has joined again");
+    const before = await seqOf(gm);
+    await gm.locator("#pending li.pending-item").first().waitFor();
+    await gm.click('#pending button[name="approve"]');
+    await waitSeq(gm, before + 1);
+    player.gate.release();
+    await player.waitForFunction(() => document.documentElement.lang === "de"
+      && document.body.dataset.status === "connected" && document.body.dataset.history !== undefined
+      && document.querySelector("form.roll-form") !== null);
+    await player.locator("#log li.kind-roll", { hasText: "meanwhile" }).first().waitFor();
+    result.after = await linesOf(player);
+  },
 };
 
 await runCase(cases, trouble);
