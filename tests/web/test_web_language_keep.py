@@ -112,3 +112,20 @@ async def test_a_request_the_gm_approves_while_the_page_reloads_is_said_approved
     assert after["roll"].startswith(approved("de", "meanwhile — ")), after
     assert after["message"] == after["roll"], after
     assert not after["roll"].startswith(waits_de.split("{pending}")[0]), after
+
+
+async def test_a_line_of_an_action_chosen_again_after_the_reload_comes_back(web_world):
+    """The docs said a line beside an action's form that is not the one the list
+    chooses first comes back once that action is chosen again after a language's
+    reload; it did not (the page left it out once the log from before was in, and
+    choosing an action did not look for it). Its test used the first action, which
+    the list chooses anyway. Now the attack's "waiting for the GM" comes back in
+    Russian when the attack is chosen."""
+    result = await run_case(web_world, "otherAction", script="language_keep.mjs")
+    waits_cs, waits_ru = (catalog(lang)["ROLLBRIDGE.Web.Message.Pending"] for lang in ("cs", "ru"))
+    czech = result["czech"]
+    assert czech["action"].startswith(waits_cs.split("{pending}")[0]), czech
+    pending = czech["action"].rsplit("(", 1)[1].rstrip(")")
+    assert result["first"] != "attack", result
+    russian = result["russian"]
+    assert russian["action"] == waits_ru.replace("{pending}", pending), russian

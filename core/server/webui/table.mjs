@@ -93,7 +93,7 @@ const asked = new Map();
  * text shown. A line whose text the page has since replaced is not kept. */
 const lines = { message: null, forms: new Map() };
 /** The lines the page kept before it was loaded anew, until each is shown (or,
- * once the log from before is in, left out: the form or the event is gone). */
+ * once the log from before is in, left out when the event it names is gone). */
 let restoring = null;
 /** The events the page has seen, by seq (a kept line shows an event's summary). */
 const seen = new Map();
@@ -112,8 +112,9 @@ function summaryOf(seq) {
 }
 
 /** Show the lines kept before the reload that can be shown now: a form's once it is
- * built, one naming an event once the event is known. With `last` (the log from
- * before the page joined is in), what is still unshown is left out. */
+ * built (an action's once the viewer chooses it again), one naming an event once the
+ * event is known. With `last` (the log from before the page joined is in), a line
+ * naming an event still unknown is left out: it is not coming. */
 function restoreLines(last = false) {
   if (!restoring) return;
   const { message, forms } = restoring;
@@ -123,25 +124,30 @@ function restoreLines(last = false) {
       say(text, message.kind);
       $("message").dataset.code = message.code;
       lines.message = { line: message, text };
-      restoring.message = null;
     }
+    if (text !== null || last) restoring.message = null;
   }
   for (const [key, line] of Object.entries(forms)) {
+    const text = lineText(line, i18n, summaryOf);
+    if (text === null) {
+      if (last) delete forms[key];
+      continue;
+    }
     const form = formOf(key);
-    const text = form ? lineText(line, i18n, summaryOf) : null;
-    if (text === null) continue;
+    if (!form) continue;
     showOutcome(form, text, line.kind, line.code);
     lines.forms.set(key, { line, text });
     delete forms[key];
   }
-  if (last) restoring = null;
+  if (!restoring.message && !Object.keys(forms).length) restoring = null;
 }
 
-/** Keep what the lines say (those the page has not replaced since) and the requests
- * waiting for the GM, for the page loaded anew in another language. */
+/** Keep what the lines say (those the page has not replaced since, and those kept
+ * before this page's reload still waiting for their form) and the requests waiting
+ * for the GM, for the page loaded anew in another language. */
 function keepTheLines() {
   const message = lines.message && $("message").textContent === lines.message.text ? lines.message.line : null;
-  const forms = {};
+  const forms = { ...restoring?.forms };
   for (const [key, { line, text }] of lines.forms) {
     if (formOf(key)?.querySelector(".form-status")?.textContent === text) forms[key] = line;
   }
@@ -412,6 +418,7 @@ function buildForms() {
     const spec = session.ruleset?.actions?.[chooser.value];
     replaceKeeping($("action"), spec ? actionForm(session, chooser.value, spec, send, askOdds) : el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Message.NoActions")));
     showForms();
+    restoreLines(); // a line kept before a language's reload, beside the action chosen again
   };
   chooser.onchange = showAction;
   showAction();

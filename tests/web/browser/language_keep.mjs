@@ -10,7 +10,9 @@
 
 import process from "node:process";
 
-import { DESKTOP, SMALL_PHONE, connected, joinedPage, openPage, runCase, seqOf, tapWebSocket, waitSeq } from "./pages.mjs";
+import {
+  DESKTOP, SMALL_PHONE, connected, fillAttack, joinedPage, openPage, runCase, seqOf, tapWebSocket, waitSeq,
+} from "./pages.mjs";
 
 const env = process.env;
 const BASE = env.RB_BASE;
@@ -79,7 +81,7 @@ const cases = {
     result.czech = await linesOf(player);
     step("Russian chosen");
     await chooseAndWait(player, "ru");
-    // the action chosen is not kept by the reload: the success test's form is chosen again
+    // the action chosen is not kept by the reload: the list's first, the success test, is chosen again
     await player.selectOption("#action-select", "success_test");
     // (a bound for a line that never comes back: the test then says what was shown)
     await player.waitForFunction(() => document.querySelector("#action form .form-status")?.textContent !== "")
@@ -216,6 +218,31 @@ const cases = {
       && document.querySelector("form.roll-form") !== null);
     await player.locator("#log li.kind-roll", { hasText: "meanwhile" }).first().waitFor();
     result.after = await linesOf(player);
+  },
+
+  /** A player's attack (not the action the list chooses first) waits for the GM;
+   * the player chooses Russian, then the attack again in the action list. */
+  async otherAction(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.approval.player);
+    step("an attack waiting for the GM");
+    await player.selectOption("#action-select", "attack");
+    const form = player.locator("#action form");
+    await fillAttack(form);
+    await form.locator('input[name="target"][value="guard-a"]').check();
+    await form.locator(".form-status").evaluate((line) => { line.textContent = ""; });
+    await form.locator('button[type="submit"]').click();
+    await form.locator(".form-status:not(:empty)").waitFor();
+    result.czech = await linesOf(player);
+    step("Russian chosen, then the attack chosen again");
+    await chooseAndWait(player, "ru");
+    result.first = await player.locator("#action-select").inputValue();
+    await player.selectOption("#action-select", "attack");
+    // (a bound for a line that never comes back: the test then says what was shown)
+    await player.waitForFunction(() => document.querySelector("#action form .form-status")?.textContent !== "")
+      .catch(() => {});
+    result.russian = await linesOf(player);
   },
 };
 
