@@ -119,13 +119,16 @@ async def test_a_line_of_an_action_chosen_again_after_the_reload_comes_back(web_
     chooses first comes back once that action is chosen again after a language's
     reload; it did not (the page left it out once the log from before was in, and
     choosing an action did not look for it). Its test used the first action, which
-    the list chooses anyway. Now the attack's "waiting for the GM" comes back in
-    Russian when the attack is chosen."""
+    the list chooses anyway. Now the attack's "waiting for the GM" comes back when
+    the attack is chosen, in German after Russian then German were chosen (the
+    second reload keeps it too), in Russian when it is chosen at once."""
     result = await run_case(web_world, "otherAction", script="language_keep.mjs")
-    waits_cs, waits_ru = (catalog(lang)["ROLLBRIDGE.Web.Message.Pending"] for lang in ("cs", "ru"))
+    waits = {lang: catalog(lang)["ROLLBRIDGE.Web.Message.Pending"] for lang in ("cs", "de", "ru")}
     czech = result["czech"]
-    assert czech["action"].startswith(waits_cs.split("{pending}")[0]), czech
+    assert czech["action"].startswith(waits["cs"].split("{pending}")[0]), czech
     pending = czech["action"].rsplit("(", 1)[1].rstrip(")")
     assert result["first"] != "attack", result
+    german = result["german"]
+    assert german["action"] == waits["de"].replace("{pending}", pending), german
     russian = result["russian"]
-    assert russian["action"] == waits_ru.replace("{pending}", pending), russian
+    assert russian["action"] == waits["ru"].replace("{pending}", pending), russian

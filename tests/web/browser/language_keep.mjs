@@ -235,11 +235,18 @@ const cases = {
     await form.locator('button[type="submit"]').click();
     await form.locator(".form-status:not(:empty)").waitFor();
     result.czech = await linesOf(player);
-    step("Russian chosen, then the attack chosen again");
+    step("Russian chosen, then German before the attack was chosen again, then the attack");
     await chooseAndWait(player, "ru");
     result.first = await player.locator("#action-select").inputValue();
+    await chooseAndWait(player, "de");
     await player.selectOption("#action-select", "attack");
     // (a bound for a line that never comes back: the test then says what was shown)
+    await player.waitForFunction(() => document.querySelector("#action form .form-status")?.textContent !== "")
+      .catch(() => {});
+    result.german = await linesOf(player);
+    step("Russian again, the attack chosen at once");
+    await chooseAndWait(player, "ru");
+    await player.selectOption("#action-select", "attack");
     await player.waitForFunction(() => document.querySelector("#action form .form-status")?.textContent !== "")
       .catch(() => {});
     result.russian = await linesOf(player);
