@@ -534,25 +534,22 @@ function putDeferred() {
 const putLater = () => setTimeout(putDeferred, 0);
 
 if (globalThis.document) {
-  document.addEventListener("compositionstart", () => {
+  const on = (types, listener) => types.forEach((type) => document.addEventListener(type, listener, true));
+  on(["compositionstart"], () => {
     composing = true;
-  }, true);
+  });
   // the word is in the field by then: the form is built anew after it
-  const done = () => {
+  on(["compositionend", "focusout"], () => {
     composing = false;
     putLater();
-  };
-  document.addEventListener("compositionend", done, true);
-  document.addEventListener("focusout", done, true);
-  document.addEventListener("pointerdown", (event) => {
+  });
+  on(["pointerdown"], (event) => {
     pressed = event.target;
-  }, true);
-  const lifted = () => {
+  });
+  on(["pointerup", "pointercancel"], () => {
     pressed = null;
     putLater();
-  };
-  document.addEventListener("pointerup", lifted, true);
-  document.addEventListener("pointercancel", lifted, true);
+  });
 }
 
 /**

@@ -30,13 +30,20 @@ const typing = (page) => page.evaluate(() => {
     caret: node?.selectionStart ?? null, end: node?.selectionEnd ?? null, same: node === window.rbTyping };
 });
 
+/** The GM on a laptop and the player on a phone at the table `web`, and the
+ * DevTools session of the player's page (its keyboard); with `tap`, the player's
+ * frames recorded and held at will (`player.gate`). */
+async function gmAndPhone(browser, { tap = false } = {}) {
+  const url = `${BASE}/tables/web`;
+  const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.web.gm);
+  const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "en-US" }, trouble, url,
+    TOKENS.web.player, { tap });
+  return { gm, player, cdp: await player.context().newCDPSession(player) };
+}
+
 const cases = {
   async compose(browser, result) {
-    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
-      TOKENS.web.gm);
-    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "en-US" }, trouble,
-      `${BASE}/tables/web`, TOKENS.web.player);
-    const cdp = await player.context().newCDPSession(player);
+    const { gm, player, cdp } = await gmAndPhone(browser);
     const label = player.locator('form.roll-form input[name="label"]');
     await label.fill("Tukan dodges bullets");
     // the caret after "dodges", a word being composed there
@@ -77,12 +84,8 @@ const cases = {
    * it with a mouse (RB_HOW "click"). */
   async tapRoll(browser, result) {
     const how = env.RB_HOW ?? "tap";
-    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
-      TOKENS.web.gm);
-    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "en-US" }, trouble,
-      `${BASE}/tables/web`, TOKENS.web.player, { tap: true });
+    const { gm, player, cdp } = await gmAndPhone(browser, { tap: true });
     const gate = player.gate;
-    const cdp = await player.context().newCDPSession(player);
     const form = player.locator("form.roll-form");
     await form.locator('input[name="formula"]').fill("2d6");
     const label = form.locator('input[name="label"]');

@@ -41,6 +41,16 @@ async function chooseAndWait(page, lang) {
     && document.body.dataset.status === "connected" && document.body.dataset.history !== undefined, lang);
 }
 
+/** Choose `action` in the page's action list; the lines once its form's line is
+ * said again (a bound for a line that never comes back: the test then says what was
+ * shown). */
+async function chosenAction(page, action) {
+  await page.selectOption("#action-select", action);
+  await page.waitForFunction(() => document.querySelector("#action form .form-status")?.textContent !== "")
+    .catch(() => {});
+  return linesOf(page);
+}
+
 /** Fill `form`'s fields (name → value), submit it, and wait for its outcome line
  * (emptied first, so the line waited for is this submit's). */
 async function submitForm(form, fields) {
@@ -82,11 +92,7 @@ const cases = {
     step("Russian chosen");
     await chooseAndWait(player, "ru");
     // the action chosen is not kept by the reload: the list's first, the success test, is chosen again
-    await player.selectOption("#action-select", "success_test");
-    // (a bound for a line that never comes back: the test then says what was shown)
-    await player.waitForFunction(() => document.querySelector("#action form .form-status")?.textContent !== "")
-      .catch(() => {});
-    result.russian = await linesOf(player);
+    result.russian = await chosenAction(player, "success_test");
     step("a roll waiting for the GM, German chosen, then approved");
     await submitForm(rollForm, { formula: "2d6", label: "later" });
     result.waitingRu = await linesOf(player);
@@ -239,17 +245,10 @@ const cases = {
     await chooseAndWait(player, "ru");
     result.first = await player.locator("#action-select").inputValue();
     await chooseAndWait(player, "de");
-    await player.selectOption("#action-select", "attack");
-    // (a bound for a line that never comes back: the test then says what was shown)
-    await player.waitForFunction(() => document.querySelector("#action form .form-status")?.textContent !== "")
-      .catch(() => {});
-    result.german = await linesOf(player);
+    result.german = await chosenAction(player, "attack");
     step("Russian again, the attack chosen at once");
     await chooseAndWait(player, "ru");
-    await player.selectOption("#action-select", "attack");
-    await player.waitForFunction(() => document.querySelector("#action form .form-status")?.textContent !== "")
-      .catch(() => {});
-    result.russian = await linesOf(player);
+    result.russian = await chosenAction(player, "attack");
   },
 };
 
