@@ -98,18 +98,25 @@ async def test_a_new_link_opened_in_a_tab_that_joined_before_survives_a_language
     assert result["tabHolds"] == {"player": True, "observer": False}, result
 
 
-async def test_a_request_the_gm_approves_while_the_page_reloads_is_said_approved(web_world):
+@pytest.mark.parametrize("answer", ["approve", "reject"])
+async def test_a_request_the_gm_answers_while_the_page_reloads_is_said_answered(web_world, answer):
     """A player's roll waited for the GM; the player chose German, and the GM approved
     it while the page loaded anew: the approval came in the log from before the page
     joined, which the page did not follow, so the roll's line went on saying it waited
     for the GM — in German — and never said the GM had approved it. Now the approval
-    found in that log is said beside the form and on the message line."""
-    result = await run_case(web_world, "approvedMeanwhile", script="language_keep.mjs")
+    found in that log is said beside the form and on the message line; so is a
+    rejection."""
+    result = await run_case(
+        web_world, "approvedMeanwhile", script="language_keep.mjs", extra={"RB_BUTTON": answer}
+    )
     waits_cs, waits_de = (catalog(lang)["ROLLBRIDGE.Web.Message.Pending"] for lang in ("cs", "de"))
     assert result["waiting"]["roll"].startswith(waits_cs.split("{pending}")[0]), result
     after = result["after"]
     assert after["lang"] == "de", after
-    assert after["roll"].startswith(approved("de", "meanwhile — ")), after
+    if answer == "approve":
+        assert after["roll"].startswith(approved("de", "meanwhile — ")), after
+    else:
+        assert after["roll"] == catalog("de")["ROLLBRIDGE.Web.Message.Rejected"], after
     assert after["message"] == after["roll"], after
     assert not after["roll"].startswith(waits_de.split("{pending}")[0]), after
 
