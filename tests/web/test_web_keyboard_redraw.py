@@ -41,3 +41,21 @@ async def test_a_redraw_keeps_the_field_a_player_is_composing_in(web_world):
     assert {k: result["committed"][k] for k in committed} == committed, result["committed"]
     assert result["rebuilt"] is True, result
     assert {k: result["afterCommit"][k] for k in committed} == committed, result["afterCommit"]
+
+
+@pytest.mark.parametrize("how", ["tap", "click"])
+async def test_a_tap_on_roll_that_ends_a_composed_word_sends_the_roll(web_world, how):
+    """A form built anew while a word was composed waited for the word to be done,
+    then was put in at once — and a tap on *Roll* is what ends the word on a phone
+    (the field is left between the button's press and its click): the form built
+    anew in between took the pressed button away, and the roll was never sent. Now
+    the form waits for the click, which sends the roll (once, with the word); built
+    anew while the roll waits for the line, its button still says so."""
+    result = await run_case(
+        web_world, "tapRoll", script="keyboard_redraw.mjs", extra={"RB_HOW": how}
+    )
+    assert result["deferred"] is True, result
+    assert result["sent"] is True, result
+    assert result["label"] == "Tukan dodges", result
+    assert result["waiting"] == {"disabled": True, "waiting": "sending"}, result
+    assert result["after"] == {"disabled": False, "waiting": None, "rolls": 1}, result

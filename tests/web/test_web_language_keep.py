@@ -83,3 +83,59 @@ async def test_a_typed_token_not_accepted_yet_outlives_one_reload_only(web_world
     assert result["accepted"] == {"tabHolds": True}, result["accepted"]
     # refused: nothing of it in the tab, and the next reload tries nothing
     assert result["refused"] == {"tabHolds": False, "kept": [], "tries": 0}, result["refused"]
+
+
+async def test_a_new_link_opened_in_a_tab_that_joined_before_survives_a_languages_reload(web_world):
+    """A tab that had joined as one token (kept in the tab) opened a new link with
+    another — the GM gave the player a new token — and a language was chosen before
+    the server answered: the reloaded page joined with the old token the tab kept, not
+    the new link's (whose token had left the address bar). The token of the join
+    under way is the newer one: the reloaded page joins with it."""
+    result = await run_case(web_world, "newLink", script="language_keep.mjs")
+    assert result["first"] == "player", result
+    assert result["reloaded"] == "player", result
+    # accepted, the new token is the one the tab keeps
+    assert result["tabHolds"] == {"player": True, "observer": False}, result
+
+
+@pytest.mark.parametrize("answer", ["approve", "reject"])
+async def test_a_request_the_gm_answers_while_the_page_reloads_is_said_answered(web_world, answer):
+    """A player's roll waited for the GM; the player chose German, and the GM approved
+    it while the page loaded anew: the approval came in the log from before the page
+    joined, which the page did not follow, so the roll's line went on saying it waited
+    for the GM — in German — and never said the GM had approved it. Now the approval
+    found in that log is said beside the form and on the message line; so is a
+    rejection."""
+    result = await run_case(
+        web_world, "approvedMeanwhile", script="language_keep.mjs", extra={"RB_BUTTON": answer}
+    )
+    waits_cs, waits_de = (catalog(lang)["ROLLBRIDGE.Web.Message.Pending"] for lang in ("cs", "de"))
+    assert result["waiting"]["roll"].startswith(waits_cs.split("{pending}")[0]), result
+    after = result["after"]
+    assert after["lang"] == "de", after
+    if answer == "approve":
+        assert after["roll"].startswith(approved("de", "meanwhile — ")), after
+    else:
+        assert after["roll"] == catalog("de")["ROLLBRIDGE.Web.Message.Rejected"], after
+    assert after["message"] == after["roll"], after
+    assert not after["roll"].startswith(waits_de.split("{pending}")[0]), after
+
+
+async def test_a_line_of_an_action_chosen_again_after_the_reload_comes_back(web_world):
+    """The docs said a line beside an action's form that is not the one the list
+    chooses first comes back once that action is chosen again after a language's
+    reload; it did not (the page left it out once the log from before was in, and
+    choosing an action did not look for it). Its test used the first action, which
+    the list chooses anyway. Now the attack's "waiting for the GM" comes back when
+    the attack is chosen, in German after Russian then German were chosen (the
+    second reload keeps it too), in Russian when it is chosen at once."""
+    result = await run_case(web_world, "otherAction", script="language_keep.mjs")
+    waits = {lang: catalog(lang)["ROLLBRIDGE.Web.Message.Pending"] for lang in ("cs", "de", "ru")}
+    czech = result["czech"]
+    assert czech["action"].startswith(waits["cs"].split("{pending}")[0]), czech
+    pending = czech["action"].rsplit("(", 1)[1].rstrip(")")
+    assert result["first"] != "attack", result
+    german = result["german"]
+    assert german["action"] == waits["de"].replace("{pending}", pending), german
+    russian = result["russian"]
+    assert russian["action"] == waits["ru"].replace("{pending}", pending), russian

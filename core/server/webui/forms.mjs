@@ -514,6 +514,8 @@ function restoreState(form, state) {
 /** Whether a keyboard is composing a word in the page: an Android keyboard composes
  * every word as it is typed (and a Chinese or Japanese input method each phrase). */
 let composing = false;
+/** What a finger or the mouse is pressing, from its press until it is lifted, or null. */
+let pressed = null;
 /** The forms built anew while a word was being composed in the form their box
  * holds, by box (the latest of each): put in once the word is done or the field left. */
 const deferred = new Map();
@@ -525,17 +527,29 @@ function putDeferred() {
   }
 }
 
+/** Put the deferred forms in a task later, not at once: a tap on *Roll* ends the
+ * word (the field is left) between its press and its click, and a form built anew
+ * in between took the button away with the click — the roll was never sent. A task
+ * later the click has done what it does; a press still held waits for its lift. */
+const putLater = () => setTimeout(putDeferred, 0);
+
 if (globalThis.document) {
-  document.addEventListener("compositionstart", () => {
+  const on = (types, listener) => types.forEach((type) => document.addEventListener(type, listener, true));
+  on(["compositionstart"], () => {
     composing = true;
-  }, true);
+  });
   // the word is in the field by then: the form is built anew after it
-  const done = () => {
+  on(["compositionend", "focusout"], () => {
     composing = false;
-    queueMicrotask(putDeferred);
-  };
-  document.addEventListener("compositionend", done, true);
-  document.addEventListener("focusout", done, true);
+    putLater();
+  });
+  on(["pointerdown"], (event) => {
+    pressed = event.target;
+  });
+  on(["pointerup", "pointercancel"], () => {
+    pressed = null;
+    putLater();
+  });
 }
 
 /**
@@ -545,13 +559,15 @@ if (globalThis.document) {
  * while the viewer was typing). While a keyboard composes a word in the form, the
  * form is left as it is until the word is done: a field replaced meanwhile kept the
  * letters but not the word being composed, which an Android keyboard then wrote
- * again ("fas fast").
+ * again ("fas fast"); so is a form a finger or the mouse is pressing on, until it
+ * is lifted (its click goes to the button pressed). A request of the form still
+ * waiting keeps its button saying so.
  * @param {HTMLElement} box the form's place
  * @param {HTMLElement} node the form built anew
  */
 export function replaceKeeping(box, node) {
   const old = box.querySelector("form");
-  if (composing && old?.contains(document.activeElement)) {
+  if ((composing && old?.contains(document.activeElement)) || (pressed && old?.contains(pressed))) {
     deferred.set(box, node);
     return;
   }
@@ -570,4 +586,9 @@ export function replaceKeeping(box, node) {
   }
   const odds = old.querySelector(".form-odds");
   if (odds) node.querySelector(".form-odds")?.replaceChildren(...odds.childNodes);
+  // a request of the form still waiting: its button goes on saying so
+  if (old.dataset.waiting) {
+    if (old.dataset.hadFocus) node.dataset.hadFocus = old.dataset.hadFocus;
+    showWaiting(node, old.dataset.waiting);
+  }
 }

@@ -25,7 +25,7 @@ import {
 } from "./controls.mjs";
 import { actionForm, ofTarget, replaceKeeping, rollForm, sheetChoices, showOutcome, showWaiting } from "./forms.mjs";
 import { fetchHistory } from "./history.mjs";
-import { keepLines, lineText, takeLines } from "./kept.mjs";
+import { keepLines, keptLine, lineText, takeLines } from "./kept.mjs";
 import { el, eventSummary, renderEvent } from "./render.mjs";
 import {
   Session, browserLocale, forgetToken, keepTokenOnce, rememberToken, rememberedToken, socketUrl, tableFromPath,
@@ -93,7 +93,7 @@ const asked = new Map();
  * text shown. A line whose text the page has since replaced is not kept. */
 const lines = { message: null, forms: new Map() };
 /** The lines the page kept before it was loaded anew, until each is shown (or,
- * once the log from before is in, left out: the form or the event is gone). */
+ * once the log from before is in, left out when the event it names is gone). */
 let restoring = null;
 /** The events the page has seen, by seq (a kept line shows an event's summary). */
 const seen = new Map();
@@ -112,8 +112,9 @@ function summaryOf(seq) {
 }
 
 /** Show the lines kept before the reload that can be shown now: a form's once it is
- * built, one naming an event once the event is known. With `last` (the log from
- * before the page joined is in), what is still unshown is left out. */
+ * built (an action's once the viewer chooses it again), one naming an event once the
+ * event is known. With `last` (the log from before the page joined is in), a line
+ * naming an event still unknown is left out: it is not coming. */
 function restoreLines(last = false) {
   if (!restoring) return;
   const { message, forms } = restoring;
@@ -123,25 +124,30 @@ function restoreLines(last = false) {
       say(text, message.kind);
       $("message").dataset.code = message.code;
       lines.message = { line: message, text };
-      restoring.message = null;
     }
+    if (text !== null || last) restoring.message = null;
   }
   for (const [key, line] of Object.entries(forms)) {
+    const text = lineText(line, i18n, summaryOf);
+    if (text === null) {
+      if (last) delete forms[key];
+      continue;
+    }
     const form = formOf(key);
-    const text = form ? lineText(line, i18n, summaryOf) : null;
-    if (text === null) continue;
+    if (!form) continue;
     showOutcome(form, text, line.kind, line.code);
     lines.forms.set(key, { line, text });
     delete forms[key];
   }
-  if (last) restoring = null;
+  if (!restoring.message && !Object.keys(forms).length) restoring = null;
 }
 
-/** Keep what the lines say (those the page has not replaced since) and the requests
- * waiting for the GM, for the page loaded anew in another language. */
+/** Keep what the lines say (those the page has not replaced since, and those kept
+ * before this page's reload still waiting for their form) and the requests waiting
+ * for the GM, for the page loaded anew in another language. */
 function keepTheLines() {
   const message = lines.message && $("message").textContent === lines.message.text ? lines.message.line : null;
-  const forms = {};
+  const forms = { ...restoring?.forms };
   for (const [key, { line, text }] of lines.forms) {
     if (formOf(key)?.querySelector(".form-status")?.textContent === text) forms[key] = line;
   }
@@ -329,8 +335,16 @@ function followAsked(event) {
       { result: eventSummary(event, (actor) => session.nameOf(actor), session.words()) });
   say(text);
   if (form) showOutcome(form, text);
-  noteLine(rejected ? { key: "ROLLBRIDGE.Web.Message.Rejected" }
-    : { key: "ROLLBRIDGE.Web.Message.Approved", seq: event.seq }, text, key);
+  const line = rejected ? { key: "ROLLBRIDGE.Web.Message.Rejected" }
+    : { key: "ROLLBRIDGE.Web.Message.Approved", seq: event.seq };
+  noteLine(line, text, key);
+  if (restoring) {
+    // the GM answered while the page reloaded: this is newer than what was kept
+    // (the request waiting), and is said beside the form once it is built
+    restoring.message = null;
+    if (form) delete restoring.forms[key];
+    else restoring.forms[key] = keptLine(line);
+  }
   return true;
 }
 
@@ -404,6 +418,7 @@ function buildForms() {
     const spec = session.ruleset?.actions?.[chooser.value];
     replaceKeeping($("action"), spec ? actionForm(session, chooser.value, spec, send, askOdds) : el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Message.NoActions")));
     showForms();
+    restoreLines(); // a line kept before a language's reload, beside the action chosen again
   };
   chooser.onchange = showAction;
   showAction();
@@ -446,6 +461,9 @@ async function addHistory(token, welcome) {
     see(event);
     addEntry(renderEvent(event, (id) => session.nameOf(id),
     { lang: locale, ...session.words() }));
+    // a request of this page's the GM answered while the page reloaded (a language
+    // chosen): its answer is in this log only, said as a live one is
+    followAsked(event);
   }
   document.body.dataset.history = String(events.length);
 }
@@ -659,9 +677,11 @@ window.addEventListener("pageshow", (event) => {
 // joining with the fragment's token (or the one this tab joined with before a
 // reload) starts at once, while the page's words load (in the language its hello
 // asks the server's texts in); the join form waits for them
-// (a token kept for one reload only is taken, and so removed, whatever joins)
+// (a token kept for one reload only is taken, and so removed, whatever joins; it
+// goes before the one the tab joined with: it is the join that was under way, a new
+// link opened in a tab that had joined with another token)
 const onceToken = tableId ? takeTokenOnce(tableId) : null;
-const startToken = takeToken() ?? (tableId ? rememberedToken(tableId) ?? onceToken : null);
+const startToken = takeToken() ?? onceToken ?? (tableId ? rememberedToken(tableId) : null);
 // the lines the page said before a language's reload, and the requests of it still
 // waiting for the GM: said again, in this language, as the table comes in
 const keptLines = tableId ? takeLines(tableId) : null;

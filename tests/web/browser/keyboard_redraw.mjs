@@ -30,13 +30,20 @@ const typing = (page) => page.evaluate(() => {
     caret: node?.selectionStart ?? null, end: node?.selectionEnd ?? null, same: node === window.rbTyping };
 });
 
+/** The GM on a laptop and the player on a phone at the table `web`, and the
+ * DevTools session of the player's page (its keyboard); with `tap`, the player's
+ * frames recorded and held at will (`player.gate`). */
+async function gmAndPhone(browser, { tap = false } = {}) {
+  const url = `${BASE}/tables/web`;
+  const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.web.gm);
+  const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "en-US" }, trouble, url,
+    TOKENS.web.player, { tap });
+  return { gm, player, cdp: await player.context().newCDPSession(player) };
+}
+
 const cases = {
   async compose(browser, result) {
-    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
-      TOKENS.web.gm);
-    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "en-US" }, trouble,
-      `${BASE}/tables/web`, TOKENS.web.player);
-    const cdp = await player.context().newCDPSession(player);
+    const { gm, player, cdp } = await gmAndPhone(browser);
     const label = player.locator('form.roll-form input[name="label"]');
     await label.fill("Tukan dodges bullets");
     // the caret after "dodges", a word being composed there
@@ -64,9 +71,62 @@ const cases = {
     await cdp.send("Input.imeSetComposition", { text: " fast", selectionStart: 5, selectionEnd: 5 });
     await cdp.send("Input.insertText", { text: " fast" });
     result.committed = await typing(player);
-    // once the word is in, the form is built anew (the actor list follows the table)
-    result.rebuilt = await player.evaluate(() => !document.contains(window.rbTyping));
+    // once the word is in, the form is built anew (the actor list follows the table),
+    // a task later (a tap that ended the word does what it does first)
+    result.rebuilt = await player.waitForFunction(() => !document.contains(window.rbTyping))
+      .then(() => true, () => false);
     result.afterCommit = await typing(player);
+  },
+
+  /** A player on a phone types a roll's label, the last word still being composed
+   * (an Android keyboard commits it only when the field is left), while the GM adds
+   * an actor; then, on a slow line (the page's frames held), taps *Roll* — or clicks
+   * it with a mouse (RB_HOW "click"). */
+  async tapRoll(browser, result) {
+    const how = env.RB_HOW ?? "tap";
+    const { gm, player, cdp } = await gmAndPhone(browser, { tap: true });
+    const gate = player.gate;
+    const form = player.locator("form.roll-form");
+    await form.locator('input[name="formula"]').fill("2d6");
+    const label = form.locator('input[name="label"]');
+    await label.fill("Tukan");
+    await label.evaluate((node) => {
+      node.focus();
+      node.setSelectionRange(5, 5);
+      window.rbForm = node.form;
+    });
+    await cdp.send("Input.imeSetComposition", { text: " dodges", selectionStart: 7, selectionEnd: 7 });
+    step("the GM adds an actor while the word is composed");
+    const seq = await seqOf(player);
+    await addActor(gm, "web", TOKENS.web.gm, { id: "npc-t", name: "Guard T",
+      sheet: { body: 4, combat_pool: 3, armor: { ballistic: 4, impact: 2 } }, controllers: [] });
+    await player.waitForSelector('#actors [data-actor="npc-t"]');
+    await waitSeq(player, seq + 1);
+    result.deferred = await player.evaluate(() => document.querySelector("form.roll-form") === window.rbForm);
+    step(`the player ${how}s Roll`);
+    gate.hold = true;
+    const button = player.locator('form.roll-form button[type="submit"]');
+    if (how === "tap") await button.tap();
+    else await button.click();
+    const rollSent = () => gate.held.some(([, frame]) => JSON.parse(String(frame)).type === "roll");
+    // (a bound for a roll never sent: the test then says so)
+    result.sent = await gate.until(rollSent, 20_000);
+    if (!result.sent) return;
+    const roll = gate.held.map(([, frame]) => JSON.parse(String(frame))).find((frame) => frame.type === "roll");
+    result.label = roll.label;
+    step("the form built anew while the roll waits for the line");
+    await player.waitForFunction(() => document.querySelector("form.roll-form") !== window.rbForm);
+    result.waiting = await player.evaluate(() => {
+      const button = document.querySelector('form.roll-form button[type="submit"]');
+      return { disabled: button.disabled, waiting: button.form.dataset.waiting ?? null };
+    });
+    gate.release();
+    await player.locator("#log li.kind-roll", { hasText: "Tukan dodges" }).first().waitFor();
+    result.after = await player.evaluate(() => {
+      const button = document.querySelector('form.roll-form button[type="submit"]');
+      return { disabled: button.disabled, waiting: button.form.dataset.waiting ?? null,
+        rolls: document.querySelectorAll("#log li.kind-roll").length };
+    });
   },
 };
 

@@ -10,7 +10,9 @@
 
 import process from "node:process";
 
-import { DESKTOP, SMALL_PHONE, connected, joinedPage, openPage, runCase, seqOf, tapWebSocket, waitSeq } from "./pages.mjs";
+import {
+  DESKTOP, SMALL_PHONE, connected, fillAttack, joinedPage, openPage, runCase, seqOf, tapWebSocket, waitSeq,
+} from "./pages.mjs";
 
 const env = process.env;
 const BASE = env.RB_BASE;
@@ -37,6 +39,16 @@ async function chooseAndWait(page, lang) {
   await Promise.all([page.waitForEvent("load"), page.selectOption("#language", lang)]);
   await page.waitForFunction((want) => document.documentElement.lang === want
     && document.body.dataset.status === "connected" && document.body.dataset.history !== undefined, lang);
+}
+
+/** Choose `action` in the page's action list; the lines once its form's line is
+ * said again (a bound for a line that never comes back: the test then says what was
+ * shown). */
+async function chosenAction(page, action) {
+  await page.selectOption("#action-select", action);
+  await page.waitForFunction(() => document.querySelector("#action form .form-status")?.textContent !== "")
+    .catch(() => {});
+  return linesOf(page);
 }
 
 /** Fill `form`'s fields (name → value), submit it, and wait for its outcome line
@@ -79,12 +91,8 @@ const cases = {
     result.czech = await linesOf(player);
     step("Russian chosen");
     await chooseAndWait(player, "ru");
-    // the action chosen is not kept by the reload: the success test's form is chosen again
-    await player.selectOption("#action-select", "success_test");
-    // (a bound for a line that never comes back: the test then says what was shown)
-    await player.waitForFunction(() => document.querySelector("#action form .form-status")?.textContent !== "")
-      .catch(() => {});
-    result.russian = await linesOf(player);
+    // the action chosen is not kept by the reload: the list's first, the success test, is chosen again
+    result.russian = await chosenAction(player, "success_test");
     step("a roll waiting for the GM, German chosen, then approved");
     await submitForm(rollForm, { formula: "2d6", label: "later" });
     result.waitingRu = await linesOf(player);
@@ -160,6 +168,89 @@ const cases = {
     await page.reload();
     await page.waitForSelector("#join:not([hidden])");
     result.refused.tries = gate.attempts - before;
+  },
+
+  /** A tab that joined the table before (its token kept) opens a new link for it
+   * (the GM gave the player another token) on a slow line, and a language is
+   * chosen before the server answered. */
+  async newLink(browser, result) {
+    const page = await openPage(browser, "new-link", { ...SMALL_PHONE, locale: "en-US" }, trouble);
+    const gate = await tapWebSocket(page);
+    const roleOf = (token) => Object.entries(TOKENS.web).find(([, t]) => t === token)?.[0] ?? "other";
+    const helloRole = () => roleOf(JSON.parse(gate.held.at(-1)[1]).token);
+    step("joined as the observer: the tab keeps that token");
+    await page.goto(`${BASE}/tables/web#token=${TOKENS.web.observer}`);
+    await connected(page);
+    step("the player's new link opened in the same tab, its hello held");
+    await page.goto("about:blank");
+    gate.hold = true;
+    await page.goto(`${BASE}/tables/web#token=${TOKENS.web.player}`);
+    await gate.until(() => gate.held.length > 0);
+    result.first = helloRole();
+    step("German chosen before the server answered");
+    await Promise.all([page.waitForEvent("load"), page.selectOption("#language", "de")]);
+    gate.held.splice(0); // the old page's hello, on a line gone with it
+    await gate.until(() => gate.held.length > 0);
+    result.reloaded = helloRole();
+    gate.release();
+    await connected(page);
+    result.tabHolds = { player: await tabHolds(page, TOKENS.web.player),
+      observer: await tabHolds(page, TOKENS.web.observer) };
+  },
+
+  /** A player's roll waits for the GM; the player chooses German and, while the
+   * page loads anew (its hello held), the GM approves it (RB_BUTTON "reject":
+   * rejects it). */
+  async approvedMeanwhile(browser, result) {
+    const answer = env.RB_BUTTON ?? "approve";
+    const url = `${BASE}/tables/approval`;
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.approval.gm);
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.approval.player, { tap: true });
+    step("a roll waiting for the GM");
+    await submitForm(player.locator("form.roll-form"), { formula: "2d6", label: "meanwhile" });
+    result.waiting = await linesOf(player);
+    step("German chosen, the reloaded page's hello held");
+    player.gate.hold = true;
+    await Promise.all([player.waitForEvent("load"), player.selectOption("#language", "de")]);
+    player.gate.held.splice(0); // the old page's frames, on a line gone with it
+    await player.gate.until(() => player.gate.held.length > 0);
+    step(`the GM answers it (${answer}) before the page has joined again`);
+    const before = await seqOf(gm);
+    await gm.locator("#pending li.pending-item").first().waitFor();
+    await gm.click(`#pending button[name="${answer}"]`);
+    await waitSeq(gm, before + 1);
+    player.gate.release();
+    await player.waitForFunction(() => document.documentElement.lang === "de"
+      && document.body.dataset.status === "connected" && document.body.dataset.history !== undefined
+      && document.querySelector("form.roll-form") !== null);
+    if (answer === "approve") await player.locator("#log li.kind-roll", { hasText: "meanwhile" }).first().waitFor();
+    result.after = await linesOf(player);
+  },
+
+  /** A player's attack (not the action the list chooses first) waits for the GM;
+   * the player chooses Russian, then the attack again in the action list. */
+  async otherAction(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.approval.player);
+    step("an attack waiting for the GM");
+    await player.selectOption("#action-select", "attack");
+    const form = player.locator("#action form");
+    await fillAttack(form);
+    await form.locator('input[name="target"][value="guard-a"]').check();
+    await form.locator(".form-status").evaluate((line) => { line.textContent = ""; });
+    await form.locator('button[type="submit"]').click();
+    await form.locator(".form-status:not(:empty)").waitFor();
+    result.czech = await linesOf(player);
+    step("Russian chosen, then German before the attack was chosen again, then the attack");
+    await chooseAndWait(player, "ru");
+    result.first = await player.locator("#action-select").inputValue();
+    await chooseAndWait(player, "de");
+    result.german = await chosenAction(player, "attack");
+    step("Russian again, the attack chosen at once");
+    await chooseAndWait(player, "ru");
+    result.russian = await chosenAction(player, "attack");
   },
 };
 
