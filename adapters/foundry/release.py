@@ -26,14 +26,12 @@ import os
 import shutil
 import sys
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from rollbridge import __version__
-from rollbridge.cli.helps import Formatter, Help, speaking
-from rollbridge.exceptions import InvalidRequest, RollbridgeError
-from rollbridge.i18n import DEFAULT_LOCALE, environment_locale
+from rollbridge.exceptions import InvalidRequest
 from rollbridge.text import Messages
 
 __all__ = [
@@ -42,9 +40,9 @@ __all__ = [
     "MODULE_DIR",
     "build_release",
     "holds_other_files",
-    "main",
     "manifest_for",
     "referenced_files",
+    "run",
     "write_unpacked",
 ]
 
@@ -56,30 +54,7 @@ CLIENT_DIR = Path(__file__).resolve().parents[1] / "client"
 CLIENT_IN_MODULE = "scripts/client"
 _SKIP_PARTS = {"node_modules", "__pycache__", ".DS_Store"}
 
-# The options' help, as every command's: declared messages, read in the operator's
-# language (rollbridge.cli.helps), here and as ``rollbridge foundry-release``.
 say = Messages("rollbridge")
-DESCRIPTION = say(
-    "cli.help.release.description",
-    "Build the Foundry VTT module's zip and its manifest, module.json, with rollbridge's version.",
-)
-# Translators: a metavar, the name of a value an option takes; write it in capitals.
-FOLDER = say("cli.help.folder", "FOLDER")
-OUT = say(
-    "cli.help.release.out", "the folder to write the zip and module.json to (default %(default)s)"
-)
-BASE_URL = say(
-    "cli.help.release.base_url",
-    "where the zip and module.json will be published: the manifest's URLs are made from it",
-)
-MANIFEST_URL = say(
-    "cli.help.release.manifest_url", "the manifest's own URL (instead of --base-url's)"
-)
-DOWNLOAD_URL = say("cli.help.release.download_url", "the zip's URL (instead of --base-url's)")
-UNPACKED = say(
-    "cli.help.release.unpacked",
-    "instead of the zip: write the module, as Foundry loads it, into this folder (for development)",
-)
 # Translators: {option} is --out or --unpacked; {error} the system's words for it.
 CANNOT_WRITE = say("cli.release.cannot_write", "{option}: cannot write {path}: {error}")
 # Translators: {option} is --out or --unpacked, given an empty path ("").
@@ -236,17 +211,6 @@ def _add(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
     archive.writestr(info, data)
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The release options, for this module's ``main`` and ``rollbridge foundry-release``
-    (their help in the operator's language: :mod:`rollbridge.cli.helps`)."""
-    folder = Help(FOLDER)
-    parser.add_argument("--out", default="dist/foundry", metavar=folder, help=Help(OUT))
-    parser.add_argument("--base-url", metavar="URL", help=Help(BASE_URL))
-    parser.add_argument("--manifest-url", metavar="URL", help=Help(MANIFEST_URL))
-    parser.add_argument("--download-url", metavar="URL", help=Help(DOWNLOAD_URL))
-    parser.add_argument("--unpacked", metavar=folder, help=Help(UNPACKED))
-
-
 def run(args: argparse.Namespace) -> int:
     """Build the release the parsed options ask for; print the two paths (or,
     with ``--unpacked``, the folder).
@@ -296,25 +260,9 @@ def _about(exc: OSError, given: str) -> bool:
     return named == folder or folder in named.parents or named in folder.parents
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m rollbridge.adapters.foundry.release`` (or ``rollbridge foundry-release``):
-    its help and usage errors in the environment's language, as the CLI's."""
-    parser = argparse.ArgumentParser(
-        prog="python -m rollbridge.adapters.foundry.release",
-        description=Help(DESCRIPTION),
-        formatter_class=Formatter,
-    )
-    add_arguments(parser)
-    given = sys.argv[1:] if argv is None else list(argv)
-    with speaking(given, parser):
-        args = parser.parse_args(given)
-    try:
-        return run(args)
-    except RollbridgeError as exc:  # as the CLI says it: no traceback
-        locale = environment_locale() or DEFAULT_LOCALE
-        sys.stderr.write(f"{parser.prog}: error: {exc.code}: {exc.render(locale)}\n")
-        return 1
+if __name__ == "__main__":  # run as a script: the command line's face of it
+    # (rollbridge.cli.release), which importing this module, the adapter's build
+    # code, never loads
+    import importlib
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(importlib.import_module("rollbridge.cli.release").main())

@@ -102,7 +102,7 @@ def test_foundry_releases_options_read_in_the_language(capsys, environment, loca
 
 def test_the_release_scripts_own_help_follows_the_environment(capsys, environment):
     """``python -m rollbridge.adapters.foundry.release --help`` (the script alone)."""
-    from rollbridge.adapters.foundry import release
+    from rollbridge.cli import release
 
     environment.setenv("LANGUAGE", "de")
     with pytest.raises(SystemExit) as stopped:

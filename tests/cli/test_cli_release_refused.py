@@ -12,6 +12,7 @@ import pytest
 
 from rollbridge.adapters.foundry import release
 from rollbridge.cli import main
+from rollbridge.cli import release as release_command
 
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -53,7 +54,7 @@ def test_the_script_alone_says_it_in_the_environments_language(tmp_path, capsys,
     folder.mkdir()
     (folder / "notes.txt").write_text("keep me\n")
     monkeypatch.setenv("LANGUAGE", "ru")
-    assert release.main(["--unpacked", str(folder)]) == 1
+    assert release_command.main(["--unpacked", str(folder)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(
         "python -m rollbridge.adapters.foundry.release: error: invalid_request: --unpacked: "
