@@ -188,3 +188,40 @@ test("two held requests: the older one's floor probed first; once the log reache
   await until(() => ws.messages().filter((m) => m.id === second.id).length === 2, "the second asked");
   assert.deepEqual(probes().slice(before).map((m) => m.at), [2], "one probe, at the older floor");
 });
+
+test("a GM roll sent before the page's first welcome: its floor is that welcome's seq, not 0, so a long table's log still reaches it", async () => {
+  // the player rolls while the page's connection is still coming up (a reload, the
+  // server restarting): the request waits for the welcome, and the connection has no
+  // seq yet. Before the fix its floor was 0, and at a table past its retained log (here
+  // 5,000 events, the log keeping the last 1,000) the first placeholder dropped it as
+  // held too long ago, seconds after it was sent: the player never got its card.
+  const storage = new MemoryStorage();
+  client?.stop();
+  await world({ users: USERS, user: PLAYER, generation: 13 });
+  globalThis.WebSocket = LogSocket;
+  globalThis.localStorage = storage;
+  await registerModuleSettings();
+  Standin.queryClient = async () => ({ noted: true });
+  client = new FoundryClient();
+  client.start();
+  const ws = FakeWebSocket.last();
+  const rolling = client.roll("2d6", { rollMode: "gmroll", speaker: {} });
+  await settle(client);
+  assert.equal(ws.messages().length, 0, "nothing sent before the connection opens");
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 1, seq: 5000, locale: game.i18n.lang, table: { id: "t1", actors: [] } });
+  const sent = await until(() => ws.messages().find((m) => m.type === "foundry.roll"), "the request, sent once welcomed");
+  ws.receive({ type: "result", id: sent.id, status: "pending", pending: "p9" });
+  await rolling;
+  assert.deepEqual(stored(storage).held.map(([id, entry]) => [id, entry.floor]), [[sent.id, 5000]],
+    "the floor is the seq of the welcome the request waited for");
+  LogSocket.oldest = 4000;
+  Standin.log.notifications.length = 0;
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 5001 });
+  await until(() => ws.messages().filter((m) => m.id === sent.id).length === 2, "asked again");
+  assert.deepEqual(ws.messages().filter((m) => m.type === "state").map((m) => m.at), [5000]);
+  assert.deepEqual(Standin.log.notifications, [], "not told it was held too long ago");
+  assert.equal(stored(storage).held.length, 1, "still held");
+  LogSocket.oldest = 0;
+});

@@ -11,7 +11,8 @@
 // when the client starts (docs/foundry.md, "The player's side of an approval").
 //
 // Each entry is {message: the request as sent, epoch: the epoch it was held in,
-// floor: the table's seq this client had seen before it sent the request}. The
+// floor: the table's seq this client had seen before it sent the request, or the
+// seq of the welcome a request made before the first one waited for}. The
 // floor is below the seq whose reply the server keeps for the request's id: the
 // client asks whether the table's log still reaches back to it before it asks
 // again, since an id the server no longer remembers would be a new request.

@@ -113,6 +113,9 @@ export class FoundryClient {
     // carries the roller's view (#askHeld); kept for a reload (core/held.mjs)
     this.held = new HeldRequests();
     this.asking = null;
+    // {epoch, seq} of the current connection's first welcome: the floor of a request
+    // made before it (#floorOf)
+    this.firstWelcome = null;
     // this user's requests whose rejection it was told of (told once)
     this.rejectionsTold = new Set();
     this.queue = Promise.resolve();
@@ -163,6 +166,7 @@ export class FoundryClient {
   start() {
     this.stop();
     this.localeNoted = false;
+    this.firstWelcome = null; // a new connection: its first welcome is still to come
     this.requesterSees = true; // another server, or the same one upgraded
     this.encounter = undefined;
     const url = setting("serverUrl");
@@ -206,6 +210,7 @@ export class FoundryClient {
       idPrefix: "fvtt",
       client: `foundry/${game.release?.version ?? "?"} rollbridge/${game.modules.get(MODULE_ID)?.version ?? "?"}`,
       onWelcome: (welcome) => {
+        this.firstWelcome ??= { epoch: welcome.epoch, seq: welcome.seq };
         // a resume the server recovered (a reload from the saved cursor) has no
         // snapshot, but the GM's welcome still says what undo and redo take: the
         // missed events after it are in it already (their seqs are up to its seq)
@@ -327,14 +332,16 @@ export class FoundryClient {
     this.ownRequests.add(id);
     if (message.rollMode) await this.#noteMode(id, message.rollMode);
     const sent = { ...message, id };
-    // the table's seq before the request went out: its reply is stored at a later one
-    const floor = this.connection.cursor?.seq ?? 0;
+    // the table's seq before the request went out (none yet: before the first welcome)
+    const seen = this.connection.cursor?.seq ?? null;
     const reply = await this.#send(sent);
     // a player's request the table holds for the GM's approval: said, not silent
     if (reply?.status === "pending") {
       ui.notifications?.info?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.AwaitingApproval")}`);
       const epoch = this.connection?.welcome?.epoch;
-      if (sent.requester_sees && this.requesterSees && Number.isSafeInteger(epoch)) this.held.set(id, { message: sent, epoch, floor });
+      if (sent.requester_sees && this.requesterSees && Number.isSafeInteger(epoch)) {
+        this.held.set(id, { message: sent, epoch, floor: this.#floorOf(seen, epoch) });
+      }
     }
     await this.#postRequesterCard(reply);
     return reply;
@@ -356,6 +363,22 @@ export class FoundryClient {
       }
       throw error;
     }
+  }
+
+  /**
+   * The floor of a request held in `epoch` (core/held.mjs): a seq its reply is stored
+   * after. `seen`, the connection's seq when the request was made; none (null) when it
+   * was made before the connection's first welcome, so it waited for that welcome and
+   * went out after it: that welcome's seq. Not 0, which a table past its retained log
+   * no longer reaches, so the request, seconds old, would be dropped as held too long
+   * ago. A welcome of another epoch than the request's (the table moved meanwhile)
+   * says nothing of it: 0, which at worst drops it.
+   * @param {number | null} seen
+   * @param {number} epoch
+   */
+  #floorOf(seen, epoch) {
+    if (seen !== null) return seen;
+    return this.firstWelcome?.epoch === epoch ? this.firstWelcome.seq : 0;
   }
 
   /** The card of this user's own GM or self roll, when the reply carries the
