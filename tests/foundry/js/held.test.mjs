@@ -225,3 +225,37 @@ test("a GM roll sent before the page's first welcome: its floor is that welcome'
   assert.equal(stored(storage).held.length, 1, "still held");
   LogSocket.oldest = 0;
 });
+
+test("a probe or a repeat refused for now (the store could not read, the server failed): still held, asked again at the next placeholder, and its card posted", async () => {
+  // not the server's answer about the request: before the fix the held request was
+  // dropped (a line on the console only), and the player never got its card
+  const storage = new MemoryStorage();
+  const ws = await playerPage(storage, { seq: 3 });
+  const sent = await heldRoll(ws);
+  const asked = () => ws.messages().filter((m) => m.id === sent.id).length;
+  const probes = () => ws.messages().filter((m) => m.type === "state").length;
+  Standin.log.notifications.length = 0;
+  LogSocket.refusal = { code: "store_error", message: "the store could not read the table's log" };
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 4 });
+  await until(() => probes() === 1, "the probe");
+  await settle(client);
+  LogSocket.refusal = null;
+  assert.equal(asked(), 1, "not asked again past a probe that did not answer");
+  assert.equal(stored(storage).held.length, 1, "still held, for a reload too");
+  // the next placeholder: the probe answers, the repeat is refused for now
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 5 });
+  await until(() => asked() === 2, "asked again");
+  ws.receive({ type: "error", id: sent.id, code: "internal", message: "the server failed" });
+  await settle(client);
+  assert.equal(stored(storage).held.length, 1, "still held after the server's failure");
+  // and the next: approved meanwhile, its card posted
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 6 });
+  await until(() => asked() === 3, "asked once more");
+  const before = Standin.log.messages.length;
+  ws.receive({ type: "result", id: sent.id, status: "secret", seq: 6, event: rolled(6, sent.id) });
+  await until(() => Standin.log.messages.length > before, "the roller's card");
+  await settle(client);
+  assert.deepEqual(Standin.log.messages.at(-1).whisper, [PLAYER]);
+  assert.equal(storage.getItem(KEY), null, "settled: dropped");
+  assert.deepEqual(Standin.log.notifications, [], "nothing told: nothing went wrong for the player");
+});

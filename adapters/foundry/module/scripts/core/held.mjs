@@ -129,3 +129,19 @@ export class HeldRequests {
 export function logMovedOn(error) {
   return error?.code === "invalid_request" && error?.details?.field === "at";
 }
+
+/** Refusals that say nothing of the request itself: nothing was done, or the server
+ * failed reading or answering (docs/protocol.md, "Errors": `busy` and `rate_limited`
+ * past the connection's own retries, `store_error`, `internal`, after which "the same
+ * request id sent again gets its result"). */
+const FOR_NOW = new Set(["busy", "rate_limited", "store_error", "internal"]);
+
+/**
+ * Whether a probe of a held request, or the request asked again, was refused for now
+ * (FOR_NOW): not the server's answer about it, so it stays held and is asked again at
+ * the next welcome or placeholder; dropped, the player would never get its card.
+ * @param {any} error
+ */
+export function refusedForNow(error) {
+  return FOR_NOW.has(error?.code);
+}

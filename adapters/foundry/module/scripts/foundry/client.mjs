@@ -23,7 +23,7 @@ import {
 import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { hookCards } from "../core/hooks.mjs";
 import { approvalCards, approvalPosted, Approvals, settledBy } from "../core/approvals.mjs";
-import { heldKey, HeldRequests, logMovedOn } from "../core/held.mjs";
+import { heldKey, HeldRequests, logMovedOn, refusedForNow } from "../core/held.mjs";
 import { askGM } from "./relay.mjs";
 import { followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
@@ -898,6 +898,11 @@ export class FoundryClient {
             // the connection stopped under it (client.start(): a reconnect) or was refused:
             // not the server's answer, so still held, asked again on the next connection
             if (error?.code === "stopped" || error?.code === "refused") continue;
+            // the probe or the request refused for now: still held, asked again next time
+            if (refusedForNow(error)) {
+              console.warn(`rollbridge | held request ${id} is asked again later: ${error.code}: ${redact(error?.message ?? "")}`);
+              continue;
+            }
             this.held.delete(id);
             console.warn(`rollbridge | a held request ${id}: ${redact(error?.message ?? error)}`);
           }
