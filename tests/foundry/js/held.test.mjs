@@ -16,7 +16,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
-import { heldKey, HeldRequests, logMovedOn } from "../../../adapters/foundry/module/scripts/core/held.mjs";
+import { heldKey, HeldRequests, logMovedOn, tokenMark } from "../../../adapters/foundry/module/scripts/core/held.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { FakeWebSocket, LogSocket, MemoryStorage } from "./fakes.mjs";
 import { registerModuleSettings, settle, Standin, world } from "./standin.mjs";
@@ -85,17 +85,23 @@ test("the held requests in a Web Storage: kept per table, taken back, garbage an
   const held = new HeldRequests();
   assert.equal(held.open({ storage, key: "k", table: "t1" }), 0);
   const message = { type: "foundry.roll", id: "r1", roll: { formula: "2d6" } };
-  held.set("r1", { message, epoch: 1, floor: 3 });
-  assert.deepEqual(JSON.parse(storage.getItem("k")), { table: "t1", held: [["r1", { message, epoch: 1, floor: 3 }]] });
+  held.set("r1", { message, epoch: 1, floor: 3, token: "0badcafe" });
+  assert.deepEqual(JSON.parse(storage.getItem("k")), { table: "t1", held: [["r1", { message, epoch: 1, floor: 3, token: "0badcafe" }]] });
   const again = new HeldRequests();
   assert.equal(again.open({ storage, key: "k", table: "t1" }), 1, "a reload takes it back");
-  assert.deepEqual(again.get("r1"), { message, epoch: 1, floor: 3 });
+  assert.deepEqual(again.get("r1"), { message, epoch: 1, floor: 3, token: "0badcafe" });
   assert.equal(new HeldRequests().open({ storage, key: "k", table: "t2" }), 0, "another table's: dropped");
   assert.equal(storage.getItem("k"), null);
   storage.setItem("k", "{not json");
   assert.equal(new HeldRequests().open({ storage, key: "k", table: "t1" }), 0);
-  storage.setItem("k", JSON.stringify({ table: "t1", held: [["r2", { message: { type: "settings", id: "r2" }, epoch: 1, floor: 0 }], ["r3", { message, epoch: 1, floor: 0 }]] }));
+  storage.setItem("k", JSON.stringify({ table: "t1", held: [["r2", { message: { type: "settings", id: "r2" }, epoch: 1, floor: 0, token: "0badcafe" }], ["r3", { message, epoch: 1, floor: 0, token: "0badcafe" }]] }));
   assert.equal(new HeldRequests().open({ storage, key: "k", table: "t1" }), 0, "not a roll or resolve of its own id: not taken");
+  storage.setItem("k", JSON.stringify({ table: "t1", held: [["r1", { message, epoch: 1, floor: 0 }]] }));
+  assert.equal(new HeldRequests().open({ storage, key: "k", table: "t1" }), 0, "no token mark: not taken");
+  assert.equal(tokenMark("rbt_a"), tokenMark("rbt_a"));
+  assert.notEqual(tokenMark("rbt_a"), tokenMark("rbt_b"));
+  assert.match(tokenMark("rbt_test_token"), /^[0-9a-f]{8}$/);
+  assert.ok(!tokenMark("rbt_test_token").includes("rbt"), "the token is not kept");
   held.delete("r1");
   assert.equal(heldKey({ world: "w", user: "u" }), "rollbridge.held.w.u");
   assert.equal(logMovedOn({ code: "invalid_request", details: { field: "at" } }), true);
@@ -258,4 +264,38 @@ test("a probe or a repeat refused for now (the store could not read, the server 
   assert.deepEqual(Standin.log.messages.at(-1).whisper, [PLAYER]);
   assert.equal(storage.getItem(KEY), null, "settled: dropped");
   assert.deepEqual(Standin.log.notifications, [], "nothing told: nothing went wrong for the player");
+});
+
+test("a held request after the player's join token changed (pasted anew, a revoked one replaced): not asked with the new token, the player told", async () => {
+  // the server scopes a request id by the token that sent it: asked with another
+  // token, the id is a new request, held a second time (a second approval card, a
+  // second roll once approved). Before the fix the module asked it again, reloaded
+  // or not.
+  const storage = new MemoryStorage();
+  let ws = await playerPage(storage, { seq: 3 });
+  const sent = await heldRoll(ws, "p5");
+  const other = await heldRoll(ws, "p6");
+  assert.deepEqual(stored(storage).held.map(([, entry]) => entry.token), [tokenMark("rbt_test_token"), tokenMark("rbt_test_token")]);
+  assert.ok(!JSON.stringify(stored(storage)).includes("rbt_test_token"), "the token itself is not stored");
+  // the page reloaded with the same token: asked again
+  ws = await playerPage(storage, { seq: 4 });
+  await until(() => ws.messages().find((m) => m.id === sent.id), "asked again with its own token");
+  ws.receive({ type: "result", id: sent.id, status: "pending", pending: "p5" });
+  await until(() => ws.messages().find((m) => m.id === other.id), "the other asked again too");
+  ws.receive({ type: "result", id: other.id, status: "pending", pending: "p6" });
+  await settle(client);
+  // the player pastes a new token (a setting's change starts the client again)
+  Standin.log.notifications.length = 0;
+  await game.settings.set("rollbridge", "token", "rbt_new_token");
+  client.start();
+  ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 1, seq: 5, locale: game.i18n.lang, table: { id: "t1", actors: [] } });
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 6 });
+  await settle(client);
+  assert.deepEqual(ws.messages().filter((m) => m.id === sent.id || m.id === other.id || m.type === "state"), [], "neither asked, nothing probed");
+  assert.deepEqual(Standin.log.notifications.filter((n) => n.level === "warn").map((n) => n.text),
+    [`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.HeldOtherToken")}`], "told once");
+  assert.equal(storage.getItem(KEY), null, "dropped from the storage");
 });

@@ -23,7 +23,7 @@ import {
 import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { hookCards } from "../core/hooks.mjs";
 import { approvalCards, approvalPosted, Approvals, settledBy } from "../core/approvals.mjs";
-import { heldKey, HeldRequests, logMovedOn, refusedForNow } from "../core/held.mjs";
+import { heldKey, HeldRequests, logMovedOn, refusedForNow, tokenMark } from "../core/held.mjs";
 import { askGM } from "./relay.mjs";
 import { followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
@@ -116,6 +116,8 @@ export class FoundryClient {
     // {epoch, seq} of the current connection's first welcome: the floor of a request
     // made before it (#floorOf)
     this.firstWelcome = null;
+    // the mark of the join token this client connects with (core/held.mjs tokenMark)
+    this.tokenMark = null;
     // this user's requests whose rejection it was told of (told once)
     this.rejectionsTold = new Set();
     this.queue = Promise.resolve();
@@ -171,6 +173,8 @@ export class FoundryClient {
     this.encounter = undefined;
     const url = setting("serverUrl");
     const token = setting("token");
+    // the held requests sent with another token are not asked again (#forgetHeld)
+    this.tokenMark = tokenMark(token);
     const user = game.user;
     this.plan = connectPlan({ user, activeGM: game.users.activeGM, token, url });
     if (!this.plan.connect) {
@@ -340,7 +344,7 @@ export class FoundryClient {
       ui.notifications?.info?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.AwaitingApproval")}`);
       const epoch = this.connection?.welcome?.epoch;
       if (sent.requester_sees && this.requesterSees && Number.isSafeInteger(epoch)) {
-        this.held.set(id, { message: sent, epoch, floor: this.#floorOf(seen, epoch) });
+        this.held.set(id, { message: sent, epoch, floor: this.#floorOf(seen, epoch), token: this.tokenMark });
       }
     }
     await this.#postRequesterCard(reply);
@@ -939,16 +943,21 @@ export class FoundryClient {
    * went on in a new one (Redis went back in time, a restored backup), whose log may not
    * hold them nor their ids' replies, so asking again by the same id could make the
    * request anew — held a second time, or applied with no GM's approval. The user is
-   * told that they no longer wait (sent again, they are new requests).
+   * told that they no longer wait (sent again, they are new requests). So are those
+   * sent with another join token than this connection's (the player pasted a new one,
+   * a revoked token replaced): the server scopes a request id by its token, so this
+   * one would not find it and would make it anew.
    */
   #forgetHeld(epoch) {
-    let forgotten = 0;
+    const told = new Set();
     for (const [id, entry] of this.held) {
-      if (entry.epoch === epoch) continue;
+      const key = entry.epoch !== epoch ? "ROLLBRIDGE.Notice.HeldForgotten"
+        : entry.token !== this.tokenMark ? "ROLLBRIDGE.Notice.HeldOtherToken" : null;
+      if (!key) continue;
       this.held.delete(id);
-      forgotten += 1;
+      told.add(key);
     }
-    if (forgotten) ui.notifications?.warn?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.HeldForgotten")}`);
+    for (const key of told) ui.notifications?.warn?.(`rollbridge: ${game.i18n.localize(key)}`);
   }
 
   /** A request of this client's that the GM rejected: its user is told, with the GM's
