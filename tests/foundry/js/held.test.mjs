@@ -19,7 +19,7 @@ import { after, test } from "node:test";
 import { heldKey, HeldRequests, logMovedOn, tokenMark } from "../../../adapters/foundry/module/scripts/core/held.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { FakeWebSocket, LogSocket, MemoryStorage } from "./fakes.mjs";
-import { registerModuleSettings, settle, Standin, world } from "./standin.mjs";
+import { registerModuleSettings, settle, Standin, until, world } from "./standin.mjs";
 
 const USERS = [
   { _id: "standinGM000001", name: "Gamemaster", isGM: true },
@@ -35,18 +35,9 @@ after(() => {
   Standin.uninstall();
 });
 
-async function until(check, what) {
-  for (let i = 0; i < 200; i++) {
-    const value = check();
-    if (value) return value;
-    await new Promise((r) => setImmediate(r));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 /** The player's page (a first load or a reload) in a browser whose localStorage is
- * `storage`, welcomed at table t1 in `epoch` at `seq`. Returns its socket. */
-async function playerPage(storage, { epoch = 1, seq = 0 } = {}) {
+ * `storage`, its client started and its socket not open yet. Returns the socket. */
+async function startedPage(storage) {
   client?.stop();
   await world({ users: USERS, user: PLAYER, generation: 13 });
   globalThis.WebSocket = LogSocket;
@@ -55,11 +46,21 @@ async function playerPage(storage, { epoch = 1, seq = 0 } = {}) {
   Standin.queryClient = async () => ({ noted: true });
   client = new FoundryClient();
   client.start();
-  const ws = FakeWebSocket.last();
+  return FakeWebSocket.last();
+}
+
+/** Open `ws` and welcome it at table t1 in `epoch` at `seq`. Returns it. */
+function welcomed(ws, { epoch = 1, seq = 0 } = {}) {
   ws.open();
   const hello = ws.messages().find((m) => m.type === "hello");
   ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch, seq, locale: game.i18n.lang, table: { id: "t1", actors: [] } });
   return ws;
+}
+
+/** The player's page in a browser whose localStorage is `storage`, welcomed at table
+ * t1 in `epoch` at `seq`. Returns its socket. */
+async function playerPage(storage, welcome = {}) {
+  return welcomed(await startedPage(storage), welcome);
 }
 
 /** A GM roll of 2d6 sent on `ws` and held for approval: the request. */
@@ -202,21 +203,11 @@ test("a GM roll sent before the page's first welcome: its floor is that welcome'
   // 5,000 events, the log keeping the last 1,000) the first placeholder dropped it as
   // held too long ago, seconds after it was sent: the player never got its card.
   const storage = new MemoryStorage();
-  client?.stop();
-  await world({ users: USERS, user: PLAYER, generation: 13 });
-  globalThis.WebSocket = LogSocket;
-  globalThis.localStorage = storage;
-  await registerModuleSettings();
-  Standin.queryClient = async () => ({ noted: true });
-  client = new FoundryClient();
-  client.start();
-  const ws = FakeWebSocket.last();
+  const ws = await startedPage(storage);
   const rolling = client.roll("2d6", { rollMode: "gmroll", speaker: {} });
   await settle(client);
   assert.equal(ws.messages().length, 0, "nothing sent before the connection opens");
-  ws.open();
-  const hello = ws.messages().find((m) => m.type === "hello");
-  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 1, seq: 5000, locale: game.i18n.lang, table: { id: "t1", actors: [] } });
+  welcomed(ws, { seq: 5000 });
   const sent = await until(() => ws.messages().find((m) => m.type === "foundry.roll"), "the request, sent once welcomed");
   ws.receive({ type: "result", id: sent.id, status: "pending", pending: "p9" });
   await rolling;
@@ -288,10 +279,7 @@ test("a held request after the player's join token changed (pasted anew, a revok
   Standin.log.notifications.length = 0;
   await game.settings.set("rollbridge", "token", "rbt_new_token");
   client.start();
-  ws = FakeWebSocket.last();
-  ws.open();
-  const hello = ws.messages().find((m) => m.type === "hello");
-  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 1, seq: 5, locale: game.i18n.lang, table: { id: "t1", actors: [] } });
+  ws = welcomed(FakeWebSocket.last(), { seq: 5 });
   ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 6 });
   await settle(client);
   assert.deepEqual(ws.messages().filter((m) => m.id === sent.id || m.id === other.id || m.type === "state"), [], "neither asked, nothing probed");
