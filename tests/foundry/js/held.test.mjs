@@ -287,3 +287,31 @@ test("a held request after the player's join token changed (pasted anew, a revok
     [`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.HeldOtherToken")}`], "told once");
   assert.equal(storage.getItem(KEY), null, "dropped from the storage");
 });
+
+test("a GM roll made while the connection is down: its floor is the seq of the welcome it waits for, not the seq seen before the outage", async () => {
+  // the player's connection went away at seq 10; the table went on past its retained
+  // log meanwhile; the roll waits for the reconnect, whose welcome (a snapshot) is at
+  // seq 5000, and goes out after it. Before the fix its floor was 10, which the log
+  // no longer reaches: the first placeholder dropped it as held too long ago.
+  const storage = new MemoryStorage();
+  const ws = await playerPage(storage, { seq: 10 });
+  await settle(client);
+  ws.drop();
+  const rolling = client.roll("2d6", { rollMode: "gmroll", speaker: {} });
+  await settle(client);
+  assert.equal(ws.messages().filter((m) => m.type === "foundry.roll").length, 0, "not sent while the connection is down");
+  client.nudge(); // the network is back: reconnect now
+  const again = await until(() => (FakeWebSocket.last() !== ws ? FakeWebSocket.last() : null), "the reconnect");
+  welcomed(again, { seq: 5000 });
+  const sent = await until(() => again.messages().find((m) => m.type === "foundry.roll"), "the request, sent once welcomed");
+  again.receive({ type: "result", id: sent.id, status: "pending", pending: "p9" });
+  await rolling;
+  assert.deepEqual(stored(storage).held.map(([id, entry]) => [id, entry.floor]), [[sent.id, 5000]]);
+  LogSocket.oldest = 4000;
+  Standin.log.notifications.length = 0;
+  again.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 5001 });
+  await until(() => again.messages().filter((m) => m.id === sent.id).length === 2, "asked again");
+  assert.deepEqual(again.messages().filter((m) => m.type === "state").map((m) => m.at), [5000]);
+  assert.deepEqual(Standin.log.notifications.filter((n) => n.level === "warn"), [], "not told it was held too long ago");
+  LogSocket.oldest = 0;
+});

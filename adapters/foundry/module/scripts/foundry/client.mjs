@@ -113,9 +113,9 @@ export class FoundryClient {
     // carries the roller's view (#askHeld); kept for a reload (core/held.mjs)
     this.held = new HeldRequests();
     this.asking = null;
-    // {epoch, seq} of the current connection's first welcome: the floor of a request
-    // made before it (#floorOf)
-    this.firstWelcome = null;
+    // the marks of the requests made while the connection was not up: each is given
+    // the epoch and seq of the welcome it waits for (#floorOf)
+    this.welcomeWaiters = [];
     // the mark of the join token this client connects with (core/held.mjs tokenMark)
     this.tokenMark = null;
     // this user's requests whose rejection it was told of (told once)
@@ -168,7 +168,7 @@ export class FoundryClient {
   start() {
     this.stop();
     this.localeNoted = false;
-    this.firstWelcome = null; // a new connection: its first welcome is still to come
+    this.welcomeWaiters = []; // a new connection: its welcome is still to come
     this.requesterSees = true; // another server, or the same one upgraded
     this.encounter = undefined;
     const url = setting("serverUrl");
@@ -214,7 +214,8 @@ export class FoundryClient {
       idPrefix: "fvtt",
       client: `foundry/${game.release?.version ?? "?"} rollbridge/${game.modules.get(MODULE_ID)?.version ?? "?"}`,
       onWelcome: (welcome) => {
-        this.firstWelcome ??= { epoch: welcome.epoch, seq: welcome.seq };
+        // the requests made while the connection was not up go out after this welcome
+        for (const mark of this.welcomeWaiters.splice(0)) Object.assign(mark, { epoch: welcome.epoch, seq: welcome.seq });
         // a resume the server recovered (a reload from the saved cursor) has no
         // snapshot, but the GM's welcome still says what undo and redo take: the
         // missed events after it are in it already (their seqs are up to its seq)
@@ -336,8 +337,8 @@ export class FoundryClient {
     this.ownRequests.add(id);
     if (message.rollMode) await this.#noteMode(id, message.rollMode);
     const sent = { ...message, id };
-    // the table's seq before the request went out (none yet: before the first welcome)
-    const seen = this.connection.cursor?.seq ?? null;
+    // where the table stood before the request went out (#floorOf)
+    const seen = this.#seenNow();
     const reply = await this.#send(sent);
     // a player's request the table holds for the GM's approval: said, not silent
     if (reply?.status === "pending") {
@@ -370,19 +371,33 @@ export class FoundryClient {
   }
 
   /**
+   * Where the table stands as a request is made, {epoch, seq}: connected, the seq this
+   * connection has seen (the request goes out now). Not connected (the page still
+   * connecting, the connection down), the request waits for the next welcome and goes
+   * out after it, so the mark is given that welcome's epoch and seq when it comes: the
+   * seq seen before the outage (or none, 0) may be one a table that went on past its
+   * retained log meanwhile no longer reaches, and the request, seconds old, would be
+   * dropped as held too long ago.
+   * @returns {{epoch: number | null, seq: number | null}}
+   */
+  #seenNow() {
+    const cursor = this.connection?.connected ? this.connection.cursor : null;
+    if (cursor) return { epoch: cursor.epoch, seq: cursor.seq };
+    const mark = { epoch: null, seq: null };
+    this.welcomeWaiters.push(mark);
+    return mark;
+  }
+
+  /**
    * The floor of a request held in `epoch` (core/held.mjs): a seq its reply is stored
-   * after. `seen`, the connection's seq when the request was made; none (null) when it
-   * was made before the connection's first welcome, so it waited for that welcome and
-   * went out after it: that welcome's seq. Not 0, which a table past its retained log
-   * no longer reaches, so the request, seconds old, would be dropped as held too long
-   * ago. A welcome of another epoch than the request's (the table moved meanwhile)
-   * says nothing of it: 0, which at worst drops it.
-   * @param {number | null} seen
+   * after, where the table stood before it went out (#seenNow). Seen in another epoch
+   * than the one it was held in (the table moved meanwhile), that seq says nothing of
+   * it: 0, which at worst drops it as held too long ago.
+   * @param {{epoch: number | null, seq: number | null}} seen
    * @param {number} epoch
    */
   #floorOf(seen, epoch) {
-    if (seen !== null) return seen;
-    return this.firstWelcome?.epoch === epoch ? this.firstWelcome.seq : 0;
+    return seen.epoch === epoch && Number.isSafeInteger(seen.seq) ? seen.seq : 0;
   }
 
   /** The card of this user's own GM or self roll, when the reply carries the
