@@ -14,8 +14,9 @@
 // floor: the table's seq this client had seen before it sent the request, or the
 // seq of the welcome a request made while the connection was not up waited for,
 // token: the mark of the join token it was sent with (tokenMark)}. The floor is
-// below the seq whose reply the server keeps for the request's id: the client asks whether the table's log still reaches back to it before it asks
-// again, since an id the server no longer remembers would be a new request. So
+// below the seq whose reply the server keeps for the request's id: the client asks
+// whether the table's log still reaches back to it before it asks again, since an
+// id the server no longer remembers would be a new request. So
 // would an id asked with another token: the server scopes ids by the token that
 // sent them (docs/engine.md, "Idempotency"), so a request is asked again only with
 // the token it was sent with.
