@@ -4,11 +4,13 @@ the module's client on the Foundry stand-in in Node, over real WebSockets (the `
 package that ``npm ci`` in tests/foundry installs), while this test starts the server
 with ``--retain 4``, a reply window of 40 seqs.
 
-It checks the two faults of a game night: the held roll survives a reload of the
+It checks the faults of a game night: the held roll survives a reload of the
 player's page (its card posted from the server's reply), and a held roll whose reply
 the server has forgotten (200 events after its approval, the connection away) is not
 asked for again — the GM's table holds no second pending request, while the same id
-asked by hand (the control) is held anew under another pending id.
+asked by hand (the control) is held anew under another pending id. Nor is one asked
+again after the page comes back with the player's new token (a revoked one replaced):
+the server scopes ids by token, and the same id asked by hand with it is held anew.
 """
 
 from __future__ import annotations
@@ -31,6 +33,11 @@ NOT_ASKED = (
     "the server may no longer know it, and asking for its outcome could make it a second "
     "time, so it is not asked for. Ask the GM whether it was rolled."
 )
+OTHER_TOKEN = (
+    "rollbridge: your request that waited for the GM's approval was sent with another join "
+    "token: the server keeps its outcome for that token alone, and asking with this one could "
+    "make it a second time, so it is not asked for. Ask the GM whether it was rolled."
+)
 
 
 def test_a_held_roll_survives_a_reload_and_is_not_made_twice_past_the_reply_window(tmp_path):
@@ -49,6 +56,15 @@ def test_a_held_roll_survives_a_reload_and_is_not_made_twice_past_the_reply_wind
         timeout=60,
     )
     table = json.loads(created.stdout)
+    # the player's token replaced (the old one revoked or not: ids are scoped by token)
+    replaced = subprocess.run(
+        [*cli, "table", "tokens", table["table"], "--new", "player", "--name", "player",
+         "--db", str(db), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )  # fmt: skip
     port = free_port()
     server = subprocess.Popen(
         [*cli, "serve", "--db", str(db), "--port", str(port), "--host", "127.0.0.1", "--no-demo",
@@ -59,7 +75,11 @@ def test_a_held_roll_survives_a_reload_and_is_not_made_twice_past_the_reply_wind
     )  # fmt: skip
     try:
         wait_for_port(port, server)
-        tokens = {"gm": table["tokens"]["gm"], "player": table["tokens"]["player"]}
+        tokens = {
+            "gm": table["tokens"]["gm"],
+            "player": table["tokens"]["player"],
+            "replaced": json.loads(replaced.stdout)["new"]["token"],
+        }
         env = {
             **os.environ,
             "RB_WS_URL": f"ws://127.0.0.1:{port}/tables/{table['table']}",
@@ -103,4 +123,14 @@ def test_a_held_roll_survives_a_reload_and_is_not_made_twice_past_the_reply_wind
     }, "not asked again: no second pending request at the table"
     assert result["control"] == {"status": "pending", "samePending": False, "waiting": 1}, (
         "the same id past the window is a new request at the server"
+    )
+    assert result["thirdHeld"] == "pending"
+    assert result["otherToken"] == {
+        "notices": [OTHER_TOKEN],
+        "stored": 0,
+        "added": 0,
+        "listed": 1,
+    }, "not asked with the new token: the table lists the request once"
+    assert result["otherTokenControl"] == {"status": "pending", "samePending": False, "added": 1}, (
+        "the same id with another token is a new request at the server"
     )

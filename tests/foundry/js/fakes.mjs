@@ -101,16 +101,24 @@ export class FakeWebSocket {
  * every event after it, else `invalid_request` "state.at: seq N is older than the
  * retained event log" with `details: {field: "at"}` (the words and details a real
  * `rollbridge serve --retain 1` sent). `LogSocket.oldest` is the oldest seq the log
- * still reaches back to; every other frame is the test's to answer.
+ * still reaches back to; `LogSocket.refusal`, when set ({code, message}), is the
+ * error a server that cannot read its log now answers instead (`store_error`, or
+ * `busy` past the client's own retries); every other frame is the test's to answer.
  */
 export class LogSocket extends FakeWebSocket {
   static oldest = 0;
+  static refusal = null;
 
   send(data) {
     super.send(data);
     const message = JSON.parse(data);
     if (message.type !== "state" || !Number.isSafeInteger(message.at)) return;
     const at = message.at;
+    const refusal = LogSocket.refusal;
+    if (refusal) {
+      queueMicrotask(() => this.receive({ type: "error", id: message.id, ...refusal }));
+      return;
+    }
     queueMicrotask(() => this.receive(at >= LogSocket.oldest
       ? { type: "result", id: message.id, table: { id: "t1", seq: at, actors: [] } }
       : { type: "error", id: message.id, code: "invalid_request", message: `state.at: seq ${at} is older than the retained event log`, details: { field: "at" } }));

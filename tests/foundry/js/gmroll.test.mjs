@@ -18,7 +18,7 @@ import {
 } from "../../../adapters/foundry/module/scripts/core/rollmode.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { FakeWebSocket, LogSocket } from "./fakes.mjs";
-import { consoleWarnings, registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
+import { consoleWarnings, registerModuleSettings, settle, Standin, until, welcomeClient, world } from "./standin.mjs";
 
 const USERS = [
   { _id: "standinGM000001", name: "Gamemaster", isGM: true },
@@ -56,15 +56,6 @@ function readBy(message, userId) {
   } finally {
     game.user = me;
   }
-}
-
-async function until(check, what) {
-  for (let i = 0; i < 200; i++) {
-    const value = check();
-    if (value) return value;
-    await new Promise((r) => setImmediate(r));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 let client = null;

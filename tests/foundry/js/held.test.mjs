@@ -16,10 +16,10 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
-import { heldKey, HeldRequests, logMovedOn } from "../../../adapters/foundry/module/scripts/core/held.mjs";
+import { heldKey, HeldRequests, logMovedOn, tokenMark } from "../../../adapters/foundry/module/scripts/core/held.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { FakeWebSocket, LogSocket, MemoryStorage } from "./fakes.mjs";
-import { registerModuleSettings, settle, Standin, world } from "./standin.mjs";
+import { registerModuleSettings, settle, Standin, until, world } from "./standin.mjs";
 
 const USERS = [
   { _id: "standinGM000001", name: "Gamemaster", isGM: true },
@@ -35,18 +35,9 @@ after(() => {
   Standin.uninstall();
 });
 
-async function until(check, what) {
-  for (let i = 0; i < 200; i++) {
-    const value = check();
-    if (value) return value;
-    await new Promise((r) => setImmediate(r));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 /** The player's page (a first load or a reload) in a browser whose localStorage is
- * `storage`, welcomed at table t1 in `epoch` at `seq`. Returns its socket. */
-async function playerPage(storage, { epoch = 1, seq = 0 } = {}) {
+ * `storage`, its client started and its socket not open yet. Returns the socket. */
+async function startedPage(storage) {
   client?.stop();
   await world({ users: USERS, user: PLAYER, generation: 13 });
   globalThis.WebSocket = LogSocket;
@@ -55,11 +46,21 @@ async function playerPage(storage, { epoch = 1, seq = 0 } = {}) {
   Standin.queryClient = async () => ({ noted: true });
   client = new FoundryClient();
   client.start();
-  const ws = FakeWebSocket.last();
+  return FakeWebSocket.last();
+}
+
+/** Open `ws` and welcome it at table t1 in `epoch` at `seq`. Returns it. */
+function welcomed(ws, { epoch = 1, seq = 0 } = {}) {
   ws.open();
   const hello = ws.messages().find((m) => m.type === "hello");
   ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch, seq, locale: game.i18n.lang, table: { id: "t1", actors: [] } });
   return ws;
+}
+
+/** The player's page in a browser whose localStorage is `storage`, welcomed at table
+ * t1 in `epoch` at `seq`. Returns its socket. */
+async function playerPage(storage, welcome = {}) {
+  return welcomed(await startedPage(storage), welcome);
 }
 
 /** A GM roll of 2d6 sent on `ws` and held for approval: the request. */
@@ -85,17 +86,23 @@ test("the held requests in a Web Storage: kept per table, taken back, garbage an
   const held = new HeldRequests();
   assert.equal(held.open({ storage, key: "k", table: "t1" }), 0);
   const message = { type: "foundry.roll", id: "r1", roll: { formula: "2d6" } };
-  held.set("r1", { message, epoch: 1, floor: 3 });
-  assert.deepEqual(JSON.parse(storage.getItem("k")), { table: "t1", held: [["r1", { message, epoch: 1, floor: 3 }]] });
+  held.set("r1", { message, epoch: 1, floor: 3, token: "0badcafe" });
+  assert.deepEqual(JSON.parse(storage.getItem("k")), { table: "t1", held: [["r1", { message, epoch: 1, floor: 3, token: "0badcafe" }]] });
   const again = new HeldRequests();
   assert.equal(again.open({ storage, key: "k", table: "t1" }), 1, "a reload takes it back");
-  assert.deepEqual(again.get("r1"), { message, epoch: 1, floor: 3 });
+  assert.deepEqual(again.get("r1"), { message, epoch: 1, floor: 3, token: "0badcafe" });
   assert.equal(new HeldRequests().open({ storage, key: "k", table: "t2" }), 0, "another table's: dropped");
   assert.equal(storage.getItem("k"), null);
   storage.setItem("k", "{not json");
   assert.equal(new HeldRequests().open({ storage, key: "k", table: "t1" }), 0);
-  storage.setItem("k", JSON.stringify({ table: "t1", held: [["r2", { message: { type: "settings", id: "r2" }, epoch: 1, floor: 0 }], ["r3", { message, epoch: 1, floor: 0 }]] }));
+  storage.setItem("k", JSON.stringify({ table: "t1", held: [["r2", { message: { type: "settings", id: "r2" }, epoch: 1, floor: 0, token: "0badcafe" }], ["r3", { message, epoch: 1, floor: 0, token: "0badcafe" }]] }));
   assert.equal(new HeldRequests().open({ storage, key: "k", table: "t1" }), 0, "not a roll or resolve of its own id: not taken");
+  storage.setItem("k", JSON.stringify({ table: "t1", held: [["r1", { message, epoch: 1, floor: 0 }]] }));
+  assert.equal(new HeldRequests().open({ storage, key: "k", table: "t1" }), 0, "no token mark: not taken");
+  assert.equal(tokenMark("rbt_a"), tokenMark("rbt_a"));
+  assert.notEqual(tokenMark("rbt_a"), tokenMark("rbt_b"));
+  assert.match(tokenMark("rbt_test_token"), /^[0-9a-f]{8}$/);
+  assert.ok(!tokenMark("rbt_test_token").includes("rbt"), "the token is not kept");
   held.delete("r1");
   assert.equal(heldKey({ world: "w", user: "u" }), "rollbridge.held.w.u");
   assert.equal(logMovedOn({ code: "invalid_request", details: { field: "at" } }), true);
@@ -187,4 +194,124 @@ test("two held requests: the older one's floor probed first; once the log reache
   ws.receive({ type: "result", id: first.id, status: "pending", pending: "p3" });
   await until(() => ws.messages().filter((m) => m.id === second.id).length === 2, "the second asked");
   assert.deepEqual(probes().slice(before).map((m) => m.at), [2], "one probe, at the older floor");
+});
+
+test("a GM roll sent before the page's first welcome: its floor is that welcome's seq, not 0, so a long table's log still reaches it", async () => {
+  // the player rolls while the page's connection is still coming up (a reload, the
+  // server restarting): the request waits for the welcome, and the connection has no
+  // seq yet. Before the fix its floor was 0, and at a table past its retained log (here
+  // 5,000 events, the log keeping the last 1,000) the first placeholder dropped it as
+  // held too long ago, seconds after it was sent: the player never got its card.
+  const storage = new MemoryStorage();
+  const ws = await startedPage(storage);
+  const rolling = client.roll("2d6", { rollMode: "gmroll", speaker: {} });
+  await settle(client);
+  assert.equal(ws.messages().length, 0, "nothing sent before the connection opens");
+  welcomed(ws, { seq: 5000 });
+  const sent = await until(() => ws.messages().find((m) => m.type === "foundry.roll"), "the request, sent once welcomed");
+  ws.receive({ type: "result", id: sent.id, status: "pending", pending: "p9" });
+  await rolling;
+  assert.deepEqual(stored(storage).held.map(([id, entry]) => [id, entry.floor]), [[sent.id, 5000]],
+    "the floor is the seq of the welcome the request waited for");
+  LogSocket.oldest = 4000;
+  Standin.log.notifications.length = 0;
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 5001 });
+  await until(() => ws.messages().filter((m) => m.id === sent.id).length === 2, "asked again");
+  assert.deepEqual(ws.messages().filter((m) => m.type === "state").map((m) => m.at), [5000]);
+  assert.deepEqual(Standin.log.notifications, [], "not told it was held too long ago");
+  assert.equal(stored(storage).held.length, 1, "still held");
+  LogSocket.oldest = 0;
+});
+
+test("a probe or a repeat refused for now (the store could not read, the server failed): still held, asked again at the next placeholder, and its card posted", async () => {
+  // not the server's answer about the request: before the fix the held request was
+  // dropped (a line on the console only), and the player never got its card
+  const storage = new MemoryStorage();
+  const ws = await playerPage(storage, { seq: 3 });
+  const sent = await heldRoll(ws);
+  const asked = () => ws.messages().filter((m) => m.id === sent.id).length;
+  const probes = () => ws.messages().filter((m) => m.type === "state").length;
+  Standin.log.notifications.length = 0;
+  LogSocket.refusal = { code: "store_error", message: "the store could not read the table's log" };
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 4 });
+  await until(() => probes() === 1, "the probe");
+  await settle(client);
+  LogSocket.refusal = null;
+  assert.equal(asked(), 1, "not asked again past a probe that did not answer");
+  assert.equal(stored(storage).held.length, 1, "still held, for a reload too");
+  // the next placeholder: the probe answers, the repeat is refused for now
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 5 });
+  await until(() => asked() === 2, "asked again");
+  ws.receive({ type: "error", id: sent.id, code: "internal", message: "the server failed" });
+  await settle(client);
+  assert.equal(stored(storage).held.length, 1, "still held after the server's failure");
+  // and the next: approved meanwhile, its card posted
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 6 });
+  await until(() => asked() === 3, "asked once more");
+  const before = Standin.log.messages.length;
+  ws.receive({ type: "result", id: sent.id, status: "secret", seq: 6, event: rolled(6, sent.id) });
+  await until(() => Standin.log.messages.length > before, "the roller's card");
+  await settle(client);
+  assert.deepEqual(Standin.log.messages.at(-1).whisper, [PLAYER]);
+  assert.equal(storage.getItem(KEY), null, "settled: dropped");
+  assert.deepEqual(Standin.log.notifications, [], "nothing told: nothing went wrong for the player");
+});
+
+test("a held request after the player's join token changed (pasted anew, a revoked one replaced): not asked with the new token, the player told", async () => {
+  // the server scopes a request id by the token that sent it: asked with another
+  // token, the id is a new request, held a second time (a second approval card, a
+  // second roll once approved). Before the fix the module asked it again, reloaded
+  // or not.
+  const storage = new MemoryStorage();
+  let ws = await playerPage(storage, { seq: 3 });
+  const sent = await heldRoll(ws, "p5");
+  const other = await heldRoll(ws, "p6");
+  assert.deepEqual(stored(storage).held.map(([, entry]) => entry.token), [tokenMark("rbt_test_token"), tokenMark("rbt_test_token")]);
+  assert.ok(!JSON.stringify(stored(storage)).includes("rbt_test_token"), "the token itself is not stored");
+  // the page reloaded with the same token: asked again
+  ws = await playerPage(storage, { seq: 4 });
+  await until(() => ws.messages().find((m) => m.id === sent.id), "asked again with its own token");
+  ws.receive({ type: "result", id: sent.id, status: "pending", pending: "p5" });
+  await until(() => ws.messages().find((m) => m.id === other.id), "the other asked again too");
+  ws.receive({ type: "result", id: other.id, status: "pending", pending: "p6" });
+  await settle(client);
+  // the player pastes a new token (a setting's change starts the client again)
+  Standin.log.notifications.length = 0;
+  await game.settings.set("rollbridge", "token", "rbt_new_token");
+  client.start();
+  ws = welcomed(FakeWebSocket.last(), { seq: 5 });
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 6 });
+  await settle(client);
+  assert.deepEqual(ws.messages().filter((m) => m.id === sent.id || m.id === other.id || m.type === "state"), [], "neither asked, nothing probed");
+  assert.deepEqual(Standin.log.notifications.filter((n) => n.level === "warn").map((n) => n.text),
+    [`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.HeldOtherToken")}`], "told once");
+  assert.equal(storage.getItem(KEY), null, "dropped from the storage");
+});
+
+test("a GM roll made while the connection is down: its floor is the seq of the welcome it waits for, not the seq seen before the outage", async () => {
+  // the player's connection went away at seq 10; the table went on past its retained
+  // log meanwhile; the roll waits for the reconnect, whose welcome (a snapshot) is at
+  // seq 5000, and goes out after it. Before the fix its floor was 10, which the log
+  // no longer reaches: the first placeholder dropped it as held too long ago.
+  const storage = new MemoryStorage();
+  const ws = await playerPage(storage, { seq: 10 });
+  await settle(client);
+  ws.drop();
+  const rolling = client.roll("2d6", { rollMode: "gmroll", speaker: {} });
+  await settle(client);
+  assert.equal(ws.messages().filter((m) => m.type === "foundry.roll").length, 0, "not sent while the connection is down");
+  client.nudge(); // the network is back: reconnect now
+  const again = await until(() => (FakeWebSocket.last() !== ws ? FakeWebSocket.last() : null), "the reconnect");
+  welcomed(again, { seq: 5000 });
+  const sent = await until(() => again.messages().find((m) => m.type === "foundry.roll"), "the request, sent once welcomed");
+  again.receive({ type: "result", id: sent.id, status: "pending", pending: "p9" });
+  await rolling;
+  assert.deepEqual(stored(storage).held.map(([id, entry]) => [id, entry.floor]), [[sent.id, 5000]]);
+  LogSocket.oldest = 4000;
+  Standin.log.notifications.length = 0;
+  again.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 5001 });
+  await until(() => again.messages().filter((m) => m.id === sent.id).length === 2, "asked again");
+  assert.deepEqual(again.messages().filter((m) => m.type === "state").map((m) => m.at), [5000]);
+  assert.deepEqual(Standin.log.notifications.filter((n) => n.level === "warn"), [], "not told it was held too long ago");
+  LogSocket.oldest = 0;
 });

@@ -52,6 +52,17 @@ export async function settle(client) {
   }
 }
 
+/** What `check` returns once it is truthy, trying again after each turn of the event
+ * loop (200 at most: a count, not a time); `what` names it when it never is. */
+export async function until(check, what) {
+  for (let i = 0; i < 200; i++) {
+    const value = check();
+    if (value) return value;
+    await new Promise((r) => setImmediate(r));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
 /**
  * Open a FoundryClient's fake socket and welcome it as a resume from its saved
  * cursor: the server recovered `missed` events up to `seq`, which the test sends

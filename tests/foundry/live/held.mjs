@@ -13,8 +13,13 @@
 //    again before the fix): the client does not ask again and tells the player; the
 //    GM's table has no second pending request. Asked again by hand (the control), the
 //    server holds the roll a second time, under a new pending id.
+// 3. Held, the page closed, and loaded again with another token of the same player
+//    (a revoked one replaced: `table tokens --new player --name player`): the client
+//    does not ask again with it and tells the player; the GM's table still lists it
+//    once. Asked again by hand with the new token (the control), the server holds it
+//    a second time: it scopes request ids by token.
 //
-// Environment: RB_WS_URL, RB_TOKENS (JSON {gm, player}; never printed). Prints one line
+// Environment: RB_WS_URL, RB_TOKENS (JSON {gm, player, replaced}; never printed). Prints one line
 // `RESULT {json}`; exits non-zero on any failure.
 
 import process from "node:process";
@@ -79,10 +84,11 @@ async function until(check, what, ms = 10000) {
 }
 
 let client = null;
-/** The player's page, loaded (again) in the browser whose localStorage is `storage`: welcomed. */
-async function playerPage(storage) {
+/** The player's page, loaded (again) in the browser whose localStorage is `storage`
+ * with join token `token`: welcomed. */
+async function playerPage(storage, token = TOKENS.player) {
   client?.stop();
-  await world({ users: USERS, user: USERS[1]._id, generation: 13, settings: { "rollbridge.serverUrl": URL, "rollbridge.token": TOKENS.player } });
+  await world({ users: USERS, user: USERS[1]._id, generation: 13, settings: { "rollbridge.serverUrl": URL, "rollbridge.token": token } });
   globalThis.WebSocket = WebSocket;
   globalThis.localStorage = storage;
   await registerModuleSettings();
@@ -145,6 +151,25 @@ async function main() {
     // again past the window — the server no longer remembers it and holds it anew
     const again = await client.connection.request(rollMessage({ id: second.id, formula: "3d6", rollMode: "gmroll" }));
     result.control = { status: again.status, samePending: again.pending === second.pending, waiting: (await waiting(gm)).length };
+
+    // 3. held, the page closed, loaded again with the player's new token
+    const third = await client.roll("4d6", { rollMode: "gmroll", speaker: {} });
+    result.thirdHeld = third.status;
+    const before3 = (await waiting(gm)).length;
+    Standin.log.notifications.length = 0;
+    await playerPage(storage, TOKENS.replaced);
+    await until(() => Standin.log.notifications.some((n) => n.level === "warn"), "the player told");
+    await settle(client);
+    const after3 = await waiting(gm);
+    result.otherToken = {
+      notices: Standin.log.notifications.filter((n) => n.level === "warn").map((n) => n.text),
+      stored: storage.length,
+      added: after3.length - before3,
+      listed: after3.filter((entry) => entry.id === third.id).length,
+    };
+    // the control: the same id with the new token is a new request at the server
+    const anew = await client.connection.request(rollMessage({ id: third.id, formula: "4d6", rollMode: "gmroll" }));
+    result.otherTokenControl = { status: anew.status, samePending: anew.pending === third.pending, added: (await waiting(gm)).length - before3 };
   } finally {
     client?.stop();
     gm.close();

@@ -11,14 +11,33 @@
 // when the client starts (docs/foundry.md, "The player's side of an approval").
 //
 // Each entry is {message: the request as sent, epoch: the epoch it was held in,
-// floor: the table's seq this client had seen before it sent the request}. The
-// floor is below the seq whose reply the server keeps for the request's id: the
-// client asks whether the table's log still reaches back to it before it asks
-// again, since an id the server no longer remembers would be a new request.
+// floor: the table's seq this client had seen before it sent the request, or the
+// seq of the welcome a request made while the connection was not up waited for,
+// token: the mark of the join token it was sent with (tokenMark)}. The floor is
+// below the seq whose reply the server keeps for the request's id: the client asks
+// whether the table's log still reaches back to it before it asks again, since an
+// id the server no longer remembers would be a new request. So
+// would an id asked with another token: the server scopes ids by the token that
+// sent them (docs/engine.md, "Idempotency"), so a request is asked again only with
+// the token it was sent with.
 
 /** The Web Storage key of the held requests of `user` in world `world`. */
 export function heldKey({ world, user }) {
   return `rollbridge.held.${String(world ?? "")}.${String(user ?? "")}`;
+}
+
+/**
+ * A mark of join token `token`, to tell whether a held request was sent with the
+ * token the client holds now: 8 hex digits of its 32-bit FNV-1a hash. It tells two
+ * tokens apart and no more: the token is not kept, and cannot be had back from it.
+ * @param {unknown} token
+ */
+export function tokenMark(token) {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(String(token ?? ""))) {
+    hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
 }
 
 const KINDS = new Set(["foundry.roll", "foundry.resolve"]);
@@ -28,13 +47,14 @@ const KINDS = new Set(["foundry.roll", "foundry.resolve"]);
 function isEntry(id, entry) {
   const message = entry?.message;
   return typeof id === "string" && message !== null && typeof message === "object" && message.id === id
-    && KINDS.has(message.type) && Number.isSafeInteger(entry.epoch) && Number.isSafeInteger(entry.floor) && entry.floor >= 0;
+    && KINDS.has(message.type) && Number.isSafeInteger(entry.epoch) && Number.isSafeInteger(entry.floor) && entry.floor >= 0
+    && typeof entry.token === "string";
 }
 
 /** The held requests of one table, in memory and in a Web Storage. */
 export class HeldRequests {
   constructor() {
-    /** @type {Map<string, {message: any, epoch: number, floor: number}>} */
+    /** @type {Map<string, {message: any, epoch: number, floor: number, token: string}>} */
     this.entries = new Map();
     /** @type {{getItem: Function, setItem: Function, removeItem: Function} | null} */
     this.storage = null;
@@ -62,8 +82,8 @@ export class HeldRequests {
     if (stored?.table === this.table && Array.isArray(stored.held)) {
       for (const pair of stored.held) {
         if (Array.isArray(pair) && isEntry(pair[0], pair[1])) {
-          const [id, { message, epoch, floor }] = pair;
-          this.entries.set(id, { message, epoch, floor });
+          const [id, { message, epoch, floor, token }] = pair;
+          this.entries.set(id, { message, epoch, floor, token });
         }
       }
     }
@@ -71,7 +91,7 @@ export class HeldRequests {
     return this.entries.size;
   }
 
-  /** @param {string} id @param {{message: any, epoch: number, floor: number}} entry */
+  /** @param {string} id @param {{message: any, epoch: number, floor: number, token: string}} entry */
   set(id, entry) {
     this.entries.set(id, entry);
     this.#save();
@@ -127,4 +147,20 @@ export class HeldRequests {
  */
 export function logMovedOn(error) {
   return error?.code === "invalid_request" && error?.details?.field === "at";
+}
+
+/** Refusals that say nothing of the request itself: nothing was done, or the server
+ * failed reading or answering (docs/protocol.md, "Errors": `busy` and `rate_limited`
+ * past the connection's own retries, `store_error`, `internal`, after which "the same
+ * request id sent again gets its result"). */
+const FOR_NOW = new Set(["busy", "rate_limited", "store_error", "internal"]);
+
+/**
+ * Whether a probe of a held request, or the request asked again, was refused for now
+ * (FOR_NOW): not the server's answer about it, so it stays held and is asked again at
+ * the next welcome or placeholder; dropped, the player would never get its card.
+ * @param {any} error
+ */
+export function refusedForNow(error) {
+  return FOR_NOW.has(error?.code);
 }

@@ -23,7 +23,7 @@ import {
 import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { hookCards } from "../core/hooks.mjs";
 import { approvalCards, approvalPosted, Approvals, settledBy } from "../core/approvals.mjs";
-import { heldKey, HeldRequests, logMovedOn } from "../core/held.mjs";
+import { heldKey, HeldRequests, logMovedOn, refusedForNow, tokenMark } from "../core/held.mjs";
 import { askGM } from "./relay.mjs";
 import { followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
@@ -113,6 +113,11 @@ export class FoundryClient {
     // carries the roller's view (#askHeld); kept for a reload (core/held.mjs)
     this.held = new HeldRequests();
     this.asking = null;
+    // the marks of the requests made while the connection was not up: each is given
+    // the epoch and seq of the welcome it waits for (#floorOf)
+    this.welcomeWaiters = [];
+    // the mark of the join token this client connects with (core/held.mjs tokenMark)
+    this.tokenMark = null;
     // this user's requests whose rejection it was told of (told once)
     this.rejectionsTold = new Set();
     this.queue = Promise.resolve();
@@ -163,10 +168,13 @@ export class FoundryClient {
   start() {
     this.stop();
     this.localeNoted = false;
+    this.welcomeWaiters = []; // a new connection: its welcome is still to come
     this.requesterSees = true; // another server, or the same one upgraded
     this.encounter = undefined;
     const url = setting("serverUrl");
     const token = setting("token");
+    // the held requests sent with another token are not asked again (#forgetHeld)
+    this.tokenMark = tokenMark(token);
     const user = game.user;
     this.plan = connectPlan({ user, activeGM: game.users.activeGM, token, url });
     if (!this.plan.connect) {
@@ -206,6 +214,8 @@ export class FoundryClient {
       idPrefix: "fvtt",
       client: `foundry/${game.release?.version ?? "?"} rollbridge/${game.modules.get(MODULE_ID)?.version ?? "?"}`,
       onWelcome: (welcome) => {
+        // the requests made while the connection was not up go out after this welcome
+        for (const mark of this.welcomeWaiters.splice(0)) Object.assign(mark, { epoch: welcome.epoch, seq: welcome.seq });
         // a resume the server recovered (a reload from the saved cursor) has no
         // snapshot, but the GM's welcome still says what undo and redo take: the
         // missed events after it are in it already (their seqs are up to its seq)
@@ -327,14 +337,16 @@ export class FoundryClient {
     this.ownRequests.add(id);
     if (message.rollMode) await this.#noteMode(id, message.rollMode);
     const sent = { ...message, id };
-    // the table's seq before the request went out: its reply is stored at a later one
-    const floor = this.connection.cursor?.seq ?? 0;
+    // where the table stood before the request went out (#floorOf)
+    const seen = this.#seenNow();
     const reply = await this.#send(sent);
     // a player's request the table holds for the GM's approval: said, not silent
     if (reply?.status === "pending") {
       ui.notifications?.info?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.AwaitingApproval")}`);
       const epoch = this.connection?.welcome?.epoch;
-      if (sent.requester_sees && this.requesterSees && Number.isSafeInteger(epoch)) this.held.set(id, { message: sent, epoch, floor });
+      if (sent.requester_sees && this.requesterSees && Number.isSafeInteger(epoch)) {
+        this.held.set(id, { message: sent, epoch, floor: this.#floorOf(seen, epoch), token: this.tokenMark });
+      }
     }
     await this.#postRequesterCard(reply);
     return reply;
@@ -356,6 +368,36 @@ export class FoundryClient {
       }
       throw error;
     }
+  }
+
+  /**
+   * Where the table stands as a request is made, {epoch, seq}: connected, the seq this
+   * connection has seen (the request goes out now). Not connected (the page still
+   * connecting, the connection down), the request waits for the next welcome and goes
+   * out after it, so the mark is given that welcome's epoch and seq when it comes: the
+   * seq seen before the outage (or none, 0) may be one a table that went on past its
+   * retained log meanwhile no longer reaches, and the request, seconds old, would be
+   * dropped as held too long ago.
+   * @returns {{epoch: number | null, seq: number | null}}
+   */
+  #seenNow() {
+    const cursor = this.connection?.connected ? this.connection.cursor : null;
+    if (cursor) return { epoch: cursor.epoch, seq: cursor.seq };
+    const mark = { epoch: null, seq: null };
+    this.welcomeWaiters.push(mark);
+    return mark;
+  }
+
+  /**
+   * The floor of a request held in `epoch` (core/held.mjs): a seq its reply is stored
+   * after, where the table stood before it went out (#seenNow). Seen in another epoch
+   * than the one it was held in (the table moved meanwhile), that seq says nothing of
+   * it: 0, which at worst drops it as held too long ago.
+   * @param {{epoch: number | null, seq: number | null}} seen
+   * @param {number} epoch
+   */
+  #floorOf(seen, epoch) {
+    return seen.epoch === epoch && Number.isSafeInteger(seen.seq) ? seen.seq : 0;
   }
 
   /** The card of this user's own GM or self roll, when the reply carries the
@@ -875,6 +917,11 @@ export class FoundryClient {
             // the connection stopped under it (client.start(): a reconnect) or was refused:
             // not the server's answer, so still held, asked again on the next connection
             if (error?.code === "stopped" || error?.code === "refused") continue;
+            // the probe or the request refused for now: still held, asked again next time
+            if (refusedForNow(error)) {
+              console.warn(`rollbridge | held request ${id} is asked again later: ${error.code}: ${redact(error?.message ?? "")}`);
+              continue;
+            }
             this.held.delete(id);
             console.warn(`rollbridge | a held request ${id}: ${redact(error?.message ?? error)}`);
           }
@@ -911,16 +958,21 @@ export class FoundryClient {
    * went on in a new one (Redis went back in time, a restored backup), whose log may not
    * hold them nor their ids' replies, so asking again by the same id could make the
    * request anew — held a second time, or applied with no GM's approval. The user is
-   * told that they no longer wait (sent again, they are new requests).
+   * told that they no longer wait (sent again, they are new requests). So are those
+   * sent with another join token than this connection's (the player pasted a new one,
+   * a revoked token replaced): the server scopes a request id by its token, so this
+   * one would not find it and would make it anew.
    */
   #forgetHeld(epoch) {
-    let forgotten = 0;
+    const told = new Set();
     for (const [id, entry] of this.held) {
-      if (entry.epoch === epoch) continue;
+      const key = entry.epoch !== epoch ? "ROLLBRIDGE.Notice.HeldForgotten"
+        : entry.token !== this.tokenMark ? "ROLLBRIDGE.Notice.HeldOtherToken" : null;
+      if (!key) continue;
       this.held.delete(id);
-      forgotten += 1;
+      told.add(key);
     }
-    if (forgotten) ui.notifications?.warn?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.HeldForgotten")}`);
+    for (const key of told) ui.notifications?.warn?.(`rollbridge: ${game.i18n.localize(key)}`);
   }
 
   /** A request of this client's that the GM rejected: its user is told, with the GM's
