@@ -2,7 +2,7 @@
 // adjusting an actor's track) and the encounter's order with its buttons.
 
 import { askedFor, el, renderActor } from "./render.mjs";
-import { field, select } from "./forms.mjs";
+import { afterLift, field, select, pressedIn } from "./forms.mjs";
 import { i18n } from "./texts.mjs";
 
 /**
@@ -32,6 +32,9 @@ function controlKey(node) {
   return `${node.getAttribute("name") ?? ""}@${node.closest("[data-pending]")?.dataset.pending ?? ""}`;
 }
 
+/** The drawings that wait for a press in their box to be lifted, by box (the latest). */
+const lifting = new Map();
+
 /**
  * Put `node` in `box`'s place of what it held (the encounter and its buttons, the
  * requests waiting for approval, drawn anew at each change of the table) keeping the
@@ -39,11 +42,27 @@ function controlKey(node) {
  * turn* pressed with Enter, *Approve* while another request comes in — else the
  * next control of its kind (the next request's *Approve*, its own approved), else
  * the box itself (the turn a player ended is no longer theirs to end). The focus
- * went to the page's body: a keyboard or screen reader user lost the place.
+ * went to the page's body: a keyboard or screen reader user lost the place. While
+ * a finger or the mouse presses in the box, the drawing waits until a task after
+ * the press is lifted: drawn anew between the press and its release, the GM's
+ * *Approve* (or *Next turn*) was taken away and its click never came.
  * @param {HTMLElement} box the place
  * @param {HTMLElement} node what it holds now
  */
 export function replaceKeepingFocus(box, node) {
+  if (pressedIn(box)) { // the GM's press on *Approve*: drawn anew once its click is done
+    const first = !lifting.has(box);
+    lifting.set(box, node);
+    if (first) {
+      afterLift(() => {
+        const latest = lifting.get(box);
+        lifting.delete(box);
+        replaceKeepingFocus(box, latest);
+      });
+    }
+    return;
+  }
+  lifting.delete(box);
   const had = document.activeElement;
   if (!had || had === box || !box.contains(had)) {
     box.replaceChildren(node);

@@ -533,6 +533,31 @@ function putDeferred() {
  * later the click has done what it does; a press still held waits for its lift. */
 const putLater = () => setTimeout(putDeferred, 0);
 
+/** What waits for the press to be lifted (:func:`afterLift`), called a task after it. */
+const onLift = new Set();
+
+/**
+ * Whether a finger or the mouse is pressing on something inside `node` now: what is
+ * drawn there anew should wait (:func:`afterLift`), or the press's click is lost with
+ * the element pressed (a click goes only where the press began and ended).
+ * @param {Node | null | undefined} node
+ */
+export const pressedIn = (node) => Boolean(pressed && node?.contains(pressed));
+
+/**
+ * Call `callback` a task after the press that is held now is lifted (its click
+ * done first), once.
+ * @param {() => void} callback
+ */
+export const afterLift = (callback) => onLift.add(callback);
+
+function lifted() {
+  putDeferred();
+  const waiting = [...onLift];
+  onLift.clear();
+  waiting.forEach((callback) => callback());
+}
+
 if (globalThis.document) {
   const on = (types, listener) => types.forEach((type) => document.addEventListener(type, listener, true));
   on(["compositionstart"], () => {
@@ -548,7 +573,7 @@ if (globalThis.document) {
   });
   on(["pointerup", "pointercancel"], () => {
     pressed = null;
-    putLater();
+    setTimeout(lifted, 0);
   });
 }
 
@@ -567,7 +592,7 @@ if (globalThis.document) {
  */
 export function replaceKeeping(box, node) {
   const old = box.querySelector("form");
-  if ((composing && old?.contains(document.activeElement)) || (pressed && old?.contains(pressed))) {
+  if ((composing && old?.contains(document.activeElement)) || pressedIn(old)) {
     deferred.set(box, node);
     return;
   }
