@@ -28,6 +28,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
+from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +38,15 @@ from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN
 from rollbridge.stores.sqlite import SCHEMA_VERSION, SQLiteStore, has_restore_mark, schema_newer
 from rollbridge.stores.sqlite_faults import explain
 
-__all__ = ["FileFacts", "TemporaryCopy", "file_facts", "open_to_read", "read_only"]
+__all__ = [
+    "FileFacts",
+    "TemporaryCopy",
+    "file_facts",
+    "look",
+    "open_to_read",
+    "read_only",
+    "store_to_read",
+]
 
 
 def read_only(path: Path) -> sqlite3.Connection:
@@ -248,6 +257,41 @@ class _InPlace(SQLiteStore):
         return self._uri, True
 
 
+def look(
+    path: Path, prefix: str, check: Callable[[FileFacts], None]
+) -> tuple[FileFacts, str | TemporaryCopy]:
+    """Look at ``path`` through a connection that writes nothing (:func:`read_only`)
+    and say how it is read as a store: the query its connections open it with, in
+    place (:func:`_query`), or a :class:`TemporaryCopy` (its folder's name starting
+    with ``prefix``) where reading it in place would write to it or beside it.
+
+    :param check: called with the file's facts before any copy is made; what it
+        raises is raised.
+    :raises sqlite3.Error: UnicodeDecodeError: OSError: the file cannot be read
+        (copied).
+    """
+    query = _query(path)
+    with closing(_connect(path, query)) as conn:
+        facts = file_facts(conn)
+        check(facts)
+        if facts.in_place() and query is not None:
+            return facts, query
+        return facts, TemporaryCopy(conn, path.name, prefix)
+
+
+def store_to_read(path: Path, how: str | TemporaryCopy, *, retain: int) -> SQLiteStore:
+    """The store that reads ``path`` as :func:`look` said (``how``): in place, every
+    connection with its query, or its copy, whose errors name ``path`` and which the
+    store's close removes (here too if the store cannot be opened)."""
+    if isinstance(how, str):
+        return _InPlace(path, how, retain=retain)
+    try:
+        return _CopyStore(how, path, retain=retain)
+    except BaseException:  # its schema could not be brought up to date: said as it is
+        how.remove()
+        raise
+
+
 def open_to_read(path: str | Path, *, retain: int = DEFAULT_RETAIN) -> SQLiteStore:
     """The rollbridge SQLite file ``path`` as a store to read, nothing in the file
     written (see the module docstring). A backup is read as it is: not restored.
@@ -256,20 +300,13 @@ def open_to_read(path: str | Path, *, retain: int = DEFAULT_RETAIN) -> SQLiteSto
         SQLite cannot read (naming it).
     """
     path = Path(path)
+
+    def refuse_newer(facts: FileFacts) -> None:
+        if facts.version > SCHEMA_VERSION:
+            raise schema_newer(path, facts.version)
+
     try:
-        query = _query(path)
-        with closing(_connect(path, query)) as conn:
-            facts = file_facts(conn)
-            if facts.version > SCHEMA_VERSION:
-                raise schema_newer(path, facts.version)
-            if not (facts.in_place() and query is not None):
-                query, copy = None, TemporaryCopy(conn, path.name, "rollbridge-read-")
+        _, how = look(path, "rollbridge-read-", refuse_newer)
     except (sqlite3.Error, UnicodeDecodeError, OSError) as exc:
         raise StoreError(CANNOT_OPEN(path=str(path), error=explain(exc))) from exc
-    if query is not None:
-        return _InPlace(path, query, retain=retain)
-    try:
-        return _CopyStore(copy, path, retain=retain)
-    except BaseException:  # its schema could not be brought up to date: said as it is
-        copy.remove()
-        raise
+    return store_to_read(path, how, retain=retain)
