@@ -19,7 +19,9 @@ The copy is removed when the store is closed. A file of a newer schema is refuse
 as serving it would be. Where no connection can read the file without making a
 file beside it (a ``-wal`` without its ``-shm``; a file in WAL mode without a
 ``-wal`` in a folder this user cannot write), the file and its ``-wal`` are copied
-as files first, and read there.
+as files first, and read there. A copy that cannot be written (the temporary folder's
+disk full, a size limit) is said of the temporary folder (:data:`COPY_FAILED`), not of
+the file read, which may be on another disk.
 """
 
 from __future__ import annotations
@@ -28,15 +30,16 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Callable
-from contextlib import closing
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from rollbridge.exceptions import StoreError
 from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN
 from rollbridge.stores.sqlite import SCHEMA_VERSION, SQLiteStore, has_restore_mark, schema_newer
-from rollbridge.stores.sqlite_faults import explain
+from rollbridge.stores.sqlite_faults import explain, failed_writing
+from rollbridge.text import Messages
 
 __all__ = [
     "FileFacts",
@@ -47,6 +50,40 @@ __all__ = [
     "read_only",
     "store_to_read",
 ]
+
+
+say = Messages("rollbridge")
+# Translators: {path} the database file a command reads; {folder} the temporary folder
+# (the TMPDIR environment variable's, else the system's) where it is copied to be
+# read; {error} what went wrong.
+COPY_FAILED = say(
+    "store.read_copy_failed",
+    "cannot read {path}: it is read from a copy in the temporary folder {folder}, and "
+    "writing that copy failed: {error}; make room there, or set TMPDIR to a folder "
+    "with room",
+)
+
+
+@contextmanager
+def _copying(path: Path) -> Iterator[None]:
+    """Where the read's copy of ``path`` is written: a write that fails (a full
+    disk, a size limit) is the temporary folder's fault, and said so — the file read
+    is on another disk, maybe. :raises StoreError: then; anything else as it is."""
+    try:
+        yield
+    except (sqlite3.Error, OSError) as exc:
+        if not failed_writing(exc):
+            raise
+        raise _copy_failed(path, exc) from exc
+
+
+def _copy_failed(path: Path, exc: BaseException) -> StoreError:
+    """The error of a write to the read's copy of ``path`` that failed (``exc``)."""
+    folder = tempfile.gettempdir()
+    return StoreError(
+        COPY_FAILED(path=str(path), folder=folder, error=explain(exc)),
+        details={"path": str(path), "folder": folder},
+    )
 
 
 def read_only(path: Path) -> sqlite3.Connection:
@@ -137,12 +174,14 @@ def _copied(path: Path) -> sqlite3.Connection:
         if query is not None:
             return _connect(path, query)
         before = _identities(real)
-        folder = tempfile.TemporaryDirectory(prefix="rollbridge-read-")
+        with _copying(path):
+            folder = tempfile.TemporaryDirectory(prefix="rollbridge-read-")
         try:
             copy = Path(folder.name) / real.name
-            shutil.copyfile(real, copy)
-            if before[1] is not None:
-                shutil.copyfile(_beside(real, "-wal"), _beside(copy, "-wal"))
+            with _copying(path):
+                shutil.copyfile(real, copy)
+                if before[1] is not None:
+                    shutil.copyfile(_beside(real, "-wal"), _beside(copy, "-wal"))
             if _identities(real) == before:
                 conn = sqlite3.connect(copy, factory=_OnCopy)
                 conn.folder = folder
@@ -276,7 +315,8 @@ def look(
         check(facts)
         if facts.in_place() and query is not None:
             return facts, query
-        return facts, TemporaryCopy(conn, path.name, prefix)
+        with _copying(path):
+            return facts, TemporaryCopy(conn, path.name, prefix)
 
 
 def store_to_read(path: Path, how: str | TemporaryCopy, *, retain: int) -> SQLiteStore:
@@ -287,8 +327,11 @@ def store_to_read(path: Path, how: str | TemporaryCopy, *, retain: int) -> SQLit
         return _InPlace(path, how, retain=retain)
     try:
         return _CopyStore(how, path, retain=retain)
-    except BaseException:  # its schema could not be brought up to date: said as it is
+    except BaseException as exc:  # its schema not brought up to date: said as it is,
         how.remove()
+        cause = exc.__cause__ if isinstance(exc, StoreError) else None
+        if cause is not None and failed_writing(cause):  # but a write to the copy failed
+            raise _copy_failed(path, cause) from cause
         raise
 
 

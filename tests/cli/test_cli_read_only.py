@@ -307,3 +307,62 @@ def test_a_copy_that_cannot_be_brought_up_to_date_is_said_of_the_file(
     assert json.loads(out)["message"].startswith(f"{db}: ")
     assert _state(tmp_path) == before
     assert list(temporary.iterdir()) == []
+
+
+# -- the copy's temporary folder without room ------------------------------------------
+
+#: The size limit (``ulimit -f``) of a command whose copy finds no room: two pages.
+NO_ROOM = 8192
+
+
+def _without_room(*argv: str, temporary: Path, locale: str = "en") -> tuple[int, str]:
+    """``rollbridge *argv`` in a process whose files cannot grow past :data:`NO_ROOM`
+    bytes (as on a full disk: the reading commands write only their copy), its
+    temporary folder ``temporary``: the status and what it said on stderr."""
+    import resource
+
+    def limited() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past it fails (EFBIG)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (NO_ROOM, NO_ROOM))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "rollbridge", *argv, "--locale", locale],
+        env={**SERVE_ENV, "TMPDIR": str(temporary)}, capture_output=True, text=True,
+        preexec_fn=limited, timeout=120,
+    )  # fmt: skip
+    return done.returncode, done.stderr
+
+
+@pytest.mark.parametrize("locale", ["en", "cs", "de", "ru"])
+@pytest.mark.parametrize("case", ["older-schema", "wal-without-index"])
+def test_no_room_for_the_copy_is_said_of_the_temporary_folder(tmp_path, case, locale):
+    """A read from a temporary copy (an older schema: copied by SQLite; a ``-wal``
+    without its ``-shm``: copied as files) whose copy could not be written said
+    ``cannot open FILE: writing to the disk failed …`` or ``… a value could not be
+    read or written (OSError …)``: the operator made room on the file's disk, where
+    none was missing. Now it names the temporary folder the copy was written to, and
+    TMPDIR; the file and its folder are as they were, no copy left."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    if case == "older-schema":
+        db = old_file(OLD, tmp_path / "db").path
+        commands = [("table", "list")]
+    else:
+        db = tmp_path / "db" / "rollbridge.db"
+        db.parent.mkdir()
+        _killed_with_a_wal(db, commits=True)
+        db.with_name(db.name + "-shm").unlink()
+        commands = [("table", "list"), ("backup", str(tmp_path / "copy.db"))]
+    assert db.stat().st_size > NO_ROOM
+    before = _state(db.parent)
+    for command in commands:
+        status, err = _without_room(*command, "--db", str(db), temporary=temporary, locale=locale)
+        assert status == 1, err
+        assert err.startswith("rollbridge: error: store_error: "), err
+        assert str(db) in err and str(temporary) in err and "TMPDIR" in err, err
+        english = f"cannot read {db}: it is read from a copy in the temporary folder "
+        assert (english in err) == (locale == "en"), err  # else said in the language
+        assert "cannot open" not in err, err
+        assert _state(db.parent) == before
+        assert list(temporary.iterdir()) == []
+    assert not (tmp_path / "copy.db").exists()
