@@ -18,10 +18,10 @@ copy is opened, its schema brought up to date there, its errors naming the file.
 The copy is removed when the store is closed. A file of a newer schema is refused,
 as serving it would be. Where no connection can read the file without making a
 file beside it (a ``-wal`` without its ``-shm``; a file in WAL mode without a
-``-wal`` in a folder this user cannot write), the file and its ``-wal`` are copied
-as files first, and read there. A copy that cannot be written (the temporary folder's
-disk full, a size limit) is said of the temporary folder (:data:`COPY_FAILED`), not of
-the file read, which may be on another disk.
+``-wal`` that this user cannot write, or in a folder it cannot write), the file and
+its ``-wal`` are copied as files first, and read there. A copy that cannot be
+written (the temporary folder's disk full, a size limit) is said of the temporary
+folder (:data:`COPY_FAILED`), not of the file read, which may be on another disk.
 """
 
 from __future__ import annotations
@@ -113,14 +113,16 @@ def _query(path: Path) -> str | None:
       never makes a new file), used only to read; a read-only one would make the
       ``-wal`` and ``-shm`` it needs and leave them, where an ordinary one's close
       removes them, with nothing to checkpoint. In a folder this user cannot write,
-      neither can make them: None.
+      neither can make them; of a file it cannot write, SQLite opens the ordinary one
+      read-only, which makes them and leaves them: None.
     - Else (a rollback journal): ``mode=ro``."""
     real = path.resolve()
     if os.path.exists(_beside(real, "-wal")):
         return _RO_BESIDE_WAL if os.path.exists(_beside(real, "-shm")) else None
     if not _in_wal(path):
         return "mode=ro"
-    return "mode=rw" if os.access(real.parent, os.W_OK) else None
+    writable = os.access(real, os.W_OK) and os.access(real.parent, os.W_OK)
+    return "mode=rw" if writable else None
 
 
 def _connect(path: Path, query: str | None) -> sqlite3.Connection:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -366,3 +367,57 @@ def test_no_room_for_the_copy_is_said_of_the_temporary_folder(tmp_path, case, lo
         assert _state(db.parent) == before
         assert list(temporary.iterdir()) == []
     assert not (tmp_path / "copy.db").exists()
+
+
+# -- a file or folder this user cannot write -----------------------------------------
+
+
+def _unprivileged(*argv: str) -> tuple[int, str, str]:
+    """``rollbridge *argv`` in a process that file permissions hold to: as root (the
+    tests' user), without its right to write any file (``setpriv`` drops it)."""
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("root, and no setpriv to give up its right to write any file")
+        prefix = [setpriv, "--bounding-set=-dac_override,-dac_read_search"]
+    done = subprocess.run([*prefix, sys.executable, "-m", "rollbridge", *argv], env=SERVE_ENV,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("what", ["folder", "file"])
+def test_a_stopped_servers_file_this_user_cannot_write_is_read_leaving_nothing(tmp_path, what):
+    """A file in WAL mode with no ``-wal`` (its server stopped) that this user cannot
+    write — in a folder it cannot write, or the file itself read-only (an archived
+    copy; a file of the server's user in a folder the operator may write): an
+    ordinary connection opened the file read-only, made a ``-wal`` and a ``-shm``
+    beside it, and could not remove them (files of this user, as read-only as the
+    file, which a server of the file's user then could not write). Now it is read
+    from a copy, nothing left beside it; the read-only folder was not tried (the
+    tests run as root: ``setpriv`` drops its right here)."""
+    folder = tmp_path / "db"
+    folder.mkdir()
+    db = folder / "rollbridge.db"
+    table = _new_table(db, "Friday")
+    assert _in_wal_without_a_wal(db)
+    before = _state(folder)
+    locked = folder if what == "folder" else db
+    mode = locked.stat().st_mode
+    locked.chmod(0o555 if what == "folder" else 0o444)
+    try:
+        for command in [*_reading_commands(table), ("backup", str(tmp_path / "copy.db"))]:
+            status, _, err = _unprivileged(*command, "--db", str(db))
+            assert status == 0 and err == "", (command, err)
+            assert _state(folder) == before, command
+    finally:
+        locked.chmod(mode)
+    status, out, _ = _run("table", "list", "--json", "--db", str(tmp_path / "copy.db"))
+    assert [t["id"] for t in json.loads(out)] == [table]
+
+
+def _in_wal_without_a_wal(db: Path) -> bool:
+    """Whether ``db`` is in WAL mode (its header says so) with no ``-wal`` beside it."""
+    with db.open("rb") as file:
+        header = file.read(20)
+    return header[18:20] == b"\x02\x02" and not db.with_name(db.name + "-wal").exists()
