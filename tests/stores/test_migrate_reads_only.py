@@ -5,31 +5,16 @@ errors of a temporary copy name the file, not the copy."""
 
 from __future__ import annotations
 
-import hashlib
-import io
 import json
 import sqlite3
 import tempfile
-from contextlib import closing, redirect_stderr, redirect_stdout
-from pathlib import Path
+from contextlib import closing
 
 import pytest
 
-from rollbridge.cli import main
 from rollbridge.stores.redis import RedisStore
-from tests.cli.test_cli_read_only import _killed_with_a_wal, _new_table
-
-
-def _run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        status = main(list(argv))
-    return status, out.getvalue(), err.getvalue()
-
-
-def _state(folder: Path) -> dict[str, str]:
-    """Every file of ``folder`` by name, as the SHA-256 of its bytes."""
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+from tests.cli.test_cli_read_only import _killed_with_a_wal, _new_table, _state
+from tests.cli.test_upgrade_cli import _run
 
 
 @pytest.mark.parametrize("shm", [True, False], ids=["with-shm", "wal-only"])
