@@ -338,7 +338,8 @@ def _without_room(*argv: str, temporary: Path, locale: str = "en") -> tuple[int,
 @pytest.mark.parametrize("case", ["older-schema", "wal-without-index"])
 def test_no_room_for_the_copy_is_said_of_the_temporary_folder(tmp_path, case, locale):
     """A read from a temporary copy (an older schema: copied by SQLite; a ``-wal``
-    without its ``-shm``: copied as files) whose copy could not be written said
+    without its ``-shm``: copied as files, also by ``backup`` and ``migrate``, which
+    read their source so) whose copy could not be written said
     ``cannot open FILE: writing to the disk failed …`` or ``… a value could not be
     read or written (OSError …)``: the operator made room on the file's disk, where
     none was missing. Now it names the temporary folder the copy was written to, and
@@ -347,17 +348,21 @@ def test_no_room_for_the_copy_is_said_of_the_temporary_folder(tmp_path, case, lo
     temporary.mkdir()
     if case == "older-schema":
         db = old_file(OLD, tmp_path / "db").path
-        commands = [("table", "list")]
     else:
         db = tmp_path / "db" / "rollbridge.db"
         db.parent.mkdir()
         _killed_with_a_wal(db, commits=True)
         db.with_name(db.name + "-shm").unlink()
-        commands = [("table", "list"), ("backup", str(tmp_path / "copy.db"))]
     assert db.stat().st_size > NO_ROOM
     before = _state(db.parent)
+    commands = [
+        ("table", "list", "--db", str(db)),
+        ("migrate", "--from", str(db), "--to", "redis://127.0.0.1:9/0"),  # fails before
+    ]
+    if case != "older-schema":  # read in place, into a backup, whose faults it names
+        commands.append(("backup", "--db", str(db), str(tmp_path / "copy.db")))
     for command in commands:
-        status, err = _without_room(*command, "--db", str(db), temporary=temporary, locale=locale)
+        status, err = _without_room(*command, temporary=temporary, locale=locale)
         assert status == 1, err
         assert err.startswith("rollbridge: error: store_error: "), err
         assert str(db) in err and str(temporary) in err and "TMPDIR" in err, err
