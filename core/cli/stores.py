@@ -257,7 +257,7 @@ def _unversioned(path: Path) -> list[str] | None:
                 "SELECT name FROM sqlite_master ORDER BY rowid LIMIT ?", (FOREIGN_NAMED + 1,)
             ).fetchall()
             return [_name(name) for (name,) in rows]
-    except (sqlite3.Error, ValueError, OSError):  # OSError: its copy (read_only)
+    except (sqlite3.Error, ValueError, OSError, StoreError):  # OSError, StoreError: its copy
         return None
 
 

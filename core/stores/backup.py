@@ -36,7 +36,7 @@ from pathlib import Path
 from rollbridge.exceptions import Conflict, StoreError
 from rollbridge.stores.base import CANNOT_OPEN, say
 from rollbridge.stores.sqlite import DEFAULT_BUSY_TIMEOUT, RESTORE_MARK
-from rollbridge.stores.sqlite_faults import explain
+from rollbridge.stores.sqlite_faults import explain, failed_writing
 from rollbridge.stores.sqlite_read import read_only
 
 __all__ = ["BackupInfo", "backup"]
@@ -73,20 +73,10 @@ def _mark(copy: sqlite3.Connection) -> None:
     copy.commit()
 
 
-#: SQLite's result codes (the primary code, ``sqlite_errorcode & 0xff``) that a
-#: failed backup step owes to the file written, not the one read: disk full, I/O.
-_WRITE_FAILURES = {10, 13}  # SQLITE_IOERR, SQLITE_FULL
-
-
 #: SQLite's result codes of a file that is damaged, or no database: met in the copy,
 #: a page-for-page image of the source, they are the source's (SQLITE_CORRUPT,
 #: SQLITE_NOTADB).
 _DAMAGED = {11, 26}
-
-
-def _blames_copy(exc: sqlite3.Error) -> bool:
-    code = getattr(exc, "sqlite_errorcode", None)
-    return isinstance(code, int) and code & 0xFF in _WRITE_FAILURES
 
 
 def _damaged(exc: sqlite3.Error) -> bool:
@@ -137,7 +127,7 @@ def backup(
                 try:
                     reading.backup(copy)  # one step: one consistent snapshot
                 except sqlite3.Error as exc:
-                    if _blames_copy(exc):  # the copy's disk is full, or failed
+                    if failed_writing(exc):  # the copy's disk is full, or failed
                         blamed = dest
                     raise
         blamed = dest

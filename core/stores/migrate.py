@@ -14,13 +14,16 @@ it stays gone). The server's admin tokens move once; the dice key beside the fil
 (``<db>.dice-key``) becomes Redis's, so open verifiable segments reveal the seeds
 committed before the move.
 
-The SQLite file is only read: it is checked first with a read-only connection
-(it exists, its schema is this rollbridge's or an older one's), so opening it never
-migrates it; a file not in WAL mode (a ``rollbridge backup``) or of an older schema
-(written by an older rollbridge) is read from a temporary copy, since opening it as a
-store would switch it to WAL or bring its schema up to date (in the copy:
-:data:`~rollbridge.stores.sqlite.MIGRATIONS`, as ``serve`` would); no dice key is
-created beside it.
+The SQLite file is only read, as the reading commands read it
+(:func:`~rollbridge.stores.sqlite_read.look`): it is checked first with a connection
+that writes nothing (it exists, its schema is this rollbridge's or an older one's), so
+opening it never migrates it; a file of this schema in WAL mode is read in place, a
+``-wal`` a killed server left read and never checkpointed into the file; a file not
+in WAL mode (a ``rollbridge backup``), of an older schema (written by an older
+rollbridge) or with a ``-wal`` but no ``-shm`` is read from a temporary copy, since
+opening it as a store would switch it to WAL, bring its schema up to date (in the
+copy: :data:`~rollbridge.stores.sqlite.MIGRATIONS`, as ``serve`` would) or make the
+``-shm``; the copy's errors name the file. No dice key is created beside it.
 A backup not served since it was taken (``rollbridge backup``'s mark,
 :data:`~rollbridge.stores.sqlite.RESTORE_MARK`) is a restore: it is read from a
 temporary copy whose tables are moved to a new epoch first
@@ -47,7 +50,13 @@ from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN, Store, unknown_t
 from rollbridge.stores.redis import RedisStore
 from rollbridge.stores.sqlite import IN_FILE, SCHEMA_VERSION, Restored, SQLiteStore, check_cells
 from rollbridge.stores.sqlite_faults import explain
-from rollbridge.stores.sqlite_read import TemporaryCopy, file_facts, read_only
+from rollbridge.stores.sqlite_read import (
+    FileFacts,
+    TemporaryCopy,
+    look,
+    read_only,
+    store_to_read,
+)
 from rollbridge.text import Messages
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
@@ -215,16 +224,18 @@ class SQLiteSource:
             raise NotFound(NO_DATABASE(path=str(self.path)), code="no_database",
                            details={"path": str(self.path)})  # fmt: skip
         try:
-            self._check()
-        except (sqlite3.Error, UnicodeDecodeError) as exc:  # not a database: garbage, or
-            # a folder; a damaged schema's words may be no UTF-8, and Python's sqlite3
-            # then raises UnicodeDecodeError instead (fuzz seed 60612)
-            self._discard_copy()
+            how = self._check()
+        except (sqlite3.Error, UnicodeDecodeError, OSError) as exc:  # garbage, a folder;
+            # a damaged schema's words may be no UTF-8: Python's sqlite3 then raises
+            # UnicodeDecodeError instead (fuzz seed 60612)
             raise StoreError(CANNOT_OPEN(path=str(self.path), error=explain(exc))) from exc
-        #: The store read through its interface (nothing it does here writes, but
-        #: the restore of a backup, in the copy).
+        #: The store read through its interface, as the reading commands read
+        #: (:func:`~rollbridge.stores.sqlite_read.store_to_read`): in place nothing it
+        #: does writes to the file or beside it, a ``-wal`` a killed server left read,
+        #: not checkpointed; a copy's errors name the file. Only the restore of a
+        #: backup writes, in the copy.
         try:
-            self.store = SQLiteStore(self.read_path, retain=retain)
+            self.store: SQLiteStore = store_to_read(self.path, how, retain=retain)
         except BaseException:  # an older schema not brought up to date in the copy
             self._discard_copy()
             raise
@@ -237,10 +248,11 @@ class SQLiteSource:
                 self.close()
                 raise
 
-    def _check(self) -> None:
-        """Check the file's schema; read one not in WAL mode from a copy."""
-        with closing(read_only(self.read_path)) as conn:
-            facts = file_facts(conn)
+    def _check(self) -> str | TemporaryCopy:
+        """Check the file's schema; say how it is read (a file not in WAL mode, of an
+        older schema, a backup: from a copy; :func:`~rollbridge.stores.sqlite_read.look`)."""
+
+        def refuse(facts: FileFacts) -> None:
             if facts.version == 0:  # rollbridge's always has one: "serve it once" misled
                 raise NotFound(NO_SCHEMA(path=str(self.path)), code="no_database",
                                details={"path": str(self.path)})  # fmt: skip
@@ -250,13 +262,16 @@ class SQLiteSource:
                     code="schema_version",
                     details={"schema_version": facts.version},
                 )
-            self._marked = facts.marked
-            # opening it as a store would switch it to WAL (a write), or bring an older
-            # schema up to date (a written older rollbridge could not read again); a
-            # backup is restored before it is read (new epochs): all in a copy
-            if not facts.in_place():
-                self._copy = TemporaryCopy(conn, self.path.name, "rollbridge-migrate-")
-                self.read_path = self._copy.path
+
+        # opening it as a store would switch it to WAL (a write), or bring an older
+        # schema up to date (a written older rollbridge could not read again); a
+        # backup is restored before it is read (new epochs): all in a copy
+        facts, how = look(self.path, "rollbridge-migrate-", refuse)
+        self._marked = facts.marked
+        if isinstance(how, TemporaryCopy):
+            self._copy = how
+            self.read_path = how.path
+        return how
 
     def _discard_copy(self) -> None:
         """Remove the temporary copy now (a failed open: not left to the garbage

@@ -44,6 +44,7 @@ __all__ = [
     "FileIdentity",
     "LockWait",
     "explain",
+    "failed_writing",
     "need_room",
     "store_wide",
 ]
@@ -181,6 +182,24 @@ def explain(exc: BaseException) -> Text:
     said = str(exc) or type(exc).__name__
     detail = f"{name}: {said}" if isinstance(name, str) else f"{type(exc).__name__}: {said}"
     return WITH_DETAIL(advice=advice, detail=visible(detail[:300]))
+
+
+#: SQLite's primary result codes of a write that failed: I/O, disk full.
+_WRITE_FAILURES = {sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL}
+
+#: The system's errors of a write that found no room: disk full, a file past the
+#: size limit (``ulimit -f``), a quota.
+_NO_ROOM = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT}
+
+
+def failed_writing(exc: BaseException) -> bool:
+    """Whether ``exc`` is a write that failed (SQLite's I/O error or full disk, the
+    system's disk full, size limit or quota): where a command reads one file and
+    writes another (a copy), the fault of the file written."""
+    if isinstance(exc, OSError):
+        return exc.errno in _NO_ROOM
+    code = getattr(exc, "sqlite_errorcode", None) if isinstance(exc, sqlite3.Error) else None
+    return isinstance(code, int) and code & 0xFF in _WRITE_FAILURES
 
 
 def store_wide(path: Path, exc: BaseException) -> StoreUnavailable | None:

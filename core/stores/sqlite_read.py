@@ -18,8 +18,10 @@ copy is opened, its schema brought up to date there, its errors naming the file.
 The copy is removed when the store is closed. A file of a newer schema is refused,
 as serving it would be. Where no connection can read the file without making a
 file beside it (a ``-wal`` without its ``-shm``; a file in WAL mode without a
-``-wal`` in a folder this user cannot write), the file and its ``-wal`` are copied
-as files first, and read there.
+``-wal`` that this user cannot write, or in a folder it cannot write), the file and
+its ``-wal`` are copied as files first, and read there. A copy that cannot be
+written (the temporary folder's disk full, a size limit) is said of the temporary
+folder (:data:`COPY_FAILED`), not of the file read, which may be on another disk.
 """
 
 from __future__ import annotations
@@ -28,16 +30,60 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from contextlib import closing
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from rollbridge.exceptions import StoreError
 from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN
 from rollbridge.stores.sqlite import SCHEMA_VERSION, SQLiteStore, has_restore_mark, schema_newer
-from rollbridge.stores.sqlite_faults import explain
+from rollbridge.stores.sqlite_faults import explain, failed_writing
+from rollbridge.text import Messages
 
-__all__ = ["FileFacts", "TemporaryCopy", "file_facts", "open_to_read", "read_only"]
+__all__ = [
+    "FileFacts",
+    "TemporaryCopy",
+    "file_facts",
+    "look",
+    "open_to_read",
+    "read_only",
+    "store_to_read",
+]
+
+
+say = Messages("rollbridge")
+# Translators: {path} the database file a command reads; {folder} the temporary folder
+# (the TMPDIR environment variable's, else the system's) where it is copied to be
+# read; {error} what went wrong.
+COPY_FAILED = say(
+    "store.read_copy_failed",
+    "cannot read {path}: it is read from a copy in the temporary folder {folder}, and "
+    "writing that copy failed: {error}; make room there, or set TMPDIR to a folder "
+    "with room",
+)
+
+
+@contextmanager
+def _copying(path: Path) -> Iterator[None]:
+    """Where the read's copy of ``path`` is written: a write that fails (a full
+    disk, a size limit) is the temporary folder's fault, and said so — the file read
+    is on another disk, maybe. :raises StoreError: then; anything else as it is."""
+    try:
+        yield
+    except (sqlite3.Error, OSError) as exc:
+        if not failed_writing(exc):
+            raise
+        raise _copy_failed(path, exc) from exc
+
+
+def _copy_failed(path: Path, exc: BaseException) -> StoreError:
+    """The error of a write to the read's copy of ``path`` that failed (``exc``)."""
+    folder = tempfile.gettempdir()
+    return StoreError(
+        COPY_FAILED(path=str(path), folder=folder, error=explain(exc)),
+        details={"path": str(path), "folder": folder},
+    )
 
 
 def read_only(path: Path) -> sqlite3.Connection:
@@ -67,14 +113,16 @@ def _query(path: Path) -> str | None:
       never makes a new file), used only to read; a read-only one would make the
       ``-wal`` and ``-shm`` it needs and leave them, where an ordinary one's close
       removes them, with nothing to checkpoint. In a folder this user cannot write,
-      neither can make them: None.
+      neither can make them; of a file it cannot write, SQLite opens the ordinary one
+      read-only, which makes them and leaves them: None.
     - Else (a rollback journal): ``mode=ro``."""
     real = path.resolve()
     if os.path.exists(_beside(real, "-wal")):
         return _RO_BESIDE_WAL if os.path.exists(_beside(real, "-shm")) else None
     if not _in_wal(path):
         return "mode=ro"
-    return "mode=rw" if os.access(real.parent, os.W_OK) else None
+    writable = os.access(real, os.W_OK) and os.access(real.parent, os.W_OK)
+    return "mode=rw" if writable else None
 
 
 def _connect(path: Path, query: str | None) -> sqlite3.Connection:
@@ -128,12 +176,14 @@ def _copied(path: Path) -> sqlite3.Connection:
         if query is not None:
             return _connect(path, query)
         before = _identities(real)
-        folder = tempfile.TemporaryDirectory(prefix="rollbridge-read-")
+        with _copying(path):
+            folder = tempfile.TemporaryDirectory(prefix="rollbridge-read-")
         try:
             copy = Path(folder.name) / real.name
-            shutil.copyfile(real, copy)
-            if before[1] is not None:
-                shutil.copyfile(_beside(real, "-wal"), _beside(copy, "-wal"))
+            with _copying(path):
+                shutil.copyfile(real, copy)
+                if before[1] is not None:
+                    shutil.copyfile(_beside(real, "-wal"), _beside(copy, "-wal"))
             if _identities(real) == before:
                 conn = sqlite3.connect(copy, factory=_OnCopy)
                 conn.folder = folder
@@ -248,6 +298,45 @@ class _InPlace(SQLiteStore):
         return self._uri, True
 
 
+def look(
+    path: Path, prefix: str, check: Callable[[FileFacts], None]
+) -> tuple[FileFacts, str | TemporaryCopy]:
+    """Look at ``path`` through a connection that writes nothing (:func:`read_only`)
+    and say how it is read as a store: the query its connections open it with, in
+    place (:func:`_query`), or a :class:`TemporaryCopy` (its folder's name starting
+    with ``prefix``) where reading it in place would write to it or beside it.
+
+    :param check: called with the file's facts before any copy is made; what it
+        raises is raised.
+    :raises sqlite3.Error: UnicodeDecodeError: OSError: the file cannot be read
+        (copied).
+    """
+    query = _query(path)
+    with closing(_connect(path, query)) as conn:
+        facts = file_facts(conn)
+        check(facts)
+        if facts.in_place() and query is not None:
+            return facts, query
+        with _copying(path):
+            return facts, TemporaryCopy(conn, path.name, prefix)
+
+
+def store_to_read(path: Path, how: str | TemporaryCopy, *, retain: int) -> SQLiteStore:
+    """The store that reads ``path`` as :func:`look` said (``how``): in place, every
+    connection with its query, or its copy, whose errors name ``path`` and which the
+    store's close removes (here too if the store cannot be opened)."""
+    if isinstance(how, str):
+        return _InPlace(path, how, retain=retain)
+    try:
+        return _CopyStore(how, path, retain=retain)
+    except BaseException as exc:  # its schema not brought up to date: said as it is,
+        how.remove()
+        cause = exc.__cause__ if isinstance(exc, StoreError) else None
+        if cause is not None and failed_writing(cause):  # but a write to the copy failed
+            raise _copy_failed(path, cause) from cause
+        raise
+
+
 def open_to_read(path: str | Path, *, retain: int = DEFAULT_RETAIN) -> SQLiteStore:
     """The rollbridge SQLite file ``path`` as a store to read, nothing in the file
     written (see the module docstring). A backup is read as it is: not restored.
@@ -256,20 +345,13 @@ def open_to_read(path: str | Path, *, retain: int = DEFAULT_RETAIN) -> SQLiteSto
         SQLite cannot read (naming it).
     """
     path = Path(path)
+
+    def refuse_newer(facts: FileFacts) -> None:
+        if facts.version > SCHEMA_VERSION:
+            raise schema_newer(path, facts.version)
+
     try:
-        query = _query(path)
-        with closing(_connect(path, query)) as conn:
-            facts = file_facts(conn)
-            if facts.version > SCHEMA_VERSION:
-                raise schema_newer(path, facts.version)
-            if not (facts.in_place() and query is not None):
-                query, copy = None, TemporaryCopy(conn, path.name, "rollbridge-read-")
+        _, how = look(path, "rollbridge-read-", refuse_newer)
     except (sqlite3.Error, UnicodeDecodeError, OSError) as exc:
         raise StoreError(CANNOT_OPEN(path=str(path), error=explain(exc))) from exc
-    if query is not None:
-        return _InPlace(path, query, retain=retain)
-    try:
-        return _CopyStore(copy, path, retain=retain)
-    except BaseException:  # its schema could not be brought up to date: said as it is
-        copy.remove()
-        raise
+    return store_to_read(path, how, retain=retain)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -307,3 +308,121 @@ def test_a_copy_that_cannot_be_brought_up_to_date_is_said_of_the_file(
     assert json.loads(out)["message"].startswith(f"{db}: ")
     assert _state(tmp_path) == before
     assert list(temporary.iterdir()) == []
+
+
+# -- the copy's temporary folder without room ------------------------------------------
+
+#: The size limit (``ulimit -f``) of a command whose copy finds no room: two pages.
+NO_ROOM = 8192
+
+
+def _without_room(*argv: str, temporary: Path, locale: str = "en") -> tuple[int, str]:
+    """``rollbridge *argv`` in a process whose files cannot grow past :data:`NO_ROOM`
+    bytes (as on a full disk: the reading commands write only their copy), its
+    temporary folder ``temporary``: the status and what it said on stderr."""
+    import resource
+
+    def limited() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past it fails (EFBIG)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (NO_ROOM, NO_ROOM))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "rollbridge", *argv, "--locale", locale],
+        env={**SERVE_ENV, "TMPDIR": str(temporary)}, capture_output=True, text=True,
+        preexec_fn=limited, timeout=120,
+    )  # fmt: skip
+    return done.returncode, done.stderr
+
+
+@pytest.mark.parametrize("locale", ["en", "cs", "de", "ru"])
+@pytest.mark.parametrize("case", ["older-schema", "wal-without-index"])
+def test_no_room_for_the_copy_is_said_of_the_temporary_folder(tmp_path, case, locale):
+    """A read from a temporary copy (an older schema: copied by SQLite; a ``-wal``
+    without its ``-shm``: copied as files, also by ``backup`` and ``migrate``, which
+    read their source so) whose copy could not be written said
+    ``cannot open FILE: writing to the disk failed …`` or ``… a value could not be
+    read or written (OSError …)``: the operator made room on the file's disk, where
+    none was missing. Now it names the temporary folder the copy was written to, and
+    TMPDIR; the file and its folder are as they were, no copy left."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    if case == "older-schema":
+        db = old_file(OLD, tmp_path / "db").path
+    else:
+        db = tmp_path / "db" / "rollbridge.db"
+        db.parent.mkdir()
+        _killed_with_a_wal(db, commits=True)
+        db.with_name(db.name + "-shm").unlink()
+    assert db.stat().st_size > NO_ROOM
+    before = _state(db.parent)
+    commands = [
+        ("table", "list", "--db", str(db)),
+        ("migrate", "--from", str(db), "--to", "redis://127.0.0.1:9/0"),  # fails before
+    ]
+    if case != "older-schema":  # read in place, into a backup, whose faults it names
+        commands.append(("backup", "--db", str(db), str(tmp_path / "copy.db")))
+    for command in commands:
+        status, err = _without_room(*command, temporary=temporary, locale=locale)
+        assert status == 1, err
+        assert err.startswith("rollbridge: error: store_error: "), err
+        assert str(db) in err and str(temporary) in err and "TMPDIR" in err, err
+        english = f"cannot read {db}: it is read from a copy in the temporary folder "
+        assert (english in err) == (locale == "en"), err  # else said in the language
+        assert "cannot open" not in err, err
+        assert _state(db.parent) == before
+        assert list(temporary.iterdir()) == []
+    assert not (tmp_path / "copy.db").exists()
+
+
+# -- a file or folder this user cannot write -----------------------------------------
+
+
+def _unprivileged(*argv: str) -> tuple[int, str, str]:
+    """``rollbridge *argv`` in a process that file permissions hold to: as root (the
+    tests' user), without its right to write any file (``setpriv`` drops it)."""
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("root, and no setpriv to give up its right to write any file")
+        prefix = [setpriv, "--bounding-set=-dac_override,-dac_read_search"]
+    done = subprocess.run([*prefix, sys.executable, "-m", "rollbridge", *argv], env=SERVE_ENV,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("what", ["folder", "file"])
+def test_a_stopped_servers_file_this_user_cannot_write_is_read_leaving_nothing(tmp_path, what):
+    """A file in WAL mode with no ``-wal`` (its server stopped) that this user cannot
+    write — in a folder it cannot write, or the file itself read-only (an archived
+    copy; a file of the server's user in a folder the operator may write): an
+    ordinary connection opened the file read-only, made a ``-wal`` and a ``-shm``
+    beside it, and could not remove them (files of this user, as read-only as the
+    file, which a server of the file's user then could not write). Now it is read
+    from a copy, nothing left beside it; the read-only folder was not tried (the
+    tests run as root: ``setpriv`` drops its right here)."""
+    folder = tmp_path / "db"
+    folder.mkdir()
+    db = folder / "rollbridge.db"
+    table = _new_table(db, "Friday")
+    assert _in_wal_without_a_wal(db)
+    before = _state(folder)
+    locked = folder if what == "folder" else db
+    mode = locked.stat().st_mode
+    locked.chmod(0o555 if what == "folder" else 0o444)
+    try:
+        for command in [*_reading_commands(table), ("backup", str(tmp_path / "copy.db"))]:
+            status, _, err = _unprivileged(*command, "--db", str(db))
+            assert status == 0 and err == "", (command, err)
+            assert _state(folder) == before, command
+    finally:
+        locked.chmod(mode)
+    status, out, _ = _run("table", "list", "--json", "--db", str(tmp_path / "copy.db"))
+    assert [t["id"] for t in json.loads(out)] == [table]
+
+
+def _in_wal_without_a_wal(db: Path) -> bool:
+    """Whether ``db`` is in WAL mode (its header says so) with no ``-wal`` beside it."""
+    with db.open("rb") as file:
+        header = file.read(20)
+    return header[18:20] == b"\x02\x02" and not db.with_name(db.name + "-wal").exists()
