@@ -438,7 +438,8 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
     template = None
     if declared is not None:  # the template first: a translation may have specs of its own
         count = args.get(declared.count) if declared.count is not None else None
-        if count.__class__ is not int and isinstance(count, Private | Mapping):
+        shown = count is not None and count.__class__ is not int  # None first: Mapping's
+        if shown and isinstance(count, Private | Mapping):  # isinstance runs Python code
             count = _shown_count(count, hides)
         if locale == "en":  # the declared template (Message.template_for), without a call
             plural = declared.plural
