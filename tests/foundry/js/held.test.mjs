@@ -7,11 +7,14 @@
 //   welcomed and, approved, posts the roller's card; rejected or of another epoch, it
 //   is dropped from the storage too. Before the fix the held request lived in page
 //   memory alone and a reload lost the roller's card;
-// - asked again only while the table's log reaches back to the seq before it was
-//   sent (a `state` with `at`, answered as a real server answers it: LogSocket): the
-//   server keeps a reply for repeats only for ten times its log, and an id it no
-//   longer remembers is a new request (a second approval card, a second roll). Before
-//   the fix the module sent it again blindly.
+// - asked again only to repeat (`"repeat": true`): the server keeps a reply for
+//   repeats only for ten times its log, and an id it no longer remembers is a new
+//   request (a second approval card, a second roll); only to repeat, it is refused
+//   `not_remembered` instead, and the module drops it and tells the player. Before
+//   that fix the module probed the log first (a `state` with `at`) and sent the
+//   request as it was, which left a gap; it still does so with a server older than
+//   the field (LogSocket.knowsRepeat false, answered as a real server answers:
+//   LogSocket). Before the probe the module sent it again blindly.
 
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
