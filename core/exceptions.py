@@ -25,6 +25,7 @@ any of these changes nothing.
     │   ├── UnknownAction                unknown_action
     │   ├── UnknownActor                 unknown_actor
     │   ├── UnknownRequest               unknown_request
+    │   ├── NotRemembered                not_remembered
     │   └── OddsUnavailable              odds_unavailable
     ├── RuleViolation                    rule_violation (rulesets pass their own code)
     ├── Conflict                         conflict
@@ -84,6 +85,7 @@ __all__ = [
     "NameControl",
     "NotFound",
     "NotLatest",
+    "NotRemembered",
     "NotationError",
     "NothingToRedo",
     "NothingToUndo",
@@ -263,6 +265,13 @@ class UnknownRequest(NotFound):
     """A request id named by the request (a pending approval, an earlier roll) is unknown."""
 
     code = "unknown_request"
+
+
+class NotRemembered(NotFound):
+    """A request sent only to repeat (``"repeat": true``) names an id whose reply
+    the table no longer remembers, or never had: it is not run."""
+
+    code = "not_remembered"
 
 
 class OddsUnavailable(NotFound):

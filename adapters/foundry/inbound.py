@@ -31,6 +31,9 @@ evaluated Roll and ``server`` for one sent unevaluated. ``rollMode``
 ``requester_sees`` (the module sends it for ``gmroll`` and ``selfroll``) is passed on
 with it, so the roller's reply carries the players' view of its secret event.
 
+A request that only repeats (``"repeat"``, docs/protocol.md) keeps the field: the
+core checks it and answers the id's remembered reply, or ``not_remembered``.
+
 Every other message passes through unchanged.
 """
 
@@ -121,8 +124,15 @@ def translate(message: Mapping[str, Any]) -> JSON:
     return dict(message)
 
 
+#: The field of a request that only repeats (``REPEAT`` of the core's requests, whose
+#: module an adapter does not import): passed on as it is; the core checks it.
+REPEAT = "repeat"
+#: The fields of the request's envelope.
+_ENVELOPE = ("type", "id", REPEAT)
+
+
 def _fields(message: Mapping[str, Any], schema: Mapping[str, Any], where: str) -> JSON:
-    body = {k: v for k, v in message.items() if k not in ("type", "id")}
+    body = {k: v for k, v in message.items() if k not in _ENVELOPE}
     return validate(schema, body, where=where, error=InvalidRequest)
 
 
@@ -155,8 +165,9 @@ def _target(target: Any, index: int) -> str:
 
 def _base(message: Mapping[str, Any], kind: str, fields: Mapping[str, Any]) -> JSON:
     request: JSON = {"type": kind}
-    if "id" in message:
-        request["id"] = message["id"]
+    for name in ("id", REPEAT):
+        if name in message:
+            request[name] = message[name]
     actor = _actor(fields)
     if actor is not None:
         request["actor"] = actor

@@ -22,7 +22,15 @@ from rollbridge.schema import validate
 from rollbridge.text import Messages
 from rollbridge.visible import NOT_IN_NAMES
 
-__all__ = ["BAD_ID", "REQUESTS", "Request", "RequestType", "parse_request", "valid_id"]
+__all__ = [
+    "BAD_ID",
+    "REPEAT",
+    "REQUESTS",
+    "Request",
+    "RequestType",
+    "parse_request",
+    "valid_id",
+]
 
 say = Messages("rollbridge")
 #: The refusal of a request whose ``id`` is missing or is not one (:func:`valid_id`).
@@ -31,6 +39,12 @@ BAD_ID = say(
     "id: every request needs an id, a string of 1-64 characters without control "
     "characters or an integer within 64 bits",
 )
+
+#: The envelope field of a writing request that only repeats: ``true`` asks for the
+#: remembered reply of its id and never runs it (``not_remembered`` when the table
+#: does not remember the id). Beside ``type`` and ``id``, not one of its fields.
+REPEAT = "repeat"
+_NOT_BOOLEAN = say("request.repeat", "repeat: must be true or false")
 
 _ID = {"type": "string", "minLength": 1, "maxLength": 64}
 #: The seq of an event a request names (``undo`` and ``redo``: the one meant).
@@ -276,15 +290,25 @@ REQUESTS: dict[str, RequestType] = {
 @dataclass(frozen=True, slots=True)
 class Request:
     """A validated request: its type, id (a string, or an integer: ``1`` and ``"1"``
-    are two ids) and fields (defaults filled in)."""
+    are two ids), fields (defaults filled in), and whether it only repeats its id
+    (:data:`REPEAT`)."""
 
     type: str
     id: str | int
     fields: Mapping[str, Any]
+    repeat: bool = False
 
     @property
     def spec(self) -> RequestType:
         return REQUESTS[self.type]
+
+    def message(self) -> dict[str, Any]:
+        """The request as a message again (to hold it, or forward it): its fields,
+        ``type``, ``id`` and, if it only repeats, :data:`REPEAT`."""
+        message = {**self.fields, "type": self.type, "id": self.id}
+        if self.repeat:
+            message[REPEAT] = True
+        return message
 
 
 #: Request ids that are integers lie within 64 bits (what msgpack and JSON carry).
@@ -331,6 +355,11 @@ def parse_request(message: Mapping[str, Any]) -> Request:
             details={"field": "id"},
         )
     body = {k: v for k, v in message.items() if k not in ("type", "id")}
+    repeat = False
+    if spec.writes and REPEAT in body:  # a read has nothing to repeat: a field it lacks
+        repeat = body.pop(REPEAT)
+        if repeat.__class__ is not bool:
+            raise InvalidRequest(_NOT_BOOLEAN(), details={"field": REPEAT})
     # The compiled schema checks the fields and that they are plain data, in one walk.
     fields = validate(spec.schema, body, where=kind, error=InvalidRequest)
-    return Request(type=kind, id=request_id, fields=fields)
+    return Request(type=kind, id=request_id, fields=fields, repeat=repeat)

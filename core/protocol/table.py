@@ -56,6 +56,7 @@ from rollbridge.exceptions import (
     Busy,
     InternalError,
     InvalidRequest,
+    NotRemembered,
     RollbridgeError,
     StoreError,
     StoreUnavailable,
@@ -110,6 +111,13 @@ _UNENCODABLE = say("reply.unencodable", "the reply could not be encoded")
 #: What a request is told when the server failed on it (a bug, not a refusal):
 #: error ``internal``; the operator's log has the traceback.
 FAILED = say("server.failed", "the server failed; try again")
+#: What a request that only repeats (``"repeat": true``) is told when the table does
+#: not remember its id: error ``not_remembered``, nothing done.
+_NOT_REMEMBERED = say(
+    "request.not_remembered",
+    "request {request} is not remembered: it was never sent with this join token, or "
+    "answered too long ago; it was sent only to repeat, so nothing was done",
+)
 
 Effects = list[Effect]
 
@@ -476,8 +484,11 @@ class TableProtocol:
         not executed on — it holds the failed commit's changes until it is loaded
         again: the request waits for that, ahead of those that came after it."""
         if self.broken:
-            message = {**request.fields, "type": request.type, "id": request.id}
-            return self._hold_for_reload(_Held(message, who, asker, dice), first=True)
+            return self._hold_for_reload(_Held(request.message(), who, asker, dice), first=True)
+        if request.repeat:  # neither in memory nor in the store: never run
+            raise NotRemembered(
+                _NOT_REMEMBERED(request=repr(request.id)), details={"request": request.id}
+            )
         table = self.table
         missing = table.missing_history(request)
         if missing is not None:

@@ -360,8 +360,7 @@ class ClusterTable(TableProtocol):
     ) -> Effects:
         if self.ownership.owns(self.id):
             return super()._execute(request, who, asker, dice)
-        message = {**request.fields, "type": request.type, "id": request.id}
-        held = _Held(message, who, asker, dice)
+        held = _Held(request.message(), who, asker, dice)  # a repeat stays one
         self.forwards_out += 1  # until forwarded, refuse_forward or take_over
         return [
             Forward(

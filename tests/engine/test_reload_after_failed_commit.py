@@ -137,6 +137,23 @@ def test_a_change_whose_stored_reply_was_sought_while_its_commit_failed_waits_fo
     assert [e.seq for e in store.events_after("t", 0)] == [1, 2]
 
 
+def test_a_repeat_only_request_held_for_the_reload_stays_one(service, tally):
+    """The same, sent only to repeat (``"repeat": true``, docs/protocol.md): held for
+    the reload, it is asked again as it came, and the table loaded again does not
+    remember its id either: refused ``not_remembered``, never run as a new request."""
+    store = service.store
+    protocol = opened(service, tally, "ghost")
+    persist = one(protocol.receive(roll("c1"), GM, "c1"), Persist)
+    find = one(protocol.receive({**roll("ghost"), "repeat": True}, GM, "ghost"), FindReply)
+    load = one(persist.fail(FULL), LoadTable)
+    assert protocol.receive(roll("next"), GM, "next") == []  # behind the reload
+    assert find.resume(find.run(store)) == []  # not in the store: waits for the reload
+    out = answers(carry(store, load.resume(load.run(store))))
+    assert out["ghost"]["code"] == "not_remembered", out["ghost"]
+    assert out["next"]["seq"] == 1  # the ghost took no seq
+    assert [(e.request, e.seq) for e in store.events_after("t", 0)] == [("next", 1)]
+
+
 def test_a_log_read_out_when_the_commit_and_its_reload_fail_answers_and_nothing_hangs(
     service, tally
 ):

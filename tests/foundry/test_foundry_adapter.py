@@ -838,6 +838,18 @@ def test_requester_sees_passes_through_with_a_secret_roll_mode_only():
         translate({**roll, "rollMode": "gmroll", "requester_sees": "yes"})
 
 
+def test_repeat_passes_through_to_the_core_request():
+    """A held request asked again only to repeat (docs/protocol.md, ``"repeat"``): the
+    dialect passes the field on as it is, for the core to check, and never drops it
+    (dropped, the core would run an id it no longer remembers as a new roll)."""
+    roll = {"type": "foundry.roll", "id": "g", "roll": {"formula": "2d6"}, "repeat": True}
+    assert translate(roll)["repeat"] is True
+    resolve = {"type": "foundry.resolve", "id": "r", "action": "attack", "repeat": True}
+    assert translate(resolve)["repeat"] is True
+    assert translate({**roll, "repeat": "yes"})["repeat"] == "yes"  # the core refuses it
+    assert "repeat" not in translate({k: v for k, v in roll.items() if k != "repeat"})
+
+
 def test_chat_fields_are_html_a_consumer_can_post_as_they_are():
     """``foundry.flavor`` and ``foundry.content`` are a ChatMessage's HTML: a player's
     label with markup, an inline roll or a macro link comes out escaped and cut where

@@ -108,10 +108,18 @@ export class FakeWebSocket {
 export class LogSocket extends FakeWebSocket {
   static oldest = 0;
   static refusal = null;
+  /** false: a server older than requests that only repeat, refusing the field as
+   * rollbridge's schema refuses any unknown one. */
+  static knowsRepeat = true;
 
   send(data) {
     super.send(data);
     const message = JSON.parse(data);
+    if ("repeat" in message && !LogSocket.knowsRepeat) {
+      const field = `${message.type}.repeat`;
+      queueMicrotask(() => this.receive({ type: "error", id: message.id, code: "invalid_request", message: `${field}: is not a known field`, details: { field } }));
+      return;
+    }
     if (message.type !== "state" || !Number.isSafeInteger(message.at)) return;
     const at = message.at;
     const refusal = LogSocket.refusal;

@@ -281,7 +281,7 @@ test("a player's GM roll held for the GM's approval: once approved, the roller's
   // the GM-only approval.requested reaches this player as a placeholder: asked again, still waiting
   ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 1 });
   await until(() => asked().length === 2, "the request asked again");
-  assert.deepEqual(asked()[1], sent, "the same request, the same id");
+  assert.deepEqual(asked()[1], { ...sent, repeat: true }, "the same request, the same id, only to repeat");
   ws.receive({ type: "result", id: sent.id, status: "pending", pending: "p1" });
   await settle(client);
   assert.equal(Standin.log.messages.length, before, "nothing posted while it waits");

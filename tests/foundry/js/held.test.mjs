@@ -7,11 +7,14 @@
 //   welcomed and, approved, posts the roller's card; rejected or of another epoch, it
 //   is dropped from the storage too. Before the fix the held request lived in page
 //   memory alone and a reload lost the roller's card;
-// - asked again only while the table's log reaches back to the seq before it was
-//   sent (a `state` with `at`, answered as a real server answers it: LogSocket): the
-//   server keeps a reply for repeats only for ten times its log, and an id it no
-//   longer remembers is a new request (a second approval card, a second roll). Before
-//   the fix the module sent it again blindly.
+// - asked again only to repeat (`"repeat": true`): the server keeps a reply for
+//   repeats only for ten times its log, and an id it no longer remembers is a new
+//   request (a second approval card, a second roll); only to repeat, it is refused
+//   `not_remembered` instead, and the module drops it and tells the player. Before
+//   that fix the module probed the log first (a `state` with `at`) and sent the
+//   request as it was, which left a gap; it still does so with a server older than
+//   the field (LogSocket.knowsRepeat false, answered as a real server answers:
+//   LogSocket). Before the probe the module sent it again blindly.
 
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
@@ -117,10 +120,9 @@ test("a player's page reloaded before the GM approved: the held GM roll asked ag
     "kept with its epoch and the seq seen before it went out");
   // the reload; meanwhile the GM approved it (seq 5), which the new page never hears of
   const page = await playerPage(storage, { seq: 5 });
-  const probe = await until(() => page.messages().find((m) => m.type === "state"), "the log asked whether it reaches back");
-  assert.equal(probe.at, 3);
   const asked = await until(() => page.messages().find((m) => m.id === sent.id), "the held request asked again");
-  assert.deepEqual(asked, sent, "the same request, the same id");
+  assert.deepEqual(asked, { ...sent, repeat: true }, "the same request, the same id, only to repeat");
+  assert.equal(page.messages().filter((m) => m.type === "state").length, 0, "no probe: the server answers the repeat");
   const before = Standin.log.messages.length;
   page.receive({ type: "result", id: sent.id, status: "secret", seq: 5, event: rolled(5, sent.id) });
   await until(() => Standin.log.messages.length > before, "the roller's card");
@@ -154,7 +156,33 @@ test("a reloaded page's held request rejected (its event), or of another epoch: 
   assert.equal(storage.getItem(KEY), null);
 });
 
-test("a held request whose seq the table's log no longer reaches: not asked again (the server may make it anew), the player told", async () => {
+test("a held request the server no longer remembers: asked only to repeat, refused not_remembered, dropped and the player told, never sent as a new request", async () => {
+  // before the fix the module probed the log (`state` with `at`) and then sent the
+  // request as it was: had the table taken 9 x retain events between the two, the
+  // server had forgotten the id and ran it as a new request (a second approval card,
+  // a second roll). Only to repeat, the server runs nothing.
+  const storage = new MemoryStorage();
+  const ws = await playerPage(storage, { seq: 3 });
+  const sent = await heldRoll(ws);
+  Standin.log.notifications.length = 0;
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 4 });
+  const asked = await until(() => ws.messages().filter((m) => m.id === sent.id)[1], "asked again");
+  assert.deepEqual(asked, { ...sent, repeat: true }, "the same request, only to repeat");
+  ws.receive({ type: "error", id: sent.id, code: "not_remembered", details: { request: sent.id },
+    message: `request '${sent.id}' is not remembered: it was sent only to repeat, so nothing was done` });
+  await until(() => Standin.log.notifications.length, "the player told");
+  await settle(client);
+  assert.deepEqual(Standin.log.notifications.map((n) => n.text), [`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.HeldTooOld")}`]);
+  assert.equal(storage.getItem(KEY), null, "dropped");
+  assert.equal(ws.messages().filter((m) => m.type === "state").length, 0, "no probe");
+  // later placeholders ask nothing
+  ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 5 });
+  await settle(client);
+  assert.deepEqual(ws.messages().filter((m) => m.id === sent.id).map((m) => m.repeat ?? false), [false, true], "sent once, then once only to repeat");
+});
+
+test("a held request whose seq the table's log no longer reaches: not asked again (the server may make it anew), the player told (a server older than requests that only repeat)", async () => {
+  LogSocket.knowsRepeat = false; // the module asks such a server as it did before: a probe first
   const storage = new MemoryStorage();
   const ws = await playerPage(storage, { seq: 3 });
   const sent = await heldRoll(ws);
@@ -164,7 +192,7 @@ test("a held request whose seq the table's log no longer reaches: not asked agai
   ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 4 });
   await until(() => Standin.log.notifications.length, "the player told");
   await settle(client);
-  assert.equal(ws.messages().filter((m) => m.id === sent.id).length, 1, "sent once, never again");
+  assert.equal(ws.messages().filter((m) => m.id === sent.id && !m.repeat).length, 1, "sent once, never again");
   assert.equal(ws.messages().filter((m) => m.type === "state").length, 1, "one probe");
   assert.deepEqual(Standin.log.notifications.map((n) => n.text), [`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.HeldTooOld")}`]);
   assert.equal(storage.getItem(KEY), null, "dropped");
@@ -173,30 +201,35 @@ test("a held request whose seq the table's log no longer reaches: not asked agai
   await settle(client);
   assert.equal(ws.messages().filter((m) => m.type === "state").length, 1);
   LogSocket.oldest = 0;
+  LogSocket.knowsRepeat = true;
 });
 
-test("two held requests: the older one's floor probed first; once the log reaches it, the later one asked without a probe", async () => {
+test("two held requests: the older one's floor probed first; once the log reaches it, the later one asked without a probe (a server older than requests that only repeat)", async () => {
+  LogSocket.knowsRepeat = false; // the module asks such a server as it did before: a probe first
   const storage = new MemoryStorage();
   const ws = await playerPage(storage, { seq: 2 });
   const first = await heldRoll(ws, "p3");
   ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 3 });
-  await until(() => ws.messages().filter((m) => m.id === first.id).length === 2, "asked again");
+  await until(() => ws.messages().filter((m) => m.id === first.id && !m.repeat).length === 2, "asked again");
   ws.receive({ type: "result", id: first.id, status: "pending", pending: "p3" });
   await settle(client);
   const rolling = client.roll("3d6", { rollMode: "gmroll", speaker: {} });
-  const second = await until(() => ws.messages().find((m) => m.type === "foundry.roll" && m.id !== first.id), "the second");
+  const second = await until(() => ws.messages().find((m) => m.type === "foundry.roll" && m.id !== first.id && !m.repeat), "the second");
   ws.receive({ type: "result", id: second.id, status: "pending", pending: "p4" });
   await rolling;
   const probes = () => ws.messages().filter((m) => m.type === "state");
   const before = probes().length;
   ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 4 });
-  await until(() => ws.messages().filter((m) => m.id === first.id).length === 3, "the first asked");
+  await until(() => ws.messages().filter((m) => m.id === first.id && !m.repeat).length === 3, "the first asked");
   ws.receive({ type: "result", id: first.id, status: "pending", pending: "p3" });
-  await until(() => ws.messages().filter((m) => m.id === second.id).length === 2, "the second asked");
+  await until(() => ws.messages().filter((m) => m.id === second.id && !m.repeat).length === 2, "the second asked");
   assert.deepEqual(probes().slice(before).map((m) => m.at), [2], "one probe, at the older floor");
+  assert.equal(ws.messages().filter((m) => m.repeat).length, 1, "the field tried once on this connection, then asked as before");
+  LogSocket.knowsRepeat = true;
 });
 
-test("a GM roll sent before the page's first welcome: its floor is that welcome's seq, not 0, so a long table's log still reaches it", async () => {
+test("a GM roll sent before the page's first welcome: its floor is that welcome's seq, not 0, so a long table's log still reaches it (a server older than requests that only repeat)", async () => {
+  LogSocket.knowsRepeat = false; // the module asks such a server as it did before: a probe first
   // the player rolls while the page's connection is still coming up (a reload, the
   // server restarting): the request waits for the welcome, and the connection has no
   // seq yet. Before the fix its floor was 0, and at a table past its retained log (here
@@ -216,20 +249,22 @@ test("a GM roll sent before the page's first welcome: its floor is that welcome'
   LogSocket.oldest = 4000;
   Standin.log.notifications.length = 0;
   ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 5001 });
-  await until(() => ws.messages().filter((m) => m.id === sent.id).length === 2, "asked again");
+  await until(() => ws.messages().filter((m) => m.id === sent.id && !m.repeat).length === 2, "asked again");
   assert.deepEqual(ws.messages().filter((m) => m.type === "state").map((m) => m.at), [5000]);
   assert.deepEqual(Standin.log.notifications, [], "not told it was held too long ago");
   assert.equal(stored(storage).held.length, 1, "still held");
   LogSocket.oldest = 0;
+  LogSocket.knowsRepeat = true;
 });
 
-test("a probe or a repeat refused for now (the store could not read, the server failed): still held, asked again at the next placeholder, and its card posted", async () => {
+test("a probe or a repeat refused for now (the store could not read, the server failed): still held, asked again at the next placeholder, and its card posted (a server older than requests that only repeat)", async () => {
+  LogSocket.knowsRepeat = false; // the module asks such a server as it did before: a probe first
   // not the server's answer about the request: before the fix the held request was
   // dropped (a line on the console only), and the player never got its card
   const storage = new MemoryStorage();
   const ws = await playerPage(storage, { seq: 3 });
   const sent = await heldRoll(ws);
-  const asked = () => ws.messages().filter((m) => m.id === sent.id).length;
+  const asked = () => ws.messages().filter((m) => m.id === sent.id && !m.repeat).length;
   const probes = () => ws.messages().filter((m) => m.type === "state").length;
   Standin.log.notifications.length = 0;
   LogSocket.refusal = { code: "store_error", message: "the store could not read the table's log" };
@@ -255,6 +290,7 @@ test("a probe or a repeat refused for now (the store could not read, the server 
   assert.deepEqual(Standin.log.messages.at(-1).whisper, [PLAYER]);
   assert.equal(storage.getItem(KEY), null, "settled: dropped");
   assert.deepEqual(Standin.log.notifications, [], "nothing told: nothing went wrong for the player");
+  LogSocket.knowsRepeat = true;
 });
 
 test("a held request after the player's join token changed (pasted anew, a revoked one replaced): not asked with the new token, the player told", async () => {
@@ -288,7 +324,8 @@ test("a held request after the player's join token changed (pasted anew, a revok
   assert.equal(storage.getItem(KEY), null, "dropped from the storage");
 });
 
-test("a GM roll made while the connection is down: its floor is the seq of the welcome it waits for, not the seq seen before the outage", async () => {
+test("a GM roll made while the connection is down: its floor is the seq of the welcome it waits for, not the seq seen before the outage (a server older than requests that only repeat)", async () => {
+  LogSocket.knowsRepeat = false; // the module asks such a server as it did before: a probe first
   // the player's connection went away at seq 10; the table went on past its retained
   // log meanwhile; the roll waits for the reconnect, whose welcome (a snapshot) is at
   // seq 5000, and goes out after it. Before the fix its floor was 10, which the log
@@ -310,8 +347,9 @@ test("a GM roll made while the connection is down: its floor is the seq of the w
   LogSocket.oldest = 4000;
   Standin.log.notifications.length = 0;
   again.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 5001 });
-  await until(() => again.messages().filter((m) => m.id === sent.id).length === 2, "asked again");
+  await until(() => again.messages().filter((m) => m.id === sent.id && !m.repeat).length === 2, "asked again");
   assert.deepEqual(again.messages().filter((m) => m.type === "state").map((m) => m.at), [5000]);
   assert.deepEqual(Standin.log.notifications.filter((n) => n.level === "warn"), [], "not told it was held too long ago");
   LogSocket.oldest = 0;
+  LogSocket.knowsRepeat = true;
 });

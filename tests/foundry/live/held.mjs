@@ -13,6 +13,11 @@
 //    again before the fix): the client does not ask again and tells the player; the
 //    GM's table has no second pending request. Asked again by hand (the control), the
 //    server holds the roll a second time, under a new pending id.
+// 4. Held and approved with the page up; the table takes 200 events just before the
+//    client's request asking again goes out (a hook on its send): the server refuses
+//    it (`not_remembered`: it was sent only to repeat), the player is told, and the
+//    GM's table has no second pending request. Before the fix the module's `state`
+//    probe passed just before, and the request, sent as it was, was held again.
 // 3. Held, the page closed, and loaded again with another token of the same player
 //    (a revoked one replaced: `table tokens --new player --name player`): the client
 //    does not ask again with it and tells the player; the GM's table still lists it
@@ -151,6 +156,40 @@ async function main() {
     // again past the window — the server no longer remembers it and holds it anew
     const again = await client.connection.request(rollMessage({ id: second.id, formula: "3d6", rollMode: "gmroll" }));
     result.control = { status: again.status, samePending: again.pending === second.pending, waiting: (await waiting(gm)).length };
+
+    // 4. the gap a client alone could not close: held, and approved while the page is
+    // up; its placeholder makes the client ask again, and the table takes 200 events
+    // just before the request goes out (the GM's rolls, run by a hook on the client's
+    // send). Before the fix the module's `state` probe was answered (the log still
+    // reached back) and the request then sent as it was: the server, no longer
+    // remembering the id, held it a second time. Only to repeat, it is refused.
+    const fourth = await client.roll("5d6", { rollMode: "gmroll", speaker: {} });
+    result.fourthHeld = fourth.status;
+    await settle(client);
+    await until(() => client.asking === null, "the client's round of asking done");
+    const connection = client.connection;
+    const send = connection.request.bind(connection);
+    let moved = false;
+    connection.request = async (message, ...rest) => {
+      if (message?.id === fourth.id && !moved) {
+        moved = true; // the table moves on past the reply window meanwhile
+        for (let i = 0; i < 200; i++) await gm.request({ type: "roll", formula: "1d6" });
+      }
+      return send(message, ...rest);
+    };
+    Standin.log.notifications.length = 0;
+    const posted4 = Standin.log.messages.length;
+    await gm.request({ type: "approve", request: fourth.pending });
+    await until(() => moved, "the client asking again");
+    await until(() => client.asking === null, "the client's round of asking done", 60000);
+    await settle(client);
+    connection.request = send;
+    result.gap = {
+      notices: Standin.log.notifications.filter((n) => n.level === "warn").map((n) => n.text),
+      posted: Standin.log.messages.length - posted4,
+      stored: storage.length,
+      waiting: (await waiting(gm)).filter((entry) => entry.id === fourth.id),
+    };
 
     // 3. held, the page closed, loaded again with the player's new token
     const third = await client.roll("4d6", { rollMode: "gmroll", speaker: {} });

@@ -13,11 +13,14 @@
 // Each entry is {message: the request as sent, epoch: the epoch it was held in,
 // floor: the table's seq this client had seen before it sent the request, or the
 // seq of the welcome a request made while the connection was not up waited for,
-// token: the mark of the join token it was sent with (tokenMark)}. The floor is
-// below the seq whose reply the server keeps for the request's id: the client asks
-// whether the table's log still reaches back to it before it asks again, since an
-// id the server no longer remembers would be a new request. So
-// would an id asked with another token: the server scopes ids by the token that
+// token: the mark of the join token it was sent with (tokenMark)}. A request is
+// asked again only to repeat (repeatOf: `"repeat": true`, docs/protocol.md): an id
+// the server no longer remembers would otherwise be a new request, and the server
+// refuses it `not_remembered` instead of running it. The floor is below the seq
+// whose reply the server keeps for the request's id: with an older server, which
+// refuses the field (repeatUnknown), the client asks whether the table's log still
+// reaches back to it before it asks again, as it did before. An id asked with
+// another token would be a new request too: the server scopes ids by the token that
 // sent them (docs/engine.md, "Idempotency"), so a request is asked again only with
 // the token it was sent with.
 
@@ -136,6 +139,37 @@ export class HeldRequests {
       console.warn(`rollbridge | the held requests were not kept for a reload: ${error?.message ?? error}`);
     }
   }
+}
+
+/**
+ * Held request `message` asked again only to repeat: the server answers its id's
+ * remembered reply, and never runs it (docs/protocol.md, "A request that only repeats").
+ * @param {any} message
+ */
+export function repeatOf(message) {
+  return { ...message, repeat: true };
+}
+
+/**
+ * Whether a refusal of a request asked again says the server does not remember its id
+ * (`not_remembered`): never sent with this token, or answered too long ago. Nothing
+ * was done; the request is dropped and the player told.
+ * @param {any} error
+ */
+export function notRemembered(error) {
+  return error?.code === "not_remembered";
+}
+
+/**
+ * Whether a refusal of a request asked again with `repeat` is an older server's, which
+ * knows no such field (`invalid_request` naming `foundry.roll.repeat` or
+ * `foundry.resolve.repeat`): nothing was done, and the module asks that server the
+ * way it did before, a `state` probe first.
+ * @param {any} error
+ */
+export function repeatUnknown(error) {
+  const field = error?.details?.field;
+  return error?.code === "invalid_request" && typeof field === "string" && field.endsWith(".repeat");
 }
 
 /**

@@ -23,7 +23,7 @@ import {
 import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { hookCards } from "../core/hooks.mjs";
 import { approvalCards, approvalPosted, Approvals, settledBy } from "../core/approvals.mjs";
-import { heldKey, HeldRequests, logMovedOn, refusedForNow, tokenMark } from "../core/held.mjs";
+import { heldKey, HeldRequests, logMovedOn, notRemembered, refusedForNow, repeatOf, repeatUnknown, tokenMark } from "../core/held.mjs";
 import { askGM } from "./relay.mjs";
 import { followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
@@ -113,6 +113,8 @@ export class FoundryClient {
     // carries the roller's view (#askHeld); kept for a reload (core/held.mjs)
     this.held = new HeldRequests();
     this.asking = null;
+    // the connection whose server refused `repeat` (an older server): asked as before
+    this.repeatRefusedBy = null;
     // the marks of the requests made while the connection was not up: each is given
     // the epoch and seq of the welcome it waits for (#floorOf)
     this.welcomeWaiters = [];
@@ -881,10 +883,15 @@ export class FoundryClient {
    * The server keeps a reply for repeats only for ten times its retained log, counted
    * in seqs (docs/engine.md, "Idempotency"); an id it no longer remembers is a new
    * request — held a second time, or rolled at once with approval since turned off.
-   * So before a request is asked again, a `state` with `at` its floor (the seq seen
-   * before it was sent) asks whether the log still reaches back there: when it does,
-   * the reply, stored at a later seq, is well within the window (#stillRemembered);
-   * when it does not, the request is not asked again and the user is told.
+   * So a request is asked again only to repeat (`"repeat": true`, core/held.mjs
+   * repeatOf): the server answers it as any repeat while it remembers the id, and
+   * refuses it `not_remembered` when it does not — then the request is dropped and the
+   * user told. An older server refuses the field (repeatUnknown): that connection is
+   * asked the way it was before, a `state` with `at` the request's floor (the seq seen
+   * before it was sent) first, which the server answers while its log reaches back
+   * there, so the reply, stored at a later seq, is well within the window
+   * (#stillRemembered); when it does not, the request is not asked again and the user
+   * is told.
    */
   #askHeld() {
     if (this.asking) {
@@ -903,11 +910,25 @@ export class FoundryClient {
           if (!this.connection) return; // stopped: asked again by the next welcome or placeholder
           if (!this.held.has(id)) continue; // settled or forgotten meanwhile (#forgetHeld)
           try {
-            if (reached === null || floor < reached) {
-              if (!(await this.#stillRemembered(id, floor))) continue;
-              reached = floor;
+            const connection = this.connection;
+            let reply = null;
+            let asked = false;
+            if (this.repeatRefusedBy !== connection) {
+              try {
+                reply = await connection?.request(repeatOf(message));
+                asked = true;
+              } catch (error) {
+                if (!repeatUnknown(error)) throw error;
+                this.repeatRefusedBy = connection; // an older server: asked as before
+              }
             }
-            const reply = await this.connection?.request(message);
+            if (!asked) {
+              if (reached === null || floor < reached) {
+                if (!(await this.#stillRemembered(id, floor))) continue;
+                reached = floor;
+              }
+              reply = await this.connection?.request(message);
+            }
             if (reply?.status === "pending") continue;
             this.held.delete(id);
             // rejected: its event may not have come here (a snapshot after an outage)
@@ -920,6 +941,13 @@ export class FoundryClient {
             // the probe or the request refused for now: still held, asked again next time
             if (refusedForNow(error)) {
               console.warn(`rollbridge | held request ${id} is asked again later: ${error.code}: ${redact(error?.message ?? "")}`);
+              continue;
+            }
+            // the server does not remember its id (answered too long ago): it ran nothing
+            if (notRemembered(error)) {
+              this.held.delete(id);
+              console.warn(`rollbridge | held request ${id} is not asked again: the server no longer remembers it`);
+              ui.notifications?.warn?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.HeldTooOld")}`);
               continue;
             }
             this.held.delete(id);
