@@ -32,9 +32,9 @@ from tests.foundry.test_foundry_browser import free_port, wait_for_port
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 NOT_ASKED = (
-    "rollbridge: your request that waited for the GM's approval was held too long ago: "
-    "the server may no longer know it, and asking for its outcome could make it a second "
-    "time, so it is not asked for. Ask the GM whether it was rolled."
+    "rollbridge: your request that waited for the GM's approval is no longer remembered by "
+    "the server: too much has happened at the table since it was answered. It was asked only "
+    "for its outcome, so nothing was rolled again. Ask the GM whether it was rolled."
 )
 OTHER_TOKEN = (
     "rollbridge: your request that waited for the GM's approval was sent with another join "

@@ -39,6 +39,19 @@ async def _refused_changing_nothing(world, gm, asker, request: dict) -> dict:
     return refused
 
 
+async def _held_roll(world, request_id: str):
+    """The GM's client, the player's, and the player's secret roll ``request_id``
+    held for the GM's approval (its ``pending`` reply), at a table that asks for it."""
+    gm, _ = await world.join("sr2", "gm")
+    settings = {"type": "settings", "settings": {"approval": True}}
+    assert (await gm.request(settings))["type"] == "result"
+    player, _ = await world.join("sr2", "player")
+    roll = {"type": "roll", "id": request_id, "formula": "1d6", "secret": True}
+    held = await player.request(roll)
+    assert held["status"] == "pending", held
+    return gm, player, roll, held
+
+
 async def test_a_repeat_of_an_id_never_sent_is_refused_changing_nothing(make_tables):
     world = await make_tables()
     gm, _ = await world.join("sr2", "gm")
@@ -73,13 +86,7 @@ async def test_a_remembered_id_is_answered_with_its_reply_from_memory_and_the_st
 
 async def test_a_held_request_repeated_gets_pending_then_its_result(make_tables):
     world = await make_tables()
-    gm, _ = await world.join("sr2", "gm")
-    settings = {"type": "settings", "settings": {"approval": True}}
-    assert (await gm.request(settings))["type"] == "result"
-    player, _ = await world.join("sr2", "player")
-    roll = {"type": "roll", "id": "held-1", "formula": "1d6", "secret": True}
-    held = await player.request(roll)
-    assert held["status"] == "pending", held
+    gm, player, roll, held = await _held_roll(world, "held-1")
     seq = (await _table(gm))["seq"]
     assert (await player.request({**roll, "repeat": True})) == held  # still waiting
     assert (await player.request(roll)) == held  # what a plain repeat gets: the same
@@ -138,3 +145,26 @@ def test_the_offline_driver_repeats_only_too(tmp_path, tally):
     service.forget(table_id)  # read from the store, through the key filter
     assert service.handle(table_id, {**seed, "repeat": True}, GM) == created
     store.close()
+
+
+async def test_a_request_waiting_past_the_reply_window_is_not_remembered_until_decided(
+    make_tables,
+):
+    """What docs/protocol.md says of a request that waits for the GM's approval longer
+    than the reply window: its ``pending`` reply is forgotten like any other, so asked
+    only to repeat it is refused (never held a second time) while the GM's table still
+    lists it, and once the GM approves it its final reply is remembered again."""
+    world = await make_tables(retain=1)
+    gm, player, roll, held = await _held_roll(world, "slow")
+    for n in range(reply_window(1) + 1):  # the GM's own rolls: never held
+        assert (await gm.request({"type": "roll", "id": f"g{n}", "formula": "1d6"}))["seq"]
+    await make_tables.restart(world)  # the table's memory of its last replies goes too
+    gm, _ = await world.join("sr2", "gm")
+    player, _ = await world.join("sr2", "player")
+    refused = await _refused_changing_nothing(world, gm, player, roll)
+    assert refused["details"] == {"request": "slow"}
+    assert [p["id"] for p in (await _table(gm))["pending"]] == ["slow"]  # still waiting
+    approved = await gm.request({"type": "approve", "request": held["pending"]})
+    assert approved["type"] == "result", approved
+    result = await player.request({**roll, "repeat": True})
+    assert result["type"] == "result" and result["status"] == "secret", result

@@ -172,7 +172,7 @@ test("a held request the server no longer remembers: asked only to repeat, refus
     message: `request '${sent.id}' is not remembered: it was sent only to repeat, so nothing was done` });
   await until(() => Standin.log.notifications.length, "the player told");
   await settle(client);
-  assert.deepEqual(Standin.log.notifications.map((n) => n.text), [`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.HeldTooOld")}`]);
+  assert.deepEqual(Standin.log.notifications.map((n) => n.text), [`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.HeldNotRemembered")}`]);
   assert.equal(storage.getItem(KEY), null, "dropped");
   assert.equal(ws.messages().filter((m) => m.type === "state").length, 0, "no probe");
   // later placeholders ask nothing

@@ -943,11 +943,12 @@ export class FoundryClient {
               console.warn(`rollbridge | held request ${id} is asked again later: ${error.code}: ${redact(error?.message ?? "")}`);
               continue;
             }
-            // the server does not remember its id (answered too long ago): it ran nothing
+            // the server does not remember its id (answered too long ago): it ran nothing,
+            // which the player is told as such (HeldTooOld is the older server's guess)
             if (notRemembered(error)) {
               this.held.delete(id);
               console.warn(`rollbridge | held request ${id} is not asked again: the server no longer remembers it`);
-              ui.notifications?.warn?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.HeldTooOld")}`);
+              ui.notifications?.warn?.(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Notice.HeldNotRemembered")}`);
               continue;
             }
             this.held.delete(id);
