@@ -476,6 +476,15 @@ class TableProtocol:
             return self._answer(asker, stored)
         return self._execute(request, who, asker, dice)
 
+    def _waiting_for_approval(self, key: str) -> str | None:
+        """The pending id of the request with idempotency ``key`` that still waits for
+        the GM's approval (its ``pending`` reply may have left the reply window while
+        it waited), or None."""
+        for pending_id, entry in self.table.pending.items():
+            if Table.reply_key(Principal(**entry["who"]), entry["id"]) == key:
+                return pending_id
+        return None
+
     def _execute(
         self, request: Request, who: Principal, asker: _Asker, dice: DiceSource | None
     ) -> Effects:
@@ -486,6 +495,9 @@ class TableProtocol:
         if self.broken:
             return self._hold_for_reload(_Held(request.message(), who, asker, dice), first=True)
         if request.repeat:  # neither in memory nor in the store: never run
+            waiting = self._waiting_for_approval(Table.reply_key(who, request.id))
+            if waiting is not None:  # its ``pending`` reply left the window, not the table
+                return self._answer(asker, {"pending": waiting, "status": "pending"})
             raise NotRemembered(
                 _NOT_REMEMBERED(request=repr(request.id)), details={"request": request.id}
             )

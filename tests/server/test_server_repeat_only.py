@@ -147,13 +147,13 @@ def test_the_offline_driver_repeats_only_too(tmp_path, tally):
     store.close()
 
 
-async def test_a_request_waiting_past_the_reply_window_is_not_remembered_until_decided(
-    make_tables,
-):
-    """What docs/protocol.md says of a request that waits for the GM's approval longer
-    than the reply window: its ``pending`` reply is forgotten like any other, so asked
-    only to repeat it is refused (never held a second time) while the GM's table still
-    lists it, and once the GM approves it its final reply is remembered again."""
+async def test_a_request_waiting_past_the_reply_window_is_still_said_pending(make_tables):
+    """A request that waits for the GM's approval longer than the reply window: its
+    ``pending`` reply is pruned like any other, but asked only to repeat it the
+    server finds it among the table's waiting requests and says ``pending`` again,
+    with its pending id (it answered ``not_remembered`` before, and a Foundry player's
+    client then dropped a roll the GM could still approve), changing nothing; once
+    the GM approves it its final reply is remembered again."""
     world = await make_tables(retain=1)
     gm, player, roll, held = await _held_roll(world, "slow")
     for n in range(reply_window(1) + 1):  # the GM's own rolls: never held
@@ -161,9 +161,16 @@ async def test_a_request_waiting_past_the_reply_window_is_not_remembered_until_d
     await make_tables.restart(world)  # the table's memory of its last replies goes too
     gm, _ = await world.join("sr2", "gm")
     player, _ = await world.join("sr2", "player")
-    refused = await _refused_changing_nothing(world, gm, player, roll)
-    assert refused["details"] == {"request": "slow"}
-    assert [p["id"] for p in (await _table(gm))["pending"]] == ["slow"]  # still waiting
+    before, rows = await _table(gm), _log_rows(world.path)
+    again = await player.request({**roll, "repeat": True})
+    assert again["type"] == "result" and again["status"] == "pending", again
+    assert again["pending"] == held["pending"]
+    after = await _table(gm)
+    assert after["seq"] == before["seq"] and after["pending"] == before["pending"]
+    assert [p["id"] for p in after["pending"]] == ["slow"]  # still waiting, once
+    assert _log_rows(world.path) == rows
+    # the same id from another join token (the GM's) is not that request
+    await _refused_changing_nothing(world, gm, gm, roll)
     approved = await gm.request({"type": "approve", "request": held["pending"]})
     assert approved["type"] == "result", approved
     result = await player.request({**roll, "repeat": True})
