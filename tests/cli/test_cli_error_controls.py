@@ -57,6 +57,22 @@ def test_a_path_with_control_characters_is_said_escaped(tmp_path):
     assert "no\\x1b[31mwhere\\x1cx" in line
 
 
+def test_a_line_break_in_a_path_is_escaped_too(tmp_path):
+    """The line breaks kept are the message's own (a Redis server's unsafe settings,
+    one a line), not those of a path it names: a folder named with a line break made
+    the error two lines, the second with no ``rollbridge: error:`` head."""
+    folder = tmp_path / "no\nwhere\u2028x"
+    for argv, code in (
+        (("table", "list", "--db", str(folder / "db")), "no_database"),
+        (("backup", "--db", str(folder / "db"), str(folder / "copy.db")), "no_database"),
+    ):
+        result = run(*argv)
+        assert result.returncode == 1, result.stderr
+        line = one_line(result.stderr)
+        assert line.startswith(f"rollbridge: error: {code}: "), line
+        assert "no\\nwhere\\u2028x" in line
+
+
 def test_an_argument_argparse_quotes_is_escaped():
     result = run("table", "list", "--sort", "a\x1bb\x1cc")
     assert result.returncode == 2
