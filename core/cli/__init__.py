@@ -81,8 +81,8 @@ class _WarningLine(logging.Handler):
     ``rollbridge: warning: …``, for every command but ``serve`` (whose log has it)."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        said = visible(record.getMessage(), keep_newlines=True)
-        sys.stderr.write(f"rollbridge: warning: {said}\n")
+        # a warning is one line: a line break in it is a path's (a folder's name)
+        sys.stderr.write(f"rollbridge: warning: {visible(record.getMessage())}\n")
 
 
 #: The loggers whose warnings the commands other than ``serve`` print (:class:`_WarningLine`).

@@ -73,6 +73,24 @@ def test_a_line_break_in_a_path_is_escaped_too(tmp_path):
         assert "no\\nwhere\\u2028x" in line
 
 
+def test_a_warning_naming_a_path_with_a_line_break_is_one_line(tmp_path):
+    """The store's and the dice key's warnings are one line each: the dice key's
+    names its file, whose folder's name may hold a line break."""
+    folder = tmp_path / "w\nb"
+    folder.mkdir()
+    db = folder / "t.db"
+    settings = '{"verifiable": true}'
+    made = run("table", "create", "--db", str(db), "--ruleset", "sr2", "--name", "A",
+               "--settings", settings)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    (folder / "t.db.dice-key").unlink()
+    again = run("table", "create", "--db", str(db), "--ruleset", "sr2", "--name", "B")
+    assert again.returncode == 0, again.stderr
+    line = one_line(again.stderr)
+    assert line.startswith("rollbridge: warning: ") and "w\\nb" in line, line
+    assert "new dice key" in line
+
+
 def test_an_argument_argparse_quotes_is_escaped():
     result = run("table", "list", "--sort", "a\x1bb\x1cc")
     assert result.returncode == 2
