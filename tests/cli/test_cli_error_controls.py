@@ -14,6 +14,7 @@ import sys
 
 from rollbridge.stores.sqlite_faults import explain
 from rollbridge.visible import CONTROLS
+from tests.cli.test_serve_options import serve_printed
 
 
 def run(*argv: str) -> subprocess.CompletedProcess[str]:
@@ -150,3 +151,14 @@ def test_a_schema_whose_words_are_not_utf8_is_said_damaged_by_every_command(tmp_
         assert "the database is damaged" in line, argv
     assert path.read_bytes() == before
     assert not (tmp_path / "copy.db").exists()
+
+
+def test_serve_names_a_database_with_control_characters_escaped(tmp_path):
+    """``serve``'s start-up line names its database: the path's ESC went to the
+    terminal as it was (turning the rest red) and a line break split the line."""
+    folder = tmp_path / "e\x1b[31mx\ny"
+    folder.mkdir()
+    lines = serve_printed(["--db", str(folder / "s.db"), "--no-demo"], last="rollbridge serving")
+    serving = next(line for line in lines if line.startswith("rollbridge serving"))
+    assert "(db " + str(tmp_path / "e\\x1b[31mx\\ny" / "s.db") + ")" in serving, serving
+    assert not CONTROLS.search(serving.rstrip("\n")), serving
