@@ -74,7 +74,13 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     )
     add_arguments(parser)
     add_locale_option(parser)  # its help and usage errors in that language
-    parser.set_defaults(handler=release.run)
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Build the release; the paths it prints with their control characters shown,
+    not obeyed (a folder's name may hold ESC or a line break)."""
+    return release.run(args, shown=visible)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -96,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with speaking(given, parser):
         args = parser.parse_args(given)
     try:
-        return release.run(args)
+        return _run(args)
     except RollbridgeError as exc:  # as the CLI says it: no traceback
         locale = environment_locale() or DEFAULT_LOCALE
         # the folder's name escaped, as the CLI's errors have it: a control character
