@@ -25,32 +25,11 @@ function step(name) {
 const cases = {
   async press(browser, result) {
     const how = env.RB_HOW ?? "mouse";
-    const url = `${BASE}/tables/approval`;
-    const gm = await joinedPage(browser, "gm", how === "touch" ? { ...PHONE, locale: "en-US" }
-      : { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.approval.gm);
-    const player = await joinedPage(browser, "player", { ...PHONE, locale: "en-US" }, trouble, url,
-      TOKENS.approval.player);
-    const ask = async (formula, label) => {
-      const form = player.locator("form.roll-form");
-      await form.locator('input[name="formula"]').fill(formula);
-      await form.locator('input[name="label"]').fill(label);
-      await form.locator('button[type="submit"]').click();
-    };
     step("the player asks a first roll; the GM's list shows it");
-    await ask("2d6", "first ask");
-    const first = gm.locator("#pending li.pending-item", { hasText: "first ask" });
-    await first.waitFor();
-    const approve = first.locator('button[name="approve"]');
-    await approve.evaluate((node) => { window.rbApprove = node; });
-    await approve.scrollIntoViewIfNeeded();
-    const box = await approve.boundingBox();
-    const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-    const cdp = how === "touch" ? await gm.context().newCDPSession(gm) : null;
-    const touch = (type) => cdp.send("Input.dispatchTouchEvent", {
-      type, touchPoints: type === "touchEnd" ? [] : [{ x: at.x, y: at.y }] });
+    const { gm, player, ask, at, touch } = await firstAsked(browser, how);
     result.underPress = await gm.evaluate(({ x, y }) => document.elementFromPoint(x, y) === window.rbApprove, at);
     step(`the GM presses Approve (${how})`);
-    if (cdp) await touch("touchStart");
+    if (touch) await touch("touchStart");
     else {
       await gm.mouse.move(at.x, at.y);
       await gm.mouse.down();
@@ -64,7 +43,7 @@ const cases = {
       items: document.querySelectorAll("#pending li.pending-item").length,
     }));
     step("the press is lifted");
-    if (cdp) await touch("touchEnd");
+    if (touch) await touch("touchEnd");
     else await gm.mouse.up();
     const approved = player.locator("#log li.kind-roll", { hasText: "first ask" });
     result.approved = await approved.waitFor({ timeout: 20_000 }).then(() => true, () => false);
