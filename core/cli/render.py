@@ -110,8 +110,8 @@ def error_words(error: RollbridgeError, locale: str = "en") -> str:
 def _inert(value: Any) -> Any:
     """``value`` (a :class:`~rollbridge.text.Text`'s argument) with every text in it
     made :func:`~rollbridge.visible.visible`; numbers and the like as they are."""
-    if isinstance(value, str):
-        return visible(value)
+    if isinstance(value, str | os.PathLike | BaseException):  # a Path, an OSError: as text
+        return visible(str(value))
     if isinstance(value, Text):
         return Text(value.id, {name: _inert(arg) for name, arg in value.args.items()})
     if isinstance(value, Private):

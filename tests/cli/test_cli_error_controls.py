@@ -162,3 +162,23 @@ def test_serve_names_a_database_with_control_characters_escaped(tmp_path):
     serving = next(line for line in lines if line.startswith("rollbridge serving"))
     assert "(db " + str(tmp_path / "e\\x1b[31mx\\ny" / "s.db") + ")" in serving, serving
     assert not CONTROLS.search(serving.rstrip("\n")), serving
+
+
+def test_error_words_escape_every_argument_and_keep_the_messages_own_lines():
+    """A path given as a ``Path`` or an ``OSError`` (text only once rendered), in a
+    nested message or a list, is escaped as a string is; the line breaks of the
+    message's template (a Redis server's unsafe settings, one a line) stay."""
+    from pathlib import Path
+
+    from rollbridge.cli.render import error_words
+    from rollbridge.cli.stores import UNSAFE
+    from rollbridge.exceptions import StoreError
+    from rollbridge.stores.base import WITH_DETAIL
+
+    nested = WITH_DETAIL(advice=Path("a\nb"), detail=OSError(2, "x\x1by"))
+    assert error_words(StoreError(nested)) == "a\\nb ([Errno 2] x\\x1by)"
+    unsafe = UNSAFE(where="redis \x1b", problems=["one\n", WITH_DETAIL(advice="two", detail="3")])
+    said = error_words(StoreError(unsafe))
+    head = "redis \\x1b would lose acknowledged changes:\n  - one\\n\n  - two (3)\n"
+    assert said.startswith(head), said
+    assert not CONTROLS.search(said.replace("\n", ""))
