@@ -12,18 +12,21 @@ primary key and ``replies_by_seq``). This benchmark asks it again with the real
 rows: the commits of ``bench_store.py`` (an sr2 attack, a heal by undo, over 8
 tables), made into the exact rows :meth:`SQLiteStore.commit_many` writes (its own
 ``prepare`` and ``_as_stored``), inserted ``--batch`` commits to a transaction
-(``synchronous=FULL``, WAL: one fsync a batch, as the server's group commits) into:
+(WAL: one fsync a batch, as the server's group commits), on a connection with the
+store's own pragmas (``synchronous=FULL``, foreign keys checked, the statement
+journal in memory: :func:`store_pragmas`), into:
 
 * ``schema``: the tables and indexes a fresh :class:`SQLiteStore` makes (read
-  from its ``sqlite_master``, so the benchmark follows the code);
+  from its ``sqlite_master``, so the benchmark follows the code), the foreign keys
+  to the tables table with them;
 * ``replies without rowid``: the same, the reply table ``WITHOUT ROWID`` (one
   b-tree fewer a reply);
 * ``no replies_by_seq``: that, and no ``replies_by_seq`` index (pruning would
   need another way);
 * ``replies in the log row``: no reply table at all (the replies packed into
   the log row's blob; the idempotency lookup by key would need another way);
-* ``bare`` (the baseline): one blob a commit, as large as its log row and
-  replies, in a table with no index.
+* ``bare`` (the baseline): one blob a commit, as large as its log row's blobs and
+  its replies, in a table with no index and no foreign key.
 
 It also times :meth:`SQLiteStore.commit_many` itself on the same prepared
 commits (its checks, the comparison with the table's last info and meta, the
@@ -57,18 +60,45 @@ from rollbridge.stores.sqlite import _as_stored
 Row = tuple[tuple[Any, ...], list[tuple[Any, ...]]]
 
 
+#: The pragmas of a store's connection that change what a write costs, read from a
+#: fresh store's (:func:`store_pragmas`) and set on every shape's connection.
+PRAGMAS = ("foreign_keys", "synchronous", "temp_store", "journal_size_limit")
+
+
+def store_pragmas(folder: Path) -> dict[str, Any]:
+    """What a fresh :class:`SQLiteStore`'s connection has for :data:`PRAGMAS`: the
+    foreign keys checked (a log row's and a reply row's table looked up), the
+    statement journal of a multi-row insert kept in memory (past 64 KiB it spilled
+    to a temporary file, a write a page), as the store's writes have them."""
+    store = SQLiteStore(folder / "pragmas.db")
+    try:
+        conn = store._conn()
+        return {name: conn.execute(f"PRAGMA {name}").fetchone()[0] for name in PRAGMAS}
+    finally:
+        store.close()
+
+
+def connect(path: Path, pragmas: dict[str, Any]) -> sqlite3.Connection:
+    """A connection to ``path`` in WAL with ``pragmas`` (:func:`store_pragmas`)."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    for name, value in pragmas.items():
+        conn.execute(f"PRAGMA {name} = {int(value)}")
+    return conn
+
+
 def store_schema(folder: Path) -> list[str]:
-    """The ``CREATE`` statements of the log and reply tables and their indexes, as a
-    fresh store makes them (without the foreign keys' target, which is not here)."""
+    """The ``CREATE`` statements of the tables table (the foreign keys' target), the
+    log and reply tables and their indexes, as a fresh store makes them."""
     store = SQLiteStore(folder / "schema.db")
     store.close()
     conn = sqlite3.connect(folder / "schema.db")
     found = conn.execute(
-        "SELECT sql FROM sqlite_master WHERE tbl_name IN ('log', 'replies') AND sql IS NOT NULL"
-        " ORDER BY type DESC"
+        "SELECT sql FROM sqlite_master WHERE tbl_name IN ('tables', 'log', 'replies')"
+        " AND sql IS NOT NULL ORDER BY tbl_name != 'tables', type DESC"
     ).fetchall()
     conn.close()
-    return [sql.replace("REFERENCES tables(id) ON DELETE CASCADE", "") for (sql,) in found]
+    return [sql for (sql,) in found]
 
 
 def shapes(folder: Path) -> dict[str, list[str] | None]:
@@ -107,20 +137,31 @@ def _values(count: int, width: int) -> str:
     return ", ".join(["(" + ", ".join("?" * width) + ")"] * count)
 
 
-def time_shape(path: Path, statements: list[str] | None, rows: list[Row], batch: int) -> float:
-    """CPU of this thread per commit, writing ``rows`` in transactions of ``batch``."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=FULL")
+def time_shape(
+    path: Path, statements: list[str] | None, rows: list[Row], batch: int, pragmas: dict[str, Any]
+) -> float:
+    """CPU of this thread per commit, writing ``rows`` in transactions of ``batch``
+    on a connection with the store's ``pragmas``; the tables' rows the foreign keys
+    point to are written first, not timed."""
+    conn = connect(path, pragmas)
     for statement in statements or ["CREATE TABLE bare (data BLOB NOT NULL)"]:
         conn.execute(statement)
+    if statements is not None:
+        conn.executemany(
+            "INSERT INTO tables (id, name, ruleset, ruleset_version, settings, epoch, seq,"
+            " meta, created) VALUES (?, '', '', '', x'', 1, 0, x'', 0)",
+            [(table_id,) for table_id in dict.fromkeys(log[0] for log, _ in rows)],
+        )
     with_replies = statements is not None and any("TABLE replies" in s for s in statements)
     start = time.thread_time()
     for first in range(0, len(rows), batch):
         chunk = rows[first : first + batch]
         conn.execute("BEGIN IMMEDIATE")
         if statements is None:
-            blobs = [log[5] + log[6] + b"".join(r[2] for r in replies) for log, replies in chunk]
+            blobs = [
+                (log[4] or b"") + log[5] + log[6] + b"".join(r[2] for r in replies)
+                for log, replies in chunk
+            ]
             conn.execute(f"INSERT INTO bare VALUES {_values(len(blobs), 1)}", blobs)
         else:
             logs = [log for log, _ in chunk]
@@ -173,12 +214,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="rollbridge-shapes-") as tmp:
         folder = Path(tmp)
         tables, prepared, rows = make_rows(folder, args.commits)
+        pragmas = store_pragmas(folder)
         cpu: dict[str, float] = {}
         for name, statements in shapes(folder).items():
             cpu[name] = least(
                 args.repeats,
                 lambda s=statements: time_shape(
-                    folder / f"shape-{time.perf_counter_ns()}.db", s, rows, args.batch
+                    folder / f"shape-{time.perf_counter_ns()}.db", s, rows, args.batch, pragmas
                 ),
             )
         cpu["commit_many"] = least(

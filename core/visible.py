@@ -15,9 +15,18 @@ emoji included, stays as it is. The server's text log escapes them so too
 from __future__ import annotations
 
 import re
+import shlex
 from typing import Any
 
-__all__ = ["BIDI_CONTROLS", "CONTROLS", "NOT_IN_NAMES", "inert_json", "visible", "visible_data"]
+__all__ = [
+    "BIDI_CONTROLS",
+    "CONTROLS",
+    "NOT_IN_NAMES",
+    "inert_json",
+    "shell_word",
+    "visible",
+    "visible_data",
+]
 
 #: The bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069),
 #: as a regular expression's character class: they reorder what follows them.
@@ -52,6 +61,24 @@ def visible(text: str, *, keep_newlines: bool = False) -> str:
         return char if char == "\n" and keep_newlines else repr(char)[1:-1]
 
     return CONTROLS.sub(escape, text)
+
+
+def shell_word(text: str) -> str:
+    """``text`` (a path) as one word of a command the operator copies into a shell:
+    :func:`shlex.quote`'s, or where it holds a control character, bash's (and zsh's,
+    ksh's) ``$'…'`` with each of them written as its escape (``$'b\\x1bk\\n.db'``):
+    visible on the terminal, and the same name again once the shell reads it."""
+    if not CONTROLS.search(text):
+        return shlex.quote(text)
+
+    def escape(char: str) -> str:
+        if char in "\\'":
+            return "\\" + char
+        if CONTROLS.match(char):  # \xHH is a byte to bash: past ASCII, \u (its UTF-8)
+            return f"\\x{ord(char):02x}" if ord(char) < 0x80 else f"\\u{ord(char):04x}"
+        return char
+
+    return "$'" + "".join(map(escape, text)) + "'"
 
 
 def visible_data(value: Any) -> Any:

@@ -26,7 +26,7 @@ import os
 import shutil
 import sys
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -211,9 +211,10 @@ def _add(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
     archive.writestr(info, data)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, *, shown: Callable[[str], str] = str) -> int:
     """Build the release the parsed options ask for; print the two paths (or,
-    with ``--unpacked``, the folder).
+    with ``--unpacked``, the folder), each as ``shown`` makes it (the command line
+    passes one that escapes a path's control characters).
 
     :raises InvalidRequest: the folder's path is empty, the folder cannot be written
         (the system's words), or ``--unpacked`` names a folder holding other files.
@@ -228,7 +229,7 @@ def run(args: argparse.Namespace) -> int:
         if unpacked:
             if holds_other_files(given):
                 raise InvalidRequest(NOT_EMPTY(path=given), details={"field": field})
-            sys.stdout.write(f"{write_unpacked(given)}\n")
+            sys.stdout.write(f"{shown(str(write_unpacked(given)))}\n")
             return 0
         path = build_release(
             given,
@@ -243,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
         error = exc.strerror or type(exc).__name__
         said = CANNOT_WRITE(option=option, path=given, error=error)
         raise InvalidRequest(said, details={"field": field}) from None
-    sys.stdout.write(f"{path}\n{path.parent / 'module.json'}\n")
+    sys.stdout.write(f"{shown(str(path))}\n{shown(str(path.parent / 'module.json'))}\n")
     return 0
 
 

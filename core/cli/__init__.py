@@ -42,7 +42,7 @@ from rollbridge.cli import (
 )
 from rollbridge.cli.helps import Formatter, Help, help_locale, speaking
 from rollbridge.cli.locales import chosen_locale, default_locale
-from rollbridge.cli.render import print_error, print_error_json
+from rollbridge.cli.render import error_words, print_error, print_error_json
 from rollbridge.exceptions import InvalidRequest, RollbridgeError
 from rollbridge.text import Messages
 from rollbridge.visible import visible
@@ -81,8 +81,8 @@ class _WarningLine(logging.Handler):
     ``rollbridge: warning: …``, for every command but ``serve`` (whose log has it)."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        said = visible(record.getMessage(), keep_newlines=True)
-        sys.stderr.write(f"rollbridge: warning: {said}\n")
+        # a warning is one line: a line break in it is a path's (a folder's name)
+        sys.stderr.write(f"rollbridge: warning: {visible(record.getMessage())}\n")
 
 
 #: The loggers whose warnings the commands other than ``serve`` print (:class:`_WarningLine`).
@@ -197,11 +197,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "json", False):  # the answer a script reads: the error, as JSON
             print_error(exc, locale, said)
             return 1
-        tail = f" ({said})" if said else ""
-        # a path or a file's words may hold control characters: escaped, but for the
-        # line breaks a message has by design (a list of problems)
-        text = visible(f"{exc.render(locale)}{tail}", keep_newlines=True)
-        sys.stderr.write(f"rollbridge: error: {exc.code}: {text}\n")
+        tail = f" ({visible(said)})" if said else ""
+        # a path or a file's words may hold control characters, a line break among
+        # them: escaped, but for the line breaks a message has by design (a list of
+        # problems)
+        sys.stderr.write(f"rollbridge: error: {exc.code}: {error_words(exc, locale)}{tail}\n")
         return 1
     except KeyboardInterrupt:
         said = INTERRUPTED().render(locale)

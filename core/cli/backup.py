@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import sys
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from rollbridge.cli.json_option import add_json_option
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_json
 from rollbridge.text import Messages
+from rollbridge.visible import shell_word, visible
 
 __all__ = ["add_parsers"]
 
@@ -101,11 +101,13 @@ def _backup(args: argparse.Namespace) -> int:
                     "size": done.size, "schema_version": done.schema_version,
                     "dice_key": None if key is None else str(key)})  # fmt: skip
         return 0
-    text = DONE(source=str(done.source), dest=str(done.dest), count=done.tables,
-                size=done.size, version=done.schema_version)  # fmt: skip
+    # the paths' control characters shown, not obeyed (a folder's name may hold ESC)
+    text = DONE(source=visible(str(done.source)), dest=visible(str(done.dest)),
+                count=done.tables, size=done.size, version=done.schema_version)  # fmt: skip
     sys.stdout.write(text.render(args.locale) + "\n")
     if key is not None:
-        # the paths as a shell reads them ('game nights/x.db'), in the command and out
-        said = KEY_NOT_COPIED(key=shlex.quote(str(key)), dest=shlex.quote(str(done.dest)))
+        # the paths as a shell reads them ('game nights/x.db'), in the command and out;
+        # one with a control character as $'…', its escapes visible and read back
+        said = KEY_NOT_COPIED(key=shell_word(str(key)), dest=shell_word(str(done.dest)))
         sys.stdout.write(said.render(args.locale) + "\n")
     return 0

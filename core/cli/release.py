@@ -11,13 +11,16 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from rollbridge.adapters.foundry import release
 from rollbridge.cli.helps import Formatter, Help, speaking
 from rollbridge.cli.locales import add_locale_option
+from rollbridge.cli.render import error_words
 from rollbridge.exceptions import RollbridgeError
 from rollbridge.i18n import DEFAULT_LOCALE, environment_locale
 from rollbridge.text import Messages
+from rollbridge.visible import visible
 
 __all__ = ["add_arguments", "add_parsers", "main"]
 
@@ -71,22 +74,38 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     )
     add_arguments(parser)
     add_locale_option(parser)  # its help and usage errors in that language
-    parser.set_defaults(handler=release.run)
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Build the release; the paths it prints with their control characters shown,
+    not obeyed (a folder's name may hold ESC or a line break)."""
+    return release.run(args, shown=visible)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but what a usage error quotes back (an option not known) made
+    :func:`~rollbridge.visible.visible`, as the CLI's usage errors have it."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print the usage and ``message``, escaped; exit status 2."""
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {visible(message)}\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command run alone: its help and usage errors in the environment's
     language, as the CLI's; a refusal in one line, no traceback."""
-    parser = argparse.ArgumentParser(
-        prog=PROG, description=Help(DESCRIPTION), formatter_class=Formatter
-    )
+    parser = _Parser(prog=PROG, description=Help(DESCRIPTION), formatter_class=Formatter)
     add_arguments(parser)
     given = sys.argv[1:] if argv is None else list(argv)
     with speaking(given, parser):
         args = parser.parse_args(given)
     try:
-        return release.run(args)
+        return _run(args)
     except RollbridgeError as exc:  # as the CLI says it: no traceback
         locale = environment_locale() or DEFAULT_LOCALE
-        sys.stderr.write(f"{parser.prog}: error: {exc.code}: {exc.render(locale)}\n")
+        # the folder's name escaped, as the CLI's errors have it: a control character
+        # in it is shown, not obeyed, and the error stays one line
+        sys.stderr.write(f"{parser.prog}: error: {exc.code}: {error_words(exc, locale)}\n")
         return 1

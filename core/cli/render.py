@@ -15,12 +15,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from rollbridge.exceptions import RollbridgeError
-from rollbridge.text import Messages
-from rollbridge.visible import inert_json
+from rollbridge.text import Messages, Private, Text
+from rollbridge.visible import inert_json, visible
 from rollbridge.words import GM_ONLY, KINDS, STATUS, SUCCESSES
 
 __all__ = [
     "dice_line",
+    "error_words",
     "print_error",
     "print_error_json",
     "print_json",
@@ -93,6 +94,31 @@ def print_error(error: RollbridgeError, locale: str = "en", hint: str = "") -> N
     if hint:
         data["message"] += f" ({hint})"
     print_error_json(data)
+
+
+def error_words(error: RollbridgeError, locale: str = "en") -> str:
+    """``error``'s message in ``locale`` for the terminal, each of its arguments (a
+    path, a file's words, what the operator typed) made
+    :func:`~rollbridge.visible.visible`: a control character there, a line break
+    too, is shown, not obeyed, and the error stays on its line; the line breaks of
+    the message itself (the list of a Redis server's unsafe settings) stay."""
+    if error.text is None:
+        return visible(error.message)
+    return _inert(error.text).render(locale)
+
+
+def _inert(value: Any) -> Any:
+    """``value`` (a :class:`~rollbridge.text.Text`'s argument) with every text in it
+    made :func:`~rollbridge.visible.visible`; numbers and the like as they are."""
+    if isinstance(value, str | os.PathLike | BaseException):  # a Path, an OSError: as text
+        return visible(str(value))
+    if isinstance(value, Text):
+        return Text(value.id, {name: _inert(arg) for name, arg in value.args.items()})
+    if isinstance(value, Private):
+        return Private(_inert(value.value), value.of, value.aspect, value.instead)
+    if isinstance(value, list | tuple):
+        return [_inert(item) for item in value]
+    return value
 
 
 def print_error_json(data: Mapping[str, Any]) -> None:

@@ -96,8 +96,10 @@ def demo_lines(table: str, tokens: Mapping[str, str], url: str, web: str, locale
 
 
 def serving_line(count: int, url: str, db: str, locale: str) -> str:
-    """The line that says ``serve`` listens: how many tables, where, on which store."""
-    return f"{SERVING(count=count, url=url, db=db).render(locale)}\n"
+    """The line that says ``serve`` listens: how many tables, where, on which store
+    (a file's path, its control characters shown, not obeyed: a folder's name may
+    hold an escape sequence or a line break)."""
+    return f"{SERVING(count=count, url=url, db=visible(db)).render(locale)}\n"
 
 
 def web_lines(views: Sequence[tuple[str, str]], more: int, locale: str) -> str:

@@ -14,6 +14,7 @@ import sys
 
 from rollbridge.stores.sqlite_faults import explain
 from rollbridge.visible import CONTROLS
+from tests.cli.test_serve_options import serve_printed
 
 
 def run(*argv: str) -> subprocess.CompletedProcess[str]:
@@ -55,6 +56,40 @@ def test_a_path_with_control_characters_is_said_escaped(tmp_path):
     line = one_line(result.stderr)
     assert line.startswith("rollbridge: error: no_database: ")
     assert "no\\x1b[31mwhere\\x1cx" in line
+
+
+def test_a_line_break_in_a_path_is_escaped_too(tmp_path):
+    """The line breaks kept are the message's own (a Redis server's unsafe settings,
+    one a line), not those of a path it names: a folder named with a line break made
+    the error two lines, the second with no ``rollbridge: error:`` head."""
+    folder = tmp_path / "no\nwhere\u2028x"
+    for argv, code in (
+        (("table", "list", "--db", str(folder / "db")), "no_database"),
+        (("backup", "--db", str(folder / "db"), str(folder / "copy.db")), "no_database"),
+    ):
+        result = run(*argv)
+        assert result.returncode == 1, result.stderr
+        line = one_line(result.stderr)
+        assert line.startswith(f"rollbridge: error: {code}: "), line
+        assert "no\\nwhere\\u2028x" in line
+
+
+def test_a_warning_naming_a_path_with_a_line_break_is_one_line(tmp_path):
+    """The store's and the dice key's warnings are one line each: the dice key's
+    names its file, whose folder's name may hold a line break."""
+    folder = tmp_path / "w\nb"
+    folder.mkdir()
+    db = folder / "t.db"
+    settings = '{"verifiable": true}'
+    made = run("table", "create", "--db", str(db), "--ruleset", "sr2", "--name", "A",
+               "--settings", settings)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    (folder / "t.db.dice-key").unlink()
+    again = run("table", "create", "--db", str(db), "--ruleset", "sr2", "--name", "B")
+    assert again.returncode == 0, again.stderr
+    line = one_line(again.stderr)
+    assert line.startswith("rollbridge: warning: ") and "w\\nb" in line, line
+    assert "new dice key" in line
 
 
 def test_an_argument_argparse_quotes_is_escaped():
@@ -116,3 +151,34 @@ def test_a_schema_whose_words_are_not_utf8_is_said_damaged_by_every_command(tmp_
         assert "the database is damaged" in line, argv
     assert path.read_bytes() == before
     assert not (tmp_path / "copy.db").exists()
+
+
+def test_serve_names_a_database_with_control_characters_escaped(tmp_path):
+    """``serve``'s start-up line names its database: the path's ESC went to the
+    terminal as it was (turning the rest red) and a line break split the line."""
+    folder = tmp_path / "e\x1b[31mx\ny"
+    folder.mkdir()
+    lines = serve_printed(["--db", str(folder / "s.db"), "--no-demo"], last="rollbridge serving")
+    serving = next(line for line in lines if line.startswith("rollbridge serving"))
+    assert "(db " + str(tmp_path / "e\\x1b[31mx\\ny" / "s.db") + ")" in serving, serving
+    assert not CONTROLS.search(serving.rstrip("\n")), serving
+
+
+def test_error_words_escape_every_argument_and_keep_the_messages_own_lines():
+    """A path given as a ``Path`` or an ``OSError`` (text only once rendered), in a
+    nested message or a list, is escaped as a string is; the line breaks of the
+    message's template (a Redis server's unsafe settings, one a line) stay."""
+    from pathlib import Path
+
+    from rollbridge.cli.render import error_words
+    from rollbridge.cli.stores import UNSAFE
+    from rollbridge.exceptions import StoreError
+    from rollbridge.stores.base import WITH_DETAIL
+
+    nested = WITH_DETAIL(advice=Path("a\nb"), detail=OSError(2, "x\x1by"))
+    assert error_words(StoreError(nested)) == "a\\nb ([Errno 2] x\\x1by)"
+    unsafe = UNSAFE(where="redis \x1b", problems=["one\n", WITH_DETAIL(advice="two", detail="3")])
+    said = error_words(StoreError(unsafe))
+    head = "redis \\x1b would lose acknowledged changes:\n  - one\\n\n  - two (3)\n"
+    assert said.startswith(head), said
+    assert not CONTROLS.search(said.replace("\n", ""))

@@ -7,6 +7,8 @@ English whatever ``--locale`` said). The same from the release script run alone.
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -114,3 +116,31 @@ def test_a_module_missing_its_own_files_is_not_said_to_be_the_out_folders_fault(
     _incomplete_module(tmp_path, monkeypatch, missing)
     with pytest.raises(FileNotFoundError, match=error):
         main(["foundry-release", "--out", str(tmp_path / "out")])
+
+
+def test_the_script_run_alone_escapes_what_it_quotes(tmp_path):
+    """``python -m rollbridge.adapters.foundry.release``, a real process, in German:
+    its refusal names the folder, and its usage error the option given, with their
+    control characters shown, not obeyed — as ``rollbridge foundry-release`` does.
+    The script printed them as they were: ESC cleared the operator's screen, a line
+    break split the error."""
+    folder = tmp_path / "f\x1b[2J\nx"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("keep me\n")
+    env = {"PATH": "/usr/bin:/bin", "LANGUAGE": "de", "HOME": "/nonexistent"}
+    script = [sys.executable, "-m", "rollbridge.adapters.foundry.release"]
+    refused = subprocess.run([*script, "--unpacked", str(folder)], capture_output=True,
+                             text=True, env=env, timeout=120)  # fmt: skip
+    assert refused.returncode == 1 and refused.stdout == "", refused.stderr
+    escaped = str(tmp_path / "f\\x1b[2J\\nx")
+    assert refused.stderr == (
+        f"python -m rollbridge.adapters.foundry.release: error: invalid_request: --unpacked: "
+        f"{escaped} enthält andere Dateien; geben Sie einen leeren oder neuen Ordner an "
+        "(oder einen, den --unpacked zuvor geschrieben hat)\n"
+    )
+    assert [p.name for p in folder.iterdir()] == ["notes.txt"]
+    usage = subprocess.run([*script, "--bo\x1bgus"], capture_output=True, text=True, env=env,
+                           timeout=120)  # fmt: skip
+    assert usage.returncode == 2 and usage.stderr.startswith("Aufruf: "), usage.stderr
+    assert usage.stderr.splitlines()[-1].endswith("--bo\\x1bgus"), usage.stderr
+    assert "\x1b" not in usage.stderr

@@ -55,6 +55,7 @@ export function replaceKeepingFocus(box, node) {
     lifting.set(box, node);
     if (first) {
       afterLift(() => {
+        if (!lifting.has(box)) return; // drawn anew since the lift, with the latest
         const latest = lifting.get(box);
         lifting.delete(box);
         replaceKeepingFocus(box, latest);

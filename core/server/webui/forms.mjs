@@ -569,9 +569,13 @@ if (globalThis.document) {
     putLater();
   });
   on(["pointerdown"], (event) => {
-    pressed = event.target;
+    // a press that can end in a click: the main button, a finger, a pen's tip (the
+    // right button's release goes to its context menu, and no click comes)
+    if (event.button === 0) pressed = event.target;
   });
-  on(["pointerup", "pointercancel"], () => {
+  // lifted, cancelled (a scroll, a drag), or a long press that opened the phone's
+  // menu: no click comes after a menu, nor a lift the page sees
+  on(["pointerup", "pointercancel", "contextmenu"], () => {
     pressed = null;
     setTimeout(lifted, 0);
   });
