@@ -32,17 +32,18 @@ def one_line(err: str) -> str:
     return lines[0]
 
 
-def damaged(tmp_path):
-    """A rollbridge file whose schema text holds ESC and FS: SQLite refuses to read it
-    and quotes the token."""
+def damaged(tmp_path, schema: str | bytes = "CREATE TABLE admin_tokens (\x1b[2J\x1c"):
+    """A rollbridge file whose admin_tokens schema text is ``schema`` (by default one
+    holding ESC and FS; bytes are written as they are, UTF-8 or not): SQLite refuses
+    to read it and quotes the token."""
     path = tmp_path / "damaged.db"
     made = run("table", "create", "--db", str(path), "--ruleset", "sr2", "--name", "T")
     assert made.returncode == 0, made.stderr
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA writable_schema = ON")
     conn.execute(
-        "UPDATE sqlite_master SET sql = ? WHERE name = 'admin_tokens'",
-        ("CREATE TABLE admin_tokens (\x1b[2J\x1c",),
+        "UPDATE sqlite_master SET sql = CAST(? AS TEXT) WHERE name = 'admin_tokens'",
+        (schema,),
     )
     conn.commit()
     conn.close()
@@ -127,17 +128,7 @@ def test_a_schema_whose_words_are_not_utf8_is_said_damaged_by_every_command(tmp_
     """SQLite quotes the bad token, Python's sqlite3 cannot decode it and raises
     UnicodeDecodeError, not sqlite3.Error: ``migrate`` let it out as a traceback
     (tests/hostile/test_fuzz_sqlite.py, seed 60612)."""
-    path = tmp_path / "damaged.db"
-    made = run("table", "create", "--db", str(path), "--ruleset", "sr2", "--name", "T")
-    assert made.returncode == 0, made.stderr
-    conn = sqlite3.connect(path)
-    conn.execute("PRAGMA writable_schema = ON")
-    conn.execute(
-        "UPDATE sqlite_master SET sql = CAST(? AS TEXT) WHERE name = 'admin_tokens'",
-        (b"CREATE TABLE admin_tokens (x '\xbe",),
-    )
-    conn.commit()
-    conn.close()
+    path = damaged(tmp_path, b"CREATE TABLE admin_tokens (x '\xbe")
     before = path.read_bytes()
     for argv in (
         ("migrate", "--from", str(path), "--to", "redis://127.0.0.1:9/0"),
