@@ -104,14 +104,7 @@ def test_the_module_rolls_resolves_and_resumes_in_chromium(
 
     db = tmp_path / "e2e.db"
     cli = [sys.executable, "-m", "rollbridge"]
-    created = subprocess.run(
-        [*cli, "table", "create", "--ruleset", "sr2", "--name", "E2E", "--db", str(db), "--json"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    table = json.loads(created.stdout)
+    table = created_table(db, "E2E")
     token = table["tokens"]["gm"]
     port = free_port()
     server = subprocess.Popen(
@@ -204,6 +197,17 @@ def player_token(cli: list[str], db: Path, table: str, name: str) -> str:
     return json.loads(made.stdout)["new"]["token"]
 
 
+def created_table(db: Path, name: str) -> dict:
+    """A new sr2 table ``name`` in ``db``, made with the CLI: its ``--json`` answer
+    (``table``, ``tokens``)."""
+    created = subprocess.run(
+        [sys.executable, "-m", "rollbridge", "table", "create", "--ruleset", "sr2",
+         "--name", name, "--db", str(db), "--json"],
+        capture_output=True, text=True, check=True, timeout=60,
+    )  # fmt: skip
+    return json.loads(created.stdout)
+
+
 @contextlib.contextmanager
 def world(tmp_path: Path, name: str, players: tuple[str, ...]):
     """An sr2 table made with the CLI, a token per named player, ``rollbridge serve``
@@ -213,14 +217,7 @@ def world(tmp_path: Path, name: str, players: tuple[str, ...]):
     no token."""
     db = tmp_path / f"{name.lower()}.db"
     cli = [sys.executable, "-m", "rollbridge"]
-    created = subprocess.run(
-        [*cli, "table", "create", "--ruleset", "sr2", "--name", name, "--db", str(db), "--json"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    table = json.loads(created.stdout)
+    table = created_table(db, name)
     tokens = {"gm": table["tokens"]["gm"]}
     tokens.update({player: player_token(cli, db, table["table"], player) for player in players})
     port = free_port()

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.foundry.test_foundry_browser import free_port, wait_for_port
+from tests.foundry.test_foundry_browser import created_table, free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -51,14 +51,7 @@ def test_a_held_roll_survives_a_reload_and_is_not_made_twice_past_the_reply_wind
         pytest.fail("tests/foundry/node_modules lacks ws: run npm ci --prefix tests/foundry")
     db = tmp_path / "held.db"
     cli = [sys.executable, "-m", "rollbridge"]
-    created = subprocess.run(
-        [*cli, "table", "create", "--ruleset", "sr2", "--name", "Held", "--db", str(db), "--json"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    table = json.loads(created.stdout)
+    table = created_table(db, "Held")
     # the player's token replaced (the old one revoked or not: ids are scoped by token)
     replaced = subprocess.run(
         [*cli, "table", "tokens", table["table"], "--new", "player", "--name", "player",
