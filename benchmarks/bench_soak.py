@@ -1141,8 +1141,23 @@ class RedisChild:
             elements[kind] += int(length)
             kind_kb[kind] += int(used or 0)
         indexed = {t.decode() for t in client.zrange(f"{prefix}tables", 0, -1)}
+        # the subscriptions and the leases read at one instant (MULTI): a process
+        # either runs a table it holds (its lease) or follows it (its channel), and a
+        # lease lost under load leaves both processes following until the next write
+        # takes it again, so the two are only comparable when read together
+        owner_keys = [key for key, kind in zip(keys, kind_of, strict=True) if kind == "owner"]
         channels = client.pubsub_channels()
-        subscribers = client.pubsub_numsub(*channels) if channels else []
+        subscribers: list[tuple[bytes, int]] = []
+        leases = 0
+        if channels or owner_keys:
+            with client.pipeline(transaction=True) as pipe:
+                if channels:
+                    pipe.pubsub_numsub(*channels)
+                if owner_keys:
+                    pipe.exists(*owner_keys)
+                read = pipe.execute()
+            subscribers = read.pop(0) if channels else []
+            leases = read.pop(0) if owner_keys else 0
         return {
             "used_memory_kb": memory["used_memory"] // 1024,
             "rss_kb": memory["used_memory_rss"] // 1024,
@@ -1153,6 +1168,7 @@ class RedisChild:
             "orphan_tables": len(tables_seen - indexed),
             "channels": len(channels),
             "subscribers": sum(n for _, n in subscribers),
+            "leases": leases,
             "connections": len(client.client_list()),
         }
 
