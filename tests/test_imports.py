@@ -9,6 +9,13 @@
 * the sans-I/O protocol imports no store implementation, no server and no I/O library;
 * no module imports another that imports it back (no cycles), counting imports inside
   functions and leaving out those only for type checkers (``if TYPE_CHECKING:``).
+
+An import is any of: ``import a.b``, ``from a import b``, a module reached through a
+bare package import (``import rollbridge`` then ``rollbridge.stores.sqlite.X``), and
+``importlib.import_module("a.b")`` or ``__import__("a.b")`` with a literal name. What a
+module's ``if __name__ == "__main__":`` block imports is the script's, run as a
+program: it is held to the module's rules but is no edge of the cycle check (no module
+imports a ``__main__``; the module it names loads this one as itself).
 """
 
 from __future__ import annotations
@@ -70,19 +77,81 @@ def _type_checking(node: ast.If) -> bool:
     )
 
 
-def imports_of(name: str, path: Path) -> set[str]:
-    """The modules ``name`` imports (resolved to submodules where one is named)."""
+def _main_block(node: ast.If) -> bool:
+    test = node.test
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and len(test.comparators) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"
+    )
+
+
+def _dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` of an attribute chain on a name, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+def _string_import(node: ast.Call) -> str | None:
+    """The literal name of ``importlib.import_module("x")`` or ``__import__("x")``."""
+    called = _dotted(node.func)
+    if called not in ("importlib.import_module", "import_module", "__import__"):
+        return None
+    if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        return node.args[0].value
+    return None
+
+
+def _deepest_module(dotted: str) -> str | None:
+    """The longest prefix of ``dotted`` that is one of the project's modules."""
+    parts = dotted.split(".")
+    for end in range(len(parts), 0, -1):
+        candidate = ".".join(parts[:end])
+        if candidate in MODULES:
+            return candidate
+    return None
+
+
+def imports_of(name: str, path: Path, *, script: bool = False) -> set[str]:
+    """The modules ``name`` imports (resolved to submodules where one is named);
+    with ``script``, those its ``if __name__ == "__main__":`` blocks import instead."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
+    bare: set[str] = set()  # names bound by ``import a.b`` (``a``) with no ``as``
 
-    def visit(node: ast.AST) -> None:
+    def visit(node: ast.AST, in_main: bool) -> None:
         if isinstance(node, ast.If) and _type_checking(node):
             for child in node.orelse:
-                visit(child)
+                visit(child, in_main)
             return
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.If) and _main_block(node):
+            for child in node.body:
+                visit(child, True)
+            for child in node.orelse:
+                visit(child, in_main)
+            return
+        if in_main != script:
+            pass  # another part's import: walked for its children only
+        elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
+            bare.update(alias.name.split(".")[0] for alias in node.names if not alias.asname)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            dotted = _dotted(node)
+            if dotted and dotted.split(".")[0] in bare:
+                reached = _deepest_module(dotted)
+                if reached:
+                    found.add(reached)
+        elif isinstance(node, ast.Call) and (named := _string_import(node)):
+            found.add(_deepest_module(named) or named)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
@@ -94,13 +163,17 @@ def imports_of(name: str, path: Path) -> set[str]:
                 candidate = f"{origin}.{alias.name}"
                 found.add(candidate if candidate in MODULES else origin)
         for child in ast.iter_child_nodes(node):
-            visit(child)
+            visit(child, in_main)
 
-    visit(tree)
+    visit(tree, False)
     return found
 
 
 GRAPH = {name: imports_of(name, path) for name, path in MODULES.items()}
+#: What each module's ``__main__`` block imports (only modules that have one).
+SCRIPTS = {n: deps for n, p in MODULES.items() if (deps := imports_of(n, p, script=True))}
+#: Both: what running or importing a module may load. The rules are checked on this.
+LOADS = {n: GRAPH[n] | SCRIPTS.get(n, set()) for n in MODULES}
 
 
 def _within(module: str, prefixes: tuple[str, ...] | set[str]) -> bool:
@@ -112,20 +185,40 @@ def test_plugins_import_only_the_contract_dice_errors_and_helpers(name):
     own = ".".join(name.split(".")[:3])  # rollbridge.plugins.<id>
     wrong = {
         m
-        for m in GRAPH[name]
+        for m in LOADS[name]
         if m.startswith("rollbridge")
         and not _within(m, (own,))
         and not (m in PLUGIN_MAY_IMPORT or _within(m, ("rollbridge.dice",)))
     }
-    wrong |= {m for m in GRAPH[name] if _within(m, IO_LIBRARIES)}
+    wrong |= {m for m in LOADS[name] if _within(m, IO_LIBRARIES)}
     assert not wrong, f"{name} imports {sorted(wrong)}"
+
+
+EXAMPLE_PLUGIN_FILES = sorted((ROOT / "examples").glob("*/rollbridge_*/**/*.py"))
+
+
+@pytest.mark.parametrize("path", EXAMPLE_PLUGIN_FILES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_the_example_plugins_import_only_what_a_plugin_may(path):
+    """The examples third-party authors copy keep the plugins' rule too."""
+    package = path.relative_to(ROOT / "examples").parts[1]
+    wrong = {
+        m
+        for m in imports_of(f"{package}.{path.stem}", path)
+        if _within(m, ("rollbridge",))
+        and not (m in PLUGIN_MAY_IMPORT or _within(m, ("rollbridge.dice",)))
+    }
+    assert not wrong, f"{path.name} imports {sorted(wrong)}"
+
+
+def test_the_example_plugins_are_checked():
+    assert any(p.name == "ruleset.py" for p in EXAMPLE_PLUGIN_FILES)
 
 
 @pytest.mark.parametrize(
     "name", sorted(n for n in MODULES if _within(n, ("rollbridge.engine", "rollbridge.dice")))
 )
 def test_the_engine_and_the_dice_import_nothing_above_them(name):
-    wrong = {m for m in GRAPH[name] if _within(m, BELOW_ENGINE_NEVER) or _within(m, IO_LIBRARIES)}
+    wrong = {m for m in LOADS[name] if _within(m, BELOW_ENGINE_NEVER) or _within(m, IO_LIBRARIES)}
     assert not wrong, f"{name} imports {sorted(wrong)}"
 
 
@@ -133,17 +226,21 @@ def test_the_engine_and_the_dice_import_nothing_above_them(name):
 def test_adapters_import_no_store_and_no_server(name):
     wrong = {
         m
-        for m in GRAPH[name]
+        for m in LOADS[name]
         if _within(m, ("rollbridge.stores", "rollbridge.server", "sqlite3", "redis"))
     }
     assert not wrong, f"{name} imports {sorted(wrong)}"
+    # the adapter itself takes nothing of the command line; a ``__main__`` block (the
+    # release script's) is the command line's face of it and may
+    cli = {m for m in GRAPH[name] if _within(m, ("rollbridge.cli",))}
+    assert not cli, f"{name} imports {sorted(cli)}"
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("rollbridge.protocol")))
 def test_the_protocol_does_no_io(name):
     wrong = {
         m
-        for m in GRAPH[name]
+        for m in LOADS[name]
         if _within(m, ("rollbridge.server", "rollbridge.stores.sqlite", "threading", *IO_LIBRARIES))
     }
     assert not wrong, f"{name} imports {sorted(wrong)}"
@@ -196,5 +293,35 @@ def test_one_module_holds_the_msgpack_codec():
     """Serialise once, with one codec module (Core issue, item 4): only rollbridge.plain
     imports msgpack (and the faster codecs it may use)."""
     codecs = ("msgpack", "ormsgpack", "orjson")
-    users = sorted(n for n, deps in GRAPH.items() if any(_within(m, codecs) for m in deps))
+    users = sorted(n for n, deps in LOADS.items() if any(_within(m, codecs) for m in deps))
     assert users == ["rollbridge.plain"]
+
+
+def test_the_checks_see_bare_string_and_script_imports(tmp_path):
+    """The forms a module can load another by without ``from … import``: each is seen,
+    and a ``__main__`` block's imports are the script's, not the module's."""
+    source = tmp_path / "probe.py"
+    source.write_text(
+        "import importlib\n"
+        "import rollbridge\n"
+        "import rollbridge.dice as dice\n"
+        "def later():\n"
+        "    return rollbridge.stores.sqlite.SQLiteStore, dice\n"
+        "def other():\n"
+        "    return importlib.import_module('rollbridge.server.app'), __import__('redis')\n"
+        "if __name__ == '__main__':\n"
+        "    importlib.import_module('rollbridge.cli.release')\n",
+        encoding="utf-8",
+    )
+    module = imports_of("rollbridge.adapters.probe", source)
+    assert {
+        "rollbridge.stores.sqlite",
+        "rollbridge.server.app",
+        "redis",
+        "rollbridge.dice",
+    } <= module
+    assert "rollbridge.cli.release" not in module
+    assert imports_of("rollbridge.adapters.probe", source, script=True) == {
+        "rollbridge.cli.release"
+    }
+    assert "rollbridge.cli.release" in SCRIPTS["rollbridge.adapters.foundry.release"]
