@@ -36,6 +36,7 @@ from rollbridge.text import (
     stored_data,
     view_pair,
 )
+from tests.catalogue_files import write_catalogue
 from tests.conftest import Tally
 
 say = Messages("spectest")
@@ -261,16 +262,9 @@ def test_a_grouping_spec_only_the_translation_gives_groups_as_its_reader_does(
     read "1,000,000" in German and Czech: a comma their readers take for a decimal
     point (one, in German). Only the English template's specs made a count a number
     of the reader's language."""
-    from babel.messages.catalog import Catalog
-    from babel.messages.mofile import write_mo
-
     english = "at most {limit} dice"
-    catalogue = Catalog(locale=locale, domain="transgrouped")
-    catalogue.add(english, translated, context="limit")
-    (tmp_path / locale / "LC_MESSAGES").mkdir(parents=True)
-    with (tmp_path / locale / "LC_MESSAGES" / "transgrouped.mo").open("wb") as file:
-        write_mo(file, catalogue)
-    limit = Messages("transgrouped", catalogs=tmp_path)("limit", english)
+    folder = write_catalogue(tmp_path, locale, "transgrouped", {"limit": (english, translated)})
+    limit = Messages("transgrouped", catalogs=folder)("limit", english)
     assert render(limit(limit=1_000_000), locale=locale) == said
     assert render(limit(limit=Private(1_000_000, of="npc")), locale=locale) == said
     assert render(limit(limit=1_000_000), locale="en") == "at most 1000000 dice"

@@ -19,6 +19,7 @@ from rollbridge.exceptions import InvalidState, PluginError, RuleViolation
 from rollbridge.plugins.bandits import BanditsRuleset
 from rollbridge.testing import RulesetConformance
 from rollbridge.text import Messages, Private
+from tests.catalogue_files import write_catalogue
 from tests.conftest import Tally
 
 
@@ -393,15 +394,9 @@ def _dropping_the_spec(folder):
     """A ruleset whose refusal of a bonus over 100 gives a float where its English
     template's ``{limit:d}`` takes integers, and whose German catalogue (compiled in
     ``folder``) translates it without the spec, as a translator may."""
-    from babel.messages.catalog import Catalog
-    from babel.messages.mofile import write_mo
-
     english = "a bonus of {bonus} is over {limit:d}"
-    catalogue = Catalog(locale="de", domain="authordrops")
-    catalogue.add(english, "ein Bonus von {bonus} ist über {limit}", context="too_much")
-    (folder / "de" / "LC_MESSAGES").mkdir(parents=True)
-    with (folder / "de" / "LC_MESSAGES" / "authordrops.mo").open("wb") as file:
-        write_mo(file, catalogue)
+    translated = "ein Bonus von {bonus} ist über {limit}"
+    write_catalogue(folder, "de", "authordrops", {"too_much": (english, translated)})
     too_much = Messages("authordrops", catalogs=folder)("too_much", english)
 
     class Dropping(Tally):
