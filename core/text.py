@@ -67,6 +67,7 @@ from rollbridge.plain import JSON, NotPlain, as_plain_type, pack, unpack
 __all__ = [
     "HIDDEN",
     "LOCALES",
+    "NOTHING",
     "Hides",
     "Message",
     "Messages",
@@ -376,6 +377,24 @@ class _Verbatim(str):
         return str(self)
 
 
+class _Nothing(str):
+    """None as an argument: a dash, in every language and for every audience (Python's
+    "None" is no word of a reader's). A format spec does not fit it, as it does not fit
+    None: the line reads the dash and the argument is noted as misformatted."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        if spec:
+            raise TypeError(f"unsupported format string passed to NoneType.__format__: {spec!r}")
+        return str(self)
+
+
+#: What None reads as.
+NOTHING = "\u2014"
+_NOTHING = _Nothing(NOTHING)
+
+
 class _Joined(list):
     """A list argument: joined with ``", "``, or with its format spec."""
 
@@ -637,6 +656,8 @@ def _warn_once(key: str | tuple[str, str], said: str, *args: Any) -> None:
 def _note_misformatted(message_id: str, name: str, spec: str, value: Any) -> None:
     """Count an argument rendered without its spec; WARN the first time for the message."""
     plain = value.value if value.__class__ is _Number else value
+    if plain.__class__ is _Nothing:
+        plain = None
     key = (message_id, name, spec, type(plain).__name__)
     _misformatted[key] = _misformatted.get(key, 0) + 1
     _warn_once(
@@ -748,8 +769,10 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool = True
     them a format spec; without it (an English template with no spec, :func:`_render`'s
     ``plain``) as the plain strings they format to, with no Python ``__format__``."""
     kind = arg.__class__
-    if kind is str or kind is int or arg is None:
+    if kind is str or kind is int:
         return arg
+    if arg is None:
+        return _NOTHING if wrap else NOTHING
     if kind is float:  # 0.5 reads "0,5" in Czech, German and Russian
         return arg if locale == "en" else _Number(arg, locale)
     if kind is bool:

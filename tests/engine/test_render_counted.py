@@ -64,8 +64,8 @@ def test_a_template_with_a_spec_still_formats_through_the_wrappers(formats):
                 tn=Private(4, of="g"),
                 chains=["6+5=11", 3, [1, DICE(n=2)], None, True, 0.5],
             ),
-            "X rolls 3 dice against 4: 6+5=11, 3, 1, 2 dice, None, True, 0.5",
-            "X rolls p, 1 dice, q, 2 against (hidden): 6+5=11, 3, 1, 2 dice, None, True, 0.5",
+            "X rolls 3 dice against 4: 6+5=11, 3, 1, 2 dice, \u2014, True, 0.5",
+            "X rolls p, 1 dice, q, 2 against (hidden): 6+5=11, 3, 1, 2 dice, \u2014, True, 0.5",
         ),
         (
             LINE(
@@ -97,7 +97,8 @@ def test_lists_and_hidden_values_read_as_before(value, gm, players):
     put in (these strings were rendered by the code before the cut), but for one
     change since: a list inside a list, or standing instead of a hidden value, reads
     as its items joined, not as Python writes a list ("[1, '2 dice']"), which put a
-    float's wrapper's repr in Czech, German and Russian (tests/engine/test_text_specs.py)."""
+    float's wrapper's repr in Czech, German and Russian (tests/engine/test_text_specs.py);
+    and None, which reads as a dash, not Python's "None"."""
     fresh = Text(value.id, value.args)  # no rendering kept from another test
     assert render(fresh) == gm
     assert render(Text(value.id, value.args), hides=_hides) == players

@@ -27,6 +27,7 @@ from rollbridge.testing import RulesetHarness
 from rollbridge.text import (
     FALSE,
     HIDDEN,
+    NOTHING,
     TRUE,
     Messages,
     Private,
@@ -78,6 +79,8 @@ def _expected(value, spec: str, locale: str) -> str | None:
     without it where the spec does not fit; the reader's decimal point for a number;
     a yes/no word outside English. None where the test does not foretell it (text with
     right-to-left letters is isolated; lists and maps are checked otherwise)."""
+    if value is None:  # a dash, with any spec (one that does not fit it: noted)
+        return NOTHING
     if value.__class__ is bool and locale != "en":
         return (TRUE if value else FALSE)().render(locale)
     if value.__class__ is str and not value.isascii():
@@ -149,7 +152,7 @@ def test_every_plain_argument_renders_under_every_spec(value, spec, locale, priv
 def test_a_float_inside_a_list_reads_with_the_readers_decimal_point(locale):
     said = render(LISTED(rolls=[0.5, 2, [1.25, None], Private(3.5, of="npc")]), locale=locale)
     point = i18n.DECIMAL_SEPARATORS[locale]
-    assert said == f"rolls: 0{point}5, 2, 1{point}25, None, 3{point}5"
+    assert said == f"rolls: 0{point}5, 2, 1{point}25, \u2014, 3{point}5"
     spaced = say("spaced", "rolls: {rolls: }")(rolls=[0.5, 1.5])
     assert render(spaced, locale=locale) == f"rolls: 0{point}5 1{point}5"
 
@@ -163,7 +166,7 @@ def test_a_spec_that_does_not_fit_reads_plain_and_warns_once(caplog):
     caplog.set_level(logging.WARNING, logger="rollbridge.text")
     first = render(WARNED(target="Guard", shield=1.5), locale="cs")
     again = render(WARNED(target="Guard", shield=None), locale="en")
-    assert (first, again) == ("Guard has a shield 1,5", "Guard has a shield None")
+    assert (first, again) == ("Guard has a shield 1,5", "Guard has a shield \u2014")
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1, warnings
     assert "'spectest.warned'" in warnings[0] and "'shield'" in warnings[0]
@@ -271,3 +274,17 @@ def test_a_grouping_spec_only_the_translation_gives_groups_as_its_reader_does(
     data, texts, privates = extract({"narration": limit(limit=1_000_000)})
     gm, _ = view_pair(stored_data(data), texts, privates, hides=_all, locale=locale)
     assert gm["narration"] == said
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_none_reads_as_a_dash_in_every_language_for_every_audience(locale):
+    """A ruleset's None (an actor without armour, a roll not made) is no word of a
+    reader's: it reads as a dash, not Python's "None", live and stored, seen or hidden
+    behind a private mark's stand-in."""
+    made = LISTED(rolls=None)
+    live_gm, live_players, gm, players = _renderings(made, locale)
+    assert {live_gm, live_players, gm, players} == {"rolls: \u2014"}
+    private = LISTED(rolls=Private(None, of="npc", instead=None))
+    live_gm, live_players, gm, players = _renderings(private, locale)
+    assert {live_gm, live_players, gm, players} == {"rolls: \u2014"}
+    assert "None" not in render(LISTED(rolls=[None, 1, [None]]), locale=locale)
