@@ -32,6 +32,7 @@ from typing import Any
 
 from rollbridge import __version__
 from rollbridge.exceptions import InvalidRequest
+from rollbridge.system_words import system_reason
 from rollbridge.text import Messages
 
 __all__ = [
@@ -241,7 +242,7 @@ def run(args: argparse.Namespace, *, shown: Callable[[str], str] = str) -> int:
     except OSError as exc:
         if not _about(exc, given):
             raise
-        error = exc.strerror or type(exc).__name__
+        error = system_reason(exc)
         said = CANNOT_WRITE(option=option, path=given, error=error)
         raise InvalidRequest(said, details={"field": field}) from None
     sys.stdout.write(f"{shown(str(path))}\n{shown(str(path.parent / 'module.json'))}\n")

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rollbridge.exceptions import Conflict, StoreError
+from rollbridge.system_words import system_reason
 from rollbridge.text import Messages
 
 __all__ = [
@@ -220,7 +221,7 @@ def _open(path: str, flags: int) -> int:
     except (FileExistsError, FileNotFoundError):
         raise
     except OSError as exc:
-        raise StoreError(CANNOT_LOCK(path=path, error=exc.strerror or str(exc))) from None
+        raise StoreError(CANNOT_LOCK(path=path, error=system_reason(exc))) from None
 
 
 def _open_existing(path: str) -> int:
@@ -264,5 +265,5 @@ def _locked(fcntl: Any, descriptor: int, path: str) -> bool:
         os.close(descriptor)
         if exc.errno in _HELD_ELSEWHERE:
             return False
-        raise StoreError(CANNOT_FLOCK(path=path, error=exc.strerror or str(exc))) from None
+        raise StoreError(CANNOT_FLOCK(path=path, error=system_reason(exc))) from None
     return True

@@ -27,6 +27,7 @@ from rollbridge.cli.startup import created_lines
 from rollbridge.cli.stores import add_store_options, open_store
 from rollbridge.cli.values import positive
 from rollbridge.exceptions import InvalidRequest, NotFound
+from rollbridge.system_words import system_reason
 from rollbridge.text import Messages
 from rollbridge.tokens import JOIN_PREFIX, TokenRecord, hash_token
 from rollbridge.visible import visible
@@ -412,7 +413,7 @@ def _export(args: argparse.Namespace) -> int:
     except OSError as exc:
         partial.unlink(missing_ok=True)
         raise InvalidRequest(
-            CANNOT_WRITE(path=str(args.out), error=exc.strerror or type(exc).__name__),
+            CANNOT_WRITE(path=str(args.out), error=system_reason(exc)),
             details={"field": "out"},
         ) from None
     except BaseException:

@@ -28,6 +28,7 @@ from rollbridge.cli.render import print_error, print_json
 from rollbridge.dice.verify import Report, verify_events
 from rollbridge.engine.recheck import REASONS
 from rollbridge.exceptions import RollbridgeError, UndecodableFrame
+from rollbridge.system_words import system_reason
 from rollbridge.text import Messages
 from rollbridge.visible import visible
 
@@ -332,7 +333,7 @@ def _verify(args: argparse.Namespace) -> int:
     try:
         entries = read_log(args.log)
     except OSError as exc:  # missing, a folder, unreadable: the system's words, no errno
-        said = CANNOT_READ(path=str(args.log), problem=exc.strerror or str(exc))
+        said = CANNOT_READ(path=str(args.log), problem=system_reason(exc))
         return _unreadable(args, RollbridgeError(said, code="cannot_read"))
     except (ValueError, UnicodeDecodeError) as exc:
         text = exc.args[0] if exc.args else None

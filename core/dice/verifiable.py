@@ -49,6 +49,7 @@ from typing import Any
 
 from rollbridge.dice.sources import MAX_RESULTS_PER_REQUEST, DiceSource
 from rollbridge.exceptions import StoreError
+from rollbridge.system_words import system_reason
 from rollbridge.text import Messages
 
 __all__ = [
@@ -326,7 +327,7 @@ def key_path(db: str | os.PathLike[str]) -> Path:
 def _unreadable(path: Path, exc: OSError, message: Any = UNREADABLE_KEY) -> StoreError:
     """The refusal of a key file the system would not read (or, with
     :data:`UNWRITABLE_KEY`, write)."""
-    error = exc.strerror or type(exc).__name__
+    error = system_reason(exc)
     return StoreError(
         message(path=str(path), error=error),
         code="bad_dice_key",

@@ -14,6 +14,7 @@ import errno
 import socket
 
 from rollbridge.exceptions import CannotListen
+from rollbridge.system_words import system_reason
 from rollbridge.text import Messages
 
 __all__ = ["cannot_listen", "host_port"]
@@ -63,7 +64,7 @@ def cannot_listen(exc: OSError, host: str | None, port: int) -> CannotListen:
     elif code in (errno.EACCES, errno.EPERM):
         reason = DENIED()
     else:
-        reason = exc.strerror or str(exc)  # the system's own words
+        reason = system_reason(exc)  # the system's words, in the reader's language
     details: dict[str, object] = {"host": host, "port": port}
     if isinstance(code, int) and not isinstance(exc, socket.gaierror):
         details["errno"] = errno.errorcode.get(code, code)

@@ -35,6 +35,7 @@ from pathlib import Path
 
 from rollbridge.exceptions import StoreUnavailable
 from rollbridge.stores.base import WITH_DETAIL, unexpected
+from rollbridge.system_words import system_reason
 from rollbridge.text import Messages, Text
 from rollbridge.visible import visible
 
@@ -123,6 +124,8 @@ OTHER_FAULT = say("store.fault.other", "SQLite refused the operation")
 NOTHING_WRITTEN = say(
     "store.fault.nothing_written", "{path}: {advice}; nothing was written ({detail})"
 )
+# Translators: {name} is the error's C name (ENOSPC); {reason} the system's words for it.
+SYSTEM_ERROR = say("store.fault.system_error", "{name}: {reason}")
 
 
 # Translators: {path} is the database file; {kept} one of the two sentences below.
@@ -237,7 +240,7 @@ def need_room(path: Path, extra: int = PROBE_ROOM) -> None:
         full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
         reason = "disk_full" if full else "io"
         name = errno.errorcode.get(exc.errno or 0, "OSError")
-        detail = f"{name}: {exc.strerror}"
+        detail = SYSTEM_ERROR(name=name, reason=system_reason(exc))
         raise StoreUnavailable(
             NOTHING_WRITTEN(path=str(path), advice=_ADVICE[reason](), detail=detail),
             details={"reason": reason},
