@@ -23,6 +23,11 @@
 // another token would be a new request too: the server scopes ids by the token that
 // sent them (docs/engine.md, "Idempotency"), so a request is asked again only with
 // the token it was sent with.
+//
+// The same player with the table open in two tabs of one browser shares the stored
+// list with both: each change is merged into the list as stored, not written from the
+// tab's own copy, and one tab at a time acts on the held requests, under Web Locks
+// where the browser has them (HeldRequests; docs/foundry.md, "Two tabs of one browser").
 
 /** The Web Storage key of the held requests of `user` in world `world`. */
 export function heldKey({ world, user }) {
