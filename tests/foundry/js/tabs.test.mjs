@@ -146,6 +146,27 @@ test("two tabs of one browser: a roll held in each is kept for a reload, neither
   assert.equal(asked.type, "foundry.roll");
 });
 
+test("a tab whose connection went down while it waited for the other tab's round takes the lock and lets it go: nothing queued on the dead connection", async () => {
+  // before, it queued the repeat on its connection and held the lock until it came
+  // back, and the other tab, connected, could not act on the held requests meanwhile
+  await playerWorld();
+  const browser = new BrowserStandin();
+  const a = openTab(browser, { seq: 3 });
+  const sent = await heldRoll(a, "p4");
+  await until(() => browser.store.getItem(KEY), "the held roll kept");
+  const b = openTab(browser, { seq: 3 });
+  await answerRepeats([a, b], sent.id, { status: "pending", pending: "p4" });
+  for (const tab of [a, b]) tab.ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 4 });
+  await until(() => a.ws.messages().filter((m) => m.id === sent.id && m.repeat).length === 1, "the first tab asks");
+  b.ws.drop(); // the second tab's connection goes down while it waits for the lock
+  a.ws.receive({ type: "result", id: sent.id, status: "pending", pending: "p4" });
+  await settle(a.client);
+  await settle(b.client);
+  assert.deepEqual(browser.locks.held(KEY), [], "no tab holds the lock");
+  assert.equal(b.ws.messages().filter((m) => m.id === sent.id).length, 1, "the second tab asked once, at its welcome");
+  assert.ok(b.client.held.has(sent.id), "still held: asked again at the second tab's next welcome");
+});
+
 test("the held list merged, not overwritten: another tab's entry written meanwhile is kept, one this tab settled is not taken back", async () => {
   const store = new MemoryStorage();
   const message = (id) => ({ type: "foundry.roll", id, roll: { formula: "2d6" } });

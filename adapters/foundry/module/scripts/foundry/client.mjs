@@ -930,7 +930,10 @@ export class FoundryClient {
         const entries = [...this.held].sort(([, a], [, b]) => a.floor - b.floor);
         let reached = null;
         for (const [id, { message, floor }] of entries) {
-          if (!this.connection) return; // stopped: asked again by the next welcome or placeholder
+          // stopped, or not connected (a round that waited for another tab's): asked again
+          // by the next welcome or placeholder, not queued on a connection that is down
+          // while this tab holds the lock the other tabs wait for (core/held.mjs acting)
+          if (!this.connection?.connected) return;
           if (!this.held.has(id)) continue; // settled or forgotten meanwhile (#forgetHeld)
           try {
             const connection = this.connection;
