@@ -15,7 +15,7 @@ import { after, test } from "node:test";
 import { heldKey, HeldRequests } from "../../../adapters/foundry/module/scripts/core/held.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { BrowserStandin, FakeWebSocket, LockManagerStandin, MemoryStorage } from "./fakes.mjs";
-import { registerModuleSettings, settle, Standin, until, world } from "./standin.mjs";
+import { heldGmRoll as heldRoll, registerModuleSettings, settle, Standin, until, world } from "./standin.mjs";
 
 const USERS = [
   { _id: "standinGM000001", name: "Gamemaster", isGM: true },
@@ -56,15 +56,6 @@ function openTab(browser, { seq = 0, locks = true } = {}) {
   return { client, ws };
 }
 
-/** A GM roll of 2d6 made in tab `{client, ws}` and held for approval: the request. */
-async function heldRoll({ client, ws }, pending) {
-  const mark = ws.messages().length;
-  const rolling = client.roll("2d6", { rollMode: "gmroll", speaker: {} });
-  const sent = await until(() => ws.messages().slice(mark).find((m) => m.type === "foundry.roll" && !m.repeat), "the request");
-  ws.receive({ type: "result", id: sent.id, status: "pending", pending });
-  await rolling;
-  return sent;
-}
 
 /** The roll's event as the reply to its roller carries it (the players' view). */
 const rolled = (seq, request) => ({
@@ -100,15 +91,24 @@ async function answerRepeats(tabs, id, reply) {
 
 const stored = (storage) => JSON.parse(storage.getItem(KEY) ?? "null");
 
-test("two tabs of one browser: the GM's approval of a held GM roll posts the roller's card once, from one tab", async () => {
+/** A fresh world and browser: a GM roll held in the first tab, then a second tab opened
+ * that reads it back and asks it once (answered pending). Returns {browser, a, b, sent,
+ * asked}: `asked` how many repeats were answered. */
+async function heldAndReadBack() {
   await playerWorld();
   const browser = new BrowserStandin();
   const a = openTab(browser, { seq: 3 });
   const sent = await heldRoll(a, "p4");
   await until(() => browser.store.getItem(KEY), "the held roll kept");
-  // the second tab opened while the roll waits: it reads the held roll back and asks it once
   const b = openTab(browser, { seq: 3 });
-  assert.equal(await answerRepeats([a, b], sent.id, { status: "pending", pending: "p4" }), 1);
+  const asked = await answerRepeats([a, b], sent.id, { status: "pending", pending: "p4" });
+  return { browser, a, b, sent, asked };
+}
+
+test("two tabs of one browser: the GM's approval of a held GM roll posts the roller's card once, from one tab", async () => {
+  // the second tab opened while the roll waits: it reads the held roll back and asks it once
+  const { browser, a, b, sent, asked: once } = await heldAndReadBack();
+  assert.equal(once, 1);
   // the GM approves: both tabs get the placeholder
   const before = Standin.log.messages.length;
   for (const tab of [a, b]) tab.ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 4 });
@@ -149,13 +149,7 @@ test("two tabs of one browser: a roll held in each is kept for a reload, neither
 test("a tab whose connection went down while it waited for the other tab's round takes the lock and lets it go: nothing queued on the dead connection", async () => {
   // before, it queued the repeat on its connection and held the lock until it came
   // back, and the other tab, connected, could not act on the held requests meanwhile
-  await playerWorld();
-  const browser = new BrowserStandin();
-  const a = openTab(browser, { seq: 3 });
-  const sent = await heldRoll(a, "p4");
-  await until(() => browser.store.getItem(KEY), "the held roll kept");
-  const b = openTab(browser, { seq: 3 });
-  await answerRepeats([a, b], sent.id, { status: "pending", pending: "p4" });
+  const { browser, a, b, sent } = await heldAndReadBack();
   for (const tab of [a, b]) tab.ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 4 });
   await until(() => a.ws.messages().filter((m) => m.id === sent.id && m.repeat).length === 1, "the first tab asks");
   b.ws.drop(); // the second tab's connection goes down while it waits for the lock
