@@ -366,6 +366,29 @@ def test_the_stored_public_card_holds_no_npc_detail(tmp_path, generation):
         assert attack["readers"] == {gm: ["gm"]}
 
 
+# One player with the table open in two tabs of one Chromium (browser/tabs.mjs): the
+# tabs share one localStorage and Chromium's own Web Locks. Ivan's GM roll waits for
+# the GM in one tab, the other tab reads it back, the GM approves: one tab asks for it
+# again and posts Ivan's card, the other finds it settled (before the fix: two cards).
+# Then a GM roll waits in each tab: both are kept (before the fix the second tab's
+# write lost the first).
+def test_two_tabs_of_one_player_post_the_approved_rolls_card_once(tmp_path):
+    missing = requirements()
+    if missing:
+        pytest.fail("the Foundry browser test needs: " + "; ".join(missing))
+
+    with world(tmp_path, "Tabs", ("ivan",)) as (env, tokens):
+        result = run_page_script("tabs.mjs", {
+            **env,
+            "RB_CHROMIUM": CHROMIUM,
+            "RB_USER_DATA": str(tmp_path / "chromium-profile"),
+        }, tokens)  # fmt: skip
+    assert result["webLocks"] is True
+    assert result["keptBoth"] is True
+    assert result["secretReplies"] == 1
+    assert [card["whisper"] for card in result["cards"]] == [["standinIvan0001"]]
+
+
 # The server's dice for every Foundry roll (browser/serverdice.mjs, issue 15, item 6):
 # a plain `new Roll("2d20").evaluate()` in the page, with the world setting on, draws
 # from the real server, whose own log (its database, read after it stopped) holds a

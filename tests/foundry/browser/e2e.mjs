@@ -18,16 +18,14 @@ import process from "node:process";
 
 import { chromium } from "playwright-core";
 
+import { ARGS } from "./launch.mjs";
+
 const env = process.env;
 const TOKEN = env.RB_TOKEN;
 const sheets = JSON.parse(env.RB_SHEETS);
 const GENERATION = Number(env.RB_GENERATION ?? 13);
 const LANG = env.RB_LANG ?? "en";
 const SERVER_LOCALE = env.RB_SERVER_LOCALE ?? LANG;
-const ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
 
 const summary = {};
 

@@ -39,6 +39,9 @@ import process from "node:process";
 
 import { chromium } from "playwright-core";
 
+import { failed, passed } from "./ending.mjs";
+import { ARGS } from "./launch.mjs";
+
 const env = process.env;
 const TOKENS = JSON.parse(env.RB_TOKENS);
 const SECRETS = Object.values(TOKENS);
@@ -47,10 +50,6 @@ const DETAIL = JSON.parse(env.RB_DETAIL);
 const DICE = JSON.parse(env.RB_DICE);
 const GENERATION = Number(env.RB_GENERATION ?? 13);
 const REQUESTER_SEES = env.RB_REQUESTER_SEES === "1";
-const ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
 
 const USERS = [
   { _id: "standinGM000001", name: "Gamemaster", isGM: true },
@@ -69,7 +68,6 @@ const consoleLines = [];
 const frames = { gm: [], ivan: [], paul: [] };
 const pageErrors = [];
 const step = (name) => process.stderr.write(`privacy: ${name}\n`);
-const hide = (text) => SECRETS.reduce((t, s) => t.split(s).join("[token]"), String(text));
 const leaks = (text) => DETAIL.filter((d) => String(text).includes(d));
 
 const context = await chromium.launchPersistentContext(env.RB_USER_DATA, {
@@ -363,18 +361,9 @@ try {
   assert.deepEqual(leaks(frames.ivan.join("\n")), [], "a frame to Ivan held the guard's numbers");
   assert.ok(leaks(frames.gm.join("\n")).length > 0, "the GM's frames did");
 
-  for (const [key, page] of Object.entries(pages)) {
-    const html = await page.content();
-    for (const s of SECRETS) assert.ok(!html.includes(s), `a token in ${key}'s page`);
-  }
-  for (const line of consoleLines) for (const s of SECRETS) assert.ok(!line.includes(s), "a token in the console");
-  assert.deepEqual(pageErrors, []);
-  process.stdout.write(`RESULT ${JSON.stringify(summary)}\n`);
+  await passed({ pages: pages, secrets: SECRETS, consoleLines, pageErrors, summary });
 } catch (error) {
-  process.stdout.write(`FAILED ${hide(error.stack ?? error)}\n`);
-  process.stdout.write(`console: ${hide(JSON.stringify(consoleLines.slice(-40)))}\n`);
-  process.stdout.write(`page errors: ${hide(JSON.stringify(pageErrors))}\n`);
-  process.exitCode = 1;
+  failed(error, { secrets: SECRETS, consoleLines, pageErrors });
 } finally {
   await context.close();
 }

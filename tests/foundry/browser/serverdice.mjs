@@ -18,13 +18,11 @@ import process from "node:process";
 
 import { chromium } from "playwright-core";
 
+import { ARGS } from "./launch.mjs";
+
 const env = process.env;
 const TOKENS = JSON.parse(env.RB_TOKENS);
 const GENERATION = Number(env.RB_GENERATION ?? 13);
-const ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
 const hide = (text) => String(text).split(TOKENS.gm).join("[token]");
 const step = (name) => process.stderr.write(`serverdice: ${name}\n`);
 

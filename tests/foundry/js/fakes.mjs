@@ -161,3 +161,130 @@ export class MemoryStorage {
     this.items.delete(String(key));
   }
 }
+
+/**
+ * A STAND-IN for the browser's Web Locks API (`navigator.locks`: one LockManager per
+ * origin, shared by its tabs), after the W3C Web Locks spec and MDN's LockManager.request():
+ * `request(name, [options], callback)` queues a request for the lock `name`; an
+ * `exclusive` one (the default) is granted when no lock of that name is held, a
+ * `shared` one when only shared ones are, in the order they were asked; `ifAvailable`
+ * calls the callback with null (not queued) when the lock cannot be granted at once;
+ * the callback is called in a later task with the lock ({name, mode}), the lock is
+ * released when the promise it returns settles, and the request's promise then
+ * settles as it did. A name starting with "-" is refused (`NotSupportedError`), as is
+ * `steal` with `ifAvailable`; `steal`, `signal` and `query()` are not modelled here and
+ * are refused too, so a module using them fails here instead of passing untested.
+ */
+export class LockManagerStandin {
+  constructor() {
+    /** @type {Map<string, {held: any[], pending: any[]}>} */
+    this.names = new Map();
+  }
+
+  request(name, options, callback) {
+    if (typeof options === "function") [options, callback] = [{}, options];
+    const { mode = "exclusive", ifAvailable = false, steal = false, signal } = options ?? {};
+    if (typeof callback !== "function") return Promise.reject(new TypeError("LockManager.request: the callback is not a function"));
+    if (mode !== "exclusive" && mode !== "shared") return Promise.reject(new TypeError(`LockManager.request: '${mode}' is not a valid LockMode`));
+    const refuse = (why) => Promise.reject(new DOMException(`LockManager.request: ${why}`, "NotSupportedError"));
+    if (String(name).startsWith("-")) return refuse("names starting with '-' are reserved");
+    if (steal && ifAvailable) return refuse("steal and ifAvailable together");
+    if (steal || signal) return refuse("steal and signal are not modelled by the stand-in");
+    const lock = Object.freeze({ name: String(name), mode });
+    const state = this.#state(lock.name);
+    return new Promise((resolve, reject) => {
+      if (ifAvailable && !(state.pending.length === 0 && this.#fits(state, mode))) {
+        setImmediate(() => Promise.resolve().then(() => callback(null)).then(resolve, reject));
+        return;
+      }
+      state.pending.push({ lock, callback, resolve, reject });
+      this.#grant(lock.name);
+    });
+  }
+
+  /** The locks held and asked for of `name`: [{mode}], for the tests. */
+  held(name) {
+    return (this.names.get(name)?.held ?? []).map(({ lock }) => lock.mode);
+  }
+
+  #state(name) {
+    if (!this.names.has(name)) this.names.set(name, { held: [], pending: [] });
+    return this.names.get(name);
+  }
+
+  #fits(state, mode) {
+    return mode === "exclusive" ? state.held.length === 0 : state.held.every(({ lock }) => lock.mode === "shared");
+  }
+
+  #grant(name) {
+    const state = this.#state(name);
+    while (state.pending.length && this.#fits(state, state.pending[0].lock.mode)) {
+      const request = state.pending.shift();
+      state.held.push(request);
+      setImmediate(() => {
+        const release = () => {
+          state.held.splice(state.held.indexOf(request), 1);
+          this.#grant(name);
+        };
+        Promise.resolve()
+          .then(() => request.callback(request.lock))
+          .then(
+            (value) => {
+              release();
+              request.resolve(value);
+            },
+            (error) => {
+              release();
+              request.reject(error);
+            },
+          );
+      });
+    }
+  }
+}
+
+/**
+ * A STAND-IN for one browser's tabs of one origin: one `localStorage` whose changes
+ * fire a `storage` event (key, oldValue, newValue, storageArea, url) at each other
+ * tab's window in a later task, as the HTML spec's Web Storage does (not at the tab
+ * that wrote, and not when a value did not change), and one LockManagerStandin.
+ * `openTab()` gives a tab's {window, localStorage, navigator}.
+ */
+export class BrowserStandin {
+  constructor() {
+    this.store = new MemoryStorage();
+    this.locks = new LockManagerStandin();
+    this.tabs = [];
+  }
+
+  openTab() {
+    const store = this.store;
+    const tab = { window: new EventTarget(), localStorage: null, navigator: { locks: this.locks } };
+    const changed = (key, oldValue, newValue) => {
+      for (const other of this.tabs) {
+        if (other === tab) continue;
+        const event = Object.assign(new Event("storage"), { key, oldValue, newValue, storageArea: other.localStorage, url: "https://foundry.example/game" });
+        setImmediate(() => other.window.dispatchEvent(event));
+      }
+    };
+    tab.localStorage = {
+      get length() {
+        return store.length;
+      },
+      key: (index) => store.key(index),
+      getItem: (key) => store.getItem(key),
+      setItem(key, value) {
+        const old = store.getItem(key);
+        store.setItem(key, value);
+        if (old !== String(value)) changed(String(key), old, String(value));
+      },
+      removeItem(key) {
+        const old = store.getItem(key);
+        store.removeItem(key);
+        if (old !== null) changed(String(key), old, null);
+      },
+    };
+    this.tabs.push(tab);
+    return tab;
+  }
+}

@@ -22,7 +22,7 @@ import { after, test } from "node:test";
 import { heldKey, HeldRequests, logMovedOn, tokenMark } from "../../../adapters/foundry/module/scripts/core/held.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { FakeWebSocket, LogSocket, MemoryStorage } from "./fakes.mjs";
-import { registerModuleSettings, settle, Standin, until, world } from "./standin.mjs";
+import { heldGmRoll, registerModuleSettings, settle, Standin, until, world } from "./standin.mjs";
 
 const USERS = [
   { _id: "standinGM000001", name: "Gamemaster", isGM: true },
@@ -67,14 +67,7 @@ async function playerPage(storage, welcome = {}) {
 }
 
 /** A GM roll of 2d6 sent on `ws` and held for approval: the request. */
-async function heldRoll(ws, pending = "p4") {
-  const mark = ws.messages().length; // a repeat of an earlier held request is not this one
-  const rolling = client.roll("2d6", { rollMode: "gmroll", speaker: {} });
-  const sent = await until(() => ws.messages().slice(mark).find((m) => m.type === "foundry.roll"), "the request");
-  ws.receive({ type: "result", id: sent.id, status: "pending", pending });
-  await rolling;
-  return sent;
-}
+const heldRoll = (ws, pending = "p4") => heldGmRoll({ client, ws }, pending);
 
 /** The roll's event as the reply to its roller carries it (the players' view). */
 const rolled = (seq, request) => ({

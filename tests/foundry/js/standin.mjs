@@ -117,6 +117,19 @@ export async function bootModule() {
   return api;
 }
 
+/**
+ * A GM roll of 2d6 made by `client` on its socket `ws` and held for the GM's approval
+ * (the reply `pending`, its pending id `pending`): the request as sent.
+ */
+export async function heldGmRoll({ client, ws }, pending = "p4") {
+  const mark = ws.messages().length; // a repeat of an earlier held request is not this one
+  const rolling = client.roll("2d6", { rollMode: "gmroll", speaker: {} });
+  const sent = await until(() => ws.messages().slice(mark).find((m) => m.type === "foundry.roll" && !m.repeat), "the request");
+  ws.receive({ type: "result", id: sent.id, status: "pending", pending });
+  await rolling;
+  return sent;
+}
+
 /** The console's warn lines while `run` runs (and the lines alone: nothing printed). */
 export async function consoleWarnings(run) {
   const lines = [];

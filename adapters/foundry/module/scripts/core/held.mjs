@@ -23,6 +23,11 @@
 // another token would be a new request too: the server scopes ids by the token that
 // sent them (docs/engine.md, "Idempotency"), so a request is asked again only with
 // the token it was sent with.
+//
+// The same player with the table open in two tabs of one browser shares the stored
+// list with both: each change is merged into the list as stored, not written from the
+// tab's own copy, and one tab at a time acts on the held requests, under Web Locks
+// where the browser has them (HeldRequests; docs/foundry.md, "Two tabs of one browser").
 
 /** The Web Storage key of the held requests of `user` in world `world`. */
 export function heldKey({ world, user }) {
@@ -54,7 +59,14 @@ function isEntry(id, entry) {
     && typeof entry.token === "string";
 }
 
-/** The held requests of one table, in memory and in a Web Storage. */
+/** The held requests of one table, in memory and in a Web Storage shared by every
+ * tab of the browser that has the table open (docs/foundry.md, "Two tabs of one
+ * browser"). A change is never written from this tab's copy alone: the stored list is
+ * read again and the change merged into it (add this tab's, drop what it settled), under
+ * a Web Lock where the browser has them (`navigator.locks`). Acting on the held requests
+ * (asking them again, posting the roller's card, dropping them) runs under another lock
+ * of the same key (`acting`), so one tab at a time does it and the next one finds what
+ * the first settled gone. Another tab's writes are read back at its `storage` event. */
 export class HeldRequests {
   constructor() {
     /** @type {Map<string, {message: any, epoch: number, floor: number, token: string}>} */
@@ -63,47 +75,60 @@ export class HeldRequests {
     this.storage = null;
     this.key = null;
     this.table = null;
+    /** @type {{request: Function} | null} the browser's Web Locks (`navigator.locks`), or null */
+    this.locks = null;
+    // the changes not written yet, in order: [id, entry] added, [id, null] dropped
+    /** @type {Array<[string, any]>} */
+    this.changes = [];
+    // the ids this tab dropped: never taken back from the storage
+    this.settled = new Set();
+    // the write under way (under the lock), or null
+    /** @type {Promise<void> | null} */
+    this.saving = null;
+    this.window = null;
+    this.onStorage = (/** @type {any} */ event) => {
+      if (event?.storageArea && event.storageArea !== this.storage) return; // sessionStorage's
+      if (event?.key === this.key || event?.key === null) this.refresh();
+    };
   }
 
   /**
    * Keep the held requests of table `table` in `storage` (a Web Storage, or null:
    * memory only) under `key`, and take back what it holds for that table (a reload);
-   * what it holds for another table is dropped. Returns how many were taken back.
-   * @param {{storage?: any, key: string, table: string | null}} where
+   * what it holds for another table is dropped. `locks` (the browser's
+   * `navigator.locks`, or null: none) orders this tab's writes and acts with the other
+   * tabs'; `window` (an EventTarget, or null) tells of the other tabs' writes (its
+   * `storage` event). Returns how many were taken back.
+   * @param {{storage?: any, key: string, table: string | null, locks?: any, window?: any}} where
    */
-  open({ storage = null, key, table }) {
+  open({ storage = null, key, table, locks = null, window = null }) {
+    this.window?.removeEventListener?.("storage", this.onStorage);
     this.entries.clear();
+    this.changes = [];
+    this.settled.clear();
     this.storage = storage;
     this.key = key;
     this.table = table ?? null;
-    let stored = null;
-    try {
-      stored = JSON.parse(storage?.getItem(key) ?? "null");
-    } catch {
-      stored = null; // not this module's JSON: nothing to take back
-    }
-    if (stored?.table === this.table && Array.isArray(stored.held)) {
-      for (const pair of stored.held) {
-        if (Array.isArray(pair) && isEntry(pair[0], pair[1])) {
-          const [id, { message, epoch, floor, token }] = pair;
-          this.entries.set(id, { message, epoch, floor, token });
-        }
-      }
-    }
-    this.#save();
+    this.locks = typeof locks?.request === "function" ? locks : null;
+    this.window = typeof window?.addEventListener === "function" ? window : null;
+    this.window?.addEventListener("storage", this.onStorage);
+    this.#merge([]); // another table's, or what is not this module's: dropped
     return this.entries.size;
   }
 
   /** @param {string} id @param {{message: any, epoch: number, floor: number, token: string}} entry */
   set(id, entry) {
     this.entries.set(id, entry);
-    this.#save();
+    this.settled.delete(id);
+    this.#change(id, entry);
   }
 
   /** @param {string} id */
   delete(id) {
     const had = this.entries.delete(id);
-    if (had) this.#save();
+    this.settled.add(id);
+    // dropped from the storage too, where another tab's write may have put it since
+    this.#change(id, null);
     return had;
   }
 
@@ -125,17 +150,124 @@ export class HeldRequests {
     return this.entries[Symbol.iterator]();
   }
 
-  /** Write the entries (none: the key removed). A storage that refuses (full, or
-   * turned off by the browser) leaves them in memory only, as before. */
-  #save() {
+  /** Read the stored list again (another tab's write): what it added is taken, what
+   * it settled is dropped; this tab's changes not written yet stay. */
+  refresh() {
     if (!this.storage || !this.key) return;
+    const entries = this.#stored();
+    for (const [id, entry] of this.changes) {
+      if (entry) entries.set(id, entry);
+      else entries.delete(id);
+    }
+    this.entries = entries;
+  }
+
+  /**
+   * Run `run` as the one tab acting on the held requests: under the exclusive Web Lock
+   * of the key, queued behind another tab's run, with the stored list read again first
+   * (what the other tab settled is gone) and this tab's changes written before the lock
+   * is released. Without Web Locks (none in this browser, or refused), `run` runs at
+   * once, as before. Returns what `run` returns.
+   * @template T
+   * @param {() => Promise<T>} run
+   * @returns {Promise<T>}
+   */
+  async acting(run) {
+    if (!this.locks || !this.key) return run();
+    let granted = false;
     try {
-      if (this.entries.size) {
-        this.storage.setItem(this.key, JSON.stringify({ table: this.table, held: [...this.entries] }));
+      return await this.locks.request(this.key, async () => {
+        granted = true;
+        this.refresh();
+        try {
+          return await run();
+        } finally {
+          await this.written();
+        }
+      });
+    } catch (error) {
+      if (granted) throw error;
+      console.warn(`rollbridge | no Web Lock for the held requests, asked without one: ${error?.message ?? error}`);
+      return run();
+    }
+  }
+
+  /** Resolves once the changes made so far are written. */
+  async written() {
+    while (this.saving) await this.saving;
+  }
+
+  /** The valid entries the storage holds for this table (none for another table's). */
+  #stored() {
+    const entries = new Map();
+    let stored = null;
+    try {
+      stored = JSON.parse(this.storage?.getItem(this.key) ?? "null");
+    } catch {
+      stored = null; // not this module's JSON: nothing to take back
+    }
+    if (stored?.table === this.table && Array.isArray(stored.held)) {
+      for (const pair of stored.held) {
+        if (Array.isArray(pair) && isEntry(pair[0], pair[1]) && !this.settled.has(pair[0])) {
+          const [id, { message, epoch, floor, token }] = pair;
+          entries.set(id, { message, epoch, floor, token });
+        }
+      }
+    }
+    return entries;
+  }
+
+  /** @param {string} id @param {any} entry */
+  #change(id, entry) {
+    if (!this.storage || !this.key) return;
+    this.changes.push([id, entry]);
+    // merged at once, so that a reload or a closed tab right after loses nothing; with
+    // Web Locks merged again under the lock, after any other tab's write under way
+    this.#merge(this.changes);
+    if (this.locks) this.#save();
+    else this.changes = [];
+  }
+
+  /** Merge the changes again under the key's store lock (one such write at a time per
+   * tab; what changed meanwhile is merged after it). */
+  #save() {
+    if (this.saving || !this.locks || !this.key) return;
+    const key = this.key;
+    const merge = () => {
+      const changes = this.changes;
+      this.changes = [];
+      if (this.key === key) this.#merge(changes);
+    };
+    this.saving = this.locks
+      .request(`${key}.store`, merge)
+      .catch(merge) // refused (an opaque origin): merged without it
+      .then(() => {
+        this.saving = null;
+        if (this.changes.length) this.#save();
+      });
+  }
+
+  /** Read the stored list, apply this tab's changes to it and write it back (none left:
+   * the key removed); the merged list is this tab's from then on. A storage that
+   * refuses (full, or turned off by the browser) leaves them in this tab's memory only,
+   * as before, and is not read again. */
+  #merge(/** @type {Array<[string, any]>} */ changes) {
+    if (!this.storage || !this.key) return;
+    const merged = this.#stored();
+    for (const [id, entry] of changes) {
+      if (entry) merged.set(id, entry);
+      else merged.delete(id);
+    }
+    this.entries = merged;
+    try {
+      if (merged.size) {
+        this.storage.setItem(this.key, JSON.stringify({ table: this.table, held: [...merged] }));
       } else {
         this.storage.removeItem(this.key);
       }
     } catch (error) {
+      // from then on memory only: read back, the stale list would drop what is held
+      this.storage = null;
       console.warn(`rollbridge | the held requests were not kept for a reload: ${error?.message ?? error}`);
     }
   }

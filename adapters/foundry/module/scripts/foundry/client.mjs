@@ -91,6 +91,25 @@ function webStorage() {
   }
 }
 
+/** The browser's Web Locks (`navigator.locks`), which order the tabs of one browser
+ * acting on the held requests (core/held.mjs); null where there are none (an older
+ * browser, a page that is not a secure context: plain HTTP to another host than
+ * localhost). */
+function webLocks() {
+  try {
+    return globalThis.navigator?.locks ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The page's window, whose `storage` event tells of another tab's write (in a browser
+ * globalThis is the window), or null where it has no events. */
+function pageWindow() {
+  const page = globalThis.window ?? globalThis;
+  return typeof page?.addEventListener === "function" ? page : null;
+}
+
 export class FoundryClient {
   constructor() {
     this.connection = null;
@@ -201,7 +220,11 @@ export class FoundryClient {
     if (this.check.table !== this.table) { // another table's requests (or the page's first start)
       this.approvals.reset();
       // this user's held requests of this table, as a reload left them
-      this.held.open({ storage: webStorage(), key: heldKey({ world: game.world?.id, user: game.user?.id }), table: this.check.table });
+      // (shared with this browser's other tabs of the table: core/held.mjs)
+      this.held.open({
+        storage: webStorage(), key: heldKey({ world: game.world?.id, user: game.user?.id }), table: this.check.table,
+        locks: webLocks(), window: pageWindow(),
+      });
     }
     this.table = this.check.table;
     const saved = this.plan.writer ? setting("cursor") : null;
@@ -907,7 +930,10 @@ export class FoundryClient {
         const entries = [...this.held].sort(([, a], [, b]) => a.floor - b.floor);
         let reached = null;
         for (const [id, { message, floor }] of entries) {
-          if (!this.connection) return; // stopped: asked again by the next welcome or placeholder
+          // stopped, or not connected (a round that waited for another tab's): asked again
+          // by the next welcome or placeholder, not queued on a connection that is down
+          // while this tab holds the lock the other tabs wait for (core/held.mjs acting)
+          if (!this.connection?.connected) return;
           if (!this.held.has(id)) continue; // settled or forgotten meanwhile (#forgetHeld)
           try {
             const connection = this.connection;
@@ -957,9 +983,14 @@ export class FoundryClient {
         }
       } while (round.again && this.held.size);
     };
-    ask().finally(() => {
-      this.asking = null;
-    });
+    // one tab of this browser at a time (core/held.mjs acting): another tab's round
+    // first, whose settled requests are gone when this one reads the list again
+    this.held
+      .acting(ask)
+      .catch((error) => console.warn(`rollbridge | the held requests: ${redact(error?.message ?? error)}`))
+      .finally(() => {
+        this.asking = null;
+      });
   }
 
   /**
