@@ -411,6 +411,41 @@ def _defaults_hint(schema: Any, fresh: Any) -> str:
     )
 
 
+def _required_fields(schema: Any, prefix: str = "state") -> dict[str, list[str]]:
+    """Each ``required`` of a state schema's node that a supplied state completes field
+    by field (the top and each node under ``properties`` with ``properties`` of its
+    own), by the node's path."""
+    found: dict[str, list[str]] = {}
+    if not isinstance(schema, Mapping) or not isinstance(schema.get("properties"), Mapping):
+        return found
+    if schema.get("required"):
+        found[prefix] = list(schema["required"])
+    for key, sub in schema["properties"].items():
+        found.update(_required_fields(sub, f"{prefix}.{key}"))
+    return found
+
+
+def _completed(ruleset: Ruleset, sheet: Mapping[str, Any], state: Any, what: str) -> JSON:
+    """``validate_state`` of a partial state, which it must take and complete: a refusal
+    fails naming the state and, where the state schema has them, its ``required``
+    fields (a supplied state may leave any field out: docs/plugins.md, 'Supplied
+    states')."""
+    try:
+        return ruleset.validate_state(sheet, copy.deepcopy(state))
+    except InvalidState as refused:
+        required = _required_fields(ruleset.state_schema_for(sheet))
+        hint = (
+            f" — the state schema requires fields ({required!r}), but a supplied state "
+            "may leave any field out, which takes the fresh state's value: remove "
+            "'required' (docs/plugins.md, 'Supplied states')"
+            if required
+            else ""
+        )
+        raise AssertionError(
+            f"{what}: validate_state refused {state!r}: {refused}{hint}"
+        ) from refused
+
+
 def _at(state: Any, path: str) -> tuple[bool, Any]:
     """Whether ``state`` holds a value at ``path`` (field names joined by dots), and it."""
     for key in path.split("."):
@@ -605,7 +640,7 @@ class StateConformance:
             validate(self.ruleset.state_schema, fresh, where="state", error=InvalidState)
             again = self.ruleset.validate_state(sheet, copy.deepcopy(fresh))
             assert again == fresh, f"{name}: validate_state changed a fresh state"
-            assert self.ruleset.validate_state(sheet, {}) == fresh, (
+            assert _completed(self.ruleset, sheet, {}, f"{name}: an empty state") == fresh, (
                 f"{name}: an empty state is not completed to the fresh state"
                 + _defaults_hint(schema, fresh)
             )
@@ -615,7 +650,9 @@ class StateConformance:
         for name, sheet in self._sheets():
             fresh = self.ruleset.initial_state(sheet)
             for key, value in fresh.items():
-                completed = self.ruleset.validate_state(sheet, {key: copy.deepcopy(value)})
+                completed = _completed(
+                    self.ruleset, sheet, {key: value}, f"{name}: a state with only {key!r}"
+                )
                 assert completed == fresh, (
                     f"{name}: state with only {key!r} not completed to the fresh state"
                     + _defaults_hint(self.ruleset.state_schema_for(sheet), fresh)

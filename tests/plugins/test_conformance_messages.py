@@ -95,6 +95,37 @@ def test_a_default_in_the_state_schema_is_named_as_the_cause(test):
         getattr(_suite(_Defaulted()), test)()
 
 
+class _Required(_Quiet):
+    """``required`` in the state schema, as in a sheet schema: a supplied state that
+    leaves a field out — ``{}``, the fresh state — is refused."""
+
+    state_schema = {**_Defaulted.state_schema, "required": ["damage", "rounds", "turns"]}
+    state_schema["properties"] = {
+        **_Defaulted.state_schema["properties"],
+        "damage": {"type": "integer", "minimum": 0},
+    }
+
+
+@pytest.mark.parametrize(
+    ("test", "refused"),
+    [("test_state_schema_describes_the_fresh_states",
+      "an empty state: validate_state refused {}: state.damage"),
+     ("test_partial_states_are_completed",
+      "a state with only 'damage': validate_state refused {'damage': 0}: state.rounds")],
+)  # fmt: skip
+def test_a_required_field_in_the_state_schema_is_named_as_the_cause(test, refused):
+    """The suite failed with the bare ``InvalidState: state.damage: is required``, not
+    saying that a supplied state may leave out any field, which the schema must allow."""
+    with pytest.raises(AssertionError) as failed:
+        getattr(_suite(_Required()), test)()
+    assert str(failed.value) == (
+        f"Ana: {refused}: is required — the state schema requires fields "
+        "({'state': ['damage', 'rounds', 'turns']}), but a supplied state may leave any "
+        "field out, which takes the fresh state's value: remove 'required' "
+        "(docs/plugins.md, 'Supplied states')"
+    )
+
+
 class _HarmlessDefault(_Quiet):
     """A default the fresh state holds (``damage`` 0), and a ``validate_state`` of its
     own that loses the rounds: the failure is that override's, not the default's."""
