@@ -1137,9 +1137,9 @@ class RulesetConformance(StateConformance):
     def test_every_action_reads_in_every_locale(self) -> None:
         """Every action's resolution (for the GM and for players), every actor's
         common state, every refusal, the actions' own words (label, summary, the
-        parameters' labels, hints and choices) and the labels of the examples' odds
-        read in each locale the ruleset ships (:attr:`locales`) with no message left
-        in English for want of a translation."""
+        parameters' labels, hints and choices), the labels of the examples' odds and
+        of the statistics' keys read in each locale the ruleset ships
+        (:attr:`locales`) with no message left in English for want of a translation."""
         locales = self._locales()
         if not locales:
             pytest.skip(self._no_catalogue())
@@ -1185,6 +1185,10 @@ class RulesetConformance(StateConformance):
             if isinstance(odds, Odds):
                 for locale in locales:
                     _json_roundtrip(odds.to_dict(locale), f"{name}: odds in {locale}")
+        statistics = self.ruleset.statistics()
+        for _key, label in statistics.keys if statistics is not None else ():
+            for locale in locales:  # the statistics' labels, as each reader sees them
+                render(label, locale=locale)
         missing = sorted(untranslated() - before)
         assert not missing, (
             f"messages without a translation (id, locale): {missing} — "

@@ -233,6 +233,29 @@ def test_an_odds_label_without_a_translation_fails_the_locale_test():
         _suite(_LabelledOdds(), locales=("cs",)).test_every_action_reads_in_every_locale()
 
 
+_STATS = Messages("authorstats")
+_MOVES = _STATS("stats.moves", "Moves made")
+
+
+class _LabelledStatistics(BanditsRuleset):
+    """bandits, one of its statistics' keys labelled with a text no catalogue
+    translates."""
+
+    def statistics(self):
+        statistics = super().statistics()
+        (key, _label), *rest = statistics.keys
+        return dataclasses.replace(statistics, keys=((key, _MOVES()), *rest))
+
+
+def test_a_statistics_label_without_a_translation_fails_the_locale_test():
+    """The statistics test rendered each key's label in every locale but only checked
+    that it was not empty: a label left untranslated read in English in every Czech
+    player's statistics, unseen by the suite (whose docs said the labels "render in
+    every locale")."""
+    with pytest.raises(AssertionError, match=r"\('authorstats.stats.moves', 'cs'\)"):
+        _suite(_LabelledStatistics(), locales=("cs",)).test_every_action_reads_in_every_locale()
+
+
 def test_a_message_its_catalogue_lacks_is_told_where_to_translate_it(tmp_path):
     """The catalogue is there, the message untranslated (or fuzzy, which is not
     compiled): the hint names the .po, the commands, and the fuzzy flag."""
