@@ -84,7 +84,7 @@ from rollbridge.plain import JSON
 from rollbridge.schema import check_schema, validate
 from rollbridge.stats.tally import hook_views
 from rollbridge.stores.memory import MemoryStore
-from rollbridge.text import message, misformatted, render, untranslated
+from rollbridge.text import Text, message, misformatted, render, untranslated
 
 __all__ = [
     "GM",
@@ -513,6 +513,33 @@ def _none_resolved(refusals: Mapping[str, RuleViolation]) -> str:
 def _domain_of(message_id: str) -> str:
     declared = message(message_id)
     return declared.domain if declared is not None else message_id.split(".", 1)[0]
+
+
+def _text_ids(value: Any) -> set[str]:
+    """The message ids of every :class:`~rollbridge.text.Text` in ``value``, or text as
+    an event stores it (``{"id": ..., "args": ...}``), its arguments, and the values
+    of maps and items of lists, included."""
+    if isinstance(value, Text):
+        return {value.id} | _text_ids(list(value.args.values()))
+    if isinstance(value, Mapping):
+        stored = value.keys() == {"id", "args"} and message(str(value["id"])) is not None
+        return ({str(value["id"])} if stored else set()) | _text_ids(list(value.values()))
+    if isinstance(value, list | tuple):
+        return set().union(*map(_text_ids, value))
+    return set()
+
+
+def _untranslated_since(
+    before: frozenset[tuple[str, str]], locales: Sequence[str], own: Callable[[str], bool]
+) -> list[tuple[str, str]]:
+    """The messages read in English for want of a translation since ``before``, and
+    those in ``locales`` that ``own`` takes (by message id) read so before it too: the
+    process notes each (message, locale) once, so one an earlier test rendered — the
+    statistics test renders its labels in every locale, another suite class of the
+    same ruleset its texts — was no news here, and passed."""
+    return sorted(
+        key for key in untranslated() if key not in before or (key[1] in locales and own(key[0]))
+    )
 
 
 # -- supplied states ------------------------------------------------------------------
@@ -1129,6 +1156,17 @@ class RulesetConformance(StateConformance):
             "locales = ('cs', ...) on this class to require those"
         )
 
+    def _domains(self) -> set[str]:
+        """The domains of the ruleset's own messages: its id's, and those its actions'
+        words and its statistics' labels are declared in."""
+        statistics = self.ruleset.statistics()
+        words = [
+            [spec.label, spec.summary, spec.labels, spec.hints, spec.choices]
+            for spec in self.ruleset.actions.values()
+        ]
+        labels = [label for _key, label in statistics.keys] if statistics is not None else []
+        return {self.ruleset.id} | {_domain_of(i) for i in _text_ids([words, labels])}
+
     def _locales(self) -> list[str]:
         if self.locales is not None:
             return list(self.locales)
@@ -1147,6 +1185,7 @@ class RulesetConformance(StateConformance):
         slips = misformatted()
         rendered = 0
         refusals: dict[str, RuleViolation] = {}
+        said: list[Any] = []  # what the ruleset said: where its messages' domains are read
         for seed in self.seeds[:3]:
             harness, ids = self._harness(seed)
             for name, case in self._cases():
@@ -1158,6 +1197,7 @@ class RulesetConformance(StateConformance):
                     assert refused.text is not None, (
                         f"{name}: the refusal {refused.message!r} is a plain string, not a Text"
                     )
+                    said.append(refused.text)
                     for locale in locales:
                         assert refused.render(locale).strip(), f"{name}: an empty refusal"
                     _check_specs(slips, f"{name}: its refusal")
@@ -1173,6 +1213,7 @@ class RulesetConformance(StateConformance):
                                 f"{name}: common state of {actor_id} in {locale}",
                             )
                 rendered += 1
+            said.extend(event.data for event in harness.events())
         assert rendered, _none_resolved(refusals)
         for locale in locales:  # the actions' own words, as forms show them
             _json_roundtrip(self.ruleset.describe(locale), f"describe({locale!r})")
@@ -1183,13 +1224,16 @@ class RulesetConformance(StateConformance):
             except RollbridgeError:
                 continue
             if isinstance(odds, Odds):
+                said.append(odds.labels)
                 for locale in locales:
                     _json_roundtrip(odds.to_dict(locale), f"{name}: odds in {locale}")
         statistics = self.ruleset.statistics()
         for _key, label in statistics.keys if statistics is not None else ():
             for locale in locales:  # the statistics' labels, as each reader sees them
                 render(label, locale=locale)
-        missing = sorted(untranslated() - before)
+        domains = self._domains() | {_domain_of(i) for i in _text_ids(said)}
+        domains |= {_domain_of(key[0]) for key in untranslated() - before}
+        missing = _untranslated_since(before, locales, lambda id_: _domain_of(id_) in domains)
         assert not missing, (
             f"messages without a translation (id, locale): {missing} — "
             + _translation_hint(missing)
@@ -1237,7 +1281,8 @@ class RulesetConformance(StateConformance):
             for locale in locales:
                 assert refused.render(locale).strip(), f"{where}: an empty refusal in {locale}"
             _check_specs(slips, where)
-        missing = sorted(untranslated() - before)
+        said = _text_ids([refused.text for _where, refused in refusals])
+        missing = _untranslated_since(before, locales, said.__contains__)
         assert not missing, (
             f"refusals without a translation (id, locale): {missing} — "
             + _translation_hint(missing)

@@ -256,6 +256,58 @@ def test_a_statistics_label_without_a_translation_fails_the_locale_test():
         _suite(_LabelledStatistics(), locales=("cs",)).test_every_action_reads_in_every_locale()
 
 
+_EARLY = Messages("authorearly")
+_EARLY_MISS = _EARLY("odds.miss", "a miss")
+
+
+class _EarlyLabelledOdds(_LabelledOdds):
+    """bandits, its "6-" labelled with a text no catalogue translates, which an earlier
+    test of the session rendered in Czech."""
+
+    def odds(self, context):
+        odds = super().odds(context)
+        if odds is None or "6-" not in odds.labels:
+            return odds
+        return dataclasses.replace(odds, labels={**odds.labels, "6-": _EARLY_MISS()})
+
+
+def test_a_message_an_earlier_test_read_in_english_still_fails_the_locale_test():
+    """The locale test failed on what read in English *during* it (the messages noted
+    since it began): one an earlier test had rendered in the same locale — the
+    statistics test renders its labels in every locale, the author's own test read a
+    text in Czech, another suite class of the same ruleset ran first — was noted
+    already, and the test passed. Each suite of the ruleset fails on it."""
+    _EARLY_MISS().render("cs")  # an earlier test read it in Czech
+    for _ in range(2):  # two suite classes of the same ruleset
+        with pytest.raises(AssertionError, match=r"\('authorearly.odds.miss', 'cs'\)"):
+            _suite(_EarlyLabelledOdds(), locales=("cs",)).test_every_action_reads_in_every_locale()
+
+
+_LATE = Messages("authorlate")
+_TOO_MUCH = _LATE("too_much", "at most {limit} bonus")
+
+
+class _RefusingLate(Tally):
+    """Tally refusing a bonus past 100 with a text no catalogue translates."""
+
+    actions = {"hit": Tally.actions["hit"]}
+
+    def resolve(self, context, dice):
+        if context.params.get("bonus", 0) > 100:
+            raise RuleViolation(_TOO_MUCH(limit=100), code="too_much")
+        return super().resolve(context, dice)
+
+
+def test_a_refusal_an_earlier_test_read_in_english_still_fails_the_refusal_test():
+    """The same for the refusal test: a refusal read in Czech before it began passed."""
+    _TOO_MUCH(limit=100).render("cs")  # an earlier test read it in Czech
+    for _ in range(2):
+        with pytest.raises(
+            AssertionError, match=r"^refusals without a translation .*'authorlate.too_much', 'cs'"
+        ):
+            _suite(_RefusingLate(), locales=("cs",)).test_every_refusal_reads_in_every_locale()
+
+
 def test_a_message_its_catalogue_lacks_is_told_where_to_translate_it(tmp_path):
     """The catalogue is there, the message untranslated (or fuzzy, which is not
     compiled): the hint names the .po, the commands, and the fuzzy flag."""
