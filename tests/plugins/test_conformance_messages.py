@@ -47,6 +47,29 @@ def test_a_refused_example_sheet_is_named(test):
         getattr(_suite(_BadSheet()), test)()
 
 
+class _Sheetless(BanditsRuleset):
+    example_sheets: dict = {}
+
+
+@pytest.mark.parametrize(
+    "test",
+    ["test_example_sheets_validate_and_states_are_json",
+     "test_actions_resolve_through_the_engine", "test_resolution_is_pure_and_reproducible",
+     "test_a_resolution_shows_every_die_it_rolls", "test_odds_are_exact_and_draw_no_dice",
+     "test_texts_are_data_and_render_for_every_audience",
+     "test_turn_hooks_touch_only_participants", "test_state_schema_describes_the_fresh_states"],
+)  # fmt: skip
+def test_a_ruleset_without_example_sheets_is_told_to_give_some(test):
+    """A ruleset without ``example_sheets`` (they are "recommended") failed one test
+    saying so and the others with a bare ``IndexError: list index out of range``, or
+    passed the state tests with nothing checked."""
+    with pytest.raises(
+        AssertionError, match=r"^bandits has no example sheets, and the suite's actors are "
+        r"made from them .*: give the ruleset example_sheets = "
+    ):  # fmt: skip
+        getattr(_suite(_Sheetless()), test)()
+
+
 class _Quiet(Tally):
     """Tally without its action that raises on purpose (and has no example)."""
 
