@@ -42,6 +42,7 @@ language (:mod:`rollbridge.host`; docs/plugins.md, "Publishing").
 from __future__ import annotations
 
 import copy
+import difflib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -815,6 +816,30 @@ class RulesetConformance(StateConformance):
     def test_contract_is_valid(self) -> None:
         check_ruleset(self.ruleset, "under-test")
         _json_roundtrip(self.ruleset.describe(), "describe()")
+
+    def test_no_member_of_the_contract_is_misspelt(self) -> None:
+        """No attribute the ruleset's class defines is a near miss of a member of the
+        contract (``player_veiw``, ``on_turn_starts``, ``state_schema_fro``): the
+        engine calls only the contract's names, so it would never be called — the
+        base class's default answering instead, and every other test passing."""
+        contract = {n for n in dir(Ruleset) if not n.startswith("_")}
+        contract |= set(Ruleset.__annotations__)
+        own: set[str] = set()
+        for cls in type(self.ruleset).__mro__:
+            if cls is Ruleset or not issubclass(cls, Ruleset):
+                continue
+            own |= {name for name in vars(cls) if not name.startswith("_")}
+        misses = {
+            name: close[0]
+            for name in sorted(own - contract)
+            if (close := difflib.get_close_matches(name, sorted(contract), n=1, cutoff=0.85))
+        }
+        assert not misses, (
+            "members named like the contract's but not as it names them, which the engine "
+            f"never calls: {', '.join(f'{n} (the contract has {c})' for n, c in misses.items())}"
+            " — name each as the contract does (docs/plugins.md, 'The contract'), or, if "
+            "it is a helper of your own, give it a name further from the contract's"
+        )
 
     def test_example_sheets_validate_and_states_are_json(self) -> None:
         for actor in self._actors():

@@ -70,6 +70,41 @@ def test_a_ruleset_without_example_sheets_is_told_to_give_some(test):
         getattr(_suite(_Sheetless()), test)()
 
 
+class _Misspelt(BanditsRuleset):
+    """bandits, its players' view and a turn hook misspelt."""
+
+    def player_veiw(self, actor, settings):
+        raise AssertionError("never called")
+
+    def on_turn_starts(self, context, dice):
+        raise AssertionError("never called")
+
+
+def test_a_misspelt_member_of_the_contract_is_named():
+    """``player_veiw`` loaded and was never called — bandits' own ``player_view``
+    answered, and every test passed, the author's view of NPCs unused."""
+    with pytest.raises(AssertionError) as failed:
+        _suite(_Misspelt()).test_no_member_of_the_contract_is_misspelt()
+    assert str(failed.value).startswith(
+        "members named like the contract's but not as it names them, which the engine "
+        "never calls: on_turn_starts (the contract has on_turn_start), player_veiw (the "
+        "contract has player_view) — name each as the contract does"
+    )
+
+
+def test_helpers_of_other_names_are_left_alone():
+    """A helper named unlike any member of the contract passes, and so do the
+    built-in rulesets."""
+
+    class Helped(BanditsRuleset):
+        def roll_plan(self, context):
+            return None
+
+        ruleset_notes = "kept"
+
+    _suite(Helped()).test_no_member_of_the_contract_is_misspelt()
+
+
 class _Quiet(Tally):
     """Tally without its action that raises on purpose (and has no example)."""
 
