@@ -94,6 +94,22 @@ UNMARKED_IMPORTED_HOOK = say(
     "defined, or, if it is no hook, import it under another name "
     "(from {module} import {hook} as …) (docs/plugins.md, 'Publishing')",
 )
+# Translators: {hook} is a hook's name, {given} the parameters the plugin's function
+# takes, {unknown} those of them the hook does not pass, {arguments} the hook's own.
+WRONG_PARAMETERS = say(
+    "host.wrong_parameters",
+    "plugin {plugin} implements {hook}({given}), but rollbridge passes {hook} no "
+    "{unknown}: take only parameters of ({arguments}), by those names "
+    "(docs/plugins.md, 'The hooks')",
+)
+# Translators: {target} is the entry point's value (module:object) as the package
+# declares it.
+NO_HOOKS = say(
+    "host.no_hooks",
+    "plugin {plugin} (package {package}) implements no hook of rollbridge: its entry "
+    "point names {target}, where no function is marked @rollbridge.hookimpl; name the "
+    "module that holds the hooks (docs/plugins.md, 'Publishing')",
+)
 HOOK_FAILED = say("host.hook_failed", "plugin {plugin} failed in {hook}: {cause}")
 # Translators: {cls} is a Python class's name.
 RULESET_CLASS = say(
@@ -292,6 +308,7 @@ class PluginHost:
         self.rulesets: dict[str, Ruleset] = {}
         self.adapters: dict[str, Adapter] = {}
         self.plugins: dict[str, PluginInfo] = {}
+        self._entry_points: dict[str, tuple[str, str]] = {}
         self._owner: dict[tuple[str, str], str] = {}
         self.allow = _names_from_env(env, ENV_ALLOW)
         self.block = _names_from_env(env, ENV_BLOCK) or set()
@@ -307,6 +324,7 @@ class PluginHost:
             )
         self._check_hook_names()
         self._check_unmarked_hooks()
+        self._check_entry_points_have_hooks()
         self._collect()
 
     # -- loading --------------------------------------------------------------
@@ -353,6 +371,7 @@ class PluginHost:
                     details={"plugin": name},
                 ) from exc
             self._add(name, plugin, version=version, source=f"entry point ({dist_name})")
+            self._entry_points[name] = (entry_point.value, dist_name)
 
     def _add(self, name: str, plugin: object, *, version: str, source: str) -> None:
         if name in self.plugins:
@@ -360,6 +379,7 @@ class PluginHost:
                 TWO_NAMED(plugin=repr(name), first=self.plugins[name].source, second=source),
                 details={"plugin": name},
             )
+        self._check_parameters(name, plugin)
         try:
             self.manager.register(plugin, name=name)
         except Exception as exc:
@@ -367,6 +387,46 @@ class PluginHost:
                 REGISTER_FAILED(plugin=repr(name), cause=str(exc)), details={"plugin": name}
             ) from exc
         self.plugins[name] = PluginInfo(name=name, version=str(version), source=source)
+
+    def _check_parameters(self, name: str, plugin: object) -> None:
+        """Refuse a marked hook whose function takes a parameter the hook does not
+        pass (``register_rulesets(reg)``), naming the hook's own parameters; pluggy's
+        refusal of it is a developer's English, several lines long."""
+        for hook, caller in vars(self.manager.hook).items():
+            if hook.startswith("_") or caller.spec is None:
+                continue
+            if self.manager.parse_hookimpl_opts(plugin, hook) is None:
+                continue
+            function = getattr(plugin, hook)
+            arguments = tuple(caller.spec.argnames)
+            unknown = [p for p in _required(function, implicit=True) if p not in arguments]
+            if not unknown or unknown == ["?"]:  # no signature to read: pluggy's to judge
+                continue
+            given = ", ".join(inspect.signature(function).parameters)
+            raise PluginLoadError(
+                WRONG_PARAMETERS(
+                    plugin=repr(name),
+                    hook=hook,
+                    given=given,
+                    unknown=", ".join(map(repr, unknown)),
+                    arguments=", ".join(arguments),
+                ),
+                details={"plugin": name, "hook": hook},
+            )
+
+    def _check_entry_points_have_hooks(self) -> None:
+        """Refuse an entry-point plugin that implements no hook at all: its entry point
+        names a package whose ``__init__`` does not import the module with the hooks,
+        or the ruleset's class, and it would load, register nothing and be listed as
+        "observer hooks only" while its ruleset is "not loaded"."""
+        for name, (target, package) in self._entry_points.items():
+            plugin = self.manager.get_plugin(name)
+            if plugin is not None and self.manager.get_hookcallers(plugin):
+                continue
+            raise PluginLoadError(
+                NO_HOOKS(plugin=repr(name), package=package, target=target),
+                details={"plugin": name},
+            )
 
     def _check_hook_names(self) -> None:
         """Refuse a plugin implementing a hook rollbridge does not have: a misspelt
@@ -539,18 +599,23 @@ def _unmarked(plugin: object, name: str, arguments: tuple[str, ...]) -> str | No
     return origin if set(_required(found)) <= set(arguments) else None
 
 
-def _required(function: Callable[..., Any]) -> list[str]:
+def _required(function: Callable[..., Any], *, implicit: bool = False) -> list[str]:
     """The parameters a call must give ``function`` (pluggy passes a hook's arguments
-    by name; one with a default it does not pass)."""
+    by name; one with a default it does not pass). ``implicit``: leave out a method's
+    ``self`` read from its class, as pluggy does."""
     try:
         parameters = inspect.signature(function).parameters.values()
     except (TypeError, ValueError):
         return ["?"]
-    return [
+    names = [
         p.name
         for p in parameters
         if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
     ]
+    method = "." in getattr(function, "__qualname__", "")
+    if implicit and names[:1] == ["self"] and method and not inspect.ismethod(function):
+        return names[1:]
+    return names
 
 
 def _refuse_a_class(plugin: str, given: Any, base: type, refusal: Message) -> None:

@@ -42,6 +42,7 @@ language (:mod:`rollbridge.host`; docs/plugins.md, "Publishing").
 from __future__ import annotations
 
 import copy
+import difflib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -84,7 +85,7 @@ from rollbridge.plain import JSON
 from rollbridge.schema import check_schema, validate
 from rollbridge.stats.tally import hook_views
 from rollbridge.stores.memory import MemoryStore
-from rollbridge.text import message, misformatted, render, untranslated
+from rollbridge.text import Text, message, misformatted, render, untranslated
 
 __all__ = [
     "GM",
@@ -348,6 +349,19 @@ def _check_common(common: CommonState, what: str) -> None:
     _check_specs(slips, f"{what}: common state")
 
 
+def _example_sheets(ruleset: Ruleset) -> Mapping[str, Any]:
+    """The ruleset's example sheets, or an AssertionError saying to give some (before,
+    all but one test failed with a bare IndexError, the first actor missing)."""
+    sheets = ruleset.example_sheets
+    assert sheets, (
+        f"{ruleset.id} has no example sheets, and the suite's actors are made from them "
+        "(the first acts, the next are its targets): give the ruleset example_sheets = "
+        "{'Name': {...}, ...}, sheets its sheet_schema takes, two where an action takes "
+        "a target (docs/plugins.md, 'The contract')"
+    )
+    return sheets
+
+
 def _example_sheet(ruleset: Ruleset, name: str, sheet: Any) -> JSON:
     """The example sheet ``name`` validated, or an AssertionError naming it and how to
     fix it (before, each test failed with the bare ``InvalidSheet``, naming no sheet)."""
@@ -409,6 +423,41 @@ def _defaults_hint(schema: Any, fresh: Any) -> str:
         "over the fresh state's values; remove them, initial_state is the state's "
         "default (docs/plugins.md, 'Supplied states')"
     )
+
+
+def _required_fields(schema: Any, prefix: str = "state") -> dict[str, list[str]]:
+    """Each ``required`` of a state schema's node that a supplied state completes field
+    by field (the top and each node under ``properties`` with ``properties`` of its
+    own), by the node's path."""
+    found: dict[str, list[str]] = {}
+    if not isinstance(schema, Mapping) or not isinstance(schema.get("properties"), Mapping):
+        return found
+    if schema.get("required"):
+        found[prefix] = list(schema["required"])
+    for key, sub in schema["properties"].items():
+        found.update(_required_fields(sub, f"{prefix}.{key}"))
+    return found
+
+
+def _completed(ruleset: Ruleset, sheet: Mapping[str, Any], state: Any, what: str) -> JSON:
+    """``validate_state`` of a partial state, which it must take and complete: a refusal
+    fails naming the state and, where the state schema has them, its ``required``
+    fields (a supplied state may leave any field out: docs/plugins.md, 'Supplied
+    states')."""
+    try:
+        return ruleset.validate_state(sheet, copy.deepcopy(state))
+    except InvalidState as refused:
+        required = _required_fields(ruleset.state_schema_for(sheet))
+        hint = (
+            f" — the state schema requires fields ({required!r}), but a supplied state "
+            "may leave any field out, which takes the fresh state's value: remove "
+            "'required' (docs/plugins.md, 'Supplied states')"
+            if required
+            else ""
+        )
+        raise AssertionError(
+            f"{what}: validate_state refused {state!r}: {refused}{hint}"
+        ) from refused
 
 
 def _at(state: Any, path: str) -> tuple[bool, Any]:
@@ -478,6 +527,33 @@ def _none_resolved(refusals: Mapping[str, RuleViolation]) -> str:
 def _domain_of(message_id: str) -> str:
     declared = message(message_id)
     return declared.domain if declared is not None else message_id.split(".", 1)[0]
+
+
+def _text_ids(value: Any) -> set[str]:
+    """The message ids of every :class:`~rollbridge.text.Text` in ``value``, or text as
+    an event stores it (``{"id": ..., "args": ...}``), its arguments, and the values
+    of maps and items of lists, included."""
+    if isinstance(value, Text):
+        return {value.id} | _text_ids(list(value.args.values()))
+    if isinstance(value, Mapping):
+        stored = value.keys() == {"id", "args"} and message(str(value["id"])) is not None
+        return ({str(value["id"])} if stored else set()) | _text_ids(list(value.values()))
+    if isinstance(value, list | tuple):
+        return set().union(*map(_text_ids, value))
+    return set()
+
+
+def _untranslated_since(
+    before: frozenset[tuple[str, str]], locales: Sequence[str], own: Callable[[str], bool]
+) -> list[tuple[str, str]]:
+    """The messages read in English for want of a translation since ``before``, and
+    those in ``locales`` that ``own`` takes (by message id) read so before it too: the
+    process notes each (message, locale) once, so one an earlier test rendered — the
+    statistics test renders its labels in every locale, another suite class of the
+    same ruleset its texts — was no news here, and passed."""
+    return sorted(
+        key for key in untranslated() if key not in before or (key[1] in locales and own(key[0]))
+    )
 
 
 # -- supplied states ------------------------------------------------------------------
@@ -590,7 +666,7 @@ class StateConformance:
     def _sheets(self) -> list[tuple[str, JSON]]:
         return [
             (name, _example_sheet(self.ruleset, name, sheet))
-            for name, sheet in self.ruleset.example_sheets.items()
+            for name, sheet in _example_sheets(self.ruleset).items()
         ]
 
     def test_state_schema_describes_the_fresh_states(self) -> None:
@@ -605,7 +681,7 @@ class StateConformance:
             validate(self.ruleset.state_schema, fresh, where="state", error=InvalidState)
             again = self.ruleset.validate_state(sheet, copy.deepcopy(fresh))
             assert again == fresh, f"{name}: validate_state changed a fresh state"
-            assert self.ruleset.validate_state(sheet, {}) == fresh, (
+            assert _completed(self.ruleset, sheet, {}, f"{name}: an empty state") == fresh, (
                 f"{name}: an empty state is not completed to the fresh state"
                 + _defaults_hint(schema, fresh)
             )
@@ -615,7 +691,9 @@ class StateConformance:
         for name, sheet in self._sheets():
             fresh = self.ruleset.initial_state(sheet)
             for key, value in fresh.items():
-                completed = self.ruleset.validate_state(sheet, {key: copy.deepcopy(value)})
+                completed = _completed(
+                    self.ruleset, sheet, {key: value}, f"{name}: a state with only {key!r}"
+                )
                 assert completed == fresh, (
                     f"{name}: state with only {key!r} not completed to the fresh state"
                     + _defaults_hint(self.ruleset.state_schema_for(sheet), fresh)
@@ -730,7 +808,7 @@ class RulesetConformance(StateConformance):
 
     def _actors(self) -> list[Actor]:
         actors = []
-        for index, (name, sheet) in enumerate(self.ruleset.example_sheets.items()):
+        for index, (name, sheet) in enumerate(_example_sheets(self.ruleset).items()):
             valid = _example_sheet(self.ruleset, name, sheet)
             actors.append(Actor(f"a{index}", name, valid, self.ruleset.initial_state(valid)))
         return actors
@@ -739,8 +817,31 @@ class RulesetConformance(StateConformance):
         check_ruleset(self.ruleset, "under-test")
         _json_roundtrip(self.ruleset.describe(), "describe()")
 
+    def test_no_member_of_the_contract_is_misspelt(self) -> None:
+        """No attribute the ruleset's class defines is a near miss of a member of the
+        contract (``player_veiw``, ``on_turn_starts``, ``state_schema_fro``): the
+        engine calls only the contract's names, so it would never be called — the
+        base class's default answering instead, and every other test passing."""
+        contract = {n for n in dir(Ruleset) if not n.startswith("_")}
+        contract |= set(Ruleset.__annotations__)
+        own: set[str] = set()
+        for cls in type(self.ruleset).__mro__:
+            if cls is Ruleset or not issubclass(cls, Ruleset):
+                continue
+            own |= {name for name in vars(cls) if not name.startswith("_")}
+        misses = {
+            name: close[0]
+            for name in sorted(own - contract)
+            if (close := difflib.get_close_matches(name, sorted(contract), n=1, cutoff=0.85))
+        }
+        assert not misses, (
+            "members named like the contract's but not as it names them, which the engine "
+            f"never calls: {', '.join(f'{n} (the contract has {c})' for n, c in misses.items())}"
+            " — name each as the contract does (docs/plugins.md, 'The contract'), or, if "
+            "it is a helper of your own, give it a name further from the contract's"
+        )
+
     def test_example_sheets_validate_and_states_are_json(self) -> None:
-        assert self.ruleset.example_sheets, "the ruleset needs at least one example sheet"
         for actor in self._actors():
             _json_roundtrip(dict(actor.sheet), f"sheet {actor.name!r}")
             _json_roundtrip(dict(actor.state), f"initial state of {actor.name!r}")
@@ -836,7 +937,7 @@ class RulesetConformance(StateConformance):
     def _harness(self, seed: int, *, verifiable: bool = False) -> tuple[RulesetHarness, list[str]]:
         harness = RulesetHarness(self.ruleset, seed=seed, verifiable=verifiable)
         ids = []
-        for i, (name, sheet) in enumerate(self.ruleset.example_sheets.items()):
+        for i, (name, sheet) in enumerate(_example_sheets(self.ruleset).items()):
             _example_sheet(self.ruleset, name, sheet)  # refused: says which, and why
             ids.append(harness.add_actor(name, sheet, actor_id=f"a{i}"))
         return harness, ids
@@ -1092,6 +1193,17 @@ class RulesetConformance(StateConformance):
             "locales = ('cs', ...) on this class to require those"
         )
 
+    def _domains(self) -> set[str]:
+        """The domains of the ruleset's own messages: its id's, and those its actions'
+        words and its statistics' labels are declared in."""
+        statistics = self.ruleset.statistics()
+        words = [
+            [spec.label, spec.summary, spec.labels, spec.hints, spec.choices]
+            for spec in self.ruleset.actions.values()
+        ]
+        labels = [label for _key, label in statistics.keys] if statistics is not None else []
+        return {self.ruleset.id} | {_domain_of(i) for i in _text_ids([words, labels])}
+
     def _locales(self) -> list[str]:
         if self.locales is not None:
             return list(self.locales)
@@ -1100,9 +1212,9 @@ class RulesetConformance(StateConformance):
     def test_every_action_reads_in_every_locale(self) -> None:
         """Every action's resolution (for the GM and for players), every actor's
         common state, every refusal, the actions' own words (label, summary, the
-        parameters' labels, hints and choices) and the labels of the examples' odds
-        read in each locale the ruleset ships (:attr:`locales`) with no message left
-        in English for want of a translation."""
+        parameters' labels, hints and choices), the labels of the examples' odds and
+        of the statistics' keys read in each locale the ruleset ships
+        (:attr:`locales`) with no message left in English for want of a translation."""
         locales = self._locales()
         if not locales:
             pytest.skip(self._no_catalogue())
@@ -1110,6 +1222,7 @@ class RulesetConformance(StateConformance):
         slips = misformatted()
         rendered = 0
         refusals: dict[str, RuleViolation] = {}
+        said: list[Any] = []  # what the ruleset said: where its messages' domains are read
         for seed in self.seeds[:3]:
             harness, ids = self._harness(seed)
             for name, case in self._cases():
@@ -1121,6 +1234,7 @@ class RulesetConformance(StateConformance):
                     assert refused.text is not None, (
                         f"{name}: the refusal {refused.message!r} is a plain string, not a Text"
                     )
+                    said.append(refused.text)
                     for locale in locales:
                         assert refused.render(locale).strip(), f"{name}: an empty refusal"
                     _check_specs(slips, f"{name}: its refusal")
@@ -1136,6 +1250,7 @@ class RulesetConformance(StateConformance):
                                 f"{name}: common state of {actor_id} in {locale}",
                             )
                 rendered += 1
+            said.extend(event.data for event in harness.events())
         assert rendered, _none_resolved(refusals)
         for locale in locales:  # the actions' own words, as forms show them
             _json_roundtrip(self.ruleset.describe(locale), f"describe({locale!r})")
@@ -1146,9 +1261,16 @@ class RulesetConformance(StateConformance):
             except RollbridgeError:
                 continue
             if isinstance(odds, Odds):
+                said.append(odds.labels)
                 for locale in locales:
                     _json_roundtrip(odds.to_dict(locale), f"{name}: odds in {locale}")
-        missing = sorted(untranslated() - before)
+        statistics = self.ruleset.statistics()
+        for _key, label in statistics.keys if statistics is not None else ():
+            for locale in locales:  # the statistics' labels, as each reader sees them
+                render(label, locale=locale)
+        domains = self._domains() | {_domain_of(i) for i in _text_ids(said)}
+        domains |= {_domain_of(key[0]) for key in untranslated() - before}
+        missing = _untranslated_since(before, locales, lambda id_: _domain_of(id_) in domains)
         assert not missing, (
             f"messages without a translation (id, locale): {missing} — "
             + _translation_hint(missing)
@@ -1196,7 +1318,8 @@ class RulesetConformance(StateConformance):
             for locale in locales:
                 assert refused.render(locale).strip(), f"{where}: an empty refusal in {locale}"
             _check_specs(slips, where)
-        missing = sorted(untranslated() - before)
+        said = _text_ids([refused.text for _where, refused in refusals])
+        missing = _untranslated_since(before, locales, said.__contains__)
         assert not missing, (
             f"refusals without a translation (id, locale): {missing} — "
             + _translation_hint(missing)

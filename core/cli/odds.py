@@ -214,7 +214,7 @@ def _table(args: argparse.Namespace) -> Table:
     from rollbridge.cli.offline import (
         ACTOR_NAME,
         ACTOR_SHEET,
-        actor_specs,
+        example_actors,
         offline_host,
         table_settings,
     )
@@ -225,7 +225,7 @@ def _table(args: argparse.Namespace) -> Table:
 
     host = offline_host()
     ruleset = host.ruleset(args.formula)
-    actor_spec, target_specs = actor_specs(ruleset.example_sheets, args.actors)
+    actor_spec, target_specs = example_actors(ruleset, args.action, args.actors)
     service = TableService(MemoryStore(), host)
     settings = table_settings(args.settings, ruleset)
     info, _tokens = service.create_table("odds", ruleset.id, settings=settings, table_id="odds")

@@ -39,6 +39,7 @@ __all__ = [
     "SETTINGS_HELP",
     "actor_specs",
     "add_parsers",
+    "example_actors",
     "json_arg",
     "offline_host",
     "params_hint",
@@ -71,6 +72,12 @@ ACTORS_SHAPE = say(
 )
 ACTORS_TARGETS = say("cli.actors.targets", '--actors: "targets" must be a list of actors')
 ACTOR_SHEET = say("cli.actors.sheet", "--actors: actor #{number} needs a sheet")
+# Translators: {ruleset} and {action} are ids; example_sheets is a Python attribute.
+NO_EXAMPLE_ACTORS = say(
+    "cli.actors.no_examples",
+    "--actors: ruleset {ruleset} has no example sheets to make the actors of {action} "
+    "from: give them with --actors, or give the ruleset example_sheets",
+)
 # Translators: the name of an actor --actors gives without one.
 ACTOR_NAME = say("cli.actors.name", "Actor {number}")
 SETTINGS_SHAPE = say(
@@ -335,6 +342,25 @@ def actor_specs(
     raise InvalidRequest(ACTORS_SHAPE())
 
 
+def example_actors(
+    ruleset: Ruleset, action: str | None, raw: str | None
+) -> tuple[JSON | None, list[JSON]]:
+    """:func:`actor_specs` of ``--actors`` or the ruleset's example sheets.
+
+    :raises InvalidRequest: no ``--actors`` and no example sheets, for an action that
+        takes an acting actor or a target (it was refused as needing an acting actor,
+        which said nothing of where the actors come from).
+    """
+    spec = ruleset.actions.get(action) if action is not None else None
+    needs = spec is not None and (spec.actor == "required" or spec.min_targets > 0)
+    if raw is None and not ruleset.example_sheets and needs:
+        raise InvalidRequest(
+            NO_EXAMPLE_ACTORS(ruleset=repr(ruleset.id), action=repr(action)),
+            details={"field": "--actors"},
+        )
+    return actor_specs(ruleset.example_sheets, raw)
+
+
 def table_settings(raw: str | None, ruleset: Ruleset) -> JSON:
     """``--settings`` as table settings (``resolve``, ``odds``, ``table create``).
 
@@ -391,7 +417,7 @@ def _resolve(args: argparse.Namespace) -> int:
     host = offline_host()
     ruleset = host.ruleset(args.ruleset)
     params = json_arg(args.params, "--params")
-    actor_spec, target_specs = actor_specs(ruleset.example_sheets, args.actors)
+    actor_spec, target_specs = example_actors(ruleset, args.action, args.actors)
     spec = ruleset.actions.get(args.action)
     source = _source(args)
     service = TableService(MemoryStore(), host, dice=SecureDice)

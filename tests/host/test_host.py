@@ -373,6 +373,8 @@ def test_only_a_function_of_the_plugins_own_is_taken_for_an_unmarked_hook(tmp_pa
     """)  # fmt: skip
     make_entry_point(tmp_path, "rb_named", "named", "rb_named", """
         import functools
+
+        import rollbridge
         from textwrap import dedent as register_adapters  # another package's function
 
         class Signal:
@@ -383,6 +385,10 @@ def test_only_a_function_of_the_plugins_own_is_taken_for_an_unmarked_hook(tmp_pa
         roll_resolved = functools.partial(print, "rolled")
 
         class actor_state_changed:  # an event record of its own, named after the hook
+            pass
+
+        @rollbridge.hookimpl
+        def register_rulesets(register):  # a hook, so the plugin is one
             pass
     """)  # fmt: skip
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -169,7 +169,14 @@ def test_an_imported_helper_that_only_shares_a_hooks_name_loads(tmp_path, monkey
             def table_created(name, owner, *, quiet=False):
                 return name
         """,
-        "rb_helped.py": "from signals import table_created\n",
+        "rb_helped.py": """
+            import rollbridge
+            from signals import table_created
+
+            @rollbridge.hookimpl
+            def register_rulesets(register):  # a hook, so the plugin is one
+                pass
+        """,
     })  # fmt: skip
     monkeypatch.syspath_prepend(str(tmp_path))
     host = PluginHost(builtins=False, environ={})

@@ -48,6 +48,64 @@ def test_a_refused_example_sheet_is_named(test):
         getattr(_suite(_BadSheet()), test)()
 
 
+class _Sheetless(BanditsRuleset):
+    example_sheets: dict = {}
+
+
+@pytest.mark.parametrize(
+    "test",
+    ["test_example_sheets_validate_and_states_are_json",
+     "test_actions_resolve_through_the_engine", "test_resolution_is_pure_and_reproducible",
+     "test_a_resolution_shows_every_die_it_rolls", "test_odds_are_exact_and_draw_no_dice",
+     "test_texts_are_data_and_render_for_every_audience",
+     "test_turn_hooks_touch_only_participants", "test_state_schema_describes_the_fresh_states"],
+)  # fmt: skip
+def test_a_ruleset_without_example_sheets_is_told_to_give_some(test):
+    """A ruleset without ``example_sheets`` (they are "recommended") failed one test
+    saying so and the others with a bare ``IndexError: list index out of range``, or
+    passed the state tests with nothing checked."""
+    with pytest.raises(
+        AssertionError, match=r"^bandits has no example sheets, and the suite's actors are "
+        r"made from them .*: give the ruleset example_sheets = "
+    ):  # fmt: skip
+        getattr(_suite(_Sheetless()), test)()
+
+
+class _Misspelt(BanditsRuleset):
+    """bandits, its players' view and a turn hook misspelt."""
+
+    def player_veiw(self, actor, settings):
+        raise AssertionError("never called")
+
+    def on_turn_starts(self, context, dice):
+        raise AssertionError("never called")
+
+
+def test_a_misspelt_member_of_the_contract_is_named():
+    """``player_veiw`` loaded and was never called — bandits' own ``player_view``
+    answered, and every test passed, the author's view of NPCs unused."""
+    with pytest.raises(AssertionError) as failed:
+        _suite(_Misspelt()).test_no_member_of_the_contract_is_misspelt()
+    assert str(failed.value).startswith(
+        "members named like the contract's but not as it names them, which the engine "
+        "never calls: on_turn_starts (the contract has on_turn_start), player_veiw (the "
+        "contract has player_view) — name each as the contract does"
+    )
+
+
+def test_helpers_of_other_names_are_left_alone():
+    """A helper named unlike any member of the contract passes, and so do the
+    built-in rulesets."""
+
+    class Helped(BanditsRuleset):
+        def roll_plan(self, context):
+            return None
+
+        ruleset_notes = "kept"
+
+    _suite(Helped()).test_no_member_of_the_contract_is_misspelt()
+
+
 class _Quiet(Tally):
     """Tally without its action that raises on purpose (and has no example)."""
 
@@ -94,6 +152,37 @@ def test_a_default_in_the_state_schema_is_named_as_the_cause(test):
         r"validation fills them in over the fresh state's values; remove them"
     ):  # fmt: skip
         getattr(_suite(_Defaulted()), test)()
+
+
+class _Required(_Quiet):
+    """``required`` in the state schema, as in a sheet schema: a supplied state that
+    leaves a field out — ``{}``, the fresh state — is refused."""
+
+    state_schema = {**_Defaulted.state_schema, "required": ["damage", "rounds", "turns"]}
+    state_schema["properties"] = {
+        **_Defaulted.state_schema["properties"],
+        "damage": {"type": "integer", "minimum": 0},
+    }
+
+
+@pytest.mark.parametrize(
+    ("test", "refused"),
+    [("test_state_schema_describes_the_fresh_states",
+      "an empty state: validate_state refused {}: state.damage"),
+     ("test_partial_states_are_completed",
+      "a state with only 'damage': validate_state refused {'damage': 0}: state.rounds")],
+)  # fmt: skip
+def test_a_required_field_in_the_state_schema_is_named_as_the_cause(test, refused):
+    """The suite failed with the bare ``InvalidState: state.damage: is required``, not
+    saying that a supplied state may leave out any field, which the schema must allow."""
+    with pytest.raises(AssertionError) as failed:
+        getattr(_suite(_Required()), test)()
+    assert str(failed.value) == (
+        f"Ana: {refused}: is required — the state schema requires fields "
+        "({'state': ['damage', 'rounds', 'turns']}), but a supplied state may leave any "
+        "field out, which takes the fresh state's value: remove 'required' "
+        "(docs/plugins.md, 'Supplied states')"
+    )
 
 
 class _HarmlessDefault(_Quiet):
@@ -201,6 +290,81 @@ def test_an_odds_label_without_a_translation_fails_the_locale_test():
     untranslated read in English to every Czech player, unseen by the suite."""
     with pytest.raises(AssertionError, match=r"\('authorodds.odds.miss', 'cs'\)"):
         _suite(_LabelledOdds(), locales=("cs",)).test_every_action_reads_in_every_locale()
+
+
+_STATS = Messages("authorstats")
+_MOVES = _STATS("stats.moves", "Moves made")
+
+
+class _LabelledStatistics(BanditsRuleset):
+    """bandits, one of its statistics' keys labelled with a text no catalogue
+    translates."""
+
+    def statistics(self):
+        statistics = super().statistics()
+        (key, _label), *rest = statistics.keys
+        return dataclasses.replace(statistics, keys=((key, _MOVES()), *rest))
+
+
+def test_a_statistics_label_without_a_translation_fails_the_locale_test():
+    """The statistics test rendered each key's label in every locale but only checked
+    that it was not empty: a label left untranslated read in English in every Czech
+    player's statistics, unseen by the suite (whose docs said the labels "render in
+    every locale")."""
+    with pytest.raises(AssertionError, match=r"\('authorstats.stats.moves', 'cs'\)"):
+        _suite(_LabelledStatistics(), locales=("cs",)).test_every_action_reads_in_every_locale()
+
+
+_EARLY = Messages("authorearly")
+_EARLY_MISS = _EARLY("odds.miss", "a miss")
+
+
+class _EarlyLabelledOdds(_LabelledOdds):
+    """bandits, its "6-" labelled with a text no catalogue translates, which an earlier
+    test of the session rendered in Czech."""
+
+    def odds(self, context):
+        odds = super().odds(context)
+        if odds is None or "6-" not in odds.labels:
+            return odds
+        return dataclasses.replace(odds, labels={**odds.labels, "6-": _EARLY_MISS()})
+
+
+def test_a_message_an_earlier_test_read_in_english_still_fails_the_locale_test():
+    """The locale test failed on what read in English *during* it (the messages noted
+    since it began): one an earlier test had rendered in the same locale — the
+    statistics test renders its labels in every locale, the author's own test read a
+    text in Czech, another suite class of the same ruleset ran first — was noted
+    already, and the test passed. Each suite of the ruleset fails on it."""
+    _EARLY_MISS().render("cs")  # an earlier test read it in Czech
+    for _ in range(2):  # two suite classes of the same ruleset
+        with pytest.raises(AssertionError, match=r"\('authorearly.odds.miss', 'cs'\)"):
+            _suite(_EarlyLabelledOdds(), locales=("cs",)).test_every_action_reads_in_every_locale()
+
+
+_LATE = Messages("authorlate")
+_TOO_MUCH = _LATE("too_much", "at most {limit} bonus")
+
+
+class _RefusingLate(Tally):
+    """Tally refusing a bonus past 100 with a text no catalogue translates."""
+
+    actions = {"hit": Tally.actions["hit"]}
+
+    def resolve(self, context, dice):
+        if context.params.get("bonus", 0) > 100:
+            raise RuleViolation(_TOO_MUCH(limit=100), code="too_much")
+        return super().resolve(context, dice)
+
+
+def test_a_refusal_an_earlier_test_read_in_english_still_fails_the_refusal_test():
+    """The same for the refusal test: a refusal read in Czech before it began passed."""
+    _TOO_MUCH(limit=100).render("cs")  # an earlier test read it in Czech
+    for _ in range(2):
+        with pytest.raises(
+            AssertionError, match=r"^refusals without a translation .*'authorlate.too_much', 'cs'"
+        ):
+            _suite(_RefusingLate(), locales=("cs",)).test_every_refusal_reads_in_every_locale()
 
 
 def test_a_message_its_catalogue_lacks_is_told_where_to_translate_it(tmp_path):
