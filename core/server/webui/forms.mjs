@@ -527,11 +527,11 @@ function putDeferred() {
   }
 }
 
-/** Put the deferred forms in a task later, not at once: a tap on *Roll* ends the
+/** Put the deferred forms (and what waits in afterLift) in a task later, not at once: a tap on *Roll* ends the
  * word (the field is left) between its press and its click, and a form built anew
  * in between took the button away with the click — the roll was never sent. A task
  * later the click has done what it does; a press still held waits for its lift. */
-const putLater = () => setTimeout(putDeferred, 0);
+const putLater = () => setTimeout(lifted, 0);
 
 /** What waits for the press to be lifted (:func:`afterLift`), called a task after it. */
 const onLift = new Set();
@@ -546,10 +546,17 @@ export const pressedIn = (node) => Boolean(pressed && node?.contains(pressed));
 
 /**
  * Call `callback` a task after the press that is held now is lifted (its click
- * done first), once.
+ * done first), or the word being composed now is in, once.
  * @param {() => void} callback
  */
 export const afterLift = (callback) => onLift.add(callback);
+
+/**
+ * Whether a keyboard is composing a word in a field inside `node` now: what is drawn
+ * there anew should wait (:func:`afterLift`, which also waits for the word to be in).
+ * @param {Node | null | undefined} node
+ */
+export const composingIn = (node) => Boolean(composing && node?.contains(document.activeElement));
 
 function lifted() {
   putDeferred();
@@ -596,7 +603,7 @@ if (globalThis.document) {
  */
 export function replaceKeeping(box, node) {
   const old = box.querySelector("form");
-  if ((composing && old?.contains(document.activeElement)) || pressedIn(old)) {
+  if (composingIn(old) || pressedIn(old)) {
     deferred.set(box, node);
     return;
   }

@@ -26,7 +26,7 @@ import {
 import { actionForm, ofTarget, replaceKeeping, rollForm, sheetChoices, showOutcome, showWaiting } from "./forms.mjs";
 import { fetchHistory } from "./history.mjs";
 import { keepLines, keptLine, lineText, takeLines } from "./kept.mjs";
-import { el, eventSummary, renderEvent } from "./render.mjs";
+import { el, eventSummary, isolated, renderEvent } from "./render.mjs";
 import {
   Session, browserLocale, forgetToken, keepTokenOnce, rememberToken, rememberedToken, socketUrl, tableFromPath,
   takeToken, takeTokenOnce,
@@ -193,8 +193,8 @@ function answered(reply, key) {
     line = { key: "ROLLBRIDGE.Web.Message.Secret" };
     text = i18n.localize("ROLLBRIDGE.Web.Message.Secret");
   } else if (reply.status === "rejected") {
-    line = { key: "ROLLBRIDGE.Web.Message.Rejected" };
-    text = i18n.localize("ROLLBRIDGE.Web.Message.Rejected");
+    line = rejectedLine(reply.reason);
+    text = lineText(line, i18n, summaryOf);
   } else line = { seq: reply.seq ?? reply.event?.seq };
   say(text);
   const form = key ? formOf(key) : null;
@@ -320,6 +320,15 @@ function askOdds(message, form) {
   });
 }
 
+/** The line of a request the GM rejected (kept.mjs), with the GM's reason when
+ * there is one: the GM's own words, kept as written, the words around them said in
+ * the page's language. */
+function rejectedLine(reason) {
+  const text = typeof reason === "string" ? reason.trim() : "";
+  return keptLine(text ? { key: "ROLLBRIDGE.Web.Message.RejectedReason", data: { reason: isolated(text) } }
+    : { key: "ROLLBRIDGE.Web.Message.Rejected" });
+}
+
 /** The GM approved or rejected a request of this page's: say so (beside its form
  * too). True when the event is one. */
 function followAsked(event) {
@@ -330,13 +339,12 @@ function followAsked(event) {
   const key = asked.get(id);
   const form = formOf(key);
   asked.delete(id);
-  const text = rejected ? i18n.localize("ROLLBRIDGE.Web.Message.Rejected")
+  const text = rejected ? lineText(rejectedLine(data.reason), i18n, summaryOf)
     : i18n.format("ROLLBRIDGE.Web.Message.Approved",
       { result: eventSummary(event, (actor) => session.nameOf(actor), session.words()) });
   say(text);
   if (form) showOutcome(form, text);
-  const line = rejected ? { key: "ROLLBRIDGE.Web.Message.Rejected" }
-    : { key: "ROLLBRIDGE.Web.Message.Approved", seq: event.seq };
+  const line = rejected ? rejectedLine(data.reason) : { key: "ROLLBRIDGE.Web.Message.Approved", seq: event.seq };
   noteLine(line, text, key);
   if (restoring) {
     // the GM answered while the page reloaded: this is newer than what was kept

@@ -1,0 +1,160 @@
+// The GM's reason for a rejection, in headless Chromium against a real rollbridge
+// server (started by tests/web/test_web_reject_reason.py): the GM's page rejects at
+// once with *Reject*, or with a reason written in the one-line field *Reject with a
+// reason…* opens (by keyboard, the field kept while another request comes in); a
+// player's Czech phone says the reason beside the form, on the message line and in
+// the log line, and again after a language's reload; hostile reasons sent as the
+// Foundry module would send them stay text and break no layout. RB_CASE names the
+// case; prints one line `RESULT {json}` of what the pages showed; the Python test
+// judges it.
+//
+// Environment: RB_BASE (http://127.0.0.1:PORT), RB_TOKENS (JSON: table → role →
+// token; never printed), RB_CHROMIUM, RB_CASE, RB_REASONS (JSON: the hostile reasons).
+
+import process from "node:process";
+
+import { DESKTOP, SMALL_PHONE, gmRequest, joinedPage, runCase, seqOf, waitSeq } from "./pages.mjs";
+
+const env = process.env;
+const BASE = env.RB_BASE;
+const TOKENS = JSON.parse(env.RB_TOKENS);
+const REASONS = JSON.parse(env.RB_REASONS ?? "[]");
+const trouble = { errors: [], dialogs: [] };
+
+function step(name) {
+  process.stderr.write(`reject_reason: ${name}\n`);
+}
+
+/** What a player's page says of its roll: the roll form's line, the message line,
+ * the log's latest rejection, the page's language. */
+const linesOf = (page) => page.evaluate(() => ({
+  lang: document.documentElement.lang,
+  roll: document.querySelector("form.roll-form .form-status")?.textContent ?? null,
+  message: document.getElementById("message").textContent,
+  log: document.querySelector("#log li.kind-approval-rejected .summary")?.textContent ?? null,
+}));
+
+/** How a page holds up: wider than its screen (the page, or an element that scrolls
+ * sideways), a panel something is drawn out of, elements a parsed reason made. */
+const layoutOf = (page) => page.evaluate(() => ({
+  screen: window.innerWidth,
+  page: document.documentElement.scrollWidth,
+  sideways: [...document.querySelectorAll("body *")]
+    .filter((node) => node.scrollWidth > node.clientWidth + 1
+      && ["auto", "scroll", "hidden"].includes(getComputedStyle(node).overflowX)
+      && !node.classList.contains("visually-hidden"))
+    .map((node) => `${node.tagName}#${node.id}.${node.className}`),
+  spills: [...document.querySelectorAll("section.panel")]
+    .filter((panel) => panel.scrollWidth > panel.clientWidth + 1).map((panel) => panel.id || panel.className),
+  // a line drawn past the screen's right edge
+  past: [...document.querySelectorAll("#message, .form-status, #log .summary")]
+    .filter((node) => node.getBoundingClientRect().right > window.innerWidth + 1).map((node) => node.className || node.id),
+  parsed: document.querySelectorAll("body img, body script, body iframe, body b").length,
+}));
+
+/** The player's roll through its form, waiting for the GM: its pending id. */
+async function asks(player, label) {
+  const form = player.locator("form.roll-form");
+  await form.locator('input[name="formula"]').fill("2d6");
+  await form.locator('input[name="label"]').fill(label);
+  await form.locator(".form-status").evaluate((line) => { line.textContent = ""; });
+  await form.locator('button[type="submit"]').click();
+  await form.locator(".form-status:not(:empty)").waitFor();
+  const line = await form.locator(".form-status").textContent();
+  return line.match(/\((p\d+)\)/)?.[1] ?? null;
+}
+
+/** Wait until `player` has the rejection of `pending` in (its seq past `before`), and
+ * the roll form's line no longer says that it waits. */
+async function rejectedIn(player, before, pending) {
+  await waitSeq(player, before + 1);
+  await player.locator("#log li.kind-approval-rejected").first().waitFor();
+  await player.waitForFunction((p) => !document.querySelector("form.roll-form .form-status")?.textContent
+    .includes(`(${p})`), pending);
+}
+
+const cases = {
+  /** A Czech player's rolls rejected by an English GM: at once, then with a reason
+   * written by keyboard while another request comes in, then Russian chosen. */
+  async reason(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.approval.gm);
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.approval.player);
+    step("Reject: at once, no reason");
+    const plain = await asks(player, "plain");
+    let before = await seqOf(player);
+    await gm.locator("#pending li.pending-item").first().waitFor();
+    await gm.click('#pending button[name="reject"]');
+    await rejectedIn(player, before, plain);
+    result.plain = await linesOf(player);
+    step("Reject with a reason…: opened by keyboard, the field kept while another request comes in");
+    const pending = await asks(player, "why");
+    await gm.locator(`#pending li[data-pending="${pending}"]`).waitFor();
+    await gm.focus(`#pending li[data-pending="${pending}"] button[name="reason-open"]`);
+    await gm.keyboard.press("Enter");
+    result.opened = await gm.evaluate(() => ({
+      focus: document.activeElement?.name ?? null,
+      expanded: document.querySelector('#pending button[name="reason-open"]').getAttribute("aria-expanded"),
+      label: document.activeElement?.labels?.[0]?.textContent ?? null,
+    }));
+    await gm.keyboard.type("Not tonight, ");
+    const other = await gmRequest(gm, "approval", TOKENS.approval.player,
+      { type: "roll", id: "reason-other", formula: "1d6", label: "another" });
+    await gm.locator(`#pending li[data-pending="${other.pending}"]`).waitFor();
+    result.whileAnother = await gm.evaluate(() => ({
+      focus: document.activeElement?.name ?? null, value: document.activeElement?.value ?? null,
+      caret: document.activeElement?.selectionStart ?? null,
+    }));
+    await gm.keyboard.type("<b>Tukan</b>");
+    before = await seqOf(player);
+    await gm.keyboard.press("Enter");
+    await rejectedIn(player, before, pending);
+    result.reasoned = await linesOf(player);
+    result.gmLog = await gm.locator("#log li.kind-approval-rejected .summary").first().textContent();
+    result.left = await gm.$$eval("#pending li.pending-item", (items) => items.map((item) => item.dataset.pending));
+    step("Russian chosen: the reason said again, the words around it in Russian");
+    await Promise.all([player.waitForEvent("load"), player.selectOption("#language", "ru")]);
+    await player.waitForFunction(() => document.documentElement.lang === "ru"
+      && document.body.dataset.status === "connected" && document.body.dataset.history !== undefined
+      && document.querySelector("form.roll-form .form-status")?.textContent).catch(() => {});
+    result.russian = await linesOf(player);
+    await gmRequest(gm, "approval", TOKENS.approval.gm, { type: "reject", id: "reason-other-no", request: other.pending });
+  },
+
+  /** Hostile reasons, sent as the Foundry module's GM would (over the protocol), on
+   * a player's 360×740 phone; and the GM's page on that phone with the field open. */
+  async hostile(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.approval.player);
+    result.reasons = [];
+    for (const [index, reason] of REASONS.entries()) {
+      step(`hostile reason ${index}`);
+      const pending = await asks(player, `hostile ${index}`);
+      const before = await seqOf(player);
+      const reply = await gmRequest(player, "approval", TOKENS.approval.gm,
+        { type: "reject", id: `hostile-reject-${index}`, request: pending, reason });
+      await rejectedIn(player, before, pending);
+      result.reasons.push({ reply: reply.status ?? reply.code, ...(await linesOf(player)),
+        layout: await layoutOf(player) });
+    }
+    step("the GM's page on a phone, the reason's field open with the longest reason in it");
+    const waiting = await gmRequest(player, "approval", TOKENS.approval.player,
+      { type: "roll", id: "hostile-last", formula: "1d6", label: "on the GM's phone" });
+    const gm = await joinedPage(browser, "gm-phone", { ...SMALL_PHONE, locale: "de-DE" }, trouble, url,
+      TOKENS.approval.gm);
+    const item = gm.locator(`#pending li[data-pending="${waiting.pending}"]`);
+    await item.waitFor();
+    await item.locator('button[name="reason-open"]').tap();
+    await item.locator('input[name="reason"]').fill(REASONS.reduce((a, b) => (b.length > a.length ? b : a)));
+    result.gmPhone = {
+      layout: await layoutOf(gm),
+      heights: await item.evaluate((node) => [...node.querySelectorAll("button, input")]
+        .map((control) => Math.round(control.getBoundingClientRect().height))),
+      maxLength: await item.locator('input[name="reason"]').evaluate((input) => input.maxLength),
+    };
+  },
+};
+
+await runCase(cases, trouble);
