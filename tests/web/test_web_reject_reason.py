@@ -81,6 +81,8 @@ async def test_hostile_reasons_are_text_and_break_no_phone(web_world):
     result = await run_case(
         web_world, "hostile", script="reject_reason.mjs", extra={"RB_REASONS": json.dumps(HOSTILE)}
     )
+    # 2,000 letters cannot reach a page: the server refuses the reason, nothing changed
+    assert result["tooLong"] == {"code": "invalid_request", "waiting": True}, result["tooLong"]
     assert len(result["reasons"]) == len(HOSTILE), result
     for reason, shown in zip(HOSTILE, result["reasons"], strict=True):
         assert shown["reply"] == "done", shown
@@ -101,3 +103,17 @@ async def test_hostile_reasons_are_text_and_break_no_phone(web_world):
     assert layout["screen"] == 360 and layout["page"] <= 360 and layout["sideways"] == [], layout
     assert layout["spills"] == [] and layout["past"] == [], layout
     assert phone["heights"] and min(phone["heights"]) >= 44, phone
+
+
+async def test_a_reason_being_composed_is_left_as_it_is_until_the_word_is_in(web_world):
+    """The list of waiting requests is drawn anew at each change of the table; a
+    field replaced while a phone's keyboard composes a word keeps the letters but not
+    the word being composed, which the keyboard then writes a second time. The GM's
+    reason is left as it is until the word is in, and the list drawn anew after it
+    keeps the reason (once) and the focus."""
+    result = await run_case(web_world, "compose", script="reject_reason.mjs")
+    composing = result["composing"]
+    assert composing["same"] is True and composing["items"] == 1, composing
+    after = result["after"]
+    assert after["items"] == 2 and after["name"] == "reason", after
+    assert after["value"] == "Not tonight", after

@@ -67,13 +67,22 @@ export function replaceKeepingFocus(box, node) {
   }
   lifting.delete(box);
   const had = document.activeElement;
-  if (!had || had === box || !box.contains(had)) {
+  // what is written in its fields now (a reason), newer than the drawing when it waited
+  const typed = new Map([...box.querySelectorAll("input[name]")].map((input) => [controlKey(input), input.value]));
+  const put = () => {
     box.replaceChildren(node);
+    for (const input of box.querySelectorAll("input[name]")) {
+      const value = typed.get(controlKey(input));
+      if (value !== undefined && value !== input.value) input.value = value;
+    }
+  };
+  if (!had || had === box || !box.contains(had)) {
+    put();
     return;
   }
   const key = controlKey(had);
   const name = had.getAttribute("name");
-  box.replaceChildren(node);
+  put();
   const controls = [...box.querySelectorAll("button, input, select")];
   const again = controls.find((control) => controlKey(control) === key)
     ?? controls.find((control) => name && control.getAttribute("name") === name);
@@ -158,7 +167,8 @@ function reasonControls(entry, line, send) {
   const submit = button(i18n.localize("ROLLBRIDGE.Web.Button.RejectReasonSend"), "reject-reason", () => {
     // what is written stays until the request leaves the list (a refusal keeps it)
     const reason = input.value.trim();
-    return send(reason ? { type: "reject", request: entry.pending, reason } : { type: "reject", request: entry.pending });
+    const message = { type: "reject", request: entry.pending };
+    return send(reason ? { ...message, reason } : message);
   });
   submit.setAttribute("aria-describedby", line.id);
   form.append(field(i18n.localize("ROLLBRIDGE.Web.Field.Reason"), input), submit);

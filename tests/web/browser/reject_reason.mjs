@@ -48,7 +48,8 @@ const layoutOf = (page) => page.evaluate(() => ({
     .filter((panel) => panel.scrollWidth > panel.clientWidth + 1).map((panel) => panel.id || panel.className),
   // a line drawn past the screen's right edge
   past: [...document.querySelectorAll("#message, .form-status, #log .summary")]
-    .filter((node) => node.getBoundingClientRect().right > window.innerWidth + 1).map((node) => node.className || node.id),
+    .filter((node) => node.getBoundingClientRect().right > window.innerWidth + 1)
+    .map((node) => node.className || node.id),
   parsed: document.querySelectorAll("body img, body script, body iframe, body b").length,
 }));
 
@@ -119,7 +120,8 @@ const cases = {
       && document.body.dataset.status === "connected" && document.body.dataset.history !== undefined
       && document.querySelector("form.roll-form .form-status")?.textContent).catch(() => {});
     result.russian = await linesOf(player);
-    await gmRequest(gm, "approval", TOKENS.approval.gm, { type: "reject", id: "reason-other-no", request: other.pending });
+    await gmRequest(gm, "approval", TOKENS.approval.gm,
+      { type: "reject", id: "reason-other-no", request: other.pending });
   },
 
   /** Hostile reasons, sent as the Foundry module's GM would (over the protocol), on
@@ -128,6 +130,15 @@ const cases = {
     const url = `${BASE}/tables/approval`;
     const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
       TOKENS.approval.player);
+    step("a reason of 2,000 letters: refused, the request still waiting");
+    const long = await asks(player, "too long a reason");
+    const refused = await gmRequest(player, "approval", TOKENS.approval.gm,
+      { type: "reject", id: "hostile-too-long", request: long, reason: "W".repeat(2000) });
+    const state = await gmRequest(player, "approval", TOKENS.approval.gm, { type: "state", id: "hostile-state" });
+    result.tooLong = { code: refused.code ?? refused.status,
+      waiting: (state.table?.pending ?? []).map((entry) => entry.pending).includes(long) };
+    await gmRequest(player, "approval", TOKENS.approval.gm,
+      { type: "reject", id: "hostile-too-long-2", request: long });
     result.reasons = [];
     for (const [index, reason] of REASONS.entries()) {
       step(`hostile reason ${index}`);
@@ -154,6 +165,41 @@ const cases = {
         .map((control) => Math.round(control.getBoundingClientRect().height))),
       maxLength: await item.locator('input[name="reason"]').evaluate((input) => input.maxLength),
     };
+  },
+
+  /** The GM on a phone writes a reason, a word still being composed (the DevTools
+   * protocol's Input.imeSetComposition, as an Android keyboard composes every word),
+   * when another player's request comes in: the field is left as it is until the
+   * word is in, which goes in once; then the list is drawn anew, the reason and the
+   * focus kept. */
+  async compose(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const gm = await joinedPage(browser, "gm", { ...SMALL_PHONE, locale: "en-US" }, trouble, url,
+      TOKENS.approval.gm);
+    const cdp = await gm.context().newCDPSession(gm);
+    const first = await gmRequest(gm, "approval", TOKENS.approval.player,
+      { type: "roll", id: "compose-first", formula: "2d6", label: "first" });
+    const item = gm.locator(`#pending li[data-pending="${first.pending}"]`);
+    await item.locator('button[name="reason-open"]').tap();
+    const field = item.locator('input[name="reason"]');
+    await field.fill("Not");
+    await field.evaluate((node) => { window.rbTyping = node; node.setSelectionRange(3, 3); });
+    await cdp.send("Input.imeSetComposition", { text: " toni", selectionStart: 5, selectionEnd: 5 });
+    step("another request comes in while a word is composed");
+    const second = await gmRequest(gm, "approval", TOKENS.approval.player,
+      { type: "roll", id: "compose-second", formula: "1d6", label: "second" });
+    // the GM's page has the new request (its table view), the list not drawn anew yet
+    await gm.waitForFunction((p) => document.body.dataset.seq && window.rbTyping?.isConnected
+      && !document.querySelector(`#pending li[data-pending="${p}"]`), second.pending).catch(() => {});
+    const state = () => gm.evaluate(() => ({ same: document.activeElement === window.rbTyping,
+      name: document.activeElement?.name ?? null, value: document.activeElement?.value ?? null,
+      items: document.querySelectorAll("#pending li.pending-item").length }));
+    result.composing = await state();
+    step("the word committed");
+    await cdp.send("Input.imeSetComposition", { text: " tonight", selectionStart: 8, selectionEnd: 8 });
+    await cdp.send("Input.insertText", { text: " tonight" });
+    await gm.locator(`#pending li[data-pending="${second.pending}"]`).waitFor();
+    result.after = await state();
   },
 };
 
