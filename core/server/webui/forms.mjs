@@ -464,7 +464,7 @@ export function showOutcome(form, text, kind = "info", code = "") {
 
 /** What the viewer has in a form: each named control's value (a checkbox's or
  * radio's by its value too), the open folds, the focused control and its caret. */
-function formState(form) {
+export function formState(form) {
   const values = [...form.elements].filter((control) => control.name).map((control) =>
     control.type === "checkbox" || control.type === "radio"
       ? { name: control.name, value: control.value, checked: control.checked }
@@ -486,8 +486,9 @@ function controlNamed(form, entry) {
     && (!(control.type === "checkbox" || control.type === "radio") || control.value === entry.value));
 }
 
-/** Put a saved state into a form built anew (a choice that is gone stays as built). */
-function restoreState(form, state) {
+/** Put a saved state into a form built anew (a choice that is gone stays as built;
+ * a state without `focus` leaves the focus where it is). */
+export function restoreState(form, state) {
   for (const entry of state.values) {
     const control = controlNamed(form, entry);
     if (!control) continue;
@@ -503,7 +504,7 @@ function restoreState(form, state) {
     }
   }
   form.querySelectorAll("details").forEach((details, index) => {
-    if (state.open[index]) details.open = true;
+    if (state.open?.[index]) details.open = true;
   });
   const focus = state.focus && controlNamed(form, state.focus);
   if (!focus) return;
