@@ -152,6 +152,7 @@ function reasonControls(entry, line, send) {
   });
   open.classList.add("reason-open");
   open.setAttribute("aria-controls", id);
+  open.setAttribute("aria-describedby", line.id); // which request it takes, as Approve's
   open.setAttribute("aria-expanded", String(reasons.has(entry.pending)));
   const form = el("form", "reason-form");
   form.id = id;

@@ -32,6 +32,39 @@ export function keptLine(value) {
   return { key, data, seq, kind, code };
 }
 
+/** Put `value` as JSON under `key` in the tab's storage for its next load; false
+ * when it is over MAX_KEPT, or the storage is full or refused (it goes with the
+ * reload). */
+function keepForNextLoad(key, value, storage) {
+  const text = JSON.stringify(value);
+  if (text.length > MAX_KEPT) return false;
+  try {
+    tabStorage(storage)?.setItem(key, text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What was kept under `key` for this load, parsed, and removed from the tab as it is
+ * taken (it is for one load only); null when nothing, too much or no JSON was kept. */
+function takeForThisLoad(key, storage) {
+  let text = null;
+  try {
+    const kept = tabStorage(storage);
+    text = kept?.getItem(key) ?? null;
+    kept?.removeItem(key);
+  } catch {
+    return null;
+  }
+  if (!text || text.length > MAX_KEPT) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Keep the page's lines for its next load in this tab.
  * @param {string} table the table id
@@ -44,35 +77,14 @@ export function keepLines(table, lines, storage = undefined) {
   const forms = Object.entries(lines.forms ?? {}).filter(([, line]) => keptLine(line)).slice(0, MAX_LINES);
   const asked = (lines.asked ?? []).filter(([id, form]) => typeof id === "string" && typeof form === "string")
     .slice(0, MAX_LINES);
-  const text = JSON.stringify({ message: keptLine(lines.message), forms: Object.fromEntries(forms), asked });
-  if (text.length > MAX_KEPT) return false;
-  try {
-    tabStorage(storage)?.setItem(linesKey(table), text);
-    return true;
-  } catch {
-    return false; // storage full or refused: the lines go with the reload
-  }
+  return keepForNextLoad(linesKey(table), { message: keptLine(lines.message), forms: Object.fromEntries(forms), asked },
+    storage);
 }
 
 /** The lines the page kept for this load, removed from the tab as they are taken
  * (they are for one load only); what is not a line is left out. */
 export function takeLines(table, storage = undefined) {
-  const none = { message: null, forms: {}, asked: [] };
-  let text = null;
-  try {
-    const kept = tabStorage(storage);
-    text = kept?.getItem(linesKey(table)) ?? null;
-    kept?.removeItem(linesKey(table));
-  } catch {
-    return none;
-  }
-  if (!text || text.length > MAX_KEPT) return none;
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return none;
-  }
+  const value = takeForThisLoad(linesKey(table), storage);
   const forms = Object.entries(value?.forms ?? {}).map(([form, line]) => [form, keptLine(line)])
     .filter(([, line]) => line);
   const asked = (Array.isArray(value?.asked) ? value.asked : [])
@@ -145,14 +157,7 @@ export function keepForms(table, identity, state, secrets = [], storage = undefi
     .map(([key, form]) => [key, keptForm(form, secrets)]);
   const action = typeof state.action === "string" && isFormKey(`action:${state.action}`) ? state.action : null;
   const odds = (state.odds ?? []).filter(isFormKey).slice(0, MAX_LINES);
-  const text = JSON.stringify({ identity, action, forms: Object.fromEntries(forms), odds });
-  if (text.length > MAX_KEPT) return false;
-  try {
-    tabStorage(storage)?.setItem(formsKey(table), text);
-    return true;
-  } catch {
-    return false; // storage full or refused: what was typed goes with the reload
-  }
+  return keepForNextLoad(formsKey(table), { identity, action, forms: Object.fromEntries(forms), odds }, storage);
 }
 
 /** What the viewer typed in the forms before this load, removed from the tab as it
@@ -160,23 +165,10 @@ export function keepForms(table, identity, state, secrets = [], storage = undefi
  * uses it only when it joins as that identity again: formsFor); what is not a
  * form's state is left out. */
 export function takeForms(table, storage = undefined) {
-  const none = { identity: null, action: null, forms: {}, odds: [] };
-  let text = null;
-  try {
-    const kept = tabStorage(storage);
-    text = kept?.getItem(formsKey(table)) ?? null;
-    kept?.removeItem(formsKey(table));
-  } catch {
-    return none;
+  const value = takeForThisLoad(formsKey(table), storage);
+  if (!value || typeof value !== "object" || typeof value.identity !== "string") {
+    return { identity: null, action: null, forms: {}, odds: [] };
   }
-  if (!text || text.length > MAX_KEPT) return none;
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return none;
-  }
-  if (!value || typeof value !== "object" || typeof value.identity !== "string") return none;
   const forms = Object.entries(value.forms ?? {}).filter(([key]) => isFormKey(key)).slice(0, MAX_LINES)
     .map(([key, form]) => [key, keptForm(form)]);
   return {

@@ -11,7 +11,8 @@
 import process from "node:process";
 
 import {
-  DESKTOP, SMALL_PHONE, connected, fillAttack, joinedPage, openPage, runCase, seqOf, tapWebSocket, waitSeq,
+  DESKTOP, SMALL_PHONE, connected, fillAttack, joinedPage, openPage, runCase, seqOf, submitForm, tapWebSocket,
+  waitSeq,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -57,15 +58,6 @@ async function actionLine(page) {
   await page.waitForFunction(() => document.querySelector("#action form .form-status")?.textContent !== "")
     .catch(() => {});
   return linesOf(page);
-}
-
-/** Fill `form`'s fields (name → value), submit it, and wait for its outcome line
- * (emptied first, so the line waited for is this submit's). */
-async function submitForm(form, fields) {
-  for (const [name, value] of Object.entries(fields)) await form.locator(`input[name="${name}"]`).fill(value);
-  await form.locator(".form-status").evaluate((line) => { line.textContent = ""; });
-  await form.locator('button[type="submit"]').click();
-  await form.locator(".form-status:not(:empty)").waitFor();
 }
 
 /** The tab's sessionStorage: whether any value holds `token`. */

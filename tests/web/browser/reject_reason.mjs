@@ -13,7 +13,9 @@
 
 import process from "node:process";
 
-import { DESKTOP, SMALL_PHONE, gmRequest, joinedPage, runCase, seqOf, waitSeq } from "./pages.mjs";
+import {
+  DESKTOP, SMALL_PHONE, gmRequest, joinedPage, runCase, seqOf, submitForm, waitSeq, widthOf,
+} from "./pages.mjs";
 
 const env = process.env;
 const BASE = env.RB_BASE;
@@ -36,31 +38,18 @@ const linesOf = (page) => page.evaluate(() => ({
 
 /** How a page holds up: wider than its screen (the page, or an element that scrolls
  * sideways), a panel something is drawn out of, elements a parsed reason made. */
-const layoutOf = (page) => page.evaluate(() => ({
-  screen: window.innerWidth,
-  page: document.documentElement.scrollWidth,
-  sideways: [...document.querySelectorAll("body *")]
-    .filter((node) => node.scrollWidth > node.clientWidth + 1
-      && ["auto", "scroll", "hidden"].includes(getComputedStyle(node).overflowX)
-      && !node.classList.contains("visually-hidden"))
-    .map((node) => `${node.tagName}#${node.id}.${node.className}`),
-  spills: [...document.querySelectorAll("section.panel")]
-    .filter((panel) => panel.scrollWidth > panel.clientWidth + 1).map((panel) => panel.id || panel.className),
+const layoutOf = async (page) => ({ ...(await widthOf(page)), ...(await page.evaluate(() => ({
   // a line drawn past the screen's right edge
   past: [...document.querySelectorAll("#message, .form-status, #log .summary")]
     .filter((node) => node.getBoundingClientRect().right > window.innerWidth + 1)
     .map((node) => node.className || node.id),
   parsed: document.querySelectorAll("body img, body script, body iframe, body b").length,
-}));
+}))) });
 
 /** The player's roll through its form, waiting for the GM: its pending id. */
 async function asks(player, label) {
   const form = player.locator("form.roll-form");
-  await form.locator('input[name="formula"]').fill("2d6");
-  await form.locator('input[name="label"]').fill(label);
-  await form.locator(".form-status").evaluate((line) => { line.textContent = ""; });
-  await form.locator('button[type="submit"]').click();
-  await form.locator(".form-status:not(:empty)").waitFor();
+  await submitForm(form, { formula: "2d6", label });
   const line = await form.locator(".form-status").textContent();
   return line.match(/\((p\d+)\)/)?.[1] ?? null;
 }
