@@ -1,7 +1,8 @@
 """axe-core's accessibility rules on the table page, in real headless Chromium
 against a real server: browser/axe.mjs opens the page as the GM, a player and an
 observer, on a 1280×800 laptop and a 360×740 phone, at a table with actors, a log
-holding an attack, a running encounter, a roll waiting for the GM's approval, the
+holding an attack and a rejection with the GM's reason, a running encounter, a roll
+waiting for the GM's approval (the GM's field for a reason open), the
 odds of a roll shown, the statistics drawn and the log's steps unfolded — and the
 join form before joining — and runs axe on each (WCAG 2.0 to 2.2 A and AA, axe's
 best practices and its experimental rules); this test fails on any violation it
@@ -31,6 +32,7 @@ async def test_axe_finds_nothing_on_the_table_page(web_world):
     result = await run_case(web_world, "table", script="axe.mjs")
     assert result["attack"]["type"] == "result", result["attack"]
     assert result["asked"].get("status") == "pending", result["asked"]
+    assert result["rejected"].get("status") == "done", result["rejected"]
     pages = result["pages"]
     assert result["encounter"]["type"] == "result", result["encounter"]
     roles, screens = ("gm", "player", "observer", "join"), ("laptop", "phone")

@@ -121,21 +121,50 @@ async def test_a_request_the_gm_answers_while_the_page_reloads_is_said_answered(
     assert not after["roll"].startswith(waits_de.split("{pending}")[0]), after
 
 
-async def test_a_line_of_an_action_chosen_again_after_the_reload_comes_back(web_world):
+async def test_a_line_of_an_action_not_chosen_first_comes_back_after_the_reload(web_world):
     """The docs said a line beside an action's form that is not the one the list
     chooses first comes back once that action is chosen again after a language's
     reload; it did not (the page left it out once the log from before was in, and
-    choosing an action did not look for it). Its test used the first action, which
-    the list chooses anyway. Now the attack's "waiting for the GM" comes back when
-    the attack is chosen, in German after Russian then German were chosen (the
-    second reload keeps it too), in Russian when it is chosen at once."""
+    choosing an action did not look for it). Now the action chosen is kept across the
+    reload with what was typed, so the attack stays chosen, and its "waiting for the
+    GM" comes back in Russian, in German after that (the second reload keeps it
+    too), and in Russian again."""
     result = await run_case(web_world, "otherAction", script="language_keep.mjs")
     waits = {lang: catalog(lang)["ROLLBRIDGE.Web.Message.Pending"] for lang in ("cs", "de", "ru")}
     czech = result["czech"]
     assert czech["action"].startswith(waits["cs"].split("{pending}")[0]), czech
     pending = czech["action"].rsplit("(", 1)[1].rstrip(")")
-    assert result["first"] != "attack", result
+    assert result["first"] == "attack", result  # kept chosen (it was the list's first again)
     german = result["german"]
     assert german["action"] == waits["de"].replace("{pending}", pending), german
     russian = result["russian"]
     assert russian["action"] == waits["ru"].replace("{pending}", pending), russian
+
+
+async def test_what_is_typed_in_the_forms_and_the_odds_survive_a_languages_reload(web_world):
+    """A Czech player had typed a roll and an attack (a folded parameter too) and
+    asked the odds of both, then chose German: the page loaded anew with every form
+    empty, the list on its first action and no odds (docs/web.md said they were not
+    kept). Now what was typed comes back, the attack still chosen, and the odds are
+    asked again and shown in German; the player's own token, pasted into the label,
+    is never kept (in the tab's storage only under its own token key) and is not
+    put back."""
+    result = await run_case(web_world, "typed", script="language_keep.mjs")
+    before, after = result["before"], result["after"]
+    assert before["lang"] == "cs" and after["lang"] == "de", (before, after)
+    typed = {"action": "attack", "formula": "3d6", "weapon": "Hackler", "skill": "5", "pool": "2",
+             "rounds": "3", "modifier": "-1", "open": True, "target": "rook"}  # fmt: skip
+    assert {key: before[key] for key in typed} == typed, before
+    assert {key: after[key] for key in typed} == typed, after
+    # the label held the token: left out, whatever field it was typed in
+    assert before["label"] == "sneaky" and after["label"] == "", after
+    # the odds asked again, in German
+    de = catalog("de")
+    assert sorted(result["oddsAsked"]) == ["3d6", "attack"], result["oddsAsked"]
+    assert after["rollOdds"] == de["ROLLBRIDGE.Web.Odds.Total"], after
+    assert after["attackOdds"] is not None and after["attackOdds"] != before["attackOdds"], after
+    assert after["rollLine"].startswith(de["ROLLBRIDGE.Web.Odds.Mean"].split("{")[0]), after
+    # kept for that reload only, and the token never but under the tab's token key
+    assert result["formsStored"] == 1, result
+    assert result["tokenStored"] == ["rollbridge.token.web"], result["tokenStored"]
+    assert result["kept"] == ["rollbridge.token.web"], result["kept"]

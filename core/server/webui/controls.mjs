@@ -2,7 +2,7 @@
 // adjusting an actor's track) and the encounter's order with its buttons.
 
 import { askedFor, el, renderActor } from "./render.mjs";
-import { afterLift, field, select, pressedIn } from "./forms.mjs";
+import { afterLift, composingIn, field, select, pressedIn } from "./forms.mjs";
 import { i18n } from "./texts.mjs";
 
 /**
@@ -50,7 +50,9 @@ const lifting = new Map();
  * @param {HTMLElement} node what it holds now
  */
 export function replaceKeepingFocus(box, node) {
-  if (pressedIn(box)) { // the GM's press on *Approve*: drawn anew once its click is done
+  // the GM's press on *Approve*: drawn anew once its click is done; a word being
+  // composed in a reason: once it is in
+  if (pressedIn(box) || composingIn(box)) {
     const first = !lifting.has(box);
     lifting.set(box, node);
     if (first) {
@@ -65,18 +67,31 @@ export function replaceKeepingFocus(box, node) {
   }
   lifting.delete(box);
   const had = document.activeElement;
-  if (!had || had === box || !box.contains(had)) {
+  // what is written in its fields now (a reason), newer than the drawing when it waited
+  const typed = new Map([...box.querySelectorAll("input[name]")].map((input) => [controlKey(input), input.value]));
+  const put = () => {
     box.replaceChildren(node);
+    for (const input of box.querySelectorAll("input[name]")) {
+      const value = typed.get(controlKey(input));
+      if (value !== undefined && value !== input.value) input.value = value;
+    }
+  };
+  if (!had || had === box || !box.contains(had)) {
+    put();
     return;
   }
   const key = controlKey(had);
   const name = had.getAttribute("name");
-  box.replaceChildren(node);
+  put();
   const controls = [...box.querySelectorAll("button, input, select")];
   const again = controls.find((control) => controlKey(control) === key)
     ?? controls.find((control) => name && control.getAttribute("name") === name);
   if (again) {
     again.focus();
+    // a reason being written keeps its caret
+    if (typeof had.selectionStart === "number" && typeof again.setSelectionRange === "function") {
+      again.setSelectionRange(had.selectionStart, had.selectionEnd);
+    }
   } else {
     box.tabIndex = -1; // focusable by script only: what it holds is read from it
     box.focus();
@@ -115,12 +130,65 @@ export function showHistory(box, session, send) {
   }
 }
 
-/** The pending requests (the GM's table view holds them), each to approve or reject.
+/** The reasons the GM is writing, by pending id (an open field, its text so far):
+ * the list is drawn anew at each change of the table, and they stay as written. */
+const reasons = new Map();
+
+/**
+ * A request's optional reason: *Reject with a reason…* opens a one-line field under
+ * the request, whose own button (or Enter) rejects it with what is written there.
+ * The reason is the GM's own words, sent as written (the player reads it, untranslated).
+ * *Reject* beside it still rejects at once, without one.
+ */
+function reasonControls(entry, line, send) {
+  const id = `rb-reason-${line.id}`;
+  const open = button(i18n.localize("ROLLBRIDGE.Web.Button.RejectWithReason"), "reason-open", () => {
+    if (reasons.has(entry.pending)) reasons.delete(entry.pending);
+    else reasons.set(entry.pending, "");
+    const shown = reasons.has(entry.pending);
+    form.hidden = !shown;
+    open.setAttribute("aria-expanded", String(shown));
+    if (shown) input.focus();
+  });
+  open.classList.add("reason-open");
+  open.setAttribute("aria-controls", id);
+  open.setAttribute("aria-describedby", line.id); // which request it takes, as Approve's
+  open.setAttribute("aria-expanded", String(reasons.has(entry.pending)));
+  const form = el("form", "reason-form");
+  form.id = id;
+  form.hidden = !reasons.has(entry.pending);
+  const input = el("input");
+  input.name = "reason";
+  input.maxLength = 500; // the protocol's bound of a reason
+  input.autocomplete = "off";
+  input.enterKeyHint = "send";
+  input.value = reasons.get(entry.pending) ?? "";
+  input.setAttribute("aria-describedby", line.id);
+  input.addEventListener("input", () => reasons.set(entry.pending, input.value));
+  const submit = button(i18n.localize("ROLLBRIDGE.Web.Button.RejectReasonSend"), "reject-reason", () => {
+    // what is written stays until the request leaves the list (a refusal keeps it)
+    const reason = input.value.trim();
+    const message = { type: "reject", request: entry.pending };
+    return send(reason ? { ...message, reason } : message);
+  });
+  submit.setAttribute("aria-describedby", line.id);
+  form.append(field(i18n.localize("ROLLBRIDGE.Web.Field.Reason"), input), submit);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault(); // Enter in the field: its button's click, once
+    submit.click();
+  });
+  return [open, form];
+}
+
+/** The pending requests (the GM's table view holds them), each to approve or reject
+ * (with an optional reason: reasonControls).
  * Each button is described by its request's line (`aria-describedby`): a screen
  * reader going through the list heard "Approve", "Reject", "Approve"… and not which
  * request each one takes. */
 export function pendingList(session, send) {
   const list = el("ul", "pending");
+  const waiting = new Set((session.table.pending ?? []).map((entry) => entry.pending));
+  for (const pending of reasons.keys()) if (!waiting.has(pending)) reasons.delete(pending);
   for (const [index, entry] of (session.table.pending ?? []).entries()) {
     const asked = askedFor(entry, (id) => session.nameOf(id), (action) => session.actionLabel(action));
     const item = el("li", "pending-item");
@@ -133,7 +201,7 @@ export function pendingList(session, send) {
     const reject = button(i18n.localize("ROLLBRIDGE.Web.Button.Reject"), "reject",
       () => send({ type: "reject", request: entry.pending }));
     for (const node of [approve, reject]) node.setAttribute("aria-describedby", line.id);
-    item.append(line, approve, reject);
+    item.append(line, approve, reject, ...reasonControls(entry, line, send));
     list.append(item);
   }
   if (!list.childElementCount) list.append(el("li", "empty", i18n.localize("ROLLBRIDGE.Web.Pending.Nothing")));

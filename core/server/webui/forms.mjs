@@ -464,7 +464,7 @@ export function showOutcome(form, text, kind = "info", code = "") {
 
 /** What the viewer has in a form: each named control's value (a checkbox's or
  * radio's by its value too), the open folds, the focused control and its caret. */
-function formState(form) {
+export function formState(form) {
   const values = [...form.elements].filter((control) => control.name).map((control) =>
     control.type === "checkbox" || control.type === "radio"
       ? { name: control.name, value: control.value, checked: control.checked }
@@ -486,8 +486,9 @@ function controlNamed(form, entry) {
     && (!(control.type === "checkbox" || control.type === "radio") || control.value === entry.value));
 }
 
-/** Put a saved state into a form built anew (a choice that is gone stays as built). */
-function restoreState(form, state) {
+/** Put a saved state into a form built anew (a choice that is gone stays as built;
+ * a state without `focus` leaves the focus where it is). */
+export function restoreState(form, state) {
   for (const entry of state.values) {
     const control = controlNamed(form, entry);
     if (!control) continue;
@@ -503,7 +504,7 @@ function restoreState(form, state) {
     }
   }
   form.querySelectorAll("details").forEach((details, index) => {
-    if (state.open[index]) details.open = true;
+    if (state.open?.[index]) details.open = true;
   });
   const focus = state.focus && controlNamed(form, state.focus);
   if (!focus) return;
@@ -527,11 +528,11 @@ function putDeferred() {
   }
 }
 
-/** Put the deferred forms in a task later, not at once: a tap on *Roll* ends the
+/** Put the deferred forms (and what waits in afterLift) in a task later, not at once: a tap on *Roll* ends the
  * word (the field is left) between its press and its click, and a form built anew
  * in between took the button away with the click — the roll was never sent. A task
  * later the click has done what it does; a press still held waits for its lift. */
-const putLater = () => setTimeout(putDeferred, 0);
+const putLater = () => setTimeout(lifted, 0);
 
 /** What waits for the press to be lifted (:func:`afterLift`), called a task after it. */
 const onLift = new Set();
@@ -546,10 +547,17 @@ export const pressedIn = (node) => Boolean(pressed && node?.contains(pressed));
 
 /**
  * Call `callback` a task after the press that is held now is lifted (its click
- * done first), once.
+ * done first), or the word being composed now is in, once.
  * @param {() => void} callback
  */
 export const afterLift = (callback) => onLift.add(callback);
+
+/**
+ * Whether a keyboard is composing a word in a field inside `node` now: what is drawn
+ * there anew should wait (:func:`afterLift`, which also waits for the word to be in).
+ * @param {Node | null | undefined} node
+ */
+export const composingIn = (node) => Boolean(composing && node?.contains(document.activeElement));
 
 function lifted() {
   putDeferred();
@@ -596,7 +604,7 @@ if (globalThis.document) {
  */
 export function replaceKeeping(box, node) {
   const old = box.querySelector("form");
-  if ((composing && old?.contains(document.activeElement)) || pressedIn(old)) {
+  if (composingIn(old) || pressedIn(old)) {
     deferred.set(box, node);
     return;
   }

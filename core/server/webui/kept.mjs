@@ -32,6 +32,39 @@ export function keptLine(value) {
   return { key, data, seq, kind, code };
 }
 
+/** Put `value` as JSON under `key` in the tab's storage for its next load; false
+ * when it is over MAX_KEPT, or the storage is full or refused (it goes with the
+ * reload). */
+function keepForNextLoad(key, value, storage) {
+  const text = JSON.stringify(value);
+  if (text.length > MAX_KEPT) return false;
+  try {
+    tabStorage(storage)?.setItem(key, text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What was kept under `key` for this load, parsed, and removed from the tab as it is
+ * taken (it is for one load only); null when nothing, too much or no JSON was kept. */
+function takeForThisLoad(key, storage) {
+  let text = null;
+  try {
+    const kept = tabStorage(storage);
+    text = kept?.getItem(key) ?? null;
+    kept?.removeItem(key);
+  } catch {
+    return null;
+  }
+  if (!text || text.length > MAX_KEPT) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Keep the page's lines for its next load in this tab.
  * @param {string} table the table id
@@ -44,35 +77,14 @@ export function keepLines(table, lines, storage = undefined) {
   const forms = Object.entries(lines.forms ?? {}).filter(([, line]) => keptLine(line)).slice(0, MAX_LINES);
   const asked = (lines.asked ?? []).filter(([id, form]) => typeof id === "string" && typeof form === "string")
     .slice(0, MAX_LINES);
-  const text = JSON.stringify({ message: keptLine(lines.message), forms: Object.fromEntries(forms), asked });
-  if (text.length > MAX_KEPT) return false;
-  try {
-    tabStorage(storage)?.setItem(linesKey(table), text);
-    return true;
-  } catch {
-    return false; // storage full or refused: the lines go with the reload
-  }
+  return keepForNextLoad(linesKey(table), { message: keptLine(lines.message), forms: Object.fromEntries(forms), asked },
+    storage);
 }
 
 /** The lines the page kept for this load, removed from the tab as they are taken
  * (they are for one load only); what is not a line is left out. */
 export function takeLines(table, storage = undefined) {
-  const none = { message: null, forms: {}, asked: [] };
-  let text = null;
-  try {
-    const kept = tabStorage(storage);
-    text = kept?.getItem(linesKey(table)) ?? null;
-    kept?.removeItem(linesKey(table));
-  } catch {
-    return none;
-  }
-  if (!text || text.length > MAX_KEPT) return none;
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return none;
-  }
+  const value = takeForThisLoad(linesKey(table), storage);
   const forms = Object.entries(value?.forms ?? {}).map(([form, line]) => [form, keptLine(line)])
     .filter(([, line]) => line);
   const asked = (Array.isArray(value?.asked) ? value.asked : [])
@@ -94,4 +106,81 @@ export function lineText(line, texts, summaryOf) {
   if (line.seq !== null && result === null) return null;
   if (!line.key) return result;
   return texts.format(line.key, result === null ? line.data : { ...line.data, result });
+}
+
+// What the viewer typed into the forms is kept across that reload too — the action
+// chosen in the action list, each shown form's values and open folds, and which
+// forms showed their odds (asked again after it: they are the server's answer in a
+// language, never kept as text) — for the same table and the same identity (a tab
+// that joins as someone else after the reload gets none of it), for that reload
+// only. A value holding a token is never kept: it is left out, whatever field it
+// was typed in.
+
+/** Where the tab keeps a table's forms for the next load. */
+const formsKey = (table) => `rollbridge.forms.${table}`;
+
+/** Values kept at most in one form, and a value's length at most. */
+const MAX_VALUES = 100;
+const MAX_VALUE = 2_000;
+/** A join or admin token (`rbt_…`, `rba_…`), as the shared client's redact finds one. */
+const TOKEN = /rb[ta]_[A-Za-z0-9_-]{8,}/;
+
+/** A form's key as the page names it (data-form: "roll", "adjust", "action:NAME"). */
+const isFormKey = (key) => typeof key === "string" && /^(roll|adjust|action:[\w.-]{1,100})$/.test(key);
+
+/** A form's state as kept: its values ({name, value} or {name, value, checked})
+ * and open folds, with what is not one left out, and a value holding a token (or
+ * one of `secrets`) too. */
+function keptForm(state, secrets = []) {
+  const values = (Array.isArray(state?.values) ? state.values : []).filter((entry) =>
+    entry && typeof entry.name === "string" && /^[\w-]{1,100}$/.test(entry.name)
+    && typeof entry.value === "string" && entry.value.length <= MAX_VALUE
+    && !TOKEN.test(entry.value) && !secrets.some((secret) => secret && entry.value.includes(secret))
+    && (entry.checked === undefined || typeof entry.checked === "boolean"))
+    .slice(0, MAX_VALUES)
+    .map(({ name, value, checked }) => (checked === undefined ? { name, value } : { name, value, checked }));
+  const open = (Array.isArray(state?.open) ? state.open : []).slice(0, MAX_VALUES).map((fold) => fold === true);
+  return { values, open };
+}
+
+/**
+ * Keep what the viewer typed in the forms for the page's next load in this tab.
+ * @param {string} table the table id
+ * @param {string} identity who the page joined as (role and name)
+ * @param {{action: string|null, forms: object, odds: string[]}} state the action
+ *   chosen, each form's state by its key (data-form), the forms whose odds were shown
+ * @param {string[]} secrets texts never to keep (the page's tokens)
+ * @returns {boolean} whether they were kept
+ */
+export function keepForms(table, identity, state, secrets = [], storage = undefined) {
+  const forms = Object.entries(state.forms ?? {}).filter(([key]) => isFormKey(key)).slice(0, MAX_LINES)
+    .map(([key, form]) => [key, keptForm(form, secrets)]);
+  const action = typeof state.action === "string" && isFormKey(`action:${state.action}`) ? state.action : null;
+  const odds = (state.odds ?? []).filter(isFormKey).slice(0, MAX_LINES);
+  return keepForNextLoad(formsKey(table), { identity, action, forms: Object.fromEntries(forms), odds }, storage);
+}
+
+/** What the viewer typed in the forms before this load, removed from the tab as it
+ * is taken (it is for one load only), with the identity it was kept for (the page
+ * uses it only when it joins as that identity again: formsFor); what is not a
+ * form's state is left out. */
+export function takeForms(table, storage = undefined) {
+  const value = takeForThisLoad(formsKey(table), storage);
+  if (!value || typeof value !== "object" || typeof value.identity !== "string") {
+    return { identity: null, action: null, forms: {}, odds: [] };
+  }
+  const forms = Object.entries(value.forms ?? {}).filter(([key]) => isFormKey(key)).slice(0, MAX_LINES)
+    .map(([key, form]) => [key, keptForm(form)]);
+  return {
+    identity: value.identity,
+    action: typeof value.action === "string" && isFormKey(`action:${value.action}`) ? value.action : null,
+    forms: Object.fromEntries(forms),
+    odds: (Array.isArray(value.odds) ? value.odds : []).filter(isFormKey).slice(0, MAX_LINES),
+  };
+}
+
+/** The forms kept (takeForms) when the page joined as `identity`, the one they were
+ * kept for; else null (a tab that joins as someone else gets none of it). */
+export function formsFor(kept, identity) {
+  return kept?.identity && kept.identity === identity ? kept : null;
 }

@@ -165,6 +165,13 @@ function requestType(type) {
     : type === "resolve" ? i18n.localize("ROLLBRIDGE.Web.Kind.Resolution") : type ?? "";
 }
 
+/** The GM's reason for a rejection as the log says it ("reason: “…”"), the reason
+ * isolated from the words around it; "" for none. */
+function reasonWords(reason) {
+  const text = typeof reason === "string" ? reason.trim() : "";
+  return text ? i18n.format("ROLLBRIDGE.Web.Log.Reason", { reason: isolated(text) }) : "";
+}
+
 /**
  * What a request waiting for the GM asks for, in a line: its kind in words, and
  * what — a roll's formula, label and actor; an action's name (`labelOf`: the
@@ -235,9 +242,10 @@ export function eventSummary(event, nameOf, words = {}) {
       return i18n.format("ROLLBRIDGE.Web.Log.Asks",
         { pending: data.pending, who: request.who?.name ?? "?", ...askedFor(request, nameOf, actionLabel) });
     }
-    case "approval.rejected":
-      return [data.pending && `${data.pending}:`, [data.requested_by && byLabel(data.requested_by),
-        requestType(data.type), data.reason].filter(Boolean).map(isolated).join(" — ")].filter(Boolean).join(" ");
+    case "approval.rejected": // the GM's reason in the GM's words, the words around it the page's
+      return [data.pending && `${data.pending}:`, [...[data.requested_by && byLabel(data.requested_by),
+        requestType(data.type)].filter(Boolean).map(isolated), reasonWords(data.reason)].filter(Boolean).join(" — ")]
+        .filter(Boolean).join(" ");
     case "dice.committed": // what a player notes before the segment's rolls, to check them later
       return data.commitment ? i18n.format("ROLLBRIDGE.Web.Log.Committed",
         { segment: data.segment, commitment: data.commitment }) : "";

@@ -23,10 +23,12 @@ import { errorMessage, localeNotice, newRequestId } from "../client/protocol.mjs
 import {
   actorCards, adjustForm, encounterView, pendingList, replaceKeepingFocus, showHistory,
 } from "./controls.mjs";
-import { actionForm, ofTarget, replaceKeeping, rollForm, sheetChoices, showOutcome, showWaiting } from "./forms.mjs";
+import {
+  actionForm, formState, ofTarget, replaceKeeping, restoreState, rollForm, sheetChoices, showOutcome, showWaiting,
+} from "./forms.mjs";
 import { fetchHistory } from "./history.mjs";
-import { keepLines, keptLine, lineText, takeLines } from "./kept.mjs";
-import { el, eventSummary, renderEvent } from "./render.mjs";
+import { formsFor, keepForms, keepLines, keptLine, lineText, takeForms, takeLines } from "./kept.mjs";
+import { el, eventSummary, isolated, renderEvent } from "./render.mjs";
 import {
   Session, browserLocale, forgetToken, keepTokenOnce, rememberToken, rememberedToken, socketUrl, tableFromPath,
   takeToken, takeTokenOnce,
@@ -152,6 +154,36 @@ function keepTheLines() {
     if (formOf(key)?.querySelector(".form-status")?.textContent === text) forms[key] = line;
   }
   keepLines(tableId, { message, forms, asked: [...asked] });
+  keepTheForms();
+}
+
+/** Who the page joined as (role and name), for what it keeps across a reload; null
+ * until it has joined. */
+let joinedAs = null;
+/** What was typed in the forms before a language's reload (kept.mjs), for the same
+ * identity, until the forms are first built; then null. */
+let restoringForms = null;
+
+/** Keep what the viewer typed in the forms — the action chosen, each form's values
+ * and open folds, the forms whose odds are shown (asked again after the reload) —
+ * for the page loaded anew in another language; never the page's tokens. */
+function keepTheForms() {
+  if (!joinedAs || $("act-panel").hidden) return;
+  const forms = {};
+  for (const form of document.querySelectorAll("#roll form[data-form], #action form[data-form], #adjust form[data-form]")) {
+    forms[form.dataset.form] = formState(form);
+  }
+  const odds = [...document.querySelectorAll("form[data-form]")]
+    .filter((form) => form.querySelector(".form-odds")?.childElementCount).map((form) => form.dataset.form);
+  keepForms(tableId, joinedAs, { action: $("action-select").value || null, forms, odds },
+    [joinToken, acceptedToken].filter(Boolean));
+}
+
+/** Put what was typed in the form `box` holds before the reload (`kept`) back in it. */
+function putKept(box, kept) {
+  const form = box.querySelector("form[data-form]");
+  const state = form && kept?.forms[form.dataset.form];
+  if (state) restoreState(form, state);
 }
 
 /** Whether a request goes out now: connected, and the browser not offline. */
@@ -193,8 +225,8 @@ function answered(reply, key) {
     line = { key: "ROLLBRIDGE.Web.Message.Secret" };
     text = i18n.localize("ROLLBRIDGE.Web.Message.Secret");
   } else if (reply.status === "rejected") {
-    line = { key: "ROLLBRIDGE.Web.Message.Rejected" };
-    text = i18n.localize("ROLLBRIDGE.Web.Message.Rejected");
+    line = rejectedLine(reply.reason);
+    text = lineText(line, i18n, summaryOf);
   } else line = { seq: reply.seq ?? reply.event?.seq };
   say(text);
   const form = key ? formOf(key) : null;
@@ -320,6 +352,15 @@ function askOdds(message, form) {
   });
 }
 
+/** The line of a request the GM rejected (kept.mjs), with the GM's reason when
+ * there is one: the GM's own words, kept as written, the words around them said in
+ * the page's language. */
+function rejectedLine(reason) {
+  const text = typeof reason === "string" ? reason.trim() : "";
+  return keptLine(text ? { key: "ROLLBRIDGE.Web.Message.RejectedReason", data: { reason: isolated(text) } }
+    : { key: "ROLLBRIDGE.Web.Message.Rejected" });
+}
+
 /** The GM approved or rejected a request of this page's: say so (beside its form
  * too). True when the event is one. */
 function followAsked(event) {
@@ -330,13 +371,12 @@ function followAsked(event) {
   const key = asked.get(id);
   const form = formOf(key);
   asked.delete(id);
-  const text = rejected ? i18n.localize("ROLLBRIDGE.Web.Message.Rejected")
+  const text = rejected ? lineText(rejectedLine(data.reason), i18n, summaryOf)
     : i18n.format("ROLLBRIDGE.Web.Message.Approved",
       { result: eventSummary(event, (actor) => session.nameOf(actor), session.words()) });
   say(text);
   if (form) showOutcome(form, text);
-  const line = rejected ? { key: "ROLLBRIDGE.Web.Message.Rejected" }
-    : { key: "ROLLBRIDGE.Web.Message.Approved", seq: event.seq };
+  const line = rejected ? rejectedLine(data.reason) : { key: "ROLLBRIDGE.Web.Message.Approved", seq: event.seq };
   noteLine(line, text, key);
   if (restoring) {
     // the GM answered while the page reloaded: this is newer than what was kept
@@ -406,12 +446,16 @@ function buildForms() {
   const acting = session.role === "gm" || session.role === "player";
   $("act-panel").hidden = !acting;
   $("gm-panel").hidden = session.role !== "gm";
+  // what was typed before a language's reload: put back once, in the forms first built
+  const kept = restoringForms;
+  restoringForms = null;
   if (!acting) return;
   replaceKeeping($("roll"), rollForm(session, send, askOdds));
+  putKept($("roll"), kept);
   const actions = Object.entries(session.ruleset?.actions ?? {})
     .filter(([, spec]) => session.role === "gm" || !spec.gm_only);
   const chooser = $("action-select");
-  const chosen = chooser.value;
+  const chosen = kept?.action ?? chooser.value;
   chooser.replaceChildren(...actions.map(([name, spec]) => new Option(spec.label || name, name)));
   if (actions.some(([name]) => name === chosen)) chooser.value = chosen;
   const showAction = () => {
@@ -422,8 +466,14 @@ function buildForms() {
   };
   chooser.onchange = showAction;
   showAction();
-  if (session.role === "gm") replaceKeeping($("adjust"), adjustForm(session, send));
+  putKept($("action"), kept);
+  if (session.role === "gm") {
+    replaceKeeping($("adjust"), adjustForm(session, send));
+    putKept($("adjust"), kept);
+  }
   showForms();
+  // the odds shown before the reload are asked again: the server's answer, in this language
+  for (const key of kept?.odds ?? []) formOf(key)?.querySelector('button[name="odds"]')?.click();
 }
 
 /** Note an event the page has seen (a kept line may name it), the latest MAX_ENTRIES. */
@@ -471,6 +521,12 @@ async function addHistory(token, welcome) {
 function joined(token, welcome, { first }) {
   rememberToken(tableId, token); // a reload of this tab joins again
   acceptedToken = token;
+  joinedAs = `${welcome.role}:${welcome.name}`;
+  if (first) {
+    // what was typed before a language's reload, for this identity only, once
+    restoringForms = formsFor(keptForms, joinedAs);
+    keptForms = null;
+  }
   $("join").hidden = true;
   $("table").hidden = false;
   $("leave").hidden = false;
@@ -530,6 +586,7 @@ let acceptedToken = null;
 
 function join(token) {
   joinToken = token;
+  joinedAs = null;
   if (!tableId) {
     afterWords(() => say(i18n.localize("ROLLBRIDGE.Web.Message.NoTable"), "error"))();
     return;
@@ -601,6 +658,7 @@ $("reconnect").addEventListener("click", nudge);
  */
 function leave() {
   forgetToken(tableId);
+  joinedAs = null;
   joinToken = null;
   acceptedToken = null;
   session?.stop(); // stopped: nothing reconnects it (the join form starts another)
@@ -685,6 +743,8 @@ const startToken = takeToken() ?? onceToken ?? (tableId ? rememberedToken(tableI
 // the lines the page said before a language's reload, and the requests of it still
 // waiting for the GM: said again, in this language, as the table comes in
 const keptLines = tableId ? takeLines(tableId) : null;
+// and what was typed in the forms (for the identity it was typed as)
+let keptForms = tableId ? takeForms(tableId) : null;
 if (startToken) join(startToken);
 if (startToken && keptLines) {
   restoring = { message: keptLines.message, forms: keptLines.forms };

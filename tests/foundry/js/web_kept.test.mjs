@@ -6,7 +6,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { keepLines, keptLine, lineText, takeLines } from "../../../core/server/webui/kept.mjs";
+import {
+  formsFor, keepForms, keepLines, keptLine, lineText, takeForms, takeLines,
+} from "../../../core/server/webui/kept.mjs";
 import { keepTokenOnce, rememberedToken, takeTokenOnce } from "../../../core/server/webui/session.mjs";
 
 /** A stand-in of the Web Storage API (getItem, setItem, removeItem). */
@@ -70,4 +72,41 @@ test("a token kept for one reload is gone once taken, and is not the tab's joine
   assert.equal(takeTokenOnce("web", tab), "rbt_typed");
   assert.equal(takeTokenOnce("web", tab), null);
   assert.equal(tab.items.size, 0);
+});
+
+test("what was typed in the forms comes back once, for the same identity, never a token", () => {
+  const tab = storage();
+  const token = "rbt_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefg";
+  const roll = { values: [{ name: "formula", value: "3d6" }, { name: "label", value: `mine ${token}` },
+    { name: "secret", value: "on", checked: true }], open: [],
+    focus: { name: "formula", value: "3d6", caret: [3, 3] } };
+  const attack = { values: [{ name: "note", value: "a typed-in rba_ZZZZZZZZZZZZ admin token" },
+    { name: "skill", value: "5" }, { name: "weird", value: { no: 1 } }, { name: "<b>", value: "x" }], open: [true] };
+  assert.equal(keepForms("web", "player:alice", { action: "attack", forms: { roll, "action:attack": attack,
+    "<img>": roll }, odds: ["roll", "x y"] }, ["joined-secret"], tab), true);
+  assert.ok(![...tab.items.values()].some((value) => value.includes(token) || value.includes("rba_")));
+  const kept = takeForms("web", tab);
+  assert.equal(tab.items.size, 0); // for one load only
+  assert.deepEqual(takeForms("web", tab), { identity: null, action: null, forms: {}, odds: [] });
+  assert.deepEqual(formsFor(kept, "player:alice"), {
+    identity: "player:alice",
+    action: "attack",
+    forms: {
+      roll: { values: [{ name: "formula", value: "3d6" }, { name: "secret", value: "on", checked: true }], open: [] },
+      "action:attack": { values: [{ name: "skill", value: "5" }], open: [true] },
+    },
+    odds: ["roll"],
+  });
+  // another identity (the tab joined with another token after the reload) gets none
+  assert.equal(formsFor(kept, "gm:gm"), null);
+  assert.equal(formsFor(kept, null), null);
+  // a value holding one of the page's own tokens, whatever its form
+  keepForms("web", "player:alice", { forms: { roll: { values: [{ name: "label", value: "a joined-secret b" }] } } },
+    ["joined-secret"], tab);
+  assert.deepEqual(takeForms("web", tab).forms.roll.values, []);
+  for (const bad of ["not json", "[1]", JSON.stringify({ forms: { roll: {} } }), "x".repeat(30_000)]) {
+    tab.setItem("rollbridge.forms.web", bad);
+    assert.equal(formsFor(takeForms("web", tab), "player:alice"), null, bad.slice(0, 40));
+    assert.equal(tab.items.size, 0);
+  }
 });

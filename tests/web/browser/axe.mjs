@@ -1,8 +1,9 @@
 // axe-core's rules run on the table page (/tables/ID) in headless Chromium against
 // a real rollbridge server (started by tests/web/test_web_axe.py): as the GM, a
 // player and an observer, on a 1280×800 laptop and a 360×740 phone, at a table with
-// actors, a log holding an attack and a roll, a request waiting for the GM's
-// approval, and the odds panel open under the roll form. Prints one line
+// actors, a log holding an attack, a roll and a rejection with the GM's reason, a
+// request waiting for the GM's approval (its reason's field open on the GM's page),
+// and the odds panel open under the roll form. Prints one line
 // `RESULT {json}` of what axe found; the Python test judges it.
 //
 // axe-core comes from tests/foundry/node_modules (npm ci --prefix tests/foundry),
@@ -64,6 +65,10 @@ const cases = {
       params: { weapon: "Hackler", range: "short", rounds: 3, skill: 5, attacker_pool: 2 } });
     result.encounter = await gmRequest(setup, "approval", TOKENS.approval.gm, { type: "encounter.start", id: "axe-enc",
       order: ["tukan", "guard-a"] });
+    const refused = await gmRequest(setup, "approval", TOKENS.approval.player, { type: "roll", id: "axe-refused",
+      formula: "1d6", label: "may I not" });
+    result.rejected = await gmRequest(setup, "approval", TOKENS.approval.gm, { type: "reject", id: "axe-reject",
+      request: refused.pending, reason: "not now" });
     result.asked = await gmRequest(setup, "approval", TOKENS.approval.player, { type: "roll", id: "axe-asks",
       formula: "2d6", label: "may I" });
     await setup.close();
@@ -74,7 +79,12 @@ const cases = {
         const page = await joinedPage(browser, `${role}-${screen}`, { ...options, locale: "en-US" }, trouble,
           `${BASE}/tables/approval`, TOKENS.approval[role]);
         await page.waitForFunction(() => document.querySelectorAll("#log li[data-seq]").length >= 2);
-        if (role === "gm") await page.locator("#pending li.pending-item").first().waitFor();
+        if (role === "gm") {
+          // a waiting request's reason field open: its label, its button
+          await page.locator("#pending li.pending-item").first().waitFor();
+          await page.click('#pending button[name="reason-open"]');
+          await page.locator('#pending input[name="reason"]').fill("not tonight");
+        }
         if (role !== "observer") {
           const form = page.locator("form.roll-form");
           await form.locator('input[name="formula"]').fill("3d6");

@@ -12,7 +12,7 @@
 
 import process from "node:process";
 
-import { DESKTOP, SMALL_PHONE, addActor, gmRequest, joinedPage, runCase, waitSeq } from "./pages.mjs";
+import { DESKTOP, SMALL_PHONE, addActor, gmRequest, joinedPage, runCase, waitSeq, widthOf } from "./pages.mjs";
 
 const env = process.env;
 const BASE = env.RB_BASE;
@@ -38,18 +38,7 @@ async function hostileRolls(page, rolls, table = "web") {
 
 /** How a page holds up: what is wider than its screen (the page, and any element
  * that scrolls sideways), elements a parsed label would have made, the log's lines. */
-const layoutOf = (page) => page.evaluate(() => ({
-  screen: window.innerWidth,
-  page: document.documentElement.scrollWidth,
-  // what a reader could scroll sideways (cut text, overflow: clip, cannot be)
-  sideways: [...document.querySelectorAll("body *")]
-    .filter((node) => node.scrollWidth > node.clientWidth + 1
-      && ["auto", "scroll", "hidden"].includes(getComputedStyle(node).overflowX)
-      && !node.classList.contains("visually-hidden"))
-    .map((node) => `${node.tagName}#${node.id}.${node.className}`),
-  // a panel something is drawn out of, over the next column
-  spills: [...document.querySelectorAll("section.panel")]
-    .filter((panel) => panel.scrollWidth > panel.clientWidth + 1).map((panel) => panel.id || panel.className),
+const layoutOf = async (page) => ({ ...(await widthOf(page)), ...(await page.evaluate(() => ({
   parsed: document.querySelectorAll("body img, body script, body iframe, body svg [onload]").length,
   entries: document.querySelectorAll("#log li.kind-roll").length,
   // a die drawn out of its row, or its text out of its box (a compounding chain of
@@ -60,7 +49,7 @@ const layoutOf = (page) => page.evaluate(() => ({
     return box.right > row.right + 1 || die.scrollWidth > die.clientWidth + 1 || die.scrollHeight > die.clientHeight + 1;
   }).map((die) => die.textContent.length),
   texts: [...document.querySelectorAll("#log li.kind-roll .summary, #latest .who")].map((node) => node.textContent),
-}));
+}))) });
 
 const cases = {
   /** The table's pages while the player sends what the labels are. */

@@ -11,7 +11,8 @@
 import process from "node:process";
 
 import {
-  DESKTOP, SMALL_PHONE, connected, fillAttack, joinedPage, openPage, runCase, seqOf, tapWebSocket, waitSeq,
+  DESKTOP, SMALL_PHONE, connected, fillAttack, joinedPage, openPage, runCase, seqOf, submitForm, tapWebSocket,
+  waitSeq,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -51,13 +52,12 @@ async function chosenAction(page, action) {
   return linesOf(page);
 }
 
-/** Fill `form`'s fields (name → value), submit it, and wait for its outcome line
- * (emptied first, so the line waited for is this submit's). */
-async function submitForm(form, fields) {
-  for (const [name, value] of Object.entries(fields)) await form.locator(`input[name="${name}"]`).fill(value);
-  await form.locator(".form-status").evaluate((line) => { line.textContent = ""; });
-  await form.locator('button[type="submit"]').click();
-  await form.locator(".form-status:not(:empty)").waitFor();
+/** The lines once the action form's line is said again (a bound for a line that
+ * never comes back: the test then says what was shown). */
+async function actionLine(page) {
+  await page.waitForFunction(() => document.querySelector("#action form .form-status")?.textContent !== "")
+    .catch(() => {});
+  return linesOf(page);
 }
 
 /** The tab's sessionStorage: whether any value holds `token`. */
@@ -91,7 +91,7 @@ const cases = {
     result.czech = await linesOf(player);
     step("Russian chosen");
     await chooseAndWait(player, "ru");
-    // the action chosen is not kept by the reload: the list's first, the success test, is chosen again
+    // the action chosen, the success test, is kept chosen by the reload
     result.russian = await chosenAction(player, "success_test");
     step("a roll waiting for the GM, German chosen, then approved");
     await submitForm(rollForm, { formula: "2d6", label: "later" });
@@ -229,7 +229,8 @@ const cases = {
   },
 
   /** A player's attack (not the action the list chooses first) waits for the GM;
-   * the player chooses Russian, then the attack again in the action list. */
+   * the player chooses Russian, then German, then Russian again: the attack stays
+   * chosen (what was typed is kept), its line said again in each. */
   async otherAction(browser, result) {
     const url = `${BASE}/tables/approval`;
     const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
@@ -243,14 +244,80 @@ const cases = {
     await form.locator('button[type="submit"]').click();
     await form.locator(".form-status:not(:empty)").waitFor();
     result.czech = await linesOf(player);
-    step("Russian chosen, then German before the attack was chosen again, then the attack");
+    step("Russian chosen, then German, then Russian again");
     await chooseAndWait(player, "ru");
     result.first = await player.locator("#action-select").inputValue();
     await chooseAndWait(player, "de");
-    result.german = await chosenAction(player, "attack");
-    step("Russian again, the attack chosen at once");
+    result.german = await actionLine(player);
     await chooseAndWait(player, "ru");
-    result.russian = await chosenAction(player, "attack");
+    result.russian = await actionLine(player);
+  },
+
+  /** A Czech player types into the roll form and the attack's (the odds of both
+   * shown, a fold opened, the player's own token pasted into the label by mistake),
+   * then chooses German: what is typed comes back, the odds are asked again, and the
+   * token was never put in the tab's storage but under the tab's own token key. */
+  async typed(browser, result) {
+    const url = `${BASE}/tables/web`;
+    const page = await openPage(browser, "typed-forms", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble);
+    const stored = [];
+    await page.context().exposeBinding("rbStored", (source, key, value) => { stored.push([key, value]); });
+    await page.context().addInitScript(() => {
+      const setItem = Storage.prototype.setItem;
+      Storage.prototype.setItem = function keep(key, value) {
+        globalThis.rbStored(String(key), String(value));
+        return setItem.call(this, key, value);
+      };
+    });
+    page.gate = await tapWebSocket(page);
+    await page.goto(`${url}#token=${TOKENS.web.player}`);
+    await connected(page);
+    step("the roll form and the attack's filled in, their odds shown, a fold opened");
+    const roll = page.locator("form.roll-form");
+    await roll.locator('input[name="formula"]').fill("3d6");
+    await roll.locator('input[name="label"]').fill("sneaky");
+    await roll.locator('button[name="odds"]').click();
+    await roll.locator(".form-odds table").waitFor();
+    await page.selectOption("#action-select", "attack");
+    const attack = page.locator("#action form");
+    await fillAttack(attack);
+    await attack.locator('input[name="target"][value="rook"]').check();
+    await attack.locator("details.more-params > summary").click();
+    await attack.locator('input[name="modifier"]').fill("-1");
+    await attack.locator('button[name="odds"]').click();
+    await attack.locator(".form-odds table").waitFor();
+    /** What the forms hold. */
+    const formsOf = () => page.evaluate(() => {
+      const valueOf = (form, name) => form?.querySelector(`[name="${name}"]`)?.value ?? null;
+      const rollForm = document.querySelector("form.roll-form");
+      const attackForm = document.querySelector('form[data-form="action:attack"]');
+      return {
+        lang: document.documentElement.lang,
+        action: document.getElementById("action-select").value,
+        formula: valueOf(rollForm, "formula"), label: valueOf(rollForm, "label"),
+        weapon: valueOf(attackForm, "weapon"), skill: valueOf(attackForm, "skill"),
+        pool: valueOf(attackForm, "attacker_pool"), rounds: valueOf(attackForm, "rounds"),
+        modifier: valueOf(attackForm, "modifier"),
+        open: attackForm?.querySelector("details.more-params")?.open ?? null,
+        target: attackForm?.querySelector('input[name="target"]:checked')?.value ?? null,
+        rollOdds: rollForm?.querySelector(".form-odds thead th")?.textContent ?? null,
+        attackOdds: attackForm?.querySelector(".form-odds thead th")?.textContent ?? null,
+        rollLine: rollForm?.querySelector(".form-status")?.textContent ?? null,
+      };
+    });
+    result.before = await formsOf();
+    step("the player's token pasted into the label, then German chosen");
+    await roll.locator('input[name="label"]').fill(`sneaky ${TOKENS.web.player}`);
+    const asked = page.gate.sent.length;
+    await chooseAndWait(page, "de");
+    await page.waitForFunction(() => document.querySelectorAll(".form-odds table").length === 2).catch(() => {});
+    result.after = await formsOf();
+    result.oddsAsked = page.gate.sent.slice(asked).map((frame) => JSON.parse(frame)).filter((m) => m.type === "odds")
+      .map((m) => m.formula ?? m.action);
+    result.kept = await page.evaluate(() => Object.keys(sessionStorage).sort());
+    const holding = stored.filter(([, value]) => value.includes(TOKENS.web.player));
+    result.tokenStored = [...new Set(holding.map(([key]) => key))];
+    result.formsStored = stored.filter(([key]) => key.startsWith("rollbridge.forms.")).length;
   },
 };
 

@@ -171,6 +171,21 @@ export async function joinedPage(browser, name, options, trouble, url, token, { 
   return page;
 }
 
+/** How wide a page is drawn: its screen's width, the page's, the elements that
+ * scroll sideways (cut text, overflow: clip, cannot be), and the panels something
+ * is drawn out of (over the next column). */
+export const widthOf = (page) => page.evaluate(() => ({
+  screen: window.innerWidth,
+  page: document.documentElement.scrollWidth,
+  sideways: [...document.querySelectorAll("body *")]
+    .filter((node) => node.scrollWidth > node.clientWidth + 1
+      && ["auto", "scroll", "hidden"].includes(getComputedStyle(node).overflowX)
+      && !node.classList.contains("visually-hidden"))
+    .map((node) => `${node.tagName}#${node.id}.${node.className}`),
+  spills: [...document.querySelectorAll("section.panel")]
+    .filter((panel) => panel.scrollWidth > panel.clientWidth + 1).map((panel) => panel.id || panel.className),
+}));
+
 /** The last seq the page has seen. */
 export const seqOf = (page) => page.evaluate(() => Number(document.body.dataset.seq ?? 0));
 
@@ -206,6 +221,15 @@ export async function submitAction(page) {
   const sent = page.gate.sent.slice(before).map((f) => JSON.parse(f)).filter((m) => m.type === "resolve");
   return { sent: sent.at(-1) ?? null, status: await form.locator(".form-status").textContent(),
     kind: await form.locator(".form-status").getAttribute("data-kind") };
+}
+
+/** Fill `form`'s fields (name → value), submit it, and wait for its outcome line
+ * (emptied first, so the line waited for is this submit's). */
+export async function submitForm(form, fields) {
+  for (const [name, value] of Object.entries(fields)) await form.locator(`input[name="${name}"]`).fill(value);
+  await form.locator(".form-status").evaluate((line) => { line.textContent = ""; });
+  await form.locator('button[type="submit"]').click();
+  await form.locator(".form-status:not(:empty)").waitFor();
 }
 
 /** The reply the page got to request `id`, with the event it made (`event`). */

@@ -851,7 +851,7 @@ const cases = {
     // accessibility tree, by the DevTools protocol)
     const cdp = await asking.context().newCDPSession(asking);
     const { root } = await cdp.send("DOM.getDocument", { depth: -1 });
-    const { nodeIds } = await cdp.send("DOM.querySelectorAll", { nodeId: root.nodeId, selector: "#pending button" });
+    const { nodeIds } = await cdp.send("DOM.querySelectorAll", { nodeId: root.nodeId, selector: "#pending li > button" });
     result.heard = [];
     for (const nodeId of nodeIds) {
       const { nodes } = await cdp.send("Accessibility.getPartialAXTree", { nodeId, fetchRelatives: false });

@@ -1,0 +1,195 @@
+// The GM's reason for a rejection, in headless Chromium against a real rollbridge
+// server (started by tests/web/test_web_reject_reason.py): the GM's page rejects at
+// once with *Reject*, or with a reason written in the one-line field *Reject with a
+// reason…* opens (by keyboard, the field kept while another request comes in); a
+// player's Czech phone says the reason beside the form, on the message line and in
+// the log line, and again after a language's reload; hostile reasons sent as the
+// Foundry module would send them stay text and break no layout. RB_CASE names the
+// case; prints one line `RESULT {json}` of what the pages showed; the Python test
+// judges it.
+//
+// Environment: RB_BASE (http://127.0.0.1:PORT), RB_TOKENS (JSON: table → role →
+// token; never printed), RB_CHROMIUM, RB_CASE, RB_REASONS (JSON: the hostile reasons).
+
+import process from "node:process";
+
+import {
+  DESKTOP, SMALL_PHONE, gmRequest, joinedPage, runCase, seqOf, submitForm, waitSeq, widthOf,
+} from "./pages.mjs";
+
+const env = process.env;
+const BASE = env.RB_BASE;
+const TOKENS = JSON.parse(env.RB_TOKENS);
+const REASONS = JSON.parse(env.RB_REASONS ?? "[]");
+const trouble = { errors: [], dialogs: [] };
+
+function step(name) {
+  process.stderr.write(`reject_reason: ${name}\n`);
+}
+
+/** What a player's page says of its roll: the roll form's line, the message line,
+ * the log's latest rejection, the page's language. */
+const linesOf = (page) => page.evaluate(() => ({
+  lang: document.documentElement.lang,
+  roll: document.querySelector("form.roll-form .form-status")?.textContent ?? null,
+  message: document.getElementById("message").textContent,
+  log: document.querySelector("#log li.kind-approval-rejected .summary")?.textContent ?? null,
+}));
+
+/** How a page holds up: wider than its screen (the page, or an element that scrolls
+ * sideways), a panel something is drawn out of, elements a parsed reason made. */
+const layoutOf = async (page) => ({ ...(await widthOf(page)), ...(await page.evaluate(() => ({
+  // a line drawn past the screen's right edge
+  past: [...document.querySelectorAll("#message, .form-status, #log .summary")]
+    .filter((node) => node.getBoundingClientRect().right > window.innerWidth + 1)
+    .map((node) => node.className || node.id),
+  parsed: document.querySelectorAll("body img, body script, body iframe, body b").length,
+}))) });
+
+/** The player's roll through its form, waiting for the GM: its pending id. */
+async function asks(player, label) {
+  const form = player.locator("form.roll-form");
+  await submitForm(form, { formula: "2d6", label });
+  const line = await form.locator(".form-status").textContent();
+  return line.match(/\((p\d+)\)/)?.[1] ?? null;
+}
+
+/** Wait until `player` has the rejection of `pending` in (its seq past `before`), and
+ * the roll form's line no longer says that it waits. */
+async function rejectedIn(player, before, pending) {
+  await waitSeq(player, before + 1);
+  await player.locator("#log li.kind-approval-rejected").first().waitFor();
+  await player.waitForFunction((p) => !document.querySelector("form.roll-form .form-status")?.textContent
+    .includes(`(${p})`), pending);
+}
+
+const cases = {
+  /** A Czech player's rolls rejected by an English GM: at once, then with a reason
+   * written by keyboard while another request comes in, then Russian chosen. */
+  async reason(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.approval.gm);
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.approval.player);
+    step("Reject: at once, no reason");
+    const plain = await asks(player, "plain");
+    let before = await seqOf(player);
+    await gm.locator("#pending li.pending-item").first().waitFor();
+    await gm.click('#pending button[name="reject"]');
+    await rejectedIn(player, before, plain);
+    result.plain = await linesOf(player);
+    step("Reject with a reason…: opened by keyboard, the field kept while another request comes in");
+    const pending = await asks(player, "why");
+    await gm.locator(`#pending li[data-pending="${pending}"]`).waitFor();
+    await gm.focus(`#pending li[data-pending="${pending}"] button[name="reason-open"]`);
+    await gm.keyboard.press("Enter");
+    result.opened = await gm.evaluate(() => ({
+      focus: document.activeElement?.name ?? null,
+      expanded: document.querySelector('#pending button[name="reason-open"]').getAttribute("aria-expanded"),
+      label: document.activeElement?.labels?.[0]?.textContent ?? null,
+    }));
+    await gm.keyboard.type("Not tonight, ");
+    const other = await gmRequest(gm, "approval", TOKENS.approval.player,
+      { type: "roll", id: "reason-other", formula: "1d6", label: "another" });
+    await gm.locator(`#pending li[data-pending="${other.pending}"]`).waitFor();
+    result.whileAnother = await gm.evaluate(() => ({
+      focus: document.activeElement?.name ?? null, value: document.activeElement?.value ?? null,
+      caret: document.activeElement?.selectionStart ?? null,
+    }));
+    await gm.keyboard.type("<b>Tukan</b>");
+    before = await seqOf(player);
+    await gm.keyboard.press("Enter");
+    await rejectedIn(player, before, pending);
+    result.reasoned = await linesOf(player);
+    result.gmLog = await gm.locator("#log li.kind-approval-rejected .summary").first().textContent();
+    result.left = await gm.$$eval("#pending li.pending-item", (items) => items.map((item) => item.dataset.pending));
+    step("Russian chosen: the reason said again, the words around it in Russian");
+    await Promise.all([player.waitForEvent("load"), player.selectOption("#language", "ru")]);
+    await player.waitForFunction(() => document.documentElement.lang === "ru"
+      && document.body.dataset.status === "connected" && document.body.dataset.history !== undefined
+      && document.querySelector("form.roll-form .form-status")?.textContent).catch(() => {});
+    result.russian = await linesOf(player);
+    await gmRequest(gm, "approval", TOKENS.approval.gm,
+      { type: "reject", id: "reason-other-no", request: other.pending });
+  },
+
+  /** Hostile reasons, sent as the Foundry module's GM would (over the protocol), on
+   * a player's 360×740 phone; and the GM's page on that phone with the field open. */
+  async hostile(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.approval.player);
+    step("a reason of 2,000 letters: refused, the request still waiting");
+    const long = await asks(player, "too long a reason");
+    const refused = await gmRequest(player, "approval", TOKENS.approval.gm,
+      { type: "reject", id: "hostile-too-long", request: long, reason: "W".repeat(2000) });
+    const state = await gmRequest(player, "approval", TOKENS.approval.gm, { type: "state", id: "hostile-state" });
+    result.tooLong = { code: refused.code ?? refused.status,
+      waiting: (state.table?.pending ?? []).map((entry) => entry.pending).includes(long) };
+    await gmRequest(player, "approval", TOKENS.approval.gm,
+      { type: "reject", id: "hostile-too-long-2", request: long });
+    result.reasons = [];
+    for (const [index, reason] of REASONS.entries()) {
+      step(`hostile reason ${index}`);
+      const pending = await asks(player, `hostile ${index}`);
+      const before = await seqOf(player);
+      const reply = await gmRequest(player, "approval", TOKENS.approval.gm,
+        { type: "reject", id: `hostile-reject-${index}`, request: pending, reason });
+      await rejectedIn(player, before, pending);
+      result.reasons.push({ reply: reply.status ?? reply.code, ...(await linesOf(player)),
+        layout: await layoutOf(player) });
+    }
+    step("the GM's page on a phone, the reason's field open with the longest reason in it");
+    const waiting = await gmRequest(player, "approval", TOKENS.approval.player,
+      { type: "roll", id: "hostile-last", formula: "1d6", label: "on the GM's phone" });
+    const gm = await joinedPage(browser, "gm-phone", { ...SMALL_PHONE, locale: "de-DE" }, trouble, url,
+      TOKENS.approval.gm);
+    const item = gm.locator(`#pending li[data-pending="${waiting.pending}"]`);
+    await item.waitFor();
+    await item.locator('button[name="reason-open"]').tap();
+    await item.locator('input[name="reason"]').fill(REASONS.reduce((a, b) => (b.length > a.length ? b : a)));
+    result.gmPhone = {
+      layout: await layoutOf(gm),
+      heights: await item.evaluate((node) => [...node.querySelectorAll("button, input")]
+        .map((control) => Math.round(control.getBoundingClientRect().height))),
+      maxLength: await item.locator('input[name="reason"]').evaluate((input) => input.maxLength),
+    };
+  },
+
+  /** The GM on a phone writes a reason, a word still being composed (the DevTools
+   * protocol's Input.imeSetComposition, as an Android keyboard composes every word),
+   * when another player's request comes in: the field is left as it is until the
+   * word is in, which goes in once; then the list is drawn anew, the reason and the
+   * focus kept. */
+  async compose(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const gm = await joinedPage(browser, "gm", { ...SMALL_PHONE, locale: "en-US" }, trouble, url,
+      TOKENS.approval.gm);
+    const cdp = await gm.context().newCDPSession(gm);
+    const first = await gmRequest(gm, "approval", TOKENS.approval.player,
+      { type: "roll", id: "compose-first", formula: "2d6", label: "first" });
+    const item = gm.locator(`#pending li[data-pending="${first.pending}"]`);
+    await item.locator('button[name="reason-open"]').tap();
+    const field = item.locator('input[name="reason"]');
+    await field.fill("Not");
+    await field.evaluate((node) => { window.rbTyping = node; node.setSelectionRange(3, 3); });
+    await cdp.send("Input.imeSetComposition", { text: " toni", selectionStart: 5, selectionEnd: 5 });
+    step("another request comes in while a word is composed");
+    const second = await gmRequest(gm, "approval", TOKENS.approval.player,
+      { type: "roll", id: "compose-second", formula: "1d6", label: "second" });
+    // the GM's page has the new request (its table view), the list not drawn anew yet
+    await gm.waitForFunction((p) => document.body.dataset.seq && window.rbTyping?.isConnected
+      && !document.querySelector(`#pending li[data-pending="${p}"]`), second.pending).catch(() => {});
+    const state = () => gm.evaluate(() => ({ same: document.activeElement === window.rbTyping,
+      name: document.activeElement?.name ?? null, value: document.activeElement?.value ?? null,
+      items: document.querySelectorAll("#pending li.pending-item").length }));
+    result.composing = await state();
+    step("the word committed");
+    await cdp.send("Input.imeSetComposition", { text: " tonight", selectionStart: 8, selectionEnd: 8 });
+    await cdp.send("Input.insertText", { text: " tonight" });
+    await gm.locator(`#pending li[data-pending="${second.pending}"]`).waitFor();
+    result.after = await state();
+  },
+};
+
+await runCase(cases, trouble);

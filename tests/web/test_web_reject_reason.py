@@ -1,0 +1,119 @@
+"""The GM's reason for a rejection on the web view, in real headless Chromium
+against a real server (browser/reject_reason.mjs, one case per test).
+
+The protocol's ``reject`` takes a ``reason`` and the ``approval.rejected`` event
+carries it, but the GM's page had no way to give one, and a player's page said
+only "the GM rejected it" even when the GM (from Foundry) wrote one. Now the GM's
+page has *Reject with a reason…* beside *Reject* (which still rejects at once), and
+a player's page says the reason beside the form, on the message line and in the
+log line, as text, in the GM's own words with the page's words around them.
+
+Needs what tests/web/test_web_browser.py needs; skipped without chromium.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.web.test_web_browser import CHROMIUM
+from tests.web.test_web_i18n import catalog
+from tests.web.test_web_phone import run_case
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
+
+#: What the GM types: HTML that would run if parsed, as the player reads it.
+TYPED = "Not tonight, <b>Tukan</b>"
+#: Hostile reasons, each within the protocol's 500 characters (a reason is at most
+#: that long: the GM's field takes no more, and the server refuses a longer one).
+HOSTILE = [
+    "<img src=x onerror=alert(1)><script>alert(2)</script>",
+    "W" * 500,
+    "\u200b".join("Zero" * 25)[:500],
+    "\u0645\u0631\u062d\u0628\u0627 123",
+    "e" + "\u0489" * 150,
+]
+RTL_MARKS = ("\u2068", "\u2069")
+
+
+def said(lang: str, key: str, reason: str) -> str:
+    """The page's line ``key`` in ``lang`` with ``reason`` in it."""
+    return catalog(lang)[f"ROLLBRIDGE.Web.{key}"].replace("{reason}", reason)
+
+
+async def test_the_gms_reason_reaches_the_players_page(web_world):
+    """*Reject* rejects at once, as before; *Reject with a reason…* opens a labelled
+    field by keyboard, kept with its caret while another request comes in, and Enter
+    rejects with what was written. The player's Czech phone says it beside the form,
+    on the message line and in the log line (as text), and again in Russian after
+    the language's reload. It said "PJ to zamítl" alone."""
+    result = await run_case(web_world, "reason", script="reject_reason.mjs")
+    cs = catalog("cs")
+    plain = result["plain"]
+    assert plain["roll"] == cs["ROLLBRIDGE.Web.Message.Rejected"], plain
+    assert plain["message"] == plain["roll"], plain
+    opened = result["opened"]
+    assert opened["focus"] == "reason" and opened["expanded"] == "true", opened
+    assert opened["label"] == catalog("en")["ROLLBRIDGE.Web.Field.Reason"], opened
+    typed = "Not tonight, "
+    kept = {"focus": "reason", "value": typed, "caret": len(typed)}
+    assert result["whileAnother"] == kept, result
+    reasoned = result["reasoned"]
+    assert reasoned["roll"] == said("cs", "Message.RejectedReason", TYPED), reasoned
+    assert reasoned["message"] == reasoned["roll"], reasoned
+    assert reasoned["log"].endswith(" — " + said("cs", "Log.Reason", TYPED)), reasoned
+    assert result["gmLog"].endswith(" — " + said("en", "Log.Reason", TYPED)), result["gmLog"]
+    assert len(result["left"]) == 1, result["left"]  # the other request still waits
+    russian = result["russian"]
+    assert russian["lang"] == "ru", russian
+    assert russian["roll"] == said("ru", "Message.RejectedReason", TYPED), russian
+    assert russian["log"].endswith(" — " + said("ru", "Log.Reason", TYPED)), russian
+
+
+async def test_hostile_reasons_are_text_and_break_no_phone(web_world):
+    """Reasons of HTML, 500 letters without a space, zero-width characters,
+    right-to-left text and one letter under 150 enclosing marks, sent as Foundry's
+    GM would: on a 360×740 phone each is text, beside the form and in the log, and
+    nothing is wider than the screen; the GM's page on that phone with the field
+    open holds the longest the same way, its controls 44 px tall."""
+    result = await run_case(
+        web_world, "hostile", script="reject_reason.mjs", extra={"RB_REASONS": json.dumps(HOSTILE)}
+    )
+    # 2,000 letters cannot reach a page: the server refuses the reason, nothing changed
+    assert result["tooLong"] == {"code": "invalid_request", "waiting": True}, result["tooLong"]
+    assert len(result["reasons"]) == len(HOSTILE), result
+    for reason, shown in zip(HOSTILE, result["reasons"], strict=True):
+        assert shown["reply"] == "done", shown
+        right_to_left = reason.startswith("\u0645")
+        text = f"{RTL_MARKS[0]}{reason}{RTL_MARKS[1]}" if right_to_left else reason
+        where = (reason[:20], shown["roll"][:80], shown["log"][:80])
+        assert shown["roll"] == said("cs", "Message.RejectedReason", text), where
+        assert shown["log"].endswith(said("cs", "Log.Reason", text)), where
+        layout = shown["layout"]
+        assert layout["parsed"] == 0, layout
+        # the phone's screen stays 360 px wide (a wider line widened it to 966 px)
+        assert layout["screen"] == 360 and layout["page"] <= 360, (reason[:20], layout)
+        assert layout["sideways"] == [], (reason[:20], layout)
+        assert layout["spills"] == [] and layout["past"] == [], (reason[:20], layout)
+    phone = result["gmPhone"]
+    assert phone["maxLength"] == 500, phone
+    layout = phone["layout"]
+    assert layout["screen"] == 360 and layout["page"] <= 360 and layout["sideways"] == [], layout
+    assert layout["spills"] == [] and layout["past"] == [], layout
+    assert phone["heights"] and min(phone["heights"]) >= 44, phone
+
+
+async def test_a_reason_being_composed_is_left_as_it_is_until_the_word_is_in(web_world):
+    """The list of waiting requests is drawn anew at each change of the table; a
+    field replaced while a phone's keyboard composes a word keeps the letters but not
+    the word being composed, which the keyboard then writes a second time. The GM's
+    reason is left as it is until the word is in, and the list drawn anew after it
+    keeps the reason (once) and the focus."""
+    result = await run_case(web_world, "compose", script="reject_reason.mjs")
+    composing = result["composing"]
+    assert composing["same"] is True and composing["items"] == 1, composing
+    after = result["after"]
+    assert after["items"] == 2 and after["name"] == "reason", after
+    assert after["value"] == "Not tonight", after
