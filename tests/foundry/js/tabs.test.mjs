@@ -56,6 +56,12 @@ function openTab(browser, { seq = 0, locks = true } = {}) {
   return { client, ws };
 }
 
+/** A fresh world and browser with two tabs of the player open (openTab's `options`). */
+async function twoTabs(options) {
+  await playerWorld();
+  const browser = new BrowserStandin();
+  return { browser, a: openTab(browser, options), b: openTab(browser, options) };
+}
 
 /** The roll's event as the reply to its roller carries it (the players' view). */
 const rolled = (seq, request) => ({
@@ -122,10 +128,7 @@ test("two tabs of one browser: the GM's approval of a held GM roll posts the rol
 });
 
 test("two tabs of one browser: a roll held in each is kept for a reload, neither overwriting the other's", async () => {
-  await playerWorld();
-  const browser = new BrowserStandin();
-  const a = openTab(browser, { seq: 3 });
-  const b = openTab(browser, { seq: 3 });
+  const { browser, a, b } = await twoTabs({ seq: 3 });
   const first = await heldRoll(a, "p2");
   const second = await heldRoll(b, "p3");
   await settle(a.client);
@@ -180,10 +183,7 @@ test("the held list merged, not overwritten: another tab's entry written meanwhi
 });
 
 test("without Web Locks (navigator.locks missing) the tabs still merge what they keep, and the module runs as before", async () => {
-  await playerWorld();
-  const browser = new BrowserStandin();
-  const a = openTab(browser, { seq: 1, locks: false });
-  const b = openTab(browser, { seq: 1, locks: false });
+  const { browser, a, b } = await twoTabs({ seq: 1, locks: false });
   const first = await heldRoll(a, "p2");
   const second = await heldRoll(b, "p3");
   assert.deepEqual(stored(browser.store).held.map(([id]) => id).sort(), [first.id, second.id].sort());
@@ -193,10 +193,7 @@ test("without Web Locks, a roll held in one of two open tabs: the GM's approval 
   // before, the other tab read the roll back at the first tab's write (its storage
   // event) and asked it again at the approval too: two cards, where the tabs without
   // the shared list had one (a tab opened before the roll did not know it)
-  await playerWorld();
-  const browser = new BrowserStandin();
-  const a = openTab(browser, { seq: 3, locks: false });
-  const b = openTab(browser, { seq: 3, locks: false });
+  const { browser, a, b } = await twoTabs({ seq: 3, locks: false });
   const sent = await heldRoll(a, "p4");
   await until(() => b.client.held.has(sent.id), "the second tab reads the held roll back");
   const before = Standin.log.messages.length;
