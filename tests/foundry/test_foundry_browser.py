@@ -389,6 +389,29 @@ def test_two_tabs_of_one_player_post_the_approved_rolls_card_once(tmp_path):
     assert [card["whisper"] for card in result["cards"]] == [["standinIvan0001"]]
 
 
+# The same over plain HTTP from a host name (browser/tabs.mjs with RB_PAGE_HOST): no
+# secure context, so no Web Locks. Both of Ivan's tabs are open when his GM roll waits
+# in the first; the second reads it back, but only the first asks for it again at the
+# approval: one card (before: the second asked too, two cards).
+def test_two_tabs_without_web_locks_post_the_approved_rolls_card_once(tmp_path):
+    missing = requirements()
+    if missing:
+        pytest.fail("the Foundry browser test needs: " + "; ".join(missing))
+
+    with world(tmp_path, "Tabs", ("ivan",)) as (env, tokens):
+        result = run_page_script("tabs.mjs", {
+            **env,
+            "RB_CHROMIUM": CHROMIUM,
+            "RB_USER_DATA": str(tmp_path / "chromium-profile"),
+            "RB_PAGE_HOST": "foundry.test",
+        }, tokens)  # fmt: skip
+    assert result["webLocks"] is False
+    assert result["keptBoth"] is True
+    assert result["asked"] == {"first": 1, "second": 0}
+    assert result["secretReplies"] == 1
+    assert [card["whisper"] for card in result["cards"]] == [["standinIvan0001"]]
+
+
 # The server's dice for every Foundry roll (browser/serverdice.mjs, issue 15, item 6):
 # a plain `new Roll("2d20").evaluate()` in the page, with the world setting on, draws
 # from the real server, whose own log (its database, read after it stopped) holds a
