@@ -371,22 +371,30 @@ def test_the_stored_public_card_holds_no_npc_detail(tmp_path, generation):
 # the GM in one tab, the other tab reads it back, the GM approves: one tab asks for it
 # again and posts Ivan's card, the other finds it settled (before the fix: two cards).
 # Then a GM roll waits in each tab: both are kept (before the fix the second tab's
-# write lost the first).
-def test_two_tabs_of_one_player_post_the_approved_rolls_card_once(tmp_path):
+# write lost the first). Over plain HTTP from a host name (RB_PAGE_HOST) the pages are
+# no secure context and have no Web Locks: both tabs are open when the roll waits in
+# the first, and only the first asks for it again at the approval (before: the second
+# asked too, two cards).
+@pytest.mark.parametrize("page_host", [None, "foundry.test"], ids=["web-locks", "no-web-locks"])
+def test_two_tabs_of_one_player_post_the_approved_rolls_card_once(tmp_path, page_host):
     missing = requirements()
     if missing:
         pytest.fail("the Foundry browser test needs: " + "; ".join(missing))
 
+    host = {"RB_PAGE_HOST": page_host} if page_host else {}
     with world(tmp_path, "Tabs", ("ivan",)) as (env, tokens):
         result = run_page_script("tabs.mjs", {
             **env,
             "RB_CHROMIUM": CHROMIUM,
             "RB_USER_DATA": str(tmp_path / "chromium-profile"),
+            **host,
         }, tokens)  # fmt: skip
-    assert result["webLocks"] is True
+    assert result["webLocks"] is (page_host is None)
     assert result["keptBoth"] is True
     assert result["secretReplies"] == 1
     assert [card["whisper"] for card in result["cards"]] == [["standinIvan0001"]]
+    if page_host:
+        assert result["asked"] == {"first": 1, "second": 0}
 
 
 # The server's dice for every Foundry roll (browser/serverdice.mjs, issue 15, item 6):

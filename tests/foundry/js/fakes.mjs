@@ -174,14 +174,18 @@ export class MemoryStorage {
  * settles as it did. A name starting with "-" is refused (`NotSupportedError`), as is
  * `steal` with `ifAvailable`; `steal`, `signal` and `query()` are not modelled here and
  * are refused too, so a module using them fails here instead of passing untested.
+ * The lock manager of a page with an opaque origin (`opaque`: a sandboxed frame)
+ * refuses every request (`SecurityError`), as the spec's request() says.
  */
 export class LockManagerStandin {
-  constructor() {
+  constructor({ opaque = false } = {}) {
     /** @type {Map<string, {held: any[], pending: any[]}>} */
     this.names = new Map();
+    this.opaque = opaque;
   }
 
   request(name, options, callback) {
+    if (this.opaque) return Promise.reject(new DOMException("LockManager.request: the origin is opaque", "SecurityError"));
     if (typeof options === "function") [options, callback] = [{}, options];
     const { mode = "exclusive", ifAvailable = false, steal = false, signal } = options ?? {};
     if (typeof callback !== "function") return Promise.reject(new TypeError("LockManager.request: the callback is not a function"));
@@ -247,13 +251,13 @@ export class LockManagerStandin {
  * A STAND-IN for one browser's tabs of one origin: one `localStorage` whose changes
  * fire a `storage` event (key, oldValue, newValue, storageArea, url) at each other
  * tab's window in a later task, as the HTML spec's Web Storage does (not at the tab
- * that wrote, and not when a value did not change), and one LockManagerStandin.
- * `openTab()` gives a tab's {window, localStorage, navigator}.
+ * that wrote, and not when a value did not change), and one LockManagerStandin
+ * (`locks`, or a new one). `openTab()` gives a tab's {window, localStorage, navigator}.
  */
 export class BrowserStandin {
-  constructor() {
+  constructor({ locks = new LockManagerStandin() } = {}) {
     this.store = new MemoryStorage();
-    this.locks = new LockManagerStandin();
+    this.locks = locks;
     this.tabs = [];
   }
 

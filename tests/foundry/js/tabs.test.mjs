@@ -15,7 +15,7 @@ import { after, test } from "node:test";
 import { heldKey, HeldRequests } from "../../../adapters/foundry/module/scripts/core/held.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { BrowserStandin, FakeWebSocket, LockManagerStandin, MemoryStorage } from "./fakes.mjs";
-import { heldGmRoll as heldRoll, registerModuleSettings, settle, Standin, until, world } from "./standin.mjs";
+import { consoleWarnings, heldGmRoll as heldRoll, registerModuleSettings, settle, Standin, until, world } from "./standin.mjs";
 
 const USERS = [
   { _id: "standinGM000001", name: "Gamemaster", isGM: true },
@@ -56,6 +56,12 @@ function openTab(browser, { seq = 0, locks = true } = {}) {
   return { client, ws };
 }
 
+/** A fresh world and browser with two tabs of the player open (openTab's `options`). */
+async function twoTabs(options) {
+  await playerWorld();
+  const browser = new BrowserStandin();
+  return { browser, a: openTab(browser, options), b: openTab(browser, options) };
+}
 
 /** The roll's event as the reply to its roller carries it (the players' view). */
 const rolled = (seq, request) => ({
@@ -122,10 +128,7 @@ test("two tabs of one browser: the GM's approval of a held GM roll posts the rol
 });
 
 test("two tabs of one browser: a roll held in each is kept for a reload, neither overwriting the other's", async () => {
-  await playerWorld();
-  const browser = new BrowserStandin();
-  const a = openTab(browser, { seq: 3 });
-  const b = openTab(browser, { seq: 3 });
+  const { browser, a, b } = await twoTabs({ seq: 3 });
   const first = await heldRoll(a, "p2");
   const second = await heldRoll(b, "p3");
   await settle(a.client);
@@ -180,13 +183,48 @@ test("the held list merged, not overwritten: another tab's entry written meanwhi
 });
 
 test("without Web Locks (navigator.locks missing) the tabs still merge what they keep, and the module runs as before", async () => {
-  await playerWorld();
-  const browser = new BrowserStandin();
-  const a = openTab(browser, { seq: 1, locks: false });
-  const b = openTab(browser, { seq: 1, locks: false });
+  const { browser, a, b } = await twoTabs({ seq: 1, locks: false });
   const first = await heldRoll(a, "p2");
   const second = await heldRoll(b, "p3");
   assert.deepEqual(stored(browser.store).held.map(([id]) => id).sort(), [first.id, second.id].sort());
+});
+
+test("without Web Locks, a roll held in one of two open tabs: the GM's approval posts its card once, the other tab only knowing of it", async () => {
+  // before, the other tab read the roll back at the first tab's write (its storage
+  // event) and asked it again at the approval too: two cards, where the tabs without
+  // the shared list had one (a tab opened before the roll did not know it)
+  const { browser, a, b } = await twoTabs({ seq: 3, locks: false });
+  const sent = await heldRoll(a, "p4");
+  await until(() => b.client.held.has(sent.id), "the second tab reads the held roll back");
+  const before = Standin.log.messages.length;
+  for (const tab of [a, b]) tab.ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 4 });
+  const asked = await answerRepeats([a, b], sent.id, { status: "secret", seq: 4, event: rolled(4, sent.id) });
+  assert.equal(Standin.log.messages.length - before, 1, "one roller's card for one roll");
+  assert.equal(asked, 1, "asked again by the tab it was held in alone");
+  assert.equal(b.ws.messages().filter((m) => m.id === sent.id).length, 0, "the other tab asked nothing");
+  assert.equal(browser.store.getItem(KEY), null, "settled: dropped from the storage");
+});
+
+test("a browser that refuses Web Locks (an opaque origin): one console line, and the tab acts as without them", async () => {
+  // before, each round of asking (each welcome, each placeholder) asked for the lock
+  // again and logged the refusal again, where the docs say one line
+  await playerWorld();
+  const browser = new BrowserStandin({ locks: new LockManagerStandin({ opaque: true }) });
+  let a;
+  let sent;
+  const lines = await consoleWarnings(async () => {
+    a = openTab(browser, { seq: 3 });
+    sent = await heldRoll(a, "p4");
+    for (const seq of [4, 5]) {
+      const mark = a.ws.messages().length;
+      a.ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq });
+      const repeat = await until(() => a.ws.messages().slice(mark).find((m) => m.id === sent.id && m.repeat), "asked again");
+      a.ws.receive({ type: "result", id: repeat.id, status: "pending", pending: "p4" });
+      await settle(a.client);
+    }
+  });
+  assert.equal(lines.filter((line) => line.includes("no Web Lock")).length, 1, lines.join("\n"));
+  assert.ok(a.client.held.has(sent.id), "still held");
 });
 
 test("the Web Locks stand-in follows the spec: exclusive per name, granted in order, ifAvailable gets null, released when the callback's promise settles", async () => {
@@ -231,4 +269,5 @@ test("the Web Locks stand-in follows the spec: exclusive per name, granted in or
   assert.deepEqual(seen, [2, 2], "shared locks held together");
   await assert.rejects(locks.request("-x", async () => {}), { name: "NotSupportedError" });
   await assert.rejects(locks.request("n", { ifAvailable: true, steal: true }, async () => {}), { name: "NotSupportedError" });
+  await assert.rejects(new LockManagerStandin({ opaque: true }).request("n", async () => {}), { name: "SecurityError" });
 });

@@ -27,7 +27,8 @@
 // The same player with the table open in two tabs of one browser shares the stored
 // list with both: each change is merged into the list as stored, not written from the
 // tab's own copy, and one tab at a time acts on the held requests, under Web Locks
-// where the browser has them (HeldRequests; docs/foundry.md, "Two tabs of one browser").
+// where the browser has them; without them a tab acts only on its own, as before
+// (HeldRequests; docs/foundry.md, "Two tabs of one browser").
 
 /** The Web Storage key of the held requests of `user` in world `world`. */
 export function heldKey({ world, user }) {
@@ -66,7 +67,9 @@ function isEntry(id, entry) {
  * a Web Lock where the browser has them (`navigator.locks`). Acting on the held requests
  * (asking them again, posting the roller's card, dropping them) runs under another lock
  * of the same key (`acting`), so one tab at a time does it and the next one finds what
- * the first settled gone. Another tab's writes are read back at its `storage` event. */
+ * the first settled gone. Another tab's writes are read back at its `storage` event.
+ * Without the lock a tab acts only on its own held requests (`actable`): two tabs
+ * acting on one at once would both post its card. */
 export class HeldRequests {
   constructor() {
     /** @type {Map<string, {message: any, epoch: number, floor: number, token: string}>} */
@@ -82,6 +85,10 @@ export class HeldRequests {
     this.changes = [];
     // the ids this tab dropped: never taken back from the storage
     this.settled = new Set();
+    // the ids this tab holds itself: held here, or taken back when it opened (a reload)
+    this.mine = new Set();
+    // whether this tab holds the exclusive lock of the key (acting)
+    this.alone = false;
     // the write under way (under the lock), or null
     /** @type {Promise<void> | null} */
     this.saving = null;
@@ -106,6 +113,7 @@ export class HeldRequests {
     this.entries.clear();
     this.changes = [];
     this.settled.clear();
+    this.mine.clear();
     this.storage = storage;
     this.key = key;
     this.table = table ?? null;
@@ -113,6 +121,7 @@ export class HeldRequests {
     this.window = typeof window?.addEventListener === "function" ? window : null;
     this.window?.addEventListener("storage", this.onStorage);
     this.#merge([]); // another table's, or what is not this module's: dropped
+    this.mine = new Set(this.entries.keys());
     return this.entries.size;
   }
 
@@ -120,6 +129,7 @@ export class HeldRequests {
   set(id, entry) {
     this.entries.set(id, entry);
     this.settled.delete(id);
+    this.mine.add(id);
     this.#change(id, entry);
   }
 
@@ -127,6 +137,7 @@ export class HeldRequests {
   delete(id) {
     const had = this.entries.delete(id);
     this.settled.add(id);
+    this.mine.delete(id);
     // dropped from the storage too, where another tab's write may have put it since
     this.#change(id, null);
     return had;
@@ -150,6 +161,17 @@ export class HeldRequests {
     return this.entries[Symbol.iterator]();
   }
 
+  /**
+   * The held requests this tab may act on now, [id, entry] pairs: all of them while
+   * it holds the exclusive lock (`acting`), else only its own (held here, or taken back
+   * when it opened). Another tab's, read back from the storage, are that tab's to act
+   * on: without Web Locks both tabs would ask one again and both post its card.
+   * @returns {Array<[string, {message: any, epoch: number, floor: number, token: string}]>}
+   */
+  actable() {
+    return [...this.entries].filter(([id]) => this.alone || this.mine.has(id));
+  }
+
   /** Read the stored list again (another tab's write): what it added is taken, what
    * it settled is dropped; this tab's changes not written yet stay. */
   refresh() {
@@ -166,8 +188,9 @@ export class HeldRequests {
    * Run `run` as the one tab acting on the held requests: under the exclusive Web Lock
    * of the key, queued behind another tab's run, with the stored list read again first
    * (what the other tab settled is gone) and this tab's changes written before the lock
-   * is released. Without Web Locks (none in this browser, or refused), `run` runs at
-   * once, as before. Returns what `run` returns.
+   * is released. Without Web Locks (none in this browser, or refused: said once on the
+   * console, and not asked for again), `run` runs at once, as before, and acts on this
+   * tab's own held requests alone (`actable`). Returns what `run` returns.
    * @template T
    * @param {() => Promise<T>} run
    * @returns {Promise<T>}
@@ -179,14 +202,18 @@ export class HeldRequests {
       return await this.locks.request(this.key, async () => {
         granted = true;
         this.refresh();
+        this.alone = true;
         try {
           return await run();
         } finally {
+          this.alone = false;
           await this.written();
         }
       });
     } catch (error) {
       if (granted) throw error;
+      // refused (an opaque origin): so would every later request be, which is not made
+      this.locks = null;
       console.warn(`rollbridge | no Web Lock for the held requests, asked without one: ${error?.message ?? error}`);
       return run();
     }

@@ -926,8 +926,9 @@ export class FoundryClient {
     const ask = async () => {
       do {
         round.again = false;
-        // the oldest first: once the log reaches back to one floor, it reaches the later ones
-        const entries = [...this.held].sort(([, a], [, b]) => a.floor - b.floor);
+        // the oldest first: once the log reaches back to one floor, it reaches the later ones;
+        // all of them under the lock, else this tab's own (core/held.mjs actable)
+        const entries = this.held.actable().sort(([, a], [, b]) => a.floor - b.floor);
         let reached = null;
         for (const [id, { message, floor }] of entries) {
           // stopped, or not connected (a round that waited for another tab's): asked again
