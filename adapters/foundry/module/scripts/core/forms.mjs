@@ -72,6 +72,9 @@ export function choicesOn(schema, actor) {
  * "checkbox", "text" or "json"; `value` is what the control starts with (a string,
  * or a boolean for a checkbox); `options` a select's [value, text] pairs, a text's
  * suggestions.
+ * @param {any} spec the action's description in the welcome
+ * @param {{actor?: any, target?: any}} [whose]
+ * @returns {any[]}
  */
 export function actionFields(spec, { actor, target } = {}) {
   const properties = spec?.params?.properties ?? {};
@@ -79,6 +82,7 @@ export function actionFields(spec, { actor, target } = {}) {
   const example = spec?.example ?? {};
   return Object.entries(properties).map(([name, schema]) => {
     const type = typeOf(schema);
+    /** @type {any} */
     const field = {
       name, schema, required: required.has(name),
       label: spec.labels?.[name] || schema.title || readableName(name),
@@ -179,6 +183,7 @@ export function actionFormHtml(fields, { i18n, who = "", values = null, problems
  * @returns {Record<string, string | boolean>}
  */
 export function enteredValues(form) {
+  /** @type {Record<string, string | boolean>} */
   const values = {};
   for (const control of Array.from(form?.elements ?? [])) {
     if (!control?.name) continue;

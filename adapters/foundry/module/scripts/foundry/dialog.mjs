@@ -33,7 +33,9 @@ function onRender(_event, element) {
  */
 async function ask({ title, content, submit }) {
   const result = await foundry.applications.api.DialogV2.wait({
-    window: { title },
+    // v12.331's declarations take wait's `window` whole (a Partial, not a DeepPartial,
+    // of the configuration); Foundry merges it into the window's defaults on both
+    window: /** @type {any} */ ({ title }),
     content,
     modal: true,
     rejectClose: false,
@@ -46,7 +48,9 @@ async function ask({ title, content, submit }) {
       { action: "cancel", label: game.i18n.localize("ROLLBRIDGE.Dialog.Cancel"), icon: "fa-solid fa-xmark" },
     ],
   });
-  return result && typeof result === "object" && "values" in result ? result.values : null;
+  // the submit button's callback value; Cancel's is its action, a dismissal null
+  const values = /** @type {any} */ (result)?.values;
+  return values && typeof values === "object" ? values : null;
 }
 
 /** The table's actors as the server shows them to this user now (a `state` reply),
