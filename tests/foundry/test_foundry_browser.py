@@ -409,3 +409,27 @@ def test_a_plain_foundry_roll_draws_the_servers_dice(tmp_path, generation):
     assert served["total"] == sum(event.data["results"])
     assert [m["dice"] for m in result["local"]["marks"]] == ["local", "local"]
     assert len(result["local"]["warnings"]) == 1
+
+
+# The action dialog (browser/dialog.mjs, docs/foundry.md "The action dialog"): the
+# GM's page opens api.actionDialog("attack") against a real server, works it with
+# the keyboard (a bound said in the dialog, nothing sent; Enter resolves; Escape
+# resolves null), on v12 and v13.
+@pytest.mark.parametrize("generation", [12, 13])
+def test_the_action_dialog_resolves_an_attack_at_a_real_server(tmp_path, generation):
+    missing = requirements()
+    if missing:
+        pytest.fail("the Foundry browser test needs: " + "; ".join(missing))
+    sheets = PluginHost().rulesets["sr2"].example_sheets
+    with world(tmp_path, "Dialog", ()) as (env, tokens):
+        result = run_page_script("dialog.mjs", {
+            **env,
+            "RB_SHEETS": json.dumps({k: sheets[k] for k in ("Tukan", "Guard A")}),
+            "RB_GENERATION": str(generation),
+            "RB_CHROMIUM": CHROMIUM,
+            "RB_USER_DATA": str(tmp_path / "chromium-profile"),
+        }, tokens)  # fmt: skip
+    assert result["shown"]["weapons"] == ["", "Hackler", "Stun baton"]
+    assert result["problem"] == "The smallest value allowed is 1."
+    assert result["event"]["action"] == "attack"
+    assert "Tukan" in result["event"]["narration"]

@@ -106,10 +106,10 @@
 //     as text. Each is recorded as {level, text: the message passed, html: what the
 //     notification holds, shown: the words a user reads, markup: whether it holds an
 //     element}
-//   foundry.applications.api.DialogV2.wait (v12/v13, headless only): strict as
-//     its declarations (buttons, callback arguments, null or a rejection on
-//     dismissal by generation); the test submits, presses Enter or Escape
-//     (FoundryStandin.log.dialogs)
+//   foundry.applications.api.DialogV2.wait (v12/v13): strict as its
+//     declarations (buttons, callback arguments, null or a rejection on
+//     dismissal by generation); headless the test submits, presses Enter or
+//     Escape (FoundryStandin.log.dialogs); in a page a modal <dialog>
 //   Combat and Combatant (v12/v13): game.combats (active, viewed), game.combat,
 //     Combat.create, createEmbeddedDocuments/deleteEmbeddedDocuments("Combatant"),
 //     startCombat, nextTurn, previousTurn, nextRound, previousRound, endCombat,
@@ -1971,7 +1971,8 @@
   // test works one as a user would: submit(action, values) presses a button with
   // the form's controls holding `values` (a name the content has no control of
   // throws), enter(values) submits with the default button (Enter), escape()
-  // dismisses it. Only headless: no page test opens one.
+  // dismisses it. In a page it is drawn as a modal <dialog> (draw) that a user (the
+  // browser test) works with the keyboard and the mouse.
   const ATTRIBUTES = /([a-zA-Z][\w-]*)(?:\s*=\s*"([^"]*)")?/g;
   const attributesOf = (tag) => Object.fromEntries([...tag.matchAll(ATTRIBUTES)].slice(1)
     .map(([, name, value]) => [name.toLowerCase(), value === undefined ? "" : textOf(value)]));
@@ -2003,13 +2004,54 @@
         if (button.callback !== undefined && typeof button.callback !== "function") throw new Error("stand-in DialogV2: a button's callback is a function");
       }
       if (buttons.filter((b) => b.default).length > 1) throw new Error("stand-in DialogV2: one default button at most");
-      if (typeof content !== "string") throw new Error("stand-in DialogV2: headless, the content is a string");
+      if (typeof content !== "string") throw new Error("stand-in DialogV2: the content is a string here");
       this.options = options;
       this.title = String(frame.title ?? "");
       this.buttons = buttons;
       this.content = game.release.generation >= 13 ? cleanHTML(content) : content;
-      this.form = { elements: controlsOf(this.content), noValidate: false };
-      this.element = { tagName: "DIALOG", querySelector: (selector) => (selector === "form" ? this.form : null), form: this.form };
+      if (headlessPage) {
+        this.form = { elements: controlsOf(this.content), noValidate: false };
+        this.element = { tagName: "DIALOG", querySelector: (selector) => (selector === "form" ? this.form : null), form: this.form };
+      } else this.draw();
+    }
+    // In a page: a modal <dialog> holding the form (the content, then the buttons,
+    // each labelled by its `label`); a click presses a button, Enter in a field
+    // presses the default one, Escape (the dialog's cancel) dismisses it
+    draw() {
+      const element = document.createElement("dialog");
+      element.className = "standin-dialog";
+      const heading = document.createElement("h1");
+      heading.id = `standin-dialog-${record.dialogs.length + 1}`;
+      heading.textContent = this.title;
+      element.setAttribute("aria-labelledby", heading.id);
+      const form = document.createElement("form");
+      form.innerHTML = `<div class="dialog-content">${this.content}</div>`;
+      const footer = document.createElement("footer");
+      for (const button of this.buttons) {
+        const node = document.createElement("button");
+        node.type = "button";
+        node.dataset.action = button.action;
+        node.textContent = game.i18n.localize(button.label);
+        if (button.default) node.classList.add("default");
+        node.addEventListener("click", () => this.press(button));
+        footer.append(node);
+      }
+      form.append(footer);
+      form.addEventListener("submit", (event) => event.preventDefault());
+      element.addEventListener("keydown", (event) => {
+        const field = event.target.closest?.("input, select");
+        if (event.key !== "Enter" || !field) return;
+        event.preventDefault();
+        const button = this.buttons.find((b) => b.default);
+        if (button) this.press(button);
+      });
+      element.addEventListener("cancel", (event) => {
+        event.preventDefault();
+        this.dismiss();
+      });
+      element.append(heading, form);
+      this.form = form;
+      this.element = element;
     }
     static wait(config = {}) {
       const { rejectClose = game.release.generation < 13, render = null, close = null, ...options } = config;
@@ -2018,6 +2060,7 @@
         const finish = (settle) => {
           record.dialogs.splice(record.dialogs.indexOf(dialog), 1);
           dialog.closed = true;
+          if (!headlessPage) dialog.element.remove();
           settle();
         };
         dialog.dismiss = () => finish(() => {
@@ -2026,7 +2069,9 @@
           else resolve(null);
         });
         dialog.press = async (button) => {
-          const target = { dataset: { action: button.action }, form: dialog.form, type: "submit" };
+          const target = headlessPage
+            ? { dataset: { action: button.action }, form: dialog.form, type: "submit" }
+            : dialog.element.querySelector(`footer button[data-action="${CSS.escape(button.action)}"]`);
           const result = (await button.callback?.({ type: "submit", target }, target, dialog.element)) ?? button.action;
           finish(() => {
             close?.({ type: "close" }, dialog);
@@ -2034,6 +2079,10 @@
           });
         };
         record.dialogs.push(dialog);
+        if (!headlessPage) {
+          document.body.append(dialog.element);
+          dialog.element.showModal();
+        }
         render?.({ type: "render" }, dialog.element);
       });
     }

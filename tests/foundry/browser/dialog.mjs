@@ -1,0 +1,127 @@
+// The action dialog in Chromium (docs/foundry.md, "The action dialog"): the GM's
+// page on the Foundry stand-in (its DialogV2 drawn as a modal <dialog>) and a real
+// `rollbridge serve` (started by tests/foundry/test_foundry_browser.py). Tukan and
+// the guard are put on the table with sr2's example sheets; api.actionDialog("attack")
+// opens the dialog, built from the welcome's spec, which the test works as a user
+// would, with the keyboard: every control labelled, the first one focused, Tukan's
+// weapons offered; a number below its bound typed and Enter pressed says so in the
+// dialog and sends nothing; a good number and Enter resolve the attack at the
+// server (its card posted); a second dialog dismissed with Escape resolves null
+// and sends nothing.
+// Prints one line `RESULT {json}`; exits non-zero on any failure.
+//
+// Environment: RB_PAGE_BASE, RB_WS_URL, RB_TOKENS (JSON {gm}; never printed),
+// RB_SHEETS (JSON {Tukan, "Guard A"}), RB_GENERATION (12 or 13), RB_CHROMIUM,
+// RB_USER_DATA.
+
+import assert from "node:assert/strict";
+import process from "node:process";
+
+import { chromium } from "playwright-core";
+
+const env = process.env;
+const TOKENS = JSON.parse(env.RB_TOKENS);
+const SHEETS = JSON.parse(env.RB_SHEETS);
+const GENERATION = Number(env.RB_GENERATION ?? 13);
+const ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+const hide = (text) => String(text).split(TOKENS.gm).join("[token]");
+const step = (name) => process.stderr.write(`dialog: ${name}\n`);
+
+const context = await chromium.launchPersistentContext(env.RB_USER_DATA, {
+  executablePath: env.RB_CHROMIUM, headless: true, args: ARGS, viewport: { width: 900, height: 900 },
+});
+context.setDefaultTimeout(30_000);
+const consoleLines = [];
+const pageErrors = [];
+try {
+  const page = await context.newPage();
+  page.on("console", (m) => consoleLines.push(m.text()));
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  await page.addInitScript((t) => { window.__RB_E2E__ = { token: t }; }, TOKENS.gm);
+  const query = new URLSearchParams({ ws: env.RB_WS_URL, generation: String(GENERATION), lang: "en" });
+  await page.goto(`${env.RB_PAGE_BASE}?${query}`);
+  await page.waitForFunction(() => window.rbE2E?.ready === true);
+  await page.evaluate(() => rbE2E.waitFor(() => rbE2E.api().status().status === "connected", 20000, "connected"));
+  await page.evaluate(async (s) => {
+    const api = rbE2E.api();
+    await api.addActor(rbE2E.tukan, s.Tukan);
+    await api.addActor(rbE2E.guard, s["Guard A"]);
+  }, SHEETS);
+  const open = () => page.evaluate(() => {
+    window.__outcome = null;
+    rbE2E.api().actionDialog("attack", { actor: rbE2E.tukan, targets: [rbE2E.guard] })
+      .then((value) => { window.__outcome = { value }; }, (error) => { window.__outcome = { error: String(error) }; });
+  });
+  const outcome = () => page.evaluate(() => rbE2E.waitFor(() => window.__outcome, 20000, "the dialog's outcome"));
+  const messages = () => page.evaluate(() => FoundryStandin.log.messages.length);
+
+  step("the dialog: labelled controls, the first focused, Tukan's weapons");
+  await open();
+  const dialog = page.locator("dialog.standin-dialog[open]");
+  await dialog.waitFor();
+  const shown = await page.evaluate(() => {
+    const box = document.querySelector("dialog.standin-dialog[open]");
+    const controls = [...box.querySelectorAll(".dialog-content [name]")];
+    return {
+      title: box.querySelector("h1").textContent,
+      unlabelled: controls.filter((c) => !c.labels?.length || !c.labels[0].textContent.trim()).map((c) => c.name),
+      names: controls.map((c) => c.name),
+      focused: document.activeElement?.name ?? null,
+      weapons: [...box.querySelector('select[name="weapon"]').options].map((o) => o.value),
+      weapon: box.querySelector('select[name="weapon"]').value,
+      range: box.querySelector('select[name="range"]').value,
+    };
+  });
+  assert.equal(shown.title, "Attack");
+  assert.deepEqual(shown.unlabelled, []);
+  assert.ok(shown.names.includes("rounds") && shown.names.includes("range"), JSON.stringify(shown.names));
+  assert.equal(shown.focused, "weapon");
+  assert.deepEqual(shown.weapons, ["", "Hackler", "Stun baton"]);
+  assert.deepEqual([shown.weapon, shown.range], ["Hackler", "short"]);
+
+  step("a number below its bound: said in the dialog, nothing sent");
+  const before = await messages();
+  const rounds = dialog.getByLabel("Rounds fired", { exact: true });
+  await rounds.fill("0");
+  await rounds.press("Enter");
+  const alert = page.locator("dialog.standin-dialog[open] [role=alert]");
+  await alert.waitFor();
+  const problem = (await alert.textContent()).trim();
+  assert.equal(problem, "The smallest value allowed is 1.");
+  const invalid = await page.evaluate(() => document.activeElement?.getAttribute("aria-invalid") === "true"
+    && document.activeElement.name);
+  assert.equal(invalid, "rounds", "the field with the problem has the focus");
+  assert.equal(await messages(), before, "nothing sent, no card");
+
+  step("Enter: the attack resolved at the server");
+  await page.locator("dialog.standin-dialog[open]").getByLabel("Rounds fired", { exact: true }).fill("2");
+  await page.locator("dialog.standin-dialog[open]").getByLabel("Rounds fired", { exact: true }).press("Enter");
+  const done = await outcome();
+  assert.equal(done.error, undefined, done.error);
+  const event = done.value;
+  assert.equal(event.kind, "resolution");
+  assert.equal(event.data.action, "attack");
+  assert.equal(event.data.actor, "fvttTukan0000001");
+  assert.deepEqual(event.data.targets, ["fvttGuard0000002"]);
+  await page.evaluate((seq) => rbE2E.waitFor(() => document.querySelector(`.rollbridge-card[data-seq="${seq}"]`), 10000, "the card"), event.seq);
+  assert.equal(await page.locator("dialog.standin-dialog").count(), 0, "the dialog closed");
+
+  step("Escape: null, nothing sent");
+  const cards = await messages();
+  await open();
+  await dialog.waitFor();
+  await page.keyboard.press("Escape");
+  const escaped = await outcome();
+  assert.deepEqual(escaped, { value: null });
+  assert.equal(await messages(), cards);
+  assert.deepEqual(pageErrors, []);
+  process.stdout.write(`RESULT ${JSON.stringify({ shown, problem, event: { seq: event.seq, action: event.data.action, narration: event.data.narration } })}\n`);
+} catch (error) {
+  process.stderr.write(hide(`${error?.stack ?? error}\n--- console ---\n${consoleLines.join("\n")}\n${pageErrors.join("\n")}\n`));
+  process.exitCode = 1;
+} finally {
+  await context.close();
+}
