@@ -12,7 +12,7 @@
 //
 // Environment: RB_PAGE_BASE, RB_WS_URL, RB_TOKENS (JSON {gm}; never printed),
 // RB_SHEETS (JSON {Tukan, "Guard A"}), RB_GENERATION (12 or 13), RB_CHROMIUM,
-// RB_USER_DATA.
+// RB_USER_DATA; RB_SCREENSHOT (optional): where to save a picture of the dialog.
 
 import assert from "node:assert/strict";
 import process from "node:process";
@@ -94,6 +94,8 @@ try {
   const invalid = await page.evaluate(() => document.activeElement?.getAttribute("aria-invalid") === "true"
     && document.activeElement.name);
   assert.equal(invalid, "rounds", "the field with the problem has the focus");
+  // a picture of the dialog with its problem, when asked for (RB_SCREENSHOT: a path)
+  if (env.RB_SCREENSHOT) await page.locator("dialog.standin-dialog[open]").screenshot({ path: env.RB_SCREENSHOT });
   assert.equal(await messages(), before, "nothing sent, no card");
 
   step("Enter: the attack resolved at the server");

@@ -51,6 +51,21 @@ test("sr2's attack: each parameter's control from its schema, labelled in the we
   assert.equal(fields.skill.value, "");
   assert.equal(fields.code.kind, "text");
   assert.ok(Object.values(fields).every((f) => !f.required));
+  // shown at once: what the example sets and the choice from the sheet; the rest folded
+  assert.deepEqual(Object.values(fields).filter((f) => !f.more).map((f) => f.name),
+    ["weapon", "skill", "attacker_pool", "rounds", "range"]);
+});
+
+test("the folded parameters: under More parameters, open when one holds a problem", () => {
+  const fields = actionFields(EN.actions.attack, { actor: TUKAN });
+  const closed = actionFormHtml(fields, { i18n: en });
+  assert.match(closed, /<details class="rollbridge-more"><summary>More parameters<\/summary>/);
+  assert.ok(closed.indexOf('name="rounds"') < closed.indexOf("<details"), "rounds shown at once");
+  assert.ok(closed.indexOf('name="code"') > closed.indexOf("<details"), "code folded");
+  const values = Object.fromEntries(fields.map((f) => [f.name, f.value]));
+  assert.match(actionFormHtml(fields, { i18n: en, values: { ...values, armor: "101" }, problems: { armor: "too big" } }),
+    /<details class="rollbridge-more" open>/);
+  assert.match(actionFormHtml(fields, { i18n: en, values }), /<details class="rollbridge-more">/);
 });
 
 test("required fields get the example, booleans a checkbox, labels in the reader's language", () => {

@@ -67,8 +67,8 @@ export function choicesOn(schema, actor) {
 /**
  * The fields of an action's dialog. `actor` and `target` are the acting actor and
  * the (first) target as this user's `state` holds them (undefined when unknown).
- * Each field: {name, kind, label, hint, required, value, placeholder, options,
- * min, max, maxLength, schema}; `kind` is "select", "integer", "number",
+ * Each field: {name, kind, label, hint, required, more, value, placeholder,
+ * options, min, max, maxLength, schema} (`more`: folded away at first); `kind` is "select", "integer", "number",
  * "checkbox", "text" or "json"; `value` is what the control starts with (a string,
  * or a boolean for a checkbox); `options` a select's [value, text] pairs, a text's
  * suggestions.
@@ -112,6 +112,9 @@ export function actionFields(spec, { actor, target } = {}) {
       if (field.required) field.value = shown(example[name]);
       else field.placeholder = shown(schema.default ?? example[name]);
     }
+    // shown at once: what the action needs, what its example sets, a choice from the
+    // sheet; the rest folded under "More parameters"
+    field.more = !field.required && !(name in example) && !schema.choicesFrom;
     if (schema.minimum !== undefined) field.min = schema.minimum;
     if (schema.maximum !== undefined) field.max = schema.maximum;
     if (schema.maxLength !== undefined) field.maxLength = schema.maxLength;
@@ -158,7 +161,7 @@ function controlHtml(field, value, described, problem) {
  * entered before (the dialog opened again over a problem), else each field's own.
  */
 export function actionFormHtml(fields, { i18n, who = "", values = null, problems = {} }) {
-  const rows = fields.map((field) => {
+  const row = (field) => {
     const id = controlId(field.name);
     const problem = problems[field.name] ?? "";
     const described = [field.hint ? `${id}-hint` : "", problem ? `${id}-problem` : ""].filter(Boolean).join(" ");
@@ -169,11 +172,18 @@ export function actionFormHtml(fields, { i18n, who = "", values = null, problems
     const hint = field.hint ? `<p class="hint" id="${id}-hint">${escapeHtml(field.hint)}</p>` : "";
     const line = problem ? `<p class="rollbridge-problem" id="${id}-problem" role="alert">${escapeHtml(problem)}</p>` : "";
     return `<div class="form-group rollbridge-field" data-kind="${field.kind}">${label}<div class="form-fields">${control}</div>${hint}${line}</div>`;
-  });
+  };
+  const main = fields.filter((f) => !f.more).map(row).join("");
+  const folded = fields.filter((f) => f.more);
+  // the fold is open when it holds a problem or a value the user entered
+  const open = folded.some((f) => problems[f.name] || (values && values[f.name] !== undefined && values[f.name] !== f.value));
+  const more = folded.length
+    ? `<details class="rollbridge-more"${open ? " open" : ""}><summary>${escapeHtml(i18n.localize("ROLLBRIDGE.Dialog.More"))}</summary>${folded.map(row).join("")}</details>`
+    : "";
   const head = who ? `<p class="rollbridge-who">${escapeHtml(who)}</p>` : "";
   const note = fields.some((f) => f.required)
     ? `<p class="rollbridge-required-note">${escapeHtml(i18n.localize("ROLLBRIDGE.Dialog.RequiredNote"))}</p>` : "";
-  return `<div class="rollbridge-action-form">${head}${note}${rows.join("")}</div>`;
+  return `<div class="rollbridge-action-form">${head}${note}${main}${more}</div>`;
 }
 
 /**
