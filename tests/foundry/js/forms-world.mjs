@@ -68,3 +68,36 @@ export const result = (request) => ({
   type: "result", id: request.id,
   event: { type: "event", table: "t1", epoch: 1, seq: 1, kind: "resolution", request: request.id, data: { action: "attack" }, actors: [] },
 });
+
+/**
+ * `/rb do attack guard` in the world `joined` made: the dialog's request equals the
+ * JSON line's (`/rb do attack guard {…}`); Escape sends nothing and shows no error.
+ */
+export async function dialogRoundTrip({ ws, next }) {
+  Hooks.call("chatMessage", {}, '/rb do attack guard {"weapon": "Stun baton", "rounds": 3, "range": "medium"}', {});
+  const typed = await next();
+  ws.receive(result(typed));
+
+  assert.equal(Hooks.call("chatMessage", {}, "/rb do attack guard", {}), false);
+  await answerState(ws, next);
+  let dialog = await openDialog();
+  assert.equal(dialog.title, "Attack");
+  assert.equal(dialog.form.noValidate, true, "the browser's own check is off: ours speaks the user's language");
+  assert.deepEqual(dialog.buttons.map((b) => [b.action, Boolean(b.default)]), [["submit", true], ["cancel", false]]);
+  await dialog.submit("submit", { weapon: "Stun baton", rounds: "3", range: "medium" });
+  const sent = await next();
+  ws.receive(result(sent));
+  const { id: _a, ...fromDialog } = sent;
+  const { id: _b, ...fromJson } = typed;
+  assert.deepEqual(fromDialog, fromJson);
+
+  Hooks.call("chatMessage", {}, "/rb do attack guard", {});
+  await answerState(ws, next);
+  dialog = await openDialog();
+  const before = ws.messages().length;
+  dialog.escape();
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(ws.messages().length, before, "nothing sent");
+  assert.equal(Standin.log.dialogs.length, 0);
+  assert.deepEqual(Standin.log.notifications.filter((n) => n.level === "error"), [], "a dismissal is no error");
+}
