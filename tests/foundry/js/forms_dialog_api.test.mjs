@@ -62,3 +62,12 @@ test("cancelled resolves null; /rb do alone picks the action first; a refusal is
   await until(() => Standin.log.notifications.length, "the refusal");
   assert.deepEqual(Standin.log.notifications.map((n) => [n.level, n.text]), [["error", "rollbridge: Ne."]]);
 });
+
+test("an action without parameters (sr2's new_turn) has nothing to ask: /rb do new_turn sends at once, no dialog", async () => {
+  Hooks.call("chatMessage", {}, "/rb do new_turn", {});
+  await answerState(ws, next);
+  const sent = await next();
+  assert.deepEqual([sent.type, sent.action, sent.params], ["foundry.resolve", "new_turn", {}]);
+  assert.equal(Standin.log.dialogs.length, 0);
+  ws.receive(result(sent));
+});
