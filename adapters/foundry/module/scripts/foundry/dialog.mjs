@@ -124,7 +124,8 @@ export async function actionDialog(client, action, options = {}) {
       targets: targetIds.map(name).join(", "),
     })
     : "";
-  const title = game.i18n.format("ROLLBRIDGE.Dialog.Title", { action: spec.label || action });
+  // the action's label in the user's language (the welcome's), else its name
+  const title = spec.label || action;
   const resolve = (params) => client.resolve(action, {
     speaker, actor: actorId ?? undefined, targets: targetIds, params, rollMode: options.rollMode,
   });
