@@ -71,3 +71,16 @@ test("an action without parameters (sr2's new_turn) has nothing to ask: /rb do n
   assert.equal(Standin.log.dialogs.length, 0);
   ws.receive(result(sent));
 });
+
+test("an action the table does not have: a typed error naming it and the table's actions, nothing sent", async () => {
+  const before = ws.messages().length;
+  await assert.rejects(api.actionDialog("fly"), (error) => {
+    assert.equal(error.code, "unknown_action");
+    assert.equal(error.key, "ROLLBRIDGE.Dialog.UnknownAction");
+    assert.equal(cs.format(error.key, error.data),
+      `stůl nemá akci fly; jeho akce: ${Object.keys(CS.actions).join(", ")}.`);
+    return true;
+  });
+  assert.equal(ws.messages().length, before);
+  assert.equal(Standin.log.dialogs.length, 0);
+});
