@@ -277,25 +277,36 @@ def run_page_script(script: str, env: dict[str, str], tokens: dict[str, str]) ->
     return json.loads(line[len("RESULT ") :])
 
 
-# Each viewer's card in its own language (browser/languages.mjs): a Czech GM (the
-# writer), a Russian and a German player with their own connections, and an English
-# player without one, as four pages of one world; on v12 (renderChatMessage, jQuery)
-# and v13 (renderChatMessageHTML, HTMLElement).
-@pytest.mark.parametrize("generation", [12, 13])
-def test_each_player_reads_the_card_in_their_own_language(tmp_path, generation):
+def run_with_tukan_and_guard(
+    tmp_path: Path, script: str, name: str, generation: int, players: tuple[str, ...] = ()
+) -> dict:
+    """Run the browser ``script`` on v``generation`` at a new sr2 table ``name`` with
+    tokens for ``players``, sr2's example sheets of Tukan and Guard A in
+    ``RB_SHEETS``: its ``RESULT``. Fails, saying what to install, without Chromium
+    or playwright-core."""
     missing = requirements()
     if missing:
         pytest.fail("the Foundry browser test needs: " + "; ".join(missing))
-
     sheets = PluginHost().rulesets["sr2"].example_sheets
-    with world(tmp_path, "Langs", ("ivan", "greta")) as (env, tokens):
-        result = run_page_script("languages.mjs", {
+    with world(tmp_path, name, players) as (env, tokens):
+        return run_page_script(script, {
             **env,
             "RB_SHEETS": json.dumps({k: sheets[k] for k in ("Tukan", "Guard A")}),
             "RB_GENERATION": str(generation),
             "RB_CHROMIUM": CHROMIUM,
             "RB_USER_DATA": str(tmp_path / "chromium-profile"),
         }, tokens)  # fmt: skip
+
+
+# Each viewer's card in its own language (browser/languages.mjs): a Czech GM (the
+# writer), a Russian and a German player with their own connections, and an English
+# player without one, as four pages of one world; on v12 (renderChatMessage, jQuery)
+# and v13 (renderChatMessageHTML, HTMLElement).
+@pytest.mark.parametrize("generation", [12, 13])
+def test_each_player_reads_the_card_in_their_own_language(tmp_path, generation):
+    result = run_with_tukan_and_guard(
+        tmp_path, "languages.mjs", "Langs", generation, ("ivan", "greta")
+    )
     attack = result["attack"]
     # the GM's own client draws the stored card (the players' view) again from
     # the GM's event; Paul, without a connection, reads the stored card
@@ -440,3 +451,16 @@ def test_a_plain_foundry_roll_draws_the_servers_dice(tmp_path, generation):
     assert served["total"] == sum(event.data["results"])
     assert [m["dice"] for m in result["local"]["marks"]] == ["local", "local"]
     assert len(result["local"]["warnings"]) == 1
+
+
+# The action dialog (browser/dialog.mjs, docs/foundry.md "The action dialog"): the
+# GM's page opens api.actionDialog("attack") against a real server, works it with
+# the keyboard (a bound said in the dialog, nothing sent; Enter resolves; Escape
+# resolves null), on v12 and v13.
+@pytest.mark.parametrize("generation", [12, 13])
+def test_the_action_dialog_resolves_an_attack_at_a_real_server(tmp_path, generation):
+    result = run_with_tukan_and_guard(tmp_path, "dialog.mjs", "Dialog", generation)
+    assert result["shown"]["weapons"] == ["", "Hackler", "Stun baton"]
+    assert result["problem"] == "The smallest value allowed is 1."
+    assert result["event"]["action"] == "attack"
+    assert "Tukan" in result["event"]["narration"]

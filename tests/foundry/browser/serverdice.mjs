@@ -16,32 +16,12 @@
 import assert from "node:assert/strict";
 import process from "node:process";
 
-import { chromium } from "playwright-core";
+import { openGmPage } from "./gmpage.mjs";
 
-import { ARGS } from "./launch.mjs";
-
-const env = process.env;
-const TOKENS = JSON.parse(env.RB_TOKENS);
-const GENERATION = Number(env.RB_GENERATION ?? 13);
-const hide = (text) => String(text).split(TOKENS.gm).join("[token]");
 const step = (name) => process.stderr.write(`serverdice: ${name}\n`);
 
-const context = await chromium.launchPersistentContext(env.RB_USER_DATA, {
-  executablePath: env.RB_CHROMIUM, headless: true, args: ARGS, viewport: { width: 900, height: 900 },
-});
-context.setDefaultTimeout(30_000);
-const consoleLines = [];
-const pageErrors = [];
+const { context, page, consoleLines, pageErrors, hide } = await openGmPage({ serverDice: "1" });
 try {
-  const page = await context.newPage();
-  page.on("console", (m) => consoleLines.push(m.text()));
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  await page.addInitScript((t) => { window.__RB_E2E__ = { token: t }; }, TOKENS.gm);
-  const query = new URLSearchParams({ ws: env.RB_WS_URL, generation: String(GENERATION), lang: "en", serverDice: "1" });
-  await page.goto(`${env.RB_PAGE_BASE}?${query}`);
-  await page.waitForFunction(() => window.rbE2E?.ready === true);
-  await page.evaluate(() => rbE2E.waitFor(() => rbE2E.api().status().status === "connected", 20000, "connected"));
-
   step("a plain Foundry roll");
   const served = await page.evaluate(async () => {
     const roll = new Roll("2d20");

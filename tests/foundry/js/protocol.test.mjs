@@ -66,7 +66,9 @@ test("chat commands", () => {
   assert.deepEqual(parseChatCommand('/rb do attack guard-a {"weapon": "Hackler", "rounds": 3}'), {
     kind: "resolve", action: "attack", targets: ["guard-a"], params: { weapon: "Hackler", rounds: 3 },
   });
-  assert.deepEqual(parseChatCommand("/rb do new_turn"), { kind: "resolve", action: "new_turn", targets: [], params: {} });
+  // without {params}: the action's dialog (which sends an action without parameters at once)
+  assert.deepEqual(parseChatCommand("/rb do new_turn"), { kind: "dialog", action: "new_turn", targets: [] });
+  assert.deepEqual(parseChatCommand("/rb do new_turn {}"), { kind: "resolve", action: "new_turn", targets: [], params: {} });
   assert.equal(parseChatCommand("/rb do attack {oops").kind, "error");
   assert.equal(parseChatCommand("/rb # only a label").kind, "error");
 });

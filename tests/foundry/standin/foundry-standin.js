@@ -106,6 +106,10 @@
 //     as text. Each is recorded as {level, text: the message passed, html: what the
 //     notification holds, shown: the words a user reads, markup: whether it holds an
 //     element}
+//   foundry.applications.api.DialogV2.wait (v12/v13): strict as its
+//     declarations (buttons, callback arguments, null or a rejection on
+//     dismissal by generation); headless the test submits, presses Enter or
+//     Escape (FoundryStandin.log.dialogs); in a page a modal <dialog>
 //   Combat and Combatant (v12/v13): game.combats (active, viewed), game.combat,
 //     Combat.create, createEmbeddedDocuments/deleteEmbeddedDocuments("Combatant"),
 //     startCombat, nextTurn, previousTurn, nextRound, previousRound, endCombat,
@@ -144,7 +148,7 @@
   const record = {
     hooks: [], updates: [], messages: [], notifications: [], dice3d: [], socket: [], settingsSet: [], fulfilled: [],
     rendered: [], compatibility: [], statusEffects: [], showForRoll: [], queries: [], confirmations: [],
-    notified: [], scrolled: [], deleted: [], batches: [], skipped: [], messageUpdates: [],
+    notified: [], scrolled: [], deleted: [], batches: [], skipped: [], messageUpdates: [], dialogs: [],
   };
 
   // -- Hooks ---------------------------------------------------------------------
@@ -1954,6 +1958,165 @@
     return actor;
   }
 
+  // -- DialogV2 (v12, v13) ----------------------------------------------------------------
+  // foundry.applications.api.DialogV2.wait as the foundry-vtt-types declarations
+  // (v12.331, v13.340) describe it: `buttons` required, each with a string `action`
+  // and `label`, at most one `default`; `content` a string (v13: cleaned with
+  // cleanHTML, or a <div> element); a button's callback called with (event,
+  // button, dialog) — `button.form` the dialog's form — its value (else the button's
+  // action) what wait resolves to; dismissed, wait resolves null with rejectClose
+  // false and rejects with it true, the default on v12 (v13's default is false);
+  // `render(event, element)` after it is drawn, `close(event, dialog)` when it closes.
+  // Headless (no DOM): the open dialogs are in FoundryStandin.log.dialogs, and the
+  // test works one as a user would: submit(action, values) presses a button with
+  // the form's controls holding `values` (a name the content has no control of
+  // throws), enter(values) submits with the default button (Enter), escape()
+  // dismisses it. In a page it is drawn as a modal <dialog> (draw) that a user (the
+  // browser test) works with the keyboard and the mouse.
+  const ATTRIBUTES = /([a-zA-Z][\w-]*)(?:\s*=\s*"([^"]*)")?/g;
+  const attributesOf = (tag) => Object.fromEntries([...tag.matchAll(ATTRIBUTES)].slice(1)
+    .map(([, name, value]) => [name.toLowerCase(), value === undefined ? "" : textOf(value)]));
+  // the named controls of a dialog's content, each with the value it shows
+  function controlsOf(content) {
+    const controls = [];
+    for (const match of content.matchAll(/<select\b([^>]*)>([\s\S]*?)<\/select>|<(input|textarea)\b([^>]*)>/gi)) {
+      const tag = (match[3] ?? "select").toLowerCase();
+      const attrs = attributesOf(`${tag} ${match[1] ?? match[4]}`);
+      if (!attrs.name) continue;
+      const control = { name: attrs.name, tagName: tag.toUpperCase(), type: tag === "input" ? (attrs.type || "text") : tag, value: attrs.value ?? "", checked: "checked" in attrs, attrs };
+      if (tag === "select") {
+        const options = [...match[2].matchAll(/<option\b([^>]*)>/gi)].map(([, a]) => attributesOf(`option ${a}`));
+        control.options = options.map((o) => o.value ?? "");
+        control.value = (options.find((o) => "selected" in o) ?? options[0])?.value ?? "";
+      }
+      controls.push(control);
+    }
+    return controls;
+  }
+  class DialogV2 {
+    constructor(options) {
+      const { buttons, content = "", window: frame = {} } = options ?? {};
+      if (!Array.isArray(buttons) || !buttons.length) throw new Error("stand-in DialogV2: `buttons` is required (DialogV2.Configuration)");
+      for (const button of buttons) {
+        if (typeof button?.action !== "string" || typeof button?.label !== "string") {
+          throw new Error("stand-in DialogV2: each button needs a string action and label");
+        }
+        if (button.callback !== undefined && typeof button.callback !== "function") throw new Error("stand-in DialogV2: a button's callback is a function");
+      }
+      if (buttons.filter((b) => b.default).length > 1) throw new Error("stand-in DialogV2: one default button at most");
+      if (typeof content !== "string") throw new Error("stand-in DialogV2: the content is a string here");
+      this.options = options;
+      this.title = String(frame.title ?? "");
+      this.buttons = buttons;
+      this.content = game.release.generation >= 13 ? cleanHTML(content) : content;
+      if (headlessPage) {
+        this.form = { elements: controlsOf(this.content), noValidate: false };
+        this.element = { tagName: "DIALOG", querySelector: (selector) => (selector === "form" ? this.form : null), form: this.form };
+      } else this.draw();
+    }
+    // In a page: a modal <dialog> holding the form (the content, then the buttons,
+    // each labelled by its `label`); a click presses a button, Enter in a field
+    // presses the default one, Escape (the dialog's cancel) dismisses it
+    draw() {
+      const element = document.createElement("dialog");
+      element.className = "standin-dialog";
+      const heading = document.createElement("h1");
+      heading.id = `standin-dialog-${record.dialogs.length + 1}`;
+      heading.textContent = this.title;
+      element.setAttribute("aria-labelledby", heading.id);
+      const form = document.createElement("form");
+      form.innerHTML = `<div class="dialog-content">${this.content}</div>`;
+      const footer = document.createElement("footer");
+      for (const button of this.buttons) {
+        const node = document.createElement("button");
+        node.type = "button";
+        node.dataset.action = button.action;
+        node.textContent = game.i18n.localize(button.label);
+        if (button.default) node.classList.add("default");
+        node.addEventListener("click", () => this.press(button));
+        footer.append(node);
+      }
+      form.append(footer);
+      form.addEventListener("submit", (event) => event.preventDefault());
+      element.addEventListener("keydown", (event) => {
+        const field = event.target.closest?.("input, select");
+        if (event.key !== "Enter" || !field) return;
+        event.preventDefault();
+        const button = this.buttons.find((b) => b.default);
+        if (button) this.press(button);
+      });
+      element.addEventListener("cancel", (event) => {
+        event.preventDefault();
+        this.dismiss();
+      });
+      element.append(heading, form);
+      this.form = form;
+      this.element = element;
+    }
+    static wait(config = {}) {
+      const { rejectClose = game.release.generation < 13, render = null, close = null, ...options } = config;
+      return new Promise((resolve, reject) => {
+        const dialog = new this(options);
+        const finish = (settle) => {
+          record.dialogs.splice(record.dialogs.indexOf(dialog), 1);
+          dialog.closed = true;
+          if (!headlessPage) dialog.element.remove();
+          settle();
+        };
+        dialog.dismiss = () => finish(() => {
+          close?.({ type: "close" }, dialog);
+          if (rejectClose) reject(new Error("Dialog was dismissed without pressing a button."));
+          else resolve(null);
+        });
+        dialog.press = async (button) => {
+          const target = headlessPage
+            ? { dataset: { action: button.action }, form: dialog.form, type: "submit" }
+            : dialog.element.querySelector(`footer button[data-action="${CSS.escape(button.action)}"]`);
+          const result = (await button.callback?.({ type: "submit", target }, target, dialog.element)) ?? button.action;
+          finish(() => {
+            close?.({ type: "close" }, dialog);
+            resolve(result);
+          });
+        };
+        record.dialogs.push(dialog);
+        if (!headlessPage) {
+          document.body.append(dialog.element);
+          dialog.element.showModal();
+        }
+        render?.({ type: "render" }, dialog.element);
+      });
+    }
+    /** Put `values` into the form's controls (as a user types or picks them). */
+    fill(values = {}) {
+      for (const [name, value] of Object.entries(values)) {
+        const control = this.form.elements.find((c) => c.name === name);
+        if (!control) throw new Error(`stand-in DialogV2: the dialog has no control named ${name}`);
+        if (control.type === "checkbox") control.checked = Boolean(value);
+        else if (control.type === "select" && !control.options.includes(String(value))) {
+          throw new Error(`stand-in DialogV2: ${name} offers no ${value} (${control.options.join(", ")})`);
+        } else control.value = String(value);
+      }
+    }
+    /** Press the button of `action` with the form holding `values`. */
+    submit(action, values = {}) {
+      const button = this.buttons.find((b) => b.action === action);
+      if (!button) throw new Error(`stand-in DialogV2: no button ${action}`);
+      this.fill(values);
+      return this.press(button);
+    }
+    /** Enter in a field: the form is submitted with the default button. */
+    enter(values = {}) {
+      const button = this.buttons.find((b) => b.default);
+      if (!button) throw new Error("stand-in DialogV2: Enter submits nothing without a default button");
+      this.fill(values);
+      return this.press(button);
+    }
+    /** Escape (or the close button): dismissed. */
+    escape() {
+      return this.dismiss();
+    }
+  }
+
   // Foundry's order: init, then the language's files (game.i18n.initialize), i18nInit, setup, ready
   async function boot() {
     Hooks.callAll("init");
@@ -1968,7 +2131,10 @@
     Hooks, Roll, Die, DiceTerm, RollTerm, OperatorTerm, NumericTerm, PoolTerm, ParentheticalTerm,
     FunctionTerm, ChatMessage, Actor, TokenDocument, Scene, Combat, Combatant,
   });
-  globalThis.foundry = { utils: { mergeObject, setProperty, getProperty, deepClone: structuredClone } };
+  globalThis.foundry = {
+    utils: { mergeObject, setProperty, getProperty, deepClone: structuredClone },
+    applications: { api: { DialogV2 } },
+  };
   globalThis.FoundryStandin = {
     install, uninstall, installDiceSoNice, setTabHidden, landDice, addActor, addScene, addToken, boot, log: record, isStandin: true, StandinJQuery,
     asUser, setUserActive, USER_ROLES,

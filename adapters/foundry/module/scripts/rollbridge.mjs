@@ -7,6 +7,7 @@
 //   await rb.roll("2d6+1", {flavor: "Dodge"});                 // the server rolls
 //   await rb.resolve("attack", {params: {weapon: "Hackler", range: "short"}});
 //   await rb.odds("attack", {params: {weapon: "Hackler"}});   // the chances first
+//   await rb.actionDialog("attack");          // its params in a dialog (null: cancelled)
 //   rb.status();                                                // connection, role, cursor
 //
 // With the world setting "The server's dice for every roll", every Foundry roll
@@ -22,6 +23,7 @@
 // land (foundry/dice.mjs).
 //
 // Chat: "/rb 2d6+1 # Dodge", "/rb do attack guard {"weapon": "Hackler"}",
+// "/rb do attack guard" (the action's dialog), "/rb do" (pick an action first),
 // "/rb odds 2d6+1", "/rb odds attack guard {…}", "/rb status".
 
 import { localizeRenderedCard, skipReplayedDice } from "./foundry/chat.mjs";
@@ -40,6 +42,7 @@ import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "./client/i18n.mjs";
 import { noticeData, parseChatCommand, shownError } from "./core/protocol.mjs";
 import { oddsHtml } from "./core/odds.mjs";
 import { foundryActors } from "./foundry/actors.mjs";
+import { actionDialog, pickAction } from "./foundry/dialog.mjs";
 import { findActor, MODULE_ID } from "./core/state.mjs";
 
 const client = new FoundryClient();
@@ -51,6 +54,7 @@ function buildApi() {
     odds: (actionOrFormula, options) => client.odds(actionOrFormula, options),
     oddsHtml: (result, options = {}) => oddsHtml(result, { i18n: game.i18n, lang: game.i18n.lang, ...options }),
     resolve: (action, options) => client.resolve(action, options),
+    actionDialog: (action, options) => actionDialog(client, action, options),
     request: (message) => client.request(message),
     addActor: (actor, sheet, options) => client.addActor(actor, sheet, options),
     linkActor: (actor, rollbridgeId) => client.linkActor(actor, rollbridgeId),
@@ -87,6 +91,9 @@ async function runChatCommand(command) {
       await showOdds(command);
     } else if (command.kind === "roll") {
       await client.roll(command.formula, { flavor: command.label || undefined });
+    } else if (command.kind === "dialog" || command.kind === "pick") {
+      const action = command.kind === "pick" ? await pickAction(client) : command.action;
+      if (action) await actionDialog(client, action, { targets: command.targets?.length ? command.targets : undefined });
     } else if (command.kind === "resolve") {
       await client.resolve(command.action, {
         targets: command.targets.length ? command.targets : undefined,

@@ -158,6 +158,9 @@ function checkRollMode(mode) {
  *   /rb 2d6+1 # Dodge            … with a label
  *   /rb do attack guard {"weapon": "Hackler", "range": "short"}
  *                                resolve an action: targets, then JSON params
+ *   /rb do attack guard          the action's dialog (its params in a form):
+ *                                {kind: "dialog", action, targets}
+ *   /rb do                       pick one of the table's actions: {kind: "pick"}
  *   /rb odds 2d6+1               the odds of a formula, before rolling it
  *   /rb odds attack guard {"weapon": "Hackler"}
  *                                the odds of an action: targets, then JSON params
@@ -182,8 +185,15 @@ export function parseChatCommand(text) {
     }
     return { kind: "odds", formula: what };
   }
-  const doMatch = /^do\s+([\s\S]*)$/i.exec(rest);
-  if (doMatch) return actionCommand(doMatch[1]);
+  const doMatch = /^do(?:\s+([\s\S]*))?$/i.exec(rest);
+  if (doMatch) {
+    const what = (doMatch[1] ?? "").trim();
+    if (!what) return { kind: "pick" };
+    const action = actionCommand(what);
+    // no {params}: the action's dialog asks for them (foundry/dialog.mjs)
+    if (action.kind === "resolve" && !what.includes("{")) return { kind: "dialog", action: action.action, targets: action.targets };
+    return action;
+  }
   const hash = rest.indexOf("#");
   const formula = (hash >= 0 ? rest.slice(0, hash) : rest).trim();
   const label = hash >= 0 ? rest.slice(hash + 1).trim() : "";

@@ -1,0 +1,167 @@
+// The dialog of a ruleset action (docs/foundry.md, "The action dialog"): its fields
+// built from the action's parameter schema in the welcome (core/forms.mjs), what the
+// user enters turned back into params and checked first, and the whole module in the
+// Foundry stand-in opening it with DialogV2 for `/rb do ACTION [targets]`, `/rb do`
+// and api.actionDialog, the test standing for the user and the server.
+//
+// The specs are sr2's as a real welcome carries them: `rollbridge rulesets sr2
+// --json --locale L` prints the ruleset's description as the server's welcome gives
+// it (core/protocol/table.py described_ruleset: the same Ruleset.describe(locale)),
+// with its example sheets (Tukan's weapons, for `choicesFrom`).
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  actionFields,
+  actionFormHtml,
+  controlId,
+  enteredValues,
+  paramsFrom,
+  readableName,
+} from "../../../adapters/foundry/module/scripts/core/forms.mjs";
+import { parseChatCommand } from "../../../adapters/foundry/module/scripts/core/protocol.mjs";
+import { localization } from "./localization.mjs";
+
+import { CS, EN, GUARD, TUKAN } from "./forms-world.mjs";
+
+const en = await localization("en");
+const byName = (fields) => Object.fromEntries(fields.map((f) => [f.name, f]));
+
+test("sr2's attack: each parameter's control from its schema, labelled in the welcome's words", () => {
+  const fields = byName(actionFields(EN.actions.attack, { actor: TUKAN, target: GUARD }));
+  // choicesFrom (only): Tukan's weapons, the example's chosen
+  assert.equal(fields.weapon.kind, "select");
+  assert.deepEqual(fields.weapon.options, [["Hackler", "Hackler"], ["Stun baton", "Stun baton"]]);
+  assert.equal(fields.weapon.value, "Hackler");
+  assert.equal(fields.weapon.label, "Weapon");
+  // an enum: its values named as the welcome's `choices` name them, the example chosen
+  assert.equal(fields.range.kind, "select");
+  assert.deepEqual(fields.range.options.map(([v]) => v), ["short", "medium", "long", "extreme"]);
+  assert.equal(fields.range.value, "short");
+  // integers: their bounds; not required, so the default is a placeholder, never sent
+  assert.equal(fields.rounds.kind, "integer");
+  assert.equal(fields.rounds.min, 1);
+  assert.equal(fields.rounds.max, 100);
+  assert.equal(fields.rounds.value, "");
+  assert.equal(fields.rounds.placeholder, "1");
+  assert.equal(fields.rounds.label, "Rounds fired");
+  assert.equal(fields.tn.min, -100);
+  // the sheet's skill is not overridden by the example's
+  assert.equal(fields.skill.value, "");
+  assert.equal(fields.code.kind, "text");
+  assert.ok(Object.values(fields).every((f) => !f.required));
+  // shown at once: what the example sets and the choice from the sheet; the rest folded
+  assert.deepEqual(Object.values(fields).filter((f) => !f.more).map((f) => f.name),
+    ["weapon", "skill", "attacker_pool", "rounds", "range"]);
+});
+
+test("the folded parameters: under More parameters, open when one holds a problem", () => {
+  const fields = actionFields(EN.actions.attack, { actor: TUKAN });
+  const closed = actionFormHtml(fields, { i18n: en });
+  assert.match(closed, /<details class="rollbridge-more"><summary>More parameters<\/summary>/);
+  assert.ok(closed.indexOf('name="rounds"') < closed.indexOf("<details"), "rounds shown at once");
+  assert.ok(closed.indexOf('name="code"') > closed.indexOf("<details"), "code folded");
+  const values = Object.fromEntries(fields.map((f) => [f.name, f.value]));
+  assert.match(actionFormHtml(fields, { i18n: en, values: { ...values, armor: "101" }, problems: { armor: "too big" } }),
+    /<details class="rollbridge-more" open>/);
+  assert.match(actionFormHtml(fields, { i18n: en, values }), /<details class="rollbridge-more">/);
+});
+
+test("required fields get the example, booleans a checkbox, labels in the reader's language", () => {
+  const fields = byName(actionFields(CS.actions.success_test, {}));
+  assert.equal(fields.dice.required, true);
+  assert.equal(fields.dice.value, "4");
+  assert.equal(fields.tn.value, "5");
+  assert.equal(fields.wound_modifier.kind, "checkbox");
+  assert.equal(fields.wound_modifier.value, false);
+  assert.equal(fields.dice.label, CS.actions.success_test.labels.dice);
+  assert.notEqual(fields.dice.label, EN.actions.success_test.labels.dice, "the Czech welcome's word");
+  // a parameter the welcome gives no label: its title, else its name made readable
+  const bare = byName(actionFields({ params: { properties: { attacker_pool: { type: "integer" }, x: { type: "string", title: "Ex" } } } }));
+  assert.equal(bare.attacker_pool.label, "Attacker pool");
+  assert.equal(bare.x.label, "Ex");
+  assert.equal(readableName("recoilCompensation"), "Recoil compensation");
+});
+
+test("choices from the sheet: none from a limited view of the acting actor; of the target from its view", () => {
+  const noSheet = byName(actionFields(EN.actions.attack, { actor: { ...TUKAN, limited: true } }));
+  assert.equal(noSheet.weapon.kind, "text", "no choices known: the name is typed, the server checks it");
+  const spec = {
+    params: { properties: { section: { type: "string", choicesFrom: { state: "vehicle.sections", value: "name", only: true, of: "target" } } } },
+  };
+  const target = { id: "rig", limited: true, state: { vehicle: { sections: [{ name: "cab" }, { name: "bed" }] } } };
+  const fields = byName(actionFields(spec, { actor: TUKAN, target }));
+  assert.deepEqual(fields.section.options, [["cab", "cab"], ["bed", "bed"]]);
+  assert.equal(fields.section.value, "", "not required: the server's default unless one is chosen");
+  // without `only`, a text field that suggests them
+  const free = byName(actionFields({ params: { properties: { w: { type: "string", choicesFrom: { sheet: "weapons", value: "name" } } } } }, { actor: TUKAN }));
+  assert.equal(free.w.kind, "text");
+  assert.deepEqual(free.w.options.map(([v]) => v), ["Hackler", "Stun baton"]);
+});
+
+test("a schema the dialog cannot show (a list, an object) is a JSON field", () => {
+  const spec = {
+    params: {
+      properties: { modifiers: { type: "array", items: { type: "object" } }, item: { type: ["object", "null"] } },
+      required: ["item"],
+    },
+    example: { modifiers: [{ label: "dark", value: -2 }] },
+  };
+  const fields = actionFields(spec, {});
+  assert.deepEqual(fields.map((f) => f.kind), ["json", "json"]);
+  assert.equal(fields[0].placeholder, '[{"label":"dark","value":-2}]');
+  const ok = paramsFrom(fields, { modifiers: '[{"label": "rain", "value": -1}]', item: '{"name": "Rope"}' });
+  assert.deepEqual(ok, { params: { modifiers: [{ label: "rain", value: -1 }], item: { name: "Rope" } }, problems: {} });
+  const bad = paramsFrom(fields, { modifiers: "[oops", item: "" });
+  assert.deepEqual(bad.params, {});
+  assert.equal(bad.problems.modifiers.key, "ROLLBRIDGE.Dialog.Problem.NotJson");
+  assert.equal(bad.problems.item.key, "ROLLBRIDGE.Dialog.Problem.Required");
+});
+
+test("controls to params: typed values, empty fields left out, each problem named and nothing to send", () => {
+  const fields = actionFields(EN.actions.attack, { actor: TUKAN });
+  const { params, problems } = paramsFrom(fields, { weapon: "Hackler", rounds: " 3 ", range: "short", modifier: "-2", code: "" });
+  assert.deepEqual(problems, {});
+  assert.deepEqual(params, { weapon: "Hackler", rounds: 3, range: "short", modifier: -2 });
+  const wrong = paramsFrom(fields, { weapon: "Laser", rounds: "0", range: "far", modifier: "2.5", armor: "101", code: "x".repeat(3) });
+  assert.deepEqual(Object.fromEntries(Object.entries(wrong.problems).map(([k, v]) => [k, [v.key, v.data]])), {
+    weapon: ["ROLLBRIDGE.Dialog.Problem.NotAChoice", {}],
+    rounds: ["ROLLBRIDGE.Dialog.Problem.Below", { min: 1 }],
+    range: ["ROLLBRIDGE.Dialog.Problem.NotAChoice", {}],
+    modifier: ["ROLLBRIDGE.Dialog.Problem.NotInteger", {}],
+    armor: ["ROLLBRIDGE.Dialog.Problem.Above", { max: 100 }],
+  });
+  // a checkbox is sent when it differs from the schema's default
+  const test_ = actionFields(EN.actions.success_test, {});
+  assert.deepEqual(paramsFrom(test_, { dice: "4", tn: "5", wound_modifier: true }).params, { dice: 4, tn: 5, wound_modifier: true });
+  assert.deepEqual(paramsFrom(test_, { dice: "4", tn: "5", wound_modifier: false }).params, { dice: 4, tn: 5 });
+  assert.deepEqual(Object.keys(paramsFrom(test_, { dice: "", tn: "5" }).problems), ["dice"]);
+});
+
+test("the form's HTML: every control labelled, required marked, a problem tied to its field", () => {
+  const fields = actionFields(EN.actions.success_test, {});
+  const html = actionFormHtml(fields, { i18n: en, who: "Tukan <acts>", values: { dice: "", tn: "5" }, problems: { dice: "This field is required." } });
+  for (const field of fields) {
+    const id = controlId(field.name);
+    assert.ok(html.includes(`<label for="${id}">`), `${field.name} has a label`);
+    assert.match(html, new RegExp(`id="${id}" name="${field.name}"`));
+  }
+  assert.match(html, /id="rollbridge-param-dice" name="dice" aria-required="true" aria-describedby="rollbridge-param-dice-hint rollbridge-param-dice-problem" aria-invalid="true"/);
+  assert.match(html, /<p class="rollbridge-problem" id="rollbridge-param-dice-problem" role="alert">This field is required.<\/p>/);
+  assert.ok(html.includes(en.localize("ROLLBRIDGE.Dialog.RequiredNote")));
+  assert.ok(html.includes("Tukan &lt;acts&gt;"), "the names are text");
+  assert.match(html, /<input type="number" step="1" min="1" max="100" value="" placeholder="5"|name="tn"/);
+  assert.ok(html.includes('<input type="checkbox" id="rollbridge-param-wound_modifier"'));
+  // what was entered is shown again
+  assert.match(html, /type="number"[^>]*value="5"[^>]*id="rollbridge-param-tn"/);
+  assert.deepEqual(enteredValues({ elements: [{ name: "a", value: "1" }, { name: "b", type: "checkbox", checked: true }, { value: "x" }] }), { a: "1", b: true });
+});
+
+test("the chat command: /rb do ACTION [targets] without params opens the dialog; with them resolves as before", () => {
+  assert.deepEqual(parseChatCommand("/rb do attack guard"), { kind: "dialog", action: "attack", targets: ["guard"] });
+  assert.deepEqual(parseChatCommand("/rb do"), { kind: "pick" });
+  assert.deepEqual(parseChatCommand('/rb do attack guard {"rounds": 3}'), { kind: "resolve", action: "attack", targets: ["guard"], params: { rounds: 3 } });
+  assert.equal(parseChatCommand("/rb double").kind, "roll");
+});
+
