@@ -93,6 +93,24 @@ def test_a_misspelt_member_of_the_contract_is_named():
     )
 
 
+class _Views:
+    """A mixin of the author's, shared by their rulesets: no Ruleset itself."""
+
+    def player_veiw(self, view):
+        return view
+
+
+class _MisspeltInAMixin(_Views, BanditsRuleset):
+    """bandits taking its players' view from the author's mixin, misspelt there."""
+
+
+def test_a_misspelt_member_of_a_mixin_is_named():
+    """A member the ruleset's class takes from a mixin that is no Ruleset (the
+    author's ``_Views``) was not looked at, and ``player_veiw`` there passed."""
+    with pytest.raises(AssertionError, match=r"player_veiw \(the contract has player_view\)"):
+        _suite(_MisspeltInAMixin()).test_no_member_of_the_contract_is_misspelt()
+
+
 def test_helpers_of_other_names_are_left_alone():
     """A helper named unlike any member of the contract passes, and so do the
     built-in rulesets."""
