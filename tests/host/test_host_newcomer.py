@@ -53,6 +53,14 @@ def _package(root, module, source, *, target=None, files=None):
     (info / "entry_points.txt").write_text(f"[rollbridge]\ncoin = {target or module}\n")
 
 
+def _refusal(root, monkeypatch) -> PluginLoadError:
+    """The refusal of a host started with the distributions installed in ``root``."""
+    monkeypatch.syspath_prepend(str(root))
+    with pytest.raises(PluginLoadError) as refused:
+        PluginHost(builtins=False, environ={})
+    return refused.value
+
+
 @pytest.mark.parametrize(
     ("signature", "given", "unknown"),
     [("reg", "reg", "'reg'"), ("register, table", "register, table", "'table'"),
@@ -71,17 +79,15 @@ def test_a_hook_with_a_parameter_the_hook_does_not_pass_is_refused_naming_the_ho
     def register_rulesets({signature}):
         pass
     """)  # fmt: skip
-    monkeypatch.syspath_prepend(str(tmp_path))
-    with pytest.raises(PluginLoadError) as refused:
-        PluginHost(builtins=False, environ={})
-    assert str(refused.value) == (
+    refused = _refusal(tmp_path, monkeypatch)
+    assert str(refused) == (
         f"plugin 'coin' implements register_rulesets({given}), but rollbridge passes "
         f"register_rulesets no {unknown}: take only parameters of (register), by those "
         "names (docs/plugins.md, 'The hooks')"
     )
-    assert refused.value.code == "plugin_load_failed"
-    assert refused.value.details == {"plugin": "coin", "hook": "register_rulesets"}
-    czech = refused.value.render("cs")
+    assert refused.code == "plugin_load_failed"
+    assert refused.details == {"plugin": "coin", "hook": "register_rulesets"}
+    czech = refused.render("cs")
     assert "register_rulesets" in czech and "(register)" in czech and "passes" not in czech
 
 
@@ -137,15 +143,13 @@ def test_an_entry_point_naming_a_package_without_its_hooks_is_refused(tmp_path, 
                 register(Coin())
         """),
     })  # fmt: skip
-    monkeypatch.syspath_prepend(str(tmp_path))
-    with pytest.raises(PluginLoadError) as refused:
-        PluginHost(builtins=False, environ={})
-    assert str(refused.value) == (
+    refused = _refusal(tmp_path, monkeypatch)
+    assert str(refused) == (
         "plugin 'coin' (package rb-coin) implements no hook of rollbridge: its entry point "
         "names rb_coin, where no function is marked @rollbridge.hookimpl; name the module "
         "that holds the hooks (docs/plugins.md, 'Publishing')"
     )
-    assert refused.value.details == {"plugin": "coin"}
+    assert refused.details == {"plugin": "coin"}
     # the entry point naming the module with the hooks loads
     (tmp_path / "rb_coin-1.0.0.dist-info" / "entry_points.txt").write_text(
         "[rollbridge]\ncoin = rb_coin.plugin\n"
@@ -204,19 +208,17 @@ def test_a_hook_that_cannot_take_its_arguments_by_name_is_refused_naming_them(
     def {hook}({signature}):
         pass
     """)  # fmt: skip
-    monkeypatch.syspath_prepend(str(tmp_path))
-    with pytest.raises(PluginLoadError) as refused:
-        PluginHost(builtins=False, environ={})
+    refused = _refusal(tmp_path, monkeypatch)
     missing = "'register'" if hook.startswith("register_") else "'table'"
-    assert str(refused.value) == (
+    assert str(refused) == (
         f"plugin 'coin' implements {hook}({signature}), but rollbridge calls it as {call}, "
         f"passing its arguments by name: take {missing} as a parameter of that name, not "
         "positional-only (docs/plugins.md, 'The hooks')"
     )
-    assert refused.value.code == "plugin_load_failed"
-    assert refused.value.details == {"plugin": "coin", "hook": hook}
+    assert refused.code == "plugin_load_failed"
+    assert refused.details == {"plugin": "coin", "hook": hook}
     for locale, word in (("cs", "podle jména"), ("de", "über ihren Namen"), ("ru", "по имени")):
-        said = refused.value.render(locale)
+        said = refused.render(locale)
         assert word in said and call in said and "passing" not in said, said
 
 
@@ -230,17 +232,15 @@ def test_an_entry_point_naming_the_hook_function_is_told_to_name_its_module(tmp_
     def register_rulesets(register):
         register(Coin())
     """, target="rb_coin:register_rulesets")  # fmt: skip
-    monkeypatch.syspath_prepend(str(tmp_path))
-    with pytest.raises(PluginLoadError) as refused:
-        PluginHost(builtins=False, environ={})
-    assert str(refused.value) == (
+    refused = _refusal(tmp_path, monkeypatch)
+    assert str(refused) == (
         "plugin 'coin' (package rb-coin) implements no hook of rollbridge: its entry point "
         "names rb_coin:register_rulesets, an object of the module rb_coin, and the hooks are "
         "looked for among that object's attributes; name the module that holds the hooks "
         "(rb_coin if they are there) (docs/plugins.md, 'Publishing')"
     )
-    assert "no function is marked" not in str(refused.value)
-    assert "objekt modulu rb_coin" in refused.value.render("cs")
+    assert "no function is marked" not in str(refused)
+    assert "objekt modulu rb_coin" in refused.render("cs")
     # the entry point naming the module, as the refusal says, loads
     (tmp_path / "rb_coin-1.0.0.dist-info" / "entry_points.txt").write_text(
         "[rollbridge]\ncoin = rb_coin\n"

@@ -385,6 +385,20 @@ def test_a_refusal_an_earlier_test_read_in_english_still_fails_the_refusal_test(
             _suite(_RefusingLate(), locales=("cs",)).test_every_refusal_reads_in_every_locale()
 
 
+def _authors_package(tmp_path, domain):
+    """A package declaring ``said`` in ``domain``, its German catalogue made (the
+    message untranslated), and the suite of a ruleset saying it, requiring German."""
+    from rollbridge import catalogs
+
+    package = tmp_path / domain
+    package.mkdir()
+    (package / "messages.py").write_text(
+        f'say = Messages("{domain}")\nSAID = say("said", "{{name}} acts")\n'
+    )
+    catalogs.update(package, domain, ["de"])
+    return package, _suite(_speaking(domain, catalogs=package / "locale"), locales=("de",))
+
+
 def test_a_message_translated_and_compiled_in_the_session_passes_the_locale_test(tmp_path):
     """The locale test fails on what an earlier test read in English: one read so
     before its catalogue was translated and compiled in the same process — which
@@ -395,13 +409,7 @@ def test_a_message_translated_and_compiled_in_the_session_passes_the_locale_test
 
     from rollbridge import catalogs
 
-    package = tmp_path / "authorlater"
-    package.mkdir()
-    (package / "messages.py").write_text(
-        'say = Messages("authorlater")\nSAID = say("said", "{name} acts")\n'
-    )
-    catalogs.update(package, "authorlater", ["de"])
-    suite = _suite(_speaking("authorlater", catalogs=package / "locale"), locales=("de",))
+    package, suite = _authors_package(tmp_path, "authorlater")
     with pytest.raises(AssertionError, match=r"\('authorlater.said', 'de'\)"):
         suite.test_every_action_reads_in_every_locale()  # an earlier run, untranslated
     catalogs.compile_catalogues(package, "authorlater")  # compiled again, still untranslated
@@ -420,15 +428,7 @@ def test_a_message_translated_and_compiled_in_the_session_passes_the_locale_test
 def test_a_message_its_catalogue_lacks_is_told_where_to_translate_it(tmp_path):
     """The catalogue is there, the message untranslated (or fuzzy, which is not
     compiled): the hint names the .po, the commands, and the fuzzy flag."""
-    from rollbridge import catalogs
-
-    package = tmp_path / "authorpo"
-    package.mkdir()
-    (package / "messages.py").write_text(
-        'say = Messages("authorpo")\nSAID = say("said", "{name} acts")\n'
-    )
-    catalogs.update(package, "authorpo", ["de"])
-    suite = _suite(_speaking("authorpo", catalogs=package / "locale"), locales=("de",))
+    _package, suite = _authors_package(tmp_path, "authorpo")
     with pytest.raises(
         AssertionError, match=r"\('authorpo.said', 'de'\)\] — translate them in .*authorpo.po "
         r"\(after `rollbridge catalogs update .*authorpo --domain authorpo --locale de` if "
