@@ -110,6 +110,24 @@ NO_HOOKS = say(
     "point names {target}, where no function is marked @rollbridge.hookimpl; name the "
     "module that holds the hooks (docs/plugins.md, 'Publishing')",
 )
+# Translators: {target} is the entry point's value (module:object) as the package
+# declares it, {module} the module part of it.
+NO_HOOKS_OBJECT = say(
+    "host.no_hooks_object",
+    "plugin {plugin} (package {package}) implements no hook of rollbridge: its entry "
+    "point names {target}, an object of the module {module}, and the hooks are looked "
+    "for among that object's attributes; name the module that holds the hooks ({module} "
+    "if they are there) (docs/plugins.md, 'Publishing')",
+)
+# Translators: {hook} is a hook's name, {given} the parameters the plugin's function
+# takes, {call} how rollbridge calls the hook (register=…), {missing} the parameters
+# it needs to take by those names.
+BY_NAME = say(
+    "host.by_name",
+    "plugin {plugin} implements {hook}({given}), but rollbridge calls it as {call}, "
+    "passing its arguments by name: take {missing} as a parameter of that name, not "
+    "positional-only (docs/plugins.md, 'The hooks')",
+)
 HOOK_FAILED = say("host.hook_failed", "plugin {plugin} failed in {hook}: {cause}")
 # Translators: {cls} is a Python class's name.
 RULESET_CLASS = say(
@@ -287,6 +305,10 @@ def _truthy(value: str | None) -> bool:
     return (value or "").strip().lower() in {"1", "true", "yes", "on"}
 
 
+#: The hooks the host calls itself, as ``hook(register=...)``.
+REGISTRATION_HOOKS = ("register_rulesets", "register_adapters")
+
+
 class PluginHost:
     """Loads plugins and holds the rulesets and adapters they registered.
 
@@ -400,7 +422,21 @@ class PluginHost:
             function = getattr(plugin, hook)
             arguments = tuple(caller.spec.argnames)
             unknown = [p for p in _required(function, implicit=True) if p not in arguments]
-            if not unknown or unknown == ["?"]:  # no signature to read: pluggy's to judge
+            if unknown == ["?"]:  # no signature to read: pluggy's to judge
+                continue
+            missing = _not_by_name(function, hook, arguments)
+            if missing and not unknown:
+                raise PluginLoadError(
+                    BY_NAME(
+                        plugin=repr(name),
+                        hook=hook,
+                        given=_parameters(function),
+                        call=f"{hook}({', '.join(f'{a}=…' for a in arguments)})",
+                        missing=", ".join(map(repr, missing)),
+                    ),
+                    details={"plugin": name, "hook": hook},
+                )
+            if not unknown:
                 continue
             given = ", ".join(inspect.signature(function).parameters)
             raise PluginLoadError(
@@ -423,10 +459,15 @@ class PluginHost:
             plugin = self.manager.get_plugin(name)
             if plugin is not None and self.manager.get_hookcallers(plugin):
                 continue
-            raise PluginLoadError(
-                NO_HOOKS(plugin=repr(name), package=package, target=target),
-                details={"plugin": name},
+            module, _colon, attribute = target.partition(":")
+            refusal = (  # an object named in a module: its hooks may well be the module's
+                NO_HOOKS_OBJECT(
+                    plugin=repr(name), package=package, target=target, module=module.strip()
+                )
+                if attribute.strip()
+                else NO_HOOKS(plugin=repr(name), package=package, target=target)
             )
+            raise PluginLoadError(refusal, details={"plugin": name})
 
     def _check_hook_names(self) -> None:
         """Refuse a plugin implementing a hook rollbridge does not have: a misspelt
@@ -476,8 +517,9 @@ class PluginHost:
                 raise PluginLoadError(text, details={"plugin": name, "hook": hook})
 
     def _collect(self) -> None:
-        self._call_registration("register_rulesets", self._register_ruleset)
-        self._call_registration("register_adapters", self._register_adapter)
+        rulesets, adapters = REGISTRATION_HOOKS
+        self._call_registration(rulesets, self._register_ruleset)
+        self._call_registration(adapters, self._register_adapter)
 
     def _call_registration(self, hook_name: str, accept: Callable[[str, Any], None]) -> None:
         caller = getattr(self.manager.hook, hook_name)
@@ -616,6 +658,35 @@ def _required(function: Callable[..., Any], *, implicit: bool = False) -> list[s
     if implicit and names[:1] == ["self"] and method and not inspect.ismethod(function):
         return names[1:]
     return names
+
+
+def _not_by_name(function: Callable[..., Any], hook: str, arguments: tuple[str, ...]) -> list[str]:
+    """The arguments of ``hook`` that ``function`` must take by name and cannot: a
+    required positional-only parameter (pluggy and the host pass every argument by
+    name), and a registration hook's ``register`` it does not take at all (the host
+    calls ``register_rulesets(register=...)``, whatever the function takes)."""
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):
+        return []
+    missing = [
+        p.name
+        for p in parameters
+        if p.kind is p.POSITIONAL_ONLY and p.default is p.empty and p.name in arguments
+    ]
+    named = {p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    any_name = any(p.kind is p.VAR_KEYWORD for p in parameters)
+    if hook in REGISTRATION_HOOKS and "register" not in named and not any_name:
+        missing.append("register")
+    return list(dict.fromkeys(missing))
+
+
+def _parameters(function: Callable[..., Any]) -> str:
+    """``function``'s parameters as its ``def`` writes them, without annotations
+    (``register, /``)."""
+    signature = inspect.signature(function)
+    bare = [p.replace(annotation=p.empty) for p in signature.parameters.values()]
+    return str(signature.replace(parameters=bare, return_annotation=signature.empty))[1:-1]
 
 
 def _refuse_a_class(plugin: str, given: Any, base: type, refusal: Message) -> None:

@@ -55,7 +55,7 @@ from __future__ import annotations
 import logging
 import re
 import string
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,6 +104,15 @@ _MESSAGES: dict[str, Message] = {}
 _templates: dict[tuple[str, str], Any] = {}
 #: (message id, locale) of every message whose locale's catalogue lacks it.
 _missing: set[tuple[str, str]] = set()
+#: (message id, locale) of every message rendered in English for want of a translation
+#: in a locale some domain ships a catalogue of (as many as the messages and catalogues).
+_untranslated: set[tuple[str, str]] = set()
+#: (message id, locale) of the messages last rendered in a locale written as a
+#: language's name that no catalogue is shipped for, oldest first; at most
+#: :data:`MAX_UNCATALOGUED`: such a name comes from outside at times (a table's locale
+#: in a log given to ``rollbridge verify``), and a log of a thousand tables' locales
+#: must not grow it without end.
+_uncatalogued: dict[tuple[str, str], None] = {}
 #: How many times a domain's catalogues were forgotten (:func:`forget`): a text's
 #: renderings kept from an earlier generation are made anew.
 _generation = 0
@@ -252,13 +261,24 @@ def forget(domain: str) -> None:
     """Forget what was read of ``domain``'s catalogues (:func:`rollbridge.i18n.forget`)
     and the templates taken from them, so that its next text reads them anew: they
     were given since (a :class:`Messages` naming the folder after a text of the
-    domain was rendered) or compiled again (:mod:`rollbridge.catalogs`)."""
+    domain was rendered) or compiled again (:mod:`rollbridge.catalogs`). Its messages
+    noted among :func:`untranslated` are forgotten too: they read in English in the
+    catalogues before, and one still missing is noted again where it is read again
+    (the conformance suite's locale tests fail on what an earlier test noted)."""
     global _generation
     i18n.forget(domain)
     _generation += 1  # what texts kept of their renderings is of the catalogues before
-    for key in [key for key in _templates if _MESSAGES[key[0]].domain == domain]:
+    for key in _of_domain(_templates, domain):
         del _templates[key]
-    _missing.difference_update([key for key in _missing if _MESSAGES[key[0]].domain == domain])
+    for key in _of_domain(_uncatalogued, domain):
+        del _uncatalogued[key]
+    _missing.difference_update(_of_domain(_missing, domain))
+    _untranslated.difference_update(_of_domain(_untranslated, domain))
+
+
+def _of_domain(keys: Iterable[tuple[str, str]], domain: str) -> list[tuple[str, str]]:
+    """The ``(message id, locale)`` of ``keys`` whose message is of ``domain``."""
+    return [key for key in keys if _MESSAGES[key[0]].domain == domain]
 
 
 def catalogue_generation() -> int:
@@ -710,15 +730,6 @@ def _translate(declared: Message, locale: str, count: Any) -> str:
     return template
 
 
-#: (message id, locale) of every message rendered in English for want of a translation
-#: in a locale some domain ships a catalogue of (as many as the messages and catalogues).
-_untranslated: set[tuple[str, str]] = set()
-#: (message id, locale) of the messages last rendered in a locale written as a
-#: language's name that no catalogue is shipped for, oldest first; at most
-#: :data:`MAX_UNCATALOGUED`: such a name comes from outside at times (a table's locale
-#: in a log given to ``rollbridge verify``), and a log of a thousand tables' locales
-#: must not grow it without end.
-_uncatalogued: dict[tuple[str, str], None] = {}
 #: How many (message id, locale) of locales without a catalogue :func:`untranslated`
 #: keeps: the most recently rendered (a catalogue's tests render a few of them).
 MAX_UNCATALOGUED = 1024

@@ -1,8 +1,8 @@
 """A newcomer's plugin made from docs/plugins.md's own snippets: the guide's Coin as
 the module an entry point of the group the guide names points to, found and used by
 the CLI in another process, tested with the guide's own test and conformance snippets
-(collected here as they would be in the author's package), so the guide cannot drift
-from what rollbridge loads and what its suite passes."""
+(written into the author's test file and run by pytest there), so the guide cannot
+drift from what rollbridge loads and what its suite passes."""
 
 from __future__ import annotations
 
@@ -32,9 +32,6 @@ def _block(defining: str) -> str:
 exec(compile(_block("class Coin("), "docs/plugins.md", "exec"))
 exec(compile(_block("class CoinWithOdds("), "docs/plugins.md", "exec"))
 exec(compile(_block("class CoinWithStats("), "docs/plugins.md", "exec"))
-# The guide's conformance snippet, `class TestCoinConforms(RulesetConformance)`,
-# collected by pytest from here.
-exec(compile(_block("(RulesetConformance):"), "docs/plugins.md", "exec"))
 
 
 class TestTheGuidesCoinWithOddsConforms(RulesetConformance):
@@ -43,13 +40,6 @@ class TestTheGuidesCoinWithOddsConforms(RulesetConformance):
 
 class TestTheGuidesCoinWithStatisticsConforms(RulesetConformance):
     ruleset = CoinWithStats()  # noqa: F821 (defined by the guide's block above)
-
-
-def test_the_guides_own_test_passes():
-    """The guide's ``test_flip``, with the fixture the pytest plugin gives it."""
-    namespace = dict(globals())
-    exec(compile(_block("def test_flip("), "docs/plugins.md", "exec"), namespace)
-    namespace["test_flip"](RulesetHarness)
 
 
 def test_the_guides_coin_loses_no_more_lives_than_the_sheet_has():
@@ -111,3 +101,23 @@ def test_the_guides_plugin_is_listed_and_resolves_from_the_cli(site):
     assert "flip: Flip for your life." in _run(site, "rulesets", "coin").stdout
     resolved = _run(site, "resolve", "coin", "flip", "--params", "{}", "--dice", "2").stdout
     assert "Hero flips tails" in resolved and "1 = heads, 2 = tails" in resolved
+
+
+def test_the_guides_tests_pass_as_the_authors_own_test_file(site):
+    """The guide's ``test_flip`` and its conformance snippet, copied into the author's
+    test file beside the installed plugin and run by pytest as the author runs it
+    (the fixture from rollbridge's pytest plugin, no conftest). The snippets used
+    ``Coin`` without importing it — run here in a namespace that had it, they passed,
+    and in the author's file each failed with a NameError."""
+    tests = site / "tests"
+    tests.mkdir()
+    (tests / "test_coin.py").write_text(
+        _block("def test_flip(") + "\n\n" + _block("(RulesetConformance):"), encoding="utf-8"
+    )
+    environ = {**os.environ, "PYTHONPATH": str(site)}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_coin.py"],
+        capture_output=True, text=True, env=environ, cwd=site, check=False, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert re.search(r"\b\d+ passed\b", done.stdout) and " failed" not in done.stdout

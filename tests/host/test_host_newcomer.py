@@ -53,6 +53,14 @@ def _package(root, module, source, *, target=None, files=None):
     (info / "entry_points.txt").write_text(f"[rollbridge]\ncoin = {target or module}\n")
 
 
+def _refusal(root, monkeypatch) -> PluginLoadError:
+    """The refusal of a host started with the distributions installed in ``root``."""
+    monkeypatch.syspath_prepend(str(root))
+    with pytest.raises(PluginLoadError) as refused:
+        PluginHost(builtins=False, environ={})
+    return refused.value
+
+
 @pytest.mark.parametrize(
     ("signature", "given", "unknown"),
     [("reg", "reg", "'reg'"), ("register, table", "register, table", "'table'"),
@@ -71,17 +79,15 @@ def test_a_hook_with_a_parameter_the_hook_does_not_pass_is_refused_naming_the_ho
     def register_rulesets({signature}):
         pass
     """)  # fmt: skip
-    monkeypatch.syspath_prepend(str(tmp_path))
-    with pytest.raises(PluginLoadError) as refused:
-        PluginHost(builtins=False, environ={})
-    assert str(refused.value) == (
+    refused = _refusal(tmp_path, monkeypatch)
+    assert str(refused) == (
         f"plugin 'coin' implements register_rulesets({given}), but rollbridge passes "
         f"register_rulesets no {unknown}: take only parameters of (register), by those "
         "names (docs/plugins.md, 'The hooks')"
     )
-    assert refused.value.code == "plugin_load_failed"
-    assert refused.value.details == {"plugin": "coin", "hook": "register_rulesets"}
-    czech = refused.value.render("cs")
+    assert refused.code == "plugin_load_failed"
+    assert refused.details == {"plugin": "coin", "hook": "register_rulesets"}
+    czech = refused.render("cs")
     assert "register_rulesets" in czech and "(register)" in czech and "passes" not in czech
 
 
@@ -137,15 +143,13 @@ def test_an_entry_point_naming_a_package_without_its_hooks_is_refused(tmp_path, 
                 register(Coin())
         """),
     })  # fmt: skip
-    monkeypatch.syspath_prepend(str(tmp_path))
-    with pytest.raises(PluginLoadError) as refused:
-        PluginHost(builtins=False, environ={})
-    assert str(refused.value) == (
+    refused = _refusal(tmp_path, monkeypatch)
+    assert str(refused) == (
         "plugin 'coin' (package rb-coin) implements no hook of rollbridge: its entry point "
         "names rb_coin, where no function is marked @rollbridge.hookimpl; name the module "
         "that holds the hooks (docs/plugins.md, 'Publishing')"
     )
-    assert refused.value.details == {"plugin": "coin"}
+    assert refused.details == {"plugin": "coin"}
     # the entry point naming the module with the hooks loads
     (tmp_path / "rb_coin-1.0.0.dist-info" / "entry_points.txt").write_text(
         "[rollbridge]\ncoin = rb_coin.plugin\n"
@@ -179,3 +183,66 @@ def test_an_entry_point_naming_the_ruleset_class_is_refused_in_the_operators_lan
     assert done.returncode != 0
     assert done.stderr.startswith(f"rollbridge: error: plugin_load_failed: {said}")
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("hook", "signature", "call"),
+    [("register_rulesets", "", "register_rulesets(register=…)"),
+     ("register_rulesets", "register, /", "register_rulesets(register=…)"),
+     ("register_rulesets", "*args", "register_rulesets(register=…)"),
+     ("register_adapters", "", "register_adapters(register=…)"),
+     ("table_created", "table, /", "table_created(table=…)")],
+)  # fmt: skip
+def test_a_hook_that_cannot_take_its_arguments_by_name_is_refused_naming_them(
+    tmp_path, monkeypatch, hook, signature, call
+):
+    """``register_rulesets()`` — the docs' "a registration hook's ``register`` it must
+    take" — was refused only when the host called it, with Python's English
+    (``TypeError: register_rulesets() got an unexpected keyword argument 'register'``)
+    under "failed in register_rulesets"; a positional-only ``register, /`` the same,
+    and an observer's ``table_created(table, /)`` loaded and raised, logged and
+    ignored, at every table made. Each is refused at startup naming the parameter
+    and how rollbridge calls the hook, in the operator's language."""
+    _package(tmp_path, "rb_coin", COIN + f"""
+    @rollbridge.hookimpl
+    def {hook}({signature}):
+        pass
+    """)  # fmt: skip
+    refused = _refusal(tmp_path, monkeypatch)
+    missing = "'register'" if hook.startswith("register_") else "'table'"
+    assert str(refused) == (
+        f"plugin 'coin' implements {hook}({signature}), but rollbridge calls it as {call}, "
+        f"passing its arguments by name: take {missing} as a parameter of that name, not "
+        "positional-only (docs/plugins.md, 'The hooks')"
+    )
+    assert refused.code == "plugin_load_failed"
+    assert refused.details == {"plugin": "coin", "hook": hook}
+    for locale, word in (("cs", "podle jména"), ("de", "über ihren Namen"), ("ru", "по имени")):
+        said = refused.render(locale)
+        assert word in said and call in said and "passing" not in said, said
+
+
+def test_an_entry_point_naming_the_hook_function_is_told_to_name_its_module(tmp_path, monkeypatch):
+    """``coin = "rb_coin:register_rulesets"`` names the marked hook itself: it was
+    refused saying that no function at rb_coin:register_rulesets is marked
+    @rollbridge.hookimpl, which it is. The refusal says the entry point names an
+    object of the module rb_coin, and to name the module."""
+    _package(tmp_path, "rb_coin", COIN + """
+    @rollbridge.hookimpl
+    def register_rulesets(register):
+        register(Coin())
+    """, target="rb_coin:register_rulesets")  # fmt: skip
+    refused = _refusal(tmp_path, monkeypatch)
+    assert str(refused) == (
+        "plugin 'coin' (package rb-coin) implements no hook of rollbridge: its entry point "
+        "names rb_coin:register_rulesets, an object of the module rb_coin, and the hooks are "
+        "looked for among that object's attributes; name the module that holds the hooks "
+        "(rb_coin if they are there) (docs/plugins.md, 'Publishing')"
+    )
+    assert "no function is marked" not in str(refused)
+    assert "objekt modulu rb_coin" in refused.render("cs")
+    # the entry point naming the module, as the refusal says, loads
+    (tmp_path / "rb_coin-1.0.0.dist-info" / "entry_points.txt").write_text(
+        "[rollbridge]\ncoin = rb_coin\n"
+    )
+    assert PluginHost(builtins=False, environ={}).plugins["coin"].rulesets == ["coin"]
