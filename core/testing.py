@@ -838,7 +838,8 @@ class RulesetConformance(StateConformance):
             "members named like the contract's but not as it names them, which the engine "
             f"never calls: {', '.join(f'{n} (the contract has {c})' for n, c in misses.items())}"
             " — name each as the contract does (docs/plugins.md, 'The contract'), or, if "
-            "it is a helper of your own, give it a name further from the contract's"
+            "it is a helper of your own, start its name with an underscore (a private "
+            "name is never taken for the contract's) or give it one further from the contract's"
         )
 
     def test_example_sheets_validate_and_states_are_json(self) -> None:

@@ -124,6 +124,25 @@ def test_helpers_of_other_names_are_left_alone():
     _suite(Helped()).test_no_member_of_the_contract_is_misspelt()
 
 
+def test_a_helper_named_near_the_contract_is_told_of_the_underscore_and_passes_with_it():
+    """A helper of the author's named ``action`` (the contract has ``actions``) fails
+    the check, which tells the way out: a private name, which it passes over."""
+
+    class Near(BanditsRuleset):
+        def action(self, name):
+            return self.actions[name]
+
+    with pytest.raises(AssertionError, match=r"action \(the contract has actions\)") as failed:
+        _suite(Near()).test_no_member_of_the_contract_is_misspelt()
+    assert "start its name with an underscore" in str(failed.value)
+
+    class Private(BanditsRuleset):
+        def _action(self, name):
+            return self.actions[name]
+
+    _suite(Private()).test_no_member_of_the_contract_is_misspelt()
+
+
 class _Quiet(Tally):
     """Tally without its action that raises on purpose (and has no example)."""
 
