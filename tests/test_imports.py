@@ -14,8 +14,8 @@ An import is any of: ``import a.b``, ``from a import b``, a module reached throu
 attributes of a package an import bound (``import rollbridge`` then
 ``rollbridge.stores.sqlite.X``; ``import rollbridge as rb``, ``from rollbridge import
 stores``, likewise), and ``importlib.import_module("a.b")`` or ``__import__("a.b")``
-with a literal name. What a
-module's ``if __name__ == "__main__":`` block imports is the script's, run as a
+with a literal name (a relative one resolved in a literal package or ``__package__``;
+``import_module`` under the name ``import … as`` gave it too). What a module's ``if __name__ == "__main__":`` block imports is the script's, run as a
 program: it is held to the module's rules but is no edge of the cycle check (no module
 imports a ``__main__``; the module it names loads this one as itself).
 """
@@ -103,14 +103,45 @@ def _dotted(node: ast.AST) -> str | None:
     return ".".join([node.id, *reversed(parts)])
 
 
-def _string_import(node: ast.Call) -> str | None:
-    """The literal name of ``importlib.import_module("x")`` or ``__import__("x")``."""
+def _string_import(node: ast.Call, loaders: set[str], package: str) -> str | None:
+    """The literal name of ``importlib.import_module("x")`` or ``__import__("x")``
+    (``loaders``: the names that call may go by in this module); a relative one
+    (``import_module(".sqlite", "rollbridge.stores")``, or with ``__package__``)
+    resolved."""
     called = _dotted(node.func)
-    if called not in ("importlib.import_module", "import_module", "__import__"):
+    if called not in loaders:
         return None
-    if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-        return node.args[0].value
-    return None
+    if not (node.args and isinstance(node.args[0], ast.Constant)):
+        return None
+    name = node.args[0].value
+    if not isinstance(name, str) or not name.startswith("."):
+        return name if isinstance(name, str) else None
+    given = [k.value for k in node.keywords if k.arg == "package"] + node.args[1:2]
+    base = None
+    if given and isinstance(given[0], ast.Constant) and isinstance(given[0].value, str):
+        base = given[0].value
+    elif given and isinstance(given[0], ast.Name) and given[0].id == "__package__":
+        base = package
+    if base is None:
+        return None
+    rest = name.lstrip(".")
+    parts = base.split(".")
+    parts = parts[: len(parts) - (len(name) - len(rest)) + 1]
+    return ".".join(parts + ([rest] if rest else []))
+
+
+def _loaders(nodes: list[ast.AST]) -> set[str]:
+    """The names ``importlib.import_module`` and ``__import__`` go by: also as
+    ``from importlib import import_module as load`` or ``import importlib as il``
+    bound them."""
+    names = {"importlib.import_module", "import_module", "__import__"}
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            names.update(f"{a.asname}.import_module" for a in node.names
+                         if a.name == "importlib" and a.asname)  # fmt: skip
+        elif isinstance(node, ast.ImportFrom) and node.module == "importlib" and not node.level:
+            names.update(a.asname for a in node.names if a.name == "import_module" and a.asname)
+    return names
 
 
 def _deepest_module(dotted: str) -> str | None:
@@ -186,6 +217,7 @@ def imports_of(name: str, path: Path, *, script: bool = False) -> set[str]:
     nodes = list(_parts(tree, script))
     bound = _bindings(list(_parts(tree, False)), package) if script else {}
     bound.update(_bindings(nodes, package))
+    loaders = _loaders(list(_parts(tree, False)) + (nodes if script else []))
     found: set[str] = set()
     for node in nodes:
         if isinstance(node, ast.Import):
@@ -197,7 +229,7 @@ def imports_of(name: str, path: Path, *, script: bool = False) -> set[str]:
                 reached = _deepest_module(f"{bound[head]}.{rest}" if rest else bound[head])
                 if reached:
                     found.add(reached)
-        elif isinstance(node, ast.Call) and (named := _string_import(node)):
+        elif isinstance(node, ast.Call) and (named := _string_import(node, loaders, package)):
             found.add(_deepest_module(named) or named)
         elif isinstance(node, ast.ImportFrom):
             origin = _origin(node, package)
@@ -430,3 +462,24 @@ def test_an_example_plugin_is_held_to_the_whole_plugins_rule(tmp_path, monkeypat
         "rollbridge.stores.sqlite",
     }
     assert plugin_breaks(example_loads(package / "__init__.py"), "rollbridge_probe") == set()
+
+
+def test_the_checks_see_a_renamed_or_relative_string_import(tmp_path):
+    """``import_module`` under another name, and a relative name resolved in the
+    package given (a literal, or ``__package__``)."""
+    source = tmp_path / "probe.py"
+    source.write_text(
+        "import importlib as il\n"
+        "from importlib import import_module as load\n"
+        "def later():\n"
+        "    load('rollbridge.server.app')\n"
+        "    il.import_module('.sqlite', 'rollbridge.stores')\n"
+        "    return il.import_module('..redis', package=__package__)\n",
+        encoding="utf-8",
+    )
+    module = imports_of("rollbridge.stores.memory.probe", source)
+    assert {
+        "rollbridge.server.app",
+        "rollbridge.stores.sqlite",
+        "rollbridge.stores.redis",
+    } <= module
