@@ -122,3 +122,34 @@ def test_each_reason_reads_as_the_c_library_says_it_in_that_language(locale):
     assert set(GLIBC[locale]) == set(system_words._BY_ERRNO)
     for code, said in GLIBC[locale].items():
         assert render(system_reason(OSError(code, os.strerror(code))), locale=locale) == said
+
+
+def _rollbridge(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rollbridge", *argv],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def test_a_name_too_long_is_refused_in_the_readers_language_not_with_a_traceback(tmp_path):
+    """A ``--db`` or a backup's name longer than the file system takes (ENAMETOOLONG,
+    one of the reasons declared): ``table list``, ``backup`` and ``serve`` ended with
+    Python's traceback and "OSError: [Errno 36] File name too long"; each names the
+    path with the system's reason in German, exit status 1, nothing made."""
+    made = _rollbridge("table", "create", "--db", str(tmp_path / "t.db"),
+                       "--ruleset", "bandits", "--name", "X")  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    before = sorted(p.name for p in tmp_path.iterdir())
+    long = str(tmp_path / ("a" * 300 + ".db"))
+    for argv in (
+        ("table", "list", "--db", long),
+        ("backup", "--db", str(tmp_path / "t.db"), long),
+        ("backup", "--db", long, str(tmp_path / "copy.db")),
+        ("serve", "--db", long, "--port", "0"),
+    ):
+        done = _rollbridge(*argv, "--locale", "de")
+        assert done.returncode == 1, (argv, done.stderr)
+        assert "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.startswith("rollbridge: error: "), done.stderr
+        assert long in done.stderr and "Der Dateiname ist zu lang" in done.stderr, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
