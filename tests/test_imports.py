@@ -15,9 +15,10 @@ attributes of a package an import bound (``import rollbridge`` then
 ``rollbridge.stores.sqlite.X``; ``import rollbridge as rb``, ``from rollbridge import
 stores``, likewise), and ``importlib.import_module("a.b")`` or ``__import__("a.b")``
 with a literal name (a relative one resolved in a literal package or ``__package__``;
-``import_module`` under the name ``import … as`` gave it too). What a module's ``if __name__ == "__main__":`` block imports is the script's, run as a
-program: it is held to the module's rules but is no edge of the cycle check (no module
-imports a ``__main__``; the module it names loads this one as itself).
+``import_module`` under the name ``import … as`` gave it too). What a module's
+``if __name__ == "__main__":`` block (either way round) imports is the script's, run as
+a program: it is held to the module's rules but is no edge of the cycle check (no
+module imports a ``__main__``; the module it names loads this one as itself).
 """
 
 from __future__ import annotations
@@ -81,15 +82,16 @@ def _type_checking(node: ast.If) -> bool:
 
 
 def _main_block(node: ast.If) -> bool:
+    """Whether ``node`` is ``if __name__ == "__main__":`` (either way round)."""
     test = node.test
-    return (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id == "__name__"
-        and len(test.comparators) == 1
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value == "__main__"
-    )
+    if not (isinstance(test, ast.Compare) and len(test.comparators) == 1):
+        return False
+    if not isinstance(test.ops[0], ast.Eq):
+        return False
+    sides = [test.left, test.comparators[0]]
+    named = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
+    main = [s for s in sides if isinstance(s, ast.Constant) and s.value == "__main__"]
+    return len(named) == 1 and len(main) == 1
 
 
 def _dotted(node: ast.AST) -> str | None:
@@ -396,7 +398,9 @@ def test_the_checks_see_bare_string_and_script_imports(tmp_path):
         "def other():\n"
         "    return importlib.import_module('rollbridge.server.app'), __import__('redis')\n"
         "if __name__ == '__main__':\n"
-        "    importlib.import_module('rollbridge.cli.release')\n",
+        "    importlib.import_module('rollbridge.cli.release')\n"
+        "if '__main__' == __name__:\n"
+        "    import rollbridge.cli.serve\n",
         encoding="utf-8",
     )
     module = imports_of("rollbridge.adapters.probe", source)
@@ -407,8 +411,10 @@ def test_the_checks_see_bare_string_and_script_imports(tmp_path):
         "rollbridge.dice",
     } <= module
     assert "rollbridge.cli.release" not in module
+    assert "rollbridge.cli.serve" not in module
     assert imports_of("rollbridge.adapters.probe", source, script=True) == {
-        "rollbridge.cli.release"
+        "rollbridge.cli.release",
+        "rollbridge.cli.serve",
     }
     assert "rollbridge.cli.release" in SCRIPTS["rollbridge.adapters.foundry.release"]
 
