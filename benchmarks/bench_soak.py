@@ -117,6 +117,7 @@ from rollbridge.engine import Principal
 from rollbridge.offline import TableService
 from rollbridge.plain import JSON
 from rollbridge.stores import SQLiteStore
+from rollbridge.stores.redis_keys import RedisKeys
 from rollbridge.tokens import new_admin_token
 
 ADDRESS = "127.0.0.1"
@@ -1144,20 +1145,25 @@ class RedisChild:
         # the subscriptions and the leases read at one instant (MULTI): a process
         # either runs a table it holds (its lease) or follows it (its channel), and a
         # lease lost under load leaves both processes following until the next write
-        # takes it again, so the two are only comparable when read together
-        owner_keys = [key for key, kind in zip(keys, kind_of, strict=True) if kind == "owner"]
-        channels = client.pubsub_channels()
-        subscribers: list[tuple[bytes, int]] = []
-        leases = 0
-        if channels or owner_keys:
-            with client.pipeline(transaction=True) as pipe:
-                if channels:
-                    pipe.pubsub_numsub(*channels)
-                if owner_keys:
-                    pipe.exists(*owner_keys)
-                read = pipe.execute()
-            subscribers = read.pop(0) if channels else []
-            leases = read.pop(0) if owner_keys else 0
+        # takes it again, so the two are only comparable when read together. Which
+        # leases and channels there are is read in that MULTI too, by name (each
+        # table's owner key and channel), not taken from the scan above: a lease taken
+        # or a channel followed since the scan counts
+        named_by = RedisKeys(prefix)
+        known = [named_by.table(t) for t in sorted(tables_seen | indexed)]
+        with client.pipeline(transaction=True) as pipe:
+            pipe.pubsub_channels()
+            if known:
+                pipe.pubsub_numsub(*(k.channel for k in known))
+                pipe.exists(*(k.owner for k in known))
+            read = pipe.execute()
+        channels = read[0]
+        subscribers: list[tuple[bytes, int]] = read[1] if known else []
+        leases = read[2] if known else 0
+        named = {name for name, _ in subscribers}
+        others = [c for c in channels if c not in named]  # no known table's channel
+        if others:
+            subscribers += client.pubsub_numsub(*others)
         return {
             "used_memory_kb": memory["used_memory"] // 1024,
             "rss_kb": memory["used_memory_rss"] // 1024,

@@ -10,17 +10,21 @@
 * no module imports another that imports it back (no cycles), counting imports inside
   functions and leaving out those only for type checkers (``if TYPE_CHECKING:``).
 
-An import is any of: ``import a.b``, ``from a import b``, a module reached through a
-bare package import (``import rollbridge`` then ``rollbridge.stores.sqlite.X``), and
-``importlib.import_module("a.b")`` or ``__import__("a.b")`` with a literal name. What a
-module's ``if __name__ == "__main__":`` block imports is the script's, run as a
-program: it is held to the module's rules but is no edge of the cycle check (no module
-imports a ``__main__``; the module it names loads this one as itself).
+An import is any of: ``import a.b``, ``from a import b``, a module reached through the
+attributes of a package an import bound (``import rollbridge`` then
+``rollbridge.stores.sqlite.X``; ``import rollbridge as rb``, ``from rollbridge import
+stores``, likewise), and ``importlib.import_module("a.b")`` or ``__import__("a.b")``
+with a literal name (a relative one resolved in a literal package or ``__package__``;
+``import_module`` under the name ``import … as`` gave it too). What a module's
+``if __name__ == "__main__":`` block (either way round) imports is the script's, run as
+a program: it is held to the module's rules but is no edge of the cycle check (no
+module imports a ``__main__``; the module it names loads this one as itself).
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -78,15 +82,16 @@ def _type_checking(node: ast.If) -> bool:
 
 
 def _main_block(node: ast.If) -> bool:
+    """Whether ``node`` is ``if __name__ == "__main__":`` (either way round)."""
     test = node.test
-    return (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id == "__name__"
-        and len(test.comparators) == 1
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value == "__main__"
-    )
+    if not (isinstance(test, ast.Compare) and len(test.comparators) == 1):
+        return False
+    if not isinstance(test.ops[0], ast.Eq):
+        return False
+    sides = [test.left, test.comparators[0]]
+    named = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
+    main = [s for s in sides if isinstance(s, ast.Constant) and s.value == "__main__"]
+    return len(named) == 1 and len(main) == 1
 
 
 def _dotted(node: ast.AST) -> str | None:
@@ -100,14 +105,45 @@ def _dotted(node: ast.AST) -> str | None:
     return ".".join([node.id, *reversed(parts)])
 
 
-def _string_import(node: ast.Call) -> str | None:
-    """The literal name of ``importlib.import_module("x")`` or ``__import__("x")``."""
+def _string_import(node: ast.Call, loaders: set[str], package: str) -> str | None:
+    """The literal name of ``importlib.import_module("x")`` or ``__import__("x")``
+    (``loaders``: the names that call may go by in this module); a relative one
+    (``import_module(".sqlite", "rollbridge.stores")``, or with ``__package__``)
+    resolved."""
     called = _dotted(node.func)
-    if called not in ("importlib.import_module", "import_module", "__import__"):
+    if called not in loaders:
         return None
-    if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-        return node.args[0].value
-    return None
+    if not (node.args and isinstance(node.args[0], ast.Constant)):
+        return None
+    name = node.args[0].value
+    if not isinstance(name, str) or not name.startswith("."):
+        return name if isinstance(name, str) else None
+    given = [k.value for k in node.keywords if k.arg == "package"] + node.args[1:2]
+    base = None
+    if given and isinstance(given[0], ast.Constant) and isinstance(given[0].value, str):
+        base = given[0].value
+    elif given and isinstance(given[0], ast.Name) and given[0].id == "__package__":
+        base = package
+    if base is None:
+        return None
+    rest = name.lstrip(".")
+    parts = base.split(".")
+    parts = parts[: len(parts) - (len(name) - len(rest)) + 1]
+    return ".".join(parts + ([rest] if rest else []))
+
+
+def _loaders(nodes: list[ast.AST]) -> set[str]:
+    """The names ``importlib.import_module`` and ``__import__`` go by: also as
+    ``from importlib import import_module as load`` or ``import importlib as il``
+    bound them."""
+    names = {"importlib.import_module", "import_module", "__import__"}
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            names.update(f"{a.asname}.import_module" for a in node.names
+                         if a.name == "importlib" and a.asname)  # fmt: skip
+        elif isinstance(node, ast.ImportFrom) and node.module == "importlib" and not node.level:
+            names.update(a.asname for a in node.names if a.name == "import_module" and a.asname)
+    return names
 
 
 def _deepest_module(dotted: str) -> str | None:
@@ -120,52 +156,88 @@ def _deepest_module(dotted: str) -> str | None:
     return None
 
 
-def imports_of(name: str, path: Path, *, script: bool = False) -> set[str]:
-    """The modules ``name`` imports (resolved to submodules where one is named);
-    with ``script``, those its ``if __name__ == "__main__":`` blocks import instead."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
-    bare: set[str] = set()  # names bound by ``import a.b`` (``a``) with no ``as``
+def _parts(tree: ast.AST, script: bool) -> Iterator[ast.AST]:
+    """The nodes of one part of a module: the module's own (``script`` false), or what
+    its ``if __name__ == "__main__":`` blocks run (``script`` true) — the type
+    checkers' ``if TYPE_CHECKING:`` blocks left out of both."""
 
-    def visit(node: ast.AST, in_main: bool) -> None:
+    def visit(node: ast.AST, in_main: bool) -> Iterator[ast.AST]:
         if isinstance(node, ast.If) and _type_checking(node):
             for child in node.orelse:
-                visit(child, in_main)
+                yield from visit(child, in_main)
             return
         if isinstance(node, ast.If) and _main_block(node):
             for child in node.body:
-                visit(child, True)
+                yield from visit(child, True)
             for child in node.orelse:
-                visit(child, in_main)
+                yield from visit(child, in_main)
             return
-        if in_main != script:
-            pass  # another part's import: walked for its children only
-        elif isinstance(node, ast.Import):
+        if in_main == script:
+            yield node
+        for child in ast.iter_child_nodes(node):
+            yield from visit(child, in_main)
+
+    yield from visit(tree, False)
+
+
+def _origin(node: ast.ImportFrom, package: str) -> str:
+    """The module a ``from … import`` names, a relative one resolved in ``package``."""
+    if not node.level:
+        return node.module or ""
+    base = package.split(".")
+    base = base[: len(base) - node.level + 1]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _bindings(nodes: list[ast.AST], package: str) -> dict[str, str]:
+    """The names those nodes bind to a module: ``import a.b`` binds ``a`` to ``a``,
+    ``import a.b as x`` ``x`` to ``a.b``, and ``from a import b`` (a module) ``b`` to
+    ``a.b`` — wherever in the file the import stands (a function above it may use it)."""
+    bound: dict[str, str] = {}
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    bound[alias.asname] = alias.name
+                else:
+                    top = alias.name.split(".")[0]
+                    bound[top] = top
+        elif isinstance(node, ast.ImportFrom):
+            origin = _origin(node, package)
+            for alias in node.names:
+                if f"{origin}.{alias.name}" in MODULES:
+                    bound[alias.asname or alias.name] = f"{origin}.{alias.name}"
+    return bound
+
+
+def imports_of(name: str, path: Path, *, script: bool = False) -> set[str]:
+    """The modules ``name`` imports (resolved to submodules where one is named);
+    with ``script``, those its ``if __name__ == "__main__":`` blocks import instead
+    (a module-level import is in reach of that block's code too)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    nodes = list(_parts(tree, script))
+    bound = _bindings(list(_parts(tree, False)), package) if script else {}
+    bound.update(_bindings(nodes, package))
+    loaders = _loaders(list(_parts(tree, False)) + (nodes if script else []))
+    found: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
-            bare.update(alias.name.split(".")[0] for alias in node.names if not alias.asname)
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
             dotted = _dotted(node)
-            if dotted and dotted.split(".")[0] in bare:
-                reached = _deepest_module(dotted)
+            head, _, rest = (dotted or "").partition(".")
+            if head in bound:  # a module reached through a bound package's attributes
+                reached = _deepest_module(f"{bound[head]}.{rest}" if rest else bound[head])
                 if reached:
                     found.add(reached)
-        elif isinstance(node, ast.Call) and (named := _string_import(node)):
+        elif isinstance(node, ast.Call) and (named := _string_import(node, loaders, package)):
             found.add(_deepest_module(named) or named)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - node.level + 1]
-                origin = ".".join(base + ([node.module] if node.module else []))
-            else:
-                origin = node.module or ""
+            origin = _origin(node, package)
             for alias in node.names:
                 candidate = f"{origin}.{alias.name}"
                 found.add(candidate if candidate in MODULES else origin)
-        for child in ast.iter_child_nodes(node):
-            visit(child, in_main)
-
-    visit(tree, False)
     return found
 
 
@@ -180,33 +252,49 @@ def _within(module: str, prefixes: tuple[str, ...] | set[str]) -> bool:
     return any(module == p or module.startswith(p + ".") for p in prefixes)
 
 
-@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("rollbridge.plugins.")))
-def test_plugins_import_only_the_contract_dice_errors_and_helpers(name):
-    own = ".".join(name.split(".")[:3])  # rollbridge.plugins.<id>
+def plugin_breaks(loads: set[str], own: str) -> set[str]:
+    """What of ``loads`` (a plugin module's imports, its ``__main__`` block's
+    included) breaks the plugins' rule: rollbridge beyond the contract, the dice, the
+    errors and the helpers, or an I/O library. ``own``: the plugin's package."""
     wrong = {
         m
-        for m in LOADS[name]
+        for m in loads
         if m.startswith("rollbridge")
         and not _within(m, (own,))
         and not (m in PLUGIN_MAY_IMPORT or _within(m, ("rollbridge.dice",)))
     }
-    wrong |= {m for m in LOADS[name] if _within(m, IO_LIBRARIES)}
+    return wrong | {m for m in loads if _within(m, IO_LIBRARIES)}
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("rollbridge.plugins.")))
+def test_plugins_import_only_the_contract_dice_errors_and_helpers(name):
+    own = ".".join(name.split(".")[:3])  # rollbridge.plugins.<id>
+    wrong = plugin_breaks(LOADS[name], own)
     assert not wrong, f"{name} imports {sorted(wrong)}"
 
 
 EXAMPLE_PLUGIN_FILES = sorted((ROOT / "examples").glob("*/rollbridge_*/**/*.py"))
 
 
+def example_module(path: Path) -> str:
+    """The module name of an example plugin's file (``rollbridge_hitpoints.ruleset``;
+    a package's ``__init__.py`` named as the package)."""
+    parts = path.relative_to(ROOT / "examples").with_suffix("").parts[1:]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def example_loads(path: Path) -> set[str]:
+    """What an example plugin's file loads, imported or run (its ``__main__`` block)."""
+    name = example_module(path)
+    return imports_of(name, path) | imports_of(name, path, script=True)
+
+
 @pytest.mark.parametrize("path", EXAMPLE_PLUGIN_FILES, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_the_example_plugins_import_only_what_a_plugin_may(path):
-    """The examples third-party authors copy keep the plugins' rule too."""
-    package = path.relative_to(ROOT / "examples").parts[1]
-    wrong = {
-        m
-        for m in imports_of(f"{package}.{path.stem}", path)
-        if _within(m, ("rollbridge",))
-        and not (m in PLUGIN_MAY_IMPORT or _within(m, ("rollbridge.dice",)))
-    }
+    """The examples third-party authors copy keep the plugins' rule too, the same
+    rule: I/O libraries and a ``__main__`` block's imports included."""
+    own = path.relative_to(ROOT / "examples").parts[1]  # rollbridge_<id>
+    wrong = plugin_breaks(example_loads(path), own)
     assert not wrong, f"{path.name} imports {sorted(wrong)}"
 
 
@@ -310,7 +398,9 @@ def test_the_checks_see_bare_string_and_script_imports(tmp_path):
         "def other():\n"
         "    return importlib.import_module('rollbridge.server.app'), __import__('redis')\n"
         "if __name__ == '__main__':\n"
-        "    importlib.import_module('rollbridge.cli.release')\n",
+        "    importlib.import_module('rollbridge.cli.release')\n"
+        "if '__main__' == __name__:\n"
+        "    import rollbridge.cli.serve\n",
         encoding="utf-8",
     )
     module = imports_of("rollbridge.adapters.probe", source)
@@ -321,7 +411,81 @@ def test_the_checks_see_bare_string_and_script_imports(tmp_path):
         "rollbridge.dice",
     } <= module
     assert "rollbridge.cli.release" not in module
+    assert "rollbridge.cli.serve" not in module
     assert imports_of("rollbridge.adapters.probe", source, script=True) == {
-        "rollbridge.cli.release"
+        "rollbridge.cli.release",
+        "rollbridge.cli.serve",
     }
     assert "rollbridge.cli.release" in SCRIPTS["rollbridge.adapters.foundry.release"]
+
+
+def test_the_checks_see_a_package_reached_through_an_alias_or_a_from_import(tmp_path):
+    """A package bound by ``import … as`` or ``from … import`` reaches its submodules
+    through its attributes as a bare ``import`` does; a function above the import
+    uses it too (the names are bound before any call)."""
+    source = tmp_path / "probe.py"
+    source.write_text(
+        "def first():\n"
+        "    return rollbridge.server.app\n"
+        "import rollbridge\n"
+        "import rollbridge as rb\n"
+        "from rollbridge import stores\n"
+        "from rollbridge import cli as command_line\n"
+        "def later():\n"
+        "    return rb.stores.sqlite.SQLiteStore, stores.redis.RedisStore, command_line.serve\n",
+        encoding="utf-8",
+    )
+    module = imports_of("rollbridge.plugins.probe", source)
+    assert {
+        "rollbridge.server.app",
+        "rollbridge.stores.sqlite",
+        "rollbridge.stores.redis",
+        "rollbridge.cli.serve",
+    } <= module
+
+
+def test_an_example_plugin_is_held_to_the_whole_plugins_rule(tmp_path, monkeypatch):
+    """The example's rule is the plugins' own: an I/O library, and what its
+    ``__main__`` block imports, break it as they break a built-in plugin's."""
+    package = tmp_path / "examples" / "probe" / "rollbridge_probe"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("from .ruleset import Probe\n", encoding="utf-8")
+    ruleset = package / "ruleset.py"
+    ruleset.write_text(
+        "import sqlite3\n"
+        "from rollbridge.text import Messages\n"
+        "class Probe:\n"
+        "    pass\n"
+        "if __name__ == '__main__':\n"
+        "    from rollbridge.stores.sqlite import SQLiteStore\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert example_module(package / "__init__.py") == "rollbridge_probe"
+    assert example_module(ruleset) == "rollbridge_probe.ruleset"
+    assert plugin_breaks(example_loads(ruleset), "rollbridge_probe") == {
+        "sqlite3",
+        "rollbridge.stores.sqlite",
+    }
+    assert plugin_breaks(example_loads(package / "__init__.py"), "rollbridge_probe") == set()
+
+
+def test_the_checks_see_a_renamed_or_relative_string_import(tmp_path):
+    """``import_module`` under another name, and a relative name resolved in the
+    package given (a literal, or ``__package__``)."""
+    source = tmp_path / "probe.py"
+    source.write_text(
+        "import importlib as il\n"
+        "from importlib import import_module as load\n"
+        "def later():\n"
+        "    load('rollbridge.server.app')\n"
+        "    il.import_module('.sqlite', 'rollbridge.stores')\n"
+        "    return il.import_module('..redis', package=__package__)\n",
+        encoding="utf-8",
+    )
+    module = imports_of("rollbridge.stores.memory.probe", source)
+    assert {
+        "rollbridge.server.app",
+        "rollbridge.stores.sqlite",
+        "rollbridge.stores.redis",
+    } <= module

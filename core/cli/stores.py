@@ -27,6 +27,7 @@ from rollbridge.cli.helps import Help
 from rollbridge.exceptions import NotFound, StoreError
 from rollbridge.paths import DB_ENV
 from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN, IS_FOLDER
+from rollbridge.system_words import system_reason
 from rollbridge.text import Messages
 
 __all__ = [
@@ -197,14 +198,20 @@ def require_database(path: Path) -> None:
     reading command said "no table"), a SQLite file that holds nothing (no table,
     schema version 0), or another program's SQLite database.
 
-    :raises NotFound: code ``no_database``, naming the file and the case.
+    :raises NotFound: code ``no_database``, naming the file and the case (a path the
+        system cannot look up, with its reason in the reader's language).
     """
     said = {"path": str(path)}
     _refuse_special(path)
-    if path.is_dir():  # there, but a folder: said so
+    try:
+        folder, file = path.is_dir(), path.is_file()
+    except OSError as exc:  # a name too long, a folder not to be searched: the reason
+        raise NotFound(CANNOT_OPEN(path=str(path), error=system_reason(exc)),
+                       code="no_database", details=said) from None  # fmt: skip
+    if folder:  # there, but a folder: said so
         raise NotFound(CANNOT_OPEN(path=str(path), error=IS_FOLDER()), code="no_database",
                        details=said)  # fmt: skip
-    if not path.is_file():
+    if not file:
         raise NotFound(MISSING(path=str(path), env=DB_ENV), code="no_database", details=said)
     if _no_header(path):  # nor made here
         raise NotFound(NO_HEADER(path=str(path), env=DB_ENV), code="no_database", details=said)

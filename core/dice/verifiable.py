@@ -319,7 +319,7 @@ def key_path(db: str | os.PathLike[str]) -> Path:
     beside the link if only that exists (a key made before keys followed links)."""
     real = Path(f"{os.path.realpath(db)}.dice-key")
     given = Path(f"{db}.dice-key")
-    if real != given and not real.exists() and given.exists():
+    if real != given and not os.path.exists(real) and os.path.exists(given):  # no errors
         return given
     return real
 

@@ -38,6 +38,7 @@ from rollbridge.stores.base import CANNOT_OPEN, say
 from rollbridge.stores.sqlite import DEFAULT_BUSY_TIMEOUT, RESTORE_MARK
 from rollbridge.stores.sqlite_faults import explain, failed_writing
 from rollbridge.stores.sqlite_read import read_only
+from rollbridge.system_words import system_reason
 
 __all__ = ["BackupInfo", "backup"]
 
@@ -109,12 +110,20 @@ def backup(
     :raises Conflict: ``dest`` exists (or is the source).
     """
     source, dest = Path(source), Path(dest)
-    if not source.is_file():
+    try:
+        there = source.is_file()
+    except OSError as exc:  # a name too long: the system's reason, in the reader's words
+        raise StoreError(CANNOT_OPEN(path=str(source), error=system_reason(exc))) from None
+    if not there:
         raise StoreError(NO_DATABASE(path=str(source)))
-    if dest.exists():
+    try:
+        taken, folder = dest.exists(), dest.parent.is_dir()
+    except OSError as exc:
+        raise StoreError(CANNOT_WRITE(path=str(dest), error=system_reason(exc))) from None
+    if taken:
         same = dest.resolve() == source.resolve()
         raise Conflict((SAME_FILE if same else DEST_EXISTS)(path=str(dest)))
-    if not dest.parent.is_dir():
+    if not folder:
         raise StoreError(NO_FOLDER(path=str(dest), folder=str(dest.parent)))
     partial = dest.with_name(f".{dest.name}.{os.getpid()}.partial")
     blamed = source  # what an error is about: the source while it is read, else the copy

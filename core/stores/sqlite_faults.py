@@ -120,7 +120,8 @@ _FILE_FAULTS = {
 # parentheses (in English).
 OTHER_FAULT = say("store.fault.other", "SQLite refused the operation")
 # Translators: {path} is the database file; {advice} what went wrong and what to do;
-# {detail} SQLite's or the system's own words (English, technical).
+# {detail} SQLite's own words (English, technical), or the system's error name
+# (ENOSPC) and its reason (in the reader's language).
 NOTHING_WRITTEN = say(
     "store.fault.nothing_written", "{path}: {advice}; nothing was written ({detail})"
 )
