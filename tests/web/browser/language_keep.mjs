@@ -11,8 +11,8 @@
 import process from "node:process";
 
 import {
-  DESKTOP, SMALL_PHONE, connected, fillAttack, joinedPage, openPage, runCase, seqOf, submitForm, tapWebSocket,
-  waitSeq,
+  DESKTOP, SMALL_PHONE, connected, fillAttack, gmRequest, joinedPage, openPage, runCase, seqOf, submitForm,
+  tapWebSocket, waitSeq,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -251,6 +251,41 @@ const cases = {
     result.german = await actionLine(player);
     await chooseAndWait(player, "ru");
     result.russian = await actionLine(player);
+  },
+
+  /** A Czech player asks the odds of a roll, then rolls it on a table where the GM
+   * approves each roll: its line says it waits, the odds stay open under it; German
+   * chosen, the GM rejects it with a reason (as Foundry's GM does), Russian chosen. */
+  async oddsUnderALine(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.approval.player);
+    const roll = player.locator("form.roll-form");
+    /** The roll form's line and its odds' heading once the odds asked again are in. */
+    const rollOf = async () => {
+      await roll.locator(".form-odds table").waitFor();
+      return { ...(await linesOf(player)), odds: await roll.locator(".form-odds thead th").first().textContent() };
+    };
+    step("the odds of 2d6 asked, then the roll, waiting for the GM");
+    await roll.locator('input[name="formula"]').fill("2d6");
+    await roll.locator('button[name="odds"]').click();
+    await roll.locator(".form-odds table").waitFor();
+    await submitForm(roll, { label: "odds open" });
+    result.czech = await rollOf();
+    const pending = result.czech.roll.match(/\((p\d+)\)/)?.[1] ?? null;
+    step("German chosen: the line says it still waits, the odds asked again");
+    await chooseAndWait(player, "de");
+    result.german = await rollOf();
+    step("the GM rejects it with a reason");
+    const before = await seqOf(player);
+    await gmRequest(player, "approval", TOKENS.approval.gm,
+      { type: "reject", id: "odds-under-reason", request: pending, reason: "Not tonight" });
+    await waitSeq(player, before + 1);
+    await roll.locator(".form-status", { hasText: "Not tonight" }).waitFor();
+    result.rejected = await rollOf();
+    step("Russian chosen: the reason said again, the odds asked again");
+    await chooseAndWait(player, "ru");
+    result.russian = await rollOf();
   },
 
   /** A Czech player types into the roll form and the attack's (the odds of both
