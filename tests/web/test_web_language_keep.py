@@ -191,3 +191,17 @@ async def test_the_odds_asked_again_leave_a_newer_line_beside_the_form(web_world
     assert russian["lang"] == "ru" and russian["odds"] == ru["ROLLBRIDGE.Web.Odds.Total"], russian
     assert russian["roll"] == ru[reason].replace("{reason}", "Not tonight"), russian
     assert russian["message"] == russian["roll"], russian
+
+
+async def test_odds_asked_and_not_answered_yet_are_asked_again_after_the_reload(web_world):
+    """A Czech player asked the odds of a roll and chose German before the server
+    answered (a slow line, or odds that take the server a while): the page kept only
+    the odds it showed, so the page loaded anew had the formula back but no odds, and
+    the player's question was lost. Now odds asked and not answered yet are asked
+    again too, and shown in German."""
+    result = await run_case(web_world, "oddsInFlight", script="language_keep.mjs")
+    after = result["after"]
+    assert after["formula"] == "3d6", after
+    # asked before the reload (held, gone with its line), and again after it
+    assert result["oddsAsked"] == ["3d6", "3d6"], result["oddsAsked"]
+    assert after["odds"] == catalog("de")["ROLLBRIDGE.Web.Odds.Total"], after

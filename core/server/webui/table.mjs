@@ -173,8 +173,11 @@ function keepTheForms() {
   for (const form of document.querySelectorAll("#roll form[data-form], #action form[data-form], #adjust form[data-form]")) {
     forms[form.dataset.form] = formState(form);
   }
+  // shown, or asked and not answered yet (its button waits): the question is the viewer's
   const odds = [...document.querySelectorAll("form[data-form]")]
-    .filter((form) => form.querySelector(".form-odds")?.childElementCount).map((form) => form.dataset.form);
+    .filter((form) => form.querySelector(".form-odds")?.childElementCount
+      || form.querySelector('button[name="odds"]')?.getAttribute("aria-disabled") === "true")
+    .map((form) => form.dataset.form);
   keepForms(tableId, joinedAs, { action: $("action-select").value || null, forms, odds },
     [joinToken, acceptedToken].filter(Boolean));
 }
