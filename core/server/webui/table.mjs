@@ -491,6 +491,7 @@ function buildForms() {
     if (linedForms.has(key)) underLine.add(key);
     formOf(key)?.querySelector('button[name="odds"]')?.click();
   }
+  underLine.clear(); // asked at the click, or not at all (the form said why): the next are the viewer's
 }
 
 /** Note an event the page has seen (a kept line may name it), the latest MAX_ENTRIES. */
