@@ -168,3 +168,40 @@ async def test_what_is_typed_in_the_forms_and_the_odds_survive_a_languages_reloa
     assert result["formsStored"] == 1, result
     assert result["tokenStored"] == ["rollbridge.token.web"], result["tokenStored"]
     assert result["kept"] == ["rollbridge.token.web"], result["kept"]
+
+
+async def test_the_odds_asked_again_leave_a_newer_line_beside_the_form(web_world):
+    """A Czech player asked the odds of a roll, then rolled it; the roll waits for the
+    GM, the odds still open under its line. After German was chosen the odds asked
+    again answered over the line: the form said the odds, not that the roll waited,
+    and after the GM rejected it with a reason and Russian was chosen, not the GM's
+    reason. Now the odds come back under the form and the line stays the one the
+    form said (in the language chosen)."""
+    result = await run_case(web_world, "oddsUnderALine", script="language_keep.mjs")
+    cs, de, ru = (catalog(lang) for lang in ("cs", "de", "ru"))
+    czech, german = result["czech"], result["german"]
+    waits = "ROLLBRIDGE.Web.Message.Pending"
+    pending = czech["roll"].rsplit("(", 1)[-1].rstrip(")")
+    assert czech["roll"] == cs[waits].replace("{pending}", pending), czech
+    assert german["lang"] == "de" and german["odds"] == de["ROLLBRIDGE.Web.Odds.Total"], german
+    assert german["roll"] == de[waits].replace("{pending}", pending), german
+    reason = "ROLLBRIDGE.Web.Message.RejectedReason"
+    rejected, russian = result["rejected"], result["russian"]
+    assert rejected["roll"] == de[reason].replace("{reason}", "Not tonight"), rejected
+    assert russian["lang"] == "ru" and russian["odds"] == ru["ROLLBRIDGE.Web.Odds.Total"], russian
+    assert russian["roll"] == ru[reason].replace("{reason}", "Not tonight"), russian
+    assert russian["message"] == russian["roll"], russian
+
+
+async def test_odds_asked_and_not_answered_yet_are_asked_again_after_the_reload(web_world):
+    """A Czech player asked the odds of a roll and chose German before the server
+    answered (a slow line, or odds that take the server a while): the page kept only
+    the odds it showed, so the page loaded anew had the formula back but no odds, and
+    the player's question was lost. Now odds asked and not answered yet are asked
+    again too, and shown in German."""
+    result = await run_case(web_world, "oddsInFlight", script="language_keep.mjs")
+    after = result["after"]
+    assert after["formula"] == "3d6", after
+    # asked before the reload (held, gone with its line), and again after it
+    assert result["oddsAsked"] == ["3d6", "3d6"], result["oddsAsked"]
+    assert after["odds"] == catalog("de")["ROLLBRIDGE.Web.Odds.Total"], after

@@ -72,6 +72,17 @@ async def test_the_gms_reason_reaches_the_players_page(web_world):
     assert russian["log"].endswith(" — " + said("ru", "Log.Reason", TYPED)), russian
 
 
+async def test_reject_sends_the_reason_written_for_its_request(web_world):
+    """The GM opened *Reject with a reason…*, wrote one, and pressed *Reject* (the
+    button beside *Approve*, not the field's own): the request was rejected without
+    the reason, which the GM had written for the player, and the player read only
+    "PJ to zamítl". Now *Reject* takes the reason written in its request's field."""
+    result = await run_case(web_world, "rejectButton", script="reject_reason.mjs")
+    rejected = result["rejected"]
+    assert rejected["roll"] == said("cs", "Message.RejectedReason", "Not in the dark"), rejected
+    assert rejected["log"].endswith(" — " + said("cs", "Log.Reason", "Not in the dark")), rejected
+
+
 async def test_hostile_reasons_are_text_and_break_no_phone(web_world):
     """Reasons of HTML, 500 letters without a space, zero-width characters,
     right-to-left text and one letter under 150 enclosing marks, sent as Foundry's

@@ -138,7 +138,8 @@ const reasons = new Map();
  * A request's optional reason: *Reject with a reason…* opens a one-line field under
  * the request, whose own button (or Enter) rejects it with what is written there.
  * The reason is the GM's own words, sent as written (the player reads it, untranslated).
- * *Reject* beside it still rejects at once, without one.
+ * *Reject* beside it still rejects at once: with what is written in the field while
+ * it is open (the GM wrote it for the player), else without a reason.
  */
 function reasonControls(entry, line, send) {
   const id = `rb-reason-${line.id}`;
@@ -165,12 +166,9 @@ function reasonControls(entry, line, send) {
   input.value = reasons.get(entry.pending) ?? "";
   input.setAttribute("aria-describedby", line.id);
   input.addEventListener("input", () => reasons.set(entry.pending, input.value));
-  const submit = button(i18n.localize("ROLLBRIDGE.Web.Button.RejectReasonSend"), "reject-reason", () => {
-    // what is written stays until the request leaves the list (a refusal keeps it)
-    const reason = input.value.trim();
-    const message = { type: "reject", request: entry.pending };
-    return send(reason ? { ...message, reason } : message);
-  });
+  // what is written stays until the request leaves the list (a refusal keeps it)
+  const submit = button(i18n.localize("ROLLBRIDGE.Web.Button.RejectReasonSend"), "reject-reason",
+    () => send(rejection(entry.pending, input.value)));
   submit.setAttribute("aria-describedby", line.id);
   form.append(field(i18n.localize("ROLLBRIDGE.Web.Field.Reason"), input), submit);
   form.addEventListener("submit", (event) => {
@@ -178,6 +176,13 @@ function reasonControls(entry, line, send) {
     submit.click();
   });
   return [open, form];
+}
+
+/** The `reject` of the request `pending`, with the reason `written` for it (trimmed)
+ * when there is one. */
+function rejection(pending, written) {
+  const reason = typeof written === "string" ? written.trim() : "";
+  return reason ? { type: "reject", request: pending, reason } : { type: "reject", request: pending };
 }
 
 /** The pending requests (the GM's table view holds them), each to approve or reject
@@ -198,8 +203,9 @@ export function pendingList(session, send) {
     line.id = `rb-pending-${index}`; // by place: a pending id is the server's text
     const approve = button(i18n.localize("ROLLBRIDGE.Web.Button.Approve"), "approve",
       () => send({ type: "approve", request: entry.pending }));
+    // with the reason written in its open field, if any: the GM wrote it for the player
     const reject = button(i18n.localize("ROLLBRIDGE.Web.Button.Reject"), "reject",
-      () => send({ type: "reject", request: entry.pending }));
+      () => send(rejection(entry.pending, reasons.get(entry.pending))));
     for (const node of [approve, reject]) node.setAttribute("aria-describedby", line.id);
     item.append(line, approve, reject, ...reasonControls(entry, line, send));
     list.append(item);

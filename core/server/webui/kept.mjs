@@ -125,15 +125,21 @@ const MAX_VALUE = 2_000;
 /** A join or admin token (`rbt_…`, `rba_…`), as the shared client's redact finds one. */
 const TOKEN = /rb[ta]_[A-Za-z0-9_-]{8,}/;
 
+/** An action's or a parameter's name: the ruleset author's words, in any language
+ * (`útok`, `zbraň`, `krytí za zdí`): letters, digits and marks of any script, `_`,
+ * `-`, `.` and spaces. */
+const isName = (name) => typeof name === "string" && /^[\p{L}\p{N}\p{M}_ .-]{1,100}$/u.test(name);
+
 /** A form's key as the page names it (data-form: "roll", "adjust", "action:NAME"). */
-const isFormKey = (key) => typeof key === "string" && /^(roll|adjust|action:[\w.-]{1,100})$/.test(key);
+const isFormKey = (key) => key === "roll" || key === "adjust"
+  || (typeof key === "string" && key.startsWith("action:") && isName(key.slice("action:".length)));
 
 /** A form's state as kept: its values ({name, value} or {name, value, checked})
  * and open folds, with what is not one left out, and a value holding a token (or
  * one of `secrets`) too. */
 function keptForm(state, secrets = []) {
   const values = (Array.isArray(state?.values) ? state.values : []).filter((entry) =>
-    entry && typeof entry.name === "string" && /^[\w-]{1,100}$/.test(entry.name)
+    entry && isName(entry.name)
     && typeof entry.value === "string" && entry.value.length <= MAX_VALUE
     && !TOKEN.test(entry.value) && !secrets.some((secret) => secret && entry.value.includes(secret))
     && (entry.checked === undefined || typeof entry.checked === "boolean"))
@@ -155,7 +161,7 @@ function keptForm(state, secrets = []) {
 export function keepForms(table, identity, state, secrets = [], storage = undefined) {
   const forms = Object.entries(state.forms ?? {}).filter(([key]) => isFormKey(key)).slice(0, MAX_LINES)
     .map(([key, form]) => [key, keptForm(form, secrets)]);
-  const action = typeof state.action === "string" && isFormKey(`action:${state.action}`) ? state.action : null;
+  const action = isName(state.action) ? state.action : null;
   const odds = (state.odds ?? []).filter(isFormKey).slice(0, MAX_LINES);
   return keepForNextLoad(formsKey(table), { identity, action, forms: Object.fromEntries(forms), odds }, storage);
 }
@@ -173,7 +179,7 @@ export function takeForms(table, storage = undefined) {
     .map(([key, form]) => [key, keptForm(form)]);
   return {
     identity: value.identity,
-    action: typeof value.action === "string" && isFormKey(`action:${value.action}`) ? value.action : null,
+    action: isName(value.action) ? value.action : null,
     forms: Object.fromEntries(forms),
     odds: (Array.isArray(value.odds) ? value.odds : []).filter(isFormKey).slice(0, MAX_LINES),
   };

@@ -173,8 +173,11 @@ function keepTheForms() {
   for (const form of document.querySelectorAll("#roll form[data-form], #action form[data-form], #adjust form[data-form]")) {
     forms[form.dataset.form] = formState(form);
   }
+  // shown, or asked and not answered yet (its button waits): the question is the viewer's
   const odds = [...document.querySelectorAll("form[data-form]")]
-    .filter((form) => form.querySelector(".form-odds")?.childElementCount).map((form) => form.dataset.form);
+    .filter((form) => form.querySelector(".form-odds")?.childElementCount
+      || form.querySelector('button[name="odds"]')?.getAttribute("aria-disabled") === "true")
+    .map((form) => form.dataset.form);
   keepForms(tableId, joinedAs, { action: $("action-select").value || null, forms, odds },
     [joinToken, acceptedToken].filter(Boolean));
 }
@@ -318,10 +321,12 @@ function tracked(request) {
  * @param {HTMLFormElement} form the form it came from
  */
 function askOdds(message, form) {
+  const key = form.dataset.form;
+  // asked again after a language's reload beneath a line of the form's kept across it
+  const quiet = underLine.delete(key);
   const button = form.querySelector('button[name="odds"]');
   // waiting: aria-disabled, not disabled, so the focus stays on the button it was on
   if (button?.getAttribute("aria-disabled") === "true") return;
-  const key = form.dataset.form;
   const name = message.formula ?? session.actionLabel(message.action);
   const done = () => {
     const now = formOf(key);
@@ -334,6 +339,7 @@ function askOdds(message, form) {
     const now = done();
     const { line, box } = renderOdds(i18n, reply, name);
     now?.querySelector(".form-odds")?.replaceChildren(box);
+    if (quiet) return; // the form's line is newer than the odds: it stays
     if (now) showOutcome(now, line);
     announce(line);
   }, (error) => {
@@ -351,6 +357,12 @@ function askOdds(message, form) {
     noteLine({ key: "ROLLBRIDGE.Web.Odds.Hidden", data: { actor }, kind: "error", code: error.code }, text, key);
   });
 }
+
+/** The forms whose line was kept across a language's reload (kept.mjs), and those
+ * of them whose odds are being asked again after it: the answer fills the odds only,
+ * the line beside the form is the newer. */
+let linedForms = new Set();
+const underLine = new Set();
 
 /** The line of a request the GM rejected (kept.mjs), with the GM's reason when
  * there is one: the GM's own words, kept as written, the words around them said in
@@ -472,8 +484,14 @@ function buildForms() {
     putKept($("adjust"), kept);
   }
   showForms();
-  // the odds shown before the reload are asked again: the server's answer, in this language
-  for (const key of kept?.odds ?? []) formOf(key)?.querySelector('button[name="odds"]')?.click();
+  // the odds shown before the reload are asked again: the server's answer, in this
+  // language; under a form whose line was kept (newer than the odds: the roll asked
+  // after them waits for the GM, who rejected it with a reason…) they leave that line
+  for (const key of kept?.odds ?? []) {
+    if (linedForms.has(key)) underLine.add(key);
+    formOf(key)?.querySelector('button[name="odds"]')?.click();
+  }
+  underLine.clear(); // asked at the click, or not at all (the form said why): the next are the viewer's
 }
 
 /** Note an event the page has seen (a kept line may name it), the latest MAX_ENTRIES. */
@@ -748,6 +766,7 @@ let keptForms = tableId ? takeForms(tableId) : null;
 if (startToken) join(startToken);
 if (startToken && keptLines) {
   restoring = { message: keptLines.message, forms: keptLines.forms };
+  linedForms = new Set(Object.keys(keptLines.forms));
   for (const [pending, form] of keptLines.asked) asked.set(pending, form);
 }
 await useLanguage(pageLanguage(locale));

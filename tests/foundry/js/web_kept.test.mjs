@@ -110,3 +110,24 @@ test("what was typed in the forms comes back once, for the same identity, never 
     assert.equal(tab.items.size, 0);
   }
 });
+
+test("an action's and its parameters' names in another language are kept as any", () => {
+  // a ruleset's action and parameter names are its author's (any text): a Czech
+  // author's `útok` with `zbraň`, a name with a space; they were left out, the
+  // action chosen and all it held lost across the reload
+  const tab = storage();
+  const attack = { values: [{ name: "zbraň", value: "Hackler" }, { name: "krytí za zdí", value: "ano" }],
+    open: [true] };
+  assert.equal(keepForms("web", "player:alice", { action: "útok", forms: { "action:útok": attack },
+    odds: ["action:útok"] }, [], tab), true);
+  const kept = takeForms("web", tab);
+  assert.equal(kept.action, "útok");
+  assert.deepEqual(kept.forms["action:útok"], attack);
+  assert.deepEqual(kept.odds, ["action:útok"]);
+  // what is no form's key or name is still left out
+  tab.setItem("rollbridge.forms.web", JSON.stringify({ identity: "player:alice", action: "x".repeat(101),
+    forms: { "action:": attack, other: attack, roll: { values: [{ name: "", value: "a" }, { name: 3, value: "b" }] } },
+    odds: ["action:", 7] }));
+  assert.deepEqual(takeForms("web", tab), { identity: "player:alice", action: null,
+    forms: { roll: { values: [], open: [] } }, odds: [] });
+});

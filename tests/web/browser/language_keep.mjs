@@ -11,8 +11,8 @@
 import process from "node:process";
 
 import {
-  DESKTOP, SMALL_PHONE, connected, fillAttack, joinedPage, openPage, runCase, seqOf, submitForm, tapWebSocket,
-  waitSeq,
+  DESKTOP, SMALL_PHONE, connected, fillAttack, gmRequest, joinedPage, openPage, runCase, seqOf, submitForm,
+  tapWebSocket, waitSeq,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -251,6 +251,74 @@ const cases = {
     result.german = await actionLine(player);
     await chooseAndWait(player, "ru");
     result.russian = await actionLine(player);
+  },
+
+  /** A Czech player asks the odds of a roll, then rolls it on a table where the GM
+   * approves each roll: its line says it waits, the odds stay open under it; German
+   * chosen, the GM rejects it with a reason (as Foundry's GM does), Russian chosen. */
+  async oddsUnderALine(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.approval.player);
+    const roll = player.locator("form.roll-form");
+    /** The roll form's line and its odds' heading once the odds asked again are in. */
+    const rollOf = async () => {
+      await roll.locator(".form-odds table").waitFor();
+      return { ...(await linesOf(player)), odds: await roll.locator(".form-odds thead th").first().textContent() };
+    };
+    step("the odds of 2d6 asked, then the roll, waiting for the GM");
+    await roll.locator('input[name="formula"]').fill("2d6");
+    await roll.locator('button[name="odds"]').click();
+    await roll.locator(".form-odds table").waitFor();
+    await submitForm(roll, { label: "odds open" });
+    result.czech = await rollOf();
+    const pending = result.czech.roll.match(/\((p\d+)\)/)?.[1] ?? null;
+    step("German chosen: the line says it still waits, the odds asked again");
+    await chooseAndWait(player, "de");
+    result.german = await rollOf();
+    step("the GM rejects it with a reason");
+    const before = await seqOf(player);
+    await gmRequest(player, "approval", TOKENS.approval.gm,
+      { type: "reject", id: "odds-under-reason", request: pending, reason: "Not tonight" });
+    await waitSeq(player, before + 1);
+    await roll.locator(".form-status", { hasText: "Not tonight" }).waitFor();
+    result.rejected = await rollOf();
+    step("Russian chosen: the reason said again, the odds asked again");
+    await chooseAndWait(player, "ru");
+    result.russian = await rollOf();
+  },
+
+  /** A Czech player asks the odds of a roll and chooses German before the server
+   * has answered (the odds request held on a slow line). */
+  async oddsInFlight(browser, result) {
+    const url = `${BASE}/tables/web`;
+    const page = await joinedPage(browser, "odds-in-flight", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.web.player, { tap: true });
+    const gate = page.gate;
+    const typeOf = ([, message]) => JSON.parse(message).type;
+    const roll = page.locator("form.roll-form");
+    step("the odds of 3d6 asked, the answer not in yet");
+    await roll.locator('input[name="formula"]').fill("3d6");
+    gate.hold = true;
+    await roll.locator('button[name="odds"]').click();
+    await gate.until(() => gate.held.some((frame) => typeOf(frame) === "odds"));
+    step("German chosen before the server answered");
+    await Promise.all([page.waitForEvent("load"), page.selectOption("#language", "de")]);
+    await gate.until(() => gate.held.some((frame) => typeOf(frame) === "hello"));
+    // the old page's odds went with its line: only the page loaded anew is let through
+    const line = gate.held.find((frame) => typeOf(frame) === "hello")[0];
+    gate.held = gate.held.filter(([server]) => server === line);
+    gate.release();
+    await page.waitForFunction(() => document.documentElement.lang === "de"
+      && document.body.dataset.status === "connected" && document.body.dataset.history !== undefined);
+    // a bound for odds never asked again: the test then says what was shown
+    await roll.locator(".form-odds table").waitFor().catch(() => {});
+    result.after = await page.evaluate(() => ({
+      formula: document.querySelector('form.roll-form [name="formula"]')?.value ?? null,
+      odds: document.querySelector("form.roll-form .form-odds thead th")?.textContent ?? null,
+    }));
+    result.oddsAsked = gate.sent.map((frame) => JSON.parse(frame)).filter((m) => m.type === "odds")
+      .map((m) => m.formula);
   },
 
   /** A Czech player types into the roll form and the attack's (the odds of both

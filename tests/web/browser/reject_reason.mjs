@@ -113,6 +113,23 @@ const cases = {
       { type: "reject", id: "reason-other-no", request: other.pending });
   },
 
+  /** The GM writes a reason in the open field, then presses *Reject* beside
+   * *Approve* rather than the field's own button. */
+  async rejectButton(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.approval.gm);
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.approval.player);
+    const pending = await asks(player, "written, then Reject");
+    const item = gm.locator(`#pending li[data-pending="${pending}"]`);
+    await item.locator('button[name="reason-open"]').click();
+    await item.locator('input[name="reason"]').fill("Not in the dark");
+    const before = await seqOf(player);
+    await item.locator('button[name="reject"]').click();
+    await rejectedIn(player, before, pending);
+    result.rejected = await linesOf(player);
+  },
+
   /** Hostile reasons, sent as the Foundry module's GM would (over the protocol), on
    * a player's 360×740 phone; and the GM's page on that phone with the field open. */
   async hostile(browser, result) {
