@@ -502,7 +502,7 @@ def test_the_gm_rejects_with_a_reason_the_player_reads_it(tmp_path, generation):
     # a notification's text is HTML to Foundry: the reason comes escaped, shown as written
     escaped = html.escape(reason, quote=False)
     assert result["ivan"] == f"rollbridge: the GM rejected your request: {escaped}"
-    assert result["line"] == f"Rejected reason: “{reason}”"
+    assert result["line"] == f"Rejected (reason: “{reason}”)"
     assert "&lt;b&gt;" in result["lineHtml"] and "<b>" not in result["lineHtml"]
     assert result["left"] == 0
     assert result["outcome"] == "rejected"

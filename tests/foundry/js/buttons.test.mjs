@@ -318,7 +318,7 @@ test("the GM's reason on the settled card: from the rejection's event, as text",
   approvals.welcome({ pending: [] }, 2);
   assert.equal(approvals.reason("p3"), null, "another epoch's p3 is another request");
   const html = buttonsHtml([], en, { settled: "rejected", reason: "<b>[[1d20]]</b> & @UUID" });
-  assert.match(html, /<span class="rb-settled" data-settled="rejected">Rejected <span class="rb-reason">reason: “&lt;b&gt;\[<span><\/span>\[<span><\/span>1d20\]\]&lt;\/b&gt; &amp; @<span><\/span>UUID”<\/span><\/span>/);
+  assert.match(html, /<span class="rb-settled" data-settled="rejected">Rejected <span class="rb-reason">\(reason: “&lt;b&gt;\[<span><\/span>\[<span><\/span>1d20\]\]&lt;\/b&gt; &amp; @<span><\/span>UUID”\)<\/span><\/span>/);
   assert.doesNotMatch(buttonsHtml([], en, { settled: "approved", reason: "x" }), /rb-reason/, "only a rejection's");
 });
 
@@ -355,7 +355,7 @@ for (const generation of [12, 13]) {
     assert.equal(message.flags.rollbridge.outcome, "rejected", "as after Reject");
     const again = rendered(generation);
     assert.equal(addButtons(message, again.html, client), 0, "settled: no button");
-    assert.match(again.element.card.shown, /data-settled="rejected">Rejected <span class="rb-reason">reason: “Not in this scene &lt;i&gt;now&lt;\/i&gt;\.”/);
+    assert.match(again.element.card.shown, /data-settled="rejected">Rejected <span class="rb-reason">\(reason: “Not in this scene &lt;i&gt;now&lt;\/i&gt;\.”\)/);
     assert.deepEqual(Standin.log.notifications.filter((n) => n.level !== "info"), []);
   });
 
