@@ -322,10 +322,10 @@ test("the GM's reason on the settled card: from the rejection's event, as text",
   assert.doesNotMatch(buttonsHtml([], en, { settled: "approved", reason: "x" }), /rb-reason/, "only a rejection's");
 });
 
-/** Press *Reject with a reason…* on `message`'s card, as a click does: the press (its
- * promise) and the dialog it opens. */
-async function pressWithReason(message) {
-  const { element, html } = rendered(client.generation ?? 13);
+/** Press *Reject with a reason…* on `message`'s card as Foundry `generation` draws it
+ * (its three buttons), as a click does: the press (its promise) and the dialog it opens. */
+async function pressWithReason(message, generation = 13) {
+  const { element, html } = rendered(generation);
   assert.equal(addButtons(message, html, client), 3);
   const open = Standin.log.dialogs.length;
   const pressed = press("reject-reason", cardOf(message), client);
@@ -340,7 +340,7 @@ for (const generation of [12, 13]) {
     const ws = await gmWorld(generation, 2);
     const message = await pendingCard(ws, 3, "p3", { type: "roll", id: "x1", fields: { formula: "2d6" }, who: { name: "alice", role: "player" } });
     const count = ws.messages().length;
-    const { pressed, dialog } = await pressWithReason(message);
+    const { pressed, dialog } = await pressWithReason(message, generation);
     assert.equal(dialog.title, "Reject with a reason");
     assert.deepEqual(dialog.buttons.map((b) => [b.action, b.label, Boolean(b.default)]), [["reject", "Reject", true], ["cancel", "Cancel", false]]);
     assert.deepEqual(dialog.form.elements.map((c) => [c.name, c.attrs.maxlength]), [["reason", "500"]]);
@@ -363,16 +363,16 @@ for (const generation of [12, 13]) {
     const ws = await gmWorld(generation, 2);
     const message = await pendingCard(ws, 3, "p3", { type: "roll", id: "x1", fields: { formula: "2d6" }, who: { name: "alice", role: "player" } });
     const count = ws.messages().length;
-    let { pressed, dialog } = await pressWithReason(message);
+    let { pressed, dialog } = await pressWithReason(message, generation);
     await dialog.submit("cancel", { reason: "written, then cancelled" });
     assert.equal(await pressed, null);
-    ({ pressed, dialog } = await pressWithReason(message));
+    ({ pressed, dialog } = await pressWithReason(message, generation));
     dialog.escape(); // v12's DialogV2.wait rejects on a dismissal unless told not to
     assert.equal(await pressed, null);
     for (let i = 0; i < 20; i++) await tick();
     assert.deepEqual(sentSince(ws, count), [], "nothing sent");
     assert.deepEqual(Standin.log.notifications.filter((n) => n.level !== "info"), [], "no error, no warning");
-    ({ pressed, dialog } = await pressWithReason(message));
+    ({ pressed, dialog } = await pressWithReason(message, generation));
     await dialog.submit("reject", { reason: "   " });
     for (let i = 0; i < 50 && ws.messages().at(-1)?.type !== "reject"; i++) await tick();
     assert.deepEqual(sentSince(ws, count), [{ type: "reject", request: "p3" }]);
