@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import html
 import http.server
 import json
 import os
@@ -464,3 +465,44 @@ def test_the_action_dialog_resolves_an_attack_at_a_real_server(tmp_path, generat
     assert result["problem"] == "The smallest value allowed is 1."
     assert result["event"]["action"] == "attack"
     assert "Tukan" in result["event"]["narration"]
+
+
+# The GM's *Reject with a reason…* (browser/rejection.mjs, docs/foundry.md "Approve /
+# reject (GM)"): approval on at a real server, Ivan's roll waits, the GM's approval
+# card offers the button; Escape in its dialog sends nothing, the reason typed and
+# Enter reject the roll with it (trimmed): the server logs it, Ivan's page reads it,
+# the GM's card says Rejected and the reason, as text. On v12 and v13.
+@pytest.mark.parametrize("generation", [12, 13])
+def test_the_gm_rejects_with_a_reason_the_player_reads_it(tmp_path, generation):
+    missing = requirements()
+    if missing:
+        pytest.fail("the Foundry browser test needs: " + "; ".join(missing))
+
+    from rollbridge.stores.sqlite import SQLiteStore
+
+    with world(tmp_path, "Reasons", ("ivan",)) as (env, tokens):
+        result = run_page_script("rejection.mjs", {
+            **env,
+            "RB_GENERATION": str(generation),
+            "RB_CHROMIUM": CHROMIUM,
+            "RB_USER_DATA": str(tmp_path / "chromium-profile"),
+        }, tokens)  # fmt: skip
+        table = env["RB_TABLE"]
+    store = SQLiteStore(tmp_path / "reasons.db")
+    try:
+        rejected = [e for e in store.events_after(table, 0) or [] if e.kind == "approval.rejected"]
+    finally:
+        store.close()
+    reason = "Not in this scene: <b>[[1d20]]</b> & more"
+    assert result["reason"] == reason
+    assert [e.data["reason"] for e in rejected] == [reason]
+    assert result["buttons"] == ["Approve", "Reject", "Reject with a reason…"]
+    assert result["title"] == "Reject with a reason"
+    assert (result["focused"], result["maxlength"]) == ("reason", "500")
+    # a notification's text is HTML to Foundry: the reason comes escaped, shown as written
+    escaped = html.escape(reason, quote=False)
+    assert result["ivan"] == f"rollbridge: the GM rejected your request: {escaped}"
+    assert result["line"] == f"Rejected (reason: “{reason}”)"
+    assert "&lt;b&gt;" in result["lineHtml"] and "<b>" not in result["lineHtml"]
+    assert result["left"] == 0
+    assert result["outcome"] == "rejected"

@@ -13,9 +13,11 @@ import { buttonRequest, buttonsHtml, cardButtons, isUndoable, UndoTracker } from
 import { addButtons, cardOf, press } from "../../../adapters/foundry/module/scripts/foundry/buttons.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { registerRelay } from "../../../adapters/foundry/module/scripts/foundry/relay.mjs";
+import { Approvals } from "../../../adapters/foundry/module/scripts/core/approvals.mjs";
+import { REASON_MAX, reasonFormHtml, reasonOf } from "../../../adapters/foundry/module/scripts/core/rejection.mjs";
 import { FakeMessageElement } from "./elements.mjs";
-import { en } from "./localization.mjs";
-import { registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
+import { en, LANGUAGES, localization } from "./localization.mjs";
+import { registerModuleSettings, settle, Standin, until, welcomeClient, world } from "./standin.mjs";
 
 const USERS = [{ _id: "standinGM000001", name: "Gamemaster", isGM: true }, { _id: "standinPlr00001", name: "Player" }];
 const [GM, PLAYER] = USERS.map((u) => u._id);
@@ -73,12 +75,14 @@ test("which buttons whom: the GM's undo, redo, approve, reject; an owner's apply
   assert.deepEqual(cardButtons({ card, user: player, tracker: t, owns: (id) => id === "g" }).map((b) => b.action), ["apply"]);
   assert.deepEqual(cardButtons({ card: { ...card, apply: null }, user: player, tracker: t, owns: () => true }), [], "the ruleset names no follow-up");
   const pending = { kind: "approval.requested", seq: 9, pending: "p9" };
-  assert.deepEqual(cardButtons({ card: pending, user: gm, tracker: t }).map((b) => b.action), ["approve", "reject"]);
+  assert.deepEqual(cardButtons({ card: pending, user: gm, tracker: t }).map((b) => b.action), ["approve", "reject", "reject-reason"]);
   assert.deepEqual(cardButtons({ card: { ...pending, settled: true }, user: gm, tracker: t }), []);
   assert.deepEqual(cardButtons({ card: pending, user: player, tracker: t }), []);
   const html = buttonsHtml(cardButtons({ card: pending, user: gm, tracker: t }), en);
   assert.match(html, /data-rollbridge-action="approve" data-pending="p9">Approve</);
   assert.match(html, />Reject<\/button>/);
+  assert.match(html, /class="rb-button rb-reject-reason" data-rollbridge-action="reject-reason" data-pending="p9">Reject with a reason…<\/button>/);
+  assert.deepEqual(cardButtons({ card: pending, user: gm, tracker: t, connected: false }), [], "not the active GM's client: none of the three");
   assert.deepEqual(buttonRequest("undo", { card }), { type: "undo" }, "a server that does not say what undo takes");
   assert.deepEqual(buttonRequest("undo", { card, named: true }), { type: "undo", seq: 4 }, "the card's event: refused if not the latest");
   assert.deepEqual(buttonRequest("redo", { card, named: true }), { type: "redo", seq: 4 });
@@ -189,7 +193,7 @@ test("a pending request's card drawn here loses Approve and Reject once settled:
   const ws = await gmWorld(13, 2);
   const here = await pendingCard(ws, 3, "p3", { type: "roll", id: "x1", fields: { formula: "2d6" }, who: { name: "alice", role: "player" } });
   const elsewhere = await pendingCard(ws, 4, "p4", { type: "roll", id: "x2", fields: { formula: "1d6" }, who: { name: "bob", role: "player" } });
-  for (const message of [here, elsewhere]) assert.equal(addButtons(message, rendered(13).html, client), 2);
+  for (const message of [here, elsewhere]) assert.equal(addButtons(message, rendered(13).html, client), 3);
   const redrawn = (message) => Standin.log.rendered.filter((r) => r.message === message.id && r.updated).length;
   // pressed here: drawn again, in place, once the server answered
   const reply = press("reject", cardOf(here), client);
@@ -276,4 +280,144 @@ test("a player without a connection applies through the GM's client: on the sock
   assert.deepEqual({ ...sent, id: undefined }, {
     type: "resolve", action: "damage", targets: ["fvttPc0000000001"], params: { code: "6M" }, actor: "orc", id: undefined,
   });
+});
+
+// -- Reject with a reason… (docs/foundry.md, "Approve / reject (GM)") -------------------------------
+
+test("Reject with a reason…: its field, labelled in each language, at most the protocol's 500; the request it makes", async () => {
+  assert.equal(REASON_MAX, 500);
+  for (const lang of LANGUAGES) {
+    const i18n = await localization(lang);
+    const html = reasonFormHtml(i18n);
+    const label = i18n.localize("ROLLBRIDGE.Button.ReasonField");
+    assert.notEqual(label, "ROLLBRIDGE.Button.ReasonField", lang);
+    assert.match(html, new RegExp(`<label for="rollbridge-reject-reason">${label.replace(/[()]/g, "\\$&")}</label>`), lang);
+    assert.match(html, /<input type="text" id="rollbridge-reject-reason" name="reason" maxlength="500"/);
+  }
+  assert.equal(reasonOf({ reason: "  not now \n" }), "not now");
+  assert.equal(reasonOf(null), "");
+  const pending = { kind: "approval.requested", seq: 9, pending: "p9" };
+  assert.deepEqual(buttonRequest("reject-reason", { card: pending, reason: " not in this scene " }),
+    { type: "reject", request: "p9", reason: "not in this scene" });
+  assert.deepEqual(buttonRequest("reject-reason", { card: pending, reason: "   " }), { type: "reject", request: "p9" }, "only spaces: a plain reject");
+  assert.deepEqual(cardButtons({ card: pending, user: { isGM: false }, tracker: new UndoTracker() }), [], "never a player's");
+});
+
+test("the GM's reason on the settled card: from the rejection's event, as text", () => {
+  const approvals = new Approvals();
+  approvals.welcome({ pending: [{ pending: "p3" }, { pending: "p4" }] }, 1);
+  const rejected = (pending, reason, seq) => ({ kind: "approval.rejected", seq, data: { pending, reason } });
+  assert.deepEqual(approvals.see(rejected("p3", "<b>[[1d20]]</b> & @UUID", 5)), ["p3"]);
+  assert.equal(approvals.reason("p3"), "<b>[[1d20]]</b> & @UUID");
+  assert.deepEqual(approvals.see(rejected("p4", "", 6)), ["p4"]);
+  assert.equal(approvals.reason("p4"), null, "the server's \"\": none");
+  // settled here first (the reply before the event): the event's reason still redraws the card
+  approvals.settle("p5", "rejected");
+  assert.deepEqual(approvals.see(rejected("p5", "too late", 7)), ["p5"]);
+  assert.deepEqual(approvals.see(rejected("p5", "too late", 7)), [], "known already");
+  approvals.welcome({ pending: [] }, 2);
+  assert.equal(approvals.reason("p3"), null, "another epoch's p3 is another request");
+  const html = buttonsHtml([], en, { settled: "rejected", reason: "<b>[[1d20]]</b> & @UUID" });
+  assert.match(html, /<span class="rb-settled" data-settled="rejected">Rejected <span class="rb-reason">\(reason: “&lt;b&gt;\[<span><\/span>\[<span><\/span>1d20\]\]&lt;\/b&gt; &amp; @<span><\/span>UUID”\)<\/span><\/span>/);
+  assert.doesNotMatch(buttonsHtml([], en, { settled: "approved", reason: "x" }), /rb-reason/, "only a rejection's");
+});
+
+/** Press *Reject with a reason…* on `message`'s card as Foundry `generation` draws it
+ * (its three buttons), as a click does: the press (its promise) and the dialog it opens. */
+async function pressWithReason(message, generation = 13) {
+  const { element, html } = rendered(generation);
+  assert.equal(addButtons(message, html, client), 3);
+  const open = Standin.log.dialogs.length;
+  const pressed = press("reject-reason", cardOf(message), client);
+  const dialog = await until(() => Standin.log.dialogs.length > open && Standin.log.dialogs.at(-1), "the reason's dialog");
+  return { pressed, dialog, element };
+}
+/** The requests the client sent since `count`, without their ids. */
+const sentSince = (ws, count) => ws.messages().slice(count).map(({ id: _id, ...m }) => m);
+
+for (const generation of [12, 13]) {
+  test(`v${generation}: Reject with a reason… sends the trimmed reason; the card then says Rejected and the reason`, async () => {
+    const ws = await gmWorld(generation, 2);
+    const message = await pendingCard(ws, 3, "p3", { type: "roll", id: "x1", fields: { formula: "2d6" }, who: { name: "alice", role: "player" } });
+    const count = ws.messages().length;
+    const { pressed, dialog } = await pressWithReason(message, generation);
+    assert.equal(dialog.title, "Reject with a reason");
+    assert.deepEqual(dialog.buttons.map((b) => [b.action, b.label, Boolean(b.default)]), [["reject", "Reject", true], ["cancel", "Cancel", false]]);
+    assert.deepEqual(dialog.form.elements.map((c) => [c.name, c.attrs.maxlength]), [["reason", "500"]]);
+    await dialog.enter({ reason: "  Not in this scene <i>now</i>.  " });
+    for (let i = 0; i < 50 && ws.messages().at(-1)?.type !== "reject"; i++) await tick();
+    assert.deepEqual(sentSince(ws, count), [{ type: "reject", request: "p3", reason: "Not in this scene <i>now</i>." }]);
+    // as the server answers: the rejection's event (with the reason), then the result
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 4, kind: "approval.rejected", gm_only: true, data: { pending: "p3", reason: "Not in this scene <i>now</i>." }, actors: [] });
+    await answer(ws, { type: "result", ok: true, seq: 4 });
+    await pressed;
+    await settle(client);
+    assert.equal(message.flags.rollbridge.outcome, "rejected", "as after Reject");
+    const again = rendered(generation);
+    assert.equal(addButtons(message, again.html, client), 0, "settled: no button");
+    assert.match(again.element.card.shown, /data-settled="rejected">Rejected <span class="rb-reason">\(reason: “Not in this scene &lt;i&gt;now&lt;\/i&gt;\.”\)/);
+    assert.deepEqual(Standin.log.notifications.filter((n) => n.level !== "info"), []);
+  });
+
+  test(`v${generation}: Reject with a reason… cancelled or dismissed sends nothing; nothing written sends a plain reject`, async () => {
+    const ws = await gmWorld(generation, 2);
+    const message = await pendingCard(ws, 3, "p3", { type: "roll", id: "x1", fields: { formula: "2d6" }, who: { name: "alice", role: "player" } });
+    const count = ws.messages().length;
+    let { pressed, dialog } = await pressWithReason(message, generation);
+    await dialog.submit("cancel", { reason: "written, then cancelled" });
+    assert.equal(await pressed, null);
+    ({ pressed, dialog } = await pressWithReason(message, generation));
+    dialog.escape(); // v12's DialogV2.wait rejects on a dismissal unless told not to
+    assert.equal(await pressed, null);
+    for (let i = 0; i < 20; i++) await tick();
+    assert.deepEqual(sentSince(ws, count), [], "nothing sent");
+    assert.deepEqual(Standin.log.notifications.filter((n) => n.level !== "info"), [], "no error, no warning");
+    ({ pressed, dialog } = await pressWithReason(message, generation));
+    await dialog.submit("reject", { reason: "   " });
+    for (let i = 0; i < 50 && ws.messages().at(-1)?.type !== "reject"; i++) await tick();
+    assert.deepEqual(sentSince(ws, count), [{ type: "reject", request: "p3" }]);
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 4, kind: "approval.rejected", gm_only: true, data: { pending: "p3", reason: "" }, actors: [] });
+    await answer(ws, { type: "result", ok: true, seq: 4 });
+    await pressed;
+    await settle(client);
+    const again = rendered(generation);
+    addButtons(message, again.html, client);
+    assert.match(again.element.card.shown, /data-settled="rejected">Rejected<\/span>/, "no reason line");
+  });
+}
+
+test("Reject with a reason… of a request settled meanwhile: said, as Reject says it, and nothing sent", async () => {
+  const ws = await gmWorld(13, 2);
+  const message = await pendingCard(ws, 3, "p3", { type: "roll", id: "x1", fields: { formula: "2d6" }, who: { name: "alice", role: "player" } });
+  const count = ws.messages().length;
+  const settledNotice = `rollbridge: ${en.localize("ROLLBRIDGE.Button.Settled")}`;
+  // approved elsewhere (another GM, the web view) while the dialog is open
+  const { pressed, dialog } = await pressWithReason(message);
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq: 4, kind: "roll", request: "x1", data: { formula: "2d6", total: 7, approved: "p3" }, actors: [], foundry: { rolls: [] } });
+  await settle(client);
+  await dialog.submit("reject", { reason: "too late" });
+  assert.equal(await pressed, null);
+  assert.deepEqual(sentSince(ws, count), [], "nothing sent");
+  assert.deepEqual(Standin.log.notifications.filter((n) => n.level !== "info").map((n) => [n.level, n.text]), [["warn", settledNotice]]);
+  // a card drawn before it was settled, pressed after: no dialog at all
+  const dialogs = Standin.log.dialogs.length;
+  assert.equal(await press("reject-reason", cardOf(message), client), null);
+  assert.equal(Standin.log.dialogs.length, dialogs, "no dialog");
+  assert.deepEqual(sentSince(ws, count), []);
+  assert.equal(Standin.log.notifications.filter((n) => n.text === settledNotice).length, 2);
+});
+
+test("Reject with a reason… the server answers not_pending: the card says it no longer waits, as after Reject", async () => {
+  const ws = await gmWorld(13, 2);
+  const message = await pendingCard(ws, 3, "p3", { type: "roll", id: "x1", fields: { formula: "2d6" }, who: { name: "alice", role: "player" } });
+  const { pressed, dialog } = await pressWithReason(message);
+  await dialog.submit("reject", { reason: "too late" });
+  for (let i = 0; i < 50 && ws.messages().at(-1)?.type !== "reject"; i++) await tick();
+  await answer(ws, { type: "error", code: "not_pending", message: "Request p3 is not waiting for approval." });
+  assert.equal(await pressed, null);
+  await settle(client);
+  const again = rendered(13);
+  assert.equal(addButtons(message, again.html, client), 0);
+  assert.match(again.element.card.shown, /data-settled="settled">No longer waiting for approval</);
+  assert.deepEqual(Standin.log.notifications.filter((n) => n.level !== "info").map((n) => [n.level, n.text]), [["error", "rollbridge: Request p3 is not waiting for approval."]]);
 });

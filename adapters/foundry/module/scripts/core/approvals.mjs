@@ -25,6 +25,8 @@ export class Approvals {
     this.waiting = undefined;
     /** @type {Map<string, string>} pending id → "approved" | "rejected" | "settled" */
     this.how = new Map();
+    /** @type {Map<string, string>} pending id → the GM's reason, as its rejection's event gave it */
+    this.reasons = new Map();
     /** @type {number | null} the epoch of the welcome the ids are of */
     this.epoch = null;
   }
@@ -36,7 +38,10 @@ export class Approvals {
    * @param {number | null} [epoch]
    */
   welcome(table, epoch = null) {
-    if (epoch !== this.epoch) this.how.clear();
+    if (epoch !== this.epoch) {
+      this.how.clear();
+      this.reasons.clear();
+    }
     this.epoch = epoch;
     const listed = table?.pending;
     this.waiting = Array.isArray(listed)
@@ -46,7 +51,8 @@ export class Approvals {
 
   /**
    * An event of the table: the ids of the requests it settles that were not known
-   * settled so (their cards are drawn again).
+   * settled so, and of a rejection whose reason was not known (their cards are
+   * drawn again).
    * @param {any} event
    * @param {{replayed?: boolean}} [info]
    * @returns {string[]}
@@ -56,7 +62,24 @@ export class Approvals {
     if (event?.kind === "approval.requested" && !replayed && this.waiting && typeof data.pending === "string") {
       this.waiting.add(data.pending);
     }
-    return settledBy(event).filter(([pending, how]) => this.settle(pending, how)).map(([pending]) => pending);
+    const changed = settledBy(event).filter(([pending, how]) => this.settle(pending, how)).map(([pending]) => pending);
+    const reason = rejectionReason(event);
+    if (reason && this.reasons.get(data.pending) !== reason) {
+      this.reasons.set(data.pending, reason);
+      if (!changed.includes(data.pending)) changed.push(data.pending);
+    }
+    return changed;
+  }
+
+  /**
+   * The GM's reason for rejecting the request `pending`, as its `approval.rejected`
+   * event said it, or null (not rejected, rejected without one, or its event not seen
+   * here: nothing else keeps it).
+   * @param {string} pending
+   * @returns {string | null}
+   */
+  reason(pending) {
+    return this.reasons.get(pending) ?? null;
   }
 
   /**
@@ -97,6 +120,14 @@ export function settledBy(event) {
   if (event?.kind === "approval.rejected" && typeof data.pending === "string") settled.push([data.pending, "rejected"]);
   if (typeof data.approved === "string") settled.push([data.approved, "approved"]);
   return settled;
+}
+
+/** The reason an `approval.rejected` event gives (the GM's own words, `data.reason`),
+ * or null for another event or none given (the server sends "" then). */
+export function rejectionReason(event) {
+  const data = event?.data ?? {};
+  if (event?.kind !== "approval.rejected" || typeof data.pending !== "string") return null;
+  return typeof data.reason === "string" && data.reason.trim() ? data.reason : null;
 }
 
 /** The outcomes a GM's client writes on an approval card (`flags.rollbridge.outcome`). */

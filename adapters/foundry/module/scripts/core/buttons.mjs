@@ -6,8 +6,8 @@
 //   change, redo while it is the latest undone one (the server's undo and redo
 //   take the latest; UndoTracker, the shared client's, follows them from the
 //   GM's table and the events after it, and the button names the card's seq,
-//   so a table that moved on refuses it); approve and reject on a pending
-//   request's card.
+//   so a table that moved on refuses it); approve, reject and reject with a
+//   reason on a pending request's card.
 // - A target's owner (or the GM), where the ruleset allows: apply to the
 //   selected targets — when the resolution's data names what applying means
 //   (`data.apply`: {action, params}, the ruleset's follow-up action), the same
@@ -21,6 +21,7 @@ export const BUTTON_KEYS = {
   redo: "ROLLBRIDGE.Button.Redo",
   approve: "ROLLBRIDGE.Button.Approve",
   reject: "ROLLBRIDGE.Button.Reject",
+  "reject-reason": "ROLLBRIDGE.Button.RejectWithReason",
   apply: "ROLLBRIDGE.Button.Apply",
 };
 
@@ -44,7 +45,11 @@ export function cardButtons({ card, user, tracker, owns = () => false, connected
     if (tracker?.canUndo(card.seq)) out.push({ action: "undo", seq: card.seq });
     if (tracker?.canRedo(card.seq)) out.push({ action: "redo", seq: card.seq });
     if (card.kind === "approval.requested" && card.pending && !card.settled) {
-      out.push({ action: "approve", pending: card.pending }, { action: "reject", pending: card.pending });
+      out.push(
+        { action: "approve", pending: card.pending },
+        { action: "reject", pending: card.pending },
+        { action: "reject-reason", pending: card.pending },
+      );
     }
   }
   const apply = card.apply;
@@ -66,14 +71,18 @@ export const SETTLED_KEYS = {
 /**
  * The buttons as HTML (each a <button data-rollbridge-action>), after them the
  * line saying how the card's request was settled (`settled`: a key of SETTLED_KEYS),
- * if any; "" for neither.
+ * if any, with the GM's reason of a rejection (`reason`: the GM's own words, shown
+ * as text); "" for neither.
  * @param {any[]} buttons
  * @param {any} i18n
- * @param {{settled?: string | null}} [options]
+ * @param {{settled?: string | null, reason?: string | null}} [options]
  */
-export function buttonsHtml(buttons, i18n, { settled = null } = {}) {
+export function buttonsHtml(buttons, i18n, { settled = null, reason = null } = {}) {
+  const why = settled === "rejected" && reason
+    ? ` <span class="rb-reason">${escapeText(i18n.format("ROLLBRIDGE.Button.Reason", { reason }))}</span>`
+    : "";
   const note = settled && Object.hasOwn(SETTLED_KEYS, settled)
-    ? `<span class="rb-settled" data-settled="${escapeHtml(settled)}">${escapeText(i18n.localize(SETTLED_KEYS[settled]))}</span>`
+    ? `<span class="rb-settled" data-settled="${escapeHtml(settled)}">${escapeText(i18n.localize(SETTLED_KEYS[settled]))}${why}</span>`
     : "";
   if (!buttons.length) return note ? `<div class="rollbridge-buttons">${note}</div>` : "";
   const items = buttons.map((b) => `<button type="button" class="rb-button rb-${escapeHtml(b.action)}" data-rollbridge-action="${escapeHtml(b.action)}"`
@@ -84,7 +93,9 @@ export function buttonsHtml(buttons, i18n, { settled = null } = {}) {
 
 /**
  * The request a button sends. `card` as in cardButtons; for apply, `targets`
- * are the selected targets' rollbridge ids and `actor` the card's actor; undo
+ * are the selected targets' rollbridge ids and `actor` the card's actor; a
+ * rejection's `reason` the GM's words (trimmed: none, or only spaces, is a plain
+ * reject, as the web view's); undo
  * and redo name the card's event when the server takes that (`named`: its GM's
  * table said what they take — UndoTracker.named; an older server refuses the field).
  * @param {string} action
@@ -98,7 +109,10 @@ export function buttonRequest(action, { card, targets = [], reason, named = fals
     case "approve":
       return { type: "approve", request: card.pending };
     case "reject":
-      return reason ? { type: "reject", request: card.pending, reason } : { type: "reject", request: card.pending };
+    case "reject-reason": {
+      const written = String(reason ?? "").trim();
+      return written ? { type: "reject", request: card.pending, reason: written } : { type: "reject", request: card.pending };
+    }
     case "apply": {
       const message = { type: "resolve", action: card.apply.action, targets: [...targets], params: { ...(card.apply.params ?? {}) } };
       if (card.apply.actor ?? card.actor) message.actor = card.apply.actor ?? card.actor;

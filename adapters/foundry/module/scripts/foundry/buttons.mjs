@@ -1,7 +1,8 @@
 // Foundry glue: the buttons on a rendered chat card (core/buttons.mjs decides
 // which), from both render hooks — v12's renderChatMessage hands a jQuery
 // object, v13's renderChatMessageHTML an HTMLElement — and what a press does:
-// the GM's client sends undo, redo, approve or reject on its connection; a
+// the GM's client sends undo, redo, approve or reject (with a reason written in a
+// dialog: rejection.mjs) on its connection; a
 // target's owner applies the card's follow-up to the targets they selected,
 // on their own connection or, without one, through the GM's client (relay.mjs:
 // the card's reference and the targets, never a request of the player's making).
@@ -15,6 +16,7 @@ import { OUTCOMES } from "../core/approvals.mjs";
 import { shownError } from "../core/protocol.mjs";
 import { findActor, MODULE_ID } from "../core/state.mjs";
 import { foundryActors } from "./actors.mjs";
+import { askReason } from "./rejection.mjs";
 import { askGM } from "./relay.mjs";
 import { rootOf } from "./dom.mjs";
 
@@ -51,17 +53,21 @@ function isHere(card, client) {
 }
 
 /** The GM's buttons, which need this client's connection to the table. */
-const GM_ACTIONS = ["undo", "redo", "approve", "reject"];
-/** The GM's buttons among a card's, as one word ("undo", "approve reject", ""), and
- * with a pending request's card the line of how it was settled ("|approved"). */
+const GM_ACTIONS = ["undo", "redo", "approve", "reject", "reject-reason"];
+/** The buttons that settle a pending request. */
+const SETTLING = ["approve", "reject", "reject-reason"];
+/** The GM's buttons among a card's, as one word ("undo", "approve reject reject-reason",
+ * ""), and with a pending request's card the line of how it was settled ("|approved"),
+ * with a rejection's reason when known ("|rejected|too late"). */
 const gmButtons = (buttons, info) => buttons.filter((b) => GM_ACTIONS.includes(b.action)).map((b) => b.action).join(" ")
-  + (info?.approval && info.approval !== "waiting" ? `|${info.approval}` : "");
+  + (info?.approval && info.approval !== "waiting" ? `|${info.approval}` : "")
+  + (info?.approval === "rejected" && info.reason ? `|${info.reason}` : "");
 /** Whether such a word has an undo or a redo. */
-const hasUndoRedo = (shown) => /\b(undo|redo)\b/.test(shown ?? "");
+const hasUndoRedo = (shown) => /\b(undo|redo)\b/.test((shown ?? "").split("|")[0]);
 
 /**
- * Where a pending request's card stands for this client: "waiting" (Approve and
- * Reject), "approved" or "rejected" (settled, and this client saw how), "settled"
+ * Where a pending request's card stands for this client: "waiting" (Approve, Reject
+ * and Reject with a reason…), "approved" or "rejected" (settled, and this client saw how), "settled"
  * (the table no longer lists it: settled before this client joined, or while it was
  * away with no event of it left to see), or null (not known yet, or not this table's
  * request: no buttons and no line). Only a card of the table this client is at, in
@@ -90,6 +96,8 @@ function buttonsOf(info, client, { withApply = true } = {}) {
   if (info.pending) {
     info.approval = approvalState(info, client);
     info.settled = info.approval !== "waiting";
+    // the GM's reason, when this page saw the rejection's event (nothing else keeps it)
+    info.reason = isHere(info, client) ? (client.approvals?.reason(info.pending) ?? null) : null;
   }
   return cardButtons({
     card: info, user: game.user, tracker: trackerFor(info, client), owns: withApply ? owns : undefined,
@@ -133,7 +141,7 @@ export function addButtons(message, html, client) {
   card.querySelector(".rollbridge-buttons")?.remove();
   // a settled request's card: no Approve or Reject, and a line saying how it went
   const settled = info.approval && info.approval !== "waiting" ? info.approval : null;
-  const shown = buttonsHtml(buttons, game.i18n, { settled });
+  const shown = buttonsHtml(buttons, game.i18n, { settled, reason: info.reason ?? null });
   if (shown) card.insertAdjacentHTML("beforeend", shown);
   if (!buttons.length) return 0;
   card.querySelector(".rollbridge-buttons").addEventListener("click", (event) => {
@@ -237,7 +245,14 @@ function selectedTargets(client) {
   return client.targetsFor(controlled);
 }
 
-/** Do what a button says; errors become a notice. Returns the reply, or null. */
+/** A press on the card of a request settled already: the GM is told, nothing is sent. */
+function settledAlready() {
+  ui.notifications.warn(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Button.Settled")}`);
+  return null;
+}
+
+/** Do what a button says (*Reject with a reason…* first asks for the reason); errors
+ * become a notice. Returns the reply, or null. */
 export async function press(action, card, client) {
   try {
     const targets = action === "apply" ? selectedTargets(client) : [];
@@ -254,12 +269,18 @@ export async function press(action, card, client) {
     }
     // approve and reject name the request by its id, which is the table's own: a card of
     // another table, of an earlier epoch, or of a request settled already sends nothing
-    const settles = action === "approve" || action === "reject";
-    if (settles && client.connection && approvalState(card, client) !== "waiting") {
-      ui.notifications.warn(`rollbridge: ${game.i18n.localize("ROLLBRIDGE.Button.Settled")}`);
-      return null;
+    const settles = SETTLING.includes(action);
+    const waiting = () => !(settles && client.connection && approvalState(card, client) !== "waiting");
+    if (!waiting()) return settledAlready();
+    let reason;
+    if (action === "reject-reason") {
+      // the GM's reason, from the dialog: cancelled, nothing is sent
+      reason = await askReason();
+      if (reason === null) return null;
+      // settled while the dialog was open (another GM, the web view): nothing is sent
+      if (!waiting()) return settledAlready();
     }
-    const request = buttonRequest(action, { card, targets, named: client.undo.named });
+    const request = buttonRequest(action, { card, targets, reason, named: client.undo.named });
     if (!request) return null;
     // a repeated apply of this card to these targets is the same request: done once
     if (action === "apply") {

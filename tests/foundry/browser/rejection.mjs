@@ -1,0 +1,116 @@
+// The GM's *Reject with a reason…* in Chromium (docs/foundry.md, "Approve / reject
+// (GM)"): a GM page and a page of Ivan's on the Foundry stand-in (its DialogV2 drawn
+// as a modal <dialog>), against a real `rollbridge serve` (started by
+// tests/foundry/test_foundry_browser.py) whose table holds players' requests for the
+// GM's approval. Ivan's roll waits; on its approval card the GM presses *Reject with
+// a reason…*, Escape closes the dialog (nothing sent); pressed again, the GM types
+// the reason in the labelled field and presses Enter. The server gets the reject
+// with the reason; Ivan's page tells him the GM's reason; the GM's card loses its
+// buttons and says *Rejected* with the reason, as text.
+// Prints one line `RESULT {json}`; exits non-zero on any failure.
+//
+// Environment: RB_PAGE_BASE, RB_WS_URL, RB_TOKENS (JSON {gm, ivan}; never printed),
+// RB_GENERATION (12 or 13), RB_CHROMIUM, RB_USER_DATA.
+
+import assert from "node:assert/strict";
+import process from "node:process";
+
+import { chromium } from "playwright-core";
+
+import { failed, passed } from "./ending.mjs";
+import { ARGS } from "./launch.mjs";
+
+const env = process.env;
+const TOKENS = JSON.parse(env.RB_TOKENS);
+const SECRETS = Object.values(TOKENS);
+const GENERATION = String(Number(env.RB_GENERATION ?? 13));
+const USERS = [
+  { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+  { _id: "standinIvan0001", name: "Ivan" },
+];
+// what the GM writes: spaces around it (trimmed), markup and an inline roll (shown as text)
+const WRITTEN = "  Not in this scene: <b>[[1d20]]</b> & more  ";
+const REASON = WRITTEN.trim();
+
+const summary = {};
+const consoleLines = [];
+const pageErrors = [];
+// every frame each page's connections sent, parsed
+const sent = {};
+const step = (name) => process.stderr.write(`rejection: ${name}\n`);
+
+const context = await chromium.launchPersistentContext(env.RB_USER_DATA, {
+  executablePath: env.RB_CHROMIUM, headless: true, args: ARGS, viewport: { width: 900, height: 1000 },
+});
+context.setDefaultTimeout(30_000);
+
+async function openClient(key, user, token) {
+  const page = await context.newPage();
+  sent[key] = [];
+  page.on("console", (m) => consoleLines.push(`${key}: ${m.text()}`));
+  page.on("pageerror", (e) => pageErrors.push(`${key}: ${e}`));
+  page.on("websocket", (ws) => ws.on("framesent", ({ payload }) => sent[key].push(JSON.parse(String(payload)))));
+  await page.addInitScript((t) => { window.__RB_E2E__ = { token: t }; }, token);
+  const query = new URLSearchParams({ ws: env.RB_WS_URL, generation: GENERATION, lang: "en", user, users: JSON.stringify(USERS) });
+  await page.goto(`${env.RB_PAGE_BASE}?${query}`);
+  await page.waitForFunction(() => window.rbE2E?.ready === true);
+  await page.evaluate(() => rbE2E.waitFor(() => rbE2E.api().status().status === "connected", 20000, "connected"));
+  return page;
+}
+
+const rejects = () => sent.gm.filter((m) => m.type === "reject");
+
+try {
+  step("the GM turns approval on; Ivan's roll waits");
+  const gm = await openClient("gm", USERS[0]._id, TOKENS.gm);
+  const ivan = await openClient("ivan", USERS[1]._id, TOKENS.ivan);
+  await gm.evaluate(() => rbE2E.api().request({ type: "settings", settings: { approval: true } }));
+  const reply = await ivan.evaluate(async () => structuredClone(await rbE2E.api().roll("2d6")));
+  assert.equal(reply.status, "pending", JSON.stringify(reply));
+
+  step("the GM's approval card: Approve, Reject, Reject with a reason…");
+  const card = gm.locator(`.rollbridge-card[data-kind="approval.requested"]`);
+  const withReason = card.getByRole("button", { name: "Reject with a reason…" });
+  await withReason.waitFor();
+  summary.buttons = await card.locator("[data-rollbridge-action]").evaluateAll((nodes) => nodes.map((n) => n.textContent));
+  assert.deepEqual(summary.buttons, ["Approve", "Reject", "Reject with a reason…"]);
+  assert.equal(await ivan.locator("[data-rollbridge-action]").count(), 0, "Ivan's page: no approval card, no button");
+
+  step("Escape: the dialog closes, nothing sent");
+  await withReason.click();
+  const dialog = gm.locator("dialog.standin-dialog[open]");
+  await dialog.waitFor();
+  await gm.keyboard.press("Escape");
+  await gm.locator("dialog.standin-dialog").waitFor({ state: "detached" });
+  await gm.evaluate(() => rbE2E.waitFor(() => !document.querySelector(".rollbridge-card[data-kind=\"approval.requested\"] button[disabled]"), 10000, "the button free again"));
+  assert.deepEqual(rejects(), [], "nothing sent");
+
+  step("the reason typed in the labelled field, Enter");
+  await withReason.click();
+  await dialog.waitFor();
+  summary.title = (await dialog.locator("h1").textContent()).trim();
+  const field = dialog.getByLabel("Reason, for the player (sent as you write it)", { exact: true });
+  summary.focused = await gm.evaluate(() => document.activeElement?.name ?? null);
+  summary.maxlength = await field.getAttribute("maxlength");
+  await field.fill(WRITTEN);
+  await field.press("Enter");
+
+  step("Ivan reads the GM's reason; the GM's card says Rejected and why");
+  const told = await ivan.evaluate(() => rbE2E.waitFor(
+    () => FoundryStandin.log.notifications.find((n) => n.text.includes("rejected your request")), 20000, "Ivan told"));
+  summary.ivan = told.text;
+  assert.deepEqual(rejects().map(({ id: _id, ...m }) => m), [{ type: "reject", request: reply.pending, reason: REASON }]);
+  const line = card.locator(".rb-settled");
+  await line.waitFor();
+  summary.line = (await line.textContent()).trim();
+  summary.lineHtml = await card.locator(".rb-reason").innerHTML();
+  summary.left = await card.locator("[data-rollbridge-action]").count();
+  summary.outcome = await gm.evaluate(() => game.messages.contents
+    .find((m) => m.flags.rollbridge?.kind === "approval.requested")?.flags.rollbridge.outcome ?? null);
+  summary.reason = REASON;
+  await passed({ pages: { gm, ivan }, secrets: SECRETS, consoleLines, pageErrors, summary });
+} catch (error) {
+  failed(error, { secrets: SECRETS, consoleLines, pageErrors });
+} finally {
+  await context.close();
+}
