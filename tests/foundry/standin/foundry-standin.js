@@ -1966,7 +1966,11 @@
   // button, dialog) — `button.form` the dialog's form — its value (else the button's
   // action) what wait resolves to; dismissed, wait resolves null with rejectClose
   // false and rejects with it true, the default on v12 (v13's default is false);
-  // `render(event, element)` after it is drawn, `close(event, dialog)` when it closes.
+  // `render(event, dialog)` after it is drawn, `close(event, dialog)` when it closes.
+  // The `dialog` a button's callback and `render` are handed is the dialog's element
+  // on v12 and the DialogV2 itself on v13 (its `element` the element: Foundry's v13
+  // release notes, "DialogV2ButtonCallback and DialogV2RenderCallback now expect a
+  // DialogV2 instance in the dialog argument, rather than a DialogV2#element").
   // Headless (no DOM): the open dialogs are in FoundryStandin.log.dialogs, and the
   // test works one as a user would: submit(action, values) presses a button with
   // the form's controls holding `values` (a name the content has no control of
@@ -2072,7 +2076,7 @@
           const target = headlessPage
             ? { dataset: { action: button.action }, form: dialog.form, type: "submit" }
             : dialog.element.querySelector(`footer button[data-action="${CSS.escape(button.action)}"]`);
-          const result = (await button.callback?.({ type: "submit", target }, target, dialog.element)) ?? button.action;
+          const result = (await button.callback?.({ type: "submit", target }, target, dialog.handedOver())) ?? button.action;
           finish(() => {
             close?.({ type: "close" }, dialog);
             resolve(result);
@@ -2083,8 +2087,12 @@
           document.body.append(dialog.element);
           dialog.element.showModal();
         }
-        render?.({ type: "render" }, dialog.element);
+        render?.({ type: "render" }, dialog.handedOver());
       });
+    }
+    /** What a callback is handed as the dialog: v12 its element, v13 the DialogV2. */
+    handedOver() {
+      return game.release.generation >= 13 ? this : this.element;
     }
     /** Put `values` into the form's controls (as a user types or picks them). */
     fill(values = {}) {

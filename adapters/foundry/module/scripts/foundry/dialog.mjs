@@ -17,8 +17,15 @@ import { actionFields, actionFormHtml, actionPickHtml, enteredValues, paramsFrom
 import { RollbridgeError } from "../core/protocol.mjs";
 import { escapeHtml } from "../core/card.mjs";
 
-/** The dialog's form: the browser's validation off (ours speaks the user's language), the first field focused. */
-function onRender(_event, element) {
+/**
+ * The dialog's form: the browser's validation off (ours speaks the user's
+ * language), the first field (or the first with a problem) focused. `dialog` is
+ * what DialogV2 hands a render callback: its element on v12, the DialogV2 itself
+ * on v13 (the v13 release notes: "DialogV2RenderCallback now expect[s] a DialogV2
+ * instance in the dialog argument, rather than a DialogV2#element").
+ */
+function onRender(_event, dialog) {
+  const element = dialog?.element ?? dialog;
   const form = element?.querySelector?.("form") ?? (element?.tagName === "FORM" ? element : null);
   if (form) form.noValidate = true;
   const first = element?.querySelector?.('[aria-invalid="true"]') ?? element?.querySelector?.(".rollbridge-action-form [name]");
