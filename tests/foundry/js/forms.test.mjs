@@ -165,3 +165,36 @@ test("the chat command: /rb do ACTION [targets] without params opens the dialog;
   assert.equal(parseChatCommand("/rb double").kind, "roll");
 });
 
+
+test("an odd sheet: a choice with spaces around it is offered and sent as the sheet has it", () => {
+  // a Foundry item typed "Ares Predator " keeps its space on the rollbridge sheet, and
+  // sr2 matches the weapon's name exactly: the select's value is the sheet's, unchanged
+  const actor = { ...TUKAN, sheet: { ...TUKAN.sheet, weapons: [{ name: "Ares Predator " }, { name: " Hackler" }] } };
+  const fields = actionFields(EN.actions.attack, { actor });
+  const weapon = byName(fields).weapon;
+  assert.deepEqual(weapon.options.map(([v]) => v), ["Ares Predator ", " Hackler"]);
+  for (const name of ["Ares Predator ", " Hackler"]) {
+    const { params, problems } = paramsFrom(fields, { weapon: name, range: "short" });
+    assert.deepEqual(problems, {}, JSON.stringify(name));
+    assert.equal(params.weapon, name);
+  }
+  // a value the select never offered is still refused, spaces or none
+  assert.equal(paramsFrom(fields, { weapon: "Ares Predator", range: "short" }).problems.weapon.key, "ROLLBRIDGE.Dialog.Problem.NotAChoice");
+  assert.equal(paramsFrom(fields, { weapon: "   ", range: "short" }).problems.weapon, undefined, "blank: left to the server's default");
+});
+
+test("an odd schema: a parameter described as null, true or a text is a plain text field, not a crash", () => {
+  // JSON Schema allows `true` (anything) for a property; a plugin's schema may hold
+  // null or a bare word where an object belongs
+  const spec = { params: { properties: { anything: true, nothing: null, word: "string", note: { type: "string" } }, required: ["nothing"] } };
+  const fields = actionFields(spec, { actor: TUKAN });
+  assert.deepEqual(fields.map((f) => [f.name, f.kind, f.label]), [
+    ["anything", "text", "Anything"], ["nothing", "text", "Nothing"], ["word", "text", "Word"], ["note", "text", "Note"],
+  ]);
+  const html = actionFormHtml(fields, { i18n: en });
+  assert.ok(html.includes(`<label for="${controlId("nothing")}">Nothing`), html);
+  assert.deepEqual(paramsFrom(fields, { anything: "x", nothing: "y", word: "", note: "z" }), {
+    params: { anything: "x", nothing: "y", note: "z" }, problems: {},
+  });
+  assert.equal(paramsFrom(fields, { nothing: "" }).problems.nothing.key, "ROLLBRIDGE.Dialog.Problem.Required");
+});

@@ -80,7 +80,10 @@ export function actionFields(spec, { actor, target } = {}) {
   const properties = spec?.params?.properties ?? {};
   const required = new Set(spec?.params?.required ?? []);
   const example = spec?.example ?? {};
-  return Object.entries(properties).map(([name, schema]) => {
+  return Object.entries(properties).map(([name, described]) => {
+    // a property's schema may be `true` (anything, as JSON Schema allows), or null or
+    // a bare word in a plugin's odd schema: a plain text field, the server checks it
+    const schema = described && typeof described === "object" && !Array.isArray(described) ? described : {};
     const type = typeOf(schema);
     /** @type {any} */
     const field = {
@@ -212,11 +215,14 @@ function fieldValue(field, entered) {
     const checked = Boolean(entered);
     return { value: checked === Boolean(schema.default ?? false) ? undefined : checked };
   }
-  const text = String(entered ?? "").trim();
+  const entry = String(entered ?? "");
+  const text = entry.trim();
   if (text === "") return field.required ? { problem: problem("ROLLBRIDGE.Dialog.Problem.Required") } : { value: undefined };
   if (field.kind === "select") {
+    // a select's value is one it offered, as the sheet or the enum has it: untrimmed
+    // (a weapon named "Ares Predator " is that, and the server matches it exactly)
     const allowed = Array.isArray(schema.enum) ? schema.enum : field.options.map(([v]) => v);
-    const found = allowed.find((v) => String(v) === text);
+    const found = allowed.find((v) => String(v) === entry);
     if (found === undefined) return { problem: problem("ROLLBRIDGE.Dialog.Problem.NotAChoice") };
     const type = typeOf(schema);
     return { value: !Array.isArray(schema.enum) && (type === "integer" || type === "number") ? Number(found) : found };
