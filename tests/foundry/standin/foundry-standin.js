@@ -2035,7 +2035,9 @@
         const node = document.createElement("button");
         node.type = "button";
         node.dataset.action = button.action;
-        node.textContent = game.i18n.localize(button.label);
+        // v12 writes the localized label into the button's HTML, v13 sets it as text
+        if (game.release.generation >= 13) node.textContent = game.i18n.localize(button.label);
+        else node.innerHTML = game.i18n.localize(button.label);
         if (button.default) node.classList.add("default");
         node.addEventListener("click", () => this.press(button));
         footer.append(node);
@@ -2093,6 +2095,14 @@
     /** What a callback is handed as the dialog: v12 its element, v13 the DialogV2. */
     handedOver() {
       return game.release.generation >= 13 ? this : this.element;
+    }
+    /** The words a user reads on a button: v12 renders its label as HTML
+     * (`<span>${game.i18n.localize(label)}</span>`), v13 as text (`span.innerText`). */
+    shownLabel(action) {
+      const button = this.buttons.find((b) => b.action === action);
+      if (!button) throw new Error(`stand-in DialogV2: no button ${action}`);
+      const label = game.i18n.localize(button.label);
+      return game.release.generation >= 13 ? label : textOf(label);
     }
     /** Put `values` into the form's controls (as a user types or picks them). */
     fill(values = {}) {

@@ -33,9 +33,18 @@ function onRender(_event, dialog) {
 }
 
 /**
+ * A button's label as DialogV2 takes it: v12 writes the label into the button's
+ * HTML (escaped here, so a ruleset's "Hit & Run <fast>" reads as written), v13 sets
+ * it as the button's text (escaped, it would read "Hit &amp; Run").
+ */
+function buttonLabel(text) {
+  return (game.release?.generation ?? 13) >= 13 ? text : escapeHtml(text);
+}
+
+/**
  * One DialogV2 with `content`, a default submit button and Cancel: resolves to the
  * form's values when submitted, null when cancelled or dismissed.
- * @param {{title: string, content: string, submit: string}} options
+ * @param {{title: string, content: string, submit: string}} options `submit`: the submit button's label, as text
  * @returns {Promise<Record<string, string | boolean> | null>}
  */
 async function ask({ title, content, submit }) {
@@ -49,10 +58,10 @@ async function ask({ title, content, submit }) {
     render: onRender,
     buttons: [
       {
-        action: "submit", label: submit, default: true, icon: "fa-solid fa-dice",
+        action: "submit", label: buttonLabel(submit), default: true, icon: "fa-solid fa-dice",
         callback: (_event, button) => ({ values: enteredValues(button.form) }),
       },
-      { action: "cancel", label: game.i18n.localize("ROLLBRIDGE.Dialog.Cancel"), icon: "fa-solid fa-xmark" },
+      { action: "cancel", label: buttonLabel(game.i18n.localize("ROLLBRIDGE.Dialog.Cancel")), icon: "fa-solid fa-xmark" },
     ],
   });
   // the submit button's callback value; Cancel's is its action, a dismissal null
@@ -144,7 +153,7 @@ export async function actionDialog(client, action, options = {}) {
     values = await ask({
       title,
       content: actionFormHtml(fields, { i18n: game.i18n, who, values, problems }),
-      submit: escapeHtml(spec.label || action),
+      submit: spec.label || action,
     });
     if (!values) return null;
     const checked = paramsFrom(fields, values);
