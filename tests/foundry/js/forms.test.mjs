@@ -198,3 +198,14 @@ test("an odd schema: a parameter described as null, true or a text is a plain te
   });
   assert.equal(paramsFrom(fields, { nothing: "" }).problems.nothing.key, "ROLLBRIDGE.Dialog.Problem.Required");
 });
+
+test("a parameter named as what every object inherits (constructor, toString) is labelled by its name, no example", () => {
+  const spec = {
+    params: { properties: { constructor: { type: "string" }, toString: { type: "integer", minimum: 1 } }, required: ["toString"] },
+    labels: {}, hints: {}, example: {}, choices: {},
+  };
+  const fields = byName(actionFields(spec, {}));
+  assert.deepEqual([fields.constructor.label, fields.constructor.hint, fields.constructor.placeholder, fields.constructor.more], ["Constructor", "", "", true]);
+  assert.deepEqual([fields.toString.label, fields.toString.value], ["To string", ""]);
+  assert.deepEqual(paramsFrom(Object.values(fields), { constructor: "x", toString: "2" }).params, { constructor: "x", toString: 2 });
+});

@@ -84,3 +84,22 @@ test("an action the table does not have: a typed error naming it and the table's
   assert.equal(ws.messages().length, before);
   assert.equal(Standin.log.dialogs.length, 0);
 });
+
+test("a name every object inherits (constructor, toString, __proto__) is no action of the table: refused before sending", async () => {
+  const before = ws.messages().length;
+  for (const name of ["constructor", "toString", "__proto__"]) {
+    await assert.rejects(api.actionDialog(name), (error) => {
+      assert.equal(error.code, "unknown_action", name);
+      return true;
+    });
+  }
+  Standin.log.notifications.length = 0;
+  Hooks.call("chatMessage", {}, "/rb do toString guard", {});
+  await until(() => Standin.log.notifications.length, "the refusal");
+  assert.deepEqual(Standin.log.notifications.map((n) => n.level), ["error"]);
+  assert.ok(Standin.log.notifications[0].shown.includes(cs.format("ROLLBRIDGE.Dialog.UnknownAction", {
+    action: "toString", actions: Object.keys(CS.actions).join(", "),
+  })), Standin.log.notifications[0].shown);
+  assert.equal(ws.messages().length, before, "nothing sent, not even the state request");
+  assert.equal(Standin.log.dialogs.length, 0);
+});

@@ -29,6 +29,10 @@ import { escapeHtml } from "./card.mjs";
 /** A schema's type: its first besides "null" when it lists several. */
 const typeOf = (schema) => (Array.isArray(schema?.type) ? schema.type.find((t) => t !== "null") : schema?.type);
 
+/** `table[key]` when the table holds it itself, else undefined: a parameter named
+ * "constructor" or "toString" finds no label, hint or example every object inherits. */
+const own = (table, key) => (table && typeof table === "object" && Object.hasOwn(table, key) ? table[key] : undefined);
+
 /** `attacker_pool` → "Attacker pool". */
 export function readableName(name) {
   const words = String(name).replace(/[_-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").trim().toLowerCase();
@@ -88,36 +92,36 @@ export function actionFields(spec, { actor, target } = {}) {
     /** @type {any} */
     const field = {
       name, schema, required: required.has(name),
-      label: spec.labels?.[name] || schema.title || readableName(name),
-      hint: spec.hints?.[name] || schema.description || "",
+      label: own(spec.labels, name) || schema.title || readableName(name),
+      hint: own(spec.hints, name) || schema.description || "",
       kind: "text", value: "", placeholder: "", options: [],
     };
     const shown = (v) => (v === undefined || v === null ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
     const fromSheet = schema.choicesFrom ? choicesOn(schema, schema.choicesFrom.of === "target" ? target : actor) : [];
     if (Array.isArray(schema.enum)) {
       field.kind = "select";
-      field.options = schema.enum.map((v) => [String(v), spec.choices?.[name]?.[String(v)] || String(v)]);
-      field.value = schema.enum.includes(example[name]) ? String(example[name]) : "";
+      field.options = schema.enum.map((v) => [String(v), own(own(spec.choices, name), String(v)) || String(v)]);
+      field.value = schema.enum.includes(own(example, name)) ? String(own(example, name)) : "";
     } else if (schema.choicesFrom && schema.choicesFrom.only && fromSheet.length) {
       field.kind = "select";
       field.options = fromSheet.map((v) => [String(v), String(v)]);
-      const chosen = fromSheet.includes(example[name]) ? example[name] : field.required ? fromSheet[0] : "";
+      const chosen = fromSheet.includes(own(example, name)) ? own(example, name) : field.required ? fromSheet[0] : "";
       field.value = String(chosen);
     } else if (type === "boolean") {
       field.kind = "checkbox";
-      field.value = Boolean(example[name] ?? schema.default ?? false);
+      field.value = Boolean(own(example, name) ?? schema.default ?? false);
     } else if (type === "array" || type === "object") {
       field.kind = "json";
-      field.placeholder = shown(example[name] ?? schema.default ?? (type === "array" ? [] : {}));
+      field.placeholder = shown(own(example, name) ?? schema.default ?? (type === "array" ? [] : {}));
     } else {
       field.kind = type === "integer" || type === "number" ? type : "text";
       field.options = fromSheet.map((v) => [String(v), String(v)]);
-      if (field.required) field.value = shown(example[name]);
-      else field.placeholder = shown(schema.default ?? example[name]);
+      if (field.required) field.value = shown(own(example, name));
+      else field.placeholder = shown(schema.default ?? own(example, name));
     }
     // shown at once: what the action needs, what its example sets, a choice from the
     // sheet; the rest folded under "More parameters"
-    field.more = !field.required && !(name in example) && !schema.choicesFrom;
+    field.more = !field.required && !Object.hasOwn(example, name) && !schema.choicesFrom;
     if (schema.minimum !== undefined) field.min = schema.minimum;
     if (schema.maximum !== undefined) field.max = schema.maximum;
     if (schema.maxLength !== undefined) field.maxLength = schema.maxLength;

@@ -104,7 +104,7 @@ export async function pickAction(client) {
     submit: game.i18n.localize("ROLLBRIDGE.Dialog.Next"),
   });
   const name = values ? String(values.action ?? "") : "";
-  return name && name in ruleset.actions ? name : null;
+  return name && Object.hasOwn(ruleset.actions, name) ? name : null;
 }
 
 /**
@@ -120,7 +120,8 @@ export async function pickAction(client) {
  */
 export async function actionDialog(client, action, options = {}) {
   const ruleset = rulesetOf(client);
-  const spec = ruleset.actions[action];
+  // the table's own actions only: `/rb do toString` names none (every object inherits it)
+  const spec = Object.hasOwn(ruleset.actions, action) ? ruleset.actions[action] : undefined;
   if (!spec) {
     const known = Object.keys(ruleset.actions).join(", ");
     throw new RollbridgeError("unknown_action", `rollbridge: no action ${action} (known: ${known})`, undefined, {
